@@ -1,0 +1,5 @@
+import sys
+
+from budgetcore.cli import main
+
+sys.exit(main())

@@ -1,0 +1,372 @@
+"""Scenario values (SPEC §11 input), their defaults, and strict parsing from JSON.
+
+Parsing collects every problem before raising one :class:`ScenarioError`, so a
+reviewer fixing a scenario sees all of its mistakes at once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Literal
+
+from budgetcore.contracts import ARTICLE_CONTRACT, ModelContract
+from budgetcore.errors import NonFinite, Problem, ScenarioError
+
+__all__ = [
+    "MAX_MARGIN_PLACES",
+    "MAX_TOKENS",
+    "SCENARIO_FIELDS",
+    "Background",
+    "Config",
+    "FieldSpec",
+    "Scenario",
+    "Workload",
+    "load_json",
+    "parse_field",
+    "parse_scenario",
+    "parse_scenario_json",
+]
+
+#: Upper bound of every token count: 10^12 tokens is far beyond any model window.
+MAX_TOKENS = 10**12
+#: A margin finer than this is not a reviewable setting (and keeps arithmetic small).
+MAX_MARGIN_PLACES = 28
+
+Kind = Literal["tokens", "capacity", "margin", "bool"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Config:
+    """The supported runtime overrides that shape the plan (SPEC §9)."""
+
+    trigger_tokens: int = 32_000
+    summary_max_tokens: int = 8_192
+    safety_margin: Decimal = Decimal("0.10")
+    reply_max_tokens: int = 8_192
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Workload:
+    """Scenario inputs: what this request and this summary round actually carry."""
+
+    required_tokens: int = 20_000
+    summary_tokens: int = 6_000
+    engine_summary_tokens: int | None = None
+    history_tokens: int = 10_000
+    summary_instruction_tokens: int = 1_000
+    previous_summary_tokens: int = 6_000
+    backlog_tokens: int | None = None
+    usage_baseline_tokens: int | None = None
+    replay_since_baseline_tokens: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Background:
+    """Conditions besides the trigger that a background summary needs (SPEC §5)."""
+
+    billing_recorded: bool = True
+    idle_slot: bool = True
+    lease_acquired: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scenario:
+    """A complete, validated scenario. ``Scenario()`` is the article's worked example."""
+
+    main_model: ModelContract = ARTICLE_CONTRACT
+    summary_model: ModelContract | None = None
+    config: Config = field(default_factory=Config)
+    workload: Workload = field(default_factory=Workload)
+    background: Background = field(default_factory=Background)
+
+    @property
+    def summary_contract(self) -> ModelContract:
+        """The summary model's contract; ``None`` means the main model's."""
+        return self.main_model if self.summary_model is None else self.summary_model
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The SPEC §11 JSON shape; margins as exact strings. Round-trips through parsing."""
+        out: dict[str, Any] = {}
+        for section, cls in _SECTIONS.items():
+            value = getattr(self, section)
+            if value is None:
+                out[section] = None
+                continue
+            out[section] = {f.name: _dump(getattr(value, f.name)) for f in dataclasses.fields(cls)}
+        return out
+
+
+def _dump(value: object) -> object:
+    return str(value) if isinstance(value, Decimal) else value
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One scenario input: its JSON path, kind, whether ``null`` is allowed, its default."""
+
+    path: str
+    kind: Kind
+    nullable: bool
+    default: object
+
+    @property
+    def section(self) -> str:
+        return self.path.split(".", 1)[0]
+
+    @property
+    def name(self) -> str:
+        return self.path.split(".", 1)[1]
+
+
+_SECTIONS: dict[str, type] = {
+    "main_model": ModelContract,
+    "summary_model": ModelContract,
+    "config": Config,
+    "workload": Workload,
+    "background": Background,
+}
+
+_CAPACITY_FIELDS = {"input_tokens", "output_tokens"}
+
+
+def _kind_of(section: str, f: dataclasses.Field[Any]) -> Kind:
+    if f.type in ("bool",):
+        return "bool"
+    if f.name == "safety_margin":
+        return "margin"
+    if section in ("main_model", "summary_model") and f.name in _CAPACITY_FIELDS:
+        return "capacity"
+    return "tokens"
+
+
+def _section_defaults(section: str) -> object:
+    if section in ("main_model", "summary_model"):
+        return ARTICLE_CONTRACT
+    return _SECTIONS[section]()
+
+
+def _build_fields() -> tuple[FieldSpec, ...]:
+    specs = []
+    for section, cls in _SECTIONS.items():
+        defaults = _section_defaults(section)
+        for f in dataclasses.fields(cls):
+            specs.append(
+                FieldSpec(
+                    path=f"{section}.{f.name}",
+                    kind=_kind_of(section, f),
+                    nullable="None" in str(f.type),
+                    default=getattr(defaults, f.name),
+                )
+            )
+    return tuple(specs)
+
+
+#: Every scenario input in SPEC §11 order (plus ``background``), for forms and docs.
+SCENARIO_FIELDS: tuple[FieldSpec, ...] = _build_fields()
+_FIELDS_BY_SECTION: dict[str, tuple[FieldSpec, ...]] = {
+    s: tuple(f for f in SCENARIO_FIELDS if f.section == s) for s in _SECTIONS
+}
+
+# ---------------------------------------------------------------- field rules
+
+_DECIMAL_TEXT = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?")
+
+
+def _rule(kind: Kind, nullable: bool) -> str:
+    text = {
+        "tokens": "must be an integer from 0 to 10^12",
+        "capacity": "must be an integer from 1 to 10^12",
+        "margin": (
+            "must be a decimal from 0 (inclusive) to 1 (exclusive), as a string "
+            f"or an exact JSON number, with at most {MAX_MARGIN_PLACES} decimal places"
+        ),
+        "bool": "must be true or false",
+    }[kind]
+    return text + " or null" if nullable else text
+
+
+def _places(value: Decimal) -> int:
+    """Decimal places that matter (trailing zeros do not), without any context rounding."""
+    _sign, digits, exponent = value.as_tuple()
+    assert isinstance(exponent, int)
+    trailing = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+    return max(0, -(exponent + trailing)) if any(digits) else 0
+
+
+def _as_integer(raw: object, low: int) -> int | None:
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw if low <= raw <= MAX_TOKENS else None
+    # An exponent is fine while the value is a whole number (1e3 == 1000, 1e-3 is not).
+    if (
+        isinstance(raw, Decimal)
+        and raw.is_finite()
+        and low <= raw <= MAX_TOKENS
+        and raw == raw.to_integral_value()
+    ):
+        return int(raw)
+    return None
+
+
+def _as_margin(raw: object) -> Decimal | None:
+    if isinstance(raw, bool):
+        return None
+    value: Decimal
+    if isinstance(raw, int):
+        value = Decimal(raw)
+    elif isinstance(raw, Decimal):
+        value = raw
+    elif isinstance(raw, str) and _DECIMAL_TEXT.fullmatch(raw):
+        try:
+            value = Decimal(raw)
+        except InvalidOperation:  # pragma: no cover - the pattern admits only valid text
+            return None
+    else:
+        return None
+    if not value.is_finite() or not (0 <= value < 1) or _places(value) > MAX_MARGIN_PLACES:
+        return None
+    return value
+
+
+def parse_field(spec: FieldSpec, raw: object) -> object:
+    """Validate one raw JSON value for ``spec``; raise ScenarioError naming the field."""
+    if raw is None and spec.nullable:
+        return None
+    parsed: object | None
+    if spec.kind == "bool":
+        parsed = raw if isinstance(raw, bool) else None
+    elif spec.kind == "margin":
+        parsed = _as_margin(raw)
+    else:
+        parsed = _as_integer(raw, 1 if spec.kind == "capacity" else 0)
+    if parsed is None:
+        raise ScenarioError([Problem.of(spec.path, _rule(spec.kind, spec.nullable), raw)])
+    return parsed
+
+
+# ---------------------------------------------------------------- JSON loading
+
+
+class _Object(dict[str, Any]):
+    """A JSON object that remembers keys it saw more than once."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object()
+    dups = []
+    for key, value in pairs:
+        if key in obj:
+            dups.append(key)
+        obj[key] = value
+    if dups:
+        obj.duplicates = tuple(dups)
+    return obj
+
+
+def _parse_int(text: str) -> int | Decimal:
+    # Python refuses to convert very long digit strings to int; Decimal has no such
+    # limit, and validation then reports the value as out of range.
+    return int(text) if len(text) <= 40 else Decimal(text)
+
+
+def load_json(text: str | bytes, what: str = "scenario") -> Any:
+    """Parse JSON exactly: floats become Decimal, NaN/Infinity become markers that
+    validation rejects by field, duplicate keys are remembered. Malformed JSON raises
+    ScenarioError with its position."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ScenarioError([Problem(what, f"must be UTF-8 text (byte {exc.start})")]) from None
+    try:
+        return json.loads(
+            text,
+            parse_float=Decimal,
+            parse_int=_parse_int,
+            parse_constant=NonFinite,
+            object_pairs_hook=_pairs,
+        )
+    except json.JSONDecodeError as exc:
+        rule = f"is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        raise ScenarioError([Problem(what, rule)]) from None
+    except RecursionError:
+        raise ScenarioError([Problem(what, "is not valid JSON: nested too deeply")]) from None
+
+
+# ---------------------------------------------------------------- scenario parsing
+
+
+def _check_object(
+    obj: object, path: str, known: Iterator[str] | tuple[str, ...], problems: list[Problem]
+) -> Mapping[str, Any] | None:
+    if not isinstance(obj, dict):
+        problems.append(Problem.of(path, "must be a JSON object", obj))
+        return None
+    known_set = set(known)
+    for key in getattr(obj, "duplicates", ()):
+        problems.append(Problem(_join(path, key), "appears more than once"))
+    for key in obj:
+        if key not in known_set:
+            problems.append(
+                Problem.of(_join(path, key), "is not a known key (see SPEC §11)", obj[key])
+            )
+    return obj
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _parse_section(
+    section: str, obj: object, problems: list[Problem], build: Callable[..., Any]
+) -> Any:
+    specs = _FIELDS_BY_SECTION[section]
+    mapping = _check_object(obj, section, tuple(s.name for s in specs), problems)
+    if mapping is None:
+        return None
+    values: dict[str, object] = {}
+    valid = True
+    for spec in specs:
+        if spec.name not in mapping:
+            values[spec.name] = spec.default
+            continue
+        try:
+            values[spec.name] = parse_field(spec, mapping[spec.name])
+        except ScenarioError as exc:
+            problems.extend(exc.problems)
+            valid = False
+    return build(**values) if valid else None
+
+
+def parse_scenario(obj: object) -> Scenario:
+    """Validate a decoded JSON value into a Scenario; omitted keys take the defaults."""
+    problems: list[Problem] = []
+    mapping = _check_object(obj, "", tuple(_SECTIONS), problems)
+    if mapping is None:
+        problems = [Problem.of("scenario", "must be a JSON object", obj)]
+        raise ScenarioError(problems)
+    parts: dict[str, Any] = {}
+    for section, cls in _SECTIONS.items():
+        if section not in mapping:
+            continue
+        raw = mapping[section]
+        if section == "summary_model" and raw is None:
+            parts[section] = None
+            continue
+        parts[section] = _parse_section(section, raw, problems, cls)
+    if problems:
+        raise ScenarioError(problems)
+    return Scenario(**parts)
+
+
+def parse_scenario_json(text: str | bytes) -> Scenario:
+    """Parse scenario JSON text (SPEC §11) into a validated Scenario."""
+    return parse_scenario(load_json(text))

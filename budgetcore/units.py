@@ -1,0 +1,74 @@
+"""Display formatting: full integers with separators, decimal k, binary KiB/MiB, percents.
+
+Key values are always shown in full (1,048,576, never "1M"); ``k`` is decimal shorthand
+only (1k = 1,000) and binary units are for bytes only (1 MiB = 1,048,576 bytes).
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from fractions import Fraction
+
+__all__ = ["KIB", "MIB", "format_bytes", "format_int", "format_k", "format_percent"]
+
+KIB = 1_024
+MIB = 1_048_576
+
+
+def format_int(value: int) -> str:
+    """Full integer with thousands separators.
+
+    >>> format_int(1_048_576)
+    '1,048,576'
+    >>> format_int(-60_000)
+    '-60,000'
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"format_int needs an int, got {value!r}")
+    return f"{value:,}"
+
+
+def format_k(value: int) -> str:
+    """Decimal ``k`` shorthand, exact or not shown: 32,000 -> '32k', 8,192 -> '8,192'.
+
+    >>> format_k(32_000), format_k(8_192), format_k(64_000)
+    ('32k', '8,192', '64k')
+    """
+    if value % 1_000 == 0 and value != 0:
+        return f"{value // 1_000:,}k"
+    return format_int(value)
+
+
+def _fixed(value: Fraction, places: int) -> str:
+    with localcontext() as ctx:
+        ctx.prec = 60
+        ctx.rounding = ROUND_HALF_EVEN
+        number = Decimal(value.numerator) / Decimal(value.denominator)
+        return f"{number.quantize(Decimal(1).scaleb(-places)):,}"
+
+
+def format_bytes(value: int, places: int = 2) -> str:
+    """Bytes in binary units with the exact byte count alongside.
+
+    >>> format_bytes(2_097_152)
+    '2.00 MiB (2,097,152 bytes)'
+    >>> format_bytes(1_000)
+    '1,000 bytes'
+    >>> format_bytes(3_310)
+    '3.23 KiB (3,310 bytes)'
+    """
+    if value < KIB:
+        return f"{format_int(value)} bytes"
+    unit, size = ("MiB", MIB) if value >= MIB else ("KiB", KIB)
+    return f"{_fixed(Fraction(value, size), places)} {unit} ({format_int(value)} bytes)"
+
+
+def format_percent(value: Fraction | Decimal | int, places: int = 1) -> str:
+    """A ratio as a percent with a stated number of decimals, rounded half-even.
+
+    >>> format_percent(Fraction(8_192, 15_000))
+    '54.6 %'
+    >>> format_percent(Decimal("0.10"), 0)
+    '10 %'
+    """
+    return f"{_fixed(Fraction(value) * 100, places)} %"

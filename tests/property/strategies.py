@@ -1,0 +1,54 @@
+"""Hypothesis strategies for scenario JSON dicts (SPEC §11 shape)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+# Mostly realistic sizes, with the edges (0, tiny, 10^12) mixed in.
+tokens = st.one_of(
+    st.integers(0, 2_000_000),
+    st.sampled_from([0, 1, 8_191, 8_192, 8_193, 64_000, 10**12]),
+    st.integers(0, 10**12),
+)
+capacities = st.one_of(st.integers(1, 4_000_000), st.sampled_from([1, 8_192, 10**12]))
+margins = st.one_of(
+    st.decimals(min_value=0, max_value="0.999", places=3),
+    st.sampled_from(["0", "0.1", "0.10", "0.05", "0.999999", "0.3333333333333333333333333333"]),
+).map(str)
+
+
+@st.composite
+def contracts(draw: st.DrawFn) -> dict[str, Any]:
+    return {
+        "input_tokens": draw(capacities),
+        "output_tokens": draw(capacities),
+        "reserves_output": draw(st.booleans()),
+    }
+
+
+@st.composite
+def scenarios(draw: st.DrawFn) -> dict[str, Any]:
+    nullable = st.one_of(st.none(), tokens)
+    return {
+        "main_model": draw(contracts()),
+        "summary_model": draw(st.one_of(st.none(), contracts())),
+        "config": {
+            "trigger_tokens": draw(tokens),
+            "summary_max_tokens": draw(tokens),
+            "safety_margin": draw(margins),
+            "reply_max_tokens": draw(tokens),
+        },
+        "workload": {
+            "required_tokens": draw(tokens),
+            "summary_tokens": draw(tokens),
+            "engine_summary_tokens": draw(nullable),
+            "history_tokens": draw(tokens),
+            "summary_instruction_tokens": draw(tokens),
+            "previous_summary_tokens": draw(tokens),
+            "backlog_tokens": draw(nullable),
+            "usage_baseline_tokens": draw(nullable),
+            "replay_since_baseline_tokens": draw(tokens),
+        },
+    }

@@ -1,0 +1,101 @@
+"""Invariants of the plan, checked against an independent Fraction oracle."""
+
+from __future__ import annotations
+
+import copy
+from decimal import Decimal
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from budgetcore import parse_scenario, plan
+from budgetcore.plan import OUTPUT_KEYS
+from tests.oracle import oracle_plan
+from tests.property.strategies import capacities, margins, scenarios, tokens
+
+
+def _plan(data: dict[str, Any]) -> dict[str, Any]:
+    return plan(parse_scenario(data)).as_dict()
+
+
+def _with(data: dict[str, Any], section: str, key: str, value: object) -> dict[str, Any]:
+    out = copy.deepcopy(data)
+    out[section][key] = value
+    return out
+
+
+@given(scenarios())
+def test_every_contract_key_matches_the_fraction_oracle(data: dict[str, Any]) -> None:
+    got = _plan(data)
+    want = oracle_plan(data)
+    assert {k: got[k] for k in OUTPUT_KEYS} == want
+
+
+@given(scenarios())
+def test_every_output_is_a_non_negative_int_or_a_bool(data: dict[str, Any]) -> None:
+    for key, value in _plan(data).items():
+        assert type(value) in (int, bool), key
+        if type(value) is int:
+            assert value >= 0, key
+
+
+@given(scenarios())
+def test_funnel_stages_only_narrow(data: dict[str, Any]) -> None:
+    p = _plan(data)
+    assert p["raw_selected"] <= p["prefetched"] <= p["loader_prefetch_limit"]
+    assert p["raw_selected"] <= p["engine_raw_headroom"]
+    assert p["loader_prefetch_limit"] <= p["main_safe_input"]
+
+
+@given(scenarios())
+def test_an_admitted_request_never_exceeds_m(data: dict[str, Any]) -> None:
+    p = _plan(data)
+    if p["admitted"]:
+        assert p["full_input"] <= p["main_safe_input"]
+
+
+@given(scenarios(), capacities, capacities)
+def test_m_does_not_decrease_when_i_grows(data: dict[str, Any], a: int, b: int) -> None:
+    lo, hi = sorted((a, b))
+    m_lo = _plan(_with(data, "main_model", "input_tokens", lo))["main_safe_input"]
+    m_hi = _plan(_with(data, "main_model", "input_tokens", hi))["main_safe_input"]
+    assert m_lo <= m_hi
+
+
+@given(scenarios(), tokens, tokens)
+def test_m_does_not_increase_when_the_reply_budget_grows(
+    data: dict[str, Any], a: int, b: int
+) -> None:
+    lo, hi = sorted((a, b))
+    m_lo = _plan(_with(data, "config", "reply_max_tokens", lo))["main_safe_input"]
+    m_hi = _plan(_with(data, "config", "reply_max_tokens", hi))["main_safe_input"]
+    assert m_hi <= m_lo
+
+
+@given(scenarios(), margins, margins)
+def test_m_does_not_increase_when_the_margin_grows(data: dict[str, Any], a: str, b: str) -> None:
+    lo, hi = sorted((a, b), key=Decimal)
+    m_lo = _plan(_with(data, "config", "safety_margin", lo))["main_safe_input"]
+    m_hi = _plan(_with(data, "config", "safety_margin", hi))["main_safe_input"]
+    assert m_hi <= m_lo
+
+
+@given(scenarios(), tokens)
+def test_k_never_changes_m_s_g_or_c(data: dict[str, Any], k: int) -> None:
+    before = _plan(data)
+    after = _plan(_with(data, "config", "trigger_tokens", k))
+    for key in ("main_safe_input", "summary_cap", "summary_generation", "summary_safe_input"):
+        assert before[key] == after[key], key
+
+
+@given(scenarios(), st.integers(0, 10**12))
+def test_s_never_changes_m(data: dict[str, Any], s: int) -> None:
+    before = _plan(data)["main_safe_input"]
+    assert _plan(_with(data, "config", "summary_max_tokens", s))["main_safe_input"] == before
+
+
+@given(scenarios())
+def test_scenario_round_trips_through_its_json_shape(data: dict[str, Any]) -> None:
+    scenario = parse_scenario(data)
+    assert parse_scenario(scenario.to_json_dict()) == scenario
