@@ -174,7 +174,7 @@ _FIELDS_BY_SECTION: dict[str, tuple[FieldSpec, ...]] = {
 
 # ---------------------------------------------------------------- field rules
 
-_DECIMAL_TEXT = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?")
+_DECIMAL_TEXT = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?", re.ASCII)
 
 
 def _rule(kind: Kind, nullable: bool) -> str:

@@ -21,3 +21,86 @@ ensure_venv() {
         echo "$want" > "$stamp"
     fi
 }
+
+# A Python >= 3.12 for the lock tool: PATH first, then pyenv's installed versions.
+find_tool_python() {
+    local c
+    for c in python3.14 python3.13 python3.12 "$(pyenv root 2>/dev/null)"/versions/3.1[2-9]*/bin/python3; do
+        if "$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then
+            command -v "$c" 2>/dev/null || echo "$c"
+            return 0
+        fi
+    done
+    return 1
+}
+
+ensure_lock_tool() {
+    local tools="$ROOT/.venv-tools" stamp want py
+    stamp="$tools/.stamp"
+    want="$(sha256sum "$ROOT/scripts/lock-tools.txt" | cut -d' ' -f1)"
+    if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
+    if ! py="$(find_tool_python)"; then
+        log "pyodide-lock needs Python >= 3.12 and none was found (python3.12+ on PATH or under pyenv)"
+        return 1
+    fi
+    log "installing the pyodide lock tool with $("$py" --version)"
+    rm -rf "$tools"
+    "$py" -m venv "$tools"
+    "$tools/bin/python" -m pip install -q --disable-pip-version-check -r "$ROOT/scripts/lock-tools.txt"
+    echo "$want" > "$stamp"
+}
+
+ensure_node_modules() {
+    local stamp="$ROOT/node_modules/.budgetcore-stamp" want
+    want="$(sha256sum "$ROOT/package-lock.json" | cut -d' ' -f1)"
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+        log "npm ci (Pyodide and PyScript at the versions in package-lock.json)"
+        (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+        echo "$want" > "$stamp"
+    fi
+}
+
+# Build web/vendor: Pyodide and PyScript from node_modules, micropip and packaging from
+# PyPI, the budgetcore wheel from this checkout, and a pyodide-lock.json that lists
+# them with the sha256 of the files actually served. Rebuilt only when an input changed.
+ensure_web() {
+    ensure_venv
+    ensure_node_modules
+    local vendor="$ROOT/web/vendor" stamp want
+    stamp="$vendor/.stamp"
+    want="$(cat "$ROOT/package-lock.json" "$ROOT/web/wheels.txt" "$ROOT/pyproject.toml" \
+        "$ROOT"/budgetcore/*.py "$ROOT/scripts/_common.sh" | sha256sum | cut -d' ' -f1)"
+    if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
+    ensure_lock_tool
+    log "building web/vendor"
+    local tmp="$ROOT/web/.vendor-tmp" pyodide_dir
+    rm -rf "$tmp"
+    pyodide_dir="$tmp/pyodide"
+    mkdir -p "$pyodide_dir" "$tmp/pyscript"
+    cp "$ROOT"/node_modules/pyodide/{pyodide.mjs,pyodide.asm.mjs,pyodide.asm.wasm,python_stdlib.zip} "$pyodide_dir/"
+    cp -R "$ROOT"/node_modules/@pyscript/core/dist/. "$tmp/pyscript/"
+    # Pure-Python wheels for Pyodide's Python, whatever Python runs this script.
+    "$PY" -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+        --python-version 3.14 --implementation py --platform any \
+        --require-hashes -r "$ROOT/web/wheels.txt" -d "$ROOT/.cache/wheels"
+    cp "$ROOT"/.cache/wheels/{micropip,packaging}-*.whl "$pyodide_dir/"
+    "$PY" -m pip wheel -q --disable-pip-version-check --no-deps --no-build-isolation \
+        "$ROOT" -w "$pyodide_dir"
+    (cd "$pyodide_dir" && "$ROOT/.venv-tools/bin/pyodide" lockfile add-wheels \
+        --input "$ROOT/node_modules/pyodide/pyodide-lock.json" \
+        --output "$pyodide_dir/pyodide-lock.json" ./*.whl >/dev/null)
+    rm -rf "$vendor"
+    mv "$tmp" "$vendor"
+    echo "$want" > "$stamp"
+}
+
+# Debian's Chromium for the browser tests and the benchmark (Playwright cannot
+# download its own browser here).
+ensure_chromium() {
+    if [ -x /usr/bin/chromium ]; then return 0; fi
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    log "installing Debian's chromium"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium >/dev/null
+}

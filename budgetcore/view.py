@@ -1,0 +1,471 @@
+"""What the page shows, as pure functions: control markup, input parsing, readouts, SVG.
+
+The browser glue (``web/main.py``) only moves strings between these functions and the
+DOM, so everything here is tested in CPython. Text that reaches ``innerHTML`` is built
+from our own constants and formatted integers, always escaped; user-typed text is only
+ever written back with ``value``/``textContent``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from html import escape
+
+from budgetcore.errors import ScenarioError
+from budgetcore.geometry import Chart, Segment, branch_chart, funnel_chart, work_chart
+from budgetcore.plan import OUTPUT_KEYS, Plan
+from budgetcore.scenario import SCENARIO_FIELDS, FieldSpec, Scenario, parse_field
+from budgetcore.units import format_int
+
+__all__ = [
+    "BOOL_KEYS",
+    "FIELD_UI",
+    "READOUT_KEYS",
+    "FieldUI",
+    "charts_svg",
+    "controls_html",
+    "format_input",
+    "parse_input",
+    "readouts",
+    "scenario_inputs",
+    "slider_position",
+    "slider_value",
+]
+
+SLIDER_STEPS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class FieldUI:
+    label: str
+    hint: str
+    low: int  # slider range; the exact field accepts anything the rule allows
+    high: int
+    log: bool = True
+
+
+_MODEL = {
+    "input_tokens": FieldUI("Input capacity I", "tokens the model accepts", 1_000, 10_000_000),
+    "output_tokens": FieldUI("Output capacity O", "tokens the model can emit", 256, 1_000_000),
+    "reserves_output": FieldUI(
+        "Reserves output in the window (q = 1)",
+        "the local adapter subtracts the generation budget from I",
+        0,
+        1,
+    ),
+}
+
+FIELD_UI: dict[str, FieldUI] = {
+    **{f"main_model.{k}": v for k, v in _MODEL.items()},
+    **{f"summary_model.{k}": v for k, v in _MODEL.items()},
+    "config.trigger_tokens": FieldUI(
+        "Trigger line K", "soft: above it, try to summarise later", 1_000, 10_000_000
+    ),
+    "config.summary_max_tokens": FieldUI(
+        "Summary cap S", "clamped by the summary model's O", 256, 1_000_000
+    ),
+    "config.safety_margin": FieldUI(
+        "Safety margin m", "decimal in [0, 1), e.g. 0.10", 0, 50, log=False
+    ),
+    "config.reply_max_tokens": FieldUI(
+        "Reply budget o", "main reply generation budget", 256, 1_000_000
+    ),
+    "workload.required_tokens": FieldUI(
+        "Required input F", "rules, tool schemas, current input, working turn", 100, 10_000_000
+    ),
+    "workload.summary_tokens": FieldUI(
+        "Summary + wrapper A (loader)", "as the loader costs it", 100, 10_000_000
+    ),
+    "workload.engine_summary_tokens": FieldUI(
+        "Summary + wrapper A (engine)",
+        "empty = same as loader; 0 = engine drops it",
+        100,
+        10_000_000,
+    ),
+    "workload.history_tokens": FieldUI(
+        "Uncovered history", "raw history available to the main request", 100, 10_000_000
+    ),
+    "workload.summary_instruction_tokens": FieldUI(
+        "Summary instructions", "instructions and wrapper of the summary call", 100, 1_000_000
+    ),
+    "workload.previous_summary_tokens": FieldUI(
+        "Previous summary", "the current cumulative summary", 100, 1_000_000
+    ),
+    "workload.backlog_tokens": FieldUI(
+        "Backlog from c", "empty = at least the budget", 100, 10_000_000
+    ),
+    "workload.usage_baseline_tokens": FieldUI(
+        "Provider usage baseline", "empty = none (use the local estimate)", 100, 10_000_000
+    ),
+    "workload.replay_since_baseline_tokens": FieldUI(
+        "Replay since baseline", "tokens added after that baseline", 100, 10_000_000
+    ),
+    "background.billing_recorded": FieldUI("Billing record valid", "", 0, 1),
+    "background.idle_slot": FieldUI("Idle background slot", "", 0, 1),
+    "background.lease_acquired": FieldUI("Lease acquired", "", 0, 1),
+}
+
+_SPECS: dict[str, FieldSpec] = {f.path: f for f in SCENARIO_FIELDS}
+
+# ------------------------------------------------------------------ input text
+
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+|\d+", re.ASCII)
+
+
+def parse_input(path: str, text: str) -> object:
+    """Parse what a person typed into the field ``path``.
+
+    Integers may carry thousands separators in the right places ("1,048,576");
+    "8k", "1.5" and "1,2,3" are refused with the field's rule. An empty nullable
+    field means null. Raises ScenarioError naming the field, the rule and the text.
+    """
+    spec = _SPECS[path]
+    text = text.strip()
+    if spec.nullable and text == "":
+        return None
+    raw: object = text
+    if spec.kind in ("tokens", "capacity") and _GROUPED.fullmatch(text):
+        digits = text.replace(",", "")
+        raw = int(digits) if len(digits) <= 40 else Decimal(digits)
+    return parse_field(spec, raw)
+
+
+def format_input(path: str, value: object) -> str:
+    """The text a field shows for a valid value: full integers with separators."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return format_int(value)
+    return str(value)
+
+
+# ------------------------------------------------------------------ sliders
+
+_TABLES: dict[str, tuple[int, ...]] = {}
+
+
+def _nice(value: Decimal) -> int:
+    """Round to 3 significant digits so slider stops read as round numbers."""
+    with localcontext() as ctx:
+        ctx.prec = 3
+        return int(+value)
+
+
+def _table(path: str) -> tuple[int, ...]:
+    # Exact-enough Decimal ln/exp in a local context; slider stops are coarse by design,
+    # and the exact field beside each slider takes any integer.
+    table = _TABLES.get(path)
+    if table is None:
+        ui = FIELD_UI[path]
+        with localcontext() as ctx:
+            ctx.prec = 30
+            lo, hi = Decimal(ui.low).ln(), Decimal(ui.high).ln()
+            stops = [0] + [
+                _nice(((hi - lo) * (i - 1) / (SLIDER_STEPS - 1) + lo).exp())
+                for i in range(1, SLIDER_STEPS + 1)
+            ]
+        table = _TABLES[path] = tuple(stops)
+    return table
+
+
+def slider_value(path: str, position: int) -> object:
+    """The value of slider stop ``position`` (0..SLIDER_STEPS); stop 0 is 0 tokens."""
+    ui = FIELD_UI[path]
+    if not ui.log:  # the margin: hundredths
+        return Decimal(position) / 100 if position else Decimal(0)
+    return _table(path)[max(0, min(SLIDER_STEPS, position))]
+
+
+def slider_position(path: str, value: object) -> int:
+    """The stop nearest ``value`` (values beyond the slider's range pin to its ends)."""
+    ui = FIELD_UI[path]
+    if value is None:
+        return 0
+    if not ui.log:
+        assert isinstance(value, Decimal)
+        return max(0, min(ui.high, int(value * 100)))
+    assert isinstance(value, int)
+    table = _table(path)
+    if value <= 0:
+        return 0
+    best = min(range(1, SLIDER_STEPS + 1), key=lambda i: abs(table[i] - value))
+    return best
+
+
+def scenario_inputs(scenario: Scenario) -> dict[str, object]:
+    """Every field's value by JSON path, for filling the form from a scenario."""
+    data = scenario.to_json_dict()
+    out: dict[str, object] = {}
+    for spec in SCENARIO_FIELDS:
+        section = data[spec.section]
+        if section is None:  # summary_model null: show the main contract
+            section = data["main_model"]
+        value = section[spec.name]
+        out[spec.path] = Decimal(value) if spec.kind == "margin" else value
+    return out
+
+
+# ------------------------------------------------------------------ controls
+
+_GROUPS = (
+    ("main_model", "Main model contract"),
+    ("summary_model", "Summary model contract"),
+    ("config", "Configured overrides"),
+    ("workload", "Workload (scenario inputs)"),
+)
+
+PRESETS: dict[str, tuple[str, int, int, bool]] = {
+    "article": ("Article example: 1,048,576 / 65,536, q = 1", 1_048_576, 65_536, True),
+    "w200k": ("200,000 / 64,000, q = 1", 200_000, 64_000, True),
+    "w128k": ("131,072 / 16,384, q = 0", 131_072, 16_384, False),
+    "w32k": ("32,768 / 8,192, q = 1", 32_768, 8_192, True),
+}
+
+
+def _control(spec: FieldSpec) -> str:
+    ui = FIELD_UI[spec.path]
+    fid = "in-" + spec.path.replace(".", "-")
+    path = escape(spec.path)
+    msg = f'<p class="msg" id="{fid}-msg" role="alert" data-msg="{path}"></p>'
+    hint = f'<span class="hint" id="{fid}-hint">{escape(ui.hint)}</span>' if ui.hint else ""
+    if spec.kind == "bool":
+        return (
+            f'<div class="field check"><input type="checkbox" id="{fid}" data-input="{path}">'
+            f'<label for="{fid}">{escape(ui.label)}</label>{hint}{msg}</div>'
+        )
+    mode = "decimal" if spec.kind == "margin" else "numeric"
+    slider = (
+        f'<input type="range" min="0" max="{ui.high if not ui.log else SLIDER_STEPS}" step="1" '
+        f'data-slider="{path}" aria-label="{escape(ui.label)} (coarse)" tabindex="-1">'
+    )
+    return (
+        f'<div class="field"><label for="{fid}">{escape(ui.label)}</label>{hint}'
+        f'<div class="pair">{slider}<input type="text" id="{fid}" data-input="{path}" '
+        f'inputmode="{mode}" autocomplete="off" spellcheck="false" '
+        f'aria-describedby="{fid}-hint {fid}-msg"></div>{msg}</div>'
+    )
+
+
+def controls_html() -> str:
+    """The form's fieldsets, one control per scenario input except the background flags
+    (those sit beside the 'summary will start' lamp)."""
+    parts = []
+    for section, title in _GROUPS:
+        body = "".join(_control(s) for s in SCENARIO_FIELDS if s.section == section)
+        extra = ""
+        if section == "main_model":
+            options = "".join(
+                f'<option value="{k}">{escape(v[0])}</option>' for k, v in PRESETS.items()
+            )
+            extra = (
+                '<div class="field"><label for="preset">Preset</label>'
+                f'<select id="preset" data-preset="main_model">'
+                f'<option value="">custom</option>{options}</select></div>'
+            )
+        if section == "summary_model":
+            extra = (
+                '<div class="field check"><input type="checkbox" id="summary-same" '
+                'data-toggle="summary_model" checked>'
+                '<label for="summary-same">Same contract as the main model</label></div>'
+            )
+            body = f'<div id="summary-fields" hidden>{body}</div>'
+        if section == "workload":
+            extra = (
+                '<div class="field"><button type="button" id="engine-drops" '
+                'data-action="engine-drops">Engine drops the summary (A engine = 0)</button></div>'
+            )
+        parts.append(
+            f'<fieldset data-group="{section}"><legend>{escape(title)}</legend>'
+            f"{extra}{body}</fieldset>"
+        )
+    return "".join(parts)
+
+
+def background_html() -> str:
+    return "".join(_control(s) for s in SCENARIO_FIELDS if s.section == "background")
+
+
+# ------------------------------------------------------------------ readouts
+
+READOUT_LABELS: dict[str, str] = {
+    "main_safe_input": "M — main safe input",
+    "summary_cap": "S — summary cap (effective)",
+    "summary_generation": "G — summary generation budget",
+    "summary_safe_input": "C — summary call safe input",
+    "summary_new_raw_budget": "New raw budget max(0, min(64,000, C − E))",
+    "summary_new_raw": "New raw this round",
+    "summary_work_input": "Summary work input",
+    "summary_work_total": "Work input + G",
+    "recompress_needed": "Recompress needed",
+    "loader_prefetch_limit": "Loader prefetch limit",
+    "prefetched": "Prefetched",
+    "summary_adopted": "Summary adopted by the engine",
+    "engine_raw_headroom": "Engine raw headroom",
+    "raw_selected": "Raw selected",
+    "full_input": "Full input",
+    "admitted": "Admitted (F ≤ M)",
+    "soft_estimate": "Soft estimate T",
+    "trigger_reached": "Trigger reached (T ≥ K)",
+    "summary_cap_clamped": "S clamped by the summary model",
+    "summary_dropped": "Engine dropped the summary",
+    "summary_will_start": "Summary will start",
+}
+READOUT_KEYS: tuple[str, ...] = tuple(READOUT_LABELS)
+assert READOUT_KEYS[: len(OUTPUT_KEYS)] == OUTPUT_KEYS
+BOOL_KEYS = frozenset(
+    {
+        "recompress_needed",
+        "admitted",
+        "trigger_reached",
+        "summary_cap_clamped",
+        "summary_dropped",
+        "summary_will_start",
+    }
+)
+
+
+def readouts_html() -> str:
+    rows = "".join(
+        f'<tr><th scope="row">{escape(label)}</th>'
+        f'<td class="num" data-key="{key}"{" data-value" if key in BOOL_KEYS else ""}></td></tr>'
+        for key, label in READOUT_LABELS.items()
+    )
+    return f'<table class="readouts"><tbody>{rows}</tbody></table>'
+
+
+def readouts(p: Plan) -> dict[str, tuple[str, str | None]]:
+    """key -> (text, data-value). Integers in full with separators; booleans yes/no."""
+    out: dict[str, tuple[str, str | None]] = {}
+    for key, value in p.as_dict().items():
+        if isinstance(value, bool):
+            out[key] = ("yes" if value else "no", "true" if value else "false")
+        else:
+            out[key] = (format_int(value), None)
+    out["has_work"] = (
+        "yes" if p.start.has_work else "no",
+        "true" if p.start.has_work else "false",
+    )
+    return out
+
+
+# ------------------------------------------------------------------ SVG
+
+CHART_TEXT: dict[str, tuple[str, str]] = {
+    "funnel": (
+        "Main request funnel: M → loader → engine (areas proportional to tokens)",
+        "Room on this chart does not mean I/O can actually read that much history.",
+    ),
+    "branch": (
+        "Summary branch joining F and the raw tail into the full input",
+        "The summary is a separate branch, not an extra layer of capacity after the funnel.",
+    ),
+    "work": (
+        "Summary call: work input beside its generation budget G = S",
+        "Work input is not the body cap, and budgets are not what the call actually spends.",
+    ),
+}
+
+SEGMENT_LABELS: dict[str, str] = {
+    "main_safe_input": "M",
+    "loader_prefetch_limit": "loader prefetch limit",
+    "prefetched": "prefetched",
+    "engine_raw_headroom": "engine raw headroom",
+    "raw_selected": "raw selected",
+    "required": "F required",
+    "loader_reserve": "A loader reserve",
+    "summary_adopted": "A engine adopted",
+    "full_required": "F",
+    "full_summary": "A",
+    "full_raw": "R",
+    "instructions": "instructions",
+    "previous_summary": "previous summary",
+    "new_raw": "new raw",
+    "generation": "G = S",
+    "trigger": "K",
+    "summary_safe_input": "C",
+}
+
+
+def _n(value: Fraction) -> str:
+    # Pixels only: two decimals are far below a screen pixel.
+    with localcontext() as ctx:
+        ctx.prec = 28
+        text = f"{(Decimal(value.numerator) / Decimal(value.denominator)):.2f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+_STACKED_TITLES = {"branch": "full input", "work": "work input"}
+
+
+def chart_svg(chart: Chart) -> str:
+    """SVG for one chart: every rect first, then every label, so no bar hides a label.
+
+    Rows holding several segments (stacked) get one total label and a legend line
+    listing each part's exact tokens.
+    """
+    title, caption = CHART_TEXT[chart.key]
+    pad_top = 18
+    h = chart.height + pad_top + 8
+    rows: dict[Fraction, list[Segment]] = {}
+    for seg in chart.segments:
+        rows.setdefault(seg.y, []).append(seg)
+    rects, labels, legend = [], [], []
+    for y0, segs in rows.items():
+        y = y0 + pad_top
+        for seg in segs:
+            label = f"{SEGMENT_LABELS[seg.key]} {format_int(seg.tokens)}"
+            rects.append(
+                f'<rect class="seg seg-{seg.key}" x="{_n(seg.x)}" y="{_n(y)}" '
+                f'width="{_n(seg.width)}" height="{_n(seg.height)}" data-segment="{seg.key}" '
+                f'data-tokens="{seg.tokens}"><title>{escape(label)}</title></rect>'
+            )
+        if len(segs) == 1:
+            text = f"{SEGMENT_LABELS[segs[0].key]} {format_int(segs[0].tokens)}"
+        else:
+            total = sum(seg.tokens for seg in segs)
+            text = f"{_STACKED_TITLES[chart.key]} {format_int(total)}"
+            legend.append(
+                " + ".join(
+                    f'<span class="key key-{seg.key}"></span>'
+                    f"{escape(SEGMENT_LABELS[seg.key])} {format_int(seg.tokens)}"
+                    for seg in segs
+                )
+            )
+        labels.append(
+            f'<text class="lbl" x="4" y="{_n(y + segs[0].height / 2 + 4)}">{escape(text)}</text>'
+        )
+    for m in chart.markers:
+        rects.append(
+            f'<line class="mark mark-{m.key}" x1="{_n(m.x)}" x2="{_n(m.x)}" y1="12" y2="{h}"/>'
+        )
+        labels.append(
+            f'<text class="mlbl" x="{_n(min(m.x, Fraction(chart.width - 90)))}" y="10">'
+            f"{escape(SEGMENT_LABELS.get(m.key, m.key))} {format_int(m.tokens)}</text>"
+        )
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {chart.width} {h}" '
+        f'role="img" aria-label="{escape(title)}" data-chart="{chart.key}">'
+        f"{''.join(rects)}{''.join(labels)}</svg>"
+    )
+    extra = [f'<p class="legend">{line}</p>' for line in legend]
+    extra += [
+        f'<p class="note">{escape(SEGMENT_LABELS.get(k, k))} = {format_int(t)} (off scale)</p>'
+        for k, t in chart.notes
+    ]
+    return (
+        f"<figure><figcaption><strong>{escape(title)}</strong></figcaption>{svg}"
+        f'{"".join(extra)}<p class="caveat">Not: {escape(caption)}</p></figure>'
+    )
+
+
+def charts_svg(p: Plan) -> dict[str, str]:
+    return {c.key: chart_svg(c) for c in (funnel_chart(p), branch_chart(p), work_chart(p))}
+
+
+def problem_text(exc: ScenarioError) -> str:
+    return "; ".join(str(pr) for pr in exc.problems)

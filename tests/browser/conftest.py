@@ -1,0 +1,142 @@
+"""Fixtures for the browser tests: one local server and one Chromium per session,
+a fresh context (cold page) per test."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+# Flags this machine needs; the last three stop Chromium's own calls home.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.browser
+
+
+def _load_webserver() -> Any:
+    spec = importlib.util.spec_from_file_location("webserver", ROOT / "scripts" / "webserver.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    if not (ROOT / "web" / "vendor" / "pyodide" / "pyodide-lock.json").exists():
+        pytest.fail("web/vendor is missing: run scripts/test (it builds it) or scripts/serve")
+    server, url = _load_webserver().start_in_thread()
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: scripts/test installs Debian's chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A loaded controller page with what it logged and requested."""
+
+    def __init__(self, page: Any, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on(
+            "console",
+            lambda m: self.errors.append(m.text) if m.type == "error" else None,
+        )
+
+    def open(self, path: str = "") -> Page:
+        self.page.goto(self.base_url + path)
+        self.page.wait_for_function(
+            "document.documentElement.dataset.state !== 'loading'", timeout=90_000
+        )
+        state = self.page.evaluate("document.documentElement.dataset.state")
+        assert state == "ready", self.page.text_content("#boot-error")
+        return self
+
+    # --- reading
+    def readouts(self) -> dict[str, Any]:
+        """data-key -> int (from the separated text) or bool (from data-value)."""
+        raw = self.page.evaluate(
+            """() => Object.fromEntries([...document.querySelectorAll('[data-key]')].map(
+                 e => [e.dataset.key, [e.textContent, e.dataset.value ?? null]]))"""
+        )
+        out: dict[str, Any] = {}
+        for key, (text, value) in raw.items():
+            if value is not None:
+                out[key] = value == "true"
+            else:
+                assert text == f"{int(text.replace(',', '')):,}", (key, text)
+                out[key] = int(text.replace(",", ""))
+        return out
+
+    def text(self, selector: str) -> str:
+        return str(self.page.text_content(selector) or "")
+
+    # --- writing through the controls
+    def fill(self, path: str, text: str) -> None:
+        self.page.fill(f'[data-input="{path}"]', text)
+
+    def set_checked(self, path: str, checked: bool) -> None:
+        self.page.set_checked(f'[data-input="{path}"]', checked)
+
+    def apply_scenario(self, data: dict[str, Any]) -> None:
+        """Type a SPEC §11 scenario into the form, field by field."""
+        summary = data.get("summary_model", "absent")
+        if isinstance(summary, dict):
+            self.page.set_checked('[data-toggle="summary_model"]', False)
+        for section, fields in data.items():
+            if not isinstance(fields, dict):
+                continue
+            for name, value in fields.items():
+                path = f"{section}.{name}"
+                if isinstance(value, bool):
+                    self.set_checked(path, value)
+                elif value is None:
+                    self.fill(path, "")
+                elif isinstance(value, int):
+                    self.fill(path, f"{value:,}")
+                else:
+                    self.fill(path, str(value))
+
+
+@pytest.fixture
+def page(browser: Any, base_url: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        yield Page(context.new_page(), base_url)
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def narrow_page(browser: Any, base_url: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 380, "height": 800})
+    try:
+        yield Page(context.new_page(), base_url)
+    finally:
+        context.close()

@@ -1,0 +1,190 @@
+"""DOM glue for the controller page: read inputs, call budgetcore, write results.
+
+Everything that decides anything lives in budgetcore (tested in CPython); this file
+only moves values between the DOM and those pure functions. One immutable State is
+replaced on every event and the page is re-rendered from it.
+"""
+
+import json
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from pyodide.ffi import create_proxy
+from pyscript import document, window
+
+from budgetcore import ScenarioError, parse_scenario, plan, view
+from budgetcore.scenario import SCENARIO_FIELDS, Scenario, parse_scenario_json
+
+SPECS = {f.path: f for f in SCENARIO_FIELDS}
+
+
+@dataclass(frozen=True)
+class State:
+    values: tuple  # ((path, value), ...): the last valid value of every field
+    errors: tuple  # ((path, message), ...): fields whose typed text is invalid now
+    summary_same: bool  # summary_model null: the summary shares the main contract
+    plan: object  # the plan of the last valid scenario
+
+    def with_value(self, path, value=None, error=None):
+        values, errors = dict(self.values), dict(self.errors)
+        if error is None:
+            values[path] = value
+            errors.pop(path, None)
+        else:
+            errors[path] = error
+        return replace(self, values=tuple(values.items()), errors=tuple(errors.items()))
+
+    def replanned(self):
+        """Re-plan when every field is valid; otherwise keep the last valid plan."""
+        if self.errors:
+            return self
+        data = {s: {} for s in ("main_model", "summary_model", "config", "workload", "background")}
+        for path, value in self.values:
+            section, name = path.split(".", 1)
+            data[section][name] = str(value) if isinstance(value, Decimal) else value
+        if self.summary_same:
+            data["summary_model"] = None
+        return replace(self, plan=plan(parse_scenario(data)))
+
+
+def q(selector):
+    return document.querySelector(selector)
+
+
+class Page:
+    def __init__(self):
+        q("#boot-stage").textContent = "Drawing the plan"
+        q("#controls").innerHTML = view.controls_html()
+        q("#background").innerHTML = view.background_html()
+        q("#readouts").innerHTML = view.readouts_html()
+        self.fields = {p: q(f'[data-input="{p}"]') for p in SPECS}
+        self.sliders = {p: q(f'[data-slider="{p}"]') for p in SPECS}
+        self.messages = {p: q(f'[data-msg="{p}"]') for p in SPECS}
+        self.readouts = {e.dataset.key: e for e in document.querySelectorAll("[data-key]")}
+        self.lamps = {e.dataset.lamp: e for e in document.querySelectorAll("[data-lamp]")}
+        self.charts = {k: q(f"#chart-{k}") for k in ("funnel", "branch", "work")}
+        self.results = q("#results")
+        scenario = Scenario()
+        values = view.scenario_inputs(scenario)
+        for path, value in values.items():
+            self.show_value(path, value)
+        q("#preset").value = "article"
+        self.state = State(tuple(values.items()), (), True, plan(scenario))
+        self.render()
+
+    # ---------------------------------------------------------------- writing
+    def show_value(self, path, value):
+        if SPECS[path].kind == "bool":
+            self.fields[path].checked = bool(value)
+            return
+        self.fields[path].value = view.format_input(path, value)
+        self.show_slider(path, value)
+
+    def show_slider(self, path, value):
+        if self.sliders[path] is not None:
+            self.sliders[path].value = str(view.slider_position(path, value))
+
+    def render(self):
+        errors = dict(self.state.errors)
+        for path, msg in self.messages.items():
+            text = errors.get(path, "")
+            if msg.textContent != text:
+                msg.textContent = text  # text, never HTML: it quotes what was typed
+                if text:
+                    self.fields[path].setAttribute("aria-invalid", "true")
+                else:
+                    self.fields[path].removeAttribute("aria-invalid")
+        self.results.dataset.stale = "true" if errors else "false"
+        if errors:
+            return  # the last valid plan stays on screen, marked stale
+        for key, (text, value) in view.readouts(self.state.plan).items():
+            el = self.readouts.get(key)
+            if el is not None and el.textContent != text:
+                el.textContent = text
+            if value is not None:
+                for target in (el, self.lamps.get(key)):
+                    if target is not None:
+                        target.dataset.value = value
+        for key, svg in view.charts_svg(self.state.plan).items():
+            # Built by budgetcore.view from our own constants and formatted integers.
+            self.charts[key].innerHTML = svg
+
+    # ---------------------------------------------------------------- events
+    def next_state(self, target):
+        """The State after an input event on ``target``, or None if it is not ours."""
+        state = self.state
+        path = target.getAttribute("data-slider")  # None when absent
+        if path:
+            value = view.slider_value(path, int(target.value))
+            self.fields[path].value = view.format_input(path, value)
+            return state.with_value(path, value)
+        path = target.getAttribute("data-input")
+        if path:
+            if path.startswith("main_model."):
+                q("#preset").value = ""  # a hand-edited contract is no longer the preset
+            if SPECS[path].kind == "bool":
+                return state.with_value(path, bool(target.checked))
+            try:
+                value = view.parse_input(path, target.value)
+            except ScenarioError as exc:
+                return state.with_value(path, error=view.problem_text(exc))
+            self.show_slider(path, value)
+            return state.with_value(path, value)
+        if target.getAttribute("data-toggle") == "summary_model":
+            q("#summary-fields").hidden = bool(target.checked)
+            return replace(state, summary_same=bool(target.checked))
+        if target.getAttribute("data-preset") == "main_model" and target.value:
+            _label, i, o, r = view.PRESETS[target.value]
+            for name, value in (("input_tokens", i), ("output_tokens", o), ("reserves_output", r)):
+                self.show_value(f"main_model.{name}", value)
+                state = state.with_value(f"main_model.{name}", value)
+            return state
+        return None
+
+    def on_input(self, event):
+        try:
+            state = self.next_state(event.target)
+            if state is None:
+                return
+            self.state = state.replanned()
+            self.render()
+        except Exception as exc:  # never a traceback on the page
+            q("#status").textContent = f"Internal error: {type(exc).__name__}: {exc}"
+
+    def on_click(self, event):
+        if event.target.getAttribute("data-action") == "engine-drops":
+            path = "workload.engine_summary_tokens"
+            self.show_value(path, 0)
+            self.state = self.state.with_value(path, 0).replanned()
+            self.render()
+
+
+# ---------------------------------------------------------------- hooks for tests and users
+def plan_json(text):
+    """Plan a scenario JSON text with the very code the page runs."""
+    try:
+        return json.dumps(plan(parse_scenario_json(text)).as_dict())
+    except ScenarioError as exc:
+        return json.dumps({"error": exc.one_line()})
+
+
+def plan_batch_json(text):
+    """Plan a JSON array of scenarios; a JSON array of plans (or errors) comes back."""
+    return json.dumps([json.loads(plan_json(json.dumps(item))) for item in json.loads(text)])
+
+
+def boot():
+    page = Page()
+    app = q("#app")
+    app.addEventListener("input", create_proxy(page.on_input))
+    app.addEventListener("click", create_proxy(page.on_click))
+    window.budgetcorePlan = create_proxy(plan_json)
+    window.budgetcorePlanBatch = create_proxy(plan_batch_json)
+    document.documentElement.dataset.state = "ready"
+
+
+try:
+    boot()
+except Exception as exc:  # a readable error instead of a traceback
+    document.documentElement.dataset.state = "error"
+    q("#boot-error").textContent = f"Start-up failed: {type(exc).__name__}: {exc}"
