@@ -146,8 +146,6 @@ def format_input(path: str, value: object) -> str:
 
 # ------------------------------------------------------------------ sliders
 
-_TABLES: dict[str, tuple[int, ...]] = {}
-
 
 def _nice(value: Decimal) -> int:
     """Round to 3 significant digits so slider stops read as round numbers."""
@@ -156,21 +154,14 @@ def _nice(value: Decimal) -> int:
         return int(+value)
 
 
-def _table(path: str) -> tuple[int, ...]:
-    # Exact-enough Decimal ln/exp in a local context; slider stops are coarse by design,
-    # and the exact field beside each slider takes any integer.
-    table = _TABLES.get(path)
-    if table is None:
-        ui = FIELD_UI[path]
-        with localcontext() as ctx:
-            ctx.prec = 30
-            lo, hi = Decimal(ui.low).ln(), Decimal(ui.high).ln()
-            stops = [0] + [
-                _nice(((hi - lo) * (i - 1) / (SLIDER_STEPS - 1) + lo).exp())
-                for i in range(1, SLIDER_STEPS + 1)
-            ]
-        table = _TABLES[path] = tuple(stops)
-    return table
+def _log_stop(ui: FieldUI, position: int) -> int:
+    # Stop 1 is ui.low and stop SLIDER_STEPS is ui.high, evenly spaced in log space.
+    # Decimal ln/exp in a local context: slider stops are coarse by design, and the
+    # exact field beside each slider takes any integer.
+    with localcontext() as ctx:
+        ctx.prec = 30
+        lo, hi = Decimal(ui.low).ln(), Decimal(ui.high).ln()
+        return _nice(((hi - lo) * (position - 1) / (SLIDER_STEPS - 1) + lo).exp())
 
 
 def slider_value(path: str, position: int) -> object:
@@ -178,7 +169,8 @@ def slider_value(path: str, position: int) -> object:
     ui = FIELD_UI[path]
     if not ui.log:  # the margin: hundredths
         return Decimal(position) / 100 if position else Decimal(0)
-    return _table(path)[max(0, min(SLIDER_STEPS, position))]
+    position = max(0, min(SLIDER_STEPS, position))
+    return 0 if position == 0 else _log_stop(ui, position)
 
 
 def slider_position(path: str, value: object) -> int:
@@ -190,11 +182,18 @@ def slider_position(path: str, value: object) -> int:
         assert isinstance(value, Decimal)
         return max(0, min(ui.high, int(value * 100)))
     assert isinstance(value, int)
-    table = _table(path)
     if value <= 0:
         return 0
-    best = min(range(1, SLIDER_STEPS + 1), key=lambda i: abs(table[i] - value))
-    return best
+    if value <= ui.low:
+        return 1
+    if value >= ui.high:
+        return SLIDER_STEPS
+    with localcontext() as ctx:
+        ctx.prec = 30
+        lo, hi = Decimal(ui.low).ln(), Decimal(ui.high).ln()
+        guess = int((Decimal(value).ln() - lo) / (hi - lo) * (SLIDER_STEPS - 1)) + 1
+    candidates = range(max(1, guess - 1), min(SLIDER_STEPS, guess + 1) + 1)
+    return min(candidates, key=lambda i: abs(_log_stop(ui, i) - value))
 
 
 def scenario_inputs(scenario: Scenario) -> dict[str, object]:

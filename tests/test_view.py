@@ -5,6 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from budgetcore import Scenario, ScenarioError, plan
 from budgetcore.plan import OUTPUT_KEYS
@@ -98,3 +100,13 @@ def test_readouts_are_full_integers_and_booleans() -> None:
     assert out["main_safe_input"] == ("936,345", None)
     assert out["admitted"] == ("yes", "true")
     assert out["recompress_needed"] == ("no", "false")
+
+
+@given(st.integers(1, 10**7))
+def test_slider_position_is_the_nearest_stop(value: int) -> None:
+    path = "workload.history_tokens"
+    pos = slider_position(path, value)
+    here = abs(int(slider_value(path, pos)) - value)  # type: ignore[call-overload]
+    for other in (pos - 2, pos - 1, pos + 1, pos + 2):
+        if 1 <= other <= 1000:
+            assert here <= abs(int(slider_value(path, other)) - value)  # type: ignore[call-overload]

@@ -12,10 +12,18 @@ from decimal import Decimal
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
-from budgetcore import ScenarioError, parse_scenario, plan, view
-from budgetcore.scenario import SCENARIO_FIELDS, Scenario, parse_scenario_json
+# User Timing marks: boot phases show up in DevTools and in scripts/bench.
+window.performance.mark("budgetcore:main-start")
+
+from budgetcore import ScenarioError, parse_scenario, plan, view  # noqa: E402 - after the mark
+from budgetcore.scenario import (  # noqa: E402
+    SCENARIO_FIELDS,
+    Scenario,
+    parse_scenario_json,
+)
 
 SPECS = {f.path: f for f in SCENARIO_FIELDS}
+window.performance.mark("budgetcore:imported")
 
 
 @dataclass(frozen=True)
@@ -175,6 +183,7 @@ def plan_batch_json(text):
 
 def boot():
     page = Page()
+    window.performance.mark("budgetcore:rendered")
     app = q("#app")
     app.addEventListener("input", create_proxy(page.on_input))
     app.addEventListener("click", create_proxy(page.on_click))
