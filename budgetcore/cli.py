@@ -1,7 +1,9 @@
-"""Command line: ``python -m budgetcore plan FILE|-`` (SPEC §11).
+"""Command line for budgetcore (SPEC §11 and the config workflow).
 
-Exit 0 with one JSON object on stdout; exit 2 with exactly one line on stderr naming
-the field, the rule and the value, and nothing on stdout.
+``plan`` prints one JSON object (exit 0) or one line on stderr naming the field, the
+rule and the value (exit 2, nothing on stdout). ``export`` prints the reviewed
+overrides; ``check`` gates an override file in CI (exit 0 with the effective values,
+exit 2 with every problem, one per line).
 """
 
 from __future__ import annotations
@@ -13,9 +15,19 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from budgetcore import __version__
-from budgetcore.errors import ScenarioError
+from budgetcore.config import (
+    REGISTRY,
+    apply_overrides,
+    effective_values,
+    export_json,
+    export_toml,
+    parse_config,
+    warnings_for,
+)
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.fragment import parse_fragment
 from budgetcore.plan import plan
-from budgetcore.scenario import parse_scenario_json
+from budgetcore.scenario import Scenario, parse_scenario_json
 
 __all__ = ["main"]
 
@@ -28,26 +40,69 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_INVALID, f"{self.prog}: {message} (see --help)\n")
 
 
-def _read(source: str) -> bytes:
+class _Unreadable(Exception):
+    pass
+
+
+def _read(source: str, what: str) -> bytes:
     if source == "-":
         return sys.stdin.buffer.read()
-    with open(source, "rb") as fh:
-        return fh.read()
+    try:
+        with open(source, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise _Unreadable(f"{what} file {source!r} cannot be read: {exc.strerror}") from None
+
+
+def _scenario(args: argparse.Namespace) -> Scenario:
+    """The scenario of a command: a file, or a fragment (strict: any problem fails)."""
+    if getattr(args, "fragment", None) is not None:
+        if args.scenario is not None:
+            raise ScenarioError([Problem("scenario", "give a file or --fragment, not both")])
+        result = parse_fragment(args.fragment)
+        if result.problems:
+            raise ScenarioError(list(result.problems))
+        return result.scenario
+    if args.scenario is None:
+        raise ScenarioError([Problem("scenario", "is required: a JSON file, - or --fragment")])
+    return parse_scenario_json(_read(args.scenario, "scenario"))
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
-    try:
-        data = _read(args.scenario)
-    except OSError as exc:
-        print(f"scenario file {args.scenario!r} cannot be read: {exc.strerror}", file=sys.stderr)
-        return EXIT_INVALID
-    try:
-        result = plan(parse_scenario_json(data))
-    except ScenarioError as exc:
-        print(exc.one_line(), file=sys.stderr)
-        return EXIT_INVALID
-    json.dump(result.as_dict(), sys.stdout, indent=2)
+    scenario = _scenario(args)
+    if args.config is not None:
+        scenario = apply_overrides(scenario, parse_config(_read(args.config, "config")))
+    json.dump(plan(scenario).as_dict(), sys.stdout, indent=2)
     sys.stdout.write("\n")
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    scenario = _scenario(args)
+    sys.stdout.write(export_toml(scenario) if args.format == "toml" else export_json(scenario))
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    try:
+        overrides = parse_config(_read(args.config, "config"))
+    except ScenarioError as exc:
+        for problem in exc.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        print(f"{len(exc.problems)} problem(s) in {args.config}", file=sys.stderr)
+        return EXIT_INVALID
+    base = Scenario() if args.scenario is None else _scenario(args)
+    scenario = apply_overrides(base, overrides)
+    values = effective_values(scenario)
+    print(f"{args.config}: valid, {len(overrides)} override(s)")
+    width = max(len(o.key) for o in REGISTRY)
+    for o in REGISTRY:
+        value = values[o.key]
+        shown = f"{value:,}" if isinstance(value, int) else str(value)
+        mark = "*" if o.key in overrides else " "
+        print(f"{mark} {o.key:<{width}}  {shown:>13} {o.unit}")
+    for warning in warnings_for(scenario):
+        print(f"warning: {warning}", file=sys.stderr)
     return 0
 
 
@@ -55,13 +110,34 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="budgetcore", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"budgetcore {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    p_plan = sub.add_parser("plan", help="print the plan of a scenario JSON as one JSON object")
-    p_plan.add_argument("scenario", help="scenario JSON file, or - for standard input")
-    p_plan.set_defaults(func=_cmd_plan)
+
+    p = sub.add_parser("plan", help="print the plan of a scenario as one JSON object")
+    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
+    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    p.add_argument("--config", help="apply this override file (TOML or JSON) first")
+    p.set_defaults(func=_cmd_plan)
+
+    p = sub.add_parser("export", help="print the scenario's supported overrides")
+    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
+    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    p.add_argument("--format", choices=("toml", "json"), default="toml")
+    p.set_defaults(func=_cmd_export)
+
+    p = sub.add_parser("check", help="validate an override file and show effective values")
+    p.add_argument("config", help="override file (TOML or JSON), or - for standard input")
+    p.add_argument("--scenario", dest="scenario", help="scenario whose models to check against")
+    p.set_defaults(func=_cmd_check, fragment=None)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except _Unreadable as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_INVALID
+    except ScenarioError as exc:
+        print(exc.one_line(), file=sys.stderr)
+        return EXIT_INVALID
     return code

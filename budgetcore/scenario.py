@@ -24,8 +24,10 @@ __all__ = [
     "Background",
     "Config",
     "FieldSpec",
+    "Limits",
     "Scenario",
     "Workload",
+    "limit_problems",
     "load_json",
     "parse_field",
     "parse_scenario",
@@ -37,7 +39,7 @@ MAX_TOKENS = 10**12
 #: A margin finer than this is not a reviewable setting (and keeps arithmetic small).
 MAX_MARGIN_PLACES = 28
 
-Kind = Literal["tokens", "capacity", "margin", "bool"]
+Kind = Literal["tokens", "positive", "margin", "bool"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,6 +77,28 @@ class Background:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """Runtime I/O protections (SPEC §6). Raising I grows M but none of these."""
+
+    directory_sessions_read: int = 200  # sessions a full read may visit
+    raw_records_read: int = 2_000  # raw message records a full read may admit
+    directory_page_size: int = 50  # sessions per directory page
+    message_page_size: int = 200  # records per message page
+    raw_bson_bytes: int = 2_097_152  # raw BSON admitted before decoding (2 MiB)
+    full_read_ms: int = 3_000  # whole prefetch read time
+    single_query_ms: int = 1_000  # one query
+    raw_bson_batch: int = 16  # driver batch size
+    tool_result_tokens: int = 5_000  # each tool result in the summary input
+    recall_calls_per_request: int = 4
+    recall_pack_tokens: int = 8_192  # one history-recall return pack
+    recall_slice_code_points: int = 8_192  # one slice, in Unicode code points
+    background_runs_per_process: int = 2
+    model_timeout_s: int = 30  # model timeout <= run timeout < lease
+    run_timeout_s: int = 90
+    lease_s: int = 120
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Scenario:
     """A complete, validated scenario. ``Scenario()`` is the article's worked example."""
 
@@ -83,6 +107,7 @@ class Scenario:
     config: Config = field(default_factory=Config)
     workload: Workload = field(default_factory=Workload)
     background: Background = field(default_factory=Background)
+    limits: Limits = field(default_factory=Limits)
 
     @property
     def summary_contract(self) -> ModelContract:
@@ -129,6 +154,7 @@ _SECTIONS: dict[str, type] = {
     "config": Config,
     "workload": Workload,
     "background": Background,
+    "limits": Limits,
 }
 
 _CAPACITY_FIELDS = {"input_tokens", "output_tokens"}
@@ -139,8 +165,10 @@ def _kind_of(section: str, f: dataclasses.Field[Any]) -> Kind:
         return "bool"
     if f.name == "safety_margin":
         return "margin"
-    if section in ("main_model", "summary_model") and f.name in _CAPACITY_FIELDS:
-        return "capacity"
+    if section == "limits" or (
+        section in ("main_model", "summary_model") and f.name in _CAPACITY_FIELDS
+    ):
+        return "positive"
     return "tokens"
 
 
@@ -180,7 +208,7 @@ _DECIMAL_TEXT = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?", re.A
 def _rule(kind: Kind, nullable: bool) -> str:
     text = {
         "tokens": "must be an integer from 0 to 10^12",
-        "capacity": "must be an integer from 1 to 10^12",
+        "positive": "must be an integer from 1 to 10^12",
         "margin": (
             "must be a decimal from 0 (inclusive) to 1 (exclusive), as a string "
             f"or an exact JSON number, with at most {MAX_MARGIN_PLACES} decimal places"
@@ -244,7 +272,7 @@ def parse_field(spec: FieldSpec, raw: object) -> object:
     elif spec.kind == "margin":
         parsed = _as_margin(raw)
     else:
-        parsed = _as_integer(raw, 1 if spec.kind == "capacity" else 0)
+        parsed = _as_integer(raw, 1 if spec.kind == "positive" else 0)
     if parsed is None:
         raise ScenarioError([Problem.of(spec.path, _rule(spec.kind, spec.nullable), raw)])
     return parsed
@@ -362,9 +390,51 @@ def parse_scenario(obj: object) -> Scenario:
             parts[section] = None
             continue
         parts[section] = _parse_section(section, raw, problems, cls)
+    if not problems and "limits" in parts:
+        problems.extend(limit_problems(parts["limits"]))
     if problems:
         raise ScenarioError(problems)
     return Scenario(**parts)
+
+
+def limit_problems(limits: Limits) -> list[Problem]:
+    """Cross-key rules of the runtime protections (SPEC §6)."""
+    out = []
+    if limits.model_timeout_s > limits.run_timeout_s:
+        out.append(
+            Problem(
+                "limits.model_timeout_s",
+                "must be at most limits.run_timeout_s "
+                f"(model timeout <= run timeout < lease), got {limits.model_timeout_s} > "
+                f"{limits.run_timeout_s}",
+            )
+        )
+    if limits.run_timeout_s >= limits.lease_s:
+        out.append(
+            Problem(
+                "limits.run_timeout_s",
+                "must be less than limits.lease_s "
+                f"(model timeout <= run timeout < lease), got {limits.run_timeout_s} >= "
+                f"{limits.lease_s}",
+            )
+        )
+    if limits.message_page_size > limits.raw_records_read:
+        out.append(
+            Problem(
+                "limits.message_page_size",
+                "must be at most limits.raw_records_read (a page within the record cap), "
+                f"got {limits.message_page_size} > {limits.raw_records_read}",
+            )
+        )
+    if limits.directory_page_size > limits.directory_sessions_read:
+        out.append(
+            Problem(
+                "limits.directory_page_size",
+                "must be at most limits.directory_sessions_read (a page within the session "
+                f"cap), got {limits.directory_page_size} > {limits.directory_sessions_read}",
+            )
+        )
+    return out
 
 
 def parse_scenario_json(text: str | bytes) -> Scenario:

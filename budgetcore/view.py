@@ -103,6 +103,28 @@ FIELD_UI: dict[str, FieldUI] = {
     "workload.replay_since_baseline_tokens": FieldUI(
         "Replay since baseline", "tokens added after that baseline", 100, 10_000_000
     ),
+    "limits.directory_sessions_read": FieldUI("Directory sessions read", "sessions", 1, 100_000),
+    "limits.raw_records_read": FieldUI("Raw records read", "records", 1, 1_000_000),
+    "limits.directory_page_size": FieldUI("Directory page", "sessions per page", 1, 10_000),
+    "limits.message_page_size": FieldUI("Message page", "records per page", 1, 100_000),
+    "limits.raw_bson_bytes": FieldUI(
+        "Raw BSON admitted", "bytes (2 MiB = 2,097,152)", 1_024, 1_073_741_824
+    ),
+    "limits.full_read_ms": FieldUI("Full read time", "milliseconds", 10, 600_000),
+    "limits.single_query_ms": FieldUI("Single query time", "milliseconds", 10, 600_000),
+    "limits.raw_bson_batch": FieldUI("Raw BSON batch", "records per driver batch", 1, 10_000),
+    "limits.tool_result_tokens": FieldUI(
+        "Tool result cap in summary input", "tokens, each result", 100, 1_000_000
+    ),
+    "limits.recall_calls_per_request": FieldUI("History recall calls", "per request", 1, 100),
+    "limits.recall_pack_tokens": FieldUI("Recall pack", "tokens per returned pack", 100, 1_000_000),
+    "limits.recall_slice_code_points": FieldUI(
+        "Recall slice", "Unicode code points (not tokens)", 100, 1_000_000
+    ),
+    "limits.background_runs_per_process": FieldUI("Background runs", "per process", 1, 100),
+    "limits.model_timeout_s": FieldUI("Model timeout", "seconds; <= run timeout", 1, 3_600),
+    "limits.run_timeout_s": FieldUI("Run timeout", "seconds; < lease", 1, 3_600),
+    "limits.lease_s": FieldUI("Lease", "seconds", 1, 3_600),
     "background.billing_recorded": FieldUI("Billing record valid", "", 0, 1),
     "background.idle_slot": FieldUI("Idle background slot", "", 0, 1),
     "background.lease_acquired": FieldUI("Lease acquired", "", 0, 1),
@@ -127,7 +149,7 @@ def parse_input(path: str, text: str) -> object:
     if spec.nullable and text == "":
         return None
     raw: object = text
-    if spec.kind in ("tokens", "capacity") and _GROUPED.fullmatch(text):
+    if spec.kind in ("tokens", "positive") and _GROUPED.fullmatch(text):
         digits = text.replace(",", "")
         raw = int(digits) if len(digits) <= 40 else Decimal(digits)
     return parse_field(spec, raw)
@@ -157,7 +179,11 @@ def _nice(value: Decimal) -> int:
 def _log_stop(ui: FieldUI, position: int) -> int:
     # Stop 1 is ui.low and stop SLIDER_STEPS is ui.high, evenly spaced in log space.
     # Decimal ln/exp in a local context: slider stops are coarse by design, and the
-    # exact field beside each slider takes any integer.
+    # exact field beside each slider takes any integer. The two ends are exact.
+    if position <= 1:
+        return ui.low
+    if position >= SLIDER_STEPS:
+        return ui.high
     with localcontext() as ctx:
         ctx.prec = 30
         lo, hi = Decimal(ui.low).ln(), Decimal(ui.high).ln()
@@ -216,6 +242,7 @@ _GROUPS = (
     ("summary_model", "Summary model contract"),
     ("config", "Configured overrides"),
     ("workload", "Workload (scenario inputs)"),
+    ("limits", "Runtime protections"),
 )
 
 PRESETS: dict[str, tuple[str, int, int, bool]] = {
@@ -468,3 +495,34 @@ def charts_svg(p: Plan) -> dict[str, str]:
 
 def problem_text(exc: ScenarioError) -> str:
     return "; ".join(str(pr) for pr in exc.problems)
+
+
+# ------------------------------------------------------------------ config export / import
+
+
+def export_text(scenario: Scenario, fmt: str) -> str:
+    from budgetcore.config import export_json, export_toml  # noqa: PLC0415 - avoid a cycle
+
+    return export_toml(scenario) if fmt == "toml" else export_json(scenario)
+
+
+def export_diff_html(scenario: Scenario) -> str:
+    """The overrides against their defaults, one row each; says so when there are none."""
+    from budgetcore.config import REGISTRY, overrides_of  # noqa: PLC0415
+
+    changed = overrides_of(scenario)
+    if not changed:
+        return '<p class="diff-empty">No overrides: every supported setting is at its default.</p>'
+    rows = "".join(
+        f'<tr data-override="{escape(o.key)}"><th scope="row"><code>{escape(o.key)}</code></th>'
+        f"<td>{escape(format_input(o.key, o.default))}</td>"
+        f"<td><strong>{escape(format_input(o.key, changed[o.key]))}</strong></td>"
+        f"<td>{escape(o.unit)}</td><td>{escape(o.meaning_en)}</td></tr>"
+        for o in REGISTRY
+        if o.key in changed
+    )
+    return (
+        '<table class="diff"><thead><tr><th scope="col">key</th><th scope="col">default</th>'
+        '<th scope="col">reviewed</th><th scope="col">unit</th><th scope="col">meaning</th>'
+        f"</tr></thead><tbody>{rows}</tbody></table>"
+    )

@@ -80,10 +80,10 @@ ensure_web() {
     cp "$ROOT"/node_modules/pyodide/{pyodide.mjs,pyodide.asm.mjs,pyodide.asm.wasm,python_stdlib.zip} "$pyodide_dir/"
     cp -R "$ROOT"/node_modules/@pyscript/core/dist/. "$tmp/pyscript/"
     # Pure-Python wheels for Pyodide's Python, whatever Python runs this script.
+    # (pip's own HTTP cache makes a rebuild cheap.)
     "$PY" -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
         --python-version 3.14 --implementation py --platform any \
-        --require-hashes -r "$ROOT/web/wheels.txt" -d "$ROOT/.cache/wheels"
-    cp "$ROOT"/.cache/wheels/{micropip,packaging}-*.whl "$pyodide_dir/"
+        --require-hashes -r "$ROOT/web/wheels.txt" -d "$pyodide_dir"
     "$PY" -m pip wheel -q --disable-pip-version-check --no-deps --no-build-isolation \
         "$ROOT" -w "$pyodide_dir"
     (cd "$pyodide_dir" && "$ROOT/.venv-tools/bin/pyodide" lockfile add-wheels \

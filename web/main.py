@@ -9,18 +9,17 @@ import json
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from pyodide.ffi import create_proxy
+from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
 # User Timing marks: boot phases show up in DevTools and in scripts/bench.
 window.performance.mark("budgetcore:main-start")
 
 from budgetcore import ScenarioError, parse_scenario, plan, view  # noqa: E402 - after the mark
-from budgetcore.scenario import (  # noqa: E402
-    SCENARIO_FIELDS,
-    Scenario,
-    parse_scenario_json,
-)
+from budgetcore.contracts import ARTICLE_CONTRACT  # noqa: E402
+from budgetcore.errors import Problem  # noqa: E402
+from budgetcore.fragment import parse_fragment, to_fragment  # noqa: E402
+from budgetcore.scenario import SCENARIO_FIELDS, parse_scenario_json  # noqa: E402
 
 SPECS = {f.path: f for f in SCENARIO_FIELDS}
 window.performance.mark("budgetcore:imported")
@@ -32,6 +31,7 @@ class State:
     errors: tuple  # ((path, message), ...): fields whose typed text is invalid now
     summary_same: bool  # summary_model null: the summary shares the main contract
     plan: object  # the plan of the last valid scenario
+    export_format: str = "toml"
 
     def with_value(self, path, value=None, error=None):
         values, errors = dict(self.values), dict(self.errors)
@@ -46,7 +46,7 @@ class State:
         """Re-plan when every field is valid; otherwise keep the last valid plan."""
         if self.errors:
             return self
-        data = {s: {} for s in ("main_model", "summary_model", "config", "workload", "background")}
+        data = {spec.section: {} for spec in SCENARIO_FIELDS}
         for path, value in self.values:
             section, name = path.split(".", 1)
             data[section][name] = str(value) if isinstance(value, Decimal) else value
@@ -61,6 +61,7 @@ def q(selector):
 
 class Page:
     def __init__(self):
+        self.export_ready = False
         q("#boot-stage").textContent = "Drawing the plan"
         q("#controls").innerHTML = view.controls_html()
         q("#background").innerHTML = view.background_html()
@@ -72,12 +73,27 @@ class Page:
         self.lamps = {e.dataset.lamp: e for e in document.querySelectorAll("[data-lamp]")}
         self.charts = {k: q(f"#chart-{k}") for k in ("funnel", "branch", "work")}
         self.results = q("#results")
-        scenario = Scenario()
+        # The URL fragment is the scenario's difference from the defaults; a bad pair
+        # falls back to its default and is named on the page.
+        link = parse_fragment(str(window.location.hash))
+        if link.problems:
+            q("#link-problems").textContent = (
+                "This link had values that could not be used; those fields show their "
+                "defaults: " + "; ".join(str(p) for p in link.problems)
+            )
+        self.load(link.scenario)
+
+    def load(self, scenario):
+        """Show ``scenario`` in every control and plan it."""
         values = view.scenario_inputs(scenario)
         for path, value in values.items():
             self.show_value(path, value)
-        q("#preset").value = "article"
-        self.state = State(tuple(values.items()), (), True, plan(scenario))
+        same = scenario.summary_model is None
+        q('[data-toggle="summary_model"]').checked = same
+        q("#summary-fields").hidden = same
+        q("#preset").value = "article" if scenario.main_model == ARTICLE_CONTRACT else ""
+        old_format = getattr(getattr(self, "state", None), "export_format", "toml")
+        self.state = State(tuple(values.items()), (), same, plan(scenario), old_format)
         self.render()
 
     # ---------------------------------------------------------------- writing
@@ -116,6 +132,20 @@ class Page:
         for key, svg in view.charts_svg(self.state.plan).items():
             # Built by budgetcore.view from our own constants and formatted integers.
             self.charts[key].innerHTML = svg
+        if self.export_ready:
+            self.render_export()
+        fragment = to_fragment(self.state.plan.scenario)
+        url = f"#{fragment}" if fragment else window.location.pathname
+        if str(window.location.hash) != (f"#{fragment}" if fragment else ""):
+            window.history.replaceState(None, "", url)
+
+    def render_export(self):
+        # The config module (hashlib, tomllib, tomli-w) loads on first use, after the
+        # page is ready: the plan and its charts do not wait for it.
+        self.export_ready = True
+        scenario = self.state.plan.scenario
+        q("#export-text").textContent = view.export_text(scenario, self.state.export_format)
+        q("#export-diff").innerHTML = view.export_diff_html(scenario)  # escaped, ours
 
     # ---------------------------------------------------------------- events
     def next_state(self, target):
@@ -141,6 +171,8 @@ class Page:
         if target.getAttribute("data-toggle") == "summary_model":
             q("#summary-fields").hidden = bool(target.checked)
             return replace(state, summary_same=bool(target.checked))
+        if target.hasAttribute("data-export-format"):
+            return replace(state, export_format=str(target.value))
         if target.getAttribute("data-preset") == "main_model" and target.value:
             _label, i, o, r = view.PRESETS[target.value]
             for name, value in (("input_tokens", i), ("output_tokens", o), ("reserves_output", r)):
@@ -160,11 +192,64 @@ class Page:
             q("#status").textContent = f"Internal error: {type(exc).__name__}: {exc}"
 
     def on_click(self, event):
-        if event.target.getAttribute("data-action") == "engine-drops":
+        action = event.target.getAttribute("data-action")
+        if action == "engine-drops":
             path = "workload.engine_summary_tokens"
             self.show_value(path, 0)
             self.state = self.state.with_value(path, 0).replanned()
             self.render()
+        elif action == "download":
+            self.download()
+        elif action == "copy":
+            text = q("#export-text").textContent
+            window.navigator.clipboard.writeText(text)
+            q("#copy-status").textContent = "Copied."
+        elif action == "import":
+            self.import_config(q("#import-text").value)
+
+    def download(self):
+        fmt = self.state.export_format
+        text = view.export_text(self.state.plan.scenario, fmt)
+        mime = "application/toml" if fmt == "toml" else "application/json"
+        blob = window.Blob.new(
+            [text], to_js({"type": mime}, dict_converter=window.Object.fromEntries)
+        )
+        url = window.URL.createObjectURL(blob)
+        link = document.createElement("a")
+        link.href = url
+        link.download = f"budgetcore-overrides.{fmt}"
+        link.click()
+        window.setTimeout(create_once_callable(lambda: window.URL.revokeObjectURL(url)), 1000)
+
+    def import_config(self, text):
+        from budgetcore.config import apply_overrides, parse_config  # noqa: PLC0415
+
+        errors, ok = q("#import-errors"), q("#import-ok")
+        errors.replaceChildren()
+        ok.textContent = ""
+        try:
+            overrides = parse_config(text)
+            if self.state.errors:
+                raise ScenarioError(
+                    [Problem("page", "has invalid fields; fix them before importing")]
+                )
+            scenario = apply_overrides(self.state.plan.scenario, overrides)
+        except ScenarioError as exc:
+            for problem in exc.problems:
+                item = document.createElement("li")
+                item.textContent = str(problem)  # text, never HTML: it quotes the file
+                errors.appendChild(item)
+            return
+        self.load(scenario)
+        keys = ", ".join(overrides) or "none"
+        ok.textContent = f"Applied {len(overrides)} override(s): {keys}."
+
+    async def on_file(self, event):
+        files = event.target.files
+        if files.length:
+            text = await files.item(0).text()
+            q("#import-text").value = text
+            self.import_config(text)
 
 
 # ---------------------------------------------------------------- hooks for tests and users
@@ -187,9 +272,11 @@ def boot():
     app = q("#app")
     app.addEventListener("input", create_proxy(page.on_input))
     app.addEventListener("click", create_proxy(page.on_click))
+    q("#import-file").addEventListener("change", create_proxy(page.on_file))
     window.budgetcorePlan = create_proxy(plan_json)
     window.budgetcorePlanBatch = create_proxy(plan_batch_json)
     document.documentElement.dataset.state = "ready"
+    window.setTimeout(create_once_callable(page.render_export), 0)
 
 
 try:

@@ -76,11 +76,14 @@ class Page:
         )
         state = self.page.evaluate("document.documentElement.dataset.state")
         assert state == "ready", self.page.text_content("#boot-error")
+        # The export panel renders just after "ready", off the boot's critical path.
+        self.page.wait_for_selector("#export-text:not(:empty)", state="attached")
         return self
 
     # --- reading
     def readouts(self) -> dict[str, Any]:
         """data-key -> int (from the separated text) or bool (from data-value)."""
+        self.assert_no_internal_error()
         raw = self.page.evaluate(
             """() => Object.fromEntries([...document.querySelectorAll('[data-key]')].map(
                  e => [e.dataset.key, [e.textContent, e.dataset.value ?? null]]))"""
@@ -94,15 +97,20 @@ class Page:
                 out[key] = int(text.replace(",", ""))
         return out
 
+    def assert_no_internal_error(self) -> None:
+        assert self.text("#status") == "", self.text("#status")
+
     def text(self, selector: str) -> str:
         return str(self.page.text_content(selector) or "")
 
     # --- writing through the controls
     def fill(self, path: str, text: str) -> None:
         self.page.fill(f'[data-input="{path}"]', text)
+        self.assert_no_internal_error()
 
     def set_checked(self, path: str, checked: bool) -> None:
         self.page.set_checked(f'[data-input="{path}"]', checked)
+        self.assert_no_internal_error()
 
     def apply_scenario(self, data: dict[str, Any]) -> None:
         """Type a SPEC §11 scenario into the form, field by field."""

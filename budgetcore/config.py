@@ -1,0 +1,388 @@
+"""Supported runtime overrides (SPEC §9): registry, export, import, validation.
+
+Only K, S, m, o and the runtime protections of SPEC §6 are runtime settings. Model
+contracts (I, O, q) belong to the runtime's model registry, the 64,000-token work cap
+is built in, and everything else in a scenario describes a workload: none of those is
+ever exported, and an imported file naming them is refused with the reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from budgetcore import __version__
+from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.fragment import to_fragment
+from budgetcore.scenario import (
+    SCENARIO_FIELDS,
+    FieldSpec,
+    Scenario,
+    limit_problems,
+    load_json,
+    parse_field,
+)
+
+__all__ = [
+    "REGISTRY",
+    "Override",
+    "apply_overrides",
+    "effective_values",
+    "export_json",
+    "export_toml",
+    "overrides_of",
+    "parse_config",
+    "warnings_for",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """One supported runtime setting."""
+
+    key: str  # dotted name, the same as the scenario's JSON path
+    unit: str
+    minimum: int | Decimal
+    maximum: int | Decimal
+    meaning_en: str
+    meaning_zh: str
+    spec: FieldSpec
+
+    @property
+    def default(self) -> object:
+        return self.spec.default
+
+    @property
+    def type_name(self) -> str:
+        return "decimal" if self.spec.kind == "margin" else "integer"
+
+
+_META: dict[str, tuple[str, str, str]] = {
+    # key: (unit, meaning in English, meaning in Chinese)
+    "config.trigger_tokens": (
+        "tokens",
+        "Trigger line K: soft line above which a summary is tried later",
+        "触发线 K:超过后尝试在之后缩减上下文的软线",
+    ),
+    "config.summary_max_tokens": (
+        "tokens",
+        "Summary cap S: the most the cumulative summary may be (clamped by the summary "
+        "model's output)",
+        "摘要上限 S:累计摘要正文的最大值(受摘要模型输出能力限幅)",
+    ),
+    "config.safety_margin": (
+        "fraction",
+        "Safety margin m applied to every safe input",
+        "安全余量 m,作用于每个安全输入容量",
+    ),
+    "config.reply_max_tokens": (
+        "tokens",
+        "Reply budget o: the main reply's generation budget",
+        "主回复总生成额度 o",
+    ),
+    "limits.directory_sessions_read": (
+        "sessions",
+        "Directory sessions a full read may visit",
+        "一次完整读取可访问的目录 Session 数",
+    ),
+    "limits.raw_records_read": (
+        "records",
+        "Raw message records a full read may admit",
+        "一次完整读取可接纳的原文控制记录数",
+    ),
+    "limits.directory_page_size": (
+        "sessions",
+        "Sessions per directory page",
+        "目录每页 Session 数",
+    ),
+    "limits.message_page_size": ("records", "Records per message page", "消息每页记录数"),
+    "limits.raw_bson_bytes": (
+        "bytes",
+        "Raw BSON admitted before decoding (2 MiB = 2,097,152 bytes)",
+        "解码前累计接纳的原始 BSON 字节数(2 MiB = 2,097,152 bytes)",
+    ),
+    "limits.full_read_ms": ("ms", "Time allowed for the whole prefetch read", "完整读取时限"),
+    "limits.single_query_ms": ("ms", "Time allowed for one query", "单次查询时限"),
+    "limits.raw_bson_batch": ("records", "Raw BSON driver batch size", "原始 BSON 批量"),
+    "limits.tool_result_tokens": (
+        "tokens",
+        "Cap on each tool result in the summary input",
+        "摘要输入中每条工具结果的上限",
+    ),
+    "limits.recall_calls_per_request": (
+        "calls",
+        "History recall calls per real request",
+        "每个真实请求的历史回查次数",
+    ),
+    "limits.recall_pack_tokens": (
+        "tokens",
+        "Tokens per history recall return pack",
+        "每次回查完整返回包的 tokens 上限",
+    ),
+    "limits.recall_slice_code_points": (
+        "code points",
+        "Unicode code points per recall slice (not tokens)",
+        "单片段 Unicode code points 上限(不是 tokens)",
+    ),
+    "limits.background_runs_per_process": (
+        "runs",
+        "Background summary runs per process",
+        "每进程后台执行数",
+    ),
+    "limits.model_timeout_s": (
+        "s",
+        "Summary model call timeout (<= run timeout)",
+        "摘要模型调用超时(≤ 执行超时)",
+    ),
+    "limits.run_timeout_s": ("s", "Background run timeout (< lease)", "后台执行超时(< 租约)"),
+    "limits.lease_s": ("s", "Compaction lease duration", "压缩租约期限"),
+}
+
+
+def _build() -> tuple[Override, ...]:
+    out = []
+    for spec in SCENARIO_FIELDS:
+        if spec.path not in _META:
+            continue
+        unit, en, zh = _META[spec.path]
+        low: int | Decimal
+        high: int | Decimal
+        if spec.kind == "margin":
+            low, high = Decimal(0), Decimal(1)
+        else:
+            low, high = (1 if spec.kind == "positive" else 0), 10**12
+        out.append(Override(spec.path, unit, low, high, en, zh, spec))
+    return tuple(out)
+
+
+#: Every supported override, in export order (SPEC §9: K, S, m, o, then SPEC §6).
+REGISTRY: tuple[Override, ...] = _build()
+_BY_KEY = {o.key: o for o in REGISTRY}
+assert set(_BY_KEY) == set(_META)
+
+_MODEL_SECTIONS = ("main_model", "summary_model", "model", "models")
+_MODEL_NAMES = {"input_tokens", "output_tokens", "reserves_output"}
+_BUILT_IN = {"work_cap_tokens", "summary_work_cap", "W"}
+
+
+def _refusal(key: str) -> str:
+    _head, _, name = key.rpartition(".")
+    section = key.split(".", 1)[0]
+    if section in _MODEL_SECTIONS or name in _MODEL_NAMES:
+        return (
+            "is a model contract value: the runtime's model registry owns it, "
+            "and this config cannot change it"
+        )
+    if name in _BUILT_IN or key.endswith("work_cap"):
+        return "is the built-in 64,000-token work cap and is not configurable"
+    if section in ("workload", "background"):
+        return "is a scenario input, not a runtime setting"
+    return "is not a supported override (see the registry)"
+
+
+# ------------------------------------------------------------------ export
+
+
+def _value_of(scenario: Scenario, key: str) -> object:
+    section, name = key.split(".", 1)
+    return getattr(getattr(scenario, section), name)
+
+
+def effective_values(scenario: Scenario) -> dict[str, object]:
+    """Every registry key with its value in ``scenario``, in registry order."""
+    return {o.key: _value_of(scenario, o.key) for o in REGISTRY}
+
+
+def overrides_of(scenario: Scenario) -> dict[str, object]:
+    """Only the registry keys whose value differs from the default, in registry order."""
+    return {k: v for k, v in effective_values(scenario).items() if v != _BY_KEY[k].default}
+
+
+def _nested(overrides: Mapping[str, object]) -> dict[str, dict[str, object]]:
+    out: dict[str, dict[str, object]] = {}
+    for key, value in overrides.items():
+        section, name = key.split(".", 1)
+        out.setdefault(section, {})[name] = str(value) if isinstance(value, Decimal) else value
+    return out
+
+
+def _digest(body: Mapping[str, Any]) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _header(scenario: Scenario, body: Mapping[str, Any]) -> list[str]:
+    fragment = to_fragment(scenario)
+    return [
+        f"generated by budgetcore {__version__}",
+        f"reviewed with scenario fragment: #{fragment}"
+        if fragment
+        else "reviewed with the default scenario",
+        f"content sha256: {_digest(body)}",
+        "only supported overrides that differ from the defaults; model contracts "
+        "belong to the model registry",
+    ]
+
+
+def export_toml(scenario: Scenario) -> str:
+    """The reviewed overrides as TOML (tomli-w), with a header comment."""
+    # Optional extra budgetcore[toml]: the core itself stays stdlib-only.
+    import tomli_w  # noqa: PLC0415
+
+    body = _nested(overrides_of(scenario))
+    lines = [f"# {line}" for line in _header(scenario, body)]
+    if not body:
+        lines.append("# no overrides: every supported setting is at its default")
+        return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n\n" + tomli_w.dumps(body)
+
+
+def export_json(scenario: Scenario) -> str:
+    """The reviewed overrides as JSON; ``_generated`` carries the header."""
+    body = _nested(overrides_of(scenario))
+    header = _header(scenario, body)
+    doc: dict[str, Any] = {
+        "_generated": {
+            "by": header[0].removeprefix("generated by "),
+            "scenario_fragment": to_fragment(scenario),
+            "content_sha256": _digest(body),
+        },
+        **body,
+    }
+    if not body:
+        doc["_generated"]["note"] = "no overrides: every supported setting is at its default"
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+# ------------------------------------------------------------------ import
+
+
+def _flatten(obj: Mapping[str, Any], prefix: str, out: list[tuple[str, Any]]) -> None:
+    for key in getattr(obj, "duplicates", ()):
+        out.append((f"{prefix}{key}", _DUPLICATE))
+    for key, value in obj.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            _flatten(value, f"{path}.", out)
+        else:
+            out.append((path, value))
+
+
+_DUPLICATE = object()
+
+
+def _looks_like_json(text: str) -> bool:
+    head = text.lstrip()
+    if head.startswith("{"):
+        return True
+    if head.startswith("["):  # a TOML table header, or a JSON array?
+        try:
+            json.loads(text)
+        except (ValueError, RecursionError):
+            return False
+        return True
+    return False
+
+
+def _decode(text: str | bytes, fmt: str | None) -> Mapping[str, Any]:
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ScenarioError(
+                [Problem("config", f"must be UTF-8 text (byte {exc.start})")]
+            ) from None
+    if fmt is None:
+        fmt = "json" if _looks_like_json(text) else "toml"
+    if fmt == "json":
+        data = load_json(text, "config")
+    else:
+        try:
+            data = tomllib.loads(text, parse_float=Decimal)
+        except tomllib.TOMLDecodeError as exc:
+            rule = f"is not valid TOML: {exc}"
+            if "overwrite" in str(exc) or "redefine" in str(exc).lower():
+                rule = f"has a duplicate key: {exc}"
+            raise ScenarioError([Problem("config", rule)]) from None
+        except RecursionError:
+            raise ScenarioError(
+                [Problem("config", "is not valid TOML: nested too deeply")]
+            ) from None
+        except ValueError:  # tomllib's int() refuses numbers of thousands of digits
+            rule = "is not valid TOML: a number has too many digits"
+            raise ScenarioError([Problem("config", rule)]) from None
+    if not isinstance(data, dict):
+        raise ScenarioError([Problem.of("config", "must be a table/object of overrides", data)])
+    return data
+
+
+def parse_config(text: str | bytes, fmt: str | None = None) -> dict[str, object]:
+    """Read an override file (TOML or JSON) into {key: value}; every problem at once.
+
+    Keys may be nested tables (``[config] trigger_tokens = 40000``) or dotted.
+    """
+    data = _decode(text, fmt)
+    pairs: list[tuple[str, Any]] = []
+    _flatten({k: v for k, v in data.items() if k != "_generated"}, "", pairs)
+    problems: list[Problem] = []
+    values: dict[str, object] = {}
+    for key, raw in pairs:
+        if raw is _DUPLICATE:
+            problems.append(Problem(key, "appears more than once"))
+            continue
+        override = _BY_KEY.get(key)
+        if override is None:
+            problems.append(Problem(key, _refusal(key), render_value(raw)))
+            continue
+        if key in values:
+            problems.append(Problem(key, "appears more than once"))
+            continue
+        try:
+            values[key] = parse_field(override.spec, raw)
+        except ScenarioError as exc:
+            problems.extend(exc.problems)
+    # Cross-key rules over the values that are valid on their own, so a file with
+    # other mistakes still hears about these.
+    limit_values: dict[str, Any] = {
+        k.split(".", 1)[1]: v for k, v in values.items() if k.startswith("limits.")
+    }
+    problems.extend(limit_problems(dataclasses.replace(Scenario().limits, **limit_values)))
+    if problems:
+        raise ScenarioError(problems)
+    return values
+
+
+def apply_overrides(scenario: Scenario, overrides: Mapping[str, object]) -> Scenario:
+    """The scenario with the overrides applied (validated values only)."""
+    changes: dict[str, dict[str, object]] = {}
+    for key, value in overrides.items():
+        section, name = key.split(".", 1)
+        changes.setdefault(section, {})[name] = value
+    result = scenario
+    for section, fields in changes.items():
+        result = dataclasses.replace(
+            result, **{section: dataclasses.replace(getattr(result, section), **fields)}
+        )
+    problems = limit_problems(result.limits)
+    if problems:
+        raise ScenarioError(problems)
+    return result
+
+
+def warnings_for(scenario: Scenario) -> list[str]:
+    """Allowed but worth a reviewer's eye."""
+    out = []
+    s = scenario.config.summary_max_tokens
+    o = scenario.summary_contract.output_tokens
+    if s > o:
+        out.append(
+            f"config.summary_max_tokens {s:,} is above the summary model's output capacity "
+            f"{o:,}: it will be clamped to S = {o:,}"
+        )
+    return out

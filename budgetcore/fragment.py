@@ -1,0 +1,121 @@
+"""Scenario <-> URL fragment: the difference from the defaults as ``path=value`` pairs.
+
+``#config.trigger_tokens=40000&workload.required_tokens=900000`` uses the JSON paths
+of SPEC §11. The page keeps its URL in this form, the CLI accepts it
+(``plan --fragment``), and exported configs record the fragment they were reviewed with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote
+
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.scenario import SCENARIO_FIELDS, Scenario, parse_field, parse_scenario
+
+__all__ = ["UI_KEYS", "FragmentResult", "parse_fragment", "to_fragment"]
+
+#: Keys the fragment may carry that are page state, not scenario inputs.
+UI_KEYS = ("lang",)
+_SPECS = {f.path: f for f in SCENARIO_FIELDS}
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def to_fragment(scenario: Scenario, **ui: str) -> str:
+    """The scenario's difference from the defaults, in SPEC §11 field order.
+
+    A summary model with its own contract is written in full, so that it reads back
+    as its own contract even when its values equal the defaults.
+
+    >>> to_fragment(Scenario())
+    ''
+    """
+    data = scenario.to_json_dict()
+    defaults = Scenario().to_json_dict()
+    pairs = []
+    for spec in SCENARIO_FIELDS:
+        section = data[spec.section]
+        if section is None:
+            continue
+        value = section[spec.name]
+        own_summary = spec.section == "summary_model"
+        if own_summary or value != defaults[spec.section][spec.name]:
+            pairs.append(f"{spec.path}={_text(value)}")
+    pairs += [f"{k}={v}" for k, v in ui.items() if k in UI_KEYS and v]
+    return "&".join(pairs)
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentResult:
+    scenario: Scenario  # built from every valid pair; invalid ones took their defaults
+    problems: tuple[Problem, ...]  # one per pair that fell back to its default
+    ui: tuple[tuple[str, str], ...]  # page state such as ("lang", "zh")
+
+
+def _raw(spec_kind: str, text: str) -> object:
+    if text == "null":
+        return None
+    if spec_kind == "bool":
+        return {"true": True, "false": False}.get(text, text)
+    if spec_kind in ("tokens", "positive") and text.isascii() and text.isdigit():
+        return int(text) if len(text) <= 40 else text
+    return text
+
+
+def parse_fragment(fragment: str) -> FragmentResult:
+    """Read a fragment leniently: every malformed, unknown or out-of-range pair falls
+    back to the default for that field and is reported, so a link always opens."""
+    problems: list[Problem] = []
+    ui: list[tuple[str, str]] = []
+    values: dict[str, object] = {}
+    text = fragment[1:] if fragment.startswith("#") else fragment
+    for part in filter(None, text.split("&")):
+        path, sep, raw_text = part.partition("=")
+        path, raw_text = unquote(path), unquote(raw_text)
+        if path in UI_KEYS:
+            ui.append((path, raw_text))
+            continue
+        spec = _SPECS.get(path)
+        if spec is None:
+            problems.append(Problem.of(path or "(empty)", "is not a scenario field", raw_text))
+            continue
+        if not sep:
+            problems.append(Problem(path, "needs a value: path=value"))
+            continue
+        if path in values:
+            problems.append(Problem(path, "appears more than once"))
+            continue
+        try:
+            values[path] = parse_field(spec, _raw(spec.kind, raw_text))
+        except ScenarioError as exc:
+            # Say what was typed in the link, not its JSON reading.
+            problems.extend(Problem.of(p.path, p.rule, raw_text) for p in exc.problems)
+    while True:
+        try:
+            scenario = parse_scenario(_nest(values))
+            break
+        except ScenarioError as exc:  # cross-key rules: drop the named fields and retry
+            problems.extend(exc.problems)
+            for p in exc.problems:
+                values.pop(p.path, None)
+    return FragmentResult(scenario, tuple(problems), tuple(ui))
+
+
+def _nest(values: dict[str, object]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for path, value in values.items():
+        section, name = path.split(".", 1)
+        data.setdefault(section, {})[name] = str(value) if _is_margin(path) else value
+    return data
+
+
+def _is_margin(path: str) -> bool:
+    return _SPECS[path].kind == "margin"

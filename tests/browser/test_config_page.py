@@ -1,0 +1,131 @@
+"""The config panel and the URL fragment, as a person uses them."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from budgetcore import parse_scenario
+from budgetcore.config import export_toml
+from tests.browser.conftest import Page
+from tests.browser.test_page import cli_plan
+
+pytestmark = pytest.mark.browser
+
+
+def test_export_panel_follows_the_settings_live(page: Page) -> None:
+    page.open()
+    assert "no overrides" in page.text("#export-text")
+    assert "every supported setting is at its default" in page.text("#export-diff")
+    page.fill("config.trigger_tokens", "40,000")
+    page.fill("main_model.input_tokens", "2,000,000")  # a model contract: never exported
+    text = page.text("#export-text")
+    assert tomllib.loads(text) == {"config": {"trigger_tokens": 40_000}}
+    assert "input_tokens" not in text.split("\n\n", 1)[1]
+    assert page.page.is_visible('[data-override="config.trigger_tokens"]')
+    same = parse_scenario(
+        {"config": {"trigger_tokens": 40_000}, "main_model": {"input_tokens": 2_000_000}}
+    )
+    assert text == export_toml(same)
+
+
+def test_download_gives_the_shown_file(page: Page, tmp_path: Path) -> None:
+    page.open()
+    page.fill("limits.raw_bson_bytes", "4,194,304")
+    page.page.check('[data-export-format][value="json"]')
+    with page.page.expect_download() as info:
+        page.page.click('[data-action="download"]')
+    download = info.value
+    assert download.suggested_filename == "budgetcore-overrides.json"
+    path = tmp_path / "o.json"
+    download.save_as(path)
+    doc = json.loads(path.read_text())
+    assert doc["limits"] == {"raw_bson_bytes": 4_194_304}
+    assert path.read_text() == page.text("#export-text")
+
+
+def test_import_applies_to_controls_plan_and_fragment(page: Page) -> None:
+    page.open()
+    page.page.fill("#import-text", "[config]\ntrigger_tokens = 50000\n[limits]\nlease_s = 300\n")
+    page.page.click('[data-action="import"]')
+    assert "Applied 2 override(s)" in page.text("#import-ok")
+    assert page.page.input_value('[data-input="config.trigger_tokens"]') == "50,000"
+    assert page.page.input_value('[data-input="limits.lease_s"]') == "300"
+    assert page.readouts()["trigger_reached"] is False
+    assert page.page.evaluate("location.hash") == "#config.trigger_tokens=50000&limits.lease_s=300"
+
+
+def test_import_lists_every_problem_inline_and_changes_nothing(page: Page) -> None:
+    page.open()
+    before = page.readouts()
+    page.page.fill(
+        "#import-text",
+        '[config]\ntrigger_tokens = "32k"\n[main_model]\ninput_tokens = 5\n'
+        "[limits]\nmodel_timeout_s = 100\n<b>x</b> = 1\n",
+    )
+    page.page.click('[data-action="import"]')
+    items = page.page.locator("#import-errors li").all_text_contents()
+    assert len(items) == 1  # the bare <b> line makes the file invalid TOML
+    assert "not valid TOML" in items[0]
+    page.page.fill(
+        "#import-text",
+        '[config]\ntrigger_tokens = "32k"\n[main_model]\ninput_tokens = 5\n'
+        "[limits]\nmodel_timeout_s = 100\n",
+    )
+    page.page.click('[data-action="import"]')
+    items = page.page.locator("#import-errors li").all_text_contents()
+    assert [i.split(" ", 1)[0] for i in items] == [
+        "config.trigger_tokens",
+        "main_model.input_tokens",
+        "limits.model_timeout_s",
+    ]
+    assert "model registry" in items[1]
+    assert page.readouts() == before
+    assert page.text("#import-ok") == ""
+
+
+def test_import_from_a_file(page: Page, tmp_path: Path) -> None:
+    page.open()
+    path = tmp_path / "c.json"
+    path.write_text('{"config": {"summary_max_tokens": 4096}}')
+    page.page.set_input_files("#import-file", str(path))
+    page.page.wait_for_function(
+        "document.querySelector('#import-ok').textContent.startsWith('Applied')"
+    )
+    assert page.readouts()["summary_cap"] == 4_096
+
+
+def test_a_link_reproduces_the_page_exactly(page: Page) -> None:
+    fragment = (
+        "#config.trigger_tokens=40000&workload.required_tokens=900000"
+        "&summary_model.input_tokens=131072&summary_model.output_tokens=4096"
+        "&summary_model.reserves_output=false&config.safety_margin=0.2"
+    )
+    page.open(fragment)
+    data = {
+        "config": {"trigger_tokens": 40_000, "safety_margin": "0.2"},
+        "workload": {"required_tokens": 900_000},
+        "summary_model": {
+            "input_tokens": 131_072,
+            "output_tokens": 4_096,
+            "reserves_output": False,
+        },
+    }
+    shown = page.readouts()
+    want = cli_plan(data)
+    assert {k: shown[k] for k in want} == want
+    assert page.page.is_visible('[data-input="summary_model.input_tokens"]')
+    assert page.text("#link-problems") == ""
+
+
+def test_a_bad_pair_in_a_link_falls_back_and_is_named(page: Page) -> None:
+    page.open("#config.trigger_tokens=8k&workload.required_tokens=900000&nonsense=1")
+    problems = page.text("#link-problems")
+    assert 'config.trigger_tokens must be an integer from 0 to 10^12, got "8k"' in problems
+    assert "nonsense is not a scenario field" in problems
+    shown = page.readouts()
+    assert shown == {**shown, **cli_plan({"workload": {"required_tokens": 900_000}})}
+    assert page.page.input_value('[data-input="config.trigger_tokens"]') == "32,000"
