@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from budgetcore.capacity import SummaryCapacity, main_safe_input, summary_capacity
 from budgetcore.funnel import Funnel, main_funnel
+from budgetcore.io import IoVerdict, ReadTime, io_verdict, read_time
 from budgetcore.resize import SummaryRound, summary_round
+from budgetcore.samples import BYTE_CHANNELS, ChannelStats, channel_stats, predict
 from budgetcore.scenario import Scenario
 from budgetcore.trigger import SummaryStart, Trigger, soft_trigger, summary_start
 
@@ -45,6 +48,36 @@ class Plan:
     funnel: Funnel
     trigger: Trigger
     start: SummaryStart
+    io: IoVerdict  # which protection bites first; its cap narrows the funnel
+    read: ReadTime  # predicted records, sessions, pages and read time of the prefetch
+    channels: tuple[tuple[str, ChannelStats | None], ...]  # bytes per token per channel
+
+    def predicted_tokens(self) -> dict[str, int]:
+        """The token counts whose bytes are predicted."""
+        return {
+            "raw_selected": self.funnel.raw_selected,
+            "full_input": self.funnel.full_input,
+            "summary_work_input": self.round.work_input,
+            "summary_cap": self.summary.cap,
+        }
+
+    def bytes_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, stats in self.channels:
+            preds: dict[str, Any] = {}
+            for key, tokens in self.predicted_tokens().items():
+                p = predict(tokens, stats)
+                preds[key] = (
+                    "unknown" if p is None else {"low": p.low, "high": p.high, "point": p.point}
+                )
+            out[name] = {
+                "samples": 0 if stats is None else stats.count,
+                "ratio_min": None if stats is None else _ratio(stats.ratio_min),
+                "ratio_max": None if stats is None else _ratio(stats.ratio_max),
+                "ratio_pooled": None if stats is None else _ratio(stats.ratio_pooled),
+                "predictions": preds,
+            }
+        return out
 
     def as_dict(self) -> dict[str, Any]:
         """The CLI's JSON object: every SPEC §11 key, then added keys."""
@@ -72,7 +105,35 @@ class Plan:
             "summary_cap_clamped": s.clamped,
             "summary_dropped": f.summary_dropped,
             "summary_will_start": self.start.will_start,
+            "io_token_cap": self.io.io_token_cap,
+            "first_binding_limit": self.io.first_binding,
+            "bytes": self.bytes_dict(),
+            "time": {
+                "records": self.read.records,
+                "sessions": self.read.sessions,
+                "message_pages": self.read.message_pages,
+                "directory_pages": self.read.directory_pages,
+                "read_ms": "unknown"
+                if self.read.read_ms_low is None
+                else {"low": self.read.read_ms_low, "high": self.read.read_ms_high},
+            },
+            "io": [
+                {
+                    "key": r.key,
+                    "limit": r.limit,
+                    "unit": r.unit,
+                    "tokens": r.tokens,
+                    "known": r.known,
+                    "basis": r.basis,
+                }
+                for r in self.io.rows
+            ],
         }
+
+
+def _ratio(value: Fraction) -> str:
+    """An exact ratio as text: "4" or "1655/406"."""
+    return str(value)
 
 
 def plan(scenario: Scenario) -> Plan:
@@ -95,12 +156,19 @@ def plan(scenario: Scenario) -> Plan:
     engine_summary = (
         work.summary_tokens if work.engine_summary_tokens is None else work.engine_summary_tokens
     )
+    verdict = io_verdict(
+        loader_prefetch_limit=max(0, m - work.summary_tokens),
+        history_tokens=work.history_tokens,
+        samples=scenario.samples,
+        limits=scenario.limits,
+    )
     funnel = main_funnel(
         m,
         required_tokens=work.required_tokens,
         loader_summary_tokens=work.summary_tokens,
         engine_summary_tokens=engine_summary,
         history_tokens=work.history_tokens,
+        io_token_cap=verdict.io_token_cap,
     )
     trigger = soft_trigger(
         cfg.trigger_tokens,
@@ -123,4 +191,7 @@ def plan(scenario: Scenario) -> Plan:
         funnel=funnel,
         trigger=trigger,
         start=start,
+        io=verdict,
+        read=read_time(funnel.prefetched, scenario.samples, scenario.limits),
+        channels=tuple((c, channel_stats(scenario.samples.channel(c))) for c in BYTE_CHANNELS),
     )

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from budgetcore.contracts import ARTICLE_CONTRACT, ModelContract
 from budgetcore.errors import NonFinite, Problem, ScenarioError
+from budgetcore.samples import BYTE_CHANNELS, ByteSample, ReadSample, Samples
 
 __all__ = [
     "MAX_MARGIN_PLACES",
@@ -108,6 +109,7 @@ class Scenario:
     workload: Workload = field(default_factory=Workload)
     background: Background = field(default_factory=Background)
     limits: Limits = field(default_factory=Limits)
+    samples: Samples = field(default_factory=Samples)
 
     @property
     def summary_contract(self) -> ModelContract:
@@ -123,6 +125,7 @@ class Scenario:
                 out[section] = None
                 continue
             out[section] = {f.name: _dump(getattr(value, f.name)) for f in dataclasses.fields(cls)}
+        out["samples"] = samples_to_json(self.samples)
         return out
 
 
@@ -377,11 +380,13 @@ def _parse_section(
 def parse_scenario(obj: object) -> Scenario:
     """Validate a decoded JSON value into a Scenario; omitted keys take the defaults."""
     problems: list[Problem] = []
-    mapping = _check_object(obj, "", tuple(_SECTIONS), problems)
+    mapping = _check_object(obj, "", (*_SECTIONS, "samples"), problems)
     if mapping is None:
         problems = [Problem.of("scenario", "must be a JSON object", obj)]
         raise ScenarioError(problems)
     parts: dict[str, Any] = {}
+    if "samples" in mapping:
+        parts["samples"] = parse_samples(mapping["samples"], problems)
     for section, cls in _SECTIONS.items():
         if section not in mapping:
             continue
@@ -440,3 +445,99 @@ def limit_problems(limits: Limits) -> list[Problem]:
 def parse_scenario_json(text: str | bytes) -> Scenario:
     """Parse scenario JSON text (SPEC §11) into a validated Scenario."""
     return parse_scenario(load_json(text))
+
+
+# ---------------------------------------------------------------- samples
+
+_SAMPLE_FIELDS = {
+    **{c: (("tokens", 1, MAX_TOKENS), ("bytes", 0, 10**15)) for c in BYTE_CHANNELS},
+    "read": (("bytes", 1, 10**15), ("ms", 0, 10**9)),
+}
+_AVERAGES = ("tokens_per_message", "messages_per_session")
+_SAMPLE_KEYS = (*BYTE_CHANNELS, "read", "query_ms", *_AVERAGES)
+
+
+def _sample_int(raw: object, path: str, low: int, high: int, problems: list[Problem]) -> int:
+    value = _as_integer(raw, low)
+    if value is None or value > high:
+        bound = "10^12" if high == MAX_TOKENS else f"10^{len(str(high)) - 1}"
+        problems.append(Problem.of(path, f"must be an integer from {low} to {bound}", raw))
+        return -1
+    return value
+
+
+def _average(raw: object, path: str, problems: list[Problem]) -> Decimal | None:
+    if raw is None:
+        return None
+    value: Decimal | None = None
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        value = Decimal(raw)
+    elif isinstance(raw, Decimal):
+        value = raw
+    elif isinstance(raw, str) and _DECIMAL_TEXT.fullmatch(raw):
+        value = Decimal(raw)
+    if (
+        value is None
+        or not value.is_finite()
+        or not (0 < value <= MAX_TOKENS)
+        or _places(value) > 6
+    ):
+        rule = "must be a decimal above 0 and at most 10^12 with at most 6 decimal places, or null"
+        problems.append(Problem.of(path, rule, raw))
+        return None
+    return value
+
+
+def parse_samples(obj: object, problems: list[Problem]) -> Samples:
+    """The ``samples`` section; a bad sample is named by its index."""
+    mapping = _check_object(obj, "samples", _SAMPLE_KEYS, problems)
+    if mapping is None:
+        return Samples()
+    lists: dict[str, tuple[Any, ...]] = {}
+    for name in (*BYTE_CHANNELS, "read", "query_ms"):
+        raw_list = mapping.get(name, [])
+        path = f"samples.{name}"
+        if not isinstance(raw_list, list):
+            problems.append(Problem.of(path, "must be a JSON array", raw_list))
+            continue
+        items: list[Any] = []
+        for i, item in enumerate(raw_list):
+            here = f"{path}[{i}]"
+            if name == "query_ms":
+                items.append(_sample_int(item, here, 0, 10**9, problems))
+                continue
+            fields = _SAMPLE_FIELDS[name]
+            sample = _check_object(item, here, tuple(f[0] for f in fields), problems)
+            if sample is None:
+                continue
+            values = []
+            for key, low, high in fields:
+                if key not in sample:
+                    problems.append(Problem(f"{here}.{key}", "is required"))
+                    values.append(-1)
+                else:
+                    values.append(_sample_int(sample[key], f"{here}.{key}", low, high, problems))
+            items.append(ReadSample(*values) if name == "read" else ByteSample(*values))
+        lists[name] = tuple(items)
+    return Samples(
+        **lists,
+        tokens_per_message=_average(
+            mapping.get("tokens_per_message"), "samples.tokens_per_message", problems
+        ),
+        messages_per_session=_average(
+            mapping.get("messages_per_session"), "samples.messages_per_session", problems
+        ),
+    )
+
+
+def samples_to_json(samples: Samples) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        c: [{"tokens": s.tokens, "bytes": s.bytes} for s in samples.channel(c)]
+        for c in BYTE_CHANNELS
+    }
+    out["read"] = [{"bytes": r.bytes, "ms": r.ms} for r in samples.read]
+    out["query_ms"] = list(samples.query_ms)
+    for a in _AVERAGES:
+        value = getattr(samples, a)
+        out[a] = None if value is None else str(value)
+    return out

@@ -367,7 +367,9 @@ def readouts_html() -> str:
 def readouts(p: Plan) -> dict[str, tuple[str, str | None]]:
     """key -> (text, data-value). Integers in full with separators; booleans yes/no."""
     out: dict[str, tuple[str, str | None]] = {}
-    for key, value in p.as_dict().items():
+    values = p.as_dict()
+    for key in READOUT_KEYS:
+        value = values[key]
         if isinstance(value, bool):
             out[key] = ("yes" if value else "no", "true" if value else "false")
         else:

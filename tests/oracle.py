@@ -61,6 +61,9 @@ def oracle_plan(scenario: dict[str, Any]) -> dict[str, Any]:
     a_engine = a_loader if wl["engine_summary_tokens"] is None else wl["engine_summary_tokens"]
     limit = max(0, big_m - a_loader)
     prefetched = min(limit, wl["history_tokens"])
+    caps = io_caps(scenario.get("samples", {}))
+    if caps:
+        prefetched = min(prefetched, *caps)
     adopted = a_engine if f + a_engine <= big_m else 0
     headroom = max(0, big_m - f - adopted)
     raw = min(prefetched, headroom)
@@ -89,3 +92,19 @@ def oracle_plan(scenario: dict[str, Any]) -> dict[str, Any]:
         "soft_estimate": soft,
         "trigger_reached": soft >= cfg["trigger_tokens"],
     }
+
+
+def io_caps(samples: dict[str, Any]) -> list[int]:
+    """Token equivalents of the 2 MiB BSON allowance, the record cap and the session cap
+    (SPEC §6 defaults), at the most bytes per token seen."""
+    caps = []
+    bson = samples.get("bson", [])
+    ratios = [Fraction(s["bytes"], s["tokens"]) for s in bson]
+    if ratios and max(ratios) > 0:
+        caps.append(math.floor(2_097_152 / max(ratios)))
+    tpm, mps = samples.get("tokens_per_message"), samples.get("messages_per_session")
+    if tpm is not None:
+        caps.append(math.floor(2_000 * Fraction(str(tpm))))
+        if mps is not None:
+            caps.append(math.floor(200 * Fraction(str(mps)) * Fraction(str(tpm))))
+    return caps

@@ -40,6 +40,7 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
             "safety_margin": draw(margins),
             "reply_max_tokens": draw(tokens),
         },
+        "samples": draw(st.one_of(st.just({}), samples())),
         "workload": {
             "required_tokens": draw(tokens),
             "summary_tokens": draw(tokens),
@@ -51,4 +52,23 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
             "usage_baseline_tokens": draw(nullable),
             "replay_since_baseline_tokens": draw(tokens),
         },
+    }
+
+
+byte_samples = st.lists(
+    st.fixed_dictionaries({"tokens": st.integers(1, 10**6), "bytes": st.integers(0, 10**7)}),
+    max_size=4,
+)
+
+
+@st.composite
+def samples(draw: st.DrawFn) -> dict[str, Any]:
+    """Byte channels and averages; no read-time samples (the oracle models no time)."""
+    averages = st.one_of(st.none(), st.integers(1, 5_000), st.sampled_from(["0.5", "350.25"]))
+    return {
+        "text": draw(byte_samples),
+        "bson": draw(byte_samples),
+        "json": draw(byte_samples),
+        "tokens_per_message": draw(averages),
+        "messages_per_session": draw(averages),
     }

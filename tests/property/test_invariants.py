@@ -34,10 +34,19 @@ def test_every_contract_key_matches_the_fraction_oracle(data: dict[str, Any]) ->
 
 @given(scenarios())
 def test_every_output_is_a_non_negative_int_or_a_bool(data: dict[str, Any]) -> None:
-    for key, value in _plan(data).items():
+    out = _plan(data)
+    nested = {"bytes", "time", "io", "io_token_cap", "first_binding_limit"}
+    for key, value in out.items():
+        if key in nested:
+            continue
         assert type(value) in (int, bool), key
         if type(value) is int:
             assert value >= 0, key
+    cap = out["io_token_cap"]
+    assert cap is None or (type(cap) is int and cap >= 0)
+    if not data["samples"]:
+        assert cap is None  # no samples: no I/O limit can be translated
+    assert out["first_binding_limit"] in {r["key"] for r in out["io"]} | {"history"}
 
 
 @given(scenarios())

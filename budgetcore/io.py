@@ -1,0 +1,279 @@
+"""Which runtime protection bites first for the main request's prefetch (SPEC §6-7).
+
+Every protection is turned into the number of history tokens the loader could read
+before it stops, using the user's own samples and always the conservative end of
+their range (most bytes per token, slowest read). A protection whose samples are
+missing is *unknown* and does not narrow anything. The smallest I/O equivalent is
+``io_token_cap``, which narrows the funnel (SPEC §4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from budgetcore.samples import ChannelStats, Samples, channel_stats
+from budgetcore.scenario import Limits
+
+__all__ = ["IoVerdict", "LimitRow", "ReadTime", "io_verdict", "read_time"]
+
+_SEARCH_CEILING = 10**13  # beyond any token count a scenario may hold
+
+
+@dataclass(frozen=True, slots=True)
+class LimitRow:
+    key: str  # "token_budget" or a limits.* name
+    limit: int  # the limit in its own unit
+    unit: str
+    tokens: int | None  # token equivalent; None = unknown (no samples) or never bites
+    known: bool  # False when the samples needed to translate it are missing
+    basis: str  # how the equivalent was computed, for the reader
+
+
+@dataclass(frozen=True, slots=True)
+class IoVerdict:
+    rows: tuple[LimitRow, ...]
+    first_binding: str  # a row key, or "history" when every limit leaves room
+    io_token_cap: int | None  # the smallest I/O equivalent; None = no I/O limit known
+
+
+@dataclass(frozen=True, slots=True)
+class ReadTime:
+    records: int | None
+    sessions: int | None
+    message_pages: int | None
+    directory_pages: int | None
+    read_ms_low: int | None
+    read_ms_high: int | None
+
+
+def _ceil(x: Fraction | int) -> int:
+    x = Fraction(x)
+    return -(-x.numerator // x.denominator)
+
+
+def _floor(x: Fraction | int) -> int:
+    x = Fraction(x)
+    return x.numerator // x.denominator
+
+
+def _ms_per_byte(samples: Samples) -> tuple[Fraction, Fraction] | None:
+    if not samples.read:
+        return None
+    ratios = [Fraction(r.ms, r.bytes) for r in samples.read]
+    return min(ratios), max(ratios)
+
+
+def _counts(tokens: int, samples: Samples, limits: Limits) -> tuple[int, int, int, int] | None:
+    """records, sessions, message pages, directory pages for ``tokens`` of history."""
+    tpm, mps = samples.tokens_per_message, samples.messages_per_session
+    if tpm is None or mps is None:
+        return None
+    records = _ceil(Fraction(tokens) / Fraction(tpm))
+    sessions = _ceil(Fraction(records) / Fraction(mps))
+    return (
+        records,
+        sessions,
+        _ceil(Fraction(records, limits.message_page_size)),
+        _ceil(Fraction(sessions, limits.directory_page_size)),
+    )
+
+
+def _time(
+    tokens: int,
+    *,
+    bson: ChannelStats,
+    speed: Fraction,
+    query: int,
+    samples: Samples,
+    limits: Limits,
+) -> int:
+    """Read time in ms for ``tokens``: bytes x ms/byte plus a fixed cost per query."""
+    counts = _counts(tokens, samples, limits)
+    queries = 0 if counts is None else counts[2] + counts[3]
+    return _ceil(_ceil(tokens * bson.ratio_max) * speed) + queries * query
+
+
+def read_time(tokens: int, samples: Samples, limits: Limits) -> ReadTime:
+    """Predicted records, sessions, pages and read time for reading ``tokens`` of history."""
+    counts = _counts(tokens, samples, limits)
+    bson = channel_stats(samples.bson)
+    speed = _ms_per_byte(samples)
+    low = high = None
+    if bson is not None and speed is not None:
+        queries = 0 if counts is None else counts[2] + counts[3]
+        q_lo = min(samples.query_ms, default=0)
+        q_hi = max(samples.query_ms, default=0)
+        low = _floor(_floor(tokens * bson.ratio_min) * speed[0]) + queries * q_lo
+        high = _ceil(_ceil(tokens * bson.ratio_max) * speed[1]) + queries * q_hi
+    if counts is None:
+        return ReadTime(None, None, None, None, low, high)
+    return ReadTime(*counts, low, high)
+
+
+def _largest(fits: Callable[[int], bool]) -> int | None:
+    """The largest token count t with fits(t), fits monotone; None if beyond the ceiling."""
+    if not fits(0):
+        return 0
+    if fits(_SEARCH_CEILING):
+        return None
+    lo, hi = 0, _SEARCH_CEILING  # fits(lo) and not fits(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def io_verdict(
+    *, loader_prefetch_limit: int, history_tokens: int, samples: Samples, limits: Limits
+) -> IoVerdict:
+    bson = channel_stats(samples.bson)
+    speed = _ms_per_byte(samples)
+    tpm, mps = samples.tokens_per_message, samples.messages_per_session
+    rows = [
+        LimitRow(
+            "token_budget",
+            loader_prefetch_limit,
+            "tokens",
+            loader_prefetch_limit,
+            True,
+            "loader prefetch limit = max(0, M - A loader)",
+        ),
+    ]
+    # 2 MiB of raw BSON, at the most bytes per token seen.
+    if bson is None:
+        rows.append(
+            LimitRow(
+                "raw_bson_bytes", limits.raw_bson_bytes, "bytes", None, False, "needs BSON samples"
+            )
+        )
+    else:
+        tokens = None if bson.ratio_max == 0 else _floor(limits.raw_bson_bytes / bson.ratio_max)
+        rows.append(
+            LimitRow(
+                "raw_bson_bytes",
+                limits.raw_bson_bytes,
+                "bytes",
+                tokens,
+                True,
+                "bytes / max BSON bytes per token",
+            )
+        )
+    if tpm is None:
+        rows.append(
+            LimitRow(
+                "raw_records_read",
+                limits.raw_records_read,
+                "records",
+                None,
+                False,
+                "needs tokens per message",
+            )
+        )
+    else:
+        rows.append(
+            LimitRow(
+                "raw_records_read",
+                limits.raw_records_read,
+                "records",
+                _floor(limits.raw_records_read * Fraction(tpm)),
+                True,
+                "records x tokens per message",
+            )
+        )
+    if tpm is None or mps is None:
+        rows.append(
+            LimitRow(
+                "directory_sessions_read",
+                limits.directory_sessions_read,
+                "sessions",
+                None,
+                False,
+                "needs tokens per message and messages per session",
+            )
+        )
+    else:
+        rows.append(
+            LimitRow(
+                "directory_sessions_read",
+                limits.directory_sessions_read,
+                "sessions",
+                _floor(limits.directory_sessions_read * Fraction(mps) * Fraction(tpm)),
+                True,
+                "sessions x messages per session x tokens per message",
+            )
+        )
+    if bson is None or speed is None:
+        rows.append(
+            LimitRow(
+                "full_read_ms",
+                limits.full_read_ms,
+                "ms",
+                None,
+                False,
+                "needs BSON samples and (bytes, ms) read samples",
+            )
+        )
+        rows.append(
+            LimitRow(
+                "single_query_ms",
+                limits.single_query_ms,
+                "ms",
+                None,
+                False,
+                "needs BSON samples and (bytes, ms) read samples",
+            )
+        )
+    else:
+        query = max(samples.query_ms, default=0)
+        full = _largest(
+            lambda t: (
+                _time(t, bson=bson, speed=speed[1], query=query, samples=samples, limits=limits)
+                <= limits.full_read_ms
+            )
+        )
+        rows.append(
+            LimitRow(
+                "full_read_ms",
+                limits.full_read_ms,
+                "ms",
+                full,
+                True,
+                "largest read whose slowest predicted time fits",
+            )
+        )
+        if tpm is None:
+            rows.append(
+                LimitRow(
+                    "single_query_ms",
+                    limits.single_query_ms,
+                    "ms",
+                    None,
+                    False,
+                    "needs tokens per message",
+                )
+            )
+        else:
+            page_tokens = _ceil(limits.message_page_size * Fraction(tpm))
+            page_ms = _ceil(_ceil(page_tokens * bson.ratio_max) * speed[1]) + query
+            bites = page_ms > limits.single_query_ms
+            rows.append(
+                LimitRow(
+                    "single_query_ms",
+                    limits.single_query_ms,
+                    "ms",
+                    0 if bites else None,
+                    True,
+                    f"one message page takes up to {page_ms:,} ms",
+                )
+            )
+    io_known = [r.tokens for r in rows[1:] if r.tokens is not None]
+    io_cap = min(io_known) if io_known else None
+    candidates = [(r.tokens, i) for i, r in enumerate(rows) if r.tokens is not None]
+    smallest, index = min(candidates)
+    first = rows[index].key if smallest < history_tokens else "history"
+    return IoVerdict(tuple(rows), first, io_cap)
