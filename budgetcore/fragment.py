@@ -12,13 +12,20 @@ from typing import Any
 from urllib.parse import unquote
 
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.scenario import SCENARIO_FIELDS, Scenario, parse_field, parse_scenario
+from budgetcore.scenario import (
+    SCENARIO_FIELDS,
+    Scenario,
+    parse_field,
+    parse_samples,
+    parse_scenario,
+)
 
 __all__ = ["UI_KEYS", "FragmentResult", "parse_fragment", "to_fragment"]
 
 #: Keys the fragment may carry that are page state, not scenario inputs.
 UI_KEYS = ("lang",)
 _SPECS = {f.path: f for f in SCENARIO_FIELDS}
+_SAMPLE_SCALARS = ("query_ms", "tokens_per_message", "messages_per_session")
 
 
 def _text(value: object) -> str:
@@ -49,8 +56,51 @@ def to_fragment(scenario: Scenario, **ui: str) -> str:
         own_summary = spec.section == "summary_model"
         if own_summary or value != defaults[spec.section][spec.name]:
             pairs.append(f"{spec.path}={_text(value)}")
+    pairs += _sample_pairs(data["samples"])
     pairs += [f"{k}={v}" for k, v in ui.items() if k in UI_KEYS and v]
     return "&".join(pairs)
+
+
+# samples.bson=812:3310,1500:6480  samples.read=1048576:38  samples.query_ms=9,21
+_PAIRED = {
+    "text": ("tokens", "bytes"),
+    "bson": ("tokens", "bytes"),
+    "json": ("tokens", "bytes"),
+    "read": ("bytes", "ms"),
+}
+
+
+def _sample_pairs(samples: dict[str, Any]) -> list[str]:
+    out = []
+    for name, (a, b) in _PAIRED.items():
+        if samples[name]:
+            out.append(f"samples.{name}=" + ",".join(f"{s[a]}:{s[b]}" for s in samples[name]))
+    if samples["query_ms"]:
+        out.append("samples.query_ms=" + ",".join(map(str, samples["query_ms"])))
+    for name in ("tokens_per_message", "messages_per_session"):
+        if samples[name] is not None:
+            out.append(f"samples.{name}={samples[name]}")
+    return out
+
+
+def _sample_value(name: str, text: str) -> object:
+    """The JSON shape of one samples.* pair; raises ValueError on a malformed list."""
+    if name in _PAIRED:
+        a, b = _PAIRED[name]
+        items = []
+        for chunk in text.split(","):
+            x, colon, y = chunk.partition(":")
+            if not colon:
+                raise ValueError(f"{chunk!r} is not {a}:{b}")
+            items.append({a: _int_or_text(x), b: _int_or_text(y)})
+        return items
+    if name == "query_ms":
+        return [_int_or_text(x) for x in text.split(",")]
+    return text
+
+
+def _int_or_text(text: str) -> object:
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 40 else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +126,28 @@ def parse_fragment(fragment: str) -> FragmentResult:
     problems: list[Problem] = []
     ui: list[tuple[str, str]] = []
     values: dict[str, object] = {}
+    samples: dict[str, object] = {}
     text = fragment[1:] if fragment.startswith("#") else fragment
     for part in filter(None, text.split("&")):
         path, sep, raw_text = part.partition("=")
         path, raw_text = unquote(path), unquote(raw_text)
         if path in UI_KEYS:
             ui.append((path, raw_text))
+            continue
+        if path.startswith("samples.") and path[8:] in (*_PAIRED, *_SAMPLE_SCALARS):
+            name = path[8:]
+            try:
+                value = _sample_value(name, raw_text)
+                checked: list[Problem] = []
+                parse_samples({name: value}, checked)
+            except ValueError as exc:
+                checked = [
+                    Problem.of(path, f"must be a list like 812:3310,1500:6480 ({exc})", raw_text)
+                ]
+            if checked:
+                problems.extend(Problem.of(p.path, p.rule, raw_text) for p in checked)
+            else:
+                samples[name] = value
             continue
         spec = _SPECS.get(path)
         if spec is None:
@@ -100,7 +166,7 @@ def parse_fragment(fragment: str) -> FragmentResult:
             problems.extend(Problem.of(p.path, p.rule, raw_text) for p in exc.problems)
     while True:
         try:
-            scenario = parse_scenario(_nest(values))
+            scenario = parse_scenario({**_nest(values), "samples": samples})
             break
         except ScenarioError as exc:  # cross-key rules: drop the named fields and retry
             problems.extend(exc.problems)

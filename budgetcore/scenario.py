@@ -488,6 +488,27 @@ def _average(raw: object, path: str, problems: list[Problem]) -> Decimal | None:
     return value
 
 
+def parse_average(raw: object, path: str) -> Decimal | None:
+    """One of the two averages (tokens per message, messages per session); raises."""
+    problems: list[Problem] = []
+    value = _average(raw, path, problems)
+    if problems:
+        raise ScenarioError(problems)
+    return value
+
+
+def samples_to_lines(samples: Samples) -> str:
+    """The samples as the JSON Lines the page's samples panel takes."""
+    lines = [
+        json.dumps({"channel": c, "tokens": s.tokens, "bytes": s.bytes})
+        for c in BYTE_CHANNELS
+        for s in samples.channel(c)
+    ]
+    lines += [json.dumps({"channel": "read", "bytes": r.bytes, "ms": r.ms}) for r in samples.read]
+    lines += [json.dumps({"channel": "query", "ms": ms}) for ms in samples.query_ms]
+    return "\n".join(lines)
+
+
 def parse_samples(obj: object, problems: list[Problem]) -> Samples:
     """The ``samples`` section; a bad sample is named by its index."""
     mapping = _check_object(obj, "samples", _SAMPLE_KEYS, problems)
@@ -541,3 +562,61 @@ def samples_to_json(samples: Samples) -> dict[str, Any]:
         value = getattr(samples, a)
         out[a] = None if value is None else str(value)
     return out
+
+
+#: Channels of a pasted JSON Lines sample file, and the fields each line carries.
+LINE_CHANNELS: dict[str, tuple[str, ...]] = {
+    **{c: ("tokens", "bytes") for c in BYTE_CHANNELS},
+    "read": ("bytes", "ms"),
+    "query": ("ms",),
+}
+
+
+def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
+    """Samples pasted as JSON Lines, one per line, e.g.
+    ``{"channel": "bson", "tokens": 812, "bytes": 3310}``; channels text, bson, json
+    (tokens, bytes), read (bytes, ms) and query (ms). Blank lines and ``#`` comments
+    are skipped. Returns the valid samples in the ``samples`` JSON shape and one
+    problem per bad field (``line 3: tokens ...``); every valid line is kept."""
+    out: dict[str, list[Any]] = {c: [] for c in (*BYTE_CHANNELS, "read", "query_ms")}
+    problems: list[Problem] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        where = f"line {number}"
+        try:
+            obj = load_json(stripped, where)
+        except ScenarioError as exc:
+            problems.extend(exc.problems)
+            continue
+        if not isinstance(obj, dict):
+            problems.append(Problem.of(where, "must be a JSON object", obj))
+            continue
+        channel = obj.get("channel")
+        if not isinstance(channel, str) or channel not in LINE_CHANNELS:
+            rule = f"channel must be one of {', '.join(LINE_CHANNELS)}"
+            problems.append(Problem.of(f"{where}:", rule, channel))
+            continue
+        bounds = dict((f[0], f[1:]) for f in _SAMPLE_FIELDS.get(channel, ()))
+        bounds.setdefault("ms", (0, 10**9))
+        line_problems: list[Problem] = []
+        for key in obj:
+            if key != "channel" and key not in LINE_CHANNELS[channel]:
+                line_problems.append(
+                    Problem.of(f"{where}: {key}", "is not a field of this channel", obj[key])
+                )
+        values = {}
+        for key in LINE_CHANNELS[channel]:
+            if key not in obj:
+                line_problems.append(Problem(f"{where}: {key}", "is required"))
+                continue
+            low, high = bounds[key]
+            values[key] = _sample_int(obj[key], f"{where}: {key}", low, high, line_problems)
+        if line_problems:
+            problems.extend(line_problems)
+        elif channel == "query":
+            out["query_ms"].append(values["ms"])
+        else:
+            out[channel].append(values)
+    return out, problems

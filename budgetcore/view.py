@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from html import escape
+from typing import Any
 
 from budgetcore.errors import ScenarioError
 from budgetcore.geometry import Chart, Segment, branch_chart, funnel_chart, work_chart
@@ -528,3 +529,138 @@ def export_diff_html(scenario: Scenario) -> str:
         '<th scope="col">reviewed</th><th scope="col">unit</th><th scope="col">meaning</th>'
         f"</tr></thead><tbody>{rows}</tbody></table>"
     )
+
+
+# ------------------------------------------------------------------ samples panel
+
+EXAMPLE_SAMPLES = """# Made-up example samples: replace them with pairs measured on your own store.
+{"channel": "text", "tokens": 812, "bytes": 2950}
+{"channel": "text", "tokens": 1500, "bytes": 5720}
+{"channel": "bson", "tokens": 812, "bytes": 3310}
+{"channel": "bson", "tokens": 1500, "bytes": 6480}
+{"channel": "json", "tokens": 812, "bytes": 3620}
+{"channel": "json", "tokens": 1500, "bytes": 6900}
+{"channel": "read", "bytes": 1048576, "ms": 38}
+{"channel": "read", "bytes": 262144, "ms": 12}
+{"channel": "query", "ms": 9}
+{"channel": "query", "ms": 21}"""
+EXAMPLE_AVERAGES = {"tokens_per_message": "350", "messages_per_session": "40"}
+
+CHANNEL_LABELS = {"text": "UTF-8 text", "bson": "BSON", "json": "final model JSON"}
+QUANTITY_LABELS = {
+    "raw_selected": "raw selected",
+    "full_input": "full input",
+    "summary_work_input": "summary work input",
+    "summary_cap": "S (summary cap)",
+}
+LIMIT_LABELS = {
+    "token_budget": "token budget (loader prefetch limit)",
+    "raw_bson_bytes": "raw BSON admitted",
+    "raw_records_read": "raw records read",
+    "directory_sessions_read": "directory sessions read",
+    "full_read_ms": "full read time",
+    "single_query_ms": "single query time",
+}
+
+
+def _ratio_text(value: str | None) -> str:
+    if value is None:
+        return "—"
+    exact = Fraction(value)
+    with localcontext() as ctx:
+        ctx.prec = 28
+        approx = Decimal(exact.numerator) / Decimal(exact.denominator)
+    return f'<span title="exactly {escape(value)}">{approx:.4f}</span>'
+
+
+def samples_html(p: Plan) -> str:
+    """Ratio ranges, byte predictions, the limits verdict and the read time."""
+    from budgetcore.units import format_bytes  # noqa: PLC0415 - keeps the import list short
+
+    out = p.as_dict()
+    by = out["bytes"]
+    rows = "".join(
+        f'<tr data-channel="{c}"><th scope="row">{CHANNEL_LABELS[c]}</th>'
+        f"<td>{by[c]['samples']}</td><td>{_ratio_text(by[c]['ratio_min'])}</td>"
+        f"<td>{_ratio_text(by[c]['ratio_max'])}</td><td>{_ratio_text(by[c]['ratio_pooled'])}</td></tr>"
+        for c in by
+    )
+    ratios = (
+        '<table class="grid"><caption>Bytes per token, per channel</caption><thead><tr>'
+        '<th scope="col">channel</th><th scope="col">samples</th><th scope="col">min</th>'
+        '<th scope="col">max</th><th scope="col">pooled</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>"
+    )
+    cells = []
+    for q, tokens in p.predicted_tokens().items():
+        tds = []
+        for c in by:
+            pred = by[c]["predictions"][q]
+            if pred == "unknown":
+                tds.append(f'<td data-bytes="{c}.{q}" data-unknown="true">unknown</td>')
+            else:
+                tds.append(
+                    f'<td data-bytes="{c}.{q}">{escape(format_bytes(pred["low"]))} – '
+                    f"{escape(format_bytes(pred['high']))}<br><small>≈ "
+                    f"{escape(format_bytes(pred['point']))}</small></td>"
+                )
+        cells.append(
+            f'<tr><th scope="row">{QUANTITY_LABELS[q]} {format_int(tokens)} tokens</th>'
+            f"{''.join(tds)}</tr>"
+        )
+    heads = "".join(f'<th scope="col">{CHANNEL_LABELS[c]}</th>' for c in by)
+    predictions = (
+        '<table class="grid"><caption>Predicted bytes: [floor(t × min), ceil(t × max)], '
+        '≈ pooled</caption><thead><tr><th scope="col">tokens</th>'
+        f"{heads}</tr></thead><tbody>{''.join(cells)}</tbody></table>"
+    )
+    first = out["first_binding_limit"]
+    limit_rows = "".join(
+        f'<tr data-limit="{r["key"]}"{_binding_attr(r["key"] == first)}>'
+        f'<th scope="row">{LIMIT_LABELS[r["key"]]}</th>'
+        f"<td>{format_int(r['limit'])} {escape(r['unit'])}</td>"
+        f"<td>{_tokens_text(r)}</td><td>{escape(r['basis'])}</td></tr>"
+        for r in out["io"]
+    )
+    verdict = (
+        "Nothing bites: all uncovered history fits within every limit."
+        if first == "history"
+        else f"First to bite: {LIMIT_LABELS[first]}."
+    )
+    limits = (
+        '<table class="grid limits"><caption>Prefetch limits as tokens, side by side</caption>'
+        '<thead><tr><th scope="col">limit</th><th scope="col">value</th>'
+        '<th scope="col">token equivalent</th><th scope="col">basis</th></tr></thead>'
+        f'<tbody>{limit_rows}</tbody></table><p class="verdict" data-verdict="{first}">'
+        f"{escape(verdict)}</p>"
+    )
+    t = out["time"]
+
+    def num(v: int | None) -> str:
+        return "unknown" if v is None else format_int(v)
+
+    read_ms = t["read_ms"]
+    read = (
+        "unknown"
+        if read_ms == "unknown"
+        else f"{format_int(read_ms['low'])} – {format_int(read_ms['high'])} ms"
+    )
+    time = (
+        f'<p class="time" data-time>Prefetch of {format_int(p.funnel.prefetched)} tokens: '
+        f"{num(t['records'])} records, {num(t['sessions'])} sessions, "
+        f"{num(t['message_pages'])} message pages, {num(t['directory_pages'])} directory "
+        f"pages; read time {read}.</p>"
+    )
+    return ratios + predictions + limits + time
+
+
+def _binding_attr(binding: bool) -> str:
+    return ' data-binding="true"' if binding else ""
+
+
+def _tokens_text(row: dict[str, Any]) -> str:
+    if not row["known"]:
+        return "unknown"
+    if row["tokens"] is None:
+        return "does not bite"
+    return format_int(row["tokens"])

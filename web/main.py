@@ -19,9 +19,16 @@ from budgetcore import ScenarioError, parse_scenario, plan, view  # noqa: E402 -
 from budgetcore.contracts import ARTICLE_CONTRACT  # noqa: E402
 from budgetcore.errors import Problem  # noqa: E402
 from budgetcore.fragment import parse_fragment, to_fragment  # noqa: E402
-from budgetcore.scenario import SCENARIO_FIELDS, parse_scenario_json  # noqa: E402
+from budgetcore.scenario import (  # noqa: E402
+    SCENARIO_FIELDS,
+    parse_average,
+    parse_sample_lines,
+    parse_scenario_json,
+    samples_to_lines,
+)
 
 SPECS = {f.path: f for f in SCENARIO_FIELDS}
+AVERAGES = ("samples.tokens_per_message", "samples.messages_per_session")
 window.performance.mark("budgetcore:imported")
 
 
@@ -32,6 +39,7 @@ class State:
     summary_same: bool  # summary_model null: the summary shares the main contract
     plan: object  # the plan of the last valid scenario
     export_format: str = "toml"
+    samples: tuple = ()  # ((key, value), ...) of the samples section (JSON shape)
 
     def with_value(self, path, value=None, error=None):
         values, errors = dict(self.values), dict(self.errors)
@@ -48,10 +56,13 @@ class State:
             return self
         data = {spec.section: {} for spec in SCENARIO_FIELDS}
         for path, value in self.values:
+            if path not in SPECS:
+                continue  # the sample averages travel in self.samples
             section, name = path.split(".", 1)
             data[section][name] = str(value) if isinstance(value, Decimal) else value
         if self.summary_same:
             data["summary_model"] = None
+        data["samples"] = dict(self.samples)
         return replace(self, plan=plan(parse_scenario(data)))
 
 
@@ -69,6 +80,9 @@ class Page:
         self.fields = {p: q(f'[data-input="{p}"]') for p in SPECS}
         self.sliders = {p: q(f'[data-slider="{p}"]') for p in SPECS}
         self.messages = {p: q(f'[data-msg="{p}"]') for p in SPECS}
+        for avg in AVERAGES:
+            self.fields[avg] = q(f'[data-sample-avg="{avg}"]')
+            self.messages[avg] = q(f'[data-msg="{avg}"]')
         self.readouts = {e.dataset.key: e for e in document.querySelectorAll("[data-key]")}
         self.lamps = {e.dataset.lamp: e for e in document.querySelectorAll("[data-lamp]")}
         self.charts = {k: q(f"#chart-{k}") for k in ("funnel", "branch", "work")}
@@ -93,7 +107,15 @@ class Page:
         q("#summary-fields").hidden = same
         q("#preset").value = "article" if scenario.main_model == ARTICLE_CONTRACT else ""
         old_format = getattr(getattr(self, "state", None), "export_format", "toml")
-        self.state = State(tuple(values.items()), (), same, plan(scenario), old_format)
+        samples = scenario.to_json_dict()["samples"]
+        q("#samples-text").value = samples_to_lines(scenario.samples)
+        q("#sample-errors").replaceChildren()
+        for avg in AVERAGES:
+            value = samples[avg.split(".", 1)[1]]
+            self.fields[avg].value = "" if value is None else value
+        self.state = State(
+            tuple(values.items()), (), same, plan(scenario), old_format, tuple(samples.items())
+        )
         self.render()
 
     # ---------------------------------------------------------------- writing
@@ -132,6 +154,7 @@ class Page:
         for key, svg in view.charts_svg(self.state.plan).items():
             # Built by budgetcore.view from our own constants and formatted integers.
             self.charts[key].innerHTML = svg
+        q("#samples-out").innerHTML = view.samples_html(self.state.plan)  # escaped, ours
         if self.export_ready:
             self.render_export()
         fragment = to_fragment(self.state.plan.scenario)
@@ -171,6 +194,18 @@ class Page:
         if target.getAttribute("data-toggle") == "summary_model":
             q("#summary-fields").hidden = bool(target.checked)
             return replace(state, summary_same=bool(target.checked))
+        if target.hasAttribute("data-samples"):
+            return self.with_sample_lines(state, target.value)
+        path = target.getAttribute("data-sample-avg")
+        if path:
+            text = str(target.value).strip()
+            try:
+                value = parse_average(text or None, path)
+            except ScenarioError as exc:
+                return state.with_value(path, error=view.problem_text(exc))
+            samples = dict(state.samples)
+            samples[path.split(".", 1)[1]] = None if value is None else str(value)
+            return replace(state.with_value(path, value), samples=tuple(samples.items()))
         if target.hasAttribute("data-export-format"):
             return replace(state, export_format=str(target.value))
         if target.getAttribute("data-preset") == "main_model" and target.value:
@@ -180,6 +215,18 @@ class Page:
                 state = state.with_value(f"main_model.{name}", value)
             return state
         return None
+
+    def with_sample_lines(self, state, text):
+        """Keep every valid pasted line; list the bad ones by line number."""
+        lines, problems = parse_sample_lines(text)
+        errors = q("#sample-errors")
+        errors.replaceChildren()
+        for problem in problems:
+            item = document.createElement("li")
+            item.textContent = str(problem)  # text, never HTML: it quotes the paste
+            errors.appendChild(item)
+        samples = {**dict(state.samples), **lines}
+        return replace(state, samples=tuple(samples.items()))
 
     def on_input(self, event):
         try:
@@ -206,6 +253,17 @@ class Page:
             q("#copy-status").textContent = "Copied."
         elif action == "import":
             self.import_config(q("#import-text").value)
+        elif action == "example-samples":
+            q("#samples-text").value = view.EXAMPLE_SAMPLES
+            state = self.with_sample_lines(self.state, view.EXAMPLE_SAMPLES)
+            samples = dict(state.samples)
+            for avg in AVERAGES:
+                name = avg.split(".", 1)[1]
+                self.fields[avg].value = view.EXAMPLE_AVERAGES[name]
+                samples[name] = view.EXAMPLE_AVERAGES[name]
+                state = state.with_value(avg, Decimal(view.EXAMPLE_AVERAGES[name]))
+            self.state = replace(state, samples=tuple(samples.items())).replanned()
+            self.render()
 
     def download(self):
         fmt = self.state.export_format

@@ -4,6 +4,7 @@ a fresh context (cold page) per test."""
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,17 @@ def _load_webserver() -> Any:
 
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
-    if not (ROOT / "web" / "vendor" / "pyodide" / "pyodide-lock.json").exists():
-        pytest.fail("web/vendor is missing: run scripts/test (it builds it) or scripts/serve")
+    # The page must serve a wheel of *this* checkout: the setup rebuilds web/vendor when
+    # budgetcore changed (a stamp makes it instant otherwise), even under bare pytest.
+    setup = subprocess.run(
+        ["bash", "-c", "source scripts/_common.sh && ensure_web"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if setup.returncode != 0:
+        pytest.fail(f"building web/vendor failed:\n{setup.stderr[-2000:]}")
     server, url = _load_webserver().start_in_thread()
     yield url
     server.shutdown()
