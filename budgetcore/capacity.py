@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from budgetcore.contracts import ModelContract, safe_input
 
@@ -13,6 +14,7 @@ __all__ = ["WORK_CAP_TOKENS", "SummaryCapacity", "main_safe_input", "summary_cap
 WORK_CAP_TOKENS = 64_000
 
 
+@lru_cache(maxsize=4096)
 def main_safe_input(main: ModelContract, reply_max_tokens: int, margin: Decimal) -> int:
     """M = Safe(I_main, o, q_main, m): the most a whole main request may send."""
     return safe_input(main.input_tokens, reply_max_tokens, main.reserves_output, margin)
@@ -27,6 +29,7 @@ class SummaryCapacity:
     clamped: bool  # S < configured cap: the summary model cannot emit that many tokens
 
 
+@lru_cache(maxsize=4096)
 def summary_capacity(
     summary: ModelContract,
     summary_max_tokens: int,

@@ -26,6 +26,7 @@ __all__ = ["UI_KEYS", "FragmentResult", "parse_fragment", "to_fragment"]
 UI_KEYS = ("lang",)
 _SPECS = {f.path: f for f in SCENARIO_FIELDS}
 _SAMPLE_SCALARS = ("query_ms", "tokens_per_message", "messages_per_session")
+_DEFAULTS = Scenario().to_json_dict()
 
 
 def _text(value: object) -> str:
@@ -46,7 +47,7 @@ def to_fragment(scenario: Scenario, **ui: str) -> str:
     ''
     """
     data = scenario.to_json_dict()
-    defaults = Scenario().to_json_dict()
+    defaults = _DEFAULTS
     pairs = []
     for spec in SCENARIO_FIELDS:
         section = data[spec.section]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["Funnel", "main_funnel"]
 
@@ -19,6 +20,7 @@ class Funnel:
     summary_dropped: bool  # the engine had a summary but could not fit it
 
 
+@lru_cache(maxsize=4096)
 def main_funnel(
     main_safe_input: int,
     *,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from budgetcore.samples import ChannelStats, Samples, channel_stats
 from budgetcore.scenario import Limits
@@ -95,6 +96,7 @@ def _time(
     return _ceil(_ceil(tokens * bson.ratio_max) * speed) + queries * query
 
 
+@lru_cache(maxsize=4096)
 def read_time(tokens: int, samples: Samples, limits: Limits) -> ReadTime:
     """Predicted records, sessions, pages and read time for reading ``tokens`` of history."""
     counts = _counts(tokens, samples, limits)
@@ -128,6 +130,7 @@ def _largest(fits: Callable[[int], bool]) -> int | None:
     return lo
 
 
+@lru_cache(maxsize=4096)
 def io_verdict(
     *, loader_prefetch_limit: int, history_tokens: int, samples: Samples, limits: Limits
 ) -> IoVerdict:

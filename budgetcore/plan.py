@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from budgetcore.capacity import SummaryCapacity, main_safe_input, summary_capacity
 from budgetcore.funnel import Funnel, main_funnel
 from budgetcore.io import IoVerdict, ReadTime, io_verdict, read_time
 from budgetcore.resize import SummaryRound, summary_round
-from budgetcore.samples import BYTE_CHANNELS, ChannelStats, channel_stats, predict
+from budgetcore.samples import BYTE_CHANNELS, ChannelStats, Samples, channel_stats, predict
 from budgetcore.scenario import Scenario
 from budgetcore.trigger import SummaryStart, Trigger, soft_trigger, summary_start
 
@@ -47,10 +48,30 @@ class Plan:
     round: SummaryRound  # recompress, new raw, work input/total
     funnel: Funnel
     trigger: Trigger
-    start: SummaryStart
     io: IoVerdict  # which protection bites first; its cap narrows the funnel
-    read: ReadTime  # predicted records, sessions, pages and read time of the prefetch
-    channels: tuple[tuple[str, ChannelStats | None], ...]  # bytes per token per channel
+
+    # Details computed on first use (from memoised functions), so a capacity curve's
+    # 500 plans pay only for what the curve draws.
+    @property
+    def start(self) -> SummaryStart:
+        bg = self.scenario.background
+        return summary_start(
+            self.trigger,
+            has_work=self.round.recompress_needed or self.round.new_raw > 0,
+            billing_recorded=bg.billing_recorded,
+            idle_slot=bg.idle_slot,
+            lease_acquired=bg.lease_acquired,
+        )
+
+    @property
+    def read(self) -> ReadTime:
+        """Predicted records, sessions, pages and read time of the prefetch."""
+        return read_time(self.funnel.prefetched, self.scenario.samples, self.scenario.limits)
+
+    @property
+    def channels(self) -> tuple[tuple[str, ChannelStats | None], ...]:
+        """Bytes per token, per channel."""
+        return _channels(self.scenario.samples)
 
     def predicted_tokens(self) -> dict[str, int]:
         """The token counts whose bytes are predicted."""
@@ -131,14 +152,24 @@ class Plan:
         }
 
 
+@lru_cache(maxsize=256)
+def _channels(samples: Samples) -> tuple[tuple[str, ChannelStats | None], ...]:
+    return tuple((c, channel_stats(samples.channel(c))) for c in BYTE_CHANNELS)
+
+
 def _ratio(value: Fraction) -> str:
     """An exact ratio as text: "4" or "1655/406"."""
     return str(value)
 
 
 def plan(scenario: Scenario) -> Plan:
-    """Evaluate a validated scenario: M, S/G/C, the summary round, the funnel, the trigger."""
-    cfg, work, bg = scenario.config, scenario.workload, scenario.background
+    """Evaluate a validated scenario: M, S/G/C, the summary round, the funnel, the trigger.
+
+    The stage functions are pure functions of frozen, hashable values and are memoised
+    (``functools.lru_cache``): a capacity curve re-plans 500 scenarios that differ in
+    one input, and only the stages that input reaches are computed again.
+    """
+    cfg, work = scenario.config, scenario.workload
     m = main_safe_input(scenario.main_model, cfg.reply_max_tokens, cfg.safety_margin)
     capacity = summary_capacity(
         scenario.summary_contract,
@@ -176,13 +207,6 @@ def plan(scenario: Scenario) -> Plan:
         usage_baseline_tokens=work.usage_baseline_tokens,
         replay_since_baseline_tokens=work.replay_since_baseline_tokens,
     )
-    start = summary_start(
-        trigger,
-        has_work=rnd.recompress_needed or rnd.new_raw > 0,
-        billing_recorded=bg.billing_recorded,
-        idle_slot=bg.idle_slot,
-        lease_acquired=bg.lease_acquired,
-    )
     return Plan(
         scenario=scenario,
         main_safe_input=m,
@@ -190,8 +214,5 @@ def plan(scenario: Scenario) -> Plan:
         round=rnd,
         funnel=funnel,
         trigger=trigger,
-        start=start,
         io=verdict,
-        read=read_time(funnel.prefetched, scenario.samples, scenario.limits),
-        channels=tuple((c, channel_stats(scenario.samples.channel(c))) for c in BYTE_CHANNELS),
     )

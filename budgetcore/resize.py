@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from budgetcore.capacity import SummaryCapacity
 
@@ -18,6 +19,7 @@ class SummaryRound:
     coverage_advances: bool  # the coverage point c moves only when new raw is consumed
 
 
+@lru_cache(maxsize=4096)
 def summary_round(
     capacity: SummaryCapacity,
     *,

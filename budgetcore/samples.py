@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 __all__ = [
     "BYTE_CHANNELS",
@@ -75,6 +76,7 @@ class Prediction:
         return self.low <= self.point <= self.high
 
 
+@lru_cache(maxsize=4096)
 def channel_stats(samples: tuple[ByteSample, ...]) -> ChannelStats | None:
     """Ratio range and pooled ratio; None without samples (the channel is unknown)."""
     if not samples:

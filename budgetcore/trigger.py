@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["SummaryStart", "Trigger", "soft_trigger", "summary_start"]
 
@@ -14,6 +15,7 @@ class Trigger:
     reached: bool  # T_soft >= K; never rejects the main reply
 
 
+@lru_cache(maxsize=4096)
 def soft_trigger(
     trigger_tokens: int,
     *,

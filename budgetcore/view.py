@@ -365,10 +365,11 @@ def readouts_html() -> str:
     return f'<table class="readouts"><tbody>{rows}</tbody></table>'
 
 
-def readouts(p: Plan) -> dict[str, tuple[str, str | None]]:
-    """key -> (text, data-value). Integers in full with separators; booleans yes/no."""
+def readouts(p: Plan, values: dict[str, Any] | None = None) -> dict[str, tuple[str, str | None]]:
+    """key -> (text, data-value). Integers in full with separators; booleans yes/no.
+    ``values`` is ``p.as_dict()`` when the caller already has it."""
     out: dict[str, tuple[str, str | None]] = {}
-    values = p.as_dict()
+    values = p.as_dict() if values is None else values
     for key in READOUT_KEYS:
         value = values[key]
         if isinstance(value, bool):
@@ -421,11 +422,10 @@ SEGMENT_LABELS: dict[str, str] = {
 
 
 def _n(value: Fraction) -> str:
-    # Pixels only: two decimals are far below a screen pixel.
-    with localcontext() as ctx:
-        ctx.prec = 28
-        text = f"{(Decimal(value.numerator) / Decimal(value.denominator)):.2f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    """Pixels with at most two decimals, rounded half up (far below a screen pixel)."""
+    num, den = value.numerator, value.denominator
+    whole, hundredths = divmod((num * 200 + den) // (2 * den), 100)
+    return str(whole) if not hundredths else f"{whole}.{hundredths:02d}".rstrip("0")
 
 
 _STACKED_TITLES = {"branch": "full input", "work": "work input"}
@@ -573,11 +573,11 @@ def _ratio_text(value: str | None) -> str:
     return f'<span title="exactly {escape(value)}">{approx:.4f}</span>'
 
 
-def samples_html(p: Plan) -> str:
+def samples_html(p: Plan, values: dict[str, Any] | None = None) -> str:
     """Ratio ranges, byte predictions, the limits verdict and the read time."""
     from budgetcore.units import format_bytes  # noqa: PLC0415 - keeps the import list short
 
-    out = p.as_dict()
+    out = p.as_dict() if values is None else values
     by = out["bytes"]
     rows = "".join(
         f'<tr data-channel="{c}"><th scope="row">{CHANNEL_LABELS[c]}</th>'
@@ -664,3 +664,89 @@ def _tokens_text(row: dict[str, Any]) -> str:
     if row["tokens"] is None:
         return "does not bite"
     return format_int(row["tokens"])
+
+
+# ------------------------------------------------------------------ capacity curves
+
+SWEEP_LABELS = {
+    "config.summary_max_tokens": "summary cap S",
+    "config.trigger_tokens": "trigger line K",
+    "main_model.input_tokens": "main model I",
+    "summary_model.input_tokens": "summary model I",
+    "config.safety_margin": "safety margin m",
+    "workload.required_tokens": "required input F",
+    "workload.previous_summary_tokens": "previous summary",
+}
+SERIES_LABELS = {
+    "main_safe_input": "M",
+    "full_input": "full input",
+    "summary_safe_input": "C",
+    "summary_new_raw_budget": "new raw budget",
+    "summary_cap": "S",
+    "summary_generation": "G",
+}
+
+
+def sweep_options_html() -> str:
+    return "".join(f'<option value="{k}">{escape(v)}</option>' for k, v in SWEEP_LABELS.items())
+
+
+def curves_svg(s: Any) -> str:
+    """Small multiples sharing the x axis, then the trigger and admission states."""
+    from budgetcore.curves import (  # noqa: PLC0415 - only when the curves panel is open
+        CURVE_WIDTH,
+        PANEL_HEIGHT,
+        STATE_HEIGHT,
+        curve_panels,
+        state_runs,
+    )
+
+    panels, current_x = curve_panels(s)
+    gap, label_h = 8, 14
+    row = PANEL_HEIGHT + label_h + gap
+    height = row * len(panels) + 2 * (STATE_HEIGHT + label_h) + 4
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CURVE_WIDTH} {height}" '
+        f'role="img" aria-label="Capacity curves" data-chart="curves" '
+        f'data-points="{len(s.values)}">'
+    ]
+    for i, panel in enumerate(panels):
+        top = i * row + label_h
+        label = (
+            f"{SERIES_LABELS[panel.key]}: {format_int(panel.low)} – {format_int(panel.high)}"
+            + (f"; here {format_int(panel.current)}" if current_x is not None else "")
+        )
+        pts = " ".join(f"{x},{y + top}" for x, y in panel.points)
+        parts.append(
+            f'<text class="lbl" x="2" y="{top - 3}">{escape(label)}</text>'
+            f'<rect class="panel-bg" x="0" y="{top}" width="{CURVE_WIDTH}" '
+            f'height="{PANEL_HEIGHT}"/>'
+            f'<polyline class="curve curve-{panel.key}" data-series="{panel.key}" points="{pts}"/>'
+        )
+    top = len(panels) * row + label_h
+    for key, title in (("trigger_reached", "trigger reached"), ("admitted", "admitted")):
+        for x0, x1, flag in state_runs(s.states[key]):
+            parts.append(
+                f'<rect class="state state-{str(flag).lower()}" data-state-of="{key}" '
+                f'x="{x0}" y="{top}" width="{x1 - x0}" height="{STATE_HEIGHT}"/>'
+            )
+        parts.append(f'<text class="lbl" x="2" y="{top - 3}">{title} (dark = yes)</text>')
+        top += STATE_HEIGHT + label_h
+    if current_x is not None:
+        parts.append(
+            f'<line class="mark" data-current="{escape(str(s.current))}" x1="{current_x}" '
+            f'x2="{current_x}" y1="0" y2="{height}"/>'
+        )
+    parts.append("</svg>")
+    first, last = s.values[0], s.values[-1]
+
+    def fmt(v: Any) -> str:
+        return format_int(v) if isinstance(v, int) else str(v)
+
+    return (
+        f"<figure><figcaption><strong>Sweeping {escape(SWEEP_LABELS[s.path])} from "
+        f"{fmt(first)} to {fmt(last)} ({len(s.values)} points); everything else fixed"
+        f"</strong></figcaption>{''.join(parts)}"
+        '<p class="caveat">Not: raising the summary cap S can raise the main model\'s M '
+        "— it never does; each panel has its own scale.</p></figure>"
+    )

@@ -6,6 +6,8 @@
   machine's noise hits both alike; medians and their ratio.
 - input -> render: inside the page, the time from dispatching an input event to the
   re-rendered readouts and charts with layout flushed, over many events; p50 / p95.
+- capacity curves: the same events with the curves panel open; each input then also
+  redraws a 500-point sweep in the next frame, timed by the page itself.
 """
 
 from __future__ import annotations
@@ -120,6 +122,16 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             times = page.evaluate(INPUT_LOOP, [args.events, INPUT_FIELDS])
             wall = time.perf_counter() - started
+            # Capacity curves open: every input also redraws a 500-point sweep, in the
+            # next frame; the page measures each redraw (budgetcore:sweep).
+            page.click("#curves summary")
+            page.wait_for_selector("[data-chart=curves]", state="attached")
+            page.evaluate("performance.clearMeasures('budgetcore:sweep')")
+            times_open = page.evaluate(INPUT_LOOP, [args.events, INPUT_FIELDS])
+            sweeps = page.evaluate(
+                "performance.getEntriesByName('budgetcore:sweep').map(e => e.duration)"
+            )
+            points = page.get_attribute("[data-chart=curves]", "data-points")
             status = page.text_content("#status")
             context.close()
             browser.close()
@@ -147,6 +159,12 @@ def main(argv: list[str] | None = None) -> int:
         "input_to_render_ms_p95": round(pct(times, 0.95), 2),
         "input_to_render_ms_max": round(max(times), 2),
         "input_loop_wall_s": round(wall, 2),
+        "sweep_points": int(points or 0),
+        "sweep_redraws": len(sweeps),
+        "sweep_redraw_ms_p50": round(pct(sweeps, 0.50), 2),
+        "sweep_redraw_ms_p95": round(pct(sweeps, 0.95), 2),
+        "input_to_render_with_curves_ms_p50": round(pct(times_open, 0.50), 2),
+        "input_to_render_with_curves_ms_p95": round(pct(times_open, 0.95), 2),
     }
     page_med, bare_med = figures["page_ready_ms_median"], figures["bare_pyodide_ready_ms_median"]
     print(
@@ -162,6 +180,13 @@ def main(argv: list[str] | None = None) -> int:
         f"input -> render over {len(times)} events: p50 {figures['input_to_render_ms_p50']} ms, "
         f"p95 {figures['input_to_render_ms_p95']} ms (target <= 16), "
         f"max {figures['input_to_render_ms_max']} ms"
+    )
+    print(
+        f"capacity curves open: {figures['sweep_points']}-point sweep redraw over "
+        f"{len(sweeps)} inputs p50 {figures['sweep_redraw_ms_p50']} ms, "
+        f"p95 {figures['sweep_redraw_ms_p95']} ms (target <= 16); input -> readouts "
+        f"p50 {figures['input_to_render_with_curves_ms_p50']} ms, "
+        f"p95 {figures['input_to_render_with_curves_ms_p95']} ms"
     )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -143,7 +143,8 @@ class Page:
         self.results.dataset.stale = "true" if errors else "false"
         if errors:
             return  # the last valid plan stays on screen, marked stale
-        for key, (text, value) in view.readouts(self.state.plan).items():
+        values = self.state.plan.as_dict()
+        for key, (text, value) in view.readouts(self.state.plan, values).items():
             el = self.readouts.get(key)
             if el is not None and el.textContent != text:
                 el.textContent = text
@@ -154,13 +155,63 @@ class Page:
         for key, svg in view.charts_svg(self.state.plan).items():
             # Built by budgetcore.view from our own constants and formatted integers.
             self.charts[key].innerHTML = svg
-        q("#samples-out").innerHTML = view.samples_html(self.state.plan)  # escaped, ours
+        q("#samples-out").innerHTML = view.samples_html(self.state.plan, values)  # ours
         if self.export_ready:
             self.render_export()
+        if q("#curves").open:
+            # The 500-point sweep redraws in the next frame, in a frame of its own, so
+            # the readouts above never wait for it.
+            window.requestAnimationFrame(create_once_callable(lambda _t: self.render_curves()))
         fragment = to_fragment(self.state.plan.scenario)
         url = f"#{fragment}" if fragment else window.location.pathname
         if str(window.location.hash) != (f"#{fragment}" if fragment else ""):
             window.history.replaceState(None, "", url)
+
+    # ---------------------------------------------------------------- capacity curves
+    def init_curves(self):
+        q("#sweep-path").innerHTML = view.sweep_options_html()
+        self.set_sweep_path("config.summary_max_tokens")
+        q("#curves").addEventListener("toggle", create_proxy(lambda _e: self.render_curves()))
+
+    def set_sweep_path(self, path):
+        from budgetcore.curves import default_range  # noqa: PLC0415 - on first use
+
+        q("#sweep-path").value = path
+        low, high = default_range(self.state.plan.scenario, path)
+        self.sweep = (path, low, high)
+        q("#sweep-low").value = view.format_input(path, low)
+        q("#sweep-high").value = view.format_input(path, high)
+        q("#sweep-msg").textContent = ""
+
+    def set_sweep_bound(self, which, text):
+        path, low, high = self.sweep
+        spec_path = "main_model.input_tokens" if path.startswith("summary_model.") else path
+        try:
+            value = view.parse_input(spec_path, text)
+        except ScenarioError as exc:
+            q("#sweep-msg").textContent = view.problem_text(exc).replace(
+                spec_path, f"sweep {which}"
+            )
+            return
+        low, high = (value, high) if which == "low" else (low, value)
+        if not low < high:
+            q("#sweep-msg").textContent = "sweep: 'from' must be below 'to'"
+            return
+        q("#sweep-msg").textContent = ""
+        self.sweep = (path, low, high)
+
+    def render_curves(self):
+        if not q("#curves").open or self.state.errors:
+            return
+        from budgetcore.curves import sweep, sweep_values  # noqa: PLC0415 - on first use
+
+        path, low, high = self.sweep
+        perf = window.performance
+        perf.mark("budgetcore:sweep-start")
+        values = sweep_values(low, high, path)
+        q("#curves-out").innerHTML = view.curves_svg(sweep(self.state.plan.scenario, path, values))
+        # scripts/bench reads these measures: the sweep's redraw time, in the page.
+        perf.measure("budgetcore:sweep", "budgetcore:sweep-start")
 
     def render_export(self):
         # The config module (hashlib, tomllib, tomli-w) loads on first use, after the
@@ -194,6 +245,13 @@ class Page:
         if target.getAttribute("data-toggle") == "summary_model":
             q("#summary-fields").hidden = bool(target.checked)
             return replace(state, summary_same=bool(target.checked))
+        sweep_part = target.getAttribute("data-sweep")
+        if sweep_part == "path":
+            self.set_sweep_path(str(target.value))
+            return state
+        if sweep_part in ("low", "high"):
+            self.set_sweep_bound(sweep_part, str(target.value))
+            return state
         if target.hasAttribute("data-samples"):
             return self.with_sample_lines(state, target.value)
         path = target.getAttribute("data-sample-avg")
@@ -327,6 +385,7 @@ def plan_batch_json(text):
 def boot():
     page = Page()
     window.performance.mark("budgetcore:rendered")
+    page.init_curves()
     app = q("#app")
     app.addEventListener("input", create_proxy(page.on_input))
     app.addEventListener("click", create_proxy(page.on_click))
