@@ -106,6 +106,23 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_report(args: argparse.Namespace) -> int:
+    scenario = _scenario(args)
+    try:
+        from budgetcore.report import write_report  # noqa: PLC0415 - optional extra
+    except ImportError as exc:
+        print(
+            f"report needs the optional extra budgetcore[report] ({exc.name} is missing)",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    from pathlib import Path  # noqa: PLC0415
+
+    written = write_report(scenario, Path(args.out))
+    print(f"wrote {len(written)} files to {args.out}; start with {written[-1]}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="budgetcore", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"budgetcore {__version__}")
@@ -122,6 +139,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
     p.add_argument("--format", choices=("toml", "json"), default="toml")
     p.set_defaults(func=_cmd_export)
+
+    p = sub.add_parser("report", help="write a review report: plan, charts, curves, summary")
+    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
+    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    p.add_argument("--out", required=True, help="folder to write into (created if needed)")
+    p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("check", help="validate an override file and show effective values")
     p.add_argument("config", help="override file (TOML or JSON), or - for standard input")

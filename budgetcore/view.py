@@ -357,12 +357,19 @@ BOOL_KEYS = frozenset(
 
 
 def readouts_html() -> str:
+    """The readouts table; the A and B − A columns show only while A is pinned."""
     rows = "".join(
         f'<tr><th scope="row">{escape(label)}</th>'
-        f'<td class="num" data-key="{key}"{" data-value" if key in BOOL_KEYS else ""}></td></tr>'
+        f'<td class="num" data-key="{key}"{" data-value" if key in BOOL_KEYS else ""}></td>'
+        f'<td class="num ab" data-key-a="{key}"></td>'
+        f'<td class="num ab delta" data-key-delta="{key}"></td></tr>'
         for key, label in READOUT_LABELS.items()
     )
-    return f'<table class="readouts"><tbody>{rows}</tbody></table>'
+    head = (
+        '<thead class="ab"><tr><th scope="col"></th><th scope="col">B (editing)</th>'
+        '<th scope="col">A (pinned)</th><th scope="col">B − A</th></tr></thead>'
+    )
+    return f'<table class="readouts">{head}<tbody>{rows}</tbody></table>'
 
 
 def readouts(p: Plan, values: dict[str, Any] | None = None) -> dict[str, tuple[str, str | None]]:
@@ -749,4 +756,67 @@ def curves_svg(s: Any) -> str:
         f"</strong></figcaption>{''.join(parts)}"
         '<p class="caveat">Not: raising the summary cap S can raise the main model\'s M '
         "— it never does; each panel has its own scale.</p></figure>"
+    )
+
+
+# ------------------------------------------------------------------ A/B and experiments
+
+
+def format_signed(value: int) -> str:
+    """A signed difference: '+1,234', '−1,234' (a real minus sign) or '0'."""
+    if value > 0:
+        return f"+{format_int(value)}"
+    if value < 0:
+        return f"\u2212{format_int(-value)}"
+    return "0"
+
+
+def ab_cells(a: Plan, b: Plan) -> dict[str, tuple[str, str]]:
+    """key -> (A's text, B − A): integers as signed differences, booleans same/changed."""
+    av, bv = a.as_dict(), b.as_dict()
+    out = {}
+    for key in READOUT_KEYS:
+        x, y = av[key], bv[key]
+        if isinstance(x, bool):
+            out[key] = ("yes" if x else "no", "same" if x == y else "changed")
+        else:
+            out[key] = (format_int(x), format_signed(y - x))
+    return out
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return format_int(value)
+    return escape(str(value))
+
+
+def experiment_html(outcome: Any) -> str:
+    """The expected outcome as a sentence, then what changed and what did not."""
+    e = outcome.experiment
+    rows = "".join(
+        f'<tr data-check="{c.key}" data-holds="{str(c.holds).lower()}">'
+        f'<th scope="row">{escape(c.label_en)}</th><td>{_shown(c.before)}</td>'
+        f"<td>{_shown(c.after)}</td><td>{escape(c.expected)}</td>"
+        f"<td>{'✓' if c.holds else '✗'}</td></tr>"
+        for c in outcome.checks
+    )
+    verdict = "The stated outcome holds." if outcome.holds else "The stated outcome does NOT hold."
+    return (
+        f'<div data-experiment-result="{e.key}" data-holds="{str(outcome.holds).lower()}">'
+        f'<h3>{escape(e.title_en)}</h3><p class="expect">{escape(e.expect_en)}</p>'
+        f'<table class="grid"><thead><tr><th scope="col">watched</th><th scope="col">A before'
+        f'</th><th scope="col">B after</th><th scope="col">expected</th><th scope="col">holds'
+        f"</th></tr></thead><tbody>{rows}</tbody></table>"
+        f'<p class="verdict">{verdict} A is pinned as the before, B shows the after.</p></div>'
+    )
+
+
+def experiment_buttons_html() -> str:
+    from budgetcore.experiments import EXPERIMENTS  # noqa: PLC0415
+
+    return "".join(
+        f'<button type="button" data-experiment="{e.key}">{escape(e.title_en)}</button>'
+        for e in EXPERIMENTS
     )

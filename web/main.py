@@ -21,6 +21,7 @@ from budgetcore.errors import Problem  # noqa: E402
 from budgetcore.fragment import parse_fragment, to_fragment  # noqa: E402
 from budgetcore.scenario import (  # noqa: E402
     SCENARIO_FIELDS,
+    Scenario,
     parse_average,
     parse_sample_lines,
     parse_scenario_json,
@@ -86,6 +87,12 @@ class Page:
         self.readouts = {e.dataset.key: e for e in document.querySelectorAll("[data-key]")}
         self.lamps = {e.dataset.lamp: e for e in document.querySelectorAll("[data-lamp]")}
         self.charts = {k: q(f"#chart-{k}") for k in ("funnel", "branch", "work")}
+        self.cells_a = {e.dataset.keyA: e for e in document.querySelectorAll("[data-key-a]")}
+        self.cells_delta = {
+            e.dataset.keyDelta: e for e in document.querySelectorAll("[data-key-delta]")
+        }
+        self.pinned = None  # the Plan pinned as A, or None
+        q("#experiment-buttons").innerHTML = view.experiment_buttons_html()
         self.results = q("#results")
         # The URL fragment is the scenario's difference from the defaults; a bad pair
         # falls back to its default and is named on the page.
@@ -156,6 +163,7 @@ class Page:
             # Built by budgetcore.view from our own constants and formatted integers.
             self.charts[key].innerHTML = svg
         q("#samples-out").innerHTML = view.samples_html(self.state.plan, values)  # ours
+        self.render_ab()
         if self.export_ready:
             self.render_export()
         if q("#curves").open:
@@ -166,6 +174,28 @@ class Page:
         url = f"#{fragment}" if fragment else window.location.pathname
         if str(window.location.hash) != (f"#{fragment}" if fragment else ""):
             window.history.replaceState(None, "", url)
+
+    # ---------------------------------------------------------------- A/B
+    def render_ab(self):
+        self.results.dataset.ab = "on" if self.pinned is not None else "off"
+        if self.pinned is None:
+            return
+        for key, (a_text, delta) in view.ab_cells(self.pinned, self.state.plan).items():
+            self.cells_a[key].textContent = a_text
+            self.cells_delta[key].textContent = delta
+        charts = view.charts_svg(self.pinned)
+        q("#charts-a").innerHTML = "".join(  # ours: constants and formatted integers
+            f'<h3>A (pinned)</h3><div class="chart" data-chart-a="{k}">{svg}</div>'
+            for k, svg in charts.items()
+        )
+
+    def run_experiment(self, key):
+        from budgetcore.experiments import BY_KEY, run  # noqa: PLC0415 - on first use
+
+        outcome = run(BY_KEY[key], self.state.plan.scenario)
+        self.pinned = outcome.before
+        self.load(outcome.after.scenario)
+        q("#experiment-result").innerHTML = view.experiment_html(outcome)  # escaped, ours
 
     # ---------------------------------------------------------------- capacity curves
     def init_curves(self):
@@ -311,6 +341,24 @@ class Page:
             q("#copy-status").textContent = "Copied."
         elif action == "import":
             self.import_config(q("#import-text").value)
+        elif action == "pin":
+            if not self.state.errors:
+                self.pinned = self.state.plan
+                self.render_ab()
+        elif action == "unpin":
+            self.pinned = None
+            q("#experiment-result").replaceChildren()
+            self.render_ab()
+        elif action == "copy-link":
+            window.navigator.clipboard.writeText(str(window.location.href))
+            q("#toolbar-status").textContent = "Link copied."
+        elif action == "reset":
+            self.pinned = None
+            q("#experiment-result").replaceChildren()
+            q("#link-problems").textContent = ""
+            self.load(Scenario())
+        elif event.target.hasAttribute("data-experiment"):
+            self.run_experiment(event.target.getAttribute("data-experiment"))
         elif action == "example-samples":
             q("#samples-text").value = view.EXAMPLE_SAMPLES
             state = self.with_sample_lines(self.state, view.EXAMPLE_SAMPLES)
