@@ -1,0 +1,192 @@
+"""Reviewer workflow in the core: experiments, capacity curves, A/B cells, fragments, report."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+
+from budgetcore import Scenario, parse_scenario, plan
+from budgetcore.curves import (
+    SWEEPABLE,
+    curve_panels,
+    default_range,
+    state_runs,
+    sweep,
+    sweep_values,
+)
+from budgetcore.experiments import EXPERIMENTS, run
+from budgetcore.fragment import parse_fragment, to_fragment
+from budgetcore.view import ab_cells, curves_svg, format_signed
+from tests.property.strategies import scenarios
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class TestExperiments:
+    @pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda e: e.key)
+    def test_stated_outcome_holds_on_the_article_example(self, experiment: Any) -> None:
+        outcome = run(experiment, Scenario())
+        assert outcome.holds, [c for c in outcome.checks if not c.holds]
+        assert experiment.expect_en
+        assert experiment.expect_zh
+
+    def test_lower_s_is_the_articles_resize(self) -> None:
+        outcome = run(EXPERIMENTS[1], Scenario())
+        checks = {c.key: (c.before, c.after) for c in outcome.checks}
+        assert checks["summary_cap"] == (16_384, 8_192)
+        assert checks["recompress_needed"] == (False, True)
+        assert checks["summary_new_raw"] == (64_000, 0)
+        assert checks["coverage_advances"] == (True, False)
+
+    def test_raise_i_grows_m_but_not_the_protections(self) -> None:
+        outcome = run(EXPERIMENTS[2], Scenario())
+        assert outcome.after.main_safe_input == 1_880_064
+        assert outcome.after.scenario.limits == outcome.before.scenario.limits
+
+    @given(scenarios())
+    def test_lower_k_never_moves_m_s_g_or_c(self, data: dict[str, Any]) -> None:
+        scenario = parse_scenario(data)
+        outcome = run(EXPERIMENTS[0], scenario)
+        same = {c.key: c.holds for c in outcome.checks if c.expected == "same"}
+        assert all(same.values()), same
+
+    @given(scenarios())
+    def test_f_above_m_is_always_rejected(self, data: dict[str, Any]) -> None:
+        outcome = run(EXPERIMENTS[3], parse_scenario(data))
+        assert outcome.after.funnel.admitted is False
+        assert outcome.after.funnel.raw_selected == 0
+
+
+class TestCurves:
+    @pytest.mark.parametrize("path", list(SWEEPABLE))
+    def test_every_point_is_the_plan_of_that_value(self, path: str) -> None:
+        scenario = parse_scenario({"config": {"trigger_tokens": 40_000}})
+        low, high = default_range(scenario, path)
+        values = sweep_values(low, high, path)
+        assert len(values) == 500
+        assert (values[0], values[-1]) == (low, high)
+        assert list(values) == sorted(values)
+        s = sweep(scenario, path, values)
+        section, name = path.split(".", 1)
+        for i in (0, 137, 499):
+            data = scenario.to_json_dict()
+            if section == "summary_model" and data["summary_model"] is None:
+                data["summary_model"] = dict(data["main_model"])
+            data[section][name] = str(values[i]) if isinstance(values[i], Decimal) else values[i]
+            p = plan(parse_scenario(data))
+            assert s.series["main_safe_input"][i] == p.main_safe_input
+            assert s.series["full_input"][i] == p.funnel.full_input
+            assert s.series["summary_safe_input"][i] == p.summary.safe_input
+            assert s.series["summary_new_raw_budget"][i] == p.summary.new_raw_budget
+            assert s.series["summary_cap"][i] == p.summary.cap
+            assert s.states["trigger_reached"][i] is p.trigger.reached
+            assert s.states["admitted"][i] is p.funnel.admitted
+
+    def test_raising_s_never_raises_m(self) -> None:
+        s = sweep(
+            Scenario(),
+            "config.summary_max_tokens",
+            sweep_values(256, 1_000_000, "config.summary_max_tokens"),
+        )
+        assert len(set(s.series["main_safe_input"])) == 1
+
+    def test_margin_sweep_is_exact_decimals(self) -> None:
+        values = sweep_values(Decimal(0), Decimal("0.5"), "config.safety_margin")
+        assert values[1] == Decimal("0.001002004008016032064128256513")
+        assert all(isinstance(v, Decimal) for v in values)
+
+    def test_current_value_is_marked_and_states_are_runs(self) -> None:
+        s = sweep(
+            Scenario(),
+            "config.trigger_tokens",
+            sweep_values(3_200, 320_000, "config.trigger_tokens"),
+        )
+        panels, x = curve_panels(s)
+        assert [p.key for p in panels][:2] == ["main_safe_input", "full_input"]
+        assert panels[0].current == 936_345
+        assert x is not None
+        assert 0 < x < 640
+        runs = state_runs(s.states["trigger_reached"])
+        assert [flag for _, _, flag in runs] == [True, False]  # reached while K <= 36,000
+        svg = curves_svg(s)
+        assert 'data-points="500"' in svg
+        assert 'data-current="32000"' in svg
+        assert "never does" in svg
+
+
+class TestAB:
+    def test_b_minus_a_with_signed_separators(self) -> None:
+        a = plan(Scenario())
+        b = plan(parse_scenario({"workload": {"required_tokens": 30_000}}))
+        cells = ab_cells(a, b)
+        assert cells["full_input"] == ("36,000", "+10,000")
+        assert cells["engine_raw_headroom"] == ("910,345", "\u221210,000")
+        assert cells["main_safe_input"] == ("936,345", "0")
+        assert cells["admitted"] == ("yes", "same")
+
+    @pytest.mark.parametrize(("value", "text"), [(0, "0"), (5, "+5"), (-1_234, "\u22121,234")])
+    def test_format_signed(self, value: int, text: str) -> None:
+        assert format_signed(value) == text
+
+
+class TestFragments:
+    @given(scenarios())
+    def test_every_scenario_round_trips_through_its_fragment(self, data: dict[str, Any]) -> None:
+        scenario = parse_scenario(data)
+        result = parse_fragment("#" + to_fragment(scenario))
+        assert result.problems == ()
+        assert result.scenario == scenario
+
+    def test_language_is_page_state_not_scenario(self) -> None:
+        result = parse_fragment("#lang=zh&config.trigger_tokens=1")
+        assert result.ui == (("lang", "zh"),)
+        assert result.scenario.config.trigger_tokens == 1
+        assert to_fragment(result.scenario, lang="zh") == "config.trigger_tokens=1&lang=zh"
+
+
+def test_report_writes_plan_charts_curves_and_summary(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "budgetcore",
+            "report",
+            "--fragment",
+            "#config.trigger_tokens=40000",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    plan_json = json.loads((out / "plan.json").read_text())
+    assert plan_json["trigger_reached"] is False
+    for name in ("funnel", "branch", "work", "curves-config-summary_max_tokens"):
+        png = (out / f"{name}.png").read_bytes()
+        assert png.startswith(b"\x89PNG")
+        assert len(png) > 5_000
+        assert (out / f"{name}.svg").read_text().lstrip().startswith("<?xml")
+    summary = (out / "summary.md").read_text()
+    assert "`#config.trigger_tokens=40000`" in summary
+    for link in (
+        "plan.json",
+        "funnel.png",
+        "branch.svg",
+        "overrides.toml",
+        "curves-config-trigger_tokens.png",
+    ):
+        assert f"]({link})" in summary
+        assert (out / link).exists()
+    assert "trigger_tokens = 40000" in (out / "overrides.toml").read_text()
