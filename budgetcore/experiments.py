@@ -213,8 +213,10 @@ def _check(key: str, before: Plan, after: Plan, expected: object) -> Check:
         text, holds = "grows", a > b  # type: ignore[operator]
     elif expected == "same":
         text, holds = "same", a == b
+    elif isinstance(expected, bool):
+        text, holds = f"is {'yes' if expected else 'no'}", a is expected
     else:
-        text, holds = f"is {expected}", a == expected
+        text, holds = f"is {expected:,}", a == expected
     return Check(key, en, zh, b, a, text, holds)
 
 

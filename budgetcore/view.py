@@ -259,11 +259,16 @@ def _control(spec: FieldSpec) -> str:
     fid = "in-" + spec.path.replace(".", "-")
     path = escape(spec.path)
     msg = f'<p class="msg" id="{fid}-msg" role="alert" data-msg="{path}"></p>'
-    hint = f'<span class="hint" id="{fid}-hint">{escape(ui.hint)}</span>' if ui.hint else ""
+    hint = (
+        f'<span class="hint" id="{fid}-hint" data-i18n="hint:{path}">{escape(ui.hint)}</span>'
+        if ui.hint
+        else ""
+    )
     if spec.kind == "bool":
         return (
             f'<div class="field check"><input type="checkbox" id="{fid}" data-input="{path}">'
-            f'<label for="{fid}">{escape(ui.label)}</label>{hint}{msg}</div>'
+            f'<label for="{fid}" data-i18n="label:{path}">{escape(ui.label)}</label>'
+            f"{hint}{msg}</div>"
         )
     mode = "decimal" if spec.kind == "margin" else "numeric"
     slider = (
@@ -271,7 +276,8 @@ def _control(spec: FieldSpec) -> str:
         f'data-slider="{path}" aria-label="{escape(ui.label)} (coarse)" tabindex="-1">'
     )
     return (
-        f'<div class="field"><label for="{fid}">{escape(ui.label)}</label>{hint}'
+        f'<div class="field"><label for="{fid}" data-i18n="label:{path}">'
+        f"{escape(ui.label)}</label>{hint}"
         f'<div class="pair">{slider}<input type="text" id="{fid}" data-input="{path}" '
         f'inputmode="{mode}" autocomplete="off" spellcheck="false" '
         f'aria-describedby="{fid}-hint {fid}-msg"></div>{msg}</div>'
@@ -287,27 +293,32 @@ def controls_html() -> str:
         extra = ""
         if section == "main_model":
             options = "".join(
-                f'<option value="{k}">{escape(v[0])}</option>' for k, v in PRESETS.items()
+                f'<option value="{k}" data-i18n="preset:{k}">{escape(v[0])}</option>'
+                for k, v in PRESETS.items()
             )
             extra = (
-                '<div class="field"><label for="preset">Preset</label>'
+                '<div class="field"><label for="preset" data-i18n="phrase:preset">Preset</label>'
                 f'<select id="preset" data-preset="main_model">'
-                f'<option value="">custom</option>{options}</select></div>'
+                f'<option value="" data-i18n="phrase:custom">custom</option>{options}'
+                "</select></div>"
             )
         if section == "summary_model":
             extra = (
                 '<div class="field check"><input type="checkbox" id="summary-same" '
                 'data-toggle="summary_model" checked>'
-                '<label for="summary-same">Same contract as the main model</label></div>'
+                '<label for="summary-same" data-i18n="phrase:same-contract">'
+                "Same contract as the main model</label></div>"
             )
             body = f'<div id="summary-fields" hidden>{body}</div>'
         if section == "workload":
             extra = (
                 '<div class="field"><button type="button" id="engine-drops" '
-                'data-action="engine-drops">Engine drops the summary (A engine = 0)</button></div>'
+                'data-action="engine-drops" data-i18n="phrase:engine-drops">'
+                "Engine drops the summary (A engine = 0)</button></div>"
             )
         parts.append(
-            f'<fieldset data-group="{section}"><legend>{escape(title)}</legend>'
+            f'<fieldset data-group="{section}"><legend data-i18n="group:{section}">'
+            f"{escape(title)}</legend>"
             f"{extra}{body}</fieldset>"
         )
     return "".join(parts)
@@ -356,23 +367,33 @@ BOOL_KEYS = frozenset(
 )
 
 
+def _yes(value: bool, lang: str) -> str:
+    from budgetcore.i18n import MESSAGES, pick  # noqa: PLC0415
+
+    return pick(MESSAGES["yes" if value else "no"], lang)
+
+
 def readouts_html() -> str:
     """The readouts table; the A and B − A columns show only while A is pinned."""
     rows = "".join(
-        f'<tr><th scope="row">{escape(label)}</th>'
+        f'<tr><th scope="row" data-i18n="readout:{key}">{escape(label)}</th>'
         f'<td class="num" data-key="{key}"{" data-value" if key in BOOL_KEYS else ""}></td>'
         f'<td class="num ab" data-key-a="{key}"></td>'
         f'<td class="num ab delta" data-key-delta="{key}"></td></tr>'
         for key, label in READOUT_LABELS.items()
     )
     head = (
-        '<thead class="ab"><tr><th scope="col"></th><th scope="col">B (editing)</th>'
-        '<th scope="col">A (pinned)</th><th scope="col">B − A</th></tr></thead>'
+        '<thead class="ab"><tr><th scope="col"></th>'
+        '<th scope="col" data-i18n="phrase:col-b">B (editing)</th>'
+        '<th scope="col" data-i18n="phrase:col-a">A (pinned)</th>'
+        '<th scope="col">B − A</th></tr></thead>'
     )
     return f'<table class="readouts">{head}<tbody>{rows}</tbody></table>'
 
 
-def readouts(p: Plan, values: dict[str, Any] | None = None) -> dict[str, tuple[str, str | None]]:
+def readouts(
+    p: Plan, values: dict[str, Any] | None = None, lang: str = "en"
+) -> dict[str, tuple[str, str | None]]:
     """key -> (text, data-value). Integers in full with separators; booleans yes/no.
     ``values`` is ``p.as_dict()`` when the caller already has it."""
     out: dict[str, tuple[str, str | None]] = {}
@@ -380,11 +401,11 @@ def readouts(p: Plan, values: dict[str, Any] | None = None) -> dict[str, tuple[s
     for key in READOUT_KEYS:
         value = values[key]
         if isinstance(value, bool):
-            out[key] = ("yes" if value else "no", "true" if value else "false")
+            out[key] = (_yes(value, lang), "true" if value else "false")
         else:
             out[key] = (format_int(value), None)
     out["has_work"] = (
-        "yes" if p.start.has_work else "no",
+        _yes(p.start.has_work, lang),
         "true" if p.start.has_work else "false",
     )
     return out
@@ -435,16 +456,15 @@ def _n(value: Fraction) -> str:
     return str(whole) if not hundredths else f"{whole}.{hundredths:02d}".rstrip("0")
 
 
-_STACKED_TITLES = {"branch": "full input", "work": "work input"}
-
-
-def chart_svg(chart: Chart) -> str:
+def chart_svg(chart: Chart, lang: str = "en") -> str:
     """SVG for one chart: every rect first, then every label, so no bar hides a label.
 
     Rows holding several segments (stacked) get one total label and a legend line
     listing each part's exact tokens.
     """
-    title, caption = CHART_TEXT[chart.key]
+    title, caption = (CHART_TEXT_ZH if lang == "zh" else CHART_TEXT)[chart.key]
+    seg_labels = SEGMENT_ZH if lang == "zh" else SEGMENT_LABELS
+    stacked = {"branch": phrase("full-input", lang), "work": phrase("work-input", lang)}
     pad_top = 18
     h = chart.height + pad_top + 8
     rows: dict[Fraction, list[Segment]] = {}
@@ -454,21 +474,21 @@ def chart_svg(chart: Chart) -> str:
     for y0, segs in rows.items():
         y = y0 + pad_top
         for seg in segs:
-            label = f"{SEGMENT_LABELS[seg.key]} {format_int(seg.tokens)}"
+            label = f"{seg_labels[seg.key]} {format_int(seg.tokens)}"
             rects.append(
                 f'<rect class="seg seg-{seg.key}" x="{_n(seg.x)}" y="{_n(y)}" '
                 f'width="{_n(seg.width)}" height="{_n(seg.height)}" data-segment="{seg.key}" '
                 f'data-tokens="{seg.tokens}"><title>{escape(label)}</title></rect>'
             )
         if len(segs) == 1:
-            text = f"{SEGMENT_LABELS[segs[0].key]} {format_int(segs[0].tokens)}"
+            text = f"{seg_labels[segs[0].key]} {format_int(segs[0].tokens)}"
         else:
             total = sum(seg.tokens for seg in segs)
-            text = f"{_STACKED_TITLES[chart.key]} {format_int(total)}"
+            text = f"{stacked[chart.key]} {format_int(total)}"
             legend.append(
                 " + ".join(
                     f'<span class="key key-{seg.key}"></span>'
-                    f"{escape(SEGMENT_LABELS[seg.key])} {format_int(seg.tokens)}"
+                    f"{escape(seg_labels[seg.key])} {format_int(seg.tokens)}"
                     for seg in segs
                 )
             )
@@ -481,7 +501,7 @@ def chart_svg(chart: Chart) -> str:
         )
         labels.append(
             f'<text class="mlbl" x="{_n(min(m.x, Fraction(chart.width - 90)))}" y="10">'
-            f"{escape(SEGMENT_LABELS.get(m.key, m.key))} {format_int(m.tokens)}</text>"
+            f"{escape(seg_labels.get(m.key, m.key))} {format_int(m.tokens)}</text>"
         )
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {chart.width} {h}" '
@@ -490,21 +510,24 @@ def chart_svg(chart: Chart) -> str:
     )
     extra = [f'<p class="legend">{line}</p>' for line in legend]
     extra += [
-        f'<p class="note">{escape(SEGMENT_LABELS.get(k, k))} = {format_int(t)} (off scale)</p>'
+        f'<p class="note">{escape(seg_labels.get(k, k))} = {format_int(t)} '
+        f"{phrase('off-scale', lang)}</p>"
         for k, t in chart.notes
     ]
     return (
         f"<figure><figcaption><strong>{escape(title)}</strong></figcaption>{svg}"
-        f'{"".join(extra)}<p class="caveat">Not: {escape(caption)}</p></figure>'
+        f'{"".join(extra)}<p class="caveat">{phrase("not", lang)}{escape(caption)}</p></figure>'
     )
 
 
-def charts_svg(p: Plan) -> dict[str, str]:
-    return {c.key: chart_svg(c) for c in (funnel_chart(p), branch_chart(p), work_chart(p))}
+def charts_svg(p: Plan, lang: str = "en") -> dict[str, str]:
+    return {c.key: chart_svg(c, lang) for c in (funnel_chart(p), branch_chart(p), work_chart(p))}
 
 
-def problem_text(exc: ScenarioError) -> str:
-    return "; ".join(str(pr) for pr in exc.problems)
+def problem_text(exc: ScenarioError, lang: str = "en") -> str:
+    from budgetcore.i18n import translate_problem  # noqa: PLC0415
+
+    return translate_problem("; ".join(str(pr) for pr in exc.problems), lang)
 
 
 # ------------------------------------------------------------------ config export / import
@@ -516,26 +539,24 @@ def export_text(scenario: Scenario, fmt: str) -> str:
     return export_toml(scenario) if fmt == "toml" else export_json(scenario)
 
 
-def export_diff_html(scenario: Scenario) -> str:
+def export_diff_html(scenario: Scenario, lang: str = "en") -> str:
     """The overrides against their defaults, one row each; says so when there are none."""
     from budgetcore.config import REGISTRY, overrides_of  # noqa: PLC0415
 
     changed = overrides_of(scenario)
     if not changed:
-        return '<p class="diff-empty">No overrides: every supported setting is at its default.</p>'
+        return f'<p class="diff-empty">{phrase("no-overrides", lang)}</p>'
     rows = "".join(
         f'<tr data-override="{escape(o.key)}"><th scope="row"><code>{escape(o.key)}</code></th>'
         f"<td>{escape(format_input(o.key, o.default))}</td>"
         f"<td><strong>{escape(format_input(o.key, changed[o.key]))}</strong></td>"
-        f"<td>{escape(o.unit)}</td><td>{escape(o.meaning_en)}</td></tr>"
+        f"<td>{escape(o.unit)}</td>"
+        f"<td>{escape(o.meaning_zh if lang == 'zh' else o.meaning_en)}</td></tr>"
         for o in REGISTRY
         if o.key in changed
     )
-    return (
-        '<table class="diff"><thead><tr><th scope="col">key</th><th scope="col">default</th>'
-        '<th scope="col">reviewed</th><th scope="col">unit</th><th scope="col">meaning</th>'
-        f"</tr></thead><tbody>{rows}</tbody></table>"
-    )
+    heads = "".join(f'<th scope="col">{h}</th>' for h in phrase("diff-head", lang).split("|"))
+    return f'<table class="diff"><thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>'
 
 
 # ------------------------------------------------------------------ samples panel
@@ -580,22 +601,28 @@ def _ratio_text(value: str | None) -> str:
     return f'<span title="exactly {escape(value)}">{approx:.4f}</span>'
 
 
-def samples_html(p: Plan, values: dict[str, Any] | None = None) -> str:
+def samples_html(p: Plan, values: dict[str, Any] | None = None, lang: str = "en") -> str:
     """Ratio ranges, byte predictions, the limits verdict and the read time."""
     from budgetcore.units import format_bytes  # noqa: PLC0415 - keeps the import list short
 
     out = p.as_dict() if values is None else values
     by = out["bytes"]
+    zh = lang == "zh"
+    channels = CHANNEL_ZH if zh else CHANNEL_LABELS
+    quantities = QUANTITY_ZH if zh else QUANTITY_LABELS
+    limit_labels = LIMIT_ZH if zh else LIMIT_LABELS
+    unknown = "未知" if zh else "unknown"
     rows = "".join(
-        f'<tr data-channel="{c}"><th scope="row">{CHANNEL_LABELS[c]}</th>'
+        f'<tr data-channel="{c}"><th scope="row">{channels[c]}</th>'
         f"<td>{by[c]['samples']}</td><td>{_ratio_text(by[c]['ratio_min'])}</td>"
         f"<td>{_ratio_text(by[c]['ratio_max'])}</td><td>{_ratio_text(by[c]['ratio_pooled'])}</td></tr>"
         for c in by
     )
     ratios = (
-        '<table class="grid"><caption>Bytes per token, per channel</caption><thead><tr>'
-        '<th scope="col">channel</th><th scope="col">samples</th><th scope="col">min</th>'
-        '<th scope="col">max</th><th scope="col">pooled</th></tr></thead>'
+        f'<table class="grid"><caption>{phrase("ratios", lang)}</caption><thead><tr>'
+        f'<th scope="col">{phrase("channel", lang)}</th>'
+        f'<th scope="col">{phrase("samples", lang)}</th><th scope="col">min</th>'
+        f'<th scope="col">max</th><th scope="col">{phrase("pooled", lang)}</th></tr></thead>'
         f"<tbody>{rows}</tbody></table>"
     )
     cells = []
@@ -604,7 +631,7 @@ def samples_html(p: Plan, values: dict[str, Any] | None = None) -> str:
         for c in by:
             pred = by[c]["predictions"][q]
             if pred == "unknown":
-                tds.append(f'<td data-bytes="{c}.{q}" data-unknown="true">unknown</td>')
+                tds.append(f'<td data-bytes="{c}.{q}" data-unknown="true">{unknown}</td>')
             else:
                 tds.append(
                     f'<td data-bytes="{c}.{q}">{escape(format_bytes(pred["low"]))} – '
@@ -612,52 +639,59 @@ def samples_html(p: Plan, values: dict[str, Any] | None = None) -> str:
                     f"{escape(format_bytes(pred['point']))}</small></td>"
                 )
         cells.append(
-            f'<tr><th scope="row">{QUANTITY_LABELS[q]} {format_int(tokens)} tokens</th>'
+            f'<tr><th scope="row">{quantities[q]} {format_int(tokens)} tokens</th>'
             f"{''.join(tds)}</tr>"
         )
-    heads = "".join(f'<th scope="col">{CHANNEL_LABELS[c]}</th>' for c in by)
+    heads = "".join(f'<th scope="col">{channels[c]}</th>' for c in by)
     predictions = (
-        '<table class="grid"><caption>Predicted bytes: [floor(t × min), ceil(t × max)], '
-        '≈ pooled</caption><thead><tr><th scope="col">tokens</th>'
+        f'<table class="grid"><caption>{escape(phrase("predicted", lang))}</caption>'
+        '<thead><tr><th scope="col">tokens</th>'
         f"{heads}</tr></thead><tbody>{''.join(cells)}</tbody></table>"
     )
     first = out["first_binding_limit"]
     limit_rows = "".join(
         f'<tr data-limit="{r["key"]}"{_binding_attr(r["key"] == first)}>'
-        f'<th scope="row">{LIMIT_LABELS[r["key"]]}</th>'
+        f'<th scope="row">{limit_labels[r["key"]]}</th>'
         f"<td>{format_int(r['limit'])} {escape(r['unit'])}</td>"
-        f"<td>{_tokens_text(r)}</td><td>{escape(r['basis'])}</td></tr>"
+        f"<td>{_tokens_text(r, lang)}</td><td>{escape(r['basis'])}</td></tr>"
         for r in out["io"]
     )
     verdict = (
-        "Nothing bites: all uncovered history fits within every limit."
+        phrase("nothing-bites", lang)
         if first == "history"
-        else f"First to bite: {LIMIT_LABELS[first]}."
+        else phrase("first-bites", lang, name=limit_labels[first])
     )
     limits = (
-        '<table class="grid limits"><caption>Prefetch limits as tokens, side by side</caption>'
-        '<thead><tr><th scope="col">limit</th><th scope="col">value</th>'
-        '<th scope="col">token equivalent</th><th scope="col">basis</th></tr></thead>'
+        f'<table class="grid limits"><caption>{phrase("limits-caption", lang)}</caption>'
+        f'<thead><tr><th scope="col">{phrase("limit", lang)}</th>'
+        f'<th scope="col">{phrase("value", lang)}</th>'
+        f'<th scope="col">{phrase("equivalent", lang)}</th>'
+        f'<th scope="col">{phrase("basis", lang)}</th></tr></thead>'
         f'<tbody>{limit_rows}</tbody></table><p class="verdict" data-verdict="{first}">'
         f"{escape(verdict)}</p>"
     )
     t = out["time"]
 
     def num(v: int | None) -> str:
-        return "unknown" if v is None else format_int(v)
+        return unknown if v is None else format_int(v)
 
     read_ms = t["read_ms"]
     read = (
-        "unknown"
+        unknown
         if read_ms == "unknown"
         else f"{format_int(read_ms['low'])} – {format_int(read_ms['high'])} ms"
     )
-    time = (
-        f'<p class="time" data-time>Prefetch of {format_int(p.funnel.prefetched)} tokens: '
-        f"{num(t['records'])} records, {num(t['sessions'])} sessions, "
-        f"{num(t['message_pages'])} message pages, {num(t['directory_pages'])} directory "
-        f"pages; read time {read}.</p>"
+    sentence = phrase(
+        "time",
+        lang,
+        tokens=format_int(p.funnel.prefetched),
+        records=num(t["records"]),
+        sessions=num(t["sessions"]),
+        pages=num(t["message_pages"]),
+        dirs=num(t["directory_pages"]),
+        read=read,
     )
+    time = f'<p class="time" data-time>{escape(sentence)}</p>'
     return ratios + predictions + limits + time
 
 
@@ -665,11 +699,11 @@ def _binding_attr(binding: bool) -> str:
     return ' data-binding="true"' if binding else ""
 
 
-def _tokens_text(row: dict[str, Any]) -> str:
+def _tokens_text(row: dict[str, Any], lang: str = "en") -> str:
     if not row["known"]:
-        return "unknown"
+        return "未知" if lang == "zh" else "unknown"
     if row["tokens"] is None:
-        return "does not bite"
+        return phrase("does-not-bite", lang)
     return format_int(row["tokens"])
 
 
@@ -694,11 +728,12 @@ SERIES_LABELS = {
 }
 
 
-def sweep_options_html() -> str:
-    return "".join(f'<option value="{k}">{escape(v)}</option>' for k, v in SWEEP_LABELS.items())
+def sweep_options_html(lang: str = "en") -> str:
+    labels = SWEEP_ZH if lang == "zh" else SWEEP_LABELS
+    return "".join(f'<option value="{k}">{escape(v)}</option>' for k, v in labels.items())
 
 
-def curves_svg(s: Any) -> str:
+def curves_svg(s: Any, lang: str = "en") -> str:
     """Small multiples sharing the x axis, then the trigger and admission states."""
     from budgetcore.curves import (  # noqa: PLC0415 - only when the curves panel is open
         CURVE_WIDTH,
@@ -709,6 +744,7 @@ def curves_svg(s: Any) -> str:
     )
 
     panels, current_x = curve_panels(s)
+    series_labels = SERIES_ZH if lang == "zh" else SERIES_LABELS
     gap, label_h = 8, 14
     row = PANEL_HEIGHT + label_h + gap
     height = row * len(panels) + 2 * (STATE_HEIGHT + label_h) + 4
@@ -720,8 +756,12 @@ def curves_svg(s: Any) -> str:
     for i, panel in enumerate(panels):
         top = i * row + label_h
         label = (
-            f"{SERIES_LABELS[panel.key]}: {format_int(panel.low)} – {format_int(panel.high)}"
-            + (f"; here {format_int(panel.current)}" if current_x is not None else "")
+            f"{series_labels[panel.key]}: {format_int(panel.low)} – {format_int(panel.high)}"
+            + (
+                phrase("here", lang, value=format_int(panel.current))
+                if current_x is not None
+                else ""
+            )
         )
         pts = " ".join(f"{x},{y + top}" for x, y in panel.points)
         parts.append(
@@ -731,13 +771,18 @@ def curves_svg(s: Any) -> str:
             f'<polyline class="curve curve-{panel.key}" data-series="{panel.key}" points="{pts}"/>'
         )
     top = len(panels) * row + label_h
-    for key, title in (("trigger_reached", "trigger reached"), ("admitted", "admitted")):
+    for key, title in (
+        ("trigger_reached", phrase("trigger-reached", lang)),
+        ("admitted", phrase("admitted", lang)),
+    ):
         for x0, x1, flag in state_runs(s.states[key]):
             parts.append(
                 f'<rect class="state state-{str(flag).lower()}" data-state-of="{key}" '
                 f'x="{x0}" y="{top}" width="{x1 - x0}" height="{STATE_HEIGHT}"/>'
             )
-        parts.append(f'<text class="lbl" x="2" y="{top - 3}">{title} (dark = yes)</text>')
+        parts.append(
+            f'<text class="lbl" x="2" y="{top - 3}">{title} {phrase("dark-yes", lang)}</text>'
+        )
         top += STATE_HEIGHT + label_h
     if current_x is not None:
         parts.append(
@@ -750,12 +795,13 @@ def curves_svg(s: Any) -> str:
     def fmt(v: Any) -> str:
         return format_int(v) if isinstance(v, int) else str(v)
 
+    name = (SWEEP_ZH if lang == "zh" else SWEEP_LABELS)[s.path]
+    n = str(len(s.values))
+    title = phrase("sweeping", lang, name=name, low=fmt(first), high=fmt(last), n=n)
     return (
-        f"<figure><figcaption><strong>Sweeping {escape(SWEEP_LABELS[s.path])} from "
-        f"{fmt(first)} to {fmt(last)} ({len(s.values)} points); everything else fixed"
-        f"</strong></figcaption>{''.join(parts)}"
-        '<p class="caveat">Not: raising the summary cap S can raise the main model\'s M '
-        "— it never does; each panel has its own scale.</p></figure>"
+        f"<figure><figcaption><strong>{escape(title)}</strong></figcaption>{''.join(parts)}"
+        f'<p class="caveat">{phrase("not", lang)}{escape(phrase("curves-caveat", lang))}</p>'
+        "</figure>"
     )
 
 
@@ -771,52 +817,321 @@ def format_signed(value: int) -> str:
     return "0"
 
 
-def ab_cells(a: Plan, b: Plan) -> dict[str, tuple[str, str]]:
+def ab_cells(a: Plan, b: Plan, lang: str = "en") -> dict[str, tuple[str, str]]:
     """key -> (A's text, B − A): integers as signed differences, booleans same/changed."""
     av, bv = a.as_dict(), b.as_dict()
     out = {}
     for key in READOUT_KEYS:
         x, y = av[key], bv[key]
         if isinstance(x, bool):
-            out[key] = ("yes" if x else "no", "same" if x == y else "changed")
+            if lang == "zh":
+                change = "相同" if x == y else "变化"
+            else:
+                change = "same" if x == y else "changed"
+            out[key] = (_yes(x, lang), change)
         else:
             out[key] = (format_int(x), format_signed(y - x))
     return out
 
 
-def _shown(value: object) -> str:
+def _shown(value: object, lang: str = "en") -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _yes(value, lang)
     if isinstance(value, int):
         return format_int(value)
     return escape(str(value))
 
 
-def experiment_html(outcome: Any) -> str:
+def experiment_html(outcome: Any, lang: str = "en") -> str:
     """The expected outcome as a sentence, then what changed and what did not."""
     e = outcome.experiment
+    zh = lang == "zh"
     rows = "".join(
         f'<tr data-check="{c.key}" data-holds="{str(c.holds).lower()}">'
-        f'<th scope="row">{escape(c.label_en)}</th><td>{_shown(c.before)}</td>'
-        f"<td>{_shown(c.after)}</td><td>{escape(c.expected)}</td>"
+        f'<th scope="row">{escape(c.label_zh if zh else c.label_en)}</th>'
+        f"<td>{_shown(c.before, lang)}</td>"
+        f"<td>{_shown(c.after, lang)}</td><td>{escape(_expected(c.expected, lang))}</td>"
         f"<td>{'✓' if c.holds else '✗'}</td></tr>"
         for c in outcome.checks
     )
-    verdict = "The stated outcome holds." if outcome.holds else "The stated outcome does NOT hold."
+    verdict = phrase("holds" if outcome.holds else "fails", lang)
+    heads = "".join(f'<th scope="col">{h}</th>' for h in phrase("watched", lang).split("|"))
     return (
         f'<div data-experiment-result="{e.key}" data-holds="{str(outcome.holds).lower()}">'
-        f'<h3>{escape(e.title_en)}</h3><p class="expect">{escape(e.expect_en)}</p>'
-        f'<table class="grid"><thead><tr><th scope="col">watched</th><th scope="col">A before'
-        f'</th><th scope="col">B after</th><th scope="col">expected</th><th scope="col">holds'
-        f"</th></tr></thead><tbody>{rows}</tbody></table>"
-        f'<p class="verdict">{verdict} A is pinned as the before, B shows the after.</p></div>'
+        f"<h3>{escape(e.title_zh if zh else e.title_en)}</h3>"
+        f'<p class="expect">{escape(e.expect_zh if zh else e.expect_en)}</p>'
+        f'<table class="grid"><thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>'
+        f'<p class="verdict">{escape(verdict)}</p></div>'
     )
 
 
-def experiment_buttons_html() -> str:
+_EXPECTED_ZH = {"changes": "变化", "grows": "增大", "same": "不变"}
+
+
+def _expected(text: str, lang: str) -> str:
+    if lang != "zh":
+        return text
+    if text.startswith("is "):
+        return "为 " + _shown_text(text[3:], lang)
+    return _EXPECTED_ZH.get(text, text)
+
+
+def _shown_text(text: str, lang: str) -> str:
+    return {"yes": _yes(True, lang), "no": _yes(False, lang)}.get(text, text)
+
+
+def experiment_buttons_html(lang: str = "en") -> str:
     from budgetcore.experiments import EXPERIMENTS  # noqa: PLC0415
 
     return "".join(
-        f'<button type="button" data-experiment="{e.key}">{escape(e.title_en)}</button>'
+        f'<button type="button" data-experiment="{e.key}">'
+        f"{escape(e.title_zh if lang == 'zh' else e.title_en)}</button>"
         for e in EXPERIMENTS
+    )
+
+
+# ------------------------------------------------------------------ Chinese
+
+_MODEL_ZH = {
+    "input_tokens": ("输入能力 I", "模型可接收的 tokens"),
+    "output_tokens": ("输出能力 O", "模型可生成的 tokens"),
+    "reserves_output": ("在窗口内预留生成额度(q = 1)", "本地适配合同从 I 中扣除生成额度"),
+}
+FIELD_ZH: dict[str, tuple[str, str]] = {
+    **{f"main_model.{k}": v for k, v in _MODEL_ZH.items()},
+    **{f"summary_model.{k}": v for k, v in _MODEL_ZH.items()},
+    "config.trigger_tokens": ("触发线 K", "软线:超过后在之后尝试摘要"),
+    "config.summary_max_tokens": ("摘要上限 S", "受摘要模型输出能力 O 限幅"),
+    "config.safety_margin": ("安全余量 m", "[0, 1) 之间的小数,如 0.10"),
+    "config.reply_max_tokens": ("主回复生成额度 o", "主回复的总生成额度"),
+    "workload.required_tokens": ("必需输入 F", "规则、工具 schema、本轮输入与工作轮"),
+    "workload.summary_tokens": ("摘要及包装 A(Loader)", "Loader 预留的成本"),
+    "workload.engine_summary_tokens": (
+        "摘要及包装 A(Engine)",
+        "留空 = 与 Loader 相同;0 = Engine 舍弃摘要",
+    ),
+    "workload.history_tokens": ("未覆盖历史", "主请求可用的原文历史"),
+    "workload.summary_instruction_tokens": ("摘要指令", "摘要调用的指令与包装"),
+    "workload.previous_summary_tokens": ("旧摘要", "当前的累计摘要"),
+    "workload.backlog_tokens": ("c 之后的积压", "留空 = 至少为额度"),
+    "workload.usage_baseline_tokens": ("Provider 输入基准", "留空 = 无(使用本地估算)"),
+    "workload.replay_since_baseline_tokens": ("基准之后的重放", "基准之后新增的 tokens"),
+    "limits.directory_sessions_read": ("目录访问 Session 数", "sessions"),
+    "limits.raw_records_read": ("原文控制记录数", "records"),
+    "limits.directory_page_size": ("目录页", "每页 sessions"),
+    "limits.message_page_size": ("消息页", "每页 records"),
+    "limits.raw_bson_bytes": ("原始 BSON 接纳量", "bytes(2 MiB = 2,097,152)"),
+    "limits.full_read_ms": ("完整读取时限", "毫秒"),
+    "limits.single_query_ms": ("单次查询时限", "毫秒"),
+    "limits.raw_bson_batch": ("原始 BSON 批量", "每批 records"),
+    "limits.tool_result_tokens": ("摘要输入中的工具结果上限", "tokens,每条结果"),
+    "limits.recall_calls_per_request": ("历史回查次数", "每个请求"),
+    "limits.recall_pack_tokens": ("回查返回包", "每个返回包的 tokens"),
+    "limits.recall_slice_code_points": ("回查单片段", "Unicode code points(不是 tokens)"),
+    "limits.background_runs_per_process": ("后台执行数", "每进程"),
+    "limits.model_timeout_s": ("模型超时", "秒;≤ 执行超时"),
+    "limits.run_timeout_s": ("执行超时", "秒;< 租约"),
+    "limits.lease_s": ("租约", "秒"),
+    "background.billing_recorded": ("原请求账单有效", ""),
+    "background.idle_slot": ("有空闲后台名额", ""),
+    "background.lease_acquired": ("已获得租约", ""),
+}
+GROUPS_ZH = {
+    "main_model": "主模型合同",
+    "summary_model": "摘要模型合同",
+    "config": "配置覆盖项",
+    "workload": "工作负载(场景输入)",
+    "limits": "运行保护",
+}
+READOUT_ZH = {
+    "main_safe_input": "M — 主调用安全输入容量",
+    "summary_cap": "S — 摘要上限(生效值)",
+    "summary_generation": "G — 摘要总生成额度",
+    "summary_safe_input": "C — 摘要调用安全输入容量",
+    "summary_new_raw_budget": "新增原文额度 max(0, min(64,000, C − E))",
+    "summary_new_raw": "本轮新增原文",
+    "summary_work_input": "摘要工作输入",
+    "summary_work_total": "工作输入 + G",
+    "recompress_needed": "需要重压",
+    "loader_prefetch_limit": "Loader 预取上界",
+    "prefetched": "已预取",
+    "summary_adopted": "Engine 采用的摘要",
+    "engine_raw_headroom": "Engine 原文余量",
+    "raw_selected": "实际选中原文",
+    "full_input": "完整输入",
+    "admitted": "准入(F ≤ M)",
+    "soft_estimate": "软判断估算 T",
+    "trigger_reached": "达到触发线(T ≥ K)",
+    "summary_cap_clamped": "S 被摘要模型限幅",
+    "summary_dropped": "Engine 舍弃了摘要",
+    "summary_will_start": "将启动摘要",
+}
+CHART_TEXT_ZH = {
+    "funnel": (
+        "主请求原文漏斗:M → Loader → Engine(面积对应 tokens)",
+        "图上有空间,不代表 I/O 一定能读满这么多历史。",
+    ),
+    "branch": (
+        "摘要独立分支:与必需输入和原文尾部汇合为完整输入",
+        "摘要是独立分支,不是漏斗末尾额外增加的一层容量。",
+    ),
+    "work": (
+        "摘要调用:工作输入与生成额度 G = S 分开展示",
+        "输入大小不等于正文上限,额度也不等于实际消耗。",
+    ),
+}
+SEGMENT_ZH = {
+    "main_safe_input": "M",
+    "loader_prefetch_limit": "Loader 预取上界",
+    "prefetched": "已预取",
+    "engine_raw_headroom": "Engine 原文余量",
+    "raw_selected": "实际选中原文",
+    "required": "必需输入 F",
+    "loader_reserve": "Loader 预留 A",
+    "summary_adopted": "Engine 采用 A",
+    "full_required": "F",
+    "full_summary": "A",
+    "full_raw": "R",
+    "instructions": "指令",
+    "previous_summary": "旧摘要",
+    "new_raw": "新增原文",
+    "generation": "G = S",
+    "trigger": "K",
+    "summary_safe_input": "C",
+}
+CHANNEL_ZH = {"text": "UTF-8 正文", "bson": "BSON", "json": "最终模型 JSON"}
+QUANTITY_ZH = {
+    "raw_selected": "实际选中原文",
+    "full_input": "完整输入",
+    "summary_work_input": "摘要工作输入",
+    "summary_cap": "S(摘要上限)",
+}
+LIMIT_ZH = {
+    "token_budget": "token 额度(Loader 预取上界)",
+    "raw_bson_bytes": "原始 BSON 接纳量",
+    "raw_records_read": "原文控制记录数",
+    "directory_sessions_read": "目录访问 Session 数",
+    "full_read_ms": "完整读取时限",
+    "single_query_ms": "单次查询时限",
+}
+SWEEP_ZH = {
+    "config.summary_max_tokens": "摘要上限 S",
+    "config.trigger_tokens": "触发线 K",
+    "main_model.input_tokens": "主模型 I",
+    "summary_model.input_tokens": "摘要模型 I",
+    "config.safety_margin": "安全余量 m",
+    "workload.required_tokens": "必需输入 F",
+    "workload.previous_summary_tokens": "旧摘要",
+}
+SERIES_ZH = {
+    "main_safe_input": "M",
+    "full_input": "完整输入",
+    "summary_safe_input": "C",
+    "summary_new_raw_budget": "新增原文额度",
+    "summary_cap": "S",
+    "summary_generation": "G",
+}
+# Sentences the renderers compose: (English, Chinese), with {placeholders}.
+PHRASES: dict[str, tuple[str, str]] = {
+    "not": ("Not: ", "不能据此推断:"),
+    "off-scale": ("(off scale)", "(超出刻度)"),
+    "full-input": ("full input", "完整输入"),
+    "work-input": ("work input", "工作输入"),
+    "engine-drops": ("Engine drops the summary (A engine = 0)", "Engine 舍弃摘要(A engine = 0)"),
+    "preset": ("Preset", "预设"),
+    "custom": ("custom", "自定义"),
+    "same-contract": ("Same contract as the main model", "与主模型相同的合同"),
+    "slider": (" (coarse)", "(粗调)"),
+    "col-b": ("B (editing)", "B(编辑中)"),
+    "col-a": ("A (pinned)", "A(已固定)"),
+    "ratios": ("Bytes per token, per channel", "各通道每 token 字节数"),
+    "channel": ("channel", "通道"),
+    "samples": ("samples", "样本数"),
+    "pooled": ("pooled", "合并"),
+    "predicted": (
+        "Predicted bytes: [floor(t × min), ceil(t × max)], ≈ pooled",
+        "预测字节:[floor(t × min), ceil(t × max)],≈ 合并比例",
+    ),
+    "tokens": ("tokens", "tokens"),
+    "limits-caption": ("Prefetch limits as tokens, side by side", "预取限制折算为 tokens 并列比较"),
+    "limit": ("limit", "限制"),
+    "value": ("value", "取值"),
+    "equivalent": ("token equivalent", "折算 tokens"),
+    "basis": ("basis", "依据"),
+    "nothing-bites": (
+        "Nothing bites: all uncovered history fits within every limit.",
+        "没有限制先生效:全部未覆盖历史都在各项限制之内。",
+    ),
+    "first-bites": ("First to bite: {name}.", "最先生效的限制:{name}。"),
+    "does-not-bite": ("does not bite", "不会生效"),
+    "time": (
+        "Prefetch of {tokens} tokens: {records} records, {sessions} sessions, {pages} message "
+        "pages, {dirs} directory pages; read time {read}.",
+        "预取 {tokens} tokens:{records} 条记录,{sessions} 个 Session,{pages} 个消息页,"
+        "{dirs} 个目录页;读取耗时 {read}。",
+    ),
+    "no-overrides": (
+        "No overrides: every supported setting is at its default.",
+        "没有覆盖项:所有受支持的设置均为默认值。",
+    ),
+    "diff-head": ("key|default|reviewed|unit|meaning", "键|默认值|评审值|单位|含义"),
+    "watched": ("watched|A before|B after|expected|holds", "观察项|A 之前|B 之后|预期|成立"),
+    "holds": (
+        "The stated outcome holds. A is pinned as the before, B shows the after.",
+        "所述结果成立。A 固定为实验前,B 显示实验后。",
+    ),
+    "fails": (
+        "The stated outcome does NOT hold. A is pinned as the before, B shows the after.",
+        "所述结果不成立。A 固定为实验前,B 显示实验后。",
+    ),
+    "sweeping": (
+        "Sweeping {name} from {low} to {high} ({n} points); everything else fixed",
+        "扫描{name}:从 {low} 到 {high}({n} 个点),其他输入固定",
+    ),
+    "curves-caveat": (
+        "raising the summary cap S can raise the main model's M — it never does; each panel "
+        "has its own scale.",
+        "调高摘要上限 S 可以提高主模型 M(它从不会);每个小图有各自的刻度。",
+    ),
+    "here": ("; here {value}", ";当前 {value}"),
+    "dark-yes": ("(dark = yes)", "(深色 = 是)"),
+    "trigger-reached": ("trigger reached", "达到触发线"),
+    "admitted": ("admitted", "准入"),
+}
+
+
+def phrase(key: str, lang: str, **values: str) -> str:
+    text = PHRASES[key][1 if lang == "zh" else 0]
+    return text.format(**values) if values else text
+
+
+def text_for(key: str, lang: str) -> str:
+    """The text of a ``data-i18n`` key: static page text, a field's label or hint, a
+    fieldset title or a readout label."""
+    from budgetcore.i18n import STATIC, pick  # noqa: PLC0415
+
+    kind, _, rest = key.partition(":")
+    if kind == "label":
+        return FIELD_ZH[rest][0] if lang == "zh" else FIELD_UI[rest].label
+    if kind == "hint":
+        return FIELD_ZH[rest][1] if lang == "zh" else FIELD_UI[rest].hint
+    if kind == "group":
+        return GROUPS_ZH[rest] if lang == "zh" else dict(_GROUPS)[rest]
+    if kind == "readout":
+        return READOUT_ZH[rest] if lang == "zh" else READOUT_LABELS[rest]
+    if kind == "phrase":
+        return phrase(rest, lang)
+    if kind == "preset":
+        label = PRESETS[rest][0]
+        return label.replace("Article example", "文章示例") if lang == "zh" else label
+    return pick(STATIC[key], lang)
+
+
+def i18n_keys() -> tuple[str, ...]:
+    """Every data-i18n key the generated markup uses (for tests)."""
+    return (
+        *(f"label:{p}" for p in FIELD_UI),
+        *(f"hint:{p}" for p in FIELD_UI if FIELD_UI[p].hint),
+        *(f"group:{g}" for g, _ in _GROUPS),
+        *(f"readout:{k}" for k in READOUT_LABELS),
     )

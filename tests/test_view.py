@@ -92,7 +92,7 @@ class TestMarkup:
         for spec in SCENARIO_FIELDS:
             fid = "in-" + spec.path.replace(".", "-")
             if spec.section != "background":
-                assert f'<label for="{fid}">' in html, spec.path
+                assert f'<label for="{fid}" data-i18n="label:{spec.path}">' in html, spec.path
 
 
 def test_readouts_are_full_integers_and_booleans() -> None:

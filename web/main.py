@@ -19,6 +19,7 @@ from budgetcore import ScenarioError, parse_scenario, plan, view  # noqa: E402 -
 from budgetcore.contracts import ARTICLE_CONTRACT  # noqa: E402
 from budgetcore.errors import Problem  # noqa: E402
 from budgetcore.fragment import parse_fragment, to_fragment  # noqa: E402
+from budgetcore.i18n import MESSAGES, pick, translate_problem  # noqa: E402
 from budgetcore.scenario import (  # noqa: E402
     SCENARIO_FIELDS,
     Scenario,
@@ -71,15 +72,42 @@ def q(selector):
     return document.querySelector(selector)
 
 
+def browser_lang():
+    """Chinese when the browser prefers it, English otherwise."""
+    return "zh" if str(window.navigator.language).lower().startswith("zh") else "en"
+
+
+def show_list(selector, lines):
+    """Fill a <ul> with one <li> per line, as text (never HTML: lines quote user input)."""
+    target = q(selector)
+    target.replaceChildren()
+    for line in lines:
+        item = document.createElement("li")
+        item.textContent = line
+        target.appendChild(item)
+
+
 class Page:
     def __init__(self):
         self.export_ready = False
+        # What the page says in its current language is rebuilt from these on a switch.
+        self.sample_problems = []  # English problem texts of the pasted samples
+        self.import_problems = []
+        self.link_problems = []
+        self.outcome = None  # the last experiment's Outcome
+        link = parse_fragment(str(window.location.hash))
+        ui = dict(link.ui)
+        self.lang_chosen = ui.get("lang") in ("en", "zh")  # kept in the link once chosen
+        self.lang = ui["lang"] if self.lang_chosen else browser_lang()
         q("#boot-stage").textContent = "Drawing the plan"
         q("#controls").innerHTML = view.controls_html()
         q("#background").innerHTML = view.background_html()
         q("#readouts").innerHTML = view.readouts_html()
         self.fields = {p: q(f'[data-input="{p}"]') for p in SPECS}
-        self.sliders = {p: q(f'[data-slider="{p}"]') for p in SPECS}
+        # Only fields that have one (a missing element is JsNull in Pyodide, not None).
+        self.sliders = {
+            e.getAttribute("data-slider"): e for e in document.querySelectorAll("[data-slider]")
+        }
         self.messages = {p: q(f'[data-msg="{p}"]') for p in SPECS}
         for avg in AVERAGES:
             self.fields[avg] = q(f'[data-sample-avg="{avg}"]')
@@ -96,13 +124,34 @@ class Page:
         self.results = q("#results")
         # The URL fragment is the scenario's difference from the defaults; a bad pair
         # falls back to its default and is named on the page.
-        link = parse_fragment(str(window.location.hash))
-        if link.problems:
-            q("#link-problems").textContent = (
-                "This link had values that could not be used; those fields show their "
-                "defaults: " + "; ".join(str(p) for p in link.problems)
-            )
+        self.link_problems = [str(p) for p in link.problems]
+        self.apply_language()
         self.load(link.scenario)
+
+    # ---------------------------------------------------------------- language
+    def say(self, key, **values):
+        text = pick(MESSAGES[key], self.lang)
+        return text.format(**values) if values else text
+
+    def apply_language(self):
+        """Retext every static and generated label; dynamic parts re-render."""
+        lang = self.lang
+        document.documentElement.lang = "zh-CN" if lang == "zh" else "en"
+        q("#lang").value = lang
+        for el in document.querySelectorAll("[data-i18n]"):
+            el.textContent = view.text_for(el.getAttribute("data-i18n"), lang)
+        for path, slider in self.sliders.items():
+            label = view.text_for(f"label:{path}", lang)
+            slider.setAttribute("aria-label", label + view.phrase("slider", lang))
+        q("#experiment-buttons").innerHTML = view.experiment_buttons_html(lang)  # ours
+        q("#link-problems").textContent = (
+            self.say("link-problems")
+            + "; ".join(translate_problem(t, lang) for t in self.link_problems)
+            if self.link_problems
+            else ""
+        )
+        show_list("#sample-errors", [translate_problem(t, lang) for t in self.sample_problems])
+        show_list("#import-errors", [translate_problem(t, lang) for t in self.import_problems])
 
     def load(self, scenario):
         """Show ``scenario`` in every control and plan it."""
@@ -116,7 +165,8 @@ class Page:
         old_format = getattr(getattr(self, "state", None), "export_format", "toml")
         samples = scenario.to_json_dict()["samples"]
         q("#samples-text").value = samples_to_lines(scenario.samples)
-        q("#sample-errors").replaceChildren()
+        self.sample_problems = []
+        show_list("#sample-errors", [])
         for avg in AVERAGES:
             value = samples[avg.split(".", 1)[1]]
             self.fields[avg].value = "" if value is None else value
@@ -134,13 +184,13 @@ class Page:
         self.show_slider(path, value)
 
     def show_slider(self, path, value):
-        if self.sliders[path] is not None:
+        if path in self.sliders:
             self.sliders[path].value = str(view.slider_position(path, value))
 
     def render(self):
         errors = dict(self.state.errors)
         for path, msg in self.messages.items():
-            text = errors.get(path, "")
+            text = translate_problem(errors.get(path, ""), self.lang)
             if msg.textContent != text:
                 msg.textContent = text  # text, never HTML: it quotes what was typed
                 if text:
@@ -151,7 +201,8 @@ class Page:
         if errors:
             return  # the last valid plan stays on screen, marked stale
         values = self.state.plan.as_dict()
-        for key, (text, value) in view.readouts(self.state.plan, values).items():
+        lang = self.lang
+        for key, (text, value) in view.readouts(self.state.plan, values, lang).items():
             el = self.readouts.get(key)
             if el is not None and el.textContent != text:
                 el.textContent = text
@@ -159,10 +210,10 @@ class Page:
                 for target in (el, self.lamps.get(key)):
                     if target is not None:
                         target.dataset.value = value
-        for key, svg in view.charts_svg(self.state.plan).items():
+        for key, svg in view.charts_svg(self.state.plan, lang).items():
             # Built by budgetcore.view from our own constants and formatted integers.
             self.charts[key].innerHTML = svg
-        q("#samples-out").innerHTML = view.samples_html(self.state.plan, values)  # ours
+        q("#samples-out").innerHTML = view.samples_html(self.state.plan, values, lang)  # ours
         self.render_ab()
         if self.export_ready:
             self.render_export()
@@ -170,7 +221,7 @@ class Page:
             # The 500-point sweep redraws in the next frame, in a frame of its own, so
             # the readouts above never wait for it.
             window.requestAnimationFrame(create_once_callable(lambda _t: self.render_curves()))
-        fragment = to_fragment(self.state.plan.scenario)
+        fragment = to_fragment(self.state.plan.scenario, lang=lang if self.lang_chosen else "")
         url = f"#{fragment}" if fragment else window.location.pathname
         if str(window.location.hash) != (f"#{fragment}" if fragment else ""):
             window.history.replaceState(None, "", url)
@@ -180,26 +231,34 @@ class Page:
         self.results.dataset.ab = "on" if self.pinned is not None else "off"
         if self.pinned is None:
             return
-        for key, (a_text, delta) in view.ab_cells(self.pinned, self.state.plan).items():
+        for key, (a_text, delta) in view.ab_cells(self.pinned, self.state.plan, self.lang).items():
             self.cells_a[key].textContent = a_text
             self.cells_delta[key].textContent = delta
-        charts = view.charts_svg(self.pinned)
+        charts = view.charts_svg(self.pinned, self.lang)
+        heading = view.phrase("col-a", self.lang)
         q("#charts-a").innerHTML = "".join(  # ours: constants and formatted integers
-            f'<h3>A (pinned)</h3><div class="chart" data-chart-a="{k}">{svg}</div>'
+            f'<h3>{heading}</h3><div class="chart" data-chart-a="{k}">{svg}</div>'
             for k, svg in charts.items()
         )
 
     def run_experiment(self, key):
         from budgetcore.experiments import BY_KEY, run  # noqa: PLC0415 - on first use
 
-        outcome = run(BY_KEY[key], self.state.plan.scenario)
-        self.pinned = outcome.before
-        self.load(outcome.after.scenario)
-        q("#experiment-result").innerHTML = view.experiment_html(outcome)  # escaped, ours
+        self.outcome = run(BY_KEY[key], self.state.plan.scenario)
+        self.pinned = self.outcome.before
+        self.load(self.outcome.after.scenario)
+        self.render_outcome()
+
+    def render_outcome(self):
+        target = q("#experiment-result")
+        if self.outcome is None:
+            target.replaceChildren()
+        else:
+            target.innerHTML = view.experiment_html(self.outcome, self.lang)  # escaped, ours
 
     # ---------------------------------------------------------------- capacity curves
     def init_curves(self):
-        q("#sweep-path").innerHTML = view.sweep_options_html()
+        q("#sweep-path").innerHTML = view.sweep_options_html(self.lang)
         self.set_sweep_path("config.summary_max_tokens")
         q("#curves").addEventListener("toggle", create_proxy(lambda _e: self.render_curves()))
 
@@ -219,13 +278,13 @@ class Page:
         try:
             value = view.parse_input(spec_path, text)
         except ScenarioError as exc:
-            q("#sweep-msg").textContent = view.problem_text(exc).replace(
+            q("#sweep-msg").textContent = view.problem_text(exc, self.lang).replace(
                 spec_path, f"sweep {which}"
             )
             return
         low, high = (value, high) if which == "low" else (low, value)
         if not low < high:
-            q("#sweep-msg").textContent = "sweep: 'from' must be below 'to'"
+            q("#sweep-msg").textContent = self.say("sweep-order")
             return
         q("#sweep-msg").textContent = ""
         self.sweep = (path, low, high)
@@ -239,7 +298,8 @@ class Page:
         perf = window.performance
         perf.mark("budgetcore:sweep-start")
         values = sweep_values(low, high, path)
-        q("#curves-out").innerHTML = view.curves_svg(sweep(self.state.plan.scenario, path, values))
+        result = sweep(self.state.plan.scenario, path, values)
+        q("#curves-out").innerHTML = view.curves_svg(result, self.lang)
         # scripts/bench reads these measures: the sweep's redraw time, in the page.
         perf.measure("budgetcore:sweep", "budgetcore:sweep-start")
 
@@ -249,7 +309,7 @@ class Page:
         self.export_ready = True
         scenario = self.state.plan.scenario
         q("#export-text").textContent = view.export_text(scenario, self.state.export_format)
-        q("#export-diff").innerHTML = view.export_diff_html(scenario)  # escaped, ours
+        q("#export-diff").innerHTML = view.export_diff_html(scenario, self.lang)  # ours
 
     # ---------------------------------------------------------------- events
     def next_state(self, target):
@@ -294,6 +354,14 @@ class Page:
             samples = dict(state.samples)
             samples[path.split(".", 1)[1]] = None if value is None else str(value)
             return replace(state.with_value(path, value), samples=tuple(samples.items()))
+        if target.hasAttribute("data-lang"):
+            self.lang, self.lang_chosen = str(target.value), True
+            self.apply_language()
+            path = self.sweep[0]
+            q("#sweep-path").innerHTML = view.sweep_options_html(self.lang)
+            q("#sweep-path").value = path
+            self.render_outcome()
+            return state
         if target.hasAttribute("data-export-format"):
             return replace(state, export_format=str(target.value))
         if target.getAttribute("data-preset") == "main_model" and target.value:
@@ -307,12 +375,8 @@ class Page:
     def with_sample_lines(self, state, text):
         """Keep every valid pasted line; list the bad ones by line number."""
         lines, problems = parse_sample_lines(text)
-        errors = q("#sample-errors")
-        errors.replaceChildren()
-        for problem in problems:
-            item = document.createElement("li")
-            item.textContent = str(problem)  # text, never HTML: it quotes the paste
-            errors.appendChild(item)
+        self.sample_problems = [str(p) for p in problems]
+        show_list("#sample-errors", [translate_problem(t, self.lang) for t in self.sample_problems])
         samples = {**dict(state.samples), **lines}
         return replace(state, samples=tuple(samples.items()))
 
@@ -324,7 +388,7 @@ class Page:
             self.state = state.replanned()
             self.render()
         except Exception as exc:  # never a traceback on the page
-            q("#status").textContent = f"Internal error: {type(exc).__name__}: {exc}"
+            q("#status").textContent = f"{self.say('internal')}{type(exc).__name__}: {exc}"
 
     def on_click(self, event):
         action = event.target.getAttribute("data-action")
@@ -338,7 +402,7 @@ class Page:
         elif action == "copy":
             text = q("#export-text").textContent
             window.navigator.clipboard.writeText(text)
-            q("#copy-status").textContent = "Copied."
+            q("#copy-status").textContent = self.say("copied")
         elif action == "import":
             self.import_config(q("#import-text").value)
         elif action == "pin":
@@ -347,14 +411,17 @@ class Page:
                 self.render_ab()
         elif action == "unpin":
             self.pinned = None
-            q("#experiment-result").replaceChildren()
+            self.outcome = None
+            self.render_outcome()
             self.render_ab()
         elif action == "copy-link":
             window.navigator.clipboard.writeText(str(window.location.href))
-            q("#toolbar-status").textContent = "Link copied."
+            q("#toolbar-status").textContent = self.say("link-copied")
         elif action == "reset":
             self.pinned = None
-            q("#experiment-result").replaceChildren()
+            self.outcome = None
+            self.render_outcome()
+            self.link_problems = []
             q("#link-problems").textContent = ""
             self.load(Scenario())
         elif event.target.hasAttribute("data-experiment"):
@@ -388,25 +455,26 @@ class Page:
     def import_config(self, text):
         from budgetcore.config import apply_overrides, parse_config  # noqa: PLC0415
 
-        errors, ok = q("#import-errors"), q("#import-ok")
-        errors.replaceChildren()
+        ok = q("#import-ok")
         ok.textContent = ""
+        self.import_problems = []
         try:
             overrides = parse_config(text)
             if self.state.errors:
                 raise ScenarioError(
                     [Problem("page", "has invalid fields; fix them before importing")]
-                )
+                )  # translated with the other rules
             scenario = apply_overrides(self.state.plan.scenario, overrides)
         except ScenarioError as exc:
-            for problem in exc.problems:
-                item = document.createElement("li")
-                item.textContent = str(problem)  # text, never HTML: it quotes the file
-                errors.appendChild(item)
+            self.import_problems = [str(p) for p in exc.problems]
+            show_list(
+                "#import-errors", [translate_problem(t, self.lang) for t in self.import_problems]
+            )
             return
+        show_list("#import-errors", [])
         self.load(scenario)
         keys = ", ".join(overrides) or "none"
-        ok.textContent = f"Applied {len(overrides)} override(s): {keys}."
+        ok.textContent = self.say("applied", n=str(len(overrides)), keys=keys)
 
     async def on_file(self, event):
         files = event.target.files
