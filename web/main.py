@@ -506,6 +506,7 @@ def boot():
     app.addEventListener("input", create_proxy(page.on_input))
     app.addEventListener("click", create_proxy(page.on_click))
     q("#import-file").addEventListener("change", create_proxy(page.on_file))
+    q("#lang").addEventListener("input", create_proxy(page.on_input))  # in the header
     window.budgetcorePlan = create_proxy(plan_json)
     window.budgetcorePlanBatch = create_proxy(plan_batch_json)
     document.documentElement.dataset.state = "ready"
