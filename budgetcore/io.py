@@ -145,138 +145,64 @@ def io_verdict(
             loader_prefetch_limit,
             True,
             "loader prefetch limit = max(0, M - A loader)",
-        ),
+        )
     ]
+
+    def row(key: str, unit: str, tokens: int | None, basis: str, known: bool = True) -> None:
+        rows.append(LimitRow(key, getattr(limits, key), unit, tokens, known, basis))
+
+    def unknown(key: str, unit: str, needs: str) -> None:
+        row(key, unit, None, f"needs {needs}", known=False)
+
     # 2 MiB of raw BSON, at the most bytes per token seen.
     if bson is None:
-        rows.append(
-            LimitRow(
-                "raw_bson_bytes", limits.raw_bson_bytes, "bytes", None, False, "needs BSON samples"
-            )
-        )
+        unknown("raw_bson_bytes", "bytes", "BSON samples")
     else:
         tokens = None if bson.ratio_max == 0 else _floor(limits.raw_bson_bytes / bson.ratio_max)
-        rows.append(
-            LimitRow(
-                "raw_bson_bytes",
-                limits.raw_bson_bytes,
-                "bytes",
-                tokens,
-                True,
-                "bytes / max BSON bytes per token",
-            )
-        )
+        row("raw_bson_bytes", "bytes", tokens, "bytes / max BSON bytes per token")
     if tpm is None:
-        rows.append(
-            LimitRow(
-                "raw_records_read",
-                limits.raw_records_read,
-                "records",
-                None,
-                False,
-                "needs tokens per message",
-            )
-        )
+        unknown("raw_records_read", "records", "tokens per message")
     else:
-        rows.append(
-            LimitRow(
-                "raw_records_read",
-                limits.raw_records_read,
-                "records",
-                _floor(limits.raw_records_read * Fraction(tpm)),
-                True,
-                "records x tokens per message",
-            )
-        )
+        tokens = _floor(limits.raw_records_read * Fraction(tpm))
+        row("raw_records_read", "records", tokens, "records x tokens per message")
     if tpm is None or mps is None:
-        rows.append(
-            LimitRow(
-                "directory_sessions_read",
-                limits.directory_sessions_read,
-                "sessions",
-                None,
-                False,
-                "needs tokens per message and messages per session",
-            )
+        unknown(
+            "directory_sessions_read", "sessions", "tokens per message and messages per session"
         )
     else:
-        rows.append(
-            LimitRow(
-                "directory_sessions_read",
-                limits.directory_sessions_read,
-                "sessions",
-                _floor(limits.directory_sessions_read * Fraction(mps) * Fraction(tpm)),
-                True,
-                "sessions x messages per session x tokens per message",
-            )
+        tokens = _floor(limits.directory_sessions_read * Fraction(mps) * Fraction(tpm))
+        row(
+            "directory_sessions_read",
+            "sessions",
+            tokens,
+            "sessions x messages per session x tokens per message",
         )
     if bson is None or speed is None:
-        rows.append(
-            LimitRow(
-                "full_read_ms",
-                limits.full_read_ms,
-                "ms",
-                None,
-                False,
-                "needs BSON samples and (bytes, ms) read samples",
-            )
-        )
-        rows.append(
-            LimitRow(
-                "single_query_ms",
-                limits.single_query_ms,
-                "ms",
-                None,
-                False,
-                "needs BSON samples and (bytes, ms) read samples",
-            )
-        )
+        unknown("full_read_ms", "ms", "BSON samples and (bytes, ms) read samples")
+        unknown("single_query_ms", "ms", "BSON samples and (bytes, ms) read samples")
     else:
         query = max(samples.query_ms, default=0)
-        full = _largest(
-            lambda t: (
-                _time(t, bson=bson, speed=speed[1], query=query, samples=samples, limits=limits)
-                <= limits.full_read_ms
-            )
-        )
-        rows.append(
-            LimitRow(
-                "full_read_ms",
-                limits.full_read_ms,
-                "ms",
-                full,
-                True,
-                "largest read whose slowest predicted time fits",
-            )
-        )
+
+        def fits(t: int) -> bool:
+            time = _time(t, bson=bson, speed=speed[1], query=query, samples=samples, limits=limits)
+            return time <= limits.full_read_ms
+
+        row("full_read_ms", "ms", _largest(fits), "largest read whose slowest predicted time fits")
         if tpm is None:
-            rows.append(
-                LimitRow(
-                    "single_query_ms",
-                    limits.single_query_ms,
-                    "ms",
-                    None,
-                    False,
-                    "needs tokens per message",
-                )
-            )
+            unknown("single_query_ms", "ms", "tokens per message")
         else:
             page_tokens = _ceil(limits.message_page_size * Fraction(tpm))
             page_ms = _ceil(_ceil(page_tokens * bson.ratio_max) * speed[1]) + query
+            # One page over the single-query time stops the read at its first query.
             bites = page_ms > limits.single_query_ms
-            rows.append(
-                LimitRow(
-                    "single_query_ms",
-                    limits.single_query_ms,
-                    "ms",
-                    0 if bites else None,
-                    True,
-                    f"one message page takes up to {page_ms:,} ms",
-                )
+            row(
+                "single_query_ms",
+                "ms",
+                0 if bites else None,
+                f"one message page takes up to {page_ms:,} ms",
             )
     io_known = [r.tokens for r in rows[1:] if r.tokens is not None]
     io_cap = min(io_known) if io_known else None
-    candidates = [(r.tokens, i) for i, r in enumerate(rows) if r.tokens is not None]
-    smallest, index = min(candidates)
+    smallest, index = min((r.tokens, i) for i, r in enumerate(rows) if r.tokens is not None)
     first = rows[index].key if smallest < history_tokens else "history"
     return IoVerdict(tuple(rows), first, io_cap)

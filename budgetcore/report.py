@@ -72,6 +72,17 @@ plt.rcParams["svg.hashsalt"] = "budgetcore"
 _META = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
 
 
+def _save(fig: Any, stem: Path) -> list[str]:
+    """Write ``fig`` as PNG and SVG beside each other; return the file names."""
+    files = []
+    for ext in ("png", "svg"):
+        out = stem.with_suffix(f".{ext}")
+        fig.savefig(out, metadata=_META[ext])
+        files.append(out.name)
+    plt.close(fig)
+    return files
+
+
 def _draw_chart(chart: Chart, path_stem: Path) -> list[str]:
     title, caveat = CHART_TEXT[chart.key]
     top = 22
@@ -124,13 +135,7 @@ def _draw_chart(chart: Chart, path_stem: Path) -> list[str]:
     fig.text(
         0.02, 0.03, f"Not: {caveat}" + (f"   {notes}" if notes else ""), fontsize=7, style="italic"
     )
-    files = []
-    for ext in ("png", "svg"):
-        out = path_stem.with_suffix(f".{ext}")
-        fig.savefig(out, metadata=_META[ext])
-        files.append(out.name)
-    plt.close(fig)
-    return files
+    return _save(fig, path_stem)
 
 
 def _draw_curves(scenario: Scenario, path: str, out_dir: Path) -> list[str]:
@@ -165,14 +170,7 @@ def _draw_curves(scenario: Scenario, path: str, out_dir: Path) -> list[str]:
         "(each panel has its own scale)",
         fontsize=10,
     )
-    stem = out_dir / f"curves-{path.replace('.', '-')}"
-    files = []
-    for ext in ("png", "svg"):
-        out = stem.with_suffix(f".{ext}")
-        fig.savefig(out, metadata=_META[ext])
-        files.append(out.name)
-    plt.close(fig)
-    return files
+    return _save(fig, out_dir / f"curves-{path.replace('.', '-')}")
 
 
 def write_report(scenario: Scenario, out_dir: Path) -> list[Path]:

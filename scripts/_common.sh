@@ -39,14 +39,18 @@ ensure_lock_tool() {
     stamp="$tools/.stamp"
     want="$(sha256sum "$ROOT/scripts/lock-tools.txt" | cut -d' ' -f1)"
     if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
+    local extra=()
     if ! py="$(find_tool_python)"; then
-        log "pyodide-lock needs Python >= 3.12 and none was found (python3.12+ on PATH or under pyenv)"
-        return 1
+        # pyodide-lock's metadata asks for 3.12, but its add-wheels command runs on 3.11
+        # (checked: byte-identical lock file), and only pyodide-cli truly needs 3.12.
+        py=python3
+        extra=(--ignore-requires-python)
     fi
     log "installing the pyodide lock tool with $("$py" --version)"
     rm -rf "$tools"
     "$py" -m venv "$tools"
-    "$tools/bin/python" -m pip install -q --disable-pip-version-check -r "$ROOT/scripts/lock-tools.txt"
+    "$tools/bin/python" -m pip install -q --disable-pip-version-check "${extra[@]}" \
+        -r "$ROOT/scripts/lock-tools.txt"
     echo "$want" > "$stamp"
 }
 
@@ -86,7 +90,10 @@ ensure_web() {
         --require-hashes -r "$ROOT/web/wheels.txt" -d "$pyodide_dir"
     "$PY" -m pip wheel -q --disable-pip-version-check --no-deps --no-build-isolation \
         "$ROOT" -w "$pyodide_dir"
-    (cd "$pyodide_dir" && "$ROOT/.venv-tools/bin/pyodide" lockfile add-wheels \
+    # This is `pyodide lockfile add-wheels`, called through pyodide-lock's own click
+    # group so that it also runs where pyodide-cli (Python >= 3.12 only) cannot.
+    (cd "$pyodide_dir" && "$ROOT/.venv-tools/bin/python" -c \
+        'from pyodide_lock.cli import main; main()' add-wheels \
         --input "$ROOT/node_modules/pyodide/pyodide-lock.json" \
         --output "$pyodide_dir/pyodide-lock.json" ./*.whl >/dev/null)
     rm -rf "$vendor"

@@ -23,15 +23,7 @@ from typing import Any
 from playwright.sync_api import Browser, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from webserver import start_in_thread
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from webserver import CHROMIUM, CHROMIUM_ARGS, start_in_thread
 
 # Installed before any page script (before <html> exists, hence observing the
 # document): stamps the moment data-state turns "ready", relative to navigation
@@ -107,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     server, base = start_in_thread()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             cold_load(browser, base)  # warm the OS file cache and the server once
             page_ms: list[float] = []
             bare_ms: list[float] = []

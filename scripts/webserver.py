@@ -15,6 +15,17 @@ from pathlib import Path
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
+# Debian's Chromium, as the browser tests and scripts/bench launch it. The last three
+# flags stop Chromium's own calls home, which this machine's closed network refuses.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
 
 class Handler(SimpleHTTPRequestHandler):
     extensions_map = {  # noqa: RUF012 - the stdlib's own class attribute

@@ -13,15 +13,6 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-# Flags this machine needs; the last three stop Chromium's own calls home.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 pytestmark = pytest.mark.browser
 
@@ -33,6 +24,11 @@ def _load_webserver() -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+WEBSERVER = _load_webserver()
+CHROMIUM: str = WEBSERVER.CHROMIUM
+CHROMIUM_ARGS: list[str] = WEBSERVER.CHROMIUM_ARGS
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +44,7 @@ def base_url() -> Iterator[str]:
     )
     if setup.returncode != 0:
         pytest.fail(f"building web/vendor failed:\n{setup.stderr[-2000:]}")
-    server, url = _load_webserver().start_in_thread()
+    server, url = WEBSERVER.start_in_thread()
     yield url
     server.shutdown()
     server.server_close()
