@@ -230,17 +230,37 @@ def _header(scenario: Scenario, body: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def export_toml(scenario: Scenario) -> str:
-    """The reviewed overrides as TOML (tomli-w), with a header comment."""
-    # Optional extra budgetcore[toml]: the core itself stays stdlib-only.
-    import tomli_w  # noqa: PLC0415
+def _dumps_plain(body: Mapping[str, Mapping[str, object]]) -> str:
+    """TOML for the only shape an export has (tables of integers and decimal strings),
+    byte for byte what tomli-w writes for it (a property test holds them equal)."""
+    tables = []
+    for section, fields in body.items():
+        rows = [
+            f'{key} = "{value}"' if isinstance(value, str) else f"{key} = {value}"
+            for key, value in fields.items()
+        ]
+        tables.append(f"[{section}]\n" + "\n".join(rows) + "\n")
+    return "\n".join(tables)
 
+
+def dumps_toml(body: Mapping[str, Mapping[str, object]]) -> str:
+    """tomli-w (the optional extra budgetcore[toml]) when installed; without it, e.g.
+    ``python3 -m budgetcore export`` from a bare checkout, the equivalent plain writer."""
+    try:
+        import tomli_w  # noqa: PLC0415 - optional: the core itself stays stdlib-only
+    except ImportError:
+        return _dumps_plain(body)
+    return tomli_w.dumps(body)
+
+
+def export_toml(scenario: Scenario) -> str:
+    """The reviewed overrides as TOML, with a header comment."""
     body = _nested(overrides_of(scenario))
     lines = [f"# {line}" for line in _header(scenario, body)]
     if not body:
         lines.append("# no overrides: every supported setting is at its default")
         return "\n".join(lines) + "\n"
-    return "\n".join(lines) + "\n\n" + tomli_w.dumps(body)
+    return "\n".join(lines) + "\n\n" + dumps_toml(body)
 
 
 def export_json(scenario: Scenario) -> str:

@@ -363,3 +363,30 @@ class TestCli:
         proc = self.run("plan", "--fragment", "config.trigger_tokens=8k")
         assert proc.returncode == 2
         assert proc.stderr == 'config.trigger_tokens must be an integer from 0 to 10^12, got "8k"\n'
+
+
+@given(scenarios())
+def test_plain_toml_writer_is_byte_identical_to_tomli_w(data: dict[str, Any]) -> None:
+    import tomli_w  # noqa: PLC0415 - installed with the test extras
+
+    from budgetcore.config import _dumps_plain, _nested  # noqa: PLC0415
+
+    body = _nested(overrides_of(parse_scenario(data)))
+    assert _dumps_plain(body) == tomli_w.dumps(body)
+
+
+def test_export_without_tomli_w_still_round_trips(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins  # noqa: PLC0415
+
+    real_import = builtins.__import__
+
+    def no_tomli_w(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "tomli_w":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_tomli_w)
+    scenario = parse_scenario({"config": {"safety_margin": "0.15"}, "limits": {"lease_s": 200}})
+    text = export_toml(scenario)
+    assert tomllib.loads(text) == {"config": {"safety_margin": "0.15"}, "limits": {"lease_s": 200}}
+    assert parse_config(text) == {"config.safety_margin": Decimal("0.15"), "limits.lease_s": 200}
