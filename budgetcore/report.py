@@ -13,6 +13,8 @@ imports them, and only the ``report`` command imports this module.
 from __future__ import annotations
 
 import json
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,14 @@ plt.rcParams["svg.hashsalt"] = "budgetcore"
 _META = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
 
 
+def _px(value: Fraction | Decimal | int) -> float:
+    """A drawing position for matplotlib, which only takes floats. Only positions go
+    through here: every number a reader sees is printed from the exact integer, and a
+    token count up to 10^13 is exact in a double anyway."""
+    exact = Fraction(value)
+    return exact.numerator / exact.denominator
+
+
 def _save(fig: Any, stem: Path) -> list[str]:
     """Write ``fig`` as PNG and SVG beside each other; return the file names."""
     files = []
@@ -98,9 +108,9 @@ def _draw_chart(chart: Chart, path_stem: Path) -> list[str]:
         colour = COLOURS.get(seg.key, "#888888")
         ax.add_patch(
             Rectangle(
-                (float(seg.x), float(seg.y) + top),
-                float(seg.width),
-                float(seg.height),
+                (_px(seg.x), _px(seg.y) + top),
+                _px(seg.width),
+                _px(seg.height),
                 facecolor=colour,
                 edgecolor="#d08a2e" if colour == "none" else colour,
                 linestyle="--" if colour == "none" else "-",
@@ -113,16 +123,16 @@ def _draw_chart(chart: Chart, path_stem: Path) -> list[str]:
             text = " + ".join(f"{SEGMENT_LABELS[s.key]} {format_int(s.tokens)}" for s in segs)
         ax.text(
             4,
-            float(y) + top + float(segs[0].height) / 2,
+            _px(y) + top + _px(segs[0].height) / 2,
             text,
             va="center",
             fontsize=8,
             bbox={"facecolor": "white", "alpha": 0.7, "edgecolor": "none", "pad": 1},
         )
     for m in chart.markers:
-        ax.axvline(float(m.x), color="#1d232b", linestyle=":", linewidth=1)
+        ax.axvline(_px(m.x), color="#1d232b", linestyle=":", linewidth=1)
         ax.text(
-            float(m.x),
+            _px(m.x),
             12,
             f"{SEGMENT_LABELS.get(m.key, m.key)} {format_int(m.tokens)}",
             fontsize=7,
@@ -142,22 +152,22 @@ def _draw_curves(scenario: Scenario, path: str, out_dir: Path) -> list[str]:
     low, high = default_range(scenario, path)
     values = sweep_values(low, high, path)
     s = sweep(scenario, path, values)
-    x = np.array([float(v) for v in s.values])
+    x = np.array([_px(v) for v in s.values])
     fig, axes = plt.subplots(len(SERIES) + 1, 1, sharex=True, figsize=(8, 9), dpi=110)
     for ax, key in zip(axes, SERIES, strict=False):
-        y = np.array(s.series[key], dtype=np.float64)
+        y = np.array([_px(v) for v in s.series[key]])
         ax.plot(x, y, color=COLOURS[key], linewidth=1.4)
         ax.set_ylabel(SERIES_LABELS[key], rotation=0, ha="right", va="center", fontsize=8)
         ax.tick_params(labelsize=7)
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
-        ax.axvline(float(s.current), color="#1d232b", linestyle=":", linewidth=1)
+        ax.axvline(_px(s.current), color="#1d232b", linestyle=":", linewidth=1)
     states = axes[-1]
     for row, key in enumerate(("trigger_reached", "admitted")):
         flags = np.array(s.states[key], dtype=bool)
         states.fill_between(x, row, row + 0.8, where=flags, color="#3b6ea8", step="mid")
         states.fill_between(x, row, row + 0.8, where=~flags, color="#dfe5ea", step="mid")
     states.set_yticks([0.4, 1.4], ["trigger reached", "admitted"], fontsize=7)
-    states.axvline(float(s.current), color="#1d232b", linestyle=":", linewidth=1)
+    states.axvline(_px(s.current), color="#1d232b", linestyle=":", linewidth=1)
     if SWEEPABLE[path] == "log":
         states.set_xscale("log")
     states.set_xlabel(
