@@ -58,10 +58,6 @@ class Override:
     def default(self) -> object:
         return self.spec.default
 
-    @property
-    def type_name(self) -> str:
-        return "decimal" if self.spec.kind == "margin" else "integer"
-
 
 _META: dict[str, tuple[str, str, str]] = {
     # key: (unit, meaning in English, meaning in Chinese)

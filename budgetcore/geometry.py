@@ -17,7 +17,6 @@ __all__ = ["Chart", "Marker", "Segment", "branch_chart", "funnel_chart", "work_c
 WIDTH = 640
 ROW = 34  # bar height
 GAP = 14
-LEFT = 0
 
 
 @dataclass(frozen=True, slots=True)

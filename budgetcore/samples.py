@@ -72,9 +72,6 @@ class Prediction:
     high: int  # ceil(t * max)
     point: int  # t * pooled, rounded half to even
 
-    def contains_point(self) -> bool:
-        return self.low <= self.point <= self.high
-
 
 @lru_cache(maxsize=4096)
 def channel_stats(samples: tuple[ByteSample, ...]) -> ChannelStats | None:

@@ -817,9 +817,18 @@ def format_signed(value: int) -> str:
     return "0"
 
 
-def ab_cells(a: Plan, b: Plan, lang: str = "en") -> dict[str, tuple[str, str]]:
-    """key -> (A's text, B − A): integers as signed differences, booleans same/changed."""
-    av, bv = a.as_dict(), b.as_dict()
+def ab_cells(
+    a: Plan,
+    b: Plan,
+    lang: str = "en",
+    *,
+    a_values: dict[str, Any] | None = None,
+    b_values: dict[str, Any] | None = None,
+) -> dict[str, tuple[str, str]]:
+    """key -> (A's text, B − A): integers as signed differences, booleans same/changed.
+    ``a_values``/``b_values`` are the plans' ``as_dict()`` when the caller has them."""
+    av = a.as_dict() if a_values is None else a_values
+    bv = b.as_dict() if b_values is None else b_values
     out = {}
     for key in READOUT_KEYS:
         x, y = av[key], bv[key]

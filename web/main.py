@@ -120,6 +120,8 @@ class Page:
             e.dataset.keyDelta: e for e in document.querySelectorAll("[data-key-delta]")
         }
         self.pinned = None  # the Plan pinned as A, or None
+        self.pinned_values = None  # its as_dict(), computed once per pin
+        self.charts_a_drawn = None  # (pinned plan, lang) whose charts are on screen
         q("#experiment-buttons").innerHTML = view.experiment_buttons_html()
         self.results = q("#results")
         # The URL fragment is the scenario's difference from the defaults; a bad pair
@@ -214,7 +216,7 @@ class Page:
             # Built by budgetcore.view from our own constants and formatted integers.
             self.charts[key].innerHTML = svg
         q("#samples-out").innerHTML = view.samples_html(self.state.plan, values, lang)  # ours
-        self.render_ab()
+        self.render_ab(values)
         if self.export_ready:
             self.render_export()
         if q("#curves").open:
@@ -227,13 +229,28 @@ class Page:
             window.history.replaceState(None, "", url)
 
     # ---------------------------------------------------------------- A/B
-    def render_ab(self):
+    def pin(self, plan_a):
+        self.pinned = plan_a
+        self.pinned_values = None if plan_a is None else plan_a.as_dict()
+
+    def render_ab(self, values=None):
+        """A and B − A on every readout; A's charts only when A or the language changed."""
         self.results.dataset.ab = "on" if self.pinned is not None else "off"
         if self.pinned is None:
             return
-        for key, (a_text, delta) in view.ab_cells(self.pinned, self.state.plan, self.lang).items():
+        cells = view.ab_cells(
+            self.pinned,
+            self.state.plan,
+            self.lang,
+            a_values=self.pinned_values,
+            b_values=values,
+        )
+        for key, (a_text, delta) in cells.items():
             self.cells_a[key].textContent = a_text
             self.cells_delta[key].textContent = delta
+        if self.charts_a_drawn == (self.pinned, self.lang):
+            return
+        self.charts_a_drawn = (self.pinned, self.lang)
         charts = view.charts_svg(self.pinned, self.lang)
         heading = view.phrase("col-a", self.lang)
         q("#charts-a").innerHTML = "".join(  # ours: constants and formatted integers
@@ -245,7 +262,7 @@ class Page:
         from budgetcore.experiments import BY_KEY, run  # noqa: PLC0415 - on first use
 
         self.outcome = run(BY_KEY[key], self.state.plan.scenario)
-        self.pinned = self.outcome.before
+        self.pin(self.outcome.before)
         self.load(self.outcome.after.scenario)
         self.render_outcome()
 
@@ -407,10 +424,10 @@ class Page:
             self.import_config(q("#import-text").value)
         elif action == "pin":
             if not self.state.errors:
-                self.pinned = self.state.plan
+                self.pin(self.state.plan)
                 self.render_ab()
         elif action == "unpin":
-            self.pinned = None
+            self.pin(None)
             self.outcome = None
             self.render_outcome()
             self.render_ab()
@@ -418,7 +435,7 @@ class Page:
             window.navigator.clipboard.writeText(str(window.location.href))
             q("#toolbar-status").textContent = self.say("link-copied")
         elif action == "reset":
-            self.pinned = None
+            self.pin(None)
             self.outcome = None
             self.render_outcome()
             self.link_problems = []

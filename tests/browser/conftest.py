@@ -138,19 +138,19 @@ class Page:
                     self.fill(path, str(value))
 
 
-@pytest.fixture
-def page(browser: Any, base_url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def _page_at(browser: Any, base_url: str, width: int, height: int) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": width, "height": height})
     try:
         yield Page(context.new_page(), base_url)
     finally:
         context.close()
+
+
+@pytest.fixture
+def page(browser: Any, base_url: str) -> Iterator[Page]:
+    yield from _page_at(browser, base_url, 1280, 900)
 
 
 @pytest.fixture
 def narrow_page(browser: Any, base_url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 380, "height": 800})
-    try:
-        yield Page(context.new_page(), base_url)
-    finally:
-        context.close()
+    yield from _page_at(browser, base_url, 380, 800)
