@@ -1,0 +1,57 @@
+"""A small HTML builder that always escapes: text is text unless it is ``Markup``.
+
+>>> el("td", {"data-key": 'a"b'}, "<1>")
+'<td data-key="a&quot;b">&lt;1&gt;</td>'
+>>> el("input", {"type": "checkbox", "checked": True, "hidden": False})
+'<input type="checkbox" checked>'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from html import escape
+
+__all__ = ["Markup", "el", "esc", "join"]
+
+_VOID = frozenset({"input", "br", "hr", "img", "meta", "link", "col", "wbr"})
+Attrs = Mapping[str, object] | None
+
+
+class Markup(str):
+    """Text that is already safe HTML (built by this module)."""
+
+    __slots__ = ()
+
+
+def esc(value: object) -> Markup:
+    """``value`` as safe HTML: Markup stays, anything else is escaped as text."""
+    if isinstance(value, Markup):
+        return value
+    return Markup(escape(str(value), quote=True))
+
+
+def _attrs(attrs: Attrs) -> str:
+    if not attrs:
+        return ""
+    out = []
+    for name, value in attrs.items():
+        if value is None or value is False:
+            continue
+        if value is True:
+            out.append(f" {name}")
+        else:
+            out.append(f' {name}="{escape(str(value), quote=True)}"')
+    return "".join(out)
+
+
+def el(tag: str, attrs: Attrs = None, *children: object) -> Markup:
+    """``<tag attrs>children</tag>``; children are escaped unless they are Markup."""
+    head = f"<{tag}{_attrs(attrs)}>"
+    if tag in _VOID:
+        return Markup(head)
+    return Markup(f"{head}{''.join(esc(c) for c in children)}</{tag}>")
+
+
+def join(parts: Iterable[object], sep: str = "") -> Markup:
+    """Concatenate, escaping every part that is not already Markup."""
+    return Markup(esc(sep).join(esc(p) for p in parts))

@@ -1,0 +1,1328 @@
+"""The one message catalogue: every user-visible string of the page, in both languages.
+
+Keys are stable ids (``label.config.trigger_tokens``, ``problem.whole-range``); values
+are (English, Chinese) with named ``{parameters}``. Numbers are formatted before they
+reach a message (``budgetcore.units``), identically in both languages. Plurals are
+rules (``count``), never string surgery, and a problem is data (a code and
+parameters) rendered here in the reader's language.
+
+Terminology follows the source article: 触发线 K, 摘要上限 S, 安全余量 m, 主调用安全输入
+容量 M, 必需输入 F, 新增原文, 重压 (recompress), 准入 (admission).
+"""
+
+from __future__ import annotations
+
+__all__ = ["CATALOGUE", "LANGS", "count", "t"]
+
+LANGS = ("en", "zh")
+
+
+def t(key: str, lang: str, **params: object) -> str:
+    """The message ``key`` in ``lang`` with its parameters filled in.
+
+    >>> t("msg.yes", "zh")
+    '是'
+    """
+    text = CATALOGUE[key][1 if lang == "zh" else 0]
+    return text.format(**params) if params else text
+
+
+def count(key: str, n: int, lang: str, **params: object) -> str:
+    """A counted phrase with the plural rule of ``lang`` (``{n}`` is formatted).
+
+    >>> count("count.override", 1, "en"), count("count.override", 3, "en")
+    ('1 override', '3 overrides')
+    """
+    form = "one" if n == 1 and lang != "zh" else "other"
+    return t(f"{key}.{form}", lang, n=f"{n:,}", **params)
+
+
+CATALOGUE: dict[str, tuple[str, str]] = {
+    # -------- static
+    "static.title": (
+        "Compaction budget controller",
+        "Compact 预算控制器",
+    ),
+    "static.lede": (
+        "Move the trigger line K, the summary cap S, the margin and the workload; see what every other quantity does. All numbers are exact tokens computed locally — no model call, no network.",
+        "调整触发线 K、摘要上限 S、安全余量与工作负载,查看其他各量如何变化。所有数字都是在本地计算的精确 tokens:不调用模型,不连接网络。",
+    ),
+    "static.lang-label": (
+        "Language",
+        "语言",
+    ),
+    "static.pin": (
+        "Pin as A",
+        "固定为 A",
+    ),
+    "static.unpin": (
+        "Unpin A",
+        "取消固定 A",
+    ),
+    "static.copy-link": (
+        "Copy link",
+        "复制链接",
+    ),
+    "static.reset": (
+        "Reset",
+        "重置",
+    ),
+    "static.stale": (
+        "Showing the last valid plan — fix the highlighted field to update it.",
+        "正在显示最后一次有效的计算结果:请修正标出的输入项以更新。",
+    ),
+    "static.lamp-trigger": (
+        "Trigger reached",
+        "达到触发线",
+    ),
+    "static.lamp-admitted": (
+        "Admitted",
+        "准入",
+    ),
+    "static.lamp-recompress": (
+        "Recompress needed",
+        "需要重压",
+    ),
+    "static.lamp-start": (
+        "Summary will start",
+        "将启动摘要",
+    ),
+    "static.start-summary": (
+        "Why a summary does or does not start",
+        "摘要为何启动或不启动",
+    ),
+    "static.start-text": (
+        "Reaching K never rejects the reply and does not by itself start a summary. All must hold:",
+        "达到 K 不会拒绝主回复,也不意味着当场生成摘要。以下条件须同时满足:",
+    ),
+    "static.lamp-work": (
+        "Uncovered history to consume (or a recompress)",
+        "有可推进的未覆盖历史(或需重压)",
+    ),
+    "static.experiments-h": (
+        "Boundary experiments",
+        "四个边界实验",
+    ),
+    "static.curves-h": (
+        "Capacity curves: sweep one input",
+        "容量曲线:扫描一个输入",
+    ),
+    "static.sweep": (
+        "Sweep",
+        "扫描",
+    ),
+    "static.from": (
+        "from",
+        "从",
+    ),
+    "static.to": (
+        "to",
+        "到",
+    ),
+    "static.samples-h": (
+        "Bytes and time from your own samples",
+        "根据自己的样本预测字节与耗时",
+    ),
+    "static.samples-note": (
+        "Paste paired samples measured on your own store, one JSON object per line: channels text, bson, json (tokens, bytes), read (bytes, ms) and query (ms). A channel without samples predicts unknown — never a generic language ratio.",
+        "粘贴在自己存储上测得的配对样本,每行一个 JSON 对象:通道 text、bson、json(tokens, bytes),read(bytes, ms)与 query(ms)。没有样本的通道显示未知,不用通用语言比例代替。",
+    ),
+    "static.samples-label": (
+        "Samples (JSON Lines)",
+        "样本(JSON Lines)",
+    ),
+    "static.example-samples": (
+        "Load made-up example samples",
+        "载入虚构的示例样本",
+    ),
+    "static.avg-tpm": (
+        "Average tokens per message",
+        "每条消息平均 tokens",
+    ),
+    "static.avg-mps": (
+        "Messages per session",
+        "每个 Session 的消息数",
+    ),
+    "static.config-h": (
+        "Reviewed config: supported overrides only",
+        "评审后的配置:只含运行端支持的覆盖项",
+    ),
+    "static.config-note": (
+        "Only K, S, m, o and the runtime protections are runtime settings. Model contracts belong to the runtime's model registry and are never exported; apply the file by hand after review.",
+        "只有 K、S、m、o 与运行保护是运行端设置。模型合同属于运行端的模型登记,从不导出;评审后请人工应用该文件。",
+    ),
+    "static.download": (
+        "Download",
+        "下载",
+    ),
+    "static.copy": (
+        "Copy",
+        "复制",
+    ),
+    "static.import-h": (
+        "Import a config",
+        "导入配置",
+    ),
+    "static.import-paste": (
+        "Paste TOML or JSON",
+        "粘贴 TOML 或 JSON",
+    ),
+    "static.import-file": (
+        "or choose a file",
+        "或选择文件",
+    ),
+    "static.import-apply": (
+        "Apply import",
+        "应用导入",
+    ),
+    "static.boot-loading": (
+        "Loading the Python runtime:",
+        "正在加载 Python 运行时:",
+    ),
+    # -------- msg
+    "msg.link-problems": (
+        "This link had values that could not be used; those fields show their defaults: ",
+        "此链接中有无法使用的值,这些输入项已恢复默认值:",
+    ),
+    "msg.applied": (
+        "Applied {n} override(s): {keys}.",
+        "已应用 {n} 个覆盖项:{keys}。",
+    ),
+    "msg.copied": (
+        "Copied.",
+        "已复制。",
+    ),
+    "msg.link-copied": (
+        "Link copied.",
+        "链接已复制。",
+    ),
+    "msg.internal": (
+        "Internal error: ",
+        "内部错误:",
+    ),
+    "msg.sweep-order": (
+        "sweep: 'from' must be below 'to'",
+        "扫描:起点必须小于终点",
+    ),
+    "msg.yes": (
+        "yes",
+        "是",
+    ),
+    "msg.no": (
+        "no",
+        "否",
+    ),
+    "msg.same": (
+        "same",
+        "相同",
+    ),
+    "msg.changed": (
+        "changed",
+        "变化",
+    ),
+    "msg.unknown": (
+        "unknown",
+        "未知",
+    ),
+    # -------- phrase
+    "phrase.not": (
+        "What this must not be read as: ",
+        "不能据此解读为:",
+    ),
+    "phrase.off-scale": (
+        "(off scale)",
+        "(超出刻度)",
+    ),
+    "phrase.full-input": (
+        "full input",
+        "完整输入",
+    ),
+    "phrase.work-input": (
+        "work input",
+        "工作输入",
+    ),
+    "phrase.engine-drops": (
+        "Engine drops the summary (A engine = 0)",
+        "Engine 舍弃摘要(A engine = 0)",
+    ),
+    "phrase.preset": (
+        "Preset",
+        "预设",
+    ),
+    "phrase.custom": (
+        "custom",
+        "自定义",
+    ),
+    "phrase.same-contract": (
+        "Same contract as the main model",
+        "与主模型相同的合同",
+    ),
+    "phrase.slider": (
+        " (coarse)",
+        "(粗调)",
+    ),
+    "phrase.col-b": (
+        "B (editing)",
+        "B(编辑中)",
+    ),
+    "phrase.col-a": (
+        "A (pinned)",
+        "A(已固定)",
+    ),
+    "phrase.ratios": (
+        "Bytes per token, per channel",
+        "各通道每 token 字节数",
+    ),
+    "phrase.channel": (
+        "channel",
+        "通道",
+    ),
+    "phrase.samples": (
+        "samples",
+        "样本数",
+    ),
+    "phrase.pooled": (
+        "pooled",
+        "合并",
+    ),
+    "phrase.predicted": (
+        "Predicted bytes: [floor(t × min), ceil(t × max)], ≈ pooled",
+        "预测字节:[floor(t × min), ceil(t × max)],≈ 合并比例",
+    ),
+    "phrase.tokens": (
+        "tokens",
+        "tokens",
+    ),
+    "phrase.limits-caption": (
+        "Prefetch limits as tokens, side by side",
+        "预取限制折算为 tokens 并列比较",
+    ),
+    "phrase.limit": (
+        "limit",
+        "限制",
+    ),
+    "phrase.value": (
+        "value",
+        "取值",
+    ),
+    "phrase.equivalent": (
+        "token equivalent",
+        "折算 tokens",
+    ),
+    "phrase.basis": (
+        "basis",
+        "依据",
+    ),
+    "phrase.nothing-bites": (
+        "Nothing bites: all uncovered history fits within every limit.",
+        "没有限制先生效:全部未覆盖历史都在各项限制之内。",
+    ),
+    "phrase.first-bites": (
+        "First to bite: {name}.",
+        "最先生效的限制:{name}。",
+    ),
+    "phrase.does-not-bite": (
+        "does not bite",
+        "不会生效",
+    ),
+    "phrase.time": (
+        "Prefetch of {tokens} tokens: {records} records, {sessions} sessions, {pages} message pages, {dirs} directory pages; read time {read}.",
+        "预取 {tokens} tokens:{records} 条记录,{sessions} 个 Session,{pages} 个消息页,{dirs} 个目录页;读取耗时 {read}。",
+    ),
+    "phrase.no-overrides": (
+        "No overrides: every supported setting is at its default.",
+        "没有覆盖项:所有受支持的设置均为默认值。",
+    ),
+    "phrase.diff-head": (
+        "key|default|reviewed|unit|meaning",
+        "键|默认值|评审值|单位|含义",
+    ),
+    "phrase.watched": (
+        "watched|A before|B after|expected|holds",
+        "观察项|A 之前|B 之后|预期|成立",
+    ),
+    "phrase.holds": (
+        "The stated outcome holds. A is pinned as the before, B shows the after.",
+        "所述结果成立。A 固定为实验前,B 显示实验后。",
+    ),
+    "phrase.fails": (
+        "The stated outcome does NOT hold. A is pinned as the before, B shows the after.",
+        "所述结果不成立。A 固定为实验前,B 显示实验后。",
+    ),
+    "phrase.sweeping": (
+        "Sweeping {name} from {low} to {high} ({n} points); everything else fixed",
+        "扫描{name}:从 {low} 到 {high}({n} 个点),其他输入固定",
+    ),
+    "phrase.curves-caveat": (
+        "raising the summary cap S can raise the main model's M — it never does; each panel has its own scale.",
+        "调高摘要上限 S 可以提高主模型 M(它从不会);每个小图有各自的刻度。",
+    ),
+    "phrase.here": (
+        "; here {value}",
+        ";当前 {value}",
+    ),
+    "phrase.dark-yes": (
+        "(dark = yes)",
+        "(深色 = 是)",
+    ),
+    "phrase.trigger-reached": (
+        "trigger reached",
+        "达到触发线",
+    ),
+    "phrase.admitted": (
+        "admitted",
+        "准入",
+    ),
+    # -------- label
+    "label.main_model.input_tokens": (
+        "Input capacity I",
+        "输入能力 I",
+    ),
+    # -------- hint
+    "hint.main_model.input_tokens": (
+        "tokens the model accepts",
+        "模型可接收的 tokens",
+    ),
+    # -------- label
+    "label.main_model.output_tokens": (
+        "Output capacity O",
+        "输出能力 O",
+    ),
+    # -------- hint
+    "hint.main_model.output_tokens": (
+        "tokens the model can emit",
+        "模型可生成的 tokens",
+    ),
+    # -------- label
+    "label.main_model.reserves_output": (
+        "Reserves output in the window (q = 1)",
+        "在窗口内预留生成额度(q = 1)",
+    ),
+    # -------- hint
+    "hint.main_model.reserves_output": (
+        "the local adapter subtracts the generation budget from I",
+        "本地适配合同从 I 中扣除生成额度",
+    ),
+    # -------- label
+    "label.summary_model.input_tokens": (
+        "Input capacity I",
+        "输入能力 I",
+    ),
+    # -------- hint
+    "hint.summary_model.input_tokens": (
+        "tokens the model accepts",
+        "模型可接收的 tokens",
+    ),
+    # -------- label
+    "label.summary_model.output_tokens": (
+        "Output capacity O",
+        "输出能力 O",
+    ),
+    # -------- hint
+    "hint.summary_model.output_tokens": (
+        "tokens the model can emit",
+        "模型可生成的 tokens",
+    ),
+    # -------- label
+    "label.summary_model.reserves_output": (
+        "Reserves output in the window (q = 1)",
+        "在窗口内预留生成额度(q = 1)",
+    ),
+    # -------- hint
+    "hint.summary_model.reserves_output": (
+        "the local adapter subtracts the generation budget from I",
+        "本地适配合同从 I 中扣除生成额度",
+    ),
+    # -------- label
+    "label.config.trigger_tokens": (
+        "Trigger line K",
+        "触发线 K",
+    ),
+    # -------- hint
+    "hint.config.trigger_tokens": (
+        "soft: above it, try to summarise later",
+        "软线:超过后在之后尝试摘要",
+    ),
+    # -------- label
+    "label.config.summary_max_tokens": (
+        "Summary cap S",
+        "摘要上限 S",
+    ),
+    # -------- hint
+    "hint.config.summary_max_tokens": (
+        "clamped by the summary model's O",
+        "受摘要模型输出能力 O 限幅",
+    ),
+    # -------- label
+    "label.config.safety_margin": (
+        "Safety margin m",
+        "安全余量 m",
+    ),
+    # -------- hint
+    "hint.config.safety_margin": (
+        "decimal in [0, 1), e.g. 0.10",
+        "[0, 1) 之间的小数,如 0.10",
+    ),
+    # -------- label
+    "label.config.reply_max_tokens": (
+        "Reply budget o",
+        "主回复生成额度 o",
+    ),
+    # -------- hint
+    "hint.config.reply_max_tokens": (
+        "main reply generation budget",
+        "主回复的总生成额度",
+    ),
+    # -------- label
+    "label.workload.required_tokens": (
+        "Required input F",
+        "必需输入 F",
+    ),
+    # -------- hint
+    "hint.workload.required_tokens": (
+        "rules, tool schemas, current input, working turn",
+        "规则、工具 schema、本轮输入与工作轮",
+    ),
+    # -------- label
+    "label.workload.summary_tokens": (
+        "Summary + wrapper A (loader)",
+        "摘要及包装 A(Loader)",
+    ),
+    # -------- hint
+    "hint.workload.summary_tokens": (
+        "as the loader costs it",
+        "Loader 预留的成本",
+    ),
+    # -------- label
+    "label.workload.engine_summary_tokens": (
+        "Summary + wrapper A (engine)",
+        "摘要及包装 A(Engine)",
+    ),
+    # -------- hint
+    "hint.workload.engine_summary_tokens": (
+        "empty = same as loader; 0 = engine drops it",
+        "留空 = 与 Loader 相同;0 = Engine 舍弃摘要",
+    ),
+    # -------- label
+    "label.workload.history_tokens": (
+        "Uncovered history",
+        "未覆盖历史",
+    ),
+    # -------- hint
+    "hint.workload.history_tokens": (
+        "raw history available to the main request",
+        "主请求可用的原文历史",
+    ),
+    # -------- label
+    "label.workload.summary_instruction_tokens": (
+        "Summary instructions",
+        "摘要指令",
+    ),
+    # -------- hint
+    "hint.workload.summary_instruction_tokens": (
+        "instructions and wrapper of the summary call",
+        "摘要调用的指令与包装",
+    ),
+    # -------- label
+    "label.workload.previous_summary_tokens": (
+        "Previous summary",
+        "旧摘要",
+    ),
+    # -------- hint
+    "hint.workload.previous_summary_tokens": (
+        "the current cumulative summary",
+        "当前的累计摘要",
+    ),
+    # -------- label
+    "label.workload.backlog_tokens": (
+        "Backlog from c",
+        "c 之后的积压",
+    ),
+    # -------- hint
+    "hint.workload.backlog_tokens": (
+        "empty = at least the budget",
+        "留空 = 至少为额度",
+    ),
+    # -------- label
+    "label.workload.usage_baseline_tokens": (
+        "Provider usage baseline",
+        "Provider 输入基准",
+    ),
+    # -------- hint
+    "hint.workload.usage_baseline_tokens": (
+        "empty = none (use the local estimate)",
+        "留空 = 无(使用本地估算)",
+    ),
+    # -------- label
+    "label.workload.replay_since_baseline_tokens": (
+        "Replay since baseline",
+        "基准之后的重放",
+    ),
+    # -------- hint
+    "hint.workload.replay_since_baseline_tokens": (
+        "tokens added after that baseline",
+        "基准之后新增的 tokens",
+    ),
+    # -------- label
+    "label.limits.directory_sessions_read": (
+        "Directory sessions read",
+        "目录访问 Session 数",
+    ),
+    # -------- hint
+    "hint.limits.directory_sessions_read": (
+        "sessions",
+        "sessions",
+    ),
+    # -------- label
+    "label.limits.raw_records_read": (
+        "Raw records read",
+        "原文控制记录数",
+    ),
+    # -------- hint
+    "hint.limits.raw_records_read": (
+        "records",
+        "records",
+    ),
+    # -------- label
+    "label.limits.directory_page_size": (
+        "Directory page",
+        "目录页",
+    ),
+    # -------- hint
+    "hint.limits.directory_page_size": (
+        "sessions per page",
+        "每页 sessions",
+    ),
+    # -------- label
+    "label.limits.message_page_size": (
+        "Message page",
+        "消息页",
+    ),
+    # -------- hint
+    "hint.limits.message_page_size": (
+        "records per page",
+        "每页 records",
+    ),
+    # -------- label
+    "label.limits.raw_bson_bytes": (
+        "Raw BSON admitted",
+        "原始 BSON 接纳量",
+    ),
+    # -------- hint
+    "hint.limits.raw_bson_bytes": (
+        "bytes (2 MiB = 2,097,152)",
+        "bytes(2 MiB = 2,097,152)",
+    ),
+    # -------- label
+    "label.limits.full_read_ms": (
+        "Full read time",
+        "完整读取时限",
+    ),
+    # -------- hint
+    "hint.limits.full_read_ms": (
+        "milliseconds",
+        "毫秒",
+    ),
+    # -------- label
+    "label.limits.single_query_ms": (
+        "Single query time",
+        "单次查询时限",
+    ),
+    # -------- hint
+    "hint.limits.single_query_ms": (
+        "milliseconds",
+        "毫秒",
+    ),
+    # -------- label
+    "label.limits.raw_bson_batch": (
+        "Raw BSON batch",
+        "原始 BSON 批量",
+    ),
+    # -------- hint
+    "hint.limits.raw_bson_batch": (
+        "records per driver batch",
+        "每批 records",
+    ),
+    # -------- label
+    "label.limits.tool_result_tokens": (
+        "Tool result cap in summary input",
+        "摘要输入中的工具结果上限",
+    ),
+    # -------- hint
+    "hint.limits.tool_result_tokens": (
+        "tokens, each result",
+        "tokens,每条结果",
+    ),
+    # -------- label
+    "label.limits.recall_calls_per_request": (
+        "History recall calls",
+        "历史回查次数",
+    ),
+    # -------- hint
+    "hint.limits.recall_calls_per_request": (
+        "per request",
+        "每个请求",
+    ),
+    # -------- label
+    "label.limits.recall_pack_tokens": (
+        "Recall pack",
+        "回查返回包",
+    ),
+    # -------- hint
+    "hint.limits.recall_pack_tokens": (
+        "tokens per returned pack",
+        "每个返回包的 tokens",
+    ),
+    # -------- label
+    "label.limits.recall_slice_code_points": (
+        "Recall slice",
+        "回查单片段",
+    ),
+    # -------- hint
+    "hint.limits.recall_slice_code_points": (
+        "Unicode code points (not tokens)",
+        "Unicode code points(不是 tokens)",
+    ),
+    # -------- label
+    "label.limits.background_runs_per_process": (
+        "Background runs",
+        "后台执行数",
+    ),
+    # -------- hint
+    "hint.limits.background_runs_per_process": (
+        "per process",
+        "每进程",
+    ),
+    # -------- label
+    "label.limits.model_timeout_s": (
+        "Model timeout",
+        "模型超时",
+    ),
+    # -------- hint
+    "hint.limits.model_timeout_s": (
+        "seconds; <= run timeout",
+        "秒;≤ 执行超时",
+    ),
+    # -------- label
+    "label.limits.run_timeout_s": (
+        "Run timeout",
+        "执行超时",
+    ),
+    # -------- hint
+    "hint.limits.run_timeout_s": (
+        "seconds; < lease",
+        "秒;< 租约",
+    ),
+    # -------- label
+    "label.limits.lease_s": (
+        "Lease",
+        "租约",
+    ),
+    # -------- hint
+    "hint.limits.lease_s": (
+        "seconds",
+        "秒",
+    ),
+    # -------- label
+    "label.background.billing_recorded": (
+        "Billing record valid",
+        "原请求账单有效",
+    ),
+    "label.background.idle_slot": (
+        "Idle background slot",
+        "有空闲后台名额",
+    ),
+    "label.background.lease_acquired": (
+        "Lease acquired",
+        "已获得租约",
+    ),
+    # -------- group
+    "group.main_model": (
+        "Main model contract",
+        "主模型合同",
+    ),
+    "group.summary_model": (
+        "Summary model contract",
+        "摘要模型合同",
+    ),
+    "group.config": (
+        "Configured overrides",
+        "配置覆盖项",
+    ),
+    "group.workload": (
+        "Workload (scenario inputs)",
+        "工作负载(场景输入)",
+    ),
+    "group.limits": (
+        "Runtime protections",
+        "运行保护",
+    ),
+    # -------- readout
+    "readout.main_safe_input": (
+        "M — main safe input",
+        "M — 主调用安全输入容量",
+    ),
+    "readout.summary_cap": (
+        "S — summary cap (effective)",
+        "S — 摘要上限(生效值)",
+    ),
+    "readout.summary_generation": (
+        "G — summary generation budget",
+        "G — 摘要总生成额度",
+    ),
+    "readout.summary_safe_input": (
+        "C — summary call safe input",
+        "C — 摘要调用安全输入容量",
+    ),
+    "readout.summary_new_raw_budget": (
+        "New raw budget max(0, min(64,000, C − E))",
+        "新增原文额度 max(0, min(64,000, C − E))",
+    ),
+    "readout.summary_new_raw": (
+        "New raw this round",
+        "本轮新增原文",
+    ),
+    "readout.summary_work_input": (
+        "Summary work input",
+        "摘要工作输入",
+    ),
+    "readout.summary_work_total": (
+        "Work input + G",
+        "工作输入 + G",
+    ),
+    "readout.recompress_needed": (
+        "Recompress needed",
+        "需要重压",
+    ),
+    "readout.loader_prefetch_limit": (
+        "Loader prefetch limit",
+        "Loader 预取上界",
+    ),
+    "readout.prefetched": (
+        "Prefetched",
+        "已预取",
+    ),
+    "readout.summary_adopted": (
+        "Summary adopted by the engine",
+        "Engine 采用的摘要",
+    ),
+    "readout.engine_raw_headroom": (
+        "Engine raw headroom",
+        "Engine 原文余量",
+    ),
+    "readout.raw_selected": (
+        "Raw selected",
+        "实际选中原文",
+    ),
+    "readout.full_input": (
+        "Full input",
+        "完整输入",
+    ),
+    "readout.admitted": (
+        "Admitted (F ≤ M)",
+        "准入(F ≤ M)",
+    ),
+    "readout.soft_estimate": (
+        "Soft estimate T",
+        "软判断估算 T",
+    ),
+    "readout.trigger_reached": (
+        "Trigger reached (T ≥ K)",
+        "达到触发线(T ≥ K)",
+    ),
+    "readout.summary_cap_clamped": (
+        "S clamped by the summary model",
+        "S 被摘要模型限幅",
+    ),
+    "readout.summary_dropped": (
+        "Engine dropped the summary",
+        "Engine 舍弃了摘要",
+    ),
+    "readout.summary_will_start": (
+        "Summary will start",
+        "将启动摘要",
+    ),
+    # -------- chart
+    "chart.funnel.title": (
+        "Main request funnel: M → loader → engine (areas proportional to tokens)",
+        "主请求原文漏斗:M → Loader → Engine(面积对应 tokens)",
+    ),
+    "chart.funnel.not": (
+        "Room on this chart does not mean I/O can actually read that much history.",
+        "图上有空间,不代表 I/O 一定能读满这么多历史。",
+    ),
+    "chart.branch.title": (
+        "Summary branch joining F and the raw tail into the full input",
+        "摘要独立分支:与必需输入和原文尾部汇合为完整输入",
+    ),
+    "chart.branch.not": (
+        "The summary is a separate branch, not an extra layer of capacity after the funnel.",
+        "摘要是独立分支,不是漏斗末尾额外增加的一层容量。",
+    ),
+    "chart.work.title": (
+        "Summary call: work input beside its generation budget G = S",
+        "摘要调用:工作输入与生成额度 G = S 分开展示",
+    ),
+    "chart.work.not": (
+        "Work input is not the body cap, and budgets are not what the call actually spends.",
+        "输入大小不等于正文上限,额度也不等于实际消耗。",
+    ),
+    # -------- seg
+    "seg.main_safe_input": (
+        "M",
+        "M",
+    ),
+    "seg.loader_prefetch_limit": (
+        "loader prefetch limit",
+        "Loader 预取上界",
+    ),
+    "seg.prefetched": (
+        "prefetched",
+        "已预取",
+    ),
+    "seg.engine_raw_headroom": (
+        "engine raw headroom",
+        "Engine 原文余量",
+    ),
+    "seg.raw_selected": (
+        "raw selected",
+        "实际选中原文",
+    ),
+    "seg.required": (
+        "F required",
+        "必需输入 F",
+    ),
+    "seg.loader_reserve": (
+        "A loader reserve",
+        "Loader 预留 A",
+    ),
+    "seg.summary_adopted": (
+        "A engine adopted",
+        "Engine 采用 A",
+    ),
+    "seg.full_required": (
+        "F",
+        "F",
+    ),
+    "seg.full_summary": (
+        "A",
+        "A",
+    ),
+    "seg.full_raw": (
+        "R",
+        "R",
+    ),
+    "seg.instructions": (
+        "instructions",
+        "指令",
+    ),
+    "seg.previous_summary": (
+        "previous summary",
+        "旧摘要",
+    ),
+    "seg.new_raw": (
+        "new raw",
+        "新增原文",
+    ),
+    "seg.generation": (
+        "G = S",
+        "G = S",
+    ),
+    "seg.trigger": (
+        "K",
+        "K",
+    ),
+    "seg.summary_safe_input": (
+        "C",
+        "C",
+    ),
+    # -------- channel
+    "channel.text": (
+        "UTF-8 text",
+        "UTF-8 正文",
+    ),
+    "channel.bson": (
+        "BSON",
+        "BSON",
+    ),
+    "channel.json": (
+        "final model JSON",
+        "最终模型 JSON",
+    ),
+    # -------- quantity
+    "quantity.raw_selected": (
+        "raw selected",
+        "实际选中原文",
+    ),
+    "quantity.full_input": (
+        "full input",
+        "完整输入",
+    ),
+    "quantity.summary_work_input": (
+        "summary work input",
+        "摘要工作输入",
+    ),
+    "quantity.summary_cap": (
+        "S (summary cap)",
+        "S(摘要上限)",
+    ),
+    # -------- limit
+    "limit.token_budget": (
+        "token budget (loader prefetch limit)",
+        "token 额度(Loader 预取上界)",
+    ),
+    "limit.raw_bson_bytes": (
+        "raw BSON admitted",
+        "原始 BSON 接纳量",
+    ),
+    "limit.raw_records_read": (
+        "raw records read",
+        "原文控制记录数",
+    ),
+    "limit.directory_sessions_read": (
+        "directory sessions read",
+        "目录访问 Session 数",
+    ),
+    "limit.full_read_ms": (
+        "full read time",
+        "完整读取时限",
+    ),
+    "limit.single_query_ms": (
+        "single query time",
+        "单次查询时限",
+    ),
+    # -------- sweep
+    "sweep.config.summary_max_tokens": (
+        "summary cap S",
+        "摘要上限 S",
+    ),
+    "sweep.config.trigger_tokens": (
+        "trigger line K",
+        "触发线 K",
+    ),
+    "sweep.main_model.input_tokens": (
+        "main model I",
+        "主模型 I",
+    ),
+    "sweep.summary_model.input_tokens": (
+        "summary model I",
+        "摘要模型 I",
+    ),
+    "sweep.config.safety_margin": (
+        "safety margin m",
+        "安全余量 m",
+    ),
+    "sweep.workload.required_tokens": (
+        "required input F",
+        "必需输入 F",
+    ),
+    "sweep.workload.previous_summary_tokens": (
+        "previous summary",
+        "旧摘要",
+    ),
+    # -------- series
+    "series.main_safe_input": (
+        "M",
+        "M",
+    ),
+    "series.full_input": (
+        "full input",
+        "完整输入",
+    ),
+    "series.summary_safe_input": (
+        "C",
+        "C",
+    ),
+    "series.summary_new_raw_budget": (
+        "new raw budget",
+        "新增原文额度",
+    ),
+    "series.summary_cap": (
+        "S",
+        "S",
+    ),
+    "series.summary_generation": (
+        "G",
+        "G",
+    ),
+    # -------- preset
+    "preset.article": (
+        "Article example: 1,048,576 / 65,536, q = 1",
+        "文章示例: 1,048,576 / 65,536, q = 1",
+    ),
+    "preset.w200k": (
+        "200,000 / 64,000, q = 1",
+        "200,000 / 64,000, q = 1",
+    ),
+    "preset.w128k": (
+        "131,072 / 16,384, q = 0",
+        "131,072 / 16,384, q = 0",
+    ),
+    "preset.w32k": (
+        "32,768 / 8,192, q = 1",
+        "32,768 / 8,192, q = 1",
+    ),
+    # -------- override
+    "override.config.trigger_tokens": (
+        "Trigger line K: soft line above which a summary is tried later",
+        "触发线 K:超过后尝试在之后缩减上下文的软线",
+    ),
+    "override.config.summary_max_tokens": (
+        "Summary cap S: the most the cumulative summary may be (clamped by the summary model's output)",
+        "摘要上限 S:累计摘要正文的最大值(受摘要模型输出能力限幅)",
+    ),
+    "override.config.safety_margin": (
+        "Safety margin m applied to every safe input",
+        "安全余量 m,作用于每个安全输入容量",
+    ),
+    "override.config.reply_max_tokens": (
+        "Reply budget o: the main reply's generation budget",
+        "主回复总生成额度 o",
+    ),
+    "override.limits.directory_sessions_read": (
+        "Directory sessions a full read may visit",
+        "一次完整读取可访问的目录 Session 数",
+    ),
+    "override.limits.raw_records_read": (
+        "Raw message records a full read may admit",
+        "一次完整读取可接纳的原文控制记录数",
+    ),
+    "override.limits.directory_page_size": (
+        "Sessions per directory page",
+        "目录每页 Session 数",
+    ),
+    "override.limits.message_page_size": (
+        "Records per message page",
+        "消息每页记录数",
+    ),
+    "override.limits.raw_bson_bytes": (
+        "Raw BSON admitted before decoding (2 MiB = 2,097,152 bytes)",
+        "解码前累计接纳的原始 BSON 字节数(2 MiB = 2,097,152 bytes)",
+    ),
+    "override.limits.full_read_ms": (
+        "Time allowed for the whole prefetch read",
+        "完整读取时限",
+    ),
+    "override.limits.single_query_ms": (
+        "Time allowed for one query",
+        "单次查询时限",
+    ),
+    "override.limits.raw_bson_batch": (
+        "Raw BSON driver batch size",
+        "原始 BSON 批量",
+    ),
+    "override.limits.tool_result_tokens": (
+        "Cap on each tool result in the summary input",
+        "摘要输入中每条工具结果的上限",
+    ),
+    "override.limits.recall_calls_per_request": (
+        "History recall calls per real request",
+        "每个真实请求的历史回查次数",
+    ),
+    "override.limits.recall_pack_tokens": (
+        "Tokens per history recall return pack",
+        "每次回查完整返回包的 tokens 上限",
+    ),
+    "override.limits.recall_slice_code_points": (
+        "Unicode code points per recall slice (not tokens)",
+        "单片段 Unicode code points 上限(不是 tokens)",
+    ),
+    "override.limits.background_runs_per_process": (
+        "Background summary runs per process",
+        "每进程后台执行数",
+    ),
+    "override.limits.model_timeout_s": (
+        "Summary model call timeout (<= run timeout)",
+        "摘要模型调用超时(≤ 执行超时)",
+    ),
+    "override.limits.run_timeout_s": (
+        "Background run timeout (< lease)",
+        "后台执行超时(< 租约)",
+    ),
+    "override.limits.lease_s": (
+        "Compaction lease duration",
+        "压缩租约期限",
+    ),
+    # -------- exp
+    "exp.lower_k.title": (
+        "1. Lower only K",
+        "1. 只降低 K",
+    ),
+    "exp.lower_k.expect": (
+        "Only K moves: a summary triggers more easily, and M, S, G and C do not change. If the required input alone is above K it fires every turn: check that there is history to advance, not only the lamp.",
+        "只有 K 变化:摘要更容易触发,M、S、G、C 不变。如果必需输入本身就高于 K,摘要可能每轮触发;需检查是否还有可推进的历史,而不是只看触发灯。",
+    ),
+    "exp.lower_s.title": (
+        "2. S from 16,384 to 8,192",
+        "2. S 从 16,384 降为 8,192",
+    ),
+    "exp.lower_s.expect": (
+        "With a 12,000-token previous summary, lowering S from 16,384 to 8,192 needs a recompress: new raw is 0 for this round and the coverage point c does not move. The old summary keeps being used while it fits.",
+        "旧摘要为 12,000 tokens 时,把 S 从 16,384 降为 8,192 会出现重压需求:本轮新增原文为零,覆盖点 c 不变;旧摘要在放得下时继续使用。",
+    ),
+    "exp.raise_i.title": (
+        "3. Raise only I",
+        "3. 只增大模型 I",
+    ),
+    "exp.raise_i.expect": (
+        "Doubling the main model's input capacity grows M, but not the 2 MiB read allowance, the read time limits or background concurrency: a bigger window does not read more history.",
+        "主模型输入能力翻倍时 M 变大,但 2 MiB 读取量、读取时限和后台并发不会自动增长:更大窗口不等于一次读取更多历史。",
+    ),
+    "exp.f_above_m.title": (
+        "4. F above M",
+        "4. 把 F 提高到超过 M",
+    ),
+    "exp.f_above_m.expect": (
+        "With the required input one token above M, the raw space is 0 and the request is rejected even with no history at all: a summary cannot fix an oversized required input.",
+        "必需输入比 M 多一个 token 时,原文空间归零;即使没有任何历史,请求也无法发起。摘要不能解决过大的必需输入。",
+    ),
+    # -------- watch
+    "watch.trigger_tokens": (
+        "trigger line K",
+        "触发线 K",
+    ),
+    "watch.main_safe_input": (
+        "M",
+        "M",
+    ),
+    "watch.summary_cap": (
+        "S",
+        "S",
+    ),
+    "watch.summary_generation": (
+        "G",
+        "G",
+    ),
+    "watch.summary_safe_input": (
+        "C",
+        "C",
+    ),
+    "watch.trigger_reached": (
+        "trigger reached",
+        "达到触发线",
+    ),
+    "watch.recompress_needed": (
+        "recompress needed",
+        "需要重压",
+    ),
+    "watch.summary_new_raw": (
+        "new raw this round",
+        "本轮新增原文",
+    ),
+    "watch.coverage_advances": (
+        "coverage point c moves",
+        "覆盖点 c 前移",
+    ),
+    "watch.raw_bson_bytes": (
+        "raw BSON read allowance (bytes)",
+        "原始 BSON 读取量(bytes)",
+    ),
+    "watch.full_read_ms": (
+        "full read time (ms)",
+        "完整读取时限(ms)",
+    ),
+    "watch.single_query_ms": (
+        "single query time (ms)",
+        "单次查询时限(ms)",
+    ),
+    "watch.background_runs_per_process": (
+        "background runs per process",
+        "每进程后台执行数",
+    ),
+    "watch.admitted": (
+        "admitted",
+        "准入",
+    ),
+    "watch.engine_raw_headroom": (
+        "engine raw headroom",
+        "Engine 原文余量",
+    ),
+    "watch.raw_selected": (
+        "raw selected",
+        "实际选中原文",
+    ),
+}
+
+# Units, counts, problems and the second edition's page texts.
+CATALOGUE.update(
+    {
+        # -------- units (after a number; the field's unit in problems)
+        "unit.tokens": ("tokens", "tokens"),
+        "unit.records": ("records", "条记录"),
+        "unit.sessions": ("sessions", "个 Session"),
+        "unit.bytes": ("bytes", "字节"),
+        "unit.ms": ("ms", "毫秒"),
+        "unit.s": ("s", "秒"),
+        "unit.calls": ("calls", "次调用"),
+        "unit.runs": ("runs", "次执行"),
+        "unit.code-points": ("code points", "个码点"),
+        "unit.fraction": ("fraction of the window", "窗口比例"),
+        "unit.per-page": ("per page", "每页"),
+        # -------- counts: .one / .other
+        "count.override.one": ("{n} override", "{n} 个覆盖项"),
+        "count.override.other": ("{n} overrides", "{n} 个覆盖项"),
+        "count.session.one": ("{n} session", "{n} 个 Session"),
+        "count.session.other": ("{n} sessions", "{n} 个 Session"),
+        "count.record.one": ("{n} record", "{n} 条记录"),
+        "count.record.other": ("{n} records", "{n} 条记录"),
+        "count.page.one": ("{n} page", "{n} 页"),
+        "count.page.other": ("{n} pages", "{n} 页"),
+        "count.line.one": ("{n} line", "{n} 行"),
+        "count.line.other": ("{n} lines", "{n} 行"),
+        # -------- problems: {field} is the label the user sees; {got} is quoted input
+        "problem.whole-range": (
+            "{field} must be a whole number of {unit} from {low} to {high}; got {got}",
+            "{field}必须是 {low} 到 {high} 之间的整数({unit});收到 {got}",
+        ),
+        "problem.whole-range-or-empty": (
+            "{field} must be a whole number of {unit} from {low} to {high}, or empty "
+            "({empty}); got {got}",
+            "{field}必须是 {low} 到 {high} 之间的整数({unit}),或留空({empty});收到 {got}",
+        ),
+        "problem.margin": (
+            "{field} must be a decimal from 0 up to but not including 1, with at most "
+            "{places} decimal places (for example 0.10); got {got}",
+            "{field}必须是不小于 0 且小于 1 的小数,最多 {places} 位小数(例如 0.10);收到 {got}",
+        ),
+        "problem.average": (
+            "{field} must be a number above 0 and at most {high}, with at most 6 decimal "
+            "places, or empty (unknown); got {got}",
+            "{field}必须是大于 0、不超过 {high}、最多 6 位小数的数,或留空(未知);收到 {got}",
+        ),
+        "problem.bool": ("{field} must be on or off; got {got}", "{field}必须是开或关;收到 {got}"),
+        "problem.at-most": (
+            "{field} ({value}) must be at most {other} ({other_value}): {why}",
+            "{field}({value})必须不大于{other}({other_value}):{why}",
+        ),
+        "problem.less-than": (
+            "{field} ({value}) must be less than {other} ({other_value}): {why}",
+            "{field}({value})必须小于{other}({other_value}):{why}",
+        ),
+        "why.timeouts": (
+            "model timeout <= run timeout < lease",
+            "模型超时 ≤ 执行超时 < 租约",
+        ),
+        "why.record-page": ("a message page fits within the record cap", "消息页须在记录上限之内"),
+        "why.session-page": (
+            "a directory page fits within the session cap",
+            "目录页须在 Session 上限之内",
+        ),
+        "problem.sweep-order": (
+            "Sweep: 'from' ({low}) must be below 'to' ({high})",
+            "扫描:起点({low})必须小于终点({high})",
+        ),
+        "problem.internal": (
+            "Something went wrong on this page ({detail}); nothing was changed. Reset or "
+            "reload the page.",
+            "页面出错({detail}),未做任何更改。请重置或重新加载页面。",
+        ),
+    }
+)
+
+
+# Chart texts of budgetcore.ui.svg (axes, legends, A/B, caveats per swept input).
+CATALOGUE.update(
+    {
+        "axis.tokens": ("tokens", "tokens"),
+    }
+)
