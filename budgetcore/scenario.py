@@ -19,6 +19,7 @@ from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.samples import BYTE_CHANNELS, ByteSample, ReadSample, Samples
 
 __all__ = [
+    "CROSS_KEY_RULES",
     "MAX_MARGIN_PLACES",
     "MAX_TOKENS",
     "SCENARIO_FIELDS",
@@ -28,6 +29,7 @@ __all__ = [
     "Limits",
     "Scenario",
     "Workload",
+    "broken_cross_key_rules",
     "limit_problems",
     "load_json",
     "parse_field",
@@ -402,41 +404,42 @@ def parse_scenario(obj: object) -> Scenario:
     return Scenario(**parts)
 
 
-def limit_problems(limits: Limits) -> list[Problem]:
-    """Cross-key rules of the runtime protections (SPEC §6)."""
+#: The cross-key rules of the runtime protections (SPEC §6), as data: (field, relation,
+#: other field, why). "at-most" means field <= other; "less-than" means field < other.
+CROSS_KEY_RULES: tuple[tuple[str, str, str, str], ...] = (
+    ("model_timeout_s", "at-most", "run_timeout_s", "model timeout <= run timeout < lease"),
+    ("run_timeout_s", "less-than", "lease_s", "model timeout <= run timeout < lease"),
+    ("message_page_size", "at-most", "raw_records_read", "a page within the record cap"),
+    (
+        "directory_page_size",
+        "at-most",
+        "directory_sessions_read",
+        "a page within the session cap",
+    ),
+)
+
+
+def broken_cross_key_rules(limits: Limits) -> tuple[tuple[str, str, str, str], ...]:
+    """The rules of ``CROSS_KEY_RULES`` that ``limits`` breaks."""
     out = []
-    if limits.model_timeout_s > limits.run_timeout_s:
+    for rule in CROSS_KEY_RULES:
+        name, relation, other, _why = rule
+        a, b = getattr(limits, name), getattr(limits, other)
+        if (a > b) if relation == "at-most" else (a >= b):
+            out.append(rule)
+    return tuple(out)
+
+
+def limit_problems(limits: Limits) -> list[Problem]:
+    """Cross-key rules of the runtime protections (SPEC §6), one problem per broken rule."""
+    out = []
+    for name, relation, other, why in broken_cross_key_rules(limits):
+        a, b = getattr(limits, name), getattr(limits, other)
+        words, sign = ("at most", ">") if relation == "at-most" else ("less than", ">=")
         out.append(
             Problem(
-                "limits.model_timeout_s",
-                "must be at most limits.run_timeout_s "
-                f"(model timeout <= run timeout < lease), got {limits.model_timeout_s} > "
-                f"{limits.run_timeout_s}",
-            )
-        )
-    if limits.run_timeout_s >= limits.lease_s:
-        out.append(
-            Problem(
-                "limits.run_timeout_s",
-                "must be less than limits.lease_s "
-                f"(model timeout <= run timeout < lease), got {limits.run_timeout_s} >= "
-                f"{limits.lease_s}",
-            )
-        )
-    if limits.message_page_size > limits.raw_records_read:
-        out.append(
-            Problem(
-                "limits.message_page_size",
-                "must be at most limits.raw_records_read (a page within the record cap), "
-                f"got {limits.message_page_size} > {limits.raw_records_read}",
-            )
-        )
-    if limits.directory_page_size > limits.directory_sessions_read:
-        out.append(
-            Problem(
-                "limits.directory_page_size",
-                "must be at most limits.directory_sessions_read (a page within the session "
-                f"cap), got {limits.directory_page_size} > {limits.directory_sessions_read}",
+                f"limits.{name}",
+                f"must be {words} limits.{other} ({why}), got {a} {sign} {b}",
             )
         )
     return out

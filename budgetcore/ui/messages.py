@@ -135,11 +135,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "Load made-up example samples",
         "载入虚构的示例样本",
     ),
-    "static.avg-tpm": (
+    "label.samples.tokens_per_message": (
         "Average tokens per message",
         "每条消息平均 tokens",
     ),
-    "static.avg-mps": (
+    "label.samples.messages_per_session": (
         "Messages per session",
         "每个 Session 的消息数",
     ),
@@ -1311,6 +1311,108 @@ CATALOGUE.update(
             "Sweep: 'from' ({low}) must be below 'to' ({high})",
             "扫描:起点({low})必须小于终点({high})",
         ),
+        # -------- the page's second edition
+        "key.main_safe_input": ("M main safe input", "M 主调用安全输入"),
+        "key.trigger_tokens": ("K trigger line", "K 触发线"),
+        "key.summary_cap": ("S summary cap", "S 摘要上限"),
+        "key.summary_safe_input": ("C summary safe input", "C 摘要安全输入"),
+        "key.full_input": ("Full input", "完整输入"),
+        "key.admitted": ("Admitted", "准入"),
+        "key.trigger_reached": ("Trigger reached", "达到触发线"),
+        "phrase.readout": ("quantity (tokens)", "数量(tokens)"),
+        "phrase.readouts-caption": (
+            "Every quantity of the plan, in tokens",
+            "计算结果的全部数量(单位 tokens)",
+        ),
+        "phrase.col-delta": ("B − A", "B − A"),
+        "phrase.min": ("min", "最小"),
+        "phrase.max": ("max", "最大"),
+        "phrase.none": ("none", "无"),
+        "phrase.empty": ("empty", "留空"),
+        "phrase.ab-diff": ("Inputs where B differs from A (A → B):", "B 与 A 不同的输入(A → B):"),
+        "phrase.ab-no-diff": (
+            "B has the same inputs as A: edit a field to compare.",
+            "B 与 A 的输入相同:修改输入项即可比较。",
+        ),
+        "phrase.expect-is": ("is {value}", "为 {value}"),
+        "phrase.expect-changes": ("changes", "变化"),
+        "phrase.expect-grows": ("grows", "增大"),
+        "phrase.expect-same": ("same", "不变"),
+        "why.s-clamped": (
+            "Why: S is set to {s} but the summary model can emit at most O = {o} tokens, so S is "
+            "clamped to {o}.",
+            "原因:S 设为 {s},但摘要模型最多只能输出 O = {o} tokens,S 被限幅为 {o}。",
+        ),
+        "why.rejected": (
+            "Why: the request is not admitted (F > M), so nothing else can be compared.",
+            "原因:请求未获准入(F > M),其他量无从比较。",
+        ),
+        "why.m-flat": (
+            "Why: M did not grow; check the margin and the reply budget o against I.",
+            "原因:M 没有增大;请检查安全余量与主回复额度 o 相对 I 的大小。",
+        ),
+        "why.check": (
+            "{name}: expected {expected}, but it went from {before} to {after}.",
+            "{name}:预期{expected},实际从 {before} 变为 {after}。",
+        ),
+        "phrase.import-replace": ("replace", "替换"),
+        "phrase.import-merge": ("merge", "合并"),
+        "phrase.import-mode": ("How to apply", "应用方式"),
+        "phrase.import-mode-replace": (
+            "Replace: the file becomes the whole override set (keys it omits go back to defaults)",
+            "替换:文件即全部覆盖项(文件未写的键恢复默认值)",
+        ),
+        "phrase.import-mode-merge": (
+            "Merge: only the keys in the file change",
+            "合并:只修改文件中出现的键",
+        ),
+        "phrase.import-check": ("Preview import", "预览导入"),
+        "phrase.import-preview": (
+            "The file sets {n} ({mode}). Applying it changes:",
+            "文件设置了 {n}({mode})。应用后将变化:",
+        ),
+        "phrase.import-empty-replace": (
+            "The file sets no overrides: replacing puts every supported setting back to its "
+            "default. Applying it changes:",
+            "文件没有任何覆盖项:替换会把所有受支持的设置恢复为默认值。应用后将变化:",
+        ),
+        "phrase.import-empty-merge": (
+            "The file sets no overrides: merging it changes nothing.",
+            "文件没有任何覆盖项:合并不会改变任何设置。",
+        ),
+        "phrase.import-no-change": ("Nothing changes.", "没有任何变化。"),
+        "phrase.import-head": ("key|now|after import", "键|当前|导入后"),
+        "phrase.import-apply": ("Apply", "应用"),
+        "phrase.import-cancel": ("Cancel", "取消"),
+        "phrase.import-done": (
+            "Applied ({mode}): the file set {n}: {keys}.",
+            "已应用({mode}):文件设置了 {n}:{keys}。",
+        ),
+        "warn.s-above-o": (
+            "Warning: S = {s} is above the summary model's output capacity O = {o}: it is "
+            "clamped to S = {o}.",
+            "警告:S = {s} 超过摘要模型的输出能力 O = {o},将被限幅为 S = {o}。",
+        ),
+        "msg.fix-first": (
+            "Fix the highlighted fields first: the plan on screen is stale.",
+            "请先修正标出的输入项:当前显示的结果已过期。",
+        ),
+        "msg.pin-stale": (
+            "Cannot pin while the plan is stale: fix the highlighted fields first.",
+            "结果已过期时不能固定:请先修正标出的输入项。",
+        ),
+        "msg.pinned": (
+            "Pinned as A. Edit any field to compare B with it.",
+            "已固定为 A。修改任意输入项即可与 B 比较。",
+        ),
+        "field.sweep.low": ("Sweep from", "扫描起点"),
+        "field.sweep.high": ("Sweep to", "扫描终点"),
+        "static.key-h": ("Key results", "关键结果"),
+        "static.results-h": ("All results", "全部结果"),
+        "static.inputs-h": ("Inputs", "输入"),
+        "static.charts-h": ("Charts", "图表"),
+        "static.ab-h": ("Compare: pin A, then edit B", "对比:固定 A,再编辑 B"),
+        "problem.core": ("{where} {rule} {got}", "{where} {rule} {got}"),
         "problem.internal": (
             "Something went wrong on this page ({detail}); nothing was changed. Reset or "
             "reload the page.",

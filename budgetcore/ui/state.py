@@ -1,0 +1,749 @@
+"""The page state and ``reduce(state, event) -> state``: the only way the page changes.
+
+Events are small frozen values, one per way something reaches the page. Every value —
+typed, slid, nudged, from a link, an import, an experiment or a reset — goes through
+:func:`budgetcore.ui.form.parse_text` for its field and then through the scenario's
+cross-key rules, so a problem always shows by its field(s), marks the plan stale, and
+the link and the export always describe the plan on screen.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+from budgetcore.contracts import ModelContract
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.plan import Plan, plan
+from budgetcore.samples import Samples
+from budgetcore.scenario import (
+    SCENARIO_FIELDS,
+    Background,
+    Config,
+    Limits,
+    Scenario,
+    Workload,
+    broken_cross_key_rules,
+    parse_sample_lines,
+    parse_samples,
+    samples_to_lines,
+)
+from budgetcore.ui.form import (
+    AVERAGES,
+    FIELDS,
+    Issue,
+    IssueError,
+    format_value,
+    nudge,
+    parse_text,
+    slider_value,
+)
+from budgetcore.units import format_int
+
+__all__ = [
+    "PRESETS",
+    "Event",
+    "ImportPreview",
+    "PageState",
+    "SweepState",
+    "initial_state",
+    "reduce",
+]
+
+#: Main-model contracts one click away: key -> (I, O, q).
+PRESETS: dict[str, tuple[int, int, bool]] = {
+    "article": (1_048_576, 65_536, True),
+    "w200k": (200_000, 64_000, True),
+    "w128k": (131_072, 16_384, False),
+    "w32k": (32_768, 8_192, True),
+}
+_PATHS = (*(s.path for s in SCENARIO_FIELDS), *AVERAGES)
+_SUMMARY_PATHS = tuple(p for p in _PATHS if p.startswith("summary_model."))
+
+
+@dataclass(frozen=True, slots=True)
+class SweepState:
+    path: str = "config.summary_max_tokens"
+    low_text: str = ""
+    high_text: str = ""
+    low: object = 0
+    high: object = 0
+    issue: Issue | None = None
+    open: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPreview:
+    """A parsed config and what applying it would change, before it is applied."""
+
+    text: str
+    mode: str  # "replace" (the file is the whole override set) or "merge"
+    problems: tuple[Problem, ...] = ()
+    changes: tuple[tuple[str, object, object], ...] = ()  # (key, now, after)
+    keys: tuple[str, ...] = ()  # the overrides the file sets
+    after: Scenario | None = None
+    applied: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PageState:
+    """Everything the page shows. Replaced, never changed, by :func:`reduce`."""
+
+    plan: Plan  # the plan of the last valid scenario (stale while issues exist)
+    texts: Mapping[str, str]  # what every field shows, by path
+    values: Mapping[str, object]  # the last valid value of every field
+    field_issues: Mapping[str, Issue] = field(default_factory=dict)  # typed text problems
+    cross_issues: tuple[Issue, ...] = ()  # broken cross-key rules (valid fields only)
+    summary_same: bool = True
+    samples_text: str = ""
+    sample_lines: Mapping[str, Any] = field(default_factory=dict)  # the pasted samples
+    sample_problems: tuple[Problem, ...] = ()
+    lang: str = "en"
+    lang_chosen: bool = False  # kept in the link once the user picks a language
+    link_problems: tuple[Problem, ...] = ()
+    pinned: Plan | None = None
+    outcome: Any = None  # the last experiment's Outcome
+    sweep: SweepState = SweepState()
+    import_preview: ImportPreview | None = None
+    export_format: str = "toml"
+    notice: str = ""  # a transient catalogue key ("msg.copied", ...)
+    error: str = ""  # an unexpected failure, shown instead of a traceback
+    width: int = 640  # the chart column's width in CSS pixels
+
+    @property
+    def issues(self) -> tuple[Issue, ...]:
+        return (*self.field_issues.values(), *self.cross_issues)
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.field_issues or self.cross_issues)
+
+
+# ------------------------------------------------------------------ events
+
+
+@dataclass(frozen=True, slots=True)
+class FieldTyped:
+    path: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class FieldCommitted:
+    path: str  # the field lost focus: a valid value is shown in its canonical form
+
+
+@dataclass(frozen=True, slots=True)
+class SliderMoved:
+    path: str
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class FieldNudged:
+    path: str
+    steps: int  # +1 ArrowUp, -1 ArrowDown, ×10 with Shift
+
+
+@dataclass(frozen=True, slots=True)
+class Toggled:
+    path: str  # a bool field
+    checked: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SummarySameToggled:
+    checked: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PresetChosen:
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class EngineDrops:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class LinkOpened:
+    fragment: str
+    browser_lang: str = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageChosen:
+    lang: str
+
+
+@dataclass(frozen=True, slots=True)
+class SamplesTyped:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleSamples:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ExportFormatChosen:
+    fmt: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPreviewed:
+    text: str
+    mode: str  # "replace" or "merge"
+
+
+@dataclass(frozen=True, slots=True)
+class ImportApplied:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ImportCancelled:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ExperimentRun:
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pinned:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Unpinned:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Reset:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SweepPathChosen:
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class SweepBoundTyped:
+    which: str  # "low" or "high"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CurvesToggled:
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Noticed:
+    key: str  # a catalogue key, e.g. "msg.copied"; "" clears it
+
+
+@dataclass(frozen=True, slots=True)
+class Resized:
+    width: int
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    detail: str  # an unexpected exception, as the shell caught it
+
+
+Event = (
+    FieldTyped
+    | FieldCommitted
+    | SliderMoved
+    | FieldNudged
+    | Toggled
+    | SummarySameToggled
+    | PresetChosen
+    | EngineDrops
+    | LinkOpened
+    | LanguageChosen
+    | SamplesTyped
+    | ExampleSamples
+    | ExportFormatChosen
+    | ImportPreviewed
+    | ImportApplied
+    | ImportCancelled
+    | ExperimentRun
+    | Pinned
+    | Unpinned
+    | Reset
+    | SweepPathChosen
+    | SweepBoundTyped
+    | CurvesToggled
+    | Noticed
+    | Resized
+    | Failed
+)
+
+# ------------------------------------------------------------------ the validation path
+
+
+def _scenario_texts(scenario: Scenario) -> dict[str, str]:
+    """Every field's text for ``scenario`` (the summary fields show the main contract
+    while the summary shares it)."""
+    texts = {}
+    for spec in SCENARIO_FIELDS:
+        section = spec.section
+        part = (
+            scenario.summary_contract if section == "summary_model" else getattr(scenario, section)
+        )
+        texts[spec.path] = format_value(spec.path, getattr(part, spec.name))
+    for path in AVERAGES:
+        value = getattr(scenario.samples, path.split(".", 1)[1])
+        texts[path] = "" if value is None else str(value)
+    return texts
+
+
+def _with_texts(state: PageState, updates: Mapping[str, str], **changes: Any) -> PageState:
+    """Set field texts, parse each one, then check the cross-key rules and re-plan."""
+    texts, values = dict(state.texts), dict(state.values)
+    issues = dict(state.field_issues)
+    for path, text in updates.items():
+        texts[path] = text
+        try:
+            values[path] = parse_text(path, text)
+            issues.pop(path, None)
+        except IssueError as exc:
+            issues[path] = exc.issue
+    return _replanned(
+        dataclasses.replace(state, texts=texts, values=values, field_issues=issues, **changes)
+    )
+
+
+def _limits(values: Mapping[str, object]) -> Limits:
+    kw: dict[str, Any] = {f.name: values[f"limits.{f.name}"] for f in dataclasses.fields(Limits)}
+    return Limits(**kw)
+
+
+def _cross_issues(limits: Limits) -> tuple[Issue, ...]:
+    out = []
+    for name, relation, other, why in broken_cross_key_rules(limits):
+        why_key = {
+            "model timeout <= run timeout < lease": "why.timeouts",
+            "a page within the record cap": "why.record-page",
+            "a page within the session cap": "why.session-page",
+        }[why]
+        a, b = f"limits.{name}", f"limits.{other}"
+        params = (
+            ("value", format_int(getattr(limits, name)), False),
+            ("other", f"label.{b}", True),
+            ("other_value", format_int(getattr(limits, other)), False),
+            ("why", why_key, True),
+        )
+        out.append(Issue(f"problem.{relation}", params, (a, b)))
+    return tuple(out)
+
+
+def scenario_of(state: PageState) -> Scenario:
+    """The scenario the fields describe (all of them valid)."""
+    return _build(state.values, state.summary_same, state.sample_lines)
+
+
+_SECTION_TYPES: dict[str, Any] = {
+    "main_model": ModelContract,
+    "summary_model": ModelContract,
+    "config": Config,
+    "workload": Workload,
+    "background": Background,
+    "limits": Limits,
+}
+
+
+def _build(values: Mapping[str, object], summary_same: bool, lines: Mapping[str, Any]) -> Scenario:
+    """The scenario of validated field values. Every value already passed its field's
+    rule and the cross-key rules, so the sections are built directly (this runs on every
+    keystroke); the pasted samples were validated line by line when they were pasted."""
+    parts: dict[str, dict[str, object]] = {s: {} for s in _SECTION_TYPES}
+    for spec in SCENARIO_FIELDS:
+        parts[spec.section][spec.name] = values[spec.path]
+    built = {s: _SECTION_TYPES[s](**kw) for s, kw in parts.items()}
+    if summary_same:
+        built["summary_model"] = None
+    averages = tuple(values[p] for p in AVERAGES)
+    return Scenario(**built, samples=_samples_of(_freeze(lines), averages))
+
+
+def _freeze(lines: Mapping[str, Any]) -> str:
+    import json  # noqa: PLC0415
+
+    return json.dumps(lines, sort_keys=True)
+
+
+@lru_cache(maxsize=16)
+def _samples_of(lines_json: str, averages: tuple[object, ...]) -> Samples:
+    import json  # noqa: PLC0415
+
+    data: dict[str, Any] = json.loads(lines_json)
+    for path, value in zip(AVERAGES, averages, strict=True):
+        data[path.split(".", 1)[1]] = None if value is None else str(value)
+    problems: list[Problem] = []
+    samples = parse_samples(data, problems)
+    if problems:  # pragma: no cover - pasted lines are validated when pasted
+        raise ScenarioError(problems)
+    return samples
+
+
+def _replanned(state: PageState) -> PageState:
+    if state.field_issues:
+        return dataclasses.replace(state, cross_issues=())
+    cross = _cross_issues(_limits(state.values))
+    if cross:
+        return dataclasses.replace(state, cross_issues=cross)
+    return dataclasses.replace(state, cross_issues=(), plan=plan(scenario_of(state)))
+
+
+def _loaded(state: PageState, scenario: Scenario, **changes: Any) -> PageState:
+    """Show ``scenario`` in every field, through the same parse-and-validate step."""
+    lines = scenario.to_json_dict()["samples"]
+    sample_lines = {
+        k: v for k, v in lines.items() if k not in ("tokens_per_message", "messages_per_session")
+    }
+    fresh = dataclasses.replace(
+        state,
+        field_issues={},
+        summary_same=scenario.summary_model is None,
+        samples_text=samples_to_lines(scenario.samples),
+        sample_lines=sample_lines,
+        sample_problems=(),
+        **changes,
+    )
+    return _with_texts(fresh, _scenario_texts(scenario))
+
+
+def initial_state(scenario: Scenario | None = None, **changes: Any) -> PageState:
+    """The page for ``scenario`` (the article's worked example by default)."""
+    scenario = Scenario() if scenario is None else scenario
+    base = PageState(plan=plan(scenario), texts={}, values={}, **changes)
+    state = _loaded(base, scenario)
+    return _sweep_path(state, state.sweep.path)
+
+
+# ------------------------------------------------------------------ handlers
+
+
+def _typed(state: PageState, e: FieldTyped) -> PageState:
+    return _with_texts(state, {e.path: e.text}, notice="")
+
+
+def _committed(state: PageState, e: FieldCommitted) -> PageState:
+    if e.path in state.field_issues:
+        return state
+    text = format_value(e.path, state.values[e.path])
+    return state if text == state.texts[e.path] else _with_texts(state, {e.path: text})
+
+
+def _slid(state: PageState, e: SliderMoved) -> PageState:
+    return _with_texts(state, {e.path: format_value(e.path, slider_value(e.path, e.position))})
+
+
+def _nudged(state: PageState, e: FieldNudged) -> PageState:
+    if e.path in state.field_issues:
+        return state  # a nudge needs a value to start from; the problem stays shown
+    value = nudge(e.path, state.values[e.path], e.steps)
+    return _with_texts(state, {e.path: format_value(e.path, value)})
+
+
+def _toggled(state: PageState, e: Toggled) -> PageState:
+    return _with_texts(state, {e.path: "true" if e.checked else "false"})
+
+
+def _summary_same(state: PageState, e: SummarySameToggled) -> PageState:
+    if e.checked:
+        return _replanned(dataclasses.replace(state, summary_same=True))
+    # An own summary contract starts from the main one, as the fields showed it.
+    texts = {p: state.texts[p.replace("summary_model.", "main_model.")] for p in _SUMMARY_PATHS}
+    return _with_texts(state, texts, summary_same=False)
+
+
+def _preset(state: PageState, e: PresetChosen) -> PageState:
+    if e.key not in PRESETS:
+        return state
+    i, o, q = PRESETS[e.key]
+    return _with_texts(
+        state,
+        {
+            "main_model.input_tokens": format_int(i),
+            "main_model.output_tokens": format_int(o),
+            "main_model.reserves_output": "true" if q else "false",
+        },
+    )
+
+
+def preset_of(state: PageState) -> str:
+    """The preset the main contract's fields match, or "" (custom)."""
+    v = state.values
+    contract = (
+        v["main_model.input_tokens"],
+        v["main_model.output_tokens"],
+        v["main_model.reserves_output"],
+    )
+    return next((k for k, c in PRESETS.items() if c == contract), "")
+
+
+def _engine_drops(state: PageState, _e: EngineDrops) -> PageState:
+    return _with_texts(state, {"workload.engine_summary_tokens": "0"})
+
+
+def _link(state: PageState, e: LinkOpened) -> PageState:
+    from budgetcore.fragment import parse_fragment  # noqa: PLC0415 - only on open
+
+    result = parse_fragment(e.fragment)
+    ui = dict(result.ui)
+    chosen = ui.get("lang") in ("en", "zh")
+    lang = ui["lang"] if chosen else ("zh" if e.browser_lang.lower().startswith("zh") else "en")
+    return _loaded(
+        state, result.scenario, link_problems=result.problems, lang=lang, lang_chosen=chosen
+    )
+
+
+def _language(state: PageState, e: LanguageChosen) -> PageState:
+    if e.lang not in ("en", "zh"):
+        return state
+    return dataclasses.replace(state, lang=e.lang, lang_chosen=True)
+
+
+def _samples(state: PageState, e: SamplesTyped) -> PageState:
+    lines, problems = parse_sample_lines(e.text)
+    return _replanned(
+        dataclasses.replace(
+            state, samples_text=e.text, sample_lines=lines, sample_problems=tuple(problems)
+        )
+    )
+
+
+#: Made-up samples the "example" button loads (never a generic language ratio).
+EXAMPLE_SAMPLES = """# Made-up example samples: replace them with pairs measured on your own store.
+{"channel": "text", "tokens": 812, "bytes": 2950}
+{"channel": "text", "tokens": 1500, "bytes": 5720}
+{"channel": "bson", "tokens": 812, "bytes": 3310}
+{"channel": "bson", "tokens": 1500, "bytes": 6480}
+{"channel": "json", "tokens": 812, "bytes": 3620}
+{"channel": "json", "tokens": 1500, "bytes": 6900}
+{"channel": "read", "bytes": 1048576, "ms": 38}
+{"channel": "read", "bytes": 262144, "ms": 12}
+{"channel": "query", "ms": 9}
+{"channel": "query", "ms": 21}"""
+EXAMPLE_AVERAGES = {"samples.tokens_per_message": "350", "samples.messages_per_session": "40"}
+
+
+def _example(state: PageState, _e: ExampleSamples) -> PageState:
+    lines, problems = parse_sample_lines(EXAMPLE_SAMPLES)
+    state = dataclasses.replace(
+        state,
+        samples_text=EXAMPLE_SAMPLES,
+        sample_lines=lines,
+        sample_problems=tuple(problems),
+    )
+    return _with_texts(state, EXAMPLE_AVERAGES)
+
+
+def _export_format(state: PageState, e: ExportFormatChosen) -> PageState:
+    return dataclasses.replace(state, export_format="json" if e.fmt == "json" else "toml")
+
+
+def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
+    from budgetcore.config import REGISTRY, apply_overrides, effective_values, parse_config  # noqa: PLC0415
+
+    mode = "merge" if e.mode == "merge" else "replace"
+    if state.stale:
+        problem = Problem("page", "has invalid fields; fix them before importing")
+        preview = ImportPreview(e.text, mode, problems=(problem,))
+        return dataclasses.replace(state, import_preview=preview, notice="")
+    try:
+        overrides = parse_config(e.text)
+        current = state.plan.scenario
+        base = current
+        if mode == "replace":
+            # The file becomes the whole override set: every supported key it does not
+            # set goes back to its default.
+            defaults = {o.key: o.default for o in REGISTRY if o.key not in overrides}
+            base = apply_overrides(current, defaults)
+        after = apply_overrides(base, overrides)
+    except ScenarioError as exc:
+        preview = ImportPreview(e.text, mode, problems=exc.problems)
+        return dataclasses.replace(state, import_preview=preview, notice="")
+    now, later = effective_values(current), effective_values(after)
+    changes = tuple(
+        (o.key, now[o.key], later[o.key]) for o in REGISTRY if now[o.key] != later[o.key]
+    )
+    preview = ImportPreview(e.text, mode, changes=changes, keys=tuple(overrides), after=after)
+    return dataclasses.replace(state, import_preview=preview, notice="")
+
+
+def _import_apply(state: PageState, _e: ImportApplied) -> PageState:
+    p = state.import_preview
+    if p is None or p.after is None or p.applied:
+        return state
+    done = dataclasses.replace(p, applied=True)
+    return _loaded(state, p.after, import_preview=done)
+
+
+def _import_cancel(state: PageState, _e: ImportCancelled) -> PageState:
+    return dataclasses.replace(state, import_preview=None)
+
+
+def _experiment(state: PageState, e: ExperimentRun) -> PageState:
+    from budgetcore.experiments import BY_KEY, run  # noqa: PLC0415 - on first use
+
+    if e.key not in BY_KEY:
+        return state
+    if state.stale:
+        return dataclasses.replace(state, notice="msg.fix-first")
+    outcome = run(BY_KEY[e.key], state.plan.scenario)
+    return _loaded(state, outcome.after.scenario, pinned=outcome.before, outcome=outcome)
+
+
+def _pin(state: PageState, _e: Pinned) -> PageState:
+    if state.stale:
+        return dataclasses.replace(state, notice="msg.pin-stale")
+    return dataclasses.replace(state, pinned=state.plan, notice="msg.pinned")
+
+
+def _unpin(state: PageState, _e: Unpinned) -> PageState:
+    return dataclasses.replace(state, pinned=None, outcome=None, notice="")
+
+
+def _reset(state: PageState, _e: Reset) -> PageState:
+    fresh = initial_state(lang=state.lang, lang_chosen=state.lang_chosen, width=state.width)
+    return dataclasses.replace(fresh, sweep=dataclasses.replace(fresh.sweep, open=state.sweep.open))
+
+
+def _sweep_path(state: PageState, path: str) -> PageState:
+    from budgetcore.curves import SWEEPABLE, default_range  # noqa: PLC0415 - on first use
+
+    if path not in SWEEPABLE:
+        return state
+    low, high = default_range(state.plan.scenario, path)
+    sweep = SweepState(
+        path,
+        format_value(path, low),
+        format_value(path, high),
+        low,
+        high,
+        None,
+        state.sweep.open,
+    )
+    return dataclasses.replace(state, sweep=sweep)
+
+
+def _sweep_chosen(state: PageState, e: SweepPathChosen) -> PageState:
+    return _sweep_path(state, e.path)
+
+
+def _sweep_bound(state: PageState, e: SweepBoundTyped) -> PageState:
+    s = state.sweep
+    # The bounds follow the swept field's own rule (the summary model's I like the main's).
+    rule_path = "main_model.input_tokens" if s.path.startswith("summary_model.") else s.path
+    low_text, high_text = (e.text, s.high_text) if e.which == "low" else (s.low_text, e.text)
+    try:
+        low = parse_text(rule_path, low_text)
+        high = parse_text(rule_path, high_text)
+    except IssueError as exc:
+        issue = dataclasses.replace(exc.issue, paths=(f"sweep.{e.which}",))
+        return dataclasses.replace(
+            state,
+            sweep=dataclasses.replace(s, low_text=low_text, high_text=high_text, issue=issue),
+        )
+    assert isinstance(low, int | Decimal)
+    assert isinstance(high, int | Decimal)
+    if not low < high:
+        params = (
+            ("low", format_value(s.path, low), False),
+            ("high", format_value(s.path, high), False),
+        )
+        issue = Issue("problem.sweep-order", params, ("sweep.low",))
+        return dataclasses.replace(
+            state,
+            sweep=dataclasses.replace(s, low_text=low_text, high_text=high_text, issue=issue),
+        )
+    sweep = dataclasses.replace(
+        s, low_text=low_text, high_text=high_text, low=low, high=high, issue=None
+    )
+    return dataclasses.replace(state, sweep=sweep)
+
+
+def _curves(state: PageState, e: CurvesToggled) -> PageState:
+    return dataclasses.replace(state, sweep=dataclasses.replace(state.sweep, open=e.open))
+
+
+def _noticed(state: PageState, e: Noticed) -> PageState:
+    return dataclasses.replace(state, notice=e.key)
+
+
+def _resized(state: PageState, e: Resized) -> PageState:
+    width = max(240, min(1600, e.width))
+    return state if width == state.width else dataclasses.replace(state, width=width)
+
+
+def _failed(state: PageState, e: Failed) -> PageState:
+    return dataclasses.replace(state, error=e.detail[:300])
+
+
+_HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
+    FieldTyped: _typed,
+    FieldCommitted: _committed,
+    SliderMoved: _slid,
+    FieldNudged: _nudged,
+    Toggled: _toggled,
+    SummarySameToggled: _summary_same,
+    PresetChosen: _preset,
+    EngineDrops: _engine_drops,
+    LinkOpened: _link,
+    LanguageChosen: _language,
+    SamplesTyped: _samples,
+    ExampleSamples: _example,
+    ExportFormatChosen: _export_format,
+    ImportPreviewed: _import_preview,
+    ImportApplied: _import_apply,
+    ImportCancelled: _import_cancel,
+    ExperimentRun: _experiment,
+    Pinned: _pin,
+    Unpinned: _unpin,
+    Reset: _reset,
+    SweepPathChosen: _sweep_chosen,
+    SweepBoundTyped: _sweep_bound,
+    CurvesToggled: _curves,
+    Noticed: _noticed,
+    Resized: _resized,
+    Failed: _failed,
+}
+
+
+def reduce(state: PageState, event: Event) -> PageState:
+    """The state after ``event``. Unknown paths and keys leave the state as it was."""
+    path = getattr(event, "path", None)
+    if isinstance(event, FieldTyped | FieldCommitted | SliderMoved | FieldNudged | Toggled) and (
+        path not in FIELDS
+    ):
+        return state
+    if isinstance(event, SliderMoved | FieldNudged) and FIELDS[event.path].kind in (
+        "bool",
+        "average",
+    ):
+        return state
+    next_state = _HANDLERS[type(event)](state, event)
+    if next_state.error and not isinstance(event, Failed):
+        next_state = dataclasses.replace(next_state, error="")
+    return next_state
+
+
+def summary_contract_of(state: PageState) -> ModelContract:
+    """The summary contract the fields describe (the main one while shared)."""
+    return state.plan.scenario.summary_contract
