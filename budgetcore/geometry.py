@@ -311,8 +311,11 @@ class Box:
     def overlaps(self, other: Box, pad: int = 0) -> bool:
         """True when the boxes, each grown by ``pad``, share interior area.
 
-        >>> Box(0, 0, 10, 10).overlaps(Box(10, 0, 20, 10)), Box(0, 0, 10, 10).overlaps(Box(9, 9, 20, 20))
+        >>> a = Box(0, 0, 10, 10)
+        >>> a.overlaps(Box(10, 0, 20, 10)), a.overlaps(Box(9, 9, 20, 20))
         (False, True)
+        >>> a.overlaps(Box(12, 0, 20, 5), pad=3)
+        True
         """
         return (
             self.x0 - pad < other.x1
