@@ -154,6 +154,11 @@ class _Axis:
     def x(self, tokens: int) -> int:
         return _x(tokens, self.left, self.span, self.high)
 
+    def length(self, tokens: int) -> int:
+        """A bar's length: rounded, at least 1 px when tokens > 0 (zero stays zero)."""
+        n = self.x(tokens) - self.left
+        return max(n, 1) if tokens > 0 else 0
+
 
 def _token_axis(top_value: int, width: int) -> _Axis:
     """A 0-based token axis across ``width`` whose tick labels fit without touching:
@@ -345,12 +350,13 @@ def _stack(
     cls: str,
     attr: str,
 ) -> list[Markup]:
+    # Each part's length depends on its tokens only (not on where it starts), so the
+    # same tokens are the same length in every row, in B and in A; parts abut.
     out = []
-    start = 0
+    x0 = axis.left
     for seg_key, tokens in parts:
-        x0, x1 = axis.x(start), axis.x(start + tokens)
-        if tokens > 0 and x1 == x0:
-            x1 = x0 + 1  # a non-zero part stays visible; zero stays zero
+        length = axis.length(tokens)
+        x1 = x0 + length
         tip = t("chart.value", lang, name=t(f"seg.{seg_key}", lang), value=format_int(tokens))
         out.append(
             el(
@@ -367,7 +373,7 @@ def _stack(
                 el("title", None, tip),
             )
         )
-        start += tokens
+        x0 = x1
     return out
 
 
