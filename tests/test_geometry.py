@@ -116,3 +116,95 @@ def test_every_chart_states_what_it_must_not_be_read_as() -> None:
     p = _plan({})
     for make in (funnel_chart, branch_chart, work_chart):
         assert '<p class="caveat">Not: ' in chart_svg(make(p))
+
+
+# ------------------------------------------------------------------ nice ticks and label boxes
+
+from decimal import Decimal  # noqa: E402
+
+from hypothesis import strategies as st  # noqa: E402
+
+from budgetcore.geometry import Box, nice_domain, nice_ticks, text_box, text_width  # noqa: E402
+
+# d3-scale's ticks(start, stop, count) for the same inputs (d3-array's documented
+# behaviour, checked by hand): the independent oracle for the golden cases.
+D3_TICKS = [
+    ((0, 10, 5), (0, 2, 4, 6, 8, 10)),
+    ((0, 10, 10), tuple(range(11))),
+    ((-10, 10, 10), (-10, -8, -6, -4, -2, 0, 2, 4, 6, 8, 10)),
+    ((1, 9, 3), (2, 4, 6, 8)),
+    ((0, 36_000, 5), (0, 10_000, 20_000, 30_000)),
+    ((0, 936_345, 5), (0, 200_000, 400_000, 600_000, 800_000)),
+    ((0, 1_000_000, 4), (0, 200_000, 400_000, 600_000, 800_000, 1_000_000)),
+    ((12, 13, 10), (12, 13)),  # tokens: the step never goes below 1
+]
+
+
+@pytest.mark.parametrize(("args", "want"), D3_TICKS)
+def test_ticks_match_d3(args: tuple[int, int, int], want: tuple[int, ...]) -> None:
+    assert nice_ticks(*args) == want
+
+
+def test_decimal_ticks_are_exact() -> None:
+    assert nice_ticks(Decimal(0), Decimal(1), 10) == tuple(Decimal(i) / 10 for i in range(11))
+    assert nice_ticks(Decimal("0.05"), Decimal("0.5"), 5) == tuple(
+        Decimal(i) / 10 for i in range(1, 6)
+    )
+
+
+def _is_nice(step: Fraction) -> bool:
+    while step >= 10:
+        step /= 10
+    while step < 1:
+        step *= 10
+    return step in (1, 2, 5)
+
+
+@given(st.integers(-(10**12), 10**12), st.integers(1, 10**12), st.integers(1, 12))
+def test_ticks_are_nice_inside_and_leave_no_room_for_another(
+    low: int, span: int, count: int
+) -> None:
+    high = low + span
+    ticks = nice_ticks(low, high, count)
+    assert all(isinstance(v, int) for v in ticks)
+    assert all(low <= v <= high for v in ticks)
+    steps = {b - a for a, b in itertools.pairwise(ticks)}
+    assert len(steps) <= 1
+    step = steps.pop() if steps else None
+    if step is not None:
+        assert _is_nice(Fraction(step))
+        assert all(v % step == 0 for v in ticks)
+        assert ticks[0] - step < low  # no tick left out at either end
+        assert ticks[-1] + step > high
+        raw = Fraction(span, count)
+        # Heckbert / d3: the step is within sqrt(2/5) .. sqrt(5/2) of the raw step.
+        if step > 1:
+            assert 5 * step * step > 2 * raw * raw
+            assert 2 * step * step <= 5 * raw * raw
+
+
+@given(st.integers(0, 10**12), st.integers(0, 10**12), st.integers(1, 10))
+def test_nice_domain_covers_and_ends_on_ticks(a: int, b: int, count: int) -> None:
+    low, high = min(a, b), max(a, b)
+    lo, hi, step = nice_domain(low, high, count)
+    assert lo <= low
+    assert high <= hi
+    assert lo % step == 0
+    assert hi % step == 0
+    assert _is_nice(Fraction(step))
+    ticks = nice_ticks(lo, hi, count)
+    assert ticks[0] == lo
+    assert ticks[-1] == hi
+
+
+def test_text_width_is_conservative_per_script() -> None:
+    assert text_width("0") == 8  # 0.62 em of 12 px, rounded up
+    assert text_width("1,048,576") == 67
+    assert text_width("触发线") == 36
+    assert text_width("") == 0
+
+
+def test_text_box_by_anchor() -> None:
+    assert text_box(100, 50, "K", "start") == Box(100, 38, 108, 53)
+    assert text_box(100, 50, "K", "end") == Box(92, 38, 100, 53)
+    assert text_box(100, 50, "KK", "middle").x0 == 100 - 8

@@ -74,12 +74,16 @@ class TestCurves:
         assert (values[0], values[-1]) == (low, high)
         assert list(values) == sorted(values)
         s = sweep(scenario, path, values)
+        # The scenario's own value is inserted when the grid misses it.
+        assert s.current in s.values
+        assert len(s.values) in (500, 501)
         section, name = path.split(".", 1)
-        for i in (0, 137, 499):
+        for i in (0, 137, s.values.index(s.current), len(s.values) - 1):
             data = scenario.to_json_dict()
             if section == "summary_model" and data["summary_model"] is None:
                 data["summary_model"] = dict(data["main_model"])
-            data[section][name] = str(values[i]) if isinstance(values[i], Decimal) else values[i]
+            value = s.values[i]
+            data[section][name] = str(value) if isinstance(value, Decimal) else value
             p = plan(parse_scenario(data))
             assert s.series["main_safe_input"][i] == p.main_safe_input
             assert s.series["full_input"][i] == p.funnel.full_input
@@ -116,7 +120,7 @@ class TestCurves:
         runs = state_runs(s.states["trigger_reached"])
         assert [flag for _, _, flag in runs] == [True, False]  # reached while K <= 36,000
         svg = curves_svg(s)
-        assert 'data-points="500"' in svg
+        assert 'data-points="501"' in svg  # 500 grid points and K = 32,000 itself
         assert 'data-current="32000"' in svg
         assert "never does" in svg
 

@@ -1,0 +1,842 @@
+"""The page's charts as SVG markup: pure functions from plan values to ``Markup``.
+
+Drawn at the container's CSS width (``width``), never scaled by a viewBox, so chart
+text is 12 px on screen at every width. Bars share one token axis per chart with ticks
+at nice steps; a pinned plan A is drawn in the same chart on the same scale, as an
+outline under B's filled bar. Every label box is computed (``geometry.text_box``) and
+placed where it overlaps no bar, no line and no other label; reference lines are
+broken where a label would otherwise sit on them.
+
+CSS classes (the page's stylesheet styles them; nothing here depends on it to be
+legible): ``ch`` (the svg), ``ch-label`` (row labels), ``ch-tick`` / ``ch-axis`` /
+``ch-axis-title`` (axes), ``ch-ref ch-ref-<key>`` and ``ch-ref-label`` (K, M, C lines),
+``ch-ref-a`` (A's reference line), ``ch-beyond`` (edge arrow for values beyond the
+axis), ``seg seg-<key>`` (B's bars), ``ch-ghost`` (A's outlines), ``ch-panel``,
+``curve curve-<key>``, ``ch-marker``, ``ch-dot``, ``ch-here`` (curves), ``state
+state-true|false`` (state bands), ``ch-break`` (the 0 | 1 break of a log axis),
+``ch-legend`` / ``ch-swatch`` / ``caveat`` / ``ch-note`` (HTML around the svg).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from itertools import pairwise
+
+from budgetcore.curves import (
+    SERIES,
+    SWEEPABLE,
+    UNIT,
+    ZERO_GAP,
+    Sweep,
+    state_spans,
+    unit_position,
+)
+from budgetcore.geometry import (
+    FONT_PX,
+    Box,
+    nice_domain,
+    nice_ticks,
+    text_box,
+    text_width,
+)
+from budgetcore.plan import Plan
+from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.messages import t
+from budgetcore.units import format_int
+
+__all__ = ["CHART_KEYS", "ab_legend", "curves_chart", "plan_charts"]
+
+CHART_KEYS = ("funnel", "branch", "work")
+
+_SVG_NS = "http://www.w3.org/2000/svg"
+_LINE = 16  # one text line: 12 px text, baseline 12 px below its top
+_BAR = 16  # B's bar
+_GHOST = 9  # A's outline bar, under B's
+_GAP = 8  # between rows
+_PAD = 4  # left/right padding of the plot inside the svg
+_TICK = 4  # tick mark length
+_CLEAR = 3  # minimum clearance between a label box and anything else
+
+
+# ------------------------------------------------------------------ rows of bars
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    name: str  # catalogue key of the row's label
+    parts: tuple[tuple[str, int], ...]  # (segment key, tokens), stacked left to right
+
+
+@dataclass(frozen=True, slots=True)
+class _Ref:
+    key: str  # trigger, main_safe_input, summary_safe_input
+    tokens: int
+    always: bool  # K: the domain always extends to it; M, C: only when not far off
+
+
+def _rows(p: Plan, key: str) -> tuple[tuple[_Row, ...], tuple[_Ref, ...]]:
+    f = p.funnel
+    w = p.scenario.workload
+    rows: tuple[_Row, ...]
+    if key == "funnel":
+        rows = (
+            _Row("seg.main_safe_input", (("main_safe_input", p.main_safe_input),)),
+            _Row(
+                "seg.loader_prefetch_limit", (("loader_prefetch_limit", f.loader_prefetch_limit),)
+            ),
+            _Row("seg.prefetched", (("prefetched", f.prefetched),)),
+            _Row("seg.engine_raw_headroom", (("engine_raw_headroom", f.engine_raw_headroom),)),
+            _Row("seg.raw_selected", (("raw_selected", f.raw_selected),)),
+        )
+        return rows, ()
+    if key == "branch":
+        rows = (
+            _Row("seg.required", (("required", w.required_tokens),)),
+            _Row("seg.loader_reserve", (("loader_reserve", w.summary_tokens),)),
+            _Row("seg.summary_adopted", (("summary_adopted", f.summary_adopted),)),
+            _Row("seg.raw_selected", (("raw_selected", f.raw_selected),)),
+            _Row(
+                "phrase.full-input",
+                (
+                    ("full_required", w.required_tokens),
+                    ("full_summary", f.summary_adopted),
+                    ("full_raw", f.raw_selected),
+                ),
+            ),
+        )
+        refs = (
+            _Ref("trigger", p.scenario.config.trigger_tokens, True),
+            _Ref("main_safe_input", p.main_safe_input, False),
+        )
+        return rows, refs
+    r = p.round
+    rows = (
+        _Row(
+            "phrase.work-input",
+            (
+                ("instructions", w.summary_instruction_tokens),
+                ("previous_summary", w.previous_summary_tokens),
+                ("new_raw", r.new_raw),
+            ),
+        ),
+        _Row("seg.generation", (("generation", p.summary.generation),)),
+    )
+    return rows, (_Ref("summary_safe_input", p.summary.safe_input, False),)
+
+
+# A reference line further than this times the chart's largest other value is drawn
+# as an edge arrow: drawing M = 936,345 to scale would shrink a 36,000 full input to
+# 4 % of the width, which hides every difference the chart is for.
+_FAR = 2
+
+
+def _fits(box: Box, width: int) -> bool:
+    return box.x0 >= 0 and box.x1 <= width
+
+
+def _free(box: Box, taken: list[Box]) -> bool:
+    return not any(box.overlaps(other, _CLEAR) for other in taken)
+
+
+def _x(tokens: int, left: int, span: int, high: int) -> int:
+    """Pixel of ``tokens`` on an axis 0..high over ``span`` pixels, rounded half up."""
+    return left + (2 * tokens * span + high) // (2 * high)
+
+
+@dataclass(frozen=True, slots=True)
+class _Axis:
+    left: int
+    span: int
+    high: int
+    ticks: tuple[int, ...]
+
+    def x(self, tokens: int) -> int:
+        return _x(tokens, self.left, self.span, self.high)
+
+    def length(self, tokens: int) -> int:
+        """A bar's length: rounded, at least 1 px when tokens > 0 (zero stays zero)."""
+        n = self.x(tokens) - self.left
+        return max(n, 1) if tokens > 0 else 0
+
+
+def _token_axis(top_value: int, width: int) -> _Axis:
+    """A 0-based token axis across ``width`` whose tick labels fit without touching:
+    as many nice ticks as fit (at most 8), the domain widened to the last one."""
+    count = max(2, min(8, (width - 2 * _PAD) // 80))
+    while True:
+        low, high, _step = nice_domain(0, top_value, count)
+        right_pad = _PAD + (text_width(format_int(high)) + 1) // 2
+        left = _PAD + (text_width("0") + 1) // 2
+        span = max(1, width - left - right_pad)
+        ticks = nice_ticks(low, high, count)
+        axis = _Axis(left, span, high, ticks)
+        boxes = [text_box(axis.x(v), 0, format_int(v), "middle") for v in ticks]
+        if count == 2 or all(not a.overlaps(b, 6) for a, b in pairwise(boxes)):
+            return axis
+        count -= 1
+
+
+def _bars_svg(
+    p: Plan, key: str, lang: str, width: int, pinned: Plan | None
+) -> tuple[Markup, list[Markup]]:
+    rows, refs = _rows(p, key)
+    a_rows, a_refs = _rows(pinned, key) if pinned is not None else ((), ())
+    # The scale covers B and A: every row total and K always; M/C unless far off.
+    data_top = max(
+        [sum(t for _, t in r.parts) for r in (*rows, *a_rows)]
+        + [r.tokens for r in (*refs, *a_refs) if r.always]
+    )
+    lines: list[tuple[str, int, bool]] = []  # (key, tokens, is A) drawn as lines
+    beyond: list[tuple[str, int, bool]] = []  # drawn as an edge arrow
+    seen: set[tuple[str, int]] = set()
+    for ref, is_a in [(r, False) for r in refs] + [(r, True) for r in a_refs]:
+        if is_a and (ref.key, ref.tokens) in seen:
+            continue  # A's line is B's line: draw it once
+        seen.add((ref.key, ref.tokens))
+        far = not ref.always and ref.tokens > _FAR * max(1, data_top)
+        (beyond if far else lines).append((ref.key, ref.tokens, is_a))
+    top_value = max([data_top] + [tok for _, tok, _ in lines])
+    axis = _token_axis(top_value, width)
+
+    out: list[Markup] = []
+    labels: list[Markup] = []
+    legend_extra: list[Markup] = []
+
+    # Reference labels in bands above the plot; a label that would touch another goes
+    # one band lower. Lines start below the last band, so no line crosses a band.
+    band_boxes: list[list[Box]] = []
+    ref_labels: list[tuple[int, int, str, str, str]] = []  # (band, x, anchor, text, cls)
+
+    def band_place(candidates: list[tuple[int, str]], text: str) -> tuple[int, int, str]:
+        band = 0
+        while True:
+            if band == len(band_boxes):
+                band_boxes.append([])
+            for x, anchor in candidates:
+                box = text_box(x, (band + 1) * _LINE - 4, text, anchor)
+                if _fits(box, width) and _free(box, band_boxes[band]):
+                    band_boxes[band].append(box)
+                    return band, x, anchor
+            band += 1
+            if band > 6:  # cannot happen with two or three labels; keep it finite
+                return band, candidates[0][0], candidates[0][1]
+
+    for ref_key, tokens, is_a in lines:
+        name = t(f"seg.{ref_key}", lang)
+        text = (
+            t("chart.ref.a", lang, name=name, value=format_int(tokens))
+            if is_a
+            else t("chart.value", lang, name=name, value=format_int(tokens))
+        )
+        x = axis.x(tokens)
+        band, lx, anchor = band_place([(x, "middle"), (x - 2, "end"), (x + 2, "start")], text)
+        ref_labels.append((band, lx, anchor, text, "ch-ref-label"))
+    for ref_key, tokens, is_a in beyond:
+        name = t(f"seg.{ref_key}", lang) + (" (A)" if is_a else "")
+        text = t("chart.beyond", lang, name=name, value=format_int(tokens))
+        band, lx, anchor = band_place([(width - _PAD, "end")], text)
+        ref_labels.append((band, lx, anchor, text, "ch-ref-label ch-beyond"))
+        legend_extra.append(
+            el(
+                "li",
+                {"class": "ch-note", "data-beyond": ref_key},
+                t(
+                    "chart.beyond.legend",
+                    lang,
+                    name=name,
+                    value=format_int(tokens),
+                    end=format_int(axis.high),
+                ),
+            )
+        )
+    bands = len(band_boxes)
+    for band, lx, anchor, text, cls in ref_labels:
+        baseline = (band + 1) * _LINE - 4
+        labels.append(
+            el("text", {"class": cls, "x": lx, "y": baseline, "text-anchor": anchor}, text)
+        )
+    y = bands * _LINE + (4 if bands else 0)
+    plot_top = y
+
+    # Rows: a label line, then B's bar, then A's outline under it.
+    row_labels: list[tuple[Box, Markup]] = []
+    line_xs = [axis.x(tok) for _, tok, _ in lines]
+    for i, row in enumerate(rows):
+        total = sum(tok for _, tok in row.parts)
+        name = t(row.name, lang)
+        a_total = sum(tok for _, tok in a_rows[i].parts) if a_rows else None
+        if a_total is None:
+            text = t("chart.value", lang, name=name, value=format_int(total))
+        else:
+            text = t(
+                "chart.value.ab", lang, name=name, value=format_int(total), a=format_int(a_total)
+            )
+        baseline = y + _LINE - 4
+        candidates = [axis.left] + [lx + 4 for lx in sorted(line_xs)]
+        chosen = None
+        for lx in candidates:
+            box = text_box(lx, baseline, text, "start")
+            if _fits(box, width) and not any(
+                box.x0 - _CLEAR <= x <= box.x1 + _CLEAR for x in line_xs
+            ):
+                chosen = (lx, box)
+                break
+        if chosen is None:  # no gap between lines: the lines break around the label
+            chosen = (axis.left, text_box(axis.left, baseline, text, "start"))
+        lx, box = chosen
+        row_labels.append((box, el("text", {"class": "ch-label", "x": lx, "y": baseline}, text)))
+        y += _LINE
+        out.extend(_stack(row.parts, axis, y, _BAR, lang, cls="seg", attr="data-segment"))
+        y += _BAR
+        if a_rows:
+            y += 2
+            out.extend(
+                _stack(a_rows[i].parts, axis, y, _GHOST, lang, cls="ch-ghost", attr="data-pinned")
+            )
+            y += _GHOST
+        y += _GAP
+    plot_bottom = y - _GAP // 2
+    labels.extend(mark for _, mark in row_labels)
+
+    # Reference lines from below the bands to the axis, broken around any label box.
+    for (ref_key, tokens, is_a), x in zip(lines, line_xs, strict=True):
+        cls = f"ch-ref ch-ref-{ref_key}" + (" ch-ref-a" if is_a else "")
+        for y0, y1 in _open_runs(x, plot_top, plot_bottom, [b for b, _ in row_labels]):
+            out.append(
+                el(
+                    "line",
+                    {
+                        "class": cls,
+                        "x1": x,
+                        "x2": x,
+                        "y1": y0,
+                        "y2": y1,
+                        "data-ref": ref_key,
+                        "data-tokens": tokens,
+                    },
+                )
+            )
+
+    axis_parts, height = _axis_svg(axis, plot_bottom, width, lang)
+    out.extend(axis_parts)
+    out.extend(labels)
+    return _svg(key, t(f"chart.{key}.title", lang), width, height, out), legend_extra
+
+
+def _open_runs(x: int, y0: int, y1: int, boxes: list[Box]) -> list[tuple[int, int]]:
+    """The parts of the vertical segment x, y0..y1 that keep clear of every box."""
+    cuts = sorted(
+        (b.y0 - _CLEAR, b.y1 + _CLEAR) for b in boxes if b.x0 - _CLEAR <= x <= b.x1 + _CLEAR
+    )
+    runs = []
+    start = y0
+    for c0, c1 in cuts:
+        if c0 > start:
+            runs.append((start, min(c0, y1)))
+        start = max(start, c1)
+    if start < y1:
+        runs.append((start, y1))
+    return [(a, b) for a, b in runs if b > a]
+
+
+def _stack(
+    parts: tuple[tuple[str, int], ...],
+    axis: _Axis,
+    y: int,
+    height: int,
+    lang: str,
+    *,
+    cls: str,
+    attr: str,
+) -> list[Markup]:
+    # Each part's length depends on its tokens only (not on where it starts), so the
+    # same tokens are the same length in every row, in B and in A; parts abut.
+    out = []
+    x0 = axis.left
+    for seg_key, tokens in parts:
+        length = axis.length(tokens)
+        x1 = x0 + length
+        tip = t("chart.value", lang, name=t(f"seg.{seg_key}", lang), value=format_int(tokens))
+        out.append(
+            el(
+                "rect",
+                {
+                    "class": f"{cls} seg-{seg_key}" if cls == "seg" else f"{cls} ghost-{seg_key}",
+                    "x": x0,
+                    "y": y,
+                    "width": x1 - x0,
+                    "height": height,
+                    attr: seg_key,
+                    "data-tokens": tokens,
+                },
+                el("title", None, tip),
+            )
+        )
+        x0 = x1
+    return out
+
+
+def _axis_svg(axis: _Axis, y: int, width: int, lang: str) -> tuple[list[Markup], int]:
+    out = [
+        el(
+            "line",
+            {"class": "ch-axis", "x1": axis.left, "x2": axis.left + axis.span, "y1": y, "y2": y},
+        )
+    ]
+    for v in axis.ticks:
+        x = axis.x(v)
+        out.append(el("line", {"class": "ch-axis", "x1": x, "x2": x, "y1": y, "y2": y + _TICK}))
+        out.append(
+            el(
+                "text",
+                {
+                    "class": "ch-tick",
+                    "x": x,
+                    "y": y + _TICK + FONT_PX,
+                    "text-anchor": "middle",
+                    "data-tick": v,
+                },
+                format_int(v),
+            )
+        )
+    title_y = y + _TICK + FONT_PX + _LINE
+    out.append(
+        el(
+            "text",
+            {"class": "ch-axis-title", "x": width - _PAD, "y": title_y, "text-anchor": "end"},
+            t("axis.tokens", lang),
+        )
+    )
+    return out, title_y + 5
+
+
+def _svg(key: str, title: str, width: int, height: int, parts: list[Markup]) -> Markup:
+    return el(
+        "svg",
+        {
+            "xmlns": _SVG_NS,
+            "class": "ch",
+            "width": width,
+            "height": height,
+            "viewBox": f"0 0 {width} {height}",
+            "font-size": FONT_PX,
+            "role": "img",
+            "aria-label": title,
+            "data-chart": key,
+        },
+        *parts,
+    )
+
+
+def _swatch(cls: str) -> Markup:
+    return el(
+        "svg",
+        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
+        el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}),
+    )
+
+
+def ab_legend(lang: str) -> Markup:
+    """The two legend entries that tell A's outline from B's fill."""
+    return join(
+        (
+            el("li", {"data-legend": "b"}, _swatch("seg ch-legend-b"), t("chart.legend.b", lang)),
+            el("li", {"data-legend": "a"}, _swatch("ch-ghost"), t("chart.legend.a", lang)),
+        )
+    )
+
+
+def _legend(p: Plan, key: str, lang: str, pinned: Plan | None, extra: list[Markup]) -> Markup:
+    rows, refs = _rows(p, key)
+    a_rows, a_refs = _rows(pinned, key) if pinned is not None else ((), ())
+    items = [ab_legend(lang)] if pinned is not None else []
+    for i, row in enumerate(rows):
+        for j, (seg_key, tokens) in enumerate(row.parts):
+            name = t(f"seg.{seg_key}", lang)
+            if a_rows:
+                text = t(
+                    "chart.value.ab",
+                    lang,
+                    name=name,
+                    value=format_int(tokens),
+                    a=format_int(a_rows[i].parts[j][1]),
+                )
+            else:
+                text = t("chart.value", lang, name=name, value=format_int(tokens))
+            items.append(el("li", {"data-legend": seg_key}, _swatch(f"seg seg-{seg_key}"), text))
+    for k, ref in enumerate(refs):
+        name = t(f"seg.{ref.key}", lang)
+        if a_refs:
+            text = t(
+                "chart.value.ab",
+                lang,
+                name=name,
+                value=format_int(ref.tokens),
+                a=format_int(a_refs[k].tokens),
+            )
+        else:
+            text = t("chart.value", lang, name=name, value=format_int(ref.tokens))
+        items.append(el("li", {"data-legend": ref.key}, text))
+    return el("ul", {"class": "ch-legend"}, *items, *extra)
+
+
+def _figure(key: str, svg: Markup, legend: Markup, lang: str) -> Markup:
+    return el(
+        "figure",
+        {"class": "ch-figure", "data-figure": key},
+        el("figcaption", None, el("strong", None, t(f"chart.{key}.title", lang))),
+        svg,
+        legend,
+        el("p", {"class": "caveat"}, t("phrase.not", lang), t(f"chart.{key}.not", lang)),
+    )
+
+
+def plan_charts(
+    p: Plan, lang: str, *, width: int = 640, pinned: Plan | None = None
+) -> dict[str, Markup]:
+    """The funnel, branch and work charts of ``p`` at ``width`` CSS pixels, each a
+    ``<figure>``: title, svg, legend with exact tokens, and what it must not be read as.
+    With ``pinned`` (A), A is drawn in each chart on the same scale, as outlines."""
+    out = {}
+    for key in CHART_KEYS:
+        svg, extra = _bars_svg(p, key, lang, width, pinned)
+        out[key] = _figure(key, svg, _legend(p, key, lang, pinned, extra), lang)
+    return out
+
+
+# ------------------------------------------------------------------ capacity curves
+
+_PANEL = 56  # plot height of one series: room for four tick labels
+_STATE = 10  # height of a state band
+
+
+def _fmt(value: int | Decimal) -> str:
+    """Tokens with separators; a margin as its plain decimal (0.5, not 0.50 or 5E-1)."""
+    if isinstance(value, int):
+        return format_int(value)
+    return f"{value.normalize():f}" if value else "0"
+
+
+def _current(value: int | Decimal) -> str:
+    """The scenario's own value as the readouts show it (a margin keeps its digits)."""
+    return format_int(value) if isinstance(value, int) else f"{value:f}"
+
+
+@dataclass(frozen=True, slots=True)
+class _XAxis:
+    low: int | Decimal
+    high: int | Decimal
+    log: bool
+    left: int
+    span: int
+    gap: int  # pixels kept for 0 on a log axis from 0
+
+    def x(self, value: int | Decimal) -> int:
+        if self.gap and value == 0:
+            return self.left
+        span = self.span - self.gap
+        pos = unit_position(value, self.low, self.high, self.log)
+        return self.left + self.gap + (pos * span + UNIT // 2) // UNIT
+
+
+def _log_candidates(low: int, high: int) -> list[tuple[int, ...]]:
+    """Tick sets for a log axis, densest first: 1-2-5 per decade, 1-5... , powers of
+    ten, every other power of ten; 0 leads when the axis starts at 0."""
+    lo = max(1, low)
+    decades = []
+    p = 1
+    while p <= high:
+        decades.append(p)
+        p *= 10
+    sets = []
+    for mults, every in (((1, 2, 5), 1), ((1, 5), 1), ((1,), 1), ((1,), 2), ((1,), 3)):
+        values = [d * m for i, d in enumerate(decades) if i % every == 0 for m in mults]
+        inside = tuple(v for v in values if lo <= v <= high)
+        sets.append(((0,) if low == 0 else ()) + inside)
+    return sets
+
+
+def _x_ticks(axis: _XAxis, here: Box | None, width: int) -> tuple[int | Decimal, ...]:
+    """The densest nice tick set whose labels keep clear of each other and of the
+    current value's label (ticks under that label give way to it)."""
+    if axis.log:
+        sets: list[tuple[int | Decimal, ...]] = list(_log_candidates(int(axis.low), int(axis.high)))
+    else:
+        sets = [nice_ticks(Decimal(axis.low), Decimal(axis.high), c) for c in range(10, 1, -1)]
+    best: tuple[int | Decimal, ...] = ()
+    for ticks in sets:
+        kept = []
+        for v in ticks:
+            box = text_box(axis.x(v), 0, _fmt(v), "middle")
+            if box.x0 >= 0 and box.x1 <= width and (here is None or not box.overlaps(here, 6)):
+                kept.append((v, box))
+        if all(not a[1].overlaps(b[1], 6) for a, b in pairwise(kept)):
+            return tuple(v for v, _ in kept)
+        best = tuple(v for v, _ in kept[:1])
+    return best
+
+
+def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
+    """Small multiples of a sweep, sharing the x axis: one panel per series (own y
+    scale from 0, ticks in tokens), then the trigger and admission states, then the
+    x axis in the swept input's unit. The scenario's own value is a plotted point
+    (``curves.sweep`` inserts it); the marker's labels are its exact values."""
+    path = s.path
+    log = SWEEPABLE[path] == "log"
+    name = t(f"sweep.{path}", lang)
+    n = len(s.values)
+    index = s.values.index(s.current) if s.current in s.values else None
+
+    # Left gutter: the widest y tick label of any panel; right: half the widest x label.
+    domains = {}
+    for key in SERIES:
+        _lo, high, _step = nice_domain(0, max(s.series[key]), 3)
+        ticks = nice_ticks(0, high, 3)
+        for count in (2, 1):  # tick labels at least 18 px apart (12 px text)
+            if (len(ticks) - 1) * 18 <= _PANEL:
+                break
+            ticks = nice_ticks(0, high, count)
+        domains[key] = (high, ticks)
+    gutter = (
+        _PAD + max(text_width(format_int(v)) for h, ticks in domains.values() for v in ticks) + 6
+    )
+    right = _PAD + (text_width(_fmt(s.values[-1])) + 1) // 2
+    span = max(1, width - gutter - right)
+    low, high_x = s.values[0], s.values[-1]
+    axis = _XAxis(low, high_x, log, gutter, span, ZERO_GAP if log and low == 0 else 0)
+    xs = [axis.x(v) for v in s.values]
+    mx = xs[index] if index is not None else None
+
+    parts: list[Markup] = []
+    texts: list[Markup] = []
+    marker: list[Markup] = []
+    y = 0
+    for key in SERIES:
+        values = s.series[key]
+        top_value, ticks = domains[key]
+        title_base = y + _LINE - 4
+        label = t(f"series.{key}", lang)
+        name_box = text_box(gutter, title_base, label)
+        texts.append(el("text", {"class": "ch-label", "x": gutter, "y": title_base}, label))
+        if mx is not None and index is not None:
+            value_text = format_int(values[index])
+            spot = _beside(mx, title_base, value_text, name_box, width)
+            texts.append(
+                el(
+                    "text",
+                    {
+                        "class": "ch-here",
+                        "x": spot[0],
+                        "y": title_base,
+                        "text-anchor": spot[1],
+                        "data-here": key,
+                        "data-value": values[index],
+                    },
+                    value_text,
+                )
+            )
+        top = y + _LINE
+        bottom = top + _PANEL
+        parts.append(
+            el(
+                "rect",
+                {"class": "ch-panel", "x": gutter, "y": top, "width": span, "height": _PANEL},
+            )
+        )
+        for v in ticks:
+            ty = bottom - (2 * v * _PANEL + top_value) // (2 * top_value)
+            parts.append(
+                el(
+                    "line",
+                    {"class": "ch-axis", "x1": gutter - _TICK, "x2": gutter, "y1": ty, "y2": ty},
+                )
+            )
+            texts.append(
+                el(
+                    "text",
+                    {
+                        "class": "ch-tick",
+                        "x": gutter - _TICK - 2,
+                        "y": ty + 4,
+                        "text-anchor": "end",
+                        "data-tick": v,
+                    },
+                    format_int(v),
+                )
+            )
+        # Integer pixels; a run at one height keeps only its two ends.
+        pts: list[tuple[int, int]] = []
+        half = top_value
+        double = 2 * _PANEL
+        for x, v in zip(xs, values, strict=True):
+            py = bottom - (double * v + half) // (2 * top_value)
+            if len(pts) >= 2 and pts[-1][1] == py == pts[-2][1]:
+                pts[-1] = (x, py)
+            elif not pts or pts[-1] != (x, py):
+                pts.append((x, py))
+        parts.append(
+            el(
+                "polyline",
+                {
+                    "class": f"curve curve-{key}",
+                    "data-series": key,
+                    "points": " ".join(f"{x},{py}" for x, py in pts),
+                },
+            )
+        )
+        if mx is not None and index is not None:
+            cy = bottom - (double * values[index] + half) // (2 * top_value)
+            marker.append(el("line", {"x1": mx, "x2": mx, "y1": top, "y2": bottom}))
+            marker.append(el("circle", {"class": "ch-dot", "cx": mx, "cy": cy, "r": 3}))
+        y = bottom + _GAP
+    dark = t("phrase.dark-yes", lang)
+    for key, state_name in (
+        ("trigger_reached", "phrase.trigger-reached"),
+        ("admitted", "phrase.admitted"),
+    ):
+        title_base = y + _LINE - 4
+        texts.append(
+            el(
+                "text",
+                {"class": "ch-label", "x": gutter, "y": title_base},
+                t("curves.state", lang, name=t(state_name, lang), dark=dark),
+            )
+        )
+        top = y + _LINE
+        for x0, x1, flag in state_spans(s.states[key], tuple(xs)):
+            parts.append(
+                el(
+                    "rect",
+                    {
+                        "class": f"state state-{str(flag).lower()}",
+                        "data-state-of": key,
+                        "x": x0,
+                        "y": top,
+                        "width": max(1, x1 - x0),
+                        "height": _STATE,
+                    },
+                )
+            )
+        if mx is not None:
+            marker.append(el("line", {"x1": mx, "x2": mx, "y1": top, "y2": top + _STATE}))
+        y = top + _STATE + _GAP
+    # The x axis: ticks, the current value's label (it wins over ticks), the title.
+    axis_y = y
+    parts.append(
+        el(
+            "line",
+            {"class": "ch-axis", "x1": gutter, "x2": gutter + span, "y1": axis_y, "y2": axis_y},
+        )
+    )
+    if axis.gap:
+        bx = gutter + axis.gap // 2
+        parts.append(
+            el(
+                "path",
+                {"class": "ch-break", "d": f"M{bx - 4} {axis_y + 4}l4 -8M{bx} {axis_y + 4}l4 -8"},
+            )
+        )
+    tick_base = axis_y + _TICK + FONT_PX
+    here_box = None
+    if mx is not None:
+        here_text = _current(s.current)  # bold, on the marker; the note below names it
+        hx, anchor = _clamp_middle(mx, here_text, width)
+        here_box = text_box(hx, 0, here_text, anchor)  # compared with ticks at baseline 0
+        marker.append(el("line", {"x1": mx, "x2": mx, "y1": axis_y, "y2": axis_y + _TICK}))
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-here",
+                    "x": hx,
+                    "y": tick_base,
+                    "text-anchor": anchor,
+                    "data-here": "x",
+                },
+                here_text,
+            )
+        )
+    for v in _x_ticks(axis, here_box, width):
+        x = axis.x(v)
+        parts.append(
+            el("line", {"class": "ch-axis", "x1": x, "x2": x, "y1": axis_y, "y2": axis_y + _TICK})
+        )
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-tick",
+                    "x": x,
+                    "y": tick_base,
+                    "text-anchor": "middle",
+                    "data-tick": v,
+                },
+                _fmt(v),
+            )
+        )
+    unit = t("unit.fraction" if not log else "unit.tokens", lang)
+    title_y = tick_base + _LINE
+    texts.append(
+        el(
+            "text",
+            {"class": "ch-axis-title", "x": width - _PAD, "y": title_y, "text-anchor": "end"},
+            t("axis.swept", lang, name=name, unit=unit),
+        )
+    )
+    height = title_y + 5
+    if mx is not None:
+        parts.append(el("g", {"class": "ch-marker", "data-current": s.current}, *marker))
+    svg = el(
+        "svg",
+        {
+            "xmlns": _SVG_NS,
+            "class": "ch",
+            "width": width,
+            "height": height,
+            "viewBox": f"0 0 {width} {height}",
+            "font-size": FONT_PX,
+            "role": "img",
+            "aria-label": t("curves.aria", lang),
+            "data-chart": "curves",
+            "data-points": n,
+        },
+        *parts,
+        *texts,
+    )
+    title = t("phrase.sweeping", lang, name=name, low=_fmt(low), high=_fmt(high_x), n=format_int(n))
+    notes = [t("curves.scales", lang)]
+    if axis.gap:
+        notes.append(t("curves.log-zero", lang))
+    if index is None:
+        notes.append(t("curves.outside", lang, name=name, value=_current(s.current)))
+    else:
+        notes.append(t("curves.marker", lang, name=name, value=_current(s.current)))
+    return el(
+        "figure",
+        {"class": "ch-figure", "data-figure": "curves"},
+        el("figcaption", None, el("strong", None, title)),
+        svg,
+        *(el("p", {"class": "ch-note"}, note) for note in notes),
+        el("p", {"class": "caveat"}, t("phrase.not", lang), t(f"curves.not.{path}", lang)),
+    )
+
+
+def _clamp_middle(x: int, text: str, width: int) -> tuple[int, str]:
+    """Centre ``text`` on x, or anchor it to the nearer edge when it would not fit."""
+    w = text_width(text)
+    if x - (w + 1) // 2 < 0:
+        return 0, "start"
+    if x + (w + 1) // 2 > width:
+        return width, "end"
+    return x, "middle"
+
+
+def _beside(mx: int, baseline: int, text: str, name_box: Box, width: int) -> tuple[int, str]:
+    """Where the marker's value label goes in a title row: right of the marker, else
+    left of it, else right after the series name (the marker does not cross the row)."""
+    for x, anchor in ((mx + 4, "start"), (mx - 4, "end")):
+        box = text_box(x, baseline, text, anchor)
+        if _fits(box, width) and not box.overlaps(name_box, 8):
+            return x, anchor
+    return name_box.x1 + 10, "start"

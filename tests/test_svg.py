@@ -1,0 +1,651 @@
+"""The page's charts as SVG: axes, exact markers, label placement, A/B scale, languages.
+
+Every test parses the markup with ``xml.etree`` and measures it with its own text-box
+estimate (below), written apart from ``budgetcore.geometry``: 0.62 em per Latin
+character, 1 em per CJK one, ascent one em, descent a quarter em.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import xml.etree.ElementTree as ET
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from budgetcore import Scenario, parse_scenario, plan
+from budgetcore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_values
+from budgetcore.ui.messages import CATALOGUE, t
+from budgetcore.ui.svg import curves_chart, plan_charts
+from tests.oracle import oracle_plan
+
+WIDTHS = (320, 390, 640, 1440)
+CJK = re.compile(r"[\u2e80-\u9fff\uff00-\uffef\u3000-\u303f]")
+
+# ------------------------------------------------------------------ reading the markup
+
+
+def _tag(e: ET.Element) -> str:
+    return e.tag.rsplit("}", 1)[-1]
+
+
+def _parse(markup: str) -> ET.Element:
+    return ET.fromstring(markup)
+
+
+def _chart(figure: ET.Element) -> ET.Element:
+    (svg,) = [e for e in figure.iter() if _tag(e) == "svg" and e.get("data-chart")]
+    return svg
+
+
+Rect = tuple[Fraction, Fraction, Fraction, Fraction]  # x0, y0, x1, y1
+
+
+def _width(text: str) -> Fraction:
+    return sum(
+        (Fraction(12) if CJK.match(ch) else Fraction(12 * 62, 100) for ch in text), Fraction(0)
+    )
+
+
+def _text_rect(e: ET.Element) -> Rect:
+    text = "".join(e.itertext())
+    x, y = Fraction(e.get("x", "0")), Fraction(e.get("y", "0"))
+    w = _width(text)
+    anchor = e.get("text-anchor", "start")
+    x0 = x if anchor == "start" else x - w if anchor == "end" else x - w / 2
+    return (x0, y - 12, x0 + w, y + 3)
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _texts(svg: ET.Element) -> list[ET.Element]:
+    return [e for e in svg.iter() if _tag(e) == "text"]
+
+
+def _rects(svg: ET.Element, *attrs: str) -> list[ET.Element]:
+    return [e for e in svg.iter() if _tag(e) == "rect" and any(e.get(a) for a in attrs)]
+
+
+def _rect_box(e: ET.Element) -> Rect:
+    x, y = Fraction(e.get("x", "0")), Fraction(e.get("y", "0"))
+    return (x, y, x + Fraction(e.get("width", "0")), y + Fraction(e.get("height", "0")))
+
+
+def _line_box(e: ET.Element) -> Rect:
+    x1, x2 = sorted((Fraction(e.get("x1", "0")), Fraction(e.get("x2", "0"))))
+    y1, y2 = sorted((Fraction(e.get("y1", "0")), Fraction(e.get("y2", "0"))))
+    return (x1 - Fraction(1, 2), y1, x2 + Fraction(1, 2), y2)  # a line is 1 px wide
+
+
+def _lines(svg: ET.Element) -> list[ET.Element]:
+    return [e for e in svg.iter() if _tag(e) == "line"]
+
+
+def assert_no_collisions(svg: ET.Element) -> None:
+    """No text box overlaps another, a bar, a panel, a state band or any line."""
+    texts = [(e, _text_rect(e)) for e in _texts(svg)]
+    for (a, ra), (b, rb) in itertools.combinations(texts, 2):
+        assert not _overlap(ra, rb), (a.text, b.text)
+    marks = [_rect_box(e) for e in svg.iter() if _tag(e) == "rect"]
+    marks += [_line_box(e) for e in _lines(svg)]
+    for e, r in texts:
+        for m in marks:
+            assert not _overlap(r, m), (e.text, m)
+
+
+def assert_fits(svg: ET.Element, width: int) -> None:
+    for e in _texts(svg):
+        x0, _, x1, _ = _text_rect(e)
+        assert x0 >= 0, e.text
+        assert x1 <= width, e.text
+
+
+# ------------------------------------------------------------------ scenarios
+
+SCENARIOS: dict[str, dict[str, Any]] = {
+    "golden": {},
+    "k-below-full": {"config": {"trigger_tokens": 12_000}},
+    "k-equals-full": {"config": {"trigger_tokens": 36_000}},
+    "k-above-full": {"config": {"trigger_tokens": 100_000}},
+    "k-far-above": {"config": {"trigger_tokens": 5_000_000}},
+    "k-zero": {"config": {"trigger_tokens": 0}},
+    "f-above-m": {"workload": {"required_tokens": 936_346}},
+    "small-window": {
+        "main_model": {"input_tokens": 32_768, "output_tokens": 8_192},
+        "workload": {"required_tokens": 9_000, "history_tokens": 40_000},
+    },
+    "no-history": {"workload": {"history_tokens": 0, "summary_tokens": 0}},
+    "all-zero": {"main_model": {"input_tokens": 1, "reserves_output": True}},
+    "recompress": {
+        "config": {"summary_max_tokens": 8_192},
+        "workload": {"previous_summary_tokens": 12_000},
+    },
+}
+
+
+def _plan(name: str) -> Any:
+    return plan(parse_scenario(SCENARIOS[name]))
+
+
+# ------------------------------------------------------------------ figures
+
+
+class TestFigures:
+    def test_each_chart_is_a_figure_with_title_svg_legend_and_caveat(self) -> None:
+        charts = plan_charts(_plan("golden"), "en")
+        assert list(charts) == ["funnel", "branch", "work"]
+        for key, markup in charts.items():
+            fig = _parse(markup)
+            assert _tag(fig) == "figure"
+            caption = "".join(next(e for e in fig.iter() if _tag(e) == "figcaption").itertext())
+            assert caption == t(f"chart.{key}.title", "en")
+            assert _chart(fig).get("data-chart") == key
+            caveat = next(e for e in fig.iter() if e.get("class") == "caveat")
+            assert "".join(caveat.itertext()) == t("phrase.not", "en") + t(f"chart.{key}.not", "en")
+            legend = "".join(
+                next(e for e in fig.iter() if e.get("class") == "ch-legend").itertext()
+            )
+            for rect in _rects(_chart(fig), "data-segment"):
+                assert f"{int(rect.get('data-tokens', '')):,}" in legend
+
+    @pytest.mark.parametrize("width", WIDTHS)
+    def test_drawn_at_the_given_width_with_12_px_text(self, width: int) -> None:
+        s = sweep(
+            Scenario(),
+            "config.summary_max_tokens",
+            sweep_values(819, 81_920, "config.summary_max_tokens"),
+        )
+        figures = [
+            *plan_charts(_plan("golden"), "en", width=width).values(),
+            curves_chart(s, "en", width=width),
+        ]
+        for markup in figures:
+            svg = _chart(_parse(markup))
+            assert svg.get("width") == str(width)
+            # The viewBox is the drawing's own size: nothing scales the text down.
+            assert svg.get("viewBox") == f"0 0 {width} {svg.get('height')}"
+            assert svg.get("font-size") == "12"
+            for e in svg.iter():
+                size = e.get("font-size") or re.search(
+                    r"font-size:\s*([\d.]+)", e.get("style", "") or ""
+                )
+                assert size is None or (isinstance(size, str) and int(size) >= 11)
+
+    def test_bars_carry_exact_tokens_and_zero_stays_zero(self) -> None:
+        svg = _chart(_parse(plan_charts(_plan("no-history"), "en")["funnel"]))
+        rects = {e.get("data-segment"): e for e in _rects(svg, "data-segment")}
+        assert rects["prefetched"].get("data-tokens") == "0"
+        assert rects["prefetched"].get("width") == "0"
+        assert int(rects["main_safe_input"].get("width", "")) > 0
+
+    def test_markup_is_escaped(self) -> None:
+        # Every text node came through el(): parsing as XML would fail on a stray '<'.
+        for lang in ("en", "zh"):
+            for markup in plan_charts(_plan("golden"), lang).values():
+                assert "<script" not in markup
+                _parse(markup)
+
+
+# ------------------------------------------------------------------ axes
+
+
+class TestAxes:
+    @pytest.mark.parametrize("name", list(SCENARIOS))
+    @pytest.mark.parametrize("width", WIDTHS)
+    def test_ticks_are_nice_and_cover_every_bar_and_k(self, name: str, width: int) -> None:
+        p = _plan(name)
+        for key, markup in plan_charts(p, "en", width=width).items():
+            svg = _chart(_parse(markup))
+            ticks = [int(e.get("data-tick", "")) for e in _texts(svg) if e.get("data-tick")]
+            assert ticks[0] == 0
+            assert len(ticks) >= 2
+            steps = {b - a for a, b in itertools.pairwise(ticks)}
+            assert len(steps) == 1
+            (step,) = steps
+            assert re.fullmatch(r"[125]0*", str(step)), step
+            bars = [int(e.get("data-tokens", "")) for e in _rects(svg, "data-segment")]
+            assert max(bars) <= ticks[-1]
+            if key == "branch":
+                assert p.scenario.config.trigger_tokens <= ticks[-1]
+            labels = [e for e in _texts(svg) if e.get("data-tick")]
+            for e in labels:
+                assert e.text == f"{int(e.get('data-tick', '')):,}"
+            title = [e.text for e in _texts(svg) if e.get("class") == "ch-axis-title"]
+            assert title == [t("axis.tokens", "en")]
+
+    def test_bar_lengths_follow_the_axis(self) -> None:
+        svg = _chart(_parse(plan_charts(_plan("golden"), "en", width=640)["branch"]))
+        ticks = {
+            int(e.get("data-tick", "")): Fraction(e.get("x", ""))
+            for e in _texts(svg)
+            if e.get("data-tick")
+        }
+        zero, top = ticks[0], max(ticks)
+        per_token = (ticks[top] - zero) / top
+        for rect in _rects(svg, "data-segment"):
+            want = int(rect.get("data-tokens", "")) * per_token
+            assert abs(Fraction(rect.get("width", "")) - want) <= 1
+
+
+# ------------------------------------------------------------------ reference lines
+
+
+class TestReferenceLines:
+    @pytest.mark.parametrize(
+        "name", ["k-below-full", "k-equals-full", "k-above-full", "k-far-above", "k-zero", "golden"]
+    )
+    @pytest.mark.parametrize("width", WIDTHS)
+    def test_k_is_always_a_line_on_the_axis(self, name: str, width: int) -> None:
+        p = _plan(name)
+        svg = _chart(_parse(plan_charts(p, "en", width=width)["branch"]))
+        k = p.scenario.config.trigger_tokens
+        lines = [e for e in _lines(svg) if e.get("data-ref") == "trigger"]
+        assert lines
+        assert {e.get("data-tokens") for e in lines} == {str(k)}
+        ticks = {
+            int(e.get("data-tick", "")): int(e.get("x", ""))
+            for e in _texts(svg)
+            if e.get("data-tick")
+        }
+        x = int(lines[0].get("x1", ""))
+        top = max(ticks)
+        want = ticks[0] + Fraction(k * (ticks[top] - ticks[0]), top)
+        assert abs(x - want) <= 1
+        assert f"K {k:,}" in [e.text for e in _texts(svg)]
+
+    def test_far_m_is_an_edge_arrow_with_its_exact_value(self) -> None:
+        fig = _parse(plan_charts(_plan("golden"), "en")["branch"])
+        svg = _chart(fig)
+        assert not [e for e in _lines(svg) if e.get("data-ref") == "main_safe_input"]
+        beyond = [e.text for e in _texts(svg) if "ch-beyond" in (e.get("class") or "")]
+        assert beyond == [t("chart.beyond", "en", name="M", value="936,345")]
+        note = [e for e in fig.iter() if e.get("data-beyond") == "main_safe_input"]
+        assert "936,345" in "".join(note[0].itertext())
+        assert "40,000" in "".join(note[0].itertext())  # the axis end it lies beyond
+
+    def test_m_within_reach_is_a_line(self) -> None:
+        svg = _chart(_parse(plan_charts(_plan("f-above-m"), "en")["branch"]))
+        m = [e for e in _lines(svg) if e.get("data-ref") == "main_safe_input"]
+        assert m
+        assert m[0].get("data-tokens") == "936345"
+
+    def test_c_beyond_the_work_chart_is_named(self) -> None:
+        svg = _chart(_parse(plan_charts(_plan("golden"), "zh")["work"]))
+        assert [e.text for e in _texts(svg) if "ch-beyond" in (e.get("class") or "")] == [
+            t("chart.beyond", "zh", name="C", value="936,345")
+        ]
+
+
+# ------------------------------------------------------------------ label placement
+
+
+class TestNoOverlap:
+    @pytest.mark.parametrize("name", list(SCENARIOS))
+    @pytest.mark.parametrize("width", WIDTHS)
+    @pytest.mark.parametrize("lang", ["en", "zh"])
+    def test_no_label_touches_a_bar_a_line_or_another_label(
+        self, name: str, width: int, lang: str
+    ) -> None:
+        p = _plan(name)
+        for pinned in (None, _plan("golden"), _plan("k-above-full")):
+            for markup in plan_charts(p, lang, width=width, pinned=pinned).values():
+                svg = _chart(_parse(markup))
+                assert_no_collisions(svg)
+                assert_fits(svg, width)
+
+    @settings(max_examples=40)
+    @given(
+        k=st.integers(0, 3_000_000),
+        f=st.integers(0, 2_000_000),
+        history=st.integers(0, 2_000_000),
+        width=st.sampled_from(WIDTHS),
+    )
+    def test_no_overlap_for_any_k_f_and_history(
+        self, k: int, f: int, history: int, width: int
+    ) -> None:
+        p = plan(
+            parse_scenario(
+                {
+                    "config": {"trigger_tokens": k},
+                    "workload": {"required_tokens": f, "history_tokens": history},
+                }
+            )
+        )
+        for markup in plan_charts(p, "en", width=width, pinned=_plan("golden")).values():
+            svg = _chart(_parse(markup))
+            assert_no_collisions(svg)
+            assert_fits(svg, width)
+
+
+# ------------------------------------------------------------------ A/B
+
+
+class TestPinned:
+    def test_a_and_b_share_one_scale(self) -> None:
+        a = plan(parse_scenario({"workload": {"required_tokens": 60_000}}))
+        b = _plan("golden")
+        for markup in plan_charts(b, "en", width=640, pinned=a).values():
+            svg = _chart(_parse(markup))
+            bs = {
+                (e.get("data-segment"), e.get("data-tokens")): e.get("width")
+                for e in _rects(svg, "data-segment")
+            }
+            as_ = {
+                (e.get("data-pinned"), e.get("data-tokens")): e.get("width")
+                for e in _rects(svg, "data-pinned")
+            }
+            assert as_
+            same = set(bs) & set(as_)
+            for key in same:
+                assert bs[key] == as_[key], key
+            # The same token count has the same length whichever plan it belongs to.
+            by_tokens: dict[str, set[str | None]] = {}
+            for (_, tokens), w in [*bs.items(), *as_.items()]:
+                by_tokens.setdefault(tokens or "", set()).add(w)
+            assert all(len(ws) == 1 for ws in by_tokens.values())
+
+    def test_the_scale_covers_a_when_a_is_bigger(self) -> None:
+        a = plan(parse_scenario({"workload": {"required_tokens": 200_000}}))
+        svg = _chart(_parse(plan_charts(_plan("golden"), "en", width=390, pinned=a)["branch"]))
+        ticks = [int(e.get("data-tick", "")) for e in _texts(svg) if e.get("data-tick")]
+        assert ticks[-1] >= 200_000 + 6_000 + 10_000
+        for e in _rects(svg, "data-pinned"):
+            assert int(e.get("x", "")) + int(e.get("width", "")) <= 390
+
+    def test_legend_names_outline_and_fill_and_a_values(self) -> None:
+        a = plan(parse_scenario({"config": {"trigger_tokens": 50_000}}))
+        fig = _parse(plan_charts(_plan("golden"), "en", pinned=a)["branch"])
+        legend = "".join(next(e for e in fig.iter() if e.get("class") == "ch-legend").itertext())
+        assert "A (pinned, outline)" in legend
+        assert "B (editing, filled)" in legend
+        assert "K 32,000 (A 50,000)" in legend
+        svg = _chart(fig)
+        refs = {
+            (e.get("data-tokens"), "ch-ref-a" in (e.get("class") or ""))
+            for e in _lines(svg)
+            if e.get("data-ref") == "trigger"
+        }
+        assert refs == {("32000", False), ("50000", True)}
+
+    def test_without_a_there_are_no_outlines(self) -> None:
+        for markup in plan_charts(_plan("golden"), "en").values():
+            assert "data-pinned" not in markup
+            assert "A (pinned" not in markup
+
+
+# ------------------------------------------------------------------ languages
+
+# Symbols, units and names the Chinese text keeps, as the source article does (O of I/O).
+ALLOWED_LATIN = set(
+    [
+        "K",
+        "M",
+        "S",
+        "G",
+        "C",
+        "F",
+        "A",
+        "R",
+        "I",
+        "B",
+        "m",
+        "O",
+        "MiB",
+        "tokens",
+        "Loader",
+        "Engine",
+    ]
+)
+
+
+def _latin_words(markup: str) -> set[str]:
+    text = " ".join(_parse(markup).itertext())
+    return set(re.findall(r"[A-Za-z]+", text))
+
+
+class TestLanguages:
+    @pytest.mark.parametrize("path", list(SWEEPABLE))
+    def test_every_text_is_chinese_in_zh(self, path: str) -> None:
+        a = _plan("k-above-full")
+        markups = list(plan_charts(_plan("golden"), "zh", pinned=a).values())
+        markups += list(plan_charts(_plan("f-above-m"), "zh").values())
+        low, high = default_range(Scenario(), path)
+        markups.append(curves_chart(sweep(Scenario(), path, sweep_values(low, high, path)), "zh"))
+        markups.append(
+            curves_chart(
+                sweep(Scenario(), path, sweep_values(low, high, path)[:3]), "zh", width=320
+            )
+        )
+        for markup in markups:
+            assert _latin_words(markup) <= ALLOWED_LATIN, _latin_words(markup) - ALLOWED_LATIN
+            assert CJK.search(markup)
+
+    def test_numbers_are_identical_in_both_languages(self) -> None:
+        numbers = re.compile(r"\d[\d,.]*")
+        for key in ("funnel", "branch", "work"):
+            en = _chart(_parse(plan_charts(_plan("golden"), "en")[key]))
+            zh = _chart(_parse(plan_charts(_plan("golden"), "zh")[key]))
+            assert [e.get("data-tick") for e in _texts(en)] == [
+                e.get("data-tick") for e in _texts(zh)
+            ]
+            assert sorted(numbers.findall(" ".join(en.itertext()))) == sorted(
+                numbers.findall(" ".join(zh.itertext()))
+            )
+
+    def test_new_keys_have_both_languages(self) -> None:
+        for key, (en, zh) in CATALOGUE.items():
+            if key.startswith(("curves.", "chart.", "axis.")):
+                assert en
+                assert zh
+                assert set(re.findall(r"\{(\w+)\}", en)) == set(re.findall(r"\{(\w+)\}", zh)), key
+
+
+# ------------------------------------------------------------------ capacity curves
+
+
+def _figure_texts(markup: str) -> list[ET.Element]:
+    return _texts(_chart(_parse(markup)))
+
+
+def _data(scenario: Scenario, path: str, value: int | Decimal) -> dict[str, Any]:
+    data = scenario.to_json_dict()
+    section, name = path.split(".", 1)
+    if section == "summary_model" and data["summary_model"] is None:
+        data["summary_model"] = dict(data["main_model"])
+    data[section][name] = str(value) if isinstance(value, Decimal) else value
+    return data
+
+
+CURVE_CASES = [
+    ({}, "config.summary_max_tokens", None),
+    ({"config": {"summary_max_tokens": 16_384}}, "config.summary_max_tokens", None),
+    ({}, "config.trigger_tokens", (0, 320_000)),
+    ({"config": {"trigger_tokens": 0}}, "config.trigger_tokens", (0, 100)),
+    ({}, "config.safety_margin", None),
+    ({"config": {"safety_margin": "0.137"}}, "config.safety_margin", None),
+    ({}, "main_model.input_tokens", None),
+    ({"main_model": {"input_tokens": 200_000}}, "main_model.input_tokens", (0, 10**7)),
+    ({}, "summary_model.input_tokens", None),
+    ({"workload": {"required_tokens": 900_000}}, "workload.required_tokens", None),
+    ({}, "workload.previous_summary_tokens", None),
+]
+
+
+class TestCurves:
+    @pytest.mark.parametrize(("data", "path", "bounds"), CURVE_CASES)
+    @pytest.mark.parametrize("width", [320, 640])
+    def test_marker_labels_are_the_plans_readouts(
+        self, data: dict[str, Any], path: str, bounds: tuple[int, int] | None, width: int
+    ) -> None:
+        scenario = parse_scenario(data)
+        low, high = bounds or default_range(scenario, path)
+        s = sweep(scenario, path, sweep_values(low, high, path))
+        markup = curves_chart(s, "en", width=width)
+        svg = _chart(_parse(markup))
+        current = s.current
+        assert current in s.values  # the scenario's own value is a plotted point
+        (marker,) = [e for e in svg.iter() if e.get("data-current")]
+        assert marker.get("data-current") == str(current)
+        want = oracle_plan(_data(scenario, path, current))
+        here = {e.get("data-here"): e.text for e in _texts(svg) if e.get("data-here")}
+        for key in SERIES:
+            assert here[key] == f"{want[key]:,}", key
+        assert here["x"] == (f"{current:,}" if isinstance(current, int) else str(current))
+        if data == {} and path == "config.summary_max_tokens":
+            assert here["main_safe_input"] == "936,345"  # the golden M, not a neighbour's
+
+    def test_k_sweep_from_zero_does_not_raise_and_starts_at_zero(self) -> None:
+        s = sweep(
+            Scenario(), "config.trigger_tokens", sweep_values(0, 320_000, "config.trigger_tokens")
+        )
+        assert s.values[0] == 0
+        svg = _chart(_parse(curves_chart(s, "en")))
+        trig = [e for e in svg.iter() if e.get("data-state-of") == "trigger_reached"]
+        # K = 0 .. 36,000 reached, above not: both states are drawn.
+        assert {e.get("class") for e in trig} == {"state state-true", "state state-false"}
+        ticks = [
+            e.get("data-tick")
+            for e in _texts(svg)
+            if e.get("data-tick") and Fraction(e.get("x", "")) > 0
+        ]
+        assert "0" in ticks
+
+    @pytest.mark.parametrize(("data", "path", "bounds"), CURVE_CASES)
+    @pytest.mark.parametrize("width", WIDTHS)
+    @pytest.mark.parametrize("lang", ["en", "zh"])
+    def test_no_text_touches_a_panel_a_band_a_line_or_other_text(
+        self, data: dict[str, Any], path: str, bounds: tuple[int, int] | None, width: int, lang: str
+    ) -> None:
+        scenario = parse_scenario(data)
+        low, high = bounds or default_range(scenario, path)
+        svg = _chart(
+            _parse(
+                curves_chart(
+                    sweep(scenario, path, sweep_values(low, high, path)), lang, width=width
+                )
+            )
+        )
+        assert_no_collisions(svg)
+        assert_fits(svg, width)
+
+    def test_x_ticks_are_nice_and_inside_the_sweep(self) -> None:
+        for path in SWEEPABLE:
+            low, high = default_range(Scenario(), path)
+            s = sweep(Scenario(), path, sweep_values(low, high, path))
+            svg = _chart(_parse(curves_chart(s, "en", width=640)))
+            xs = [
+                e for e in _texts(svg) if e.get("data-tick") and "ch-tick" in (e.get("class") or "")
+            ]
+            x_ticks = [
+                Decimal(e.get("data-tick", "")) for e in xs if e.get("text-anchor") == "middle"
+            ]
+            assert len(x_ticks) >= 2, path
+            assert all(Decimal(low) <= v <= Decimal(high) for v in x_ticks)
+
+            def nice(v: Decimal) -> bool:
+                return (format(v.normalize(), "f").replace(".", "").strip("0") or "0") in "0125"
+
+            if SWEEPABLE[path] == "log":  # 1, 2, 5 x 10^k on a log axis
+                assert all(nice(v) for v in x_ticks), (path, x_ticks)
+            else:  # multiples of one nice step (a tick under the current label gives way)
+                step = min(b - a for a, b in itertools.pairwise(x_ticks))
+                assert nice(step)
+                assert all(v % step == 0 for v in x_ticks), (path, x_ticks)
+
+    def test_y_ticks_cover_each_series(self) -> None:
+        s = sweep(
+            Scenario(),
+            "config.safety_margin",
+            sweep_values(Decimal(0), Decimal("0.5"), "config.safety_margin"),
+        )
+        svg = _chart(_parse(curves_chart(s, "en")))
+        y_ticks = [
+            int(e.get("data-tick", ""))
+            for e in _texts(svg)
+            if e.get("text-anchor") == "end" and e.get("data-tick")
+        ]
+        assert max(y_ticks) >= max(s.series["main_safe_input"])
+
+    def test_outside_value_is_said_not_guessed(self) -> None:
+        s = sweep(
+            Scenario(),
+            "config.summary_max_tokens",
+            sweep_values(256, 1_000, "config.summary_max_tokens"),
+        )
+        markup = curves_chart(s, "en")
+        assert "data-current" not in markup
+        assert "data-here" not in markup
+        name = t("sweep.config.summary_max_tokens", "en")
+        notes = [
+            "".join(e.itertext()) for e in _parse(markup).iter() if e.get("class") == "ch-note"
+        ]
+        assert t("curves.outside", "en", name=name, value="8,192") in notes
+
+    def test_points_counts_every_plotted_point(self) -> None:
+        s = sweep(
+            Scenario(),
+            "config.trigger_tokens",
+            sweep_values(3_200, 320_000, "config.trigger_tokens"),
+        )
+        svg = _chart(_parse(curves_chart(s, "en")))
+        assert svg.get("data-points") == "501"  # 500 grid points and K = 32,000 itself
+        assert {e.get("data-series") for e in svg.iter() if e.get("data-series")} == set(SERIES)
+
+
+class TestCaveats:
+    """Each sweep says what it must not be read as, and the data agree with it."""
+
+    @pytest.mark.parametrize("path", list(SWEEPABLE))
+    def test_each_sweep_has_its_own_caveat_in_both_languages(self, path: str) -> None:
+        low, high = default_range(Scenario(), path)
+        s = sweep(Scenario(), path, sweep_values(low, high, path))
+        for lang in ("en", "zh"):
+            markup = curves_chart(s, lang)
+            caveat = t("phrase.not", lang) + t(f"curves.not.{path}", lang)
+            fig = _parse(markup)
+            (p,) = [e for e in fig.iter() if e.get("class") == "caveat"]
+            assert "".join(p.itertext()) == caveat
+
+    def test_the_margin_caveat_does_not_say_m_never_moves(self) -> None:
+        s = sweep(
+            Scenario(),
+            "config.safety_margin",
+            sweep_values(Decimal(0), Decimal("0.5"), "config.safety_margin"),
+        )
+        m = s.series["main_safe_input"]
+        assert len(set(m)) > 1
+        assert all(a >= b for a, b in itertools.pairwise(m))  # shrinks as m grows
+        assert all(a >= b for a, b in itertools.pairwise(s.series["summary_safe_input"]))
+        text = t("curves.not.config.safety_margin", "en")
+        assert "never" not in text
+        assert "shrink" in text
+
+    @pytest.mark.parametrize(
+        ("path", "constant"),
+        [
+            ("config.summary_max_tokens", ("main_safe_input", "full_input")),
+            (
+                "config.trigger_tokens",
+                ("main_safe_input", "summary_cap", "summary_generation", "summary_safe_input"),
+            ),
+            ("main_model.input_tokens", ("full_input", "summary_cap")),
+            ("summary_model.input_tokens", ("main_safe_input", "summary_cap", "full_input")),
+            ("config.safety_margin", ("summary_cap",)),
+            ("workload.required_tokens", ("main_safe_input",)),
+            ("workload.previous_summary_tokens", ("main_safe_input", "summary_cap", "full_input")),
+        ],
+    )
+    def test_what_a_caveat_says_does_not_move_does_not_move(
+        self, path: str, constant: tuple[str, ...]
+    ) -> None:
+        low, high = default_range(Scenario(), path)
+        s = sweep(Scenario(), path, sweep_values(low, high, path))
+        for key in constant:
+            assert len(set(s.series[key])) == 1, key
