@@ -72,8 +72,9 @@ ensure_web() {
     ensure_node_modules
     local vendor="$ROOT/web/vendor" stamp want
     stamp="$vendor/.stamp"
-    want="$(cat "$ROOT/package-lock.json" "$ROOT/web/wheels.txt" "$ROOT/pyproject.toml" \
-        "$ROOT"/budgetcore/*.py "$ROOT/scripts/_common.sh" | sha256sum | cut -d' ' -f1)"
+    want="$( (cat "$ROOT/package-lock.json" "$ROOT/web/wheels.txt" "$ROOT/pyproject.toml" \
+        "$ROOT/scripts/_common.sh"; find "$ROOT/budgetcore" -type f ! -name '*.pyc' -print0 \
+        | LC_ALL=C sort -z | xargs -0 cat) | sha256sum | cut -d' ' -f1)"
     if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
     ensure_lock_tool
     log "building web/vendor"

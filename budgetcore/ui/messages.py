@@ -1256,7 +1256,7 @@ CATALOGUE.update(
         "unit.calls": ("calls", "次调用"),
         "unit.runs": ("runs", "次执行"),
         "unit.code-points": ("code points", "个码点"),
-        "unit.fraction": ("fraction of the window", "窗口比例"),
+        "unit.fraction": ("", ""),  # the margin: a bare decimal, no unit
         "unit.per-page": ("per page", "每页"),
         # -------- counts: .one / .other
         "count.override.one": ("{n} override", "{n} 个覆盖项"),

@@ -924,14 +924,9 @@ def _charts(p: Plan, pinned: Plan | None, lang: str, width: int) -> dict[str, Ma
     hit = _CHART_MEMO.get(key)
     if hit is not None and hit[0] is p and hit[1] is pinned:
         return hit[2]
-    try:
-        from budgetcore.ui.svg import plan_charts  # noqa: PLC0415
+    from budgetcore.ui.svg import plan_charts  # noqa: PLC0415
 
-        drawn = plan_charts(p, lang, width=width, pinned=pinned)
-    except ImportError:  # TEMPORARY until the charts branch lands
-        from budgetcore.view import charts_svg  # noqa: PLC0415
-
-        drawn = {k: Markup(v) for k, v in charts_svg(p, lang).items()}
+    drawn = plan_charts(p, lang, width=width, pinned=pinned)
     charts = {f"chart-{k}": v for k, v in drawn.items()}
     _CHART_MEMO.clear()  # keep one entry: the objects it holds keep the ids unique
     _CHART_MEMO[key] = (p, pinned, charts)
