@@ -169,29 +169,31 @@ class Registry:
     def matches(self, query: str) -> tuple[_Row, ...]:
         """Rows whose name or provider contains every word of the query, ignoring case
         and separators (``sonnet 4.5`` finds ``claude-sonnet-4-5``). Ranked: the exact
-        name, then the name without its provider path, then names that start with the
-        query, then names that contain it in one piece, then the rest; within a rank,
-        shorter names first, then alphabetical. An empty query lists every model."""
+        name, the same name in another case, the name without its provider path, names
+        that start with the query, names that contain it in one piece, then the rest;
+        within a rank, shorter names first, then alphabetical. An empty query lists
+        every model."""
         q = _norm(query)
         if not q:
             return self.rows
         words = q.split()
-        exact = query.strip().lower()
+        exact = query.strip()
         ranked: list[tuple[int, int, str, _Row]] = []
         for row in self.rows:
             if not all(w in row.key for w in words):
                 continue
-            low = row.name.lower()
-            if low == exact:
+            if row.name == exact:
                 rank = 0
-            elif row.tail == q:
+            elif row.name.lower() == exact.lower():
                 rank = 1
-            elif row.key.startswith(q) or row.tail.startswith(q):
+            elif row.tail == q:
                 rank = 2
-            elif q in row.key:
+            elif row.key.startswith(q) or row.tail.startswith(q):
                 rank = 3
-            else:
+            elif q in row.key:
                 rank = 4
+            else:
+                rank = 5
             ranked.append((rank, len(row.name), row.name, row))
         ranked.sort(key=lambda item: item[:3])
         return tuple(item[3] for item in ranked)
