@@ -29,6 +29,7 @@ from budgetcore.prices import Prices
 
 __all__ = [
     "DATA_FILE",
+    "Picks",
     "Provenance",
     "Registry",
     "RegistryModel",
@@ -38,6 +39,7 @@ __all__ = [
     "near_matches",
     "parse_registry",
     "per_million",
+    "picks",
     "render_models",
     "require",
     "search",
@@ -264,6 +266,33 @@ def parse_registry(text: str | bytes) -> Registry:
             )
         )
     return Registry(provenance, tuple(rows), {r.name: i for i, r in enumerate(rows)})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Picks:
+    """What a model picker shows for the text typed so far."""
+
+    query: str
+    total: int  # every match
+    models: tuple[RegistryModel, ...]  # the best ``limit`` of them
+    release: str  # e.g. "LiteLLM 1.110.2", shown beside the prices
+
+
+def picks(query: str, limit: int = 12, registry: Registry | None = None) -> Picks:
+    """The picker's options for ``query`` (the shipped registry unless one is given).
+
+    >>> p = picks("sonnet 4.5", 1)
+    >>> p.models[0].name, p.models[0].contract.input_tokens, p.total > 1
+    ('claude-sonnet-4-5', 200000, True)
+    """
+    reg = default_registry() if registry is None else registry
+    rows = reg.matches(query)
+    return Picks(
+        query=query,
+        total=len(rows),
+        models=tuple(Registry._model(r, True) for r in rows[:limit]),
+        release=reg.provenance.label,
+    )
 
 
 @cache

@@ -73,7 +73,7 @@ ensure_web() {
     local vendor="$ROOT/web/vendor" stamp want
     stamp="$vendor/.stamp"
     want="$(cat "$ROOT/package-lock.json" "$ROOT/web/wheels.txt" "$ROOT/pyproject.toml" \
-        "$ROOT"/budgetcore/*.py "$ROOT/scripts/_common.sh" | sha256sum | cut -d' ' -f1)"
+        "$ROOT"/budgetcore/*.py "$ROOT"/budgetcore/data/* "$ROOT/scripts/_common.sh" | sha256sum | cut -d' ' -f1)"
     if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
     ensure_lock_tool
     log "building web/vendor"

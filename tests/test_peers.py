@@ -290,6 +290,21 @@ class TestPeersCommand:
         assert by_name.returncode == 0, by_name.stderr
         assert json.loads(by_name.stdout) == json.loads(by_numbers.stdout)
 
+    def test_scenario_file_gives_its_model_k_and_m(self, tmp_path: Path) -> None:
+        path = tmp_path / "s.json"
+        path.write_text(
+            '{"main_model": {"model": "gpt-4o", "reserves_output": false},'
+            ' "config": {"trigger_tokens": 50000}}',
+            encoding="utf-8",
+        )
+        proc = run("--scenario", str(path), "--json")
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        assert (out["window"], out["max_output"]) == (128_000, 16_384)
+        lines = {r["key"]: r["tokens"] for r in out["scenario"]}
+        # q = 0: M = floor(0.9 × 128,000) and the hard line is the whole window
+        assert lines == {"trigger": 50_000, "main_safe_input": 115_200, "hard": 128_000}
+
     @pytest.mark.parametrize(
         "args",
         [

@@ -24,6 +24,7 @@ from budgetcore.registry import (
     near_matches,
     parse_registry,
     per_million,
+    picks,
     require,
     search,
 )
@@ -339,3 +340,16 @@ class TestModelsCommand:
         assert (proc.returncode, proc.stdout) == (2, "")
         assert len(proc.stderr.splitlines()) == 1
         assert "near matches: claude-sonnet-4-5" in proc.stderr
+
+
+class TestPicker:
+    def test_picks_carry_total_options_and_release(self) -> None:
+        p = picks("claude", 4)
+        assert len(p.models) == 4
+        assert p.total > 4
+        assert p.release == default_registry().provenance.label
+        assert all(m.contract.reserves_output for m in p.models)
+
+    def test_picks_with_no_match_are_empty_not_an_error(self) -> None:
+        p = picks("zzqqxx")
+        assert (p.total, p.models) == (0, ())
