@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+import zipfile
 from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
@@ -92,6 +93,47 @@ class TestProvenance:
             pytest.skip("pinned litellm wheel not in .cache/litellm (scripts/refresh-models)")
         text = script.extract(wheel.read_bytes(), wheel.name, script.pinned())
         assert text.encode("utf-8") == DATA.read_bytes()
+
+    def test_every_row_equals_the_litellm_json_itself(self) -> None:
+        script = _refresh_script()
+        wheel = script.cached_wheel()
+        if wheel is None:
+            pytest.skip("pinned litellm wheel not in .cache/litellm (scripts/refresh-models)")
+        reg = default_registry()
+        with zipfile.ZipFile(wheel) as archive:
+            source = archive.read(reg.provenance.member)
+        assert hashlib.sha256(source).hexdigest() == reg.provenance.member_sha256
+        entries = json.loads(source, parse_float=Decimal)
+        keys = (
+            "input_cost_per_token",
+            "output_cost_per_token",
+            "cache_read_input_token_cost",
+            "cache_creation_input_token_cost",
+        )
+        for name in reg.names:
+            entry, model = entries[name], lookup(name)
+            assert model is not None
+            assert entry["mode"] == "chat"
+            assert model.contract.input_tokens == entry["max_input_tokens"]
+            assert model.contract.output_tokens == entry["max_output_tokens"]
+            got = (
+                model.prices.input,
+                model.prices.output,
+                model.prices.cache_read,
+                model.prices.cache_write,
+            )
+            assert got == tuple(entry.get(k) for k in keys), name
+        kept = {
+            n
+            for n, e in entries.items()
+            if isinstance(e, dict)
+            and e.get("mode") == "chat"
+            and isinstance(e.get("max_input_tokens"), int)
+            and e["max_input_tokens"] > 0
+            and isinstance(e.get("max_output_tokens"), int)
+            and e["max_output_tokens"] > 0
+        }
+        assert kept == set(reg.names)
 
 
 # Known entries of litellm 1.110.2, read from its JSON by hand (prices in USD per token).
