@@ -384,7 +384,8 @@ def _parse_model(section: str, obj: object, problems: list[Problem]) -> ModelCon
     """A model contract: explicit I/O/q, or ``"model": NAME`` from the registry (SPEC
     §13) with any explicit field winning over the registry's value."""
     if not isinstance(obj, dict) or "model" not in obj:
-        return _parse_section(section, obj, problems, ModelContract)  # type: ignore[no-any-return]
+        contract: ModelContract | None = _parse_section(section, obj, problems, ModelContract)
+        return contract
     # Imported here so that scenarios without a model name never load the registry.
     from budgetcore.registry import require  # noqa: PLC0415
 
