@@ -117,7 +117,7 @@ class _Row:
     tail: str  # normalised last path segment of the name
 
 
-def _price(text: str | None) -> Decimal | None:
+def _price(text: str | Decimal | None) -> Decimal | None:
     return None if text is None else Decimal(text)
 
 
@@ -230,7 +230,8 @@ class Registry:
 def parse_registry(text: str | bytes) -> Registry:
     """Parse the data file's text (the page may fetch it separately). Raises ValueError
     when the file is not the format this module reads."""
-    data: Any = json.loads(text)
+    # Prices are strings in the file; a float slipped in by hand would still stay exact.
+    data: Any = json.loads(text, parse_float=Decimal)
     if not isinstance(data, dict) or data.get("format") != _FORMAT:
         raise ValueError(f"model registry: format must be {_FORMAT}")
     if tuple(data["columns"]) != _COLUMNS:
