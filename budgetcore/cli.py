@@ -9,6 +9,7 @@ exit 2 with every problem, one per line).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -24,10 +25,13 @@ from budgetcore.config import (
     parse_config,
     warnings_for,
 )
-from budgetcore.errors import Problem, ScenarioError
+from budgetcore.contracts import ModelContract
+from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.fragment import parse_fragment
+from budgetcore.peers import peer_lines, render_table, view_as_dict
 from budgetcore.plan import plan
-from budgetcore.scenario import Scenario, parse_scenario_json
+from budgetcore.registry import default_registry, model_as_dict, render_models, require
+from budgetcore.scenario import MAX_TOKENS, Scenario, parse_scenario_json
 
 __all__ = ["main"]
 
@@ -123,6 +127,78 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _whole(text: str, low: int, rule: str) -> int:
+    value = int(text) if text.isascii() and text.isdigit() else -1
+    if not low <= value <= MAX_TOKENS:
+        raise argparse.ArgumentTypeError(f"{rule}, got {render_value(text)}")
+    return value
+
+
+def _tokens(text: str) -> int:
+    return _whole(text, 1, "must be an integer from 1 to 10^12")
+
+
+def _count(text: str) -> int:
+    return _whole(text, 0, "must be an integer from 0 to 10^12")
+
+
+def _cmd_models(args: argparse.Namespace) -> int:
+    reg = default_registry()
+    query = " ".join(args.query)
+    rows = reg.matches(query)
+    models = reg.search(query, None if args.limit == 0 else args.limit)
+    if args.json:
+        out = {
+            "registry": {
+                "package": reg.provenance.package,
+                "version": reg.provenance.version,
+                "member_sha256": reg.provenance.member_sha256,
+            },
+            "matches": len(rows),
+            "models": [model_as_dict(m) for m in models],
+        }
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif rows:
+        print("\n".join(render_models(models, len(rows), reg.provenance, query)))
+    if not rows:
+        near = reg.near_matches(query)
+        hint = f"; near: {', '.join(near)}" if near else ""
+        print(
+            f"no model of the {reg.provenance.label} registry matches {query!r}{hint}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _cmd_peers(args: argparse.Namespace) -> int:
+    base = Scenario() if args.scenario is None else _scenario(args)
+    if args.model is not None:
+        if args.window is not None or args.max_output is not None:
+            raise ScenarioError([Problem("--model", "give --model or --window/--max-output")])
+        q = base.main_model.reserves_output
+        contract = require(args.model, "--model", reserves_output=q).contract
+    elif args.window is not None and args.max_output is not None:
+        contract = ModelContract(
+            input_tokens=args.window,
+            output_tokens=args.max_output,
+            reserves_output=base.main_model.reserves_output,
+        )
+    elif args.window is None and args.max_output is None and args.scenario is not None:
+        contract = base.main_model
+    else:
+        raise ScenarioError([Problem("peers", "needs --window and --max-output, or --model")])
+    scenario = dataclasses.replace(base, main_model=contract)
+    view = peer_lines(contract.input_tokens, contract.output_tokens, plan(scenario))
+    if args.json:
+        json.dump(view_as_dict(view), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print("\n".join(render_table(view)))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="budgetcore", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"budgetcore {__version__}")
@@ -150,6 +226,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("config", help="override file (TOML or JSON), or - for standard input")
     p.add_argument("--scenario", dest="scenario", help="scenario whose models to check against")
     p.set_defaults(func=_cmd_check, fragment=None)
+
+    p = sub.add_parser("models", help="search the model registry (LiteLLM, pinned release)")
+    p.add_argument("query", nargs="*", help="a few letters or words of the name")
+    p.add_argument("--limit", type=_count, default=20, help="at most N rows; 0 for all")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_models)
+
+    p = sub.add_parser("peers", help="where public agent systems would compact, for one model")
+    p.add_argument("--window", type=_tokens, help="the model's context window W")
+    p.add_argument("--max-output", type=_tokens, help="the model's max output O")
+    p.add_argument("--model", help="a registry model name instead of --window/--max-output")
+    p.add_argument("--scenario", help="scenario JSON whose K, M and hard line to show")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_peers, fragment=None)
     return parser
 
 

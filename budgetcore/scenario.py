@@ -379,6 +379,32 @@ def _parse_section(
     return build(**values) if valid else None
 
 
+_MODEL_SECTIONS = ("main_model", "summary_model")
+
+
+def _parse_model(section: str, obj: object, problems: list[Problem]) -> ModelContract | None:
+    """A model contract: explicit I/O/q, or ``"model": NAME`` from the registry (SPEC
+    §13) with any explicit field winning over the registry's value."""
+    if not isinstance(obj, dict) or "model" not in obj:
+        contract: ModelContract | None = _parse_section(section, obj, problems, ModelContract)
+        return contract
+    # Imported here so that scenarios without a model name never load the registry.
+    from budgetcore.registry import require  # noqa: PLC0415
+
+    rest = _Object((k, v) for k, v in obj.items() if k != "model")
+    rest.duplicates = tuple(getattr(obj, "duplicates", ()))
+    explicit = _parse_section(section, rest, problems, dict)
+    try:
+        named = require(obj["model"], f"{section}.model").contract
+    except ScenarioError as exc:
+        problems.extend(exc.problems)
+        return None
+    if explicit is None:
+        return None
+    values = {k: v for k, v in explicit.items() if k in rest}
+    return dataclasses.replace(named, **values)
+
+
 def parse_scenario(obj: object) -> Scenario:
     """Validate a decoded JSON value into a Scenario; omitted keys take the defaults."""
     problems: list[Problem] = []
@@ -395,6 +421,9 @@ def parse_scenario(obj: object) -> Scenario:
         raw = mapping[section]
         if section == "summary_model" and raw is None:
             parts[section] = None
+            continue
+        if section in _MODEL_SECTIONS:
+            parts[section] = _parse_model(section, raw, problems)
             continue
         parts[section] = _parse_section(section, raw, problems, cls)
     if not problems and "limits" in parts:

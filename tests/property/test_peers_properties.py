@@ -1,0 +1,81 @@
+"""Peers' token lines for any window and output, against integer arithmetic written
+separately from the formula evaluator (PEERS.md read directly)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from budgetcore.contracts import ModelContract
+from budgetcore.peers import peer_lines
+from budgetcore.plan import plan
+from budgetcore.registry import default_registry, search
+from budgetcore.scenario import Scenario
+
+windows = st.one_of(
+    st.integers(1, 4_000_000),
+    st.sampled_from([8_192, 16_384, 32_768, 64_000, 128_000, 200_000, 1_048_576, 10**12]),
+)
+outputs = st.one_of(st.integers(1, 200_000), st.sampled_from([8_192, 20_000, 32_000, 65_536]))
+
+
+def oracle(w: int, o: int) -> dict[str, int | None]:
+    """PEERS.md in plain integers: floor(a/b × w) == a·w // b, negatives shown as 0."""
+
+    def clamp(x: int) -> int:
+        return max(0, x)
+
+    cline = {64_000: w - 27_000, 128_000: w - 30_000, 200_000: w - 40_000}.get(w)
+    if cline is None:
+        cline = max(w - 40_000, 8 * w // 10)
+    max_out = min(o, 32_000)
+    return {
+        "pi": clamp(w - 16_384),
+        "codex": 9 * w // 10,
+        "claude-code": clamp(w - min(o, 20_000) - 13_000),
+        "opencode": clamp(w - max_out - min(20_000, max_out)),
+        "qwen-code": clamp(min(85 * w // 100, w - 33_000)),
+        "gemini-cli": w // 2,
+        "kimi-cli": clamp(min(85 * w // 100, w - 50_000)),
+        "cline": clamp(cline),
+        "langchain-summarization": None,
+        "deepagents": 85 * w // 100,
+        "anthropic-compaction": 150_000,
+        "anthropic-context-editing": 100_000,
+        "openhands": None,
+    }
+
+
+@given(windows, outputs, st.booleans())
+def test_peer_lines_match_the_integer_oracle(w: int, o: int, q: bool) -> None:
+    scenario = dataclasses.replace(
+        Scenario(), main_model=ModelContract(input_tokens=w, output_tokens=o, reserves_output=q)
+    )
+    p = plan(scenario)
+    view = peer_lines(w, o, p)
+    assert {r.peer.id: r.tokens for r in view.rows} == oracle(w, o)
+    assert view.line("clean").tokens == 7 * w // 10
+    assert view.line("compact").tokens == 835 * w // 1000
+    assert view.line("hard").tokens == max(0, w - (8_192 if q else 0))
+    assert view.line("main_safe_input").tokens == p.main_safe_input
+    for r in view.rows:
+        assert (r.tokens is None) == (r.share is None)
+        if r.tokens is not None and r.share is not None:
+            assert r.share * w == r.tokens
+
+
+names = st.sampled_from(default_registry().names)
+
+
+@given(names)
+def test_every_name_finds_itself_first(name: str) -> None:
+    assert search(name, 1)[0].name == name
+
+
+@given(names, st.integers(1, 5))
+def test_a_fragment_of_a_name_finds_that_name(name: str, cut: int) -> None:
+    tail = name.rsplit("/", 1)[-1]
+    fragment = tail[: max(1, len(tail) - cut)]
+    assert name in [m.name for m in search(fragment, None)]

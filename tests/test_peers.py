@@ -1,0 +1,325 @@
+"""Peers' trigger lines (SPEC §13, shared PEERS.md), checked against arithmetic by hand."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from budgetcore.contracts import ModelContract
+from budgetcore.peers import (
+    FormulaError,
+    default_peers,
+    evaluate,
+    parse_peers,
+    peer_lines,
+    view_as_dict,
+)
+from budgetcore.plan import plan
+from budgetcore.scenario import Config, Scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Every row of PEERS.md worked out by hand (None: the rule has no token line).
+# W = 200,000, O = 32,000
+BY_HAND_200K = {
+    "pi": 183_616,  # 200,000 − 16,384
+    "codex": 180_000,  # 0.9 × 200,000
+    "claude-code": 167_000,  # 200,000 − min(32,000, 20,000) − 13,000
+    "opencode": 148_000,  # maxOut 32,000, reserved 20,000: 200,000 − 32,000 − 20,000
+    "qwen-code": 167_000,  # min(170,000, 167,000)
+    "gemini-cli": 100_000,  # 0.5 × 200,000
+    "kimi-cli": 150_000,  # min(170,000, 150,000)
+    "cline": 160_000,  # the 200K case: 200,000 − 40,000
+    "langchain-summarization": None,  # none by default
+    "deepagents": 170_000,  # 0.85 × 200,000
+    "anthropic-compaction": 150_000,
+    "anthropic-context-editing": 100_000,
+    "openhands": None,  # counts events
+}
+# W = 1,048,576, O = 65,536
+BY_HAND_1M = {
+    "pi": 1_032_192,  # 1,048,576 − 16,384
+    "codex": 943_718,  # 943,718.4 floored
+    "claude-code": 1_015_576,  # 1,048,576 − 20,000 − 13,000
+    "opencode": 996_576,  # maxOut 32,000, reserved 20,000
+    "qwen-code": 891_289,  # min(891,289.6, 1,015,576) floored
+    "gemini-cli": 524_288,
+    "kimi-cli": 891_289,  # min(891,289.6, 998,576) floored
+    "cline": 1_008_576,  # no case: max(1,008,576, 838,860.8)
+    "langchain-summarization": None,
+    "deepagents": 891_289,
+    "anthropic-compaction": 150_000,
+    "anthropic-context-editing": 100_000,
+    "openhands": None,
+}
+
+
+def view_for(window: int, max_output: int, **config: Any) -> Any:
+    scenario = dataclasses.replace(
+        Scenario(),
+        main_model=ModelContract(
+            input_tokens=window, output_tokens=max_output, reserves_output=True
+        ),
+        config=Config(**config),
+    )
+    return peer_lines(window, max_output, plan(scenario))
+
+
+class TestPeersMdByHand:
+    @pytest.mark.parametrize(
+        ("window", "max_output", "expected"),
+        [(200_000, 32_000, BY_HAND_200K), (1_048_576, 65_536, BY_HAND_1M)],
+    )
+    def test_every_row_matches_the_hand_arithmetic(
+        self, window: int, max_output: int, expected: dict[str, int | None]
+    ) -> None:
+        view = view_for(window, max_output)
+        assert {r.peer.id: r.tokens for r in view.rows} == expected
+        for r in view.rows:
+            if r.tokens is not None:
+                assert r.share == Fraction(r.tokens, window)
+
+    def test_one_row_per_system_of_peers_md_in_its_order(self) -> None:
+        assert [p.id for p in default_peers()] == list(BY_HAND_200K)
+
+    def test_summary_caps_only_where_the_source_sets_one(self) -> None:
+        caps = {r.peer.id: r.summary_cap for r in view_for(200_000, 32_000).rows}
+        assert caps.pop("pi") == 13_107  # floor(0.8 × 16,384)
+        assert caps.pop("qwen-code") == 20_000
+        assert set(caps.values()) == {None}
+
+    def test_rules_without_a_token_line_are_never_zero(self) -> None:
+        rows = {r.peer.id: r for r in view_for(200_000, 32_000).rows}
+        for pid, kind in (("openhands", "events"), ("langchain-summarization", "none")):
+            row = rows[pid]
+            assert row.peer.kind == kind
+            assert (row.tokens, row.share, row.exact) == (None, None, None)
+            assert row.no_line is not None
+            assert "no token line" in row.no_line.en
+
+    def test_only_claude_code_is_reported(self) -> None:
+        assert [p.id for p in default_peers() if p.reported] == ["claude-code"]
+
+    def test_every_row_links_its_source(self) -> None:
+        for p in default_peers():
+            assert p.url is not None
+            assert p.url.startswith("https://")
+            assert p.evidence.en
+            assert p.evidence.zh
+            assert p.keeps.zh
+
+
+class TestAwkwardRules:
+    @pytest.mark.parametrize(
+        ("window", "expected"),
+        [
+            (64_000, 37_000),  # W − 27K
+            (128_000, 98_000),  # W − 30K
+            (200_000, 160_000),  # W − 40K
+            (100_000, 80_000),  # max(60,000, 80,000)
+            (300_000, 260_000),  # max(260,000, 240,000)
+            (200_001, 160_001),  # not the 200K case: max(160,001, 160,000.8)
+        ],
+    )
+    def test_cline_is_piecewise_on_the_exact_window(self, window: int, expected: int) -> None:
+        rows = {r.peer.id: r.tokens for r in view_for(window, 8_192).rows}
+        assert rows["cline"] == expected
+
+    @pytest.mark.parametrize(
+        ("max_output", "expected"),
+        [
+            (8_192, 128_000 - 8_192 - 8_192),  # reserved = min(20,000, maxOut) = maxOut
+            (25_000, 128_000 - 25_000 - 20_000),
+            (64_000, 128_000 - 32_000 - 20_000),  # maxOut clamped to 32,000
+        ],
+    )
+    def test_opencode_nests_min_over_the_output(self, max_output: int, expected: int) -> None:
+        rows = {r.peer.id: r.tokens for r in view_for(128_000, max_output).rows}
+        assert rows["opencode"] == expected
+
+    def test_claude_code_reserve_follows_a_small_output(self) -> None:
+        rows = {r.peer.id: r.tokens for r in view_for(200_000, 8_192).rows}
+        assert rows["claude-code"] == 200_000 - 8_192 - 13_000
+
+    def test_fixed_counts_above_a_small_window_are_marked(self) -> None:
+        rows = {r.peer.id: r for r in view_for(128_000, 16_384).rows}
+        assert rows["anthropic-compaction"].beyond_window
+        assert rows["anthropic-compaction"].share == Fraction(150_000, 128_000)
+        assert not rows["anthropic-context-editing"].beyond_window
+
+    def test_a_reserve_larger_than_the_window_floors_at_zero_and_says_so(self) -> None:
+        rows = {r.peer.id: r for r in view_for(8_000, 4_096).rows}
+        assert rows["pi"].tokens == 0
+        assert rows["pi"].clamped
+        assert rows["pi"].exact == 8_000 - 16_384
+        assert not rows["codex"].clamped
+
+
+class TestReferenceLines:
+    def test_scenario_and_article_lines_at_200k(self) -> None:
+        view = view_for(200_000, 32_000)
+        assert view.line("trigger").tokens == 32_000
+        assert view.line("main_safe_input").tokens == 172_627  # floor(0.9 × 191,808)
+        assert view.line("hard").tokens == 191_808  # 200,000 − o (q = 1)
+        assert view.line("clean").tokens == 140_000
+        assert view.line("compact").tokens == 167_000
+        assert [(g.low, g.high, g.tokens) for g in view.gaps] == [
+            ("clean", "compact", 27_000),
+            ("compact", "hard", 24_808),
+        ]
+        assert view.line("compact").share == Fraction(835, 1000)
+
+    def test_article_lines_floor_at_1m(self) -> None:
+        view = view_for(1_048_576, 65_536)
+        assert view.line("clean").tokens == 734_003  # 734,003.2
+        assert view.line("compact").tokens == 875_560  # 875,560.96
+        assert view.line("hard").tokens == 1_048_576 - 8_192
+
+    def test_hard_line_is_the_window_when_the_adapter_does_not_reserve(self) -> None:
+        scenario = dataclasses.replace(
+            Scenario(),
+            main_model=ModelContract(
+                input_tokens=200_000, output_tokens=32_000, reserves_output=False
+            ),
+        )
+        view = peer_lines(200_000, 32_000, plan(scenario))
+        assert view.line("hard").tokens == 200_000
+
+    def test_gap_goes_negative_when_the_reply_budget_eats_the_room(self) -> None:
+        view = view_for(100_000, 32_000, reply_max_tokens=20_000)
+        assert view.line("hard").tokens == 80_000
+        assert view.gaps[1].tokens == 80_000 - 83_500
+
+    def test_data_keys_are_stable(self) -> None:
+        view = view_for(200_000, 32_000)
+        assert view.rows[0].data_key == "peer-pi"
+        assert [r.data_key for r in view.article] == ["line-clean", "line-compact", "line-hard"]
+
+    def test_dict_form_is_exact_and_complete(self) -> None:
+        out = view_as_dict(view_for(1_048_576, 65_536), lang="zh")
+        codex = next(p for p in out["peers"] if p["id"] == "codex")
+        assert codex["tokens"] == 943_718
+        assert codex["exact"] == "4718592/5"
+        assert codex["share"] == "471859/524288"
+        json.dumps(out)  # JSON-ready
+
+
+class TestFormulas:
+    def test_evaluation_is_exact(self) -> None:
+        assert evaluate({"mul": ["0.9", "W"]}, 1_048_576, 1) == Fraction(4_718_592, 5)
+        assert evaluate({"sub": ["W", "O", 1]}, 10, 3) == 6
+        assert evaluate({"add": ["0.1", "0.2"]}, 1, 1) == Fraction(3, 10)
+
+    @pytest.mark.parametrize(
+        "line",
+        [
+            {"pow": ["W", 2]},
+            "__import__('os')",
+            True,
+            {"mul": []},
+            {"sub": ["W"]},
+            {"min": ["W"], "max": ["W"]},
+            {"case": {"on": "X", "when": [], "else": 1}},
+            {"case": {"on": "W", "when": [[1.5, 1]], "else": 1}},
+            "1e3",
+        ],
+    )
+    def test_anything_outside_the_grammar_is_refused(self, line: object) -> None:
+        peer = {
+            "id": "x",
+            "name": "x",
+            "version": None,
+            "repo": None,
+            "path": None,
+            "url": "https://example.org",
+            "confidence": "code",
+            "evidence": {"en": "e", "zh": "e"},
+            "trigger": {
+                "kind": "tokens",
+                "compare": ">=",
+                "line": line,
+                "text": {"en": "t", "zh": "t"},
+            },
+            "summary_cap": None,
+            "keeps": {"en": "k", "zh": "k"},
+        }
+        with pytest.raises(FormulaError, match=r"peers\[0\]\.trigger\.line"):
+            parse_peers(json.dumps({"format": 1, "peers": [peer]}))
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "budgetcore", "peers", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
+class TestPeersCommand:
+    def test_json_table_matches_the_hand_arithmetic(self) -> None:
+        proc = run("--window", "200000", "--max-output", "32000", "--json")
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        assert {p["id"]: p["tokens"] for p in out["peers"]} == BY_HAND_200K
+
+    def test_text_table_marks_reported_rows_and_lines_without_tokens(self) -> None:
+        proc = run("--window", "1048576", "--max-output", "65536")
+        assert proc.returncode == 0, proc.stderr
+        lines = proc.stdout.splitlines()
+        claude = next(ln for ln in lines if ln.startswith("Claude Code*"))
+        assert "1,015,576" in claude
+        openhands = next(ln for ln in lines if ln.startswith("OpenHands"))
+        assert " events " in openhands
+        assert " 0 " not in openhands
+        assert any(ln.startswith("* reported only") for ln in lines)
+        assert any("compact line (83.5 %) 875,560" in ln for ln in lines)
+
+    def test_model_name_gives_the_same_table_as_its_numbers(self) -> None:
+        by_name = run("--model", "claude-sonnet-4-5", "--json")
+        by_numbers = run("--window", "200000", "--max-output", "64000", "--json")
+        assert by_name.returncode == 0, by_name.stderr
+        assert json.loads(by_name.stdout) == json.loads(by_numbers.stdout)
+
+    def test_scenario_file_gives_its_model_k_and_m(self, tmp_path: Path) -> None:
+        path = tmp_path / "s.json"
+        path.write_text(
+            '{"main_model": {"model": "gpt-4o", "reserves_output": false},'
+            ' "config": {"trigger_tokens": 50000}}',
+            encoding="utf-8",
+        )
+        proc = run("--scenario", str(path), "--json")
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        assert (out["window"], out["max_output"]) == (128_000, 16_384)
+        lines = {r["key"]: r["tokens"] for r in out["scenario"]}
+        # q = 0: M = floor(0.9 × 128,000) and the hard line is the whole window
+        assert lines == {"trigger": 50_000, "main_safe_input": 115_200, "hard": 128_000}
+
+    @pytest.mark.parametrize(
+        "args",
+        [
+            ("--window", "0", "--max-output", "1"),
+            ("--window", "2e5", "--max-output", "1"),
+            (
+                "--window",
+                "200000",
+            ),
+            ("--model", "clade-sonnet"),
+            ("--model", "gpt-4o", "--window", "1", "--max-output", "1"),
+            (),
+        ],
+    )
+    def test_bad_input_exits_2_with_one_line(self, args: tuple[str, ...]) -> None:
+        proc = run(*args)
+        assert (proc.returncode, proc.stdout) == (2, "")
+        assert len(proc.stderr.splitlines()) == 1
