@@ -50,94 +50,35 @@ class Override:
     unit: str
     minimum: int | Decimal
     maximum: int | Decimal
-    meaning_en: str
-    meaning_zh: str
-    spec: FieldSpec
+    spec: FieldSpec  # its meaning, in both languages: ``override.<key>`` in the catalogue
 
     @property
     def default(self) -> object:
         return self.spec.default
 
 
-_META: dict[str, tuple[str, str, str]] = {
-    # key: (unit, meaning in English, meaning in Chinese)
-    "config.trigger_tokens": (
-        "tokens",
-        "Trigger line K: soft line above which a summary is tried later",
-        "触发线 K:超过后尝试在之后缩减上下文的软线",
-    ),
-    "config.summary_max_tokens": (
-        "tokens",
-        "Summary cap S: the most the cumulative summary may be (clamped by the summary "
-        "model's output)",
-        "摘要上限 S:累计摘要正文的最大值(受摘要模型输出能力限幅)",
-    ),
-    "config.safety_margin": (
-        "fraction",
-        "Safety margin m applied to every safe input",
-        "安全余量 m,作用于每个安全输入容量",
-    ),
-    "config.reply_max_tokens": (
-        "tokens",
-        "Reply budget o: the main reply's generation budget",
-        "主回复总生成额度 o",
-    ),
-    "limits.directory_sessions_read": (
-        "sessions",
-        "Directory sessions a full read may visit",
-        "一次完整读取可访问的目录 Session 数",
-    ),
-    "limits.raw_records_read": (
-        "records",
-        "Raw message records a full read may admit",
-        "一次完整读取可接纳的原文控制记录数",
-    ),
-    "limits.directory_page_size": (
-        "sessions",
-        "Sessions per directory page",
-        "目录每页 Session 数",
-    ),
-    "limits.message_page_size": ("records", "Records per message page", "消息每页记录数"),
-    "limits.raw_bson_bytes": (
-        "bytes",
-        "Raw BSON admitted before decoding (2 MiB = 2,097,152 bytes)",
-        "解码前累计接纳的原始 BSON 字节数(2 MiB = 2,097,152 bytes)",
-    ),
-    "limits.full_read_ms": ("ms", "Time allowed for the whole prefetch read", "完整读取时限"),
-    "limits.single_query_ms": ("ms", "Time allowed for one query", "单次查询时限"),
-    "limits.raw_bson_batch": ("records", "Raw BSON driver batch size", "原始 BSON 批量"),
-    "limits.tool_result_tokens": (
-        "tokens",
-        "Cap on each tool result in the summary input",
-        "摘要输入中每条工具结果的上限",
-    ),
-    "limits.recall_calls_per_request": (
-        "calls",
-        "History recall calls per real request",
-        "每个真实请求的历史回查次数",
-    ),
-    "limits.recall_pack_tokens": (
-        "tokens",
-        "Tokens per history recall return pack",
-        "每次回查完整返回包的 tokens 上限",
-    ),
-    "limits.recall_slice_code_points": (
-        "code points",
-        "Unicode code points per recall slice (not tokens)",
-        "单片段 Unicode code points 上限(不是 tokens)",
-    ),
-    "limits.background_runs_per_process": (
-        "runs",
-        "Background summary runs per process",
-        "每进程后台执行数",
-    ),
-    "limits.model_timeout_s": (
-        "s",
-        "Summary model call timeout (<= run timeout)",
-        "摘要模型调用超时(≤ 执行超时)",
-    ),
-    "limits.run_timeout_s": ("s", "Background run timeout (< lease)", "后台执行超时(< 租约)"),
-    "limits.lease_s": ("s", "Compaction lease duration", "压缩租约期限"),
+#: key -> unit of every supported override, in SPEC §9 order.
+_META: dict[str, str] = {
+    "config.trigger_tokens": "tokens",
+    "config.summary_max_tokens": "tokens",
+    "config.safety_margin": "fraction",
+    "config.reply_max_tokens": "tokens",
+    "limits.directory_sessions_read": "sessions",
+    "limits.raw_records_read": "records",
+    "limits.directory_page_size": "sessions",
+    "limits.message_page_size": "records",
+    "limits.raw_bson_bytes": "bytes",
+    "limits.full_read_ms": "ms",
+    "limits.single_query_ms": "ms",
+    "limits.raw_bson_batch": "records",
+    "limits.tool_result_tokens": "tokens",
+    "limits.recall_calls_per_request": "calls",
+    "limits.recall_pack_tokens": "tokens",
+    "limits.recall_slice_code_points": "code points",
+    "limits.background_runs_per_process": "runs",
+    "limits.model_timeout_s": "s",
+    "limits.run_timeout_s": "s",
+    "limits.lease_s": "s",
 }
 
 
@@ -146,14 +87,14 @@ def _build() -> tuple[Override, ...]:
     for spec in SCENARIO_FIELDS:
         if spec.path not in _META:
             continue
-        unit, en, zh = _META[spec.path]
+        unit = _META[spec.path]
         low: int | Decimal
         high: int | Decimal
         if spec.kind == "margin":
             low, high = Decimal(0), Decimal(1)
         else:
             low, high = (1 if spec.kind == "positive" else 0), 10**12
-        out.append(Override(spec.path, unit, low, high, en, zh, spec))
+        out.append(Override(spec.path, unit, low, high, spec))
     return tuple(out)
 
 

@@ -34,15 +34,24 @@ from budgetcore.fragment import to_fragment
 from budgetcore.geometry import Chart, branch_chart, funnel_chart, work_chart
 from budgetcore.plan import plan
 from budgetcore.scenario import Scenario
+from budgetcore.ui.messages import CATALOGUE, t
+from budgetcore.ui.render import READOUT_KEYS
 from budgetcore.units import format_int
-from budgetcore.view import (
-    CHART_TEXT,
-    READOUT_KEYS,
-    READOUT_LABELS,
-    SEGMENT_LABELS,
-    SERIES_LABELS,
-    SWEEP_LABELS,
-)
+
+
+def _english(prefix: str) -> dict[str, str]:
+    """The page's catalogue entries under ``prefix``, in English (the report's language)."""
+    return {k[len(prefix) :]: t(k, "en") for k in CATALOGUE if k.startswith(prefix)}
+
+
+CHART_TEXT = {
+    k: (t(f"chart.{k}.title", "en"), t(f"chart.{k}.not", "en"))
+    for k in ("funnel", "branch", "work")
+}
+READOUT_LABELS = _english("readout.")
+SEGMENT_LABELS = _english("seg.")
+SERIES_LABELS = _english("series.")
+SWEEP_LABELS = _english("sweep.")
 
 __all__ = ["write_report"]
 

@@ -26,6 +26,7 @@ from budgetcore.config import (
     parse_config,
     warnings_for,
 )
+from budgetcore.ui.messages import t
 from tests.property.strategies import scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,8 +62,7 @@ class TestRegistry:
     def test_every_entry_has_a_unit_and_both_languages(self) -> None:
         for o in REGISTRY:
             assert o.unit
-            assert o.meaning_en
-            assert o.meaning_zh
+            assert t(f"override.{o.key}", "en") != t(f"override.{o.key}", "zh")
             assert o.minimum < o.maximum
 
 

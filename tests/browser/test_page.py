@@ -9,10 +9,10 @@ import sys
 from typing import Any
 
 import pytest
+from budgetcore.ui.render import READOUT_KEYS
 
 from budgetcore import parse_scenario, plan
 from budgetcore.plan import OUTPUT_KEYS
-from budgetcore.view import READOUT_KEYS
 from tests.browser.conftest import ROOT, Page
 from tests.test_plan import GOLDEN
 
