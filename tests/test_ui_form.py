@@ -1,0 +1,155 @@
+"""The form's one parse-and-validate step: typed text, slider stops and key nudges."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from budgetcore.scenario import MAX_TOKENS, SCENARIO_FIELDS, parse_field
+from budgetcore.ui.form import (
+    FIELDS,
+    SLIDER_STEPS,
+    IssueError,
+    format_value,
+    nudge,
+    parse_text,
+    slider_max,
+    slider_position,
+    slider_value,
+)
+from budgetcore.ui.render import issue_text
+
+SPECS = {s.path: s for s in SCENARIO_FIELDS}
+NUMBER_PATHS = [p for p, ui in FIELDS.items() if ui.kind in ("tokens", "positive")]
+SLIDER_PATHS = [p for p, ui in FIELDS.items() if ui.kind not in ("bool", "average")]
+
+
+class TestTypedText:
+    @pytest.mark.parametrize(
+        ("text", "value"),
+        [
+            ("32000", 32_000),
+            ("32,000", 32_000),
+            (" 1,048,576 ", 1_048_576),
+            ("0", 0),
+            ("3.2e4", 32_000),  # what the JSON input accepts, the field accepts
+            ("3.2E+4", 32_000),
+            ("32000.0", 32_000),
+            ("+32000", 32_000),
+        ],
+    )
+    def test_whole_numbers_as_json_or_with_separators(self, text: str, value: int) -> None:
+        assert parse_text("config.trigger_tokens", text) == value
+
+    @pytest.mark.parametrize(
+        "text", ["", "8k", "-5", "1.5", "1,2,3", "32 000", "1e-3", "١٢", "1e13", "nan", "0x10"]
+    )
+    def test_refused_naming_the_field_as_the_user_sees_it(self, text: str) -> None:
+        with pytest.raises(IssueError) as info:
+            parse_text("config.trigger_tokens", text)
+        message = issue_text(info.value.issue, "en")
+        assert message.startswith("Trigger line K must be a whole number of tokens from 0 to")
+        assert "1,000,000,000,000" in message
+        assert "config.trigger_tokens" not in message  # the JSON path stays in the CLI
+        assert "or null" not in message
+
+    def test_chinese_message_is_rendered_from_the_code(self) -> None:
+        with pytest.raises(IssueError) as info:
+            parse_text("config.trigger_tokens", "8k")
+        assert issue_text(info.value.issue, "zh").startswith("触发线 K")
+        assert "必须是" in issue_text(info.value.issue, "zh")
+
+    def test_empty_nullable_field_is_null_and_says_what_empty_means(self) -> None:
+        assert parse_text("workload.backlog_tokens", "") is None
+        with pytest.raises(IssueError) as info:
+            parse_text("workload.backlog_tokens", "-1")
+        assert "or empty (empty = at least the budget)" in issue_text(info.value.issue, "en")
+
+    def test_positive_fields_refuse_zero(self) -> None:
+        with pytest.raises(IssueError):
+            parse_text("main_model.input_tokens", "0")
+
+    def test_margin(self) -> None:
+        assert parse_text("config.safety_margin", "0.15") == Decimal("0.15")
+        for bad in ("15%", "1", "-0.1", "0.1" + "0" * 27 + "1"):
+            with pytest.raises(IssueError) as info:
+                parse_text("config.safety_margin", bad)
+            text = issue_text(info.value.issue, "en")
+            assert text.startswith("Safety margin m must be a decimal from 0 up to")
+            assert "JSON" not in text
+
+    @given(st.integers(min_value=0, max_value=MAX_TOKENS))
+    def test_field_and_json_agree_on_every_whole_number(self, n: int) -> None:
+        for text in (str(n), f"{n:,}", f"{n}.0"):
+            assert parse_text("config.trigger_tokens", text) == n
+        assert parse_field(SPECS["config.trigger_tokens"], n) == n
+
+    @given(st.text(max_size=30))
+    def test_any_text_gives_a_valid_value_or_an_issue(self, text: str) -> None:
+        for path in ("config.trigger_tokens", "main_model.input_tokens", "config.safety_margin"):
+            try:
+                value = parse_text(path, text)
+            except IssueError as exc:
+                assert exc.issue.paths == (path,)
+                assert issue_text(exc.issue, "en")
+                assert issue_text(exc.issue, "zh")
+            else:
+                assert parse_field(SPECS[path], value) == value
+
+    @pytest.mark.parametrize("path", NUMBER_PATHS)
+    def test_format_round_trips(self, path: str) -> None:
+        for value in (FIELDS[path].minimum, 7, 1_048_576, MAX_TOKENS):
+            assert parse_text(path, format_value(path, value)) == value
+
+
+class TestSliders:
+    @pytest.mark.parametrize("path", SLIDER_PATHS)
+    def test_every_stop_is_a_valid_value_and_stops_never_go_down(self, path: str) -> None:
+        stops = [slider_value(path, i) for i in range(slider_max(path) + 1)]
+        for value in stops:
+            assert parse_text(path, format_value(path, value)) == value
+        assert stops == sorted(stops)  # type: ignore[type-var]
+
+    @pytest.mark.parametrize("path", SLIDER_PATHS)
+    def test_home_is_the_valid_minimum(self, path: str) -> None:
+        assert slider_value(path, 0) == FIELDS[path].minimum
+        assert slider_value(path, -5) == FIELDS[path].minimum  # a stray position clamps
+
+    def test_home_on_input_capacity_is_one_token_not_zero(self) -> None:
+        assert slider_value("main_model.input_tokens", 0) == 1
+
+    @pytest.mark.parametrize("path", [p for p in SLIDER_PATHS if FIELDS[p].log])
+    def test_position_finds_the_stop_of_its_own_value(self, path: str) -> None:
+        for i in (0, 1, 2, 250, 500, 999, SLIDER_STEPS):
+            assert slider_value(path, slider_position(path, slider_value(path, i))) == (
+                slider_value(path, i)
+            )
+
+    def test_margin_ends_are_valid(self) -> None:
+        assert slider_value("config.safety_margin", 0) == Decimal(0)
+        assert slider_value("config.safety_margin", slider_max("config.safety_margin")) == (
+            Decimal("0.99")
+        )
+
+
+class TestNudge:
+    @pytest.mark.parametrize(
+        ("value", "steps", "after"),
+        [(32_000, 1, 33_000), (32_000, -1, 31_000), (32_000, 10, 42_000), (5, 1, 6), (0, -1, 0)],
+    )
+    def test_about_one_percent_of_the_order_of_magnitude(
+        self, value: int, steps: int, after: int
+    ) -> None:
+        assert nudge("config.trigger_tokens", value, steps) == after
+
+    def test_positive_field_stops_at_one_and_margin_at_its_ends(self) -> None:
+        assert nudge("main_model.input_tokens", 1, -1) == 1
+        assert nudge("config.safety_margin", Decimal("0.10"), 1) == Decimal("0.11")
+        assert nudge("config.safety_margin", Decimal("0.99"), 1) == Decimal("0.99")
+        assert nudge("config.safety_margin", Decimal("0"), -1) == Decimal("0")
+
+    def test_empty_nullable_field_starts_from_its_minimum(self) -> None:
+        assert nudge("workload.backlog_tokens", None, 1) == 1

@@ -1,0 +1,310 @@
+"""The page's behaviour as ``reduce(state, event)``, in CPython: every way a value
+arrives goes through one parse-and-validate step, and the plan, the link and the export
+always describe what the fields show (or the plan is marked stale)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from budgetcore import Scenario, plan
+from budgetcore.config import export_toml, parse_config
+from budgetcore.fragment import parse_fragment, to_fragment
+from budgetcore.ui import state as S
+from budgetcore.ui.form import FIELDS, format_value
+from budgetcore.ui.render import render
+
+LIMIT_PATHS = [p for p in FIELDS if p.startswith("limits.")]
+
+
+def fresh() -> S.PageState:
+    return S.initial_state()
+
+
+def typed(state: S.PageState, path: str, text: str) -> S.PageState:
+    return S.reduce(state, S.FieldTyped(path, text))
+
+
+def assert_consistent(state: S.PageState) -> None:
+    """Not stale: every field shows the planned scenario, and the link and the export
+    read back as that scenario."""
+    assert not state.stale
+    shown = S.initial_state(state.plan.scenario)
+    for path in FIELDS:
+        if path.startswith("summary_model.") and state.summary_same:
+            continue
+        assert state.values[path] == shown.values[path], path
+    link = parse_fragment(to_fragment(state.plan.scenario))
+    assert link.problems == ()
+    assert link.scenario == state.plan.scenario
+    assert render(state).fragment == to_fragment(state.plan.scenario)
+
+
+class TestFields:
+    def test_defaults_are_the_golden_plan(self) -> None:
+        state = fresh()
+        assert state.plan.main_safe_input == 936_345
+        assert state.texts["config.trigger_tokens"] == "32,000"
+        assert_consistent(state)
+
+    def test_a_valid_value_replans(self) -> None:
+        state = typed(fresh(), "config.trigger_tokens", "40000")
+        assert state.plan.scenario.config.trigger_tokens == 40_000
+        assert state.texts["config.trigger_tokens"] == "40000"  # what was typed stays
+        state = S.reduce(state, S.FieldCommitted("config.trigger_tokens"))
+        assert state.texts["config.trigger_tokens"] == "40,000"  # formatted on leaving
+        assert_consistent(state)
+
+    def test_a_bad_value_marks_its_field_and_keeps_the_last_plan_stale(self) -> None:
+        state = typed(fresh(), "config.trigger_tokens", "8k")
+        assert state.stale
+        assert state.plan.scenario.config.trigger_tokens == 32_000
+        view = render(state)
+        assert view.stale
+        assert view.fields["config.trigger_tokens"].message.startswith("Trigger line K must be")
+        assert view.fields["config.trigger_tokens"].text == "8k"
+        state = typed(state, "config.trigger_tokens", "9000")
+        assert_consistent(state)
+
+    @pytest.mark.parametrize(
+        ("path", "text", "marked"),
+        [
+            ("limits.raw_records_read", "100", {"limits.message_page_size"}),
+            ("limits.model_timeout_s", "100", {"limits.run_timeout_s"}),
+            ("limits.lease_s", "60", {"limits.run_timeout_s"}),
+            ("limits.run_timeout_s", "1", {"limits.model_timeout_s"}),
+            ("limits.directory_sessions_read", "10", {"limits.directory_page_size"}),
+        ],
+    )
+    def test_a_cross_key_conflict_shows_by_both_fields(
+        self, path: str, text: str, marked: set[str]
+    ) -> None:
+        state = typed(fresh(), path, text)
+        assert state.stale
+        view = render(state)
+        for p in {path} | marked:
+            assert view.fields[p].message, p
+            assert "must be" in view.fields[p].message
+        assert "limits." not in view.fields[path].message  # labels, not JSON paths
+        # The export and link still describe the last valid plan, which is marked stale.
+        assert state.plan.scenario == Scenario()
+
+    @pytest.mark.parametrize(
+        "path", [p for p in FIELDS if FIELDS[p].kind not in ("bool", "average")]
+    )
+    def test_slider_ends_and_nudges_never_make_an_invalid_field(self, path: str) -> None:
+        for position in (0, 1_000_000):
+            state = S.reduce(fresh(), S.SliderMoved(path, position))
+            assert path not in state.field_issues
+            state = S.reduce(state, S.FieldNudged(path, -10))
+            assert path not in state.field_issues
+
+    def test_unknown_paths_change_nothing(self) -> None:
+        state = fresh()
+        assert S.reduce(state, S.FieldTyped("config.nope", "1")) is state
+        assert S.reduce(state, S.SliderMoved("background.idle_slot", 3)) is state
+
+    def test_empty_optional_field_is_null_not_zero(self) -> None:
+        state = fresh()
+        view = render(state)
+        assert view.fields["workload.backlog_tokens"].empty
+        assert "empty" in view.fields["workload.backlog_tokens"].valuetext
+        state = typed(state, "workload.engine_summary_tokens", "")
+        assert state.plan.scenario.workload.engine_summary_tokens is None
+
+    def test_preset_is_derived_from_the_contract(self) -> None:
+        state = S.reduce(fresh(), S.PresetChosen("w200k"))
+        assert state.plan.scenario.main_model.input_tokens == 200_000
+        assert render(state).preset == "w200k"
+        state = typed(state, "main_model.input_tokens", "200001")
+        assert render(state).preset == ""
+
+    def test_own_summary_contract_starts_from_the_main_one(self) -> None:
+        state = S.reduce(fresh(), S.PresetChosen("w200k"))
+        state = S.reduce(state, S.SummarySameToggled(False))
+        assert state.plan.scenario.summary_model is not None
+        assert state.plan.scenario.summary_model.input_tokens == 200_000
+
+
+class TestLinks:
+    @pytest.mark.parametrize(
+        "fragment",
+        [
+            "#limits.lease_s=60",
+            "#limits.raw_records_read=100",
+            "#limits.directory_sessions_read=10",
+            "#limits.run_timeout_s=1",
+            "#limits.lease_s=10&limits.model_timeout_s=3600",
+            "#config.trigger_tokens=8k&lang=zh",
+        ],
+    )
+    def test_any_link_opens_a_consistent_page_and_says_what_it_dropped(self, fragment: str) -> None:
+        state = S.reduce(fresh(), S.LinkOpened(fragment, "en"))
+        assert state.link_problems
+        assert_consistent(state)
+        assert render(state).text["link-problems"]
+
+    def test_language_from_the_link_or_the_browser(self) -> None:
+        assert S.reduce(fresh(), S.LinkOpened("#lang=zh", "en")).lang == "zh"
+        assert S.reduce(fresh(), S.LinkOpened("", "zh-CN")).lang == "zh"
+        state = S.reduce(fresh(), S.LinkOpened("", "zh-CN"))
+        assert "lang=" not in render(state).fragment  # only a chosen language travels
+        state = S.reduce(state, S.LanguageChosen("zh"))
+        assert render(state).fragment == "lang=zh"
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        st.lists(
+            st.tuples(st.sampled_from(LIMIT_PATHS), st.integers(min_value=1, max_value=10**6)),
+            max_size=5,
+        )
+    )
+    def test_limit_links_always_plan(self, pairs: list[tuple[str, int]]) -> None:
+        fragment = "#" + "&".join(f"{p}={v}" for p, v in pairs)
+        state = S.reduce(fresh(), S.LinkOpened(fragment, "en"))
+        assert_consistent(state)
+
+
+class TestImport:
+    def test_replace_makes_the_file_the_whole_override_set(self) -> None:
+        state = S.reduce(
+            fresh(), S.ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "replace")
+        )
+        state = S.reduce(state, S.ImportApplied())
+        assert state.plan.scenario.config.summary_max_tokens == 100_000
+        state = S.reduce(state, S.ImportPreviewed("[config]\ntrigger_tokens = 40000\n", "replace"))
+        preview = state.import_preview
+        assert preview is not None
+        assert ("config.summary_max_tokens", 100_000, 8_192) in preview.changes
+        state = S.reduce(state, S.ImportApplied())
+        assert state.plan.scenario.config.summary_max_tokens == 8_192
+        assert state.plan.scenario.config.trigger_tokens == 40_000
+        assert_consistent(state)
+
+    def test_merge_keeps_what_the_file_does_not_set(self) -> None:
+        state = S.reduce(
+            fresh(), S.ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "merge")
+        )
+        state = S.reduce(state, S.ImportApplied())
+        state = S.reduce(state, S.ImportPreviewed("[config]\ntrigger_tokens = 40000\n", "merge"))
+        state = S.reduce(state, S.ImportApplied())
+        assert state.plan.scenario.config.summary_max_tokens == 100_000
+        assert state.plan.scenario.config.trigger_tokens == 40_000
+
+    def test_preview_changes_nothing_until_applied(self) -> None:
+        state = S.reduce(fresh(), S.ImportPreviewed("[config]\ntrigger_tokens = 40000\n", "merge"))
+        assert state.plan.scenario == Scenario()
+        assert "40,000" in render(state).html["import-result"]
+        state = S.reduce(state, S.ImportCancelled())
+        assert state.import_preview is None
+
+    def test_s_above_o_is_warned(self) -> None:
+        state = S.reduce(
+            fresh(), S.ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "merge")
+        )
+        assert 'data-warning="s-above-o"' in render(state).html["import-result"]
+        state = S.reduce(state, S.ImportApplied())
+        assert "100,000" in render(state).html["warnings"]
+
+    def test_empty_file_says_what_each_mode_does(self) -> None:
+        merge = S.reduce(fresh(), S.ImportPreviewed("", "merge"))
+        assert "changes nothing" in render(merge).html["import-result"]
+        replace = S.reduce(
+            typed(fresh(), "config.trigger_tokens", "40000"), S.ImportPreviewed("", "replace")
+        )
+        assert "back to its default" in render(replace).html["import-result"]
+
+    def test_a_bad_file_lists_every_problem_and_changes_nothing(self) -> None:
+        state = S.reduce(
+            fresh(),
+            S.ImportPreviewed("[config]\ntrigger_tokens = -1\n[limits]\nlease_s = 0\n", "replace"),
+        )
+        assert state.plan.scenario == Scenario()
+        assert state.import_preview is not None
+        assert len(state.import_preview.problems) >= 2
+
+    def test_the_exported_file_imports_back_to_the_same_plan(self) -> None:
+        state = typed(fresh(), "config.trigger_tokens", "12345")
+        state = typed(state, "limits.lease_s", "200")
+        text = export_toml(state.plan.scenario)
+        again = S.reduce(fresh(), S.ImportPreviewed(text, "replace"))
+        again = S.reduce(again, S.ImportApplied())
+        assert again.plan.scenario == state.plan.scenario
+        assert parse_config(text)
+
+
+class TestReviewFlow:
+    def test_pin_refused_while_stale_and_said(self) -> None:
+        state = S.reduce(typed(fresh(), "config.trigger_tokens", "x"), S.Pinned())
+        assert state.pinned is None
+        assert render(state).text["notice"].startswith("Cannot pin")
+
+    def test_pin_then_edit_lists_the_inputs_that_differ(self) -> None:
+        state = S.reduce(fresh(), S.Pinned())
+        state = typed(state, "config.summary_max_tokens", "16384")
+        view = render(state)
+        assert view.ab
+        assert 'data-differs="config.summary_max_tokens"' in view.html["ab-inputs"]
+        assert view.ab_cells["summary_cap"] == ("8,192", "+8,192", "up")
+
+    @pytest.mark.parametrize("key", ["lower_k", "lower_s", "raise_i", "f_above_m"])
+    def test_experiments_pin_before_and_show_after(self, key: str) -> None:
+        state = S.reduce(fresh(), S.ExperimentRun(key))
+        assert state.pinned is not None
+        assert state.outcome.holds
+        assert_consistent(state)
+
+    def test_a_failed_experiment_says_why(self) -> None:
+        own = S.reduce(fresh(), S.SummarySameToggled(False))
+        small = typed(own, "summary_model.output_tokens", "4096")  # S can never be 8,192
+        state = S.reduce(small, S.ExperimentRun("lower_s"))
+        assert not state.outcome.holds
+        html = render(state).html["experiment-result"]
+        assert 'data-why="s-clamped"' in html
+        assert "clamped" in html
+
+    def test_reset_clears_everything_including_an_error(self) -> None:
+        state = S.reduce(fresh(), S.Failed("KeyError: x"))
+        assert render(state).text["status"]
+        state = S.reduce(typed(state, "limits.lease_s", "1"), S.Pinned())
+        state = S.reduce(state, S.Reset())
+        assert state.plan.scenario == Scenario()
+        assert not state.stale
+        assert state.pinned is None
+        assert render(state).text["status"] == ""
+
+    def test_the_next_event_clears_an_error(self) -> None:
+        state = S.reduce(fresh(), S.Failed("boom"))
+        assert S.reduce(state, S.FieldTyped("config.trigger_tokens", "1")).error == ""
+
+
+class TestSweep:
+    def test_k_from_zero_is_accepted_and_drawn(self) -> None:
+        from budgetcore.ui.render import render_curves
+
+        state = S.reduce(fresh(), S.SweepPathChosen("config.trigger_tokens"))
+        state = S.reduce(state, S.SweepBoundTyped("low", "0"))
+        assert state.sweep.issue is None
+        assert state.sweep.low == 0
+        svg = render_curves(state)
+        assert 'data-current="32000"' in svg
+
+    def test_bounds_follow_the_fields_rule_and_order(self) -> None:
+        state = S.reduce(fresh(), S.SweepPathChosen("config.trigger_tokens"))
+        bad = S.reduce(state, S.SweepBoundTyped("low", "8k"))
+        assert render(bad).text["sweep-msg"].startswith("Sweep from must be a whole number")
+        wrong = S.reduce(state, S.SweepBoundTyped("low", "10000000"))
+        assert render(wrong).text["sweep-msg"].startswith("Sweep: 'from'")
+
+    def test_margin_sweep(self) -> None:
+        state = S.reduce(fresh(), S.SweepPathChosen("config.safety_margin"))
+        assert state.sweep.low == Decimal(0)
+        assert format_value("config.safety_margin", state.sweep.high) == "0.5"
+
+
+def test_plans_equal_the_cli_plan() -> None:
+    state = typed(fresh(), "workload.required_tokens", "900000")
+    assert state.plan.as_dict() == plan(state.plan.scenario).as_dict()
