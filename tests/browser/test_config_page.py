@@ -51,7 +51,13 @@ def test_import_applies_to_controls_plan_and_fragment(page: Page) -> None:
     page.open()
     page.page.fill("#import-text", "[config]\ntrigger_tokens = 50000\n[limits]\nlease_s = 300\n")
     page.page.click('[data-action="import"]')
-    assert "Applied 2 override(s)" in page.text("#import-ok")
+    preview = page.text("#import-result")
+    assert "The file sets 2 overrides (replace)" in preview
+    assert page.readouts()["trigger_reached"] is True  # nothing applied before Apply
+    page.page.click('[data-action="import-apply"]')
+    assert "the file set 2 overrides: config.trigger_tokens, limits.lease_s" in page.text(
+        "#import-ok"
+    )
     assert page.page.input_value('[data-input="config.trigger_tokens"]') == "50,000"
     assert page.page.input_value('[data-input="limits.lease_s"]') == "300"
     assert page.readouts()["trigger_reached"] is False
@@ -84,7 +90,7 @@ def test_import_lists_every_problem_inline_and_changes_nothing(page: Page) -> No
     ]
     assert "model registry" in items[1]
     assert page.readouts() == before
-    assert page.text("#import-ok") == ""
+    assert page.page.locator("#import-ok").count() == 0
 
 
 def test_import_from_a_file(page: Page, tmp_path: Path) -> None:
@@ -92,9 +98,9 @@ def test_import_from_a_file(page: Page, tmp_path: Path) -> None:
     path = tmp_path / "c.json"
     path.write_text('{"config": {"summary_max_tokens": 4096}}')
     page.page.set_input_files("#import-file", str(path))
-    page.page.wait_for_function(
-        "document.querySelector('#import-ok').textContent.startsWith('Applied')"
-    )
+    page.page.wait_for_selector('[data-action="import-apply"]')
+    page.page.click('[data-action="import-apply"]')
+    page.page.wait_for_selector("#import-ok")
     assert page.readouts()["summary_cap"] == 4_096
 
 

@@ -133,13 +133,17 @@ def test_moving_k_changes_the_trigger_and_nothing_of_m_s_g_c(page: Page, how: st
 @pytest.mark.parametrize(
     ("path", "text", "rule"),
     [
-        ("config.trigger_tokens", "", "must be an integer from 0 to 10^12"),
-        ("config.trigger_tokens", "-5", "must be an integer from 0 to 10^12"),
-        ("config.summary_max_tokens", "8k", "must be an integer from 0 to 10^12"),
-        ("config.trigger_tokens", "1,000,000,000,001", "must be an integer from 0 to 10^12"),
-        ("main_model.input_tokens", "0", "must be an integer from 1 to 10^12"),
-        ("config.safety_margin", "1.5", "must be a decimal from 0 (inclusive) to 1 (exclusive)"),
-        ("workload.required_tokens", "1,2,3", "must be an integer from 0 to 10^12"),
+        ("config.trigger_tokens", "", "Trigger line K must be a whole number of tokens from 0"),
+        ("config.trigger_tokens", "-5", "Trigger line K must be a whole number of tokens from 0"),
+        ("config.summary_max_tokens", "8k", "Summary cap S must be a whole number of tokens"),
+        ("config.trigger_tokens", "1,000,000,000,001", "to 1,000,000,000,000"),
+        (
+            "main_model.input_tokens",
+            "0",
+            "Input capacity I must be a whole number of tokens from 1",
+        ),
+        ("config.safety_margin", "1.5", "Safety margin m must be a decimal from 0 up to but not"),
+        ("workload.required_tokens", "1,2,3", "Required input F must be a whole number of tokens"),
     ],
 )
 def test_bad_input_shows_the_rule_and_keeps_the_last_valid_plan_marked_stale(

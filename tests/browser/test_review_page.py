@@ -170,9 +170,9 @@ def test_capacity_curves_redraw_with_the_current_value_marked(page: Page) -> Non
     )
     assert runs == ["state state-true", "state state-false"]
     page.page.fill("#sweep-low", "8k")
-    assert page.text("#sweep-msg") == 'sweep low must be an integer from 0 to 10^12, got "8k"'
+    assert page.text("#sweep-msg").startswith("Sweep from must be a whole number of tokens")
     page.page.fill("#sweep-low", "400,000")  # above "to" (320,000)
-    assert page.text("#sweep-msg") == "sweep: 'from' must be below 'to'"
+    assert page.text("#sweep-msg").startswith("Sweep: 'from'")
     page.page.fill("#sweep-low", "10,000")
     assert page.text("#sweep-msg") == ""
     page.page.wait_for_selector("text=from 10,000 to 320,000", state="attached")

@@ -1,0 +1,195 @@
+"""One message catalogue: every id in both languages, every key the markup uses exists,
+and a walk through every kind of rendered state in Chinese finds no English sentence."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from budgetcore.ui import state as S
+from budgetcore.ui.messages import CATALOGUE, t
+from budgetcore.ui.render import (
+    Screen,
+    averages_html,
+    background_html,
+    controls_html,
+    experiment_buttons_html,
+    key_readouts_html,
+    readouts_html,
+    render,
+    render_curves,
+    render_export,
+    sweep_options_html,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Words that stay in Latin letters in Chinese: the article's own terms and formats.
+LATIN_OK = {
+    "tokens",
+    "token",
+    "loader",
+    "engine",
+    "bson",
+    "json",
+    "utf",
+    "toml",
+    "session",
+    "unicode",
+    "code",
+    "points",
+    "litellm",
+    "mib",
+    "kib",
+    "max",
+    "min",
+    "ceil",
+    "floor",
+    "true",
+    "false",
+    "null",
+    "channel",
+    "bytes",
+    "read",
+    "query",
+    "text",
+    "lang",
+    "schema",
+    "provider",
+    "recall",
+    "sweep",
+    "yes",
+    "config",
+    "limits",
+    "workload",
+}
+# ids whose two texts are the same on purpose (symbols, formats, numbers only)
+SAME_OK = re.compile(
+    r"^(seg|series|key)\.|^(unit\.tokens|unit\.fraction|axis\.tokens|phrase\.col-delta|phrase\.tokens|problem\.core)$"
+)
+
+
+def test_every_id_has_both_languages() -> None:
+    for key, pair in CATALOGUE.items():
+        assert isinstance(pair, tuple)
+        assert len(pair) == 2, key
+        en, zh = pair
+        if key != "unit.fraction":
+            assert en.strip(), key
+            assert zh.strip(), key
+        if en == zh and en and not SAME_OK.search(key) and re.search(r"[a-z]{4}", en):
+            pytest.fail(f"{key} is not translated: {en!r}")
+
+
+def test_parameters_match_in_both_languages() -> None:
+    names = re.compile(r"\{(\w+)\}")
+    for key, (en, zh) in CATALOGUE.items():
+        assert set(names.findall(en)) == set(names.findall(zh)), key
+
+
+def test_every_data_i18n_key_of_the_markup_is_in_the_catalogue() -> None:
+    markup = (ROOT / "web" / "index.html").read_text() + "".join(
+        (controls_html(), background_html(), readouts_html(), key_readouts_html(), averages_html())
+    )
+    keys = set(re.findall(r'data-i18n="([^"]+)"', markup))
+    assert keys
+    missing = sorted(k for k in keys if k not in CATALOGUE)
+    assert not missing, missing
+
+
+def _visible(markup: str) -> str:
+    markup = re.sub(r"<code>.*?</code>", " ", markup, flags=re.S)
+    markup = re.sub(r"<title>.*?</title>", " ", markup, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+
+
+def _texts(screen: Screen) -> list[str]:
+    out = [_visible(m) for m in screen.html.values()]
+    out += list(screen.text.values())
+    out += [f.message for f in screen.fields.values()]
+    out += [f.valuetext for f in screen.fields.values()]
+    out += [text for text, _ in screen.readouts.values()]
+    out += [f"{a} {d}" for a, d, _ in screen.ab_cells.values()]
+    return out
+
+
+def _states() -> list[tuple[str, S.PageState]]:
+    zh = S.initial_state(lang="zh", lang_chosen=True)
+    r = S.reduce
+    out = [("default", zh)]
+    for path in (
+        "config.trigger_tokens",
+        "config.safety_margin",
+        "workload.backlog_tokens",
+        "main_model.input_tokens",
+        "samples.tokens_per_message",
+    ):
+        out.append((f"bad {path}", r(zh, S.FieldTyped(path, "8k"))))
+    out.append(("cross-key", r(zh, S.FieldTyped("limits.raw_records_read", "100"))))
+    out.append(("cross-key 2", r(zh, S.FieldTyped("limits.lease_s", "60"))))
+    links = (
+        "#config.trigger_tokens=8k&nonsense=1&limits.lease_s=60&lang=zh"
+        "&samples.bson=1:2,x&config.summary_max_tokens&workload.required_tokens=1e1000"
+    )
+    out.append(("link", r(zh, S.LinkOpened(links, "zh"))))
+    out.append(("import bad toml", r(zh, S.ImportPreviewed("x = = 1", "replace"))))
+    out.append(("import bad json", r(zh, S.ImportPreviewed('{"config": ', "replace"))))
+    out.append(
+        (
+            "import bad values",
+            r(
+                zh,
+                S.ImportPreviewed(
+                    '[config]\ntrigger_tokens = "32k"\nwork_cap = 1\n[main_model]\ninput_tokens = 5\n'
+                    "[workload]\nrequired_tokens = 1\n[limits]\nmodel_timeout_s = 100\nnope = 3\n",
+                    "replace",
+                ),
+            ),
+        )
+    )
+    preview = r(zh, S.ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "replace"))
+    out.append(("import preview", preview))
+    out.append(("import applied", r(preview, S.ImportApplied())))
+    out.append(("import empty merge", r(zh, S.ImportPreviewed("", "merge"))))
+    out.append(("import empty replace", r(zh, S.ImportPreviewed("", "replace"))))
+    lines = '{"channel": "x"}\nnot json\n{"channel": "bson", "tokens": 0, "bytes": 1, "z": 2}\n[1]'
+    out.append(("samples bad", r(zh, S.SamplesTyped(lines))))
+    out.append(("samples example", r(zh, S.ExampleSamples())))
+    for key in ("lower_k", "lower_s", "raise_i", "f_above_m"):
+        out.append((f"experiment {key}", r(zh, S.ExperimentRun(key))))
+    own = r(r(zh, S.SummarySameToggled(False)), S.FieldTyped("summary_model.output_tokens", "4096"))
+    out.append(("experiment fails", r(own, S.ExperimentRun("lower_s"))))
+    pinned = r(r(zh, S.Pinned()), S.FieldTyped("config.summary_max_tokens", "16384"))
+    out.append(("pinned", pinned))
+    for notice in ("msg.copied", "msg.link-copied", "msg.pinned"):
+        out.append((notice, r(zh, S.Noticed(notice))))
+    out.append(("pin stale", r(r(zh, S.FieldTyped("config.trigger_tokens", "x")), S.Pinned())))
+    out.append(("failed", r(zh, S.Failed("KeyError: 'x'"))))
+    sweep = r(zh, S.SweepPathChosen("config.trigger_tokens"))
+    out.append(("sweep bad", r(sweep, S.SweepBoundTyped("low", "8k"))))
+    out.append(("sweep order", r(sweep, S.SweepBoundTyped("low", "99999999"))))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("name", "state"), _states(), ids=lambda x: x if isinstance(x, str) else ""
+)
+def test_every_rendered_state_is_chinese(name: str, state: S.PageState) -> None:
+    texts = _texts(render(state))
+    body, diff = render_export(state)
+    texts.append(_visible(diff))
+    if not state.stale:
+        texts.append(_visible(render_curves(state)))
+    texts += [_visible(experiment_buttons_html("zh")), _visible(sweep_options_html("zh"))]
+    english = set()
+    for text in texts:
+        for word in re.findall(r"[A-Za-z]{3,}", text):
+            if word.lower() not in LATIN_OK:
+                english.add(word)
+    assert not english, f"{name}: untranslated words {sorted(english)} in {texts}"
+
+
+def test_static_texts_switch_language() -> None:
+    assert t("static.title", "zh") != t("static.title", "en")
