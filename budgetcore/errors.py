@@ -12,7 +12,8 @@ _MAX_RENDERED = 60
 
 
 class NonFinite:
-    """Stand-in for a JSON ``NaN``/``Infinity`` literal, so validation can name its field."""
+    """Stand-in for a number that is never evaluated (JSON ``NaN``/``Infinity``, TOML
+    ``inf``, or an absurd exponent or digit count), so validation can name its field."""
 
     __slots__ = ("text",)
 

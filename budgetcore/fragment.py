@@ -7,13 +7,17 @@ of SPEC §11. The page keeps its URL in this form, the CLI accepts it
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.scenario import (
+    LIMIT_RULES,
     SCENARIO_FIELDS,
+    LimitRule,
+    Limits,
     Scenario,
     parse_field,
     parse_samples,
@@ -165,15 +169,44 @@ def parse_fragment(fragment: str) -> FragmentResult:
         except ScenarioError as exc:
             # Say what was typed in the link, not its JSON reading.
             problems.extend(Problem.of(p.path, p.rule, raw_text) for p in exc.problems)
-    while True:
-        try:
-            scenario = parse_scenario({**_nest(values), "samples": samples})
-            break
-        except ScenarioError as exc:  # cross-key rules: drop the named fields and retry
-            problems.extend(exc.problems)
-            for p in exc.problems:
-                values.pop(p.path, None)
+    _drop_conflicting_limits(values, problems)
+    try:
+        scenario = parse_scenario({**_nest(values), "samples": samples})
+    except ScenarioError as exc:  # pragma: no cover - every pair and rule was checked above
+        problems.extend(exc.problems)
+        scenario = Scenario()
     return FragmentResult(scenario, tuple(problems), tuple(ui))
+
+
+#: Every limits.* field some cross-key rule reads.
+_RULE_FIELDS = frozenset(f for rule in LIMIT_RULES for f in rule.fields)
+
+
+def _drop_conflicting_limits(values: dict[str, object], problems: list[Problem]) -> None:
+    """Let the link's limits that break a cross-key rule (SPEC §6) fall back to their
+    defaults, reporting each broken rule once.
+
+    A rule can break through a field the link did not set (``raw_records_read=10``
+    against the default page of 200), so a rule is judged on the link's values over
+    the defaults. Each round drops at least one of the link's own fields (two defaults
+    never break a rule), so the rounds are bounded by the fields the rules read.
+    """
+    reported: set[LimitRule] = set()
+    for _round in range(len(_RULE_FIELDS) + 1):
+        own: dict[str, Any] = {
+            p.split(".", 1)[1]: v for p, v in values.items() if p in _RULE_FIELDS
+        }
+        limits = dataclasses.replace(Limits(), **own)
+        broken = [rule for rule in LIMIT_RULES if not rule.holds(limits)]
+        if not broken:
+            return
+        for rule in broken:
+            if rule not in reported:
+                reported.add(rule)
+                problems.append(rule.problem(limits))
+            for path in rule.fields:
+                values.pop(path, None)
+    raise AssertionError("unreachable: the defaults satisfy every cross-key rule")
 
 
 def _nest(values: dict[str, object]) -> dict[str, Any]:

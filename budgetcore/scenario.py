@@ -19,12 +19,14 @@ from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.samples import BYTE_CHANNELS, ByteSample, ReadSample, Samples
 
 __all__ = [
+    "LIMIT_RULES",
     "MAX_MARGIN_PLACES",
     "MAX_TOKENS",
     "SCENARIO_FIELDS",
     "Background",
     "Config",
     "FieldSpec",
+    "LimitRule",
     "Limits",
     "Scenario",
     "Workload",
@@ -33,6 +35,7 @@ __all__ = [
     "parse_field",
     "parse_scenario",
     "parse_scenario_json",
+    "read_number",
 ]
 
 #: Upper bound of every token count: 10^12 tokens is far beyond any model window.
@@ -302,10 +305,33 @@ def _pairs(pairs: list[tuple[str, Any]]) -> _Object:
     return obj
 
 
-def _parse_int(text: str) -> int | Decimal:
-    # Python refuses to convert very long digit strings to int; Decimal has no such
-    # limit, and validation then reports the value as out of range.
-    return int(text) if len(text) <= 40 else Decimal(text)
+#: The longest number text read as a number. No field takes more than a few dozen
+#: digits, and reading is where an absurd number must stop: Decimal refuses exponents
+#: of 10^18 and more, and huge digit strings cost time to convert.
+MAX_NUMBER_CHARS = 100
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([-+]?\d+))?", re.ASCII)
+#: Beyond this exponent no number is within range of any field, whatever its digits.
+_MAX_EXPONENT = 400
+
+
+def read_number(text: str) -> int | Decimal | NonFinite:
+    """A JSON or TOML number, exactly; an absurd one (too many characters, or an
+    exponent far beyond any field's range) becomes a marker that validation rejects
+    by field, without ever being evaluated.
+
+    >>> read_number("1e3"), read_number("1e1000000000000000000")
+    (Decimal('1E+3'), 1e1000000000000000000)
+    """
+    text = text.replace("_", "")  # TOML allows 1_000; JSON never has "_"
+    match = _NUMBER.fullmatch(text)
+    if len(text) > MAX_NUMBER_CHARS or match is None:
+        return NonFinite(text)
+    exponent = match.group(1)
+    if exponent is not None:
+        if abs(int(exponent)) > _MAX_EXPONENT:
+            return NonFinite(text)
+        return Decimal(text)
+    return int(text) if "." not in text else Decimal(text)
 
 
 def load_json(text: str | bytes, what: str = "scenario") -> Any:
@@ -320,8 +346,8 @@ def load_json(text: str | bytes, what: str = "scenario") -> Any:
     try:
         return json.loads(
             text,
-            parse_float=Decimal,
-            parse_int=_parse_int,
+            parse_float=read_number,
+            parse_int=read_number,
             parse_constant=NonFinite,
             object_pairs_hook=_pairs,
         )
@@ -402,44 +428,48 @@ def parse_scenario(obj: object) -> Scenario:
     return Scenario(**parts)
 
 
+@dataclass(frozen=True, slots=True)
+class LimitRule:
+    """A cross-key rule of the runtime protections: ``low`` <= ``high`` (or < when strict)."""
+
+    low: str  # a Limits field name
+    high: str
+    strict: bool
+    reason: str
+
+    @property
+    def fields(self) -> tuple[str, str]:
+        return f"limits.{self.low}", f"limits.{self.high}"
+
+    def holds(self, limits: Limits) -> bool:
+        a, b = getattr(limits, self.low), getattr(limits, self.high)
+        return bool(a < b if self.strict else a <= b)
+
+    def problem(self, limits: Limits) -> Problem:
+        a, b = getattr(limits, self.low), getattr(limits, self.high)
+        word, op = ("less than", ">=") if self.strict else ("at most", ">")
+        return Problem(
+            f"limits.{self.low}",
+            f"must be {word} limits.{self.high} ({self.reason}), got {a} {op} {b}",
+        )
+
+
+_TIMEOUTS = "model timeout <= run timeout < lease"
+#: Cross-key rules of SPEC §6; the defaults satisfy every one.
+LIMIT_RULES: tuple[LimitRule, ...] = (
+    LimitRule("model_timeout_s", "run_timeout_s", False, _TIMEOUTS),
+    LimitRule("run_timeout_s", "lease_s", True, _TIMEOUTS),
+    LimitRule("message_page_size", "raw_records_read", False, "a page within the record cap"),
+    LimitRule(
+        "directory_page_size", "directory_sessions_read", False, "a page within the session cap"
+    ),
+)
+assert all(rule.holds(Limits()) for rule in LIMIT_RULES)
+
+
 def limit_problems(limits: Limits) -> list[Problem]:
     """Cross-key rules of the runtime protections (SPEC §6)."""
-    out = []
-    if limits.model_timeout_s > limits.run_timeout_s:
-        out.append(
-            Problem(
-                "limits.model_timeout_s",
-                "must be at most limits.run_timeout_s "
-                f"(model timeout <= run timeout < lease), got {limits.model_timeout_s} > "
-                f"{limits.run_timeout_s}",
-            )
-        )
-    if limits.run_timeout_s >= limits.lease_s:
-        out.append(
-            Problem(
-                "limits.run_timeout_s",
-                "must be less than limits.lease_s "
-                f"(model timeout <= run timeout < lease), got {limits.run_timeout_s} >= "
-                f"{limits.lease_s}",
-            )
-        )
-    if limits.message_page_size > limits.raw_records_read:
-        out.append(
-            Problem(
-                "limits.message_page_size",
-                "must be at most limits.raw_records_read (a page within the record cap), "
-                f"got {limits.message_page_size} > {limits.raw_records_read}",
-            )
-        )
-    if limits.directory_page_size > limits.directory_sessions_read:
-        out.append(
-            Problem(
-                "limits.directory_page_size",
-                "must be at most limits.directory_sessions_read (a page within the session "
-                f"cap), got {limits.directory_page_size} > {limits.directory_sessions_read}",
-            )
-        )
-    return out
+    return [rule.problem(limits) for rule in LIMIT_RULES if not rule.holds(limits)]
 
 
 def parse_scenario_json(text: str | bytes) -> Scenario:
