@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
-from budgetcore.errors import Problem, ScenarioError
+from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.scenario import (
     LIMIT_RULES,
     SCENARIO_FIELDS,
@@ -96,7 +96,7 @@ def _sample_value(name: str, text: str) -> object:
         for chunk in text.split(","):
             x, colon, y = chunk.partition(":")
             if not colon:
-                raise ValueError(f"{chunk!r} is not {a}:{b}")
+                raise ValueError(f"{render_value(chunk)} is not {a}:{b}")
             items.append({a: _int_or_text(x), b: _int_or_text(y)})
         return items
     if name == "query_ms":
