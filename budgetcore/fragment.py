@@ -132,6 +132,8 @@ def parse_fragment(fragment: str) -> FragmentResult:
     ui: list[tuple[str, str]] = []
     values: dict[str, object] = {}
     samples: dict[str, object] = {}
+    seen: set[str] = set()
+    repeated: set[str] = set()
     text = fragment[1:] if fragment.startswith("#") else fragment
     for part in filter(None, text.split("&")):
         path, sep, raw_text = part.partition("=")
@@ -139,6 +141,12 @@ def parse_fragment(fragment: str) -> FragmentResult:
         if path in UI_KEYS:
             ui.append((path, raw_text))
             continue
+        if path in seen:  # the first pair decides; a repeat is reported once
+            if path not in repeated:
+                repeated.add(path)
+                problems.append(Problem(path, "appears more than once"))
+            continue
+        seen.add(path)
         if path.startswith("samples.") and path[8:] in (*_PAIRED, *_SAMPLE_SCALARS):
             name = path[8:]
             try:
@@ -160,9 +168,6 @@ def parse_fragment(fragment: str) -> FragmentResult:
             continue
         if not sep:
             problems.append(Problem(path, "needs a value: path=value"))
-            continue
-        if path in values:
-            problems.append(Problem(path, "appears more than once"))
             continue
         try:
             values[path] = parse_field(spec, _raw(spec.kind, raw_text))
