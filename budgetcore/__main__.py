@@ -1,5 +1,3 @@
-import sys
+from budgetcore.cli import run
 
-from budgetcore.cli import main
-
-sys.exit(main())
+run()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -33,9 +34,10 @@ from budgetcore.plan import plan
 from budgetcore.registry import default_registry, model_as_dict, render_models, require
 from budgetcore.scenario import MAX_TOKENS, Scenario, parse_scenario_json
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
 
 EXIT_INVALID = 2
+_MAX_LISTED = 50  # check lists every problem, up to a screenful
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,12 +52,23 @@ class _Unreadable(Exception):
 
 def _read(source: str, what: str) -> bytes:
     if source == "-":
-        return sys.stdin.buffer.read()
+        if sys.stdin is None:  # started with standard input closed (<&-)
+            raise _Unreadable(f"{what}: standard input is closed")
+        try:
+            return sys.stdin.buffer.read()
+        except OSError as exc:
+            raise _Unreadable(f"{what}: standard input cannot be read: {exc.strerror}") from None
     try:
         with open(source, "rb") as fh:
             return fh.read()
     except OSError as exc:
-        raise _Unreadable(f"{what} file {source!r} cannot be read: {exc.strerror}") from None
+        name = _name(source)
+        raise _Unreadable(f"{what} file {name} cannot be read: {exc.strerror}") from None
+
+
+def _name(path: str) -> str:
+    """A file name for a one-line message: as given, or quoted and shortened."""
+    return path if len(path) <= 80 and path.isprintable() else render_value(path)
 
 
 def _scenario(args: argparse.Namespace) -> Scenario:
@@ -91,9 +104,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
     try:
         overrides = parse_config(_read(args.config, "config"))
     except ScenarioError as exc:
-        for problem in exc.problems:
+        for problem in exc.problems[:_MAX_LISTED]:
             print(f"error: {problem}", file=sys.stderr)
-        print(f"{len(exc.problems)} problem(s) in {args.config}", file=sys.stderr)
+        if len(exc.problems) > _MAX_LISTED:
+            print(f"error: and {len(exc.problems) - _MAX_LISTED} more", file=sys.stderr)
+        where = "standard input" if args.config == "-" else _name(args.config)
+        print(f"{len(exc.problems)} problem(s) in {where}", file=sys.stderr)
         return EXIT_INVALID
     base = Scenario() if args.scenario is None else _scenario(args)
     scenario = apply_overrides(base, overrides)
@@ -122,7 +138,11 @@ def _cmd_report(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     from pathlib import Path  # noqa: PLC0415
 
-    written = write_report(scenario, Path(args.out))
+    try:
+        written = write_report(scenario, Path(args.out))
+    except OSError as exc:
+        where = _name(str(exc.filename if exc.filename is not None else args.out))
+        raise _Unreadable(f"report folder {where} cannot be written: {exc.strerror}") from None
     print(f"wrote {len(written)} files to {args.out}; start with {written[-1]}")
     return 0
 
@@ -254,3 +274,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(exc.one_line(), file=sys.stderr)
         return EXIT_INVALID
     return code
+
+
+def run() -> NoReturn:
+    """The process entry point: ``main`` plus the stream conditions a Unix tool meets.
+
+    A reader that goes away (``| head``) ends the command quietly; a failed write
+    (``> /dev/full``) is one line on stderr and a non-zero exit, never a traceback.
+    """
+    if sys.stderr is None:  # started with 2>&-: print(file=None) would write to stdout
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    code: int
+    try:
+        if sys.stdout is None:  # started with >&-: as if the reader had gone away
+            raise BrokenPipeError
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+        code = EXIT_PIPE
+    except OSError as exc:
+        _drop_stdout()
+        print(f"budgetcore: cannot write the output: {exc.strerror}", file=sys.stderr)
+        code = EXIT_WRITE
+    except Exception as exc:  # the last guard: one line, never a traceback
+        _drop_stdout()
+        text = render_value(f"{type(exc).__name__}: {exc}")
+        print(f"budgetcore: internal error, please report it: {text}", file=sys.stderr)
+        code = EXIT_WRITE
+    sys.exit(code)
+
+
+#: A closed pipe ends a Unix tool by SIGPIPE, which shells report as 128 + 13.
+EXIT_PIPE = 141
+EXIT_WRITE = 1
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush of what is still
+    buffered cannot fail again and print a second error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        if sys.stdout is not None:
+            os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

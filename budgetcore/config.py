@@ -27,6 +27,7 @@ from budgetcore.scenario import (
     limit_problems,
     load_json,
     parse_field,
+    read_number,
 )
 
 __all__ = [
@@ -240,8 +241,8 @@ def _looks_like_json(text: str) -> bool:
         return True
     if head.startswith("["):  # a TOML table header, or a JSON array?
         try:
-            json.loads(text)
-        except (ValueError, RecursionError):
+            load_json(text)
+        except ScenarioError:
             return False
         return True
     return False
@@ -261,7 +262,7 @@ def _decode(text: str | bytes, fmt: str | None) -> Mapping[str, Any]:
         data = load_json(text, "config")
     else:
         try:
-            data = tomllib.loads(text, parse_float=Decimal)
+            data = tomllib.loads(text, parse_float=read_number)
         except tomllib.TOMLDecodeError as exc:
             rule = f"is not valid TOML: {exc}"
             if "overwrite" in str(exc) or "redefine" in str(exc).lower():

@@ -9,10 +9,15 @@ from decimal import Decimal
 __all__ = ["NonFinite", "Problem", "ScenarioError", "render_value"]
 
 _MAX_RENDERED = 60
+_MAX_PATH = 80  # paths such as samples.bson[12].tokens stay whole
+_MAX_RULE = 240  # rules are ours; this only guards text they quote
+#: One-line summaries stop adding problems past this length (a few hundred characters).
+_MAX_LINE = 400
 
 
 class NonFinite:
-    """Stand-in for a JSON ``NaN``/``Infinity`` literal, so validation can name its field."""
+    """Stand-in for a number that is never evaluated (JSON ``NaN``/``Infinity``, TOML
+    ``inf``, or an absurd exponent or digit count), so validation can name its field."""
 
     __slots__ = ("text",)
 
@@ -31,17 +36,28 @@ def render_value(value: object) -> str:
         text = str(value)
     elif isinstance(value, bool) or value is None:
         text = json.dumps(value)
-    elif isinstance(value, int | str):
-        text = json.dumps(value, ensure_ascii=False)
+    elif isinstance(value, str):
+        # Only the start is ever shown: never re-encode a 10 MB string to cut it.
+        text = json.dumps(value[: _MAX_RENDERED + 1], ensure_ascii=False)
+    elif isinstance(value, int):
+        try:
+            text = str(value)
+        except ValueError:  # beyond Python's int-to-text digit limit
+            text = f"an integer of {value.bit_length():,} bits"
     else:
         try:
             text = json.dumps(value, ensure_ascii=False, default=str)
         except (TypeError, ValueError):
             text = repr(value)
-    text = " ".join(text.split()) if "\n" in text else text
-    if len(text) > _MAX_RENDERED:
-        text = text[: _MAX_RENDERED - 1] + "…"
-    return text
+        except RecursionError:  # nested deeper than the encoder goes
+            text = "[[[…" if isinstance(value, list) else "{…"
+    return _shorten(text)
+
+
+def _shorten(text: str, limit: int = _MAX_RENDERED) -> str:
+    """One line of at most ``limit`` characters."""
+    text = " ".join(text[: limit * 4].split()) if not text.isprintable() else text
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +67,13 @@ class Problem:
     path: str
     rule: str
     value: str | None = None
+
+    def __post_init__(self) -> None:
+        # A path echoes keys the input chose (a 10 MB unknown key): shorten it like a value.
+        if len(self.path) > _MAX_PATH or not self.path.isprintable():
+            object.__setattr__(self, "path", _shorten(self.path, _MAX_PATH))
+        if len(self.rule) > _MAX_RULE or not self.rule.isprintable():
+            object.__setattr__(self, "rule", _shorten(self.rule, _MAX_RULE))
 
     @classmethod
     def of(cls, path: str, rule: str, value: object) -> Problem:
@@ -71,4 +94,14 @@ class ScenarioError(ValueError):
         super().__init__(self.one_line())
 
     def one_line(self) -> str:
-        return "; ".join(str(p) for p in self.problems)
+        """Every problem, or as many as fit a readable line and how many more there are."""
+        shown: list[str] = []
+        length = 0
+        for problem in self.problems:
+            text = str(problem)
+            if shown and length + len(text) > _MAX_LINE:
+                break
+            shown.append(text)
+            length += len(text) + 2
+        rest = len(self.problems) - len(shown)
+        return "; ".join(shown) + (f"; and {rest} more problem(s)" if rest else "")

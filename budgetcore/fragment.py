@@ -7,13 +7,17 @@ of SPEC §11. The page keeps its URL in this form, the CLI accepts it
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
-from budgetcore.errors import Problem, ScenarioError
+from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.scenario import (
+    LIMIT_RULES,
     SCENARIO_FIELDS,
+    LimitRule,
+    Limits,
     Scenario,
     parse_field,
     parse_samples,
@@ -92,7 +96,7 @@ def _sample_value(name: str, text: str) -> object:
         for chunk in text.split(","):
             x, colon, y = chunk.partition(":")
             if not colon:
-                raise ValueError(f"{chunk!r} is not {a}:{b}")
+                raise ValueError(f"{render_value(chunk)} is not {a}:{b}")
             items.append({a: _int_or_text(x), b: _int_or_text(y)})
         return items
     if name == "query_ms":
@@ -128,6 +132,8 @@ def parse_fragment(fragment: str) -> FragmentResult:
     ui: list[tuple[str, str]] = []
     values: dict[str, object] = {}
     samples: dict[str, object] = {}
+    seen: set[str] = set()
+    repeated: set[str] = set()
     text = fragment[1:] if fragment.startswith("#") else fragment
     for part in filter(None, text.split("&")):
         path, sep, raw_text = part.partition("=")
@@ -135,6 +141,12 @@ def parse_fragment(fragment: str) -> FragmentResult:
         if path in UI_KEYS:
             ui.append((path, raw_text))
             continue
+        if path in seen:  # the first pair decides; a repeat is reported once
+            if path not in repeated:
+                repeated.add(path)
+                problems.append(Problem(path, "appears more than once"))
+            continue
+        seen.add(path)
         if path.startswith("samples.") and path[8:] in (*_PAIRED, *_SAMPLE_SCALARS):
             name = path[8:]
             try:
@@ -157,23 +169,49 @@ def parse_fragment(fragment: str) -> FragmentResult:
         if not sep:
             problems.append(Problem(path, "needs a value: path=value"))
             continue
-        if path in values:
-            problems.append(Problem(path, "appears more than once"))
-            continue
         try:
             values[path] = parse_field(spec, _raw(spec.kind, raw_text))
         except ScenarioError as exc:
             # Say what was typed in the link, not its JSON reading.
             problems.extend(Problem.of(p.path, p.rule, raw_text) for p in exc.problems)
-    while True:
-        try:
-            scenario = parse_scenario({**_nest(values), "samples": samples})
-            break
-        except ScenarioError as exc:  # cross-key rules: drop the named fields and retry
-            problems.extend(exc.problems)
-            for p in exc.problems:
-                values.pop(p.path, None)
+    _drop_conflicting_limits(values, problems)
+    try:
+        scenario = parse_scenario({**_nest(values), "samples": samples})
+    except ScenarioError as exc:  # pragma: no cover - every pair and rule was checked above
+        problems.extend(exc.problems)
+        scenario = Scenario()
     return FragmentResult(scenario, tuple(problems), tuple(ui))
+
+
+#: Every limits.* field some cross-key rule reads.
+_RULE_FIELDS = frozenset(f for rule in LIMIT_RULES for f in rule.fields)
+
+
+def _drop_conflicting_limits(values: dict[str, object], problems: list[Problem]) -> None:
+    """Let the link's limits that break a cross-key rule (SPEC §6) fall back to their
+    defaults, reporting each broken rule once.
+
+    A rule can break through a field the link did not set (``raw_records_read=10``
+    against the default page of 200), so a rule is judged on the link's values over
+    the defaults. Each round drops at least one of the link's own fields (two defaults
+    never break a rule), so the rounds are bounded by the fields the rules read.
+    """
+    reported: set[LimitRule] = set()
+    for _round in range(len(_RULE_FIELDS) + 1):
+        own: dict[str, Any] = {
+            p.split(".", 1)[1]: v for p, v in values.items() if p in _RULE_FIELDS
+        }
+        limits = dataclasses.replace(Limits(), **own)
+        broken = [rule for rule in LIMIT_RULES if not rule.holds(limits)]
+        if not broken:
+            return
+        for rule in broken:
+            if rule not in reported:
+                reported.add(rule)
+                problems.append(rule.problem(limits))
+            for path in rule.fields:
+                values.pop(path, None)
+    raise AssertionError("unreachable: the defaults satisfy every cross-key rule")
 
 
 def _nest(values: dict[str, object]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from budgetcore.samples import ChannelStats, Samples, channel_stats
+from budgetcore.samples import Samples, channel_stats
 from budgetcore.scenario import Limits
 
 __all__ = ["IoVerdict", "LimitRow", "ReadTime", "io_verdict", "read_time"]
@@ -66,52 +66,71 @@ def _ms_per_byte(samples: Samples) -> tuple[Fraction, Fraction] | None:
     return min(ratios), max(ratios)
 
 
-def _counts(tokens: int, samples: Samples, limits: Limits) -> tuple[int, int, int, int] | None:
-    """records, sessions, message pages, directory pages for ``tokens`` of history."""
+@dataclass(frozen=True, slots=True)
+class _Counts:
+    """What reading ``tokens`` of history visits; each count None when an input it
+    needs is missing (SPEC §7: records and message pages need tokens per message,
+    sessions and directory pages messages per session too)."""
+
+    records: int | None
+    sessions: int | None
+    message_pages: int | None
+    directory_pages: int | None
+
+    def pages(self) -> int | None:
+        """Pages the read queries: message pages, plus directory pages when known."""
+        if self.message_pages is None:
+            return None
+        return self.message_pages + (self.directory_pages or 0)
+
+
+def _counts(tokens: int, samples: Samples, limits: Limits) -> _Counts:
     tpm, mps = samples.tokens_per_message, samples.messages_per_session
-    if tpm is None or mps is None:
-        return None
+    if tpm is None:
+        return _Counts(None, None, None, None)
     records = _ceil(Fraction(tokens) / Fraction(tpm))
+    message_pages = _ceil(Fraction(records, limits.message_page_size))
+    if mps is None:
+        return _Counts(records, None, message_pages, None)
     sessions = _ceil(Fraction(records) / Fraction(mps))
-    return (
-        records,
-        sessions,
-        _ceil(Fraction(records, limits.message_page_size)),
-        _ceil(Fraction(sessions, limits.directory_page_size)),
+    return _Counts(
+        records, sessions, message_pages, _ceil(Fraction(sessions, limits.directory_page_size))
     )
 
 
-def _time(
-    tokens: int,
-    *,
-    bson: ChannelStats,
-    speed: Fraction,
-    query: int,
-    samples: Samples,
-    limits: Limits,
-) -> int:
-    """Read time in ms for ``tokens``: bytes x ms/byte plus a fixed cost per query."""
-    counts = _counts(tokens, samples, limits)
-    queries = 0 if counts is None else counts[2] + counts[3]
-    return _ceil(_ceil(tokens * bson.ratio_max) * speed) + queries * query
+def _query_cost(counts: _Counts, query_ms: int, samples: Samples) -> int | None:
+    """``query_ms`` for every page read; None when query samples exist but the pages
+    cannot be counted (no tokens per message)."""
+    if not samples.query_ms:
+        return 0
+    pages = counts.pages()
+    return None if pages is None else pages * query_ms
 
 
-@lru_cache(maxsize=4096)
-def read_time(tokens: int, samples: Samples, limits: Limits) -> ReadTime:
-    """Predicted records, sessions, pages and read time for reading ``tokens`` of history."""
+def _read_time(tokens: int, samples: Samples, limits: Limits) -> ReadTime:
+    """Predicted records, sessions, pages and read time for reading ``tokens`` of history:
+    bytes x ms per byte, plus one query for every page read (SPEC §7)."""
     counts = _counts(tokens, samples, limits)
     bson = channel_stats(samples.bson)
     speed = _ms_per_byte(samples)
     low = high = None
-    if bson is not None and speed is not None:
-        queries = 0 if counts is None else counts[2] + counts[3]
-        q_lo = min(samples.query_ms, default=0)
-        q_hi = max(samples.query_ms, default=0)
-        low = _floor(_floor(tokens * bson.ratio_min) * speed[0]) + queries * q_lo
-        high = _ceil(_ceil(tokens * bson.ratio_max) * speed[1]) + queries * q_hi
-    if counts is None:
-        return ReadTime(None, None, None, None, low, high)
-    return ReadTime(*counts, low, high)
+    q_low = _query_cost(counts, min(samples.query_ms, default=0), samples)
+    q_high = _query_cost(counts, max(samples.query_ms, default=0), samples)
+    if bson is not None and speed is not None and q_low is not None and q_high is not None:
+        low = _floor(_floor(tokens * bson.ratio_min) * speed[0]) + q_low
+        high = _ceil(_ceil(tokens * bson.ratio_max) * speed[1]) + q_high
+    return ReadTime(
+        counts.records,
+        counts.sessions,
+        counts.message_pages,
+        counts.directory_pages,
+        low,
+        high,
+    )
+
+
+#: Memoised for the plan; the limit search below calls ``_read_time`` directly.
+read_time = lru_cache(maxsize=4096)(_read_time)
 
 
 def _largest(fits: Callable[[int], bool]) -> int | None:
@@ -182,12 +201,19 @@ def io_verdict(
         unknown("single_query_ms", "ms", "BSON samples and (bytes, ms) read samples")
     else:
         query = max(samples.query_ms, default=0)
+        if samples.query_ms and tpm is None:
+            unknown("full_read_ms", "ms", "tokens per message to count the pages queried")
+        else:
 
-        def fits(t: int) -> bool:
-            time = _time(t, bson=bson, speed=speed[1], query=query, samples=samples, limits=limits)
-            return time <= limits.full_read_ms
+            def fits(t: int) -> bool:
+                slowest = _read_time(t, samples, limits).read_ms_high
+                assert slowest is not None  # samples and page counts are present here
+                return slowest <= limits.full_read_ms
 
-        row("full_read_ms", "ms", _largest(fits), "largest read whose slowest predicted time fits")
+            basis = "largest read whose slowest predicted time fits"
+            if samples.query_ms:
+                basis += " (with the slowest query for every page read)"
+            row("full_read_ms", "ms", _largest(fits), basis)
         if tpm is None:
             unknown("single_query_ms", "ms", "tokens per message")
         else:

@@ -19,22 +19,23 @@ from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.samples import BYTE_CHANNELS, ByteSample, ReadSample, Samples
 
 __all__ = [
-    "CROSS_KEY_RULES",
+    "LIMIT_RULES",
     "MAX_MARGIN_PLACES",
     "MAX_TOKENS",
     "SCENARIO_FIELDS",
     "Background",
     "Config",
     "FieldSpec",
+    "LimitRule",
     "Limits",
     "Scenario",
     "Workload",
-    "broken_cross_key_rules",
     "limit_problems",
     "load_json",
     "parse_field",
     "parse_scenario",
     "parse_scenario_json",
+    "read_number",
 ]
 
 #: Upper bound of every token count: 10^12 tokens is far beyond any model window.
@@ -304,10 +305,33 @@ def _pairs(pairs: list[tuple[str, Any]]) -> _Object:
     return obj
 
 
-def _parse_int(text: str) -> int | Decimal:
-    # Python refuses to convert very long digit strings to int; Decimal has no such
-    # limit, and validation then reports the value as out of range.
-    return int(text) if len(text) <= 40 else Decimal(text)
+#: The longest number text read as a number. No field takes more than a few dozen
+#: digits, and reading is where an absurd number must stop: Decimal refuses exponents
+#: of 10^18 and more, and huge digit strings cost time to convert.
+MAX_NUMBER_CHARS = 100
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([-+]?\d+))?", re.ASCII)
+#: Beyond this exponent no number is within range of any field, whatever its digits.
+_MAX_EXPONENT = 400
+
+
+def read_number(text: str) -> int | Decimal | NonFinite:
+    """A JSON or TOML number, exactly; an absurd one (too many characters, or an
+    exponent far beyond any field's range) becomes a marker that validation rejects
+    by field, without ever being evaluated.
+
+    >>> read_number("1e3"), read_number("1e1000000000000000000")
+    (Decimal('1E+3'), 1e1000000000000000000)
+    """
+    text = text.replace("_", "")  # TOML allows 1_000; JSON never has "_"
+    match = _NUMBER.fullmatch(text)
+    if len(text) > MAX_NUMBER_CHARS or match is None:
+        return NonFinite(text)
+    exponent = match.group(1)
+    if exponent is not None:
+        if abs(int(exponent)) > _MAX_EXPONENT:
+            return NonFinite(text)
+        return Decimal(text)
+    return int(text) if "." not in text else Decimal(text)
 
 
 def load_json(text: str | bytes, what: str = "scenario") -> Any:
@@ -322,8 +346,8 @@ def load_json(text: str | bytes, what: str = "scenario") -> Any:
     try:
         return json.loads(
             text,
-            parse_float=Decimal,
-            parse_int=_parse_int,
+            parse_float=read_number,
+            parse_int=read_number,
             parse_constant=NonFinite,
             object_pairs_hook=_pairs,
         )
@@ -379,32 +403,6 @@ def _parse_section(
     return build(**values) if valid else None
 
 
-_MODEL_SECTIONS = ("main_model", "summary_model")
-
-
-def _parse_model(section: str, obj: object, problems: list[Problem]) -> ModelContract | None:
-    """A model contract: explicit I/O/q, or ``"model": NAME`` from the registry (SPEC
-    §13) with any explicit field winning over the registry's value."""
-    if not isinstance(obj, dict) or "model" not in obj:
-        contract: ModelContract | None = _parse_section(section, obj, problems, ModelContract)
-        return contract
-    # Imported here so that scenarios without a model name never load the registry.
-    from budgetcore.registry import require  # noqa: PLC0415
-
-    rest = _Object((k, v) for k, v in obj.items() if k != "model")
-    rest.duplicates = tuple(getattr(obj, "duplicates", ()))
-    explicit = _parse_section(section, rest, problems, dict)
-    try:
-        named = require(obj["model"], f"{section}.model").contract
-    except ScenarioError as exc:
-        problems.extend(exc.problems)
-        return None
-    if explicit is None:
-        return None
-    values = {k: v for k, v in explicit.items() if k in rest}
-    return dataclasses.replace(named, **values)
-
-
 def parse_scenario(obj: object) -> Scenario:
     """Validate a decoded JSON value into a Scenario; omitted keys take the defaults."""
     problems: list[Problem] = []
@@ -422,9 +420,6 @@ def parse_scenario(obj: object) -> Scenario:
         if section == "summary_model" and raw is None:
             parts[section] = None
             continue
-        if section in _MODEL_SECTIONS:
-            parts[section] = _parse_model(section, raw, problems)
-            continue
         parts[section] = _parse_section(section, raw, problems, cls)
     if not problems and "limits" in parts:
         problems.extend(limit_problems(parts["limits"]))
@@ -433,45 +428,48 @@ def parse_scenario(obj: object) -> Scenario:
     return Scenario(**parts)
 
 
-#: The cross-key rules of the runtime protections (SPEC §6), as data: (field, relation,
-#: other field, why). "at-most" means field <= other; "less-than" means field < other.
-CROSS_KEY_RULES: tuple[tuple[str, str, str, str], ...] = (
-    ("model_timeout_s", "at-most", "run_timeout_s", "model timeout <= run timeout < lease"),
-    ("run_timeout_s", "less-than", "lease_s", "model timeout <= run timeout < lease"),
-    ("message_page_size", "at-most", "raw_records_read", "a page within the record cap"),
-    (
-        "directory_page_size",
-        "at-most",
-        "directory_sessions_read",
-        "a page within the session cap",
+@dataclass(frozen=True, slots=True)
+class LimitRule:
+    """A cross-key rule of the runtime protections: ``low`` <= ``high`` (or < when strict)."""
+
+    low: str  # a Limits field name
+    high: str
+    strict: bool
+    reason: str
+
+    @property
+    def fields(self) -> tuple[str, str]:
+        return f"limits.{self.low}", f"limits.{self.high}"
+
+    def holds(self, limits: Limits) -> bool:
+        a, b = getattr(limits, self.low), getattr(limits, self.high)
+        return bool(a < b if self.strict else a <= b)
+
+    def problem(self, limits: Limits) -> Problem:
+        a, b = getattr(limits, self.low), getattr(limits, self.high)
+        word, op = ("less than", ">=") if self.strict else ("at most", ">")
+        return Problem(
+            f"limits.{self.low}",
+            f"must be {word} limits.{self.high} ({self.reason}), got {a} {op} {b}",
+        )
+
+
+_TIMEOUTS = "model timeout <= run timeout < lease"
+#: Cross-key rules of SPEC §6; the defaults satisfy every one.
+LIMIT_RULES: tuple[LimitRule, ...] = (
+    LimitRule("model_timeout_s", "run_timeout_s", False, _TIMEOUTS),
+    LimitRule("run_timeout_s", "lease_s", True, _TIMEOUTS),
+    LimitRule("message_page_size", "raw_records_read", False, "a page within the record cap"),
+    LimitRule(
+        "directory_page_size", "directory_sessions_read", False, "a page within the session cap"
     ),
 )
-
-
-def broken_cross_key_rules(limits: Limits) -> tuple[tuple[str, str, str, str], ...]:
-    """The rules of ``CROSS_KEY_RULES`` that ``limits`` breaks."""
-    out = []
-    for rule in CROSS_KEY_RULES:
-        name, relation, other, _why = rule
-        a, b = getattr(limits, name), getattr(limits, other)
-        if (a > b) if relation == "at-most" else (a >= b):
-            out.append(rule)
-    return tuple(out)
+assert all(rule.holds(Limits()) for rule in LIMIT_RULES)
 
 
 def limit_problems(limits: Limits) -> list[Problem]:
-    """Cross-key rules of the runtime protections (SPEC §6), one problem per broken rule."""
-    out = []
-    for name, relation, other, why in broken_cross_key_rules(limits):
-        a, b = getattr(limits, name), getattr(limits, other)
-        words, sign = ("at most", ">") if relation == "at-most" else ("less than", ">=")
-        out.append(
-            Problem(
-                f"limits.{name}",
-                f"must be {words} limits.{other} ({why}), got {a} {sign} {b}",
-            )
-        )
-    return out
+    """Cross-key rules of the runtime protections (SPEC §6)."""
+    return [rule.problem(limits) for rule in LIMIT_RULES if not rule.holds(limits)]
 
 
 def parse_scenario_json(text: str | bytes) -> Scenario:

@@ -33,7 +33,9 @@ class TestPredictions:
 
     def test_single_sample_range_collapses_to_the_exact_product(self) -> None:
         stats = channel_stats((ByteSample(3, 10),))
-        assert predict(3, stats) == predict(3, stats)
+        p = predict(3, stats)
+        assert p is not None
+        assert (p.low, p.high, p.point) == (10, 10, 10)  # the sample itself, exactly
         p = predict(7, stats)
         assert p is not None
         assert (p.low, p.high, p.point) == (23, 24, 23)  # 70/3 = 23.33...
@@ -185,6 +187,73 @@ def test_read_time_records_sessions_and_pages_for_the_prefetch() -> None:
         "directory_pages": 1,
         "read_ms": {"low": 500 + 4 * 5, "high": 500 + 4 * 15},
     }
+
+
+READ = {"bson": [{"tokens": 1, "bytes": 1}], "read": [{"bytes": 1000, "ms": 10}]}
+
+
+def test_tokens_per_message_alone_counts_records_and_message_pages() -> None:
+    # SPEC §7: records and message pages need tokens per message only; sessions and
+    # directory pages need messages per session too. 50,000 tokens / 100 = 500 records
+    # = 3 pages of 200; the read queries those 3 pages at the slowest 15 ms.
+    samples = {**READ, "query_ms": [5, 15], "tokens_per_message": 100}
+    out = _plan({"samples": samples, "workload": {"history_tokens": 50_000}})
+    assert out["time"] == {
+        "records": 500,
+        "sessions": None,
+        "message_pages": 3,
+        "directory_pages": None,
+        "read_ms": {"low": 500 + 3 * 5, "high": 500 + 3 * 15},
+    }
+
+
+def test_query_samples_without_tokens_per_message_leave_only_the_time_unknown() -> None:
+    samples = {**READ, "query_ms": [5]}
+    out = _plan({"samples": samples, "workload": {"history_tokens": 50_000}})
+    assert out["time"] == {
+        "records": None,
+        "sessions": None,
+        "message_pages": None,
+        "directory_pages": None,
+        "read_ms": "unknown",
+    }
+    rows = {r["key"]: r for r in out["io"]}
+    assert rows["full_read_ms"]["known"] is False
+    assert rows["raw_bson_bytes"]["known"] is True
+
+
+def test_without_query_samples_the_read_time_is_bytes_alone() -> None:
+    out = _plan({"samples": READ, "workload": {"history_tokens": 50_000}})
+    assert out["time"]["read_ms"] == {"low": 500, "high": 500}
+
+
+@pytest.mark.parametrize(
+    ("extra", "cap"),
+    [
+        # 1 ms per 100 bytes, no queries: 3,000 ms reads 300,000 tokens.
+        ({}, 300_000),
+        # Each page of 200 records x 10 tokens = 2,000 tokens (20 ms) also costs a
+        # 100 ms query: a page costs 120 ms, 25 pages fit 3,000 ms = 50,000 tokens.
+        ({"query_ms": [100], "tokens_per_message": 10}, 50_000),
+        # Directory pages (one per 50 sessions of 4 messages = 2,000 tokens) add a
+        # second query per 2,000 tokens: 220 ms each, 13 fit (2,860 ms); a 14th
+        # record page's first token costs 2 queries more.
+        ({"query_ms": [100], "tokens_per_message": 10, "messages_per_session": 4}, 26_000),
+    ],
+)
+def test_full_read_time_pays_the_slowest_query_for_every_page(
+    extra: dict[str, Any], cap: int
+) -> None:
+    out = _plan(
+        {
+            "samples": {"bson": [{"tokens": 1, "bytes": 1}], "read": [{"bytes": 100, "ms": 1}]}
+            | extra,
+            "limits": {"raw_records_read": 10**9, "directory_sessions_read": 10**9},
+            "workload": {"history_tokens": LOTS},
+        }
+    )
+    rows = {r["key"]: r for r in out["io"]}
+    assert rows["full_read_ms"]["tokens"] == cap
 
 
 @pytest.mark.parametrize(

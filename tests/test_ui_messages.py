@@ -142,7 +142,8 @@ def _states() -> list[tuple[str, S.PageState]]:
             r(
                 zh,
                 S.ImportPreviewed(
-                    '[config]\ntrigger_tokens = "32k"\nwork_cap = 1\n[main_model]\ninput_tokens = 5\n'
+                    '[config]\ntrigger_tokens = "32k"\nwork_cap = 1\n'
+                    "[main_model]\ninput_tokens = 5\n"
                     "[workload]\nrequired_tokens = 1\n[limits]\nmodel_timeout_s = 100\nnope = 3\n",
                     "replace",
                 ),
@@ -178,7 +179,7 @@ def _states() -> list[tuple[str, S.PageState]]:
 )
 def test_every_rendered_state_is_chinese(name: str, state: S.PageState) -> None:
     texts = _texts(render(state))
-    body, diff = render_export(state)
+    _body, diff = render_export(state)
     texts.append(_visible(diff))
     if not state.stale:
         texts.append(_visible(render_curves(state)))

@@ -15,7 +15,7 @@ from budgetcore.config import export_toml, parse_config
 from budgetcore.fragment import parse_fragment, to_fragment
 from budgetcore.ui import state as S
 from budgetcore.ui.form import FIELDS, format_value
-from budgetcore.ui.render import render
+from budgetcore.ui.render import render, render_curves
 
 LIMIT_PATHS = [p for p in FIELDS if p.startswith("limits.")]
 
@@ -283,8 +283,6 @@ class TestReviewFlow:
 
 class TestSweep:
     def test_k_from_zero_is_accepted_and_drawn(self) -> None:
-        from budgetcore.ui.render import render_curves
-
         state = S.reduce(fresh(), S.SweepPathChosen("config.trigger_tokens"))
         state = S.reduce(state, S.SweepBoundTyped("low", "0"))
         assert state.sweep.issue is None

@@ -21,13 +21,13 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.plan import Plan, plan
 from budgetcore.samples import Samples
 from budgetcore.scenario import (
+    LIMIT_RULES,
     SCENARIO_FIELDS,
     Background,
     Config,
     Limits,
     Scenario,
     Workload,
-    broken_cross_key_rules,
     parse_sample_lines,
     parse_samples,
     samples_to_lines,
@@ -332,22 +332,27 @@ def _limits(values: Mapping[str, object]) -> Limits:
     return Limits(**kw)
 
 
+_WHY = {
+    "model timeout <= run timeout < lease": "why.timeouts",
+    "a page within the record cap": "why.record-page",
+    "a page within the session cap": "why.session-page",
+}
+
+
 def _cross_issues(limits: Limits) -> tuple[Issue, ...]:
+    """One issue per broken cross-key rule, marking both of its fields."""
     out = []
-    for name, relation, other, why in broken_cross_key_rules(limits):
-        why_key = {
-            "model timeout <= run timeout < lease": "why.timeouts",
-            "a page within the record cap": "why.record-page",
-            "a page within the session cap": "why.session-page",
-        }[why]
-        a, b = f"limits.{name}", f"limits.{other}"
+    for rule in LIMIT_RULES:
+        if rule.holds(limits):
+            continue
+        a, b = rule.fields
         params = (
-            ("value", format_int(getattr(limits, name)), False),
+            ("value", format_int(getattr(limits, rule.low)), False),
             ("other", f"label.{b}", True),
-            ("other_value", format_int(getattr(limits, other)), False),
-            ("why", why_key, True),
+            ("other_value", format_int(getattr(limits, rule.high)), False),
+            ("why", _WHY[rule.reason], True),
         )
-        out.append(Issue(f"problem.{relation}", params, (a, b)))
+        out.append(Issue("problem.less-than" if rule.strict else "problem.at-most", params, (a, b)))
     return tuple(out)
 
 

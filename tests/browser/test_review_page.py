@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from budgetcore.ui.render import READOUT_KEYS
 
+from budgetcore.ui.render import READOUT_KEYS
 from tests.browser.conftest import Page
 from tests.browser.test_page import cli_plan, cli_readouts
 

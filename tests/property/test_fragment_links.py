@@ -1,0 +1,99 @@
+"""Any link opens: a fragment is decided in one bounded pass (issue: links that loop).
+
+The cross-key rules are restated here from SPEC §6, independently of LIMIT_RULES.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from budgetcore.fragment import parse_fragment
+from budgetcore.scenario import SCENARIO_FIELDS, Limits
+
+LIMIT_KEYS = [f.path for f in SCENARIO_FIELDS if f.section == "limits"]
+OTHER_KEYS = [f.path for f in SCENARIO_FIELDS if f.section != "limits"]
+SAMPLE_KEYS = [
+    "samples.bson",
+    "samples.read",
+    "samples.query_ms",
+    "samples.tokens_per_message",
+    "samples.messages_per_session",
+]
+#: Every runtime protection at its extremes, around the defaults' relations, and broken.
+EXTREMES = ["0", "1", "2", "10", "29", "30", "31", "60", "89", "90", "91", "119", "120",
+            "121", "199", "200", "201", "1999", "2000", "2001", "1000000000000",
+            "1000000000001", "-1", "1e3", "1e1000000000000000000", "9" * 5000, "x", "null",
+            "", "%ff", "%", "1:2,3:4", "0." + "1" * 500]  # fmt: skip
+BOUND_S = 1.0  # a link is decided in milliseconds; this only catches loops and blow-ups
+
+
+def _oracle_conflicts(limits: Limits) -> list[str]:
+    """SPEC §6: model timeout <= run timeout < lease; a page within its cap."""
+    out = []
+    if not limits.model_timeout_s <= limits.run_timeout_s:
+        out.append("model_timeout_s")
+    if not limits.run_timeout_s < limits.lease_s:
+        out.append("run_timeout_s")
+    if not limits.message_page_size <= limits.raw_records_read:
+        out.append("message_page_size")
+    if not limits.directory_page_size <= limits.directory_sessions_read:
+        out.append("directory_page_size")
+    return out
+
+
+pairs = st.tuples(
+    st.one_of(st.sampled_from(LIMIT_KEYS), st.sampled_from(OTHER_KEYS + SAMPLE_KEYS), st.text()),
+    st.one_of(st.sampled_from(EXTREMES), st.text()),
+)
+fragments = st.one_of(
+    st.lists(pairs, max_size=12).map(lambda ps: "#" + "&".join(f"{k}={v}" for k, v in ps)),
+    st.lists(
+        st.tuples(st.sampled_from(LIMIT_KEYS), st.sampled_from(EXTREMES[:22])), max_size=16
+    ).map(lambda ps: "#" + "&".join(f"{k}={v}" for k, v in ps)),
+    st.text(),
+    st.text(alphabet="#&=.%_:,limtsx0129e").map(lambda t: "#limits." + t),
+)
+
+
+def _decide(fragment: str) -> Any:
+    start = time.perf_counter()
+    result = parse_fragment(fragment)
+    assert time.perf_counter() - start < BOUND_S, fragment[:200]
+    return result
+
+
+@given(fragments)
+def test_any_fragment_is_decided_quickly_into_a_valid_scenario(fragment: str) -> None:
+    result = _decide(fragment)
+    assert _oracle_conflicts(result.scenario.limits) == []
+    texts = [str(p) for p in result.problems]
+    assert len(texts) == len(set(texts)), "a conflict is reported once"
+    assert all(len(t) <= 400 for t in texts)
+
+
+@given(st.lists(st.tuples(st.sampled_from(LIMIT_KEYS), st.integers(1, 10**12)), max_size=16))
+def test_a_link_keeps_its_limits_unless_they_break_a_rule(pairs: list[tuple[str, int]]) -> None:
+    values = dict(pairs)  # the last of a repeated key is what a reader would expect...
+    fragment = "#" + "&".join(f"{k}={v}" for k, v in values.items())  # ...so none repeat
+    result = _decide(fragment)
+    asked = Limits(**{k.split(".", 1)[1]: v for k, v in values.items()})
+    broken = _oracle_conflicts(asked)
+    if not broken:
+        assert result.problems == ()
+        assert result.scenario.limits == asked
+        return
+    # Each broken rule is named once, by both of its fields.
+    assert 1 <= len(result.problems) <= 4
+    for p in result.problems:
+        assert p.path.startswith("limits.")
+        assert "limits." in p.rule
+    # Fields outside every rule are never dropped.
+    ruled = {"model_timeout_s", "run_timeout_s", "lease_s", "message_page_size",
+             "raw_records_read", "directory_page_size", "directory_sessions_read"}  # fmt: skip
+    for key, value in values.items():
+        if key.split(".", 1)[1] not in ruled:
+            assert getattr(result.scenario.limits, key.split(".", 1)[1]) == value
