@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from budgetcore import __version__
-from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.errors import Problem, ScenarioError
 from budgetcore.fragment import to_fragment
 from budgetcore.scenario import (
     SCENARIO_FIELDS,
@@ -109,19 +110,20 @@ _MODEL_NAMES = {"input_tokens", "output_tokens", "reserves_output"}
 _BUILT_IN = {"work_cap_tokens", "summary_work_cap", "W"}
 
 
-def _refusal(key: str) -> str:
+def _refusal(key: str) -> tuple[str, str]:
+    """Why ``key`` cannot be an override: (English rule, catalogue code)."""
     _head, _, name = key.rpartition(".")
     section = key.split(".", 1)[0]
     if section in _MODEL_SECTIONS or name in _MODEL_NAMES:
         return (
             "is a model contract value: the runtime's model registry owns it, "
             "and this config cannot change it"
-        )
+        ), "model-contract"
     if name in _BUILT_IN or key.endswith("work_cap"):
-        return "is the built-in 64,000-token work cap and is not configurable"
+        return "is the built-in 64,000-token work cap and is not configurable", "work-cap"
     if section in ("workload", "background"):
-        return "is a scenario input, not a runtime setting"
-    return "is not a supported override (see the registry)"
+        return "is a scenario input, not a runtime setting", "scenario-input"
+    return "is not a supported override (see the registry)", "not-override"
 
 
 # ------------------------------------------------------------------ export
@@ -248,14 +250,16 @@ def _looks_like_json(text: str) -> bool:
     return False
 
 
+_TOML_AT = re.compile(r"at line (\d+), column (\d+)")
+
+
 def _decode(text: str | bytes, fmt: str | None) -> Mapping[str, Any]:
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ScenarioError(
-                [Problem("config", f"must be UTF-8 text (byte {exc.start})")]
-            ) from None
+            rule = f"must be UTF-8 text (byte {exc.start})"
+            raise ScenarioError([Problem.coded("config", rule, "utf8", byte=exc.start)]) from None
     if fmt is None:
         fmt = "json" if _looks_like_json(text) else "toml"
     if fmt == "json":
@@ -264,19 +268,22 @@ def _decode(text: str | bytes, fmt: str | None) -> Mapping[str, Any]:
         try:
             data = tomllib.loads(text, parse_float=read_number)
         except tomllib.TOMLDecodeError as exc:
-            rule = f"is not valid TOML: {exc}"
+            rule, code = f"is not valid TOML: {exc}", "toml"
             if "overwrite" in str(exc) or "redefine" in str(exc).lower():
-                rule = f"has a duplicate key: {exc}"
-            raise ScenarioError([Problem("config", rule)]) from None
+                rule, code = f"has a duplicate key: {exc}", "toml-duplicate"
+            where = _TOML_AT.search(str(exc))
+            line, column = where.groups() if where else ("?", "?")
+            problem = Problem.coded("config", rule, code, at_line=line, at_column=column)
+            raise ScenarioError([problem]) from None
         except RecursionError:
-            raise ScenarioError(
-                [Problem("config", "is not valid TOML: nested too deeply")]
-            ) from None
+            rule = "is not valid TOML: nested too deeply"
+            raise ScenarioError([Problem.coded("config", rule, "toml-deep")]) from None
         except ValueError:  # tomllib's int() refuses numbers of thousands of digits
             rule = "is not valid TOML: a number has too many digits"
-            raise ScenarioError([Problem("config", rule)]) from None
+            raise ScenarioError([Problem.coded("config", rule, "toml-digits")]) from None
     if not isinstance(data, dict):
-        raise ScenarioError([Problem.of("config", "must be a table/object of overrides", data)])
+        rule = "must be a table/object of overrides"
+        raise ScenarioError([Problem.of("config", rule, data, "table")])
     return data
 
 
@@ -292,14 +299,15 @@ def parse_config(text: str | bytes, fmt: str | None = None) -> dict[str, object]
     values: dict[str, object] = {}
     for key, raw in pairs:
         if raw is _DUPLICATE:
-            problems.append(Problem(key, "appears more than once"))
+            problems.append(Problem.coded(key, "appears more than once", "duplicate"))
             continue
         override = _BY_KEY.get(key)
         if override is None:
-            problems.append(Problem(key, _refusal(key), render_value(raw)))
+            rule, code = _refusal(key)
+            problems.append(Problem.of(key, rule, raw, code))
             continue
         if key in values:
-            problems.append(Problem(key, "appears more than once"))
+            problems.append(Problem.coded(key, "appears more than once", "duplicate"))
             continue
         try:
             values[key] = parse_field(override.spec, raw)

@@ -65,8 +65,12 @@ class Problem:
     """One invalid field: where it is, which rule it breaks, and what was received."""
 
     path: str
-    rule: str
+    rule: str  # English, for the CLI: "must be ..."
     value: str | None = None
+    # The same problem as data for the page: a catalogue id (``core.<code>``) and its
+    # parameters, so the page renders it in the reader's language.
+    code: str = ""
+    params: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         # A path echoes keys the input chose (a 10 MB unknown key): shorten it like a value.
@@ -76,12 +80,25 @@ class Problem:
             object.__setattr__(self, "rule", _shorten(self.rule, _MAX_RULE))
 
     @classmethod
-    def of(cls, path: str, rule: str, value: object) -> Problem:
-        return cls(path, rule, render_value(value))
+    def of(cls, path: str, rule: str, value: object, code: str = "", **params: object) -> Problem:
+        return cls(path, rule, render_value(value), code, _params(params))
+
+    @classmethod
+    def coded(cls, path: str, rule: str, code: str, **params: object) -> Problem:
+        """A problem without a received value, with its catalogue code."""
+        return cls(path, rule, None, code, _params(params))
+
+    def got(self, value: object) -> Problem:
+        """The same problem quoting ``value`` as received (e.g. a link's text)."""
+        return Problem(self.path, self.rule, render_value(value), self.code, self.params)
 
     def __str__(self) -> str:
         text = f"{self.path} {self.rule}" if self.path else self.rule
         return text if self.value is None else f"{text}, got {self.value}"
+
+
+def _params(params: dict[str, object]) -> tuple[tuple[str, str], ...]:
+    return tuple((k, str(v)) for k, v in params.items())
 
 
 class ScenarioError(ValueError):

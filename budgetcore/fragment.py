@@ -144,7 +144,7 @@ def parse_fragment(fragment: str) -> FragmentResult:
         if path in seen:  # the first pair decides; a repeat is reported once
             if path not in repeated:
                 repeated.add(path)
-                problems.append(Problem(path, "appears more than once"))
+                problems.append(Problem.coded(path, "appears more than once", "duplicate"))
             continue
         seen.add(path)
         if path.startswith("samples.") and path[8:] in (*_PAIRED, *_SAMPLE_SCALARS):
@@ -154,26 +154,27 @@ def parse_fragment(fragment: str) -> FragmentResult:
                 checked: list[Problem] = []
                 parse_samples({name: value}, checked)
             except ValueError as exc:
-                checked = [
-                    Problem.of(path, f"must be a list like 812:3310,1500:6480 ({exc})", raw_text)
-                ]
+                rule = f"must be a list like 812:3310,1500:6480 ({exc})"
+                checked = [Problem.of(path, rule, raw_text, "sample-list")]
             if checked:
-                problems.extend(Problem.of(p.path, p.rule, raw_text) for p in checked)
+                problems.extend(p.got(raw_text) for p in checked)
             else:
                 samples[name] = value
             continue
         spec = _SPECS.get(path)
         if spec is None:
-            problems.append(Problem.of(path or "(empty)", "is not a scenario field", raw_text))
+            problems.append(
+                Problem.of(path or "(empty)", "is not a scenario field", raw_text, "not-field")
+            )
             continue
         if not sep:
-            problems.append(Problem(path, "needs a value: path=value"))
+            problems.append(Problem.coded(path, "needs a value: path=value", "needs-value"))
             continue
         try:
             values[path] = parse_field(spec, _raw(spec.kind, raw_text))
         except ScenarioError as exc:
             # Say what was typed in the link, not its JSON reading.
-            problems.extend(Problem.of(p.path, p.rule, raw_text) for p in exc.problems)
+            problems.extend(p.got(raw_text) for p in exc.problems)
     _drop_conflicting_limits(values, problems)
     try:
         scenario = parse_scenario({**_nest(values), "samples": samples})

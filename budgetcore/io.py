@@ -29,7 +29,9 @@ class LimitRow:
     unit: str
     tokens: int | None  # token equivalent; None = unknown (no samples) or never bites
     known: bool  # False when the samples needed to translate it are missing
-    basis: str  # how the equivalent was computed, for the reader
+    basis: str  # how the equivalent was computed, for the reader (English, in the CLI)
+    basis_key: str = ""  # the same as a catalogue id (``basis.*`` / ``needs.*``) for the page
+    basis_params: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,14 +166,35 @@ def io_verdict(
             loader_prefetch_limit,
             True,
             "loader prefetch limit = max(0, M - A loader)",
+            "basis.token_budget",
         )
     ]
 
-    def row(key: str, unit: str, tokens: int | None, basis: str, known: bool = True) -> None:
-        rows.append(LimitRow(key, getattr(limits, key), unit, tokens, known, basis))
+    def row(
+        key: str,
+        unit: str,
+        tokens: int | None,
+        basis: str,
+        *,
+        known: bool = True,
+        basis_key: str = "",
+        params: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        basis_key = basis_key or f"basis.{key}"
+        rows.append(
+            LimitRow(key, getattr(limits, key), unit, tokens, known, basis, basis_key, params)
+        )
+
+    needs_key = {
+        "BSON samples": "needs.bson",
+        "tokens per message": "needs.tpm",
+        "tokens per message and messages per session": "needs.tpm-mps",
+        "BSON samples and (bytes, ms) read samples": "needs.bson-read",
+        "tokens per message to count the pages queried": "needs.tpm-pages",
+    }
 
     def unknown(key: str, unit: str, needs: str) -> None:
-        row(key, unit, None, f"needs {needs}", known=False)
+        row(key, unit, None, f"needs {needs}", known=False, basis_key=needs_key[needs])
 
     # 2 MiB of raw BSON, at the most bytes per token seen.
     if bson is None:
@@ -210,10 +233,11 @@ def io_verdict(
                 assert slowest is not None  # samples and page counts are present here
                 return slowest <= limits.full_read_ms
 
-            basis = "largest read whose slowest predicted time fits"
+            basis, key = "largest read whose slowest predicted time fits", "basis.full_read_ms"
             if samples.query_ms:
                 basis += " (with the slowest query for every page read)"
-            row("full_read_ms", "ms", _largest(fits), basis)
+                key = "basis.full_read_ms-query"
+            row("full_read_ms", "ms", _largest(fits), basis, basis_key=key)
         if tpm is None:
             unknown("single_query_ms", "ms", "tokens per message")
         else:
@@ -226,6 +250,7 @@ def io_verdict(
                 "ms",
                 0 if bites else None,
                 f"one message page takes up to {page_ms:,} ms",
+                params=(("ms", f"{page_ms:,}"),),
             )
     io_known = [r.tokens for r in rows[1:] if r.tokens is not None]
     io_cap = min(io_known) if io_known else None

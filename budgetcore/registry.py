@@ -216,7 +216,11 @@ class Registry:
         """The model called ``name``, or a ScenarioError at ``path`` listing near matches."""
         if not isinstance(name, str) or not name:
             raise ScenarioError(
-                [Problem.of(path, "must be a model name of the registry (a string)", name)]
+                [
+                    Problem.of(
+                        path, "must be a model name of the registry (a string)", name, "model-name"
+                    )
+                ]
             )
         found = self.lookup(name, reserves_output=reserves_output)
         if found is not None:
@@ -224,7 +228,19 @@ class Registry:
         near = self.near_matches(name)
         hint = f" (near matches: {', '.join(near)})" if near else ""
         rule = f"must name a chat model of the {self.provenance.label} registry{hint}"
-        raise ScenarioError([Problem.of(path, rule, name)])
+        near_text = ", ".join(near) if near else "—"
+        raise ScenarioError(
+            [
+                Problem.of(
+                    path,
+                    rule,
+                    name,
+                    "unknown-model",
+                    release=self.provenance.label,
+                    near=near_text,
+                )
+            ]
+        )
 
 
 def parse_registry(text: str | bytes) -> Registry:

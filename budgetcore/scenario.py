@@ -280,7 +280,20 @@ def parse_field(spec: FieldSpec, raw: object) -> object:
     else:
         parsed = _as_integer(raw, 1 if spec.kind == "positive" else 0)
     if parsed is None:
-        raise ScenarioError([Problem.of(spec.path, _rule(spec.kind, spec.nullable), raw)])
+        code = spec.kind if spec.kind in ("margin", "bool") else "whole"
+        low = 1 if spec.kind == "positive" else 0
+        raise ScenarioError(
+            [
+                Problem.of(
+                    spec.path,
+                    _rule(spec.kind, spec.nullable),
+                    raw,
+                    code + ("-or-null" if spec.nullable else ""),
+                    low=f"{low:,}",
+                    high=f"{MAX_TOKENS:,}",
+                )
+            ]
+        )
     return parsed
 
 
@@ -334,6 +347,22 @@ def read_number(text: str) -> int | Decimal | NonFinite:
     return int(text) if "." not in text else Decimal(text)
 
 
+#: json's messages -> catalogue ids (``json.<id>``), so the page can say them in Chinese.
+_JSON_DETAIL = {
+    "Expecting value": "expecting-value",
+    "Expecting property name enclosed in double quotes": "expecting-name",
+    "Expecting ':' delimiter": "expecting-colon",
+    "Expecting ',' delimiter": "expecting-comma",
+    "Unterminated string starting at": "unterminated-string",
+    "Invalid control character at": "control-character",
+    "Invalid \\escape": "bad-escape",
+    "Invalid \\uXXXX escape": "bad-escape",
+    "Extra data": "extra-data",
+    "Illegal trailing comma before end of object": "trailing-comma",
+    "Illegal trailing comma before end of array": "trailing-comma",
+}
+
+
 def load_json(text: str | bytes, what: str = "scenario") -> Any:
     """Parse JSON exactly: floats become Decimal, NaN/Infinity become markers that
     validation rejects by field, duplicate keys are remembered. Malformed JSON raises
@@ -342,7 +371,8 @@ def load_json(text: str | bytes, what: str = "scenario") -> Any:
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ScenarioError([Problem(what, f"must be UTF-8 text (byte {exc.start})")]) from None
+            rule = f"must be UTF-8 text (byte {exc.start})"
+            raise ScenarioError([Problem.coded(what, rule, "utf8", byte=exc.start)]) from None
     try:
         return json.loads(
             text,
@@ -353,9 +383,14 @@ def load_json(text: str | bytes, what: str = "scenario") -> Any:
         )
     except json.JSONDecodeError as exc:
         rule = f"is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        raise ScenarioError([Problem(what, rule)]) from None
+        detail = _JSON_DETAIL.get(exc.msg, "other")
+        problem = Problem.coded(
+            what, rule, "json", detail=f"json.{detail}", at_line=exc.lineno, at_column=exc.colno
+        )
+        raise ScenarioError([problem]) from None
     except RecursionError:
-        raise ScenarioError([Problem(what, "is not valid JSON: nested too deeply")]) from None
+        problem = Problem.coded(what, "is not valid JSON: nested too deeply", "json-deep")
+        raise ScenarioError([problem]) from None
 
 
 # ---------------------------------------------------------------- scenario parsing
@@ -365,15 +400,17 @@ def _check_object(
     obj: object, path: str, known: Iterator[str] | tuple[str, ...], problems: list[Problem]
 ) -> Mapping[str, Any] | None:
     if not isinstance(obj, dict):
-        problems.append(Problem.of(path, "must be a JSON object", obj))
+        problems.append(Problem.of(path, "must be a JSON object", obj, "object"))
         return None
     known_set = set(known)
     for key in getattr(obj, "duplicates", ()):
-        problems.append(Problem(_join(path, key), "appears more than once"))
+        problems.append(Problem.coded(_join(path, key), "appears more than once", "duplicate"))
     for key in obj:
         if key not in known_set:
             problems.append(
-                Problem.of(_join(path, key), "is not a known key (see SPEC §11)", obj[key])
+                Problem.of(
+                    _join(path, key), "is not a known key (see SPEC §11)", obj[key], "unknown-key"
+                )
             )
     return obj
 
@@ -403,12 +440,38 @@ def _parse_section(
     return build(**values) if valid else None
 
 
+_MODEL_SECTIONS = ("main_model", "summary_model")
+
+
+def _parse_model(section: str, obj: object, problems: list[Problem]) -> ModelContract | None:
+    """A model contract: explicit I/O/q, or ``"model": NAME`` from the registry (SPEC
+    §13) with any explicit field winning over the registry's value."""
+    if not isinstance(obj, dict) or "model" not in obj:
+        contract: ModelContract | None = _parse_section(section, obj, problems, ModelContract)
+        return contract
+    # Imported here so that scenarios without a model name never load the registry.
+    from budgetcore.registry import require  # noqa: PLC0415
+
+    rest = _Object((k, v) for k, v in obj.items() if k != "model")
+    rest.duplicates = tuple(getattr(obj, "duplicates", ()))
+    explicit = _parse_section(section, rest, problems, dict)
+    try:
+        named = require(obj["model"], f"{section}.model").contract
+    except ScenarioError as exc:
+        problems.extend(exc.problems)
+        return None
+    if explicit is None:
+        return None
+    values = {k: v for k, v in explicit.items() if k in rest}
+    return dataclasses.replace(named, **values)
+
+
 def parse_scenario(obj: object) -> Scenario:
     """Validate a decoded JSON value into a Scenario; omitted keys take the defaults."""
     problems: list[Problem] = []
     mapping = _check_object(obj, "", (*_SECTIONS, "samples"), problems)
     if mapping is None:
-        problems = [Problem.of("scenario", "must be a JSON object", obj)]
+        problems = [Problem.of("scenario", "must be a JSON object", obj, "object")]
         raise ScenarioError(problems)
     parts: dict[str, Any] = {}
     if "samples" in mapping:
@@ -419,6 +482,9 @@ def parse_scenario(obj: object) -> Scenario:
         raw = mapping[section]
         if section == "summary_model" and raw is None:
             parts[section] = None
+            continue
+        if section in _MODEL_SECTIONS:
+            parts[section] = _parse_model(section, raw, problems)
             continue
         parts[section] = _parse_section(section, raw, problems, cls)
     if not problems and "limits" in parts:
@@ -451,10 +517,23 @@ class LimitRule:
         return Problem(
             f"limits.{self.low}",
             f"must be {word} limits.{self.high} ({self.reason}), got {a} {op} {b}",
+            None,
+            "less-than" if self.strict else "at-most",
+            (
+                ("other", f"limits.{self.high}"),
+                ("value", f"{a:,}"),
+                ("other_value", f"{b:,}"),
+                ("why", _WHY_KEYS[self.reason]),
+            ),
         )
 
 
 _TIMEOUTS = "model timeout <= run timeout < lease"
+_WHY_KEYS = {
+    _TIMEOUTS: "why.timeouts",
+    "a page within the record cap": "why.record-page",
+    "a page within the session cap": "why.session-page",
+}
 #: Cross-key rules of SPEC §6; the defaults satisfy every one.
 LIMIT_RULES: tuple[LimitRule, ...] = (
     LimitRule("model_timeout_s", "run_timeout_s", False, _TIMEOUTS),
@@ -491,7 +570,8 @@ def _sample_int(raw: object, path: str, low: int, high: int, problems: list[Prob
     value = _as_integer(raw, low)
     if value is None or value > high:
         bound = "10^12" if high == MAX_TOKENS else f"10^{len(str(high)) - 1}"
-        problems.append(Problem.of(path, f"must be an integer from {low} to {bound}", raw))
+        rule = f"must be an integer from {low} to {bound}"
+        problems.append(Problem.of(path, rule, raw, "whole", low=f"{low:,}", high=f"{high:,}"))
         return -1
     return value
 
@@ -513,7 +593,7 @@ def _average(raw: object, path: str, problems: list[Problem]) -> Decimal | None:
         or _places(value) > 6
     ):
         rule = "must be a decimal above 0 and at most 10^12 with at most 6 decimal places, or null"
-        problems.append(Problem.of(path, rule, raw))
+        problems.append(Problem.of(path, rule, raw, "average", high=f"{MAX_TOKENS:,}"))
         return None
     return value
 
@@ -549,7 +629,7 @@ def parse_samples(obj: object, problems: list[Problem]) -> Samples:
         raw_list = mapping.get(name, [])
         path = f"samples.{name}"
         if not isinstance(raw_list, list):
-            problems.append(Problem.of(path, "must be a JSON array", raw_list))
+            problems.append(Problem.of(path, "must be a JSON array", raw_list, "array"))
             continue
         items: list[Any] = []
         for i, item in enumerate(raw_list):
@@ -564,7 +644,7 @@ def parse_samples(obj: object, problems: list[Problem]) -> Samples:
             values = []
             for key, low, high in fields:
                 if key not in sample:
-                    problems.append(Problem(f"{here}.{key}", "is required"))
+                    problems.append(Problem.coded(f"{here}.{key}", "is required", "required"))
                     values.append(-1)
                 else:
                     values.append(_sample_int(sample[key], f"{here}.{key}", low, high, problems))
@@ -602,6 +682,12 @@ LINE_CHANNELS: dict[str, tuple[str, ...]] = {
 }
 
 
+def _at_line(problem: Problem, number: int, key: str = "") -> Problem:
+    """``problem`` located at a pasted line (and key), for the page's sentence."""
+    where = (("line", str(number)),) + ((("key", key),) if key else ())
+    return dataclasses.replace(problem, params=problem.params + where)
+
+
 def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
     """Samples pasted as JSON Lines, one per line, e.g.
     ``{"channel": "bson", "tokens": 812, "bytes": 3310}``; channels text, bson, json
@@ -618,15 +704,24 @@ def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
         try:
             obj = load_json(stripped, where)
         except ScenarioError as exc:
-            problems.extend(exc.problems)
+            problems.extend(_at_line(p, number) for p in exc.problems)
             continue
         if not isinstance(obj, dict):
-            problems.append(Problem.of(where, "must be a JSON object", obj))
+            problems.append(Problem.of(where, "must be a JSON object", obj, "object", line=number))
             continue
         channel = obj.get("channel")
         if not isinstance(channel, str) or channel not in LINE_CHANNELS:
             rule = f"channel must be one of {', '.join(LINE_CHANNELS)}"
-            problems.append(Problem.of(f"{where}:", rule, channel))
+            problems.append(
+                Problem.of(
+                    f"{where}:",
+                    rule,
+                    channel,
+                    "channel",
+                    line=number,
+                    channels=", ".join(LINE_CHANNELS),
+                )
+            )
             continue
         bounds = dict((f[0], f[1:]) for f in _SAMPLE_FIELDS.get(channel, ()))
         bounds.setdefault("ms", (0, 10**9))
@@ -634,15 +729,28 @@ def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
         for key in obj:
             if key != "channel" and key not in LINE_CHANNELS[channel]:
                 line_problems.append(
-                    Problem.of(f"{where}: {key}", "is not a field of this channel", obj[key])
+                    Problem.of(
+                        f"{where}: {key}",
+                        "is not a field of this channel",
+                        obj[key],
+                        "not-channel-field",
+                        line=number,
+                        key=key,
+                    )
                 )
         values = {}
         for key in LINE_CHANNELS[channel]:
             if key not in obj:
-                line_problems.append(Problem(f"{where}: {key}", "is required"))
+                line_problems.append(
+                    Problem.coded(
+                        f"{where}: {key}", "is required", "required", line=number, key=key
+                    )
+                )
                 continue
             low, high = bounds[key]
-            values[key] = _sample_int(obj[key], f"{where}: {key}", low, high, line_problems)
+            found: list[Problem] = []
+            values[key] = _sample_int(obj[key], f"{where}: {key}", low, high, found)
+            line_problems.extend(_at_line(p, number, key) for p in found)
         if line_problems:
             problems.extend(line_problems)
         elif channel == "query":

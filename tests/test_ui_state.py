@@ -40,7 +40,8 @@ def assert_consistent(state: S.PageState) -> None:
     link = parse_fragment(to_fragment(state.plan.scenario))
     assert link.problems == ()
     assert link.scenario == state.plan.scenario
-    assert render(state).fragment == to_fragment(state.plan.scenario)
+    lang = state.lang if state.lang_chosen else ""
+    assert render(state).fragment == to_fragment(state.plan.scenario, lang=lang)
 
 
 class TestFields:

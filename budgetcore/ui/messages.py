@@ -570,8 +570,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     # -------- hint
     "hint.limits.directory_sessions_read": (
-        "sessions",
-        "sessions",
+        "sessions a full read may visit",
+        "一次完整读取可访问的 Session 数",
     ),
     # -------- label
     "label.limits.raw_records_read": (
@@ -580,8 +580,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     # -------- hint
     "hint.limits.raw_records_read": (
-        "records",
-        "records",
+        "raw message records a full read may admit",
+        "一次完整读取可接纳的原文记录数",
     ),
     # -------- label
     "label.limits.directory_page_size": (
@@ -1412,7 +1412,178 @@ CATALOGUE.update(
         "static.inputs-h": ("Inputs", "输入"),
         "static.charts-h": ("Charts", "图表"),
         "static.ab-h": ("Compare: pin A, then edit B", "对比:固定 A,再编辑 B"),
-        "problem.core": ("{where} {rule} {got}", "{where} {rule} {got}"),
+        # -------- how each prefetch limit becomes tokens (budgetcore.io)
+        "basis.token_budget": (
+            "loader prefetch limit = max(0, M − A loader)",
+            "Loader 预取上界 = max(0, M − A loader)",
+        ),
+        "basis.raw_bson_bytes": (
+            "bytes ÷ the most BSON bytes per token seen",
+            "字节数 ÷ 样本中每 token 最多的 BSON 字节数",
+        ),
+        "basis.raw_records_read": ("records × tokens per message", "记录数 × 每条消息 tokens"),
+        "basis.directory_sessions_read": (
+            "sessions × messages per session × tokens per message",
+            "Session 数 × 每 Session 消息数 × 每条消息 tokens",
+        ),
+        "basis.full_read_ms": (
+            "the largest read whose slowest predicted time fits",
+            "最慢预测耗时仍在时限内的最大读取量",
+        ),
+        "basis.full_read_ms-query": (
+            "the largest read whose slowest predicted time fits (with the slowest query for every page read)",
+            "最慢预测耗时仍在时限内的最大读取量(每读一页计入最慢的一次查询)",
+        ),
+        "basis.single_query_ms": (
+            "one message page takes up to {ms} ms",
+            "一个消息页最多耗时 {ms} 毫秒",
+        ),
+        "needs.bson": ("needs BSON samples", "需要 BSON 样本"),
+        "needs.tpm": ("needs tokens per message", "需要每条消息的 tokens"),
+        "needs.tpm-mps": (
+            "needs tokens per message and messages per session",
+            "需要每条消息的 tokens 与每个 Session 的消息数",
+        ),
+        "needs.bson-read": (
+            "needs BSON samples and (bytes, ms) read samples",
+            "需要 BSON 样本与(字节, 毫秒)读取样本",
+        ),
+        "needs.tpm-pages": (
+            "needs tokens per message to count the pages queried",
+            "需要每条消息的 tokens 才能计算查询的页数",
+        ),
+        # -------- core problems (budgetcore.errors.Problem.code), {where} and {got}
+        "where.field": ("{label} ({path})", "{label}({path})"),
+        "where.line": ("line {n}", "第 {n} 行"),
+        "where.scenario": ("The scenario", "场景"),
+        "where.config": ("The config file", "配置文件"),
+        "where.page": ("The page", "页面"),
+        "core.whole": (
+            "{where} must be a whole number from {low} to {high}; got {got}",
+            "{where}必须是 {low} 到 {high} 之间的整数;收到 {got}",
+        ),
+        "core.whole-or-null": (
+            "{where} must be a whole number from {low} to {high}, or empty; got {got}",
+            "{where}必须是 {low} 到 {high} 之间的整数,或留空;收到 {got}",
+        ),
+        "core.margin": (
+            "{where} must be a decimal from 0 up to but not including 1, with at most 28 decimal places; got {got}",
+            "{where}必须是不小于 0 且小于 1 的小数,最多 28 位小数;收到 {got}",
+        ),
+        "core.bool": (
+            "{where} must be true or false; got {got}",
+            "{where}必须是 true 或 false;收到 {got}",
+        ),
+        "core.average": (
+            "{where} must be a number above 0 and at most {high}, with at most 6 decimal places, or empty; got {got}",
+            "{where}必须是大于 0、不超过 {high}、最多 6 位小数的数,或留空;收到 {got}",
+        ),
+        "core.utf8": (
+            "{where} must be UTF-8 text (byte {byte} is not)",
+            "{where}必须是 UTF-8 文本(第 {byte} 字节不是)",
+        ),
+        "core.json": (
+            "{where} is not valid JSON: {detail} at line {at_line}, column {at_column}",
+            "{where}不是有效的 JSON:第 {at_line} 行第 {at_column} 列{detail}",
+        ),
+        "core.json-deep": (
+            "{where} is not valid JSON: nested too deeply",
+            "{where}不是有效的 JSON:嵌套过深",
+        ),
+        "core.toml": (
+            "{where} is not valid TOML at line {at_line}, column {at_column}",
+            "{where}不是有效的 TOML:第 {at_line} 行第 {at_column} 列有误",
+        ),
+        "core.toml-duplicate": ("{where} sets the same key twice", "{where}重复设置了同一个键"),
+        "core.toml-deep": (
+            "{where} is not valid TOML: nested too deeply",
+            "{where}不是有效的 TOML:嵌套过深",
+        ),
+        "core.toml-digits": (
+            "{where} is not valid TOML: a number has too many digits",
+            "{where}不是有效的 TOML:数字位数过多",
+        ),
+        "core.table": (
+            "{where} must be a table of overrides; got {got}",
+            "{where}必须是覆盖项的表;收到 {got}",
+        ),
+        "core.object": (
+            "{where} must be a JSON object; got {got}",
+            "{where}必须是 JSON 对象;收到 {got}",
+        ),
+        "core.array": (
+            "{where} must be a JSON array; got {got}",
+            "{where}必须是 JSON 数组;收到 {got}",
+        ),
+        "core.duplicate": ("{where} appears more than once", "{where}出现了不止一次"),
+        "core.unknown-key": (
+            "{where} is not a known key; got {got}",
+            "{where}不是已知的键;收到 {got}",
+        ),
+        "core.required": ("{where} is required", "{where}是必填项"),
+        "core.not-channel-field": (
+            "{where} is not a field of this channel; got {got}",
+            "{where}不是该通道的字段;收到 {got}",
+        ),
+        "core.channel": (
+            "{where}: the channel must be one of {channels}; got {got}",
+            "{where}:channel 必须是以下之一:{channels};收到 {got}",
+        ),
+        "core.sample-list": (
+            "{where} must be a list like 812:3310,1500:6480; got {got}",
+            "{where}必须是形如 812:3310,1500:6480 的列表;收到 {got}",
+        ),
+        "core.not-field": (
+            "{where} is not a scenario field; got {got}",
+            "{where}不是场景输入项;收到 {got}",
+        ),
+        "core.needs-value": ("{where} needs a value (path=value)", "{where}需要一个值(path=value)"),
+        "core.model-contract": (
+            "{where} is a model contract value: the runtime's model registry owns it, and this config cannot change it",
+            "{where}是模型合同的值:由运行端的模型登记管理,此配置不能修改它",
+        ),
+        "core.work-cap": (
+            "{where} is the built-in 64,000-token work cap and cannot be configured",
+            "{where}是内置的 64,000 tokens 工作量上限,不可配置",
+        ),
+        "core.scenario-input": (
+            "{where} is a scenario input, not a runtime setting",
+            "{where}是场景输入,不是运行端设置",
+        ),
+        "core.not-override": (
+            "{where} is not a supported override; got {got}",
+            "{where}不是受支持的覆盖项;收到 {got}",
+        ),
+        "core.at-most": (
+            "{where} ({value}) must be at most {other} ({other_value}): {why}",
+            "{where}({value})必须不大于{other}({other_value}):{why}",
+        ),
+        "core.less-than": (
+            "{where} ({value}) must be less than {other} ({other_value}): {why}",
+            "{where}({value})必须小于{other}({other_value}):{why}",
+        ),
+        "core.model-name": (
+            "{where} must be a model name of the registry; got {got}",
+            "{where}必须是模型登记中的模型名;收到 {got}",
+        ),
+        "core.unknown-model": (
+            "{where} must name a chat model of the {release} registry (near matches: {near}); got {got}",
+            "{where}必须是 {release} 登记中的对话模型(相近的名称:{near});收到 {got}",
+        ),
+        "core.page-invalid": (
+            "The page has invalid fields: fix them before importing",
+            "页面有无效的输入项:请先修正再导入",
+        ),
+        "json.expecting-value": ("a value was expected", "此处应为一个值"),
+        "json.expecting-name": ("a key in double quotes was expected", "此处应为带双引号的键"),
+        "json.expecting-colon": ("':' was expected", "此处应为 ':'"),
+        "json.expecting-comma": ("',' was expected", "此处应为 ','"),
+        "json.unterminated-string": ("a string is not closed", "字符串未结束"),
+        "json.control-character": ("a control character is not allowed", "不允许控制字符"),
+        "json.bad-escape": ("an escape sequence is invalid", "转义序列无效"),
+        "json.extra-data": ("there is more after the value", "值之后还有多余内容"),
+        "json.trailing-comma": ("a comma before the end is not allowed", "结尾前不允许逗号"),
+        "json.other": ("the text cannot be read", "无法解析该文本"),
         "problem.internal": (
             "Something went wrong on this page ({detail}); nothing was changed. Reset or "
             "reload the page.",

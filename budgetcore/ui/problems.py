@@ -1,16 +1,53 @@
-"""Core problems (a config import, pasted samples, a link) as sentences in the reader's
-language, rendered from each problem's code and parameters."""
+"""Core problems (a config import, pasted samples, a link, a scenario) as sentences in
+the reader's language, rendered from each problem's code and parameters — never by
+editing the English rule the CLI prints."""
 
 from __future__ import annotations
 
 from budgetcore.errors import Problem
-from budgetcore.ui.messages import t
+from budgetcore.ui.messages import CATALOGUE, t
 
-__all__ = ["problem_sentence"]
+__all__ = ["problem_sentence", "where_text"]
+
+_MODEL_GROUPS = ("main_model.", "summary_model.")
+
+
+def where_text(path: str, lang: str, params: dict[str, str] | None = None) -> str:
+    """Where a problem is, as the user sees it: a field's label (with the JSON path a
+    file or link used), a pasted line, or the key as written."""
+    params = params or {}
+    if "line" in params:
+        line = t("where.line", lang, n=params["line"])
+        return f"{line} · {params['key']}" if "key" in params else line
+    label = f"label.{path}"
+    if label in CATALOGUE:
+        text = t(label, lang)
+        if path.startswith(_MODEL_GROUPS):
+            text = f"{t('group.' + path.split('.', 1)[0], lang)} · {text}"
+        return t("where.field", lang, label=text, path=path)
+    if f"where.{path}" in CATALOGUE:
+        return t(f"where.{path}", lang)
+    return f'"{path}"'  # a key as the file or link wrote it
 
 
 def problem_sentence(problem: Problem, lang: str) -> str:
     """The sentence for ``problem`` in ``lang``."""
-    where = problem.path
+    params = dict(problem.params)
+    where = where_text(problem.path, lang, params)
     got = "" if problem.value is None else problem.value
-    return t("problem.core", lang, where=where, rule=problem.rule, got=got)
+    key = f"core.{problem.code}"
+    if not problem.code or key not in CATALOGUE:
+        # A rule without a code: say where, keep the rule's own words (tests forbid it).
+        return f"{where}: {problem.rule}" + (f" ({got})" if got else "")
+    for name in ("detail", "why"):
+        if name in params:
+            params[name] = t(params[name], lang)
+    if "other" in params:
+        params["other"] = where_text(params["other"], lang)
+    return t(
+        key,
+        lang,
+        where=where,
+        got=got,
+        **{k: v for k, v in params.items() if k not in ("line", "key")},
+    )

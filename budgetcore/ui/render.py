@@ -572,7 +572,7 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
     )
     first = out["first_binding_limit"]
     limit_rows = []
-    for r in out["io"]:
+    for r, limit_row in zip(out["io"], p.io.rows, strict=True):
         if not r["known"]:
             equivalent = unknown
         elif r["tokens"] is None:
@@ -586,7 +586,7 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
                 el("th", {"scope": "row"}, t(f"limit.{r['key']}", lang)),
                 el("td", None, format_int(r["limit"]), " ", t(_unit_key(r["unit"]), lang)),
                 el("td", None, equivalent),
-                el("td", None, _basis(r, lang)),
+                el("td", None, _basis(limit_row, lang)),
             )
         )
     verdict = (
@@ -657,9 +657,8 @@ _UNIT_KEYS = {
 }
 
 
-def _basis(row: dict[str, Any], lang: str) -> str:
-    key = f"basis.{row['key']}" if row["known"] else f"needs.{row['key']}"
-    return t(key, lang, **row.get("basis_params", {})) if key in CATALOGUE else str(row["basis"])
+def _basis(row: Any, lang: str) -> str:
+    return t(row.basis_key, lang, **dict(row.basis_params))
 
 
 def _unit_key(unit: str) -> str:

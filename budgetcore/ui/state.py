@@ -568,7 +568,9 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
 
     mode = "merge" if e.mode == "merge" else "replace"
     if state.stale:
-        problem = Problem("page", "has invalid fields; fix them before importing")
+        problem = Problem.coded(
+            "page", "has invalid fields; fix them before importing", "page-invalid"
+        )
         preview = ImportPreview(e.text, mode, problems=(problem,))
         return dataclasses.replace(state, import_preview=preview, notice="")
     try:
