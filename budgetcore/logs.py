@@ -100,6 +100,16 @@ class ParsedLog:
     def main(self) -> LogSeries:
         return self.series[0]
 
+    def pick(self, name: str | None) -> LogSeries:
+        """The series called ``name`` (None: the main one); raises naming the choices."""
+        if name is None:
+            return self.main
+        for s in self.series:
+            if s.name == name:
+                return s
+        names = ", ".join(s.name for s in self.series)
+        raise ScenarioError([Problem.of("series", f"must be one of {names}", name)])
+
     def models(self) -> tuple[str, ...]:
         seen: dict[str, None] = {}
         for s in self.series:
