@@ -120,19 +120,18 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     session = None
     if any(getattr(args, k, None) is not None for k in ("turns", "generate", "log")):
-        result, log, series = _replay(args)
+        result, log, series = _replay(args, scenario)
         session = (result, None if log is None else log.pick(series))
     written = write_report(scenario, Path(args.out), session)
     print(f"wrote {len(written)} files to {args.out}; start with {written[-1]}")
     return 0
 
 
-def _replay(args: argparse.Namespace) -> tuple[Any, Any, str | None]:
+def _replay(args: argparse.Namespace, scenario: Scenario) -> tuple[Any, Any, str | None]:
     """The replay of a command's --turns / --generate / --log (and --options), with the
     parsed log when there is one. Malformed turn or log lines are listed on stderr."""
     from budgetcore.replay import parse_options_json, replay  # noqa: PLC0415 - only here
 
-    scenario = _scenario(args)
     sources = [s for s in (args.turns, args.generate, args.log) if s is not None]
     if len(sources) != 1:
         raise ScenarioError([Problem("turns", "give exactly one of --turns, --generate, --log")])
@@ -164,7 +163,7 @@ def _replay(args: argparse.Namespace) -> tuple[Any, Any, str | None]:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from budgetcore.replay_io import to_csv, to_jsonl  # noqa: PLC0415
 
-    result, log, series = _replay(args)
+    result, log, series = _replay(args, _scenario(args))
     render = to_csv if args.format == "csv" else to_jsonl
     sys.stdout.write(render(result, log, series))
     return 0
