@@ -230,10 +230,9 @@ def _call_cost(
 
 
 def _add(a: Decimal | None, b: Decimal | None) -> Decimal | None:
-    if a is None:
-        return b
-    if b is None:
-        return a
+    """A sum of costs; unknown (None) when either part is unknown."""
+    if a is None or b is None:
+        return None
     return _MONEY.add(a, b)
 
 
@@ -359,12 +358,15 @@ def replay(
         if admitted:
             prefix = min(opts.stable_prefix_tokens, required)
             raw = f.raw_selected
-            layout = (prefix, version, f.summary_adopted, h - raw, raw)
+            # A summary the engine did not adopt is not in the request: only an adopted
+            # one can end the shared part.
+            shown = version if f.summary_adopted else -1
+            layout = (prefix, shown, f.summary_adopted, h - raw, raw)
             if cache and prev is not None:
                 p_prefix, p_version, p_adopted, p_start, p_raw = prev
                 if p_prefix != prefix:
                     cached = min(prefix, p_prefix)
-                elif p_version != version or p_adopted != f.summary_adopted:
+                elif p_version != shown or p_adopted != f.summary_adopted:
                     cached = prefix
                 elif p_start != h - raw:
                     cached = prefix + f.summary_adopted
@@ -387,7 +389,7 @@ def replay(
             else (None if summary_prices is None or not summary_prices.known else Decimal(0))
         )
         cost = _add(cost_main, cost_summary)
-        cumulative = _add(cumulative, cost)
+        cumulative = cost if index == 1 else _add(cumulative, cost)
         cumulative_tokens += main_in + main_out + work_input + written
         rows.append(
             TurnRow(
@@ -442,17 +444,18 @@ def _summarise(rows: Sequence[TurnRow]) -> ReplaySummary:
     calls = [r for r in rows if r.run]
     main_in = sum(r.main_input_billed for r in rows)
     cached = sum(r.cached_input for r in rows)
-    cost_main = cost_summary = None
+    cost_main: Decimal | None = Decimal(0)
+    cost_summary: Decimal | None = Decimal(0)
     for r in rows:
         cost_main = _add(cost_main, r.cost_main)
         cost_summary = _add(cost_summary, r.cost_summary)
     cost = _add(cost_main, cost_summary)
     per_turn = None
-    if cost_main is not None or cost_summary is not None:
+    if cost_main is not None and cost_summary is not None:
         # SPEC §8: per-turn cost ≈ main call + summary calls / the turns they serve;
         # the mean main call is a division, at per_turn_cost's 28 significant digits.
-        mean_main = Context(prec=28).divide(cost_main or Decimal(0), Decimal(len(rows)))
-        per_turn = per_turn_cost(mean_main, cost_summary or Decimal(0), len(rows))
+        mean_main = Context(prec=28).divide(cost_main, Decimal(len(rows)))
+        per_turn = per_turn_cost(mean_main, cost_summary, len(rows))
     last = rows[-1]
     return ReplaySummary(
         turns=len(rows),
