@@ -70,7 +70,8 @@ class TestClaudeCode:
     def test_malformed_lines_are_listed_by_number(self) -> None:
         assert [str(p) for p in self.log.skipped] == [
             "line 6 is not valid JSON",
-            'line 19: message.usage.output_tokens must be an integer from 0 to 10^12 or null, got "many"',
+            "line 19: message.usage.output_tokens must be an integer from 0 to 10^12 or null, "
+            'got "many"',
         ]
 
     def test_no_message_text_is_kept(self) -> None:

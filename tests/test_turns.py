@@ -98,13 +98,17 @@ class TestTurnLines:
         )
 
     def test_bad_lines_are_listed_and_skipped(self) -> None:
-        text = '{"added": 1}\n{"added": -1}\n[1]\n{oops\n{"added": 2, "set": {"workload.required_tokens": 1}}\n'
+        text = (
+            '{"added": 1}\n{"added": -1}\n[1]\n{oops\n'
+            '{"added": 2, "set": {"workload.required_tokens": 1}}\n'
+        )
         turns, problems = parse_turn_lines(text)
         assert turns == (Turn(added=1),)
         assert [str(p) for p in problems] == [
             "line 2: added must be an integer from 0 to 10^12, got -1",
             "line 3 must be a JSON object, got [1]",
-            "line 4 is not valid JSON: Expecting property name enclosed in double quotes at line 1 column 2",
+            "line 4 is not valid JSON: Expecting property name enclosed in double quotes "
+            "at line 1 column 2",
             "line 5: set.workload.required_tokens is not a supported override (SPEC §9), got 1",
         ]
 
