@@ -342,7 +342,11 @@ def _replay_lines(session: tuple[Any, Any], files: dict[str, list[str]]) -> list
     result, log = session
     lines = ["## Session replay", "", "| quantity | value |", "|---|---|"]
     for key, value in result.summary.as_dict().items():
-        lines.append(f"| {key.replace('_', ' ')} | {_md_value(value)} |")
+        if value is None:
+            shown = "unknown (no prices given)" if key.startswith("cost") else "none"
+        else:
+            shown = _md_value(value)
+        lines.append(f"| {key.replace('_', ' ')} | {shown} |")
     if log is not None:
         lines += [
             "",
