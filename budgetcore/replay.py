@@ -2,10 +2,12 @@
 
 A replay adds no budget rule. Each turn's request is :func:`budgetcore.plan.plan` of the
 turn's scenario (the scenario with ``history_tokens = H - c``, ``previous_summary_tokens
-= A`` and ``summary_tokens = engine_summary_tokens = A + wrapper``); after the reply the
-turn's tokens become history, and at most one background summary run may start,
-under exactly the conditions of SPEC §5. State is three integers: H (all history), c
-(the oldest history the summary covers) and A (the summary's size).
+= A``, ``summary_tokens = engine_summary_tokens = A + wrapper`` and ``backlog_tokens``
+the history uncovered once the turn's tokens are added); after the reply at most one
+background summary run may start, under exactly the conditions of SPEC §5, and it is
+that plan's summary round (new raw, work input; a recompress when A > S). State is
+three integers: H (all history), c (the oldest history the summary covers) and A (the
+summary's size).
 
 Rows are ``NamedTuple`` values rather than frozen dataclasses: they are immutable all
 the same, and a 500-turn replay that the page re-runs on every input builds 500 of
@@ -282,6 +284,7 @@ def replay(
         required = work.required_tokens if turn.required is None else turn.required
         output = config.reply_max_tokens if turn.output is None else turn.output
         uncovered = h - c
+        h_after = h + turn.added
         offered = a + wrapper if a > 0 else 0  # nothing is adopted while A = 0
         p = plan(
             Scenario(
@@ -295,7 +298,9 @@ def replay(
                     history_tokens=uncovered,
                     summary_instruction_tokens=work.summary_instruction_tokens,
                     previous_summary_tokens=a,
-                    backlog_tokens=uncovered,
+                    # The summary round runs after the reply, when the turn's tokens
+                    # are history too: its backlog is everything uncovered by then.
+                    backlog_tokens=h_after - c,
                     usage_baseline_tokens=work.usage_baseline_tokens,
                     replay_since_baseline_tokens=work.replay_since_baseline_tokens,
                 ),
@@ -308,7 +313,6 @@ def replay(
         cap = p.summary
         admitted = f.admitted
         reached = p.trigger.reached
-        h_after = h + turn.added
 
         # The failure draws happen every turn, in this order, whether needed or not,
         # so one seed gives the same draws whatever K or S are.
@@ -324,7 +328,8 @@ def replay(
             background.lease_acquired if turn.lease_acquired is None else turn.lease_acquired
         ) and lease_ok
 
-        recompress = a > cap.cap
+        rnd = p.round
+        recompress = rnd.recompress_needed  # A > S
         new_raw = work_input = written = 0
         c_after, a_after = c, a
         if not admitted:
@@ -342,8 +347,7 @@ def replay(
         elif not lease:
             status = "no lease"
         else:
-            new_raw = 0 if recompress else min(cap.new_raw_budget, h_after - c)
-            work_input = work.summary_instruction_tokens + a + new_raw
+            new_raw, work_input = rnd.new_raw, rnd.work_input
             if work_input > cap.safe_input:
                 status, new_raw, work_input = "refused", 0, 0
             else:
