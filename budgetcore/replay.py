@@ -17,7 +17,7 @@ them, where a frozen dataclass of thirty fields costs several times as much to b
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal, Inexact, Rounded
 from fractions import Fraction
@@ -138,17 +138,37 @@ class TurnRow(NamedTuple):
     main_output_billed: int
     summary_input_billed: int
     summary_output_billed: int
-    cost_main: Decimal | None  # None: no prices known (tokens only)
-    cost_summary: Decimal | None
-    cost: Decimal | None
-    cumulative_cost: Decimal | None
     cumulative_tokens: int  # every billed token so far, main and summary, in and out
+    # Money as exact integers of 10^-money_places (None: no prices, tokens only); the
+    # Decimal properties below read them.
+    main_units: int | None
+    summary_units: int | None
+    cumulative_units: int | None
+    money_places: int
     plan: Plan  # the turn's plan (for the funnel when a timeline is scrubbed)
 
     @property
     def run(self) -> bool:
         """A summary call happened (a run or a recompress)."""
         return self.status in ("run", "recompress")
+
+    @property
+    def cost_main(self) -> Decimal | None:
+        return _decimal_of(self.main_units, self.money_places)
+
+    @property
+    def cost_summary(self) -> Decimal | None:
+        return _decimal_of(self.summary_units, self.money_places)
+
+    @property
+    def cost(self) -> Decimal | None:
+        if self.main_units is None or self.summary_units is None:
+            return None
+        return _decimal_of(self.main_units + self.summary_units, self.money_places)
+
+    @property
+    def cumulative_cost(self) -> Decimal | None:
+        return _decimal_of(self.cumulative_units, self.money_places)
 
     def as_dict(self) -> dict[str, Any]:
         """The machine row: integers, booleans, money as exact decimal strings."""
@@ -160,7 +180,22 @@ class TurnRow(NamedTuple):
 
 
 #: The keys of a row as the CLI prints them, in order (the plan is not printed).
-ROW_KEYS: tuple[str, ...] = (*TurnRow._fields[:-1], "run")
+ROW_KEYS: tuple[str, ...] = (
+    *TurnRow._fields[: TurnRow._fields.index("cumulative_tokens")],
+    "cost_main",
+    "cost_summary",
+    "cost",
+    "cumulative_cost",
+    "cumulative_tokens",
+    "run",
+)
+
+
+def _decimal_of(units: int | None, places: int) -> Decimal | None:
+    """units × 10^-places as an exact Decimal."""
+    if units is None:
+        return None
+    return _MONEY.scaleb(Decimal(units), -places)  # the traps forbid rounding
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -213,29 +248,35 @@ class Replay:
 # ---------------------------------------------------------------- the replay
 
 
-def _price(tokens: int, price: Decimal) -> Decimal:
-    return _MONEY.multiply(Decimal(tokens), price)
+def _places(prices: Sequence[Prices | None]) -> int:
+    """The decimal places that make every given price an integer."""
+    places = 0
+    for p in prices:
+        if p is None:
+            continue
+        for value in (p.input, p.output, p.cache_read, p.cache_write):
+            if value is not None:
+                exponent = value.as_tuple().exponent
+                assert isinstance(exponent, int)  # prices are finite
+                places = max(places, -exponent)
+    return places
 
 
-def _call_cost(
-    prices: Prices | None, cold: int, cached: int, output: int, cache: bool
-) -> Decimal | None:
-    """A call's exact price: cached tokens at the cache-read price, the rest of the
-    input at the cache-write price when caching is on (else, or when a price is not
-    given, at the input price), output at the output price. None: no prices."""
+def _units(value: Decimal, places: int) -> int:
+    return int(_MONEY.scaleb(value, places))  # exact: the traps forbid rounding
+
+
+def _rates(prices: Prices | None, places: int, cache: bool) -> tuple[int, int, int, int] | None:
+    """(cold input, cached input, output, summary input) per token in money units:
+    cached tokens at the cache-read price, the rest of the input at the cache-write
+    price when caching is on (else, or when a price is not given, at the input price).
+    None: no input or output price, so tokens only."""
     if prices is None or prices.input is None or prices.output is None:
         return None
-    read = prices.input if prices.cache_read is None else prices.cache_read
-    write = prices.input if (not cache or prices.cache_write is None) else prices.cache_write
-    total = _MONEY.add(_price(cold, write), _price(cached, read))
-    return _MONEY.add(total, _price(output, prices.output))
-
-
-def _add(a: Decimal | None, b: Decimal | None) -> Decimal | None:
-    """A sum of costs; unknown (None) when either part is unknown."""
-    if a is None or b is None:
-        return None
-    return _MONEY.add(a, b)
+    plain = _units(prices.input, places)
+    read = plain if prices.cache_read is None else _units(prices.cache_read, places)
+    write = plain if not cache or prices.cache_write is None else _units(prices.cache_write, places)
+    return write, read, _units(prices.output, places), plain
 
 
 def replay(
@@ -257,6 +298,9 @@ def replay(
         )
     main_prices = opts.main_prices
     summary_prices = main_prices if opts.summary_prices is None else opts.summary_prices
+    places = _places((main_prices, summary_prices))
+    main_rates = _rates(main_prices, places, opts.cache)
+    summary_rates = _rates(summary_prices, places, False)  # summary calls are never cached
     rate = opts.failure_rate
     rng = random.Random(opts.failure_seed) if rate is not None else None
     wrapper = opts.summary_wrapper_tokens
@@ -269,7 +313,7 @@ def replay(
     version = 0  # bumps whenever a run publishes a summary (for the prompt cache)
     prev: tuple[int, int, int, int, int] | None = None  # the last sent request's layout
     rows: list[TurnRow] = []
-    cumulative: Decimal | None = None
+    cumulative: int | None = 0
     cumulative_tokens = 0
     for index, turn in enumerate(turns, start=1):
         if turn.changes:
@@ -382,18 +426,23 @@ def replay(
             main_in = main_out = 0
         if status in ("run", "recompress"):
             version += 1
-        cost_main = (
-            _call_cost(main_prices, main_in - cached, cached, main_out, cache)
-            if admitted
-            else (None if main_prices is None or not main_prices.known else Decimal(0))
+        main_units = (
+            None
+            if main_rates is None
+            else (main_in - cached) * main_rates[0]
+            + cached * main_rates[1]
+            + main_out * main_rates[2]
         )
-        cost_summary = (
-            _call_cost(summary_prices, work_input, 0, written, False)
-            if work_input
-            else (None if summary_prices is None or not summary_prices.known else Decimal(0))
+        summary_units = (
+            None
+            if summary_rates is None
+            else work_input * summary_rates[3] + written * summary_rates[2]
         )
-        cost = _add(cost_main, cost_summary)
-        cumulative = cost if index == 1 else _add(cumulative, cost)
+        if cumulative is not None:
+            if main_units is None or summary_units is None:
+                cumulative = None
+            else:
+                cumulative += main_units + summary_units
         cumulative_tokens += main_in + main_out + work_input + written
         rows.append(
             TurnRow(
@@ -426,11 +475,11 @@ def replay(
                 main_out,
                 work_input,
                 written,
-                cost_main,
-                cost_summary,
-                cost,
-                cumulative,
                 cumulative_tokens,
+                main_units,
+                summary_units,
+                cumulative,
+                places,
                 p,
             )
         )
@@ -442,18 +491,26 @@ def _parts(s: Scenario) -> tuple[Any, ...]:
     return (s.main_model, s.summary_model, s.config, s.workload, s.background, s.limits, s.samples)
 
 
+def _total(values: Iterable[int | None]) -> int | None:
+    """The sum, or None when any part is unknown."""
+    total = 0
+    for v in values:
+        if v is None:
+            return None
+        total += v
+    return total
+
+
 def _summarise(rows: Sequence[TurnRow]) -> ReplaySummary:
     peak = max(rows, key=lambda r: r.full_input)  # the first turn at the peak
     runs = [r for r in rows if r.status == "run"]
     calls = [r for r in rows if r.run]
     main_in = sum(r.main_input_billed for r in rows)
     cached = sum(r.cached_input for r in rows)
-    cost_main: Decimal | None = Decimal(0)
-    cost_summary: Decimal | None = Decimal(0)
-    for r in rows:
-        cost_main = _add(cost_main, r.cost_main)
-        cost_summary = _add(cost_summary, r.cost_summary)
-    cost = _add(cost_main, cost_summary)
+    places = rows[0].money_places
+    cost_main = _decimal_of(_total(r.main_units for r in rows), places)
+    cost_summary = _decimal_of(_total(r.summary_units for r in rows), places)
+    cost = _decimal_of(rows[-1].cumulative_units, places)
     per_turn = None
     if cost_main is not None and cost_summary is not None:
         # SPEC §8: per-turn cost ≈ main call + summary calls / the turns they serve;

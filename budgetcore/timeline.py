@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Context, Decimal
 
-from budgetcore._exact import ratio
 from budgetcore.logs import LogSeries
 from budgetcore.replay import Replay
 
@@ -217,13 +216,13 @@ def turn_at(x: int, turns: int, width: int) -> int:
     return min(max(t, 1), turns)
 
 
-def _scaled(value: Decimal | int, scale: Decimal | int, h: int) -> int:
-    """floor(value / scale × h), exact for Decimals."""
-    if not scale:
-        return 0
-    vn, vd = ratio(value)
-    sn, sd = ratio(scale)
-    return (vn * sd * h) // (vd * sn)
+def _scaled(value: int, scale: int, h: int) -> int:
+    """floor(value / scale × h)."""
+    return (value * h) // scale if scale else 0
+
+
+def _as_money(units: int, places: int) -> Decimal:
+    return Decimal(units).scaleb(-places, Context(prec=120))
 
 
 def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostChart:
@@ -232,11 +231,11 @@ def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostCh
     shows its whole bill; the chart does not spread it over the turns it serves."""
     rows = result.rows
     n = len(rows)
-    priced = all(r.cost is not None for r in rows)
-    per: list[Decimal | int]
+    priced = rows[-1].cumulative_units is not None  # every turn's cost is known
+    per: list[int]
     if priced:
-        per = [r.cost or Decimal(0) for r in rows]
-        totals: list[Decimal | int] = [r.cumulative_cost or Decimal(0) for r in rows]
+        per = [(r.main_units or 0) + (r.summary_units or 0) for r in rows]
+        totals = [r.cumulative_units or 0 for r in rows]
     else:
         per = [
             r.main_input_billed
@@ -263,8 +262,8 @@ def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostCh
         width=width,
         height=height,
         unit="money" if priced else "tokens",
-        scale_turn=top,
-        scale_total=total,
+        scale_turn=_as_money(top, rows[0].money_places) if priced else top,
+        scale_total=_as_money(total, rows[0].money_places) if priced else total,
         bars=tuple(bars),
         cumulative=line,
     )
