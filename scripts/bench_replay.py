@@ -4,7 +4,8 @@ The page re-runs the whole replay on every input change, so this times what one 
 costs: ``replay()`` of 500 generated turns (one ``plan()`` per turn) with the input
 changed each time (K, S, F or the margin in rotation, so the memoised plan stages see
 new values as they would on the page), then the timeline and cost geometry. Prints
-medians and p95 in ms. Pyodide runs this code roughly 3-5x slower than CPython.
+medians and p95 of process (CPU) time in ms, so other jobs on a shared machine
+inflate them less. Pyodide runs this code roughly 3-5x slower than CPython.
 
     .venv/bin/python scripts/bench_replay.py [--turns 500] [--runs 60]
 """
@@ -17,6 +18,7 @@ import statistics
 import time
 from decimal import Decimal
 
+from budgetcore.plan import plan
 from budgetcore.prices import Prices
 from budgetcore.replay import ReplayOptions, replay
 from budgetcore.scenario import Scenario
@@ -82,12 +84,24 @@ def main() -> None:
         plan_ms.append((t1 - t0) * 1000)
         geo_ms.append((t2 - t1) * 1000)
     total = [a + b for a, b in zip(plan_ms, geo_ms, strict=True)]
+    # The floor: the same number of plan() calls of one unchanged scenario, every
+    # stage a cache hit. A replay costs this plus building turn scenarios and rows,
+    # plus the stages its new history sizes miss.
+    warm_ms = []
+    for _ in range(15):
+        t0 = time.process_time()
+        for _ in range(args.turns):
+            plan(scenarios[0])
+        warm_ms.append((time.process_time() - t0) * 1000)
     print(f"{args.turns}-turn replay, {args.runs} inputs (CPython):")
     for name, values in (("replay", plan_ms), ("geometry", geo_ms), ("total", total)):
         print(
             f"  {name:<9} median {statistics.median(values):6.2f} ms   "
             f"p95 {_p(values, 0.95):6.2f} ms"
         )
+    print(
+        f"  reference: {args.turns} warm plan() calls, median {statistics.median(warm_ms):.2f} ms"
+    )
 
 
 if __name__ == "__main__":
