@@ -567,7 +567,15 @@ _OPTION_KEYS = (
     "summary_prices",
 )
 _PRICE_KEYS = ("input", "output", "cache_read", "cache_write")
-_MAX_PRICE_DIGITS = 28
+_MAX_PLACES = 30  # finer than any price or ratio, and keeps the exact arithmetic small
+_MAX_PRICE = 10**9
+
+
+def _decimal_places(value: Decimal) -> int:
+    exponent = value.as_tuple().exponent
+    assert isinstance(exponent, int)  # finite
+    digits = len(value.as_tuple().digits)
+    return max(0, -exponent) if digits <= 40 else _MAX_PLACES + 1
 
 
 def _tokens(raw: object, path: str, problems: list[Problem], low: int = 0) -> int:
@@ -604,12 +612,13 @@ def _decimal(raw: object) -> Decimal | None:
 
 def _fraction_value(raw: object, path: str, problems: list[Problem], high: int) -> Decimal | None:
     value = _decimal(raw)
-    if value is None or not 0 <= value <= high or len(value.as_tuple().digits) > 28:
+    if value is None or not 0 <= value <= high or _decimal_places(value) > _MAX_PLACES:
         bound = "1" if high == 1 else f"{high}"
         problems.append(
             Problem.of(
                 path,
-                f"must be a decimal from 0 to {bound}, as a string or an exact JSON number",
+                f"must be a decimal from 0 to {bound} with at most {_MAX_PLACES} decimal "
+                "places, as a string or an exact JSON number",
                 raw,
             )
         )
@@ -639,12 +648,12 @@ def parse_prices(obj: object, path: str, problems: list[Problem]) -> Prices | No
             values[key] = None
             continue
         value = _decimal(raw)
-        if value is None or value < 0 or len(value.as_tuple().digits) > _MAX_PRICE_DIGITS:
+        if value is None or not 0 <= value <= _MAX_PRICE or _decimal_places(value) > _MAX_PLACES:
             problems.append(
                 Problem.of(
                     f"{path}.{key}",
-                    "must be a decimal of at least 0 (money per token) with at most 28 "
-                    "significant digits, as a string or an exact JSON number, or null",
+                    "must be a decimal from 0 to 10^9 (money per token) with at most "
+                    f"{_MAX_PLACES} decimal places, as a string or an exact JSON number, or null",
                     raw,
                 )
             )

@@ -174,6 +174,12 @@ def _distribution(raw: object, path: str, problems: list[Problem]) -> Distributi
     return dist if len(problems) == before else None
 
 
+def _exponent(value: Decimal) -> int:
+    exponent = value.as_tuple().exponent
+    assert isinstance(exponent, int)  # finite
+    return exponent
+
+
 _GENERATOR_KEYS = ("turns", "seed", "added", "required", "output", "burst")
 
 
@@ -223,11 +229,17 @@ def parse_generator(obj: object) -> GeneratorSpec:
                     value = Decimal(raw_rate)
                 except ArithmeticError:
                     value = None
-            if value is None or not value.is_finite() or not 0 <= value <= 1:
+            if (
+                value is None
+                or not value.is_finite()
+                or not 0 <= value <= 1
+                or -_exponent(value) > 30  # a finer rate is not a setting, and stays cheap
+            ):
                 problems.append(
                     Problem.of(
                         "generate.burst.rate",
-                        "must be a decimal from 0 to 1, as a string or an exact JSON number",
+                        "must be a decimal from 0 to 1 with at most 30 decimal places, as a "
+                        "string or an exact JSON number",
                         raw_rate,
                     )
                 )
