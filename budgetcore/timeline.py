@@ -55,7 +55,8 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class TimelineMarker:
-    key: str  # "run", "recompress", "refused", "log_compaction", or a line's key ("fires")
+    key: str  # "run", "recompress", "refused", "trigger" (K reached), "log_compaction",
+    # or an extra line's key (where that line would have fired)
     turn: int  # the turn it belongs to (a compaction: the turn before it)
     x: int
     y: int | None  # a token height when there is one (preTokens, the value that crossed)
@@ -181,14 +182,26 @@ def timeline_chart(
         for i, r in enumerate(rows)
         if r.status in ("run", "recompress", "refused")
     ]
+    # Where this scenario's K fires: each turn whose request reaches K after one that
+    # did not (a run may still not start there: see the row's status).
+    was = False
+    for i, r in enumerate(rows):
+        if r.trigger_reached and not was:
+            k_y = _y(r.trigger_tokens, scale, height)
+            markers.append(TimelineMarker("trigger", r.turn, xs[i], k_y, r.trigger_tokens))
+        was = r.trigger_reached
     if log is not None:
         for c in log.compactions:
             if c.after_turn > n:
                 continue
-            y = None if c.pre_tokens is None else _y(c.pre_tokens, scale, height)
+            pre_y = None if c.pre_tokens is None else _y(c.pre_tokens, scale, height)
             markers.append(
                 TimelineMarker(
-                    "log_compaction", c.after_turn, _edge(c.after_turn, n, width), y, c.pre_tokens
+                    "log_compaction",
+                    c.after_turn,
+                    _edge(c.after_turn, n, width),
+                    pre_y,
+                    c.pre_tokens,
                 )
             )
     watched = ctx if ctx else full

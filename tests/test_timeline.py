@@ -53,6 +53,8 @@ def test_runs_and_peer_lines_are_marked() -> None:
     runs = [m.turn for m in t.markers if m.key == "run"]
     assert runs == [r.turn for r in result.rows if r.status == "run"]
     # Full input reaches 30,000 at turn 3 (from below) and again after each summary.
+    k_fires = [m.turn for m in t.markers if m.key == "trigger"]
+    assert k_fires == [r.turn for r in result.rows if r.trigger_reached]  # never twice in a row
     fires = [m.turn for m in t.markers if m.key == "peer"]
     assert fires[0] == 3
     assert ("far", 10**9) in t.notes
