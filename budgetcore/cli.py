@@ -14,7 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from budgetcore import __version__
 from budgetcore.config import (
@@ -138,8 +138,12 @@ def _cmd_report(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     from pathlib import Path  # noqa: PLC0415
 
+    session = None
+    if any(getattr(args, k, None) is not None for k in ("turns", "generate", "log")):
+        result, log, series = _replay(args, scenario)
+        session = (result, None if log is None else log.pick(series))
     try:
-        written = write_report(scenario, Path(args.out))
+        written = write_report(scenario, Path(args.out), session)
     except OSError as exc:
         where = _name(str(exc.filename if exc.filename is not None else args.out))
         raise _Unreadable(f"report folder {where} cannot be written: {exc.strerror}") from None
@@ -219,6 +223,57 @@ def _cmd_peers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay(args: argparse.Namespace, scenario: Scenario) -> tuple[Any, Any, str | None]:
+    """The replay of a command's --turns / --generate / --log (and --options), with the
+    parsed log when there is one. Malformed turn or log lines are listed on stderr."""
+    from budgetcore.replay import parse_options_json, replay  # noqa: PLC0415 - only here
+
+    sources = [s for s in (args.turns, args.generate, args.log) if s is not None]
+    if len(sources) != 1:
+        raise ScenarioError([Problem("turns", "give exactly one of --turns, --generate, --log")])
+    options = None if args.options is None else parse_options_json(_read(args.options, "options"))
+    log = None
+    series = None
+    if args.turns is not None:
+        from budgetcore.turns import parse_turn_lines  # noqa: PLC0415
+
+        turns, skipped = parse_turn_lines(_read(args.turns, "turns"))
+    elif args.generate is not None:
+        from budgetcore.turns import generate, parse_generator_json  # noqa: PLC0415
+
+        text = args.generate if args.generate.lstrip().startswith("{") else None
+        spec = parse_generator_json(text if text is not None else _read(args.generate, "generate"))
+        turns, skipped = generate(spec), ()
+    else:
+        from budgetcore.logs import parse_log  # noqa: PLC0415
+
+        fmt = None if args.log_format == "auto" else args.log_format
+        log = parse_log(_read(args.log, "log"), fmt)
+        series = args.series
+        turns, skipped = log.pick(series).turns(), log.skipped
+    for problem in skipped:
+        print(f"skipped: {problem}", file=sys.stderr)
+    return replay(scenario, turns, options), log, series
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from budgetcore.replay_io import to_csv, to_jsonl  # noqa: PLC0415
+
+    result, log, series = _replay(args, _scenario(args))
+    render = to_csv if args.format == "csv" else to_jsonl
+    sys.stdout.write(render(result, log, series))
+    return 0
+
+
+def _replay_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--turns", help='turns as JSON Lines: {"added": N, "required": N, ...}')
+    p.add_argument("--generate", help="a generator spec: inline JSON or a JSON file")
+    p.add_argument("--log", help="a Claude Code session or Codex CLI rollout JSONL file")
+    p.add_argument("--log-format", choices=("auto", "claude-code", "codex"), default="auto")
+    p.add_argument("--series", help="which series of the log (default: main)")
+    p.add_argument("--options", help="replay options JSON (start state, cache, prices, ...)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="budgetcore", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"budgetcore {__version__}")
@@ -240,6 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
     p.add_argument("--out", required=True, help="folder to write into (created if needed)")
+    _replay_arguments(p)
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("check", help="validate an override file and show effective values")
@@ -260,6 +316,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scenario", help="scenario JSON whose K, M and hard line to show")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_peers, fragment=None)
+
+    p = sub.add_parser("replay", help="replay a session turn by turn: rows, then the summary")
+    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
+    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    _replay_arguments(p)
+    p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    p.set_defaults(func=_cmd_replay)
     return parser
 
 

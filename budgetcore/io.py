@@ -155,6 +155,18 @@ def _largest(fits: Callable[[int], bool]) -> int | None:
 def io_verdict(
     *, loader_prefetch_limit: int, history_tokens: int, samples: Samples, limits: Limits
 ) -> IoVerdict:
+    # The rows do not depend on the history; a session replay plans hundreds of
+    # history sizes against the same rows, so they are memoised on their own.
+    rows, io_cap = _io_rows(loader_prefetch_limit, samples, limits)
+    smallest, index = min((r.tokens, i) for i, r in enumerate(rows) if r.tokens is not None)
+    first = rows[index].key if smallest < history_tokens else "history"
+    return IoVerdict(rows, first, io_cap)
+
+
+@lru_cache(maxsize=4096)
+def _io_rows(
+    loader_prefetch_limit: int, samples: Samples, limits: Limits
+) -> tuple[tuple[LimitRow, ...], int | None]:
     bson = channel_stats(samples.bson)
     speed = _ms_per_byte(samples)
     tpm, mps = samples.tokens_per_message, samples.messages_per_session
@@ -253,7 +265,4 @@ def io_verdict(
                 params=(("ms", f"{page_ms:,}"),),
             )
     io_known = [r.tokens for r in rows[1:] if r.tokens is not None]
-    io_cap = min(io_known) if io_known else None
-    smallest, index = min((r.tokens, i) for i, r in enumerate(rows) if r.tokens is not None)
-    first = rows[index].key if smallest < history_tokens else "history"
-    return IoVerdict(tuple(rows), first, io_cap)
+    return tuple(rows), (min(io_known) if io_known else None)

@@ -25,7 +25,7 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from budgetcore import __version__
 from budgetcore.config import export_toml, overrides_of
@@ -192,8 +192,202 @@ def _draw_curves(scenario: Scenario, path: str, out_dir: Path) -> list[str]:
     return _save(fig, out_dir / f"curves-{path.replace('.', '-')}")
 
 
-def write_report(scenario: Scenario, out_dir: Path) -> list[Path]:
-    """Write the report into ``out_dir`` (created if needed); return the files written."""
+#: Each replay chart's title and what it must not be read as.
+REPLAY_TEXT = {
+    "replay-timeline": (
+        "Session replay: full input per turn against K and M",
+        "a forecast of a real session: every turn is this scenario's plan of the given "
+        "turns; unseen history is what the request leaves out, not what is lost; a "
+        "summary run marked here is billed, its output size is the size model's",
+    ),
+    "replay-cost": (
+        "Session replay: cost per turn and cumulative",
+        "an invoice: prices are per-token list prices applied to the replay's modelled "
+        "tokens; a turn with a summary run carries that call's whole cost",
+    ),
+}
+
+
+def _replay_charts(session: tuple[Any, Any], out_dir: Path) -> dict[str, list[str]]:
+    """The replay's timeline and cost charts, drawn from the timeline geometry's choices
+    (what is in range, what is a note) and the rows' exact integers."""
+    from budgetcore.timeline import timeline_chart  # noqa: PLC0415
+
+    result, log = session
+    rows = result.rows
+    geo = timeline_chart(result, log=log)
+    turns = np.array([r.turn for r in rows])
+    files = {}
+
+    fig, ax = plt.subplots(figsize=(9, 4.6), dpi=110)
+    ax.fill_between(
+        turns,
+        [_px(r.unseen) for r in rows],
+        step="mid",
+        color="#c25d5d",
+        alpha=0.25,
+        label="unseen history (uncovered, not sent)",
+    )
+    ax.fill_between(
+        turns,
+        [_px(r.summary) for r in rows],
+        step="mid",
+        color="#d08a2e",
+        alpha=0.45,
+        label="summary size A",
+    )
+    ax.plot(
+        turns, [_px(r.full_input) for r in rows], color="#8a6bb8", linewidth=1.4, label="full input"
+    )
+    if log is not None:
+        ax.plot(
+            turns,
+            [_px(q.context) for q in log.requests[: len(rows)]],
+            color="#1d232b",
+            linewidth=0.9,
+            linestyle="--",
+            label="log: measured context",
+        )
+    ax.step(
+        turns,
+        [_px(r.trigger_tokens) for r in rows],
+        where="mid",
+        color="#3b6ea8",
+        linestyle=":",
+        label="K (trigger line)",
+    )
+    if not any(k == "main_safe_input" for k, _ in geo.notes):
+        ax.step(
+            turns,
+            [_px(r.main_safe_input) for r in rows],
+            where="mid",
+            color="#1d232b",
+            linewidth=1.2,
+            label="M (main safe input)",
+        )
+    for status, marker, colour in (
+        ("run", "^", "#2f8f83"),
+        ("recompress", "D", "#d08a2e"),
+        ("refused", "x", "#c25d5d"),
+    ):
+        hits = [r for r in rows if r.status == status]
+        if hits:
+            ax.plot(
+                [r.turn for r in hits],
+                [0] * len(hits),
+                marker,
+                color=colour,
+                clip_on=False,
+                label=f"summary {status}",
+            )
+    if log is not None:
+        for i, c in enumerate(log.compactions):
+            ax.axvline(
+                c.after_turn + 0.5,
+                color="#1d232b",
+                linewidth=0.8,
+                linestyle="-.",
+                label="log: its own compaction" if i == 0 else None,
+            )
+            if c.pre_tokens is not None:
+                ax.plot(
+                    [c.after_turn + 0.5], [_px(c.pre_tokens)], "o", color="#1d232b", markersize=4
+                )
+    ax.set_xlabel("turn")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("tokens")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
+    ax.legend(fontsize=7, loc="upper left")
+    title, caveat = REPLAY_TEXT["replay-timeline"]
+    notes = "; ".join(f"{k} = {format_int(t)} tokens (off scale)" for k, t in geo.notes)
+    fig.suptitle(title, fontsize=10, x=0.02, ha="left")
+    fig.text(
+        0.02,
+        0.01,
+        f"Not: {caveat}" + (f"\n{notes}" if notes else ""),
+        fontsize=6.5,
+        style="italic",
+        wrap=True,
+    )
+    fig.subplots_adjust(left=0.12, right=0.98, top=0.9, bottom=0.2)
+    files["replay-timeline"] = _save(fig, out_dir / "replay-timeline")
+
+    priced = all(r.cost is not None for r in rows)
+    if priced:
+        per = [_px(r.cost) for r in rows]
+        total = [_px(r.cumulative_cost) for r in rows]
+        unit = "money (the prices' currency)"
+    else:
+        per = [
+            _px(
+                r.main_input_billed
+                + r.main_output_billed
+                + r.summary_input_billed
+                + r.summary_output_billed
+            )
+            for r in rows
+        ]
+        total = [_px(r.cumulative_tokens) for r in rows]
+        unit = "billed tokens (no prices given)"
+    fig, ax = plt.subplots(figsize=(9, 3.8), dpi=110)
+    ax.bar(turns, per, width=1.0, color="#7fb0de", label="per turn")
+    ax.set_xlabel("turn")
+    ax.set_ylabel(f"per turn, {unit}", fontsize=8)
+    twin = ax.twinx()
+    twin.plot(turns, total, color="#1d232b", linewidth=1.2, label="cumulative")
+    twin.set_ylabel(f"cumulative, {unit}", fontsize=8)
+    for axis in (ax, twin):
+        axis.tick_params(labelsize=7)
+        axis.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.6g}"))
+    title, caveat = REPLAY_TEXT["replay-cost"]
+    fig.suptitle(title, fontsize=10, x=0.02, ha="left")
+    fig.text(0.02, 0.01, f"Not: {caveat}", fontsize=6.5, style="italic")
+    fig.subplots_adjust(left=0.12, right=0.88, top=0.9, bottom=0.2)
+    files["replay-cost"] = _save(fig, out_dir / "replay-cost")
+    return files
+
+
+def _replay_lines(session: tuple[Any, Any], files: dict[str, list[str]]) -> list[str]:
+    result, log = session
+    lines = ["## Session replay", "", "| quantity | value |", "|---|---|"]
+    for key, value in result.summary.as_dict().items():
+        if value is None:
+            shown = "unknown (no prices given)" if key.startswith("cost") else "none"
+        else:
+            shown = _md_value(value)
+        lines.append(f"| {key.replace('_', ' ')} | {shown} |")
+    if log is not None:
+        lines += [
+            "",
+            f"Imported log: series `{log.name}`, {len(log.requests):,} requests, "
+            f"{len(log.compactions):,} compaction(s) of its own "
+            + ", ".join(
+                f"after turn {c.after_turn} ({c.trigger or 'trigger not stated'}, preTokens "
+                f"{'unknown' if c.pre_tokens is None else format_int(c.pre_tokens)})"
+                for c in log.compactions
+            )
+            + ".",
+        ]
+    lines.append("")
+    for key, names in files.items():
+        title, caveat = REPLAY_TEXT[key]
+        lines += [
+            f"### {title}",
+            "",
+            f"![{title}]({names[0]})",
+            "",
+            f"*Not: {caveat}* ([SVG]({names[1]}))",
+            "",
+        ]
+    return lines
+
+
+def write_report(
+    scenario: Scenario, out_dir: Path, session: tuple[Any, Any] | None = None
+) -> list[Path]:
+    """Write the report into ``out_dir`` (created if needed); return the files written.
+    ``session``: a replay and the log series it came from (or None), for the replay
+    charts and summary."""
     out_dir.mkdir(parents=True, exist_ok=True)
     p = plan(scenario)
     written = [out_dir / "plan.json"]
@@ -261,10 +455,15 @@ def write_report(scenario: Scenario, out_dir: Path) -> list[Path]:
             f"([SVG]({files[1]}))",
             "",
         ]
+    replay_files: dict[str, list[str]] = {}
+    if session is not None:
+        replay_files = _replay_charts(session, out_dir)
+        lines += _replay_lines(session, replay_files)
     summary = out_dir / "summary.md"
     summary.write_text("\n".join(lines), encoding="utf-8")
     written += [out_dir / f for files in charts.values() for f in files]
     written += [out_dir / f for files in curves.values() for f in files]
+    written += [out_dir / f for files in replay_files.values() for f in files]
     written += [config, summary]
     return written
 

@@ -1,0 +1,282 @@
+"""Geometry of a replay's timeline and cost charts: numbers only, no drawing library.
+
+Like :mod:`budgetcore.geometry`, but for hundreds of turns redrawn on every input:
+positions are integers in hundredths of a pixel (:data:`UNIT`), floored (a position is
+never a token count; every label carries the exact integer), so a 500-turn timeline
+costs integer arithmetic, not thousands of ``Fraction`` objects. Renderers divide by
+``UNIT`` when they draw. y grows downwards, as in SVG.
+
+Turn ``t`` (1-based) of ``n`` sits at the centre of its slot, ``x = (2t - 1) / 2n`` of
+the width; an event between turns (a log's compaction after turn t) sits on the slot
+edge ``x = t / n``. :func:`turn_at` maps a pointer position back to a turn (scrubbing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Context, Decimal
+
+from budgetcore.logs import LogSeries
+from budgetcore.replay import Replay
+
+__all__ = [
+    "UNIT",
+    "CostChart",
+    "Line",
+    "Polyline",
+    "Timeline",
+    "TimelineMarker",
+    "cost_chart",
+    "timeline_chart",
+    "turn_at",
+]
+
+UNIT = 100  # positions are in 1/100 px
+
+
+@dataclass(frozen=True, slots=True)
+class Polyline:
+    """A series through every turn: ``points`` as (x, y); ``area`` closes it on the base."""
+
+    key: str  # "full_input", "summary", "unseen", "log_context", "trigger", "main_safe_input"
+    points: tuple[tuple[int, int], ...]
+    area: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A horizontal line at a token value (a peer's trigger, an article line)."""
+
+    key: str
+    tokens: int
+    y: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineMarker:
+    key: str  # "run", "recompress", "refused", "trigger" (K reached), "log_compaction",
+    # or an extra line's key (where that line would have fired)
+    turn: int  # the turn it belongs to (a compaction: the turn before it)
+    x: int
+    y: int | None  # a token height when there is one (preTokens, the value that crossed)
+    tokens: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    width: int  # in px (positions are in px x UNIT)
+    height: int
+    turns: int
+    scale_tokens: int  # the token value at the top edge
+    series: tuple[Polyline, ...]  # areas first (drawn below), then lines
+    lines: tuple[Line, ...]
+    markers: tuple[TimelineMarker, ...]
+    notes: tuple[tuple[str, int], ...]  # values off scale, shown as text
+
+
+@dataclass(frozen=True, slots=True)
+class CostChart:
+    width: int
+    height: int
+    unit: str  # "money" (the prices' currency) or "tokens" (no prices known)
+    scale_turn: Decimal | int  # the per-turn value at the top edge
+    scale_total: Decimal | int  # the cumulative value at the top edge
+    bars: tuple[tuple[int, int, int, int], ...]  # (x, y, width, height) per turn
+    cumulative: Polyline
+
+
+def _xs(n: int, width: int) -> list[int]:
+    w = width * UNIT
+    return [((2 * t - 1) * w) // (2 * n) for t in range(1, n + 1)]
+
+
+def _edge(t: int, n: int, width: int) -> int:
+    return (t * width * UNIT) // n
+
+
+def _y(tokens: int, scale: int, height: int) -> int:
+    h = height * UNIT
+    return h - (tokens * h) // scale if scale else h
+
+
+def _steps(key: str, xs: list[int], ys: list[int], width: int) -> Polyline:
+    """A value that holds over a turn's whole slot (K, M): a step line across the slots."""
+    n = len(xs)
+    pts: list[tuple[int, int]] = []
+    for t, y in enumerate(ys, start=1):
+        left, right = _edge(t - 1, n, width), _edge(t, n, width)
+        if pts and pts[-1][1] == y:
+            pts[-1] = (right, y)
+        else:
+            pts += [(left, y), (right, y)]
+    return Polyline(key, tuple(pts), False)
+
+
+def _crossings(values: Sequence[int], line: int) -> list[int]:
+    """Turns (1-based) where ``values`` reaches ``line`` from below (or starts at it)."""
+    out = []
+    below = True
+    for t, v in enumerate(values, start=1):
+        if v >= line and below:
+            out.append(t)
+        below = v < line
+    return out
+
+
+def timeline_chart(
+    result: Replay,
+    *,
+    width: int = 640,
+    height: int = 240,
+    log: LogSeries | None = None,
+    lines: Sequence[tuple[str, int]] = (),
+) -> Timeline:
+    """Full input per turn against K and M; the summary size and the unseen history as
+    areas; runs, recompresses and refusals marked. With ``log``: the log's measured
+    context per request and its own compactions on the same axis. ``lines``: other
+    token lines (peers' triggers, the article's clean/compact/hard lines), each drawn
+    across the chart and marked where the series first reaches it (where that rule
+    would have fired: on the log's context when there is a log, else on full input).
+    A value far above the data (M in a long window) is a note, not a squashed chart.
+    """
+    rows = result.rows
+    n = len(rows)
+    xs = _xs(n, width)
+    full = [r.full_input for r in rows]
+    summ = [r.summary for r in rows]
+    unseen = [r.unseen for r in rows]
+    ks = [r.trigger_tokens for r in rows]
+    ms = [r.main_safe_input for r in rows]
+    ctx = [] if log is None else [q.context for q in log.requests[:n]]
+    data = max(*full, *summ, *unseen, *ks, *ctx)
+    pre = [c.pre_tokens for c in (log.compactions if log else ()) if c.pre_tokens is not None]
+    data = max(data, max(pre, default=0))
+    notes: list[tuple[str, int]] = []
+    # Off-scale values: anything above twice the data would flatten the chart.
+    limit = 2 * data if data else 0
+    in_range_m = max(ms) <= limit
+    extra = [(k, t) for k, t in lines if t <= limit]
+    notes += [(k, t) for k, t in lines if t > limit]
+    scale = max(data, max(ms) if in_range_m else 0, max((t for _, t in extra), default=0))
+    if not in_range_m:
+        notes.append(("main_safe_input", max(ms)))
+
+    def ys(values: Sequence[int]) -> list[int]:
+        h = height * UNIT
+        return [h - (v * h) // scale if scale else h for v in values]
+
+    def poly(key: str, values: Sequence[int], area: bool) -> Polyline:
+        return Polyline(key, tuple(zip(xs, ys(values), strict=False)), area)
+
+    series = [poly("unseen", unseen, True), poly("summary", summ, True)]
+    series.append(poly("full_input", full, False))
+    if ctx:
+        series.append(Polyline("log_context", tuple(zip(xs, ys(ctx), strict=False)), False))
+    series.append(_steps("trigger", xs, ys(ks), width))
+    if in_range_m:
+        series.append(_steps("main_safe_input", xs, ys(ms), width))
+
+    markers = [
+        TimelineMarker(r.status, r.turn, xs[i], None, r.new_raw if r.status == "run" else None)
+        for i, r in enumerate(rows)
+        if r.status in ("run", "recompress", "refused")
+    ]
+    # Where this scenario's K fires: each turn whose request reaches K after one that
+    # did not (a run may still not start there: see the row's status).
+    was = False
+    for i, r in enumerate(rows):
+        if r.trigger_reached and not was:
+            k_y = _y(r.trigger_tokens, scale, height)
+            markers.append(TimelineMarker("trigger", r.turn, xs[i], k_y, r.trigger_tokens))
+        was = r.trigger_reached
+    if log is not None:
+        for c in log.compactions:
+            if c.after_turn > n:
+                continue
+            pre_y = None if c.pre_tokens is None else _y(c.pre_tokens, scale, height)
+            markers.append(
+                TimelineMarker(
+                    "log_compaction",
+                    c.after_turn,
+                    _edge(c.after_turn, n, width),
+                    pre_y,
+                    c.pre_tokens,
+                )
+            )
+    watched = ctx if ctx else full
+    drawn = []
+    for key, tokens in extra:
+        y = _y(tokens, scale, height)
+        drawn.append(Line(key, tokens, y))
+        for t in _crossings(watched, tokens):
+            markers.append(TimelineMarker(key, t, xs[t - 1], y, tokens))
+    return Timeline(
+        width=width,
+        height=height,
+        turns=n,
+        scale_tokens=scale,
+        series=tuple(series),
+        lines=tuple(drawn),
+        markers=tuple(markers),
+        notes=tuple(notes),
+    )
+
+
+def turn_at(x: int, turns: int, width: int) -> int:
+    """The turn under pointer position ``x`` (in px x UNIT), clamped to 1..turns."""
+    t = (x * turns) // (width * UNIT) + 1
+    return min(max(t, 1), turns)
+
+
+def _scaled(value: int, scale: int, h: int) -> int:
+    """floor(value / scale × h)."""
+    return (value * h) // scale if scale else 0
+
+
+def _as_money(units: int, places: int) -> Decimal:
+    return Decimal(units).scaleb(-places, Context(prec=120))
+
+
+def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostChart:
+    """Cost per turn as bars and the running total as a line, each on its own scale
+    (money when prices are known, else billed tokens). A turn with a summary call
+    shows its whole bill; the chart does not spread it over the turns it serves."""
+    rows = result.rows
+    n = len(rows)
+    priced = rows[-1].cumulative_units is not None  # every turn's cost is known
+    per: list[int]
+    if priced:
+        per = [(r.main_units or 0) + (r.summary_units or 0) for r in rows]
+        totals = [r.cumulative_units or 0 for r in rows]
+    else:
+        per = [
+            r.main_input_billed
+            + r.main_output_billed
+            + r.summary_input_billed
+            + r.summary_output_billed
+            for r in rows
+        ]
+        totals = [r.cumulative_tokens for r in rows]
+    top, total = max(per), totals[-1]
+    h = height * UNIT
+    bars = []
+    for t, value in enumerate(per, start=1):
+        left, right = _edge(t - 1, n, width), _edge(t, n, width)
+        bar = _scaled(value, top, h)
+        bars.append((left, h - bar, right - left, bar))
+    xs = _xs(n, width)
+    line = Polyline(
+        "cumulative",
+        tuple((x, h - _scaled(v, total, h)) for x, v in zip(xs, totals, strict=False)),
+        False,
+    )
+    return CostChart(
+        width=width,
+        height=height,
+        unit="money" if priced else "tokens",
+        scale_turn=_as_money(top, rows[0].money_places) if priced else top,
+        scale_total=_as_money(total, rows[0].money_places) if priced else total,
+        bars=tuple(bars),
+        cumulative=line,
+    )

@@ -1,0 +1,140 @@
+"""``python -m budgetcore replay`` and ``report`` with a replay, run as real subprocesses."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from budgetcore.replay import ROW_KEYS, SUMMARY_KEYS
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def run(*args: str, stdin: bytes = b"{}") -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "budgetcore", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+
+
+def lines(proc: subprocess.CompletedProcess[bytes]) -> list[dict[str, object]]:
+    return [json.loads(x, parse_float=Decimal) for x in proc.stdout.decode().splitlines()]
+
+
+def test_generated_session_prints_rows_then_the_summary() -> None:
+    spec = '{"turns": 12, "seed": 4, "added": {"dist": "uniform", "low": 1000, "high": 9000}}'
+    proc = run("replay", "-", "--generate", spec)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == b""
+    out = lines(proc)
+    assert len(out) == 13
+    assert [r["turn"] for r in out[:-1]] == list(range(1, 13))
+    assert all(tuple(r) == ROW_KEYS for r in out[:-1])
+    assert tuple(out[-1]["summary"]) == SUMMARY_KEYS  # type: ignore[arg-type]
+    assert out[-1]["summary"]["turns"] == 12  # type: ignore[index]
+
+
+def test_claude_code_log_rows_carry_the_logs_numbers(tmp_path: Path) -> None:
+    options = tmp_path / "options.json"
+    options.write_text(
+        '{"cache": true, "main_prices": {"input": "0.000003", "output": "0.000015"}}',
+        encoding="utf-8",
+    )
+    scenario = b'{"config": {"trigger_tokens": 3000}}'
+    log = str(FIXTURES / "claude-session.jsonl")
+    proc = run("replay", "-", "--log", log, "--options", str(options), stdin=scenario)
+    assert proc.returncode == 0, proc.stderr
+    # Malformed lines are listed on stderr by number; the replay still runs.
+    assert proc.stderr.decode().splitlines() == [
+        "skipped: line 6 is not valid JSON",
+        "skipped: line 19: message.usage.output_tokens must be an integer from 0 to 10^12 "
+        'or null, got "many"',
+    ]
+    out = lines(proc)
+    rows, summary = out[:-1], out[-1]["summary"]
+    assert [r["log_context"] for r in rows] == [5_010, 6_020, 6_025, 3_010, 3_520]
+    assert [r["log_compacted"] for r in rows] == [False, False, True, False, False]
+    assert [r["added"] for r in rows] == [1_010, 5, 975, 510, 40]
+    assert isinstance(rows[0]["cost"], str)
+    assert Decimal(rows[0]["cost"]) > 0  # type: ignore[arg-type]
+    log_info = summary["log"]  # type: ignore[index]
+    assert log_info["compactions"] == [
+        {"line": 12, "after_turn": 3, "trigger": "auto", "pre_tokens": 7_000, "post_tokens": 3_010}
+    ]
+    assert log_info["duplicates_dropped"] == 1
+    assert "secret" not in proc.stdout.decode()
+
+
+def test_codex_sidechain_choice_and_csv() -> None:
+    log = str(FIXTURES / "codex-rollout.jsonl")
+    proc = run("replay", "-", "--log", log, "--format", "csv")
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout.decode()
+    table = [line for line in text.splitlines() if not line.startswith("#")]
+    rows = list(csv.DictReader(io.StringIO("\n".join(table))))
+    assert [int(r["added"]) for r in rows] == [1_000, 200, 500, 50]
+    assert rows[0]["cost"] == ""  # no prices: tokens only
+    assert "# turns,4" in text.splitlines()
+    side = run(
+        "replay", "-", "--log", str(FIXTURES / "claude-session.jsonl"), "--series", "sidechain"
+    )
+    assert side.returncode == 0, side.stderr
+    assert len(lines(side)) == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--turns", "missing.jsonl"), "turns file 'missing.jsonl' cannot be read"),
+        ((), "give exactly one of --turns, --generate, --log"),
+        (("--generate", '{"turns": 0, "added": 1}'), "generate.turns must be an integer"),
+        (("--generate", "{"), "generate is not valid JSON"),
+        (
+            ("--log", str(FIXTURES / "claude-session.jsonl"), "--series", "x"),
+            "series must be one of",
+        ),
+    ],
+)
+def test_errors_exit_2_with_one_line_and_no_stdout(args: tuple[str, ...], message: str) -> None:
+    proc = run("replay", "-", *args)
+    assert proc.returncode == 2
+    assert proc.stdout == b""
+    err = proc.stderr.decode()
+    assert err.count("\n") == 1
+    assert message in err
+
+
+def test_a_file_with_no_usable_line_is_an_error(tmp_path: Path) -> None:
+    turns = tmp_path / "t.jsonl"
+    turns.write_text('{"added": -1}\n', encoding="utf-8")
+    proc = run("replay", "-", "--turns", str(turns))
+    assert proc.returncode == 2
+    assert proc.stdout == b""
+    assert "turns has no usable turn line: line 1: added" in proc.stderr.decode().splitlines()[-1]
+
+
+def test_report_draws_the_replay_charts(tmp_path: Path) -> None:
+    turns = tmp_path / "t.jsonl"
+    turns.write_text("\n".join('{"added": 9000}' for _ in range(30)), encoding="utf-8")
+    out = tmp_path / "review"
+    proc = run("report", "-", "--turns", str(turns), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    for name in ("replay-timeline", "replay-cost"):
+        assert (out / f"{name}.png").stat().st_size > 0
+        assert (out / f"{name}.svg").stat().st_size > 0
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "## Session replay" in summary
+    assert "| turns | 30 |" in summary
+    assert "*Not:" in summary.partition("## Session replay\n")[2]

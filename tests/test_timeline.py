@@ -1,0 +1,86 @@
+"""Timeline and cost geometry of a replay (numbers only; the page and report draw it)."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+from budgetcore.logs import parse_claude_code
+from budgetcore.prices import Prices
+from budgetcore.replay import ReplayOptions, Turn, replay
+from budgetcore.scenario import Scenario, parse_scenario
+from budgetcore.timeline import UNIT, cost_chart, timeline_chart, turn_at
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_turns_sit_at_slot_centres_and_scrubbing_finds_them() -> None:
+    result = replay(Scenario(), [Turn(added=5_000)] * 8)
+    t = timeline_chart(result, width=640, height=200)
+    full = next(s for s in t.series if s.key == "full_input")
+    xs = [x for x, _ in full.points]
+    assert xs == [(2 * i - 1) * 640 * UNIT // 16 for i in range(1, 9)]
+    assert [turn_at(x, 8, 640) for x in xs] == list(range(1, 9))
+    assert turn_at(-5, 8, 640) == 1
+    assert turn_at(10**9, 8, 640) == 8
+
+
+def test_heights_are_proportional_to_tokens() -> None:
+    result = replay(Scenario(), [Turn(added=5_000)] * 8)
+    t = timeline_chart(result, width=640, height=200)
+    full = next(s for s in t.series if s.key == "full_input")
+    h = 200 * UNIT
+    for (_, y), row in zip(full.points, result.rows, strict=True):
+        assert y == h - row.full_input * h // t.scale_tokens
+
+
+def test_m_far_above_the_data_is_a_note_not_a_flat_chart() -> None:
+    result = replay(Scenario(), [Turn(added=5_000)] * 8)
+    t = timeline_chart(result)
+    assert ("main_safe_input", 936_345) in t.notes
+    assert t.scale_tokens == 35_000  # the peak full input
+    assert not any(s.key == "main_safe_input" for s in t.series)
+    small = parse_scenario({"main_model": {"input_tokens": 60_000, "output_tokens": 8_192}})
+    near = timeline_chart(replay(small, [Turn(added=5_000)] * 8))
+    assert any(s.key == "main_safe_input" for s in near.series)
+
+
+def test_runs_and_peer_lines_are_marked() -> None:
+    result = replay(Scenario(), [Turn(added=5_000)] * 8)
+    t = timeline_chart(result, lines=[("peer", 30_000), ("far", 10**9)])
+    runs = [m.turn for m in t.markers if m.key == "run"]
+    assert runs == [r.turn for r in result.rows if r.status == "run"]
+    # Full input reaches 30,000 at turn 3 (from below) and again after each summary.
+    k_fires = [m.turn for m in t.markers if m.key == "trigger"]
+    assert k_fires == [r.turn for r in result.rows if r.trigger_reached]  # never twice in a row
+    fires = [m.turn for m in t.markers if m.key == "peer"]
+    assert fires[0] == 3
+    assert ("far", 10**9) in t.notes
+    assert [line.key for line in t.lines] == ["peer"]
+
+
+def test_a_logs_compactions_sit_between_turns() -> None:
+    log = parse_claude_code((FIXTURES / "claude-session.jsonl").read_bytes())
+    result = replay(Scenario(), log.main.turns())
+    t = timeline_chart(result, width=500, log=log.main)
+    (comp,) = [m for m in t.markers if m.key == "log_compaction"]
+    assert (comp.turn, comp.x, comp.tokens) == (3, 3 * 500 * UNIT // 5, 7_000)
+    assert any(s.key == "log_context" for s in t.series)
+
+
+def test_cost_chart_bars_are_exact_shares_of_the_tallest() -> None:
+    prices = Prices(input=Decimal("0.000003"), output=Decimal("0.000015"))
+    result = replay(Scenario(), [Turn(added=5_000)] * 6, ReplayOptions(main_prices=prices))
+    chart = cost_chart(result, width=600, height=100)
+    assert chart.unit == "money"
+    costs = [r.cost for r in result.rows]
+    top = max(c for c in costs if c is not None)
+    assert chart.scale_turn == top
+    for (_, _, _, height), cost in zip(chart.bars, costs, strict=True):
+        assert cost is not None
+        assert height == math.floor(Fraction(cost) * 100 * UNIT / Fraction(top))
+    assert chart.cumulative.points[-1][1] == 0  # the total reaches the top
+    tokens = cost_chart(replay(Scenario(), [Turn(added=5_000)] * 6))
+    assert tokens.unit == "tokens"
