@@ -203,6 +203,24 @@ def designed_cases() -> tuple[Case, ...]:
             _with(_BASE, "config", safety_margin=Decimal("0." + "3" * 28)),
         ),
         (
+            "margin-float-trap",
+            "m = 0.55 over a room of 1,000,000: exactly 450,000; binary floats give 449,999",
+            _with(
+                dataclasses.replace(_BASE, main_model=_model(1_008_192, 65_536)),
+                "config",
+                safety_margin=Decimal("0.55"),
+            ),
+        ),
+        (
+            "margin-float-trap-small",
+            "m = 0.3 over a room of 90: exactly 63; binary floats give 62",
+            _with(
+                dataclasses.replace(_BASE, main_model=_model(8_282, 65_536)),
+                "config",
+                safety_margin=Decimal("0.3"),
+            ),
+        ),
+        (
             "margin-floor-boundary",
             "m = 0.15: (1 - m) × room is not a whole number; budgets floor",
             _with(_BASE, "config", safety_margin=Decimal("0.15")),
@@ -485,9 +503,10 @@ class _Draw:
         return self.spread(0, high)
 
 
-_WINDOWS = (8_192, 32_768, 128_000, 200_000, 262_144, 1_048_576, 2_000_000)
+_WINDOWS = (8_192, 32_768, 128_000, 200_000, 262_144, 1_008_192, 1_048_576, 2_000_000)
 _OUTPUTS = (4_096, 8_192, 32_000, 64_000, 65_536, 128_000)
-_MARGINS = ("0", "0.05", "0.1", "0.10", "0.15", "0.2", "0.25", "0.5", "0.999")
+# 0.3 and 0.55 are where binary floats floor wrongly (a runtime using float fails).
+_MARGINS = ("0", "0.05", "0.1", "0.10", "0.15", "0.2", "0.3", "0.5", "0.55", "0.999")
 
 
 def _contract(d: _Draw) -> ModelContract:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 import subprocess
 import sys
@@ -134,6 +135,14 @@ class TestTheSet:
         case = BY_NAME[f"edge-binding-{limit.replace('_', '-')}"]
         assert case.plan["first_binding_limit"] == limit
         assert ("io" in case.tags) == (limit not in ("token_budget", "history"))
+
+    @pytest.mark.parametrize("name", ["edge-margin-float-trap", "edge-margin-float-trap-small"])
+    def test_float_trap_cases_do_catch_a_binary_float_margin(self, name: str) -> None:
+        scenario = BY_NAME[name].scenario
+        main, cfg = scenario["main_model"], scenario["config"]
+        room = main["input_tokens"] - cfg["reply_max_tokens"]
+        with_float = math.floor((1 - float(cfg["safety_margin"])) * room)
+        assert BY_NAME[name].plan["main_safe_input"] == with_float + 1
 
     def test_every_case_replans_to_its_plan(self) -> None:
         for case in SHIPPED:
