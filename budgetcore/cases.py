@@ -46,6 +46,8 @@ __all__ = [
     "DEFAULT_RANDOM_SEED",
     "FORMAT",
     "FORMAT_VERSION",
+    "MAX_RANDOM_COUNT",
+    "REGENERATE",
     "SHIPPED_CASES",
     "TAGS",
     "Case",
@@ -53,6 +55,7 @@ __all__ = [
     "Difference",
     "assert_plan_matches",
     "build_cases",
+    "case_of",
     "default_cases",
     "designed_cases",
     "dump_cases",
@@ -69,6 +72,8 @@ FORMAT_VERSION = 1
 #: The seed and size of the random set that ships (SPEC §14, hence 14).
 DEFAULT_RANDOM_SEED = 14
 DEFAULT_RANDOM_COUNT = 40
+#: More random cases than this is a typo, not a test plan (each costs a few ms).
+MAX_RANDOM_COUNT = 10_000
 #: Where the default set ships inside the package.
 SHIPPED_CASES = "data/cases.jsonl"
 REGENERATE = "python -m budgetcore cases --out budgetcore/data/cases.jsonl"

@@ -124,10 +124,15 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_cases(args: argparse.Namespace) -> int:
-    from budgetcore.cases import build_cases, dump_cases  # noqa: PLC0415 - only this command
+    from budgetcore.cases import (  # noqa: PLC0415 - only this command
+        MAX_RANDOM_COUNT,
+        build_cases,
+        dump_cases,
+    )
 
-    if args.random < 0:
-        raise ScenarioError([Problem.of("--random", "must be a count of 0 or more", args.random)])
+    if not 0 <= args.random <= MAX_RANDOM_COUNT:
+        rule = f"must be a count from 0 to {MAX_RANDOM_COUNT:,}"
+        raise ScenarioError([Problem.of("--random", rule, args.random)])
     text = dump_cases(build_cases(args.random, args.seed))
     if args.out is None:
         sys.stdout.write(text)

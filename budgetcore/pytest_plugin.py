@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from budgetcore.cases import (
+    MAX_RANDOM_COUNT,
     Case,
     assert_plan_matches,
     parse_cases,
@@ -60,8 +61,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     # Bad options are usage errors now, not collection errors of the first test file.
     count: int = config.getoption("budget_random")
-    if count < 0:
-        raise pytest.UsageError(f"--budget-random must be 0 or more, got {count}")
+    if not 0 <= count <= MAX_RANDOM_COUNT:
+        raise pytest.UsageError(
+            f"--budget-random must be from 0 to {MAX_RANDOM_COUNT:,}, got {count}"
+        )
     if config.getoption("budget_cases") is not None:
         _load(config)
 

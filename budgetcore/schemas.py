@@ -14,6 +14,8 @@ of a JSON number for the two sample averages.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 from typing import Any
 
@@ -29,7 +31,7 @@ from budgetcore.scenario import (
     FieldSpec,
 )
 
-__all__ = ["SCHEMA_NAMES", "UnknownSchema", "schema", "schema_text"]
+__all__ = ["SCHEMA_NAMES", "UnknownSchema", "registry_names", "schema", "schema_text"]
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_NAMES: tuple[str, ...] = ("scenario", "plan", "config")
@@ -104,10 +106,27 @@ def _object(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "additionalProperties": False, **extra}
 
 
+def registry_names() -> list[str] | None:
+    """Names a scenario's ``"model"`` key may give (SPEC §13), in registry order; None
+    in a build without the model registry, whose parser has no ``"model"`` key."""
+    if importlib.util.find_spec("budgetcore.registry") is None:
+        return None
+    registry = importlib.import_module("budgetcore.registry")
+    return [row.name for row in registry.default_registry().rows]
+
+
 def _sections() -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for spec in SCENARIO_FIELDS:
         out.setdefault(spec.section, {})[spec.name] = _field(spec)
+    names = registry_names()
+    if names is not None:
+        for section in ("main_model", "summary_model"):
+            out[section]["model"] = {
+                "description": "a chat model of the model registry, by its exact name "
+                "(`python -m budgetcore models`); explicit fields win over its values",
+                "enum": names,
+            }
     return out
 
 

@@ -369,7 +369,11 @@ class TestCli:
     @pytest.mark.parametrize(
         ("args", "line"),
         [
-            (("cases", "--random", "-1"), "--random must be a count of 0 or more, got -1"),
+            (("cases", "--random", "-1"), "--random must be a count from 0 to 10,000, got -1"),
+            (
+                ("cases", "--random", "10001"),
+                "--random must be a count from 0 to 10,000, got 10001",
+            ),
             (("cases", "--random", "x"), None),
             (("cases", "--out", "/nonexistent/dir/cases.jsonl"), None),
         ],

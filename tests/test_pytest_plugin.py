@@ -102,7 +102,8 @@ def test_another_cases_file_can_be_given(project: pytest.Pytester) -> None:
     [
         (("--budget-cases", "absent.jsonl"), "--budget-cases 'absent.jsonl' cannot be read"),
         (("--budget-cases", "my_budget.py"), "'my_budget.py' is not a budgetcore cases file"),
-        (("--budget-random", "-2"), "--budget-random must be 0 or more, got -2"),
+        (("--budget-random", "-2"), "--budget-random must be from 0 to 10,000, got -2"),
+        (("--budget-random", "10001"), "--budget-random must be from 0 to 10,000, got 10001"),
     ],
 )
 def test_bad_options_are_usage_errors(

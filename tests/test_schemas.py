@@ -28,11 +28,13 @@ from budgetcore.cases import parse_cases, random_cases, shipped_cases_text
 from budgetcore.config import REGISTRY, export_json, export_toml, parse_config
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.scenario import SCENARIO_FIELDS, Scenario, load_json, parse_scenario
-from budgetcore.schemas import SCHEMA_NAMES, schema, schema_text
+from budgetcore.schemas import SCHEMA_NAMES, registry_names, schema, schema_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "budgetcore" / "data" / "schemas"
 SHIPPED = parse_cases(shipped_cases_text()).cases
+#: Registry model names, where this build has the registry (SPEC §13).
+NAMES = registry_names()
 
 
 # ------------------------------------------------------------------ validators
@@ -127,7 +129,8 @@ def test_scenario_schema_follows_the_parsers_field_table() -> None:
         if s != "samples"
         for n in (sec["anyOf"][0] if "anyOf" in sec else sec)["properties"]
     }
-    assert listed == {(f.section, f.name) for f in SCENARIO_FIELDS}
+    named = set() if NAMES is None else {("main_model", "model"), ("summary_model", "model")}
+    assert listed == {(f.section, f.name) for f in SCENARIO_FIELDS} | named
 
 
 def test_config_schema_lists_every_supported_override_both_ways() -> None:
@@ -342,6 +345,16 @@ leaves = st.one_of(
 )
 
 
+# Registry names, the same in another case, and near misses.
+model_names = (
+    st.sampled_from(["gpt-4o", "claude-sonnet-4-5", "x"])
+    if NAMES is None
+    else st.sampled_from(NAMES).flatmap(
+        lambda n: st.sampled_from([n, n, n.upper(), n + " ", n[:-1]])
+    )
+)
+
+
 @st.composite
 def bad_scenarios(draw: st.DrawFn) -> Any:
     """A valid scenario with a few keys replaced, added or removed, anywhere."""
@@ -356,8 +369,9 @@ def bad_scenarios(draw: st.DrawFn) -> Any:
         elif action == "drop" and target:
             target.pop(draw(st.sampled_from(sorted(target))))
         elif action == "extra":
-            target[draw(st.sampled_from(["extra", "Input_tokens", ""]))] = draw(leaves)
-        elif section == "samples":
+            key = draw(st.sampled_from(["extra", "Input_tokens", "", "model"]))
+            target[key] = draw(st.one_of(leaves, model_names)) if key == "model" else draw(leaves)
+        elif section == "samples" and target:
             name = draw(st.sampled_from(sorted(target)))
             if isinstance(target[name], list) and draw(st.booleans()):
                 item = draw(
