@@ -182,7 +182,7 @@ def designed_cases() -> tuple[Case, ...]:
                 case_of(
                     "experiment",
                     f"experiment-{e.key}-{when}",
-                    f"{e.title_en}: {when}",
+                    f"SPEC §10 boundary experiment {e.key!r}, {when}",
                     build(_BASE),
                 )
             )

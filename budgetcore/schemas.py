@@ -119,14 +119,9 @@ def _sections() -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for spec in SCENARIO_FIELDS:
         out.setdefault(spec.section, {})[spec.name] = _field(spec)
-    names = registry_names()
-    if names is not None:
+    if registry_names() is not None:
         for section in ("main_model", "summary_model"):
-            out[section]["model"] = {
-                "description": "a chat model of the model registry, by its exact name "
-                "(`python -m budgetcore models`); explicit fields win over its values",
-                "enum": names,
-            }
+            out[section]["model"] = {"$ref": "#/$defs/model_name"}
     return out
 
 
@@ -166,6 +161,14 @@ def _scenario() -> dict[str, Any]:
         else:
             props[section] = body
     props["samples"] = _samples()
+    names = registry_names()
+    defs = {
+        "model_name": {
+            "description": "a chat model of the model registry, by its exact name "
+            "(`python -m budgetcore models`); explicit fields win over its values",
+            "enum": names,
+        }
+    }
     return {
         "$schema": DRAFT,
         "$id": "urn:budgetcore:schema:scenario",
@@ -182,6 +185,7 @@ def _scenario() -> dict[str, Any]:
             + _GAP_NUMBERS
         ),
         **_object(props),
+        **({} if names is None else {"$defs": defs}),
     }
 
 
@@ -275,7 +279,7 @@ def _config() -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for override in REGISTRY:
         field = {k: v for k, v in _field(override.spec).items() if k != "default"}
-        field["description"] = f"{override.meaning_en} ({override.unit})"
+        field["description"] = f"unit: {override.unit}"
         field["default"] = _field(override.spec)["default"]
         by_section.setdefault(override.spec.section, {})[override.spec.name] = field
         flat[override.key] = field
