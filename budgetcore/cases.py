@@ -822,6 +822,9 @@ def plan_differences(
     of the expected plan that ``actual`` also has. Nested objects compare key by key.
     """
     mapping = dict(names or {})
+    strays = [our for our in mapping.values() if our not in expected]
+    if strays:
+        raise ValueError(f"names maps to keys the expected plan does not have: {', '.join(strays)}")
     ours: dict[str, Any] = {}
     theirs_of: dict[str, str] = {}
     for key, value in _as_mapping(actual).items():

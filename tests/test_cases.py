@@ -309,6 +309,10 @@ class TestAssertPlanMatches:
         assert [d.key for d in diffs] == ["main_safe_input", "admitted"]
         assert "a float: the contract is exact" in str(diffs[0])
 
+    def test_a_mistyped_name_mapping_is_an_error_not_a_silent_miss(self) -> None:
+        with pytest.raises(ValueError, match="does not have: main_safe_inpt"):
+            plan_differences({"M": 1}, GOLDEN.plan, names={"M": "main_safe_inpt"})
+
     def test_keys_limit_the_comparison_and_must_exist(self) -> None:
         assert_plan_matches({"main_safe_input": 936_345}, GOLDEN, keys=["main_safe_input"])
         with pytest.raises(ValueError, match="not keys of the expected plan: M"):
