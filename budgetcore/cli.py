@@ -274,6 +274,38 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--options", help="replay options JSON (start state, cache, prices, ...)")
 
 
+def _cmd_cases(args: argparse.Namespace) -> int:
+    from budgetcore.cases import (  # noqa: PLC0415 - only this command
+        MAX_RANDOM_COUNT,
+        build_cases,
+        dump_cases,
+    )
+
+    if not 0 <= args.random <= MAX_RANDOM_COUNT:
+        rule = f"must be a count from 0 to {MAX_RANDOM_COUNT:,}"
+        raise ScenarioError([Problem.of("--random", rule, args.random)])
+    text = dump_cases(build_cases(args.random, args.seed))
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(args.out, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise _Unreadable(f"cases file {args.out!r} cannot be written: {exc.strerror}") from None
+    return 0
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from budgetcore.schemas import SCHEMA_NAMES, schema_text  # noqa: PLC0415
+
+    if args.name not in SCHEMA_NAMES:
+        rule = f"must be one of {', '.join(SCHEMA_NAMES)}"
+        raise ScenarioError([Problem.of("schema", rule, args.name)])
+    sys.stdout.write(schema_text(args.name))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="budgetcore", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"budgetcore {__version__}")
@@ -323,6 +355,16 @@ def build_parser() -> argparse.ArgumentParser:
     _replay_arguments(p)
     p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
     p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("cases", help="write the conformance cases as JSON Lines (SPEC §14)")
+    p.add_argument("--random", type=int, default=0, metavar="N", help="add N seeded random cases")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the random cases")
+    p.add_argument("--out", help="write to this file instead of standard output")
+    p.set_defaults(func=_cmd_cases)
+
+    p = sub.add_parser("schema", help="print a JSON Schema: scenario, plan or config")
+    p.add_argument("name", help="scenario, plan or config")
+    p.set_defaults(func=_cmd_schema)
     return parser
 
 
