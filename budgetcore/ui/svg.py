@@ -14,7 +14,8 @@ legible): ``ch`` (the svg), ``ch-label`` (row labels), ``ch-tick`` / ``ch-axis``
 axis), ``seg seg-<key>`` (B's bars), ``ch-ghost`` (A's outlines), ``ch-panel``,
 ``curve curve-<key>``, ``ch-marker``, ``ch-dot``, ``ch-here`` (curves), ``state
 state-true|false`` (state bands), ``ch-break`` (the 0 | 1 break of a log axis),
-``ch-legend`` / ``ch-swatch`` / ``caveat`` / ``ch-note`` (HTML around the svg).
+``ch-legend`` / ``ch-key ch-key-<key>`` (legend swatches) / ``caveat`` / ``ch-note``
+(HTML around the svg).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from budgetcore.curves import (
     Sweep,
     state_spans,
     unit_position,
+    x_pixels,
 )
 from budgetcore.geometry import (
     FONT_PX,
@@ -357,7 +359,6 @@ def _stack(
     for seg_key, tokens in parts:
         length = axis.length(tokens)
         x1 = x0 + length
-        tip = t("chart.value", lang, name=t(f"seg.{seg_key}", lang), value=format_int(tokens))
         out.append(
             el(
                 "rect",
@@ -370,7 +371,6 @@ def _stack(
                     attr: seg_key,
                     "data-tokens": tokens,
                 },
-                el("title", None, tip),
             )
         )
         x0 = x1
@@ -378,15 +378,13 @@ def _stack(
 
 
 def _axis_svg(axis: _Axis, y: int, width: int, lang: str) -> tuple[list[Markup], int]:
-    out = [
-        el(
-            "line",
-            {"class": "ch-axis", "x1": axis.left, "x2": axis.left + axis.span, "y1": y, "y2": y},
-        )
-    ]
+    # The axis line and every tick mark are one path.
+    d = f"M{axis.left} {y}H{axis.left + axis.span}" + "".join(
+        f"M{axis.x(v)} {y}v{_TICK}" for v in axis.ticks
+    )
+    out = [el("path", {"class": "ch-axis", "d": d})]
     for v in axis.ticks:
         x = axis.x(v)
-        out.append(el("line", {"class": "ch-axis", "x1": x, "x2": x, "y1": y, "y2": y + _TICK}))
         out.append(
             el(
                 "text",
@@ -429,20 +427,16 @@ def _svg(key: str, title: str, width: int, height: int, parts: list[Markup]) -> 
     )
 
 
-def _swatch(cls: str) -> Markup:
-    return el(
-        "svg",
-        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
-        el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}),
-    )
+def _swatch(key: str) -> Markup:
+    return el("i", {"class": f"ch-key ch-key-{key}"})  # empty: nothing to read aloud
 
 
 def ab_legend(lang: str) -> Markup:
     """The two legend entries that tell A's outline from B's fill."""
     return join(
         (
-            el("li", {"data-legend": "b"}, _swatch("seg ch-legend-b"), t("chart.legend.b", lang)),
-            el("li", {"data-legend": "a"}, _swatch("ch-ghost"), t("chart.legend.a", lang)),
+            el("li", {"data-legend": "b"}, _swatch("b"), t("chart.legend.b", lang)),
+            el("li", {"data-legend": "a"}, _swatch("a"), t("chart.legend.a", lang)),
         )
     )
 
@@ -464,7 +458,7 @@ def _legend(p: Plan, key: str, lang: str, pinned: Plan | None, extra: list[Marku
                 )
             else:
                 text = t("chart.value", lang, name=name, value=format_int(tokens))
-            items.append(el("li", {"data-legend": seg_key}, _swatch(f"seg seg-{seg_key}"), text))
+            items.append(el("li", {"data-legend": seg_key}, _swatch(seg_key), text))
     for k, ref in enumerate(refs):
         name = t(f"seg.{ref.key}", lang)
         if a_refs:
@@ -605,12 +599,13 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
     span = max(1, width - gutter - right)
     low, high_x = s.values[0], s.values[-1]
     axis = _XAxis(low, high_x, log, gutter, span, ZERO_GAP if log and low == 0 else 0)
-    xs = [axis.x(v) for v in s.values]
+    xs = x_pixels(s, gutter, span)
     mx = xs[index] if index is not None else None
 
     parts: list[Markup] = []
     texts: list[Markup] = []
     marker: list[Markup] = []
+    axis_d: list[str] = []  # every axis line and tick mark, drawn as one path
     y = 0
     for key in SERIES:
         values = s.series[key]
@@ -646,12 +641,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         )
         for v in ticks:
             ty = bottom - (2 * v * _PANEL + top_value) // (2 * top_value)
-            parts.append(
-                el(
-                    "line",
-                    {"class": "ch-axis", "x1": gutter - _TICK, "x2": gutter, "y1": ty, "y2": ty},
-                )
-            )
+            axis_d.append(f"M{gutter - _TICK} {ty}h{_TICK}")
             texts.append(
                 el(
                     "text",
@@ -665,28 +655,22 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
                     format_int(v),
                 )
             )
-        # Integer pixels; a run at one height keeps only its two ends.
-        pts: list[tuple[int, int]] = []
-        half = top_value
-        double = 2 * _PANEL
-        for x, v in zip(xs, values, strict=True):
-            py = bottom - (double * v + half) // (2 * top_value)
-            if len(pts) >= 2 and pts[-1][1] == py == pts[-2][1]:
-                pts[-1] = (x, py)
-            elif not pts or pts[-1] != (x, py):
-                pts.append((x, py))
+        # Integer pixels, rounded half up; inside a flat run only its two ends are kept.
+        half, double, den = top_value, 2 * _PANEL, 2 * top_value
+        ys = [bottom - (double * v + half) // den for v in values]
+        last = len(ys) - 1
+        points = " ".join(
+            [
+                f"{xs[i]},{ys[i]}"
+                for i in range(last + 1)
+                if i in (0, last) or not ys[i - 1] == ys[i] == ys[i + 1]
+            ]
+        )
         parts.append(
-            el(
-                "polyline",
-                {
-                    "class": f"curve curve-{key}",
-                    "data-series": key,
-                    "points": " ".join(f"{x},{py}" for x, py in pts),
-                },
-            )
+            el("polyline", {"class": f"curve curve-{key}", "data-series": key, "points": points})
         )
         if mx is not None and index is not None:
-            cy = bottom - (double * values[index] + half) // (2 * top_value)
+            cy = ys[index]
             marker.append(el("line", {"x1": mx, "x2": mx, "y1": top, "y2": bottom}))
             marker.append(el("circle", {"class": "ch-dot", "cx": mx, "cy": cy, "r": 3}))
         y = bottom + _GAP
@@ -723,12 +707,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         y = top + _STATE + _GAP
     # The x axis: ticks, the current value's label (it wins over ticks), the title.
     axis_y = y
-    parts.append(
-        el(
-            "line",
-            {"class": "ch-axis", "x1": gutter, "x2": gutter + span, "y1": axis_y, "y2": axis_y},
-        )
-    )
+    axis_d.append(f"M{gutter} {axis_y}h{span}")
     if axis.gap:
         bx = gutter + axis.gap // 2
         parts.append(
@@ -759,9 +738,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         )
     for v in _x_ticks(axis, here_box, width):
         x = axis.x(v)
-        parts.append(
-            el("line", {"class": "ch-axis", "x1": x, "x2": x, "y1": axis_y, "y2": axis_y + _TICK})
-        )
+        axis_d.append(f"M{x} {axis_y}v{_TICK}")
         texts.append(
             el(
                 "text",
@@ -785,6 +762,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         )
     )
     height = title_y + 5
+    parts.append(el("path", {"class": "ch-axis", "d": "".join(axis_d)}))
     if mx is not None:
         parts.append(el("g", {"class": "ch-marker", "data-current": s.current}, *marker))
     svg = el(
