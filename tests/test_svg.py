@@ -559,19 +559,27 @@ class TestCurves:
                 assert nice(step)
                 assert all(v % step == 0 for v in x_ticks), (path, x_ticks)
 
-    def test_y_ticks_cover_each_series(self) -> None:
-        s = sweep(
-            Scenario(),
-            "config.safety_margin",
-            sweep_values(Decimal(0), Decimal("0.5"), "config.safety_margin"),
-        )
-        svg = _chart(_parse(curves_chart(s, "en")))
-        y_ticks = [
-            int(e.get("data-tick", ""))
-            for e in _texts(svg)
-            if e.get("text-anchor") == "end" and e.get("data-tick")
-        ]
-        assert max(y_ticks) >= max(s.series["main_safe_input"])
+    @pytest.mark.parametrize(("data", "path", "bounds"), CURVE_CASES)
+    def test_y_ticks_are_nice_and_cover_each_series(
+        self, data: dict[str, Any], path: str, bounds: tuple[int, int] | None
+    ) -> None:
+        scenario = parse_scenario(data)
+        low, high = bounds or default_range(scenario, path)
+        s = sweep(scenario, path, sweep_values(low, high, path))
+        svg = _chart(_parse(curves_chart(s, "en", width=390)))
+        panels = [_rect_box(e) for e in svg.iter() if e.get("class") == "ch-panel"]
+        y_ticks = [e for e in _texts(svg) if e.get("text-anchor") == "end" and e.get("data-tick")]
+        for key, (_, top, _, bottom) in zip(SERIES, panels, strict=True):
+            # A tick label's baseline sits 4 px below its tick.
+            mine = [e for e in y_ticks if top <= Fraction(e.get("y", "")) - 4 <= bottom]
+            values = [int(e.get("data-tick", "")) for e in mine]
+            assert values[0] == 0
+            assert values[-1] >= max(s.series[key]), key
+            steps = {b - a for a, b in itertools.pairwise(values)}
+            assert len(steps) == 1
+            assert re.fullmatch(r"[125]0*", str(steps.pop()))
+            # The top tick is the top of the panel: the scale is read off its ends.
+            assert Fraction(mine[-1].get("y", "")) - 4 == top
 
     def test_outside_value_is_said_not_guessed(self) -> None:
         s = sweep(

@@ -585,12 +585,11 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
     # Left gutter: the widest y tick label of any panel; right: half the widest x label.
     domains = {}
     for key in SERIES:
-        _lo, high, _step = nice_domain(0, max(s.series[key]), 3)
-        ticks = nice_ticks(0, high, 3)
-        for count in (2, 1):  # tick labels at least 18 px apart (12 px text)
+        for count in (3, 2, 1):  # tick labels at least 18 px apart (12 px text)
+            _lo, high, _step = nice_domain(0, max(s.series[key]), count)
+            ticks = nice_ticks(0, high, count)
             if (len(ticks) - 1) * 18 <= _PANEL:
                 break
-            ticks = nice_ticks(0, high, count)
         domains[key] = (high, ticks)
     gutter = (
         _PAD + max(text_width(format_int(v)) for h, ticks in domains.values() for v in ticks) + 6
