@@ -23,6 +23,7 @@ from budgetcore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_val
 from budgetcore.ui.messages import CATALOGUE, t
 from budgetcore.ui.svg import curves_chart, plan_charts
 from tests.oracle import oracle_plan
+from tests.property.strategies import scenarios
 
 WIDTHS = (320, 390, 640, 1440)
 CJK = re.compile(r"[\u2e80-\u9fff\uff00-\uffef\u3000-\u303f]")
@@ -322,6 +323,20 @@ class TestNoOverlap:
             svg = _chart(_parse(markup))
             assert_no_collisions(svg)
             assert_fits(svg, width)
+
+    @settings(max_examples=30)
+    @given(scenarios(), st.sampled_from(WIDTHS), st.sampled_from(["en", "zh"]))
+    def test_no_overlap_for_any_scenario(self, data: dict[str, Any], width: int, lang: str) -> None:
+        for markup in plan_charts(plan(parse_scenario(data)), lang, width=width).values():
+            svg = _chart(_parse(markup))
+            assert_no_collisions(svg)
+            assert_fits(svg, width)
+
+    def test_a_too_narrow_container_gets_the_minimum_width_not_smaller_text(self) -> None:
+        svg = _chart(_parse(plan_charts(_plan("golden"), "en", width=100)["branch"]))
+        assert svg.get("width") == "280"
+        assert svg.get("font-size") == "12"
+        assert_no_collisions(svg)
 
 
 # ------------------------------------------------------------------ A/B

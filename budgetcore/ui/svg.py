@@ -47,9 +47,12 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import t
 from budgetcore.units import format_int
 
-__all__ = ["CHART_KEYS", "ab_legend", "curves_chart", "plan_charts"]
+__all__ = ["CHART_KEYS", "MIN_WIDTH", "ab_legend", "curves_chart", "plan_charts"]
 
 CHART_KEYS = ("funnel", "branch", "work")
+#: Narrower containers get this width (and scroll): below it, labels cannot all fit
+#: without shrinking text, which is what these charts refuse to do.
+MIN_WIDTH = 280
 
 _SVG_NS = "http://www.w3.org/2000/svg"
 _LINE = 16  # one text line: 12 px text, baseline 12 px below its top
@@ -492,6 +495,7 @@ def plan_charts(
     """The funnel, branch and work charts of ``p`` at ``width`` CSS pixels, each a
     ``<figure>``: title, svg, legend with exact tokens, and what it must not be read as.
     With ``pinned`` (A), A is drawn in each chart on the same scale, as outlines."""
+    width = max(width, MIN_WIDTH)
     out = {}
     for key in CHART_KEYS:
         svg, extra = _bars_svg(p, key, lang, width, pinned)
@@ -576,6 +580,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
     scale from 0, ticks in tokens), then the trigger and admission states, then the
     x axis in the swept input's unit. The scenario's own value is a plotted point
     (``curves.sweep`` inserts it); the marker's labels are its exact values."""
+    width = max(width, MIN_WIDTH)
     path = s.path
     log = SWEEPABLE[path] == "log"
     name = t(f"sweep.{path}", lang)
