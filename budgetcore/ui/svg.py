@@ -14,14 +14,15 @@ legible): ``ch`` (the svg), ``ch-label`` (row labels), ``ch-tick`` / ``ch-axis``
 axis), ``seg seg-<key>`` (B's bars), ``ch-ghost`` (A's outlines), ``ch-panel``,
 ``curve curve-<key>``, ``ch-marker``, ``ch-dot``, ``ch-here`` (curves), ``state
 state-true|false`` (state bands), ``ch-break`` (the 0 | 1 break of a log axis),
-``ch-legend`` / ``ch-key ch-key-<key>`` (legend swatches) / ``caveat`` / ``ch-note``
-(HTML around the svg).
+``ch-legend`` / ``ch-key ch-key-<key>`` (legend items; the swatch is their ::before) /
+``caveat`` / ``ch-note`` (HTML around the svg).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from itertools import pairwise
 
 from budgetcore.curves import (
@@ -182,11 +183,14 @@ def _token_axis(top_value: int, width: int) -> _Axis:
         count -= 1
 
 
+_Values = tuple[tuple[_Row, ...], tuple[_Ref, ...]]
+
+
 def _bars_svg(
-    p: Plan, key: str, lang: str, width: int, pinned: Plan | None
+    b: _Values, a: _Values | None, key: str, lang: str, width: int
 ) -> tuple[Markup, list[Markup]]:
-    rows, refs = _rows(p, key)
-    a_rows, a_refs = _rows(pinned, key) if pinned is not None else ((), ())
+    rows, refs = b
+    a_rows, a_refs = a if a is not None else ((), ())
     # The scale covers B and A: every row total and K always; M/C unless far off.
     data_top = max(
         [sum(t for _, t in r.parts) for r in (*rows, *a_rows)]
@@ -430,24 +434,20 @@ def _svg(key: str, title: str, width: int, height: int, parts: list[Markup]) -> 
     )
 
 
-def _swatch(key: str) -> Markup:
-    return el("i", {"class": f"ch-key ch-key-{key}"})  # empty: nothing to read aloud
-
-
 def ab_legend(lang: str) -> Markup:
     """The two legend entries that tell A's outline from B's fill."""
     return join(
         (
-            el("li", {"data-legend": "b"}, _swatch("b"), t("chart.legend.b", lang)),
-            el("li", {"data-legend": "a"}, _swatch("a"), t("chart.legend.a", lang)),
+            el("li", {"class": "ch-key ch-key-b", "data-legend": "b"}, t("chart.legend.b", lang)),
+            el("li", {"class": "ch-key ch-key-a", "data-legend": "a"}, t("chart.legend.a", lang)),
         )
     )
 
 
-def _legend(p: Plan, key: str, lang: str, pinned: Plan | None, extra: list[Markup]) -> Markup:
-    rows, refs = _rows(p, key)
-    a_rows, a_refs = _rows(pinned, key) if pinned is not None else ((), ())
-    items = [ab_legend(lang)] if pinned is not None else []
+def _legend(b: _Values, a: _Values | None, lang: str, extra: list[Markup]) -> Markup:
+    rows, refs = b
+    a_rows, a_refs = a if a is not None else ((), ())
+    items = [ab_legend(lang)] if a is not None else []
     for i, row in enumerate(rows):
         for j, (seg_key, tokens) in enumerate(row.parts):
             name = t(f"seg.{seg_key}", lang)
@@ -461,7 +461,10 @@ def _legend(p: Plan, key: str, lang: str, pinned: Plan | None, extra: list[Marku
                 )
             else:
                 text = t("chart.value", lang, name=name, value=format_int(tokens))
-            items.append(el("li", {"data-legend": seg_key}, _swatch(seg_key), text))
+            # The swatch is the item's ::before (page CSS), not an element of its own.
+            items.append(
+                el("li", {"class": f"ch-key ch-key-{seg_key}", "data-legend": seg_key}, text)
+            )
     for k, ref in enumerate(refs):
         name = t(f"seg.{ref.key}", lang)
         if a_refs:
@@ -496,11 +499,20 @@ def plan_charts(
     ``<figure>``: title, svg, legend with exact tokens, and what it must not be read as.
     With ``pinned`` (A), A is drawn in each chart on the same scale, as outlines."""
     width = max(width, MIN_WIDTH)
-    out = {}
-    for key in CHART_KEYS:
-        svg, extra = _bars_svg(p, key, lang, width, pinned)
-        out[key] = _figure(key, svg, _legend(p, key, lang, pinned, extra), lang)
-    return out
+    return {
+        key: _chart_figure(
+            key, _rows(p, key), None if pinned is None else _rows(pinned, key), lang, width
+        )
+        for key in CHART_KEYS
+    }
+
+
+@lru_cache(maxsize=96)
+def _chart_figure(key: str, b: _Values, a: _Values | None, lang: str, width: int) -> Markup:
+    # Keyed by the values the chart shows: a keystroke redraws only the charts it
+    # changes (typing S leaves the funnel as it was), and A's values never change.
+    svg, extra = _bars_svg(b, a, key, lang, width)
+    return _figure(key, svg, _legend(b, a, lang, extra), lang)
 
 
 # ------------------------------------------------------------------ capacity curves
