@@ -72,10 +72,10 @@ def _value(scenario: Scenario, path: str) -> int | Decimal:
 
 
 def default_range(scenario: Scenario, path: str) -> tuple[int | Decimal, int | Decimal]:
-    """A range around the current value: a decade below to a decade above (margin: 0-0.5);
-    below 10 tokens it starts at 0."""
+    """A range around the current value: a decade below to a decade above (margin: 0 to
+    0.5, or to the margin itself when larger); below 10 tokens it starts at 0."""
     if SWEEPABLE[path] == "linear":
-        return Decimal(0), Decimal("0.5")
+        return Decimal(0), max(Decimal("0.5"), Decimal(_value(scenario, path)))
     current = int(_value(scenario, path))
     return current // 10, max(10, current * 10)
 

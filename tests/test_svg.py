@@ -124,6 +124,11 @@ SCENARIOS: dict[str, dict[str, Any]] = {
     },
     "no-history": {"workload": {"history_tokens": 0, "summary_tokens": 0}},
     "all-zero": {"main_model": {"input_tokens": 1, "reserves_output": True}},
+    # Found by the property test: 12-digit tick labels at 320 px need the two-tick axis.
+    "huge-work": {
+        "main_model": {"input_tokens": 1, "output_tokens": 1, "reserves_output": False},
+        "workload": {"previous_summary_tokens": 400_000_000_001},
+    },
     "recompress": {
         "config": {"summary_max_tokens": 8_192},
         "workload": {"previous_summary_tokens": 12_000},
@@ -516,6 +521,26 @@ class TestCurves:
         if data == {} and path == "config.summary_max_tokens":
             assert here["main_safe_input"] == "936,345"  # the golden M, not a neighbour's
 
+    @settings(max_examples=15)
+    @given(
+        scenarios(),
+        st.sampled_from(list(SWEEPABLE)),
+        st.sampled_from(WIDTHS),
+        st.sampled_from(["en", "zh"]),
+    )
+    def test_any_scenario_and_sweep(
+        self, data: dict[str, Any], path: str, width: int, lang: str
+    ) -> None:
+        scenario = parse_scenario(data)
+        low, high = default_range(scenario, path)
+        s = sweep(scenario, path, sweep_values(low, high, path, 60))
+        svg = _chart(_parse(curves_chart(s, lang, width=width)))
+        assert_no_collisions(svg)
+        assert_fits(svg, width)
+        want = oracle_plan(_data(scenario, path, s.current))
+        here = {e.get("data-here"): e.text for e in _texts(svg) if e.get("data-here")}
+        assert here == {"x": here["x"], **{k: f"{want[k]:,}" for k in SERIES}}
+
     def test_k_sweep_from_zero_does_not_raise_and_starts_at_zero(self) -> None:
         s = sweep(
             Scenario(), "config.trigger_tokens", sweep_values(0, 320_000, "config.trigger_tokens")
@@ -593,8 +618,8 @@ class TestCurves:
             steps = {b - a for a, b in itertools.pairwise(values)}
             assert len(steps) == 1
             assert re.fullmatch(r"[125]0*", str(steps.pop()))
-            # The top tick is the top of the panel: the scale is read off its ends.
-            assert Fraction(mine[-1].get("y", "")) - 4 == top
+            # The top tick is the top of the panel (its label hangs below it).
+            assert Fraction(mine[-1].get("y", "")) - 12 == top
 
     def test_outside_value_is_said_not_guessed(self) -> None:
         s = sweep(

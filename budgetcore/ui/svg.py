@@ -168,7 +168,8 @@ class _Axis:
 
 def _token_axis(top_value: int, width: int) -> _Axis:
     """A 0-based token axis across ``width`` whose tick labels fit without touching:
-    as many nice ticks as fit (at most 8), the domain widened to the last one."""
+    as many nice ticks as fit (at most 8, at least 0 and the end), the domain widened
+    to the last one."""
     count = max(2, min(8, (width - 2 * _PAD) // 80))
     while True:
         low, high, _step = nice_domain(0, top_value, count)
@@ -178,7 +179,7 @@ def _token_axis(top_value: int, width: int) -> _Axis:
         ticks = nice_ticks(low, high, count)
         axis = _Axis(left, span, high, ticks)
         boxes = [text_box(axis.x(v), 0, format_int(v), "middle") for v in ticks]
-        if count == 2 or all(not a.overlaps(b, 6) for a, b in pairwise(boxes)):
+        if count == 1 or all(not a.overlaps(b, 6) for a, b in pairwise(boxes)):
             return axis
         count -= 1
 
@@ -602,10 +603,12 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
     # Left gutter: the widest y tick label of any panel; right: half the widest x label.
     domains = {}
     for key in SERIES:
-        for count in (3, 2, 1):  # tick labels at least 18 px apart (12 px text)
+        # Tick labels at least 23 px apart: the top one hangs below its tick (so the
+        # title row above stays free), the others are centred on theirs.
+        for count in (3, 2, 1):
             _lo, high, _step = nice_domain(0, max(s.series[key]), count)
             ticks = nice_ticks(0, high, count)
-            if (len(ticks) - 1) * 18 <= _PANEL:
+            if (len(ticks) - 1) * 23 <= _PANEL:
                 break
         domains[key] = (high, ticks)
     gutter = (
@@ -628,11 +631,12 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         top_value, ticks = domains[key]
         title_base = y + _LINE - 4
         label = t(f"series.{key}", lang)
-        name_box = text_box(gutter, title_base, label)
-        texts.append(el("text", {"class": "ch-label", "x": gutter, "y": title_base}, label))
+        value_text = format_int(values[index]) if index is not None else None
+        lx, spot = _title_row(
+            label, value_text, mx=mx, gutter=gutter, baseline=title_base, width=width
+        )
+        texts.append(el("text", {"class": "ch-label", "x": lx, "y": title_base}, label))
         if mx is not None and index is not None:
-            value_text = format_int(values[index])
-            spot = _beside(mx, title_base, value_text, name_box, width)
             texts.append(
                 el(
                     "text",
@@ -664,7 +668,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
                     {
                         "class": "ch-tick",
                         "x": gutter - _TICK - 2,
-                        "y": ty + 4,
+                        "y": ty + FONT_PX if v and v == ticks[-1] else ty + 4,
                         "text-anchor": "end",
                         "data-tick": v,
                     },
@@ -696,13 +700,11 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         ("admitted", "phrase.admitted"),
     ):
         title_base = y + _LINE - 4
-        texts.append(
-            el(
-                "text",
-                {"class": "ch-label", "x": gutter, "y": title_base},
-                t("curves.state", lang, name=t(state_name, lang), dark=dark),
-            )
+        label = t("curves.state", lang, name=t(state_name, lang), dark=dark)
+        lx, _spot = _title_row(
+            label, None, mx=None, gutter=gutter, baseline=title_base, width=width
         )
+        texts.append(el("text", {"class": "ch-label", "x": lx, "y": title_base}, label))
         top = y + _LINE
         for x0, x1, flag in state_spans(s.states[key], tuple(xs)):
             parts.append(
@@ -826,11 +828,23 @@ def _clamp_middle(x: int, text: str, width: int) -> tuple[int, str]:
     return x, "middle"
 
 
-def _beside(mx: int, baseline: int, text: str, name_box: Box, width: int) -> tuple[int, str]:
-    """Where the marker's value label goes in a title row: right of the marker, else
-    left of it, else right after the series name (the marker does not cross the row)."""
-    for x, anchor in ((mx + 4, "start"), (mx - 4, "end")):
-        box = text_box(x, baseline, text, anchor)
+def _title_row(
+    name: str, value: str | None, *, mx: int | None, gutter: int, baseline: int, width: int
+) -> tuple[int, tuple[int, str]]:
+    """Where a title row's name starts and where the marker's value label goes: the
+    name over the plot, the value right of the marker, else left of it, else right
+    after the name; a row too narrow for that moves into the gutter (the gutter's top
+    tick label hangs below the row, so the row is free there)."""
+    w = text_width(name)
+    x = gutter if gutter + w <= width - _PAD else max(_PAD, width - _PAD - w)
+    if value is None or mx is None:
+        return x, (x, "start")
+    name_box = text_box(x, baseline, name)
+    for vx, anchor in ((mx + 4, "start"), (mx - 4, "end")):
+        box = text_box(vx, baseline, value, anchor)
         if _fits(box, width) and not box.overlaps(name_box, 8):
-            return x, anchor
-    return name_box.x1 + 10, "start"
+            return x, (vx, anchor)
+    after = x + w + 10
+    if after + text_width(value) <= width - _PAD:
+        return x, (after, "start")
+    return _PAD, (_PAD + w + 10, "start")
