@@ -518,7 +518,8 @@ def _chart_figure(key: str, b: _Values, a: _Values | None, lang: str, width: int
 
 # ------------------------------------------------------------------ capacity curves
 
-_PANEL = 56  # plot height of one series: room for four tick labels
+_PANEL = 56  # plot height of one series: room for four tick labels 18 px apart
+_HEAD = 8  # between a title row and its panel: the top tick label's upper half
 _STATE = 10  # height of a state band
 
 
@@ -603,12 +604,11 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
     # Left gutter: the widest y tick label of any panel; right: half the widest x label.
     domains = {}
     for key in SERIES:
-        # Tick labels at least 23 px apart: the top one hangs below its tick (so the
-        # title row above stays free), the others are centred on theirs.
+        # Tick labels centred on their ticks, at least 18 px apart.
         for count in (3, 2, 1):
             _lo, high, _step = nice_domain(0, max(s.series[key]), count)
             ticks = nice_ticks(0, high, count)
-            if (len(ticks) - 1) * 23 <= _PANEL:
+            if (len(ticks) - 1) * 18 <= _PANEL:
                 break
         domains[key] = (high, ticks)
     gutter = (
@@ -651,7 +651,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
                     value_text,
                 )
             )
-        top = y + _LINE
+        top = y + _LINE + _HEAD
         bottom = top + _PANEL
         parts.append(
             el(
@@ -668,7 +668,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
                     {
                         "class": "ch-tick",
                         "x": gutter - _TICK - 2,
-                        "y": ty + FONT_PX if v and v == ticks[-1] else ty + 4,
+                        "y": ty + 4,
                         "text-anchor": "end",
                         "data-tick": v,
                     },
@@ -833,8 +833,8 @@ def _title_row(
 ) -> tuple[int, tuple[int, str]]:
     """Where a title row's name starts and where the marker's value label goes: the
     name over the plot, the value right of the marker, else left of it, else right
-    after the name; a row too narrow for that moves into the gutter (the gutter's top
-    tick label hangs below the row, so the row is free there)."""
+    after the name; a row too narrow for that moves into the gutter (the top tick
+    label stays below the row: _HEAD keeps them apart)."""
     w = text_width(name)
     x = gutter if gutter + w <= width - _PAD else max(_PAD, width - _PAD - w)
     if value is None or mx is None:
