@@ -27,6 +27,7 @@ __all__ = [
     "sweep",
     "sweep_values",
     "unit_position",
+    "unit_positions",
     "with_current",
     "x_pixels",
 ]
@@ -71,10 +72,10 @@ def _value(scenario: Scenario, path: str) -> int | Decimal:
 
 
 def default_range(scenario: Scenario, path: str) -> tuple[int | Decimal, int | Decimal]:
-    """A range around the current value: a decade below to a decade above (margin: 0-0.5);
-    below 10 tokens it starts at 0."""
+    """A range around the current value: a decade below to a decade above (margin: 0 to
+    0.5, or to the margin itself when larger); below 10 tokens it starts at 0."""
     if SWEEPABLE[path] == "linear":
-        return Decimal(0), Decimal("0.5")
+        return Decimal(0), max(Decimal("0.5"), Decimal(_value(scenario, path)))
     current = int(_value(scenario, path))
     return current // 10, max(10, current * 10)
 
@@ -275,20 +276,36 @@ def unit_position(value: int | Decimal, low: int | Decimal, high: int | Decimal,
         return int((part * UNIT).to_integral_value())
 
 
+@lru_cache(maxsize=16)
+def _memo(low: int | Decimal, high: int | Decimal, log: bool) -> dict[int | Decimal, int]:
+    return {}  # value -> unit_position, filled on use: one dict lookup per point
+
+
+def unit_positions(
+    values: tuple[int | Decimal, ...], low: int | Decimal, high: int | Decimal, log: bool
+) -> list[int]:
+    """``unit_position`` of every value, computed once per value and axis."""
+    memo = _memo(low, high, log)
+    out = []
+    for v in values:
+        pos = memo.get(v)
+        if pos is None:
+            pos = memo[v] = unit_position(v, low, high, log)
+        out.append(pos)
+    return out
+
+
 def x_pixels(s: Sweep, left: int, plot_width: int) -> tuple[int, ...]:
     """The x pixel of every point of the sweep on an axis from ``left`` over
     ``plot_width`` pixels (a log axis that starts at 0 keeps ZERO_GAP pixels for 0)."""
     log = SWEEPABLE[s.path] == "log"
     low, high = s.values[0], s.values[-1]
     gap = ZERO_GAP if log and low == 0 else 0
-    span = plot_width - gap
-    out = []
-    for v in s.values:
-        if gap and v == 0:
-            out.append(left)
-        else:
-            out.append(left + gap + (unit_position(v, low, high, log) * span + UNIT // 2) // UNIT)
-    return tuple(out)
+    start, span, half = left + gap, plot_width - gap, UNIT // 2
+    xs = [start + (pos * span + half) // UNIT for pos in unit_positions(s.values, low, high, log)]
+    if gap:
+        xs = [left if v == 0 else x for v, x in zip(s.values, xs, strict=True)]
+    return tuple(xs)
 
 
 def state_spans(flags: tuple[bool, ...], xs: tuple[int, ...]) -> tuple[tuple[int, int, bool], ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from budgetcore.plan import Plan
@@ -194,6 +195,8 @@ FONT_PX = 12  # every chart text; the page draws at its CSS width, so this is on
 
 def _floor_log10(x: Fraction) -> int:
     """floor(log10(x)) for x > 0, exactly (no float)."""
+    if x >= 1:
+        return len(str(x.numerator // x.denominator)) - 1
     k = len(str(x.numerator)) - len(str(x.denominator))
     while Fraction(10) ** k > x:
         k -= 1
@@ -226,6 +229,7 @@ def _as_number(value: Fraction, integral: bool) -> int | Decimal:
     return Decimal(value.numerator) / Decimal(value.denominator)
 
 
+@lru_cache(maxsize=1024)
 def nice_ticks(low: int | Decimal, high: int | Decimal, count: int) -> tuple[Any, ...]:
     """About ``count`` ticks at multiples of a 1, 2, 5 × 10**k step, all inside
     [low, high]; integers for integer bounds (tokens: the step is at least 1), exact
@@ -254,6 +258,7 @@ def nice_ticks(low: int | Decimal, high: int | Decimal, count: int) -> tuple[Any
     return tuple(_as_number(i * step, integral) for i in range(int(first), int(last) + 1))
 
 
+@lru_cache(maxsize=1024)
 def nice_domain(low: int, high: int, count: int) -> tuple[int, int, int]:
     """[low, high] widened to whole steps of its nice tick step, and the step (d3's
     ``scale.nice``: repeated, since widening can change the step). Integers only.
@@ -288,6 +293,7 @@ def _wide(ch: str) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int = FONT_PX) -> int:
     """A conservative width estimate in pixels: 0.62 em per Latin character, 1 em per
     CJK one, rounded up (real glyphs are narrower, so boxes built on it over-cover).
@@ -295,7 +301,7 @@ def text_width(text: str, size: int = FONT_PX) -> int:
     >>> text_width("K 32,000"), text_width("触发线 K")
     (60, 51)
     """
-    ems100 = sum(100 if _wide(ch) else 62 for ch in text)
+    ems100 = 62 * len(text) if text.isascii() else sum(100 if _wide(c) else 62 for c in text)
     return -((-ems100 * size) // 100)
 
 

@@ -23,6 +23,7 @@ from budgetcore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_val
 from budgetcore.ui.messages import CATALOGUE, t
 from budgetcore.ui.svg import curves_chart, plan_charts
 from tests.oracle import oracle_plan
+from tests.property.strategies import scenarios
 
 WIDTHS = (320, 390, 640, 1440)
 CJK = re.compile(r"[\u2e80-\u9fff\uff00-\uffef\u3000-\u303f]")
@@ -123,6 +124,11 @@ SCENARIOS: dict[str, dict[str, Any]] = {
     },
     "no-history": {"workload": {"history_tokens": 0, "summary_tokens": 0}},
     "all-zero": {"main_model": {"input_tokens": 1, "reserves_output": True}},
+    # Found by the property test: 12-digit tick labels at 320 px need the two-tick axis.
+    "huge-work": {
+        "main_model": {"input_tokens": 1, "output_tokens": 1, "reserves_output": False},
+        "workload": {"previous_summary_tokens": 400_000_000_001},
+    },
     "recompress": {
         "config": {"summary_max_tokens": 8_192},
         "workload": {"previous_summary_tokens": 12_000},
@@ -323,6 +329,20 @@ class TestNoOverlap:
             assert_no_collisions(svg)
             assert_fits(svg, width)
 
+    @settings(max_examples=30)
+    @given(scenarios(), st.sampled_from(WIDTHS), st.sampled_from(["en", "zh"]))
+    def test_no_overlap_for_any_scenario(self, data: dict[str, Any], width: int, lang: str) -> None:
+        for markup in plan_charts(plan(parse_scenario(data)), lang, width=width).values():
+            svg = _chart(_parse(markup))
+            assert_no_collisions(svg)
+            assert_fits(svg, width)
+
+    def test_a_too_narrow_container_gets_the_minimum_width_not_smaller_text(self) -> None:
+        svg = _chart(_parse(plan_charts(_plan("golden"), "en", width=100)["branch"]))
+        assert svg.get("width") == "280"
+        assert svg.get("font-size") == "12"
+        assert_no_collisions(svg)
+
 
 # ------------------------------------------------------------------ A/B
 
@@ -501,6 +521,26 @@ class TestCurves:
         if data == {} and path == "config.summary_max_tokens":
             assert here["main_safe_input"] == "936,345"  # the golden M, not a neighbour's
 
+    @settings(max_examples=15)
+    @given(
+        scenarios(),
+        st.sampled_from(list(SWEEPABLE)),
+        st.sampled_from(WIDTHS),
+        st.sampled_from(["en", "zh"]),
+    )
+    def test_any_scenario_and_sweep(
+        self, data: dict[str, Any], path: str, width: int, lang: str
+    ) -> None:
+        scenario = parse_scenario(data)
+        low, high = default_range(scenario, path)
+        s = sweep(scenario, path, sweep_values(low, high, path, 60))
+        svg = _chart(_parse(curves_chart(s, lang, width=width)))
+        assert_no_collisions(svg)
+        assert_fits(svg, width)
+        want = oracle_plan(_data(scenario, path, s.current))
+        here = {e.get("data-here"): e.text for e in _texts(svg) if e.get("data-here")}
+        assert here == {"x": here["x"], **{k: f"{want[k]:,}" for k in SERIES}}
+
     def test_k_sweep_from_zero_does_not_raise_and_starts_at_zero(self) -> None:
         s = sweep(
             Scenario(), "config.trigger_tokens", sweep_values(0, 320_000, "config.trigger_tokens")
@@ -559,19 +599,27 @@ class TestCurves:
                 assert nice(step)
                 assert all(v % step == 0 for v in x_ticks), (path, x_ticks)
 
-    def test_y_ticks_cover_each_series(self) -> None:
-        s = sweep(
-            Scenario(),
-            "config.safety_margin",
-            sweep_values(Decimal(0), Decimal("0.5"), "config.safety_margin"),
-        )
-        svg = _chart(_parse(curves_chart(s, "en")))
-        y_ticks = [
-            int(e.get("data-tick", ""))
-            for e in _texts(svg)
-            if e.get("text-anchor") == "end" and e.get("data-tick")
-        ]
-        assert max(y_ticks) >= max(s.series["main_safe_input"])
+    @pytest.mark.parametrize(("data", "path", "bounds"), CURVE_CASES)
+    def test_y_ticks_are_nice_and_cover_each_series(
+        self, data: dict[str, Any], path: str, bounds: tuple[int, int] | None
+    ) -> None:
+        scenario = parse_scenario(data)
+        low, high = bounds or default_range(scenario, path)
+        s = sweep(scenario, path, sweep_values(low, high, path))
+        svg = _chart(_parse(curves_chart(s, "en", width=390)))
+        panels = [_rect_box(e) for e in svg.iter() if e.get("class") == "ch-panel"]
+        y_ticks = [e for e in _texts(svg) if e.get("text-anchor") == "end" and e.get("data-tick")]
+        for key, (_, top, _, bottom) in zip(SERIES, panels, strict=True):
+            # A tick label's baseline sits 4 px below its tick.
+            mine = [e for e in y_ticks if top <= Fraction(e.get("y", "")) - 4 <= bottom]
+            values = [int(e.get("data-tick", "")) for e in mine]
+            assert values[0] == 0
+            assert values[-1] >= max(s.series[key]), key
+            steps = {b - a for a, b in itertools.pairwise(values)}
+            assert len(steps) == 1
+            assert re.fullmatch(r"[125]0*", str(steps.pop()))
+            # The top tick is the top of the panel: the scale is read off its ends.
+            assert Fraction(mine[-1].get("y", "")) - 4 == top
 
     def test_outside_value_is_said_not_guessed(self) -> None:
         s = sweep(

@@ -14,13 +14,15 @@ legible): ``ch`` (the svg), ``ch-label`` (row labels), ``ch-tick`` / ``ch-axis``
 axis), ``seg seg-<key>`` (B's bars), ``ch-ghost`` (A's outlines), ``ch-panel``,
 ``curve curve-<key>``, ``ch-marker``, ``ch-dot``, ``ch-here`` (curves), ``state
 state-true|false`` (state bands), ``ch-break`` (the 0 | 1 break of a log axis),
-``ch-legend`` / ``ch-swatch`` / ``caveat`` / ``ch-note`` (HTML around the svg).
+``ch-legend`` / ``ch-key ch-key-<key>`` (legend items; the swatch is their ::before) /
+``caveat`` / ``ch-note`` (HTML around the svg).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from itertools import pairwise
 
 from budgetcore.curves import (
@@ -31,6 +33,7 @@ from budgetcore.curves import (
     Sweep,
     state_spans,
     unit_position,
+    x_pixels,
 )
 from budgetcore.geometry import (
     FONT_PX,
@@ -45,9 +48,12 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import t
 from budgetcore.units import format_int
 
-__all__ = ["CHART_KEYS", "ab_legend", "curves_chart", "plan_charts"]
+__all__ = ["CHART_KEYS", "MIN_WIDTH", "ab_legend", "curves_chart", "plan_charts"]
 
 CHART_KEYS = ("funnel", "branch", "work")
+#: Narrower containers get this width (and scroll): below it, labels cannot all fit
+#: without shrinking text, which is what these charts refuse to do.
+MIN_WIDTH = 280
 
 _SVG_NS = "http://www.w3.org/2000/svg"
 _LINE = 16  # one text line: 12 px text, baseline 12 px below its top
@@ -162,7 +168,8 @@ class _Axis:
 
 def _token_axis(top_value: int, width: int) -> _Axis:
     """A 0-based token axis across ``width`` whose tick labels fit without touching:
-    as many nice ticks as fit (at most 8), the domain widened to the last one."""
+    as many nice ticks as fit (at most 8, at least 0 and the end), the domain widened
+    to the last one."""
     count = max(2, min(8, (width - 2 * _PAD) // 80))
     while True:
         low, high, _step = nice_domain(0, top_value, count)
@@ -172,16 +179,19 @@ def _token_axis(top_value: int, width: int) -> _Axis:
         ticks = nice_ticks(low, high, count)
         axis = _Axis(left, span, high, ticks)
         boxes = [text_box(axis.x(v), 0, format_int(v), "middle") for v in ticks]
-        if count == 2 or all(not a.overlaps(b, 6) for a, b in pairwise(boxes)):
+        if count == 1 or all(not a.overlaps(b, 6) for a, b in pairwise(boxes)):
             return axis
         count -= 1
 
 
+_Values = tuple[tuple[_Row, ...], tuple[_Ref, ...]]
+
+
 def _bars_svg(
-    p: Plan, key: str, lang: str, width: int, pinned: Plan | None
+    b: _Values, a: _Values | None, key: str, lang: str, width: int
 ) -> tuple[Markup, list[Markup]]:
-    rows, refs = _rows(p, key)
-    a_rows, a_refs = _rows(pinned, key) if pinned is not None else ((), ())
+    rows, refs = b
+    a_rows, a_refs = a if a is not None else ((), ())
     # The scale covers B and A: every row total and K always; M/C unless far off.
     data_top = max(
         [sum(t for _, t in r.parts) for r in (*rows, *a_rows)]
@@ -357,7 +367,6 @@ def _stack(
     for seg_key, tokens in parts:
         length = axis.length(tokens)
         x1 = x0 + length
-        tip = t("chart.value", lang, name=t(f"seg.{seg_key}", lang), value=format_int(tokens))
         out.append(
             el(
                 "rect",
@@ -370,7 +379,6 @@ def _stack(
                     attr: seg_key,
                     "data-tokens": tokens,
                 },
-                el("title", None, tip),
             )
         )
         x0 = x1
@@ -378,15 +386,13 @@ def _stack(
 
 
 def _axis_svg(axis: _Axis, y: int, width: int, lang: str) -> tuple[list[Markup], int]:
-    out = [
-        el(
-            "line",
-            {"class": "ch-axis", "x1": axis.left, "x2": axis.left + axis.span, "y1": y, "y2": y},
-        )
-    ]
+    # The axis line and every tick mark are one path.
+    d = f"M{axis.left} {y}H{axis.left + axis.span}" + "".join(
+        f"M{axis.x(v)} {y}v{_TICK}" for v in axis.ticks
+    )
+    out = [el("path", {"class": "ch-axis", "d": d})]
     for v in axis.ticks:
         x = axis.x(v)
-        out.append(el("line", {"class": "ch-axis", "x1": x, "x2": x, "y1": y, "y2": y + _TICK}))
         out.append(
             el(
                 "text",
@@ -429,28 +435,20 @@ def _svg(key: str, title: str, width: int, height: int, parts: list[Markup]) -> 
     )
 
 
-def _swatch(cls: str) -> Markup:
-    return el(
-        "svg",
-        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
-        el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}),
-    )
-
-
 def ab_legend(lang: str) -> Markup:
     """The two legend entries that tell A's outline from B's fill."""
     return join(
         (
-            el("li", {"data-legend": "b"}, _swatch("seg ch-legend-b"), t("chart.legend.b", lang)),
-            el("li", {"data-legend": "a"}, _swatch("ch-ghost"), t("chart.legend.a", lang)),
+            el("li", {"class": "ch-key ch-key-b", "data-legend": "b"}, t("chart.legend.b", lang)),
+            el("li", {"class": "ch-key ch-key-a", "data-legend": "a"}, t("chart.legend.a", lang)),
         )
     )
 
 
-def _legend(p: Plan, key: str, lang: str, pinned: Plan | None, extra: list[Markup]) -> Markup:
-    rows, refs = _rows(p, key)
-    a_rows, a_refs = _rows(pinned, key) if pinned is not None else ((), ())
-    items = [ab_legend(lang)] if pinned is not None else []
+def _legend(b: _Values, a: _Values | None, lang: str, extra: list[Markup]) -> Markup:
+    rows, refs = b
+    a_rows, a_refs = a if a is not None else ((), ())
+    items = [ab_legend(lang)] if a is not None else []
     for i, row in enumerate(rows):
         for j, (seg_key, tokens) in enumerate(row.parts):
             name = t(f"seg.{seg_key}", lang)
@@ -464,7 +462,10 @@ def _legend(p: Plan, key: str, lang: str, pinned: Plan | None, extra: list[Marku
                 )
             else:
                 text = t("chart.value", lang, name=name, value=format_int(tokens))
-            items.append(el("li", {"data-legend": seg_key}, _swatch(f"seg seg-{seg_key}"), text))
+            # The swatch is the item's ::before (page CSS), not an element of its own.
+            items.append(
+                el("li", {"class": f"ch-key ch-key-{seg_key}", "data-legend": seg_key}, text)
+            )
     for k, ref in enumerate(refs):
         name = t(f"seg.{ref.key}", lang)
         if a_refs:
@@ -498,16 +499,27 @@ def plan_charts(
     """The funnel, branch and work charts of ``p`` at ``width`` CSS pixels, each a
     ``<figure>``: title, svg, legend with exact tokens, and what it must not be read as.
     With ``pinned`` (A), A is drawn in each chart on the same scale, as outlines."""
-    out = {}
-    for key in CHART_KEYS:
-        svg, extra = _bars_svg(p, key, lang, width, pinned)
-        out[key] = _figure(key, svg, _legend(p, key, lang, pinned, extra), lang)
-    return out
+    width = max(width, MIN_WIDTH)
+    return {
+        key: _chart_figure(
+            key, _rows(p, key), None if pinned is None else _rows(pinned, key), lang, width
+        )
+        for key in CHART_KEYS
+    }
+
+
+@lru_cache(maxsize=96)
+def _chart_figure(key: str, b: _Values, a: _Values | None, lang: str, width: int) -> Markup:
+    # Keyed by the values the chart shows: a keystroke redraws only the charts it
+    # changes (typing S leaves the funnel as it was), and A's values never change.
+    svg, extra = _bars_svg(b, a, key, lang, width)
+    return _figure(key, svg, _legend(b, a, lang, extra), lang)
 
 
 # ------------------------------------------------------------------ capacity curves
 
-_PANEL = 56  # plot height of one series: room for four tick labels
+_PANEL = 56  # plot height of one series: room for four tick labels 18 px apart
+_HEAD = 8  # between a title row and its panel: the top tick label's upper half
 _STATE = 10  # height of a state band
 
 
@@ -582,6 +594,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
     scale from 0, ticks in tokens), then the trigger and admission states, then the
     x axis in the swept input's unit. The scenario's own value is a plotted point
     (``curves.sweep`` inserts it); the marker's labels are its exact values."""
+    width = max(width, MIN_WIDTH)
     path = s.path
     log = SWEEPABLE[path] == "log"
     name = t(f"sweep.{path}", lang)
@@ -591,12 +604,12 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
     # Left gutter: the widest y tick label of any panel; right: half the widest x label.
     domains = {}
     for key in SERIES:
-        _lo, high, _step = nice_domain(0, max(s.series[key]), 3)
-        ticks = nice_ticks(0, high, 3)
-        for count in (2, 1):  # tick labels at least 18 px apart (12 px text)
+        # Tick labels centred on their ticks, at least 18 px apart.
+        for count in (3, 2, 1):
+            _lo, high, _step = nice_domain(0, max(s.series[key]), count)
+            ticks = nice_ticks(0, high, count)
             if (len(ticks) - 1) * 18 <= _PANEL:
                 break
-            ticks = nice_ticks(0, high, count)
         domains[key] = (high, ticks)
     gutter = (
         _PAD + max(text_width(format_int(v)) for h, ticks in domains.values() for v in ticks) + 6
@@ -605,23 +618,25 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
     span = max(1, width - gutter - right)
     low, high_x = s.values[0], s.values[-1]
     axis = _XAxis(low, high_x, log, gutter, span, ZERO_GAP if log and low == 0 else 0)
-    xs = [axis.x(v) for v in s.values]
+    xs = x_pixels(s, gutter, span)
     mx = xs[index] if index is not None else None
 
     parts: list[Markup] = []
     texts: list[Markup] = []
     marker: list[Markup] = []
+    axis_d: list[str] = []  # every axis line and tick mark, drawn as one path
     y = 0
     for key in SERIES:
         values = s.series[key]
         top_value, ticks = domains[key]
         title_base = y + _LINE - 4
         label = t(f"series.{key}", lang)
-        name_box = text_box(gutter, title_base, label)
-        texts.append(el("text", {"class": "ch-label", "x": gutter, "y": title_base}, label))
+        value_text = format_int(values[index]) if index is not None else None
+        lx, spot = _title_row(
+            label, value_text, mx=mx, gutter=gutter, baseline=title_base, width=width
+        )
+        texts.append(el("text", {"class": "ch-label", "x": lx, "y": title_base}, label))
         if mx is not None and index is not None:
-            value_text = format_int(values[index])
-            spot = _beside(mx, title_base, value_text, name_box, width)
             texts.append(
                 el(
                     "text",
@@ -636,7 +651,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
                     value_text,
                 )
             )
-        top = y + _LINE
+        top = y + _LINE + _HEAD
         bottom = top + _PANEL
         parts.append(
             el(
@@ -646,12 +661,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         )
         for v in ticks:
             ty = bottom - (2 * v * _PANEL + top_value) // (2 * top_value)
-            parts.append(
-                el(
-                    "line",
-                    {"class": "ch-axis", "x1": gutter - _TICK, "x2": gutter, "y1": ty, "y2": ty},
-                )
-            )
+            axis_d.append(f"M{gutter - _TICK} {ty}h{_TICK}")
             texts.append(
                 el(
                     "text",
@@ -665,28 +675,22 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
                     format_int(v),
                 )
             )
-        # Integer pixels; a run at one height keeps only its two ends.
-        pts: list[tuple[int, int]] = []
-        half = top_value
-        double = 2 * _PANEL
-        for x, v in zip(xs, values, strict=True):
-            py = bottom - (double * v + half) // (2 * top_value)
-            if len(pts) >= 2 and pts[-1][1] == py == pts[-2][1]:
-                pts[-1] = (x, py)
-            elif not pts or pts[-1] != (x, py):
-                pts.append((x, py))
+        # Integer pixels, rounded half up; inside a flat run only its two ends are kept.
+        half, double, den = top_value, 2 * _PANEL, 2 * top_value
+        ys = [bottom - (double * v + half) // den for v in values]
+        last = len(ys) - 1
+        points = " ".join(
+            [
+                f"{xs[i]},{ys[i]}"
+                for i in range(last + 1)
+                if i in (0, last) or not ys[i - 1] == ys[i] == ys[i + 1]
+            ]
+        )
         parts.append(
-            el(
-                "polyline",
-                {
-                    "class": f"curve curve-{key}",
-                    "data-series": key,
-                    "points": " ".join(f"{x},{py}" for x, py in pts),
-                },
-            )
+            el("polyline", {"class": f"curve curve-{key}", "data-series": key, "points": points})
         )
         if mx is not None and index is not None:
-            cy = bottom - (double * values[index] + half) // (2 * top_value)
+            cy = ys[index]
             marker.append(el("line", {"x1": mx, "x2": mx, "y1": top, "y2": bottom}))
             marker.append(el("circle", {"class": "ch-dot", "cx": mx, "cy": cy, "r": 3}))
         y = bottom + _GAP
@@ -696,13 +700,11 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         ("admitted", "phrase.admitted"),
     ):
         title_base = y + _LINE - 4
-        texts.append(
-            el(
-                "text",
-                {"class": "ch-label", "x": gutter, "y": title_base},
-                t("curves.state", lang, name=t(state_name, lang), dark=dark),
-            )
+        label = t("curves.state", lang, name=t(state_name, lang), dark=dark)
+        lx, _spot = _title_row(
+            label, None, mx=None, gutter=gutter, baseline=title_base, width=width
         )
+        texts.append(el("text", {"class": "ch-label", "x": lx, "y": title_base}, label))
         top = y + _LINE
         for x0, x1, flag in state_spans(s.states[key], tuple(xs)):
             parts.append(
@@ -723,12 +725,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         y = top + _STATE + _GAP
     # The x axis: ticks, the current value's label (it wins over ticks), the title.
     axis_y = y
-    parts.append(
-        el(
-            "line",
-            {"class": "ch-axis", "x1": gutter, "x2": gutter + span, "y1": axis_y, "y2": axis_y},
-        )
-    )
+    axis_d.append(f"M{gutter} {axis_y}h{span}")
     if axis.gap:
         bx = gutter + axis.gap // 2
         parts.append(
@@ -759,9 +756,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         )
     for v in _x_ticks(axis, here_box, width):
         x = axis.x(v)
-        parts.append(
-            el("line", {"class": "ch-axis", "x1": x, "x2": x, "y1": axis_y, "y2": axis_y + _TICK})
-        )
+        axis_d.append(f"M{x} {axis_y}v{_TICK}")
         texts.append(
             el(
                 "text",
@@ -785,6 +780,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         )
     )
     height = title_y + 5
+    parts.append(el("path", {"class": "ch-axis", "d": "".join(axis_d)}))
     if mx is not None:
         parts.append(el("g", {"class": "ch-marker", "data-current": s.current}, *marker))
     svg = el(
@@ -832,11 +828,23 @@ def _clamp_middle(x: int, text: str, width: int) -> tuple[int, str]:
     return x, "middle"
 
 
-def _beside(mx: int, baseline: int, text: str, name_box: Box, width: int) -> tuple[int, str]:
-    """Where the marker's value label goes in a title row: right of the marker, else
-    left of it, else right after the series name (the marker does not cross the row)."""
-    for x, anchor in ((mx + 4, "start"), (mx - 4, "end")):
-        box = text_box(x, baseline, text, anchor)
+def _title_row(
+    name: str, value: str | None, *, mx: int | None, gutter: int, baseline: int, width: int
+) -> tuple[int, tuple[int, str]]:
+    """Where a title row's name starts and where the marker's value label goes: the
+    name over the plot, the value right of the marker, else left of it, else right
+    after the name; a row too narrow for that moves into the gutter (the top tick
+    label stays below the row: _HEAD keeps them apart)."""
+    w = text_width(name)
+    x = gutter if gutter + w <= width - _PAD else max(_PAD, width - _PAD - w)
+    if value is None or mx is None:
+        return x, (x, "start")
+    name_box = text_box(x, baseline, name)
+    for vx, anchor in ((mx + 4, "start"), (mx - 4, "end")):
+        box = text_box(vx, baseline, value, anchor)
         if _fits(box, width) and not box.overlaps(name_box, 8):
-            return x, anchor
-    return name_box.x1 + 10, "start"
+            return x, (vx, anchor)
+    after = x + w + 10
+    if after + text_width(value) <= width - _PAD:
+        return x, (after, "start")
+    return _PAD, (_PAD + w + 10, "start")
