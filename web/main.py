@@ -70,7 +70,12 @@ class Shell:
 
     # ---------------------------------------------------------------- state
     def chart_width(self):
-        width = int(q("#charts").clientWidth or 0)
+        # The charts draw at the column's real width (12 px text at any width): the
+        # chart box's inner width, without its padding.
+        box = q("#chart-funnel")
+        style = window.getComputedStyle(box)
+        pad = window.parseFloat(style.paddingLeft) + window.parseFloat(style.paddingRight)
+        width = int(box.clientWidth - pad)
         return width if width > 0 else 640
 
     def dispatch(self, event):

@@ -39,6 +39,8 @@ def _attrs(attrs: Attrs) -> str:
             continue
         if value is True:
             out.append(f" {name}")
+        elif type(value) is int:  # digits need no escaping (charts write thousands)
+            out.append(f' {name}="{value}"')
         else:
             out.append(f' {name}="{escape(str(value), quote=True)}"')
     return "".join(out)
