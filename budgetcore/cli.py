@@ -114,7 +114,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     base = Scenario() if args.scenario is None else _scenario(args)
     scenario = apply_overrides(base, overrides)
     values = effective_values(scenario)
-    print(f"{args.config}: valid, {len(overrides)} override(s)")
+    print(f"{_name(args.config)}: valid, {len(overrides)} override(s)")
     width = max(len(o.key) for o in REGISTRY)
     for o in REGISTRY:
         value = values[o.key]
@@ -381,7 +381,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def run() -> NoReturn:
+def run(argv: Sequence[str] | None = None) -> NoReturn:
     """The process entry point: ``main`` plus the stream conditions a Unix tool meets.
 
     A reader that goes away (``| head``) ends the command quietly; a failed write
@@ -393,7 +393,7 @@ def run() -> NoReturn:
     try:
         if sys.stdout is None:  # started with >&-: as if the reader had gone away
             raise BrokenPipeError
-        code = main()
+        code = main(argv)
         sys.stdout.flush()
     except BrokenPipeError:
         _drop_stdout()

@@ -56,7 +56,11 @@ def render_value(value: object) -> str:
 
 def _shorten(text: str, limit: int = _MAX_RENDERED) -> str:
     """One line of at most ``limit`` characters."""
-    text = " ".join(text[: limit * 4].split()) if not text.isprintable() else text
+    if not text.isprintable():
+        text = " ".join(text[: limit * 4].split())
+        # A lone surrogate (JSON "\ud800", a non-UTF-8 file name) cannot be written to
+        # a UTF-8 stream or a page: show it escaped.
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import json
 import subprocess
 import sys
+import time
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
+from budgetcore import cli
+from budgetcore.scenario import Limits
 from tests.test_plan import GOLDEN
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,3 +102,202 @@ def test_usage_errors_are_one_line_and_exit_2(args: tuple[str, ...]) -> None:
     assert proc.returncode == 2
     assert len(proc.stderr.decode().splitlines()) == 1
     assert proc.stdout == b""
+
+
+# ----------------------------------------------------- reliability (issue: no input may
+# hang or crash). Each item runs as a real subprocess; the wide battery below runs the
+# same entry point in-process, where a case costs microseconds instead of a start-up.
+
+HUGE = "1e1000000000000000000"  # Decimal itself refuses exponents of 10^18 and more
+
+
+def _one_line(proc: subprocess.CompletedProcess[bytes], code: int = 2) -> str:
+    assert proc.returncode == code, proc.stderr
+    assert proc.stdout == b""
+    text = proc.stderr.decode()
+    assert "Traceback" not in text
+    lines = text.splitlines()
+    assert len(lines) == 1, lines
+    assert len(lines[0]) <= 500
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        "#limits.raw_records_read=10",
+        "#limits.lease_s=60",
+        "#limits.directory_sessions_read=10",
+        "#limits.run_timeout_s=1",
+        "#limits.lease_s=10",
+        "#limits.model_timeout_s=100&limits.run_timeout_s=200&limits.lease_s=150",
+    ],
+)
+def test_a_cross_key_link_is_one_line_naming_both_fields(fragment: str) -> None:
+    line = _one_line(run("plan", "--fragment", fragment))
+    first = line.split(";")[0]
+    assert first.count("limits.") == 2, line  # the rule names the field and its partner
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        '{"config": {"trigger_tokens": %s}}',
+        '{"config": {"safety_margin": %s}}',
+        '{"samples": {"bson": [{"tokens": 1, "bytes": %s}]}}',
+        '{"unknown": %s}',
+        '{"limits": {"lease_s": -%s}}',
+    ],
+)
+@pytest.mark.parametrize("command", [("plan", "-"), ("export", "-"), ("check", "-")])
+def test_a_huge_exponent_anywhere_is_a_named_problem(doc: str, command: tuple[str, ...]) -> None:
+    proc = run(*command, stdin=(doc % HUGE).encode())
+    assert proc.returncode == 2
+    assert b"Traceback" not in proc.stderr
+    assert HUGE.encode() in proc.stderr  # shown as typed: never evaluated
+
+
+@pytest.mark.parametrize("value", [HUGE, "-" + HUGE, "1e-1000000000000000000", "inf", "nan"])
+def test_a_huge_exponent_in_a_toml_config_is_a_named_problem(tmp_path: Path, value: str) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text(f"[config]\nsafety_margin = {value}\n", encoding="utf-8")
+    line = _one_line(run("plan", "--fragment", "", "--config", str(config)))
+    assert line.startswith("config.safety_margin must be a decimal"), line
+    check = run("check", str(config))
+    assert check.returncode == 2
+    assert check.stderr.decode().startswith("error: config.safety_margin must be a decimal")
+
+
+def _shell(command: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        ["bash", "-c", command],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+        env={"PY": sys.executable, "PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_closed_stdin_is_one_line() -> None:
+    proc = _shell('"$PY" -m budgetcore plan - <&-')
+    assert _one_line(proc) == "scenario: standard input is closed"
+
+
+def test_a_reader_that_goes_away_ends_quietly() -> None:
+    proc = _shell(
+        '"$PY" -m budgetcore plan --fragment "" | (exec 0<&-; true); exit ${PIPESTATUS[0]}'
+    )
+    assert proc.stderr == b""
+    assert proc.returncode == 141  # what a shell reports for a tool ended by SIGPIPE
+
+
+@pytest.mark.parametrize("command", ["plan --fragment ''", "export --fragment ''"])
+def test_a_full_disk_is_one_line_and_non_zero(command: str) -> None:
+    proc = _shell(f'"$PY" -m budgetcore {command} > /dev/full')
+    assert _one_line(proc, code=1) == "budgetcore: cannot write the output: No space left on device"
+
+
+def test_a_ten_megabyte_key_is_shortened_in_the_message() -> None:
+    key = "k" * 10_000_000
+    line = _one_line(run("plan", "-", stdin=f'{{"{key}": 1}}'.encode()))
+    assert line.startswith("kkkk")
+    assert line.endswith("is not a known key (see SPEC §11), got 1")
+    config = run("check", "-", stdin=f"[config]\n{key} = 1\n".encode())
+    assert max(len(x) for x in config.stderr.decode().splitlines()) <= 500
+
+
+def test_many_problems_stay_one_short_line() -> None:
+    doc = "{" + ",".join(f'"k{i}": 1' for i in range(100_000)) + "}"
+    line = _one_line(run("plan", "-", stdin=doc.encode()))
+    assert line.endswith("and 99992 more problem(s)"), line[-80:]  # 8 fit in 400 chars
+
+
+# The wide battery: every command, in-process through the same entry point as the
+# console script, on malformed documents, configs and links.
+DOCS = [
+    *MALFORMED,
+    b"\xef\xbb\xbf{}",
+    b"\xef\xbb\xbf\xef\xbb\xbf{}",
+    b"\xff\xfe{\x00}\x00",
+    b"[" * 100_000,
+    b'{"zz": ' + b"[" * 900 + b"]" * 900 + b"}",
+    b'{"a": "\\ud800"}',
+    b'{"a\\nb": 1}',
+    b"{}garbage",
+    b'{"samples": {"read": [{"bytes": 1, "ms": 1, "zz": 2}]}}',
+    b'{"config": {"safety_margin": "0.' + b"1" * 10_000 + b'"}}',
+    b'{"config": {"trigger_tokens": ' + b"9" * 5_000 + b"}}",
+    b'{"config": {"trigger_tokens": 0.' + b"0" * 5_000 + b"1}}",
+    *(
+        f'{{"limits": {{"{k}": {v}}}}}'.encode()
+        for k in ("lease_s", "raw_records_read")
+        for v in (0, 1, 10**13)
+    ),
+    *(
+        (doc % number).encode()
+        for number in (HUGE, "-" + HUGE, "1E+999999999999999999999", "1e401", "1e-401", "NaN")
+        for doc in ('{"config": {"trigger_tokens": %s}}', '{"zz": [%s]}', "%s",
+                    '{"samples": {"tokens_per_message": %s}}', '{"samples": {"query_ms": [%s]}}')
+    ),
+]  # fmt: skip
+TOMLS = [
+    b"[config]\ntrigger_tokens = " + b"9" * 5_000 + b"\n",
+    b"[config]\nsafety_margin = 0." + b"1" * 5_000 + b"\n",
+    b"a = [" * 10_000,
+    b"[config]\ntrigger_tokens = 1979-05-27\n",
+    b"[config\n",
+    b"[limits]\nlease_s = 1\nrun_timeout_s = 5\nmodel_timeout_s = 9\n",
+    b"[main_model]\ninput_tokens = 5\n",
+    b"\xef\xbb\xbf[config]\ntrigger_tokens = 1_000\n",
+]
+LIMIT_NAMES = [f.name for f in dataclasses.fields(Limits)]
+LINKS = [
+    *(f"#limits.{k}={v}" for k in LIMIT_NAMES for v in ("0", "1", "10", "60", "1000000000000")),
+    "#" + "k" * 100_000,
+    "#" + "a=1&" * 20_000,
+    "#samples.bson=" + "1:2," * 10_000,
+    "#config.trigger_tokens=" + "9" * 5_000,
+    f"#config.safety_margin={HUGE}&samples.tokens_per_message={HUGE}",
+    "#%ff=%ff&config.trigger_tokens&=&&",
+]
+
+
+def _in_process(argv: list[str], stdin: bytes, capsys: pytest.CaptureFixture[str]) -> int:
+    saved = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
+    try:
+        with pytest.raises(SystemExit) as info:
+            cli.run(argv)
+    finally:
+        sys.stdin = saved
+    code = info.value.code
+    assert isinstance(code, int)
+    return code
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin"),
+    [
+        *((["plan", "-"], d) for d in DOCS),
+        *((["export", "-", "--format", "json"], d) for d in DOCS),
+        *((["check", "-"], d) for d in DOCS + TOMLS),
+        *((["plan", "--fragment", "", "--config", "-"], d) for d in DOCS + TOMLS),
+        *((["plan", "--fragment", link], b"") for link in LINKS),
+        *((["export", "--fragment", link], b"") for link in LINKS),
+    ],
+)
+def test_battery_exits_0_or_2_with_short_lines(
+    argv: list[str], stdin: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start = time.perf_counter()
+    code = _in_process(argv, stdin, capsys)
+    assert time.perf_counter() - start < 10
+    out, err = capsys.readouterr()
+    assert code in (0, 2), err
+    assert "internal error" not in err
+    lines = err.splitlines()
+    assert all(len(line) <= 500 for line in lines)
+    if code == 2:
+        assert out == ""
+        assert len(lines) == 1 or argv[0] == "check", lines

@@ -1,0 +1,27 @@
+"""Links that break a cross-key rule of SPEC §6 through a field they did not set used
+to leave the page at "Loading" with the tab burning CPU; each must reach ready."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import Page
+
+CROSS_KEY_LINKS = [
+    "#limits.raw_records_read=100",  # below the default message page of 200
+    "#limits.directory_sessions_read=10",  # below the default directory page of 50
+    "#limits.lease_s=60",  # not above the default run timeout of 90
+    "#limits.run_timeout_s=1",  # below the default model timeout of 30
+    "#limits.model_timeout_s=100&limits.run_timeout_s=200&limits.lease_s=150",
+    "#limits.lease_s=10&limits.raw_records_read=1&config.trigger_tokens=40000",
+]
+
+
+@pytest.mark.parametrize("link", CROSS_KEY_LINKS)
+def test_a_cross_key_link_reaches_ready_and_says_why(page: Page, link: str) -> None:
+    page.open(link)  # waits for html[data-state] to leave "loading" and asserts "ready"
+    assert page.page.locator("html[data-state=ready]").count() == 1
+    problems = page.text("#link-problems")
+    assert "limits." in problems, problems
+    page.assert_no_internal_error()
+    assert page.errors == []
