@@ -104,12 +104,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
     try:
         overrides = parse_config(_read(args.config, "config"))
     except ScenarioError as exc:
+        # Every problem, one per line, on stdout for the reviewer; the one stderr line
+        # every command ends with on bad input says how many and shows the first ones.
         for problem in exc.problems[:_MAX_LISTED]:
-            print(f"error: {problem}", file=sys.stderr)
+            print(f"error: {problem}")
         if len(exc.problems) > _MAX_LISTED:
-            print(f"error: and {len(exc.problems) - _MAX_LISTED} more", file=sys.stderr)
+            print(f"error: and {len(exc.problems) - _MAX_LISTED} more")
         where = "standard input" if args.config == "-" else _name(args.config)
-        print(f"{len(exc.problems)} problem(s) in {where}", file=sys.stderr)
+        n = len(exc.problems)
+        print(f"{n} problem{'s' if n != 1 else ''} in {where}: {exc.one_line()}", file=sys.stderr)
         return EXIT_INVALID
     base = Scenario() if args.scenario is None else _scenario(args)
     scenario = apply_overrides(base, overrides)
