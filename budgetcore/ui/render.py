@@ -21,15 +21,14 @@ from budgetcore.scenario import SCENARIO_FIELDS
 from budgetcore.ui.form import (
     AVERAGES,
     FIELDS,
-    SLIDER_STEPS,
     Issue,
     format_value,
     slider_max,
     slider_position,
 )
-from budgetcore.ui.markup import Markup, el, esc, join
+from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import CATALOGUE, count, t
-from budgetcore.ui.state import PRESETS, PageState, preset_of
+from budgetcore.ui.state import PRESETS, PageState, preset_of, scenario_texts
 from budgetcore.units import format_bytes, format_int
 
 __all__ = [
@@ -38,14 +37,19 @@ __all__ = [
     "READOUT_KEYS",
     "FieldView",
     "Screen",
+    "averages_html",
+    "background_html",
     "controls_html",
+    "experiment_buttons_html",
+    "format_signed",
     "issue_text",
+    "key_readouts_html",
     "problem_text",
     "readouts_html",
     "render",
     "render_curves",
     "render_export",
-    "static_texts",
+    "sweep_options_html",
 ]
 
 #: Readouts in table order: the SPEC §11 keys, then the page's own.
@@ -341,11 +345,6 @@ def key_readouts_html() -> Markup:
     )
 
 
-def static_texts(lang: str) -> dict[str, str]:
-    """The text of every ``data-i18n`` key the page's markup uses, in ``lang``."""
-    return {k: t(k, lang) for k in CATALOGUE}
-
-
 # ------------------------------------------------------------------ readouts
 
 
@@ -399,9 +398,7 @@ def _ab_cells(a: dict[str, Any], b: dict[str, Any], lang: str) -> dict[str, tupl
 
 def _differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
     """The inputs in which A and B differ, each as A → B."""
-    from budgetcore.ui.state import _scenario_texts  # noqa: PLC0415
-
-    ta, tb = _scenario_texts(a.scenario), _scenario_texts(b.scenario)
+    ta, tb = scenario_texts(a.scenario), scenario_texts(b.scenario)
     same_a, same_b = a.scenario.summary_model is None, b.scenario.summary_model is None
     rows = []
     for path in ta:
@@ -987,14 +984,3 @@ def experiment_buttons_html(lang: str) -> Markup:
         el("button", {"type": "button", "data-experiment": e.key}, t(f"exp.{e.key}.title", lang))
         for e in EXPERIMENTS
     )
-
-
-__all__ += [
-    "averages_html",
-    "background_html",
-    "experiment_buttons_html",
-    "format_signed",
-    "key_readouts_html",
-    "sweep_options_html",
-]
-_ = (SLIDER_STEPS, esc)

@@ -51,7 +51,10 @@ __all__ = [
     "PageState",
     "SweepState",
     "initial_state",
+    "preset_of",
     "reduce",
+    "scenario_of",
+    "scenario_texts",
 ]
 
 #: Main-model contracts one click away: key -> (I, O, q).
@@ -295,7 +298,7 @@ Event = (
 # ------------------------------------------------------------------ the validation path
 
 
-def _scenario_texts(scenario: Scenario) -> dict[str, str]:
+def scenario_texts(scenario: Scenario) -> dict[str, str]:
     """Every field's text for ``scenario`` (the summary fields show the main contract
     while the summary shares it)."""
     texts = {}
@@ -429,7 +432,7 @@ def _loaded(state: PageState, scenario: Scenario, **changes: Any) -> PageState:
         sample_problems=(),
         **changes,
     )
-    return _with_texts(fresh, _scenario_texts(scenario))
+    return _with_texts(fresh, scenario_texts(scenario))
 
 
 def initial_state(scenario: Scenario | None = None, **changes: Any) -> PageState:
