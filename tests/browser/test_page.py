@@ -290,9 +290,21 @@ def test_keyboard_reaches_the_fields_in_order(page: Page) -> None:
     page.page.keyboard.press("Control+a")
     page.page.keyboard.type("50000")
     page.page.keyboard.press("Tab")
+    # The next field's slider is in the tab order too, announcing its value.
+    assert page.page.evaluate("document.activeElement.dataset.slider") == (
+        "config.summary_max_tokens"
+    )
+    assert (
+        page.page.evaluate("document.activeElement.getAttribute('aria-valuetext')")
+        == "8,192 tokens"
+    )
+    page.page.keyboard.press("Tab")
     focused = page.page.evaluate("document.activeElement.dataset.input")
     assert focused == "config.summary_max_tokens"
     assert page.readouts()["trigger_reached"] is False
+    # ArrowUp nudges a number field (about 1 % of its order of magnitude).
+    page.page.keyboard.press("ArrowUp")
+    assert page.page.input_value('[data-input="config.summary_max_tokens"]') == "8,292"
 
 
 def test_opening_the_file_directly_says_to_use_scripts_serve(browser: Any) -> None:

@@ -84,9 +84,18 @@ def test_ab_differences_equal_b_minus_a_from_the_cli(page: Page) -> None:
         else:
             assert delta == b[key] - a[key], key
             assert page.text(f'[data-key-a="{key}"]') == f"{a[key]:,}"
-    assert page.page.locator("#charts-a [data-chart]").count() == 3
+    # A is drawn in the same charts, on B's scale, as outlines; the inputs that differ
+    # are listed.
+    for key in ("funnel", "branch", "work"):
+        assert page.page.locator(f"#chart-{key} [data-pinned]").count() > 0, key
+    differs = page.page.locator("[data-differs]").evaluate_all(
+        "els => els.map(e => e.dataset.differs)"
+    )
+    assert differs == ["config.trigger_tokens", "workload.required_tokens"]
     page.page.click('[data-action="unpin"]')
     assert page.page.get_attribute("#results", "data-ab") == "off"
+    assert page.page.locator("#charts [data-pinned]").count() == 0
+    assert page.page.is_disabled('[data-action="unpin"]')
 
 
 def test_language_switch_changes_text_and_no_number(page: Page) -> None:
@@ -95,11 +104,11 @@ def test_language_switch_changes_text_and_no_number(page: Page) -> None:
     svg_numbers_en = page.page.locator("[data-tokens]").evaluate_all(
         "els => els.map(e => e.getAttribute('data-tokens'))"
     )
-    label_en = page.text('[data-i18n="label:config.trigger_tokens"]')
+    label_en = page.text('[data-i18n="label.config.trigger_tokens"]')
     page.page.select_option("#lang", "zh")
-    assert page.text('[data-i18n="label:config.trigger_tokens"]') == "触发线 K"
-    assert page.text('[data-i18n="label:config.trigger_tokens"]') != label_en
-    assert page.text('[data-i18n="readout:main_safe_input"]') == "M — 主调用安全输入容量"
+    assert page.text('[data-i18n="label.config.trigger_tokens"]') == "触发线 K"
+    assert page.text('[data-i18n="label.config.trigger_tokens"]') != label_en
+    assert page.text('[data-i18n="readout.main_safe_input"]') == "M — 主调用安全输入容量"
     assert page.page.evaluate("document.documentElement.lang") == "zh-CN"
     assert page.page.evaluate("location.hash") == "#config.trigger_tokens=40000&lang=zh"
     numbers_zh = {
@@ -116,15 +125,15 @@ def test_language_switch_changes_text_and_no_number(page: Page) -> None:
         "els => els.map(e => e.getAttribute('data-tokens'))"
     )
     assert svg_numbers_zh == svg_numbers_en
-    # Error messages are in Chinese too; the field path and the typed value stay.
+    # Error messages are in Chinese too, naming the field by its label; the typed value stays.
     page.fill("config.trigger_tokens", "8k")
     assert page.text('[data-msg="config.trigger_tokens"]') == (
-        'config.trigger_tokens 必须是 0 到 10^12 之间的整数,收到 "8k"'
+        '触发线 K必须是 0 到 1,000,000,000,000 之间的整数(tokens);收到 "8k"'
     )
     # The choice travels with the link.
     page.open("#config.trigger_tokens=40000&lang=zh")
     assert page.page.input_value("#lang") == "zh"
-    assert page.text('[data-i18n="title"]') == "Compact 预算控制器"
+    assert page.text('[data-i18n="static.title"]') == "Compact 预算控制器"
 
 
 def test_language_defaults_to_the_browser(browser: Any, base_url: str) -> None:
