@@ -209,7 +209,12 @@ def _drop_conflicting_limits(values: dict[str, object], problems: list[Problem])
         for rule in broken:
             if rule not in reported:
                 reported.add(rule)
-                problems.append(rule.problem(limits))
+                # Say which of the link's own values are not used (the page names them).
+                own_values = ",".join(f"{p}={values[p]}" for p in rule.fields if p in values)
+                problem = rule.problem(limits)
+                problems.append(
+                    dataclasses.replace(problem, params=(*problem.params, ("dropped", own_values)))
+                )
             for path in rule.fields:
                 values.pop(path, None)
     raise AssertionError("unreachable: the defaults satisfy every cross-key rule")

@@ -70,9 +70,12 @@ class Shell:
 
     # ---------------------------------------------------------------- state
     def chart_width(self):
-        # The charts draw at the column's real width (12 px text at any width): the
-        # chart box's inner width, without its padding.
-        box = q("#chart-funnel")
+        return self.box_width("#chart-funnel")
+
+    def box_width(self, selector):
+        # Charts draw at their box's real width (12 px text at any width): its inner
+        # width, without its padding.
+        box = q(selector)
         style = window.getComputedStyle(box)
         pad = window.parseFloat(style.paddingLeft) + window.parseFloat(style.paddingRight)
         width = int(box.clientWidth - pad)
@@ -98,6 +101,8 @@ class Shell:
         q("#lang").value = lang
         for node in document.querySelectorAll("[data-i18n]"):
             node.textContent = t(node.getAttribute("data-i18n"), lang)
+        for node in document.querySelectorAll("[data-i18n-aria]"):
+            node.setAttribute("aria-label", t(node.getAttribute("data-i18n-aria"), lang))
         q("#experiment-buttons").innerHTML = R.experiment_buttons_html(lang)  # ours, escaped
         q("#sweep-path").innerHTML = R.sweep_options_html(lang)  # ours, escaped
 
@@ -138,6 +143,11 @@ class Shell:
                 q(f"#{rid}").textContent = text
         if screen.text["notice"] and (last is None or last.text["notice"] != screen.text["notice"]):
             self.clear_notice_later()
+        for rid, value in screen.boxes.items():
+            if q(f"#{rid}").value != value:
+                q(f"#{rid}").value = value
+        for key, text in screen.key_ab.items():
+            q(f'[data-key-ab="{key}"]').textContent = text
         path, low, high = screen.sweep
         for sel, value in (("#sweep-path", path), ("#sweep-low", low), ("#sweep-high", high)):
             if q(sel).value != value:
@@ -183,7 +193,8 @@ class Shell:
             return
         perf = window.performance
         perf.mark("budgetcore:sweep-start")
-        q("#curves-out").innerHTML = R.render_curves(state)  # ours, escaped
+        width = self.box_width("#curves-out")
+        q("#curves-out").innerHTML = R.render_curves(state, width)  # ours, escaped
         # scripts/bench reads this measure: the sweep's redraw time, in the page.
         perf.measure("budgetcore:sweep", "budgetcore:sweep-start")
         self.curves_written = key
@@ -233,6 +244,8 @@ class Shell:
             return S.SweepBoundTyped(part, str(target.value))
         if target.hasAttribute("data-samples"):
             return S.SamplesTyped(str(target.value))
+        if target.hasAttribute("data-import-text"):
+            return S.ImportTyped(str(target.value))
         if target.hasAttribute("data-lang"):
             return S.LanguageChosen(str(target.value))
         if target.hasAttribute("data-export-format"):
@@ -269,7 +282,7 @@ class Shell:
 
     def on_click(self, event):
         target = event.target.closest("[data-action], [data-experiment]")
-        if target is None:
+        if not target:  # JsNull: the click was not on one of ours
             return
         action = target.getAttribute("data-action")
         simple = {

@@ -204,6 +204,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "sweep: 'from' must be below 'to'",
         "扫描:起点必须小于终点",
     ),
+    "msg.list-sep": (
+        "; ",
+        "；",
+    ),
     "msg.yes": (
         "yes",
         "是",
@@ -326,8 +330,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "不会生效",
     ),
     "phrase.time": (
-        "Prefetch of {tokens} tokens: {records} records, {sessions} sessions, {pages} message pages, {dirs} directory pages; read time {read}.",
-        "预取 {tokens} tokens:{records} 条记录,{sessions} 个 Session,{pages} 个消息页,{dirs} 个目录页;读取耗时 {read}。",
+        "Prefetch of {tokens} tokens: {records}, {sessions}, {pages}, {dirs}; read time {read}.",
+        "预取 {tokens} tokens:{records},{sessions},{pages},{dirs};读取耗时 {read}。",
     ),
     "phrase.no-overrides": (
         "No overrides: every supported setting is at its default.",
@@ -591,7 +595,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     # -------- hint
     "hint.limits.directory_page_size": (
         "sessions per page",
-        "每页 sessions",
+        "每页 Session 数",
     ),
     # -------- label
     "label.limits.message_page_size": (
@@ -601,7 +605,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     # -------- hint
     "hint.limits.message_page_size": (
         "records per page",
-        "每页 records",
+        "每页记录数",
     ),
     # -------- label
     "label.limits.raw_bson_bytes": (
@@ -611,7 +615,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     # -------- hint
     "hint.limits.raw_bson_bytes": (
         "bytes (2 MiB = 2,097,152)",
-        "bytes(2 MiB = 2,097,152)",
+        "字节(2 MiB = 2,097,152 字节)",
     ),
     # -------- label
     "label.limits.full_read_ms": (
@@ -641,7 +645,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     # -------- hint
     "hint.limits.raw_bson_batch": (
         "records per driver batch",
-        "每批 records",
+        "驱动每批的记录数",
     ),
     # -------- label
     "label.limits.tool_result_tokens": (
@@ -1215,15 +1219,15 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "watch.raw_bson_bytes": (
         "raw BSON read allowance (bytes)",
-        "原始 BSON 读取量(bytes)",
+        "原始 BSON 读取量(字节)",
     ),
     "watch.full_read_ms": (
         "full read time (ms)",
-        "完整读取时限(ms)",
+        "完整读取时限(毫秒)",
     ),
     "watch.single_query_ms": (
         "single query time (ms)",
-        "单次查询时限(ms)",
+        "单次查询时限(毫秒)",
     ),
     "watch.background_runs_per_process": (
         "background runs per process",
@@ -1252,7 +1256,7 @@ CATALOGUE.update(
         "unit.sessions": ("sessions", "个 Session"),
         "unit.bytes": ("bytes", "字节"),
         "unit.ms": ("ms", "毫秒"),
-        "unit.s": ("s", "秒"),
+        "unit.s": ("seconds", "秒"),
         "unit.calls": ("calls", "次调用"),
         "unit.runs": ("runs", "次执行"),
         "unit.code-points": ("code points", "个码点"),
@@ -1265,14 +1269,20 @@ CATALOGUE.update(
         "count.session.other": ("{n} sessions", "{n} 个 Session"),
         "count.record.one": ("{n} record", "{n} 条记录"),
         "count.record.other": ("{n} records", "{n} 条记录"),
-        "count.page.one": ("{n} page", "{n} 页"),
-        "count.page.other": ("{n} pages", "{n} 页"),
+        "count.message-page.one": ("{n} message page", "{n} 个消息页"),
+        "count.message-page.other": ("{n} message pages", "{n} 个消息页"),
+        "count.directory-page.one": ("{n} directory page", "{n} 个目录页"),
+        "count.directory-page.other": ("{n} directory pages", "{n} 个目录页"),
+        "count.unknown.record": ("records unknown", "记录数未知"),
+        "count.unknown.session": ("sessions unknown", "Session 数未知"),
+        "count.unknown.message-page": ("message pages unknown", "消息页数未知"),
+        "count.unknown.directory-page": ("directory pages unknown", "目录页数未知"),
         "count.line.one": ("{n} line", "{n} 行"),
         "count.line.other": ("{n} lines", "{n} 行"),
         # -------- problems: {field} is the label the user sees; {got} is quoted input
         "problem.whole-range": (
             "{field} must be a whole number of {unit} from {low} to {high}; got {got}",
-            "{field}必须是 {low} 到 {high} 之间的整数({unit});收到 {got}",
+            "{field} 必须是 {low} 到 {high} 之间的整数({unit});收到 {got}",
         ),
         "problem.whole-range-or-empty": (
             "{field} must be a whole number of {unit} from {low} to {high}, or empty "
@@ -1289,14 +1299,14 @@ CATALOGUE.update(
             "places, or empty (unknown); got {got}",
             "{field}必须是大于 0、不超过 {high}、最多 6 位小数的数,或留空(未知);收到 {got}",
         ),
-        "problem.bool": ("{field} must be on or off; got {got}", "{field}必须是开或关;收到 {got}"),
+        "problem.bool": ("{field} must be on or off; got {got}", "{field} 必须是开或关;收到 {got}"),
         "problem.at-most": (
             "{field} ({value}) must be at most {other} ({other_value}): {why}",
-            "{field}({value})必须不大于{other}({other_value}):{why}",
+            "{field} ({value})必须不大于{other}({other_value}):{why}",
         ),
         "problem.less-than": (
             "{field} ({value}) must be less than {other} ({other_value}): {why}",
-            "{field}({value})必须小于{other}({other_value}):{why}",
+            "{field} ({value})必须小于{other}({other_value}):{why}",
         ),
         "why.timeouts": (
             "model timeout <= run timeout < lease",
@@ -1412,6 +1422,18 @@ CATALOGUE.update(
         "static.inputs-h": ("Inputs", "输入"),
         "static.charts-h": ("Charts", "图表"),
         "static.ab-h": ("Compare: pin A, then edit B", "对比:固定 A,再编辑 B"),
+        "static.experiments-note": (
+            "Each experiment applies to the scenario on screen: it pins the before as A and "
+            "shows the after as B. Reset first to start from the article's example.",
+            "每个实验都作用于当前场景:实验前固定为 A,实验后显示为 B。先点“重置”可从文章示例开始。",
+        ),
+        "aria.lamps": ("Lamps", "指示灯"),
+        "aria.inputs": ("Scenario inputs", "场景输入"),
+        "aria.plan": ("Plan", "计算结果"),
+        "aria.export-format": ("Export format", "导出格式"),
+        "aria.exported": ("Exported overrides", "导出的覆盖项"),
+        "aria.loading": ("Loading", "加载中"),
+        "phrase.key-ab": ("A {a} · B − A {delta}", "A {a} · B − A {delta}"),
         # -------- how each prefetch limit becomes tokens (budgetcore.io)
         "basis.token_budget": (
             "loader prefetch limit = max(0, M − A loader)",
@@ -1460,70 +1482,70 @@ CATALOGUE.update(
         "where.page": ("The page", "页面"),
         "core.whole": (
             "{where} must be a whole number from {low} to {high}; got {got}",
-            "{where}必须是 {low} 到 {high} 之间的整数;收到 {got}",
+            "{where} 必须是 {low} 到 {high} 之间的整数;收到 {got}",
         ),
         "core.whole-or-null": (
             "{where} must be a whole number from {low} to {high}, or empty; got {got}",
-            "{where}必须是 {low} 到 {high} 之间的整数,或留空;收到 {got}",
+            "{where} 必须是 {low} 到 {high} 之间的整数,或留空;收到 {got}",
         ),
         "core.margin": (
             "{where} must be a decimal from 0 up to but not including 1, with at most 28 decimal places; got {got}",
-            "{where}必须是不小于 0 且小于 1 的小数,最多 28 位小数;收到 {got}",
+            "{where} 必须是不小于 0 且小于 1 的小数,最多 28 位小数;收到 {got}",
         ),
         "core.bool": (
             "{where} must be true or false; got {got}",
-            "{where}必须是 true 或 false;收到 {got}",
+            "{where} 必须是 true 或 false;收到 {got}",
         ),
         "core.average": (
             "{where} must be a number above 0 and at most {high}, with at most 6 decimal places, or empty; got {got}",
-            "{where}必须是大于 0、不超过 {high}、最多 6 位小数的数,或留空;收到 {got}",
+            "{where} 必须是大于 0、不超过 {high}、最多 6 位小数的数,或留空;收到 {got}",
         ),
         "core.utf8": (
             "{where} must be UTF-8 text (byte {byte} is not)",
-            "{where}必须是 UTF-8 文本(第 {byte} 字节不是)",
+            "{where} 必须是 UTF-8 文本(第 {byte} 字节不是)",
         ),
         "core.json": (
             "{where} is not valid JSON: {detail} at line {at_line}, column {at_column}",
-            "{where}不是有效的 JSON:第 {at_line} 行第 {at_column} 列{detail}",
+            "{where} 不是有效的 JSON:第 {at_line} 行第 {at_column} 列{detail}",
         ),
         "core.json-deep": (
             "{where} is not valid JSON: nested too deeply",
-            "{where}不是有效的 JSON:嵌套过深",
+            "{where} 不是有效的 JSON:嵌套过深",
         ),
         "core.toml": (
             "{where} is not valid TOML at line {at_line}, column {at_column}",
-            "{where}不是有效的 TOML:第 {at_line} 行第 {at_column} 列有误",
+            "{where} 不是有效的 TOML:第 {at_line} 行第 {at_column} 列有误",
         ),
-        "core.toml-duplicate": ("{where} sets the same key twice", "{where}重复设置了同一个键"),
+        "core.toml-duplicate": ("{where} sets the same key twice", "{where} 重复设置了同一个键"),
         "core.toml-deep": (
             "{where} is not valid TOML: nested too deeply",
-            "{where}不是有效的 TOML:嵌套过深",
+            "{where} 不是有效的 TOML:嵌套过深",
         ),
         "core.toml-digits": (
             "{where} is not valid TOML: a number has too many digits",
-            "{where}不是有效的 TOML:数字位数过多",
+            "{where} 不是有效的 TOML:数字位数过多",
         ),
         "core.table": (
             "{where} must be a table of overrides; got {got}",
-            "{where}必须是覆盖项的表;收到 {got}",
+            "{where} 必须是覆盖项的表;收到 {got}",
         ),
         "core.object": (
             "{where} must be a JSON object; got {got}",
-            "{where}必须是 JSON 对象;收到 {got}",
+            "{where} 必须是 JSON 对象;收到 {got}",
         ),
         "core.array": (
             "{where} must be a JSON array; got {got}",
-            "{where}必须是 JSON 数组;收到 {got}",
+            "{where} 必须是 JSON 数组;收到 {got}",
         ),
-        "core.duplicate": ("{where} appears more than once", "{where}出现了不止一次"),
+        "core.duplicate": ("{where} appears more than once", "{where} 出现了不止一次"),
         "core.unknown-key": (
             "{where} is not a known key; got {got}",
-            "{where}不是已知的键;收到 {got}",
+            "{where} 不是已知的键;收到 {got}",
         ),
-        "core.required": ("{where} is required", "{where}是必填项"),
+        "core.required": ("{where} is required", "{where} 是必填项"),
         "core.not-channel-field": (
             "{where} is not a field of this channel; got {got}",
-            "{where}不是该通道的字段;收到 {got}",
+            "{where} 不是该通道的字段;收到 {got}",
         ),
         "core.channel": (
             "{where}: the channel must be one of {channels}; got {got}",
@@ -1531,44 +1553,51 @@ CATALOGUE.update(
         ),
         "core.sample-list": (
             "{where} must be a list like 812:3310,1500:6480; got {got}",
-            "{where}必须是形如 812:3310,1500:6480 的列表;收到 {got}",
+            "{where} 必须是形如 812:3310,1500:6480 的列表;收到 {got}",
         ),
         "core.not-field": (
             "{where} is not a scenario field; got {got}",
-            "{where}不是场景输入项;收到 {got}",
+            "{where} 不是场景输入项;收到 {got}",
         ),
-        "core.needs-value": ("{where} needs a value (path=value)", "{where}需要一个值(path=value)"),
+        "core.needs-value": (
+            "{where} needs a value (path=value)",
+            "{where} 需要一个值(path=value)",
+        ),
         "core.model-contract": (
             "{where} is a model contract value: the runtime's model registry owns it, and this config cannot change it",
-            "{where}是模型合同的值:由运行端的模型登记管理,此配置不能修改它",
+            "{where} 是模型合同的值:由运行端的模型登记管理,此配置不能修改它",
         ),
         "core.work-cap": (
             "{where} is the built-in 64,000-token work cap and cannot be configured",
-            "{where}是内置的 64,000 tokens 工作量上限,不可配置",
+            "{where} 是内置的 64,000 tokens 工作量上限,不可配置",
         ),
         "core.scenario-input": (
             "{where} is a scenario input, not a runtime setting",
-            "{where}是场景输入,不是运行端设置",
+            "{where} 是场景输入,不是运行端设置",
         ),
         "core.not-override": (
             "{where} is not a supported override; got {got}",
-            "{where}不是受支持的覆盖项;收到 {got}",
+            "{where} 不是受支持的覆盖项;收到 {got}",
         ),
         "core.at-most": (
             "{where} ({value}) must be at most {other} ({other_value}): {why}",
-            "{where}({value})必须不大于{other}({other_value}):{why}",
+            "{where} ({value})必须不大于{other}({other_value}):{why}",
         ),
         "core.less-than": (
             "{where} ({value}) must be less than {other} ({other_value}): {why}",
-            "{where}({value})必须小于{other}({other_value}):{why}",
+            "{where} ({value})必须小于{other}({other_value}):{why}",
         ),
         "core.model-name": (
             "{where} must be a model name of the registry; got {got}",
-            "{where}必须是模型登记中的模型名;收到 {got}",
+            "{where} 必须是模型登记中的模型名;收到 {got}",
         ),
         "core.unknown-model": (
             "{where} must name a chat model of the {release} registry (near matches: {near}); got {got}",
-            "{where}必须是 {release} 登记中的对话模型(相近的名称:{near});收到 {got}",
+            "{where} 必须是 {release} 登记中的对话模型(相近的名称:{near});收到 {got}",
+        ),
+        "core.dropped": (
+            "{sentence} (not used from the link: {fields})",
+            "{sentence}(链接中未采用:{fields})",
         ),
         "core.page-invalid": (
             "The page has invalid fields: fix them before importing",

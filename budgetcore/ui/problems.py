@@ -42,12 +42,21 @@ def problem_sentence(problem: Problem, lang: str) -> str:
     for name in ("detail", "why"):
         if name in params:
             params[name] = t(params[name], lang)
-    if "other" in params:
-        params["other"] = where_text(params["other"], lang)
-    return t(
-        key,
-        lang,
-        where=where,
-        got=got,
-        **{k: v for k, v in params.items() if k not in ("line", "key")},
+    if "other" in params:  # a cross-key rule: both fields by their labels alone
+        where = _label(problem.path, lang)
+        params["other"] = _label(params["other"], lang)
+    dropped = params.pop("dropped", "")
+    shown = {k: v for k, v in params.items() if k not in ("line", "key")}
+    sentence = t(key, lang, where=where, got=got, **shown)
+    if not dropped:
+        return sentence
+    fields = ", ".join(
+        f"{_label(path, lang)} = {value}"
+        for path, _, value in (pair.partition("=") for pair in dropped.split(","))
     )
+    return t("core.dropped", lang, sentence=sentence, fields=fields)
+
+
+def _label(path: str, lang: str) -> str:
+    key = f"label.{path}"
+    return t(key, lang) if key in CATALOGUE else path

@@ -106,6 +106,8 @@ class Screen:
     text: dict[str, str]  # element id -> textContent
     fragment: str
     sweep: tuple[str, str, str]  # path, low text, high text
+    boxes: dict[str, str]  # text areas' values (pasted samples, the import box)
+    key_ab: dict[str, str]  # the key bar's A and B − A while A is pinned
 
 
 # ------------------------------------------------------------------ problems
@@ -340,6 +342,7 @@ def key_readouts_html() -> Markup:
             {"class": "kv", "data-kv": k},
             el("span", {"class": "k", "data-i18n": f"key.{k}"}, t(f"key.{k}", "en")),
             el("span", {"class": "v num", "data-key-summary": k}),
+            el("span", {"class": "kv-ab num", "data-key-ab": k}),
         )
         for k in KEY_READOUTS
     )
@@ -622,7 +625,7 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
     tm = out["time"]
 
     def num(v: int | None, key: str) -> str:
-        return unknown if v is None else count(key, v, lang)
+        return t(f"count.unknown.{key}", lang) if v is None else count(f"count.{key}", v, lang)
 
     read_ms = tm["read_ms"]
     read = (
@@ -634,10 +637,10 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
         "phrase.time",
         lang,
         tokens=format_int(p.funnel.prefetched),
-        records=num(tm["records"], "count.record"),
-        sessions=num(tm["sessions"], "count.session"),
-        pages=num(tm["message_pages"], "count.page"),
-        dirs=num(tm["directory_pages"], "count.page"),
+        records=num(tm["records"], "record"),
+        sessions=num(tm["sessions"], "session"),
+        pages=num(tm["message_pages"], "message-page"),
+        dirs=num(tm["directory_pages"], "directory-page"),
         read=read,
     )
     return join(
@@ -777,7 +780,7 @@ def _import_html(state: PageState) -> Markup:
             el(
                 "tr",
                 {"data-import-change": key},
-                el("th", {"scope": "row"}, el("code", None, key)),
+                el("th", {"scope": "row"}, _label_with_key(key, lang)),
                 el("td", None, format_value(key, now)),
                 el("td", None, el("strong", None, format_value(key, after))),
             )
@@ -810,6 +813,11 @@ def _import_html(state: PageState) -> Markup:
         ),
     )
     return el("div", {"data-import": "preview"}, el("p", None, head), table, warn, buttons)
+
+
+def _label_with_key(key: str, lang: str) -> Markup:
+    """A setting as the page labels it, with the key a config file uses."""
+    return join((t(f"label.{key}", lang), " ", el("code", None, key)))
 
 
 def _warnings(scenario: Any, lang: str) -> Markup:
@@ -851,7 +859,7 @@ def _field_view(path: str, text: str, value: object, message: str, lang: str) ->
         if empty and has_slider:
             valuetext = t("phrase.empty", lang) + " — " + t(f"hint.{path}", lang)
         elif has_slider:
-            valuetext = f"{format_value(path, value)} {t(ui.unit, lang)}"
+            valuetext = f"{format_value(path, value)} {t(ui.unit, lang)}".strip()
         else:
             valuetext = ""
     return FieldView(
@@ -887,7 +895,8 @@ def render(state: PageState) -> Screen:
     html["import-result"] = _import_html(state)
     html["warnings"] = _warnings(p.scenario, lang)
     text["link-problems"] = (
-        t("msg.link-problems", lang) + "; ".join(problem_text(x, lang) for x in state.link_problems)
+        t("msg.link-problems", lang)
+        + t("msg.list-sep", lang).join(problem_text(x, lang) for x in state.link_problems)
         if state.link_problems
         else ""
     )
@@ -895,6 +904,13 @@ def render(state: PageState) -> Screen:
     text["notice"] = t(state.notice, lang) if state.notice else ""
     text["sweep-msg"] = issue_text(state.sweep.issue, lang) if state.sweep.issue else ""
     fragment = to_fragment(p.scenario, lang=lang if state.lang_chosen else "")
+    key_ab: dict[str, str] = {}
+    if pinned is not None:
+        a_k, b_k = pinned.scenario.config.trigger_tokens, p.scenario.config.trigger_tokens
+        k_cell = (format_int(a_k), format_signed(b_k - a_k), "")
+        for key in KEY_READOUTS:
+            a_text, delta, _sign = k_cell if key == "trigger_tokens" else ab_cells[key]
+            key_ab[key] = t("phrase.key-ab", lang, a=a_text, delta=delta)
     return Screen(
         lang=lang,
         stale=state.stale,
@@ -908,6 +924,8 @@ def render(state: PageState) -> Screen:
         text=text,
         fragment=fragment,
         sweep=(state.sweep.path, state.sweep.low_text, state.sweep.high_text),
+        boxes={"samples-text": state.samples_text, "import-text": state.import_text},
+        key_ab=key_ab,
     )
 
 
@@ -929,14 +947,15 @@ def _charts(p: Plan, pinned: Plan | None, lang: str, width: int) -> dict[str, Ma
     return charts
 
 
-def render_curves(state: PageState) -> Markup:
+def render_curves(state: PageState, width: int | None = None) -> Markup:
     """The capacity curves of the current sweep (drawn in a frame of their own)."""
     from budgetcore.curves import sweep, sweep_values  # noqa: PLC0415 - on first use
     from budgetcore.ui.svg import curves_chart  # noqa: PLC0415
 
     s = state.sweep
     values = sweep_values(s.low, s.high, s.path)
-    return curves_chart(sweep(state.plan.scenario, s.path, values), state.lang, width=state.width)
+    drawn = sweep(state.plan.scenario, s.path, values)
+    return curves_chart(drawn, state.lang, width=state.width if width is None else width)
 
 
 def render_export(state: PageState) -> tuple[str, Markup]:

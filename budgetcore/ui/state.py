@@ -112,6 +112,7 @@ class PageState:
     outcome: Any = None  # the last experiment's Outcome
     sweep: SweepState = SweepState()
     import_preview: ImportPreview | None = None
+    import_text: str = ""  # the import box, kept so Reset and a repaint agree with it
     export_format: str = "toml"
     notice: str = ""  # a transient catalogue key ("msg.copied", ...)
     error: str = ""  # an unexpected failure, shown instead of a traceback
@@ -200,6 +201,11 @@ class ExportFormatChosen:
 
 
 @dataclass(frozen=True, slots=True)
+class ImportTyped:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class ImportPreviewed:
     text: str
     mode: str  # "replace" or "merge"
@@ -280,6 +286,7 @@ Event = (
     | SamplesTyped
     | ExampleSamples
     | ExportFormatChosen
+    | ImportTyped
     | ImportPreviewed
     | ImportApplied
     | ImportCancelled
@@ -566,6 +573,10 @@ def _export_format(state: PageState, e: ExportFormatChosen) -> PageState:
     return dataclasses.replace(state, export_format="json" if e.fmt == "json" else "toml")
 
 
+def _import_typed(state: PageState, e: ImportTyped) -> PageState:
+    return dataclasses.replace(state, import_text=e.text)
+
+
 def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     from budgetcore.config import REGISTRY, apply_overrides, effective_values, parse_config  # noqa: PLC0415
 
@@ -575,7 +586,7 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
             "page", "has invalid fields; fix them before importing", "page-invalid"
         )
         preview = ImportPreview(e.text, mode, problems=(problem,))
-        return dataclasses.replace(state, import_preview=preview, notice="")
+        return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     try:
         overrides = parse_config(e.text)
         current = state.plan.scenario
@@ -588,13 +599,13 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
         after = apply_overrides(base, overrides)
     except ScenarioError as exc:
         preview = ImportPreview(e.text, mode, problems=exc.problems)
-        return dataclasses.replace(state, import_preview=preview, notice="")
+        return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     now, later = effective_values(current), effective_values(after)
     changes = tuple(
         (o.key, now[o.key], later[o.key]) for o in REGISTRY if now[o.key] != later[o.key]
     )
     preview = ImportPreview(e.text, mode, changes=changes, keys=tuple(overrides), after=after)
-    return dataclasses.replace(state, import_preview=preview, notice="")
+    return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
 
 
 def _import_apply(state: PageState, _e: ImportApplied) -> PageState:
@@ -720,6 +731,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     SamplesTyped: _samples,
     ExampleSamples: _example,
     ExportFormatChosen: _export_format,
+    ImportTyped: _import_typed,
     ImportPreviewed: _import_preview,
     ImportApplied: _import_apply,
     ImportCancelled: _import_cancel,
