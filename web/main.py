@@ -110,7 +110,6 @@ class Shell:
         q('[data-toggle="summary_model"]').checked = screen.summary_same
         q("#summary-fields").hidden = screen.summary_same
         q("#preset").value = screen.preset
-        self.paint_pickers(screen)
         for node in document.querySelectorAll("[data-peers-unit]"):
             node.checked = node.value == screen.peers_unit
         q('[data-action="unpin"]').disabled = not screen.ab
@@ -134,6 +133,7 @@ class Shell:
         for rid, text in screen.text.items():
             if last is None or last.text.get(rid) != text:
                 q(f"#{rid}").textContent = text
+        self.paint_pickers(screen)  # after the lists above are written
         if screen.text["notice"] and (last is None or last.text["notice"] != screen.text["notice"]):
             self.clear_notice_later()
         path, low, high = screen.sweep
@@ -185,7 +185,7 @@ class Shell:
             q(f"#picker-{section}-list").hidden = not view.expanded
             if view.active_id:
                 option = q(f"#{view.active_id}")
-                if option is not None:
+                if option:  # JsNull is falsy
                     option.scrollIntoView(
                         to_js({"block": "nearest"}, dict_converter=window.Object.fromEntries)
                     )

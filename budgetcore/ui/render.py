@@ -1085,7 +1085,7 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
     options: list[Markup] = []
     active_id = ""
     if found is not None:
-        active = min(ps.active, max(0, len(found.models) - 1))
+        active = min(ps.active, len(found.models) - 1)
         for i, m in enumerate(found.models):
             oid = f"picker-{section}-opt-{i}"
             if i == active:

@@ -103,7 +103,7 @@ class PickerState:
 
     query: str = ""
     open: bool = False
-    active: int = 0
+    active: int = -1  # -1: none highlighted (Enter then takes the best match)
     chosen: str = ""
 
 
@@ -827,7 +827,7 @@ def _model_data(state: PageState, e: ModelDataLoaded) -> PageState:
 def _picker_typed(state: PageState, e: PickerTyped) -> PageState:
     if e.section not in PICKER_SECTIONS:
         return state
-    pickers = _picker(state, e.section, query=e.text, open=True, active=0)
+    pickers = _picker(state, e.section, query=e.text, open=True, active=-1)
     return dataclasses.replace(state, pickers=pickers)
 
 
@@ -838,9 +838,15 @@ def _picker_moved(state: PageState, e: PickerMoved) -> PageState:
     found = picks_of(state.registry, current.query)
     if found is None or not found.models:
         return state
-    if not current.open:  # ArrowDown on a closed list opens it at the first option
-        return dataclasses.replace(state, pickers=_picker(state, e.section, open=True, active=0))
-    active = (current.active + e.steps) % len(found.models)
+    n = len(found.models)
+    if not current.open:  # an arrow on a closed list opens it at its first (last) option
+        first = 0 if e.steps > 0 else n - 1
+        return dataclasses.replace(
+            state, pickers=_picker(state, e.section, open=True, active=first)
+        )
+    # From no highlight, down goes to the first option and up to the last.
+    start = current.active if current.active >= 0 else (-1 if e.steps > 0 else 0)
+    active = (start + e.steps) % n
     return dataclasses.replace(state, pickers=_picker(state, e.section, active=active))
 
 
@@ -851,7 +857,7 @@ def _picker_entered(state: PageState, e: PickerEntered) -> PageState:
     found = picks_of(state.registry, current.query)
     if not current.open or found is None or not found.models:
         return state
-    index = min(current.active, len(found.models) - 1)
+    index = min(max(current.active, 0), len(found.models) - 1)
     return _chosen(state, ModelChosen(e.section, found.models[index].name))
 
 
@@ -875,7 +881,7 @@ def _chosen(state: PageState, e: ModelChosen) -> PageState:
         i_path: format_value(i_path, model.contract.input_tokens),
         o_path: format_value(o_path, model.contract.output_tokens),
     }
-    pickers = _picker(state, e.section, query=model.name, open=False, active=0, chosen=model.name)
+    pickers = _picker(state, e.section, query=model.name, open=False, active=-1, chosen=model.name)
     return _with_texts(state, texts, pickers=pickers, notice="")
 
 
