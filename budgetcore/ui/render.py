@@ -1136,12 +1136,12 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
 
 
 def _chosen_html(state: PageState, section: str) -> Markup:
-    from budgetcore.registry import per_million  # noqa: PLC0415 - loaded after ready
-
     name, same = chosen_model_of(state, section)
     lang = state.lang
     if not name or state.registry is None:
         return Markup("")
+    from budgetcore.registry import per_million  # noqa: PLC0415 - loaded after ready
+
     release = state.registry.provenance.label
     if not same:
         return el(
