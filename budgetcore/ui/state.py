@@ -793,6 +793,7 @@ def _failed(state: PageState, e: Failed) -> PageState:
 # ------------------------------------------------------------------ model pickers and peers
 
 _PICK_MEMO: dict[tuple[int, str], tuple[Registry, Picks]] = {}
+_NARROW: dict[str, tuple[Registry, str, tuple[Any, ...]]] = {}  # the last search's matches
 
 
 def picks_of(registry: Registry | None, query: str) -> Picks | None:
@@ -805,9 +806,17 @@ def picks_of(registry: Registry | None, query: str) -> Picks | None:
     hit = _PICK_MEMO.get(key)
     if hit is not None and hit[0] is registry:
         return hit[1]
-    from budgetcore.registry import picks  # noqa: PLC0415 - after the page is ready
+    from budgetcore.registry import Registry as _Registry  # noqa: PLC0415 - after ready
+    from budgetcore.registry import picks  # noqa: PLC0415
 
-    found = picks(query, PICKER_SHOWN, registry)
+    # Typing extends the text: every model matching the longer text matched the shorter
+    # one (its words only grow or are added), so only those are searched again.
+    within = registry
+    last = _NARROW.get("last")
+    if last is not None and last[0] is registry and query.startswith(last[1]):
+        within = _Registry(registry.provenance, last[2], {})
+    found = picks(query, PICKER_SHOWN, within)
+    _NARROW["last"] = (registry, query, within.matches(query))
     if len(_PICK_MEMO) >= 64:
         _PICK_MEMO.clear()
     _PICK_MEMO[key] = (registry, found)  # holding the registry keeps its id unique
