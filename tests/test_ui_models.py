@@ -350,3 +350,31 @@ def test_chart_labels_fit_and_never_touch_marks(
     assert svg.get("font-size") == "12"
     assert_fits(svg, drawn)
     assert_no_collisions(svg)
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        "claude sonnet 4.5",
+        "gpt-4o-mini",
+        "Gemini 2.5 PRO",
+        "llama-3.1/70b",
+    ],
+)
+def test_typing_and_deleting_narrows_to_exactly_the_registry_answer(keys: str) -> None:
+    """Each text typed (then deleted) key by key shows what the registry itself says."""
+    texts = [keys[:i] for i in range(1, len(keys) + 1)]
+    texts += texts[-2::-1]  # backspace back to one character
+    state = loaded()
+    for text in texts:
+        state = S.reduce(state, S.PickerTyped("main_model", text))
+        shown = S.picks_of(state.registry, text)
+        if len(text.strip()) < S.PICKER_MIN_CHARS:
+            assert shown is None
+            continue
+        expected = picks(text, S.PICKER_SHOWN)
+        assert shown is not None
+        assert ([m.name for m in shown.models], shown.total) == (
+            [m.name for m in expected.models],
+            expected.total,
+        ), text
