@@ -314,12 +314,12 @@ class Shell:
 
     def on_click(self, event):
         option = event.target.closest("[data-model]")
-        if option is not None:
+        if option:  # closest() gives JsNull (falsy, not None) when nothing matches
             section = str(option.getAttribute("data-picker-option"))
             self.dispatch(S.ModelChosen(section, str(option.getAttribute("data-model"))))
             return
         target = event.target.closest("[data-action], [data-experiment]")
-        if target is None:
+        if not target:
             return
         action = target.getAttribute("data-action")
         simple = {
@@ -347,7 +347,7 @@ class Shell:
             self.dispatch(S.ExperimentRun(str(target.getAttribute("data-experiment"))))
 
     def on_mousedown(self, event):
-        if event.target.closest("[data-model]") is not None:
+        if event.target.closest("[data-model]"):
             event.preventDefault()  # the picker keeps focus, so its list stays for the click
 
     def on_focusout(self, event):
