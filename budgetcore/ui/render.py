@@ -1195,13 +1195,26 @@ def _peers(state: PageState) -> Markup:
     name, same = chosen_model_of(state, "main_model")
     model = name if same else ""
     p = state.plan
-    key = (id(p), id(state.peers), lang, state.width, state.peers_unit, model)
+    # The panel depends on the plan only through W, O, q, K, o and M: typing in any
+    # other field redraws nothing.
+    sc = p.scenario
+    key = (
+        sc.main_model,
+        sc.config.trigger_tokens,
+        sc.config.reply_max_tokens,
+        p.main_safe_input,
+        id(state.peers),
+        lang,
+        state.width,
+        state.peers_unit,
+        model,
+    )
     hit = _PEERS_MEMO.get(key)
-    if hit is not None and hit[0] is p and hit[1] is state.peers:
+    if hit is not None and hit[1] is state.peers:
         return hit[2]
     drawn = peers_html(p, state.peers, lang, width=state.width, unit=state.peers_unit, model=model)
     _PEERS_MEMO.clear()
-    _PEERS_MEMO[key] = (p, state.peers, drawn)
+    _PEERS_MEMO[key] = (None, state.peers, drawn)  # holding the peers keeps their id unique
     return drawn
 
 
@@ -1252,6 +1265,60 @@ def peers_html(
             for i, g in enumerate(view.gaps, start=1)
         ),
     )
+    table = _peers_table(view, peers, lang)
+    ref_rows = []
+    seen: set[str] = set()
+    for group, refs in (("scenario", view.scenario), ("article", view.article)):
+        for ref in refs:
+            first = ref.key not in seen  # the hard line is in both groups: one data-key
+            seen.add(ref.key)
+            ref_rows.append(
+                el(
+                    "tr",
+                    {"data-line": ref.key, "data-group": group},
+                    el("th", {"scope": "row"}, t(f"peers.line.{ref.key}", lang)),
+                    el(
+                        "td",
+                        {"class": "num", "data-key": ref.data_key if first else None},
+                        format_int(ref.tokens),
+                    ),
+                    el("td", {"class": "num"}, peer_percent(ref.share)),
+                    el("td", None, t(f"peers.group.{group}", lang)),
+                )
+            )
+    ref_heads = join(el("th", {"scope": "col"}, h) for h in t("peers.ref-head", lang).split("|"))
+    refs_table = el(
+        "table",
+        {"class": "grid peers-lines"},
+        el("caption", None, t("peers.ref-caption", lang)),
+        el("thead", None, el("tr", None, ref_heads)),
+        el("tbody", None, *ref_rows),
+    )
+    return el(
+        "figure",
+        {"class": "ch-figure", "data-figure": "peers", "data-unit": unit},
+        el("figcaption", None, el("strong", None, title)),
+        svg,
+        legend,
+        el("p", {"class": "ch-note"}, t("peers.rounding", lang)),
+        el("p", {"class": "caveat"}, t("phrase.not", lang), t("peers.not", lang)),
+        table,
+        refs_table,
+    )
+
+
+_TABLE_MEMO: dict[tuple[int, int, int, str], tuple[Any, Markup]] = {}
+
+
+def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
+    """Every system's row: it depends on W, O and the language only (not on K or M),
+    so typing K redraws the chart and reuses this."""
+    key = (view.window, view.max_output, id(peers), lang)
+    hit = _TABLE_MEMO.get(key)
+    if hit is not None and hit[0] is peers:
+        return hit[1]
+    from budgetcore.ui.svg import peer_percent  # noqa: PLC0415
+
     heads = join(el("th", {"scope": "col"}, h) for h in t("peers.head", lang).split("|"))
     rows = []
     for r in view.rows:
@@ -1298,45 +1365,9 @@ def peers_html(
         el("thead", None, el("tr", None, heads)),
         el("tbody", None, *rows),
     )
-    ref_rows = []
-    seen: set[str] = set()
-    for group, refs in (("scenario", view.scenario), ("article", view.article)):
-        for ref in refs:
-            first = ref.key not in seen  # the hard line is in both groups: one data-key
-            seen.add(ref.key)
-            ref_rows.append(
-                el(
-                    "tr",
-                    {"data-line": ref.key, "data-group": group},
-                    el("th", {"scope": "row"}, t(f"peers.line.{ref.key}", lang)),
-                    el(
-                        "td",
-                        {"class": "num", "data-key": ref.data_key if first else None},
-                        format_int(ref.tokens),
-                    ),
-                    el("td", {"class": "num"}, peer_percent(ref.share)),
-                    el("td", None, t(f"peers.group.{group}", lang)),
-                )
-            )
-    ref_heads = join(el("th", {"scope": "col"}, h) for h in t("peers.ref-head", lang).split("|"))
-    refs_table = el(
-        "table",
-        {"class": "grid peers-lines"},
-        el("caption", None, t("peers.ref-caption", lang)),
-        el("thead", None, el("tr", None, ref_heads)),
-        el("tbody", None, *ref_rows),
-    )
-    return el(
-        "figure",
-        {"class": "ch-figure", "data-figure": "peers", "data-unit": unit},
-        el("figcaption", None, el("strong", None, title)),
-        svg,
-        legend,
-        el("p", {"class": "ch-note"}, t("peers.rounding", lang)),
-        el("p", {"class": "caveat"}, t("phrase.not", lang), t("peers.not", lang)),
-        table,
-        refs_table,
-    )
+    _TABLE_MEMO.clear()
+    _TABLE_MEMO[key] = (peers, table)
+    return table
 
 
 def _peer_swatch(cls: str) -> Markup:

@@ -880,22 +880,27 @@ def peer_percent(share: object) -> str:
 def _wrap(text: str, width: int) -> list[str]:
     """``text`` broken into lines no wider than ``width`` (by words; a word or a run
     of CJK text that is wider on its own is broken between characters)."""
+    # Widths add up word by word (each rounded up, so the sum over-covers, never under).
+    space = text_width(" ")
     lines: list[str] = []
-    current = ""
+    current, used = "", 0
     for word in text.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if text_width(candidate) <= width:
-            current = candidate
+        w = text_width(word)
+        if current and used + space + w <= width:
+            current, used = f"{current} {word}", used + space + w
             continue
         if current:
             lines.append(current)
-            current = ""
-        piece = ""
+        if w <= width:
+            current, used = word, w
+            continue
+        piece, used = "", 0
         for ch in word:
-            if piece and text_width(piece + ch) > width:
+            cw = text_width(ch)
+            if piece and used + cw > width:
                 lines.append(piece)
-                piece = ""
-            piece += ch
+                piece, used = "", 0
+            piece, used = piece + ch, used + cw
         current = piece
     if current or not lines:
         lines.append(current)
