@@ -52,7 +52,7 @@ def test_nothing_of_the_registry_or_the_peers_loads_before_ready() -> None:
         "screen = R.render(S.reduce(S.initial_state(), S.PickerTyped('main_model', 'gpt')))\n"
         "print('budgetcore.registry' in sys.modules, 'budgetcore.peers' in sys.modules)\n"
         "print(screen.text['picker-main_model-status'])\n"
-        "print(screen.html['peers-out'])\n"
+        "print(R.render_peers(S.initial_state()))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
@@ -256,7 +256,7 @@ HAND = {
 @pytest.mark.parametrize(("w", "o"), [(200_000, 32_000), (1_048_576, 65_536)])
 def test_peer_data_keys_are_the_exact_lines_of_peer_lines(w: int, o: int) -> None:
     state = with_model(str(w), str(o))
-    html = R.render(state).html["peers-out"]
+    html = R.render_peers(state)
     keys = data_keys(html)
     view = peer_lines(w, o, state.plan)
     for row in view.rows:
@@ -279,7 +279,7 @@ def test_peer_data_keys_are_the_exact_lines_of_peer_lines(w: int, o: int) -> Non
 
 
 def test_rows_link_their_sources_and_reported_rows_are_marked() -> None:
-    html = R.render(loaded()).html["peers-out"]
+    html = R.render_peers(loaded())
     for peer in default_peers():
         if peer.url:
             assert f'<a href="{peer.url}" rel="noopener">{peer.name}</a>' in html
@@ -293,9 +293,9 @@ def test_rows_link_their_sources_and_reported_rows_are_marked() -> None:
 
 def test_percent_mode_changes_the_axis_not_the_values() -> None:
     state = with_model("200000", "32000")
-    tokens_html = R.render(state).html["peers-out"]
+    tokens_html = R.render_peers(state)
     percent = S.reduce(state, S.PeersUnitChosen("percent"))
-    html = R.render(percent).html["peers-out"]
+    html = R.render_peers(percent)
     assert R.render(percent).peers_unit == "percent"
     assert 'data-unit="percent"' in html
     assert data_keys(html) == data_keys(tokens_html)
@@ -309,7 +309,7 @@ def test_percent_mode_changes_the_axis_not_the_values() -> None:
 
 
 def test_peers_panel_in_chinese() -> None:
-    html = R.render(with_model("200000", "32000", lang="zh")).html["peers-out"]
+    html = R.render_peers(with_model("200000", "32000", lang="zh"))
     assert "当前主模型的触发线:W = 200,000,O = 64,000" not in html
     assert "当前主模型的触发线:W = 200,000,O = 32,000" in html
     assert "按事件计数而非 token:没有 token 线" in html
@@ -318,12 +318,11 @@ def test_peers_panel_in_chinese() -> None:
 
 def test_the_title_names_the_chosen_model_while_it_is_not_custom() -> None:
     chosen = S.reduce(loaded(), S.ModelChosen("main_model", "claude-sonnet-4-5"))
-    assert (
-        "Trigger lines for claude-sonnet-4-5: W = 200,000, O = 64,000"
-        in (R.render(chosen).html["peers-out"])
+    assert "Trigger lines for claude-sonnet-4-5: W = 200,000, O = 64,000" in (
+        R.render_peers(chosen)
     )
     edited = S.reduce(chosen, S.FieldTyped("main_model.output_tokens", "32000"))
-    assert "this main model: W = 200,000, O = 32,000" in R.render(edited).html["peers-out"]
+    assert "this main model: W = 200,000, O = 32,000" in R.render_peers(edited)
 
 
 def _peers_svg(html: str) -> ET.Element:
@@ -344,7 +343,7 @@ def test_chart_labels_fit_and_never_touch_marks(
 ) -> None:
     state = with_model(i, o, lang=lang, width=width)
     state = S.reduce(state, S.PeersUnitChosen(unit))
-    svg = _peers_svg(R.render(state).html["peers-out"])
+    svg = _peers_svg(R.render_peers(state))
     drawn = int(svg.get("width", "0"))
     assert drawn == width - 26
     assert svg.get("font-size") == "12"

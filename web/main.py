@@ -61,6 +61,7 @@ class Shell:
         self.export_ready = False
         self.export_written = None
         self.curves_written = None
+        self.peers_written = None
         self.notice_timer = None
         state = S.initial_state(width=self.chart_width())
         self.state = S.reduce(
@@ -143,6 +144,8 @@ class Shell:
         self.last = screen
         if self.export_ready:
             self.paint_export()
+        # The peers panel too: the readouts above are on screen before it redraws.
+        window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_peers()))
         if self.state.sweep.open:
             # The 500-point sweep redraws in the next frame, so readouts never wait for it.
             window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_curves()))
@@ -201,6 +204,12 @@ class Shell:
         except Exception as exc:
             event = S.Failed(f"{type(exc).__name__}: {exc}")
         self.dispatch(event)
+
+    def paint_peers(self):
+        markup = R.render_peers(self.state)
+        if markup != self.peers_written:
+            q("#peers-out").innerHTML = markup  # ours, escaped
+            self.peers_written = markup
 
     def paint_curves(self):
         state = self.state

@@ -925,7 +925,6 @@ def render(state: PageState) -> Screen:
         html[f"picker-{section}-list"] = parts[0]
         html[f"picker-{section}-info"] = parts[1]
         text[f"picker-{section}-status"] = parts[2]
-    html["peers-out"] = _peers(state)
     fragment = to_fragment(p.scenario, lang=lang if state.lang_chosen else "")
     return Screen(
         lang=lang,
@@ -1186,9 +1185,11 @@ def _chosen_html(state: PageState, section: str) -> Markup:
 _PEERS_MEMO: dict[tuple[Any, ...], tuple[Any, Any, Markup]] = {}
 
 
-def _peers(state: PageState) -> Markup:
+def render_peers(state: PageState) -> Markup:
     """The peers panel for the main model's W and O: chart, tables, what it is not.
-    Drawn once per (plan, peers, language, width, unit, chosen model)."""
+    The shell draws it in the frame after the readouts (like the curves), so an input
+    never waits for it; drawn again only when W, O, q, K, o, M, the language, the
+    width, the unit or the chosen model change."""
     lang = state.lang
     if state.peers is None:
         return el("p", {"class": "note-small", "data-peers": "loading"}, t("peers.loading", lang))
@@ -1378,4 +1379,4 @@ def _peer_swatch(cls: str) -> Markup:
     )
 
 
-__all__ += ["PickerView", "peers_html", "picker_html"]
+__all__ += ["PickerView", "peers_html", "picker_html", "render_peers"]
