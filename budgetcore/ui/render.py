@@ -1114,9 +1114,9 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
     expanded = bool(options)
     if registry is None:
         status = t("picker.loading", lang) if ps.open or section == "main_model" else ""
-    elif not ps.open:
-        status = ""
-    elif found is None:
+    elif not ps.open and ps.chosen:
+        status = ""  # the chosen model's line says it all
+    elif found is None:  # closed with nothing chosen, or fewer letters than a search needs
         status = t(
             "picker.type",
             lang,
