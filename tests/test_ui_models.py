@@ -377,3 +377,14 @@ def test_typing_and_deleting_narrows_to_exactly_the_registry_answer(keys: str) -
             [m.name for m in expected.models],
             expected.total,
         ), text
+
+
+def test_the_status_line_before_loading_idle_and_after_choosing() -> None:
+    assert R.render(S.initial_state()).text["picker-main_model-status"] == (
+        "Loading the model registry…"
+    )
+    idle = R.render(loaded()).text["picker-main_model-status"]
+    assert idle.startswith("Type 2 letters or more to search 3,205 chat models (LiteLLM ")
+    chosen = S.reduce(loaded(), S.ModelChosen("main_model", "claude-sonnet-4-5"))
+    assert R.render(chosen).text["picker-main_model-status"] == ""
+    assert R.render(chosen).html["picker-summary_model-list"] == ""
