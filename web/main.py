@@ -61,6 +61,7 @@ class Shell:
         self.export_ready = False
         self.export_written = None
         self.curves_written = None
+        self.peers_written = None
         self.notice_timer = None
         state = S.initial_state(width=self.chart_width())
         self.state = S.reduce(
@@ -120,6 +121,8 @@ class Shell:
         q('[data-toggle="summary_model"]').checked = screen.summary_same
         q("#summary-fields").hidden = screen.summary_same
         q("#preset").value = screen.preset
+        for node in document.querySelectorAll("[data-peers-unit]"):
+            node.checked = node.value == screen.peers_unit
         q('[data-action="unpin"]').disabled = not screen.ab
         if not screen.stale:
             for key, (text, value) in screen.readouts.items():
@@ -141,6 +144,7 @@ class Shell:
         for rid, text in screen.text.items():
             if last is None or last.text.get(rid) != text:
                 q(f"#{rid}").textContent = text
+        self.paint_pickers(screen)  # after the lists above are written
         if screen.text["notice"] and (last is None or last.text["notice"] != screen.text["notice"]):
             self.clear_notice_later()
         for rid, value in screen.boxes.items():
@@ -155,6 +159,8 @@ class Shell:
         self.last = screen
         if self.export_ready:
             self.paint_export()
+        # The peers panel too: the readouts above are on screen before it redraws.
+        window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_peers()))
         if self.state.sweep.open:
             # The 500-point sweep redraws in the next frame, so readouts never wait for it.
             window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_curves()))
@@ -183,6 +189,42 @@ class Shell:
                 slider.value = str(view.slider)
                 slider.setAttribute("aria-valuetext", view.valuetext)
                 slider.dataset.empty = "true" if view.empty else "false"
+
+    def paint_pickers(self, screen):
+        for section, view in screen.pickers.items():
+            node = q(f'[data-picker="{section}"]')
+            if node.value != view.query:
+                node.value = view.query
+            node.setAttribute("aria-expanded", "true" if view.expanded else "false")
+            if view.active_id:
+                node.setAttribute("aria-activedescendant", view.active_id)
+            else:
+                node.removeAttribute("aria-activedescendant")
+            q(f"#picker-{section}-list").hidden = not view.expanded
+            if view.active_id:
+                option = q(f"#{view.active_id}")
+                if option:  # JsNull is falsy
+                    option.scrollIntoView(
+                        to_js({"block": "nearest"}, dict_converter=window.Object.fromEntries)
+                    )
+
+    def load_model_data(self):
+        # The registry (3,205 models) and the peers' rules parse after "ready", from a
+        # timeout: the first plan on screen never waits for them.
+        try:
+            from budgetcore.peers import default_peers  # noqa: PLC0415
+            from budgetcore.registry import default_registry  # noqa: PLC0415
+
+            event = S.ModelDataLoaded(default_registry(), default_peers())
+        except Exception as exc:
+            event = S.Failed(f"{type(exc).__name__}: {exc}")
+        self.dispatch(event)
+
+    def paint_peers(self):
+        markup = R.render_peers(self.state)
+        if markup != self.peers_written:
+            q("#peers-out").innerHTML = markup  # ours, escaped
+            self.peers_written = markup
 
     def paint_curves(self):
         state = self.state
@@ -227,6 +269,11 @@ class Shell:
     # ---------------------------------------------------------------- events
     def event_of(self, target):
         """The page event an input on ``target`` means, or None."""
+        section = target.getAttribute("data-picker")
+        if section:
+            return S.PickerTyped(section, str(target.value))
+        if target.hasAttribute("data-peers-unit"):
+            return S.PeersUnitChosen(str(target.value))
         path = target.getAttribute("data-slider")
         if path:
             return S.SliderMoved(path, int(target.value))
@@ -269,6 +316,18 @@ class Shell:
 
     def on_keydown(self, event):
         key = str(event.key)
+        section = event.target.getAttribute("data-picker")
+        if section:
+            picker_events = {
+                "ArrowDown": lambda: S.PickerMoved(section, 1),
+                "ArrowUp": lambda: S.PickerMoved(section, -1),
+                "Enter": lambda: S.PickerEntered(section),
+                "Escape": lambda: S.PickerClosed(section),
+            }
+            if key in picker_events:
+                event.preventDefault()  # Enter would submit the form, arrows move the caret
+                self.dispatch(picker_events[key]())
+            return
         path = event.target.getAttribute("data-input")
         if (
             key not in ("ArrowUp", "ArrowDown")
@@ -281,6 +340,11 @@ class Shell:
         self.dispatch(S.FieldNudged(path, steps))
 
     def on_click(self, event):
+        option = event.target.closest("[data-model]")
+        if option:  # closest() gives JsNull (falsy, not None) when nothing matches
+            section = str(option.getAttribute("data-picker-option"))
+            self.dispatch(S.ModelChosen(section, str(option.getAttribute("data-model"))))
+            return
         target = event.target.closest("[data-action], [data-experiment]")
         if not target:  # JsNull: the click was not on one of ours
             return
@@ -308,6 +372,15 @@ class Shell:
             self.dispatch(S.Noticed("msg.link-copied"))
         elif target.hasAttribute("data-experiment"):
             self.dispatch(S.ExperimentRun(str(target.getAttribute("data-experiment"))))
+
+    def on_mousedown(self, event):
+        if event.target.closest("[data-model]"):
+            event.preventDefault()  # the picker keeps focus, so its list stays for the click
+
+    def on_focusout(self, event):
+        section = event.target.getAttribute("data-picker")
+        if section:
+            self.dispatch(S.PickerClosed(section))
 
     def preview_import(self, text):
         mode = q("[data-import-mode]:checked")
@@ -366,6 +439,8 @@ def boot():
     app.addEventListener("keydown", create_proxy(shell.on_keydown))
     app.addEventListener("change", create_proxy(shell.on_change))
     app.addEventListener("click", create_proxy(shell.on_click))
+    app.addEventListener("mousedown", create_proxy(shell.on_mousedown))
+    app.addEventListener("focusout", create_proxy(shell.on_focusout))
     q("#import-file").addEventListener("change", create_proxy(shell.on_file))
     q("#curves").addEventListener("toggle", create_proxy(shell.on_toggle))
     q("#lang").addEventListener("input", create_proxy(shell.on_input))  # in the header
@@ -374,6 +449,7 @@ def boot():
     window.budgetcorePlanBatch = create_proxy(plan_batch_json)
     document.documentElement.dataset.state = "ready"
     window.setTimeout(create_once_callable(shell.paint_export), 0)
+    window.setTimeout(create_once_callable(shell.load_model_data), 0)
 
 
 try:

@@ -8,7 +8,7 @@ from the catalogue (``budgetcore.ui.messages``).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
@@ -28,7 +28,16 @@ from budgetcore.ui.form import (
 )
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import CATALOGUE, count, t
-from budgetcore.ui.state import PRESETS, PageState, preset_of, scenario_texts
+from budgetcore.ui.state import (
+    PICKER_MIN_CHARS,
+    PICKER_SECTIONS,
+    PRESETS,
+    PageState,
+    chosen_model_of,
+    picks_of,
+    preset_of,
+    scenario_texts,
+)
 from budgetcore.units import format_bytes, format_int
 
 __all__ = [
@@ -36,6 +45,7 @@ __all__ = [
     "KEY_READOUTS",
     "READOUT_KEYS",
     "FieldView",
+    "PickerView",
     "Screen",
     "averages_html",
     "background_html",
@@ -44,11 +54,14 @@ __all__ = [
     "format_signed",
     "issue_text",
     "key_readouts_html",
+    "peers_html",
+    "picker_html",
     "problem_text",
     "readouts_html",
     "render",
     "render_curves",
     "render_export",
+    "render_peers",
     "sweep_options_html",
 ]
 
@@ -93,6 +106,15 @@ class FieldView:
 
 
 @dataclass(frozen=True, slots=True)
+class PickerView:
+    """What the shell sets on a picker's combobox input (its list is in ``html``)."""
+
+    query: str  # the input's text
+    expanded: bool  # aria-expanded, and the listbox shown
+    active_id: str  # aria-activedescendant ("" for none)
+
+
+@dataclass(frozen=True, slots=True)
 class Screen:
     lang: str
     stale: bool
@@ -108,6 +130,8 @@ class Screen:
     sweep: tuple[str, str, str]  # path, low text, high text
     boxes: dict[str, str]  # text areas' values (pasted samples, the import box)
     key_ab: dict[str, str]  # the key bar's A and B − A while A is pinned
+    pickers: dict[str, PickerView] = field(default_factory=dict)  # section -> picker
+    peers_unit: str = "tokens"
 
 
 # ------------------------------------------------------------------ problems
@@ -234,6 +258,7 @@ def controls_html() -> Markup:
                 ),
                 el("select", {"id": "preset", "data-preset": "main_model"}, custom, options),
             )
+            extra = join((extra, picker_html("main_model")))
         elif section == "summary_model":
             extra = el(
                 "div",
@@ -253,7 +278,7 @@ def controls_html() -> Markup:
                     t("phrase.same-contract", "en"),
                 ),
             )
-            body = el("div", {"id": "summary-fields", "hidden": True}, body)
+            body = el("div", {"id": "summary-fields", "hidden": True}, picker_html(section), body)
         elif section == "workload":
             extra = el(
                 "div",
@@ -903,6 +928,13 @@ def render(state: PageState) -> Screen:
     text["status"] = t("problem.internal", lang, detail=state.error) if state.error else ""
     text["notice"] = t(state.notice, lang) if state.notice else ""
     text["sweep-msg"] = issue_text(state.sweep.issue, lang) if state.sweep.issue else ""
+    pickers = {}
+    for section in PICKER_SECTIONS:
+        view, parts = _picker_parts(state, section)
+        pickers[section] = view
+        html[f"picker-{section}-list"] = parts[0]
+        html[f"picker-{section}-info"] = parts[1]
+        text[f"picker-{section}-status"] = parts[2]
     fragment = to_fragment(p.scenario, lang=lang if state.lang_chosen else "")
     key_ab: dict[str, str] = {}
     if pinned is not None:
@@ -926,6 +958,8 @@ def render(state: PageState) -> Screen:
         sweep=(state.sweep.path, state.sweep.low_text, state.sweep.high_text),
         boxes={"samples-text": state.samples_text, "import-text": state.import_text},
         key_ab=key_ab,
+        pickers=pickers,
+        peers_unit=state.peers_unit,
     )
 
 
@@ -1002,4 +1036,353 @@ def experiment_buttons_html(lang: str) -> Markup:
     return join(
         el("button", {"type": "button", "data-experiment": e.key}, t(f"exp.{e.key}.title", lang))
         for e in EXPERIMENTS
+    )
+
+
+# ------------------------------------------------------------------ model pickers and peers
+
+
+def picker_html(section: str) -> Markup:
+    """A model picker (ARIA combobox + listbox) for ``section``'s contract. Its list,
+    status and chosen model are written by the shell from the screen."""
+    pid = f"picker-{section}"
+    return el(
+        "div",
+        {"class": "field picker", "data-picker-box": section},
+        el(
+            "label",
+            {"for": pid, "id": f"{pid}-label", "data-i18n": "picker.label"},
+            t("picker.label", "en"),
+        ),
+        el(
+            "input",
+            {
+                "type": "text",
+                "id": pid,
+                "data-picker": section,
+                "role": "combobox",
+                "aria-autocomplete": "list",
+                "aria-expanded": "false",
+                "aria-controls": f"{pid}-list",
+                "aria-describedby": f"{pid}-status {pid}-info",
+                "autocomplete": "off",
+                "spellcheck": "false",
+            },
+        ),
+        el(
+            "ul",
+            {
+                "id": f"{pid}-list",
+                "class": "picker-list",
+                "role": "listbox",
+                "aria-labelledby": f"{pid}-label",
+                "hidden": True,
+            },
+        ),
+        el("p", {"id": f"{pid}-status", "class": "hint picker-status", "aria-live": "polite"}),
+        el("p", {"id": f"{pid}-info", "class": "picker-info"}),
+    )
+
+
+def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Markup, Markup, str]]:
+    """The picker's input state, its options, what it has chosen and its status line."""
+    lang = state.lang
+    ps = state.pickers[section]
+    registry = state.registry
+    found = picks_of(registry, ps.query) if ps.open else None
+    options: list[Markup] = []
+    active_id = ""
+    if found is not None:
+        active = min(ps.active, len(found.models) - 1)
+        for i, m in enumerate(found.models):
+            oid = f"picker-{section}-opt-{i}"
+            if i == active:
+                active_id = oid
+            meta = t(
+                "picker.meta",
+                lang,
+                provider=m.provider,
+                i=format_int(m.contract.input_tokens),
+                o=format_int(m.contract.output_tokens),
+            )
+            options.append(
+                el(
+                    "li",
+                    {
+                        "id": oid,
+                        "role": "option",
+                        "aria-selected": "true" if i == active else "false",
+                        "data-model": m.name,
+                        "data-picker-option": section,
+                    },
+                    el("span", {"class": "picker-name"}, m.name),
+                    " ",
+                    el("span", {"class": "picker-meta"}, meta),
+                )
+            )
+    expanded = bool(options)
+    if registry is None:
+        status = t("picker.loading", lang) if ps.open or section == "main_model" else ""
+    elif not ps.open and ps.chosen:
+        status = ""  # the chosen model's line says it all
+    elif found is None:  # closed with nothing chosen, or fewer letters than a search needs
+        status = t(
+            "picker.type",
+            lang,
+            n=PICKER_MIN_CHARS,
+            total=format_int(len(registry)),
+            release=registry.provenance.label,
+        )
+    elif found.total == 0:
+        status = t("picker.none", lang, query=ps.query.strip())
+    elif found.total > len(found.models):
+        status = t("picker.some", lang, shown=len(found.models), total=format_int(found.total))
+    else:
+        status = count("picker.all", found.total, lang)
+    view = PickerView(ps.query, expanded, active_id if expanded else "")
+    return view, (join(options), _chosen_html(state, section), status)
+
+
+def _chosen_html(state: PageState, section: str) -> Markup:
+    name, same = chosen_model_of(state, section)
+    lang = state.lang
+    if not name or state.registry is None:
+        return Markup("")
+    from budgetcore.registry import per_million  # noqa: PLC0415 - loaded after ready
+
+    release = state.registry.provenance.label
+    if not same:
+        return el(
+            "span",
+            {"data-model-chosen": name, "data-custom": "true"},
+            t("picker.custom", lang, name=name),
+        )
+    model = state.registry.lookup(name)
+    assert model is not None
+    p = model.prices
+    prices = t(
+        "picker.prices",
+        lang,
+        input=per_million(p.input),
+        output=per_million(p.output),
+        read=per_million(p.cache_read),
+        write=per_million(p.cache_write),
+    )
+    return el(
+        "span",
+        {"data-model-chosen": name, "data-custom": "false"},
+        el("strong", None, name),
+        " ",
+        t(
+            "picker.contract",
+            lang,
+            provider=model.provider,
+            i=format_int(model.contract.input_tokens),
+            o=format_int(model.contract.output_tokens),
+        ),
+        el("br"),
+        el("span", {"data-prices": name}, prices),
+        el("br"),
+        el(
+            "span",
+            {"class": "hint", "data-release": release},
+            t("picker.release", lang, release=release),
+        ),
+    )
+
+
+_PEERS_MEMO: dict[tuple[Any, ...], tuple[Any, Any, Markup]] = {}
+
+
+def render_peers(state: PageState) -> Markup:
+    """The peers panel for the main model's W and O: chart, tables, what it is not.
+    The shell draws it in the frame after the readouts (like the curves), so an input
+    never waits for it; drawn again only when W, O, q, K, o, M, the language, the
+    width, the unit or the chosen model change."""
+    lang = state.lang
+    if state.peers is None:
+        return el("p", {"class": "note-small", "data-peers": "loading"}, t("peers.loading", lang))
+    name, same = chosen_model_of(state, "main_model")
+    model = name if same else ""
+    p = state.plan
+    # The panel depends on the plan only through W, O, q, K, o and M: typing in any
+    # other field redraws nothing.
+    sc = p.scenario
+    key = (
+        sc.main_model,
+        sc.config.trigger_tokens,
+        sc.config.reply_max_tokens,
+        p.main_safe_input,
+        id(state.peers),
+        lang,
+        state.width,
+        state.peers_unit,
+        model,
+    )
+    hit = _PEERS_MEMO.get(key)
+    if hit is not None and hit[1] is state.peers:
+        return hit[2]
+    drawn = peers_html(p, state.peers, lang, width=state.width, unit=state.peers_unit, model=model)
+    _PEERS_MEMO.clear()
+    _PEERS_MEMO[key] = (None, state.peers, drawn)  # holding the peers keeps their id unique
+    return drawn
+
+
+def peers_html(
+    p: Plan, peers: Any, lang: str, *, width: int = 640, unit: str = "tokens", model: str = ""
+) -> Markup:
+    """The peers' trigger lines for ``p``'s main model (W = I, O): a chart on one axis,
+    a table with every system's exact line and source, this scenario's and the
+    article's lines with the room between them, and what the view must not be read as."""
+    from budgetcore.peers import peer_lines  # noqa: PLC0415 - loaded after ready
+    from budgetcore.ui.svg import peer_percent, peers_chart  # noqa: PLC0415
+
+    main = p.scenario.main_model
+    view = peer_lines(main.input_tokens, main.output_tokens, p, peers)
+    w, o = format_int(view.window), format_int(view.max_output)
+    title = (
+        t("peers.title-model", lang, model=model, w=w, o=o)
+        if model
+        else t("peers.title", lang, w=w, o=o)
+    )
+    svg = peers_chart(view, lang, width=max(240, width - 26), unit=unit)
+    legend = el(
+        "ul",
+        {"class": "ch-legend"},
+        *(
+            el(
+                "li",
+                {"data-legend": f"pr-{c}"},
+                _peer_swatch(f"pr-bar pr-{c}"),
+                t(f"peers.legend.{c}", lang),
+            )
+            for c in ("code", "docs", "reported")
+        ),
+        *(
+            el(
+                "li",
+                {"data-legend": f"gap-{i}", "data-gap": f"{g.low}-{g.high}"},
+                _peer_swatch(f"pr-gap-{i}"),
+                t(
+                    "peers.gap",
+                    lang,
+                    low=t(f"peers.line-short.{g.low}", lang),
+                    high=t(f"peers.line-short.{g.high}", lang),
+                    tokens=format_int(g.tokens),
+                    what=t(f"peers.gap.{g.low}", lang),
+                ),
+            )
+            for i, g in enumerate(view.gaps, start=1)
+        ),
+    )
+    table = _peers_table(view, peers, lang)
+    ref_rows = []
+    seen: set[str] = set()
+    for group, refs in (("scenario", view.scenario), ("article", view.article)):
+        for ref in refs:
+            first = ref.key not in seen  # the hard line is in both groups: one data-key
+            seen.add(ref.key)
+            ref_rows.append(
+                el(
+                    "tr",
+                    {"data-line": ref.key, "data-group": group},
+                    el("th", {"scope": "row"}, t(f"peers.line.{ref.key}", lang)),
+                    el(
+                        "td",
+                        {"class": "num", "data-key": ref.data_key if first else None},
+                        format_int(ref.tokens),
+                    ),
+                    el("td", {"class": "num"}, peer_percent(ref.share)),
+                    el("td", None, t(f"peers.group.{group}", lang)),
+                )
+            )
+    ref_heads = join(el("th", {"scope": "col"}, h) for h in t("peers.ref-head", lang).split("|"))
+    refs_table = el(
+        "table",
+        {"class": "grid peers-lines"},
+        el("caption", None, t("peers.ref-caption", lang)),
+        el("thead", None, el("tr", None, ref_heads)),
+        el("tbody", None, *ref_rows),
+    )
+    return el(
+        "figure",
+        {"class": "ch-figure", "data-figure": "peers", "data-unit": unit},
+        el("figcaption", None, el("strong", None, title)),
+        svg,
+        legend,
+        el("p", {"class": "ch-note"}, t("peers.rounding", lang)),
+        el("p", {"class": "caveat"}, t("phrase.not", lang), t("peers.not", lang)),
+        table,
+        refs_table,
+    )
+
+
+_TABLE_MEMO: dict[tuple[int, int, int, str], tuple[Any, Markup]] = {}
+
+
+def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
+    """Every system's row: it depends on W, O and the language only (not on K or M),
+    so typing K redraws the chart and reuses this."""
+    key = (view.window, view.max_output, id(peers), lang)
+    hit = _TABLE_MEMO.get(key)
+    if hit is not None and hit[0] is peers:
+        return hit[1]
+    from budgetcore.ui.svg import peer_percent  # noqa: PLC0415
+
+    heads = join(el("th", {"scope": "col"}, h) for h in t("peers.head", lang).split("|"))
+    rows = []
+    for r in view.rows:
+        peer = r.peer
+        name = el("a", {"href": peer.url, "rel": "noopener"}, peer.name) if peer.url else peer.name
+        version = f" {peer.version}" if peer.version else ""
+        if r.tokens is None or r.share is None:
+            line: Markup = el(
+                "td", {"class": "pr-noline", "colspan": 2}, t(f"peers.no-line.{peer.kind}", lang)
+            )
+        else:
+            marks = [t("peers.mark-beyond", lang)] if r.beyond_window else []
+            if r.clamped:
+                marks.append(t("peers.mark-clamped", lang))
+            line = join(
+                (
+                    el("td", {"class": "num", "data-key": r.data_key}, format_int(r.tokens)),
+                    el("td", {"class": "num"}, peer_percent(r.share), *(f" ({m})" for m in marks)),
+                )
+            )
+        cap = (
+            t("peers.cap", lang, cap=format_int(r.summary_cap)) if r.summary_cap is not None else ""
+        )
+        rows.append(
+            el(
+                "tr",
+                {"data-peer": peer.id, "data-confidence": peer.confidence},
+                el("th", {"scope": "row"}, name, version),
+                el(
+                    "td",
+                    {"class": f"pr-conf pr-conf-{peer.confidence}"},
+                    peer.evidence.get(lang),
+                    *((" — ", t("peers.mark-reported", lang)) if peer.reported else ()),
+                ),
+                line,
+                el("td", None, peer.rule.get(lang)),
+                el("td", None, peer.keeps.get(lang), el("br") if cap else "", cap),
+            )
+        )
+    table = el(
+        "table",
+        {"class": "grid peers"},
+        el("caption", None, t("peers.caption", lang)),
+        el("thead", None, el("tr", None, heads)),
+        el("tbody", None, *rows),
+    )
+    _TABLE_MEMO.clear()
+    _TABLE_MEMO[key] = (peers, table)
+    return table
+
+
+def _peer_swatch(cls: str) -> Markup:
+    return el(
+        "svg",
+        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
+        el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}),
     )

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.contracts import ModelContract
 from budgetcore.errors import Problem, ScenarioError
@@ -44,13 +44,23 @@ from budgetcore.ui.form import (
 )
 from budgetcore.units import format_int
 
+if TYPE_CHECKING:  # the registry and the peers load after the page is ready
+    from budgetcore.peers import Peer
+    from budgetcore.registry import Picks, Registry
+
 __all__ = [
+    "PICKER_MIN_CHARS",
+    "PICKER_SECTIONS",
+    "PICKER_SHOWN",
     "PRESETS",
     "Event",
     "ImportPreview",
     "PageState",
+    "PickerState",
     "SweepState",
+    "chosen_model_of",
     "initial_state",
+    "picks_of",
     "preset_of",
     "reduce",
     "scenario_of",
@@ -77,6 +87,31 @@ class SweepState:
     high: object = 0
     issue: Issue | None = None
     open: bool = False
+
+
+#: The contracts a model picker fills from the registry.
+PICKER_SECTIONS = ("main_model", "summary_model")
+#: The picker searches from this many typed characters on (fewer match half the list).
+PICKER_MIN_CHARS = 2
+#: At most this many matches are listed; the status says how many more there are.
+PICKER_SHOWN = 8
+
+
+@dataclass(frozen=True, slots=True)
+class PickerState:
+    """One model picker: the text typed, whether its list is open, the highlighted
+    option (an index into the shown matches) and the registry model last chosen.
+    Whether the contract still is that model's is derived from the fields, never
+    stored: editing I or O by hand makes it "custom"."""
+
+    query: str = ""
+    open: bool = False
+    active: int = -1  # -1: none highlighted (Enter then takes the best match)
+    chosen: str = ""
+
+
+def _no_pickers() -> dict[str, PickerState]:
+    return {s: PickerState() for s in PICKER_SECTIONS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +152,10 @@ class PageState:
     notice: str = ""  # a transient catalogue key ("msg.copied", ...)
     error: str = ""  # an unexpected failure, shown instead of a traceback
     width: int = 640  # the chart column's width in CSS pixels
+    registry: Registry | None = None  # the model registry, once loaded (after ready)
+    peers: tuple[Peer, ...] | None = None  # the peers' rules, loaded with the registry
+    pickers: Mapping[str, PickerState] = field(default_factory=_no_pickers)
+    peers_unit: str = "tokens"  # the peers chart's axis: "tokens" or "percent" of W
 
     @property
     def issues(self) -> tuple[Issue, ...]:
@@ -272,6 +311,45 @@ class Failed:
     detail: str  # an unexpected exception, as the shell caught it
 
 
+@dataclass(frozen=True, slots=True)
+class ModelDataLoaded:
+    registry: Registry  # the shell parses the shipped data after "ready"
+    peers: tuple[Peer, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PickerTyped:
+    section: str  # main_model or summary_model
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PickerMoved:
+    section: str
+    steps: int  # +1 ArrowDown, -1 ArrowUp
+
+
+@dataclass(frozen=True, slots=True)
+class PickerEntered:
+    section: str  # Enter: choose the highlighted option
+
+
+@dataclass(frozen=True, slots=True)
+class PickerClosed:
+    section: str  # Escape, or focus left the picker
+
+
+@dataclass(frozen=True, slots=True)
+class ModelChosen:
+    section: str
+    name: str  # a registry model name (an option clicked)
+
+
+@dataclass(frozen=True, slots=True)
+class PeersUnitChosen:
+    unit: str  # "tokens" or "percent"
+
+
 Event = (
     FieldTyped
     | FieldCommitted
@@ -300,6 +378,13 @@ Event = (
     | Noticed
     | Resized
     | Failed
+    | ModelDataLoaded
+    | PickerTyped
+    | PickerMoved
+    | PickerEntered
+    | PickerClosed
+    | ModelChosen
+    | PeersUnitChosen
 )
 
 # ------------------------------------------------------------------ the validation path
@@ -484,7 +569,9 @@ def _summary_same(state: PageState, e: SummarySameToggled) -> PageState:
         return _replanned(dataclasses.replace(state, summary_same=True))
     # An own summary contract starts from the main one, as the fields showed it.
     texts = {p: state.texts[p.replace("summary_model.", "main_model.")] for p in _SUMMARY_PATHS}
-    return _with_texts(state, texts, summary_same=False)
+    main = state.pickers.get("main_model", PickerState())
+    pickers = _picker(state, "summary_model", query=main.chosen, open=False, chosen=main.chosen)
+    return _with_texts(state, texts, summary_same=False, pickers=pickers)
 
 
 def _preset(state: PageState, e: PresetChosen) -> PageState:
@@ -642,7 +729,14 @@ def _unpin(state: PageState, _e: Unpinned) -> PageState:
 
 
 def _reset(state: PageState, _e: Reset) -> PageState:
-    fresh = initial_state(lang=state.lang, lang_chosen=state.lang_chosen, width=state.width)
+    fresh = initial_state(
+        lang=state.lang,
+        lang_chosen=state.lang_chosen,
+        width=state.width,
+        registry=state.registry,  # loaded data stays; the pickers start empty again
+        peers=state.peers,
+        peers_unit=state.peers_unit,
+    )
     return dataclasses.replace(fresh, sweep=dataclasses.replace(fresh.sweep, open=state.sweep.open))
 
 
@@ -717,6 +811,135 @@ def _failed(state: PageState, e: Failed) -> PageState:
     return dataclasses.replace(state, error=e.detail[:300])
 
 
+# ------------------------------------------------------------------ model pickers and peers
+
+_PICK_MEMO: dict[tuple[int, str], tuple[Registry, Picks]] = {}
+_NARROW: dict[str, tuple[Registry, str, tuple[Any, ...]]] = {}  # the last search's matches
+
+
+def picks_of(registry: Registry | None, query: str) -> Picks | None:
+    """The picker's matches for ``query``, or None before the registry has loaded or
+    below :data:`PICKER_MIN_CHARS` characters. Memoised on (registry, text): the
+    reducer and the render ask for the same text on every keystroke."""
+    if registry is None or len(query.strip()) < PICKER_MIN_CHARS:
+        return None
+    key = (id(registry), query)
+    hit = _PICK_MEMO.get(key)
+    if hit is not None and hit[0] is registry:
+        return hit[1]
+    from budgetcore.registry import Registry as _Registry  # noqa: PLC0415 - after ready
+    from budgetcore.registry import picks  # noqa: PLC0415
+
+    # Typing extends the text: every model matching the longer text matched the shorter
+    # one (its words only grow or are added), so only those are searched again.
+    within = registry
+    last = _NARROW.get("last")
+    if last is not None and last[0] is registry and query.startswith(last[1]):
+        within = _Registry(registry.provenance, last[2], {})
+    found = picks(query, PICKER_SHOWN, within)
+    _NARROW["last"] = (registry, query, within.matches(query))
+    if len(_PICK_MEMO) >= 64:
+        _PICK_MEMO.clear()
+    _PICK_MEMO[key] = (registry, found)  # holding the registry keeps its id unique
+    return found
+
+
+def _picker(state: PageState, section: str, **changes: Any) -> dict[str, PickerState]:
+    pickers = dict(state.pickers)
+    pickers[section] = dataclasses.replace(pickers.get(section, PickerState()), **changes)
+    return pickers
+
+
+def _model_data(state: PageState, e: ModelDataLoaded) -> PageState:
+    return dataclasses.replace(state, registry=e.registry, peers=e.peers)
+
+
+def _picker_typed(state: PageState, e: PickerTyped) -> PageState:
+    if e.section not in PICKER_SECTIONS:
+        return state
+    pickers = _picker(state, e.section, query=e.text, open=True, active=-1)
+    return dataclasses.replace(state, pickers=pickers)
+
+
+def _picker_moved(state: PageState, e: PickerMoved) -> PageState:
+    if e.section not in PICKER_SECTIONS:
+        return state
+    current = state.pickers[e.section]
+    found = picks_of(state.registry, current.query)
+    if found is None or not found.models:
+        return state
+    n = len(found.models)
+    if not current.open:  # an arrow on a closed list opens it at its first (last) option
+        first = 0 if e.steps > 0 else n - 1
+        return dataclasses.replace(
+            state, pickers=_picker(state, e.section, open=True, active=first)
+        )
+    # From no highlight, down goes to the first option and up to the last.
+    start = current.active if current.active >= 0 else (-1 if e.steps > 0 else 0)
+    active = (start + e.steps) % n
+    return dataclasses.replace(state, pickers=_picker(state, e.section, active=active))
+
+
+def _picker_entered(state: PageState, e: PickerEntered) -> PageState:
+    if e.section not in PICKER_SECTIONS:
+        return state
+    current = state.pickers[e.section]
+    found = picks_of(state.registry, current.query)
+    if not current.open or found is None or not found.models:
+        return state
+    index = min(max(current.active, 0), len(found.models) - 1)
+    return _chosen(state, ModelChosen(e.section, found.models[index].name))
+
+
+def _picker_closed(state: PageState, e: PickerClosed) -> PageState:
+    if e.section not in PICKER_SECTIONS or not state.pickers[e.section].open:
+        return state
+    return dataclasses.replace(state, pickers=_picker(state, e.section, open=False))
+
+
+def _chosen(state: PageState, e: ModelChosen) -> PageState:
+    """Fill I and O from the registry through the one validation path; q stays."""
+    if e.section not in PICKER_SECTIONS or state.registry is None:
+        return state
+    if e.section == "summary_model" and state.summary_same:
+        return state  # the summary picker shows only with an own summary contract
+    model = state.registry.lookup(e.name)
+    if model is None:
+        return state
+    i_path, o_path = f"{e.section}.input_tokens", f"{e.section}.output_tokens"
+    texts = {
+        i_path: format_value(i_path, model.contract.input_tokens),
+        o_path: format_value(o_path, model.contract.output_tokens),
+    }
+    pickers = _picker(state, e.section, query=model.name, open=False, active=-1, chosen=model.name)
+    return _with_texts(state, texts, pickers=pickers, notice="")
+
+
+def _peers_unit(state: PageState, e: PeersUnitChosen) -> PageState:
+    if e.unit not in ("tokens", "percent"):
+        return state
+    return dataclasses.replace(state, peers_unit=e.unit)
+
+
+def chosen_model_of(state: PageState, section: str) -> tuple[str, bool]:
+    """The registry model last chosen in ``section``'s picker ("" if none) and whether
+    the contract's I and O still are that model's (False: edited by hand, "custom")."""
+    name = state.pickers[section].chosen if section in state.pickers else ""
+    if not name or state.registry is None:
+        return name, False
+    model = state.registry.lookup(name)
+    if model is None:
+        return name, False
+    v = state.values
+    same = (v.get(f"{section}.input_tokens"), v.get(f"{section}.output_tokens")) == (
+        model.contract.input_tokens,
+        model.contract.output_tokens,
+    )
+    return name, same and f"{section}.input_tokens" not in state.field_issues and (
+        f"{section}.output_tokens" not in state.field_issues
+    )
+
+
 _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     FieldTyped: _typed,
     FieldCommitted: _committed,
@@ -745,6 +968,13 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     Noticed: _noticed,
     Resized: _resized,
     Failed: _failed,
+    ModelDataLoaded: _model_data,
+    PickerTyped: _picker_typed,
+    PickerMoved: _picker_moved,
+    PickerEntered: _picker_entered,
+    PickerClosed: _picker_closed,
+    ModelChosen: _chosen,
+    PeersUnitChosen: _peers_unit,
 }
 
 

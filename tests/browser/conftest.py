@@ -87,13 +87,16 @@ class Page:
         return self
 
     # --- reading
-    def readouts(self) -> dict[str, Any]:
-        """data-key -> int (from the separated text) or bool (from data-value)."""
+    def readouts(self, *, peers: bool = False) -> dict[str, Any]:
+        """data-key -> int (from the separated text) or bool (from data-value). The
+        peers panel's lines (peer-<id>, line-<key>) come only with ``peers=True``: they
+        appear once the registry has loaded, after "ready"."""
         self.assert_no_internal_error()
         raw = self.page.evaluate(
             """() => Object.fromEntries([...document.querySelectorAll('[data-key]')].map(
                  e => [e.dataset.key, [e.textContent, e.dataset.value ?? null]]))"""
         )
+        raw = {k: v for k, v in raw.items() if peers or not k.startswith(("peer-", "line-"))}
         out: dict[str, Any] = {}
         for key, (text, value) in raw.items():
             if value is not None:

@@ -1,0 +1,390 @@
+"""The page's model pickers and peers panel: CPython tests of ``reduce`` and ``render``.
+
+Picker results are compared with the registry's own ``picks``; the peers panel's
+``data-key`` values with ``peer_lines`` and with hand arithmetic from PEERS.md; the
+chart's labels with the text-box rules of tests/test_svg.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from budgetcore import plan
+from budgetcore.peers import default_peers, peer_lines
+from budgetcore.registry import default_registry, per_million, picks
+from budgetcore.ui import render as R
+from budgetcore.ui import state as S
+from budgetcore.units import format_int
+from tests.test_svg import assert_fits, assert_no_collisions
+
+ROOT_ENV = {"PYTHONPATH": "."}
+
+
+def loaded(**changes: Any) -> S.PageState:
+    state = S.initial_state(**changes)
+    return S.reduce(state, S.ModelDataLoaded(default_registry(), default_peers()))
+
+
+def run(state: S.PageState, *events: Any) -> S.PageState:
+    for e in events:
+        state = S.reduce(state, e)
+    return state
+
+
+def data_keys(markup: str) -> dict[str, str]:
+    return dict(re.findall(r'data-key="([^"]+)"[^>]*>([^<]*)<', markup))
+
+
+# ------------------------------------------------------------------ boot path
+
+
+def test_nothing_of_the_registry_or_the_peers_loads_before_ready() -> None:
+    code = (
+        "import sys\n"
+        "from budgetcore.ui import render as R, state as S\n"
+        "screen = R.render(S.reduce(S.initial_state(), S.PickerTyped('main_model', 'gpt')))\n"
+        "print('budgetcore.registry' in sys.modules, 'budgetcore.peers' in sys.modules)\n"
+        "print(screen.text['picker-main_model-status'])\n"
+        "print(R.render_peers(S.initial_state()))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    ).stdout.splitlines()
+    assert out[0] == "False False"
+    assert out[1] == "Loading the model registry…"
+    assert 'data-peers="loading"' in out[2]
+
+
+def test_before_loading_the_picker_lists_nothing_and_choosing_changes_nothing() -> None:
+    state = S.initial_state()
+    typed = run(state, S.PickerTyped("main_model", "sonnet"), S.PickerMoved("main_model", 1))
+    assert R.render(typed).html["picker-main_model-list"] == ""
+    assert not R.render(typed).pickers["main_model"].expanded
+    assert S.reduce(typed, S.PickerEntered("main_model")) == typed
+    assert S.reduce(typed, S.ModelChosen("main_model", "claude-sonnet-4-5")) == typed
+
+
+# ------------------------------------------------------------------ searching
+
+
+@pytest.mark.parametrize("query", ["sonnet 4.5", "gpt-4o", "gemini 2.5 pro", "zzzz-none"])
+def test_the_options_are_the_registry_best_matches_capped(query: str) -> None:
+    state = run(loaded(), S.PickerTyped("main_model", query))
+    screen = R.render(state)
+    expected = picks(query, S.PICKER_SHOWN)
+    names = re.findall(r'data-model="([^"]+)"', screen.html["picker-main_model-list"])
+    assert names == [m.name for m in expected.models]
+    assert len(names) <= S.PICKER_SHOWN
+    status = screen.text["picker-main_model-status"]
+    if expected.total == 0:
+        assert status == f"No model matches “{query}”."
+        assert not screen.pickers["main_model"].expanded
+    elif expected.total > S.PICKER_SHOWN:
+        assert f"{S.PICKER_SHOWN} of {expected.total:,}" in status
+    assert screen.pickers["main_model"].active_id == ""  # nothing highlighted yet
+
+
+def test_one_character_does_not_search() -> None:
+    screen = R.render(run(loaded(), S.PickerTyped("main_model", "g")))
+    assert screen.html["picker-main_model-list"] == ""
+    assert screen.text["picker-main_model-status"].startswith("Type 2 letters or more")
+    assert "LiteLLM" in screen.text["picker-main_model-status"]
+
+
+def test_arrows_move_wrap_and_escape_closes() -> None:
+    state = run(loaded(), S.PickerTyped("main_model", "sonnet 4.5"))
+    n = len(picks("sonnet 4.5", S.PICKER_SHOWN).models)
+    down = S.reduce(state, S.PickerMoved("main_model", 1))
+    assert down.pickers["main_model"].active == 0
+    assert R.render(down).pickers["main_model"].active_id == "picker-main_model-opt-0"
+    assert (
+        'id="picker-main_model-opt-0" role="option" aria-selected="true"'
+        in (R.render(down).html["picker-main_model-list"])
+    )
+    up = S.reduce(state, S.PickerMoved("main_model", -1))
+    assert up.pickers["main_model"].active == n - 1
+    wrapped = run(down, *[S.PickerMoved("main_model", 1)] * n)
+    assert wrapped.pickers["main_model"].active == 0
+    closed = S.reduce(down, S.PickerClosed("main_model"))
+    assert not closed.pickers["main_model"].open
+    assert not R.render(closed).pickers["main_model"].expanded
+    assert S.reduce(closed, S.PickerEntered("main_model")) == closed  # Enter on a closed list
+    reopened = S.reduce(closed, S.PickerMoved("main_model", 1))
+    assert reopened.pickers["main_model"].open
+    assert reopened.pickers["main_model"].active == 0
+
+
+# ------------------------------------------------------------------ choosing
+
+
+def test_enter_chooses_sets_i_and_o_keeps_q_and_replans() -> None:
+    state = run(loaded(), S.Toggled("main_model.reserves_output", checked=False))
+    state = run(
+        state,
+        S.PickerTyped("main_model", "sonnet 4.5"),
+        S.PickerMoved("main_model", 1),
+        S.PickerEntered("main_model"),
+    )
+    model = default_registry().lookup("claude-sonnet-4-5")
+    assert model is not None
+    assert state.values["main_model.input_tokens"] == model.contract.input_tokens == 200_000
+    assert state.values["main_model.output_tokens"] == model.contract.output_tokens == 64_000
+    assert state.texts["main_model.input_tokens"] == "200,000"
+    assert state.values["main_model.reserves_output"] is False  # q stays the user's
+    scenario = state.plan.scenario
+    assert scenario.main_model.input_tokens == 200_000
+    assert not scenario.main_model.reserves_output
+    expected = plan(
+        dataclasses.replace(
+            S.initial_state().plan.scenario,
+            main_model=dataclasses.replace(
+                scenario.main_model, input_tokens=200_000, output_tokens=64_000
+            ),
+        )
+    )
+    assert state.plan.main_safe_input == expected.main_safe_input
+    picker = state.pickers["main_model"]
+    assert (picker.query, picker.open, picker.chosen) == ("claude-sonnet-4-5", False, model.name)
+    info = R.render(state).html["picker-main_model-info"]
+    p = model.prices
+    assert per_million(p.input) == "3"
+    for price in (p.input, p.output, p.cache_read, p.cache_write):
+        assert per_million(price) in info
+    assert (
+        "USD per 1,000,000 tokens: input 3 · output 15 · cache read 0.3 · cache write 3.75" in info
+    )
+    assert 'data-release="LiteLLM ' in info
+    assert 'data-custom="false"' in info
+
+
+def test_a_click_chooses_by_name_and_unknown_names_change_nothing() -> None:
+    state = loaded()
+    chosen = S.reduce(state, S.ModelChosen("main_model", "gemini-2.5-pro"))
+    model = default_registry().lookup("gemini-2.5-pro")
+    assert model is not None
+    assert chosen.values["main_model.input_tokens"] == model.contract.input_tokens
+    assert chosen.values["main_model.output_tokens"] == model.contract.output_tokens
+    assert S.reduce(state, S.ModelChosen("main_model", "no-such-model")) == state
+    assert S.reduce(state, S.ModelChosen("nowhere", "gemini-2.5-pro")) == state
+
+
+def test_editing_i_or_o_by_hand_shows_custom_derived_not_stored() -> None:
+    state = S.reduce(loaded(), S.ModelChosen("main_model", "claude-sonnet-4-5"))
+    edited = S.reduce(state, S.FieldTyped("main_model.output_tokens", "32000"))
+    info = R.render(edited).html["picker-main_model-info"]
+    assert 'data-custom="true"' in info
+    assert "Custom" in info
+    assert "claude-sonnet-4-5" in info
+    back = S.reduce(edited, S.FieldTyped("main_model.output_tokens", "64,000"))
+    assert 'data-custom="false"' in R.render(back).html["picker-main_model-info"]
+    broken = S.reduce(state, S.FieldTyped("main_model.output_tokens", "64k"))
+    assert 'data-custom="true"' in R.render(broken).html["picker-main_model-info"]
+
+
+def test_the_summary_picker_fills_the_summary_contract_only_when_it_has_its_own() -> None:
+    state = loaded()
+    assert S.reduce(state, S.ModelChosen("summary_model", "gpt-4o-mini")) == state
+    own = run(state, S.SummarySameToggled(checked=False))
+    chosen = S.reduce(own, S.ModelChosen("summary_model", "gpt-4o-mini"))
+    model = default_registry().lookup("gpt-4o-mini")
+    assert model is not None
+    contract = chosen.plan.scenario.summary_contract
+    assert (contract.input_tokens, contract.output_tokens) == (
+        model.contract.input_tokens,
+        model.contract.output_tokens,
+    )
+    assert chosen.plan.scenario.main_model == own.plan.scenario.main_model
+    assert "gpt-4o-mini" in R.render(chosen).html["picker-summary_model-info"]
+
+
+def test_reset_keeps_the_loaded_data_and_empties_the_pickers() -> None:
+    state = S.reduce(loaded(), S.ModelChosen("main_model", "claude-sonnet-4-5"))
+    fresh = S.reduce(state, S.Reset())
+    assert fresh.registry is state.registry
+    assert fresh.peers is state.peers
+    assert fresh.pickers["main_model"] == S.PickerState()
+
+
+def test_chinese_picker_texts() -> None:
+    state = run(loaded(lang="zh"), S.PickerTyped("main_model", "sonnet 4.5"))
+    assert "共 38 个匹配" in R.render(state).text["picker-main_model-status"]
+    chosen = S.reduce(state, S.PickerEntered("main_model"))
+    assert "每 1,000,000 tokens 美元价格" in R.render(chosen).html["picker-main_model-info"]
+
+
+# ------------------------------------------------------------------ peers panel
+
+
+def with_model(i: str, o: str, **changes: Any) -> S.PageState:
+    return run(
+        loaded(**changes),
+        S.FieldTyped("main_model.input_tokens", i),
+        S.FieldTyped("main_model.output_tokens", o),
+    )
+
+
+# Hand arithmetic from PEERS.md (floored), written apart from peers.json's formulas.
+HAND = {
+    (200_000, 32_000): {
+        "pi": 200_000 - 16_384,
+        "codex": 200_000 * 9 // 10,
+        "qwen-code": min(200_000 * 85 // 100, 200_000 - 33_000),
+        "gemini-cli": 200_000 // 2,
+        "kimi-cli": min(200_000 * 85 // 100, 200_000 - 50_000),
+        "anthropic-compaction": 150_000,
+        "anthropic-context-editing": 100_000,
+    },
+    (1_048_576, 65_536): {
+        "pi": 1_048_576 - 16_384,
+        "codex": 1_048_576 * 9 // 10,
+        "qwen-code": min(1_048_576 * 85 // 100, 1_048_576 - 33_000),
+        "gemini-cli": 1_048_576 // 2,
+        "kimi-cli": min(1_048_576 * 85 // 100, 1_048_576 - 50_000),
+        "anthropic-compaction": 150_000,
+        "anthropic-context-editing": 100_000,
+    },
+}
+
+
+@pytest.mark.parametrize(("w", "o"), [(200_000, 32_000), (1_048_576, 65_536)])
+def test_peer_data_keys_are_the_exact_lines_of_peer_lines(w: int, o: int) -> None:
+    state = with_model(str(w), str(o))
+    html = R.render_peers(state)
+    keys = data_keys(html)
+    view = peer_lines(w, o, state.plan)
+    for row in view.rows:
+        if row.tokens is None:
+            assert f"peer-{row.peer.id}" not in keys  # never a 0
+            assert f'data-peer="{row.peer.id}"' in html
+            assert f'data-peer-bar="{row.peer.id}"' not in html
+        else:
+            assert keys[f"peer-{row.peer.id}"] == format_int(row.tokens)
+    for peer_id, tokens in HAND[(w, o)].items():
+        assert keys[f"peer-{peer_id}"] == format_int(tokens), peer_id
+    for ref in (*view.scenario, *view.article):
+        assert keys[f"line-{ref.key}"] == format_int(ref.tokens)
+    assert html.count('data-key="line-hard"') == 1
+    assert keys["line-clean"] == format_int(w * 70 // 100)
+    assert keys["line-compact"] == format_int(w * 835 // 1000)
+    assert keys["line-main_safe_input"] == format_int(state.plan.main_safe_input)
+    assert keys["line-trigger"] == format_int(state.plan.scenario.config.trigger_tokens)
+    assert f"W = {w:,}, O = {o:,}" in html
+
+
+def test_rows_link_their_sources_and_reported_rows_are_marked() -> None:
+    html = R.render_peers(loaded())
+    for peer in default_peers():
+        if peer.url:
+            assert f'<a href="{peer.url}" rel="noopener">{peer.name}</a>' in html
+        if peer.reported:
+            assert f'data-peer="{peer.id}" data-confidence="reported"' in html
+            assert re.search(rf'class="pr-bar pr-reported"[^>]*data-peer-bar="{peer.id}"', html)
+    assert "reported only" in html
+    assert "What this must not be read as:" in html
+    assert "not its M or its S" in html
+
+
+def test_percent_mode_changes_the_axis_not_the_values() -> None:
+    state = with_model("200000", "32000")
+    tokens_html = R.render_peers(state)
+    percent = S.reduce(state, S.PeersUnitChosen("percent"))
+    html = R.render_peers(percent)
+    assert R.render(percent).peers_unit == "percent"
+    assert 'data-unit="percent"' in html
+    assert data_keys(html) == data_keys(tokens_html)
+    ticks = re.findall(r'data-tick="(\d+)"[^>]*>([^<]*)<', html)
+    assert ticks
+    assert all(text == f"{v} %" for v, text in ticks)
+    assert ("100", "100 %") in ticks
+    assert "Claude Code: 83.5 % (167,000)" in html  # percent first, tokens beside it
+    assert "Claude Code: 167,000 (83.5 %)" in tokens_html
+    assert S.reduce(state, S.PeersUnitChosen("furlongs")) == state
+
+
+def test_peers_panel_in_chinese() -> None:
+    html = R.render_peers(with_model("200000", "32000", lang="zh"))
+    assert "当前主模型的触发线:W = 200,000,O = 64,000" not in html
+    assert "当前主模型的触发线:W = 200,000,O = 32,000" in html
+    assert "按事件计数而非 token:没有 token 线" in html
+    assert "不能据此解读为:" in html
+
+
+def test_the_title_names_the_chosen_model_while_it_is_not_custom() -> None:
+    chosen = S.reduce(loaded(), S.ModelChosen("main_model", "claude-sonnet-4-5"))
+    assert "Trigger lines for claude-sonnet-4-5: W = 200,000, O = 64,000" in (
+        R.render_peers(chosen)
+    )
+    edited = S.reduce(chosen, S.FieldTyped("main_model.output_tokens", "32000"))
+    assert "this main model: W = 200,000, O = 32,000" in R.render_peers(edited)
+
+
+def _peers_svg(html: str) -> ET.Element:
+    svg = re.search(r"<svg [^>]*data-chart=\"peers\".*?</svg>", html, re.S)
+    assert svg is not None
+    root = ET.fromstring(svg.group(0))
+    for defs in [e for e in root if e.tag.endswith("defs")]:
+        root.remove(defs)  # the hatch pattern's tile is not a mark
+    return root
+
+
+@pytest.mark.parametrize("width", [320, 390, 640, 1440])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("unit", ["tokens", "percent"])
+@pytest.mark.parametrize(("i", "o"), [("200000", "32000"), ("1048576", "65536"), ("32768", "8192")])
+def test_chart_labels_fit_and_never_touch_marks(
+    width: int, lang: str, unit: str, i: str, o: str
+) -> None:
+    state = with_model(i, o, lang=lang, width=width)
+    state = S.reduce(state, S.PeersUnitChosen(unit))
+    svg = _peers_svg(R.render_peers(state))
+    drawn = int(svg.get("width", "0"))
+    assert drawn == width - 26
+    assert svg.get("font-size") == "12"
+    assert_fits(svg, drawn)
+    assert_no_collisions(svg)
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        "claude sonnet 4.5",
+        "gpt-4o-mini",
+        "Gemini 2.5 PRO",
+        "llama-3.1/70b",
+    ],
+)
+def test_typing_and_deleting_narrows_to_exactly_the_registry_answer(keys: str) -> None:
+    """Each text typed (then deleted) key by key shows what the registry itself says."""
+    texts = [keys[:i] for i in range(1, len(keys) + 1)]
+    texts += texts[-2::-1]  # backspace back to one character
+    state = loaded()
+    for text in texts:
+        state = S.reduce(state, S.PickerTyped("main_model", text))
+        shown = S.picks_of(state.registry, text)
+        if len(text.strip()) < S.PICKER_MIN_CHARS:
+            assert shown is None
+            continue
+        expected = picks(text, S.PICKER_SHOWN)
+        assert shown is not None
+        assert ([m.name for m in shown.models], shown.total) == (
+            [m.name for m in expected.models],
+            expected.total,
+        ), text
+
+
+def test_the_status_line_before_loading_idle_and_after_choosing() -> None:
+    assert R.render(S.initial_state()).text["picker-main_model-status"] == (
+        "Loading the model registry…"
+    )
+    idle = R.render(loaded()).text["picker-main_model-status"]
+    assert idle.startswith("Type 2 letters or more to search 3,205 chat models (LiteLLM ")
+    chosen = S.reduce(loaded(), S.ModelChosen("main_model", "claude-sonnet-4-5"))
+    assert R.render(chosen).text["picker-main_model-status"] == ""
+    assert R.render(chosen).html["picker-summary_model-list"] == ""
