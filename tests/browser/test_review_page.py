@@ -168,7 +168,7 @@ def test_capacity_curves_redraw_with_the_current_value_marked(page: Page) -> Non
     page.page.select_option("#sweep-path", "config.trigger_tokens")
     chart = page.page.locator("[data-chart=curves]")
     chart.wait_for(state="attached")
-    assert chart.get_attribute("data-points") == "500"
+    assert chart.get_attribute("data-points") == "501"  # 500 grid points and K itself
     assert page.page.get_attribute("[data-current]", "data-current") == "32000"
     assert page.page.locator("polyline[data-series]").count() == 6
     page.fill("config.trigger_tokens", "100,000")
