@@ -990,12 +990,34 @@ def experiment_buttons_html(lang: str) -> Markup:
     )
 
 
+def shell_html() -> dict[str, Markup]:
+    """The markup the shell writes once at start-up, by element id (texts in English
+    until retexted). The build's first view writes the same (``ui.prerender``)."""
+    return {
+        "controls": controls_html(),
+        "background": background_html(),
+        "readouts": readouts_html(),
+        "key-readouts": key_readouts_html(),
+        "sample-averages": averages_html(),
+    }
+
+
+def language_html(lang: str) -> dict[str, Markup]:
+    """The markup the shell writes again on every change of language, by element id."""
+    return {
+        "experiment-buttons": experiment_buttons_html(lang),
+        "sweep-path": sweep_options_html(lang),
+    }
+
+
 __all__ += [
     "averages_html",
     "background_html",
     "experiment_buttons_html",
     "format_signed",
     "key_readouts_html",
+    "language_html",
+    "shell_html",
     "sweep_options_html",
 ]
 _ = (SLIDER_STEPS, esc)
