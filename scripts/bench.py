@@ -1,13 +1,13 @@
 """Speed of the built controller page (dist/), measured in headless Chromium in one run.
 
-- cold loads, in a fresh browser context each, interleaved so that the machine's noise
+- cold loads, in a fresh browser profile each, interleaved so that the machine's noise
   hits all alike, of three pages built from the same files: the floor
   (bare-pyodide.html: loadPyodide() and one line of Python, no PyScript), the bare
   PyScript page (bare.html: PyScript boots the same Pyodide and runs one line) and the
   controller page. For the page: exact numbers visible (first paint with the readouts
   in the DOM), ready (<html data-state="ready">), and where the boot time goes.
-- a second visit in the same context (its HTTP cache; served by scripts/webserver.py
-  with the headers a host should send): ready and bytes transferred.
+- a second visit in the same browser profile (its disk cache; served by
+  scripts/webserver.py with the headers a host should send): ready and bytes.
 - input -> render: inside the page, the time from dispatching an input event to the
   re-rendered readouts and charts with layout flushed, over many events; p50 / p95.
 - capacity curves: the same events with the curves panel open; each input then also
@@ -20,11 +20,12 @@ import argparse
 import json
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, sync_playwright
+from playwright.sync_api import BrowserContext, Playwright, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from webserver import CHROMIUM, CHROMIUM_ARGS, DIST, start_in_thread
@@ -114,13 +115,21 @@ def load(context: BrowserContext, url: str) -> dict[str, Any]:
         page.close()
 
 
-def cold_and_warm(browser: Browser, url: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A first visit in a fresh context, then a second visit in the same context."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        return load(context, url), load(context, url)
-    finally:
-        context.close()
+def cold_and_warm(p: Playwright, url: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A first visit in a fresh browser profile, then a second visit in the same profile.
+    A profile on disk, as a person's: an in-memory (incognito) context keeps no entry
+    as large as Pyodide's 9.6 MB wasm, so it would re-download it every time."""
+    with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
+        context = p.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 900},
+        )
+        try:
+            return load(context, url), load(context, url)
+        finally:
+            context.close()
 
 
 def pct(values: list[float], q: float) -> float:
@@ -148,15 +157,17 @@ def main(argv: list[str] | None = None) -> int:
     runs: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {k: [] for k in PAGES}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            cold_and_warm(browser, base)  # warm the OS file cache and the server once
+            cold_and_warm(p, base)  # warm the OS file cache and the server once
             for _ in range(args.loads):
                 for key, path in PAGES.items():
-                    runs[key].append(cold_and_warm(browser, base + path))
+                    runs[key].append(cold_and_warm(p, base + path))
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             context = browser.new_context()
             page = context.new_page()
             page.goto(base)
-            page.wait_for_function("document.documentElement.dataset.state === 'ready'")
+            page.wait_for_function(
+                "document.documentElement.dataset.state === 'ready'", timeout=180_000
+            )
             started = time.perf_counter()
             times = page.evaluate(INPUT_LOOP, [args.events, INPUT_FIELDS])
             wall = time.perf_counter() - started
