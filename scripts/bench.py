@@ -1,9 +1,13 @@
-"""Speed of the controller page, measured in headless Chromium in one run.
+"""Speed of the built controller page (dist/), measured in headless Chromium in one run.
 
-- cold load: navigation start -> <html data-state="ready"> with every chart drawn,
-  in a fresh browser context each time, for the page and for bare.html (which boots
-  the same PyScript and Pyodide files and does nothing else), interleaved so that the
-  machine's noise hits both alike; medians and their ratio.
+- cold loads, in a fresh browser profile each, interleaved so that the machine's noise
+  hits all alike, of three pages built from the same files: the floor
+  (bare-pyodide.html: loadPyodide() and one line of Python, no PyScript), the bare
+  PyScript page (bare.html: PyScript boots the same Pyodide and runs one line) and the
+  controller page. For the page: exact numbers visible (first paint with the readouts
+  in the DOM), ready (<html data-state="ready">), and where the boot time goes.
+- a second visit in the same browser profile (its disk cache; served by
+  scripts/webserver.py with the headers a host should send): ready and bytes.
 - input -> render: inside the page, the time from dispatching an input event to the
   re-rendered readouts and charts with layout flushed, over many events; p50 / p95.
 - capacity curves: the same events with the curves panel open; each input then also
@@ -16,24 +20,53 @@ import argparse
 import json
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import BrowserContext, Playwright, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from webserver import CHROMIUM, CHROMIUM_ARGS, start_in_thread
+from webserver import CHROMIUM, CHROMIUM_ARGS, DIST, start_in_thread
 
 # Installed before any page script (before <html> exists, hence observing the
-# document): stamps the moment data-state turns "ready", relative to navigation
-# start (performance.timeOrigin).
+# document): stamps the moment data-state turns "ready", and the moment the first
+# key readout holds a number, relative to navigation start (performance.timeOrigin).
 READY_PROBE = """
 new MutationObserver((_, obs) => {
   const s = document.documentElement.dataset.state;
   if (s === 'ready' || s === 'error') { window.__readyAt = performance.now(); obs.disconnect(); }
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+new MutationObserver((_, obs) => {
+  const e = document.querySelector('[data-key-summary="main_safe_input"]');
+  if (e && /[0-9]/.test(e.textContent)) {
+    window.__numbersAt = performance.now();
+    obs.disconnect();
+  }
+}).observe(document, { subtree: true, childList: true, characterData: true });
 """
+
+# What one load cost and when things happened, read from the page after "ready".
+LOAD_FIGURES = """() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const res = performance.getEntriesByType('resource');
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  const end = (part) => {
+    const r = res.find(e => e.name.includes(part));
+    return r ? r.responseEnd : null;
+  };
+  const marks = Object.fromEntries(performance.getEntriesByType('mark')
+    .filter(e => e.name.startsWith('budgetcore:') || e.name.startsWith('pyscript:'))
+    .map(e => [e.name, e.startTime]));
+  return {
+    ready: window.__readyAt, numbers: window.__numbersAt ?? null,
+    fcp: fcp ? fcp.startTime : null,
+    bytes: nav.transferSize + res.reduce((s, e) => s + e.transferSize, 0),
+    requests: res.length + 1,
+    core_js: end('/core.js'), wasm: end('.wasm'), wheel: end('budgetcore-'), marks,
+  };
+}"""
 
 # Runs in the page: N input events on a rotation of fields; for each, time from
 # dispatch to readouts and charts re-rendered with style and layout flushed.
@@ -64,25 +97,39 @@ INPUT_FIELDS = [
 ]
 
 
-MARKS = """() => Object.fromEntries(performance.getEntriesByType('mark')
-  .filter(e => e.name.startsWith('budgetcore:')).map(e => [e.name.slice(11), e.startTime]))"""
+PAGES = {"floor": "bare-pyodide.html", "pyscript": "bare.html", "page": ""}
 
 
-def cold_load(browser: Browser, url: str, marks: list[dict[str, float]] | None = None) -> float:
-    context = browser.new_context()
+def load(context: BrowserContext, url: str) -> dict[str, Any]:
+    page = context.new_page()
     try:
-        page = context.new_page()
         page.add_init_script(READY_PROBE)
         page.goto(url)
-        page.wait_for_function("window.__readyAt !== undefined", timeout=120_000)
+        page.wait_for_function("window.__readyAt !== undefined", timeout=180_000)
         state = page.evaluate("document.documentElement.dataset.state")
         if state != "ready":
             raise SystemExit(f"bench: {url} ended in state {state!r}")
-        if marks is not None:
-            marks.append(page.evaluate(MARKS))
-        return float(page.evaluate("window.__readyAt"))
+        figures: dict[str, Any] = page.evaluate(LOAD_FIGURES)
+        return figures
     finally:
-        context.close()
+        page.close()
+
+
+def cold_and_warm(p: Playwright, url: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A first visit in a fresh browser profile, then a second visit in the same profile.
+    A profile on disk, as a person's: an in-memory (incognito) context keeps no entry
+    as large as Pyodide's 9.6 MB wasm, so it would re-download it every time."""
+    with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
+        context = p.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 900},
+        )
+        try:
+            return load(context, url), load(context, url)
+        finally:
+            context.close()
 
 
 def pct(values: list[float], q: float) -> float:
@@ -90,27 +137,37 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def med(values: list[float]) -> float:
+    return round(statistics.median(values), 1)
+
+
+def visible(f: dict[str, Any]) -> float:
+    """Exact numbers on screen: painted (first contentful paint) and in the DOM."""
+    return float(max(f["numbers"], f["fcp"]))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=7, help="cold loads per page (>= 5)")
     parser.add_argument("--events", type=int, default=300, help="input events (>= 200)")
+    parser.add_argument("--dir", type=Path, default=DIST, help="built site (default dist/)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
-    server, base = start_in_thread()
+    server, base = start_in_thread(root=args.dir)
+    runs: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {k: [] for k in PAGES}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            cold_load(browser, base)  # warm the OS file cache and the server once
-            page_ms: list[float] = []
-            bare_ms: list[float] = []
-            marks: list[dict[str, float]] = []
+            cold_and_warm(p, base)  # warm the OS file cache and the server once
             for _ in range(args.loads):
-                bare_ms.append(cold_load(browser, base + "bare.html"))
-                page_ms.append(cold_load(browser, base, marks))
+                for key, path in PAGES.items():
+                    runs[key].append(cold_and_warm(p, base + path))
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             context = browser.new_context()
             page = context.new_page()
             page.goto(base)
-            page.wait_for_function("document.documentElement.dataset.state === 'ready'")
+            page.wait_for_function(
+                "document.documentElement.dataset.state === 'ready'", timeout=180_000
+            )
             started = time.perf_counter()
             times = page.evaluate(INPUT_LOOP, [args.events, INPUT_FIELDS])
             wall = time.perf_counter() - started
@@ -132,19 +189,46 @@ def main(argv: list[str] | None = None) -> int:
         server.server_close()
     if status:
         raise SystemExit(f"bench: the page reported {status!r}")
+    cold = {k: [c for c, _ in v] for k, v in runs.items()}
+    warm = {k: [w for _, w in v] for k, v in runs.items()}
+    floor = med([f["ready"] for f in cold["floor"]])
+
+    def ratio(x: float) -> float:
+        return round(x / floor, 3)
+
+    page_cold, page_warm = cold["page"], warm["page"]
+    marks = [f["marks"] for f in page_cold]
+
+    def mark(name: str) -> float:
+        return med([m[name] for m in marks])
+
     figures: dict[str, Any] = {
         "cold_loads": args.loads,
-        "page_ready_ms_median": round(statistics.median(page_ms), 1),
-        "bare_pyodide_ready_ms_median": round(statistics.median(bare_ms), 1),
-        "ready_ratio": round(statistics.median(page_ms) / statistics.median(bare_ms), 3),
-        "page_ready_ms_all": [round(x) for x in page_ms],
-        "bare_ready_ms_all": [round(x) for x in bare_ms],
-        "main_py_start_ms_median": round(statistics.median(m["main-start"] for m in marks), 1),
-        "python_imports_ms_median": round(
-            statistics.median(m["imported"] - m["main-start"] for m in marks), 1
+        "floor_ready_ms_median": floor,
+        "pyscript_ready_ms_median": med([f["ready"] for f in cold["pyscript"]]),
+        "page_numbers_visible_ms_median": med([visible(f) for f in page_cold]),
+        "page_ready_ms_median": med([f["ready"] for f in page_cold]),
+        "page_second_visit_ready_ms_median": med([f["ready"] for f in page_warm]),
+        "floor_second_visit_ready_ms_median": med([f["ready"] for f in warm["floor"]]),
+        "page_bytes_cold": med([f["bytes"] for f in page_cold]),
+        "page_bytes_warm": med([f["bytes"] for f in page_warm]),
+        "floor_bytes_cold": med([f["bytes"] for f in cold["floor"]]),
+        "page_requests_cold": med([f["requests"] for f in page_cold]),
+        "floor_ready_ms_all": [round(f["ready"]) for f in cold["floor"]],
+        "pyscript_ready_ms_all": [round(f["ready"]) for f in cold["pyscript"]],
+        "page_ready_ms_all": [round(f["ready"]) for f in page_cold],
+        "page_second_visit_ms_all": [round(f["ready"]) for f in page_warm],
+        "boot_core_js_loaded_ms": med([f["core_js"] for f in page_cold]),
+        "boot_load_pyodide_called_ms": mark("pyscript:Loading interpreter"),
+        "boot_wasm_loaded_ms": med([f["wasm"] for f in page_cold]),
+        "boot_wheel_loaded_ms": med([f["wheel"] for f in page_cold]),
+        "boot_interpreter_and_packages_loaded_ms": mark("pyscript:Loaded interpreter"),
+        "boot_main_py_start_ms": mark("budgetcore:main-start"),
+        "python_imports_ms_median": med(
+            [m["budgetcore:imported"] - m["budgetcore:main-start"] for m in marks]
         ),
-        "first_render_ms_median": round(
-            statistics.median(m["rendered"] - m["imported"] for m in marks), 1
+        "first_render_ms_median": med(
+            [m["budgetcore:rendered"] - m["budgetcore:imported"] for m in marks]
         ),
         "input_events": len(times),
         "input_to_render_ms_p50": round(pct(times, 0.50), 2),
@@ -158,15 +242,46 @@ def main(argv: list[str] | None = None) -> int:
         "input_to_render_with_curves_ms_p50": round(pct(times_open, 0.50), 2),
         "input_to_render_with_curves_ms_p95": round(pct(times_open, 0.95), 2),
     }
-    page_med, bare_med = figures["page_ready_ms_median"], figures["bare_pyodide_ready_ms_median"]
+    f = figures
+    figures["ratios_to_floor"] = {
+        "pyscript_ready": ratio(f["pyscript_ready_ms_median"]),
+        "page_numbers_visible": ratio(f["page_numbers_visible_ms_median"]),
+        "page_ready": ratio(f["page_ready_ms_median"]),
+        "page_second_visit_ready": ratio(f["page_second_visit_ready_ms_median"]),
+    }
+    r = figures["ratios_to_floor"]
     print(
-        f"cold load, median of {args.loads} fresh contexts: page {page_med} ms, "
-        f"bare Pyodide {bare_med} ms, ratio {figures['ready_ratio']} (target <= 1.25)"
+        f"medians of {args.loads} interleaved cold loads (fresh contexts); the floor is "
+        f"bare-pyodide.html (loadPyodide() + one line): {floor} ms"
     )
     print(
-        f"  of which: main.py starts at {figures['main_py_start_ms_median']} ms, imports "
-        f"{figures['python_imports_ms_median']} ms, "
-        f"first render {figures['first_render_ms_median']} ms"
+        f"  bare PyScript ready     {f['pyscript_ready_ms_median']:>8} ms  "
+        f"{r['pyscript_ready']:.3f}x floor"
+    )
+    print(
+        f"  page numbers visible    {f['page_numbers_visible_ms_median']:>8} ms  "
+        f"{r['page_numbers_visible']:.3f}x floor (target <= 0.1)"
+    )
+    print(
+        f"  page ready              {f['page_ready_ms_median']:>8} ms  "
+        f"{r['page_ready']:.3f}x floor (target <= 1.25)"
+    )
+    print(
+        f"  page second visit ready {f['page_second_visit_ready_ms_median']:>8} ms  "
+        f"{r['page_second_visit_ready']:.3f}x floor (target <= 0.6); floor's own second "
+        f"visit {f['floor_second_visit_ready_ms_median']} ms"
+    )
+    print(
+        f"  bytes transferred: page cold {f['page_bytes_cold']:,.0f}, warm "
+        f"{f['page_bytes_warm']:,.0f}; floor cold {f['floor_bytes_cold']:,.0f}"
+    )
+    print(
+        f"  page boot: core.js loaded {f['boot_core_js_loaded_ms']} ms, loadPyodide called "
+        f"{f['boot_load_pyodide_called_ms']} ms, wasm loaded {f['boot_wasm_loaded_ms']} ms, "
+        f"wheel loaded {f['boot_wheel_loaded_ms']} ms, interpreter + packages ready "
+        f"{f['boot_interpreter_and_packages_loaded_ms']} ms, main.py starts "
+        f"{f['boot_main_py_start_ms']} ms, imports {f['python_imports_ms_median']} ms, "
+        f"first render {f['first_render_ms_median']} ms"
     )
     print(
         f"input -> render over {len(times)} events: p50 {figures['input_to_render_ms_p50']} ms, "

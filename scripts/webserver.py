@@ -1,6 +1,9 @@
-"""Static server for web/: loopback only, correct MIME types, no caching.
+"""Static server for the built site (dist/): loopback only, with the cache headers a
+host should send: content-hashed files under assets/ cached forever, everything else
+(the HTML pages) revalidated on every visit.
 
-Used by scripts/serve, the browser tests and scripts/bench.
+Used by scripts/serve and scripts/bench. The browser tests use the stock http.server
+instead, to prove the site needs nothing special from its host.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-WEB = Path(__file__).resolve().parent.parent / "web"
+DIST = Path(__file__).resolve().parent.parent / "dist"
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 # Debian's Chromium, as the browser tests and scripts/bench launch it. The last three
 # flags stop Chromium's own calls home, which this machine's closed network refuses.
@@ -42,8 +46,9 @@ class Handler(SimpleHTTPRequestHandler):
     quiet = False
 
     def end_headers(self) -> None:
-        # The wheel is rebuilt from the checkout: never let a browser keep an old one.
-        self.send_header("Cache-Control", "no-cache")
+        # A file under assets/ is named by its content: a new build gives new names.
+        hashed = "assets" in self.path.split("?")[0].split("/")[:-1]
+        self.send_header("Cache-Control", IMMUTABLE if hashed else "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
         super().end_headers()
 
@@ -56,14 +61,14 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
 
 
-def make_server(port: int = 8000, quiet: bool = False) -> ThreadingHTTPServer:
-    handler = functools.partial(Handler, directory=str(WEB))
+def make_server(port: int = 8000, quiet: bool = False, root: Path = DIST) -> ThreadingHTTPServer:
+    handler = functools.partial(Handler, directory=str(root))
     Handler.quiet = quiet
     return Server(("127.0.0.1", port), handler)
 
 
-def start_in_thread(port: int = 0) -> tuple[ThreadingHTTPServer, str]:
-    server = make_server(port, quiet=True)
+def start_in_thread(port: int = 0, root: Path = DIST) -> tuple[ThreadingHTTPServer, str]:
+    server = make_server(port, quiet=True, root=root)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -71,9 +76,10 @@ def start_in_thread(port: int = 0) -> tuple[ThreadingHTTPServer, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Serve the controller page on 127.0.0.1.")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 = any)")
+    parser.add_argument("--dir", type=Path, default=DIST, help="folder (default dist/)")
     args = parser.parse_args(argv)
     try:
-        server = make_server(args.port)
+        server = make_server(args.port, root=args.dir)
     except OSError as exc:
         print(f"serve: cannot listen on 127.0.0.1:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2

@@ -12,12 +12,26 @@
     root.dataset.state = "error";
     put("boot-error", text);
   };
+  // A fragment is another scenario than the pre-rendered one: CSS shows it as pending.
+  if (location.hash.length > 1) root.dataset.link = "";
+  // Wide screens open the folded groups as the shell does, here as soon as they are
+  // parsed, so the first paint already has the shell's layout.
+  if (matchMedia("(min-width: 1000px)").matches) {
+    const unfold = new MutationObserver(() => {
+      for (const d of document.querySelectorAll("details[data-fold]:not([open])")) d.open = true;
+    });
+    unfold.observe(root, { childList: true, subtree: true });
+    addEventListener("DOMContentLoaded", () => unfold.disconnect());
+  }
   if (location.protocol === "file:") {
     addEventListener("DOMContentLoaded", () =>
       fail("This page cannot run from a file: start it with scripts/serve and open the URL it prints."));
     return;
   }
-  addEventListener("py:progress", (e) => put("boot-stage", String(e.detail)));
+  addEventListener("py:progress", (e) => {
+    put("boot-stage", String(e.detail));
+    performance.mark(`pyscript:${e.detail}`);  // boot phases for scripts/bench
+  });
   addEventListener("error", (e) => {
     const t = e.target;
     const what = e.message || (t && (t.src || t.href)) || "a resource";

@@ -30,11 +30,9 @@ def q(selector):
 class Shell:
     def __init__(self):
         q("#boot-stage").textContent = "Drawing the plan"
-        q("#controls").innerHTML = R.controls_html()
-        q("#background").innerHTML = R.background_html()
-        q("#readouts").innerHTML = R.readouts_html()
-        q("#key-readouts").innerHTML = R.key_readouts_html()
-        q("#sample-averages").innerHTML = R.averages_html()
+        # The same markup the build pre-rendered (budgetcore.ui.prerender): no visual change.
+        for rid, markup in R.shell_html().items():
+            q(f"#{rid}").innerHTML = markup  # ours, escaped
         self.inputs = {p: q(f'[data-input="{p}"]') for p in FIELDS}
         self.sliders = {
             p: q(f'[data-slider="{p}"]')
@@ -104,8 +102,8 @@ class Shell:
             node.textContent = t(node.getAttribute("data-i18n"), lang)
         for node in document.querySelectorAll("[data-i18n-aria]"):
             node.setAttribute("aria-label", t(node.getAttribute("data-i18n-aria"), lang))
-        q("#experiment-buttons").innerHTML = R.experiment_buttons_html(lang)  # ours, escaped
-        q("#sweep-path").innerHTML = R.sweep_options_html(lang)  # ours, escaped
+        for rid, markup in R.language_html(lang).items():
+            q(f"#{rid}").innerHTML = markup  # ours, escaped
 
     def paint(self):
         screen = R.render(self.state)
@@ -447,6 +445,8 @@ def boot():
     window.addEventListener("resize", create_proxy(shell.on_resize))
     window.budgetcorePlan = create_proxy(plan_json)
     window.budgetcorePlanBatch = create_proxy(plan_batch_json)
+    for node in document.querySelectorAll("[data-wake]"):
+        node.removeAttribute("inert")  # the controls wake up
     document.documentElement.dataset.state = "ready"
     window.setTimeout(create_once_callable(shell.paint_export), 0)
     window.setTimeout(create_once_callable(shell.load_model_data), 0)

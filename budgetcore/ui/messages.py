@@ -1820,3 +1820,18 @@ CATALOGUE.update(
         ),
     }
 )
+
+
+# -------- instant first view (the build's pre-rendered page, before Python is ready)
+CATALOGUE.update(
+    {
+        "static.boot-waking": (
+            "The numbers below are exact; the controls wake up when it is ready.",
+            "下方数字已是精确值;运行时就绪后即可操作控件。",
+        ),
+        "static.boot-link": (
+            "The readouts wait for this link's scenario.",
+            "读数正在等待此链接的场景。",
+        ),
+    }
+)

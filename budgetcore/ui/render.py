@@ -54,6 +54,7 @@ __all__ = [
     "format_signed",
     "issue_text",
     "key_readouts_html",
+    "language_html",
     "peers_html",
     "picker_html",
     "problem_text",
@@ -62,6 +63,7 @@ __all__ = [
     "render_curves",
     "render_export",
     "render_peers",
+    "shell_html",
     "sweep_options_html",
 ]
 
@@ -1386,3 +1388,23 @@ def _peer_swatch(cls: str) -> Markup:
         {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
         el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}),
     )
+
+
+def shell_html() -> dict[str, Markup]:
+    """The markup the shell writes once at start-up, by element id (texts in English
+    until retexted). The build's first view writes the same (``ui.prerender``)."""
+    return {
+        "controls": controls_html(),
+        "background": background_html(),
+        "readouts": readouts_html(),
+        "key-readouts": key_readouts_html(),
+        "sample-averages": averages_html(),
+    }
+
+
+def language_html(lang: str) -> dict[str, Markup]:
+    """The markup the shell writes again on every change of language, by element id."""
+    return {
+        "experiment-buttons": experiment_buttons_html(lang),
+        "sweep-path": sweep_options_html(lang),
+    }

@@ -1,11 +1,15 @@
-"""Fixtures for the browser tests: one local server and one Chromium per session,
-a fresh context (cold page) per test."""
+"""Fixtures for the browser tests: the built site (scripts/build) served from a subpath
+by the stock ``http.server`` (no custom MIME table, no headers: what any static host
+gives), one Chromium per session, a fresh context (cold page) per test."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import subprocess
+import threading
 from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -31,21 +35,39 @@ CHROMIUM: str = WEBSERVER.CHROMIUM
 CHROMIUM_ARGS: list[str] = WEBSERVER.CHROMIUM_ARGS
 
 
+#: Where the built site sits below the server's root: every URL must be relative.
+SUBPATH = "budgetcore/"
+
+
+class _StockHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # quiet; nothing else differs from `python3 -m http.server`
+
+
 @pytest.fixture(scope="session")
-def base_url() -> Iterator[str]:
-    # The page must serve a wheel of *this* checkout: the setup rebuilds web/vendor when
-    # budgetcore changed (a stamp makes it instant otherwise), even under bare pytest.
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built from *this* checkout (web/vendor is rebuilt when budgetcore
+    changed; a stamp makes that instant otherwise), even under bare pytest."""
+    out = tmp_path_factory.mktemp("www") / SUBPATH
     setup = subprocess.run(
-        ["bash", "-c", "source scripts/_common.sh && ensure_web"],
+        ["bash", "scripts/build", "--out", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
     )
     if setup.returncode != 0:
-        pytest.fail(f"building web/vendor failed:\n{setup.stderr[-2000:]}")
-    server, url = WEBSERVER.start_in_thread()
-    yield url
+        pytest.fail(f"scripts/build failed:\n{setup.stderr[-2000:]}")
+    return out
+
+
+@pytest.fixture(scope="session")
+def base_url(site: Path) -> Iterator[str]:
+    handler = functools.partial(_StockHandler, directory=str(site.parent))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/{SUBPATH}"
     server.shutdown()
     server.server_close()
 

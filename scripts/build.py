@@ -1,0 +1,226 @@
+"""Write the controller page as a self-contained static folder (see scripts/build).
+
+Input: ``web/`` (the page's sources) and ``web/vendor/`` (Pyodide, PyScript, the wheels
+and their lock, built by ``ensure_web``). Output, all URLs relative (works from any
+subpath, any static host, no CDN)::
+
+    index.html            pre-rendered first view (budgetcore.ui.prerender); revalidate
+    bare.html             benchmark baseline: the same PyScript boot and one line
+    bare-pyodide.html     benchmark floor: loadPyodide() and one line, no PyScript
+    assets/               every other file, named by its content: cache forever
+      pyodide-loader.<h>.js    Pyodide's loadPyodide told this build's file names
+      pyodide.<h>.js, pyodide.asm.<h>.js, pyodide-<h>/pyodide.asm.wasm
+      python_stdlib.<h>.zip, pyodide-lock.<h>.json, wheels-<h>/<wheel name>.whl
+      pyscript-<h>/            PyScript's dist (its chunks import each other by name)
+      style.<h>.css, boot.<h>.js, main.<h>.py, bare-pyodide.<h>.js
+
+PyScript hands ``loadPyodide`` only ``indexURL`` and the packages, and Pyodide derives
+the runtime's, stdlib's and lock's names from ``indexURL``; so the config's
+interpreter is a generated module that calls Pyodide's own ``loadPyodide`` with the
+hashed URLs (``stdLibURL``, ``lockFileURL``, ``packageBaseUrl``) and the already
+imported ``createPyodideModule``. Only the wasm keeps its fixed name, in a folder named
+by its hash. Every name is a ``.js``/``.css``/``.zip``/``.json``/``.wasm``/``.whl``
+file, so a stock server's MIME guesses do (``.mjs`` is not guessed everywhere).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "web"
+VENDOR = WEB / "vendor"
+sys.path.insert(0, str(ROOT))
+
+from budgetcore.ui.prerender import Document, Element, first_screen, prerender  # noqa: E402
+
+LOADER = """\
+// Written by scripts/build: Pyodide's own loadPyodide, told this build's hashed names.
+import {{ loadPyodide as load, version }} from "./{pyodide}";
+import createPyodideModule from "./{asm}";
+const at = (name) => new URL(name, import.meta.url).href;
+export {{ version }};
+export const loadPyodide = (options = {{}}) => load({{
+  ...options,
+  indexURL: at("./{wasm_dir}/"),
+  stdLibURL: at("./{stdlib}"),
+  lockFileURL: at("./{lock}"),
+  packageBaseUrl: at("./"),
+  createPyodideModule,
+}});
+"""
+
+
+def digest(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(hashlib.sha256(part).digest())
+    return h.hexdigest()[:12]
+
+
+class Site:
+    """The folder being written: ``put`` a file under a hashed name, get its URL."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.assets = out / "assets"
+        self.assets.mkdir(parents=True)
+        self.urls: dict[str, str] = {}  # a source's ./path in web/ -> ./assets/... in the site
+
+    def put(self, data: bytes, stem: str, suffix: str, source: str | None = None) -> str:
+        name = f"{stem}.{digest(data)}{suffix}"
+        (self.assets / name).write_bytes(data)
+        if source is not None:
+            self.urls[source] = f"./assets/{name}"
+        return name
+
+
+def _copy_pyscript(site: Site) -> str:
+    src = VENDOR / "pyscript"
+    files = sorted(p for p in src.rglob("*") if p.is_file() and p.suffix != ".map")
+    h = digest(*(str(p.relative_to(src)).encode() + b"\0" + p.read_bytes() for p in files))
+    folder = f"pyscript-{h}"
+    for p in files:
+        target = site.assets / folder / p.relative_to(src)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(p, target)
+    for name in ("core.js", "core.css"):
+        site.urls[f"./vendor/pyscript/{name}"] = f"./assets/{folder}/{name}"
+    return folder
+
+
+def _copy_pyodide(site: Site) -> tuple[str, list[str]]:
+    """Pyodide's runtime, stdlib, wheels and lock under hashed names; the loader's name
+    and the wheels' URLs (for preload hints)."""
+    src = VENDOR / "pyodide"
+    wasm = (src / "pyodide.asm.wasm").read_bytes()
+    wasm_dir = f"pyodide-{digest(wasm)}"
+    (site.assets / wasm_dir).mkdir()
+    (site.assets / wasm_dir / "pyodide.asm.wasm").write_bytes(wasm)
+    names = {
+        "pyodide": site.put((src / "pyodide.mjs").read_bytes(), "pyodide", ".js"),
+        "asm": site.put((src / "pyodide.asm.mjs").read_bytes(), "pyodide.asm", ".js"),
+        "stdlib": site.put((src / "python_stdlib.zip").read_bytes(), "python_stdlib", ".zip"),
+        "wasm_dir": wasm_dir,
+    }
+    lock = json.loads((src / "pyodide-lock.json").read_text(encoding="utf-8"))
+    wheels: dict[str, str] = {}
+    for wheel in sorted(src.glob("*.whl")):
+        data = wheel.read_bytes()
+        folder = site.assets / f"wheels-{digest(data)}"
+        folder.mkdir()
+        (folder / wheel.name).write_bytes(data)
+        wheels[wheel.name] = f"{folder.name}/{wheel.name}"  # Pyodide installs by basename
+    for package in lock["packages"].values():
+        if package["file_name"] in wheels:
+            package["file_name"] = wheels[package["file_name"]]
+    text = json.dumps(lock, indent=1, sort_keys=True) + "\n"
+    names["lock"] = site.put(text.encode(), "pyodide-lock", ".json")
+    loader = site.put(LOADER.format(**names).encode(), "pyodide-loader", ".js")
+    site.urls["./vendor/pyodide/pyodide.mjs"] = f"./assets/{loader}"
+    boot = tomllib.loads((WEB / "pyscript.toml").read_text(encoding="utf-8"))["packages"]
+    wanted = {_normal(name) for name in boot}
+    return loader, [
+        *(f"./assets/{names[k]}" for k in ("pyodide", "asm")),
+        f"./assets/{wasm_dir}/pyodide.asm.wasm",
+        f"./assets/{names['stdlib']}",
+        f"./assets/{names['lock']}",
+        *(
+            f"./assets/{url}"
+            for name, url in wheels.items()
+            if _normal(name.split("-")[0]) in wanted
+        ),
+    ]
+
+
+def _normal(name: str) -> str:
+    return name.lower().replace("-", "_").replace(".", "_")
+
+
+def _config_json(path: Path, site: Site) -> str:
+    """The page's PyScript config, inline as JSON: no fetch and no TOML parser at boot."""
+    config = tomllib.loads(path.read_text(encoding="utf-8"))
+    config["interpreter"] = site.urls[config["interpreter"]]
+    # An index list (unused: packages pass straight to loadPyodide) keeps PyScript from
+    # importing its package-graph module (19 kB) just to warn about unknown packages.
+    config.setdefault("index_urls", [])
+    return json.dumps(config, separators=(",", ":"))
+
+
+def _link(rel: str, href: str, **attrs: str | None) -> Element:
+    return Element("link", {"rel": rel, "href": href, **attrs})
+
+
+def _rewrite(html: str, site: Site, preloads: list[Element]) -> str:
+    """Point every ./ reference at the site's hashed files; inline the PyScript config;
+    add preload hints at the top of <head>."""
+    doc = Document.parse(html)
+    for node in doc.find(lambda e: "src" in e.attrs or "href" in e.attrs):
+        for attr in ("src", "href"):
+            url = node.attrs.get(attr)
+            if url is not None and url in site.urls:
+                node.attrs[attr] = site.urls[url]
+    for node in doc.find(lambda e: e.tag == "script" and e.attrs.get("type") == "py"):
+        config = node.attrs.get("config")
+        if config:
+            node.attrs["config"] = _config_json(WEB / config, site)
+    head = doc.find(lambda e: e.tag == "head")[0]
+    at = next(i for i, c in enumerate(head.children) if isinstance(c, Element) and c.tag == "title")
+    for i, link in enumerate(preloads):
+        head.children[at + 1 + 2 * i : at + 1 + 2 * i] = ["\n", link]
+    return doc.html()
+
+
+def build(out: Path) -> None:
+    if not (VENDOR / "pyodide" / "pyodide-lock.json").exists():
+        raise SystemExit("build: web/vendor is missing; run scripts/build (it builds it)")
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    site = Site(tmp)
+    pyscript = _copy_pyscript(site)
+    loader, runtime = _copy_pyodide(site)
+    for name, stem, suffix in (
+        ("style.css", "style", ".css"),
+        ("boot.js", "boot", ".js"),
+        ("main.py", "main", ".py"),
+    ):
+        site.put((WEB / name).read_bytes(), stem, suffix, source=f"./{name}")
+    bare_js = (WEB / "bare-pyodide.js").read_text(encoding="utf-8")
+    bare_js = bare_js.replace("./vendor/pyodide/pyodide.mjs", f"./{loader}")
+    site.put(bare_js.encode(), "bare-pyodide", ".js", source="./bare-pyodide.js")
+    fetch = {"as": "fetch", "crossorigin": "anonymous"}
+    hints = [
+        _link("modulepreload", f"./assets/{pyscript}/{p.name}")
+        for p in sorted((site.assets / pyscript).glob("core-*.js"))
+    ]
+    hints += [_link("modulepreload", f"./assets/{loader}")]
+    hints += [_link("modulepreload", url) for url in runtime[:2]]
+    hints += [_link("preload", url, **fetch) for url in runtime[2:]]
+    hints += [_link("preload", site.urls["./main.py"], **fetch)]
+    template = (WEB / "index.html").read_text(encoding="utf-8")
+    page = prerender(template, first_screen())
+    (tmp / "index.html").write_text(_rewrite(page, site, hints), encoding="utf-8")
+    for name in ("bare.html", "bare-pyodide.html"):
+        html = (WEB / name).read_text(encoding="utf-8")
+        (tmp / name).write_text(_rewrite(html, site, []), encoding="utf-8")
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.rename(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "dist", help="folder (default dist/)")
+    args = parser.parse_args(argv)
+    build(args.out.resolve())
+    print(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

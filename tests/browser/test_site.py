@@ -1,0 +1,114 @@
+"""The built site: its pre-rendered first view is what Python paints, a link's readouts
+wait for Python, the controls wake up at "ready", and it runs from a stock server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from budgetcore.ui.prerender import PRERENDER_WIDTH, first_screen
+from tests.browser.conftest import Page
+
+pytestmark = pytest.mark.browser
+
+# The DOM contract and every region the screen writes, as the browser sees it.
+CONTRACT = """(regions) => {
+  const all = (sel, f) => [...document.querySelectorAll(sel)].map(f);
+  return {
+    keys: all('[data-key]', e => [e.dataset.key, e.textContent, e.dataset.value ?? null]),
+    summary: all('[data-key-summary]', e => [e.dataset.keySummary, e.textContent,
+                                             e.dataset.value ?? null]),
+    lamps: all('[data-lamp]', e => [e.dataset.lamp, e.dataset.value ?? null]),
+    inputs: all('[data-input]', e => [e.dataset.input,
+                                      e.type === 'checkbox' ? String(e.checked) : e.value]),
+    sliders: all('[data-slider]', e => [e.dataset.slider, e.value,
+                                        e.getAttribute('aria-valuetext'), e.dataset.empty]),
+    regions: regions.map(id => [id, document.getElementById(id).innerHTML]),
+    lang: document.documentElement.lang,
+  };
+}"""
+
+REGIONS = sorted({*first_screen().html, *first_screen().text})
+
+
+@pytest.fixture
+def before_python(browser: Any, base_url: str) -> Iterator[Any]:
+    """A page whose PyScript never loads: what a visitor sees before Python is ready.
+    (Open it with wait_until="commit": the held module keeps DOMContentLoaded away.)"""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.route("**/core.js", lambda route: None)  # held: never answered
+        yield page
+    finally:
+        context.close()
+
+
+def test_first_view_is_byte_for_byte_what_python_paints(before_python: Any, page: Page) -> None:
+    before_python.goto(page.base_url, wait_until="commit")
+    before_python.wait_for_selector('[data-key-summary="main_safe_input"]', state="attached")
+    first = before_python.evaluate(CONTRACT, REGIONS)
+    assert dict((k, v) for k, v, _ in first["summary"])["main_safe_input"] == "936,345"
+    assert any("<svg" in html for rid, html in first["regions"] if rid.startswith("chart-"))
+    page.open()
+    after = page.page.evaluate(CONTRACT, REGIONS)
+    for part in first:
+        assert first[part] == after[part], part
+    assert page.page.evaluate("document.querySelector('#charts').clientWidth") == PRERENDER_WIDTH
+    assert page.errors == []
+
+
+def test_python_taking_over_moves_nothing(page: Page) -> None:
+    page.page.add_init_script(
+        """window.__shifts = [];
+        new PerformanceObserver(l => window.__shifts.push(...l.getEntries().map(e => e.value)))
+          .observe({ type: 'layout-shift', buffered: true });"""
+    )
+    page.open()
+    page.page.wait_for_timeout(300)
+    shifts = page.page.evaluate("window.__shifts")
+    assert sum(shifts) < 0.01, shifts
+
+
+def test_a_link_shows_its_readouts_as_pending_until_python_planned_it(
+    before_python: Any, page: Page
+) -> None:
+    link = "#config.trigger_tokens=50000"
+    before_python.goto(page.base_url + link, wait_until="commit")
+    before_python.wait_for_selector('[data-key-summary="trigger_tokens"]', state="attached")
+    assert before_python.evaluate("document.documentElement.hasAttribute('data-link')")
+    color = before_python.evaluate(
+        "getComputedStyle(document.querySelector('[data-key-summary=\"trigger_tokens\"]')).color"
+    )
+    assert color == "rgba(0, 0, 0, 0)"  # the default's 32,000 is not shown as the link's
+    charts = "getComputedStyle(document.querySelector('#charts')).visibility"
+    assert before_python.evaluate(charts) == "hidden"
+    assert before_python.is_visible(".boot-link")
+    page.open(link)
+    assert page.text('[data-key-summary="trigger_tokens"]') == "50,000"
+    color = page.page.evaluate(
+        "getComputedStyle(document.querySelector('[data-key-summary=\"trigger_tokens\"]')).color"
+    )
+    assert color != "rgba(0, 0, 0, 0)"
+
+
+def test_controls_wake_up_at_ready(before_python: Any, page: Page) -> None:
+    before_python.goto(page.base_url, wait_until="commit")
+    before_python.wait_for_selector("#controls", state="attached")
+    assert before_python.evaluate("document.querySelector('#controls').inert")
+    assert before_python.is_visible(".boot-waking")
+    page.open()
+    assert page.page.evaluate("document.querySelectorAll('[data-wake][inert]').length") == 0
+    assert not page.page.is_visible("#boot")
+    page.fill("config.trigger_tokens", "50,000")
+    assert page.readouts()["trigger_reached"] is False
+
+
+def test_every_request_is_a_relative_hashed_asset(page: Page) -> None:
+    page.open()
+    paths = [u.removeprefix(page.base_url) for u in page.requests if u != "data:,"]
+    assert paths[0] == ""  # the page itself, below the server's root
+    assert all(p.startswith("assets/") for p in paths[1:]), paths
+    assert len(paths) == len(set(paths)), "a preload hint did not match its fetch"

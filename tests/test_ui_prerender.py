@@ -1,0 +1,113 @@
+"""The build's pre-rendered first view (budgetcore.ui.prerender) and the site's headers."""
+
+from __future__ import annotations
+
+import importlib.util
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from budgetcore import plan
+from budgetcore.scenario import Scenario
+from budgetcore.ui.markup import Markup
+from budgetcore.ui.prerender import Document, first_screen, prerender
+from budgetcore.ui.render import READOUT_KEYS
+from budgetcore.units import format_int
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATE = (ROOT / "web" / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def page() -> Document:
+    return Document.parse(prerender(TEMPLATE, first_screen()))
+
+
+def test_readouts_are_the_default_plans_numbers(page: Document) -> None:
+    # Oracle: the plan's own dictionary, formatted here, not the renderer's readouts.
+    expected = plan(Scenario()).as_dict()
+    for key in READOUT_KEYS:
+        (cell,) = page.select("data-key", key)
+        value = expected.get(key)
+        if isinstance(value, bool):
+            assert cell.attrs["data-value"] == ("true" if value else "false"), key
+        elif isinstance(value, int):
+            assert cell.html() == format_int(value), key
+    (m,) = page.select("data-key-summary", "main_safe_input")
+    assert m.html() == "936,345"
+    (lamp,) = page.select("data-lamp", "admitted")
+    assert lamp.attrs["data-value"] == "true"
+
+
+def test_every_region_of_the_screen_is_written(page: Document) -> None:
+    screen = first_screen()
+    for rid, markup in screen.html.items():
+        assert page.by_id(rid).html() == Document.parse(markup).html(), rid
+    for rid, text in screen.text.items():
+        assert page.by_id(rid).html() == Document.parse(Markup(text)).html(), rid
+    assert "<svg" in page.by_id("chart-funnel").html()
+
+
+def test_fields_show_the_screens_texts(page: Document) -> None:
+    screen = first_screen()
+    for path, view in screen.fields.items():
+        (node,) = page.select("data-input", path)
+        if node.attrs.get("type") == "checkbox":
+            assert ("checked" in node.attrs) == (view.text == "true"), path
+        else:
+            assert node.attrs.get("value") == view.text, path
+        for slider in page.select("data-slider", path):
+            assert slider.attrs["value"] == str(view.slider), path
+    assert page.select("data-input", "main_model.input_tokens")[0].attrs["value"] == "1,048,576"
+
+
+def test_first_view_is_marked_and_its_controls_wait(page: Document) -> None:
+    (html,) = page.find(lambda e: e.tag == "html")
+    assert "data-prerendered" in html.attrs
+    assert html.attrs["data-state"] == "loading"
+    waking = page.select("data-wake")
+    assert {e.attrs.get("id") for e in waking} >= {"controls", "lang"}
+    assert all("inert" in e.attrs for e in waking)
+
+
+def test_a_region_missing_from_the_template_is_an_error() -> None:
+    template = TEMPLATE.replace('<div id="chart-work" class="chart"></div>', "")
+    with pytest.raises(ValueError, match="chart-work"):
+        prerender(template, first_screen())
+
+
+def test_writing_back_keeps_the_document() -> None:
+    once = Document.parse(TEMPLATE).html()
+    assert Document.parse(once).html() == once
+    doc = Document.parse('<p id="x" title="a &amp; &quot;b&quot;">1 &lt; 2</p><br>')
+    assert doc.html() == '<p id="x" title="a &amp; &quot;b&quot;">1 &lt; 2</p><br>'
+    doc = Document.parse("<script>if (a < b && c) {}</script><!-- note -->")
+    assert doc.html() == "<script>if (a < b && c) {}</script><!-- note -->"
+
+
+def _webserver() -> Any:
+    spec = importlib.util.spec_from_file_location("webserver", ROOT / "scripts" / "webserver.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_serve_caches_hashed_assets_forever_and_revalidates_the_html(tmp_path: Path) -> None:
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "style.0123abcd.css").write_text("p {}")
+    (tmp_path / "index.html").write_text("<p>")
+    server, url = _webserver().start_in_thread(root=tmp_path)
+    try:
+        with urllib.request.urlopen(url + "assets/style.0123abcd.css") as r:
+            assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+            assert r.headers["Content-Type"] == "text/css"
+        for path in ("", "index.html"):
+            with urllib.request.urlopen(url + path) as r:
+                assert r.headers["Cache-Control"] == "no-cache"
+    finally:
+        server.shutdown()
+        server.server_close()
