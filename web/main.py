@@ -228,7 +228,7 @@ class Shell:
         state = self.state
         if not state.sweep.open or state.stale:
             return
-        key = (state.plan, state.sweep, state.lang, state.width)
+        key = (id(state.plan), state.sweep, state.lang, state.width)
         if self.curves_written == key:
             return
         perf = window.performance
