@@ -42,6 +42,14 @@ from budgetcore.ui.form import (
     parse_text,
     slider_value,
 )
+from budgetcore.ui.replay_panel import (
+    SOURCES,
+    ReplayPanel,
+    initial_panel,
+    with_log,
+    with_texts,
+    with_turn_lines,
+)
 from budgetcore.units import format_int
 
 __all__ = [
@@ -113,6 +121,7 @@ class PageState:
     notice: str = ""  # a transient catalogue key ("msg.copied", ...)
     error: str = ""  # an unexpected failure, shown instead of a traceback
     width: int = 640  # the chart column's width in CSS pixels
+    replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
 
     @property
     def issues(self) -> tuple[Issue, ...]:
@@ -263,6 +272,45 @@ class Failed:
     detail: str  # an unexpected exception, as the shell caught it
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayToggled:
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaySourceChosen:
+    source: str  # "generate", "turns" or "log"
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFieldTyped:
+    path: str  # a replay field ("replay.turns", ...)
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayTurnsTyped:
+    text: str  # JSON Lines turns, pasted
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayLogLoaded:
+    text: str  # the file's text: parsed at once, never kept
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayScrubbed:
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayPointed:
+    x: int  # pointer position in the plot, CSS px from its left edge
+    plot_width: int
+    turns: int
+
+
 Event = (
     FieldTyped
     | FieldCommitted
@@ -290,6 +338,13 @@ Event = (
     | Noticed
     | Resized
     | Failed
+    | ReplayToggled
+    | ReplaySourceChosen
+    | ReplayFieldTyped
+    | ReplayTurnsTyped
+    | ReplayLogLoaded
+    | ReplayScrubbed
+    | ReplayPointed
 )
 
 # ------------------------------------------------------------------ the validation path
@@ -629,7 +684,11 @@ def _unpin(state: PageState, _e: Unpinned) -> PageState:
 
 def _reset(state: PageState, _e: Reset) -> PageState:
     fresh = initial_state(lang=state.lang, lang_chosen=state.lang_chosen, width=state.width)
-    return dataclasses.replace(fresh, sweep=dataclasses.replace(fresh.sweep, open=state.sweep.open))
+    return dataclasses.replace(
+        fresh,
+        sweep=dataclasses.replace(fresh.sweep, open=state.sweep.open),
+        replay=dataclasses.replace(fresh.replay, open=state.replay.open),
+    )
 
 
 def _sweep_path(state: PageState, path: str) -> PageState:
@@ -703,6 +762,42 @@ def _failed(state: PageState, e: Failed) -> PageState:
     return dataclasses.replace(state, error=e.detail[:300])
 
 
+def _panel(state: PageState, **changes: Any) -> PageState:
+    return dataclasses.replace(state, replay=dataclasses.replace(state.replay, **changes))
+
+
+def _replay_toggled(state: PageState, e: ReplayToggled) -> PageState:
+    return _panel(state, open=e.open)
+
+
+def _replay_source(state: PageState, e: ReplaySourceChosen) -> PageState:
+    return _panel(state, source=e.source, scrub=0) if e.source in SOURCES else state
+
+
+def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
+    return dataclasses.replace(state, replay=with_texts(state.replay, {e.path: e.text}))
+
+
+def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
+    return dataclasses.replace(state, replay=with_turn_lines(state.replay, e.text))
+
+
+def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
+    return dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
+
+
+def _replay_scrubbed(state: PageState, e: ReplayScrubbed) -> PageState:
+    return _panel(state, scrub=max(0, e.turn))
+
+
+def _replay_pointed(state: PageState, e: ReplayPointed) -> PageState:
+    from budgetcore.timeline import UNIT, turn_at  # noqa: PLC0415
+
+    if e.plot_width < 1 or e.turns < 1:
+        return state
+    return _panel(state, scrub=turn_at(e.x * UNIT, e.turns, e.plot_width))
+
+
 _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     FieldTyped: _typed,
     FieldCommitted: _committed,
@@ -730,6 +825,13 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     Noticed: _noticed,
     Resized: _resized,
     Failed: _failed,
+    ReplayToggled: _replay_toggled,
+    ReplaySourceChosen: _replay_source,
+    ReplayFieldTyped: _replay_field,
+    ReplayTurnsTyped: _replay_turns,
+    ReplayLogLoaded: _replay_log,
+    ReplayScrubbed: _replay_scrubbed,
+    ReplayPointed: _replay_pointed,
 }
 
 
