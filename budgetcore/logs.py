@@ -221,7 +221,11 @@ def parse_log(text: str | bytes, fmt: str | None = None) -> ParsedLog:
 def _no_requests(fmt: str, problems: list[Problem]) -> ScenarioError:
     detail = f" ({len(problems)} malformed line(s), first: {problems[0]})" if problems else ""
     return ScenarioError(
-        [Problem.coded("log", f"has no usable request in this {fmt} file{detail}", "log-no-requests")]
+        [
+            Problem.coded(
+                "log", f"has no usable request in this {fmt} file{detail}", "log-no-requests"
+            )
+        ]
     )
 
 

@@ -81,7 +81,7 @@ def test_every_id_has_both_languages() -> None:
             assert zh.strip(), key
         words = re.sub(r"\{\w+\}", "", en)
     if en == zh and not SAME_OK.search(key) and re.search(r"[a-z]{4}", words):
-            pytest.fail(f"{key} is not translated: {en!r}")
+        pytest.fail(f"{key} is not translated: {en!r}")
 
 
 def test_parameters_match_in_both_languages() -> None:

@@ -1681,7 +1681,10 @@ CATALOGUE.update(
 # -------- session replay panel (SPEC §12): the replay panel's form, charts and tables
 CATALOGUE.update(
     {
-        "static.replay-h": ("Session replay: a conversation over time", "会话回放:随时间推进的对话"),
+        "static.replay-h": (
+            "Session replay: a conversation over time",
+            "会话回放:随时间推进的对话",
+        ),
         "replay.intro": (
             "Runs a whole session through this scenario, one plan per turn: where the "
             "trigger fires, what each summary run consumes, what the model never sees, "
@@ -1709,7 +1712,10 @@ CATALOGUE.update(
         "label.replay.dist": ("Added tokens per turn", "每轮新增 token"),
         "label.replay.low": ("Added: low (or the fixed value)", "新增:下限(或固定值)"),
         "label.replay.high": ("Added: high", "新增:上限"),
-        "label.replay.burst_rate": ("Tool-output burst chance per turn (empty: none)", "每轮工具输出突增概率(留空:无)"),
+        "label.replay.burst_rate": (
+            "Tool-output burst chance per turn (empty: none)",
+            "每轮工具输出突增概率(留空:无)",
+        ),
         "label.replay.burst_tokens": ("Burst size", "突增大小"),
         "label.replay.summary_ratio": (
             "Summary size ratio r (empty: a run writes S)",
@@ -1788,12 +1794,18 @@ CATALOGUE.update(
         "replay.cost.title": ("Cost per turn and cumulative", "每轮花费与累计"),
         "replay.cost.unit-tokens": ("tokens billed", "计费 tokens"),
         "replay.cost.unit-money": ("money", "金额"),
-        "replay.cost.axis": ("{unit} per turn; cumulative total {total}", "每轮{unit};累计 {total}"),
+        "replay.cost.axis": (
+            "{unit} per turn; cumulative total {total}",
+            "每轮{unit};累计 {total}",
+        ),
         "replay.cost.tokens-only": (
             "Tokens only: this scenario names no model with prices, so no money is shown.",
             "仅 tokens:本场景未指定带价格的模型,因此不显示金额。",
         ),
-        "replay.cost.priced": ("Priced with the model's per-token prices.", "按模型的每 token 价格计价。"),
+        "replay.cost.priced": (
+            "Priced with the model's per-token prices.",
+            "按模型的每 token 价格计价。",
+        ),
         "replay.cost.not": (
             "an invoice: a turn with a summary call shows its whole bill, not spread over "
             "the turns it serves, and billed tokens are this model of the requests.",

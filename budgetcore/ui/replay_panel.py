@@ -202,7 +202,10 @@ def with_texts(panel: ReplayPanel, updates: Mapping[str, str]) -> ReplayPanel:
         and isinstance(high, int)
         and low > high
     ):
-        params: tuple[Param, ...] = (("low", format_int(low), False), ("high", format_int(high), False))
+        params: tuple[Param, ...] = (
+            ("low", format_int(low), False),
+            ("high", format_int(high), False),
+        )
         issues["replay.high"] = Issue("problem.replay-order", params, ("replay.high",))
     return dataclasses.replace(panel, texts=texts, values=values, issues=issues, scrub=0)
 
@@ -290,7 +293,11 @@ def options_of(panel: ReplayPanel) -> ReplayOptions:
     from budgetcore.replay import ReplayOptions  # noqa: PLC0415
 
     v = panel.values
-    ratio, rate, seed = v["replay.summary_ratio"], v["replay.failure_rate"], v["replay.failure_seed"]
+    ratio, rate, seed = (
+        v["replay.summary_ratio"],
+        v["replay.failure_rate"],
+        v["replay.failure_seed"],
+    )
     prefix, wrapper = v["replay.stable_prefix"], v["replay.wrapper"]
     assert isinstance(seed, int)
     assert isinstance(prefix, int)
@@ -311,12 +318,7 @@ _REPLAY_MEMO: dict[str, tuple[Scenario, tuple[Turn, ...], ReplayOptions, Replay]
 def run_replay(scenario: Scenario, turns: tuple[Turn, ...], options: ReplayOptions) -> Replay:
     """The replay, memoised on its inputs (one entry: the page shows one replay)."""
     hit = _REPLAY_MEMO.get("last")
-    if (
-        hit is not None
-        and hit[1] is turns
-        and hit[0] == scenario
-        and hit[2] == options
-    ):
+    if hit is not None and hit[1] is turns and hit[0] == scenario and hit[2] == options:
         return hit[3]
     from budgetcore.replay import replay  # noqa: PLC0415
 
@@ -342,7 +344,10 @@ def cli_args(panel: ReplayPanel) -> dict[str, Any]:
         "cache": v["replay.cache"] is True,
         "stable_prefix_tokens": v["replay.stable_prefix"],
     }
-    for key, path in (("summary_ratio", "replay.summary_ratio"), ("failure_rate", "replay.failure_rate")):
+    for key, path in (
+        ("summary_ratio", "replay.summary_ratio"),
+        ("failure_rate", "replay.failure_rate"),
+    ):
         if v[path] is not None:
             opts[key] = str(v[path])
     return {"generate": spec, "options": opts}

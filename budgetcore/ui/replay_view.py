@@ -156,14 +156,14 @@ def replay_controls_html() -> Markup:
 
 
 def _px(v: int) -> str:
-    """A position in 1/100 px as an SVG number (no float)."""
-    sign = "-" if v < 0 else ""
-    v = abs(v)
-    return f"{sign}{v // UNIT}.{v % UNIT:02d}" if v % UNIT else f"{sign}{v // UNIT}"
+    """A position in 1/100 px as an SVG number: whole pixels, rounded half up (a
+    position, never a token count; hundreds of points are written per input)."""
+    return str((v + UNIT // 2) // UNIT)
 
 
 def _points(pts: tuple[tuple[int, int], ...]) -> str:
-    return " ".join(f"{_px(x)},{_px(y)}" for x, y in pts)
+    half = UNIT // 2
+    return " ".join(f"{(x + half) // UNIT},{(y + half) // UNIT}" for x, y in pts)
 
 
 def _exact(value: object) -> str:
@@ -230,7 +230,9 @@ def _mark_key_text(key: str, lang: str, peers: dict[str, str]) -> str:
     return t(f"replay.mark.{key}", lang)
 
 
-def _svg(key: str, label: str, width: int, height: int, parts: list[Markup], **attrs: Any) -> Markup:
+def _svg(
+    key: str, label: str, width: int, height: int, parts: list[Markup], **attrs: Any
+) -> Markup:
     return el(
         "svg",
         {
@@ -252,6 +254,7 @@ def _svg(key: str, label: str, width: int, height: int, parts: list[Markup], **a
 def _timeline_svg(
     result: Replay,
     lang: str,
+    *,
     width: int,
     scrub: int,
     log: LogSeries | None,
@@ -261,11 +264,18 @@ def _timeline_svg(
     """The timeline svg, its off-scale notes, and the plot's left edge and width."""
     rows = result.rows
     n = len(rows)
-    probe = timeline_chart(result, width=100, height=_PLOT, log=log, lines=peer_marks)
-    ticks = _y_ticks(probe.scale_tokens, _PLOT)
-    gutter = _PAD + max(text_width(format_int(v)) for v in ticks) + _TICK + 4
+    # The gutter fits the widest tick label the scale can have (the scale is at most
+    # the largest value drawn; one geometry pass, not two).
+    values = [r.full_input for r in rows]
+    values += [r.main_safe_input for r in rows]
+    values += [tok for _, tok in peer_marks]
+    if log is not None:
+        values += [q.context for q in log.requests]
+    widest = max(values)
+    gutter = _PAD + text_width(format_int(max(1, widest))) + _TICK + 4
     pw = max(40, width - gutter - _PAD - 12)
     geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks)
+    ticks = _y_ticks(geo.scale_tokens, _PLOT)
     top = _LINE // 2
     parts: list[Markup] = []
     texts: list[Markup] = []
@@ -302,7 +312,11 @@ def _timeline_svg(
             g.append(
                 el(
                     "polyline",
-                    {"class": f"rp-line rp-{s.key}", "data-series": s.key, "points": _points(s.points)},
+                    {
+                        "class": f"rp-line rp-{s.key}",
+                        "data-series": s.key,
+                        "points": _points(s.points),
+                    },
                 )
             )
     for line in geo.lines:
@@ -321,25 +335,43 @@ def _timeline_svg(
             )
         )
     plot_bottom = top + _PLOT
-    parts.append(
-        el("g", {"transform": f"translate({gutter},{top})", "data-plot": "timeline"}, *g)
-    )
+    parts.append(el("g", {"transform": f"translate({gutter},{top})", "data-plot": "timeline"}, *g))
     # The x axis: turns.
     parts.append(
         el(
             "line",
-            {"class": "ch-axis", "x1": gutter, "x2": gutter + pw, "y1": plot_bottom, "y2": plot_bottom},
+            {
+                "class": "ch-axis",
+                "x1": gutter,
+                "x2": gutter + pw,
+                "y1": plot_bottom,
+                "y2": plot_bottom,
+            },
         )
     )
     for v in _turn_ticks(n, pw):
         x = gutter + ((2 * v - 1) * pw) // (2 * n)
         parts.append(
-            el("line", {"class": "ch-axis", "x1": x, "x2": x, "y1": plot_bottom, "y2": plot_bottom + _TICK})
+            el(
+                "line",
+                {
+                    "class": "ch-axis",
+                    "x1": x,
+                    "x2": x,
+                    "y1": plot_bottom,
+                    "y2": plot_bottom + _TICK,
+                },
+            )
         )
         texts.append(
             el(
                 "text",
-                {"class": "ch-tick", "x": x, "y": plot_bottom + _TICK + FONT_PX, "text-anchor": "middle"},
+                {
+                    "class": "ch-tick",
+                    "x": x,
+                    "y": plot_bottom + _TICK + FONT_PX,
+                    "text-anchor": "middle",
+                },
                 format_int(v),
             )
         )
@@ -371,18 +403,7 @@ def _timeline_svg(
             )
         )
         strip_top = y + _LINE
-        ticks_svg = [
-            el(
-                "line",
-                {
-                    "x1": _px(x),
-                    "x2": _px(x),
-                    "y1": 0,
-                    "y2": _STRIP,
-                },
-            )
-            for x in xs
-        ]
+        ticks_svg = [el("path", {"d": "".join(f"M{_px(x)} 0v{_STRIP}" for x in xs)})]
         parts.append(
             el(
                 "g",
@@ -402,7 +423,14 @@ def _timeline_svg(
     parts.append(
         el(
             "line",
-            {"class": "rp-cursor", "data-scrub": scrub, "x1": sx, "x2": sx, "y1": top, "y2": height - 2},
+            {
+                "class": "rp-cursor",
+                "data-scrub": scrub,
+                "x1": sx,
+                "x2": sx,
+                "y1": top,
+                "y2": height - 2,
+            },
         )
     )
     svg = _svg(
@@ -423,7 +451,9 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
     texts: list[Markup] = []
     for v in _y_ticks(geo.scale_turn, _COST):
         y = top + _y_of(v, geo.scale_turn, _COST)
-        parts.append(el("line", {"class": "ch-grid", "x1": gutter, "x2": gutter + pw, "y1": y, "y2": y}))
+        parts.append(
+            el("line", {"class": "ch-grid", "x1": gutter, "x2": gutter + pw, "y1": y, "y2": y})
+        )
         texts.append(
             el(
                 "text",
@@ -437,16 +467,33 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
     cum = geo.cumulative
     g = [
         el("path", {"class": "rp-bar", "data-series": "cost", "d": bars or "M0 0"}),
-        el("polyline", {"class": "rp-line rp-cumulative", "data-series": "cumulative", "points": _points(cum.points)}),
+        el(
+            "polyline",
+            {
+                "class": "rp-line rp-cumulative",
+                "data-series": "cumulative",
+                "points": _points(cum.points),
+            },
+        ),
     ]
     parts.append(el("g", {"transform": f"translate({gutter},{top})"}, *g))
     bottom = top + _COST
-    parts.append(el("line", {"class": "ch-axis", "x1": gutter, "x2": gutter + pw, "y1": bottom, "y2": bottom}))
+    parts.append(
+        el(
+            "line",
+            {"class": "ch-axis", "x1": gutter, "x2": gutter + pw, "y1": bottom, "y2": bottom},
+        )
+    )
     unit = t("replay.cost.unit-tokens" if geo.unit == "tokens" else "replay.cost.unit-money", lang)
     texts.append(
         el(
             "text",
-            {"class": "ch-axis-title", "x": width - _PAD, "y": bottom + _LINE, "text-anchor": "end"},
+            {
+                "class": "ch-axis-title",
+                "x": width - _PAD,
+                "y": bottom + _LINE,
+                "text-anchor": "end",
+            },
             t("replay.cost.axis", lang, unit=unit, total=_tick_text(geo.scale_total)),
         )
     )
@@ -464,7 +511,7 @@ def _swatch(cls: str) -> Markup:
 
 
 def _timeline_figure(
-    result: Replay, lang: str, width: int, scrub: int, log: LogSeries | None, window: int
+    result: Replay, lang: str, *, width: int, scrub: int, log: LogSeries | None, window: int
 ) -> tuple[Markup, Markup]:
     peer_marks: list[tuple[str, int]] = []
     peer_names: dict[str, str] = {}
@@ -477,14 +524,26 @@ def _timeline_figure(
             if row.tokens is not None and not row.beyond_window:
                 peer_marks.append((row.data_key, row.tokens))
                 peer_names[row.data_key] = row.peer.name
-    svg, notes, gutter, pw = _timeline_svg(result, lang, width, scrub, log, peer_marks, peer_names)
+    svg, notes, gutter, pw = _timeline_svg(
+        result,
+        lang,
+        width=width,
+        scrub=scrub,
+        log=log,
+        peer_marks=peer_marks,
+        peer_names=peer_names,
+    )
     last = result.rows[-1]
     legend_items = [
         ("full_input", "rp-line-swatch rp-full_input", {}),
         ("summary", "rp-area rp-summary", {}),
         ("unseen", "rp-area rp-unseen", {}),
         ("trigger", "rp-line-swatch rp-trigger", {"value": format_int(last.trigger_tokens)}),
-        ("main_safe_input", "rp-line-swatch rp-main_safe_input", {"value": format_int(last.main_safe_input)}),
+        (
+            "main_safe_input",
+            "rp-line-swatch rp-main_safe_input",
+            {"value": format_int(last.main_safe_input)},
+        ),
     ]
     if log is not None:
         legend_items.append(("log_context", "rp-line-swatch rp-log_context", {}))
@@ -495,7 +554,13 @@ def _timeline_figure(
     note_ps = []
     for key, tokens in notes:
         name = peer_names.get(key) or t(f"replay.legend.{key}", lang, value=format_int(tokens))
-        note_ps.append(el("p", {"class": "ch-note"}, t("replay.note.off-scale", lang, name=name, value=format_int(tokens))))
+        note_ps.append(
+            el(
+                "p",
+                {"class": "ch-note"},
+                t("replay.note.off-scale", lang, name=name, value=format_int(tokens)),
+            )
+        )
     figure = el(
         "figure",
         {"class": "ch-figure", "data-figure": "replay-timeline"},
@@ -516,7 +581,12 @@ def _timeline_figure(
             "ul",
             {"class": "ch-legend"},
             el("li", {"data-legend": "cost"}, _swatch("rp-bar"), t("replay.legend.cost", lang)),
-            el("li", {"data-legend": "cumulative"}, _swatch("rp-line-swatch rp-cumulative"), t("replay.legend.cumulative", lang)),
+            el(
+                "li",
+                {"data-legend": "cumulative"},
+                _swatch("rp-line-swatch rp-cumulative"),
+                t("replay.legend.cumulative", lang),
+            ),
         ),
         el("p", {"class": "ch-note", "data-cost-unit": unit}, cost_note),
         el("p", {"class": "caveat"}, t("phrase.not", lang), t("replay.cost.not", lang)),
@@ -562,7 +632,11 @@ def _row_table(row: TurnRow, lang: str) -> Markup:
                 "tr",
                 None,
                 el("th", {"scope": "row"}, t(f"replay.row.{key}", lang)),
-                el("td", {"class": "num", "data-replay-row": key, "data-value": _exact(value)}, shown),
+                el(
+                    "td",
+                    {"class": "num", "data-replay-row": key, "data-value": _exact(value)},
+                    shown,
+                ),
             )
         )
     return el(
@@ -614,13 +688,28 @@ def _log_html(panel: ReplayPanel, lang: str) -> Markup:
     ]
     others = [s for s in log.series if s is not main]
     if others:
-        parts.append(el("p", {"class": "note-small"}, t("replay.log.other-series", lang, names=", ".join(f"{s.name} ({len(s.requests)})" for s in others))))
+        parts.append(
+            el(
+                "p",
+                {"class": "note-small"},
+                t(
+                    "replay.log.other-series",
+                    lang,
+                    names=", ".join(f"{s.name} ({len(s.requests)})" for s in others),
+                ),
+            )
+        )
     if log.skipped:
         parts.append(
             el(
                 "p",
                 {"class": "warn", "data-replay-skipped": len(log.skipped)},
-                t("replay.log.skipped", lang, n=format_int(len(log.skipped)), lines=_line_numbers(log.skipped)),
+                t(
+                    "replay.log.skipped",
+                    lang,
+                    n=format_int(len(log.skipped)),
+                    lines=_line_numbers(log.skipped),
+                ),
             )
         )
     if main.compactions:
@@ -644,7 +733,9 @@ def _log_html(panel: ReplayPanel, lang: str) -> Markup:
     return join(parts)
 
 
-def _source_errors(panel: ReplayPanel, lang: str, error: tuple[Problem, ...], skipped: tuple[Problem, ...]) -> Markup:
+def _source_errors(
+    panel: ReplayPanel, lang: str, error: tuple[Problem, ...], skipped: tuple[Problem, ...]
+) -> Markup:
     from budgetcore.ui.render import problem_text  # noqa: PLC0415
 
     if panel.source == "log":
@@ -652,7 +743,11 @@ def _source_errors(panel: ReplayPanel, lang: str, error: tuple[Problem, ...], sk
     items = [problem_text(p, lang) for p in (*error, *skipped)]
     if not items:
         return Markup("")
-    return el("ul", {"class": "errors", "role": "alert", "data-replay-error": panel.source}, *(el("li", None, x) for x in items))
+    return el(
+        "ul",
+        {"class": "errors", "role": "alert", "data-replay-error": panel.source},
+        *(el("li", None, x) for x in items),
+    )
 
 
 # ------------------------------------------------------------------ the panel
@@ -661,7 +756,6 @@ def _source_errors(panel: ReplayPanel, lang: str, error: tuple[Problem, ...], sk
 def render_replay(state: Any) -> ReplayScreen:
     """The replay panel of page state ``state`` (its ``replay`` panel, plan, lang, width)."""
     from budgetcore.ui.render import issue_text  # noqa: PLC0415
-    from budgetcore.ui.svg import plan_charts  # noqa: PLC0415
 
     panel: ReplayPanel = state.replay
     lang = state.lang
@@ -671,13 +765,35 @@ def render_replay(state: Any) -> ReplayScreen:
     html: dict[str, Markup] = {"replay-log": _log_html(panel, lang)}
     text = {"replay-status": ""}
     empty = ReplayScreen(
-        {**html, "replay-errors": Markup(""), "replay-timeline": Markup(""), "replay-cost": Markup(""), "replay-summary": Markup(""), "replay-row": Markup(""), "replay-funnel": Markup("")},
+        {
+            **html,
+            "replay-errors": Markup(""),
+            "replay-timeline": Markup(""),
+            "replay-cost": Markup(""),
+            "replay-summary": Markup(""),
+            "replay-row": Markup(""),
+            "replay-funnel": Markup(""),
+        },
         text,
         messages,
         (1, 1, ""),
     )
-    if state.stale or (panel.source == "generate" and panel.stale) or (
-        panel.source != "generate" and any(p != "replay.turns" and p in panel.issues for p in ("replay.summary_ratio", "replay.failure_rate", "replay.failure_seed", "replay.stable_prefix", "replay.wrapper"))
+    if (
+        state.stale
+        or (panel.source == "generate" and panel.stale)
+        or (
+            panel.source != "generate"
+            and any(
+                p != "replay.turns" and p in panel.issues
+                for p in (
+                    "replay.summary_ratio",
+                    "replay.failure_rate",
+                    "replay.failure_seed",
+                    "replay.stable_prefix",
+                    "replay.wrapper",
+                )
+            )
+        )
     ):
         text["replay-status"] = t("replay.stale", lang)
         return empty
@@ -695,12 +811,14 @@ def render_replay(state: Any) -> ReplayScreen:
         if panel.log is not None and panel.log.window
         else state.plan.scenario.main_model.input_tokens
     )
-    timeline, cost = _timeline_figure(result, lang, state.width, scrub, series, window)
+    timeline, cost = _timeline_figure(
+        result, lang, width=state.width, scrub=scrub, log=series, window=window
+    )
     html["replay-timeline"] = timeline
     html["replay-cost"] = cost
     html["replay-summary"] = _summary_table(result, lang)
     html["replay-row"] = _row_table(row, lang)
-    funnel = plan_charts(row.plan, lang, width=state.width)["funnel"]
+    funnel = _funnel(row.plan, lang, state.width)
     html["replay-funnel"] = el("div", {"data-replay-funnel": scrub}, funnel)
     valuetext = t(
         "replay.scrub.value",
@@ -711,6 +829,14 @@ def render_replay(state: Any) -> ReplayScreen:
         status=_status(row.status, lang),
     )
     return ReplayScreen(html, text, messages, (n, scrub, valuetext))
+
+
+def _funnel(p: Any, lang: str, width: int) -> Markup:
+    """The funnel chart of one turn's plan (``plan_charts``' first chart, drawn alone)."""
+    from budgetcore.ui.svg import _bars_svg, _figure, _legend  # noqa: PLC0415
+
+    svg, extra = _bars_svg(p, "funnel", lang, width, None)
+    return _figure("funnel", svg, _legend(p, "funnel", lang, None, extra), lang)
 
 
 def _issue(issue: Issue, lang: str, issue_text: Any) -> str:
