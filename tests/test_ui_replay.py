@@ -221,7 +221,7 @@ def test_chart_text_and_tokens_only_note() -> None:
     assert 'data-unit="tokens"' in screen.html["replay-cost"]
     assert "Tokens only" in screen.html["replay-cost"]
     # The chart is drawn at the real width, not scaled.
-    narrow = S.reduce(_open(turns="50"), S.Resized(358))
+    narrow = S.reduce(_open(turns="50"), S.Resized(358 + 44))
     assert 'width="358"' in render_replay(narrow).html["replay-timeline"]
     for key in ("run", "trigger"):
         assert f'data-marks="{key}"' in timeline

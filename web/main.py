@@ -213,10 +213,10 @@ class Shell:
                 q(f"#{rid}").textContent = text
         for path, message in screen.field_messages.items():
             node = q(f'[data-replay-msg="{path}"]')
-            if node is not None and node.textContent != message:
+            if node and node.textContent != message:
                 node.textContent = message
             box = q(f'[data-replay-input="{path}"]')
-            if box is not None:
+            if box:
                 if message:
                     box.setAttribute("aria-invalid", "true")
                 else:
@@ -325,7 +325,7 @@ class Shell:
 
     def on_click(self, event):
         target = event.target.closest("[data-action], [data-experiment]")
-        if target is None:
+        if not target:  # JS null (a JsNull proxy in Pyodide, not None)
             return
         action = target.getAttribute("data-action")
         simple = {
@@ -382,7 +382,7 @@ class Shell:
 
     def on_replay_pointer(self, event):
         svg = event.target.closest("[data-chart=replay-timeline]")
-        if svg is None:
+        if not svg:
             return
         box = svg.getBoundingClientRect()
         left = int(svg.getAttribute("data-plot-left"))

@@ -42,6 +42,9 @@ _LINE = 16
 _STRIP = 10
 _PLOT = 200
 _COST = 90
+#: The replay panel's and each chart box's padding and borders (web/style.css): the
+#: charts are drawn this much narrower than the chart column so 12 px stays 12 px.
+_INSET = 44
 
 #: The scrubbed turn's row, in this order (exact integers in ``data-value``).
 ROW_SHOWN: tuple[str, ...] = (
@@ -420,16 +423,16 @@ def _timeline_svg(
     height = y + 4
     # The scrubbed turn: a cursor across the plot and the strips.
     sx = gutter + ((2 * scrub - 1) * pw) // (2 * n)
+    # Broken over the turn labels and the axis title, so it never crosses a label.
+    strips = title_y + 6 + _LINE
     parts.append(
         el(
-            "line",
+            "path",
             {
                 "class": "rp-cursor",
                 "data-scrub": scrub,
-                "x1": sx,
-                "x2": sx,
-                "y1": top,
-                "y2": height - 2,
+                "d": f"M{sx} {top}V{plot_bottom}"
+                + (f"M{sx} {strips}V{height - 2}" if height - 2 > strips else ""),
             },
         )
     )
@@ -551,16 +554,19 @@ def _timeline_figure(
         el("li", {"data-legend": key}, _swatch(cls), t(f"replay.legend.{key}", lang, **params))
         for key, cls, params in legend_items
     ]
-    note_ps = []
-    for key, tokens in notes:
-        name = peer_names.get(key) or t(f"replay.legend.{key}", lang, value=format_int(tokens))
-        note_ps.append(
-            el(
-                "p",
-                {"class": "ch-note"},
-                t("replay.note.off-scale", lang, name=name, value=format_int(tokens)),
-            )
+    # Lines far above the data are named in one note rather than squashing the chart.
+    off = [
+        f"{peer_names.get(key) or t(f'replay.legend.off.{key}', lang)} {format_int(tokens)}"
+        for key, tokens in notes
+    ]
+    note_ps = [
+        el(
+            "p",
+            {"class": "ch-note", "data-off-scale": len(off)},
+            t("replay.note.off-scale", lang, names="; ".join(off)),
         )
+        for _ in off[:1]
+    ]
     figure = el(
         "figure",
         {"class": "ch-figure", "data-figure": "replay-timeline"},
@@ -811,14 +817,15 @@ def render_replay(state: Any) -> ReplayScreen:
         if panel.log is not None and panel.log.window
         else state.plan.scenario.main_model.input_tokens
     )
+    width = max(240, state.width - _INSET)
     timeline, cost = _timeline_figure(
-        result, lang, width=state.width, scrub=scrub, log=series, window=window
+        result, lang, width=width, scrub=scrub, log=series, window=window
     )
     html["replay-timeline"] = timeline
     html["replay-cost"] = cost
     html["replay-summary"] = _summary_table(result, lang)
     html["replay-row"] = _row_table(row, lang)
-    funnel = _funnel(row.plan, lang, state.width)
+    funnel = _funnel(row.plan, lang, width)
     html["replay-funnel"] = el("div", {"data-replay-funnel": scrub}, funnel)
     valuetext = t(
         "replay.scrub.value",
