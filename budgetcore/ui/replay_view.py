@@ -390,6 +390,7 @@ def _timeline_svg(
     y = title_y + 6
     order = ["run", "recompress", "refused", "trigger", "log_compaction"]
     order += [k for k, _ in peer_marks]
+    spans: list[tuple[int, int]] = []  # the strips' rows, where the cursor may cross
     by_key: dict[str, list[int]] = {}
     for m in geo.markers:
         by_key.setdefault(m.key, []).append(m.x)
@@ -419,20 +420,19 @@ def _timeline_svg(
                 *ticks_svg,
             )
         )
+        spans.append((strip_top, strip_top + _STRIP))
         y = strip_top + _STRIP + 2
     height = y + 4
     # The scrubbed turn: a cursor across the plot and the strips.
     sx = gutter + ((2 * scrub - 1) * pw) // (2 * n)
-    # Broken over the turn labels and the axis title, so it never crosses a label.
-    strips = title_y + 6 + _LINE
+    # Across the plot and each strip only: it never crosses a label.
     parts.append(
         el(
             "path",
             {
                 "class": "rp-cursor",
                 "data-scrub": scrub,
-                "d": f"M{sx} {top}V{plot_bottom}"
-                + (f"M{sx} {strips}V{height - 2}" if height - 2 > strips else ""),
+                "d": f"M{sx} {top}V{plot_bottom}" + "".join(f"M{sx} {a}V{b}" for a, b in spans),
             },
         )
     )
