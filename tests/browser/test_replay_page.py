@@ -29,8 +29,16 @@ def _cli_summary(tmp_path: Path, *source: str) -> dict[str, object]:
         json.dumps({"stable_prefix_tokens": 8000, "cache": True, "summary_ratio": "0.4"})
     )
     out = subprocess.run(
-        [sys.executable, "-m", "budgetcore", "replay", str(scenario), *source]
-        + ["--options", str(options)],
+        [
+            sys.executable,
+            "-m",
+            "budgetcore",
+            "replay",
+            str(scenario),
+            *source,
+            "--options",
+            str(options),
+        ],
         capture_output=True,
         text=True,
         check=True,
