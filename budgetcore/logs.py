@@ -161,7 +161,7 @@ def _lines(text: str | bytes) -> list[str]:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise ScenarioError(
-                [Problem("log", f"must be UTF-8 text (byte {exc.start})")]
+                [Problem.coded("log", f"must be UTF-8 text (byte {exc.start})", "log-not-utf8")]
             ) from None
     return text.splitlines()
 
@@ -198,7 +198,13 @@ def detect_format(text: str | bytes) -> str:
         if kind in _CLAUDE_TYPES or "uuid" in obj or "sessionId" in obj:
             return "claude-code"
     raise ScenarioError(
-        [Problem("log", "is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL")]
+        [
+            Problem.coded(
+                "log",
+                "is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL",
+                "log-unknown-format",
+            )
+        ]
     )
 
 
@@ -214,7 +220,13 @@ def parse_log(text: str | bytes, fmt: str | None = None) -> ParsedLog:
 
 def _no_requests(fmt: str, problems: list[Problem]) -> ScenarioError:
     detail = f" ({len(problems)} malformed line(s), first: {problems[0]})" if problems else ""
-    return ScenarioError([Problem("log", f"has no usable request in this {fmt} file{detail}")])
+    return ScenarioError(
+        [
+            Problem.coded(
+                "log", f"has no usable request in this {fmt} file{detail}", "log-no-requests"
+            )
+        ]
+    )
 
 
 # ---------------------------------------------------------------- Claude Code

@@ -61,6 +61,8 @@ class Shell:
         self.curves_written = None
         self.peers_written = None
         self.notice_timer = None
+        self.replay_written = None
+        self.replay_last = None
         state = S.initial_state(width=self.chart_width())
         self.state = S.reduce(
             state, S.LinkOpened(str(window.location.hash), str(window.navigator.language))
@@ -140,6 +142,9 @@ class Shell:
             if last is None or last.html.get(rid) != markup:
                 q(f"#{rid}").innerHTML = markup  # built by budgetcore.ui.markup: escaped
         for rid, text in screen.text.items():
+        if self.state.replay.open:
+            # The replay (hundreds of plans) redraws in the next frame, after the readouts.
+            window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_replay()))
             if last is None or last.text.get(rid) != text:
                 q(f"#{rid}").textContent = text
         self.paint_pickers(screen)  # after the lists above are written
@@ -239,6 +244,51 @@ class Shell:
         perf.measure("budgetcore:sweep", "budgetcore:sweep-start")
         self.curves_written = key
 
+    def paint_replay(self):
+        state = self.state
+        if not state.replay.open:
+            return
+        key = (state.plan, state.stale, state.replay, state.lang, state.width)
+        if self.replay_written == key:
+            return
+        from budgetcore.ui import replay_view as RV  # noqa: PLC0415 - with the panel, not on boot
+
+        perf = window.performance
+        perf.mark("budgetcore:replay-start")
+        if self.replay_last is None:
+            q("#replay-fields").innerHTML = RV.replay_controls_html()  # ours, escaped
+            for node in q("#replay-fields").querySelectorAll("[data-i18n]"):
+                node.textContent = t(node.getAttribute("data-i18n"), state.lang)
+        screen = RV.render_replay(state)
+        last = self.replay_last
+        for rid, markup in screen.html.items():
+            if last is None or last.html.get(rid) != markup:
+                q(f"#{rid}").innerHTML = markup  # built by budgetcore.ui.markup: escaped
+        for rid, text in screen.text.items():
+            if last is None or last.text.get(rid) != text:
+                q(f"#{rid}").textContent = text
+        for path, message in screen.field_messages.items():
+            node = q(f'[data-replay-msg="{path}"]')
+            if node and node.textContent != message:
+                node.textContent = message
+            box = q(f'[data-replay-input="{path}"]')
+            if box:
+                if message:
+                    box.setAttribute("aria-invalid", "true")
+                else:
+                    box.removeAttribute("aria-invalid")
+        for node in document.querySelectorAll("[data-replay-part]"):
+            node.hidden = node.getAttribute("data-replay-part") != state.replay.source
+        turns, turn, valuetext = screen.scrub
+        scrub = q("#replay-scrub")
+        scrub.max = str(turns)
+        scrub.value = str(turn)
+        scrub.setAttribute("aria-valuetext", valuetext)
+        self.replay_last = screen
+        self.replay_written = key
+        # scripts/bench reads this measure: the replay's re-run and redraw, in the page.
+        perf.measure("budgetcore:replay", "budgetcore:replay-start")
+
     def paint_export(self):
         # The config module (hashlib, tomllib) loads on first use, after the page is
         # ready: the plan and its charts do not wait for it.
@@ -287,6 +337,17 @@ class Shell:
             return S.SweepPathChosen(str(target.value))
         if part in ("low", "high"):
             return S.SweepBoundTyped(part, str(target.value))
+        path = target.getAttribute("data-replay-input")
+        if path:
+            if target.type == "checkbox":
+                return S.ReplayFieldTyped(path, "true" if target.checked else "false")
+            return S.ReplayFieldTyped(path, str(target.value))
+        if target.hasAttribute("data-replay-source"):
+            return S.ReplaySourceChosen(str(target.value))
+        if target.hasAttribute("data-replay-turns"):
+            return S.ReplayTurnsTyped(str(target.value))
+        if target.hasAttribute("data-replay-scrub"):
+            return S.ReplayScrubbed(int(target.value))
         if target.hasAttribute("data-samples"):
             return S.SamplesTyped(str(target.value))
         if target.hasAttribute("data-import-text"):
@@ -394,6 +455,33 @@ class Shell:
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
+    async def on_replay_file(self, event):
+        try:
+            files = event.target.files
+            if files.length:
+                item = files.item(0)
+                text = await item.text()
+                # Parsed at once into numbers; the text is not kept anywhere.
+                self.dispatch(S.ReplayLogLoaded(str(text), str(item.name)))
+        except Exception as exc:
+            self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
+
+    def on_replay_toggle(self, _event):
+        self.dispatch(S.ReplayToggled(bool(q("#replay").open)))
+
+    def on_replay_pointer(self, event):
+        svg = event.target.closest("[data-chart=replay-timeline]")
+        if not svg:
+            return
+        box = svg.getBoundingClientRect()
+        left = int(svg.getAttribute("data-plot-left"))
+        x = int(event.clientX - box.left) - left
+        self.dispatch(
+            S.ReplayPointed(
+                x, int(svg.getAttribute("data-plot-width")), int(svg.getAttribute("data-turns"))
+            )
+        )
+
     def on_toggle(self, _event):
         self.dispatch(S.CurvesToggled(bool(q("#curves").open)))
 
@@ -441,6 +529,9 @@ def boot():
     app.addEventListener("focusout", create_proxy(shell.on_focusout))
     q("#import-file").addEventListener("change", create_proxy(shell.on_file))
     q("#curves").addEventListener("toggle", create_proxy(shell.on_toggle))
+    q("#replay").addEventListener("toggle", create_proxy(shell.on_replay_toggle))
+    q("#replay-file").addEventListener("change", create_proxy(shell.on_replay_file))
+    q("#replay-timeline").addEventListener("click", create_proxy(shell.on_replay_pointer))
     q("#lang").addEventListener("input", create_proxy(shell.on_input))  # in the header
     window.addEventListener("resize", create_proxy(shell.on_resize))
     window.budgetcorePlan = create_proxy(plan_json)

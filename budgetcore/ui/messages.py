@@ -1835,3 +1835,241 @@ CATALOGUE.update(
         ),
     }
 )
+
+# -------- session replay panel (SPEC §12): the replay panel's form, charts and tables
+CATALOGUE.update(
+    {
+        "static.replay-h": (
+            "Session replay: a conversation over time",
+            "会话回放:随时间推进的对话",
+        ),
+        "replay.intro": (
+            "Runs a whole session through this scenario, one plan per turn: where the "
+            "trigger fires, what each summary run consumes, what the model never sees, "
+            "what it costs. Computed only while this panel is open.",
+            "用本场景逐轮回放整个会话(每轮一次规划):触发线在哪里触发、每次摘要消耗多少、"
+            "模型看不到哪些历史、花费多少。只在本面板打开时计算。",
+        ),
+        "replay.source": ("Turns from", "轮次来源"),
+        "replay.source.generate": ("Seeded generator", "带种子的生成器"),
+        "replay.source.turns": ("JSON Lines turns (paste)", "JSON Lines 轮次(粘贴)"),
+        "replay.source.log": ("Agent log file", "智能体日志文件"),
+        "replay.turns-label": (
+            'Turns, one JSON object per line: {"added": N, "required": N, "output": N}',
+            '轮次,每行一个 JSON 对象:{"added": N, "required": N, "output": N}',
+        ),
+        "replay.file-label": (
+            "Claude Code session JSONL or Codex CLI rollout JSONL (read on this device; "
+            "only token counts are kept)",
+            "Claude Code 会话 JSONL 或 Codex CLI rollout JSONL(在本机读取;只保留 token 数)",
+        ),
+        "replay.scrub-label": ("Turn shown below", "下方显示的轮次"),
+        "replay.options": ("Replay options", "回放选项"),
+        "label.replay.turns": ("Turns", "轮数"),
+        "label.replay.seed": ("Seed", "种子"),
+        "label.replay.dist": ("Added tokens per turn", "每轮新增 token"),
+        "label.replay.low": ("Added: low (or the fixed value)", "新增:下限(或固定值)"),
+        "label.replay.high": ("Added: high", "新增:上限"),
+        "label.replay.burst_rate": (
+            "Tool-output burst chance per turn (empty: none)",
+            "每轮工具输出突增概率(留空:无)",
+        ),
+        "label.replay.burst_tokens": ("Burst size", "突增大小"),
+        "label.replay.summary_ratio": (
+            "Summary size ratio r (empty: a run writes S)",
+            "摘要大小比例 r(留空:每次写满 S)",
+        ),
+        "label.replay.failure_rate": (
+            "Failure rate of idle slot and lease (empty: the scenario's flags)",
+            "空闲槽位与租约的失败率(留空:使用场景开关)",
+        ),
+        "label.replay.failure_seed": ("Failure seed", "失败抽样种子"),
+        "label.replay.cache": ("Prompt cache on", "开启提示缓存"),
+        "label.replay.stable_prefix": ("Stable prefix (part of F)", "稳定前缀(F 的一部分)"),
+        "label.replay.wrapper": ("Summary wrapper", "摘要包装"),
+        "replay.dist.fixed": ("fixed", "固定"),
+        "replay.dist.uniform": ("uniform", "均匀分布"),
+        "replay.dist.triangular": ("triangular", "三角分布"),
+        "unit.turns": ("turns", "轮"),
+        "problem.replay-dist": (
+            "{field} must be fixed, uniform or triangular; got {got}",
+            "{field}必须是固定、均匀分布或三角分布;收到 {got}",
+        ),
+        "problem.replay-fraction": (
+            "{field} must be a decimal from 0 to 1 with at most 30 decimal places, or empty; got {got}",
+            "{field}必须是 0 到 1 之间、最多 30 位小数的小数,或留空;收到 {got}",
+        ),
+        "problem.replay-seed": (
+            "{field} must be a whole number from 0 to {high}; got {got}",
+            "{field}必须是 0 到 {high} 之间的整数;收到 {got}",
+        ),
+        "problem.replay-order": (
+            "{field} ({high}) must be at least the low value ({low})",
+            "{field}({high})必须不小于下限({low})",
+        ),
+        "core.replay-no-turns": (
+            "{where}: paste at least one turn line",
+            "{where}:请至少粘贴一行轮次",
+        ),
+        "core.replay-no-log": ("{where}: choose a log file", "{where}:请选择日志文件"),
+        "where.turns": ("Turns", "轮次"),
+        "where.log": ("Log file", "日志文件"),
+        "replay.stale": (
+            "The replay waits for valid inputs: fix the highlighted field.",
+            "回放等待有效输入:请修正标出的字段。",
+        ),
+        "replay.timeline.title": (
+            "Full input per turn against K and M",
+            "每轮完整输入与 K、M 的对比",
+        ),
+        "replay.timeline.not": (
+            "a prediction of a real session's sizes: each turn is this scenario's plan of "
+            "the turns given, and a log's own compactions are what that agent did, not what "
+            "these settings would do to it.",
+            "对真实会话大小的预测:每一轮都是本场景对给定轮次的规划;日志里的压缩是那个智能体"
+            "实际做的,不是这些设置会对它做的。",
+        ),
+        "replay.axis": ("turn", "轮次"),
+        "replay.mark.row": ("{name}: {n}", "{name}:{n}"),
+        "replay.mark.run": ("summary runs", "摘要执行"),
+        "replay.mark.recompress": ("recompresses", "重压"),
+        "replay.mark.refused": ("refused runs (input above C)", "被拒绝的执行(输入超过 C)"),
+        "replay.mark.trigger": ("this scenario's K fires", "本场景 K 触发"),
+        "replay.mark.log_compaction": ("the log's own compactions", "日志自身的压缩"),
+        "replay.mark.peer": ("{name} would fire", "{name} 会触发"),
+        "replay.legend.full_input": ("full input per turn", "每轮完整输入"),
+        "replay.legend.summary": ("summary size A (area)", "摘要大小 A(面积)"),
+        "replay.legend.unseen": ("unseen history (area)", "未被看到的历史(面积)"),
+        "replay.legend.trigger": ("K = {value}", "K = {value}"),
+        "replay.legend.main_safe_input": ("M = {value}", "M = {value}"),
+        "replay.legend.off.main_safe_input": ("M", "M"),
+        "replay.legend.log_context": ("the log's measured context", "日志实测的上下文"),
+        "replay.legend.cost": ("billed per turn", "每轮计费"),
+        "replay.legend.cumulative": ("cumulative (own scale)", "累计(独立刻度)"),
+        "replay.note.off-scale": (
+            "Far above the data, so not drawn (tokens): {names}.",
+            "远高于数据,因此未绘制(tokens):{names}。",
+        ),
+        "replay.cost.title": ("Cost per turn and cumulative", "每轮花费与累计"),
+        "replay.cost.unit-tokens": ("tokens billed", "计费 tokens"),
+        "replay.cost.unit-money": ("money", "金额"),
+        "replay.cost.axis": (
+            "{unit} per turn; cumulative total {total}",
+            "每轮{unit};累计 {total}",
+        ),
+        "replay.cost.tokens-only": (
+            "Tokens only: this scenario names no model with prices, so no money is shown.",
+            "仅 tokens:本场景未指定带价格的模型,因此不显示金额。",
+        ),
+        "replay.cost.priced": (
+            "Priced with the model's per-token prices.",
+            "按模型的每 token 价格计价。",
+        ),
+        "replay.cost.not": (
+            "an invoice: a turn with a summary call shows its whole bill, not spread over "
+            "the turns it serves, and billed tokens are this model of the requests.",
+            "账单:有摘要调用的轮次显示其全部费用,不分摊到它服务的轮次;计费 tokens 来自本模型"
+            "对请求的推算。",
+        ),
+        "replay.summary.caption": ("Session summary", "会话汇总"),
+        "replay.sum.turns": ("turns", "轮数"),
+        "replay.sum.runs": ("summary runs (consumed raw)", "摘要执行(消耗原文)"),
+        "replay.sum.recompresses": ("recompresses", "重压次数"),
+        "replay.sum.refusals": ("refused runs", "被拒绝的执行"),
+        "replay.sum.rejected": ("requests rejected (F > M)", "被拒绝的请求(F > M)"),
+        "replay.sum.first_run_turn": ("first summary call at turn", "首次摘要调用所在轮次"),
+        "replay.sum.peak_full_input": ("peak full input", "完整输入峰值"),
+        "replay.sum.peak_turn": ("at turn", "所在轮次"),
+        "replay.sum.main_safe_input_at_peak": ("M at the peak", "峰值时的 M"),
+        "replay.sum.turns_at_or_above_k": ("turns at or above K", "达到或超过 K 的轮数"),
+        "replay.sum.turns_with_unseen": ("turns with unseen history", "存在未见历史的轮数"),
+        "replay.sum.peak_unseen": ("most unseen history", "未见历史最大值"),
+        "replay.sum.main_input_tokens": ("main input tokens billed", "主请求输入计费 tokens"),
+        "replay.sum.main_output_tokens": ("main output tokens billed", "主请求输出计费 tokens"),
+        "replay.sum.main_cached_tokens": ("main input read from cache", "主请求缓存读取"),
+        "replay.sum.summary_input_tokens": ("summary input tokens billed", "摘要输入计费 tokens"),
+        "replay.sum.summary_output_tokens": ("summary output tokens billed", "摘要输出计费 tokens"),
+        "replay.sum.cost_main": ("cost of main calls", "主请求花费"),
+        "replay.sum.cost_summary": ("cost of summary calls", "摘要调用花费"),
+        "replay.sum.cost": ("total cost", "总花费"),
+        "replay.sum.cost_per_turn": ("cost per turn (SPEC §8)", "每轮花费(SPEC §8)"),
+        "replay.sum.cache_share": ("cache share of main input", "主请求输入的缓存占比"),
+        "replay.sum.final_history": ("history at the end", "结束时的历史"),
+        "replay.sum.final_covered": ("covered by the summary at the end", "结束时摘要覆盖的历史"),
+        "replay.sum.final_summary": ("summary size at the end", "结束时的摘要大小"),
+        "replay.row.caption": ("Turn {turn}", "第 {turn} 轮"),
+        "replay.row.history": ("history H (at plan time)", "历史 H(规划时)"),
+        "replay.row.covered": ("covered c", "已覆盖 c"),
+        "replay.row.uncovered": ("uncovered H − c", "未覆盖 H − c"),
+        "replay.row.summary": ("summary A", "摘要 A"),
+        "replay.row.required": ("required F", "必需输入 F"),
+        "replay.row.summary_adopted": ("summary adopted", "采用的摘要"),
+        "replay.row.raw_selected": ("raw selected", "选中的原文"),
+        "replay.row.full_input": ("full input", "完整输入"),
+        "replay.row.unseen": ("unseen history", "未见历史"),
+        "replay.row.trigger_tokens": ("K", "K"),
+        "replay.row.main_safe_input": ("M", "M"),
+        "replay.row.trigger_reached": ("trigger reached", "达到触发线"),
+        "replay.row.admitted": ("admitted", "已接纳"),
+        "replay.row.added": ("added after the reply", "回答后新增"),
+        "replay.row.status": ("background", "后台结果"),
+        "replay.row.new_raw": ("new raw consumed", "消耗的新原文"),
+        "replay.row.summary_input": ("summary call input", "摘要调用输入"),
+        "replay.row.written": ("summary written", "写出的摘要"),
+        "replay.row.cached_input": ("input read from cache", "缓存读取的输入"),
+        "replay.row.cumulative_tokens": ("billed tokens so far", "累计计费 tokens"),
+        "replay.status.run": ("summary run", "执行摘要"),
+        "replay.status.recompress": ("recompress", "重压"),
+        "replay.status.refused": ("run refused (input above C)", "执行被拒(输入超过 C)"),
+        "replay.status.rejected": ("request rejected: nothing starts", "请求被拒:不启动任何任务"),
+        "replay.status.below-K": ("below K: no run", "低于 K:不执行"),
+        "replay.status.no-work": ("no work", "没有可做的工作"),
+        "replay.status.no-room": ("no room for new raw", "没有新增原文额度"),
+        "replay.status.no-billing": ("no billing record", "没有计费记录"),
+        "replay.status.no-idle-slot": ("no idle slot", "没有空闲槽位"),
+        "replay.status.no-lease": ("no lease", "没有租约"),
+        "replay.scrub.value": (
+            "Turn {turn} of {n}: full input {full} tokens, {status}",
+            "第 {turn} / {n} 轮:完整输入 {full} tokens,{status}",
+        ),
+        "replay.log.none": ("Choose a log file to replay it.", "请选择要回放的日志文件。"),
+        "replay.log.unusable": (
+            "This file cannot be replayed ({name}):",
+            "无法回放此文件({name}):",
+        ),
+        "replay.log.read": (
+            "{name}: {fmt}, {requests} in the main series, {duplicates} repeated entries dropped.",
+            "{name}:{fmt},主序列 {requests},丢弃重复条目 {duplicates} 个。",
+        ),
+        "replay.log.format.claude-code": ("Claude Code session", "Claude Code 会话"),
+        "replay.log.format.codex": ("Codex CLI rollout", "Codex CLI rollout"),
+        "replay.log.other-series": (
+            "Other series (not replayed here): {names}",
+            "其他序列(此处不回放):{names}",
+        ),
+        "replay.log.skipped": (
+            "{n} malformed lines skipped, by line number: {lines}",
+            "跳过 {n} 行格式错误的内容,行号:{lines}",
+        ),
+        "replay.log.compaction": (
+            "line {line}: compacted after turn {turn} (trigger {trigger}, preTokens {pre})",
+            "第 {line} 行:第 {turn} 轮后压缩(触发方式 {trigger},preTokens {pre})",
+        ),
+        "replay.log.kept": (
+            "Only token counts and the model name were kept; message text was dropped as "
+            "the file was read and nothing was sent anywhere.",
+            "只保留了 token 数与模型名;读取时已丢弃消息文本,没有发送任何内容。",
+        ),
+        "count.request.one": ("{n} request", "{n} 个请求"),
+        "count.request.other": ("{n} requests", "{n} 个请求"),
+        "core.log-not-utf8": ("{where} must be UTF-8 text", "{where}必须是 UTF-8 文本"),
+        "core.log-unknown-format": (
+            "{where} is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL",
+            "{where}既不是 Claude Code 会话 JSONL,也不是 Codex CLI rollout JSONL",
+        ),
+        "core.log-no-requests": (
+            "{where} has no usable request (every line was malformed or carried no token usage)",
+            "{where}没有可用的请求(每一行都格式错误或没有 token 用量)",
+        ),
+    }
+)

@@ -42,6 +42,14 @@ from budgetcore.ui.form import (
     parse_text,
     slider_value,
 )
+from budgetcore.ui.replay_panel import (
+    SOURCES,
+    ReplayPanel,
+    initial_panel,
+    with_log,
+    with_texts,
+    with_turn_lines,
+)
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
@@ -112,6 +120,8 @@ class PickerState:
 
 def _no_pickers() -> dict[str, PickerState]:
     return {s: PickerState() for s in PICKER_SECTIONS}
+
+    replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +360,45 @@ class PeersUnitChosen:
     unit: str  # "tokens" or "percent"
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayToggled:
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaySourceChosen:
+    source: str  # "generate", "turns" or "log"
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFieldTyped:
+    path: str  # a replay field ("replay.turns", ...)
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayTurnsTyped:
+    text: str  # JSON Lines turns, pasted
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayLogLoaded:
+    text: str  # the file's text: parsed at once, never kept
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayScrubbed:
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayPointed:
+    x: int  # pointer position in the plot, CSS px from its left edge
+    plot_width: int
+    turns: int
+
+
 Event = (
     FieldTyped
     | FieldCommitted
@@ -377,6 +426,13 @@ Event = (
     | CurvesToggled
     | Noticed
     | Resized
+    | ReplayToggled
+    | ReplaySourceChosen
+    | ReplayFieldTyped
+    | ReplayTurnsTyped
+    | ReplayLogLoaded
+    | ReplayScrubbed
+    | ReplayPointed
     | Failed
     | ModelDataLoaded
     | PickerTyped
@@ -737,7 +793,11 @@ def _reset(state: PageState, _e: Reset) -> PageState:
         peers=state.peers,
         peers_unit=state.peers_unit,
     )
-    return dataclasses.replace(fresh, sweep=dataclasses.replace(fresh.sweep, open=state.sweep.open))
+    return dataclasses.replace(
+        fresh,
+        sweep=dataclasses.replace(fresh.sweep, open=state.sweep.open),
+        replay=dataclasses.replace(fresh.replay, open=state.replay.open),
+    )
 
 
 def _sweep_path(state: PageState, path: str) -> PageState:
@@ -940,6 +1000,42 @@ def chosen_model_of(state: PageState, section: str) -> tuple[str, bool]:
     )
 
 
+def _panel(state: PageState, **changes: Any) -> PageState:
+    return dataclasses.replace(state, replay=dataclasses.replace(state.replay, **changes))
+
+
+def _replay_toggled(state: PageState, e: ReplayToggled) -> PageState:
+    return _panel(state, open=e.open)
+
+
+def _replay_source(state: PageState, e: ReplaySourceChosen) -> PageState:
+    return _panel(state, source=e.source, scrub=0) if e.source in SOURCES else state
+
+
+def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
+    return dataclasses.replace(state, replay=with_texts(state.replay, {e.path: e.text}))
+
+
+def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
+    return dataclasses.replace(state, replay=with_turn_lines(state.replay, e.text))
+
+
+def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
+    return dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
+
+
+def _replay_scrubbed(state: PageState, e: ReplayScrubbed) -> PageState:
+    return _panel(state, scrub=max(0, e.turn))
+
+
+def _replay_pointed(state: PageState, e: ReplayPointed) -> PageState:
+    from budgetcore.timeline import UNIT, turn_at  # noqa: PLC0415
+
+    if e.plot_width < 1 or e.turns < 1:
+        return state
+    return _panel(state, scrub=turn_at(e.x * UNIT, e.turns, e.plot_width))
+
+
 _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     FieldTyped: _typed,
     FieldCommitted: _committed,
@@ -967,6 +1063,13 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     CurvesToggled: _curves,
     Noticed: _noticed,
     Resized: _resized,
+    ReplayToggled: _replay_toggled,
+    ReplaySourceChosen: _replay_source,
+    ReplayFieldTyped: _replay_field,
+    ReplayTurnsTyped: _replay_turns,
+    ReplayLogLoaded: _replay_log,
+    ReplayScrubbed: _replay_scrubbed,
+    ReplayPointed: _replay_pointed,
     Failed: _failed,
     ModelDataLoaded: _model_data,
     PickerTyped: _picker_typed,

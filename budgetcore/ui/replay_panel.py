@@ -1,0 +1,356 @@
+"""The page's session replay panel (SPEC §12): its form, its turn source and its replay.
+
+The panel is a value (:class:`ReplayPanel`) inside the page state, changed only by
+``budgetcore.ui.state.reduce``. Every field text goes through :func:`parse_field_text`
+(an :class:`~budgetcore.ui.form.Issue` by the field on a problem, as in the main form);
+the turns and options are then built from the valid values and the scenario on screen.
+An imported log is parsed when it is loaded and only its numbers are kept: the text
+is never part of the state. The replay itself runs only when the panel is drawn
+(:mod:`budgetcore.ui.replay_view`), memoised on (scenario, turns, options).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation, localcontext
+from typing import TYPE_CHECKING, Any
+
+from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.scenario import MAX_TOKENS, Scenario
+from budgetcore.ui.form import Issue, IssueError, Param
+from budgetcore.units import format_int
+
+if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on boot
+    from budgetcore.logs import ParsedLog
+    from budgetcore.replay import Replay, ReplayOptions, Turn
+    from budgetcore.turns import GeneratorSpec
+
+__all__ = [
+    "DISTS",
+    "MAX_PAGE_TURNS",
+    "REPLAY_FIELDS",
+    "SOURCES",
+    "ReplayField",
+    "ReplayPanel",
+    "Source",
+    "initial_panel",
+    "options_of",
+    "parse_field_text",
+    "run_replay",
+    "turns_of",
+    "with_log",
+    "with_texts",
+    "with_turn_lines",
+]
+
+SOURCES = ("generate", "turns", "log")
+DISTS = ("fixed", "uniform", "triangular")
+#: The most generated turns the page draws (the CLI takes up to 100,000).
+MAX_PAGE_TURNS = 2_000
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayField:
+    path: str  # "replay.<name>": its label is "label.replay.<name>"
+    kind: str  # "count", "tokens", "seed", "fraction", "dist", "bool"
+    default: str  # the text the field starts with
+    low: int = 0
+    high: int = MAX_TOKENS
+    nullable: bool = False  # empty means "not set"
+
+
+REPLAY_FIELDS: dict[str, ReplayField] = {
+    f.path: f
+    for f in (
+        ReplayField("replay.turns", "count", "200", 1, MAX_PAGE_TURNS),
+        ReplayField("replay.seed", "seed", "1", 0, 2**63 - 1),
+        ReplayField("replay.dist", "dist", "uniform"),
+        ReplayField("replay.low", "tokens", "1,000"),
+        ReplayField("replay.high", "tokens", "9,000"),
+        ReplayField("replay.burst_rate", "fraction", "0.05", nullable=True),
+        ReplayField("replay.burst_tokens", "tokens", "40,000"),
+        ReplayField("replay.summary_ratio", "fraction", "", nullable=True),
+        ReplayField("replay.failure_rate", "fraction", "", nullable=True),
+        ReplayField("replay.failure_seed", "seed", "0", 0, 2**63 - 1),
+        ReplayField("replay.cache", "bool", "false"),
+        ReplayField("replay.stable_prefix", "tokens", "8,000"),
+        ReplayField("replay.wrapper", "tokens", "0"),
+    )
+}
+_GENERATOR_PATHS = (
+    "replay.turns",
+    "replay.seed",
+    "replay.dist",
+    "replay.low",
+    "replay.high",
+    "replay.burst_rate",
+    "replay.burst_tokens",
+)
+
+
+def _got(text: str) -> Param:
+    return ("got", render_value(text), False)
+
+
+def _whole(text: str) -> int | None:
+    digits = text.replace(",", "")
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 20:
+        return None
+    if "," in text and not all(len(g) == 3 for g in text.split(",")[1:]):
+        return None
+    return int(digits)
+
+
+def parse_field_text(path: str, text: str) -> object:
+    """The value of a replay field's text; raises :class:`IssueError` naming the field."""
+    f = REPLAY_FIELDS[path]
+    text = text.strip()
+    if f.kind == "bool":
+        if text in ("true", "false"):
+            return text == "true"
+        raise IssueError(Issue("problem.bool", (_got(text),), (path,)))
+    if f.kind == "dist":
+        if text in DISTS:
+            return text
+        raise IssueError(Issue("problem.replay-dist", (_got(text),), (path,)))
+    if f.nullable and text == "":
+        return None
+    if f.kind == "fraction":
+        value: Decimal | None
+        try:
+            with localcontext() as ctx:
+                ctx.prec = 60
+                value = Decimal(text) if text and text.isascii() else None
+        except InvalidOperation:
+            value = None
+        exponent = value.as_tuple().exponent if value is not None else 0
+        if (
+            value is None
+            or not value.is_finite()
+            or not 0 <= value <= 1
+            or not isinstance(exponent, int)
+            or -exponent > 30
+        ):
+            raise IssueError(Issue("problem.replay-fraction", (_got(text),), (path,)))
+        return value
+    number = _whole(text)
+    if number is None or not f.low <= number <= f.high:
+        unit = "unit.tokens" if f.kind == "tokens" else "unit.turns"
+        if f.kind == "seed":
+            params: tuple[Param, ...] = (("high", "2^63 − 1", False), _got(text))
+            raise IssueError(Issue("problem.replay-seed", params, (path,)))
+        params = (
+            ("unit", unit, True),
+            ("low", format_int(f.low), False),
+            ("high", format_int(f.high), False),
+            _got(text),
+        )
+        raise IssueError(Issue("problem.whole-range", params, (path,)))
+    return number
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """What the chosen turn source gave: turns, or why there are none."""
+
+    turns: tuple[Turn, ...] = ()
+    problems: tuple[Problem, ...] = ()  # lines skipped (turns or log)
+    error: tuple[Problem, ...] = ()  # the source is unusable (no turn at all)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayPanel:
+    open: bool = False
+    source: str = "generate"
+    texts: Mapping[str, str] = field(default_factory=dict)
+    values: Mapping[str, object] = field(default_factory=dict)
+    issues: Mapping[str, Issue] = field(default_factory=dict)
+    turns_text: str = ""
+    pasted: Source = Source()
+    log: ParsedLog | None = None  # numbers only: the file's text is never kept
+    log_name: str = ""
+    log_error: tuple[Problem, ...] = ()
+    scrub: int = 0  # the scrubbed turn (1-based); 0: the peak turn
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.issues)
+
+
+def with_texts(panel: ReplayPanel, updates: Mapping[str, str]) -> ReplayPanel:
+    """Set field texts, each through :func:`parse_field_text`; plus the one cross rule
+    (a range's low at most its high)."""
+    texts, values = dict(panel.texts), dict(panel.values)
+    issues = {k: v for k, v in panel.issues.items() if k != "replay.high"}
+    for path, text in updates.items():
+        if path not in REPLAY_FIELDS:
+            continue
+        texts[path] = text
+        try:
+            values[path] = parse_field_text(path, text)
+            issues.pop(path, None)
+        except IssueError as exc:
+            issues[path] = exc.issue
+    low, high = values.get("replay.low"), values.get("replay.high")
+    if (
+        values.get("replay.dist") != "fixed"
+        and "replay.low" not in issues
+        and "replay.high" not in issues
+        and isinstance(low, int)
+        and isinstance(high, int)
+        and low > high
+    ):
+        params: tuple[Param, ...] = (
+            ("low", format_int(low), False),
+            ("high", format_int(high), False),
+        )
+        issues["replay.high"] = Issue("problem.replay-order", params, ("replay.high",))
+    return dataclasses.replace(panel, texts=texts, values=values, issues=issues, scrub=0)
+
+
+def initial_panel() -> ReplayPanel:
+    return with_texts(ReplayPanel(), {p: f.default for p, f in REPLAY_FIELDS.items()})
+
+
+def with_turn_lines(panel: ReplayPanel, text: str) -> ReplayPanel:
+    from budgetcore.turns import parse_turn_lines  # noqa: PLC0415
+
+    try:
+        turns, problems = parse_turn_lines(text)
+        pasted = Source(turns, problems)
+    except ScenarioError as exc:
+        pasted = Source(error=exc.problems)
+    return dataclasses.replace(panel, turns_text=text, pasted=pasted, scrub=0)
+
+
+def with_log(panel: ReplayPanel, text: str, name: str) -> ReplayPanel:
+    """Parse a log file's text; keep its numbers, never the text."""
+    from budgetcore.logs import parse_log  # noqa: PLC0415 - only when a log is loaded
+
+    try:
+        log = parse_log(text)
+    except ScenarioError as exc:
+        return dataclasses.replace(panel, log=None, log_name=name, log_error=exc.problems, scrub=0)
+    return dataclasses.replace(panel, log=log, log_name=name, log_error=(), scrub=0)
+
+
+def _generator(values: Mapping[str, object]) -> GeneratorSpec:
+    from budgetcore.turns import Distribution, GeneratorSpec  # noqa: PLC0415
+
+    dist = str(values["replay.dist"])
+    low, high = values["replay.low"], values["replay.high"]
+    assert isinstance(low, int)
+    assert isinstance(high, int)
+    added = Distribution("fixed", (low,)) if dist == "fixed" else Distribution(dist, (low, high))
+    rate = values["replay.burst_rate"]
+    burst_tokens = values["replay.burst_tokens"]
+    assert isinstance(burst_tokens, int)
+    burst = None if not rate else Distribution("fixed", (burst_tokens,))
+    turns, seed = values["replay.turns"], values["replay.seed"]
+    assert isinstance(turns, int)
+    assert isinstance(seed, int)
+    return GeneratorSpec(
+        turns=turns,
+        seed=seed,
+        added=added,
+        burst_rate=rate if isinstance(rate, Decimal) else Decimal(0),
+        burst=burst,
+    )
+
+
+def turns_of(panel: ReplayPanel) -> Source:
+    """The chosen source's turns (generator fields must be valid)."""
+    if panel.source == "turns":
+        if not panel.turns_text.strip():
+            return Source(error=(Problem.coded("turns", "is empty", "replay-no-turns"),))
+        return panel.pasted
+    if panel.source == "log":
+        if panel.log_error:
+            return Source(error=panel.log_error)
+        if panel.log is None:
+            return Source(error=(Problem.coded("log", "no file chosen", "replay-no-log"),))
+        return Source(panel.log.main.turns(), panel.log.skipped)
+    return Source(_generated(tuple(panel.values[p] for p in _GENERATOR_PATHS), panel))
+
+
+_GEN_MEMO: dict[tuple[object, ...], tuple[Turn, ...]] = {}
+
+
+def _generated(key: tuple[object, ...], panel: ReplayPanel) -> tuple[Turn, ...]:
+    hit = _GEN_MEMO.get(key)
+    if hit is None:
+        from budgetcore.turns import generate  # noqa: PLC0415
+
+        hit = generate(_generator(panel.values))
+        _GEN_MEMO.clear()
+        _GEN_MEMO[key] = hit
+    return hit
+
+
+def options_of(panel: ReplayPanel) -> ReplayOptions:
+    from budgetcore.replay import ReplayOptions  # noqa: PLC0415
+
+    v = panel.values
+    ratio, rate, seed = (
+        v["replay.summary_ratio"],
+        v["replay.failure_rate"],
+        v["replay.failure_seed"],
+    )
+    prefix, wrapper = v["replay.stable_prefix"], v["replay.wrapper"]
+    assert isinstance(seed, int)
+    assert isinstance(prefix, int)
+    assert isinstance(wrapper, int)
+    return ReplayOptions(
+        summary_wrapper_tokens=wrapper,
+        summary_ratio=ratio if isinstance(ratio, Decimal) else None,
+        failure_rate=rate if isinstance(rate, Decimal) else None,
+        failure_seed=seed,
+        cache=v["replay.cache"] is True,
+        stable_prefix_tokens=prefix,
+    )
+
+
+_REPLAY_MEMO: dict[str, tuple[Scenario, tuple[Turn, ...], ReplayOptions, Replay]] = {}
+
+
+def run_replay(scenario: Scenario, turns: tuple[Turn, ...], options: ReplayOptions) -> Replay:
+    """The replay, memoised on its inputs (one entry: the page shows one replay)."""
+    hit = _REPLAY_MEMO.get("last")
+    if hit is not None and hit[1] is turns and hit[0] == scenario and hit[2] == options:
+        return hit[3]
+    from budgetcore.replay import replay  # noqa: PLC0415
+
+    result = replay(scenario, turns, options)
+    _REPLAY_MEMO["last"] = (scenario, turns, options, result)
+    return result
+
+
+def cli_args(panel: ReplayPanel) -> dict[str, Any]:
+    """The generator spec and options JSON that make ``python -m budgetcore replay``
+    replay what the panel shows (tests compare the two)."""
+    v = panel.values
+    spec: dict[str, Any] = {"turns": v["replay.turns"], "seed": v["replay.seed"]}
+    if v["replay.dist"] == "fixed":
+        spec["added"] = v["replay.low"]
+    else:
+        spec["added"] = {"dist": v["replay.dist"], "low": v["replay.low"], "high": v["replay.high"]}
+    if v["replay.burst_rate"]:
+        spec["burst"] = {"rate": str(v["replay.burst_rate"]), "tokens": v["replay.burst_tokens"]}
+    opts: dict[str, Any] = {
+        "summary_wrapper_tokens": v["replay.wrapper"],
+        "failure_seed": v["replay.failure_seed"],
+        "cache": v["replay.cache"] is True,
+        "stable_prefix_tokens": v["replay.stable_prefix"],
+    }
+    for key, path in (
+        ("summary_ratio", "replay.summary_ratio"),
+        ("failure_rate", "replay.failure_rate"),
+    ):
+        if v[path] is not None:
+            opts[key] = str(v[path])
+    return {"generate": spec, "options": opts}
+
+
+__all__ += ["cli_args"]

@@ -1,0 +1,234 @@
+"""The replay panel's reducer and render (CPython): the page shows what
+``python -m budgetcore replay`` prints for the same scenario, turns and options."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from budgetcore.ui import state as S
+from budgetcore.ui.form import IssueError
+from budgetcore.ui.replay_panel import cli_args, parse_field_text
+from budgetcore.ui.replay_view import render_replay
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def _open(**texts: str) -> S.PageState:
+    state = S.reduce(S.initial_state(), S.ReplayToggled(True))
+    for path, text in texts.items():
+        state = S.reduce(state, S.ReplayFieldTyped(f"replay.{path}", text))
+    return state
+
+
+def _cells(markup: str, attr: str) -> dict[str, str]:
+    return dict(re.findall(rf'{attr}="([^"]+)" data-value="([^"]*)"', markup))
+
+
+def _cli_with_options(state: S.PageState, tmp_path: Path) -> list[dict[str, object]]:
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text(json.dumps(state.plan.scenario.to_json_dict()))
+    args = cli_args(state.replay)
+    options = tmp_path / "options.json"
+    options.write_text(json.dumps(args["options"]))
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "budgetcore",
+            "replay",
+            str(scenario),
+            "--generate",
+            json.dumps(args["generate"]),
+            "--options",
+            str(options),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def _cli_text(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def test_closed_panel_is_never_computed_and_starts_closed() -> None:
+    state = S.initial_state()
+    assert state.replay.open is False
+    assert state.replay.values["replay.turns"] == 200
+
+
+@pytest.mark.parametrize(
+    ("texts", "turns"),
+    [
+        ({"turns": "60", "seed": "3", "cache": "true", "summary_ratio": "0.4"}, 60),
+        ({"turns": "40", "dist": "fixed", "low": "12,000", "failure_rate": "0.3"}, 40),
+    ],
+)
+def test_summary_cells_match_the_cli(texts: dict[str, str], turns: int, tmp_path: Path) -> None:
+    state = _open(**texts)
+    state = S.reduce(state, S.FieldTyped("config.trigger_tokens", "30,000"))
+    screen = render_replay(state)
+    cells = _cells(screen.html["replay-summary"], "data-replay-summary")
+    lines = _cli_with_options(state, tmp_path)
+    summary = lines[-1]["summary"]
+    assert isinstance(summary, dict)
+    assert summary["turns"] == turns
+    assert cells == {k: _cli_text(v) for k, v in summary.items()}
+    # The scrubbed row (the peak turn by default) is the CLI's row of that turn.
+    turn = int(re.search(r'data-turn="(\d+)"', screen.html["replay-row"]).group(1))  # type: ignore[union-attr]
+    assert turn == summary["peak_turn"]
+    row = lines[turn - 1]
+    shown = _cells(screen.html["replay-row"], "data-replay-row")
+    assert shown
+    assert all(shown[k] == _cli_text(row[k]) for k in shown)
+
+
+def test_scrubbing_picks_the_turn_and_announces_it() -> None:
+    state = S.reduce(_open(turns="30"), S.ReplayScrubbed(7))
+    screen = render_replay(state)
+    assert 'data-turn="7"' in screen.html["replay-row"]
+    assert 'data-replay-funnel="7"' in screen.html["replay-funnel"]
+    assert screen.scrub[:2] == (30, 7)
+    assert screen.scrub[2].startswith("Turn 7 of 30: full input ")
+    zh = render_replay(S.reduce(state, S.LanguageChosen("zh")))
+    assert zh.scrub[2].startswith("第 7 / 30 轮")
+    # A pointer on the plot maps to the turn under it (timeline.turn_at).
+    pointed = S.reduce(state, S.ReplayPointed(x=0, plot_width=300, turns=30))
+    assert pointed.replay.scrub == 1
+    pointed = S.reduce(state, S.ReplayPointed(x=299, plot_width=300, turns=30))
+    assert pointed.replay.scrub == 30
+
+
+def test_a_bad_field_shows_by_it_and_the_replay_waits() -> None:
+    state = _open(turns="zero")
+    screen = render_replay(state)
+    assert (
+        "Turns must be a whole number of turns from 1 to 2,000"
+        in screen.field_messages["replay.turns"]
+    )
+    assert screen.text["replay-status"]
+    assert screen.html["replay-summary"] == ""
+    state = S.reduce(state, S.ReplayFieldTyped("replay.turns", "20"))
+    assert render_replay(state).field_messages["replay.turns"] == ""
+    low_high = _open(low="9,000", high="1,000")
+    assert "must be at least the low value" in render_replay(low_high).field_messages["replay.high"]
+    zh = S.reduce(_open(failure_rate="1.5"), S.LanguageChosen("zh"))
+    assert "必须是 0 到 1 之间" in render_replay(zh).field_messages["replay.failure_rate"]
+
+
+def test_parse_field_text_never_takes_floats_or_junk() -> None:
+    assert parse_field_text("replay.low", "1,000") == 1000
+    assert str(parse_field_text("replay.summary_ratio", "0.35")) == "0.35"
+    assert parse_field_text("replay.summary_ratio", "") is None
+    for path, text in [
+        ("replay.low", "1e3"),
+        ("replay.low", "1,00"),
+        ("replay.turns", "2001"),
+        ("replay.summary_ratio", "nan"),
+        ("replay.summary_ratio", "0." + "1" * 31),
+        ("replay.dist", "gauss"),
+        ("replay.seed", "-1"),
+    ]:
+        with pytest.raises(IssueError):
+            parse_field_text(path, text)
+
+
+def test_pasted_turns_and_their_bad_lines() -> None:
+    state = S.reduce(_open(), S.ReplaySourceChosen("turns"))
+    empty = render_replay(state)
+    assert "paste at least one turn line" in empty.html["replay-errors"]
+    text = '{"added": 5000}\nnot json\n{"added": 70000, "output": 900}\n'
+    screen = render_replay(S.reduce(state, S.ReplayTurnsTyped(text)))
+    assert 'data-replay-summary="turns" data-value="2"' in screen.html["replay-summary"]
+    assert "line 2" in screen.html["replay-errors"].lower()
+
+
+def test_claude_code_log_compactions_are_marked(tmp_path: Path) -> None:
+    text = (FIXTURES / "claude-session.jsonl").read_text()
+    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    assert "Choose a log file" in render_replay(state).html["replay-log"]
+    state = S.reduce(state, S.ReplayLogLoaded(text, "claude-session.jsonl"))
+    assert "secret" not in repr(state.replay)  # numbers only: no message text is kept
+    screen = render_replay(state)
+    log = screen.html["replay-log"]
+    assert 'data-replay-log="claude-code"' in log
+    assert 'data-compaction="3" data-pre-tokens="7000"' in log
+    assert 'data-replay-skipped="2"' in log
+    assert "6, 19" in log
+    assert 'data-marks="log_compaction" data-count="1"' in screen.html["replay-timeline"]
+    assert 'data-series="log_context"' in screen.html["replay-timeline"]
+    # The same file through the CLI: the same summary.
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text(json.dumps(state.plan.scenario.to_json_dict()))
+    options = tmp_path / "options.json"
+    options.write_text(json.dumps(cli_args(state.replay)["options"]))
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "budgetcore",
+            "replay",
+            str(scenario),
+            "--log",
+            str(FIXTURES / "claude-session.jsonl"),
+            "--options",
+            str(options),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    summary = json.loads(out.stdout.splitlines()[-1])["summary"]
+    cells = _cells(screen.html["replay-summary"], "data-replay-summary")
+    assert cells == {k: _cli_text(v) for k, v in summary.items() if k != "log"}
+
+
+def test_an_unusable_log_is_a_clear_error_in_both_languages() -> None:
+    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    bad = S.reduce(state, S.ReplayLogLoaded("hello\nworld\n", "notes.txt"))
+    en = render_replay(bad).html["replay-log"]
+    assert "cannot be replayed (notes.txt)" in en
+    assert "neither a Claude Code session JSONL nor a Codex CLI rollout JSONL" in en
+    zh = render_replay(S.reduce(bad, S.LanguageChosen("zh"))).html["replay-log"]
+    assert "无法回放此文件" in zh
+    assert "既不是 Claude Code" in zh
+    assert render_replay(bad).html["replay-summary"] == ""
+    broken = '{"type": "assistant", "uuid": "a", "message": {"model": "m"}}\n'
+    none = render_replay(S.reduce(state, S.ReplayLogLoaded(broken, "x.jsonl"))).html["replay-log"]
+    assert "has no usable request" in none
+
+
+def test_chart_text_and_tokens_only_note() -> None:
+    screen = render_replay(_open(turns="50"))
+    timeline = screen.html["replay-timeline"]
+    assert 'font-size="12"' in timeline
+    assert "What this must not be read as" in timeline
+    assert 'data-unit="tokens"' in screen.html["replay-cost"]
+    assert "Tokens only" in screen.html["replay-cost"]
+    # The chart is drawn at the real width, not scaled.
+    narrow = S.reduce(_open(turns="50"), S.Resized(358 + 44))
+    assert 'width="358"' in render_replay(narrow).html["replay-timeline"]
+    for key in ("run", "trigger"):
+        assert f'data-marks="{key}"' in timeline
+
+
+def test_reset_keeps_the_panel_open_and_main_fields_invalid_pause_it() -> None:
+    state = _open(turns="20")
+    assert S.reduce(state, S.Reset()).replay.open is True
+    bad = S.reduce(state, S.FieldTyped("config.trigger_tokens", "lots"))
+    assert render_replay(bad).text["replay-status"]
