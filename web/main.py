@@ -142,9 +142,6 @@ class Shell:
             if last is None or last.html.get(rid) != markup:
                 q(f"#{rid}").innerHTML = markup  # built by budgetcore.ui.markup: escaped
         for rid, text in screen.text.items():
-        if self.state.replay.open:
-            # The replay (hundreds of plans) redraws in the next frame, after the readouts.
-            window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_replay()))
             if last is None or last.text.get(rid) != text:
                 q(f"#{rid}").textContent = text
         self.paint_pickers(screen)  # after the lists above are written
@@ -167,6 +164,9 @@ class Shell:
         if self.state.sweep.open:
             # The 500-point sweep redraws in the next frame, so readouts never wait for it.
             window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_curves()))
+        if self.state.replay.open:
+            # The replay (hundreds of plans) redraws in the next frame, after the readouts.
+            window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_replay()))
         url = f"#{screen.fragment}" if screen.fragment else window.location.pathname
         if str(window.location.hash) != (f"#{screen.fragment}" if screen.fragment else ""):
             window.history.replaceState(None, "", url)
@@ -248,7 +248,7 @@ class Shell:
         state = self.state
         if not state.replay.open:
             return
-        key = (state.plan, state.stale, state.replay, state.lang, state.width)
+        key = (id(state.plan), state.stale, state.replay, state.lang, state.width)
         if self.replay_written == key:
             return
         from budgetcore.ui import replay_view as RV  # noqa: PLC0415 - with the panel, not on boot

@@ -840,10 +840,9 @@ def render_replay(state: Any) -> ReplayScreen:
 
 def _funnel(p: Any, lang: str, width: int) -> Markup:
     """The funnel chart of one turn's plan (``plan_charts``' first chart, drawn alone)."""
-    from budgetcore.ui.svg import _bars_svg, _figure, _legend  # noqa: PLC0415
+    from budgetcore.ui.svg import funnel_figure  # noqa: PLC0415
 
-    svg, extra = _bars_svg(p, "funnel", lang, width, None)
-    return _figure("funnel", svg, _legend(p, "funnel", lang, None, extra), lang)
+    return funnel_figure(p, lang, width)
 
 
 def _issue(issue: Issue, lang: str, issue_text: Any) -> str:

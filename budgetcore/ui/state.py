@@ -121,8 +121,6 @@ class PickerState:
 def _no_pickers() -> dict[str, PickerState]:
     return {s: PickerState() for s in PICKER_SECTIONS}
 
-    replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
-
 
 @dataclass(frozen=True, slots=True)
 class ImportPreview:
@@ -166,6 +164,7 @@ class PageState:
     peers: tuple[Peer, ...] | None = None  # the peers' rules, loaded with the registry
     pickers: Mapping[str, PickerState] = field(default_factory=_no_pickers)
     peers_unit: str = "tokens"  # the peers chart's axis: "tokens" or "percent" of W
+    replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
 
     @property
     def issues(self) -> tuple[Issue, ...]:

@@ -49,7 +49,17 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import t
 from budgetcore.units import format_int
 
-__all__ = ["CHART_KEYS", "MIN_WIDTH", "ab_legend", "curves_chart", "plan_charts"]
+__all__ = [
+    "CHART_KEYS",
+    "MIN_WIDTH",
+    "PEERS_PERCENT_PLACES",
+    "ab_legend",
+    "curves_chart",
+    "funnel_figure",
+    "peer_percent",
+    "peers_chart",
+    "plan_charts",
+]
 
 CHART_KEYS = ("funnel", "branch", "work")
 #: Narrower containers get this width (and scroll): below it, labels cannot all fit
@@ -516,6 +526,11 @@ def plan_charts(
         )
         for key in CHART_KEYS
     }
+
+
+def funnel_figure(p: Plan, lang: str, width: int) -> Markup:
+    """The funnel chart of ``p`` alone (a replayed turn's funnel)."""
+    return _chart_figure("funnel", _rows(p, "funnel"), None, lang, max(width, MIN_WIDTH))
 
 
 @lru_cache(maxsize=96)
@@ -1116,6 +1131,3 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
         title_key="peers.axis-percent" if percent else "axis.tokens",
     )
     return _svg("peers", t("peers.h", lang), width, height, [*parts, *axis_parts, *texts])
-
-
-__all__ += ["PEERS_PERCENT_PLACES", "peer_percent", "peers_chart"]
