@@ -37,7 +37,6 @@ from budgetcore.scenario import MAX_TOKENS, Scenario, parse_scenario_json
 __all__ = ["main", "run"]
 
 EXIT_INVALID = 2
-_MAX_LISTED = 50  # check lists every problem, up to a screenful
 
 
 class _Parser(argparse.ArgumentParser):
@@ -104,12 +103,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     try:
         overrides = parse_config(_read(args.config, "config"))
     except ScenarioError as exc:
-        # Every problem, one per line, on stdout for the reviewer; the one stderr line
-        # every command ends with on bad input says how many and shows the first ones.
-        for problem in exc.problems[:_MAX_LISTED]:
-            print(f"error: {problem}")
-        if len(exc.problems) > _MAX_LISTED:
-            print(f"error: and {len(exc.problems) - _MAX_LISTED} more")
+        # Like every command on bad input: nothing on stdout, one line on stderr, here
+        # with how many problems and as many of them as a readable line holds.
         where = "standard input" if args.config == "-" else _name(args.config)
         n = len(exc.problems)
         print(f"{n} problem{'s' if n != 1 else ''} in {where}: {exc.one_line()}", file=sys.stderr)

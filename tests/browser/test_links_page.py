@@ -22,6 +22,7 @@ def test_a_cross_key_link_reaches_ready_and_says_why(page: Page, link: str) -> N
     page.open(link)  # waits for html[data-state] to leave "loading" and asserts "ready"
     assert page.page.locator("html[data-state=ready]").count() == 1
     problems = page.text("#link-problems")
-    assert "limits." in problems, problems
+    assert "must be" in problems, problems
+    assert "not used from the link" in problems, problems
     page.assert_no_internal_error()
     assert page.errors == []

@@ -278,7 +278,7 @@ def test_narrow_screen_has_no_horizontal_scroll_and_every_control_is_labelled(
         """() => [...document.querySelectorAll('input, select, button')]
              .filter(e => !e.hidden && e.offsetParent !== null)
              .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label')
-                          && !e.textContent.trim())
+                          && !e.getAttribute('aria-labelledby') && !e.textContent.trim())
              .map(e => e.outerHTML)"""
     )
     assert unlabelled == []

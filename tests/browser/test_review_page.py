@@ -128,7 +128,7 @@ def test_language_switch_changes_text_and_no_number(page: Page) -> None:
     # Error messages are in Chinese too, naming the field by its label; the typed value stays.
     page.fill("config.trigger_tokens", "8k")
     assert page.text('[data-msg="config.trigger_tokens"]') == (
-        '触发线 K必须是 0 到 1,000,000,000,000 之间的整数(tokens);收到 "8k"'
+        '触发线 K 必须是 0 到 1,000,000,000,000 之间的整数(tokens);收到 "8k"'
     )
     # The choice travels with the link.
     page.open("#config.trigger_tokens=40000&lang=zh")
