@@ -33,10 +33,10 @@ from budgetcore.ui.state import LinkOpened, initial_state, reduce
 
 __all__ = ["PRERENDER_WIDTH", "Document", "Element", "first_screen", "prerender"]
 
-#: The chart column's CSS width on a desktop (>= 1280 px wide: body max-width 1280 px,
-#: minus padding, the controls column and the gap); the charts are drawn for it. A
-#: browser test holds the stylesheet to it.
-PRERENDER_WIDTH = 848
+#: A chart box's inner width on a desktop (>= 1280 px wide: the 848 px results column,
+#: less the box's 1 px borders and 8 px paddings), the width the shell draws charts at;
+#: the charts are pre-rendered for it. A browser test holds the stylesheet to it.
+PRERENDER_WIDTH = 830
 
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
