@@ -6,8 +6,11 @@ Seams, one job each:
 - ``markup``: the small HTML builder that always escapes.
 - ``form``: each field's label, unit, slider map and the parse-and-validate step.
 - ``state``: the frozen page state, its events and ``reduce(state, event) -> state``.
-- ``svg``: the charts (funnel, branch, work, curves), from plan geometry to markup.
+- ``problems``: core problems (a config, pasted samples, a link) as catalogue sentences.
+- ``svg``: the charts (funnel, branch, work, curves, peers), from plan values to markup.
 - ``render``: ``render(state) -> Screen``, everything the browser shell writes.
+- ``replay_panel`` / ``replay_view``: the session replay panel's state and its markup.
+- ``prerender``: the build's first view, written from the same ``Screen``.
 
 ``web/main.py`` only turns DOM events into events, calls ``reduce`` and ``render``, and
 writes the result.
