@@ -12,10 +12,10 @@ from budgetcore.funnel import Funnel, main_funnel
 from budgetcore.io import IoVerdict, ReadTime, io_verdict, read_time
 from budgetcore.resize import SummaryRound, summary_round
 from budgetcore.samples import BYTE_CHANNELS, ChannelStats, Samples, channel_stats, predict
-from budgetcore.scenario import Scenario
+from budgetcore.scenario import Limits, Scenario
 from budgetcore.trigger import SummaryStart, Trigger, soft_trigger, summary_start
 
-__all__ = ["OUTPUT_KEYS", "Plan", "plan"]
+__all__ = ["OUTPUT_KEYS", "Plan", "plan", "request_stages"]
 
 #: The output keys of SPEC §11, in contract order. Names and meanings never change.
 OUTPUT_KEYS: tuple[str, ...] = (
@@ -178,34 +178,21 @@ def plan(scenario: Scenario) -> Plan:
         previous_summary_tokens=work.previous_summary_tokens,
         instruction_tokens=work.summary_instruction_tokens,
     )
-    rnd = summary_round(
-        capacity,
-        previous_summary_tokens=work.previous_summary_tokens,
-        instruction_tokens=work.summary_instruction_tokens,
-        backlog_tokens=work.backlog_tokens,
-    )
-    engine_summary = (
-        work.summary_tokens if work.engine_summary_tokens is None else work.engine_summary_tokens
-    )
-    verdict = io_verdict(
-        loader_prefetch_limit=max(0, m - work.summary_tokens),
-        history_tokens=work.history_tokens,
-        samples=scenario.samples,
-        limits=scenario.limits,
-    )
-    funnel = main_funnel(
+    rnd, verdict, funnel, trigger = request_stages(
         m,
-        required_tokens=work.required_tokens,
-        loader_summary_tokens=work.summary_tokens,
-        engine_summary_tokens=engine_summary,
-        history_tokens=work.history_tokens,
-        io_token_cap=verdict.io_token_cap,
-    )
-    trigger = soft_trigger(
+        capacity,
         cfg.trigger_tokens,
-        full_input=funnel.full_input,
-        usage_baseline_tokens=work.usage_baseline_tokens,
-        replay_since_baseline_tokens=work.replay_since_baseline_tokens,
+        work.required_tokens,
+        work.summary_tokens,
+        work.summary_tokens if work.engine_summary_tokens is None else work.engine_summary_tokens,
+        work.history_tokens,
+        work.previous_summary_tokens,
+        work.summary_instruction_tokens,
+        work.backlog_tokens,
+        work.usage_baseline_tokens,
+        work.replay_since_baseline_tokens,
+        scenario.samples,
+        scenario.limits,
     )
     return Plan(
         scenario=scenario,
@@ -216,3 +203,57 @@ def plan(scenario: Scenario) -> Plan:
         trigger=trigger,
         io=verdict,
     )
+
+
+def request_stages(  # noqa: PLR0917 - positional: a replay calls it every turn
+    m: int,
+    capacity: SummaryCapacity,
+    trigger_tokens: int,
+    required_tokens: int,
+    summary_tokens: int,
+    engine_summary_tokens: int,
+    history_tokens: int,
+    previous_summary_tokens: int,
+    instruction_tokens: int,
+    backlog_tokens: int | None,
+    usage_baseline_tokens: int | None,
+    replay_since_baseline_tokens: int,
+    samples: Samples,
+    limits: Limits,
+) -> tuple[SummaryRound, IoVerdict, Funnel, Trigger]:
+    """The stages of one request once M and the summary capacity are known: the summary
+    round, the I/O verdict, the funnel and the trigger.
+
+    :func:`plan` is M, the capacity and these stages. A session replay calls this
+    directly with each turn's numbers (M and the capacity change only with the config or
+    the summary's size), so 500 turns build no per-turn scenario; each row can still
+    rebuild its turn's :class:`Plan` with :func:`plan`, and a property test holds the two
+    equal. Positional, because a replay calls it hundreds of times per input.
+    """
+    rnd = summary_round(
+        capacity,
+        previous_summary_tokens=previous_summary_tokens,
+        instruction_tokens=instruction_tokens,
+        backlog_tokens=backlog_tokens,
+    )
+    verdict = io_verdict(
+        loader_prefetch_limit=max(0, m - summary_tokens),
+        history_tokens=history_tokens,
+        samples=samples,
+        limits=limits,
+    )
+    funnel = main_funnel(
+        m,
+        required_tokens=required_tokens,
+        loader_summary_tokens=summary_tokens,
+        engine_summary_tokens=engine_summary_tokens,
+        history_tokens=history_tokens,
+        io_token_cap=verdict.io_token_cap,
+    )
+    trigger = soft_trigger(
+        trigger_tokens,
+        full_input=funnel.full_input,
+        usage_baseline_tokens=usage_baseline_tokens,
+        replay_since_baseline_tokens=replay_since_baseline_tokens,
+    )
+    return rnd, verdict, funnel, trigger

@@ -24,10 +24,11 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from budgetcore._exact import ceil_mul
+from budgetcore.capacity import SummaryCapacity, main_safe_input, summary_capacity
 from budgetcore.config import REGISTRY, apply_overrides
 from budgetcore.cost import per_turn_cost
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.plan import Plan, plan
+from budgetcore.plan import Plan, plan, request_stages
 from budgetcore.prices import Prices
 from budgetcore.scenario import MAX_TOKENS, Scenario, Workload, load_json, parse_field
 
@@ -145,7 +146,23 @@ class TurnRow(NamedTuple):
     summary_units: int | None
     cumulative_units: int | None
     money_places: int
-    plan: Plan  # the turn's plan (for the funnel when a timeline is scrubbed)
+    summary_offered: int  # A + the wrapper (0 while A = 0): the summary the turn offers
+    scenario: Scenario  # the scenario in force at this turn (after any config change)
+
+    @property
+    def plan(self) -> Plan:
+        """The turn's request as :func:`budgetcore.plan.plan` computes it (rebuilt on
+        demand: the replay itself runs only the per-request stages)."""
+        return plan(
+            _turn_scenario(
+                self.scenario,
+                required=self.required,
+                offered=self.summary_offered,
+                uncovered=self.uncovered,
+                summary=self.summary,
+                backlog=self.history_after - self.covered,
+            )
+        )
 
     @property
     def run(self) -> bool:
@@ -310,6 +327,9 @@ def replay(
     h, c, a = opts.start_history, opts.start_covered, opts.start_summary
     base = scenario
     parts = _parts(base)
+    m: int | None = None  # M of the current config
+    cap: SummaryCapacity | None = None  # the summary capacity of the current config and A
+    cap_for = 0  # the A that capacity is for
     version = 0  # bumps whenever a run publishes a summary (for the prompt cache)
     prev: tuple[int, int, int, int, int] | None = None  # the last sent request's layout
     rows: list[TurnRow] = []
@@ -324,39 +344,46 @@ def replay(
                     [Problem(f"turn {index}: {p.path}", p.rule, p.value) for p in exc.problems]
                 ) from None
             parts = _parts(base)
-        main_model, summary_model, config, work, background, limits, samples = parts
+            m = cap = None
+        main_model, summary_contract, config, work, background, limits, samples = parts
         required = work.required_tokens if turn.required is None else turn.required
         output = config.reply_max_tokens if turn.output is None else turn.output
         uncovered = h - c
         h_after = h + turn.added
         offered = a + wrapper if a > 0 else 0  # nothing is adopted while A = 0
-        p = plan(
-            Scenario(
-                main_model=main_model,
-                summary_model=summary_model,
-                config=config,
-                workload=Workload(
-                    required_tokens=required,
-                    summary_tokens=offered,
-                    engine_summary_tokens=offered,
-                    history_tokens=uncovered,
-                    summary_instruction_tokens=work.summary_instruction_tokens,
-                    previous_summary_tokens=a,
-                    # The summary round runs after the reply, when the turn's tokens
-                    # are history too: its backlog is everything uncovered by then.
-                    backlog_tokens=h_after - c,
-                    usage_baseline_tokens=work.usage_baseline_tokens,
-                    replay_since_baseline_tokens=work.replay_since_baseline_tokens,
-                ),
-                background=background,
-                limits=limits,
-                samples=samples,
+        # The turn's request is plan() of _turn_scenario(...): M and the capacity move
+        # only with the config or A, so only the per-request stages run every turn.
+        if m is None:
+            m = main_safe_input(main_model, config.reply_max_tokens, config.safety_margin)
+        if cap is None or cap_for != a:
+            cap = summary_capacity(
+                summary_contract,
+                config.summary_max_tokens,
+                config.safety_margin,
+                previous_summary_tokens=a,
+                instruction_tokens=work.summary_instruction_tokens,
             )
+            cap_for = a
+        rnd, _verdict, f, trigger = request_stages(
+            m,
+            cap,
+            config.trigger_tokens,
+            required,
+            offered,
+            offered,
+            uncovered,
+            a,
+            work.summary_instruction_tokens,
+            # The summary round runs after the reply, when the turn's tokens are
+            # history too: its backlog is everything uncovered by then.
+            h_after - c,
+            work.usage_baseline_tokens,
+            work.replay_since_baseline_tokens,
+            samples,
+            limits,
         )
-        f = p.funnel
-        cap = p.summary
         admitted = f.admitted
-        reached = p.trigger.reached
+        reached = trigger.reached
 
         # The failure draws happen every turn, in this order, whether needed or not,
         # so one seed gives the same draws whatever K or S are.
@@ -372,7 +399,6 @@ def replay(
             background.lease_acquired if turn.lease_acquired is None else turn.lease_acquired
         ) and lease_ok
 
-        rnd = p.round
         recompress = rnd.recompress_needed  # A > S
         new_raw = work_input = written = 0
         c_after, a_after = c, a
@@ -451,7 +477,7 @@ def replay(
                 c,
                 uncovered,
                 a,
-                p.main_safe_input,
+                m,
                 config.trigger_tokens,
                 cap.cap,
                 required,
@@ -480,15 +506,52 @@ def replay(
                 summary_units,
                 cumulative,
                 places,
-                p,
+                offered,
+                base,
             )
         )
         h, c, a = h_after, c_after, a_after
     return Replay(scenario, opts, tuple(rows), _summarise(rows))
 
 
+def _turn_scenario(
+    base: Scenario, *, required: int, offered: int, uncovered: int, summary: int, backlog: int
+) -> Scenario:
+    """The scenario of one turn's request (SPEC §12): the base scenario with the turn's
+    required input, the summary offered to loader and engine, the uncovered history, the
+    summary's size and the backlog its round would read."""
+    work = base.workload
+    return Scenario(
+        main_model=base.main_model,
+        summary_model=base.summary_model,
+        config=base.config,
+        workload=Workload(
+            required_tokens=required,
+            summary_tokens=offered,
+            engine_summary_tokens=offered,
+            history_tokens=uncovered,
+            summary_instruction_tokens=work.summary_instruction_tokens,
+            previous_summary_tokens=summary,
+            backlog_tokens=backlog,
+            usage_baseline_tokens=work.usage_baseline_tokens,
+            replay_since_baseline_tokens=work.replay_since_baseline_tokens,
+        ),
+        background=base.background,
+        limits=base.limits,
+        samples=base.samples,
+    )
+
+
 def _parts(s: Scenario) -> tuple[Any, ...]:
-    return (s.main_model, s.summary_model, s.config, s.workload, s.background, s.limits, s.samples)
+    return (
+        s.main_model,
+        s.summary_contract,
+        s.config,
+        s.workload,
+        s.background,
+        s.limits,
+        s.samples,
+    )
 
 
 def _total(values: Iterable[int | None]) -> int | None:

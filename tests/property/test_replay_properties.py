@@ -142,6 +142,36 @@ def test_every_row_matches_the_independent_replay(
 
 
 @given(sessions, option_dicts())
+def test_each_turn_is_the_plan_of_its_own_scenario(
+    session: tuple[dict[str, Any], list[dict[str, Any]]], opts: dict[str, Any]
+) -> None:
+    """The replay runs only the per-request stages each turn; plan() of the turn's
+    scenario (what ``row.plan`` rebuilds, with any config change in force) agrees."""
+    got = _run(*session, opts)
+    for row in got.rows:
+        p = row.plan
+        w = p.scenario.workload
+        assert (w.history_tokens, w.previous_summary_tokens, w.required_tokens) == (
+            row.uncovered,
+            row.summary,
+            row.required,
+        )
+        assert p.scenario.config.trigger_tokens == row.trigger_tokens
+        assert (p.main_safe_input, p.summary.cap) == (row.main_safe_input, row.summary_cap)
+        f = p.funnel
+        assert (f.summary_adopted, f.raw_selected, f.full_input, f.admitted) == (
+            row.summary_adopted,
+            row.raw_selected,
+            row.full_input,
+            row.admitted,
+        )
+        assert p.trigger.reached == row.trigger_reached
+        if row.status in ("run", "recompress"):
+            assert (p.round.new_raw, p.round.work_input) == (row.new_raw, row.summary_input)
+            assert p.round.recompress_needed == (row.status == "recompress")
+
+
+@given(sessions, option_dicts())
 def test_state_only_moves_forward_one_bounded_block_per_turn(
     session: tuple[dict[str, Any], list[dict[str, Any]]], opts: dict[str, Any]
 ) -> None:
