@@ -7,7 +7,10 @@
   controller page. For the page: exact numbers visible (first paint with the readouts
   in the DOM), ready (<html data-state="ready">), and where the boot time goes.
 - a second visit in the same browser profile (its disk cache; served by
-  scripts/webserver.py with the headers a host should send): ready and bytes.
+  scripts/webserver.py with the headers a host should send): ready and bytes. The first
+  visit stays open until the page has stored its memory snapshot (web/snapshot.js: a
+  worker makes it a few seconds after "ready"), so the page's second visit restores it;
+  the baselines have no snapshot. How long after "ready" it was stored is printed.
 - input -> render: inside the page, the time from dispatching an input event to the
   re-rendered readouts and charts with layout flushed, over many events; p50 / p95.
 - capacity curves: the same events with the curves panel open; each input then also
@@ -49,6 +52,13 @@ new MutationObserver((_, obs) => {
     obs.disconnect();
   }
 }).observe(document, { subtree: true, childList: true, characterData: true });
+new MutationObserver((_, obs) => {
+  const s = document.documentElement.dataset.snapshot;
+  if (s === 'stored' || s === 'failed') {
+    window.__snapshotAt = performance.now();
+    obs.disconnect();
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-snapshot'] });
 """
 
 # What one load cost and when things happened, read from the page after "ready".
@@ -65,6 +75,9 @@ LOAD_FIGURES = """() => {
     .map(e => [e.name, e.startTime]));
   return {
     ready: window.__readyAt, numbers: window.__numbersAt ?? null,
+    boot: document.documentElement.dataset.boot ?? null,
+    snapshot: document.documentElement.dataset.snapshot ?? null,
+    snapshotAt: window.__snapshotAt ?? null,
     fcp: fcp ? fcp.startTime : null,
     bytes: nav.transferSize + res.reduce((s, e) => s + e.transferSize, 0),
     requests: res.length + 1,
@@ -114,7 +127,9 @@ assert TYPED_LOOP != INPUT_LOOP
 PAGES = {"floor": "bare-pyodide.html", "pyscript": "bare.html", "page": ""}
 
 
-def load(context: BrowserContext, url: str) -> dict[str, Any]:
+def load(context: BrowserContext, url: str, snapshot: bool = False) -> dict[str, Any]:
+    """One visit; with ``snapshot``, the page stays open until its memory snapshot is
+    stored (or failed), as a person's first visit that lasts a while."""
     page = context.new_page()
     try:
         page.add_init_script(READY_PROBE)
@@ -123,13 +138,17 @@ def load(context: BrowserContext, url: str) -> dict[str, Any]:
         state = page.evaluate("document.documentElement.dataset.state")
         if state != "ready":
             raise SystemExit(f"bench: {url} ended in state {state!r}")
+        if snapshot:
+            page.wait_for_function("window.__snapshotAt !== undefined", timeout=180_000)
         figures: dict[str, Any] = page.evaluate(LOAD_FIGURES)
         return figures
     finally:
         page.close()
 
 
-def cold_and_warm(p: Playwright, url: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def cold_and_warm(
+    p: Playwright, url: str, snapshot: bool = False
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """A first visit in a fresh browser profile, then a second visit in the same profile.
     A profile on disk, as a person's: an in-memory (incognito) context keeps no entry
     as large as Pyodide's 9.6 MB wasm, so it would re-download it every time."""
@@ -141,7 +160,7 @@ def cold_and_warm(p: Playwright, url: str) -> tuple[dict[str, Any], dict[str, An
             viewport={"width": 1280, "height": 900},
         )
         try:
-            return load(context, url), load(context, url)
+            return load(context, url, snapshot), load(context, url)
         finally:
             context.close()
 
@@ -175,13 +194,19 @@ def main(argv: list[str] | None = None) -> int:
             cold_and_warm(p, base)  # warm the OS file cache and the server once
             for _ in range(args.loads):
                 for key, path in PAGES.items():
-                    runs[key].append(cold_and_warm(p, base + path))
+                    runs[key].append(cold_and_warm(p, base + path, snapshot=key == "page"))
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             context = browser.new_context()
             page = context.new_page()
             page.goto(base)
             page.wait_for_function(
                 "document.documentElement.dataset.state === 'ready'", timeout=180_000
+            )
+            # The memory snapshot is made in a worker a few seconds after "ready": let it
+            # finish, so that no timing below shares the CPU with it.
+            page.wait_for_function(
+                "['stored', 'failed'].includes(document.documentElement.dataset.snapshot)",
+                timeout=180_000,
             )
             started = time.perf_counter()
             times = page.evaluate(INPUT_LOOP, [args.events, INPUT_FIELDS])
@@ -247,6 +272,11 @@ def main(argv: list[str] | None = None) -> int:
         "pyscript_ready_ms_all": [round(f["ready"]) for f in cold["pyscript"]],
         "page_ready_ms_all": [round(f["ready"]) for f in page_cold],
         "page_second_visit_ms_all": [round(f["ready"]) for f in page_warm],
+        "page_second_visit_boots": [f["boot"] for f in page_warm],
+        "snapshot_stored_after_ready_ms_median": med(
+            [f["snapshotAt"] - f["ready"] for f in page_cold if f["snapshot"] == "stored"] or [0]
+        ),
+        "snapshots_stored": sum(1 for f in page_cold if f["snapshot"] == "stored"),
         "boot_core_js_loaded_ms": med([f["core_js"] for f in page_cold]),
         "boot_load_pyodide_called_ms": mark("pyscript:Loading interpreter"),
         "boot_wasm_loaded_ms": med([f["wasm"] for f in page_cold]),
@@ -309,6 +339,11 @@ def main(argv: list[str] | None = None) -> int:
         f"  page second visit ready {f['page_second_visit_ready_ms_median']:>8} ms  "
         f"{r['page_second_visit_ready']:.3f}x floor (target <= 0.6); floor's own second "
         f"visit {f['floor_second_visit_ready_ms_median']} ms"
+    )
+    print(
+        f"  memory snapshot: stored in {f['snapshots_stored']} of {args.loads} first visits, "
+        f"{f['snapshot_stored_after_ready_ms_median']} ms after ready (started 5 s after); "
+        f"second visits booted from: {', '.join(str(b) for b in f['page_second_visit_boots'])}"
     )
     print(
         f"  bytes transferred: page cold {f['page_bytes_cold']:,.0f}, warm "

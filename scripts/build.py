@@ -191,6 +191,13 @@ def build(out: Path) -> None:
         ("main.py", "main", ".py"),
     ):
         site.put((WEB / name).read_bytes(), stem, suffix, source=f"./{name}")
+    # The page's loader: Pyodide's, plus the memory snapshot (web/snapshot.js); the
+    # baselines keep the plain one.
+    worker = site.put((WEB / "snapshot-worker.js").read_bytes(), "snapshot-worker", ".js")
+    snapshot_js = (WEB / "snapshot.js").read_text(encoding="utf-8")
+    snapshot_js = snapshot_js.replace("./vendor/pyodide/pyodide.mjs", f"./{loader}")
+    snapshot_js = snapshot_js.replace("./snapshot-worker.js", f"./{worker}")
+    snapshot = site.put(snapshot_js.encode(), "snapshot", ".js", source="./snapshot.js")
     bare_js = (WEB / "bare-pyodide.js").read_text(encoding="utf-8")
     bare_js = bare_js.replace("./vendor/pyodide/pyodide.mjs", f"./{loader}")
     site.put(bare_js.encode(), "bare-pyodide", ".js", source="./bare-pyodide.js")
@@ -199,7 +206,7 @@ def build(out: Path) -> None:
         _link("modulepreload", f"./assets/{pyscript}/{p.name}")
         for p in sorted((site.assets / pyscript).glob("core-*.js"))
     ]
-    hints += [_link("modulepreload", f"./assets/{loader}")]
+    hints += [_link("modulepreload", f"./assets/{n}") for n in (snapshot, loader)]
     hints += [_link("modulepreload", url) for url in runtime[:2]]
     hints += [_link("preload", url, **fetch) for url in runtime[2:]]
     hints += [_link("preload", site.urls["./main.py"], **fetch)]
