@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from budgetcore.contracts import ModelContract
 from budgetcore.errors import Problem, ScenarioError
@@ -178,221 +178,180 @@ class PageState:
 # ------------------------------------------------------------------ events
 
 
-@dataclass(frozen=True, slots=True)
-class FieldTyped:
+class FieldTyped(NamedTuple):
     path: str
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class FieldCommitted:
+class FieldCommitted(NamedTuple):
     path: str  # the field lost focus: a valid value is shown in its canonical form
 
 
-@dataclass(frozen=True, slots=True)
-class SliderMoved:
+class SliderMoved(NamedTuple):
     path: str
     position: int
 
 
-@dataclass(frozen=True, slots=True)
-class FieldNudged:
+class FieldNudged(NamedTuple):
     path: str
     steps: int  # +1 ArrowUp, -1 ArrowDown, ×10 with Shift
 
 
-@dataclass(frozen=True, slots=True)
-class Toggled:
+class Toggled(NamedTuple):
     path: str  # a bool field
     checked: bool
 
 
-@dataclass(frozen=True, slots=True)
-class SummarySameToggled:
+class SummarySameToggled(NamedTuple):
     checked: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PresetChosen:
+class PresetChosen(NamedTuple):
     key: str
 
 
-@dataclass(frozen=True, slots=True)
-class EngineDrops:
+class EngineDrops(NamedTuple):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class LinkOpened:
+class LinkOpened(NamedTuple):
     fragment: str
     browser_lang: str = "en"
 
 
-@dataclass(frozen=True, slots=True)
-class LanguageChosen:
+class LanguageChosen(NamedTuple):
     lang: str
 
 
-@dataclass(frozen=True, slots=True)
-class SamplesTyped:
+class SamplesTyped(NamedTuple):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class ExampleSamples:
+class ExampleSamples(NamedTuple):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class ExportFormatChosen:
+class ExportFormatChosen(NamedTuple):
     fmt: str
 
 
-@dataclass(frozen=True, slots=True)
-class ImportTyped:
+class ImportTyped(NamedTuple):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class ImportPreviewed:
+class ImportPreviewed(NamedTuple):
     text: str
     mode: str  # "replace" or "merge"
 
 
-@dataclass(frozen=True, slots=True)
-class ImportApplied:
+class ImportApplied(NamedTuple):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class ImportCancelled:
+class ImportCancelled(NamedTuple):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class ExperimentRun:
+class ExperimentRun(NamedTuple):
     key: str
 
 
-@dataclass(frozen=True, slots=True)
-class Pinned:
+class Pinned(NamedTuple):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class Unpinned:
+class Unpinned(NamedTuple):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class Reset:
+class Reset(NamedTuple):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class SweepPathChosen:
+class SweepPathChosen(NamedTuple):
     path: str
 
 
-@dataclass(frozen=True, slots=True)
-class SweepBoundTyped:
+class SweepBoundTyped(NamedTuple):
     which: str  # "low" or "high"
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class CurvesToggled:
+class CurvesToggled(NamedTuple):
     open: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Noticed:
+class Noticed(NamedTuple):
     key: str  # a catalogue key, e.g. "msg.copied"; "" clears it
 
 
-@dataclass(frozen=True, slots=True)
-class Resized:
+class Resized(NamedTuple):
     width: int
 
 
-@dataclass(frozen=True, slots=True)
-class Failed:
+class Failed(NamedTuple):
     detail: str  # an unexpected exception, as the shell caught it
 
 
-@dataclass(frozen=True, slots=True)
-class ModelDataLoaded:
+class ModelDataLoaded(NamedTuple):
     registry: Registry  # the shell parses the shipped data after "ready"
     peers: tuple[Peer, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class PickerTyped:
+class PickerTyped(NamedTuple):
     section: str  # main_model or summary_model
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class PickerMoved:
+class PickerMoved(NamedTuple):
     section: str
     steps: int  # +1 ArrowDown, -1 ArrowUp
 
 
-@dataclass(frozen=True, slots=True)
-class PickerEntered:
+class PickerEntered(NamedTuple):
     section: str  # Enter: choose the highlighted option
 
 
-@dataclass(frozen=True, slots=True)
-class PickerClosed:
+class PickerClosed(NamedTuple):
     section: str  # Escape, or focus left the picker
 
 
-@dataclass(frozen=True, slots=True)
-class ModelChosen:
+class ModelChosen(NamedTuple):
     section: str
     name: str  # a registry model name (an option clicked)
 
 
-@dataclass(frozen=True, slots=True)
-class PeersUnitChosen:
+class PeersUnitChosen(NamedTuple):
     unit: str  # "tokens" or "percent"
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayToggled:
+class ReplayToggled(NamedTuple):
     open: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ReplaySourceChosen:
+class ReplaySourceChosen(NamedTuple):
     source: str  # "generate", "turns" or "log"
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayFieldTyped:
+class ReplayFieldTyped(NamedTuple):
     path: str  # a replay field ("replay.turns", ...)
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayTurnsTyped:
+class ReplayTurnsTyped(NamedTuple):
     text: str  # JSON Lines turns, pasted
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayLogLoaded:
+class ReplayLogLoaded(NamedTuple):
     text: str  # the file's text: parsed at once, never kept
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayScrubbed:
+class ReplayScrubbed(NamedTuple):
     turn: int
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayPointed:
+class ReplayPointed(NamedTuple):
     x: int  # pointer position in the plot, CSS px from its left edge
     plot_width: int
     turns: int

@@ -97,3 +97,29 @@ def test_a_link_keeps_its_limits_unless_they_break_a_rule(pairs: list[tuple[str,
     for key, value in values.items():
         if key.split(".", 1)[1] not in ruled:
             assert getattr(result.scenario.limits, key.split(".", 1)[1]) == value
+
+
+# The page decodes links and escapes markup without importing urllib.parse or html
+# (their imports cost the boot); the stdlib functions are the oracles.
+_LINKISH = st.text(
+    alphabet=st.sampled_from([*"%%%%0123456789abcdefABCDEFxyz+_-=&é中", "\ud800", "\x7f"]),
+    max_size=40,
+)
+
+
+@given(st.one_of(_LINKISH, st.text(max_size=40)))
+def test_unquote_is_urllib_unquote(text: str) -> None:
+    import urllib.parse  # noqa: PLC0415
+
+    from budgetcore.fragment import unquote  # noqa: PLC0415
+
+    assert unquote(text) == urllib.parse.unquote(text)
+
+
+@given(st.text(alphabet=st.sampled_from([*"&<>\"'a;#x27é"]), max_size=30) | st.text())
+def test_markup_escape_is_html_escape(text: str) -> None:
+    import html  # noqa: PLC0415
+
+    from budgetcore.ui.markup import escape  # noqa: PLC0415
+
+    assert escape(text) == html.escape(text, quote=True)
