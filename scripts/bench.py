@@ -10,7 +10,9 @@
   scripts/webserver.py with the headers a host should send): ready and bytes. The first
   visit stays open until the page has stored its memory snapshot (web/snapshot.js: a
   worker makes it a few seconds after "ready"), so the page's second visit restores it;
-  the baselines have no snapshot. How long after "ready" it was stored is printed.
+  the baselines have no snapshot. How long after "ready" it was stored is printed, and,
+  side by side, the page's second visit after a first visit closed at "ready" (no
+  snapshot yet).
 - input -> render: inside the page, the time from dispatching an input event to the
   re-rendered readouts and charts with layout flushed, over many events; p50 / p95.
 - capacity curves: the same events with the curves panel open; each input then also
@@ -125,6 +127,9 @@ TYPED_LOOP = INPUT_LOOP.replace(', [data-slider="${path}"]', "")
 assert TYPED_LOOP != INPUT_LOOP
 
 PAGES = {"floor": "bare-pyodide.html", "pyscript": "bare.html", "page": ""}
+# The page once more, its first visit closed at "ready" (before the worker that makes the
+# memory snapshot starts): its second visit is the side-by-side without the snapshot.
+PLAIN = "page_without_snapshot"
 
 
 def load(context: BrowserContext, url: str, snapshot: bool = False) -> dict[str, Any]:
@@ -188,13 +193,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     server, base = start_in_thread(root=args.dir)
-    runs: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {k: [] for k in PAGES}
+    runs: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {k: [] for k in (*PAGES, PLAIN)}
     try:
         with sync_playwright() as p:
             cold_and_warm(p, base)  # warm the OS file cache and the server once
             for _ in range(args.loads):
                 for key, path in PAGES.items():
                     runs[key].append(cold_and_warm(p, base + path, snapshot=key == "page"))
+                runs[PLAIN].append(cold_and_warm(p, base))
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             context = browser.new_context()
             page = context.new_page()
@@ -234,6 +240,10 @@ def main(argv: list[str] | None = None) -> int:
             replays = page.evaluate(
                 "performance.getEntriesByName('budgetcore:replay').map(e => e.duration)"
             )
+            # Of which Python (the replay and its markup; the rest is writing the DOM).
+            replays_py = page.evaluate(
+                "performance.getEntriesByName('budgetcore:replay-python').map(e => e.duration)"
+            )
             replay_turns = page.get_attribute("[data-replay-summary=turns]", "data-value")
             status = page.text_content("#status")
             context.close()
@@ -264,6 +274,10 @@ def main(argv: list[str] | None = None) -> int:
         "page_ready_ms_median": med([f["ready"] for f in page_cold]),
         "page_second_visit_ready_ms_median": med([f["ready"] for f in page_warm]),
         "floor_second_visit_ready_ms_median": med([f["ready"] for f in warm["floor"]]),
+        "page_second_visit_without_snapshot_ready_ms_median": med(
+            [f["ready"] for f in warm[PLAIN]]
+        ),
+        "page_second_visit_without_snapshot_boots": [f["boot"] for f in warm[PLAIN]],
         "page_bytes_cold": med([f["bytes"] for f in page_cold]),
         "page_bytes_warm": med([f["bytes"] for f in page_warm]),
         "floor_bytes_cold": med([f["bytes"] for f in cold["floor"]]),
@@ -304,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
         "replay_redraws": len(replays),
         "replay_redraw_ms_p50": round(pct(replays, 0.50), 2),
         "replay_redraw_ms_p95": round(pct(replays, 0.95), 2),
+        "replay_python_ms_p50": round(pct(replays_py, 0.50), 2),
+        "replay_python_ms_p95": round(pct(replays_py, 0.95), 2),
         "input_to_render_with_replay_ms_p95": round(pct(times_replay, 0.95), 2),
     }
     # Scaled to a machine whose bare Pyodide boot takes 2.5 s (the target's reference).
@@ -345,6 +361,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{f['snapshot_stored_after_ready_ms_median']} ms after ready (started 5 s after); "
         f"second visits booted from: {', '.join(str(b) for b in f['page_second_visit_boots'])}"
     )
+    plain = f["page_second_visit_without_snapshot_ready_ms_median"]
+    print(
+        f"  side by side: page second visit without the snapshot {plain} ms "
+        f"({ratio(plain):.3f}x floor); with it "
+        f"{f['page_second_visit_ready_ms_median']} ms: "
+        f"{1 - f['page_second_visit_ready_ms_median'] / plain:.0%} less time to interactive"
+    )
     print(
         f"  bytes transferred: page cold {f['page_bytes_cold']:,.0f}, warm "
         f"{f['page_bytes_warm']:,.0f}; floor cold {f['floor_bytes_cold']:,.0f}"
@@ -375,7 +398,9 @@ def main(argv: list[str] | None = None) -> int:
         f"p95 {figures['replay_redraw_ms_p95']} ms here (bare Pyodide boot {floor} ms); "
         f"scaled to a 2.5 s bare boot: p95 {figures['replay_redraw_ms_p95_at_2500ms_boot']} ms "
         f"(target <= 16); input -> readouts p95 "
-        f"{figures['input_to_render_with_replay_ms_p95']} ms"
+        f"{figures['input_to_render_with_replay_ms_p95']} ms; of the redraw, Python (replay "
+        f"and markup) p50 {figures['replay_python_ms_p50']} ms, p95 "
+        f"{figures['replay_python_ms_p95']} ms"
     )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

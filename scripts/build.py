@@ -154,7 +154,9 @@ def _config_json(path: Path, site: Site) -> str:
 
 
 def _link(rel: str, href: str, **attrs: str | None) -> Element:
-    return Element("link", {"rel": rel, "href": href, **attrs})
+    # No rel yet: boot.js sets it after the first paint (data-later), so the runtime's
+    # downloads start early without competing with the pre-rendered first view.
+    return Element("link", {"data-later": rel, "href": href, **attrs})
 
 
 def _rewrite(html: str, site: Site, preloads: list[Element]) -> str:

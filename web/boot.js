@@ -23,6 +23,11 @@
     unfold.observe(root, { childList: true, subtree: true });
     addEventListener("DOMContentLoaded", () => unfold.disconnect());
   }
+  // The build's preload hints (link[data-later]) start once the first view is painted:
+  // before, they only compete with it (measured: first paint about 180 ms later).
+  requestAnimationFrame(() => setTimeout(() => {
+    for (const link of document.querySelectorAll("link[data-later]")) link.rel = link.dataset.later;
+  }));
   if (location.protocol === "file:") {
     addEventListener("DOMContentLoaded", () =>
       fail("This page cannot run from a file: start it with scripts/serve and open the URL it prints."));

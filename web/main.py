@@ -63,6 +63,7 @@ class Shell:
         self.notice_timer = None
         self.replay_written = None
         self.replay_last = None
+        self.replay_source = None
         state = S.initial_state(width=self.chart_width())
         self.state = S.reduce(
             state, S.LinkOpened(str(window.location.hash), str(window.navigator.language))
@@ -257,9 +258,11 @@ class Shell:
         perf.mark("budgetcore:replay-start")
         if self.replay_last is None:
             q("#replay-fields").innerHTML = RV.replay_controls_html()  # ours, escaped
+            self.replay_source = None  # new nodes: show the chosen source's part again
             for node in q("#replay-fields").querySelectorAll("[data-i18n]"):
                 node.textContent = t(node.getAttribute("data-i18n"), state.lang)
         screen = RV.render_replay(state)
+        perf.measure("budgetcore:replay-python", "budgetcore:replay-start")
         last = self.replay_last
         for rid, markup in screen.html.items():
             if last is None or last.html.get(rid) != markup:
@@ -268,6 +271,8 @@ class Shell:
             if last is None or last.text.get(rid) != text:
                 q(f"#{rid}").textContent = text
         for path, message in screen.field_messages.items():
+            if last is not None and last.field_messages.get(path) == message:
+                continue  # each DOM call crosses into JavaScript: skip what did not change
             node = q(f'[data-replay-msg="{path}"]')
             if node and node.textContent != message:
                 node.textContent = message
@@ -277,8 +282,10 @@ class Shell:
                     box.setAttribute("aria-invalid", "true")
                 else:
                     box.removeAttribute("aria-invalid")
-        for node in document.querySelectorAll("[data-replay-part]"):
-            node.hidden = node.getAttribute("data-replay-part") != state.replay.source
+        if self.replay_source != state.replay.source:
+            for node in document.querySelectorAll("[data-replay-part]"):
+                node.hidden = node.getAttribute("data-replay-part") != state.replay.source
+            self.replay_source = state.replay.source
         turns, turn, valuetext = screen.scrub
         scrub = q("#replay-scrub")
         scrub.max = str(turns)

@@ -464,8 +464,12 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
                 _tick_text(v),
             )
         )
+    u, half = UNIT, UNIT // 2  # _px inline: 500 bars, four positions each, per input
     bars = " ".join(
-        f"M{_px(x)} {_px(y)}h{_px(w)}v{_px(h)}h-{_px(w)}z" for x, y, w, h in geo.bars if h
+        f"M{(x + half) // u} {(y + half) // u}h{(w + half) // u}v{(h + half) // u}"
+        f"h-{(w + half) // u}z"
+        for x, y, w, h in geo.bars
+        if h
     )
     cum = geo.cumulative
     g = [
