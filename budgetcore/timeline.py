@@ -100,16 +100,21 @@ def _y(tokens: int, scale: int, height: int) -> int:
     return h - (tokens * h) // scale if scale else h
 
 
+def _edges(n: int, width: int) -> list[int]:
+    """Every turn slot's edges, ``_edge(t, n, width)`` for t = 0..n, computed once."""
+    w = width * UNIT
+    return [(t * w) // n for t in range(n + 1)]
+
+
 def _steps(key: str, xs: list[int], ys: list[int], width: int) -> Polyline:
     """A value that holds over a turn's whole slot (K, M): a step line across the slots."""
-    n = len(xs)
+    edges = _edges(len(xs), width)
     pts: list[tuple[int, int]] = []
-    for t, y in enumerate(ys, start=1):
-        left, right = _edge(t - 1, n, width), _edge(t, n, width)
+    for t, y in enumerate(ys):
         if pts and pts[-1][1] == y:
-            pts[-1] = (right, y)
+            pts[-1] = (edges[t + 1], y)
         else:
-            pts += [(left, y), (right, y)]
+            pts += [(edges[t], y), (edges[t + 1], y)]
     return Polyline(key, tuple(pts), False)
 
 
@@ -261,9 +266,10 @@ def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostCh
     top, total = max(per), totals[-1]
     h = height * UNIT
     bars = []
-    for t, value in enumerate(per, start=1):
-        left, right = _edge(t - 1, n, width), _edge(t, n, width)
-        bar = _scaled(value, top, h)
+    edges = _edges(n, width)
+    for t, value in enumerate(per):
+        left, right = edges[t], edges[t + 1]
+        bar = (value * h) // top if top else 0  # _scaled, inline: one per turn
         bars.append((left, h - bar, right - left, bar))
     xs = _xs(n, width)
     line = Polyline(

@@ -165,8 +165,19 @@ def _px(v: int) -> str:
 
 
 def _points(pts: tuple[tuple[int, int], ...]) -> str:
+    """Positions in whole pixels (rounded half up) as an SVG point list. A point between
+    two on the same pixel row draws nothing and is left out: a value held over many
+    turns (the summary, an empty backlog, K) is one segment, not hundreds of points."""
     half = UNIT // 2
-    return " ".join(f"{(x + half) // UNIT},{(y + half) // UNIT}" for x, y in pts)
+    px = [((x + half) // UNIT, (y + half) // UNIT) for x, y in pts]
+    last = len(px) - 1
+    return " ".join(
+        [
+            f"{x},{y}"
+            for i, (x, y) in enumerate(px)
+            if i in {0, last} or y != px[i - 1][1] or y != px[i + 1][1]
+        ]
+    )
 
 
 def _exact(value: object) -> str:
