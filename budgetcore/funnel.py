@@ -21,9 +21,8 @@ class Funnel:
 
 
 @lru_cache(maxsize=4096)
-def main_funnel(
+def main_funnel(  # noqa: PLR0917 - positional keys keep a replay's lookups cheap
     main_safe_input: int,
-    *,
     required_tokens: int,
     loader_summary_tokens: int,
     engine_summary_tokens: int,

@@ -153,7 +153,7 @@ def _largest(fits: Callable[[int], bool]) -> int | None:
 
 @lru_cache(maxsize=4096)
 def io_verdict(
-    *, loader_prefetch_limit: int, history_tokens: int, samples: Samples, limits: Limits
+    loader_prefetch_limit: int, history_tokens: int, samples: Samples, limits: Limits
 ) -> IoVerdict:
     # The rows do not depend on the history; a session replay plans hundreds of
     # history sizes against the same rows, so they are memoised on their own.

@@ -230,30 +230,19 @@ def request_stages(  # noqa: PLR0917 - positional: a replay calls it every turn
     rebuild its turn's :class:`Plan` with :func:`plan`, and a property test holds the two
     equal. Positional, because a replay calls it hundreds of times per input.
     """
-    rnd = summary_round(
-        capacity,
-        previous_summary_tokens=previous_summary_tokens,
-        instruction_tokens=instruction_tokens,
-        backlog_tokens=backlog_tokens,
-    )
-    verdict = io_verdict(
-        loader_prefetch_limit=max(0, m - summary_tokens),
-        history_tokens=history_tokens,
-        samples=samples,
-        limits=limits,
-    )
+    # Positional calls: an lru_cache key from keywords costs about three times as much,
+    # and a replay makes four of these lookups per turn.
+    rnd = summary_round(capacity, previous_summary_tokens, instruction_tokens, backlog_tokens)
+    verdict = io_verdict(max(0, m - summary_tokens), history_tokens, samples, limits)
     funnel = main_funnel(
         m,
-        required_tokens=required_tokens,
-        loader_summary_tokens=summary_tokens,
-        engine_summary_tokens=engine_summary_tokens,
-        history_tokens=history_tokens,
-        io_token_cap=verdict.io_token_cap,
+        required_tokens,
+        summary_tokens,
+        engine_summary_tokens,
+        history_tokens,
+        verdict.io_token_cap,
     )
     trigger = soft_trigger(
-        trigger_tokens,
-        full_input=funnel.full_input,
-        usage_baseline_tokens=usage_baseline_tokens,
-        replay_since_baseline_tokens=replay_since_baseline_tokens,
+        trigger_tokens, funnel.full_input, usage_baseline_tokens, replay_since_baseline_tokens
     )
     return rnd, verdict, funnel, trigger

@@ -22,7 +22,6 @@ class SummaryRound:
 @lru_cache(maxsize=4096)
 def summary_round(
     capacity: SummaryCapacity,
-    *,
     previous_summary_tokens: int,
     instruction_tokens: int,
     backlog_tokens: int | None,

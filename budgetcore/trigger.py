@@ -18,7 +18,6 @@ class Trigger:
 @lru_cache(maxsize=4096)
 def soft_trigger(
     trigger_tokens: int,
-    *,
     full_input: int,
     usage_baseline_tokens: int | None,
     replay_since_baseline_tokens: int,
