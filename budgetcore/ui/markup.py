@@ -63,10 +63,12 @@ def _attrs(attrs: Attrs) -> str:
 
 def el(tag: str, attrs: Attrs = None, *children: object) -> Markup:
     """``<tag attrs>children</tag>``; children are escaped unless they are Markup."""
-    head = f"<{tag}{_attrs(attrs)}>"
+    head = f"<{tag}{_attrs(attrs)}>" if attrs else f"<{tag}>"
     if tag in _VOID:
         return Markup(head)
-    return Markup(f"{head}{''.join(esc(c) for c in children)}</{tag}>")
+    # A list, not a generator: join builds one anyway (hundreds of elements per redraw).
+    inner = "".join([c if isinstance(c, Markup) else escape(str(c)) for c in children])
+    return Markup(f"{head}{inner}</{tag}>")
 
 
 def join(parts: Iterable[object], sep: str = "") -> Markup:
