@@ -17,6 +17,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import re
+from decimal import Decimal
 from typing import Any
 
 from budgetcore.config import REGISTRY
@@ -86,7 +88,7 @@ def _field(spec: FieldSpec) -> dict[str, Any]:
                     "type": "number",
                     "minimum": 0,
                     "exclusiveMaximum": 1,
-                    "multipleOf": float(f"1e-{MAX_MARGIN_PLACES}"),
+                    "multipleOf": Decimal(f"1e-{MAX_MARGIN_PLACES}"),
                 },
                 {"type": "string", "pattern": _MARGIN_TEXT, **_NO_NEWLINE},
             ]
@@ -317,6 +319,18 @@ def schema(name: str) -> dict[str, Any]:
     return _BUILDERS[name]()
 
 
+_EXACT = "\x00exact\x00"  # marks a Decimal on its way through json.dumps
+
+
+def _exact_marker(value: object) -> str:
+    if isinstance(value, Decimal):
+        return f"{_EXACT}{value:e}"
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def schema_text(name: str) -> str:
-    """The named schema as the text that ships (and that ``schema NAME`` prints)."""
-    return json.dumps(schema(name), indent=2, ensure_ascii=False) + "\n"
+    """The named schema as the text that ships (and that ``schema NAME`` prints). A
+    Decimal (the margin's multipleOf) is written as its exact JSON number, never
+    through a binary float."""
+    text = json.dumps(schema(name), indent=2, ensure_ascii=False, default=_exact_marker)
+    return re.sub(r'"\\u0000exact\\u0000([0-9eE.+-]+)"', r"\1", text) + "\n"
