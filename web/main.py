@@ -27,6 +27,16 @@ def q(selector):
     return document.querySelector(selector)
 
 
+def write_regions(screen, last):
+    """Write each region (by element id) whose markup or text changed since ``last``."""
+    for rid, markup in screen.html.items():
+        if last is None or last.html.get(rid) != markup:
+            q(f"#{rid}").innerHTML = markup  # built by budgetcore.ui.markup: escaped
+    for rid, text in screen.text.items():
+        if last is None or last.text.get(rid) != text:
+            q(f"#{rid}").textContent = text
+
+
 class Shell:
     def __init__(self):
         q("#boot-stage").textContent = "Drawing the plan"
@@ -139,12 +149,7 @@ class Shell:
                 self.cells_a[key].textContent = a
                 self.cells_d[key].textContent = delta
                 self.cells_d[key].dataset.sign = sign
-        for rid, markup in screen.html.items():
-            if last is None or last.html.get(rid) != markup:
-                q(f"#{rid}").innerHTML = markup  # built by budgetcore.ui.markup: escaped
-        for rid, text in screen.text.items():
-            if last is None or last.text.get(rid) != text:
-                q(f"#{rid}").textContent = text
+        write_regions(screen, last)
         self.paint_pickers(screen)  # after the lists above are written
         if screen.text["notice"] and (last is None or last.text["notice"] != screen.text["notice"]):
             self.clear_notice_later()
@@ -264,12 +269,7 @@ class Shell:
         screen = RV.render_replay(state)
         perf.measure("budgetcore:replay-python", "budgetcore:replay-start")
         last = self.replay_last
-        for rid, markup in screen.html.items():
-            if last is None or last.html.get(rid) != markup:
-                q(f"#{rid}").innerHTML = markup  # built by budgetcore.ui.markup: escaped
-        for rid, text in screen.text.items():
-            if last is None or last.text.get(rid) != text:
-                q(f"#{rid}").textContent = text
+        write_regions(screen, last)
         for path, message in screen.field_messages.items():
             if last is not None and last.field_messages.get(path) == message:
                 continue  # each DOM call crosses into JavaScript: skip what did not change

@@ -31,11 +31,11 @@ from budgetcore.ui.replay_panel import (
     run_replay,
     turns_of,
 )
+from budgetcore.ui.svg import chart_svg
 from budgetcore.units import format_int
 
 __all__ = ["ROW_SHOWN", "ReplayScreen", "render_replay", "replay_controls_html"]
 
-_SVG_NS = "http://www.w3.org/2000/svg"
 _PAD = 4
 _TICK = 4
 _LINE = 16
@@ -228,6 +228,35 @@ def _tick_text(v: int | Decimal) -> str:
     return format_int(v) if isinstance(v, int) else f"{v.normalize():f}"
 
 
+def _y_grid(  # noqa: PLR0917 - one call site per chart, all positions
+    scale: int | Decimal,
+    height: int,
+    top: int,
+    gutter: int,
+    pw: int,
+    parts: list[Markup],
+    texts: list[Markup],
+    *,
+    tagged: bool,
+) -> None:
+    """A y axis from 0 to ``scale``: grid lines into ``parts``, tick labels into
+    ``texts`` (with ``data-tick`` when ``tagged``)."""
+    for v in _y_ticks(scale, height):
+        y = top + _y_of(v, scale, height)
+        parts.append(
+            el("line", {"class": "ch-grid", "x1": gutter, "x2": gutter + pw, "y1": y, "y2": y})
+        )
+        attrs: dict[str, object] = {
+            "class": "ch-tick",
+            "x": gutter - _TICK - 2,
+            "y": y + 4,
+            "text-anchor": "end",
+        }
+        if tagged:
+            attrs["data-tick"] = v
+        texts.append(el("text", attrs, _tick_text(v)))
+
+
 def _turn_ticks(n: int, pw: int) -> list[int]:
     for c in range(min(10, n), 0, -1):
         ticks = [v for v in nice_ticks(1, n, c) if v >= 1] if n > 1 else [1]
@@ -242,27 +271,6 @@ def _mark_key_text(key: str, lang: str, peers: dict[str, str]) -> str:
     if key in peers:
         return t("replay.mark.peer", lang, name=peers[key])
     return t(f"replay.mark.{key}", lang)
-
-
-def _svg(
-    key: str, label: str, width: int, height: int, parts: list[Markup], **attrs: Any
-) -> Markup:
-    return el(
-        "svg",
-        {
-            "xmlns": _SVG_NS,
-            "class": "ch",
-            "width": width,
-            "height": height,
-            "viewBox": f"0 0 {width} {height}",
-            "font-size": FONT_PX,
-            "role": "img",
-            "aria-label": label,
-            "data-chart": key,
-            **attrs,
-        },
-        *parts,
-    )
 
 
 def _timeline_svg(
@@ -289,29 +297,11 @@ def _timeline_svg(
     gutter = _PAD + text_width(format_int(max(1, widest))) + _TICK + 4
     pw = max(40, width - gutter - _PAD - 12)
     geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks)
-    ticks = _y_ticks(geo.scale_tokens, _PLOT)
     top = _LINE // 2
     parts: list[Markup] = []
     texts: list[Markup] = []
     g: list[Markup] = []
-    for v in ticks:
-        y = top + _y_of(v, geo.scale_tokens, _PLOT)
-        parts.append(
-            el("line", {"class": "ch-grid", "x1": gutter, "x2": gutter + pw, "y1": y, "y2": y})
-        )
-        texts.append(
-            el(
-                "text",
-                {
-                    "class": "ch-tick",
-                    "x": gutter - _TICK - 2,
-                    "y": y + 4,
-                    "text-anchor": "end",
-                    "data-tick": v,
-                },
-                format_int(v),
-            )
-        )
+    _y_grid(geo.scale_tokens, _PLOT, top, gutter, pw, parts, texts, tagged=True)
     base = _PLOT * UNIT
     for s in geo.series:
         if s.area:
@@ -447,7 +437,7 @@ def _timeline_svg(
             },
         )
     )
-    svg = _svg(
+    svg = chart_svg(
         "replay-timeline",
         t("replay.timeline.title", lang),
         width,
@@ -463,18 +453,7 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
     top = _LINE // 2
     parts: list[Markup] = []
     texts: list[Markup] = []
-    for v in _y_ticks(geo.scale_turn, _COST):
-        y = top + _y_of(v, geo.scale_turn, _COST)
-        parts.append(
-            el("line", {"class": "ch-grid", "x1": gutter, "x2": gutter + pw, "y1": y, "y2": y})
-        )
-        texts.append(
-            el(
-                "text",
-                {"class": "ch-tick", "x": gutter - _TICK - 2, "y": y + 4, "text-anchor": "end"},
-                _tick_text(v),
-            )
-        )
+    _y_grid(geo.scale_turn, _COST, top, gutter, pw, parts, texts, tagged=False)
     u, half = UNIT, UNIT // 2  # _px inline: 500 bars, four positions each, per input
     bars = " ".join(
         f"M{(x + half) // u} {(y + half) // u}h{(w + half) // u}v{(h + half) // u}"
@@ -516,7 +495,7 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
         )
     )
     height = bottom + _LINE + 6
-    svg = _svg("replay-cost", t("replay.cost.title", lang), width, height, [*parts, *texts])
+    svg = chart_svg("replay-cost", t("replay.cost.title", lang), width, height, [*parts, *texts])
     return svg, geo.unit
 
 

@@ -54,6 +54,7 @@ __all__ = [
     "MIN_WIDTH",
     "PEERS_PERCENT_PLACES",
     "ab_legend",
+    "chart_svg",
     "curves_chart",
     "funnel_figure",
     "peer_percent",
@@ -343,7 +344,7 @@ def _bars_svg(
     axis_parts, height = _axis_svg(axis, plot_bottom, width, lang)
     out.extend(axis_parts)
     out.extend(labels)
-    return _svg(key, t(f"chart.{key}.title", lang), width, height, out), legend_extra
+    return chart_svg(key, t(f"chart.{key}.title", lang), width, height, out), legend_extra
 
 
 def _open_runs(x: int, y0: int, y1: int, boxes: list[Box]) -> list[tuple[int, int]]:
@@ -437,7 +438,10 @@ def _axis_svg(
     return out, title_y + 5
 
 
-def _svg(key: str, title: str, width: int, height: int, parts: list[Markup]) -> Markup:
+def chart_svg(
+    key: str, title: str, width: int, height: int, parts: list[Markup], **attrs: object
+) -> Markup:
+    """A chart's ``<svg>``: size, 12 px text, its title as the label, ``data-chart``."""
     return el(
         "svg",
         {
@@ -450,6 +454,7 @@ def _svg(key: str, title: str, width: int, height: int, parts: list[Markup]) -> 
             "role": "img",
             "aria-label": title,
             "data-chart": key,
+            **attrs,
         },
         *parts,
     )
@@ -1130,4 +1135,4 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
         label=_percent_label if percent else format_int,
         title_key="peers.axis-percent" if percent else "axis.tokens",
     )
-    return _svg("peers", t("peers.h", lang), width, height, [*parts, *axis_parts, *texts])
+    return chart_svg("peers", t("peers.h", lang), width, height, [*parts, *axis_parts, *texts])
