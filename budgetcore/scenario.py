@@ -30,6 +30,7 @@ __all__ = [
     "Limits",
     "Scenario",
     "Workload",
+    "json_lines",
     "limit_problems",
     "load_json",
     "parse_field",
@@ -393,6 +394,19 @@ def load_json(text: str | bytes, what: str = "scenario") -> Any:
         raise ScenarioError([problem]) from None
 
 
+def json_lines(text: str) -> Iterator[tuple[int, object]]:
+    """(line number, value) for each line of JSON Lines ``text``; blank lines and ``#``
+    comments are skipped, and a line that is not JSON yields its ``ScenarioError``."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            yield number, load_json(stripped, f"line {number}")
+        except ScenarioError as exc:
+            yield number, exc
+
+
 # ---------------------------------------------------------------- scenario parsing
 
 
@@ -696,15 +710,10 @@ def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
     problem per bad field (``line 3: tokens ...``); every valid line is kept."""
     out: dict[str, list[Any]] = {c: [] for c in (*BYTE_CHANNELS, "read", "query_ms")}
     problems: list[Problem] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
+    for number, obj in json_lines(text):
         where = f"line {number}"
-        try:
-            obj = load_json(stripped, where)
-        except ScenarioError as exc:
-            problems.extend(_at_line(p, number) for p in exc.problems)
+        if isinstance(obj, ScenarioError):
+            problems.extend(_at_line(p, number) for p in obj.problems)
             continue
         if not isinstance(obj, dict):
             problems.append(Problem.of(where, "must be a JSON object", obj, "object", line=number))

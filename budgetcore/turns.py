@@ -18,7 +18,7 @@ from typing import Any
 from budgetcore._exact import ratio
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay import Turn, parse_changes
-from budgetcore.scenario import MAX_TOKENS, load_json
+from budgetcore.scenario import MAX_TOKENS, json_lines, load_json
 
 __all__ = [
     "DISTRIBUTIONS",
@@ -317,15 +317,10 @@ def parse_turn_lines(text: str | bytes) -> tuple[tuple[Turn, ...], tuple[Problem
             ) from None
     turns: list[Turn] = []
     problems: list[Problem] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
+    for number, obj in json_lines(text):
         where = f"line {number}"
-        try:
-            obj = load_json(stripped, where)
-        except ScenarioError as exc:
-            problems.extend(exc.problems)
+        if isinstance(obj, ScenarioError):
+            problems.extend(obj.problems)
             continue
         if not isinstance(obj, dict):
             problems.append(Problem.of(where, "must be a JSON object", obj))

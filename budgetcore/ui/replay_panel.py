@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
 
 __all__ = [
     "DISTS",
+    "GENERATOR_PATHS",
     "MAX_PAGE_TURNS",
     "REPLAY_FIELDS",
     "SOURCES",
@@ -79,7 +80,8 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
         ReplayField("replay.wrapper", "tokens", "0"),
     )
 }
-_GENERATOR_PATHS = (
+#: The generator's fields, in the order the panel shows them.
+GENERATOR_PATHS = (
     "replay.turns",
     "replay.seed",
     "replay.dist",
@@ -272,7 +274,7 @@ def turns_of(panel: ReplayPanel) -> Source:
         if panel.log is None:
             return Source(error=(Problem.coded("log", "no file chosen", "replay-no-log"),))
         return Source(panel.log.main.turns(), panel.log.skipped)
-    return Source(_generated(tuple(panel.values[p] for p in _GENERATOR_PATHS), panel))
+    return Source(_generated(tuple(panel.values[p] for p in GENERATOR_PATHS), panel))
 
 
 _GEN_MEMO: dict[tuple[object, ...], tuple[Turn, ...]] = {}

@@ -25,6 +25,7 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import CATALOGUE, count, t
 from budgetcore.ui.replay_panel import (
     DISTS,
+    GENERATOR_PATHS,
     REPLAY_FIELDS,
     ReplayPanel,
     options_of,
@@ -119,18 +120,7 @@ def _field(path: str) -> Markup:
 
 def replay_controls_html() -> Markup:
     """The generator and options fields (written once; retexted by ``data-i18n``)."""
-    gen = join(
-        _field(p)
-        for p in (
-            "replay.turns",
-            "replay.seed",
-            "replay.dist",
-            "replay.low",
-            "replay.high",
-            "replay.burst_rate",
-            "replay.burst_tokens",
-        )
-    )
+    gen = join(_field(p) for p in GENERATOR_PATHS)
     opts = join(
         _field(p)
         for p in (
