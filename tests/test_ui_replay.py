@@ -227,6 +227,24 @@ def test_chart_text_and_tokens_only_note() -> None:
         assert f'data-marks="{key}"' in timeline
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("inner", [358, 640])
+def test_the_cost_axis_title_is_never_cut_at_the_left_edge(lang: str, inner: int) -> None:
+    """Each axis-title line fits inside the chart: on a phone the title takes two lines."""
+    from budgetcore.geometry import text_width  # noqa: PLC0415
+
+    state = S.reduce(S.reduce(_open(), S.LanguageChosen(lang)), S.Resized(inner + 44))
+    svg = render_replay(state).html["replay-cost"]
+    width = int(re.search(r'width="(\d+)"', svg).group(1))  # type: ignore[union-attr]
+    titles = re.findall(r'class="ch-axis-title" x="(\d+)"[^>]*>([^<]+)<', svg)
+    assert titles
+    for x, text in titles:
+        assert text_width(text) <= int(x), (text, x)  # right-aligned at x: starts at >= 0
+    if lang == "en":  # the English title needs two lines on a phone; the Chinese fits in one
+        assert len(titles) == (2 if inner == 358 else 1)
+    assert width == inner
+
+
 def test_reset_keeps_the_panel_open_and_main_fields_invalid_pause_it() -> None:
     state = _open(turns="20")
     assert S.reduce(state, S.Reset()).replay.open is True

@@ -1957,6 +1957,9 @@ CATALOGUE.update(
             "{unit} per turn; cumulative total {total}",
             "每轮{unit};累计 {total}",
         ),
+        # The same title on two lines, where one line is wider than a phone's chart.
+        "replay.cost.axis-turn": ("{unit} per turn", "每轮{unit}"),
+        "replay.cost.axis-total": ("cumulative total {total}", "累计 {total}"),
         "replay.cost.tokens-only": (
             "Tokens only: this scenario names no model with prices, so no money is shown.",
             "仅 tokens:本场景未指定带价格的模型,因此不显示金额。",

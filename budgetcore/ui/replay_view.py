@@ -472,19 +472,31 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
         )
     )
     unit = t("replay.cost.unit-tokens" if geo.unit == "tokens" else "replay.cost.unit-money", lang)
-    texts.append(
-        el(
-            "text",
-            {
-                "class": "ch-axis-title",
-                "x": width - _PAD,
-                "y": bottom + _LINE,
-                "text-anchor": "end",
-            },
-            t("replay.cost.axis", lang, unit=unit, total=_tick_text(geo.scale_total)),
-        )
+    total = _tick_text(geo.scale_total)
+    title = t("replay.cost.axis", lang, unit=unit, total=total)
+    # One line where it fits; else two, each right-aligned (never cut at the left edge).
+    lines = (
+        [title]
+        if text_width(title) <= width - 2 * _PAD
+        else [
+            t("replay.cost.axis-turn", lang, unit=unit),
+            t("replay.cost.axis-total", lang, total=total),
+        ]
     )
-    height = bottom + _LINE + 6
+    for i, line in enumerate(lines, start=1):
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-axis-title",
+                    "x": width - _PAD,
+                    "y": bottom + i * _LINE,
+                    "text-anchor": "end",
+                },
+                line,
+            )
+        )
+    height = bottom + len(lines) * _LINE + 6
     svg = chart_svg("replay-cost", t("replay.cost.title", lang), width, height, [*parts, *texts])
     return svg, geo.unit
 
