@@ -73,7 +73,7 @@ ensure_web() {
     local vendor="$ROOT/web/vendor" stamp want
     stamp="$vendor/.stamp"
     want="$( (cat "$ROOT/package-lock.json" "$ROOT/web/wheels.txt" "$ROOT/pyproject.toml" \
-        "$ROOT/scripts/_common.sh" "$ROOT/scripts/precompile-wheel.mjs"; find "$ROOT/budgetcore" -type f ! -name '*.pyc' -print0 \
+        "$ROOT/scripts/_common.sh" "$ROOT/scripts/precompile.mjs"; find "$ROOT/budgetcore" -type f ! -name '*.pyc' -print0 \
         | LC_ALL=C sort -z | xargs -0 cat) | sha256sum | cut -d' ' -f1)"
     if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
     ensure_lock_tool
@@ -91,9 +91,12 @@ ensure_web() {
         --require-hashes -r "$ROOT/web/wheels.txt" -d "$pyodide_dir"
     "$PY" -m pip wheel -q --disable-pip-version-check --no-deps --no-build-isolation \
         "$ROOT" -w "$pyodide_dir"
-    # Bytecode for Pyodide's own Python in the wheel: the page does not compile
-    # budgetcore on every cold boot (measured in Node: imports 280 -> 160 ms).
-    node "$ROOT/scripts/precompile-wheel.mjs" "$pyodide_dir"/budgetcore-*.whl >/dev/null
+    # Bytecode for Pyodide's own Python, in the wheel and in the page's copy of the
+    # stdlib: the page does not compile budgetcore, nor the stdlib modules it imports, on
+    # every cold boot (measured: imports 280 -> 160 ms in Node; the stdlib's share of a
+    # cold boot about 3 s here). The baselines keep Pyodide's python_stdlib.zip as shipped.
+    node "$ROOT/scripts/precompile.mjs" "$pyodide_dir"/budgetcore-*.whl \
+        "$pyodide_dir/python_stdlib.zip" "$pyodide_dir/python_stdlib_pyc.zip" >/dev/null
     # This is `pyodide lockfile add-wheels`, called through pyodide-lock's own click
     # group so that it also runs where pyodide-cli (Python >= 3.12 only) cannot.
     (cd "$pyodide_dir" && "$ROOT/.venv-tools/bin/python" -c \

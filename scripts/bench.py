@@ -1,11 +1,14 @@
 """Speed of the built controller page (dist/), measured in headless Chromium in one run.
 
 - cold loads, in a fresh browser profile each, interleaved so that the machine's noise
-  hits all alike, of three pages built from the same files: the floor
-  (bare-pyodide.html: loadPyodide() and one line of Python, no PyScript), the bare
-  PyScript page (bare.html: PyScript boots the same Pyodide and runs one line) and the
-  controller page. For the page: exact numbers visible (first paint with the readouts
-  in the DOM), ready (<html data-state="ready">), and where the boot time goes.
+  hits all alike, of four pages built from the same files: the floor
+  (bare-pyodide.html: loadPyodide() and one line of Python, no PyScript, Pyodide's
+  files as shipped), the bare PyScript page (bare.html: PyScript boots the same Pyodide
+  and runs one line), the controller page, and the floor again with the page's
+  precompiled stdlib (bare-pyodide-pyc.html: what is left of the page's boot beyond it
+  is PyScript's and budgetcore's). For the page: exact numbers visible (first paint
+  with the readouts in the DOM), ready (<html data-state="ready">), and where the boot
+  time goes.
 - a second visit in the same browser profile (its disk cache; served by
   scripts/webserver.py with the headers a host should send): ready and bytes. The first
   visit stays open until the page has stored its memory snapshot (web/snapshot.js: a
@@ -126,7 +129,12 @@ REPLAY_INPUTS = [
 TYPED_LOOP = INPUT_LOOP.replace(', [data-slider="${path}"]', "")
 assert TYPED_LOOP != INPUT_LOOP
 
-PAGES = {"floor": "bare-pyodide.html", "pyscript": "bare.html", "page": ""}
+PAGES = {
+    "floor": "bare-pyodide.html",
+    "pyscript": "bare.html",
+    "page": "",
+    "floor_pyc": "bare-pyodide-pyc.html",
+}
 # The page once more, its first visit closed at "ready" (before the worker that makes the
 # memory snapshot starts): its second visit is the side-by-side without the snapshot.
 PLAIN = "page_without_snapshot"
@@ -270,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         "cold_loads": args.loads,
         "floor_ready_ms_median": floor,
         "pyscript_ready_ms_median": med([f["ready"] for f in cold["pyscript"]]),
+        "floor_with_page_stdlib_ready_ms_median": med([f["ready"] for f in cold["floor_pyc"]]),
         "page_numbers_visible_ms_median": med([visible(f) for f in page_cold]),
         "page_ready_ms_median": med([f["ready"] for f in page_cold]),
         "page_second_visit_ready_ms_median": med([f["ready"] for f in page_warm]),
@@ -330,6 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     f = figures
     figures["ratios_to_floor"] = {
         "pyscript_ready": ratio(f["pyscript_ready_ms_median"]),
+        "floor_with_page_stdlib_ready": ratio(f["floor_with_page_stdlib_ready_ms_median"]),
         "page_numbers_visible": ratio(f["page_numbers_visible_ms_median"]),
         "page_ready": ratio(f["page_ready_ms_median"]),
         "page_second_visit_ready": ratio(f["page_second_visit_ready_ms_median"]),
@@ -342,6 +352,12 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  bare PyScript ready     {f['pyscript_ready_ms_median']:>8} ms  "
         f"{r['pyscript_ready']:.3f}x floor"
+    )
+    pyc = f["floor_with_page_stdlib_ready_ms_median"]
+    print(
+        f"  floor with the page's precompiled stdlib {pyc} ms  "
+        f"{r['floor_with_page_stdlib_ready']:.3f}x floor; the page ready is "
+        f"{f['page_ready_ms_median'] / pyc:.3f}x of it (PyScript and budgetcore)"
     )
     print(
         f"  page numbers visible    {f['page_numbers_visible_ms_median']:>8} ms  "

@@ -3,7 +3,10 @@ wait for Python, the controls wake up at "ready", and it runs from a stock serve
 
 from __future__ import annotations
 
+import re
+import zipfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -189,3 +192,35 @@ def test_a_broken_snapshot_is_forgotten_and_the_page_boots_cold(
         assert second.readouts()["main_safe_input"] == 936_345
     finally:
         context.close()
+
+
+def test_the_page_boots_a_stdlib_with_bytecode_and_the_floor_the_shipped_one(
+    site: Path,
+) -> None:
+    """Pyodide ships its stdlib as sources, compiled on every boot; the page's copy has
+    bytecode, for Pyodide's Python, in place of the sources of what the page imports.
+    Everything else is byte-identical, and the benchmark floor keeps the shipped zip."""
+    (stock_path,) = site.glob("assets/python_stdlib.*.zip")
+    (page_path,) = site.glob("assets/python_stdlib_pyc.*.zip")
+    with zipfile.ZipFile(stock_path) as stock, zipfile.ZipFile(page_path) as ours:
+        compiled = {n[:-1] for n in ours.namelist() if n.endswith(".pyc")}
+        # budgetcore's own stdlib imports, and PyScript's
+        assert {"fractions.py", "decimal.py", "dataclasses.py", "json/__init__.py"} <= compiled
+        assert {"asyncio/__init__.py", "pathlib/__init__.py"} <= compiled
+        assert not any(n.endswith(".pyc") for n in stock.namelist())
+        assert set(ours.namelist()) == {n + "c" if n in compiled else n for n in stock.namelist()}
+        for name in stock.namelist():
+            if name not in compiled:
+                assert ours.read(name) == stock.read(name), name
+        (wheel,) = site.glob("assets/wheels-*/budgetcore-*.whl")
+        with zipfile.ZipFile(wheel) as w:
+            magic = w.read(next(n for n in w.namelist() if n.endswith(".pyc")))[:4]
+        for name in compiled:
+            head = ours.read(name + "c")[:8]
+            assert head[:4] == magic, name  # compiled by the Python the page runs
+            assert int.from_bytes(head[4:8], "little") == 0b01, name  # hash-based, unchecked
+    (snapshot,) = site.glob("assets/snapshot.*.js")
+    (floor,) = site.glob("assets/bare-pyodide.*.js")
+    for importer, stdlib in ((snapshot, page_path), (floor, stock_path)):
+        (loader,) = re.findall(r"\./(pyodide-loader[-a-z]*\.[0-9a-f]+\.js)", importer.read_text())
+        assert stdlib.name in (site / "assets" / loader).read_text(), importer.name
