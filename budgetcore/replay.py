@@ -17,7 +17,7 @@ them, where a frozen dataclass of thirty fields costs several times as much to b
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal, Inexact, Rounded
 from fractions import Fraction
@@ -41,6 +41,7 @@ __all__ = [
     "ReplaySummary",
     "Turn",
     "TurnRow",
+    "columns",
     "parse_changes",
     "parse_options",
     "parse_options_json",
@@ -554,25 +555,27 @@ def _parts(s: Scenario) -> tuple[Any, ...]:
     )
 
 
-def _total(values: Iterable[int | None]) -> int | None:
-    """The sum, or None when any part is unknown."""
-    total = 0
-    for v in values:
-        if v is None:
-            return None
-        total += v
-    return total
+def columns(rows: Sequence[TurnRow]) -> dict[str, tuple[Any, ...]]:
+    """The rows as columns, by ``TurnRow`` field name: ``zip(*rows)`` transposes in C,
+    and sum, max, count and index over a column run in C too. The page redraws a
+    500-turn replay per input; a generator or a comprehension per quantity was most of
+    the time the summary and the charts took in Pyodide."""
+    return dict(zip(TurnRow._fields, zip(*rows, strict=True), strict=True))
 
 
 def _summarise(rows: Sequence[TurnRow]) -> ReplaySummary:
-    peak = max(rows, key=lambda r: r.full_input)  # the first turn at the peak
-    runs = [r for r in rows if r.status == "run"]
-    calls = [r for r in rows if r.run]
-    main_in = sum(r.main_input_billed for r in rows)
-    cached = sum(r.cached_input for r in rows)
+    col = columns(rows)
+    status = col["status"]
+    full = col["full_input"]
+    peak = full.index(max(full))  # the first turn at the peak
+    first_run = next((i for i, s in enumerate(status) if s in ("run", "recompress")), None)
+    main_in = sum(col["main_input_billed"])
+    cached = sum(col["cached_input"])
     places = rows[0].money_places
-    cost_main = _decimal_of(_total(r.main_units for r in rows), places)
-    cost_summary = _decimal_of(_total(r.summary_units for r in rows), places)
+    cost_main = _decimal_of(None if None in col["main_units"] else sum(col["main_units"]), places)
+    cost_summary = _decimal_of(
+        None if None in col["summary_units"] else sum(col["summary_units"]), places
+    )
     cost = _decimal_of(rows[-1].cumulative_units, places)
     per_turn = None
     if cost_main is not None and cost_summary is not None:
@@ -583,22 +586,22 @@ def _summarise(rows: Sequence[TurnRow]) -> ReplaySummary:
     last = rows[-1]
     return ReplaySummary(
         turns=len(rows),
-        runs=len(runs),
-        recompresses=sum(1 for r in rows if r.status == "recompress"),
-        refusals=sum(1 for r in rows if r.status == "refused"),
-        rejected=sum(1 for r in rows if not r.admitted),
-        first_run_turn=calls[0].turn if calls else None,
-        peak_full_input=peak.full_input,
-        peak_turn=peak.turn,
-        main_safe_input_at_peak=peak.main_safe_input,
-        turns_at_or_above_k=sum(1 for r in rows if r.trigger_reached),
-        turns_with_unseen=sum(1 for r in rows if r.unseen > 0),
-        peak_unseen=max(r.unseen for r in rows),
+        runs=status.count("run"),
+        recompresses=status.count("recompress"),
+        refusals=status.count("refused"),
+        rejected=col["admitted"].count(False),
+        first_run_turn=None if first_run is None else col["turn"][first_run],
+        peak_full_input=full[peak],
+        peak_turn=col["turn"][peak],
+        main_safe_input_at_peak=col["main_safe_input"][peak],
+        turns_at_or_above_k=col["trigger_reached"].count(True),
+        turns_with_unseen=sum(map((0).__lt__, col["unseen"])),
+        peak_unseen=max(col["unseen"]),
         main_input_tokens=main_in,
-        main_output_tokens=sum(r.main_output_billed for r in rows),
+        main_output_tokens=sum(col["main_output_billed"]),
         main_cached_tokens=cached,
-        summary_input_tokens=sum(r.summary_input_billed for r in rows),
-        summary_output_tokens=sum(r.summary_output_billed for r in rows),
+        summary_input_tokens=sum(col["summary_input_billed"]),
+        summary_output_tokens=sum(col["summary_output_billed"]),
         cost_main=cost_main,
         cost_summary=cost_summary,
         cost=cost,

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
+from operator import add
 
 from budgetcore.logs import LogSeries
-from budgetcore.replay import Replay
+from budgetcore.replay import Replay, columns
 
 __all__ = [
     "UNIT",
@@ -148,11 +149,9 @@ def timeline_chart(
     rows = result.rows
     n = len(rows)
     xs = _xs(n, width)
-    full = [r.full_input for r in rows]
-    summ = [r.summary for r in rows]
-    unseen = [r.unseen for r in rows]
-    ks = [r.trigger_tokens for r in rows]
-    ms = [r.main_safe_input for r in rows]
+    col = columns(rows)
+    full, summ, unseen = col["full_input"], col["summary"], col["unseen"]
+    ks, ms = col["trigger_tokens"], col["main_safe_input"]
     ctx = [] if log is None else [q.context for q in log.requests[:n]]
     data = max(*full, *summ, *unseen, *ks, *ctx)
     pre = [c.pre_tokens for c in (log.compactions if log else ()) if c.pre_tokens is not None]
@@ -183,18 +182,18 @@ def timeline_chart(
         series.append(_steps("main_safe_input", xs, ys(ms), width))
 
     markers = [
-        TimelineMarker(r.status, r.turn, xs[i], None, r.new_raw if r.status == "run" else None)
-        for i, r in enumerate(rows)
-        if r.status in ("run", "recompress", "refused")
+        TimelineMarker(s, t, x, None, new if s == "run" else None)
+        for s, t, x, new in zip(col["status"], col["turn"], xs, col["new_raw"], strict=True)
+        if s in ("run", "recompress", "refused")
     ]
     # Where this scenario's K fires: each turn whose request reaches K after one that
     # did not (a run may still not start there: see the row's status).
     was = False
-    for i, r in enumerate(rows):
-        if r.trigger_reached and not was:
-            k_y = _y(r.trigger_tokens, scale, height)
-            markers.append(TimelineMarker("trigger", r.turn, xs[i], k_y, r.trigger_tokens))
-        was = r.trigger_reached
+    for i, reached in enumerate(col["trigger_reached"]):
+        if reached and not was:
+            k, k_y = ks[i], _y(ks[i], scale, height)
+            markers.append(TimelineMarker("trigger", col["turn"][i], xs[i], k_y, k))
+        was = reached
     if log is not None:
         for c in log.compactions:
             if c.after_turn > n:
@@ -243,26 +242,31 @@ def _as_money(units: int, places: int) -> Decimal:
     return Decimal(units).scaleb(-places, Context(prec=120))
 
 
+_BILLED = (
+    "main_input_billed",
+    "main_output_billed",
+    "summary_input_billed",
+    "summary_output_billed",
+)
+
+
 def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostChart:
     """Cost per turn as bars and the running total as a line, each on its own scale
     (money when prices are known, else billed tokens). A turn with a summary call
     shows its whole bill; the chart does not spread it over the turns it serves."""
     rows = result.rows
     n = len(rows)
+    col = columns(rows)
     priced = rows[-1].cumulative_units is not None  # every turn's cost is known
     per: list[int]
-    if priced:
-        per = [(r.main_units or 0) + (r.summary_units or 0) for r in rows]
-        totals = [r.cumulative_units or 0 for r in rows]
+    totals: Sequence[int]
+    if priced:  # then no turn's units are None
+        per = list(map(add, col["main_units"], col["summary_units"]))
+        totals = col["cumulative_units"]
     else:
-        per = [
-            r.main_input_billed
-            + r.main_output_billed
-            + r.summary_input_billed
-            + r.summary_output_billed
-            for r in rows
-        ]
-        totals = [r.cumulative_tokens for r in rows]
+        billed = [col[k] for k in _BILLED]
+        per = list(map(sum, zip(*billed, strict=True)))
+        totals = col["cumulative_tokens"]
     top, total = max(per), totals[-1]
     h = height * UNIT
     bars = []
