@@ -40,9 +40,22 @@ def write_regions(screen, last):
 class Shell:
     def __init__(self):
         q("#boot-stage").textContent = "Drawing the plan"
-        # The same markup the build pre-rendered (budgetcore.ui.prerender): no visual change.
-        for rid, markup in R.shell_html().items():
-            q(f"#{rid}").innerHTML = markup  # ours, escaped
+        state = S.initial_state(width=self.chart_width())
+        self.state = S.reduce(
+            state, S.LinkOpened(str(window.location.hash), str(window.navigator.language))
+        )
+        # The build pre-rendered render(S.first_state()) into the page: when that is this
+        # state (no fragment, English, desktop width), the page already shows what the
+        # first paint would write, and nothing is written; adopt() renders the screen to
+        # diff the next paint against, after "ready". Otherwise: the shell's markup (the
+        # same as pre-rendered) and a full first paint.
+        self.taking_over = (
+            document.documentElement.hasAttribute("data-prerendered")
+            and self.state == S.first_state()
+        )
+        if not self.taking_over:
+            for rid, markup in R.shell_html().items():
+                q(f"#{rid}").innerHTML = markup  # ours, escaped
         self.inputs = {p: q(f'[data-input="{p}"]') for p in FIELDS}
         self.sliders = {
             p: q(f'[data-slider="{p}"]')
@@ -74,11 +87,15 @@ class Shell:
         self.replay_written = None
         self.replay_last = None
         self.replay_source = None
-        state = S.initial_state(width=self.chart_width())
-        self.state = S.reduce(
-            state, S.LinkOpened(str(window.location.hash), str(window.navigator.language))
-        )
-        self.paint()
+        if not self.taking_over:
+            self.paint()
+
+    def adopt(self):
+        """The screen a taken-over page shows (see __init__), rendered once the page is
+        ready, with nothing written: the next paint writes only what changed from it."""
+        if self.taking_over and self.last is None:  # else a paint came first and did it
+            self.last = R.render(self.state)
+            self.lang = self.last.lang
 
     # ---------------------------------------------------------------- state
     def chart_width(self):
@@ -546,6 +563,7 @@ def boot():
     for node in document.querySelectorAll("[data-wake]"):
         node.removeAttribute("inert")  # the controls wake up
     document.documentElement.dataset.state = "ready"
+    window.setTimeout(create_once_callable(shell.adopt), 0)  # before anything paints
     window.setTimeout(create_once_callable(shell.paint_export), 0)
     window.setTimeout(create_once_callable(shell.load_model_data), 0)
 

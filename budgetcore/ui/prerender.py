@@ -29,14 +29,10 @@ from budgetcore.ui.form import FIELDS
 from budgetcore.ui.markup import Markup
 from budgetcore.ui.messages import t
 from budgetcore.ui.render import Screen, language_html, render, shell_html
-from budgetcore.ui.state import LinkOpened, initial_state, reduce
+from budgetcore.ui.state import PRERENDER_WIDTH, first_state
 
 __all__ = ["PRERENDER_WIDTH", "Document", "Element", "first_screen", "prerender"]
 
-#: A chart box's inner width on a desktop (>= 1280 px wide: the 848 px results column,
-#: less the box's 1 px borders and 8 px paddings), the width the shell draws charts at;
-#: the charts are pre-rendered for it. A browser test holds the stylesheet to it.
-PRERENDER_WIDTH = 830
 
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
@@ -163,7 +159,7 @@ class Document:
 
 def first_screen(width: int = PRERENDER_WIDTH) -> Screen:
     """What the shell paints first for a link without a fragment, at ``width``."""
-    return render(reduce(initial_state(width=width), LinkOpened("", "en")))
+    return render(first_state(width))
 
 
 def _set_value(node: Element, value: str) -> None:

@@ -60,6 +60,7 @@ __all__ = [
     "PICKER_MIN_CHARS",
     "PICKER_SECTIONS",
     "PICKER_SHOWN",
+    "PRERENDER_WIDTH",
     "PRESETS",
     "Event",
     "ImportPreview",
@@ -547,6 +548,19 @@ def initial_state(scenario: Scenario | None = None, **changes: Any) -> PageState
     base = PageState(plan=plan(scenario), texts={}, values={}, **changes)
     state = _loaded(base, scenario)
     return _sweep_path(state, state.sweep.path)
+
+
+#: A chart box's inner width on a desktop (>= 1280 px wide: the 848 px results column,
+#: less the box's 1 px borders and 8 px paddings), the width the shell draws charts at;
+#: the build pre-renders the first view for it. A browser test holds the stylesheet to it.
+PRERENDER_WIDTH = 830
+
+
+def first_state(width: int = PRERENDER_WIDTH) -> PageState:
+    """The state the build pre-renders (``ui.prerender``): a link without a fragment, in
+    English, charts at ``width``. The shell takes over a pre-rendered page without
+    painting when its own first state equals this one."""
+    return reduce(initial_state(width=width), LinkOpened("", "en"))
 
 
 # ------------------------------------------------------------------ handlers

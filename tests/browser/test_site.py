@@ -64,11 +64,48 @@ def test_first_view_is_byte_for_byte_what_python_paints(before_python: Any, page
     after = page.page.evaluate(CONTRACT, REGIONS)
     for part in first:
         assert first[part] == after[part], part
+    # The shell took the pre-rendered page over without writing it (see the next test):
+    # a round trip through the other language makes Python write every text, field and
+    # region itself, and that is the pre-rendered view byte for byte too.
+    page.page.select_option("#lang", "zh")
+    page.page.wait_for_function("document.documentElement.lang === 'zh-CN'")
+    page.page.select_option("#lang", "en")
+    page.page.wait_for_function("document.documentElement.lang === 'en'")
+    again = page.page.evaluate(CONTRACT, REGIONS)
+    for part in first:
+        assert first[part] == again[part], part
     inner = """() => { const b = document.querySelector('#chart-funnel');
         const s = getComputedStyle(b);
         return b.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }"""
     assert page.page.evaluate(inner) == PRERENDER_WIDTH
     assert page.errors == []
+
+
+# Marks every pre-rendered region element and chart before Python runs.
+MARK_NODES = """addEventListener('DOMContentLoaded', () => {
+  for (const e of document.querySelectorAll('#charts svg, #readouts > *, #controls > *'))
+    e.__prerendered = true;
+});"""
+KEPT = """() => [...document.querySelectorAll('#charts svg, #readouts > *, #controls > *')]
+  .map(e => e.__prerendered === true)"""
+
+
+def test_python_takes_over_the_prerendered_page_without_rewriting_it(page: Page) -> None:
+    """The default scenario at desktop width in English is what the build pre-rendered:
+    the shell keeps those very nodes (no rewrite, no re-layout at boot) and the page
+    still answers an input. A link is another scenario: its page is painted anew."""
+    page.page.add_init_script(MARK_NODES)
+    page.open()
+    kept = page.page.evaluate(KEPT)
+    assert len(kept) >= 5
+    assert all(kept), kept
+    page.fill("config.trigger_tokens", "50,000")  # diffed against the adopted screen
+    assert page.text('[data-key-summary="trigger_tokens"]') == "50,000"
+    assert page.readouts()["trigger_reached"] is False
+    assert page.errors == []
+    page.page.goto("about:blank")
+    page.open("#config.trigger_tokens=40000")
+    assert not any(page.page.evaluate(KEPT))
 
 
 def test_python_taking_over_moves_nothing(page: Page) -> None:
