@@ -10,12 +10,7 @@
   with the readouts in the DOM), ready (<html data-state="ready">), and where the boot
   time goes.
 - a second visit in the same browser profile (its disk cache; served by
-  scripts/webserver.py with the headers a host should send): ready and bytes. The first
-  visit stays open until the page has stored its memory snapshot (web/snapshot.js: a
-  worker makes it a few seconds after "ready"), so the page's second visit restores it;
-  the baselines have no snapshot. How long after "ready" it was stored is printed, and,
-  side by side, the page's second visit after a first visit closed at "ready" (no
-  snapshot yet).
+  scripts/webserver.py with the headers a host should send): ready and bytes.
 - input -> render: inside the page, the time from dispatching an input event to the
   re-rendered readouts and charts with layout flushed, over many events; p50 / p95.
 - capacity curves: the same events with the curves panel open; each input then also
@@ -57,13 +52,6 @@ new MutationObserver((_, obs) => {
     obs.disconnect();
   }
 }).observe(document, { subtree: true, childList: true, characterData: true });
-new MutationObserver((_, obs) => {
-  const s = document.documentElement.dataset.snapshot;
-  if (s === 'stored' || s === 'failed') {
-    window.__snapshotAt = performance.now();
-    obs.disconnect();
-  }
-}).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-snapshot'] });
 """
 
 # What one load cost and when things happened, read from the page after "ready".
@@ -80,9 +68,6 @@ LOAD_FIGURES = """() => {
     .map(e => [e.name, e.startTime]));
   return {
     ready: window.__readyAt, numbers: window.__numbersAt ?? null,
-    boot: document.documentElement.dataset.boot ?? null,
-    snapshot: document.documentElement.dataset.snapshot ?? null,
-    snapshotAt: window.__snapshotAt ?? null,
     fcp: fcp ? fcp.startTime : null,
     bytes: nav.transferSize + res.reduce((s, e) => s + e.transferSize, 0),
     requests: res.length + 1,
@@ -135,14 +120,10 @@ PAGES = {
     "page": "",
     "floor_pyc": "bare-pyodide-pyc.html",
 }
-# The page once more, its first visit closed at "ready" (before the worker that makes the
-# memory snapshot starts): its second visit is the side-by-side without the snapshot.
-PLAIN = "page_without_snapshot"
 
 
-def load(context: BrowserContext, url: str, snapshot: bool = False) -> dict[str, Any]:
-    """One visit; with ``snapshot``, the page stays open until its memory snapshot is
-    stored (or failed), as a person's first visit that lasts a while."""
+def load(context: BrowserContext, url: str) -> dict[str, Any]:
+    """One visit, until "ready"."""
     page = context.new_page()
     try:
         page.add_init_script(READY_PROBE)
@@ -151,17 +132,13 @@ def load(context: BrowserContext, url: str, snapshot: bool = False) -> dict[str,
         state = page.evaluate("document.documentElement.dataset.state")
         if state != "ready":
             raise SystemExit(f"bench: {url} ended in state {state!r}")
-        if snapshot:
-            page.wait_for_function("window.__snapshotAt !== undefined", timeout=180_000)
         figures: dict[str, Any] = page.evaluate(LOAD_FIGURES)
         return figures
     finally:
         page.close()
 
 
-def cold_and_warm(
-    p: Playwright, url: str, snapshot: bool = False
-) -> tuple[dict[str, Any], dict[str, Any]]:
+def cold_and_warm(p: Playwright, url: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A first visit in a fresh browser profile, then a second visit in the same profile.
     A profile on disk, as a person's: an in-memory (incognito) context keeps no entry
     as large as Pyodide's 9.6 MB wasm, so it would re-download it every time."""
@@ -173,7 +150,7 @@ def cold_and_warm(
             viewport={"width": 1280, "height": 900},
         )
         try:
-            return load(context, url, snapshot), load(context, url)
+            return load(context, url), load(context, url)
         finally:
             context.close()
 
@@ -201,26 +178,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     server, base = start_in_thread(root=args.dir)
-    runs: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {k: [] for k in (*PAGES, PLAIN)}
+    runs: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {k: [] for k in PAGES}
     try:
         with sync_playwright() as p:
             cold_and_warm(p, base)  # warm the OS file cache and the server once
             for _ in range(args.loads):
                 for key, path in PAGES.items():
-                    runs[key].append(cold_and_warm(p, base + path, snapshot=key == "page"))
-                runs[PLAIN].append(cold_and_warm(p, base))
+                    runs[key].append(cold_and_warm(p, base + path))
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             context = browser.new_context()
             page = context.new_page()
             page.goto(base)
             page.wait_for_function(
                 "document.documentElement.dataset.state === 'ready'", timeout=180_000
-            )
-            # The memory snapshot is made in a worker a few seconds after "ready": let it
-            # finish, so that no timing below shares the CPU with it.
-            page.wait_for_function(
-                "['stored', 'failed'].includes(document.documentElement.dataset.snapshot)",
-                timeout=180_000,
             )
             started = time.perf_counter()
             times = page.evaluate(INPUT_LOOP, [args.events, INPUT_FIELDS])
@@ -283,10 +253,6 @@ def main(argv: list[str] | None = None) -> int:
         "page_ready_ms_median": med([f["ready"] for f in page_cold]),
         "page_second_visit_ready_ms_median": med([f["ready"] for f in page_warm]),
         "floor_second_visit_ready_ms_median": med([f["ready"] for f in warm["floor"]]),
-        "page_second_visit_without_snapshot_ready_ms_median": med(
-            [f["ready"] for f in warm[PLAIN]]
-        ),
-        "page_second_visit_without_snapshot_boots": [f["boot"] for f in warm[PLAIN]],
         "page_bytes_cold": med([f["bytes"] for f in page_cold]),
         "page_bytes_warm": med([f["bytes"] for f in page_warm]),
         "floor_bytes_cold": med([f["bytes"] for f in cold["floor"]]),
@@ -295,11 +261,6 @@ def main(argv: list[str] | None = None) -> int:
         "pyscript_ready_ms_all": [round(f["ready"]) for f in cold["pyscript"]],
         "page_ready_ms_all": [round(f["ready"]) for f in page_cold],
         "page_second_visit_ms_all": [round(f["ready"]) for f in page_warm],
-        "page_second_visit_boots": [f["boot"] for f in page_warm],
-        "snapshot_stored_after_ready_ms_median": med(
-            [f["snapshotAt"] - f["ready"] for f in page_cold if f["snapshot"] == "stored"] or [0]
-        ),
-        "snapshots_stored": sum(1 for f in page_cold if f["snapshot"] == "stored"),
         "boot_core_js_loaded_ms": med([f["core_js"] for f in page_cold]),
         "boot_load_pyodide_called_ms": mark("pyscript:Loading interpreter"),
         "boot_wasm_loaded_ms": med([f["wasm"] for f in page_cold]),
@@ -371,18 +332,6 @@ def main(argv: list[str] | None = None) -> int:
         f"  page second visit ready {f['page_second_visit_ready_ms_median']:>8} ms  "
         f"{r['page_second_visit_ready']:.3f}x floor (target <= 0.6); floor's own second "
         f"visit {f['floor_second_visit_ready_ms_median']} ms"
-    )
-    print(
-        f"  memory snapshot: stored in {f['snapshots_stored']} of {args.loads} first visits, "
-        f"{f['snapshot_stored_after_ready_ms_median']} ms after ready (started 5 s after); "
-        f"second visits booted from: {', '.join(str(b) for b in f['page_second_visit_boots'])}"
-    )
-    plain = f["page_second_visit_without_snapshot_ready_ms_median"]
-    print(
-        f"  side by side: page second visit without the snapshot {plain} ms "
-        f"({ratio(plain):.3f}x floor); with it "
-        f"{f['page_second_visit_ready_ms_median']} ms: "
-        f"{1 - f['page_second_visit_ready_ms_median'] / plain:.0%} less time to interactive"
     )
     print(
         f"  bytes transferred: page cold {f['page_bytes_cold']:,.0f}, warm "

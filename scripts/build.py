@@ -136,6 +136,7 @@ def _copy_pyodide(site: Site) -> tuple[str, str, list[str]]:
     site.urls["./vendor/pyodide/pyodide.mjs"] = f"./assets/{loader}"  # bare.toml's
     page_loader = LOADER.format(**{**names, "stdlib": page_stdlib}).encode()
     page = site.put(page_loader, "pyodide-loader-page", ".js")
+    site.urls["./vendor/pyodide/pyodide-page.mjs"] = f"./assets/{page}"  # pyscript.toml's
     boot = tomllib.loads((WEB / "pyscript.toml").read_text(encoding="utf-8"))["packages"]
     wanted = {_normal(name) for name in boot}
     return (
@@ -209,13 +210,6 @@ def build(out: Path) -> None:
         ("main.py", "main", ".py"),
     ):
         site.put((WEB / name).read_bytes(), stem, suffix, source=f"./{name}")
-    # The page's loader: Pyodide's with the precompiled stdlib, plus the memory snapshot
-    # (web/snapshot.js); the baselines keep the plain one and Pyodide's stdlib.
-    worker = site.put((WEB / "snapshot-worker.js").read_bytes(), "snapshot-worker", ".js")
-    snapshot_js = (WEB / "snapshot.js").read_text(encoding="utf-8")
-    snapshot_js = snapshot_js.replace("./vendor/pyodide/pyodide.mjs", f"./{loader}")
-    snapshot_js = snapshot_js.replace("./snapshot-worker.js", f"./{worker}")
-    snapshot = site.put(snapshot_js.encode(), "snapshot", ".js", source="./snapshot.js")
     bare_js = (WEB / "bare-pyodide.js").read_text(encoding="utf-8")
     bare_js = bare_js.replace("./vendor/pyodide/pyodide.mjs", f"./{baseline_loader}")
     site.put(bare_js.encode(), "bare-pyodide", ".js", source="./bare-pyodide.js")
@@ -228,7 +222,7 @@ def build(out: Path) -> None:
         _link("modulepreload", f"./assets/{pyscript}/{p.name}")
         for p in sorted((site.assets / pyscript).glob("core-*.js"))
     ]
-    hints += [_link("modulepreload", f"./assets/{n}") for n in (snapshot, loader)]
+    hints += [_link("modulepreload", f"./assets/{loader}")]
     hints += [_link("modulepreload", url) for url in runtime[:2]]
     hints += [_link("preload", url, **fetch) for url in runtime[2:]]
     hints += [_link("preload", site.urls["./main.py"], **fetch)]

@@ -162,75 +162,6 @@ def test_every_request_is_a_relative_hashed_asset(page: Page) -> None:
     assert len(paths) == len(set(paths)), "a preload hint did not match its fetch"
 
 
-SNAPSHOT_KEY = """() => performance.getEntriesByType('resource').map(e => e.name)
-  .find(n => /\\/assets\\/snapshot\\.[0-9a-f]+\\.js$/.test(n))"""
-
-
-def _visit(context: Any, base_url: str, path: str = "") -> Page:
-    return Page(context.new_page(), base_url).open(path)
-
-
-def test_a_second_visit_restores_the_memory_snapshot(browser: Any, base_url: str) -> None:
-    """First visit: ordinary boot, then a worker stores the interpreter's memory. Second
-    visit: booted from it, the same screen, and everything still works, including what
-    is imported later from the wheel's files (the replay panel)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        first = _visit(context, base_url)
-        assert first.page.evaluate("document.documentElement.dataset.boot") == "cold"
-        first.page.wait_for_function(
-            "['stored', 'failed'].includes(document.documentElement.dataset.snapshot)",
-            timeout=180_000,
-        )
-        assert first.page.evaluate("document.documentElement.dataset.snapshot") == "stored"
-        screen = first.page.evaluate(CONTRACT, REGIONS)
-        first.page.close()
-
-        second = _visit(context, base_url)
-        assert second.page.evaluate("document.documentElement.dataset.boot") == "snapshot"
-        assert second.page.evaluate(CONTRACT, REGIONS) == screen
-        second.fill("config.trigger_tokens", "50,000")
-        assert second.readouts()["trigger_reached"] is False
-        second.fill("config.trigger_tokens", "1")
-        assert second.readouts()["trigger_reached"] is True
-        second.page.click("#replay summary")
-        second.page.wait_for_selector("[data-replay-summary=turns]", state="attached")
-        plan = second.page.evaluate("JSON.parse(window.budgetcorePlan('{}'))")
-        assert plan["main_safe_input"] == 936_345
-        assert second.errors == []
-    finally:
-        context.close()
-
-
-def test_a_broken_snapshot_is_forgotten_and_the_page_boots_cold(
-    browser: Any, base_url: str
-) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        first = _visit(context, base_url)
-        key = first.page.evaluate(SNAPSHOT_KEY)
-        assert key, "the page's loader is not a hashed snapshot.<hash>.js"
-        # Junk where the heap should be (a truncated or foreign file looks the same).
-        first.page.evaluate(
-            """async (key) => {
-              const cache = await caches.open('budgetcore-snapshot');
-              await cache.put(key, new Response(new Uint8Array(4096).fill(7)));
-            }""",
-            key,
-        )
-        first.page.close()
-        second = _visit(context, base_url)
-        assert second.page.evaluate("document.documentElement.dataset.boot") == "cold"
-        kept = second.page.evaluate(
-            """async (key) => !!(await (await caches.open('budgetcore-snapshot')).match(key))""",
-            key,
-        )
-        assert kept is False  # forgotten at once (a good one is made again later)
-        assert second.readouts()["main_safe_input"] == 936_345
-    finally:
-        context.close()
-
-
 def test_the_page_boots_a_stdlib_with_bytecode_and_the_floor_the_shipped_one(
     site: Path,
 ) -> None:
@@ -256,8 +187,9 @@ def test_the_page_boots_a_stdlib_with_bytecode_and_the_floor_the_shipped_one(
             head = ours.read(name + "c")[:8]
             assert head[:4] == magic, name  # compiled by the Python the page runs
             assert int.from_bytes(head[4:8], "little") == 0b01, name  # hash-based, unchecked
-    (snapshot,) = site.glob("assets/snapshot.*.js")
+    (page_loader,) = site.glob("assets/pyodide-loader-page.*.js")
+    assert page_path.name in page_loader.read_text()
+    assert f"./assets/{page_loader.name}" in (site / "index.html").read_text()  # interpreter
     (floor,) = site.glob("assets/bare-pyodide.*.js")
-    for importer, stdlib in ((snapshot, page_path), (floor, stock_path)):
-        (loader,) = re.findall(r"\./(pyodide-loader[-a-z]*\.[0-9a-f]+\.js)", importer.read_text())
-        assert stdlib.name in (site / "assets" / loader).read_text(), importer.name
+    (loader,) = re.findall(r"\./(pyodide-loader[-a-z]*\.[0-9a-f]+\.js)", floor.read_text())
+    assert stock_path.name in (site / "assets" / loader).read_text()
