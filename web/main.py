@@ -27,11 +27,17 @@ def q(selector):
     return document.querySelector(selector)
 
 
+def write_html(regions):
+    """``innerHTML`` of each element (by id): markup built by budgetcore.ui.markup, escaped."""
+    for rid, markup in regions.items():
+        q(f"#{rid}").innerHTML = markup
+
+
 def write_regions(screen, last):
     """Write each region (by element id) whose markup or text changed since ``last``."""
-    for rid, markup in screen.html.items():
-        if last is None or last.html.get(rid) != markup:
-            q(f"#{rid}").innerHTML = markup  # built by budgetcore.ui.markup: escaped
+    write_html(
+        {rid: m for rid, m in screen.html.items() if last is None or last.html.get(rid) != m}
+    )
     for rid, text in screen.text.items():
         if last is None or last.text.get(rid) != text:
             q(f"#{rid}").textContent = text
@@ -54,8 +60,7 @@ class Shell:
             and self.state == S.first_state()
         )
         if not self.taking_over:
-            for rid, markup in R.shell_html().items():
-                q(f"#{rid}").innerHTML = markup  # ours, escaped
+            write_html(R.shell_html())
         self.inputs = {p: q(f'[data-input="{p}"]') for p in FIELDS}
         self.sliders = {
             p: q(f'[data-slider="{p}"]')
@@ -132,8 +137,7 @@ class Shell:
             node.textContent = t(node.getAttribute("data-i18n"), lang)
         for node in document.querySelectorAll("[data-i18n-aria]"):
             node.setAttribute("aria-label", t(node.getAttribute("data-i18n-aria"), lang))
-        for rid, markup in R.language_html(lang).items():
-            q(f"#{rid}").innerHTML = markup  # ours, escaped
+        write_html(R.language_html(lang))
 
     def paint(self):
         screen = R.render(self.state)
