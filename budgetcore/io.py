@@ -17,7 +17,7 @@ from functools import lru_cache
 from budgetcore.samples import Samples, channel_stats
 from budgetcore.scenario import Limits
 
-__all__ = ["IoVerdict", "LimitRow", "ReadTime", "io_verdict", "read_time"]
+__all__ = ["IoVerdict", "LimitRow", "ReadTime", "io_token_cap", "io_verdict", "read_time"]
 
 _SEARCH_CEILING = 10**13  # beyond any token count a scenario may hold
 
@@ -161,6 +161,12 @@ def io_verdict(
     smallest, index = min((r.tokens, i) for i, r in enumerate(rows) if r.tokens is not None)
     first = rows[index].key if smallest < history_tokens else "history"
     return IoVerdict(rows, first, io_cap)
+
+
+def io_token_cap(loader_prefetch_limit: int, samples: Samples, limits: Limits) -> int | None:
+    """:func:`io_verdict`'s ``io_token_cap`` alone: it does not depend on the history, so
+    a session replay asks for it only when M or the loader's summary moves."""
+    return _io_rows(loader_prefetch_limit, samples, limits)[1]
 
 
 @lru_cache(maxsize=4096)

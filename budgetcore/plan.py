@@ -12,7 +12,7 @@ from budgetcore.funnel import Funnel, main_funnel
 from budgetcore.io import IoVerdict, ReadTime, io_verdict, read_time
 from budgetcore.resize import SummaryRound, summary_round
 from budgetcore.samples import BYTE_CHANNELS, ChannelStats, Samples, channel_stats, predict
-from budgetcore.scenario import Limits, Scenario
+from budgetcore.scenario import Scenario
 from budgetcore.trigger import SummaryStart, Trigger, soft_trigger, summary_start
 
 __all__ = ["OUTPUT_KEYS", "Plan", "plan", "request_stages"]
@@ -178,7 +178,10 @@ def plan(scenario: Scenario) -> Plan:
         previous_summary_tokens=work.previous_summary_tokens,
         instruction_tokens=work.summary_instruction_tokens,
     )
-    rnd, verdict, funnel, trigger = request_stages(
+    verdict = io_verdict(
+        max(0, m - work.summary_tokens), work.history_tokens, scenario.samples, scenario.limits
+    )
+    rnd, funnel, trigger = request_stages(
         m,
         capacity,
         cfg.trigger_tokens,
@@ -191,8 +194,7 @@ def plan(scenario: Scenario) -> Plan:
         work.backlog_tokens,
         work.usage_baseline_tokens,
         work.replay_since_baseline_tokens,
-        scenario.samples,
-        scenario.limits,
+        verdict.io_token_cap,
     )
     return Plan(
         scenario=scenario,
@@ -218,31 +220,31 @@ def request_stages(  # noqa: PLR0917 - positional: a replay calls it every turn
     backlog_tokens: int | None,
     usage_baseline_tokens: int | None,
     replay_since_baseline_tokens: int,
-    samples: Samples,
-    limits: Limits,
-) -> tuple[SummaryRound, IoVerdict, Funnel, Trigger]:
-    """The stages of one request once M and the summary capacity are known: the summary
-    round, the I/O verdict, the funnel and the trigger.
+    io_token_cap: int | None,
+) -> tuple[SummaryRound, Funnel, Trigger]:
+    """The stages of one request once M, the summary capacity and the I/O token cap are
+    known: the summary round, the funnel and the trigger.
 
-    :func:`plan` is M, the capacity and these stages. A session replay calls this
-    directly with each turn's numbers (M and the capacity change only with the config or
-    the summary's size), so 500 turns build no per-turn scenario; each row can still
-    rebuild its turn's :class:`Plan` with :func:`plan`, and a property test holds the two
-    equal. Positional, because a replay calls it hundreds of times per input.
+    :func:`plan` is M, the capacity, the I/O verdict and these stages. A session replay
+    calls this directly with each turn's numbers (M and the capacity change only with
+    the config or the summary's size, the I/O cap only with M or the summary), so 500
+    turns build no per-turn scenario and no per-turn I/O verdict it would not show; each
+    row can still rebuild its turn's :class:`Plan` with :func:`plan`, and a property test
+    holds the two equal. Positional, because a replay calls it hundreds of times per
+    input.
     """
     # Positional calls: an lru_cache key from keywords costs about three times as much,
-    # and a replay makes four of these lookups per turn.
+    # and a replay makes three of these lookups per turn.
     rnd = summary_round(capacity, previous_summary_tokens, instruction_tokens, backlog_tokens)
-    verdict = io_verdict(max(0, m - summary_tokens), history_tokens, samples, limits)
     funnel = main_funnel(
         m,
         required_tokens,
         summary_tokens,
         engine_summary_tokens,
         history_tokens,
-        verdict.io_token_cap,
+        io_token_cap,
     )
     trigger = soft_trigger(
         trigger_tokens, funnel.full_input, usage_baseline_tokens, replay_since_baseline_tokens
     )
-    return rnd, verdict, funnel, trigger
+    return rnd, funnel, trigger

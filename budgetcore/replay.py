@@ -17,10 +17,12 @@ them, where a frozen dataclass of thirty fields costs several times as much to b
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Context, Decimal, Inexact, Rounded
 from fractions import Fraction
+from functools import partial
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from budgetcore._exact import ceil_mul
@@ -28,6 +30,7 @@ from budgetcore.capacity import SummaryCapacity, main_safe_input, summary_capaci
 from budgetcore.config import REGISTRY, apply_overrides
 from budgetcore.cost import per_turn_cost
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.io import io_token_cap
 from budgetcore.plan import Plan, plan, request_stages
 from budgetcore.prices import Prices
 from budgetcore.scenario import MAX_TOKENS, Scenario, Workload, load_json, parse_field
@@ -261,6 +264,9 @@ class Replay:
     options: ReplayOptions
     rows: tuple[TurnRow, ...]
     summary: ReplaySummary
+    # ``rows`` transposed once (see :func:`columns`): the summary and both charts read
+    # it. Derived from ``rows``, so it takes no part in equality.
+    columns: Mapping[str, tuple[Any, ...]] = field(compare=False, repr=False)
 
 
 # ---------------------------------------------------------------- the replay
@@ -297,6 +303,11 @@ def _rates(prices: Prices | None, places: int, cache: bool) -> tuple[int, int, i
     return write, read, _units(prices.output, places), plain
 
 
+# A row straight from its values: a NamedTuple's __new__ is a Python function with 36
+# parameters, and a replay makes one row per turn per input.
+_new_row = partial(tuple.__new__, TurnRow)
+
+
 def replay(
     scenario: Scenario, turns: Sequence[Turn], options: ReplayOptions | None = None
 ) -> Replay:
@@ -331,6 +342,8 @@ def replay(
     m: int | None = None  # M of the current config
     cap: SummaryCapacity | None = None  # the summary capacity of the current config and A
     cap_for = 0  # the A that capacity is for
+    io_cap: int | None = None  # the I/O token cap of the current config and limit
+    io_for = -1  # the loader prefetch limit io_cap is for (-1: none yet)
     version = 0  # bumps whenever a run publishes a summary (for the prompt cache)
     prev: tuple[int, int, int, int, int] | None = None  # the last sent request's layout
     rows: list[TurnRow] = []
@@ -346,6 +359,7 @@ def replay(
                 ) from None
             parts = _parts(base)
             m = cap = None
+            io_for = -1
         main_model, summary_contract, config, work, background, limits, samples = parts
         required = work.required_tokens if turn.required is None else turn.required
         output = config.reply_max_tokens if turn.output is None else turn.output
@@ -365,7 +379,11 @@ def replay(
                 instruction_tokens=work.summary_instruction_tokens,
             )
             cap_for = a
-        rnd, _verdict, f, trigger = request_stages(
+        limit = max(0, m - offered)  # the loader's prefetch limit, as plan() has it
+        if limit != io_for:
+            io_cap = io_token_cap(limit, samples, limits)
+            io_for = limit
+        rnd, f, trigger = request_stages(
             m,
             cap,
             config.trigger_tokens,
@@ -380,8 +398,7 @@ def replay(
             h_after - c,
             work.usage_baseline_tokens,
             work.replay_since_baseline_tokens,
-            samples,
-            limits,
+            io_cap,
         )
         admitted = f.admitted
         reached = trigger.reached
@@ -472,47 +489,50 @@ def replay(
                 cumulative += main_units + summary_units
         cumulative_tokens += main_in + main_out + work_input + written
         rows.append(
-            TurnRow(
-                index,
-                h,
-                c,
-                uncovered,
-                a,
-                m,
-                config.trigger_tokens,
-                cap.cap,
-                required,
-                f.summary_adopted,
-                f.raw_selected,
-                f.full_input,
-                uncovered - f.raw_selected,
-                reached,
-                admitted,
-                turn.added,
-                output,
-                status,
-                new_raw,
-                work_input,
-                written,
-                h_after,
-                c_after,
-                a_after,
-                cached,
-                main_in,
-                main_out,
-                work_input,
-                written,
-                cumulative_tokens,
-                main_units,
-                summary_units,
-                cumulative,
-                places,
-                offered,
-                base,
+            _new_row(
+                (
+                    index,
+                    h,
+                    c,
+                    uncovered,
+                    a,
+                    m,
+                    config.trigger_tokens,
+                    cap.cap,
+                    required,
+                    f.summary_adopted,
+                    f.raw_selected,
+                    f.full_input,
+                    uncovered - f.raw_selected,
+                    reached,
+                    admitted,
+                    turn.added,
+                    output,
+                    status,
+                    new_raw,
+                    work_input,
+                    written,
+                    h_after,
+                    c_after,
+                    a_after,
+                    cached,
+                    main_in,
+                    main_out,
+                    work_input,
+                    written,
+                    cumulative_tokens,
+                    main_units,
+                    summary_units,
+                    cumulative,
+                    places,
+                    offered,
+                    base,
+                )
             )
         )
         h, c, a = h_after, c_after, a_after
-    return Replay(scenario, opts, tuple(rows), _summarise(rows))
+    col = columns(rows)
+    return Replay(scenario, opts, tuple(rows), _summarise(rows, col), MappingProxyType(col))
 
 
 def _turn_scenario(
@@ -563,8 +583,7 @@ def columns(rows: Sequence[TurnRow]) -> dict[str, tuple[Any, ...]]:
     return dict(zip(TurnRow._fields, zip(*rows, strict=True), strict=True))
 
 
-def _summarise(rows: Sequence[TurnRow]) -> ReplaySummary:
-    col = columns(rows)
+def _summarise(rows: Sequence[TurnRow], col: Mapping[str, tuple[Any, ...]]) -> ReplaySummary:
     status = col["status"]
     full = col["full_input"]
     peak = full.index(max(full))  # the first turn at the peak
