@@ -13,13 +13,14 @@ edge ``x = t / n``. :func:`turn_at` maps a pointer position back to a turn (scru
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
+from itertools import pairwise
 from operator import add
 
 from budgetcore.logs import LogSeries
-from budgetcore.replay import Replay, columns
+from budgetcore.replay import Replay
 
 __all__ = [
     "UNIT",
@@ -31,6 +32,7 @@ __all__ = [
     "cost_chart",
     "timeline_chart",
     "turn_at",
+    "turning_points",
 ]
 
 UNIT = 100  # positions are in 1/100 px
@@ -38,7 +40,12 @@ UNIT = 100  # positions are in 1/100 px
 
 @dataclass(frozen=True, slots=True)
 class Polyline:
-    """A series through every turn: ``points`` as (x, y); ``area`` closes it on the base."""
+    """A series across the turns: ``points`` as (x, y); ``area`` closes it on the base.
+
+    A line (full input, a log's context) has a point at every turn. An area (the summary,
+    the unseen history) has one at each turn whose value differs from a neighbour's, and
+    at both ends: the turns between two equal values lie on the flat edge between them.
+    A step line (K, M) has a pair of points per run of equal values."""
 
     key: str  # "full_input", "summary", "unseen", "log_context", "trigger", "main_safe_input"
     points: tuple[tuple[int, int], ...]
@@ -107,15 +114,28 @@ def _edges(n: int, width: int) -> list[int]:
     return [(t * w) // n for t in range(n + 1)]
 
 
-def _steps(key: str, xs: list[int], ys: list[int], width: int) -> Polyline:
-    """A value that holds over a turn's whole slot (K, M): a step line across the slots."""
-    edges = _edges(len(xs), width)
+def turning_points(values: Sequence[int]) -> list[int]:
+    """The indices of ``values`` a polyline needs: both ends and every value that differs
+    from a neighbour (between two equal values the line is flat). The page also thins
+    its pixel rows with it; neighbours by zip, as hundreds of values go per input."""
+    last = len(values) - 1
+    if last <= 0:
+        return [0]
+    # (range and values[2:] stop at the last inner index; the longer two stop with them)
+    trios = zip(range(1, last), values, values[1:], values[2:], strict=False)
+    return [0, *[i for i, a, b, c in trios if b != a or b != c], last]
+
+
+def _steps(key: str, values: Sequence[int], y: Callable[[int], int], width: int) -> Polyline:
+    """A value that holds over a turn's whole slot (K, M): a step line across the slots,
+    with a pair of points per run of equal values (it changes only with the config)."""
+    edges = _edges(len(values), width)
+    starts = [0, *[t for t, (a, b) in enumerate(pairwise(values), start=1) if a != b]]
+    ends = [*starts[1:], len(values)]
     pts: list[tuple[int, int]] = []
-    for t, y in enumerate(ys):
-        if pts and pts[-1][1] == y:
-            pts[-1] = (edges[t + 1], y)
-        else:
-            pts += [(edges[t], y), (edges[t + 1], y)]
+    for start, end in zip(starts, ends, strict=True):
+        at = y(values[start])
+        pts += [(edges[start], at), (edges[end], at)]
     return Polyline(key, tuple(pts), False)
 
 
@@ -149,7 +169,7 @@ def timeline_chart(
     rows = result.rows
     n = len(rows)
     xs = _xs(n, width)
-    col = columns(rows)
+    col = result.columns
     full, summ, unseen = col["full_input"], col["summary"], col["unseen"]
     ks, ms = col["trigger_tokens"], col["main_safe_input"]
     ctx = [] if log is None else [q.context for q in log.requests[:n]]
@@ -166,20 +186,25 @@ def timeline_chart(
     if not in_range_m:
         notes.append(("main_safe_input", max(ms)))
 
-    def ys(values: Sequence[int]) -> list[int]:
-        h = height * UNIT
-        return [h - (v * h) // scale if scale else h for v in values]
+    h = height * UNIT
 
-    def poly(key: str, values: Sequence[int], area: bool) -> Polyline:
-        return Polyline(key, tuple(zip(xs, ys(values), strict=False)), area)
+    def y_of(value: int) -> int:
+        return _y(value, scale, height)
 
-    series = [poly("unseen", unseen, True), poly("summary", summ, True)]
-    series.append(poly("full_input", full, False))
+    def line(key: str, values: Sequence[int]) -> Polyline:
+        # _y inline: a point per turn
+        ys = [h - (v * h) // scale for v in values] if scale else [h] * len(values)
+        return Polyline(key, tuple(zip(xs, ys, strict=False)), False)
+
+    def area(key: str, values: Sequence[int]) -> Polyline:
+        return Polyline(key, tuple((xs[i], y_of(values[i])) for i in turning_points(values)), True)
+
+    series = [area("unseen", unseen), area("summary", summ), line("full_input", full)]
     if ctx:
-        series.append(Polyline("log_context", tuple(zip(xs, ys(ctx), strict=False)), False))
-    series.append(_steps("trigger", xs, ys(ks), width))
+        series.append(line("log_context", ctx))
+    series.append(_steps("trigger", ks, y_of, width))
     if in_range_m:
-        series.append(_steps("main_safe_input", xs, ys(ms), width))
+        series.append(_steps("main_safe_input", ms, y_of, width))
 
     markers = [
         TimelineMarker(s, t, x, None, new if s == "run" else None)
@@ -233,11 +258,6 @@ def turn_at(x: int, turns: int, width: int) -> int:
     return min(max(t, 1), turns)
 
 
-def _scaled(value: int, scale: int, h: int) -> int:
-    """floor(value / scale × h)."""
-    return (value * h) // scale if scale else 0
-
-
 def _as_money(units: int, places: int) -> Decimal:
     return Decimal(units).scaleb(-places, Context(prec=120))
 
@@ -256,7 +276,7 @@ def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostCh
     shows its whole bill; the chart does not spread it over the turns it serves."""
     rows = result.rows
     n = len(rows)
-    col = columns(rows)
+    col = result.columns
     priced = rows[-1].cumulative_units is not None  # every turn's cost is known
     per: list[int]
     totals: Sequence[int]
@@ -273,12 +293,13 @@ def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostCh
     edges = _edges(n, width)
     for t, value in enumerate(per):
         left, right = edges[t], edges[t + 1]
-        bar = (value * h) // top if top else 0  # _scaled, inline: one per turn
+        bar = (value * h) // top if top else 0  # floor(value / top × h)
         bars.append((left, h - bar, right - left, bar))
     xs = _xs(n, width)
+    # floor(total so far / total × h) per turn; a total of 0 draws the line on the base.
     line = Polyline(
         "cumulative",
-        tuple((x, h - _scaled(v, total, h)) for x, v in zip(xs, totals, strict=False)),
+        tuple(zip(xs, [h - (v * h) // total for v in totals] if total else [h] * n, strict=True)),
         False,
     )
     return CostChart(

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from budgetcore.logs import parse_claude_code
 from budgetcore.prices import Prices
 from budgetcore.replay import ReplayOptions, Turn, replay
 from budgetcore.scenario import Scenario, parse_scenario
-from budgetcore.timeline import UNIT, cost_chart, timeline_chart, turn_at
+from budgetcore.timeline import UNIT, cost_chart, timeline_chart, turn_at, turning_points
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -84,3 +88,55 @@ def test_cost_chart_bars_are_exact_shares_of_the_tallest() -> None:
     assert chart.cumulative.points[-1][1] == 0  # the total reaches the top
     tokens = cost_chart(replay(Scenario(), [Turn(added=5_000)] * 6))
     assert tokens.unit == "tokens"
+
+
+# ------------------------------------------------------------------ thinning and drawing
+
+_values = st.lists(st.integers(min_value=0, max_value=6), max_size=40)
+
+
+@given(_values)
+def test_turning_points_keep_every_change_and_drop_only_flat_runs(values: list[int]) -> None:
+    kept = turning_points(values)
+    if len(values) <= 1:
+        assert kept == [0]
+        return
+    assert kept[0] == 0
+    assert kept[-1] == len(values) - 1
+    assert kept == sorted(set(kept))
+    for i in range(1, len(values) - 1):  # a value unlike a neighbour is always kept
+        if values[i] != values[i - 1] or values[i] != values[i + 1]:
+            assert i in kept
+    for j, k in itertools.pairwise(kept):  # what lies between two kept points is flat
+        if k > j + 1:
+            assert set(values[j : k + 1]) == {values[j]}
+
+
+@given(_values.filter(bool), st.integers(min_value=1, max_value=3))
+def test_an_area_draws_the_same_pixels_as_a_point_per_turn(values: list[int], spread: int) -> None:
+    """The summary and unseen areas keep only their turning points; the page's pixel
+    point list is the one a point at every turn would give."""
+    from budgetcore.ui.replay_view import _points  # noqa: PLC0415
+
+    pts = tuple((i * 37 * UNIT, v * spread * 60) for i, v in enumerate(values))
+    thinned = tuple(pts[i] for i in turning_points(values))
+    assert _points(thinned) == _points(pts)
+
+
+def test_the_areas_and_k_hold_the_replays_values() -> None:
+    result = replay(Scenario(), [Turn(added=5_000)] * 30)
+    t = timeline_chart(result, width=600, height=200)
+    h = 200 * UNIT
+    by_key = {s.key: s for s in t.series}
+    row_at = {
+        x: row
+        for x, row in zip((x for x, _ in by_key["full_input"].points), result.rows, strict=True)
+    }
+    for key in ("summary", "unseen"):
+        pts = by_key[key].points
+        assert len(pts) < len(result.rows)  # thinned
+        for x, y in pts:
+            assert y == h - getattr(row_at[x], key) * h // t.scale_tokens
+    (left, k_y), (right, k_y2) = by_key["trigger"].points  # one K: one segment, edge to edge
+    assert (left, right) == (0, 600 * UNIT)
+    assert k_y == k_y2 == h - result.rows[0].trigger_tokens * h // t.scale_tokens

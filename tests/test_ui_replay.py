@@ -250,3 +250,28 @@ def test_reset_keeps_the_panel_open_and_main_fields_invalid_pause_it() -> None:
     assert S.reduce(state, S.Reset()).replay.open is True
     bad = S.reduce(state, S.FieldTyped("config.trigger_tokens", "lots"))
     assert render_replay(bad).text["replay-status"]
+
+
+def test_the_cost_bars_are_one_stepped_outline_with_a_top_per_turn() -> None:
+    """Each turn's bar fills its slot; drawn as one outline, every turn is a top and a
+    right edge, at the geometry's height rounded half up to whole pixels."""
+    from budgetcore.timeline import UNIT, cost_chart  # noqa: PLC0415
+    from budgetcore.ui.replay_panel import options_of, run_replay, turns_of  # noqa: PLC0415
+
+    state = _open(turns="60")
+    svg = render_replay(state).html["replay-cost"]
+    (d,) = re.findall(r'<path class="rp-bar" data-series="cost" d="([^"]+)"', svg)
+    plot = re.search(r'data-plot-width="(\d+)"', render_replay(state).html["replay-timeline"])
+    assert plot
+    result = run_replay(state.plan.scenario, turns_of(state.replay).turns, options_of(state.replay))
+    geo = cost_chart(result, width=int(plot.group(1)), height=90)
+    half = UNIT // 2
+    start = re.match(r"M(\d+) 90", d)
+    assert start
+    assert int(start.group(1)) == (geo.bars[0][0] + half) // UNIT
+    steps = re.findall(r"V(\d+)H(\d+)", d)
+    assert len(steps) == len(result.rows) == 60
+    for (top, right), (x, y, w, _) in zip(steps, geo.bars, strict=True):
+        assert (int(top), int(right)) == ((y + half) // UNIT, (x + w + half) // UNIT)
+    assert d.endswith("V90Z")  # closed on the base
+    assert min(int(top) for top, _ in steps) == 0  # the dearest turn reaches the top

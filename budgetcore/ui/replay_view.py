@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -19,7 +20,7 @@ from budgetcore.errors import Problem
 from budgetcore.geometry import FONT_PX, nice_ticks, text_box, text_width
 from budgetcore.logs import LogSeries
 from budgetcore.replay import SUMMARY_KEYS, Replay, TurnRow
-from budgetcore.timeline import UNIT, Polyline, cost_chart, timeline_chart
+from budgetcore.timeline import UNIT, Polyline, cost_chart, timeline_chart, turning_points
 from budgetcore.ui.form import Issue
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import CATALOGUE, count, t
@@ -159,15 +160,9 @@ def _points(pts: tuple[tuple[int, int], ...]) -> str:
     two on the same pixel row draws nothing and is left out: a value held over many
     turns (the summary, an empty backlog, K) is one segment, not hundreds of points."""
     half = UNIT // 2
-    px = [((x + half) // UNIT, (y + half) // UNIT) for x, y in pts]
-    last = len(px) - 1
-    return " ".join(
-        [
-            f"{x},{y}"
-            for i, (x, y) in enumerate(px)
-            if i in {0, last} or y != px[i - 1][1] or y != px[i + 1][1]
-        ]
-    )
+    xs = [(x + half) // UNIT for x, _ in pts]
+    ys = [(y + half) // UNIT for _, y in pts]
+    return " ".join([f"{xs[i]},{ys[i]}" for i in turning_points(ys)])
 
 
 def _exact(value: object) -> str:
@@ -247,14 +242,17 @@ def _y_grid(  # noqa: PLR0917 - one call site per chart, all positions
         texts.append(el("text", attrs, _tick_text(v)))
 
 
-def _turn_ticks(n: int, pw: int) -> list[int]:
+@lru_cache(maxsize=64)
+def _turn_ticks(n: int, pw: int) -> tuple[int, ...]:
+    """The most turn ticks (up to 10) whose labels do not touch; the same for every
+    redraw of one session at one width, so it is memoised."""
     for c in range(min(10, n), 0, -1):
         ticks = [v for v in nice_ticks(1, n, c) if v >= 1] if n > 1 else [1]
         xs = [((2 * v - 1) * pw) // (2 * n) for v in ticks]
         boxes = [text_box(x, 0, format_int(v), "middle") for x, v in zip(xs, ticks, strict=True)]
         if all(not a.overlaps(b, 8) for a, b in pairwise(boxes)):
-            return list(ticks)
-    return [1]
+            return tuple(ticks)
+    return (1,)
 
 
 def _mark_key_text(key: str, lang: str, peers: dict[str, str]) -> str:
@@ -398,7 +396,9 @@ def _timeline_svg(
             )
         )
         strip_top = y + _LINE
-        ticks_svg = [el("path", {"d": "".join(f"M{_px(x)} 0v{_STRIP}" for x in xs)})]
+        half = UNIT // 2  # _px inline: a mark per run, hundreds per input
+        d = "".join([f"M{(x + half) // UNIT} 0v{_STRIP}" for x in xs])
+        ticks_svg = [el("path", {"d": d})]
         parts.append(
             el(
                 "g",
@@ -444,16 +444,14 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
     parts: list[Markup] = []
     texts: list[Markup] = []
     _y_grid(geo.scale_turn, _COST, top, gutter, pw, parts, texts, tagged=False)
-    u, half = UNIT, UNIT // 2  # _px inline: 500 bars, four positions each, per input
-    bars = " ".join(
-        f"M{(x + half) // u} {(y + half) // u}h{(w + half) // u}v{(h + half) // u}"
-        f"h-{(w + half) // u}z"
-        for x, y, w, h in geo.bars
-        if h
-    )
+    # The bars touch (each fills its turn's slot), so they are drawn as one stepped
+    # outline: each bar is its top and its right edge (_px inline: 500 bars per input).
+    u, half = UNIT, UNIT // 2
+    tops = "".join([f"V{(y + half) // u}H{(x + w + half) // u}" for x, y, w, _ in geo.bars])
+    bars = f"M{(geo.bars[0][0] + half) // u} {_COST}{tops}V{_COST}Z"
     cum = geo.cumulative
     g = [
-        el("path", {"class": "rp-bar", "data-series": "cost", "d": bars or "M0 0"}),
+        el("path", {"class": "rp-bar", "data-series": "cost", "d": bars}),
         el(
             "polyline",
             {
