@@ -5,6 +5,7 @@ CPython). This file turns DOM events into events, replaces the one page state, a
 writes what changed since the last screen.
 """
 
+import gc
 import json
 
 from pyodide.ffi import create_once_callable, create_proxy, to_js
@@ -41,6 +42,22 @@ def write_regions(screen, last):
     for rid, text in screen.text.items():
         if last is None or last.text.get(rid) != text:
             q(f"#{rid}").textContent = text
+
+
+def settle_gc():
+    """Keep the cycle collector off the input path once the page's long-lived data is in.
+
+    The registry and the peers are tens of thousands of objects that live as long as the
+    page; every full collection walked them again, and with the default young threshold
+    a 500-turn replay redraw (thousands of short-lived containers) set one off every few
+    inputs: pauses of 10-30 ms in Node's Pyodide, the redraw's tail. Freezing moves what
+    is alive now out of every later collection (collected first, so no garbage is kept),
+    and a higher threshold lets a redraw's temporaries die by reference count before a
+    collection is due.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000)
 
 
 class Shell:
@@ -249,6 +266,7 @@ class Shell:
         except Exception as exc:
             event = S.Failed(f"{type(exc).__name__}: {exc}")
         self.dispatch(event)
+        settle_gc()
 
     def paint_peers(self):
         markup = R.render_peers(self.state)
