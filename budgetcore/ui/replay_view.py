@@ -597,6 +597,12 @@ def _timeline_figure(
 # ------------------------------------------------------------------ tables
 
 
+@lru_cache(maxsize=256)
+def _row_head(key: str, lang: str) -> Markup:
+    """A table row's label cell: the same for every redraw in one language."""
+    return el("th", {"scope": "row"}, t(key, lang))
+
+
 def _summary_table(result: Replay, lang: str) -> Markup:
     s = result.summary
     rows = []
@@ -606,7 +612,7 @@ def _summary_table(result: Replay, lang: str) -> Markup:
             el(
                 "tr",
                 None,
-                el("th", {"scope": "row"}, t(f"replay.sum.{key}", lang)),
+                _row_head(f"replay.sum.{key}", lang),
                 el(
                     "td",
                     {"class": "num", "data-replay-summary": key, "data-value": _exact(value)},
@@ -631,7 +637,7 @@ def _row_table(row: TurnRow, lang: str) -> Markup:
             el(
                 "tr",
                 None,
-                el("th", {"scope": "row"}, t(f"replay.row.{key}", lang)),
+                _row_head(f"replay.row.{key}", lang),
                 el(
                     "td",
                     {"class": "num", "data-replay-row": key, "data-value": _exact(value)},
