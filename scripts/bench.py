@@ -103,11 +103,13 @@ INPUT_FIELDS = [
     ["workload.previous_summary_tokens", ["6,000", "12,000"]],
 ]
 
-# With the replay open, every event changes an input the replay reads (a repeated
-# value would be a memo hit and flatter the figures).
+# With the replay open, every event changes an input the replay reads, and no K or S
+# value comes back within a run: a configuration seen before finds its per-turn stages
+# (summary round, funnel, trigger) in their memos and would flatter the figures (a
+# rotation of three Ks and three Ss redrew in about two thirds of the time).
 REPLAY_INPUTS = [
-    ["config.trigger_tokens", ["30,000", "36,000", "40,000"]],
-    ["config.summary_max_tokens", ["4,096", "8,192", "16,384"]],
+    ["config.trigger_tokens", [f"{30_000 + 250 * i:,}" for i in range(120)]],
+    ["config.summary_max_tokens", [f"{4_096 + 96 * i:,}" for i in range(120)]],
 ]
 # The same loop through the typed fields only: a range input given "30,000" keeps its
 # old value, so every event here is a real change.
@@ -177,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=DIST, help="built site (default dist/)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
+    fresh = sum(len(values) for _, values in REPLAY_INPUTS)
+    if args.replay_events > fresh:
+        parser.error(f"--replay-events: at most {fresh} (beyond that, K and S values repeat)")
     server, base = start_in_thread(root=args.dir)
     runs: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {k: [] for k in PAGES}
     try:
