@@ -108,16 +108,24 @@ def test_python_takes_over_the_prerendered_page_without_rewriting_it(page: Page)
     assert not any(page.page.evaluate(KEPT))
 
 
-def test_python_taking_over_moves_nothing(page: Page) -> None:
+@pytest.mark.parametrize("width", ["page", "narrow_page"])
+def test_nothing_moves_from_first_paint_until_the_registry_is_in(
+    width: str, request: pytest.FixtureRequest
+) -> None:
+    """No layout shift while the page boots, when Python takes it over, or when the model
+    registry's help line arrives after "ready" (it used to push every field down 36 px),
+    on a desktop and a phone: the boot banner and the picker keep room for their lines."""
+    page: Page = request.getfixturevalue(width)
     page.page.add_init_script(
         """window.__shifts = [];
         new PerformanceObserver(l => window.__shifts.push(...l.getEntries().map(e => e.value)))
           .observe({ type: 'layout-shift', buffered: true });"""
     )
     page.open()
+    page.page.wait_for_selector('[data-key^="peer-"]', state="attached")  # registry in
     page.page.wait_for_timeout(300)
     shifts = page.page.evaluate("window.__shifts")
-    assert sum(shifts) < 0.01, shifts
+    assert sum(shifts) < 0.001, shifts
 
 
 def test_a_link_shows_its_readouts_as_pending_until_python_planned_it(
