@@ -275,3 +275,46 @@ def test_the_cost_bars_are_one_stepped_outline_with_a_top_per_turn() -> None:
         assert (int(top), int(right)) == ((y + half) // UNIT, (x + w + half) // UNIT)
     assert d.endswith("V90Z")  # closed on the base
     assert min(int(top) for top, _ in steps) == 0  # the dearest turn reaches the top
+
+
+@pytest.mark.parametrize("inner", [358, 1000])
+def test_more_turns_than_pixels_show_each_columns_tallest_bar(inner: int) -> None:
+    """2,000 turns on a few hundred pixels: each pixel column is one step, as tall as the
+    tallest bar ending in it, so no summary-run spike falls into a zero-width step."""
+    from budgetcore.timeline import UNIT, cost_chart  # noqa: PLC0415
+    from budgetcore.ui.replay_panel import options_of, run_replay, turns_of  # noqa: PLC0415
+
+    state = S.reduce(_open(turns="2000"), S.Resized(inner + 44))
+    screen = render_replay(state)
+    (d,) = re.findall(r'class="rp-bar" data-series="cost" d="([^"]+)"', screen.html["replay-cost"])
+    plot = re.search(r'data-plot-width="(\d+)"', screen.html["replay-timeline"])
+    assert plot
+    result = run_replay(state.plan.scenario, turns_of(state.replay).turns, options_of(state.replay))
+    geo = cost_chart(result, width=int(plot.group(1)), height=90)
+    half = UNIT // 2
+    want: dict[int, int] = {}
+    for x, y, w, _ in geo.bars:
+        right = (x + w + half) // UNIT
+        want[right] = min(want.get(right, 90), (y + half) // UNIT)
+    steps = [(int(r), int(t)) for t, r in re.findall(r"V(\d+)H(\d+)", d)]
+    assert len(steps) < len(result.rows)
+    assert dict(steps) == want
+    assert [r for r, _ in steps] == sorted({r for r, _ in steps})  # one step per column
+    assert min(t for _, t in steps) == 0  # the dearest turn is drawn, at the top
+
+
+@pytest.mark.parametrize("inner", [358, 1000])
+def test_tick_labels_fit_when_the_unseen_history_dwarfs_full_input(inner: int) -> None:
+    """Every run fails (failure rate 1): the backlog grows to millions of tokens and
+    sets the scale; the label column still holds the widest tick label."""
+    from budgetcore.geometry import text_width  # noqa: PLC0415
+
+    state = S.reduce(_open(turns="2000", failure_rate="1"), S.Resized(inner + 44))
+    svg = render_replay(state).html["replay-timeline"]
+    ticks = re.findall(
+        r'class="ch-tick" x="(\d+)" y="\d+" text-anchor="end" data-tick="(\d+)">([^<]+)<', svg
+    )
+    assert ticks
+    assert max(int(v) for _, v, _ in ticks) >= 10_000_000
+    for x, _, text in ticks:
+        assert text_width(text) <= int(x), (text, x)  # right-aligned at x: starts at >= 0

@@ -275,9 +275,11 @@ def _timeline_svg(
     rows = result.rows
     n = len(rows)
     # The gutter fits the widest tick label the scale can have (the scale is at most
-    # the largest value drawn; one geometry pass, not two).
-    values = [r.full_input for r in rows]
-    values += [r.main_safe_input for r in rows]
+    # the largest value drawn; one geometry pass, not two): every series it can be drawn
+    # to, the unseen history too (a huge backlog once cut the top labels at the edge).
+    col = result.columns
+    values = [max(col[k]) for k in ("full_input", "main_safe_input", "trigger_tokens")]
+    values += [max(col["summary"]), max(col["unseen"])]
     values += [tok for _, tok in peer_marks]
     if log is not None:
         values += [q.context for q in log.requests]
@@ -447,7 +449,16 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
     # The bars touch (each fills its turn's slot), so they are drawn as one stepped
     # outline: each bar is its top and its right edge (_px inline: 500 bars per input).
     u, half = UNIT, UNIT // 2
-    tops = "".join([f"V{(y + half) // u}H{(x + w + half) // u}" for x, y, w, _ in geo.bars])
+    # With more turns than pixels several bars end in one pixel column: the column
+    # shows the tallest of them (a spike is never hidden by a zero-width step).
+    steps: list[list[int]] = []  # [top, right edge], in px
+    for x, y, w, _ in geo.bars:
+        top, right = (y + half) // u, (x + w + half) // u
+        if steps and steps[-1][1] == right:
+            steps[-1][0] = min(steps[-1][0], top)
+        else:
+            steps.append([top, right])
+    tops = "".join([f"V{top}H{right}" for top, right in steps])
     bars = f"M{(geo.bars[0][0] + half) // u} {_COST}{tops}V{_COST}Z"
     cum = geo.cumulative
     g = [
