@@ -447,10 +447,10 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
     texts: list[Markup] = []
     _y_grid(geo.scale_turn, _COST, top, gutter, pw, parts, texts, tagged=False)
     # The bars touch (each fills its turn's slot), so they are drawn as one stepped
-    # outline: each bar is its top and its right edge (_px inline: 500 bars per input).
+    # outline, a top and a right edge per pixel column (_px inline: 500 bars per input).
+    # With more turns than pixels several bars end in one column: it shows the tallest
+    # of them, so a spike never falls into a zero-width step.
     u, half = UNIT, UNIT // 2
-    # With more turns than pixels several bars end in one pixel column: the column
-    # shows the tallest of them (a spike is never hidden by a zero-width step).
     steps: list[list[int]] = []  # [top, right edge], in px
     for x, y, w, _ in geo.bars:
         top, right = (y + half) // u, (x + w + half) // u
