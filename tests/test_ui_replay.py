@@ -301,6 +301,14 @@ def test_more_turns_than_pixels_show_each_columns_tallest_bar(inner: int) -> Non
     assert dict(steps) == want
     assert [r for r, _ in steps] == sorted({r for r, _ in steps})  # one step per column
     assert min(t for _, t in steps) == 0  # the dearest turn is drawn, at the top
+    # The plot sits on its own axes: its base (90 px down the group) is the 0 grid line.
+    svg = screen.html["replay-cost"]
+    group = re.search(r'<g transform="translate\(\d+,(\d+)\)">', svg)
+    grid = [int(y) for y in re.findall(r'<line class="ch-grid" [^>]*y1="(\d+)"', svg)]
+    axis = re.search(r'<line class="ch-axis" x1="\d+" x2="\d+" y1="(\d+)"', svg)
+    assert group
+    assert axis
+    assert int(group.group(1)) + 90 == max(grid) == int(axis.group(1))
 
 
 @pytest.mark.parametrize("inner", [358, 1000])

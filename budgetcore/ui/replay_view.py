@@ -453,12 +453,12 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
     u, half = UNIT, UNIT // 2
     steps: list[list[int]] = []  # [top, right edge], in px
     for x, y, w, _ in geo.bars:
-        top, right = (y + half) // u, (x + w + half) // u
+        bar_top, right = (y + half) // u, (x + w + half) // u
         if steps and steps[-1][1] == right:
-            steps[-1][0] = min(steps[-1][0], top)
+            steps[-1][0] = min(steps[-1][0], bar_top)
         else:
-            steps.append([top, right])
-    tops = "".join([f"V{top}H{right}" for top, right in steps])
+            steps.append([bar_top, right])
+    tops = "".join([f"V{bar_top}H{right}" for bar_top, right in steps])
     bars = f"M{(geo.bars[0][0] + half) // u} {_COST}{tops}V{_COST}Z"
     cum = geo.cumulative
     g = [
