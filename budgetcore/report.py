@@ -3,8 +3,8 @@
 Writes what a reviewer attaches to a config change: the plan (JSON), the funnel,
 branch and work charts and the capacity curves as PNG and SVG, the reviewed override
 file, and a short Markdown summary linking them. The charts are drawn with matplotlib
-from the very geometry the page uses (``budgetcore.geometry``); the sweeps come from
-``budgetcore.curves`` and are handed to matplotlib as numpy arrays.
+from the very geometry the page uses (``budgetcore.charts.geometry``); the sweeps come from
+``budgetcore.explore.curves`` and are handed to matplotlib as numpy arrays.
 
 matplotlib and numpy are the optional extra ``budgetcore[report]``: only this module
 imports them, and only the ``report`` command imports this module.
@@ -28,12 +28,12 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from budgetcore import __version__
-from budgetcore.config import export_toml, overrides_of
-from budgetcore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_values
-from budgetcore.fragment import to_fragment
-from budgetcore.geometry import Chart, branch_chart, funnel_chart, work_chart
-from budgetcore.plan import plan
-from budgetcore.scenario import Scenario
+from budgetcore.charts.geometry import Chart, branch_chart, funnel_chart, work_chart
+from budgetcore.core.plan import plan
+from budgetcore.explore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_values
+from budgetcore.scenario.export import export_toml, overrides_of
+from budgetcore.scenario.fragment import to_fragment
+from budgetcore.scenario.model import Scenario
 from budgetcore.ui.messages import CATALOGUE, t
 from budgetcore.ui.render import READOUT_KEYS
 from budgetcore.units import format_int
@@ -211,7 +211,7 @@ REPLAY_TEXT = {
 def _replay_charts(session: tuple[Any, Any], out_dir: Path) -> dict[str, list[str]]:
     """The replay's timeline and cost charts, drawn from the timeline geometry's choices
     (what is in range, what is a note) and the rows' exact integers."""
-    from budgetcore.timeline import timeline_chart  # noqa: PLC0415
+    from budgetcore.charts.timeline import timeline_chart  # noqa: PLC0415
 
     result, log = session
     rows = result.rows

@@ -15,8 +15,8 @@ from decimal import Decimal
 from functools import partial
 
 from budgetcore import Scenario, parse_scenario, plan
-from budgetcore.curves import sweep, sweep_values
-from budgetcore.plan import Plan
+from budgetcore.core.plan import Plan
+from budgetcore.explore.curves import sweep, sweep_values
 from budgetcore.ui import svg
 from budgetcore.ui.svg import curves_chart, plan_charts
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from budgetcore.peers import default_peers
-from budgetcore.registry import default_registry
+from budgetcore.registry.models import default_registry
+from budgetcore.registry.peers import default_peers
 from budgetcore.ui import render as R
 from budgetcore.ui import state as S
 

@@ -18,12 +18,13 @@ import statistics
 import time
 from decimal import Decimal
 
-from budgetcore.plan import plan
-from budgetcore.prices import Prices
-from budgetcore.replay import ReplayOptions, replay
-from budgetcore.scenario import Scenario
-from budgetcore.timeline import cost_chart, timeline_chart
-from budgetcore.turns import generate, parse_generator
+from budgetcore.charts.timeline import cost_chart, timeline_chart
+from budgetcore.core.plan import plan
+from budgetcore.registry.prices import Prices
+from budgetcore.replay.model import ReplayOptions
+from budgetcore.replay.simulate import replay
+from budgetcore.replay.turns import generate, parse_generator
+from budgetcore.scenario.model import Scenario
 
 
 def _inputs(n: int) -> list[Scenario]:

@@ -4,9 +4,9 @@ from decimal import Decimal
 
 import pytest
 
-from budgetcore.capacity import WORK_CAP_TOKENS, SummaryCapacity, summary_capacity
-from budgetcore.contracts import ARTICLE_CONTRACT, ModelContract
-from budgetcore.resize import summary_round
+from budgetcore.core.capacity import WORK_CAP_TOKENS, SummaryCapacity, summary_capacity
+from budgetcore.core.contracts import ARTICLE_CONTRACT, ModelContract
+from budgetcore.core.resize import summary_round
 
 TEN = Decimal("0.10")
 

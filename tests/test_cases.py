@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from budgetcore.cases import (
+from budgetcore.conformance.cases import (
     DEFAULT_RANDOM_COUNT,
     DEFAULT_RANDOM_SEED,
     FORMAT_VERSION,
@@ -28,9 +28,10 @@ from budgetcore.cases import (
     random_cases,
     shipped_cases_text,
 )
+from budgetcore.core.plan import OUTPUT_KEYS, plan
 from budgetcore.errors import ScenarioError
-from budgetcore.plan import OUTPUT_KEYS, plan
-from budgetcore.scenario import Limits, parse_scenario
+from budgetcore.scenario.model import Limits
+from budgetcore.scenario.parse import parse_scenario
 from tests.oracle import oracle_plan
 
 ROOT = Path(__file__).resolve().parent.parent

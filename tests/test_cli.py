@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from budgetcore import cli
-from budgetcore.scenario import Limits
+from budgetcore.scenario.model import Limits
 from tests.test_plan import GOLDEN
 
 ROOT = Path(__file__).resolve().parent.parent

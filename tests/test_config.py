@@ -16,21 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgetcore import Scenario, ScenarioError, parse_scenario
-from budgetcore.config import (
-    REGISTRY,
-    apply_overrides,
-    effective_values,
-    export_json,
-    export_toml,
-    overrides_of,
-    parse_config,
-    warnings_for,
-)
+from budgetcore.scenario.export import effective_values, export_json, export_toml, overrides_of
+from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, parse_config, warnings_for
 from budgetcore.ui.messages import t
 from tests.property.strategies import scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYS = [o.key for o in REGISTRY]
+KEYS = [o.key for o in OVERRIDES]
 
 
 def _error(text: str | bytes, fmt: str | None = None) -> ScenarioError:
@@ -52,7 +44,7 @@ class TestRegistry:
         assert not any(k.startswith(("main_model", "summary_model", "workload")) for k in KEYS)
 
     def test_defaults_are_spec_values(self) -> None:
-        defaults = {o.key: o.default for o in REGISTRY}
+        defaults = {o.key: o.default for o in OVERRIDES}
         assert defaults["config.trigger_tokens"] == 32_000
         assert defaults["config.safety_margin"] == Decimal("0.10")
         assert defaults["limits.raw_bson_bytes"] == 2_097_152
@@ -60,7 +52,7 @@ class TestRegistry:
         assert (defaults["limits.model_timeout_s"], defaults["limits.lease_s"]) == (30, 120)
 
     def test_every_entry_has_a_unit_and_both_languages(self) -> None:
-        for o in REGISTRY:
+        for o in OVERRIDES:
             assert o.unit
             assert t(f"override.{o.key}", "en") != t(f"override.{o.key}", "zh")
             assert o.minimum < o.maximum
@@ -369,7 +361,7 @@ class TestCli:
 def test_plain_toml_writer_is_byte_identical_to_tomli_w(data: dict[str, Any]) -> None:
     import tomli_w  # noqa: PLC0415 - installed with the test extras
 
-    from budgetcore.config import _dumps_plain, _nested  # noqa: PLC0415
+    from budgetcore.scenario.export import _dumps_plain, _nested  # noqa: PLC0415
 
     body = _nested(overrides_of(parse_scenario(data)))
     assert _dumps_plain(body) == tomli_w.dumps(body)

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from budgetcore.contracts import safe_input
+from budgetcore.core.contracts import safe_input
 
 # (I, g, q, m, Safe) worked by hand.
 SAFE_TABLE = [

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from budgetcore.cost import main_input_change, per_turn_cost, relative_change
+from budgetcore.core.cost import main_input_change, per_turn_cost, relative_change
 from budgetcore.units import format_bytes, format_int, format_k, format_percent
 
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from budgetcore import Scenario, parse_scenario
-from budgetcore.curves import (
+from budgetcore.explore.curves import (
     SWEEPABLE,
     UNIT,
     default_range,

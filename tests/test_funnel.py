@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from budgetcore.funnel import main_funnel
+from budgetcore.core.funnel import main_funnel
 
 M = 936_345
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 
 from budgetcore import parse_scenario, plan
-from budgetcore.geometry import branch_chart, funnel_chart, work_chart
+from budgetcore.charts.geometry import branch_chart, funnel_chart, work_chart
 from budgetcore.ui.svg import plan_charts
 from tests.property.strategies import scenarios
 
@@ -94,7 +94,7 @@ from decimal import Decimal  # noqa: E402
 
 from hypothesis import strategies as st  # noqa: E402
 
-from budgetcore.geometry import Box, nice_domain, nice_ticks, text_box, text_width  # noqa: E402
+from budgetcore.charts.geometry import Box, nice_domain, nice_ticks, text_box, text_width  # noqa: E402
 
 # d3-scale's ticks(start, stop, count) for the same inputs (d3-array's documented
 # behaviour, checked by hand): the independent oracle for the golden cases.

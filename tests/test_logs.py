@@ -17,8 +17,14 @@ from pathlib import Path
 import pytest
 
 from budgetcore.errors import ScenarioError
-from budgetcore.logs import LogCompaction, detect_format, parse_claude_code, parse_codex, parse_log
-from budgetcore.replay import Turn
+from budgetcore.replay.logs import (
+    LogCompaction,
+    detect_format,
+    parse_claude_code,
+    parse_codex,
+    parse_log,
+)
+from budgetcore.replay.model import Turn
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CLAUDE = (FIXTURES / "claude-session.jsonl").read_bytes()

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from budgetcore.contracts import ModelContract
-from budgetcore.peers import (
+from budgetcore.core.contracts import ModelContract
+from budgetcore.core.plan import plan
+from budgetcore.registry.peers import (
     FormulaError,
     default_peers,
     evaluate,
@@ -21,8 +22,7 @@ from budgetcore.peers import (
     peer_lines,
     view_as_dict,
 )
-from budgetcore.plan import plan
-from budgetcore.scenario import Config, Scenario
+from budgetcore.scenario.model import Config, Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from budgetcore import Scenario, parse_scenario, plan
-from budgetcore.plan import OUTPUT_KEYS
+from budgetcore.core.plan import OUTPUT_KEYS
 
 GOLDEN: dict[str, int | bool] = {
     "main_safe_input": 936_345,

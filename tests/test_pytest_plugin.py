@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from budgetcore.cases import DEFAULT_RANDOM_COUNT, parse_cases, shipped_cases_text
+from budgetcore.conformance.cases import DEFAULT_RANDOM_COUNT, parse_cases, shipped_cases_text
 
 pytest_plugins = ["pytester"]
 

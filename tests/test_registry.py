@@ -15,11 +15,10 @@ from types import ModuleType
 
 import pytest
 
-from budgetcore.contracts import ModelContract
+from budgetcore.core.contracts import ModelContract
+from budgetcore.core.plan import plan
 from budgetcore.errors import ScenarioError
-from budgetcore.plan import plan
-from budgetcore.prices import Prices
-from budgetcore.registry import (
+from budgetcore.registry.models import (
     default_registry,
     lookup,
     near_matches,
@@ -29,7 +28,8 @@ from budgetcore.registry import (
     require,
     search,
 )
-from budgetcore.scenario import parse_scenario_json
+from budgetcore.registry.prices import Prices
+from budgetcore.scenario.parse import parse_scenario_json
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "budgetcore" / "data" / "models.json"

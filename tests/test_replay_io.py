@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from budgetcore.replay import ROW_KEYS, SUMMARY_KEYS
+from budgetcore.replay.model import ROW_KEYS, SUMMARY_KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 
 from budgetcore import Scenario, parse_scenario, plan
-from budgetcore.curves import (
+from budgetcore.explore.curves import (
     SWEEPABLE,
     curve_panels,
     default_range,
@@ -21,8 +21,9 @@ from budgetcore.curves import (
     sweep,
     sweep_values,
 )
-from budgetcore.experiments import EXPERIMENTS, run
-from budgetcore.fragment import parse_fragment, to_fragment
+from budgetcore.explore.experiments import EXPERIMENTS, run
+from budgetcore.scenario.dump import scenario_json
+from budgetcore.scenario.fragment import parse_fragment, to_fragment
 from budgetcore.ui.messages import t
 from budgetcore.ui.render import _ab_cells, format_signed
 from budgetcore.ui.svg import curves_chart
@@ -82,7 +83,7 @@ class TestCurves:
         assert len(s.values) in (500, 501)
         section, name = path.split(".", 1)
         for i in (0, 137, s.values.index(s.current), len(s.values) - 1):
-            data = scenario.to_json_dict()
+            data = scenario_json(scenario)
             if section == "summary_model" and data["summary_model"] is None:
                 data["summary_model"] = dict(data["main_model"])
             value = s.values[i]

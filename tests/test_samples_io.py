@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from budgetcore import ScenarioError, parse_scenario, plan
-from budgetcore.samples import ByteSample, channel_stats, predict
+from budgetcore.core.samples import ByteSample, channel_stats, predict
+from budgetcore.scenario.dump import scenario_json
 
 LOTS = 10_000_000  # history large enough never to be the first limit
 
@@ -303,4 +304,4 @@ def test_samples_round_trip_through_json() -> None:
         }
     }
     scenario = parse_scenario(data)
-    assert parse_scenario(scenario.to_json_dict()) == scenario
+    assert parse_scenario(scenario_json(scenario)) == scenario

@@ -8,8 +8,9 @@ from decimal import Decimal
 import pytest
 
 from budgetcore import Scenario, ScenarioError, parse_scenario, parse_scenario_json
-from budgetcore.contracts import ModelContract
-from budgetcore.scenario import SCENARIO_FIELDS, Background, Config, Limits, Workload
+from budgetcore.core.contracts import ModelContract
+from budgetcore.scenario.fields import SCENARIO_FIELDS
+from budgetcore.scenario.model import Background, Config, Limits, Workload
 
 TOKENS_RULE = "must be an integer from 0 to 10^12"
 

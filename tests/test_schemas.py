@@ -24,11 +24,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, ValidationError, validators
 
-from budgetcore.cases import parse_cases, random_cases, shipped_cases_text
-from budgetcore.config import REGISTRY, export_json, export_toml, parse_config
+from budgetcore.conformance.cases import parse_cases, random_cases, shipped_cases_text
+from budgetcore.conformance.schemas import SCHEMA_NAMES, registry_names, schema, schema_text
 from budgetcore.errors import NonFinite, Problem, ScenarioError
-from budgetcore.scenario import SCENARIO_FIELDS, Scenario, load_json, parse_scenario
-from budgetcore.schemas import SCHEMA_NAMES, registry_names, schema, schema_text
+from budgetcore.inputs.jsonio import load_json
+from budgetcore.scenario.dump import scenario_json
+from budgetcore.scenario.export import export_json, export_toml
+from budgetcore.scenario.fields import SCENARIO_FIELDS
+from budgetcore.scenario.model import Scenario
+from budgetcore.scenario.overrides import OVERRIDES, parse_config
+from budgetcore.scenario.parse import parse_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "budgetcore" / "data" / "schemas"
@@ -135,7 +140,7 @@ def test_scenario_schema_follows_the_parsers_field_table() -> None:
 
 def test_config_schema_lists_every_supported_override_both_ways() -> None:
     props = schema("config")["properties"]
-    for o in REGISTRY:
+    for o in OVERRIDES:
         section, name = o.key.split(".", 1)
         assert name in props[section]["properties"]
         assert o.key in props
@@ -410,7 +415,7 @@ def test_scenario_schema_accepts_only_what_the_parser_accepts(doc: Any) -> None:
 def bad_configs(draw: st.DrawFn) -> Any:
     doc: dict[str, Any] = {}
     for _ in range(draw(st.integers(0, 4))):
-        override = draw(st.sampled_from(REGISTRY))
+        override = draw(st.sampled_from(OVERRIDES))
         section, name = override.key.split(".", 1)
         value = draw(st.one_of(leaves, st.just(override.default)))
         if isinstance(value, Decimal) and override.spec.kind == "margin" and draw(st.booleans()):
@@ -463,4 +468,4 @@ def _has_empty_table(value: Any) -> bool:
 def test_exact_json_round_trips_numbers() -> None:
     doc = {"a": [Decimal("1E-29"), Decimal("3.2E+4"), 7, Decimal("0.10"), Decimal("5")]}
     assert load_json(_exact_json(doc)) == doc
-    assert Scenario().to_json_dict() == load_json(_exact_json(Scenario().to_json_dict()))
+    assert scenario_json(Scenario()) == load_json(_exact_json(scenario_json(Scenario())))

@@ -1,7 +1,7 @@
 """The page's charts as SVG: axes, exact markers, label placement, A/B scale, languages.
 
 Every test parses the markup with ``xml.etree`` and measures it with its own text-box
-estimate (below), written apart from ``budgetcore.geometry``: 0.62 em per Latin
+estimate (below), written apart from ``budgetcore.charts.geometry``: 0.62 em per Latin
 character, 1 em per CJK one, ascent one em, descent a quarter em.
 """
 
@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budgetcore import Scenario, parse_scenario, plan
-from budgetcore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_values
+from budgetcore.explore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_values
+from budgetcore.scenario.dump import scenario_json
 from budgetcore.ui.messages import CATALOGUE, t
 from budgetcore.ui.svg import curves_chart, plan_charts
 from tests.oracle import oracle_plan
@@ -475,7 +476,7 @@ def _figure_texts(markup: str) -> list[ET.Element]:
 
 
 def _data(scenario: Scenario, path: str, value: int | Decimal) -> dict[str, Any]:
-    data = scenario.to_json_dict()
+    data = scenario_json(scenario)
     section, name = path.split(".", 1)
     if section == "summary_model" and data["summary_model"] is None:
         data["summary_model"] = dict(data["main_model"])

@@ -11,11 +11,13 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetcore.logs import parse_claude_code
-from budgetcore.prices import Prices
-from budgetcore.replay import ReplayOptions, Turn, replay
-from budgetcore.scenario import Scenario, parse_scenario
-from budgetcore.timeline import UNIT, cost_chart, timeline_chart, turn_at, turning_points
+from budgetcore.charts.timeline import UNIT, cost_chart, timeline_chart, turn_at, turning_points
+from budgetcore.registry.prices import Prices
+from budgetcore.replay.logs import parse_claude_code
+from budgetcore.replay.model import ReplayOptions, Turn
+from budgetcore.replay.simulate import replay
+from budgetcore.scenario.model import Scenario
+from budgetcore.scenario.parse import parse_scenario
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from budgetcore.trigger import soft_trigger
+from budgetcore.core.trigger import soft_trigger
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 
 from budgetcore.errors import ScenarioError
-from budgetcore.replay import Turn
-from budgetcore.turns import generate, parse_generator, parse_generator_json, parse_turn_lines
+from budgetcore.replay.model import Turn
+from budgetcore.replay.turns import (
+    generate,
+    parse_generator,
+    parse_generator_json,
+    parse_turn_lines,
+)
 
 
 class TestGenerator:

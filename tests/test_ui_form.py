@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetcore.scenario import MAX_TOKENS, SCENARIO_FIELDS, parse_field
+from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.scenario.fields import SCENARIO_FIELDS, parse_field
 from budgetcore.ui.form import (
     FIELDS,
     SLIDER_STEPS,

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from budgetcore import plan
-from budgetcore.peers import default_peers, peer_lines
-from budgetcore.registry import default_registry, per_million, picks
+from budgetcore.registry.models import default_registry, per_million, picks
+from budgetcore.registry.peers import default_peers, peer_lines
 from budgetcore.ui import render as R
 from budgetcore.ui import state as S
 from budgetcore.units import format_int
@@ -50,7 +50,8 @@ def test_nothing_of_the_registry_or_the_peers_loads_before_ready() -> None:
         "import sys\n"
         "from budgetcore.ui import render as R, state as S\n"
         "screen = R.render(S.reduce(S.initial_state(), S.PickerTyped('main_model', 'gpt')))\n"
-        "print('budgetcore.registry' in sys.modules, 'budgetcore.peers' in sys.modules)\n"
+        "print('budgetcore.registry.models' in sys.modules,"
+        " 'budgetcore.registry.peers' in sys.modules)\n"
         "print(screen.text['picker-main_model-status'])\n"
         "print(R.render_peers(S.initial_state()))\n"
     )

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from budgetcore import plan
-from budgetcore.scenario import Scenario
+from budgetcore.scenario.model import Scenario
 from budgetcore.ui.markup import Markup
 from budgetcore.ui.prerender import Document, first_screen, prerender
 from budgetcore.ui.render import READOUT_KEYS

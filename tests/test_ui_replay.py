@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.scenario.dump import scenario_json
 from budgetcore.ui import state as S
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.replay_panel import cli_args, parse_field_text
@@ -33,7 +34,7 @@ def _cells(markup: str, attr: str) -> dict[str, str]:
 
 def _cli_with_options(state: S.PageState, tmp_path: Path) -> list[dict[str, object]]:
     scenario = tmp_path / "scenario.json"
-    scenario.write_text(json.dumps(state.plan.scenario.to_json_dict()))
+    scenario.write_text(json.dumps(scenario_json(state.plan.scenario)))
     args = cli_args(state.replay)
     options = tmp_path / "options.json"
     options.write_text(json.dumps(args["options"]))
@@ -173,7 +174,7 @@ def test_claude_code_log_compactions_are_marked(tmp_path: Path) -> None:
     assert 'data-series="log_context"' in screen.html["replay-timeline"]
     # The same file through the CLI: the same summary.
     scenario = tmp_path / "scenario.json"
-    scenario.write_text(json.dumps(state.plan.scenario.to_json_dict()))
+    scenario.write_text(json.dumps(scenario_json(state.plan.scenario)))
     options = tmp_path / "options.json"
     options.write_text(json.dumps(cli_args(state.replay)["options"]))
     out = subprocess.run(
@@ -231,7 +232,7 @@ def test_chart_text_and_tokens_only_note() -> None:
 @pytest.mark.parametrize("inner", [358, 640])
 def test_the_cost_axis_title_is_never_cut_at_the_left_edge(lang: str, inner: int) -> None:
     """Each axis-title line fits inside the chart: on a phone the title takes two lines."""
-    from budgetcore.geometry import text_width  # noqa: PLC0415
+    from budgetcore.charts.geometry import text_width  # noqa: PLC0415
 
     state = S.reduce(S.reduce(_open(), S.LanguageChosen(lang)), S.Resized(inner + 44))
     svg = render_replay(state).html["replay-cost"]
@@ -255,7 +256,7 @@ def test_reset_keeps_the_panel_open_and_main_fields_invalid_pause_it() -> None:
 def test_the_cost_bars_are_one_stepped_outline_with_a_top_per_turn() -> None:
     """Each turn's bar fills its slot; drawn as one outline, every turn is a top and a
     right edge, at the geometry's height rounded half up to whole pixels."""
-    from budgetcore.timeline import UNIT, cost_chart  # noqa: PLC0415
+    from budgetcore.charts.timeline import UNIT, cost_chart  # noqa: PLC0415
     from budgetcore.ui.replay_panel import options_of, run_replay, turns_of  # noqa: PLC0415
 
     state = _open(turns="60")
@@ -281,7 +282,7 @@ def test_the_cost_bars_are_one_stepped_outline_with_a_top_per_turn() -> None:
 def test_more_turns_than_pixels_show_each_columns_tallest_bar(inner: int) -> None:
     """2,000 turns on a few hundred pixels: each pixel column is one step, as tall as the
     tallest bar ending in it, so no summary-run spike falls into a zero-width step."""
-    from budgetcore.timeline import UNIT, cost_chart  # noqa: PLC0415
+    from budgetcore.charts.timeline import UNIT, cost_chart  # noqa: PLC0415
     from budgetcore.ui.replay_panel import options_of, run_replay, turns_of  # noqa: PLC0415
 
     state = S.reduce(_open(turns="2000"), S.Resized(inner + 44))
@@ -315,7 +316,7 @@ def test_more_turns_than_pixels_show_each_columns_tallest_bar(inner: int) -> Non
 def test_tick_labels_fit_when_the_unseen_history_dwarfs_full_input(inner: int) -> None:
     """Every run fails (failure rate 1): the backlog grows to millions of tokens and
     sets the scale; the label column still holds the widest tick label."""
-    from budgetcore.geometry import text_width  # noqa: PLC0415
+    from budgetcore.charts.geometry import text_width  # noqa: PLC0415
 
     state = S.reduce(_open(turns="2000", failure_rate="1"), S.Resized(inner + 44))
     svg = render_replay(state).html["replay-timeline"]

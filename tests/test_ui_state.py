@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budgetcore import Scenario, plan
-from budgetcore.config import export_toml, parse_config
-from budgetcore.fragment import parse_fragment, to_fragment
+from budgetcore.scenario.export import export_toml
+from budgetcore.scenario.fragment import parse_fragment, to_fragment
+from budgetcore.scenario.overrides import parse_config
 from budgetcore.ui import state as S
 from budgetcore.ui.form import FIELDS, format_value
 from budgetcore.ui.render import render, render_curves

@@ -259,8 +259,8 @@ class Shell:
         # The registry (3,205 models) and the peers' rules parse after "ready", from a
         # timeout: the first plan on screen never waits for them.
         try:
-            from budgetcore.peers import default_peers  # noqa: PLC0415
-            from budgetcore.registry import default_registry  # noqa: PLC0415
+            from budgetcore.registry.models import default_registry  # noqa: PLC0415
+            from budgetcore.registry.peers import default_peers  # noqa: PLC0415
 
             event = S.ModelDataLoaded(default_registry(), default_peers())
         except Exception as exc:

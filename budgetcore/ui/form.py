@@ -15,14 +15,10 @@ from decimal import Decimal, InvalidOperation, localcontext
 from functools import lru_cache
 
 from budgetcore.errors import ScenarioError, render_value
-from budgetcore.scenario import (
-    MAX_MARGIN_PLACES,
-    MAX_TOKENS,
-    SCENARIO_FIELDS,
-    FieldSpec,
-    parse_average,
-    parse_field,
-)
+from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, parse_field
+from budgetcore.scenario.model import MAX_MARGIN_PLACES
+from budgetcore.scenario.parse import parse_average
 from budgetcore.units import format_int
 
 __all__ = [

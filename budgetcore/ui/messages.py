@@ -1434,7 +1434,7 @@ CATALOGUE.update(
         "aria.exported": ("Exported overrides", "导出的覆盖项"),
         "aria.loading": ("Loading", "加载中"),
         "phrase.key-ab": ("A {a} · B − A {delta}", "A {a} · B − A {delta}"),
-        # -------- how each prefetch limit becomes tokens (budgetcore.io)
+        # -------- how each prefetch limit becomes tokens (budgetcore.core.protections)
         "basis.token_budget": (
             "loader prefetch limit = max(0, M − A loader)",
             "Loader 预取上界 = max(0, M − A loader)",

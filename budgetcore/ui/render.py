@@ -14,10 +14,10 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from budgetcore.core.plan import OUTPUT_KEYS, Plan
 from budgetcore.errors import Problem
-from budgetcore.fragment import to_fragment
-from budgetcore.plan import OUTPUT_KEYS, Plan
-from budgetcore.scenario import SCENARIO_FIELDS
+from budgetcore.scenario.fields import SCENARIO_FIELDS
+from budgetcore.scenario.fragment import to_fragment
 from budgetcore.ui.form import (
     AVERAGES,
     FIELDS,
@@ -985,7 +985,7 @@ def _charts(p: Plan, pinned: Plan | None, lang: str, width: int) -> dict[str, Ma
 
 def render_curves(state: PageState, width: int | None = None) -> Markup:
     """The capacity curves of the current sweep (drawn in a frame of their own)."""
-    from budgetcore.curves import sweep, sweep_values  # noqa: PLC0415 - on first use
+    from budgetcore.explore.curves import sweep, sweep_values  # noqa: PLC0415 - on first use
     from budgetcore.ui.svg import curves_chart  # noqa: PLC0415
 
     s = state.sweep
@@ -996,7 +996,8 @@ def render_curves(state: PageState, width: int | None = None) -> Markup:
 
 def render_export(state: PageState) -> tuple[str, Markup]:
     """The exported override file and its diff against the defaults."""
-    from budgetcore.config import REGISTRY, export_json, export_toml, overrides_of  # noqa: PLC0415
+    from budgetcore.scenario.export import export_json, export_toml, overrides_of  # noqa: PLC0415
+    from budgetcore.scenario.overrides import OVERRIDES  # noqa: PLC0415
 
     scenario = state.plan.scenario
     lang = state.lang
@@ -1014,7 +1015,7 @@ def render_export(state: PageState) -> tuple[str, Markup]:
             el("td", None, t(FIELDS[o.key].unit, lang)),
             el("td", None, t(f"override.{o.key}", lang)),
         )
-        for o in REGISTRY
+        for o in OVERRIDES
         if o.key in changed
     )
     heads = join(el("th", {"scope": "col"}, h) for h in t("phrase.diff-head", lang).split("|"))
@@ -1027,13 +1028,13 @@ def render_export(state: PageState) -> tuple[str, Markup]:
 
 
 def sweep_options_html(lang: str) -> Markup:
-    from budgetcore.curves import SWEEPABLE  # noqa: PLC0415
+    from budgetcore.explore.curves import SWEEPABLE  # noqa: PLC0415
 
     return join(el("option", {"value": k}, t(f"sweep.{k}", lang)) for k in SWEEPABLE)
 
 
 def experiment_buttons_html(lang: str) -> Markup:
-    from budgetcore.experiments import EXPERIMENTS  # noqa: PLC0415
+    from budgetcore.explore.experiments import EXPERIMENTS  # noqa: PLC0415
 
     return join(
         el("button", {"type": "button", "data-experiment": e.key}, t(f"exp.{e.key}.title", lang))
@@ -1150,7 +1151,7 @@ def _chosen_html(state: PageState, section: str) -> Markup:
     lang = state.lang
     if not name or state.registry is None:
         return Markup("")
-    from budgetcore.registry import per_million  # noqa: PLC0415 - loaded after ready
+    from budgetcore.registry.models import per_million  # noqa: PLC0415 - loaded after ready
 
     release = state.registry.provenance.label
     if not same:
@@ -1236,7 +1237,7 @@ def peers_html(
     """The peers' trigger lines for ``p``'s main model (W = I, O): a chart on one axis,
     a table with every system's exact line and source, this scenario's and the
     article's lines with the room between them, and what the view must not be read as."""
-    from budgetcore.peers import peer_lines  # noqa: PLC0415 - loaded after ready
+    from budgetcore.registry.peers import peer_lines  # noqa: PLC0415 - loaded after ready
     from budgetcore.ui.svg import peer_percent, peers_chart  # noqa: PLC0415
 
     main = p.scenario.main_model

@@ -18,14 +18,15 @@ from decimal import Decimal, InvalidOperation, localcontext
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.scenario import MAX_TOKENS, Scenario
+from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.scenario.model import Scenario
 from budgetcore.ui.form import Issue, IssueError, Param
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on boot
-    from budgetcore.logs import ParsedLog
-    from budgetcore.replay import Replay, ReplayOptions, Turn
-    from budgetcore.turns import GeneratorSpec
+    from budgetcore.replay.logs import ParsedLog
+    from budgetcore.replay.model import Replay, ReplayOptions, Turn
+    from budgetcore.replay.turns import GeneratorSpec
 
 __all__ = [
     "DISTS",
@@ -217,7 +218,7 @@ def initial_panel() -> ReplayPanel:
 
 
 def with_turn_lines(panel: ReplayPanel, text: str) -> ReplayPanel:
-    from budgetcore.turns import parse_turn_lines  # noqa: PLC0415
+    from budgetcore.replay.turns import parse_turn_lines  # noqa: PLC0415
 
     try:
         turns, problems = parse_turn_lines(text)
@@ -229,7 +230,7 @@ def with_turn_lines(panel: ReplayPanel, text: str) -> ReplayPanel:
 
 def with_log(panel: ReplayPanel, text: str, name: str) -> ReplayPanel:
     """Parse a log file's text; keep its numbers, never the text."""
-    from budgetcore.logs import parse_log  # noqa: PLC0415 - only when a log is loaded
+    from budgetcore.replay.logs import parse_log  # noqa: PLC0415 - only when a log is loaded
 
     try:
         log = parse_log(text)
@@ -239,7 +240,7 @@ def with_log(panel: ReplayPanel, text: str, name: str) -> ReplayPanel:
 
 
 def _generator(values: Mapping[str, object]) -> GeneratorSpec:
-    from budgetcore.turns import Distribution, GeneratorSpec  # noqa: PLC0415
+    from budgetcore.replay.turns import Distribution, GeneratorSpec  # noqa: PLC0415
 
     dist = str(values["replay.dist"])
     low, high = values["replay.low"], values["replay.high"]
@@ -283,7 +284,7 @@ _GEN_MEMO: dict[tuple[object, ...], tuple[Turn, ...]] = {}
 def _generated(key: tuple[object, ...], panel: ReplayPanel) -> tuple[Turn, ...]:
     hit = _GEN_MEMO.get(key)
     if hit is None:
-        from budgetcore.turns import generate  # noqa: PLC0415
+        from budgetcore.replay.turns import generate  # noqa: PLC0415
 
         hit = generate(_generator(panel.values))
         _GEN_MEMO.clear()
@@ -292,7 +293,7 @@ def _generated(key: tuple[object, ...], panel: ReplayPanel) -> tuple[Turn, ...]:
 
 
 def options_of(panel: ReplayPanel) -> ReplayOptions:
-    from budgetcore.replay import ReplayOptions  # noqa: PLC0415
+    from budgetcore.replay.model import ReplayOptions  # noqa: PLC0415
 
     v = panel.values
     ratio, rate, seed = (
@@ -322,7 +323,7 @@ def run_replay(scenario: Scenario, turns: tuple[Turn, ...], options: ReplayOptio
     hit = _REPLAY_MEMO.get("last")
     if hit is not None and hit[1] is turns and hit[0] == scenario and hit[2] == options:
         return hit[3]
-    from budgetcore.replay import replay  # noqa: PLC0415
+    from budgetcore.replay.simulate import replay  # noqa: PLC0415
 
     result = replay(scenario, turns, options)
     _REPLAY_MEMO["last"] = (scenario, turns, options, result)

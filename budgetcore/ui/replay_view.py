@@ -1,7 +1,7 @@
 """The replay panel drawn: timeline and cost charts, the session summary, the scrubbed
 turn's row and funnel (SPEC §12). Pure: page state in, markup out.
 
-The charts take their geometry from :mod:`budgetcore.timeline` (integer positions in
+The charts take their geometry from :mod:`budgetcore.charts.timeline` (integer positions in
 1/100 px) and draw it the way :mod:`budgetcore.ui.svg` draws: at the container's real
 width (12 px text), nice ticks, every label in a row or gutter of its own (never on a
 mark), exact values in the legend, and what the chart must not be read as.
@@ -16,11 +16,11 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
+from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width
+from budgetcore.charts.timeline import UNIT, Polyline, cost_chart, timeline_chart, turning_points
 from budgetcore.errors import Problem
-from budgetcore.geometry import FONT_PX, nice_ticks, text_box, text_width
-from budgetcore.logs import LogSeries
-from budgetcore.replay import SUMMARY_KEYS, Replay, TurnRow
-from budgetcore.timeline import UNIT, Polyline, cost_chart, timeline_chart, turning_points
+from budgetcore.replay.logs import LogSeries
+from budgetcore.replay.model import SUMMARY_KEYS, Replay, TurnRow
 from budgetcore.ui.form import Issue
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import CATALOGUE, count, t
@@ -524,7 +524,7 @@ def _timeline_figure(
     peer_marks: list[tuple[str, int]] = []
     peer_names: dict[str, str] = {}
     if log is not None:
-        from budgetcore.peers import peer_lines  # noqa: PLC0415 - only with a log
+        from budgetcore.registry.peers import peer_lines  # noqa: PLC0415 - only with a log
 
         first = result.rows[0].plan
         view = peer_lines(window, first.scenario.main_model.output_tokens, first)

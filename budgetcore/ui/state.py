@@ -16,22 +16,14 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from budgetcore.contracts import ModelContract
+from budgetcore.core.contracts import ModelContract
+from budgetcore.core.plan import Plan, plan
+from budgetcore.core.samples import Samples
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.plan import Plan, plan
-from budgetcore.samples import Samples
-from budgetcore.scenario import (
-    LIMIT_RULES,
-    SCENARIO_FIELDS,
-    Background,
-    Config,
-    Limits,
-    Scenario,
-    Workload,
-    parse_sample_lines,
-    parse_samples,
-    samples_to_lines,
-)
+from budgetcore.scenario.dump import samples_to_lines, scenario_json
+from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
+from budgetcore.scenario.model import Background, Config, Limits, Scenario, Workload
+from budgetcore.scenario.parse import parse_sample_lines, parse_samples
 from budgetcore.ui.form import (
     AVERAGES,
     FIELDS,
@@ -53,8 +45,8 @@ from budgetcore.ui.replay_panel import (
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
-    from budgetcore.peers import Peer
-    from budgetcore.registry import Picks, Registry
+    from budgetcore.registry.models import Picks, Registry
+    from budgetcore.registry.peers import Peer
 
 __all__ = [
     "PICKER_MIN_CHARS",
@@ -526,7 +518,7 @@ def _replanned(state: PageState) -> PageState:
 
 def _loaded(state: PageState, scenario: Scenario, **changes: Any) -> PageState:
     """Show ``scenario`` in every field, through the same parse-and-validate step."""
-    lines = scenario.to_json_dict()["samples"]
+    lines = scenario_json(scenario)["samples"]
     sample_lines = {
         k: v for k, v in lines.items() if k not in ("tokens_per_message", "messages_per_session")
     }
@@ -632,7 +624,7 @@ def _engine_drops(state: PageState, _e: EngineDrops) -> PageState:
 
 
 def _link(state: PageState, e: LinkOpened) -> PageState:
-    from budgetcore.fragment import parse_fragment  # noqa: PLC0415 - only on open
+    from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415 - only on open
 
     result = parse_fragment(e.fragment)
     ui = dict(result.ui)
@@ -693,7 +685,8 @@ def _import_typed(state: PageState, e: ImportTyped) -> PageState:
 
 
 def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
-    from budgetcore.config import REGISTRY, apply_overrides, effective_values, parse_config  # noqa: PLC0415
+    from budgetcore.scenario.export import effective_values  # noqa: PLC0415
+    from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, parse_config  # noqa: PLC0415
 
     mode = "merge" if e.mode == "merge" else "replace"
     if state.stale:
@@ -709,7 +702,7 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
         if mode == "replace":
             # The file becomes the whole override set: every supported key it does not
             # set goes back to its default.
-            defaults = {o.key: o.default for o in REGISTRY if o.key not in overrides}
+            defaults = {o.key: o.default for o in OVERRIDES if o.key not in overrides}
             base = apply_overrides(current, defaults)
         after = apply_overrides(base, overrides)
     except ScenarioError as exc:
@@ -717,7 +710,7 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
         return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     now, later = effective_values(current), effective_values(after)
     changes = tuple(
-        (o.key, now[o.key], later[o.key]) for o in REGISTRY if now[o.key] != later[o.key]
+        (o.key, now[o.key], later[o.key]) for o in OVERRIDES if now[o.key] != later[o.key]
     )
     preview = ImportPreview(e.text, mode, changes=changes, keys=tuple(overrides), after=after)
     return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
@@ -736,7 +729,7 @@ def _import_cancel(state: PageState, _e: ImportCancelled) -> PageState:
 
 
 def _experiment(state: PageState, e: ExperimentRun) -> PageState:
-    from budgetcore.experiments import BY_KEY, run  # noqa: PLC0415 - on first use
+    from budgetcore.explore.experiments import BY_KEY, run  # noqa: PLC0415 - on first use
 
     if e.key not in BY_KEY:
         return state
@@ -773,7 +766,7 @@ def _reset(state: PageState, _e: Reset) -> PageState:
 
 
 def _sweep_path(state: PageState, path: str) -> PageState:
-    from budgetcore.curves import SWEEPABLE, default_range  # noqa: PLC0415 - on first use
+    from budgetcore.explore.curves import SWEEPABLE, default_range  # noqa: PLC0415 - on first use
 
     if path not in SWEEPABLE:
         return state
@@ -859,8 +852,8 @@ def picks_of(registry: Registry | None, query: str) -> Picks | None:
     hit = _PICK_MEMO.get(key)
     if hit is not None and hit[0] is registry:
         return hit[1]
-    from budgetcore.registry import Registry as _Registry  # noqa: PLC0415 - after ready
-    from budgetcore.registry import picks  # noqa: PLC0415
+    from budgetcore.registry.models import Registry as _Registry  # noqa: PLC0415 - after ready
+    from budgetcore.registry.models import picks  # noqa: PLC0415
 
     # Typing extends the text: every model matching the longer text matched the shorter
     # one (its words only grow or are added), so only those are searched again.
@@ -1001,7 +994,7 @@ def _replay_scrubbed(state: PageState, e: ReplayScrubbed) -> PageState:
 
 
 def _replay_pointed(state: PageState, e: ReplayPointed) -> PageState:
-    from budgetcore.timeline import UNIT, turn_at  # noqa: PLC0415
+    from budgetcore.charts.timeline import UNIT, turn_at  # noqa: PLC0415
 
     if e.plot_width < 1 or e.turns < 1:
         return state

@@ -26,7 +26,9 @@ from decimal import Decimal
 from functools import lru_cache
 from itertools import pairwise
 
-from budgetcore.curves import (
+from budgetcore.charts.geometry import FONT_PX, Box, nice_domain, nice_ticks, text_box, text_width
+from budgetcore.core.plan import Plan
+from budgetcore.explore.curves import (
     SERIES,
     SWEEPABLE,
     UNIT,
@@ -36,15 +38,6 @@ from budgetcore.curves import (
     unit_position,
     x_pixels,
 )
-from budgetcore.geometry import (
-    FONT_PX,
-    Box,
-    nice_domain,
-    nice_ticks,
-    text_box,
-    text_width,
-)
-from budgetcore.plan import Plan
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import t
 from budgetcore.units import format_int
@@ -882,7 +875,7 @@ def _title_row(
 
 # ------------------------------------------------------------------ peers' trigger lines
 #
-# One row per peer system of ``budgetcore.peers``: a bar from 0 to its trigger line on
+# One row per peer system of ``budgetcore.registry.peers``: a bar from 0 to its trigger line on
 # one axis (tokens, or percent of the window W), beside this scenario's K, M and hard
 # line and the context-layers article's clean / compact / hard lines, which also run
 # down through the peers' rows. Row labels wrap at the chart's width and sit on their
@@ -945,7 +938,7 @@ class _PeerRow:
 
 
 def _peer_rows(view: object, lang: str, unit: str) -> list[_PeerRow]:
-    from budgetcore.peers import PeerView  # noqa: PLC0415
+    from budgetcore.registry.peers import PeerView  # noqa: PLC0415
 
     assert isinstance(view, PeerView)
 
@@ -1000,11 +993,11 @@ def _percent_label(v: int) -> str:
 
 
 def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "tokens") -> Markup:
-    """The peers' trigger lines of ``view`` (a ``budgetcore.peers.PeerView``) as an svg
+    """The peers' trigger lines of ``view`` (a ``budgetcore.registry.peers.PeerView``) as an svg
     at ``width`` CSS pixels, on a token axis or (``unit="percent"``) a percent-of-W axis."""
     from fractions import Fraction  # noqa: PLC0415
 
-    from budgetcore.peers import PeerView  # noqa: PLC0415
+    from budgetcore.registry.peers import PeerView  # noqa: PLC0415
 
     assert isinstance(view, PeerView)
     w = view.window

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from budgetcore import parse_scenario
-from budgetcore.config import export_toml
+from budgetcore.scenario.export import export_toml
 from tests.browser.conftest import Page
 from tests.browser.test_page import cli_readouts
 

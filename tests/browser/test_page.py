@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from budgetcore import parse_scenario, plan
-from budgetcore.plan import OUTPUT_KEYS
+from budgetcore.core.plan import OUTPUT_KEYS
 from budgetcore.ui.render import READOUT_KEYS
 from tests.browser.conftest import ROOT, Page
 from tests.test_plan import GOLDEN

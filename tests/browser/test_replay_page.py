@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from budgetcore.scenario import Scenario
+from budgetcore.scenario.dump import scenario_json
+from budgetcore.scenario.model import Scenario
 from tests.browser.conftest import ROOT, Page
 
 pytestmark = pytest.mark.browser
@@ -21,7 +22,7 @@ FIXTURE = ROOT / "tests" / "fixtures" / "claude-session.jsonl"
 
 def _cli_summary(tmp_path: Path, *source: str) -> dict[str, object]:
     scenario = tmp_path / "scenario.json"
-    data = Scenario().to_json_dict()
+    data = scenario_json(Scenario())
     data["config"]["trigger_tokens"] = 30_000
     scenario.write_text(json.dumps(data))
     options = tmp_path / "options.json"

@@ -9,12 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from budgetcore import parse_scenario
-from budgetcore.cases import dump_cases, parse_cases, plan_differences, random_cases
-from budgetcore.plan import OUTPUT_KEYS
+from budgetcore.conformance.cases import dump_cases, parse_cases, plan_differences, random_cases
+from budgetcore.core.plan import OUTPUT_KEYS
+from budgetcore.scenario.dump import scenario_json
 from tests.oracle import oracle_plan
 from tests.property.strategies import scenarios
 
-_DEFAULT_LIMITS_JSON = parse_scenario({}).to_json_dict()["limits"]
+_DEFAULT_LIMITS_JSON = scenario_json(parse_scenario({}))["limits"]
 
 
 @given(st.integers(0, 2**64))
@@ -22,7 +23,7 @@ def test_any_seed_gives_valid_cases_that_round_trip(seed: int) -> None:
     cases = random_cases(3, seed)
     assert parse_cases(dump_cases(cases)).cases == cases
     for case in cases:
-        assert parse_scenario(case.scenario).to_json_dict() == case.scenario
+        assert scenario_json(parse_scenario(case.scenario)) == case.scenario
         if not case.scenario["samples"]["read"] and case.scenario["limits"] == _DEFAULT_LIMITS_JSON:
             assert {k: case.plan[k] for k in OUTPUT_KEYS} == oracle_plan(case.scenario)
 

@@ -11,8 +11,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetcore.fragment import parse_fragment
-from budgetcore.scenario import SCENARIO_FIELDS, Limits
+from budgetcore.scenario.fields import SCENARIO_FIELDS
+from budgetcore.scenario.fragment import parse_fragment
+from budgetcore.scenario.model import Limits
 
 LIMIT_KEYS = [f.path for f in SCENARIO_FIELDS if f.section == "limits"]
 OTHER_KEYS = [f.path for f in SCENARIO_FIELDS if f.section != "limits"]
@@ -111,7 +112,7 @@ _LINKISH = st.text(
 def test_unquote_is_urllib_unquote(text: str) -> None:
     import urllib.parse  # noqa: PLC0415
 
-    from budgetcore.fragment import unquote  # noqa: PLC0415
+    from budgetcore.scenario.fragment import unquote  # noqa: PLC0415
 
     assert unquote(text) == urllib.parse.unquote(text)
 

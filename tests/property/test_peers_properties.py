@@ -8,11 +8,11 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetcore.contracts import ModelContract
-from budgetcore.peers import peer_lines
-from budgetcore.plan import plan
-from budgetcore.registry import default_registry, search
-from budgetcore.scenario import Scenario
+from budgetcore.core.contracts import ModelContract
+from budgetcore.core.plan import plan
+from budgetcore.registry.models import default_registry, search
+from budgetcore.registry.peers import peer_lines
+from budgetcore.scenario.model import Scenario
 
 windows = st.one_of(
     st.integers(1, 4_000_000),

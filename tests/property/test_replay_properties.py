@@ -9,9 +9,11 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetcore.replay import Replay, Turn, parse_options, replay
-from budgetcore.scenario import parse_scenario
-from budgetcore.turns import generate, parse_generator, parse_turn_lines
+from budgetcore.replay.model import Replay, Turn
+from budgetcore.replay.options import parse_options
+from budgetcore.replay.simulate import replay
+from budgetcore.replay.turns import generate, parse_generator, parse_turn_lines
+from budgetcore.scenario.parse import parse_scenario
 from tests.property.strategies import samples
 from tests.replay_oracle import oracle_replay
 

@@ -1,0 +1,1 @@
+"""Chart geometry shared by the page and the report: axes, ticks, bars, timelines."""

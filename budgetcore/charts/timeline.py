@@ -1,0 +1,321 @@
+"""Geometry of a replay's timeline and cost charts: numbers only, no drawing library.
+
+Like :mod:`budgetcore.charts.geometry`, but for hundreds of turns redrawn on every input:
+positions are integers in hundredths of a pixel (:data:`UNIT`), floored (a position is
+never a token count; every label carries the exact integer), so a 500-turn timeline
+costs integer arithmetic, not thousands of ``Fraction`` objects. Renderers divide by
+``UNIT`` when they draw. y grows downwards, as in SVG.
+
+Turn ``t`` (1-based) of ``n`` sits at the centre of its slot, ``x = (2t - 1) / 2n`` of
+the width; an event between turns (a log's compaction after turn t) sits on the slot
+edge ``x = t / n``. :func:`turn_at` maps a pointer position back to a turn (scrubbing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Context, Decimal
+from functools import partial
+from itertools import pairwise
+from operator import add
+from typing import NamedTuple
+
+from budgetcore.replay.logs import LogSeries
+from budgetcore.replay.model import Replay
+
+__all__ = [
+    "UNIT",
+    "CostChart",
+    "Line",
+    "Polyline",
+    "Timeline",
+    "TimelineMarker",
+    "cost_chart",
+    "timeline_chart",
+    "turn_at",
+    "turning_points",
+]
+
+UNIT = 100  # positions are in 1/100 px
+
+
+@dataclass(frozen=True, slots=True)
+class Polyline:
+    """A series across the turns: ``points`` as (x, y); ``area`` closes it on the base.
+
+    A line (full input, a log's context) has a point at every turn. An area (the summary,
+    the unseen history) has one at each turn whose value differs from a neighbour's, and
+    at both ends: the turns between two equal values lie on the flat edge between them.
+    A step line (K, M) has a pair of points per run of equal values."""
+
+    key: str  # "full_input", "summary", "unseen", "log_context", "trigger", "main_safe_input"
+    points: tuple[tuple[int, int], ...]
+    area: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A horizontal line at a token value (a peer's trigger, an article line)."""
+
+    key: str
+    tokens: int
+    y: int
+
+
+class TimelineMarker(NamedTuple):
+    """A marked turn. A tuple rather than a frozen dataclass: a 500-turn replay marks
+    hundreds of runs per redraw, and a tuple is built in about half the time."""
+
+    key: str  # "run", "recompress", "refused", "trigger" (K reached), "log_compaction",
+    # or an extra line's key (where that line would have fired)
+    turn: int  # the turn it belongs to (a compaction: the turn before it)
+    x: int
+    y: int | None  # a token height when there is one (preTokens, the value that crossed)
+    tokens: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    width: int  # in px (positions are in px x UNIT)
+    height: int
+    turns: int
+    scale_tokens: int  # the token value at the top edge
+    series: tuple[Polyline, ...]  # areas first (drawn below), then lines
+    lines: tuple[Line, ...]
+    markers: tuple[TimelineMarker, ...]
+    notes: tuple[tuple[str, int], ...]  # values off scale, shown as text
+
+
+@dataclass(frozen=True, slots=True)
+class CostChart:
+    width: int
+    height: int
+    unit: str  # "money" (the prices' currency) or "tokens" (no prices known)
+    scale_turn: Decimal | int  # the per-turn value at the top edge
+    scale_total: Decimal | int  # the cumulative value at the top edge
+    bars: tuple[tuple[int, int, int, int], ...]  # (x, y, width, height) per turn
+    cumulative: Polyline
+
+
+# A marker straight from its values (a NamedTuple's __new__ is a Python function).
+_marker = partial(tuple.__new__, TimelineMarker)
+
+
+def _xs(n: int, width: int) -> list[int]:
+    w = width * UNIT
+    return [((2 * t - 1) * w) // (2 * n) for t in range(1, n + 1)]
+
+
+def _edge(t: int, n: int, width: int) -> int:
+    return (t * width * UNIT) // n
+
+
+def _y(tokens: int, scale: int, height: int) -> int:
+    h = height * UNIT
+    return h - (tokens * h) // scale if scale else h
+
+
+def _edges(n: int, width: int) -> list[int]:
+    """Every turn slot's edges, ``_edge(t, n, width)`` for t = 0..n, computed once."""
+    w = width * UNIT
+    return [(t * w) // n for t in range(n + 1)]
+
+
+def turning_points(values: Sequence[int]) -> list[int]:
+    """The indices of ``values`` a polyline needs: both ends and every value that differs
+    from a neighbour (between two equal values the line is flat). The page also thins
+    its pixel rows with it; neighbours by zip, as hundreds of values go per input."""
+    last = len(values) - 1
+    if last <= 0:
+        return [0]
+    # (range and values[2:] stop at the last inner index; the longer two stop with them)
+    trios = zip(range(1, last), values, values[1:], values[2:], strict=False)
+    return [0, *[i for i, a, b, c in trios if b != a or b != c], last]
+
+
+def _steps(key: str, values: Sequence[int], y: Callable[[int], int], width: int) -> Polyline:
+    """A value that holds over a turn's whole slot (K, M): a step line across the slots,
+    with a pair of points per run of equal values (it changes only with the config)."""
+    edges = _edges(len(values), width)
+    starts = [0, *[t for t, (a, b) in enumerate(pairwise(values), start=1) if a != b]]
+    ends = [*starts[1:], len(values)]
+    pts: list[tuple[int, int]] = []
+    for start, end in zip(starts, ends, strict=True):
+        at = y(values[start])
+        pts += [(edges[start], at), (edges[end], at)]
+    return Polyline(key, tuple(pts), False)
+
+
+def _crossings(values: Sequence[int], line: int) -> list[int]:
+    """Turns (1-based) where ``values`` reaches ``line`` from below (or starts at it)."""
+    out = []
+    below = True
+    for t, v in enumerate(values, start=1):
+        if v >= line and below:
+            out.append(t)
+        below = v < line
+    return out
+
+
+def timeline_chart(
+    result: Replay,
+    *,
+    width: int = 640,
+    height: int = 240,
+    log: LogSeries | None = None,
+    lines: Sequence[tuple[str, int]] = (),
+) -> Timeline:
+    """Full input per turn against K and M; the summary size and the unseen history as
+    areas; runs, recompresses and refusals marked. With ``log``: the log's measured
+    context per request and its own compactions on the same axis. ``lines``: other
+    token lines (peers' triggers, the article's clean/compact/hard lines), each drawn
+    across the chart and marked where the series first reaches it (where that rule
+    would have fired: on the log's context when there is a log, else on full input).
+    A value far above the data (M in a long window) is a note, not a squashed chart.
+    """
+    rows = result.rows
+    n = len(rows)
+    xs = _xs(n, width)
+    col = result.columns
+    full, summ, unseen = col["full_input"], col["summary"], col["unseen"]
+    ks, ms = col["trigger_tokens"], col["main_safe_input"]
+    ctx = [] if log is None else [q.context for q in log.requests[:n]]
+    data = max(*full, *summ, *unseen, *ks, *ctx)
+    pre = [c.pre_tokens for c in (log.compactions if log else ()) if c.pre_tokens is not None]
+    data = max(data, max(pre, default=0))
+    notes: list[tuple[str, int]] = []
+    # Off-scale values: anything above twice the data would flatten the chart.
+    limit = 2 * data if data else 0
+    in_range_m = max(ms) <= limit
+    extra = [(k, t) for k, t in lines if t <= limit]
+    notes += [(k, t) for k, t in lines if t > limit]
+    scale = max(data, max(ms) if in_range_m else 0, max((t for _, t in extra), default=0))
+    if not in_range_m:
+        notes.append(("main_safe_input", max(ms)))
+
+    h = height * UNIT
+
+    def y_of(value: int) -> int:
+        return _y(value, scale, height)
+
+    def line(key: str, values: Sequence[int]) -> Polyline:
+        # _y inline: a point per turn
+        ys = [h - (v * h) // scale for v in values] if scale else [h] * len(values)
+        return Polyline(key, tuple(zip(xs, ys, strict=False)), False)
+
+    def area(key: str, values: Sequence[int]) -> Polyline:
+        return Polyline(key, tuple((xs[i], y_of(values[i])) for i in turning_points(values)), True)
+
+    series = [area("unseen", unseen), area("summary", summ), line("full_input", full)]
+    if ctx:
+        series.append(line("log_context", ctx))
+    series.append(_steps("trigger", ks, y_of, width))
+    if in_range_m:
+        series.append(_steps("main_safe_input", ms, y_of, width))
+
+    markers = [
+        _marker((s, t, x, None, new if s == "run" else None))
+        for s, t, x, new in zip(col["status"], col["turn"], xs, col["new_raw"], strict=True)
+        if s in ("run", "recompress", "refused")
+    ]
+    # Where this scenario's K fires: each turn whose request reaches K after one that
+    # did not (a run may still not start there: see the row's status).
+    was = False
+    for i, reached in enumerate(col["trigger_reached"]):
+        if reached and not was:
+            k, k_y = ks[i], _y(ks[i], scale, height)
+            markers.append(TimelineMarker("trigger", col["turn"][i], xs[i], k_y, k))
+        was = reached
+    if log is not None:
+        for c in log.compactions:
+            if c.after_turn > n:
+                continue
+            pre_y = None if c.pre_tokens is None else _y(c.pre_tokens, scale, height)
+            markers.append(
+                TimelineMarker(
+                    "log_compaction",
+                    c.after_turn,
+                    _edge(c.after_turn, n, width),
+                    pre_y,
+                    c.pre_tokens,
+                )
+            )
+    watched = ctx if ctx else full
+    drawn = []
+    for key, tokens in extra:
+        y = _y(tokens, scale, height)
+        drawn.append(Line(key, tokens, y))
+        for t in _crossings(watched, tokens):
+            markers.append(TimelineMarker(key, t, xs[t - 1], y, tokens))
+    return Timeline(
+        width=width,
+        height=height,
+        turns=n,
+        scale_tokens=scale,
+        series=tuple(series),
+        lines=tuple(drawn),
+        markers=tuple(markers),
+        notes=tuple(notes),
+    )
+
+
+def turn_at(x: int, turns: int, width: int) -> int:
+    """The turn under pointer position ``x`` (in px x UNIT), clamped to 1..turns."""
+    t = (x * turns) // (width * UNIT) + 1
+    return min(max(t, 1), turns)
+
+
+def _as_money(units: int, places: int) -> Decimal:
+    return Decimal(units).scaleb(-places, Context(prec=120))
+
+
+_BILLED = (
+    "main_input_billed",
+    "main_output_billed",
+    "summary_input_billed",
+    "summary_output_billed",
+)
+
+
+def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostChart:
+    """Cost per turn as bars and the running total as a line, each on its own scale
+    (money when prices are known, else billed tokens). A turn with a summary call
+    shows its whole bill; the chart does not spread it over the turns it serves."""
+    rows = result.rows
+    n = len(rows)
+    col = result.columns
+    priced = rows[-1].cumulative_units is not None  # every turn's cost is known
+    per: list[int]
+    totals: Sequence[int]
+    if priced:  # then no turn's units are None
+        per = list(map(add, col["main_units"], col["summary_units"]))
+        totals = col["cumulative_units"]
+    else:
+        billed = [col[k] for k in _BILLED]
+        per = list(map(sum, zip(*billed, strict=True)))
+        totals = col["cumulative_tokens"]
+    top, total = max(per), totals[-1]
+    h = height * UNIT
+    bars = []
+    edges = _edges(n, width)
+    for t, value in enumerate(per):
+        left, right = edges[t], edges[t + 1]
+        bar = (value * h) // top if top else 0  # floor(value / top × h)
+        bars.append((left, h - bar, right - left, bar))
+    xs = _xs(n, width)
+    # floor(total so far / total × h) per turn; a total of 0 draws the line on the base.
+    line = Polyline(
+        "cumulative",
+        tuple(zip(xs, [h - (v * h) // total for v in totals] if total else [h] * n, strict=True)),
+        False,
+    )
+    return CostChart(
+        width=width,
+        height=height,
+        unit="money" if priced else "tokens",
+        scale_turn=_as_money(top, rows[0].money_places) if priced else top,
+        scale_total=_as_money(total, rows[0].money_places) if priced else total,
+        bars=tuple(bars),
+        cumulative=line,
+    )

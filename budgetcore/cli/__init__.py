@@ -1,0 +1,145 @@
+"""Command line for budgetcore (SPEC §11 and the config workflow).
+
+``plan`` prints one JSON object (exit 0) or one line on stderr naming the field, the
+rule and the value (exit 2, nothing on stdout). ``export`` prints the reviewed
+overrides; ``check`` gates an override file in CI (exit 0 with the effective values,
+exit 2 with every problem, one per line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from budgetcore import __version__
+from budgetcore.cli.config_cmds import cmd_check, cmd_export, cmd_plan, cmd_report
+from budgetcore.cli.conformance_cmds import cmd_cases, cmd_schema
+from budgetcore.cli.registry_cmds import cmd_models, cmd_peers
+from budgetcore.cli.replay_cmds import cmd_replay, replay_arguments
+from budgetcore.cli.shell import EXIT_INVALID, Parser, Unreadable, count_flag, tokens_flag
+from budgetcore.errors import ScenarioError, render_value
+
+__all__ = ["build_parser", "main", "run"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="budgetcore", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"budgetcore {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    p = sub.add_parser("plan", help="print the plan of a scenario as one JSON object")
+    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
+    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    p.add_argument("--config", help="apply this override file (TOML or JSON) first")
+    p.set_defaults(func=cmd_plan)
+
+    p = sub.add_parser("export", help="print the scenario's supported overrides")
+    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
+    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    p.add_argument("--format", choices=("toml", "json"), default="toml")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("report", help="write a review report: plan, charts, curves, summary")
+    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
+    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    p.add_argument("--out", required=True, help="folder to write into (created if needed)")
+    replay_arguments(p)
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("check", help="validate an override file and show effective values")
+    p.add_argument("config", help="override file (TOML or JSON), or - for standard input")
+    p.add_argument("--scenario", dest="scenario", help="scenario whose models to check against")
+    p.set_defaults(func=cmd_check, fragment=None)
+
+    p = sub.add_parser("models", help="search the model registry (LiteLLM, pinned release)")
+    p.add_argument("query", nargs="*", help="a few letters or words of the name")
+    p.add_argument("--limit", type=count_flag, default=20, help="at most N rows; 0 for all")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_models)
+
+    p = sub.add_parser("peers", help="where public agent systems would compact, for one model")
+    p.add_argument("--window", type=tokens_flag, help="the model's context window W")
+    p.add_argument("--max-output", type=tokens_flag, help="the model's max output O")
+    p.add_argument("--model", help="a registry model name instead of --window/--max-output")
+    p.add_argument("--scenario", help="scenario JSON whose K, M and hard line to show")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_peers, fragment=None)
+
+    p = sub.add_parser("replay", help="replay a session turn by turn: rows, then the summary")
+    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
+    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    replay_arguments(p)
+    p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("cases", help="write the conformance cases as JSON Lines (SPEC §14)")
+    p.add_argument("--random", type=int, default=0, metavar="N", help="add N seeded random cases")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the random cases")
+    p.add_argument("--out", help="write to this file instead of standard output")
+    p.set_defaults(func=cmd_cases)
+
+    p = sub.add_parser("schema", help="print a JSON Schema: scenario, plan or config")
+    p.add_argument("name", help="scenario, plan or config")
+    p.set_defaults(func=cmd_schema)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except Unreadable as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_INVALID
+    except ScenarioError as exc:
+        print(exc.one_line(), file=sys.stderr)
+        return EXIT_INVALID
+    return code
+
+
+def run(argv: Sequence[str] | None = None) -> NoReturn:
+    """The process entry point: ``main`` plus the stream conditions a Unix tool meets.
+
+    A reader that goes away (``| head``) ends the command quietly; a failed write
+    (``> /dev/full``) is one line on stderr and a non-zero exit, never a traceback.
+    """
+    if sys.stderr is None:  # started with 2>&-: print(file=None) would write to stdout
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    code: int
+    try:
+        if sys.stdout is None:  # started with >&-: as if the reader had gone away
+            raise BrokenPipeError
+        code = main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+        code = EXIT_PIPE
+    except OSError as exc:
+        _drop_stdout()
+        print(f"budgetcore: cannot write the output: {exc.strerror}", file=sys.stderr)
+        code = EXIT_WRITE
+    except Exception as exc:  # the last guard: one line, never a traceback
+        _drop_stdout()
+        text = render_value(f"{type(exc).__name__}: {exc}")
+        print(f"budgetcore: internal error, please report it: {text}", file=sys.stderr)
+        code = EXIT_WRITE
+    sys.exit(code)
+
+
+#: A closed pipe ends a Unix tool by SIGPIPE, which shells report as 128 + 13.
+EXIT_PIPE = 141
+EXIT_WRITE = 1
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush of what is still
+    buffered cannot fail again and print a second error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        if sys.stdout is not None:
+            os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

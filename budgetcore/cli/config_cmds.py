@@ -1,0 +1,87 @@
+"""``plan``, ``export``, ``check`` and ``report``: a scenario and its reviewed config."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from budgetcore.cli.replay_cmds import replay_of
+from budgetcore.cli.shell import EXIT_INVALID, Unreadable, read_input, scenario_of, shown_name
+from budgetcore.core.plan import plan
+from budgetcore.errors import ScenarioError
+from budgetcore.scenario.export import effective_values, export_json, export_toml
+from budgetcore.scenario.model import Scenario
+from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, parse_config, warnings_for
+
+__all__ = [
+    "cmd_check",
+    "cmd_export",
+    "cmd_plan",
+    "cmd_report",
+]
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    scenario = scenario_of(args)
+    if args.config is not None:
+        scenario = apply_overrides(scenario, parse_config(read_input(args.config, "config")))
+    json.dump(plan(scenario).as_dict(), sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    scenario = scenario_of(args)
+    sys.stdout.write(export_toml(scenario) if args.format == "toml" else export_json(scenario))
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    try:
+        overrides = parse_config(read_input(args.config, "config"))
+    except ScenarioError as exc:
+        # Like every command on bad input: nothing on stdout, one line on stderr, here
+        # with how many problems and as many of them as a readable line holds.
+        where = "standard input" if args.config == "-" else shown_name(args.config)
+        n = len(exc.problems)
+        print(f"{n} problem{'s' if n != 1 else ''} in {where}: {exc.one_line()}", file=sys.stderr)
+        return EXIT_INVALID
+    base = Scenario() if args.scenario is None else scenario_of(args)
+    scenario = apply_overrides(base, overrides)
+    values = effective_values(scenario)
+    print(f"{shown_name(args.config)}: valid, {len(overrides)} override(s)")
+    width = max(len(o.key) for o in OVERRIDES)
+    for o in OVERRIDES:
+        value = values[o.key]
+        shown = f"{value:,}" if isinstance(value, int) else str(value)
+        mark = "*" if o.key in overrides else " "
+        print(f"{mark} {o.key:<{width}}  {shown:>13} {o.unit}")
+    for warning in warnings_for(scenario):
+        print(f"warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    scenario = scenario_of(args)
+    try:
+        from budgetcore.report import write_report  # noqa: PLC0415 - optional extra
+    except ImportError as exc:
+        print(
+            f"report needs the optional extra budgetcore[report] ({exc.name} is missing)",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    from pathlib import Path  # noqa: PLC0415
+
+    session = None
+    if any(getattr(args, k, None) is not None for k in ("turns", "generate", "log")):
+        result, log, series = replay_of(args, scenario)
+        session = (result, None if log is None else log.pick(series))
+    try:
+        written = write_report(scenario, Path(args.out), session)
+    except OSError as exc:
+        where = shown_name(str(exc.filename if exc.filename is not None else args.out))
+        raise Unreadable(f"report folder {where} cannot be written: {exc.strerror}") from None
+    print(f"wrote {len(written)} files to {args.out}; start with {written[-1]}")
+    return 0

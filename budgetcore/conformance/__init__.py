@@ -1,0 +1,1 @@
+"""Conformance cases, JSON Schemas and the pytest plugin."""

@@ -1,0 +1,53 @@
+"""Capacity of the two calls: M for the main request; S, G, C and the summary work input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+
+from budgetcore.core.contracts import ModelContract, safe_input
+
+__all__ = ["WORK_CAP_TOKENS", "SummaryCapacity", "main_safe_input", "summary_capacity"]
+
+#: W: the built-in cap on new raw history per summary round. Not configurable (SPEC §9).
+WORK_CAP_TOKENS = 64_000
+
+
+@lru_cache(maxsize=4096)
+def main_safe_input(main: ModelContract, reply_max_tokens: int, margin: Decimal) -> int:
+    """M = Safe(I_main, o, q_main, m): the most a whole main request may send."""
+    return safe_input(main.input_tokens, reply_max_tokens, main.reserves_output, margin)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SummaryCapacity:
+    cap: int  # S: the configured cap clamped by the summary model's output capacity
+    generation: int  # G = S: the summary call's whole generation budget (thinking included)
+    safe_input: int  # C: the summary call's safe input
+    new_raw_budget: int  # max(0, min(W, C - E))
+    clamped: bool  # S < configured cap: the summary model cannot emit that many tokens
+
+
+@lru_cache(maxsize=4096)
+def summary_capacity(
+    summary: ModelContract,
+    summary_max_tokens: int,
+    margin: Decimal,
+    *,
+    previous_summary_tokens: int,
+    instruction_tokens: int,
+) -> SummaryCapacity:
+    """S, G, C and the new raw budget of one summary round (SPEC §3)."""
+    cap = min(summary_max_tokens, summary.output_tokens)
+    generation = cap
+    safe = safe_input(summary.input_tokens, generation, summary.reserves_output, margin)
+    estimate = previous_summary_tokens + instruction_tokens  # E: local estimates
+    budget = max(0, min(WORK_CAP_TOKENS, safe - estimate))
+    return SummaryCapacity(
+        cap=cap,
+        generation=generation,
+        safe_input=safe,
+        new_raw_budget=budget,
+        clamped=cap < summary_max_tokens,
+    )

@@ -1,0 +1,1 @@
+"""Exploring one scenario: capacity curves (sweeps) and the boundary experiments."""

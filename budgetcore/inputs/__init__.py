@@ -1,0 +1,1 @@
+"""How values arrive: exact numbers, strict JSON and JSON Lines, text limits."""

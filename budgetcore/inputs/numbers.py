@@ -1,0 +1,228 @@
+"""The one number reader: every parser (scenario, config, links, options, turns, logs,
+the page's fields and the CLI's flags) reads its numbers here, exactly.
+
+Two steps, kept apart. *Reading* turns text into a number without ever evaluating an
+absurd one (:func:`read_number`, the JSON and TOML hook: a 10^18 exponent or a
+100-digit string becomes a :class:`~budgetcore.errors.NonFinite` marker). *Checking*
+takes a decoded value (an ``int``, a ``Decimal``, a marker, or anything else a file
+holds) and returns the value in range or ``None`` (:func:`as_whole`, :func:`as_decimal`);
+:func:`whole` and :func:`decimal` also append the coded problem that names the field,
+the rule and the value, so every parser says the same thing the same way.
+
+Never through ``float``: a ``bool`` is not a number, a ``Decimal`` counts as a whole
+number only when it is integral (``1e3`` is 1,000; ``1.5`` and ``1e-3`` are not).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation, localcontext
+
+from budgetcore.errors import NonFinite, Problem
+
+__all__ = [
+    "DECIMAL_TEXT",
+    "MAX_NUMBER_CHARS",
+    "MAX_TOKENS",
+    "as_decimal",
+    "as_whole",
+    "bound_text",
+    "decimal",
+    "decimal_places",
+    "read_number",
+    "whole",
+    "whole_rule",
+    "whole_text",
+]
+
+#: Upper bound of every token count: 10^12 tokens is far beyond any model window.
+MAX_TOKENS = 10**12
+
+#: The longest number text read as a number. No field takes more than a few dozen
+#: digits, and reading is where an absurd number must stop: Decimal refuses exponents
+#: of 10^18 and more, and huge digit strings cost time to convert.
+MAX_NUMBER_CHARS = 100
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([-+]?\d+))?", re.ASCII)
+#: Beyond this exponent no number is within range of any field, whatever its digits.
+_MAX_EXPONENT = 400
+#: A non-negative decimal as text (a margin, a rate, a price given as a string).
+DECIMAL_TEXT = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?", re.ASCII)
+# Typed whole numbers may group thousands with commas: 1,048,576.
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+", re.ASCII)
+
+
+def read_number(text: str) -> int | Decimal | NonFinite:
+    """A JSON or TOML number, exactly; an absurd one (too many characters, or an
+    exponent far beyond any field's range) becomes a marker that validation rejects
+    by field, without ever being evaluated.
+
+    >>> read_number("1e3"), read_number("1e1000000000000000000"), read_number("12")
+    (Decimal('1E+3'), 1e1000000000000000000, 12)
+    """
+    text = text.replace("_", "")  # TOML allows 1_000; JSON never has "_"
+    match = _NUMBER.fullmatch(text)
+    if len(text) > MAX_NUMBER_CHARS or match is None:
+        return NonFinite(text)
+    exponent = match.group(1)
+    if exponent is not None:
+        if abs(int(exponent)) > _MAX_EXPONENT:
+            return NonFinite(text)
+        return Decimal(text)
+    return int(text) if "." not in text else Decimal(text)
+
+
+def decimal_places(value: Decimal) -> int:
+    """Decimal places that matter (trailing zeros do not), without any context rounding.
+
+    >>> decimal_places(Decimal("0.150")), decimal_places(Decimal("1E+3"))
+    (2, 0)
+    """
+    _sign, digits, exponent = value.as_tuple()
+    assert isinstance(exponent, int)  # finite: callers check first
+    trailing = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+    return max(0, -(exponent + trailing)) if any(digits) else 0
+
+
+def as_whole(raw: object, low: int = 0, high: int = MAX_TOKENS) -> int | None:
+    """``raw`` as a whole number from ``low`` to ``high``, or None.
+
+    >>> as_whole(5), as_whole(Decimal("1E+3")), as_whole(True), as_whole(Decimal("1.5"))
+    (5, 1000, None, None)
+    """
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw if low <= raw <= high else None
+    if (
+        isinstance(raw, Decimal)
+        and raw.is_finite()
+        and low <= raw <= high
+        and raw == raw.to_integral_value()
+    ):
+        return int(raw)
+    return None
+
+
+def as_decimal(
+    raw: object,
+    low: Decimal | int,
+    high: Decimal | int,
+    places: int,
+    *,
+    strings: bool = True,
+    high_open: bool = False,
+    low_open: bool = False,
+) -> Decimal | None:
+    """``raw`` (an int, a Decimal, or when ``strings`` a decimal string such as
+    ``"0.10"``) as a Decimal in range with at most ``places`` decimal places, or None.
+
+    >>> as_decimal("0.10", 0, 1, 28, high_open=True), as_decimal("1", 0, 1, 28, high_open=True)
+    (Decimal('0.10'), None)
+    """
+    if isinstance(raw, bool):
+        return None
+    value: Decimal
+    if isinstance(raw, int):
+        value = Decimal(raw)
+    elif isinstance(raw, Decimal):
+        value = raw
+    elif strings and isinstance(raw, str) and DECIMAL_TEXT.fullmatch(raw):
+        try:
+            value = Decimal(raw)
+        except InvalidOperation:  # pragma: no cover - the pattern admits only valid text
+            return None
+    else:
+        return None
+    if not value.is_finite():
+        return None
+    if value < low or value > high or (low_open and value == low) or (high_open and value == high):
+        return None
+    return value if decimal_places(value) <= places else None
+
+
+def bound_text(value: int) -> str:
+    """A range end as the rules write it: 10^12 for the token bound, else 1,000,000."""
+    return "10^12" if value == MAX_TOKENS else f"{value:,}"
+
+
+def whole_rule(low: int = 0, high: int = MAX_TOKENS, *, nullable: bool = False) -> str:
+    """The rule a whole-number field states.
+
+    >>> whole_rule(1)
+    'must be an integer from 1 to 10^12'
+    """
+    rule = f"must be an integer from {bound_text(low)} to {bound_text(high)}"
+    return rule + " or null" if nullable else rule
+
+
+def whole(
+    raw: object,
+    path: str,
+    problems: list[Problem],
+    low: int = 0,
+    high: int = MAX_TOKENS,
+    *,
+    nullable: bool = False,
+) -> int | None:
+    """:func:`as_whole`, appending the coded problem (``core.whole``) when it fails.
+    ``None`` passes as None when ``nullable``."""
+    if raw is None and nullable:
+        return None
+    value = as_whole(raw, low, high)
+    if value is None:
+        code = "whole-or-null" if nullable else "whole"
+        problems.append(
+            Problem.of(
+                path,
+                whole_rule(low, high, nullable=nullable),
+                raw,
+                code,
+                low=f"{low:,}",
+                high=f"{high:,}",
+            )
+        )
+    return value
+
+
+def decimal(
+    raw: object,
+    path: str,
+    problems: list[Problem],
+    *,
+    low: Decimal | int,
+    high: Decimal | int,
+    places: int,
+    code: str = "decimal",
+    high_open: bool = False,
+) -> Decimal | None:
+    """:func:`as_decimal`, appending the coded problem when it fails."""
+    value = as_decimal(raw, low, high, places, high_open=high_open)
+    if value is None:
+        upper = "(exclusive)" if high_open else "(inclusive)"
+        rule = (
+            f"must be a decimal from {low} to {high} {upper} with at most {places} decimal "
+            "places, as a string or an exact JSON number"
+        )
+        problems.append(
+            Problem.of(path, rule, raw, code, low=str(low), high=str(high), places=str(places))
+        )
+    return value
+
+
+def whole_text(text: str, high: int = MAX_TOKENS) -> int | None:
+    """The whole number a person typed (a field, a CLI flag): digits, optionally grouped
+    by commas (``1,048,576``), or exact decimal text that is whole (``1e3``); never
+    through float, never an absurd exponent.
+
+    >>> whole_text("1,048,576"), whole_text("1e3"), whole_text("1,04"), whole_text("１２")
+    (1048576, 1000, None, None)
+    """
+    text = text.strip()
+    if _GROUPED.fullmatch(text):
+        text = text.replace(",", "")
+    number = read_number(text) if text.isascii() and "_" not in text else None
+    if number is None or isinstance(number, NonFinite):
+        return None
+    with localcontext() as ctx:
+        ctx.prec = 60
+        return as_whole(number, 0, high)

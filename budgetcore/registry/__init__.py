@@ -1,0 +1,32 @@
+"""Reference data: the model registry (LiteLLM), prices and the peers' rules.
+
+``budgetcore.registry.search(query, limit)`` and ``lookup(name)`` (and the rest of the
+0.1 module's names) are the registry's public API: they stay here, loaded on first use
+so that importing the package costs nothing at page boot.
+"""
+
+from importlib import import_module
+
+_API = (
+    "DATA_FILE",
+    "Picks",
+    "Provenance",
+    "Registry",
+    "RegistryModel",
+    "default_registry",
+    "lookup",
+    "model_as_dict",
+    "near_matches",
+    "parse_registry",
+    "per_million",
+    "picks",
+    "render_models",
+    "require",
+    "search",
+)
+
+
+def __getattr__(name: str) -> object:
+    if name in _API:
+        return getattr(import_module("budgetcore.registry.models"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,542 @@
+"""Where public agent systems would compact, for one model (SPEC §13, shared PEERS.md).
+
+``budgetcore/data/peers.json`` holds one entry per system: version, source, confidence
+(code / docs / reported), and its trigger rule as a small declarative formula over W
+(the model's context window) and O (its max output). Formulas are evaluated here with
+exact fractions, never ``eval`` and never ``float``; the token line is the exact value
+floored to whole tokens (budgets floor). Rules that count events, or that do not fire
+by default, have no token line and are never shown as 0.
+
+:func:`peer_lines` is the one builder the page and the CLI share: every peer's line
+beside this scenario's K, M and hard line, and the context-layers article's clean,
+compact and hard lines, each in tokens and as an exact share of the window.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+from typing import Any, Literal
+
+from budgetcore.core.plan import Plan
+from budgetcore.units import format_int, format_percent
+
+__all__ = [
+    "ARTICLE_CLEAN",
+    "ARTICLE_COMPACT",
+    "DATA_FILE",
+    "FormulaError",
+    "Peer",
+    "PeerLine",
+    "PeerView",
+    "ReferenceLine",
+    "Text",
+    "default_peers",
+    "evaluate",
+    "parse_peers",
+    "peer_lines",
+    "render_table",
+    "view_as_dict",
+]
+
+DATA_FILE = "data/peers.json"
+_FORMAT = 1
+
+#: The context-layers article's example lines, as fractions of the window.
+ARTICLE_CLEAN = Fraction(70, 100)  # start clearing consumed tool results
+ARTICLE_COMPACT = Fraction(835, 1000)  # summarise (Claude Code's 83.5 % of 200K)
+
+Kind = Literal["tokens", "events", "none"]
+Confidence = Literal["code", "docs", "reported"]
+_KINDS = ("tokens", "events", "none")
+_CONFIDENCES = ("code", "docs", "reported")
+_COMPARES = (">", ">=")
+_VARIABLES = ("W", "O")
+_NARY = ("add", "mul", "min", "max")
+_DECIMAL = re.compile(r"-?(?:\d+(?:\.\d+)?)", re.ASCII)
+
+
+class FormulaError(ValueError):
+    """A peers data file entry that this module cannot read (named by its path)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """One short text in both languages of the page."""
+
+    en: str
+    zh: str
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+# ---------------------------------------------------------------- formulas
+
+
+def _check(expr: object, path: str) -> None:
+    """Raise FormulaError unless ``expr`` is a formula of the documented operators."""
+    if isinstance(expr, bool):
+        raise FormulaError(f"{path}: true/false is not a number")
+    if isinstance(expr, int):
+        return
+    if isinstance(expr, str):
+        if expr in _VARIABLES or _DECIMAL.fullmatch(expr):
+            return
+        raise FormulaError(f"{path}: {expr!r} is neither W, O nor a decimal")
+    if not isinstance(expr, dict) or len(expr) != 1:
+        raise FormulaError(f"{path}: an operator is an object with exactly one key")
+    ((op, args),) = expr.items()
+    here = f"{path}.{op}"
+    if op in (*_NARY, "sub"):
+        if not isinstance(args, list) or len(args) < (2 if op == "sub" else 1):
+            raise FormulaError(f"{here}: needs a list of operands")
+        for i, arg in enumerate(args):
+            _check(arg, f"{here}[{i}]")
+        return
+    if op == "case":
+        if not isinstance(args, dict) or set(args) != {"on", "when", "else"}:
+            raise FormulaError(f"{here}: needs exactly on, when and else")
+        if args["on"] not in _VARIABLES:
+            raise FormulaError(f"{here}.on: must be W or O")
+        when = args["when"]
+        if not isinstance(when, list):
+            raise FormulaError(f"{here}.when: must be a list of [value, formula]")
+        for i, pair in enumerate(when):
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or isinstance(pair[0], bool)
+                or not isinstance(pair[0], int)
+            ):
+                raise FormulaError(f"{here}.when[{i}]: must be [integer, formula]")
+            _check(pair[1], f"{here}.when[{i}][1]")
+        _check(args["else"], f"{here}.else")
+        return
+    raise FormulaError(f"{path}: unknown operator {op!r}")
+
+
+def evaluate(expr: Any, window: int, max_output: int) -> Fraction:
+    """The exact value of a checked formula for W = ``window`` and O = ``max_output``.
+
+    >>> evaluate({"min": [{"mul": ["0.85", "W"]}, {"sub": ["W", 33000]}]}, 1_048_576, 65_536)
+    Fraction(4456448, 5)
+    """
+    if isinstance(expr, int):
+        return Fraction(expr)
+    if isinstance(expr, str):
+        if expr == "W":
+            return Fraction(window)
+        if expr == "O":
+            return Fraction(max_output)
+        return Fraction(Decimal(expr))  # exact: Fraction converts Decimal without float
+    ((op, args),) = expr.items()
+    if op == "case":
+        on = window if args["on"] == "W" else max_output
+        for value, formula in args["when"]:
+            if on == value:
+                return evaluate(formula, window, max_output)
+        return evaluate(args["else"], window, max_output)
+    values = [evaluate(a, window, max_output) for a in args]
+    if op == "add":
+        return sum(values, Fraction(0))
+    if op == "sub":
+        return values[0] - sum(values[1:], Fraction(0))
+    if op == "mul":
+        out = Fraction(1)
+        for v in values:
+            out *= v
+        return out
+    return min(values) if op == "min" else max(values)
+
+
+# ---------------------------------------------------------------- data
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Peer:
+    """One system of PEERS.md, as the data file records it."""
+
+    id: str  # stable slug; the page's data-key is "peer-" + id
+    name: str
+    version: str | None  # None: PEERS.md states no version for this system
+    repo: str | None
+    path: str | None
+    url: str | None  # where the rule can be read (source file, repository or docs)
+    confidence: Confidence
+    evidence: Text  # PEERS.md's confidence column in words
+    kind: Kind
+    compare: str | None  # ">" or ">=" for token rules
+    line: Any  # the trigger formula (checked), None unless kind == "tokens"
+    rule: Text  # the rule as PEERS.md states it
+    summary_cap: Any  # formula or None
+    keeps: Text
+
+    @property
+    def reported(self) -> bool:
+        return self.confidence == "reported"
+
+
+def _text(raw: object, path: str) -> Text:
+    if not isinstance(raw, dict) or not isinstance(raw.get("en"), str):
+        raise FormulaError(f"{path}: needs en and zh texts")
+    zh = raw.get("zh")
+    if not isinstance(zh, str):
+        raise FormulaError(f"{path}: needs en and zh texts")
+    return Text(raw["en"], zh)
+
+
+def _peer(raw: Mapping[str, Any], i: int) -> Peer:
+    where = f"peers[{i}]"
+    trigger = raw["trigger"]
+    kind = trigger["kind"]
+    if kind not in _KINDS:
+        raise FormulaError(f"{where}.trigger.kind: must be one of {', '.join(_KINDS)}")
+    if raw["confidence"] not in _CONFIDENCES:
+        raise FormulaError(f"{where}.confidence: must be one of {', '.join(_CONFIDENCES)}")
+    line = trigger.get("line")
+    compare = trigger.get("compare")
+    if kind == "tokens":
+        _check(line, f"{where}.trigger.line")
+        if compare not in _COMPARES:
+            raise FormulaError(f"{where}.trigger.compare: must be > or >=")
+    elif line is not None:
+        raise FormulaError(f"{where}.trigger.line: a {kind} rule has no token line")
+    cap = raw.get("summary_cap")
+    if cap is not None:
+        _check(cap, f"{where}.summary_cap")
+    repo, path = raw.get("repo"), raw.get("path")
+    url = raw.get("url")
+    if url is None and repo is not None:
+        url = f"https://github.com/{repo}" + ("" if path is None else f"/blob/HEAD/{path}")
+    return Peer(
+        id=raw["id"],
+        name=raw["name"],
+        version=raw.get("version"),
+        repo=repo,
+        path=path,
+        url=url,
+        confidence=raw["confidence"],
+        evidence=_text(raw["evidence"], f"{where}.evidence"),
+        kind=kind,
+        compare=compare,
+        line=line,
+        rule=_text(trigger["text"], f"{where}.trigger.text"),
+        summary_cap=cap,
+        keeps=_text(raw["keeps"], f"{where}.keeps"),
+    )
+
+
+def parse_peers(text: str | bytes) -> tuple[Peer, ...]:
+    """Parse and check the peers data file. Raises FormulaError naming the entry."""
+    data = json.loads(text)
+    if not isinstance(data, dict) or data.get("format") != _FORMAT:
+        raise FormulaError(f"peers: format must be {_FORMAT}")
+    peers = tuple(_peer(raw, i) for i, raw in enumerate(data["peers"]))
+    ids = [p.id for p in peers]
+    if len(set(ids)) != len(ids):
+        raise FormulaError("peers: ids must be unique")
+    return peers
+
+
+@cache
+def default_peers() -> tuple[Peer, ...]:
+    """The peers shipped in the package (parsed once, on first use)."""
+    return parse_peers(resources.files("budgetcore").joinpath(DATA_FILE).read_bytes())
+
+
+# ---------------------------------------------------------------- the view
+
+_NO_LINE: dict[str, Text] = {
+    "events": Text(
+        "counts events, not tokens: no token line", "按事件计数而非 token：没有 token 线"
+    ),
+    "none": Text("does not fire by default: no token line", "默认不触发：没有 token 线"),
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PeerLine:
+    """One peer's trigger line for one model."""
+
+    peer: Peer
+    tokens: int | None  # floor(exact), at least 0; None when the rule has no token line
+    exact: Fraction | None  # the formula's exact value
+    share: Fraction | None  # tokens / W, exact
+    clamped: bool  # the formula went below 0 (fires at once): shown as 0
+    beyond_window: bool  # a fixed count above this window: never reached
+    summary_cap: int | None  # floor of the cap formula, where the system sets one
+    no_line: Text | None  # why there is no token line
+
+    @property
+    def data_key(self) -> str:
+        return f"peer-{self.peer.id}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReferenceLine:
+    """A line of this scenario (K, M, hard) or of the context-layers article."""
+
+    key: str  # trigger, main_safe_input, hard, clean, compact
+    tokens: int
+    share: Fraction  # tokens / W, exact
+    label: Text
+
+    @property
+    def data_key(self) -> str:
+        return f"line-{self.key}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Gap:
+    """The room between two article lines (negative when they are out of order)."""
+
+    low: str
+    high: str
+    tokens: int
+    label: Text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PeerView:
+    window: int  # W
+    max_output: int  # O
+    rows: tuple[PeerLine, ...]  # in PEERS.md order
+    scenario: tuple[ReferenceLine, ...]  # K, M, hard
+    article: tuple[ReferenceLine, ...]  # clean, compact, hard
+    gaps: tuple[Gap, ...]  # clean -> compact, compact -> hard
+
+    def line(self, key: str) -> ReferenceLine:
+        for ref in (*self.scenario, *self.article):
+            if ref.key == key:
+                return ref
+        raise KeyError(key)
+
+
+def _floor(value: Fraction) -> int:
+    return value.numerator // value.denominator
+
+
+def _share(tokens: int, window: int) -> Fraction:
+    return Fraction(tokens, window)
+
+
+def _peer_line(peer: Peer, window: int, max_output: int) -> PeerLine:
+    cap = None
+    if peer.summary_cap is not None:
+        cap = _floor(evaluate(peer.summary_cap, window, max_output))
+    if peer.kind != "tokens":
+        return PeerLine(
+            peer=peer,
+            tokens=None,
+            exact=None,
+            share=None,
+            clamped=False,
+            beyond_window=False,
+            summary_cap=cap,
+            no_line=_NO_LINE[peer.kind],
+        )
+    exact = evaluate(peer.line, window, max_output)
+    tokens = max(0, _floor(exact))  # token lines floor, like every budget
+    return PeerLine(
+        peer=peer,
+        tokens=tokens,
+        exact=exact,
+        share=_share(tokens, window),
+        clamped=exact < 0,
+        beyond_window=tokens > window,
+        summary_cap=cap,
+        no_line=None,
+    )
+
+
+def peer_lines(
+    window: int, max_output: int, plan: Plan, peers: Sequence[Peer] | None = None
+) -> PeerView:
+    """Every peer's trigger line for a model of window W and max output O, beside this
+    scenario's K, M and hard line (W − q·o: the request fails beyond it) and the
+    context-layers article's clean (70 %) and compact (83.5 %) lines, both floored.
+
+    >>> from budgetcore.core.plan import plan as make_plan
+    >>> from budgetcore.scenario.model import Scenario
+    >>> view = peer_lines(200_000, 32_000, make_plan(Scenario()))
+    >>> [(r.peer.id, r.tokens) for r in view.rows][:3]
+    [('pi', 183616), ('codex', 180000), ('claude-code', 167000)]
+    >>> [(g.low, g.high, g.tokens) for g in view.gaps]
+    [('clean', 'compact', 27000), ('compact', 'hard', 24808)]
+    """
+    if window < 1 or max_output < 1:
+        raise ValueError("window and max output must be at least 1 token")
+    peers = default_peers() if peers is None else peers
+    scenario = plan.scenario
+    reserve = scenario.config.reply_max_tokens if scenario.main_model.reserves_output else 0
+    hard = max(0, window - reserve)
+    clean = _floor(ARTICLE_CLEAN * window)
+    compact = _floor(ARTICLE_COMPACT * window)
+    trigger = scenario.config.trigger_tokens
+    hard_label = Text("hard line (W − output reserve)", "硬线（W − 输出预留）")
+    return PeerView(
+        window=window,
+        max_output=max_output,
+        rows=tuple(_peer_line(p, window, max_output) for p in peers),
+        scenario=(
+            ReferenceLine(
+                key="trigger",
+                tokens=trigger,
+                share=_share(trigger, window),
+                label=Text("K (this scenario's trigger)", "K（本场景的触发线）"),
+            ),
+            ReferenceLine(
+                key="main_safe_input",
+                tokens=plan.main_safe_input,
+                share=_share(plan.main_safe_input, window),
+                label=Text("M (main safe input)", "M（主请求安全输入）"),
+            ),
+            ReferenceLine(key="hard", tokens=hard, share=_share(hard, window), label=hard_label),
+        ),
+        article=(
+            ReferenceLine(
+                key="clean",
+                tokens=clean,
+                share=_share(clean, window),
+                label=Text("clean line (70 %)", "清理线（70 %）"),
+            ),
+            ReferenceLine(
+                key="compact",
+                tokens=compact,
+                share=_share(compact, window),
+                label=Text("compact line (83.5 %)", "压缩线（83.5 %）"),
+            ),
+            ReferenceLine(key="hard", tokens=hard, share=_share(hard, window), label=hard_label),
+        ),
+        gaps=(
+            Gap(
+                low="clean",
+                high="compact",
+                tokens=compact - clean,
+                label=Text("room for several steps before compacting", "压缩前还能再走几步"),
+            ),
+            Gap(
+                low="compact",
+                high="hard",
+                tokens=hard - compact,
+                label=Text("room for the summary call and the reply", "留给摘要调用与回答"),
+            ),
+        ),
+    )
+
+
+# ---------------------------------------------------------------- outputs
+
+
+def _fraction(value: Fraction | None) -> str | None:
+    return None if value is None else f"{value.numerator}/{value.denominator}"
+
+
+def view_as_dict(view: PeerView, lang: str = "en") -> dict[str, Any]:
+    """A JSON-ready form of the view; shares as exact ``num/den`` strings."""
+
+    def ref(r: ReferenceLine) -> dict[str, Any]:
+        return {
+            "key": r.key,
+            "tokens": r.tokens,
+            "share": _fraction(r.share),
+            "label": r.label.get(lang),
+        }
+
+    return {
+        "window": view.window,
+        "max_output": view.max_output,
+        "rounding": "token lines are the exact formula value floored to whole tokens",
+        "peers": [
+            {
+                "id": r.peer.id,
+                "name": r.peer.name,
+                "version": r.peer.version,
+                "confidence": r.peer.confidence,
+                "evidence": r.peer.evidence.get(lang),
+                "kind": r.peer.kind,
+                "compare": r.peer.compare,
+                "rule": r.peer.rule.get(lang),
+                "tokens": r.tokens,
+                "exact": _fraction(r.exact),
+                "share": _fraction(r.share),
+                "clamped": r.clamped,
+                "beyond_window": r.beyond_window,
+                "no_line": None if r.no_line is None else r.no_line.get(lang),
+                "summary_cap": r.summary_cap,
+                "keeps": r.peer.keeps.get(lang),
+                "source": r.peer.url,
+            }
+            for r in view.rows
+        ],
+        "scenario": [ref(r) for r in view.scenario],
+        "article": [ref(r) for r in view.article],
+        "gaps": [
+            {"from": g.low, "to": g.high, "tokens": g.tokens, "label": g.label.get(lang)}
+            for g in view.gaps
+        ],
+    }
+
+
+def render_table(view: PeerView) -> list[str]:
+    """The CLI's table: one line per peer, then this scenario's and the article's lines."""
+    w, o = format_int(view.window), format_int(view.max_output)
+    out = [f"Trigger lines for W = {w}, O = {o} (exact values floored to whole tokens)"]
+    rows = []
+    for r in view.rows:
+        line: str
+        share: str
+        mark = "*" if r.peer.reported else ""
+        if r.tokens is None:
+            line, share = r.peer.kind, "-"
+        else:
+            line, share = format_int(r.tokens), format_percent(r.share or Fraction(0))
+            if r.beyond_window:
+                share += " (beyond W)"
+        rows.append(
+            (
+                f"{r.peer.name}{mark}",
+                r.peer.version or "-",
+                r.peer.confidence,
+                line,
+                share,
+                r.peer.rule.en,
+            )
+        )
+    header = ("system", "version", "confidence", "line", "% of W", "rule")
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(5)]
+    for row in (header, *rows):
+        cells = [
+            row[0].ljust(widths[0]),
+            row[1].ljust(widths[1]),
+            row[2].ljust(widths[2]),
+            row[3].rjust(widths[3]),
+            row[4].rjust(widths[4]),
+            row[5],
+        ]
+        out.append("  ".join(cells))
+    if any(r.peer.reported for r in view.rows):
+        out.append("* reported only: not read in the system's source or documentation")
+    no_line = [r for r in view.rows if r.no_line is not None]
+    for r in no_line:
+        out.append(f"{r.peer.name}: {r.no_line.en if r.no_line else ''}")
+
+    def refs(lines: tuple[ReferenceLine, ...]) -> str:
+        return ", ".join(
+            f"{r.label.en} {format_int(r.tokens)} ({format_percent(r.share)})" for r in lines
+        )
+
+    out.append(f"This scenario: {refs(view.scenario)}")
+    out.append(f"Context-layers article: {refs(view.article)}")
+    out.append(
+        "Between them: "
+        + ", ".join(f"{g.low} -> {g.high} {format_int(g.tokens)} ({g.label.en})" for g in view.gaps)
+    )
+    return out

@@ -1,0 +1,289 @@
+"""Session replay (SPEC §12): a conversation over time, one ``plan()`` per turn.
+
+A replay adds no budget rule. Each turn's request is :func:`budgetcore.core.plan.plan` of the
+turn's scenario (the scenario with ``history_tokens = H - c``, ``previous_summary_tokens
+= A``, ``summary_tokens = engine_summary_tokens = A + wrapper`` and ``backlog_tokens``
+the history uncovered once the turn's tokens are added); after the reply at most one
+background summary run may start, under exactly the conditions of SPEC §5, and it is
+that plan's summary round (new raw, work input; a recompress when A > S). State is
+three integers: H (all history), c (the oldest history the summary covers) and A (the
+summary's size).
+
+Rows are ``NamedTuple`` values rather than frozen dataclasses: they are immutable all
+the same, and a 500-turn replay that the page re-runs on every input builds 500 of
+them, where a frozen dataclass of thirty fields costs several times as much to build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Context, Decimal, Inexact, Rounded
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from budgetcore.core.plan import Plan, plan
+from budgetcore.registry.prices import Prices
+from budgetcore.scenario.model import Scenario, Workload
+
+__all__ = [
+    "MONEY",
+    "ROW_KEYS",
+    "STATUSES",
+    "SUMMARY_KEYS",
+    "Replay",
+    "ReplayOptions",
+    "ReplaySummary",
+    "Turn",
+    "TurnRow",
+    "columns",
+    "decimal_of",
+]
+
+STATUSES: tuple[str, ...] = (
+    "run",
+    "recompress",
+    "refused",
+    "rejected",  # the request was not admitted (F > M): not sent, not billed, starts nothing
+    "below K",
+    "no work",  # no uncovered history and nothing to recompress
+    "no room",  # uncovered history, but a new raw budget of 0
+    "no billing",
+    "no idle slot",
+    "no lease",
+)
+
+
+# Money is exact: products and sums of integers and prices with at most 28 significant
+# digits never need rounding at this precision, and the traps make sure none happens.
+MONEY = Context(prec=120, traps=[Inexact, Rounded])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Turn:
+    """One turn of a session: ``added`` tokens become history after the reply.
+
+    ``required`` (F) and ``output`` (reply tokens) default to the scenario's F and o;
+    ``changes`` are supported overrides (``config.summary_max_tokens`` …) applied from
+    this turn on; the three flags, when given, replace the scenario's background flag
+    for this turn only.
+    """
+
+    added: int
+    required: int | None = None
+    output: int | None = None
+    changes: tuple[tuple[str, object], ...] = ()
+    billing_recorded: bool | None = None
+    idle_slot: bool | None = None
+    lease_acquired: bool | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplayOptions:
+    """Replay inputs besides the scenario and the turns (SPEC §12)."""
+
+    start_history: int = 0  # H0
+    start_covered: int = 0  # c0 (at most H0)
+    start_summary: int = 0  # A0
+    summary_wrapper_tokens: int = 0  # the read-only wrapper around an adopted summary
+    summary_ratio: Decimal | None = None  # None: a run writes S; else ceil(r × (A + new raw))
+    failure_rate: Decimal | None = None  # idle slot and lease each fail with this chance
+    failure_seed: int = 0
+    cache: bool = False  # prompt caching of the main requests
+    stable_prefix_tokens: int = 0  # the part of F shared by every request (rules, tools)
+    main_prices: Prices | None = None
+    summary_prices: Prices | None = None  # None: the main model's prices
+
+
+class TurnRow(NamedTuple):
+    """One turn: state at plan time, the request, the background outcome, the bill."""
+
+    turn: int  # 1-based
+    history: int  # H at plan time
+    covered: int  # c at plan time
+    uncovered: int  # H - c
+    summary: int  # A at plan time
+    main_safe_input: int  # M (a config change can move it)
+    trigger_tokens: int  # K
+    summary_cap: int  # S
+    required: int  # F
+    summary_adopted: int
+    raw_selected: int
+    full_input: int
+    unseen: int  # uncovered history the model does not see this turn
+    trigger_reached: bool
+    admitted: bool
+    added: int
+    output: int
+    status: str  # one of STATUSES
+    new_raw: int
+    summary_input: int  # instructions + A + new raw, of a run that happened (else 0)
+    written: int  # A' of a run that happened (else 0)
+    history_after: int
+    covered_after: int
+    summary_after: int
+    cached_input: int  # main input tokens read from the prompt cache
+    main_input_billed: int
+    main_output_billed: int
+    summary_input_billed: int
+    summary_output_billed: int
+    cumulative_tokens: int  # every billed token so far, main and summary, in and out
+    # Money as exact integers of 10^-money_places (None: no prices, tokens only); the
+    # Decimal properties below read them.
+    main_units: int | None
+    summary_units: int | None
+    cumulative_units: int | None
+    money_places: int
+    summary_offered: int  # A + the wrapper (0 while A = 0): the summary the turn offers
+    scenario: Scenario  # the scenario in force at this turn (after any config change)
+
+    @property
+    def plan(self) -> Plan:
+        """The turn's request as :func:`budgetcore.core.plan.plan` computes it (rebuilt on
+        demand: the replay itself runs only the per-request stages)."""
+        return plan(
+            _turn_scenario(
+                self.scenario,
+                required=self.required,
+                offered=self.summary_offered,
+                uncovered=self.uncovered,
+                summary=self.summary,
+                backlog=self.history_after - self.covered,
+            )
+        )
+
+    @property
+    def run(self) -> bool:
+        """A summary call happened (a run or a recompress)."""
+        return self.status in ("run", "recompress")
+
+    @property
+    def cost_main(self) -> Decimal | None:
+        return decimal_of(self.main_units, self.money_places)
+
+    @property
+    def cost_summary(self) -> Decimal | None:
+        return decimal_of(self.summary_units, self.money_places)
+
+    @property
+    def cost(self) -> Decimal | None:
+        if self.main_units is None or self.summary_units is None:
+            return None
+        return decimal_of(self.main_units + self.summary_units, self.money_places)
+
+    @property
+    def cumulative_cost(self) -> Decimal | None:
+        return decimal_of(self.cumulative_units, self.money_places)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The machine row: integers, booleans, money as exact decimal strings."""
+        out: dict[str, Any] = {}
+        for key in ROW_KEYS:
+            value = getattr(self, key)
+            out[key] = str(value) if isinstance(value, Decimal) else value
+        return out
+
+
+#: The keys of a row as the CLI prints them, in order (the plan is not printed).
+ROW_KEYS: tuple[str, ...] = (
+    *TurnRow._fields[: TurnRow._fields.index("cumulative_tokens")],
+    "cost_main",
+    "cost_summary",
+    "cost",
+    "cumulative_cost",
+    "cumulative_tokens",
+    "run",
+)
+
+
+def decimal_of(units: int | None, places: int) -> Decimal | None:
+    """units × 10^-places as an exact Decimal."""
+    if units is None:
+        return None
+    return MONEY.scaleb(Decimal(units), -places)  # the traps forbid rounding
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplaySummary:
+    turns: int
+    runs: int  # runs that consumed raw history
+    recompresses: int
+    refusals: int
+    rejected: int  # requests not admitted
+    first_run_turn: int | None
+    peak_full_input: int
+    peak_turn: int
+    main_safe_input_at_peak: int
+    turns_at_or_above_k: int
+    turns_with_unseen: int
+    peak_unseen: int
+    main_input_tokens: int
+    main_output_tokens: int
+    main_cached_tokens: int
+    summary_input_tokens: int
+    summary_output_tokens: int
+    cost_main: Decimal | None
+    cost_summary: Decimal | None
+    cost: Decimal | None
+    cost_per_turn: Decimal | None  # SPEC §8: mean main call + summary calls / turns
+    cache_share: Fraction  # cached main input / main input (0 when nothing was billed)
+    final_history: int
+    final_covered: int
+    final_summary: int
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key in SUMMARY_KEYS:
+            value = getattr(self, key)
+            out[key] = str(value) if isinstance(value, Decimal | Fraction) else value
+        return out
+
+
+SUMMARY_KEYS: tuple[str, ...] = tuple(ReplaySummary.__dataclass_fields__)
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    scenario: Scenario  # the scenario the replay started from (before any change)
+    options: ReplayOptions
+    rows: tuple[TurnRow, ...]
+    summary: ReplaySummary
+    # ``rows`` transposed once (see :func:`columns`): the summary and both charts read
+    # it. Derived from ``rows``, so it takes no part in equality.
+    columns: Mapping[str, tuple[Any, ...]] = field(compare=False, repr=False)
+
+
+def _turn_scenario(
+    base: Scenario, *, required: int, offered: int, uncovered: int, summary: int, backlog: int
+) -> Scenario:
+    """The scenario of one turn's request (SPEC §12): the base scenario with the turn's
+    required input, the summary offered to loader and engine, the uncovered history, the
+    summary's size and the backlog its round would read."""
+    work = base.workload
+    return Scenario(
+        main_model=base.main_model,
+        summary_model=base.summary_model,
+        config=base.config,
+        workload=Workload(
+            required_tokens=required,
+            summary_tokens=offered,
+            engine_summary_tokens=offered,
+            history_tokens=uncovered,
+            summary_instruction_tokens=work.summary_instruction_tokens,
+            previous_summary_tokens=summary,
+            backlog_tokens=backlog,
+            usage_baseline_tokens=work.usage_baseline_tokens,
+            replay_since_baseline_tokens=work.replay_since_baseline_tokens,
+        ),
+        background=base.background,
+        limits=base.limits,
+        samples=base.samples,
+    )
+
+
+def columns(rows: Sequence[TurnRow]) -> dict[str, tuple[Any, ...]]:
+    """The rows as columns, by ``TurnRow`` field name: ``zip(*rows)`` transposes in C,
+    and sum, max, count and index over a column run in C too. The page redraws a
+    500-turn replay per input; a generator or a comprehension per quantity was most of
+    the time the summary and the charts took in Pyodide."""
+    return dict(zip(TurnRow._fields, zip(*rows, strict=True), strict=True))

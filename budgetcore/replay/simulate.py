@@ -1,0 +1,362 @@
+"""The replay loop (docs/replay.md): one request per turn, at most one background run
+after it, the prompt cache and the bill."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from decimal import Context, Decimal
+from fractions import Fraction
+from functools import partial
+from types import MappingProxyType
+from typing import Any
+
+from budgetcore._exact import ceil_mul
+from budgetcore.core.capacity import SummaryCapacity, main_safe_input, summary_capacity
+from budgetcore.core.cost import per_turn_cost
+from budgetcore.core.plan import request_stages
+from budgetcore.core.protections import io_token_cap
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.registry.prices import Prices
+from budgetcore.replay.model import (
+    MONEY,
+    Replay,
+    ReplayOptions,
+    ReplaySummary,
+    Turn,
+    TurnRow,
+    columns,
+    decimal_of,
+)
+from budgetcore.scenario.model import Scenario
+from budgetcore.scenario.overrides import apply_overrides
+
+__all__ = [
+    "replay",
+]
+
+# ---------------------------------------------------------------- the replay
+
+
+def _places(prices: Sequence[Prices | None]) -> int:
+    """The decimal places that make every given price an integer."""
+    places = 0
+    for p in prices:
+        if p is None:
+            continue
+        for value in (p.input, p.output, p.cache_read, p.cache_write):
+            if value is not None:
+                exponent = value.as_tuple().exponent
+                assert isinstance(exponent, int)  # prices are finite
+                places = max(places, -exponent)
+    return places
+
+
+def _units(value: Decimal, places: int) -> int:
+    return int(MONEY.scaleb(value, places))  # exact: the traps forbid rounding
+
+
+def _rates(prices: Prices | None, places: int, cache: bool) -> tuple[int, int, int, int] | None:
+    """(cold input, cached input, output, summary input) per token in money units:
+    cached tokens at the cache-read price, the rest of the input at the cache-write
+    price when caching is on (else, or when a price is not given, at the input price).
+    None: no input or output price, so tokens only."""
+    if prices is None or prices.input is None or prices.output is None:
+        return None
+    plain = _units(prices.input, places)
+    read = plain if prices.cache_read is None else _units(prices.cache_read, places)
+    write = plain if not cache or prices.cache_write is None else _units(prices.cache_write, places)
+    return write, read, _units(prices.output, places), plain
+
+
+# A row straight from its values: a NamedTuple's __new__ is a Python function with 36
+# parameters, and a replay makes one row per turn per input.
+_new_row = partial(tuple.__new__, TurnRow)
+
+
+def replay(
+    scenario: Scenario, turns: Sequence[Turn], options: ReplayOptions | None = None
+) -> Replay:
+    """Run ``turns`` through ``scenario`` (SPEC §12). Pure: same inputs, same replay."""
+    opts = ReplayOptions() if options is None else options
+    if not turns:
+        raise ScenarioError([Problem("turns", "must hold at least one turn")])
+    if opts.start_covered > opts.start_history:
+        raise ScenarioError(
+            [
+                Problem(
+                    "options.start_covered",
+                    "must be at most options.start_history (coverage is part of history), "
+                    f"got {opts.start_covered:,} > {opts.start_history:,}",
+                )
+            ]
+        )
+    main_prices = opts.main_prices
+    summary_prices = main_prices if opts.summary_prices is None else opts.summary_prices
+    places = _places((main_prices, summary_prices))
+    main_rates = _rates(main_prices, places, opts.cache)
+    summary_rates = _rates(summary_prices, places, False)  # summary calls are never cached
+    rate = opts.failure_rate
+    rng = random.Random(opts.failure_seed) if rate is not None else None
+    wrapper = opts.summary_wrapper_tokens
+    ratio = opts.summary_ratio
+    cache = opts.cache
+
+    h, c, a = opts.start_history, opts.start_covered, opts.start_summary
+    base = scenario
+    parts = _parts(base)
+    m: int | None = None  # M of the current config
+    cap: SummaryCapacity | None = None  # the summary capacity of the current config and A
+    cap_for = 0  # the A that capacity is for
+    io_cap: int | None = None  # the I/O token cap of the current config and limit
+    io_for = -1  # the loader prefetch limit io_cap is for (-1: none yet)
+    version = 0  # bumps whenever a run publishes a summary (for the prompt cache)
+    prev: tuple[int, int, int, int, int] | None = None  # the last sent request's layout
+    rows: list[TurnRow] = []
+    cumulative: int | None = 0
+    cumulative_tokens = 0
+    for index, turn in enumerate(turns, start=1):
+        if turn.changes:
+            try:
+                base = apply_overrides(base, dict(turn.changes))
+            except ScenarioError as exc:
+                raise ScenarioError(
+                    [Problem(f"turn {index}: {p.path}", p.rule, p.value) for p in exc.problems]
+                ) from None
+            parts = _parts(base)
+            m = cap = None
+            io_for = -1
+        main_model, summary_contract, config, work, background, limits, samples = parts
+        required = work.required_tokens if turn.required is None else turn.required
+        output = config.reply_max_tokens if turn.output is None else turn.output
+        uncovered = h - c
+        h_after = h + turn.added
+        offered = a + wrapper if a > 0 else 0  # nothing is adopted while A = 0
+        # The turn's request is plan() of _turn_scenario(...): M and the capacity move
+        # only with the config or A, so only the per-request stages run every turn.
+        if m is None:
+            m = main_safe_input(main_model, config.reply_max_tokens, config.safety_margin)
+        if cap is None or cap_for != a:
+            cap = summary_capacity(
+                summary_contract,
+                config.summary_max_tokens,
+                config.safety_margin,
+                previous_summary_tokens=a,
+                instruction_tokens=work.summary_instruction_tokens,
+            )
+            cap_for = a
+        limit = max(0, m - offered)  # the loader's prefetch limit, as plan() has it
+        if limit != io_for:
+            io_cap = io_token_cap(limit, samples, limits)
+            io_for = limit
+        rnd, f, trigger = request_stages(
+            m,
+            cap,
+            config.trigger_tokens,
+            required,
+            offered,
+            offered,
+            uncovered,
+            a,
+            work.summary_instruction_tokens,
+            # The summary round runs after the reply, when the turn's tokens are
+            # history too: its backlog is everything uncovered by then.
+            h_after - c,
+            work.usage_baseline_tokens,
+            work.replay_since_baseline_tokens,
+            io_cap,
+        )
+        admitted = f.admitted
+        reached = trigger.reached
+
+        # The failure draws happen every turn, in this order, whether needed or not,
+        # so one seed gives the same draws whatever K or S are.
+        idle_ok = lease_ok = True
+        if rng is not None and rate is not None:
+            idle_ok = not Decimal(rng.random()) < rate  # Decimal(float) is exact
+            lease_ok = not Decimal(rng.random()) < rate
+        billing = (
+            background.billing_recorded if turn.billing_recorded is None else turn.billing_recorded
+        )
+        idle = (background.idle_slot if turn.idle_slot is None else turn.idle_slot) and idle_ok
+        lease = (
+            background.lease_acquired if turn.lease_acquired is None else turn.lease_acquired
+        ) and lease_ok
+
+        recompress = rnd.recompress_needed  # A > S
+        new_raw = work_input = written = 0
+        c_after, a_after = c, a
+        if not admitted:
+            status = "rejected"
+        elif not reached:
+            status = "below K"
+        elif not recompress and h_after - c == 0:
+            status = "no work"
+        elif not recompress and cap.new_raw_budget == 0:
+            status = "no room"
+        elif not billing:
+            status = "no billing"
+        elif not idle:
+            status = "no idle slot"
+        elif not lease:
+            status = "no lease"
+        else:
+            new_raw, work_input = rnd.new_raw, rnd.work_input
+            if work_input > cap.safe_input:
+                status, new_raw, work_input = "refused", 0, 0
+            else:
+                status = "recompress" if recompress else "run"
+                target = cap.cap if ratio is None else ceil_mul(a + new_raw, ratio)
+                written = min(cap.cap, target)
+                a_after = written
+                c_after = c + new_raw
+
+        # Prompt cache: prefix | summary | raw tail | rest of F (SPEC §12, step 4).
+        cached = 0
+        if admitted:
+            prefix = min(opts.stable_prefix_tokens, required)
+            raw = f.raw_selected
+            # A summary the engine did not adopt is not in the request: only an adopted
+            # one can end the shared part.
+            shown = version if f.summary_adopted else -1
+            layout = (prefix, shown, f.summary_adopted, h - raw, raw)
+            if cache and prev is not None:
+                p_prefix, p_version, p_adopted, p_start, p_raw = prev
+                if p_prefix != prefix:
+                    cached = min(prefix, p_prefix)
+                elif p_version != shown or p_adopted != f.summary_adopted:
+                    cached = prefix
+                elif p_start != h - raw:
+                    cached = prefix + f.summary_adopted
+                else:
+                    cached = prefix + f.summary_adopted + p_raw
+            prev = layout
+            main_in, main_out = f.full_input, output
+        else:
+            main_in = main_out = 0
+        if status in ("run", "recompress"):
+            version += 1
+        main_units = (
+            None
+            if main_rates is None
+            else (main_in - cached) * main_rates[0]
+            + cached * main_rates[1]
+            + main_out * main_rates[2]
+        )
+        summary_units = (
+            None
+            if summary_rates is None
+            else work_input * summary_rates[3] + written * summary_rates[2]
+        )
+        if cumulative is not None:
+            if main_units is None or summary_units is None:
+                cumulative = None
+            else:
+                cumulative += main_units + summary_units
+        cumulative_tokens += main_in + main_out + work_input + written
+        rows.append(
+            _new_row(
+                (
+                    index,
+                    h,
+                    c,
+                    uncovered,
+                    a,
+                    m,
+                    config.trigger_tokens,
+                    cap.cap,
+                    required,
+                    f.summary_adopted,
+                    f.raw_selected,
+                    f.full_input,
+                    uncovered - f.raw_selected,
+                    reached,
+                    admitted,
+                    turn.added,
+                    output,
+                    status,
+                    new_raw,
+                    work_input,
+                    written,
+                    h_after,
+                    c_after,
+                    a_after,
+                    cached,
+                    main_in,
+                    main_out,
+                    work_input,
+                    written,
+                    cumulative_tokens,
+                    main_units,
+                    summary_units,
+                    cumulative,
+                    places,
+                    offered,
+                    base,
+                )
+            )
+        )
+        h, c, a = h_after, c_after, a_after
+    col = columns(rows)
+    return Replay(scenario, opts, tuple(rows), _summarise(rows, col), MappingProxyType(col))
+
+
+def _parts(s: Scenario) -> tuple[Any, ...]:
+    return (
+        s.main_model,
+        s.summary_contract,
+        s.config,
+        s.workload,
+        s.background,
+        s.limits,
+        s.samples,
+    )
+
+
+def _summarise(rows: Sequence[TurnRow], col: Mapping[str, tuple[Any, ...]]) -> ReplaySummary:
+    status = col["status"]
+    full = col["full_input"]
+    peak = full.index(max(full))  # the first turn at the peak
+    first_run = next((i for i, s in enumerate(status) if s in ("run", "recompress")), None)
+    main_in = sum(col["main_input_billed"])
+    cached = sum(col["cached_input"])
+    places = rows[0].money_places
+    cost_main = decimal_of(None if None in col["main_units"] else sum(col["main_units"]), places)
+    cost_summary = decimal_of(
+        None if None in col["summary_units"] else sum(col["summary_units"]), places
+    )
+    cost = decimal_of(rows[-1].cumulative_units, places)
+    per_turn = None
+    if cost_main is not None and cost_summary is not None:
+        # SPEC §8: per-turn cost ≈ main call + summary calls / the turns they serve;
+        # the mean main call is a division, at per_turn_cost's 28 significant digits.
+        mean_main = Context(prec=28).divide(cost_main, Decimal(len(rows)))
+        per_turn = per_turn_cost(mean_main, cost_summary, len(rows))
+    last = rows[-1]
+    return ReplaySummary(
+        turns=len(rows),
+        runs=status.count("run"),
+        recompresses=status.count("recompress"),
+        refusals=status.count("refused"),
+        rejected=col["admitted"].count(False),
+        first_run_turn=None if first_run is None else col["turn"][first_run],
+        peak_full_input=full[peak],
+        peak_turn=col["turn"][peak],
+        main_safe_input_at_peak=col["main_safe_input"][peak],
+        turns_at_or_above_k=col["trigger_reached"].count(True),
+        turns_with_unseen=sum(map((0).__lt__, col["unseen"])),
+        peak_unseen=max(col["unseen"]),
+        main_input_tokens=main_in,
+        main_output_tokens=sum(col["main_output_billed"]),
+        main_cached_tokens=cached,
+        summary_input_tokens=sum(col["summary_input_billed"]),
+        summary_output_tokens=sum(col["summary_output_billed"]),
+        cost_main=cost_main,
+        cost_summary=cost_summary,
+        cost=cost,
+        cost_per_turn=per_turn,
+        cache_share=Fraction(cached, main_in) if main_in else Fraction(0),
+        final_history=last.history_after,
+        final_covered=last.covered_after,
+        final_summary=last.summary_after,
+    )

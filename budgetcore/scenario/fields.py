@@ -1,0 +1,196 @@
+"""Every scenario input as a field (path, kind, default) and the rules a value must
+meet: one field at a time (``parse_field``) and across keys (``LIMIT_RULES``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from budgetcore.core.contracts import ARTICLE_CONTRACT
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, as_whole
+from budgetcore.scenario.model import MAX_MARGIN_PLACES, SECTIONS, Kind, Limits
+
+__all__ = [
+    "FIELDS_BY_SECTION",
+    "LIMIT_RULES",
+    "SCENARIO_FIELDS",
+    "FieldSpec",
+    "LimitRule",
+    "as_integer",
+    "limit_problems",
+    "parse_field",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One scenario input: its JSON path, kind, whether ``null`` is allowed, its default."""
+
+    path: str
+    kind: Kind
+    nullable: bool
+    default: object
+
+    @property
+    def section(self) -> str:
+        return self.path.split(".", 1)[0]
+
+    @property
+    def name(self) -> str:
+        return self.path.split(".", 1)[1]
+
+
+_CAPACITY_FIELDS = {"input_tokens", "output_tokens"}
+
+
+def _kind_of(section: str, f: dataclasses.Field[Any]) -> Kind:
+    if f.type in ("bool",):
+        return "bool"
+    if f.name == "safety_margin":
+        return "margin"
+    if section == "limits" or (
+        section in ("main_model", "summary_model") and f.name in _CAPACITY_FIELDS
+    ):
+        return "positive"
+    return "tokens"
+
+
+def _section_defaults(section: str) -> object:
+    if section in ("main_model", "summary_model"):
+        return ARTICLE_CONTRACT
+    return SECTIONS[section]()
+
+
+def _build_fields() -> tuple[FieldSpec, ...]:
+    specs = []
+    for section, cls in SECTIONS.items():
+        defaults = _section_defaults(section)
+        for f in dataclasses.fields(cls):
+            specs.append(
+                FieldSpec(
+                    path=f"{section}.{f.name}",
+                    kind=_kind_of(section, f),
+                    nullable="None" in str(f.type),
+                    default=getattr(defaults, f.name),
+                )
+            )
+    return tuple(specs)
+
+
+#: Every scenario input in SPEC §11 order (plus ``background``), for forms and docs.
+SCENARIO_FIELDS: tuple[FieldSpec, ...] = _build_fields()
+FIELDS_BY_SECTION: dict[str, tuple[FieldSpec, ...]] = {
+    s: tuple(f for f in SCENARIO_FIELDS if f.section == s) for s in SECTIONS
+}
+
+# ---------------------------------------------------------------- field rules
+
+
+def _rule(kind: Kind, nullable: bool) -> str:
+    text = {
+        "tokens": "must be an integer from 0 to 10^12",
+        "positive": "must be an integer from 1 to 10^12",
+        "margin": (
+            "must be a decimal from 0 (inclusive) to 1 (exclusive), as a string "
+            f"or an exact JSON number, with at most {MAX_MARGIN_PLACES} decimal places"
+        ),
+        "bool": "must be true or false",
+    }[kind]
+    return text + " or null" if nullable else text
+
+
+def _as_margin(raw: object) -> Decimal | None:
+    return as_decimal(raw, 0, 1, MAX_MARGIN_PLACES, high_open=True)
+
+
+def as_integer(raw: object, low: int) -> int | None:
+    return as_whole(raw, low, MAX_TOKENS)
+
+
+def parse_field(spec: FieldSpec, raw: object) -> object:
+    """Validate one raw JSON value for ``spec``; raise ScenarioError naming the field."""
+    if raw is None and spec.nullable:
+        return None
+    parsed: object | None
+    if spec.kind == "bool":
+        parsed = raw if isinstance(raw, bool) else None
+    elif spec.kind == "margin":
+        parsed = _as_margin(raw)
+    else:
+        parsed = as_integer(raw, 1 if spec.kind == "positive" else 0)
+    if parsed is None:
+        code = spec.kind if spec.kind in ("margin", "bool") else "whole"
+        low = 1 if spec.kind == "positive" else 0
+        raise ScenarioError(
+            [
+                Problem.of(
+                    spec.path,
+                    _rule(spec.kind, spec.nullable),
+                    raw,
+                    code + ("-or-null" if spec.nullable else ""),
+                    low=f"{low:,}",
+                    high=f"{MAX_TOKENS:,}",
+                )
+            ]
+        )
+    return parsed
+
+
+@dataclass(frozen=True, slots=True)
+class LimitRule:
+    """A cross-key rule of the runtime protections: ``low`` <= ``high`` (or < when strict)."""
+
+    low: str  # a Limits field name
+    high: str
+    strict: bool
+    reason: str
+
+    @property
+    def fields(self) -> tuple[str, str]:
+        return f"limits.{self.low}", f"limits.{self.high}"
+
+    def holds(self, limits: Limits) -> bool:
+        a, b = getattr(limits, self.low), getattr(limits, self.high)
+        return bool(a < b if self.strict else a <= b)
+
+    def problem(self, limits: Limits) -> Problem:
+        a, b = getattr(limits, self.low), getattr(limits, self.high)
+        word, op = ("less than", ">=") if self.strict else ("at most", ">")
+        return Problem(
+            f"limits.{self.low}",
+            f"must be {word} limits.{self.high} ({self.reason}), got {a} {op} {b}",
+            None,
+            "less-than" if self.strict else "at-most",
+            (
+                ("other", f"limits.{self.high}"),
+                ("value", f"{a:,}"),
+                ("other_value", f"{b:,}"),
+                ("why", _WHY_KEYS[self.reason]),
+            ),
+        )
+
+
+_TIMEOUTS = "model timeout <= run timeout < lease"
+_WHY_KEYS = {
+    _TIMEOUTS: "why.timeouts",
+    "a page within the record cap": "why.record-page",
+    "a page within the session cap": "why.session-page",
+}
+#: Cross-key rules of SPEC §6; the defaults satisfy every one.
+LIMIT_RULES: tuple[LimitRule, ...] = (
+    LimitRule("model_timeout_s", "run_timeout_s", False, _TIMEOUTS),
+    LimitRule("run_timeout_s", "lease_s", True, _TIMEOUTS),
+    LimitRule("message_page_size", "raw_records_read", False, "a page within the record cap"),
+    LimitRule(
+        "directory_page_size", "directory_sessions_read", False, "a page within the session cap"
+    ),
+)
+assert all(rule.holds(Limits()) for rule in LIMIT_RULES)
+
+
+def limit_problems(limits: Limits) -> list[Problem]:
+    """Cross-key rules of the runtime protections (SPEC §6)."""
+    return [rule.problem(limits) for rule in LIMIT_RULES if not rule.holds(limits)]

@@ -1,0 +1,253 @@
+"""Scenario <-> URL fragment: the difference from the defaults as ``path=value`` pairs.
+
+``#config.trigger_tokens=40000&workload.required_tokens=900000`` uses the JSON paths
+of SPEC §11. The page keeps its URL in this form, the CLI accepts it
+(``plan --fragment``), and exported configs record the fragment they were reviewed with.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.scenario.dump import scenario_json
+from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS, LimitRule, parse_field
+from budgetcore.scenario.model import Limits, Scenario
+from budgetcore.scenario.parse import parse_samples, parse_scenario
+
+__all__ = ["UI_KEYS", "FragmentResult", "parse_fragment", "to_fragment"]
+
+#: Keys the fragment may carry that are page state, not scenario inputs.
+UI_KEYS = ("lang",)
+_SPECS = {f.path: f for f in SCENARIO_FIELDS}
+_SAMPLE_SCALARS = ("query_ms", "tokens_per_message", "messages_per_session")
+_DEFAULTS = scenario_json(Scenario())
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def to_fragment(scenario: Scenario, **ui: str) -> str:
+    """The scenario's difference from the defaults, in SPEC §11 field order.
+
+    A summary model with its own contract is written in full, so that it reads back
+    as its own contract even when its values equal the defaults.
+
+    >>> to_fragment(Scenario())
+    ''
+    """
+    data = scenario_json(scenario)
+    defaults = _DEFAULTS
+    pairs = []
+    for spec in SCENARIO_FIELDS:
+        section = data[spec.section]
+        if section is None:
+            continue
+        value = section[spec.name]
+        own_summary = spec.section == "summary_model"
+        if own_summary or value != defaults[spec.section][spec.name]:
+            pairs.append(f"{spec.path}={_text(value)}")
+    pairs += _sample_pairs(data["samples"])
+    pairs += [f"{k}={v}" for k, v in ui.items() if k in UI_KEYS and v]
+    return "&".join(pairs)
+
+
+# samples.bson=812:3310,1500:6480  samples.read=1048576:38  samples.query_ms=9,21
+_PAIRED = {
+    "text": ("tokens", "bytes"),
+    "bson": ("tokens", "bytes"),
+    "json": ("tokens", "bytes"),
+    "read": ("bytes", "ms"),
+}
+
+
+def _sample_pairs(samples: dict[str, Any]) -> list[str]:
+    out = []
+    for name, (a, b) in _PAIRED.items():
+        if samples[name]:
+            out.append(f"samples.{name}=" + ",".join(f"{s[a]}:{s[b]}" for s in samples[name]))
+    if samples["query_ms"]:
+        out.append("samples.query_ms=" + ",".join(map(str, samples["query_ms"])))
+    for name in ("tokens_per_message", "messages_per_session"):
+        if samples[name] is not None:
+            out.append(f"samples.{name}={samples[name]}")
+    return out
+
+
+def _sample_value(name: str, text: str) -> object:
+    """The JSON shape of one samples.* pair; raises ValueError on a malformed list."""
+    if name in _PAIRED:
+        a, b = _PAIRED[name]
+        items = []
+        for chunk in text.split(","):
+            x, colon, y = chunk.partition(":")
+            if not colon:
+                raise ValueError(f"{render_value(chunk)} is not {a}:{b}")
+            items.append({a: _int_or_text(x), b: _int_or_text(y)})
+        return items
+    if name == "query_ms":
+        return [_int_or_text(x) for x in text.split(",")]
+    return text
+
+
+def _int_or_text(text: str) -> object:
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 40 else text
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentResult:
+    scenario: Scenario  # built from every valid pair; invalid ones took their defaults
+    problems: tuple[Problem, ...]  # one per pair that fell back to its default
+    ui: tuple[tuple[str, str], ...]  # page state such as ("lang", "zh")
+
+
+def _raw(spec_kind: str, text: str) -> object:
+    if text == "null":
+        return None
+    if spec_kind == "bool":
+        return {"true": True, "false": False}.get(text, text)
+    if spec_kind in ("tokens", "positive") and text.isascii() and text.isdigit():
+        return int(text) if len(text) <= 40 else text
+    return text
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def unquote(text: str) -> str:
+    """``urllib.parse.unquote(text)`` (UTF-8, undecodable bytes replaced), without
+    importing ``urllib.parse``, which brings ``ipaddress`` and costs the page's boot about
+    90 ms in Pyodide; a property test holds the two equal."""
+    if "%" not in text:
+        return text
+    first, *rest = text.split("%")
+    out = [first]
+    run = bytearray()  # consecutive escaped bytes: decoded together, as UTF-8
+    for part in rest:
+        if len(part) >= 2 and part[0] in _HEX and part[1] in _HEX:
+            run.append(int(part[:2], 16))
+            tail = part[2:]
+        else:
+            tail = "%" + part  # not an escape: kept as it is
+        if tail:
+            if run:
+                out.append(run.decode("utf-8", "replace"))
+                run = bytearray()
+            out.append(tail)
+    if run:
+        out.append(run.decode("utf-8", "replace"))
+    return "".join(out)
+
+
+def parse_fragment(fragment: str) -> FragmentResult:
+    """Read a fragment leniently: every malformed, unknown or out-of-range pair falls
+    back to the default for that field and is reported, so a link always opens."""
+    problems: list[Problem] = []
+    ui: list[tuple[str, str]] = []
+    values: dict[str, object] = {}
+    samples: dict[str, object] = {}
+    seen: set[str] = set()
+    repeated: set[str] = set()
+    text = fragment[1:] if fragment.startswith("#") else fragment
+    for part in filter(None, text.split("&")):
+        path, sep, raw_text = part.partition("=")
+        path, raw_text = unquote(path), unquote(raw_text)
+        if path in UI_KEYS:
+            ui.append((path, raw_text))
+            continue
+        if path in seen:  # the first pair decides; a repeat is reported once
+            if path not in repeated:
+                repeated.add(path)
+                problems.append(Problem.coded(path, "appears more than once", "duplicate"))
+            continue
+        seen.add(path)
+        if path.startswith("samples.") and path[8:] in (*_PAIRED, *_SAMPLE_SCALARS):
+            name = path[8:]
+            try:
+                value = _sample_value(name, raw_text)
+                checked: list[Problem] = []
+                parse_samples({name: value}, checked)
+            except ValueError as exc:
+                rule = f"must be a list like 812:3310,1500:6480 ({exc})"
+                checked = [Problem.of(path, rule, raw_text, "sample-list")]
+            if checked:
+                problems.extend(p.got(raw_text) for p in checked)
+            else:
+                samples[name] = value
+            continue
+        spec = _SPECS.get(path)
+        if spec is None:
+            problems.append(
+                Problem.of(path or "(empty)", "is not a scenario field", raw_text, "not-field")
+            )
+            continue
+        if not sep:
+            problems.append(Problem.coded(path, "needs a value: path=value", "needs-value"))
+            continue
+        try:
+            values[path] = parse_field(spec, _raw(spec.kind, raw_text))
+        except ScenarioError as exc:
+            # Say what was typed in the link, not its JSON reading.
+            problems.extend(p.got(raw_text) for p in exc.problems)
+    _drop_conflicting_limits(values, problems)
+    try:
+        scenario = parse_scenario({**_nest(values), "samples": samples})
+    except ScenarioError as exc:  # pragma: no cover - every pair and rule was checked above
+        problems.extend(exc.problems)
+        scenario = Scenario()
+    return FragmentResult(scenario, tuple(problems), tuple(ui))
+
+
+#: Every limits.* field some cross-key rule reads.
+_RULE_FIELDS = frozenset(f for rule in LIMIT_RULES for f in rule.fields)
+
+
+def _drop_conflicting_limits(values: dict[str, object], problems: list[Problem]) -> None:
+    """Let the link's limits that break a cross-key rule (SPEC §6) fall back to their
+    defaults, reporting each broken rule once.
+
+    A rule can break through a field the link did not set (``raw_records_read=10``
+    against the default page of 200), so a rule is judged on the link's values over
+    the defaults. Each round drops at least one of the link's own fields (two defaults
+    never break a rule), so the rounds are bounded by the fields the rules read.
+    """
+    reported: set[LimitRule] = set()
+    for _round in range(len(_RULE_FIELDS) + 1):
+        own: dict[str, Any] = {
+            p.split(".", 1)[1]: v for p, v in values.items() if p in _RULE_FIELDS
+        }
+        limits = dataclasses.replace(Limits(), **own)
+        broken = [rule for rule in LIMIT_RULES if not rule.holds(limits)]
+        if not broken:
+            return
+        for rule in broken:
+            if rule not in reported:
+                reported.add(rule)
+                # Say which of the link's own values are not used (the page names them).
+                own_values = ",".join(f"{p}={values[p]}" for p in rule.fields if p in values)
+                problem = rule.problem(limits)
+                problems.append(
+                    dataclasses.replace(problem, params=(*problem.params, ("dropped", own_values)))
+                )
+            for path in rule.fields:
+                values.pop(path, None)
+    raise AssertionError("unreachable: the defaults satisfy every cross-key rule")
+
+
+def _nest(values: dict[str, object]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for path, value in values.items():
+        section, name = path.split(".", 1)
+        data.setdefault(section, {})[name] = str(value) if _is_margin(path) else value
+    return data
+
+
+def _is_margin(path: str) -> bool:
+    return _SPECS[path].kind == "margin"

@@ -1,0 +1,248 @@
+"""Supported runtime overrides (SPEC §9): registry, export, import, validation.
+
+Only K, S, m, o and the runtime protections of SPEC §6 are runtime settings. Model
+contracts (I, O, q) belong to the runtime's model registry, the 64,000-token work cap
+is built in, and everything else in a scenario describes a workload: none of those is
+ever exported, and an imported file naming them is refused with the reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.jsonio import load_json
+from budgetcore.inputs.numbers import read_number
+from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, limit_problems, parse_field
+from budgetcore.scenario.model import Scenario
+
+__all__ = [
+    "OVERRIDES",
+    "OVERRIDE_BY_KEY",
+    "Override",
+    "apply_overrides",
+    "parse_config",
+    "warnings_for",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """One supported runtime setting."""
+
+    key: str  # dotted name, the same as the scenario's JSON path
+    unit: str
+    minimum: int | Decimal
+    maximum: int | Decimal
+    spec: FieldSpec  # its meaning, in both languages: ``override.<key>`` in the catalogue
+
+    @property
+    def default(self) -> object:
+        return self.spec.default
+
+
+#: key -> unit of every supported override, in SPEC §9 order.
+_META: dict[str, str] = {
+    "config.trigger_tokens": "tokens",
+    "config.summary_max_tokens": "tokens",
+    "config.safety_margin": "fraction",
+    "config.reply_max_tokens": "tokens",
+    "limits.directory_sessions_read": "sessions",
+    "limits.raw_records_read": "records",
+    "limits.directory_page_size": "sessions",
+    "limits.message_page_size": "records",
+    "limits.raw_bson_bytes": "bytes",
+    "limits.full_read_ms": "ms",
+    "limits.single_query_ms": "ms",
+    "limits.raw_bson_batch": "records",
+    "limits.tool_result_tokens": "tokens",
+    "limits.recall_calls_per_request": "calls",
+    "limits.recall_pack_tokens": "tokens",
+    "limits.recall_slice_code_points": "code points",
+    "limits.background_runs_per_process": "runs",
+    "limits.model_timeout_s": "s",
+    "limits.run_timeout_s": "s",
+    "limits.lease_s": "s",
+}
+
+
+def _build() -> tuple[Override, ...]:
+    out = []
+    for spec in SCENARIO_FIELDS:
+        if spec.path not in _META:
+            continue
+        unit = _META[spec.path]
+        low: int | Decimal
+        high: int | Decimal
+        if spec.kind == "margin":
+            low, high = Decimal(0), Decimal(1)
+        else:
+            low, high = (1 if spec.kind == "positive" else 0), 10**12
+        out.append(Override(spec.path, unit, low, high, spec))
+    return tuple(out)
+
+
+#: Every supported override, in export order (SPEC §9: K, S, m, o, then SPEC §6).
+OVERRIDES: tuple[Override, ...] = _build()
+OVERRIDE_BY_KEY = {o.key: o for o in OVERRIDES}
+assert set(OVERRIDE_BY_KEY) == set(_META)
+
+_MODEL_SECTIONS = ("main_model", "summary_model", "model", "models")
+_MODEL_NAMES = {"input_tokens", "output_tokens", "reserves_output"}
+_BUILT_IN = {"work_cap_tokens", "summary_work_cap", "W"}
+
+
+def _refusal(key: str) -> tuple[str, str]:
+    """Why ``key`` cannot be an override: (English rule, catalogue code)."""
+    _head, _, name = key.rpartition(".")
+    section = key.split(".", 1)[0]
+    if section in _MODEL_SECTIONS or name in _MODEL_NAMES:
+        return (
+            "is a model contract value: the runtime's model registry owns it, "
+            "and this config cannot change it"
+        ), "model-contract"
+    if name in _BUILT_IN or key.endswith("work_cap"):
+        return "is the built-in 64,000-token work cap and is not configurable", "work-cap"
+    if section in ("workload", "background"):
+        return "is a scenario input, not a runtime setting", "scenario-input"
+    return "is not a supported override (see the registry)", "not-override"
+
+
+# ------------------------------------------------------------------ import
+
+
+def _flatten(obj: Mapping[str, Any], prefix: str, out: list[tuple[str, Any]]) -> None:
+    for key in getattr(obj, "duplicates", ()):
+        out.append((f"{prefix}{key}", _DUPLICATE))
+    for key, value in obj.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            _flatten(value, f"{path}.", out)
+        else:
+            out.append((path, value))
+
+
+_DUPLICATE = object()
+
+
+def _looks_like_json(text: str) -> bool:
+    head = text.lstrip()
+    if head.startswith("{"):
+        return True
+    if head.startswith("["):  # a TOML table header, or a JSON array?
+        try:
+            load_json(text)
+        except ScenarioError:
+            return False
+        return True
+    return False
+
+
+_TOML_AT = re.compile(r"at line (\d+), column (\d+)")
+
+
+def _decode(text: str | bytes, fmt: str | None) -> Mapping[str, Any]:
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            rule = f"must be UTF-8 text (byte {exc.start})"
+            raise ScenarioError([Problem.coded("config", rule, "utf8", byte=exc.start)]) from None
+    if fmt is None:
+        fmt = "json" if _looks_like_json(text) else "toml"
+    if fmt == "json":
+        data = load_json(text, "config")
+    else:
+        try:
+            data = tomllib.loads(text, parse_float=read_number)
+        except tomllib.TOMLDecodeError as exc:
+            rule, code = f"is not valid TOML: {exc}", "toml"
+            if "overwrite" in str(exc) or "redefine" in str(exc).lower():
+                rule, code = f"has a duplicate key: {exc}", "toml-duplicate"
+            where = _TOML_AT.search(str(exc))
+            line, column = where.groups() if where else ("?", "?")
+            problem = Problem.coded("config", rule, code, at_line=line, at_column=column)
+            raise ScenarioError([problem]) from None
+        except RecursionError:
+            rule = "is not valid TOML: nested too deeply"
+            raise ScenarioError([Problem.coded("config", rule, "toml-deep")]) from None
+        except ValueError:  # tomllib's int() refuses numbers of thousands of digits
+            rule = "is not valid TOML: a number has too many digits"
+            raise ScenarioError([Problem.coded("config", rule, "toml-digits")]) from None
+    if not isinstance(data, dict):
+        rule = "must be a table/object of overrides"
+        raise ScenarioError([Problem.of("config", rule, data, "table")])
+    return data
+
+
+def parse_config(text: str | bytes, fmt: str | None = None) -> dict[str, object]:
+    """Read an override file (TOML or JSON) into {key: value}; every problem at once.
+
+    Keys may be nested tables (``[config] trigger_tokens = 40000``) or dotted.
+    """
+    data = _decode(text, fmt)
+    pairs: list[tuple[str, Any]] = []
+    _flatten({k: v for k, v in data.items() if k != "_generated"}, "", pairs)
+    problems: list[Problem] = []
+    values: dict[str, object] = {}
+    for key, raw in pairs:
+        if raw is _DUPLICATE:
+            problems.append(Problem.coded(key, "appears more than once", "duplicate"))
+            continue
+        override = OVERRIDE_BY_KEY.get(key)
+        if override is None:
+            rule, code = _refusal(key)
+            problems.append(Problem.of(key, rule, raw, code))
+            continue
+        if key in values:
+            problems.append(Problem.coded(key, "appears more than once", "duplicate"))
+            continue
+        try:
+            values[key] = parse_field(override.spec, raw)
+        except ScenarioError as exc:
+            problems.extend(exc.problems)
+    # Cross-key rules over the values that are valid on their own, so a file with
+    # other mistakes still hears about these.
+    limit_values: dict[str, Any] = {
+        k.split(".", 1)[1]: v for k, v in values.items() if k.startswith("limits.")
+    }
+    problems.extend(limit_problems(dataclasses.replace(Scenario().limits, **limit_values)))
+    if problems:
+        raise ScenarioError(problems)
+    return values
+
+
+def apply_overrides(scenario: Scenario, overrides: Mapping[str, object]) -> Scenario:
+    """The scenario with the overrides applied (validated values only)."""
+    changes: dict[str, dict[str, object]] = {}
+    for key, value in overrides.items():
+        section, name = key.split(".", 1)
+        changes.setdefault(section, {})[name] = value
+    result = scenario
+    for section, fields in changes.items():
+        result = dataclasses.replace(
+            result, **{section: dataclasses.replace(getattr(result, section), **fields)}
+        )
+    problems = limit_problems(result.limits)
+    if problems:
+        raise ScenarioError(problems)
+    return result
+
+
+def warnings_for(scenario: Scenario) -> list[str]:
+    """Allowed but worth a reviewer's eye."""
+    out = []
+    s = scenario.config.summary_max_tokens
+    o = scenario.summary_contract.output_tokens
+    if s > o:
+        out.append(
+            f"config.summary_max_tokens {s:,} is above the summary model's output capacity "
+            f"{o:,}: it will be clamped to S = {o:,}"
+        )
+    return out

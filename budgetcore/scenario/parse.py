@@ -1,0 +1,311 @@
+"""Scenario parsing (docs/spec.md section 11): every problem collected before one
+:class:`ScenarioError`, so a reviewer fixing a scenario sees all of its mistakes at once."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
+from decimal import Decimal
+from typing import Any
+
+from budgetcore.core.contracts import ModelContract
+from budgetcore.core.samples import BYTE_CHANNELS, ByteSample, ReadSample, Samples
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.jsonio import JsonObject, json_lines, load_json
+from budgetcore.inputs.numbers import DECIMAL_TEXT, MAX_TOKENS, decimal_places
+from budgetcore.scenario.fields import (
+    FIELDS_BY_SECTION,
+    as_integer,
+    limit_problems,
+    parse_field,
+)
+from budgetcore.scenario.model import SECTIONS, Scenario
+
+__all__ = [
+    "AVERAGES",
+    "LINE_CHANNELS",
+    "SAMPLE_FIELDS",
+    "parse_average",
+    "parse_sample_lines",
+    "parse_samples",
+    "parse_scenario",
+    "parse_scenario_json",
+]
+
+# ---------------------------------------------------------------- scenario parsing
+
+
+def _check_object(
+    obj: object, path: str, known: Iterator[str] | tuple[str, ...], problems: list[Problem]
+) -> Mapping[str, Any] | None:
+    if not isinstance(obj, dict):
+        problems.append(Problem.of(path, "must be a JSON object", obj, "object"))
+        return None
+    known_set = set(known)
+    for key in getattr(obj, "duplicates", ()):
+        problems.append(Problem.coded(_join(path, key), "appears more than once", "duplicate"))
+    for key in obj:
+        if key not in known_set:
+            problems.append(
+                Problem.of(
+                    _join(path, key), "is not a known key (see SPEC §11)", obj[key], "unknown-key"
+                )
+            )
+    return obj
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _parse_section(
+    section: str, obj: object, problems: list[Problem], build: Callable[..., Any]
+) -> Any:
+    specs = FIELDS_BY_SECTION[section]
+    mapping = _check_object(obj, section, tuple(s.name for s in specs), problems)
+    if mapping is None:
+        return None
+    values: dict[str, object] = {}
+    valid = True
+    for spec in specs:
+        if spec.name not in mapping:
+            values[spec.name] = spec.default
+            continue
+        try:
+            values[spec.name] = parse_field(spec, mapping[spec.name])
+        except ScenarioError as exc:
+            problems.extend(exc.problems)
+            valid = False
+    return build(**values) if valid else None
+
+
+_MODEL_SECTIONS = ("main_model", "summary_model")
+
+
+def _parse_model(section: str, obj: object, problems: list[Problem]) -> ModelContract | None:
+    """A model contract: explicit I/O/q, or ``"model": NAME`` from the registry (SPEC
+    §13) with any explicit field winning over the registry's value."""
+    if not isinstance(obj, dict) or "model" not in obj:
+        contract: ModelContract | None = _parse_section(section, obj, problems, ModelContract)
+        return contract
+    # Imported here so that scenarios without a model name never load the registry.
+    from budgetcore.registry.models import require  # noqa: PLC0415
+
+    rest = JsonObject((k, v) for k, v in obj.items() if k != "model")
+    rest.duplicates = tuple(getattr(obj, "duplicates", ()))
+    explicit = _parse_section(section, rest, problems, dict)
+    try:
+        named = require(obj["model"], f"{section}.model").contract
+    except ScenarioError as exc:
+        problems.extend(exc.problems)
+        return None
+    if explicit is None:
+        return None
+    values = {k: v for k, v in explicit.items() if k in rest}
+    return dataclasses.replace(named, **values)
+
+
+def parse_scenario(obj: object) -> Scenario:
+    """Validate a decoded JSON value into a Scenario; omitted keys take the defaults."""
+    problems: list[Problem] = []
+    mapping = _check_object(obj, "", (*SECTIONS, "samples"), problems)
+    if mapping is None:
+        problems = [Problem.of("scenario", "must be a JSON object", obj, "object")]
+        raise ScenarioError(problems)
+    parts: dict[str, Any] = {}
+    if "samples" in mapping:
+        parts["samples"] = parse_samples(mapping["samples"], problems)
+    for section, cls in SECTIONS.items():
+        if section not in mapping:
+            continue
+        raw = mapping[section]
+        if section == "summary_model" and raw is None:
+            parts[section] = None
+            continue
+        if section in _MODEL_SECTIONS:
+            parts[section] = _parse_model(section, raw, problems)
+            continue
+        parts[section] = _parse_section(section, raw, problems, cls)
+    if not problems and "limits" in parts:
+        problems.extend(limit_problems(parts["limits"]))
+    if problems:
+        raise ScenarioError(problems)
+    return Scenario(**parts)
+
+
+def parse_scenario_json(text: str | bytes) -> Scenario:
+    """Parse scenario JSON text (SPEC §11) into a validated Scenario."""
+    return parse_scenario(load_json(text))
+
+
+# ---------------------------------------------------------------- samples
+
+SAMPLE_FIELDS = {
+    **{c: (("tokens", 1, MAX_TOKENS), ("bytes", 0, 10**15)) for c in BYTE_CHANNELS},
+    "read": (("bytes", 1, 10**15), ("ms", 0, 10**9)),
+}
+AVERAGES = ("tokens_per_message", "messages_per_session")
+_SAMPLE_KEYS = (*BYTE_CHANNELS, "read", "query_ms", *AVERAGES)
+
+
+def _sample_int(raw: object, path: str, low: int, high: int, problems: list[Problem]) -> int:
+    value = as_integer(raw, low)
+    if value is None or value > high:
+        bound = "10^12" if high == MAX_TOKENS else f"10^{len(str(high)) - 1}"
+        rule = f"must be an integer from {low} to {bound}"
+        problems.append(Problem.of(path, rule, raw, "whole", low=f"{low:,}", high=f"{high:,}"))
+        return -1
+    return value
+
+
+def _average(raw: object, path: str, problems: list[Problem]) -> Decimal | None:
+    if raw is None:
+        return None
+    value: Decimal | None = None
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        value = Decimal(raw)
+    elif isinstance(raw, Decimal):
+        value = raw
+    elif isinstance(raw, str) and DECIMAL_TEXT.fullmatch(raw):
+        value = Decimal(raw)
+    if (
+        value is None
+        or not value.is_finite()
+        or not (0 < value <= MAX_TOKENS)
+        or decimal_places(value) > 6
+    ):
+        rule = "must be a decimal above 0 and at most 10^12 with at most 6 decimal places, or null"
+        problems.append(Problem.of(path, rule, raw, "average", high=f"{MAX_TOKENS:,}"))
+        return None
+    return value
+
+
+def parse_average(raw: object, path: str) -> Decimal | None:
+    """One of the two averages (tokens per message, messages per session); raises."""
+    problems: list[Problem] = []
+    value = _average(raw, path, problems)
+    if problems:
+        raise ScenarioError(problems)
+    return value
+
+
+def parse_samples(obj: object, problems: list[Problem]) -> Samples:
+    """The ``samples`` section; a bad sample is named by its index."""
+    mapping = _check_object(obj, "samples", _SAMPLE_KEYS, problems)
+    if mapping is None:
+        return Samples()
+    lists: dict[str, tuple[Any, ...]] = {}
+    for name in (*BYTE_CHANNELS, "read", "query_ms"):
+        raw_list = mapping.get(name, [])
+        path = f"samples.{name}"
+        if not isinstance(raw_list, list):
+            problems.append(Problem.of(path, "must be a JSON array", raw_list, "array"))
+            continue
+        items: list[Any] = []
+        for i, item in enumerate(raw_list):
+            here = f"{path}[{i}]"
+            if name == "query_ms":
+                items.append(_sample_int(item, here, 0, 10**9, problems))
+                continue
+            fields = SAMPLE_FIELDS[name]
+            sample = _check_object(item, here, tuple(f[0] for f in fields), problems)
+            if sample is None:
+                continue
+            values = []
+            for key, low, high in fields:
+                if key not in sample:
+                    problems.append(Problem.coded(f"{here}.{key}", "is required", "required"))
+                    values.append(-1)
+                else:
+                    values.append(_sample_int(sample[key], f"{here}.{key}", low, high, problems))
+            items.append(ReadSample(*values) if name == "read" else ByteSample(*values))
+        lists[name] = tuple(items)
+    return Samples(
+        **lists,
+        tokens_per_message=_average(
+            mapping.get("tokens_per_message"), "samples.tokens_per_message", problems
+        ),
+        messages_per_session=_average(
+            mapping.get("messages_per_session"), "samples.messages_per_session", problems
+        ),
+    )
+
+
+LINE_CHANNELS: dict[str, tuple[str, ...]] = {
+    **{c: ("tokens", "bytes") for c in BYTE_CHANNELS},
+    "read": ("bytes", "ms"),
+    "query": ("ms",),
+}
+
+
+def _at_line(problem: Problem, number: int, key: str = "") -> Problem:
+    """``problem`` located at a pasted line (and key), for the page's sentence."""
+    where = (("line", str(number)),) + ((("key", key),) if key else ())
+    return dataclasses.replace(problem, params=problem.params + where)
+
+
+def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
+    """Samples pasted as JSON Lines, one per line, e.g.
+    ``{"channel": "bson", "tokens": 812, "bytes": 3310}``; channels text, bson, json
+    (tokens, bytes), read (bytes, ms) and query (ms). Blank lines and ``#`` comments
+    are skipped. Returns the valid samples in the ``samples`` JSON shape and one
+    problem per bad field (``line 3: tokens ...``); every valid line is kept."""
+    out: dict[str, list[Any]] = {c: [] for c in (*BYTE_CHANNELS, "read", "query_ms")}
+    problems: list[Problem] = []
+    for number, obj in json_lines(text):
+        where = f"line {number}"
+        if isinstance(obj, ScenarioError):
+            problems.extend(_at_line(p, number) for p in obj.problems)
+            continue
+        if not isinstance(obj, dict):
+            problems.append(Problem.of(where, "must be a JSON object", obj, "object", line=number))
+            continue
+        channel = obj.get("channel")
+        if not isinstance(channel, str) or channel not in LINE_CHANNELS:
+            rule = f"channel must be one of {', '.join(LINE_CHANNELS)}"
+            problems.append(
+                Problem.of(
+                    f"{where}:",
+                    rule,
+                    channel,
+                    "channel",
+                    line=number,
+                    channels=", ".join(LINE_CHANNELS),
+                )
+            )
+            continue
+        bounds = dict((f[0], f[1:]) for f in SAMPLE_FIELDS.get(channel, ()))
+        bounds.setdefault("ms", (0, 10**9))
+        line_problems: list[Problem] = []
+        for key in obj:
+            if key != "channel" and key not in LINE_CHANNELS[channel]:
+                line_problems.append(
+                    Problem.of(
+                        f"{where}: {key}",
+                        "is not a field of this channel",
+                        obj[key],
+                        "not-channel-field",
+                        line=number,
+                        key=key,
+                    )
+                )
+        values = {}
+        for key in LINE_CHANNELS[channel]:
+            if key not in obj:
+                line_problems.append(
+                    Problem.coded(
+                        f"{where}: {key}", "is required", "required", line=number, key=key
+                    )
+                )
+                continue
+            low, high = bounds[key]
+            found: list[Problem] = []
+            values[key] = _sample_int(obj[key], f"{where}: {key}", low, high, found)
+            line_problems.extend(_at_line(p, number, key) for p in found)
+        if line_problems:
+            problems.extend(line_problems)
+        elif channel == "query":
+            out["query_ms"].append(values["ms"])
+        else:
+            out[channel].append(values)
+    return out, problems
