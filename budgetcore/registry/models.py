@@ -33,6 +33,7 @@ __all__ = [
     "Provenance",
     "Registry",
     "RegistryModel",
+    "Resolution",
     "default_registry",
     "lookup",
     "model_as_dict",
@@ -42,6 +43,7 @@ __all__ = [
     "picks",
     "render_models",
     "require",
+    "resolve",
     "search",
 ]
 
@@ -402,3 +404,25 @@ def render_models(
         cells += [c.rjust(w) for c, w in zip(r[2:], widths[2:], strict=True)]
         out.append("  ".join(cells).rstrip())
     return out
+
+
+# ---------------------------------------------------------------- name resolution
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resolution:
+    """How a model name as a log, a link, a config or the CLI wrote it maps to a
+    registry entry: the entry (None: no match, so no price and no contract) and the
+    step that matched, shown to the user beside the name."""
+
+    name: str  # as written
+    model: RegistryModel | None
+    how: str  # "exact", or the step that found it; "none" when nothing matched
+
+
+def resolve(name: str, registry: Registry | None = None) -> Resolution:
+    """The registry entry a written model name stands for (the shipped registry unless
+    one is given). Exact names only for now; the alias steps come with issue 26."""
+    reg = default_registry() if registry is None else registry
+    found = reg.lookup(name)
+    return Resolution(name=name, model=found, how="exact" if found is not None else "none")

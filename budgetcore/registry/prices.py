@@ -1,17 +1,48 @@
-"""Per-token prices of a model (SPEC §12, §13): exact Decimals, never floats.
+"""Per-token prices of a model and the cost of one request (docs/spec.md sections 12
+and 13): exact Decimals, never floats.
 
-One shape shared by the model registry (which fills it from LiteLLM's data) and the
-session replay (which bills tokens with it). A price that the registry does not give
-is ``None``; the replay then bills those tokens at the input price, or shows tokens
-only when there is no input price either.
+One shape shared by the model registry (which fills it from LiteLLM's data), the
+session replay (which bills its modelled requests with it) and a log's measured usage
+(which bills what each logged request used).
+
+Prices as LiteLLM's own cost calculator applies them, per request:
+
+- **Tiers.** A model may list higher prices above a context size (``*_above_200k_tokens``,
+  ``*_above_272k_tokens`` ...). A request whose context (every input token: uncached,
+  cache writes and cache reads) is *strictly above* a tier's threshold has *all* of its
+  tokens, output included, billed at that tier; of several tiers the highest one it
+  exceeds applies; a price the tier does not list is the base price.
+- **Cache writes** have a 5-minute price and, where listed, a 1-hour price
+  (``cache_creation_input_token_cost_above_1hr``): a log that says which TTL it wrote
+  (Claude Code's ``cache_creation.ephemeral_1h_input_tokens``) is billed by it.
+- **Unknown is unknown.** A request with tokens in a category whose price the model
+  does not list has no cost (``None``), never a cost of 0.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from decimal import Decimal
+from dataclasses import dataclass, replace
+from decimal import Context, Decimal, Inexact, Rounded
 
-__all__ = ["Prices"]
+__all__ = ["MONEY", "PriceTier", "Prices", "Usage", "request_cost", "tier_for"]
+
+#: Money is exact: products and sums of token counts (at most 10^12) and prices (at most
+#: 28 significant digits) never need rounding at this precision, and the traps make sure
+#: none ever happens silently.
+MONEY = Context(prec=120, traps=[Inexact, Rounded])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PriceTier:
+    """Prices for requests whose context is strictly above ``above`` tokens; a price
+    that is None is the base price."""
+
+    above: int
+    input: Decimal | None = None
+    output: Decimal | None = None
+    cache_read: Decimal | None = None
+    cache_write: Decimal | None = None
+    cache_write_1h: Decimal | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -21,9 +52,98 @@ class Prices:
     input: Decimal | None = None
     output: Decimal | None = None
     cache_read: Decimal | None = None
-    cache_write: Decimal | None = None
+    cache_write: Decimal | None = None  # a 5-minute cache write (LiteLLM's base key)
+    cache_write_1h: Decimal | None = None
+    tiers: tuple[PriceTier, ...] = ()  # ascending ``above``
 
     @property
     def known(self) -> bool:
         """Whether there is enough to price a request (an input and an output price)."""
         return self.input is not None and self.output is not None
+
+
+def tier_for(prices: Prices, context: int) -> Prices:
+    """The flat prices a request of ``context`` input tokens pays.
+
+    >>> p = Prices(input=Decimal("3E-6"), output=Decimal("1.5E-5"),
+    ...            tiers=(PriceTier(above=200_000, input=Decimal("6E-6")),))
+    >>> tier_for(p, 200_000).input, tier_for(p, 200_001).input, tier_for(p, 200_001).output
+    (Decimal('0.000003'), Decimal('0.000006'), Decimal('0.000015'))
+    """
+    chosen: PriceTier | None = None
+    for tier in prices.tiers:
+        if context > tier.above:
+            chosen = tier
+    if chosen is None:
+        return prices if not prices.tiers else replace(prices, tiers=())
+
+    def pick(name: str) -> Decimal | None:
+        value: Decimal | None = getattr(chosen, name)
+        return getattr(prices, name) if value is None else value
+
+    return Prices(
+        input=pick("input"),
+        output=pick("output"),
+        cache_read=pick("cache_read"),
+        cache_write=pick("cache_write"),
+        cache_write_1h=pick("cache_write_1h"),
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Usage:
+    """What one request used, as its provider billed it. ``input`` is the uncached
+    input only; ``reasoning`` is the part of ``output`` spent on reasoning (shown, not
+    billed twice)."""
+
+    input: int = 0
+    cache_write_5m: int = 0
+    cache_write_1h: int = 0
+    cache_read: int = 0
+    output: int = 0
+    reasoning: int = 0
+
+    @property
+    def context(self) -> int:
+        """Every input token of the request: what a tier's threshold is compared with."""
+        return self.input + self.cache_write_5m + self.cache_write_1h + self.cache_read
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            input=self.input + other.input,
+            cache_write_5m=self.cache_write_5m + other.cache_write_5m,
+            cache_write_1h=self.cache_write_1h + other.cache_write_1h,
+            cache_read=self.cache_read + other.cache_read,
+            output=self.output + other.output,
+            reasoning=self.reasoning + other.reasoning,
+        )
+
+
+def request_cost(prices: Prices | None, usage: Usage) -> Decimal | None:
+    """The exact cost of one request, or None when a category it used has no price.
+
+    >>> p = Prices(input=Decimal("3E-6"), output=Decimal("1.5E-5"),
+    ...            cache_read=Decimal("3E-7"), cache_write=Decimal("3.75E-6"),
+    ...            cache_write_1h=Decimal("6E-6"))
+    >>> request_cost(p, Usage(input=10, cache_write_1h=1000, cache_read=20000, output=500))
+    Decimal('0.019530')
+    >>> request_cost(p, Usage(input=10)), request_cost(None, Usage(input=10))
+    (Decimal('0.000030'), None)
+    """
+    if prices is None:
+        return None
+    flat = tier_for(prices, usage.context)
+    total = Decimal(0)
+    for tokens, price in (
+        (usage.input, flat.input),
+        (usage.cache_write_5m, flat.cache_write),
+        (usage.cache_write_1h, flat.cache_write_1h),
+        (usage.cache_read, flat.cache_read),
+        (usage.output, flat.output),
+    ):
+        if tokens == 0:
+            continue
+        if price is None:
+            return None
+        total = MONEY.add(total, MONEY.multiply(price, Decimal(tokens)))
+    return total
