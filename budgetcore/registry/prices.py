@@ -126,7 +126,7 @@ def request_cost(prices: Prices | None, usage: Usage) -> Decimal | None:
     ...            cache_read=Decimal("3E-7"), cache_write=Decimal("3.75E-6"),
     ...            cache_write_1h=Decimal("6E-6"))
     >>> request_cost(p, Usage(input=10, cache_write_1h=1000, cache_read=20000, output=500))
-    Decimal('0.019530')
+    Decimal('0.0195300')
     >>> request_cost(p, Usage(input=10)), request_cost(None, Usage(input=10))
     (Decimal('0.000030'), None)
     """

@@ -137,7 +137,12 @@ def parse_prices(obj: object, path: str, problems: list[Problem]) -> Prices | No
             )
             continue
         values[key] = value
-    return Prices(**values)
+    return Prices(
+        input=values.get("input"),
+        output=values.get("output"),
+        cache_read=values.get("cache_read"),
+        cache_write=values.get("cache_write"),
+    )
 
 
 def parse_options(obj: object) -> ReplayOptions:
