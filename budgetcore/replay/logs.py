@@ -49,6 +49,11 @@ class LogRequest:
     cache_read: int  # part of context read from the provider's prompt cache
     cache_write: int  # part of context written to it (Claude Code only; else 0)
     model: str | None
+    # For event-counting peer rules (docs/models-and-peers.md): the conversation's
+    # messages before this request, and the characters of tool results so far. None
+    # when the log does not let us count them.
+    messages: int | None = None
+    tool_result_chars: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
