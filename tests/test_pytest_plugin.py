@@ -1,6 +1,7 @@
-"""The pytest plugin, run the way a user runs it: the README's test over a toy runtime.
+"""The pytest plugin, run the way a user runs it: docs/conformance.md's test over a toy
+runtime.
 
-Each test builds a throwaway project with pytester (the README's test file, verbatim,
+Each test builds a throwaway project with pytester (the documented test file, verbatim,
 and tests/toy_budget.py as the user's ``my_budget``) and runs pytest on it; budgetcore's
 ``pytest11`` entry point loads the plugin there, as it does after ``pip install``.
 """
@@ -21,13 +22,13 @@ SHIPPED = parse_cases(shipped_cases_text()).cases
 IO_CASES = sum("io" in c.tags for c in SHIPPED)
 
 
-def readme_test() -> str:
-    """The README's conformance test, exactly as printed there."""
-    text = (ROOT / "README.md").read_text("utf-8")
+def documented_test() -> str:
+    """The conformance test of docs/conformance.md, exactly as printed there."""
+    text = (ROOT / "docs" / "conformance.md").read_text("utf-8")
     match = re.search(
         r"<!-- conformance-test: test_budget_conformance.py -->\n```python\n(.*?)```", text, re.S
     )
-    assert match, "the README lost its conformance test block"
+    assert match, "docs/conformance.md lost its conformance test block"
     return match.group(1)
 
 
@@ -39,7 +40,7 @@ def toy_runtime(*, bug: bool) -> str:
 
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> pytest.Pytester:
-    pytester.makepyfile(test_budget_conformance=readme_test())
+    pytester.makepyfile(test_budget_conformance=documented_test())
     return pytester
 
 
@@ -47,8 +48,8 @@ def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest("-p", "no:cacheprovider", "-q", *args)
 
 
-def test_readme_test_is_fifteen_lines() -> None:
-    assert len(readme_test().splitlines()) <= 15
+def test_the_documented_test_is_fifteen_lines() -> None:
+    assert len(documented_test().splitlines()) <= 15
 
 
 def test_a_correct_runtime_passes_every_case_it_models(project: pytest.Pytester) -> None:

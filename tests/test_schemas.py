@@ -184,25 +184,36 @@ def test_the_plan_schema_requires_the_spec_keys_as_exact_types() -> None:
     assert _errors(STOCK["plan"], {**SHIPPED[0].plan, "new_key": 1}) == []
 
 
-def _readme_scenarios() -> list[tuple[str, Any]]:
-    text = (ROOT / "README.md").read_text("utf-8")
-    found = [("json block", block) for block in re.findall(r"```json\n(.*?)```", text, re.S)]
-    found += [
-        ("echo example", m)
-        for m in re.findall(r"echo '(\{.*?\})' \\?\s*\|\s*python3? -m budgetcore plan", text)
-    ]
+#: The pages whose scenario examples (```json blocks, ``echo '{…}' | … plan``) are checked.
+SCENARIO_PAGES = (ROOT / "README.md", ROOT / "docs" / "cli.md")
+
+
+def _documented_scenarios() -> list[tuple[str, Any]]:
+    found = []
+    for page in SCENARIO_PAGES:
+        text = page.read_text("utf-8")
+        where = page.relative_to(ROOT)
+        found += [(f"{where} json block", b) for b in re.findall(r"```json\n(.*?)```", text, re.S)]
+        found += [
+            (f"{where} echo example", m)
+            for m in re.findall(r"echo '(\{.*?\})' \\?\s*\|\s*python3? -m budgetcore plan", text)
+        ]
     return [(f"{kind} {i}", load_json(body)) for i, (kind, body) in enumerate(found)]
 
 
-README_SCENARIOS = _readme_scenarios()
+DOCUMENTED_SCENARIOS = _documented_scenarios()
 
 
-def test_readme_has_scenario_examples() -> None:
-    assert len(README_SCENARIOS) >= 4
+def test_the_docs_have_scenario_examples() -> None:
+    assert len(DOCUMENTED_SCENARIOS) >= 4
 
 
-@pytest.mark.parametrize(("where", "doc"), README_SCENARIOS, ids=[w for w, _ in README_SCENARIOS])
-def test_readme_examples_get_the_same_verdict_from_schema_and_parser(where: str, doc: Any) -> None:
+@pytest.mark.parametrize(
+    ("where", "doc"), DOCUMENTED_SCENARIOS, ids=[w for w, _ in DOCUMENTED_SCENARIOS]
+)
+def test_documented_examples_get_the_same_verdict_from_schema_and_parser(
+    where: str, doc: Any
+) -> None:
     try:
         parse_scenario(doc)
         parser_ok = True

@@ -1,4 +1,4 @@
-"""The README's TypeScript (node:test) snippet, run by Node over the exported cases.
+"""docs/conformance.md's TypeScript (node:test) snippet, run by Node over the exported cases.
 
 The snippet has no type annotations, so Node runs it as JavaScript; the user's code is
 tests/node/budget.js, a JavaScript port of tests/toy_budget.py. Skipped without node.
@@ -21,9 +21,9 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 
 def _project(tmp_path: Path, *, bug: bool) -> Path:
-    text = (ROOT / "README.md").read_text("utf-8")
+    text = (ROOT / "docs" / "conformance.md").read_text("utf-8")
     match = re.search(r"```typescript\n(.*?)```", text, re.S)
-    assert match, "the README lost its TypeScript snippet"
+    assert match, "docs/conformance.md lost its TypeScript snippet"
     (tmp_path / "budget.test.mjs").write_text(match.group(1), "utf-8")
     runtime = (ROOT / "tests" / "node" / "budget.js").read_text("utf-8")
     assert "export const BUG = false;" in runtime
@@ -52,14 +52,14 @@ def _node_test(folder: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_readme_node_snippet_passes_a_correct_runtime(tmp_path: Path) -> None:
+def test_the_typescript_snippet_passes_a_correct_runtime(tmp_path: Path) -> None:
     result = _node_test(_project(tmp_path, bug=False))
     assert result.returncode == 0, result.stdout[-2000:]
     assert "# fail 0" in result.stdout
     assert re.search(r"# skipped [1-9]", result.stdout)
 
 
-def test_readme_node_snippet_names_the_case_a_rounding_bug_breaks(tmp_path: Path) -> None:
+def test_the_typescript_snippet_names_the_case_a_rounding_bug_breaks(tmp_path: Path) -> None:
     result = _node_test(_project(tmp_path, bug=True))
     assert result.returncode != 0
     assert "not ok 1 - golden" in result.stdout

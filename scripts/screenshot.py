@@ -1,0 +1,63 @@
+"""The README's screenshot of the controller page: docs/img/page-1440-en.png.
+
+Serves the built site (dist/) with scripts/webserver.py, opens it in Debian's Chromium
+at 1440 x 900 in English, waits until Python is ready and the export panel has
+rendered, and saves the first screen (the viewport, not the whole page) as a PNG.
+Run it through ``scripts/screenshot`` (which builds dist/ first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from webserver import CHROMIUM, CHROMIUM_ARGS, DIST, start_in_thread
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "img" / "page-1440-en.png"
+WIDTH, HEIGHT = 1440, 900
+#: A screenshot bigger than this makes the README slow to open on a phone.
+MAX_BYTES = 300 * 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", type=Path, default=DIST, help="built site (default dist/)")
+    parser.add_argument("--out", type=Path, default=OUT, help=f"PNG (default {OUT.name})")
+    args = parser.parse_args(argv)
+    server, url = start_in_thread(root=args.dir)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(
+                viewport={"width": WIDTH, "height": HEIGHT}, locale="en-US", device_scale_factor=1
+            )
+            page.goto(url)
+            page.wait_for_function(
+                "document.documentElement.dataset.state !== 'loading'", timeout=120_000
+            )
+            state = page.evaluate("document.documentElement.dataset.state")
+            if state != "ready":
+                print(f"screenshot: the page did not start ({state})", file=sys.stderr)
+                return 1
+            page.wait_for_selector("#export-text:not(:empty)", state="attached")
+            page.wait_for_timeout(500)  # the deferred panels' frame
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(args.out), full_page=False)
+            browser.close()
+    finally:
+        server.shutdown()
+    size = args.out.stat().st_size
+    print(f"{args.out}: {WIDTH} x {HEIGHT}, {size:,} bytes")
+    if size > MAX_BYTES:
+        print(f"screenshot: larger than {MAX_BYTES:,} bytes", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
