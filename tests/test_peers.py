@@ -288,7 +288,29 @@ class TestPeersCommand:
         by_name = run("--model", "claude-sonnet-4-5", "--json")
         by_numbers = run("--window", "200000", "--max-output", "64000", "--json")
         assert by_name.returncode == 0, by_name.stderr
-        assert json.loads(by_name.stdout) == json.loads(by_numbers.stdout)
+        named = json.loads(by_name.stdout)
+        assert named.pop("model")["name"] == "claude-sonnet-4-5"
+        assert named == json.loads(by_numbers.stdout)
+
+    def test_a_codex_model_is_found_and_shown(self) -> None:
+        proc = run("--model", "gpt-5-codex")
+        assert proc.returncode == 0, proc.stderr
+        lines = proc.stdout.splitlines()
+        assert lines[0] == "model gpt-5-codex (responses API; deprecation 2026-07-23)"
+        assert lines[1].startswith("Trigger lines for W = 272,000, O = 128,000")
+        codex = next(ln for ln in lines if ln.startswith("OpenAI Codex CLI"))
+        assert "244,800" in codex  # 0.9 x 272,000
+
+    def test_a_loose_name_shows_the_match_it_chose(self) -> None:
+        proc = run("--model", "claude-sonnet-4", "--json")
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        assert out["model"]["name"] == "claude-sonnet-4-20250514"
+        assert (out["model"]["how"], out["model"]["retired"]) == ("alias", "LiteLLM 1.103.6")
+        assert (out["window"], out["max_output"]) == (1_000_000, 64_000)
+        text = run("--model", "claude-sonnet-4").stdout.splitlines()[0]
+        assert text.startswith("claude-sonnet-4 -> claude-sonnet-4-20250514: alias; ")
+        assert text.endswith("(retired: last in LiteLLM 1.103.6; deprecation 2026-06-15)")
 
     def test_scenario_file_gives_its_model_k_and_m(self, tmp_path: Path) -> None:
         path = tmp_path / "s.json"
