@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.plan import OUTPUT_KEYS, Plan
 from budgetcore.errors import Problem
@@ -39,6 +39,9 @@ from budgetcore.ui.state import (
     scenario_texts,
 )
 from budgetcore.units import format_bytes, format_int
+
+if TYPE_CHECKING:  # the registry loads after the page is ready
+    from budgetcore.registry.models import RegistryModel, Resolution
 
 __all__ = [
     "BOOL_KEYS",
@@ -1108,6 +1111,8 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
                 i=format_int(m.contract.input_tokens),
                 o=format_int(m.contract.output_tokens),
             )
+            marks = _model_marks(m, lang)
+            resolved = found.resolution if i == 0 else None
             options.append(
                 el(
                     "li",
@@ -1117,10 +1122,27 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
                         "aria-selected": "true" if i == active else "false",
                         "data-model": m.name,
                         "data-picker-option": section,
+                        **({"data-retired": "true"} if m.retired else {}),
                     },
                     el("span", {"class": "picker-name"}, m.name),
                     " ",
                     el("span", {"class": "picker-meta"}, meta),
+                    *(
+                        [el("span", {"class": "picker-marks", "data-marks": m.name}, marks)]
+                        if marks
+                        else []
+                    ),
+                    *(
+                        [
+                            el(
+                                "span",
+                                {"class": "picker-resolved", "data-resolved": resolved.how},
+                                _resolution_text(resolved, lang),
+                            )
+                        ]
+                        if resolved is not None
+                        else []
+                    ),
                 )
             )
     expanded = bool(options)
@@ -1135,6 +1157,7 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
             n=PICKER_MIN_CHARS,
             total=format_int(len(registry)),
             release=registry.provenance.label,
+            retired=format_int(registry.provenance.retired_models),
         )
     elif found.total == 0:
         status = t("picker.none", lang, query=ps.query.strip())
@@ -1144,6 +1167,24 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
         status = count("picker.all", found.total, lang)
     view = PickerView(ps.query, expanded, active_id if expanded else "")
     return view, (join(options), _chosen_html(state, section), status)
+
+
+def _model_marks(model: RegistryModel, lang: str) -> str:
+    """What only some models are, in one line: Responses API only, retired (with the
+    release it comes from), the deprecation date."""
+    marks = []
+    if model.mode == "responses":
+        marks.append(t("picker.mark.responses", lang))
+    if model.retired:
+        marks.append(t("picker.mark.retired", lang, release=model.retired))
+    if model.deprecation:
+        marks.append(t("picker.mark.deprecation", lang, date=model.deprecation))
+    return " · ".join(marks)
+
+
+def _resolution_text(found: Resolution, lang: str) -> str:
+    how = " + ".join(t(f"picker.how.{step}", lang) for step in found.steps)
+    return t("picker.resolved", lang, written=found.name, name=found.matched or "", how=how)
 
 
 def _chosen_html(state: PageState, section: str) -> Markup:
@@ -1171,6 +1212,27 @@ def _chosen_html(state: PageState, section: str) -> Markup:
         read=per_million(p.cache_read),
         write=per_million(p.cache_write),
     )
+    if p.cache_write_1h is not None:
+        prices += t("picker.prices-1h", lang, write_1h=per_million(p.cache_write_1h))
+    tiers = [
+        el(
+            "span",
+            {"data-tier": tier.above},
+            t(
+                "picker.tier",
+                lang,
+                above=format_int(tier.above),
+                input=per_million(p.input if tier.input is None else tier.input),
+                output=per_million(p.output if tier.output is None else tier.output),
+                read=per_million(p.cache_read if tier.cache_read is None else tier.cache_read),
+                write=per_million(p.cache_write if tier.cache_write is None else tier.cache_write),
+            ),
+        )
+        for tier in p.tiers
+    ]
+    marks = _model_marks(model, lang)
+    written = state.pickers[section].written
+    resolved = state.registry.resolve(written) if written and written != name else None
     return el(
         "span",
         {"data-model-chosen": name, "data-custom": "false"},
@@ -1183,13 +1245,31 @@ def _chosen_html(state: PageState, section: str) -> Markup:
             i=format_int(model.contract.input_tokens),
             o=format_int(model.contract.output_tokens),
         ),
+        *(
+            [el("br"), el("span", {"class": "picker-marks", "data-marks": name}, marks)]
+            if marks
+            else []
+        ),
+        *(
+            [
+                el("br"),
+                el(
+                    "span",
+                    {"class": "picker-resolved", "data-resolved": resolved.how},
+                    _resolution_text(resolved, lang),
+                ),
+            ]
+            if resolved is not None and resolved.matched == name
+            else []
+        ),
         el("br"),
         el("span", {"data-prices": name}, prices),
+        *(x for tier in tiers for x in (el("br"), tier)),
         el("br"),
         el(
             "span",
             {"class": "hint", "data-release": release},
-            t("picker.release", lang, release=release),
+            t("picker.release", lang, release=model.retired or release),
         ),
     )
 
