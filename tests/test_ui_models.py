@@ -446,3 +446,31 @@ def test_a_provider_prefix_and_a_dotted_version_both_show() -> None:
 def test_gpt5_without_separators_finds_gpt_5() -> None:
     state = run(loaded(), S.PickerTyped("main_model", "GPT5"))
     assert 'data-model="gpt-5"' in R.render(state).html["picker-main_model-list"].split("</li>")[0]
+
+
+@pytest.mark.parametrize(
+    ("lang", "table_text", "chart_text"),
+    [
+        (
+            "en",
+            "Also fires on counts, not tokens (no token line): more than 40 messages · more "
+            "than 50,000 characters of tool results so far; whichever comes first.",
+            "or 2 count triggers (not tokens, not drawn)",
+        ),
+        (
+            "zh",
+            "另按计数触发(不是 token,没有 token 线):消息数超过 40 条 · 累计工具结果超过 50,000 "
+            "个字符;以先到者为准。",
+            "或 2 个计数触发条件(不是 token,不画出)",
+        ),
+    ],
+)
+def test_the_contextbuilder_row_marks_its_count_triggers(
+    lang: str, table_text: str, chart_text: str
+) -> None:
+    html = R.render_peers(with_model("200000", "32000", lang=lang))
+    row = html.split('data-peer="contextbuilder"')[1].split("</tr>")[0]
+    assert table_text in row
+    assert "contextbuilder-tutorial.zh.txt" in row
+    assert 'data-key="peer-contextbuilder">160,000<' in row
+    assert chart_text in html

@@ -2095,6 +2095,23 @@ CATALOGUE.update(
         "picker.how.date suffix": ("date suffix", "日期后缀"),
         "picker.how.alias": ("alias", "别名"),
         "picker.prices-1h": (" · 1-hour cache write {write_1h}", " · 1 小时缓存写入 {write_1h}"),
+        "peers.also": (
+            "Also fires on counts, not tokens (no token line): {counts}; whichever comes first.",
+            "另按计数触发(不是 token,没有 token 线):{counts};以先到者为准。",
+        ),
+        "replay.mark.peer-count": (
+            "{name} would fire on a count, not tokens ({what})",
+            "{name} 会按计数触发,不是 token({what})",
+        ),
+        "replay.note.uncounted": (
+            "Not evaluated, as this log does not count them: {rules}.",
+            "未评估,因为此日志不记录这些计数:{rules}。",
+        ),
+        "peers.mark-counts": (
+            "or {n} count triggers (not tokens, not drawn)",
+            "或 {n} 个计数触发条件(不是 token,不画出)",
+        ),
+        "peers.seed": ("(the seed text {seed})", "(种子文本 {seed})"),
         "picker.tier": (
             "Above {above} context tokens the whole request pays: input {input} · output "
             "{output} · cache read {read} · cache write {write}",

@@ -1416,7 +1416,11 @@ def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
     rows = []
     for r in view.rows:
         peer = r.peer
-        name = el("a", {"href": peer.url, "rel": "noopener"}, peer.name) if peer.url else peer.name
+        name: Markup | str = peer.name
+        if peer.url:
+            name = el("a", {"href": peer.url, "rel": "noopener"}, peer.name)
+        elif peer.seed:
+            name = join((peer.name, " ", t("peers.seed", lang, seed=peer.seed)))
         version = f" {peer.version}" if peer.version else ""
         if r.tokens is None or r.share is None:
             line: Markup = el(
@@ -1447,7 +1451,27 @@ def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
                     *((" — ", t("peers.mark-reported", lang)) if peer.reported else ()),
                 ),
                 line,
-                el("td", None, peer.rule.get(lang)),
+                el(
+                    "td",
+                    None,
+                    peer.rule.get(lang),
+                    *(
+                        (
+                            el("br"),
+                            el(
+                                "span",
+                                {"class": "pr-counts", "data-counts": peer.id},
+                                t(
+                                    "peers.also",
+                                    lang,
+                                    counts=" · ".join(a.text.get(lang) for a in peer.also),
+                                ),
+                            ),
+                        )
+                        if peer.also
+                        else ()
+                    ),
+                ),
                 el("td", None, peer.keeps.get(lang), el("br") if cap else "", cap),
             )
         )
