@@ -715,3 +715,66 @@ class TestPicker:
     def test_picks_with_no_match_are_empty_not_an_error(self) -> None:
         p = picks("zzqqxx")
         assert (p.total, p.models, p.resolution) == (0, (), None)
+
+
+class TestLinksNameModels:
+    """``main_model.model=NAME`` in a page link goes through the same resolver."""
+
+    def test_a_loose_name_fills_the_contract_and_keeps_what_it_matched(self) -> None:
+        from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415
+
+        result = parse_fragment("#main_model.model=claude-sonnet-4&config.trigger_tokens=50000")
+        assert result.problems == ()
+        assert result.scenario.main_model == ModelContract(
+            input_tokens=1_000_000, output_tokens=64_000, reserves_output=True
+        )
+        assert result.models == (("main_model", "claude-sonnet-4", "claude-sonnet-4-20250514"),)
+
+    def test_explicit_numbers_in_the_link_win(self) -> None:
+        from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415
+
+        result = parse_fragment("#main_model.output_tokens=32000&main_model.model=gpt-5-codex")
+        assert (
+            result.scenario.main_model.input_tokens,
+            result.scenario.main_model.output_tokens,
+        ) == (
+            272_000,
+            32_000,
+        )
+
+    def test_an_unknown_name_is_a_problem_and_the_link_still_opens(self) -> None:
+        from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415
+
+        result = parse_fragment("#summary_model.model=gpt-4oo&config.trigger_tokens=50000")
+        (problem,) = result.problems
+        assert (problem.path, problem.code) == ("summary_model.model", "unknown-model")
+        assert result.scenario.config.trigger_tokens == 50_000
+        assert result.models == ()
+
+    def test_the_cli_takes_a_link_with_a_model(self) -> None:
+        proc = run("plan", "--fragment", "#main_model.model=anthropic/claude-sonnet-4.5")
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)["main_safe_input"] == 172_627
+
+    def test_the_page_writes_the_chosen_model_and_reopens_with_it(self) -> None:
+        from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+        from budgetcore.ui import render as R  # noqa: PLC0415
+        from budgetcore.ui import state as S  # noqa: PLC0415
+
+        loaded = S.reduce(S.initial_state(), S.ModelDataLoaded(default_registry(), default_peers()))
+        typed = S.reduce(loaded, S.PickerTyped("main_model", "claude-sonnet-4"))
+        chosen = S.reduce(typed, S.PickerEntered("main_model"))
+        fragment = R.render(chosen).fragment
+        assert fragment.endswith("&main_model.model=claude-sonnet-4-20250514")
+        # Edited by hand, the numbers alone are the link.
+        edited = S.reduce(chosen, S.FieldTyped("main_model.output_tokens", "32000"))
+        assert "main_model.model" not in R.render(edited).fragment
+        # Reopened: the picker shows the model once the registry is in.
+        opened = S.reduce(
+            S.initial_state(), S.LinkOpened("#main_model.model=claude-sonnet-4", "en")
+        )
+        assert opened.pickers["main_model"].chosen == "claude-sonnet-4-20250514"
+        assert "main_model.model=claude-sonnet-4-20250514" in R.render(opened).fragment
+        ready = S.reduce(opened, S.ModelDataLoaded(default_registry(), default_peers()))
+        info = R.render(ready).html["picker-main_model-info"]
+        assert "“claude-sonnet-4” is claude-sonnet-4-20250514 (alias)" in info

@@ -940,7 +940,9 @@ def render(state: PageState) -> Screen:
         html[f"picker-{section}-list"] = parts[0]
         html[f"picker-{section}-info"] = parts[1]
         text[f"picker-{section}-status"] = parts[2]
-    fragment = to_fragment(p.scenario, lang=lang if state.lang_chosen else "")
+    fragment = to_fragment(
+        p.scenario, lang=lang if state.lang_chosen else "", **_link_models(state)
+    )
     key_ab: dict[str, str] = {}
     if pinned is not None:
         a_k, b_k = pinned.scenario.config.trigger_tokens, p.scenario.config.trigger_tokens
@@ -1167,6 +1169,20 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
         status = count("picker.all", found.total, lang)
     view = PickerView(ps.query, expanded, active_id if expanded else "")
     return view, (join(options), _chosen_html(state, section), status)
+
+
+def _link_models(state: PageState) -> dict[str, str]:
+    """The models the link names: each picker's choice while its contract is still that
+    model's (edited by hand, the numbers alone are the link)."""
+    out = {}
+    for section in PICKER_SECTIONS:
+        if section == "summary_model" and state.summary_same:
+            continue
+        name, same = chosen_model_of(state, section)
+        # Before the registry is in, a model the link named stays in the link.
+        if name and (same or state.registry is None):
+            out[f"{section}.model"] = name
+    return out
 
 
 def _model_marks(model: RegistryModel, lang: str) -> str:

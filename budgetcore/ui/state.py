@@ -631,9 +631,18 @@ def _link(state: PageState, e: LinkOpened) -> PageState:
     ui = dict(result.ui)
     chosen = ui.get("lang") in ("en", "zh")
     lang = ui["lang"] if chosen else ("zh" if e.browser_lang.lower().startswith("zh") else "en")
-    return _loaded(
+    opened = _loaded(
         state, result.scenario, link_problems=result.problems, lang=lang, lang_chosen=chosen
     )
+    if not result.models:
+        return opened
+    # A model the link names: its picker shows it (once the registry is in) and how the
+    # written name matched.
+    pickers = dict(opened.pickers)
+    for section, written, name in result.models:
+        if section in pickers:
+            pickers[section] = PickerState(query=name, chosen=name, written=written)
+    return dataclasses.replace(opened, pickers=pickers)
 
 
 def _language(state: PageState, e: LanguageChosen) -> PageState:
