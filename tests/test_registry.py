@@ -778,3 +778,69 @@ class TestLinksNameModels:
         ready = S.reduce(opened, S.ModelDataLoaded(default_registry(), default_peers()))
         info = R.render(ready).html["picker-main_model-info"]
         assert "“claude-sonnet-4” is claude-sonnet-4-20250514 (alias)" in info
+
+
+class TestRefreshScript:
+    """scripts/refresh-models: the pin file's rules and what a move to a release prints."""
+
+    PIN = (
+        "litellm==2.0.0 --hash=sha256:" + "a" * 64 + "\n"
+        "retired litellm==1.9.0 --hash=sha256:" + "b" * 64 + "\n"
+        "claude-old\n"
+    )
+
+    def test_the_pin_file_names_releases_newest_first_with_their_models(self) -> None:
+        pins = _refresh_script().pinned(self.PIN)
+        assert [p.version for p in pins.all] == ["2.0.0", "1.9.0"]
+        assert pins.retired[0].names == ("claude-old",)
+
+    @pytest.mark.parametrize(
+        ("text", "message"),
+        [
+            (PIN.replace("2.0.0", "1.0.0"), "newest first"),
+            (PIN + "claude-old\n", "named twice"),
+            ("claude-old\n" + PIN, "outside a retired block"),
+            (PIN + "litellm==3.0.0 --hash=sha256:" + "c" * 64 + "\n", "only the first"),
+            ("litellm==2.0.0\n", "expected"),
+        ],
+    )
+    def test_a_bad_pin_file_stops_the_script(self, text: str, message: str) -> None:
+        with pytest.raises(SystemExit, match=message):
+            _refresh_script().pinned(text)
+
+    def test_a_move_prints_models_added_removed_and_changed(self) -> None:
+        def data(rows: list[list[Any]]) -> str:
+            return json.dumps(
+                {
+                    "format": 2,
+                    "sources": [{"version": "2.0.0"}, {"version": "1.9.0"}],
+                    "columns": [
+                        "name",
+                        "provider",
+                        "input_tokens",
+                        "output_tokens",
+                        "input",
+                        "output",
+                        "cache_read",
+                        "cache_write",
+                        "cache_write_1h",
+                    ],
+                    "providers": ["openai"],
+                    "rows": rows,
+                }
+            )
+
+        old = data([["a", 0, 100, 10, "1"], ["b", 0, 100, 10, "1"], ["c", 0, 100, 10, "1"]])
+        new = data(
+            [
+                ["a", 0, 100, 10, "1"],
+                ["b", 0, 200, 10, "2", None, None, None, None, {"retired": 1}],
+                ["d", 0, 100, 10, "1"],
+            ]
+        )
+        assert _refresh_script().changes(old, new) == [
+            "1 models added, 1 removed, 1 changed",
+            "  + d",
+            "  - c",
+            '  ~ b: input_tokens 100 -> 200; input "1" -> "2"; retired null -> "1.9.0"',
+        ]
