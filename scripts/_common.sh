@@ -118,3 +118,12 @@ ensure_chromium() {
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium >/dev/null
 }
+
+# The pinned LiteLLM wheels (scripts/litellm-registry.txt) in .cache/litellm/ (git-ignored),
+# downloaded with --require-hashes: the registry tests re-extract the shipped data file
+# from them row by row and fail, never skip, without them.
+ensure_litellm_wheels() {
+    ensure_venv
+    log "LiteLLM wheels pinned for the registry (hash-checked)"
+    "$PY" "$ROOT/scripts/refresh_models.py" --fetch >/dev/null
+}

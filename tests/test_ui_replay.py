@@ -11,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.replay.logs import LogRequest, LogSeries
+from budgetcore.replay.simulate import replay
 from budgetcore.scenario.dump import scenario_json
+from budgetcore.scenario.model import Scenario
 from budgetcore.ui import state as S
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.replay_panel import cli_args, parse_field_text
-from budgetcore.ui.replay_view import render_replay
+from budgetcore.ui.replay_view import _timeline_figure, render_replay
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -327,3 +330,50 @@ def test_tick_labels_fit_when_the_unseen_history_dwarfs_full_input(inner: int) -
     assert max(int(v) for _, v, _ in ticks) >= 10_000_000
     for x, _, text in ticks:
         assert text_width(text) <= int(x), (text, x)  # right-aligned at x: starts at >= 0
+
+
+def _counted_log(messages: list[int | None]) -> LogSeries:
+    requests = tuple(
+        LogRequest(
+            line=i + 1,
+            context=10_000 + 1_000 * i,
+            output=100,
+            cache_read=0,
+            cache_write=0,
+            model="claude-sonnet-4-5",
+            messages=m,
+            tool_result_chars=None if m is None else 0,
+        )
+        for i, m in enumerate(messages)
+    )
+    return LogSeries(name="main", requests=requests, compactions=())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_contextbuilder_rule_fires_on_messages_marked_as_a_count(lang: str) -> None:
+    log = _counted_log([10, 20, 41, 42])
+    result = replay(Scenario(), log.turns())
+    figure, _ = _timeline_figure(result, lang, width=900, scrub=1, log=log, window=200_000)
+    html = str(figure)
+    assert 'data-marks="peer-contextbuilder:messages" data-count="1"' in html
+    label = {
+        "en": (
+            "ContextBuilder tutorial would fire on a count, not tokens (more than 40 messages): 1"
+        ),
+        "zh": "ContextBuilder tutorial 会按计数触发,不是 token(消息数超过 40 条):1",
+    }[lang]
+    assert label in html
+    assert "data-uncounted" not in html
+
+
+def test_a_log_without_counts_says_those_triggers_were_not_evaluated() -> None:
+    log = _counted_log([None] * 4)
+    result = replay(Scenario(), log.turns())
+    figure, _ = _timeline_figure(result, "en", width=900, scrub=1, log=log, window=200_000)
+    html = str(figure)
+    assert 'data-uncounted="2"' in html
+    assert (
+        "Not evaluated, as this log does not count them: ContextBuilder tutorial: more than 40 "
+        "messages; ContextBuilder tutorial: more than 50,000 characters of tool results so far."
+    ) in html
+    assert "peer-contextbuilder:" not in html

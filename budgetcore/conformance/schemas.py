@@ -105,12 +105,13 @@ def _object(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
 
 
 def registry_names() -> list[str] | None:
-    """Names a scenario's ``"model"`` key may give (SPEC §13), in registry order; None
-    in a build without the model registry, whose parser has no ``"model"`` key."""
+    """Names a scenario's ``"model"`` key may give (SPEC §13), in registry order, then
+    the reviewed aliases; None in a build without the model registry, whose parser has
+    no ``"model"`` key."""
     if importlib.util.find_spec("budgetcore.registry.models") is None:
         return None
-    registry = importlib.import_module("budgetcore.registry.models")
-    return [row.name for row in registry.default_registry().rows]
+    registry = importlib.import_module("budgetcore.registry.models").default_registry()
+    return [row.name for row in registry.rows] + sorted(registry.aliases)
 
 
 def _sections() -> dict[str, dict[str, Any]]:
@@ -162,8 +163,9 @@ def _scenario() -> dict[str, Any]:
     names = registry_names()
     defs = {
         "model_name": {
-            "description": "a chat model of the model registry, by its exact name "
-            "(`python -m budgetcore models`); explicit fields win over its values",
+            "description": "a model of the model registry, by its exact name or a reviewed "
+            "alias (`python -m budgetcore models`); the parser also resolves a provider "
+            "prefix and a date suffix (docs/models-and-peers.md); explicit fields win",
             "enum": names,
         }
     }

@@ -9,7 +9,7 @@ from typing import Any
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.jsonio import load_json
 from budgetcore.inputs.numbers import MAX_TOKENS
-from budgetcore.registry.prices import Prices
+from budgetcore.registry.prices import Prices, PriceTier
 from budgetcore.replay.model import ReplayOptions
 from budgetcore.scenario.fields import parse_field
 from budgetcore.scenario.overrides import OVERRIDES
@@ -44,7 +44,8 @@ _OPTION_KEYS = (
     "main_prices",
     "summary_prices",
 )
-_PRICE_KEYS = ("input", "output", "cache_read", "cache_write")
+_PRICE_KEYS = ("input", "output", "cache_read", "cache_write", "cache_write_1h")
+_MAX_TIERS = 16  # LiteLLM's entries have at most 4 size tiers
 _MAX_PLACES = 30  # finer than any price or ratio, and keeps the exact arithmetic small
 _MAX_PRICE = 10**9
 
@@ -104,21 +105,14 @@ def _fraction_value(raw: object, path: str, problems: list[Problem], high: int) 
     return value
 
 
-def parse_prices(obj: object, path: str, problems: list[Problem]) -> Prices | None:
-    """``{"input": "0.000003", "output": …, "cache_read": …, "cache_write": …}``: money
-    per single token, exact decimals (strings or exact JSON numbers), each optional."""
-    if obj is None:
-        return None
-    if not isinstance(obj, dict):
-        problems.append(Problem.of(path, "must be a JSON object of per-token prices or null", obj))
-        return None
+def _price_values(
+    obj: dict[str, Any], path: str, problems: list[Problem], allowed: tuple[str, ...]
+) -> dict[str, Decimal | None]:
     values: dict[str, Decimal | None] = {}
-    for key in obj:
-        if key not in _PRICE_KEYS:
+    for key, raw in obj.items():
+        if key not in allowed:
             problems.append(
-                Problem.of(
-                    f"{path}.{key}", f"is not a price (use {', '.join(_PRICE_KEYS)})", obj[key]
-                )
+                Problem.of(f"{path}.{key}", f"is not a price (use {', '.join(allowed)})", raw)
             )
     for key in _PRICE_KEYS:
         raw = obj.get(key)
@@ -137,12 +131,52 @@ def parse_prices(obj: object, path: str, problems: list[Problem]) -> Prices | No
             )
             continue
         values[key] = value
-    return Prices(
-        input=values.get("input"),
-        output=values.get("output"),
-        cache_read=values.get("cache_read"),
-        cache_write=values.get("cache_write"),
-    )
+    return values
+
+
+def _parse_tiers(raw: object, path: str, problems: list[Problem]) -> tuple[PriceTier, ...]:
+    """``[{"above": 200000, "input": …, …}, …]``: ascending context thresholds, each
+    with the prices a request strictly above it pays (an absent one is the base)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(raw) > _MAX_TIERS:
+        problems.append(
+            Problem.of(path, f"must be a list of at most {_MAX_TIERS} size tiers or null", raw)
+        )
+        return ()
+    tiers: list[PriceTier] = []
+    for i, item in enumerate(raw):
+        where = f"{path}[{i}]"
+        if not isinstance(item, dict):
+            problems.append(Problem.of(where, "must be a JSON object: above and its prices", item))
+            continue
+        before = len(problems)
+        above = _tokens(item.get("above"), f"{where}.above", problems)
+        rest = {k: v for k, v in item.items() if k != "above"}
+        values = _price_values(rest, where, problems, ("above", *_PRICE_KEYS))
+        if tiers and above <= tiers[-1].above:
+            problems.append(
+                Problem.of(f"{where}.above", "must be above the previous tier's", item.get("above"))
+            )
+        if len(problems) == before:
+            tiers.append(PriceTier(above=above, **values))
+    return tuple(tiers)
+
+
+def parse_prices(obj: object, path: str, problems: list[Problem]) -> Prices | None:
+    """``{"input": "0.000003", "output": …, "cache_read": …, "cache_write": …,
+    "cache_write_1h": …, "tiers": [{"above": 200000, "input": …}, …]}``: money per
+    single token, exact decimals (strings or exact JSON numbers), each optional; the
+    size tiers as the registry has them (a request strictly above a tier pays it)."""
+    if obj is None:
+        return None
+    if not isinstance(obj, dict):
+        problems.append(Problem.of(path, "must be a JSON object of per-token prices or null", obj))
+        return None
+    rest = {k: v for k, v in obj.items() if k != "tiers"}
+    values = _price_values(rest, path, problems, (*_PRICE_KEYS, "tiers"))
+    tiers = _parse_tiers(obj.get("tiers"), f"{path}.tiers", problems)
+    return Prices(tiers=tiers, **values)
 
 
 def parse_options(obj: object) -> ReplayOptions:

@@ -3,6 +3,11 @@
 ``#config.trigger_tokens=40000&workload.required_tokens=900000`` uses the JSON paths
 of SPEC §11. The page keeps its URL in this form, the CLI accepts it
 (``plan --fragment``), and exported configs record the fragment they were reviewed with.
+
+``main_model.model=NAME`` (and ``summary_model.model``) names a registry model the way a
+log or a config does: the name goes through the registry's resolver
+(docs/models-and-peers.md), its I and O fill the contract unless the link gives them,
+and the result keeps what was written and what it matched, for the page's picker.
 """
 
 from __future__ import annotations
@@ -17,10 +22,12 @@ from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS, LimitRule, 
 from budgetcore.scenario.model import Limits, Scenario
 from budgetcore.scenario.parse import parse_samples, parse_scenario
 
-__all__ = ["UI_KEYS", "FragmentResult", "parse_fragment", "to_fragment"]
+__all__ = ["MODEL_KEYS", "UI_KEYS", "FragmentResult", "parse_fragment", "to_fragment"]
 
 #: Keys the fragment may carry that are page state, not scenario inputs.
 UI_KEYS = ("lang",)
+#: A registry model name per contract (resolved; its I and O fill the contract).
+MODEL_KEYS = ("main_model.model", "summary_model.model")
 _SPECS = {f.path: f for f in SCENARIO_FIELDS}
 _SAMPLE_SCALARS = ("query_ms", "tokens_per_message", "messages_per_session")
 _DEFAULTS = scenario_json(Scenario())
@@ -55,6 +62,7 @@ def to_fragment(scenario: Scenario, **ui: str) -> str:
         if own_summary or value != defaults[spec.section][spec.name]:
             pairs.append(f"{spec.path}={_text(value)}")
     pairs += _sample_pairs(data["samples"])
+    pairs += [f"{k}={v}" for k, v in ui.items() if k in MODEL_KEYS and v]
     pairs += [f"{k}={v}" for k, v in ui.items() if k in UI_KEYS and v]
     return "&".join(pairs)
 
@@ -106,6 +114,8 @@ class FragmentResult:
     scenario: Scenario  # built from every valid pair; invalid ones took their defaults
     problems: tuple[Problem, ...]  # one per pair that fell back to its default
     ui: tuple[tuple[str, str], ...]  # page state such as ("lang", "zh")
+    # (section, as written, the registry name it resolved to) per model pair
+    models: tuple[tuple[str, str, str], ...] = ()
 
 
 def _raw(spec_kind: str, text: str) -> object:
@@ -155,6 +165,7 @@ def parse_fragment(fragment: str) -> FragmentResult:
     samples: dict[str, object] = {}
     seen: set[str] = set()
     repeated: set[str] = set()
+    named: dict[str, str] = {}
     text = fragment[1:] if fragment.startswith("#") else fragment
     for part in filter(None, text.split("&")):
         path, sep, raw_text = part.partition("=")
@@ -168,6 +179,12 @@ def parse_fragment(fragment: str) -> FragmentResult:
                 problems.append(Problem.coded(path, "appears more than once", "duplicate"))
             continue
         seen.add(path)
+        if path in MODEL_KEYS:
+            if not sep or not raw_text:
+                problems.append(Problem.coded(path, "needs a value: path=value", "needs-value"))
+            else:
+                named[path] = raw_text
+            continue
         if path.startswith("samples.") and path[8:] in (*_PAIRED, *_SAMPLE_SCALARS):
             name = path[8:]
             try:
@@ -197,12 +214,49 @@ def parse_fragment(fragment: str) -> FragmentResult:
             # Say what was typed in the link, not its JSON reading.
             problems.extend(p.got(raw_text) for p in exc.problems)
     _drop_conflicting_limits(values, problems)
+    models = _named_models(named, values, problems)
     try:
         scenario = parse_scenario({**_nest(values), "samples": samples})
     except ScenarioError as exc:  # pragma: no cover - every pair and rule was checked above
         problems.extend(exc.problems)
         scenario = Scenario()
-    return FragmentResult(scenario, tuple(problems), tuple(ui))
+    return FragmentResult(scenario, tuple(problems), tuple(ui), models)
+
+
+def _named_models(
+    named: dict[str, str], values: dict[str, object], problems: list[Problem]
+) -> tuple[tuple[str, str, str], ...]:
+    """Resolve each model pair; its I and O fill what the link does not give. An unknown
+    name is a problem (with near matches) and leaves the contract as it was."""
+    if not named:
+        return ()
+    # Only a link that names a model loads the registry.
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+
+    registry = default_registry()
+    out = []
+    for path, written in named.items():
+        section = path.split(".", 1)[0]
+        try:
+            found = registry.require_resolved(written, path)
+        except ScenarioError as exc:
+            problems.extend(exc.problems)
+            continue
+        model = found.model
+        assert model is not None  # require_resolved raises otherwise
+        try:
+            for name, value in (
+                ("input_tokens", model.contract.input_tokens),
+                ("output_tokens", model.contract.output_tokens),
+            ):
+                key = f"{section}.{name}"
+                if key not in values:
+                    values[key] = parse_field(_SPECS[key], value)
+        except ScenarioError as exc:  # pragma: no cover - registry contracts are in range
+            problems.extend(p.got(written) for p in exc.problems)
+            continue
+        out.append((section, written, model.name))
+    return tuple(out)
 
 
 #: Every limits.* field some cross-key rule reads.

@@ -1714,10 +1714,10 @@ CATALOGUE.update(
         "picker.meta": ("{provider} · I {i} · O {o}", "{provider} · I {i} · O {o}"),
         "picker.loading": ("Loading the model registry…", "正在加载模型注册表……"),
         "picker.type": (
-            "Type {n} letters or more to search {total} chat models ({release}); ↑ ↓ move, "
-            "Enter chooses, Esc closes.",
-            "输入至少 {n} 个字符,在 {total} 个对话模型中搜索({release});↑ ↓ 移动,Enter 选择,"
-            "Esc 关闭。",
+            "Type {n} letters or more to search {total} models ({release}, {retired} of them "
+            "retired models from older releases); ↑ ↓ move, Enter chooses, Esc closes.",
+            "输入至少 {n} 个字符,在 {total} 个模型中搜索({release},其中 {retired} 个是取自旧版本的"
+            "已退役模型);↑ ↓ 移动,Enter 选择,Esc 关闭。",
         ),
         "picker.none": ("No model matches “{query}”.", "没有与“{query}”匹配的模型。"),
         "picker.some": (
@@ -2073,6 +2073,50 @@ CATALOGUE.update(
         "core.log-no-requests": (
             "{where} has no usable request (every line was malformed or carried no token usage)",
             "{where}没有可用的请求(每一行都格式错误或没有 token 用量)",
+        ),
+    }
+)
+
+# ---- registry, picker and peers (issue 26)
+CATALOGUE.update(
+    {
+        "picker.mark.responses": ("Responses API only", "仅支持 Responses API"),
+        "picker.mark.retired": (
+            "retired: last listed in {release}",
+            "已退役:最后收录于 {release}",
+        ),
+        "picker.mark.deprecation": ("deprecation date {date}", "弃用日期 {date}"),
+        "picker.resolved": (
+            "“{written}” is {name} ({how})",
+            "“{written}”即 {name}({how})",
+        ),
+        "picker.how.exact": ("exact id", "精确 id"),
+        "picker.how.provider prefix": ("provider prefix", "去掉服务商前缀"),
+        "picker.how.date suffix": ("date suffix", "日期后缀"),
+        "picker.how.alias": ("alias", "别名"),
+        "picker.prices-1h": (" · 1-hour cache write {write_1h}", " · 1 小时缓存写入 {write_1h}"),
+        "peers.also": (
+            "Also fires on counts, not tokens (no token line): {counts}; whichever comes first.",
+            "另按计数触发(不是 token,没有 token 线):{counts};以先到者为准。",
+        ),
+        "replay.mark.peer-count": (
+            "{name} would fire on a count, not tokens ({what})",
+            "{name} 会按计数触发,不是 token({what})",
+        ),
+        "replay.note.uncounted": (
+            "Not evaluated, as this log does not count them: {rules}.",
+            "未评估,因为此日志不记录这些计数:{rules}。",
+        ),
+        "peers.mark-counts": (
+            "or {n} count triggers (not tokens, not drawn)",
+            "或 {n} 个计数触发条件(不是 token,不画出)",
+        ),
+        "peers.seed": ("(the seed text {seed})", "(种子文本 {seed})"),
+        "picker.tier": (
+            "Above {above} context tokens the whole request pays: input {input} · output "
+            "{output} · cache read {read} · cache write {write}",
+            "上下文超过 {above} tokens 时整个请求按此计价:输入 {input} · 输出 {output} · "
+            "缓存读取 {read} · 缓存写入 {write}",
         ),
     }
 )

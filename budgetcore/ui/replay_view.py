@@ -256,6 +256,8 @@ def _turn_ticks(n: int, pw: int) -> tuple[int, ...]:
 
 
 def _mark_key_text(key: str, lang: str, peers: dict[str, str]) -> str:
+    if ":" in key and key in peers:  # a rule firing on a count: its own whole label
+        return peers[key]
     if key in peers:
         return t("replay.mark.peer", lang, name=peers[key])
     return t(f"replay.mark.{key}", lang)
@@ -270,6 +272,7 @@ def _timeline_svg(
     log: LogSeries | None,
     peer_marks: list[tuple[str, int]],
     peer_names: dict[str, str],
+    peer_also: dict[str, list[tuple[str, str, int]]] | None = None,
 ) -> tuple[Markup, list[tuple[str, int]], int, int]:
     """The timeline svg, its off-scale notes, and the plot's left edge and width."""
     rows = result.rows
@@ -286,7 +289,7 @@ def _timeline_svg(
     widest = max(values)
     gutter = _PAD + text_width(format_int(max(1, widest))) + _TICK + 4
     pw = max(40, width - gutter - _PAD - 12)
-    geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks)
+    geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks, also=peer_also)
     top = _LINE // 2
     parts: list[Markup] = []
     texts: list[Markup] = []
@@ -380,7 +383,8 @@ def _timeline_svg(
     # Marker strips: one labelled row per kind of event, marks below their label.
     y = title_y + 6
     order = ["run", "recompress", "refused", "trigger", "log_compaction"]
-    order += [k for k, _ in peer_marks]
+    for k, _ in peer_marks:  # a rule's count firings right below its token firings
+        order += [k, *(f"{k}:{count}" for count, _, _ in (peer_also or {}).get(k, ()))]
     spans: list[tuple[int, int]] = []  # the strips' rows, where the cursor may cross
     by_key: dict[str, list[int]] = {}
     for m in geo.markers:
@@ -523,6 +527,8 @@ def _timeline_figure(
 ) -> tuple[Markup, Markup]:
     peer_marks: list[tuple[str, int]] = []
     peer_names: dict[str, str] = {}
+    peer_also: dict[str, list[tuple[str, str, int]]] = {}
+    uncounted: list[str] = []  # count triggers the log gives no counts for
     if log is not None:
         from budgetcore.registry.peers import peer_lines  # noqa: PLC0415 - only with a log
 
@@ -532,6 +538,13 @@ def _timeline_figure(
             if row.tokens is not None and not row.beyond_window:
                 peer_marks.append((row.data_key, row.tokens))
                 peer_names[row.data_key] = row.peer.name
+                for a in row.peer.also:
+                    peer_also.setdefault(row.data_key, []).append((a.count, a.compare, a.value))
+                    peer_names[f"{row.data_key}:{a.count}"] = t(
+                        "replay.mark.peer-count", lang, name=row.peer.name, what=a.text.get(lang)
+                    )
+                    if all(getattr(q, a.count) is None for q in log.requests):
+                        uncounted.append(f"{row.peer.name}: {a.text.get(lang)}")
     svg, notes, gutter, pw = _timeline_svg(
         result,
         lang,
@@ -540,6 +553,7 @@ def _timeline_figure(
         log=log,
         peer_marks=peer_marks,
         peer_names=peer_names,
+        peer_also=peer_also,
     )
     last = result.rows[-1]
     legend_items = [
@@ -572,6 +586,14 @@ def _timeline_figure(
         )
         for _ in off[:1]
     ]
+    if uncounted:
+        note_ps.append(
+            el(
+                "p",
+                {"class": "ch-note", "data-uncounted": len(uncounted)},
+                t("replay.note.uncounted", lang, rules="; ".join(uncounted)),
+            )
+        )
     figure = el(
         "figure",
         {"class": "ch-figure", "data-figure": "replay-timeline"},

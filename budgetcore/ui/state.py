@@ -109,6 +109,7 @@ class PickerState:
     open: bool = False
     active: int = -1  # -1: none highlighted (Enter then takes the best match)
     chosen: str = ""
+    written: str = ""  # the text the choice was made from (shown when it is a loose name)
 
 
 def _no_pickers() -> dict[str, PickerState]:
@@ -630,9 +631,18 @@ def _link(state: PageState, e: LinkOpened) -> PageState:
     ui = dict(result.ui)
     chosen = ui.get("lang") in ("en", "zh")
     lang = ui["lang"] if chosen else ("zh" if e.browser_lang.lower().startswith("zh") else "en")
-    return _loaded(
+    opened = _loaded(
         state, result.scenario, link_problems=result.problems, lang=lang, lang_chosen=chosen
     )
+    if not result.models:
+        return opened
+    # A model the link names: its picker shows it (once the registry is in) and how the
+    # written name matched.
+    pickers = dict(opened.pickers)
+    for section, written, name in result.models:
+        if section in pickers:
+            pickers[section] = PickerState(query=name, chosen=name, written=written)
+    return dataclasses.replace(opened, pickers=pickers)
 
 
 def _language(state: PageState, e: LanguageChosen) -> PageState:
@@ -852,15 +862,14 @@ def picks_of(registry: Registry | None, query: str) -> Picks | None:
     hit = _PICK_MEMO.get(key)
     if hit is not None and hit[0] is registry:
         return hit[1]
-    from budgetcore.registry.models import Registry as _Registry  # noqa: PLC0415 - after ready
-    from budgetcore.registry.models import picks  # noqa: PLC0415
+    from budgetcore.registry.models import picks  # noqa: PLC0415 - after ready
 
     # Typing extends the text: every model matching the longer text matched the shorter
     # one (its words only grow or are added), so only those are searched again.
     within = registry
     last = _NARROW.get("last")
     if last is not None and last[0] is registry and query.startswith(last[1]):
-        within = _Registry(registry.provenance, last[2], {})
+        within = registry.within(last[2])
     found = picks(query, PICKER_SHOWN, within)
     _NARROW["last"] = (registry, query, within.matches(query))
     if len(_PICK_MEMO) >= 64:
@@ -936,7 +945,16 @@ def _chosen(state: PageState, e: ModelChosen) -> PageState:
         i_path: format_value(i_path, model.contract.input_tokens),
         o_path: format_value(o_path, model.contract.output_tokens),
     }
-    pickers = _picker(state, e.section, query=model.name, open=False, active=-1, chosen=model.name)
+    written = state.pickers[e.section].query.strip()
+    pickers = _picker(
+        state,
+        e.section,
+        query=model.name,
+        open=False,
+        active=-1,
+        chosen=model.name,
+        written=written,
+    )
     return _with_texts(state, texts, pickers=pickers, notice="")
 
 
