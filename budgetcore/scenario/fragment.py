@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.inputs.text import check_size
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS, LimitRule, parse_field
 from budgetcore.scenario.model import Limits, Scenario
@@ -148,7 +149,12 @@ def unquote(text: str) -> str:
 
 def parse_fragment(fragment: str) -> FragmentResult:
     """Read a fragment leniently: every malformed, unknown or out-of-range pair falls
-    back to the default for that field and is reported, so a link always opens."""
+    back to the default for that field and is reported, so a link always opens (one
+    above its size limit opens the defaults, saying so)."""
+    try:
+        check_size(fragment, "fragment")
+    except ScenarioError as exc:
+        return FragmentResult(Scenario(), exc.problems, ())
     problems: list[Problem] = []
     ui: list[tuple[str, str]] = []
     values: dict[str, object] = {}
