@@ -10,7 +10,8 @@ import sys
 from budgetcore.cli.shell import scenario_of
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
-from budgetcore.errors import Problem, ScenarioError
+from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.inputs.text import check_size
 from budgetcore.registry.models import (
     default_registry,
     model_as_dict,
@@ -27,8 +28,9 @@ __all__ = [
 
 
 def cmd_models(args: argparse.Namespace) -> int:
-    reg = default_registry()
     query = " ".join(args.query)
+    check_size(query, "query")  # a search is a few words: never echo or match a page of text
+    reg = default_registry()
     rows = reg.matches(query)
     models = reg.search(query, None if args.limit == 0 else args.limit)
     if args.json:
@@ -49,7 +51,7 @@ def cmd_models(args: argparse.Namespace) -> int:
         near = reg.near_matches(query)
         hint = f"; near: {', '.join(near)}" if near else ""
         print(
-            f"no model of the {reg.provenance.label} registry matches {query!r}{hint}",
+            f"no model of the {reg.provenance.label} registry matches {render_value(query)}{hint}",
             file=sys.stderr,
         )
         return 1
@@ -62,6 +64,7 @@ def cmd_peers(args: argparse.Namespace) -> int:
         if args.window is not None or args.max_output is not None:
             raise ScenarioError([Problem("--model", "give --model or --window/--max-output")])
         q = base.main_model.reserves_output
+        check_size(args.model, "query", "--model")
         contract = require(args.model, "--model", reserves_output=q).contract
     elif args.window is not None and args.max_output is not None:
         contract = ModelContract(
@@ -73,6 +76,13 @@ def cmd_peers(args: argparse.Namespace) -> int:
         contract = base.main_model
     else:
         raise ScenarioError([Problem("peers", "needs --window and --max-output, or --model")])
+    if contract.output_tokens > contract.input_tokens:  # the output is part of the window
+        where = "--max-output" if args.max_output is not None else "main_model.output_tokens"
+        rule = (
+            "must be at most the window W (the output is part of it), "
+            f"got {contract.output_tokens:,} > {contract.input_tokens:,}"
+        )
+        raise ScenarioError([Problem(where, rule)])
     scenario = dataclasses.replace(base, main_model=contract)
     view = peer_lines(contract.input_tokens, contract.output_tokens, plan(scenario))
     if args.json:
