@@ -25,6 +25,8 @@ def cmd_cases(args: argparse.Namespace) -> int:
         return 0
     try:
         write_atomic(Path(args.out), text)
+    except BrokenPipeError:  # --out /dev/stdout | head: the reader went away
+        raise
     except OSError as exc:
         name = shown_name(args.out)
         raise Unreadable(f"cases file {name} cannot be written: {exc.strerror}") from None

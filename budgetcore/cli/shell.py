@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 import tempfile
@@ -107,7 +108,14 @@ def shown_name(path: str) -> str:
 def atomic_path(path: Path) -> Iterator[Path]:
     """A temporary path beside ``path`` to write into; renamed onto ``path`` when the
     block ends, removed when it fails or is interrupted (Ctrl-C), so ``path`` is never a
-    half-written file: it is the whole new file, or what it was before."""
+    half-written file: it is the whole new file, or what it was before. A path that is
+    not a regular file (``/dev/null``, a FIFO, ``/dev/stdout``) is written in place:
+    renaming onto it would replace the device, and it holds nothing to protect."""
+    if path.exists() and not path.is_file():
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        yield path
+        return
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".tmp")
     os.close(fd)
     temp = Path(name)
