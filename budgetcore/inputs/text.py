@@ -18,6 +18,7 @@ from typing import BinaryIO
 from budgetcore.errors import Problem, ScenarioError
 
 __all__ = [
+    "GIB",
     "KIB",
     "MIB",
     "SIZE_LIMITS",
@@ -33,6 +34,7 @@ __all__ = [
 
 KIB = 1024
 MIB = 1024 * KIB
+GIB = 1024 * MIB
 
 #: The most bytes (of UTF-8 text) each input may hold, the same in the CLI and the page
 #: (docs/limits.md). A scenario, a config or options file is a few kilobytes; the limits
@@ -51,7 +53,7 @@ SIZE_LIMITS: Mapping[str, int] = MappingProxyType(
         "turns": 64 * MIB,  # replay/report --turns, the page's pasted turns
         "cases": 64 * MIB,  # pytest --budget-cases
         "fragment": 64 * KIB,  # --fragment, the page's link
-        "log": 4096 * MIB,  # replay/report --log, the page's log file
+        "log": 4 * GIB,  # replay/report --log, the page's log file
         "query": 256,  # models QUERY, peers --model, a scenario's model name, the pickers
         "seed": 32,  # cases --seed, pytest --budget-seed, the page's seeds
         "field": 1 * KIB,  # any other one typed value: a page field, a number flag
@@ -67,10 +69,10 @@ def limit_of(what: str) -> int:
 def size_text(size: int) -> str:
     """A limit as people read it, binary units (1 MiB = 1,048,576 bytes).
 
-    >>> size_text(1048576), size_text(65536), size_text(1000)
-    ('1 MiB', '64 KiB', '1,000 bytes')
+    >>> size_text(1048576), size_text(65536), size_text(1000), size_text(4 * GIB)
+    ('1 MiB', '64 KiB', '1,000 bytes', '4 GiB')
     """
-    for unit, name in ((MIB, "MiB"), (KIB, "KiB")):
+    for unit, name in ((GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")):
         if size >= unit and size % unit == 0:
             return f"{size // unit:,} {name}"
     return f"{size:,} bytes"
