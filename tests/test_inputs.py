@@ -444,3 +444,17 @@ def test_a_pasted_turn_problem_is_chinese_on_a_chinese_page() -> None:
     assert problem_sentence(problem, "zh") == (
         '第 2 行 · added 必须是 0 到 1,000,000,000,000 之间的整数;收到 "x"'
     )
+
+
+def test_a_line_separator_inside_a_string_splits_no_pasted_line() -> None:
+    """U+2028, U+2029 and U+0085 are valid raw inside a JSON string: a pasted line holding
+    one is one line, and every later line keeps its number."""
+    for sep in ("\u2028", "\u2029", "\u0085"):
+        _turns, problems = parse_turn_lines(
+            f'{{"added": 1, "set": {{"x{sep}y": 1}}}}\n{{"added": "x"}}\n{{"added": 2}}\n'
+        )
+        assert [dict(p.params)["line"] for p in problems] == ["1", "2"]
+        _samples, found = parse_sample_lines(
+            f'{{"channel": "bson", "tokens": 1, "bytes": 2, "n{sep}": 1}}\n{{"channel": "x"}}'
+        )
+        assert [dict(p.params)["line"] for p in found] == ["1", "2"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.inputs.numbers import read_number
 from budgetcore.inputs.text import check_size
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS, LimitRule, parse_field
@@ -99,7 +100,9 @@ def _sample_value(name: str, text: str) -> object:
 
 
 def _int_or_text(text: str) -> object:
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 40 else text
+    """A link's digits as the number they spell (``inputs.numbers.read_number``: never an
+    absurd one), anything else as text: the field's rule then names it."""
+    return read_number(text) if text.isascii() and text.isdigit() else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +117,8 @@ def _raw(spec_kind: str, text: str) -> object:
         return None
     if spec_kind == "bool":
         return {"true": True, "false": False}.get(text, text)
-    if spec_kind in ("tokens", "positive") and text.isascii() and text.isdigit():
-        return int(text) if len(text) <= 40 else text
+    if spec_kind in ("tokens", "positive"):
+        return _int_or_text(text)
     return text
 
 
