@@ -122,7 +122,7 @@ def test_a_file_with_no_usable_line_is_an_error(tmp_path: Path) -> None:
     proc = run("replay", "-", "--turns", str(turns))
     assert proc.returncode == 2
     assert proc.stdout == b""
-    assert "turns has no usable turn line: line 1: added" in proc.stderr.decode().splitlines()[-1]
+    assert "turns has no usable turn line; line 1: added" in proc.stderr.decode().splitlines()[-1]
 
 
 def test_report_draws_the_replay_charts(tmp_path: Path) -> None:

@@ -118,7 +118,7 @@ class TestTurnLines:
         ]
 
     def test_no_usable_line_is_an_error(self) -> None:
-        with pytest.raises(ScenarioError, match="turns has no usable turn line: line 1: added"):
+        with pytest.raises(ScenarioError, match="turns has no usable turn line; line 1: added"):
             parse_turn_lines('{"added": "x"}\n')
         with pytest.raises(ScenarioError, match="turns has no usable turn line"):
             parse_turn_lines("")

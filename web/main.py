@@ -15,6 +15,7 @@ from pyscript import document, window
 window.performance.mark("budgetcore:main-start")
 
 from budgetcore import ScenarioError, parse_scenario_json, plan  # noqa: E402 - after the mark
+from budgetcore.inputs.text import limit_of  # noqa: E402
 from budgetcore.ui import render as R  # noqa: E402
 from budgetcore.ui import state as S  # noqa: E402
 from budgetcore.ui.form import FIELDS  # noqa: E402
@@ -500,7 +501,11 @@ class Shell:
         try:
             files = event.target.files
             if files.length:
-                text = await files.item(0).text()
+                item = files.item(0)
+                if item.size > limit_of("config"):  # refused unread, as a paste would be
+                    self.dispatch(S.FileRefused("config", str(item.name)))
+                    return
+                text = await item.text()
                 q("#import-text").value = text
                 self.preview_import(str(text))
         except Exception as exc:
@@ -511,6 +516,9 @@ class Shell:
             files = event.target.files
             if files.length:
                 item = files.item(0)
+                if item.size > limit_of("log"):  # refused unread, as the CLI does
+                    self.dispatch(S.FileRefused("log", str(item.name)))
+                    return
                 text = await item.text()
                 # Parsed at once into numbers; the text is not kept anywhere.
                 self.dispatch(S.ReplayLogLoaded(str(text), str(item.name)))

@@ -10,7 +10,8 @@ import sys
 from budgetcore.cli.shell import scenario_of
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
-from budgetcore.errors import Problem, ScenarioError
+from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.inputs.text import check_size
 from budgetcore.registry.models import (
     Registry,
     Resolution,
@@ -58,8 +59,9 @@ def _resolved_dict(found: Resolution) -> dict[str, object]:
 
 
 def cmd_models(args: argparse.Namespace) -> int:
-    reg = default_registry()
     query = " ".join(args.query)
+    check_size(query, "query")  # a search is a few words: never echo or match a page of text
+    reg = default_registry()
     found = picks(query, None if args.limit == 0 else args.limit, reg)
     if args.json:
         out = {
@@ -80,7 +82,7 @@ def cmd_models(args: argparse.Namespace) -> int:
         near = reg.near_matches(query)
         hint = f"; near: {', '.join(near)}" if near else ""
         print(
-            f"no model of the {reg.provenance.label} registry matches {query!r}{hint}",
+            f"no model of the {reg.provenance.label} registry matches {render_value(query)}{hint}",
             file=sys.stderr,
         )
         return 1
@@ -94,6 +96,7 @@ def cmd_peers(args: argparse.Namespace) -> int:
         if args.window is not None or args.max_output is not None:
             raise ScenarioError([Problem("--model", "give --model or --window/--max-output")])
         q = base.main_model.reserves_output
+        check_size(args.model, "query", "--model")
         resolved = default_registry().require_resolved(args.model, "--model", reserves_output=q)
         assert resolved.model is not None  # require_resolved raises otherwise
         contract = resolved.model.contract
@@ -107,6 +110,13 @@ def cmd_peers(args: argparse.Namespace) -> int:
         contract = base.main_model
     else:
         raise ScenarioError([Problem("peers", "needs --window and --max-output, or --model")])
+    if contract.output_tokens > contract.input_tokens:  # the output is part of the window
+        where = "--max-output" if args.max_output is not None else "main_model.output_tokens"
+        rule = (
+            "must be at most the window W (the output is part of it), "
+            f"got {contract.output_tokens:,} > {contract.input_tokens:,}"
+        )
+        raise ScenarioError([Problem(where, rule)])
     scenario = dataclasses.replace(base, main_model=contract)
     view = peer_lines(contract.input_tokens, contract.output_tokens, plan(scenario))
     if args.json:

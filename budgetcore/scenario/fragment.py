@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.inputs.numbers import read_number
+from budgetcore.inputs.text import check_size
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS, LimitRule, parse_field
 from budgetcore.scenario.model import Limits, Scenario
@@ -106,7 +108,9 @@ def _sample_value(name: str, text: str) -> object:
 
 
 def _int_or_text(text: str) -> object:
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 40 else text
+    """A link's digits as the number they spell (``inputs.numbers.read_number``: never an
+    absurd one), anything else as text: the field's rule then names it."""
+    return read_number(text) if text.isascii() and text.isdigit() else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +127,8 @@ def _raw(spec_kind: str, text: str) -> object:
         return None
     if spec_kind == "bool":
         return {"true": True, "false": False}.get(text, text)
-    if spec_kind in ("tokens", "positive") and text.isascii() and text.isdigit():
-        return int(text) if len(text) <= 40 else text
+    if spec_kind in ("tokens", "positive"):
+        return _int_or_text(text)
     return text
 
 
@@ -158,7 +162,12 @@ def unquote(text: str) -> str:
 
 def parse_fragment(fragment: str) -> FragmentResult:
     """Read a fragment leniently: every malformed, unknown or out-of-range pair falls
-    back to the default for that field and is reported, so a link always opens."""
+    back to the default for that field and is reported, so a link always opens (one
+    above its size limit opens the defaults, saying so)."""
+    try:
+        check_size(fragment, "fragment")
+    except ScenarioError as exc:
+        return FragmentResult(Scenario(), exc.problems, ())
     problems: list[Problem] = []
     ui: list[tuple[str, str]] = []
     values: dict[str, object] = {}

@@ -2120,3 +2120,110 @@ CATALOGUE.update(
         ),
     }
 )
+
+# ---- input limits and reliability (issue 24)
+# Every input's size limit, and the problems of the replay's inputs (turn lines, the
+# generator, options and prices) as data, so a Chinese page says them in Chinese.
+CATALOGUE.update(
+    {
+        "core.too-large": (
+            "{where} is larger than its limit of {limit}: nothing of it was read",
+            "{where}超过了大小上限 {limit}:未读取其中任何内容",
+        ),
+        "problem.too-large": (
+            "{field} is larger than its limit of {limit}: nothing of it was read",
+            "{field}超过了大小上限 {limit}:未读取其中任何内容",
+        ),
+        "where.samples": ("The pasted samples", "粘贴的样本"),
+        "where.fragment": ("The link", "链接"),
+        "where.query": ("The model search", "模型搜索"),
+        "where.options": ("The replay options", "回放选项"),
+        "where.generate": ("The generator", "生成器"),
+        "where.cases": ("The cases file", "用例文件"),
+        "core.decimal": (
+            "{where} must be a decimal from {low} to {high} with at most {places} decimal places; got {got}",
+            "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数;收到 {got}",
+        ),
+        "core.decimal-or-null": (
+            "{where} must be a decimal from {low} to {high} with at most {places} decimal places, or empty; got {got}",
+            "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,或留空;收到 {got}",
+        ),
+        "core.price-or-null": (
+            "{where} must be a price per token from {low} to {high} with at most {places} decimal places, or empty; got {got}",
+            "{where} 必须是每 token 价格,{low} 到 {high} 之间、最多 {places} 位小数,或留空;收到 {got}",
+        ),
+        "core.prices": (
+            "{where} must be an object of per-token prices, or empty; got {got}",
+            "{where} 必须是每 token 价格的对象,或留空;收到 {got}",
+        ),
+        "core.not-price": (
+            "{where} is not a price (input, output, cache_read, cache_write); got {got}",
+            "{where} 不是价格项(input、output、cache_read、cache_write);收到 {got}",
+        ),
+        "core.not-option": (
+            "{where} is not a replay option; got {got}",
+            "{where} 不是回放选项;收到 {got}",
+        ),
+        "why.coverage": (
+            "the covered history is part of the history",
+            "已覆盖的历史是历史的一部分",
+        ),
+        "core.at-least": (
+            "{where} ({value}) must be at least {other} ({other_value})",
+            "{where}({value})必须不小于{other}({other_value})",
+        ),
+        "core.not-generator-key": (
+            "{where} is not a generator key; got {got}",
+            "{where} 不是生成器的键;收到 {got}",
+        ),
+        "core.dist": (
+            "{where} must be a whole number or a distribution (fixed, uniform, triangular, choice); got {got}",
+            "{where} 必须是整数或分布(fixed、uniform、triangular、choice);收到 {got}",
+        ),
+        "core.dist-name": (
+            "{where} must be one of {names}; got {got}",
+            "{where} 必须是以下之一:{names};收到 {got}",
+        ),
+        "core.not-param": (
+            "{where} is not a parameter of the {dist} distribution; got {got}",
+            "{where} 不是 {dist} 分布的参数;收到 {got}",
+        ),
+        "core.choice-values": (
+            "{where} must be a list of 1 to {high} whole numbers; got {got}",
+            "{where} 必须是 1 到 {high} 个整数的列表;收到 {got}",
+        ),
+        "core.choice-weights": (
+            "{where} must be a list of whole numbers, one per value; got {got}",
+            "{where} 必须是整数列表,每个值一个;收到 {got}",
+        ),
+        "core.weights-zero": ("{where} must not all be 0", "{where} 不能全为 0"),
+        "core.burst": (
+            "{where} must be an object with a rate and tokens, or empty; got {got}",
+            "{where} 必须是包含 rate 与 tokens 的对象,或留空;收到 {got}",
+        ),
+        "core.not-burst-key": (
+            "{where} is not a burst key (rate, tokens); got {got}",
+            "{where} 不是突发的键(rate、tokens);收到 {got}",
+        ),
+        "core.not-turn-field": (
+            "{where} is not a turn field; got {got}",
+            "{where} 不是轮次的字段;收到 {got}",
+        ),
+        "core.bool-or-null": (
+            "{where} must be true, false or empty; got {got}",
+            "{where} 必须是 true、false 或留空;收到 {got}",
+        ),
+        "core.changes": (
+            "{where} must be an object of supported overrides; got {got}",
+            "{where} 必须是受支持覆盖项的对象;收到 {got}",
+        ),
+        "core.no-turns": (
+            "{where}: no line is a usable turn",
+            "{where}:没有一行是可用的轮次",
+        ),
+        "core.too-many-turns": (
+            "{where}: more than {high} turns",
+            "{where}:超过 {high} 轮",
+        ),
+    }
+)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.plan import OUTPUT_KEYS, Plan
 from budgetcore.errors import Problem
+from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.scenario.fields import SCENARIO_FIELDS
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.ui.form import (
@@ -1152,6 +1153,8 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
         status = t("picker.loading", lang) if ps.open or section == "main_model" else ""
     elif not ps.open and ps.chosen:
         status = ""  # the chosen model's line says it all
+    elif ps.open and utf8_size_above(ps.query, limit_of("query")):  # never searched (picks_of)
+        status = problem_text(too_large("query").problems[0], lang)
     elif found is None:  # closed with nothing chosen, or fewer letters than a search needs
         status = t(
             "picker.type",

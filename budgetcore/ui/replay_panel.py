@@ -14,13 +14,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation, localcontext
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, as_decimal, whole_text
+from budgetcore.inputs.text import limit_of, utf8_size_above
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.form import Issue, IssueError, Param
+from budgetcore.ui.form import Issue, IssueError, Param, too_large_issue
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on boot
@@ -51,6 +52,8 @@ SOURCES = ("generate", "turns", "log")
 DISTS = ("fixed", "uniform", "triangular")
 #: The most generated turns the page draws (the CLI takes up to 100,000).
 MAX_PAGE_TURNS = 2_000
+#: A rate's finest step, as the generator's burst rate and the options' fractions.
+_MAX_PLACES = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +70,7 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
     f.path: f
     for f in (
         ReplayField("replay.turns", "count", "200", 1, MAX_PAGE_TURNS),
-        ReplayField("replay.seed", "seed", "1", 0, 2**63 - 1),
+        ReplayField("replay.seed", "seed", "1", 0, MAX_SEED),
         ReplayField("replay.dist", "dist", "uniform"),
         ReplayField("replay.low", "tokens", "1,000"),
         ReplayField("replay.high", "tokens", "9,000"),
@@ -75,7 +78,7 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
         ReplayField("replay.burst_tokens", "tokens", "40,000"),
         ReplayField("replay.summary_ratio", "fraction", "", nullable=True),
         ReplayField("replay.failure_rate", "fraction", "", nullable=True),
-        ReplayField("replay.failure_seed", "seed", "0", 0, 2**63 - 1),
+        ReplayField("replay.failure_seed", "seed", "0", 0, MAX_SEED),
         ReplayField("replay.cache", "bool", "false"),
         ReplayField("replay.stable_prefix", "tokens", "8,000"),
         ReplayField("replay.wrapper", "tokens", "0"),
@@ -97,18 +100,11 @@ def _got(text: str) -> Param:
     return ("got", render_value(text), False)
 
 
-def _whole(text: str) -> int | None:
-    digits = text.replace(",", "")
-    if not digits.isascii() or not digits.isdigit() or len(digits) > 20:
-        return None
-    if "," in text and not all(len(g) == 3 for g in text.split(",")[1:]):
-        return None
-    return int(digits)
-
-
 def parse_field_text(path: str, text: str) -> object:
     """The value of a replay field's text; raises :class:`IssueError` naming the field."""
     f = REPLAY_FIELDS[path]
+    if utf8_size_above(text, limit_of("seed" if f.kind == "seed" else "field")):
+        raise IssueError(too_large_issue(path, "seed" if f.kind == "seed" else "field"))
     text = text.strip()
     if f.kind == "bool":
         if text in ("true", "false"):
@@ -121,28 +117,15 @@ def parse_field_text(path: str, text: str) -> object:
     if f.nullable and text == "":
         return None
     if f.kind == "fraction":
-        value: Decimal | None
-        try:
-            with localcontext() as ctx:
-                ctx.prec = 60
-                value = Decimal(text) if text and text.isascii() else None
-        except InvalidOperation:
-            value = None
-        exponent = value.as_tuple().exponent if value is not None else 0
-        if (
-            value is None
-            or not value.is_finite()
-            or not 0 <= value <= 1
-            or not isinstance(exponent, int)
-            or -exponent > 30
-        ):
+        value = as_decimal(text, 0, 1, _MAX_PLACES)
+        if value is None:
             raise IssueError(Issue("problem.replay-fraction", (_got(text),), (path,)))
         return value
-    number = _whole(text)
-    if number is None or not f.low <= number <= f.high:
+    number = whole_text(text, f.high, plain=True)
+    if number is None or number < f.low:
         unit = "unit.tokens" if f.kind == "tokens" else "unit.turns"
         if f.kind == "seed":
-            params: tuple[Param, ...] = (("high", "2^63 − 1", False), _got(text))
+            params: tuple[Param, ...] = (("high", "2^63 − 1", False), _got(text))  # MAX_SEED
             raise IssueError(Issue("problem.replay-seed", params, (path,)))
         params = (
             ("unit", unit, True),

@@ -20,6 +20,7 @@ from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import Plan, plan
 from budgetcore.core.samples import Samples
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.text import check_size, limit_of, too_large, utf8_size_above
 from budgetcore.scenario.dump import samples_to_lines, scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
 from budgetcore.scenario.model import Background, Config, Limits, Scenario, Workload
@@ -341,6 +342,11 @@ class ReplayLogLoaded(NamedTuple):
     name: str
 
 
+class FileRefused(NamedTuple):
+    what: str  # "config" (the import's file) or "log": a key of inputs.text.SIZE_LIMITS
+    name: str
+
+
 class ReplayScrubbed(NamedTuple):
     turn: int
 
@@ -383,6 +389,7 @@ Event = (
     | ReplayFieldTyped
     | ReplayTurnsTyped
     | ReplayLogLoaded
+    | FileRefused
     | ReplayScrubbed
     | ReplayPointed
     | Failed
@@ -858,6 +865,8 @@ def picks_of(registry: Registry | None, query: str) -> Picks | None:
     reducer and the render ask for the same text on every keystroke."""
     if registry is None or len(query.strip()) < PICKER_MIN_CHARS:
         return None
+    if utf8_size_above(query, limit_of("query")):  # a search is a few words, not a page
+        return None
     key = (id(registry), query)
     hit = _PICK_MEMO.get(key)
     if hit is not None and hit[0] is registry:
@@ -1004,7 +1013,21 @@ def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
 
 
 def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
+    try:
+        check_size(e.text, "log")
+    except ScenarioError as exc:
+        return _panel(state, log=None, log_name=e.name[:200], log_error=exc.problems, scrub=0)
     return dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
+
+
+def _file_refused(state: PageState, e: FileRefused) -> PageState:
+    """A chosen file above its input's size limit, refused unread (the shell knows its
+    size before reading it): the same too-large message as a paste or the CLI."""
+    problems = too_large(e.what).problems
+    if e.what == "log":
+        return _panel(state, log=None, log_name=e.name[:200], log_error=problems, scrub=0)
+    preview = ImportPreview("", "replace", problems=problems)
+    return dataclasses.replace(state, import_preview=preview, notice="")
 
 
 def _replay_scrubbed(state: PageState, e: ReplayScrubbed) -> PageState:
@@ -1051,6 +1074,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ReplayFieldTyped: _replay_field,
     ReplayTurnsTyped: _replay_turns,
     ReplayLogLoaded: _replay_log,
+    FileRefused: _file_refused,
     ReplayScrubbed: _replay_scrubbed,
     ReplayPointed: _replay_pointed,
     Failed: _failed,
