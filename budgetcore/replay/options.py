@@ -59,6 +59,7 @@ def _fraction(raw: object, path: str, problems: list[Problem]) -> Decimal | None
 def _price_values(
     obj: dict[str, Any], path: str, problems: list[Problem], allowed: tuple[str, ...]
 ) -> dict[str, Decimal | None]:
+    """The prices of ``obj`` (keys checked against ``allowed``: once each, known)."""
     rule = f"is not a price (use {', '.join(allowed)})"
     problems += key_problems(obj, path, allowed, rule=rule, code="not-price")
     return {
@@ -95,8 +96,7 @@ def _parse_tiers(raw: object, path: str, problems: list[Problem]) -> tuple[Price
             continue
         before = len(problems)
         above = whole(item.get("above"), f"{where}.above", problems)
-        rest = {k: v for k, v in item.items() if k != "above"}
-        values = _price_values(rest, where, problems, ("above", *_PRICE_KEYS))
+        values = _price_values(item, where, problems, ("above", *_PRICE_KEYS))
         if above is not None and tiers and above <= tiers[-1].above:
             problems.append(
                 Problem.of(f"{where}.above", "must be above the previous tier's", item.get("above"))
@@ -117,8 +117,7 @@ def parse_prices(obj: object, path: str, problems: list[Problem]) -> Prices | No
         rule = "must be a JSON object of per-token prices or null"
         problems.append(Problem.of(path, rule, obj, "prices"))
         return None
-    rest = {k: v for k, v in obj.items() if k != "tiers"}
-    values = _price_values(rest, path, problems, (*_PRICE_KEYS, "tiers"))
+    values = _price_values(obj, path, problems, (*_PRICE_KEYS, "tiers"))
     tiers = _parse_tiers(obj.get("tiers"), f"{path}.tiers", problems)
     return Prices(tiers=tiers, **values)
 
