@@ -9,7 +9,7 @@ import sys
 from typing import IO, Any
 
 from budgetcore.cli.shell import Unreadable, read_input, scenario_of, shown_name
-from budgetcore.errors import Problem, ScenarioError
+from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.scenario.model import Scenario
 
 __all__ = [
@@ -70,12 +70,17 @@ def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) ->
             names += [os.path.join(base, *p.split("/")) for p in subagents_of(f"{stem}.jsonl", found)]
     streams = [_open(n, "log") for n in names]
     try:
-        shown = [shown_name(n) if i == 0 else os.path.relpath(n, base or ".") for i, n in enumerate(names)]
+        shown = [_shown(n) if i == 0 else _shown(os.path.relpath(n, base or ".")) for i, n in enumerate(names)]
         return read_session(list(zip(shown, streams, strict=True)), fmt)
     finally:
         for s in streams:
             if s is not sys.stdin.buffer:
                 s.close()
+
+
+def _shown(path: str) -> str:
+    """A file's name in the ledger: as given (quoted only when it cannot be printed)."""
+    return path if path.isprintable() else render_value(path)
 
 
 def _log_format(args: argparse.Namespace) -> str | None:
@@ -101,9 +106,9 @@ def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any,
         from budgetcore.replay.logs.session import run_session  # noqa: PLC0415
 
         log = read_log_path(args.log, _log_format(args))
+        run = run_session(log.name, log, scenario=scenario, options=options, series=args.series)
         for problem in log.skipped:
             print(f"skipped: {problem}", file=sys.stderr)
-        run = run_session(log.name, log, scenario=scenario, options=options, series=args.series)
         return run.result, log, args.series
     if scenario is None:
         scenario = scenario_of(args)
@@ -137,11 +142,11 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     replay_it = not args.usage
     if not os.path.isdir(args.log):
         log = read_log_path(args.log, fmt)
-        for problem in log.skipped:
-            print(f"skipped: {problem}", file=sys.stderr)
         run = run_session(
             log.name, log, scenario=scenario, options=options, series=args.series, replay_it=replay_it
         )
+        for problem in log.skipped:
+            print(f"skipped: {problem}", file=sys.stderr)
         return [run], False
     root = args.log
     plan = plan_folder(_walk(root))

@@ -295,7 +295,7 @@ class _Reader:
                 e.kind = "copy of a main request"
         if found is None:
             if len(self.requests) >= MAX_LOG_REQUESTS:
-                raise too_many_requests()
+                raise too_many_requests(MAX_LOG_REQUESTS)
             found = _Request(e, counts, model)
             self.requests[key] = found
             if e.series == "main" and isinstance(mid, str):

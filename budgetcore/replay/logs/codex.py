@@ -198,7 +198,7 @@ def _read(name: str, lines: Iterable[tuple[int, object]]) -> ParsedLog:
             named = info.get("model_name")
         req_model = named if isinstance(named, str) and named else model
         if len(requests) >= MAX_LOG_REQUESTS:
-            raise too_many_requests()
+            raise too_many_requests(MAX_LOG_REQUESTS)
         request = LogRequest(
             line=number,
             context=inp,

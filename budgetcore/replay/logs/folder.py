@@ -49,7 +49,7 @@ def _subagent_owner(path: str) -> str | None:
 
 def subagents_of(session: str, paths: Sequence[str]) -> tuple[str, ...]:
     """The subagent files of ``session`` among ``paths`` (sorted)."""
-    return tuple(sorted(p for p in paths if _subagent_owner(p) == session))
+    return tuple(sorted(p for p in paths if p.endswith(".jsonl") and _subagent_owner(p) == session))
 
 
 def plan_folder(paths: Sequence[str]) -> FolderPlan:
