@@ -346,6 +346,36 @@ class TestMeasuredUsage:
         assert m.cost is None and m.known_cost == want  # unknown, never 0
         assert (m.usage.input, m.usage.cache_write_5m, m.usage.cache_read) == (1_010, 500, 20_000)
 
+    def test_sums_per_tier_equal_the_sum_of_each_requests_cost(self) -> None:
+        import random
+
+        from budgetcore.registry.prices import PriceTier, Prices
+        from budgetcore.registry.models import Resolution, RegistryModel
+        from budgetcore.core.contracts import ModelContract
+        from budgetcore.replay.logs.model import LogRequest
+
+        prices = Prices(
+            input=Decimal("3E-6"), output=Decimal("1.5E-5"), cache_read=Decimal("3E-7"),
+            cache_write=Decimal("3.75E-6"), cache_write_1h=Decimal("6E-6"),
+            tiers=(PriceTier(above=200_000, input=Decimal("6E-6"), output=Decimal("2.25E-5")),
+                   PriceTier(above=272_000, cache_read=Decimal("1E-6"))),
+        )
+        entry = RegistryModel(name="m", provider="p", prices=prices,
+                              contract=ModelContract(input_tokens=400_000, output_tokens=8_000,
+                                                    reserves_output=True))
+        rng = random.Random(4)
+        reqs = []
+        for i in range(300):
+            parts = [rng.choice((0, rng.randint(0, 150_000))) for _ in range(4)]
+            fresh, w5, w1, read = parts
+            reqs.append(LogRequest(line=i, context=sum(parts), output=rng.randint(0, 9_000),
+                                   cache_read=read, cache_write=w5 + w1, model="m",
+                                   input=fresh, cache_write_1h=w1))
+        m = measured_usage(reqs, lambda name: Resolution(name=name, model=entry, how="exact"))
+        want = sum((request_cost(prices, r.usage) or Decimal(0) for r in reqs), Decimal(0))
+        assert m.cost == want
+        assert {_tier(r.context) for r in reqs} == {0, 1, 2}
+
     def test_one_hour_cache_writes_are_counted_apart(self) -> None:
         base = LOGS / "claude" / "08-cache-1h" / "projects"
         files = next(f for n, b, f in ALL if n.startswith("08-"))
@@ -375,6 +405,10 @@ class TestMeasuredUsage:
         )
         # gpt-5: 1.25 $/M input, 0.125 $/M cache read, 10 $/M output
         assert gpt5.cost == Decimal("0.00075") + Decimal("0.00005") + Decimal("0.0001")
+
+
+def _tier(context: int) -> int:
+    return 0 if context <= 200_000 else 1 if context <= 272_000 else 2
 
 
 class TestNoScenario:

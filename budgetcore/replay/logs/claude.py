@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
-from typing import IO, Any
+from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import FileLedger, LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.replay.logs.reader import (
     BLANK,
     MAX_LOG_REQUESTS,
+    LineSource,
     Malformed,
     count_of,
     decoded_lines,
@@ -522,7 +523,7 @@ def _branch(entries: list[_Entry], orphans: list[list[int]]) -> Callable[[_Entry
 
 
 def read_claude_code(
-    files: Sequence[tuple[str, IO[bytes]]], *, what: str = "log"
+    files: Sequence[tuple[str, LineSource]], *, what: str = "log"
 ) -> ParsedLog:
     """A Claude Code session: ``files[0]`` is the session file, the others its subagent
     files (``<session>/subagents/agent-*.jsonl``)."""

@@ -15,7 +15,7 @@ event whose totals advance.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import IO, Any
+from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import FileLedger, LogCompaction, LogRequest, LogSeries, ParsedLog
@@ -23,10 +23,12 @@ from budgetcore.replay.logs.reader import (
     BLANK,
     MAX_LOG_REQUESTS,
     Malformed,
+    LineSource,
     count_of,
-    decoded_lines,
+    decode_line,
     format_of,
     millis,
+    numbered_lines,
     too_many_requests,
 )
 
@@ -68,7 +70,19 @@ def _counts(raw: object, path: str) -> tuple[int, ...] | Problem:
     return tuple(out)
 
 
-def _read(name: str, lines: Iterable[tuple[int, object]]) -> ParsedLog:
+_HEAD = b'{"timestamp":"'
+_NO_INFO = "event_msg/token_count (rate limits only)"
+
+
+def _tail(raw: bytes) -> bytes | None:
+    """The line from the end of its timestamp on (Codex writes the timestamp first)."""
+    if not raw.startswith(_HEAD):
+        return None
+    cut = raw.find(b'"', 14)
+    return raw[cut:] if cut > 0 else None
+
+
+def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
     problems: list[Problem] = []
     malformed: list[int] = []
     kinds: dict[str, int] = {}
@@ -86,12 +100,29 @@ def _read(name: str, lines: Iterable[tuple[int, object]]) -> ParsedLog:
     pending: list[tuple[int, int | None]] = []
     times: list[int] = []
     request_since_compaction = True
+    # The previous token_count line from its timestamp on, and what it was: a line with
+    # the very same bytes is the same event again (written as rate limits arrive), so
+    # it needs no decoding (docs/replay.md, "Reading").
+    repeat_tail: bytes | None = None
+    repeat_kind = ""
 
     def note(label: str) -> None:
         kinds[label] = kinds.get(label, 0) + 1
 
-    for number, obj in lines:
+    for number, raw in lines:
         count = number
+        if repeat_tail is not None and raw.startswith(_HEAD):
+            cut = raw.find(b'"', 14)
+            if cut > 0 and raw[cut:] == repeat_tail and replay_until is None:
+                time = millis(raw[14:cut].decode("ascii", "replace"))
+                if time is not None:
+                    times.append(time)
+                if repeat_kind:
+                    note(repeat_kind)
+                else:
+                    dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + 1
+                continue
+        obj = decode_line(raw)
         if obj is BLANK:
             blank += 1
             continue
@@ -154,8 +185,10 @@ def _read(name: str, lines: Iterable[tuple[int, object]]) -> ParsedLog:
             note(_label(kind, payload))
             continue
         info = payload.get("info")
+        repeat_tail = None
         if info is None:
-            note("event_msg/token_count (rate limits only)")
+            note(_NO_INFO)
+            repeat_tail, repeat_kind = _tail(raw), _NO_INFO
             continue
         if not isinstance(info, dict):
             malformed.append(number)
@@ -174,6 +207,7 @@ def _read(name: str, lines: Iterable[tuple[int, object]]) -> ParsedLog:
         assert not isinstance(last, Problem) and not isinstance(totals, Problem)
         if totals is not None and totals == prev_totals:
             dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + 1
+            repeat_tail, repeat_kind = _tail(raw), ""
             continue
         if replay_until is not None:
             prev_totals = totals if totals is not None else prev_totals
@@ -216,6 +250,8 @@ def _read(name: str, lines: Iterable[tuple[int, object]]) -> ParsedLog:
         pending.clear()
         request_since_compaction = True
         requests.append(request)
+        if totals is not None:
+            repeat_tail, repeat_kind = _tail(raw), ""
     for line, when in pending:
         compactions.append(LogCompaction(line, len(requests), None, None, None, 0, when))
     series = (LogSeries("main", tuple(requests), tuple(compactions), (), tuple(times)),)
@@ -240,6 +276,6 @@ def _read(name: str, lines: Iterable[tuple[int, object]]) -> ParsedLog:
     )
 
 
-def read_codex(name: str, stream: IO[bytes], *, what: str = "log") -> ParsedLog:
+def read_codex(name: str, stream: LineSource, *, what: str = "log") -> ParsedLog:
     """A Codex CLI rollout (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``)."""
-    return _read(name, decoded_lines(stream, what))
+    return _read(name, numbered_lines(stream, what))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import datetime, timezone
-from typing import IO
+from typing import Protocol
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, as_whole, read_number
@@ -21,6 +21,9 @@ from budgetcore.inputs.text import limit_of, too_large
 
 __all__ = [
     "BLANK",
+    "LineSource",
+    "decode_line",
+    "numbered_lines",
     "MAX_LOG_REQUESTS",
     "Malformed",
     "count_of",
@@ -38,6 +41,12 @@ MAX_LOG_REQUESTS = 1_000_000
 BLANK = object()  # a line with nothing but white space
 
 
+class LineSource(Protocol):
+    """Anything with a binary ``readline`` (a file, ``io.BytesIO``, standard input)."""
+
+    def readline(self) -> bytes: ...
+
+
 class Malformed:
     """A line that is not a JSON object, and why (English; the ledger lists it)."""
 
@@ -50,9 +59,9 @@ class Malformed:
 _decode = json.JSONDecoder(parse_float=read_number, parse_constant=NonFinite).decode
 
 
-def decoded_lines(stream: IO[bytes], what: str = "log") -> Iterator[tuple[int, object]]:
-    """(1-based line number, value) for every line: a dict, :data:`BLANK` or a
-    :class:`Malformed`. Stops with the size error past ``SIZE_LIMITS[what]``."""
+def numbered_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int, bytes]]:
+    """(1-based line number, the line's bytes) for every line, a leading byte-order
+    mark dropped. Stops with the size error past ``SIZE_LIMITS[what]``."""
     limit = limit_of(what)
     seen = 0
     number = 0
@@ -67,10 +76,19 @@ def decoded_lines(stream: IO[bytes], what: str = "log") -> Iterator[tuple[int, o
             raise too_large(what, limit)
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
-        yield number, _value(raw)
+        yield number, raw
 
 
-def _value(raw: bytes) -> object:
+def decoded_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int, object]]:
+    """(1-based line number, value) for every line: a dict, :data:`BLANK` or a
+    :class:`Malformed`."""
+    value = decode_line
+    for number, raw in numbered_lines(stream, what):
+        yield number, value(raw)
+
+
+def decode_line(raw: bytes) -> object:
+    """One line's value: a dict, :data:`BLANK` or a :class:`Malformed`."""
     if not raw.strip():
         return BLANK
     try:
@@ -130,12 +148,28 @@ def count_of(raw: object) -> int | None:
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
+_DAYS: dict[str, int] = {}
+
+
 def millis(raw: object) -> int | None:
     """An entry's time as whole milliseconds since the epoch, exactly: ISO-8601 text
     (``Z`` or an offset; no offset is UTC; digits below a millisecond are dropped, a
     floor), or epoch seconds / milliseconds as a JSON integer (headless Codex). None
     when absent or unreadable."""
     if isinstance(raw, str):
+        # The form both tools write, 2026-01-20T09:00:05.123Z, without a datetime.
+        if len(raw) == 24 and raw[19] == "." and raw[23] == "Z" and raw[10] == "T":
+            day = _DAYS.get(raw[:10])
+            if day is None:
+                day = _day(raw[:10])
+            clock = raw[11:19]
+            if day is not None and clock[2] == ":" == clock[5] and raw[20:23].isdigit():
+                try:
+                    secs = int(clock[:2]) * 3600 + int(clock[3:5]) * 60 + int(clock[6:8])
+                except ValueError:
+                    return None
+                if secs < 86_400 and int(clock[3:5]) < 60 and int(clock[6:8]) < 60:
+                    return (day * 86_400 + secs) * 1000 + int(raw[20:23])
         if not 10 <= len(raw) <= 40:
             return None
         try:
@@ -149,6 +183,17 @@ def millis(raw: object) -> int | None:
     if type(raw) is int and 0 <= raw < 10**14:
         return raw * 1000 if raw < 10**11 else raw
     return None
+
+
+def _day(text: str) -> int | None:
+    """Days since the epoch of YYYY-MM-DD (memoised: a session spans a few days)."""
+    try:
+        found = (datetime.fromisoformat(text).date() - _EPOCH.date()).days
+    except ValueError:
+        return None
+    if len(_DAYS) < 10_000:
+        _DAYS[text] = found
+    return found
 
 
 def too_many_requests(limit: int = MAX_LOG_REQUESTS) -> ScenarioError:

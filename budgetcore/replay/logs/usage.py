@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from budgetcore.registry.models import Resolution, resolve
-from budgetcore.registry.prices import MONEY, Usage, request_cost
+from budgetcore.registry.prices import MONEY, Prices, Usage, tier_for
 from budgetcore.replay.logs.model import LogRequest, ParsedLog
 
 __all__ = ["MeasuredUsage", "ModelUsage", "measured_usage", "total_usage"]
@@ -94,15 +94,27 @@ def _sum(values: Iterable[Usage]) -> Usage:
 
 
 class _Acc:
-    __slots__ = ("cost", "logged", "logged_n", "n", "parts", "unpriced")
+    """One model's sums. Requests are summed per price tier (the prices are flat within
+    one, so the sum of products is the product of the sums, exactly) and priced once."""
+
+    __slots__ = ("logged", "logged_n", "n", "parts", "tiers", "unpriced")
 
     def __init__(self) -> None:
         self.n = 0
         self.parts = [0, 0, 0, 0, 0, 0]
-        self.cost = Decimal(0)
+        self.tiers: dict[int, list[int]] = {}  # tier index -> priced requests' sums
         self.unpriced = 0
         self.logged = Decimal(0)
         self.logged_n = 0
+
+
+def _tier_index(prices: Prices, context: int) -> int:
+    """The tier a request pays: 0 the base prices, i the i-th tier (strictly above)."""
+    found = 0
+    for i, tier in enumerate(prices.tiers, start=1):
+        if context > tier.above:
+            found = i
+    return found
 
 
 def measured_usage(
@@ -113,35 +125,51 @@ def measured_usage(
     reqs = requests.all_requests() if isinstance(requests, ParsedLog) else requests
     accs: dict[str | None, _Acc] = {}
     found: dict[str, Resolution] = {}
+    prices_of: dict[str | None, Prices | None] = {}
+    flats: dict[tuple[int, int], tuple[Decimal | None, ...]] = {}
     for r in reqs:
         acc = accs.get(r.model)
         if acc is None:
             acc = accs[r.model] = _Acc()
+            res = None if r.model is None else found.setdefault(r.model, resolver(r.model))
+            prices_of[r.model] = None if res is None or res.model is None else res.model.prices
+        prices = prices_of[r.model]
+        write_1h = r.cache_write_1h
+        parts = (r.input, r.cache_write - write_1h, write_1h, r.cache_read, r.output)
         acc.n += 1
         p = acc.parts
-        p[0] += r.input
-        p[1] += r.cache_write - r.cache_write_1h
-        p[2] += r.cache_write_1h
-        p[3] += r.cache_read
-        p[4] += r.output
+        for i in range(5):
+            p[i] += parts[i]
         p[5] += r.reasoning
-        res = None
-        if r.model is not None:
-            res = found.get(r.model)
-            if res is None:
-                res = found[r.model] = resolver(r.model)
-        prices = None if res is None or res.model is None else res.model.prices
-        cost = request_cost(prices, r.usage)
-        if cost is None:
-            acc.unpriced += 1
-        else:
-            acc.cost = MONEY.add(acc.cost, cost)
         if r.logged_cost is not None:
             acc.logged = MONEY.add(acc.logged, r.logged_cost)
             acc.logged_n += 1
+        if prices is None:
+            acc.unpriced += 1
+            continue
+        index = _tier_index(prices, r.context) if prices.tiers else 0
+        flat = flats.get((id(prices), index))
+        if flat is None:
+            flat = flats[(id(prices), index)] = _flat_cached(prices, index)
+        if any(n and price is None for n, price in zip(parts, flat, strict=True)):
+            acc.unpriced += 1  # a category without a price: this request's cost is unknown
+            continue
+        sums = acc.tiers.get(index)
+        if sums is None:
+            sums = acc.tiers[index] = [0, 0, 0, 0, 0]
+        for i in range(5):
+            sums[i] += parts[i]
     models = []
     for name, acc in accs.items():
         res = None if name is None else found[name]
+        prices = prices_of[name]
+        cost = Decimal(0)
+        for index, sums in acc.tiers.items():
+            assert prices is not None
+            for n, price in zip(sums, _flat_cached(prices, index), strict=True):
+                if n:
+                    assert price is not None
+                    cost = MONEY.add(cost, MONEY.multiply(price, Decimal(n)))
         usage = Usage(
             input=acc.parts[0],
             cache_write_5m=acc.parts[1],
@@ -157,8 +185,8 @@ def measured_usage(
                 how="none" if res is None else res.how,
                 requests=acc.n,
                 usage=usage,
-                cost=None if acc.unpriced else acc.cost,
-                known_cost=acc.cost,
+                cost=None if acc.unpriced else cost,
+                known_cost=cost,
                 unpriced=acc.unpriced,
                 logged_cost=acc.logged if acc.logged_n else None,
                 logged_requests=acc.logged_n,
@@ -166,6 +194,12 @@ def measured_usage(
         )
     models.sort(key=lambda m: (-(m.known_cost), m.model or ""))
     return total_usage(models)
+
+
+def _flat_cached(prices: Prices, index: int) -> tuple[Decimal | None, ...]:
+    """The five flat prices (input, write 5m, write 1h, read, output) of a tier."""
+    base = prices if index == 0 else tier_for(prices, prices.tiers[index - 1].above + 1)
+    return (base.input, base.cache_write, base.cache_write_1h, base.cache_read, base.output)
 
 
 def total_usage(models: Iterable[ModelUsage]) -> MeasuredUsage:
