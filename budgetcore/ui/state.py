@@ -39,6 +39,7 @@ from budgetcore.ui.replay_panel import (
     ReplayPanel,
     initial_panel,
     with_log,
+    with_logs,
     with_texts,
     with_turn_lines,
 )
@@ -340,6 +341,18 @@ class ReplayLogLoaded(NamedTuple):
     name: str
 
 
+class ReplayLogsLoaded(NamedTuple):
+    files: tuple[tuple[str, bytes], ...]  # (path in the folder or file name, bytes)
+
+
+class ReplayLogChosen(NamedTuple):
+    index: int  # the session the charts replay
+
+
+class ReplayLogModelToggled(NamedTuple):
+    on: bool  # the scenario takes the log's main model (its I and O, and its prices)
+
+
 class ReplayScrubbed(NamedTuple):
     turn: int
 
@@ -382,6 +395,9 @@ Event = (
     | ReplayFieldTyped
     | ReplayTurnsTyped
     | ReplayLogLoaded
+    | ReplayLogsLoaded
+    | ReplayLogChosen
+    | ReplayLogModelToggled
     | ReplayScrubbed
     | ReplayPointed
     | Failed
@@ -986,7 +1002,56 @@ def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
 
 
 def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
-    return dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
+    return _log_model(dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200])))
+
+
+def _replay_logs(state: PageState, e: ReplayLogsLoaded) -> PageState:
+    files = tuple((str(name)[:500], bytes(data)) for name, data in e.files[:10_000])
+    return _log_model(dataclasses.replace(state, replay=with_logs(state.replay, files)))
+
+
+def _replay_log_chosen(state: PageState, e: ReplayLogChosen) -> PageState:
+    panel = state.replay
+    if not 0 <= e.index < len(panel.logs) or e.index == panel.log_index:
+        return state
+    panel = dataclasses.replace(panel, log_index=e.index, scrub=0)
+    return _log_model(dataclasses.replace(state, replay=panel))
+
+
+def _replay_log_model(state: PageState, e: ReplayLogModelToggled) -> PageState:
+    panel = dataclasses.replace(state.replay, log_model=e.on)
+    state = dataclasses.replace(state, replay=panel)
+    if e.on:
+        return _log_model(state)
+    saved = panel.saved_model
+    if saved is None:
+        return state
+    state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=None))
+    texts = {"main_model.input_tokens": saved[0], "main_model.output_tokens": saved[1]}
+    return _with_texts(state, texts, notice="")
+
+
+def _log_model(state: PageState) -> PageState:
+    """With the switch on, the scenario takes the chosen session's main model from the
+    registry (its I and O through the one validation path), so K, M and the peers'
+    lines refer to the model the log used; the texts before are kept to go back to."""
+    panel = state.replay
+    chosen = panel.chosen
+    if not panel.log_model or chosen is None or chosen.model is None or not chosen.model.known:
+        return state
+    res = chosen.model.resolution
+    assert res is not None and res.model is not None
+    contract = res.model.contract
+    i_path, o_path = "main_model.input_tokens", "main_model.output_tokens"
+    texts = {
+        i_path: format_value(i_path, contract.input_tokens),
+        o_path: format_value(o_path, contract.output_tokens),
+    }
+    if all(state.texts.get(k) == v for k, v in texts.items()):
+        return state
+    saved = panel.saved_model or (state.texts.get(i_path, ""), state.texts.get(o_path, ""))
+    state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=saved))
+    return _with_texts(state, texts, notice="")
 
 
 def _replay_scrubbed(state: PageState, e: ReplayScrubbed) -> PageState:
@@ -1033,6 +1098,9 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ReplayFieldTyped: _replay_field,
     ReplayTurnsTyped: _replay_turns,
     ReplayLogLoaded: _replay_log,
+    ReplayLogsLoaded: _replay_logs,
+    ReplayLogChosen: _replay_log_chosen,
+    ReplayLogModelToggled: _replay_log_model,
     ReplayScrubbed: _replay_scrubbed,
     ReplayPointed: _replay_pointed,
     Failed: _failed,
