@@ -312,6 +312,16 @@ class TestReader:
         log = parse_log(jl(tc, claude_line))
         assert [str(p) for p in log.skipped] == ["line 2 is a Claude Code line in a Codex CLI rollout"]
 
+    def test_odd_values_where_names_belong_are_entries_not_crashes(self) -> None:
+        lines = [
+            {"type": ["x"], "payload": {"type": {"a": 1}}},
+            {"type": "event_msg", "payload": {"type": ["token_count"]}},
+            {"type": "event_msg", "payload": {"type": "token_count", "info": {
+                "last_token_usage": {"input_tokens": 5, "output_tokens": 1}}}},
+        ]
+        log = parse_codex(jl(*lines))
+        assert log.ledger[0].accounted == 3 and len(log.main.requests) == 1
+
     def test_too_many_requests_is_a_clear_error(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(claude_mod, "MAX_LOG_REQUESTS", 2)
         objs = [assistant(f"a{i}", None, f"m{i}") for i in range(3)]

@@ -105,6 +105,7 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
     # it needs no decoding (docs/replay.md, "Reading").
     repeat_tail: bytes | None = None
     repeat_kind = ""
+    labels: dict[tuple[object, object], str] = {}
 
     def note(label: str) -> None:
         kinds[label] = kinds.get(label, 0) + 1
@@ -126,10 +127,9 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
         if obj is BLANK:
             blank += 1
             continue
-        where = f"line {number}"
         if isinstance(obj, Malformed):
             malformed.append(number)
-            problems.append(Problem(where, obj.reason))
+            problems.append(Problem(f"line {number}", obj.reason))
             continue
         assert isinstance(obj, dict)
         kind = obj.get("type")
@@ -137,7 +137,9 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
         if not isinstance(payload, dict):
             if format_of(obj) == "claude-code":
                 malformed.append(number)
-                problems.append(Problem(where, "is a Claude Code line in a Codex CLI rollout"))
+                problems.append(
+                    Problem(f"line {number}", "is a Claude Code line in a Codex CLI rollout")
+                )
                 continue
             note("legacy rollout line (no token counts)" if kind != "event_msg" else "event_msg")
             continue
@@ -182,8 +184,16 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
                 elif sub in ("task_started", "turn_started"):
                     w = count_of(payload.get("model_context_window"))
                     window = w if w else window
-            note(_label(kind, payload))
+            sub = payload.get("type")
+            key = (kind, sub) if type(kind) is str and type(sub) is str else None
+            label = None if key is None else labels.get(key)
+            if label is None:
+                label = _label(kind, payload)
+                if key is not None:
+                    labels[key] = label
+            kinds[label] = kinds.get(label, 0) + 1
             continue
+        where = f"line {number}"
         info = payload.get("info")
         repeat_tail = None
         if info is None:

@@ -89,7 +89,7 @@ def decoded_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int, 
 
 def decode_line(raw: bytes) -> object:
     """One line's value: a dict, :data:`BLANK` or a :class:`Malformed`."""
-    if not raw.strip():
+    if raw[:1] != b"{" and not raw.strip():  # a line that opens an object is not blank
         return BLANK
     try:
         text = raw.decode("utf-8")
