@@ -357,7 +357,7 @@ def test_a_folder_gives_one_row_per_session_and_a_total_in_both_languages() -> N
     assert 'data-session-row="total"' in log
     assert 'data-replay-session="1" aria-pressed="false"' in log
     assert "The counts add up to the lines read." in log
-    assert "This session cost" in log and "as logged" in log
+    assert "As logged, this session cost" in log
     zh = render_replay(S.reduce(state, S.LanguageChosen("zh"))).html["replay-log"]
     assert "台账" in zh and "实测用量" in zh and "会话合计" in zh
     second = S.reduce(state, S.ReplayLogChosen(1))

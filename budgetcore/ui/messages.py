@@ -2075,6 +2075,19 @@ CATALOGUE.update(
             "(子代理)中 {other} 个;合并重复副本 {copies} 个。",
         ),
         "replay.logs.unknown": ("unknown", "未知"),
+        "replay.logs.copy.request": ("the same response written again", "同一响应的再次写入"),
+        "replay.logs.copy.main": (
+            "a subagent replaying a main response",
+            "子代理重放的主会话响应",
+        ),
+        "replay.logs.copy.same-totals": (
+            "token_count repeating the previous totals",
+            "重复上一累计值的 token_count",
+        ),
+        "replay.logs.copy.parent": (
+            "token_count copied from the parent session",
+            "从父会话复制的 token_count",
+        ),
         "replay.logs.at-least": ("unknown (at least {cost})", "未知(至少 {cost})"),
         "replay.logs.unnamed": ("(unnamed)", "(未命名)"),
         "replay.logs.unusable-short": ("cannot be replayed", "无法回放"),
@@ -2138,11 +2151,13 @@ CATALOGUE.update(
             "The counts do not add up to the lines read: please report this file's shape.",
             "各项计数之和与读取的行数不符:请报告此文件的格式。",
         ),
-        "replay.logs.measured": (
-            "Measured usage: what the log says every billed request used (abandoned "
-            "branches and subagents included, each response once), priced per request",
-            "实测用量:日志记录的每个计费请求的用量(含废弃分支与子代理,每个响应计一次),"
-            "按请求计价",
+        "replay.logs.measured": ("Measured usage and its cost", "实测用量与花费"),
+        "replay.logs.measured-note": (
+            "What the log says every billed request used (abandoned branches and subagents "
+            "included, each response once), priced per request at the registry's prices; a "
+            "model without a price makes the cost unknown, never 0.",
+            "日志记录的每个计费请求的用量(含废弃分支与子代理,每个响应计一次),按注册表价格逐个"
+            "请求计价;没有价格的模型使花费未知,而不是 0。",
         ),
         "replay.logs.logged-cost": (
             "The log's own costUSD on {n} request(s): {cost} (beside ours, never used for it).",
@@ -2153,14 +2168,14 @@ CATALOGUE.update(
             "导入中有 {n} 个文件不是会话日志,未读取(第一个:{first})。",
         ),
         "replay.logs.cost": (
-            "This session cost {measured} as logged; with K {k} and S {s} the model says "
+            "As logged, this session cost {measured}; with K {k} and S {s} the model says "
             "{modelled}.",
-            "此会话按日志实测花费 {measured};在 K {k}、S {s} 下模型给出 {modelled}。",
+            "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型给出 {modelled}。",
         ),
         "replay.logs.cost-tokens": (
-            "This session cost {measured} as logged; with K {k} and S {s} the model bills "
+            "As logged, this session cost {measured}; with K {k} and S {s} the model bills "
             "{tokens} main tokens (no prices for the scenario's model).",
-            "此会话按日志实测花费 {measured};在 K {k}、S {s} 下模型计费主请求 {tokens} "
+            "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型计费主请求 {tokens} "
             "tokens(场景模型没有价格)。",
         ),
         "core.log-no-branch-requests": (

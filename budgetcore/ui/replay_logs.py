@@ -144,6 +144,20 @@ def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
     )
 
 
+#: The ledger's kinds of folded copies (docs/replay.md, "The ledger"), by catalogue key.
+_COPY_KEYS = {
+    "copy of a request": "replay.logs.copy.request",
+    "copy of a main request": "replay.logs.copy.main",
+    "token_count repeating the previous totals": "replay.logs.copy.same-totals",
+    "token_count copied from the parent session": "replay.logs.copy.parent",
+}
+
+
+def _copy_kind(kind: str, lang: str) -> str:
+    key = _COPY_KEYS.get(kind)
+    return kind if key is None else t(key, lang)
+
+
 def _ledger(log: ParsedLog, lang: str) -> Markup:
     rows = []
     for f in log.ledger:
@@ -151,7 +165,8 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
             t("replay.logs.series", lang, name=s, on=format_int(on), off=format_int(off))
             for s, on, off in f.requests
         )
-        copies = ", ".join(f"{k} {format_int(n)}" for k, n in f.duplicates) or "0"
+        copies = ", ".join(f"{_copy_kind(k, lang)} {format_int(n)}" for k, n in f.duplicates)
+        copies = copies or "0"
         entries = ", ".join(f"{k} {format_int(n)}" for k, n in f.entries) or "0"
         bad = (
             t(
@@ -175,7 +190,7 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
         if f.orphans:
             cells.append(("orphans", ", ".join(format_int(x) for x in f.orphans[:12])))
         items = [
-            el("li", {"data-ledger": k}, el("span", {"class": "rp-key"}, t(f"replay.logs.ledger.{k}", lang)), " ", v)
+            el("li", {"data-ledger": k}, el("span", {"class": "rp-key"}, t(f"replay.logs.ledger.{k}", lang) + ":"), " ", v)
             for k, v in cells
         ]
         adds = f.accounted == f.lines
@@ -246,6 +261,7 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
         )
     parts = [
         el("h3", None, t("replay.logs.measured", lang)),
+        el("p", {"class": "note-small"}, t("replay.logs.measured-note", lang)),
         el(
             "div",
             {"class": "table-scroll"},
@@ -268,8 +284,9 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
     return el("div", {"class": "rp-measured"}, *parts)
 
 
-def logs_html(panel: ReplayPanel, lang: str) -> Markup:
-    """The sessions, and the chosen one's switch, ledger and measured usage."""
+def logs_html(panel: ReplayPanel, lang: str, result: Replay | None = None) -> Markup:
+    """The sessions, and the chosen one's switch, its cost beside the modelled one (when
+    ``result`` is its replay), its measured usage and ledger."""
     from budgetcore.ui.render import problem_text  # noqa: PLC0415
 
     if not panel.logs:
@@ -324,6 +341,8 @@ def logs_html(panel: ReplayPanel, lang: str) -> Markup:
         )
     )
     parts.append(_model_switch(item, panel, lang))
+    if result is not None:
+        parts.append(cost_sentence(panel, result, lang))
     others = [s for s in log.series if s is not main]
     if others:
         parts.append(
@@ -397,6 +416,10 @@ def cost_sentence(panel: ReplayPanel, result: Replay, lang: str) -> Markup:
     last = result.rows[-1]
     modelled = result.summary.cost
     key = "replay.logs.cost" if modelled is not None else "replay.logs.cost-tokens"
+    m = item.measured
+    measured = money(m.cost, lang)
+    if m.cost is None and m.unpriced < m.requests:
+        measured = t("replay.logs.at-least", lang, cost=money(m.known_cost, lang))
     return el(
         "p",
         {
@@ -407,7 +430,7 @@ def cost_sentence(panel: ReplayPanel, result: Replay, lang: str) -> Markup:
         t(
             key,
             lang,
-            measured=money(item.measured.cost, lang),
+            measured=measured,
             k=format_int(last.trigger_tokens),
             s=format_int(last.summary_cap),
             modelled=money(modelled, lang),

@@ -753,9 +753,9 @@ def render_replay(state: Any) -> ReplayScreen:
         result, lang, width=width, scrub=scrub, log=series, window=window
     )
     if series is not None:
-        from budgetcore.ui.replay_logs import cost_sentence  # noqa: PLC0415
+        from budgetcore.ui.replay_logs import logs_html  # noqa: PLC0415
 
-        html["replay-log"] = join([html["replay-log"], cost_sentence(panel, result, lang)])
+        html["replay-log"] = logs_html(panel, lang, result)
     html["replay-timeline"] = timeline
     html["replay-cost"] = cost
     html["replay-summary"] = _summary_table(result, lang)
