@@ -33,7 +33,9 @@ def measure(argv: list[str], env: dict[str, str], runs: int) -> tuple[float, int
     for _ in range(runs):
         with open(os.devnull, "wb") as sink:
             start = time.perf_counter()
-            proc = subprocess.Popen(argv, env=env, stdout=sink, stderr=subprocess.PIPE, cwd=env.get("CWD"))
+            proc = subprocess.Popen(
+                argv, env=env, stdout=sink, stderr=subprocess.PIPE, cwd=env.get("CWD")
+            )
             _, status, usage = os.wait4(proc.pid, 0)
             walls.append(time.perf_counter() - start)
             proc.returncode = os.waitstatus_to_exitcode(status)
@@ -56,8 +58,15 @@ def main() -> None:
     if not stamp.exists():
         print("generating the benchmark logs ...", file=sys.stderr)
         subprocess.run(
-            [sys.executable, str(ROOT / "scripts" / "make_bench_logs.py"), str(out),
-             "--claude-mb", str(args.claude_mb), "--codex-requests", str(args.codex_requests)],
+            [
+                sys.executable,
+                str(ROOT / "scripts" / "make_bench_logs.py"),
+                str(out),
+                "--claude-mb",
+                str(args.claude_mb),
+                "--codex-requests",
+                str(args.codex_requests),
+            ],
             check=True,
         )
         stamp.touch()
@@ -67,7 +76,10 @@ def main() -> None:
     base_env = {"PATH": "/usr/bin:/bin", "HOME": home, "TZ": "UTC", "CWD": home}
     py = [sys.executable, "-m", "budgetcore", "replay", "--log"]
     rows = []
-    for kind, path, cfg in (("Claude Code", claude, out / "claude"), ("Codex CLI", codex, out / "codex")):
+    for kind, path, cfg in (
+        ("Claude Code", claude, out / "claude"),
+        ("Codex CLI", codex, out / "codex"),
+    ):
         env = dict(base_env)
         if kind == "Claude Code":
             env["CLAUDE_CONFIG_DIR"] = str(cfg)
@@ -87,8 +99,10 @@ def main() -> None:
     print(f"log import, median of {args.runs} runs (load average {os.getloadavg()[0]:.1f}):")
     print(f"{'log':<12} {'file':>9} {'tool':<30} {'wall s':>7} {'peak RSS':>9} {'RSS/file':>8}")
     for kind, size, label, wall, peak in rows:
-        print(f"{kind:<12} {size / 1e6:>7.1f}MB {label:<30} {wall:>7.2f} {peak / 1e6:>7.1f}MB "
-              f"{peak / size:>8.2f}")
+        print(
+            f"{kind:<12} {size / 1e6:>7.1f}MB {label:<30} {wall:>7.2f} {peak / 1e6:>7.1f}MB "
+            f"{peak / size:>8.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -83,7 +83,9 @@ def _run(kind: str, files: dict[str, bytes]) -> dict[str, Any]:
     """ccusage's per-session JSON for exactly ``files`` (paths inside projects/ or
     sessions/), offline, with an empty HOME and cwd, in UTC."""
     if not os.access(CCUSAGE, os.X_OK):
-        pytest.fail(f"ccusage is not installed at {CCUSAGE}: run scripts/test (it sets up node_modules)")
+        pytest.fail(
+            f"ccusage is not installed at {CCUSAGE}: run scripts/test (it sets up node_modules)"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         sub = "projects" if kind == "claude" else "sessions"
@@ -125,7 +127,11 @@ def _claude_probe(model: str, cat: str, usage: dict[str, Any]) -> bytes:
 
 def _codex_probe(model: str, usage: dict[str, int]) -> bytes:
     lines = [
-        {"timestamp": "2026-01-01T00:00:00.000Z", "type": "turn_context", "payload": {"model": model}},
+        {
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "type": "turn_context",
+            "payload": {"model": model},
+        },
         {
             "timestamp": "2026-01-01T00:00:01.000Z",
             "type": "event_msg",
@@ -152,7 +158,10 @@ def ccusage_prices(kind: str, model: str) -> dict[str, Decimal]:
                 "input_tokens": 0,
                 "output_tokens": 0,
                 "cache_creation_input_tokens": PROBE,
-                "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": PROBE},
+                "cache_creation": {
+                    "ephemeral_5m_input_tokens": 0,
+                    "ephemeral_1h_input_tokens": PROBE,
+                },
             },
         }
         files = {f"p/{cat}.jsonl": _claude_probe(model, cat, u) for cat, u in probes.items()}

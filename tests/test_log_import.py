@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 from decimal import Decimal
@@ -18,12 +19,14 @@ from typing import Any
 
 import pytest
 
+from budgetcore.core.contracts import ModelContract
 from budgetcore.errors import ScenarioError
-from budgetcore.registry.models import resolve
-from budgetcore.registry.prices import request_cost
-from budgetcore.replay.logs import parse_claude_code, parse_codex, parse_log, read_session
+from budgetcore.registry.models import RegistryModel, Resolution, resolve
+from budgetcore.registry.prices import Prices, PriceTier, request_cost
 from budgetcore.replay.logs import claude as claude_mod
+from budgetcore.replay.logs import parse_claude_code, parse_codex, parse_log, read_session
 from budgetcore.replay.logs.folder import plan_folder
+from budgetcore.replay.logs.model import LogRequest
 from budgetcore.replay.logs.session import log_model, run_session
 from budgetcore.replay.logs.usage import measured_usage
 
@@ -53,7 +56,13 @@ def jl(*objs: dict[str, Any]) -> bytes:
 
 
 def user(uuid: str, parent: str | None, **extra: Any) -> dict[str, Any]:
-    return {"type": "user", "uuid": uuid, "parentUuid": parent, "message": {"content": "x"}, **extra}
+    return {
+        "type": "user",
+        "uuid": uuid,
+        "parentUuid": parent,
+        "message": {"content": "x"},
+        **extra,
+    }
 
 
 def assistant(
@@ -149,8 +158,14 @@ class TestClaudeShapes:
         assert [s.name for s in log.series] == ["main", "sidechain:acompact-5e6f7a8b"]
 
     def test_entries_without_parent_links_are_one_branch_in_file_order(self) -> None:
-        objs = [{k: v for k, v in assistant(f"a{i}", None, f"m{i}", ctx=100 * i).items()
-                 if k != "parentUuid"} for i in range(1, 4)]
+        objs = [
+            {
+                k: v
+                for k, v in assistant(f"a{i}", None, f"m{i}", ctx=100 * i).items()
+                if k != "parentUuid"
+            }
+            for i in range(1, 4)
+        ]
         log = parse_claude_code(jl(*objs) + b"{broken\n")
         assert [r.context for r in log.main.requests] == [100, 200, 300]
         assert log.ledger[0].malformed == (4,)
@@ -247,11 +262,23 @@ class TestCodexShapes:
         assert [r.model for r in log.main.requests] == ["gpt-5.1-codex-max", "gpt-5.1-codex-mini"]
         lines = [
             {"type": "turn_context", "payload": {"model": "gpt-5"}},
-            {"type": "event_msg", "payload": {"type": "token_count", "info": {
-                "model": "gpt-5-mini",
-                "last_token_usage": {"input_tokens": 10, "output_tokens": 2}}}},
-            {"type": "event_msg", "payload": {"type": "token_count", "info": {
-                "last_token_usage": {"input_tokens": 20, "output_tokens": 2}}}},
+            {
+                "type": "event_msg",
+                "payload": {
+                    "type": "token_count",
+                    "info": {
+                        "model": "gpt-5-mini",
+                        "last_token_usage": {"input_tokens": 10, "output_tokens": 2},
+                    },
+                },
+            },
+            {
+                "type": "event_msg",
+                "payload": {
+                    "type": "token_count",
+                    "info": {"last_token_usage": {"input_tokens": 20, "output_tokens": 2}},
+                },
+            },
         ]
         log = parse_codex(jl(*lines))
         assert [r.model for r in log.main.requests] == ["gpt-5-mini", "gpt-5"]
@@ -259,7 +286,8 @@ class TestCodexShapes:
     def test_a_compaction_without_a_size_adds_the_reply(self) -> None:
         log = read(*next((b, f) for n, b, f in ALL if n.startswith("compaction")))
         (comp,) = log.main.compactions
-        assert comp.pre_tokens is None and comp.after_turn == 1
+        assert comp.pre_tokens is None
+        assert comp.after_turn == 1
         turns = log.main.turns()
         assert turns[0].added == log.main.requests[0].output
 
@@ -283,10 +311,14 @@ class TestReader:
             parse_codex(codex)
 
     def test_line_separators_inside_strings_stay_in_their_line(self) -> None:
-        text = jl(
-            user("u1", None, message={"content": "a\u2028b\u2029c\u0085d"}),
-            assistant("a1", "u1", "m1"),
-        ).replace(b"\\u2028", "\u2028".encode()).replace(b"\\u2029", "\u2029".encode())
+        text = (
+            jl(
+                user("u1", None, message={"content": "a\u2028b\u2029c\u0085d"}),
+                assistant("a1", "u1", "m1"),
+            )
+            .replace(b"\\u2028", "\u2028".encode())
+            .replace(b"\\u2029", "\u2029".encode())
+        )
         text = text.replace(b"\\u0085", "\u0085".encode())
         assert "\u2028".encode() in text
         log = parse_log(text)
@@ -295,7 +327,9 @@ class TestReader:
         assert log.skipped == ()
 
     def test_a_byte_that_is_not_utf8_spoils_only_its_line(self) -> None:
-        text = jl(user("u1", None)) + b'{"type":"user","x":"\xff"}\n' + jl(assistant("a1", "u1", "m1"))
+        text = (
+            jl(user("u1", None)) + b'{"type":"user","x":"\xff"}\n' + jl(assistant("a1", "u1", "m1"))
+        )
         log = parse_log(text)
         assert [str(p) for p in log.skipped] == ["line 2 is not UTF-8 text (byte 21 of the line)"]
         assert len(log.main.requests) == 1
@@ -307,20 +341,33 @@ class TestReader:
             "line 2 is a Codex CLI rollout line in a Claude Code session file"
         ]
         claude_line = user("u1", None)
-        tc = {"type": "event_msg", "payload": {"type": "token_count", "info": {
-            "last_token_usage": {"input_tokens": 5, "output_tokens": 1}}}}
+        tc = {
+            "type": "event_msg",
+            "payload": {
+                "type": "token_count",
+                "info": {"last_token_usage": {"input_tokens": 5, "output_tokens": 1}},
+            },
+        }
         log = parse_log(jl(tc, claude_line))
-        assert [str(p) for p in log.skipped] == ["line 2 is a Claude Code line in a Codex CLI rollout"]
+        assert [str(p) for p in log.skipped] == [
+            "line 2 is a Claude Code line in a Codex CLI rollout"
+        ]
 
     def test_odd_values_where_names_belong_are_entries_not_crashes(self) -> None:
         lines = [
             {"type": ["x"], "payload": {"type": {"a": 1}}},
             {"type": "event_msg", "payload": {"type": ["token_count"]}},
-            {"type": "event_msg", "payload": {"type": "token_count", "info": {
-                "last_token_usage": {"input_tokens": 5, "output_tokens": 1}}}},
+            {
+                "type": "event_msg",
+                "payload": {
+                    "type": "token_count",
+                    "info": {"last_token_usage": {"input_tokens": 5, "output_tokens": 1}},
+                },
+            },
         ]
         log = parse_codex(jl(*lines))
-        assert log.ledger[0].accounted == 3 and len(log.main.requests) == 1
+        assert log.ledger[0].accounted == 3
+        assert len(log.main.requests) == 1
 
     def test_too_many_requests_is_a_clear_error(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(claude_mod, "MAX_LOG_REQUESTS", 2)
@@ -340,7 +387,9 @@ class TestReader:
 class TestMeasuredUsage:
     def test_priced_per_request_from_the_registry_unknown_is_unknown(self) -> None:
         a = assistant("a1", "u1", "m1", ctx=1_000, out=100)
-        a["message"]["usage"].update(cache_read_input_tokens=20_000, cache_creation_input_tokens=500)
+        a["message"]["usage"].update(
+            cache_read_input_tokens=20_000, cache_creation_input_tokens=500
+        )
         b = assistant("a2", "a1", "m2", ctx=10, out=1)
         b["message"]["model"] = "claude-totally-unknown-9"
         log = parse_claude_code(jl(user("u1", None), a, b))
@@ -348,39 +397,51 @@ class TestMeasuredUsage:
         sonnet = resolve("claude-sonnet-4-5").model
         assert sonnet is not None
         want = request_cost(sonnet.prices, log.main.requests[0].usage)
-        assert want is not None and want > 0
+        assert want is not None
+        assert want > 0
         by = {x.model: x for x in m.models}
         assert by["claude-sonnet-4-5"].cost == want
         assert by["claude-totally-unknown-9"].cost is None
         assert by["claude-totally-unknown-9"].resolved is None
-        assert m.cost is None and m.known_cost == want  # unknown, never 0
+        assert m.cost is None
+        assert m.known_cost == want
         assert (m.usage.input, m.usage.cache_write_5m, m.usage.cache_read) == (1_010, 500, 20_000)
 
     def test_sums_per_tier_equal_the_sum_of_each_requests_cost(self) -> None:
-        import random
-
-        from budgetcore.registry.prices import PriceTier, Prices
-        from budgetcore.registry.models import Resolution, RegistryModel
-        from budgetcore.core.contracts import ModelContract
-        from budgetcore.replay.logs.model import LogRequest
-
         prices = Prices(
-            input=Decimal("3E-6"), output=Decimal("1.5E-5"), cache_read=Decimal("3E-7"),
-            cache_write=Decimal("3.75E-6"), cache_write_1h=Decimal("6E-6"),
-            tiers=(PriceTier(above=200_000, input=Decimal("6E-6"), output=Decimal("2.25E-5")),
-                   PriceTier(above=272_000, cache_read=Decimal("1E-6"))),
+            input=Decimal("3E-6"),
+            output=Decimal("1.5E-5"),
+            cache_read=Decimal("3E-7"),
+            cache_write=Decimal("3.75E-6"),
+            cache_write_1h=Decimal("6E-6"),
+            tiers=(
+                PriceTier(above=200_000, input=Decimal("6E-6"), output=Decimal("2.25E-5")),
+                PriceTier(above=272_000, cache_read=Decimal("1E-6")),
+            ),
         )
-        entry = RegistryModel(name="m", provider="p", prices=prices,
-                              contract=ModelContract(input_tokens=400_000, output_tokens=8_000,
-                                                    reserves_output=True))
+        entry = RegistryModel(
+            name="m",
+            provider="p",
+            prices=prices,
+            contract=ModelContract(input_tokens=400_000, output_tokens=8_000, reserves_output=True),
+        )
         rng = random.Random(4)
         reqs = []
         for i in range(300):
             parts = [rng.choice((0, rng.randint(0, 150_000))) for _ in range(4)]
             fresh, w5, w1, read = parts
-            reqs.append(LogRequest(line=i, context=sum(parts), output=rng.randint(0, 9_000),
-                                   cache_read=read, cache_write=w5 + w1, model="m",
-                                   input=fresh, cache_write_1h=w1))
+            reqs.append(
+                LogRequest(
+                    line=i,
+                    context=sum(parts),
+                    output=rng.randint(0, 9_000),
+                    cache_read=read,
+                    cache_write=w5 + w1,
+                    model="m",
+                    input=fresh,
+                    cache_write_1h=w1,
+                )
+            )
         m = measured_usage(reqs, lambda name: Resolution(name=name, model=entry, how="exact"))
         want = sum((request_cost(prices, r.usage) or Decimal(0) for r in reqs), Decimal(0))
         assert m.cost == want
@@ -397,7 +458,8 @@ class TestMeasuredUsage:
         base = LOGS / "claude" / "16-costusd-legacy" / "projects"
         files = next(f for n, b, f in ALL if n.startswith("16-"))
         m = measured_usage(read(base, files))
-        assert m.logged_cost == Decimal("0.0412") and m.logged_requests == 1
+        assert m.logged_cost == Decimal("0.0412")
+        assert m.logged_requests == 1
 
     def test_codex_input_excludes_cached_and_reasoning_is_shown(self) -> None:
         log = read(*next((b, f) for n, b, f in ALL if n.startswith("modern-basic")))
@@ -407,9 +469,19 @@ class TestMeasuredUsage:
             parse_codex(
                 jl(
                     {"type": "turn_context", "payload": {"model": "gpt-5"}},
-                    {"type": "event_msg", "payload": {"type": "token_count", "info": {
-                        "last_token_usage": {"input_tokens": 1_000, "cached_input_tokens": 400,
-                                             "output_tokens": 10}}}},
+                    {
+                        "type": "event_msg",
+                        "payload": {
+                            "type": "token_count",
+                            "info": {
+                                "last_token_usage": {
+                                    "input_tokens": 1_000,
+                                    "cached_input_tokens": 400,
+                                    "output_tokens": 10,
+                                }
+                            },
+                        },
+                    },
                 )
             )
         )
@@ -423,12 +495,17 @@ def _tier(context: int) -> int:
 
 class TestNoScenario:
     def test_the_default_scenario_takes_the_logs_main_model(self) -> None:
-        objs = [user("u1", None), assistant("a1", "u1", "m1"), user("u2", "a1"),
-                assistant("a2", "u2", "m2")]
+        objs = [
+            user("u1", None),
+            assistant("a1", "u1", "m1"),
+            user("u2", "a1"),
+            assistant("a2", "u2", "m2"),
+        ]
         log = parse_claude_code(jl(*objs))
         choice = log_model(log)
         entry = resolve("claude-sonnet-4-5").model
-        assert entry is not None and choice.known
+        assert entry is not None
+        assert choice.known
         assert choice.scenario.main_model.input_tokens == entry.contract.input_tokens
         run = run_session("s", log, scenario=None, options=None)
         assert run.result is not None
@@ -439,7 +516,8 @@ class TestNoScenario:
         a = assistant("a1", None, "m1")
         a["message"]["model"] = "claude-totally-unknown-9"
         choice = log_model(parse_claude_code(jl(a)))
-        assert not choice.known and choice.logged == "claude-totally-unknown-9"
+        assert not choice.known
+        assert choice.logged == "claude-totally-unknown-9"
         assert choice.scenario.main_model.input_tokens == 1_048_576
 
 
@@ -467,7 +545,8 @@ class TestCli:
         text = proc.stdout.decode()
         assert "(Claude Code, 3 files)" in text
         assert "subagents/agent-a7e3c1d2b4f5a6b7.jsonl: 4 lines" in text
-        assert "This session cost" in text and "as logged" in text
+        assert "This session cost" in text
+        assert "as logged" in text
 
     def test_a_folder_gives_one_result_per_session_and_a_total(self) -> None:
         proc = cli("replay", "--log", str(LOGS / "codex" / "fork" / "sessions"))
@@ -476,7 +555,8 @@ class TestCli:
         summaries = [x for x in lines if "summary" in x and "turn" not in x]
         assert len(summaries) == 2
         total = lines[-1]["total"]
-        assert total["sessions"] == 2 and total["requests"] == 3
+        assert total["sessions"] == 2
+        assert total["requests"] == 3
         assert total["measured"]["cache_read"] == 49_000
 
     def test_usage_alone_does_not_replay(self) -> None:

@@ -359,7 +359,9 @@ def test_a_folder_gives_one_row_per_session_and_a_total_in_both_languages() -> N
     assert "The counts add up to the lines read." in log
     assert "As logged, this session cost" in log
     zh = render_replay(S.reduce(state, S.LanguageChosen("zh"))).html["replay-log"]
-    assert "台账" in zh and "实测用量" in zh and "会话合计" in zh
+    assert "台账" in zh
+    assert "实测用量" in zh
+    assert "会话合计" in zh
     second = S.reduce(state, S.ReplayLogChosen(1))
     assert second.replay.log_index == 1
     assert 'data-replay-session="1" aria-pressed="true"' in render_replay(second).html["replay-log"]
@@ -390,9 +392,11 @@ def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
     files += (("projects/notes.jsonl", b"hello\n"),)
     state = S.reduce(state, S.ReplayLogsLoaded(files))
     names = [x.name for x in state.replay.logs]
-    assert len(names) == 2 and names[1] == "projects/notes.jsonl"
+    assert len(names) == 2
+    assert names[1] == "projects/notes.jsonl"
     first = state.replay.logs[0]
-    assert first.log is not None and len(first.log.files) == 3
+    assert first.log is not None
+    assert len(first.log.files) == 3
     assert state.replay.log_not_read == (
         "projects/-home-user-proj/55555555-5555-4555-8555-555555555555/subagents/"
         "agent-a7e3c1d2b4f5a6b7.meta.json",

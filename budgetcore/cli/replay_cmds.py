@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from typing import IO, Any
 
 from budgetcore.cli.shell import Unreadable, read_input, scenario_of, shown_name
@@ -30,7 +31,7 @@ def _open(path: str, what: str) -> IO[bytes]:
             raise Unreadable(f"{what}: standard input is closed")
         return sys.stdin.buffer
     try:
-        return open(path, "rb")  # noqa: SIM115 - closed by the caller
+        return open(path, "rb")
     except OSError as exc:
         raise Unreadable(f"{what} file {shown_name(path)} cannot be read: {exc.strerror}") from None
 
@@ -67,10 +68,15 @@ def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) ->
         stem = os.path.basename(path).removesuffix(".jsonl")
         if os.path.isdir(os.path.join(base, stem, "subagents")):
             found = [f"{stem}/{p}" for p in _walk(os.path.join(base, stem))]
-            names += [os.path.join(base, *p.split("/")) for p in subagents_of(f"{stem}.jsonl", found)]
+            names += [
+                os.path.join(base, *p.split("/")) for p in subagents_of(f"{stem}.jsonl", found)
+            ]
     streams = [_open(n, "log") for n in names]
     try:
-        shown = [_shown(n) if i == 0 else _shown(os.path.relpath(n, base or ".")) for i, n in enumerate(names)]
+        shown = [
+            _shown(n) if i == 0 else _shown(os.path.relpath(n, base or "."))
+            for i, n in enumerate(names)
+        ]
         return read_session(list(zip(shown, streams, strict=True)), fmt)
     finally:
         for s in streams:
@@ -143,7 +149,12 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     if not os.path.isdir(args.log):
         log = read_log_path(args.log, fmt)
         run = run_session(
-            log.name, log, scenario=scenario, options=options, series=args.series, replay_it=replay_it
+            log.name,
+            log,
+            scenario=scenario,
+            options=options,
+            series=args.series,
+            replay_it=replay_it,
         )
         for problem in log.skipped:
             print(f"skipped: {problem}", file=sys.stderr)
@@ -175,7 +186,7 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     return runs, True
 
 
-def _renamed(log: Any, names: list[str]) -> Any:
+def _renamed(log: Any, names: Sequence[str]) -> Any:
     """The session's files named by their paths inside the folder."""
     import dataclasses  # noqa: PLC0415
 

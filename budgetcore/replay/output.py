@@ -164,7 +164,7 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
         "sessions_unreadable": [
             {"session": r.name, "problems": [str(p) for p in r.error]} for r in runs if r.error
         ],
-        "lines": sum(f.lines for r in ok for f in r.log.ledger),  # type: ignore[union-attr]
+        "lines": sum(f.lines for r in ok if r.log is not None for f in r.log.ledger),
         "requests": measured.requests,
         "turns_replayed": turns,
         "modelled_cost": _money(modelled) if replayed else None,
@@ -181,9 +181,8 @@ def _jsonl_session(run: SessionRun, write: Write, folder: bool) -> None:
         return
     if run.result is not None:
         for row in row_dicts(run.result, run.log, run.series):
-            if folder:
-                row = {"session": run.name, **row}
-            write(json.dumps(row) + "\n")
+            shown = {"session": run.name, **row} if folder else row
+            write(json.dumps(shown) + "\n")
     head = {"session": run.name} if folder else {}
     summary = summary_dict(run.result, run.log, run.series, run)
     write(json.dumps({**head, "summary": summary}, ensure_ascii=False) + "\n")
@@ -217,7 +216,9 @@ def _csv_sessions(runs: Sequence[SessionRun], write: Write, folder: bool) -> Non
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     has_log = any(r.log is not None for r in runs)
-    keys = (["session"] if folder else []) + list(ROW_KEYS) + (list(LOG_ROW_KEYS) if has_log else [])
+    keys = (
+        (["session"] if folder else []) + list(ROW_KEYS) + (list(LOG_ROW_KEYS) if has_log else [])
+    )
 
     def flush() -> None:
         write(buf.getvalue())
@@ -238,7 +239,9 @@ def _csv_sessions(runs: Sequence[SessionRun], write: Write, folder: bool) -> Non
             summary = {"error": [str(p) for p in run.error]}
         prefix = f"# {run.name}: " if folder else "# "
         for key, value in summary.items():
-            shown = json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else value
+            shown = (
+                json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else value
+            )
             buf.write(f"{prefix}{key},{_cell(shown)}\n")
     if folder:
         buf.write(f"# total,{json.dumps(total_dict(runs), ensure_ascii=False)}\n")

@@ -78,8 +78,8 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         rows.append(el("tr", {"data-session-row": i}, el("th", {"scope": "row"}, button), *cells))
     ok = [x for x in panel.logs if x.log is not None]
     total = merge_usage(x.measured for x in ok if x.measured is not None)
-    lines = sum(f.lines for x in ok for f in x.log.ledger)  # type: ignore[union-attr]
-    on = sum(_requests(x.log)[0] for x in ok)  # type: ignore[arg-type]
+    lines = sum(f.lines for x in ok if x.log is not None for f in x.log.ledger)
+    on = sum(_requests(x.log)[0] for x in ok if x.log is not None)
     rest = total.requests - on
     rows.append(
         el(
@@ -116,7 +116,9 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
 def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
     m = item.model
     if m is None or m.logged is None:
-        return el("p", {"class": "note-small", "data-log-model": "none"}, t("replay.logs.no-model", lang))
+        return el(
+            "p", {"class": "note-small", "data-log-model": "none"}, t("replay.logs.no-model", lang)
+        )
     res = m.resolution
     if not m.known or res is None or res.model is None:
         return el(
@@ -190,7 +192,13 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
         if f.orphans:
             cells.append(("orphans", ", ".join(format_int(x) for x in f.orphans[:12])))
         items = [
-            el("li", {"data-ledger": k}, el("span", {"class": "rp-key"}, t(f"replay.logs.ledger.{k}", lang) + ":"), " ", v)
+            el(
+                "li",
+                {"data-ledger": k},
+                el("span", {"class": "rp-key"}, t(f"replay.logs.ledger.{k}", lang) + ":"),
+                " ",
+                v,
+            )
             for k, v in cells
         ]
         adds = f.accounted == f.lines
@@ -229,7 +237,13 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
     for row in (*m.models, None):
         if row is None:
             name = t("replay.logs.total-row", lang)
-            usage, reqs, cost, known, unpriced = m.usage, m.requests, m.cost, m.known_cost, m.unpriced
+            usage, reqs, cost, known, unpriced = (
+                m.usage,
+                m.requests,
+                m.cost,
+                m.known_cost,
+                m.unpriced,
+            )
         else:
             name = row.model or t("replay.logs.no-model-row", lang)
             if row.resolved is None:
@@ -265,7 +279,12 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
         el(
             "div",
             {"class": "table-scroll"},
-            el("table", {"class": "grid rp-usage"}, el("thead", None, head), el("tbody", None, *rows)),
+            el(
+                "table",
+                {"class": "grid rp-usage"},
+                el("thead", None, head),
+                el("tbody", None, *rows),
+            ),
         ),
     ]
     if m.logged_cost is not None:

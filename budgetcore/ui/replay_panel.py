@@ -34,10 +34,10 @@ __all__ = [
     "DISTS",
     "GENERATOR_PATHS",
     "MAX_PAGE_LOG_BYTES",
-    "LoadedLog",
     "MAX_PAGE_TURNS",
     "REPLAY_FIELDS",
     "SOURCES",
+    "LoadedLog",
     "ReplayField",
     "ReplayPanel",
     "Source",
@@ -306,9 +306,7 @@ def with_logs(panel: ReplayPanel, files: tuple[tuple[str, bytes], ...]) -> Repla
     names = list(by_name)
     plan = plan_folder(names)
     # A single file of any name is a session (a picked file need not end in .jsonl).
-    sessions = plan.sessions or tuple(
-        _session_of(n) for n in names if not n.endswith(".meta.json")
-    )
+    sessions = plan.sessions or tuple(_session_of(n) for n in names if not n.endswith(".meta.json"))
     not_read = tuple(n for n in plan.not_read if plan.sessions)
     logs = tuple(_load(s.name, tuple((f, by_name[f]) for f in s.files)) for s in sessions)
     return dataclasses.replace(panel, logs=logs, log_index=0, log_not_read=not_read, scrub=0)

@@ -346,7 +346,7 @@ class ReplayLogsLoaded(NamedTuple):
 
 
 class ReplayLogChosen(NamedTuple):
-    index: int  # the session the charts replay
+    session: int  # the session the charts replay (its index in the import)
 
 
 class ReplayLogModelToggled(NamedTuple):
@@ -1002,7 +1002,9 @@ def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
 
 
 def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
-    return _log_model(dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200])))
+    return _log_model(
+        dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
+    )
 
 
 def _replay_logs(state: PageState, e: ReplayLogsLoaded) -> PageState:
@@ -1012,9 +1014,9 @@ def _replay_logs(state: PageState, e: ReplayLogsLoaded) -> PageState:
 
 def _replay_log_chosen(state: PageState, e: ReplayLogChosen) -> PageState:
     panel = state.replay
-    if not 0 <= e.index < len(panel.logs) or e.index == panel.log_index:
+    if not 0 <= e.session < len(panel.logs) or e.session == panel.log_index:
         return state
-    panel = dataclasses.replace(panel, log_index=e.index, scrub=0)
+    panel = dataclasses.replace(panel, log_index=e.session, scrub=0)
     return _log_model(dataclasses.replace(state, replay=panel))
 
 
@@ -1040,7 +1042,8 @@ def _log_model(state: PageState) -> PageState:
     if not panel.log_model or chosen is None or chosen.model is None or not chosen.model.known:
         return state
     res = chosen.model.resolution
-    assert res is not None and res.model is not None
+    assert res is not None
+    assert res.model is not None
     contract = res.model.contract
     i_path, o_path = "main_model.input_tokens", "main_model.output_tokens"
     texts = {

@@ -73,8 +73,8 @@ class _Request:
     __slots__ = (
         "best",
         "copies",
-        "counts",
         "cost",
+        "counts",
         "finished",
         "first",
         "model",
@@ -184,7 +184,9 @@ class _Reader:
             if problem is not None:
                 malformed.append(number)
                 self.problems.append(
-                    Problem(f"{where_prefix}line {number}{problem.path}", problem.rule, problem.value)
+                    Problem(
+                        f"{where_prefix}line {number}{problem.path}", problem.rule, problem.value
+                    )
                 )
         self.lines.append(count)
         self.blank.append(blank)
@@ -241,10 +243,7 @@ class _Reader:
         """The series of a sidechain entry without agentId: its run, a chain of
         sidechain entries from its own root."""
         run: str | None
-        if e.parent is None:
-            run = None
-        else:
-            run = self.run_of.get(e.parent, self.last_run)
+        run = None if e.parent is None else self.run_of.get(e.parent, self.last_run)
         if run is None:
             self.runs += 1
             run = f"sidechain-{self.runs}"
@@ -262,11 +261,13 @@ class _Reader:
         model: str | None,
     ) -> Problem | None:
         values = []
-        for key in _USAGE:
-            value = count_of(usage.get(key))
+        for field in _USAGE:
+            value = count_of(usage.get(field))
             if value is None:
                 return Problem.of(
-                    f": message.usage.{key}", "must be an integer from 0 to 10^12 or null", usage[key]
+                    f": message.usage.{field}",
+                    "must be an integer from 0 to 10^12 or null",
+                    usage[field],
                 )
             values.append(value)
         fresh, write, read, output = values
@@ -522,9 +523,7 @@ def _branch(entries: list[_Entry], orphans: list[list[int]]) -> Callable[[_Entry
     return lambda e: on[id(e)]
 
 
-def read_claude_code(
-    files: Sequence[tuple[str, LineSource]], *, what: str = "log"
-) -> ParsedLog:
+def read_claude_code(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
     """A Claude Code session: ``files[0]`` is the session file, the others its subagent
     files (``<session>/subagents/agent-*.jsonl``)."""
     reader = _Reader()

@@ -22,8 +22,8 @@ from budgetcore.replay.logs.model import FileLedger, LogCompaction, LogRequest, 
 from budgetcore.replay.logs.reader import (
     BLANK,
     MAX_LOG_REQUESTS,
-    Malformed,
     LineSource,
+    Malformed,
     count_of,
     decode_line,
     format_of,
@@ -54,7 +54,9 @@ def _label(kind: object, payload: dict[str, Any]) -> str:
     if not isinstance(kind, str):
         return "(no type)"
     sub = payload.get("type")
-    label = f"{kind}/{sub}" if kind in ("event_msg", "response_item") and isinstance(sub, str) else kind
+    label = (
+        f"{kind}/{sub}" if kind in ("event_msg", "response_item") and isinstance(sub, str) else kind
+    )
     return label if len(label) <= _MAX_LABEL else label[: _MAX_LABEL - 1] + "…"
 
 
@@ -65,7 +67,9 @@ def _counts(raw: object, path: str) -> tuple[int, ...] | Problem:
     for key in _FIELDS:
         value = count_of(raw.get(key))
         if value is None:
-            return Problem.of(f": {path}.{key}", "must be an integer from 0 to 10^12 or null", raw[key])
+            return Problem.of(
+                f": {path}.{key}", "must be an integer from 0 to 10^12 or null", raw[key]
+            )
         out.append(value)
     return tuple(out)
 
@@ -168,7 +172,9 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
             name_ = payload.get("model")
             model = name_ if isinstance(name_, str) and name_ else model
             continue
-        if kind == "compacted" or (kind == "event_msg" and payload.get("type") == "context_compacted"):
+        if kind == "compacted" or (
+            kind == "event_msg" and payload.get("type") == "context_compacted"
+        ):
             note(_label(kind, payload))
             if replay_until is None and request_since_compaction:
                 pending.append((number, time))
@@ -214,7 +220,8 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
             malformed.append(number)
             problems.append(Problem(f"{where}{bad.path}", bad.rule, bad.value))
             continue
-        assert not isinstance(last, Problem) and not isinstance(totals, Problem)
+        assert not isinstance(last, Problem)
+        assert not isinstance(totals, Problem)
         if totals is not None and totals == prev_totals:
             dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + 1
             repeat_tail, repeat_kind = _tail(raw), ""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Protocol
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
@@ -21,15 +21,15 @@ from budgetcore.inputs.text import limit_of, too_large
 
 __all__ = [
     "BLANK",
-    "LineSource",
-    "decode_line",
-    "numbered_lines",
     "MAX_LOG_REQUESTS",
+    "LineSource",
     "Malformed",
     "count_of",
+    "decode_line",
     "decoded_lines",
     "format_of",
     "millis",
+    "numbered_lines",
     "too_many_requests",
 ]
 
@@ -145,7 +145,7 @@ def count_of(raw: object) -> int | None:
     return as_whole(raw)
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 _DAYS: dict[str, int] = {}
@@ -177,7 +177,7 @@ def millis(raw: object) -> int | None:
         except ValueError:
             return None
         if when.tzinfo is None:
-            when = when.replace(tzinfo=timezone.utc)
+            when = when.replace(tzinfo=UTC)
         delta = when - _EPOCH
         return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
     if type(raw) is int and 0 <= raw < 10**14:

@@ -89,7 +89,8 @@ def run_session(
         model = log_model(log, resolver=resolver)
         scenario = model.scenario
         if model.known:
-            assert model.resolution is not None and model.resolution.model is not None
+            assert model.resolution is not None
+            assert model.resolution.model is not None
             prices = model.resolution.model.prices
             if options is None:
                 options = ReplayOptions(main_prices=prices)
