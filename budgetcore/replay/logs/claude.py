@@ -8,7 +8,7 @@ its copies arrive. The branches are walked once every file has been read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -42,6 +42,7 @@ class _Entry:
         "kind",
         "line",
         "message",
+        "on",
         "parent",
         "preserved",
         "request",
@@ -64,6 +65,7 @@ class _Entry:
         self.tool = 0  # characters of tool_result content
         self.compaction: tuple[str | None, int | None] | None = None
         self.preserved: frozenset[str] = frozenset()
+        self.on = False  # on its series' replayed branch (set once every file is read)
 
 
 class _Request:
@@ -72,7 +74,6 @@ class _Request:
 
     __slots__ = (
         "best",
-        "copies",
         "cost",
         "counts",
         "finished",
@@ -84,7 +85,6 @@ class _Request:
     def __init__(self, entry: _Entry, counts: tuple[int, ...], model: str | None) -> None:
         self.first = entry
         self.best = entry
-        self.copies = [entry]
         self.counts = counts  # input, write 5m, write 1h, read, output, context
         self.model = model
         self.started = entry.time
@@ -92,7 +92,6 @@ class _Request:
         self.cost: Decimal | None = None
 
     def offer(self, entry: _Entry, counts: tuple[int, ...], model: str | None) -> None:
-        self.copies.append(entry)
         if self.started is None:
             self.started = entry.time
         old = self.counts
@@ -148,6 +147,9 @@ class _Reader:
         self.blank: list[int] = []
         self.malformed: list[list[int]] = []
         self.lines: list[int] = []
+        # One string object per uuid and per label: a parent link names an entry read
+        # before, so it shares that entry's string instead of keeping its own copy.
+        self.strings: dict[str, str] = {}
         self.runs = 0  # inline sidechain runs seen (Claude Code 1.0.x)
         self.run_of: dict[str, str] = {}  # uuid -> inline run's series
         self.last_run: str | None = None
@@ -196,12 +198,15 @@ class _Reader:
         self, file: int, number: int, obj: dict[str, Any], agent: str | None
     ) -> Problem | None:
         e = _Entry(file, number)
+        strings = self.strings
         uuid = obj.get("uuid")
-        e.uuid = uuid if isinstance(uuid, str) else None
+        if isinstance(uuid, str):
+            e.uuid = strings.setdefault(uuid, uuid)
         parent = obj.get("parentUuid")
         if not isinstance(parent, str):
             parent = obj.get("logicalParentUuid")
-        e.parent = parent if isinstance(parent, str) else None
+        if isinstance(parent, str):
+            e.parent = strings.get(parent, parent)
         e.time = millis(obj.get("timestamp"))
         if file > 0:
             found = obj.get("agentId")
@@ -228,7 +233,8 @@ class _Reader:
         elif kind == "assistant":
             e.kind = "assistant (no usage)"
         else:
-            e.kind = _label(obj)
+            label = _label(obj)
+            e.kind = self.strings.setdefault(label, label)
             if kind == "user":
                 e.message = True
                 e.tool = _tool_chars(message)
@@ -364,7 +370,7 @@ class _Reader:
         orphans: list[list[int]],
         placed: dict[int, tuple[str, bool]],
     ) -> LogSeries:
-        on = _branch(entries, orphans)
+        _branch(entries, orphans)
         requests: list[LogRequest] = []
         compactions: list[LogCompaction] = []
         pending: list[_Entry] = []
@@ -372,7 +378,7 @@ class _Reader:
         messages = tool = 0
         seen_uuid: set[str] = set()
         for e in entries:
-            if not on(e):
+            if not e.on:
                 continue
             if e.uuid is not None:
                 if e.uuid in seen_uuid:
@@ -470,30 +476,34 @@ def _compaction(e: _Entry, after: int, post: int | None) -> LogCompaction:
     return LogCompaction(e.line, after, trigger, pre, post, e.file, e.time)
 
 
-def _branch(entries: list[_Entry], orphans: list[list[int]]) -> Callable[[_Entry], bool]:
-    """Whether an entry is on the replayed branch: the path from the series' last
+def _branch(entries: list[_Entry], orphans: list[list[int]]) -> None:
+    """Mark the entries on the replayed branch (``on``): the path from the series' last
     conversation entry back to its root, through every copy's parent link. A parent
     that is not in the series continues from the entry before it in file order (the
     ledger lists it); an entry without a uuid goes with the entry before it; a series
     without any link is one branch in file order; a preserved-segment compaction is on
     the branch when what it preserved is."""
     if not any(e.parent is not None for e in entries):
-        return lambda e: True
+        for e in entries:
+            e.on = True
+        return
     known = {e.uuid for e in entries if e.uuid is not None}
-    parents: dict[str, set[str]] = {}
+    parent_of: dict[str, str | None] = {}  # one link per uuid, the common case
+    more: dict[str, list[str]] = {}  # the other links of a uuid written more than once
     previous: str | None = None
     for e in entries:
-        if e.uuid is None:
+        uuid = e.uuid
+        if uuid is None:
             continue
-        links = parents.setdefault(e.uuid, set())
-        if e.parent is not None:
-            if e.parent in known:
-                links.add(e.parent)
-            else:
-                orphans[e.file].append(e.line)
-                if previous is not None and previous != e.uuid:
-                    links.add(previous)
-        previous = e.uuid
+        link = e.parent
+        if link is not None and link not in known:
+            orphans[e.file].append(e.line)
+            link = previous if previous != uuid else None
+        if uuid not in parent_of:
+            parent_of[uuid] = link
+        elif link is not None and link != parent_of[uuid]:
+            more.setdefault(uuid, []).append(link)
+        previous = uuid
     start = next(
         (
             e.uuid
@@ -508,19 +518,21 @@ def _branch(entries: list[_Entry], orphans: list[list[int]]) -> Callable[[_Entry
     todo = [] if start is None else [start]
     while todo:
         node = todo.pop()
-        if node not in branch:
-            branch.add(node)
-            todo.extend(parents.get(node, ()))
+        if node in branch:
+            continue
+        branch.add(node)
+        link = parent_of.get(node)
+        if link is not None:
+            todo.append(link)
+        todo.extend(more.get(node, ()))
     for e in entries:
         if e.preserved and e.uuid is not None and e.preserved & branch:
             branch.add(e.uuid)
-    on: dict[int, bool] = {}
     state = False
     for e in entries:
         if e.uuid is not None:
             state = e.uuid in branch
-        on[id(e)] = state
-    return lambda e: on[id(e)]
+        e.on = state
 
 
 def read_claude_code(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
