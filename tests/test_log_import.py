@@ -233,6 +233,21 @@ class TestClaudeShapes:
         assert (u.input, u.cache_write_5m + u.cache_write_1h, u.cache_read) == (6, 500, 720)
         assert log.ledger[1].duplicates == (("copy of a main request", 1),)
 
+    def test_an_entry_with_no_tokens_is_not_a_turn(self) -> None:
+        error = assistant("e", "u2", "me", ctx=0, out=0, isApiErrorMessage=True)
+        log = parse_claude_code(
+            jl(
+                user("u1", None),
+                assistant("a1", "u1", "m1", ctx=5_000),
+                user("u2", "a1"),
+                error,
+                user("u3", "e"),
+                assistant("a2", "u3", "m2", ctx=5_200),
+            )
+        )
+        assert [t.added for t in log.main.turns()] == [200, 10]
+        assert dict(log.ledger[0].entries)["assistant (no tokens)"] == 1
+
     def test_synthetic_entries_are_not_requests(self) -> None:
         syn = assistant("s", "a1", "ms")
         syn["message"]["model"] = "<synthetic>"

@@ -277,6 +277,11 @@ class _Reader:
                 )
             values.append(value)
         fresh, write, read, output = values
+        if not (fresh or write or read or output):
+            # An API error's placeholder (real model, all counts 0): nothing was billed,
+            # and a turn of context 0 would make the next one add the whole context.
+            e.kind = "assistant (no tokens)"
+            return None
         write_5m, write_1h = write, 0
         split = usage.get("cache_creation")
         if isinstance(split, dict):
