@@ -13,6 +13,7 @@ import json
 import random
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from budgetcore.replay.logs import claude as claude_mod
 from budgetcore.replay.logs import parse_claude_code, parse_codex, parse_log, read_session
 from budgetcore.replay.logs.folder import plan_folder
 from budgetcore.replay.logs.model import LogRequest
+from budgetcore.replay.logs.reader import millis
 from budgetcore.replay.logs.session import log_model, run_session
 from budgetcore.replay.logs.usage import measured_usage
 
@@ -383,6 +385,19 @@ class TestReader:
         log = parse_codex(jl(*lines))
         assert log.ledger[0].accounted == 3
         assert len(log.main.requests) == 1
+
+    def test_timestamps_are_exact_milliseconds_like_datetimes(self) -> None:
+        rng = random.Random(7)
+        epoch = datetime(1970, 1, 1, tzinfo=UTC)
+        for _ in range(2_000):
+            ms = rng.randrange(0, 4_000_000_000_000)
+            when = epoch + timedelta(milliseconds=ms)
+            text = when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+            assert millis(text) == ms
+        assert millis("2026-01-01T10:00:00+09:00") == 1_767_229_200_000
+        assert millis("2026-01-01T10:00:00.123456Z") == 1_767_261_600_123  # a floor
+        for bad in ("2026-01-01T24:00:00.000Z", "2026-01-01T10:00:0a.000Z", "x", None, True):
+            assert millis(bad) is None
 
     def test_too_many_requests_is_a_clear_error(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(claude_mod, "MAX_LOG_REQUESTS", 2)

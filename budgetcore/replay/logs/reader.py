@@ -149,6 +149,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 _DAYS: dict[str, int] = {}
+_MINUTES: dict[str, int] = {}
 
 
 def millis(raw: object) -> int | None:
@@ -157,19 +158,15 @@ def millis(raw: object) -> int | None:
     floor), or epoch seconds / milliseconds as a JSON integer (headless Codex). None
     when absent or unreadable."""
     if isinstance(raw, str):
-        # The form both tools write, 2026-01-20T09:00:05.123Z, without a datetime.
-        if len(raw) == 24 and raw[19] == "." and raw[23] == "Z" and raw[10] == "T":
-            day = _DAYS.get(raw[:10])
-            if day is None:
-                day = _day(raw[:10])
-            clock = raw[11:19]
-            if day is not None and clock[2] == ":" == clock[5] and raw[20:23].isdigit():
-                try:
-                    secs = int(clock[:2]) * 3600 + int(clock[3:5]) * 60 + int(clock[6:8])
-                except ValueError:
-                    return None
-                if secs < 86_400 and int(clock[3:5]) < 60 and int(clock[6:8]) < 60:
-                    return (day * 86_400 + secs) * 1000 + int(raw[20:23])
+        # The form both tools write, 2026-01-20T09:00:05.123Z, without a datetime: the
+        # minute from a memo, then the seconds and milliseconds.
+        if len(raw) == 24 and raw[19] == "." and raw[23] == "Z" and raw[16] == ":":
+            minute = _MINUTES.get(raw[:16])
+            if minute is None:
+                minute = _minute(raw[:16])
+            tail = raw[17:19] + raw[20:23]
+            if minute is not None and tail.isdigit() and tail.isascii() and tail[0] < "6":
+                return minute + int(tail)
         if not 10 <= len(raw) <= 40:
             return None
         try:
@@ -185,14 +182,27 @@ def millis(raw: object) -> int | None:
     return None
 
 
-def _day(text: str) -> int | None:
-    """Days since the epoch of YYYY-MM-DD (memoised: a session spans a few days)."""
-    try:
-        found = (datetime.fromisoformat(text).date() - _EPOCH.date()).days
-    except ValueError:
+def _minute(text: str) -> int | None:
+    """Milliseconds since the epoch of YYYY-MM-DDTHH:MM (memoised: a session spans a
+    few thousand minutes at most)."""
+    if not (text[10] == "T" and text[13] == ":" and text[:10].count("-") == 2):
         return None
-    if len(_DAYS) < 10_000:
-        _DAYS[text] = found
+    day = _DAYS.get(text[:10])
+    if day is None:
+        try:
+            day = (datetime.fromisoformat(text[:10]).date() - _EPOCH.date()).days
+        except ValueError:
+            return None
+        if len(_DAYS) < 10_000:
+            _DAYS[text[:10]] = day
+    hours, minutes = text[11:13], text[14:16]
+    if not (hours + minutes).isdigit() or not (hours + minutes).isascii():
+        return None
+    if int(hours) > 23 or int(minutes) > 59:
+        return None
+    found = ((day * 24 + int(hours)) * 60 + int(minutes)) * 60_000
+    if len(_MINUTES) < 100_000:
+        _MINUTES[text] = found
     return found
 
 
