@@ -88,7 +88,7 @@ def test_codex_sidechain_choice_and_csv() -> None:
     assert rows[0]["cost"] == ""  # no prices: tokens only
     assert "# turns,4" in text.splitlines()
     side = run(
-        "replay", "-", "--log", str(FIXTURES / "claude-session.jsonl"), "--series", "sidechain"
+        "replay", "-", "--log", str(FIXTURES / "claude-session.jsonl"), "--series", "sidechain-1"
     )
     assert side.returncode == 0, side.stderr
     assert len(lines(side)) == 2

@@ -181,7 +181,7 @@ def _states() -> list[tuple[str, S.PageState]]:
     out.append(("failed", r(zh, S.Failed("KeyError: 'x'"))))
     out.append(("file too large", r(zh, S.FileRefused("config", "huge.toml"))))
     replay = r(zh, S.ReplayToggled(True))
-    log = r(r(replay, S.ReplaySourceChosen("log")), S.FileRefused("log", "huge.jsonl"))
+    log = r(r(replay, S.ReplaySourceChosen("log")), S.FileRefused("page-log", "huge.jsonl"))
     out.append(("log too large", log))
     out.append(("field too large", r(zh, S.FieldTyped("config.trigger_tokens", "1" * 2_000))))
     out.append(("seed too large", r(replay, S.ReplayFieldTyped("replay.seed", "9" * 40))))

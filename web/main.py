@@ -394,6 +394,8 @@ class Shell:
             if target.type == "checkbox":
                 return S.ReplayFieldTyped(path, "true" if target.checked else "false")
             return S.ReplayFieldTyped(path, str(target.value))
+        if target.hasAttribute("data-replay-log-model"):
+            return S.ReplayLogModelToggled(bool(target.checked))
         if target.hasAttribute("data-replay-source"):
             return S.ReplaySourceChosen(str(target.value))
         if target.hasAttribute("data-replay-turns"):
@@ -456,6 +458,10 @@ class Shell:
             section = str(option.getAttribute("data-picker-option"))
             self.dispatch(S.ModelChosen(section, str(option.getAttribute("data-model"))))
             return
+        session = event.target.closest("[data-replay-session]")
+        if session:
+            self.dispatch(S.ReplayLogChosen(int(session.getAttribute("data-replay-session"))))
+            return
         target = event.target.closest("[data-action], [data-experiment]")
         if not target:  # JsNull: the click was not on one of ours
             return
@@ -512,16 +518,23 @@ class Shell:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
     async def on_replay_file(self, event):
+        """One or more files, or a folder (its files' relative paths): their bytes go
+        to the reader at once, parsed into numbers; nothing of the text is kept."""
         try:
             files = event.target.files
-            if files.length:
-                item = files.item(0)
-                if item.size > limit_of("log"):  # refused unread, as the CLI does
-                    self.dispatch(S.FileRefused("log", str(item.name)))
+            items = []
+            total = 0
+            for i in range(files.length):
+                item = files.item(i)
+                name = str(item.webkitRelativePath or item.name)
+                total += int(item.size)
+                if total > limit_of("page-log"):  # refused unread, every file together
+                    self.dispatch(S.FileRefused("page-log", name))
                     return
-                text = await item.text()
-                # Parsed at once into numbers; the text is not kept anywhere.
-                self.dispatch(S.ReplayLogLoaded(str(text), str(item.name)))
+                data = (await item.arrayBuffer()).to_bytes()
+                items.append((name, data))
+            if items:
+                self.dispatch(S.ReplayLogsLoaded(tuple(items)))
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
@@ -590,6 +603,7 @@ def boot():
     q("#curves").addEventListener("toggle", create_proxy(shell.on_toggle))
     q("#replay").addEventListener("toggle", create_proxy(shell.on_replay_toggle))
     q("#replay-file").addEventListener("change", create_proxy(shell.on_replay_file))
+    q("#replay-folder").addEventListener("change", create_proxy(shell.on_replay_file))
     q("#replay-timeline").addEventListener("click", create_proxy(shell.on_replay_pointer))
     q("#lang").addEventListener("input", create_proxy(shell.on_input))  # in the header
     window.addEventListener("resize", create_proxy(shell.on_resize))

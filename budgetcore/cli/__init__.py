@@ -83,7 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
     replay_arguments(p)
-    p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    p.add_argument(
+        "--format",
+        choices=("table", "jsonl", "csv"),
+        help="default: table on a terminal, else jsonl",
+    )
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("cases", help="write the conformance cases as JSON Lines (SPEC §14)")

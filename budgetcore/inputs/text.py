@@ -53,7 +53,10 @@ SIZE_LIMITS: Mapping[str, int] = MappingProxyType(
         "turns": 64 * MIB,  # replay/report --turns, the page's pasted turns
         "cases": 64 * MIB,  # pytest --budget-cases
         "fragment": 64 * KIB,  # --fragment, the page's link
-        "log": 4 * GIB,  # replay/report --log, the page's log file
+        "log": 1 * GIB,  # replay/report --log, each file (read line by line)
+        "log-line": 64 * MIB,  # one line of a log: longer is a malformed line, skipped
+        # The page's log import, every file together: the browser holds what it is given.
+        "page-log": 512 * MIB,
         "query": 256,  # models QUERY, peers --model, a scenario's model name, the pickers
         "seed": 32,  # cases --seed, pytest --budget-seed, the page's seeds
         "field": 1 * KIB,  # any other one typed value: a page field, a number flag

@@ -23,7 +23,7 @@ from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import SUMMARY_KEYS, Replay, TurnRow
 from budgetcore.ui.form import Issue
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.messages import CATALOGUE, count, t
+from budgetcore.ui.messages import CATALOGUE, t
 from budgetcore.ui.replay_panel import (
     DISTS,
     GENERATOR_PATHS,
@@ -686,90 +686,12 @@ def _row_table(row: TurnRow, lang: str) -> Markup:
     )
 
 
-def _line_numbers(problems: tuple[Problem, ...]) -> str:
-    nums = []
-    for p in problems:
-        head = p.path.split(":", 1)[0]
-        if head.startswith("line "):
-            nums.append(head[5:])
-    return ", ".join(nums)
-
-
 def _log_html(panel: ReplayPanel, lang: str) -> Markup:
-    from budgetcore.ui.render import problem_text  # noqa: PLC0415
-
     if panel.source != "log":
         return Markup("")
-    if panel.log_error:
-        return el(
-            "div",
-            {"class": "errors", "role": "alert", "data-replay-error": "log"},
-            el("p", None, t("replay.log.unusable", lang, name=panel.log_name)),
-            el("p", None, *(problem_text(p, lang) for p in panel.log_error)),
-        )
-    log = panel.log
-    if log is None:
-        return el("p", {"class": "note-small"}, t("replay.log.none", lang))
-    main = log.main
-    parts = [
-        el(
-            "p",
-            {"data-replay-log": log.format, "data-requests": len(main.requests)},
-            t(
-                "replay.log.read",
-                lang,
-                name=panel.log_name,
-                fmt=t(f"replay.log.format.{log.format}", lang),
-                requests=count("count.request", len(main.requests), lang),
-                duplicates=format_int(log.duplicates),
-            ),
-        )
-    ]
-    others = [s for s in log.series if s is not main]
-    if others:
-        parts.append(
-            el(
-                "p",
-                {"class": "note-small"},
-                t(
-                    "replay.log.other-series",
-                    lang,
-                    names=", ".join(f"{s.name} ({len(s.requests)})" for s in others),
-                ),
-            )
-        )
-    if log.skipped:
-        parts.append(
-            el(
-                "p",
-                {"class": "warn", "data-replay-skipped": len(log.skipped)},
-                t(
-                    "replay.log.skipped",
-                    lang,
-                    n=format_int(len(log.skipped)),
-                    lines=_line_numbers(log.skipped),
-                ),
-            )
-        )
-    if main.compactions:
-        items = [
-            el(
-                "li",
-                {"data-compaction": c.after_turn, "data-pre-tokens": _exact(c.pre_tokens)},
-                t(
-                    "replay.log.compaction",
-                    lang,
-                    line=format_int(c.line),
-                    turn=format_int(c.after_turn),
-                    trigger=c.trigger or "—",
-                    pre="—" if c.pre_tokens is None else format_int(c.pre_tokens),
-                ),
-            )
-            for c in main.compactions
-        ]
-        parts.append(el("ul", {"class": "rp-compactions"}, *items))
-    parts.append(el("p", {"class": "note-small"}, t("replay.log.kept", lang)))
-    return join(parts)
+    from budgetcore.ui.replay_logs import logs_html  # noqa: PLC0415 - only with a log
+
+    return logs_html(panel, lang)
 
 
 def _source_errors(
@@ -845,15 +767,17 @@ def render_replay(state: Any) -> ReplayScreen:
     scrub = panel.scrub if 1 <= panel.scrub <= n else result.summary.peak_turn
     row = result.rows[scrub - 1]
     series = panel.log.main if panel.source == "log" and panel.log is not None else None
-    window = (
-        panel.log.window
-        if panel.log is not None and panel.log.window
-        else state.plan.scenario.main_model.input_tokens
-    )
+    # The peers' lines take the scenario's model, like K and M (with the switch on, the
+    # log's own model): never a window from the log mixed with another model's K.
+    window = state.plan.scenario.main_model.input_tokens
     width = max(240, state.width - _INSET)
     timeline, cost = _timeline_figure(
         result, lang, width=width, scrub=scrub, log=series, window=window
     )
+    if series is not None:
+        from budgetcore.ui.replay_logs import logs_html  # noqa: PLC0415
+
+        html["replay-log"] = logs_html(panel, lang, result)
     html["replay-timeline"] = timeline
     html["replay-cost"] = cost
     html["replay-summary"] = _summary_table(result, lang)

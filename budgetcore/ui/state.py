@@ -37,9 +37,11 @@ from budgetcore.ui.form import (
 )
 from budgetcore.ui.replay_panel import (
     SOURCES,
+    LoadedLog,
     ReplayPanel,
     initial_panel,
     with_log,
+    with_logs,
     with_texts,
     with_turn_lines,
 )
@@ -343,8 +345,20 @@ class ReplayLogLoaded(NamedTuple):
 
 
 class FileRefused(NamedTuple):
-    what: str  # "config" (the import's file) or "log": a key of inputs.text.SIZE_LIMITS
+    what: str  # "config" (the import's file) or "page-log": a key of inputs.text.SIZE_LIMITS
     name: str
+
+
+class ReplayLogsLoaded(NamedTuple):
+    files: tuple[tuple[str, bytes], ...]  # (path in the folder or file name, bytes)
+
+
+class ReplayLogChosen(NamedTuple):
+    session: int  # the session the charts replay (its index in the import)
+
+
+class ReplayLogModelToggled(NamedTuple):
+    on: bool  # the scenario takes the log's main model (its I and O, and its prices)
 
 
 class ReplayScrubbed(NamedTuple):
@@ -390,6 +404,9 @@ Event = (
     | ReplayTurnsTyped
     | ReplayLogLoaded
     | FileRefused
+    | ReplayLogsLoaded
+    | ReplayLogChosen
+    | ReplayLogModelToggled
     | ReplayScrubbed
     | ReplayPointed
     | Failed
@@ -1016,17 +1033,74 @@ def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
     try:
         check_size(e.text, "log")
     except ScenarioError as exc:
-        return _panel(state, log=None, log_name=e.name[:200], log_error=exc.problems, scrub=0)
-    return dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
+        return _log_refused(state, e.name, exc.problems)
+    return _log_model(
+        dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
+    )
+
+
+def _replay_logs(state: PageState, e: ReplayLogsLoaded) -> PageState:
+    files = tuple((str(name)[:500], bytes(data)) for name, data in e.files[:10_000])
+    return _log_model(dataclasses.replace(state, replay=with_logs(state.replay, files)))
+
+
+def _replay_log_chosen(state: PageState, e: ReplayLogChosen) -> PageState:
+    panel = state.replay
+    if not 0 <= e.session < len(panel.logs) or e.session == panel.log_index:
+        return state
+    panel = dataclasses.replace(panel, log_index=e.session, scrub=0)
+    return _log_model(dataclasses.replace(state, replay=panel))
+
+
+def _replay_log_model(state: PageState, e: ReplayLogModelToggled) -> PageState:
+    panel = dataclasses.replace(state.replay, log_model=e.on)
+    state = dataclasses.replace(state, replay=panel)
+    if e.on:
+        return _log_model(state)
+    saved = panel.saved_model
+    if saved is None:
+        return state
+    state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=None))
+    texts = {"main_model.input_tokens": saved[0], "main_model.output_tokens": saved[1]}
+    return _with_texts(state, texts, notice="")
+
+
+def _log_model(state: PageState) -> PageState:
+    """With the switch on, the scenario takes the chosen session's main model from the
+    registry (its I and O through the one validation path), so K, M and the peers'
+    lines refer to the model the log used; the texts before are kept to go back to."""
+    panel = state.replay
+    chosen = panel.chosen
+    if not panel.log_model or chosen is None or chosen.model is None or not chosen.model.known:
+        return state
+    res = chosen.model.resolution
+    assert res is not None
+    assert res.model is not None
+    contract = res.model.contract
+    i_path, o_path = "main_model.input_tokens", "main_model.output_tokens"
+    texts = {
+        i_path: format_value(i_path, contract.input_tokens),
+        o_path: format_value(o_path, contract.output_tokens),
+    }
+    if all(state.texts.get(k) == v for k, v in texts.items()):
+        return state
+    saved = panel.saved_model or (state.texts.get(i_path, ""), state.texts.get(o_path, ""))
+    state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=saved))
+    return _with_texts(state, texts, notice="")
+
+
+def _log_refused(state: PageState, name: str, problems: tuple[Problem, ...]) -> PageState:
+    """A log refused before it is read (above its size limit): the panel shows why."""
+    refused = (LoadedLog(name[:200], error=problems),)
+    return _panel(state, logs=refused, log_index=0, log_not_read=(), scrub=0)
 
 
 def _file_refused(state: PageState, e: FileRefused) -> PageState:
     """A chosen file above its input's size limit, refused unread (the shell knows its
     size before reading it): the same too-large message as a paste or the CLI."""
-    problems = too_large(e.what).problems
-    if e.what == "log":
-        return _panel(state, log=None, log_name=e.name[:200], log_error=problems, scrub=0)
-    preview = ImportPreview("", "replace", problems=problems)
+    if e.what == "page-log":
+        return _log_refused(state, e.name, too_large("log", limit_of("page-log")).problems)
+    preview = ImportPreview("", "replace", problems=too_large(e.what).problems)
     return dataclasses.replace(state, import_preview=preview, notice="")
 
 
@@ -1075,6 +1149,9 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ReplayTurnsTyped: _replay_turns,
     ReplayLogLoaded: _replay_log,
     FileRefused: _file_refused,
+    ReplayLogsLoaded: _replay_logs,
+    ReplayLogChosen: _replay_log_chosen,
+    ReplayLogModelToggled: _replay_log_model,
     ReplayScrubbed: _replay_scrubbed,
     ReplayPointed: _replay_pointed,
     Failed: _failed,
