@@ -261,13 +261,34 @@ def test_measured_usage_equals_ccusage(
     compare(kind, fixture, base, files)
 
 
-#: Sessions whose every model has the same prices in both tables today: their cost must
-#: have been compared (the registry engineer's new entries add to these, never remove).
+#: Fixtures with at least one session whose every model has the same prices in both
+#: tables (no request above 200k context): its cost must have been compared, to 10^-9 of
+#: itself. The others are compared in tokens only; docs/models-and-peers.md lists why.
 PRICED = [
     ("claude", "01-plain-2.1"),
+    ("claude", "02-streaming-split"),
+    ("claude", "03-no-requestid"),
+    ("claude", "04-sidechain-inline-1.0"),
+    ("claude", "05-subagents-dir-2.1"),
+    ("claude", "06-agent-flat-2.0"),
+    ("claude", "07-btw-sidechain-replay"),
+    ("claude", "08-cache-1h"),
+    ("claude", "11-api-error-synthetic"),
+    ("claude", "12-compact-preserved-2.1"),
     ("claude", "13-agent-progress-2.1"),
+    ("claude", "14-resume-copy"),
+    ("claude", "16-costusd-legacy"),
+    ("claude", "17-sonnet-4-20250514"),
+    ("claude", "18-nested-session-dir"),
+    ("claude", "20-agent-progress-only"),
+    ("claude", "21-odd-layouts"),
     ("claude", "22-crossfile-bigger-wins"),
     ("codex", "cache-write-2026"),
+    ("codex", "fork"),
+    ("codex", "fork-burst-across-second"),
+    ("codex", "model-switch"),
+    ("codex", "modern-basic"),
+    ("codex", "subagent"),
     ("codex", "tier-threshold"),
 ]
 
