@@ -262,8 +262,8 @@ def test_measured_usage_equals_ccusage(
 
 
 #: Fixtures with at least one session whose every model has the same prices in both
-#: tables (no request above 200k context): its cost must have been compared, to 10^-9 of
-#: itself. The others are compared in tokens only; docs/models-and-peers.md lists why.
+#: tables (no request above 200k context): its cost must have been compared, to within
+#: $0.000000001. The others are compared in tokens only; docs/models-and-peers.md lists why.
 PRICED = [
     ("claude", "01-plain-2.1"),
     ("claude", "02-streaming-split"),
