@@ -38,6 +38,7 @@ __all__ = [
     "TurnRow",
     "columns",
     "decimal_of",
+    "money_text",
 ]
 
 STATUSES: tuple[str, ...] = (
@@ -180,7 +181,7 @@ class TurnRow(NamedTuple):
         out: dict[str, Any] = {}
         for key in ROW_KEYS:
             value = getattr(self, key)
-            out[key] = str(value) if isinstance(value, Decimal) else value
+            out[key] = money_text(value) if isinstance(value, Decimal) else value
         return out
 
 
@@ -194,6 +195,11 @@ ROW_KEYS: tuple[str, ...] = (
     "cumulative_tokens",
     "run",
 )
+
+
+def money_text(value: Decimal) -> str:
+    """Money as a plain decimal string, every place kept: ``0.00000000``, never ``0E-8``."""
+    return format(value, "f")
 
 
 def decimal_of(units: int | None, places: int) -> Decimal | None:
@@ -235,7 +241,9 @@ class ReplaySummary:
         out: dict[str, Any] = {}
         for key in SUMMARY_KEYS:
             value = getattr(self, key)
-            out[key] = str(value) if isinstance(value, Decimal | Fraction) else value
+            if isinstance(value, Decimal):
+                value = money_text(value)
+            out[key] = str(value) if isinstance(value, Fraction) else value
         return out
 
 
