@@ -1,4 +1,4 @@
-"""An independent session replay written from SPEC §12 alone, on plain dicts.
+"""An independent session replay written from docs/spec.md §12 alone, on plain dicts.
 
 It shares nothing with budgetcore: each turn's request is ``tests.oracle.oracle_plan``
 (itself independent of the package), money is ``fractions.Fraction``, the prompt cache
@@ -24,7 +24,7 @@ def _frac(value: object) -> Fraction | None:
 def _tier(prices: dict[str, Any], context: int) -> dict[str, Fraction | None]:
     """The prices a request of ``context`` input tokens pays: a size tier applies to the
     whole request once the context is strictly above its threshold, the highest such
-    tier wins, and a price the tier leaves out is the base one (SPEC §13)."""
+    tier wins, and a price the tier leaves out is the base one (docs/spec.md §13)."""
     keys = ("input", "output", "cache_read", "cache_write")
     flat = {k: _frac(prices.get(k)) for k in keys}
     crossed = [t for t in prices.get("tiers") or () if context > t["above"]]
@@ -35,7 +35,7 @@ def _tier(prices: dict[str, Any], context: int) -> dict[str, Fraction | None]:
 
 
 def _layout(prefix: int, summary_id: object, adopted: int, raw_from: int, raw: int) -> list[Any]:
-    """A request as a list of token identities, in SPEC §12 order (the rest of F is
+    """A request as a list of token identities, in docs/spec.md §12 order (the rest of F is
     never shared, so it is left out: it cannot extend a shared prefix)."""
     return (
         [("p", i) for i in range(prefix)]

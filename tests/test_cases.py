@@ -1,4 +1,4 @@
-"""Conformance cases (SPEC §14): the shipped file, the case set, JSON Lines, plan diffs."""
+"""Conformance cases (docs/spec.md §14): the shipped file, the case set, JSON Lines, plan diffs."""
 
 from __future__ import annotations
 
@@ -233,7 +233,7 @@ class TestFile:
             (HEADER, "cases has no case after its header: a conformance run needs one"),
             (
                 HEADER + '{"name": "a", "scenario": {}, "plan": {}}',
-                "line 2: plan lacks 18 of the 18 SPEC §11 output keys (main_safe_input,",
+                "line 2: plan lacks 18 of the 18 spec §11 output keys (main_safe_input,",
             ),
             (
                 HEADER + '{"name": "a", "scenario": {"config": {"x": 1, "x": 2}}, "plan": {}}',
@@ -365,7 +365,7 @@ class TestAssertPlanMatches:
             assert_plan_matches(dict(GOLDEN.plan), dict(GOLDEN.plan))  # type: ignore[arg-type]
 
     def test_an_expected_plan_without_the_spec_keys_is_an_error_not_a_pass(self) -> None:
-        with pytest.raises(ValueError, match=r"^the expected plan lacks the SPEC §11 keys"):
+        with pytest.raises(ValueError, match=r"^the expected plan lacks the spec §11 keys"):
             plan_differences({}, {})
 
     def test_keys_limit_the_comparison_and_must_exist(self) -> None:

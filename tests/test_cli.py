@@ -1,4 +1,4 @@
-"""The machine contract of SPEC §11, run as a real subprocess."""
+"""The machine contract of docs/spec.md §11, run as a real subprocess."""
 
 from __future__ import annotations
 
@@ -204,7 +204,7 @@ def test_a_megabyte_key_is_shortened_in_the_message() -> None:
     key = "k" * 1_000_000  # within the 1 MiB limit of a scenario and a config
     line = _one_line(run("plan", "-", stdin=f'{{"{key}": 1}}'.encode()))
     assert line.startswith("kkkk")
-    assert line.endswith("is not a known key (see SPEC §11), got 1")
+    assert line.endswith("is not a known key (see spec §11), got 1")
     config = run("check", "-", stdin=f"[config]\n{key} = 1\n".encode())
     assert max(len(x) for x in config.stderr.decode().splitlines()) <= 500
 

@@ -1,4 +1,4 @@
-"""Agent log parsers (SPEC §12) on small hand-made fixtures in both formats.
+"""Agent log parsers (docs/spec.md §12) on small hand-made fixtures in both formats.
 
 tests/fixtures/claude-session.jsonl, line by line: 1 user; 2-3 one response written
 twice (output 50, then 120: the second is kept); 4 tool result; 5 request; 6 a broken

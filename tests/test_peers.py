@@ -1,4 +1,4 @@
-"""Peers' trigger lines (SPEC §13, shared PEERS.md), checked against arithmetic by hand."""
+"""Peers' trigger lines (docs/spec.md §13, shared PEERS.md), checked against arithmetic by hand."""
 
 from __future__ import annotations
 

@@ -235,7 +235,7 @@ def _header(cases: int | None = None) -> str:
         (_header() + "\n", "cases has no case after its header"),
         (
             _header(1) + '\n{"name": "a", "scenario": {}, "plan": {}}\n',
-            "line 2: plan lacks 18 of the 18 SPEC §11 output keys",
+            "line 2: plan lacks 18 of the 18 spec §11 output keys",
         ),
         (
             _header(1) + '\n{"name": "a", "name": "b", "scenario": {}, "plan": {}}\n',

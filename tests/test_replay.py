@@ -1,4 +1,4 @@
-"""Session replay (SPEC §12): golden sessions worked by hand, options parsing, errors."""
+"""Session replay (docs/spec.md §12): golden sessions worked by hand, options parsing, errors."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ from budgetcore.scenario.parse import parse_scenario
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "budgetcore" / "data" / "schemas"
 SHIPPED = parse_cases(shipped_cases_text()).cases
-#: Registry model names, where this build has the registry (SPEC §13).
+#: Registry model names, where this build has the registry (docs/spec.md §13).
 NAMES = registry_names()
 
 

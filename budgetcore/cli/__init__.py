@@ -1,4 +1,4 @@
-"""Command line for budgetcore (SPEC §11 and the config workflow).
+"""Command line for budgetcore (spec §11 and the config workflow).
 
 ``plan`` prints one JSON object (exit 0) or one line on stderr naming the field, the
 rule and the value (exit 2, nothing on stdout). ``export`` prints the reviewed
@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("cases", help="write the conformance cases as JSON Lines (SPEC §14)")
+    p = sub.add_parser("cases", help="write the conformance cases as JSON Lines (spec §14)")
     p.add_argument(
         "--random", type=_random_count, default=0, metavar="N", help="add N seeded random cases"
     )

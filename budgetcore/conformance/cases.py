@@ -1,4 +1,4 @@
-"""Conformance cases (SPEC §14): scenarios with the plan this controller computes for them.
+"""Conformance cases (spec §14): scenarios with the plan this controller computes for them.
 
 An agent service's own budget code — in any language — proves it computes what the
 reviewed controller computes by reading these cases and comparing its outputs with
@@ -6,7 +6,7 @@ each case's ``plan``. The default set is golden, the four experiments (before an
 after), designed edge cases and a fixed seeded random set; it ships in the package as
 JSON Lines (``budgetcore/data/cases.jsonl``): a header line carrying the format and
 its version, then one case per line, ``{"name", "note", "tags", "scenario", "plan"}``.
-``scenario`` is the full SPEC §11 input (every key explicit, margins as decimal
+``scenario`` is the full docs/spec.md §11 input (every key explicit, margins as decimal
 strings) and ``plan`` the full output of ``plan(scenario).as_dict()``.
 
 Random scenarios come from ``random.Random(seed)`` alone, through ``getrandbits`` (the
@@ -66,7 +66,7 @@ __all__ = [
 FORMAT = "budgetcore-cases"
 #: Raised when a case's shape changes incompatibly; readers refuse a newer version.
 FORMAT_VERSION = 1
-#: The seed and size of the random set that ships (SPEC §14, hence 14).
+#: The seed and size of the random set that ships (docs/spec.md §14, hence 14).
 DEFAULT_RANDOM_SEED = 14
 DEFAULT_RANDOM_COUNT = 40
 #: More random cases than this is a typo, not a test plan (each costs a few ms).
@@ -78,13 +78,13 @@ REGENERATE = "python -m budgetcore cases --out budgetcore/data/cases.jsonl"
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Case:
-    """One conformance case: a SPEC §11 scenario and the plan budgetcore computes."""
+    """One conformance case: a spec §11 scenario and the plan budgetcore computes."""
 
     name: str
     note: str  # what the case is there to catch
     tags: tuple[str, ...]  # see TAGS
-    scenario: Mapping[str, Any]  # SPEC §11 input, every key explicit
-    plan: Mapping[str, Any]  # expected output: the SPEC §11 keys, then added keys
+    scenario: Mapping[str, Any]  # docs/spec.md §11 input, every key explicit
+    plan: Mapping[str, Any]  # expected output: the docs/spec.md §11 keys, then added keys
 
     def __repr__(self) -> str:
         # pytest prints the fixture's value in a failure: the name says which case.
@@ -108,14 +108,14 @@ class CaseFile:
     cases: tuple[Case, ...]
 
 
-#: What a case's tags mean. A runtime that models only part of the SPEC skips the
+#: What a case's tags mean. A runtime that models only part of the spec skips the
 #: cases tagged with what it leaves out (``"io" in budget_case.tags``).
 TAGS: dict[str, str] = {
-    "golden": "SPEC §10's worked example",
-    "experiment": "one side of a SPEC §10 boundary experiment",
+    "golden": "spec §10's worked example",
+    "experiment": "one side of a spec §10 boundary experiment",
     "edge": "a designed edge case",
     "random": "a seeded random scenario",
-    "io": "a runtime protection narrows the prefetch (SPEC §6-7): needs the samples",
+    "io": "a runtime protection narrows the prefetch (spec §6-7): needs the samples",
     "samples": "has byte or time samples: the bytes, time and io keys depend on them",
     "summary-model": "the summary model has its own contract",
     "baseline": "a provider usage baseline gives the soft estimate",
@@ -171,7 +171,7 @@ def _samples(**fields: Any) -> Scenario:
 def designed_cases() -> tuple[Case, ...]:
     """Golden, the four experiments before and after, and the designed edge cases."""
     out = [
-        case_of("golden", "golden", "SPEC §10: the article's worked example (every default)", _BASE)
+        case_of("golden", "golden", "spec §10: the article's worked example (every default)", _BASE)
     ]
     for e in EXPERIMENTS:
         for when, build in (("before", e.before), ("after", e.after)):
@@ -179,7 +179,7 @@ def designed_cases() -> tuple[Case, ...]:
                 case_of(
                     "experiment",
                     f"experiment-{e.key}-{when}",
-                    f"SPEC §10 boundary experiment {e.key!r}, {when}",
+                    f"spec §10 boundary experiment {e.key!r}, {when}",
                     build(_BASE),
                 )
             )
@@ -644,9 +644,9 @@ def _header(cases: Sequence[Case]) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "contract": "SPEC §14: each line after this one is {name, note, tags, scenario, "
+        "contract": "spec §14: each line after this one is {name, note, tags, scenario, "
         "plan}; "
-        "scenario is the SPEC §11 input, plan the output of `python -m budgetcore plan`",
+        "scenario is the spec §11 input, plan the output of `python -m budgetcore plan`",
         "spec_output_keys": list(OUTPUT_KEYS),
         "tags": TAGS,
         "cases": len(cases),
@@ -729,7 +729,7 @@ def parse_cases(text: str | bytes) -> CaseFile:
         missing = [k for k in OUTPUT_KEYS if k not in obj["plan"]]
         if missing:
             rule = (
-                f"lacks {len(missing)} of the {len(OUTPUT_KEYS)} SPEC §11 output keys "
+                f"lacks {len(missing)} of the {len(OUTPUT_KEYS)} spec §11 output keys "
                 f"({', '.join(missing[:3])}{', …' if len(missing) > 3 else ''})"
             )
             raise _fail(f"{where}: plan", rule)
@@ -840,7 +840,7 @@ def plan_differences(
 
     ``names`` maps the caller's key names to budgetcore's (``{"M": "main_safe_input"}``);
     keys not in it are taken as budgetcore's own. ``keys`` lists the keys to compare
-    (each must be present); by default the eighteen SPEC §11 keys, plus every added key
+    (each must be present); by default the eighteen docs/spec.md §11 keys, plus every added key
     of the expected plan that ``actual`` also has. Nested objects compare key by key.
     """
     __tracebackhide__ = True  # a misuse is its one-line message, not this frame
@@ -857,7 +857,7 @@ def plan_differences(
         wanted = [*OUTPUT_KEYS, *(k for k in expected if k in ours and k not in OUTPUT_KEYS)]
         absent = [k for k in OUTPUT_KEYS if k not in expected]
         if absent:
-            raise ValueError(f"the expected plan lacks the SPEC §11 keys {_listed(absent)}")
+            raise ValueError(f"the expected plan lacks the spec §11 keys {_listed(absent)}")
     else:
         wanted = _keys(keys, expected)
     raw: list[tuple[str, object, object]] = []
@@ -939,8 +939,8 @@ def assert_plan_matches(
     """Raise AssertionError listing every key where ``actual`` differs from the case's plan.
 
     ``actual`` is your runtime's output (a mapping or a dataclass); ``names`` maps your
-    key names to the SPEC §11 names; ``keys`` limits the comparison to what your runtime
-    computes (default: the eighteen SPEC §11 keys, plus added keys you also return).
+    key names to the docs/spec.md §11 names; ``keys`` limits the comparison to what your runtime
+    computes (default: the eighteen docs/spec.md §11 keys, plus added keys you also return).
 
     >>> case = case_of("golden", "golden", "the worked example", Scenario())
     >>> yours = {**case.plan, "main_safe_input": 936_346}

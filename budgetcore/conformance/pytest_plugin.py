@@ -201,8 +201,8 @@ def _argnames(raw: object) -> list[str]:
 
 @pytest.fixture
 def budget_case(request: pytest.FixtureRequest) -> Case:
-    """One budgetcore conformance case (SPEC §14): ``.name``, ``.note``, ``.scenario``
-    (the SPEC §11 input as a JSON dict, margins as decimal strings) and ``.plan`` (what
+    """One budgetcore conformance case (docs/spec.md §14): ``.name``, ``.note``, ``.scenario``
+    (the docs/spec.md §11 input as a JSON dict, margins as decimal strings) and ``.plan`` (what
     budgetcore computes). Parametrized over every case; the test id is the case name."""
     param = request.param
     if isinstance(param, str):  # picked by name (checked at collection)

@@ -1,4 +1,4 @@
-"""Where public agent systems would compact, for one model (SPEC §13, shared PEERS.md).
+"""Where public agent systems would compact, for one model (docs/spec.md §13, shared PEERS.md).
 
 ``budgetcore/data/peers.json`` holds one entry per system: version, source, confidence
 (code / docs / reported), and its trigger rule as a small declarative formula over W

@@ -1,10 +1,10 @@
-"""Session replay (SPEC §12): a conversation over time, one ``plan()`` per turn.
+"""Session replay (docs/spec.md §12): a conversation over time, one ``plan()`` per turn.
 
 A replay adds no budget rule. Each turn's request is :func:`budgetcore.core.plan.plan` of the
 turn's scenario (the scenario with ``history_tokens = H - c``, ``previous_summary_tokens
 = A``, ``summary_tokens = engine_summary_tokens = A + wrapper`` and ``backlog_tokens``
 the history uncovered once the turn's tokens are added); after the reply at most one
-background summary run may start, under exactly the conditions of SPEC §5, and it is
+background summary run may start, under exactly the conditions of docs/spec.md §5, and it is
 that plan's summary round (new raw, work input; a recompress when A > S). State is
 three integers: H (all history), c (the oldest history the summary covers) and A (the
 summary's size).
@@ -81,7 +81,7 @@ class Turn:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReplayOptions:
-    """Replay inputs besides the scenario and the turns (SPEC §12)."""
+    """Replay inputs besides the scenario and the turns (docs/spec.md §12)."""
 
     start_history: int = 0  # H0
     start_covered: int = 0  # c0 (at most H0)
@@ -231,7 +231,7 @@ class ReplaySummary:
     cost_main: Decimal | None
     cost_summary: Decimal | None
     cost: Decimal | None
-    cost_per_turn: Decimal | None  # SPEC §8: mean main call + summary calls / turns
+    cost_per_turn: Decimal | None  # docs/spec.md §8: mean main call + summary calls / turns
     cache_share: Fraction  # cached main input / main input (0 when nothing was billed)
     final_history: int
     final_covered: int
@@ -264,7 +264,7 @@ class Replay:
 def _turn_scenario(
     base: Scenario, *, required: int, offered: int, uncovered: int, summary: int, backlog: int
 ) -> Scenario:
-    """The scenario of one turn's request (SPEC §12): the base scenario with the turn's
+    """The scenario of one turn's request (docs/spec.md §12): the base scenario with the turn's
     required input, the summary offered to loader and engine, the uncovered history, the
     summary's size and the backlog its round would read."""
     work = base.workload

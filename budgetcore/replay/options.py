@@ -23,7 +23,7 @@ __all__ = [
     "parse_prices",
 ]
 
-#: Supported overrides a turn may change from that turn on (SPEC §9 keys).
+#: Supported overrides a turn may change from that turn on (docs/spec.md §9 keys).
 _CHANGEABLE = {o.key: o for o in OVERRIDES}
 
 
@@ -181,7 +181,7 @@ def parse_changes(
     obj: object, path: str, problems: list[Problem], line: int | None = None
 ) -> tuple[tuple[str, object], ...]:
     """A turn's config changes: ``{"config.summary_max_tokens": 8192}`` or nested
-    ``{"config": {"summary_max_tokens": 8192}}``; supported overrides only (SPEC §9),
+    ``{"config": {"summary_max_tokens": 8192}}``; supported overrides only (docs/spec.md §9),
     each once (read like an override file: ``scenario.overrides.override_pairs``)."""
     if not isinstance(obj, dict):
         rule = "must be a JSON object of supported overrides"
@@ -197,7 +197,7 @@ def parse_changes(
         seen.add(key)
         override = _CHANGEABLE.get(key)
         if override is None:
-            rule = "is not a supported override (SPEC §9)"
+            rule = "is not a supported override (spec §9)"
             problems.append(Problem.of(where, rule, raw, "not-override", **on_line(where, line)))
             continue
         try:

@@ -100,7 +100,7 @@ _new_row = partial(tuple.__new__, TurnRow)
 def replay(
     scenario: Scenario, turns: Sequence[Turn], options: ReplayOptions | None = None
 ) -> Replay:
-    """Run ``turns`` through ``scenario`` (SPEC §12). Pure: same inputs, same replay."""
+    """Run ``turns`` through ``scenario`` (docs/spec.md §12). Pure: same inputs, same replay."""
     opts = ReplayOptions() if options is None else options
     if not turns:
         raise ScenarioError([Problem("turns", "must hold at least one turn")])
@@ -234,7 +234,7 @@ def replay(
                 a_after = written
                 c_after = c + new_raw
 
-        # Prompt cache: prefix | summary | raw tail | rest of F (SPEC §12, step 4).
+        # Prompt cache: prefix | summary | raw tail | rest of F (docs/spec.md §12, step 4).
         cached = 0
         if admitted:
             prefix = min(opts.stable_prefix_tokens, required)
@@ -346,7 +346,7 @@ def _summarise(rows: Sequence[TurnRow], col: Mapping[str, tuple[Any, ...]]) -> R
     cost = decimal_of(rows[-1].cumulative_units, places)
     per_turn = None
     if cost_main is not None and cost_summary is not None:
-        # SPEC §8: per-turn cost ≈ main call + summary calls / the turns they serve;
+        # docs/spec.md §8: per-turn cost ≈ main call + summary calls / the turns they serve;
         # the mean main call is a division, at per_turn_cost's 28 significant digits.
         mean_main = Context(prec=28).divide(cost_main, Decimal(len(rows)))
         per_turn = per_turn_cost(mean_main, cost_summary, len(rows))

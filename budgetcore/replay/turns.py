@@ -1,4 +1,4 @@
-"""Turn sources for a replay (SPEC §12): a seeded generator and JSON Lines turns.
+"""Turn sources for a replay (docs/spec.md §12): a seeded generator and JSON Lines turns.
 
 The generator draws integers only (``random.Random(seed)``: ``randint``, ``choice``, a
 ``randrange`` over integer weights), so no float ever reaches a token count, and the same

@@ -1,7 +1,7 @@
 """Scenario <-> URL fragment: the difference from the defaults as ``path=value`` pairs.
 
 ``#config.trigger_tokens=40000&workload.required_tokens=900000`` uses the JSON paths
-of SPEC §11. The page keeps its URL in this form, the CLI accepts it
+of docs/spec.md §11. The page keeps its URL in this form, the CLI accepts it
 (``plan --fragment``), and exported configs record the fragment they were reviewed with.
 
 ``main_model.model=NAME`` (and ``summary_model.model``) names a registry model the way a
@@ -44,7 +44,7 @@ def _text(value: object) -> str:
 
 
 def to_fragment(scenario: Scenario, **ui: str) -> str:
-    """The scenario's difference from the defaults, in SPEC §11 field order.
+    """The scenario's difference from the defaults, in docs/spec.md §11 field order.
 
     A summary model with its own contract is written in full, so that it reads back
     as its own contract even when its values equal the defaults.
@@ -273,7 +273,7 @@ _RULE_FIELDS = frozenset(f for rule in LIMIT_RULES for f in rule.fields)
 
 
 def _drop_conflicting_limits(values: dict[str, object], problems: list[Problem]) -> None:
-    """Let the link's limits that break a cross-key rule (SPEC §6) fall back to their
+    """Let the link's limits that break a cross-key rule (docs/spec.md §6) fall back to their
     defaults, reporting each broken rule once.
 
     A rule can break through a field the link did not set (``raw_records_read=10``

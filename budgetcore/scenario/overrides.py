@@ -1,6 +1,6 @@
-"""Supported runtime overrides (SPEC §9): registry, export, import, validation.
+"""Supported runtime overrides (docs/spec.md §9): registry, export, import, validation.
 
-Only K, S, m, o and the runtime protections of SPEC §6 are runtime settings. Model
+Only K, S, m, o and the runtime protections of docs/spec.md §6 are runtime settings. Model
 contracts (I, O, q) belong to the runtime's model registry, the 64,000-token work cap
 is built in, and everything else in a scenario describes a workload: none of those is
 ever exported, and an imported file naming them is refused with the reason.
@@ -50,7 +50,7 @@ class Override:
         return self.spec.default
 
 
-#: key -> unit of every supported override, in SPEC §9 order.
+#: key -> unit of every supported override, in docs/spec.md §9 order.
 _META: dict[str, str] = {
     "config.trigger_tokens": "tokens",
     "config.summary_max_tokens": "tokens",
@@ -91,7 +91,7 @@ def _build() -> tuple[Override, ...]:
     return tuple(out)
 
 
-#: Every supported override, in export order (SPEC §9: K, S, m, o, then SPEC §6).
+#: Every supported override, in export order (docs/spec.md §9: K, S, m, o, then docs/spec.md §6).
 OVERRIDES: tuple[Override, ...] = _build()
 OVERRIDE_BY_KEY = {o.key: o for o in OVERRIDES}
 assert set(OVERRIDE_BY_KEY) == set(_META)

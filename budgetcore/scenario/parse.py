@@ -41,7 +41,7 @@ def _check_object(
     if not isinstance(obj, dict):
         problems.append(Problem.of(path, "must be a JSON object", obj, "object"))
         return None
-    problems.extend(key_problems(obj, path, set(known), rule="is not a known key (see SPEC §11)"))
+    problems.extend(key_problems(obj, path, set(known), rule="is not a known key (see spec §11)"))
     return obj
 
 
@@ -70,7 +70,7 @@ _MODEL_SECTIONS = ("main_model", "summary_model")
 
 
 def _parse_model(section: str, obj: object, problems: list[Problem]) -> ModelContract | None:
-    """A model contract: explicit I/O/q, or ``"model": NAME`` from the registry (SPEC
+    """A model contract: explicit I/O/q, or ``"model": NAME`` from the registry (docs/spec.md
     §13) with any explicit field winning over the registry's value."""
     if not isinstance(obj, dict) or "model" not in obj:
         contract: ModelContract | None = _parse_section(section, obj, problems, ModelContract)
@@ -127,7 +127,7 @@ def parse_scenario(obj: object) -> Scenario:
 
 
 def parse_scenario_json(text: str | bytes) -> Scenario:
-    """Parse scenario JSON text (SPEC §11) into a validated Scenario."""
+    """Parse scenario JSON text (docs/spec.md §11) into a validated Scenario."""
     check_size(text, "scenario")
     return parse_scenario(load_json(text))
 

@@ -1836,7 +1836,7 @@ CATALOGUE.update(
     }
 )
 
-# -------- session replay panel (SPEC §12): the replay panel's form, charts and tables
+# -------- session replay panel (docs/spec.md §12): the replay panel's form, charts and tables
 CATALOGUE.update(
     {
         "static.replay-h": (
@@ -1995,7 +1995,7 @@ CATALOGUE.update(
         "replay.sum.cost_main": ("cost of main calls", "主请求花费"),
         "replay.sum.cost_summary": ("cost of summary calls", "摘要调用花费"),
         "replay.sum.cost": ("total cost", "总花费"),
-        "replay.sum.cost_per_turn": ("cost per turn (SPEC §8)", "每轮花费(SPEC §8)"),
+        "replay.sum.cost_per_turn": ("cost per turn", "每轮花费"),
         "replay.sum.cache_share": ("cache share of main input", "主请求输入的缓存占比"),
         "replay.sum.final_history": ("history at the end", "结束时的历史"),
         "replay.sum.final_covered": ("covered by the summary at the end", "结束时摘要覆盖的历史"),

@@ -71,7 +71,7 @@ __all__ = [
     "sweep_options_html",
 ]
 
-#: Readouts in table order: the SPEC §11 keys, then the page's own.
+#: Readouts in table order: the docs/spec.md §11 keys, then the page's own.
 READOUT_KEYS: tuple[str, ...] = (
     *OUTPUT_KEYS,
     "summary_cap_clamped",

@@ -1,4 +1,4 @@
-"""The page's session replay panel (SPEC §12): its form, its turn source and its replay.
+"""The page's session replay panel (docs/spec.md §12): its form, its turn source and its replay.
 
 The panel is a value (:class:`ReplayPanel`) inside the page state, changed only by
 ``budgetcore.ui.state.reduce``. Every field text goes through :func:`parse_field_text`

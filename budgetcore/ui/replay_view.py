@@ -1,5 +1,5 @@
 """The replay panel drawn: timeline and cost charts, the session summary, the scrubbed
-turn's row and funnel (SPEC §12). Pure: page state in, markup out.
+turn's row and funnel (docs/spec.md §12). Pure: page state in, markup out.
 
 The charts take their geometry from :mod:`budgetcore.charts.timeline` (integer positions in
 1/100 px) and draw it the way :mod:`budgetcore.ui.svg` draws: at the container's real
@@ -20,7 +20,7 @@ from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width
 from budgetcore.charts.timeline import UNIT, Polyline, cost_chart, timeline_chart, turning_points
 from budgetcore.errors import Problem
 from budgetcore.replay.logs import LogSeries
-from budgetcore.replay.model import SUMMARY_KEYS, Replay, TurnRow
+from budgetcore.replay.model import SUMMARY_KEYS, Replay, TurnRow, money_text
 from budgetcore.ui.form import Issue
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import CATALOGUE, t
@@ -171,6 +171,8 @@ def _exact(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return money_text(value)
     return str(value)
 
 

@@ -1,4 +1,4 @@
-"""Session replay (SPEC §12) against an independent oracle, and its invariants."""
+"""Session replay (docs/spec.md §12) against an independent oracle, and its invariants."""
 
 from __future__ import annotations
 
