@@ -1,0 +1,67 @@
+"""Which kernel runs a session's grid (docs/tune.md, "How it is fast"): numpy int64 in
+CPython when numpy is installed and the grid is provably exact in it, else the
+pure-Python kernel (the page, always). Both give the same integers."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+
+from budgetcore.tune.grid import check_points
+from budgetcore.tune.kernel import COUNTS, PointCounts, point_counts
+from budgetcore.tune.measures import GridMeasures, from_points
+from budgetcore.tune.session import Session, W
+
+__all__ = ["ENGINES", "INT64_LIMIT", "grid_of", "numpy_available", "numpy_exact"]
+
+ENGINES = ("auto", "python", "numpy")
+INT64_LIMIT = 2**63
+
+
+def numpy_available() -> bool:
+    return importlib.util.find_spec("numpy") is not None
+
+
+def numpy_exact(session: Session, ks: Sequence[int], ss: Sequence[int]) -> bool:
+    """Whether every integer the numpy kernel forms stays below 2^63 in magnitude.
+
+    Let q be the largest starting quantity, plus W: H after the last turn, any F, o, M,
+    the summary model's I (C is at most I) and O (S is at most O), the start summary,
+    the wrapper, the instructions, a usage baseline's estimate, and the grid's K and S
+    (compared only). Every per-turn value is a sum or difference of at most three of
+    them (F + adopted + raw, instructions + A + new raw, C - instructions - A, ...), so
+    below 3q; every column is a sum of one such value per turn, so below turns x 3q. A
+    size ratio r = num/den multiplies A + new raw (< 2q) by num. So: turns x 4q < 2^63
+    and 2q x num < 2^63.
+    """
+    inputs = max(seg.summary_model.input_tokens for seg in session.segments)
+    q = max(session.largest, session.wrapper, inputs, *ks, *ss) + W
+    if session.turns * 4 * q >= INT64_LIMIT:
+        return False
+    return session.ratio is None or 2 * q * session.ratio[0] < INT64_LIMIT
+
+
+def grid_of(
+    session: Session, ks: Sequence[int], ss: Sequence[int], *, engine: str = "auto"
+) -> GridMeasures:
+    """Every (K, S) point of ``ks`` x ``ss`` replayed over ``session``: ``engine``
+    "python" (the pure kernel), "numpy" (when installed and exact, else the pure
+    kernel), or "auto" (the same as "numpy")."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    check_points(ks, ss)
+    points = [(k, s) for k in ks for s in ss]
+    if engine == "python" or not numpy_available() or not numpy_exact(session, ks, ss):
+        return from_points(session, ks, ss, (point_counts(session, k, s) for k, s in points))
+    from budgetcore.tune.kernel_np import grid_counts  # noqa: PLC0415 - numpy only here
+
+    columns, main, summary = grid_counts(session, ks, ss)
+    return from_points(
+        session,
+        ks,
+        ss,
+        (
+            PointCounts(k, s, tuple(columns[key][i] for key in COUNTS), main[i], summary[i])
+            for i, (k, s) in enumerate(points)
+        ),
+    )

@@ -1,0 +1,265 @@
+"""The tune kernel (docs/tune.md, "How it is fast"): every grid point's replay as integer
+updates over a session's shared columns, in pure Python (the page, and the CPython
+reference the numpy path is held equal to).
+
+Once a point's M, S, C and budgets are known, a turn of docs/spec.md §12 is a handful of
+integer operations on the point's state: c, A and the prompt cache's memory of the last
+request (its summary, raw window start and raw length, and whether a summary was
+published since). This module does exactly those, for one point at a time, so the page
+can run a grid in slices between frames (:func:`run_points`). It is written apart from
+``replay.simulate`` on purpose: a property test holds every point equal to ``replay()``
+of that K and S, field for field, so a rule written wrong in either shows.
+
+Money is not summed per turn: a turn's bill is linear in its token counts within its
+price tier, so the kernel sums tokens per tier and prices the sums once (exact
+integers of the price's smallest unit, as the replay).
+
+Where background timing and retries (docs/spec.md §15) plug in: the run branch below,
+marked "§15 seam": a run's fate decides only whether c and A move and what it bills,
+and the one slot makes "run in flight" turns. Until then ``tune.session.prepare``
+refuses those options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from budgetcore.tune.session import CACHE_POINT, NOT_SENT, Rates, Session, W
+
+__all__ = [
+    "COUNTS",
+    "PointCounts",
+    "point_counts",
+    "priced",
+    "run_points",
+]
+
+#: The integer counters of one point over one session, in order (``first_run_turn`` 0:
+#: no run; tokens per tier are in ``main_tiers`` and ``summary_tiers``).
+COUNTS: tuple[str, ...] = (
+    "runs",
+    "recompresses",
+    "refusals",
+    "turns_at_or_above_k",
+    "turns_with_unseen",
+    "unseen_tokens",
+    "peak_unseen",
+    "peak_full_input",
+    "peak_turn",
+    "main_safe_input_at_peak",
+    "first_run_turn",
+    "main_input_tokens",
+    "main_cached_tokens",
+    "summary_input_tokens",
+    "summary_output_tokens",
+    "final_covered",
+    "final_summary",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PointCounts:
+    """One point's counters (:data:`COUNTS`), and its billed tokens per price tier:
+    main ``(uncached input, cached input, output)`` and summary ``(input, output)``,
+    the base tier first."""
+
+    k: int
+    s: int
+    counts: tuple[int, ...]
+    main_tiers: Sequence[tuple[int, int, int]]
+    summary_tiers: Sequence[tuple[int, int]]
+
+
+def _tier(thresholds: Sequence[int], context: int) -> int:
+    """The index of the highest tier ``context`` is strictly above (0: the base)."""
+    j = 0
+    for above in thresholds:
+        if context > above:
+            j += 1
+    return j
+
+
+def point_counts(session: Session, k: int, s: int) -> PointCounts:
+    """Replay ``session`` at trigger line ``k`` and summary cap ``s`` (docs/spec.md §12)
+    and count what the grid shows."""
+    hist, after, req, out = session.history, session.history_after, session.required, session.output
+    may, cache, fixed, pfx = session.may_run, session.cache, session.cached_fixed, session.prefix
+    wrapper = session.wrapper
+    ratio = session.ratio
+    mt = session.main_tiers
+    st = session.summary_tiers
+    first_tier = mt[0] if mt else 1 << 62  # a request at or below it pays the base tier
+    m_tiers = [[0, 0, 0] for _ in range(len(mt) + 1)]
+    s_tiers = [[0, 0] for _ in range(len(st) + 1)]
+
+    c, a = session.start_covered, session.start_summary
+    stale = False  # a summary was published since the last sent request
+    p_adopted = p_start = p_raw = 0  # the last sent request's summary and raw window
+    runs = recs = refused = at_k = with_unseen = unseen_sum = peak_unseen = 0
+    peak_full = -1
+    peak_turn = peak_m = first_run = 0
+    main_in = main_cached = sum_in = sum_out = 0
+    base_u = base_c = base_o = 0  # the base tier's main tokens (the usual case, kept local)
+    for seg in session.segments:
+        m = seg.m
+        io = seg.io_cap
+        instr = seg.instructions
+        kk = k if seg.trigger is None else seg.trigger
+        cap, safe = seg.summary(s)
+        est = seg.estimate
+        room = safe - instr  # the new raw budget is max(0, min(W, room - A))
+        for t in range(seg.start, seg.stop):
+            h = hist[t]
+            f = req[t]
+            unc = h - c
+            off = a + wrapper if a else 0  # nothing is adopted while A = 0
+            # The funnel (docs/spec.md §4): loader prefetch, then the engine's projection.
+            pre = m - off
+            if unc < pre:
+                pre = unc
+            if pre < 0:
+                pre = 0
+            if pre > io:
+                pre = io
+            if f + off <= m:
+                adopted = off
+                head = m - f - off
+            else:
+                adopted = 0
+                head = m - f
+                if head < 0:
+                    head = 0
+            raw = pre if pre < head else head
+            full = f + adopted + raw
+            unseen = unc - raw
+            if unseen:
+                with_unseen += 1
+                unseen_sum += unseen
+                if unseen > peak_unseen:
+                    peak_unseen = unseen
+            if full > peak_full:
+                peak_full = full
+                peak_turn = t
+                peak_m = m
+            reached = (full if est is None else est) >= kk
+            if reached:
+                at_k += 1
+            kind = cache[t]
+            if kind == NOT_SENT:
+                continue  # rejected: not sent, not billed, starts nothing
+            # The prompt cache (docs/spec.md §12 step 4).
+            start = h - raw
+            if kind != CACHE_POINT:
+                cached = fixed[t]
+            elif p_adopted != adopted or (stale and adopted):
+                cached = pfx[t]
+            elif p_start != start:
+                cached = pfx[t] + adopted
+            else:
+                cached = pfx[t] + adopted + p_raw
+            p_adopted, p_start, p_raw, stale = adopted, start, raw, False
+            main_in += full
+            main_cached += cached
+            if full > first_tier:
+                tier = m_tiers[_tier(mt, full)]
+                tier[0] += full - cached
+                tier[1] += cached
+                tier[2] += out[t]
+            else:
+                base_u += full - cached
+                base_c += cached
+                base_o += out[t]
+            if not reached:
+                continue
+            # A background run (docs/spec.md §12 step 2) ...
+            backlog = after[t] - c
+            if a > cap:  # a recompress: the summary alone, no new raw
+                new_raw = 0
+            else:
+                budget = room - a
+                if budget > W:
+                    budget = W
+                if budget <= 0 or backlog <= 0:
+                    continue  # no room, or no work
+                new_raw = budget if budget < backlog else backlog
+            if not may[t]:
+                continue  # no billing record, no idle slot or no lease
+            work = instr + a + new_raw
+            if work > safe:
+                refused += 1
+                continue
+            if ratio is None:
+                written = cap
+            else:
+                written = -((-(a + new_raw) * ratio[0]) // ratio[1])
+                if written > cap:
+                    written = cap
+            # §15 seam: here a run's fate (published, discarded, abandoned, failed) would
+            # decide what is billed and whether c and A move; today every run publishes.
+            sum_in += work
+            sum_out += written
+            if st:
+                tier2 = s_tiers[_tier(st, work)]
+                tier2[0] += work
+                tier2[1] += written
+            if new_raw:
+                runs += 1
+            else:
+                recs += 1
+            if not first_run:
+                first_run = t + 1
+            a = written
+            c += new_raw
+            stale = True
+    m_tiers[0][0] += base_u
+    m_tiers[0][1] += base_c
+    m_tiers[0][2] += base_o
+    if not st:
+        s_tiers[0] = [sum_in, sum_out]
+    return PointCounts(
+        k,
+        s,
+        (
+            runs,
+            recs,
+            refused,
+            at_k,
+            with_unseen,
+            unseen_sum,
+            peak_unseen,
+            peak_full,
+            peak_turn + 1,
+            peak_m,
+            first_run,
+            main_in,
+            main_cached,
+            sum_in,
+            sum_out,
+            c,
+            a,
+        ),
+        tuple((u, ch, o) for u, ch, o in m_tiers),
+        tuple((i, o) for i, o in s_tiers),
+    )
+
+
+def run_points(session: Session, points: Iterable[tuple[int, int]]) -> Iterator[PointCounts]:
+    """Each (K, S) point's counters, one at a time: the page runs a grid in slices."""
+    for k, s in points:
+        yield point_counts(session, k, s)
+
+
+def priced(rates: Rates | None, tiers: Sequence[Sequence[int]], summary: bool) -> int | None:
+    """The money units of tokens summed per tier (None without prices): main tokens
+    ``(uncached, cached, output)`` at (cold, cached, output) rates, summary tokens
+    ``(input, output)`` at (input, output)."""
+    if rates is None:
+        return None
+    total = 0
+    for (_above, (cold, warm, out_rate, plain)), counts in zip(rates, tiers, strict=True):
+        if summary:
+            total += counts[0] * plain + counts[1] * out_rate
+        else:
+            total += counts[0] * cold + counts[1] * warm + counts[2] * out_rate
+    return total

@@ -1,0 +1,238 @@
+"""A grid's measures: per session, and added up over sessions (docs/tune.md, "Measures").
+
+Columns of exact integers, one entry per point, point i = (K index) × len(S) + (S index).
+A session's grid also keeps what only one session has (the turn of the first run and of
+the peak, the final state); the sum over sessions keeps what adds up (counts and tokens
+add, money adds at the finest of the sessions' decimal places, peaks take the largest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+from budgetcore.replay.model import decimal_of
+from budgetcore.tune.kernel import COUNTS, PointCounts, priced
+from budgetcore.tune.session import Session
+
+__all__ = [
+    "ADDITIVE",
+    "PEAKS",
+    "SESSION_ONLY",
+    "GridMeasures",
+    "add_grids",
+    "from_points",
+]
+
+#: Columns that add up over sessions.
+ADDITIVE: tuple[str, ...] = (
+    "turns",
+    "rejected",
+    "runs",
+    "recompresses",
+    "refusals",
+    "discarded",
+    "unknown_usage",
+    "turns_at_or_above_k",
+    "turns_with_unseen",
+    "unseen_tokens",
+    "main_input_tokens",
+    "main_cached_tokens",
+    "main_output_tokens",
+    "summary_input_tokens",
+    "summary_output_tokens",
+)
+#: Columns that take the largest over sessions (with M at that peak).
+PEAKS: tuple[str, ...] = ("peak_unseen", "peak_full_input", "main_safe_input_at_peak")
+#: Columns of one session only (dropped from a sum).
+SESSION_ONLY: tuple[str, ...] = ("peak_turn", "first_run_turn", "final_covered", "final_summary")
+_MONEY = ("cost_main_units", "cost_summary_units")
+
+
+@dataclass(frozen=True, slots=True)
+class GridMeasures:
+    """Every point's measures over ``sessions`` sessions. Money columns are integers
+    of 10^-places: ``cost_main_units`` where the main model's prices are known,
+    ``cost_summary_units`` where the summary model's are; ``priced`` when both are, and
+    otherwise the cost measure is billed tokens (docs/spec.md §16)."""
+
+    ks: tuple[int, ...]
+    ss: tuple[int, ...]
+    sessions: int
+    places: int
+    priced: bool
+    columns: Mapping[str, tuple[int, ...]]
+
+    @property
+    def points(self) -> int:
+        return len(self.ks) * len(self.ss)
+
+    def index(self, k: int, s: int) -> int | None:
+        """The point of (k, s), or None when the grid does not hold it."""
+        if k not in self.ks or s not in self.ss:
+            return None
+        return self.ks.index(k) * len(self.ss) + self.ss.index(s)
+
+    def point(self, i: int) -> tuple[int, int]:
+        return self.ks[i // len(self.ss)], self.ss[i % len(self.ss)]
+
+    def value(self, key: str, i: int) -> int:
+        return self.columns[key][i]
+
+    def billed_tokens(self, i: int) -> int:
+        c = self.columns
+        return (
+            c["main_input_tokens"][i]
+            + c["main_output_tokens"][i]
+            + c["summary_input_tokens"][i]
+            + c["summary_output_tokens"][i]
+        )
+
+    def known(self, i: int) -> bool:
+        """Every request's usage is known (docs/spec.md §15: a cut try's is not)."""
+        return self.columns["unknown_usage"][i] == 0
+
+    def cost_units(self, i: int) -> int:
+        """The cost measure the choice minimises: money units when priced, else billed
+        tokens."""
+        if self.priced:
+            return self.columns["cost_main_units"][i] + self.columns["cost_summary_units"][i]
+        return self.billed_tokens(i)
+
+    def cost(self, i: int) -> Decimal | None:
+        """Modelled cost in money (None without prices)."""
+        if not self.priced:
+            return None
+        return decimal_of(self.cost_units(i), self.places)
+
+    def cost_main(self, i: int) -> Decimal | None:
+        """The main requests' cost (None without the main model's prices)."""
+        col = self.columns.get("cost_main_units")
+        return None if col is None else decimal_of(col[i], self.places)
+
+    def cost_summary(self, i: int) -> Decimal | None:
+        """The summary calls' cost (None without the summary model's prices)."""
+        col = self.columns.get("cost_summary_units")
+        return None if col is None else decimal_of(col[i], self.places)
+
+    def summary_share(self, i: int) -> Fraction:
+        """The summary calls' share of the cost (of billed tokens without prices)."""
+        c = self.columns
+        if self.priced:
+            part, whole = c["cost_summary_units"][i], self.cost_units(i)
+        else:
+            part = c["summary_input_tokens"][i] + c["summary_output_tokens"][i]
+            whole = self.billed_tokens(i)
+        return Fraction(part, whole) if whole else Fraction(0)
+
+    def summary_calls(self, i: int) -> int:
+        """Runs and recompresses: every summary call started (the tie rule's runs)."""
+        return self.columns["runs"][i] + self.columns["recompresses"][i]
+
+    def as_dict(self, i: int) -> dict[str, Any]:
+        """One point as the CLI's JSON object: integers, money as exact decimal text,
+        the summary share as an exact fraction's text."""
+        k, s = self.point(i)
+        out: dict[str, Any] = {"k": k, "s": s}
+        for key in (*ADDITIVE, *PEAKS, *SESSION_ONLY):
+            if key in self.columns:
+                out[key] = self.columns[key][i]
+        out["billed_tokens"] = self.billed_tokens(i)
+        for key, value in (
+            ("cost_main", self.cost_main(i)),
+            ("cost_summary", self.cost_summary(i)),
+            ("cost", self.cost(i)),
+        ):
+            out[key] = None if value is None else format(value, "f")
+        out["summary_share"] = str(self.summary_share(i))
+        return out
+
+
+def from_points(
+    session: Session, ks: Sequence[int], ss: Sequence[int], points: Iterable[PointCounts]
+) -> GridMeasures:
+    """A session's grid from its points' counters (in grid order)."""
+    cols: dict[str, list[int]] = {key: [] for key in (*COUNTS, *_MONEY)}
+    n = 0
+    for p in points:
+        for key, value in zip(COUNTS, p.counts, strict=True):
+            cols[key].append(value)
+        main = priced(session.main_rates, p.main_tiers, False)
+        summary = priced(session.summary_rates, p.summary_tiers, True)
+        if main is not None:
+            cols["cost_main_units"].append(main)
+        if summary is not None:
+            cols["cost_summary_units"].append(summary)
+        n += 1
+    if n != len(ks) * len(ss):
+        raise ValueError(f"{n} points for a {len(ks)} × {len(ss)} grid")
+    shared = {
+        "turns": session.turns,
+        "rejected": session.rejected,
+        "main_output_tokens": session.main_output_tokens,
+        "discarded": 0,
+        "unknown_usage": 0,
+    }
+    columns: dict[str, tuple[int, ...]] = {k: (v,) * n for k, v in shared.items()}
+    for key, values in cols.items():
+        if values or key not in _MONEY:
+            columns[key] = tuple(values)
+    return GridMeasures(
+        ks=tuple(ks),
+        ss=tuple(ss),
+        sessions=1,
+        places=session.places,
+        priced=session.priced,
+        columns=MappingProxyType(columns),
+    )
+
+
+def add_grids(grids: Iterable[GridMeasures]) -> GridMeasures:
+    """The sum over sessions of grids of the same K and S (docs/spec.md §16: measures add
+    up over sessions). Priced only when every session is."""
+    items = list(grids)
+    if not items:
+        raise ValueError("add_grids needs at least one grid")
+    first = items[0]
+    if any(g.ks != first.ks or g.ss != first.ss for g in items):
+        raise ValueError("add_grids needs grids of the same K and S")
+    n = first.points
+    money = [key for key in _MONEY if all(key in g.columns for g in items)]
+    places = max(g.places for g in items) if money else 0
+    sums = {key: [0] * n for key in (*ADDITIVE, *money)}
+    peak_full = [-1] * n
+    peak_m = [0] * n
+    peak_unseen = [0] * n
+    for g in items:
+        c = g.columns
+        for key in ADDITIVE:
+            col = c[key]
+            acc = sums[key]
+            for i in range(n):
+                acc[i] += col[i]
+        scale = 10 ** (places - g.places)  # exact: finer places only add zeros
+        for key in money:
+            col, acc = c[key], sums[key]
+            for i in range(n):
+                acc[i] += col[i] * scale
+        for i in range(n):
+            if c["peak_full_input"][i] > peak_full[i]:  # the first session at the peak
+                peak_full[i] = c["peak_full_input"][i]
+                peak_m[i] = c["main_safe_input_at_peak"][i]
+            peak_unseen[i] = max(peak_unseen[i], c["peak_unseen"][i])
+    columns: dict[str, tuple[int, ...]] = {k: tuple(v) for k, v in sums.items()}
+    columns["peak_full_input"] = tuple(peak_full)
+    columns["main_safe_input_at_peak"] = tuple(peak_m)
+    columns["peak_unseen"] = tuple(peak_unseen)
+    return GridMeasures(
+        ks=first.ks,
+        ss=first.ss,
+        sessions=sum(g.sessions for g in items),
+        places=places,
+        priced=len(money) == len(_MONEY),
+        columns=MappingProxyType(columns),
+    )
