@@ -31,6 +31,7 @@ from budgetcore.cli.shell import (
     tokens_flag,
     whole_flag,
 )
+from budgetcore.cli.tune_cmds import cmd_tune, tune_arguments
 from budgetcore.errors import ScenarioError, render_value
 
 __all__ = ["build_parser", "main", "run"]
@@ -89,6 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: table on a terminal, else jsonl",
     )
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("tune", help="replay sessions at every K × S of a grid; the choice")
+    tune_arguments(p)
+    p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("cases", help="write the conformance cases as JSON Lines (spec §14)")
     p.add_argument(

@@ -75,7 +75,7 @@ def _nearest_root(x: int, d: int) -> int:
 def log_spaced(lo: int, hi: int, n: int) -> tuple[int, ...]:
     """``n`` strictly increasing whole tokens from ``lo`` to ``hi``, log-spaced (the
     module docstring says how they round); every whole token of the range when it holds
-    fewer than ``n``.
+    fewer than ``n``; ``lo`` alone when ``n`` is 1.
 
     >>> log_spaced(1_024, 65_536, 7)
     (1024, 2048, 4096, 8192, 16384, 32768, 65536)
@@ -164,7 +164,7 @@ def parse_axis(text: str, what: str, top: tuple[str, int] | None = None) -> tupl
     values = sorted(_whole(item, what, "each value") for item in items)
     for a, b in itertools.pairwise(values):
         if a == b:
-            raise _problem(what, "must not repeat a value", f"{a}")
+            raise _problem(what, "must not repeat a value", a)
     return tuple(values)
 
 

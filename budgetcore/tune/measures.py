@@ -67,6 +67,12 @@ class GridMeasures:
     priced: bool
     columns: Mapping[str, tuple[int, ...]]
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # A read-only mapping does not pickle; a grid travels between processes
+        # (--jobs, Dask), so it goes as a plain dict and comes back read-only.
+        head = (self.ks, self.ss, self.sessions, self.places, self.priced)
+        return _rebuild, (head, dict(self.columns))
+
     @property
     def points(self) -> int:
         return len(self.ks) * len(self.ss)
@@ -150,6 +156,14 @@ class GridMeasures:
             out[key] = None if value is None else format(value, "f")
         out["summary_share"] = str(self.summary_share(i))
         return out
+
+
+def _rebuild(
+    head: tuple[tuple[int, ...], tuple[int, ...], int, int, bool],
+    columns: dict[str, tuple[int, ...]],
+) -> GridMeasures:
+    ks, ss, sessions, places, is_priced = head
+    return GridMeasures(ks, ss, sessions, places, is_priced, MappingProxyType(columns))
 
 
 def from_points(

@@ -1,0 +1,152 @@
+"""The choice on a tune grid, its constraints and the frontier (docs/tune.md, "The
+choice").
+
+docs/spec.md §16: the choice minimises cost (billed tokens where prices are unknown); a
+point with unknown usage is never chosen; ties go to fewer unseen tokens, then fewer
+runs, then the smaller K, then the smaller S. "Runs" here are summary calls started:
+runs and recompresses (both bill the summary model). The frontier is every point no
+other point beats on both cost and unseen tokens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from budgetcore.tune.measures import GridMeasures
+
+__all__ = [
+    "ORDER",
+    "Choice",
+    "Constraints",
+    "choose",
+    "frontier",
+    "order_key",
+]
+
+#: What decides between two points, in order (docs/spec.md §16).
+ORDER: tuple[str, ...] = ("cost", "unseen_tokens", "runs", "k", "s")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Constraints:
+    """What a chosen point must meet (None or False: no such constraint).
+
+    ``max_unseen``: no turn leaves more than this many tokens of uncovered history out
+    of its request (the peak over turns and sessions); ``max_unseen_total``: the unseen
+    tokens summed over every turn; ``max_runs_per_100``: summary calls (runs and
+    recompresses) per 100 turns.
+    """
+
+    no_rejected: bool = False
+    no_refused: bool = False
+    max_unseen: int | None = None
+    max_unseen_total: int | None = None
+    max_runs_per_100: Decimal | None = None
+
+    @property
+    def any(self) -> bool:
+        return bool(
+            self.no_rejected
+            or self.no_refused
+            or self.max_unseen is not None
+            or self.max_unseen_total is not None
+            or self.max_runs_per_100 is not None
+        )
+
+    def broken(self, grid: GridMeasures, i: int) -> tuple[str, ...]:
+        """The names of the constraints point ``i`` breaks (in this class's order)."""
+        c = grid.columns
+        out = []
+        if self.no_rejected and c["rejected"][i]:
+            out.append("no_rejected")
+        if self.no_refused and c["refusals"][i]:
+            out.append("no_refused")
+        if self.max_unseen is not None and c["peak_unseen"][i] > self.max_unseen:
+            out.append("max_unseen")
+        if self.max_unseen_total is not None and c["unseen_tokens"][i] > self.max_unseen_total:
+            out.append("max_unseen_total")
+        if self.max_runs_per_100 is not None:
+            turns = c["turns"][i]
+            rate = Fraction(100 * grid.summary_calls(i), turns) if turns else Fraction(0)
+            if rate > Fraction(self.max_runs_per_100):
+                out.append("max_runs_per_100")
+        return tuple(out)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "no_rejected": self.no_rejected,
+            "no_refused": self.no_refused,
+            "max_unseen": self.max_unseen,
+            "max_unseen_total": self.max_unseen_total,
+            "max_runs_per_100": None
+            if self.max_runs_per_100 is None
+            else str(self.max_runs_per_100),
+        }
+
+
+def order_key(grid: GridMeasures, i: int) -> tuple[int, int, int, int, int]:
+    """Point ``i``'s place in the choice's order: cost, unseen tokens, runs, K, S."""
+    k, s = grid.point(i)
+    return (grid.cost_units(i), grid.columns["unseen_tokens"][i], grid.summary_calls(i), k, s)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The chosen point and why: the ``eligible`` points (known usage, every constraint
+    met) of ``points``; ``unknown`` points had unknown usage and ``broken`` broke a
+    constraint. ``runner_up`` is the next eligible point in the order and
+    ``decided_by`` the first of :data:`ORDER` that put the choice before it (None when
+    the choice is the only eligible point)."""
+
+    index: int
+    k: int
+    s: int
+    points: int
+    eligible: int
+    unknown: int
+    broken: int
+    runner_up: int | None
+    decided_by: str | None
+
+
+def choose(grid: GridMeasures, constraints: Constraints) -> Choice | None:
+    """The point the contract chooses, or None when no point is eligible."""
+    eligible = []
+    unknown = broken = 0
+    for i in range(grid.points):
+        if not grid.known(i):
+            unknown += 1
+        elif constraints.broken(grid, i):
+            broken += 1
+        else:
+            eligible.append(i)
+    if not eligible:
+        return None
+    ranked = sorted(eligible, key=lambda i: order_key(grid, i))
+    best = ranked[0]
+    runner = ranked[1] if len(ranked) > 1 else None
+    decided = None
+    if runner is not None:
+        a, b = order_key(grid, best), order_key(grid, runner)
+        decided = next(name for name, x, y in zip(ORDER, a, b, strict=True) if x != y)
+    k, s = grid.point(best)
+    return Choice(best, k, s, grid.points, len(eligible), unknown, broken, runner, decided)
+
+
+def frontier(grid: GridMeasures) -> tuple[int, ...]:
+    """The points of known usage that no other such point beats on both cost and unseen
+    tokens, by ascending cost (of points equal on both, the first in the choice's
+    order)."""
+    ranked = sorted(
+        (i for i in range(grid.points) if grid.known(i)), key=lambda i: order_key(grid, i)
+    )
+    out: list[int] = []
+    least: int | None = None
+    for i in ranked:
+        unseen = grid.columns["unseen_tokens"][i]
+        if least is None or unseen < least:
+            out.append(i)
+            least = unseen
+    return tuple(out)

@@ -1,0 +1,165 @@
+"""A tune over sessions (docs/tune.md): each session's grid (a pure function of the
+session, so it runs anywhere: one process, ``--jobs``, a Dask cluster), then their sum,
+the scenario's own point, the frontier and the choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from budgetcore.core.capacity import main_safe_input
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.replay.model import ReplayOptions, Turn
+from budgetcore.scenario.model import Scenario
+from budgetcore.scenario.overrides import apply_overrides
+from budgetcore.tune.choice import Choice, Constraints, choose, frontier, order_key
+from budgetcore.tune.engine import grid_of
+from budgetcore.tune.grid import check_points, default_k, default_s
+from budgetcore.tune.measures import GridMeasures, add_grids
+from budgetcore.tune.session import Session, prepare
+
+__all__ = [
+    "SessionResult",
+    "TuneResult",
+    "default_axes",
+    "scenario_at",
+    "session_result",
+    "summarise",
+    "tune",
+]
+
+
+def default_axes(scenario: Scenario) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """docs/spec.md §16's grid for ``scenario``: 24 K from 4,000 to M, 16 S from 1,024 to
+    the summary model's O."""
+    cfg = scenario.config
+    m = main_safe_input(scenario.main_model, cfg.reply_max_tokens, cfg.safety_margin)
+    return default_k(m), default_s(scenario.summary_contract.output_tokens)
+
+
+def scenario_at(scenario: Scenario, k: int, s: int) -> Scenario:
+    """``scenario`` with trigger line ``k`` and summary cap ``s``: what the point replays
+    and what its reviewed config exports."""
+    return apply_overrides(scenario, {"config.trigger_tokens": k, "config.summary_max_tokens": s})
+
+
+@dataclass(frozen=True, slots=True)
+class SessionResult:
+    """One session's grid and its value at the scenario's own K and S, or why it has
+    none (``problems``: it could not be read or replayed)."""
+
+    name: str
+    grid: GridMeasures | None
+    own: GridMeasures | None
+    problems: tuple[Problem, ...] = ()
+
+
+def session_result(
+    session: Session,
+    ks: Sequence[int],
+    ss: Sequence[int],
+    own: tuple[int, int],
+    engine: str = "auto",
+) -> SessionResult:
+    """The grid of one prepared session and its own point (a pure function)."""
+    return SessionResult(
+        session.name,
+        grid_of(session, ks, ss, engine=engine),
+        grid_of(session, (own[0],), (own[1],), engine="python"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TuneResult:
+    """The sum over the sessions that could be replayed, and what the grid says.
+
+    ``own`` is the scenario's own (K, S) as a one-point grid (also when the grid holds
+    it: ``own_index``); ``less_unseen`` is what the choice trades: the first point in
+    the choice's order with fewer unseen tokens that meets the constraints (None when
+    none does).
+    """
+
+    scenario: Scenario
+    grid: GridMeasures
+    own: GridMeasures
+    own_index: int | None
+    constraints: Constraints
+    choice: Choice | None
+    frontier: tuple[int, ...]
+    less_unseen: int | None
+    sessions: tuple[str, ...]
+    failed: tuple[SessionResult, ...]
+
+    def chosen_scenario(self) -> Scenario | None:
+        """The scenario with the chosen K and S: what ``export`` writes as the reviewed
+        config (docs/spec.md §9)."""
+        if self.choice is None:
+            return None
+        return scenario_at(self.scenario, self.choice.k, self.choice.s)
+
+
+def summarise(
+    scenario: Scenario, results: Sequence[SessionResult], constraints: Constraints
+) -> TuneResult:
+    """Add up the sessions' grids and choose. Sessions without a grid are listed in
+    ``failed``, never silently left out; with none at all, the error names them."""
+    ok = [r for r in results if r.grid is not None and r.own is not None]
+    failed = tuple(r for r in results if r.grid is None or r.own is None)
+    if not ok:
+        problems = [p for r in failed for p in r.problems] or [
+            Problem("sessions", "must hold at least one session")
+        ]
+        raise ScenarioError(problems)
+    grid = add_grids(r.grid for r in ok if r.grid is not None)
+    own = add_grids(r.own for r in ok if r.own is not None)
+    k0, s0 = own.ks[0], own.ss[0]
+    choice = choose(grid, constraints)
+    less = None
+    if choice is not None:
+        unseen = grid.columns["unseen_tokens"][choice.index]
+        better = [
+            i
+            for i in range(grid.points)
+            if grid.known(i)
+            and not constraints.broken(grid, i)
+            and grid.columns["unseen_tokens"][i] < unseen
+        ]
+        less = min(better, key=lambda i: order_key(grid, i)) if better else None
+    return TuneResult(
+        scenario=scenario,
+        grid=grid,
+        own=own,
+        own_index=grid.index(k0, s0),
+        constraints=constraints,
+        choice=choice,
+        frontier=frontier(grid),
+        less_unseen=less,
+        sessions=tuple(r.name for r in ok),
+        failed=failed,
+    )
+
+
+def tune(
+    scenario: Scenario,
+    sessions: Sequence[tuple[str, Sequence[Turn]]],
+    options: ReplayOptions | None = None,
+    *,
+    ks: Sequence[int] | None = None,
+    ss: Sequence[int] | None = None,
+    constraints: Constraints | None = None,
+    engine: str = "auto",
+) -> TuneResult:
+    """Every (K, S) of the grid (default: :func:`default_axes`) replayed over every
+    session, added up, and the choice. In one process; the CLI spreads sessions over
+    processes or a cluster with the same :func:`session_result`."""
+    dk, ds = default_axes(scenario)
+    ks = dk if ks is None else tuple(ks)
+    ss = ds if ss is None else tuple(ss)
+    check_points(ks, ss)
+    own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
+    results = [
+        session_result(prepare(scenario, turns, options, name), ks, ss, own, engine)
+        for name, turns in sessions
+    ]
+    return summarise(scenario, results, constraints or Constraints())
