@@ -385,11 +385,15 @@ def _replay_lines(session: tuple[Any, Any], files: dict[str, list[str]]) -> list
 
 
 def write_report(
-    scenario: Scenario, out_dir: Path, session: tuple[Any, Any] | None = None
+    scenario: Scenario,
+    out_dir: Path,
+    session: tuple[Any, Any] | None = None,
+    tune: Any = None,
 ) -> list[Path]:
     """Write the report into ``out_dir`` (created if needed); return the files written.
     ``session``: a replay and the log series it came from (or None), for the replay
-    charts and summary."""
+    charts and summary; ``tune``: a ``tune.result.TuneResult`` for the K x S maps
+    (``budgetcore.report_tune``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     p = plan(scenario)
     written = [out_dir / "plan.json"]
@@ -461,11 +465,18 @@ def write_report(
     if session is not None:
         replay_files = _replay_charts(session, out_dir)
         lines += _replay_lines(session, replay_files)
+    tune_files: list[str] = []
+    if tune is not None:
+        from budgetcore.report_tune import tune_maps  # noqa: PLC0415
+
+        tune_files, tune_lines = tune_maps(tune, out_dir)
+        lines += tune_lines
     summary = out_dir / "summary.md"
     write_atomic(summary, "\n".join(lines))
     written += [out_dir / f for files in charts.values() for f in files]
     written += [out_dir / f for files in curves.values() for f in files]
     written += [out_dir / f for files in replay_files.values() for f in files]
+    written += [out_dir / f for f in tune_files]
     written += [config, summary]
     return written
 

@@ -564,3 +564,39 @@ def test_every_bad_flag_is_one_line_and_exit_2(args: tuple[str, ...], message: s
     lines = proc.stderr.splitlines()
     assert len(lines) == 1, lines
     assert message in lines[0]
+
+
+def test_report_draws_a_map_per_measure_and_the_frontier(tmp_path: Path) -> None:
+    turns = tmp_path / "t.jsonl"
+    turns.write_text("\n".join('{"added": 9000}' for _ in range(40)), encoding="utf-8")
+    out = tmp_path / "review"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "budgetcore",
+            "report",
+            "-",
+            "--turns",
+            str(turns),
+            "--out",
+            str(out),
+        ],
+        input="{}",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    for name in ("tune-cost", "tune-unseen", "tune-runs", "tune-frontier"):
+        assert (out / f"{name}.png").stat().st_size > 0
+        assert (out / f"{name}.svg").stat().st_size > 0
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    section = summary.partition("## Tune: the K × S map\n")[2]
+    assert "384 points (24 K × 16 S)" in section
+    assert "| chosen point | value |" in section
+    assert section.count("*Not: a forecast for other sessions") == 4
+    svg = (out / "tune-cost.svg").read_text(encoding="utf-8")
+    assert "billed tokens (no prices given)" in svg  # the colour scale says its unit

@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 
-from budgetcore.cli.replay_cmds import replay_of
 from budgetcore.cli.shell import EXIT_INVALID, Unreadable, read_input, scenario_of, shown_name
 from budgetcore.core.plan import plan
 from budgetcore.errors import ScenarioError
@@ -76,14 +75,17 @@ def cmd_report(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     from pathlib import Path  # noqa: PLC0415
 
-    session = None
+    session = tuned = None
     if any(getattr(args, k, None) is not None for k in ("turns", "generate", "log")):
-        result, log, series = replay_of(args, scenario)
+        from budgetcore.cli.tune_cmds import report_session, report_tune  # noqa: PLC0415
+
+        result, log, series, turns = report_session(args, scenario)
         scenario = result.scenario
         session = (result, None if log is None else log.pick(series))
+        tuned = report_tune(result, turns)  # the session's K x S maps (docs/tune.md)
     assert scenario is not None
     try:
-        written = write_report(scenario, Path(args.out), session)
+        written = write_report(scenario, Path(args.out), session, tune=tuned)
     except OSError as exc:
         where = shown_name(str(exc.filename if exc.filename is not None else args.out))
         raise Unreadable(f"report folder {where} cannot be written: {exc.strerror}") from None

@@ -441,6 +441,39 @@ def cmd_tune(args: argparse.Namespace) -> int:
     return 0
 
 
+def report_session(
+    args: argparse.Namespace, scenario: Scenario | None
+) -> tuple[Any, Any, str | None, tuple[Turn, ...]]:
+    """``report``'s session: its replay (as ``replay_of`` gives it), the log series and
+    the turns, so the report can also draw the session's tune maps."""
+    from budgetcore.cli.replay_cmds import replay_of  # noqa: PLC0415
+    from budgetcore.replay.simulate import replay  # noqa: PLC0415
+    from budgetcore.replay.turns import parse_turn_lines  # noqa: PLC0415
+
+    if args.log is not None:
+        result, log, series = replay_of(args, scenario)
+        return result, log, series, log.pick(series).turns()
+    if (args.turns is None) == (args.generate is None):
+        raise ScenarioError([Problem("turns", "give exactly one of --turns, --generate, --log")])
+    options = _options(args)
+    if scenario is None:
+        scenario = scenario_of(args)
+    if args.turns is not None:
+        turns, skipped = parse_turn_lines(read_input(args.turns, "turns"))
+        for problem in skipped:
+            print(f"skipped: {problem}", file=sys.stderr)
+    else:
+        turns = _generated(args.generate)
+    return replay(scenario, turns, options), None, None, turns
+
+
+def report_tune(result: Any, turns: Sequence[Turn]) -> TuneResult:
+    """The default grid over the report's one session, with the replay's own options."""
+    from budgetcore.tune.result import tune  # noqa: PLC0415
+
+    return tune(result.scenario, [("session", turns)], result.options)
+
+
 # ------------------------------------------------------------------ output
 
 
