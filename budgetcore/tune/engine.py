@@ -8,8 +8,8 @@ import importlib.util
 from collections.abc import Sequence
 
 from budgetcore.tune.grid import check_points
-from budgetcore.tune.kernel import COUNTS, PointCounts, point_counts
-from budgetcore.tune.measures import GridMeasures, from_points
+from budgetcore.tune.kernel import point_counts
+from budgetcore.tune.measures import GridMeasures, from_columns, from_points
 from budgetcore.tune.session import Session, W
 
 __all__ = ["ENGINES", "INT64_LIMIT", "grid_of", "numpy_available", "numpy_exact"]
@@ -50,18 +50,9 @@ def grid_of(
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     check_points(ks, ss)
-    points = [(k, s) for k in ks for s in ss]
     if engine == "python" or not numpy_available() or not numpy_exact(session, ks, ss):
-        return from_points(session, ks, ss, (point_counts(session, k, s) for k, s in points))
+        return from_points(session, ks, ss, (point_counts(session, k, s) for k in ks for s in ss))
     from budgetcore.tune.kernel_np import grid_counts  # noqa: PLC0415 - numpy only here
 
     columns, main, summary = grid_counts(session, ks, ss)
-    return from_points(
-        session,
-        ks,
-        ss,
-        (
-            PointCounts(k, s, tuple(columns[key][i] for key in COUNTS), main[i], summary[i])
-            for i, (k, s) in enumerate(points)
-        ),
-    )
+    return from_columns(session, ks, ss, columns, main_tiers=main, summary_tiers=summary)

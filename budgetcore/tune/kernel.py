@@ -25,13 +25,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from budgetcore.tune.session import CACHE_POINT, NOT_SENT, Rates, Session, W
+from budgetcore.tune.session import CACHE_POINT, NOT_SENT, Session, W
 
 __all__ = [
     "COUNTS",
     "PointCounts",
     "point_counts",
-    "priced",
     "run_points",
 ]
 
@@ -248,18 +247,3 @@ def run_points(session: Session, points: Iterable[tuple[int, int]]) -> Iterator[
     """Each (K, S) point's counters, one at a time: the page runs a grid in slices."""
     for k, s in points:
         yield point_counts(session, k, s)
-
-
-def priced(rates: Rates | None, tiers: Sequence[Sequence[int]], summary: bool) -> int | None:
-    """The money units of tokens summed per tier (None without prices): main tokens
-    ``(uncached, cached, output)`` at (cold, cached, output) rates, summary tokens
-    ``(input, output)`` at (input, output)."""
-    if rates is None:
-        return None
-    total = 0
-    for (_above, (cold, warm, out_rate, plain)), counts in zip(rates, tiers, strict=True):
-        if summary:
-            total += counts[0] * plain + counts[1] * out_rate
-        else:
-            total += counts[0] * cold + counts[1] * warm + counts[2] * out_rate
-    return total

@@ -27,9 +27,10 @@ Ints = npt.NDArray[np.int64]
 
 def grid_counts(
     session: Session, ks: Sequence[int], ss: Sequence[int]
-) -> tuple[dict[str, list[int]], list[list[tuple[int, int, int]]], list[list[tuple[int, int]]]]:
+) -> tuple[dict[str, list[int]], list[list[list[int]]], list[list[list[int]]]]:
     """Every point's :data:`~budgetcore.tune.kernel.COUNTS` as columns (point i =
-    K index × len(ss) + S index), and each point's main and summary tokens per tier."""
+    K index × len(ss) + S index), and the main and summary tokens per tier as
+    ``[category][tier][point]``."""
     i64 = np.int64
     n_s = len(ss)
     p = len(ks) * n_s
@@ -163,11 +164,4 @@ def grid_counts(
         a,
     )
     columns = {key: v.tolist() for key, v in zip(COUNTS, values, strict=True)}
-    mlist = m_tiers.tolist()  # [category][tier][point]
-    slist = s_tiers.tolist()
-    main = [
-        [(mlist[0][j][i], mlist[1][j][i], mlist[2][j][i]) for j in range(len(mt) + 1)]
-        for i in range(p)
-    ]
-    summary = [[(slist[0][j][i], slist[1][j][i]) for j in range(len(st) + 1)] for i in range(p)]
-    return columns, main, summary
+    return columns, m_tiers.tolist(), s_tiers.tolist()  # tiers: [category][tier][point]

@@ -16,8 +16,8 @@ from types import MappingProxyType
 from typing import Any
 
 from budgetcore.replay.model import decimal_of
-from budgetcore.tune.kernel import COUNTS, PointCounts, priced
-from budgetcore.tune.session import Session
+from budgetcore.tune.kernel import COUNTS, PointCounts
+from budgetcore.tune.session import Rates, Session
 
 __all__ = [
     "ADDITIVE",
@@ -25,6 +25,7 @@ __all__ = [
     "SESSION_ONLY",
     "GridMeasures",
     "add_grids",
+    "from_columns",
     "from_points",
 ]
 
@@ -170,20 +171,49 @@ def from_points(
     session: Session, ks: Sequence[int], ss: Sequence[int], points: Iterable[PointCounts]
 ) -> GridMeasures:
     """A session's grid from its points' counters (in grid order)."""
-    cols: dict[str, list[int]] = {key: [] for key in (*COUNTS, *_MONEY)}
-    n = 0
-    for p in points:
-        for key, value in zip(COUNTS, p.counts, strict=True):
-            cols[key].append(value)
-        main = priced(session.main_rates, p.main_tiers, False)
-        summary = priced(session.summary_rates, p.summary_tiers, True)
-        if main is not None:
-            cols["cost_main_units"].append(main)
-        if summary is not None:
-            cols["cost_summary_units"].append(summary)
-        n += 1
-    if n != len(ks) * len(ss):
-        raise ValueError(f"{n} points for a {len(ks)} × {len(ss)} grid")
+    items = list(points)
+    counts = {key: [p.counts[j] for p in items] for j, key in enumerate(COUNTS)}
+    n_main = len(session.main_tiers) + 1
+    n_summary = len(session.summary_tiers) + 1
+    main = [[[p.main_tiers[t][c] for p in items] for t in range(n_main)] for c in range(3)]
+    summary = [[[p.summary_tiers[t][c] for p in items] for t in range(n_summary)] for c in range(2)]
+    return from_columns(session, ks, ss, counts, main_tiers=main, summary_tiers=summary)
+
+
+def _money(
+    rates: Rates | None, tiers: Sequence[Sequence[Sequence[int]]], summary: bool, n: int
+) -> list[int] | None:
+    """Each point's money units from its tokens per tier (``tiers[category][tier][point]``;
+    main: uncached, cached, output; summary: input, output), exact Python integers."""
+    if rates is None:
+        return None
+    out = [0] * n
+    for t, (_above, (cold, warm, out_rate, plain)) in enumerate(rates):
+        if summary:
+            pairs = zip(tiers[0][t], tiers[1][t], strict=True)
+            add = [i * plain + o * out_rate for i, o in pairs]
+        else:
+            triples = zip(tiers[0][t], tiers[1][t], tiers[2][t], strict=True)
+            add = [u * cold + c * warm + o * out_rate for u, c, o in triples]
+        out = [a + b for a, b in zip(out, add, strict=True)]
+    return out
+
+
+def from_columns(
+    session: Session,
+    ks: Sequence[int],
+    ss: Sequence[int],
+    counts: Mapping[str, Sequence[int]],
+    *,
+    main_tiers: Sequence[Sequence[Sequence[int]]],
+    summary_tiers: Sequence[Sequence[Sequence[int]]],
+) -> GridMeasures:
+    """A session's grid from the kernel's columns (:data:`~budgetcore.tune.kernel.COUNTS`,
+    point i = K index x len(ss) + S index) and tokens per tier
+    (``[category][tier][point]``), priced here."""
+    n = len(ks) * len(ss)
+    if any(len(counts[key]) != n for key in COUNTS):
+        raise ValueError(f"columns do not hold the {len(ks)} x {len(ss)} points")
     shared = {
         "turns": session.turns,
         "rejected": session.rejected,
@@ -192,9 +222,14 @@ def from_points(
         "unknown_usage": 0,
     }
     columns: dict[str, tuple[int, ...]] = {k: (v,) * n for k, v in shared.items()}
-    for key, values in cols.items():
-        if values or key not in _MONEY:
-            columns[key] = tuple(values)
+    for key in COUNTS:
+        columns[key] = tuple(counts[key])
+    main = _money(session.main_rates, main_tiers, False, n)
+    summary = _money(session.summary_rates, summary_tiers, True, n)
+    if main is not None:
+        columns["cost_main_units"] = tuple(main)
+    if summary is not None:
+        columns["cost_summary_units"] = tuple(summary)
     return GridMeasures(
         ks=tuple(ks),
         ss=tuple(ss),
