@@ -82,6 +82,7 @@ def files_under(folder: Path) -> set[Path]:
 #: A file input of a command: the argv with ``{F}`` where the file goes, and ``{OUT}``
 #: for a folder it may write (report). ``slow`` slots draw charts when the input is
 #: valid, so they get only the inputs that must fail before that.
+TUNE_GRID = ["--k", "4000,32000", "--s", "1024"]  # a small grid: the slot is the input
 FILE_SLOTS: dict[str, tuple[list[str], str]] = {
     "plan FILE": (["plan", "{F}"], "scenario"),
     "plan --config": (["plan", "--fragment", "", "--config", "{F}"], "config"),
@@ -97,6 +98,12 @@ FILE_SLOTS: dict[str, tuple[list[str], str]] = {
         "options",
     ),
     "replay --log": (["replay", "--fragment", "", "--log", "{F}"], "log"),
+    "tune --turns": (["tune", "--fragment", "", "--turns", "{F}", *TUNE_GRID], "turns"),
+    "tune --options": (
+        ["tune", "--fragment", "", "--generate", GEN, "--options", "{F}", *TUNE_GRID],
+        "options",
+    ),
+    "tune --log": (["tune", "--fragment", "", "--log", "{F}", *TUNE_GRID], "log"),
     "report FILE": (["report", "{F}", "--out", "{OUT}"], "scenario"),
     "report --turns": (["report", "--fragment", "", "--out", "{OUT}", "--turns", "{F}"], "turns"),
 }
@@ -359,6 +366,17 @@ FLAG_CASES: list[list[str]] = [
     ["replay", "--fragment", ""],
     ["replay", "--fragment", "", "--generate", GEN, "--format", "x" * 10_000],
     ["replay", "--fragment", "", "--generate", GEN, "--log-format", "x" * 10_000],
+    # tune's grid, constraints and workers
+    ["tune", "--fragment", "", "--generate", GEN, "--k", "x" * 10_000],
+    ["tune", "--fragment", "", "--generate", GEN, "--k", "1:" + "9" * 5_000 + ":3"],
+    ["tune", "--fragment", "", "--generate", GEN, "--s", ",".join(["1"] * 1_000)],
+    ["tune", "--fragment", "", "--generate", GEN, "--k", "1:M:" + "9" * 50],
+    ["tune", "--fragment", "", "--generate", GEN, "--k", "::"],
+    ["tune", "--fragment", "", "--generate", GEN, "--jobs", "9" * 5_000],
+    ["tune", "--fragment", "", "--generate", GEN, "--max-runs-per-100", f"{HUGE}"],
+    ["tune", "--fragment", "", "--generate", GEN, "--max-unseen", "-1"],
+    ["tune", "--fragment", "", "--generate", GEN, "--engine", "x" * 10_000],
+    ["tune", "--fragment", ""],
     # usage
     ["x" * 10_000],
     ["plan", "--" + "x" * 10_000],

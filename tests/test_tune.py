@@ -600,3 +600,21 @@ def test_report_draws_a_map_per_measure_and_the_frontier(tmp_path: Path) -> None
     assert section.count("*Not: a forecast for other sessions") == 4
     svg = (out / "tune-cost.svg").read_text(encoding="utf-8")
     assert "billed tokens (no prices given)" in svg  # the colour scale says its unit
+
+
+def test_the_core_imports_neither_numpy_nor_dask() -> None:
+    """The page's Python has no numpy: the pure kernel, the grid, the choice and the
+    result import none, and a pure-Python grid runs without it."""
+    code = (
+        "import sys\n"
+        "import budgetcore.tune.result, budgetcore.tune.kernel, budgetcore.tune.grid\n"
+        "from budgetcore.scenario.model import Scenario\n"
+        "from budgetcore.replay.model import Turn\n"
+        "r = budgetcore.tune.result.tune(Scenario(), [('a', (Turn(added=9000),) * 20)],"
+        " engine='python')\n"
+        "print(sorted(m for m in ('numpy', 'dask', 'distributed') if m in sys.modules))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert proc.stdout.strip() == "[]"

@@ -60,6 +60,7 @@ SIZE_LIMITS: Mapping[str, int] = MappingProxyType(
         "query": 256,  # models QUERY, peers --model, a scenario's model name, the pickers
         "seed": 32,  # cases --seed, pytest --budget-seed, the page's seeds
         "field": 1 * KIB,  # any other one typed value: a page field, a number flag
+        "axis": 4 * KIB,  # tune --k / --s: up to 200 values of up to 13 digits
     }
 )
 

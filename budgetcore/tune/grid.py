@@ -140,7 +140,7 @@ def parse_axis(text: str, what: str, top: tuple[str, int] | None = None) -> tupl
     >>> parse_axis("32000,8000", "--k"), parse_axis("1024:M:3", "--s", ("M", 4096))
     ((8000, 32000), (1024, 2048, 4096))
     """
-    check_size(text, "field")
+    check_size(text, "axis", what)
     text = text.strip()
     if ":" in text:
         parts = text.split(":")
