@@ -729,8 +729,9 @@ def choice_lines(result: TuneResult) -> list[str]:
         if result.constraints.any
         else f"of all {choice.points:,} points"
     )
+    best = "the lowest cost" if g.priced else "the fewest billed tokens (no prices given)"
     lines.append(
-        f"Choice: K = {choice.k:,}, S = {choice.s:,} — the lowest {measure} {scope}: "
+        f"Choice: K = {choice.k:,}, S = {choice.s:,} — {best} {scope}: "
         f"{amount(g.cost_units(i))}"
     )
     unseen = g.columns["unseen_tokens"]
@@ -756,10 +757,11 @@ def choice_lines(result: TuneResult) -> list[str]:
     base = own.cost_units(0)
     diff = g.cost_units(i) - base
     rel = "" if base == 0 else f" ({'+' if diff > 0 else ''}{_percent(Fraction(diff, base))})"
-    sign = "+" if diff > 0 else "−" if diff < 0 else "±"
+    sign = "+" if diff > 0 else "-" if diff < 0 else "±"
+    change = amount(abs(diff)) if g.priced else f"{abs(diff):,}"
     lines.append(
         f"  against the scenario's own K = {own.ks[0]:,}, S = {own.ss[0]:,}: {measure} "
-        f"{sign}{amount(abs(diff))}{rel}, unseen tokens "
+        f"{sign}{change}{rel}, unseen tokens "
         f"{g.columns['unseen_tokens'][i] - own.columns['unseen_tokens'][0]:+,}, runs "
         f"{g.summary_calls(i) - own.summary_calls(0):+,}, peak input "
         f"{g.columns['peak_full_input'][i] - own.columns['peak_full_input'][0]:+,}"
