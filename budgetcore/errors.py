@@ -50,8 +50,24 @@ def render_value(value: object) -> str:
         except (TypeError, ValueError):
             text = repr(value)
         except RecursionError:  # nested deeper than the encoder goes
-            text = "[[[…" if isinstance(value, list) else "{…"
+            text = _nested_start(value)
     return _shorten(text)
+
+
+def _nested_start(value: object) -> str:
+    """The start of a value nested too deeply to encode: its first items, one level at
+    a time, as far as a message shows (``{"a": {"a": {"a": …``)."""
+    parts: list[str] = []
+    for _ in range(_MAX_RENDERED):
+        if isinstance(value, dict) and value:
+            key, value = next(iter(value.items()))
+            parts.append("{" + json.dumps(str(key)[:_MAX_RENDERED], ensure_ascii=False) + ": ")
+        elif isinstance(value, list) and value:
+            parts.append("[")
+            value = value[0]
+        else:
+            break
+    return "".join(parts) + "…"
 
 
 def _shorten(text: str, limit: int = _MAX_RENDERED) -> str:

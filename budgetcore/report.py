@@ -29,6 +29,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from budgetcore import __version__
 from budgetcore.charts.geometry import Chart, branch_chart, funnel_chart, work_chart
+from budgetcore.cli.shell import atomic_path, write_atomic
 from budgetcore.core.plan import plan
 from budgetcore.explore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_values
 from budgetcore.scenario.export import export_toml, overrides_of
@@ -96,7 +97,8 @@ def _save(fig: Any, stem: Path) -> list[str]:
     files = []
     for ext in ("png", "svg"):
         out = stem.with_suffix(f".{ext}")
-        fig.savefig(out, metadata=_META[ext])
+        with atomic_path(out) as temp:  # a file is whole or absent, even after Ctrl-C
+            fig.savefig(temp, format=ext, metadata=_META[ext])
         files.append(out.name)
     plt.close(fig)
     return files
@@ -391,14 +393,14 @@ def write_report(
     out_dir.mkdir(parents=True, exist_ok=True)
     p = plan(scenario)
     written = [out_dir / "plan.json"]
-    written[0].write_text(json.dumps(p.as_dict(), indent=2) + "\n", encoding="utf-8")
+    write_atomic(written[0], json.dumps(p.as_dict(), indent=2) + "\n")
     charts = {}
     for make in (funnel_chart, branch_chart, work_chart):
         chart = make(p)
         charts[chart.key] = _draw_chart(chart, out_dir / chart.key)
     curves = {path: _draw_curves(scenario, path, out_dir) for path in SWEEPABLE}
     config = out_dir / "overrides.toml"
-    config.write_text(export_toml(scenario), encoding="utf-8")
+    write_atomic(config, export_toml(scenario))
     values = p.as_dict()
     rows = "\n".join(f"| {READOUT_LABELS[k]} | {_md_value(values[k])} |" for k in READOUT_KEYS)
     fragment = to_fragment(scenario)
@@ -460,7 +462,7 @@ def write_report(
         replay_files = _replay_charts(session, out_dir)
         lines += _replay_lines(session, replay_files)
     summary = out_dir / "summary.md"
-    summary.write_text("\n".join(lines), encoding="utf-8")
+    write_atomic(summary, "\n".join(lines))
     written += [out_dir / f for files in charts.values() for f in files]
     written += [out_dir / f for files in curves.values() for f in files]
     written += [out_dir / f for files in replay_files.values() for f in files]

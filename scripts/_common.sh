@@ -58,10 +58,17 @@ ensure_node_modules() {
     local stamp="$ROOT/node_modules/.budgetcore-stamp" want
     want="$(sha256sum "$ROOT/package-lock.json" | cut -d' ' -f1)"
     if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-        log "npm ci (Pyodide and PyScript at the versions in package-lock.json)"
+        log "npm ci (Pyodide, PyScript and ccusage at the versions in package-lock.json)"
         (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
         echo "$want" > "$stamp"
     fi
+    # ccusage (the log import's differential test and bench) ships its native binary
+    # without the exec bit; its own launcher would chmod it on first use.
+    local bin
+    for bin in "$ROOT"/node_modules/@ccusage/ccusage-*/bin/ccusage; do
+        [ -f "$bin" ] && [ ! -x "$bin" ] && chmod +x "$bin"
+    done
+    return 0
 }
 
 # Build web/vendor: Pyodide and PyScript from node_modules, micropip and packaging from
@@ -117,4 +124,13 @@ ensure_chromium() {
     log "installing Debian's chromium"
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium >/dev/null
+}
+
+# The pinned LiteLLM wheels (scripts/litellm-registry.txt) in .cache/litellm/ (git-ignored),
+# downloaded with --require-hashes: the registry tests re-extract the shipped data file
+# from them row by row and fail, never skip, without them.
+ensure_litellm_wheels() {
+    ensure_venv
+    log "LiteLLM wheels pinned for the registry (hash-checked)"
+    "$PY" "$ROOT/scripts/refresh_models.py" --fetch >/dev/null
 }

@@ -15,6 +15,9 @@
   re-rendered readouts and charts with layout flushed, over many events; p50 / p95.
 - capacity curves: the same events with the curves panel open; each input then also
   redraws a 500-point sweep in the next frame, timed by the page itself.
+- the model registry: its data file's size (raw, gzip, and compressed in the wheel the
+  page downloads) and, in every cold load, the time the page takes to import, read and
+  parse it after "ready" (budgetcore:registry-parse), beside the same floor.
 - session replay: the same events with the replay panel open on a 500-turn generated
   session; each input re-runs the replay (500 plans) and redraws its charts and tables
   in the next frame, timed by the page itself (budgetcore:replay). Printed beside the
@@ -24,11 +27,13 @@
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import statistics
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -124,8 +129,11 @@ PAGES = {
 }
 
 
+REGISTRY_PARSE = "performance.getEntriesByName('budgetcore:registry-parse')"
+
+
 def load(context: BrowserContext, url: str) -> dict[str, Any]:
-    """One visit, until "ready"."""
+    """One visit, until "ready" (and, on the controller page, until the registry is in)."""
     page = context.new_page()
     try:
         page.add_init_script(READY_PROBE)
@@ -135,9 +143,27 @@ def load(context: BrowserContext, url: str) -> dict[str, Any]:
         if state != "ready":
             raise SystemExit(f"bench: {url} ended in state {state!r}")
         figures: dict[str, Any] = page.evaluate(LOAD_FIGURES)
+        if page.evaluate("document.querySelector('[data-picker]') !== null"):
+            page.wait_for_function(f"{REGISTRY_PARSE}.length > 0", timeout=120_000)
+            figures["registry_parse"] = page.evaluate(f"{REGISTRY_PARSE}[0].duration")
         return figures
     finally:
         page.close()
+
+
+def registry_sizes(site: Path) -> dict[str, int]:
+    """The shipped model registry's bytes: as a file, gzipped, and inside the budgetcore
+    wheel the page downloads (its share of the download)."""
+    (wheel,) = site.glob("**/budgetcore-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        info = archive.getinfo("budgetcore/data/models.json")
+        data = archive.read(info)
+    return {
+        "registry_bytes": len(data),
+        "registry_gzip_bytes": len(gzip.compress(data, 9, mtime=0)),
+        "registry_in_wheel_bytes": info.compress_size,
+        "wheel_bytes": wheel.stat().st_size,
+    }
 
 
 def cold_and_warm(p: Playwright, url: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -296,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
         "replay_python_ms_p50": round(pct(replays_py, 0.50), 2),
         "replay_python_ms_p95": round(pct(replays_py, 0.95), 2),
         "input_to_render_with_replay_ms_p95": round(pct(times_replay, 0.95), 2),
+        "registry_parse_ms_median": med([f["registry_parse"] for f in page_cold]),
+        "registry_parse_ms_all": [round(f["registry_parse"]) for f in page_cold],
+        **registry_sizes(args.dir),
     }
     # Scaled to a machine whose bare Pyodide boot takes 2.5 s (the target's reference).
     scale = 2500 / figures["floor_ready_ms_median"]
@@ -371,6 +400,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{figures['input_to_render_with_replay_ms_p95']} ms; of the redraw, Python (replay "
         f"and markup) p50 {figures['replay_python_ms_p50']} ms, p95 "
         f"{figures['replay_python_ms_p95']} ms"
+    )
+    print(
+        f"model registry: {f['registry_bytes']:,} bytes ({f['registry_gzip_bytes']:,} gzipped, "
+        f"{f['registry_in_wheel_bytes']:,} in the {f['wheel_bytes']:,}-byte budgetcore wheel); "
+        f"import, read and parse after ready: median {f['registry_parse_ms_median']} ms over "
+        f"{args.loads} cold loads (bare Pyodide boot {floor} ms)"
     )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""An independent implementation of SPEC §3-5 with fractions.Fraction and plain dicts.
+"""An independent implementation of docs/spec.md §3-5 with fractions.Fraction and plain dicts.
 
 It shares no code with budgetcore beyond reading the same JSON shape, so property
 tests comparing the two catch a formula written wrong on either side.
@@ -96,7 +96,7 @@ def oracle_plan(scenario: dict[str, Any]) -> dict[str, Any]:
 
 def io_caps(samples: dict[str, Any]) -> list[int]:
     """Token equivalents of the 2 MiB BSON allowance, the record cap and the session cap
-    (SPEC §6 defaults), at the most bytes per token seen."""
+    (docs/spec.md §6 defaults), at the most bytes per token seen."""
     caps = []
     bson = samples.get("bson", [])
     ratios = [Fraction(s["bytes"], s["tokens"]) for s in bson]

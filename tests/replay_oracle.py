@@ -1,4 +1,4 @@
-"""An independent session replay written from SPEC §12 alone, on plain dicts.
+"""An independent session replay written from docs/spec.md §12 alone, on plain dicts.
 
 It shares nothing with budgetcore: each turn's request is ``tests.oracle.oracle_plan``
 (itself independent of the package), money is ``fractions.Fraction``, the prompt cache
@@ -21,8 +21,21 @@ def _frac(value: object) -> Fraction | None:
     return None if value is None else Fraction(str(value))
 
 
+def _tier(prices: dict[str, Any], context: int) -> dict[str, Fraction | None]:
+    """The prices a request of ``context`` input tokens pays: a size tier applies to the
+    whole request once the context is strictly above its threshold, the highest such
+    tier wins, and a price the tier leaves out is the base one (docs/spec.md §13)."""
+    keys = ("input", "output", "cache_read", "cache_write")
+    flat = {k: _frac(prices.get(k)) for k in keys}
+    crossed = [t for t in prices.get("tiers") or () if context > t["above"]]
+    if crossed:
+        top = max(crossed, key=lambda t: t["above"])
+        flat.update({k: _frac(top[k]) for k in keys if top.get(k) is not None})
+    return flat
+
+
 def _layout(prefix: int, summary_id: object, adopted: int, raw_from: int, raw: int) -> list[Any]:
-    """A request as a list of token identities, in SPEC §12 order (the rest of F is
+    """A request as a list of token identities, in docs/spec.md §12 order (the rest of F is
     never shared, so it is left out: it cannot extend a shared prefix)."""
     return (
         [("p", i) for i in range(prefix)]
@@ -143,14 +156,15 @@ def oracle_replay(
         main_out = out if p["admitted"] else 0
         cost = None
         if prices and prices.get("input") is not None and prices.get("output") is not None:
-            inp = _frac(prices["input"])
-            read = _frac(prices.get("cache_read")) or inp
-            write = _frac(prices.get("cache_write")) if caching else None
+            main = _tier(prices, main_in)
+            inp = main["input"]
+            read = inp if main["cache_read"] is None else main["cache_read"]
+            write = main["cache_write"] if caching else None
             write = write if write is not None else inp
-            cost = (main_in - cached) * write + cached * read + main_out * _frac(prices["output"])
+            cost = (main_in - cached) * write + cached * read + main_out * main["output"]
             if run_input:
-                s_in, s_out = _frac(sprices["input"]), _frac(sprices["output"])
-                cost += run_input * s_in + written * s_out
+                side = _tier(sprices, run_input)
+                cost += run_input * side["input"] + written * side["output"]
         if status in ("run", "recompress"):
             summary_id += 1
             covered += consumed

@@ -1,4 +1,4 @@
-"""Conformance cases (SPEC §14): the shipped file, the case set, JSON Lines, plan diffs."""
+"""Conformance cases (docs/spec.md §14): the shipped file, the case set, JSON Lines, plan diffs."""
 
 from __future__ import annotations
 
@@ -37,6 +37,8 @@ from tests.oracle import oracle_plan
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = parse_cases(shipped_cases_text()).cases
 BY_NAME = {c.name: c for c in SHIPPED}
+HEADER = '{"format": "budgetcore-cases", "format_version": 1}\n'
+PLAN = json.dumps(SHIPPED[0].plan)
 
 
 def test_shipped_file_is_what_the_code_generates() -> None:
@@ -228,6 +230,17 @@ class TestFile:
         ("text", "message"),
         [
             ("", "cases is empty"),
+            (HEADER, "cases has no case after its header: a conformance run needs one"),
+            (
+                HEADER + '{"name": "a", "scenario": {}, "plan": {}}',
+                "line 2: plan lacks 18 of the 18 spec §11 output keys (main_safe_input,",
+            ),
+            (
+                HEADER + '{"name": "a", "scenario": {"config": {"x": 1, "x": 2}}, "plan": {}}',
+                "line 2: scenario.config.x appears more than once",
+            ),
+            (HEADER + "\u2028{", "line 2 is not valid JSON"),
+            (b"\xff", "cases must be UTF-8 text (byte 0)"),
             ('{"format": "other"}\n', "line 1 must be the header"),
             (
                 '{"format": "budgetcore-cases", "format_version": 2}\n',
@@ -235,9 +248,8 @@ class TestFile:
             ),
             ('{"format": "budgetcore-cases", "format_version": 1}\n[1]\n', "line 2 must be a JSON"),
             (
-                '{"format": "budgetcore-cases", "format_version": 1}\n'
-                '{"name": "a", "scenario": {}, "plan": {}}\n'
-                '{"name": "a", "scenario": {}, "plan": {}}',
+                HEADER + f'{{"name": "a", "scenario": {{}}, "plan": {PLAN}}}\n'
+                f'{{"name": "a", "scenario": {{}}, "plan": {PLAN}}}',
                 'line 3: name appears more than once, got "a"',
             ),
             (
@@ -246,13 +258,15 @@ class TestFile:
             ),
             (
                 '{"format": "budgetcore-cases", "format_version": 1, "cases": 2}\n'
-                '{"name": "a", "scenario": {}, "plan": {}}',
+                f'{{"name": "a", "scenario": {{}}, "plan": {PLAN}}}',
                 "cases header declares 2 cases, the file has 1",
             ),
             ('{"format": "budgetcore-cases", "format_version": 1}\n{', "line 2 is not valid JSON"),
         ],
     )
-    def test_a_malformed_file_is_refused_naming_the_line(self, text: str, message: str) -> None:
+    def test_a_malformed_file_is_refused_naming_the_line(
+        self, text: str | bytes, message: str
+    ) -> None:
         with pytest.raises(ScenarioError, match="^" + _escape(message)):
             parse_cases(text)
 
@@ -311,8 +325,48 @@ class TestAssertPlanMatches:
         assert "a float: the contract is exact" in str(diffs[0])
 
     def test_a_mistyped_name_mapping_is_an_error_not_a_silent_miss(self) -> None:
-        with pytest.raises(ValueError, match="does not have: main_safe_inpt"):
+        message = "names['M'] = 'main_safe_inpt' is not a key of the plan (near: main_safe_input"
+        with pytest.raises(ValueError, match=re.escape(message)):
             plan_differences({"M": 1}, GOLDEN.plan, names={"M": "main_safe_inpt"})
+
+    @pytest.mark.parametrize(
+        ("kwargs", "error", "message"),
+        [
+            (
+                {"names": {"M": 1}},
+                TypeError,
+                "names['M'] must be a budgetcore plan key (a string such as 'main_safe_input'), "
+                "got 1",
+            ),
+            ({"names": 42}, TypeError, "names must be a mapping of your key names to budgetcore"),
+            ({"names": "M"}, TypeError, "names must be a mapping of your key names"),
+            ({"names": {1: "main_safe_input"}}, TypeError, "names: the key 1 must be your key"),
+            (
+                {"keys": "main_safe_input"},
+                TypeError,
+                "keys must be a list of plan keys, not one string: use keys=['main_safe_input']",
+            ),
+            ({"keys": 42}, TypeError, "keys must be a list of plan keys, got 42"),
+            ({"keys": [1]}, TypeError, "keys[0] must be a plan key (a string), got 1"),
+            ({"keys": []}, ValueError, "keys names no key: a comparison of nothing"),
+        ],
+    )
+    def test_every_misuse_is_one_line_naming_the_key_and_value(
+        self, kwargs: dict[str, Any], error: type[Exception], message: str
+    ) -> None:
+        with pytest.raises(error, match="^" + re.escape(message)) as info:
+            assert_plan_matches(dict(GOLDEN.plan), GOLDEN, **kwargs)
+        assert "\n" not in str(info.value)
+
+    def test_a_case_that_is_not_a_case_is_named(self) -> None:
+        with pytest.raises(
+            TypeError, match=r"^case must be the budget_case fixture's Case, got dict"
+        ):
+            assert_plan_matches(dict(GOLDEN.plan), dict(GOLDEN.plan))  # type: ignore[arg-type]
+
+    def test_an_expected_plan_without_the_spec_keys_is_an_error_not_a_pass(self) -> None:
+        with pytest.raises(ValueError, match=r"^the expected plan lacks the spec §11 keys"):
+            plan_differences({}, {})
 
     def test_keys_limit_the_comparison_and_must_exist(self) -> None:
         assert_plan_matches({"main_safe_input": 936_345}, GOLDEN, keys=["main_safe_input"])
@@ -374,10 +428,25 @@ class TestCli:
     @pytest.mark.parametrize(
         ("args", "line"),
         [
-            (("cases", "--random", "-1"), "--random must be a count from 0 to 10,000, got -1"),
+            (
+                ("cases", "--random", "-1"),
+                'budgetcore cases: argument --random: must be an integer from 0 to 10,000, got "-1"'
+                " (see --help)",
+            ),
             (
                 ("cases", "--random", "10001"),
-                "--random must be a count from 0 to 10,000, got 10001",
+                "budgetcore cases: argument --random: must be an integer from 0 to 10,000, "
+                'got "10001" (see --help)',
+            ),
+            (
+                ("cases", "--random", "3", "--seed", "-1"),
+                "budgetcore cases: argument --seed: must be an integer from 0 to 2^63 - 1, "
+                'got "-1" (see --help)',
+            ),
+            (
+                ("cases", "--random", "3", "--seed", "9" * 5_000),
+                "budgetcore cases: argument --seed: is larger than its limit of 32 bytes "
+                "(see --help)",
             ),
             (("cases", "--random", "x"), None),
             (("cases", "--out", "/nonexistent/dir/cases.jsonl"), None),

@@ -1,4 +1,4 @@
-"""The machine contract of SPEC §11, run as a real subprocess."""
+"""The machine contract of docs/spec.md §11, run as a real subprocess."""
 
 from __future__ import annotations
 
@@ -200,19 +200,24 @@ def test_a_full_disk_is_one_line_and_non_zero(command: str) -> None:
     assert _one_line(proc, code=1) == "budgetcore: cannot write the output: No space left on device"
 
 
-def test_a_ten_megabyte_key_is_shortened_in_the_message() -> None:
-    key = "k" * 10_000_000
+def test_a_megabyte_key_is_shortened_in_the_message() -> None:
+    key = "k" * 1_000_000  # within the 1 MiB limit of a scenario and a config
     line = _one_line(run("plan", "-", stdin=f'{{"{key}": 1}}'.encode()))
     assert line.startswith("kkkk")
-    assert line.endswith("is not a known key (see SPEC §11), got 1")
+    assert line.endswith("is not a known key (see spec §11), got 1")
     config = run("check", "-", stdin=f"[config]\n{key} = 1\n".encode())
     assert max(len(x) for x in config.stderr.decode().splitlines()) <= 500
 
 
+def test_a_ten_megabyte_scenario_is_refused_at_its_size_limit() -> None:
+    line = _one_line(run("plan", "-", stdin=b'{"' + b"k" * 10_000_000 + b'": 1}'))
+    assert line == "scenario is larger than its limit of 1 MiB (1,048,576 bytes)"
+
+
 def test_many_problems_stay_one_short_line() -> None:
-    doc = "{" + ",".join(f'"k{i}": 1' for i in range(100_000)) + "}"
+    doc = "{" + ",".join(f'"k{i}": 1' for i in range(80_000)) + "}"  # within 1 MiB
     line = _one_line(run("plan", "-", stdin=doc.encode()))
-    assert line.endswith("and 99992 more problem(s)"), line[-80:]  # 8 fit in 400 chars
+    assert line.endswith("and 79992 more problem(s)"), line[-80:]  # 8 fit in 400 chars
 
 
 # The wide battery: every command, in-process through the same entry point as the

@@ -1,4 +1,5 @@
-"""Config export and import (SPEC §9): only supported overrides, validated, round-trippable."""
+"""Config export and import (docs/spec.md §9): only supported overrides, validated,
+round-trippable."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Agent log parsers (SPEC §12) on small hand-made fixtures in both formats.
+"""Agent log parsers (docs/spec.md §12) on small hand-made fixtures in both formats.
 
 tests/fixtures/claude-session.jsonl, line by line: 1 user; 2-3 one response written
 twice (output 50, then 120: the second is kept); 4 tool result; 5 request; 6 a broken
@@ -39,7 +39,7 @@ class TestClaudeCode:
         assert main.name == "main"
         # line: (context = input + cache creation + cache read, output)
         assert [(r.line, r.context, r.output) for r in main.requests] == [
-            (3, 5_010, 120),  # the copy with the largest output_tokens
+            (2, 5_010, 120),  # the first copy's place, the largest output_tokens
             (5, 6_020, 80),
             (10, 6_025, 90),  # null cache_creation_input_tokens counts as 0
             (14, 3_010, 60),
@@ -65,12 +65,12 @@ class TestClaudeCode:
         )
 
     def test_sidechains_are_a_separate_series(self) -> None:
-        assert [s.name for s in self.log.series] == ["main", "sidechain"]
-        side = self.log.pick("sidechain")
+        assert [s.name for s in self.log.series] == ["main", "sidechain-1"]
+        side = self.log.pick("sidechain-1")
         assert [(r.context, r.output, r.model) for r in side.requests] == [
             (100, 10, "claude-haiku-4-5")
         ]
-        with pytest.raises(ScenarioError, match="series must be one of main, sidechain"):
+        with pytest.raises(ScenarioError, match="series must be one of main, sidechain-1"):
             self.log.pick("other")
 
     def test_malformed_lines_are_listed_by_number(self) -> None:
@@ -147,7 +147,7 @@ class TestFiles:
         [
             (b"", "neither a Claude Code session JSONL nor a Codex CLI rollout"),
             (b"not json\n[1, 2]\n", "neither a Claude Code"),
-            (b"\xff\xfe", "log must be UTF-8 text"),
+            (b"\xff\xfe", "neither a Claude Code"),  # a line that is not UTF-8 is malformed
             (b'{"type": "user", "uuid": "u"}\n', "has no usable request in this Claude Code file"),
             (
                 b'{"type": "event_msg", "payload": {"type": "token_count", "info": null}}\n',

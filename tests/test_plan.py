@@ -1,4 +1,4 @@
-"""Golden values of SPEC §10 and the four boundary experiments, through plan()."""
+"""Golden values of docs/spec.md §10 and the four boundary experiments, through plan()."""
 
 from __future__ import annotations
 

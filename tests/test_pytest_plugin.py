@@ -121,3 +121,158 @@ def test_fixture_is_documented_in_pytest_fixtures(project: pytest.Pytester) -> N
     result = _run(project, "--fixtures")
     assert "budget_case" in result.stdout.str()
     assert "One budgetcore conformance case" in result.stdout.str()
+
+
+# ------------------------------------------------ misuse: one line naming it (issue 24)
+
+
+def _collect_error(result: pytest.RunResult) -> str:
+    """The one line pytest shows for a collection error raised by the plugin."""
+    lines = [line for line in result.stdout.lines if "budget_case:" in line]
+    assert lines, result.stdout.str()
+    return lines[0]
+
+
+def test_a_case_picked_by_name_runs_that_case(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.parametrize("budget_case", ["golden", "edge-k-zero"], indirect=True)
+        def test_picked(budget_case):
+            assert budget_case.name in ("golden", "edge-k-zero")
+            assert budget_case.plan["main_safe_input"] > 0
+        """
+    )
+    result = _run(pytester, "-vv")
+    result.assert_outcomes(passed=2)
+    assert "test_picked[golden]" in result.stdout.str()
+
+
+def test_an_unknown_case_name_is_one_line_naming_it(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.parametrize("budget_case", ["goldne"], indirect=True)
+        def test_picked(budget_case):
+            pass
+        """
+    )
+    result = _run(pytester)
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # a collection error
+    line = _collect_error(result)
+    assert 'budget_case: no case named "goldne" in the shipped set' in line
+    assert "(near: golden" in line
+    assert "duplicate parametrization" not in result.stdout.str()
+
+
+@pytest.mark.parametrize(
+    ("decorator", "message"),
+    [
+        (
+            '@pytest.mark.parametrize("budget_case", ["golden"])',
+            "budget_case: parametrize it with indirect=True",
+        ),
+        (
+            '@pytest.mark.parametrize("budget_case", [], indirect=True)',
+            "budget_case: the parametrize list names no case",
+        ),
+        (
+            '@pytest.mark.parametrize("budget_case", [42], indirect=True)',
+            "budget_case: a case is picked by its name (a string), got 42",
+        ),
+    ],
+)
+def test_a_misused_parametrize_is_one_line(
+    pytester: pytest.Pytester, decorator: str, message: str
+) -> None:
+    pytester.makepyfile(f"import pytest\n\n{decorator}\ndef test_picked(budget_case):\n    pass\n")
+    result = _run(pytester)
+    assert result.ret != pytest.ExitCode.OK
+    assert message in _collect_error(result)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        ('names={"M": 1}', "names['M'] must be a budgetcore plan key"),
+        ("names=42", "names must be a mapping of your key names to budgetcore's"),
+        ('keys="main_safe_input"', "keys must be a list of plan keys, not one string"),
+    ],
+)
+def test_a_misused_assert_names_the_mapping_key_and_value(
+    pytester: pytest.Pytester, call: str, message: str
+) -> None:
+    pytester.makepyfile(
+        f"""
+        import pytest
+        from budgetcore.conformance.pytest_plugin import assert_plan_matches
+
+        @pytest.mark.parametrize("budget_case", ["golden"], indirect=True)
+        def test_misused(budget_case):
+            assert_plan_matches(dict(budget_case.plan), budget_case, {call})
+        """
+    )
+    result = _run(pytester)
+    result.assert_outcomes(failed=1)
+    errors = [line for line in result.stdout.lines if line.startswith("E ")]
+    assert any(message in line for line in errors), errors
+
+
+SEED_RULE = "must be an integer from 0 to 2^63 - 1"
+
+
+def _header(cases: int | None = None) -> str:
+    count = "" if cases is None else f', "cases": {cases}'
+    return f'{{"format": "budgetcore-cases", "format_version": 1{count}}}'
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (_header(0) + "\n", "cases has no case after its header: a conformance run needs one"),
+        (_header() + "\n", "cases has no case after its header"),
+        (
+            _header(1) + '\n{"name": "a", "scenario": {}, "plan": {}}\n',
+            "line 2: plan lacks 18 of the 18 spec §11 output keys",
+        ),
+        (
+            _header(1) + '\n{"name": "a", "name": "b", "scenario": {}, "plan": {}}\n',
+            "line 2: name appears more than once",
+        ),
+    ],
+)
+def test_a_cases_file_without_a_usable_case_fails_the_run(
+    pytester: pytest.Pytester, content: str, message: str
+) -> None:
+    pytester.makefile(".jsonl", mine=content)
+    pytester.makepyfile("def test_any(budget_case):\n    pass\n")
+    result = _run(pytester, "--budget-cases", "mine.jsonl")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR  # never a pass of zero cases
+    assert "'mine.jsonl' is not a budgetcore cases file: " + message in result.stderr.str()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--budget-seed", "-1"), f"--budget-seed {SEED_RULE}, got -1"),
+        (("--budget-seed", "9" * 5_000), f'--budget-seed {SEED_RULE}, got "999'),
+        (("--budget-random", "9" * 5_000), '--budget-random must be from 0 to 10,000, got "999'),
+        (("--budget-random", "x"), "--budget-random must be from 0 to 10,000, got x"),
+        (
+            ("--budget-cases", "/dev/zero"),
+            "'/dev/zero' is not a budgetcore cases file: cases is larger than its limit of 64 MiB",
+        ),
+        (("--budget-cases", "."), "--budget-cases '.' cannot be read: Is a directory"),
+    ],
+)
+def test_bad_option_values_are_one_short_usage_line(
+    pytester: pytest.Pytester, args: tuple[str, ...], message: str
+) -> None:
+    pytester.makepyfile("def test_any(budget_case):\n    pass\n")
+    result = _run(pytester, *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    errors = result.stderr.str().strip().splitlines()
+    assert message in errors[-1], errors
+    assert max(len(line) for line in errors) <= 300

@@ -1,4 +1,6 @@
-"""The model registry (SPEC §13): provenance, exact entries, search, scenarios, CLI."""
+"""The model registry (docs/models-and-peers.md): provenance, the row-by-row
+re-extraction from the pinned wheels, exact entries, the resolver, search, scenarios and
+the ``models`` command."""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ import subprocess
 import sys
 import zipfile
 from decimal import Decimal
+from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -26,13 +30,16 @@ from budgetcore.registry.models import (
     per_million,
     picks,
     require,
+    resolve,
     search,
 )
-from budgetcore.registry.prices import Prices
+from budgetcore.registry.prices import Prices, PriceTier, tier_for
 from budgetcore.scenario.parse import parse_scenario_json
+from tests import litellm_oracle
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "budgetcore" / "data" / "models.json"
+CACHE = ROOT / ".cache" / "litellm"
 
 
 def _refresh_script() -> ModuleType:
@@ -42,19 +49,55 @@ def _refresh_script() -> ModuleType:
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
+
+
+def _pins() -> list[tuple[str, str]]:
+    """(version, sha256) of every release in the pin file, read here on its own."""
+    text = (ROOT / "scripts" / "litellm-registry.txt").read_text(encoding="utf-8")
+    return re.findall(r"^(?:retired )?litellm==(\S+) --hash=sha256:([0-9a-f]{64})$", text, re.M)
+
+
+@cache
+def _wheel(version: str) -> Path:
+    """The pinned wheel of ``version`` in .cache/litellm/, its hash checked. scripts/test
+    downloads them (scripts/refresh-models --fetch); a missing wheel is a failure."""
+    sha = dict(_pins())[version]
+    for path in sorted(CACHE.glob(f"litellm-{version}-*.whl")):
+        if hashlib.sha256(path.read_bytes()).hexdigest() == sha:
+            return path
+    pytest.fail(
+        f"the pinned litellm {version} wheel is not in .cache/litellm: "
+        "run scripts/refresh-models --fetch (scripts/test does)"
+    )
+
+
+@cache
+def _source(version: str) -> dict[str, Any]:
+    with zipfile.ZipFile(_wheel(version)) as archive:
+        (member,) = (
+            n
+            for n in archive.namelist()
+            if re.fullmatch(r"litellm/model_prices_and_context_window[^/]*\.json", n)
+        )
+        data: dict[str, Any] = json.loads(archive.read(member), parse_float=Decimal)
+        return data
 
 
 class TestProvenance:
     def test_header_counts_and_digest_match_the_rows(self) -> None:
         data = json.loads(DATA.read_bytes())
         rows = data["rows"]
-        assert data["selection"]["kept"] == len(rows) > 3_000
+        sel = data["selection"]
+        assert sel["kept"] + sel["retired"] == len(rows) > 3_000
         compact = json.dumps(rows, separators=(",", ":"), ensure_ascii=False).encode()
         assert hashlib.sha256(compact).hexdigest() == data["rows_sha256"]
-        dropped = sum(data["selection"]["dropped"].values())
-        assert dropped + len(rows) == data["source"]["entries"]
+        dropped = sum(sel["dropped"].values())
+        assert dropped + sel["kept"] == data["sources"][0]["entries"]
+        retired = [r for r in rows if isinstance(r[-1], dict) and "retired" in r[-1]]
+        assert len(retired) == sel["retired"]
 
     def test_rows_are_sorted_unique_and_well_formed(self) -> None:
         data = json.loads(DATA.read_bytes())
@@ -63,80 +106,144 @@ class TestProvenance:
         assert len(set(names)) == len(names)
         price = re.compile(r"\d+(\.\d+)?")
         for row in data["rows"]:
-            assert 4 <= len(row) <= 8
+            extra = row[-1] if isinstance(row[-1], dict) else None
+            fixed = row[:-1] if extra is not None else row
+            assert 4 <= len(fixed) <= 9
             assert 0 <= row[1] < len(data["providers"])
             assert isinstance(row[2], int)
             assert row[2] >= 1
             assert isinstance(row[3], int)
             assert row[3] >= 1
-            assert row[-1] is not None or len(row) == 4  # trailing nulls are trimmed
-            for p in row[4:]:
+            if extra is None:
+                assert row[-1] is not None or len(row) == 4  # trailing nulls are trimmed
+            else:
+                assert extra  # never an empty object
+                assert set(extra) <= {"mode", "tiers", "priority", "flex", "deprecation", "retired"}
+            for p in fixed[4:]:
                 assert p is None or price.fullmatch(p), row
 
-    def test_header_names_the_pinned_release(self) -> None:
-        pin = _refresh_script().pinned()
+    def test_header_names_every_pinned_release_newest_first(self) -> None:
         prov = default_registry().provenance
-        assert (prov.package, prov.version, prov.wheel_sha256) == (
-            pin.name,
-            pin.version,
-            pin.sha256,
-        )
-        assert prov.wheel.startswith(f"litellm-{pin.version}-")
-        assert re.fullmatch(r"litellm/model_prices_and_context_window[^/]*\.json", prov.member)
-        assert re.fullmatch(r"[0-9a-f]{64}", prov.member_sha256)
-        assert prov.label == f"LiteLLM {pin.version}"
+        releases = [(prov.version, prov.wheel_sha256)]
+        releases += [(r.version, r.wheel_sha256) for r in prov.retired]
+        assert releases == _pins()
+        assert prov.label == f"LiteLLM {prov.version}"
+        for release in (prov, *prov.retired):
+            assert release.wheel.startswith(f"litellm-{release.version}-")
+            assert re.fullmatch(
+                r"litellm/model_prices_and_context_window[^/]*\.json", release.member
+            )
+        assert [r.label for r in prov.retired] == [
+            "LiteLLM 1.103.6",
+            "LiteLLM 1.82.1",
+            "LiteLLM 1.74.7",
+        ]
 
-    def test_reextracting_the_pinned_wheel_gives_the_same_bytes(self) -> None:
+    def test_reextracting_the_pinned_wheels_gives_the_same_bytes(self) -> None:
         script = _refresh_script()
-        wheel = script.cached_wheel()
-        if wheel is None:
-            pytest.skip("pinned litellm wheel not in .cache/litellm (scripts/refresh-models)")
-        text = script.extract(wheel.read_bytes(), wheel.name, script.pinned())
+        pins = script.pinned()
+        wheels = {
+            p.version: (_wheel(p.version).name, _wheel(p.version).read_bytes()) for p in pins.all
+        }
+        text = script.extract(wheels, pins, script.read_aliases())
         assert text.encode("utf-8") == DATA.read_bytes()
 
-    def test_every_row_equals_the_litellm_json_itself(self) -> None:
-        script = _refresh_script()
-        wheel = script.cached_wheel()
-        if wheel is None:
-            pytest.skip("pinned litellm wheel not in .cache/litellm (scripts/refresh-models)")
-        reg = default_registry()
-        with zipfile.ZipFile(wheel) as archive:
-            source = archive.read(reg.provenance.member)
-        assert hashlib.sha256(source).hexdigest() == reg.provenance.member_sha256
-        entries = json.loads(source, parse_float=Decimal)
+    def test_each_release_member_is_the_json_in_its_wheel(self) -> None:
+        prov = default_registry().provenance
+        for release in (prov, *prov.retired):
+            with zipfile.ZipFile(_wheel(release.version)) as archive:
+                source = archive.read(release.member)
+            assert hashlib.sha256(source).hexdigest() == release.member_sha256
+
+
+def _expected_names() -> dict[str, str]:
+    """Every model the data file must hold, found from the sources here: name ->
+    the release it comes from."""
+
+    def usable(e: object) -> bool:
+        return (
+            isinstance(e, dict)
+            and e.get("mode") in ("chat", "responses")
+            and isinstance(e.get("max_input_tokens"), int)
+            and e["max_input_tokens"] > 0
+            and isinstance(e.get("max_output_tokens"), int)
+            and e["max_output_tokens"] > 0
+        )
+
+    prov = default_registry().provenance
+    out = {n: prov.version for n, e in _source(prov.version).items() if usable(e)}
+    for release in prov.retired:
+        for name in release.models:
+            assert name not in out, f"{name} is not retired"
+            assert usable(_source(release.version)[name]), name
+            out[name] = release.version
+    return out
+
+
+class TestRowByRow:
+    """Every row against its source entry, read here from the pinned wheels; prices
+    against LiteLLM's calculator's own rules (tests/litellm_oracle.py) at every
+    context on either side of each threshold the entry has."""
+
+    def test_the_models_are_exactly_the_chat_responses_and_retired_ones(self) -> None:
+        assert set(default_registry().names) == set(_expected_names())
+
+    def test_contract_mode_dates_and_release_equal_the_source(self) -> None:
+        for name, version in _expected_names().items():
+            entry = _source(version)[name]
+            model = lookup(name)
+            assert model is not None
+            assert model.contract.input_tokens == entry["max_input_tokens"], name
+            assert model.contract.output_tokens == entry["max_output_tokens"], name
+            assert model.mode == entry["mode"], name
+            assert model.provider == entry["litellm_provider"], name
+            assert model.deprecation == entry.get("deprecation_date"), name
+            current = version == default_registry().provenance.version
+            assert model.retired == (None if current else f"LiteLLM {version}"), name
+
+    def test_base_prices_are_the_source_values(self) -> None:
         keys = (
             "input_cost_per_token",
             "output_cost_per_token",
             "cache_read_input_token_cost",
             "cache_creation_input_token_cost",
+            "cache_creation_input_token_cost_above_1hr",
         )
-        for name in reg.names:
-            entry, model = entries[name], lookup(name)
-            assert model is not None
-            assert entry["mode"] == "chat"
-            assert model.contract.input_tokens == entry["max_input_tokens"]
-            assert model.contract.output_tokens == entry["max_output_tokens"]
+        for name, version in _expected_names().items():
+            entry = _source(version)[name]
+            if "tiered_pricing" in entry:
+                continue  # range tables: the first range is the base (next test)
+            p = lookup(name)
+            assert p is not None
             got = (
-                model.prices.input,
-                model.prices.output,
-                model.prices.cache_read,
-                model.prices.cache_write,
+                p.prices.input,
+                p.prices.output,
+                p.prices.cache_read,
+                p.prices.cache_write,
+                p.prices.cache_write_1h,
             )
             assert got == tuple(entry.get(k) for k in keys), name
-        kept = {
-            n
-            for n, e in entries.items()
-            if isinstance(e, dict)
-            and e.get("mode") == "chat"
-            and isinstance(e.get("max_input_tokens"), int)
-            and e["max_input_tokens"] > 0
-            and isinstance(e.get("max_output_tokens"), int)
-            and e["max_output_tokens"] > 0
-        }
-        assert kept == set(reg.names)
+
+    @pytest.mark.parametrize("tier", [None, "priority", "flex"])
+    def test_every_request_is_billed_at_litellm_rates(self, tier: str | None) -> None:
+        checked = 0
+        for name, version in _expected_names().items():
+            entry = _source(version)[name]
+            model = lookup(name)
+            assert model is not None
+            prices = model.service_tier(tier)
+            edges = litellm_oracle.thresholds(entry)
+            contexts = {1, 1_000, model.contract.input_tokens}
+            contexts |= {max(1, n + d) for n in edges for d in (-1, 0, 1)}
+            for context in sorted(contexts):
+                want = litellm_oracle.rates(entry, context, tier)
+                got = tier_for(prices, context).billed()
+                assert got == want, (name, tier, context)
+                checked += 1
+        assert checked > 10_000
 
 
-# Known entries of litellm 1.110.2, read from its JSON by hand (prices in USD per token).
+# Known entries, read from the JSON by hand (prices in USD per token).
 KNOWN = {
     "claude-sonnet-4-5": (
         "anthropic",
@@ -147,6 +254,7 @@ KNOWN = {
             output=Decimal("0.000015"),
             cache_read=Decimal("0.0000003"),
             cache_write=Decimal("0.00000375"),
+            cache_write_1h=Decimal("0.000006"),
         ),
     ),
     "gemini/gemini-2.5-pro": (
@@ -157,6 +265,14 @@ KNOWN = {
             input=Decimal("0.00000125"),
             output=Decimal("0.00001"),
             cache_read=Decimal("0.000000125"),
+            tiers=(
+                PriceTier(
+                    above=200_000,
+                    input=Decimal("0.0000025"),
+                    output=Decimal("0.000015"),
+                    cache_read=Decimal("0.00000025"),
+                ),
+            ),
         ),
     ),
     "gpt-4o": (
@@ -167,6 +283,37 @@ KNOWN = {
             input=Decimal("0.0000025"),
             output=Decimal("0.00001"),
             cache_read=Decimal("0.00000125"),
+        ),
+    ),
+    "gpt-5-codex": (
+        "openai",
+        272_000,
+        128_000,
+        Prices(
+            input=Decimal("0.00000125"),
+            output=Decimal("0.00001"),
+            cache_read=Decimal("0.000000125"),
+        ),
+    ),
+    "claude-sonnet-4-20250514": (
+        "anthropic",
+        1_000_000,
+        64_000,
+        Prices(
+            input=Decimal("0.000003"),
+            output=Decimal("0.000015"),
+            cache_read=Decimal("0.0000003"),
+            cache_write=Decimal("0.00000375"),
+            cache_write_1h=Decimal("0.000006"),
+            tiers=(
+                PriceTier(
+                    above=200_000,
+                    input=Decimal("0.000006"),
+                    output=Decimal("0.0000225"),
+                    cache_read=Decimal("0.0000006"),
+                    cache_write=Decimal("0.0000075"),
+                ),
+            ),
         ),
     ),
 }
@@ -194,6 +341,63 @@ class TestEntries:
         assert model.prices.cache_write * 1_000_000 == Decimal("3.75")
         assert per_million(model.prices.cache_write) == "3.75"
 
+    @pytest.mark.parametrize(
+        "name",
+        [
+            "gpt-5-codex",
+            "gpt-5.1-codex",
+            "gpt-5.1-codex-max",
+            "gpt-5.1-codex-mini",
+            "gpt-5.2-codex",
+            "gpt-5.3-codex",
+            "gpt-5-pro",
+            "o3-pro",
+            "codex-mini-latest",
+        ],
+    )
+    def test_every_codex_model_is_a_responses_model_with_prices(self, name: str) -> None:
+        model = lookup(name)
+        assert model is not None
+        assert model.mode == "responses"
+        assert model.prices.known
+
+    @pytest.mark.parametrize(
+        ("name", "release", "deprecation"),
+        [
+            ("claude-sonnet-4-20250514", "LiteLLM 1.103.6", "2026-06-15"),
+            ("claude-opus-4-20250514", "LiteLLM 1.103.6", "2026-06-15"),
+            ("claude-opus-4-1", "LiteLLM 1.103.6", "2026-08-05"),
+            ("codex-mini-latest", "LiteLLM 1.103.6", "2026-02-12"),
+            ("claude-3-5-sonnet-20241022", "LiteLLM 1.82.1", "2025-10-01"),
+            ("claude-3-5-haiku-20241022", "LiteLLM 1.82.1", "2025-10-01"),
+            ("claude-3-sonnet-20240229", "LiteLLM 1.74.7", "2025-07-21"),
+        ],
+    )
+    def test_retired_models_carry_their_release_and_date(
+        self, name: str, release: str, deprecation: str
+    ) -> None:
+        model = lookup(name)
+        assert model is not None
+        assert (model.retired, model.deprecation) == (release, deprecation)
+
+    def test_service_tiers_fall_back_like_litellm(self) -> None:
+        model = lookup("gpt-5.4")
+        assert model is not None
+        priority = model.service_tier("priority")
+        assert priority.input == Decimal("0.000005")
+        # No priority key above 272k: LiteLLM falls back to the standard tier key.
+        assert priority.tiers[0].input == Decimal("0.000005")
+        assert model.service_tier("default") == model.prices
+        assert model.service_tier("batch") == model.prices
+
+    def test_xai_tiers_start_at_the_threshold_itself(self) -> None:
+        model = lookup("xai/grok-4.3")
+        assert model is not None
+        # LiteLLM bills xAI's tier from 200,000 tokens on (>=): the file says > 199,999.
+        assert model.prices.tiers[0].above == 199_999
+        assert tier_for(model.prices, 200_000).input == Decimal("0.0000025")
+        assert tier_for(model.prices, 199_999).input == Decimal("0.00000125")
+
     def test_q_is_the_callers_choice(self) -> None:
         model = lookup("claude-sonnet-4-5", reserves_output=False)
         assert model is not None
@@ -207,7 +411,64 @@ class TestEntries:
 
     def test_parse_rejects_another_format(self) -> None:
         with pytest.raises(ValueError, match="format"):
-            parse_registry('{"format": 2}')
+            parse_registry('{"format": 1}')
+
+
+class TestResolver:
+    @pytest.mark.parametrize(
+        ("written", "matched", "how"),
+        [
+            ("claude-sonnet-4-5", "claude-sonnet-4-5", "exact"),
+            ("gpt-5-codex", "gpt-5-codex", "exact"),
+            ("anthropic/claude-sonnet-4-5", "claude-sonnet-4-5", "provider prefix"),
+            ("openai/gpt-5.1-codex-max", "gpt-5.1-codex-max", "provider prefix"),
+            ("claude-sonnet-4-5@20250929", "claude-sonnet-4-5-20250929", "date suffix"),
+            ("claude-sonnet-4@20250514", "claude-sonnet-4-20250514", "date suffix"),
+            ("claude-opus-4-6-20990101", "claude-opus-4-6", "date suffix"),
+            ("claude-sonnet-4", "claude-sonnet-4-20250514", "alias"),
+            ("claude-sonnet-4-0", "claude-sonnet-4-20250514", "alias"),
+            ("claude-sonnet-4.5", "claude-sonnet-4-5", "alias"),
+            ("anthropic/claude-sonnet-4.5", "claude-sonnet-4-5", "provider prefix + alias"),
+            ("claude-sonnet-4-20990101", "claude-sonnet-4-20250514", "date suffix + alias"),
+        ],
+    )
+    def test_each_step_and_the_match_it_chose(self, written: str, matched: str, how: str) -> None:
+        found = resolve(written)
+        assert (found.name, found.matched, found.how) == (written, matched, how)
+        assert found.model is not None
+        assert (found.source is not None) == ("alias" in how)
+
+    @pytest.mark.parametrize(
+        "written",
+        [
+            "some-local-model",
+            "claude-haiku-4-5-20251001-thinking",  # no step strips a "-thinking"
+            "Claude-Sonnet-4-5",  # no case folding
+            "claude-opus-4-9",
+            "google/gpt-5",  # a prefix that is not the model's provider
+            "gpt-5.3-codex-spark",  # only chatgpt/ lists it, and that is another provider
+            "",
+        ],
+    )
+    def test_no_match_is_no_model_never_a_guess(self, written: str) -> None:
+        found = resolve(written)
+        assert (found.model, found.how, found.matched) == (None, "none", None)
+
+    def test_a_prefix_must_be_the_models_own_provider(self) -> None:
+        assert resolve("azure/claude-sonnet-4-5").model is None
+        assert resolve("anthropic/gpt-5").model is None
+
+    def test_the_alias_table_is_reviewed_data(self) -> None:
+        reg = default_registry()
+        assert 10 <= len(reg.aliases) <= 100
+        for alias, (target, source) in reg.aliases.items():
+            assert lookup(alias) is None, alias  # an alias never hides a model
+            assert lookup(target) is not None, alias
+            assert len(source) > 10, alias
+
+    def test_require_takes_the_resolved_model(self) -> None:
+        model = require("claude-sonnet-4", "main_model.model")
+        assert model.name == "claude-sonnet-4-20250514"
 
 
 class TestSearch:
@@ -215,6 +476,10 @@ class TestSearch:
         names = [m.name for m in search("sonnet 4.5", 5)]
         assert names[0] == "claude-sonnet-4-5"
         assert all("sonnet" in n and re.search(r"4[-.]5", n) for n in names)
+
+    def test_letters_and_digits_without_separators_match(self) -> None:
+        assert search("GPT5", 1)[0].name == "gpt-5"
+        assert search("gpt5codex", 1)[0].name == "gpt-5-codex"
 
     def test_exact_name_ranks_first_ignoring_case(self) -> None:
         assert search("GEMINI/Gemini-2.5-Pro", 1)[0].name == "gemini/gemini-2.5-pro"
@@ -224,11 +489,17 @@ class TestSearch:
         assert names[0] == "gpt-4o"
         assert "azure/gpt-4o" in [m.name for m in search("gpt-4o", 30)]
 
-    def test_every_result_contains_every_word(self) -> None:
+    def test_codex_models_are_found(self) -> None:
+        names = [m.name for m in search("gpt-5-codex", 3)]
+        assert names[0] == "gpt-5-codex"
+        assert {"gpt-5.1-codex", "gpt-5.2-codex"} <= {m.name for m in search("codex", None)}
+
+    def test_every_result_contains_every_word_or_the_whole_query(self) -> None:
         for query in ("claude", "kimi k2", "glm 5", "deepseek"):
             for m in search(query, None):
                 key = re.sub(r"[\s\-_.:@/,]+", " ", f"{m.name} {m.provider}".lower())
-                assert all(w in key for w in query.split()), (query, m.name)
+                words = all(w in key for w in query.split())
+                assert words or query.replace(" ", "") in key.replace(" ", ""), (query, m.name)
 
     def test_limit_and_empty_query(self) -> None:
         assert len(search("claude", 3)) == 3
@@ -265,6 +536,12 @@ class TestScenarioNamesAModel:
         )
         # M = floor(0.9 × (200,000 − 8,192)) = 172,627
         assert plan(s).main_safe_input == 172_627
+
+    def test_a_loose_name_resolves_like_a_log_name(self) -> None:
+        s = parse_scenario_json('{"main_model": {"model": "anthropic/claude-sonnet-4.5"}}')
+        assert s.main_model.input_tokens == 200_000
+        s = parse_scenario_json('{"main_model": {"model": "gpt-5-codex"}}')
+        assert (s.main_model.input_tokens, s.main_model.output_tokens) == (272_000, 128_000)
 
     def test_explicit_fields_win(self) -> None:
         s = parse_scenario_json(
@@ -318,6 +595,7 @@ class TestModelsCommand:
         assert proc.returncode == 0, proc.stderr
         lines = proc.stdout.splitlines()
         assert lines[0].startswith("LiteLLM 1.110.2 registry (")
+        assert "18 retired from LiteLLM 1.103.6, LiteLLM 1.82.1, LiteLLM 1.74.7" in lines[0]
         assert "3 of " in lines[0]
         assert lines[2].split() == [
             "claude-sonnet-4-5",
@@ -328,10 +606,37 @@ class TestModelsCommand:
             "15",
             "0.3",
             "3.75",
+            "6",
+            "deprecation",
+            "2026-11-30",
         ]
         assert len(lines) == 5
 
-    def test_json_carries_exact_price_strings(self) -> None:
+    def test_a_codex_model_is_found_first(self) -> None:
+        proc = run("models", "gpt-5-codex", "--limit", "2")
+        assert proc.returncode == 0, proc.stderr
+        first = proc.stdout.splitlines()[2]
+        assert first.split()[:2] == ["gpt-5-codex", "openai"]
+        assert "responses API" in first
+
+    def test_a_retired_model_says_so_and_its_tiers_are_listed(self) -> None:
+        proc = run("models", "claude-sonnet-4-20250514", "--limit", "1")
+        assert proc.returncode == 0, proc.stderr
+        out = proc.stdout
+        assert "retired: last in LiteLLM 1.103.6; deprecation 2026-06-15" in out
+        assert (
+            "claude-sonnet-4-20250514 above 200,000 context tokens: input 6, output 22.5, "
+            "cache read 0.6, cache write 7.5" in out
+        )
+
+    def test_a_loose_name_shows_the_match_it_chose(self) -> None:
+        proc = run("models", "claude-sonnet-4", "--limit", "2")
+        assert proc.returncode == 0, proc.stderr
+        lines = proc.stdout.splitlines()
+        assert lines[1].startswith("claude-sonnet-4 -> claude-sonnet-4-20250514: alias; ")
+        assert lines[3].split()[0] == "claude-sonnet-4-20250514"
+
+    def test_json_carries_exact_price_strings_tiers_and_the_resolution(self) -> None:
         proc = run("models", "gemini/gemini-2.5-pro", "--limit", "1", "--json")
         assert proc.returncode == 0, proc.stderr
         out = json.loads(proc.stdout)
@@ -342,8 +647,17 @@ class TestModelsCommand:
             "output": "0.00001",
             "cache_read": "0.000000125",
             "cache_write": None,
+            "cache_write_1h": None,
         }
+        assert model["tiers"][0]["above"] == 200_000
+        assert model["tiers"][0]["input"] == "0.0000025"
+        assert model["deprecation_date"] == "2026-12-01"
         assert out["registry"]["version"] == "1.110.2"
+        assert [r["version"] for r in out["registry"]["retired"]] == ["1.103.6", "1.82.1", "1.74.7"]
+        proc = run("models", "claude-sonnet-4", "--limit", "1", "--json")
+        out = json.loads(proc.stdout)
+        assert out["resolved"]["name"] == "claude-sonnet-4-20250514"
+        assert out["models"][0]["retired"] == "LiteLLM 1.103.6"
 
     def test_no_match_exits_1_with_a_line_on_stderr(self) -> None:
         proc = run("models", "zzqqxx")
@@ -392,6 +706,141 @@ class TestPicker:
         assert p.release == default_registry().provenance.label
         assert all(m.contract.reserves_output for m in p.models)
 
+    def test_a_loose_name_lists_its_match_first(self) -> None:
+        p = picks("anthropic/claude-sonnet-4.5", 4)
+        assert p.models[0].name == "claude-sonnet-4-5"
+        assert p.resolution is not None
+        assert p.resolution.how == "provider prefix + alias"
+
     def test_picks_with_no_match_are_empty_not_an_error(self) -> None:
         p = picks("zzqqxx")
-        assert (p.total, p.models) == (0, ())
+        assert (p.total, p.models, p.resolution) == (0, (), None)
+
+
+class TestLinksNameModels:
+    """``main_model.model=NAME`` in a page link goes through the same resolver."""
+
+    def test_a_loose_name_fills_the_contract_and_keeps_what_it_matched(self) -> None:
+        from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415
+
+        result = parse_fragment("#main_model.model=claude-sonnet-4&config.trigger_tokens=50000")
+        assert result.problems == ()
+        assert result.scenario.main_model == ModelContract(
+            input_tokens=1_000_000, output_tokens=64_000, reserves_output=True
+        )
+        assert result.models == (("main_model", "claude-sonnet-4", "claude-sonnet-4-20250514"),)
+
+    def test_explicit_numbers_in_the_link_win(self) -> None:
+        from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415
+
+        result = parse_fragment("#main_model.output_tokens=32000&main_model.model=gpt-5-codex")
+        assert (
+            result.scenario.main_model.input_tokens,
+            result.scenario.main_model.output_tokens,
+        ) == (
+            272_000,
+            32_000,
+        )
+
+    def test_an_unknown_name_is_a_problem_and_the_link_still_opens(self) -> None:
+        from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415
+
+        result = parse_fragment("#summary_model.model=gpt-4oo&config.trigger_tokens=50000")
+        (problem,) = result.problems
+        assert (problem.path, problem.code) == ("summary_model.model", "unknown-model")
+        assert result.scenario.config.trigger_tokens == 50_000
+        assert result.models == ()
+
+    def test_the_cli_takes_a_link_with_a_model(self) -> None:
+        proc = run("plan", "--fragment", "#main_model.model=anthropic/claude-sonnet-4.5")
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)["main_safe_input"] == 172_627
+
+    def test_the_page_writes_the_chosen_model_and_reopens_with_it(self) -> None:
+        from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+        from budgetcore.ui import render as R  # noqa: PLC0415
+        from budgetcore.ui import state as S  # noqa: PLC0415
+
+        loaded = S.reduce(S.initial_state(), S.ModelDataLoaded(default_registry(), default_peers()))
+        typed = S.reduce(loaded, S.PickerTyped("main_model", "claude-sonnet-4"))
+        chosen = S.reduce(typed, S.PickerEntered("main_model"))
+        fragment = R.render(chosen).fragment
+        assert fragment.endswith("&main_model.model=claude-sonnet-4-20250514")
+        # Edited by hand, the numbers alone are the link.
+        edited = S.reduce(chosen, S.FieldTyped("main_model.output_tokens", "32000"))
+        assert "main_model.model" not in R.render(edited).fragment
+        # Reopened: the picker shows the model once the registry is in.
+        opened = S.reduce(
+            S.initial_state(), S.LinkOpened("#main_model.model=claude-sonnet-4", "en")
+        )
+        assert opened.pickers["main_model"].chosen == "claude-sonnet-4-20250514"
+        assert "main_model.model=claude-sonnet-4-20250514" in R.render(opened).fragment
+        ready = S.reduce(opened, S.ModelDataLoaded(default_registry(), default_peers()))
+        info = R.render(ready).html["picker-main_model-info"]
+        assert "“claude-sonnet-4” is claude-sonnet-4-20250514 (alias)" in info
+
+
+class TestRefreshScript:
+    """scripts/refresh-models: the pin file's rules and what a move to a release prints."""
+
+    PIN = (
+        "litellm==2.0.0 --hash=sha256:" + "a" * 64 + "\n"
+        "retired litellm==1.9.0 --hash=sha256:" + "b" * 64 + "\n"
+        "claude-old\n"
+    )
+
+    def test_the_pin_file_names_releases_newest_first_with_their_models(self) -> None:
+        pins = _refresh_script().pinned(self.PIN)
+        assert [p.version for p in pins.all] == ["2.0.0", "1.9.0"]
+        assert pins.retired[0].names == ("claude-old",)
+
+    @pytest.mark.parametrize(
+        ("text", "message"),
+        [
+            (PIN.replace("2.0.0", "1.0.0"), "newest first"),
+            (PIN + "claude-old\n", "named twice"),
+            ("claude-old\n" + PIN, "outside a retired block"),
+            (PIN + "litellm==3.0.0 --hash=sha256:" + "c" * 64 + "\n", "only the first"),
+            ("litellm==2.0.0\n", "expected"),
+        ],
+    )
+    def test_a_bad_pin_file_stops_the_script(self, text: str, message: str) -> None:
+        with pytest.raises(SystemExit, match=message):
+            _refresh_script().pinned(text)
+
+    def test_a_move_prints_models_added_removed_and_changed(self) -> None:
+        def data(rows: list[list[Any]]) -> str:
+            return json.dumps(
+                {
+                    "format": 2,
+                    "sources": [{"version": "2.0.0"}, {"version": "1.9.0"}],
+                    "columns": [
+                        "name",
+                        "provider",
+                        "input_tokens",
+                        "output_tokens",
+                        "input",
+                        "output",
+                        "cache_read",
+                        "cache_write",
+                        "cache_write_1h",
+                    ],
+                    "providers": ["openai"],
+                    "rows": rows,
+                }
+            )
+
+        old = data([["a", 0, 100, 10, "1"], ["b", 0, 100, 10, "1"], ["c", 0, 100, 10, "1"]])
+        new = data(
+            [
+                ["a", 0, 100, 10, "1"],
+                ["b", 0, 200, 10, "2", None, None, None, None, {"retired": 1}],
+                ["d", 0, 100, 10, "1"],
+            ]
+        )
+        assert _refresh_script().changes(old, new) == [
+            "1 models added, 1 removed, 1 changed",
+            "  + d",
+            "  - c",
+            '  ~ b: input_tokens 100 -> 200; input "1" -> "2"; retired null -> "1.9.0"',
+        ]

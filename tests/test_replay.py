@@ -1,4 +1,4 @@
-"""Session replay (SPEC §12): golden sessions worked by hand, options parsing, errors."""
+"""Session replay (docs/spec.md §12): golden sessions worked by hand, options parsing, errors."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 
 from budgetcore.errors import ScenarioError
-from budgetcore.registry.prices import Prices
+from budgetcore.registry.models import lookup
+from budgetcore.registry.prices import Prices, PriceTier
 from budgetcore.replay.model import ROW_KEYS, ReplayOptions, Turn
 from budgetcore.replay.options import parse_options, parse_options_json
 from budgetcore.replay.simulate import replay
@@ -197,6 +198,70 @@ class TestCacheAndCost:
     def test_without_caching_every_input_token_is_at_the_input_price(self) -> None:
         plain = replay(ARTICLE, fixed(1, 5_000), ReplayOptions(main_prices=PRICES)).rows[0]
         assert plain.cost == 20_000 * Decimal("0.000003") + 8_192 * Decimal("0.000015")
+
+
+class TestSizeTiers:
+    """A request pays the tier its context (full input) is strictly above, all of it."""
+
+    TIERED = Prices(
+        input=Decimal("0.000003"),
+        output=Decimal("0.000015"),
+        tiers=(PriceTier(above=25_000, input=Decimal("0.000006"), output=Decimal("0.0000225")),),
+    )
+
+    def test_each_request_pays_its_own_tier(self) -> None:
+        rows = replay(ARTICLE, fixed(3, 5_000), ReplayOptions(main_prices=self.TIERED)).rows
+        # full input 20,000 / 25,000 (not above: base) / 30,000 (above: the tier)
+        assert [r.full_input for r in rows] == [20_000, 25_000, 30_000]
+        assert rows[1].cost_main == 25_000 * Decimal("0.000003") + 8_192 * Decimal("0.000015")
+        assert rows[2].cost_main == 30_000 * Decimal("0.000006") + 8_192 * Decimal("0.0000225")
+
+    def test_a_summary_call_pays_the_tier_of_its_own_input(self) -> None:
+        opts = ReplayOptions(main_prices=self.TIERED)
+        row = replay(ARTICLE, fixed(4, 5_000), opts).rows[3]
+        assert row.status == "run"
+        assert row.summary_input == 21_000  # below 25,000: base prices
+        assert row.cost_summary == 21_000 * Decimal("0.000003") + 8_192 * Decimal("0.000015")
+
+    def test_registry_prices_with_tiers_replay_exactly(self) -> None:
+        model = lookup("gpt-5.4")  # above 272,000 context tokens: 5 / 22.5 / 0.5 per million
+        assert model is not None
+        row = replay(
+            ARTICLE, [Turn(added=0, required=300_000)], ReplayOptions(main_prices=model.prices)
+        ).rows[0]
+        assert row.full_input == 300_000
+        assert row.cost == 300_000 * Decimal("0.000005") + 8_192 * Decimal("0.0000225")
+
+    def test_tiers_parse_from_options(self) -> None:
+        opts = parse_options(
+            {
+                "main_prices": {
+                    "input": "0.000003",
+                    "output": "0.000015",
+                    "cache_write_1h": "0.000006",
+                    "tiers": [{"above": 200_000, "input": "0.000006"}],
+                }
+            }
+        )
+        assert opts.main_prices is not None
+        assert opts.main_prices.tiers == (PriceTier(above=200_000, input=Decimal("0.000006")),)
+        assert opts.main_prices.cache_write_1h == Decimal("0.000006")
+
+    @pytest.mark.parametrize(
+        ("tiers", "message"),
+        [
+            ("many", r"options.main_prices.tiers must be a list of at most 16"),
+            ([{"above": -1}], r"options.main_prices.tiers\[0\].above must be an integer"),
+            ([{"above": 5, "inptu": "1"}], r"options.main_prices.tiers\[0\].inptu is not a price"),
+            (
+                [{"above": 5}, {"above": 5}],
+                r"options.main_prices.tiers\[1\].above must be above the previous",
+            ),
+        ],
+    )
+    def test_bad_tiers_are_named(self, tiers: object, message: str) -> None:
+        with pytest.raises(ScenarioError, match=message):
+            parse_options({"main_prices": {"input": "1", "output": "1", "tiers": tiers}})
 
 
 class TestErrors:

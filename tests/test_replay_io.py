@@ -88,7 +88,7 @@ def test_codex_sidechain_choice_and_csv() -> None:
     assert rows[0]["cost"] == ""  # no prices: tokens only
     assert "# turns,4" in text.splitlines()
     side = run(
-        "replay", "-", "--log", str(FIXTURES / "claude-session.jsonl"), "--series", "sidechain"
+        "replay", "-", "--log", str(FIXTURES / "claude-session.jsonl"), "--series", "sidechain-1"
     )
     assert side.returncode == 0, side.stderr
     assert len(lines(side)) == 2
@@ -122,7 +122,7 @@ def test_a_file_with_no_usable_line_is_an_error(tmp_path: Path) -> None:
     proc = run("replay", "-", "--turns", str(turns))
     assert proc.returncode == 2
     assert proc.stdout == b""
-    assert "turns has no usable turn line: line 1: added" in proc.stderr.decode().splitlines()[-1]
+    assert "turns has no usable turn line; line 1: added" in proc.stderr.decode().splitlines()[-1]
 
 
 def test_report_draws_the_replay_charts(tmp_path: Path) -> None:

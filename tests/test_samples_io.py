@@ -194,7 +194,7 @@ READ = {"bson": [{"tokens": 1, "bytes": 1}], "read": [{"bytes": 1000, "ms": 10}]
 
 
 def test_tokens_per_message_alone_counts_records_and_message_pages() -> None:
-    # SPEC §7: records and message pages need tokens per message only; sessions and
+    # docs/spec.md §7: records and message pages need tokens per message only; sessions and
     # directory pages need messages per session too. 50,000 tokens / 100 = 500 records
     # = 3 pages of 200; the read queries those 3 pages at the slowest 15 ms.
     samples = {**READ, "query_ms": [5, 15], "tokens_per_message": 100}
@@ -275,7 +275,7 @@ def test_full_read_time_pays_the_slowest_query_for_every_page(
         ({"json": [{"tokens": 1}]}, "samples.json[0].bytes is required"),
         ({"bson": [[1, 2]]}, "samples.bson[0] must be a JSON object, got [1, 2]"),
         ({"bson": {"tokens": 1}}, 'samples.bson must be a JSON array, got {"tokens": 1}'),
-        ({"utf8": []}, "samples.utf8 is not a known key (see SPEC §11), got []"),
+        ({"utf8": []}, "samples.utf8 is not a known key (see spec §11), got []"),
         (
             {"read": [{"bytes": 0, "ms": 3}]},
             "samples.read[0].bytes must be an integer from 1 to 10^15, got 0",

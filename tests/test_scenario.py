@@ -143,10 +143,12 @@ REJECTED = [
         id="margin-one",
     ),
     pytest.param(
-        '{"config": {"x": 1}}', "config.x is not a known key (see SPEC §11), got 1", id="unknown"
+        '{"config": {"x": 1}}',
+        "config.x is not a known key (see spec §11), got 1",
+        id="unknown",
     ),
     pytest.param(
-        '{"extra": {}}', "extra is not a known key (see SPEC §11), got {}", id="unknown-top"
+        '{"extra": {}}', "extra is not a known key (see spec §11), got {}", id="unknown-top"
     ),
     pytest.param('{"config": 5}', "config must be a JSON object, got 5", id="section-not-object"),
     pytest.param("[1, 2]", "scenario must be a JSON object, got [1, 2]", id="array"),

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from budgetcore.charts.timeline import UNIT, cost_chart, timeline_chart, turn_at, turning_points
 from budgetcore.registry.prices import Prices
-from budgetcore.replay.logs import parse_claude_code
+from budgetcore.replay.logs import LogRequest, LogSeries, parse_claude_code
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.replay.simulate import replay
 from budgetcore.scenario.model import Scenario
@@ -74,6 +74,52 @@ def test_a_logs_compactions_sit_between_turns() -> None:
     (comp,) = [m for m in t.markers if m.key == "log_compaction"]
     assert (comp.turn, comp.x, comp.tokens) == (3, 3 * 500 * UNIT // 5, 7_000)
     assert any(s.key == "log_context" for s in t.series)
+
+
+def _series(contexts: list[int], messages: list[int | None], chars: list[int | None]) -> LogSeries:
+    requests = tuple(
+        LogRequest(
+            line=i + 1,
+            context=c,
+            output=100,
+            cache_read=0,
+            cache_write=0,
+            model="claude-sonnet-4-5",
+            messages=m,
+            tool_result_chars=ch,
+        )
+        for i, (c, m, ch) in enumerate(zip(contexts, messages, chars, strict=True))
+    )
+    return LogSeries(name="main", requests=requests, compactions=())
+
+
+CB_RULES = {"cb": [("messages", ">", 40), ("tool_result_chars", ">", 50_000)]}
+
+
+def test_a_rule_with_count_triggers_fires_on_whichever_comes_first() -> None:
+    # Context stays below the token line; messages pass 40 at request 3; after a drop
+    # (a compaction) the characters pass 50,000 at request 6; tokens at request 8.
+    log = _series(
+        [10_000, 12_000, 14_000, 5_000, 6_000, 7_000, 8_000, 30_000],
+        [30, 40, 41, 4, 6, 8, 10, 12],
+        [0, 1_000, 2_000, 0, 10_000, 60_000, 60_000, 60_000],
+    )
+    result = replay(Scenario(), log.turns())
+    t = timeline_chart(result, log=log, lines=[("cb", 25_000)], also=CB_RULES)
+    fired = [(m.key, m.turn) for m in t.markers if m.key.startswith("cb")]
+    # 3: messages (a count, not tokens); 4-5: nothing holds; 6: characters; 7-8: still
+    # holding (characters), so the token line crossing at 8 starts nothing new.
+    assert fired == [("cb:messages", 3), ("cb:tool_result_chars", 6)]
+    assert all(m.tokens is None for m in t.markers if ":" in m.key)
+    assert [line.key for line in t.lines] == ["cb"]
+
+
+def test_without_counts_in_the_log_only_the_token_line_fires() -> None:
+    log = _series([10_000, 30_000, 5_000, 30_000], [None] * 4, [None] * 4)
+    t = timeline_chart(
+        replay(Scenario(), log.turns()), log=log, lines=[("cb", 25_000)], also=CB_RULES
+    )
+    assert [(m.key, m.turn) for m in t.markers if m.key.startswith("cb")] == [("cb", 2), ("cb", 4)]
 
 
 def test_cost_chart_bars_are_exact_shares_of_the_tallest() -> None:

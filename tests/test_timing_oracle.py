@@ -1,4 +1,4 @@
-"""The timing oracle (tests/timing_oracle.py) against hand-computed cases and SPEC §15's
+"""The timing oracle (tests/timing_oracle.py) against hand-computed cases and docs/spec.md §15's
 properties. Nothing here imports budgetcore: this checks the oracle itself.
 
 The hand-computed cases share one small scenario in which every turn's request reaches
@@ -411,7 +411,7 @@ class TestLogTimes:
         assert rows[0]["run_fate"] == "published"
 
     def test_a_later_turns_reply_line_is_an_append(self) -> None:
-        # SPEC §15: "any later timestamped line of the same series is an append". Turn 2's
+        # docs/spec.md §15: "any later timestamped line of the same series is an append". Turn 2's
         # first entry is at run 1's start (0 s, not after it), its reply line at 10 s is
         # inside run 1 (0 -> 20 s): run 1 is discarded.
         log = [
@@ -423,7 +423,7 @@ class TestLogTimes:
 
     def test_a_turn_whose_reply_ends_after_the_run_in_flight_starts_its_own(self) -> None:
         # Run 1: 0 -> 20 s, discarded by turn 2's first entry at 10 s. Turn 2's reply ends
-        # at 25 s, when the slot is free again (SPEC §15: the run starts after the reply),
+        # at 25 s, when the slot is free again (docs/spec.md §15: the run starts after the reply),
         # so its run starts then, from the untouched state.
         log = [
             {"added": 500, "time_ms": 0},
@@ -491,7 +491,7 @@ class TestUndecidedInputsAreRefused:
 
 
 # ---------------------------------------------------------------------------------------
-# Properties of the oracle alone (SPEC §15)
+# Properties of the oracle alone (docs/spec.md §15)
 
 margins = st.sampled_from(["0", "0.10", "0.3333"])
 
@@ -547,7 +547,7 @@ prices = st.one_of(st.none(), st.just({"input": "0.000003", "output": "0.000015"
 
 @st.composite
 def plain_options(draw: st.DrawFn) -> dict[str, Any]:
-    """SPEC §12's options."""
+    """docs/spec.md §12's options."""
     history = draw(st.integers(0, 100_000))
     return {
         "start_history": history,

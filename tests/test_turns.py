@@ -114,11 +114,11 @@ class TestTurnLines:
             "line 3 must be a JSON object, got [1]",
             "line 4 is not valid JSON: Expecting property name enclosed in double quotes "
             "at line 1 column 2",
-            "line 5: set.workload.required_tokens is not a supported override (SPEC §9), got 1",
+            "line 5: set.workload.required_tokens is not a supported override (spec §9), got 1",
         ]
 
     def test_no_usable_line_is_an_error(self) -> None:
-        with pytest.raises(ScenarioError, match="turns has no usable turn line: line 1: added"):
+        with pytest.raises(ScenarioError, match="turns has no usable turn line; line 1: added"):
             parse_turn_lines('{"added": "x"}\n')
         with pytest.raises(ScenarioError, match="turns has no usable turn line"):
             parse_turn_lines("")

@@ -43,6 +43,7 @@ LATIN_OK = {
     "litellm",
     "mib",
     "kib",
+    "gib",
     "max",
     "min",
     "ceil",
@@ -178,6 +179,14 @@ def _states() -> list[tuple[str, S.PageState]]:
         out.append((notice, r(zh, S.Noticed(notice))))
     out.append(("pin stale", r(r(zh, S.FieldTyped("config.trigger_tokens", "x")), S.Pinned())))
     out.append(("failed", r(zh, S.Failed("KeyError: 'x'"))))
+    out.append(("file too large", r(zh, S.FileRefused("config", "huge.toml"))))
+    replay = r(zh, S.ReplayToggled(True))
+    log = r(r(replay, S.ReplaySourceChosen("log")), S.FileRefused("page-log", "huge.jsonl"))
+    out.append(("log too large", log))
+    out.append(("field too large", r(zh, S.FieldTyped("config.trigger_tokens", "1" * 2_000))))
+    out.append(("seed too large", r(replay, S.ReplayFieldTyped("replay.seed", "9" * 40))))
+    turns = r(replay, S.ReplaySourceChosen("turns"))
+    out.append(("turns without a turn", r(turns, S.ReplayTurnsTyped("[1]\n{\n"))))
     sweep = r(zh, S.SweepPathChosen("config.trigger_tokens"))
     out.append(("sweep bad", r(sweep, S.SweepBoundTyped("low", "8k"))))
     out.append(("sweep order", r(sweep, S.SweepBoundTyped("low", "99999999"))))

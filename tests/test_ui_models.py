@@ -215,7 +215,7 @@ def test_reset_keeps_the_loaded_data_and_empties_the_pickers() -> None:
 
 def test_chinese_picker_texts() -> None:
     state = run(loaded(lang="zh"), S.PickerTyped("main_model", "sonnet 4.5"))
-    assert "共 38 个匹配" in R.render(state).text["picker-main_model-status"]
+    assert "共 42 个匹配" in R.render(state).text["picker-main_model-status"]
     chosen = S.reduce(state, S.PickerEntered("main_model"))
     assert "每 1,000,000 tokens 美元价格" in R.render(chosen).html["picker-main_model-info"]
 
@@ -385,7 +385,92 @@ def test_the_status_line_before_loading_idle_and_after_choosing() -> None:
         "Loading the model registry…"
     )
     idle = R.render(loaded()).text["picker-main_model-status"]
-    assert idle.startswith("Type 2 letters or more to search 3,205 chat models (LiteLLM ")
+    assert idle.startswith(
+        "Type 2 letters or more to search 3,344 models (LiteLLM 1.110.2, 18 of them "
+    )
     chosen = S.reduce(loaded(), S.ModelChosen("main_model", "claude-sonnet-4-5"))
     assert R.render(chosen).text["picker-main_model-status"] == ""
     assert R.render(chosen).html["picker-summary_model-list"] == ""
+
+
+# ------------------------------------------------------------------ issue 26: what the picker says
+
+
+def test_codex_models_are_listed_as_responses_only() -> None:
+    state = run(loaded(), S.PickerTyped("main_model", "gpt-5-codex"))
+    html = R.render(state).html["picker-main_model-list"]
+    first = html.split("</li>")[0]
+    assert 'data-model="gpt-5-codex"' in first
+    assert "Responses API only · deprecation date 2026-07-23" in first
+    zh = run(loaded(lang="zh"), S.PickerTyped("main_model", "gpt-5-codex"))
+    assert (
+        "仅支持 Responses API · 弃用日期 2026-07-23" in R.render(zh).html["picker-main_model-list"]
+    )
+
+
+def test_a_loose_name_lists_its_match_first_and_says_how() -> None:
+    state = run(loaded(), S.PickerTyped("main_model", "claude-sonnet-4"))
+    html = R.render(state).html["picker-main_model-list"]
+    first = html.split("</li>")[0]
+    assert 'data-model="claude-sonnet-4-20250514"' in first
+    assert 'data-retired="true"' in first
+    assert "retired: last listed in LiteLLM 1.103.6" in first
+    assert "“claude-sonnet-4” is claude-sonnet-4-20250514 (alias)" in first
+    chosen = S.reduce(state, S.PickerEntered("main_model"))
+    assert chosen.values["main_model.input_tokens"] == 1_000_000
+    info = R.render(chosen).html["picker-main_model-info"]
+    assert "“claude-sonnet-4” is claude-sonnet-4-20250514 (alias)" in info
+    assert "retired: last listed in LiteLLM 1.103.6 · deprecation date 2026-06-15" in info
+    # Prices as last published, with the tier and the 1-hour write.
+    assert "cache write 3.75 · 1-hour cache write 6" in info
+    assert (
+        "Above 200,000 context tokens the whole request pays: input 6 · output 22.5 · "
+        "cache read 0.6 · cache write 7.5" in info
+    )
+    assert 'data-release="LiteLLM 1.110.2"' in info
+    assert "From the LiteLLM 1.103.6 registry" in info
+    zh = R.render(dataclasses.replace(chosen, lang="zh")).html["picker-main_model-info"]
+    assert "“claude-sonnet-4”即 claude-sonnet-4-20250514(别名)" in zh
+    assert "已退役:最后收录于 LiteLLM 1.103.6 · 弃用日期 2026-06-15" in zh
+    assert "上下文超过 200,000 tokens 时整个请求按此计价:输入 6" in zh
+
+
+def test_a_provider_prefix_and_a_dotted_version_both_show() -> None:
+    state = run(loaded(), S.PickerTyped("main_model", "anthropic/claude-sonnet-4.5"))
+    first = R.render(state).html["picker-main_model-list"].split("</li>")[0]
+    assert 'data-model="claude-sonnet-4-5"' in first
+    assert 'data-resolved="provider prefix + alias"' in first
+    assert "(provider prefix + alias)" in first
+
+
+def test_gpt5_without_separators_finds_gpt_5() -> None:
+    state = run(loaded(), S.PickerTyped("main_model", "GPT5"))
+    assert 'data-model="gpt-5"' in R.render(state).html["picker-main_model-list"].split("</li>")[0]
+
+
+@pytest.mark.parametrize(
+    ("lang", "table_text", "chart_text"),
+    [
+        (
+            "en",
+            "Also fires on counts, not tokens (no token line): more than 40 messages · more "
+            "than 50,000 characters of tool results so far; whichever comes first.",
+            "or 2 count triggers (not tokens, not drawn)",
+        ),
+        (
+            "zh",
+            "另按计数触发(不是 token,没有 token 线):消息数超过 40 条 · 累计工具结果超过 50,000 "
+            "个字符;以先到者为准。",
+            "或 2 个计数触发条件(不是 token,不画出)",
+        ),
+    ],
+)
+def test_the_contextbuilder_row_marks_its_count_triggers(
+    lang: str, table_text: str, chart_text: str
+) -> None:
+    html = R.render_peers(with_model("200000", "32000", lang=lang))
+    row = html.split('data-peer="contextbuilder"')[1].split("</tr>")[0]
+    assert table_text in row
+    assert "contextbuilder-tutorial.zh.txt" in row
+    assert 'data-key="peer-contextbuilder">160,000<' in row
+    assert chart_text in html

@@ -11,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.replay.logs import LogRequest, LogSeries
+from budgetcore.replay.simulate import replay
 from budgetcore.scenario.dump import scenario_json
+from budgetcore.scenario.model import Scenario
 from budgetcore.ui import state as S
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.replay_panel import cli_args, parse_field_text
-from budgetcore.ui.replay_view import render_replay
+from budgetcore.ui.replay_view import _timeline_figure, render_replay
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -327,3 +330,126 @@ def test_tick_labels_fit_when_the_unseen_history_dwarfs_full_input(inner: int) -
     assert max(int(v) for _, v, _ in ticks) >= 10_000_000
     for x, _, text in ticks:
         assert text_width(text) <= int(x), (text, x)  # right-aligned at x: starts at >= 0
+
+
+def _counted_log(messages: list[int | None]) -> LogSeries:
+    requests = tuple(
+        LogRequest(
+            line=i + 1,
+            context=10_000 + 1_000 * i,
+            output=100,
+            cache_read=0,
+            cache_write=0,
+            model="claude-sonnet-4-5",
+            messages=m,
+            tool_result_chars=None if m is None else 0,
+        )
+        for i, m in enumerate(messages)
+    )
+    return LogSeries(name="main", requests=requests, compactions=())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_contextbuilder_rule_fires_on_messages_marked_as_a_count(lang: str) -> None:
+    log = _counted_log([10, 20, 41, 42])
+    result = replay(Scenario(), log.turns())
+    figure, _ = _timeline_figure(result, lang, width=900, scrub=1, log=log, window=200_000)
+    html = str(figure)
+    assert 'data-marks="peer-contextbuilder:messages" data-count="1"' in html
+    label = {
+        "en": (
+            "ContextBuilder tutorial would fire on a count, not tokens (more than 40 messages): 1"
+        ),
+        "zh": "ContextBuilder tutorial 会按计数触发,不是 token(消息数超过 40 条):1",
+    }[lang]
+    assert label in html
+    assert "data-uncounted" not in html
+
+
+def test_a_log_without_counts_says_those_triggers_were_not_evaluated() -> None:
+    log = _counted_log([None] * 4)
+    result = replay(Scenario(), log.turns())
+    figure, _ = _timeline_figure(result, "en", width=900, scrub=1, log=log, window=200_000)
+    html = str(figure)
+    assert 'data-uncounted="2"' in html
+    assert (
+        "Not evaluated, as this log does not count them: ContextBuilder tutorial: more than 40 "
+        "messages; ContextBuilder tutorial: more than 50,000 characters of tool results so far."
+    ) in html
+    assert "peer-contextbuilder:" not in html
+
+
+LOGS = FIXTURES / "logs"
+
+
+def _folder(base: Path) -> tuple[tuple[str, bytes], ...]:
+    """What the page's folder picker hands over: relative paths and bytes."""
+    return tuple(
+        (f"{base.name}/{p.relative_to(base).as_posix()}", p.read_bytes())
+        for p in sorted(base.rglob("*"))
+        if p.is_file()
+    )
+
+
+def test_a_folder_gives_one_row_per_session_and_a_total_in_both_languages() -> None:
+    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    files = _folder(LOGS / "claude" / "14-resume-copy" / "projects")
+    state = S.reduce(state, S.ReplayLogsLoaded(files))
+    panel = state.replay
+    assert [x.name for x in panel.logs] == [
+        "projects/-home-user-proj/eeeeeeee-eeee-4eee-8eee-eeeeeeeeeee1.jsonl",
+        "projects/-home-user-proj/eeeeeeee-eeee-4eee-8eee-eeeeeeeeeee2.jsonl",
+    ]
+    assert "x" * 3 not in repr(panel)  # numbers only
+    screen = render_replay(state)
+    log = screen.html["replay-log"]
+    assert 'data-sessions="2"' in log
+    assert 'data-session-row="total"' in log
+    assert 'data-replay-session="1" aria-pressed="false"' in log
+    assert "The counts add up to the lines read." in log
+    assert "As logged, this session cost" in log
+    zh = render_replay(S.reduce(state, S.LanguageChosen("zh"))).html["replay-log"]
+    assert "台账" in zh
+    assert "实测用量" in zh
+    assert "会话合计" in zh
+    second = S.reduce(state, S.ReplayLogChosen(1))
+    assert second.replay.log_index == 1
+    assert 'data-replay-session="1" aria-pressed="true"' in render_replay(second).html["replay-log"]
+
+
+def test_the_logs_model_switch_sets_and_restores_the_scenarios_model() -> None:
+    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    before = state.plan.scenario.main_model
+    path = LOGS / "claude" / "01-plain-2.1" / "projects" / "-home-user-proj"
+    file = next(path.glob("*.jsonl"))
+    state = S.reduce(state, S.ReplayLogsLoaded(((file.name, file.read_bytes()),)))
+    entry = state.replay.chosen.model.resolution.model  # type: ignore[union-attr]
+    assert state.plan.scenario.main_model.input_tokens == entry.contract.input_tokens
+    screen = render_replay(state)
+    assert f'data-log-model="{entry.name}"' in screen.html["replay-log"]
+    # K, M and the peers' lines refer to the log's model; the modelled cost is priced.
+    assert 'data-modelled-cost="null"' not in screen.html["replay-log"]
+    off = S.reduce(state, S.ReplayLogModelToggled(False))
+    assert off.plan.scenario.main_model == before
+    assert 'data-modelled-cost="null"' in render_replay(off).html["replay-log"]
+    on = S.reduce(off, S.ReplayLogModelToggled(True))
+    assert on.plan.scenario.main_model.input_tokens == entry.contract.input_tokens
+
+
+def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
+    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    files = _folder(LOGS / "claude" / "05-subagents-dir-2.1" / "projects")
+    files += (("projects/notes.jsonl", b"hello\n"),)
+    state = S.reduce(state, S.ReplayLogsLoaded(files))
+    names = [x.name for x in state.replay.logs]
+    assert len(names) == 2
+    assert names[1] == "projects/notes.jsonl"
+    first = state.replay.logs[0]
+    assert first.log is not None
+    assert len(first.log.files) == 3
+    assert state.replay.log_not_read == (
+        "projects/-home-user-proj/55555555-5555-4555-8555-555555555555/subagents/"
+        "agent-a7e3c1d2b4f5a6b7.meta.json",
+    )
+    bad = render_replay(S.reduce(state, S.ReplayLogChosen(1))).html["replay-log"]
+    assert "cannot be replayed" in bad

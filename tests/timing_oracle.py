@@ -1,6 +1,7 @@
-"""An independent session replay with background timing and retries (SPEC §15), on plain dicts.
+"""An independent session replay with background timing and retries (docs/spec.md §15),
+on plain dicts.
 
-Written from the contract text alone (SPEC §12 and §15 and the agreed interface for its
+Written from the contract text alone (docs/spec.md §12 and §15 and the agreed interface for its
 inputs and outputs); it shares nothing with budgetcore. Each turn's request is
 ``tests.oracle.oracle_plan``; the §12 rules are ``tests.replay_oracle.oracle_replay``'s,
 re-walked here turn by turn because timing changes which runs start and when their
@@ -28,10 +29,10 @@ from typing import Any
 from tests.oracle import DEFAULTS, oracle_plan
 from tests.replay_oracle import _frac, _layout, _shared, oracle_replay
 
-#: "stop after 3 consecutive failures across runs" (SPEC §15, Retries).
+#: "stop after 3 consecutive failures across runs" (docs/spec.md §15, Retries).
 BREAKER_FAILURES = 3
-#: "Its timeouts are model call 30 s <= execution 90 s < lease 120 s" (SPEC §15). The lease
-#: never binds: the execution timeout cuts every run before it, and neither SPEC §15 nor
+#: "Its timeouts are model call 30 s <= execution 90 s < lease 120 s" (docs/spec.md §15). The lease
+#: never binds: the execution timeout cuts every run before it, and neither docs/spec.md §15 nor
 #: the interface gives it a rule of its own.
 LIMIT_DEFAULTS = {"model_timeout_s": 30, "run_timeout_s": 90, "lease_s": 120}
 #: Any of these on a turn turns timing on ("a turn carries a time", interface doc).
@@ -85,7 +86,7 @@ def _timeline(
             raise Undecided("a turn carries both a log time and a gap")
         return _log_timeline(turns)
     # Gaps only. Interface: "Turn 1 starts at time 0 when turns have gaps only; turn t+1
-    # starts at time_t + gap_t". SPEC §15: "gap_t runs from turn t to turn t+1, the reply
+    # starts at time_t + gap_t". docs/spec.md §15: "gap_t runs from turn t to turn t+1, the reply
     # is instant, so a run starts at its turn's time and its first possible append is the
     # next turn."
     rng = random.Random(timing.get("gap_seed", 0))
@@ -104,7 +105,7 @@ def _timeline(
 
 
 def _log_timeline(turns: list[dict[str, Any]]) -> tuple[list[int], list[int], list[int]]:
-    # SPEC §15: "times never go backwards"; interface: "a time earlier than the one before
+    # docs/spec.md §15: "times never go backwards"; interface: "a time earlier than the one before
     # it is taken as the one before it". The order is the file's: the turn's first entry,
     # the line carrying the reply's final output count, then the later lines.
     starts: list[int] = []
@@ -120,7 +121,7 @@ def _log_timeline(turns: list[dict[str, Any]]) -> tuple[list[int], list[int], li
         raw_end = turn.get("reply_end_ms", turn["time_ms"])  # "default time_ms"
         clock = max(clock, _int_ms(raw_end, "reply_end_ms"))
         reply_ends.append(clock)
-        # SPEC §15: "any later timestamped line of the same series is an append" - so the
+        # docs/spec.md §15: "any later timestamped line of the same series is an append" - so the
         # reply line of a later turn is one too, for a run started before it.
         stamps.append(clock)
         for a in turn.get("append_ms") or []:
@@ -134,7 +135,7 @@ def _seconds(ms: int) -> Fraction:
 
 
 def _duration(timing: dict[str, Any], run_input: int, written: int) -> Fraction:
-    """SPEC §15: "Run duration: fixed seconds, or summary input / prefill rate + written /
+    """docs/spec.md §15: "Run duration: fixed seconds, or summary input / prefill rate + written /
     decode rate (tokens per second)"; "durations are exact (no rounding ...)"."""
     spec = timing.get("duration")
     if spec is None:
@@ -161,7 +162,7 @@ def _retry_settings(retries: dict[str, Any]) -> tuple[Fraction, random.Random, s
     policy = retries.get("policy", "resend")
     if policy not in ("resend", "breaker"):
         raise ValueError(f"retries.policy must be resend or breaker; got {policy!r}")
-    # SPEC §15: "N = 10 is the proposal's baseline".
+    # docs/spec.md §15: "N = 10 is the proposal's baseline".
     resends = retries.get("max_resends", 10)
     if isinstance(resends, bool) or not isinstance(resends, int) or resends < 0:
         raise ValueError("retries.max_resends must be an integer >= 0")
@@ -189,7 +190,7 @@ def _run(
     elif retry[2] == "breaker":
         max_tries = 1  # interface: "breaker": one try per run
     else:
-        max_tries = retry[3] + 1  # SPEC §15: "resend up to N" is N resends, N + 1 tries
+        max_tries = retry[3] + 1  # docs/spec.md §15: "resend up to N" is N resends, N + 1 tries
     k = 0
     while True:
         k += 1
@@ -199,10 +200,10 @@ def _run(
             try_start, end = start + (k - 1) * d, start + k * d
             cuts = []
             # Interface rule 4: "a try longer than model_timeout_s is cut at the model
-            # timeout" (SPEC §15 names the 30 s model call timeout, not its effect).
+            # timeout" (docs/spec.md §15 names the 30 s model call timeout, not its effect).
             if d > limits["model_timeout_s"]:
                 cuts.append(try_start + limits["model_timeout_s"])
-            # SPEC §15: "the execution timeout bounds all tries of a run together, and the
+            # docs/spec.md §15: "the execution timeout bounds all tries of a run together, and the
             # try that would end past it is cut (its usage unknown)" - past, so a try that
             # ends exactly at the timeout is not cut.
             if end - start > limits["run_timeout_s"]:
@@ -216,9 +217,9 @@ def _run(
         # Decimal(float) is: the same comparison. Retries off: no draw, the try passes.
         failed = retry is not None and Fraction(retry[1].random()) < retry[0]
         if not failed:
-            # SPEC §15: "a passing try resets it".
+            # docs/spec.md §15: "a passing try resets it".
             return "passed", k, 0, end, 0
-        # SPEC §15: "the breaker counts format failures in a row across runs".
+        # docs/spec.md §15: "the breaker counts format failures in a row across runs".
         fails_in_row += 1
         if k == max_tries:
             return "failed", k, 0, end, fails_in_row
@@ -241,7 +242,7 @@ def oracle_timed_replay(
     # Interface: "retries are on when "retries" is given (p = 0 is allowed)".
     retrying = "retries" in opts
     if not timed and not retrying:
-        # SPEC §15: "With times off and p = 0 a replay is exactly section 12's."
+        # docs/spec.md §15: "With times off and p = 0 a replay is exactly section 12's."
         return oracle_replay(scenario, turns, options)
 
     timing = opts.get("timing") or {}
@@ -286,7 +287,7 @@ def oracle_timed_replay(
             summary_id += 1
             pending = None
 
-        # --- SPEC §12 step 1: plan the turn (as oracle_replay)
+        # --- docs/spec.md §12 step 1: plan the turn (as oracle_replay)
         for key, value in (turn.get("set") or {}).items():
             section, name = key.split(".")
             sc.setdefault(section, {})[name] = value
@@ -323,7 +324,7 @@ def oracle_timed_replay(
             "admitted": p["admitted"],
         }
 
-        # --- SPEC §12 step 2: the run's conditions (the §12 draws happen every turn)
+        # --- docs/spec.md §12 step 2: the run's conditions (the §12 draws happen every turn)
         history += turn["added"]
         if rate is not None:
             idle_draw, lease_draw = rng.random(), rng.random()
@@ -358,21 +359,21 @@ def oracle_timed_replay(
         else:
             status = None
 
-        # --- SPEC §15: does the run start, and what becomes of it
+        # --- docs/spec.md §15: does the run start, and what becomes of it
         fate: str | None = None
         tries = unknown = 0
         run_start_ms: int | None = None
         run_end: Fraction | None = None
         if status in ("run", "recompress"):
-            # Interface rule 1: the run starts at reply_end_ms of its turn. SPEC §15: "in a
+            # Interface rule 1: the run starts at reply_end_ms of its turn. docs/spec.md §15: "in a
             # log: the line carrying the reply's final output count starts the run".
             start = _seconds(reply_ends[n - 1]) if timed else None
-            # SPEC §15: "At most one run in flight"; "a run that is discarded still runs to
+            # docs/spec.md §15: "At most one run in flight"; "a run that is discarded still runs to
             # its end and holds the one slot". The slot is asked for when the run would
-            # start (SPEC §15: "starts a summary run after the main reply is delivered").
+            # start (docs/spec.md §15: "starts a summary run after the main reply is delivered").
             if start is not None and slot_end is not None and start < slot_end:
                 status = "run in flight"
-            # SPEC §15: "once open it stays open for the session"; interface rule 5:
+            # docs/spec.md §15: "once open it stays open for the session"; interface rule 5:
             # "while open no run starts".
             elif breaker_open:
                 status = "breaker open"
@@ -392,24 +393,24 @@ def oracle_timed_replay(
                     start, d, limits, retry, fails_in_row
                 )
                 if retry is not None and retry[2] == "breaker":
-                    # SPEC §15: "stop after 3 consecutive failures across runs".
+                    # docs/spec.md §15: "stop after 3 consecutive failures across runs".
                     breaker_open = breaker_open or fails_in_row >= BREAKER_FAILURES
                 if outcome != "passed":
                     # Interface rule 7: abandoned > failed > ...
                     fate = outcome
                 elif start is not None and any(start < a < run_end for a in appends):
-                    # SPEC §15: "an append at exactly the publish time does not discard
+                    # docs/spec.md §15: "an append at exactly the publish time does not discard
                     # (only appends after the run starts and before it ends count)".
                     fate = "discarded"
                 else:
-                    # SPEC §15: "otherwise it publishes at its end"; §12: c += new_raw,
+                    # docs/spec.md §15: "otherwise it publishes at its end"; §12: c += new_raw,
                     # A' = min(S, written).
                     fate = "published"
                     pending = (run_end, covered + consumed, written)
                 slot_end = run_end
                 run_start_ms = reply_ends[n - 1] if timed else None
 
-        # --- SPEC §12 step 4: the prompt cache (as oracle_replay)
+        # --- docs/spec.md §12 step 4: the prompt cache (as oracle_replay)
         cached = 0
         if p["admitted"]:
             prefix = min(stable, f)
@@ -422,7 +423,7 @@ def oracle_timed_replay(
                 cached = _shared(previous, layout)
             previous = layout
 
-        # --- SPEC §12 step 3 and §15: cost. "Every try is billed at its full input";
+        # --- docs/spec.md §12 step 3 and §15: cost. "Every try is billed at its full input";
         # "a failed try bills its full input and the written output"; the cut try's usage
         # is unknown, never free, so a row with one has no cost.
         known = tries - unknown
@@ -511,8 +512,8 @@ def _summary(
     d_tokens, d_cost = total(discarded_runs, after_first=False)
     r_tokens, r_cost = total(pairs, after_first=True)
     return {
-        # SPEC §12's summary; its summary-call totals count every try (SPEC §15: "Every try
-        # is billed"), unknown when a try was cut.
+        # docs/spec.md §12's summary; its summary-call totals count every try (docs/spec.md
+        # §15: "Every try is billed"), unknown when a try was cut.
         "turns": len(rows),
         "runs": sum(x["status"] == "run" for x in rows),
         "recompresses": sum(x["status"] == "recompress" for x in rows),
@@ -526,7 +527,7 @@ def _summary(
         "summary_output_tokens": None if unknown else sum(x["summary_output_billed"] for x in rows),
         "cost": None if any(c is None for c in costs) else sum(costs, Fraction(0)),
         "cache_share": Fraction(cached_total, main_total) if main_total else Fraction(0),
-        # SPEC §15's outputs
+        # docs/spec.md §15's outputs
         "candidates": candidates,
         "published": published,
         "publish_rate": Fraction(published, candidates) if candidates else None,

@@ -24,7 +24,7 @@ def _safe(i: int, g: int, q: bool, m: Fraction) -> int:
 
 
 def budget_plan(scenario: dict[str, Any]) -> dict[str, Any]:
-    """SPEC §11 scenario (every key present, as in a case) -> this service's names."""
+    """docs/spec.md §11 scenario (every key present, as in a case) -> this service's names."""
     main, cfg, wl = scenario["main_model"], scenario["config"], scenario["workload"]
     summ = scenario["summary_model"] or main
     m = Fraction(Decimal(cfg["safety_margin"]))

@@ -13,7 +13,7 @@ edge ``x = t / n``. :func:`turn_at` maps a pointer position back to a turn (scru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
 from functools import partial
@@ -27,6 +27,7 @@ from budgetcore.replay.model import Replay
 __all__ = [
     "UNIT",
     "CostChart",
+    "CountRule",
     "Line",
     "Polyline",
     "Timeline",
@@ -158,6 +159,37 @@ def _crossings(values: Sequence[int], line: int) -> list[int]:
     return out
 
 
+#: A count trigger beside a token line: (what it counts, ">" or ">=", the value).
+CountRule = tuple[str, str, int]
+
+
+def _counted(log: LogSeries, n: int, count: str) -> list[int | None]:
+    return [getattr(q, count) for q in log.requests[:n]]
+
+
+def _fires_on(
+    watched: Sequence[int],
+    tokens: int,
+    counts: Sequence[tuple[CountRule, Sequence[int | None]]],
+) -> list[tuple[int, str]]:
+    """Turns (1-based) where a rule of a token line and count triggers starts to hold
+    (any one of them, after a turn where none held), each with what held first in the
+    rule's order: "tokens", or the count's name. A count the log does not give (None)
+    never holds."""
+    out = []
+    before = False
+    for t, value in enumerate(watched, start=1):
+        why = "tokens" if value >= tokens else None
+        for (count, compare, limit), seen in counts:
+            n = seen[t - 1]
+            if why is None and n is not None and (n > limit if compare == ">" else n >= limit):
+                why = count
+        if why is not None and not before:
+            out.append((t, why))
+        before = why is not None
+    return out
+
+
 def timeline_chart(
     result: Replay,
     *,
@@ -165,6 +197,7 @@ def timeline_chart(
     height: int = 240,
     log: LogSeries | None = None,
     lines: Sequence[tuple[str, int]] = (),
+    also: Mapping[str, Sequence[CountRule]] | None = None,
 ) -> Timeline:
     """Full input per turn against K and M; the summary size and the unseen history as
     areas; runs, recompresses and refusals marked. With ``log``: the log's measured
@@ -172,6 +205,9 @@ def timeline_chart(
     token lines (peers' triggers, the article's clean/compact/hard lines), each drawn
     across the chart and marked where the series first reaches it (where that rule
     would have fired: on the log's context when there is a log, else on full input).
+    ``also``: a line's count triggers (messages > 40, ...): with a log, that rule fires
+    where the first of its token line and its counts holds, and a firing on a count is
+    marked with the key ``"<line key>:<count>"`` (a count, not a token height).
     A value far above the data (M in a long window) is a note, not a squashed chart.
     """
     rows = result.rows
@@ -243,11 +279,25 @@ def timeline_chart(
             )
     watched = ctx if ctx else full
     drawn = []
-    for key, tokens in extra:
+    counted = also or {}
+    for key, tokens in lines:
         y = _y(tokens, scale, height)
-        drawn.append(Line(key, tokens, y))
-        for t in _crossings(watched, tokens):
-            markers.append(TimelineMarker(key, t, xs[t - 1], y, tokens))
+        if tokens <= limit:
+            drawn.append(Line(key, tokens, y))
+        rules = counted.get(key, ()) if log is not None else ()
+        if not rules:
+            if tokens <= limit:
+                for t in _crossings(watched, tokens):
+                    markers.append(TimelineMarker(key, t, xs[t - 1], y, tokens))
+            continue
+        assert log is not None
+        counts = [(rule, _counted(log, n, rule[0])) for rule in rules]
+        for t, why in _fires_on(watched, tokens, counts):
+            if why == "tokens":
+                markers.append(TimelineMarker(key, t, xs[t - 1], y, tokens))
+            else:
+                at = _y(watched[t - 1], scale, height)
+                markers.append(TimelineMarker(f"{key}:{why}", t, xs[t - 1], at, None))
     return Timeline(
         width=width,
         height=height,

@@ -1,4 +1,4 @@
-"""Command line for budgetcore (SPEC §11 and the config workflow).
+"""Command line for budgetcore (spec §11 and the config workflow).
 
 ``plan`` prints one JSON object (exit 0) or one line on stderr naming the field, the
 rule and the value (exit 2, nothing on stdout). ``export`` prints the reviewed
@@ -9,9 +9,12 @@ exit 2 with every problem, one per line).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from types import FrameType
 from typing import NoReturn
 
 from budgetcore import __version__
@@ -19,7 +22,15 @@ from budgetcore.cli.config_cmds import cmd_check, cmd_export, cmd_plan, cmd_repo
 from budgetcore.cli.conformance_cmds import cmd_cases, cmd_schema
 from budgetcore.cli.registry_cmds import cmd_models, cmd_peers
 from budgetcore.cli.replay_cmds import cmd_replay, replay_arguments
-from budgetcore.cli.shell import EXIT_INVALID, Parser, Unreadable, count_flag, tokens_flag
+from budgetcore.cli.shell import (
+    EXIT_INVALID,
+    Parser,
+    Unreadable,
+    count_flag,
+    seed_flag,
+    tokens_flag,
+    whole_flag,
+)
 from budgetcore.errors import ScenarioError, render_value
 
 __all__ = ["build_parser", "main", "run"]
@@ -72,12 +83,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
     replay_arguments(p)
-    p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    p.add_argument(
+        "--format",
+        choices=("table", "jsonl", "csv"),
+        help="default: table on a terminal, else jsonl",
+    )
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("cases", help="write the conformance cases as JSON Lines (SPEC §14)")
-    p.add_argument("--random", type=int, default=0, metavar="N", help="add N seeded random cases")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the random cases")
+    p = sub.add_parser("cases", help="write the conformance cases as JSON Lines (spec §14)")
+    p.add_argument(
+        "--random", type=_random_count, default=0, metavar="N", help="add N seeded random cases"
+    )
+    p.add_argument(
+        "--seed", type=seed_flag, default=0, metavar="S", help="seed of the random cases"
+    )
     p.add_argument("--out", help="write to this file instead of standard output")
     p.set_defaults(func=cmd_cases)
 
@@ -85,6 +104,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", help="scenario, plan or config")
     p.set_defaults(func=cmd_schema)
     return parser
+
+
+def _random_count(text: str) -> int:
+    from budgetcore.conformance.cases import MAX_RANDOM_COUNT  # noqa: PLC0415 - only with --random
+
+    return whole_flag(0, MAX_RANDOM_COUNT)(text)
+
+
+_random_count.__name__ = "integer"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -101,32 +129,83 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(argv: Sequence[str] | None = None) -> NoReturn:
-    """The process entry point: ``main`` plus the stream conditions a Unix tool meets.
+    """The process entry point: ``main`` plus the stream conditions and signals a Unix
+    tool meets.
 
     A reader that goes away (``| head``) ends the command quietly; a failed write
     (``> /dev/full``) is one line on stderr and a non-zero exit, never a traceback.
+    Ctrl-C (SIGINT) or SIGTERM ends any command, wherever it is (a long replay, a
+    FIFO nobody writes), with one line and 128 + the signal's number (130, 143); a file
+    it was writing is left as it was (``shell.atomic_path``), and what it had not yet
+    written to standard output is dropped.
     """
     if sys.stderr is None:  # started with 2>&-: print(file=None) would write to stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     code: int
-    try:
-        if sys.stdout is None:  # started with >&-: as if the reader had gone away
-            raise BrokenPipeError
-        code = main(argv)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _drop_stdout()
-        code = EXIT_PIPE
-    except OSError as exc:
-        _drop_stdout()
-        print(f"budgetcore: cannot write the output: {exc.strerror}", file=sys.stderr)
-        code = EXIT_WRITE
-    except Exception as exc:  # the last guard: one line, never a traceback
-        _drop_stdout()
-        text = render_value(f"{type(exc).__name__}: {exc}")
-        print(f"budgetcore: internal error, please report it: {text}", file=sys.stderr)
-        code = EXIT_WRITE
+    with _signals():
+        try:
+            if sys.stdout is None:  # started with >&-: as if the reader had gone away
+                raise BrokenPipeError
+            code = main(argv)
+            sys.stdout.flush()
+        except (Interrupted, KeyboardInterrupt) as exc:
+            _ignore_signals()
+            _drop_stdout()
+            stop = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
+            print(f"budgetcore: {stop}", file=sys.stderr)
+            code = 128 + stop.signum
+        except BrokenPipeError:
+            _drop_stdout()
+            code = EXIT_PIPE
+        except OSError as exc:
+            _drop_stdout()
+            print(f"budgetcore: cannot write the output: {exc.strerror}", file=sys.stderr)
+            code = EXIT_WRITE
+        except Exception as exc:  # the last guard: one line, never a traceback
+            _drop_stdout()
+            text = render_value(f"{type(exc).__name__}: {exc}")
+            print(f"budgetcore: internal error, please report it: {text}", file=sys.stderr)
+            code = EXIT_WRITE
     sys.exit(code)
+
+
+class Interrupted(BaseException):
+    """A signal asked the command to stop. A BaseException, like KeyboardInterrupt, so
+    no ``except Exception`` on the way up swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        what = "interrupted" if signum == signal.SIGINT else "terminated"
+        super().__init__(f"{what} ({signal.Signals(signum).name}): stopped without finishing")
+
+
+def _on_signal(signum: int, _frame: FrameType | None) -> None:
+    raise Interrupted(signum)
+
+
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def _signals() -> Iterator[None]:
+    """The CLI's one signal handler, for as long as a command runs (then the caller's
+    handlers again: tests run commands in-process)."""
+    try:
+        saved = [(s, signal.signal(s, _on_signal)) for s in _SIGNALS]
+    except ValueError:  # not the main thread: signals stay the caller's
+        saved = []
+    try:
+        yield
+    finally:
+        for s, handler in saved:
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)
+
+
+def _ignore_signals() -> None:
+    """While the command reports that it stopped, a second Ctrl-C changes nothing."""
+    with contextlib.suppress(ValueError):
+        for s in _SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
 
 
 #: A closed pipe ends a Unix tool by SIGPIPE, which shells report as 128 + 13.

@@ -63,7 +63,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    scenario = scenario_of(args)
+    # With a log and no scenario, the log's own model (docs/replay.md).
+    from_log = args.scenario is None and args.fragment is None and args.log is not None
+    scenario = None if from_log else scenario_of(args)
     try:
         from budgetcore.report import write_report  # noqa: PLC0415 - optional extra
     except ImportError as exc:
@@ -77,7 +79,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     session = None
     if any(getattr(args, k, None) is not None for k in ("turns", "generate", "log")):
         result, log, series = replay_of(args, scenario)
+        scenario = result.scenario
         session = (result, None if log is None else log.pick(series))
+    assert scenario is not None
     try:
         written = write_report(scenario, Path(args.out), session)
     except OSError as exc:

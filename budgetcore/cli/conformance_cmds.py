@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from budgetcore.cli.shell import Unreadable
+from budgetcore.cli.shell import Unreadable, shown_name, write_atomic
 from budgetcore.errors import Problem, ScenarioError
 
 __all__ = [
@@ -15,24 +16,20 @@ __all__ = [
 
 
 def cmd_cases(args: argparse.Namespace) -> int:
-    from budgetcore.conformance.cases import (  # noqa: PLC0415 - only this command
-        MAX_RANDOM_COUNT,
-        build_cases,
-        dump_cases,
-    )
+    from budgetcore.conformance.cases import build_cases, dump_cases  # noqa: PLC0415
 
-    if not 0 <= args.random <= MAX_RANDOM_COUNT:
-        rule = f"must be a count from 0 to {MAX_RANDOM_COUNT:,}"
-        raise ScenarioError([Problem.of("--random", rule, args.random)])
+    # --random and --seed are in range (their flag types); the file is whole or absent.
     text = dump_cases(build_cases(args.random, args.seed))
     if args.out is None:
         sys.stdout.write(text)
         return 0
     try:
-        with open(args.out, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        write_atomic(Path(args.out), text)
+    except BrokenPipeError:  # --out /dev/stdout | head: the reader went away
+        raise
     except OSError as exc:
-        raise Unreadable(f"cases file {args.out!r} cannot be written: {exc.strerror}") from None
+        name = shown_name(args.out)
+        raise Unreadable(f"cases file {name} cannot be written: {exc.strerror}") from None
     return 0
 
 

@@ -1,25 +1,123 @@
-"""``replay`` (and the session inputs ``report`` shares): turns, generators, logs."""
+"""``replay`` (and the session inputs ``report`` shares): turns, generators, logs and
+folders of logs (docs/replay.md, "CLI")."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import IO, Any
 
-from budgetcore.cli.shell import read_input, scenario_of
-from budgetcore.errors import Problem, ScenarioError
+from budgetcore.cli.shell import Unreadable, read_input, scenario_of, shown_name
+from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "cmd_replay",
+    "read_log_path",
     "replay_arguments",
     "replay_of",
 ]
 
 
-def replay_of(args: argparse.Namespace, scenario: Scenario) -> tuple[Any, Any, str | None]:
+def _has_scenario(args: argparse.Namespace) -> bool:
+    return args.scenario is not None or getattr(args, "fragment", None) is not None
+
+
+class _Stream:
+    """A log file read line by line: a read that fails midway (EIO, a device) is one
+    line naming the file, like a file that cannot be opened."""
+
+    __slots__ = ("_fh", "_name", "_what")
+
+    def __init__(self, fh: IO[bytes], what: str, name: str) -> None:
+        self._fh, self._what, self._name = fh, what, name
+
+    def readline(self, size: int = -1, /) -> bytes:
+        try:
+            return self._fh.readline(size)
+        except OSError as exc:
+            raise Unreadable(
+                f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
+            ) from None
+
+    def close(self) -> None:
+        if self._fh is not sys.stdin.buffer:
+            self._fh.close()
+
+
+def _open(path: str, what: str) -> _Stream:
+    if path == "-":
+        if sys.stdin is None:
+            raise Unreadable(f"{what}: standard input is closed")
+        return _Stream(sys.stdin.buffer, what, "standard input")
+    try:
+        return _Stream(open(path, "rb"), what, path)
+    except OSError as exc:
+        raise Unreadable(f"{what} file {shown_name(path)} cannot be read: {exc.strerror}") from None
+
+
+def _walk(root: str) -> list[str]:
+    """Every file under ``root``, as ``/``-separated paths relative to it."""
+    from budgetcore.replay.logs.folder import MAX_FOLDER_FILES  # noqa: PLC0415
+
+    out: list[str] = []
+    for top, dirs, files in os.walk(root, onerror=None):
+        dirs.sort()
+        rel = os.path.relpath(top, root)
+        for name in sorted(files):
+            out.append(name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}")
+            if len(out) > MAX_FOLDER_FILES:
+                raise ScenarioError(
+                    [Problem("log", f"folder holds more than {MAX_FOLDER_FILES:,} files")]
+                )
+    return out
+
+
+def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) -> Any:
+    """One session from a file (with its subagent files beside it:
+    ``<session>/subagents/**/agent-*.jsonl``), streamed."""
+    from budgetcore.replay.logs import read_session  # noqa: PLC0415
+    from budgetcore.replay.logs.folder import subagents_of  # noqa: PLC0415
+
+    names = [path]
+    base = os.path.dirname(path)
+    if files is not None:
+        names = files
+        base = os.path.dirname(files[0])
+    elif path != "-" and path.endswith(".jsonl"):
+        stem = os.path.basename(path).removesuffix(".jsonl")
+        if os.path.isdir(os.path.join(base, stem, "subagents")):
+            found = [f"{stem}/{p}" for p in _walk(os.path.join(base, stem))]
+            names += [
+                os.path.join(base, *p.split("/")) for p in subagents_of(f"{stem}.jsonl", found)
+            ]
+    streams = [_open(n, "log") for n in names]
+    try:
+        shown = [
+            _shown(n) if i == 0 else _shown(os.path.relpath(n, base or "."))
+            for i, n in enumerate(names)
+        ]
+        return read_session(list(zip(shown, streams, strict=True)), fmt)
+    finally:
+        for s in streams:
+            s.close()
+
+
+def _shown(path: str) -> str:
+    """A file's name in the ledger: as given (quoted only when it cannot be printed)."""
+    return path if path.isprintable() else render_value(path)
+
+
+def _log_format(args: argparse.Namespace) -> str | None:
+    return None if args.log_format == "auto" else args.log_format
+
+
+def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any, Any, str | None]:
     """The replay of a command's --turns / --generate / --log (and --options), with the
-    parsed log when there is one. Malformed turn or log lines are listed on stderr."""
+    parsed log when there is one. Malformed turn or log lines are listed on stderr.
+    ``scenario`` None (a log without a scenario): the log's own model."""
     from budgetcore.replay.options import parse_options_json  # noqa: PLC0415 - only here
     from budgetcore.replay.simulate import replay  # noqa: PLC0415 - only here
 
@@ -29,13 +127,23 @@ def replay_of(args: argparse.Namespace, scenario: Scenario) -> tuple[Any, Any, s
     options = (
         None if args.options is None else parse_options_json(read_input(args.options, "options"))
     )
-    log = None
-    series = None
+    if args.log is not None:
+        if os.path.isdir(args.log):
+            raise ScenarioError([Problem("log", "must be one file here, not a folder")])
+        from budgetcore.replay.logs.session import run_session  # noqa: PLC0415
+
+        log = read_log_path(args.log, _log_format(args))
+        run = run_session(log.name, log, scenario=scenario, options=options, series=args.series)
+        for problem in log.skipped:
+            print(f"skipped: {problem}", file=sys.stderr)
+        return run.result, log, args.series
+    if scenario is None:
+        scenario = scenario_of(args)
     if args.turns is not None:
         from budgetcore.replay.turns import parse_turn_lines  # noqa: PLC0415
 
         turns, skipped = parse_turn_lines(read_input(args.turns, "turns"))
-    elif args.generate is not None:
+    else:
         from budgetcore.replay.turns import generate, parse_generator_json  # noqa: PLC0415
 
         text = args.generate if args.generate.lstrip().startswith("{") else None
@@ -43,31 +151,109 @@ def replay_of(args: argparse.Namespace, scenario: Scenario) -> tuple[Any, Any, s
             text if text is not None else read_input(args.generate, "generate")
         )
         turns, skipped = generate(spec), ()
-    else:
-        from budgetcore.replay.logs import parse_log  # noqa: PLC0415
-
-        fmt = None if args.log_format == "auto" else args.log_format
-        log = parse_log(read_input(args.log, "log"), fmt)
-        series = args.series
-        turns, skipped = log.pick(series).turns(), log.skipped
     for problem in skipped:
         print(f"skipped: {problem}", file=sys.stderr)
-    return replay(scenario, turns, options), log, series
+    return replay(scenario, turns, options), None, None
+
+
+def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list[Any], bool]:
+    """Every session of --log (a file, or each session of a folder)."""
+    from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
+    from budgetcore.replay.logs.session import SessionRun, run_session  # noqa: PLC0415
+    from budgetcore.replay.options import parse_options_json  # noqa: PLC0415
+
+    options = (
+        None if args.options is None else parse_options_json(read_input(args.options, "options"))
+    )
+    fmt = _log_format(args)
+    replay_it = not args.usage
+    if not os.path.isdir(args.log):
+        log = read_log_path(args.log, fmt)
+        run = run_session(
+            log.name,
+            log,
+            scenario=scenario,
+            options=options,
+            series=args.series,
+            replay_it=replay_it,
+        )
+        for problem in log.skipped:
+            print(f"skipped: {problem}", file=sys.stderr)
+        return [run], False
+    root = args.log
+    plan = plan_folder(_walk(root))
+    runs = []
+    for session in plan.sessions:
+        paths = [os.path.join(root, *p.split("/")) for p in session.files]
+        try:
+            log = read_log_path(paths[0], fmt, files=paths)
+            log = _renamed(log, session.files)
+            run = run_session(
+                session.name, log, scenario=scenario, options=options, replay_it=replay_it
+            )
+        except ScenarioError as exc:
+            run = SessionRun(session.name, None, error=exc.problems)
+        except Unreadable as exc:
+            run = SessionRun(session.name, None, error=(Problem("log", str(exc)),))
+        runs.append(run)
+    if not runs:
+        raise ScenarioError([Problem("log", f"folder {shown_name(root)} holds no .jsonl file")])
+    if plan.not_read:
+        print(
+            f"not read: {len(plan.not_read):,} file(s) that are not session logs "
+            f"(first: {plan.not_read[0]})",
+            file=sys.stderr,
+        )
+    return runs, True
+
+
+def _renamed(log: Any, names: Sequence[str]) -> Any:
+    """The session's files named by their paths inside the folder."""
+    import dataclasses  # noqa: PLC0415
+
+    ledger = tuple(dataclasses.replace(f, name=n) for f, n in zip(log.ledger, names, strict=False))
+    return dataclasses.replace(log, name=names[0], files=tuple(names), ledger=ledger)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from budgetcore.replay.output import to_csv, to_jsonl  # noqa: PLC0415
+    from budgetcore.replay.output import write_sessions  # noqa: PLC0415
 
-    result, log, series = replay_of(args, scenario_of(args))
-    render = to_csv if args.format == "csv" else to_jsonl
-    sys.stdout.write(render(result, log, series))
+    fmt = args.format
+    if fmt is None:
+        fmt = "table" if sys.stdout is not None and sys.stdout.isatty() else "jsonl"
+    scenario = scenario_of(args) if _has_scenario(args) or args.log is None else None
+    if args.log is None:
+        if args.usage:
+            raise ScenarioError([Problem("usage", "needs --log")])
+        from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
+
+        result, _log, _series = replay_of(args, scenario)
+        runs, folder = [SessionRun("", None, None, result)], False
+    else:
+        if args.turns is not None or args.generate is not None:
+            raise ScenarioError(
+                [Problem("turns", "give exactly one of --turns, --generate, --log")]
+            )
+        runs, folder = _log_runs(args, scenario)
+        if not folder and runs[0].result is None and not args.usage:
+            raise ScenarioError(list(runs[0].error) or [Problem("log", "no replay")])
+    write_sessions(runs, fmt, sys.stdout.write, folder=folder)
     return 0
 
 
 def replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--turns", help='turns as JSON Lines: {"added": N, "required": N, ...}')
     p.add_argument("--generate", help="a generator spec: inline JSON or a JSON file")
-    p.add_argument("--log", help="a Claude Code session or Codex CLI rollout JSONL file")
+    p.add_argument(
+        "--log",
+        help="a Claude Code session or Codex CLI rollout JSONL file, or a folder of them "
+        "(with no scenario: the default one with the log's main model)",
+    )
     p.add_argument("--log-format", choices=("auto", "claude-code", "codex"), default="auto")
     p.add_argument("--series", help="which series of the log (default: main)")
     p.add_argument("--options", help="replay options JSON (start state, cache, prices, ...)")
+    p.add_argument(
+        "--usage",
+        action="store_true",
+        help="with --log: only the ledger and the measured usage, no replay",
+    )

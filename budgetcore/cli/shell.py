@@ -1,14 +1,21 @@
-"""What every command shares: reading its inputs, the scenario it names, flag types
-and the one-line error (docs/cli.md)."""
+"""What every command shares: reading its inputs (size-limited), writing its files
+(atomically), the scenario it names, flag types and the one-line error (docs/cli.md)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import os
 import sys
-from typing import NoReturn
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, BinaryIO, NoReturn
 
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_rule, whole_text
+from budgetcore.inputs.text import check_size, limit_of, read_limited, too_large
 from budgetcore.scenario.fragment import parse_fragment
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.parse import parse_scenario_json
@@ -17,45 +24,125 @@ __all__ = [
     "EXIT_INVALID",
     "Parser",
     "Unreadable",
+    "atomic_path",
     "count_flag",
+    "open_input",
     "read_input",
     "scenario_of",
+    "seed_flag",
     "shown_name",
     "tokens_flag",
+    "whole_flag",
+    "write_atomic",
 ]
 
 EXIT_INVALID = 2
+#: The longest argparse message kept whole; longer ones quote what the user typed.
+_MAX_USAGE = 300
 
 
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        # argparse prints usage over several lines; the contract is one line on stderr.
+        # argparse prints usage over several lines; the contract is one line on stderr,
+        # and a line that quotes a 10,000-letter argument is not one a person reads.
+        if len(message) > _MAX_USAGE or not message.isprintable():
+            message = " ".join(message[: _MAX_USAGE * 4].split())
+            message = message.encode("utf-8", "backslashreplace").decode("utf-8")
+            if len(message) > _MAX_USAGE:
+                message = message[: _MAX_USAGE - 1] + "…"
         self.exit(EXIT_INVALID, f"{self.prog}: {message} (see --help)\n")
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # argparse quotes a rejected choice whole (repr): show it shortened instead.
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(map(str, action.choices))
+            message = f"must be one of {choices}, got {render_value(value)}"
+            raise argparse.ArgumentError(action, message)
 
 
 class Unreadable(Exception):
     pass
 
 
-def read_input(source: str, what: str) -> bytes:
+@contextlib.contextmanager
+def open_input(source: str, what: str) -> Iterator[BinaryIO]:
+    """The file (or ``-``, standard input) a command reads ``what`` from, as a binary
+    stream; every way it cannot be opened or read is one :class:`Unreadable` line."""
     if source == "-":
         if sys.stdin is None:  # started with standard input closed (<&-)
             raise Unreadable(f"{what}: standard input is closed")
         try:
-            return sys.stdin.buffer.read()
+            yield sys.stdin.buffer
         except OSError as exc:
             raise Unreadable(f"{what}: standard input cannot be read: {exc.strerror}") from None
+        return
     try:
-        with open(source, "rb") as fh:
-            return fh.read()
+        fh = open(source, "rb")  # noqa: SIM115 - closed below, errors mapped in one place
     except OSError as exc:
-        name = shown_name(source)
-        raise Unreadable(f"{what} file {name} cannot be read: {exc.strerror}") from None
+        raise Unreadable(
+            f"{what} file {shown_name(source)} cannot be read: {exc.strerror}"
+        ) from None
+    try:
+        with fh:
+            yield fh
+    except OSError as exc:
+        raise Unreadable(
+            f"{what} file {shown_name(source)} cannot be read: {exc.strerror}"
+        ) from None
+
+
+def read_input(source: str, what: str) -> bytes:
+    """All of input ``what`` (a key of ``inputs.text.SIZE_LIMITS``), or the too-large
+    error naming its limit as soon as it holds more: a device such as /dev/zero ends
+    there, not when the memory runs out."""
+    with open_input(source, what) as stream:
+        return read_limited(stream, what)
 
 
 def shown_name(path: str) -> str:
     """A file name for a one-line message: as given, or quoted and shortened."""
     return path if len(path) <= 80 and path.isprintable() else render_value(path)
+
+
+@contextlib.contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write into; renamed onto ``path`` when the
+    block ends, removed when it fails or is interrupted (Ctrl-C), so ``path`` is never a
+    half-written file: it is the whole new file, or what it was before. A path that is
+    not a regular file (``/dev/null``, a FIFO, ``/dev/stdout``) is written in place:
+    renaming onto it would replace the device, and it holds nothing to protect."""
+    if path.exists() and not path.is_file():
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        yield path
+        return
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".tmp")
+    os.close(fd)
+    temp = Path(name)
+    try:
+        yield temp
+        os.chmod(temp, _mode_for(path))  # mkstemp's 0600 is not what a new file gets
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions ``path`` has, or a new file's under the process's umask."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` through :func:`atomic_path`."""
+    with atomic_path(path) as temp:
+        temp.write_text(text, encoding="utf-8", newline="\n")
 
 
 def scenario_of(args: argparse.Namespace) -> Scenario:
@@ -72,16 +159,26 @@ def scenario_of(args: argparse.Namespace) -> Scenario:
     return parse_scenario_json(read_input(args.scenario, "scenario"))
 
 
-def _whole(text: str, low: int, rule: str) -> int:
-    value = int(text) if text.isascii() and text.isdigit() else -1
-    if not low <= value <= MAX_TOKENS:
-        raise argparse.ArgumentTypeError(f"{rule}, got {render_value(text)}")
-    return value
+def whole_flag(low: int, high: int, what: str = "field") -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` in digits (grouping
+    commas allowed: ``inputs.numbers.whole_text``), its text within the size limit of
+    ``what``."""
+
+    def flag(text: str) -> int:
+        try:
+            check_size(text, what)
+        except ScenarioError:
+            raise argparse.ArgumentTypeError(too_large(what).problems[0].rule) from None
+        value = whole_text(text, high, plain=True)
+        if value is None or value < low:
+            raise argparse.ArgumentTypeError(f"{whole_rule(low, high)}, got {render_value(text)}")
+        return value
+
+    flag.__name__ = "integer"  # argparse names the type in its own messages
+    return flag
 
 
-def tokens_flag(text: str) -> int:
-    return _whole(text, 1, "must be an integer from 1 to 10^12")
-
-
-def count_flag(text: str) -> int:
-    return _whole(text, 0, "must be an integer from 0 to 10^12")
+tokens_flag = whole_flag(1, MAX_TOKENS)
+count_flag = whole_flag(0, MAX_TOKENS)
+seed_flag = whole_flag(0, MAX_SEED, "seed")
+assert limit_of("seed") >= len(f"{MAX_SEED:,}")

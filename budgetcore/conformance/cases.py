@@ -1,4 +1,4 @@
-"""Conformance cases (SPEC §14): scenarios with the plan this controller computes for them.
+"""Conformance cases (spec §14): scenarios with the plan this controller computes for them.
 
 An agent service's own budget code — in any language — proves it computes what the
 reviewed controller computes by reading these cases and comparing its outputs with
@@ -6,7 +6,7 @@ each case's ``plan``. The default set is golden, the four experiments (before an
 after), designed edge cases and a fixed seeded random set; it ships in the package as
 JSON Lines (``budgetcore/data/cases.jsonl``): a header line carrying the format and
 its version, then one case per line, ``{"name", "note", "tags", "scenario", "plan"}``.
-``scenario`` is the full SPEC §11 input (every key explicit, margins as decimal
+``scenario`` is the full docs/spec.md §11 input (every key explicit, margins as decimal
 strings) and ``plan`` the full output of ``plan(scenario).as_dict()``.
 
 Random scenarios come from ``random.Random(seed)`` alone, through ``getrandbits`` (the
@@ -16,6 +16,7 @@ part of the generator Python keeps stable), so a seed gives the same cases every
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,8 +30,9 @@ from budgetcore.core.plan import OUTPUT_KEYS, plan
 from budgetcore.core.samples import ByteSample, ReadSample, Samples
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.explore.experiments import EXPERIMENTS
-from budgetcore.inputs.jsonio import load_json
-from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.inputs.jsonio import key_path, key_problems, load_json
+from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS
+from budgetcore.inputs.text import check_size, decode_utf8, split_lines
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.scenario.model import Background, Config, Limits, Scenario, Workload
@@ -64,7 +66,7 @@ __all__ = [
 FORMAT = "budgetcore-cases"
 #: Raised when a case's shape changes incompatibly; readers refuse a newer version.
 FORMAT_VERSION = 1
-#: The seed and size of the random set that ships (SPEC §14, hence 14).
+#: The seed and size of the random set that ships (docs/spec.md §14, hence 14).
 DEFAULT_RANDOM_SEED = 14
 DEFAULT_RANDOM_COUNT = 40
 #: More random cases than this is a typo, not a test plan (each costs a few ms).
@@ -76,13 +78,13 @@ REGENERATE = "python -m budgetcore cases --out budgetcore/data/cases.jsonl"
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Case:
-    """One conformance case: a SPEC §11 scenario and the plan budgetcore computes."""
+    """One conformance case: a spec §11 scenario and the plan budgetcore computes."""
 
     name: str
     note: str  # what the case is there to catch
     tags: tuple[str, ...]  # see TAGS
-    scenario: Mapping[str, Any]  # SPEC §11 input, every key explicit
-    plan: Mapping[str, Any]  # expected output: the SPEC §11 keys, then added keys
+    scenario: Mapping[str, Any]  # docs/spec.md §11 input, every key explicit
+    plan: Mapping[str, Any]  # expected output: the docs/spec.md §11 keys, then added keys
 
     def __repr__(self) -> str:
         # pytest prints the fixture's value in a failure: the name says which case.
@@ -106,14 +108,14 @@ class CaseFile:
     cases: tuple[Case, ...]
 
 
-#: What a case's tags mean. A runtime that models only part of the SPEC skips the
+#: What a case's tags mean. A runtime that models only part of the spec skips the
 #: cases tagged with what it leaves out (``"io" in budget_case.tags``).
 TAGS: dict[str, str] = {
-    "golden": "SPEC §10's worked example",
-    "experiment": "one side of a SPEC §10 boundary experiment",
+    "golden": "spec §10's worked example",
+    "experiment": "one side of a spec §10 boundary experiment",
     "edge": "a designed edge case",
     "random": "a seeded random scenario",
-    "io": "a runtime protection narrows the prefetch (SPEC §6-7): needs the samples",
+    "io": "a runtime protection narrows the prefetch (spec §6-7): needs the samples",
     "samples": "has byte or time samples: the bytes, time and io keys depend on them",
     "summary-model": "the summary model has its own contract",
     "baseline": "a provider usage baseline gives the soft estimate",
@@ -169,7 +171,7 @@ def _samples(**fields: Any) -> Scenario:
 def designed_cases() -> tuple[Case, ...]:
     """Golden, the four experiments before and after, and the designed edge cases."""
     out = [
-        case_of("golden", "golden", "SPEC §10: the article's worked example (every default)", _BASE)
+        case_of("golden", "golden", "spec §10: the article's worked example (every default)", _BASE)
     ]
     for e in EXPERIMENTS:
         for when, build in (("before", e.before), ("after", e.after)):
@@ -177,7 +179,7 @@ def designed_cases() -> tuple[Case, ...]:
                 case_of(
                     "experiment",
                     f"experiment-{e.key}-{when}",
-                    f"SPEC §10 boundary experiment {e.key!r}, {when}",
+                    f"spec §10 boundary experiment {e.key!r}, {when}",
                     build(_BASE),
                 )
             )
@@ -607,7 +609,10 @@ def random_scenario(d: _Draw) -> Scenario:
 
 def random_cases(count: int, seed: int) -> tuple[Case, ...]:
     """``count`` seeded random cases named ``random-<seed>-<index>``; a seed always gives
-    the same cases, and a larger count extends a smaller one."""
+    the same cases, and a larger count extends a smaller one. A seed is from 0 to
+    2^63 - 1, as every seed (``random.Random`` would draw for -1 what it draws for 1)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be an integer from 0 to 2^63 - 1, got {render_value(seed)}")
     d = _Draw(seed)
     width = max(3, len(str(count - 1)))
     return tuple(
@@ -639,9 +644,9 @@ def _header(cases: Sequence[Case]) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "contract": "SPEC §14: each line after this one is {name, note, tags, scenario, "
+        "contract": "spec §14: each line after this one is {name, note, tags, scenario, "
         "plan}; "
-        "scenario is the SPEC §11 input, plan the output of `python -m budgetcore plan`",
+        "scenario is the spec §11 input, plan the output of `python -m budgetcore plan`",
         "spec_output_keys": list(OUTPUT_KEYS),
         "tags": TAGS,
         "cases": len(cases),
@@ -664,24 +669,37 @@ def _fail(where: str, rule: str, value: object = None) -> ScenarioError:
     )
 
 
-def _plain(value: Any) -> Any:
-    """JSON as plain dicts and lists (load_json's objects remember duplicates)."""
+def _plain(value: Any, line: int) -> Any:
+    """JSON as plain dicts and lists (load_json's objects remember duplicates); a key
+    given twice anywhere is refused, by the one key rule: never silently the last one."""
+    try:
+        return _copy(value, f"line {line}", line)
+    except RecursionError:
+        raise _fail(f"line {line}", "is nested too deeply") from None
+
+
+def _copy(value: Any, path: str, line: int) -> Any:
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        problems = key_problems(value, path, None, line=line)
+        if problems:
+            raise ScenarioError(problems[:1])
+        return {k: _copy(v, key_path(path, k, line), line) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [_copy(v, f"{path}[{i}]", line) for i, v in enumerate(value)]
     return value
 
 
 def parse_cases(text: str | bytes) -> CaseFile:
-    """Read a cases file; refuses another format, a newer version or a malformed case."""
+    """Read a cases file; refuses another format, a newer version, a malformed case or a
+    file without a case (a conformance run of zero cases proves nothing)."""
+    check_size(text, "cases")
     if isinstance(text, bytes):
-        text = text.decode("utf-8-sig")
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        text = decode_utf8(text, "cases")
+    lines = [(n, line) for n, line in split_lines(text) if line.strip()]
     if not lines:
         raise _fail("cases", "is empty: the first line must be the header")
     number, first = lines[0]
-    header = _plain(load_json(first, f"line {number}"))
+    header = _plain(load_json(first, f"line {number}"), number)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise _fail(f"line {number}", f'must be the header {{"format": "{FORMAT}", ...}}', header)
     version = header.get("format_version")
@@ -696,7 +714,7 @@ def parse_cases(text: str | bytes) -> CaseFile:
     seen: set[str] = set()
     for number, line in lines[1:]:
         where = f"line {number}"
-        obj = _plain(load_json(line, where))
+        obj = _plain(load_json(line, where), number)
         if not isinstance(obj, dict):
             raise _fail(where, "must be a JSON object", obj)
         name = obj.get("name")
@@ -708,6 +726,13 @@ def parse_cases(text: str | bytes) -> CaseFile:
         for key in ("scenario", "plan"):
             if not isinstance(obj.get(key), dict):
                 raise _fail(f"{where}: {key}", "must be a JSON object", obj.get(key))
+        missing = [k for k in OUTPUT_KEYS if k not in obj["plan"]]
+        if missing:
+            rule = (
+                f"lacks {len(missing)} of the {len(OUTPUT_KEYS)} spec §11 output keys "
+                f"({', '.join(missing[:3])}{', …' if len(missing) > 3 else ''})"
+            )
+            raise _fail(f"{where}: plan", rule)
         note = obj.get("note", "")
         tags = obj.get("tags", [])
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
@@ -717,6 +742,8 @@ def parse_cases(text: str | bytes) -> CaseFile:
     declared = header.get("cases")
     if declared is not None and declared != len(cases):
         raise _fail("cases", f"header declares {declared} cases, the file has {len(cases)}")
+    if not cases:
+        raise _fail("cases", "has no case after its header: a conformance run needs one")
     return CaseFile(header, tuple(cases))
 
 
@@ -813,13 +840,11 @@ def plan_differences(
 
     ``names`` maps the caller's key names to budgetcore's (``{"M": "main_safe_input"}``);
     keys not in it are taken as budgetcore's own. ``keys`` lists the keys to compare
-    (each must be present); by default the eighteen SPEC §11 keys, plus every added key
+    (each must be present); by default the eighteen docs/spec.md §11 keys, plus every added key
     of the expected plan that ``actual`` also has. Nested objects compare key by key.
     """
-    mapping = dict(names or {})
-    strays = [our for our in mapping.values() if our not in expected]
-    if strays:
-        raise ValueError(f"names maps to keys the expected plan does not have: {', '.join(strays)}")
+    __tracebackhide__ = True  # a misuse is its one-line message, not this frame
+    mapping = _names(names, expected)
     ours: dict[str, Any] = {}
     theirs_of: dict[str, str] = {}
     for key, value in _as_mapping(actual).items():
@@ -830,11 +855,11 @@ def plan_differences(
         theirs_of.setdefault(our, their)
     if keys is None:
         wanted = [*OUTPUT_KEYS, *(k for k in expected if k in ours and k not in OUTPUT_KEYS)]
+        absent = [k for k in OUTPUT_KEYS if k not in expected]
+        if absent:
+            raise ValueError(f"the expected plan lacks the spec §11 keys {_listed(absent)}")
     else:
-        wanted = list(keys)
-        unknown = [k for k in wanted if k not in expected]
-        if unknown:
-            raise ValueError(f"not keys of the expected plan: {', '.join(unknown)}")
+        wanted = _keys(keys, expected)
     raw: list[tuple[str, object, object]] = []
     for key in wanted:
         _walk(key, expected[key], ours.get(key, _MISSING), raw)
@@ -843,6 +868,55 @@ def plan_differences(
         for path, exp, act in raw
     )
     return diffs, len(wanted)
+
+
+def _listed(items: Iterable[object], most: int = 5) -> str:
+    shown = [render_value(x) if not isinstance(x, str) else x for x in items]
+    return ", ".join(shown[:most]) + (f" and {len(shown) - most} more" if len(shown) > most else "")
+
+
+def _names(names: object, expected: Mapping[str, Any]) -> dict[str, str]:
+    """``names`` checked: a mapping of the caller's key names to budgetcore's plan keys."""
+    if names is None:
+        return {}
+    if not isinstance(names, Mapping):
+        raise TypeError(
+            "names must be a mapping of your key names to budgetcore's, such as "
+            f"{{'M': 'main_safe_input'}}, got {render_value(names)}"
+        )
+    for theirs, ours in names.items():
+        if not isinstance(theirs, str):
+            raise TypeError(
+                f"names: the key {render_value(theirs)} must be your key name (a string)"
+            )
+        if not isinstance(ours, str):
+            raise TypeError(
+                f"names[{theirs!r}] must be a budgetcore plan key (a string such as "
+                f"'main_safe_input'), got {render_value(ours)}"
+            )
+        if ours not in expected:
+            near = difflib.get_close_matches(ours, list(expected), n=3)
+            hint = f" (near: {', '.join(near)})" if near else ""
+            raise ValueError(f"names[{theirs!r}] = {ours!r} is not a key of the plan{hint}")
+    return dict(names)
+
+
+def _keys(keys: object, expected: Mapping[str, Any]) -> list[str]:
+    """``keys`` checked: plan keys to compare, as a list (never one string's letters)."""
+    if isinstance(keys, str):
+        raise TypeError(f"keys must be a list of plan keys, not one string: use keys=[{keys!r}]")
+    if not isinstance(keys, Iterable):
+        raise TypeError(f"keys must be a list of plan keys, got {render_value(keys)}")
+    wanted = list(keys)
+    for i, key in enumerate(wanted):
+        if not isinstance(key, str):
+            raise TypeError(f"keys[{i}] must be a plan key (a string), got {render_value(key)}")
+    unknown = [k for k in wanted if k not in expected]
+    if unknown:
+        raise ValueError(f"not keys of the expected plan: {_listed(unknown)}")
+    if not wanted:
+        raise ValueError("keys names no key: a comparison of nothing proves nothing")
+    return wanted
 
 
 def _reproduce(case: Case) -> str:
@@ -865,8 +939,8 @@ def assert_plan_matches(
     """Raise AssertionError listing every key where ``actual`` differs from the case's plan.
 
     ``actual`` is your runtime's output (a mapping or a dataclass); ``names`` maps your
-    key names to the SPEC §11 names; ``keys`` limits the comparison to what your runtime
-    computes (default: the eighteen SPEC §11 keys, plus added keys you also return).
+    key names to the docs/spec.md §11 names; ``keys`` limits the comparison to what your runtime
+    computes (default: the eighteen docs/spec.md §11 keys, plus added keys you also return).
 
     >>> case = case_of("golden", "golden", "the worked example", Scenario())
     >>> yours = {**case.plan, "main_safe_input": 936_346}
@@ -879,6 +953,11 @@ def assert_plan_matches(
       reproduce: echo '{}' | python -m budgetcore plan -
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not this one
+    if not isinstance(case, Case):
+        raise TypeError(
+            f"case must be the budget_case fixture's Case, got {type(case).__name__} "
+            f"{render_value(case)}"
+        )
     diffs, compared = plan_differences(actual, case.plan, keys=keys, names=names)
     if not diffs:
         return

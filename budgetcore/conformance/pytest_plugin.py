@@ -11,11 +11,17 @@ case's plan and lists every differing key::
 
 Options: ``--budget-random N --budget-seed S`` add N seeded random cases;
 ``--budget-cases FILE`` reads another cases file (``python -m budgetcore cases``).
+A test may pick cases by name: ``@pytest.mark.parametrize("budget_case", ["golden"],
+indirect=True)``. Every misuse (an unknown case name, a bad option, a cases file
+without a case) is one line naming it, and a run of zero cases is an error, never a
+pass.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import difflib
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -27,28 +33,30 @@ from budgetcore.conformance.cases import (
     random_cases,
     shipped_cases_text,
 )
-from budgetcore.errors import ScenarioError
+from budgetcore.errors import ScenarioError, render_value
+from budgetcore.inputs.numbers import MAX_SEED, whole_rule, whole_text
+from budgetcore.inputs.text import read_limited, utf8_size_above
 
 __all__ = ["Case", "assert_plan_matches", "budget_case"]
 
 _CASES = pytest.StashKey[tuple[Case, ...]]()
+_FIXTURE = "budget_case"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("budgetcore", "budgetcore conformance cases (budget_case fixture)")
     group.addoption(
         "--budget-random",
-        type=int,
-        default=0,
+        default="0",
         metavar="N",
-        help="add N seeded random cases to budget_case (default 0)",
+        help=f"add N seeded random cases to budget_case (0 to {MAX_RANDOM_COUNT:,}; default 0)",
     )
     group.addoption(
         "--budget-seed",
-        type=int,
-        default=0,
+        default="0",
         metavar="S",
-        help="seed of the random cases (default 0); a seed always gives the same cases",
+        help="seed of the random cases (0 to 2^63 - 1; default 0); a seed always gives the "
+        "same cases",
     )
     group.addoption(
         "--budget-cases",
@@ -58,13 +66,35 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def _shown(text: object) -> str:
+    """An option's text as typed when it is short and printable, else quoted and cut."""
+    if isinstance(text, str) and len(text) <= 40 and text.isprintable() and text:
+        return text
+    return render_value(text)
+
+
+def _option(config: pytest.Config, name: str, high: int, what: str) -> int:
+    text = str(config.getoption(name.lstrip("-").replace("-", "_")))
+    value = None if utf8_size_above(text, 64) else whole_text(text, high, plain=True)
+    if value is None:
+        raise pytest.UsageError(f"{name} must be {what}, got {_shown(text)}")
+    return value
+
+
+def _count(config: pytest.Config) -> int:
+    return _option(config, "--budget-random", MAX_RANDOM_COUNT, f"from 0 to {MAX_RANDOM_COUNT:,}")
+
+
+def _seed(config: pytest.Config) -> int:
+    return _option(
+        config, "--budget-seed", MAX_SEED, whole_rule(0, MAX_SEED).removeprefix("must be ")
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Bad options are usage errors now, not collection errors of the first test file.
-    count: int = config.getoption("budget_random")
-    if not 0 <= count <= MAX_RANDOM_COUNT:
-        raise pytest.UsageError(
-            f"--budget-random must be from 0 to {MAX_RANDOM_COUNT:,}, got {count}"
-        )
+    _count(config)
+    _seed(config)
     if config.getoption("budget_cases") is not None:
         _load(config)
 
@@ -72,18 +102,21 @@ def pytest_configure(config: pytest.Config) -> None:
 def _load(config: pytest.Config) -> tuple[Case, ...]:
     if _CASES in config.stash:
         return config.stash[_CASES]
-    count: int = config.getoption("budget_random")
-    seed: int = config.getoption("budget_seed")
+    count, seed = _count(config), _seed(config)
     source: str | None = config.getoption("budget_cases")
+    where = "the shipped cases" if source is None else repr(source)
     try:
-        text = shipped_cases_text() if source is None else Path(source).read_text("utf-8")
+        if source is None:
+            text: str | bytes = shipped_cases_text()
+        else:
+            with open(source, "rb") as fh:  # a device such as /dev/zero ends at the limit
+                text = read_limited(fh, "cases")
         cases = parse_cases(text).cases
     except OSError as exc:
         raise pytest.UsageError(
             f"--budget-cases {source!r} cannot be read: {exc.strerror}"
         ) from None
-    except (ScenarioError, UnicodeDecodeError) as exc:
-        where = "the shipped cases" if source is None else repr(source)
+    except ScenarioError as exc:
         raise pytest.UsageError(f"{where} is not a budgetcore cases file: {exc}") from None
     if count:
         names = {c.name for c in cases}
@@ -93,25 +126,87 @@ def _load(config: pytest.Config) -> tuple[Case, ...]:
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
-    count = config.getoption("budget_random")
+    count = _count(config)
     source = config.getoption("budget_cases")
     if not count and source is None:
         return None
     cases = _load(config)
-    extra = f", {count} random with seed {config.getoption('budget_seed')}" if count else ""
+    extra = f", {count} random with seed {_seed(config)}" if count else ""
     return f"budgetcore cases: {len(cases)} from {source or 'the shipped set'}{extra}"
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "budget_case" in metafunc.fixturenames:
-        cases = _load(metafunc.config)
-        metafunc.parametrize("budget_case", cases, ids=[c.name for c in cases], indirect=True)
+    if _FIXTURE not in metafunc.fixturenames:
+        return
+    cases = _load(metafunc.config)
+    chosen = _chosen_names(metafunc)
+    if chosen is None:
+        metafunc.parametrize(_FIXTURE, cases, ids=[c.name for c in cases], indirect=True)
+        return
+    # The test picks its cases by name: pytest parametrizes it from the marker; every
+    # name is checked here, at collection, so a typo is one line naming it.
+    by_name = {c.name: c for c in cases}
+    source = metafunc.config.getoption("budget_cases") or "the shipped set"
+    if not chosen:
+        _misuse(metafunc, "the parametrize list names no case: a conformance run needs one")
+    for name in chosen:
+        if isinstance(name, Case):
+            continue
+        if not isinstance(name, str):
+            _misuse(metafunc, f"a case is picked by its name (a string), got {render_value(name)}")
+        if name not in by_name:
+            near = difflib.get_close_matches(name, list(by_name), n=3)
+            hint = f" (near: {', '.join(near)})" if near else ""
+            text = f"no case named {render_value(name)} in {source} ({len(cases)} cases){hint}"
+            _misuse(metafunc, text)
+
+
+def _misuse(metafunc: pytest.Metafunc, text: str) -> None:
+    pytest.fail(f"{metafunc.definition.nodeid}: {_FIXTURE}: {text}", pytrace=False)
+
+
+def _chosen_names(metafunc: pytest.Metafunc) -> list[Any] | None:
+    """The case names a ``parametrize`` marker gives ``budget_case``, or None without
+    one (every case). The marker must be indirect: the fixture turns a name into a case."""
+    for marker in metafunc.definition.iter_markers("parametrize"):
+        if not marker.args:
+            continue
+        argnames = _argnames(marker.args[0])
+        if _FIXTURE not in argnames:
+            continue
+        indirect = marker.kwargs.get("indirect", False)
+        if not (indirect is True or (isinstance(indirect, Sequence) and _FIXTURE in indirect)):
+            _misuse(
+                metafunc,
+                "parametrize it with indirect=True, so the names you give become cases: "
+                f'@pytest.mark.parametrize("{_FIXTURE}", ["golden"], indirect=True)',
+            )
+        values = marker.args[1] if len(marker.args) > 1 else marker.kwargs.get("argvalues", [])
+        at = argnames.index(_FIXTURE)
+        out = []
+        for value in values:
+            if hasattr(value, "values") and hasattr(value, "marks"):  # pytest.param(...)
+                out.append(value.values[at])
+            else:
+                out.append(value if len(argnames) == 1 else value[at])
+        return out
+    return None
+
+
+def _argnames(raw: object) -> list[str]:
+    if isinstance(raw, str):
+        return [name.strip() for name in raw.split(",") if name.strip()]
+    return [str(name) for name in raw] if isinstance(raw, list | tuple) else []
 
 
 @pytest.fixture
 def budget_case(request: pytest.FixtureRequest) -> Case:
-    """One budgetcore conformance case (SPEC §14): ``.name``, ``.note``, ``.scenario``
-    (the SPEC §11 input as a JSON dict, margins as decimal strings) and ``.plan`` (what
+    """One budgetcore conformance case (docs/spec.md §14): ``.name``, ``.note``, ``.scenario``
+    (the docs/spec.md §11 input as a JSON dict, margins as decimal strings) and ``.plan`` (what
     budgetcore computes). Parametrized over every case; the test id is the case name."""
-    case: Case = request.param
+    param = request.param
+    if isinstance(param, str):  # picked by name (checked at collection)
+        by_name = {c.name: c for c in _load(request.config)}
+        return by_name[param]
+    case: Case = param
     return case

@@ -105,12 +105,13 @@ def _object(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
 
 
 def registry_names() -> list[str] | None:
-    """Names a scenario's ``"model"`` key may give (SPEC §13), in registry order; None
-    in a build without the model registry, whose parser has no ``"model"`` key."""
+    """Names a scenario's ``"model"`` key may give (docs/spec.md §13), in registry order, then
+    the reviewed aliases; None in a build without the model registry, whose parser has
+    no ``"model"`` key."""
     if importlib.util.find_spec("budgetcore.registry.models") is None:
         return None
-    registry = importlib.import_module("budgetcore.registry.models")
-    return [row.name for row in registry.default_registry().rows]
+    registry = importlib.import_module("budgetcore.registry.models").default_registry()
+    return [row.name for row in registry.rows] + sorted(registry.aliases)
 
 
 def _sections() -> dict[str, dict[str, Any]]:
@@ -145,7 +146,7 @@ def _samples() -> dict[str, Any]:
     for name in AVERAGES:
         properties[name] = average
     return _object(
-        properties, description="Paired samples for byte and time predictions (SPEC §7)."
+        properties, description="Paired samples for byte and time predictions (spec §7)."
     )
 
 
@@ -162,15 +163,16 @@ def _scenario() -> dict[str, Any]:
     names = registry_names()
     defs = {
         "model_name": {
-            "description": "a chat model of the model registry, by its exact name "
-            "(`python -m budgetcore models`); explicit fields win over its values",
+            "description": "a model of the model registry, by its exact name or a reviewed "
+            "alias (`python -m budgetcore models`); the parser also resolves a provider "
+            "prefix and a date suffix (docs/models-and-peers.md); explicit fields win",
             "enum": names,
         }
     }
     return {
         "$schema": DRAFT,
         "$id": "urn:budgetcore:schema:scenario",
-        "title": "budgetcore scenario (SPEC §11 input)",
+        "title": "budgetcore scenario (spec §11 input)",
         "description": (
             "Input of `python -m budgetcore plan`. Every key is optional; omitted keys "
             "take the defaults shown. Token counts are integers from 0 to 10^12, model "
@@ -259,10 +261,10 @@ def _plan() -> dict[str, Any]:
     return {
         "$schema": DRAFT,
         "$id": "urn:budgetcore:schema:plan",
-        "title": "budgetcore plan (SPEC §11 output)",
+        "title": "budgetcore plan (spec §11 output)",
         "description": (
             "Output of `python -m budgetcore plan` and the `plan` of every conformance "
-            "case. The eighteen SPEC §11 keys are required, exact integers or booleans; "
+            "case. The eighteen spec §11 keys are required, exact integers or booleans; "
             "keys may be added, so other keys are allowed. null means unknown (no "
             "samples) in io_token_cap, time and io."
         ),
@@ -287,7 +289,7 @@ def _config() -> dict[str, Any]:
     return {
         "$schema": DRAFT,
         "$id": "urn:budgetcore:schema:config",
-        "title": "budgetcore override file (SPEC §9), TOML or JSON",
+        "title": "budgetcore override file (spec §9), TOML or JSON",
         "description": (
             "A reviewed override file as written by `python -m budgetcore export` and "
             "read by `check` and `plan --config`: tables of supported overrides "

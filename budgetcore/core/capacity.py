@@ -10,7 +10,7 @@ from budgetcore.core.contracts import ModelContract, safe_input
 
 __all__ = ["WORK_CAP_TOKENS", "SummaryCapacity", "main_safe_input", "summary_capacity"]
 
-#: W: the built-in cap on new raw history per summary round. Not configurable (SPEC §9).
+#: W: the built-in cap on new raw history per summary round. Not configurable (docs/spec.md §9).
 WORK_CAP_TOKENS = 64_000
 
 
@@ -38,7 +38,7 @@ def summary_capacity(
     previous_summary_tokens: int,
     instruction_tokens: int,
 ) -> SummaryCapacity:
-    """S, G, C and the new raw budget of one summary round (SPEC §3)."""
+    """S, G, C and the new raw budget of one summary round (docs/spec.md §3)."""
     cap = min(summary_max_tokens, summary.output_tokens)
     generation = cap
     safe = safe_input(summary.input_tokens, generation, summary.reserves_output, margin)

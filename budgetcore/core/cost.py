@@ -1,4 +1,4 @@
-"""Cost approximations (SPEC §8): a summary is carried, but it also replaces raw history."""
+"""Cost approximations (docs/spec.md §8): a summary is carried, but it also replaces raw history."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The main request's one-way funnel: API (M) -> loader prefetch -> engine projection (SPEC §4)."""
+"""The main request's one-way funnel: API (M) -> loader prefetch -> engine projection
+(docs/spec.md §4)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from budgetcore.scenario.model import Scenario
 
 __all__ = ["OUTPUT_KEYS", "Plan", "plan", "request_stages"]
 
-#: The output keys of SPEC §11, in contract order. Names and meanings never change.
+#: The output keys of docs/spec.md §11, in contract order. Names and meanings never change.
 OUTPUT_KEYS: tuple[str, ...] = (
     "main_safe_input",
     "summary_cap",
@@ -101,7 +101,7 @@ class Plan:
         return out
 
     def as_dict(self) -> dict[str, Any]:
-        """The CLI's JSON object: every SPEC §11 key, then added keys."""
+        """The CLI's JSON object: every docs/spec.md §11 key, then added keys."""
         s, r, f, t = self.summary, self.round, self.funnel, self.trigger
         return {
             "main_safe_input": self.main_safe_input,
@@ -122,7 +122,7 @@ class Plan:
             "admitted": f.admitted,
             "soft_estimate": t.soft_estimate,
             "trigger_reached": t.reached,
-            # Added keys (SPEC §11 allows additions).
+            # Added keys (docs/spec.md §11 allows additions).
             "summary_cap_clamped": s.clamped,
             "summary_dropped": f.summary_dropped,
             "summary_will_start": self.start.will_start,

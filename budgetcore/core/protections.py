@@ -1,10 +1,10 @@
-"""Which runtime protection bites first for the main request's prefetch (SPEC §6-7).
+"""Which runtime protection bites first for the main request's prefetch (docs/spec.md §6-7).
 
 Every protection is turned into the number of history tokens the loader could read
 before it stops, using the user's own samples and always the conservative end of
 their range (most bytes per token, slowest read). A protection whose samples are
 missing is *unknown* and does not narrow anything. The smallest I/O equivalent is
-``io_token_cap``, which narrows the funnel (SPEC §4).
+``io_token_cap``, which narrows the funnel (docs/spec.md §4).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def _ms_per_byte(samples: Samples) -> tuple[Fraction, Fraction] | None:
 @dataclass(frozen=True, slots=True)
 class _Counts:
     """What reading ``tokens`` of history visits; each count None when an input it
-    needs is missing (SPEC §7: records and message pages need tokens per message,
+    needs is missing (docs/spec.md §7: records and message pages need tokens per message,
     sessions and directory pages messages per session too)."""
 
     records: int | None
@@ -111,7 +111,7 @@ def _query_cost(counts: _Counts, query_ms: int, samples: Samples) -> int | None:
 
 def _read_time(tokens: int, samples: Samples, limits: Limits) -> ReadTime:
     """Predicted records, sessions, pages and read time for reading ``tokens`` of history:
-    bytes x ms per byte, plus one query for every page read (SPEC §7)."""
+    bytes x ms per byte, plus one query for every page read (docs/spec.md §7)."""
     counts = _counts(tokens, samples, limits)
     bson = channel_stats(samples.bson)
     speed = _ms_per_byte(samples)

@@ -1,4 +1,4 @@
-"""One summary round: recompress after the cap was lowered, and the work input (SPEC §3)."""
+"""One summary round: recompress after the cap was lowered, and the work input (docs/spec.md §3)."""
 
 from __future__ import annotations
 

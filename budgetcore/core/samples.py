@@ -1,4 +1,4 @@
-"""Paired samples and what they predict (SPEC §7): bytes per token per channel, read time.
+"""Paired samples and what they predict (docs/spec.md §7): bytes per token per channel, read time.
 
 A sample pairs a token count with the bytes of the same batch. Each channel — UTF-8
 text, BSON, final model JSON — has its own ratio range [min, max] and pooled ratio

@@ -1,4 +1,4 @@
-"""The soft trigger line K and the conditions a background summary needs (SPEC §5)."""
+"""The soft trigger line K and the conditions a background summary needs (docs/spec.md §5)."""
 
 from __future__ import annotations
 

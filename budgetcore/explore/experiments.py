@@ -1,4 +1,4 @@
-"""The article's four boundary experiments (SPEC §10) as presets with stated outcomes.
+"""The article's four boundary experiments (docs/spec.md §10) as presets with stated outcomes.
 
 Each experiment turns the current scenario into a *before* and an *after*, and names
 what must change and what must not. ``run`` evaluates both with ``plan`` and checks

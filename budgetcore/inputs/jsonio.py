@@ -1,20 +1,26 @@
 """Strict, exact JSON: floats become Decimal, absurd numbers markers that validation
-rejects by field, duplicate keys remembered, malformed text one coded problem."""
+rejects by field, duplicate keys remembered, malformed text one coded problem; and the
+one key rule every parser applies to an object (:func:`key_problems`)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.inputs.numbers import read_number
-from budgetcore.inputs.text import split_lines
+from budgetcore.inputs.text import decode_utf8, split_lines
 
 __all__ = [
     "JsonObject",
+    "duplicate",
+    "duplicates_of",
     "json_lines",
+    "key_path",
+    "key_problems",
     "load_json",
+    "on_line",
 ]
 
 # ---------------------------------------------------------------- JSON loading
@@ -59,11 +65,7 @@ def load_json(text: str | bytes, what: str = "scenario") -> Any:
     validation rejects by field, duplicate keys are remembered. Malformed JSON raises
     ScenarioError with its position."""
     if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            rule = f"must be UTF-8 text (byte {exc.start})"
-            raise ScenarioError([Problem.coded(what, rule, "utf8", byte=exc.start)]) from None
+        text = decode_utf8(text, what)
     try:
         return json.loads(
             text,
@@ -95,3 +97,63 @@ def json_lines(text: str) -> Iterator[tuple[int, object]]:
             yield number, load_json(stripped, f"line {number}")
         except ScenarioError as exc:
             yield number, exc
+
+
+# ---------------------------------------------------------------- the key rule
+
+
+def duplicates_of(obj: object) -> tuple[str, ...]:
+    """The keys ``obj`` (a decoded JSON object) gave more than once, in file order."""
+    return getattr(obj, "duplicates", ())
+
+
+def key_path(path: str, key: str, line: int | None = None) -> str:
+    """Where ``key`` of the object at ``path`` is: ``config.trigger_tokens``, or on a
+    pasted line ``line 3: added`` (and ``line 3: set.config.x`` deeper in)."""
+    if line is not None and path == f"line {line}":
+        return f"{path}: {key}"
+    return f"{path}.{key}" if path else key
+
+
+def key_problems(
+    obj: Mapping[str, Any],
+    path: str,
+    known: Collection[str] | None,
+    *,
+    rule: str = "is not a known key",
+    code: str = "unknown-key",
+    line: int | None = None,
+    **params: object,
+) -> list[Problem]:
+    """The one key rule of every parser: each key appears once (a repeat is never
+    silently the last one), and each is one of ``known`` (``None``: any key). Problems
+    are at the key's path; on a pasted line they carry the line and the key, so the page
+    says where (``ui.problems.where_text``). ``params`` go into unknown-key problems."""
+    problems = [duplicate(path, key, line) for key in dict.fromkeys(duplicates_of(obj))]
+    if known is not None:
+        problems += [
+            Problem.of(
+                key_path(path, key, line), rule, value, code, **params, **_at(path, key, line)
+            )
+            for key, value in obj.items()
+            if key not in known
+        ]
+    return problems
+
+
+def duplicate(path: str, key: str, line: int | None = None) -> Problem:
+    """The problem of ``key`` given more than once in the object at ``path``."""
+    where = key_path(path, key, line)
+    return Problem.coded(where, "appears more than once", "duplicate", **_at(path, key, line))
+
+
+def _at(path: str, key: str, line: int | None) -> dict[str, object]:
+    return on_line(key_path(path, key, line), line)
+
+
+def on_line(path: str, line: int | None) -> dict[str, object]:
+    """The ``line`` and ``key`` parameters of a problem at ``path`` on a pasted line
+    (``line 3: set.config.x`` -> line 3, key ``set.config.x``); none off a line."""
+    if line is None:
+        return {}
+    return {"line": line, "key": path.partition(": ")[2]} if ": " in path else {"line": line}

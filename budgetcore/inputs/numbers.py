@@ -23,6 +23,7 @@ from budgetcore.errors import NonFinite, Problem
 __all__ = [
     "DECIMAL_TEXT",
     "MAX_NUMBER_CHARS",
+    "MAX_SEED",
     "MAX_TOKENS",
     "as_decimal",
     "as_whole",
@@ -37,6 +38,9 @@ __all__ = [
 
 #: Upper bound of every token count: 10^12 tokens is far beyond any model window.
 MAX_TOKENS = 10**12
+#: Upper bound of every seed (the generator's, failure_seed, the random cases'): a
+#: non-negative 64-bit integer, so a seed is the same number in every runtime.
+MAX_SEED = 2**63 - 1
 
 #: The longest number text read as a number. No field takes more than a few dozen
 #: digits, and reading is where an absurd number must stop: Decimal refuses exponents
@@ -140,9 +144,26 @@ def as_decimal(
     return value if decimal_places(value) <= places else None
 
 
-def bound_text(value: int) -> str:
-    """A range end as the rules write it: 10^12 for the token bound, else 1,000,000."""
-    return "10^12" if value == MAX_TOKENS else f"{value:,}"
+def bound_text(value: int | Decimal) -> str:
+    """A range end as the rules write it: powers of ten from 10^9 as 10^n, the seed
+    bound as 2^63 - 1, any other as 1,000,000.
+
+    >>> bound_text(MAX_TOKENS), bound_text(10**9), bound_text(MAX_SEED), bound_text(100_000)
+    ('10^12', '10^9', '2^63 - 1', '100,000')
+    """
+    if isinstance(value, Decimal):
+        return str(value)
+    if value == MAX_SEED:
+        return "2^63 - 1"
+    digits = str(value)
+    if value >= 10**9 and digits.rstrip("0") == "1":
+        return f"10^{len(digits) - 1}"
+    return f"{value:,}"
+
+
+def _param(value: int | Decimal) -> str:
+    """A range end as a message parameter: integers with separators, decimals as written."""
+    return f"{value:,}" if isinstance(value, int) else str(value)
 
 
 def whole_rule(low: int = 0, high: int = MAX_TOKENS, *, nullable: bool = False) -> str:
@@ -163,9 +184,16 @@ def whole(
     high: int = MAX_TOKENS,
     *,
     nullable: bool = False,
+    **where: object,
 ) -> int | None:
     """:func:`as_whole`, appending the coded problem (``core.whole``) when it fails.
-    ``None`` passes as None when ``nullable``."""
+    ``None`` passes as None when ``nullable``; ``where`` (a pasted ``line`` and ``key``)
+    goes into the problem's parameters.
+
+    >>> found = []
+    >>> whole("8k", "line 2: added", found, line=2, key="added"), str(found[0])
+    (None, 'line 2: added must be an integer from 0 to 10^12, got "8k"')
+    """
     if raw is None and nullable:
         return None
     value = as_whole(raw, low, high)
@@ -177,8 +205,9 @@ def whole(
                 whole_rule(low, high, nullable=nullable),
                 raw,
                 code,
-                low=f"{low:,}",
-                high=f"{high:,}",
+                low=_param(low),
+                high=_param(high),
+                **where,
             )
         )
     return value
@@ -194,32 +223,63 @@ def decimal(
     places: int,
     code: str = "decimal",
     high_open: bool = False,
+    nullable: bool = False,
+    unit: str = "",
+    **where: object,
 ) -> Decimal | None:
-    """:func:`as_decimal`, appending the coded problem when it fails."""
+    """:func:`as_decimal`, appending the coded problem (``core.decimal``, or ``code``;
+    ``-or-null`` when ``nullable``) when it fails. ``unit`` says what the number is
+    (``money per token``); ``where`` as for :func:`whole`.
+
+    >>> found = []
+    >>> decimal("1.5", "options.failure_rate", found, low=0, high=1, places=30)
+    >>> str(found[0])  # doctest: +NORMALIZE_WHITESPACE
+    'options.failure_rate must be a decimal from 0 to 1 with at most 30 decimal places,
+     as a string or an exact JSON number, got "1.5"'
+    """
+    if raw is None and nullable:
+        return None
     value = as_decimal(raw, low, high, places, high_open=high_open)
     if value is None:
-        upper = "(exclusive)" if high_open else "(inclusive)"
+        upper = " (exclusive)" if high_open else ""
+        of = f" ({unit})" if unit else ""
         rule = (
-            f"must be a decimal from {low} to {high} {upper} with at most {places} decimal "
-            "places, as a string or an exact JSON number"
-        )
+            f"must be a decimal from {bound_text(low)} to {bound_text(high)}{upper}{of} with at "
+            f"most {places} decimal places, as a string or an exact JSON number"
+        ) + (", or null" if nullable else "")
         problems.append(
-            Problem.of(path, rule, raw, code, low=str(low), high=str(high), places=str(places))
+            Problem.of(
+                path,
+                rule,
+                raw,
+                code + ("-or-null" if nullable else ""),
+                low=_param(low),
+                high=_param(high),
+                places=str(places),
+                **where,
+            )
         )
     return value
 
 
-def whole_text(text: str, high: int = MAX_TOKENS) -> int | None:
+def whole_text(text: str, high: int = MAX_TOKENS, *, plain: bool = False) -> int | None:
     """The whole number a person typed (a field, a CLI flag): digits, optionally grouped
-    by commas (``1,048,576``), or exact decimal text that is whole (``1e3``); never
-    through float, never an absurd exponent.
+    by commas (``1,048,576``), or exact decimal text that is whole (``1e3``) unless
+    ``plain`` (a flag's count or seed: digits only); never through float, never an
+    absurd exponent, never a sign.
 
     >>> whole_text("1,048,576"), whole_text("1e3"), whole_text("1,04"), whole_text("１２")
     (1048576, 1000, None, None)
+    >>> whole_text("2e5", plain=True), whole_text("200,000", plain=True)
+    (None, 200000)
     """
     text = text.strip()
+    if text.startswith("-"):  # not even -0: a count typed with a sign is a slip
+        return None
     if _GROUPED.fullmatch(text):
         text = text.replace(",", "")
+    if plain and not (text.isascii() and text.isdigit()):
+        return None
     number = read_number(text) if text.isascii() and "_" not in text else None
     if number is None or isinstance(number, NonFinite):
         return None

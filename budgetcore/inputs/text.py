@@ -18,35 +18,48 @@ from typing import BinaryIO
 from budgetcore.errors import Problem, ScenarioError
 
 __all__ = [
+    "GIB",
     "KIB",
     "MIB",
     "SIZE_LIMITS",
+    "check_size",
     "decode_utf8",
     "limit_of",
     "read_limited",
     "size_text",
     "split_lines",
     "too_large",
+    "utf8_size_above",
 ]
 
 KIB = 1024
 MIB = 1024 * KIB
+GIB = 1024 * MIB
 
-#: The most bytes each input may hold. A scenario, a config or options file is a few
-#: kilobytes; the limits leave room for hand-written comments and pasted samples while
-#: keeping every parse well under a second. Turn files and logs are sessions: a log is
-#: read line by line, so its limit is what a session can reach, not what memory holds.
+#: The most bytes (of UTF-8 text) each input may hold, the same in the CLI and the page
+#: (docs/limits.md). A scenario, a config or options file is a few kilobytes; the limits
+#: leave room for hand-written comments and pasted samples while keeping every parse well
+#: under a second. Turn files and logs are sessions: a log is read line by line, so its
+#: limit is what a session can reach, not what memory holds. Typed text is small: a
+#: model search or name, a seed (2^63 - 1 is 19 digits, 25 with thousands separators)
+#: and any other one value typed into a page field or given as a CLI flag.
 SIZE_LIMITS: Mapping[str, int] = MappingProxyType(
     {
-        "scenario": 1 * MIB,
-        "config": 1 * MIB,
-        "options": 1 * MIB,
-        "generate": 64 * KIB,
-        "samples": 1 * MIB,
-        "turns": 64 * MIB,
-        "cases": 64 * MIB,
-        "fragment": 64 * KIB,
-        "log": 4096 * MIB,
+        "scenario": 1 * MIB,  # plan/export/report/replay FILE, check/peers --scenario
+        "config": 1 * MIB,  # check FILE, plan --config, the page's import box and file
+        "options": 1 * MIB,  # replay/report --options
+        "generate": 64 * KIB,  # replay/report --generate (inline or a file)
+        "samples": 1 * MIB,  # the page's pasted samples
+        "turns": 64 * MIB,  # replay/report --turns, the page's pasted turns
+        "cases": 64 * MIB,  # pytest --budget-cases
+        "fragment": 64 * KIB,  # --fragment, the page's link
+        "log": 1 * GIB,  # replay/report --log, each file (read line by line)
+        "log-line": 64 * MIB,  # one line of a log: longer is a malformed line, skipped
+        # The page's log import, every file together: the browser holds what it is given.
+        "page-log": 512 * MIB,
+        "query": 256,  # models QUERY, peers --model, a scenario's model name, the pickers
+        "seed": 32,  # cases --seed, pytest --budget-seed, the page's seeds
+        "field": 1 * KIB,  # any other one typed value: a page field, a number flag
     }
 )
 
@@ -59,27 +72,49 @@ def limit_of(what: str) -> int:
 def size_text(size: int) -> str:
     """A limit as people read it, binary units (1 MiB = 1,048,576 bytes).
 
-    >>> size_text(1048576), size_text(65536), size_text(1000)
-    ('1 MiB', '64 KiB', '1,000 bytes')
+    >>> size_text(1048576), size_text(65536), size_text(1000), size_text(4 * GIB)
+    ('1 MiB', '64 KiB', '1,000 bytes', '4 GiB')
     """
-    for unit, name in ((MIB, "MiB"), (KIB, "KiB")):
+    for unit, name in ((GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")):
         if size >= unit and size % unit == 0:
             return f"{size // unit:,} {name}"
     return f"{size:,} bytes"
 
 
-def too_large(what: str, limit: int) -> ScenarioError:
-    """The one error for an input above its size limit."""
-    return ScenarioError(
-        [
-            Problem.coded(
-                what,
-                f"is larger than its limit of {size_text(limit)} ({limit:,} bytes)",
-                "too-large",
-                limit=size_text(limit),
-            )
-        ]
-    )
+def _limit_text(limit: int) -> str:
+    shown = size_text(limit)
+    return shown if shown.endswith("bytes") else f"{shown} ({limit:,} bytes)"
+
+
+def too_large(what: str, limit: int | None = None) -> ScenarioError:
+    """The one error for an input above its size limit (``what`` names the input as the
+    user sees it: ``config``, ``--seed``; its limit defaults to the table's for ``what``).
+
+    >>> print(too_large("query", 256))
+    query is larger than its limit of 256 bytes
+    """
+    cap = limit_of(what) if limit is None else limit
+    rule = f"is larger than its limit of {_limit_text(cap)}"
+    return ScenarioError([Problem.coded(what, rule, "too-large", limit=size_text(cap))])
+
+
+def utf8_size_above(text: str, limit: int) -> bool:
+    """Whether ``text`` takes more than ``limit`` bytes as UTF-8, encoding it only when
+    its length alone cannot tell (a character takes 1 to 4 bytes)."""
+    if len(text) > limit:
+        return True
+    if len(text) * 4 <= limit:
+        return False
+    return len(text.encode("utf-8", "surrogatepass")) > limit
+
+
+def check_size(text: str | bytes, what: str, shown: str | None = None) -> None:
+    """Raise :func:`too_large` when ``text`` (a paste, a typed value, an argument) is
+    above the limit of input ``what``; ``shown`` names it as the user sees it."""
+    cap = limit_of(what)
+    above = len(text) > cap if isinstance(text, bytes) else utf8_size_above(text, cap)
+    if above:
+        raise too_large(shown or what, cap)
 
 
 def read_limited(stream: BinaryIO, what: str, limit: int | None = None) -> bytes:

@@ -13,6 +13,8 @@ _API = (
     "Provenance",
     "Registry",
     "RegistryModel",
+    "Release",
+    "Resolution",
     "default_registry",
     "lookup",
     "model_as_dict",
@@ -22,6 +24,7 @@ _API = (
     "picks",
     "render_models",
     "require",
+    "resolve",
     "search",
 )
 

@@ -1,10 +1,16 @@
-"""Model contracts and prices from LiteLLM's maintained registry (SPEC §13).
+"""Model contracts and prices from LiteLLM's maintained registry (docs/models-and-peers.md).
 
 ``budgetcore/data/models.json`` is extracted at build time by scripts/refresh-models
-from a pinned litellm wheel; its header records the release and the sha256 of the
-source JSON. Per chat model: I = max_input_tokens, O = max_output_tokens, and exact
-per-token prices. q is the local adapter's choice, never the registry's: callers pass
+from pinned litellm wheels; its header records every release (version, wheel sha256,
+member sha256). Per model: I = max_input_tokens, O = max_output_tokens, exact per-token
+prices with their size tiers, 1-hour cache writes and service tiers, the API mode
+(chat or responses), the deprecation date and, for a retired model, the older release
+it comes from. q is the local adapter's choice, never the registry's: callers pass
 ``reserves_output`` (default True).
+
+A name as a log, a link, a config or the CLI writes it maps to an entry through
+:func:`resolve` only: the exact id, then a provider prefix, a date suffix and the
+reviewed aliases, and nothing else (no match: no price, no contract).
 
 Parsing is lazy and cached, and rows become :class:`RegistryModel` values only when
 they are returned, so importing this module costs nothing at page boot.
@@ -16,7 +22,7 @@ import dataclasses
 import difflib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache
@@ -25,7 +31,7 @@ from typing import Any
 
 from budgetcore.core.contracts import ModelContract
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.registry.prices import Prices
+from budgetcore.registry.prices import Prices, PriceTier
 
 __all__ = [
     "DATA_FILE",
@@ -33,6 +39,7 @@ __all__ = [
     "Provenance",
     "Registry",
     "RegistryModel",
+    "Release",
     "Resolution",
     "default_registry",
     "lookup",
@@ -49,54 +56,91 @@ __all__ = [
 
 #: The data file inside the package (read with importlib.resources).
 DATA_FILE = "data/models.json"
-_FORMAT = 1
-_COLUMNS = (
-    "name",
-    "provider",
-    "input_tokens",
-    "output_tokens",
-    "input",
-    "output",
-    "cache_read",
-    "cache_write",
-)
+_FORMAT = 2
+_PRICE_COLUMNS = ("input", "output", "cache_read", "cache_write", "cache_write_1h")
+_COLUMNS = ("name", "provider", "input_tokens", "output_tokens", *_PRICE_COLUMNS)
 _SEPARATORS = re.compile(r"[\s\-_.:@/,]+")
+#: A date suffix: -20250514, @20250514 (Vertex AI) or -2025-05-14 (OpenAI snapshots).
+_DATED = re.compile(r"(.+?)([-@])(20\d{6}|20\d{2}-\d{2}-\d{2})")
+#: The service tiers the data file keeps (OpenAI's service_tier; LiteLLM bills "fast"
+#: as priority).
+SERVICE_TIERS = ("priority", "flex")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RegistryModel:
-    """One chat model of the registry: its contract (with the caller's q) and prices."""
+    """One model of the registry: its contract (with the caller's q) and prices."""
 
     name: str
     provider: str
     contract: ModelContract
     prices: Prices
+    mode: str = "chat"  # "chat", or "responses" (OpenAI's Responses API only: Codex)
+    deprecation: str | None = None  # LiteLLM's deprecation_date, YYYY-MM-DD
+    retired: str | None = None  # the older release it comes from ("LiteLLM 1.103.6")
+    service_tiers: tuple[tuple[str, Prices], ...] = ()  # ("priority", prices), ...
 
     def with_reserves_output(self, reserves_output: bool) -> RegistryModel:
         contract = dataclasses.replace(self.contract, reserves_output=reserves_output)
         return dataclasses.replace(self, contract=contract)
 
+    def service_tier(self, name: str | None) -> Prices:
+        """The prices of a service tier ("priority", "flex"); the standard prices for
+        None, "default" or a tier this model does not list (as LiteLLM bills it)."""
+        for tier, prices in self.service_tiers:
+            if tier == name:
+                return prices
+        return self.prices
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Provenance:
-    """Where the data file came from, as its header records it."""
+class Release:
+    """One pinned LiteLLM release the data file was extracted from."""
 
     package: str  # "litellm"
-    version: str  # the pinned release
+    version: str
     wheel: str  # the wheel's file name
     wheel_sha256: str
     member: str  # the JSON file inside the wheel
     member_sha256: str  # sha256 of that JSON, byte for byte
     entries: int  # entries in the source JSON
-    kept: int  # chat models in the data file
-    dropped: tuple[tuple[str, int], ...]  # (reason, count) of left-out entries
-    rows_sha256: str  # sha256 of the rows as compact JSON
+    models: tuple[str, ...] = ()  # for a retired release: the models taken from it
 
     @property
     def label(self) -> str:
         """Short human label, e.g. ``LiteLLM 1.110.2``."""
         name = "LiteLLM" if self.package == "litellm" else self.package
         return f"{name} {self.version}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Provenance:
+    """Where the data file came from, as its header records it: the current release's
+    fields, and the older releases its retired models come from."""
+
+    package: str  # "litellm"
+    version: str  # the pinned current release
+    wheel: str
+    wheel_sha256: str
+    member: str
+    member_sha256: str
+    entries: int  # entries in the current release's JSON
+    kept: int  # models from the current release
+    dropped: tuple[tuple[str, int], ...]  # (reason, count) of left-out entries
+    rows_sha256: str  # sha256 of the rows as compact JSON
+    retired: tuple[Release, ...] = ()  # newest first
+    retired_models: int = 0
+
+    @property
+    def label(self) -> str:
+        """Short human label, e.g. ``LiteLLM 1.110.2``."""
+        name = "LiteLLM" if self.package == "litellm" else self.package
+        return f"{name} {self.version}"
+
+    @property
+    def models(self) -> int:
+        """Every model of the file: the current release's and the retired ones."""
+        return self.kept + self.retired_models
 
 
 def _norm(text: str) -> str:
@@ -108,28 +152,91 @@ def _tail(name: str) -> str:
     return name.rsplit("/", 1)[-1]
 
 
+Raw = tuple[str | None, str | None, str | None, str | None, str | None]
+
+
 @dataclass(frozen=True, slots=True)
 class _Row:
     name: str
     provider: str
     input_tokens: int
     output_tokens: int
-    prices: tuple[str | None, str | None, str | None, str | None]
+    prices: Raw
+    extra: Mapping[str, Any] | None  # mode, tiers, service tiers, deprecation, retired
     key: str  # normalised name + provider, for search
     tail: str  # normalised last path segment of the name
+    flat: str  # key without separators: "GPT5" finds gpt-5
 
 
 def _price(text: str | Decimal | None) -> Decimal | None:
     return None if text is None else Decimal(text)
 
 
+def _tiers(raw: Sequence[Sequence[Any]] | None) -> tuple[PriceTier, ...]:
+    if not raw:
+        return ()
+    out = []
+    for tier in raw:
+        above, *prices = tier
+        p = [*prices, None, None, None, None, None][:5]
+        out.append(
+            PriceTier(
+                above=above,
+                input=_price(p[0]),
+                output=_price(p[1]),
+                cache_read=_price(p[2]),
+                cache_write=_price(p[3]),
+                cache_write_1h=_price(p[4]),
+            )
+        )
+    return tuple(out)
+
+
+def _prices(raw: Sequence[Any], tiers: Sequence[Sequence[Any]] | None) -> Prices:
+    p = [*raw, None, None, None, None, None][:5]
+    return Prices(
+        input=_price(p[0]),
+        output=_price(p[1]),
+        cache_read=_price(p[2]),
+        cache_write=_price(p[3]),
+        cache_write_1h=_price(p[4]),
+        tiers=_tiers(tiers),
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resolution:
+    """How a model name as a log, a link, a config or the CLI wrote it maps to a
+    registry entry: the entry (None: no match, so no price and no contract), the steps
+    that matched ("exact", "provider prefix", "date suffix", "alias"), shown to the
+    user beside the name, and for an alias where it comes from."""
+
+    name: str  # as written
+    model: RegistryModel | None
+    how: str  # "exact", or the steps joined by " + "; "none" when nothing matched
+    steps: tuple[str, ...] = ()
+    source: str | None = None  # an alias's provenance (scripts/model-aliases.txt)
+
+    @property
+    def matched(self) -> str | None:
+        """The registry name chosen (None when nothing matched)."""
+        return None if self.model is None else self.model.name
+
+    @property
+    def exact(self) -> bool:
+        return self.how == "exact"
+
+
 @dataclass(frozen=True, slots=True)
 class Registry:
-    """The parsed data file: provenance and rows, with lookup and search."""
+    """The parsed data file: provenance and rows, with lookup, search and resolve."""
 
     provenance: Provenance
     rows: tuple[_Row, ...]
-    _index: dict[str, int] = field(compare=False, repr=False)
+    _index: dict[str, _Row] = field(compare=False, repr=False)
+    aliases: Mapping[str, tuple[str, str]] = field(default_factory=dict, compare=False)
+    # Every provider name: what a "provider/" prefix may be (see resolve).
+    providers: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -138,9 +245,17 @@ class Registry:
     def names(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.rows)
 
-    @staticmethod
-    def _model(row: _Row, reserves_output: bool) -> RegistryModel:
-        inp, out, read, write = row.prices
+    def within(self, rows: tuple[_Row, ...]) -> Registry:
+        """The same registry searching only ``rows`` (a narrowed picker search); names
+        still resolve against every model."""
+        return Registry(self.provenance, rows, self._index, self.aliases, self.providers)
+
+    def _release(self, index: int) -> str:
+        return self.provenance.retired[index - 1].label
+
+    def _model(self, row: _Row, reserves_output: bool) -> RegistryModel:
+        extra = row.extra or {}
+        retired = extra.get("retired")
         return RegistryModel(
             name=row.name,
             provider=row.provider,
@@ -149,18 +264,80 @@ class Registry:
                 output_tokens=row.output_tokens,
                 reserves_output=reserves_output,
             ),
-            prices=Prices(
-                input=_price(inp),
-                output=_price(out),
-                cache_read=_price(read),
-                cache_write=_price(write),
+            prices=_prices(row.prices, extra.get("tiers")),
+            mode=extra.get("mode", "chat"),
+            deprecation=extra.get("deprecation"),
+            retired=None if retired is None else self._release(retired),
+            service_tiers=tuple(
+                (tier, _prices(extra[tier][:5], (extra[tier][5:] or [None])[0]))
+                for tier in SERVICE_TIERS
+                if tier in extra
             ),
         )
 
     def lookup(self, name: str, *, reserves_output: bool = True) -> RegistryModel | None:
         """The model of exactly this name (LiteLLM's spelling), or None."""
-        i = self._index.get(name)
-        return None if i is None else self._model(self.rows[i], reserves_output)
+        row = self._index.get(name)
+        return None if row is None else self._model(row, reserves_output)
+
+    def resolve(self, name: str, *, reserves_output: bool = True) -> Resolution:
+        """The registry entry a written model name stands for, by these steps only, the
+        first that finds a model winning (docs/models-and-peers.md, "The resolver"):
+
+        1. exact: the name is a registry id;
+        2. provider prefix: ``anthropic/claude-sonnet-4-5`` is ``claude-sonnet-4-5``
+           when that model's provider is ``anthropic`` (never another provider's);
+        3. date suffix: ``claude-sonnet-4-5@20250929`` is ``claude-sonnet-4-5-20250929``,
+           else the undated ``claude-sonnet-4-5``;
+        4. alias: the reviewed table (``claude-sonnet-4`` is ``claude-sonnet-4-20250514``),
+           for the name and for its undated form.
+
+        No match is ``how="none"`` and no model: no price and no contract, never a guess.
+        """
+        index = self._index
+
+        def found(
+            target: str, steps: tuple[str, ...], source: str | None = None
+        ) -> Resolution | None:
+            row = index.get(target)
+            if row is None or (guard is not None and row.provider != guard):
+                return None
+            model = self._model(row, reserves_output)
+            how = "exact" if not steps else " + ".join(steps)
+            return Resolution(name=name, model=model, how=how, steps=steps, source=source)
+
+        guard: str | None = None
+        hit = found(name, ())
+        if hit is not None:
+            return hit
+        base = name
+        prefix: tuple[str, ...] = ()
+        head, slash, rest = name.partition("/")
+        if slash and rest and head in self.providers:
+            guard, base, prefix = head, rest, ("provider prefix",)
+            hit = found(base, prefix)
+            if hit is not None:
+                return hit
+        tries: list[tuple[str, tuple[str, ...]]] = []
+        dated = _DATED.fullmatch(base)
+        undated = None
+        if dated is not None:
+            stem, sep, date = dated.groups()
+            if sep == "@" and len(date) == 8:
+                tries.append((f"{stem}-{date}", (*prefix, "date suffix")))
+            undated = stem
+            tries.append((stem, (*prefix, "date suffix")))
+        for target, steps in tries:
+            hit = found(target, steps)
+            if hit is not None:
+                return hit
+        for written, steps in ((base, prefix), (undated, (*prefix, "date suffix"))):
+            alias = self.aliases.get(written) if written is not None else None
+            if alias is not None:
+                hit = found(alias[0], (*steps, "alias"), alias[1])
+                if hit is not None:
+                    return hit
+        return Resolution(name=name, model=None, how="none")
 
     def search(
         self, query: str, limit: int | None = 20, *, reserves_output: bool = True
@@ -172,35 +349,39 @@ class Registry:
 
     def matches(self, query: str) -> tuple[_Row, ...]:
         """Rows whose name or provider contains every word of the query, ignoring case
-        and separators (``sonnet 4.5`` finds ``claude-sonnet-4-5``). Ranked: the exact
+        and separators (``sonnet 4.5`` finds ``claude-sonnet-4-5``), or contains the
+        query with no separators at all (``GPT5`` finds ``gpt-5``). Ranked: the exact
         name, the same name in another case, the name without its provider path, names
         that start with the query, names that contain it in one piece, then the rest;
-        within a rank, shorter names first, then alphabetical. An empty query lists
-        every model."""
+        within a rank, current models before retired ones, shorter names first, then
+        alphabetical. An empty query lists every model."""
         q = _norm(query)
         if not q:
             return self.rows
         words = q.split()
+        flat = q.replace(" ", "")
         exact = query.strip()
-        ranked: list[tuple[int, int, str, _Row]] = []
+        ranked: list[tuple[int, bool, int, str, _Row]] = []
         for row in self.rows:
-            if not all(w in row.key for w in words):
+            key = row.key
+            if not all(w in key for w in words) and flat not in row.flat:
                 continue
             if row.name == exact:
                 rank = 0
             elif row.name.lower() == exact.lower():
                 rank = 1
-            elif row.tail == q:
+            elif row.tail == q or row.tail.replace(" ", "") == flat:
                 rank = 2
-            elif row.key.startswith(q) or row.tail.startswith(q):
+            elif key.startswith(q) or row.tail.startswith(q) or row.flat.startswith(flat):
                 rank = 3
-            elif q in row.key:
+            elif q in key or flat in row.flat:
                 rank = 4
             else:
                 rank = 5
-            ranked.append((rank, len(row.name), row.name, row))
-        ranked.sort(key=lambda item: item[:3])
-        return tuple(item[3] for item in ranked)
+            retired = row.extra is not None and "retired" in row.extra
+            ranked.append((rank, retired, len(row.name), row.name, row))
+        ranked.sort(key=lambda item: item[:4])
+        return tuple(item[4] for item in ranked)
 
     def near_matches(self, name: str, n: int = 5) -> tuple[str, ...]:
         """Names close to an unknown one: same name in another case first, then search
@@ -214,8 +395,11 @@ class Registry:
         unique = tuple(dict.fromkeys(x for x in out if x != name))
         return unique[:n]
 
-    def require(self, name: object, path: str, *, reserves_output: bool = True) -> RegistryModel:
-        """The model called ``name``, or a ScenarioError at ``path`` listing near matches."""
+    def require_resolved(
+        self, name: object, path: str, *, reserves_output: bool = True
+    ) -> Resolution:
+        """The resolution of ``name`` (see :meth:`resolve`), or a ScenarioError at
+        ``path`` listing near matches when it is not a name or matches nothing."""
         if not isinstance(name, str) or not name:
             raise ScenarioError(
                 [
@@ -224,8 +408,8 @@ class Registry:
                     )
                 ]
             )
-        found = self.lookup(name, reserves_output=reserves_output)
-        if found is not None:
+        found = self.resolve(name, reserves_output=reserves_output)
+        if found.model is not None:
             return found
         near = self.near_matches(name)
         hint = f" (near matches: {', '.join(near)})" if near else ""
@@ -244,6 +428,26 @@ class Registry:
             ]
         )
 
+    def require(self, name: object, path: str, *, reserves_output: bool = True) -> RegistryModel:
+        """The model ``name`` resolves to, or a ScenarioError at ``path`` listing near
+        matches."""
+        model = self.require_resolved(name, path, reserves_output=reserves_output).model
+        assert model is not None  # require_resolved raises otherwise
+        return model
+
+
+def _release(raw: Mapping[str, Any]) -> Release:
+    return Release(
+        package=raw["package"],
+        version=raw["version"],
+        wheel=raw["wheel"],
+        wheel_sha256=raw["wheel_sha256"],
+        member=raw["member"],
+        member_sha256=raw["member_sha256"],
+        entries=raw["entries"],
+        models=tuple(raw.get("models", ())),
+    )
+
 
 def parse_registry(text: str | bytes) -> Registry:
     """Parse the data file's text (the page may fetch it separately). Raises ValueError
@@ -254,37 +458,46 @@ def parse_registry(text: str | bytes) -> Registry:
         raise ValueError(f"model registry: format must be {_FORMAT}")
     if tuple(data["columns"]) != _COLUMNS:
         raise ValueError(f"model registry: columns must be {list(_COLUMNS)}")
-    src, sel = data["source"], data["selection"]
+    current, *older = (_release(s) for s in data["sources"])
+    sel = data["selection"]
     provenance = Provenance(
-        package=src["package"],
-        version=src["version"],
-        wheel=src["wheel"],
-        wheel_sha256=src["wheel_sha256"],
-        member=src["member"],
-        member_sha256=src["member_sha256"],
-        entries=src["entries"],
+        package=current.package,
+        version=current.version,
+        wheel=current.wheel,
+        wheel_sha256=current.wheel_sha256,
+        member=current.member,
+        member_sha256=current.member_sha256,
+        entries=current.entries,
         kept=sel["kept"],
         dropped=tuple((str(k), int(v)) for k, v in sel["dropped"].items()),
         rows_sha256=data["rows_sha256"],
+        retired=tuple(older),
+        retired_models=sel["retired"],
     )
     providers: Sequence[str] = data["providers"]
     rows = []
     for raw in data["rows"]:
-        name, provider_index, inp, out, *prices = raw
-        padded = (*prices, None, None, None, None)[:4]
+        extra = raw[-1] if isinstance(raw[-1], dict) else None
+        name, provider_index, inp, out, *prices = raw if extra is None else raw[:-1]
+        padded = (*prices, None, None, None, None, None)
         provider = providers[provider_index]
+        key = _norm(f"{name} {provider}")
         rows.append(
             _Row(
                 name=name,
                 provider=provider,
                 input_tokens=inp,
                 output_tokens=out,
-                prices=(padded[0], padded[1], padded[2], padded[3]),
-                key=_norm(f"{name} {provider}"),
+                prices=(padded[0], padded[1], padded[2], padded[3], padded[4]),
+                extra=extra,
+                key=key,
                 tail=_norm(_tail(name)),
+                flat=key.replace(" ", ""),
             )
         )
-    return Registry(provenance, tuple(rows), {r.name: i for i, r in enumerate(rows)})
+    aliases = {a: (t, src) for a, t, src in data.get("aliases", ())}
+    index = {r.name: r for r in rows}
+    return Registry(provenance, tuple(rows), index, aliases, frozenset(providers))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -295,22 +508,42 @@ class Picks:
     total: int  # every match
     models: tuple[RegistryModel, ...]  # the best ``limit`` of them
     release: str  # e.g. "LiteLLM 1.110.2", shown beside the prices
+    # The text as a model name, when it names one other than by its exact id (an
+    # alias, a date suffix, a provider prefix): that model is listed first.
+    resolution: Resolution | None = None
 
 
-def picks(query: str, limit: int = 12, registry: Registry | None = None) -> Picks:
-    """The picker's options for ``query`` (the shipped registry unless one is given).
+def picks(query: str, limit: int | None = 12, registry: Registry | None = None) -> Picks:
+    """The picker's options for ``query`` (the shipped registry unless one is given;
+    ``limit`` None: every match). The CLI's ``models`` lists the same.
 
     >>> p = picks("sonnet 4.5", 1)
     >>> p.models[0].name, p.models[0].contract.input_tokens, p.total > 1
     ('claude-sonnet-4-5', 200000, True)
+    >>> p = picks("claude-sonnet-4", 1)
+    >>> p.models[0].name, p.resolution.how
+    ('claude-sonnet-4-20250514', 'alias')
     """
     reg = default_registry() if registry is None else registry
     rows = reg.matches(query)
+    found = reg.resolve(query.strip()) if query.strip() else None
+    resolution = found if found is not None and found.model is not None else None
+    if resolution is not None and resolution.exact:
+        resolution = None  # an exact id is first anyway (rank 0)
+    models = tuple(reg._model(r, True) for r in rows[:limit])
+    total = len(rows)
+    if resolution is not None and resolution.model is not None:
+        first = resolution.model
+        rest = tuple(m for m in models if m.name != first.name)
+        if len(rest) == len(models):  # the resolved model was not among the matches
+            total += 1
+        models = (first, *rest)[:limit]
     return Picks(
         query=query,
-        total=len(rows),
-        models=tuple(Registry._model(r, True) for r in rows[:limit]),
+        total=total,
+        models=models,
         release=reg.provenance.label,
+        resolution=resolution,
     )
 
 
@@ -337,8 +570,25 @@ def near_matches(name: str, n: int = 5) -> tuple[str, ...]:
 
 
 def require(name: object, path: str, *, reserves_output: bool = True) -> RegistryModel:
-    """The shipped registry's model called ``name``, or a ScenarioError naming ``path``."""
+    """The shipped registry's model ``name`` resolves to, or a ScenarioError naming
+    ``path``."""
     return default_registry().require(name, path, reserves_output=reserves_output)
+
+
+def resolve(name: str, registry: Registry | None = None) -> Resolution:
+    """The registry entry a written model name stands for (the shipped registry unless
+    one is given): see :meth:`Registry.resolve`.
+
+    >>> r = resolve("anthropic/claude-sonnet-4.5")
+    >>> r.matched, r.how
+    ('claude-sonnet-4-5', 'provider prefix + alias')
+    >>> resolve("claude-sonnet-4-5@20250929").matched
+    'claude-sonnet-4-5-20250929'
+    >>> resolve("some-local-model").model is None
+    True
+    """
+    reg = default_registry() if registry is None else registry
+    return reg.resolve(name)
 
 
 # ---------------------------------------------------------------- outputs
@@ -353,38 +603,139 @@ def per_million(price: Decimal | None) -> str:
     return "-" if price is None else format(price.scaleb(6), "f")
 
 
-def model_as_dict(model: RegistryModel) -> dict[str, Any]:
-    """JSON-ready: contract and per-token prices as exact decimal strings (null if absent)."""
-    p = model.prices
+def _text(price: Decimal | None) -> str | None:
+    return None if price is None else format(price, "f")  # 0.0000003, not 3E-7
 
-    def text(price: Decimal | None) -> str | None:
-        return None if price is None else format(price, "f")  # 0.0000003, not 3E-7
 
+def _prices_dict(p: Prices) -> dict[str, Any]:
     return {
-        "name": model.name,
-        "provider": model.provider,
-        "input_tokens": model.contract.input_tokens,
-        "output_tokens": model.contract.output_tokens,
-        "prices_per_token": {
-            "input": text(p.input),
-            "output": text(p.output),
-            "cache_read": text(p.cache_read),
-            "cache_write": text(p.cache_write),
-        },
+        "input": _text(p.input),
+        "output": _text(p.output),
+        "cache_read": _text(p.cache_read),
+        "cache_write": _text(p.cache_write),
+        "cache_write_1h": _text(p.cache_write_1h),
     }
 
 
+def _tiers_list(p: Prices) -> list[dict[str, Any]]:
+    return [
+        {
+            "above": t.above,
+            "input": _text(t.input),
+            "output": _text(t.output),
+            "cache_read": _text(t.cache_read),
+            "cache_write": _text(t.cache_write),
+            "cache_write_1h": _text(t.cache_write_1h),
+        }
+        for t in p.tiers
+    ]
+
+
+def model_as_dict(model: RegistryModel, resolution: Resolution | None = None) -> dict[str, Any]:
+    """JSON-ready: contract and per-token prices as exact decimal strings (null if
+    absent); the size tiers (a request whose context is strictly above ``above`` pays
+    that tier; a null price is the base one), service tiers, mode, deprecation and, for
+    a retired model, its release. With ``resolution``: the name as written and how it
+    matched."""
+    p = model.prices
+    out: dict[str, Any] = {
+        "name": model.name,
+        "provider": model.provider,
+        "mode": model.mode,
+        "input_tokens": model.contract.input_tokens,
+        "output_tokens": model.contract.output_tokens,
+        "prices_per_token": _prices_dict(p),
+        "tiers": _tiers_list(p),
+        "service_tiers": {
+            name: {**_prices_dict(sp), "tiers": _tiers_list(sp)} for name, sp in model.service_tiers
+        },
+        "deprecation_date": model.deprecation,
+        "retired": model.retired,
+    }
+    if resolution is not None:
+        out["resolved"] = {
+            "written": resolution.name,
+            "how": resolution.how,
+            "source": resolution.source,
+        }
+    return out
+
+
+def _notes(m: RegistryModel) -> str:
+    notes = []
+    if m.mode != "chat":
+        notes.append(f"{m.mode} API")
+    if m.prices.tiers:
+        notes.append("size tiers")
+    if m.service_tiers:
+        notes.append("/".join(name for name, _ in m.service_tiers))
+    if m.retired:
+        notes.append(f"retired: last in {m.retired}")
+    if m.deprecation:
+        notes.append(f"deprecation {m.deprecation}")
+    return "; ".join(notes)
+
+
+def _tier_line(name: str, tier: PriceTier) -> str:
+    parts = [
+        f"{label} {per_million(value)}"
+        for label, value in (
+            ("input", tier.input),
+            ("output", tier.output),
+            ("cache read", tier.cache_read),
+            ("cache write", tier.cache_write),
+            ("1h cache write", tier.cache_write_1h),
+        )
+        if value is not None
+    ]
+    return f"  {name} above {tier.above:,} context tokens: " + ", ".join(parts)
+
+
+def resolution_line(resolution: Resolution) -> str:
+    """How a written name matched, in one line (the CLI shows it beside the result)."""
+    if resolution.model is None:
+        return f"{resolution.name!r} names no model of the registry (no price, no contract)"
+    via = f"; {resolution.source}" if resolution.source else ""
+    return f"{resolution.name} -> {resolution.model.name}: {resolution.how}{via}"
+
+
 def render_models(
-    models: Sequence[RegistryModel], total: int, provenance: Provenance, query: str
+    models: Sequence[RegistryModel],
+    total: int,
+    provenance: Provenance,
+    query: str,
+    resolution: Resolution | None = None,
 ) -> list[str]:
-    """The CLI's table of matches: contract, then USD per 1,000,000 tokens."""
+    """The CLI's table of matches: contract, then USD per 1,000,000 tokens, then what
+    only some models have (API mode, size tiers, service tiers, retired, deprecation);
+    each shown model's size tiers below the table; the query as a resolved name first
+    when it names a model other than by its exact id."""
     shown = f"{len(models):,} of {total:,}" if total > len(models) else f"{total:,}"
     what = f"matching {query!r}" if query.strip() else "in total"
+    retired = (
+        f", {provenance.retired_models:,} retired from "
+        + ", ".join(r.label for r in provenance.retired)
+        if provenance.retired
+        else ""
+    )
     out = [
-        f"{provenance.label} registry ({provenance.kept:,} chat models): {shown} {what}; "
+        f"{provenance.label} registry ({provenance.kept:,} models{retired}): {shown} {what}; "
         "prices in USD per 1,000,000 tokens"
     ]
-    header = ("model", "provider", "I", "O", "input", "output", "cache read", "cache write")
+    if resolution is not None and not resolution.exact:
+        out.append(resolution_line(resolution))
+    header = (
+        "model",
+        "provider",
+        "I",
+        "O",
+        "input",
+        "output",
+        "cache read",
+        "cache write",
+        "1h write",
+        "notes",
+    )
     rows = [
         (
             m.name,
@@ -395,34 +746,19 @@ def render_models(
             per_million(m.prices.output),
             per_million(m.prices.cache_read),
             per_million(m.prices.cache_write),
+            per_million(m.prices.cache_write_1h),
+            _notes(m),
         )
         for m in models
     ]
     widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
     for r in (header, *rows):
         cells = [r[0].ljust(widths[0]), r[1].ljust(widths[1])]
-        cells += [c.rjust(w) for c, w in zip(r[2:], widths[2:], strict=True)]
+        cells += [c.rjust(w) for c, w in zip(r[2:-1], widths[2:-1], strict=True)]
+        cells.append(r[-1])
         out.append("  ".join(cells).rstrip())
+    tiers = [_tier_line(m.name, t) for m in models for t in m.prices.tiers]
+    if tiers:
+        out.append("Size tiers (a request whose context is above the line pays all of it so):")
+        out += tiers
     return out
-
-
-# ---------------------------------------------------------------- name resolution
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Resolution:
-    """How a model name as a log, a link, a config or the CLI wrote it maps to a
-    registry entry: the entry (None: no match, so no price and no contract) and the
-    step that matched, shown to the user beside the name."""
-
-    name: str  # as written
-    model: RegistryModel | None
-    how: str  # "exact", or the step that found it; "none" when nothing matched
-
-
-def resolve(name: str, registry: Registry | None = None) -> Resolution:
-    """The registry entry a written model name stands for (the shipped registry unless
-    one is given). Exact names only for now; the alias steps come with issue 26."""
-    reg = default_registry() if registry is None else registry
-    found = reg.lookup(name)
-    return Resolution(name=name, model=found, how="exact" if found is not None else "none")

@@ -1,11 +1,14 @@
-"""Where public agent systems would compact, for one model (SPEC §13, shared PEERS.md).
+"""Where public agent systems would compact, for one model (docs/spec.md §13, shared PEERS.md).
 
 ``budgetcore/data/peers.json`` holds one entry per system: version, source, confidence
 (code / docs / reported), and its trigger rule as a small declarative formula over W
 (the model's context window) and O (its max output). Formulas are evaluated here with
 exact fractions, never ``eval`` and never ``float``; the token line is the exact value
 floored to whole tokens (budgets floor). Rules that count events, or that do not fire
-by default, have no token line and are never shown as 0.
+by default, have no token line and are never shown as 0. A token rule may also fire on
+counts (``also``: more than 40 messages, more than 50,000 characters of tool results):
+whichever comes first; those triggers are counts, never drawn as token lines
+(docs/models-and-peers.md, "Peers").
 
 :func:`peer_lines` is the one builder the page and the CLI share: every peer's line
 beside this scenario's K, M and hard line, and the context-layers article's clean,
@@ -30,7 +33,9 @@ from budgetcore.units import format_int, format_percent
 __all__ = [
     "ARTICLE_CLEAN",
     "ARTICLE_COMPACT",
+    "COUNTS",
     "DATA_FILE",
+    "CountTrigger",
     "FormulaError",
     "Peer",
     "PeerLine",
@@ -60,6 +65,8 @@ _COMPARES = (">", ">=")
 _VARIABLES = ("W", "O")
 _NARY = ("add", "mul", "min", "max")
 _DECIMAL = re.compile(r"-?(?:\d+(?:\.\d+)?)", re.ASCII)
+#: What a count trigger may count, as budgetcore.replay.logs.LogRequest has it.
+COUNTS = ("messages", "tool_result_chars")
 
 
 class FormulaError(ValueError):
@@ -160,6 +167,19 @@ def evaluate(expr: Any, window: int, max_output: int) -> Fraction:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CountTrigger:
+    """A trigger on a count, not on tokens: ``count compare value`` (messages > 40)."""
+
+    count: str  # one of COUNTS
+    compare: str  # ">" or ">="
+    value: int
+    text: Text
+
+    def fires(self, n: int) -> bool:
+        return n > self.value if self.compare == ">" else n >= self.value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Peer:
     """One system of PEERS.md, as the data file records it."""
 
@@ -169,6 +189,7 @@ class Peer:
     repo: str | None
     path: str | None
     url: str | None  # where the rule can be read (source file, repository or docs)
+    seed: str | None  # or the shared seed text it was read in (no public address)
     confidence: Confidence
     evidence: Text  # PEERS.md's confidence column in words
     kind: Kind
@@ -177,6 +198,7 @@ class Peer:
     rule: Text  # the rule as PEERS.md states it
     summary_cap: Any  # formula or None
     keeps: Text
+    also: tuple[CountTrigger, ...] = ()  # count triggers beside the token line (any one)
 
     @property
     def reported(self) -> bool:
@@ -190,6 +212,28 @@ def _text(raw: object, path: str) -> Text:
     if not isinstance(zh, str):
         raise FormulaError(f"{path}: needs en and zh texts")
     return Text(raw["en"], zh)
+
+
+def _also(raw: object, where: str, kind: str) -> tuple[CountTrigger, ...]:
+    if raw is None:
+        return ()
+    if kind != "tokens" or not isinstance(raw, list) or not raw:
+        raise FormulaError(f"{where}: count triggers are a non-empty list beside a token line")
+    out = []
+    for i, item in enumerate(raw):
+        here = f"{where}[{i}]"
+        if not isinstance(item, dict) or item.get("count") not in COUNTS:
+            raise FormulaError(f"{here}.count: must be one of {', '.join(COUNTS)}")
+        if item.get("compare") not in _COMPARES:
+            raise FormulaError(f"{here}.compare: must be > or >=")
+        value = item.get("value")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise FormulaError(f"{here}.value: must be a whole count >= 0")
+        text = _text(item.get("text"), f"{here}.text")
+        out.append(
+            CountTrigger(count=item["count"], compare=item["compare"], value=value, text=text)
+        )
+    return tuple(out)
 
 
 def _peer(raw: Mapping[str, Any], i: int) -> Peer:
@@ -222,6 +266,7 @@ def _peer(raw: Mapping[str, Any], i: int) -> Peer:
         repo=repo,
         path=path,
         url=url,
+        seed=raw.get("seed"),
         confidence=raw["confidence"],
         evidence=_text(raw["evidence"], f"{where}.evidence"),
         kind=kind,
@@ -230,6 +275,7 @@ def _peer(raw: Mapping[str, Any], i: int) -> Peer:
         rule=_text(trigger["text"], f"{where}.trigger.text"),
         summary_cap=cap,
         keeps=_text(raw["keeps"], f"{where}.keeps"),
+        also=_also(trigger.get("also"), f"{where}.trigger.also", kind),
     )
 
 
@@ -473,6 +519,16 @@ def view_as_dict(view: PeerView, lang: str = "en") -> dict[str, Any]:
                 "summary_cap": r.summary_cap,
                 "keeps": r.peer.keeps.get(lang),
                 "source": r.peer.url,
+                "also": [
+                    {
+                        "count": a.count,
+                        "compare": a.compare,
+                        "value": a.value,
+                        "text": a.text.get(lang),
+                        "kind": "count, not tokens",
+                    }
+                    for a in r.peer.also
+                ],
             }
             for r in view.rows
         ],
@@ -527,6 +583,13 @@ def render_table(view: PeerView) -> list[str]:
     no_line = [r for r in view.rows if r.no_line is not None]
     for r in no_line:
         out.append(f"{r.peer.name}: {r.no_line.en if r.no_line else ''}")
+    for r in view.rows:
+        if r.peer.also:
+            counts = " or ".join(a.text.en for a in r.peer.also)
+            out.append(
+                f"{r.peer.name}: also fires on {counts}, whichever comes first "
+                "(counts, not tokens: no token line for these)"
+            )
 
     def refs(lines: tuple[ReferenceLine, ...]) -> str:
         return ", ".join(

@@ -1,5 +1,5 @@
-"""Per-token prices of a model and the cost of one request (docs/spec.md sections 12
-and 13): exact Decimals, never floats.
+"""Per-token prices of a model and the cost of one request (docs/models-and-peers.md,
+"Prices"): exact Decimals, never floats.
 
 One shape shared by the model registry (which fills it from LiteLLM's data), the
 session replay (which bills its modelled requests with it) and a log's measured usage
@@ -15,8 +15,11 @@ Prices as LiteLLM's own cost calculator applies them, per request:
 - **Cache writes** have a 5-minute price and, where listed, a 1-hour price
   (``cache_creation_input_token_cost_above_1hr``): a log that says which TTL it wrote
   (Claude Code's ``cache_creation.ephemeral_1h_input_tokens``) is billed by it.
-- **Unknown is unknown.** A request with tokens in a category whose price the model
-  does not list has no cost (``None``), never a cost of 0.
+- **What the data does not list.** As LiteLLM's calculator bills it: a cache read or a
+  cache write without a price is billed at the input price (a provider that publishes
+  no cache price bills cached tokens as ordinary input), and a 1-hour write without its
+  own price at the 5-minute write price. A model without an input or output price
+  prices nothing: a request that uses it has no cost (``None``), never a cost of 0.
 """
 
 from __future__ import annotations
@@ -60,6 +63,17 @@ class Prices:
     def known(self) -> bool:
         """Whether there is enough to price a request (an input and an output price)."""
         return self.input is not None and self.output is not None
+
+    def billed(self) -> tuple[Decimal, Decimal, Decimal, Decimal, Decimal] | None:
+        """(input, 5-minute write, 1-hour write, cache read, output) as a request pays
+        them at these flat prices, with LiteLLM's fallbacks for unlisted cache prices;
+        None when the input or output price is missing."""
+        if self.input is None or self.output is None:
+            return None
+        write = self.input if self.cache_write is None else self.cache_write
+        write_1h = write if self.cache_write_1h is None else self.cache_write_1h
+        read = self.input if self.cache_read is None else self.cache_read
+        return self.input, write, write_1h, read, self.output
 
 
 def tier_for(prices: Prices, context: int) -> Prices:
@@ -120,7 +134,8 @@ class Usage:
 
 
 def request_cost(prices: Prices | None, usage: Usage) -> Decimal | None:
-    """The exact cost of one request, or None when a category it used has no price.
+    """The exact cost of one request at the tier its context falls in, or None when the
+    model has no input or output price.
 
     >>> p = Prices(input=Decimal("3E-6"), output=Decimal("1.5E-5"),
     ...            cache_read=Decimal("3E-7"), cache_write=Decimal("3.75E-6"),
@@ -129,21 +144,20 @@ def request_cost(prices: Prices | None, usage: Usage) -> Decimal | None:
     Decimal('0.0195300')
     >>> request_cost(p, Usage(input=10)), request_cost(None, Usage(input=10))
     (Decimal('0.000030'), None)
+    >>> request_cost(Prices(input=Decimal("2E-6"), output=Decimal("8E-6")), Usage(cache_read=5))
+    Decimal('0.000010')
     """
     if prices is None:
         return None
-    flat = tier_for(prices, usage.context)
+    rates = tier_for(prices, usage.context).billed()
+    if rates is None:
+        return None
     total = Decimal(0)
-    for tokens, price in (
-        (usage.input, flat.input),
-        (usage.cache_write_5m, flat.cache_write),
-        (usage.cache_write_1h, flat.cache_write_1h),
-        (usage.cache_read, flat.cache_read),
-        (usage.output, flat.output),
+    for tokens, price in zip(
+        (usage.input, usage.cache_write_5m, usage.cache_write_1h, usage.cache_read, usage.output),
+        rates,
+        strict=True,
     ):
-        if tokens == 0:
-            continue
-        if price is None:
-            return None
-        total = MONEY.add(total, MONEY.multiply(price, Decimal(tokens)))
+        if tokens:
+            total = MONEY.add(total, MONEY.multiply(price, Decimal(tokens)))
     return total

@@ -1,10 +1,10 @@
-"""Session replay (SPEC §12): a conversation over time, one ``plan()`` per turn.
+"""Session replay (docs/spec.md §12): a conversation over time, one ``plan()`` per turn.
 
 A replay adds no budget rule. Each turn's request is :func:`budgetcore.core.plan.plan` of the
 turn's scenario (the scenario with ``history_tokens = H - c``, ``previous_summary_tokens
 = A``, ``summary_tokens = engine_summary_tokens = A + wrapper`` and ``backlog_tokens``
 the history uncovered once the turn's tokens are added); after the reply at most one
-background summary run may start, under exactly the conditions of SPEC §5, and it is
+background summary run may start, under exactly the conditions of docs/spec.md §5, and it is
 that plan's summary round (new raw, work input; a recompress when A > S). State is
 three integers: H (all history), c (the oldest history the summary covers) and A (the
 summary's size).
@@ -38,6 +38,7 @@ __all__ = [
     "TurnRow",
     "columns",
     "decimal_of",
+    "money_text",
 ]
 
 STATUSES: tuple[str, ...] = (
@@ -80,7 +81,7 @@ class Turn:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReplayOptions:
-    """Replay inputs besides the scenario and the turns (SPEC §12)."""
+    """Replay inputs besides the scenario and the turns (docs/spec.md §12)."""
 
     start_history: int = 0  # H0
     start_covered: int = 0  # c0 (at most H0)
@@ -180,7 +181,7 @@ class TurnRow(NamedTuple):
         out: dict[str, Any] = {}
         for key in ROW_KEYS:
             value = getattr(self, key)
-            out[key] = str(value) if isinstance(value, Decimal) else value
+            out[key] = money_text(value) if isinstance(value, Decimal) else value
         return out
 
 
@@ -194,6 +195,11 @@ ROW_KEYS: tuple[str, ...] = (
     "cumulative_tokens",
     "run",
 )
+
+
+def money_text(value: Decimal) -> str:
+    """Money as a plain decimal string, every place kept: ``0.00000000``, never ``0E-8``."""
+    return format(value, "f")
 
 
 def decimal_of(units: int | None, places: int) -> Decimal | None:
@@ -225,7 +231,7 @@ class ReplaySummary:
     cost_main: Decimal | None
     cost_summary: Decimal | None
     cost: Decimal | None
-    cost_per_turn: Decimal | None  # SPEC §8: mean main call + summary calls / turns
+    cost_per_turn: Decimal | None  # docs/spec.md §8: mean main call + summary calls / turns
     cache_share: Fraction  # cached main input / main input (0 when nothing was billed)
     final_history: int
     final_covered: int
@@ -235,7 +241,9 @@ class ReplaySummary:
         out: dict[str, Any] = {}
         for key in SUMMARY_KEYS:
             value = getattr(self, key)
-            out[key] = str(value) if isinstance(value, Decimal | Fraction) else value
+            if isinstance(value, Decimal):
+                value = money_text(value)
+            out[key] = str(value) if isinstance(value, Fraction) else value
         return out
 
 
@@ -256,7 +264,7 @@ class Replay:
 def _turn_scenario(
     base: Scenario, *, required: int, offered: int, uncovered: int, summary: int, backlog: int
 ) -> Scenario:
-    """The scenario of one turn's request (SPEC §12): the base scenario with the turn's
+    """The scenario of one turn's request (docs/spec.md §12): the base scenario with the turn's
     required input, the summary offered to loader and engine, the uncovered history, the
     summary's size and the backlog its round would read."""
     work = base.workload

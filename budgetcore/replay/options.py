@@ -3,16 +3,18 @@ problem collected."""
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.jsonio import load_json
-from budgetcore.inputs.numbers import MAX_TOKENS
-from budgetcore.registry.prices import Prices
+from budgetcore.inputs.jsonio import duplicate, key_problems, load_json, on_line
+from budgetcore.inputs.numbers import MAX_SEED, decimal, whole
+from budgetcore.inputs.text import check_size
+from budgetcore.registry.prices import Prices, PriceTier
 from budgetcore.replay.model import ReplayOptions
 from budgetcore.scenario.fields import parse_field
-from budgetcore.scenario.overrides import OVERRIDES
+from budgetcore.scenario.overrides import DUPLICATE, OVERRIDES, override_pairs
 
 __all__ = [
     "parse_changes",
@@ -21,7 +23,7 @@ __all__ = [
     "parse_prices",
 ]
 
-#: Supported overrides a turn may change from that turn on (SPEC §9 keys).
+#: Supported overrides a turn may change from that turn on (docs/spec.md §9 keys).
 _CHANGEABLE = {o.key: o for o in OVERRIDES}
 
 
@@ -44,151 +46,125 @@ _OPTION_KEYS = (
     "main_prices",
     "summary_prices",
 )
-_PRICE_KEYS = ("input", "output", "cache_read", "cache_write")
+_PRICE_KEYS = ("input", "output", "cache_read", "cache_write", "cache_write_1h")
+_MAX_TIERS = 16  # LiteLLM's entries have at most 4 size tiers
 _MAX_PLACES = 30  # finer than any price or ratio, and keeps the exact arithmetic small
 _MAX_PRICE = 10**9
 
 
-def _decimal_places(value: Decimal) -> int:
-    exponent = value.as_tuple().exponent
-    assert isinstance(exponent, int)  # finite
-    digits = len(value.as_tuple().digits)
-    return max(0, -exponent) if digits <= 40 else _MAX_PLACES + 1
+def _fraction(raw: object, path: str, problems: list[Problem]) -> Decimal | None:
+    return decimal(raw, path, problems, low=0, high=1, places=_MAX_PLACES)
 
 
-def _tokens(raw: object, path: str, problems: list[Problem], low: int = 0) -> int:
-    if isinstance(raw, bool) or not isinstance(raw, int | Decimal):
-        value = None
-    elif isinstance(raw, Decimal):
-        value = int(raw) if raw.is_finite() and raw == raw.to_integral_value() else None
-    else:
-        value = raw
-    if value is None or not low <= value <= MAX_TOKENS:
-        problems.append(Problem.of(path, f"must be an integer from {low} to 10^12", raw))
-        return 0
-    return value
-
-
-def _decimal(raw: object) -> Decimal | None:
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, int):
-        return Decimal(raw)
-    if isinstance(raw, Decimal):
-        return raw if raw.is_finite() else None
-    if isinstance(raw, str):
-        text = raw.strip()
-        if not text or not all(ch in "0123456789.eE+-" for ch in text):
-            return None
-        try:
-            value = Decimal(text)
-        except ArithmeticError:
-            return None
-        return value if value.is_finite() else None
-    return None
-
-
-def _fraction_value(raw: object, path: str, problems: list[Problem], high: int) -> Decimal | None:
-    value = _decimal(raw)
-    if value is None or not 0 <= value <= high or _decimal_places(value) > _MAX_PLACES:
-        bound = "1" if high == 1 else f"{high}"
-        problems.append(
-            Problem.of(
-                path,
-                f"must be a decimal from 0 to {bound} with at most {_MAX_PLACES} decimal "
-                "places, as a string or an exact JSON number",
-                raw,
-            )
+def _price_values(
+    obj: dict[str, Any], path: str, problems: list[Problem], allowed: tuple[str, ...]
+) -> dict[str, Decimal | None]:
+    """The prices of ``obj`` (keys checked against ``allowed``: once each, known)."""
+    rule = f"is not a price (use {', '.join(allowed)})"
+    problems += key_problems(obj, path, allowed, rule=rule, code="not-price")
+    return {
+        key: decimal(
+            obj.get(key),
+            f"{path}.{key}",
+            problems,
+            low=0,
+            high=_MAX_PRICE,
+            places=_MAX_PLACES,
+            code="price",
+            nullable=True,
+            unit="money per token",
         )
-        return None
-    return value
+        for key in _PRICE_KEYS
+    }
+
+
+def _parse_tiers(raw: object, path: str, problems: list[Problem]) -> tuple[PriceTier, ...]:
+    """``[{"above": 200000, "input": …, …}, …]``: ascending context thresholds, each
+    with the prices a request strictly above it pays (an absent one is the base)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(raw) > _MAX_TIERS:
+        problems.append(
+            Problem.of(path, f"must be a list of at most {_MAX_TIERS} size tiers or null", raw)
+        )
+        return ()
+    tiers: list[PriceTier] = []
+    for i, item in enumerate(raw):
+        where = f"{path}[{i}]"
+        if not isinstance(item, dict):
+            problems.append(Problem.of(where, "must be a JSON object: above and its prices", item))
+            continue
+        before = len(problems)
+        above = whole(item.get("above"), f"{where}.above", problems)
+        values = _price_values(item, where, problems, ("above", *_PRICE_KEYS))
+        if above is not None and tiers and above <= tiers[-1].above:
+            problems.append(
+                Problem.of(f"{where}.above", "must be above the previous tier's", item.get("above"))
+            )
+        if len(problems) == before and above is not None:
+            tiers.append(PriceTier(above=above, **values))
+    return tuple(tiers)
 
 
 def parse_prices(obj: object, path: str, problems: list[Problem]) -> Prices | None:
-    """``{"input": "0.000003", "output": …, "cache_read": …, "cache_write": …}``: money
-    per single token, exact decimals (strings or exact JSON numbers), each optional."""
+    """``{"input": "0.000003", "output": …, "cache_read": …, "cache_write": …,
+    "cache_write_1h": …, "tiers": [{"above": 200000, "input": …}, …]}``: money per
+    single token, exact decimals (strings or exact JSON numbers), each optional; the
+    size tiers as the registry has them (a request strictly above a tier pays it)."""
     if obj is None:
         return None
     if not isinstance(obj, dict):
-        problems.append(Problem.of(path, "must be a JSON object of per-token prices or null", obj))
+        rule = "must be a JSON object of per-token prices or null"
+        problems.append(Problem.of(path, rule, obj, "prices"))
         return None
-    values: dict[str, Decimal | None] = {}
-    for key in obj:
-        if key not in _PRICE_KEYS:
-            problems.append(
-                Problem.of(
-                    f"{path}.{key}", f"is not a price (use {', '.join(_PRICE_KEYS)})", obj[key]
-                )
-            )
-    for key in _PRICE_KEYS:
-        raw = obj.get(key)
-        if raw is None:
-            values[key] = None
-            continue
-        value = _decimal(raw)
-        if value is None or not 0 <= value <= _MAX_PRICE or _decimal_places(value) > _MAX_PLACES:
-            problems.append(
-                Problem.of(
-                    f"{path}.{key}",
-                    "must be a decimal from 0 to 10^9 (money per token) with at most "
-                    f"{_MAX_PLACES} decimal places, as a string or an exact JSON number, or null",
-                    raw,
-                )
-            )
-            continue
-        values[key] = value
-    return Prices(
-        input=values.get("input"),
-        output=values.get("output"),
-        cache_read=values.get("cache_read"),
-        cache_write=values.get("cache_write"),
-    )
+    values = _price_values(obj, path, problems, (*_PRICE_KEYS, "tiers"))
+    tiers = _parse_tiers(obj.get("tiers"), f"{path}.tiers", problems)
+    return Prices(tiers=tiers, **values)
 
 
 def parse_options(obj: object) -> ReplayOptions:
     """Validate replay options (every problem at once); omitted keys take the defaults."""
-    problems: list[Problem] = []
     if not isinstance(obj, dict):
-        raise ScenarioError([Problem.of("options", "must be a JSON object", obj)])
-    for key in getattr(obj, "duplicates", ()):
-        problems.append(Problem(f"options.{key}", "appears more than once"))
-    for key in obj:
-        if key not in _OPTION_KEYS:
-            problems.append(Problem.of(f"options.{key}", "is not a replay option", obj[key]))
+        raise ScenarioError([Problem.of("options", "must be a JSON object", obj, "object")])
+    problems = key_problems(
+        obj, "options", _OPTION_KEYS, rule="is not a replay option", code="not-option"
+    )
     values: dict[str, Any] = {}
     for key in _OPTION_TOKENS:
         if key in obj:
-            values[key] = _tokens(obj[key], f"options.{key}", problems)
-    if obj.get("summary_ratio") is not None:
-        values["summary_ratio"] = _fraction_value(
-            obj["summary_ratio"], "options.summary_ratio", problems, 1
-        )
-    if obj.get("failure_rate") is not None:
-        values["failure_rate"] = _fraction_value(
-            obj["failure_rate"], "options.failure_rate", problems, 1
-        )
+            values[key] = whole(obj[key], f"options.{key}", problems)
+    for key in ("summary_ratio", "failure_rate"):
+        if obj.get(key) is not None:
+            values[key] = _fraction(obj[key], f"options.{key}", problems)
     if "failure_seed" in obj:
-        seed = obj["failure_seed"]
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            problems.append(
-                Problem.of("options.failure_seed", "must be an integer from 0 to 2^63 - 1", seed)
-            )
-        else:
-            values["failure_seed"] = seed
+        values["failure_seed"] = whole(
+            obj["failure_seed"], "options.failure_seed", problems, 0, MAX_SEED
+        )
     if "cache" in obj:
         if isinstance(obj["cache"], bool):
             values["cache"] = obj["cache"]
         else:
-            problems.append(Problem.of("options.cache", "must be true or false", obj["cache"]))
+            problems.append(
+                Problem.of("options.cache", "must be true or false", obj["cache"], "bool")
+            )
     for key in ("main_prices", "summary_prices"):
         if key in obj:
             values[key] = parse_prices(obj[key], f"options.{key}", problems)
     if not problems and values.get("start_covered", 0) > values.get("start_history", 0):
+        covered, history = values["start_covered"], values.get("start_history", 0)
         problems.append(
             Problem(
                 "options.start_covered",
                 "must be at most options.start_history (coverage is part of history), "
-                f"got {values['start_covered']:,} > {values.get('start_history', 0):,}",
+                f"got {covered:,} > {history:,}",
+                None,
+                "at-most",
+                (
+                    ("other", "options.start_history"),
+                    ("value", f"{covered:,}"),
+                    ("other_value", f"{history:,}"),
+                    ("why", "why.coverage"),
+                ),
             )
         )
     if problems:
@@ -197,33 +173,42 @@ def parse_options(obj: object) -> ReplayOptions:
 
 
 def parse_options_json(text: str | bytes) -> ReplayOptions:
+    check_size(text, "options")
     return parse_options(load_json(text, "options"))
 
 
 def parse_changes(
-    obj: object, path: str, problems: list[Problem]
+    obj: object, path: str, problems: list[Problem], line: int | None = None
 ) -> tuple[tuple[str, object], ...]:
     """A turn's config changes: ``{"config.summary_max_tokens": 8192}`` or nested
-    ``{"config": {"summary_max_tokens": 8192}}``; supported overrides only (SPEC §9)."""
+    ``{"config": {"summary_max_tokens": 8192}}``; supported overrides only (docs/spec.md §9),
+    each once (read like an override file: ``scenario.overrides.override_pairs``)."""
     if not isinstance(obj, dict):
-        problems.append(Problem.of(path, "must be a JSON object of supported overrides", obj))
+        rule = "must be a JSON object of supported overrides"
+        problems.append(Problem.of(path, rule, obj, "changes", **on_line(path, line)))
         return ()
-    flat: list[tuple[str, object]] = []
-    for key, value in obj.items():
-        if isinstance(value, dict):
-            flat.extend((f"{key}.{k}", v) for k, v in value.items())
-        else:
-            flat.append((key, value))
     out: dict[str, object] = {}
-    for key, raw in flat:
+    seen: set[str] = set()
+    for key, raw in override_pairs(obj):
+        where = f"{path}.{key}"
+        if raw is DUPLICATE or key in seen:
+            problems.append(duplicate(path, key, line))
+            continue
+        seen.add(key)
         override = _CHANGEABLE.get(key)
         if override is None:
-            problems.append(
-                Problem.of(f"{path}.{key}", "is not a supported override (SPEC §9)", raw)
-            )
+            rule = "is not a supported override (spec §9)"
+            problems.append(Problem.of(where, rule, raw, "not-override", **on_line(where, line)))
             continue
         try:
             out[key] = parse_field(override.spec, raw)
         except ScenarioError as exc:
-            problems.extend(Problem(f"{path}.{p.path}", p.rule, p.value) for p in exc.problems)
+            problems.extend(
+                dataclasses.replace(
+                    p,
+                    path=f"{path}.{p.path}",
+                    params=p.params + tuple((k, str(v)) for k, v in on_line(where, line).items()),
+                )
+                for p in exc.problems
+            )
     return tuple(out.items())

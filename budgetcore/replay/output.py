@@ -1,14 +1,17 @@
-"""A replay as text: JSON Lines or CSV rows and its summary (``python -m budgetcore replay``).
+"""A replay as text (``python -m budgetcore replay``): JSON Lines, CSV, or a table for
+people (docs/replay.md, "Output").
 
 JSON Lines: one object per turn (the keys of :data:`budgetcore.replay.ROW_KEYS`), then
 one last line ``{"summary": {...}}``. CSV: a header and one row per turn, then the
-summary as comment lines ``# key,value`` (most CSV readers skip them with a comment
-option). Money is an exact decimal string; a value that is unknown (no prices) is
-``null`` in JSON and empty in CSV. With an imported log, every row also carries the
-log's own numbers for that request (``log_context``, ``log_output``, ``log_compacted``:
-the log compacted after this turn) and the summary a ``log`` object: format, series,
-requests, duplicates dropped, malformed lines skipped, and the log's compactions.
-No message text exists to print: the parser never kept any.
+summary as comment lines ``# key,value``. Money is an exact decimal string; a value that
+is unknown (no prices) is ``null`` in JSON and empty in CSV. With an imported log, every
+row also carries the log's own numbers for that request (``log_context``,
+``log_output``, ``log_compacted``) and the summary a ``log`` object: the format, the
+series, the ledger of every file, the measured usage and its cost, and the log's
+compactions. Several sessions (a folder): each session's rows carry ``session``, each
+session ends with its summary line, and a last ``{"total": {...}}`` line adds them up.
+
+Rows are written one at a time (``write``), never joined into one string.
 """
 
 from __future__ import annotations
@@ -16,43 +19,82 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable, Iterable, Sequence
+from decimal import Decimal
 from typing import Any
 
-from budgetcore.replay.logs import ParsedLog
+from budgetcore.replay.logs.model import FileLedger, ParsedLog
+from budgetcore.replay.logs.session import SessionRun
+from budgetcore.replay.logs.usage import MeasuredUsage, merge_usage
 from budgetcore.replay.model import ROW_KEYS, Replay
 
-__all__ = ["LOG_ROW_KEYS", "log_dict", "row_dicts", "summary_dict", "to_csv", "to_jsonl"]
+__all__ = [
+    "LOG_ROW_KEYS",
+    "ledger_dict",
+    "log_dict",
+    "row_dicts",
+    "summary_dict",
+    "to_csv",
+    "to_jsonl",
+    "total_dict",
+    "write_sessions",
+]
 
 LOG_ROW_KEYS: tuple[str, ...] = ("log_context", "log_output", "log_compacted")
+Write = Callable[[str], object]
 
 
 def row_dicts(
     result: Replay, log: ParsedLog | None = None, series: str | None = None
-) -> list[dict[str, Any]]:
-    rows = [r.as_dict() for r in result.rows]
-    if log is not None:
-        chosen = log.pick(series)
-        compacted = {c.after_turn for c in chosen.compactions}
-        for row, req in zip(rows, chosen.requests, strict=False):
+) -> Iterable[dict[str, Any]]:
+    chosen = None if log is None else log.pick(series)
+    compacted = set() if chosen is None else {c.after_turn for c in chosen.compactions}
+    requests = () if chosen is None else chosen.requests
+    for i, r in enumerate(result.rows):
+        row = r.as_dict()
+        if chosen is not None and i < len(requests):
+            req = requests[i]
             row["log_context"] = req.context
             row["log_output"] = req.output
             row["log_compacted"] = row["turn"] in compacted
-    return rows
+        yield row
 
 
-def log_dict(log: ParsedLog, series: str | None = None) -> dict[str, Any]:
-    chosen = log.pick(series)
+def ledger_dict(f: FileLedger) -> dict[str, Any]:
     return {
+        "file": f.name,
+        "lines": f.lines,
+        "requests": [{"series": s, "replayed": on, "abandoned": off} for s, on, off in f.requests],
+        "duplicates": dict(f.duplicates),
+        "entries": dict(f.entries),
+        "blank": f.blank,
+        "malformed": list(f.malformed),
+        "orphans": list(f.orphans),
+        "accounted": f.accounted,
+    }
+
+
+def log_dict(
+    log: ParsedLog, series: str | None = None, measured: MeasuredUsage | None = None
+) -> dict[str, Any]:
+    chosen = log.pick(series)
+    out: dict[str, Any] = {
+        "session": log.name,
         "format": log.format,
         "series": chosen.name,
         "other_series": [
-            {"name": s.name, "requests": len(s.requests)} for s in log.series if s is not chosen
+            {"name": s.name, "requests": len(s.requests), "abandoned": len(s.abandoned)}
+            for s in log.series
+            if s is not chosen
         ],
         "requests": len(chosen.requests),
+        "abandoned": len(chosen.abandoned),
         "models": list(log.models()),
+        "main_model": log.main_model(),
         "context_window": log.window,
         "duplicates_dropped": log.duplicates,
         "skipped_lines": [str(p) for p in log.skipped],
+        "ledger": [ledger_dict(f) for f in log.ledger],
         "compactions": [
             {
                 "line": c.line,
@@ -64,21 +106,102 @@ def log_dict(log: ParsedLog, series: str | None = None) -> dict[str, Any]:
             for c in chosen.compactions
         ],
     }
-
-
-def summary_dict(
-    result: Replay, log: ParsedLog | None = None, series: str | None = None
-) -> dict[str, Any]:
-    out = result.summary.as_dict()
-    if log is not None:
-        out["log"] = log_dict(log, series)
+    if measured is not None:
+        out["measured"] = measured.as_dict()
     return out
 
 
-def to_jsonl(result: Replay, log: ParsedLog | None = None, series: str | None = None) -> str:
-    lines = [json.dumps(row) for row in row_dicts(result, log, series)]
-    lines.append(json.dumps({"summary": summary_dict(result, log, series)}, ensure_ascii=False))
-    return "\n".join(lines) + "\n"
+def _model_dict(run: SessionRun) -> dict[str, Any] | None:
+    m = run.model
+    if m is None:
+        return None
+    res = m.resolution
+    entry = None if res is None or res.model is None else res.model
+    return {
+        "logged": m.logged,
+        "registry": None if entry is None else entry.name,
+        "how": "none" if res is None else res.how,
+        "input_tokens": m.scenario.main_model.input_tokens,
+        "output_tokens": m.scenario.main_model.output_tokens,
+        "from_log": entry is not None,
+    }
+
+
+def summary_dict(
+    result: Replay | None,
+    log: ParsedLog | None = None,
+    series: str | None = None,
+    run: SessionRun | None = None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {} if result is None else result.summary.as_dict()
+    if log is not None:
+        out["log"] = log_dict(log, series, None if run is None else run.measured)
+    if run is not None and run.model is not None:
+        out["scenario_model"] = _model_dict(run)
+    return out
+
+
+def _money(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
+    """What a folder's sessions add up to."""
+    ok = [r for r in runs if r.log is not None]
+    measured = merge_usage(r.measured for r in ok if r.measured is not None)
+    modelled: Decimal | None = Decimal(0)
+    turns = 0
+    for r in ok:
+        if r.result is None:
+            continue
+        turns += r.result.summary.turns
+        cost = r.result.summary.cost
+        modelled = None if cost is None or modelled is None else modelled + cost
+    replayed = [r for r in ok if r.result is not None]
+    return {
+        "sessions": len(runs),
+        "sessions_read": len(ok),
+        "sessions_unreadable": [
+            {"session": r.name, "problems": [str(p) for p in r.error]} for r in runs if r.error
+        ],
+        "lines": sum(f.lines for r in ok if r.log is not None for f in r.log.ledger),
+        "requests": measured.requests,
+        "turns_replayed": turns,
+        "modelled_cost": _money(modelled) if replayed else None,
+        "measured": measured.as_dict(),
+    }
+
+
+# ------------------------------------------------------------------ JSON Lines, CSV
+
+
+def _jsonl_session(run: SessionRun, write: Write, folder: bool) -> None:
+    if run.log is None and run.result is None:
+        write(json.dumps({"session": run.name, "error": [str(p) for p in run.error]}) + "\n")
+        return
+    if run.result is not None:
+        for row in row_dicts(run.result, run.log, run.series):
+            shown = {"session": run.name, **row} if folder else row
+            write(json.dumps(shown) + "\n")
+    head = {"session": run.name} if folder else {}
+    summary = summary_dict(run.result, run.log, run.series, run)
+    write(json.dumps({**head, "summary": summary}, ensure_ascii=False) + "\n")
+
+
+def write_sessions(runs: Sequence[SessionRun], fmt: str, write: Write, *, folder: bool) -> None:
+    """Every session's output (and the total of a folder) in ``fmt``."""
+    if fmt == "table":
+        from budgetcore.replay.table import write_table  # noqa: PLC0415
+
+        write_table(runs, write, folder=folder)
+        return
+    if fmt == "csv":
+        _csv_sessions(runs, write, folder)
+        return
+    for run in runs:
+        _jsonl_session(run, write, folder)
+    if folder:
+        write(json.dumps({"total": total_dict(runs)}, ensure_ascii=False) + "\n")
 
 
 def _cell(value: object) -> object:
@@ -89,14 +212,53 @@ def _cell(value: object) -> object:
     return value
 
 
-def to_csv(result: Replay, log: ParsedLog | None = None, series: str | None = None) -> str:
+def _csv_sessions(runs: Sequence[SessionRun], write: Write, folder: bool) -> None:
     buf = io.StringIO()
-    keys = list(ROW_KEYS) + (list(LOG_ROW_KEYS) if log is not None else [])
     writer = csv.writer(buf, lineterminator="\n")
+    has_log = any(r.log is not None for r in runs)
+    keys = (
+        (["session"] if folder else []) + list(ROW_KEYS) + (list(LOG_ROW_KEYS) if has_log else [])
+    )
+
+    def flush() -> None:
+        write(buf.getvalue())
+        buf.seek(0)
+        buf.truncate()
+
     writer.writerow(keys)
-    for row in row_dicts(result, log, series):
-        writer.writerow([_cell(row[k]) for k in keys])
-    for key, value in summary_dict(result, log, series).items():
-        shown = json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else value
-        buf.write(f"# {key},{_cell(shown)}\n")
-    return buf.getvalue()
+    for run in runs:
+        if run.result is not None:
+            for row in row_dicts(run.result, run.log, run.series):
+                if folder:
+                    row["session"] = run.name
+                writer.writerow([_cell(row.get(k)) for k in keys])
+                if buf.tell() > 1 << 16:
+                    flush()
+        summary = summary_dict(run.result, run.log, run.series, run)
+        if run.error:
+            summary = {"error": [str(p) for p in run.error]}
+        prefix = f"# {run.name}: " if folder else "# "
+        for key, value in summary.items():
+            shown = (
+                json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else value
+            )
+            buf.write(f"{prefix}{key},{_cell(shown)}\n")
+    if folder:
+        buf.write(f"# total,{json.dumps(total_dict(runs), ensure_ascii=False)}\n")
+    flush()
+
+
+def _one(result: Replay, log: ParsedLog | None, series: str | None) -> SessionRun:
+    return SessionRun("" if log is None else log.name, log, series, result)
+
+
+def to_jsonl(result: Replay, log: ParsedLog | None = None, series: str | None = None) -> str:
+    out: list[str] = []
+    write_sessions([_one(result, log, series)], "jsonl", out.append, folder=False)
+    return "".join(out)
+
+
+def to_csv(result: Replay, log: ParsedLog | None = None, series: str | None = None) -> str:
+    out: list[str] = []
+    write_sessions([_one(result, log, series)], "csv", out.append, folder=False)
+    return "".join(out)

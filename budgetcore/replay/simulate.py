@@ -17,7 +17,7 @@ from budgetcore.core.cost import per_turn_cost
 from budgetcore.core.plan import request_stages
 from budgetcore.core.protections import io_token_cap
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.registry.prices import Prices
+from budgetcore.registry.prices import Prices, tier_for
 from budgetcore.replay.model import (
     MONEY,
     Replay,
@@ -39,12 +39,15 @@ __all__ = [
 
 
 def _places(prices: Sequence[Prices | None]) -> int:
-    """The decimal places that make every given price an integer."""
+    """The decimal places that make every given price an integer (tiers included)."""
     places = 0
     for p in prices:
         if p is None:
             continue
-        for value in (p.input, p.output, p.cache_read, p.cache_write):
+        values = [p.input, p.output, p.cache_read, p.cache_write]
+        for t in p.tiers:
+            values += [t.input, t.output, t.cache_read, t.cache_write]
+        for value in values:
             if value is not None:
                 exponent = value.as_tuple().exponent
                 assert isinstance(exponent, int)  # prices are finite
@@ -56,17 +59,37 @@ def _units(value: Decimal, places: int) -> int:
     return int(MONEY.scaleb(value, places))  # exact: the traps forbid rounding
 
 
-def _rates(prices: Prices | None, places: int, cache: bool) -> tuple[int, int, int, int] | None:
-    """(cold input, cached input, output, summary input) per token in money units:
-    cached tokens at the cache-read price, the rest of the input at the cache-write
-    price when caching is on (else, or when a price is not given, at the input price).
+Rates = tuple[int, int, int, int]
+
+
+def _rates(prices: Prices | None, places: int, cache: bool) -> tuple[tuple[int, Rates], ...] | None:
+    """Per size tier, ascending (the base first, above -1): the tier's threshold and
+    (cold input, cached input, output, summary input) per token in money units: cached
+    tokens at the cache-read price, the rest of the input at the cache-write price when
+    caching is on (else, or when a price is not given, at the input price). A request
+    pays the tier its context is strictly above (docs/models-and-peers.md, "Prices").
     None: no input or output price, so tokens only."""
     if prices is None or prices.input is None or prices.output is None:
         return None
-    plain = _units(prices.input, places)
-    read = plain if prices.cache_read is None else _units(prices.cache_read, places)
-    write = plain if not cache or prices.cache_write is None else _units(prices.cache_write, places)
-    return write, read, _units(prices.output, places), plain
+    out = []
+    for above in (-1, *(t.above for t in prices.tiers)):
+        flat = tier_for(prices, above + 1)
+        assert flat.input is not None
+        assert flat.output is not None  # a tier never removes a base price
+        plain = _units(flat.input, places)
+        read = plain if flat.cache_read is None else _units(flat.cache_read, places)
+        write = plain if not cache or flat.cache_write is None else _units(flat.cache_write, places)
+        out.append((above, (write, read, _units(flat.output, places), plain)))
+    return tuple(out)
+
+
+def _at(rates: tuple[tuple[int, Rates], ...], context: int) -> Rates:
+    """The rates of the highest tier ``context`` is strictly above."""
+    chosen = rates[0][1]
+    for above, tier in rates[1:]:
+        if context > above:
+            chosen = tier
+    return chosen
 
 
 # A row straight from its values: a NamedTuple's __new__ is a Python function with 36
@@ -77,7 +100,7 @@ _new_row = partial(tuple.__new__, TurnRow)
 def replay(
     scenario: Scenario, turns: Sequence[Turn], options: ReplayOptions | None = None
 ) -> Replay:
-    """Run ``turns`` through ``scenario`` (SPEC §12). Pure: same inputs, same replay."""
+    """Run ``turns`` through ``scenario`` (docs/spec.md §12). Pure: same inputs, same replay."""
     opts = ReplayOptions() if options is None else options
     if not turns:
         raise ScenarioError([Problem("turns", "must hold at least one turn")])
@@ -211,7 +234,7 @@ def replay(
                 a_after = written
                 c_after = c + new_raw
 
-        # Prompt cache: prefix | summary | raw tail | rest of F (SPEC §12, step 4).
+        # Prompt cache: prefix | summary | raw tail | rest of F (docs/spec.md §12, step 4).
         cached = 0
         if admitted:
             prefix = min(opts.stable_prefix_tokens, required)
@@ -236,18 +259,13 @@ def replay(
             main_in = main_out = 0
         if status in ("run", "recompress"):
             version += 1
-        main_units = (
-            None
-            if main_rates is None
-            else (main_in - cached) * main_rates[0]
-            + cached * main_rates[1]
-            + main_out * main_rates[2]
-        )
-        summary_units = (
-            None
-            if summary_rates is None
-            else work_input * summary_rates[3] + written * summary_rates[2]
-        )
+        main_units = summary_units = None
+        if main_rates is not None:
+            cold, warm, out_rate, _ = _at(main_rates, main_in)
+            main_units = (main_in - cached) * cold + cached * warm + main_out * out_rate
+        if summary_rates is not None:
+            _, _, out_rate, plain = _at(summary_rates, work_input)
+            summary_units = work_input * plain + written * out_rate
         if cumulative is not None:
             if main_units is None or summary_units is None:
                 cumulative = None
@@ -328,7 +346,7 @@ def _summarise(rows: Sequence[TurnRow], col: Mapping[str, tuple[Any, ...]]) -> R
     cost = decimal_of(rows[-1].cumulative_units, places)
     per_turn = None
     if cost_main is not None and cost_summary is not None:
-        # SPEC §8: per-turn cost ≈ main call + summary calls / the turns they serve;
+        # docs/spec.md §8: per-turn cost ≈ main call + summary calls / the turns they serve;
         # the mean main call is a division, at per_turn_cost's 28 significant digits.
         mean_main = Context(prec=28).divide(cost_main, Decimal(len(rows)))
         per_turn = per_turn_cost(mean_main, cost_summary, len(rows))

@@ -1,4 +1,4 @@
-"""Turn sources for a replay (SPEC §12): a seeded generator and JSON Lines turns.
+"""Turn sources for a replay (docs/spec.md §12): a seeded generator and JSON Lines turns.
 
 The generator draws integers only (``random.Random(seed)``: ``randint``, ``choice``, a
 ``randrange`` over integer weights), so no float ever reaches a token count, and the same
@@ -10,6 +10,7 @@ when a burst happens.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from decimal import Decimal
@@ -17,8 +18,9 @@ from typing import Any
 
 from budgetcore._exact import ratio
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.jsonio import json_lines, load_json
-from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.inputs.jsonio import json_lines, key_problems, load_json, on_line
+from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, decimal, whole
+from budgetcore.inputs.text import check_size, decode_utf8
 from budgetcore.replay.model import Turn
 from budgetcore.replay.options import parse_changes
 
@@ -35,6 +37,8 @@ __all__ = [
 
 #: The most turns a generator or a file may give: far beyond any real session.
 MAX_TURNS = 100_000
+#: The most values a ``choice`` distribution may list.
+MAX_CHOICES = 1_000
 
 #: Named distributions and their parameters.
 DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
@@ -102,43 +106,39 @@ def generate(spec: GeneratorSpec) -> tuple[Turn, ...]:
 
 
 def _int(
-    raw: object, path: str, problems: list[Problem], low: int = 0, high: int = MAX_TOKENS
+    raw: object,
+    path: str,
+    problems: list[Problem],
+    low: int = 0,
+    high: int = MAX_TOKENS,
+    *,
+    line: int | None = None,
 ) -> int:
-    value: int | None = None
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        value = raw
-    elif isinstance(raw, Decimal) and raw.is_finite() and raw == raw.to_integral_value():
-        value = int(raw)
-    if value is None or not low <= value <= high:
-        top = "10^12" if high == MAX_TOKENS else f"{high:,}"
-        problems.append(Problem.of(path, f"must be an integer from {low} to {top}", raw))
-        return low
-    return value
+    """``whole``, standing in ``low`` for a bad value (the caller reports, never uses it)."""
+    value = whole(raw, path, problems, low, high, nullable=False, **on_line(path, line))
+    return low if value is None else value
+
+
+_DIST_RULE = 'must be an integer or {"dist": NAME, ...} (fixed, uniform, triangular, choice)'
 
 
 def _distribution(raw: object, path: str, problems: list[Problem]) -> Distribution | None:
     if isinstance(raw, int | Decimal) and not isinstance(raw, bool):
         return Distribution("fixed", (_int(raw, path, problems),))
     if not isinstance(raw, dict):
-        problems.append(
-            Problem.of(
-                path,
-                'must be an integer or {"dist": NAME, ...} (fixed, uniform, triangular, choice)',
-                raw,
-            )
-        )
+        problems.append(Problem.of(path, _DIST_RULE, raw, "dist"))
         return None
     name = raw.get("dist")
     if name not in DISTRIBUTIONS:
-        problems.append(
-            Problem.of(f"{path}.dist", f"must be one of {', '.join(DISTRIBUTIONS)}", name)
-        )
+        names = ", ".join(DISTRIBUTIONS)
+        rule = f"must be one of {names}"
+        problems.append(Problem.of(f"{path}.dist", rule, name, "dist-name", names=names))
         return None
-    allowed = ("dist", *DISTRIBUTIONS[name])
-    for key in raw:
-        if key not in allowed:
-            problems.append(Problem.of(f"{path}.{key}", f"is not a parameter of {name}", raw[key]))
     before = len(problems)
+    rule = f"is not a parameter of {name}"
+    problems += key_problems(
+        raw, path, ("dist", *DISTRIBUTIONS[name]), rule=rule, code="not-param", dist=name
+    )
     if name == "fixed":
         dist = Distribution(name, (_int(raw.get("value"), f"{path}.value", problems),))
     elif name in ("uniform", "triangular"):
@@ -146,40 +146,40 @@ def _distribution(raw: object, path: str, problems: list[Problem]) -> Distributi
         high = _int(raw.get("high"), f"{path}.high", problems)
         if len(problems) == before and low > high:
             problems.append(
-                Problem(f"{path}.high", f"must be at least {path}.low, got {high:,} < {low:,}")
+                Problem(
+                    f"{path}.high",
+                    f"must be at least {path}.low, got {high:,} < {low:,}",
+                    None,
+                    "at-least",
+                    (("other", f"{path}.low"), ("value", f"{high:,}"), ("other_value", f"{low:,}")),
+                )
             )
         dist = Distribution(name, (low, high))
     else:
         values = raw.get("values")
         weights = raw.get("weights")
-        if not isinstance(values, list) or not values or len(values) > 1_000:
+        if not isinstance(values, list) or not values or len(values) > MAX_CHOICES:
+            rule = f"must be a list of 1 to {MAX_CHOICES:,} integers"
             problems.append(
-                Problem.of(f"{path}.values", "must be a list of 1 to 1,000 integers", values)
+                Problem.of(f"{path}.values", rule, values, "choice-values", high=f"{MAX_CHOICES:,}")
             )
             return None
         ints = tuple(_int(v, f"{path}.values[{i}]", problems) for i, v in enumerate(values))
         wts = None
         if weights is not None:
             if not isinstance(weights, list) or len(weights) != len(values):
-                problems.append(
-                    Problem.of(
-                        f"{path}.weights", "must be a list of integers, one per value", weights
-                    )
-                )
+                rule = "must be a list of integers, one per value"
+                problems.append(Problem.of(f"{path}.weights", rule, weights, "choice-weights"))
                 return None
             wts = tuple(
                 _int(w, f"{path}.weights[{i}]", problems, 0, 10**9) for i, w in enumerate(weights)
             )
             if len(problems) == before and not any(wts):
-                problems.append(Problem(f"{path}.weights", "must not all be 0"))
+                problems.append(
+                    Problem.coded(f"{path}.weights", "must not all be 0", "weights-zero")
+                )
         dist = Distribution(name, ints, wts)
     return dist if len(problems) == before else None
-
-
-def _exponent(value: Decimal) -> int:
-    exponent = value.as_tuple().exponent
-    assert isinstance(exponent, int)  # finite
-    return exponent
 
 
 _GENERATOR_KEYS = ("turns", "seed", "added", "required", "output", "burst")
@@ -189,17 +189,16 @@ def parse_generator(obj: object) -> GeneratorSpec:
     """``{"turns": 200, "seed": 7, "added": {"dist": "uniform", "low": 1000, "high": 6000},
     "required": 20000, "output": null, "burst": {"rate": "0.05", "tokens": 30000}}``."""
     if not isinstance(obj, dict):
-        raise ScenarioError([Problem.of("generate", "must be a JSON object", obj)])
-    problems: list[Problem] = []
-    for key in obj:
-        if key not in _GENERATOR_KEYS:
-            problems.append(Problem.of(f"generate.{key}", "is not a generator key", obj[key]))
+        raise ScenarioError([Problem.of("generate", "must be a JSON object", obj, "object")])
+    problems = key_problems(
+        obj, "generate", _GENERATOR_KEYS, rule="is not a generator key", code="not-generator-key"
+    )
     if "turns" not in obj:
-        problems.append(Problem("generate.turns", "is required"))
+        problems.append(Problem.coded("generate.turns", "is required", "required"))
     turns = _int(obj.get("turns", 1), "generate.turns", problems, 1, MAX_TURNS)
-    seed = _int(obj.get("seed", 0), "generate.seed", problems, 0, 2**63 - 1)
+    seed = _int(obj.get("seed", 0), "generate.seed", problems, 0, MAX_SEED)
     if "added" not in obj:
-        problems.append(Problem("generate.added", "is required"))
+        problems.append(Problem.coded("generate.added", "is required", "required"))
     added = _distribution(obj.get("added", 0), "generate.added", problems)
     required = output = None
     if obj.get("required") is not None:
@@ -211,45 +210,26 @@ def parse_generator(obj: object) -> GeneratorSpec:
     raw_burst = obj.get("burst")
     if raw_burst is not None:
         if not isinstance(raw_burst, dict):
-            problems.append(
-                Problem.of(
-                    "generate.burst", 'must be {"rate": ..., "tokens": ...} or null', raw_burst
-                )
-            )
+            rule = 'must be {"rate": ..., "tokens": ...} or null'
+            problems.append(Problem.of("generate.burst", rule, raw_burst, "burst"))
         else:
-            for key in raw_burst:
-                if key not in ("rate", "tokens"):
-                    problems.append(
-                        Problem.of(f"generate.burst.{key}", "is not a burst key", raw_burst[key])
-                    )
-            raw_rate = raw_burst.get("rate")
-            value: Decimal | None = None
-            if isinstance(raw_rate, int | Decimal) and not isinstance(raw_rate, bool):
-                value = Decimal(raw_rate)
-            elif isinstance(raw_rate, str):
-                try:
-                    value = Decimal(raw_rate)
-                except ArithmeticError:
-                    value = None
-            if (
-                value is None
-                or not value.is_finite()
-                or not 0 <= value <= 1
-                or -_exponent(value) > 30  # a finer rate is not a setting, and stays cheap
-            ):
-                problems.append(
-                    Problem.of(
-                        "generate.burst.rate",
-                        "must be a decimal from 0 to 1 with at most 30 decimal places, as a "
-                        "string or an exact JSON number",
-                        raw_rate,
-                    )
-                )
-            else:
-                rate = value
+            problems += key_problems(
+                raw_burst,
+                "generate.burst",
+                ("rate", "tokens"),
+                rule="is not a burst key",
+                code="not-burst-key",
+            )
+            # A finer rate is not a setting, and the exact fraction stays cheap.
+            value = decimal(
+                raw_burst.get("rate"), "generate.burst.rate", problems, low=0, high=1, places=30
+            )
+            rate = Decimal(0) if value is None else value
             burst = _distribution(raw_burst.get("tokens"), "generate.burst.tokens", problems)
     if problems or added is None:
-        raise ScenarioError(problems or [Problem("generate.added", "is required")])
+        raise ScenarioError(
+            problems or [Problem.coded("generate.added", "is required", "required")]
+        )
     return GeneratorSpec(
         turns=turns,
         seed=seed,
@@ -262,6 +242,7 @@ def parse_generator(obj: object) -> GeneratorSpec:
 
 
 def parse_generator_json(text: str | bytes) -> GeneratorSpec:
+    check_size(text, "generate")
     return parse_generator(load_json(text, "generate"))
 
 
@@ -276,28 +257,38 @@ _TURN_KEYS = (
 )
 
 
-def _turn(obj: dict[str, Any], where: str, problems: list[Problem]) -> Turn | None:
+def _turn(obj: dict[str, Any], number: int, problems: list[Problem]) -> Turn | None:
+    where = f"line {number}"
     before = len(problems)
-    for key, value in obj.items():
-        if key not in _TURN_KEYS:
-            problems.append(Problem.of(f"{where}: {key}", "is not a turn field", value))
+    problems += key_problems(
+        obj, where, _TURN_KEYS, rule="is not a turn field", code="not-turn-field", line=number
+    )
     if "added" not in obj:
-        problems.append(Problem(f"{where}: added", "is required"))
-    added = _int(obj.get("added", 0), f"{where}: added", problems)
+        problems.append(
+            Problem.coded(f"{where}: added", "is required", "required", line=number, key="added")
+        )
+    added = _int(obj.get("added", 0), f"{where}: added", problems, line=number)
     values: dict[str, Any] = {}
     for key in ("required", "output"):
         if obj.get(key) is not None:
-            values[key] = _int(obj[key], f"{where}: {key}", problems)
+            values[key] = _int(obj[key], f"{where}: {key}", problems, line=number)
     for key in ("billing_recorded", "idle_slot", "lease_acquired"):
         if obj.get(key) is not None:
             if isinstance(obj[key], bool):
                 values[key] = obj[key]
             else:
                 problems.append(
-                    Problem.of(f"{where}: {key}", "must be true, false or null", obj[key])
+                    Problem.of(
+                        f"{where}: {key}",
+                        "must be true, false or null",
+                        obj[key],
+                        "bool-or-null",
+                        line=number,
+                        key=key,
+                    )
                 )
     if obj.get("set") is not None:
-        values["changes"] = parse_changes(obj["set"], f"{where}: set", problems)
+        values["changes"] = parse_changes(obj["set"], f"{where}: set", problems, number)
     if len(problems) > before:
         return None
     return Turn(added=added, **values)
@@ -308,31 +299,36 @@ def parse_turn_lines(text: str | bytes) -> tuple[tuple[Turn, ...], tuple[Problem
     "output": N}``, optionally ``"set": {"config.summary_max_tokens": 8192}`` (supported
     overrides from that turn on) and the background flags ``billing_recorded``,
     ``idle_slot``, ``lease_acquired``. Blank lines and ``#`` comments are skipped.
-    Returns the valid turns and one problem per bad line (``line 3: ...``); a file
-    without a single valid turn raises."""
+    Returns the valid turns and one problem per bad field (``line 3: added ...``); a
+    file without a single valid turn raises."""
+    check_size(text, "turns")
     if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise ScenarioError(
-                [Problem("turns", f"must be UTF-8 text (byte {exc.start})")]
-            ) from None
+        text = decode_utf8(text, "turns")
     turns: list[Turn] = []
     problems: list[Problem] = []
     for number, obj in json_lines(text):
-        where = f"line {number}"
         if isinstance(obj, ScenarioError):
-            problems.extend(obj.problems)
+            problems.extend(_on_line(p, number) for p in obj.problems)
             continue
         if not isinstance(obj, dict):
-            problems.append(Problem.of(where, "must be a JSON object", obj))
+            rule = "must be a JSON object"
+            problems.append(Problem.of(f"line {number}", rule, obj, "object", line=number))
             continue
-        turn = _turn(obj, where, problems)
+        turn = _turn(obj, number, problems)
         if turn is not None:
             turns.append(turn)
         if len(turns) > MAX_TURNS:
-            raise ScenarioError([Problem("turns", f"must be at most {MAX_TURNS:,} turns")])
+            rule = f"must be at most {MAX_TURNS:,} turns"
+            raise ScenarioError(
+                [Problem.coded("turns", rule, "too-many-turns", high=f"{MAX_TURNS:,}")]
+            )
     if not turns:
-        first = f": {problems[0]}" if problems else ""
-        raise ScenarioError([Problem("turns", f"has no usable turn line{first}")])
+        raise ScenarioError(
+            [Problem.coded("turns", "has no usable turn line", "no-turns"), *problems]
+        )
     return tuple(turns), tuple(problems)
+
+
+def _on_line(problem: Problem, number: int) -> Problem:
+    """A line's JSON problem, located at the line for the page's sentence."""
+    return dataclasses.replace(problem, params=(*problem.params, ("line", str(number))))

@@ -49,7 +49,7 @@ def samples_to_json(samples: Samples) -> dict[str, Any]:
 
 
 def scenario_json(scenario: Scenario) -> dict[str, Any]:
-    """The SPEC §11 JSON shape; margins as exact strings. Round-trips through parsing."""
+    """The docs/spec.md §11 JSON shape; margins as exact strings. Round-trips through parsing."""
     out: dict[str, Any] = {}
     for section, cls in SECTIONS.items():
         value = getattr(scenario, section)

@@ -80,7 +80,7 @@ def _build_fields() -> tuple[FieldSpec, ...]:
     return tuple(specs)
 
 
-#: Every scenario input in SPEC §11 order (plus ``background``), for forms and docs.
+#: Every scenario input in docs/spec.md §11 order (plus ``background``), for forms and docs.
 SCENARIO_FIELDS: tuple[FieldSpec, ...] = _build_fields()
 FIELDS_BY_SECTION: dict[str, tuple[FieldSpec, ...]] = {
     s: tuple(f for f in SCENARIO_FIELDS if f.section == s) for s in SECTIONS
@@ -179,7 +179,7 @@ _WHY_KEYS = {
     "a page within the record cap": "why.record-page",
     "a page within the session cap": "why.session-page",
 }
-#: Cross-key rules of SPEC §6; the defaults satisfy every one.
+#: Cross-key rules of docs/spec.md §6; the defaults satisfy every one.
 LIMIT_RULES: tuple[LimitRule, ...] = (
     LimitRule("model_timeout_s", "run_timeout_s", False, _TIMEOUTS),
     LimitRule("run_timeout_s", "lease_s", True, _TIMEOUTS),
@@ -192,5 +192,5 @@ assert all(rule.holds(Limits()) for rule in LIMIT_RULES)
 
 
 def limit_problems(limits: Limits) -> list[Problem]:
-    """Cross-key rules of the runtime protections (SPEC §6)."""
+    """Cross-key rules of the runtime protections (docs/spec.md §6)."""
     return [rule.problem(limits) for rule in LIMIT_RULES if not rule.holds(limits)]

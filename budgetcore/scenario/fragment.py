@@ -1,8 +1,13 @@
 """Scenario <-> URL fragment: the difference from the defaults as ``path=value`` pairs.
 
 ``#config.trigger_tokens=40000&workload.required_tokens=900000`` uses the JSON paths
-of SPEC §11. The page keeps its URL in this form, the CLI accepts it
+of docs/spec.md §11. The page keeps its URL in this form, the CLI accepts it
 (``plan --fragment``), and exported configs record the fragment they were reviewed with.
+
+``main_model.model=NAME`` (and ``summary_model.model``) names a registry model the way a
+log or a config does: the name goes through the registry's resolver
+(docs/models-and-peers.md), its I and O fill the contract unless the link gives them,
+and the result keeps what was written and what it matched, for the page's picker.
 """
 
 from __future__ import annotations
@@ -12,15 +17,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.inputs.numbers import read_number
+from budgetcore.inputs.text import check_size
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS, LimitRule, parse_field
 from budgetcore.scenario.model import Limits, Scenario
 from budgetcore.scenario.parse import parse_samples, parse_scenario
 
-__all__ = ["UI_KEYS", "FragmentResult", "parse_fragment", "to_fragment"]
+__all__ = ["MODEL_KEYS", "UI_KEYS", "FragmentResult", "parse_fragment", "to_fragment"]
 
 #: Keys the fragment may carry that are page state, not scenario inputs.
 UI_KEYS = ("lang",)
+#: A registry model name per contract (resolved; its I and O fill the contract).
+MODEL_KEYS = ("main_model.model", "summary_model.model")
 _SPECS = {f.path: f for f in SCENARIO_FIELDS}
 _SAMPLE_SCALARS = ("query_ms", "tokens_per_message", "messages_per_session")
 _DEFAULTS = scenario_json(Scenario())
@@ -35,7 +44,7 @@ def _text(value: object) -> str:
 
 
 def to_fragment(scenario: Scenario, **ui: str) -> str:
-    """The scenario's difference from the defaults, in SPEC §11 field order.
+    """The scenario's difference from the defaults, in docs/spec.md §11 field order.
 
     A summary model with its own contract is written in full, so that it reads back
     as its own contract even when its values equal the defaults.
@@ -55,6 +64,7 @@ def to_fragment(scenario: Scenario, **ui: str) -> str:
         if own_summary or value != defaults[spec.section][spec.name]:
             pairs.append(f"{spec.path}={_text(value)}")
     pairs += _sample_pairs(data["samples"])
+    pairs += [f"{k}={v}" for k, v in ui.items() if k in MODEL_KEYS and v]
     pairs += [f"{k}={v}" for k, v in ui.items() if k in UI_KEYS and v]
     return "&".join(pairs)
 
@@ -98,7 +108,9 @@ def _sample_value(name: str, text: str) -> object:
 
 
 def _int_or_text(text: str) -> object:
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 40 else text
+    """A link's digits as the number they spell (``inputs.numbers.read_number``: never an
+    absurd one), anything else as text: the field's rule then names it."""
+    return read_number(text) if text.isascii() and text.isdigit() else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +118,8 @@ class FragmentResult:
     scenario: Scenario  # built from every valid pair; invalid ones took their defaults
     problems: tuple[Problem, ...]  # one per pair that fell back to its default
     ui: tuple[tuple[str, str], ...]  # page state such as ("lang", "zh")
+    # (section, as written, the registry name it resolved to) per model pair
+    models: tuple[tuple[str, str, str], ...] = ()
 
 
 def _raw(spec_kind: str, text: str) -> object:
@@ -113,8 +127,8 @@ def _raw(spec_kind: str, text: str) -> object:
         return None
     if spec_kind == "bool":
         return {"true": True, "false": False}.get(text, text)
-    if spec_kind in ("tokens", "positive") and text.isascii() and text.isdigit():
-        return int(text) if len(text) <= 40 else text
+    if spec_kind in ("tokens", "positive"):
+        return _int_or_text(text)
     return text
 
 
@@ -148,13 +162,19 @@ def unquote(text: str) -> str:
 
 def parse_fragment(fragment: str) -> FragmentResult:
     """Read a fragment leniently: every malformed, unknown or out-of-range pair falls
-    back to the default for that field and is reported, so a link always opens."""
+    back to the default for that field and is reported, so a link always opens (one
+    above its size limit opens the defaults, saying so)."""
+    try:
+        check_size(fragment, "fragment")
+    except ScenarioError as exc:
+        return FragmentResult(Scenario(), exc.problems, ())
     problems: list[Problem] = []
     ui: list[tuple[str, str]] = []
     values: dict[str, object] = {}
     samples: dict[str, object] = {}
     seen: set[str] = set()
     repeated: set[str] = set()
+    named: dict[str, str] = {}
     text = fragment[1:] if fragment.startswith("#") else fragment
     for part in filter(None, text.split("&")):
         path, sep, raw_text = part.partition("=")
@@ -168,6 +188,12 @@ def parse_fragment(fragment: str) -> FragmentResult:
                 problems.append(Problem.coded(path, "appears more than once", "duplicate"))
             continue
         seen.add(path)
+        if path in MODEL_KEYS:
+            if not sep or not raw_text:
+                problems.append(Problem.coded(path, "needs a value: path=value", "needs-value"))
+            else:
+                named[path] = raw_text
+            continue
         if path.startswith("samples.") and path[8:] in (*_PAIRED, *_SAMPLE_SCALARS):
             name = path[8:]
             try:
@@ -197,12 +223,49 @@ def parse_fragment(fragment: str) -> FragmentResult:
             # Say what was typed in the link, not its JSON reading.
             problems.extend(p.got(raw_text) for p in exc.problems)
     _drop_conflicting_limits(values, problems)
+    models = _named_models(named, values, problems)
     try:
         scenario = parse_scenario({**_nest(values), "samples": samples})
     except ScenarioError as exc:  # pragma: no cover - every pair and rule was checked above
         problems.extend(exc.problems)
         scenario = Scenario()
-    return FragmentResult(scenario, tuple(problems), tuple(ui))
+    return FragmentResult(scenario, tuple(problems), tuple(ui), models)
+
+
+def _named_models(
+    named: dict[str, str], values: dict[str, object], problems: list[Problem]
+) -> tuple[tuple[str, str, str], ...]:
+    """Resolve each model pair; its I and O fill what the link does not give. An unknown
+    name is a problem (with near matches) and leaves the contract as it was."""
+    if not named:
+        return ()
+    # Only a link that names a model loads the registry.
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+
+    registry = default_registry()
+    out = []
+    for path, written in named.items():
+        section = path.split(".", 1)[0]
+        try:
+            found = registry.require_resolved(written, path)
+        except ScenarioError as exc:
+            problems.extend(exc.problems)
+            continue
+        model = found.model
+        assert model is not None  # require_resolved raises otherwise
+        try:
+            for name, value in (
+                ("input_tokens", model.contract.input_tokens),
+                ("output_tokens", model.contract.output_tokens),
+            ):
+                key = f"{section}.{name}"
+                if key not in values:
+                    values[key] = parse_field(_SPECS[key], value)
+        except ScenarioError as exc:  # pragma: no cover - registry contracts are in range
+            problems.extend(p.got(written) for p in exc.problems)
+            continue
+        out.append((section, written, model.name))
+    return tuple(out)
 
 
 #: Every limits.* field some cross-key rule reads.
@@ -210,7 +273,7 @@ _RULE_FIELDS = frozenset(f for rule in LIMIT_RULES for f in rule.fields)
 
 
 def _drop_conflicting_limits(values: dict[str, object], problems: list[Problem]) -> None:
-    """Let the link's limits that break a cross-key rule (SPEC §6) fall back to their
+    """Let the link's limits that break a cross-key rule (docs/spec.md §6) fall back to their
     defaults, reporting each broken rule once.
 
     A rule can break through a field the link did not set (``raw_records_read=10``

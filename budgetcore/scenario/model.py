@@ -32,7 +32,7 @@ Kind = Literal["tokens", "positive", "margin", "bool"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Config:
-    """The supported runtime overrides that shape the plan (SPEC §9)."""
+    """The supported runtime overrides that shape the plan (docs/spec.md §9)."""
 
     trigger_tokens: int = 32_000
     summary_max_tokens: int = 8_192
@@ -57,7 +57,7 @@ class Workload:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Background:
-    """Conditions besides the trigger that a background summary needs (SPEC §5)."""
+    """Conditions besides the trigger that a background summary needs (docs/spec.md §5)."""
 
     billing_recorded: bool = True
     idle_slot: bool = True
@@ -66,7 +66,7 @@ class Background:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Limits:
-    """Runtime I/O protections (SPEC §6). Raising I grows M but none of these."""
+    """Runtime I/O protections (docs/spec.md §6). Raising I grows M but none of these."""
 
     directory_sessions_read: int = 200  # sessions a full read may visit
     raw_records_read: int = 2_000  # raw message records a full read may admit

@@ -1,6 +1,6 @@
-"""Supported runtime overrides (SPEC §9): registry, export, import, validation.
+"""Supported runtime overrides (docs/spec.md §9): registry, export, import, validation.
 
-Only K, S, m, o and the runtime protections of SPEC §6 are runtime settings. Model
+Only K, S, m, o and the runtime protections of docs/spec.md §6 are runtime settings. Model
 contracts (I, O, q) belong to the runtime's model registry, the 64,000-token work cap
 is built in, and everything else in a scenario describes a workload: none of those is
 ever exported, and an imported file naming them is refused with the reason.
@@ -17,16 +17,19 @@ from decimal import Decimal
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.jsonio import load_json
+from budgetcore.inputs.jsonio import duplicate, duplicates_of, load_json
 from budgetcore.inputs.numbers import read_number
+from budgetcore.inputs.text import check_size, decode_utf8
 from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, limit_problems, parse_field
 from budgetcore.scenario.model import Scenario
 
 __all__ = [
+    "DUPLICATE",
     "OVERRIDES",
     "OVERRIDE_BY_KEY",
     "Override",
     "apply_overrides",
+    "override_pairs",
     "parse_config",
     "warnings_for",
 ]
@@ -47,7 +50,7 @@ class Override:
         return self.spec.default
 
 
-#: key -> unit of every supported override, in SPEC §9 order.
+#: key -> unit of every supported override, in docs/spec.md §9 order.
 _META: dict[str, str] = {
     "config.trigger_tokens": "tokens",
     "config.summary_max_tokens": "tokens",
@@ -88,7 +91,7 @@ def _build() -> tuple[Override, ...]:
     return tuple(out)
 
 
-#: Every supported override, in export order (SPEC §9: K, S, m, o, then SPEC §6).
+#: Every supported override, in export order (docs/spec.md §9: K, S, m, o, then docs/spec.md §6).
 OVERRIDES: tuple[Override, ...] = _build()
 OVERRIDE_BY_KEY = {o.key: o for o in OVERRIDES}
 assert set(OVERRIDE_BY_KEY) == set(_META)
@@ -117,18 +120,30 @@ def _refusal(key: str) -> tuple[str, str]:
 # ------------------------------------------------------------------ import
 
 
-def _flatten(obj: Mapping[str, Any], prefix: str, out: list[tuple[str, Any]]) -> None:
-    for key in getattr(obj, "duplicates", ()):
-        out.append((f"{prefix}{key}", _DUPLICATE))
+def override_pairs(obj: Mapping[str, Any], skip: str = "") -> list[tuple[str, Any]]:
+    """(dotted key, value) of every override ``obj`` names, in file order; a key given
+    twice is paired with :data:`DUPLICATE`.
+
+    A section's table holds its keys (``[config]`` then ``trigger_tokens = 1``, or
+    ``{"config": {...}}``) and a dotted key names one (``"config.trigger_tokens"``); a
+    key's value is never read as a table, so ``safety_margin = {}`` is a value that must
+    be a decimal (not an empty section that sets nothing), and a key nested deeper is one
+    unsupported key, however deep it goes. The top-level key ``skip`` is left out.
+    """
+    pairs: list[tuple[str, Any]] = [(key, DUPLICATE) for key in dict.fromkeys(duplicates_of(obj))]
     for key, value in obj.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict):
-            _flatten(value, f"{path}.", out)
+        if key == skip:
+            continue
+        if isinstance(value, dict) and "." not in key:
+            pairs += [(f"{key}.{k}", DUPLICATE) for k in dict.fromkeys(duplicates_of(value))]
+            pairs += [(f"{key}.{k}", v) for k, v in value.items()]
         else:
-            out.append((path, value))
+            pairs.append((key, value))
+    return pairs
 
 
-_DUPLICATE = object()
+#: Paired with a key that appears more than once (see :func:`override_pairs`).
+DUPLICATE: Any = type("_Duplicate", (), {"__repr__": lambda self: "duplicate"})()
 
 
 def _looks_like_json(text: str) -> bool:
@@ -148,12 +163,9 @@ _TOML_AT = re.compile(r"at line (\d+), column (\d+)")
 
 
 def _decode(text: str | bytes, fmt: str | None) -> Mapping[str, Any]:
+    check_size(text, "config")
     if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            rule = f"must be UTF-8 text (byte {exc.start})"
-            raise ScenarioError([Problem.coded("config", rule, "utf8", byte=exc.start)]) from None
+        text = decode_utf8(text, "config")
     if fmt is None:
         fmt = "json" if _looks_like_json(text) else "toml"
     if fmt == "json":
@@ -187,21 +199,18 @@ def parse_config(text: str | bytes, fmt: str | None = None) -> dict[str, object]
     Keys may be nested tables (``[config] trigger_tokens = 40000``) or dotted.
     """
     data = _decode(text, fmt)
-    pairs: list[tuple[str, Any]] = []
-    _flatten({k: v for k, v in data.items() if k != "_generated"}, "", pairs)
     problems: list[Problem] = []
     values: dict[str, object] = {}
-    for key, raw in pairs:
-        if raw is _DUPLICATE:
-            problems.append(Problem.coded(key, "appears more than once", "duplicate"))
+    seen: set[str] = set()
+    for key, raw in override_pairs(data, skip="_generated"):
+        if raw is DUPLICATE or key in seen:
+            problems.append(duplicate("", key))
             continue
+        seen.add(key)
         override = OVERRIDE_BY_KEY.get(key)
         if override is None:
             rule, code = _refusal(key)
             problems.append(Problem.of(key, rule, raw, code))
-            continue
-        if key in values:
-            problems.append(Problem.coded(key, "appears more than once", "duplicate"))
             continue
         try:
             values[key] = parse_field(override.spec, raw)

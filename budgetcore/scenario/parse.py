@@ -11,11 +11,11 @@ from typing import Any
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.samples import BYTE_CHANNELS, ByteSample, ReadSample, Samples
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.jsonio import JsonObject, json_lines, load_json
-from budgetcore.inputs.numbers import DECIMAL_TEXT, MAX_TOKENS, decimal_places
+from budgetcore.inputs.jsonio import JsonObject, json_lines, key_problems, load_json
+from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, whole
+from budgetcore.inputs.text import check_size
 from budgetcore.scenario.fields import (
     FIELDS_BY_SECTION,
-    as_integer,
     limit_problems,
     parse_field,
 )
@@ -41,21 +41,8 @@ def _check_object(
     if not isinstance(obj, dict):
         problems.append(Problem.of(path, "must be a JSON object", obj, "object"))
         return None
-    known_set = set(known)
-    for key in getattr(obj, "duplicates", ()):
-        problems.append(Problem.coded(_join(path, key), "appears more than once", "duplicate"))
-    for key in obj:
-        if key not in known_set:
-            problems.append(
-                Problem.of(
-                    _join(path, key), "is not a known key (see SPEC §11)", obj[key], "unknown-key"
-                )
-            )
+    problems.extend(key_problems(obj, path, set(known), rule="is not a known key (see spec §11)"))
     return obj
-
-
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
 
 
 def _parse_section(
@@ -83,7 +70,7 @@ _MODEL_SECTIONS = ("main_model", "summary_model")
 
 
 def _parse_model(section: str, obj: object, problems: list[Problem]) -> ModelContract | None:
-    """A model contract: explicit I/O/q, or ``"model": NAME`` from the registry (SPEC
+    """A model contract: explicit I/O/q, or ``"model": NAME`` from the registry (docs/spec.md
     §13) with any explicit field winning over the registry's value."""
     if not isinstance(obj, dict) or "model" not in obj:
         contract: ModelContract | None = _parse_section(section, obj, problems, ModelContract)
@@ -91,6 +78,12 @@ def _parse_model(section: str, obj: object, problems: list[Problem]) -> ModelCon
     # Imported here so that scenarios without a model name never load the registry.
     from budgetcore.registry.models import require  # noqa: PLC0415
 
+    if isinstance(obj["model"], str):
+        try:  # a name is a search: never compare a megabyte against every model name
+            check_size(obj["model"], "query", f"{section}.model")
+        except ScenarioError as exc:
+            problems.extend(exc.problems)
+            return None
     rest = JsonObject((k, v) for k, v in obj.items() if k != "model")
     rest.duplicates = tuple(getattr(obj, "duplicates", ()))
     explicit = _parse_section(section, rest, problems, dict)
@@ -134,7 +127,8 @@ def parse_scenario(obj: object) -> Scenario:
 
 
 def parse_scenario_json(text: str | bytes) -> Scenario:
-    """Parse scenario JSON text (SPEC §11) into a validated Scenario."""
+    """Parse scenario JSON text (docs/spec.md §11) into a validated Scenario."""
+    check_size(text, "scenario")
     return parse_scenario(load_json(text))
 
 
@@ -149,31 +143,15 @@ _SAMPLE_KEYS = (*BYTE_CHANNELS, "read", "query_ms", *AVERAGES)
 
 
 def _sample_int(raw: object, path: str, low: int, high: int, problems: list[Problem]) -> int:
-    value = as_integer(raw, low)
-    if value is None or value > high:
-        bound = "10^12" if high == MAX_TOKENS else f"10^{len(str(high)) - 1}"
-        rule = f"must be an integer from {low} to {bound}"
-        problems.append(Problem.of(path, rule, raw, "whole", low=f"{low:,}", high=f"{high:,}"))
-        return -1
-    return value
+    value = whole(raw, path, problems, low, high)
+    return -1 if value is None else value
 
 
 def _average(raw: object, path: str, problems: list[Problem]) -> Decimal | None:
     if raw is None:
         return None
-    value: Decimal | None = None
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        value = Decimal(raw)
-    elif isinstance(raw, Decimal):
-        value = raw
-    elif isinstance(raw, str) and DECIMAL_TEXT.fullmatch(raw):
-        value = Decimal(raw)
-    if (
-        value is None
-        or not value.is_finite()
-        or not (0 < value <= MAX_TOKENS)
-        or decimal_places(value) > 6
-    ):
+    value = as_decimal(raw, 0, MAX_TOKENS, 6, low_open=True)
+    if value is None:
         rule = "must be a decimal above 0 and at most 10^12 with at most 6 decimal places, or null"
         problems.append(Problem.of(path, rule, raw, "average", high=f"{MAX_TOKENS:,}"))
         return None
@@ -251,6 +229,10 @@ def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
     are skipped. Returns the valid samples in the ``samples`` JSON shape and one
     problem per bad field (``line 3: tokens ...``); every valid line is kept."""
     out: dict[str, list[Any]] = {c: [] for c in (*BYTE_CHANNELS, "read", "query_ms")}
+    try:
+        check_size(text, "samples")
+    except ScenarioError as exc:
+        return out, list(exc.problems)
     problems: list[Problem] = []
     for number, obj in json_lines(text):
         where = f"line {number}"
@@ -276,19 +258,14 @@ def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
             continue
         bounds = dict((f[0], f[1:]) for f in SAMPLE_FIELDS.get(channel, ()))
         bounds.setdefault("ms", (0, 10**9))
-        line_problems: list[Problem] = []
-        for key in obj:
-            if key != "channel" and key not in LINE_CHANNELS[channel]:
-                line_problems.append(
-                    Problem.of(
-                        f"{where}: {key}",
-                        "is not a field of this channel",
-                        obj[key],
-                        "not-channel-field",
-                        line=number,
-                        key=key,
-                    )
-                )
+        line_problems = key_problems(
+            obj,
+            where,
+            ("channel", *LINE_CHANNELS[channel]),
+            rule="is not a field of this channel",
+            code="not-channel-field",
+            line=number,
+        )
         values = {}
         for key in LINE_CHANNELS[channel]:
             if key not in obj:
@@ -299,9 +276,10 @@ def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
                 )
                 continue
             low, high = bounds[key]
-            found: list[Problem] = []
-            values[key] = _sample_int(obj[key], f"{where}: {key}", low, high, found)
-            line_problems.extend(_at_line(p, number, key) for p in found)
+            found = whole(
+                obj[key], f"{where}: {key}", line_problems, low, high, line=number, key=key
+            )
+            values[key] = -1 if found is None else found
         if line_problems:
             problems.extend(line_problems)
         elif channel == "query":

@@ -9,13 +9,13 @@ reader's language by ``budgetcore.ui.messages``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation, localcontext
+from decimal import Decimal, localcontext
 from functools import lru_cache
 
 from budgetcore.errors import ScenarioError, render_value
-from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.inputs.numbers import MAX_TOKENS, whole_text
+from budgetcore.inputs.text import limit_of, size_text, utf8_size_above
 from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, parse_field
 from budgetcore.scenario.model import MAX_MARGIN_PLACES
 from budgetcore.scenario.parse import parse_average
@@ -33,6 +33,7 @@ __all__ = [
     "parse_text",
     "slider_position",
     "slider_value",
+    "too_large_issue",
 ]
 
 SLIDER_STEPS = 1000
@@ -138,10 +139,6 @@ _SPECS = {s.path: s for s in SCENARIO_FIELDS}
 
 # ------------------------------------------------------------------ typed text
 
-_GROUPED = re.compile(r"[+]?(\d{1,3}(?:,\d{3})+|\d+)", re.ASCII)
-# A whole number written like JSON allows it: 32000, 32000.0, 3.2e4, 3.2E+4.
-_NUMBER = re.compile(r"[+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,3})?", re.ASCII)
-
 
 def _got(text: str) -> Param:
     return ("got", render_value(text), False)
@@ -161,28 +158,17 @@ def _range_issue(ui: FieldUI, text: str) -> Issue:
     return Issue("problem.whole-range", params, (ui.path,))
 
 
-def _whole(text: str) -> int | None:
-    """The whole number ``text`` spells, or None (never through float)."""
-    grouped = _GROUPED.fullmatch(text)
-    if grouped:
-        digits = grouped.group(1).replace(",", "")
-        return int(digits) if len(digits) <= 16 else None
-    if not _NUMBER.fullmatch(text):
-        return None
-    try:
-        with localcontext() as ctx:
-            ctx.prec = 40
-            value = Decimal(text)
-    except InvalidOperation:
-        return None
-    if value != value.to_integral_value() or value > MAX_TOKENS:
-        return None
-    return int(value)
+def too_large_issue(path: str, what: str = "field") -> Issue:
+    """The issue of a typed text above its size limit (``inputs.text.SIZE_LIMITS``)."""
+    params: tuple[Param, ...] = (("limit", size_text(limit_of(what)), False),)
+    return Issue("problem.too-large", params, (path,))
 
 
 def parse_text(path: str, text: str) -> object:
     """The value a person typed into ``path``; raises :class:`IssueError`."""
     ui = FIELDS[path]
+    if utf8_size_above(text, limit_of("field")):
+        raise IssueError(too_large_issue(path))
     text = text.strip()
     if ui.kind == "average":
         try:
@@ -202,8 +188,8 @@ def parse_text(path: str, text: str) -> object:
         except ScenarioError:
             params = (("places", str(MAX_MARGIN_PLACES), False), _got(text))
             raise IssueError(Issue("problem.margin", params, (path,))) from None
-    value = _whole(text)
-    if value is None or not ui.minimum <= value <= MAX_TOKENS:
+    value = whole_text(text)
+    if value is None or value < ui.minimum:
         raise IssueError(_range_issue(ui, text))
     return value
 

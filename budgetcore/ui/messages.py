@@ -1714,10 +1714,10 @@ CATALOGUE.update(
         "picker.meta": ("{provider} · I {i} · O {o}", "{provider} · I {i} · O {o}"),
         "picker.loading": ("Loading the model registry…", "正在加载模型注册表……"),
         "picker.type": (
-            "Type {n} letters or more to search {total} chat models ({release}); ↑ ↓ move, "
-            "Enter chooses, Esc closes.",
-            "输入至少 {n} 个字符,在 {total} 个对话模型中搜索({release});↑ ↓ 移动,Enter 选择,"
-            "Esc 关闭。",
+            "Type {n} letters or more to search {total} models ({release}, {retired} of them "
+            "retired models from older releases); ↑ ↓ move, Enter chooses, Esc closes.",
+            "输入至少 {n} 个字符,在 {total} 个模型中搜索({release},其中 {retired} 个是取自旧版本的"
+            "已退役模型);↑ ↓ 移动,Enter 选择,Esc 关闭。",
         ),
         "picker.none": ("No model matches “{query}”.", "没有与“{query}”匹配的模型。"),
         "picker.some": (
@@ -1836,7 +1836,7 @@ CATALOGUE.update(
     }
 )
 
-# -------- session replay panel (SPEC §12): the replay panel's form, charts and tables
+# -------- session replay panel (docs/spec.md §12): the replay panel's form, charts and tables
 CATALOGUE.update(
     {
         "static.replay-h": (
@@ -1995,7 +1995,7 @@ CATALOGUE.update(
         "replay.sum.cost_main": ("cost of main calls", "主请求花费"),
         "replay.sum.cost_summary": ("cost of summary calls", "摘要调用花费"),
         "replay.sum.cost": ("total cost", "总花费"),
-        "replay.sum.cost_per_turn": ("cost per turn (SPEC §8)", "每轮花费(SPEC §8)"),
+        "replay.sum.cost_per_turn": ("cost per turn", "每轮花费"),
         "replay.sum.cache_share": ("cache share of main input", "主请求输入的缓存占比"),
         "replay.sum.final_history": ("history at the end", "结束时的历史"),
         "replay.sum.final_covered": ("covered by the summary at the end", "结束时摘要覆盖的历史"),
@@ -2063,6 +2063,130 @@ CATALOGUE.update(
             "the file was read and nothing was sent anywhere.",
             "只保留了 token 数与模型名;读取时已丢弃消息文本,没有发送任何内容。",
         ),
+        # ---- logs and measured usage (issue 21)
+        "replay.file-label-many": ("Log files", "日志文件"),
+        "replay.folder-label": ("or a folder of sessions", "或一个会话文件夹"),
+        "count.file.one": ("{n} file", "{n} 个文件"),
+        "count.file.other": ("{n} files", "{n} 个文件"),
+        "replay.logs.read": (
+            "{name}: {fmt}, {files}; {requests} on the replayed branch, {abandoned} on "
+            "abandoned branches, {other} in other series (subagents); {copies} copies folded.",
+            "{name}:{fmt},{files};回放分支上 {requests},废弃分支上 {abandoned} 个,其他序列"
+            "(子代理)中 {other} 个;合并重复副本 {copies} 个。",
+        ),
+        "replay.logs.unknown": ("unknown", "未知"),
+        "replay.logs.copy.request": ("the same response written again", "同一响应的再次写入"),
+        "replay.logs.copy.main": (
+            "a subagent replaying a main response",
+            "子代理重放的主会话响应",
+        ),
+        "replay.logs.copy.same-totals": (
+            "token_count repeating the previous totals",
+            "重复上一累计值的 token_count",
+        ),
+        "replay.logs.copy.parent": (
+            "token_count copied from the parent session",
+            "从父会话复制的 token_count",
+        ),
+        "replay.logs.at-least": ("unknown (at least {cost})", "未知(至少 {cost})"),
+        "replay.logs.unnamed": ("(unnamed)", "(未命名)"),
+        "replay.logs.unusable-short": ("cannot be replayed", "无法回放"),
+        "replay.logs.total": ("total of {n} sessions", "{n} 个会话合计"),
+        "replay.logs.total-row": ("total", "合计"),
+        "replay.logs.sessions": (
+            "Sessions (choose one to replay it below)",
+            "会话(选择一个在下方回放)",
+        ),
+        "replay.logs.col.session": ("session", "会话"),
+        "replay.logs.col.lines": ("lines", "行数"),
+        "replay.logs.col.replayed": ("requests replayed", "回放的请求"),
+        "replay.logs.col.other": ("other requests billed", "其他计费请求"),
+        "replay.logs.col.measured": ("cost as logged", "日志实测花费"),
+        "replay.logs.col.model": ("model", "模型"),
+        "replay.logs.col.requests": ("requests", "请求"),
+        "replay.logs.col.input": ("input", "输入"),
+        "replay.logs.col.cache_write_5m": ("cache write 5 min", "缓存写入 5 分钟"),
+        "replay.logs.col.cache_write_1h": ("cache write 1 h", "缓存写入 1 小时"),
+        "replay.logs.col.cache_read": ("cache read", "缓存读取"),
+        "replay.logs.col.output": ("output", "输出"),
+        "replay.logs.col.reasoning": ("of which reasoning", "其中推理"),
+        "replay.logs.col.cost": ("cost", "花费"),
+        "replay.logs.no-model": ("The log names no model.", "日志没有写明模型。"),
+        "replay.logs.no-model-row": ("(no model)", "(无模型)"),
+        "replay.logs.not-in-registry": ("{model} (not in the registry)", "{model}(注册表中没有)"),
+        "replay.logs.model-unknown": (
+            "The log's model {model} is not in the registry: the scenario keeps its own "
+            "model, and the measured cost is unknown.",
+            "日志中的模型 {model} 不在注册表中:场景保留自己的模型,实测花费未知。",
+        ),
+        "replay.logs.use-model": (
+            "Use the log's model for K, M and the peers' lines: {model} (registry {entry}, "
+            "{how}), I {i}, O {o}",
+            "K、M 与同类系统的线使用日志中的模型:{model}(注册表 {entry},{how}),I {i},O {o}",
+        ),
+        "replay.logs.series": (
+            "{name} {on} replayed, {off} abandoned",
+            "{name} 回放 {on},废弃 {off}",
+        ),
+        "replay.logs.bad-lines": ("{n} (lines {lines})", "{n}(第 {lines} 行)"),
+        "replay.logs.ledger": (
+            "Ledger: where every line went",
+            "台账:每一行的去向",
+        ),
+        "replay.logs.ledger.lines": ("lines read", "读取行数"),
+        "replay.logs.ledger.requests": ("requests", "请求"),
+        "replay.logs.ledger.copies": ("copies folded", "合并的副本"),
+        "replay.logs.ledger.entries": ("not requests, by type", "非请求条目(按类型)"),
+        "replay.logs.ledger.blank": ("blank", "空行"),
+        "replay.logs.ledger.malformed": ("malformed", "格式错误"),
+        "replay.logs.ledger.orphans": (
+            "parent not in the file, continued from the entry before (lines)",
+            "父条目不在文件中,接续前一条目(行号)",
+        ),
+        "replay.logs.adds-up": (
+            "The counts add up to the lines read.",
+            "各项计数之和等于读取的行数。",
+        ),
+        "replay.logs.mismatch": (
+            "The counts do not add up to the lines read: please report this file's shape.",
+            "各项计数之和与读取的行数不符:请报告此文件的格式。",
+        ),
+        "replay.logs.measured": ("Measured usage and its cost", "实测用量与花费"),
+        "replay.logs.measured-note": (
+            "What the log says every billed request used (abandoned branches and subagents "
+            "included, each response once), priced per request at the registry's prices; a "
+            "model without a price makes the cost unknown, never 0.",
+            "日志记录的每个计费请求的用量(含废弃分支与子代理,每个响应计一次),按注册表价格逐个"
+            "请求计价;没有价格的模型使花费未知,而不是 0。",
+        ),
+        "replay.logs.logged-cost": (
+            "The log's own costUSD on {n} request(s): {cost} (beside ours, never used for it).",
+            "日志自带的 costUSD({n} 个请求):{cost}(仅作对照,不参与我们的计算)。",
+        ),
+        "replay.logs.not-read": (
+            "{n} file(s) of the import are not session logs and were not read (first: {first}).",
+            "导入中有 {n} 个文件不是会话日志,未读取(第一个:{first})。",
+        ),
+        "replay.logs.cost": (
+            "As logged, this session cost {measured}; with K {k} and S {s} the model says "
+            "{modelled}.",
+            "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型给出 {modelled}。",
+        ),
+        "replay.logs.cost-tokens": (
+            "As logged, this session cost {measured}; with K {k} and S {s} the model bills "
+            "{tokens} main tokens (no prices for the scenario's model).",
+            "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型计费主请求 {tokens} "
+            "tokens(场景模型没有价格)。",
+        ),
+        "core.log-no-branch-requests": (
+            "{where} has no request on the replayed branch of series {series} ({abandoned} on "
+            "abandoned branches)",
+            "{where}在序列 {series} 的回放分支上没有请求(废弃分支上有 {abandoned} 个)",
+        ),
+        "core.log-too-many-requests": (
+            "{where} has more than {limit} requests (the most one session may hold)",
+            "{where}的请求超过 {limit} 个(单个会话的上限)",
+        ),
         "count.request.one": ("{n} request", "{n} 个请求"),
         "count.request.other": ("{n} requests", "{n} 个请求"),
         "core.log-not-utf8": ("{where} must be UTF-8 text", "{where}必须是 UTF-8 文本"),
@@ -2073,6 +2197,157 @@ CATALOGUE.update(
         "core.log-no-requests": (
             "{where} has no usable request (every line was malformed or carried no token usage)",
             "{where}没有可用的请求(每一行都格式错误或没有 token 用量)",
+        ),
+    }
+)
+
+# ---- registry, picker and peers (issue 26)
+CATALOGUE.update(
+    {
+        "picker.mark.responses": ("Responses API only", "仅支持 Responses API"),
+        "picker.mark.retired": (
+            "retired: last listed in {release}",
+            "已退役:最后收录于 {release}",
+        ),
+        "picker.mark.deprecation": ("deprecation date {date}", "弃用日期 {date}"),
+        "picker.resolved": (
+            "“{written}” is {name} ({how})",
+            "“{written}”即 {name}({how})",
+        ),
+        "picker.how.exact": ("exact id", "精确 id"),
+        "picker.how.provider prefix": ("provider prefix", "去掉服务商前缀"),
+        "picker.how.date suffix": ("date suffix", "日期后缀"),
+        "picker.how.alias": ("alias", "别名"),
+        "picker.prices-1h": (" · 1-hour cache write {write_1h}", " · 1 小时缓存写入 {write_1h}"),
+        "peers.also": (
+            "Also fires on counts, not tokens (no token line): {counts}; whichever comes first.",
+            "另按计数触发(不是 token,没有 token 线):{counts};以先到者为准。",
+        ),
+        "replay.mark.peer-count": (
+            "{name} would fire on a count, not tokens ({what})",
+            "{name} 会按计数触发,不是 token({what})",
+        ),
+        "replay.note.uncounted": (
+            "Not evaluated, as this log does not count them: {rules}.",
+            "未评估,因为此日志不记录这些计数:{rules}。",
+        ),
+        "peers.mark-counts": (
+            "or {n} count triggers (not tokens, not drawn)",
+            "或 {n} 个计数触发条件(不是 token,不画出)",
+        ),
+        "peers.seed": ("(the seed text {seed})", "(种子文本 {seed})"),
+        "picker.tier": (
+            "Above {above} context tokens the whole request pays: input {input} · output "
+            "{output} · cache read {read} · cache write {write}",
+            "上下文超过 {above} tokens 时整个请求按此计价:输入 {input} · 输出 {output} · "
+            "缓存读取 {read} · 缓存写入 {write}",
+        ),
+    }
+)
+
+# ---- input limits and reliability (issue 24)
+# Every input's size limit, and the problems of the replay's inputs (turn lines, the
+# generator, options and prices) as data, so a Chinese page says them in Chinese.
+CATALOGUE.update(
+    {
+        "core.too-large": (
+            "{where} is larger than its limit of {limit}: nothing of it was read",
+            "{where}超过了大小上限 {limit}:未读取其中任何内容",
+        ),
+        "problem.too-large": (
+            "{field} is larger than its limit of {limit}: nothing of it was read",
+            "{field}超过了大小上限 {limit}:未读取其中任何内容",
+        ),
+        "where.samples": ("The pasted samples", "粘贴的样本"),
+        "where.fragment": ("The link", "链接"),
+        "where.query": ("The model search", "模型搜索"),
+        "where.options": ("The replay options", "回放选项"),
+        "where.generate": ("The generator", "生成器"),
+        "where.cases": ("The cases file", "用例文件"),
+        "core.decimal": (
+            "{where} must be a decimal from {low} to {high} with at most {places} decimal places; got {got}",
+            "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数;收到 {got}",
+        ),
+        "core.decimal-or-null": (
+            "{where} must be a decimal from {low} to {high} with at most {places} decimal places, or empty; got {got}",
+            "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,或留空;收到 {got}",
+        ),
+        "core.price-or-null": (
+            "{where} must be a price per token from {low} to {high} with at most {places} decimal places, or empty; got {got}",
+            "{where} 必须是每 token 价格,{low} 到 {high} 之间、最多 {places} 位小数,或留空;收到 {got}",
+        ),
+        "core.prices": (
+            "{where} must be an object of per-token prices, or empty; got {got}",
+            "{where} 必须是每 token 价格的对象,或留空;收到 {got}",
+        ),
+        "core.not-price": (
+            "{where} is not a price (input, output, cache_read, cache_write); got {got}",
+            "{where} 不是价格项(input、output、cache_read、cache_write);收到 {got}",
+        ),
+        "core.not-option": (
+            "{where} is not a replay option; got {got}",
+            "{where} 不是回放选项;收到 {got}",
+        ),
+        "why.coverage": (
+            "the covered history is part of the history",
+            "已覆盖的历史是历史的一部分",
+        ),
+        "core.at-least": (
+            "{where} ({value}) must be at least {other} ({other_value})",
+            "{where}({value})必须不小于{other}({other_value})",
+        ),
+        "core.not-generator-key": (
+            "{where} is not a generator key; got {got}",
+            "{where} 不是生成器的键;收到 {got}",
+        ),
+        "core.dist": (
+            "{where} must be a whole number or a distribution (fixed, uniform, triangular, choice); got {got}",
+            "{where} 必须是整数或分布(fixed、uniform、triangular、choice);收到 {got}",
+        ),
+        "core.dist-name": (
+            "{where} must be one of {names}; got {got}",
+            "{where} 必须是以下之一:{names};收到 {got}",
+        ),
+        "core.not-param": (
+            "{where} is not a parameter of the {dist} distribution; got {got}",
+            "{where} 不是 {dist} 分布的参数;收到 {got}",
+        ),
+        "core.choice-values": (
+            "{where} must be a list of 1 to {high} whole numbers; got {got}",
+            "{where} 必须是 1 到 {high} 个整数的列表;收到 {got}",
+        ),
+        "core.choice-weights": (
+            "{where} must be a list of whole numbers, one per value; got {got}",
+            "{where} 必须是整数列表,每个值一个;收到 {got}",
+        ),
+        "core.weights-zero": ("{where} must not all be 0", "{where} 不能全为 0"),
+        "core.burst": (
+            "{where} must be an object with a rate and tokens, or empty; got {got}",
+            "{where} 必须是包含 rate 与 tokens 的对象,或留空;收到 {got}",
+        ),
+        "core.not-burst-key": (
+            "{where} is not a burst key (rate, tokens); got {got}",
+            "{where} 不是突发的键(rate、tokens);收到 {got}",
+        ),
+        "core.not-turn-field": (
+            "{where} is not a turn field; got {got}",
+            "{where} 不是轮次的字段;收到 {got}",
+        ),
+        "core.bool-or-null": (
+            "{where} must be true, false or empty; got {got}",
+            "{where} 必须是 true、false 或留空;收到 {got}",
+        ),
+        "core.changes": (
+            "{where} must be an object of supported overrides; got {got}",
+            "{where} 必须是受支持覆盖项的对象;收到 {got}",
+        ),
+        "core.no-turns": (
+            "{where}: no line is a usable turn",
+            "{where}:没有一行是可用的轮次",
+        ),
+        "core.too-many-turns": (
+            "{where}: more than {high} turns",
+            "{where}:超过 {high} 轮",
         ),
     }
 )

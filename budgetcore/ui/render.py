@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.plan import OUTPUT_KEYS, Plan
 from budgetcore.errors import Problem
+from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.scenario.fields import SCENARIO_FIELDS
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.ui.form import (
@@ -39,6 +40,9 @@ from budgetcore.ui.state import (
     scenario_texts,
 )
 from budgetcore.units import format_bytes, format_int
+
+if TYPE_CHECKING:  # the registry loads after the page is ready
+    from budgetcore.registry.models import RegistryModel, Resolution
 
 __all__ = [
     "BOOL_KEYS",
@@ -67,7 +71,7 @@ __all__ = [
     "sweep_options_html",
 ]
 
-#: Readouts in table order: the SPEC §11 keys, then the page's own.
+#: Readouts in table order: the docs/spec.md §11 keys, then the page's own.
 READOUT_KEYS: tuple[str, ...] = (
     *OUTPUT_KEYS,
     "summary_cap_clamped",
@@ -937,7 +941,9 @@ def render(state: PageState) -> Screen:
         html[f"picker-{section}-list"] = parts[0]
         html[f"picker-{section}-info"] = parts[1]
         text[f"picker-{section}-status"] = parts[2]
-    fragment = to_fragment(p.scenario, lang=lang if state.lang_chosen else "")
+    fragment = to_fragment(
+        p.scenario, lang=lang if state.lang_chosen else "", **_link_models(state)
+    )
     key_ab: dict[str, str] = {}
     if pinned is not None:
         a_k, b_k = pinned.scenario.config.trigger_tokens, p.scenario.config.trigger_tokens
@@ -1108,6 +1114,8 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
                 i=format_int(m.contract.input_tokens),
                 o=format_int(m.contract.output_tokens),
             )
+            marks = _model_marks(m, lang)
+            resolved = found.resolution if i == 0 else None
             options.append(
                 el(
                     "li",
@@ -1117,10 +1125,27 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
                         "aria-selected": "true" if i == active else "false",
                         "data-model": m.name,
                         "data-picker-option": section,
+                        **({"data-retired": "true"} if m.retired else {}),
                     },
                     el("span", {"class": "picker-name"}, m.name),
                     " ",
                     el("span", {"class": "picker-meta"}, meta),
+                    *(
+                        [el("span", {"class": "picker-marks", "data-marks": m.name}, marks)]
+                        if marks
+                        else []
+                    ),
+                    *(
+                        [
+                            el(
+                                "span",
+                                {"class": "picker-resolved", "data-resolved": resolved.how},
+                                _resolution_text(resolved, lang),
+                            )
+                        ]
+                        if resolved is not None
+                        else []
+                    ),
                 )
             )
     expanded = bool(options)
@@ -1128,6 +1153,8 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
         status = t("picker.loading", lang) if ps.open or section == "main_model" else ""
     elif not ps.open and ps.chosen:
         status = ""  # the chosen model's line says it all
+    elif ps.open and utf8_size_above(ps.query, limit_of("query")):  # never searched (picks_of)
+        status = problem_text(too_large("query").problems[0], lang)
     elif found is None:  # closed with nothing chosen, or fewer letters than a search needs
         status = t(
             "picker.type",
@@ -1135,6 +1162,7 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
             n=PICKER_MIN_CHARS,
             total=format_int(len(registry)),
             release=registry.provenance.label,
+            retired=format_int(registry.provenance.retired_models),
         )
     elif found.total == 0:
         status = t("picker.none", lang, query=ps.query.strip())
@@ -1144,6 +1172,38 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
         status = count("picker.all", found.total, lang)
     view = PickerView(ps.query, expanded, active_id if expanded else "")
     return view, (join(options), _chosen_html(state, section), status)
+
+
+def _link_models(state: PageState) -> dict[str, str]:
+    """The models the link names: each picker's choice while its contract is still that
+    model's (edited by hand, the numbers alone are the link)."""
+    out = {}
+    for section in PICKER_SECTIONS:
+        if section == "summary_model" and state.summary_same:
+            continue
+        name, same = chosen_model_of(state, section)
+        # Before the registry is in, a model the link named stays in the link.
+        if name and (same or state.registry is None):
+            out[f"{section}.model"] = name
+    return out
+
+
+def _model_marks(model: RegistryModel, lang: str) -> str:
+    """What only some models are, in one line: Responses API only, retired (with the
+    release it comes from), the deprecation date."""
+    marks = []
+    if model.mode == "responses":
+        marks.append(t("picker.mark.responses", lang))
+    if model.retired:
+        marks.append(t("picker.mark.retired", lang, release=model.retired))
+    if model.deprecation:
+        marks.append(t("picker.mark.deprecation", lang, date=model.deprecation))
+    return " · ".join(marks)
+
+
+def _resolution_text(found: Resolution, lang: str) -> str:
+    how = " + ".join(t(f"picker.how.{step}", lang) for step in found.steps)
+    return t("picker.resolved", lang, written=found.name, name=found.matched or "", how=how)
 
 
 def _chosen_html(state: PageState, section: str) -> Markup:
@@ -1171,6 +1231,27 @@ def _chosen_html(state: PageState, section: str) -> Markup:
         read=per_million(p.cache_read),
         write=per_million(p.cache_write),
     )
+    if p.cache_write_1h is not None:
+        prices += t("picker.prices-1h", lang, write_1h=per_million(p.cache_write_1h))
+    tiers = [
+        el(
+            "span",
+            {"data-tier": tier.above},
+            t(
+                "picker.tier",
+                lang,
+                above=format_int(tier.above),
+                input=per_million(p.input if tier.input is None else tier.input),
+                output=per_million(p.output if tier.output is None else tier.output),
+                read=per_million(p.cache_read if tier.cache_read is None else tier.cache_read),
+                write=per_million(p.cache_write if tier.cache_write is None else tier.cache_write),
+            ),
+        )
+        for tier in p.tiers
+    ]
+    marks = _model_marks(model, lang)
+    written = state.pickers[section].written
+    resolved = state.registry.resolve(written) if written and written != name else None
     return el(
         "span",
         {"data-model-chosen": name, "data-custom": "false"},
@@ -1183,13 +1264,31 @@ def _chosen_html(state: PageState, section: str) -> Markup:
             i=format_int(model.contract.input_tokens),
             o=format_int(model.contract.output_tokens),
         ),
+        *(
+            [el("br"), el("span", {"class": "picker-marks", "data-marks": name}, marks)]
+            if marks
+            else []
+        ),
+        *(
+            [
+                el("br"),
+                el(
+                    "span",
+                    {"class": "picker-resolved", "data-resolved": resolved.how},
+                    _resolution_text(resolved, lang),
+                ),
+            ]
+            if resolved is not None and resolved.matched == name
+            else []
+        ),
         el("br"),
         el("span", {"data-prices": name}, prices),
+        *(x for tier in tiers for x in (el("br"), tier)),
         el("br"),
         el(
             "span",
             {"class": "hint", "data-release": release},
-            t("picker.release", lang, release=release),
+            t("picker.release", lang, release=model.retired or release),
         ),
     )
 
@@ -1336,7 +1435,11 @@ def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
     rows = []
     for r in view.rows:
         peer = r.peer
-        name = el("a", {"href": peer.url, "rel": "noopener"}, peer.name) if peer.url else peer.name
+        name: Markup | str = peer.name
+        if peer.url:
+            name = el("a", {"href": peer.url, "rel": "noopener"}, peer.name)
+        elif peer.seed:
+            name = join((peer.name, " ", t("peers.seed", lang, seed=peer.seed)))
         version = f" {peer.version}" if peer.version else ""
         if r.tokens is None or r.share is None:
             line: Markup = el(
@@ -1367,7 +1470,27 @@ def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
                     *((" — ", t("peers.mark-reported", lang)) if peer.reported else ()),
                 ),
                 line,
-                el("td", None, peer.rule.get(lang)),
+                el(
+                    "td",
+                    None,
+                    peer.rule.get(lang),
+                    *(
+                        (
+                            el("br"),
+                            el(
+                                "span",
+                                {"class": "pr-counts", "data-counts": peer.id},
+                                t(
+                                    "peers.also",
+                                    lang,
+                                    counts=" · ".join(a.text.get(lang) for a in peer.also),
+                                ),
+                            ),
+                        )
+                        if peer.also
+                        else ()
+                    ),
+                ),
                 el("td", None, peer.keeps.get(lang), el("br") if cap else "", cap),
             )
         )

@@ -1,4 +1,4 @@
-"""The page's session replay panel (SPEC §12): its form, its turn source and its replay.
+"""The page's session replay panel (docs/spec.md §12): its form, its turn source and its replay.
 
 The panel is a value (:class:`ReplayPanel`) inside the page state, changed only by
 ``budgetcore.ui.state.reduce``. Every field text goes through :func:`parse_field_text`
@@ -14,17 +14,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation, localcontext
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, as_decimal, whole_text
+from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.form import Issue, IssueError, Param
+from budgetcore.ui.form import Issue, IssueError, Param, too_large_issue
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on boot
     from budgetcore.replay.logs import ParsedLog
+    from budgetcore.replay.logs.session import LogModel
+    from budgetcore.replay.logs.usage import MeasuredUsage
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
     from budgetcore.replay.turns import GeneratorSpec
 
@@ -34,6 +37,7 @@ __all__ = [
     "MAX_PAGE_TURNS",
     "REPLAY_FIELDS",
     "SOURCES",
+    "LoadedLog",
     "ReplayField",
     "ReplayPanel",
     "Source",
@@ -43,6 +47,7 @@ __all__ = [
     "run_replay",
     "turns_of",
     "with_log",
+    "with_logs",
     "with_texts",
     "with_turn_lines",
 ]
@@ -51,6 +56,8 @@ SOURCES = ("generate", "turns", "log")
 DISTS = ("fixed", "uniform", "triangular")
 #: The most generated turns the page draws (the CLI takes up to 100,000).
 MAX_PAGE_TURNS = 2_000
+#: A rate's finest step, as the generator's burst rate and the options' fractions.
+_MAX_PLACES = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +74,7 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
     f.path: f
     for f in (
         ReplayField("replay.turns", "count", "200", 1, MAX_PAGE_TURNS),
-        ReplayField("replay.seed", "seed", "1", 0, 2**63 - 1),
+        ReplayField("replay.seed", "seed", "1", 0, MAX_SEED),
         ReplayField("replay.dist", "dist", "uniform"),
         ReplayField("replay.low", "tokens", "1,000"),
         ReplayField("replay.high", "tokens", "9,000"),
@@ -75,7 +82,7 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
         ReplayField("replay.burst_tokens", "tokens", "40,000"),
         ReplayField("replay.summary_ratio", "fraction", "", nullable=True),
         ReplayField("replay.failure_rate", "fraction", "", nullable=True),
-        ReplayField("replay.failure_seed", "seed", "0", 0, 2**63 - 1),
+        ReplayField("replay.failure_seed", "seed", "0", 0, MAX_SEED),
         ReplayField("replay.cache", "bool", "false"),
         ReplayField("replay.stable_prefix", "tokens", "8,000"),
         ReplayField("replay.wrapper", "tokens", "0"),
@@ -97,18 +104,11 @@ def _got(text: str) -> Param:
     return ("got", render_value(text), False)
 
 
-def _whole(text: str) -> int | None:
-    digits = text.replace(",", "")
-    if not digits.isascii() or not digits.isdigit() or len(digits) > 20:
-        return None
-    if "," in text and not all(len(g) == 3 for g in text.split(",")[1:]):
-        return None
-    return int(digits)
-
-
 def parse_field_text(path: str, text: str) -> object:
     """The value of a replay field's text; raises :class:`IssueError` naming the field."""
     f = REPLAY_FIELDS[path]
+    if utf8_size_above(text, limit_of("seed" if f.kind == "seed" else "field")):
+        raise IssueError(too_large_issue(path, "seed" if f.kind == "seed" else "field"))
     text = text.strip()
     if f.kind == "bool":
         if text in ("true", "false"):
@@ -121,28 +121,15 @@ def parse_field_text(path: str, text: str) -> object:
     if f.nullable and text == "":
         return None
     if f.kind == "fraction":
-        value: Decimal | None
-        try:
-            with localcontext() as ctx:
-                ctx.prec = 60
-                value = Decimal(text) if text and text.isascii() else None
-        except InvalidOperation:
-            value = None
-        exponent = value.as_tuple().exponent if value is not None else 0
-        if (
-            value is None
-            or not value.is_finite()
-            or not 0 <= value <= 1
-            or not isinstance(exponent, int)
-            or -exponent > 30
-        ):
+        value = as_decimal(text, 0, 1, _MAX_PLACES)
+        if value is None:
             raise IssueError(Issue("problem.replay-fraction", (_got(text),), (path,)))
         return value
-    number = _whole(text)
-    if number is None or not f.low <= number <= f.high:
+    number = whole_text(text, f.high, plain=True)
+    if number is None or number < f.low:
         unit = "unit.tokens" if f.kind == "tokens" else "unit.turns"
         if f.kind == "seed":
-            params: tuple[Param, ...] = (("high", "2^63 − 1", False), _got(text))
+            params: tuple[Param, ...] = (("high", "2^63 − 1", False), _got(text))  # MAX_SEED
             raise IssueError(Issue("problem.replay-seed", params, (path,)))
         params = (
             ("unit", unit, True),
@@ -164,6 +151,17 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class LoadedLog:
+    """One session of an import: its numbers (never its text), or why it is unusable."""
+
+    name: str
+    log: ParsedLog | None = None
+    error: tuple[Problem, ...] = ()
+    measured: MeasuredUsage | None = None
+    model: LogModel | None = None  # the log's main model and the scenario it implies
+
+
+@dataclass(frozen=True, slots=True)
 class ReplayPanel:
     open: bool = False
     source: str = "generate"
@@ -172,14 +170,37 @@ class ReplayPanel:
     issues: Mapping[str, Issue] = field(default_factory=dict)
     turns_text: str = ""
     pasted: Source = Source()
-    log: ParsedLog | None = None  # numbers only: the file's text is never kept
-    log_name: str = ""
-    log_error: tuple[Problem, ...] = ()
+    logs: tuple[LoadedLog, ...] = ()  # one per session of the import
+    log_index: int = 0  # the session the charts replay
+    log_not_read: tuple[str, ...] = ()  # files of the import that are not logs
+    log_model: bool = True  # the switch: the scenario takes the log's main model
+    saved_model: tuple[str, str] | None = None  # I and O texts before the switch took over
     scrub: int = 0  # the scrubbed turn (1-based); 0: the peak turn
 
     @property
     def stale(self) -> bool:
         return bool(self.issues)
+
+    @property
+    def chosen(self) -> LoadedLog | None:
+        if not self.logs:
+            return None
+        return self.logs[min(max(self.log_index, 0), len(self.logs) - 1)]
+
+    @property
+    def log(self) -> ParsedLog | None:
+        chosen = self.chosen
+        return None if chosen is None else chosen.log
+
+    @property
+    def log_name(self) -> str:
+        chosen = self.chosen
+        return "" if chosen is None else chosen.name
+
+    @property
+    def log_error(self) -> tuple[Problem, ...]:
+        chosen = self.chosen
+        return () if chosen is None else chosen.error
 
 
 def with_texts(panel: ReplayPanel, updates: Mapping[str, str]) -> ReplayPanel:
@@ -229,14 +250,49 @@ def with_turn_lines(panel: ReplayPanel, text: str) -> ReplayPanel:
 
 
 def with_log(panel: ReplayPanel, text: str, name: str) -> ReplayPanel:
-    """Parse a log file's text; keep its numbers, never the text."""
-    from budgetcore.replay.logs import parse_log  # noqa: PLC0415 - only when a log is loaded
+    """Parse one log file's text; keep its numbers, never the text."""
+    return with_logs(panel, ((name, text.encode("utf-8", "surrogatepass")),))
+
+
+def _load(name: str, files: tuple[tuple[str, bytes], ...]) -> LoadedLog:
+    import io  # noqa: PLC0415
+
+    from budgetcore.replay.logs import read_session  # noqa: PLC0415 - only with a log
+    from budgetcore.replay.logs.session import log_model  # noqa: PLC0415
+    from budgetcore.replay.logs.usage import measured_usage  # noqa: PLC0415
 
     try:
-        log = parse_log(text)
+        log = read_session([(n, io.BytesIO(data)) for n, data in files])
     except ScenarioError as exc:
-        return dataclasses.replace(panel, log=None, log_name=name, log_error=exc.problems, scrub=0)
-    return dataclasses.replace(panel, log=log, log_name=name, log_error=(), scrub=0)
+        return LoadedLog(name, error=exc.problems)
+    return LoadedLog(name, log, (), measured_usage(log), log_model(log))
+
+
+def with_logs(panel: ReplayPanel, files: tuple[tuple[str, bytes], ...]) -> ReplayPanel:
+    """Several files or a folder (paths as the picker gives them): one session per
+    session file (its subagent files with it), each parsed at once into numbers; the
+    bytes are not kept (docs/replay.md, "Folders")."""
+    from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
+
+    total = sum(len(data) for _, data in files)
+    if total > limit_of("page-log"):
+        error = too_large("log", limit_of("page-log")).problems
+        logs: tuple[LoadedLog, ...] = (LoadedLog(files[0][0] if files else "", error=error),)
+        return dataclasses.replace(panel, logs=logs, log_index=0, log_not_read=(), scrub=0)
+    by_name = dict(files)
+    names = list(by_name)
+    plan = plan_folder(names)
+    # A single file of any name is a session (a picked file need not end in .jsonl).
+    sessions = plan.sessions or tuple(_session_of(n) for n in names if not n.endswith(".meta.json"))
+    not_read = tuple(n for n in plan.not_read if plan.sessions)
+    logs = tuple(_load(s.name, tuple((f, by_name[f]) for f in s.files)) for s in sessions)
+    return dataclasses.replace(panel, logs=logs, log_index=0, log_not_read=not_read, scrub=0)
+
+
+def _session_of(name: str) -> Any:
+    from budgetcore.replay.logs.folder import SessionFiles  # noqa: PLC0415
+
+    return SessionFiles(name, (name,))
 
 
 def _generator(values: Mapping[str, object]) -> GeneratorSpec:
@@ -274,8 +330,41 @@ def turns_of(panel: ReplayPanel) -> Source:
             return Source(error=panel.log_error)
         if panel.log is None:
             return Source(error=(Problem.coded("log", "no file chosen", "replay-no-log"),))
-        return Source(panel.log.main.turns(), panel.log.skipped)
+        turns = _log_turns(panel.log)
+        if not turns:
+            main = panel.log.main
+            problem = Problem.coded(
+                "log",
+                f"has no request on the replayed branch of series {main.name}",
+                "log-no-branch-requests",
+                series=main.name,
+                abandoned=format_int(len(main.abandoned)),
+            )
+            return Source(error=(problem,))
+        return Source(turns, panel.log.skipped)
     return Source(_generated(tuple(panel.values[p] for p in GENERATOR_PATHS), panel))
+
+
+_TURNS_MEMO: dict[int, tuple[ParsedLog, tuple[Turn, ...]]] = {}
+
+
+def _log_turns(log: ParsedLog) -> tuple[Turn, ...]:
+    """The main series' turns, the same tuple on every redraw (the replay's memo)."""
+    hit = _TURNS_MEMO.get(id(log))
+    if hit is None or hit[0] is not log:
+        if len(_TURNS_MEMO) > 256:
+            _TURNS_MEMO.clear()
+        hit = _TURNS_MEMO[id(log)] = (log, log.main.turns())
+    return hit[1]
+
+
+def log_prices(panel: ReplayPanel) -> Any:
+    """The prices of the log's model when the switch gives the scenario that model."""
+    chosen = panel.chosen
+    if panel.source != "log" or not panel.log_model or chosen is None or chosen.model is None:
+        return None
+    res = chosen.model.resolution
+    return None if res is None or res.model is None else res.model.prices
 
 
 _GEN_MEMO: dict[tuple[object, ...], tuple[Turn, ...]] = {}
@@ -312,6 +401,7 @@ def options_of(panel: ReplayPanel) -> ReplayOptions:
         failure_seed=seed,
         cache=v["replay.cache"] is True,
         stable_prefix_tokens=prefix,
+        main_prices=log_prices(panel),
     )
 
 
@@ -353,7 +443,13 @@ def cli_args(panel: ReplayPanel) -> dict[str, Any]:
     ):
         if v[path] is not None:
             opts[key] = str(v[path])
+    prices = log_prices(panel)
+    if prices is not None:
+        opts["main_prices"] = {
+            k: None if getattr(prices, k) is None else str(getattr(prices, k))
+            for k in ("input", "output", "cache_read", "cache_write")
+        }
     return {"generate": spec, "options": opts}
 
 
-__all__ += ["cli_args"]
+__all__ += ["cli_args", "log_prices"]

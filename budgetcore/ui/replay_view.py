@@ -1,5 +1,5 @@
 """The replay panel drawn: timeline and cost charts, the session summary, the scrubbed
-turn's row and funnel (SPEC §12). Pure: page state in, markup out.
+turn's row and funnel (docs/spec.md §12). Pure: page state in, markup out.
 
 The charts take their geometry from :mod:`budgetcore.charts.timeline` (integer positions in
 1/100 px) and draw it the way :mod:`budgetcore.ui.svg` draws: at the container's real
@@ -20,10 +20,10 @@ from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width
 from budgetcore.charts.timeline import UNIT, Polyline, cost_chart, timeline_chart, turning_points
 from budgetcore.errors import Problem
 from budgetcore.replay.logs import LogSeries
-from budgetcore.replay.model import SUMMARY_KEYS, Replay, TurnRow
+from budgetcore.replay.model import SUMMARY_KEYS, Replay, TurnRow, money_text
 from budgetcore.ui.form import Issue
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.messages import CATALOGUE, count, t
+from budgetcore.ui.messages import CATALOGUE, t
 from budgetcore.ui.replay_panel import (
     DISTS,
     GENERATOR_PATHS,
@@ -171,6 +171,8 @@ def _exact(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return money_text(value)
     return str(value)
 
 
@@ -256,6 +258,8 @@ def _turn_ticks(n: int, pw: int) -> tuple[int, ...]:
 
 
 def _mark_key_text(key: str, lang: str, peers: dict[str, str]) -> str:
+    if ":" in key and key in peers:  # a rule firing on a count: its own whole label
+        return peers[key]
     if key in peers:
         return t("replay.mark.peer", lang, name=peers[key])
     return t(f"replay.mark.{key}", lang)
@@ -270,6 +274,7 @@ def _timeline_svg(
     log: LogSeries | None,
     peer_marks: list[tuple[str, int]],
     peer_names: dict[str, str],
+    peer_also: dict[str, list[tuple[str, str, int]]] | None = None,
 ) -> tuple[Markup, list[tuple[str, int]], int, int]:
     """The timeline svg, its off-scale notes, and the plot's left edge and width."""
     rows = result.rows
@@ -286,7 +291,7 @@ def _timeline_svg(
     widest = max(values)
     gutter = _PAD + text_width(format_int(max(1, widest))) + _TICK + 4
     pw = max(40, width - gutter - _PAD - 12)
-    geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks)
+    geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks, also=peer_also)
     top = _LINE // 2
     parts: list[Markup] = []
     texts: list[Markup] = []
@@ -380,7 +385,8 @@ def _timeline_svg(
     # Marker strips: one labelled row per kind of event, marks below their label.
     y = title_y + 6
     order = ["run", "recompress", "refused", "trigger", "log_compaction"]
-    order += [k for k, _ in peer_marks]
+    for k, _ in peer_marks:  # a rule's count firings right below its token firings
+        order += [k, *(f"{k}:{count}" for count, _, _ in (peer_also or {}).get(k, ()))]
     spans: list[tuple[int, int]] = []  # the strips' rows, where the cursor may cross
     by_key: dict[str, list[int]] = {}
     for m in geo.markers:
@@ -523,6 +529,8 @@ def _timeline_figure(
 ) -> tuple[Markup, Markup]:
     peer_marks: list[tuple[str, int]] = []
     peer_names: dict[str, str] = {}
+    peer_also: dict[str, list[tuple[str, str, int]]] = {}
+    uncounted: list[str] = []  # count triggers the log gives no counts for
     if log is not None:
         from budgetcore.registry.peers import peer_lines  # noqa: PLC0415 - only with a log
 
@@ -532,6 +540,13 @@ def _timeline_figure(
             if row.tokens is not None and not row.beyond_window:
                 peer_marks.append((row.data_key, row.tokens))
                 peer_names[row.data_key] = row.peer.name
+                for a in row.peer.also:
+                    peer_also.setdefault(row.data_key, []).append((a.count, a.compare, a.value))
+                    peer_names[f"{row.data_key}:{a.count}"] = t(
+                        "replay.mark.peer-count", lang, name=row.peer.name, what=a.text.get(lang)
+                    )
+                    if all(getattr(q, a.count) is None for q in log.requests):
+                        uncounted.append(f"{row.peer.name}: {a.text.get(lang)}")
     svg, notes, gutter, pw = _timeline_svg(
         result,
         lang,
@@ -540,6 +555,7 @@ def _timeline_figure(
         log=log,
         peer_marks=peer_marks,
         peer_names=peer_names,
+        peer_also=peer_also,
     )
     last = result.rows[-1]
     legend_items = [
@@ -572,6 +588,14 @@ def _timeline_figure(
         )
         for _ in off[:1]
     ]
+    if uncounted:
+        note_ps.append(
+            el(
+                "p",
+                {"class": "ch-note", "data-uncounted": len(uncounted)},
+                t("replay.note.uncounted", lang, rules="; ".join(uncounted)),
+            )
+        )
     figure = el(
         "figure",
         {"class": "ch-figure", "data-figure": "replay-timeline"},
@@ -664,90 +688,12 @@ def _row_table(row: TurnRow, lang: str) -> Markup:
     )
 
 
-def _line_numbers(problems: tuple[Problem, ...]) -> str:
-    nums = []
-    for p in problems:
-        head = p.path.split(":", 1)[0]
-        if head.startswith("line "):
-            nums.append(head[5:])
-    return ", ".join(nums)
-
-
 def _log_html(panel: ReplayPanel, lang: str) -> Markup:
-    from budgetcore.ui.render import problem_text  # noqa: PLC0415
-
     if panel.source != "log":
         return Markup("")
-    if panel.log_error:
-        return el(
-            "div",
-            {"class": "errors", "role": "alert", "data-replay-error": "log"},
-            el("p", None, t("replay.log.unusable", lang, name=panel.log_name)),
-            el("p", None, *(problem_text(p, lang) for p in panel.log_error)),
-        )
-    log = panel.log
-    if log is None:
-        return el("p", {"class": "note-small"}, t("replay.log.none", lang))
-    main = log.main
-    parts = [
-        el(
-            "p",
-            {"data-replay-log": log.format, "data-requests": len(main.requests)},
-            t(
-                "replay.log.read",
-                lang,
-                name=panel.log_name,
-                fmt=t(f"replay.log.format.{log.format}", lang),
-                requests=count("count.request", len(main.requests), lang),
-                duplicates=format_int(log.duplicates),
-            ),
-        )
-    ]
-    others = [s for s in log.series if s is not main]
-    if others:
-        parts.append(
-            el(
-                "p",
-                {"class": "note-small"},
-                t(
-                    "replay.log.other-series",
-                    lang,
-                    names=", ".join(f"{s.name} ({len(s.requests)})" for s in others),
-                ),
-            )
-        )
-    if log.skipped:
-        parts.append(
-            el(
-                "p",
-                {"class": "warn", "data-replay-skipped": len(log.skipped)},
-                t(
-                    "replay.log.skipped",
-                    lang,
-                    n=format_int(len(log.skipped)),
-                    lines=_line_numbers(log.skipped),
-                ),
-            )
-        )
-    if main.compactions:
-        items = [
-            el(
-                "li",
-                {"data-compaction": c.after_turn, "data-pre-tokens": _exact(c.pre_tokens)},
-                t(
-                    "replay.log.compaction",
-                    lang,
-                    line=format_int(c.line),
-                    turn=format_int(c.after_turn),
-                    trigger=c.trigger or "—",
-                    pre="—" if c.pre_tokens is None else format_int(c.pre_tokens),
-                ),
-            )
-            for c in main.compactions
-        ]
-        parts.append(el("ul", {"class": "rp-compactions"}, *items))
-    parts.append(el("p", {"class": "note-small"}, t("replay.log.kept", lang)))
-    return join(parts)
+    from budgetcore.ui.replay_logs import logs_html  # noqa: PLC0415 - only with a log
+
+    return logs_html(panel, lang)
 
 
 def _source_errors(
@@ -823,15 +769,17 @@ def render_replay(state: Any) -> ReplayScreen:
     scrub = panel.scrub if 1 <= panel.scrub <= n else result.summary.peak_turn
     row = result.rows[scrub - 1]
     series = panel.log.main if panel.source == "log" and panel.log is not None else None
-    window = (
-        panel.log.window
-        if panel.log is not None and panel.log.window
-        else state.plan.scenario.main_model.input_tokens
-    )
+    # The peers' lines take the scenario's model, like K and M (with the switch on, the
+    # log's own model): never a window from the log mixed with another model's K.
+    window = state.plan.scenario.main_model.input_tokens
     width = max(240, state.width - _INSET)
     timeline, cost = _timeline_figure(
         result, lang, width=width, scrub=scrub, log=series, window=window
     )
+    if series is not None:
+        from budgetcore.ui.replay_logs import logs_html  # noqa: PLC0415
+
+        html["replay-log"] = logs_html(panel, lang, result)
     html["replay-timeline"] = timeline
     html["replay-cost"] = cost
     html["replay-summary"] = _summary_table(result, lang)

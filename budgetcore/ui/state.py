@@ -20,6 +20,7 @@ from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import Plan, plan
 from budgetcore.core.samples import Samples
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.text import check_size, limit_of, too_large, utf8_size_above
 from budgetcore.scenario.dump import samples_to_lines, scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
 from budgetcore.scenario.model import Background, Config, Limits, Scenario, Workload
@@ -36,9 +37,11 @@ from budgetcore.ui.form import (
 )
 from budgetcore.ui.replay_panel import (
     SOURCES,
+    LoadedLog,
     ReplayPanel,
     initial_panel,
     with_log,
+    with_logs,
     with_texts,
     with_turn_lines,
 )
@@ -109,6 +112,7 @@ class PickerState:
     open: bool = False
     active: int = -1  # -1: none highlighted (Enter then takes the best match)
     chosen: str = ""
+    written: str = ""  # the text the choice was made from (shown when it is a loose name)
 
 
 def _no_pickers() -> dict[str, PickerState]:
@@ -340,6 +344,23 @@ class ReplayLogLoaded(NamedTuple):
     name: str
 
 
+class FileRefused(NamedTuple):
+    what: str  # "config" (the import's file) or "page-log": a key of inputs.text.SIZE_LIMITS
+    name: str
+
+
+class ReplayLogsLoaded(NamedTuple):
+    files: tuple[tuple[str, bytes], ...]  # (path in the folder or file name, bytes)
+
+
+class ReplayLogChosen(NamedTuple):
+    session: int  # the session the charts replay (its index in the import)
+
+
+class ReplayLogModelToggled(NamedTuple):
+    on: bool  # the scenario takes the log's main model (its I and O, and its prices)
+
+
 class ReplayScrubbed(NamedTuple):
     turn: int
 
@@ -382,6 +403,10 @@ Event = (
     | ReplayFieldTyped
     | ReplayTurnsTyped
     | ReplayLogLoaded
+    | FileRefused
+    | ReplayLogsLoaded
+    | ReplayLogChosen
+    | ReplayLogModelToggled
     | ReplayScrubbed
     | ReplayPointed
     | Failed
@@ -630,9 +655,18 @@ def _link(state: PageState, e: LinkOpened) -> PageState:
     ui = dict(result.ui)
     chosen = ui.get("lang") in ("en", "zh")
     lang = ui["lang"] if chosen else ("zh" if e.browser_lang.lower().startswith("zh") else "en")
-    return _loaded(
+    opened = _loaded(
         state, result.scenario, link_problems=result.problems, lang=lang, lang_chosen=chosen
     )
+    if not result.models:
+        return opened
+    # A model the link names: its picker shows it (once the registry is in) and how the
+    # written name matched.
+    pickers = dict(opened.pickers)
+    for section, written, name in result.models:
+        if section in pickers:
+            pickers[section] = PickerState(query=name, chosen=name, written=written)
+    return dataclasses.replace(opened, pickers=pickers)
 
 
 def _language(state: PageState, e: LanguageChosen) -> PageState:
@@ -848,19 +882,20 @@ def picks_of(registry: Registry | None, query: str) -> Picks | None:
     reducer and the render ask for the same text on every keystroke."""
     if registry is None or len(query.strip()) < PICKER_MIN_CHARS:
         return None
+    if utf8_size_above(query, limit_of("query")):  # a search is a few words, not a page
+        return None
     key = (id(registry), query)
     hit = _PICK_MEMO.get(key)
     if hit is not None and hit[0] is registry:
         return hit[1]
-    from budgetcore.registry.models import Registry as _Registry  # noqa: PLC0415 - after ready
-    from budgetcore.registry.models import picks  # noqa: PLC0415
+    from budgetcore.registry.models import picks  # noqa: PLC0415 - after ready
 
     # Typing extends the text: every model matching the longer text matched the shorter
     # one (its words only grow or are added), so only those are searched again.
     within = registry
     last = _NARROW.get("last")
     if last is not None and last[0] is registry and query.startswith(last[1]):
-        within = _Registry(registry.provenance, last[2], {})
+        within = registry.within(last[2])
     found = picks(query, PICKER_SHOWN, within)
     _NARROW["last"] = (registry, query, within.matches(query))
     if len(_PICK_MEMO) >= 64:
@@ -936,7 +971,16 @@ def _chosen(state: PageState, e: ModelChosen) -> PageState:
         i_path: format_value(i_path, model.contract.input_tokens),
         o_path: format_value(o_path, model.contract.output_tokens),
     }
-    pickers = _picker(state, e.section, query=model.name, open=False, active=-1, chosen=model.name)
+    written = state.pickers[e.section].query.strip()
+    pickers = _picker(
+        state,
+        e.section,
+        query=model.name,
+        open=False,
+        active=-1,
+        chosen=model.name,
+        written=written,
+    )
     return _with_texts(state, texts, pickers=pickers, notice="")
 
 
@@ -986,7 +1030,78 @@ def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
 
 
 def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
-    return dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
+    try:
+        check_size(e.text, "log")
+    except ScenarioError as exc:
+        return _log_refused(state, e.name, exc.problems)
+    return _log_model(
+        dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
+    )
+
+
+def _replay_logs(state: PageState, e: ReplayLogsLoaded) -> PageState:
+    files = tuple((str(name)[:500], bytes(data)) for name, data in e.files[:10_000])
+    return _log_model(dataclasses.replace(state, replay=with_logs(state.replay, files)))
+
+
+def _replay_log_chosen(state: PageState, e: ReplayLogChosen) -> PageState:
+    panel = state.replay
+    if not 0 <= e.session < len(panel.logs) or e.session == panel.log_index:
+        return state
+    panel = dataclasses.replace(panel, log_index=e.session, scrub=0)
+    return _log_model(dataclasses.replace(state, replay=panel))
+
+
+def _replay_log_model(state: PageState, e: ReplayLogModelToggled) -> PageState:
+    panel = dataclasses.replace(state.replay, log_model=e.on)
+    state = dataclasses.replace(state, replay=panel)
+    if e.on:
+        return _log_model(state)
+    saved = panel.saved_model
+    if saved is None:
+        return state
+    state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=None))
+    texts = {"main_model.input_tokens": saved[0], "main_model.output_tokens": saved[1]}
+    return _with_texts(state, texts, notice="")
+
+
+def _log_model(state: PageState) -> PageState:
+    """With the switch on, the scenario takes the chosen session's main model from the
+    registry (its I and O through the one validation path), so K, M and the peers'
+    lines refer to the model the log used; the texts before are kept to go back to."""
+    panel = state.replay
+    chosen = panel.chosen
+    if not panel.log_model or chosen is None or chosen.model is None or not chosen.model.known:
+        return state
+    res = chosen.model.resolution
+    assert res is not None
+    assert res.model is not None
+    contract = res.model.contract
+    i_path, o_path = "main_model.input_tokens", "main_model.output_tokens"
+    texts = {
+        i_path: format_value(i_path, contract.input_tokens),
+        o_path: format_value(o_path, contract.output_tokens),
+    }
+    if all(state.texts.get(k) == v for k, v in texts.items()):
+        return state
+    saved = panel.saved_model or (state.texts.get(i_path, ""), state.texts.get(o_path, ""))
+    state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=saved))
+    return _with_texts(state, texts, notice="")
+
+
+def _log_refused(state: PageState, name: str, problems: tuple[Problem, ...]) -> PageState:
+    """A log refused before it is read (above its size limit): the panel shows why."""
+    refused = (LoadedLog(name[:200], error=problems),)
+    return _panel(state, logs=refused, log_index=0, log_not_read=(), scrub=0)
+
+
+def _file_refused(state: PageState, e: FileRefused) -> PageState:
+    """A chosen file above its input's size limit, refused unread (the shell knows its
+    size before reading it): the same too-large message as a paste or the CLI."""
+    if e.what == "page-log":
+        return _log_refused(state, e.name, too_large("log", limit_of("page-log")).problems)
+    preview = ImportPreview("", "replace", problems=too_large(e.what).problems)
+    return dataclasses.replace(state, import_preview=preview, notice="")
 
 
 def _replay_scrubbed(state: PageState, e: ReplayScrubbed) -> PageState:
@@ -1033,6 +1148,10 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ReplayFieldTyped: _replay_field,
     ReplayTurnsTyped: _replay_turns,
     ReplayLogLoaded: _replay_log,
+    FileRefused: _file_refused,
+    ReplayLogsLoaded: _replay_logs,
+    ReplayLogChosen: _replay_log_chosen,
+    ReplayLogModelToggled: _replay_log_model,
     ReplayScrubbed: _replay_scrubbed,
     ReplayPointed: _replay_pointed,
     Failed: _failed,

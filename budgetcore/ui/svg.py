@@ -981,6 +981,8 @@ def _peer_rows(view: object, lang: str, unit: str) -> list[_PeerRow]:
             marks.append(t("peers.mark-beyond", lang))
         if r.clamped:
             marks.append(t("peers.mark-clamped", lang))
+        if r.peer.also:  # count triggers beside the line: never drawn as tokens
+            marks.append(t("peers.mark-counts", lang, n=len(r.peer.also)))
         if marks:
             text = f"{text} — {', '.join(marks)}"
         cls = f"pr-bar pr-{r.peer.confidence}"

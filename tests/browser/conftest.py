@@ -144,7 +144,7 @@ class Page:
         self.assert_no_internal_error()
 
     def apply_scenario(self, data: dict[str, Any]) -> None:
-        """Type a SPEC §11 scenario into the form, field by field."""
+        """Type a docs/spec.md §11 scenario into the form, field by field."""
         summary = data.get("summary_model", "absent")
         if isinstance(summary, dict):
             self.page.set_checked('[data-toggle="summary_model"]', False)

@@ -1,4 +1,4 @@
-"""Links that break a cross-key rule of SPEC §6 through a field they did not set used
+"""Links that break a cross-key rule of docs/spec.md §6 through a field they did not set used
 to leave the page at "Loading" with the tab burning CPU; each must reach ready."""
 
 from __future__ import annotations

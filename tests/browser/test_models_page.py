@@ -45,3 +45,39 @@ def test_typing_in_the_picker_and_choosing_a_model_replans(page: Page) -> None:
     page.fill("main_model.output_tokens", "32000")
     page.page.wait_for_selector('#picker-main_model-info [data-custom="true"]')
     assert page.errors == []
+
+
+def test_a_loose_name_resolves_in_the_picker_and_the_link_keeps_the_model(page: Page) -> None:
+    page.open()
+    page.page.wait_for_selector('[data-figure="peers"]', timeout=60_000)
+    picker = page.page.locator('[data-picker="main_model"]')
+    picker.press_sequentially("claude-sonnet-4", delay=20)
+    first = page.page.locator("#picker-main_model-opt-0")
+    first.wait_for(timeout=20_000)
+    assert first.get_attribute("data-model") == "claude-sonnet-4-20250514"
+    assert "(alias)" in (first.text_content() or "")
+    picker.press("Enter")
+    page.page.wait_for_function(
+        """() => document.querySelector('[data-input="main_model.input_tokens"]').value
+                 === '1,000,000'""",
+        timeout=20_000,
+    )
+    info = page.text("#picker-main_model-info")
+    assert "retired: last listed in LiteLLM 1.103.6" in info
+    assert "Above 200,000 context tokens the whole request pays" in info
+    page.page.wait_for_function(
+        "location.hash.includes('main_model.model=claude-sonnet-4-20250514')", timeout=20_000
+    )
+    assert page.errors == []
+
+
+def test_a_link_naming_a_codex_model_opens_with_it_in_chinese(page: Page) -> None:
+    page.open("#main_model.model=gpt-5-codex&lang=zh")
+    assert page.page.input_value('[data-input="main_model.input_tokens"]') == "272,000"
+    assert page.page.input_value('[data-input="main_model.output_tokens"]') == "128,000"
+    page.page.wait_for_selector('#picker-main_model-info [data-model-chosen="gpt-5-codex"]')
+    assert "仅支持 Responses API" in page.text("#picker-main_model-info")
+    shown = page.readouts(peers=True)
+    assert shown["peer-codex"] == 244_800  # 0.9 x 272,000
+    assert shown["peer-contextbuilder"] == 217_600  # 0.8 x 272,000
+    assert page.errors == []

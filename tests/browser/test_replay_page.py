@@ -105,3 +105,35 @@ def test_generated_session_matches_the_cli_and_a_log_compaction_is_marked(
     assert turns == str(logged["turns"])
     assert page.page.evaluate("document.documentElement.dataset.state") == "ready"
     assert not page.errors
+
+
+LOGS = ROOT / "tests" / "fixtures" / "logs" / "claude"
+
+
+def test_several_files_and_a_folder_give_one_row_per_session(page: Page) -> None:
+    page.open()
+    p = page.page
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    files = [
+        str(next((LOGS / name / "projects" / "-home-user-proj").glob("*.jsonl")))
+        for name in ("01-plain-2.1", "04-sidechain-inline-1.0")
+    ]
+    p.set_input_files("#replay-file", files)
+    p.wait_for_selector("[data-sessions='2']", state="attached")
+    p.wait_for_selector("[data-chart=replay-timeline]", state="attached")
+    assert p.locator("[data-replay-session='0'][aria-pressed='true']").count() == 1
+    # The switch gives the scenario back its own model, and the log's again.
+    p.uncheck("[data-replay-log-model]")
+    p.wait_for_selector("[data-modelled-cost='null']", state="attached")
+    p.check("[data-replay-log-model]")
+    p.wait_for_selector(".rp-cost-sentence:not([data-modelled-cost='null'])", state="attached")
+    p.click("[data-replay-session='1']")
+    p.wait_for_selector("[data-replay-session='1'][aria-pressed='true']", state="attached")
+    assert "sidechain-1" in page.text("#replay-log")
+    # A folder: the session file and its subagent files read together.
+    p.set_input_files("#replay-folder", str(LOGS / "05-subagents-dir-2.1" / "projects"))
+    p.wait_for_selector("[data-ledger-file$='agent-a7e3c1d2b4f5a6b7.jsonl']", state="attached")
+    assert p.locator("[data-ledger-file]").count() == 3
+    page.assert_no_internal_error()
+    assert not page.errors

@@ -1,4 +1,4 @@
-"""Hypothesis strategies for scenario JSON dicts (SPEC §11 shape)."""
+"""Hypothesis strategies for scenario JSON dicts (docs/spec.md §11 shape)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Any link opens: a fragment is decided in one bounded pass (issue: links that loop).
 
-The cross-key rules are restated here from SPEC §6, independently of LIMIT_RULES.
+The cross-key rules are restated here from docs/spec.md §6, independently of LIMIT_RULES.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ BOUND_S = 1.0  # a link is decided in milliseconds; this only catches loops and 
 
 
 def _oracle_conflicts(limits: Limits) -> list[str]:
-    """SPEC §6: model timeout <= run timeout < lease; a page within its cap."""
+    """docs/spec.md §6: model timeout <= run timeout < lease; a page within its cap."""
     out = []
     if not limits.model_timeout_s <= limits.run_timeout_s:
         out.append("model_timeout_s")

@@ -1,4 +1,4 @@
-"""Session replay (SPEC §12) against an independent oracle, and its invariants."""
+"""Session replay (docs/spec.md §12) against an independent oracle, and its invariants."""
 
 from __future__ import annotations
 
@@ -78,6 +78,17 @@ prices = st.one_of(
             "output": st.sampled_from(["0.000015", "0.00001", "2"]),
             "cache_read": st.sampled_from([None, "0.0000003"]),
             "cache_write": st.sampled_from([None, "0.00000375"]),
+            # Size tiers: a request whose context is above one pays its prices.
+            "tiers": st.sampled_from(
+                [
+                    None,
+                    [{"above": 20_000, "input": "0.000006", "output": "0.0000225"}],
+                    [
+                        {"above": 5_000, "input": "0.000004", "cache_read": "0.0000004"},
+                        {"above": 40_000, "output": "0.00003", "cache_write": "0.0000075"},
+                    ],
+                ]
+            ),
         }
     ),
 )

@@ -1,0 +1,174 @@
+"""Imported agent logs (docs/replay.md): Claude Code session JSONL and Codex CLI
+rollout JSONL, read line by line into numbers.
+
+One module per job: :mod:`.reader` (bytes to one JSON value per line), :mod:`.claude`
+and :mod:`.codex` (a format's entries to series of requests, with the ledger),
+:mod:`.model` (the values), :mod:`.usage` (measured usage and its cost), :mod:`.folder`
+(which files of a folder make which sessions). Message text is dropped with its line:
+nothing here keeps, shows or sends it.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import IO
+
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.replay.logs.claude import read_claude_code
+from budgetcore.replay.logs.codex import read_codex
+from budgetcore.replay.logs.model import (
+    FORMATS,
+    FileLedger,
+    LogCompaction,
+    LogRequest,
+    LogSeries,
+    ParsedLog,
+)
+from budgetcore.replay.logs.reader import (
+    BLANK,
+    MAX_LINE_BYTES,
+    MAX_LOG_REQUESTS,
+    LineSource,
+    Malformed,
+    decoded_lines,
+    format_of,
+)
+
+__all__ = [
+    "FORMATS",
+    "MAX_LOG_REQUESTS",
+    "FileLedger",
+    "LogCompaction",
+    "LogRequest",
+    "LogSeries",
+    "ParsedLog",
+    "detect_format",
+    "parse_claude_code",
+    "parse_codex",
+    "parse_log",
+    "read_session",
+]
+
+#: How many lines format detection looks at before it gives up.
+_SNIFF_LINES = 200
+_NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI"}
+
+
+def _stream(data: str | bytes | LineSource) -> LineSource:
+    if isinstance(data, str):
+        return io.BytesIO(data.encode("utf-8", "surrogatepass"))
+    if isinstance(data, bytes | bytearray | memoryview):
+        return io.BytesIO(bytes(data))
+    return data
+
+
+class _Replayed:
+    """A stream whose first lines were read already (format detection) and are given
+    again before the rest."""
+
+    __slots__ = ("_head", "_rest")
+
+    def __init__(self, head: list[bytes], rest: LineSource) -> None:
+        self._head = head
+        self._rest = rest
+
+    def readline(self, size: int = -1, /) -> bytes:
+        if self._head:
+            return self._head.pop(0)
+        return self._rest.readline(size)
+
+
+def _sniff(stream: LineSource) -> tuple[str | None, LineSource]:
+    head: list[bytes] = []
+    found: str | None = None
+    for _ in range(_SNIFF_LINES):
+        raw = stream.readline(MAX_LINE_BYTES + 1)  # the reader says what is too long
+        if not raw or len(raw) > MAX_LINE_BYTES:
+            head.append(raw)
+            break
+        head.append(raw)
+        value = next(decoded_lines(io.BytesIO(raw.removeprefix(b"\xef\xbb\xbf"))), (0, BLANK))[1]
+        if isinstance(value, dict) and (found := format_of(value)) is not None:
+            break
+    return found, _Replayed(head, stream)
+
+
+def _unknown() -> ScenarioError:
+    return ScenarioError(
+        [
+            Problem.coded(
+                "log",
+                "is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL",
+                "log-unknown-format",
+            )
+        ]
+    )
+
+
+def detect_format(data: str | bytes) -> str:
+    """ "claude-code" or "codex", from the first lines that say which; raises otherwise."""
+    found, _ = _sniff(_stream(data))
+    if found is None:
+        raise _unknown()
+    return found
+
+
+def _no_requests(log: ParsedLog) -> ScenarioError:
+    problems = log.skipped
+    detail = f" ({len(problems)} malformed line(s), first: {problems[0]})" if problems else ""
+    fmt = _NAMES[log.format]
+    return ScenarioError(
+        [
+            Problem.coded(
+                "log", f"has no usable request in this {fmt} file{detail}", "log-no-requests"
+            )
+        ]
+    )
+
+
+def read_session(
+    files: Sequence[tuple[str, str | bytes | LineSource]],
+    fmt: str | None = None,
+    *,
+    require: bool = True,
+) -> ParsedLog:
+    """One session from its files (the main file first; Claude Code subagent files
+    after it), streamed line by line. ``fmt`` None: detected from the main file's first
+    lines. Raises when nothing in it is a request (unless ``require`` is False)."""
+    if not files:
+        raise ScenarioError([Problem("log", "no file given")])
+    streams = [(name, _stream(data)) for name, data in files]
+    if fmt is None:
+        fmt, first = _sniff(streams[0][1])
+        if fmt is None:
+            raise _unknown()
+        streams[0] = (streams[0][0], first)
+    if fmt == "claude-code":
+        log = read_claude_code(streams)
+    elif fmt == "codex":
+        if len(streams) > 1:
+            raise ScenarioError([Problem("log", "a Codex rollout is one file")])
+        log = read_codex(*streams[0])
+    else:
+        raise ScenarioError([Problem.of("log format", f"must be one of {', '.join(FORMATS)}", fmt)])
+    if require and not log.series:
+        raise _no_requests(log)
+    return log
+
+
+def parse_log(data: str | bytes | IO[bytes], fmt: str | None = None, name: str = "") -> ParsedLog:
+    """One log file (its text, bytes or a binary stream) of format ``fmt`` (detected
+    when None)."""
+    return read_session([(name, data)], fmt)
+
+
+def parse_claude_code(data: str | bytes | IO[bytes], name: str = "") -> ParsedLog:
+    return read_session([(name, data)], "claude-code")
+
+
+def parse_codex(data: str | bytes | IO[bytes], name: str = "") -> ParsedLog:
+    return read_session([(name, data)], "codex")
+
+
+_ = Malformed

@@ -1,0 +1,553 @@
+"""Claude Code session JSONL (docs/replay.md, "Claude Code"): a session file and its
+subagent files become series of requests on their replayed branches.
+
+Reading keeps, per line, only what the tree and the ledger need (ids, links, the
+type, a few counts and times); each response's usage is folded into one request as
+its copies arrive. The branches are walked once every file has been read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from typing import Any
+
+from budgetcore.errors import Problem
+from budgetcore.replay.logs.model import FileLedger, LogCompaction, LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.logs.reader import (
+    BLANK,
+    MAX_LOG_REQUESTS,
+    LineSource,
+    Malformed,
+    count_of,
+    decoded_lines,
+    format_of,
+    millis,
+    too_many_requests,
+)
+
+__all__ = ["read_claude_code"]
+
+_USAGE = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
+_MAX_LABEL = 48
+_CONVERSATION = frozenset({"user", "assistant"})
+
+
+class _Entry:
+    """One line that is an entry (an object with a type or ids)."""
+
+    __slots__ = (
+        "compaction",
+        "file",
+        "kind",
+        "line",
+        "message",
+        "on",
+        "parent",
+        "preserved",
+        "request",
+        "series",
+        "time",
+        "tool",
+        "uuid",
+    )
+
+    def __init__(self, file: int, line: int) -> None:
+        self.file = file
+        self.line = line
+        self.uuid: str | None = None
+        self.parent: str | None = None  # parentUuid, else logicalParentUuid
+        self.series = "main"
+        self.kind = ""  # the ledger's type for an entry that is not a request
+        self.request: _Request | None = None
+        self.time: int | None = None
+        self.message = False  # a user message (assistant lines count per response)
+        self.tool = 0  # characters of tool_result content
+        self.compaction: tuple[str | None, int | None] | None = None
+        self.preserved: frozenset[str] = frozenset()
+        self.on = False  # on its series' replayed branch (set once every file is read)
+
+
+class _Request:
+    """One response, its copies folded: the first copy's place, the best copy's
+    numbers (largest output, then largest total; the first of equals)."""
+
+    __slots__ = (
+        "best",
+        "cost",
+        "counts",
+        "finished",
+        "first",
+        "model",
+        "started",
+    )
+
+    def __init__(self, entry: _Entry, counts: tuple[int, ...], model: str | None) -> None:
+        self.first = entry
+        self.best = entry
+        self.counts = counts  # input, write 5m, write 1h, read, output, context
+        self.model = model
+        self.started = entry.time
+        self.finished = entry.time
+        self.cost: Decimal | None = None
+
+    def offer(self, entry: _Entry, counts: tuple[int, ...], model: str | None) -> None:
+        if self.started is None:
+            self.started = entry.time
+        old = self.counts
+        # A main copy beats a subagent's (a /btw replay), then the largest output, then
+        # the largest total; of equals the first.
+        mine = entry.series == "main", counts[4], sum(counts[:5])
+        best = self.best.series == "main", old[4], sum(old[:5])
+        if mine > best:
+            self.counts, self.best, self.finished = counts, entry, entry.time
+            self.model = model if model is not None else self.model
+
+
+def _label(obj: dict[str, Any]) -> str:
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        return "(no type)"
+    sub = obj.get("subtype")
+    if kind == "progress":
+        data = obj.get("data")
+        sub = data.get("type") if isinstance(data, dict) else None
+    label = f"{kind}/{sub}" if isinstance(sub, str) and sub else kind
+    return label if len(label) <= _MAX_LABEL else label[: _MAX_LABEL - 1] + "…"
+
+
+def _tool_chars(message: object) -> int:
+    """Characters of the tool_result content of a user message (counted, not kept)."""
+    if not isinstance(message, dict):
+        return 0
+    content = message.get("content")
+    if not isinstance(content, list):
+        return 0
+    total = 0
+    for block in content:
+        if not isinstance(block, dict) or block.get("type") != "tool_result":
+            continue
+        inner = block.get("content")
+        if isinstance(inner, str):
+            total += len(inner)
+        elif isinstance(inner, list):
+            for part in inner:
+                if isinstance(part, dict) and isinstance(part.get("text"), str):
+                    total += len(part["text"])
+    return total
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.entries: list[_Entry] = []
+        self.requests: dict[object, _Request] = {}
+        self.main_ids: dict[str, _Request] = {}  # message.id of main requests (/btw rule)
+        self.problems: list[Problem] = []
+        self.files: list[str] = []
+        self.blank: list[int] = []
+        self.malformed: list[list[int]] = []
+        self.lines: list[int] = []
+        # One string object per uuid and per label: a parent link names an entry read
+        # before, so it shares that entry's string instead of keeping its own copy.
+        self.strings: dict[str, str] = {}
+        self.runs = 0  # inline sidechain runs seen (Claude Code 1.0.x)
+        self.run_of: dict[str, str] = {}  # uuid -> inline run's series
+        self.last_run: str | None = None
+
+    # ---------------------------------------------------------------- one file
+
+    def read(self, name: str, lines: Iterable[tuple[int, object]], agent: str | None) -> None:
+        index = len(self.files)
+        self.files.append(name)
+        blank = 0
+        malformed: list[int] = []
+        where_prefix = "" if index == 0 else f"{name} "
+        count = 0
+        for number, obj in lines:
+            count = number
+            if obj is BLANK:
+                blank += 1
+                continue
+            if isinstance(obj, Malformed):
+                malformed.append(number)
+                self.problems.append(Problem(f"{where_prefix}line {number}", obj.reason))
+                continue
+            assert isinstance(obj, dict)
+            if format_of(obj) == "codex":
+                malformed.append(number)
+                self.problems.append(
+                    Problem(
+                        f"{where_prefix}line {number}",
+                        "is a Codex CLI rollout line in a Claude Code session file",
+                    )
+                )
+                continue
+            problem = self.entry(index, number, obj, agent)
+            if problem is not None:
+                malformed.append(number)
+                self.problems.append(
+                    Problem(
+                        f"{where_prefix}line {number}{problem.path}", problem.rule, problem.value
+                    )
+                )
+        self.lines.append(count)
+        self.blank.append(blank)
+        self.malformed.append(malformed)
+
+    def entry(
+        self, file: int, number: int, obj: dict[str, Any], agent: str | None
+    ) -> Problem | None:
+        e = _Entry(file, number)
+        strings = self.strings
+        uuid = obj.get("uuid")
+        if isinstance(uuid, str):
+            e.uuid = strings.setdefault(uuid, uuid)
+        parent = obj.get("parentUuid")
+        if not isinstance(parent, str):
+            parent = obj.get("logicalParentUuid")
+        if isinstance(parent, str):
+            e.parent = strings.get(parent, parent)
+        e.time = millis(obj.get("timestamp"))
+        if file > 0:
+            found = obj.get("agentId")
+            e.series = f"sidechain:{found if isinstance(found, str) and found else agent}"
+        elif obj.get("isSidechain") is True:
+            found = obj.get("agentId")
+            if isinstance(found, str) and found:
+                e.series = f"sidechain:{found}"
+            else:
+                e.series = self.inline_run(e)
+        kind = obj.get("type")
+        message = obj.get("message")
+        usage = message.get("usage") if isinstance(message, dict) else None
+        if isinstance(usage, dict) and kind in ("assistant", None):
+            assert isinstance(message, dict)
+            model = message.get("model")
+            model = model if isinstance(model, str) else None
+            if model == "<synthetic>":
+                e.kind = "assistant (<synthetic>)"
+            else:
+                problem = self.usage(e, obj, message, usage, model)
+                if problem is not None:
+                    return problem
+        elif kind == "assistant":
+            e.kind = "assistant (no usage)"
+        else:
+            label = _label(obj)
+            e.kind = self.strings.setdefault(label, label)
+            if kind == "user":
+                e.message = True
+                e.tool = _tool_chars(message)
+            elif kind == "system" and obj.get("subtype") == "compact_boundary":
+                problem = self.boundary(e, obj)
+                if problem is not None:
+                    return problem
+        self.entries.append(e)
+        return None
+
+    def inline_run(self, e: _Entry) -> str:
+        """The series of a sidechain entry without agentId: its run, a chain of
+        sidechain entries from its own root."""
+        run: str | None
+        run = None if e.parent is None else self.run_of.get(e.parent, self.last_run)
+        if run is None:
+            self.runs += 1
+            run = f"sidechain-{self.runs}"
+        if e.uuid is not None:
+            self.run_of[e.uuid] = run
+        self.last_run = run
+        return run
+
+    def usage(
+        self,
+        e: _Entry,
+        obj: dict[str, Any],
+        message: dict[str, Any],
+        usage: dict[str, Any],
+        model: str | None,
+    ) -> Problem | None:
+        values = []
+        for field in _USAGE:
+            value = count_of(usage.get(field))
+            if value is None:
+                return Problem.of(
+                    f": message.usage.{field}",
+                    "must be an integer from 0 to 10^12 or null",
+                    usage[field],
+                )
+            values.append(value)
+        fresh, write, read, output = values
+        if not (fresh or write or read or output):
+            # An API error's placeholder (real model, all counts 0): nothing was billed,
+            # and a turn of context 0 would make the next one add the whole context.
+            e.kind = "assistant (no tokens)"
+            return None
+        write_5m, write_1h = write, 0
+        split = usage.get("cache_creation")
+        if isinstance(split, dict):
+            five = count_of(split.get("ephemeral_5m_input_tokens"))
+            hour = count_of(split.get("ephemeral_1h_input_tokens"))
+            if five is None or hour is None:
+                bad = "ephemeral_5m_input_tokens" if five is None else "ephemeral_1h_input_tokens"
+                return Problem.of(
+                    f": message.usage.cache_creation.{bad}",
+                    "must be an integer from 0 to 10^12 or null",
+                    split.get(bad),
+                )
+            # The split, when given, is what was billed (docs/replay.md, "Cache writes").
+            write_5m, write_1h = five, hour
+        counts = (fresh, write_5m, write_1h, read, output, fresh + write + read)
+        mid = message.get("id")
+        rid = obj.get("requestId")
+        key: object
+        key = (mid, rid if isinstance(rid, str) else None) if isinstance(mid, str) else e
+        found = self.requests.get(key)
+        if found is None and e.series != "main" and isinstance(mid, str):
+            found = self.main_ids.get(mid)  # a subagent replaying a main response (/btw)
+            if found is not None:
+                e.kind = "copy of a main request"
+        if found is None:
+            if len(self.requests) >= MAX_LOG_REQUESTS:
+                raise too_many_requests(MAX_LOG_REQUESTS)
+            found = _Request(e, counts, model)
+            self.requests[key] = found
+            if e.series == "main" and isinstance(mid, str):
+                self.main_ids.setdefault(mid, found)
+        else:
+            found.offer(e, counts, model)
+        cost = obj.get("costUSD")
+        if found.best is e and isinstance(cost, int | Decimal) and not isinstance(cost, bool):
+            found.cost = Decimal(cost) if Decimal(cost).is_finite() else None
+        e.request = found
+        return None
+
+    def boundary(self, e: _Entry, obj: dict[str, Any]) -> Problem | None:
+        meta = obj.get("compactMetadata")
+        meta = meta if isinstance(meta, dict) else {}
+        trigger = meta.get("trigger") if isinstance(meta.get("trigger"), str) else None
+        raw = meta.get("preTokens")
+        pre = None if raw is None else count_of(raw)
+        if raw is not None and pre is None:
+            return Problem.of(
+                ": compactMetadata.preTokens", "must be an integer from 0 to 10^12 or null", raw
+            )
+        e.compaction = (trigger, pre)
+        kept: set[str] = set()
+        seg = meta.get("preservedSegment")
+        if isinstance(seg, dict):
+            kept.update(v for k in ("headUuid", "tailUuid") if isinstance(v := seg.get(k), str))
+        msgs = meta.get("preservedMessages")
+        if isinstance(msgs, dict) and isinstance(msgs.get("uuids"), list):
+            kept.update(u for u in msgs["uuids"] if isinstance(u, str))
+        e.preserved = frozenset(kept)
+        return None
+
+    # ---------------------------------------------------------------- the session
+
+    def session(self, name: str) -> ParsedLog:
+        by_series: dict[str, list[_Entry]] = {}
+        for e in self.entries:
+            by_series.setdefault(e.series, []).append(e)
+        built: list[LogSeries] = []
+        orphans: list[list[int]] = [[] for _ in self.files]
+        placed: dict[int, tuple[str, bool]] = {}  # id(request) -> (series, on branch)
+        for series, entries in by_series.items():
+            built.append(self.series(series, entries, orphans, placed))
+        built = [s for s in built if s.requests or s.abandoned]
+        built.sort(key=lambda s: (not s.requests, s.name != "main"))  # stable
+        ledger = self.ledger(orphans, placed)
+        duplicates = sum(n for f in ledger for _, n in f.duplicates)
+        return ParsedLog(
+            "claude-code",
+            tuple(built),
+            tuple(self.problems),
+            duplicates,
+            None,
+            ledger,
+            name,
+            tuple(self.files),
+        )
+
+    def series(
+        self,
+        name: str,
+        entries: list[_Entry],
+        orphans: list[list[int]],
+        placed: dict[int, tuple[str, bool]],
+    ) -> LogSeries:
+        _branch(entries, orphans)
+        requests: list[LogRequest] = []
+        compactions: list[LogCompaction] = []
+        pending: list[_Entry] = []
+        times: list[int] = []
+        messages = tool = 0
+        seen_uuid: set[str] = set()
+        for e in entries:
+            if not e.on:
+                continue
+            if e.uuid is not None:
+                if e.uuid in seen_uuid:
+                    continue  # a copy written again later (a compaction, a resume)
+                seen_uuid.add(e.uuid)
+            if e.time is not None:
+                times.append(e.time)
+            if e.compaction is not None:
+                pending.append(e)
+                messages = tool = 0  # the model now sees the summary, not the history
+                continue
+            req = e.request
+            if req is None:
+                if e.message:
+                    messages += 1
+                    tool += e.tool
+                continue
+            if req.first.series != name or id(req) in placed:
+                continue  # placed already (a split line of the same response)
+            placed[id(req)] = (name, True)
+            out = _request(req, messages, tool)
+            messages += 1
+            for c in pending:
+                compactions.append(_compaction(c, len(requests), out.context))
+            pending.clear()
+            requests.append(out)
+        for c in pending:
+            compactions.append(_compaction(c, len(requests), None))
+        abandoned: list[LogRequest] = []
+        for e in entries:
+            req = e.request
+            if req is not None and req.first is e and id(req) not in placed:
+                placed[id(req)] = (name, False)
+                abandoned.append(_request(req, None, None))
+        return LogSeries(name, tuple(requests), tuple(compactions), tuple(abandoned), tuple(times))
+
+    def ledger(
+        self, orphans: list[list[int]], placed: dict[int, tuple[str, bool]]
+    ) -> tuple[FileLedger, ...]:
+        per_file: list[dict[str, list[int]]] = [{} for _ in self.files]
+        dups: list[dict[str, int]] = [{} for _ in self.files]
+        kinds: list[dict[str, int]] = [{} for _ in self.files]
+        for e in self.entries:
+            req = e.request
+            if req is None:
+                kinds[e.file][e.kind] = kinds[e.file].get(e.kind, 0) + 1
+            elif req.first is e:
+                series, on = placed[id(req)]
+                row = per_file[e.file].setdefault(series, [0, 0])
+                row[0 if on else 1] += 1
+            else:
+                kind = e.kind or "copy of a request"
+                dups[e.file][kind] = dups[e.file].get(kind, 0) + 1
+        out = []
+        for i, name in enumerate(self.files):
+            reqs = sorted(per_file[i].items(), key=lambda kv: (kv[0] != "main", kv[0]))
+            out.append(
+                FileLedger(
+                    name=name,
+                    lines=self.lines[i],
+                    blank=self.blank[i],
+                    malformed=tuple(self.malformed[i]),
+                    requests=tuple((s, on, off) for s, (on, off) in reqs),
+                    duplicates=tuple(sorted(dups[i].items())),
+                    entries=tuple(sorted(kinds[i].items(), key=lambda kv: (-kv[1], kv[0]))),
+                    orphans=tuple(sorted(orphans[i])),
+                )
+            )
+        return tuple(out)
+
+
+def _request(req: _Request, messages: int | None, tool: int | None) -> LogRequest:
+    fresh, write_5m, write_1h, read, output, context = req.counts
+    return LogRequest(
+        line=req.first.line,
+        context=context,
+        output=output,
+        cache_read=read,
+        cache_write=write_5m + write_1h,
+        model=req.model,
+        messages=messages,
+        tool_result_chars=tool,
+        input=fresh,
+        cache_write_1h=write_1h,
+        started=req.started,
+        finished=req.finished,
+        file=req.first.file,
+        logged_cost=req.cost,
+    )
+
+
+def _compaction(e: _Entry, after: int, post: int | None) -> LogCompaction:
+    assert e.compaction is not None
+    trigger, pre = e.compaction
+    return LogCompaction(e.line, after, trigger, pre, post, e.file, e.time)
+
+
+def _branch(entries: list[_Entry], orphans: list[list[int]]) -> None:
+    """Mark the entries on the replayed branch (``on``): the path from the series' last
+    conversation entry back to its root, through every copy's parent link. A parent
+    that is not in the series continues from the entry before it in file order (the
+    ledger lists it); an entry without a uuid goes with the entry before it; a series
+    without any link is one branch in file order; a preserved-segment compaction is on
+    the branch when what it preserved is."""
+    if not any(e.parent is not None for e in entries):
+        for e in entries:
+            e.on = True
+        return
+    known = {e.uuid for e in entries if e.uuid is not None}
+    parent_of: dict[str, str | None] = {}  # one link per uuid, the common case
+    more: dict[str, list[str]] = {}  # the other links of a uuid written more than once
+    previous: str | None = None
+    for e in entries:
+        uuid = e.uuid
+        if uuid is None:
+            continue
+        link = e.parent
+        if link is not None and link not in known:
+            orphans[e.file].append(e.line)
+            link = previous if previous != uuid else None
+        if uuid not in parent_of:
+            parent_of[uuid] = link
+        elif link is not None and link != parent_of[uuid]:
+            more.setdefault(uuid, []).append(link)
+        previous = uuid
+    start = next(
+        (
+            e.uuid
+            for e in reversed(entries)
+            if e.uuid is not None and (e.request is not None or e.kind in _CONVERSATION)
+        ),
+        None,
+    )
+    if start is None:
+        start = next((e.uuid for e in reversed(entries) if e.uuid is not None), None)
+    branch: set[str] = set()
+    todo = [] if start is None else [start]
+    while todo:
+        node = todo.pop()
+        if node in branch:
+            continue
+        branch.add(node)
+        link = parent_of.get(node)
+        if link is not None:
+            todo.append(link)
+        todo.extend(more.get(node, ()))
+    for e in entries:
+        if e.preserved and e.uuid is not None and e.preserved & branch:
+            branch.add(e.uuid)
+    state = False
+    for e in entries:
+        if e.uuid is not None:
+            state = e.uuid in branch
+        e.on = state
+
+
+def read_claude_code(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+    """A Claude Code session: ``files[0]`` is the session file, the others its subagent
+    files (``<session>/subagents/agent-*.jsonl``)."""
+    reader = _Reader()
+    for i, (name, stream) in enumerate(files):
+        agent = None
+        if i > 0:
+            stem = name.rsplit("/", 1)[-1].removesuffix(".jsonl")
+            agent = stem.removeprefix("agent-")
+        reader.read(name, decoded_lines(stream, what), agent)
+    return reader.session(files[0][0] if files else "")

@@ -1,0 +1,298 @@
+"""Codex CLI rollout JSONL (docs/replay.md, "Codex"): one request per ``token_count``
+event whose totals advance.
+
+- ``last_token_usage`` is the request; without it (the earliest rollouts), the
+  difference of ``total_token_usage`` from the previous totals (never below 0).
+- An event repeating the previous totals (written again when rate limits arrive) is a
+  copy; ``info: null`` and all-zero estimates are not requests.
+- A forked or subagent rollout starts with the parent's history copied in one burst
+  (a second ``session_meta``, then the parent's items within milliseconds): those
+  events only move the totals' baseline.
+- Each request's model is ``info.model`` where given, else the latest
+  ``turn_context`` (or ``thread_settings_applied``) model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from budgetcore.errors import Problem
+from budgetcore.replay.logs.model import FileLedger, LogCompaction, LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.logs.reader import (
+    BLANK,
+    MAX_LOG_REQUESTS,
+    LineSource,
+    Malformed,
+    count_of,
+    decode_line,
+    format_of,
+    millis,
+    numbered_lines,
+    too_many_requests,
+)
+
+__all__ = ["FORK_BURST_MS", "read_codex"]
+
+_FIELDS = (
+    "input_tokens",
+    "cached_input_tokens",
+    "output_tokens",
+    "reasoning_output_tokens",
+    "cache_write_input_tokens",
+)
+#: A copied parent history is written in one go: consecutive lines of the burst are at
+#: most this far apart. The child's own first request ends it (a model call takes longer).
+FORK_BURST_MS = 1000
+_MAX_LABEL = 48
+
+SAME_TOTALS = "token_count repeating the previous totals"
+PARENT_COPY = "token_count copied from the parent session"
+
+
+def _label(kind: object, payload: dict[str, Any]) -> str:
+    if not isinstance(kind, str):
+        return "(no type)"
+    sub = payload.get("type")
+    label = (
+        f"{kind}/{sub}" if kind in ("event_msg", "response_item") and isinstance(sub, str) else kind
+    )
+    return label if len(label) <= _MAX_LABEL else label[: _MAX_LABEL - 1] + "…"
+
+
+def _counts(raw: object, path: str) -> tuple[int, ...] | Problem:
+    if not isinstance(raw, dict):
+        return Problem.of(f": {path}", "must be an object of token counts", raw)
+    out = []
+    for key in _FIELDS:
+        value = count_of(raw.get(key))
+        if value is None:
+            return Problem.of(
+                f": {path}.{key}", "must be an integer from 0 to 10^12 or null", raw[key]
+            )
+        out.append(value)
+    return tuple(out)
+
+
+_HEAD = b'{"timestamp":"'
+_NO_INFO = "event_msg/token_count (rate limits only)"
+
+
+def _tail(raw: bytes) -> bytes | None:
+    """The line from the end of its timestamp on (Codex writes the timestamp first)."""
+    if not raw.startswith(_HEAD):
+        return None
+    cut = raw.find(b'"', 14)
+    return raw[cut:] if cut > 0 else None
+
+
+def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
+    problems: list[Problem] = []
+    malformed: list[int] = []
+    kinds: dict[str, int] = {}
+    dups: dict[str, int] = {}
+    blank = 0
+    count = 0
+    model: str | None = None
+    window: int | None = None
+    own_id: str | None = None
+    forked = False
+    replay_until: int | None = None  # in the parent's copied burst: its last time so far
+    prev_totals: tuple[int, ...] | None = None
+    requests: list[LogRequest] = []
+    compactions: list[LogCompaction] = []
+    pending: list[tuple[int, int | None]] = []
+    times: list[int] = []
+    request_since_compaction = True
+    # The previous token_count line from its timestamp on, and what it was: a line with
+    # the very same bytes is the same event again (written as rate limits arrive), so
+    # it needs no decoding (docs/replay.md, "Reading").
+    repeat_tail: bytes | None = None
+    repeat_kind = ""
+    labels: dict[tuple[object, object], str] = {}
+
+    def note(label: str) -> None:
+        kinds[label] = kinds.get(label, 0) + 1
+
+    for number, raw in lines:
+        count = number
+        if repeat_tail is not None and raw.startswith(_HEAD):
+            cut = raw.find(b'"', 14)
+            if cut > 0 and raw[cut:] == repeat_tail and replay_until is None:
+                time = millis(raw[14:cut].decode("ascii", "replace"))
+                if time is not None:
+                    times.append(time)
+                if repeat_kind:
+                    note(repeat_kind)
+                else:
+                    dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + 1
+                continue
+        obj = decode_line(raw)
+        if obj is BLANK:
+            blank += 1
+            continue
+        if isinstance(obj, Malformed):
+            malformed.append(number)
+            problems.append(Problem(f"line {number}", obj.reason))
+            continue
+        assert isinstance(obj, dict)
+        kind = obj.get("type")
+        payload = obj.get("payload")
+        if not isinstance(payload, dict):
+            if format_of(obj) == "claude-code":
+                malformed.append(number)
+                problems.append(
+                    Problem(f"line {number}", "is a Claude Code line in a Codex CLI rollout")
+                )
+                continue
+            note("legacy rollout line (no token counts)" if kind != "event_msg" else "event_msg")
+            continue
+        time = millis(obj.get("timestamp"))
+        if replay_until is not None:
+            if time is None or time - replay_until > FORK_BURST_MS:
+                replay_until = None  # the parent's copied history ended
+            else:
+                replay_until = max(replay_until, time)
+        if time is not None and replay_until is None:
+            times.append(time)
+        if kind == "session_meta":
+            note("session_meta")
+            sid = payload.get("id")
+            if own_id is None:
+                own_id = sid if isinstance(sid, str) else ""
+                source = payload.get("source")
+                forked = isinstance(payload.get("forked_from_id"), str) or (
+                    isinstance(source, dict) and "subagent" in source
+                )
+            elif forked and sid != own_id and time is not None:
+                replay_until = time  # the parent's history follows, copied
+            continue
+        if kind == "turn_context":
+            note("turn_context")
+            name_ = payload.get("model")
+            model = name_ if isinstance(name_, str) and name_ else model
+            continue
+        if kind == "compacted" or (
+            kind == "event_msg" and payload.get("type") == "context_compacted"
+        ):
+            note(_label(kind, payload))
+            if replay_until is None and request_since_compaction:
+                pending.append((number, time))
+                request_since_compaction = False
+            continue
+        if kind != "event_msg" or payload.get("type") != "token_count":
+            if kind == "event_msg":
+                sub = payload.get("type")
+                if sub == "thread_settings_applied":
+                    settings = payload.get("thread_settings")
+                    found = settings.get("model") if isinstance(settings, dict) else None
+                    model = found if isinstance(found, str) and found else model
+                elif sub in ("task_started", "turn_started"):
+                    w = count_of(payload.get("model_context_window"))
+                    window = w if w else window
+            sub = payload.get("type")
+            key = (kind, sub) if type(kind) is str and type(sub) is str else None
+            label = None if key is None else labels.get(key)
+            if label is None:
+                label = _label(kind, payload)
+                if key is not None:
+                    labels[key] = label
+            kinds[label] = kinds.get(label, 0) + 1
+            continue
+        where = f"line {number}"
+        info = payload.get("info")
+        repeat_tail = None
+        if info is None:
+            note(_NO_INFO)
+            repeat_tail, repeat_kind = _tail(raw), _NO_INFO
+            continue
+        if not isinstance(info, dict):
+            malformed.append(number)
+            problems.append(Problem.of(f"{where}: info", "must be an object or null", info))
+            continue
+        last_raw, total_raw = info.get("last_token_usage"), info.get("total_token_usage")
+        last = None if last_raw is None else _counts(last_raw, "info.last_token_usage")
+        totals = None if total_raw is None else _counts(total_raw, "info.total_token_usage")
+        bad = next((x for x in (last, totals) if isinstance(x, Problem)), None)
+        if bad is None and last is None and totals is None:
+            bad = Problem(": info", "has neither last_token_usage nor total_token_usage")
+        if bad is not None:
+            malformed.append(number)
+            problems.append(Problem(f"{where}{bad.path}", bad.rule, bad.value))
+            continue
+        assert not isinstance(last, Problem)
+        assert not isinstance(totals, Problem)
+        if totals is not None and totals == prev_totals:
+            dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + 1
+            repeat_tail, repeat_kind = _tail(raw), ""
+            continue
+        if replay_until is not None:
+            prev_totals = totals if totals is not None else prev_totals
+            dups[PARENT_COPY] = dups.get(PARENT_COPY, 0) + 1
+            continue
+        if last is None:
+            assert totals is not None
+            base = prev_totals or (0, 0, 0, 0, 0)
+            last = tuple(max(0, t - b) for t, b in zip(totals, base, strict=True))
+        if totals is not None:
+            prev_totals = totals
+        w = count_of(info.get("model_context_window"))
+        window = w if w else window
+        inp, cached, output, reasoning, write = last
+        if not (inp or cached or output or reasoning or write):
+            note("event_msg/token_count (estimate, all zero)")
+            continue
+        cached = min(cached, inp)
+        write = min(write, inp - cached)
+        named = info.get("model")
+        if not isinstance(named, str) or not named:
+            named = info.get("model_name")
+        req_model = named if isinstance(named, str) and named else model
+        if len(requests) >= MAX_LOG_REQUESTS:
+            raise too_many_requests(MAX_LOG_REQUESTS)
+        request = LogRequest(
+            line=number,
+            context=inp,
+            output=output,
+            cache_read=cached,
+            cache_write=write,
+            model=req_model,
+            input=inp - cached - write,
+            reasoning=min(reasoning, output),
+            started=time,
+            finished=time,
+        )
+        for line, when in pending:
+            compactions.append(LogCompaction(line, len(requests), None, None, inp, 0, when))
+        pending.clear()
+        request_since_compaction = True
+        requests.append(request)
+        if totals is not None:
+            repeat_tail, repeat_kind = _tail(raw), ""
+    for line, when in pending:
+        compactions.append(LogCompaction(line, len(requests), None, None, None, 0, when))
+    series = (LogSeries("main", tuple(requests), tuple(compactions), (), tuple(times)),)
+    ledger = FileLedger(
+        name=name,
+        lines=count,
+        blank=blank,
+        malformed=tuple(malformed),
+        requests=(("main", len(requests), 0),) if requests else (),
+        duplicates=tuple(sorted(dups.items())),
+        entries=tuple(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
+    )
+    return ParsedLog(
+        "codex",
+        series if requests else (),
+        tuple(problems),
+        sum(dups.values()),
+        window,
+        (ledger,),
+        name,
+        (name,),
+    )
+
+
+def read_codex(name: str, stream: LineSource, *, what: str = "log") -> ParsedLog:
+    """A Codex CLI rollout (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``)."""
+    return _read(name, numbered_lines(stream, what))

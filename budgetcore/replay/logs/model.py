@@ -1,0 +1,202 @@
+"""What an imported log becomes (docs/replay.md, "Imported logs"): numbers only.
+
+A session is one or more files (a Claude Code session file and its subagent files, or
+one Codex rollout). It holds series of requests (the main conversation, each subagent
+run), the log's own compactions, the times of its entries, and a ledger per file that
+accounts for every line. No message text is kept anywhere in these values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.registry.prices import Usage
+from budgetcore.replay.model import Turn
+
+__all__ = [
+    "FORMATS",
+    "FileLedger",
+    "LogCompaction",
+    "LogRequest",
+    "LogSeries",
+    "ParsedLog",
+]
+
+FORMATS: tuple[str, ...] = ("claude-code", "codex")
+
+
+@dataclass(frozen=True, slots=True)
+class LogRequest:
+    """One request the log billed (its copies folded into one)."""
+
+    line: int  # 1-based line of its first copy in its file
+    context: int  # the request's whole input, as the provider billed it
+    output: int  # output tokens (Codex: reasoning included)
+    cache_read: int  # part of context read from the provider's prompt cache
+    cache_write: int  # part of context written to it (5 min + 1 h)
+    model: str | None
+    # For event-counting peer rules (docs/replay.md, "Messages and tool results"): the
+    # conversation's messages on the branch before this request, and the characters of
+    # tool results so far (since the last compaction). None when the log does not let
+    # us count them (Codex).
+    messages: int | None = None
+    tool_result_chars: int | None = None
+    input: int = 0  # uncached input (context - cache_read - cache_write as billed)
+    cache_write_1h: int = 0  # part of cache_write with a 1-hour lifetime
+    reasoning: int = 0  # part of output spent on reasoning (Codex)
+    started: int | None = None  # ms since the epoch of its first entry
+    finished: int | None = None  # ms since the epoch of the line with its final output
+    file: int = 0  # index into ParsedLog.files
+    logged_cost: Decimal | None = None  # the log's own costUSD (Claude Code <= 1.0.8)
+
+    @property
+    def usage(self) -> Usage:
+        """What it used, as billed: the measured usage's unit."""
+        return Usage(
+            input=self.input,
+            cache_write_5m=self.cache_write - self.cache_write_1h,
+            cache_write_1h=self.cache_write_1h,
+            cache_read=self.cache_read,
+            output=self.output,
+            reasoning=self.reasoning,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LogCompaction:
+    line: int
+    after_turn: int  # the number of requests before it (0: before the first)
+    trigger: str | None  # "auto" or "manual" (Claude Code); None when the log does not say
+    pre_tokens: int | None  # the context when it compacted (Claude Code's preTokens)
+    post_tokens: int | None  # the context of the next request, as measured
+    file: int = 0
+    time: int | None = None  # ms since the epoch
+
+
+@dataclass(frozen=True, slots=True)
+class LogSeries:
+    """One conversation of the session: the main one, or one subagent run.
+
+    ``requests`` are those on its replayed branch (the path to its last entry), in
+    order; ``abandoned`` are its requests on other branches (a rewind, an edit): billed,
+    so in the measured usage, but not turns. ``times`` are the times (ms since the
+    epoch) of every timestamped entry on the replayed branch, in file order.
+    """
+
+    name: str  # "main"; "sidechain:<agentId>"; "sidechain-<n>" (an inline run, 1.0.x)
+    requests: tuple[LogRequest, ...]
+    compactions: tuple[LogCompaction, ...]
+    abandoned: tuple[LogRequest, ...] = ()
+    times: tuple[int, ...] = ()
+
+    def turns(self) -> tuple[Turn, ...]:
+        """One replay turn per request: ``added`` is the growth of the context to the
+        next request (across a compaction: its preTokens minus this request's context,
+        never below 0, or this reply's output when the log records no size); the last
+        turn adds its own output."""
+        reqs = self.requests
+        after: dict[int, LogCompaction] = {}
+        for comp in self.compactions:
+            after.setdefault(comp.after_turn, comp)  # the first of several in one gap
+        out = []
+        for i, req in enumerate(reqs):
+            if i + 1 == len(reqs):
+                added = req.output
+            elif (gap := after.get(i + 1)) is not None:
+                added = (
+                    req.output if gap.pre_tokens is None else max(0, gap.pre_tokens - req.context)
+                )
+            else:
+                added = max(0, reqs[i + 1].context - req.context)
+            out.append(Turn(added=added, output=req.output))
+        return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class FileLedger:
+    """Where every line of one file went. ``lines`` equals :attr:`accounted`: the
+    requests (per series: on the replayed branch, on abandoned branches), the copies
+    folded into a request, the entries that are not requests (by type), the blank
+    lines and the malformed ones (by number)."""
+
+    name: str  # the file as shown (its path inside the folder, or its name)
+    lines: int
+    blank: int
+    malformed: tuple[int, ...]  # line numbers; the reasons are in ParsedLog.skipped
+    requests: tuple[tuple[str, int, int], ...]  # (series, on its branch, abandoned)
+    duplicates: tuple[tuple[str, int], ...]  # (kind, lines), see docs/replay.md
+    entries: tuple[tuple[str, int], ...]  # entries that are not requests: (type, lines)
+    orphans: tuple[int, ...] = ()  # parent not in the file: continued from the line before
+
+    @property
+    def request_count(self) -> int:
+        return sum(on + off for _, on, off in self.requests)
+
+    @property
+    def accounted(self) -> int:
+        return (
+            self.request_count
+            + sum(n for _, n in self.duplicates)
+            + sum(n for _, n in self.entries)
+            + self.blank
+            + len(self.malformed)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLog:
+    """One session: its series (the replayed one first), what was skipped, the ledger."""
+
+    format: str  # one of FORMATS
+    series: tuple[LogSeries, ...]  # the main series first when it has requests
+    skipped: tuple[Problem, ...]  # malformed lines, by file and line number
+    duplicates: int  # copies folded into a request, every kind
+    window: int | None  # the model's context window when the log states it (Codex)
+    ledger: tuple[FileLedger, ...] = ()  # one per file, the session file first
+    name: str = ""  # the session as shown (its main file)
+    files: tuple[str, ...] = ()  # the files read, as in the ledger
+
+    @property
+    def main(self) -> LogSeries:
+        return self.series[0]
+
+    def pick(self, name: str | None) -> LogSeries:
+        """The series called ``name`` (None: the main one); raises naming the choices."""
+        if name is None:
+            return self.main
+        for s in self.series:
+            if s.name == name:
+                return s
+        names = ", ".join(s.name for s in self.series)
+        raise ScenarioError([Problem.of("series", f"must be one of {names}", name)])
+
+    def models(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for s in self.series:
+            for r in (*s.requests, *s.abandoned):
+                if r.model is not None:
+                    seen.setdefault(r.model, None)
+        return tuple(seen)
+
+    def main_model(self) -> str | None:
+        """The model of most requests on the main series' branch (ties: the first seen
+        there); None when no request names one."""
+        counts: dict[str, int] = {}
+        for r in self.main.requests:
+            if r.model is not None:
+                counts[r.model] = counts.get(r.model, 0) + 1
+        if not counts:
+            return None
+        top = max(counts.values())
+        return next(m for m, n in counts.items() if n == top)
+
+    def all_requests(self) -> tuple[LogRequest, ...]:
+        """Every request the session billed, each once: every series, abandoned
+        branches included."""
+        out: list[LogRequest] = []
+        for s in self.series:
+            out.extend(s.requests)
+            out.extend(s.abandoned)
+        return tuple(out)

@@ -1,0 +1,242 @@
+"""Reading a log line by line (docs/replay.md, "Reading"): bytes in, one decoded JSON
+value per line out, never the whole file in memory.
+
+A binary stream's ``readline`` splits at ``b"\\n"`` only, so U+2028, U+2029 and U+0085
+(which JSON allows raw inside strings) stay inside their line, and a byte that is not
+UTF-8 spoils its own line, not the file. Numbers go through the one number reader
+(:func:`budgetcore.inputs.numbers.read_number`): an absurd exponent becomes a marker
+that the field check rejects, never an ``InvalidOperation``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Protocol
+
+from budgetcore.errors import NonFinite, Problem, ScenarioError
+from budgetcore.inputs.numbers import MAX_TOKENS, as_whole, read_number
+from budgetcore.inputs.text import limit_of, size_text, too_large
+
+__all__ = [
+    "BLANK",
+    "LONG_LINE",
+    "MAX_LINE_BYTES",
+    "MAX_LOG_REQUESTS",
+    "LineSource",
+    "Malformed",
+    "count_of",
+    "decode_line",
+    "decoded_lines",
+    "format_of",
+    "millis",
+    "numbered_lines",
+    "too_many_requests",
+]
+
+#: The most requests one session may hold, every series and file together. A real
+#: session has hundreds to a few thousand; a log's numbers take about 200 bytes per
+#: request, so the cap bounds the memory at a few hundred MB, like the turn cap does.
+MAX_LOG_REQUESTS = 1_000_000
+
+BLANK = object()  # a line with nothing but white space
+
+
+class LineSource(Protocol):
+    """Anything with a binary ``readline`` (a file, ``io.BytesIO``, standard input)."""
+
+    def readline(self, size: int = -1, /) -> bytes: ...
+
+
+class Malformed:
+    """A line that is not a JSON object, and why (English; the ledger lists it)."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+_decode = json.JSONDecoder(parse_float=read_number, parse_constant=NonFinite).decode
+
+
+#: A line longer than this is malformed and skipped (read in pieces, never held): no
+#: real log line comes near it, and it keeps one read from holding the whole limit.
+MAX_LINE_BYTES = limit_of("log-line")
+#: What :func:`numbered_lines` yields for a line over :data:`MAX_LINE_BYTES`.
+LONG_LINE = b"\x00 a line longer than the limit"
+
+
+def numbered_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int, bytes]]:
+    """(1-based line number, the line's bytes) for every line, a leading byte-order
+    mark dropped; :data:`LONG_LINE` for a line over :data:`MAX_LINE_BYTES`. Stops with
+    the size error past ``SIZE_LIMITS[what]``: a stream without a newline (/dev/zero, a
+    binary file) ends at the limit, not when the memory runs out."""
+    limit = limit_of(what)
+    seen = 0
+    number = 0
+    readline = stream.readline
+    while True:
+        raw = readline(min(MAX_LINE_BYTES, limit - seen) + 1)
+        if not raw:
+            return
+        number += 1
+        seen += len(raw)
+        if seen > limit:
+            raise too_large(what, limit)
+        if len(raw) > MAX_LINE_BYTES:
+            while not raw.endswith(b"\n"):  # the rest of the line, piece by piece
+                raw = readline(min(MAX_LINE_BYTES, limit - seen) + 1)
+                seen += len(raw)
+                if seen > limit:
+                    raise too_large(what, limit)
+                if not raw:
+                    break
+            yield number, LONG_LINE
+            continue
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        yield number, raw
+
+
+def decoded_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int, object]]:
+    """(1-based line number, value) for every line: a dict, :data:`BLANK` or a
+    :class:`Malformed`."""
+    value = decode_line
+    for number, raw in numbered_lines(stream, what):
+        yield number, value(raw)
+
+
+def decode_line(raw: bytes) -> object:
+    """One line's value: a dict, :data:`BLANK` or a :class:`Malformed`."""
+    if raw is LONG_LINE:
+        return Malformed(f"is longer than {size_text(MAX_LINE_BYTES)}")
+    if raw[:1] != b"{" and not raw.strip():  # a line that opens an object is not blank
+        return BLANK
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Malformed(f"is not UTF-8 text (byte {exc.start + 1} of the line)")
+    try:
+        obj = _decode(text)
+    except RecursionError:
+        return Malformed("is nested too deeply")
+    except ValueError:  # JSONDecodeError, or an integer beyond int()'s digit limit
+        return Malformed("is not valid JSON")
+    if not isinstance(obj, dict):
+        return Malformed("is not a JSON object")
+    return obj
+
+
+_CODEX_TYPES = frozenset(
+    {
+        "session_meta",
+        "turn_context",
+        "event_msg",
+        "response_item",
+        "compacted",
+        "inter_agent_communication",
+    }
+)
+
+
+def format_of(obj: dict[str, object]) -> str | None:
+    """ "codex", "claude-code", or None when one line does not say."""
+    kind = obj.get("type")
+    if "payload" in obj and kind in _CODEX_TYPES:
+        return "codex"
+    if (
+        "uuid" in obj
+        or "sessionId" in obj
+        or "parentUuid" in obj
+        or isinstance(obj.get("message"), dict)
+        or kind in ("summary", "file-history-snapshot", "queue-operation")
+    ):
+        return "claude-code"
+    if "record_type" in obj or ("id" in obj and "instructions" in obj):
+        return "codex"  # the legacy rollout (before token counts): nothing to count
+    return None
+
+
+def count_of(raw: object) -> int | None:
+    """A token count: a whole number from 0 to 10^12; null or missing is 0; else None."""
+    if raw is None:
+        return 0
+    if type(raw) is int:  # the common case, first
+        return raw if 0 <= raw <= MAX_TOKENS else None
+    return as_whole(raw)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+_DAYS: dict[str, int] = {}
+_MINUTES: dict[str, int] = {}
+
+
+def millis(raw: object) -> int | None:
+    """An entry's time as whole milliseconds since the epoch, exactly: ISO-8601 text
+    (``Z`` or an offset; no offset is UTC; digits below a millisecond are dropped, a
+    floor), or epoch seconds / milliseconds as a JSON integer (headless Codex). None
+    when absent or unreadable."""
+    if isinstance(raw, str):
+        # The form both tools write, 2026-01-20T09:00:05.123Z, without a datetime: the
+        # minute from a memo, then the seconds and milliseconds.
+        if len(raw) == 24 and raw[19] == "." and raw[23] == "Z" and raw[16] == ":":
+            minute = _MINUTES.get(raw[:16])
+            if minute is None:
+                minute = _minute(raw[:16])
+            tail = raw[17:19] + raw[20:23]
+            if minute is not None and tail.isdigit() and tail.isascii() and tail[0] < "6":
+                return minute + int(tail)
+        if not 10 <= len(raw) <= 40:
+            return None
+        try:
+            when = datetime.fromisoformat(raw)
+        except ValueError:
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        delta = when - _EPOCH
+        return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
+    if type(raw) is int and 0 <= raw < 10**14:
+        return raw * 1000 if raw < 10**11 else raw
+    return None
+
+
+def _minute(text: str) -> int | None:
+    """Milliseconds since the epoch of YYYY-MM-DDTHH:MM (memoised: a session spans a
+    few thousand minutes at most)."""
+    if not (text[10] == "T" and text[13] == ":" and text[:10].count("-") == 2):
+        return None
+    day = _DAYS.get(text[:10])
+    if day is None:
+        try:
+            day = (datetime.fromisoformat(text[:10]).date() - _EPOCH.date()).days
+        except ValueError:
+            return None
+        if len(_DAYS) < 10_000:
+            _DAYS[text[:10]] = day
+    hours, minutes = text[11:13], text[14:16]
+    if not (hours + minutes).isdigit() or not (hours + minutes).isascii():
+        return None
+    if int(hours) > 23 or int(minutes) > 59:
+        return None
+    found = ((day * 24 + int(hours)) * 60 + int(minutes)) * 60_000
+    if len(_MINUTES) < 100_000:
+        _MINUTES[text] = found
+    return found
+
+
+def too_many_requests(limit: int = MAX_LOG_REQUESTS) -> ScenarioError:
+    return ScenarioError(
+        [
+            Problem.coded(
+                "log",
+                f"has more than {limit:,} requests (the most one session may hold)",
+                "log-too-many-requests",
+                limit=f"{limit:,}",
+            )
+        ]
+    )

@@ -1,0 +1,117 @@
+"""A log's session replayed (docs/replay.md, "No scenario needed"): the scenario a log
+implies, and one session's replay beside its measured usage.
+
+With a log and no scenario, the scenario is the default one with the log's main model's
+contract from the registry (its I and O; q stays 1), and its prices bill the replay's
+modelled requests, so the modelled cost and the measured one refer to one model. When
+the registry does not know the model, the default scenario stays, and that is said.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.registry.models import Resolution, resolve
+from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.usage import MeasuredUsage, measured_usage
+from budgetcore.replay.model import Replay, ReplayOptions
+from budgetcore.scenario.model import Scenario
+
+__all__ = ["LogModel", "SessionRun", "log_model", "run_session"]
+
+
+@dataclass(frozen=True, slots=True)
+class LogModel:
+    """The scenario's model as taken from a log."""
+
+    logged: str | None  # the log's main model, as written (None: it names none)
+    resolution: Resolution | None  # how the registry mapped it (None: nothing to map)
+    scenario: Scenario  # the default scenario with that contract (unchanged if unknown)
+
+    @property
+    def known(self) -> bool:
+        return self.resolution is not None and self.resolution.model is not None
+
+
+def log_model(
+    log: ParsedLog,
+    base: Scenario | None = None,
+    resolver: Callable[[str], Resolution] = resolve,
+) -> LogModel:
+    """The default scenario (or ``base``) with the contract of the log's main model."""
+    scenario = Scenario() if base is None else base
+    name = log.main_model()
+    if name is None:
+        return LogModel(None, None, scenario)
+    found = resolver(name)
+    if found.model is None:
+        return LogModel(name, found, scenario)
+    contract = dataclasses.replace(
+        found.model.contract, reserves_output=scenario.main_model.reserves_output
+    )
+    return LogModel(name, found, dataclasses.replace(scenario, main_model=contract))
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRun:
+    """One session of an import: what was read, its replay, its measured usage."""
+
+    name: str
+    log: ParsedLog | None  # None: the session could not be read (``error``)
+    series: str | None = None  # the replayed series (None: the main one)
+    result: Replay | None = None  # None: not replayed (usage only, or an error)
+    measured: MeasuredUsage | None = None
+    model: LogModel | None = None  # set when the scenario's model came from the log
+    error: tuple[Problem, ...] = ()
+
+
+def run_session(
+    name: str,
+    log: ParsedLog,
+    *,
+    scenario: Scenario | None,
+    options: ReplayOptions | None,
+    series: str | None = None,
+    replay_it: bool = True,
+    resolver: Callable[[str], Resolution] = resolve,
+) -> SessionRun:
+    """Measure and (unless ``replay_it`` is False) replay one session. ``scenario``
+    None: the log's own model (:func:`log_model`), whose prices also bill the replay
+    when ``options`` give none."""
+    from budgetcore.replay.simulate import replay  # noqa: PLC0415 - the heavy part
+
+    measured = measured_usage(log, resolver)
+    model = None
+    if scenario is None:
+        model = log_model(log, resolver=resolver)
+        scenario = model.scenario
+        if model.known:
+            assert model.resolution is not None
+            assert model.resolution.model is not None
+            prices = model.resolution.model.prices
+            if options is None:
+                options = ReplayOptions(main_prices=prices)
+            elif options.main_prices is None:
+                options = dataclasses.replace(options, main_prices=prices)
+    if not replay_it:
+        return SessionRun(name, log, series, None, measured, model)
+    chosen = log.pick(series)
+    turns = chosen.turns()
+    if not turns:
+        off = len(chosen.abandoned)
+        raise ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    f"has no request on the replayed branch of series {chosen.name} "
+                    f"({off:,} on abandoned branches)",
+                    "log-no-branch-requests",
+                    series=chosen.name,
+                    abandoned=f"{off:,}",
+                )
+            ]
+        )
+    return SessionRun(name, log, series, replay(scenario, turns, options), measured, model)

@@ -1,0 +1,262 @@
+"""Measured usage (docs/replay.md, "Measured usage"): what the log says its requests
+used, per model and in total, and what that cost at the registry's prices.
+
+Every request the session billed counts once: every series, abandoned branches too.
+Each request is priced on its own (:func:`budgetcore.registry.prices.request_cost`:
+the tier its context falls in, 1-hour cache writes at their own price); a request
+whose model has no price, or that used a category its model lists no price for, has
+an unknown cost, and so does every total it is part of. The priced part is kept
+beside (``known_cost``), so "at least $X" can be said.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from budgetcore.registry.models import Resolution, resolve
+from budgetcore.registry.prices import MONEY, Prices, Usage, tier_for
+from budgetcore.replay.logs.model import LogRequest, ParsedLog
+
+__all__ = ["MeasuredUsage", "ModelUsage", "measured_usage", "total_usage"]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelUsage:
+    model: str | None  # as the log wrote it (None: the log names no model)
+    resolved: str | None  # the registry entry it maps to
+    how: str  # how it was mapped ("exact", ...; "none": no entry)
+    requests: int
+    usage: Usage
+    cost: Decimal | None  # None: at least one request has no price
+    known_cost: Decimal  # the cost of the requests that have one
+    unpriced: int  # requests without a price
+    logged_cost: Decimal | None = None  # the log's own costUSD, where it wrote one
+    logged_requests: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MeasuredUsage:
+    models: tuple[ModelUsage, ...]  # by cost, then by name
+    requests: int
+    usage: Usage
+    cost: Decimal | None
+    known_cost: Decimal
+    unpriced: int
+    logged_cost: Decimal | None
+    logged_requests: int
+
+    def as_dict(self) -> dict[str, object]:
+        def one(u: Usage) -> dict[str, int]:
+            return {
+                "input": u.input,
+                "cache_write_5m": u.cache_write_5m,
+                "cache_write_1h": u.cache_write_1h,
+                "cache_read": u.cache_read,
+                "output": u.output,
+                "reasoning": u.reasoning,
+            }
+
+        def money(value: Decimal | None) -> str | None:
+            return None if value is None else str(value)
+
+        return {
+            "requests": self.requests,
+            **one(self.usage),
+            "cost": money(self.cost),
+            "known_cost": money(self.known_cost),
+            "unpriced_requests": self.unpriced,
+            "logged_cost": money(self.logged_cost),
+            "logged_cost_requests": self.logged_requests,
+            "models": [
+                {
+                    "model": m.model,
+                    "registry": m.resolved,
+                    "how": m.how,
+                    "requests": m.requests,
+                    **one(m.usage),
+                    "cost": money(m.cost),
+                    "known_cost": money(m.known_cost),
+                    "unpriced_requests": m.unpriced,
+                    "logged_cost": money(m.logged_cost),
+                }
+                for m in self.models
+            ],
+        }
+
+
+def _sum(values: Iterable[Usage]) -> Usage:
+    total = Usage()
+    for u in values:
+        total = total + u
+    return total
+
+
+class _Acc:
+    """One model's sums. Requests are summed per price tier (the prices are flat within
+    one, so the sum of products is the product of the sums, exactly) and priced once."""
+
+    __slots__ = ("logged", "logged_n", "n", "parts", "tiers", "unpriced")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.parts = [0, 0, 0, 0, 0, 0]
+        self.tiers: dict[int, list[int]] = {}  # tier index -> priced requests' sums
+        self.unpriced = 0
+        self.logged = Decimal(0)
+        self.logged_n = 0
+
+
+def _tier_index(prices: Prices, context: int) -> int:
+    """The tier a request pays: 0 the base prices, i the i-th tier (strictly above)."""
+    found = 0
+    for i, tier in enumerate(prices.tiers, start=1):
+        if context > tier.above:
+            found = i
+    return found
+
+
+def measured_usage(
+    requests: Iterable[LogRequest] | ParsedLog,
+    resolver: Callable[[str], Resolution] = resolve,
+) -> MeasuredUsage:
+    """The measured usage of a session's requests (a :class:`ParsedLog`: all of them)."""
+    reqs = requests.all_requests() if isinstance(requests, ParsedLog) else requests
+    accs: dict[str | None, _Acc] = {}
+    found: dict[str, Resolution] = {}
+    prices_of: dict[str | None, Prices | None] = {}
+    flats: dict[tuple[int, int], tuple[Decimal | None, ...]] = {}
+    for r in reqs:
+        acc = accs.get(r.model)
+        if acc is None:
+            acc = accs[r.model] = _Acc()
+            res = None if r.model is None else found.setdefault(r.model, resolver(r.model))
+            prices_of[r.model] = None if res is None or res.model is None else res.model.prices
+        prices = prices_of[r.model]
+        write_1h = r.cache_write_1h
+        parts = (r.input, r.cache_write - write_1h, write_1h, r.cache_read, r.output)
+        acc.n += 1
+        p = acc.parts
+        for i in range(5):
+            p[i] += parts[i]
+        p[5] += r.reasoning
+        if r.logged_cost is not None:
+            acc.logged = MONEY.add(acc.logged, r.logged_cost)
+            acc.logged_n += 1
+        if prices is None:
+            acc.unpriced += 1
+            continue
+        index = _tier_index(prices, r.context) if prices.tiers else 0
+        flat = flats.get((id(prices), index))
+        if flat is None:
+            flat = flats[(id(prices), index)] = _flat_cached(prices, index)
+        if any(n and price is None for n, price in zip(parts, flat, strict=True)):
+            acc.unpriced += 1  # a category without a price: this request's cost is unknown
+            continue
+        sums = acc.tiers.get(index)
+        if sums is None:
+            sums = acc.tiers[index] = [0, 0, 0, 0, 0]
+        for i in range(5):
+            sums[i] += parts[i]
+    models = []
+    for name, acc in accs.items():
+        res = None if name is None else found[name]
+        prices = prices_of[name]
+        cost = Decimal(0)
+        for index, sums in acc.tiers.items():
+            assert prices is not None
+            for n, price in zip(sums, _flat_cached(prices, index), strict=True):
+                if n:
+                    assert price is not None
+                    cost = MONEY.add(cost, MONEY.multiply(price, Decimal(n)))
+        usage = Usage(
+            input=acc.parts[0],
+            cache_write_5m=acc.parts[1],
+            cache_write_1h=acc.parts[2],
+            cache_read=acc.parts[3],
+            output=acc.parts[4],
+            reasoning=acc.parts[5],
+        )
+        models.append(
+            ModelUsage(
+                model=name,
+                resolved=None if res is None or res.model is None else res.model.name,
+                how="none" if res is None else res.how,
+                requests=acc.n,
+                usage=usage,
+                cost=None if acc.unpriced else cost,
+                known_cost=cost,
+                unpriced=acc.unpriced,
+                logged_cost=acc.logged if acc.logged_n else None,
+                logged_requests=acc.logged_n,
+            )
+        )
+    models.sort(key=lambda m: (-(m.known_cost), m.model or ""))
+    return total_usage(models)
+
+
+def _flat_cached(prices: Prices, index: int) -> tuple[Decimal | None, ...]:
+    """The five flat prices (input, write 5m, write 1h, read, output) of a tier."""
+    base = prices if index == 0 else tier_for(prices, prices.tiers[index - 1].above + 1)
+    return (base.input, base.cache_write, base.cache_write_1h, base.cache_read, base.output)
+
+
+def total_usage(models: Iterable[ModelUsage]) -> MeasuredUsage:
+    """The total of per-model rows (also: of several sessions' rows, model by model)."""
+    rows = tuple(models)
+    known = Decimal(0)
+    logged = Decimal(0)
+    for m in rows:
+        known = MONEY.add(known, m.known_cost)
+        if m.logged_cost is not None:
+            logged = MONEY.add(logged, m.logged_cost)
+    unpriced = sum(m.unpriced for m in rows)
+    logged_n = sum(m.logged_requests for m in rows)
+    return MeasuredUsage(
+        models=rows,
+        requests=sum(m.requests for m in rows),
+        usage=_sum(m.usage for m in rows),
+        cost=None if unpriced else known,
+        known_cost=known,
+        unpriced=unpriced,
+        logged_cost=logged if logged_n else None,
+        logged_requests=logged_n,
+    )
+
+
+def merge_usage(parts: Iterable[MeasuredUsage]) -> MeasuredUsage:
+    """Several sessions' measured usage as one (a folder's total row)."""
+    by_model: dict[str | None, list[ModelUsage]] = {}
+    for part in parts:
+        for m in part.models:
+            by_model.setdefault(m.model, []).append(m)
+    rows = []
+    for name, group in by_model.items():
+        known = Decimal(0)
+        logged = Decimal(0)
+        for m in group:
+            known = MONEY.add(known, m.known_cost)
+            if m.logged_cost is not None:
+                logged = MONEY.add(logged, m.logged_cost)
+        unpriced = sum(m.unpriced for m in group)
+        logged_n = sum(m.logged_requests for m in group)
+        rows.append(
+            ModelUsage(
+                model=name,
+                resolved=group[0].resolved,
+                how=group[0].how,
+                requests=sum(m.requests for m in group),
+                usage=_sum(m.usage for m in group),
+                cost=None if unpriced else known,
+                known_cost=known,
+                unpriced=unpriced,
+                logged_cost=logged if logged_n else None,
+                logged_requests=logged_n,
+            )
+        )
+    rows.sort(key=lambda m: (-(m.known_cost), m.model or ""))
+    return total_usage(rows)
+
+
+__all__ += ["merge_usage"]

@@ -1,0 +1,236 @@
+"""A replay as a table for people (``replay --format table``, the default on a
+terminal): per turn the log's request and the modelled one, then the ledger, the
+measured usage with its cost, and the modelled cost beside it (docs/replay.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+
+from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.session import SessionRun
+from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage, merge_usage
+from budgetcore.replay.model import Replay
+
+__all__ = ["money_text", "write_table"]
+
+Write = Callable[[str], object]
+_FORMATS = {"claude-code": "Claude Code", "codex": "Codex CLI"}
+
+
+def money_text(value: Decimal | None) -> str:
+    """Dollars for people: cents, or four significant places below a cent; the exact
+    value is in the JSON output."""
+    if value is None:
+        return "unknown"
+    if value == 0:
+        return "$0.00"
+    if abs(value) >= Decimal("0.01"):
+        return f"${value.quantize(Decimal('0.01')):,}"  # half-even, display only
+    return f"${value:.2g}" if abs(value) >= Decimal("1E-6") else f"${value:.1E}"
+
+
+def _n(value: int | None) -> str:
+    return "—" if value is None else f"{value:,}"
+
+
+def _grid(head: Sequence[str], rows: Sequence[Sequence[str]], write: Write, left: int = 1) -> None:
+    widths = [len(h) for h in head]
+    for row in rows:
+        for i, cell in enumerate(row):
+            widths[i] = max(widths[i], len(cell))
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            c.ljust(widths[i]) if i < left else c.rjust(widths[i]) for i, c in enumerate(cells)
+        ]
+        return "  " + "  ".join(parts).rstrip() + "\n"
+
+    write(line(head))
+    for row in rows:
+        write(line(row))
+
+
+def _turns(result: Replay, log: ParsedLog | None, series: str | None, write: Write) -> None:
+    chosen = None if log is None else log.pick(series)
+    compacted = set() if chosen is None else {c.after_turn for c in chosen.compactions}
+    requests = () if chosen is None else chosen.requests
+    head = ["turn", "log context", "log output", "full input", "K?", "status", "unseen", "cost"]
+    rows = []
+    for i, r in enumerate(result.rows):
+        req = requests[i] if i < len(requests) else None
+        mark = " ✂" if r.turn in compacted else ""
+        rows.append(
+            [
+                f"{r.turn:,}",
+                _n(None if req is None else req.context),
+                _n(None if req is None else req.output) + mark,
+                _n(r.full_input),
+                "yes" if r.trigger_reached else "",
+                r.status,
+                _n(r.unseen) if r.unseen else "",
+                money_text(r.cost) if r.cost is not None else _n(r.main_input_billed),
+            ]
+        )
+    write("Turns (one per request on the replayed branch; ✂ the log compacted after it)\n")
+    _grid(head, rows, write, left=1)
+
+
+def _ledger(log: ParsedLog, write: Write) -> None:
+    write("Ledger (every line of every file; the counts add up to the lines read)\n")
+    for f in log.ledger:
+        mark = "" if f.accounted == f.lines else f"  (MISMATCH: {f.accounted:,} accounted)"
+        write(f"  {f.name or 'log'}: {f.lines:,} lines{mark}\n")
+        for s, on, off in f.requests:
+            write(f"    requests, {s}: {on:,} on the replayed branch, {off:,} on abandoned ones\n")
+        for kind, n in f.duplicates:
+            write(f"    copies folded ({kind}): {n:,}\n")
+        if f.entries:
+            parts = ", ".join(f"{k} {n:,}" for k, n in f.entries)
+            write(f"    not requests: {parts}\n")
+        if f.blank:
+            write(f"    blank: {f.blank:,}\n")
+        if f.malformed:
+            nums = ", ".join(f"{n:,}" for n in f.malformed[:20])
+            more = f" and {len(f.malformed) - 20:,} more" if len(f.malformed) > 20 else ""
+            write(f"    malformed: {len(f.malformed):,} (lines {nums}{more})\n")
+        if f.orphans:
+            nums = ", ".join(f"{n:,}" for n in f.orphans[:20])
+            write(f"    parent not in the file, continued from the entry before: lines {nums}\n")
+
+
+def _usage_rows(models: Sequence[ModelUsage], total: MeasuredUsage) -> list[list[str]]:
+    rows = []
+    for m in models:
+        name = m.model or "(no model)"
+        if m.resolved is not None and m.resolved != m.model:
+            name += f" → {m.resolved}"
+        elif m.resolved is None:
+            name += " (not in the registry)"
+        u = m.usage
+        cost = money_text(m.cost)
+        if m.cost is None and m.unpriced < m.requests:
+            cost = f"unknown (≥ {money_text(m.known_cost)})"
+        rows.append(
+            [
+                name,
+                f"{m.requests:,}",
+                f"{u.input:,}",
+                f"{u.cache_write_5m:,}",
+                f"{u.cache_write_1h:,}",
+                f"{u.cache_read:,}",
+                f"{u.output:,}",
+                f"{u.reasoning:,}",
+                cost,
+            ]
+        )
+    u = total.usage
+    cost = money_text(total.cost)
+    if total.cost is None and total.unpriced < total.requests:
+        cost = f"unknown (≥ {money_text(total.known_cost)})"
+    rows.append(
+        [
+            "total",
+            f"{total.requests:,}",
+            f"{u.input:,}",
+            f"{u.cache_write_5m:,}",
+            f"{u.cache_write_1h:,}",
+            f"{u.cache_read:,}",
+            f"{u.output:,}",
+            f"{u.reasoning:,}",
+            cost,
+        ]
+    )
+    return rows
+
+
+_USAGE_HEAD = [
+    "model",
+    "requests",
+    "input",
+    "cache write 5m",
+    "cache write 1h",
+    "cache read",
+    "output",
+    "reasoning",
+    "cost",
+]
+
+
+def _measured(m: MeasuredUsage, write: Write) -> None:
+    write("Measured usage (what the log says every billed request used, each once)\n")
+    _grid(_USAGE_HEAD, _usage_rows(m.models, m), write)
+    if m.logged_cost is not None:
+        write(
+            f"  The log's own costUSD, on {m.logged_requests:,} request(s): "
+            f"{money_text(m.logged_cost)}\n"
+        )
+
+
+def _session(run: SessionRun, write: Write) -> None:
+    log = run.log
+    if log is None:
+        write(f"Session {run.name}: not read\n")
+        for p in run.error:
+            write(f"  {p}\n")
+        return
+    files = len(log.files)
+    extra = f", {files} files" if files > 1 else ""
+    write(f"Session {run.name or 'log'} ({_FORMATS.get(log.format, log.format)}{extra})\n")
+    m = run.model
+    if m is not None:
+        res = m.resolution
+        c = m.scenario.main_model
+        if m.known and res is not None and res.model is not None:
+            write(
+                f"Scenario: the default one with the log's main model {m.logged} "
+                f"(registry {res.model.name}, {res.how}): I {c.input_tokens:,}, "
+                f"O {c.output_tokens:,}\n"
+            )
+        elif m.logged is not None:
+            write(
+                f"Scenario: the default one; the log's main model {m.logged} is not in "
+                f"the registry (I {c.input_tokens:,}, O {c.output_tokens:,})\n"
+            )
+        else:
+            write("Scenario: the default one; the log names no model\n")
+    if run.result is not None:
+        _turns(run.result, log, run.series, write)
+    _ledger(log, write)
+    if run.measured is not None:
+        _measured(run.measured, write)
+    if run.result is not None and run.measured is not None:
+        s = run.result.summary
+        last = run.result.rows[-1]
+        k, cap = last.trigger_tokens, last.summary_cap
+        write(
+            f"This session cost {money_text(run.measured.cost)} as logged; with K {k:,} "
+            f"and S {cap:,} the model says {money_text(s.cost)}"
+            + ("" if s.cost is not None else " (no prices: tokens only)")
+            + f" ({s.turns:,} turns, {s.runs:,} summary runs, peak full input "
+            f"{s.peak_full_input:,}).\n"
+        )
+    write("\n")
+
+
+def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> None:
+    for run in runs:
+        _session(run, write)
+    if not folder:
+        return
+    ok = [r for r in runs if r.log is not None]
+    write(f"Total: {len(runs):,} sessions ({len(runs) - len(ok):,} not read)\n")
+    head = ["session", "lines", "requests", "turns", "measured cost", "modelled cost"]
+    rows = []
+    for r in ok:
+        assert r.log is not None
+        lines = sum(f.lines for f in r.log.ledger)
+        turns = "—" if r.result is None else f"{r.result.summary.turns:,}"
+        modelled = "—" if r.result is None else money_text(r.result.summary.cost)
+        measured = "—" if r.measured is None else money_text(r.measured.cost)
+        reqs = "—" if r.measured is None else f"{r.measured.requests:,}"
+        rows.append([r.name, f"{lines:,}", reqs, turns, measured, modelled])
+    _grid(head, rows, write)
+    merged = merge_usage(r.measured for r in ok if r.measured is not None)
+    _measured(merged, write)

@@ -1,0 +1,458 @@
+"""The replay panel's imported logs drawn (docs/replay.md, "The page"): one row per
+session and a total, then the chosen session's model switch, ledger, measured usage
+and its cost beside the modelled one. Pure: panel in, markup out.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.messages import count, t
+from budgetcore.ui.replay_panel import LoadedLog, ReplayPanel
+from budgetcore.units import format_int
+
+if TYPE_CHECKING:
+    from budgetcore.replay.logs.model import ParsedLog
+    from budgetcore.replay.logs.usage import MeasuredUsage
+    from budgetcore.replay.model import Replay
+
+__all__ = ["cost_sentence", "logs_html", "money"]
+
+
+def money(value: Decimal | None, lang: str) -> str:
+    """Dollars for people (cents; four significant places below a cent); the exact
+    value is in ``data-value``."""
+    if value is None:
+        return t("replay.logs.unknown", lang)
+    if value == 0:
+        return "$0.00"
+    if abs(value) >= Decimal("0.01"):
+        return f"${value.quantize(Decimal('0.01')):,}"  # half-even, display only
+    return f"${value:.2g}"
+
+
+def _exact(value: Decimal | None) -> str:
+    return "null" if value is None else str(value)
+
+
+def _cost_cell(m: MeasuredUsage | None, lang: str) -> Markup:
+    if m is None:
+        return el("td", {"class": "num"}, "—")
+    text = money(m.cost, lang)
+    if m.cost is None and m.unpriced < m.requests:
+        text = t("replay.logs.at-least", lang, cost=money(m.known_cost, lang))
+    return el("td", {"class": "num", "data-value": _exact(m.cost)}, text)
+
+
+def _requests(log: ParsedLog) -> tuple[int, int, int]:
+    main = log.main
+    other = sum(len(s.requests) + len(s.abandoned) for s in log.series if s is not main)
+    return len(main.requests), len(main.abandoned), other
+
+
+def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
+    from budgetcore.replay.logs.usage import merge_usage  # noqa: PLC0415
+
+    rows = []
+    chosen = panel.chosen
+    for i, item in enumerate(panel.logs):
+        pressed = "true" if item is chosen else "false"
+        button = el(
+            "button",
+            {"type": "button", "class": "link", "data-replay-session": i, "aria-pressed": pressed},
+            item.name or t("replay.logs.unnamed", lang),
+        )
+        if item.log is None:
+            cells = [el("td", {"colspan": 4}, t("replay.logs.unusable-short", lang))]
+        else:
+            on, off, other = _requests(item.log)
+            lines = sum(f.lines for f in item.log.ledger)
+            cells = [
+                el("td", {"class": "num"}, format_int(lines)),
+                el("td", {"class": "num"}, format_int(on)),
+                el("td", {"class": "num"}, format_int(off + other)),
+                _cost_cell(item.measured, lang),
+            ]
+        rows.append(el("tr", {"data-session-row": i}, el("th", {"scope": "row"}, button), *cells))
+    ok = [x for x in panel.logs if x.log is not None]
+    total = merge_usage(x.measured for x in ok if x.measured is not None)
+    lines = sum(f.lines for x in ok if x.log is not None for f in x.log.ledger)
+    on = sum(_requests(x.log)[0] for x in ok if x.log is not None)
+    rest = total.requests - on
+    rows.append(
+        el(
+            "tr",
+            {"class": "rp-total", "data-session-row": "total"},
+            el("th", {"scope": "row"}, t("replay.logs.total", lang, n=format_int(len(panel.logs)))),
+            el("td", {"class": "num"}, format_int(lines)),
+            el("td", {"class": "num"}, format_int(on)),
+            el("td", {"class": "num"}, format_int(rest)),
+            _cost_cell(total, lang),
+        )
+    )
+    head = el(
+        "tr",
+        None,
+        *(
+            el("th", {"scope": "col"}, t(f"replay.logs.col.{k}", lang))
+            for k in ("session", "lines", "replayed", "other", "measured")
+        ),
+    )
+    return el(
+        "div",
+        {"class": "table-scroll"},
+        el(
+            "table",
+            {"class": "grid rp-sessions", "data-sessions": len(panel.logs)},
+            el("caption", None, t("replay.logs.sessions", lang)),
+            el("thead", None, head),
+            el("tbody", None, *rows),
+        ),
+    )
+
+
+def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
+    m = item.model
+    if m is None or m.logged is None:
+        return el(
+            "p", {"class": "note-small", "data-log-model": "none"}, t("replay.logs.no-model", lang)
+        )
+    res = m.resolution
+    if not m.known or res is None or res.model is None:
+        return el(
+            "p",
+            {"class": "warn", "data-log-model": "unknown"},
+            t("replay.logs.model-unknown", lang, model=m.logged),
+        )
+    c = res.model.contract
+    attrs: dict[str, object] = {"type": "checkbox", "data-replay-log-model": ""}
+    if panel.log_model:
+        attrs["checked"] = ""
+    label = t(
+        "replay.logs.use-model",
+        lang,
+        model=m.logged,
+        entry=res.model.name,
+        how=res.how,
+        i=format_int(c.input_tokens),
+        o=format_int(c.output_tokens),
+    )
+    return el(
+        "p",
+        {"class": "rp-switch", "data-log-model": res.model.name},
+        el("label", None, el("input", attrs), " ", label),
+    )
+
+
+#: The ledger's kinds of folded copies (docs/replay.md, "The ledger"), by catalogue key.
+_COPY_KEYS = {
+    "copy of a request": "replay.logs.copy.request",
+    "copy of a main request": "replay.logs.copy.main",
+    "token_count repeating the previous totals": "replay.logs.copy.same-totals",
+    "token_count copied from the parent session": "replay.logs.copy.parent",
+}
+
+
+def _copy_kind(kind: str, lang: str) -> str:
+    key = _COPY_KEYS.get(kind)
+    return kind if key is None else t(key, lang)
+
+
+def _ledger(log: ParsedLog, lang: str) -> Markup:
+    rows = []
+    for f in log.ledger:
+        reqs = "; ".join(
+            t("replay.logs.series", lang, name=s, on=format_int(on), off=format_int(off))
+            for s, on, off in f.requests
+        )
+        copies = ", ".join(f"{_copy_kind(k, lang)} {format_int(n)}" for k, n in f.duplicates)
+        copies = copies or "0"
+        entries = ", ".join(f"{k} {format_int(n)}" for k, n in f.entries) or "0"
+        bad = (
+            t(
+                "replay.logs.bad-lines",
+                lang,
+                n=format_int(len(f.malformed)),
+                lines=", ".join(format_int(x) for x in f.malformed[:12])
+                + (" …" if len(f.malformed) > 12 else ""),
+            )
+            if f.malformed
+            else "0"
+        )
+        cells = [
+            ("lines", format_int(f.lines)),
+            ("requests", reqs or "0"),
+            ("copies", copies),
+            ("entries", entries),
+            ("blank", format_int(f.blank)),
+            ("malformed", bad),
+        ]
+        if f.orphans:
+            cells.append(("orphans", ", ".join(format_int(x) for x in f.orphans[:12])))
+        items = [
+            el(
+                "li",
+                {"data-ledger": k},
+                el("span", {"class": "rp-key"}, t(f"replay.logs.ledger.{k}", lang) + ":"),
+                " ",
+                v,
+            )
+            for k, v in cells
+        ]
+        adds = f.accounted == f.lines
+        rows.append(
+            el(
+                "li",
+                {"data-ledger-file": f.name, "data-lines": f.lines, "data-accounted": f.accounted},
+                el("strong", None, f.name or t("replay.logs.unnamed", lang)),
+                el("ul", None, *items),
+                el(
+                    "p",
+                    {"class": "note-small" if adds else "warn"},
+                    t("replay.logs.adds-up" if adds else "replay.logs.mismatch", lang),
+                ),
+            )
+        )
+    return el(
+        "div",
+        {"class": "rp-ledger"},
+        el("h3", None, t("replay.logs.ledger", lang)),
+        el("ul", {"class": "plain"}, *rows),
+    )
+
+
+def _usage(m: MeasuredUsage, lang: str) -> Markup:
+    keys = ("input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "reasoning")
+    head = el(
+        "tr",
+        None,
+        el("th", {"scope": "col"}, t("replay.logs.col.model", lang)),
+        el("th", {"scope": "col"}, t("replay.logs.col.requests", lang)),
+        *(el("th", {"scope": "col"}, t(f"replay.logs.col.{k}", lang)) for k in keys),
+        el("th", {"scope": "col"}, t("replay.logs.col.cost", lang)),
+    )
+    rows = []
+    for row in (*m.models, None):
+        if row is None:
+            name = t("replay.logs.total-row", lang)
+            usage, reqs, cost, known, unpriced = (
+                m.usage,
+                m.requests,
+                m.cost,
+                m.known_cost,
+                m.unpriced,
+            )
+        else:
+            name = row.model or t("replay.logs.no-model-row", lang)
+            if row.resolved is None:
+                name = t("replay.logs.not-in-registry", lang, model=name)
+            elif row.resolved != row.model:
+                name = f"{name} → {row.resolved}"
+            usage, reqs, cost, known, unpriced = (
+                row.usage,
+                row.requests,
+                row.cost,
+                row.known_cost,
+                row.unpriced,
+            )
+        shown = money(cost, lang)
+        if cost is None and unpriced < reqs:
+            shown = t("replay.logs.at-least", lang, cost=money(known, lang))
+        rows.append(
+            el(
+                "tr",
+                {"data-usage-model": "total" if row is None else (row.model or "")},
+                el("th", {"scope": "row"}, name),
+                el("td", {"class": "num"}, format_int(reqs)),
+                *(
+                    el("td", {"class": "num", "data-usage": k}, format_int(getattr(usage, k)))
+                    for k in keys
+                ),
+                el("td", {"class": "num", "data-usage": "cost", "data-value": _exact(cost)}, shown),
+            )
+        )
+    parts = [
+        el("h3", None, t("replay.logs.measured", lang)),
+        el("p", {"class": "note-small"}, t("replay.logs.measured-note", lang)),
+        el(
+            "div",
+            {"class": "table-scroll"},
+            el(
+                "table",
+                {"class": "grid rp-usage"},
+                el("thead", None, head),
+                el("tbody", None, *rows),
+            ),
+        ),
+    ]
+    if m.logged_cost is not None:
+        parts.append(
+            el(
+                "p",
+                {"class": "note-small", "data-logged-cost": str(m.logged_cost)},
+                t(
+                    "replay.logs.logged-cost",
+                    lang,
+                    cost=money(m.logged_cost, lang),
+                    n=format_int(m.logged_requests),
+                ),
+            )
+        )
+    return el("div", {"class": "rp-measured"}, *parts)
+
+
+def logs_html(panel: ReplayPanel, lang: str, result: Replay | None = None) -> Markup:
+    """The sessions, and the chosen one's switch, its cost beside the modelled one (when
+    ``result`` is its replay), its measured usage and ledger."""
+    from budgetcore.ui.render import problem_text  # noqa: PLC0415
+
+    if not panel.logs:
+        return el("p", {"class": "note-small"}, t("replay.log.none", lang))
+    parts = []
+    if len(panel.logs) > 1:
+        parts.append(_sessions_table(panel, lang))
+    if panel.log_not_read:
+        parts.append(
+            el(
+                "p",
+                {"class": "note-small", "data-not-read": len(panel.log_not_read)},
+                t(
+                    "replay.logs.not-read",
+                    lang,
+                    n=format_int(len(panel.log_not_read)),
+                    first=panel.log_not_read[0],
+                ),
+            )
+        )
+    item = panel.chosen
+    assert item is not None
+    if item.log is None:
+        parts.append(
+            el(
+                "div",
+                {"class": "errors", "role": "alert", "data-replay-error": "log"},
+                el("p", None, t("replay.log.unusable", lang, name=item.name)),
+                el("p", None, *(problem_text(p, lang) for p in item.error)),
+            )
+        )
+        return join(parts)
+    log = item.log
+    main = log.main
+    on, off, other = _requests(log)
+    copies = log.duplicates
+    parts.append(
+        el(
+            "p",
+            {"data-replay-log": log.format, "data-requests": on},
+            t(
+                "replay.logs.read",
+                lang,
+                name=item.name,
+                fmt=t(f"replay.log.format.{log.format}", lang),
+                files=count("count.file", len(log.files), lang),
+                requests=count("count.request", on, lang),
+                abandoned=format_int(off),
+                other=format_int(other),
+                copies=format_int(copies),
+            ),
+        )
+    )
+    parts.append(_model_switch(item, panel, lang))
+    if result is not None:
+        parts.append(cost_sentence(panel, result, lang))
+    others = [s for s in log.series if s is not main]
+    if others:
+        parts.append(
+            el(
+                "p",
+                {"class": "note-small"},
+                t(
+                    "replay.log.other-series",
+                    lang,
+                    names=", ".join(
+                        f"{s.name} ({len(s.requests) + len(s.abandoned)})" for s in others
+                    ),
+                ),
+            )
+        )
+    if log.skipped:
+        parts.append(
+            el(
+                "p",
+                {"class": "warn", "data-replay-skipped": len(log.skipped)},
+                t(
+                    "replay.log.skipped",
+                    lang,
+                    n=format_int(len(log.skipped)),
+                    lines=_line_numbers(log),
+                ),
+            )
+        )
+    if main.compactions:
+        items = [
+            el(
+                "li",
+                {"data-compaction": c.after_turn, "data-pre-tokens": _exact_int(c.pre_tokens)},
+                t(
+                    "replay.log.compaction",
+                    lang,
+                    line=format_int(c.line),
+                    turn=format_int(c.after_turn),
+                    trigger=c.trigger or "—",
+                    pre="—" if c.pre_tokens is None else format_int(c.pre_tokens),
+                ),
+            )
+            for c in main.compactions
+        ]
+        parts.append(el("ul", {"class": "rp-compactions"}, *items))
+    if item.measured is not None:
+        parts.append(_usage(item.measured, lang))
+    parts.append(_ledger(log, lang))
+    parts.append(el("p", {"class": "note-small"}, t("replay.log.kept", lang)))
+    return join(parts)
+
+
+def _exact_int(value: int | None) -> str:
+    return "null" if value is None else str(value)
+
+
+def _line_numbers(log: ParsedLog) -> str:
+    nums = []
+    for p in log.skipped:
+        head = p.path.split(":", 1)[0]
+        nums.append(head[5:] if head.startswith("line ") else head)
+    shown = ", ".join(nums[:30])
+    return shown + (" …" if len(nums) > 30 else "")
+
+
+def cost_sentence(panel: ReplayPanel, result: Replay, lang: str) -> Markup:
+    """ "This session cost $X as logged; with this K and S the model says $Y"."""
+    item = panel.chosen
+    if item is None or item.measured is None:
+        return Markup("")
+    last = result.rows[-1]
+    modelled = result.summary.cost
+    key = "replay.logs.cost" if modelled is not None else "replay.logs.cost-tokens"
+    m = item.measured
+    measured = money(m.cost, lang)
+    if m.cost is None and m.unpriced < m.requests:
+        measured = t("replay.logs.at-least", lang, cost=money(m.known_cost, lang))
+    return el(
+        "p",
+        {
+            "class": "rp-cost-sentence",
+            "data-measured-cost": _exact(item.measured.cost),
+            "data-modelled-cost": _exact(modelled),
+        },
+        t(
+            key,
+            lang,
+            measured=measured,
+            k=format_int(last.trigger_tokens),
+            s=format_int(last.summary_cap),
+            modelled=money(modelled, lang),
+            tokens=format_int(result.summary.main_input_tokens + result.summary.main_output_tokens),
+        ),
+    )

@@ -1,0 +1,460 @@
+"""One home per input rule (issues 24 and 27): the size limits, the duplicate-key rule,
+the number reader and the coded problems every parser returns, each checked through
+every parser that uses it, plus the causes the second input battery found."""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from budgetcore import cli
+from budgetcore.conformance.cases import parse_cases, random_cases, shipped_cases_text
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.jsonio import key_problems, load_json
+from budgetcore.inputs.numbers import MAX_SEED, bound_text, whole_text
+from budgetcore.inputs.text import SIZE_LIMITS, check_size, read_limited, size_text
+from budgetcore.replay.options import parse_options_json
+from budgetcore.replay.turns import parse_generator_json, parse_turn_lines
+from budgetcore.scenario.fragment import parse_fragment
+from budgetcore.scenario.overrides import parse_config
+from budgetcore.scenario.parse import parse_sample_lines, parse_scenario_json
+from budgetcore.ui import state as S
+from budgetcore.ui.messages import CATALOGUE
+from budgetcore.ui.problems import problem_sentence
+
+
+def run_cli(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
+    saved = sys.stdin, sys.stdout, sys.stderr
+    out, err = io.StringIO(), io.StringIO()
+    sys.stdin, sys.stdout, sys.stderr = io.TextIOWrapper(io.BytesIO(stdin)), out, err
+    try:
+        with pytest.raises(SystemExit) as info:
+            cli.run(argv)
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+    assert isinstance(info.value.code, int)
+    return info.value.code, out.getvalue(), err.getvalue()
+
+
+def problems_of(parse: Callable[[], object]) -> tuple[Problem, ...]:
+    """The problems ``parse`` reports: raised, or returned beside what it kept."""
+    try:
+        result = parse()
+    except ScenarioError as exc:
+        return exc.problems
+    if isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], list | tuple):
+        return tuple(result[1])
+    return ()
+
+
+# ------------------------------------------------------------------ one duplicate-key rule
+
+PARSERS: dict[str, Callable[[str], object]] = {
+    "scenario": parse_scenario_json,
+    "config": parse_config,
+    "options": parse_options_json,
+    "generate": parse_generator_json,
+    "samples": parse_sample_lines,
+    "turns": parse_turn_lines,
+    "fragment": lambda text: ((), parse_fragment(text).problems),
+    "cases": parse_cases,
+}
+
+
+SHIPPED = shipped_cases_text().splitlines()
+T1 = '{"added": 1}\n'  # a valid first turn line, so the second's problems are listed
+#: name: (parser, text, the path of the repeated key)
+DUPLICATES: dict[str, tuple[str, str, str]] = {
+    "scenario": (
+        "scenario",
+        '{"config": {"trigger_tokens": 1, "trigger_tokens": 2}}',
+        "config.trigger_tokens",
+    ),
+    "scenario section": ("scenario", '{"config": {}, "config": {}}', "config"),
+    "scenario sample": (
+        "scenario",
+        '{"samples": {"bson": [{"tokens": 1, "tokens": 2, "bytes": 3}]}}',
+        "samples.bson[0].tokens",
+    ),
+    "config": (
+        "config",
+        '{"config": {"trigger_tokens": 1, "trigger_tokens": 2}}',
+        "config.trigger_tokens",
+    ),
+    "config dotted and nested": (
+        "config",
+        '{"config": {"trigger_tokens": 1}, "config.trigger_tokens": 2}',
+        "config.trigger_tokens",
+    ),
+    "config bad, then again": (
+        "config",
+        '{"config.trigger_tokens": -1, "config": {"trigger_tokens": 2}}',
+        "config.trigger_tokens",
+    ),
+    "config sections": ("config", '{"config": {}, "config": {}}', "config"),
+    "options": ("options", '{"cache": true, "cache": false}', "options.cache"),
+    "prices": (
+        "options",
+        '{"main_prices": {"input": "1", "input": "2"}}',
+        "options.main_prices.input",
+    ),
+    "generator": ("generate", '{"turns": 10, "added": 1, "turns": 5}', "generate.turns"),
+    "distribution": (
+        "generate",
+        '{"turns": 1, "added": {"dist": "uniform", "low": 1, "high": 9, "low": 3}}',
+        "generate.added.low",
+    ),
+    "burst": (
+        "generate",
+        '{"turns": 1, "added": 1, "burst": {"rate": "0.1", "rate": "0.2", "tokens": 1}}',
+        "generate.burst.rate",
+    ),
+    "turn line": ("turns", T1 + '{"added": 1, "added": 2}\n', "line 2: added"),
+    "set": (
+        "turns",
+        T1 + '{"added": 1, "set": {"config": {"trigger_tokens": 1, "trigger_tokens": 2}}}\n',
+        "line 2: set.config.trigger_tokens",
+    ),
+    "set dotted and nested": (
+        "turns",
+        T1 + '{"added": 1, "set": {"config.trigger_tokens": 1, "config": {"trigger_tokens": 2}}}',
+        "line 2: set.config.trigger_tokens",
+    ),
+    "samples line": (
+        "samples",
+        '{"channel": "bson", "tokens": 1, "tokens": 2, "bytes": 3}',
+        "line 1: tokens",
+    ),
+    "link": (
+        "fragment",
+        "#config.trigger_tokens=1&config.trigger_tokens=2",
+        "config.trigger_tokens",
+    ),
+    "cases file": (
+        "cases",
+        SHIPPED[0] + "\n" + SHIPPED[1].replace('"tags":', '"tags":[],"tags":', 1),
+        "line 2: tags",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", DUPLICATES)
+def test_a_key_given_twice_is_refused_by_every_parser(name: str) -> None:
+    parser, text, path = DUPLICATES[name]
+    problems = problems_of(lambda: PARSERS[parser](text))
+    found = [p for p in problems if p.rule == "appears more than once"]
+    assert [p.path for p in found] == [path], problems
+    assert all(p.code == "duplicate" for p in found)
+
+
+def test_the_generator_of_the_issue_no_longer_gives_five_turns() -> None:
+    code, out, err = run_cli(
+        ["replay", "--fragment", "", "--generate", '{"turns":10,"added":1,"turns":5}']
+    )
+    assert (code, out) == (2, "")
+    assert err == "generate.turns appears more than once\n"
+
+
+def test_the_key_rule_reports_each_repeated_key_once_and_unknown_keys_by_value() -> None:
+    obj = load_json('{"a": 1, "a": 2, "a": 3, "zz": 4}')
+    problems = key_problems(obj, "line 7", {"a"}, line=7, rule="is not a turn field")
+    assert [str(p) for p in problems] == [
+        "line 7: a appears more than once",
+        "line 7: zz is not a turn field, got 4",
+    ]
+    assert [dict(p.params) for p in problems] == [
+        {"line": "7", "key": "a"},
+        {"line": "7", "key": "zz"},
+    ]
+
+
+# ------------------------------------------------------------------ config tables
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("[config]\nsafety_margin = {}\n", "config.safety_margin must be a decimal"),
+        ('{"config": {"safety_margin": {}}}', "config.safety_margin must be a decimal"),
+        ('{"config": {"trigger_tokens": {}}}', "config.trigger_tokens must be an integer"),
+        ("a" + ".a" * 10_000 + " = 1\n", "a.a is not a supported override"),
+        (
+            "[config.x.y]\nz = 1\n",
+            'config.x is not a supported override (see the registry), got {"y"',
+        ),
+    ],
+)
+def test_a_table_where_a_value_belongs_is_refused_never_an_empty_section(
+    text: str, line: str
+) -> None:
+    code, out, err = run_cli(["check", "-"], stdin=text.encode())
+    assert (code, out) == (2, "")
+    assert line in err
+    assert "RecursionError" not in err
+    code, _out, err = run_cli(["plan", "--fragment", "", "--config", "-"], stdin=text.encode())
+    assert code == 2
+    assert line in err
+
+
+# ------------------------------------------------------------------ size limits
+
+
+def test_every_limit_is_stated_once_in_bytes() -> None:
+    assert set(SIZE_LIMITS) == {
+        "scenario", "config", "options", "generate", "samples", "turns", "cases",
+        "fragment", "log", "log-line", "page-log", "query", "seed", "field",
+    }  # fmt: skip
+    assert SIZE_LIMITS["seed"] >= len(f"{MAX_SEED:,}")
+    assert [size_text(SIZE_LIMITS[k]) for k in ("scenario", "log", "query")] == [
+        "1 MiB",
+        "1 GiB",
+        "256 bytes",
+    ]
+
+
+class _Endless(io.RawIOBase):
+    """A stream that never ends, like /dev/zero, counting what was read."""
+
+    def __init__(self) -> None:
+        self.read_bytes = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        self.read_bytes += len(buffer)
+        return len(buffer)
+
+
+def test_a_read_stops_one_byte_past_the_limit() -> None:
+    stream = _Endless()
+    with pytest.raises(ScenarioError, match=r"^config is larger than its limit of 1 MiB"):
+        read_limited(io.BufferedReader(stream), "config")
+    assert stream.read_bytes <= SIZE_LIMITS["config"] + io.DEFAULT_BUFFER_SIZE + 1
+
+
+@pytest.mark.parametrize("what", sorted(PARSERS))
+def test_every_parser_refuses_text_above_its_limit_with_the_one_message(
+    what: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("budgetcore.inputs.text.SIZE_LIMITS", {**SIZE_LIMITS, what: 100})
+    at_limit = problems_of(lambda: PARSERS[what](" " * 100))
+    assert all(p.code != "too-large" for p in at_limit)
+    problems = problems_of(lambda: PARSERS[what](" " * 50 + "é" * 26))  # 102 bytes, 76 chars
+    assert [(p.path, p.code, dict(p.params)) for p in problems] == [
+        (what, "too-large", {"limit": "100 bytes"})
+    ]
+    assert str(problems[0]) == f"{what} is larger than its limit of 100 bytes"
+
+
+def test_check_size_counts_utf8_bytes_and_names_the_input_as_shown() -> None:
+    check_size("é" * 128, "query")  # 256 bytes: at the limit
+    with pytest.raises(ScenarioError, match=r"^--model is larger than its limit of 256 bytes$"):
+        check_size("é" * 128 + "x", "query", "--model")
+    with pytest.raises(ScenarioError):
+        check_size(b"x" * 257, "query")
+
+
+@pytest.mark.parametrize(
+    ("event", "where"),
+    [
+        (lambda t: S.ImportPreviewed(t, "replace"), "import_preview"),
+        (S.SamplesTyped, "sample_problems"),
+        (S.ReplayTurnsTyped, "turns"),
+        (lambda t: S.ReplayLogLoaded(t, "x.jsonl"), "log"),
+        (S.LinkOpened, "link_problems"),
+    ],
+    ids=["import", "samples", "turns", "log", "link"],
+)
+def test_the_page_refuses_a_paste_above_its_limit_as_the_cli_does(
+    event: Callable[[str], Any], where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kind = {"import_preview": "config", "sample_problems": "samples", "link_problems": "fragment"}
+    what = kind.get(where, where)
+    monkeypatch.setattr("budgetcore.inputs.text.SIZE_LIMITS", {**SIZE_LIMITS, what: 100})
+    state = S.reduce(S.initial_state(lang="zh"), event("x" * 101))
+    problems: tuple[Problem, ...]
+    if where == "import_preview":
+        assert state.import_preview is not None
+        problems = state.import_preview.problems
+    elif where == "turns":
+        problems = state.replay.pasted.error
+    elif where == "log":
+        problems = state.replay.log_error
+    else:
+        problems = getattr(state, where)
+    assert [(p.path, p.code) for p in problems] == [(what, "too-large")]
+    sentence = problem_sentence(problems[0], "zh")
+    assert "超过了大小上限 100 bytes" in sentence, sentence
+
+
+def test_a_typed_value_above_its_limit_is_refused_by_the_field() -> None:
+    state = S.reduce(S.initial_state(), S.FieldTyped("config.trigger_tokens", "1" * 2_000))
+    issue = state.field_issues["config.trigger_tokens"]
+    assert (issue.code, issue.params) == ("problem.too-large", (("limit", "1 KiB", False),))
+    seed = S.reduce(S.initial_state(), S.ReplayFieldTyped("replay.seed", "9" * 40))
+    assert seed.replay.issues["replay.seed"].code == "problem.too-large"
+
+
+# ------------------------------------------------------------------ long input, short lines
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["models", "x" * 10_000],
+        ["cases", "--random", "3", "--seed", "9" * 5_000],
+        ["cases", "--random", "9" * 5_000],
+        ["models", "--limit", "9" * 5_000],
+        ["peers", "--window", "9" * 5_000, "--max-output", "1"],
+        ["peers", "--model", "x" * 10_000],
+        ["export", "--fragment", "", "--format", "x" * 10_000],
+        ["plan", "--fragment", "", *["x"] * 5_000],
+    ],
+    ids=lambda a: " ".join(a)[:40],
+)
+def test_a_long_argument_is_one_short_line(argv: list[str]) -> None:
+    code, out, err = run_cli(argv)
+    assert (code, out) == (2, "")
+    assert len(err.splitlines()) == 1
+    assert len(err) <= 400, len(err)
+
+
+def test_the_query_of_the_issue_names_its_limit() -> None:
+    assert run_cli(["models", "x" * 10_000]) == (
+        2,
+        "",
+        "query is larger than its limit of 256 bytes\n",
+    )
+
+
+# ------------------------------------------------------------------ seeds
+
+
+@pytest.mark.parametrize("seed", ["-1", str(MAX_SEED + 1), "1e3", "0x10"])
+def test_a_seed_out_of_range_is_refused_not_folded(seed: str) -> None:
+    code, out, err = run_cli(["cases", "--random", "3", "--seed", seed])
+    assert (code, out) == (2, "")
+    assert "argument --seed: must be an integer from 0 to 2^63 - 1" in err
+
+
+def test_the_same_seed_range_everywhere() -> None:
+    assert random_cases(1, MAX_SEED)
+    for bad in (-1, MAX_SEED + 1):
+        with pytest.raises(ValueError, match=r"^seed must be an integer from 0 to 2\^63 - 1"):
+            random_cases(1, bad)
+        for parse in (
+            lambda s: parse_generator_json(f'{{"turns": 1, "added": 1, "seed": {s}}}'),
+            lambda s: parse_options_json(f'{{"failure_seed": {s}}}'),
+        ):
+            with pytest.raises(ScenarioError, match=r"must be an integer from 0 to 2\^63 - 1"):
+                parse(bad)
+
+
+# ------------------------------------------------------------------ the number reader
+
+
+def test_whole_text_reads_what_a_person_types_and_nothing_else() -> None:
+    assert [whole_text(t) for t in ("1,048,576", " 7 ", "1e3", "32000.0", "+5")] == [
+        1_048_576,
+        7,
+        1_000,
+        32_000,
+        5,
+    ]
+    for text in ("-0", "-1", "1,04", "１２", "1_000", "NaN", "1e1000000000000000000", "9" * 500):
+        assert whole_text(text) is None, text
+    assert whole_text("2e5", plain=True) is None
+    assert whole_text(str(MAX_SEED), MAX_SEED, plain=True) == MAX_SEED
+
+
+def test_range_ends_read_as_the_rules_write_them() -> None:
+    assert [bound_text(x) for x in (10**12, 10**15, 10**9, MAX_SEED, 100_000, Decimal("1"))] == [
+        "10^12",
+        "10^15",
+        "10^9",
+        "2^63 - 1",
+        "100,000",
+        "1",
+    ]
+
+
+# ------------------------------------------------------------------ coded problems
+
+
+BAD_REPLAY_INPUTS: list[Callable[[], object]] = [
+    lambda: parse_turn_lines(
+        '{"added": 1}\n{"added": "x"}\n{"added": 1, "added": 2}\n{"added": 1, "zz": 3}\n'
+        '{"added": 1, "set": {"config.trigger_tokens": -1}}\n{"added": 1, "idle_slot": 3}\n'
+        '[1]\n{\n{"added": 1, "set": 5}\n{"added": 1, "set": {"x.y": 1}}\n{"required": 1}\n'
+    ),
+    lambda: parse_turn_lines('{"added": "x"}\n'),
+    lambda: parse_turn_lines(b"\xff"),
+    lambda: parse_generator_json(
+        '{"turns": 0, "seed": -1, "zz": 1, "added": {"dist": "uniform", "low": 5, "high": 1}}'
+    ),
+    lambda: parse_generator_json('{"turns": 1, "added": {"dist": "x"}}'),
+    lambda: parse_generator_json('{"turns": 1, "added": {"dist": "fixed", "value": 1, "zz": 1}}'),
+    lambda: parse_generator_json('{"turns": 1, "added": [1]}'),
+    lambda: parse_generator_json('{"turns": 1, "added": {"dist": "choice", "values": []}}'),
+    lambda: parse_generator_json(
+        '{"turns": 1, "added": {"dist": "choice", "values": [1], "weights": [1, 2]}}'
+    ),
+    lambda: parse_generator_json(
+        '{"turns": 1, "added": {"dist": "choice", "values": [1], "weights": [0]}}'
+    ),
+    lambda: parse_generator_json('{"turns": 1, "added": 1, "burst": 5}'),
+    lambda: parse_generator_json(
+        '{"turns": 1, "added": 1, "burst": {"rate": "2", "zz": 1, "tokens": 1}}'
+    ),
+    lambda: parse_generator_json('{"seed": 1}'),
+    lambda: parse_generator_json("[]"),
+    lambda: parse_options_json(
+        '{"start_history": -1, "summary_ratio": "2", "failure_seed": -1, "cache": 1, "zz": 1,'
+        ' "main_prices": {"input": "-1", "x": 1}, "summary_prices": 5}'
+    ),
+    lambda: parse_options_json('{"start_history": 1, "start_covered": 2}'),
+    lambda: parse_options_json("[]"),
+]
+
+
+def test_every_replay_problem_has_a_catalogue_sentence_in_both_languages() -> None:
+    seen: set[str] = set()
+    for parse in BAD_REPLAY_INPUTS:
+        problems = problems_of(parse)
+        assert problems, parse
+        for problem in problems:
+            assert f"core.{problem.code}" in CATALOGUE, problem
+            seen.add(problem.code)
+            for lang in ("en", "zh"):
+                problem_sentence(problem, lang)  # every parameter its sentence needs
+    assert len(seen) >= 25, sorted(seen)
+
+
+def test_a_pasted_turn_problem_is_chinese_on_a_chinese_page() -> None:
+    state = S.initial_state(lang="zh")
+    state = S.reduce(S.reduce(state, S.ReplayToggled(True)), S.ReplaySourceChosen("turns"))
+    state = S.reduce(state, S.ReplayTurnsTyped('{"added": 1}\n{"added": "x"}\n'))
+    (problem,) = state.replay.pasted.problems
+    assert problem_sentence(problem, "zh") == (
+        '第 2 行 · added 必须是 0 到 1,000,000,000,000 之间的整数;收到 "x"'
+    )
+
+
+def test_a_line_separator_inside_a_string_splits_no_pasted_line() -> None:
+    """U+2028, U+2029 and U+0085 are valid raw inside a JSON string: a pasted line holding
+    one is one line, and every later line keeps its number."""
+    for sep in ("\u2028", "\u2029", "\u0085"):
+        _turns, problems = parse_turn_lines(
+            f'{{"added": 1, "set": {{"x{sep}y": 1}}}}\n{{"added": "x"}}\n{{"added": 2}}\n'
+        )
+        assert [dict(p.params)["line"] for p in problems] == ["1", "2"]
+        _samples, found = parse_sample_lines(
+            f'{{"channel": "bson", "tokens": 1, "bytes": 2, "n{sep}": 1}}\n{{"channel": "x"}}'
+        )
+        assert [dict(p.params)["line"] for p in found] == ["1", "2"]
