@@ -24,6 +24,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
 
+from budgetcore.replay.distributions import Distribution
+
 __all__ = [
     "BREAKER_FAILURES",
     "FATES",
@@ -76,7 +78,7 @@ class Timing:
     (an integer of milliseconds, or a distribution of ``replay.turns``), and the
     duration model. The timeouts are the scenario's limits."""
 
-    gap_ms: object = None  # int | replay.turns.Distribution | None
+    gap_ms: int | Distribution | None = None
     gap_seed: int = 0
     duration: Duration
 

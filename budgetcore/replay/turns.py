@@ -143,7 +143,13 @@ _TURN_KEYS = (
     "billing_recorded",
     "idle_slot",
     "lease_acquired",
+    "gap_ms",
+    "time_ms",
+    "reply_end_ms",
+    "append_ms",
 )
+#: The most appends one turn may list (a log's lines between two requests).
+MAX_APPENDS = 100_000
 
 
 def _turn(obj: dict[str, Any], number: int, problems: list[Problem]) -> Turn | None:
@@ -178,6 +184,26 @@ def _turn(obj: dict[str, Any], number: int, problems: list[Problem]) -> Turn | N
                 )
     if obj.get("set") is not None:
         values["changes"] = parse_changes(obj["set"], f"{where}: set", problems, number)
+    for key in ("gap_ms", "time_ms", "reply_end_ms"):
+        if obj.get(key) is not None:
+            values[key] = int_or_low(obj[key], f"{where}: {key}", problems, line=number)
+    appends = obj.get("append_ms")
+    if appends is not None:
+        if not isinstance(appends, list) or len(appends) > MAX_APPENDS:
+            rule = f"must be a list of at most {MAX_APPENDS:,} times in milliseconds"
+            problems.append(
+                Problem.of(
+                    f"{where}: append_ms", rule, appends, "list", line=number, key="append_ms"
+                )
+            )
+        else:
+            values["append_ms"] = tuple(
+                int_or_low(t, f"{where}: append_ms[{i}]", problems, line=number)
+                for i, t in enumerate(appends)
+            )
+    if "gap_ms" in values and ("time_ms" in values or "reply_end_ms" in values):
+        rule = "gives gap_ms or a log's times (time_ms, reply_end_ms), not both"
+        problems.append(Problem.coded(f"{where}: gap_ms", rule, "gap-and-time", line=number))
     if len(problems) > before:
         return None
     return Turn(added=added, **values)
