@@ -151,9 +151,10 @@ class TurnRow(NamedTuple):
     money_places: int
     summary_offered: int  # A + the wrapper (0 while A = 0): the summary the turn offers
     # docs/spec.md §15 (None and 0 when the replay has no time and no retries): the
-    # turn's start, and the run that started after it: its fate, its tries whose usage
-    # is known (billed), whether one more try was cut by a timeout (its usage unknown),
-    # when it started and when it ended (seconds from the session's start, exact).
+    # turn's start, and the run that started after it: its fate, its tries (a try cut
+    # by a timeout included, and counted again in run_unknown_tries: its usage is
+    # unknown, never free), when it started and when it ended (seconds from the
+    # session's start, exact).
     time_ms: int | None
     run_fate: str | None
     run_tries: int
@@ -284,8 +285,8 @@ class ReplaySummary:
     failed: int = 0  # no try passed (resends exhausted, or the breaker opened)
     in_flight_turns: int = 0  # turns whose run could not start: one was in flight
     breaker_open_turns: int = 0
-    tries: int = 0  # tries whose usage is known
-    unknown_tries: int = 0  # tries cut by a timeout
+    tries: int = 0  # every try, cut ones included
+    unknown_tries: int = 0  # tries cut by a timeout: their usage is unknown
     summary_tokens: int | None = None  # every try: input and written output
     summary_cost: Decimal | None = None
     discarded_tokens: int | None = None  # every try of the discarded runs

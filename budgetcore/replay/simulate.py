@@ -321,7 +321,8 @@ def replay(
                             None if events is None or start is None else _first_after(events, start)
                         ),
                     )
-                    fate, tries, cut = run.fate, run.tries, int(run.cut)
+                    fate, cut = run.fate, int(run.cut)
+                    tries = run.tries + cut  # a try cut by a timeout was tried, unbilled
                     if timing is not None:
                         run_start, run_end = run.start_ms, run.end_s
                     if run.publishes:
@@ -363,7 +364,7 @@ def replay(
             version += 1  # the next request carries a newly published summary
         # What the run's tries billed: each try at its full input and written output
         # (one try without retries); a try cut by a timeout is unknown, never free.
-        billed = 1 if status in ("run", "recompress") and fate is None else tries
+        billed = 1 if status in ("run", "recompress") and fate is None else tries - cut
         summary_in, summary_out = work_input * billed, written * billed
         main_units = summary_units = None
         if main_rates is not None:
@@ -431,7 +432,7 @@ def replay(
     timed = slot is not None
     summary = _summarise(rows, col)
     if timed:
-        summary = _with_timing(summary, rows, col)
+        summary = _with_timing(summary, rows, col, priced=summary_rates is not None)
     return Replay(scenario, opts, tuple(rows), summary, timed, MappingProxyType(col))
 
 
@@ -508,7 +509,11 @@ def _share(part: int | None, whole: int | None) -> Fraction | None:
 
 
 def _with_timing(
-    summary: ReplaySummary, rows: Sequence[TurnRow], col: Mapping[str, tuple[Any, ...]]
+    summary: ReplaySummary,
+    rows: Sequence[TurnRow],
+    col: Mapping[str, tuple[Any, ...]],
+    *,
+    priced: bool,
 ) -> ReplaySummary:
     """The summary with docs/spec.md §15's lines: the candidates, what published, and what
     the runs that did not publish, and every resend, cost (tokens and money)."""
@@ -516,35 +521,33 @@ def _with_timing(
     published, discarded = fates.count("published"), fates.count("discarded")
     candidates = published + discarded
     unknown = sum(col["run_unknown_tries"])
-    # Money is known when the summary model has prices and no try was cut.
-    priced = all(r.summary_units is not None for r in rows if not r.run_unknown_tries)
     tokens = units = wasted_tokens = wasted_units = 0
     retry_tokens: int | None = 0
     retry_units = 0
     for r in rows:
-        if not r.run_tries:
+        known = r.run_tries - r.run_unknown_tries  # the tries billed
+        if not known:
             continue
         per_try = r.summary_input + r.written
-        per_units = 0 if r.summary_units is None else r.summary_units // r.run_tries
-        tokens += per_try * r.run_tries
-        units += per_units * r.run_tries
+        per_units = 0 if r.summary_units is None else r.summary_units // known
+        tokens += per_try * known
+        units += per_units * known
         if r.run_fate == "discarded":
-            wasted_tokens += per_try * r.run_tries
-            wasted_units += per_units * r.run_tries
+            wasted_tokens += per_try * known
+            wasted_units += per_units * known
         if retry_tokens is not None:
-            retry_tokens += per_try * (r.run_tries - 1)
-            retry_units += per_units * (r.run_tries - 1)
+            retry_tokens += per_try * (known - 1)
+            retry_units += per_units * (known - 1)
             if r.run_unknown_tries:  # the try after a known one was cut: a resend, unknown
                 retry_tokens = None
-    known = unknown == 0
-    total_tokens = tokens if known else None
-    total_units = units if known and priced else None
-    money = total_units is not None
+    complete = unknown == 0
+    total_tokens = tokens if complete else None
+    total_units = units if complete and priced else None
     places = rows[0].money_places
     return dataclasses.replace(
         summary,
-        summary_input_tokens=summary.summary_input_tokens if known else None,
-        summary_output_tokens=summary.summary_output_tokens if known else None,
+        summary_input_tokens=summary.summary_input_tokens if complete else None,
+        summary_output_tokens=summary.summary_output_tokens if complete else None,
         timed=True,
         candidates=candidates,
         published=published,
@@ -559,13 +562,13 @@ def _with_timing(
         summary_tokens=total_tokens,
         summary_cost=decimal_of(total_units, places),
         discarded_tokens=wasted_tokens,
-        discarded_cost=decimal_of(wasted_units if money else None, places),
+        # A discarded run is never cut, so its cost is known whenever there are prices;
+        # the resends' too, unless the cut try was one.
+        discarded_cost=decimal_of(wasted_units if priced else None, places),
         retry_tokens=retry_tokens,
-        retry_cost=decimal_of(retry_units if money and retry_tokens is not None else None, places),
+        retry_cost=decimal_of(retry_units if priced and retry_tokens is not None else None, places),
         discarded_token_share=_share(wasted_tokens, total_tokens),
         retry_token_share=_share(retry_tokens, total_tokens),
-        discarded_cost_share=_share(wasted_units if money else None, total_units),
-        retry_cost_share=_share(
-            retry_units if money and retry_tokens is not None else None, total_units
-        ),
+        discarded_cost_share=_share(wasted_units, total_units),
+        retry_cost_share=_share(None if retry_tokens is None else retry_units, total_units),
     )
