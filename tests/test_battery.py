@@ -21,44 +21,21 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from budgetcore import cli
 from budgetcore.inputs.numbers import MAX_SEED
 from budgetcore.inputs.text import SIZE_LIMITS, size_text
 from budgetcore.ui import state as S
 from budgetcore.ui.form import FIELDS
 from budgetcore.ui.render import render
 from budgetcore.ui.replay_panel import REPLAY_FIELDS
+from tests.helpers import Result, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 HUGE = "1e1000000000000000000"  # Decimal itself refuses exponents of 10^18 and more
 GEN = '{"turns": 3, "added": 1000}'
-
-
-@dataclass(frozen=True)
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-def run_cli(argv: list[str], stdin: bytes = b"") -> Result:
-    """``python -m budgetcore ARGV`` in-process, with its exit code and both streams."""
-    saved = sys.stdin, sys.stdout, sys.stderr
-    out, err = io.StringIO(), io.StringIO()
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
-    sys.stdout, sys.stderr = out, err
-    try:
-        with pytest.raises(SystemExit) as info:
-            cli.run(argv)
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = saved
-    code = info.value.code
-    return Result(code if isinstance(code, int) else 0, out.getvalue(), err.getvalue())
 
 
 def assert_clean(result: Result, codes: tuple[int, ...] = (0, 2)) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from budgetcore import cli
 from budgetcore.scenario.model import Limits
-from tests.test_plan import GOLDEN
+from tests.golden import GOLDEN
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,27 +8,7 @@ import pytest
 
 from budgetcore import Scenario, parse_scenario, plan
 from budgetcore.core.plan import OUTPUT_KEYS
-
-GOLDEN: dict[str, int | bool] = {
-    "main_safe_input": 936_345,
-    "summary_cap": 8_192,
-    "summary_generation": 8_192,
-    "summary_safe_input": 936_345,
-    "summary_new_raw_budget": 64_000,
-    "summary_new_raw": 64_000,
-    "summary_work_input": 71_000,
-    "summary_work_total": 79_192,
-    "recompress_needed": False,
-    "loader_prefetch_limit": 930_345,
-    "prefetched": 10_000,
-    "summary_adopted": 6_000,
-    "engine_raw_headroom": 910_345,
-    "raw_selected": 10_000,
-    "full_input": 36_000,
-    "admitted": True,
-    "soft_estimate": 36_000,
-    "trigger_reached": True,
-}
+from tests.golden import GOLDEN
 
 
 def _plan(data: dict[str, Any]) -> dict[str, Any]:

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Context, Decimal, Inexact, Rounded
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 from budgetcore.core.plan import Plan, plan
-from budgetcore.registry.prices import Prices
+from budgetcore.registry.prices import MONEY, Prices
+from budgetcore.replay.background import Retries, Timing
 from budgetcore.scenario.model import Scenario, Workload
 
 __all__ = [
@@ -31,6 +32,8 @@ __all__ = [
     "ROW_KEYS",
     "STATUSES",
     "SUMMARY_KEYS",
+    "TIMING_ROW_KEYS",
+    "TIMING_SUMMARY_KEYS",
     "Replay",
     "ReplayOptions",
     "ReplaySummary",
@@ -52,12 +55,9 @@ STATUSES: tuple[str, ...] = (
     "no billing",
     "no idle slot",
     "no lease",
+    "run in flight",  # docs/spec.md §15: one run at a time; the last one has not ended
+    "breaker open",  # docs/spec.md §15: three failed tries in a row stopped the session's runs
 )
-
-
-# Money is exact: products and sums of integers and prices with at most 28 significant
-# digits never need rounding at this precision, and the traps make sure none happens.
-MONEY = Context(prec=120, traps=[Inexact, Rounded])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -77,6 +77,18 @@ class Turn:
     billing_recorded: bool | None = None
     idle_slot: bool | None = None
     lease_acquired: bool | None = None
+    # Time (docs/spec.md §15), in whole milliseconds: a gap to the next turn's start
+    # (generated and JSON Lines sessions), or a log's times: the turn's start (its
+    # request's first entry), the line carrying the reply's final output count, and the
+    # later timestamped lines of the series before the next turn's start.
+    gap_ms: int | None = None
+    time_ms: int | None = None
+    reply_end_ms: int | None = None
+    append_ms: tuple[int, ...] = ()
+
+    @property
+    def timed(self) -> bool:
+        return self.gap_ms is not None or self.time_ms is not None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,6 +106,8 @@ class ReplayOptions:
     stable_prefix_tokens: int = 0  # the part of F shared by every request (rules, tools)
     main_prices: Prices | None = None
     summary_prices: Prices | None = None  # None: the main model's prices
+    timing: Timing | None = None  # docs/spec.md §15: the clock and the duration model
+    retries: Retries | None = None  # docs/spec.md §15: format failures and the policy
 
 
 class TurnRow(NamedTuple):
@@ -136,6 +150,17 @@ class TurnRow(NamedTuple):
     cumulative_units: int | None
     money_places: int
     summary_offered: int  # A + the wrapper (0 while A = 0): the summary the turn offers
+    # docs/spec.md §15 (None and 0 when the replay has no time and no retries): the
+    # turn's start, and the run that started after it: its fate, its tries (a try cut
+    # by a timeout included, and counted again in run_unknown_tries: its usage is
+    # unknown, never free), when it started and when it ended (seconds from the
+    # session's start, exact).
+    time_ms: int | None
+    run_fate: str | None
+    run_tries: int
+    run_unknown_tries: int
+    run_start_ms: int | None
+    run_end_s: Fraction | None
     scenario: Scenario  # the scenario in force at this turn (after any config change)
 
     @property
@@ -176,12 +201,15 @@ class TurnRow(NamedTuple):
     def cumulative_cost(self) -> Decimal | None:
         return decimal_of(self.cumulative_units, self.money_places)
 
-    def as_dict(self) -> dict[str, Any]:
-        """The machine row: integers, booleans, money as exact decimal strings."""
+    def as_dict(self, timed: bool = False) -> dict[str, Any]:
+        """The machine row: integers, booleans, money as exact decimal strings, a time
+        as an exact fraction of seconds; the timing keys only for a ``timed`` replay."""
         out: dict[str, Any] = {}
-        for key in ROW_KEYS:
+        for key in ROW_KEYS + TIMING_ROW_KEYS if timed else ROW_KEYS:
             value = getattr(self, key)
-            out[key] = money_text(value) if isinstance(value, Decimal) else value
+            if isinstance(value, Decimal):
+                value = money_text(value)
+            out[key] = str(value) if isinstance(value, Fraction) else value
         return out
 
 
@@ -194,6 +222,15 @@ ROW_KEYS: tuple[str, ...] = (
     "cumulative_cost",
     "cumulative_tokens",
     "run",
+)
+#: The row keys a replay with time or retries adds (docs/spec.md §15).
+TIMING_ROW_KEYS: tuple[str, ...] = (
+    "time_ms",
+    "run_fate",
+    "run_tries",
+    "run_unknown_tries",
+    "run_start_ms",
+    "run_end_s",
 )
 
 
@@ -226,8 +263,8 @@ class ReplaySummary:
     main_input_tokens: int
     main_output_tokens: int
     main_cached_tokens: int
-    summary_input_tokens: int
-    summary_output_tokens: int
+    summary_input_tokens: int | None  # None: a try was cut by a timeout (its usage unknown)
+    summary_output_tokens: int | None
     cost_main: Decimal | None
     cost_summary: Decimal | None
     cost: Decimal | None
@@ -236,10 +273,35 @@ class ReplaySummary:
     final_history: int
     final_covered: int
     final_summary: int
+    # docs/spec.md §15, only with time or retries (``timed``): how many candidates the
+    # runs produced and how many published; what the others cost. Token counts and
+    # costs are None when a try's usage is unknown (cut by a timeout).
+    timed: bool = False
+    candidates: int = 0  # runs whose try passed: published + discarded
+    published: int = 0
+    publish_rate: Fraction | None = None  # published / candidates (None: no candidate)
+    discarded: int = 0  # a source append during the run: billed, not published
+    abandoned: int = 0  # a try cut by the model or the execution timeout
+    failed: int = 0  # no try passed (resends exhausted, or the breaker opened)
+    in_flight_turns: int = 0  # turns whose run could not start: one was in flight
+    breaker_open_turns: int = 0
+    tries: int = 0  # every try, cut ones included
+    unknown_tries: int = 0  # tries cut by a timeout: their usage is unknown
+    summary_tokens: int | None = None  # every try: input and written output
+    summary_cost: Decimal | None = None
+    discarded_tokens: int | None = None  # every try of the discarded runs
+    discarded_cost: Decimal | None = None
+    retry_tokens: int | None = None  # every try after the first of a run
+    retry_cost: Decimal | None = None
+    discarded_token_share: Fraction | None = None  # of summary_tokens
+    retry_token_share: Fraction | None = None
+    discarded_cost_share: Fraction | None = None  # of summary_cost
+    retry_cost_share: Fraction | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        """Exact values: money and fractions as text; the timing keys only when timed."""
         out: dict[str, Any] = {}
-        for key in SUMMARY_KEYS:
+        for key in SUMMARY_KEYS + TIMING_SUMMARY_KEYS if self.timed else SUMMARY_KEYS:
             value = getattr(self, key)
             if isinstance(value, Decimal):
                 value = money_text(value)
@@ -247,7 +309,11 @@ class ReplaySummary:
         return out
 
 
-SUMMARY_KEYS: tuple[str, ...] = tuple(ReplaySummary.__dataclass_fields__)
+_ALL_SUMMARY_KEYS = tuple(ReplaySummary.__dataclass_fields__)
+#: The summary keys of every replay (docs/spec.md §12), in order.
+SUMMARY_KEYS: tuple[str, ...] = _ALL_SUMMARY_KEYS[: _ALL_SUMMARY_KEYS.index("timed")]
+#: The keys a replay with time or retries adds (docs/spec.md §15).
+TIMING_SUMMARY_KEYS: tuple[str, ...] = _ALL_SUMMARY_KEYS[_ALL_SUMMARY_KEYS.index("timed") + 1 :]
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +322,7 @@ class Replay:
     options: ReplayOptions
     rows: tuple[TurnRow, ...]
     summary: ReplaySummary
+    timed: bool  # with time or retries (docs/spec.md §15): rows and summary say more
     # ``rows`` transposed once (see :func:`columns`): the summary and both charts read
     # it. Derived from ``rows``, so it takes no part in equality.
     columns: Mapping[str, tuple[Any, ...]] = field(compare=False, repr=False)

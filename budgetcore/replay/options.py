@@ -12,6 +12,8 @@ from budgetcore.inputs.jsonio import duplicate, key_problems, load_json, on_line
 from budgetcore.inputs.numbers import MAX_SEED, decimal, whole
 from budgetcore.inputs.text import check_size
 from budgetcore.registry.prices import Prices, PriceTier
+from budgetcore.replay.background import POLICIES, Duration, Retries, Timing
+from budgetcore.replay.distributions import Distribution, distribution
 from budgetcore.replay.model import ReplayOptions
 from budgetcore.scenario.fields import parse_field
 from budgetcore.scenario.overrides import DUPLICATE, OVERRIDES, override_pairs
@@ -21,6 +23,8 @@ __all__ = [
     "parse_options",
     "parse_options_json",
     "parse_prices",
+    "parse_retries",
+    "parse_timing",
 ]
 
 #: Supported overrides a turn may change from that turn on (docs/spec.md §9 keys).
@@ -45,6 +49,8 @@ _OPTION_KEYS = (
     "cache",
     "main_prices",
     "summary_prices",
+    "timing",
+    "retries",
 )
 _PRICE_KEYS = ("input", "output", "cache_read", "cache_write", "cache_write_1h")
 _MAX_TIERS = 16  # LiteLLM's entries have at most 4 size tiers
@@ -150,6 +156,10 @@ def parse_options(obj: object) -> ReplayOptions:
     for key in ("main_prices", "summary_prices"):
         if key in obj:
             values[key] = parse_prices(obj[key], f"options.{key}", problems)
+    if obj.get("timing") is not None:
+        values["timing"] = parse_timing(obj["timing"], "options.timing", problems)
+    if obj.get("retries") is not None:
+        values["retries"] = parse_retries(obj["retries"], "options.retries", problems)
     if not problems and values.get("start_covered", 0) > values.get("start_history", 0):
         covered, history = values["start_covered"], values.get("start_history", 0)
         problems.append(
@@ -170,6 +180,87 @@ def parse_options(obj: object) -> ReplayOptions:
     if problems:
         raise ScenarioError(problems)
     return ReplayOptions(**values)
+
+
+#: The slowest prefill or decode rate a duration model takes (tokens per second), and
+#: the longest fixed duration: beyond them a run outlasts any timeout.
+_MIN_RATE = Decimal("0.001")
+_MAX_RATE = Decimal(10**9)
+_MAX_SECONDS = Decimal(10**9)
+
+
+def _object(raw: object, path: str, keys: tuple[str, ...], problems: list[Problem]) -> bool:
+    if not isinstance(raw, dict):
+        problems.append(Problem.of(path, "must be a JSON object", raw, "object"))
+        return False
+    problems += key_problems(raw, path, keys)
+    return True
+
+
+def parse_timing(raw: object, path: str, problems: list[Problem]) -> Timing | None:
+    """``{"gap_ms": 5000 | {"dist": …}, "gap_seed": 0, "duration": {"fixed_s": "20"} |
+    {"prefill_tokens_per_s": "5000", "decode_tokens_per_s": "50"}}`` (docs/replay.md,
+    "Background timing")."""
+    if not _object(raw, path, ("gap_ms", "gap_seed", "duration"), problems):
+        return None
+    assert isinstance(raw, dict)
+    before = len(problems)
+    gap: int | Distribution | None = None
+    if raw.get("gap_ms") is not None:
+        dist = distribution(raw["gap_ms"], f"{path}.gap_ms", problems)
+        gap = dist.values[0] if dist is not None and not dist.needs_draw else dist
+    seed = whole(raw.get("gap_seed", 0), f"{path}.gap_seed", problems, 0, MAX_SEED)
+    duration = _duration(raw.get("duration"), f"{path}.duration", problems)
+    if len(problems) > before or duration is None or seed is None:
+        return None
+    return Timing(gap_ms=gap, gap_seed=seed, duration=duration)
+
+
+def _duration(raw: object, path: str, problems: list[Problem]) -> Duration | None:
+    keys = ("fixed_s", "prefill_tokens_per_s", "decode_tokens_per_s")
+    if raw is None:
+        problems.append(Problem.coded(path, "is required: fixed_s, or both rates", "required"))
+        return None
+    if not _object(raw, path, keys, problems):
+        return None
+    assert isinstance(raw, dict)
+    if "fixed_s" in raw:
+        if "prefill_tokens_per_s" in raw or "decode_tokens_per_s" in raw:
+            rule = "gives fixed_s or the two rates, not both"
+            problems.append(Problem.coded(path, rule, "duration-both"))
+            return None
+        fixed = decimal(
+            raw["fixed_s"], f"{path}.fixed_s", problems, low=0, high=_MAX_SECONDS, places=6
+        )
+        return None if fixed is None else Duration(fixed_s=fixed)
+    rates = [
+        decimal(raw.get(k), f"{path}.{k}", problems, low=_MIN_RATE, high=_MAX_RATE, places=6)
+        for k in keys[1:]
+    ]
+    if rates[0] is None or rates[1] is None:
+        return None
+    return Duration(prefill_tokens_per_s=rates[0], decode_tokens_per_s=rates[1])
+
+
+def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | None:
+    """``{"failure_rate": "0.05", "seed": 0, "policy": "resend" | "breaker",
+    "max_resends": 10}`` (docs/replay.md, "Retries")."""
+    if not _object(raw, path, ("failure_rate", "seed", "policy", "max_resends"), problems):
+        return None
+    assert isinstance(raw, dict)
+    before = len(problems)
+    rate = _fraction(raw.get("failure_rate", 0), f"{path}.failure_rate", problems)
+    seed = whole(raw.get("seed", 0), f"{path}.seed", problems, 0, MAX_SEED)
+    policy = raw.get("policy", "resend")
+    if policy not in POLICIES:
+        names = ", ".join(POLICIES)
+        problems.append(
+            Problem.of(f"{path}.policy", f"must be one of {names}", policy, "one-of", names=names)
+        )
+    resends = whole(raw.get("max_resends", 10), f"{path}.max_resends", problems, 0, 100)
+    if len(problems) > before or rate is None or seed is None or resends is None:
+        return None
+    return Retries(failure_rate=rate, seed=seed, policy=policy, max_resends=resends)
 
 
 def parse_options_json(text: str | bytes) -> ReplayOptions:

@@ -26,7 +26,7 @@ from typing import Any
 from budgetcore.replay.logs.model import FileLedger, ParsedLog
 from budgetcore.replay.logs.session import SessionRun
 from budgetcore.replay.logs.usage import MeasuredUsage, merge_usage
-from budgetcore.replay.model import ROW_KEYS, Replay
+from budgetcore.replay.model import ROW_KEYS, TIMING_ROW_KEYS, Replay
 
 __all__ = [
     "LOG_ROW_KEYS",
@@ -50,8 +50,9 @@ def row_dicts(
     chosen = None if log is None else log.pick(series)
     compacted = set() if chosen is None else {c.after_turn for c in chosen.compactions}
     requests = () if chosen is None else chosen.requests
+    timed = result.timed
     for i, r in enumerate(result.rows):
-        row = r.as_dict()
+        row = r.as_dict(timed)
         if chosen is not None and i < len(requests):
             req = requests[i]
             row["log_context"] = req.context
@@ -216,8 +217,12 @@ def _csv_sessions(runs: Sequence[SessionRun], write: Write, folder: bool) -> Non
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     has_log = any(r.log is not None for r in runs)
+    timed = any(r.result is not None and r.result.timed for r in runs)
     keys = (
-        (["session"] if folder else []) + list(ROW_KEYS) + (list(LOG_ROW_KEYS) if has_log else [])
+        (["session"] if folder else [])
+        + list(ROW_KEYS)
+        + (list(TIMING_ROW_KEYS) if timed else [])
+        + (list(LOG_ROW_KEYS) if has_log else [])
     )
 
     def flush() -> None:

@@ -3,7 +3,9 @@ after it, the prompt cache and the bill."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from decimal import Context, Decimal
 from fractions import Fraction
@@ -18,6 +20,7 @@ from budgetcore.core.plan import request_stages
 from budgetcore.core.protections import io_token_cap
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.prices import Prices, tier_for
+from budgetcore.replay.background import RunSlot, Timing, run_fate
 from budgetcore.replay.model import (
     MONEY,
     Replay,
@@ -92,6 +95,49 @@ def _at(rates: tuple[tuple[int, Rates], ...], context: int) -> Rates:
     return chosen
 
 
+def _timeline(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[int], list[int]]:
+    """Each turn's start and the time its run would start, and every timestamp of the
+    session in order (the appends), in milliseconds (docs/spec.md §15). A log's times
+    never go backwards: one earlier than the one before it is taken as that one."""
+    logged = [t.time_ms is not None for t in turns]
+    starts: list[int] = []
+    runs: list[int] = []
+    events: list[int] = []
+    if any(logged):
+        if not all(logged) or any(t.gap_ms is not None for t in turns):
+            first = logged.index(False) + 1 if not all(logged) else 1
+            raise ScenarioError(
+                [
+                    Problem(
+                        f"turn {first}",
+                        "must carry a time like every turn of a log (time_ms), not a gap",
+                    )
+                ]
+            )
+        prev = -1
+        for t in turns:
+            assert t.time_ms is not None
+            seq = (t.time_ms, t.time_ms if t.reply_end_ms is None else t.reply_end_ms, *t.append_ms)
+            clamped = [prev := max(prev, x) for x in seq]
+            starts.append(clamped[0])
+            runs.append(clamped[1])
+            events.extend(clamped)
+        return starts, runs, events
+    rng = random.Random(timing.gap_seed)
+    at = 0
+    for index, t in enumerate(turns, start=1):
+        starts.append(at)
+        gap = t.gap_ms
+        if gap is None:
+            default = timing.gap_ms
+            if default is None:
+                rule = "needs gap_ms (or options.timing.gap_ms for every turn without one)"
+                raise ScenarioError([Problem(f"turn {index}", rule)])
+            gap = default if isinstance(default, int) else default.draw(rng)
+        at += gap
+    return starts, list(starts), list(starts)
+
+
 # A row straight from its values: a NamedTuple's __new__ is a Python function with 36
 # parameters, and a replay makes one row per turn per input.
 _new_row = partial(tuple.__new__, TurnRow)
@@ -124,6 +170,18 @@ def replay(
     wrapper = opts.summary_wrapper_tokens
     ratio = opts.summary_ratio
     cache = opts.cache
+
+    timing = opts.timing
+    slot = RunSlot(opts.retries) if timing is not None or opts.retries is not None else None
+    starts = runs = events = None
+    if timing is not None:
+        starts, runs, events = _timeline(turns, timing)
+    elif any(t.timed for t in turns):
+        rule = "carry times: a clock needs options.timing (its duration model)"
+        raise ScenarioError([Problem("turns", rule)])
+    # A published run not yet seen by a turn (with a clock it lands at its end): its end
+    # in seconds, and the covered history and summary size it publishes.
+    pending: tuple[Fraction, int, int] | None = None
 
     h, c, a = opts.start_history, opts.start_covered, opts.start_summary
     base = scenario
@@ -209,6 +267,10 @@ def replay(
         recompress = rnd.recompress_needed  # A > S
         new_raw = work_input = written = 0
         c_after, a_after = c, a
+        fate: str | None = None
+        tries = cut = 0
+        run_start: int | None = None
+        run_end: Fraction | None = None
         if not admitted:
             status = "rejected"
         elif not reached:
@@ -225,14 +287,55 @@ def replay(
             status = "no lease"
         else:
             new_raw, work_input = rnd.new_raw, rnd.work_input
+            start = None if runs is None else runs[index - 1]
             if work_input > cap.safe_input:
                 status, new_raw, work_input = "refused", 0, 0
+            elif (
+                slot is not None
+                and start is not None
+                and (pending is not None or not slot.free_at(Fraction(start, 1000)))
+            ):
+                # One run at a time; a published result this turn's plan has not seen
+                # yet counts as in flight too (its state is not the turn's).
+                status, new_raw, work_input = "run in flight", 0, 0
+            elif slot is not None and slot.open:
+                status, new_raw, work_input = "breaker open", 0, 0
             else:
                 status = "recompress" if recompress else "run"
                 target = cap.cap if ratio is None else ceil_mul(a + new_raw, ratio)
                 written = min(cap.cap, target)
-                a_after = written
-                c_after = c + new_raw
+                if slot is None:
+                    a_after = written
+                    c_after = c + new_raw
+                else:
+                    assert events is None or start is not None
+                    run = run_fate(
+                        slot,
+                        start_ms=0 if start is None else start,
+                        duration_s=(
+                            None if timing is None else timing.duration.seconds(work_input, written)
+                        ),
+                        model_timeout_s=limits.model_timeout_s,
+                        run_timeout_s=limits.run_timeout_s,
+                        next_append_ms=(
+                            None if events is None or start is None else _first_after(events, start)
+                        ),
+                    )
+                    fate, cut = run.fate, int(run.cut)
+                    tries = run.tries + cut  # a try cut by a timeout was tried, unbilled
+                    if timing is not None:
+                        run_start, run_end = run.start_ms, run.end_s
+                    if run.publishes:
+                        if timing is None:  # no clock: it lands at once, as docs/spec.md §12
+                            a_after, c_after = written, c + new_raw
+                        else:
+                            pending = (run.end_s, c + new_raw, written)
+        if pending is not None and starts is not None:
+            # The state the next turn is planned with: a published run lands at its end.
+            following = starts[index] if index < len(starts) else None
+            if following is None or pending[0] <= Fraction(following, 1000):
+                c_after, a_after = pending[1], pending[2]
+                pending = None
 
         # Prompt cache: prefix | summary | raw tail | rest of F (docs/spec.md §12, step 4).
         cached = 0
@@ -257,21 +360,25 @@ def replay(
             main_in, main_out = f.full_input, output
         else:
             main_in = main_out = 0
-        if status in ("run", "recompress"):
-            version += 1
+        if (c_after, a_after) != (c, a) or (status in ("run", "recompress") and fate is None):
+            version += 1  # the next request carries a newly published summary
+        # What the run's tries billed: each try at its full input and written output
+        # (one try without retries); a try cut by a timeout is unknown, never free.
+        billed = 1 if status in ("run", "recompress") and fate is None else tries - cut
+        summary_in, summary_out = work_input * billed, written * billed
         main_units = summary_units = None
         if main_rates is not None:
             cold, warm, out_rate, _ = _at(main_rates, main_in)
             main_units = (main_in - cached) * cold + cached * warm + main_out * out_rate
-        if summary_rates is not None:
+        if summary_rates is not None and not cut:
             _, _, out_rate, plain = _at(summary_rates, work_input)
-            summary_units = work_input * plain + written * out_rate
+            summary_units = summary_in * plain + summary_out * out_rate
         if cumulative is not None:
             if main_units is None or summary_units is None:
                 cumulative = None
             else:
                 cumulative += main_units + summary_units
-        cumulative_tokens += main_in + main_out + work_input + written
+        cumulative_tokens += main_in + main_out + summary_in + summary_out
         rows.append(
             _new_row(
                 (
@@ -302,21 +409,38 @@ def replay(
                     cached,
                     main_in,
                     main_out,
-                    work_input,
-                    written,
+                    summary_in,
+                    summary_out,
                     cumulative_tokens,
                     main_units,
                     summary_units,
                     cumulative,
                     places,
                     offered,
+                    None if starts is None else starts[index - 1],
+                    fate,
+                    tries,
+                    cut,
+                    run_start,
+                    run_end,
                     base,
                 )
             )
         )
         h, c, a = h_after, c_after, a_after
     col = columns(rows)
-    return Replay(scenario, opts, tuple(rows), _summarise(rows, col), MappingProxyType(col))
+    timed = slot is not None
+    summary = _summarise(rows, col)
+    if timed:
+        summary = _with_timing(summary, rows, col, priced=summary_rates is not None)
+    return Replay(scenario, opts, tuple(rows), summary, timed, MappingProxyType(col))
+
+
+def _first_after(events: list[int], start: int) -> int | None:
+    """The first timestamp strictly after ``start`` (an append at the run's own start
+    does not discard it)."""
+    i = bisect_right(events, start)
+    return events[i] if i < len(events) else None
 
 
 def _parts(s: Scenario) -> tuple[Any, ...]:
@@ -377,4 +501,74 @@ def _summarise(rows: Sequence[TurnRow], col: Mapping[str, tuple[Any, ...]]) -> R
         final_history=last.history_after,
         final_covered=last.covered_after,
         final_summary=last.summary_after,
+    )
+
+
+def _share(part: int | None, whole: int | None) -> Fraction | None:
+    return None if part is None or not whole else Fraction(part, whole)
+
+
+def _with_timing(
+    summary: ReplaySummary,
+    rows: Sequence[TurnRow],
+    col: Mapping[str, tuple[Any, ...]],
+    *,
+    priced: bool,
+) -> ReplaySummary:
+    """The summary with docs/spec.md §15's lines: the candidates, what published, and what
+    the runs that did not publish, and every resend, cost (tokens and money)."""
+    fates = col["run_fate"]
+    published, discarded = fates.count("published"), fates.count("discarded")
+    candidates = published + discarded
+    unknown = sum(col["run_unknown_tries"])
+    tokens = units = wasted_tokens = wasted_units = 0
+    retry_tokens: int | None = 0
+    retry_units = 0
+    for r in rows:
+        known = r.run_tries - r.run_unknown_tries  # the tries billed
+        if not known:
+            continue
+        per_try = r.summary_input + r.written
+        per_units = 0 if r.summary_units is None else r.summary_units // known
+        tokens += per_try * known
+        units += per_units * known
+        if r.run_fate == "discarded":
+            wasted_tokens += per_try * known
+            wasted_units += per_units * known
+        if retry_tokens is not None:
+            retry_tokens += per_try * (known - 1)
+            retry_units += per_units * (known - 1)
+            if r.run_unknown_tries:  # the try after a known one was cut: a resend, unknown
+                retry_tokens = None
+    complete = unknown == 0
+    total_tokens = tokens if complete else None
+    total_units = units if complete and priced else None
+    places = rows[0].money_places
+    return dataclasses.replace(
+        summary,
+        summary_input_tokens=summary.summary_input_tokens if complete else None,
+        summary_output_tokens=summary.summary_output_tokens if complete else None,
+        timed=True,
+        candidates=candidates,
+        published=published,
+        publish_rate=Fraction(published, candidates) if candidates else None,
+        discarded=discarded,
+        abandoned=fates.count("abandoned"),
+        failed=fates.count("failed"),
+        in_flight_turns=col["status"].count("run in flight"),
+        breaker_open_turns=col["status"].count("breaker open"),
+        tries=sum(col["run_tries"]),
+        unknown_tries=unknown,
+        summary_tokens=total_tokens,
+        summary_cost=decimal_of(total_units, places),
+        discarded_tokens=wasted_tokens,
+        # A discarded run is never cut, so its cost is known whenever there are prices;
+        # the resends' too, unless the cut try was one.
+        discarded_cost=decimal_of(wasted_units if priced else None, places),
+        retry_tokens=retry_tokens,
+        retry_cost=decimal_of(retry_units if priced and retry_tokens is not None else None, places),
+        discarded_token_share=_share(wasted_tokens, total_tokens),
+        retry_token_share=_share(retry_tokens, total_tokens),
+        discarded_cost_share=_share(wasted_units, total_units),
+        retry_cost_share=_share(None if retry_tokens is None else retry_units, total_units),
     )

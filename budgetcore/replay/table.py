@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from decimal import Decimal
+from fractions import Fraction
 
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.session import SessionRun
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage, merge_usage
 from budgetcore.replay.model import Replay
+from budgetcore.units import format_percent
 
 __all__ = ["money_text", "write_table"]
 
@@ -56,25 +58,95 @@ def _turns(result: Replay, log: ParsedLog | None, series: str | None, write: Wri
     chosen = None if log is None else log.pick(series)
     compacted = set() if chosen is None else {c.after_turn for c in chosen.compactions}
     requests = () if chosen is None else chosen.requests
-    head = ["turn", "log context", "log output", "full input", "K?", "status", "unseen", "cost"]
+    head = ["turn"]
+    if chosen is not None:
+        head += ["log context", "log output"]
+    head += ["full input", "K?", "status", "unseen", "cost"]
+    if result.timed:
+        head += ["run fate", "tries"]
     rows = []
     for i, r in enumerate(result.rows):
-        req = requests[i] if i < len(requests) else None
-        mark = " ✂" if r.turn in compacted else ""
-        rows.append(
-            [
-                f"{r.turn:,}",
+        row = [f"{r.turn:,}"]
+        if chosen is not None:
+            req = requests[i] if i < len(requests) else None
+            mark = " ✂" if r.turn in compacted else ""
+            row += [
                 _n(None if req is None else req.context),
                 _n(None if req is None else req.output) + mark,
-                _n(r.full_input),
-                "yes" if r.trigger_reached else "",
-                r.status,
-                _n(r.unseen) if r.unseen else "",
-                money_text(r.cost) if r.cost is not None else _n(r.main_input_billed),
             ]
-        )
-    write("Turns (one per request on the replayed branch; ✂ the log compacted after it)\n")
+        row += [
+            _n(r.full_input),
+            "yes" if r.trigger_reached else "",
+            r.status,
+            _n(r.unseen) if r.unseen else "",
+            money_text(r.cost) if r.cost is not None else _n(r.main_input_billed),
+        ]
+        if result.timed:
+            unknown = " (1 cut)" if r.run_unknown_tries else ""
+            row += [r.run_fate or "", f"{r.run_tries}{unknown}" if r.run_fate else ""]
+        rows.append(row)
+    if chosen is not None:
+        write("Turns (one per request on the replayed branch; ✂ the log compacted after it)\n")
+    else:
+        write("Turns\n")
     _grid(head, rows, write, left=1)
+
+
+def _share(value: Fraction | None) -> str:
+    return "unknown" if value is None else format_percent(value)
+
+
+def _cost(value: Decimal | None, main: Decimal | None) -> str:
+    """Money, or why there is none: no prices at all, or a try whose usage is unknown."""
+    if value is None and main is None:
+        return "no prices (tokens only)"
+    return money_text(value)
+
+
+def _summary(result: Replay, write: Write) -> None:
+    """The replay's summary for people (the exact values are in the JSON output)."""
+    s = result.summary
+    write("Summary\n")
+    lines = [
+        ("turns", _n(s.turns)),
+        ("summary runs (recompresses)", f"{s.runs:,} ({s.recompresses:,})"),
+        ("refused runs / rejected requests", f"{s.refusals:,} / {s.rejected:,}"),
+        ("turns at or above K", _n(s.turns_at_or_above_k)),
+        ("turns with unseen history (peak)", f"{s.turns_with_unseen:,} ({s.peak_unseen:,})"),
+        (
+            "peak full input (M)",
+            f"{s.peak_full_input:,} at turn {s.peak_turn:,} ({s.main_safe_input_at_peak:,})",
+        ),
+        ("main tokens in / out", f"{s.main_input_tokens:,} / {s.main_output_tokens:,}"),
+        (
+            "summary tokens in / out",
+            f"{_n(s.summary_input_tokens)} / {_n(s.summary_output_tokens)}",
+        ),
+        ("cost (main + summary)", _cost(s.cost, s.cost_main)),
+    ]
+    if s.timed:
+        rate = "—" if s.publish_rate is None else format_percent(s.publish_rate)
+        lines += [
+            ("candidates: published / discarded", f"{s.published:,} / {s.discarded:,} ({rate})"),
+            ("abandoned (a timeout) / failed", f"{s.abandoned:,} / {s.failed:,}"),
+            (
+                "turns with a run in flight / breaker open",
+                f"{s.in_flight_turns:,} / {s.breaker_open_turns:,}",
+            ),
+            ("tries (cut by a timeout)", f"{s.tries:,} ({s.unknown_tries:,})"),
+            (
+                "discarded: tokens, cost, share of summary tokens",
+                f"{_n(s.discarded_tokens)}, {money_text(s.discarded_cost)}, "
+                f"{_share(s.discarded_token_share)}",
+            ),
+            (
+                "resends: tokens, cost, share of summary tokens",
+                f"{_n(s.retry_tokens)}, {money_text(s.retry_cost)}, {_share(s.retry_token_share)}",
+            ),
+        ]
+    width = max(len(k) for k, _ in lines)
+    for key, value in lines:
+        write(f"  {key.ljust(width)}  {value}\n")
 
 
 def _ledger(log: ParsedLog, write: Write) -> None:
@@ -171,6 +243,11 @@ def _measured(m: MeasuredUsage, write: Write) -> None:
 def _session(run: SessionRun, write: Write) -> None:
     log = run.log
     if log is None:
+        if run.result is not None:  # generated or JSON Lines turns: no log
+            _turns(run.result, None, None, write)
+            _summary(run.result, write)
+            write("\n")
+            return
         write(f"Session {run.name}: not read\n")
         for p in run.error:
             write(f"  {p}\n")
@@ -200,6 +277,8 @@ def _session(run: SessionRun, write: Write) -> None:
     _ledger(log, write)
     if run.measured is not None:
         _measured(run.measured, write)
+    if run.result is not None:
+        _summary(run.result, write)
     if run.result is not None and run.measured is not None:
         s = run.result.summary
         last = run.result.rows[-1]

@@ -18,9 +18,15 @@ from typing import Any
 
 from budgetcore._exact import ratio
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.jsonio import json_lines, key_problems, load_json, on_line
-from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, decimal, whole
+from budgetcore.inputs.jsonio import json_lines, key_problems, load_json
+from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, decimal
 from budgetcore.inputs.text import check_size, decode_utf8
+from budgetcore.replay.distributions import (
+    DISTRIBUTIONS,
+    Distribution,
+    distribution,
+    int_or_low,
+)
 from budgetcore.replay.model import Turn
 from budgetcore.replay.options import parse_changes
 
@@ -37,46 +43,6 @@ __all__ = [
 
 #: The most turns a generator or a file may give: far beyond any real session.
 MAX_TURNS = 100_000
-#: The most values a ``choice`` distribution may list.
-MAX_CHOICES = 1_000
-
-#: Named distributions and their parameters.
-DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
-    "fixed": ("value",),  # always value
-    "uniform": ("low", "high"),  # randint(low, high)
-    "triangular": ("low", "high"),  # the floor of the mean of two uniform draws: peaks mid-range
-    "choice": ("values", "weights"),  # one of values, with optional integer weights
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Distribution:
-    name: str
-    values: tuple[int, ...]  # fixed: (v,); uniform/triangular: (low, high); choice: the values
-    weights: tuple[int, ...] | None = None
-
-    def draw(self, rng: random.Random) -> int:
-        if self.name == "fixed":
-            return self.values[0]
-        if self.name == "uniform":
-            return rng.randint(self.values[0], self.values[1])
-        if self.name == "triangular":
-            low, high = self.values
-            return (rng.randint(low, high) + rng.randint(low, high)) // 2  # floor
-        if self.weights is None:
-            return rng.choice(self.values)
-        # An integer draw against the cumulative integer weights (random.choices would
-        # scale a float).
-        pick = rng.randrange(sum(self.weights))
-        for value, weight in zip(self.values, self.weights, strict=True):
-            if pick < weight:
-                return value
-            pick -= weight
-        raise AssertionError("unreachable: pick < sum(weights)")  # pragma: no cover
-
-    @property
-    def needs_draw(self) -> bool:
-        return self.name != "fixed"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,83 +71,6 @@ def generate(spec: GeneratorSpec) -> tuple[Turn, ...]:
     return tuple(out)
 
 
-def _int(
-    raw: object,
-    path: str,
-    problems: list[Problem],
-    low: int = 0,
-    high: int = MAX_TOKENS,
-    *,
-    line: int | None = None,
-) -> int:
-    """``whole``, standing in ``low`` for a bad value (the caller reports, never uses it)."""
-    value = whole(raw, path, problems, low, high, nullable=False, **on_line(path, line))
-    return low if value is None else value
-
-
-_DIST_RULE = 'must be an integer or {"dist": NAME, ...} (fixed, uniform, triangular, choice)'
-
-
-def _distribution(raw: object, path: str, problems: list[Problem]) -> Distribution | None:
-    if isinstance(raw, int | Decimal) and not isinstance(raw, bool):
-        return Distribution("fixed", (_int(raw, path, problems),))
-    if not isinstance(raw, dict):
-        problems.append(Problem.of(path, _DIST_RULE, raw, "dist"))
-        return None
-    name = raw.get("dist")
-    if name not in DISTRIBUTIONS:
-        names = ", ".join(DISTRIBUTIONS)
-        rule = f"must be one of {names}"
-        problems.append(Problem.of(f"{path}.dist", rule, name, "dist-name", names=names))
-        return None
-    before = len(problems)
-    rule = f"is not a parameter of {name}"
-    problems += key_problems(
-        raw, path, ("dist", *DISTRIBUTIONS[name]), rule=rule, code="not-param", dist=name
-    )
-    if name == "fixed":
-        dist = Distribution(name, (_int(raw.get("value"), f"{path}.value", problems),))
-    elif name in ("uniform", "triangular"):
-        low = _int(raw.get("low"), f"{path}.low", problems)
-        high = _int(raw.get("high"), f"{path}.high", problems)
-        if len(problems) == before and low > high:
-            problems.append(
-                Problem(
-                    f"{path}.high",
-                    f"must be at least {path}.low, got {high:,} < {low:,}",
-                    None,
-                    "at-least",
-                    (("other", f"{path}.low"), ("value", f"{high:,}"), ("other_value", f"{low:,}")),
-                )
-            )
-        dist = Distribution(name, (low, high))
-    else:
-        values = raw.get("values")
-        weights = raw.get("weights")
-        if not isinstance(values, list) or not values or len(values) > MAX_CHOICES:
-            rule = f"must be a list of 1 to {MAX_CHOICES:,} integers"
-            problems.append(
-                Problem.of(f"{path}.values", rule, values, "choice-values", high=f"{MAX_CHOICES:,}")
-            )
-            return None
-        ints = tuple(_int(v, f"{path}.values[{i}]", problems) for i, v in enumerate(values))
-        wts = None
-        if weights is not None:
-            if not isinstance(weights, list) or len(weights) != len(values):
-                rule = "must be a list of integers, one per value"
-                problems.append(Problem.of(f"{path}.weights", rule, weights, "choice-weights"))
-                return None
-            wts = tuple(
-                _int(w, f"{path}.weights[{i}]", problems, 0, 10**9) for i, w in enumerate(weights)
-            )
-            if len(problems) == before and not any(wts):
-                problems.append(
-                    Problem.coded(f"{path}.weights", "must not all be 0", "weights-zero")
-                )
-        dist = Distribution(name, ints, wts)
-    return dist if len(problems) == before else None
-
-
 _GENERATOR_KEYS = ("turns", "seed", "added", "required", "output", "burst")
 
 
@@ -195,16 +84,16 @@ def parse_generator(obj: object) -> GeneratorSpec:
     )
     if "turns" not in obj:
         problems.append(Problem.coded("generate.turns", "is required", "required"))
-    turns = _int(obj.get("turns", 1), "generate.turns", problems, 1, MAX_TURNS)
-    seed = _int(obj.get("seed", 0), "generate.seed", problems, 0, MAX_SEED)
+    turns = int_or_low(obj.get("turns", 1), "generate.turns", problems, 1, MAX_TURNS)
+    seed = int_or_low(obj.get("seed", 0), "generate.seed", problems, 0, MAX_SEED)
     if "added" not in obj:
         problems.append(Problem.coded("generate.added", "is required", "required"))
-    added = _distribution(obj.get("added", 0), "generate.added", problems)
+    added = distribution(obj.get("added", 0), "generate.added", problems)
     required = output = None
     if obj.get("required") is not None:
-        required = _distribution(obj["required"], "generate.required", problems)
+        required = distribution(obj["required"], "generate.required", problems)
     if obj.get("output") is not None:
-        output = _distribution(obj["output"], "generate.output", problems)
+        output = distribution(obj["output"], "generate.output", problems)
     rate = Decimal(0)
     burst = None
     raw_burst = obj.get("burst")
@@ -225,7 +114,7 @@ def parse_generator(obj: object) -> GeneratorSpec:
                 raw_burst.get("rate"), "generate.burst.rate", problems, low=0, high=1, places=30
             )
             rate = Decimal(0) if value is None else value
-            burst = _distribution(raw_burst.get("tokens"), "generate.burst.tokens", problems)
+            burst = distribution(raw_burst.get("tokens"), "generate.burst.tokens", problems)
     if problems or added is None:
         raise ScenarioError(
             problems or [Problem.coded("generate.added", "is required", "required")]
@@ -254,7 +143,13 @@ _TURN_KEYS = (
     "billing_recorded",
     "idle_slot",
     "lease_acquired",
+    "gap_ms",
+    "time_ms",
+    "reply_end_ms",
+    "append_ms",
 )
+#: The most appends one turn may list (a log's lines between two requests).
+MAX_APPENDS = 100_000
 
 
 def _turn(obj: dict[str, Any], number: int, problems: list[Problem]) -> Turn | None:
@@ -267,11 +162,11 @@ def _turn(obj: dict[str, Any], number: int, problems: list[Problem]) -> Turn | N
         problems.append(
             Problem.coded(f"{where}: added", "is required", "required", line=number, key="added")
         )
-    added = _int(obj.get("added", 0), f"{where}: added", problems, line=number)
+    added = int_or_low(obj.get("added", 0), f"{where}: added", problems, line=number)
     values: dict[str, Any] = {}
     for key in ("required", "output"):
         if obj.get(key) is not None:
-            values[key] = _int(obj[key], f"{where}: {key}", problems, line=number)
+            values[key] = int_or_low(obj[key], f"{where}: {key}", problems, line=number)
     for key in ("billing_recorded", "idle_slot", "lease_acquired"):
         if obj.get(key) is not None:
             if isinstance(obj[key], bool):
@@ -289,6 +184,26 @@ def _turn(obj: dict[str, Any], number: int, problems: list[Problem]) -> Turn | N
                 )
     if obj.get("set") is not None:
         values["changes"] = parse_changes(obj["set"], f"{where}: set", problems, number)
+    for key in ("gap_ms", "time_ms", "reply_end_ms"):
+        if obj.get(key) is not None:
+            values[key] = int_or_low(obj[key], f"{where}: {key}", problems, line=number)
+    appends = obj.get("append_ms")
+    if appends is not None:
+        if not isinstance(appends, list) or len(appends) > MAX_APPENDS:
+            rule = f"must be a list of at most {MAX_APPENDS:,} times in milliseconds"
+            problems.append(
+                Problem.of(
+                    f"{where}: append_ms", rule, appends, "list", line=number, key="append_ms"
+                )
+            )
+        else:
+            values["append_ms"] = tuple(
+                int_or_low(t, f"{where}: append_ms[{i}]", problems, line=number)
+                for i, t in enumerate(appends)
+            )
+    if "gap_ms" in values and ("time_ms" in values or "reply_end_ms" in values):
+        rule = "gives gap_ms or a log's times (time_ms, reply_end_ms), not both"
+        problems.append(Problem.coded(f"{where}: gap_ms", rule, "gap-and-time", line=number))
     if len(problems) > before:
         return None
     return Turn(added=added, **values)

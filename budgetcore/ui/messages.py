@@ -2351,3 +2351,26 @@ CATALOGUE.update(
         ),
     }
 )
+
+# ---- background timing and retries (issue 22)
+CATALOGUE.update(
+    {
+        "core.one-of": (
+            "{where} must be one of {names}; got {got}",
+            "{where} 必须是以下之一:{names};收到 {got}",
+        ),
+        "core.duration-both": (
+            "{where} gives a fixed duration or the two rates, not both",
+            "{where} 只能给固定时长或两个速率,不能同时给",
+        ),
+        "core.gap-and-time": (
+            "{where} gives a gap or a log's times, not both",
+            "{where} 只能给间隔或日志时间,不能同时给",
+        ),
+        "core.log-no-times": (
+            "{where}: the request of line {line} has no timestamp; background timing needs every request's time",
+            "{where}:第 {line} 行的请求没有时间戳;后台计时需要每个请求的时间",
+        ),
+        "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
+    }
+)

@@ -14,7 +14,7 @@ from budgetcore import parse_scenario, plan
 from budgetcore.core.plan import OUTPUT_KEYS
 from budgetcore.ui.render import READOUT_KEYS
 from tests.browser.conftest import ROOT, Page
-from tests.test_plan import GOLDEN
+from tests.golden import GOLDEN
 
 pytestmark = pytest.mark.browser
 

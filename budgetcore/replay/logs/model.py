@@ -8,6 +8,7 @@ accounts for every line. No message text is kept anywhere in these values.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -91,12 +92,33 @@ class LogSeries:
     abandoned: tuple[LogRequest, ...] = ()
     times: tuple[int, ...] = ()
 
-    def turns(self) -> tuple[Turn, ...]:
+    def turns(self, timed: bool = False) -> tuple[Turn, ...]:
         """One replay turn per request: ``added`` is the growth of the context to the
         next request (across a compaction: its preTokens minus this request's context,
         never below 0, or this reply's output when the log records no size); the last
-        turn adds its own output."""
+        turn adds its own output. ``timed``: each turn also carries the log's times
+        (docs/spec.md §15) — its request's first entry, the line with its final output,
+        and the series' timestamped lines after that and before the next request."""
         reqs = self.requests
+        if timed:
+            missing = next((r for r in reqs if r.started is None or r.finished is None), None)
+            if missing is not None:
+                raise ScenarioError(
+                    [
+                        Problem.coded(
+                            "log",
+                            f"has no timestamp on the request of line {missing.line}: "
+                            "background timing needs every request's time",
+                            "log-no-times",
+                            line=missing.line,
+                        )
+                    ]
+                )
+            times = sorted(self.times)
+            # Milliseconds from the branch's first timestamped entry, as a replay's
+            # clock counts (docs/spec.md §15).
+            zero = min([*times[:1], *(r.started for r in reqs if r.started is not None)])
+            times = [t - zero for t in times]
         after: dict[int, LogCompaction] = {}
         for comp in self.compactions:
             after.setdefault(comp.after_turn, comp)  # the first of several in one gap
@@ -110,7 +132,24 @@ class LogSeries:
                 )
             else:
                 added = max(0, reqs[i + 1].context - req.context)
-            out.append(Turn(added=added, output=req.output))
+            if not timed:
+                out.append(Turn(added=added, output=req.output))
+                continue
+            assert req.started is not None
+            assert req.finished is not None
+            following = reqs[i + 1].started if i + 1 < len(reqs) else None
+            until = None if following is None else following - zero
+            low = bisect_right(times, req.finished - zero)
+            high = len(times) if until is None else bisect_left(times, until)
+            out.append(
+                Turn(
+                    added=added,
+                    output=req.output,
+                    time_ms=req.started - zero,
+                    reply_end_ms=req.finished - zero,
+                    append_ms=tuple(times[low:high]),
+                )
+            )
         return tuple(out)
 
 

@@ -99,7 +99,7 @@ def run_session(
     if not replay_it:
         return SessionRun(name, log, series, None, measured, model)
     chosen = log.pick(series)
-    turns = chosen.turns()
+    turns = chosen.turns(timed=options is not None and options.timing is not None)
     if not turns:
         off = len(chosen.abandoned)
         raise ScenarioError(

@@ -1,0 +1,212 @@
+"""Background runs over time (docs/spec.md §15): when a summary run starts, how long
+its tries take, whether it is cut by a timeout, fails its retries, is discarded by an
+append, or publishes.
+
+The runtime the design article describes starts a summary run after the main reply is
+delivered and publishes it only if the source did not change meanwhile: any append
+raises the revision, so a candidate finished after an append is discarded (billed, not
+published). A try that fails its format check (a tool call, an empty reply) is resent
+identically up to N times, or, with a circuit breaker, stops the session's background
+runs after three failures in a row. This module decides one run's fate from exact
+times; the replay loop (``replay.simulate``) applies it to the state and the bill.
+
+Time is exact: points in time are integers of milliseconds from the session's start
+(a log's timestamps, or the sum of the gaps before a turn), durations are Fractions of
+seconds. Nothing is rounded.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Literal
+
+from budgetcore.replay.distributions import Distribution
+
+__all__ = [
+    "BREAKER_FAILURES",
+    "FATES",
+    "POLICIES",
+    "Duration",
+    "Retries",
+    "Run",
+    "RunSlot",
+    "Timing",
+    "first_after",
+    "run_fate",
+]
+
+#: A run's fate (docs/spec.md §15).
+FATES: tuple[str, ...] = ("published", "discarded", "abandoned", "failed")
+#: Retry policies: identical resends up to N, or one try per run and a breaker.
+POLICIES: tuple[str, ...] = ("resend", "breaker")
+#: "stop after 3 consecutive failures across runs" (Claude Code, Qwen Code).
+BREAKER_FAILURES = 3
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Duration:
+    """How long one try takes: ``fixed_s`` seconds, or summary input / prefill rate +
+    written / decode rate (tokens per second)."""
+
+    fixed_s: Decimal | None = None
+    prefill_tokens_per_s: Decimal | None = None
+    decode_tokens_per_s: Decimal | None = None
+
+    def seconds(self, summary_input: int, written: int) -> Fraction:
+        """One try's duration, exact.
+
+        >>> rates = Duration(prefill_tokens_per_s=Decimal(5000), decode_tokens_per_s=Decimal(50))
+        >>> rates.seconds(71_000, 8_192)
+        Fraction(4451, 25)
+        """
+        if self.fixed_s is not None:
+            return Fraction(self.fixed_s)
+        assert self.prefill_tokens_per_s is not None
+        assert self.decode_tokens_per_s is not None
+        return Fraction(summary_input) / Fraction(self.prefill_tokens_per_s) + Fraction(
+            written
+        ) / Fraction(self.decode_tokens_per_s)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Timing:
+    """The replay's clock: a default gap for turns that carry no time of their own
+    (an integer of milliseconds, or a distribution of ``replay.turns``), and the
+    duration model. The timeouts are the scenario's limits."""
+
+    gap_ms: int | Distribution | None = None
+    gap_seed: int = 0
+    duration: Duration
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Retries:
+    """Format-check failures at rate ``failure_rate``, drawn from
+    ``random.Random(seed)`` once per try in the order tries happen."""
+
+    failure_rate: Decimal
+    seed: int = 0
+    policy: Literal["resend", "breaker"] = "resend"
+    max_resends: int = 10  # the compaction-quality proposal's baseline
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One run's outcome. ``tries`` counts the tries whose usage is known (billed);
+    ``cut`` says one more try was cut by a timeout (its usage unknown, never free)."""
+
+    fate: str  # one of FATES
+    tries: int
+    cut: bool
+    start_ms: int
+    end_s: Fraction  # seconds from the session's start
+
+    @property
+    def publishes(self) -> bool:
+        return self.fate == "published"
+
+
+class RunSlot:
+    """The one background slot over a session, and the breaker: mutable bookkeeping
+    private to one replay (the replay itself stays a pure function)."""
+
+    __slots__ = ("_rate", "_rng", "busy_until", "failures", "open", "retries")
+
+    def __init__(self, retries: Retries | None) -> None:
+        self.retries = retries
+        self._rng = None if retries is None else random.Random(retries.seed)
+        self._rate = None if retries is None else retries.failure_rate
+        self.busy_until: Fraction | None = None  # seconds: the slot is held until then
+        self.failures = 0  # format failures in a row (the breaker's count)
+        self.open = False
+
+    def free_at(self, seconds: Fraction) -> bool:
+        return self.busy_until is None or seconds >= self.busy_until
+
+    def fails(self) -> bool:
+        """One try's format check: a draw below the rate is a failure. Decimal(float)
+        is exact, so the comparison is exact too."""
+        if self._rng is None or self._rate is None:
+            return False
+        return Decimal(self._rng.random()) < self._rate
+
+
+def first_after(times: Sequence[int], start: int, begin: int = 0) -> int | None:
+    """The first time strictly after ``start`` in the ascending ``times`` (from index
+    ``begin`` on), or None. An append at the run's own start does not discard it."""
+    for i in range(begin, len(times)):
+        if times[i] > start:
+            return times[i]
+    return None
+
+
+def run_fate(
+    slot: RunSlot,
+    *,
+    start_ms: int,
+    duration_s: Fraction | None,
+    model_timeout_s: int,
+    run_timeout_s: int,
+    next_append_ms: int | None,
+) -> Run:
+    """The fate of a run that starts at ``start_ms`` (docs/spec.md §15).
+
+    ``duration_s`` is one try's duration (None: no clock, so no timeouts and no
+    discards: retries only). Tries are back to back. A try longer than the model
+    timeout, or one that would end past start + the execution timeout, is cut there:
+    the run is abandoned and that try's usage unknown. All tries failing their format
+    check: failed. A passing try ends the run: discarded when an append falls strictly
+    between the start and that end, published otherwise. The slot is held until the
+    run's end; the breaker counts failures in a row across runs.
+    """
+    retries = slot.retries
+    start = Fraction(start_ms, 1000)
+    tries_allowed = 1
+    if retries is not None and retries.policy == "resend":
+        tries_allowed = retries.max_resends + 1
+    done = 0
+    end = start
+    passed = False
+    cut = False
+    while done < tries_allowed:
+        if duration_s is not None:
+            cut_at: Fraction | None = None
+            if duration_s > model_timeout_s:
+                cut_at = end + model_timeout_s
+            if end + duration_s > start + run_timeout_s:
+                limit = start + run_timeout_s
+                cut_at = limit if cut_at is None else min(cut_at, limit)
+            if cut_at is not None:
+                cut, end = True, cut_at
+                break  # a cut try never returns: no format check, no draw
+            end += duration_s
+        done += 1
+        if slot.fails():
+            slot.failures += 1
+            if retries is not None and retries.policy == "breaker":
+                if slot.failures >= BREAKER_FAILURES:
+                    slot.open = True
+                break
+            continue
+        slot.failures = 0
+        passed = True
+        break
+    if duration_s is not None:
+        slot.busy_until = end
+    if cut:
+        fate = "abandoned"
+    elif not passed:
+        fate = "failed"
+    elif (
+        duration_s is not None
+        and next_append_ms is not None
+        and Fraction(next_append_ms, 1000) < end
+    ):
+        fate = "discarded"
+    else:
+        fate = "published"
+    return Run(fate, done, cut, start_ms, end)
