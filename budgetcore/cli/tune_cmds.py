@@ -420,10 +420,6 @@ def cmd_tune(args: argparse.Namespace) -> int:
     )
     own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
     job = Job(scenario, options, ks, ss, own, args.engine)
-    if options is not None:  # refuse what the kernel does not model before any work
-        from budgetcore.tune.session import _refusal  # noqa: PLC0415
-
-        _refusal(options)
     done = run_tasks(_tasks(args, fmt), job, jobs=args.jobs, dask=args.dask)
     skipped = [d for d in done if d.skipped]
     if skipped:
@@ -550,14 +546,16 @@ def _at(result: TuneResult, i: int) -> dict[str, int]:
 
 
 def _versus(own: Any, j: int, g: Any, i: int) -> dict[str, Any]:
-    """The chosen point minus the scenario's own (K, S)."""
+    """The chosen point minus the scenario's own (K, S); its cost change is None when
+    the scenario's own point has unknown usage."""
+    known = own.known(j)
     cost = g.cost_units(i) - own.cost_units(j)
     base = own.cost_units(j)
     return {
         "k": own.ks[0],
         "s": own.ss[0],
-        "cost": _money(g, cost),
-        "cost_ratio": None if base == 0 else str(Fraction(cost, base)),
+        "cost": _money(g, cost) if known else None,
+        "cost_ratio": None if base == 0 or not known else str(Fraction(cost, base)),
         "unseen_tokens": g.columns["unseen_tokens"][i] - own.columns["unseen_tokens"][j],
         "runs": g.summary_calls(i) - own.summary_calls(j),
         "peak_full_input": g.columns["peak_full_input"][i] - own.columns["peak_full_input"][j],
@@ -622,9 +620,11 @@ def _cell(value: object) -> object:
     return value
 
 
-def _percent(share: Fraction) -> str:
+def _percent(share: Fraction | None) -> str:
     """A share as a percentage for people, to 0.1 % (half to even); the exact fraction is
-    in the JSON output."""
+    in the JSON output. None (unknown usage): a dash."""
+    if share is None:
+        return "—"
     tenths = round(share * 1000)
     sign = "-" if tenths < 0 else ""
     tenths = abs(tenths)
@@ -638,13 +638,15 @@ def _table(result: TuneResult, write: Write) -> None:
     c = g.columns
 
     def cost(i: int) -> str:
+        if not g.known(i):
+            return "unknown"  # a try was cut by a timeout: never shown as free
         return money_text(g.cost(i)) if g.priced else f"{g.cost_units(i):,}"
 
     n_sessions = g.sessions
     write(
         f"Tune: {n_sessions:,} session{'s' if n_sessions != 1 else ''}, "
         f"{c['turns'][0]:,} turns; {len(g.ks):,} K × {len(g.ss):,} S = {g.points:,} points, "
-        "each replayed exactly (spec §12)\n"
+        f"each replayed exactly (spec §12{' and §15' if g.timed else ''})\n"
     )
     unit = "cost" if g.priced else "billed tokens"
     head = [
@@ -661,6 +663,7 @@ def _table(result: TuneResult, write: Write) -> None:
         "runs",
         "recompress",
         "refused",
+        "discarded",
     ]
     rows = []
     for i in range(g.points):
@@ -686,6 +689,7 @@ def _table(result: TuneResult, write: Write) -> None:
                 f"{c['runs'][i]:,}",
                 f"{c['recompresses'][i]:,}",
                 f"{c['refusals'][i]:,}",
+                f"{c['discarded'][i]:,}",
             ]
         )
     from budgetcore.replay.table import _grid  # noqa: PLC0415 - the replay's table layout
@@ -731,8 +735,7 @@ def choice_lines(result: TuneResult) -> list[str]:
     )
     best = "the lowest cost" if g.priced else "the fewest billed tokens (no prices given)"
     lines.append(
-        f"Choice: K = {choice.k:,}, S = {choice.s:,} — {best} {scope}: "
-        f"{amount(g.cost_units(i))}"
+        f"Choice: K = {choice.k:,}, S = {choice.s:,} — {best} {scope}: {amount(g.cost_units(i))}"
     )
     unseen = g.columns["unseen_tokens"]
     if choice.runner_up is not None:
@@ -759,6 +762,8 @@ def choice_lines(result: TuneResult) -> list[str]:
     rel = "" if base == 0 else f" ({'+' if diff > 0 else ''}{_percent(Fraction(diff, base))})"
     sign = "+" if diff > 0 else "-" if diff < 0 else "±"
     change = amount(abs(diff)) if g.priced else f"{abs(diff):,}"
+    if not own.known(0):  # its usage is unknown: no cost to compare with
+        sign, change, rel = "", "unknown at the scenario's own point", ""
     lines.append(
         f"  against the scenario's own K = {own.ks[0]:,}, S = {own.ss[0]:,}: {measure} "
         f"{sign}{change}{rel}, unseen tokens "

@@ -45,12 +45,17 @@ def grid_of(
     session: Session, ks: Sequence[int], ss: Sequence[int], *, engine: str = "auto"
 ) -> GridMeasures:
     """Every (K, S) point of ``ks`` x ``ss`` replayed over ``session``: ``engine``
-    "python" (the pure kernel), "numpy" (when installed and exact, else the pure
-    kernel), or "auto" (the same as "numpy")."""
+    "python" (the pure kernel), "numpy" (when installed and exact and the session has
+    no clock or retries, else the pure kernel), or "auto" (the same as "numpy")."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     check_points(ks, ss)
-    if engine == "python" or not numpy_available() or not numpy_exact(session, ks, ss):
+    if (
+        engine == "python"
+        or session.timed  # exact times are Fractions: the pure kernel (docs/tune.md)
+        or not numpy_available()
+        or not numpy_exact(session, ks, ss)
+    ):
         return from_points(session, ks, ss, (point_counts(session, k, s) for k in ks for s in ss))
     from budgetcore.tune.kernel_np import grid_counts  # noqa: PLC0415 - numpy only here
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from budgetcore.tune.clock import PointClock, try_units
 from budgetcore.tune.session import CACHE_POINT, NOT_SENT, Session, W
 
 __all__ = [
@@ -54,6 +55,18 @@ COUNTS: tuple[str, ...] = (
     "summary_output_tokens",
     "final_covered",
     "final_summary",
+    # docs/spec.md §15 (0 without a clock or retries, as in the replay's summary):
+    "published",
+    "discarded",
+    "abandoned",
+    "failed",
+    "in_flight_turns",
+    "breaker_open_turns",
+    "tries",
+    "unknown_usage",  # tries cut by a timeout: their usage is unknown, never free
+    "discarded_tokens",
+    "retry_tokens",  # the known tries after the first of each run
+    "retry_unknown",  # runs whose cut try followed a known one (a resend of unknown usage)
 )
 
 
@@ -100,6 +113,16 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
     peak_turn = peak_m = first_run = 0
     main_in = main_cached = sum_in = sum_out = 0
     base_u = base_c = base_o = 0  # the base tier's main tokens (the usual case, kept local)
+    # docs/spec.md §15: the point's own slot and breaker (its retry draws come in the
+    # order its tries happen), and a published run not yet seen by a turn.
+    timed = session.timed
+    timing = session.timing
+    slot = PointClock(session.retries) if timed else None
+    unit = session.unit
+    starts, run_at, nxt = session.starts, session.run_at, session.next_append
+    pending: tuple[int, int, int] | None = None  # (end, c, A) of a run not yet landed
+    published = discarded = abandoned = failed = in_flight = breaker = 0
+    tries = unknown = disc_tokens = retry_tokens = retry_unknown = 0
     for seg in session.segments:
         m = seg.m
         io = seg.io_cap
@@ -109,6 +132,10 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
         est = seg.estimate
         room = safe - instr  # the new raw budget is max(0, min(W, room - A))
         for t in range(seg.start, seg.stop):
+            if pending is not None and starts is not None and pending[0] <= starts[t]:
+                c, a = pending[1], pending[2]  # it ended by this turn's start: it lands
+                pending = None
+                stale = True
             h = hist[t]
             f = req[t]
             unc = h - c
@@ -188,14 +215,66 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
             if work > safe:
                 refused += 1
                 continue
+            if slot is not None:
+                run_start = run_at[t]
+                busy = slot.busy_until
+                if run_start is not None and (
+                    pending is not None or (busy is not None and run_start < busy)
+                ):
+                    in_flight += 1  # one run at a time
+                    continue
+                if slot.open:
+                    breaker += 1
+                    continue
             if ratio is None:
                 written = cap
             else:
                 written = -((-(a + new_raw) * ratio[0]) // ratio[1])
                 if written > cap:
                     written = cap
-            # §15 seam: here a run's fate (published, discarded, abandoned, failed) would
-            # decide what is billed and whether c and A move; today every run publishes.
+            if slot is not None:
+                # docs/spec.md §15: the run's fate decides what its tries bill and whether
+                # c and A move (at its end, with a clock).
+                fate, known, cut, end = slot.fate(
+                    0 if run_start is None else run_start,
+                    None if timing is None else try_units(timing.duration, unit, work, written),
+                    seg.model_timeout_s * unit,
+                    seg.run_timeout_s * unit,
+                    nxt[t],
+                )
+                tries += known + cut
+                unknown += cut
+                sum_in += work * known
+                sum_out += written * known
+                if st:
+                    tier2 = s_tiers[_tier(st, work)]
+                    tier2[0] += work * known
+                    tier2[1] += written * known
+                if fate == "published":
+                    published += 1
+                    if timing is None:  # no clock: it lands at once
+                        a = written
+                        c += new_raw
+                        stale = True
+                    else:
+                        pending = (end, c + new_raw, written)
+                elif fate == "discarded":
+                    discarded += 1
+                    disc_tokens += (work + written) * known
+                elif fate == "abandoned":
+                    abandoned += 1
+                else:
+                    failed += 1
+                if known:
+                    retry_tokens += (work + written) * (known - 1)
+                    retry_unknown += cut
+                if new_raw:
+                    runs += 1
+                else:
+                    recs += 1
+                if not first_run:
+                    first_run = t + 1
+                continue
             sum_in += work
             sum_out += written
             if st:
@@ -211,6 +290,8 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
             a = written
             c += new_raw
             stale = True
+    if pending is not None:  # the last turn's run lands after the session
+        c, a = pending[1], pending[2]
     m_tiers[0][0] += base_u
     m_tiers[0][1] += base_c
     m_tiers[0][2] += base_o
@@ -237,6 +318,17 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
             sum_out,
             c,
             a,
+            published,
+            discarded,
+            abandoned,
+            failed,
+            in_flight,
+            breaker,
+            tries,
+            unknown,
+            disc_tokens,
+            retry_tokens,
+            retry_unknown,
         ),
         tuple((u, ch, o) for u, ch, o in m_tiers),
         tuple((i, o) for i, o in s_tiers),

@@ -144,7 +144,7 @@ def grid_counts(
     if not len(st):
         s_tiers[0, 0] = sum_in
         s_tiers[1, 0] = sum_out
-    values = (
+    values: tuple[Ints, ...] = (
         runs,
         recs,
         refused,
@@ -163,5 +163,8 @@ def grid_counts(
         c,
         a,
     )
+    # docs/spec.md §15's counts: 0 here (tune.engine sends timed sessions to the pure
+    # kernel).
+    values = (*values, *(zeros() for _ in COUNTS[len(values) :]))
     columns = {key: v.tolist() for key, v in zip(COUNTS, values, strict=True)}
     return columns, m_tiers.tolist(), s_tiers.tolist()  # tiers: [category][tier][point]

@@ -36,8 +36,17 @@ ADDITIVE: tuple[str, ...] = (
     "runs",
     "recompresses",
     "refusals",
+    "published",
     "discarded",
+    "abandoned",
+    "failed",
+    "in_flight_turns",
+    "breaker_open_turns",
+    "tries",
     "unknown_usage",
+    "discarded_tokens",
+    "retry_tokens",
+    "retry_unknown",
     "turns_at_or_above_k",
     "turns_with_unseen",
     "unseen_tokens",
@@ -67,11 +76,12 @@ class GridMeasures:
     places: int
     priced: bool
     columns: Mapping[str, tuple[int, ...]]
+    timed: bool = False  # some session's runs have fates (docs/spec.md §15)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # A read-only mapping does not pickle; a grid travels between processes
         # (--jobs, Dask), so it goes as a plain dict and comes back read-only.
-        head = (self.ks, self.ss, self.sessions, self.places, self.priced)
+        head = (self.ks, self.ss, self.sessions, self.places, self.priced, self.timed)
         return _rebuild, (head, dict(self.columns))
 
     @property
@@ -111,8 +121,9 @@ class GridMeasures:
         return self.billed_tokens(i)
 
     def cost(self, i: int) -> Decimal | None:
-        """Modelled cost in money (None without prices)."""
-        if not self.priced:
+        """Modelled cost in money (None without prices, or when a try's usage is
+        unknown: never shown as free)."""
+        if not self.priced or not self.known(i):
             return None
         return decimal_of(self.cost_units(i), self.places)
 
@@ -122,12 +133,16 @@ class GridMeasures:
         return None if col is None else decimal_of(col[i], self.places)
 
     def cost_summary(self, i: int) -> Decimal | None:
-        """The summary calls' cost (None without the summary model's prices)."""
+        """The summary calls' cost (None without the summary model's prices, or when a
+        try's usage is unknown)."""
         col = self.columns.get("cost_summary_units")
-        return None if col is None else decimal_of(col[i], self.places)
+        return None if col is None or not self.known(i) else decimal_of(col[i], self.places)
 
-    def summary_share(self, i: int) -> Fraction:
-        """The summary calls' share of the cost (of billed tokens without prices)."""
+    def summary_share(self, i: int) -> Fraction | None:
+        """The summary calls' share of the cost (of billed tokens without prices; None
+        when a try's usage is unknown)."""
+        if not self.known(i):
+            return None
         c = self.columns
         if self.priced:
             part, whole = c["cost_summary_units"][i], self.cost_units(i)
@@ -149,22 +164,29 @@ class GridMeasures:
             if key in self.columns:
                 out[key] = self.columns[key][i]
         out["billed_tokens"] = self.billed_tokens(i)
+        if not self.known(i):  # a try's usage is unknown: no total is shown as complete
+            for key in ("summary_input_tokens", "summary_output_tokens", "billed_tokens"):
+                out[key] = None
+        if self.columns["retry_unknown"][i]:
+            out["retry_tokens"] = None
+        out.pop("retry_unknown", None)
         for key, value in (
             ("cost_main", self.cost_main(i)),
             ("cost_summary", self.cost_summary(i)),
             ("cost", self.cost(i)),
         ):
             out[key] = None if value is None else format(value, "f")
-        out["summary_share"] = str(self.summary_share(i))
+        share = self.summary_share(i)
+        out["summary_share"] = None if share is None else str(share)
         return out
 
 
 def _rebuild(
-    head: tuple[tuple[int, ...], tuple[int, ...], int, int, bool],
+    head: tuple[tuple[int, ...], tuple[int, ...], int, int, bool, bool],
     columns: dict[str, tuple[int, ...]],
 ) -> GridMeasures:
-    ks, ss, sessions, places, is_priced = head
-    return GridMeasures(ks, ss, sessions, places, is_priced, MappingProxyType(columns))
+    ks, ss, sessions, places, is_priced, timed = head
+    return GridMeasures(ks, ss, sessions, places, is_priced, MappingProxyType(columns), timed)
 
 
 def from_points(
@@ -218,8 +240,6 @@ def from_columns(
         "turns": session.turns,
         "rejected": session.rejected,
         "main_output_tokens": session.main_output_tokens,
-        "discarded": 0,
-        "unknown_usage": 0,
     }
     columns: dict[str, tuple[int, ...]] = {k: (v,) * n for k, v in shared.items()}
     for key in COUNTS:
@@ -237,6 +257,7 @@ def from_columns(
         places=session.places,
         priced=session.priced,
         columns=MappingProxyType(columns),
+        timed=session.timed,
     )
 
 
@@ -284,4 +305,5 @@ def add_grids(grids: Iterable[GridMeasures]) -> GridMeasures:
         places=places,
         priced=len(money) == len(_MONEY),
         columns=MappingProxyType(columns),
+        timed=any(g.timed for g in items),
     )

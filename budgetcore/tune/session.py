@@ -22,10 +22,17 @@ from budgetcore.core.capacity import WORK_CAP_TOKENS, main_safe_input, summary_c
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.protections import io_token_cap
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.replay.background import Retries, Timing
 from budgetcore.replay.model import ReplayOptions, Turn
-from budgetcore.replay.simulate import _places, _rates  # the replay's own price integers
+from budgetcore.replay.simulate import (  # the replay's own price integers and clock
+    _first_after,
+    _places,
+    _rates,
+    _timeline,
+)
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
+from budgetcore.tune.clock import time_unit
 
 __all__ = [
     "CACHE_COLD",
@@ -65,6 +72,8 @@ class Segment:
     margin: Decimal
     instructions: int
     estimate: int | None  # a provider usage baseline + replay (None: the full input)
+    model_timeout_s: int = 30  # docs/spec.md §15's timeouts (the scenario's limits)
+    run_timeout_s: int = 90
 
     def summary(self, s: int) -> tuple[int, int]:
         """(S, C) of this stretch at the point's configured S."""
@@ -105,6 +114,20 @@ class Session:
     places: int
     rejected: int
     main_output_tokens: int
+    # docs/spec.md §15 (None: no clock, no retries): the clock and the retry policy; in
+    # whole units of 1/unit seconds (tune.clock), each turn's start, when its run would
+    # start and the first append after that.
+    timing: Timing | None = None
+    retries: Retries | None = None
+    unit: int = 1000
+    starts: tuple[int, ...] | None = None
+    run_at: tuple[int | None, ...] = ()
+    next_append: tuple[int | None, ...] = ()
+
+    @property
+    def timed(self) -> bool:
+        """Runs have fates (docs/spec.md §15): a clock, retries, or both."""
+        return self.timing is not None or self.retries is not None
 
     @property
     def turns(self) -> int:
@@ -140,23 +163,6 @@ class Session:
         )
 
 
-def _refusal(options: ReplayOptions) -> None:
-    """What the kernel does not model yet (docs/tune.md, "Not yet")."""
-    unsupported = [
-        name for name in ("timing", "retries") if getattr(options, name, None) is not None
-    ]
-    if unsupported:
-        raise ScenarioError(
-            [
-                Problem(
-                    f"options.{unsupported[0]}",
-                    "is not supported by tune yet (background timing and retries, "
-                    "spec §15, come with the replay's timing)",
-                )
-            ]
-        )
-
-
 def prepare(
     scenario: Scenario,
     turns: Sequence[Turn],
@@ -166,7 +172,6 @@ def prepare(
     """The columns of ``turns`` under ``scenario`` that every K and S share. Refuses
     what ``replay()`` refuses, with the same problems."""
     opts = ReplayOptions() if options is None else options
-    _refusal(opts)
     if not turns:
         raise ScenarioError([Problem("turns", "must hold at least one turn")])
     if opts.start_covered > opts.start_history:
@@ -184,6 +189,22 @@ def prepare(
     places = _places((main_prices, summary_prices))
     rng = random.Random(opts.failure_seed) if opts.failure_rate is not None else None
     rate = opts.failure_rate
+    # docs/spec.md §15: the clock is the same at every point (turn starts, when a run
+    # would start, the first append after it); only durations depend on K and S.
+    starts: tuple[int, ...] | None = None
+    run_at: tuple[int | None, ...] = (None,) * len(turns)
+    next_append: tuple[int | None, ...] = (None,) * len(turns)
+    unit = time_unit(None if opts.timing is None else opts.timing.duration)
+    per_ms = unit // 1000  # exact: unit is a multiple of 1,000
+    if opts.timing is not None:
+        starts_l, runs_l, events = _timeline(turns, opts.timing)
+        starts = tuple(x * per_ms for x in starts_l)
+        run_at = tuple(x * per_ms for x in runs_l)
+        firsts = [_first_after(events, r) for r in runs_l]
+        next_append = tuple(None if x is None else x * per_ms for x in firsts)
+    elif any(t.timed for t in turns):
+        rule = "carry times: a clock needs options.timing (its duration model)"
+        raise ScenarioError([Problem("turns", rule)])
 
     base = scenario
     fixed_k = fixed_s = False  # a change fixed K (or S) for every point from then on
@@ -280,6 +301,12 @@ def prepare(
         places=places,
         rejected=rejected,
         main_output_tokens=main_output,
+        timing=opts.timing,
+        retries=opts.retries,
+        unit=unit,
+        starts=starts,
+        run_at=run_at,
+        next_append=next_append,
     )
 
 
@@ -304,4 +331,6 @@ def _segment(base: Scenario, start: int, stop: int, fixed_k: bool, fixed_s: bool
         margin=cfg.safety_margin,
         instructions=work.summary_instruction_tokens,
         estimate=estimate,
+        model_timeout_s=base.limits.model_timeout_s,
+        run_timeout_s=base.limits.run_timeout_s,
     )

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from budgetcore.replay.model import Replay, Turn
@@ -23,8 +23,10 @@ from budgetcore.scenario.parse import parse_scenario
 from budgetcore.tune.engine import grid_of, numpy_exact
 from budgetcore.tune.measures import GridMeasures, add_grids
 from budgetcore.tune.session import prepare
+from tests.property import timed_strategies as timed
 from tests.property.test_replay_properties import option_dicts, session_scenarios, turn_dicts
 from tests.replay_oracle import oracle_replay
+from tests.timing_oracle import Undecided, oracle_timed_replay
 
 np = pytest.importorskip("numpy")
 
@@ -104,18 +106,41 @@ def _at(scenario: Scenario, k: int, s: int) -> Scenario:
     return apply_overrides(scenario, {"config.trigger_tokens": k, "config.summary_max_tokens": s})
 
 
+def _money(value: Decimal | None) -> str | None:
+    return None if value is None else format(value, "f")
+
+
 def _expected(result: Replay) -> dict[str, Any]:
-    """What a grid point must hold, read off a plain replay."""
+    """What a grid point must hold (``GridMeasures.as_dict``), read off a plain replay."""
     s = result.summary
     col = result.columns
+    known = s.unknown_tries == 0
+    billed = result.rows[-1].cumulative_tokens if known else None
+    share: Fraction | None = None
+    if known and s.cost_main is not None and s.cost_summary is not None:
+        assert s.cost is not None
+        share = Fraction(s.cost_summary) / Fraction(s.cost) if s.cost else Fraction(0)
+    elif known:
+        assert s.summary_input_tokens is not None
+        assert s.summary_output_tokens is not None
+        part = s.summary_input_tokens + s.summary_output_tokens
+        share = Fraction(part, billed) if billed else Fraction(0)
     return {
         "turns": s.turns,
         "rejected": s.rejected,
         "runs": s.runs,
         "recompresses": s.recompresses,
         "refusals": s.refusals,
-        "discarded": 0,
-        "unknown_usage": 0,
+        "published": s.published,
+        "discarded": s.discarded,
+        "abandoned": s.abandoned,
+        "failed": s.failed,
+        "in_flight_turns": s.in_flight_turns,
+        "breaker_open_turns": s.breaker_open_turns,
+        "tries": s.tries,
+        "unknown_usage": s.unknown_tries,
+        "discarded_tokens": s.discarded_tokens if s.timed else 0,
+        "retry_tokens": s.retry_tokens if s.timed else 0,
         "turns_at_or_above_k": s.turns_at_or_above_k,
         "turns_with_unseen": s.turns_with_unseen,
         "unseen_tokens": sum(col["unseen"]),
@@ -131,21 +156,17 @@ def _expected(result: Replay) -> dict[str, Any]:
         "main_output_tokens": s.main_output_tokens,
         "summary_input_tokens": s.summary_input_tokens,
         "summary_output_tokens": s.summary_output_tokens,
-        "billed_tokens": result.rows[-1].cumulative_tokens,
-        "cost_main": s.cost_main,
-        "cost_summary": s.cost_summary,
-        "cost": s.cost,
+        "billed_tokens": billed,
+        "cost_main": _money(s.cost_main),
+        "cost_summary": _money(s.cost_summary),
+        "cost": _money(s.cost),
+        "summary_share": None if share is None else str(share),
     }
 
 
 def _got(grid: GridMeasures, i: int) -> dict[str, Any]:
-    out: dict[str, Any] = {key: col[i] for key, col in grid.columns.items()}
-    for key in ("cost_main_units", "cost_summary_units"):
-        out.pop(key, None)
-    out["billed_tokens"] = grid.billed_tokens(i)
-    out["cost_main"] = grid.cost_main(i)
-    out["cost_summary"] = grid.cost_summary(i)
-    out["cost"] = grid.cost(i)
+    out = grid.as_dict(i)
+    del out["k"], out["s"]
     return out
 
 
@@ -248,5 +269,124 @@ def test_measures_add_up_over_sessions(
         for key in ("peak_unseen", "peak_full_input"):
             assert got[key] == max(w[key] for w in wants), key
         costs = [w["cost"] for w in wants]
-        want_cost = None if None in costs else sum(costs, Decimal(0))
-        assert got["cost"] == want_cost
+        want_cost = None if None in costs else sum(map(Decimal, costs), Decimal(0))
+        assert got["cost"] == _money(want_cost)
+
+
+# ------------------------------------------------------------------ docs/spec.md §15
+
+
+@st.composite
+def busy_timed_sessions(draw: st.DrawFn) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Busy scenarios (most runs happen) with gaps or a log's times and timeouts."""
+    data = draw(busy_scenarios())
+    model = draw(st.integers(1, 60))
+    run = draw(st.integers(model, 120))
+    data["limits"] = draw(
+        st.sampled_from([{}, {"model_timeout_s": model, "run_timeout_s": run, "lease_s": run + 1}])
+    )
+    if draw(st.booleans()):
+        return data, draw(timed.log_turn_lists())
+    return data, draw(st.lists(timed.turn_dicts(), min_size=3, max_size=20))
+
+
+timed_sessions = st.one_of(timed.any_sessions, busy_timed_sessions())
+
+
+def _timed_grid_matches(
+    data: dict[str, Any],
+    dicts: list[dict[str, Any]],
+    opts: dict[str, Any],
+    ks: list[int],
+    ss: list[int],
+) -> GridMeasures:
+    scenario, turns, options = parse_scenario(data), _turns(dicts), parse_options(opts)
+    prepared = prepare(scenario, turns, options)
+    assert prepared.timed
+    grid = grid_of(prepared, ks, ss, engine="numpy")  # a timed session: the pure kernel
+    assert grid == grid_of(prepared, ks, ss, engine="python")
+    for i in range(grid.points):
+        k, s = grid.point(i)
+        want = _expected(replay(_at(scenario, k, s), turns, options))
+        assert _got(grid, i) == want, (k, s)
+    return grid
+
+
+@given(timed_sessions, timed.timed_options(), axes_k, axes_s)
+def test_every_point_of_a_timed_session_is_its_replay(
+    session: tuple[dict[str, Any], list[dict[str, Any]]],
+    opts: dict[str, Any],
+    ks: list[int],
+    ss: list[int],
+) -> None:
+    """Gaps or a log's times, durations fixed or by rates, timeouts, resends and the
+    breaker: fates, tries, discarded and resent tokens, unknown usage, point by point."""
+    _timed_grid_matches(*session, opts, ks, ss)
+
+
+@given(
+    timed.sessions,
+    timed.timed_options(retries=timed.breaker_dicts, run_durations=timed.short_durations),
+    axes_k,
+    axes_s,
+)
+def test_every_point_under_the_breaker_is_its_replay(
+    session: tuple[dict[str, Any], list[dict[str, Any]]],
+    opts: dict[str, Any],
+    ks: list[int],
+    ss: list[int],
+) -> None:
+    _timed_grid_matches(*session, opts, ks, ss)
+
+
+@given(timed.sessions, timed.plain_options(), timed.retry_dicts, axes_k, axes_s)
+def test_every_point_with_retries_and_no_clock_is_its_replay(
+    session: tuple[dict[str, Any], list[dict[str, Any]]],
+    opts: dict[str, Any],
+    retries: dict[str, Any],
+    ks: list[int],
+    ss: list[int],
+) -> None:
+    data, dicts = session
+    _timed_grid_matches(data, timed.plain_turns(dicts), {**opts, "retries": retries}, ks, ss)
+
+
+@given(timed_sessions, timed.timed_options(), axes_k, axes_s)
+@settings(max_examples=60)
+def test_every_timed_point_agrees_with_the_independent_timing_oracle(
+    session: tuple[dict[str, Any], list[dict[str, Any]]],
+    opts: dict[str, Any],
+    ks: list[int],
+    ss: list[int],
+) -> None:
+    data, dicts = session
+    grid = grid_of(prepare(parse_scenario(data), _turns(dicts), parse_options(opts)), ks, ss)
+    for i in range(grid.points):
+        k, s = grid.point(i)
+        at = {**data, "config": {**data["config"], "trigger_tokens": k, "summary_max_tokens": s}}
+        try:
+            _rows, want = oracle_timed_replay(at, dicts, opts)
+        except Undecided:
+            assume(False)
+            raise
+        got = _got(grid, i)
+        for key in (
+            "runs",
+            "recompresses",
+            "refusals",
+            "published",
+            "discarded",
+            "abandoned",
+            "failed",
+            "in_flight_turns",
+            "breaker_open_turns",
+            "tries",
+            "summary_input_tokens",
+            "summary_output_tokens",
+            "discarded_tokens",
+            "retry_tokens",
+        ):
+            assert got[key] == want[key], (k, s, key)
+        assert got["unknown_usage"] == want["unknown_tries"]
+        cost = got["cost"]
+        assert (None if cost is None else Fraction(cost)) == want["cost"], (k, s)
