@@ -21,6 +21,7 @@ matplotlib.use("Agg")  # files only, no display
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter
 
 from budgetcore.cli.shell import atomic_path
@@ -29,7 +30,7 @@ from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import TuneResult
 from budgetcore.units import format_int
 
-__all__ = ["MAPS", "NOT_READ_AS", "tune_maps"]
+__all__ = ["DISCARDED_MAP", "MAPS", "NOT_READ_AS", "tune_maps"]
 
 #: What no tune figure may be read as.
 NOT_READ_AS = (
@@ -70,12 +71,19 @@ MAPS: tuple[tuple[str, str, str, Measure], ...] = (
         _runs,
     ),
 )
+#: With background timing (docs/spec.md §15), one more map.
+DISCARDED_MAP: tuple[str, str, str, Measure] = (
+    "tune-discarded",
+    "Discarded candidates at each K and S (an append came before the run published)",
+    "discarded candidates",
+    lambda g, i: Fraction(g.columns["discarded"][i]),
+)
 
 
 def _unit(stem: str, g: GridMeasures) -> str:
     if stem == "tune-cost":
         return "money (the prices' currency)" if g.priced else "billed tokens (no prices given)"
-    return "tokens" if stem == "tune-unseen" else "summary calls"
+    return {"tune-unseen": "tokens", "tune-discarded": "runs"}.get(stem, "summary calls")
 
 
 def _cost_text(g: GridMeasures, i: int) -> str:
@@ -179,12 +187,26 @@ def _map(result: TuneResult, spec: tuple[str, str, str, Measure], out_dir: Path)
     stem, title, scale, measure = spec
     g = result.grid
     n_k, n_s = len(g.ks), len(g.ss)
-    # Colour positions only (a float per cell); the exact values are printed below.
+    # Colour positions only (a float per cell); the exact values are printed below. A
+    # cost whose usage is unknown (a try cut by a timeout) has no colour: it is hatched.
     z = np.array([[_px(measure(g, r * n_s + s)) for s in range(n_s)] for r in range(n_k)])
+    unknown = np.array(
+        [[stem == "tune-cost" and not g.known(r * n_s + s) for s in range(n_s)] for r in range(n_k)]
+    )
     fig, ax = plt.subplots(figsize=(9, 6.4), dpi=110)
     mesh = ax.pcolormesh(
-        np.arange(n_s + 1) - 0.5, np.arange(n_k + 1) - 0.5, z, cmap="viridis", shading="flat"
+        np.arange(n_s + 1) - 0.5,
+        np.arange(n_k + 1) - 0.5,
+        np.ma.masked_array(z, mask=unknown),
+        cmap="viridis",
+        shading="flat",
     )
+    label: str | None = "unknown usage (a try cut by a timeout)"  # once, in the legend
+    for r, s in zip(*np.nonzero(unknown), strict=True):
+        cell = Rectangle((s - 0.5, r - 0.5), 1, 1, facecolor="#eeeeee", edgecolor="#9aa5b1")
+        cell.set(hatch="///", linewidth=0, label=label)
+        ax.add_patch(cell)
+        label = None
     bar = fig.colorbar(mesh, ax=ax)
     bar.set_label(f"{scale}, {_unit(stem, g)}", fontsize=8)
     bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.6g}"))
@@ -272,7 +294,7 @@ def tune_maps(result: TuneResult, out_dir: Path) -> tuple[list[str], list[str]]:
     report's Markdown section."""
     files: list[str] = []
     sections: list[tuple[str, list[str]]] = []
-    for spec in MAPS:
+    for spec in (*MAPS, *((DISCARDED_MAP,) if result.grid.timed else ())):
         title = spec[1]
         names = _map(result, spec, out_dir)
         files += names

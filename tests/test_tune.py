@@ -618,3 +618,48 @@ def test_the_core_imports_neither_numpy_nor_dask() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert proc.stdout.strip() == "[]"
+
+
+TIMED = (
+    '{"timing": {"gap_ms": {"dist": "uniform", "low": 2000, "high": 60000}, "duration": '
+    '{"prefill_tokens_per_s": "20000", "decode_tokens_per_s": "400"}}, "retries": '
+    '{"failure_rate": "0.1", "seed": 3}, "main_prices": {"input": "0.000003", "output": '
+    '"0.000015"}}'
+)
+
+
+def test_a_timed_tune_prints_fates_and_never_chooses_unknown_usage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With a clock, S = 20,643 makes every run's try outlast the 30 s model timeout
+    (71,000 / 20,000 + 20,643 / 400 s): those points' cost is unknown, shown as null,
+    and never chosen."""
+    opts = tmp_path / "timed.json"
+    opts.write_text(TIMED, encoding="utf-8")
+    sc = _scenario_file(tmp_path)
+    args = ("--generate", GEN, "--options", str(opts), "--k", "8000,40000", "--s", "2048,20643")
+    code, out, _ = _tune(capsys, sc, *args, "--format", "jsonl")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    points, summary = lines[:-1], lines[-1]["summary"]
+    turns = generate(parse_generator(json.loads(GEN)))
+    options = parse_options_json(TIMED)
+    for p in points:
+        r = replay(scenario_at(Scenario(), p["k"], p["s"]), turns, options).summary
+        assert (p["published"], p["discarded"], p["abandoned"], p["tries"]) == (
+            r.published,
+            r.discarded,
+            r.abandoned,
+            r.tries,
+        )
+        assert p["cost"] == (None if r.cost is None else str(r.cost))
+        assert p["known_usage"] == (r.unknown_tries == 0)
+    unknown = [p for p in points if not p["known_usage"]]
+    assert {p["s"] for p in unknown} == {20_643}
+    assert all(p["cost"] is None and p["billed_tokens"] is None for p in unknown)
+    assert summary["choice"]["s"] == 2_048
+    assert summary["choice"]["reason"]["unknown_usage"] == 2
+    code, table, _ = _tune(capsys, sc, *args, "--format", "table")
+    assert "each replayed exactly (spec §12 and §15)" in table
+    assert "unknown" in table
+    assert "2 point(s) with unknown usage were never candidates" in table

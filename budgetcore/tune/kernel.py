@@ -14,10 +14,9 @@ Money is not summed per turn: a turn's bill is linear in its token counts within
 price tier, so the kernel sums tokens per tier and prices the sums once (exact
 integers of the price's smallest unit, as the replay).
 
-Where background timing and retries (docs/spec.md §15) plug in: the run branch below,
-marked "§15 seam": a run's fate decides only whether c and A move and what it bills,
-and the one slot makes "run in flight" turns. Until then ``tune.session.prepare``
-refuses those options.
+With background timing and retries (docs/spec.md §15) a run's fate decides what its
+tries bill and whether c and A move (at the run's end, with a clock); each point has its
+own slot, breaker and retry draws (``tune.clock``, in integer time).
 """
 
 from __future__ import annotations

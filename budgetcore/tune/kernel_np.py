@@ -126,7 +126,6 @@ def grid_counts(
                 written = cap
             else:
                 written = np.minimum(cap, -((-(a + new_raw) * ratio[0]) // ratio[1]))
-            # §15 seam (as in tune.kernel): a run's fate would gate ``ran`` below.
             work_ran = np.where(ran, work, 0)
             written_ran = np.where(ran, written, 0)
             sum_in += work_ran
