@@ -108,16 +108,19 @@ def numbered_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int,
         head, stream = list(stream.head), stream.rest
         head.reverse()
     readline = stream.readline
+    most = MAX_LINE_BYTES + 1  # one byte more than a line may have: it says "too long"
     while True:
         # A line read before (format detection) was read with the same size rule.
-        raw = head.pop() if head else readline(min(MAX_LINE_BYTES, limit - seen) + 1)
+        room = limit - seen
+        raw = head.pop() if head else readline(most if room > MAX_LINE_BYTES else room + 1)
         if not raw:
             return
         number += 1
-        seen += len(raw)
+        size = len(raw)
+        seen += size
         if seen > limit:
             raise too_large(what, limit)
-        if len(raw) > MAX_LINE_BYTES:
+        if size > MAX_LINE_BYTES:
             while not raw.endswith(b"\n"):  # the rest of the line, piece by piece
                 raw = readline(min(MAX_LINE_BYTES, limit - seen) + 1)
                 seen += len(raw)
