@@ -1,5 +1,5 @@
 """The log reader's fast paths give the full decode's answer on every line
-(docs/replay.md, "Reading fast").
+(docs/replay.md, "Speed").
 
 The oracle is the standard library's own ``JSONDecoder.decode`` with the reader's number
 rules, as the reader called it before it called the scanner directly. Lines are

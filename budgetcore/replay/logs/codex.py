@@ -123,12 +123,13 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]], *, shaped: bool = True)
     request_since_compaction = True
     # The previous token_count line from its timestamp on, and what it was: a line with
     # the very same bytes is the same event again (written as rate limits arrive), so
-    # it needs no decoding (docs/replay.md, "Reading fast"). Only a line of the
+    # it needs no decoding (docs/replay.md, "Speed"). Only a line of the
     # token_count shape sets it: its tail holds no second timestamp (a decoded line's
     # tail might, and the later copy of a key is the one JSON keeps).
     repeat_tail: bytes | None = None
     repeat_kind = ""
     labels: dict[tuple[object, object], str] = {}
+    item_labels: dict[str, str] = {}  # a response_item shape's payload type -> its label
 
     def note(label: str) -> None:
         kinds[label] = kinds.get(label, 0) + 1
@@ -136,13 +137,12 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]], *, shaped: bool = True)
     kind: object
     payload: dict[str, Any] = {}
     stamp = ""
-    sub: object = None
     last: tuple[int, ...] | Problem | None
     totals: tuple[int, ...] | Problem | None
     w_raw: object
     for number, raw in lines:
         count = number
-        shape = 0  # 1: a response_item shape, 2: a token_count shape (docs/replay.md)
+        shape = 0  # 2: a token_count shape (docs/replay.md, "Speed")
         if shaped and raw.startswith(_HEAD):
             cut = raw.find(b'"', 14)
             if (
@@ -165,10 +165,20 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]], *, shaped: bool = True)
                 pass
             elif raw.startswith(_ITEM, cut):
                 item = response_item(raw)
-                if item is not None:
-                    shape = 1
-                    stamp, sub = item
-                    kind = "response_item"
+                if item is not None:  # the common line, handled here in full
+                    time = millis(item[0])
+                    if replay_until is not None:
+                        if time is None or time - replay_until > FORK_BURST_MS:
+                            replay_until = None  # the parent's copied history ended
+                        else:
+                            replay_until = max(replay_until, time)
+                    if time is not None and replay_until is None:
+                        times.append(time)
+                    label = item_labels.get(item[1])
+                    if label is None:
+                        label = item_labels[item[1]] = _label("response_item", {"type": item[1]})
+                    kinds[label] = kinds.get(label, 0) + 1
+                    continue
             elif raw.startswith(_TOKENS, cut):
                 event = token_count(raw)
                 if event is not None:
@@ -208,13 +218,7 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]], *, shaped: bool = True)
                 replay_until = max(replay_until, time)
         if time is not None and replay_until is None:
             times.append(time)
-        if shape == 1:
-            label = labels.get((kind, sub))
-            if label is None:
-                label = labels[(kind, sub)] = _label(kind, {"type": sub})
-            kinds[label] = kinds.get(label, 0) + 1
-            continue
-        if shape == 2:
+        if shape:
             repeat_tail = None
             named: object = None
         else:

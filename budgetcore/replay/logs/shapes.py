@@ -1,5 +1,5 @@
 """The line shapes that make most of a Codex rollout, read without building their JSON
-values (docs/replay.md, "Reading fast"), and only where that gives the very answer the
+values (docs/replay.md, "Speed"), and only where that gives the very answer the
 full decode gives; any other line is decoded in full.
 
 A shape is a regular expression that accepts a subset of JSON's own grammar, written
