@@ -7,8 +7,13 @@
   analogue of ccusage's session totals),
 - ``budgetcore replay --log F --format jsonl`` (the import and the replay of every turn).
 
-Wall time is the median of --runs runs; peak memory is the largest resident set of any
-run (``wait4``). Both are printed side by side with the file's size.
+Wall time and CPU time (user + system) are the medians of --runs runs, interleaved so
+that the machine's noise hits every tool alike; peak memory is the largest resident set
+of any run (``wait4``). All are printed side by side with the file's size, with the load
+average before and after. budgetcore runs from compiled bytecode, as an installed
+package does (a shell with PYTHONDONTWRITEBYTECODE would otherwise recompile every
+module on every run); a one-line log gives its start-up cost, the floor under every
+budgetcore figure.
 """
 
 from __future__ import annotations
@@ -26,24 +31,22 @@ ROOT = Path(__file__).resolve().parents[1]
 CCUSAGE = ROOT / "node_modules" / "@ccusage" / "ccusage-linux-x64" / "bin" / "ccusage"
 
 
-def measure(argv: list[str], env: dict[str, str], runs: int) -> tuple[float, int]:
-    """(median wall seconds, peak RSS in bytes) of ``runs`` runs of ``argv``."""
-    walls = []
-    peak = 0
-    for _ in range(runs):
-        with open(os.devnull, "wb") as sink:
-            start = time.perf_counter()
-            proc = subprocess.Popen(
-                argv, env=env, stdout=sink, stderr=subprocess.PIPE, cwd=env.get("CWD")
-            )
-            _, status, usage = os.wait4(proc.pid, 0)
-            walls.append(time.perf_counter() - start)
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            err = proc.stderr.read().decode() if proc.stderr else ""
-            if proc.returncode != 0:
-                raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {err[:400]}")
-        peak = max(peak, usage.ru_maxrss * 1024)
-    return statistics.median(walls), peak
+def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds, peak RSS in bytes) of one run of ``argv``."""
+    with open(os.devnull, "wb") as sink:
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            argv, env=env, stdout=sink, stderr=subprocess.PIPE, cwd=env.get("CWD")
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        if proc.stderr:
+            proc.stderr.close()
+        if code != 0:
+            raise SystemExit(f"{' '.join(argv)} failed ({code}): {err[:400]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
 def main() -> None:
@@ -75,7 +78,18 @@ def main() -> None:
     home = tempfile.mkdtemp(prefix="bench-home-")
     base_env = {"PATH": "/usr/bin:/bin", "HOME": home, "TZ": "UTC", "CWD": home}
     py = [sys.executable, "-m", "budgetcore", "replay", "--log"]
-    rows = []
+    pycache = out / "pycache"
+    ours_env = {**os.environ, "CWD": str(ROOT), "PYTHONPYCACHEPREFIX": str(pycache)}
+    ours_env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "budgetcore")],
+        env=ours_env,
+        check=True,
+    )
+    one_line = out / "one-line.jsonl"  # the session's first request, alone
+    with claude.open("rb") as fh:
+        one_line.write_bytes(next(line for line in fh if b'"usage"' in line))
+    plan: list[tuple[str, int, str, list[str], dict[str, str]]] = []
     for kind, path, cfg in (
         ("Claude Code", claude, out / "claude"),
         ("Codex CLI", codex, out / "codex"),
@@ -87,21 +101,37 @@ def main() -> None:
         else:
             env["CODEX_HOME"] = str(cfg)
             cc = [str(CCUSAGE), "codex", "session", "--json", "--offline"]
-        ours_env = {**os.environ, "CWD": str(ROOT)}
         size = path.stat().st_size
         for label, argv, e in (
             ("ccusage 20.0.24", cc, env),
             ("budgetcore import (--usage)", [*py, str(path), "--usage"], ours_env),
             ("budgetcore import + replay", [*py, str(path), "--format", "jsonl"], ours_env),
         ):
-            wall, peak = measure(argv, e, args.runs)
-            rows.append((kind, size, label, wall, peak))
-    print(f"log import, median of {args.runs} runs (load average {os.getloadavg()[0]:.1f}):")
-    print(f"{'log':<12} {'file':>9} {'tool':<30} {'wall s':>7} {'peak RSS':>9} {'RSS/file':>8}")
-    for kind, size, label, wall, peak in rows:
+            plan.append((kind, size, label, argv, e))
+    floor = [*py, str(one_line), "--usage"]
+    plan.append(("(start-up)", one_line.stat().st_size, "budgetcore, one request", floor, ours_env))
+    load_before = os.getloadavg()
+    results: list[list[tuple[float, float, int]]] = [[] for _ in plan]
+    for _ in range(args.runs):
+        for i, (_k, _s, _l, argv, e) in enumerate(plan):
+            results[i].append(run_once(argv, e))
+    load_after = os.getloadavg()
+    print(
+        f"log import, median of {args.runs} interleaved runs (load average "
+        f"{load_before[0]:.1f} before, {load_after[0]:.1f} after; {os.cpu_count()} cores):"
+    )
+    print(
+        f"{'log':<12} {'file':>9} {'tool':<30} {'wall s':>7} {'CPU s':>6} {'peak RSS':>9} "
+        f"{'RSS/file':>8}"
+    )
+    for (kind, size, label, _a, _e), runs in zip(plan, results, strict=True):
+        wall = statistics.median(r[0] for r in runs)
+        cpu = statistics.median(r[1] for r in runs)
+        peak = max(r[2] for r in runs)
+        ratio = f"{peak / size:>8.2f}" if size > 1_000_000 else f"{'-':>8}"
         print(
-            f"{kind:<12} {size / 1e6:>7.1f}MB {label:<30} {wall:>7.2f} {peak / 1e6:>7.1f}MB "
-            f"{peak / size:>8.2f}"
+            f"{kind:<12} {size / 1e6:>7.1f}MB {label:<30} {wall:>7.2f} {cpu:>6.2f} "
+            f"{peak / 1e6:>7.1f}MB {ratio}"
         )
 
 

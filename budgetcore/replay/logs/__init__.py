@@ -31,6 +31,7 @@ from budgetcore.replay.logs.reader import (
     MAX_LOG_REQUESTS,
     LineSource,
     Malformed,
+    Replayed,
     decoded_lines,
     format_of,
 )
@@ -63,22 +64,6 @@ def _stream(data: str | bytes | LineSource) -> LineSource:
     return data
 
 
-class _Replayed:
-    """A stream whose first lines were read already (format detection) and are given
-    again before the rest."""
-
-    __slots__ = ("_head", "_rest")
-
-    def __init__(self, head: list[bytes], rest: LineSource) -> None:
-        self._head = head
-        self._rest = rest
-
-    def readline(self, size: int = -1, /) -> bytes:
-        if self._head:
-            return self._head.pop(0)
-        return self._rest.readline(size)
-
-
 def _sniff(stream: LineSource) -> tuple[str | None, LineSource]:
     head: list[bytes] = []
     found: str | None = None
@@ -91,7 +76,7 @@ def _sniff(stream: LineSource) -> tuple[str | None, LineSource]:
         value = next(decoded_lines(io.BytesIO(raw.removeprefix(b"\xef\xbb\xbf"))), (0, BLANK))[1]
         if isinstance(value, dict) and (found := format_of(value)) is not None:
             break
-    return found, _Replayed(head, stream)
+    return found, Replayed(head, stream)
 
 
 def _unknown() -> ScenarioError:

@@ -173,7 +173,9 @@ class _Reader:
                 self.problems.append(Problem(f"{where_prefix}line {number}", obj.reason))
                 continue
             assert isinstance(obj, dict)
-            if format_of(obj) == "codex":
+            if ("payload" in obj or "record_type" in obj or "instructions" in obj) and format_of(
+                obj
+            ) == "codex":  # the keys format_of needs to say "codex"
                 malformed.append(number)
                 self.problems.append(
                     Problem(
@@ -266,17 +268,20 @@ class _Reader:
         usage: dict[str, Any],
         model: str | None,
     ) -> Problem | None:
-        values = []
-        for field in _USAGE:
-            value = count_of(usage.get(field))
-            if value is None:
-                return Problem.of(
-                    f": message.usage.{field}",
-                    "must be an integer from 0 to 10^12 or null",
-                    usage[field],
-                )
-            values.append(value)
-        fresh, write, read, output = values
+        get = usage.get
+        fresh, write, read, output = (
+            count_of(get("input_tokens")),
+            count_of(get("cache_creation_input_tokens")),
+            count_of(get("cache_read_input_tokens")),
+            count_of(get("output_tokens")),
+        )
+        if fresh is None or write is None or read is None or output is None:
+            field = next(f for f in _USAGE if count_of(usage.get(f)) is None)
+            return Problem.of(
+                f": message.usage.{field}",
+                "must be an integer from 0 to 10^12 or null",
+                usage[field],
+            )
         if not (fresh or write or read or output):
             # An API error's placeholder (real model, all counts 0): nothing was billed,
             # and a turn of context 0 would make the next one add the whole context.

@@ -31,6 +31,7 @@ from budgetcore.replay.logs.reader import (
     numbered_lines,
     too_many_requests,
 )
+from budgetcore.replay.logs.shapes import response_item, token_count
 
 __all__ = ["FORK_BURST_MS", "read_codex"]
 
@@ -78,6 +79,20 @@ _HEAD = b'{"timestamp":"'
 _NO_INFO = "event_msg/token_count (rate limits only)"
 
 
+_ITEM = b'","type":"response_item","payload":{"type":"'
+_TOKENS = b'","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":'
+
+
+def _stamp(raw: bytes, cut: int) -> str | None:
+    """The timestamp of a line that opens with one, when its bytes are its text
+    (printable ASCII without a backslash); else None (the line is decoded)."""
+    text = raw[14:cut]
+    if not text.isascii():
+        return None
+    stamp = text.decode("ascii")
+    return stamp if stamp.isprintable() and "\\" not in stamp else None
+
+
 def _tail(raw: bytes) -> bytes | None:
     """The line from the end of its timestamp on (Codex writes the timestamp first)."""
     if not raw.startswith(_HEAD):
@@ -86,7 +101,9 @@ def _tail(raw: bytes) -> bytes | None:
     return raw[cut:] if cut > 0 else None
 
 
-def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
+def _read(name: str, lines: Iterable[tuple[int, bytes]], *, shaped: bool = True) -> ParsedLog:
+    """The rollout's session; ``shaped`` False decodes every line in full (the fast
+    paths' oracle in tests/test_log_reader.py)."""
     problems: list[Problem] = []
     malformed: list[int] = []
     kinds: dict[str, int] = {}
@@ -106,20 +123,37 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
     request_since_compaction = True
     # The previous token_count line from its timestamp on, and what it was: a line with
     # the very same bytes is the same event again (written as rate limits arrive), so
-    # it needs no decoding (docs/replay.md, "Reading").
+    # it needs no decoding (docs/replay.md, "Speed"). Only a line of the
+    # token_count shape sets it: its tail holds no second timestamp (a decoded line's
+    # tail might, and the later copy of a key is the one JSON keeps).
     repeat_tail: bytes | None = None
     repeat_kind = ""
     labels: dict[tuple[object, object], str] = {}
+    item_labels: dict[str, str] = {}  # a response_item shape's payload type -> its label
 
     def note(label: str) -> None:
         kinds[label] = kinds.get(label, 0) + 1
 
+    kind: object
+    payload: dict[str, Any] = {}
+    stamp = ""
+    last: tuple[int, ...] | Problem | None
+    totals: tuple[int, ...] | Problem | None
+    w_raw: object
     for number, raw in lines:
         count = number
-        if repeat_tail is not None and raw.startswith(_HEAD):
+        shape = 0  # 2: a token_count shape (docs/replay.md, "Speed")
+        if shaped and raw.startswith(_HEAD):
             cut = raw.find(b'"', 14)
-            if cut > 0 and raw[cut:] == repeat_tail and replay_until is None:
-                time = millis(raw[14:cut].decode("ascii", "replace"))
+            if (
+                cut > 0
+                and repeat_tail is not None
+                and replay_until is None
+                and len(raw) - cut == len(repeat_tail)
+                and raw.endswith(repeat_tail)
+                and (again := _stamp(raw, cut)) is not None
+            ):
+                time = millis(again)
                 if time is not None:
                     times.append(time)
                 if repeat_kind:
@@ -127,27 +161,56 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
                 else:
                     dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + 1
                 continue
-        obj = decode_line(raw)
-        if obj is BLANK:
-            blank += 1
-            continue
-        if isinstance(obj, Malformed):
-            malformed.append(number)
-            problems.append(Problem(f"line {number}", obj.reason))
-            continue
-        assert isinstance(obj, dict)
-        kind = obj.get("type")
-        payload = obj.get("payload")
-        if not isinstance(payload, dict):
-            if format_of(obj) == "claude-code":
+            if cut < 0:
+                pass
+            elif raw.startswith(_ITEM, cut):
+                item = response_item(raw)
+                if item is not None:  # the common line, handled here in full
+                    time = millis(item[0])
+                    if replay_until is not None:
+                        if time is None or time - replay_until > FORK_BURST_MS:
+                            replay_until = None  # the parent's copied history ended
+                        else:
+                            replay_until = max(replay_until, time)
+                    if time is not None and replay_until is None:
+                        times.append(time)
+                    label = item_labels.get(item[1])
+                    if label is None:
+                        label = item_labels[item[1]] = _label("response_item", {"type": item[1]})
+                    kinds[label] = kinds.get(label, 0) + 1
+                    continue
+            elif raw.startswith(_TOKENS, cut):
+                event = token_count(raw)
+                if event is not None:
+                    shape = 2
+                    stamp, last, totals, w_raw = event
+        if shape:
+            time = millis(stamp)
+        else:
+            obj = decode_line(raw)
+            if obj is BLANK:
+                blank += 1
+                continue
+            if isinstance(obj, Malformed):
                 malformed.append(number)
-                problems.append(
-                    Problem(f"line {number}", "is a Claude Code line in a Codex CLI rollout")
+                problems.append(Problem(f"line {number}", obj.reason))
+                continue
+            assert isinstance(obj, dict)
+            kind = obj.get("type")
+            found_payload = obj.get("payload")
+            if not isinstance(found_payload, dict):
+                if format_of(obj) == "claude-code":
+                    malformed.append(number)
+                    problems.append(
+                        Problem(f"line {number}", "is a Claude Code line in a Codex CLI rollout")
+                    )
+                    continue
+                note(
+                    "legacy rollout line (no token counts)" if kind != "event_msg" else "event_msg"
                 )
                 continue
-            note("legacy rollout line (no token counts)" if kind != "event_msg" else "event_msg")
-            continue
-        time = millis(obj.get("timestamp"))
+            payload = found_payload
+            time = millis(obj.get("timestamp"))
         if replay_until is not None:
             if time is None or time - replay_until > FORK_BURST_MS:
                 replay_until = None  # the parent's copied history ended
@@ -155,76 +218,83 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
                 replay_until = max(replay_until, time)
         if time is not None and replay_until is None:
             times.append(time)
-        if kind == "session_meta":
-            note("session_meta")
-            sid = payload.get("id")
-            if own_id is None:
-                own_id = sid if isinstance(sid, str) else ""
-                source = payload.get("source")
-                forked = isinstance(payload.get("forked_from_id"), str) or (
-                    isinstance(source, dict) and "subagent" in source
-                )
-            elif forked and sid != own_id and time is not None:
-                replay_until = time  # the parent's history follows, copied
-            continue
-        if kind == "turn_context":
-            note("turn_context")
-            name_ = payload.get("model")
-            model = name_ if isinstance(name_, str) and name_ else model
-            continue
-        if kind == "compacted" or (
-            kind == "event_msg" and payload.get("type") == "context_compacted"
-        ):
-            note(_label(kind, payload))
-            if replay_until is None and request_since_compaction:
-                pending.append((number, time))
-                request_since_compaction = False
-            continue
-        if kind != "event_msg" or payload.get("type") != "token_count":
-            if kind == "event_msg":
+        if shape:
+            repeat_tail = None
+            named: object = None
+        else:
+            if kind == "session_meta":
+                note("session_meta")
+                sid = payload.get("id")
+                if own_id is None:
+                    own_id = sid if isinstance(sid, str) else ""
+                    source = payload.get("source")
+                    forked = isinstance(payload.get("forked_from_id"), str) or (
+                        isinstance(source, dict) and "subagent" in source
+                    )
+                elif forked and sid != own_id and time is not None:
+                    replay_until = time  # the parent's history follows, copied
+                continue
+            if kind == "turn_context":
+                note("turn_context")
+                name_ = payload.get("model")
+                model = name_ if isinstance(name_, str) and name_ else model
+                continue
+            if kind == "compacted" or (
+                kind == "event_msg" and payload.get("type") == "context_compacted"
+            ):
+                note(_label(kind, payload))
+                if replay_until is None and request_since_compaction:
+                    pending.append((number, time))
+                    request_since_compaction = False
+                continue
+            if kind != "event_msg" or payload.get("type") != "token_count":
+                if kind == "event_msg":
+                    sub = payload.get("type")
+                    if sub == "thread_settings_applied":
+                        settings = payload.get("thread_settings")
+                        found = settings.get("model") if isinstance(settings, dict) else None
+                        model = found if isinstance(found, str) and found else model
+                    elif sub in ("task_started", "turn_started"):
+                        w = count_of(payload.get("model_context_window"))
+                        window = w if w else window
                 sub = payload.get("type")
-                if sub == "thread_settings_applied":
-                    settings = payload.get("thread_settings")
-                    found = settings.get("model") if isinstance(settings, dict) else None
-                    model = found if isinstance(found, str) and found else model
-                elif sub in ("task_started", "turn_started"):
-                    w = count_of(payload.get("model_context_window"))
-                    window = w if w else window
-            sub = payload.get("type")
-            key = (kind, sub) if type(kind) is str and type(sub) is str else None
-            label = None if key is None else labels.get(key)
-            if label is None:
-                label = _label(kind, payload)
-                if key is not None:
-                    labels[key] = label
-            kinds[label] = kinds.get(label, 0) + 1
-            continue
-        where = f"line {number}"
-        info = payload.get("info")
-        repeat_tail = None
-        if info is None:
-            note(_NO_INFO)
-            repeat_tail, repeat_kind = _tail(raw), _NO_INFO
-            continue
-        if not isinstance(info, dict):
-            malformed.append(number)
-            problems.append(Problem.of(f"{where}: info", "must be an object or null", info))
-            continue
-        last_raw, total_raw = info.get("last_token_usage"), info.get("total_token_usage")
-        last = None if last_raw is None else _counts(last_raw, "info.last_token_usage")
-        totals = None if total_raw is None else _counts(total_raw, "info.total_token_usage")
-        bad = next((x for x in (last, totals) if isinstance(x, Problem)), None)
-        if bad is None and last is None and totals is None:
-            bad = Problem(": info", "has neither last_token_usage nor total_token_usage")
-        if bad is not None:
-            malformed.append(number)
-            problems.append(Problem(f"{where}{bad.path}", bad.rule, bad.value))
-            continue
+                key = (kind, sub) if type(kind) is str and type(sub) is str else None
+                label = None if key is None else labels.get(key)
+                if label is None:
+                    label = _label(kind, payload)
+                    if key is not None:
+                        labels[key] = label
+                kinds[label] = kinds.get(label, 0) + 1
+                continue
+            where = f"line {number}"
+            info = payload.get("info")
+            repeat_tail = None
+            if info is None:
+                note(_NO_INFO)
+                continue
+            if not isinstance(info, dict):
+                malformed.append(number)
+                problems.append(Problem.of(f"{where}: info", "must be an object or null", info))
+                continue
+            last_raw, total_raw = info.get("last_token_usage"), info.get("total_token_usage")
+            last = None if last_raw is None else _counts(last_raw, "info.last_token_usage")
+            totals = None if total_raw is None else _counts(total_raw, "info.total_token_usage")
+            bad = next((x for x in (last, totals) if isinstance(x, Problem)), None)
+            if bad is None and last is None and totals is None:
+                bad = Problem(": info", "has neither last_token_usage nor total_token_usage")
+            if bad is not None:
+                malformed.append(number)
+                problems.append(Problem(f"{where}{bad.path}", bad.rule, bad.value))
+                continue
+            w_raw = info.get("model_context_window")
+            named = info.get("model")
+            if not isinstance(named, str) or not named:
+                named = info.get("model_name")
         assert not isinstance(last, Problem)
         assert not isinstance(totals, Problem)
         if totals is not None and totals == prev_totals:
             dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + 1
-            repeat_tail, repeat_kind = _tail(raw), ""
+            repeat_tail, repeat_kind = (_tail(raw) if shape else None), ""
             continue
         if replay_until is not None:
             prev_totals = totals if totals is not None else prev_totals
@@ -236,7 +306,7 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
             last = tuple(max(0, t - b) for t, b in zip(totals, base, strict=True))
         if totals is not None:
             prev_totals = totals
-        w = count_of(info.get("model_context_window"))
+        w = count_of(w_raw)
         window = w if w else window
         inp, cached, output, reasoning, write = last
         if not (inp or cached or output or reasoning or write):
@@ -244,9 +314,6 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
             continue
         cached = min(cached, inp)
         write = min(write, inp - cached)
-        named = info.get("model")
-        if not isinstance(named, str) or not named:
-            named = info.get("model_name")
         req_model = named if isinstance(named, str) and named else model
         if len(requests) >= MAX_LOG_REQUESTS:
             raise too_many_requests(MAX_LOG_REQUESTS)
@@ -267,7 +334,7 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]]) -> ParsedLog:
         pending.clear()
         request_since_compaction = True
         requests.append(request)
-        if totals is not None:
+        if totals is not None and shape:
             repeat_tail, repeat_kind = _tail(raw), ""
     for line, when in pending:
         compactions.append(LogCompaction(line, len(requests), None, None, None, 0, when))

@@ -11,9 +11,9 @@ that the field check rejects, never an ``InvalidOperation``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, as_whole, read_number
@@ -21,17 +21,20 @@ from budgetcore.inputs.text import limit_of, size_text, too_large
 
 __all__ = [
     "BLANK",
+    "JSON_SPACE",
     "LONG_LINE",
     "MAX_LINE_BYTES",
     "MAX_LOG_REQUESTS",
     "LineSource",
     "Malformed",
+    "Replayed",
     "count_of",
     "decode_line",
     "decoded_lines",
     "format_of",
     "millis",
     "numbered_lines",
+    "scan",
     "too_many_requests",
 ]
 
@@ -58,7 +61,14 @@ class Malformed:
         self.reason = reason
 
 
-_decode = json.JSONDecoder(parse_float=read_number, parse_constant=NonFinite).decode
+#: The decoder's C scanner, called directly: ``JSONDecoder.decode`` adds two Python
+#: calls and two regular-expression matches per line around this one call, for the same
+#: answer (:func:`decode_line` does its white-space rule; tests/test_log_reader.py
+#: checks the two agree on every line).
+scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(
+    parse_float=read_number, parse_constant=NonFinite
+).scan_once  # type: ignore[attr-defined]
+JSON_SPACE = " \t\n\r"
 
 
 #: A line longer than this is malformed and skipped (read in pieces, never held): no
@@ -66,6 +76,23 @@ _decode = json.JSONDecoder(parse_float=read_number, parse_constant=NonFinite).de
 MAX_LINE_BYTES = limit_of("log-line")
 #: What :func:`numbered_lines` yields for a line over :data:`MAX_LINE_BYTES`.
 LONG_LINE = b"\x00 a line longer than the limit"
+
+
+class Replayed:
+    """A stream whose first lines were read already (format detection): they are given
+    again before the rest. :func:`numbered_lines` takes them apart, so the rest is read
+    with the stream's own ``readline``, not through a wrapper per line."""
+
+    __slots__ = ("head", "rest")
+
+    def __init__(self, head: list[bytes], rest: LineSource) -> None:
+        self.head = head
+        self.rest = rest
+
+    def readline(self, size: int = -1, /) -> bytes:
+        if self.head:
+            return self.head.pop(0)
+        return self.rest.readline(size)
 
 
 def numbered_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int, bytes]]:
@@ -76,16 +103,24 @@ def numbered_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int,
     limit = limit_of(what)
     seen = 0
     number = 0
+    head: list[bytes] = []
+    if isinstance(stream, Replayed):
+        head, stream = list(stream.head), stream.rest
+        head.reverse()
     readline = stream.readline
+    most = MAX_LINE_BYTES + 1  # one byte more than a line may have: it says "too long"
     while True:
-        raw = readline(min(MAX_LINE_BYTES, limit - seen) + 1)
+        # A line read before (format detection) was read with the same size rule.
+        room = limit - seen
+        raw = head.pop() if head else readline(most if room > MAX_LINE_BYTES else room + 1)
         if not raw:
             return
         number += 1
-        seen += len(raw)
+        size = len(raw)
+        seen += size
         if seen > limit:
             raise too_large(what, limit)
-        if len(raw) > MAX_LINE_BYTES:
+        if size > MAX_LINE_BYTES:
             while not raw.endswith(b"\n"):  # the rest of the line, piece by piece
                 raw = readline(min(MAX_LINE_BYTES, limit - seen) + 1)
                 seen += len(raw)
@@ -118,13 +153,18 @@ def decode_line(raw: bytes) -> object:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return Malformed(f"is not UTF-8 text (byte {exc.start + 1} of the line)")
+    start = 0
+    if text[:1] in JSON_SPACE:
+        start = len(text) - len(text.lstrip(JSON_SPACE))
     try:
-        obj = _decode(text)
+        obj, end = scan(text, start)
     except RecursionError:
         return Malformed("is nested too deeply")
-    except ValueError:  # JSONDecodeError, or an integer beyond int()'s digit limit
+    except (ValueError, StopIteration):  # bad JSON, no value, or too many digits for int()
         return Malformed("is not valid JSON")
-    if not isinstance(obj, dict):
+    if end != len(text) and text[end:].strip(JSON_SPACE):
+        return Malformed("is not valid JSON")  # more after the value
+    if type(obj) is not dict:
         return Malformed("is not a JSON object")
     return obj
 
@@ -144,7 +184,7 @@ _CODEX_TYPES = frozenset(
 def format_of(obj: dict[str, object]) -> str | None:
     """ "codex", "claude-code", or None when one line does not say."""
     kind = obj.get("type")
-    if "payload" in obj and kind in _CODEX_TYPES:
+    if "payload" in obj and type(kind) is str and kind in _CODEX_TYPES:  # a list is no key
         return "codex"
     if (
         "uuid" in obj
