@@ -699,7 +699,7 @@ def _log_html(panel: ReplayPanel, lang: str) -> Markup:
 def _source_errors(
     panel: ReplayPanel, lang: str, error: tuple[Problem, ...], skipped: tuple[Problem, ...]
 ) -> Markup:
-    from budgetcore.ui.render import problem_text  # noqa: PLC0415
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
     if panel.source == "log":
         return Markup("")
@@ -718,7 +718,7 @@ def _source_errors(
 
 def render_replay(state: Any) -> ReplayScreen:
     """The replay panel of page state ``state`` (its ``replay`` panel, plan, lang, width)."""
-    from budgetcore.ui.render import issue_text  # noqa: PLC0415
+    from budgetcore.ui.problems import issue_text  # noqa: PLC0415
 
     panel: ReplayPanel = state.replay
     lang = state.lang
