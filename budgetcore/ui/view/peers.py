@@ -60,7 +60,7 @@ def peers_html(
     a table with every system's exact line and source, this scenario's and the
     article's lines with the room between them, and what the view must not be read as."""
     from budgetcore.registry.peers import peer_lines  # noqa: PLC0415 - loaded after ready
-    from budgetcore.ui.svg import peer_percent, peers_chart  # noqa: PLC0415
+    from budgetcore.ui.svg.peers import peer_percent, peers_chart  # noqa: PLC0415
 
     main = p.scenario.main_model
     view = peer_lines(main.input_tokens, main.output_tokens, p, peers)
@@ -152,7 +152,7 @@ def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
     hit = _TABLE_MEMO.get(key)
     if hit is not None and hit[0] is peers:
         return hit[1]
-    from budgetcore.ui.svg import peer_percent  # noqa: PLC0415
+    from budgetcore.ui.svg.peers import peer_percent  # noqa: PLC0415
 
     heads = join(el("th", {"scope": "col"}, h) for h in t("peers.head", lang).split("|"))
     rows = []

@@ -158,7 +158,7 @@ def _charts(p: Plan, pinned: Plan | None, lang: str, width: int) -> dict[str, Ma
     hit = _CHART_MEMO.get(key)
     if hit is not None and hit[0] is p and hit[1] is pinned:
         return hit[2]
-    from budgetcore.ui.svg import plan_charts  # noqa: PLC0415
+    from budgetcore.ui.svg.bars import plan_charts  # noqa: PLC0415
 
     drawn = plan_charts(p, lang, width=width, pinned=pinned)
     charts = {f"chart-{k}": v for k, v in drawn.items()}
@@ -170,7 +170,7 @@ def _charts(p: Plan, pinned: Plan | None, lang: str, width: int) -> dict[str, Ma
 def render_curves(state: PageState, width: int | None = None) -> Markup:
     """The capacity curves of the current sweep (drawn in a frame of their own)."""
     from budgetcore.explore.curves import sweep, sweep_values  # noqa: PLC0415 - on first use
-    from budgetcore.ui.svg import curves_chart  # noqa: PLC0415
+    from budgetcore.ui.svg.curves import curves_chart  # noqa: PLC0415
 
     s = state.sweep
     values = sweep_values(s.low, s.high, s.path)
