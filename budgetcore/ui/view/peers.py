@@ -9,6 +9,7 @@ from typing import Any
 from budgetcore.core.plan import Plan
 from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.memo import Last
 from budgetcore.ui.model import PageState
 from budgetcore.ui.update import chosen_model_of
 from budgetcore.units import format_int
@@ -16,7 +17,7 @@ from budgetcore.units import format_int
 __all__ = ["peers_html", "render_peers"]
 
 
-_PEERS_MEMO: dict[tuple[Any, ...], tuple[Any, Any, Markup]] = {}
+_PANEL: Last[Markup] = Last()
 
 
 def render_peers(state: PageState) -> Markup:
@@ -38,19 +39,17 @@ def render_peers(state: PageState) -> Markup:
         sc.config.trigger_tokens,
         sc.config.reply_max_tokens,
         p.main_safe_input,
-        id(state.peers),
+        state.peers,
         lang,
         state.width,
         state.peers_unit,
         model,
     )
-    hit = _PEERS_MEMO.get(key)
-    if hit is not None and hit[1] is state.peers:
-        return hit[2]
-    drawn = peers_html(p, state.peers, lang, width=state.width, unit=state.peers_unit, model=model)
-    _PEERS_MEMO.clear()
-    _PEERS_MEMO[key] = (None, state.peers, drawn)  # holding the peers keeps their id unique
-    return drawn
+    peers = state.peers
+    return _PANEL.get(
+        key,
+        lambda: peers_html(p, peers, lang, width=state.width, unit=state.peers_unit, model=model),
+    )
 
 
 def peers_html(
@@ -142,16 +141,16 @@ def peers_html(
     )
 
 
-_TABLE_MEMO: dict[tuple[int, int, int, str], tuple[Any, Markup]] = {}
+_TABLE: Last[Markup] = Last()
 
 
 def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
     """Every system's row: it depends on W, O and the language only (not on K or M),
     so typing K redraws the chart and reuses this."""
-    key = (view.window, view.max_output, id(peers), lang)
-    hit = _TABLE_MEMO.get(key)
-    if hit is not None and hit[0] is peers:
-        return hit[1]
+    return _TABLE.get((view.window, view.max_output, peers, lang), lambda: _table(view, lang))
+
+
+def _table(view: Any, lang: str) -> Markup:
     from budgetcore.ui.svg.peers import peer_percent  # noqa: PLC0415
 
     heads = join(el("th", {"scope": "col"}, h) for h in t("peers.head", lang).split("|"))
@@ -224,8 +223,6 @@ def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
         el("thead", None, el("tr", None, heads)),
         el("tbody", None, *rows),
     )
-    _TABLE_MEMO.clear()
-    _TABLE_MEMO[key] = (peers, table)
     return table
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from budgetcore.core.plan import Plan
 from budgetcore.ui.catalogue import count, t
 from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.memo import Last
 from budgetcore.units import format_bytes, format_int
 
 __all__ = []
@@ -38,16 +39,11 @@ def _samples_html(p: Plan, out: dict[str, Any], lang: str) -> Markup:
     return _samples_markup(key, p, lang)
 
 
-_SAMPLES_MEMO: dict[tuple[str, str], Markup] = {}
+_SAMPLES: Last[Markup] = Last()
 
 
 def _samples_markup(key: str, p: Plan, lang: str) -> Markup:
-    hit = _SAMPLES_MEMO.get((key, lang))
-    if hit is None:
-        hit = _samples_body(p, p.as_dict(), lang)
-        _SAMPLES_MEMO.clear()
-        _SAMPLES_MEMO[(key, lang)] = hit
-    return hit
+    return _SAMPLES.get((key, lang), lambda: _samples_body(p, p.as_dict(), lang))
 
 
 def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:

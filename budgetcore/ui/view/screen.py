@@ -19,6 +19,7 @@ from budgetcore.ui.form import (
     slider_position,
 )
 from budgetcore.ui.markup import Markup
+from budgetcore.ui.memo import Last
 from budgetcore.ui.model import PICKER_SECTIONS, PageState
 from budgetcore.ui.problems import issue_text, problem_text
 from budgetcore.ui.update import preset_of
@@ -149,22 +150,20 @@ def render(state: PageState) -> Screen:
     )
 
 
-_CHART_MEMO: dict[tuple[int, int, str, int], tuple[Plan, Plan | None, dict[str, Markup]]] = {}
+_CHARTS: Last[dict[str, Markup]] = Last()
 
 
 def _charts(p: Plan, pinned: Plan | None, lang: str, width: int) -> dict[str, Markup]:
-    """The three plan charts, drawn once per (plan, pinned, language, width)."""
-    key = (id(p), id(pinned), lang, width)
-    hit = _CHART_MEMO.get(key)
-    if hit is not None and hit[0] is p and hit[1] is pinned:
-        return hit[2]
-    from budgetcore.ui.svg.bars import plan_charts  # noqa: PLC0415
+    """The three plan charts, drawn again only when the plan, A, the language or the
+    width changed."""
 
-    drawn = plan_charts(p, lang, width=width, pinned=pinned)
-    charts = {f"chart-{k}": v for k, v in drawn.items()}
-    _CHART_MEMO.clear()  # keep one entry: the objects it holds keep the ids unique
-    _CHART_MEMO[key] = (p, pinned, charts)
-    return charts
+    def draw() -> dict[str, Markup]:
+        from budgetcore.ui.svg.bars import plan_charts  # noqa: PLC0415
+
+        drawn = plan_charts(p, lang, width=width, pinned=pinned)
+        return {f"chart-{k}": v for k, v in drawn.items()}
+
+    return _CHARTS.get((p, pinned, lang, width), draw)
 
 
 def render_curves(state: PageState, width: int | None = None) -> Markup:
