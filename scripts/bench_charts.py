@@ -17,8 +17,7 @@ from functools import partial
 from budgetcore import Scenario, parse_scenario, plan
 from budgetcore.core.plan import Plan
 from budgetcore.explore.curves import sweep, sweep_values
-from budgetcore.ui.svg import bars
-from budgetcore.ui.svg import curves_chart, plan_charts
+from budgetcore.ui.svg import bars, curves_chart, plan_charts
 
 
 def _ms(run: Callable[[], object], repeat: int = 200) -> str:

@@ -77,7 +77,7 @@ class Event:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._fields = (*cls._fields, *cls.__annotations__)
-        cls.__match_args__ = cls._fields
+        cls.__match_args__ = cls._fields  # type: ignore[attr-defined,misc]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         names = self._fields

@@ -133,5 +133,3 @@ class PageState:
     @property
     def stale(self) -> bool:
         return bool(self.field_issues or self.cross_issues)
-
-

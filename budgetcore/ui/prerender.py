@@ -25,11 +25,13 @@ from dataclasses import dataclass, field
 from html import escape
 from html.parser import HTMLParser
 
+from budgetcore.ui.catalogue import t
 from budgetcore.ui.form import FIELDS
 from budgetcore.ui.markup import Markup
-from budgetcore.ui.messages import t
-from budgetcore.ui.render import Screen, language_html, render, shell_html
-from budgetcore.ui.state import PRERENDER_WIDTH, first_state
+from budgetcore.ui.update import PRERENDER_WIDTH, first_state
+from budgetcore.ui.view.screen import render
+from budgetcore.ui.view.shell import language_html, shell_html
+from budgetcore.ui.view.types import Screen
 
 __all__ = ["PRERENDER_WIDTH", "Document", "Element", "first_screen", "prerender"]
 

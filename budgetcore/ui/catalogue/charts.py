@@ -3,12 +3,30 @@ lines and the A/B legend.
 """
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    "chart.funnel.title": ("Main request funnel: M → loader → engine (areas proportional to tokens)", "主请求原文漏斗:M → Loader → Engine(面积对应 tokens)"),
-    "chart.funnel.not": ("Room on this chart does not mean I/O can actually read that much history.", "图上有空间,不代表 I/O 一定能读满这么多历史。"),
-    "chart.branch.title": ("Summary branch joining F and the raw tail into the full input", "摘要独立分支:与必需输入和原文尾部汇合为完整输入"),
-    "chart.branch.not": ("The summary is a separate branch, not an extra layer of capacity after the funnel.", "摘要是独立分支,不是漏斗末尾额外增加的一层容量。"),
-    "chart.work.title": ("Summary call: work input beside its generation budget G = S", "摘要调用:工作输入与生成额度 G = S 分开展示"),
-    "chart.work.not": ("Work input is not the body cap, and budgets are not what the call actually spends.", "输入大小不等于正文上限,额度也不等于实际消耗。"),
+    "chart.funnel.title": (
+        "Main request funnel: M → loader → engine (areas proportional to tokens)",
+        "主请求原文漏斗:M → Loader → Engine(面积对应 tokens)",
+    ),
+    "chart.funnel.not": (
+        "Room on this chart does not mean I/O can actually read that much history.",
+        "图上有空间,不代表 I/O 一定能读满这么多历史。",
+    ),
+    "chart.branch.title": (
+        "Summary branch joining F and the raw tail into the full input",
+        "摘要独立分支:与必需输入和原文尾部汇合为完整输入",
+    ),
+    "chart.branch.not": (
+        "The summary is a separate branch, not an extra layer of capacity after the funnel.",
+        "摘要是独立分支,不是漏斗末尾额外增加的一层容量。",
+    ),
+    "chart.work.title": (
+        "Summary call: work input beside its generation budget G = S",
+        "摘要调用:工作输入与生成额度 G = S 分开展示",
+    ),
+    "chart.work.not": (
+        "Work input is not the body cap, and budgets are not what the call actually spends.",
+        "输入大小不等于正文上限,额度也不等于实际消耗。",
+    ),
     "seg.main_safe_input": ("M", "M"),
     "seg.loader_prefetch_limit": ("loader prefetch limit", "Loader 预取上界"),
     "seg.prefetched": ("prefetched", "已预取"),
@@ -41,5 +59,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "chart.legend.a": ("A (pinned, outline)", "A(已固定,轮廓)"),
     "chart.legend.b": ("B (editing, filled)", "B(编辑中,实心)"),
     "chart.beyond": ("{name} {value}: beyond the axis →", "{name} {value}:超出坐标轴 →"),
-    "chart.beyond.legend": ("{name} {value} lies beyond the axis end ({end} tokens): its arrow is not drawn to scale.", "{name} {value} 超出坐标轴终点({end} tokens):箭头不按比例绘制。"),
+    "chart.beyond.legend": (
+        "{name} {value} lies beyond the axis end ({end} tokens): its arrow is not drawn to scale.",
+        "{name} {value} 超出坐标轴终点({end} tokens):箭头不按比例绘制。",
+    ),
 }

@@ -2,13 +2,22 @@
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "static.replay-h": ("Session replay: a conversation over time", "会话回放:随时间推进的对话"),
-    "replay.intro": ("Runs a whole session through this scenario, one plan per turn: where the trigger fires, what each summary run consumes, what the model never sees, what it costs. Computed only while this panel is open.", "用本场景逐轮回放整个会话(每轮一次规划):触发线在哪里触发、每次摘要消耗多少、模型看不到哪些历史、花费多少。只在本面板打开时计算。"),
+    "replay.intro": (
+        "Runs a whole session through this scenario, one plan per turn: where the trigger fires, what each summary run consumes, what the model never sees, what it costs. Computed only while this panel is open.",
+        "用本场景逐轮回放整个会话(每轮一次规划):触发线在哪里触发、每次摘要消耗多少、模型看不到哪些历史、花费多少。只在本面板打开时计算。",
+    ),
     "replay.source": ("Turns from", "轮次来源"),
     "replay.source.generate": ("Seeded generator", "带种子的生成器"),
     "replay.source.turns": ("JSON Lines turns (paste)", "JSON Lines 轮次(粘贴)"),
     "replay.source.log": ("Agent log file", "智能体日志文件"),
-    "replay.turns-label": ("Turns, one JSON object per line: {\"added\": N, \"required\": N, \"output\": N}", "轮次,每行一个 JSON 对象:{\"added\": N, \"required\": N, \"output\": N}"),
-    "replay.file-label": ("Claude Code session JSONL or Codex CLI rollout JSONL (read on this device; only token counts are kept)", "Claude Code 会话 JSONL 或 Codex CLI rollout JSONL(在本机读取;只保留 token 数)"),
+    "replay.turns-label": (
+        'Turns, one JSON object per line: {"added": N, "required": N, "output": N}',
+        '轮次,每行一个 JSON 对象:{"added": N, "required": N, "output": N}',
+    ),
+    "replay.file-label": (
+        "Claude Code session JSONL or Codex CLI rollout JSONL (read on this device; only token counts are kept)",
+        "Claude Code 会话 JSONL 或 Codex CLI rollout JSONL(在本机读取;只保留 token 数)",
+    ),
     "replay.scrub-label": ("Turn shown below", "下方显示的轮次"),
     "replay.options": ("Replay options", "回放选项"),
     "label.replay.turns": ("Turns", "轮数"),
@@ -16,10 +25,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "label.replay.dist": ("Added tokens per turn", "每轮新增 token"),
     "label.replay.low": ("Added: low (or the fixed value)", "新增:下限(或固定值)"),
     "label.replay.high": ("Added: high", "新增:上限"),
-    "label.replay.burst_rate": ("Tool-output burst chance per turn (empty: none)", "每轮工具输出突增概率(留空:无)"),
+    "label.replay.burst_rate": (
+        "Tool-output burst chance per turn (empty: none)",
+        "每轮工具输出突增概率(留空:无)",
+    ),
     "label.replay.burst_tokens": ("Burst size", "突增大小"),
-    "label.replay.summary_ratio": ("Summary size ratio r (empty: a run writes S)", "摘要大小比例 r(留空:每次写满 S)"),
-    "label.replay.failure_rate": ("Failure rate of idle slot and lease (empty: the scenario's flags)", "空闲槽位与租约的失败率(留空:使用场景开关)"),
+    "label.replay.summary_ratio": (
+        "Summary size ratio r (empty: a run writes S)",
+        "摘要大小比例 r(留空:每次写满 S)",
+    ),
+    "label.replay.failure_rate": (
+        "Failure rate of idle slot and lease (empty: the scenario's flags)",
+        "空闲槽位与租约的失败率(留空:使用场景开关)",
+    ),
     "label.replay.failure_seed": ("Failure seed", "失败抽样种子"),
     "label.replay.cache": ("Prompt cache on", "开启提示缓存"),
     "label.replay.stable_prefix": ("Stable prefix (part of F)", "稳定前缀(F 的一部分)"),
@@ -27,9 +45,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.dist.fixed": ("fixed", "固定"),
     "replay.dist.uniform": ("uniform", "均匀分布"),
     "replay.dist.triangular": ("triangular", "三角分布"),
-    "replay.stale": ("The replay waits for valid inputs: fix the highlighted field.", "回放等待有效输入:请修正标出的字段。"),
+    "replay.stale": (
+        "The replay waits for valid inputs: fix the highlighted field.",
+        "回放等待有效输入:请修正标出的字段。",
+    ),
     "replay.timeline.title": ("Full input per turn against K and M", "每轮完整输入与 K、M 的对比"),
-    "replay.timeline.not": ("a prediction of a real session's sizes: each turn is this scenario's plan of the turns given, and a log's own compactions are what that agent did, not what these settings would do to it.", "对真实会话大小的预测:每一轮都是本场景对给定轮次的规划;日志里的压缩是那个智能体实际做的,不是这些设置会对它做的。"),
+    "replay.timeline.not": (
+        "a prediction of a real session's sizes: each turn is this scenario's plan of the turns given, and a log's own compactions are what that agent did, not what these settings would do to it.",
+        "对真实会话大小的预测:每一轮都是本场景对给定轮次的规划;日志里的压缩是那个智能体实际做的,不是这些设置会对它做的。",
+    ),
     "replay.axis": ("turn", "轮次"),
     "replay.mark.row": ("{name}: {n}", "{name}:{n}"),
     "replay.mark.run": ("summary runs", "摘要执行"),
@@ -47,7 +71,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.legend.log_context": ("the log's measured context", "日志实测的上下文"),
     "replay.legend.cost": ("billed per turn", "每轮计费"),
     "replay.legend.cumulative": ("cumulative (own scale)", "累计(独立刻度)"),
-    "replay.note.off-scale": ("Far above the data, so not drawn (tokens): {names}.", "远高于数据,因此未绘制(tokens):{names}。"),
+    "replay.note.off-scale": (
+        "Far above the data, so not drawn (tokens): {names}.",
+        "远高于数据,因此未绘制(tokens):{names}。",
+    ),
     "replay.cost.title": ("Cost per turn and cumulative", "每轮花费与累计"),
     "replay.cost.unit-tokens": ("tokens billed", "计费 tokens"),
     "replay.cost.unit-money": ("money", "金额"),
@@ -55,9 +82,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # The same title on two lines, where one line is wider than a phone's chart.
     "replay.cost.axis-turn": ("{unit} per turn", "每轮{unit}"),
     "replay.cost.axis-total": ("cumulative total {total}", "累计 {total}"),
-    "replay.cost.tokens-only": ("Tokens only: this scenario names no model with prices, so no money is shown.", "仅 tokens:本场景未指定带价格的模型,因此不显示金额。"),
-    "replay.cost.priced": ("Priced with the model's per-token prices.", "按模型的每 token 价格计价。"),
-    "replay.cost.not": ("an invoice: a turn with a summary call shows its whole bill, not spread over the turns it serves, and billed tokens are this model of the requests.", "账单:有摘要调用的轮次显示其全部费用,不分摊到它服务的轮次;计费 tokens 来自本模型对请求的推算。"),
+    "replay.cost.tokens-only": (
+        "Tokens only: this scenario names no model with prices, so no money is shown.",
+        "仅 tokens:本场景未指定带价格的模型,因此不显示金额。",
+    ),
+    "replay.cost.priced": (
+        "Priced with the model's per-token prices.",
+        "按模型的每 token 价格计价。",
+    ),
+    "replay.cost.not": (
+        "an invoice: a turn with a summary call shows its whole bill, not spread over the turns it serves, and billed tokens are this model of the requests.",
+        "账单:有摘要调用的轮次显示其全部费用,不分摊到它服务的轮次;计费 tokens 来自本模型对请求的推算。",
+    ),
     "replay.summary.caption": ("Session summary", "会话汇总"),
     "replay.sum.turns": ("turns", "轮数"),
     "replay.sum.runs": ("summary runs (consumed raw)", "摘要执行(消耗原文)"),
@@ -115,9 +151,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.status.no-billing": ("no billing record", "没有计费记录"),
     "replay.status.no-idle-slot": ("no idle slot", "没有空闲槽位"),
     "replay.status.no-lease": ("no lease", "没有租约"),
-    "replay.scrub.value": ("Turn {turn} of {n}: full input {full} tokens, {status}", "第 {turn} / {n} 轮:完整输入 {full} tokens,{status}"),
+    "replay.scrub.value": (
+        "Turn {turn} of {n}: full input {full} tokens, {status}",
+        "第 {turn} / {n} 轮:完整输入 {full} tokens,{status}",
+    ),
     "replay.file-label-many": ("Log files", "日志文件"),
     "replay.folder-label": ("or a folder of sessions", "或一个会话文件夹"),
-    "replay.mark.peer-count": ("{name} would fire on a count, not tokens ({what})", "{name} 会按计数触发,不是 token({what})"),
-    "replay.note.uncounted": ("Not evaluated, as this log does not count them: {rules}.", "未评估,因为此日志不记录这些计数:{rules}。"),
+    "replay.mark.peer-count": (
+        "{name} would fire on a count, not tokens ({what})",
+        "{name} 会按计数触发,不是 token({what})",
+    ),
+    "replay.note.uncounted": (
+        "Not evaluated, as this log does not count them: {rules}.",
+        "未评估,因为此日志不记录这些计数:{rules}。",
+    ),
 }
