@@ -2,7 +2,7 @@
 
 :func:`prerender` fills the page template with exactly what ``web/main.py``'s shell
 writes on its first paint (the shell's start-up markup, the language's texts, the
-readouts, fields and every region of the :class:`~budgetcore.ui.render.Screen`), so
+readouts, fields and every region of the :class:`~budgetcore.ui.view.types.Screen`), so
 the numbers and charts are on screen at first paint and the shell's own first paint
 changes nothing the eye can see. It is generic over the screen's regions
 (``Screen.html`` and ``Screen.text`` ids): a new panel is pre-rendered as soon as its
