@@ -139,6 +139,26 @@ def test_a_cross_key_link_is_one_line_naming_both_fields(fragment: str) -> None:
     assert first.count("limits.") == 2, line  # the rule names the field and its partner
 
 
+def test_a_link_that_repeats_a_key_is_refused_naming_the_key() -> None:
+    line = _one_line(
+        run("plan", "--fragment", "#config.trigger_tokens=40000&config.trigger_tokens=50000")
+    )
+    assert line.endswith('config.trigger_tokens appears more than once, got "50000"'), line
+
+
+def test_a_link_with_a_pinned_plan_plans_its_current_scenario() -> None:
+    # K 60,000 above the full input of 36,000; the pinned K 10,000 below it.
+    fragment = "#config.trigger_tokens=60000&pin=1&pin.config.trigger_tokens=10000"
+    proc = run("plan", "--fragment", fragment)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["trigger_reached"] is False
+
+
+def test_a_bad_pinned_value_is_refused_like_any_other() -> None:
+    line = _one_line(run("plan", "--fragment", "#pin=1&pin.config.trigger_tokens=8k"))
+    assert line.endswith('pin.config.trigger_tokens must be an integer from 0 to 10^12, got "8k"')
+
+
 @pytest.mark.parametrize(
     "doc",
     [

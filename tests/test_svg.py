@@ -384,9 +384,9 @@ class TestPinned:
         a = plan(parse_scenario({"config": {"trigger_tokens": 50_000}}))
         fig = _parse(plan_charts(_plan("golden"), "en", pinned=a)["branch"])
         legend = "".join(next(e for e in fig.iter() if e.get("class") == "ch-legend").itertext())
-        assert "A (pinned, outline)" in legend
-        assert "B (editing, filled)" in legend
-        assert "K 32,000 (A 50,000)" in legend
+        assert "pinned plan (outline)" in legend
+        assert "current plan (filled)" in legend
+        assert "K 32,000 (pinned 50,000)" in legend
         svg = _chart(fig)
         refs = {
             (e.get("data-tokens"), "ch-ref-a" in (e.get("class") or ""))
@@ -395,10 +395,86 @@ class TestPinned:
         }
         assert refs == {("32000", False), ("50000", True)}
 
+    #: Every message that names the pinned or the current plan (issue 25: "A" was both
+    #: the summary size and the pinned plan).
+    AB_KEYS = (
+        "chart.value.ab",
+        "chart.value.same",
+        "chart.pinned-value",
+        "chart.ref.a",
+        "chart.pinned-name",
+        "chart.legend.a",
+        "chart.legend.b",
+        "phrase.col-a",
+        "phrase.col-b",
+        "phrase.col-delta",
+        "phrase.key-ab",
+        "phrase.watched",
+        "phrase.holds",
+        "phrase.fails",
+        "phrase.ab-diff",
+        "phrase.ab-no-diff",
+        "static.pin",
+        "static.unpin",
+        "static.ab-h",
+        "static.experiments-note",
+        "msg.pinned",
+    )
+
+    @pytest.mark.parametrize("lang", [0, 1])
+    def test_the_pinned_plan_is_never_called_a_or_b(self, lang: int) -> None:
+        for key in self.AB_KEYS:
+            words = re.findall(r"[A-Za-z]+", CATALOGUE[key][lang])
+            assert not {"A", "B"} & set(words), (key, CATALOGUE[key][lang])
+
+    @pytest.mark.parametrize(
+        ("lang", "entries"),
+        [
+            ("en", ["A loader reserve 6,000 (pinned 6,000)", "A engine adopted 0 (pinned 6,000)"]),
+            ("zh", ["Loader 预留 A 6,000(固定 6,000)", "Engine 采用 A 0(固定 6,000)"]),
+        ],
+    )
+    def test_the_walks_branch_legend_reads_unambiguously(
+        self, lang: str, entries: list[str]
+    ) -> None:
+        # Experiment 4 "F above M" as the walk saw it: "A 0 (A 6,000)".
+        before = _plan("golden")
+        after = plan(parse_scenario({"workload": {"required_tokens": 1_000_000}}))
+        fig = _parse(plan_charts(after, lang, pinned=before)["branch"])
+        legend = ["".join(e.itertext()) for e in fig.iter() if e.tag.endswith("li")]
+        for entry in entries:
+            assert entry in legend
+        assert not any("(A " in x or "(A)" in x for x in legend)
+
+    @pytest.mark.parametrize("pinned", [None, "k-above-full"])
+    @pytest.mark.parametrize("lang", ["en", "zh"])
+    def test_each_quantity_is_in_the_legend_once(self, lang: str, pinned: str | None) -> None:
+        # The walk: "F required 20,000 ... F 20,000", A and raw listed twice too.
+        a = None if pinned is None else _plan(pinned)
+        charts = plan_charts(_plan("golden"), lang, pinned=a)
+        keys = {
+            name: [
+                e.get("data-legend")
+                for e in _parse(markup).iter()
+                if e.tag.endswith("li") and e.get("data-legend") not in (None, "a", "b")
+            ]
+            for name, markup in charts.items()
+        }
+        assert keys["branch"] == [
+            "required",
+            "loader_reserve",
+            "summary_adopted",
+            "raw_selected",
+            "trigger",
+            "main_safe_input",
+        ]
+        for listed in keys.values():
+            assert len(listed) == len(set(listed))
+
     def test_without_a_there_are_no_outlines(self) -> None:
         for markup in plan_charts(_plan("golden"), "en").values():
             assert "data-pinned" not in markup
-            assert "A (pinned" not in markup
+            assert "pinned" not in markup
 
 
 # ------------------------------------------------------------------ languages

@@ -213,3 +213,46 @@ def test_every_rendered_state_is_chinese(name: str, state: S.PageState) -> None:
 
 def test_static_texts_switch_language() -> None:
     assert t("static.title", "zh") != t("static.title", "en")
+
+
+# ------------------------------------------------------------------ problem lines
+
+#: One problem line, in every panel: where (a field's label with its path, "line N",
+#: "line N · key", or a key as written, in quotes), then what is wrong.
+_WHERE = r'(?:line \d+(?: · [^ ]+)?|[^"(]+ \([a-z_.]+\)|"[^"]*"|Turns|Log file)'
+
+
+def _problem_lines(lang: str) -> list[str]:
+    from budgetcore.ui import replay_view as RV  # noqa: PLC0415
+
+    state = S.initial_state(lang=lang)
+    state = S.reduce(
+        state,
+        S.SamplesTyped(
+            '{"channel": "bson", "tokens": -1, "bytes": 3}\n'
+            '{"channel": "zz", "tokens": 1, "bytes": 3}\n'
+            '{"channel": "text", "tokens": 1, "bytes": 3, "x": 1}'
+        ),
+    )
+    lines = _items(render(state).html["sample-errors"])
+    previewed = S.reduce(state, S.ImportPreviewed("[config]\nfoo = 1\n", "replace"))
+    lines += _items(render(previewed).html["import-result"])
+    replay = S.reduce(S.reduce(state, S.ReplayToggled(True)), S.ReplaySourceChosen("turns"))
+    replay = S.reduce(replay, S.ReplayTurnsTyped('{"added": 5, "addd": 3}\n{"added": -1}'))
+    errors = RV.render_replay(replay).html["replay-errors"]
+    return lines + _items(errors)
+
+
+def _items(markup: str) -> list[str]:
+    return [html.unescape(x) for x in re.findall(r"<li>(.*?)</li>", markup)]
+
+
+@pytest.mark.parametrize("lang", ["en"])
+def test_every_panel_writes_its_problem_lines_in_one_format(lang: str) -> None:
+    # The walk: "line 2 · tokens must…" beside "line 3: the channel must…", and
+    # '"line 5: addd": is not a turn field' in the replay.
+    lines = _problem_lines(lang)
+    assert len(lines) == 7, lines
+    for line in lines:
+        assert re.fullmatch(_WHERE + r" (?:must|is|appears|needs|has) .+", line), line
+    assert 'line 2 · channel must be one of text, bson, json, read, query; got "zz"' in lines

@@ -279,6 +279,29 @@ def test_peer_data_keys_are_the_exact_lines_of_peer_lines(w: int, o: int) -> Non
     assert f"W = {w:,}, O = {o:,}" in html
 
 
+@pytest.mark.parametrize(
+    ("lang", "source"),
+    [
+        ("en", "this scenario and the context-layers article"),
+        ("zh", "本场景与上下文分层文章"),
+    ],
+)
+def test_the_lines_table_lists_each_line_once(lang: str, source: str) -> None:
+    # The walk: "Hard line 1,040,384" twice, under "this scenario" and the article.
+    html = R.render_peers(loaded(lang=lang))
+    table = html[html.index('class="grid peers-lines"') :]
+    lines = re.findall(r'<tr data-line="([^"]+)"', table)
+    assert (
+        sorted(lines)
+        == sorted(set(lines))
+        == sorted(["trigger", "main_safe_input", "hard", "clean", "compact"])
+    )
+    row = re.search(r'<tr data-line="hard"[^>]*>(.*?)</tr>', table)
+    assert row is not None
+    assert f"<td>{source}</td>" in row.group(1)
+    assert "1,040,384" in row.group(1)
+
+
 def test_rows_link_their_sources_and_reported_rows_are_marked() -> None:
     html = R.render_peers(loaded())
     for peer in default_peers():

@@ -154,7 +154,7 @@ def test_parse_field_text_never_takes_floats_or_junk() -> None:
 def test_pasted_turns_and_their_bad_lines() -> None:
     state = S.reduce(_open(), S.ReplaySourceChosen("turns"))
     empty = render_replay(state)
-    assert "paste at least one turn line" in empty.html["replay-errors"]
+    assert "needs at least one pasted turn line" in empty.html["replay-errors"]
     text = '{"added": 5000}\nnot json\n{"added": 70000, "output": 900}\n'
     screen = render_replay(S.reduce(state, S.ReplayTurnsTyped(text)))
     assert 'data-replay-summary="turns" data-value="2"' in screen.html["replay-summary"]

@@ -42,7 +42,8 @@ def assert_consistent(state: S.PageState) -> None:
     assert link.problems == ()
     assert link.scenario == state.plan.scenario
     lang = state.lang if state.lang_chosen else ""
-    assert render(state).fragment == to_fragment(state.plan.scenario, lang=lang)
+    pinned = None if state.pinned is None else state.pinned.scenario
+    assert render(state).fragment == to_fragment(state.plan.scenario, pinned, lang=lang)
 
 
 class TestFields:
@@ -156,6 +157,58 @@ class TestLinks:
         assert "lang=" not in render(state).fragment  # only a chosen language travels
         state = S.reduce(state, S.LanguageChosen("zh"))
         assert render(state).fragment == "lang=zh"
+
+    def test_a_copied_link_keeps_the_pinned_plan(self) -> None:
+        # The walk (t5): copy the link while a plan is pinned, open it: the pin was lost.
+        state = S.reduce(typed(fresh(), "config.trigger_tokens", "50000"), S.Pinned())
+        state = typed(state, "config.trigger_tokens", "40000")
+        link = render(state).fragment
+        opened = S.reduce(fresh(), S.LinkOpened("#" + link, "en"))
+        assert opened.link_problems == ()
+        assert opened.pinned is not None
+        assert opened.pinned.scenario.config.trigger_tokens == 50_000
+        assert opened.plan.scenario.config.trigger_tokens == 40_000
+        assert render(opened).ab
+        assert render(opened).fragment == link
+        unpinned = S.reduce(opened, S.Unpinned())
+        assert "pin" not in render(unpinned).fragment
+
+    def test_an_experiment_link_keeps_its_before(self) -> None:
+        state = S.reduce(fresh(), S.ExperimentRun("f_above_m"))
+        opened = S.reduce(fresh(), S.LinkOpened("#" + render(state).fragment, "en"))
+        assert state.pinned is not None
+        assert opened.pinned is not None
+        assert opened.pinned.as_dict() == state.pinned.as_dict()
+        assert opened.plan.as_dict() == state.plan.as_dict()
+
+    @pytest.mark.parametrize(
+        ("lang", "said"),
+        [
+            (
+                "en",
+                "Trigger line K (config.trigger_tokens) appears more than once: the first "
+                'value, "40000", is used and "50000" is not',
+            ),
+            (
+                "zh",
+                '触发线 K(config.trigger_tokens) 出现了不止一次:使用第一个值 "40000",'
+                '未使用 "50000"',
+            ),
+        ],
+    )
+    def test_a_repeated_key_is_named_in_the_link_banner(self, lang: str, said: str) -> None:
+        fragment = "#config.trigger_tokens=40000&config.trigger_tokens=50000"
+        state = S.reduce(fresh(), S.LinkOpened(fragment, lang))
+        assert state.plan.scenario.config.trigger_tokens == 40_000
+        assert said in render(state).text["link-problems"]
+        assert_consistent(state)
+
+    def test_a_bad_pinned_value_is_named_as_the_pinned_plans(self) -> None:
+        state = S.reduce(fresh(), S.LinkOpened("#pin=1&pin.config.trigger_tokens=8k", "en"))
+        assert state.pinned is not None
+        assert state.pinned.scenario.config.trigger_tokens == 32_000  # its default
+        banner = render(state).text["link-problems"]
+        assert "Pinned plan: Trigger line K (config.trigger_tokens) must be a whole" in banner
 
     @settings(max_examples=60, deadline=None)
     @given(
@@ -298,6 +351,34 @@ class TestSweep:
         assert render(bad).text["sweep-msg"].startswith("Sweep from must be a whole number")
         wrong = S.reduce(state, S.SweepBoundTyped("low", "10000000"))
         assert render(wrong).text["sweep-msg"].startswith("Sweep: 'from'")
+
+    def test_a_bad_bound_is_named_and_marked_whichever_bound_was_typed_last(self) -> None:
+        # The walk: from = -1, then to = 20000. The message quoted "-1" but named "to".
+        state = S.reduce(fresh(), S.SweepPathChosen("config.trigger_tokens"))
+        state = S.reduce(state, S.SweepBoundTyped("low", "-1"))
+        state = S.reduce(state, S.SweepBoundTyped("high", "20000"))
+        screen = render(state)
+        assert screen.text["sweep-msg"].startswith("Sweep from must be a whole number")
+        assert screen.text["sweep-msg"].endswith('got "-1"')
+        assert "Sweep to" not in screen.text["sweep-msg"]
+        assert screen.sweep_invalid == ("low",)
+        state = S.reduce(state, S.SweepBoundTyped("low", "0"))
+        assert render(state).sweep_invalid == ()
+        assert render(state).text["sweep-msg"] == ""
+
+    def test_both_bad_bounds_are_named_and_marked(self) -> None:
+        state = S.reduce(fresh(), S.SweepPathChosen("config.trigger_tokens"))
+        state = S.reduce(state, S.SweepBoundTyped("low", "x"))
+        state = S.reduce(state, S.SweepBoundTyped("high", "y"))
+        screen = render(state)
+        assert screen.sweep_invalid == ("low", "high")
+        assert screen.text["sweep-msg"].startswith("Sweep to must be")
+        assert "Sweep from must be" in screen.text["sweep-msg"]
+
+    def test_bounds_out_of_order_mark_both_bounds(self) -> None:
+        state = S.reduce(fresh(), S.SweepPathChosen("config.trigger_tokens"))
+        state = S.reduce(state, S.SweepBoundTyped("high", "10"))
+        assert render(state).sweep_invalid == ("low", "high")
 
     def test_margin_sweep(self) -> None:
         state = S.reduce(fresh(), S.SweepPathChosen("config.safety_margin"))

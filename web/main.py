@@ -235,6 +235,11 @@ class Shell:
         for sel, value in (("#sweep-path", path), ("#sweep-low", low), ("#sweep-high", high)):
             if q(sel).value != value:
                 q(sel).value = value
+        for which in ("low", "high"):  # the red outline the main fields get
+            if which in screen.sweep_invalid:
+                q(f"#sweep-{which}").setAttribute("aria-invalid", "true")
+            else:
+                q(f"#sweep-{which}").removeAttribute("aria-invalid")
         self.last = screen
         if self.export_ready:
             self.paint_export()

@@ -8,7 +8,7 @@ import json
 from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
-from budgetcore.errors import NonFinite, Problem, ScenarioError
+from budgetcore.errors import NonFinite, Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import read_number
 from budgetcore.inputs.text import decode_utf8, split_lines
 
@@ -141,10 +141,28 @@ def key_problems(
     return problems
 
 
-def duplicate(path: str, key: str, line: int | None = None) -> Problem:
-    """The problem of ``key`` given more than once in the object at ``path``."""
+def duplicate(
+    path: str,
+    key: str,
+    line: int | None = None,
+    *,
+    kept: str | None = None,
+    repeated: str | None = None,
+) -> Problem:
+    """The problem of ``key`` given more than once in the object at ``path``. A reader
+    that goes on with the first value (a link) says so: ``kept`` is that value and
+    ``repeated`` the one it ignored (code ``duplicate-first``)."""
     where = key_path(path, key, line)
-    return Problem.coded(where, "appears more than once", "duplicate", **_at(path, key, line))
+    if kept is None:
+        return Problem.coded(where, "appears more than once", "duplicate", **_at(path, key, line))
+    return Problem.of(
+        where,
+        "appears more than once",
+        repeated,
+        "duplicate-first",
+        kept=render_value(kept),
+        **_at(path, key, line),
+    )
 
 
 def _at(path: str, key: str, line: int | None) -> dict[str, object]:

@@ -8,6 +8,12 @@ of docs/spec.md §11. The page keeps its URL in this form, the CLI accepts it
 log or a config does: the name goes through the registry's resolver
 (docs/models-and-peers.md), its I and O fill the contract unless the link gives them,
 and the result keeps what was written and what it matched, for the page's picker.
+
+A pinned plan (the page's comparison) rides along as ``pin=1`` and its own difference
+from the defaults as ``pin.<path>=value`` pairs (``pin=1&pin.config.trigger_tokens=50000``).
+Those pairs are read by the very same rules as the rest; a link without them (every link
+written before) reads as it always did. A key given twice is named, and the first one
+decides (the duplicate-key rule of ``inputs.jsonio``).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.inputs.jsonio import duplicate
 from budgetcore.inputs.numbers import read_number
 from budgetcore.inputs.text import check_size
 from budgetcore.scenario.dump import scenario_json
@@ -24,12 +31,23 @@ from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS, LimitRule, 
 from budgetcore.scenario.model import Limits, Scenario
 from budgetcore.scenario.parse import parse_samples, parse_scenario
 
-__all__ = ["MODEL_KEYS", "UI_KEYS", "FragmentResult", "parse_fragment", "to_fragment"]
+__all__ = [
+    "MODEL_KEYS",
+    "PIN_KEY",
+    "PIN_PREFIX",
+    "UI_KEYS",
+    "FragmentResult",
+    "parse_fragment",
+    "to_fragment",
+]
 
 #: Keys the fragment may carry that are page state, not scenario inputs.
 UI_KEYS = ("lang",)
 #: A registry model name per contract (resolved; its I and O fill the contract).
 MODEL_KEYS = ("main_model.model", "summary_model.model")
+#: ``pin=1``: the link carries a pinned plan, its pairs under :data:`PIN_PREFIX`.
+PIN_KEY = "pin"
+PIN_PREFIX = "pin."
 _SPECS = {f.path: f for f in SCENARIO_FIELDS}
 _SAMPLE_SCALARS = ("query_ms", "tokens_per_message", "messages_per_session")
 _DEFAULTS = scenario_json(Scenario())
@@ -43,15 +61,28 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def to_fragment(scenario: Scenario, **ui: str) -> str:
-    """The scenario's difference from the defaults, in docs/spec.md §11 field order.
+def to_fragment(scenario: Scenario, pinned: Scenario | None = None, **ui: str) -> str:
+    """The scenario's difference from the defaults, in docs/spec.md §11 field order;
+    with ``pinned``, ``pin=1`` and the pinned scenario's difference as ``pin.*`` pairs.
 
     A summary model with its own contract is written in full, so that it reads back
     as its own contract even when its values equal the defaults.
 
     >>> to_fragment(Scenario())
     ''
+    >>> to_fragment(Scenario(), pinned=Scenario())
+    'pin=1'
     """
+    pairs = _scenario_pairs(scenario)
+    pairs += [f"{k}={v}" for k, v in ui.items() if k in MODEL_KEYS and v]
+    if pinned is not None:
+        pairs.append(f"{PIN_KEY}=1")
+        pairs += [PIN_PREFIX + pair for pair in _scenario_pairs(pinned)]
+    pairs += [f"{k}={v}" for k, v in ui.items() if k in UI_KEYS and v]
+    return "&".join(pairs)
+
+
+def _scenario_pairs(scenario: Scenario) -> list[str]:
     data = scenario_json(scenario)
     defaults = _DEFAULTS
     pairs = []
@@ -63,10 +94,7 @@ def to_fragment(scenario: Scenario, **ui: str) -> str:
         own_summary = spec.section == "summary_model"
         if own_summary or value != defaults[spec.section][spec.name]:
             pairs.append(f"{spec.path}={_text(value)}")
-    pairs += _sample_pairs(data["samples"])
-    pairs += [f"{k}={v}" for k, v in ui.items() if k in MODEL_KEYS and v]
-    pairs += [f"{k}={v}" for k, v in ui.items() if k in UI_KEYS and v]
-    return "&".join(pairs)
+    return pairs + _sample_pairs(data["samples"])
 
 
 # samples.bson=812:3310,1500:6480  samples.read=1048576:38  samples.query_ms=9,21
@@ -120,6 +148,7 @@ class FragmentResult:
     ui: tuple[tuple[str, str], ...]  # page state such as ("lang", "zh")
     # (section, as written, the registry name it resolved to) per model pair
     models: tuple[tuple[str, str, str], ...] = ()
+    pinned: Scenario | None = None  # the pinned plan's scenario (``pin=1``), read alike
 
 
 def _raw(spec_kind: str, text: str) -> object:
@@ -163,34 +192,57 @@ def unquote(text: str) -> str:
 def parse_fragment(fragment: str) -> FragmentResult:
     """Read a fragment leniently: every malformed, unknown or out-of-range pair falls
     back to the default for that field and is reported, so a link always opens (one
-    above its size limit opens the defaults, saying so)."""
+    above its size limit opens the defaults, saying so). The pinned plan's pairs
+    (``pin.*``) go through the same reading as the scenario's."""
     try:
         check_size(fragment, "fragment")
     except ScenarioError as exc:
         return FragmentResult(Scenario(), exc.problems, ())
     problems: list[Problem] = []
     ui: list[tuple[str, str]] = []
-    values: dict[str, object] = {}
-    samples: dict[str, object] = {}
-    seen: set[str] = set()
+    own: list[tuple[str, bool, str]] = []
+    pin: list[tuple[str, bool, str]] = []
+    first: dict[str, str] = {}  # key -> its first value: the first pair decides
     repeated: set[str] = set()
-    named: dict[str, str] = {}
     text = fragment[1:] if fragment.startswith("#") else fragment
     for part in filter(None, text.split("&")):
         path, sep, raw_text = part.partition("=")
         path, raw_text = unquote(path), unquote(raw_text)
-        if path in UI_KEYS:
-            ui.append((path, raw_text))
-            continue
-        if path in seen:  # the first pair decides; a repeat is reported once
+        if path in first:  # a repeat is named once, with the value that is used
             if path not in repeated:
                 repeated.add(path)
-                problems.append(Problem.coded(path, "appears more than once", "duplicate"))
+                problems.append(duplicate("", path, kept=first[path], repeated=raw_text))
             continue
-        seen.add(path)
+        first[path] = raw_text
+        if path in UI_KEYS:
+            ui.append((path, raw_text))
+        elif path == PIN_KEY:
+            if raw_text != "1":
+                problems.append(Problem.of(path, "must be 1 (pin=1)", raw_text, "pin-flag"))
+        elif path.startswith(PIN_PREFIX):
+            pin.append((path[len(PIN_PREFIX) :], bool(sep), raw_text))
+        else:
+            own.append((path, bool(sep), raw_text))
+    scenario, models = _read_pairs(own, problems, "")
+    pinned = None
+    if PIN_KEY in first or pin:
+        pinned, _ = _read_pairs(pin, problems, PIN_PREFIX)
+    return FragmentResult(scenario, tuple(problems), tuple(ui), models, pinned)
+
+
+def _read_pairs(
+    pairs: list[tuple[str, bool, str]], problems: list[Problem], prefix: str
+) -> tuple[Scenario, tuple[tuple[str, str, str], ...]]:
+    """The scenario of one set of (path, has "=", text) pairs; each problem is added to
+    ``problems`` at its path as the link wrote it (``prefix`` + path)."""
+    found: list[Problem] = []
+    values: dict[str, object] = {}
+    samples: dict[str, object] = {}
+    named: dict[str, str] = {}
+    for path, sep, raw_text in pairs:
         if path in MODEL_KEYS:
             if not sep or not raw_text:
-                problems.append(Problem.coded(path, "needs a value: path=value", "needs-value"))
+                found.append(Problem.coded(path, "needs a value: path=value", "needs-value"))
             else:
                 named[path] = raw_text
             continue
@@ -204,32 +256,35 @@ def parse_fragment(fragment: str) -> FragmentResult:
                 rule = f"must be a list like 812:3310,1500:6480 ({exc})"
                 checked = [Problem.of(path, rule, raw_text, "sample-list")]
             if checked:
-                problems.extend(p.got(raw_text) for p in checked)
+                found.extend(p.got(raw_text) for p in checked)
             else:
                 samples[name] = value
             continue
         spec = _SPECS.get(path)
         if spec is None:
-            problems.append(
+            found.append(
                 Problem.of(path or "(empty)", "is not a scenario field", raw_text, "not-field")
             )
             continue
         if not sep:
-            problems.append(Problem.coded(path, "needs a value: path=value", "needs-value"))
+            found.append(Problem.coded(path, "needs a value: path=value", "needs-value"))
             continue
         try:
             values[path] = parse_field(spec, _raw(spec.kind, raw_text))
         except ScenarioError as exc:
             # Say what was typed in the link, not its JSON reading.
-            problems.extend(p.got(raw_text) for p in exc.problems)
-    _drop_conflicting_limits(values, problems)
-    models = _named_models(named, values, problems)
+            found.extend(p.got(raw_text) for p in exc.problems)
+    _drop_conflicting_limits(values, found)
+    models = _named_models(named, values, found)
     try:
         scenario = parse_scenario({**_nest(values), "samples": samples})
     except ScenarioError as exc:  # pragma: no cover - every pair and rule was checked above
-        problems.extend(exc.problems)
+        found.extend(exc.problems)
         scenario = Scenario()
-    return FragmentResult(scenario, tuple(problems), tuple(ui), models)
+    if prefix:
+        found = [dataclasses.replace(p, path=prefix + p.path) for p in found]
+    problems.extend(found)
+    return scenario, models
 
 
 def _named_models(

@@ -244,14 +244,16 @@ def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
             continue
         channel = obj.get("channel")
         if not isinstance(channel, str) or channel not in LINE_CHANNELS:
-            rule = f"channel must be one of {', '.join(LINE_CHANNELS)}"
+            # At the line's "channel" key, like every other problem of a pasted line.
+            rule = f"must be one of {', '.join(LINE_CHANNELS)}"
             problems.append(
                 Problem.of(
-                    f"{where}:",
+                    f"{where}: channel",
                     rule,
                     channel,
                     "channel",
                     line=number,
+                    key="channel",
                     channels=", ".join(LINE_CHANNELS),
                 )
             )

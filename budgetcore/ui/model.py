@@ -52,8 +52,18 @@ class SweepState:
     high_text: str = ""
     low: object = 0
     high: object = 0
-    issue: Issue | None = None
+    issues: tuple[Issue, ...] = ()  # each bound's own problem, or the order of the two
     open: bool = False
+
+    @property
+    def issue(self) -> Issue | None:
+        return self.issues[0] if self.issues else None
+
+    @property
+    def invalid(self) -> tuple[str, ...]:
+        """The bounds ("low", "high") a problem marks, for their red outline."""
+        marked = {p.removeprefix("sweep.") for i in self.issues for p in i.paths}
+        return tuple(b for b in ("low", "high") if b in marked)
 
 
 #: The contracts a model picker fills from the registry.

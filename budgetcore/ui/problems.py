@@ -6,7 +6,10 @@ rule the CLI prints. Every panel renders its problems through this module."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from budgetcore.errors import Problem
+from budgetcore.scenario.fragment import PIN_PREFIX
 from budgetcore.ui.catalogue import CATALOGUE, t
 from budgetcore.ui.form import Issue
 
@@ -30,11 +33,15 @@ def where_text(path: str, lang: str, params: dict[str, str] | None = None) -> st
         return t("where.field", lang, label=text, path=path)
     if f"where.{path}" in CATALOGUE:
         return t(f"where.{path}", lang)
-    return f'"{path}"'  # a key as the file or link wrote it
+    return f'"{path}"'  # a key as the file or link wrote it, verbatim
 
 
 def problem_sentence(problem: Problem, lang: str) -> str:
     """The sentence for ``problem`` in ``lang``."""
+    if problem.path.startswith(PIN_PREFIX):
+        # A link's pinned plan (``pin.config.x``): the field's own sentence, said of it.
+        inner = dataclasses.replace(problem, path=problem.path[len(PIN_PREFIX) :])
+        return t("where.pinned", lang, sentence=problem_sentence(inner, lang))
     params = dict(problem.params)
     where = where_text(problem.path, lang, params)
     got = "" if problem.value is None else problem.value

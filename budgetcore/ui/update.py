@@ -359,8 +359,15 @@ def _link(state: PageState, e: LinkOpened) -> PageState:
     ui = dict(result.ui)
     chosen = ui.get("lang") in ("en", "zh")
     lang = ui["lang"] if chosen else ("zh" if e.browser_lang.lower().startswith("zh") else "en")
+    # A pinned plan the link carries is pinned again: the comparison survives a copied link.
+    pinned = None if result.pinned is None else plan(result.pinned)
     opened = _loaded(
-        state, result.scenario, link_problems=result.problems, lang=lang, lang_chosen=chosen
+        state,
+        result.scenario,
+        link_problems=result.problems,
+        lang=lang,
+        lang_chosen=chosen,
+        pinned=pinned,
     )
     if not result.models:
         return opened
@@ -515,7 +522,7 @@ def _sweep_path(state: PageState, path: str) -> PageState:
         format_value(path, high),
         low,
         high,
-        None,
+        (),
         state.sweep.open,
     )
     return dataclasses.replace(state, sweep=sweep)
@@ -530,15 +537,20 @@ def _sweep_bound(state: PageState, e: SweepBoundTyped) -> PageState:
     # The bounds follow the swept field's own rule (the summary model's I like the main's).
     rule_path = "main_model.input_tokens" if s.path.startswith("summary_model.") else s.path
     low_text, high_text = (e.text, s.high_text) if e.which == "low" else (s.low_text, e.text)
-    try:
-        low = parse_text(rule_path, low_text)
-        high = parse_text(rule_path, high_text)
-    except IssueError as exc:
-        issue = dataclasses.replace(exc.issue, paths=(f"sweep.{e.which}",))
-        return dataclasses.replace(
-            state,
-            sweep=dataclasses.replace(s, low_text=low_text, high_text=high_text, issue=issue),
-        )
+    texts = {"low": low_text, "high": high_text}
+    parsed: dict[str, object] = {}
+    issues: list[Issue] = []
+    # Each bound is read on its own and a problem names the bound whose text it quotes
+    # (the one just typed first), so editing "to" never blames "to" for "from"'s value.
+    for which in (e.which, "high" if e.which == "low" else "low"):
+        try:
+            parsed[which] = parse_text(rule_path, texts[which])
+        except IssueError as exc:
+            issues.append(dataclasses.replace(exc.issue, paths=(f"sweep.{which}",)))
+    typed = dataclasses.replace(s, low_text=low_text, high_text=high_text)
+    if issues:
+        return dataclasses.replace(state, sweep=dataclasses.replace(typed, issues=tuple(issues)))
+    low, high = parsed["low"], parsed["high"]
     assert isinstance(low, int | Decimal)
     assert isinstance(high, int | Decimal)
     if not low < high:
@@ -546,14 +558,9 @@ def _sweep_bound(state: PageState, e: SweepBoundTyped) -> PageState:
             ("low", format_value(s.path, low), False),
             ("high", format_value(s.path, high), False),
         )
-        issue = Issue("problem.sweep-order", params, ("sweep.low",))
-        return dataclasses.replace(
-            state,
-            sweep=dataclasses.replace(s, low_text=low_text, high_text=high_text, issue=issue),
-        )
-    sweep = dataclasses.replace(
-        s, low_text=low_text, high_text=high_text, low=low, high=high, issue=None
-    )
+        issue = Issue("problem.sweep-order", params, ("sweep.low", "sweep.high"))
+        return dataclasses.replace(state, sweep=dataclasses.replace(typed, issues=(issue,)))
+    sweep = dataclasses.replace(typed, low=low, high=high, issues=())
     return dataclasses.replace(state, sweep=sweep)
 
 

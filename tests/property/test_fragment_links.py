@@ -11,9 +11,11 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from budgetcore import parse_scenario
 from budgetcore.scenario.fields import SCENARIO_FIELDS
-from budgetcore.scenario.fragment import parse_fragment
+from budgetcore.scenario.fragment import parse_fragment, to_fragment
 from budgetcore.scenario.model import Limits
+from tests.property.strategies import scenarios
 
 LIMIT_KEYS = [f.path for f in SCENARIO_FIELDS if f.section == "limits"]
 OTHER_KEYS = [f.path for f in SCENARIO_FIELDS if f.section != "limits"]
@@ -124,3 +126,64 @@ def test_markup_escape_is_html_escape(text: str) -> None:
     from budgetcore.ui.markup import escape  # noqa: PLC0415
 
     assert escape(text) == html.escape(text, quote=True)
+
+
+# ------------------------------------------------------------------ a pinned plan
+
+
+@given(scenarios(), scenarios(), st.sampled_from(["", "zh"]))
+def test_a_pinned_plan_round_trips_beside_the_scenario(
+    current: dict[str, Any], pinned: dict[str, Any], lang: str
+) -> None:
+    b, a = parse_scenario(current), parse_scenario(pinned)
+    result = parse_fragment("#" + to_fragment(b, a, lang=lang))
+    assert result.problems == ()
+    assert result.scenario == b
+    assert result.pinned == a
+    assert result.ui == ((("lang", lang),) if lang else ())
+
+
+@given(scenarios())
+def test_a_link_without_a_pin_reads_as_before(current: dict[str, Any]) -> None:
+    # Every link written before pinned plans travelled: no pin.* pair, no pinned plan.
+    b = parse_scenario(current)
+    old = to_fragment(b)
+    assert "pin" not in old.split("=")[0]
+    result = parse_fragment("#" + old)
+    assert result.pinned is None
+    assert result.scenario == b
+    assert to_fragment(b, None) == old
+
+
+@given(st.sampled_from(OTHER_KEYS + LIMIT_KEYS), st.sampled_from(EXTREMES))
+def test_a_pinned_pair_is_read_by_the_same_rules_as_the_scenarios(key: str, text: str) -> None:
+    own = parse_fragment(f"#{key}={text}")
+    pinned = parse_fragment(f"#pin=1&pin.{key}={text}")
+    assert pinned.scenario == parse_fragment("").scenario
+    assert pinned.pinned == own.scenario
+    assert [(p.path, p.rule, p.value) for p in pinned.problems] == [
+        (f"pin.{p.path}", p.rule, p.value) for p in own.problems
+    ]
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["config.trigger_tokens", "pin.config.trigger_tokens", "lang"]),
+                  st.sampled_from(["1", "2", "zh", "en"])),
+        min_size=1,
+        max_size=6,
+    )
+)  # fmt: skip
+def test_a_repeated_key_is_named_once_and_the_first_decides(pairs: list[tuple[str, str]]) -> None:
+    result = parse_fragment("#" + "&".join(f"{k}={v}" for k, v in pairs))
+    firsts: dict[str, str] = {}
+    for key, value in pairs:
+        firsts.setdefault(key, value)
+    counts = {k: sum(1 for key, _ in pairs if key == k) for k in firsts}
+    named = [p for p in result.problems if p.code == "duplicate-first"]
+    assert sorted(p.path for p in named) == sorted(k for k, n in counts.items() if n > 1)
+    for p in named:
+        assert dict(p.params)["kept"] == f'"{firsts[p.path]}"'
+    assert dict(result.ui).get("lang") == firsts.get("lang")
+    if firsts.get("config.trigger_tokens") in ("1", "2"):
+        assert result.scenario.config.trigger_tokens == int(firsts["config.trigger_tokens"])

@@ -1,5 +1,8 @@
 """The plan's bar charts (funnel, branch, work): titles, segments, series, axes, reference
-lines and the A/B legend.
+lines and the pinned/current legend.
+
+The pinned plan is "pinned" and the edited one "current", never A and B: A is the
+summary size (A loader, A engine) in every label.
 """
 
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -53,11 +56,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "axis.tokens": ("tokens", "tokens"),
     "axis.swept": ("{name} ({unit})", "{name}({unit})"),
     "chart.value": ("{name} {value}", "{name} {value}"),
-    "chart.value.ab": ("{name} {value} (A {a})", "{name} {value}(A {a})"),
-    "chart.ref.a": ("{name} (A) {value}", "{name}(A){value}"),
+    "chart.value.ab": ("{name} {value} (pinned {a})", "{name} {value}(固定 {a})"),
+    "chart.value.same": ("{name} {value} (= pinned)", "{name} {value}(= 固定)"),
+    "chart.pinned-value": ("(pinned {a})", "(固定 {a})"),
+    "chart.ref.a": ("{name} (pinned) {value}", "{name}(固定){value}"),
+    "chart.pinned-name": ("{name} (pinned)", "{name}(固定)"),
     "chart.stack": ("{name} {value} = {parts}", "{name} {value} = {parts}"),
-    "chart.legend.a": ("A (pinned, outline)", "A(已固定,轮廓)"),
-    "chart.legend.b": ("B (editing, filled)", "B(编辑中,实心)"),
+    "chart.legend.a": ("pinned plan (outline)", "固定的方案(轮廓)"),
+    "chart.legend.b": ("current plan (filled)", "当前方案(实心)"),
     "chart.beyond": ("{name} {value}: beyond the axis →", "{name} {value}:超出坐标轴 →"),
     "chart.beyond.legend": (
         "{name} {value} lies beyond the axis end ({end} tokens): its arrow is not drawn to scale.",

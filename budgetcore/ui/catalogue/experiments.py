@@ -23,7 +23,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "必需输入比 M 多一个 token 时,原文空间归零;即使没有任何历史,请求也无法发起。摘要不能解决过大的必需输入。",
     ),
     "static.experiments-note": (
-        "Each experiment applies to the scenario on screen: it pins the before as A and shows the after as B. Reset first to start from the article's example.",
-        "每个实验都作用于当前场景:实验前固定为 A,实验后显示为 B。先点“重置”可从文章示例开始。",
+        "Each experiment applies to the scenario on screen: it pins the before and shows the after as the current plan. Reset first to start from the article's example.",
+        "每个实验都作用于当前场景:固定实验前的方案,实验后显示为当前方案。先点“重置”可从文章示例开始。",
     ),
 }

@@ -60,6 +60,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "peers.ref-head": ("Line|Tokens|% of W|From", "线|Tokens|占 W|来自"),
     "peers.group.scenario": ("this scenario", "本场景"),
     "peers.group.article": ("context-layers article", "上下文分层文章"),
+    "peers.groups": ("{a} and the {b}", "{a}与{b}"),
     "peers.rounding": (
         "Token lines are the exact formula values floored to whole tokens; shares of W are rounded half-even to one decimal.",
         "token 线是公式精确值向下取整到整 token;占 W 的百分比按银行家舍入保留一位小数。",

@@ -97,6 +97,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 必须是 JSON 数组;收到 {got}",
     ),
     "core.duplicate": ("{where} appears more than once", "{where} 出现了不止一次"),
+    "core.duplicate-first": (
+        "{where} appears more than once: the first value, {kept}, is used and {got} is not",
+        "{where} 出现了不止一次:使用第一个值 {kept},未使用 {got}",
+    ),
+    "core.pin-flag": (
+        "{where} must be 1 (pin=1 marks a pinned plan); got {got}",
+        "{where} 必须为 1(pin=1 表示带有固定的方案);收到 {got}",
+    ),
+    "where.pinned": ("Pinned plan: {sentence}", "固定的方案:{sentence}"),
     "core.unknown-key": (
         "{where} is not a known key; got {got}",
         "{where} 不是已知的键;收到 {got}",
@@ -107,8 +116,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 不是该通道的字段;收到 {got}",
     ),
     "core.channel": (
-        "{where}: the channel must be one of {channels}; got {got}",
-        "{where}:channel 必须是以下之一:{channels};收到 {got}",
+        "{where} must be one of {channels}; got {got}",
+        "{where} 必须是以下之一:{channels};收到 {got}",
     ),
     "core.sample-list": (
         "{where} must be a list like 812:3310,1500:6480; got {got}",
@@ -189,8 +198,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{field} ({high}) must be at least the low value ({low})",
         "{field}({high})必须不小于下限({low})",
     ),
-    "core.replay-no-turns": ("{where}: paste at least one turn line", "{where}:请至少粘贴一行轮次"),
-    "core.replay-no-log": ("{where}: choose a log file", "{where}:请选择日志文件"),
+    "core.replay-no-turns": (
+        "{where} needs at least one pasted turn line",
+        "{where} 需要至少粘贴一行轮次",
+    ),
+    "core.replay-no-log": ("{where} needs a chosen log file", "{where} 需要先选择日志文件"),
     "where.turns": ("Turns", "轮次"),
     "where.log": ("Log file", "日志文件"),
     "core.log-no-branch-requests": (
@@ -297,8 +309,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be an object of supported overrides; got {got}",
         "{where} 必须是受支持覆盖项的对象;收到 {got}",
     ),
-    "core.no-turns": ("{where}: no line is a usable turn", "{where}:没有一行是可用的轮次"),
-    "core.too-many-turns": ("{where}: more than {high} turns", "{where}:超过 {high} 轮"),
+    "core.no-turns": ("{where} has no line that is a usable turn", "{where} 没有一行是可用的轮次"),
+    "core.too-many-turns": ("{where} has more than {high} turns", "{where} 超过 {high} 轮"),
     "core.one-of": (
         "{where} must be one of {names}; got {got}",
         "{where} 必须是以下之一:{names};收到 {got}",
@@ -312,8 +324,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 只能给间隔或日志时间,不能同时给",
     ),
     "core.log-no-times": (
-        "{where}: the request of line {line} has no timestamp; background timing needs every request's time",
-        "{where}:第 {line} 行的请求没有时间戳;后台计时需要每个请求的时间",
+        "{where} needs every request's time for background timing; the request of line {line} has no timestamp",
+        "{where} 需要每个请求的时间才能做后台计时;第 {line} 行的请求没有时间戳",
     ),
     "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
 }

@@ -159,7 +159,9 @@ def _bars_svg(
         band, lx, anchor = band_place([(x, "middle"), (x - 2, "end"), (x + 2, "start")], text)
         ref_labels.append((band, lx, anchor, text, "ch-ref-label"))
     for ref_key, tokens, is_a in beyond:
-        name = t(f"seg.{ref_key}", lang) + (" (A)" if is_a else "")
+        name = t(f"seg.{ref_key}", lang)
+        if is_a:
+            name = t("chart.pinned-name", lang, name=name)
         text = t("chart.beyond", lang, name=name, value=format_int(tokens))
         band, lx, anchor = band_place([(width - _PAD, "end")], text)
         ref_labels.append((band, lx, anchor, text, "ch-ref-label ch-beyond"))
@@ -194,25 +196,37 @@ def _bars_svg(
         a_total = sum(tok for _, tok in a_rows[i].parts) if a_rows else None
         if a_total is None:
             text = t("chart.value", lang, name=name, value=format_int(total))
+        elif a_total == total:  # the pinned plan's value is this one: say so, shorter
+            text = t("chart.value.same", lang, name=name, value=format_int(total))
         else:
             text = t(
                 "chart.value.ab", lang, name=name, value=format_int(total), a=format_int(a_total)
             )
-        baseline = y + _LINE - 4
-        candidates = [axis.left] + [lx + 4 for lx in sorted(line_xs)]
-        chosen = None
-        for lx in candidates:
-            box = text_box(lx, baseline, text, "start")
-            if _fits(box, width) and not any(
-                box.x0 - _CLEAR <= x <= box.x1 + _CLEAR for x in line_xs
-            ):
-                chosen = (lx, box)
-                break
-        if chosen is None:  # no gap between lines: the lines break around the label
-            chosen = (axis.left, text_box(axis.left, baseline, text, "start"))
-        lx, box = chosen
-        row_labels.append((box, el("text", {"class": "ch-label", "x": lx, "y": baseline}, text)))
-        y += _LINE
+        texts = [text]
+        if a_total not in (None, total) and not _fits(text_box(axis.left, 0, text, "start"), width):
+            # Too wide for one line (a narrow column): the pinned value on a line below.
+            assert a_total is not None
+            texts = [
+                t("chart.value", lang, name=name, value=format_int(total)),
+                t("chart.pinned-value", lang, a=format_int(a_total)),
+            ]
+        for text in texts:
+            baseline = y + _LINE - 4
+            candidates = [axis.left] + [lx + 4 for lx in sorted(line_xs)]
+            chosen = None
+            for lx in candidates:
+                box = text_box(lx, baseline, text, "start")
+                if _fits(box, width) and not any(
+                    box.x0 - _CLEAR <= x <= box.x1 + _CLEAR for x in line_xs
+                ):
+                    chosen = (lx, box)
+                    break
+            if chosen is None:  # no gap between lines: the lines break around the label
+                chosen = (axis.left, text_box(axis.left, baseline, text, "start"))
+            lx, box = chosen
+            mark = el("text", {"class": "ch-label", "x": lx, "y": baseline}, text)
+            row_labels.append((box, mark))
+            y += _LINE
         out.extend(_stack(row.parts, axis, y, _BAR, lang, cls="seg", attr="data-segment"))
         y += _BAR
         if a_rows:
@@ -295,12 +309,25 @@ def ab_legend(lang: str) -> Markup:
     )
 
 
+#: A stacked part that repeats a quantity drawn in a row of its own, in the same colour
+#: (the full input's F, A and raw): the legend lists the quantity once, under its row.
+_SAME_AS = {
+    "full_required": "required",
+    "full_summary": "summary_adopted",
+    "full_raw": "raw_selected",
+}
+
+
 def _legend(b: _Values, a: _Values | None, lang: str, extra: list[Markup]) -> Markup:
     rows, refs = b
     a_rows, a_refs = a if a is not None else ((), ())
     items = [ab_legend(lang)] if a is not None else []
+    listed: set[str] = set()
     for i, row in enumerate(rows):
         for j, (seg_key, tokens) in enumerate(row.parts):
+            if _SAME_AS.get(seg_key, seg_key) in listed:
+                continue
+            listed.add(seg_key)
             name = t(f"seg.{seg_key}", lang)
             if a_rows:
                 text = t(

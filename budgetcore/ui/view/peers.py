@@ -100,26 +100,31 @@ def peers_html(
         ),
     )
     table = _peers_table(view, peers, lang)
-    ref_rows = []
-    seen: set[str] = set()
+    # One row per line: the hard line is both this scenario's and the article's, and is
+    # listed once with both sources.
+    lines: dict[str, tuple[Any, list[str]]] = {}
     for group, refs in (("scenario", view.scenario), ("article", view.article)):
         for ref in refs:
-            first = ref.key not in seen  # the hard line is in both groups: one data-key
-            seen.add(ref.key)
-            ref_rows.append(
+            lines.setdefault(ref.key, (ref, []))[1].append(group)
+    ref_rows = []
+    for ref, groups in lines.values():
+        sources = [t(f"peers.group.{g}", lang) for g in groups]
+        ref_rows.append(
+            el(
+                "tr",
+                {"data-line": ref.key, "data-group": " ".join(groups)},
+                el("th", {"scope": "row"}, t(f"peers.line.{ref.key}", lang)),
+                el("td", {"class": "num", "data-key": ref.data_key}, format_int(ref.tokens)),
+                el("td", {"class": "num"}, peer_percent(ref.share)),
                 el(
-                    "tr",
-                    {"data-line": ref.key, "data-group": group},
-                    el("th", {"scope": "row"}, t(f"peers.line.{ref.key}", lang)),
-                    el(
-                        "td",
-                        {"class": "num", "data-key": ref.data_key if first else None},
-                        format_int(ref.tokens),
-                    ),
-                    el("td", {"class": "num"}, peer_percent(ref.share)),
-                    el("td", None, t(f"peers.group.{group}", lang)),
-                )
+                    "td",
+                    None,
+                    t("peers.groups", lang, a=sources[0], b=sources[1])
+                    if len(sources) == 2
+                    else sources[0],
+                ),
             )
+        )
     ref_heads = join(el("th", {"scope": "col"}, h) for h in t("peers.ref-head", lang).split("|"))
     refs_table = el(
         "table",

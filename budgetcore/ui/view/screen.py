@@ -112,7 +112,7 @@ def render(state: PageState) -> Screen:
     )
     text["status"] = t("problem.internal", lang, detail=state.error) if state.error else ""
     text["notice"] = t(state.notice, lang) if state.notice else ""
-    text["sweep-msg"] = issue_text(state.sweep.issue, lang) if state.sweep.issue else ""
+    text["sweep-msg"] = " ".join(issue_text(i, lang) for i in state.sweep.issues)
     pickers = {}
     for section in PICKER_SECTIONS:
         view, parts = _picker_parts(state, section)
@@ -121,7 +121,10 @@ def render(state: PageState) -> Screen:
         html[f"picker-{section}-info"] = parts[1]
         text[f"picker-{section}-status"] = parts[2]
     fragment = to_fragment(
-        p.scenario, lang=lang if state.lang_chosen else "", **_link_models(state)
+        p.scenario,
+        None if pinned is None else pinned.scenario,
+        lang=lang if state.lang_chosen else "",
+        **_link_models(state),
     )
     key_ab: dict[str, str] = {}
     if pinned is not None:
@@ -143,6 +146,7 @@ def render(state: PageState) -> Screen:
         text=text,
         fragment=fragment,
         sweep=(state.sweep.path, state.sweep.low_text, state.sweep.high_text),
+        sweep_invalid=state.sweep.invalid,
         boxes={"samples-text": state.samples_text, "import-text": state.import_text},
         key_ab=key_ab,
         pickers=pickers,

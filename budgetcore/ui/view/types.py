@@ -80,3 +80,4 @@ class Screen:
     key_ab: dict[str, str]  # the key bar's A and B − A while A is pinned
     pickers: dict[str, PickerView] = field(default_factory=dict)  # section -> picker
     peers_unit: str = "tokens"
+    sweep_invalid: tuple[str, ...] = ()  # the sweep bounds ("low", "high") marked invalid
