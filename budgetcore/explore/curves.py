@@ -1,7 +1,11 @@
 """Capacity curves: sweep one input over a range, everything else fixed.
 
-Every point is a full ``plan()`` of the scenario with that one value replaced, so the
-curves can never disagree with the readouts.
+Every point is the plan of the scenario with that one value replaced, so the curves
+can never disagree with the readouts. Where the swept input reaches only some of
+``plan()``'s stages (S and the summary's I only the summary capacity, K only the
+trigger, F the funnel and the trigger), a point runs just those stages, the very
+functions ``plan()`` calls, on the scenario's other stages; a property test holds every
+such sweep equal to a full ``plan()`` per point (:func:`planned_points`).
 """
 
 from __future__ import annotations
@@ -13,7 +17,10 @@ from decimal import Decimal, localcontext
 from functools import lru_cache
 from typing import Any
 
-from budgetcore.core.plan import plan
+from budgetcore.core.capacity import SummaryCapacity, summary_capacity
+from budgetcore.core.funnel import Funnel, main_funnel
+from budgetcore.core.plan import Plan, plan
+from budgetcore.core.trigger import Trigger, soft_trigger
 from budgetcore.scenario.model import Scenario
 
 __all__ = [
@@ -23,6 +30,7 @@ __all__ = [
     "ZERO_GAP",
     "Sweep",
     "default_range",
+    "planned_points",
     "state_spans",
     "sweep",
     "sweep_values",
@@ -143,6 +151,84 @@ def _fields(obj: Any) -> dict[str, Any]:
     return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
 
 
+#: One point of a sweep: (M, summary capacity, funnel, trigger).
+_Point = tuple[int, SummaryCapacity, Funnel, Trigger]
+
+
+def planned_points(
+    scenario: Scenario, path: str, values: tuple[int | Decimal, ...]
+) -> list[_Point]:
+    """Each point as a full ``plan()`` of the scenario with ``path`` set to the value."""
+    section, name = path.split(".", 1)
+    # Sweeping the summary model's I gives the summary its own contract.
+    base = scenario.summary_contract if section == "summary_model" else getattr(scenario, section)
+    # dataclasses.replace() introspects on every call; build from field dicts instead.
+    part_type: Any = type(base)
+    part_fields, outer = _fields(base), _fields(scenario)
+    out = []
+    for value in values:
+        part_fields[name] = value
+        outer[section] = part_type(**part_fields)
+        p = plan(Scenario(**outer))
+        out.append((p.main_safe_input, p.summary, p.funnel, p.trigger))
+    return out
+
+
+def _staged_points(
+    scenario: Scenario, p: Plan, path: str, values: tuple[int | Decimal, ...]
+) -> list[_Point] | None:
+    """The points of a sweep whose input reaches only some stages of ``plan()`` (see
+    the module's docstring), or None: the input reaches M, and every point is planned."""
+    cfg, work = scenario.config, scenario.workload
+    m, cap, funnel, trigger = p.main_safe_input, p.summary, p.funnel, p.trigger
+
+    def capacity(contract: Any, s_cap: Any, previous: Any) -> SummaryCapacity:
+        return summary_capacity(
+            contract,
+            s_cap,
+            cfg.safety_margin,
+            previous_summary_tokens=previous,
+            instruction_tokens=work.summary_instruction_tokens,
+        )
+
+    summary = scenario.summary_contract
+    prev = work.previous_summary_tokens
+    if path == "config.summary_max_tokens":
+        return [(m, capacity(summary, v, prev), funnel, trigger) for v in values]
+    if path == "workload.previous_summary_tokens":
+        return [(m, capacity(summary, cfg.summary_max_tokens, v), funnel, trigger) for v in values]
+    if path == "summary_model.input_tokens":
+        fields = _fields(summary)
+        out = []
+        for v in values:
+            fields["input_tokens"] = v
+            contract = type(summary)(**fields)
+            out.append((m, capacity(contract, cfg.summary_max_tokens, prev), funnel, trigger))
+        return out
+    baseline, replayed = work.usage_baseline_tokens, work.replay_since_baseline_tokens
+    if path == "config.trigger_tokens":
+        return [
+            (m, cap, funnel, soft_trigger(int(v), funnel.full_input, baseline, replayed))
+            for v in values
+        ]
+    if path == "workload.required_tokens":
+        engine = (
+            work.summary_tokens
+            if work.engine_summary_tokens is None
+            else (work.engine_summary_tokens)
+        )
+        out = []
+        for v in values:
+            f = main_funnel(
+                m, int(v), work.summary_tokens, engine, work.history_tokens, p.io.io_token_cap
+            )
+            out.append(
+                (m, cap, f, soft_trigger(cfg.trigger_tokens, f.full_input, baseline, replayed))
+            )
+        return out
+    return None
+
+
 def sweep(scenario: Scenario, path: str, values: tuple[int | Decimal, ...]) -> Sweep:
     """Plan the scenario once per value of ``path``.
 
@@ -151,30 +237,25 @@ def sweep(scenario: Scenario, path: str, values: tuple[int | Decimal, ...]) -> S
     point and its labels are that plan's exact readouts.
     """
     values = with_current(values, _value(scenario, path))
-    section, name = path.split(".", 1)
-    # Sweeping the summary model's I gives the summary its own contract.
-    base = scenario.summary_contract if section == "summary_model" else getattr(scenario, section)
-    # dataclasses.replace() introspects on every call; build from field dicts instead.
-    part_type: Any = type(base)
-    part_fields, outer = _fields(base), _fields(scenario)
+    points = _staged_points(scenario, plan(scenario), path, values)
+    if points is None:
+        points = planned_points(scenario, path, values)
     series: dict[str, list[int]] = {k: [] for k in SERIES}
     states: dict[str, list[bool]] = {k: [] for k in STATES}
-    for value in values:
-        part_fields[name] = value
-        outer[section] = part_type(**part_fields)
-        p = plan(Scenario(**outer))
-        point = (
-            p.main_safe_input,
-            p.funnel.full_input,
-            p.summary.safe_input,
-            p.summary.new_raw_budget,
-            p.summary.cap,
-            p.summary.generation,
+    columns = (*(series[k] for k in SERIES), states["trigger_reached"], states["admitted"])
+    for m, cap, funnel, trigger in points:
+        row = (
+            m,
+            funnel.full_input,
+            cap.safe_input,
+            cap.new_raw_budget,
+            cap.cap,
+            cap.generation,
+            trigger.reached,
+            funnel.admitted,
         )
-        for key, v in zip(SERIES, point, strict=True):
-            series[key].append(v)
-        states["trigger_reached"].append(p.trigger.reached)
-        states["admitted"].append(p.funnel.admitted)
+        for column, v in zip(columns, row, strict=True):
+            column.append(v)
     return Sweep(
         path,
         values,

@@ -33,14 +33,15 @@ class FieldSpec:
     kind: Kind
     nullable: bool
     default: object
+    # The path's two parts, split once: the page reads them for every field on every
+    # keystroke (building the scenario, its texts and its link).
+    section: str = dataclasses.field(init=False, compare=False, repr=False)
+    name: str = dataclasses.field(init=False, compare=False, repr=False)
 
-    @property
-    def section(self) -> str:
-        return self.path.split(".", 1)[0]
-
-    @property
-    def name(self) -> str:
-        return self.path.split(".", 1)[1]
+    def __post_init__(self) -> None:
+        section, name = self.path.split(".", 1)
+        object.__setattr__(self, "section", section)
+        object.__setattr__(self, "name", name)
 
 
 _CAPACITY_FIELDS = {"input_tokens", "output_tokens"}

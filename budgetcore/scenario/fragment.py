@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
@@ -83,6 +84,11 @@ def to_fragment(scenario: Scenario, pinned: Scenario | None = None, **ui: str) -
 
 
 def _scenario_pairs(scenario: Scenario) -> list[str]:
+    return list(_pairs_of(scenario))
+
+
+@lru_cache(maxsize=8)  # the page writes its link on every paint; most leave it as it was
+def _pairs_of(scenario: Scenario) -> tuple[str, ...]:
     data = scenario_json(scenario)
     defaults = _DEFAULTS
     pairs = []
@@ -94,7 +100,7 @@ def _scenario_pairs(scenario: Scenario) -> list[str]:
         own_summary = spec.section == "summary_model"
         if own_summary or value != defaults[spec.section][spec.name]:
             pairs.append(f"{spec.path}={_text(value)}")
-    return pairs + _sample_pairs(data["samples"])
+    return (*pairs, *_sample_pairs(data["samples"]))
 
 
 # samples.bson=812:3310,1500:6480  samples.read=1048576:38  samples.query_ms=9,21

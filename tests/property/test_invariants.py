@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from budgetcore import parse_scenario, plan
 from budgetcore.core.plan import OUTPUT_KEYS
+from budgetcore.explore.curves import SWEEPABLE, planned_points, sweep
 from budgetcore.scenario.dump import scenario_json
 from tests.oracle import oracle_plan
 from tests.property.strategies import capacities, margins, scenarios, tokens
@@ -109,3 +110,33 @@ def test_s_never_changes_m(data: dict[str, Any], s: int) -> None:
 def test_scenario_round_trips_through_its_json_shape(data: dict[str, Any]) -> None:
     scenario = parse_scenario(data)
     assert parse_scenario(scenario_json(scenario)) == scenario
+
+
+# ------------------------------------------------------------------ capacity curves
+
+
+@given(
+    scenarios(),
+    st.sampled_from(sorted(SWEEPABLE)),
+    st.lists(st.integers(0, 2_000_000), min_size=1, max_size=12),
+)
+def test_a_staged_sweep_equals_a_full_plan_per_point(
+    data: dict[str, Any], path: str, raw: list[int]
+) -> None:
+    """The curves' shortcut (only the stages the swept input reaches) against the
+    definition: a full plan() of the scenario with that one value replaced."""
+    scenario = parse_scenario(data)
+    if SWEEPABLE[path] == "linear":
+        values: tuple[Any, ...] = tuple(sorted(Decimal(v % 1000) / 1000 for v in raw))
+    else:
+        values = tuple(sorted(v if "input_tokens" not in path else max(1, v) for v in raw))
+    s = sweep(scenario, path, values)
+    points = planned_points(scenario, path, s.values)
+    assert s.series["main_safe_input"] == tuple(m for m, _, _, _ in points)
+    assert s.series["full_input"] == tuple(f.full_input for _, _, f, _ in points)
+    assert s.series["summary_safe_input"] == tuple(c.safe_input for _, c, _, _ in points)
+    assert s.series["summary_new_raw_budget"] == tuple(c.new_raw_budget for _, c, _, _ in points)
+    assert s.series["summary_cap"] == tuple(c.cap for _, c, _, _ in points)
+    assert s.series["summary_generation"] == tuple(c.generation for _, c, _, _ in points)
+    assert s.states["trigger_reached"] == tuple(t.reached for _, _, _, t in points)
+    assert s.states["admitted"] == tuple(f.admitted for _, _, f, _ in points)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from itertools import pairwise
 
 from budgetcore.charts.geometry import FONT_PX, Box, nice_domain, nice_ticks, text_box, text_width
@@ -140,73 +141,15 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
     axis_d: list[str] = []  # every axis line and tick mark, drawn as one path
     y = 0
     for key in SERIES:
-        values = s.series[key]
         top_value, ticks = domains[key]
-        title_base = y + _LINE - 4
-        label = t(f"series.{key}", lang)
-        value_text = format_int(values[index]) if index is not None else None
-        lx, spot = _title_row(
-            label, value_text, mx=mx, gutter=gutter, baseline=title_base, width=width
+        drawn = _series_panel(
+            key, s.series[key], top_value, tuple(ticks), y, xs, index, gutter, span, width, lang
         )
-        texts.append(el("text", {"class": "ch-label", "x": lx, "y": title_base}, label))
-        if mx is not None and index is not None:
-            texts.append(
-                el(
-                    "text",
-                    {
-                        "class": "ch-here",
-                        "x": spot[0],
-                        "y": title_base,
-                        "text-anchor": spot[1],
-                        "data-here": key,
-                        "data-value": values[index],
-                    },
-                    value_text,
-                )
-            )
-        top = y + _LINE + _HEAD
-        bottom = top + _PANEL
-        parts.append(
-            el(
-                "rect",
-                {"class": "ch-panel", "x": gutter, "y": top, "width": span, "height": _PANEL},
-            )
-        )
-        for v in ticks:
-            ty = bottom - (2 * v * _PANEL + top_value) // (2 * top_value)
-            axis_d.append(f"M{gutter - _TICK} {ty}h{_TICK}")
-            texts.append(
-                el(
-                    "text",
-                    {
-                        "class": "ch-tick",
-                        "x": gutter - _TICK - 2,
-                        "y": ty + 4,
-                        "text-anchor": "end",
-                        "data-tick": v,
-                    },
-                    format_int(v),
-                )
-            )
-        # Integer pixels, rounded half up; inside a flat run only its two ends are kept.
-        half, double, den = top_value, 2 * _PANEL, 2 * top_value
-        ys = [bottom - (double * v + half) // den for v in values]
-        last = len(ys) - 1
-        points = " ".join(
-            [
-                f"{xs[i]},{ys[i]}"
-                for i in range(last + 1)
-                if i in (0, last) or not ys[i - 1] == ys[i] == ys[i + 1]
-            ]
-        )
-        parts.append(
-            el("polyline", {"class": f"curve curve-{key}", "data-series": key, "points": points})
-        )
-        if mx is not None and index is not None:
-            cy = ys[index]
-            marker.append(el("line", {"x1": mx, "x2": mx, "y1": top, "y2": bottom}))
-            marker.append(el("circle", {"class": "ch-dot", "cx": mx, "cy": cy, "r": 3}))
-        y = bottom + _GAP
+        texts.extend(drawn[0])
+        parts.extend(drawn[1])
+        marker.extend(drawn[2])
+        axis_d.extend(drawn[3])
+        y = drawn[4]
     dark = t("phrase.dark-yes", lang)
     for key, state_name in (
         ("trigger_reached", "phrase.trigger-reached"),
@@ -361,3 +304,92 @@ def _title_row(
     if after + text_width(value) <= width - _PAD:
         return x, (after, "start")
     return _PAD, (_PAD + w + 10, "start")
+
+
+@lru_cache(maxsize=64)
+def _series_panel(  # noqa: PLR0917 - the values one panel is drawn from
+    key: str,
+    values: tuple[int, ...],
+    top_value: int,
+    ticks: tuple[int, ...],
+    y: int,
+    xs: tuple[int, ...],
+    index: int | None,
+    gutter: int,
+    span: int,
+    width: int,
+    lang: str,
+) -> tuple[tuple[Markup, ...], tuple[Markup, ...], tuple[Markup, ...], tuple[str, ...], int]:
+    """One series' panel: (texts, parts, marker, axis path pieces, the next panel's y).
+
+    Keyed by the values it draws, so an input that leaves a series as it was (typing K
+    while sweeping S changes only the trigger band) reuses its markup."""
+    texts: list[Markup] = []
+    parts: list[Markup] = []
+    marker: list[Markup] = []
+    axis_d: list[str] = []
+    mx = xs[index] if index is not None else None
+    title_base = y + _LINE - 4
+    label = t(f"series.{key}", lang)
+    value_text = format_int(values[index]) if index is not None else None
+    lx, spot = _title_row(label, value_text, mx=mx, gutter=gutter, baseline=title_base, width=width)
+    texts.append(el("text", {"class": "ch-label", "x": lx, "y": title_base}, label))
+    if mx is not None and index is not None:
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-here",
+                    "x": spot[0],
+                    "y": title_base,
+                    "text-anchor": spot[1],
+                    "data-here": key,
+                    "data-value": values[index],
+                },
+                value_text,
+            )
+        )
+    top = y + _LINE + _HEAD
+    bottom = top + _PANEL
+    parts.append(
+        el(
+            "rect",
+            {"class": "ch-panel", "x": gutter, "y": top, "width": span, "height": _PANEL},
+        )
+    )
+    for v in ticks:
+        ty = bottom - (2 * v * _PANEL + top_value) // (2 * top_value)
+        axis_d.append(f"M{gutter - _TICK} {ty}h{_TICK}")
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-tick",
+                    "x": gutter - _TICK - 2,
+                    "y": ty + 4,
+                    "text-anchor": "end",
+                    "data-tick": v,
+                },
+                format_int(v),
+            )
+        )
+    # Integer pixels, rounded half up; inside a flat run only its two ends are kept.
+    half, double, den = top_value, 2 * _PANEL, 2 * top_value
+    ys = [bottom - (double * v + half) // den for v in values]
+    last = len(ys) - 1
+    points = " ".join(
+        [
+            f"{xs[i]},{ys[i]}"
+            for i in range(last + 1)
+            if i in (0, last) or not ys[i - 1] == ys[i] == ys[i + 1]
+        ]
+    )
+    parts.append(
+        el("polyline", {"class": f"curve curve-{key}", "data-series": key, "points": points})
+    )
+    if mx is not None and index is not None:
+        cy = ys[index]
+        marker.append(el("line", {"x1": mx, "x2": mx, "y1": top, "y2": bottom}))
+        marker.append(el("circle", {"class": "ch-dot", "cx": mx, "cy": cy, "r": 3}))
+    y = bottom + _GAP
+    return tuple(texts), tuple(parts), tuple(marker), tuple(axis_d), y
