@@ -242,7 +242,11 @@ def sweep(scenario: Scenario, path: str, values: tuple[int | Decimal, ...]) -> S
         points = planned_points(scenario, path, values)
     series: dict[str, list[int]] = {k: [] for k in SERIES}
     states: dict[str, list[bool]] = {k: [] for k in STATES}
-    columns = (*(series[k] for k in SERIES), states["trigger_reached"], states["admitted"])
+    columns: tuple[list[Any], ...] = (
+        *(series[k] for k in SERIES),
+        states["trigger_reached"],
+        states["admitted"],
+    )
     for m, cap, funnel, trigger in points:
         row = (
             m,
