@@ -26,3 +26,14 @@ def test_a_cross_key_link_reaches_ready_and_says_why(page: Page, link: str) -> N
     assert "not used from the link" in problems, problems
     page.assert_no_internal_error()
     assert page.errors == []
+
+
+def test_a_link_with_a_pinned_plan_opens_pinned_and_keeps_it_in_the_url(page: Page) -> None:
+    link = "#config.trigger_tokens=40000&pin=1&pin.config.trigger_tokens=50000"
+    page.open(link)
+    assert page.page.get_attribute("#app", "data-ab") == "on"
+    assert page.page.evaluate("location.hash") == link
+    page.page.click('[data-action="unpin"]')
+    page.page.wait_for_function("location.hash === '#config.trigger_tokens=40000'")
+    page.assert_no_internal_error()
+    assert page.errors == []

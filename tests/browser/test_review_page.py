@@ -180,8 +180,13 @@ def test_capacity_curves_redraw_with_the_current_value_marked(page: Page) -> Non
     assert runs == ["state state-true", "state state-false"]
     page.page.fill("#sweep-low", "8k")
     assert page.text("#sweep-msg").startswith("Sweep from must be a whole number of tokens")
+    # The bad bound has the red outline, the other none (wiring of Screen.sweep_invalid).
+    assert page.page.get_attribute("#sweep-low", "aria-invalid") == "true"
+    assert page.page.get_attribute("#sweep-high", "aria-invalid") is None
     page.page.fill("#sweep-low", "400,000")  # above "to" (320,000)
     assert page.text("#sweep-msg").startswith("Sweep: 'from'")
+    assert page.page.get_attribute("#sweep-high", "aria-invalid") == "true"
     page.page.fill("#sweep-low", "10,000")
     assert page.text("#sweep-msg") == ""
+    assert page.page.get_attribute("#sweep-low", "aria-invalid") is None
     page.page.wait_for_selector("text=from 10,000 to 320,000", state="attached")
