@@ -7,6 +7,8 @@ import pytest
 
 from tests.browser.conftest import Page
 
+pytestmark = pytest.mark.browser
+
 CROSS_KEY_LINKS = [
     "#limits.raw_records_read=100",  # below the default message page of 200
     "#limits.directory_sessions_read=10",  # below the default directory page of 50
