@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
+from fractions import Fraction
 from functools import partial
 from itertools import pairwise
 from operator import add
@@ -30,9 +31,12 @@ __all__ = [
     "CountRule",
     "Line",
     "Polyline",
+    "RunBar",
+    "RunTimes",
     "Timeline",
     "TimelineMarker",
     "cost_chart",
+    "run_times",
     "timeline_chart",
     "turn_at",
     "turning_points",
@@ -76,6 +80,33 @@ class TimelineMarker(NamedTuple):
     tokens: int | None
 
 
+class RunBar(NamedTuple):
+    """One run on the run-time strip (docs/spec.md §15): its duration from its start,
+    and the time from its start to the first append after it, both exact seconds and
+    as heights (1/100 px from the strip's top, floored). A run is discarded when the
+    append comes first (``append_s < duration_s``)."""
+
+    turn: int
+    x: int
+    fate: str  # published, discarded, abandoned, failed
+    tries: int
+    duration_s: Fraction  # its end minus its start (all its tries, a cut one to its cut)
+    append_s: Fraction | None  # None: no later append in the session
+    duration_y: int
+    append_y: int | None  # None: no append, or above the strip's scale (``above``)
+    above: bool  # the append is later than the strip's top: drawn as a mark at the top
+
+
+@dataclass(frozen=True, slots=True)
+class RunTimes:
+    """The run-time strip: every run of a replay with a clock, on one scale of seconds
+    (durations and the times to the next append are compared, so they share it)."""
+
+    height: int
+    scale_s: Fraction  # the seconds at the strip's top edge
+    bars: tuple[RunBar, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Timeline:
     width: int  # in px (positions are in px x UNIT)
@@ -86,6 +117,9 @@ class Timeline:
     lines: tuple[Line, ...]
     markers: tuple[TimelineMarker, ...]
     notes: tuple[tuple[str, int], ...]  # values off scale, shown as text
+    # Each run's fate (docs/spec.md §15) as x positions, one entry per fate in
+    # ``replay.background.FATES`` order (empty without time or retries).
+    fates: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +341,73 @@ def timeline_chart(
         lines=tuple(drawn),
         markers=tuple(markers),
         notes=tuple(notes),
+        fates=_fates(col, xs) if result.timed else (),
     )
+
+
+#: docs/spec.md §15's fates, in its order (``replay.background.FATES``; not imported:
+#: the page draws the timeline without loading the background model).
+_FATES = ("published", "discarded", "abandoned", "failed")
+
+
+def _fates(
+    col: Mapping[str, Sequence[object]], xs: Sequence[int]
+) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    by: dict[str, list[int]] = {f: [] for f in _FATES}
+    for fate, x in zip(col["run_fate"], xs, strict=True):
+        if fate is not None:
+            by[str(fate)].append(x)
+    return tuple((f, tuple(by[f])) for f in _FATES)
+
+
+#: The strip's top is at most this many times the longest run: a session whose next
+#: append is an hour away would otherwise flatten every run to the base.
+_APPEND_REACH = 4
+
+
+def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes | None:
+    """Each run's duration against the time to the next append (docs/spec.md §15), on
+    one scale of seconds, or None when the replay has no clock. The scale is the
+    longest of the durations and the appends, but at most ``_APPEND_REACH`` times the
+    longest run (a later append is marked at the top, ``above``: it discards nothing)."""
+    col = result.columns
+    starts = col["run_start_ms"]
+    if not result.timed or all(v is None for v in starts):
+        return None
+    xs = _xs(len(result.rows), width)
+    runs = []
+    for i, start in enumerate(starts):
+        if start is None:
+            continue
+        end = col["run_end_s"][i]
+        nxt = col["run_next_append_ms"][i]
+        assert isinstance(start, int)
+        assert isinstance(end, Fraction)
+        begin = Fraction(start, 1000)
+        gap = None if nxt is None else Fraction(int(nxt) - start, 1000)
+        runs.append((i, end - begin, gap))
+    longest = max((d for _, d, _ in runs), default=Fraction(0))
+    appends = [g for _, _, g in runs if g is not None]
+    reach = _APPEND_REACH * longest if longest else max(appends, default=Fraction(1))
+    scale = max(longest, min(max(appends, default=Fraction(0)), reach)) or Fraction(1)
+    h = height * UNIT
+    bars = []
+    for i, duration, gap in runs:
+        above = gap is not None and gap > scale
+        bars.append(
+            RunBar(
+                col["turn"][i],
+                xs[i],
+                str(col["run_fate"][i]),
+                int(col["run_tries"][i]),
+                duration,
+                gap,
+                h - int(duration * h / scale),  # floor: never above the exact height
+                None if gap is None or above else h - int(gap * h / scale),
+                above,
+            )
+        )
+    return RunTimes(height, scale, tuple(bars))
 
 
 def turn_at(x: int, turns: int, width: int) -> int:

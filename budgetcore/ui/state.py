@@ -36,10 +36,12 @@ from budgetcore.ui.form import (
     slider_value,
 )
 from budgetcore.ui.replay_panel import (
+    LIMIT_PATHS,
     SOURCES,
     LoadedLog,
     ReplayPanel,
     initial_panel,
+    refreshed,
     with_log,
     with_logs,
     with_texts,
@@ -371,6 +373,11 @@ class ReplayPointed(NamedTuple):
     turns: int
 
 
+class ReplayRefreshed(NamedTuple):
+    """The shell's next frame after a paint with the panel open: the replay catches up
+    with the scenario and the panel (computed here, once per change; never in the view)."""
+
+
 Event = (
     FieldTyped
     | FieldCommitted
@@ -409,6 +416,7 @@ Event = (
     | ReplayLogModelToggled
     | ReplayScrubbed
     | ReplayPointed
+    | ReplayRefreshed
     | Failed
     | ModelDataLoaded
     | PickerTyped
@@ -1022,7 +1030,14 @@ def _replay_source(state: PageState, e: ReplaySourceChosen) -> PageState:
 
 
 def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
+    if e.path in LIMIT_PATHS:  # the scenario's own timeouts: the main form's one path
+        return _with_texts(state, {e.path: e.text}, notice="")
     return dataclasses.replace(state, replay=with_texts(state.replay, {e.path: e.text}))
+
+
+def _replay_refreshed(state: PageState, _e: ReplayRefreshed) -> PageState:
+    panel = refreshed(state.replay, state.plan.scenario, state.stale)
+    return state if panel is state.replay else dataclasses.replace(state, replay=panel)
 
 
 def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
@@ -1154,6 +1169,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ReplayLogModelToggled: _replay_log_model,
     ReplayScrubbed: _replay_scrubbed,
     ReplayPointed: _replay_pointed,
+    ReplayRefreshed: _replay_refreshed,
     Failed: _failed,
     ModelDataLoaded: _model_data,
     PickerTyped: _picker_typed,
