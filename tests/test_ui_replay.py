@@ -731,3 +731,19 @@ def test_a_logs_own_times_decide_the_fates_and_a_log_without_times_says_so() -> 
     screen = _screen(untimed)
     assert "line 2: this request has no timestamp" in screen.html["replay-errors"]
     assert screen.html["replay-summary"] == ""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_run_time_strip_title_wraps_on_a_phone_instead_of_being_cut(lang: str) -> None:
+    from budgetcore.charts.geometry import text_width  # noqa: PLC0415
+
+    state = S.reduce(_timed(fixed_s="25"), S.LanguageChosen(lang))
+    wide = _screen(S.reduce(state, S.Resized(1200))).html["replay-timeline"]
+    narrow = _screen(S.reduce(state, S.Resized(390))).html["replay-timeline"]
+    keys = ("replay.runs.title", "replay.runs.title-1")
+    whole, first = (CATALOGUE[k][lang == "zh"] for k in keys)
+    assert escape(whole) in wide
+    assert escape(whole) not in narrow
+    assert escape(first) in narrow
+    width = int(re.search(r'width="(\d+)"', narrow).group(1))  # type: ignore[union-attr]
+    assert text_width(first) <= width

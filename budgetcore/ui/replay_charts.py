@@ -334,8 +334,9 @@ def _timeline_svg(
         y = strip_top + _STRIP + 2
     times = run_times(result, width=pw, height=_RUNS)
     if times is not None and times.bars:
-        spans.append((y + _LINE, y + _LINE + _RUNS))
         y = _run_strip(times, lang, y, gutter, pw, n, parts, texts)
+        bottom = y - FONT_PX - _TICK - 2  # the strip's base (see _run_strip's return)
+        spans.append((bottom - _RUNS, bottom))
     height = y + 4
     # The scrubbed turn: a cursor across the plot and the strips.
     sx = gutter + ((2 * scrub - 1) * pw) // (2 * n)
@@ -387,13 +388,18 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     """Each run's duration (a bar, dashed by fate) against the time from its start to
     the next append (a short bar across it; a triangle at the top when later than the
     scale), on one axis of seconds; returns the y below it."""
-    texts.append(
-        el(
-            "text",
-            {"class": "ch-label", "x": gutter, "y": y + _LINE - 4},
-            t("replay.runs.title", lang),
-        )
+    title = t("replay.runs.title", lang)
+    # One line where it fits; else two (a phone's plot is narrower than the title).
+    lines = (
+        [title]
+        if text_width(title) <= pw
+        else [t("replay.runs.title-1", lang), t("replay.runs.title-2", lang)]
     )
+    for i, line in enumerate(lines):
+        texts.append(
+            el("text", {"class": "ch-label", "x": gutter, "y": y + (i + 1) * _LINE - 4}, line)
+        )
+    y += (len(lines) - 1) * _LINE
     top = y + _LINE
     h = times.height
     for v in _seconds_ticks(times.scale_s):

@@ -89,6 +89,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Run duration (bar) against the time to the next append (cross bar), seconds",
         "执行时长(竖条)与到下一次追加的时间(横条),单位秒",
     ),
+    "replay.runs.title-1": ("Run duration (bar) against the time", "执行时长(竖条)与"),
+    "replay.runs.title-2": (
+        "to the next append (cross bar), seconds",
+        "到下一次追加的时间(横条),单位秒",
+    ),
     "replay.runs.axis": ("seconds from the run's start", "自执行开始的秒数"),
     "replay.runs.later": (
         "{n} runs' next append is later than {scale} s, the strip's top: marked by a "
