@@ -369,41 +369,60 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     """Each run's duration against the time to the next append (docs/spec.md §15), on
     one scale of seconds, or None when the replay has no clock. The scale is the
     longest of the durations and the appends, but at most ``_APPEND_REACH`` times the
-    longest run (a later append is marked at the top, ``above``: it discards nothing)."""
+    longest run (a later append is marked at the top, ``above``: it discards nothing).
+
+    Exact: times are integer fractions of a second, compared and scaled by integer
+    cross-multiplication (a few hundred runs are redrawn per input; Fraction
+    arithmetic was most of the strip's time), and every height is floored once."""
     col = result.columns
     starts = col["run_start_ms"]
     if not result.timed or all(v is None for v in starts):
         return None
     xs = _xs(len(result.rows), width)
-    runs = []
+    ends, nexts = col["run_end_s"], col["run_next_append_ms"]
+    # (index, duration numerator, denominator, append ms or None), in seconds.
+    runs: list[tuple[int, int, int, int | None]] = []
     for i, start in enumerate(starts):
         if start is None:
             continue
-        end = col["run_end_s"][i]
-        nxt = col["run_next_append_ms"][i]
-        assert isinstance(start, int)
-        assert isinstance(end, Fraction)
-        begin = Fraction(start, 1000)
-        gap = None if nxt is None else Fraction(int(nxt) - start, 1000)
-        runs.append((i, end - begin, gap))
-    longest = max((d for _, d, _ in runs), default=Fraction(0))
-    appends = [g for _, _, g in runs if g is not None]
-    reach = _APPEND_REACH * longest if longest else max(appends, default=Fraction(1))
-    scale = max(longest, min(max(appends, default=Fraction(0)), reach)) or Fraction(1)
+        end: Fraction = ends[i]
+        den = end.denominator * 1000
+        nxt = nexts[i]
+        runs.append(
+            (
+                i,
+                end.numerator * 1000 - start * end.denominator,
+                den,
+                None if nxt is None else nxt - start,
+            )
+        )
+    if not runs:
+        return RunTimes(height, Fraction(1), ())
+    # The longest duration n/d and the latest append a/1000, by cross-multiplication.
+    ln, ld = max(((n, d) for _, n, d, _ in runs), key=lambda nd: Fraction(nd[0], nd[1]))
+    late = max((a for *_, a in runs if a is not None), default=0)
+    scale = Fraction(ln, ld)
+    if late * ld > ln * 1000:  # an append later than the longest run
+        reach = _APPEND_REACH * scale if ln else Fraction(late, 1000)
+        scale = min(Fraction(late, 1000), reach)
+    if not scale:
+        scale = Fraction(1)
+    sn, sd = scale.numerator, scale.denominator
     h = height * UNIT
     bars = []
-    for i, duration, gap in runs:
-        above = gap is not None and gap > scale
+    turn, fate, tries = col["turn"], col["run_fate"], col["run_tries"]
+    for i, n, d, a in runs:
+        above = a is not None and a * sd > sn * 1000
         bars.append(
             RunBar(
-                col["turn"][i],
+                turn[i],
                 xs[i],
-                str(col["run_fate"][i]),
-                int(col["run_tries"][i]),
-                duration,
-                gap,
-                h - int(duration * h / scale),  # floor: never above the exact height
-                None if gap is None or above else h - int(gap * h / scale),
+                str(fate[i]),
+                tries[i],
+                Fraction(n, d),
+                None if a is None else Fraction(a, 1000),
+                h - (n * h * sd) // (d * sn),  # floor: never above the exact height
+                None if a is None or above else h - (a * h * sd) // (1000 * sn),
                 above,
             )
         )
