@@ -33,7 +33,7 @@ from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import Replay
 from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.messages import t
-from budgetcore.ui.svg import chart_svg
+from budgetcore.ui.svg.axes import chart_svg
 from budgetcore.units import format_int
 
 __all__ = ["FATE_DASH", "timeline_figure"]

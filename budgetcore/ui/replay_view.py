@@ -219,7 +219,7 @@ def _source_errors(
     *,
     force: bool = False,
 ) -> Markup:
-    from budgetcore.ui.render import problem_text  # noqa: PLC0415
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
     if panel.source == "log" and not force:  # the log part lists a log's own problems
         return Markup("")
@@ -239,7 +239,7 @@ def _source_errors(
 def render_replay(state: Any) -> ReplayScreen:
     """The replay panel of page state ``state`` (its ``replay`` panel and its run, the
     language, the width). Draws the run the update step stored; replays nothing."""
-    from budgetcore.ui.render import issue_text  # noqa: PLC0415
+    from budgetcore.ui.problems import issue_text  # noqa: PLC0415
 
     panel: ReplayPanel = state.replay
     lang = state.lang
@@ -306,6 +306,6 @@ def render_replay(state: Any) -> ReplayScreen:
 
 def _funnel(p: Any, lang: str, width: int) -> Markup:
     """The funnel chart of one turn's plan (``plan_charts``' first chart, drawn alone)."""
-    from budgetcore.ui.svg import funnel_figure  # noqa: PLC0415
+    from budgetcore.ui.svg.bars import funnel_figure  # noqa: PLC0415
 
     return funnel_figure(p, lang, width)
