@@ -10,6 +10,7 @@ integers; floats only place marks and colours.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -28,16 +29,14 @@ from budgetcore.cli.shell import atomic_path
 from budgetcore.replay.table import money_text
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import TuneResult
+from budgetcore.ui.messages import t
 from budgetcore.units import format_int
 
 __all__ = ["DISCARDED_MAP", "MAPS", "NOT_READ_AS", "tune_maps"]
 
-#: What no tune figure may be read as.
-NOT_READ_AS = (
-    "a forecast for other sessions: the modelled cost and history of these sessions "
-    "under this scenario's rules, each point a replay; unseen history is what a request "
-    "leaves out, not what is lost"
-)
+#: What no tune figure may be read as, in full words (the catalogue's ``tune.not``,
+#: which the ``tune`` command prints too).
+NOT_READ_AS = t("phrase.not", "en") + t("tune.not", "en")
 _META = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
 
 
@@ -230,7 +229,7 @@ def _map(result: TuneResult, spec: tuple[str, str, str, Measure], out_dir: Path)
         ha="left",
     )
     fig.text(0.02, 0.055, _chosen_text(result), fontsize=7)
-    fig.text(0.02, 0.015, f"Not: {NOT_READ_AS}", fontsize=6.5, style="italic", wrap=True)
+    fig.text(0.02, 0.035, textwrap.fill(NOT_READ_AS, 130), fontsize=6.5, style="italic", va="top")
     fig.subplots_adjust(left=0.12, right=0.98, top=0.92, bottom=0.27)
     return _save(fig, out_dir / stem)
 
@@ -276,16 +275,17 @@ def _frontier(result: TuneResult, out_dir: Path) -> list[str]:
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.6g}"))
     ax.tick_params(labelsize=7)
-    ax.legend(fontsize=7)
+    # Below the axis, not inside it, where it could sit on a point.
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.12), ncol=4, frameon=False)
     fig.suptitle(
         "Cost against unseen history: every grid point, and the frontier",
         fontsize=10,
         x=0.02,
         ha="left",
     )
-    fig.text(0.02, 0.06, _chosen_text(result), fontsize=7)
-    fig.text(0.02, 0.015, f"Not: {NOT_READ_AS}", fontsize=6.5, style="italic", wrap=True)
-    fig.subplots_adjust(left=0.14, right=0.97, top=0.9, bottom=0.2)
+    fig.text(0.02, 0.075, _chosen_text(result), fontsize=7)
+    fig.text(0.02, 0.045, textwrap.fill(NOT_READ_AS, 130), fontsize=6.5, style="italic", va="top")
+    fig.subplots_adjust(left=0.14, right=0.97, top=0.9, bottom=0.28)
     return _save(fig, out_dir / "tune-frontier")
 
 
@@ -335,7 +335,7 @@ def tune_maps(result: TuneResult, out_dir: Path) -> tuple[list[str], list[str]]:
             "",
             f"![{title}]({names[0]})",
             "",
-            f"*Not: {NOT_READ_AS}* ([SVG]({names[1]}))",
+            f"*{NOT_READ_AS}* ([SVG]({names[1]}))",
             "",
         ]
     return files, lines
