@@ -56,7 +56,7 @@ from budgetcore.ui.messages import CATALOGUE, t
 from budgetcore.ui.render import READOUT_KEYS
 from budgetcore.units import format_int
 
-__all__ = ["caveat", "write_report"]
+__all__ = ["TICKS", "caveat", "tick_text", "write_report"]
 
 
 def _en(key: str, **params: object) -> str:
@@ -133,6 +133,17 @@ def _save(fig: Any, stem: Path, *, close: bool = True) -> list[str]:
     if close:
         plt.close(fig)
     return files
+
+
+def tick_text(value: float, _pos: object = None) -> str:
+    """A tick matplotlib chose (a nice round number): written in full with separators,
+    never as 1.2e+07, so an axis reads in its unit like every other number here."""
+    if value == int(value):
+        return format_int(int(value))
+    return f"{value:,.6f}".rstrip("0")
+
+
+TICKS = FuncFormatter(tick_text)
 
 
 def _caption(text: str) -> str:
@@ -529,7 +540,7 @@ def _replay_charts(session: tuple[Any, Any], out_dir: Path) -> dict[str, list[st
     turns = np.array([r.turn for r in rows])
     files = {}
 
-    fig, ax = plt.subplots(figsize=(9, 5.6), dpi=110)
+    fig, ax = plt.subplots(figsize=(9, 6), dpi=110)
     ax.fill_between(
         turns,
         [_px(r.unseen) for r in rows],
@@ -606,20 +617,20 @@ def _replay_charts(session: tuple[Any, Any], out_dir: Path) -> dict[str, list[st
     ax.set_xlabel("turn")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("tokens")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
+    ax.yaxis.set_major_formatter(TICKS)
     # Outside the plot, below the axis: a legend inside would sit on the marks.
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.14), ncol=4, frameon=False)
     notes = "; ".join(f"{k} = {format_int(t)} tokens (off scale)" for k, t in geo.notes)
     fig.suptitle(_en("report.replay-timeline.title"), fontsize=10, x=0.02, ha="left")
     fig.text(
         0.02,
-        0.065,
+        0.12,
         _caption(caveat("report.replay-timeline.not")) + (f"\n{notes}" if notes else ""),
         fontsize=6.5,
         style="italic",
         va="top",
     )
-    fig.subplots_adjust(left=0.12, right=0.98, top=0.92, bottom=0.36)
+    fig.subplots_adjust(left=0.12, right=0.98, top=0.92, bottom=0.3)
     files["replay-timeline"] = _save(fig, out_dir / "replay-timeline")
 
     priced = all(r.cost is not None for r in rows)
@@ -648,7 +659,7 @@ def _replay_charts(session: tuple[Any, Any], out_dir: Path) -> dict[str, list[st
     twin.set_ylabel(f"cumulative, {unit}", fontsize=8)
     for axis in (ax, twin):
         axis.tick_params(labelsize=7)
-        axis.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.6g}"))
+        axis.yaxis.set_major_formatter(TICKS)
     fig.suptitle(_en("report.replay-cost.title"), fontsize=10, x=0.02, ha="left")
     fig.text(
         0.02,

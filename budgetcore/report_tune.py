@@ -23,10 +23,11 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import FuncFormatter
 
+from budgetcore.charts.geometry import nice_domain, nice_ticks
 from budgetcore.cli.shell import atomic_path
 from budgetcore.replay.table import money_text
+from budgetcore.report import TICKS
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import TuneResult
 from budgetcore.ui.messages import t
@@ -208,7 +209,7 @@ def _map(result: TuneResult, spec: tuple[str, str, str, Measure], out_dir: Path)
         label = None
     bar = fig.colorbar(mesh, ax=ax)
     bar.set_label(f"{scale}, {_unit(stem, g)}", fontsize=8)
-    bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.6g}"))
+    bar.ax.yaxis.set_major_formatter(TICKS)
     bar.ax.tick_params(labelsize=7)
     at, labels = _ticks(g.ss)
     ax.set_xticks(at, labels, rotation=45, ha="right", fontsize=7)
@@ -272,8 +273,13 @@ def _frontier(result: TuneResult, out_dir: Path) -> list[str]:
         )
     ax.set_xlabel("unseen history (tokens, summed over turns)", fontsize=8)
     ax.set_ylabel(f"cost, {_unit('tune-cost', g)}", fontsize=8)
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.6g}"))
+    # Unseen history is whole tokens from 0: nice integer ticks, never a fraction or a
+    # negative one (matplotlib's own range around all-zero data is -0.05 .. 0.05).
+    _lo, end, _step = nice_domain(0, max(1, *(g.columns["unseen_tokens"][i] for i in known)), 5)
+    ticks = nice_ticks(0, end, 5)
+    ax.set_xticks([float(v) for v in ticks], [format_int(v) for v in ticks])
+    ax.set_xlim(-0.03 * end, 1.03 * end)
+    ax.yaxis.set_major_formatter(TICKS)
     ax.tick_params(labelsize=7)
     # Below the axis, not inside it, where it could sit on a point.
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.12), ncol=4, frameon=False)

@@ -219,3 +219,11 @@ def test_a_label_crossed_by_a_line_moves_past_it() -> None:
     for text, box in f.texts:
         for line in f.lines:
             assert not line.intersects_bbox(_shrunk(box, 1), filled=False), text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(12_000_000.0, "12,000,000"), (0.0, "0"), (0.35, "0.35"), (1_234.5, "1,234.5")],
+)
+def test_matplotlib_ticks_are_written_in_full(value: float, text: str) -> None:
+    assert report.tick_text(value) == text  # never 1.2e+07
