@@ -259,6 +259,7 @@ class TestReferenceLines:
         )
         assert "none" in view.line("hard").label.en
         data = view_as_dict(view)
+        assert (view.reserve, data["reply_reserve"]) == (reserve, reserve)
         assert data["gaps"][1] == {
             "from": "compact",
             "to": "hard",

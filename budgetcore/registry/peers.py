@@ -391,6 +391,7 @@ class PeerView:
     scenario: tuple[ReferenceLine, ...]  # K, M, hard
     article: tuple[ReferenceLine, ...]  # clean, compact, hard
     gaps: tuple[Gap, ...]  # clean -> compact, compact -> hard
+    reserve: int = 0  # the reply reserve the hard line leaves out (0: not reserved)
 
     def line(self, key: str) -> ReferenceLine:
         for ref in (*self.scenario, *self.article):
@@ -520,6 +521,7 @@ def peer_lines(
                 window=window,
             ),
         ),
+        reserve=reserve,
     )
 
 
@@ -544,6 +546,7 @@ def view_as_dict(view: PeerView, lang: str = "en") -> dict[str, Any]:
     return {
         "window": view.window,
         "max_output": view.max_output,
+        "reply_reserve": view.reserve,
         "rounding": "token lines are the exact formula value floored to whole tokens",
         "peers": [
             {
