@@ -52,7 +52,7 @@ from budgetcore.explore.curves import (
 from budgetcore.scenario.export import export_toml, overrides_of
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.messages import CATALOGUE, t
+from budgetcore.ui.catalogue import CATALOGUE, t
 from budgetcore.ui.render import READOUT_KEYS
 from budgetcore.units import format_int
 

@@ -30,7 +30,7 @@ from budgetcore.replay.table import money_text
 from budgetcore.report import TICKS
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import TuneResult
-from budgetcore.ui.messages import t
+from budgetcore.ui.catalogue import t
 from budgetcore.units import format_int
 
 __all__ = ["DISCARDED_MAP", "MAPS", "NOT_READ_AS", "tune_maps"]
