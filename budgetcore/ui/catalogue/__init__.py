@@ -41,6 +41,7 @@ AREAS = (
     "logs",
     "timing",
     "timing_inputs",
+    "report",
 )
 
 
