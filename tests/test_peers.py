@@ -442,3 +442,28 @@ class TestPeersCommand:
         proc = run(*args)
         assert (proc.returncode, proc.stdout) == (2, "")
         assert len(proc.stderr.splitlines()) == 1
+
+
+class TestPagePeersSayNoRoom:
+    """The page's peers legend reads the gap's no-room state (issue 25), never a room."""
+
+    @pytest.mark.parametrize("lang", ["en", "zh"])
+    def test_the_legend_names_why_there_is_no_room(self, lang: str) -> None:
+        from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+        from budgetcore.ui.catalogue import t  # noqa: PLC0415
+        from budgetcore.ui.view.peers import peers_html  # noqa: PLC0415
+
+        scenario = dataclasses.replace(
+            Scenario(),
+            main_model=ModelContract(
+                input_tokens=100_000, output_tokens=32_000, reserves_output=True
+            ),
+            config=Config(reply_max_tokens=20_000),
+        )
+        html = str(peers_html(plan(scenario), default_peers(), lang))
+        high = t("peers.line-short.hard", lang)
+        low = t("peers.line-short.compact", lang)
+        expected = t("peers.gap.no-room.order", lang, low=low, high=high, short="3,500")
+        assert expected in html
+        assert "-3,500" not in html
+        assert "−3,500" not in html
