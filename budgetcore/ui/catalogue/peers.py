@@ -1,4 +1,4 @@
-"""The peers' trigger lines: the panel, its chart and table (spec §11)."""
+"""The peers' trigger lines: the panel, its chart and table (spec §13)."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "static.peers-h": ("Where other agent systems would compact", "其他 Agent 系统会在哪里压缩"),

@@ -1,5 +1,5 @@
 """The peers panel: every system's trigger line for the main model, a chart and a table
-(spec §11).
+(spec §13).
 """
 
 from __future__ import annotations
