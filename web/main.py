@@ -18,6 +18,7 @@ from budgetcore import ScenarioError, parse_scenario_json, plan  # noqa: E402 - 
 from budgetcore.inputs.text import limit_of  # noqa: E402
 from budgetcore.ui import render as R  # noqa: E402
 from budgetcore.ui import state as S  # noqa: E402
+from budgetcore.ui import tune_panel as TP  # noqa: E402
 from budgetcore.ui.form import FIELDS  # noqa: E402
 from budgetcore.ui.messages import t  # noqa: E402
 
@@ -110,6 +111,9 @@ class Shell:
         self.replay_written = None
         self.replay_last = None
         self.replay_source = None
+        self.tune_written = None
+        self.tune_last = None
+        self.tune_timer = None
         if not self.taking_over:
             self.paint()
 
@@ -212,6 +216,9 @@ class Shell:
         if self.state.replay.open:
             # The replay (hundreds of plans) redraws in the next frame, after the readouts.
             window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_replay()))
+        if self.state.tune.open:
+            # The Tune panel too; its grid runs in slices (schedule_tune).
+            window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_tune()))
         url = f"#{screen.fragment}" if screen.fragment else window.location.pathname
         if str(window.location.hash) != (f"#{screen.fragment}" if screen.fragment else ""):
             window.history.replaceState(None, "", url)
@@ -341,6 +348,93 @@ class Shell:
         # scripts/bench reads this measure: the replay's re-run and redraw, in the page.
         perf.measure("budgetcore:replay", "budgetcore:replay-start")
 
+    def dispatch_tune(self, event):
+        """An event that changes only the Tune panel (a slice of the grid, a cell
+        hovered or focused): the same reduce, and only that panel is painted."""
+        before = self.state
+        try:
+            self.state = S.reduce(self.state, event)
+        except Exception as exc:
+            self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
+            return
+        if self.state is not before:
+            self.paint_tune()
+
+    def schedule_tune(self):
+        """The next slice after the browser has handled input (a timeout, not a loop):
+        typing while a grid runs is an event like any other, and the next slice sees
+        the new inputs and starts again (ui.tune_panel.step)."""
+        if self.tune_timer is None and TP.pending(self.state.tune, TP.tune_inputs(self.state)):
+            self.tune_timer = window.setTimeout(create_once_callable(self.step_tune), 0)
+
+    def step_tune(self):
+        self.tune_timer = None
+        self.dispatch_tune(TP.TuneStep())
+
+    def paint_tune(self):
+        state = self.state
+        if not state.tune.open:
+            return
+        key = (
+            id(state.plan),
+            state.stale,
+            state.replay,
+            state.tune,
+            state.lang,
+            state.width,
+            state.export_format,
+        )
+        if self.tune_written != key:
+            self.write_tune(state)
+            self.tune_written = key
+        self.schedule_tune()
+
+    def write_tune(self, state):
+        from budgetcore.ui import tune_view as TV  # noqa: PLC0415 - with the panel, not on boot
+
+        perf = window.performance
+        perf.mark("budgetcore:tune-start")
+        if self.tune_last is None:
+            q("#tune-fields").innerHTML = TV.tune_controls_html()  # ours, escaped
+            for node in q("#tune-fields").querySelectorAll("[data-i18n]"):
+                node.textContent = t(node.getAttribute("data-i18n"), state.lang)
+        screen = TV.render_tune(state)
+        last = self.tune_last
+        # A cell in hand keeps focus when the maps are written again (its own point moved).
+        active = document.activeElement
+        held = None
+        if active and active.hasAttribute("data-tune-cell"):
+            held = (
+                active.closest("[data-tune-map]").getAttribute("data-tune-map"),
+                active.getAttribute("data-tune-cell"),
+            )
+        write_regions(screen, last)
+        for path, message in screen.field_messages.items():
+            if last is not None and last.field_messages.get(path) == message:
+                continue
+            q(f'[data-tune-msg="{path}"]').textContent = message
+            box = q(f'[data-tune-input="{path}"]')
+            if message:
+                box.setAttribute("aria-invalid", "true")
+            else:
+                box.removeAttribute("aria-invalid")
+        done, total = screen.progress
+        bar = q("#tune-progress")
+        bar.hidden = total == 0
+        bar.max = str(max(total, 1))
+        bar.value = str(done)
+        for node in q("#tune-maps").querySelectorAll('[data-tune-cell][tabindex="0"]'):
+            node.setAttribute("tabindex", "-1")
+        for node in q("#tune-maps").querySelectorAll(f'[data-tune-cell="{screen.focus}"]'):
+            node.setAttribute("tabindex", "0")  # one tab stop per map: the arrows move it
+        if held is not None and not document.activeElement.hasAttribute("data-tune-cell"):
+            cell = q(f'[data-tune-map="{held[0]}"] [data-tune-cell="{held[1]}"]')
+            if cell:
+                cell.focus()
+        self.tune_last = screen
+        # scripts/bench reads this measure: a slice or a redraw of the panel, in the page.
+        perf.measure("budgetcore:tune", "budgetcore:tune-start")
+
     def paint_export(self):
         # The config module (hashlib, tomllib) loads on first use, after the page is
         # ready: the plan and its charts do not wait for it.
@@ -389,6 +483,11 @@ class Shell:
             return S.SweepPathChosen(str(target.value))
         if part in ("low", "high"):
             return S.SweepBoundTyped(part, str(target.value))
+        path = target.getAttribute("data-tune-input")
+        if path:
+            if target.type == "checkbox":
+                return TP.TuneFieldTyped(path, "true" if target.checked else "false")
+            return TP.TuneFieldTyped(path, str(target.value))
         path = target.getAttribute("data-replay-input")
         if path:
             if target.type == "checkbox":
@@ -441,6 +540,10 @@ class Shell:
                 event.preventDefault()  # Enter would submit the form, arrows move the caret
                 self.dispatch(picker_events[key]())
             return
+        cell = event.target.getAttribute("data-tune-cell")
+        if cell:
+            self.on_cell_key(event, key, int(cell))
+            return
         path = event.target.getAttribute("data-input")
         if (
             key not in ("ArrowUp", "ArrowDown")
@@ -452,7 +555,40 @@ class Shell:
         steps = (1 if key == "ArrowUp" else -1) * (10 if event.shiftKey else 1)
         self.dispatch(S.FieldNudged(path, steps))
 
+    def on_cell_key(self, event, key, index):
+        """Enter or Space sets the cell's K and S; the arrows, Home and End move the
+        focus to the neighbouring cell of the same map (ui.tune_panel.neighbour)."""
+        target = event.target
+        if key in ("Enter", " "):
+            event.preventDefault()
+            self.choose_point(target)
+            return
+        if key not in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"):
+            return
+        event.preventDefault()
+        svg = target.closest("[data-tune-map]")
+        n_k, n_s = int(svg.getAttribute("data-n-k")), int(svg.getAttribute("data-n-s"))
+        cell = svg.querySelector(f'[data-tune-cell="{TP.neighbour(index, key, n_k, n_s)}"]')
+        if cell:
+            target.setAttribute("tabindex", "-1")
+            cell.setAttribute("tabindex", "0")
+            cell.focus()
+
+    def choose_point(self, node):
+        self.dispatch(
+            TP.TunePointChosen(int(node.getAttribute("data-k")), int(node.getAttribute("data-s")))
+        )
+
+    def on_point_over(self, event):
+        cell = event.target.closest("[data-tune-cell]")
+        if cell:
+            self.dispatch_tune(TP.TunePointFocused(int(cell.getAttribute("data-tune-cell"))))
+
     def on_click(self, event):
+        cell = event.target.closest("[data-tune-cell]")
+        if cell:
+            self.choose_point(cell)
+            return
         option = event.target.closest("[data-model]")
         if option:  # closest() gives JsNull (falsy, not None) when nothing matches
             section = str(option.getAttribute("data-picker-option"))
@@ -481,6 +617,11 @@ class Shell:
             self.preview_import(str(q("#import-text").value))
         elif action == "download":
             self.download()
+        elif action == "tune-use":
+            self.choose_point(target)
+        elif action == "tune-download":
+            k, s = int(target.getAttribute("data-k")), int(target.getAttribute("data-s"))
+            self.download(S.reduce(self.state, TP.TunePointChosen(k, s)))
         elif action == "copy":
             window.navigator.clipboard.writeText(q("#export-text").textContent)
             self.dispatch(S.Noticed("msg.copied"))
@@ -554,15 +695,19 @@ class Shell:
             )
         )
 
+    def on_tune_toggle(self, _event):
+        self.dispatch(TP.TuneToggled(bool(q("#tune").open)))
+
     def on_toggle(self, _event):
         self.dispatch(S.CurvesToggled(bool(q("#curves").open)))
 
     def on_resize(self, _event):
         self.dispatch(S.Resized(self.chart_width()))
 
-    def download(self):
-        body, _diff = R.render_export(self.state)
-        fmt = self.state.export_format
+    def download(self, state=None):
+        state = self.state if state is None else state  # the Tune panel's: its point's
+        body, _diff = R.render_export(state)
+        fmt = state.export_format
         mime = "application/toml" if fmt == "toml" else "application/json"
         blob = window.Blob.new(
             [body], to_js({"type": mime}, dict_converter=window.Object.fromEntries)
@@ -602,6 +747,9 @@ def boot():
     q("#import-file").addEventListener("change", create_proxy(shell.on_file))
     q("#curves").addEventListener("toggle", create_proxy(shell.on_toggle))
     q("#replay").addEventListener("toggle", create_proxy(shell.on_replay_toggle))
+    q("#tune").addEventListener("toggle", create_proxy(shell.on_tune_toggle))
+    app.addEventListener("focusin", create_proxy(shell.on_point_over))
+    app.addEventListener("mouseover", create_proxy(shell.on_point_over))
     q("#replay-file").addEventListener("change", create_proxy(shell.on_replay_file))
     q("#replay-folder").addEventListener("change", create_proxy(shell.on_replay_file))
     q("#replay-timeline").addEventListener("click", create_proxy(shell.on_replay_pointer))

@@ -2374,3 +2374,8 @@ CATALOGUE.update(
         "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
     }
 )
+
+# ---- the Tune panel (issue 23): its own module until the catalogue is a package
+from budgetcore.ui.catalogue.tune import MESSAGES as _TUNE  # noqa: E402
+
+CATALOGUE.update(_TUNE)

@@ -453,3 +453,24 @@ def cli_args(panel: ReplayPanel) -> dict[str, Any]:
 
 
 __all__ += ["cli_args", "log_prices"]
+
+
+#: The options' fields: a turn source other than the generator still uses them.
+_OPTION_PATHS = (
+    "replay.summary_ratio",
+    "replay.failure_rate",
+    "replay.failure_seed",
+    "replay.stable_prefix",
+    "replay.wrapper",
+)
+
+
+def source_waits(panel: ReplayPanel) -> bool:
+    """Whether a field the chosen source uses is invalid, so nothing replays yet (the
+    generator uses every field; pasted turns and logs only the options)."""
+    if panel.source == "generate":
+        return panel.stale
+    return any(p in panel.issues for p in _OPTION_PATHS)
+
+
+__all__ += ["source_waits"]

@@ -45,6 +45,7 @@ from budgetcore.ui.replay_panel import (
     with_texts,
     with_turn_lines,
 )
+from budgetcore.ui.tune_panel import TUNE_HANDLERS, TuneEvent, TunePanel, initial_tune
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
@@ -162,6 +163,7 @@ class PageState:
     pickers: Mapping[str, PickerState] = field(default_factory=_no_pickers)
     peers_unit: str = "tokens"  # the peers chart's axis: "tokens" or "percent" of W
     replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
+    tune: TunePanel = field(default_factory=initial_tune)  # the Tune panel (ui.tune_panel)
 
     @property
     def issues(self) -> tuple[Issue, ...]:
@@ -417,6 +419,7 @@ Event = (
     | PickerClosed
     | ModelChosen
     | PeersUnitChosen
+    | TuneEvent
 )
 
 # ------------------------------------------------------------------ the validation path
@@ -1162,6 +1165,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     PickerClosed: _picker_closed,
     ModelChosen: _chosen,
     PeersUnitChosen: _peers_unit,
+    **TUNE_HANDLERS,
 }
 
 
