@@ -16,16 +16,16 @@ from budgetcore.tune.choice import Constraints
 from budgetcore.tune.result import tune
 from budgetcore.tune.session import prepare
 from budgetcore.ui import state as S
-from budgetcore.ui.form import IssueError
-from budgetcore.ui.render import render_export
-from budgetcore.ui.replay_panel import options_of, turns_of
-from budgetcore.ui.tune_panel import (
+from budgetcore.ui.events import (
     TuneFieldTyped,
     TunePointChosen,
     TunePointFocused,
     TuneStep,
     TuneToggled,
-    neighbour,
+)
+from budgetcore.ui.form import IssueError
+from budgetcore.ui.replay_panel import options_of, turns_of
+from budgetcore.ui.tune_panel import (
     parse_field_text,
     pending,
     result_of,
@@ -34,6 +34,7 @@ from budgetcore.ui.tune_panel import (
     tune_inputs,
 )
 from budgetcore.ui.tune_view import BINS, _bin, _edges, render_tune
+from budgetcore.ui.view.config import render_export
 
 
 def _open(turns: str = "40", **texts: str) -> S.PageState:
@@ -226,15 +227,6 @@ def test_colour_bins_have_exact_integer_edges() -> None:
             if hi > lo:
                 assert edges[b] <= v
                 assert b == BINS - 1 or v < edges[b + 1]
-
-
-def test_arrow_keys_move_within_the_map() -> None:
-    assert neighbour(0, "ArrowRight", 24, 16) == 1
-    assert neighbour(0, "ArrowUp", 24, 16) == 16  # K grows upwards
-    assert neighbour(0, "ArrowDown", 24, 16) == 0
-    assert neighbour(15, "ArrowRight", 24, 16) == 15
-    assert neighbour(20, "Home", 24, 16) == 16
-    assert neighbour(20, "End", 24, 16) == 31
 
 
 def test_a_folder_tunes_every_session_and_names_an_unreadable_one() -> None:

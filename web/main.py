@@ -7,6 +7,8 @@ writes what changed since the last screen.
 
 import gc
 import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
@@ -19,24 +21,64 @@ from budgetcore.inputs.text import limit_of  # noqa: E402
 from budgetcore.ui import render as R  # noqa: E402
 from budgetcore.ui import state as S  # noqa: E402
 from budgetcore.ui import tune_panel as TP  # noqa: E402
+from budgetcore.ui.dom import (  # noqa: E402
+    CLICK_SELECTORS,
+    POINT_SELECTOR,
+    FocusCell,
+    Target,
+    cell_key_of,
+    click_of,
+    event_of,
+)
 from budgetcore.ui.form import FIELDS  # noqa: E402
 from budgetcore.ui.messages import t  # noqa: E402
+
+if TYPE_CHECKING:  # loaded with the replay and Tune panels, not on boot
+    from budgetcore.ui.replay_view import ReplayScreen
+    from budgetcore.ui.tune_view import TuneScreen
 
 window.performance.mark("budgetcore:imported")
 NOTICE_MS = 4000
 
 
-def q(selector):
+def target_of(element: Any) -> Target:
+    """What ``budgetcore.ui.dom`` reads off a DOM element: its data-* attributes, value,
+    checked state and input type (a missing property raises AttributeError in Pyodide)."""
+    attrs = {}
+    for js_name in element.getAttributeNames():
+        name = str(js_name)
+        if name.startswith("data-"):
+            attrs[name] = str(element.getAttribute(name))
+    value = getattr(element, "value", None)
+    return Target(
+        attrs,
+        "" if value is None else str(value),
+        bool(getattr(element, "checked", False)),
+        str(getattr(element, "type", "") or ""),
+    )
+
+
+def q(selector: str) -> Any:
     return document.querySelector(selector)
 
 
-def write_html(regions):
+def write_html(regions: Mapping[str, str]) -> None:
     """``innerHTML`` of each element (by id): markup built by budgetcore.ui.markup, escaped."""
     for rid, markup in regions.items():
         q(f"#{rid}").innerHTML = markup
 
 
-def write_regions(screen, last):
+class Regions(Protocol):
+    """A screen's regions: markup and text by element id (the page's or the replay's)."""
+
+    @property
+    def html(self) -> Mapping[str, str]: ...
+
+    @property
+    def text(self) -> Mapping[str, str]: ...
+
+
+def write_regions(screen: Regions, last: Regions | None) -> None:
     """Write each region (by element id) whose markup or text changed since ``last``."""
     write_html(
         {rid: m for rid, m in screen.html.items() if last is None or last.html.get(rid) != m}
@@ -46,7 +88,7 @@ def write_regions(screen, last):
             q(f"#{rid}").textContent = text
 
 
-def settle_gc():
+def settle_gc() -> None:
     """Keep the cycle collector off the input path once the page's long-lived data is in.
 
     The registry and the peers are tens of thousands of objects that live as long as the
@@ -63,7 +105,7 @@ def settle_gc():
 
 
 class Shell:
-    def __init__(self):
+    def __init__(self) -> None:
         q("#boot-stage").textContent = "Drawing the plan"
         state = S.initial_state(width=self.chart_width())
         self.state = S.reduce(
@@ -101,23 +143,24 @@ class Shell:
             # Folded on a phone, where results come first; open beside them on a desktop.
             for node in document.querySelectorAll("details[data-fold]"):
                 node.open = True
-        self.last = None
-        self.lang = None
+        self.last: R.Screen | None = None
+        self.lang: str | None = None
         self.export_ready = False
-        self.export_written = None
-        self.curves_written = None
-        self.peers_written = None
-        self.notice_timer = None
-        self.replay_written = None
-        self.replay_last = None
-        self.replay_source = None
-        self.tune_written = None
-        self.tune_last = None
-        self.tune_timer = None
+        # What each deferred panel was last drawn from: drawn again when it changes.
+        self.export_written: object = None
+        self.curves_written: object = None
+        self.peers_written: object = None
+        self.notice_timer: Any = None
+        self.replay_written: object = None
+        self.replay_last: ReplayScreen | None = None
+        self.replay_source: str | None = None
+        self.tune_written: object = None
+        self.tune_last: TuneScreen | None = None
+        self.tune_timer: Any = None
         if not self.taking_over:
             self.paint()
 
-    def adopt(self):
+    def adopt(self) -> None:
         """The screen a taken-over page shows (see __init__), rendered once the page is
         ready, with nothing written: the next paint writes only what changed from it."""
         if self.taking_over and self.last is None:  # else a paint came first and did it
@@ -125,10 +168,10 @@ class Shell:
             self.lang = self.last.lang
 
     # ---------------------------------------------------------------- state
-    def chart_width(self):
+    def chart_width(self) -> int:
         return self.box_width("#chart-funnel")
 
-    def box_width(self, selector):
+    def box_width(self, selector: str) -> int:
         # Charts draw at their box's real width (12 px text at any width): its inner
         # width, without its padding.
         box = q(selector)
@@ -137,7 +180,7 @@ class Shell:
         width = int(box.clientWidth - pad)
         return width if width > 0 else 640
 
-    def dispatch(self, event):
+    def dispatch(self, event: S.Event) -> None:
         """Replace the state with reduce(state, event); a failure changes nothing but
         the message that says so."""
         try:
@@ -152,7 +195,7 @@ class Shell:
             )
 
     # ---------------------------------------------------------------- painting
-    def retext(self, lang):
+    def retext(self, lang: str) -> None:
         document.documentElement.lang = "zh-CN" if lang == "zh" else "en"
         q("#lang").value = lang
         for node in document.querySelectorAll("[data-i18n]"):
@@ -161,7 +204,7 @@ class Shell:
             node.setAttribute("aria-label", t(node.getAttribute("data-i18n-aria"), lang))
         write_html(R.language_html(lang))
 
-    def paint(self):
+    def paint(self) -> None:
         screen = R.render(self.state)
         last = self.last
         if screen.lang != self.lang:
@@ -223,7 +266,7 @@ class Shell:
         if str(window.location.hash) != (f"#{screen.fragment}" if screen.fragment else ""):
             window.history.replaceState(None, "", url)
 
-    def paint_fields(self, screen, last):
+    def paint_fields(self, screen: R.Screen, last: R.Screen | None) -> None:
         for path, view in screen.fields.items():
             if last is not None and last.fields[path] == view:
                 continue
@@ -245,7 +288,7 @@ class Shell:
                 slider.setAttribute("aria-valuetext", view.valuetext)
                 slider.dataset.empty = "true" if view.empty else "false"
 
-    def paint_pickers(self, screen):
+    def paint_pickers(self, screen: R.Screen) -> None:
         for section, view in screen.pickers.items():
             node = q(f'[data-picker="{section}"]')
             if node.value != view.query:
@@ -263,7 +306,7 @@ class Shell:
                         to_js({"block": "nearest"}, dict_converter=window.Object.fromEntries)
                     )
 
-    def load_model_data(self):
+    def load_model_data(self) -> None:
         # The registry (3,205 models) and the peers' rules parse after "ready", from a
         # timeout: the first plan on screen never waits for them.
         try:
@@ -275,19 +318,19 @@ class Shell:
             registry = default_registry()
             # scripts/bench reads this measure: the registry's import, read and parse.
             perf.measure("budgetcore:registry-parse", "budgetcore:registry-start")
-            event = S.ModelDataLoaded(registry, default_peers())
+            event: S.Event = S.ModelDataLoaded(registry, default_peers())
         except Exception as exc:
             event = S.Failed(f"{type(exc).__name__}: {exc}")
         self.dispatch(event)
         settle_gc()
 
-    def paint_peers(self):
+    def paint_peers(self) -> None:
         markup = R.render_peers(self.state)
         if markup != self.peers_written:
             q("#peers-out").innerHTML = markup  # ours, escaped
             self.peers_written = markup
 
-    def paint_curves(self):
+    def paint_curves(self) -> None:
         state = self.state
         if not state.sweep.open or state.stale:
             return
@@ -302,7 +345,7 @@ class Shell:
         perf.measure("budgetcore:sweep", "budgetcore:sweep-start")
         self.curves_written = key
 
-    def paint_replay(self):
+    def paint_replay(self) -> None:
         state = self.state
         if not state.replay.open:
             return
@@ -348,7 +391,7 @@ class Shell:
         # scripts/bench reads this measure: the replay's re-run and redraw, in the page.
         perf.measure("budgetcore:replay", "budgetcore:replay-start")
 
-    def dispatch_tune(self, event):
+    def dispatch_tune(self, event: S.Event) -> None:
         """An event that changes only the Tune panel (a slice of the grid, a cell
         hovered or focused): the same reduce, and only that panel is painted."""
         before = self.state
@@ -360,18 +403,25 @@ class Shell:
         if self.state is not before:
             self.paint_tune()
 
-    def schedule_tune(self):
+    def schedule_tune(self) -> None:
         """The next slice after the browser has handled input (a timeout, not a loop):
         typing while a grid runs is an event like any other, and the next slice sees
         the new inputs and starts again (ui.tune_panel.step)."""
         if self.tune_timer is None and TP.pending(self.state.tune, TP.tune_inputs(self.state)):
             self.tune_timer = window.setTimeout(create_once_callable(self.step_tune), 0)
 
-    def step_tune(self):
+    def step_tune(self) -> None:
         self.tune_timer = None
-        self.dispatch_tune(TP.TuneStep())
+        perf = window.performance
+        perf.mark("budgetcore:tune-slice-start")
+        self.dispatch_tune(S.TuneStep())
+        # scripts/bench reads these: one slice of the grid (its reduce and paint), and
+        # the moment the grid is finished (no further slice is scheduled).
+        perf.measure("budgetcore:tune-slice", "budgetcore:tune-slice-start")
+        if self.tune_timer is None:
+            perf.mark("budgetcore:tune-done")
 
-    def paint_tune(self):
+    def paint_tune(self) -> None:
         state = self.state
         if not state.tune.open:
             return
@@ -389,7 +439,7 @@ class Shell:
             self.tune_written = key
         self.schedule_tune()
 
-    def write_tune(self, state):
+    def write_tune(self, state: S.PageState) -> None:
         from budgetcore.ui import tune_view as TV  # noqa: PLC0415 - with the panel, not on boot
 
         perf = window.performance
@@ -435,7 +485,7 @@ class Shell:
         # scripts/bench reads this measure: a slice or a redraw of the panel, in the page.
         perf.measure("budgetcore:tune", "budgetcore:tune-start")
 
-    def paint_export(self):
+    def paint_export(self) -> None:
         # The config module (hashlib, tomllib) loads on first use, after the page is
         # ready: the plan and its charts do not wait for it.
         self.export_ready = True
@@ -448,12 +498,12 @@ class Shell:
         q("#export-diff").innerHTML = diff  # ours, escaped
         self.export_written = key
 
-    def clear_notice_later(self):
+    def clear_notice_later(self) -> None:
         if self.notice_timer is not None:
             window.clearTimeout(self.notice_timer)
         notice = self.state.notice
 
-        def clear():
+        def clear() -> None:
             self.notice_timer = None
             if self.state.notice == notice:
                 self.dispatch(S.Noticed(""))
@@ -461,190 +511,89 @@ class Shell:
         self.notice_timer = window.setTimeout(create_once_callable(clear), NOTICE_MS)
 
     # ---------------------------------------------------------------- events
-    def event_of(self, target):
-        """The page event an input on ``target`` means, or None."""
-        section = target.getAttribute("data-picker")
-        if section:
-            return S.PickerTyped(section, str(target.value))
-        if target.hasAttribute("data-peers-unit"):
-            return S.PeersUnitChosen(str(target.value))
-        path = target.getAttribute("data-slider")
-        if path:
-            return S.SliderMoved(path, int(target.value))
-        path = target.getAttribute("data-input")
-        if path:
-            if FIELDS[path].kind == "bool":
-                return S.Toggled(path, bool(target.checked))
-            return S.FieldTyped(path, str(target.value))
-        if target.getAttribute("data-toggle") == "summary_model":
-            return S.SummarySameToggled(bool(target.checked))
-        part = target.getAttribute("data-sweep")
-        if part == "path":
-            return S.SweepPathChosen(str(target.value))
-        if part in ("low", "high"):
-            return S.SweepBoundTyped(part, str(target.value))
-        path = target.getAttribute("data-tune-input")
-        if path:
-            if target.type == "checkbox":
-                return TP.TuneFieldTyped(path, "true" if target.checked else "false")
-            return TP.TuneFieldTyped(path, str(target.value))
-        path = target.getAttribute("data-replay-input")
-        if path:
-            if target.type == "checkbox":
-                return S.ReplayFieldTyped(path, "true" if target.checked else "false")
-            return S.ReplayFieldTyped(path, str(target.value))
-        if target.hasAttribute("data-replay-log-model"):
-            return S.ReplayLogModelToggled(bool(target.checked))
-        if target.hasAttribute("data-replay-source"):
-            return S.ReplaySourceChosen(str(target.value))
-        if target.hasAttribute("data-replay-turns"):
-            return S.ReplayTurnsTyped(str(target.value))
-        if target.hasAttribute("data-replay-scrub"):
-            return S.ReplayScrubbed(int(target.value))
-        if target.hasAttribute("data-samples"):
-            return S.SamplesTyped(str(target.value))
-        if target.hasAttribute("data-import-text"):
-            return S.ImportTyped(str(target.value))
-        if target.hasAttribute("data-lang"):
-            return S.LanguageChosen(str(target.value))
-        if target.hasAttribute("data-export-format"):
-            return S.ExportFormatChosen(str(target.value))
-        if target.getAttribute("data-preset") == "main_model" and target.value:
-            return S.PresetChosen(str(target.value))
-        return None
-
-    def on_input(self, event):
+    def on_input(self, event: Any) -> None:
         try:
-            e = self.event_of(event.target)
+            e = event_of("input", target_of(event.target))
         except Exception as exc:
             e = S.Failed(f"{type(exc).__name__}: {exc}")
         if e is not None:
             self.dispatch(e)
 
-    def on_change(self, event):
-        path = event.target.getAttribute("data-input")
-        if path and FIELDS[path].kind != "bool":
-            self.dispatch(S.FieldCommitted(path))
+    def on_change(self, event: Any) -> None:
+        e = event_of("change", target_of(event.target))
+        if e is not None:
+            self.dispatch(e)
 
-    def on_keydown(self, event):
-        key = str(event.key)
-        section = event.target.getAttribute("data-picker")
-        if section:
-            picker_events = {
-                "ArrowDown": lambda: S.PickerMoved(section, 1),
-                "ArrowUp": lambda: S.PickerMoved(section, -1),
-                "Enter": lambda: S.PickerEntered(section),
-                "Escape": lambda: S.PickerClosed(section),
-            }
-            if key in picker_events:
-                event.preventDefault()  # Enter would submit the form, arrows move the caret
-                self.dispatch(picker_events[key]())
+    def on_keydown(self, event: Any) -> None:
+        target = target_of(event.target)
+        if target.has("data-tune-cell"):
+            self.on_cell_key(event, target)
             return
-        cell = event.target.getAttribute("data-tune-cell")
-        if cell:
-            self.on_cell_key(event, key, int(cell))
-            return
-        path = event.target.getAttribute("data-input")
-        if (
-            key not in ("ArrowUp", "ArrowDown")
-            or not path
-            or FIELDS[path].kind in ("bool", "average")
-        ):
-            return
-        event.preventDefault()
-        steps = (1 if key == "ArrowUp" else -1) * (10 if event.shiftKey else 1)
-        self.dispatch(S.FieldNudged(path, steps))
+        e = event_of("keydown", target, key=str(event.key), shift=bool(event.shiftKey))
+        if e is not None:
+            event.preventDefault()  # Enter would submit the form, arrows move the caret
+            self.dispatch(e)
 
-    def on_cell_key(self, event, key, index):
-        """Enter or Space sets the cell's K and S; the arrows, Home and End move the
-        focus to the neighbouring cell of the same map (ui.tune_panel.neighbour)."""
-        target = event.target
-        if key in ("Enter", " "):
-            event.preventDefault()
-            self.choose_point(target)
+    def on_cell_key(self, event: Any, cell: Target) -> None:
+        """A key on a Tune map's cell (ui.dom.cell_key_of): a point chosen, or the focus
+        moved to a neighbouring cell of the same map, which then holds the tab stop."""
+        grid = event.target.closest("[data-tune-map]")
+        e = cell_key_of(cell, target_of(grid), str(event.key)) if grid else None
+        if e is None:
             return
-        if key not in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"):
-            return
-        event.preventDefault()
-        svg = target.closest("[data-tune-map]")
-        n_k, n_s = int(svg.getAttribute("data-n-k")), int(svg.getAttribute("data-n-s"))
-        cell = svg.querySelector(f'[data-tune-cell="{TP.neighbour(index, key, n_k, n_s)}"]')
-        if cell:
-            target.setAttribute("tabindex", "-1")
-            cell.setAttribute("tabindex", "0")
-            cell.focus()
+        event.preventDefault()  # the arrows would scroll, Space too
+        if isinstance(e, FocusCell):
+            node = grid.querySelector(f'[data-tune-cell="{e.cell}"]')
+            if node:
+                event.target.setAttribute("tabindex", "-1")
+                node.setAttribute("tabindex", "0")
+                node.focus()
+        else:
+            self.dispatch(e)
 
-    def choose_point(self, node):
-        self.dispatch(
-            TP.TunePointChosen(int(node.getAttribute("data-k")), int(node.getAttribute("data-s")))
-        )
+    def on_point_over(self, event: Any) -> None:
+        cell = event.target.closest(POINT_SELECTOR)
+        e = event_of(str(event.type), target_of(cell)) if cell else None
+        if e is not None:
+            self.dispatch_tune(e)
 
-    def on_point_over(self, event):
-        cell = event.target.closest("[data-tune-cell]")
-        if cell:
-            self.dispatch_tune(TP.TunePointFocused(int(cell.getAttribute("data-tune-cell"))))
+    def on_click(self, event: Any) -> None:
+        # closest() gives JsNull (falsy, not None) when nothing matches
+        found = [event.target.closest(selector) for selector in CLICK_SELECTORS]
+        e = click_of(*(target_of(el) if el else None for el in found))
+        if isinstance(e, str):
+            self.shell_action(e)
+        elif e is not None:
+            self.dispatch(e)
 
-    def on_click(self, event):
-        cell = event.target.closest("[data-tune-cell]")
-        if cell:
-            self.choose_point(cell)
-            return
-        option = event.target.closest("[data-model]")
-        if option:  # closest() gives JsNull (falsy, not None) when nothing matches
-            section = str(option.getAttribute("data-picker-option"))
-            self.dispatch(S.ModelChosen(section, str(option.getAttribute("data-model"))))
-            return
-        session = event.target.closest("[data-replay-session]")
-        if session:
-            self.dispatch(S.ReplayLogChosen(int(session.getAttribute("data-replay-session"))))
-            return
-        target = event.target.closest("[data-action], [data-experiment]")
-        if not target:  # JsNull: the click was not on one of ours
-            return
-        action = target.getAttribute("data-action")
-        simple = {
-            "engine-drops": S.EngineDrops,
-            "pin": S.Pinned,
-            "unpin": S.Unpinned,
-            "reset": S.Reset,
-            "example-samples": S.ExampleSamples,
-            "import-apply": S.ImportApplied,
-            "import-cancel": S.ImportCancelled,
-        }
-        if action in simple:
-            self.dispatch(simple[action]())
-        elif action == "import":
+    def shell_action(self, action: str) -> None:
+        if action == "import":
             self.preview_import(str(q("#import-text").value))
         elif action == "download":
             self.download()
-        elif action == "tune-use":
-            self.choose_point(target)
-        elif action == "tune-download":
-            k, s = int(target.getAttribute("data-k")), int(target.getAttribute("data-s"))
-            self.download(S.reduce(self.state, TP.TunePointChosen(k, s)))
+        elif action == "tune-download":  # the Tune panel's export of its chosen point
+            self.download(str(q("#tune-export").textContent))
         elif action == "copy":
             window.navigator.clipboard.writeText(q("#export-text").textContent)
             self.dispatch(S.Noticed("msg.copied"))
         elif action == "copy-link":
             window.navigator.clipboard.writeText(str(window.location.href))
             self.dispatch(S.Noticed("msg.link-copied"))
-        elif target.hasAttribute("data-experiment"):
-            self.dispatch(S.ExperimentRun(str(target.getAttribute("data-experiment"))))
 
-    def on_mousedown(self, event):
+    def on_mousedown(self, event: Any) -> None:
         if event.target.closest("[data-model]"):
             event.preventDefault()  # the picker keeps focus, so its list stays for the click
 
-    def on_focusout(self, event):
-        section = event.target.getAttribute("data-picker")
-        if section:
-            self.dispatch(S.PickerClosed(section))
+    def on_focusout(self, event: Any) -> None:
+        e = event_of("focusout", target_of(event.target))
+        if e is not None:
+            self.dispatch(e)
 
-    def preview_import(self, text):
+    def preview_import(self, text: str) -> None:
         mode = q("[data-import-mode]:checked")
         self.dispatch(S.ImportPreviewed(text, str(mode.value) if mode else "replace"))
 
-    async def on_file(self, event):
+    async def on_file(self, event: Any) -> None:
         try:
             files = event.target.files
             if files.length:
@@ -658,7 +607,7 @@ class Shell:
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
-    async def on_replay_file(self, event):
+    async def on_replay_file(self, event: Any) -> None:
         """One or more files, or a folder (its files' relative paths): their bytes go
         to the reader at once, parsed into numbers; nothing of the text is kept."""
         try:
@@ -679,10 +628,10 @@ class Shell:
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
-    def on_replay_toggle(self, _event):
+    def on_replay_toggle(self, _event: Any) -> None:
         self.dispatch(S.ReplayToggled(bool(q("#replay").open)))
 
-    def on_replay_pointer(self, event):
+    def on_replay_pointer(self, event: Any) -> None:
         svg = event.target.closest("[data-chart=replay-timeline]")
         if not svg:
             return
@@ -695,19 +644,21 @@ class Shell:
             )
         )
 
-    def on_tune_toggle(self, _event):
-        self.dispatch(TP.TuneToggled(bool(q("#tune").open)))
+    def on_tune_toggle(self, _event: Any) -> None:
+        self.dispatch(S.TuneToggled(bool(q("#tune").open)))
 
-    def on_toggle(self, _event):
+    def on_toggle(self, _event: Any) -> None:
         self.dispatch(S.CurvesToggled(bool(q("#curves").open)))
 
-    def on_resize(self, _event):
+    def on_resize(self, _event: Any) -> None:
         self.dispatch(S.Resized(self.chart_width()))
 
-    def download(self, state=None):
-        state = self.state if state is None else state  # the Tune panel's: its point's
-        body, _diff = R.render_export(state)
-        fmt = state.export_format
+    def download(self, body: str | None = None) -> None:
+        """The reviewed config as a file: the export panel's, or ``body`` (the Tune
+        panel's of its chosen point, in the same format)."""
+        if body is None:
+            body, _diff = R.render_export(self.state)
+        fmt = self.state.export_format
         mime = "application/toml" if fmt == "toml" else "application/json"
         blob = window.Blob.new(
             [body], to_js({"type": mime}, dict_converter=window.Object.fromEntries)
@@ -721,7 +672,7 @@ class Shell:
 
 
 # ---------------------------------------------------------------- hooks for tests and users
-def plan_json(text):
+def plan_json(text: str) -> str:
     """Plan a scenario JSON text with the very code the page runs."""
     try:
         return json.dumps(plan(parse_scenario_json(text)).as_dict())
@@ -729,12 +680,12 @@ def plan_json(text):
         return json.dumps({"error": exc.one_line()})
 
 
-def plan_batch_json(text):
+def plan_batch_json(text: str) -> str:
     """Plan a JSON array of scenarios; a JSON array of plans (or errors) comes back."""
     return json.dumps([json.loads(plan_json(json.dumps(item))) for item in json.loads(text)])
 
 
-def boot():
+def boot() -> None:
     shell = Shell()
     window.performance.mark("budgetcore:rendered")
     app = q("#app")

@@ -23,12 +23,19 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, whole_text
 from budgetcore.inputs.text import limit_of, utf8_size_above
 from budgetcore.scenario.model import Scenario
+from budgetcore.ui.events import (
+    TuneFieldTyped,
+    TunePointChosen,
+    TunePointFocused,
+    TuneStep,
+    TuneToggled,
+)
 from budgetcore.ui.form import Issue, IssueError, Param, too_large_issue
 from budgetcore.ui.replay_panel import ReplayPanel, options_of, source_waits, turns_of
 from budgetcore.units import format_int
@@ -40,7 +47,7 @@ if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boo
     from budgetcore.tune.measures import GridMeasures
     from budgetcore.tune.result import TuneResult
     from budgetcore.tune.session import Session
-    from budgetcore.ui.state import PageState
+    from budgetcore.ui.model import PageState
 
 __all__ = [
     "SLICE_TURNS",
@@ -53,7 +60,6 @@ __all__ = [
     "constraints_of",
     "initial_tune",
     "inputs_of",
-    "neighbour",
     "parse_field_text",
     "pending",
     "result_of",
@@ -387,48 +393,7 @@ def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
     return result
 
 
-_MOVES = {"ArrowLeft": (0, -1), "ArrowRight": (0, 1), "ArrowUp": (1, 0), "ArrowDown": (-1, 0)}
-
-
-def neighbour(index: int, key: str, n_k: int, n_s: int) -> int:
-    """The cell an arrow key moves to from ``index`` on a map (K grows upwards, S to
-    the right); Home and End go to the row's ends; at an edge it stays."""
-    row, col = divmod(index, n_s)
-    if key == "Home":
-        return row * n_s
-    if key == "End":
-        return row * n_s + n_s - 1
-    dr, dc = _MOVES.get(key, (0, 0))
-    row, col = min(max(row + dr, 0), n_k - 1), min(max(col + dc, 0), n_s - 1)
-    return row * n_s + col
-
-
 # ------------------------------------------------------------------ events and handlers
-
-
-class TuneToggled(NamedTuple):
-    open: bool
-
-
-class TuneFieldTyped(NamedTuple):
-    path: str  # a constraint field ("tune.max_unseen", ...)
-    text: str
-
-
-class TuneStep(NamedTuple):
-    pass  # one slice of the grid (the shell sends it between frames while one runs)
-
-
-class TunePointFocused(NamedTuple):
-    cell: int  # the point hovered or focused (its exact values are shown)
-
-
-class TunePointChosen(NamedTuple):
-    k: int  # a cell clicked (or Enter on it), or the chosen point's button
-    s: int
-
-
-TuneEvent = TuneToggled | TuneFieldTyped | TuneStep | TunePointFocused | TunePointChosen
 
 
 def _tune(state: PageState, **changes: Any) -> PageState:
@@ -463,7 +428,7 @@ def _chosen(state: PageState, e: TunePointChosen) -> PageState:
     """K and S of a point as one change, through the one validation path (the texts a
     person would type), so the fields, the plan, the link and the export agree."""
     from budgetcore.ui.form import format_value  # noqa: PLC0415
-    from budgetcore.ui.state import _with_texts  # noqa: PLC0415 - the page's one path
+    from budgetcore.ui.update import _with_texts  # noqa: PLC0415 - the page's one path
 
     k_path, s_path = "config.trigger_tokens", "config.summary_max_tokens"
     texts = {k_path: format_value(k_path, e.k), s_path: format_value(s_path, e.s)}
@@ -477,13 +442,4 @@ TUNE_HANDLERS: dict[type, Callable[[Any, Any], Any]] = {
     TunePointFocused: _focused,
     TunePointChosen: _chosen,
 }
-__all__ += [
-    "TUNE_HANDLERS",
-    "TuneEvent",
-    "TuneFieldTyped",
-    "TunePointChosen",
-    "TunePointFocused",
-    "TuneStep",
-    "TuneToggled",
-    "tune_inputs",
-]
+__all__ += ["TUNE_HANDLERS", "tune_inputs"]

@@ -17,8 +17,9 @@ from typing import Any
 from budgetcore.charts.geometry import FONT_PX, text_width
 from budgetcore.errors import Problem
 from budgetcore.replay.model import decimal_of, money_text
+from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.messages import t
+from budgetcore.ui.problems import issue_text, problem_text
 from budgetcore.ui.tune_panel import (
     TUNE_FIELDS,
     TuneInputs,
@@ -524,9 +525,9 @@ def _export_html(state: Any, k: int, s: int, lang: str) -> Markup:
     """The chosen point as a reviewed config, through the page's own export (the state
     the point's one event would give, so the file is what the export panel shows
     once the point is set)."""
-    from budgetcore.ui.render import render_export  # noqa: PLC0415
-    from budgetcore.ui.state import reduce  # noqa: PLC0415
-    from budgetcore.ui.tune_panel import TunePointChosen  # noqa: PLC0415
+    from budgetcore.ui.events import TunePointChosen  # noqa: PLC0415
+    from budgetcore.ui.update import reduce  # noqa: PLC0415
+    from budgetcore.ui.view.config import render_export  # noqa: PLC0415
 
     at = reduce(state, TunePointChosen(k, s))
     body, _diff_markup = render_export(at)
@@ -557,14 +558,10 @@ def _export_html(state: Any, k: int, s: int, lang: str) -> Markup:
 
 
 def _issue(issue: Any, lang: str) -> str:
-    from budgetcore.ui.render import issue_text  # noqa: PLC0415
-
     return issue_text(issue, lang)
 
 
 def _problems(problems: tuple[Problem, ...], lang: str) -> list[str]:
-    from budgetcore.ui.render import problem_text  # noqa: PLC0415
-
     return [problem_text(p, lang) for p in problems]
 
 
