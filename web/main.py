@@ -20,12 +20,22 @@ from budgetcore import ScenarioError, parse_scenario_json, plan  # noqa: E402 - 
 from budgetcore.inputs.text import limit_of  # noqa: E402
 from budgetcore.ui import render as R  # noqa: E402
 from budgetcore.ui import state as S  # noqa: E402
-from budgetcore.ui.dom import CLICK_SELECTORS, Target, click_of, event_of  # noqa: E402
+from budgetcore.ui import tune_panel as TP  # noqa: E402
+from budgetcore.ui.dom import (  # noqa: E402
+    CLICK_SELECTORS,
+    POINT_SELECTOR,
+    FocusCell,
+    Target,
+    cell_key_of,
+    click_of,
+    event_of,
+)
 from budgetcore.ui.form import FIELDS  # noqa: E402
 from budgetcore.ui.messages import t  # noqa: E402
 
-if TYPE_CHECKING:  # loaded with the replay panel, not on boot
+if TYPE_CHECKING:  # loaded with the replay and Tune panels, not on boot
     from budgetcore.ui.replay_view import ReplayScreen
+    from budgetcore.ui.tune_view import TuneScreen
 
 window.performance.mark("budgetcore:imported")
 NOTICE_MS = 4000
@@ -144,6 +154,9 @@ class Shell:
         self.replay_written: object = None
         self.replay_last: ReplayScreen | None = None
         self.replay_source: str | None = None
+        self.tune_written: object = None
+        self.tune_last: TuneScreen | None = None
+        self.tune_timer: Any = None
         if not self.taking_over:
             self.paint()
 
@@ -246,6 +259,9 @@ class Shell:
         if self.state.replay.open:
             # The replay (hundreds of plans) redraws in the next frame, after the readouts.
             window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_replay()))
+        if self.state.tune.open:
+            # The Tune panel too; its grid runs in slices (schedule_tune).
+            window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_tune()))
         url = f"#{screen.fragment}" if screen.fragment else window.location.pathname
         if str(window.location.hash) != (f"#{screen.fragment}" if screen.fragment else ""):
             window.history.replaceState(None, "", url)
@@ -389,6 +405,100 @@ class Shell:
         # scripts/bench reads this measure: the replay's re-run and redraw, in the page.
         perf.measure("budgetcore:replay", "budgetcore:replay-start")
 
+    def dispatch_tune(self, event: S.Event) -> None:
+        """An event that changes only the Tune panel (a slice of the grid, a cell
+        hovered or focused): the same reduce, and only that panel is painted."""
+        before = self.state
+        try:
+            self.state = S.reduce(self.state, event)
+        except Exception as exc:
+            self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
+            return
+        if self.state is not before:
+            self.paint_tune()
+
+    def schedule_tune(self) -> None:
+        """The next slice after the browser has handled input (a timeout, not a loop):
+        typing while a grid runs is an event like any other, and the next slice sees
+        the new inputs and starts again (ui.tune_panel.step)."""
+        if self.tune_timer is None and TP.pending(self.state.tune, TP.tune_inputs(self.state)):
+            self.tune_timer = window.setTimeout(create_once_callable(self.step_tune), 0)
+
+    def step_tune(self) -> None:
+        self.tune_timer = None
+        perf = window.performance
+        perf.mark("budgetcore:tune-slice-start")
+        self.dispatch_tune(S.TuneStep())
+        # scripts/bench reads these: one slice of the grid (its reduce and paint), and
+        # the moment the grid is finished (no further slice is scheduled).
+        perf.measure("budgetcore:tune-slice", "budgetcore:tune-slice-start")
+        if self.tune_timer is None:
+            perf.mark("budgetcore:tune-done")
+
+    def paint_tune(self) -> None:
+        state = self.state
+        if not state.tune.open:
+            return
+        key = (
+            id(state.plan),
+            state.stale,
+            state.replay,
+            state.tune,
+            state.lang,
+            state.width,
+            state.export_format,
+        )
+        if self.tune_written != key:
+            self.write_tune(state)
+            self.tune_written = key
+        self.schedule_tune()
+
+    def write_tune(self, state: S.PageState) -> None:
+        from budgetcore.ui import tune_view as TV  # noqa: PLC0415 - with the panel, not on boot
+
+        perf = window.performance
+        perf.mark("budgetcore:tune-start")
+        if self.tune_last is None:
+            q("#tune-fields").innerHTML = TV.tune_controls_html()  # ours, escaped
+            for node in q("#tune-fields").querySelectorAll("[data-i18n]"):
+                node.textContent = t(node.getAttribute("data-i18n"), state.lang)
+        screen = TV.render_tune(state)
+        last = self.tune_last
+        # A cell in hand keeps focus when the maps are written again (its own point moved).
+        active = document.activeElement
+        held = None
+        if active and active.hasAttribute("data-tune-cell"):
+            held = (
+                active.closest("[data-tune-map]").getAttribute("data-tune-map"),
+                active.getAttribute("data-tune-cell"),
+            )
+        write_regions(screen, last)
+        for path, message in screen.field_messages.items():
+            if last is not None and last.field_messages.get(path) == message:
+                continue
+            q(f'[data-tune-msg="{path}"]').textContent = message
+            box = q(f'[data-tune-input="{path}"]')
+            if message:
+                box.setAttribute("aria-invalid", "true")
+            else:
+                box.removeAttribute("aria-invalid")
+        done, total = screen.progress
+        bar = q("#tune-progress")
+        bar.hidden = total == 0
+        bar.max = str(max(total, 1))
+        bar.value = str(done)
+        for node in q("#tune-maps").querySelectorAll('[data-tune-cell][tabindex="0"]'):
+            node.setAttribute("tabindex", "-1")
+        for node in q("#tune-maps").querySelectorAll(f'[data-tune-cell="{screen.focus}"]'):
+            node.setAttribute("tabindex", "0")  # one tab stop per map: the arrows move it
+        if held is not None and not document.activeElement.hasAttribute("data-tune-cell"):
+            cell = q(f'[data-tune-map="{held[0]}"] [data-tune-cell="{held[1]}"]')
+            if cell:
+                cell.focus()
+        self.tune_last = screen
+        # scripts/bench reads this measure: a slice or a redraw of the panel, in the page.
+        perf.measure("budgetcore:tune", "budgetcore:tune-start")
+
     def paint_export(self) -> None:
         # The config module (hashlib, tomllib) loads on first use, after the page is
         # ready: the plan and its charts do not wait for it.
@@ -430,10 +540,36 @@ class Shell:
 
     def on_keydown(self, event: Any) -> None:
         target = target_of(event.target)
+        if target.has("data-tune-cell"):
+            self.on_cell_key(event, target)
+            return
         e = event_of("keydown", target, key=str(event.key), shift=bool(event.shiftKey))
         if e is not None:
             event.preventDefault()  # Enter would submit the form, arrows move the caret
             self.dispatch(e)
+
+    def on_cell_key(self, event: Any, cell: Target) -> None:
+        """A key on a Tune map's cell (ui.dom.cell_key_of): a point chosen, or the focus
+        moved to a neighbouring cell of the same map, which then holds the tab stop."""
+        grid = event.target.closest("[data-tune-map]")
+        e = cell_key_of(cell, target_of(grid), str(event.key)) if grid else None
+        if e is None:
+            return
+        event.preventDefault()  # the arrows would scroll, Space too
+        if isinstance(e, FocusCell):
+            node = grid.querySelector(f'[data-tune-cell="{e.cell}"]')
+            if node:
+                event.target.setAttribute("tabindex", "-1")
+                node.setAttribute("tabindex", "0")
+                node.focus()
+        else:
+            self.dispatch(e)
+
+    def on_point_over(self, event: Any) -> None:
+        cell = event.target.closest(POINT_SELECTOR)
+        e = event_of(str(event.type), target_of(cell)) if cell else None
+        if e is not None:
+            self.dispatch_tune(e)
 
     def on_click(self, event: Any) -> None:
         # closest() gives JsNull (falsy, not None) when nothing matches
@@ -449,6 +585,8 @@ class Shell:
             self.preview_import(str(q("#import-text").value))
         elif action == "download":
             self.download()
+        elif action == "tune-download":  # the Tune panel's export of its chosen point
+            self.download(str(q("#tune-export").textContent))
         elif action == "copy":
             window.navigator.clipboard.writeText(q("#export-text").textContent)
             self.dispatch(S.Noticed("msg.copied"))
@@ -520,14 +658,20 @@ class Shell:
             )
         )
 
+    def on_tune_toggle(self, _event: Any) -> None:
+        self.dispatch(S.TuneToggled(bool(q("#tune").open)))
+
     def on_toggle(self, _event: Any) -> None:
         self.dispatch(S.CurvesToggled(bool(q("#curves").open)))
 
     def on_resize(self, _event: Any) -> None:
         self.dispatch(S.Resized(self.chart_width()))
 
-    def download(self) -> None:
-        body, _diff = R.render_export(self.state)
+    def download(self, body: str | None = None) -> None:
+        """The reviewed config as a file: the export panel's, or ``body`` (the Tune
+        panel's of its chosen point, in the same format)."""
+        if body is None:
+            body, _diff = R.render_export(self.state)
         fmt = self.state.export_format
         mime = "application/toml" if fmt == "toml" else "application/json"
         blob = window.Blob.new(
@@ -568,6 +712,9 @@ def boot() -> None:
     q("#import-file").addEventListener("change", create_proxy(shell.on_file))
     q("#curves").addEventListener("toggle", create_proxy(shell.on_toggle))
     q("#replay").addEventListener("toggle", create_proxy(shell.on_replay_toggle))
+    q("#tune").addEventListener("toggle", create_proxy(shell.on_tune_toggle))
+    app.addEventListener("focusin", create_proxy(shell.on_point_over))
+    app.addEventListener("mouseover", create_proxy(shell.on_point_over))
     q("#replay-file").addEventListener("change", create_proxy(shell.on_replay_file))
     q("#replay-folder").addEventListener("change", create_proxy(shell.on_replay_file))
     q("#replay-timeline").addEventListener("click", create_proxy(shell.on_replay_pointer))

@@ -3,7 +3,7 @@
 Events compare by type and value, never as bare tuples: ``Pinned() != Reset()`` and
 ``FieldTyped("a", "b") != PickerTyped("a", "b")``. They are built on :class:`Event`, a
 slotless base whose one generic ``__init__`` takes the annotated fields in order (so
-defining the 45 classes costs less at boot than NamedTuples, and far less than
+defining the 50 classes costs less at boot than NamedTuples, and far less than
 dataclasses, which compile an ``__init__`` per class); type checkers read them as
 frozen dataclasses (``dataclass_transform``).
 """
@@ -64,6 +64,11 @@ __all__ = [
     "SweepBoundTyped",
     "SweepPathChosen",
     "Toggled",
+    "TuneFieldTyped",
+    "TunePointChosen",
+    "TunePointFocused",
+    "TuneStep",
+    "TuneToggled",
     "Unpinned",
 ]
 
@@ -325,6 +330,28 @@ class ReplayRefreshed(Event):
     with the scenario and the panel (computed here, once per change; never in the view)."""
 
 
+class TuneToggled(Event):
+    open: bool  # the Tune panel (docs/tune.md): nothing is computed while it is closed
+
+
+class TuneFieldTyped(Event):
+    path: str  # a constraint field ("tune.max_unseen", ...)
+    text: str
+
+
+class TuneStep(Event):
+    """One slice of the grid: the shell sends it between frames while a grid runs."""
+
+
+class TunePointFocused(Event):
+    cell: int  # the point hovered or focused (its exact values are shown)
+
+
+class TunePointChosen(Event):
+    k: int  # a cell clicked (or Enter on it), or the chosen point's button
+    s: int
+
+
 AnyEvent = (
     FieldTyped
     | FieldCommitted
@@ -372,4 +399,9 @@ AnyEvent = (
     | PickerClosed
     | ModelChosen
     | PeersUnitChosen
+    | TuneToggled
+    | TuneFieldTyped
+    | TuneStep
+    | TunePointFocused
+    | TunePointChosen
 )

@@ -38,6 +38,7 @@ from budgetcore.inputs.numbers import (
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.scenario.model import Scenario
 from budgetcore.ui.form import Issue, IssueError, Param, too_large_issue
+from budgetcore.ui.memo import Last
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on boot
@@ -738,3 +739,21 @@ def _json_ready(value: Any) -> Any:
 
 
 __all__ += ["cli_args", "log_prices", "option_issue"]
+
+
+_SESSION_TURNS: Last[Source] = Last()
+
+
+def session_turns(panel: ReplayPanel) -> Source:
+    """:func:`turns_of`, the very same value while the source's key is equal (the Tune
+    panel asks once per slice; its job holds on while the turns are the same tuple)."""
+    return _SESSION_TURNS.get(_source_key(panel), lambda: turns_of(panel))
+
+
+def source_waits(panel: ReplayPanel) -> bool:
+    """Whether a field the chosen source reads is invalid, so nothing replays yet (the
+    replay's own rule, without the main form's staleness)."""
+    return _waits(panel, False)
+
+
+__all__ += ["session_turns", "source_waits"]

@@ -102,6 +102,7 @@ from budgetcore.ui.replay_panel import (
     with_texts,
     with_turn_lines,
 )
+from budgetcore.ui.tune_panel import TUNE_HANDLERS
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
@@ -877,6 +878,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     PickerClosed: _picker_closed,
     ModelChosen: _chosen,
     PeersUnitChosen: _peers_unit,
+    **TUNE_HANDLERS,
 }
 
 

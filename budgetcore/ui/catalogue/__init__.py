@@ -42,6 +42,7 @@ AREAS = (
     "timing",
     "timing_inputs",
     "report",
+    "tune",
 )
 
 

@@ -2,14 +2,7 @@
 read as (issue 25; ``budgetcore.report``, ``budgetcore.report_tune``, ``tune``)."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    # What a tune map or a tune choice must not be read as (after phrase.not).
-    "tune.not": (
-        "a forecast for other sessions: these are the modelled cost and history of "
-        "these sessions under this scenario's rules, each point a replay; unseen "
-        "history is what a request leaves out, not what is lost.",
-        "对其他会话的预测:这里是这些会话在本场景规则下的模型化花费与历史,每个点都是一次"
-        "重放;未被看到的历史是请求没有带上的部分,不是丢失的部分。",
-    ),
+    # The tune maps' line is tune.not (the tune area), shared with the page's panel.
     "report.replay-timeline.title": (
         "Session replay: full input per turn against K and M",
         "会话重放:每轮完整输入与 K、M 的对比",
