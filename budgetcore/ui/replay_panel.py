@@ -741,13 +741,15 @@ def _json_ready(value: Any) -> Any:
 __all__ += ["cli_args", "log_prices", "option_issue"]
 
 
-_SESSION_TURNS: Last[Source] = Last()
+_SESSION_TURNS: Last[tuple[Source, ...]] = Last()
 
 
-def session_turns(panel: ReplayPanel) -> Source:
-    """:func:`turns_of`, the very same value while the source's key is equal (the Tune
-    panel asks once per slice; its job holds on while the turns are the same tuple)."""
-    return _SESSION_TURNS.get(_source_key(panel), lambda: turns_of(panel))
+def session_turns(panels: tuple[ReplayPanel, ...]) -> tuple[Source, ...]:
+    """:func:`turns_of` of each panel (one per session of an import), the very same
+    values while the sources' keys are equal: the Tune panel asks once per slice, and
+    its job holds on only while the turns are the same tuples."""
+    key = tuple(_source_key(p) for p in panels)
+    return _SESSION_TURNS.get(key, lambda: tuple(turns_of(p) for p in panels))
 
 
 def source_waits(panel: ReplayPanel) -> bool:

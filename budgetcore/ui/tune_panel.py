@@ -173,15 +173,15 @@ def inputs_of(scenario: Scenario, replay: ReplayPanel) -> TuneInputs | tuple[Pro
         return None
     options = options_of(replay)
     if replay.source != "log" or len(replay.logs) <= 1:
-        source = session_turns(replay)
+        (source,) = session_turns((replay,))
         if source.error:
             return source.error
         name = replay.log_name if replay.source == "log" else replay.source
         return TuneInputs(scenario, ((name, source.turns),), options)
     sessions = []
     unreadable = []
-    for index, log in enumerate(replay.logs):
-        source = session_turns(dataclasses.replace(replay, log_index=index))
+    panels = tuple(dataclasses.replace(replay, log_index=i) for i in range(len(replay.logs)))
+    for log, source in zip(replay.logs, session_turns(panels), strict=True):
         if source.error:
             unreadable.append((log.name, source.error))
         else:
