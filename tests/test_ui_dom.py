@@ -362,6 +362,18 @@ def test_events_with_no_data_are_all_different() -> None:
     assert all(a != b for i, a in enumerate(empty) for b in empty[i + 1 :])
 
 
+def test_events_of_different_types_with_the_same_values_differ() -> None:
+    # The NamedTuple hazard was any two events of one arity comparing equal.
+    made = [cls(*(f"v{i}" for i in range(len(cls._fields)))) for cls in EVENT_TYPES]
+    by_arity: dict[int, list[E.Event]] = {}
+    for e in made:
+        by_arity.setdefault(len(e._fields), []).append(e)
+    assert max(len(v) for v in by_arity.values()) >= 10
+    for same in by_arity.values():
+        assert all(a != b for i, a in enumerate(same) for b in same[i + 1 :])
+        assert len({hash(e) for e in same}) == len(same) or len(set(same)) == len(same)
+
+
 def test_events_are_frozen_and_take_their_fields_in_order() -> None:
     e = E.LinkOpened("#K=1")
     assert (e.fragment, e.browser_lang) == ("#K=1", "en")  # a default
