@@ -418,9 +418,15 @@ class TurnRows(Sequence[TurnRow]):
         return f"TurnRows({list(self)!r})"
 
 
-#: Columns kept as :class:`Ints` while every value fits an int64 (None or a larger
-#: integer turns that column into a tuple: nothing is rounded or clamped).
-_INT_FIELDS = frozenset(k for k, t in TurnRow.__annotations__.items() if t in ("int", "int | None"))
+#: The fields that are not integers (a flag, a text, a fraction, the scenario): kept as
+#: tuples. Every other column is kept as :class:`Ints` while every value fits an int64
+#: (a None or a larger integer turns that column into a tuple: nothing is rounded or
+#: clamped). tests/test_replay.py checks that the others are all ``int`` fields (a
+#: flag stored as an integer would read back as 0 or 1).
+NOT_INT_FIELDS = frozenset(
+    {"trigger_reached", "admitted", "status", "run_fate", "run_end_s", "scenario"}
+)
+_INT_FIELDS = frozenset(TurnRow._fields) - NOT_INT_FIELDS
 _CHUNK = 2048
 
 
