@@ -5,6 +5,7 @@ and the registry's search keys made on the first search."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -31,6 +32,10 @@ from budgetcore.replay.model import (
     TurnRow,
     TurnRows,
     columns,
+    decimal_of,
+    money_text,
+    row_dicts_of,
+    units_text,
 )
 from budgetcore.replay.simulate import replay
 from budgetcore.scenario.model import Scenario
@@ -137,6 +142,50 @@ def test_rows_read_from_columns_are_the_rows_and_keep_their_types(case: int) -> 
     assert again == result
     assert hash(again.rows) == hash(result.rows)
     assert result.rows[-1].plan.funnel.full_input == result.rows[-1].full_input
+
+
+def _timed_replay() -> tuple[Scenario, list[Turn], ReplayOptions]:
+    from budgetcore.replay.options import parse_options  # noqa: PLC0415
+
+    turns = [Turn(added=9_000, output=300, gap_ms=20_000) for _ in range(60)]
+    opts = parse_options(
+        {
+            "timing": {"gap_ms": 20000, "duration": {"fixed_s": "30"}},
+            "retries": {"failure_rate": "0.3", "seed": 2},
+        }
+    )
+    return Scenario(), turns, dataclasses.replace(opts, main_prices=PRICES)
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_row_dicts_from_columns_are_each_rows_as_dict(case: int) -> None:
+    scenario, turns, options = (*_replays(), _timed_replay())[case]
+    result = replay(scenario, turns, options)
+    want = [r.as_dict(result.timed) for r in result.rows]
+    got = list(row_dicts_of(result.rows, result.timed))
+    assert got == want
+    assert [list(d) for d in got] == [list(d) for d in want]  # the keys' order too
+    assert [type(v) for d in got for v in d.values()] == [type(v) for d in want for v in d.values()]
+    assert list(row_dicts_of(tuple(result.rows), result.timed)) == want  # plain rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    units=st.one_of(
+        st.none(),
+        st.integers(min_value=-(10**6), max_value=10**30),
+        st.integers(min_value=10**119, max_value=10**121),
+    ),
+    places=st.integers(min_value=0, max_value=30),
+)
+def test_money_text_from_units_is_the_decimals(units: int | None, places: int) -> None:
+    try:
+        want = decimal_of(units, places)
+    except ArithmeticError as exc:  # past MONEY's 120 digits: the same error either way
+        with pytest.raises(type(exc)):
+            units_text(units, places)
+        return
+    assert units_text(units, places) == (None if want is None else money_text(want))
 
 
 # ---------------------------------------------------------------- a Codex request

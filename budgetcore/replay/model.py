@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import partial
+from itertools import repeat
 from typing import Any, NamedTuple, overload
 
 from budgetcore.core.plan import Plan, plan
@@ -50,6 +51,8 @@ __all__ = [
     "columns",
     "decimal_of",
     "money_text",
+    "row_dicts_of",
+    "units_text",
 ]
 
 STATUSES: tuple[str, ...] = (
@@ -252,6 +255,73 @@ def decimal_of(units: int | None, places: int) -> Decimal | None:
     if units is None:
         return None
     return MONEY.scaleb(Decimal(units), -places)  # the traps forbid rounding
+
+
+#: Units below this have at most MONEY's 120 digits: scaleb would neither round nor raise.
+_MONEY_UNITS = 10**MONEY.prec
+
+
+def units_text(units: int | None, places: int) -> str | None:
+    """``money_text(decimal_of(units, places))`` from the integers alone: the same
+    digits, with no Decimal built (a row's four costs, 200,000 rows). Anything but a
+    non-negative count of at most 120 digits goes the Decimal way (tests/test_fast_paths.py
+    holds the two equal)."""
+    if units is None:
+        return None
+    if 0 <= units < _MONEY_UNITS and places >= 0:
+        if not places:
+            return str(units)
+        whole, part = divmod(units, 10**places)
+        return f"{whole}.{part:0{places}d}"
+    value = decimal_of(units, places)
+    assert value is not None
+    return money_text(value)
+
+
+_PLAIN_KEYS = ROW_KEYS[: ROW_KEYS.index("cost_main")]  # the fields as they are
+_RUNS = frozenset({"run", "recompress"})
+
+
+def row_dicts_of(rows: Sequence[TurnRow], timed: bool = False) -> Iterator[dict[str, Any]]:
+    """``row.as_dict(timed)`` of every row, in order, read from the replay's columns
+    where it has them (one ``zip`` over the columns, no row object and no getattr per
+    key): the same keys in the same order and the same values."""
+    if not isinstance(rows, TurnRows):
+        yield from (r.as_dict(timed) for r in rows)
+        return
+    col = dict(zip(TurnRow._fields, rows._cols, strict=True))
+    fields = zip(*(col[k] for k in _PLAIN_KEYS), strict=True)
+    money = zip(
+        col["main_units"],
+        col["summary_units"],
+        col["cumulative_units"],
+        col["money_places"],
+        col["cumulative_tokens"],
+        col["status"],
+        strict=True,
+    )
+    timing = zip(*(col[k] for k in TIMING_ROW_KEYS), strict=True) if timed else repeat(())
+    for values, (main, summary, total, places, tokens, status), times in zip(
+        fields, money, timing, strict=False
+    ):
+        out = dict(zip(_PLAIN_KEYS, values, strict=True))
+        out["cost_main"] = units_text(main, places)
+        out["cost_summary"] = units_text(summary, places)
+        out["cost"] = (
+            None if main is None or summary is None else units_text(main + summary, places)
+        )
+        out["cumulative_cost"] = units_text(total, places)
+        out["cumulative_tokens"] = tokens
+        out["run"] = status in _RUNS
+        if timed:
+            time_ms, fate, tries, unknown, start, end = times
+            out["time_ms"] = time_ms
+            out["run_fate"] = fate
+            out["run_tries"] = tries
+            out["run_unknown_tries"] = unknown
+            out["run_start_ms"] = start
+            out["run_end_s"] = None if end is None else str(end)
+        yield out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
