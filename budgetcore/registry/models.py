@@ -500,9 +500,7 @@ def parse_registry(text: str | bytes) -> Registry:
         extra = raw[-1] if isinstance(raw[-1], dict) else None
         name, provider_index, inp, out, *prices = raw if extra is None else raw[:-1]
         padded = (*prices, None, None, None, None, None)
-        rows.append(
-            _Row(name, providers[provider_index], inp, out, padded[:5], extra)  # type: ignore[arg-type]
-        )
+        rows.append(_Row(name, providers[provider_index], inp, out, padded[:5], extra))
     aliases = {a: (t, src) for a, t, src in data.get("aliases", ())}
     index = {r.name: r for r in rows}
     return Registry(provenance, tuple(rows), index, aliases, frozenset(providers))
