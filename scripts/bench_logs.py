@@ -62,7 +62,7 @@ def main() -> None:
     ap.add_argument("--claude-requests", type=int, default=0, help="instead of --claude-mb")
     ap.add_argument("--baseline", help="another checkout's root, timed as 'before' rows")
     args = ap.parse_args()
-    out = Path(args.dir)
+    out = Path(args.dir).resolve()  # ccusage runs in another folder
     size = f"{args.claude_requests}r" if args.claude_requests else str(args.claude_mb)
     stamp = out / f".made-{size}-{args.codex_requests}"
     if not stamp.exists():
