@@ -453,6 +453,10 @@ class Shell:
         self.dispatch(S.FieldNudged(path, steps))
 
     def on_click(self, event):
+        nav = event.target.closest("[data-nav]")
+        if nav:
+            self.go_to(str(nav.getAttribute("data-nav")))
+            return
         option = event.target.closest("[data-model]")
         if option:  # closest() gives JsNull (falsy, not None) when nothing matches
             section = str(option.getAttribute("data-picker-option"))
@@ -489,6 +493,24 @@ class Shell:
             self.dispatch(S.Noticed("msg.link-copied"))
         elif target.hasAttribute("data-experiment"):
             self.dispatch(S.ExperimentRun(str(target.getAttribute("data-experiment"))))
+
+    def go_to(self, section_id):
+        """The navigation: scroll a section into view and move the focus to its heading
+        (a folded panel opens, as a click on its summary would). Scrolling only: the
+        location's fragment holds the scenario and is never touched."""
+        section = q(f"#{section_id}")
+        if not section:
+            return
+        if section.tagName == "DETAILS" and not section.open:
+            section.open = True  # its toggle event then opens the panel's model
+        heading = section.querySelector(":scope > summary, :scope > h2") or section
+        if not heading.matches("summary, [tabindex]"):
+            heading.setAttribute("tabindex", "-1")  # focusable by script, not in the tab order
+        entries = window.Object.fromEntries
+        section.scrollIntoView(to_js({"block": "start"}, dict_converter=entries))
+        heading.focus(to_js({"preventScroll": True}, dict_converter=entries))
+        if not window.matchMedia("(min-width: 1000px)").matches:
+            q("#nav .nav-menu").open = False  # the phone's menu closes behind the move
 
     def on_mousedown(self, event):
         if event.target.closest("[data-model]"):

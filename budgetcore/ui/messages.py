@@ -2374,3 +2374,7 @@ CATALOGUE.update(
         "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
     }
 )
+# Until the catalogue is split by area: the navigation's area (issue 25).
+from budgetcore.ui.catalogue.nav import MESSAGES as _NAV  # noqa: E402
+
+CATALOGUE.update(_NAV)

@@ -29,6 +29,7 @@ from budgetcore.ui.form import (
 )
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import CATALOGUE, count, t
+from budgetcore.ui.nav import nav_html
 from budgetcore.ui.state import (
     PICKER_MIN_CHARS,
     PICKER_SECTIONS,
@@ -1523,6 +1524,7 @@ def shell_html() -> dict[str, Markup]:
         "readouts": readouts_html(),
         "key-readouts": key_readouts_html(),
         "sample-averages": averages_html(),
+        "nav-list": nav_html(),
     }
 
 
