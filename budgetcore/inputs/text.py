@@ -87,16 +87,30 @@ def _limit_text(limit: int) -> str:
     return shown if shown.endswith("bytes") else f"{shown} ({limit:,} bytes)"
 
 
-def too_large(what: str, limit: int | None = None) -> ScenarioError:
+def too_large(
+    what: str, limit: int | None = None, size: int | None = None, *, at_least: bool = False
+) -> ScenarioError:
     """The one error for an input above its size limit (``what`` names the input as the
     user sees it: ``config``, ``--seed``; its limit defaults to the table's for ``what``).
+    With ``size``, its size in bytes as known before reading it (a file's size), or a
+    lower bound with ``at_least`` (a pasted text's length in UTF-16 code units, which
+    its UTF-8 bytes are never fewer than).
 
     >>> print(too_large("query", 256))
     query is larger than its limit of 256 bytes
+    >>> print(too_large("config", size=5_242_880))
+    config is 5,242,880 bytes, larger than its limit of 1 MiB (1,048,576 bytes)
+    >>> print(too_large("config", size=5_242_880, at_least=True))
+    config is at least 5,242,880 bytes, larger than its limit of 1 MiB (1,048,576 bytes)
     """
     cap = limit_of(what) if limit is None else limit
-    rule = f"is larger than its limit of {_limit_text(cap)}"
-    return ScenarioError([Problem.coded(what, rule, "too-large", limit=size_text(cap))])
+    if size is None:
+        rule = f"is larger than its limit of {_limit_text(cap)}"
+        return ScenarioError([Problem.coded(what, rule, "too-large", limit=size_text(cap))])
+    least = "at least " if at_least else ""
+    rule = f"is {least}{size:,} bytes, larger than its limit of {_limit_text(cap)}"
+    code = "too-large-least" if at_least else "too-large-size"
+    return ScenarioError([Problem.coded(what, rule, code, limit=size_text(cap), size=f"{size:,}")])
 
 
 def utf8_size_above(text: str, limit: int) -> bool:
