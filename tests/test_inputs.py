@@ -206,8 +206,8 @@ def test_a_table_where_a_value_belongs_is_refused_never_an_empty_section(
 
 def test_every_limit_is_stated_once_in_bytes() -> None:
     assert set(SIZE_LIMITS) == {
-        "scenario", "config", "options", "generate", "samples", "turns", "cases",
-        "fragment", "log", "log-line", "page-log", "query", "seed", "field", "axis",
+        "scenario", "config", "options", "generate", "samples", "turns", "page-turns",
+        "cases", "fragment", "log", "log-line", "page-log", "query", "seed", "field", "axis",
     }  # fmt: skip
     assert SIZE_LIMITS["seed"] >= len(f"{MAX_SEED:,}")
     assert [size_text(SIZE_LIMITS[k]) for k in ("scenario", "log", "query")] == [

@@ -50,7 +50,10 @@ SIZE_LIMITS: Mapping[str, int] = MappingProxyType(
         "options": 1 * MIB,  # replay/report --options
         "generate": 64 * KIB,  # replay/report --generate (inline or a file)
         "samples": 1 * MIB,  # the page's pasted samples
-        "turns": 64 * MIB,  # replay/report --turns, the page's pasted turns
+        "turns": 64 * MIB,  # replay/report --turns
+        # The page's pasted turns: a text box is re-read on every keystroke, so it holds
+        # what a person pastes (about 30,000 turns), not a whole file's worth.
+        "page-turns": 1 * MIB,
         "cases": 64 * MIB,  # pytest --budget-cases
         "fragment": 64 * KIB,  # --fragment, the page's link
         "log": 1 * GIB,  # replay/report --log, each file (read line by line)
