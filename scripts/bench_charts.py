@@ -17,8 +17,7 @@ from functools import partial
 from budgetcore import Scenario, parse_scenario, plan
 from budgetcore.core.plan import Plan
 from budgetcore.explore.curves import sweep, sweep_values
-from budgetcore.ui import svg
-from budgetcore.ui.svg import curves_chart, plan_charts
+from budgetcore.ui.svg import bars, curves_chart, plan_charts
 
 
 def _ms(run: Callable[[], object], repeat: int = 200) -> str:
@@ -37,7 +36,7 @@ def main() -> None:
     pinned = plan(parse_scenario({"config": {"trigger_tokens": 50_000}}))
 
     def cold(width: int, a: Plan | None) -> None:
-        svg._chart_figure.cache_clear()  # a full redraw: no chart reused
+        bars._chart_figure.cache_clear()  # a full redraw: no chart reused
         plan_charts(golden, "en", width=width, pinned=a)
 
     print("plan_charts, all three drawn, 640 px:", _ms(lambda: cold(640, None)))

@@ -19,7 +19,7 @@ from budgetcore.scenario.export import HEADER_TEXTS, english, export_toml
 from budgetcore.ui import render as R
 from budgetcore.ui import state as S
 from budgetcore.ui.messages import CATALOGUE, t
-from budgetcore.ui.nav import SECTIONS, nav_html
+from budgetcore.ui.view.nav import SECTIONS, nav_html
 from budgetcore.ui.prerender import first_screen, prerender
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,6 +7,8 @@ writes what changed since the last screen.
 
 import gc
 import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
@@ -18,24 +20,55 @@ from budgetcore import ScenarioError, parse_scenario_json, plan  # noqa: E402 - 
 from budgetcore.inputs.text import limit_of  # noqa: E402
 from budgetcore.ui import render as R  # noqa: E402
 from budgetcore.ui import state as S  # noqa: E402
+from budgetcore.ui.dom import CLICK_SELECTORS, Target, click_of, event_of  # noqa: E402
 from budgetcore.ui.form import FIELDS  # noqa: E402
 from budgetcore.ui.messages import t  # noqa: E402
+
+if TYPE_CHECKING:  # loaded with the replay panel, not on boot
+    from budgetcore.ui.replay_view import ReplayScreen
 
 window.performance.mark("budgetcore:imported")
 NOTICE_MS = 4000
 
 
-def q(selector):
+def target_of(element: Any) -> Target:
+    """What ``budgetcore.ui.dom`` reads off a DOM element: its data-* attributes, value,
+    checked state and input type (a missing property raises AttributeError in Pyodide)."""
+    attrs = {}
+    for js_name in element.getAttributeNames():
+        name = str(js_name)
+        if name.startswith("data-"):
+            attrs[name] = str(element.getAttribute(name))
+    value = getattr(element, "value", None)
+    return Target(
+        attrs,
+        "" if value is None else str(value),
+        bool(getattr(element, "checked", False)),
+        str(getattr(element, "type", "") or ""),
+    )
+
+
+def q(selector: str) -> Any:
     return document.querySelector(selector)
 
 
-def write_html(regions):
+def write_html(regions: Mapping[str, str]) -> None:
     """``innerHTML`` of each element (by id): markup built by budgetcore.ui.markup, escaped."""
     for rid, markup in regions.items():
         q(f"#{rid}").innerHTML = markup
 
 
-def write_regions(screen, last):
+class Regions(Protocol):
+    """A screen's regions: markup and text by element id (the page's or the replay's)."""
+
+    @property
+    def html(self) -> Mapping[str, str]: ...
+
+    @property
+    def text(self) -> Mapping[str, str]: ...
+
+
+def write_regions(screen: Regions, last: Regions | None) -> None:
     """Write each region (by element id) whose markup or text changed since ``last``."""
     write_html(
         {rid: m for rid, m in screen.html.items() if last is None or last.html.get(rid) != m}
@@ -45,7 +78,7 @@ def write_regions(screen, last):
             q(f"#{rid}").textContent = text
 
 
-def settle_gc():
+def settle_gc() -> None:
     """Keep the cycle collector off the input path once the page's long-lived data is in.
 
     The registry and the peers are tens of thousands of objects that live as long as the
@@ -62,7 +95,7 @@ def settle_gc():
 
 
 class Shell:
-    def __init__(self):
+    def __init__(self) -> None:
         q("#boot-stage").textContent = "Drawing the plan"
         state = S.initial_state(width=self.chart_width())
         self.state = S.reduce(
@@ -100,20 +133,21 @@ class Shell:
             # Folded on a phone, where results come first; open beside them on a desktop.
             for node in document.querySelectorAll("details[data-fold]"):
                 node.open = True
-        self.last = None
-        self.lang = None
+        self.last: R.Screen | None = None
+        self.lang: str | None = None
         self.export_ready = False
-        self.export_written = None
-        self.curves_written = None
-        self.peers_written = None
-        self.notice_timer = None
-        self.replay_written = None
-        self.replay_last = None
-        self.replay_source = None
+        # What each deferred panel was last drawn from: drawn again when it changes.
+        self.export_written: object = None
+        self.curves_written: object = None
+        self.peers_written: object = None
+        self.notice_timer: Any = None
+        self.replay_written: object = None
+        self.replay_last: ReplayScreen | None = None
+        self.replay_source: str | None = None
         if not self.taking_over:
             self.paint()
 
-    def adopt(self):
+    def adopt(self) -> None:
         """The screen a taken-over page shows (see __init__), rendered once the page is
         ready, with nothing written: the next paint writes only what changed from it."""
         if self.taking_over and self.last is None:  # else a paint came first and did it
@@ -121,10 +155,10 @@ class Shell:
             self.lang = self.last.lang
 
     # ---------------------------------------------------------------- state
-    def chart_width(self):
+    def chart_width(self) -> int:
         return self.box_width("#chart-funnel")
 
-    def box_width(self, selector):
+    def box_width(self, selector: str) -> int:
         # Charts draw at their box's real width (12 px text at any width): its inner
         # width, without its padding.
         box = q(selector)
@@ -133,7 +167,7 @@ class Shell:
         width = int(box.clientWidth - pad)
         return width if width > 0 else 640
 
-    def dispatch(self, event):
+    def dispatch(self, event: S.Event) -> None:
         """Replace the state with reduce(state, event); a failure changes nothing but
         the message that says so."""
         try:
@@ -148,7 +182,7 @@ class Shell:
             )
 
     # ---------------------------------------------------------------- painting
-    def retext(self, lang):
+    def retext(self, lang: str) -> None:
         document.documentElement.lang = "zh-CN" if lang == "zh" else "en"
         q("#lang").value = lang
         for node in document.querySelectorAll("[data-i18n]"):
@@ -157,7 +191,7 @@ class Shell:
             node.setAttribute("aria-label", t(node.getAttribute("data-i18n-aria"), lang))
         write_html(R.language_html(lang))
 
-    def paint(self):
+    def paint(self) -> None:
         screen = R.render(self.state)
         last = self.last
         if screen.lang != self.lang:
@@ -216,7 +250,7 @@ class Shell:
         if str(window.location.hash) != (f"#{screen.fragment}" if screen.fragment else ""):
             window.history.replaceState(None, "", url)
 
-    def paint_fields(self, screen, last):
+    def paint_fields(self, screen: R.Screen, last: R.Screen | None) -> None:
         for path, view in screen.fields.items():
             if last is not None and last.fields[path] == view:
                 continue
@@ -238,7 +272,7 @@ class Shell:
                 slider.setAttribute("aria-valuetext", view.valuetext)
                 slider.dataset.empty = "true" if view.empty else "false"
 
-    def paint_pickers(self, screen):
+    def paint_pickers(self, screen: R.Screen) -> None:
         for section, view in screen.pickers.items():
             node = q(f'[data-picker="{section}"]')
             if node.value != view.query:
@@ -256,7 +290,7 @@ class Shell:
                         to_js({"block": "nearest"}, dict_converter=window.Object.fromEntries)
                     )
 
-    def load_model_data(self):
+    def load_model_data(self) -> None:
         # The registry (3,205 models) and the peers' rules parse after "ready", from a
         # timeout: the first plan on screen never waits for them.
         try:
@@ -268,19 +302,19 @@ class Shell:
             registry = default_registry()
             # scripts/bench reads this measure: the registry's import, read and parse.
             perf.measure("budgetcore:registry-parse", "budgetcore:registry-start")
-            event = S.ModelDataLoaded(registry, default_peers())
+            event: S.Event = S.ModelDataLoaded(registry, default_peers())
         except Exception as exc:
             event = S.Failed(f"{type(exc).__name__}: {exc}")
         self.dispatch(event)
         settle_gc()
 
-    def paint_peers(self):
+    def paint_peers(self) -> None:
         markup = R.render_peers(self.state)
         if markup != self.peers_written:
             q("#peers-out").innerHTML = markup  # ours, escaped
             self.peers_written = markup
 
-    def paint_curves(self):
+    def paint_curves(self) -> None:
         state = self.state
         if not state.sweep.open or state.stale:
             return
@@ -295,7 +329,7 @@ class Shell:
         perf.measure("budgetcore:sweep", "budgetcore:sweep-start")
         self.curves_written = key
 
-    def paint_replay(self):
+    def paint_replay(self) -> None:
         state = self.state
         if not state.replay.open:
             return
@@ -341,7 +375,7 @@ class Shell:
         # scripts/bench reads this measure: the replay's re-run and redraw, in the page.
         perf.measure("budgetcore:replay", "budgetcore:replay-start")
 
-    def paint_export(self):
+    def paint_export(self) -> None:
         # The config module (hashlib, tomllib) loads on first use, after the page is
         # ready: the plan and its charts do not wait for it.
         self.export_ready = True
@@ -354,12 +388,12 @@ class Shell:
         q("#export-diff").innerHTML = diff  # ours, escaped
         self.export_written = key
 
-    def clear_notice_later(self):
+    def clear_notice_later(self) -> None:
         if self.notice_timer is not None:
             window.clearTimeout(self.notice_timer)
         notice = self.state.notice
 
-        def clear():
+        def clear() -> None:
             self.notice_timer = None
             if self.state.notice == notice:
                 self.dispatch(S.Noticed(""))
@@ -367,121 +401,41 @@ class Shell:
         self.notice_timer = window.setTimeout(create_once_callable(clear), NOTICE_MS)
 
     # ---------------------------------------------------------------- events
-    def event_of(self, target):
-        """The page event an input on ``target`` means, or None."""
-        section = target.getAttribute("data-picker")
-        if section:
-            return S.PickerTyped(section, str(target.value))
-        if target.hasAttribute("data-peers-unit"):
-            return S.PeersUnitChosen(str(target.value))
-        path = target.getAttribute("data-slider")
-        if path:
-            return S.SliderMoved(path, int(target.value))
-        path = target.getAttribute("data-input")
-        if path:
-            if FIELDS[path].kind == "bool":
-                return S.Toggled(path, bool(target.checked))
-            return S.FieldTyped(path, str(target.value))
-        if target.getAttribute("data-toggle") == "summary_model":
-            return S.SummarySameToggled(bool(target.checked))
-        part = target.getAttribute("data-sweep")
-        if part == "path":
-            return S.SweepPathChosen(str(target.value))
-        if part in ("low", "high"):
-            return S.SweepBoundTyped(part, str(target.value))
-        path = target.getAttribute("data-replay-input")
-        if path:
-            if target.type == "checkbox":
-                return S.ReplayFieldTyped(path, "true" if target.checked else "false")
-            return S.ReplayFieldTyped(path, str(target.value))
-        if target.hasAttribute("data-replay-log-model"):
-            return S.ReplayLogModelToggled(bool(target.checked))
-        if target.hasAttribute("data-replay-source"):
-            return S.ReplaySourceChosen(str(target.value))
-        if target.hasAttribute("data-replay-turns"):
-            return S.ReplayTurnsTyped(str(target.value))
-        if target.hasAttribute("data-replay-scrub"):
-            return S.ReplayScrubbed(int(target.value))
-        if target.hasAttribute("data-samples"):
-            return S.SamplesTyped(str(target.value))
-        if target.hasAttribute("data-import-text"):
-            return S.ImportTyped(str(target.value))
-        if target.hasAttribute("data-lang"):
-            return S.LanguageChosen(str(target.value))
-        if target.hasAttribute("data-export-format"):
-            return S.ExportFormatChosen(str(target.value))
-        if target.getAttribute("data-preset") == "main_model" and target.value:
-            return S.PresetChosen(str(target.value))
-        return None
-
-    def on_input(self, event):
+    def on_input(self, event: Any) -> None:
         try:
-            e = self.event_of(event.target)
+            e = event_of("input", target_of(event.target))
         except Exception as exc:
             e = S.Failed(f"{type(exc).__name__}: {exc}")
         if e is not None:
             self.dispatch(e)
 
-    def on_change(self, event):
-        path = event.target.getAttribute("data-input")
-        if path and FIELDS[path].kind != "bool":
-            self.dispatch(S.FieldCommitted(path))
+    def on_change(self, event: Any) -> None:
+        e = event_of("change", target_of(event.target))
+        if e is not None:
+            self.dispatch(e)
 
-    def on_keydown(self, event):
-        key = str(event.key)
-        section = event.target.getAttribute("data-picker")
-        if section:
-            picker_events = {
-                "ArrowDown": lambda: S.PickerMoved(section, 1),
-                "ArrowUp": lambda: S.PickerMoved(section, -1),
-                "Enter": lambda: S.PickerEntered(section),
-                "Escape": lambda: S.PickerClosed(section),
-            }
-            if key in picker_events:
-                event.preventDefault()  # Enter would submit the form, arrows move the caret
-                self.dispatch(picker_events[key]())
-            return
-        path = event.target.getAttribute("data-input")
-        if (
-            key not in ("ArrowUp", "ArrowDown")
-            or not path
-            or FIELDS[path].kind in ("bool", "average")
-        ):
-            return
-        event.preventDefault()
-        steps = (1 if key == "ArrowUp" else -1) * (10 if event.shiftKey else 1)
-        self.dispatch(S.FieldNudged(path, steps))
+    def on_keydown(self, event: Any) -> None:
+        target = target_of(event.target)
+        e = event_of("keydown", target, key=str(event.key), shift=bool(event.shiftKey))
+        if e is not None:
+            event.preventDefault()  # Enter would submit the form, arrows move the caret
+            self.dispatch(e)
 
-    def on_click(self, event):
+    def on_click(self, event: Any) -> None:
         nav = event.target.closest("[data-nav]")
-        if nav:
+        if nav:  # a move on the page only: no page event
             self.go_to(str(nav.getAttribute("data-nav")))
             return
-        option = event.target.closest("[data-model]")
-        if option:  # closest() gives JsNull (falsy, not None) when nothing matches
-            section = str(option.getAttribute("data-picker-option"))
-            self.dispatch(S.ModelChosen(section, str(option.getAttribute("data-model"))))
-            return
-        session = event.target.closest("[data-replay-session]")
-        if session:
-            self.dispatch(S.ReplayLogChosen(int(session.getAttribute("data-replay-session"))))
-            return
-        target = event.target.closest("[data-action], [data-experiment]")
-        if not target:  # JsNull: the click was not on one of ours
-            return
-        action = target.getAttribute("data-action")
-        simple = {
-            "engine-drops": S.EngineDrops,
-            "pin": S.Pinned,
-            "unpin": S.Unpinned,
-            "reset": S.Reset,
-            "example-samples": S.ExampleSamples,
-            "import-apply": S.ImportApplied,
-            "import-cancel": S.ImportCancelled,
-        }
-        if action in simple:
-            self.dispatch(simple[action]())
-        elif action == "import":
+        # closest() gives JsNull (falsy, not None) when nothing matches
+        found = [event.target.closest(selector) for selector in CLICK_SELECTORS]
+        e = click_of(*(target_of(el) if el else None for el in found))
+        if isinstance(e, str):
+            self.shell_action(e)
+        elif e is not None:
+            self.dispatch(e)
+
+    def shell_action(self, action: str) -> None:
+        if action == "import":
             self.preview_import(str(q("#import-text").value))
         elif action == "download":
             self.download()
@@ -491,10 +445,8 @@ class Shell:
         elif action == "copy-link":
             window.navigator.clipboard.writeText(str(window.location.href))
             self.dispatch(S.Noticed("msg.link-copied"))
-        elif target.hasAttribute("data-experiment"):
-            self.dispatch(S.ExperimentRun(str(target.getAttribute("data-experiment"))))
 
-    def go_to(self, section_id):
+    def go_to(self, section_id: str) -> None:
         """The navigation: scroll a section into view and move the focus to its heading
         (a folded panel opens, as a click on its summary would). Scrolling only: the
         location's fragment holds the scenario and is never touched."""
@@ -512,20 +464,20 @@ class Shell:
         if not window.matchMedia("(min-width: 1000px)").matches:
             q("#nav .nav-menu").open = False  # the phone's menu closes behind the move
 
-    def on_mousedown(self, event):
+    def on_mousedown(self, event: Any) -> None:
         if event.target.closest("[data-model]"):
             event.preventDefault()  # the picker keeps focus, so its list stays for the click
 
-    def on_focusout(self, event):
-        section = event.target.getAttribute("data-picker")
-        if section:
-            self.dispatch(S.PickerClosed(section))
+    def on_focusout(self, event: Any) -> None:
+        e = event_of("focusout", target_of(event.target))
+        if e is not None:
+            self.dispatch(e)
 
-    def preview_import(self, text):
+    def preview_import(self, text: str) -> None:
         mode = q("[data-import-mode]:checked")
         self.dispatch(S.ImportPreviewed(text, str(mode.value) if mode else "replace"))
 
-    async def on_file(self, event):
+    async def on_file(self, event: Any) -> None:
         try:
             files = event.target.files
             if files.length:
@@ -539,7 +491,7 @@ class Shell:
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
-    async def on_replay_file(self, event):
+    async def on_replay_file(self, event: Any) -> None:
         """One or more files, or a folder (its files' relative paths): their bytes go
         to the reader at once, parsed into numbers; nothing of the text is kept."""
         try:
@@ -560,10 +512,10 @@ class Shell:
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
-    def on_replay_toggle(self, _event):
+    def on_replay_toggle(self, _event: Any) -> None:
         self.dispatch(S.ReplayToggled(bool(q("#replay").open)))
 
-    def on_replay_pointer(self, event):
+    def on_replay_pointer(self, event: Any) -> None:
         svg = event.target.closest("[data-chart=replay-timeline]")
         if not svg:
             return
@@ -576,13 +528,13 @@ class Shell:
             )
         )
 
-    def on_toggle(self, _event):
+    def on_toggle(self, _event: Any) -> None:
         self.dispatch(S.CurvesToggled(bool(q("#curves").open)))
 
-    def on_resize(self, _event):
+    def on_resize(self, _event: Any) -> None:
         self.dispatch(S.Resized(self.chart_width()))
 
-    def download(self):
+    def download(self) -> None:
         body, _diff = R.render_export(self.state)
         fmt = self.state.export_format
         mime = "application/toml" if fmt == "toml" else "application/json"
@@ -598,7 +550,7 @@ class Shell:
 
 
 # ---------------------------------------------------------------- hooks for tests and users
-def plan_json(text):
+def plan_json(text: str) -> str:
     """Plan a scenario JSON text with the very code the page runs."""
     try:
         return json.dumps(plan(parse_scenario_json(text)).as_dict())
@@ -606,12 +558,12 @@ def plan_json(text):
         return json.dumps({"error": exc.one_line()})
 
 
-def plan_batch_json(text):
+def plan_batch_json(text: str) -> str:
     """Plan a JSON array of scenarios; a JSON array of plans (or errors) comes back."""
     return json.dumps([json.loads(plan_json(json.dumps(item))) for item in json.loads(text)])
 
 
-def boot():
+def boot() -> None:
     shell = Shell()
     window.performance.mark("budgetcore:rendered")
     app = q("#app")

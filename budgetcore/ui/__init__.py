@@ -1,19 +1,24 @@
-"""The controller page as pure Python: state, messages, form, markup and charts.
+"""The controller page as pure Python: model, events, update, view and charts.
 
 Seams, one job each:
 
-- ``messages``: the one message catalogue (English and Chinese, keyed, with parameters).
+- ``model``: the frozen ``PageState`` and its parts.
+- ``events``: one small frozen event per way something reaches the page.
+- ``update``: ``reduce(state, event) -> state``, the only way the page changes.
+- ``dom``: the DOM-to-event table the shell calls.
+- ``catalogue``: the one message catalogue (English and Chinese, keyed, by area).
 - ``markup``: the small HTML builder that always escapes.
 - ``form``: each field's label, unit, slider map and the parse-and-validate step.
-- ``state``: the frozen page state, its events and ``reduce(state, event) -> state``.
-- ``problems``: core problems (a config, pasted samples, a link) as catalogue sentences.
+- ``problems``: every problem line (form issues and core problems) as catalogue sentences.
+- ``view``: ``render(state) -> Screen``, everything the browser shell writes, by region.
 - ``svg``: the charts (funnel, branch, work, curves, peers), from plan values to markup.
-- ``render``: ``render(state) -> Screen``, everything the browser shell writes.
-- ``replay_panel`` / ``replay_view``: the session replay panel's state and its markup.
+- ``memo``: one remembered drawing per region, keyed by value.
+- ``replay_panel`` / ``replay_view`` / ``replay_logs``: the session replay panel.
 - ``prerender``: the build's first view, written from the same ``Screen``.
 
-``web/main.py`` only turns DOM events into events, calls ``reduce`` and ``render``, and
-writes the result.
+``state``, ``messages`` and ``render`` are the old names of ``model``/``events``/``update``,
+``catalogue`` and ``view``, kept as shims. ``web/main.py`` only turns DOM events into
+events (through ``dom``), calls ``reduce`` and ``render``, and writes the result.
 """
 
 __all__: list[str] = []

@@ -2,9 +2,9 @@
 
 Every way a value reaches the page — typing, a slider, a key, a link, an import, an
 experiment, a reset — ends in :func:`parse_text` for its field, then in the scenario's
-cross-key rules (``budgetcore.scenario.CROSS_KEY_RULES``). A problem is data
+cross-key rules (``budgetcore.scenario.fields.LIMIT_RULES``). A problem is data
 (:class:`Issue`: a catalogue code and parameters); its sentence is rendered in the
-reader's language by ``budgetcore.ui.messages``.
+reader's language by :func:`budgetcore.ui.problems.issue_text`.
 """
 
 from __future__ import annotations

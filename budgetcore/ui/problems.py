@@ -1,13 +1,16 @@
-"""Core problems (a config import, pasted samples, a link, a scenario) as sentences in
-the reader's language, rendered from each problem's code and parameters — never by
-editing the English rule the CLI prints."""
+"""Every problem line the page shows, in the reader's language: the form's issues
+(:class:`budgetcore.ui.form.Issue`, ``problem.*`` codes) and core problems (a config
+import, pasted samples, a link, a scenario: ``budgetcore.errors.Problem``, ``core.*``
+codes), rendered from each one's code and parameters — never by editing the English
+rule the CLI prints. Every panel renders its problems through this module."""
 
 from __future__ import annotations
 
 from budgetcore.errors import Problem
-from budgetcore.ui.messages import CATALOGUE, t
+from budgetcore.ui.catalogue import CATALOGUE, t
+from budgetcore.ui.form import Issue
 
-__all__ = ["problem_sentence", "where_text"]
+__all__ = ["issue_text", "problem_sentence", "problem_text", "where_text"]
 
 _MODEL_GROUPS = ("main_model.", "summary_model.")
 
@@ -60,3 +63,26 @@ def problem_sentence(problem: Problem, lang: str) -> str:
 def _label(path: str, lang: str) -> str:
     key = f"label.{path}"
     return t(key, lang) if key in CATALOGUE else path
+
+
+def _param(value: str, is_key: bool, lang: str) -> str:
+    return t(value, lang) if is_key else value
+
+
+def issue_text(issue: Issue, lang: str) -> str:
+    """An issue's sentence in ``lang``, naming the field as the user sees it."""
+    params = {name: _param(v, k, lang) for name, v, k in issue.params}
+    first = issue.paths[0] if issue.paths else ""
+    label_key = f"label.{first}"
+    if label_key in CATALOGUE:
+        params.setdefault("field", t(label_key, lang))
+    else:
+        params.setdefault(
+            "field", t(f"field.{first}", lang) if f"field.{first}" in CATALOGUE else first
+        )
+    return t(issue.code, lang, **params)
+
+
+def problem_text(problem: Problem, lang: str) -> str:
+    """A core problem (config import, pasted samples, a link) in ``lang``."""
+    return problem_sentence(problem, lang)

@@ -306,7 +306,7 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
 def logs_html(panel: ReplayPanel, lang: str, result: Replay | None = None) -> Markup:
     """The sessions, and the chosen one's switch, its cost beside the modelled one (when
     ``result`` is its replay), its measured usage and ledger."""
-    from budgetcore.ui.render import problem_text  # noqa: PLC0415
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
     if not panel.logs:
         return el("p", {"class": "note-small"}, t("replay.log.none", lang))

@@ -33,7 +33,7 @@ from budgetcore.ui.replay_panel import (
     run_replay,
     turns_of,
 )
-from budgetcore.ui.svg import chart_svg
+from budgetcore.ui.svg.axes import chart_svg
 from budgetcore.units import format_int
 
 __all__ = ["ROW_SHOWN", "ReplayScreen", "render_replay", "replay_controls_html"]
@@ -699,7 +699,7 @@ def _log_html(panel: ReplayPanel, lang: str) -> Markup:
 def _source_errors(
     panel: ReplayPanel, lang: str, error: tuple[Problem, ...], skipped: tuple[Problem, ...]
 ) -> Markup:
-    from budgetcore.ui.render import problem_text  # noqa: PLC0415
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
     if panel.source == "log":
         return Markup("")
@@ -718,7 +718,7 @@ def _source_errors(
 
 def render_replay(state: Any) -> ReplayScreen:
     """The replay panel of page state ``state`` (its ``replay`` panel, plan, lang, width)."""
-    from budgetcore.ui.render import issue_text  # noqa: PLC0415
+    from budgetcore.ui.problems import issue_text  # noqa: PLC0415
 
     panel: ReplayPanel = state.replay
     lang = state.lang
@@ -799,7 +799,7 @@ def render_replay(state: Any) -> ReplayScreen:
 
 def _funnel(p: Any, lang: str, width: int) -> Markup:
     """The funnel chart of one turn's plan (``plan_charts``' first chart, drawn alone)."""
-    from budgetcore.ui.svg import funnel_figure  # noqa: PLC0415
+    from budgetcore.ui.svg.bars import funnel_figure  # noqa: PLC0415
 
     return funnel_figure(p, lang, width)
 

@@ -9,8 +9,8 @@ button's text in ``budgetcore/ui/catalogue/nav.py``).
 
 from __future__ import annotations
 
+from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.messages import t
 
 __all__ = ["SECTIONS", "nav_html"]
 

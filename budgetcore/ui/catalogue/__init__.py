@@ -1,0 +1,91 @@
+"""The one message catalogue: every user-visible string of the page, in both languages.
+
+Keys are stable ids (``label.config.trigger_tokens``, ``problem.whole-range``); values
+are (English, Chinese) with named ``{parameters}``. Numbers are formatted before they
+reach a message (``budgetcore.units``), identically in both languages. Plurals are
+rules (``count``), never string surgery, and a problem is data (a code and
+parameters) rendered here in the reader's language.
+
+The entries live by area, one module each (``budgetcore/ui/catalogue/<area>.py``
+defines ``MESSAGES``), English and Chinese side by side; ``AREAS`` lists them and
+``CATALOGUE`` is their merge. A key in two areas is an error at import: each message
+has one home.
+
+Terminology follows the source article: 触发线 K, 摘要上限 S, 安全余量 m, 主调用安全输入
+容量 M, 必需输入 F, 新增原文, 重压 (recompress), 准入 (admission).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from importlib import import_module
+
+__all__ = ["AREAS", "CATALOGUE", "LANGS", "count", "merge", "t"]
+
+LANGS = ("en", "zh")
+
+# Each area is a module of this package; a new area is one more name here.
+AREAS = (
+    "common",
+    "fields",
+    "readouts",
+    "limits",
+    "problems",
+    "charts",
+    "curves",
+    "experiments",
+    "samples",
+    "peers",
+    "pickers",
+    "replay",
+    "logs",
+    "timing",
+    "nav",
+)
+
+
+def merge(
+    areas: Iterable[tuple[str, Mapping[str, tuple[str, str]]]],
+) -> dict[str, tuple[str, str]]:
+    """One catalogue from (area, messages) pairs; a key defined twice is an error.
+
+    >>> merge([("a", {"k": ("x", "甲")}), ("b", {"k": ("y", "乙")})])
+    Traceback (most recent call last):
+    ...
+    ValueError: message key 'k' is defined in both area 'a' and area 'b'
+    """
+    merged: dict[str, tuple[str, str]] = {}
+    home: dict[str, str] = {}
+    for area, messages in areas:
+        for key, pair in messages.items():
+            if key in home:
+                msg = f"message key {key!r} is defined in both area {home[key]!r} and area {area!r}"
+                raise ValueError(msg)
+            home[key] = area
+            merged[key] = pair
+    return merged
+
+
+CATALOGUE: dict[str, tuple[str, str]] = merge(
+    (area, import_module(f"{__name__}.{area}").MESSAGES) for area in AREAS
+)
+
+
+def t(key: str, lang: str, **params: object) -> str:
+    """The message ``key`` in ``lang`` with its parameters filled in.
+
+    >>> t("msg.yes", "zh")
+    '是'
+    """
+    text = CATALOGUE[key][1 if lang == "zh" else 0]
+    return text.format(**params) if params else text
+
+
+def count(key: str, n: int, lang: str, **params: object) -> str:
+    """A counted phrase with the plural rule of ``lang`` (``{n}`` is formatted).
+
+    >>> count("count.override", 1, "en"), count("count.override", 3, "en")
+    ('1 override', '3 overrides')
+    """
+    form = "one" if n == 1 and lang != "zh" else "other"
+    return t(f"{key}.{form}", lang, n=f"{n:,}", **params)

@@ -1,0 +1,118 @@
+"""Logs and measured usage in the replay panel (issue 21): the log import's sources, rows and
+notes.
+"""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "replay.log.none": ("Choose a log file to replay it.", "请选择要回放的日志文件。"),
+    "replay.log.unusable": ("This file cannot be replayed ({name}):", "无法回放此文件({name}):"),
+    "replay.log.read": (
+        "{name}: {fmt}, {requests} in the main series, {duplicates} repeated entries dropped.",
+        "{name}:{fmt},主序列 {requests},丢弃重复条目 {duplicates} 个。",
+    ),
+    "replay.log.format.claude-code": ("Claude Code session", "Claude Code 会话"),
+    "replay.log.format.codex": ("Codex CLI rollout", "Codex CLI rollout"),
+    "replay.log.other-series": (
+        "Other series (not replayed here): {names}",
+        "其他序列(此处不回放):{names}",
+    ),
+    "replay.log.skipped": (
+        "{n} malformed lines skipped, by line number: {lines}",
+        "跳过 {n} 行格式错误的内容,行号:{lines}",
+    ),
+    "replay.log.compaction": (
+        "line {line}: compacted after turn {turn} (trigger {trigger}, preTokens {pre})",
+        "第 {line} 行:第 {turn} 轮后压缩(触发方式 {trigger},preTokens {pre})",
+    ),
+    "replay.log.kept": (
+        "Only token counts and the model name were kept; message text was dropped as the file was read and nothing was sent anywhere.",
+        "只保留了 token 数与模型名;读取时已丢弃消息文本,没有发送任何内容。",
+    ),
+    "replay.logs.read": (
+        "{name}: {fmt}, {files}; {requests} on the replayed branch, {abandoned} on abandoned branches, {other} in other series (subagents); {copies} copies folded.",
+        "{name}:{fmt},{files};回放分支上 {requests},废弃分支上 {abandoned} 个,其他序列(子代理)中 {other} 个;合并重复副本 {copies} 个。",
+    ),
+    "replay.logs.unknown": ("unknown", "未知"),
+    "replay.logs.copy.request": ("the same response written again", "同一响应的再次写入"),
+    "replay.logs.copy.main": ("a subagent replaying a main response", "子代理重放的主会话响应"),
+    "replay.logs.copy.same-totals": (
+        "token_count repeating the previous totals",
+        "重复上一累计值的 token_count",
+    ),
+    "replay.logs.copy.parent": (
+        "token_count copied from the parent session",
+        "从父会话复制的 token_count",
+    ),
+    "replay.logs.at-least": ("unknown (at least {cost})", "未知(至少 {cost})"),
+    "replay.logs.unnamed": ("(unnamed)", "(未命名)"),
+    "replay.logs.unusable-short": ("cannot be replayed", "无法回放"),
+    "replay.logs.total": ("total of {n} sessions", "{n} 个会话合计"),
+    "replay.logs.total-row": ("total", "合计"),
+    "replay.logs.sessions": (
+        "Sessions (choose one to replay it below)",
+        "会话(选择一个在下方回放)",
+    ),
+    "replay.logs.col.session": ("session", "会话"),
+    "replay.logs.col.lines": ("lines", "行数"),
+    "replay.logs.col.replayed": ("requests replayed", "回放的请求"),
+    "replay.logs.col.other": ("other requests billed", "其他计费请求"),
+    "replay.logs.col.measured": ("cost as logged", "日志实测花费"),
+    "replay.logs.col.model": ("model", "模型"),
+    "replay.logs.col.requests": ("requests", "请求"),
+    "replay.logs.col.input": ("input", "输入"),
+    "replay.logs.col.cache_write_5m": ("cache write 5 min", "缓存写入 5 分钟"),
+    "replay.logs.col.cache_write_1h": ("cache write 1 h", "缓存写入 1 小时"),
+    "replay.logs.col.cache_read": ("cache read", "缓存读取"),
+    "replay.logs.col.output": ("output", "输出"),
+    "replay.logs.col.reasoning": ("of which reasoning", "其中推理"),
+    "replay.logs.col.cost": ("cost", "花费"),
+    "replay.logs.no-model": ("The log names no model.", "日志没有写明模型。"),
+    "replay.logs.no-model-row": ("(no model)", "(无模型)"),
+    "replay.logs.not-in-registry": ("{model} (not in the registry)", "{model}(注册表中没有)"),
+    "replay.logs.model-unknown": (
+        "The log's model {model} is not in the registry: the scenario keeps its own model, and the measured cost is unknown.",
+        "日志中的模型 {model} 不在注册表中:场景保留自己的模型,实测花费未知。",
+    ),
+    "replay.logs.use-model": (
+        "Use the log's model for K, M and the peers' lines: {model} (registry {entry}, {how}), I {i}, O {o}",
+        "K、M 与同类系统的线使用日志中的模型:{model}(注册表 {entry},{how}),I {i},O {o}",
+    ),
+    "replay.logs.series": ("{name} {on} replayed, {off} abandoned", "{name} 回放 {on},废弃 {off}"),
+    "replay.logs.bad-lines": ("{n} (lines {lines})", "{n}(第 {lines} 行)"),
+    "replay.logs.ledger": ("Ledger: where every line went", "台账:每一行的去向"),
+    "replay.logs.ledger.lines": ("lines read", "读取行数"),
+    "replay.logs.ledger.requests": ("requests", "请求"),
+    "replay.logs.ledger.copies": ("copies folded", "合并的副本"),
+    "replay.logs.ledger.entries": ("not requests, by type", "非请求条目(按类型)"),
+    "replay.logs.ledger.blank": ("blank", "空行"),
+    "replay.logs.ledger.malformed": ("malformed", "格式错误"),
+    "replay.logs.ledger.orphans": (
+        "parent not in the file, continued from the entry before (lines)",
+        "父条目不在文件中,接续前一条目(行号)",
+    ),
+    "replay.logs.adds-up": ("The counts add up to the lines read.", "各项计数之和等于读取的行数。"),
+    "replay.logs.mismatch": (
+        "The counts do not add up to the lines read: please report this file's shape.",
+        "各项计数之和与读取的行数不符:请报告此文件的格式。",
+    ),
+    "replay.logs.measured": ("Measured usage and its cost", "实测用量与花费"),
+    "replay.logs.measured-note": (
+        "What the log says every billed request used (abandoned branches and subagents included, each response once), priced per request at the registry's prices; a model without a price makes the cost unknown, never 0.",
+        "日志记录的每个计费请求的用量(含废弃分支与子代理,每个响应计一次),按注册表价格逐个请求计价;没有价格的模型使花费未知,而不是 0。",
+    ),
+    "replay.logs.logged-cost": (
+        "The log's own costUSD on {n} request(s): {cost} (beside ours, never used for it).",
+        "日志自带的 costUSD({n} 个请求):{cost}(仅作对照,不参与我们的计算)。",
+    ),
+    "replay.logs.not-read": (
+        "{n} file(s) of the import are not session logs and were not read (first: {first}).",
+        "导入中有 {n} 个文件不是会话日志,未读取(第一个:{first})。",
+    ),
+    "replay.logs.cost": (
+        "As logged, this session cost {measured}; with K {k} and S {s} the model says {modelled}.",
+        "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型给出 {modelled}。",
+    ),
+    "replay.logs.cost-tokens": (
+        "As logged, this session cost {measured}; with K {k} and S {s} the model bills {tokens} main tokens (no prices for the scenario's model).",
+        "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型计费主请求 {tokens} tokens(场景模型没有价格)。",
+    ),
+}

@@ -1,0 +1,319 @@
+"""Problems as data, in both languages: the form's ``problem.*`` codes ({field} is the label
+the user sees, {got} the quoted input), the core's ``core.*`` codes
+(``budgetcore.errors.Problem.code``, with {where} and {got}), the JSON reader's ``json.*``
+and the ``where.*`` names of each input.
+"""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "problem.whole-range": (
+        "{field} must be a whole number of {unit} from {low} to {high}; got {got}",
+        "{field} 必须是 {low} 到 {high} 之间的整数({unit});收到 {got}",
+    ),
+    "problem.whole-range-or-empty": (
+        "{field} must be a whole number of {unit} from {low} to {high}, or empty ({empty}); got {got}",
+        "{field}必须是 {low} 到 {high} 之间的整数({unit}),或留空({empty});收到 {got}",
+    ),
+    "problem.margin": (
+        "{field} must be a decimal from 0 up to but not including 1, with at most {places} decimal places (for example 0.10); got {got}",
+        "{field}必须是不小于 0 且小于 1 的小数,最多 {places} 位小数(例如 0.10);收到 {got}",
+    ),
+    "problem.average": (
+        "{field} must be a number above 0 and at most {high}, with at most 6 decimal places, or empty (unknown); got {got}",
+        "{field}必须是大于 0、不超过 {high}、最多 6 位小数的数,或留空(未知);收到 {got}",
+    ),
+    "problem.bool": ("{field} must be on or off; got {got}", "{field} 必须是开或关;收到 {got}"),
+    "problem.at-most": (
+        "{field} ({value}) must be at most {other} ({other_value}): {why}",
+        "{field} ({value})必须不大于{other}({other_value}):{why}",
+    ),
+    "problem.less-than": (
+        "{field} ({value}) must be less than {other} ({other_value}): {why}",
+        "{field} ({value})必须小于{other}({other_value}):{why}",
+    ),
+    "problem.sweep-order": (
+        "Sweep: 'from' ({low}) must be below 'to' ({high})",
+        "扫描:起点({low})必须小于终点({high})",
+    ),
+    "where.field": ("{label} ({path})", "{label}({path})"),
+    "where.line": ("line {n}", "第 {n} 行"),
+    "where.scenario": ("The scenario", "场景"),
+    "where.config": ("The config file", "配置文件"),
+    "where.page": ("The page", "页面"),
+    "core.whole": (
+        "{where} must be a whole number from {low} to {high}; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间的整数;收到 {got}",
+    ),
+    "core.whole-or-null": (
+        "{where} must be a whole number from {low} to {high}, or empty; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间的整数,或留空;收到 {got}",
+    ),
+    "core.margin": (
+        "{where} must be a decimal from 0 up to but not including 1, with at most 28 decimal places; got {got}",
+        "{where} 必须是不小于 0 且小于 1 的小数,最多 28 位小数;收到 {got}",
+    ),
+    "core.bool": (
+        "{where} must be true or false; got {got}",
+        "{where} 必须是 true 或 false;收到 {got}",
+    ),
+    "core.average": (
+        "{where} must be a number above 0 and at most {high}, with at most 6 decimal places, or empty; got {got}",
+        "{where} 必须是大于 0、不超过 {high}、最多 6 位小数的数,或留空;收到 {got}",
+    ),
+    "core.utf8": (
+        "{where} must be UTF-8 text (byte {byte} is not)",
+        "{where} 必须是 UTF-8 文本(第 {byte} 字节不是)",
+    ),
+    "core.json": (
+        "{where} is not valid JSON: {detail} at line {at_line}, column {at_column}",
+        "{where} 不是有效的 JSON:第 {at_line} 行第 {at_column} 列{detail}",
+    ),
+    "core.json-deep": (
+        "{where} is not valid JSON: nested too deeply",
+        "{where} 不是有效的 JSON:嵌套过深",
+    ),
+    "core.toml": (
+        "{where} is not valid TOML at line {at_line}, column {at_column}",
+        "{where} 不是有效的 TOML:第 {at_line} 行第 {at_column} 列有误",
+    ),
+    "core.toml-duplicate": ("{where} sets the same key twice", "{where} 重复设置了同一个键"),
+    "core.toml-deep": (
+        "{where} is not valid TOML: nested too deeply",
+        "{where} 不是有效的 TOML:嵌套过深",
+    ),
+    "core.toml-digits": (
+        "{where} is not valid TOML: a number has too many digits",
+        "{where} 不是有效的 TOML:数字位数过多",
+    ),
+    "core.table": (
+        "{where} must be a table of overrides; got {got}",
+        "{where} 必须是覆盖项的表;收到 {got}",
+    ),
+    "core.object": (
+        "{where} must be a JSON object; got {got}",
+        "{where} 必须是 JSON 对象;收到 {got}",
+    ),
+    "core.array": (
+        "{where} must be a JSON array; got {got}",
+        "{where} 必须是 JSON 数组;收到 {got}",
+    ),
+    "core.duplicate": ("{where} appears more than once", "{where} 出现了不止一次"),
+    "core.unknown-key": (
+        "{where} is not a known key; got {got}",
+        "{where} 不是已知的键;收到 {got}",
+    ),
+    "core.required": ("{where} is required", "{where} 是必填项"),
+    "core.not-channel-field": (
+        "{where} is not a field of this channel; got {got}",
+        "{where} 不是该通道的字段;收到 {got}",
+    ),
+    "core.channel": (
+        "{where}: the channel must be one of {channels}; got {got}",
+        "{where}:channel 必须是以下之一:{channels};收到 {got}",
+    ),
+    "core.sample-list": (
+        "{where} must be a list like 812:3310,1500:6480; got {got}",
+        "{where} 必须是形如 812:3310,1500:6480 的列表;收到 {got}",
+    ),
+    "core.not-field": (
+        "{where} is not a scenario field; got {got}",
+        "{where} 不是场景输入项;收到 {got}",
+    ),
+    "core.needs-value": ("{where} needs a value (path=value)", "{where} 需要一个值(path=value)"),
+    "core.model-contract": (
+        "{where} is a model contract value: the runtime's model registry owns it, and this config cannot change it",
+        "{where} 是模型合同的值:由运行端的模型登记管理,此配置不能修改它",
+    ),
+    "core.work-cap": (
+        "{where} is the built-in 64,000-token work cap and cannot be configured",
+        "{where} 是内置的 64,000 tokens 工作量上限,不可配置",
+    ),
+    "core.scenario-input": (
+        "{where} is a scenario input, not a runtime setting",
+        "{where} 是场景输入,不是运行端设置",
+    ),
+    "core.not-override": (
+        "{where} is not a supported override; got {got}",
+        "{where} 不是受支持的覆盖项;收到 {got}",
+    ),
+    "core.at-most": (
+        "{where} ({value}) must be at most {other} ({other_value}): {why}",
+        "{where} ({value})必须不大于{other}({other_value}):{why}",
+    ),
+    "core.less-than": (
+        "{where} ({value}) must be less than {other} ({other_value}): {why}",
+        "{where} ({value})必须小于{other}({other_value}):{why}",
+    ),
+    "core.model-name": (
+        "{where} must be a model name of the registry; got {got}",
+        "{where} 必须是模型登记中的模型名;收到 {got}",
+    ),
+    "core.unknown-model": (
+        "{where} must name a chat model of the {release} registry (near matches: {near}); got {got}",
+        "{where} 必须是 {release} 登记中的对话模型(相近的名称:{near});收到 {got}",
+    ),
+    "core.dropped": (
+        "{sentence} (not used from the link: {fields})",
+        "{sentence}(链接中未采用:{fields})",
+    ),
+    "core.page-invalid": (
+        "The page has invalid fields: fix them before importing",
+        "页面有无效的输入项:请先修正再导入",
+    ),
+    "json.expecting-value": ("a value was expected", "此处应为一个值"),
+    "json.expecting-name": ("a key in double quotes was expected", "此处应为带双引号的键"),
+    "json.expecting-colon": ("':' was expected", "此处应为 ':'"),
+    "json.expecting-comma": ("',' was expected", "此处应为 ','"),
+    "json.unterminated-string": ("a string is not closed", "字符串未结束"),
+    "json.control-character": ("a control character is not allowed", "不允许控制字符"),
+    "json.bad-escape": ("an escape sequence is invalid", "转义序列无效"),
+    "json.extra-data": ("there is more after the value", "值之后还有多余内容"),
+    "json.trailing-comma": ("a comma before the end is not allowed", "结尾前不允许逗号"),
+    "json.other": ("the text cannot be read", "无法解析该文本"),
+    "problem.internal": (
+        "Something went wrong on this page ({detail}); nothing was changed. Reset or reload the page.",
+        "页面出错({detail}),未做任何更改。请重置或重新加载页面。",
+    ),
+    "problem.replay-dist": (
+        "{field} must be fixed, uniform or triangular; got {got}",
+        "{field}必须是固定、均匀分布或三角分布;收到 {got}",
+    ),
+    "problem.replay-fraction": (
+        "{field} must be a decimal from 0 to 1 with at most 30 decimal places, or empty; got {got}",
+        "{field}必须是 0 到 1 之间、最多 30 位小数的小数,或留空;收到 {got}",
+    ),
+    "problem.replay-seed": (
+        "{field} must be a whole number from 0 to {high}; got {got}",
+        "{field}必须是 0 到 {high} 之间的整数;收到 {got}",
+    ),
+    "problem.replay-order": (
+        "{field} ({high}) must be at least the low value ({low})",
+        "{field}({high})必须不小于下限({low})",
+    ),
+    "core.replay-no-turns": ("{where}: paste at least one turn line", "{where}:请至少粘贴一行轮次"),
+    "core.replay-no-log": ("{where}: choose a log file", "{where}:请选择日志文件"),
+    "where.turns": ("Turns", "轮次"),
+    "where.log": ("Log file", "日志文件"),
+    "core.log-no-branch-requests": (
+        "{where} has no request on the replayed branch of series {series} ({abandoned} on abandoned branches)",
+        "{where}在序列 {series} 的回放分支上没有请求(废弃分支上有 {abandoned} 个)",
+    ),
+    "core.log-too-many-requests": (
+        "{where} has more than {limit} requests (the most one session may hold)",
+        "{where}的请求超过 {limit} 个(单个会话的上限)",
+    ),
+    "core.log-not-utf8": ("{where} must be UTF-8 text", "{where}必须是 UTF-8 文本"),
+    "core.log-unknown-format": (
+        "{where} is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL",
+        "{where}既不是 Claude Code 会话 JSONL,也不是 Codex CLI rollout JSONL",
+    ),
+    "core.log-no-requests": (
+        "{where} has no usable request (every line was malformed or carried no token usage)",
+        "{where}没有可用的请求(每一行都格式错误或没有 token 用量)",
+    ),
+    "core.too-large": (
+        "{where} is larger than its limit of {limit}: nothing of it was read",
+        "{where}超过了大小上限 {limit}:未读取其中任何内容",
+    ),
+    "problem.too-large": (
+        "{field} is larger than its limit of {limit}: nothing of it was read",
+        "{field}超过了大小上限 {limit}:未读取其中任何内容",
+    ),
+    "where.samples": ("The pasted samples", "粘贴的样本"),
+    "where.fragment": ("The link", "链接"),
+    "where.query": ("The model search", "模型搜索"),
+    "where.options": ("The replay options", "回放选项"),
+    "where.generate": ("The generator", "生成器"),
+    "where.cases": ("The cases file", "用例文件"),
+    "core.decimal": (
+        "{where} must be a decimal from {low} to {high} with at most {places} decimal places; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数;收到 {got}",
+    ),
+    "core.decimal-or-null": (
+        "{where} must be a decimal from {low} to {high} with at most {places} decimal places, or empty; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,或留空;收到 {got}",
+    ),
+    "core.price-or-null": (
+        "{where} must be a price per token from {low} to {high} with at most {places} decimal places, or empty; got {got}",
+        "{where} 必须是每 token 价格,{low} 到 {high} 之间、最多 {places} 位小数,或留空;收到 {got}",
+    ),
+    "core.prices": (
+        "{where} must be an object of per-token prices, or empty; got {got}",
+        "{where} 必须是每 token 价格的对象,或留空;收到 {got}",
+    ),
+    "core.not-price": (
+        "{where} is not a price (input, output, cache_read, cache_write); got {got}",
+        "{where} 不是价格项(input、output、cache_read、cache_write);收到 {got}",
+    ),
+    "core.not-option": (
+        "{where} is not a replay option; got {got}",
+        "{where} 不是回放选项;收到 {got}",
+    ),
+    "core.at-least": (
+        "{where} ({value}) must be at least {other} ({other_value})",
+        "{where}({value})必须不小于{other}({other_value})",
+    ),
+    "core.not-generator-key": (
+        "{where} is not a generator key; got {got}",
+        "{where} 不是生成器的键;收到 {got}",
+    ),
+    "core.dist": (
+        "{where} must be a whole number or a distribution (fixed, uniform, triangular, choice); got {got}",
+        "{where} 必须是整数或分布(fixed、uniform、triangular、choice);收到 {got}",
+    ),
+    "core.dist-name": (
+        "{where} must be one of {names}; got {got}",
+        "{where} 必须是以下之一:{names};收到 {got}",
+    ),
+    "core.not-param": (
+        "{where} is not a parameter of the {dist} distribution; got {got}",
+        "{where} 不是 {dist} 分布的参数;收到 {got}",
+    ),
+    "core.choice-values": (
+        "{where} must be a list of 1 to {high} whole numbers; got {got}",
+        "{where} 必须是 1 到 {high} 个整数的列表;收到 {got}",
+    ),
+    "core.choice-weights": (
+        "{where} must be a list of whole numbers, one per value; got {got}",
+        "{where} 必须是整数列表,每个值一个;收到 {got}",
+    ),
+    "core.weights-zero": ("{where} must not all be 0", "{where} 不能全为 0"),
+    "core.burst": (
+        "{where} must be an object with a rate and tokens, or empty; got {got}",
+        "{where} 必须是包含 rate 与 tokens 的对象,或留空;收到 {got}",
+    ),
+    "core.not-burst-key": (
+        "{where} is not a burst key (rate, tokens); got {got}",
+        "{where} 不是突发的键(rate、tokens);收到 {got}",
+    ),
+    "core.not-turn-field": (
+        "{where} is not a turn field; got {got}",
+        "{where} 不是轮次的字段;收到 {got}",
+    ),
+    "core.bool-or-null": (
+        "{where} must be true, false or empty; got {got}",
+        "{where} 必须是 true、false 或留空;收到 {got}",
+    ),
+    "core.changes": (
+        "{where} must be an object of supported overrides; got {got}",
+        "{where} 必须是受支持覆盖项的对象;收到 {got}",
+    ),
+    "core.no-turns": ("{where}: no line is a usable turn", "{where}:没有一行是可用的轮次"),
+    "core.too-many-turns": ("{where}: more than {high} turns", "{where}:超过 {high} 轮"),
+    "core.one-of": (
+        "{where} must be one of {names}; got {got}",
+        "{where} 必须是以下之一:{names};收到 {got}",
+    ),
+    "core.duration-both": (
+        "{where} gives a fixed duration or the two rates, not both",
+        "{where} 只能给固定时长或两个速率,不能同时给",
+    ),
+    "core.gap-and-time": (
+        "{where} gives a gap or a log's times, not both",
+        "{where} 只能给间隔或日志时间,不能同时给",
+    ),
+    "core.log-no-times": (
+        "{where}: the request of line {line} has no timestamp; background timing needs every request's time",
+        "{where}:第 {line} 行的请求没有时间戳;后台计时需要每个请求的时间",
+    ),
+    "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
+}

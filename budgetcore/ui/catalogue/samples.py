@@ -1,0 +1,55 @@
+"""Pasted samples, the import preview and the export (spec §9)."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "static.copy-link": ("Copy link", "复制链接"),
+    "static.samples-h": ("Bytes and time from your own samples", "根据自己的样本预测字节与耗时"),
+    "static.samples-note": (
+        "Paste paired samples measured on your own store, one JSON object per line: channels text, bson, json (tokens, bytes), read (bytes, ms) and query (ms). A channel without samples predicts unknown — never a generic language ratio.",
+        "粘贴在自己存储上测得的配对样本,每行一个 JSON 对象:通道 text、bson、json(tokens, bytes),read(bytes, ms)与 query(ms)。没有样本的通道显示未知,不用通用语言比例代替。",
+    ),
+    "static.samples-label": ("Samples (JSON Lines)", "样本(JSON Lines)"),
+    "static.example-samples": ("Load made-up example samples", "载入虚构的示例样本"),
+    "label.samples.tokens_per_message": ("Average tokens per message", "每条消息平均 tokens"),
+    "label.samples.messages_per_session": ("Messages per session", "每个 Session 的消息数"),
+    "static.download": ("Download", "下载"),
+    "static.copy": ("Copy", "复制"),
+    "static.import-h": ("Import a config", "导入配置"),
+    "static.import-paste": ("Paste TOML or JSON", "粘贴 TOML 或 JSON"),
+    "static.import-file": ("or choose a file", "或选择文件"),
+    "static.import-apply": ("Apply import", "应用导入"),
+    "phrase.samples": ("samples", "样本数"),
+    "phrase.import-replace": ("replace", "替换"),
+    "phrase.import-merge": ("merge", "合并"),
+    "phrase.import-mode": ("How to apply", "应用方式"),
+    "phrase.import-mode-replace": (
+        "Replace: the file becomes the whole override set (keys it omits go back to defaults)",
+        "替换:文件即全部覆盖项(文件未写的键恢复默认值)",
+    ),
+    "phrase.import-mode-merge": (
+        "Merge: only the keys in the file change",
+        "合并:只修改文件中出现的键",
+    ),
+    "phrase.import-check": ("Preview import", "预览导入"),
+    "phrase.import-preview": (
+        "The file sets {n} ({mode}). Applying it changes:",
+        "文件设置了 {n}({mode})。应用后将变化:",
+    ),
+    "phrase.import-empty-replace": (
+        "The file sets no overrides: replacing puts every supported setting back to its default. Applying it changes:",
+        "文件没有任何覆盖项:替换会把所有受支持的设置恢复为默认值。应用后将变化:",
+    ),
+    "phrase.import-empty-merge": (
+        "The file sets no overrides: merging it changes nothing.",
+        "文件没有任何覆盖项:合并不会改变任何设置。",
+    ),
+    "phrase.import-no-change": ("Nothing changes.", "没有任何变化。"),
+    "phrase.import-head": ("key|now|after import", "键|当前|导入后"),
+    "phrase.import-apply": ("Apply", "应用"),
+    "phrase.import-cancel": ("Cancel", "取消"),
+    "phrase.import-done": (
+        "Applied ({mode}): the file set {n}: {keys}.",
+        "已应用({mode}):文件设置了 {n}:{keys}。",
+    ),
+    "aria.export-format": ("Export format", "导出格式"),
+    "aria.exported": ("Exported overrides", "导出的覆盖项"),
+}

@@ -1,0 +1,208 @@
+"""The DOM-to-event table: which page event a DOM event on one of our controls means.
+
+The shell (``web/main.py``) reads a control's ``data-*`` attributes, its value, whether
+it is checked and its input type into a :class:`Target`, and asks :func:`event_of` (an
+``input``, ``change``, ``keydown`` or ``focusout`` on a control) or :func:`click_of` (a
+click) for the event. Everything that decides lives here, so it is tested in CPython
+against every control of the page; the shell only reads the DOM and dispatches.
+
+The ``data-*`` attributes are the page's contract (docs/page.md): ``data-input`` and
+``data-slider`` carry a field's path, ``data-picker`` a model section, and so on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from budgetcore.ui import events as E
+from budgetcore.ui.form import FIELDS
+
+__all__ = [
+    "CLICK_SELECTORS",
+    "SHELL_ACTIONS",
+    "Target",
+    "click_of",
+    "event_of",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What the shell reads off an event's target element."""
+
+    attrs: Mapping[str, str] = field(default_factory=dict)  # its data-* attributes
+    value: str = ""  # its value ("" for an element without one)
+    checked: bool = False
+    kind: str = ""  # an input's type ("checkbox", "range", ...)
+
+    def has(self, name: str) -> bool:
+        return name in self.attrs
+
+    def get(self, name: str) -> str:
+        """The attribute's value; "" when absent (like a falsy ``getAttribute``)."""
+        return self.attrs.get(name, "")
+
+
+def _field_input(t: Target) -> E.Event:
+    path = t.get("data-input")
+    spec = FIELDS.get(path)
+    if spec is not None and spec.kind == "bool":
+        return E.Toggled(path, t.checked)
+    return E.FieldTyped(path, t.value)
+
+
+def _replay_input(t: Target) -> E.Event:
+    path = t.get("data-replay-input")
+    if t.kind == "checkbox":
+        return E.ReplayFieldTyped(path, "true" if t.checked else "false")
+    return E.ReplayFieldTyped(path, t.value)
+
+
+def _sweep(t: Target) -> E.Event | None:
+    part = t.get("data-sweep")
+    if part == "path":
+        return E.SweepPathChosen(t.value)
+    if part in ("low", "high"):
+        return E.SweepBoundTyped(part, t.value)
+    return None
+
+
+def _preset(t: Target) -> E.Event | None:
+    if t.get("data-preset") == "main_model" and t.value:
+        return E.PresetChosen(t.value)
+    return None
+
+
+def _summary_same(t: Target) -> E.Event | None:
+    if t.get("data-toggle") == "summary_model":
+        return E.SummarySameToggled(t.checked)
+    return None
+
+
+#: An ``input`` event, by the first of these attributes the target carries that gives
+#: an event (``_NAMED`` ones only with a non-empty value).
+_INPUTS: tuple[tuple[str, Callable[[Target], E.Event | None]], ...] = (
+    ("data-picker", lambda t: E.PickerTyped(t.get("data-picker"), t.value)),
+    ("data-peers-unit", lambda t: E.PeersUnitChosen(t.value)),
+    ("data-slider", lambda t: E.SliderMoved(t.get("data-slider"), int(t.value))),
+    ("data-input", _field_input),
+    ("data-toggle", _summary_same),
+    ("data-sweep", _sweep),
+    ("data-replay-input", _replay_input),
+    ("data-replay-log-model", lambda t: E.ReplayLogModelToggled(t.checked)),
+    ("data-replay-source", lambda t: E.ReplaySourceChosen(t.value)),
+    ("data-replay-turns", lambda t: E.ReplayTurnsTyped(t.value)),
+    ("data-replay-scrub", lambda t: E.ReplayScrubbed(int(t.value))),
+    ("data-samples", lambda t: E.SamplesTyped(t.value)),
+    ("data-import-text", lambda t: E.ImportTyped(t.value)),
+    ("data-lang", lambda t: E.LanguageChosen(t.value)),
+    ("data-export-format", lambda t: E.ExportFormatChosen(t.value)),
+    ("data-preset", _preset),
+)
+# These carry a name or path: an empty one means "not this control".
+_NAMED = frozenset({"data-picker", "data-slider", "data-input", "data-replay-input"})
+
+_PICKER_KEYS: dict[str, Callable[[str], E.Event]] = {
+    "ArrowDown": lambda s: E.PickerMoved(s, 1),
+    "ArrowUp": lambda s: E.PickerMoved(s, -1),
+    "Enter": E.PickerEntered,
+    "Escape": E.PickerClosed,
+}
+
+
+def _input(t: Target) -> E.Event | None:
+    for name, make in _INPUTS:
+        if name not in t.attrs or (name in _NAMED and not t.attrs[name]):
+            continue
+        found = make(t)
+        if found is not None:  # a toggle, sweep or preset of another kind: look on
+            return found
+    return None
+
+
+def _keydown(t: Target, key: str, shift: bool) -> E.Event | None:
+    section = t.get("data-picker")
+    if section:
+        make = _PICKER_KEYS.get(key)
+        return make(section) if make else None
+    path = t.get("data-input")
+    spec = FIELDS.get(path)
+    if key not in ("ArrowUp", "ArrowDown") or spec is None or spec.kind in ("bool", "average"):
+        return None
+    return E.FieldNudged(path, (1 if key == "ArrowUp" else -1) * (10 if shift else 1))
+
+
+def event_of(kind: str, target: Target, *, key: str = "", shift: bool = False) -> E.Event | None:
+    """The page event a DOM event of type ``kind`` on ``target`` means, or None.
+
+    ``keydown`` takes the key and whether Shift was down; an event it returns is one
+    the page handles, so the shell prevents the browser's default (Enter would submit
+    the form, the arrows move the caret).
+
+    >>> event_of("input", Target({"data-input": "config.trigger_tokens"}, "90000"))
+    FieldTyped(path='config.trigger_tokens', text='90000')
+    >>> event_of("keydown", Target({"data-picker": "main_model"}), key="Escape")
+    PickerClosed(section='main_model')
+    >>> event_of("input", Target({"data-stale": ""})) is None
+    True
+    """
+    if kind == "input":
+        return _input(target)
+    if kind == "change":
+        spec = FIELDS.get(target.get("data-input"))
+        path = target.get("data-input")
+        return E.FieldCommitted(path) if spec is not None and spec.kind != "bool" else None
+    if kind == "keydown":
+        return _keydown(target, key, shift)
+    if kind == "focusout":
+        section = target.get("data-picker")
+        return E.PickerClosed(section) if section else None
+    return None
+
+
+#: What a click looks for, nearest ancestor first, in this order: a model option, an
+#: imported session's row, then a button (an action or an experiment).
+CLICK_SELECTORS = ("[data-model]", "[data-replay-session]", "[data-action], [data-experiment]")
+
+#: Buttons whose work is the shell's (files, the clipboard): :func:`click_of` returns
+#: their name and the shell does it.
+SHELL_ACTIONS = frozenset({"import", "download", "copy", "copy-link"})
+
+_CLICKS: dict[str, Callable[[], E.Event]] = {
+    "engine-drops": E.EngineDrops,
+    "pin": E.Pinned,
+    "unpin": E.Unpinned,
+    "reset": E.Reset,
+    "example-samples": E.ExampleSamples,
+    "import-apply": E.ImportApplied,
+    "import-cancel": E.ImportCancelled,
+}
+
+
+def click_of(
+    option: Target | None, session: Target | None, button: Target | None
+) -> E.Event | str | None:
+    """The event a click means, given the nearest element matching each of
+    :data:`CLICK_SELECTORS` (None where none does); a name of :data:`SHELL_ACTIONS` for
+    the shell's own work; None for a click on nothing of ours.
+
+    >>> click_of(None, None, Target({"data-action": "pin"}))
+    Pinned()
+    >>> click_of(None, None, Target({"data-action": "copy"}))
+    'copy'
+    """
+    if option is not None:
+        return E.ModelChosen(option.get("data-picker-option"), option.get("data-model"))
+    if session is not None:
+        return E.ReplayLogChosen(int(session.get("data-replay-session")))
+    if button is None:
+        return None
+    action = button.get("data-action")
+    if action in _CLICKS:
+        return _CLICKS[action]()
+    if action in SHELL_ACTIONS:
+        return action
+    if button.has("data-experiment"):
+        return E.ExperimentRun(button.get("data-experiment"))
+    return None

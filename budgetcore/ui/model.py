@@ -1,0 +1,135 @@
+"""The page's model: ``PageState`` and its parts, frozen values replaced by ``update``.
+
+Everything the page shows is derived from one ``PageState``; :mod:`budgetcore.ui.update`
+is the only way to a new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from budgetcore.core.plan import Plan
+from budgetcore.errors import Problem
+from budgetcore.scenario.model import Scenario
+from budgetcore.ui.form import (
+    Issue,
+)
+from budgetcore.ui.replay_panel import (
+    ReplayPanel,
+    initial_panel,
+)
+
+if TYPE_CHECKING:  # the registry and the peers load after the page is ready
+    from budgetcore.registry.models import Registry
+    from budgetcore.registry.peers import Peer
+
+__all__ = [
+    "PICKER_MIN_CHARS",
+    "PICKER_SECTIONS",
+    "PICKER_SHOWN",
+    "PRESETS",
+    "ImportPreview",
+    "PageState",
+    "PickerState",
+    "SweepState",
+]
+
+#: Main-model contracts one click away: key -> (I, O, q).
+PRESETS: dict[str, tuple[int, int, bool]] = {
+    "article": (1_048_576, 65_536, True),
+    "w200k": (200_000, 64_000, True),
+    "w128k": (131_072, 16_384, False),
+    "w32k": (32_768, 8_192, True),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SweepState:
+    path: str = "config.summary_max_tokens"
+    low_text: str = ""
+    high_text: str = ""
+    low: object = 0
+    high: object = 0
+    issue: Issue | None = None
+    open: bool = False
+
+
+#: The contracts a model picker fills from the registry.
+PICKER_SECTIONS = ("main_model", "summary_model")
+#: The picker searches from this many typed characters on (fewer match half the list).
+PICKER_MIN_CHARS = 2
+#: At most this many matches are listed; the status says how many more there are.
+PICKER_SHOWN = 8
+
+
+@dataclass(frozen=True, slots=True)
+class PickerState:
+    """One model picker: the text typed, whether its list is open, the highlighted
+    option (an index into the shown matches) and the registry model last chosen.
+    Whether the contract still is that model's is derived from the fields, never
+    stored: editing I or O by hand makes it "custom"."""
+
+    query: str = ""
+    open: bool = False
+    active: int = -1  # -1: none highlighted (Enter then takes the best match)
+    chosen: str = ""
+    written: str = ""  # the text the choice was made from (shown when it is a loose name)
+
+
+def _no_pickers() -> dict[str, PickerState]:
+    return {s: PickerState() for s in PICKER_SECTIONS}
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPreview:
+    """A parsed config and what applying it would change, before it is applied."""
+
+    text: str
+    mode: str  # "replace" (the file is the whole override set) or "merge"
+    problems: tuple[Problem, ...] = ()
+    changes: tuple[tuple[str, object, object], ...] = ()  # (key, now, after)
+    keys: tuple[str, ...] = ()  # the overrides the file sets
+    after: Scenario | None = None
+    applied: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PageState:
+    """Everything the page shows. Replaced, never changed, by :func:`reduce`."""
+
+    plan: Plan  # the plan of the last valid scenario (stale while issues exist)
+    texts: Mapping[str, str]  # what every field shows, by path
+    values: Mapping[str, object]  # the last valid value of every field
+    field_issues: Mapping[str, Issue] = field(default_factory=dict)  # typed text problems
+    cross_issues: tuple[Issue, ...] = ()  # broken cross-key rules (valid fields only)
+    summary_same: bool = True
+    samples_text: str = ""
+    sample_lines: Mapping[str, Any] = field(default_factory=dict)  # the pasted samples
+    sample_problems: tuple[Problem, ...] = ()
+    lang: str = "en"
+    lang_chosen: bool = False  # kept in the link once the user picks a language
+    link_problems: tuple[Problem, ...] = ()
+    pinned: Plan | None = None
+    outcome: Any = None  # the last experiment's Outcome
+    sweep: SweepState = SweepState()
+    import_preview: ImportPreview | None = None
+    import_text: str = ""  # the import box, kept so Reset and a repaint agree with it
+    export_format: str = "toml"
+    notice: str = ""  # a transient catalogue key ("msg.copied", ...)
+    error: str = ""  # an unexpected failure, shown instead of a traceback
+    width: int = 640  # the chart column's width in CSS pixels
+    registry: Registry | None = None  # the model registry, once loaded (after ready)
+    peers: tuple[Peer, ...] | None = None  # the peers' rules, loaded with the registry
+    pickers: Mapping[str, PickerState] = field(default_factory=_no_pickers)
+    peers_unit: str = "tokens"  # the peers chart's axis: "tokens" or "percent" of W
+    replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
+
+    @property
+    def issues(self) -> tuple[Issue, ...]:
+        return (*self.field_issues.values(), *self.cross_issues)
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.field_issues or self.cross_issues)

@@ -1,0 +1,177 @@
+"""What every page chart shares: sizes, the svg frame, label placement (a label box never
+overlaps a mark, a line or another label) and the token axis with nice ticks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import pairwise
+
+from budgetcore.charts.geometry import FONT_PX, Box, nice_domain, nice_ticks, text_box, text_width
+from budgetcore.ui.catalogue import t
+from budgetcore.ui.markup import Markup, el
+from budgetcore.units import format_int
+
+__all__ = ["MIN_WIDTH", "chart_svg"]
+
+
+#: Narrower containers get this width (and scroll): below it, labels cannot all fit
+#: without shrinking text, which is what these charts refuse to do.
+MIN_WIDTH = 280
+
+
+_SVG_NS = "http://www.w3.org/2000/svg"
+
+
+_LINE = 16  # one text line: 12 px text, baseline 12 px below its top
+
+
+_BAR = 16  # B's bar
+
+
+_GHOST = 9  # A's outline bar, under B's
+
+
+_GAP = 8  # between rows
+
+
+_PAD = 4  # left/right padding of the plot inside the svg
+
+
+_TICK = 4  # tick mark length
+
+
+_CLEAR = 3  # minimum clearance between a label box and anything else
+
+
+# A reference line further than this times the chart's largest other value is drawn
+# as an edge arrow: drawing M = 936,345 to scale would shrink a 36,000 full input to
+# 4 % of the width, which hides every difference the chart is for.
+_FAR = 2
+
+
+def _fits(box: Box, width: int) -> bool:
+    return box.x0 >= 0 and box.x1 <= width
+
+
+def _free(box: Box, taken: list[Box]) -> bool:
+    return not any(box.overlaps(other, _CLEAR) for other in taken)
+
+
+def _x(tokens: int, left: int, span: int, high: int) -> int:
+    """Pixel of ``tokens`` on an axis 0..high over ``span`` pixels, rounded half up."""
+    return left + (2 * tokens * span + high) // (2 * high)
+
+
+@dataclass(frozen=True, slots=True)
+class _Axis:
+    left: int
+    span: int
+    high: int
+    ticks: tuple[int, ...]
+
+    def x(self, tokens: int) -> int:
+        return _x(tokens, self.left, self.span, self.high)
+
+    def length(self, tokens: int) -> int:
+        """A bar's length: rounded, at least 1 px when tokens > 0 (zero stays zero)."""
+        n = self.x(tokens) - self.left
+        return max(n, 1) if tokens > 0 else 0
+
+
+def _token_axis(top_value: int, width: int, label: Callable[[int], str] = format_int) -> _Axis:
+    """A 0-based token axis across ``width`` whose tick labels fit without touching:
+    as many nice ticks as fit (at most 8, at least 0 and the end), the domain widened
+    to the last one. ``label`` writes a tick (whole percents on the peers chart's
+    percent axis)."""
+    count = max(2, min(8, (width - 2 * _PAD) // 80))
+    while True:
+        low, high, _step = nice_domain(0, top_value, count)
+        right_pad = _PAD + (text_width(label(high)) + 1) // 2
+        left = _PAD + (text_width(label(0)) + 1) // 2
+        span = max(1, width - left - right_pad)
+        ticks = nice_ticks(low, high, count)
+        axis = _Axis(left, span, high, ticks)
+        boxes = [text_box(axis.x(v), 0, label(v), "middle") for v in ticks]
+        if count == 1 or all(not a.overlaps(b, 6) for a, b in pairwise(boxes)):
+            return axis
+        count -= 1
+
+
+def _open_runs(x: int, y0: int, y1: int, boxes: list[Box]) -> list[tuple[int, int]]:
+    """The parts of the vertical segment x, y0..y1 that keep clear of every box."""
+    cuts = sorted(
+        (b.y0 - _CLEAR, b.y1 + _CLEAR) for b in boxes if b.x0 - _CLEAR <= x <= b.x1 + _CLEAR
+    )
+    runs = []
+    start = y0
+    for c0, c1 in cuts:
+        if c0 > start:
+            runs.append((start, min(c0, y1)))
+        start = max(start, c1)
+    if start < y1:
+        runs.append((start, y1))
+    return [(a, b) for a, b in runs if b > a]
+
+
+def _axis_svg(
+    axis: _Axis,
+    y: int,
+    width: int,
+    lang: str,
+    *,
+    label: Callable[[int], str] = format_int,
+    title_key: str = "axis.tokens",
+) -> tuple[list[Markup], int]:
+    # The axis line and every tick mark are one path.
+    d = f"M{axis.left} {y}H{axis.left + axis.span}" + "".join(
+        f"M{axis.x(v)} {y}v{_TICK}" for v in axis.ticks
+    )
+    out = [el("path", {"class": "ch-axis", "d": d})]
+    for v in axis.ticks:
+        x = axis.x(v)
+        out.append(
+            el(
+                "text",
+                {
+                    "class": "ch-tick",
+                    "x": x,
+                    "y": y + _TICK + FONT_PX,
+                    "text-anchor": "middle",
+                    "data-tick": v,
+                },
+                label(v),
+            )
+        )
+    title_y = y + _TICK + FONT_PX + _LINE
+    out.append(
+        el(
+            "text",
+            {"class": "ch-axis-title", "x": width - _PAD, "y": title_y, "text-anchor": "end"},
+            t(title_key, lang),
+        )
+    )
+    return out, title_y + 5
+
+
+def chart_svg(
+    key: str, title: str, width: int, height: int, parts: list[Markup], **attrs: object
+) -> Markup:
+    """A chart's ``<svg>``: size, 12 px text, its title as the label, ``data-chart``."""
+    return el(
+        "svg",
+        {
+            "xmlns": _SVG_NS,
+            "class": "ch",
+            "width": width,
+            "height": height,
+            "viewBox": f"0 0 {width} {height}",
+            "font-size": FONT_PX,
+            "role": "img",
+            "aria-label": title,
+            "data-chart": key,
+            **attrs,
+        },
+        *parts,
+    )

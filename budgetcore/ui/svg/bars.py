@@ -1,0 +1,371 @@
+"""The plan's bar charts (funnel, branch, work): one row per quantity on one token axis,
+A's outline under B's bar, reference lines broken around their labels, a legend and a
+caveat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from budgetcore.charts.geometry import Box, text_box
+from budgetcore.core.plan import Plan
+from budgetcore.ui.catalogue import t
+from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.svg.axes import (
+    _BAR,
+    _CLEAR,
+    _FAR,
+    _GAP,
+    _GHOST,
+    _LINE,
+    _PAD,
+    MIN_WIDTH,
+    _Axis,
+    _axis_svg,
+    _fits,
+    _free,
+    _open_runs,
+    _token_axis,
+    chart_svg,
+)
+from budgetcore.units import format_int
+
+__all__ = ["CHART_KEYS", "ab_legend", "funnel_figure", "plan_charts"]
+
+
+CHART_KEYS = ("funnel", "branch", "work")
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    name: str  # catalogue key of the row's label
+    parts: tuple[tuple[str, int], ...]  # (segment key, tokens), stacked left to right
+
+
+@dataclass(frozen=True, slots=True)
+class _Ref:
+    key: str  # trigger, main_safe_input, summary_safe_input
+    tokens: int
+    always: bool  # K: the domain always extends to it; M, C: only when not far off
+
+
+def _rows(p: Plan, key: str) -> tuple[tuple[_Row, ...], tuple[_Ref, ...]]:
+    f = p.funnel
+    w = p.scenario.workload
+    rows: tuple[_Row, ...]
+    if key == "funnel":
+        rows = (
+            _Row("seg.main_safe_input", (("main_safe_input", p.main_safe_input),)),
+            _Row(
+                "seg.loader_prefetch_limit", (("loader_prefetch_limit", f.loader_prefetch_limit),)
+            ),
+            _Row("seg.prefetched", (("prefetched", f.prefetched),)),
+            _Row("seg.engine_raw_headroom", (("engine_raw_headroom", f.engine_raw_headroom),)),
+            _Row("seg.raw_selected", (("raw_selected", f.raw_selected),)),
+        )
+        return rows, ()
+    if key == "branch":
+        rows = (
+            _Row("seg.required", (("required", w.required_tokens),)),
+            _Row("seg.loader_reserve", (("loader_reserve", w.summary_tokens),)),
+            _Row("seg.summary_adopted", (("summary_adopted", f.summary_adopted),)),
+            _Row("seg.raw_selected", (("raw_selected", f.raw_selected),)),
+            _Row(
+                "phrase.full-input",
+                (
+                    ("full_required", w.required_tokens),
+                    ("full_summary", f.summary_adopted),
+                    ("full_raw", f.raw_selected),
+                ),
+            ),
+        )
+        refs = (
+            _Ref("trigger", p.scenario.config.trigger_tokens, True),
+            _Ref("main_safe_input", p.main_safe_input, False),
+        )
+        return rows, refs
+    r = p.round
+    rows = (
+        _Row(
+            "phrase.work-input",
+            (
+                ("instructions", w.summary_instruction_tokens),
+                ("previous_summary", w.previous_summary_tokens),
+                ("new_raw", r.new_raw),
+            ),
+        ),
+        _Row("seg.generation", (("generation", p.summary.generation),)),
+    )
+    return rows, (_Ref("summary_safe_input", p.summary.safe_input, False),)
+
+
+_Values = tuple[tuple[_Row, ...], tuple[_Ref, ...]]
+
+
+def _bars_svg(
+    b: _Values, a: _Values | None, key: str, lang: str, width: int
+) -> tuple[Markup, list[Markup]]:
+    rows, refs = b
+    a_rows, a_refs = a if a is not None else ((), ())
+    # The scale covers B and A: every row total and K always; M/C unless far off.
+    data_top = max(
+        [sum(t for _, t in r.parts) for r in (*rows, *a_rows)]
+        + [r.tokens for r in (*refs, *a_refs) if r.always]
+    )
+    lines: list[tuple[str, int, bool]] = []  # (key, tokens, is A) drawn as lines
+    beyond: list[tuple[str, int, bool]] = []  # drawn as an edge arrow
+    seen: set[tuple[str, int]] = set()
+    for ref, is_a in [(r, False) for r in refs] + [(r, True) for r in a_refs]:
+        if is_a and (ref.key, ref.tokens) in seen:
+            continue  # A's line is B's line: draw it once
+        seen.add((ref.key, ref.tokens))
+        far = not ref.always and ref.tokens > _FAR * max(1, data_top)
+        (beyond if far else lines).append((ref.key, ref.tokens, is_a))
+    top_value = max([data_top] + [tok for _, tok, _ in lines])
+    axis = _token_axis(top_value, width)
+
+    out: list[Markup] = []
+    labels: list[Markup] = []
+    legend_extra: list[Markup] = []
+
+    # Reference labels in bands above the plot; a label that would touch another goes
+    # one band lower. Lines start below the last band, so no line crosses a band.
+    band_boxes: list[list[Box]] = []
+    ref_labels: list[tuple[int, int, str, str, str]] = []  # (band, x, anchor, text, cls)
+
+    def band_place(candidates: list[tuple[int, str]], text: str) -> tuple[int, int, str]:
+        band = 0
+        while True:
+            if band == len(band_boxes):
+                band_boxes.append([])
+            for x, anchor in candidates:
+                box = text_box(x, (band + 1) * _LINE - 4, text, anchor)
+                if _fits(box, width) and _free(box, band_boxes[band]):
+                    band_boxes[band].append(box)
+                    return band, x, anchor
+            band += 1
+            if band > 6:  # cannot happen with two or three labels; keep it finite
+                return band, candidates[0][0], candidates[0][1]
+
+    for ref_key, tokens, is_a in lines:
+        name = t(f"seg.{ref_key}", lang)
+        text = (
+            t("chart.ref.a", lang, name=name, value=format_int(tokens))
+            if is_a
+            else t("chart.value", lang, name=name, value=format_int(tokens))
+        )
+        x = axis.x(tokens)
+        band, lx, anchor = band_place([(x, "middle"), (x - 2, "end"), (x + 2, "start")], text)
+        ref_labels.append((band, lx, anchor, text, "ch-ref-label"))
+    for ref_key, tokens, is_a in beyond:
+        name = t(f"seg.{ref_key}", lang) + (" (A)" if is_a else "")
+        text = t("chart.beyond", lang, name=name, value=format_int(tokens))
+        band, lx, anchor = band_place([(width - _PAD, "end")], text)
+        ref_labels.append((band, lx, anchor, text, "ch-ref-label ch-beyond"))
+        legend_extra.append(
+            el(
+                "li",
+                {"class": "ch-note", "data-beyond": ref_key},
+                t(
+                    "chart.beyond.legend",
+                    lang,
+                    name=name,
+                    value=format_int(tokens),
+                    end=format_int(axis.high),
+                ),
+            )
+        )
+    bands = len(band_boxes)
+    for band, lx, anchor, text, cls in ref_labels:
+        baseline = (band + 1) * _LINE - 4
+        labels.append(
+            el("text", {"class": cls, "x": lx, "y": baseline, "text-anchor": anchor}, text)
+        )
+    y = bands * _LINE + (4 if bands else 0)
+    plot_top = y
+
+    # Rows: a label line, then B's bar, then A's outline under it.
+    row_labels: list[tuple[Box, Markup]] = []
+    line_xs = [axis.x(tok) for _, tok, _ in lines]
+    for i, row in enumerate(rows):
+        total = sum(tok for _, tok in row.parts)
+        name = t(row.name, lang)
+        a_total = sum(tok for _, tok in a_rows[i].parts) if a_rows else None
+        if a_total is None:
+            text = t("chart.value", lang, name=name, value=format_int(total))
+        else:
+            text = t(
+                "chart.value.ab", lang, name=name, value=format_int(total), a=format_int(a_total)
+            )
+        baseline = y + _LINE - 4
+        candidates = [axis.left] + [lx + 4 for lx in sorted(line_xs)]
+        chosen = None
+        for lx in candidates:
+            box = text_box(lx, baseline, text, "start")
+            if _fits(box, width) and not any(
+                box.x0 - _CLEAR <= x <= box.x1 + _CLEAR for x in line_xs
+            ):
+                chosen = (lx, box)
+                break
+        if chosen is None:  # no gap between lines: the lines break around the label
+            chosen = (axis.left, text_box(axis.left, baseline, text, "start"))
+        lx, box = chosen
+        row_labels.append((box, el("text", {"class": "ch-label", "x": lx, "y": baseline}, text)))
+        y += _LINE
+        out.extend(_stack(row.parts, axis, y, _BAR, lang, cls="seg", attr="data-segment"))
+        y += _BAR
+        if a_rows:
+            y += 2
+            out.extend(
+                _stack(a_rows[i].parts, axis, y, _GHOST, lang, cls="ch-ghost", attr="data-pinned")
+            )
+            y += _GHOST
+        y += _GAP
+    plot_bottom = y - _GAP // 2
+    labels.extend(mark for _, mark in row_labels)
+
+    # Reference lines from below the bands to the axis, broken around any label box.
+    for (ref_key, tokens, is_a), x in zip(lines, line_xs, strict=True):
+        cls = f"ch-ref ch-ref-{ref_key}" + (" ch-ref-a" if is_a else "")
+        for y0, y1 in _open_runs(x, plot_top, plot_bottom, [b for b, _ in row_labels]):
+            out.append(
+                el(
+                    "line",
+                    {
+                        "class": cls,
+                        "x1": x,
+                        "x2": x,
+                        "y1": y0,
+                        "y2": y1,
+                        "data-ref": ref_key,
+                        "data-tokens": tokens,
+                    },
+                )
+            )
+
+    axis_parts, height = _axis_svg(axis, plot_bottom, width, lang)
+    out.extend(axis_parts)
+    out.extend(labels)
+    return chart_svg(key, t(f"chart.{key}.title", lang), width, height, out), legend_extra
+
+
+def _stack(
+    parts: tuple[tuple[str, int], ...],
+    axis: _Axis,
+    y: int,
+    height: int,
+    lang: str,
+    *,
+    cls: str,
+    attr: str,
+) -> list[Markup]:
+    # Each part's length depends on its tokens only (not on where it starts), so the
+    # same tokens are the same length in every row, in B and in A; parts abut.
+    out = []
+    x0 = axis.left
+    for seg_key, tokens in parts:
+        length = axis.length(tokens)
+        x1 = x0 + length
+        out.append(
+            el(
+                "rect",
+                {
+                    "class": f"{cls} seg-{seg_key}" if cls == "seg" else f"{cls} ghost-{seg_key}",
+                    "x": x0,
+                    "y": y,
+                    "width": x1 - x0,
+                    "height": height,
+                    attr: seg_key,
+                    "data-tokens": tokens,
+                },
+            )
+        )
+        x0 = x1
+    return out
+
+
+def ab_legend(lang: str) -> Markup:
+    """The two legend entries that tell A's outline from B's fill."""
+    return join(
+        (
+            el("li", {"class": "ch-key ch-key-b", "data-legend": "b"}, t("chart.legend.b", lang)),
+            el("li", {"class": "ch-key ch-key-a", "data-legend": "a"}, t("chart.legend.a", lang)),
+        )
+    )
+
+
+def _legend(b: _Values, a: _Values | None, lang: str, extra: list[Markup]) -> Markup:
+    rows, refs = b
+    a_rows, a_refs = a if a is not None else ((), ())
+    items = [ab_legend(lang)] if a is not None else []
+    for i, row in enumerate(rows):
+        for j, (seg_key, tokens) in enumerate(row.parts):
+            name = t(f"seg.{seg_key}", lang)
+            if a_rows:
+                text = t(
+                    "chart.value.ab",
+                    lang,
+                    name=name,
+                    value=format_int(tokens),
+                    a=format_int(a_rows[i].parts[j][1]),
+                )
+            else:
+                text = t("chart.value", lang, name=name, value=format_int(tokens))
+            # The swatch is the item's ::before (page CSS), not an element of its own.
+            items.append(
+                el("li", {"class": f"ch-key ch-key-{seg_key}", "data-legend": seg_key}, text)
+            )
+    for k, ref in enumerate(refs):
+        name = t(f"seg.{ref.key}", lang)
+        if a_refs:
+            text = t(
+                "chart.value.ab",
+                lang,
+                name=name,
+                value=format_int(ref.tokens),
+                a=format_int(a_refs[k].tokens),
+            )
+        else:
+            text = t("chart.value", lang, name=name, value=format_int(ref.tokens))
+        items.append(el("li", {"data-legend": ref.key}, text))
+    return el("ul", {"class": "ch-legend"}, *items, *extra)
+
+
+def _figure(key: str, svg: Markup, legend: Markup, lang: str) -> Markup:
+    return el(
+        "figure",
+        {"class": "ch-figure", "data-figure": key},
+        el("figcaption", None, el("strong", None, t(f"chart.{key}.title", lang))),
+        svg,
+        legend,
+        el("p", {"class": "caveat"}, t("phrase.not", lang), t(f"chart.{key}.not", lang)),
+    )
+
+
+def plan_charts(
+    p: Plan, lang: str, *, width: int = 640, pinned: Plan | None = None
+) -> dict[str, Markup]:
+    """The funnel, branch and work charts of ``p`` at ``width`` CSS pixels, each a
+    ``<figure>``: title, svg, legend with exact tokens, and what it must not be read as.
+    With ``pinned`` (A), A is drawn in each chart on the same scale, as outlines."""
+    width = max(width, MIN_WIDTH)
+    return {
+        key: _chart_figure(
+            key, _rows(p, key), None if pinned is None else _rows(pinned, key), lang, width
+        )
+        for key in CHART_KEYS
+    }
+
+
+def funnel_figure(p: Plan, lang: str, width: int) -> Markup:
+    """The funnel chart of ``p`` alone (a replayed turn's funnel)."""
+    return _chart_figure("funnel", _rows(p, "funnel"), None, lang, max(width, MIN_WIDTH))
+
+
+@lru_cache(maxsize=96)
+def _chart_figure(key: str, b: _Values, a: _Values | None, lang: str, width: int) -> Markup:
+    # Keyed by the values the chart shows: a keystroke redraws only the charts it
+    # changes (typing S leaves the funnel as it was), and A's values never change.
+    svg, extra = _bars_svg(b, a, key, lang, width)
+    return _figure(key, svg, _legend(b, a, lang, extra), lang)

@@ -1,0 +1,280 @@
+"""The peers' trigger lines: one bar per peer system on one axis (tokens, or percent of
+the window W), beside this scenario's K, M and hard line and the article's lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from budgetcore.charts.geometry import Box, text_box, text_width
+from budgetcore.ui.catalogue import t
+from budgetcore.ui.markup import Markup, el
+from budgetcore.ui.svg.axes import (
+    _LINE,
+    _PAD,
+    _axis_svg,
+    _fits,
+    _free,
+    _open_runs,
+    _token_axis,
+    chart_svg,
+)
+from budgetcore.units import format_int
+
+__all__ = ["PEERS_PERCENT_PLACES", "peer_percent", "peers_chart"]
+
+
+#: Percent of the window is shown with this many decimals, rounded half-even
+#: (``budgetcore.units.format_percent``): the one rounding of the peers view.
+PEERS_PERCENT_PLACES = 1
+
+
+_PEER_BAR = 12
+
+
+_PEER_GAP = 6
+
+
+def peer_percent(share: object) -> str:
+    """A share of the window as the peers view shows it: 0.835 -> '83.5 %'."""
+    from fractions import Fraction  # noqa: PLC0415
+
+    from budgetcore.units import format_percent  # noqa: PLC0415
+
+    assert isinstance(share, Fraction | int)
+    return format_percent(share, PEERS_PERCENT_PLACES)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` (by words; a word or a run
+    of CJK text that is wider on its own is broken between characters)."""
+    # Widths add up word by word (each rounded up, so the sum over-covers, never under).
+    space = text_width(" ")
+    lines: list[str] = []
+    current, used = "", 0
+    for word in text.split(" "):
+        w = text_width(word)
+        if current and used + space + w <= width:
+            current, used = f"{current} {word}", used + space + w
+            continue
+        if current:
+            lines.append(current)
+        if w <= width:
+            current, used = word, w
+            continue
+        piece, used = "", 0
+        for ch in word:
+            cw = text_width(ch)
+            if piece and used + cw > width:
+                lines.append(piece)
+                piece, used = "", 0
+            piece, used = piece + ch, used + cw
+        current = piece
+    if current or not lines:
+        lines.append(current)
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class _PeerRow:
+    kind: str  # "ref", "article", "peer", "none"
+    key: str  # data attribute value
+    text: str
+    parts: tuple[tuple[str, int], ...]  # (css class, tokens up to): stacked from 0
+    confidence: str = ""
+
+
+def _peer_rows(view: object, lang: str, unit: str) -> list[_PeerRow]:
+    from budgetcore.registry.peers import PeerView  # noqa: PLC0415
+
+    assert isinstance(view, PeerView)
+
+    def value(tokens: int, share: object) -> tuple[str, str]:
+        tok, pct = format_int(tokens), peer_percent(share)
+        return (pct, tok) if unit == "percent" else (tok, pct)
+
+    rows = []
+    for ref in view.scenario:
+        main, other = value(ref.tokens, ref.share)
+        text = t("peers.row", lang, name=t(f"peers.line.{ref.key}", lang), value=main, other=other)
+        rows.append(_PeerRow("ref", ref.key, text, ((f"pr-ref pr-ref-{ref.key}", ref.tokens),)))
+    clean, compact, hard = (view.line(k) for k in ("clean", "compact", "hard"))
+    text = t(
+        "peers.article-row",
+        lang,
+        clean=value(clean.tokens, clean.share)[0],
+        compact=value(compact.tokens, compact.share)[0],
+        hard=value(hard.tokens, hard.share)[0],
+    )
+    parts = (
+        ("pr-art-base", clean.tokens),
+        ("pr-gap-1", max(clean.tokens, compact.tokens)),
+        ("pr-gap-2", max(compact.tokens, hard.tokens)),
+    )
+    rows.append(_PeerRow("article", "article", text, parts))
+    for r in view.rows:
+        name = r.peer.name + (f" {r.peer.version}" if r.peer.version else "")
+        if r.tokens is None or r.share is None:
+            key = f"peers.no-line.{r.peer.kind}"
+            text = t("peers.row-none", lang, name=name, why=t(key, lang))
+            rows.append(_PeerRow("none", r.peer.id, text, (), r.peer.confidence))
+            continue
+        main, other = value(r.tokens, r.share)
+        text = t("peers.row", lang, name=name, value=main, other=other)
+        marks = []
+        if r.peer.reported:
+            marks.append(t("peers.mark-reported", lang))
+        if r.beyond_window:
+            marks.append(t("peers.mark-beyond", lang))
+        if r.clamped:
+            marks.append(t("peers.mark-clamped", lang))
+        if r.peer.also:  # count triggers beside the line: never drawn as tokens
+            marks.append(t("peers.mark-counts", lang, n=len(r.peer.also)))
+        if marks:
+            text = f"{text} — {', '.join(marks)}"
+        cls = f"pr-bar pr-{r.peer.confidence}"
+        rows.append(_PeerRow("peer", r.peer.id, text, ((cls, r.tokens),), r.peer.confidence))
+    return rows
+
+
+def _percent_label(v: int) -> str:
+    return f"{v} %"
+
+
+def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "tokens") -> Markup:
+    """The peers' trigger lines of ``view`` (a ``budgetcore.registry.peers.PeerView``) as an svg
+    at ``width`` CSS pixels, on a token axis or (``unit="percent"``) a percent-of-W axis."""
+    from fractions import Fraction  # noqa: PLC0415
+
+    from budgetcore.registry.peers import PeerView  # noqa: PLC0415
+
+    assert isinstance(view, PeerView)
+    w = view.window
+    percent = unit == "percent"
+    rows = _peer_rows(view, lang, unit)
+    all_tokens = [tok for r in rows for _, tok in r.parts] + [w]
+    if percent:
+        top = max(-((-max(all_tokens) * 100) // w), 100)
+        axis = _token_axis(top, width, _percent_label)
+    else:
+        axis = _token_axis(max(all_tokens), width)
+
+    def pos(tokens: int) -> int:
+        # One rounding for every mark: half up to the nearest pixel, exact until then.
+        v = Fraction(tokens * 100, w) if percent else Fraction(tokens)
+        return axis.left + (2 * v * axis.span + axis.high) // (2 * axis.high)
+
+    # The article's lines, labelled in bands above the plot (a label that would touch
+    # another goes one band lower).
+    lines = [(k, view.line(k).tokens) for k in ("clean", "compact", "hard")]
+    bands: list[list[Box]] = []
+    line_labels: list[tuple[int, int, str, str]] = []
+    for key, tokens in lines:
+        x = pos(tokens)
+        text = t(f"peers.line-short.{key}", lang)
+        placed = False
+        for band in range(4):
+            if band == len(bands):
+                bands.append([])
+            for lx, anchor in ((x, "middle"), (x - 2, "end"), (x + 2, "start")):
+                box = text_box(lx, (band + 1) * _LINE - 4, text, anchor)
+                if _fits(box, width) and _free(box, bands[band]):
+                    bands[band].append(box)
+                    line_labels.append((band, lx, anchor, text))
+                    placed = True
+                    break
+            if placed:
+                break
+    y = len(bands) * _LINE + 4
+    plot_top = y
+    parts: list[Markup] = [
+        el(
+            "defs",
+            None,
+            el(
+                "pattern",
+                {
+                    "id": "pr-hatch",
+                    "width": 6,
+                    "height": 6,
+                    "patternUnits": "userSpaceOnUse",
+                    "patternTransform": "rotate(45)",
+                },
+                el("rect", {"class": "pr-hatch-bg", "width": 6, "height": 6}),
+                el("line", {"class": "pr-hatch-line", "x1": 0, "y1": 0, "x2": 0, "y2": 6}),
+            ),
+        )
+    ]
+    texts: list[Markup] = [
+        el(
+            "text",
+            {"class": "ch-ref-label", "x": lx, "y": (band + 1) * _LINE - 4, "text-anchor": anchor},
+            text,
+        )
+        for band, lx, anchor, text in line_labels
+    ]
+    label_boxes: list[Box] = []
+    text_room = width - axis.left - _PAD
+    for row in rows:
+        for line in _wrap(row.text, text_room):
+            baseline = y + _LINE - 4
+            label_boxes.append(text_box(axis.left, baseline, line, "start"))
+            cls = "ch-label pr-noline" if row.kind == "none" else "ch-label"
+            texts.append(
+                el(
+                    "text",
+                    {"class": cls, "x": axis.left, "y": baseline, "data-peer-row": row.key},
+                    line,
+                )
+            )
+            y += _LINE
+        x0 = axis.left
+        for cls, tokens in row.parts:
+            x1 = max(x0, pos(tokens))
+            if tokens > 0 and x1 == axis.left:
+                x1 = axis.left + 1  # a line above 0 is never drawn as nothing
+            parts.append(
+                el(
+                    "rect",
+                    {
+                        "class": cls,
+                        "x": x0,
+                        "y": y,
+                        "width": x1 - x0,
+                        "height": _PEER_BAR,
+                        "data-peer-bar": row.key,
+                        "data-peer-tokens": tokens,
+                    },
+                    el("title", None, row.text),
+                )
+            )
+            x0 = x1
+        if row.parts:
+            y += _PEER_BAR
+        y += _PEER_GAP
+    plot_bottom = y - _PEER_GAP // 2
+    for key, tokens in lines:
+        x = pos(tokens)
+        for y0, y1 in _open_runs(x, plot_top, plot_bottom, label_boxes):
+            parts.append(
+                el(
+                    "line",
+                    {
+                        "class": f"ch-ref pr-line pr-line-{key}",
+                        "x1": x,
+                        "x2": x,
+                        "y1": y0,
+                        "y2": y1,
+                        "data-peer-line": key,
+                    },
+                )
+            )
+    axis_parts, height = _axis_svg(
+        axis,
+        plot_bottom,
+        width,
+        lang,
+        label=_percent_label if percent else format_int,
+        title_key="peers.axis-percent" if percent else "axis.tokens",
+    )
+    return chart_svg("peers", t("peers.h", lang), width, height, [*parts, *axis_parts, *texts])

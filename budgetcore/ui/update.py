@@ -1,0 +1,892 @@
+"""``reduce(state, event) -> state``: the only way the page changes.
+
+Every value — typed, slid, nudged, from a link, an import, an experiment or a reset —
+goes through :func:`budgetcore.ui.form.parse_text` for its field and then through the
+scenario's cross-key rules, so a problem always shows by its field(s), marks the plan
+stale, and the link and the export always describe the plan on screen.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from budgetcore.core.contracts import ModelContract
+from budgetcore.core.plan import plan
+from budgetcore.core.samples import Samples
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.text import check_size, limit_of, too_large, utf8_size_above
+from budgetcore.scenario.dump import samples_to_lines, scenario_json
+from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
+from budgetcore.scenario.model import Background, Config, Limits, Scenario, Workload
+from budgetcore.scenario.parse import parse_sample_lines, parse_samples
+from budgetcore.ui.events import (
+    CurvesToggled,
+    EngineDrops,
+    Event,
+    ExampleSamples,
+    ExperimentRun,
+    ExportFormatChosen,
+    Failed,
+    FieldCommitted,
+    FieldNudged,
+    FieldTyped,
+    FileRefused,
+    ImportApplied,
+    ImportCancelled,
+    ImportPreviewed,
+    ImportTyped,
+    LanguageChosen,
+    LinkOpened,
+    ModelChosen,
+    ModelDataLoaded,
+    Noticed,
+    PeersUnitChosen,
+    PickerClosed,
+    PickerEntered,
+    PickerMoved,
+    PickerTyped,
+    Pinned,
+    PresetChosen,
+    ReplayFieldTyped,
+    ReplayLogChosen,
+    ReplayLogLoaded,
+    ReplayLogModelToggled,
+    ReplayLogsLoaded,
+    ReplayPointed,
+    ReplayScrubbed,
+    ReplaySourceChosen,
+    ReplayToggled,
+    ReplayTurnsTyped,
+    Reset,
+    Resized,
+    SamplesTyped,
+    SliderMoved,
+    SummarySameToggled,
+    SweepBoundTyped,
+    SweepPathChosen,
+    Toggled,
+    Unpinned,
+)
+from budgetcore.ui.form import (
+    AVERAGES,
+    FIELDS,
+    Issue,
+    IssueError,
+    format_value,
+    nudge,
+    parse_text,
+    slider_value,
+)
+from budgetcore.ui.model import (
+    PICKER_MIN_CHARS,
+    PICKER_SECTIONS,
+    PICKER_SHOWN,
+    PRESETS,
+    ImportPreview,
+    PageState,
+    PickerState,
+    SweepState,
+)
+from budgetcore.ui.replay_panel import (
+    SOURCES,
+    LoadedLog,
+    with_log,
+    with_logs,
+    with_texts,
+    with_turn_lines,
+)
+from budgetcore.units import format_int
+
+if TYPE_CHECKING:  # the registry and the peers load after the page is ready
+    from budgetcore.registry.models import Picks, Registry
+
+__all__ = [
+    "EXAMPLE_AVERAGES",
+    "EXAMPLE_SAMPLES",
+    "PRERENDER_WIDTH",
+    "chosen_model_of",
+    "first_state",
+    "initial_state",
+    "picks_of",
+    "preset_of",
+    "reduce",
+    "scenario_of",
+    "scenario_texts",
+    "summary_contract_of",
+]
+
+_PATHS = (*(s.path for s in SCENARIO_FIELDS), *AVERAGES)
+_SUMMARY_PATHS = tuple(p for p in _PATHS if p.startswith("summary_model."))
+
+
+# ------------------------------------------------------------------ the validation path
+
+
+def scenario_texts(scenario: Scenario) -> dict[str, str]:
+    """Every field's text for ``scenario`` (the summary fields show the main contract
+    while the summary shares it)."""
+    texts = {}
+    for spec in SCENARIO_FIELDS:
+        section = spec.section
+        part = (
+            scenario.summary_contract if section == "summary_model" else getattr(scenario, section)
+        )
+        texts[spec.path] = format_value(spec.path, getattr(part, spec.name))
+    for path in AVERAGES:
+        value = getattr(scenario.samples, path.split(".", 1)[1])
+        texts[path] = "" if value is None else str(value)
+    return texts
+
+
+def _with_texts(state: PageState, updates: Mapping[str, str], **changes: Any) -> PageState:
+    """Set field texts, parse each one, then check the cross-key rules and re-plan."""
+    texts, values = dict(state.texts), dict(state.values)
+    issues = dict(state.field_issues)
+    for path, text in updates.items():
+        texts[path] = text
+        try:
+            values[path] = parse_text(path, text)
+            issues.pop(path, None)
+        except IssueError as exc:
+            issues[path] = exc.issue
+    return _replanned(
+        dataclasses.replace(state, texts=texts, values=values, field_issues=issues, **changes)
+    )
+
+
+def _limits(values: Mapping[str, object]) -> Limits:
+    kw: dict[str, Any] = {f.name: values[f"limits.{f.name}"] for f in dataclasses.fields(Limits)}
+    return Limits(**kw)
+
+
+_WHY = {
+    "model timeout <= run timeout < lease": "why.timeouts",
+    "a page within the record cap": "why.record-page",
+    "a page within the session cap": "why.session-page",
+}
+
+
+def _cross_issues(limits: Limits) -> tuple[Issue, ...]:
+    """One issue per broken cross-key rule, marking both of its fields."""
+    out = []
+    for rule in LIMIT_RULES:
+        if rule.holds(limits):
+            continue
+        a, b = rule.fields
+        params = (
+            ("value", format_int(getattr(limits, rule.low)), False),
+            ("other", f"label.{b}", True),
+            ("other_value", format_int(getattr(limits, rule.high)), False),
+            ("why", _WHY[rule.reason], True),
+        )
+        out.append(Issue("problem.less-than" if rule.strict else "problem.at-most", params, (a, b)))
+    return tuple(out)
+
+
+def scenario_of(state: PageState) -> Scenario:
+    """The scenario the fields describe (all of them valid)."""
+    return _build(state.values, state.summary_same, state.sample_lines)
+
+
+_SECTION_TYPES: dict[str, Any] = {
+    "main_model": ModelContract,
+    "summary_model": ModelContract,
+    "config": Config,
+    "workload": Workload,
+    "background": Background,
+    "limits": Limits,
+}
+
+
+def _build(values: Mapping[str, object], summary_same: bool, lines: Mapping[str, Any]) -> Scenario:
+    """The scenario of validated field values. Every value already passed its field's
+    rule and the cross-key rules, so the sections are built directly (this runs on every
+    keystroke); the pasted samples were validated line by line when they were pasted."""
+    parts: dict[str, dict[str, object]] = {s: {} for s in _SECTION_TYPES}
+    for spec in SCENARIO_FIELDS:
+        parts[spec.section][spec.name] = values[spec.path]
+    built = {s: _SECTION_TYPES[s](**kw) for s, kw in parts.items()}
+    if summary_same:
+        built["summary_model"] = None
+    averages = tuple(values[p] for p in AVERAGES)
+    return Scenario(**built, samples=_samples_of(_freeze(lines), averages))
+
+
+def _freeze(lines: Mapping[str, Any]) -> str:
+    import json  # noqa: PLC0415
+
+    return json.dumps(lines, sort_keys=True)
+
+
+@lru_cache(maxsize=16)
+def _samples_of(lines_json: str, averages: tuple[object, ...]) -> Samples:
+    import json  # noqa: PLC0415
+
+    data: dict[str, Any] = json.loads(lines_json)
+    for path, value in zip(AVERAGES, averages, strict=True):
+        data[path.split(".", 1)[1]] = None if value is None else str(value)
+    problems: list[Problem] = []
+    samples = parse_samples(data, problems)
+    if problems:  # pragma: no cover - pasted lines are validated when pasted
+        raise ScenarioError(problems)
+    return samples
+
+
+def _replanned(state: PageState) -> PageState:
+    if state.field_issues:
+        return dataclasses.replace(state, cross_issues=())
+    cross = _cross_issues(_limits(state.values))
+    if cross:
+        return dataclasses.replace(state, cross_issues=cross)
+    return dataclasses.replace(state, cross_issues=(), plan=plan(scenario_of(state)))
+
+
+def _loaded(state: PageState, scenario: Scenario, **changes: Any) -> PageState:
+    """Show ``scenario`` in every field, through the same parse-and-validate step."""
+    lines = scenario_json(scenario)["samples"]
+    sample_lines = {
+        k: v for k, v in lines.items() if k not in ("tokens_per_message", "messages_per_session")
+    }
+    fresh = dataclasses.replace(
+        state,
+        field_issues={},
+        summary_same=scenario.summary_model is None,
+        samples_text=samples_to_lines(scenario.samples),
+        sample_lines=sample_lines,
+        sample_problems=(),
+        **changes,
+    )
+    return _with_texts(fresh, scenario_texts(scenario))
+
+
+def initial_state(scenario: Scenario | None = None, **changes: Any) -> PageState:
+    """The page for ``scenario`` (the article's worked example by default)."""
+    scenario = Scenario() if scenario is None else scenario
+    base = PageState(plan=plan(scenario), texts={}, values={}, **changes)
+    state = _loaded(base, scenario)
+    return _sweep_path(state, state.sweep.path)
+
+
+#: A chart box's inner width on a desktop (>= 1280 px wide: the 848 px results column,
+#: less the box's 1 px borders and 8 px paddings), the width the shell draws charts at;
+#: the build pre-renders the first view for it. A browser test holds the stylesheet to it.
+PRERENDER_WIDTH = 830
+
+
+def first_state(width: int = PRERENDER_WIDTH) -> PageState:
+    """The state the build pre-renders (``ui.prerender``): a link without a fragment, in
+    English, charts at ``width``. The shell takes over a pre-rendered page without
+    painting when its own first state equals this one."""
+    return reduce(initial_state(width=width), LinkOpened("", "en"))
+
+
+# ------------------------------------------------------------------ handlers
+
+
+def _typed(state: PageState, e: FieldTyped) -> PageState:
+    return _with_texts(state, {e.path: e.text}, notice="")
+
+
+def _committed(state: PageState, e: FieldCommitted) -> PageState:
+    if e.path in state.field_issues:
+        return state
+    text = format_value(e.path, state.values[e.path])
+    return state if text == state.texts[e.path] else _with_texts(state, {e.path: text})
+
+
+def _slid(state: PageState, e: SliderMoved) -> PageState:
+    return _with_texts(state, {e.path: format_value(e.path, slider_value(e.path, e.position))})
+
+
+def _nudged(state: PageState, e: FieldNudged) -> PageState:
+    if e.path in state.field_issues:
+        return state  # a nudge needs a value to start from; the problem stays shown
+    value = nudge(e.path, state.values[e.path], e.steps)
+    return _with_texts(state, {e.path: format_value(e.path, value)})
+
+
+def _toggled(state: PageState, e: Toggled) -> PageState:
+    return _with_texts(state, {e.path: "true" if e.checked else "false"})
+
+
+def _summary_same(state: PageState, e: SummarySameToggled) -> PageState:
+    if e.checked:
+        return _replanned(dataclasses.replace(state, summary_same=True))
+    # An own summary contract starts from the main one, as the fields showed it.
+    texts = {p: state.texts[p.replace("summary_model.", "main_model.")] for p in _SUMMARY_PATHS}
+    main = state.pickers.get("main_model", PickerState())
+    pickers = _picker(state, "summary_model", query=main.chosen, open=False, chosen=main.chosen)
+    return _with_texts(state, texts, summary_same=False, pickers=pickers)
+
+
+def _preset(state: PageState, e: PresetChosen) -> PageState:
+    if e.key not in PRESETS:
+        return state
+    i, o, q = PRESETS[e.key]
+    return _with_texts(
+        state,
+        {
+            "main_model.input_tokens": format_int(i),
+            "main_model.output_tokens": format_int(o),
+            "main_model.reserves_output": "true" if q else "false",
+        },
+    )
+
+
+def preset_of(state: PageState) -> str:
+    """The preset the main contract's fields match, or "" (custom)."""
+    v = state.values
+    contract = (
+        v["main_model.input_tokens"],
+        v["main_model.output_tokens"],
+        v["main_model.reserves_output"],
+    )
+    return next((k for k, c in PRESETS.items() if c == contract), "")
+
+
+def _engine_drops(state: PageState, _e: EngineDrops) -> PageState:
+    return _with_texts(state, {"workload.engine_summary_tokens": "0"})
+
+
+def _link(state: PageState, e: LinkOpened) -> PageState:
+    from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415 - only on open
+
+    result = parse_fragment(e.fragment)
+    ui = dict(result.ui)
+    chosen = ui.get("lang") in ("en", "zh")
+    lang = ui["lang"] if chosen else ("zh" if e.browser_lang.lower().startswith("zh") else "en")
+    opened = _loaded(
+        state, result.scenario, link_problems=result.problems, lang=lang, lang_chosen=chosen
+    )
+    if not result.models:
+        return opened
+    # A model the link names: its picker shows it (once the registry is in) and how the
+    # written name matched.
+    pickers = dict(opened.pickers)
+    for section, written, name in result.models:
+        if section in pickers:
+            pickers[section] = PickerState(query=name, chosen=name, written=written)
+    return dataclasses.replace(opened, pickers=pickers)
+
+
+def _language(state: PageState, e: LanguageChosen) -> PageState:
+    if e.lang not in ("en", "zh"):
+        return state
+    return dataclasses.replace(state, lang=e.lang, lang_chosen=True)
+
+
+def _samples(state: PageState, e: SamplesTyped) -> PageState:
+    lines, problems = parse_sample_lines(e.text)
+    return _replanned(
+        dataclasses.replace(
+            state, samples_text=e.text, sample_lines=lines, sample_problems=tuple(problems)
+        )
+    )
+
+
+#: Made-up samples the "example" button loads (never a generic language ratio).
+EXAMPLE_SAMPLES = """# Made-up example samples: replace them with pairs measured on your own store.
+{"channel": "text", "tokens": 812, "bytes": 2950}
+{"channel": "text", "tokens": 1500, "bytes": 5720}
+{"channel": "bson", "tokens": 812, "bytes": 3310}
+{"channel": "bson", "tokens": 1500, "bytes": 6480}
+{"channel": "json", "tokens": 812, "bytes": 3620}
+{"channel": "json", "tokens": 1500, "bytes": 6900}
+{"channel": "read", "bytes": 1048576, "ms": 38}
+{"channel": "read", "bytes": 262144, "ms": 12}
+{"channel": "query", "ms": 9}
+{"channel": "query", "ms": 21}"""
+EXAMPLE_AVERAGES = {"samples.tokens_per_message": "350", "samples.messages_per_session": "40"}
+
+
+def _example(state: PageState, _e: ExampleSamples) -> PageState:
+    lines, problems = parse_sample_lines(EXAMPLE_SAMPLES)
+    state = dataclasses.replace(
+        state,
+        samples_text=EXAMPLE_SAMPLES,
+        sample_lines=lines,
+        sample_problems=tuple(problems),
+    )
+    return _with_texts(state, EXAMPLE_AVERAGES)
+
+
+def _export_format(state: PageState, e: ExportFormatChosen) -> PageState:
+    return dataclasses.replace(state, export_format="json" if e.fmt == "json" else "toml")
+
+
+def _import_typed(state: PageState, e: ImportTyped) -> PageState:
+    return dataclasses.replace(state, import_text=e.text)
+
+
+def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
+    from budgetcore.scenario.export import effective_values  # noqa: PLC0415
+    from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, parse_config  # noqa: PLC0415
+
+    mode = "merge" if e.mode == "merge" else "replace"
+    if state.stale:
+        problem = Problem.coded(
+            "page", "has invalid fields; fix them before importing", "page-invalid"
+        )
+        preview = ImportPreview(e.text, mode, problems=(problem,))
+        return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+    try:
+        overrides = parse_config(e.text)
+        current = state.plan.scenario
+        base = current
+        if mode == "replace":
+            # The file becomes the whole override set: every supported key it does not
+            # set goes back to its default.
+            defaults = {o.key: o.default for o in OVERRIDES if o.key not in overrides}
+            base = apply_overrides(current, defaults)
+        after = apply_overrides(base, overrides)
+    except ScenarioError as exc:
+        preview = ImportPreview(e.text, mode, problems=exc.problems)
+        return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+    now, later = effective_values(current), effective_values(after)
+    changes = tuple(
+        (o.key, now[o.key], later[o.key]) for o in OVERRIDES if now[o.key] != later[o.key]
+    )
+    preview = ImportPreview(e.text, mode, changes=changes, keys=tuple(overrides), after=after)
+    return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+
+
+def _import_apply(state: PageState, _e: ImportApplied) -> PageState:
+    p = state.import_preview
+    if p is None or p.after is None or p.applied:
+        return state
+    done = dataclasses.replace(p, applied=True)
+    return _loaded(state, p.after, import_preview=done)
+
+
+def _import_cancel(state: PageState, _e: ImportCancelled) -> PageState:
+    return dataclasses.replace(state, import_preview=None)
+
+
+def _experiment(state: PageState, e: ExperimentRun) -> PageState:
+    from budgetcore.explore.experiments import BY_KEY, run  # noqa: PLC0415 - on first use
+
+    if e.key not in BY_KEY:
+        return state
+    if state.stale:
+        return dataclasses.replace(state, notice="msg.fix-first")
+    outcome = run(BY_KEY[e.key], state.plan.scenario)
+    return _loaded(state, outcome.after.scenario, pinned=outcome.before, outcome=outcome)
+
+
+def _pin(state: PageState, _e: Pinned) -> PageState:
+    if state.stale:
+        return dataclasses.replace(state, notice="msg.pin-stale")
+    return dataclasses.replace(state, pinned=state.plan, notice="msg.pinned")
+
+
+def _unpin(state: PageState, _e: Unpinned) -> PageState:
+    return dataclasses.replace(state, pinned=None, outcome=None, notice="")
+
+
+def _reset(state: PageState, _e: Reset) -> PageState:
+    fresh = initial_state(
+        lang=state.lang,
+        lang_chosen=state.lang_chosen,
+        width=state.width,
+        registry=state.registry,  # loaded data stays; the pickers start empty again
+        peers=state.peers,
+        peers_unit=state.peers_unit,
+    )
+    return dataclasses.replace(
+        fresh,
+        sweep=dataclasses.replace(fresh.sweep, open=state.sweep.open),
+        replay=dataclasses.replace(fresh.replay, open=state.replay.open),
+    )
+
+
+def _sweep_path(state: PageState, path: str) -> PageState:
+    from budgetcore.explore.curves import SWEEPABLE, default_range  # noqa: PLC0415 - on first use
+
+    if path not in SWEEPABLE:
+        return state
+    low, high = default_range(state.plan.scenario, path)
+    sweep = SweepState(
+        path,
+        format_value(path, low),
+        format_value(path, high),
+        low,
+        high,
+        None,
+        state.sweep.open,
+    )
+    return dataclasses.replace(state, sweep=sweep)
+
+
+def _sweep_chosen(state: PageState, e: SweepPathChosen) -> PageState:
+    return _sweep_path(state, e.path)
+
+
+def _sweep_bound(state: PageState, e: SweepBoundTyped) -> PageState:
+    s = state.sweep
+    # The bounds follow the swept field's own rule (the summary model's I like the main's).
+    rule_path = "main_model.input_tokens" if s.path.startswith("summary_model.") else s.path
+    low_text, high_text = (e.text, s.high_text) if e.which == "low" else (s.low_text, e.text)
+    try:
+        low = parse_text(rule_path, low_text)
+        high = parse_text(rule_path, high_text)
+    except IssueError as exc:
+        issue = dataclasses.replace(exc.issue, paths=(f"sweep.{e.which}",))
+        return dataclasses.replace(
+            state,
+            sweep=dataclasses.replace(s, low_text=low_text, high_text=high_text, issue=issue),
+        )
+    assert isinstance(low, int | Decimal)
+    assert isinstance(high, int | Decimal)
+    if not low < high:
+        params = (
+            ("low", format_value(s.path, low), False),
+            ("high", format_value(s.path, high), False),
+        )
+        issue = Issue("problem.sweep-order", params, ("sweep.low",))
+        return dataclasses.replace(
+            state,
+            sweep=dataclasses.replace(s, low_text=low_text, high_text=high_text, issue=issue),
+        )
+    sweep = dataclasses.replace(
+        s, low_text=low_text, high_text=high_text, low=low, high=high, issue=None
+    )
+    return dataclasses.replace(state, sweep=sweep)
+
+
+def _curves(state: PageState, e: CurvesToggled) -> PageState:
+    return dataclasses.replace(state, sweep=dataclasses.replace(state.sweep, open=e.open))
+
+
+def _noticed(state: PageState, e: Noticed) -> PageState:
+    return dataclasses.replace(state, notice=e.key)
+
+
+def _resized(state: PageState, e: Resized) -> PageState:
+    width = max(240, min(1600, e.width))
+    return state if width == state.width else dataclasses.replace(state, width=width)
+
+
+def _failed(state: PageState, e: Failed) -> PageState:
+    return dataclasses.replace(state, error=e.detail[:300])
+
+
+# ------------------------------------------------------------------ model pickers and peers
+
+_PICK_MEMO: dict[tuple[int, str], tuple[Registry, Picks]] = {}
+_NARROW: dict[str, tuple[Registry, str, tuple[Any, ...]]] = {}  # the last search's matches
+
+
+def picks_of(registry: Registry | None, query: str) -> Picks | None:
+    """The picker's matches for ``query``, or None before the registry has loaded or
+    below :data:`PICKER_MIN_CHARS` characters. Memoised on (registry, text): the
+    reducer and the render ask for the same text on every keystroke."""
+    if registry is None or len(query.strip()) < PICKER_MIN_CHARS:
+        return None
+    if utf8_size_above(query, limit_of("query")):  # a search is a few words, not a page
+        return None
+    key = (id(registry), query)
+    hit = _PICK_MEMO.get(key)
+    if hit is not None and hit[0] is registry:
+        return hit[1]
+    from budgetcore.registry.models import picks  # noqa: PLC0415 - after ready
+
+    # Typing extends the text: every model matching the longer text matched the shorter
+    # one (its words only grow or are added), so only those are searched again.
+    within = registry
+    last = _NARROW.get("last")
+    if last is not None and last[0] is registry and query.startswith(last[1]):
+        within = registry.within(last[2])
+    found = picks(query, PICKER_SHOWN, within)
+    _NARROW["last"] = (registry, query, within.matches(query))
+    if len(_PICK_MEMO) >= 64:
+        _PICK_MEMO.clear()
+    _PICK_MEMO[key] = (registry, found)  # holding the registry keeps its id unique
+    return found
+
+
+def _picker(state: PageState, section: str, **changes: Any) -> dict[str, PickerState]:
+    pickers = dict(state.pickers)
+    pickers[section] = dataclasses.replace(pickers.get(section, PickerState()), **changes)
+    return pickers
+
+
+def _model_data(state: PageState, e: ModelDataLoaded) -> PageState:
+    return dataclasses.replace(state, registry=e.registry, peers=e.peers)
+
+
+def _picker_typed(state: PageState, e: PickerTyped) -> PageState:
+    if e.section not in PICKER_SECTIONS:
+        return state
+    pickers = _picker(state, e.section, query=e.text, open=True, active=-1)
+    return dataclasses.replace(state, pickers=pickers)
+
+
+def _picker_moved(state: PageState, e: PickerMoved) -> PageState:
+    if e.section not in PICKER_SECTIONS:
+        return state
+    current = state.pickers[e.section]
+    found = picks_of(state.registry, current.query)
+    if found is None or not found.models:
+        return state
+    n = len(found.models)
+    if not current.open:  # an arrow on a closed list opens it at its first (last) option
+        first = 0 if e.steps > 0 else n - 1
+        return dataclasses.replace(
+            state, pickers=_picker(state, e.section, open=True, active=first)
+        )
+    # From no highlight, down goes to the first option and up to the last.
+    start = current.active if current.active >= 0 else (-1 if e.steps > 0 else 0)
+    active = (start + e.steps) % n
+    return dataclasses.replace(state, pickers=_picker(state, e.section, active=active))
+
+
+def _picker_entered(state: PageState, e: PickerEntered) -> PageState:
+    if e.section not in PICKER_SECTIONS:
+        return state
+    current = state.pickers[e.section]
+    found = picks_of(state.registry, current.query)
+    if not current.open or found is None or not found.models:
+        return state
+    index = min(max(current.active, 0), len(found.models) - 1)
+    return _chosen(state, ModelChosen(e.section, found.models[index].name))
+
+
+def _picker_closed(state: PageState, e: PickerClosed) -> PageState:
+    if e.section not in PICKER_SECTIONS or not state.pickers[e.section].open:
+        return state
+    return dataclasses.replace(state, pickers=_picker(state, e.section, open=False))
+
+
+def _chosen(state: PageState, e: ModelChosen) -> PageState:
+    """Fill I and O from the registry through the one validation path; q stays."""
+    if e.section not in PICKER_SECTIONS or state.registry is None:
+        return state
+    if e.section == "summary_model" and state.summary_same:
+        return state  # the summary picker shows only with an own summary contract
+    model = state.registry.lookup(e.name)
+    if model is None:
+        return state
+    i_path, o_path = f"{e.section}.input_tokens", f"{e.section}.output_tokens"
+    texts = {
+        i_path: format_value(i_path, model.contract.input_tokens),
+        o_path: format_value(o_path, model.contract.output_tokens),
+    }
+    written = state.pickers[e.section].query.strip()
+    pickers = _picker(
+        state,
+        e.section,
+        query=model.name,
+        open=False,
+        active=-1,
+        chosen=model.name,
+        written=written,
+    )
+    return _with_texts(state, texts, pickers=pickers, notice="")
+
+
+def _peers_unit(state: PageState, e: PeersUnitChosen) -> PageState:
+    if e.unit not in ("tokens", "percent"):
+        return state
+    return dataclasses.replace(state, peers_unit=e.unit)
+
+
+def chosen_model_of(state: PageState, section: str) -> tuple[str, bool]:
+    """The registry model last chosen in ``section``'s picker ("" if none) and whether
+    the contract's I and O still are that model's (False: edited by hand, "custom")."""
+    name = state.pickers[section].chosen if section in state.pickers else ""
+    if not name or state.registry is None:
+        return name, False
+    model = state.registry.lookup(name)
+    if model is None:
+        return name, False
+    v = state.values
+    same = (v.get(f"{section}.input_tokens"), v.get(f"{section}.output_tokens")) == (
+        model.contract.input_tokens,
+        model.contract.output_tokens,
+    )
+    return name, same and f"{section}.input_tokens" not in state.field_issues and (
+        f"{section}.output_tokens" not in state.field_issues
+    )
+
+
+def _panel(state: PageState, **changes: Any) -> PageState:
+    return dataclasses.replace(state, replay=dataclasses.replace(state.replay, **changes))
+
+
+def _replay_toggled(state: PageState, e: ReplayToggled) -> PageState:
+    return _panel(state, open=e.open)
+
+
+def _replay_source(state: PageState, e: ReplaySourceChosen) -> PageState:
+    return _panel(state, source=e.source, scrub=0) if e.source in SOURCES else state
+
+
+def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
+    return dataclasses.replace(state, replay=with_texts(state.replay, {e.path: e.text}))
+
+
+def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
+    return dataclasses.replace(state, replay=with_turn_lines(state.replay, e.text))
+
+
+def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
+    try:
+        check_size(e.text, "log")
+    except ScenarioError as exc:
+        return _log_refused(state, e.name, exc.problems)
+    return _log_model(
+        dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
+    )
+
+
+def _replay_logs(state: PageState, e: ReplayLogsLoaded) -> PageState:
+    files = tuple((str(name)[:500], bytes(data)) for name, data in e.files[:10_000])
+    return _log_model(dataclasses.replace(state, replay=with_logs(state.replay, files)))
+
+
+def _replay_log_chosen(state: PageState, e: ReplayLogChosen) -> PageState:
+    panel = state.replay
+    if not 0 <= e.session < len(panel.logs) or e.session == panel.log_index:
+        return state
+    panel = dataclasses.replace(panel, log_index=e.session, scrub=0)
+    return _log_model(dataclasses.replace(state, replay=panel))
+
+
+def _replay_log_model(state: PageState, e: ReplayLogModelToggled) -> PageState:
+    panel = dataclasses.replace(state.replay, log_model=e.on)
+    state = dataclasses.replace(state, replay=panel)
+    if e.on:
+        return _log_model(state)
+    saved = panel.saved_model
+    if saved is None:
+        return state
+    state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=None))
+    texts = {"main_model.input_tokens": saved[0], "main_model.output_tokens": saved[1]}
+    return _with_texts(state, texts, notice="")
+
+
+def _log_model(state: PageState) -> PageState:
+    """With the switch on, the scenario takes the chosen session's main model from the
+    registry (its I and O through the one validation path), so K, M and the peers'
+    lines refer to the model the log used; the texts before are kept to go back to."""
+    panel = state.replay
+    chosen = panel.chosen
+    if not panel.log_model or chosen is None or chosen.model is None or not chosen.model.known:
+        return state
+    res = chosen.model.resolution
+    assert res is not None
+    assert res.model is not None
+    contract = res.model.contract
+    i_path, o_path = "main_model.input_tokens", "main_model.output_tokens"
+    texts = {
+        i_path: format_value(i_path, contract.input_tokens),
+        o_path: format_value(o_path, contract.output_tokens),
+    }
+    if all(state.texts.get(k) == v for k, v in texts.items()):
+        return state
+    saved = panel.saved_model or (state.texts.get(i_path, ""), state.texts.get(o_path, ""))
+    state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=saved))
+    return _with_texts(state, texts, notice="")
+
+
+def _log_refused(state: PageState, name: str, problems: tuple[Problem, ...]) -> PageState:
+    """A log refused before it is read (above its size limit): the panel shows why."""
+    refused = (LoadedLog(name[:200], error=problems),)
+    return _panel(state, logs=refused, log_index=0, log_not_read=(), scrub=0)
+
+
+def _file_refused(state: PageState, e: FileRefused) -> PageState:
+    """A chosen file above its input's size limit, refused unread (the shell knows its
+    size before reading it): the same too-large message as a paste or the CLI."""
+    if e.what == "page-log":
+        return _log_refused(state, e.name, too_large("log", limit_of("page-log")).problems)
+    preview = ImportPreview("", "replace", problems=too_large(e.what).problems)
+    return dataclasses.replace(state, import_preview=preview, notice="")
+
+
+def _replay_scrubbed(state: PageState, e: ReplayScrubbed) -> PageState:
+    return _panel(state, scrub=max(0, e.turn))
+
+
+def _replay_pointed(state: PageState, e: ReplayPointed) -> PageState:
+    from budgetcore.charts.timeline import UNIT, turn_at  # noqa: PLC0415
+
+    if e.plot_width < 1 or e.turns < 1:
+        return state
+    return _panel(state, scrub=turn_at(e.x * UNIT, e.turns, e.plot_width))
+
+
+_HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
+    FieldTyped: _typed,
+    FieldCommitted: _committed,
+    SliderMoved: _slid,
+    FieldNudged: _nudged,
+    Toggled: _toggled,
+    SummarySameToggled: _summary_same,
+    PresetChosen: _preset,
+    EngineDrops: _engine_drops,
+    LinkOpened: _link,
+    LanguageChosen: _language,
+    SamplesTyped: _samples,
+    ExampleSamples: _example,
+    ExportFormatChosen: _export_format,
+    ImportTyped: _import_typed,
+    ImportPreviewed: _import_preview,
+    ImportApplied: _import_apply,
+    ImportCancelled: _import_cancel,
+    ExperimentRun: _experiment,
+    Pinned: _pin,
+    Unpinned: _unpin,
+    Reset: _reset,
+    SweepPathChosen: _sweep_chosen,
+    SweepBoundTyped: _sweep_bound,
+    CurvesToggled: _curves,
+    Noticed: _noticed,
+    Resized: _resized,
+    ReplayToggled: _replay_toggled,
+    ReplaySourceChosen: _replay_source,
+    ReplayFieldTyped: _replay_field,
+    ReplayTurnsTyped: _replay_turns,
+    ReplayLogLoaded: _replay_log,
+    FileRefused: _file_refused,
+    ReplayLogsLoaded: _replay_logs,
+    ReplayLogChosen: _replay_log_chosen,
+    ReplayLogModelToggled: _replay_log_model,
+    ReplayScrubbed: _replay_scrubbed,
+    ReplayPointed: _replay_pointed,
+    Failed: _failed,
+    ModelDataLoaded: _model_data,
+    PickerTyped: _picker_typed,
+    PickerMoved: _picker_moved,
+    PickerEntered: _picker_entered,
+    PickerClosed: _picker_closed,
+    ModelChosen: _chosen,
+    PeersUnitChosen: _peers_unit,
+}
+
+
+def reduce(state: PageState, event: Event) -> PageState:
+    """The state after ``event``. Unknown paths and keys leave the state as it was."""
+    path = getattr(event, "path", None)
+    if isinstance(event, FieldTyped | FieldCommitted | SliderMoved | FieldNudged | Toggled) and (
+        path not in FIELDS
+    ):
+        return state
+    if isinstance(event, SliderMoved | FieldNudged) and FIELDS[event.path].kind in (
+        "bool",
+        "average",
+    ):
+        return state
+    next_state = _HANDLERS[type(event)](state, event)
+    if next_state.error and not isinstance(event, Failed):
+        next_state = dataclasses.replace(next_state, error="")
+    return next_state
+
+
+def summary_contract_of(state: PageState) -> ModelContract:
+    """The summary contract the fields describe (the main one while shared)."""
+    return state.plan.scenario.summary_contract

@@ -1,0 +1,130 @@
+"""The config panel: the import preview, the warnings and the export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from budgetcore.ui.catalogue import count, t
+from budgetcore.ui.form import (
+    FIELDS,
+    format_value,
+)
+from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.model import PageState
+from budgetcore.ui.problems import problem_text
+from budgetcore.ui.view.readouts import _list
+from budgetcore.units import format_int
+
+__all__ = ["render_export"]
+
+
+def _import_html(state: PageState) -> Markup:
+    p = state.import_preview
+    lang = state.lang
+    if p is None:
+        return Markup("")
+    if p.problems:
+        return el(
+            "ul",
+            {"class": "errors", "id": "import-errors", "role": "alert"},
+            _list([problem_text(x, lang) for x in p.problems]),
+        )
+    keys = ", ".join(p.keys) if p.keys else t("phrase.none", lang)
+    mode = t(f"phrase.import-{p.mode}", lang)
+    if p.applied:
+        n = count("count.override", len(p.keys), lang)
+        msg = t("phrase.import-done", lang, n=n, keys=keys, mode=mode)
+        return el("p", {"id": "import-ok", "role": "status", "data-import": "applied"}, msg)
+    head = t("phrase.import-preview", lang, n=count("count.override", len(p.keys), lang), mode=mode)
+    if not p.keys and p.mode == "merge":
+        head = t("phrase.import-empty-merge", lang)
+    elif not p.keys:
+        head = t("phrase.import-empty-replace", lang)
+    if p.changes:
+        rows = join(
+            el(
+                "tr",
+                {"data-import-change": key},
+                el("th", {"scope": "row"}, _label_with_key(key, lang)),
+                el("td", None, format_value(key, now)),
+                el("td", None, el("strong", None, format_value(key, after))),
+            )
+            for key, now, after in p.changes
+        )
+        heads = join(
+            el("th", {"scope": "col"}, h) for h in t("phrase.import-head", lang).split("|")
+        )
+        table: Markup = el(
+            "table",
+            {"class": "diff"},
+            el("thead", None, el("tr", None, heads)),
+            el("tbody", None, rows),
+        )
+    else:
+        table = el("p", None, t("phrase.import-no-change", lang))
+    warn = _warnings(p.after, lang) if p.after is not None else Markup("")
+    buttons = el(
+        "div",
+        {"class": "row"},
+        el(
+            "button",
+            {"type": "button", "data-action": "import-apply"},
+            t("phrase.import-apply", lang),
+        ),
+        el(
+            "button",
+            {"type": "button", "data-action": "import-cancel"},
+            t("phrase.import-cancel", lang),
+        ),
+    )
+    return el("div", {"data-import": "preview"}, el("p", None, head), table, warn, buttons)
+
+
+def _label_with_key(key: str, lang: str) -> Markup:
+    """A setting as the page labels it, with the key a config file uses."""
+    return join((t(f"label.{key}", lang), " ", el("code", None, key)))
+
+
+def _warnings(scenario: Any, lang: str) -> Markup:
+    s = scenario.config.summary_max_tokens
+    o = scenario.summary_contract.output_tokens
+    if s <= o:
+        return Markup("")
+    return el(
+        "p",
+        {"class": "warn", "data-warning": "s-above-o"},
+        t("warn.s-above-o", lang, s=format_int(s), o=format_int(o)),
+    )
+
+
+def render_export(state: PageState) -> tuple[str, Markup]:
+    """The exported override file and its diff against the defaults."""
+    from budgetcore.scenario.export import export_json, export_toml, overrides_of  # noqa: PLC0415
+    from budgetcore.scenario.overrides import OVERRIDES  # noqa: PLC0415
+
+    scenario = state.plan.scenario
+    lang = state.lang
+    body = export_toml(scenario) if state.export_format == "toml" else export_json(scenario)
+    changed = overrides_of(scenario)
+    if not changed:
+        return body, el("p", {"class": "diff-empty"}, t("phrase.no-overrides", lang))
+    rows = join(
+        el(
+            "tr",
+            {"data-override": o.key},
+            el("th", {"scope": "row"}, el("code", None, o.key)),
+            el("td", None, format_value(o.key, o.default)),
+            el("td", None, el("strong", None, format_value(o.key, changed[o.key]))),
+            el("td", None, t(FIELDS[o.key].unit, lang)),
+            el("td", None, t(f"override.{o.key}", lang)),
+        )
+        for o in OVERRIDES
+        if o.key in changed
+    )
+    heads = join(el("th", {"scope": "col"}, h) for h in t("phrase.diff-head", lang).split("|"))
+    return body, el(
+        "table",
+        {"class": "diff"},
+        el("thead", None, el("tr", None, heads)),
+        el("tbody", None, rows),
+    )

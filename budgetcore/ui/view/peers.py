@@ -1,0 +1,234 @@
+"""The peers panel: every system's trigger line for the main model, a chart and a table
+(spec §11).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from budgetcore.core.plan import Plan
+from budgetcore.ui.catalogue import t
+from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.memo import Last
+from budgetcore.ui.model import PageState
+from budgetcore.ui.update import chosen_model_of
+from budgetcore.units import format_int
+
+__all__ = ["peers_html", "render_peers"]
+
+
+_PANEL: Last[Markup] = Last()
+
+
+def render_peers(state: PageState) -> Markup:
+    """The peers panel for the main model's W and O: chart, tables, what it is not.
+    The shell draws it in the frame after the readouts (like the curves), so an input
+    never waits for it; drawn again only when W, O, q, K, o, M, the language, the
+    width, the unit or the chosen model change."""
+    lang = state.lang
+    if state.peers is None:
+        return el("p", {"class": "note-small", "data-peers": "loading"}, t("peers.loading", lang))
+    name, same = chosen_model_of(state, "main_model")
+    model = name if same else ""
+    p = state.plan
+    # The panel depends on the plan only through W, O, q, K, o and M: typing in any
+    # other field redraws nothing.
+    sc = p.scenario
+    key = (
+        sc.main_model,
+        sc.config.trigger_tokens,
+        sc.config.reply_max_tokens,
+        p.main_safe_input,
+        state.peers,
+        lang,
+        state.width,
+        state.peers_unit,
+        model,
+    )
+    peers = state.peers
+    return _PANEL.get(
+        key,
+        lambda: peers_html(p, peers, lang, width=state.width, unit=state.peers_unit, model=model),
+    )
+
+
+def peers_html(
+    p: Plan, peers: Any, lang: str, *, width: int = 640, unit: str = "tokens", model: str = ""
+) -> Markup:
+    """The peers' trigger lines for ``p``'s main model (W = I, O): a chart on one axis,
+    a table with every system's exact line and source, this scenario's and the
+    article's lines with the room between them, and what the view must not be read as."""
+    from budgetcore.registry.peers import peer_lines  # noqa: PLC0415 - loaded after ready
+    from budgetcore.ui.svg.peers import peer_percent, peers_chart  # noqa: PLC0415
+
+    main = p.scenario.main_model
+    view = peer_lines(main.input_tokens, main.output_tokens, p, peers)
+    w, o = format_int(view.window), format_int(view.max_output)
+    title = (
+        t("peers.title-model", lang, model=model, w=w, o=o)
+        if model
+        else t("peers.title", lang, w=w, o=o)
+    )
+    svg = peers_chart(view, lang, width=max(240, width - 26), unit=unit)
+    legend = el(
+        "ul",
+        {"class": "ch-legend"},
+        *(
+            el(
+                "li",
+                {"data-legend": f"pr-{c}"},
+                _peer_swatch(f"pr-bar pr-{c}"),
+                t(f"peers.legend.{c}", lang),
+            )
+            for c in ("code", "docs", "reported")
+        ),
+        *(
+            el(
+                "li",
+                {"data-legend": f"gap-{i}", "data-gap": f"{g.low}-{g.high}"},
+                _peer_swatch(f"pr-gap-{i}"),
+                t(
+                    "peers.gap",
+                    lang,
+                    low=t(f"peers.line-short.{g.low}", lang),
+                    high=t(f"peers.line-short.{g.high}", lang),
+                    tokens=format_int(g.tokens),
+                    what=t(f"peers.gap.{g.low}", lang),
+                ),
+            )
+            for i, g in enumerate(view.gaps, start=1)
+        ),
+    )
+    table = _peers_table(view, peers, lang)
+    ref_rows = []
+    seen: set[str] = set()
+    for group, refs in (("scenario", view.scenario), ("article", view.article)):
+        for ref in refs:
+            first = ref.key not in seen  # the hard line is in both groups: one data-key
+            seen.add(ref.key)
+            ref_rows.append(
+                el(
+                    "tr",
+                    {"data-line": ref.key, "data-group": group},
+                    el("th", {"scope": "row"}, t(f"peers.line.{ref.key}", lang)),
+                    el(
+                        "td",
+                        {"class": "num", "data-key": ref.data_key if first else None},
+                        format_int(ref.tokens),
+                    ),
+                    el("td", {"class": "num"}, peer_percent(ref.share)),
+                    el("td", None, t(f"peers.group.{group}", lang)),
+                )
+            )
+    ref_heads = join(el("th", {"scope": "col"}, h) for h in t("peers.ref-head", lang).split("|"))
+    refs_table = el(
+        "table",
+        {"class": "grid peers-lines"},
+        el("caption", None, t("peers.ref-caption", lang)),
+        el("thead", None, el("tr", None, ref_heads)),
+        el("tbody", None, *ref_rows),
+    )
+    return el(
+        "figure",
+        {"class": "ch-figure", "data-figure": "peers", "data-unit": unit},
+        el("figcaption", None, el("strong", None, title)),
+        svg,
+        legend,
+        el("p", {"class": "ch-note"}, t("peers.rounding", lang)),
+        el("p", {"class": "caveat"}, t("phrase.not", lang), t("peers.not", lang)),
+        table,
+        refs_table,
+    )
+
+
+_TABLE: Last[Markup] = Last()
+
+
+def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
+    """Every system's row: it depends on W, O and the language only (not on K or M),
+    so typing K redraws the chart and reuses this."""
+    return _TABLE.get((view.window, view.max_output, peers, lang), lambda: _table(view, lang))
+
+
+def _table(view: Any, lang: str) -> Markup:
+    from budgetcore.ui.svg.peers import peer_percent  # noqa: PLC0415
+
+    heads = join(el("th", {"scope": "col"}, h) for h in t("peers.head", lang).split("|"))
+    rows = []
+    for r in view.rows:
+        peer = r.peer
+        name: Markup | str = peer.name
+        if peer.url:
+            name = el("a", {"href": peer.url, "rel": "noopener"}, peer.name)
+        elif peer.seed:
+            name = join((peer.name, " ", t("peers.seed", lang, seed=peer.seed)))
+        version = f" {peer.version}" if peer.version else ""
+        if r.tokens is None or r.share is None:
+            line: Markup = el(
+                "td", {"class": "pr-noline", "colspan": 2}, t(f"peers.no-line.{peer.kind}", lang)
+            )
+        else:
+            marks = [t("peers.mark-beyond", lang)] if r.beyond_window else []
+            if r.clamped:
+                marks.append(t("peers.mark-clamped", lang))
+            line = join(
+                (
+                    el("td", {"class": "num", "data-key": r.data_key}, format_int(r.tokens)),
+                    el("td", {"class": "num"}, peer_percent(r.share), *(f" ({m})" for m in marks)),
+                )
+            )
+        cap = (
+            t("peers.cap", lang, cap=format_int(r.summary_cap)) if r.summary_cap is not None else ""
+        )
+        rows.append(
+            el(
+                "tr",
+                {"data-peer": peer.id, "data-confidence": peer.confidence},
+                el("th", {"scope": "row"}, name, version),
+                el(
+                    "td",
+                    {"class": f"pr-conf pr-conf-{peer.confidence}"},
+                    peer.evidence.get(lang),
+                    *((" — ", t("peers.mark-reported", lang)) if peer.reported else ()),
+                ),
+                line,
+                el(
+                    "td",
+                    None,
+                    peer.rule.get(lang),
+                    *(
+                        (
+                            el("br"),
+                            el(
+                                "span",
+                                {"class": "pr-counts", "data-counts": peer.id},
+                                t(
+                                    "peers.also",
+                                    lang,
+                                    counts=" · ".join(a.text.get(lang) for a in peer.also),
+                                ),
+                            ),
+                        )
+                        if peer.also
+                        else ()
+                    ),
+                ),
+                el("td", None, peer.keeps.get(lang), el("br") if cap else "", cap),
+            )
+        )
+    table = el(
+        "table",
+        {"class": "grid peers"},
+        el("caption", None, t("peers.caption", lang)),
+        el("thead", None, el("tr", None, heads)),
+        el("tbody", None, *rows),
+    )
+    return table
+
+
+def _peer_swatch(cls: str) -> Markup:
+    return el(
+        "svg",
+        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
+        el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}),
+    )

@@ -1,0 +1,222 @@
+"""The model pickers: their matches, the chosen model's contract and prices, and the models
+the link names.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
+from budgetcore.ui.catalogue import count, t
+from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.model import PICKER_MIN_CHARS, PICKER_SECTIONS, PageState
+from budgetcore.ui.problems import problem_text
+from budgetcore.ui.update import chosen_model_of, picks_of
+from budgetcore.ui.view.types import PickerView
+from budgetcore.units import format_int
+
+if TYPE_CHECKING:  # the registry loads after the page is ready
+    from budgetcore.registry.models import RegistryModel, Resolution
+
+
+__all__ = []
+
+
+def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Markup, Markup, str]]:
+    """The picker's input state, its options, what it has chosen and its status line."""
+    lang = state.lang
+    ps = state.pickers[section]
+    registry = state.registry
+    found = picks_of(registry, ps.query) if ps.open else None
+    options: list[Markup] = []
+    active_id = ""
+    if found is not None:
+        active = min(ps.active, len(found.models) - 1)
+        for i, m in enumerate(found.models):
+            oid = f"picker-{section}-opt-{i}"
+            if i == active:
+                active_id = oid
+            meta = t(
+                "picker.meta",
+                lang,
+                provider=m.provider,
+                i=format_int(m.contract.input_tokens),
+                o=format_int(m.contract.output_tokens),
+            )
+            marks = _model_marks(m, lang)
+            resolved = found.resolution if i == 0 else None
+            options.append(
+                el(
+                    "li",
+                    {
+                        "id": oid,
+                        "role": "option",
+                        "aria-selected": "true" if i == active else "false",
+                        "data-model": m.name,
+                        "data-picker-option": section,
+                        **({"data-retired": "true"} if m.retired else {}),
+                    },
+                    el("span", {"class": "picker-name"}, m.name),
+                    " ",
+                    el("span", {"class": "picker-meta"}, meta),
+                    *(
+                        [el("span", {"class": "picker-marks", "data-marks": m.name}, marks)]
+                        if marks
+                        else []
+                    ),
+                    *(
+                        [
+                            el(
+                                "span",
+                                {"class": "picker-resolved", "data-resolved": resolved.how},
+                                _resolution_text(resolved, lang),
+                            )
+                        ]
+                        if resolved is not None
+                        else []
+                    ),
+                )
+            )
+    expanded = bool(options)
+    if registry is None:
+        status = t("picker.loading", lang) if ps.open or section == "main_model" else ""
+    elif not ps.open and ps.chosen:
+        status = ""  # the chosen model's line says it all
+    elif ps.open and utf8_size_above(ps.query, limit_of("query")):  # never searched (picks_of)
+        status = problem_text(too_large("query").problems[0], lang)
+    elif found is None:  # closed with nothing chosen, or fewer letters than a search needs
+        status = t(
+            "picker.type",
+            lang,
+            n=PICKER_MIN_CHARS,
+            total=format_int(len(registry)),
+            release=registry.provenance.label,
+            retired=format_int(registry.provenance.retired_models),
+        )
+    elif found.total == 0:
+        status = t("picker.none", lang, query=ps.query.strip())
+    elif found.total > len(found.models):
+        status = t("picker.some", lang, shown=len(found.models), total=format_int(found.total))
+    else:
+        status = count("picker.all", found.total, lang)
+    view = PickerView(ps.query, expanded, active_id if expanded else "")
+    return view, (join(options), _chosen_html(state, section), status)
+
+
+def _link_models(state: PageState) -> dict[str, str]:
+    """The models the link names: each picker's choice while its contract is still that
+    model's (edited by hand, the numbers alone are the link)."""
+    out = {}
+    for section in PICKER_SECTIONS:
+        if section == "summary_model" and state.summary_same:
+            continue
+        name, same = chosen_model_of(state, section)
+        # Before the registry is in, a model the link named stays in the link.
+        if name and (same or state.registry is None):
+            out[f"{section}.model"] = name
+    return out
+
+
+def _model_marks(model: RegistryModel, lang: str) -> str:
+    """What only some models are, in one line: Responses API only, retired (with the
+    release it comes from), the deprecation date."""
+    marks = []
+    if model.mode == "responses":
+        marks.append(t("picker.mark.responses", lang))
+    if model.retired:
+        marks.append(t("picker.mark.retired", lang, release=model.retired))
+    if model.deprecation:
+        marks.append(t("picker.mark.deprecation", lang, date=model.deprecation))
+    return " · ".join(marks)
+
+
+def _resolution_text(found: Resolution, lang: str) -> str:
+    how = " + ".join(t(f"picker.how.{step}", lang) for step in found.steps)
+    return t("picker.resolved", lang, written=found.name, name=found.matched or "", how=how)
+
+
+def _chosen_html(state: PageState, section: str) -> Markup:
+    name, same = chosen_model_of(state, section)
+    lang = state.lang
+    if not name or state.registry is None:
+        return Markup("")
+    from budgetcore.registry.models import per_million  # noqa: PLC0415 - loaded after ready
+
+    release = state.registry.provenance.label
+    if not same:
+        return el(
+            "span",
+            {"data-model-chosen": name, "data-custom": "true"},
+            t("picker.custom", lang, name=name),
+        )
+    model = state.registry.lookup(name)
+    assert model is not None
+    p = model.prices
+    prices = t(
+        "picker.prices",
+        lang,
+        input=per_million(p.input),
+        output=per_million(p.output),
+        read=per_million(p.cache_read),
+        write=per_million(p.cache_write),
+    )
+    if p.cache_write_1h is not None:
+        prices += t("picker.prices-1h", lang, write_1h=per_million(p.cache_write_1h))
+    tiers = [
+        el(
+            "span",
+            {"data-tier": tier.above},
+            t(
+                "picker.tier",
+                lang,
+                above=format_int(tier.above),
+                input=per_million(p.input if tier.input is None else tier.input),
+                output=per_million(p.output if tier.output is None else tier.output),
+                read=per_million(p.cache_read if tier.cache_read is None else tier.cache_read),
+                write=per_million(p.cache_write if tier.cache_write is None else tier.cache_write),
+            ),
+        )
+        for tier in p.tiers
+    ]
+    marks = _model_marks(model, lang)
+    written = state.pickers[section].written
+    resolved = state.registry.resolve(written) if written and written != name else None
+    return el(
+        "span",
+        {"data-model-chosen": name, "data-custom": "false"},
+        el("strong", None, name),
+        " ",
+        t(
+            "picker.contract",
+            lang,
+            provider=model.provider,
+            i=format_int(model.contract.input_tokens),
+            o=format_int(model.contract.output_tokens),
+        ),
+        *(
+            [el("br"), el("span", {"class": "picker-marks", "data-marks": name}, marks)]
+            if marks
+            else []
+        ),
+        *(
+            [
+                el("br"),
+                el(
+                    "span",
+                    {"class": "picker-resolved", "data-resolved": resolved.how},
+                    _resolution_text(resolved, lang),
+                ),
+            ]
+            if resolved is not None and resolved.matched == name
+            else []
+        ),
+        el("br"),
+        el("span", {"data-prices": name}, prices),
+        *(x for tier in tiers for x in (el("br"), tier)),
+        el("br"),
+        el(
+            "span",
+            {"class": "hint", "data-release": release},
+            t("picker.release", lang, release=model.retired or release),
+        ),
+    )

@@ -1,0 +1,110 @@
+"""The plan's readouts and, while A is pinned, the A/B cells and the inputs that differ."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from budgetcore.core.plan import Plan
+from budgetcore.ui.catalogue import CATALOGUE, t
+from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.update import scenario_texts
+from budgetcore.ui.view.types import READOUT_KEYS
+from budgetcore.units import format_int
+
+__all__ = ["format_signed"]
+
+
+def _yes(value: bool, lang: str) -> str:
+    return t("msg.yes" if value else "msg.no", lang)
+
+
+def _values(p: Plan) -> dict[str, Any]:
+    out = p.as_dict()
+    out["summary_will_start"] = p.start.will_start
+    return out
+
+
+def _readouts(p: Plan, values: dict[str, Any], lang: str) -> dict[str, tuple[str, str | None]]:
+    out: dict[str, tuple[str, str | None]] = {}
+    for key in READOUT_KEYS:
+        value = values[key]
+        if isinstance(value, bool):
+            out[key] = (_yes(value, lang), "true" if value else "false")
+        else:
+            out[key] = (format_int(value), None)
+    out["has_work"] = (_yes(p.start.has_work, lang), "true" if p.start.has_work else "false")
+    out["trigger_tokens"] = (format_int(p.scenario.config.trigger_tokens), None)
+    return out
+
+
+def format_signed(value: int) -> str:
+    """A signed difference: '+1,234', '−1,234' (a real minus sign) or '0'."""
+    if value > 0:
+        return f"+{format_int(value)}"
+    if value < 0:
+        return f"\u2212{format_int(-value)}"
+    return "0"
+
+
+def _ab_cells(a: dict[str, Any], b: dict[str, Any], lang: str) -> dict[str, tuple[str, str, str]]:
+    out = {}
+    for key in READOUT_KEYS:
+        x, y = a[key], b[key]
+        if isinstance(x, bool):
+            out[key] = (
+                _yes(x, lang),
+                t("msg.same" if x == y else "msg.changed", lang),
+                "same" if x == y else "changed",
+            )
+        else:
+            sign = "up" if y > x else "down" if y < x else "same"
+            out[key] = (format_int(x), format_signed(y - x), sign)
+    return out
+
+
+def _differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
+    """The inputs in which A and B differ, each as A → B."""
+    ta, tb = scenario_texts(a.scenario), scenario_texts(b.scenario)
+    same_a, same_b = a.scenario.summary_model is None, b.scenario.summary_model is None
+    rows = []
+    for path in ta:
+        if path.startswith("summary_model.") and same_a and same_b:
+            continue
+        if ta[path] != tb[path]:
+            rows.append(
+                el(
+                    "li",
+                    {"data-differs": path},
+                    t(f"label.{path}", lang)
+                    if f"label.{path}" in CATALOGUE
+                    else t(f"field.{path}", lang),
+                    ": ",
+                    el("span", {"class": "num"}, ta[path] or "—"),
+                    " → ",
+                    el("strong", {"class": "num"}, tb[path] or "—"),
+                )
+            )
+    if same_a != same_b:
+        rows.append(
+            el(
+                "li",
+                {"data-differs": "summary_model"},
+                t("phrase.same-contract", lang),
+                ": ",
+                _yes(same_a, lang),
+                " → ",
+                _yes(same_b, lang),
+            )
+        )
+    if not rows:
+        return el("p", {"class": "ab-same"}, t("phrase.ab-no-diff", lang))
+    return join(
+        (
+            el("p", {"class": "ab-h"}, t("phrase.ab-diff", lang)),
+            el("ul", {"class": "ab-diff"}, *rows),
+        )
+    )
+
+
+def _list(items: list[str]) -> Markup:
+    return join(el("li", None, i) for i in items)

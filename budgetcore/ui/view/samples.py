@@ -1,0 +1,232 @@
+"""The samples panel: ratio ranges, byte predictions, the limits verdict and the read time
+(spec §9-§10).
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from typing import Any
+
+from budgetcore.core.plan import Plan
+from budgetcore.ui.catalogue import count, t
+from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.memo import Last
+from budgetcore.units import format_bytes, format_int
+
+__all__ = []
+
+
+def _ratio_text(value: str | None) -> Markup:
+    if value is None:
+        return Markup("—")
+    exact = Fraction(value)
+    with localcontext() as ctx:
+        ctx.prec = 28
+        approx = Decimal(exact.numerator) / Decimal(exact.denominator)
+    return el("span", {"title": value}, f"{approx:.4f}")
+
+
+def _samples_html(p: Plan, out: dict[str, Any], lang: str) -> Markup:
+    """Ratio ranges, byte predictions, the limits verdict and the read time (drawn again
+    only when something it shows changed)."""
+    key = json.dumps(
+        [out["bytes"], out["io"], out["time"], out["first_binding_limit"], p.funnel.prefetched],
+        sort_keys=True,
+        default=str,
+    )
+    return _samples_markup(key, p, lang)
+
+
+_SAMPLES: Last[Markup] = Last()
+
+
+def _samples_markup(key: str, p: Plan, lang: str) -> Markup:
+    return _SAMPLES.get((key, lang), lambda: _samples_body(p, p.as_dict(), lang))
+
+
+def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
+    by = out["bytes"]
+    unknown = t("msg.unknown", lang)
+    ratios = el(
+        "table",
+        {"class": "grid"},
+        el("caption", None, t("phrase.ratios", lang)),
+        el(
+            "thead",
+            None,
+            el(
+                "tr",
+                None,
+                *(
+                    el("th", {"scope": "col"}, t(k, lang))
+                    for k in (
+                        "phrase.channel",
+                        "phrase.samples",
+                        "phrase.min",
+                        "phrase.max",
+                        "phrase.pooled",
+                    )
+                ),
+            ),
+        ),
+        el(
+            "tbody",
+            None,
+            *(
+                el(
+                    "tr",
+                    {"data-channel": c},
+                    el("th", {"scope": "row"}, t(f"channel.{c}", lang)),
+                    el("td", None, str(by[c]["samples"])),
+                    el("td", None, _ratio_text(by[c]["ratio_min"])),
+                    el("td", None, _ratio_text(by[c]["ratio_max"])),
+                    el("td", None, _ratio_text(by[c]["ratio_pooled"])),
+                )
+                for c in by
+            ),
+        ),
+    )
+    rows = []
+    for q, tokens in p.predicted_tokens().items():
+        tds = []
+        for c in by:
+            pred = by[c]["predictions"][q]
+            if pred == "unknown":
+                tds.append(el("td", {"data-bytes": f"{c}.{q}", "data-unknown": "true"}, unknown))
+            else:
+                tds.append(
+                    el(
+                        "td",
+                        {"data-bytes": f"{c}.{q}"},
+                        f"{format_bytes(pred['low'])} – {format_bytes(pred['high'])}",
+                        el("br"),
+                        el("small", None, f"≈ {format_bytes(pred['point'])}"),
+                    )
+                )
+        rows.append(
+            el(
+                "tr",
+                None,
+                el(
+                    "th",
+                    {"scope": "row"},
+                    t(f"quantity.{q}", lang),
+                    " ",
+                    format_int(tokens),
+                    " ",
+                    t("unit.tokens", lang),
+                ),
+                *tds,
+            )
+        )
+    predictions = el(
+        "table",
+        {"class": "grid"},
+        el("caption", None, t("phrase.predicted", lang)),
+        el(
+            "thead",
+            None,
+            el(
+                "tr",
+                None,
+                el("th", {"scope": "col"}, t("unit.tokens", lang)),
+                *(el("th", {"scope": "col"}, t(f"channel.{c}", lang)) for c in by),
+            ),
+        ),
+        el("tbody", None, *rows),
+    )
+    first = out["first_binding_limit"]
+    limit_rows = []
+    for r, limit_row in zip(out["io"], p.io.rows, strict=True):
+        if not r["known"]:
+            equivalent = unknown
+        elif r["tokens"] is None:
+            equivalent = t("phrase.does-not-bite", lang)
+        else:
+            equivalent = format_int(r["tokens"])
+        limit_rows.append(
+            el(
+                "tr",
+                {"data-limit": r["key"], "data-binding": "true" if r["key"] == first else None},
+                el("th", {"scope": "row"}, t(f"limit.{r['key']}", lang)),
+                el("td", None, format_int(r["limit"]), " ", t(_unit_key(r["unit"]), lang)),
+                el("td", None, equivalent),
+                el("td", None, _basis(limit_row, lang)),
+            )
+        )
+    verdict = (
+        t("phrase.nothing-bites", lang)
+        if first == "history"
+        else t("phrase.first-bites", lang, name=t(f"limit.{first}", lang))
+    )
+    limits = join(
+        (
+            el(
+                "table",
+                {"class": "grid limits"},
+                el("caption", None, t("phrase.limits-caption", lang)),
+                el(
+                    "thead",
+                    None,
+                    el(
+                        "tr",
+                        None,
+                        *(
+                            el("th", {"scope": "col"}, t(k, lang))
+                            for k in (
+                                "phrase.limit",
+                                "phrase.value",
+                                "phrase.equivalent",
+                                "phrase.basis",
+                            )
+                        ),
+                    ),
+                ),
+                el("tbody", None, *limit_rows),
+            ),
+            el("p", {"class": "verdict", "data-verdict": first}, verdict),
+        )
+    )
+    tm = out["time"]
+
+    def num(v: int | None, key: str) -> str:
+        return t(f"count.unknown.{key}", lang) if v is None else count(f"count.{key}", v, lang)
+
+    read_ms = tm["read_ms"]
+    read = (
+        unknown
+        if read_ms == "unknown"
+        else f"{format_int(read_ms['low'])} – {format_int(read_ms['high'])} {t('unit.ms', lang)}"
+    )
+    sentence = t(
+        "phrase.time",
+        lang,
+        tokens=format_int(p.funnel.prefetched),
+        records=num(tm["records"], "record"),
+        sessions=num(tm["sessions"], "session"),
+        pages=num(tm["message_pages"], "message-page"),
+        dirs=num(tm["directory_pages"], "directory-page"),
+        read=read,
+    )
+    return join(
+        (ratios, predictions, limits, el("p", {"class": "time", "data-time": ""}, sentence))
+    )
+
+
+_UNIT_KEYS = {
+    "tokens": "unit.tokens",
+    "bytes": "unit.bytes",
+    "records": "unit.records",
+    "sessions": "unit.sessions",
+    "ms": "unit.ms",
+}
+
+
+def _basis(row: Any, lang: str) -> str:
+    return t(row.basis_key, lang, **dict(row.basis_params))
+
+
+def _unit_key(unit: str) -> str:
+    return _UNIT_KEYS.get(unit, "unit.tokens")

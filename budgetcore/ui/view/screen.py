@@ -1,0 +1,177 @@
+"""``render(state) -> Screen``: everything the browser shell writes, as plain values.
+
+The shell compares each part with what it wrote last time and touches only what
+changed. Markup comes from ``budgetcore.ui.markup`` (always escaped) and every word
+from the catalogue (``budgetcore.ui.catalogue``). Each region's markup has its own
+module in this package; this one puts them together.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from budgetcore.core.plan import Plan
+from budgetcore.scenario.fragment import to_fragment
+from budgetcore.ui.catalogue import t
+from budgetcore.ui.form import (
+    FIELDS,
+    format_value,
+    slider_position,
+)
+from budgetcore.ui.markup import Markup
+from budgetcore.ui.memo import Last
+from budgetcore.ui.model import PICKER_SECTIONS, PageState
+from budgetcore.ui.problems import issue_text, problem_text
+from budgetcore.ui.update import preset_of
+from budgetcore.ui.view.config import _import_html, _warnings
+from budgetcore.ui.view.experiment import _experiment_html
+from budgetcore.ui.view.pickers import _link_models, _picker_parts
+from budgetcore.ui.view.readouts import (
+    _ab_cells,
+    _differing_inputs,
+    _list,
+    _readouts,
+    _values,
+    format_signed,
+)
+from budgetcore.ui.view.samples import _samples_html
+from budgetcore.ui.view.types import (
+    KEY_READOUTS,
+    FieldView,
+    Screen,
+)
+from budgetcore.units import format_int
+
+__all__ = ["render", "render_curves"]
+
+
+def _field_views(state: PageState) -> dict[str, FieldView]:
+    lang = state.lang
+    messages: dict[str, str] = {}
+    for issue in state.issues:
+        text = issue_text(issue, lang)
+        for path in issue.paths:
+            messages[path] = f"{messages[path]} {text}" if path in messages else text
+    return {
+        path: _field_view(
+            path, state.texts[path], state.values.get(path), messages.get(path, ""), lang
+        )
+        for path in FIELDS
+    }
+
+
+@lru_cache(maxsize=512)
+def _field_view(path: str, text: str, value: object, message: str, lang: str) -> FieldView:
+    ui = FIELDS[path]
+    if True:
+        has_slider = ui.kind not in ("bool", "average")
+        empty = value is None and ui.nullable
+        if empty and has_slider:
+            valuetext = t("phrase.empty", lang) + " — " + t(f"hint.{path}", lang)
+        elif has_slider:
+            valuetext = f"{format_value(path, value)} {t(ui.unit, lang)}".strip()
+        else:
+            valuetext = ""
+    return FieldView(
+        text,
+        message,
+        slider_position(path, value) if has_slider else None,
+        valuetext,
+        empty,
+    )
+
+
+def render(state: PageState) -> Screen:
+    """Everything but the charts-in-a-frame (curves) and the export (loaded after boot)."""
+    lang = state.lang
+    p = state.plan
+    values = _values(p)
+    readouts = _readouts(p, values, lang)
+    html: dict[str, Markup] = {}
+    text: dict[str, str] = {}
+    pinned = state.pinned
+    ab_cells: dict[str, tuple[str, str, str]] = {}
+    if pinned is not None:
+        ab_cells = _ab_cells(_values(pinned), values, lang)
+        html["ab-inputs"] = _differing_inputs(pinned, p, lang)
+    else:
+        html["ab-inputs"] = Markup("")
+    html.update(_charts(p, pinned, lang, state.width))
+    html["samples-out"] = _samples_html(p, values, lang)
+    html["sample-errors"] = _list([problem_text(x, lang) for x in state.sample_problems])
+    html["experiment-result"] = (
+        _experiment_html(state.outcome, lang) if state.outcome is not None else Markup("")
+    )
+    html["import-result"] = _import_html(state)
+    html["warnings"] = _warnings(p.scenario, lang)
+    text["link-problems"] = (
+        t("msg.link-problems", lang)
+        + t("msg.list-sep", lang).join(problem_text(x, lang) for x in state.link_problems)
+        if state.link_problems
+        else ""
+    )
+    text["status"] = t("problem.internal", lang, detail=state.error) if state.error else ""
+    text["notice"] = t(state.notice, lang) if state.notice else ""
+    text["sweep-msg"] = issue_text(state.sweep.issue, lang) if state.sweep.issue else ""
+    pickers = {}
+    for section in PICKER_SECTIONS:
+        view, parts = _picker_parts(state, section)
+        pickers[section] = view
+        html[f"picker-{section}-list"] = parts[0]
+        html[f"picker-{section}-info"] = parts[1]
+        text[f"picker-{section}-status"] = parts[2]
+    fragment = to_fragment(
+        p.scenario, lang=lang if state.lang_chosen else "", **_link_models(state)
+    )
+    key_ab: dict[str, str] = {}
+    if pinned is not None:
+        a_k, b_k = pinned.scenario.config.trigger_tokens, p.scenario.config.trigger_tokens
+        k_cell = (format_int(a_k), format_signed(b_k - a_k), "")
+        for key in KEY_READOUTS:
+            a_text, delta, _sign = k_cell if key == "trigger_tokens" else ab_cells[key]
+            key_ab[key] = t("phrase.key-ab", lang, a=a_text, delta=delta)
+    return Screen(
+        lang=lang,
+        stale=state.stale,
+        ab=pinned is not None,
+        summary_same=state.summary_same,
+        preset=preset_of(state),
+        fields=_field_views(state),
+        readouts=readouts,
+        ab_cells=ab_cells,
+        html=html,
+        text=text,
+        fragment=fragment,
+        sweep=(state.sweep.path, state.sweep.low_text, state.sweep.high_text),
+        boxes={"samples-text": state.samples_text, "import-text": state.import_text},
+        key_ab=key_ab,
+        pickers=pickers,
+        peers_unit=state.peers_unit,
+    )
+
+
+_CHARTS: Last[dict[str, Markup]] = Last()
+
+
+def _charts(p: Plan, pinned: Plan | None, lang: str, width: int) -> dict[str, Markup]:
+    """The three plan charts, drawn again only when the plan, A, the language or the
+    width changed."""
+
+    def draw() -> dict[str, Markup]:
+        from budgetcore.ui.svg.bars import plan_charts  # noqa: PLC0415
+
+        drawn = plan_charts(p, lang, width=width, pinned=pinned)
+        return {f"chart-{k}": v for k, v in drawn.items()}
+
+    return _CHARTS.get((p, pinned, lang, width), draw)
+
+
+def render_curves(state: PageState, width: int | None = None) -> Markup:
+    """The capacity curves of the current sweep (drawn in a frame of their own)."""
+    from budgetcore.explore.curves import sweep, sweep_values  # noqa: PLC0415 - on first use
+    from budgetcore.ui.svg.curves import curves_chart  # noqa: PLC0415
+
+    s = state.sweep
+    values = sweep_values(s.low, s.high, s.path)
+    drawn = sweep(state.plan.scenario, s.path, values)
+    return curves_chart(drawn, state.lang, width=state.width if width is None else width)

@@ -1,0 +1,40 @@
+"""The catalogue's areas: one home per message, merged into the one CATALOGUE."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+
+import pytest
+
+from budgetcore.ui import catalogue, messages
+from budgetcore.ui.catalogue import AREAS, CATALOGUE, merge
+
+
+def test_every_area_module_is_listed_and_every_listed_area_exists() -> None:
+    here = Path(catalogue.__file__).parent
+    modules = {p.stem for p in here.glob("*.py") if p.stem != "__init__"}
+    assert modules == set(AREAS)
+
+
+def test_the_catalogue_is_the_merge_of_its_areas() -> None:
+    parts = [import_module(f"budgetcore.ui.catalogue.{a}").MESSAGES for a in AREAS]
+    assert sum(len(p) for p in parts) == len(CATALOGUE)
+    for part in parts:
+        assert part, "an empty area"
+        assert all(CATALOGUE[k] == v for k, v in part.items())
+
+
+def test_a_key_defined_in_two_areas_is_an_error() -> None:
+    with pytest.raises(ValueError, match=r"'msg\.yes' is defined in both area 'a' and area 'b'"):
+        merge([("a", {"msg.yes": ("yes", "是")}), ("b", {"msg.yes": ("yes", "是")})])
+    assert merge([("a", {"x": ("1", "一")}), ("b", {"y": ("2", "二")})]) == {
+        "x": ("1", "一"),
+        "y": ("2", "二"),
+    }
+
+
+def test_messages_is_the_same_catalogue() -> None:
+    assert messages.CATALOGUE is CATALOGUE
+    assert messages.t is catalogue.t
+    assert messages.count is catalogue.count
