@@ -20,7 +20,13 @@ from budgetcore import ScenarioError, parse_scenario_json, plan  # noqa: E402 - 
 from budgetcore.inputs.text import limit_of  # noqa: E402
 from budgetcore.ui import render as R  # noqa: E402
 from budgetcore.ui import state as S  # noqa: E402
-from budgetcore.ui.dom import CLICK_SELECTORS, Target, click_of, event_of  # noqa: E402
+from budgetcore.ui.dom import (  # noqa: E402
+    CLICK_SELECTORS,
+    Target,
+    click_of,
+    event_of,
+    text_limit,
+)
 from budgetcore.ui.form import FIELDS  # noqa: E402
 from budgetcore.ui.messages import t  # noqa: E402
 
@@ -39,6 +45,13 @@ def target_of(element: Any) -> Target:
         name = str(js_name)
         if name.startswith("data-"):
             attrs[name] = str(element.getAttribute(name))
+    limit = text_limit(attrs)
+    if limit is not None:
+        # A paste box: its length first (a number; the text stays in the page), and
+        # its text only when within its limit (reading it copies the whole text).
+        length = int(element.textLength)
+        text = str(element.value) if length <= limit else ""
+        return Target(attrs, text, False, "textarea", length)
     value = getattr(element, "value", None)
     return Target(
         attrs,
@@ -144,6 +157,8 @@ class Shell:
         self.replay_written: object = None
         self.replay_last: ReplayScreen | None = None
         self.replay_source: str | None = None
+        # Each paste box's text as last written or sent (None: unknown, write it).
+        self.boxes_seen: dict[str, str | None] = {}
         if not self.taking_over:
             self.paint()
 
@@ -227,8 +242,11 @@ class Shell:
         if screen.text["notice"] and (last is None or last.text["notice"] != screen.text["notice"]):
             self.clear_notice_later()
         for rid, value in screen.boxes.items():
-            if q(f"#{rid}").value != value:
+            # What the box holds is what was written or what it sent: never read back
+            # (reading a box copies its whole text into Python on every paint).
+            if self.boxes_seen.get(rid) != value:
                 q(f"#{rid}").value = value
+                self.boxes_seen[rid] = value
         for key, text in screen.key_ab.items():
             q(f'[data-key-ab="{key}"]').textContent = text
         path, low, high = screen.sweep
@@ -403,7 +421,12 @@ class Shell:
     # ---------------------------------------------------------------- events
     def on_input(self, event: Any) -> None:
         try:
-            e = event_of("input", target_of(event.target))
+            target = target_of(event.target)
+            limit = text_limit(target.attrs)
+            if limit is not None:  # a paste box: what it holds now (None: too long, unread)
+                within = target.length <= limit
+                self.boxes_seen[str(event.target.id)] = target.value if within else None
+            e = event_of("input", target)
         except Exception as exc:
             e = S.Failed(f"{type(exc).__name__}: {exc}")
         if e is not None:
@@ -436,7 +459,11 @@ class Shell:
 
     def shell_action(self, action: str) -> None:
         if action == "import":
-            self.preview_import(str(q("#import-text").value))
+            box = target_of(q("#import-text"))  # its length first, as on input
+            if box.length > limit_of("config"):
+                self.dispatch(S.TextRefused("config", box.length))
+            else:
+                self.preview_import(box.value)
         elif action == "download":
             self.download()
         elif action == "copy":
@@ -483,11 +510,12 @@ class Shell:
             if files.length:
                 item = files.item(0)
                 if item.size > limit_of("config"):  # refused unread, as a paste would be
-                    self.dispatch(S.FileRefused("config", str(item.name)))
+                    self.dispatch(S.FileRefused("config", str(item.name), int(item.size)))
                     return
-                text = await item.text()
+                text = str(await item.text())
                 q("#import-text").value = text
-                self.preview_import(str(text))
+                self.boxes_seen["import-text"] = text
+                self.preview_import(text)
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
@@ -496,15 +524,16 @@ class Shell:
         to the reader at once, parsed into numbers; nothing of the text is kept."""
         try:
             files = event.target.files
+            chosen = [files.item(i) for i in range(files.length)]
+            total = sum(int(item.size) for item in chosen)
+            if chosen and total > limit_of("page-log"):  # refused unread, all files together
+                first = chosen[0]
+                name = str(first.webkitRelativePath or first.name)
+                self.dispatch(S.FileRefused("page-log", name, total))
+                return
             items = []
-            total = 0
-            for i in range(files.length):
-                item = files.item(i)
+            for item in chosen:
                 name = str(item.webkitRelativePath or item.name)
-                total += int(item.size)
-                if total > limit_of("page-log"):  # refused unread, every file together
-                    self.dispatch(S.FileRefused("page-log", name))
-                    return
                 data = (await item.arrayBuffer()).to_bytes()
                 items.append((name, data))
             if items:

@@ -73,16 +73,20 @@ def limit_of(what: str) -> int:
     return SIZE_LIMITS[what]
 
 
-def size_text(size: int) -> str:
-    """A limit as people read it, binary units (1 MiB = 1,048,576 bytes).
+def size_text(size: int, byte: str = "bytes") -> str:
+    """A limit as people read it, binary units (1 MiB = 1,048,576 bytes); ``byte`` names
+    a size below a whole KiB ("B", the unit's symbol, in a problem's parameters: the
+    same in every language, as KiB and MiB are).
 
     >>> size_text(1048576), size_text(65536), size_text(1000), size_text(4 * GIB)
     ('1 MiB', '64 KiB', '1,000 bytes', '4 GiB')
+    >>> size_text(256, "B")
+    '256 B'
     """
     for unit, name in ((GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")):
         if size >= unit and size % unit == 0:
             return f"{size // unit:,} {name}"
-    return f"{size:,} bytes"
+    return f"{size:,} {byte}"
 
 
 def _limit_text(limit: int) -> str:
@@ -109,11 +113,12 @@ def too_large(
     cap = limit_of(what) if limit is None else limit
     if size is None:
         rule = f"is larger than its limit of {_limit_text(cap)}"
-        return ScenarioError([Problem.coded(what, rule, "too-large", limit=size_text(cap))])
+        return ScenarioError([Problem.coded(what, rule, "too-large", limit=size_text(cap, "B"))])
     least = "at least " if at_least else ""
     rule = f"is {least}{size:,} bytes, larger than its limit of {_limit_text(cap)}"
     code = "too-large-least" if at_least else "too-large-size"
-    return ScenarioError([Problem.coded(what, rule, code, limit=size_text(cap), size=f"{size:,}")])
+    params = {"limit": size_text(cap, "B"), "size": f"{size:,}"}
+    return ScenarioError([Problem.coded(what, rule, code, **params)])
 
 
 def utf8_size_above(text: str, limit: int) -> bool:

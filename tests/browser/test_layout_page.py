@@ -51,9 +51,9 @@ def test_every_nav_button_scrolls_to_its_section_and_never_touches_the_fragment(
 
 def test_the_nav_works_from_the_keyboard_on_a_phone(phone_page: Page) -> None:
     page = phone_page.open()
-    assert page.page.evaluate(
-        "getComputedStyle(document.getElementById('nav')).position"
-    ) == "fixed"
+    assert (
+        page.page.evaluate("getComputedStyle(document.getElementById('nav')).position") == "fixed"
+    )
     page.page.focus("#nav summary")
     page.page.keyboard.press("Enter")  # the Sections menu opens
     page.page.focus('#nav [data-nav="config"]')
@@ -84,8 +84,9 @@ TAP_SIZES = """() => {
                       r = Math.max(r, x.right); bo = Math.max(bo, x.bottom); }
       }
     }
-    const name = e.tagName.toLowerCase() + (e.type ? `[${e.type}]` : '') + (e.id ? '#' + e.id : '')
-      + (e.dataset.input ? `(${e.dataset.input})` : '') + (e.dataset.nav ? `(${e.dataset.nav})` : '');
+    const name = e.tagName.toLowerCase() + (e.type ? `[${e.type}]` : '')
+      + (e.id ? '#' + e.id : '') + (e.dataset.input ? `(${e.dataset.input})` : '')
+      + (e.dataset.nav ? `(${e.dataset.nav})` : '');
     out.push([name, Math.round(r - l), Math.round(bo - t)]);
   }
   return out;
@@ -94,9 +95,7 @@ TAP_SIZES = """() => {
 
 def test_every_control_is_at_least_40_px_to_tap_on_a_phone(phone_page: Page) -> None:
     page = phone_page.open()
-    page.page.evaluate(
-        "for (const d of document.querySelectorAll('#app details')) d.open = true"
-    )
+    page.page.evaluate("for (const d of document.querySelectorAll('#app details')) d.open = true")
     page.page.evaluate("document.querySelector('#nav details').open = true")
     page.page.wait_for_timeout(500)  # the opened panels' frames
     sizes = page.page.evaluate(TAP_SIZES)
@@ -127,9 +126,7 @@ def test_no_table_or_field_is_cut_on_a_phone(phone_page: Page) -> None:
     assert not clipped, clipped
 
 
-def test_a_file_above_its_limit_is_refused_unread_with_its_size(
-    page: Page, tmp_path: Path
-) -> None:
+def test_a_file_above_its_limit_is_refused_unread_with_its_size(page: Page, tmp_path: Path) -> None:
     page.open()
     big = tmp_path / "big.toml"
     size = limit_of("config") + 5
@@ -143,7 +140,8 @@ def test_a_file_above_its_limit_is_refused_unread_with_its_size(
     assert page.page.evaluate("document.getElementById('import-text').value") == ""
     page.page.select_option("#lang", "zh")
     text = page.text("#import-result")
-    assert "字节" in text and f"{big.stat().st_size:,}" in text, text
+    assert "字节" in text, text
+    assert f"{big.stat().st_size:,}" in text, text
 
 
 def test_a_paste_above_its_limit_is_refused_and_leaves_the_box(page: Page) -> None:

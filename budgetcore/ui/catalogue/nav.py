@@ -59,3 +59,5 @@ MESSAGES.update(
         ),
     }
 )
+
+MESSAGES["where.page-turns"] = ("The pasted turns", "粘贴的轮次")
