@@ -136,6 +136,7 @@ def test_pasted_turns_refused_by_their_length_are_not_kept() -> None:
     state = S.reduce(S.initial_state(), S.ReplayToggled(True))
     state = S.reduce(state, S.ReplaySourceChosen("turns"))
     state = S.reduce(state, S.TextRefused("page-turns", limit_of("page-turns") + 1))
+    state = S.reduce(state, S.ReplayRefreshed())  # the shell's next frame: the run
     from budgetcore.ui.replay_view import render_replay  # noqa: PLC0415
 
     screen = render_replay(state)

@@ -161,6 +161,10 @@ class TurnRow(NamedTuple):
     run_unknown_tries: int
     run_start_ms: int | None
     run_end_s: Fraction | None
+    # The first append strictly after the run's start (ms), the one its fate was decided
+    # against (None: no clock, or no later append). Not printed: the page's timeline
+    # draws a run's duration against it.
+    run_next_append_ms: int | None
     scenario: Scenario  # the scenario in force at this turn (after any config change)
 
     @property

@@ -271,6 +271,7 @@ def replay(
         tries = cut = 0
         run_start: int | None = None
         run_end: Fraction | None = None
+        run_append: int | None = None
         if not admitted:
             status = "rejected"
         elif not reached:
@@ -309,6 +310,8 @@ def replay(
                     c_after = c + new_raw
                 else:
                     assert events is None or start is not None
+                    if events is not None and start is not None:
+                        run_append = _first_after(events, start)
                     run = run_fate(
                         slot,
                         start_ms=0 if start is None else start,
@@ -317,9 +320,7 @@ def replay(
                         ),
                         model_timeout_s=limits.model_timeout_s,
                         run_timeout_s=limits.run_timeout_s,
-                        next_append_ms=(
-                            None if events is None or start is None else _first_after(events, start)
-                        ),
+                        next_append_ms=run_append,
                     )
                     fate, cut = run.fate, int(run.cut)
                     tries = run.tries + cut  # a try cut by a timeout was tried, unbilled
@@ -423,6 +424,7 @@ def replay(
                     cut,
                     run_start,
                     run_end,
+                    run_append,
                     base,
                 )
             )

@@ -51,6 +51,7 @@ __all__ = [
     "ReplayLogModelToggled",
     "ReplayLogsLoaded",
     "ReplayPointed",
+    "ReplayRefreshed",
     "ReplayScrubbed",
     "ReplaySourceChosen",
     "ReplayToggled",
@@ -330,6 +331,11 @@ class ReplayPointed(Event):
     turns: int
 
 
+class ReplayRefreshed(Event):
+    """The shell's next frame after a paint with the panel open: the replay catches up
+    with the scenario and the panel (computed here, once per change; never in the view)."""
+
+
 AnyEvent = (
     FieldTyped
     | FieldCommitted
@@ -369,6 +375,7 @@ AnyEvent = (
     | ReplayLogModelToggled
     | ReplayScrubbed
     | ReplayPointed
+    | ReplayRefreshed
     | Failed
     | ModelDataLoaded
     | PickerTyped

@@ -57,6 +57,7 @@ from budgetcore.ui.events import (
     ReplayLogModelToggled,
     ReplayLogsLoaded,
     ReplayPointed,
+    ReplayRefreshed,
     ReplayScrubbed,
     ReplaySourceChosen,
     ReplayToggled,
@@ -93,9 +94,11 @@ from budgetcore.ui.model import (
     SweepState,
 )
 from budgetcore.ui.replay_panel import (
+    LIMIT_PATHS,
     SOURCES,
     LoadedLog,
     Source,
+    refreshed,
     with_log,
     with_logs,
     with_texts,
@@ -774,7 +777,14 @@ def _replay_source(state: PageState, e: ReplaySourceChosen) -> PageState:
 
 
 def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
+    if e.path in LIMIT_PATHS:  # the scenario's own timeouts: the main form's one path
+        return _with_texts(state, {e.path: e.text}, notice="")
     return dataclasses.replace(state, replay=with_texts(state.replay, {e.path: e.text}))
+
+
+def _replay_refreshed(state: PageState, _e: ReplayRefreshed) -> PageState:
+    panel = refreshed(state.replay, state.plan.scenario, state.stale)
+    return state if panel is state.replay else dataclasses.replace(state, replay=panel)
 
 
 def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
@@ -910,6 +920,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ReplayLogModelToggled: _replay_log_model,
     ReplayScrubbed: _replay_scrubbed,
     ReplayPointed: _replay_pointed,
+    ReplayRefreshed: _replay_refreshed,
     Failed: _failed,
     ModelDataLoaded: _model_data,
     PickerTyped: _picker_typed,

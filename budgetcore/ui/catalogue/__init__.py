@@ -40,6 +40,8 @@ AREAS = (
     "replay",
     "logs",
     "timing",
+    "timing_inputs",
+    "report",
     "nav",
 )
 

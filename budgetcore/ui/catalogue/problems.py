@@ -312,8 +312,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 只能给间隔或日志时间,不能同时给",
     ),
     "core.log-no-times": (
-        "{where}: the request of line {line} has no timestamp; background timing needs every request's time",
-        "{where}:第 {line} 行的请求没有时间戳;后台计时需要每个请求的时间",
+        "{where}: this request has no timestamp; background timing needs every request's time",
+        "{where}:该请求没有时间戳;后台计时需要每个请求的时间",
     ),
     "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
 }

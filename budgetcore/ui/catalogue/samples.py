@@ -1,4 +1,4 @@
-"""Pasted samples, the import preview and the export (spec §9)."""
+"""Pasted samples (spec §7), the import preview and the export (spec §9)."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "static.copy-link": ("Copy link", "复制链接"),

@@ -1,5 +1,5 @@
 """The peers panel: every system's trigger line for the main model, a chart and a table
-(spec §11).
+(spec §13).
 """
 
 from __future__ import annotations
@@ -87,14 +87,7 @@ def peers_html(
                 "li",
                 {"data-legend": f"gap-{i}", "data-gap": f"{g.low}-{g.high}"},
                 _peer_swatch(f"pr-gap-{i}"),
-                t(
-                    "peers.gap",
-                    lang,
-                    low=t(f"peers.line-short.{g.low}", lang),
-                    high=t(f"peers.line-short.{g.high}", lang),
-                    tokens=format_int(g.tokens),
-                    what=t(f"peers.gap.{g.low}", lang),
-                ),
+                _gap_text(g, view, lang),
             )
             for i, g in enumerate(view.gaps, start=1)
         ),
@@ -242,4 +235,27 @@ def _peer_swatch(cls: str) -> Markup:
         "svg",
         {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
         el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}),
+    )
+
+
+def _gap_text(g: Any, view: Any, lang: str) -> str:
+    """The room between two article lines, or why there is none (never a negative room)."""
+    low = t(f"peers.line-short.{g.low}", lang)
+    high = t(f"peers.line-short.{g.high}", lang)
+    if g.no_room == "reserve":
+        return t(
+            "peers.gap.no-room.reserve",
+            lang,
+            reserve=format_int(view.reserve),
+            window=format_int(view.window),
+        )
+    if g.no_room == "order":
+        return t("peers.gap.no-room.order", lang, low=low, high=high, short=format_int(g.short))
+    return t(
+        "peers.gap",
+        lang,
+        low=low,
+        high=high,
+        tokens=format_int(g.tokens),
+        what=t(f"peers.gap.{g.low}", lang),
     )

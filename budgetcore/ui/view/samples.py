@@ -1,5 +1,5 @@
 """The samples panel: ratio ranges, byte predictions, the limits verdict and the read time
-(spec §9-§10).
+(spec §6-§7).
 """
 
 from __future__ import annotations
