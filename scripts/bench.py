@@ -18,6 +18,10 @@
 - the model registry: its data file's size (raw, gzip, and compressed in the wheel the
   page downloads) and, in every cold load, the time the page takes to import, read and
   parse it after "ready" (budgetcore:registry-parse), beside the same floor.
+- long tasks: the longest main-thread task (PerformanceObserver 'longtask' entries,
+  50 ms or more, observed from before the first script) during boot (up to "ready")
+  and after it (the registry, the export and the peers, until the page is idle), in
+  every cold load of the page; and during each input loop below.
 - session replay: the same events with the replay panel open on a 500-turn generated
   session; each input re-runs the replay (500 plans) and redraws its charts and tables
   in the next frame, timed by the page itself (budgetcore:replay). Printed beside the
@@ -46,6 +50,10 @@ from webserver import CHROMIUM, CHROMIUM_ARGS, DIST, start_in_thread
 # document): stamps the moment data-state turns "ready", and the moment the first
 # key readout holds a number, relative to navigation start (performance.timeOrigin).
 READY_PROBE = """
+window.__longTasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
+}).observe({ type: 'longtask', buffered: true });
 new MutationObserver((_, obs) => {
   const s = document.documentElement.dataset.state;
   if (s === 'ready' || s === 'error') { window.__readyAt = performance.now(); obs.disconnect(); }
@@ -77,6 +85,7 @@ LOAD_FIGURES = """() => {
     bytes: nav.transferSize + res.reduce((s, e) => s + e.transferSize, 0),
     requests: res.length + 1,
     core_js: end('/core.js'), wasm: end('.wasm'), wheel: end('budgetcore-'), marks,
+    long_tasks: window.__longTasks,
   };
 }"""
 
@@ -138,6 +147,14 @@ PAGES = {
 
 
 REGISTRY_PARSE = "performance.getEntriesByName('budgetcore:registry-parse')"
+#: After the registry is in: long enough for the peers and the export to draw.
+IDLE_MS = 1500
+
+
+def longest(tasks: list[list[float]], after: float, before: float = float("inf")) -> float:
+    """The longest long task that started in [after, before), 0 when none (every task
+    under 50 ms)."""
+    return round(max((d for t, d in tasks if after <= t < before), default=0.0), 1)
 
 
 def load(context: BrowserContext, url: str) -> dict[str, Any]:
@@ -154,6 +171,8 @@ def load(context: BrowserContext, url: str) -> dict[str, Any]:
         if page.evaluate("document.querySelector('[data-picker]') !== null"):
             page.wait_for_function(f"{REGISTRY_PARSE}.length > 0", timeout=120_000)
             figures["registry_parse"] = page.evaluate(f"{REGISTRY_PARSE}[0].duration")
+            page.wait_for_timeout(IDLE_MS)  # the deferred panels after the registry
+            figures["long_tasks"] = page.evaluate("window.__longTasks")
         return figures
     finally:
         page.close()
@@ -229,13 +248,17 @@ def main(argv: list[str] | None = None) -> int:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             context = browser.new_context()
             page = context.new_page()
+            page.add_init_script(READY_PROBE)
             page.goto(base)
             page.wait_for_function(
                 "document.documentElement.dataset.state === 'ready'", timeout=180_000
             )
+            page.wait_for_timeout(IDLE_MS)
+            loop_start = page.evaluate("performance.now()")
             started = time.perf_counter()
             times = page.evaluate(INPUT_LOOP, [args.events, INPUT_FIELDS])
             wall = time.perf_counter() - started
+            loop_tasks = page.evaluate("window.__longTasks")
             # Capacity curves open: every input also redraws a 500-point sweep, in the
             # next frame; the page measures each redraw (budgetcore:sweep).
             page.click("#curves summary")
@@ -343,6 +366,20 @@ def main(argv: list[str] | None = None) -> int:
         "replay_python_ms_p50": round(pct(replays_py, 0.50), 2),
         "replay_python_ms_p95": round(pct(replays_py, 0.95), 2),
         "input_to_render_with_replay_ms_p95": round(pct(times_replay, 0.95), 2),
+        "longest_task_boot_ms_median": med(
+            [longest(f["long_tasks"], 0, f["ready"]) for f in page_cold]
+        ),
+        "longest_task_boot_ms_all": [longest(f["long_tasks"], 0, f["ready"]) for f in page_cold],
+        "longest_task_after_ready_ms_median": med(
+            [longest(f["long_tasks"], f["ready"]) for f in page_cold]
+        ),
+        "longest_task_after_ready_ms_all": [
+            longest(f["long_tasks"], f["ready"]) for f in page_cold
+        ],
+        "longest_task_floor_boot_ms_median": med(
+            [longest(f["long_tasks"], 0, f["ready"]) for f in cold["floor"]]
+        ),
+        "longest_task_input_loop_ms": longest(loop_tasks, loop_start),
         "replay_timed_redraws": len(timed),
         "replay_timed_redraw_ms_p50": round(pct(timed, 0.50), 2),
         "replay_timed_redraw_ms_p95": round(pct(timed, 0.95), 2),
@@ -405,6 +442,14 @@ def main(argv: list[str] | None = None) -> int:
         f"{f['boot_interpreter_and_packages_loaded_ms']} ms, main.py starts "
         f"{f['boot_main_py_start_ms']} ms, imports {f['python_imports_ms_median']} ms, "
         f"first render {f['first_render_ms_median']} ms"
+    )
+    print(
+        f"  longest main-thread task: boot {f['longest_task_boot_ms_median']} ms "
+        f"(all {f['longest_task_boot_ms_all']}; the floor's own boot "
+        f"{f['longest_task_floor_boot_ms_median']} ms), after ready "
+        f"{f['longest_task_after_ready_ms_median']} ms (all "
+        f"{f['longest_task_after_ready_ms_all']}), during {len(times)} inputs "
+        f"{f['longest_task_input_loop_ms']} ms"
     )
     print(
         f"input -> render over {len(times)} events: p50 {figures['input_to_render_ms_p50']} ms, "

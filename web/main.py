@@ -29,6 +29,7 @@ from budgetcore.ui.dom import (  # noqa: E402
     cell_key_of,
     click_of,
     event_of,
+    text_limit,
 )
 from budgetcore.ui.form import FIELDS  # noqa: E402
 from budgetcore.ui.messages import t  # noqa: E402
@@ -49,6 +50,13 @@ def target_of(element: Any) -> Target:
         name = str(js_name)
         if name.startswith("data-"):
             attrs[name] = str(element.getAttribute(name))
+    limit = text_limit(attrs)
+    if limit is not None:
+        # A paste box: its length first (a number; the text stays in the page), and
+        # its text only when within its limit (reading it copies the whole text).
+        length = int(element.textLength)
+        text = str(element.value) if length <= limit else ""
+        return Target(attrs, text, False, "textarea", length)
     value = getattr(element, "value", None)
     return Target(
         attrs,
@@ -157,6 +165,8 @@ class Shell:
         self.tune_written: object = None
         self.tune_last: TuneScreen | None = None
         self.tune_timer: Any = None
+        # Each paste box's text as last written or sent (None: unknown, write it).
+        self.boxes_seen: dict[str, str | None] = {}
         if not self.taking_over:
             self.paint()
 
@@ -240,8 +250,11 @@ class Shell:
         if screen.text["notice"] and (last is None or last.text["notice"] != screen.text["notice"]):
             self.clear_notice_later()
         for rid, value in screen.boxes.items():
-            if q(f"#{rid}").value != value:
+            # What the box holds is what was written or what it sent: never read back
+            # (reading a box copies its whole text into Python on every paint).
+            if self.boxes_seen.get(rid) != value:
                 q(f"#{rid}").value = value
+                self.boxes_seen[rid] = value
         for key, text in screen.key_ab.items():
             q(f'[data-key-ab="{key}"]').textContent = text
         path, low, high = screen.sweep
@@ -308,21 +321,31 @@ class Shell:
 
     def load_model_data(self) -> None:
         # The registry (3,205 models) and the peers' rules parse after "ready", from a
-        # timeout: the first plan on screen never waits for them.
+        # timeout: the first plan on screen never waits for them. Three tasks (the
+        # registry; the peers and the repaint; the collector's settling), so that no
+        # one of them holds the page for their sum (scripts/bench: longest task).
         try:
             perf = window.performance
             perf.mark("budgetcore:registry-start")
             from budgetcore.registry.models import default_registry  # noqa: PLC0415
-            from budgetcore.registry.peers import default_peers  # noqa: PLC0415
 
             registry = default_registry()
             # scripts/bench reads this measure: the registry's import, read and parse.
             perf.measure("budgetcore:registry-parse", "budgetcore:registry-start")
+        except Exception as exc:
+            self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
+            return
+        window.setTimeout(create_once_callable(lambda: self.model_data_loaded(registry)), 0)
+
+    def model_data_loaded(self, registry: Any) -> None:
+        try:
+            from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+
             event: S.Event = S.ModelDataLoaded(registry, default_peers())
         except Exception as exc:
             event = S.Failed(f"{type(exc).__name__}: {exc}")
         self.dispatch(event)
-        settle_gc()
+        window.setTimeout(create_once_callable(settle_gc), 0)
 
     def paint_peers(self) -> None:
         markup = R.render_peers(self.state)
@@ -527,7 +550,12 @@ class Shell:
     # ---------------------------------------------------------------- events
     def on_input(self, event: Any) -> None:
         try:
-            e = event_of("input", target_of(event.target))
+            target = target_of(event.target)
+            limit = text_limit(target.attrs)
+            if limit is not None:  # a paste box: what it holds now (None: too long, unread)
+                within = target.length <= limit
+                self.boxes_seen[str(event.target.id)] = target.value if within else None
+            e = event_of("input", target)
         except Exception as exc:
             e = S.Failed(f"{type(exc).__name__}: {exc}")
         if e is not None:
@@ -572,6 +600,10 @@ class Shell:
             self.dispatch_tune(e)
 
     def on_click(self, event: Any) -> None:
+        nav = event.target.closest("[data-nav]")
+        if nav:  # a move on the page only: no page event
+            self.go_to(str(nav.getAttribute("data-nav")))
+            return
         # closest() gives JsNull (falsy, not None) when nothing matches
         found = [event.target.closest(selector) for selector in CLICK_SELECTORS]
         e = click_of(*(target_of(el) if el else None for el in found))
@@ -582,7 +614,11 @@ class Shell:
 
     def shell_action(self, action: str) -> None:
         if action == "import":
-            self.preview_import(str(q("#import-text").value))
+            box = target_of(q("#import-text"))  # its length first, as on input
+            if box.length > limit_of("config"):
+                self.dispatch(S.TextRefused("config", box.length))
+            else:
+                self.preview_import(box.value)
         elif action == "download":
             self.download()
         elif action == "tune-download":  # the Tune panel's export of its chosen point
@@ -593,6 +629,30 @@ class Shell:
         elif action == "copy-link":
             window.navigator.clipboard.writeText(str(window.location.href))
             self.dispatch(S.Noticed("msg.link-copied"))
+
+    def go_to(self, section_id: str) -> None:
+        """The navigation: scroll a section into view and move the focus to its heading
+        (a folded panel opens, as a click on its summary would). Scrolling only: the
+        location's fragment holds the scenario and is never touched."""
+        section = q(f"#{section_id}")
+        if not section:
+            return
+        if section.tagName == "DETAILS" and not section.open:
+            section.open = True  # its toggle event then opens the panel's model
+        heading = section.querySelector(":scope > summary, :scope > h2") or section
+        if not heading.matches("summary, [tabindex]"):
+            heading.setAttribute("tabindex", "-1")  # focusable by script, not in the tab order
+        # Clear of the key bar where it sticks (its height changes with the width, a
+        # stale plan's note and the warnings): measured now, not guessed in CSS.
+        bar = q("#key")
+        sticky = str(window.getComputedStyle(bar).position) == "sticky"
+        clear = int(bar.getBoundingClientRect().height) + 8 if sticky else 8
+        section.style.scrollMarginTop = f"{clear}px"  # CSSOM, which the CSP allows
+        entries = window.Object.fromEntries
+        section.scrollIntoView(to_js({"block": "start"}, dict_converter=entries))
+        heading.focus(to_js({"preventScroll": True}, dict_converter=entries))
+        if not window.matchMedia("(min-width: 1000px)").matches:
+            q("#nav .nav-menu").open = False  # the phone's menu closes behind the move
 
     def on_mousedown(self, event: Any) -> None:
         if event.target.closest("[data-model]"):
@@ -613,11 +673,12 @@ class Shell:
             if files.length:
                 item = files.item(0)
                 if item.size > limit_of("config"):  # refused unread, as a paste would be
-                    self.dispatch(S.FileRefused("config", str(item.name)))
+                    self.dispatch(S.FileRefused("config", str(item.name), int(item.size)))
                     return
-                text = await item.text()
+                text = str(await item.text())
                 q("#import-text").value = text
-                self.preview_import(str(text))
+                self.boxes_seen["import-text"] = text
+                self.preview_import(text)
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
@@ -626,15 +687,16 @@ class Shell:
         to the reader at once, parsed into numbers; nothing of the text is kept."""
         try:
             files = event.target.files
+            chosen = [files.item(i) for i in range(files.length)]
+            total = sum(int(item.size) for item in chosen)
+            if chosen and total > limit_of("page-log"):  # refused unread, all files together
+                first = chosen[0]
+                name = str(first.webkitRelativePath or first.name)
+                self.dispatch(S.FileRefused("page-log", name, total))
+                return
             items = []
-            total = 0
-            for i in range(files.length):
-                item = files.item(i)
+            for item in chosen:
                 name = str(item.webkitRelativePath or item.name)
-                total += int(item.size)
-                if total > limit_of("page-log"):  # refused unread, every file together
-                    self.dispatch(S.FileRefused("page-log", name))
-                    return
                 data = (await item.arrayBuffer()).to_bytes()
                 items.append((name, data))
             if items:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from budgetcore.inputs.text import limit_of
 from budgetcore.ui import events as E
 from budgetcore.ui.form import FIELDS
 
@@ -24,12 +25,14 @@ __all__ = [
     "CLICK_SELECTORS",
     "POINT_SELECTOR",
     "SHELL_ACTIONS",
+    "TEXT_BOXES",
     "FocusCell",
     "Target",
     "cell_key_of",
     "click_of",
     "event_of",
     "neighbour",
+    "text_limit",
 ]
 
 
@@ -38,9 +41,10 @@ class Target:
     """What the shell reads off an event's target element."""
 
     attrs: Mapping[str, str] = field(default_factory=dict)  # its data-* attributes
-    value: str = ""  # its value ("" for an element without one)
+    value: str = ""  # its value ("" for an element without one, or a text box not read)
     checked: bool = False
     kind: str = ""  # an input's type ("checkbox", "range", ...)
+    length: int = -1  # a text box's length (textLength), read before its value; else -1
 
     def has(self, name: str) -> bool:
         return name in self.attrs
@@ -127,7 +131,39 @@ _PICKER_KEYS: dict[str, Callable[[str], E.Event]] = {
 }
 
 
+#: The paste boxes, by their attribute: the SIZE_LIMITS key of what each holds.
+TEXT_BOXES: Mapping[str, str] = {
+    "data-import-text": "config",
+    "data-samples": "samples",
+    "data-replay-turns": "page-turns",
+}
+
+
+def text_limit(attrs: Mapping[str, str]) -> int | None:
+    """The size limit of the paste box with these attributes (None: not a paste box).
+    The shell reads a box's value only when its length is within it: above, the text
+    stays in the page and :func:`event_of` refuses it by its length.
+
+    >>> text_limit({"data-import-text": ""}), text_limit({"data-input": "config.trigger_tokens"})
+    (1048576, None)
+    """
+    for name, what in TEXT_BOXES.items():
+        if name in attrs:
+            return limit_of(what)
+    return None
+
+
+def _refused(t: Target) -> E.Event | None:
+    for name, what in TEXT_BOXES.items():
+        if name in t.attrs and t.length > limit_of(what):
+            return E.TextRefused(what, t.length)
+    return None
+
+
 def _input(t: Target) -> E.Event | None:
+    refused = _refused(t)
+    if refused is not None:
+        return refused
     for name, make in _INPUTS:
         if name not in t.attrs or (name in _NAMED and not t.attrs[name]):
             continue

@@ -63,6 +63,7 @@ __all__ = [
     "SummarySameToggled",
     "SweepBoundTyped",
     "SweepPathChosen",
+    "TextRefused",
     "Toggled",
     "TuneFieldTyped",
     "TunePointChosen",
@@ -301,6 +302,16 @@ class ReplayLogLoaded(Event):
 class FileRefused(Event):
     what: str  # "config" (the import's file) or "page-log": a key of inputs.text.SIZE_LIMITS
     name: str
+    size: int | None = None  # its bytes (File.size), when the shell knows them
+
+
+class TextRefused(Event):
+    """A paste box's text above its limit, refused by its length before the shell read
+    it into Python (a textarea's textLength: UTF-16 code units, never more than its
+    UTF-8 bytes)."""
+
+    what: str  # "config" (the import box), "samples" or "page-turns" (SIZE_LIMITS keys)
+    length: int
 
 
 class ReplayLogsLoaded(Event):
@@ -385,6 +396,7 @@ AnyEvent = (
     | ReplayTurnsTyped
     | ReplayLogLoaded
     | FileRefused
+    | TextRefused
     | ReplayLogsLoaded
     | ReplayLogChosen
     | ReplayLogModelToggled

@@ -549,7 +549,7 @@ def _same(a: object, b: object) -> bool:
 def turns_of(panel: ReplayPanel) -> Source:
     """The chosen source's turns (generator fields must be valid)."""
     if panel.source == "turns":
-        if not panel.turns_text.strip():
+        if not panel.turns_text.strip() and not panel.pasted.error:  # (refused: emptied)
             return Source(error=(Problem.coded("turns", "is empty", "replay-no-turns"),))
         return panel.pasted
     if panel.source == "log":

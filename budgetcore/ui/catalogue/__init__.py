@@ -43,6 +43,7 @@ AREAS = (
     "timing_inputs",
     "report",
     "tune",
+    "nav",
 )
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from budgetcore.core.plan import Plan
 from budgetcore.ui.catalogue import t
-from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.markup import Markup, el, fold, join, td
 from budgetcore.ui.memo import Last
 from budgetcore.ui.model import PageState
 from budgetcore.ui.update import chosen_model_of
@@ -93,6 +93,7 @@ def peers_html(
         ),
     )
     table = _peers_table(view, peers, lang)
+    ref_heads_text = t("peers.ref-head", lang).split("|")
     ref_rows = []
     seen: set[str] = set()
     for group, refs in (("scenario", view.scenario), ("article", view.article)):
@@ -104,19 +105,19 @@ def peers_html(
                     "tr",
                     {"data-line": ref.key, "data-group": group},
                     el("th", {"scope": "row"}, t(f"peers.line.{ref.key}", lang)),
-                    el(
-                        "td",
+                    td(
+                        ref_heads_text[1],
                         {"class": "num", "data-key": ref.data_key if first else None},
                         format_int(ref.tokens),
                     ),
-                    el("td", {"class": "num"}, peer_percent(ref.share)),
-                    el("td", None, t(f"peers.group.{group}", lang)),
+                    td(ref_heads_text[2], {"class": "num"}, peer_percent(ref.share)),
+                    td(ref_heads_text[3], None, t(f"peers.group.{group}", lang)),
                 )
             )
-    ref_heads = join(el("th", {"scope": "col"}, h) for h in t("peers.ref-head", lang).split("|"))
+    ref_heads = join(el("th", {"scope": "col"}, h) for h in ref_heads_text)
     refs_table = el(
         "table",
-        {"class": "grid peers-lines"},
+        {"class": "grid stack peers-lines"},
         el("caption", None, t("peers.ref-caption", lang)),
         el("thead", None, el("tr", None, ref_heads)),
         el("tbody", None, *ref_rows),
@@ -146,7 +147,8 @@ def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
 def _table(view: Any, lang: str) -> Markup:
     from budgetcore.ui.svg.peers import peer_percent  # noqa: PLC0415
 
-    heads = join(el("th", {"scope": "col"}, h) for h in t("peers.head", lang).split("|"))
+    names = t("peers.head", lang).split("|")
+    heads = join(el("th", {"scope": "col"}, h) for h in names)
     rows = []
     for r in view.rows:
         peer = r.peer
@@ -157,8 +159,10 @@ def _table(view: Any, lang: str) -> Markup:
             name = join((peer.name, " ", t("peers.seed", lang, seed=peer.seed)))
         version = f" {peer.version}" if peer.version else ""
         if r.tokens is None or r.share is None:
-            line: Markup = el(
-                "td", {"class": "pr-noline", "colspan": 2}, t(f"peers.no-line.{peer.kind}", lang)
+            line: Markup = td(
+                names[2],
+                {"class": "pr-noline", "colspan": 2},
+                t(f"peers.no-line.{peer.kind}", lang),
             )
         else:
             marks = [t("peers.mark-beyond", lang)] if r.beyond_window else []
@@ -166,8 +170,13 @@ def _table(view: Any, lang: str) -> Markup:
                 marks.append(t("peers.mark-clamped", lang))
             line = join(
                 (
-                    el("td", {"class": "num", "data-key": r.data_key}, format_int(r.tokens)),
-                    el("td", {"class": "num"}, peer_percent(r.share), *(f" ({m})" for m in marks)),
+                    td(names[2], {"class": "num", "data-key": r.data_key}, format_int(r.tokens)),
+                    td(
+                        names[3],
+                        {"class": "num"},
+                        peer_percent(r.share),
+                        *(f" ({m})" for m in marks),
+                    ),
                 )
             )
         cap = (
@@ -178,15 +187,15 @@ def _table(view: Any, lang: str) -> Markup:
                 "tr",
                 {"data-peer": peer.id, "data-confidence": peer.confidence},
                 el("th", {"scope": "row"}, name, version),
-                el(
-                    "td",
+                td(
+                    names[1],
                     {"class": f"pr-conf pr-conf-{peer.confidence}"},
                     peer.evidence.get(lang),
                     *((" — ", t("peers.mark-reported", lang)) if peer.reported else ()),
                 ),
                 line,
-                el(
-                    "td",
+                td(
+                    names[4],
                     None,
                     peer.rule.get(lang),
                     *(
@@ -206,17 +215,19 @@ def _table(view: Any, lang: str) -> Markup:
                         else ()
                     ),
                 ),
-                el("td", None, peer.keeps.get(lang), el("br") if cap else "", cap),
+                td(names[5], None, peer.keeps.get(lang), el("br") if cap else "", cap),
             )
         )
+    # A long reference: folded until opened, its caption the summary.
+    caption = t("peers.caption", lang)
     table = el(
         "table",
-        {"class": "grid peers"},
-        el("caption", None, t("peers.caption", lang)),
+        {"class": "grid stack peers"},
+        el("caption", None, caption),
         el("thead", None, el("tr", None, heads)),
         el("tbody", None, *rows),
     )
-    return table
+    return fold(caption, table)
 
 
 def _peer_swatch(cls: str) -> Markup:
