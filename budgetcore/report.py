@@ -2,9 +2,12 @@
 
 Writes what a reviewer attaches to a config change: the plan (JSON), the funnel,
 branch and work charts and the capacity curves as PNG and SVG, the reviewed override
-file, and a short Markdown summary linking them. The charts are drawn with matplotlib
-from the very geometry the page uses (``budgetcore.charts.geometry``); the sweeps come from
-``budgetcore.explore.curves`` and are handed to matplotlib as numpy arrays.
+file, and a short Markdown summary linking them. The bars are the page's own rows
+(``budgetcore.charts.bars``), the ticks the page's nice ticks
+(``budgetcore.charts.geometry``) and the sweeps ``budgetcore.explore.curves``; only
+the pixels are matplotlib's. Every chart meets the page's standard: a token axis with
+ticks and units, labels never on a bar or crossed by a line, and what it must not be
+read as, in full words.
 
 matplotlib and numpy are the optional extra ``budgetcore[report]``: only this module
 imports them, and only the ``report`` command imports this module.
@@ -13,10 +16,12 @@ imports them, and only the ``report`` command imports this module.
 from __future__ import annotations
 
 import json
+import textwrap
 from decimal import Decimal
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import matplotlib
 
@@ -24,37 +29,56 @@ matplotlib.use("Agg")  # files only, no display
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import FuncFormatter, MaxNLocator
+from matplotlib.ticker import FuncFormatter, MaxNLocator, NullLocator
 
 from budgetcore import __version__
-from budgetcore.charts.geometry import Chart, branch_chart, funnel_chart, work_chart
+from budgetcore.charts.bars import CHART_KEYS, Ref, Row, plan_rows, split_refs
+from budgetcore.charts.geometry import log_tick_sets, nice_domain, nice_ticks, text_width
 from budgetcore.cli.shell import atomic_path, write_atomic
-from budgetcore.core.plan import plan
-from budgetcore.explore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_values
+from budgetcore.core.plan import Plan, plan
+from budgetcore.explore.curves import (
+    SERIES,
+    SWEEPABLE,
+    UNIT,
+    Sweep,
+    default_range,
+    state_spans,
+    sweep,
+    sweep_values,
+    unit_positions,
+)
 from budgetcore.scenario.export import export_toml, overrides_of
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.messages import CATALOGUE, t
+from budgetcore.ui.catalogue import CATALOGUE, t
 from budgetcore.ui.render import READOUT_KEYS
 from budgetcore.units import format_int
+
+__all__ = ["TICKS", "caveat", "tick_text", "write_report"]
+
+
+def _en(key: str, **params: object) -> str:
+    """The report's language is English; every text still comes from the catalogue."""
+    return t(key, "en", **params)
 
 
 def _english(prefix: str) -> dict[str, str]:
     """The page's catalogue entries under ``prefix``, in English (the report's language)."""
-    return {k[len(prefix) :]: t(k, "en") for k in CATALOGUE if k.startswith(prefix)}
+    return {k[len(prefix) :]: _en(k) for k in CATALOGUE if k.startswith(prefix)}
 
 
-CHART_TEXT = {
-    k: (t(f"chart.{k}.title", "en"), t(f"chart.{k}.not", "en"))
-    for k in ("funnel", "branch", "work")
-}
+def caveat(key: str, lang: str = "en") -> str:
+    """The catalogue's "what this must not be read as" line for ``key``, in full words
+    (the page's ``phrase.not`` then the figure's own sentence)."""
+    return t("phrase.not", lang) + t(key, lang)
+
+
 READOUT_LABELS = _english("readout.")
 SEGMENT_LABELS = _english("seg.")
 SERIES_LABELS = _english("series.")
 SWEEP_LABELS = _english("sweep.")
-
-__all__ = ["write_report"]
 
 # The page's palette (web/style.css), so both read the same.
 COLOURS = {
@@ -79,9 +103,15 @@ COLOURS = {
     "summary_cap": "#d08a2e",
     "summary_generation": "#c25d5d",
 }
+_INK = "#1d232b"
 # Reproducible files: no timestamps, fixed SVG ids.
 plt.rcParams["svg.hashsalt"] = "budgetcore"
 _META = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
+
+_DPI = 110
+_TEXT = 8  # chart text in points: 12.2 px at 110 dpi, the page's 12 px
+_SMALL = 7  # captions and tick labels
+_WRAP = 125  # characters per caption line at _SMALL across an 8-inch figure
 
 
 def _px(value: Fraction | Decimal | int) -> float:
@@ -92,7 +122,7 @@ def _px(value: Fraction | Decimal | int) -> float:
     return exact.numerator / exact.denominator
 
 
-def _save(fig: Any, stem: Path) -> list[str]:
+def _save(fig: Any, stem: Path, *, close: bool = True) -> list[str]:
     """Write ``fig`` as PNG and SVG beside each other; return the file names."""
     files = []
     for ext in ("png", "svg"):
@@ -100,114 +130,403 @@ def _save(fig: Any, stem: Path) -> list[str]:
         with atomic_path(out) as temp:  # a file is whole or absent, even after Ctrl-C
             fig.savefig(temp, format=ext, metadata=_META[ext])
         files.append(out.name)
-    plt.close(fig)
+    if close:
+        plt.close(fig)
     return files
 
 
-def _draw_chart(chart: Chart, path_stem: Path) -> list[str]:
-    title, caveat = CHART_TEXT[chart.key]
-    top = 22
-    height = chart.height + top + 10
-    fig = plt.figure(figsize=(8, height / 80 + 0.7), dpi=110)
-    ax = fig.add_axes((0.02, 0.16, 0.96, 0.72))
-    ax.set_xlim(0, chart.width)
-    ax.set_ylim(height, 0)  # the geometry's y grows downwards, as on the page
-    ax.axis("off")
-    rows: dict[Any, list[Any]] = {}
-    for seg in chart.segments:
-        rows.setdefault(seg.y, []).append(seg)
-        colour = COLOURS.get(seg.key, "#888888")
-        ax.add_patch(
-            Rectangle(
-                (_px(seg.x), _px(seg.y) + top),
-                _px(seg.width),
-                _px(seg.height),
-                facecolor=colour,
-                edgecolor="#d08a2e" if colour == "none" else colour,
-                linestyle="--" if colour == "none" else "-",
-            )
-        )
-    for y, segs in rows.items():
-        if len(segs) == 1:
-            text = f"{SEGMENT_LABELS[segs[0].key]} {format_int(segs[0].tokens)}"
-        else:
-            text = " + ".join(f"{SEGMENT_LABELS[s.key]} {format_int(s.tokens)}" for s in segs)
-        ax.text(
-            4,
-            _px(y) + top + _px(segs[0].height) / 2,
-            text,
-            va="center",
-            fontsize=8,
-            bbox={"facecolor": "white", "alpha": 0.7, "edgecolor": "none", "pad": 1},
-        )
-    for m in chart.markers:
-        ax.axvline(_px(m.x), color="#1d232b", linestyle=":", linewidth=1)
-        ax.text(
-            _px(m.x),
-            12,
-            f"{SEGMENT_LABELS.get(m.key, m.key)} {format_int(m.tokens)}",
-            fontsize=7,
-            ha="center",
-        )
-    notes = "; ".join(
-        f"{SEGMENT_LABELS.get(k, k)} = {format_int(t)} (off scale)" for k, t in chart.notes
+def tick_text(value: float, _pos: object = None) -> str:
+    """A tick matplotlib chose (a nice round number): written in full with separators,
+    never as 1.2e+07, so an axis reads in its unit like every other number here."""
+    if value == int(value):
+        return format_int(int(value))
+    return f"{value:,.6f}".rstrip("0")
+
+
+TICKS = FuncFormatter(tick_text)
+
+
+def _caption(text: str) -> str:
+    return textwrap.fill(text, _WRAP)
+
+
+# ------------------------------------------------------------------ plan bar charts
+#
+# Laid out in pixels at _DPI, as the page lays out its SVG (ui/svg.py): above each bar a
+# label lane, above the rows one band per row of reference labels (K, M, C), the token
+# axis below. Text is measured with the renderer that writes the PNG, so a label's
+# box is its real extent; a label goes where no reference line crosses it, or the
+# line is broken around it.
+
+_W = 880  # 8 in
+_LEFT, _RIGHT = 36, 36  # room for the first and last tick labels, centred on their ticks
+_LANE = 18  # one label line (12 px text)
+_BAR = 18
+_GAP = 8
+_CLEAR = 3  # between a label's box and a line or another label
+_TITLE = 30
+
+
+@cache
+def _measure() -> Any:
+    """One renderer and a scratch figure to measure text with (the report's font)."""
+    fig = plt.figure(figsize=(_W / _DPI, 1), dpi=_DPI)
+    canvas = cast(FigureCanvasAgg, fig.canvas)  # matplotlib.use("Agg") above
+    return fig, canvas.get_renderer()  # type: ignore[no-untyped-call]  # untyped upstream
+
+
+@cache
+def _text_px(text: str, size: float = _TEXT) -> float:
+    """The width in pixels of ``text`` at ``size`` points, as the PNG draws it."""
+    fig, renderer = _measure()
+    scratch = fig.text(0, 0, text, fontsize=size)
+    width: float = scratch.get_window_extent(renderer).width
+    scratch.remove()
+    return width
+
+
+def _row_text(row: Row) -> str:
+    total = format_int(row.total)
+    name = _en(row.name)
+    if len(row.parts) == 1:
+        return _en("chart.value", name=name, value=total)
+    parts = " + ".join(
+        _en("chart.value", name=SEGMENT_LABELS[k], value=format_int(v)) for k, v in row.parts
     )
-    fig.suptitle(title, fontsize=10, x=0.02, ha="left")
+    return _en("chart.stack", name=name, value=total, parts=parts)
+
+
+def _band_labels(
+    lines: tuple[Ref, ...], beyond: tuple[Ref, ...], x_of: Any, plot_w: int
+) -> list[tuple[int, float, str, str]]:
+    """(band, x px, ha, text) of every reference label: at its line (centred, else
+    beside it), a beyond-axis line at the right end; a label that would touch another
+    goes one band lower."""
+    bands: list[list[tuple[float, float]]] = []
+    out = []
+    wanted: list[tuple[list[tuple[float, str]], str]] = [
+        (
+            [
+                (x_of(r.tokens), "center"),
+                (x_of(r.tokens) - 2, "right"),
+                (x_of(r.tokens) + 2, "left"),
+            ],
+            _en("chart.value", name=SEGMENT_LABELS[r.key], value=format_int(r.tokens)),
+        )
+        for r in lines
+    ] + [
+        (
+            [(float(plot_w), "right")],
+            _en("chart.beyond", name=SEGMENT_LABELS[r.key], value=format_int(r.tokens)),
+        )
+        for r in beyond
+    ]
+    for candidates, text in wanted:
+        w = _text_px(text)
+        band = 0
+        while True:
+            if band == len(bands):
+                bands.append([])
+            placed = None
+            for x, ha in candidates:
+                x0 = x - w / 2 if ha == "center" else x - w if ha == "right" else x
+                fits = x0 >= -_LEFT + 2 and x0 + w <= plot_w + _RIGHT - 2
+                free = all(x0 + w + _CLEAR <= a or b + _CLEAR <= x0 for a, b in bands[band])
+                if fits and free:
+                    placed = (x, ha, x0)
+                    break
+            if placed is not None or band > 6:
+                x, ha, x0 = placed or (candidates[0][0], candidates[0][1], candidates[0][0])
+                bands[band].append((x0, x0 + w))
+                out.append((band, x, ha, text))
+                break
+            band += 1
+    return out
+
+
+def _open_runs(
+    x: float, y0: float, y1: float, boxes: list[tuple[float, float, float, float]]
+) -> list[tuple[float, float]]:
+    """The parts of the vertical line x, y0..y1 that keep clear of every label box."""
+    cuts = sorted(
+        (b[1] - _CLEAR, b[3] + _CLEAR) for b in boxes if b[0] - _CLEAR <= x <= b[2] + _CLEAR
+    )
+    runs, start = [], y0
+    for c0, c1 in cuts:
+        if c0 > start:
+            runs.append((start, min(c0, y1)))
+        start = max(start, c1)
+    if start < y1:
+        runs.append((start, y1))
+    return [(a, b) for a, b in runs if b > a]
+
+
+def _draw_bars(p: Plan, key: str, path_stem: Path) -> list[str]:
+    rows, refs = plan_rows(p, key)
+    top, lines, beyond = split_refs(rows, refs)
+    _lo, high, _step = nice_domain(0, max(1, top), 6)
+    ticks = nice_ticks(0, high, 6)
+    plot_w = _W - _LEFT - _RIGHT
+
+    def x_of(tokens: int) -> float:
+        return _px(Fraction(tokens * plot_w, high))
+
+    band_labels = _band_labels(lines, beyond, x_of, plot_w)
+    n_bands = 1 + max((b for b, *_ in band_labels), default=-1)
+    plot_top = n_bands * _LANE + (4 if n_bands else 0)
+    # Row labels: at the axis start unless a line crosses them, else just after a line.
+    line_xs = sorted(x_of(r.tokens) for r in lines)
+    boxes: list[tuple[float, float, float, float]] = []  # x0, y0, x1, y1 in px
+    placed = []
+    y = plot_top
+    for row in rows:
+        text = _row_text(row)
+        w = _text_px(text)
+        lx = 0.0
+        for cand in [0.0] + [x + 4 for x in line_xs]:
+            if cand + w <= plot_w + _RIGHT - 2 and not any(
+                cand - _CLEAR <= x <= cand + w + _CLEAR for x in line_xs
+            ):
+                lx = cand
+                break
+        boxes.append((lx, y + 1, lx + w, y + _LANE - 1))
+        placed.append((lx, y, text, row))
+        y += _LANE + _BAR + _GAP
+    plot_bottom = y - _GAP // 2
+
+    stacked = [(k, v) for row in rows if len(row.parts) > 1 for k, v in row.parts]
+    notes = [
+        _en(
+            "chart.beyond.legend",
+            name=SEGMENT_LABELS[r.key],
+            value=format_int(r.tokens),
+            end=format_int(high),
+        )
+        for r in beyond
+    ]
+    words = _caption(caveat(f"chart.{key}.not"))
+    below = 44 + (24 if stacked else 0) + 14 * len(notes) + 13 * (words.count("\n") + 1) + 8
+    height = _TITLE + plot_bottom + below
+    fig = plt.figure(figsize=(_W / _DPI, height / _DPI), dpi=_DPI)
+    ax = fig.add_axes(
+        (_LEFT / _W, (height - _TITLE - plot_bottom) / height, plot_w / _W, plot_bottom / height)
+    )
+    ax.set_xlim(0, high)
+    ax.set_ylim(plot_bottom, 0)  # pixels, growing downwards as on the page
+    for side in ("left", "right", "top"):
+        ax.spines[side].set_visible(False)
+    ax.set_yticks([])
+    ax.set_xticks([_px(v) for v in ticks], [format_int(v) for v in ticks], fontsize=_SMALL)
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xlabel(_en("axis.tokens"), fontsize=_TEXT, loc="right")
+
+    def at(px: float) -> float:  # a pixel from the axis start, in tokens (a position)
+        return px * high / plot_w
+
+    for lx, y0, text, row in placed:
+        ax.text(at(lx), y0 + _LANE / 2, text, va="center", fontsize=_TEXT)
+        x0 = 0
+        for seg_key, tokens in row.parts:
+            colour = COLOURS.get(seg_key, "#888888")
+            ax.add_patch(
+                Rectangle(
+                    (_px(x0), y0 + _LANE),
+                    _px(tokens),
+                    _BAR,
+                    facecolor=colour,
+                    edgecolor="#d08a2e" if colour == "none" else colour,
+                    linestyle="--" if colour == "none" else "-",
+                    gid=f"seg-{seg_key}",
+                )
+            )
+            x0 += tokens
+    for r in lines:
+        for top_y, bottom_y in _open_runs(x_of(r.tokens), plot_top, plot_bottom, boxes):
+            ax.plot([_px(r.tokens)] * 2, [top_y, bottom_y], color=_INK, linestyle=":", linewidth=1)
+    for band, bx, ha, label in band_labels:
+        ax.text(
+            at(bx),
+            band * _LANE + _LANE / 2,
+            label,
+            ha=ha,
+            va="center",
+            fontsize=_TEXT,
+        )
+    fig.suptitle(
+        _en(f"chart.{key}.title"), fontsize=10, x=0.02, y=1 - 8 / height, ha="left", va="top"
+    )
+    y_px = 44.0  # below the axis: its ticks and title
+    if stacked:
+        handles = [Rectangle((0, 0), 1, 1, facecolor=COLOURS[k]) for k, _ in stacked]
+        labels = [
+            _en("chart.value", name=SEGMENT_LABELS[k], value=format_int(v)) for k, v in stacked
+        ]
+        fig.legend(
+            handles,
+            labels,
+            loc="upper left",
+            bbox_to_anchor=(_LEFT / _W, (height - _TITLE - plot_bottom - y_px) / height),
+            ncol=len(handles),
+            frameon=False,
+            fontsize=_SMALL,
+            borderaxespad=0,
+        )
+        y_px += 24
+    for note in notes:
+        fig.text(
+            0.02, (height - _TITLE - plot_bottom - y_px) / height, note, fontsize=_SMALL, va="top"
+        )
+        y_px += 14
     fig.text(
-        0.02, 0.03, f"Not: {caveat}" + (f"   {notes}" if notes else ""), fontsize=7, style="italic"
+        0.02,
+        (height - _TITLE - plot_bottom - y_px) / height,
+        words,
+        fontsize=_SMALL,
+        style="italic",
+        va="top",
     )
     return _save(fig, path_stem)
 
 
-def _draw_curves(scenario: Scenario, path: str, out_dir: Path) -> list[str]:
-    low, high = default_range(scenario, path)
-    values = sweep_values(low, high, path)
-    s = sweep(scenario, path, values)
-    x = np.array([_px(v) for v in s.values])
-    fig, axes = plt.subplots(len(SERIES) + 1, 1, sharex=True, figsize=(8, 9), dpi=110)
+# ------------------------------------------------------------------ capacity curves
+
+
+def _fmt(value: int | Decimal) -> str:
+    """Tokens with separators; a margin as its plain decimal (0.5, not 0.50 or 5E-1)."""
+    if isinstance(value, int):
+        return format_int(value)
+    return f"{value.normalize():f}" if value else "0"
+
+
+def _x_ticks(s: Sweep, log: bool, plot_px: float) -> tuple[int | Decimal, ...]:
+    """The densest nice tick set whose labels fit the axis with room between them."""
+    low, high = s.values[0], s.values[-1]
+    sets: list[tuple[int | Decimal, ...]]
+    if log:
+        sets = list(log_tick_sets(int(low), int(high)))
+    else:
+        sets = [nice_ticks(Decimal(low), Decimal(high), c) for c in range(10, 1, -1)]
+    size = _SMALL * _DPI / 72
+    for ticks in sets:
+        room = sum(text_width(_fmt(v), round(size)) + 12 for v in ticks)
+        if room <= plot_px:
+            return ticks
+    return sets[-1]
+
+
+def _curves_figure() -> tuple[Any, list[Any]]:
+    """The small multiples' figure and axes, built once and redrawn for every sweep:
+    building 7 axes and their ticks costs more than drawing into them."""
+    fig = plt.figure(figsize=(8, 10.4), dpi=_DPI)
+    grid = fig.add_gridspec(len(SERIES) + 1, 1, height_ratios=[1] * len(SERIES) + [0.8])
+    # Not sharex: the panels keep one x range by hand, and only the bottom one has x
+    # ticks (as on the page), which spares six tick sets per figure.
+    axes = [fig.add_subplot(grid[i, 0]) for i in range(len(SERIES) + 1)]
+    for ax in axes:
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.yaxis.set_minor_locator(NullLocator())
+    for ax in axes[:-1]:
+        ax.xaxis.set_major_locator(NullLocator())
+    fig.subplots_adjust(left=0.13, right=0.97, top=0.93, bottom=0.13, hspace=0.55)
+    return fig, axes
+
+
+def _clear(fig: Any, axes: list[Any]) -> None:
+    """Remove what the last sweep drew, keeping the axes and their tick objects."""
+    for ax in axes:
+        for artist in (*ax.lines, *ax.collections, *ax.texts, *ax.patches):
+            artist.remove()
+    for text in list(fig.texts):
+        text.remove()
+
+
+def _panel_title(ax: Any, text: str) -> None:
+    # A plain text above the panel: Axes.set_title would search every artist's extent on
+    # each draw to keep clear of top ticks these panels do not have.
+    ax.text(0, 1.04, text, transform=ax.transAxes, fontsize=_TEXT, va="bottom")
+
+
+def _draw_curves(s: Sweep, out_dir: Path, figure: tuple[Any, list[Any]]) -> list[str]:
+    """Small multiples of one sweep on the page's own x positions (exact unit positions,
+    ``explore.curves``): each series from 0 on its own nice token ticks, the scenario's
+    value marked and printed, then the two states as bands."""
+    fig, axes = figure
+    _clear(fig, axes)
+    path = s.path
+    log = SWEEPABLE[path] == "log"
+    low, high = s.values[0], s.values[-1]
+    zero = log and low == 0  # 0 sits apart, left of the log part (as on the page)
+    gap = UNIT // 30 if zero else 0
+    pos = [
+        -gap if zero and v == 0 else p
+        for v, p in zip(s.values, unit_positions(s.values, low, high, log), strict=True)
+    ]
+    x = np.array(pos, dtype=float) / UNIT
+    index = s.values.index(s.current) if s.current in s.values else None
+    current_x = x[index] if index is not None else None
+    name = SWEEP_LABELS[path]
+    first = 1 if zero else 0
     for ax, key in zip(axes, SERIES, strict=False):
-        y = np.array([_px(v) for v in s.series[key]])
-        ax.plot(x, y, color=COLOURS[key], linewidth=1.4)
-        ax.set_ylabel(SERIES_LABELS[key], rotation=0, ha="right", va="center", fontsize=8)
-        ax.tick_params(labelsize=7)
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
-        ax.axvline(_px(s.current), color="#1d232b", linestyle=":", linewidth=1)
+        values = s.series[key]
+        _lo, top, _step = nice_domain(0, max(1, *values), 3)
+        ticks = nice_ticks(0, top, 3)
+        y = np.array(values, dtype=float)  # positions only; labels print the integers
+        if zero:
+            ax.plot(x[:1], y[:1], "o", color=COLOURS[key], markersize=2.5)
+        ax.plot(x[first:], y[first:], color=COLOURS[key], linewidth=1.4)
+        ax.set_ylim(0, _px(top))
+        ax.set_yticks([_px(v) for v in ticks], [format_int(v) for v in ticks], fontsize=_SMALL)
+        label = f"{SERIES_LABELS[key]} ({_en('axis.tokens')})"
+        if index is not None:
+            label = _en("report.curves.here", name=label, value=format_int(values[index]))
+        _panel_title(ax, label)
+        if current_x is not None:
+            ax.axvline(current_x, color=_INK, linestyle=":", linewidth=1)
+            ax.plot([current_x], [y[index]], "o", color=_INK, markersize=3)
     states = axes[-1]
+    ints = tuple(pos)
     for row, key in enumerate(("trigger_reached", "admitted")):
-        flags = np.array(s.states[key], dtype=bool)
-        states.fill_between(x, row, row + 0.8, where=flags, color="#3b6ea8", step="mid")
-        states.fill_between(x, row, row + 0.8, where=~flags, color="#dfe5ea", step="mid")
-    states.set_yticks([0.4, 1.4], ["trigger reached", "admitted"], fontsize=7)
-    states.axvline(_px(s.current), color="#1d232b", linestyle=":", linewidth=1)
-    if SWEEPABLE[path] == "log":
-        states.set_xscale("log")
+        for x0, x1, flag in state_spans(s.states[key], ints):
+            states.broken_barh(
+                [(x0 / UNIT, max(x1 - x0, 1) / UNIT)],
+                (row, 0.8),
+                color="#3b6ea8" if flag else "#dfe5ea",
+            )
+    states.set_ylim(-0.1, 1.9)
+    states.set_yticks(
+        [0.4, 1.4], [_en("phrase.trigger-reached"), _en("phrase.admitted")], fontsize=_SMALL
+    )
+    if current_x is not None:
+        states.axvline(current_x, color=_INK, linestyle=":", linewidth=1)
+    _panel_title(states, _en("phrase.dark-yes"))
+    plot_px = 0.84 * 8 * _DPI
+    xt = _x_ticks(s, log, plot_px)
+    xt_pos = [
+        (-gap if zero and v == 0 else unit_positions((v,), low, high, log)[0]) / UNIT for v in xt
+    ]
+    states.set_xticks(xt_pos, [_fmt(v) for v in xt], fontsize=_SMALL)
+    for ax in axes:
+        ax.set_xlim(-(gap * 2) / UNIT - 0.01, 1.01)
+    unit = _en("axis.tokens") if log else _en("report.unit.margin")
+    current = _fmt(s.current) if isinstance(s.current, int) else f"{s.current:f}"
     states.set_xlabel(
-        f"{SWEEP_LABELS[path]} ({path}); dotted line: this scenario; dark band: yes",
-        fontsize=8,
+        _en("report.curves.axis", name=f"{name}, {path}", unit=unit, value=current),
+        fontsize=_TEXT,
     )
-    fig.subplots_adjust(left=0.2, right=0.97, top=0.93, bottom=0.07, hspace=0.25)
-    fig.suptitle(
-        f"Sweeping {SWEEP_LABELS[path]} over {len(x)} points, everything else fixed "
-        "(each panel has its own scale)",
-        fontsize=10,
+    fig.suptitle(_en("report.curves.title", name=name, n=f"{len(s.values):,}"), fontsize=10)
+    notes = [_en("curves.scales")] + ([_en("curves.log-zero")] if zero else [])
+    if index is None:
+        notes.append(_en("curves.outside", name=name, value=current))
+    fig.text(0.02, 0.055, _caption(" ".join(notes)), fontsize=_SMALL, va="top")
+    fig.text(
+        0.02,
+        0.035,
+        _caption(caveat(f"curves.not.{path}")),
+        fontsize=_SMALL,
+        style="italic",
+        va="top",
     )
-    return _save(fig, out_dir / f"curves-{path.replace('.', '-')}")
-
-
-#: Each replay chart's title and what it must not be read as.
-REPLAY_TEXT = {
-    "replay-timeline": (
-        "Session replay: full input per turn against K and M",
-        "a forecast of a real session: every turn is this scenario's plan of the given "
-        "turns; unseen history is what the request leaves out, not what is lost; a "
-        "summary run marked here is billed, its output size is the size model's",
-    ),
-    "replay-cost": (
-        "Session replay: cost per turn and cumulative",
-        "an invoice: prices are per-token list prices applied to the replay's modelled "
-        "tokens; a turn with a summary run carries that call's whole cost",
-    ),
-}
+    return _save(fig, out_dir / f"curves-{path.replace('.', '-')}", close=False)
 
 
 def _replay_charts(session: tuple[Any, Any], out_dir: Path) -> dict[str, list[str]]:
@@ -221,7 +540,7 @@ def _replay_charts(session: tuple[Any, Any], out_dir: Path) -> dict[str, list[st
     turns = np.array([r.turn for r in rows])
     files = {}
 
-    fig, ax = plt.subplots(figsize=(9, 4.6), dpi=110)
+    fig, ax = plt.subplots(figsize=(9, 6), dpi=110)
     ax.fill_between(
         turns,
         [_px(r.unseen) for r in rows],
@@ -298,20 +617,20 @@ def _replay_charts(session: tuple[Any, Any], out_dir: Path) -> dict[str, list[st
     ax.set_xlabel("turn")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("tokens")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
-    ax.legend(fontsize=7, loc="upper left")
-    title, caveat = REPLAY_TEXT["replay-timeline"]
+    ax.yaxis.set_major_formatter(TICKS)
+    # Outside the plot, below the axis: a legend inside would sit on the marks.
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.14), ncol=4, frameon=False)
     notes = "; ".join(f"{k} = {format_int(t)} tokens (off scale)" for k, t in geo.notes)
-    fig.suptitle(title, fontsize=10, x=0.02, ha="left")
+    fig.suptitle(_en("report.replay-timeline.title"), fontsize=10, x=0.02, ha="left")
     fig.text(
         0.02,
-        0.01,
-        f"Not: {caveat}" + (f"\n{notes}" if notes else ""),
+        0.12,
+        _caption(caveat("report.replay-timeline.not")) + (f"\n{notes}" if notes else ""),
         fontsize=6.5,
         style="italic",
-        wrap=True,
+        va="top",
     )
-    fig.subplots_adjust(left=0.12, right=0.98, top=0.9, bottom=0.2)
+    fig.subplots_adjust(left=0.12, right=0.98, top=0.92, bottom=0.3)
     files["replay-timeline"] = _save(fig, out_dir / "replay-timeline")
 
     priced = all(r.cost is not None for r in rows)
@@ -340,10 +659,16 @@ def _replay_charts(session: tuple[Any, Any], out_dir: Path) -> dict[str, list[st
     twin.set_ylabel(f"cumulative, {unit}", fontsize=8)
     for axis in (ax, twin):
         axis.tick_params(labelsize=7)
-        axis.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.6g}"))
-    title, caveat = REPLAY_TEXT["replay-cost"]
-    fig.suptitle(title, fontsize=10, x=0.02, ha="left")
-    fig.text(0.02, 0.01, f"Not: {caveat}", fontsize=6.5, style="italic")
+        axis.yaxis.set_major_formatter(TICKS)
+    fig.suptitle(_en("report.replay-cost.title"), fontsize=10, x=0.02, ha="left")
+    fig.text(
+        0.02,
+        0.07,
+        _caption(caveat("report.replay-cost.not")),
+        fontsize=6.5,
+        style="italic",
+        va="top",
+    )
     fig.subplots_adjust(left=0.12, right=0.88, top=0.9, bottom=0.2)
     files["replay-cost"] = _save(fig, out_dir / "replay-cost")
     return files
@@ -372,13 +697,13 @@ def _replay_lines(session: tuple[Any, Any], files: dict[str, list[str]]) -> list
         ]
     lines.append("")
     for key, names in files.items():
-        title, caveat = REPLAY_TEXT[key]
+        title = _en(f"report.{key}.title")
         lines += [
             f"### {title}",
             "",
             f"![{title}]({names[0]})",
             "",
-            f"*Not: {caveat}* ([SVG]({names[1]}))",
+            f"*{caveat(f'report.{key}.not')}* ([SVG]({names[1]}))",
             "",
         ]
     return lines
@@ -398,11 +723,14 @@ def write_report(
     p = plan(scenario)
     written = [out_dir / "plan.json"]
     write_atomic(written[0], json.dumps(p.as_dict(), indent=2) + "\n")
-    charts = {}
-    for make in (funnel_chart, branch_chart, work_chart):
-        chart = make(p)
-        charts[chart.key] = _draw_chart(chart, out_dir / chart.key)
-    curves = {path: _draw_curves(scenario, path, out_dir) for path in SWEEPABLE}
+    charts = {key: _draw_bars(p, key, out_dir / key) for key in CHART_KEYS}
+    curves = {}
+    figure = _curves_figure()
+    for path in SWEEPABLE:
+        low, high = default_range(scenario, path)
+        s = sweep(scenario, path, sweep_values(low, high, path))
+        curves[path] = _draw_curves(s, out_dir, figure)
+    plt.close(figure[0])
     config = out_dir / "overrides.toml"
     write_atomic(config, export_toml(scenario))
     values = p.as_dict()
@@ -442,13 +770,13 @@ def write_report(
         "",
     ]
     for key, files in charts.items():
-        title, caveat = CHART_TEXT[key]
+        title = _en(f"chart.{key}.title")
         lines += [
             f"### {title}",
             "",
             f"![{title}]({files[0]})",
             "",
-            f"*Not: {caveat}* ([SVG]({files[1]}))",
+            f"*{caveat(f'chart.{key}.not')}* ([SVG]({files[1]}))",
             "",
         ]
     lines += ["## Capacity curves", ""]
@@ -458,7 +786,7 @@ def write_report(
             "",
             f"![{SWEEP_LABELS[path]}]({files[0]})",
             "",
-            f"([SVG]({files[1]}))",
+            f"*{caveat(f'curves.not.{path}')}* ([SVG]({files[1]}))",
             "",
         ]
     replay_files: dict[str, list[str]] = {}

@@ -10,6 +10,7 @@ integers; floats only place marks and colours.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -22,22 +23,21 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import FuncFormatter
 
+from budgetcore.charts.geometry import nice_domain, nice_ticks
 from budgetcore.cli.shell import atomic_path
 from budgetcore.replay.table import money_text
+from budgetcore.report import TICKS
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import TuneResult
+from budgetcore.ui.catalogue import t
 from budgetcore.units import format_int
 
 __all__ = ["DISCARDED_MAP", "MAPS", "NOT_READ_AS", "tune_maps"]
 
-#: What no tune figure may be read as.
-NOT_READ_AS = (
-    "a forecast for other sessions: the modelled cost and history of these sessions "
-    "under this scenario's rules, each point a replay; unseen history is what a request "
-    "leaves out, not what is lost"
-)
+#: What no tune figure may be read as, in full words (the catalogue's ``tune.not``,
+#: which the ``tune`` command prints too).
+NOT_READ_AS = t("phrase.not", "en") + t("tune.not", "en")
 _META = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
 
 
@@ -209,7 +209,7 @@ def _map(result: TuneResult, spec: tuple[str, str, str, Measure], out_dir: Path)
         label = None
     bar = fig.colorbar(mesh, ax=ax)
     bar.set_label(f"{scale}, {_unit(stem, g)}", fontsize=8)
-    bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.6g}"))
+    bar.ax.yaxis.set_major_formatter(TICKS)
     bar.ax.tick_params(labelsize=7)
     at, labels = _ticks(g.ss)
     ax.set_xticks(at, labels, rotation=45, ha="right", fontsize=7)
@@ -230,7 +230,7 @@ def _map(result: TuneResult, spec: tuple[str, str, str, Measure], out_dir: Path)
         ha="left",
     )
     fig.text(0.02, 0.055, _chosen_text(result), fontsize=7)
-    fig.text(0.02, 0.015, f"Not: {NOT_READ_AS}", fontsize=6.5, style="italic", wrap=True)
+    fig.text(0.02, 0.035, textwrap.fill(NOT_READ_AS, 130), fontsize=6.5, style="italic", va="top")
     fig.subplots_adjust(left=0.12, right=0.98, top=0.92, bottom=0.27)
     return _save(fig, out_dir / stem)
 
@@ -273,19 +273,25 @@ def _frontier(result: TuneResult, out_dir: Path) -> list[str]:
         )
     ax.set_xlabel("unseen history (tokens, summed over turns)", fontsize=8)
     ax.set_ylabel(f"cost, {_unit('tune-cost', g)}", fontsize=8)
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.6g}"))
+    # Unseen history is whole tokens from 0: nice integer ticks, never a fraction or a
+    # negative one (matplotlib's own range around all-zero data is -0.05 .. 0.05).
+    _lo, end, _step = nice_domain(0, max(1, *(g.columns["unseen_tokens"][i] for i in known)), 5)
+    ticks = nice_ticks(0, end, 5)
+    ax.set_xticks([float(v) for v in ticks], [format_int(v) for v in ticks])
+    ax.set_xlim(-0.03 * end, 1.03 * end)
+    ax.yaxis.set_major_formatter(TICKS)
     ax.tick_params(labelsize=7)
-    ax.legend(fontsize=7)
+    # Below the axis, not inside it, where it could sit on a point.
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.12), ncol=4, frameon=False)
     fig.suptitle(
         "Cost against unseen history: every grid point, and the frontier",
         fontsize=10,
         x=0.02,
         ha="left",
     )
-    fig.text(0.02, 0.06, _chosen_text(result), fontsize=7)
-    fig.text(0.02, 0.015, f"Not: {NOT_READ_AS}", fontsize=6.5, style="italic", wrap=True)
-    fig.subplots_adjust(left=0.14, right=0.97, top=0.9, bottom=0.2)
+    fig.text(0.02, 0.075, _chosen_text(result), fontsize=7)
+    fig.text(0.02, 0.045, textwrap.fill(NOT_READ_AS, 130), fontsize=6.5, style="italic", va="top")
+    fig.subplots_adjust(left=0.14, right=0.97, top=0.9, bottom=0.28)
     return _save(fig, out_dir / "tune-frontier")
 
 
@@ -335,7 +341,7 @@ def tune_maps(result: TuneResult, out_dir: Path) -> tuple[list[str], list[str]]:
             "",
             f"![{title}]({names[0]})",
             "",
-            f"*Not: {NOT_READ_AS}* ([SVG]({names[1]}))",
+            f"*{NOT_READ_AS}* ([SVG]({names[1]}))",
             "",
         ]
     return files, lines

@@ -47,20 +47,21 @@ def _fixed(value: Fraction, places: int) -> str:
         return f"{number.quantize(Decimal(1).scaleb(-places)):,}"
 
 
-def format_bytes(value: int, places: int = 2) -> str:
-    """Bytes in binary units with the exact byte count alongside.
+def format_bytes(value: int, places: int = 2, word: str = "bytes") -> str:
+    """Bytes in binary units with the exact byte count alongside; ``word`` is the
+    unit's name in the reader's language (the page gives its catalogue's).
 
     >>> format_bytes(2_097_152)
     '2.00 MiB (2,097,152 bytes)'
     >>> format_bytes(1_000)
     '1,000 bytes'
-    >>> format_bytes(3_310)
-    '3.23 KiB (3,310 bytes)'
+    >>> format_bytes(3_310, word="字节")
+    '3.23 KiB (3,310 字节)'
     """
     if value < KIB:
-        return f"{format_int(value)} bytes"
+        return f"{format_int(value)} {word}"
     unit, size = ("MiB", MIB) if value >= MIB else ("KiB", KIB)
-    return f"{_fixed(Fraction(value, size), places)} {unit} ({format_int(value)} bytes)"
+    return f"{_fixed(Fraction(value, size), places)} {unit} ({format_int(value)} {word})"
 
 
 def format_percent(value: Fraction | Decimal | int, places: int = 1) -> str:

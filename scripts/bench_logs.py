@@ -14,6 +14,10 @@ average before and after. budgetcore runs from compiled bytecode, as an installe
 package does (a shell with PYTHONDONTWRITEBYTECODE would otherwise recompile every
 module on every run); a one-line log gives its start-up cost, the floor under every
 budgetcore figure.
+
+``--baseline DIR`` (a checkout of another commit, e.g. ``git worktree add DIR main``)
+times that checkout's budgetcore in the same interleaved runs, on the same files, as
+"before" rows: a before / after comparison under one machine load.
 """
 
 from __future__ import annotations
@@ -55,9 +59,12 @@ def main() -> None:
     ap.add_argument("--dir", default=str(ROOT / "bench-results" / "logs"))
     ap.add_argument("--claude-mb", type=int, default=60)
     ap.add_argument("--codex-requests", type=int, default=200_000)
+    ap.add_argument("--claude-requests", type=int, default=0, help="instead of --claude-mb")
+    ap.add_argument("--baseline", help="another checkout's root, timed as 'before' rows")
     args = ap.parse_args()
-    out = Path(args.dir)
-    stamp = out / f".made-{args.claude_mb}-{args.codex_requests}"
+    out = Path(args.dir).resolve()  # ccusage runs in another folder
+    size = f"{args.claude_requests}r" if args.claude_requests else str(args.claude_mb)
+    stamp = out / f".made-{size}-{args.codex_requests}"
     if not stamp.exists():
         print("generating the benchmark logs ...", file=sys.stderr)
         subprocess.run(
@@ -69,6 +76,8 @@ def main() -> None:
                 str(args.claude_mb),
                 "--codex-requests",
                 str(args.codex_requests),
+                "--claude-requests",
+                str(args.claude_requests),
             ],
             check=True,
         )
@@ -81,11 +90,15 @@ def main() -> None:
     pycache = out / "pycache"
     ours_env = {**os.environ, "CWD": str(ROOT), "PYTHONPYCACHEPREFIX": str(pycache)}
     ours_env.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", str(ROOT / "budgetcore")],
-        env=ours_env,
-        check=True,
-    )
+    trees = [("", ROOT)]
+    if args.baseline:
+        trees.append((" (before)", Path(args.baseline).resolve()))
+    for _, tree in trees:
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(tree / "budgetcore")],
+            env=ours_env,
+            check=True,
+        )
     one_line = out / "one-line.jsonl"  # the session's first request, alone
     with claude.open("rb") as fh:
         one_line.write_bytes(next(line for line in fh if b'"usage"' in line))
@@ -102,14 +115,19 @@ def main() -> None:
             env["CODEX_HOME"] = str(cfg)
             cc = [str(CCUSAGE), "codex", "session", "--json", "--offline"]
         size = path.stat().st_size
-        for label, argv, e in (
-            ("ccusage 20.0.24", cc, env),
-            ("budgetcore import (--usage)", [*py, str(path), "--usage"], ours_env),
-            ("budgetcore import + replay", [*py, str(path), "--format", "jsonl"], ours_env),
-        ):
-            plan.append((kind, size, label, argv, e))
-    floor = [*py, str(one_line), "--usage"]
-    plan.append(("(start-up)", one_line.stat().st_size, "budgetcore, one request", floor, ours_env))
+        plan.append((kind, size, "ccusage 20.0.24", cc, env))
+        for suffix, tree in trees:
+            tree_env = {**ours_env, "CWD": str(tree)}  # python -m finds the tree's package
+            for label, argv in (
+                ("budgetcore import (--usage)", [*py, str(path), "--usage"]),
+                ("budgetcore import + replay", [*py, str(path), "--format", "jsonl"]),
+            ):
+                plan.append((kind, size, label + suffix, argv, tree_env))
+    for suffix, tree in trees:
+        floor = [*py, str(one_line), "--usage"]
+        tree_env = {**ours_env, "CWD": str(tree)}
+        size = one_line.stat().st_size
+        plan.append(("(start-up)", size, "budgetcore, one request" + suffix, floor, tree_env))
     load_before = os.getloadavg()
     results: list[list[tuple[float, float, int]]] = [[] for _ in plan]
     for _ in range(args.runs):
@@ -121,7 +139,7 @@ def main() -> None:
         f"{load_before[0]:.1f} before, {load_after[0]:.1f} after; {os.cpu_count()} cores):"
     )
     print(
-        f"{'log':<12} {'file':>9} {'tool':<30} {'wall s':>7} {'CPU s':>6} {'peak RSS':>9} "
+        f"{'log':<12} {'file':>9} {'tool':<39} {'wall s':>7} {'CPU s':>6} {'peak RSS':>9} "
         f"{'RSS/file':>8}"
     )
     for (kind, size, label, _a, _e), runs in zip(plan, results, strict=True):
@@ -130,7 +148,7 @@ def main() -> None:
         peak = max(r[2] for r in runs)
         ratio = f"{peak / size:>8.2f}" if size > 1_000_000 else f"{'-':>8}"
         print(
-            f"{kind:<12} {size / 1e6:>7.1f}MB {label:<30} {wall:>7.2f} {cpu:>6.2f} "
+            f"{kind:<12} {size / 1e6:>7.1f}MB {label:<39} {wall:>7.2f} {cpu:>6.2f} "
             f"{peak / 1e6:>7.1f}MB {ratio}"
         )
 

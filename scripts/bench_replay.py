@@ -7,6 +7,10 @@ new values as they would on the page), then the timeline and cost geometry. Prin
 medians and p95 of process (CPU) time in ms, so other jobs on a shared machine
 inflate them less. Pyodide runs this code roughly 3-5x slower than CPython.
 
+With timing on (docs/spec.md §15: a gap per turn, a run's duration, retries), the same
+inputs again: the fates, the run-time strip and the page's update step and view
+(``replay_panel.refreshed`` then ``replay_view.render_replay``) are timed too.
+
     .venv/bin/python scripts/bench_replay.py [--turns 500] [--runs 60]
 """
 
@@ -18,10 +22,11 @@ import statistics
 import time
 from decimal import Decimal
 
-from budgetcore.charts.timeline import cost_chart, timeline_chart
+from budgetcore.charts.timeline import cost_chart, run_times, timeline_chart
 from budgetcore.core.plan import plan
 from budgetcore.registry.prices import Prices
 from budgetcore.replay.model import ReplayOptions
+from budgetcore.replay.options import parse_retries, parse_timing
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.turns import generate, parse_generator
 from budgetcore.scenario.model import Scenario
@@ -103,6 +108,67 @@ def main() -> None:
     print(
         f"  reference: {args.turns} warm plan() calls, median {statistics.median(warm_ms):.2f} ms"
     )
+    problems: list[object] = []
+    timed = dataclasses.replace(
+        options,
+        timing=parse_timing(
+            {
+                "gap_ms": {"dist": "uniform", "low": 2_000, "high": 60_000},
+                "duration": {"fixed_s": "20"},
+            },
+            "options.timing",
+            problems,  # type: ignore[arg-type]
+        ),
+        retries=parse_retries({"failure_rate": "0.05"}, "options.retries", problems),  # type: ignore[arg-type]
+    )
+    assert not problems
+    t_plan, t_geo = [], []
+    for scenario in scenarios:
+        t0 = time.process_time()
+        result = replay(scenario, turns, timed)
+        t1 = time.process_time()
+        timeline_chart(result)
+        cost_chart(result)
+        run_times(result)
+        t2 = time.process_time()
+        t_plan.append((t1 - t0) * 1000)
+        t_geo.append((t2 - t1) * 1000)
+    t_total = [a + b for a, b in zip(t_plan, t_geo, strict=True)]
+    print("  with timing on (a gap per turn, 20 s runs, 5 % format failures, resends):")
+    for name, values in (("replay", t_plan), ("geometry", t_geo), ("total", t_total)):
+        print(
+            f"  {name:<9} median {statistics.median(values):6.2f} ms   "
+            f"p95 {_p(values, 0.95):6.2f} ms"
+        )
+    _page_steps(args.turns, args.runs)
+
+
+def _page_steps(turns: int, runs: int) -> None:
+    """The page's own two steps with timing on: the update step that replays (once per
+    input) and the view that draws the stored run, K changed each time."""
+    from budgetcore.ui import state as S  # noqa: PLC0415
+    from budgetcore.ui.replay_view import render_replay  # noqa: PLC0415
+
+    state = S.reduce(S.initial_state(width=1200), S.ReplayToggled(True))
+    for path, text in (("replay.turns", str(turns)), ("replay.timing", "true")):
+        state = S.reduce(state, S.ReplayFieldTyped(path, text))
+    state = S.reduce(state, S.ReplayRefreshed())
+    update_ms, view_ms = [], []
+    for i in range(runs):
+        state = S.reduce(state, S.FieldTyped("config.trigger_tokens", f"{30_000 + 250 * i:,}"))
+        t0 = time.process_time()
+        state = S.reduce(state, S.ReplayRefreshed())
+        t1 = time.process_time()
+        render_replay(state)
+        t2 = time.process_time()
+        update_ms.append((t1 - t0) * 1000)
+        view_ms.append((t2 - t1) * 1000)
+    print(f"  the page's steps with timing on ({runs} inputs, K changed each time):")
+    for name, values in (("update", update_ms), ("view", view_ms)):
+        print(
+            f"  {name:<9} median {statistics.median(values):6.2f} ms   "
+            f"p95 {_p(values, 0.95):6.2f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -7,7 +7,11 @@
 - a Codex CLI rollout with 200,000 requests: turn contexts, response items, a
   rate-limit-only event, each request's token_count and its repeat.
 
+With ``--claude-requests N`` the Claude Code session holds N requests instead (its
+texts a tenth as long, so 200,000 requests make a few hundred MB, not 1.7 GB).
+
 Usage: python scripts/make_bench_logs.py OUT_DIR [--claude-mb 60] [--codex-requests 200000]
+       [--claude-requests N]
 Writes OUT_DIR/claude/projects/-bench/<uuid>.jsonl and OUT_DIR/codex/sessions/...
 """
 
@@ -35,8 +39,15 @@ def _dump(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":")) + "\n"
 
 
-def claude(path: Path, megabytes: int, seed: int = 1) -> int:
+def claude(path: Path, megabytes: int, seed: int = 1, *, requests_cap: int = 0) -> int:
+    """A session of ``megabytes`` MB, or (``requests_cap``) of that many requests with
+    texts a tenth as long."""
     rng = random.Random(seed)
+    scale = 10 if requests_cap else 1
+
+    def text(low: int, high: int) -> str:
+        return "x" * (rng.randint(low, high) // scale)
+
     target = megabytes * 1_000_000
     size = 0
     parent: str | None = None
@@ -65,7 +76,7 @@ def claude(path: Path, megabytes: int, seed: int = 1) -> int:
             n += 1
             return f"00000000-0000-4000-8000-{n:012d}"
 
-        while size < target:
+        while (requests < requests_cap) if requests_cap else (size < target):
             t += rng.randint(2_000, 30_000)
             u = uid()
             put(
@@ -75,7 +86,7 @@ def claude(path: Path, megabytes: int, seed: int = 1) -> int:
                     "type": "user",
                     "uuid": u,
                     "timestamp": _ts(t),
-                    "message": {"role": "user", "content": "x" * rng.randint(20, 400)},
+                    "message": {"role": "user", "content": text(20, 400)},
                 }
             )
             parent = u
@@ -106,7 +117,7 @@ def claude(path: Path, megabytes: int, seed: int = 1) -> int:
                     content = [
                         {
                             "type": kind,
-                            kind if kind != "tool_use" else "input": "x" * rng.randint(100, 3_000),
+                            kind if kind != "tool_use" else "input": text(100, 3_000),
                         }
                     ]
                     put(
@@ -145,7 +156,7 @@ def claude(path: Path, megabytes: int, seed: int = 1) -> int:
                                 {
                                     "type": "tool_result",
                                     "tool_use_id": "t",
-                                    "content": "x" * rng.randint(200, 6_000),
+                                    "content": text(200, 6_000),
                                 }
                             ],
                         },
@@ -195,7 +206,7 @@ def claude(path: Path, megabytes: int, seed: int = 1) -> int:
                         "uuid": s,
                         "timestamp": _ts(t),
                         "isCompactSummary": True,
-                        "message": {"role": "user", "content": "x" * 4000},
+                        "message": {"role": "user", "content": "x" * (4000 // scale)},
                     }
                 )
                 parent = s
@@ -320,6 +331,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
     ap.add_argument("--claude-mb", type=int, default=60)
+    ap.add_argument("--claude-requests", type=int, default=0, help="N requests instead of MB")
     ap.add_argument("--codex-requests", type=int, default=200_000)
     args = ap.parse_args()
     out = Path(args.out)
@@ -327,7 +339,7 @@ def main() -> None:
     xdir = out / "codex" / "sessions" / "2026" / "01" / "01"
     cdir.mkdir(parents=True, exist_ok=True)
     xdir.mkdir(parents=True, exist_ok=True)
-    n = claude(cdir / f"{SESSION}.jsonl", args.claude_mb)
+    n = claude(cdir / f"{SESSION}.jsonl", args.claude_mb, requests_cap=args.claude_requests)
     m = codex(xdir / ROLLOUT, args.codex_requests)
     print(f"claude: {n:,} requests; codex: {m:,} requests")
 

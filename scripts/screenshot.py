@@ -28,15 +28,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=DIST, help="built site (default dist/)")
     parser.add_argument("--out", type=Path, default=OUT, help=f"PNG (default {OUT.name})")
+    parser.add_argument("--width", type=int, default=WIDTH, help=f"viewport (default {WIDTH})")
+    parser.add_argument("--height", type=int, default=HEIGHT, help=f"viewport (default {HEIGHT})")
+    parser.add_argument("--lang", choices=("en", "zh"), default="en", help="page language")
+    parser.add_argument(
+        "--full", action="store_true", help="the whole page, not only its first screen"
+    )
     args = parser.parse_args(argv)
     server, url = start_in_thread(root=args.dir)
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(
-                viewport={"width": WIDTH, "height": HEIGHT}, locale="en-US", device_scale_factor=1
+                viewport={"width": args.width, "height": args.height},
+                locale="zh-CN" if args.lang == "zh" else "en-US",
+                device_scale_factor=1,
             )
-            page.goto(url)
+            page.goto(url if args.lang == "en" else f"{url}#lang=zh")
             page.wait_for_function(
                 "document.documentElement.dataset.state !== 'loading'", timeout=120_000
             )
@@ -47,13 +55,13 @@ def main(argv: list[str] | None = None) -> int:
             page.wait_for_selector("#export-text:not(:empty)", state="attached")
             page.wait_for_timeout(500)  # the deferred panels' frame
             args.out.parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(args.out), full_page=False)
+            page.screenshot(path=str(args.out), full_page=args.full)
             browser.close()
     finally:
         server.shutdown()
     size = args.out.stat().st_size
-    print(f"{args.out}: {WIDTH} x {HEIGHT}, {size:,} bytes")
-    if size > MAX_BYTES:
+    print(f"{args.out}: {args.width} x {args.height}, {size:,} bytes")
+    if size > MAX_BYTES and not args.full:
         print(f"screenshot: larger than {MAX_BYTES:,} bytes", file=sys.stderr)
         return 1
     return 0

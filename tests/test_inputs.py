@@ -206,8 +206,8 @@ def test_a_table_where_a_value_belongs_is_refused_never_an_empty_section(
 
 def test_every_limit_is_stated_once_in_bytes() -> None:
     assert set(SIZE_LIMITS) == {
-        "scenario", "config", "options", "generate", "samples", "turns", "cases",
-        "fragment", "log", "log-line", "page-log", "query", "seed", "field", "axis",
+        "scenario", "config", "options", "generate", "samples", "turns", "page-turns",
+        "cases", "fragment", "log", "log-line", "page-log", "query", "seed", "field", "axis",
     }  # fmt: skip
     assert SIZE_LIMITS["seed"] >= len(f"{MAX_SEED:,}")
     assert [size_text(SIZE_LIMITS[k]) for k in ("scenario", "log", "query")] == [
@@ -247,7 +247,7 @@ def test_every_parser_refuses_text_above_its_limit_with_the_one_message(
     assert all(p.code != "too-large" for p in at_limit)
     problems = problems_of(lambda: PARSERS[what](" " * 50 + "é" * 26))  # 102 bytes, 76 chars
     assert [(p.path, p.code, dict(p.params)) for p in problems] == [
-        (what, "too-large", {"limit": "100 bytes"})
+        (what, "too-large", {"limit": "100 B"})
     ]
     assert str(problems[0]) == f"{what} is larger than its limit of 100 bytes"
 
@@ -288,9 +288,13 @@ def test_the_page_refuses_a_paste_above_its_limit_as_the_cli_does(
         problems = state.replay.log_error
     else:
         problems = getattr(state, where)
-    assert [(p.path, p.code) for p in problems] == [(what, "too-large")]
+    # The page's own paste boxes know the text's exact size and say it too.
+    code = "too-large-size" if what in ("config", "samples") else "too-large"
+    assert [(p.path, p.code) for p in problems] == [(what, code)]
     sentence = problem_sentence(problems[0], "zh")
-    assert "超过了大小上限 100 bytes" in sentence, sentence
+    assert "超过了大小上限 100 B" in sentence, sentence
+    if code == "too-large-size":
+        assert "101 字节" in sentence, sentence
 
 
 def test_a_typed_value_above_its_limit_is_refused_by_the_field() -> None:

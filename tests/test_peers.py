@@ -235,10 +235,52 @@ class TestReferenceLines:
         view = peer_lines(200_000, 32_000, plan(scenario))
         assert view.line("hard").tokens == 200_000
 
-    def test_gap_goes_negative_when_the_reply_budget_eats_the_room(self) -> None:
+    def test_no_room_when_the_hard_line_falls_below_the_compact_line(self) -> None:
+        # Issue 25: the room came out as -3,500, shown as if it were room.
         view = view_for(100_000, 32_000, reply_max_tokens=20_000)
         assert view.line("hard").tokens == 80_000
-        assert view.gaps[1].tokens == 80_000 - 83_500
+        gap = view.gaps[1]
+        assert (gap.tokens, gap.no_room, gap.short) == (0, "order", 83_500 - 80_000)
+        assert gap.label.en == "no room: the hard line lies 3,500 tokens below the compact line"
+        assert "3,500" in gap.label.zh
+        assert view.gaps[0].no_room is None
+        assert view.gaps[0].tokens == 83_500 - 70_000
+
+    @pytest.mark.parametrize("reserve", [8_192, 6_000])  # above W, and W itself
+    def test_no_room_and_no_hard_line_when_the_reply_reserve_takes_the_window(
+        self, reserve: int
+    ) -> None:
+        view = view_for(6_000, 4_000, reply_max_tokens=reserve)
+        gap = view.gaps[1]
+        assert (gap.tokens, gap.no_room, gap.short) == (0, "reserve", 0)
+        assert gap.label.en == (
+            f"no room: the reply reserve ({reserve:,} tokens) is at least the window W "
+            "(6,000 tokens), so there is no hard line"
+        )
+        assert "none" in view.line("hard").label.en
+        data = view_as_dict(view)
+        assert (view.reserve, data["reply_reserve"]) == (reserve, reserve)
+        assert data["gaps"][1] == {
+            "from": "compact",
+            "to": "hard",
+            "tokens": 0,
+            "no_room": "reserve",
+            "short": 0,
+            "label": gap.label.en,
+        }
+
+    def test_room_is_never_negative(self) -> None:
+        for window in (1_000, 6_000, 20_000, 100_000, 200_000, 1_048_576):
+            for reserve in (0, 1, 4_096, 8_192, 20_000, 65_536, 2_000_000):
+                view = view_for(window, min(window, 4_000), reply_max_tokens=reserve)
+                for gap in view.gaps:
+                    assert gap.tokens >= 0
+                    assert gap.short >= 0
+                    # Room plus shortfall is the signed distance, unless the hard line
+                    # does not exist at all.
+                    if gap.no_room != "reserve":
+                        low, high = view.line(gap.low).tokens, view.line(gap.high).tokens
+                        assert gap.tokens - gap.short == high - low
 
     def test_data_keys_are_stable(self) -> None:
         view = view_for(200_000, 32_000)
@@ -327,6 +369,18 @@ class TestPeersCommand:
         assert any(ln.startswith("* reported only") for ln in lines)
         assert any("compact line (83.5 %) 875,560" in ln for ln in lines)
 
+    def test_text_and_json_say_no_room_not_a_negative_number(self) -> None:
+        proc = run("--window", "20000", "--max-output", "8000")
+        assert proc.returncode == 0, proc.stderr
+        between = next(ln for ln in proc.stdout.splitlines() if ln.startswith("Between them"))
+        assert between.endswith(
+            "compact -> hard, no room: the hard line lies 4,892 tokens below the compact line"
+        )
+        assert "-4,892" not in proc.stdout
+        proc = run("--window", "6000", "--max-output", "4000", "--json")
+        gaps = json.loads(proc.stdout)["gaps"]
+        assert [(g["tokens"], g["no_room"]) for g in gaps] == [(810, None), (0, "reserve")]
+
     def test_model_name_gives_the_same_table_as_its_numbers(self) -> None:
         by_name = run("--model", "claude-sonnet-4-5", "--json")
         by_numbers = run("--window", "200000", "--max-output", "64000", "--json")
@@ -388,3 +442,28 @@ class TestPeersCommand:
         proc = run(*args)
         assert (proc.returncode, proc.stdout) == (2, "")
         assert len(proc.stderr.splitlines()) == 1
+
+
+class TestPagePeersSayNoRoom:
+    """The page's peers legend reads the gap's no-room state (issue 25), never a room."""
+
+    @pytest.mark.parametrize("lang", ["en", "zh"])
+    def test_the_legend_names_why_there_is_no_room(self, lang: str) -> None:
+        from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+        from budgetcore.ui.catalogue import t  # noqa: PLC0415
+        from budgetcore.ui.view.peers import peers_html  # noqa: PLC0415
+
+        scenario = dataclasses.replace(
+            Scenario(),
+            main_model=ModelContract(
+                input_tokens=100_000, output_tokens=32_000, reserves_output=True
+            ),
+            config=Config(reply_max_tokens=20_000),
+        )
+        html = str(peers_html(plan(scenario), default_peers(), lang))
+        high = t("peers.line-short.hard", lang)
+        low = t("peers.line-short.compact", lang)
+        expected = t("peers.gap.no-room.order", lang, low=low, high=high, short="3,500")
+        assert expected in html
+        assert "-3,500" not in html
+        assert "−3,500" not in html

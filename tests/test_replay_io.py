@@ -137,4 +137,5 @@ def test_report_draws_the_replay_charts(tmp_path: Path) -> None:
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert "## Session replay" in summary
     assert "| turns | 30 |" in summary
-    assert "*Not:" in summary.partition("## Session replay\n")[2]
+    assert "*What this must not be read as: " in summary.partition("## Session replay\n")[2]
+    assert "Not:" not in summary

@@ -11,10 +11,17 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetcore.charts.timeline import UNIT, cost_chart, timeline_chart, turn_at, turning_points
+from budgetcore.charts.timeline import (
+    UNIT,
+    cost_chart,
+    run_times,
+    timeline_chart,
+    turn_at,
+    turning_points,
+)
 from budgetcore.registry.prices import Prices
 from budgetcore.replay.logs import LogRequest, LogSeries, parse_claude_code
-from budgetcore.replay.model import ReplayOptions, Turn
+from budgetcore.replay.model import Replay, ReplayOptions, Turn
 from budgetcore.replay.simulate import replay
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.parse import parse_scenario
@@ -164,7 +171,7 @@ def test_turning_points_keep_every_change_and_drop_only_flat_runs(values: list[i
 def test_an_area_draws_the_same_pixels_as_a_point_per_turn(values: list[int], spread: int) -> None:
     """The summary and unseen areas keep only their turning points; the page's pixel
     point list is the one a point at every turn would give."""
-    from budgetcore.ui.replay_view import _points  # noqa: PLC0415
+    from budgetcore.ui.replay_charts import _points  # noqa: PLC0415
 
     pts = tuple((i * 37 * UNIT, v * spread * 60) for i, v in enumerate(values))
     thinned = tuple(pts[i] for i in turning_points(values))
@@ -188,3 +195,61 @@ def test_the_areas_and_k_hold_the_replays_values() -> None:
     (left, k_y), (right, k_y2) = by_key["trigger"].points  # one K: one segment, edge to edge
     assert (left, right) == (0, 600 * UNIT)
     assert k_y == k_y2 == h - result.rows[0].trigger_tokens * h // t.scale_tokens
+
+
+# ------------------------------------------------------------------ runs over time (§15)
+
+
+def _timed_replay(gaps: list[int], fixed_s: str) -> Replay:
+    from budgetcore.replay.options import parse_options  # noqa: PLC0415
+
+    turns = [Turn(added=4_000, gap_ms=g) for g in gaps]
+    options = parse_options({"timing": {"duration": {"fixed_s": fixed_s}}})
+    return replay(parse_scenario({"config": {"trigger_tokens": 0}}), turns, options)
+
+
+def test_a_runs_bar_is_its_duration_against_the_time_to_the_next_append() -> None:
+    # Gaps of 30 s and 10 s alternate; every run takes 20 s: a run before a 10 s gap is
+    # discarded, one before a 30 s gap publishes (one run at a time: the turn after a
+    # 10 s gap finds the slot busy).
+    result = _timed_replay([30_000, 10_000] * 3, "20")
+    times = run_times(result, width=600, height=80)
+    assert times is not None
+    assert times.scale_s == 30  # the longest append, within 4 x the longest run
+    h = 80 * UNIT
+    ran = [b for b in times.bars]
+    assert [b.turn for b in ran] == [r.turn for r in result.rows if r.run_fate is not None]
+    for b in ran:
+        assert b.duration_s == 20
+        assert b.duration_y == h - (20 * h) // 30
+        if b.append_s is not None:
+            assert b.append_y == h - int(b.append_s * h / 30)
+        # The geometry tells the fate the replay decided: an append first discards.
+        assert (b.fate == "discarded") == (b.append_s is not None and b.append_s < b.duration_s)
+    assert {b.fate for b in ran} == {"published", "discarded"}
+    assert ran[-1].append_s is None
+    assert ran[-1].append_y is None
+    geo = timeline_chart(result, width=600)
+    counts = {f: len(xs) for f, xs in geo.fates}
+    s = result.summary
+    assert counts == {
+        "published": s.published,
+        "discarded": s.discarded,
+        "abandoned": 0,
+        "failed": 0,
+    }
+
+
+def test_an_append_far_beyond_the_runs_is_marked_at_the_top_not_flattening_them() -> None:
+    result = _timed_replay([3_600_000, 3_600_000, 1_000], "5")
+    times = run_times(result, width=300)
+    assert times is not None
+    assert times.scale_s == 20  # 4 x the longest run, not the hour
+    assert [b.above for b in times.bars if b.append_s is not None][:2] == [True, True]
+    assert all(b.append_y is None for b in times.bars if b.above)
+
+
+def test_no_clock_no_run_times_and_no_fates() -> None:
+    result = replay(Scenario(), [Turn(added=40_000)] * 5)
+    assert run_times(result) is None
+    assert timeline_chart(result).fates == ()

@@ -472,7 +472,8 @@ def test_the_table_shows_the_grid_the_choice_and_what_it_must_not_be_read_as(
     assert "2 K × 1 S = 2 points" in out
     assert "Choice: K = " in out
     assert "against the scenario's own K = 32,000, S = 8,192" in out
-    assert "Not: a forecast for other sessions" in out
+    assert "What this must not be read as: a forecast for other sessions" in out
+    assert "Not:" not in out
     own = next(line for line in out.splitlines() if "32,000" in line and "8,192" in line)
     assert own.split()[0].endswith("o")  # the scenario's own K and S is marked
 
@@ -597,7 +598,8 @@ def test_report_draws_a_map_per_measure_and_the_frontier(tmp_path: Path) -> None
     section = summary.partition("## Tune: the K × S map\n")[2]
     assert "384 points (24 K × 16 S)" in section
     assert "| chosen point | value |" in section
-    assert section.count("*Not: a forecast for other sessions") == 4
+    assert section.count("*What this must not be read as: a forecast for other sessions") == 4
+    assert "Not:" not in summary
     svg = (out / "tune-cost.svg").read_text(encoding="utf-8")
     assert "billed tokens (no prices given)" in svg  # the colour scale says its unit
 

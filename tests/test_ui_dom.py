@@ -10,11 +10,22 @@ from pathlib import Path
 import pytest
 
 from budgetcore.ui import events as E
-from budgetcore.ui.dom import CLICK_SELECTORS, SHELL_ACTIONS, Target, click_of, event_of
+from budgetcore.ui.dom import (
+    CLICK_SELECTORS,
+    SHELL_ACTIONS,
+    FocusCell,
+    Target,
+    cell_key_of,
+    click_of,
+    event_of,
+    neighbour,
+)
 from budgetcore.ui.form import FIELDS
+from budgetcore.ui.markup import Markup
 from budgetcore.ui.prerender import Document, Element, first_screen, prerender
 from budgetcore.ui.replay_view import replay_controls_html
-from budgetcore.ui.update import _HANDLERS
+from budgetcore.ui.tune_view import render_tune, tune_controls_html
+from budgetcore.ui.update import _HANDLERS, initial_state, reduce
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,11 +34,25 @@ ROOT = Path(__file__).resolve().parents[1]
 READ_BY_THE_SHELL = ("data-import-file", "data-replay-file", "data-import-mode")
 
 
+def _tuned() -> dict[str, Markup]:
+    """The Tune panel's regions with a finished grid (a short session: the grid's size
+    is the default 24 x 16 whatever the session)."""
+    state = reduce(initial_state(), E.ReplayFieldTyped("replay.turns", "12"))
+    state = reduce(state, E.TuneToggled(True))
+    while (after := reduce(state, E.TuneStep())) is not state:
+        state = after
+    return dict(render_tune(state).html)
+
+
 def _page() -> Document:
-    """The page as the shell sees it after its first paint, replay form included."""
+    """The page as the shell sees it after its first paint, the replay form and the
+    Tune panel (its constraints, maps, choice and export) included."""
     template = (ROOT / "web" / "index.html").read_text(encoding="utf-8")
     doc = Document.parse(prerender(template, first_screen()))
     doc.by_id("replay-fields").set_html(replay_controls_html())
+    doc.by_id("tune-fields").set_html(tune_controls_html())
+    for rid, markup in _tuned().items():
+        doc.by_id(rid).set_html(markup)
     return doc
 
 
@@ -51,6 +76,7 @@ def _target(e: Element) -> Target:
 
 CONTROLS = [e for e in PAGE.find(lambda e: e.tag in ("input", "select", "textarea"))]
 BUTTONS = PAGE.find(lambda e: "data-action" in e.attrs or "data-experiment" in e.attrs)
+MAPS = PAGE.find(lambda e: "data-tune-map" in e.attrs)
 
 
 def _name(e: Element) -> str:
@@ -64,6 +90,9 @@ def test_the_page_has_the_controls_the_table_is_tested_on() -> None:
     assert len(CONTROLS) > len(FIELDS)
     assert len(BUTTONS) >= 8
     assert all(not (e.attrs.get("data-input") or "").startswith("replay.") for e in CONTROLS)
+    assert sum("data-tune-input" in e.attrs for e in CONTROLS) == 3
+    assert {b.attrs.get("data-action") for b in BUTTONS} >= {"tune-use", "tune-download"}
+    assert [m.attrs["data-tune-map"] for m in MAPS] == ["cost", "unseen", "runs"]
 
 
 @pytest.mark.parametrize("control", CONTROLS, ids=_name)
@@ -213,7 +242,99 @@ def test_a_click_looks_for_an_option_then_a_session_then_a_button() -> None:
     )
     assert click_of(None, None, Target({"data-action": "nothing"})) is None
     assert click_of(None, None, None) is None
-    assert len(CLICK_SELECTORS) == 3
+    assert len(CLICK_SELECTORS) == 4
+    cell = Target({"data-tune-cell": "7", "data-k": "40000", "data-s": "4096"})
+    assert click_of(option, session, button, cell) == E.TunePointChosen(40_000, 4_096)
+
+
+# ------------------------------------------------------------------ the Tune panel's maps
+
+
+def _cells(grid: Element) -> list[Element]:
+    return [e for e in grid.iter() if "data-tune-cell" in e.attrs]
+
+
+@pytest.mark.parametrize("grid", MAPS, ids=lambda m: m.attrs["data-tune-map"] or "")
+def test_every_cell_of_a_map_chooses_its_own_point_and_shows_its_values(grid: Element) -> None:
+    cells = _cells(grid)
+    n_k, n_s = int(grid.attrs["data-n-k"] or 0), int(grid.attrs["data-n-s"] or 0)
+    assert len(cells) == n_k * n_s == 24 * 16
+    points = set()
+    for i, cell in enumerate(cells):
+        target = _target(cell)
+        k, s = int(target.get("data-k")), int(target.get("data-s"))
+        points.add((k, s))
+        assert target.get("data-tune-cell") == str(i)
+        assert click_of(None, None, None, target) == E.TunePointChosen(k, s)
+        assert cell_key_of(target, _target(grid), "Enter") == E.TunePointChosen(k, s)
+        assert cell_key_of(target, _target(grid), " ") == E.TunePointChosen(k, s)
+        assert event_of("focusin", target) == E.TunePointFocused(i)
+        assert event_of("mouseover", target) == E.TunePointFocused(i)
+    assert len(points) == len(cells)  # no two cells are the same point
+
+
+def test_the_arrow_keys_walk_a_map_row_by_row_and_stop_at_its_edges() -> None:
+    grid = MAPS[0]
+    cells = _cells(grid)
+    n_s = int(grid.attrs["data-n-s"] or 0)
+    g = _target(grid)
+
+    def at(i: int) -> tuple[int, int]:
+        t = _target(cells[i])
+        return int(t.get("data-k")), int(t.get("data-s"))
+
+    # From the bottom-left cell (smallest K and S): right grows S, up grows K.
+    assert cell_key_of(_target(cells[0]), g, "ArrowRight") == FocusCell(1)
+    assert at(1)[0] == at(0)[0]
+    assert at(1)[1] > at(0)[1]
+    assert cell_key_of(_target(cells[0]), g, "ArrowUp") == FocusCell(n_s)
+    assert at(n_s)[0] > at(0)[0]
+    assert at(n_s)[1] == at(0)[1]
+    assert cell_key_of(_target(cells[0]), g, "ArrowDown") == FocusCell(0)
+    assert cell_key_of(_target(cells[0]), g, "ArrowLeft") == FocusCell(0)
+    last = len(cells) - 1
+    assert cell_key_of(_target(cells[last]), g, "ArrowUp") == FocusCell(last)
+    assert cell_key_of(_target(cells[last]), g, "ArrowRight") == FocusCell(last)
+    assert cell_key_of(_target(cells[n_s + 4]), g, "Home") == FocusCell(n_s)
+    assert cell_key_of(_target(cells[n_s + 4]), g, "End") == FocusCell(2 * n_s - 1)
+    assert cell_key_of(_target(cells[3]), g, "a") is None
+    assert cell_key_of(_target(cells[3]), g, "Tab") is None  # Tab leaves the map
+
+
+def test_neighbour_stays_on_the_grid() -> None:
+    for n_k, n_s in ((1, 1), (3, 5), (24, 16)):
+        for i in range(n_k * n_s):
+            for key in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"):
+                j = neighbour(i, key, n_k, n_s)
+                assert 0 <= j < n_k * n_s
+                moved = abs(j // n_s - i // n_s) + abs(j % n_s - i % n_s)
+                assert moved <= 1 or key in ("Home", "End")
+    assert neighbour(20, "Home", 24, 16) == 16
+    assert neighbour(20, "End", 24, 16) == 31
+
+
+def test_a_pointer_or_focus_elsewhere_shows_no_point() -> None:
+    assert event_of("focusin", Target({"data-input": "config.trigger_tokens"})) is None
+    assert event_of("mouseover", Target({})) is None
+
+
+def test_a_constraint_field_is_typed_through_the_tune_panel() -> None:
+    assert event_of("input", Target({"data-tune-input": "tune.max_unseen"}, "8k")) == (
+        E.TuneFieldTyped("tune.max_unseen", "8k")
+    )
+    assert event_of(
+        "input", Target({"data-tune-input": "tune.no_rejected"}, "on", True, "checkbox")
+    ) == E.TuneFieldTyped("tune.no_rejected", "true")
+    assert event_of("input", Target({"data-tune-input": ""}, "8k")) is None
+
+
+def test_the_chosen_points_buttons() -> None:
+    use = Target({"data-action": "tune-use", "data-k": "50000", "data-s": "8192"})
+    assert click_of(None, None, use) == E.TunePointChosen(50_000, 8_192)
+    down = Target({"data-action": "tune-download", "data-k": "50000", "data-s": "8192"})
+    assert click_of(None, None, down) == "tune-download"
+    (export,) = PAGE.find(lambda e: e.attrs.get("id") == "tune-export")
+    assert export.attrs.get("data-tune-export") is not None  # what tune-download saves
 
 
 # ------------------------------------------------------------------ events
@@ -239,6 +360,18 @@ def test_events_with_no_data_are_all_different() -> None:
     empty = [cls() for cls in EVENT_TYPES if not cls._fields]
     assert len(empty) >= 6
     assert all(a != b for i, a in enumerate(empty) for b in empty[i + 1 :])
+
+
+def test_events_of_different_types_with_the_same_values_differ() -> None:
+    # The NamedTuple hazard was any two events of one arity comparing equal.
+    made = [cls(*(f"v{i}" for i in range(len(cls._fields)))) for cls in EVENT_TYPES]
+    by_arity: dict[int, list[E.Event]] = {}
+    for e in made:
+        by_arity.setdefault(len(e._fields), []).append(e)
+    assert max(len(v) for v in by_arity.values()) >= 10
+    for same in by_arity.values():
+        assert all(a != b for i, a in enumerate(same) for b in same[i + 1 :])
+        assert len({hash(e) for e in same}) == len(same) or len(set(same)) == len(same)
 
 
 def test_events_are_frozen_and_take_their_fields_in_order() -> None:

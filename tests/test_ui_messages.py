@@ -3,6 +3,7 @@ and a walk through every kind of rendered state in Chinese finds no English sent
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from pathlib import Path
@@ -22,8 +23,12 @@ from budgetcore.ui.render import (
     render,
     render_curves,
     render_export,
+    render_peers,
+    shell_html,
     sweep_options_html,
 )
+from budgetcore.ui.replay_view import render_replay, replay_controls_html
+from budgetcore.ui.view.nav import nav_html
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Words that stay in Latin letters in Chinese: the article's own terms and formats.
@@ -36,10 +41,7 @@ LATIN_OK = {
     "json",
     "utf",
     "toml",
-    "session",
     "unicode",
-    "code",
-    "points",
     "litellm",
     "mib",
     "kib",
@@ -52,19 +54,32 @@ LATIN_OK = {
     "false",
     "null",
     "channel",
-    "bytes",
     "read",
     "query",
     "text",
     "lang",
     "schema",
-    "provider",
     "recall",
     "sweep",
     "yes",
     "config",
     "limits",
     "workload",
+    "clamp",  # a formula's function, like max and min
+    "enter",  # keys: "Enter 选择, Esc 关闭"
+    "esc",
+    # The peers' own variables, quoted in their rules (token > limit, maxOut, reserved,
+    # a model profile, the condenser): names from their source, as the article cites them.
+    "limit",
+    "reserved",
+    "profile",
+    "condenser",
+    "budgetcore",  # the product's name, in the export's comments
+    "python",  # the runtime's name (正在加载 Python 运行时)
+    "agent",  # the article's term: Agent 系统
+    "lines",  # the format's name: JSON Lines
+    "sha",  # sha256, the export's digest
+    "spec",  # "spec §15": UI text cites the spec by that word
 }
 # ids whose two texts are the same on purpose (symbols, formats, numbers only)
 SAME_OK = re.compile(
@@ -111,8 +126,15 @@ def _data_removed(text: str) -> str:
     """Without what is data, not words: JSON paths and keys (``config.trigger_tokens``),
     quoted input echoed back, and an exception's type name."""
     text = re.sub(r'"[^"]*"', " ", text)
+    # Identifiers quoted from code and registries: paths, snake_case and camelCase
+    # names, hyphenated model and file names (gpt-5, contextbuilder-tutorial.zh.txt).
+    text = re.sub(r"\S*[/_]\S*", " ", text)
+    text = re.sub(r"\b[a-z]+[A-Z]\w*", " ", text)
+    text = re.sub(r"[A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*-[A-Za-z0-9.]+", " ", text)
     text = re.sub(r"[A-Za-z_]+(?:\.[A-Za-z_\[\]0-9]+)+", " ", text)
     text = re.sub(r"\w+=\w+", " ", text)  # link syntax: path=value
+    text = re.sub(r"\b[0-9a-f]{64}\b", " ", text)  # the export's sha256 digest
+
     return re.sub(r"\b\w+Error\b", " ", text)
 
 
@@ -126,10 +148,56 @@ def _texts(screen: Screen) -> list[str]:
     return out
 
 
+@functools.cache
+def _model_data() -> S.ModelDataLoaded:
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+
+    return S.ModelDataLoaded(default_registry(), default_peers())
+
+
+def _names_removed(text: str) -> str:
+    """Without the peers' and the registry's providers' names: proper nouns, the same in
+    both languages."""
+    data = _model_data()
+    for peer in sorted(data.peers, key=lambda p: -len(p.name)):
+        text = text.replace(peer.name, " ")
+    providers = "|".join(sorted(data.registry.providers, key=len, reverse=True))
+    return re.sub(rf"\b(?:{providers})\b", " ", text)
+
+
 def _states() -> list[tuple[str, S.PageState]]:
     zh = S.initial_state(lang="zh", lang_chosen=True)
     r = S.reduce
     out = [("default", zh)]
+    loaded = r(zh, _model_data())
+    out.append(("models loaded", loaded))
+    out.append(("peers in percent", r(loaded, S.PeersUnitChosen("percent"))))
+    out.append(("model chosen", r(loaded, S.ModelChosen("main_model", "claude-sonnet-4-5"))))
+    out.append(("picker typed", r(loaded, S.PickerTyped("main_model", "gpt"))))
+    out.append(("curves open", r(zh, S.CurvesToggled(True))))
+    replay = r(zh, S.ReplayToggled(True))
+    out.append(("replay open", replay))
+    out.append(
+        (
+            "replay pasted turns",
+            r(
+                r(replay, S.ReplaySourceChosen("turns")),
+                S.ReplayTurnsTyped('{"added": 3000}\n{"added": 90000}\naddd\n'),
+            ),
+        )
+    )
+    out.append(("replay paste refused", r(replay, S.TextRefused("page-turns", 9_000_000))))
+    out.append(("paste refused", r(zh, S.TextRefused("config", 9_000_000))))
+    out.append(("samples refused", r(zh, S.TextRefused("samples", 9_000_000))))
+    out.append(("file refused with size", r(zh, S.FileRefused("config", "big.toml", 9_000_000))))
+    out.append(
+        (
+            "export json",
+            r(r(zh, S.FieldTyped("config.trigger_tokens", "40000")), S.ExportFormatChosen("json")),
+        )
+    )
+    out.append(("export toml", r(zh, S.FieldTyped("config.summary_max_tokens", "16384"))))
     for path in (
         "config.trigger_tokens",
         "config.safety_margin",
@@ -198,17 +266,46 @@ def _states() -> list[tuple[str, S.PageState]]:
 )
 def test_every_rendered_state_is_chinese(name: str, state: S.PageState) -> None:
     texts = _texts(render(state))
-    _body, diff = render_export(state)
+    body, diff = render_export(state)
     texts.append(_visible(diff))
+    # The file's comments (TOML) and its note (JSON); keys and values are data.
+    texts += [line for line in body.splitlines() if line.startswith("#")]
+    texts += re.findall(r'"note": "([^"]*)"', body)
     if not state.stale:
         texts.append(_visible(render_curves(state)))
+    texts.append(_visible(render_peers(state)))
+    if state.replay.open:
+        replay = render_replay(S.reduce(state, S.ReplayRefreshed()))
+        texts += [_visible(m) for m in replay.html.values()]
+        texts += list(replay.text.values())
+        texts += list(replay.field_messages.values())
+        texts.append(replay.scrub[2])
     texts += [_visible(experiment_buttons_html("zh")), _visible(sweep_options_html("zh"))]
+    texts.append(_visible(nav_html("zh")))
+    english = _english(texts)
+    assert not english, f"{name}: untranslated words {sorted(english)} in {texts}"
+
+
+def _english(texts: list[str]) -> set[str]:
     english = set()
     for text in texts:
-        for word in re.findall(r"[A-Za-z]{3,}", _data_removed(text)):
+        for word in re.findall(r"[A-Za-z]{3,}", _data_removed(_names_removed(text))):
             if word.lower() not in LATIN_OK:
                 english.add(word)
-    assert not english, f"{name}: untranslated words {sorted(english)} in {texts}"
+    return english
+
+
+def test_every_static_text_of_the_page_is_chinese() -> None:
+    """What the shell retexts (data-i18n, data-i18n-aria) in the page, its start-up
+    markup and the replay's form: the title, the navigation, every label."""
+    markup = (ROOT / "web" / "index.html").read_text() + "".join(
+        (*shell_html().values(), replay_controls_html())
+    )
+    keys = set(re.findall(r'data-i18n(?:-aria)?="([^"]+)"', markup))
+    assert {"nav.page-title", "nav.menu", "nav.plan", "static.title"} <= keys
+    texts = {key: t(key, "zh") for key in keys}
+    english = {key: sorted(_english([text])) for key, text in texts.items() if _english([text])}
+    assert not english, english
 
 
 def test_static_texts_switch_language() -> None:

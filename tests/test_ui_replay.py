@@ -12,13 +12,17 @@ from pathlib import Path
 import pytest
 
 from budgetcore.replay.logs import LogRequest, LogSeries
+from budgetcore.replay.model import SUMMARY_KEYS, TIMING_SUMMARY_KEYS, Replay
 from budgetcore.replay.simulate import replay
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.model import Scenario
 from budgetcore.ui import state as S
 from budgetcore.ui.form import IssueError
+from budgetcore.ui.markup import escape
+from budgetcore.ui.messages import CATALOGUE
+from budgetcore.ui.replay_charts import timeline_figure
 from budgetcore.ui.replay_panel import cli_args, parse_field_text
-from budgetcore.ui.replay_view import _timeline_figure, render_replay
+from budgetcore.ui.replay_view import ReplayScreen, render_replay
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -29,6 +33,19 @@ def _open(**texts: str) -> S.PageState:
     for path, text in texts.items():
         state = S.reduce(state, S.ReplayFieldTyped(f"replay.{path}", text))
     return state
+
+
+def _screen(state: S.PageState) -> ReplayScreen:
+    """The panel as the page draws it: the shell refreshes the replay, then draws."""
+    return render_replay(S.reduce(state, S.ReplayRefreshed()))
+
+
+def _run(state: S.PageState) -> Replay:
+    """The replay the update step stored for ``state``."""
+    run = S.reduce(state, S.ReplayRefreshed()).replay.run
+    assert run is not None
+    assert run.result is not None
+    return run.result
 
 
 def _cells(markup: str, attr: str) -> dict[str, str]:
@@ -85,7 +102,7 @@ def test_closed_panel_is_never_computed_and_starts_closed() -> None:
 def test_summary_cells_match_the_cli(texts: dict[str, str], turns: int, tmp_path: Path) -> None:
     state = _open(**texts)
     state = S.reduce(state, S.FieldTyped("config.trigger_tokens", "30,000"))
-    screen = render_replay(state)
+    screen = _screen(state)
     cells = _cells(screen.html["replay-summary"], "data-replay-summary")
     lines = _cli_with_options(state, tmp_path)
     summary = lines[-1]["summary"]
@@ -103,12 +120,12 @@ def test_summary_cells_match_the_cli(texts: dict[str, str], turns: int, tmp_path
 
 def test_scrubbing_picks_the_turn_and_announces_it() -> None:
     state = S.reduce(_open(turns="30"), S.ReplayScrubbed(7))
-    screen = render_replay(state)
+    screen = _screen(state)
     assert 'data-turn="7"' in screen.html["replay-row"]
     assert 'data-replay-funnel="7"' in screen.html["replay-funnel"]
     assert screen.scrub[:2] == (30, 7)
     assert screen.scrub[2].startswith("Turn 7 of 30: full input ")
-    zh = render_replay(S.reduce(state, S.LanguageChosen("zh")))
+    zh = _screen(S.reduce(state, S.LanguageChosen("zh")))
     assert zh.scrub[2].startswith("第 7 / 30 轮")
     # A pointer on the plot maps to the turn under it (timeline.turn_at).
     pointed = S.reduce(state, S.ReplayPointed(x=0, plot_width=300, turns=30))
@@ -119,7 +136,7 @@ def test_scrubbing_picks_the_turn_and_announces_it() -> None:
 
 def test_a_bad_field_shows_by_it_and_the_replay_waits() -> None:
     state = _open(turns="zero")
-    screen = render_replay(state)
+    screen = _screen(state)
     assert (
         "Turns must be a whole number of turns from 1 to 2,000"
         in screen.field_messages["replay.turns"]
@@ -127,11 +144,11 @@ def test_a_bad_field_shows_by_it_and_the_replay_waits() -> None:
     assert screen.text["replay-status"]
     assert screen.html["replay-summary"] == ""
     state = S.reduce(state, S.ReplayFieldTyped("replay.turns", "20"))
-    assert render_replay(state).field_messages["replay.turns"] == ""
+    assert _screen(state).field_messages["replay.turns"] == ""
     low_high = _open(low="9,000", high="1,000")
-    assert "must be at least the low value" in render_replay(low_high).field_messages["replay.high"]
+    assert "must be at least the low value" in _screen(low_high).field_messages["replay.high"]
     zh = S.reduce(_open(failure_rate="1.5"), S.LanguageChosen("zh"))
-    assert "必须是 0 到 1 之间" in render_replay(zh).field_messages["replay.failure_rate"]
+    assert "必须是 0 到 1 之间" in _screen(zh).field_messages["replay.failure_rate"]
 
 
 def test_parse_field_text_never_takes_floats_or_junk() -> None:
@@ -153,10 +170,10 @@ def test_parse_field_text_never_takes_floats_or_junk() -> None:
 
 def test_pasted_turns_and_their_bad_lines() -> None:
     state = S.reduce(_open(), S.ReplaySourceChosen("turns"))
-    empty = render_replay(state)
+    empty = _screen(state)
     assert "needs at least one pasted turn line" in empty.html["replay-errors"]
     text = '{"added": 5000}\nnot json\n{"added": 70000, "output": 900}\n'
-    screen = render_replay(S.reduce(state, S.ReplayTurnsTyped(text)))
+    screen = _screen(S.reduce(state, S.ReplayTurnsTyped(text)))
     assert 'data-replay-summary="turns" data-value="2"' in screen.html["replay-summary"]
     assert "line 2" in screen.html["replay-errors"].lower()
 
@@ -164,10 +181,10 @@ def test_pasted_turns_and_their_bad_lines() -> None:
 def test_claude_code_log_compactions_are_marked(tmp_path: Path) -> None:
     text = (FIXTURES / "claude-session.jsonl").read_text()
     state = S.reduce(_open(), S.ReplaySourceChosen("log"))
-    assert "Choose a log file" in render_replay(state).html["replay-log"]
+    assert "Choose a log file" in _screen(state).html["replay-log"]
     state = S.reduce(state, S.ReplayLogLoaded(text, "claude-session.jsonl"))
     assert "secret" not in repr(state.replay)  # numbers only: no message text is kept
-    screen = render_replay(state)
+    screen = _screen(state)
     log = screen.html["replay-log"]
     assert 'data-replay-log="claude-code"' in log
     assert 'data-compaction="3" data-pre-tokens="7000"' in log
@@ -205,20 +222,20 @@ def test_claude_code_log_compactions_are_marked(tmp_path: Path) -> None:
 def test_an_unusable_log_is_a_clear_error_in_both_languages() -> None:
     state = S.reduce(_open(), S.ReplaySourceChosen("log"))
     bad = S.reduce(state, S.ReplayLogLoaded("hello\nworld\n", "notes.txt"))
-    en = render_replay(bad).html["replay-log"]
+    en = _screen(bad).html["replay-log"]
     assert "cannot be replayed (notes.txt)" in en
     assert "neither a Claude Code session JSONL nor a Codex CLI rollout JSONL" in en
-    zh = render_replay(S.reduce(bad, S.LanguageChosen("zh"))).html["replay-log"]
+    zh = _screen(S.reduce(bad, S.LanguageChosen("zh"))).html["replay-log"]
     assert "无法回放此文件" in zh
     assert "既不是 Claude Code" in zh
-    assert render_replay(bad).html["replay-summary"] == ""
+    assert _screen(bad).html["replay-summary"] == ""
     broken = '{"type": "assistant", "uuid": "a", "message": {"model": "m"}}\n'
-    none = render_replay(S.reduce(state, S.ReplayLogLoaded(broken, "x.jsonl"))).html["replay-log"]
+    none = _screen(S.reduce(state, S.ReplayLogLoaded(broken, "x.jsonl"))).html["replay-log"]
     assert "has no usable request" in none
 
 
 def test_chart_text_and_tokens_only_note() -> None:
-    screen = render_replay(_open(turns="50"))
+    screen = _screen(_open(turns="50"))
     timeline = screen.html["replay-timeline"]
     assert 'font-size="12"' in timeline
     assert "What this must not be read as" in timeline
@@ -226,7 +243,7 @@ def test_chart_text_and_tokens_only_note() -> None:
     assert "Tokens only" in screen.html["replay-cost"]
     # The chart is drawn at the real width, not scaled.
     narrow = S.reduce(_open(turns="50"), S.Resized(358 + 44))
-    assert 'width="358"' in render_replay(narrow).html["replay-timeline"]
+    assert 'width="358"' in _screen(narrow).html["replay-timeline"]
     for key in ("run", "trigger"):
         assert f'data-marks="{key}"' in timeline
 
@@ -238,7 +255,7 @@ def test_the_cost_axis_title_is_never_cut_at_the_left_edge(lang: str, inner: int
     from budgetcore.charts.geometry import text_width  # noqa: PLC0415
 
     state = S.reduce(S.reduce(_open(), S.LanguageChosen(lang)), S.Resized(inner + 44))
-    svg = render_replay(state).html["replay-cost"]
+    svg = _screen(state).html["replay-cost"]
     width = int(re.search(r'width="(\d+)"', svg).group(1))  # type: ignore[union-attr]
     titles = re.findall(r'class="ch-axis-title" x="(\d+)"[^>]*>([^<]+)<', svg)
     assert titles
@@ -253,21 +270,20 @@ def test_reset_keeps_the_panel_open_and_main_fields_invalid_pause_it() -> None:
     state = _open(turns="20")
     assert S.reduce(state, S.Reset()).replay.open is True
     bad = S.reduce(state, S.FieldTyped("config.trigger_tokens", "lots"))
-    assert render_replay(bad).text["replay-status"]
+    assert _screen(bad).text["replay-status"]
 
 
 def test_the_cost_bars_are_one_stepped_outline_with_a_top_per_turn() -> None:
     """Each turn's bar fills its slot; drawn as one outline, every turn is a top and a
     right edge, at the geometry's height rounded half up to whole pixels."""
     from budgetcore.charts.timeline import UNIT, cost_chart  # noqa: PLC0415
-    from budgetcore.ui.replay_panel import options_of, run_replay, turns_of  # noqa: PLC0415
 
     state = _open(turns="60")
-    svg = render_replay(state).html["replay-cost"]
+    svg = _screen(state).html["replay-cost"]
     (d,) = re.findall(r'<path class="rp-bar" data-series="cost" d="([^"]+)"', svg)
-    plot = re.search(r'data-plot-width="(\d+)"', render_replay(state).html["replay-timeline"])
+    plot = re.search(r'data-plot-width="(\d+)"', _screen(state).html["replay-timeline"])
     assert plot
-    result = run_replay(state.plan.scenario, turns_of(state.replay).turns, options_of(state.replay))
+    result = _run(state)
     geo = cost_chart(result, width=int(plot.group(1)), height=90)
     half = UNIT // 2
     start = re.match(r"M(\d+) 90", d)
@@ -286,14 +302,13 @@ def test_more_turns_than_pixels_show_each_columns_tallest_bar(inner: int) -> Non
     """2,000 turns on a few hundred pixels: each pixel column is one step, as tall as the
     tallest bar ending in it, so no summary-run spike falls into a zero-width step."""
     from budgetcore.charts.timeline import UNIT, cost_chart  # noqa: PLC0415
-    from budgetcore.ui.replay_panel import options_of, run_replay, turns_of  # noqa: PLC0415
 
     state = S.reduce(_open(turns="2000"), S.Resized(inner + 44))
-    screen = render_replay(state)
+    screen = _screen(state)
     (d,) = re.findall(r'class="rp-bar" data-series="cost" d="([^"]+)"', screen.html["replay-cost"])
     plot = re.search(r'data-plot-width="(\d+)"', screen.html["replay-timeline"])
     assert plot
-    result = run_replay(state.plan.scenario, turns_of(state.replay).turns, options_of(state.replay))
+    result = _run(state)
     geo = cost_chart(result, width=int(plot.group(1)), height=90)
     half = UNIT // 2
     want: dict[int, int] = {}
@@ -322,7 +337,7 @@ def test_tick_labels_fit_when_the_unseen_history_dwarfs_full_input(inner: int) -
     from budgetcore.charts.geometry import text_width  # noqa: PLC0415
 
     state = S.reduce(_open(turns="2000", failure_rate="1"), S.Resized(inner + 44))
-    svg = render_replay(state).html["replay-timeline"]
+    svg = _screen(state).html["replay-timeline"]
     ticks = re.findall(
         r'class="ch-tick" x="(\d+)" y="\d+" text-anchor="end" data-tick="(\d+)">([^<]+)<', svg
     )
@@ -353,7 +368,7 @@ def _counted_log(messages: list[int | None]) -> LogSeries:
 def test_the_contextbuilder_rule_fires_on_messages_marked_as_a_count(lang: str) -> None:
     log = _counted_log([10, 20, 41, 42])
     result = replay(Scenario(), log.turns())
-    figure, _ = _timeline_figure(result, lang, width=900, scrub=1, log=log, window=200_000)
+    figure, _ = timeline_figure(result, lang, width=900, scrub=1, log=log, window=200_000)
     html = str(figure)
     assert 'data-marks="peer-contextbuilder:messages" data-count="1"' in html
     label = {
@@ -369,7 +384,7 @@ def test_the_contextbuilder_rule_fires_on_messages_marked_as_a_count(lang: str) 
 def test_a_log_without_counts_says_those_triggers_were_not_evaluated() -> None:
     log = _counted_log([None] * 4)
     result = replay(Scenario(), log.turns())
-    figure, _ = _timeline_figure(result, "en", width=900, scrub=1, log=log, window=200_000)
+    figure, _ = timeline_figure(result, "en", width=900, scrub=1, log=log, window=200_000)
     html = str(figure)
     assert 'data-uncounted="2"' in html
     assert (
@@ -401,20 +416,20 @@ def test_a_folder_gives_one_row_per_session_and_a_total_in_both_languages() -> N
         "projects/-home-user-proj/eeeeeeee-eeee-4eee-8eee-eeeeeeeeeee2.jsonl",
     ]
     assert "x" * 3 not in repr(panel)  # numbers only
-    screen = render_replay(state)
+    screen = _screen(state)
     log = screen.html["replay-log"]
     assert 'data-sessions="2"' in log
     assert 'data-session-row="total"' in log
     assert 'data-replay-session="1" aria-pressed="false"' in log
     assert "The counts add up to the lines read." in log
     assert "As logged, this session cost" in log
-    zh = render_replay(S.reduce(state, S.LanguageChosen("zh"))).html["replay-log"]
+    zh = _screen(S.reduce(state, S.LanguageChosen("zh"))).html["replay-log"]
     assert "台账" in zh
     assert "实测用量" in zh
     assert "会话合计" in zh
     second = S.reduce(state, S.ReplayLogChosen(1))
     assert second.replay.log_index == 1
-    assert 'data-replay-session="1" aria-pressed="true"' in render_replay(second).html["replay-log"]
+    assert 'data-replay-session="1" aria-pressed="true"' in _screen(second).html["replay-log"]
 
 
 def test_the_logs_model_switch_sets_and_restores_the_scenarios_model() -> None:
@@ -425,13 +440,13 @@ def test_the_logs_model_switch_sets_and_restores_the_scenarios_model() -> None:
     state = S.reduce(state, S.ReplayLogsLoaded(((file.name, file.read_bytes()),)))
     entry = state.replay.chosen.model.resolution.model  # type: ignore[union-attr]
     assert state.plan.scenario.main_model.input_tokens == entry.contract.input_tokens
-    screen = render_replay(state)
+    screen = _screen(state)
     assert f'data-log-model="{entry.name}"' in screen.html["replay-log"]
     # K, M and the peers' lines refer to the log's model; the modelled cost is priced.
     assert 'data-modelled-cost="null"' not in screen.html["replay-log"]
     off = S.reduce(state, S.ReplayLogModelToggled(False))
     assert off.plan.scenario.main_model == before
-    assert 'data-modelled-cost="null"' in render_replay(off).html["replay-log"]
+    assert 'data-modelled-cost="null"' in _screen(off).html["replay-log"]
     on = S.reduce(off, S.ReplayLogModelToggled(True))
     assert on.plan.scenario.main_model.input_tokens == entry.contract.input_tokens
 
@@ -451,5 +466,284 @@ def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
         "projects/-home-user-proj/55555555-5555-4555-8555-555555555555/subagents/"
         "agent-a7e3c1d2b4f5a6b7.meta.json",
     )
-    bad = render_replay(S.reduce(state, S.ReplayLogChosen(1))).html["replay-log"]
+    bad = _screen(S.reduce(state, S.ReplayLogChosen(1))).html["replay-log"]
     assert "cannot be replayed" in bad
+
+
+# ------------------------------------------------------------------ background timing (§15)
+
+TIMED_LOGS = FIXTURES / "logs" / "timed"
+
+
+def _timed(**texts: str) -> S.PageState:
+    """The panel with the clock on (and K low, so runs happen)."""
+    state = _open(turns="60", timing="true", **texts)
+    return S.reduce(state, S.FieldTyped("config.trigger_tokens", "20,000"))
+
+
+def test_timing_is_off_by_default_and_the_replay_is_section_12s() -> None:
+    state = S.reduce(_open(turns="40"), S.FieldTyped("config.trigger_tokens", "20,000"))
+    assert state.replay.values["replay.timing"] is False
+    result = _run(state)
+    assert result.timed is False
+    assert result.options.timing is None
+    assert result.options.retries is None
+    assert all(r.run_fate is None for r in result.rows)
+    screen = _screen(state)
+    cells = _cells(screen.html["replay-summary"], "data-replay-summary")
+    assert list(cells) == list(SUMMARY_KEYS)
+    assert "data-replay-waste" not in screen.html["replay-summary"]
+    assert "data-fate=" not in screen.html["replay-timeline"]
+
+
+def test_the_replay_runs_in_the_update_step_once_per_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import budgetcore.replay.simulate as sim  # noqa: PLC0415
+
+    calls: list[int] = []
+    real = sim.replay
+
+    def counted(*args: object, **kw: object) -> Replay:
+        calls.append(1)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sim, "replay", counted)
+    closed = S.reduce(S.initial_state(), S.ReplayRefreshed())
+    assert closed.replay.run is None
+    assert calls == []
+    state = S.reduce(_open(turns="30"), S.ReplayRefreshed())
+    run = state.replay.run
+    assert run is not None
+    assert run.result is not None
+    assert len(calls) == 1
+    for _ in range(3):
+        render_replay(state)  # the view draws the stored run: it never replays
+    again = S.reduce(state, S.ReplayRefreshed())
+    scrubbed = S.reduce(S.reduce(again, S.ReplayScrubbed(4)), S.ReplayRefreshed())
+    assert again.replay.run is run
+    assert scrubbed.replay.run is run
+    assert len(calls) == 1
+    changed = S.reduce(
+        S.reduce(state, S.FieldTyped("config.trigger_tokens", "25,000")), S.ReplayRefreshed()
+    )
+    assert changed.replay.run is not run
+    assert len(calls) == 2
+    timed = S.reduce(
+        S.reduce(changed, S.ReplayFieldTyped("replay.timing", "true")), S.ReplayRefreshed()
+    )
+    assert timed.replay.run is not None
+    assert timed.replay.run.result is not None
+    assert timed.replay.run.result.timed
+    assert len(calls) == 3
+
+
+#: Bad values of each timing field: the page's text, and the same value as the
+#: options JSON holds it for the CLI.
+BAD_TIMING = [
+    ("replay.fixed_s", "abc", ("timing", {"duration": {"fixed_s": "abc"}})),
+    ("replay.fixed_s", "-1", ("timing", {"duration": {"fixed_s": -1}})),
+    ("replay.fixed_s", "0.1234567", ("timing", {"duration": {"fixed_s": "0.1234567"}})),
+    (
+        "replay.prefill_rate",
+        "0",
+        ("timing", {"duration": {"prefill_tokens_per_s": 0, "decode_tokens_per_s": 50}}),
+    ),
+    (
+        "replay.decode_rate",
+        "1e10",
+        ("timing", {"duration": {"prefill_tokens_per_s": 5000, "decode_tokens_per_s": "1e10"}}),
+    ),
+    (
+        "replay.gap_low",
+        "2.5",
+        (
+            "timing",
+            {"gap_ms": {"dist": "uniform", "low": "2.5", "high": 9}, "duration": {"fixed_s": 1}},
+        ),
+    ),
+    ("replay.gap_seed", "-3", ("timing", {"gap_seed": -3, "duration": {"fixed_s": 1}})),
+    ("replay.format_failure_rate", "1.5", ("retries", {"failure_rate": "1.5"})),
+    ("replay.retry_seed", "nine", ("retries", {"seed": "nine"})),
+    ("replay.policy", "always", ("retries", {"policy": "always"})),
+    ("replay.max_resends", "101", ("retries", {"max_resends": 101})),
+]
+
+
+@pytest.mark.parametrize(("path", "text", "cli"), BAD_TIMING)
+def test_a_timing_field_refuses_what_the_cli_refuses_with_its_code(
+    path: str, text: str, cli: tuple[str, dict[str, object]]
+) -> None:
+    from budgetcore.errors import ScenarioError  # noqa: PLC0415
+    from budgetcore.replay.options import parse_options  # noqa: PLC0415
+
+    with pytest.raises(ScenarioError) as caught:
+        parse_options(json.loads(json.dumps({cli[0]: cli[1]})))
+    problem = caught.value.problems[0]
+    with pytest.raises(IssueError) as issue:
+        parse_field_text(path, text)
+    assert issue.value.issue.code == f"core.{problem.code}"
+    assert issue.value.issue.paths == (path,)
+    page = dict((k, v) for k, v, _ in issue.value.issue.params)
+    assert dict(problem.params).items() <= page.items()
+    state = _timed(**{path.split(".", 1)[1]: text})
+    en, zh = _screen(state), _screen(S.reduce(state, S.LanguageChosen("zh")))
+    label = CATALOGUE[f"label.{path}"]
+    assert en.field_messages[path].startswith(label[0])
+    assert zh.field_messages[path].startswith(label[1])
+    assert en.text["replay-status"]
+    assert en.html["replay-summary"] == ""
+
+
+def test_the_gap_range_is_checked_across_its_two_fields_as_the_cli_does() -> None:
+    state = _timed(gap_low="9,000", gap_high="1,000")
+    msg = _screen(state).field_messages["replay.gap_high"]
+    assert (
+        msg == "Gap: high (ms) (1,000) must be at least Gap: low, or the fixed value (ms) (9,000)"
+    )
+    fixed = S.reduce(state, S.ReplayFieldTyped("replay.gap", "fixed"))
+    assert _screen(fixed).field_messages["replay.gap_high"] == ""
+    assert _run(fixed).timed
+
+
+def test_timed_summary_and_rows_match_the_cli(tmp_path: Path) -> None:
+    state = _timed(
+        duration="rates",
+        prefill_rate="2,000",
+        decode_rate="400",
+        format_failure_rate="0.3",
+        retry_seed="5",
+        policy="breaker",
+        gap_low="1,000",
+        gap_high="40,000",
+    )
+    screen = _screen(state)
+    cells = _cells(screen.html["replay-summary"], "data-replay-summary")
+    lines = _cli_with_options(state, tmp_path)
+    summary = lines[-1]["summary"]
+    assert isinstance(summary, dict)
+    assert summary["candidates"] > summary["published"] > 0  # the session discards some
+    assert cells == {k: _cli_text(v) for k, v in summary.items()}
+    assert set(TIMING_SUMMARY_KEYS) <= set(cells)
+    turn = int(re.search(r'data-turn="(\d+)"', screen.html["replay-row"]).group(1))  # type: ignore[union-attr]
+    shown = _cells(screen.html["replay-row"], "data-replay-row")
+    for key in ("run_fate", "run_tries", "run_unknown_tries", "time_ms"):
+        assert shown[key] == _cli_text(lines[turn - 1][key])
+
+
+def test_each_fate_has_its_strip_shape_dash_and_exact_count() -> None:
+    state = _timed(fixed_s="25", gap_low="2,000", gap_high="60,000")
+    result = _run(state)
+    s = result.summary
+    assert s.discarded > 0
+    assert s.published > 0
+    svg = _screen(state).html["replay-timeline"]
+    strips = dict(re.findall(r'data-fate="(\w+)" data-count="(\d+)"', svg))
+    assert strips == {"published": str(s.published), "discarded": str(s.discarded)}
+    legend = dict(re.findall(r'data-legend="fate-(\w+)" data-count="(\d+)"', svg))
+    assert legend == {
+        f: str(getattr(s, f)) for f in ("published", "discarded", "abandoned", "failed")
+    }
+    # Not by colour alone: each strip's mark and each bar's dash differ.
+    glyphs = {
+        f: re.search(rf'data-fate="{f}"[^>]*>\s*<path d="M\d+ 0([^M"]*)', svg) for f in strips
+    }
+    assert len({g.group(1) for g in glyphs.values() if g}) == len(strips)
+    bars = [
+        dict(re.findall(r'([\w-]+)="([^"]*)"', a))
+        for a in re.findall(r"<path ([^>]*data-run-fate[^>]*)>", svg)
+    ]
+    assert {b["data-run-fate"]: int(b["data-count"]) for b in bars} == {
+        "published": s.published,
+        "discarded": s.discarded,
+    }
+    assert len({b.get("stroke-dasharray", "solid") for b in bars}) == len(bars)
+    assert svg.count("data-appends=") == 1
+    zh = _screen(S.reduce(state, S.LanguageChosen("zh"))).html["replay-timeline"]
+    assert f"被丢弃的执行(追加先到):{s.discarded}" in zh
+
+
+def test_the_scrubbed_turn_shows_its_runs_fate_and_tries() -> None:
+    state = _timed(fixed_s="25", format_failure_rate="0.5", retry_seed="1")
+    result = _run(state)
+    row = next(r for r in result.rows if r.run_fate is not None and r.run_tries > 1)
+    screen = _screen(S.reduce(state, S.ReplayScrubbed(row.turn)))
+    shown = _cells(screen.html["replay-row"], "data-replay-row")
+    assert (shown["run_fate"], shown["run_tries"]) == (row.run_fate, str(row.run_tries))
+    assert f"({CATALOGUE[f'replay.fate.{row.run_fate}'][0]})" in screen.scrub[2]
+
+
+def test_waste_lines_and_what_the_timing_must_not_be_read_as_in_both_languages() -> None:
+    state = _timed(fixed_s="25")
+    en = _screen(state)
+    assert 'data-replay-waste=""' in en.html["replay-summary"]
+    for key in TIMING_SUMMARY_KEYS:
+        assert escape(CATALOGUE[f"replay.sum.{key}"][0]) in en.html["replay-summary"]
+    assert "What this must not be read as: a measured publish rate" in en.html["replay-timeline"]
+    assert "one revision per append" in en.html["replay-timeline"]
+    zh = _screen(S.reduce(state, S.LanguageChosen("zh")))
+    assert "不能据此解读为:实测的发布率" in zh.html["replay-timeline"]
+    assert "每次追加一个修订" in zh.html["replay-timeline"]
+
+
+def test_the_three_counts_are_explained_with_their_numbers() -> None:
+    state = S.reduce(_open(turns="80"), S.FieldTyped("config.trigger_tokens", "16,000"))
+    result = _run(state)
+    svg = _screen(state).html["replay-timeline"]
+    fires = re.search(r'data-marks="trigger" data-count="(\d+)"', svg)
+    assert fires is not None
+    s = result.summary
+    note = re.search(r'<p class="ch-note" data-counts-why="">([^<]+)</p>', svg)
+    assert note is not None
+    assert f"summary runs ({s.runs:,})" in note.group(1)
+    assert f"K fires ({int(fires.group(1)):,})" in note.group(1)
+    assert f"turns at or above K ({s.turns_at_or_above_k:,})" in note.group(1)
+    assert s.runs != int(fires.group(1))  # the case the page walk found unexplained
+
+
+def test_the_timeouts_are_the_scenarios_typed_in_the_panel_through_the_main_form() -> None:
+    state = _timed(fixed_s="40")
+    assert _run(state).summary.abandoned > 0  # 40 s > the model timeout of 30 s
+    longer = S.reduce(state, S.ReplayFieldTyped("limits.model_timeout_s", "60"))
+    assert longer.plan.scenario.limits.model_timeout_s == 60
+    assert longer.texts["limits.model_timeout_s"] == "60"
+    assert _run(longer).summary.abandoned == 0
+    assert _screen(longer).values["limits.model_timeout_s"] == "60"
+    broken = S.reduce(state, S.ReplayFieldTyped("limits.run_timeout_s", "200"))
+    screen = _screen(broken)
+    assert "Run timeout" in screen.field_messages["limits.run_timeout_s"]
+    assert screen.field_messages["limits.lease_s"]  # the rule marks both of its fields
+    assert screen.text["replay-status"]
+
+
+def test_a_logs_own_times_decide_the_fates_and_a_log_without_times_says_so() -> None:
+    text = (TIMED_LOGS / "claude-timed.jsonl").read_text()
+    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    state = S.reduce(state, S.ReplayLogLoaded(text, "claude-timed.jsonl"))
+    state = S.reduce(state, S.FieldTyped("config.trigger_tokens", "1,000"))
+    on = S.reduce(
+        S.reduce(state, S.ReplayFieldTyped("replay.timing", "true")),
+        S.ReplayFieldTyped("replay.fixed_s", "20"),
+    )
+    assert [r.run_fate for r in _run(on).rows] == ["discarded", "published", "published"]
+    plain = (FIXTURES / "claude-session.jsonl").read_text()
+    untimed = S.reduce(on, S.ReplayLogLoaded(plain, "claude-session.jsonl"))
+    screen = _screen(untimed)
+    assert "line 2: this request has no timestamp" in screen.html["replay-errors"]
+    assert screen.html["replay-summary"] == ""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_run_time_strip_title_wraps_on_a_phone_instead_of_being_cut(lang: str) -> None:
+    from budgetcore.charts.geometry import text_width  # noqa: PLC0415
+
+    state = S.reduce(_timed(fixed_s="25"), S.LanguageChosen(lang))
+    wide = _screen(S.reduce(state, S.Resized(1200))).html["replay-timeline"]
+    narrow = _screen(S.reduce(state, S.Resized(390))).html["replay-timeline"]
+    keys = ("replay.runs.title", "replay.runs.title-1")
+    whole, first = (CATALOGUE[k][lang == "zh"] for k in keys)
+    assert escape(whole) in wide
+    assert escape(whole) not in narrow
+    assert escape(first) in narrow
+    width = int(re.search(r'width="(\d+)"', narrow).group(1))  # type: ignore[union-attr]
+    assert text_width(first) <= width

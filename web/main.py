@@ -20,12 +20,23 @@ from budgetcore import ScenarioError, parse_scenario_json, plan  # noqa: E402 - 
 from budgetcore.inputs.text import limit_of  # noqa: E402
 from budgetcore.ui import render as R  # noqa: E402
 from budgetcore.ui import state as S  # noqa: E402
-from budgetcore.ui.dom import CLICK_SELECTORS, Target, click_of, event_of  # noqa: E402
+from budgetcore.ui import tune_panel as TP  # noqa: E402
+from budgetcore.ui.dom import (  # noqa: E402
+    CLICK_SELECTORS,
+    POINT_SELECTOR,
+    FocusCell,
+    Target,
+    cell_key_of,
+    click_of,
+    event_of,
+    text_limit,
+)
 from budgetcore.ui.form import FIELDS  # noqa: E402
 from budgetcore.ui.messages import t  # noqa: E402
 
-if TYPE_CHECKING:  # loaded with the replay panel, not on boot
+if TYPE_CHECKING:  # loaded with the replay and Tune panels, not on boot
     from budgetcore.ui.replay_view import ReplayScreen
+    from budgetcore.ui.tune_view import TuneScreen
 
 window.performance.mark("budgetcore:imported")
 NOTICE_MS = 4000
@@ -39,6 +50,13 @@ def target_of(element: Any) -> Target:
         name = str(js_name)
         if name.startswith("data-"):
             attrs[name] = str(element.getAttribute(name))
+    limit = text_limit(attrs)
+    if limit is not None:
+        # A paste box: its length first (a number; the text stays in the page), and
+        # its text only when within its limit (reading it copies the whole text).
+        length = int(element.textLength)
+        text = str(element.value) if length <= limit else ""
+        return Target(attrs, text, False, "textarea", length)
     value = getattr(element, "value", None)
     return Target(
         attrs,
@@ -144,6 +162,11 @@ class Shell:
         self.replay_written: object = None
         self.replay_last: ReplayScreen | None = None
         self.replay_source: str | None = None
+        self.tune_written: object = None
+        self.tune_last: TuneScreen | None = None
+        self.tune_timer: Any = None
+        # Each paste box's text as last written or sent (None: unknown, write it).
+        self.boxes_seen: dict[str, str | None] = {}
         if not self.taking_over:
             self.paint()
 
@@ -227,8 +250,11 @@ class Shell:
         if screen.text["notice"] and (last is None or last.text["notice"] != screen.text["notice"]):
             self.clear_notice_later()
         for rid, value in screen.boxes.items():
-            if q(f"#{rid}").value != value:
+            # What the box holds is what was written or what it sent: never read back
+            # (reading a box copies its whole text into Python on every paint).
+            if self.boxes_seen.get(rid) != value:
                 q(f"#{rid}").value = value
+                self.boxes_seen[rid] = value
         for key, text in screen.key_ab.items():
             q(f'[data-key-ab="{key}"]').textContent = text
         path, low, high = screen.sweep
@@ -251,6 +277,9 @@ class Shell:
         if self.state.replay.open:
             # The replay (hundreds of plans) redraws in the next frame, after the readouts.
             window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_replay()))
+        if self.state.tune.open:
+            # The Tune panel too; its grid runs in slices (schedule_tune).
+            window.requestAnimationFrame(create_once_callable(lambda _t: self.paint_tune()))
         url = f"#{screen.fragment}" if screen.fragment else window.location.pathname
         if str(window.location.hash) != (f"#{screen.fragment}" if screen.fragment else ""):
             window.history.replaceState(None, "", url)
@@ -297,21 +326,31 @@ class Shell:
 
     def load_model_data(self) -> None:
         # The registry (3,205 models) and the peers' rules parse after "ready", from a
-        # timeout: the first plan on screen never waits for them.
+        # timeout: the first plan on screen never waits for them. Three tasks (the
+        # registry; the peers and the repaint; the collector's settling), so that no
+        # one of them holds the page for their sum (scripts/bench: longest task).
         try:
             perf = window.performance
             perf.mark("budgetcore:registry-start")
             from budgetcore.registry.models import default_registry  # noqa: PLC0415
-            from budgetcore.registry.peers import default_peers  # noqa: PLC0415
 
             registry = default_registry()
             # scripts/bench reads this measure: the registry's import, read and parse.
             perf.measure("budgetcore:registry-parse", "budgetcore:registry-start")
+        except Exception as exc:
+            self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
+            return
+        window.setTimeout(create_once_callable(lambda: self.model_data_loaded(registry)), 0)
+
+    def model_data_loaded(self, registry: Any) -> None:
+        try:
+            from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+
             event: S.Event = S.ModelDataLoaded(registry, default_peers())
         except Exception as exc:
             event = S.Failed(f"{type(exc).__name__}: {exc}")
         self.dispatch(event)
-        settle_gc()
+        window.setTimeout(create_once_callable(settle_gc), 0)
 
     def paint_peers(self) -> None:
         markup = R.render_peers(self.state)
@@ -335,16 +374,22 @@ class Shell:
         self.curves_written = key
 
     def paint_replay(self) -> None:
-        state = self.state
-        if not state.replay.open:
-            return
-        key = (id(state.plan), state.stale, state.replay, state.lang, state.width)
-        if self.replay_written == key:
+        if not self.state.replay.open:
             return
         from budgetcore.ui import replay_view as RV  # noqa: PLC0415 - with the panel, not on boot
 
         perf = window.performance
         perf.mark("budgetcore:replay-start")
+        # The update step runs the replay when its inputs changed (a frame after the
+        # readouts, so they never wait for it); scripts/bench's measure includes it.
+        try:
+            self.state = S.reduce(self.state, S.ReplayRefreshed())
+        except Exception as exc:
+            self.state = S.reduce(self.state, S.Failed(f"{type(exc).__name__}: {exc}"))
+        state = self.state
+        key = RV.screen_key(state)
+        if self.replay_written == key:
+            return
         if self.replay_last is None:
             q("#replay-fields").innerHTML = RV.replay_controls_html()  # ours, escaped
             self.replay_source = None  # new nodes: show the chosen source's part again
@@ -366,6 +411,14 @@ class Shell:
                     box.setAttribute("aria-invalid", "true")
                 else:
                     box.removeAttribute("aria-invalid")
+        for path, value in screen.values.items():
+            if last is not None and last.values.get(path) == value:
+                continue
+            box = q(f'[data-replay-input="{path}"]')
+            if box and box.type == "checkbox":
+                box.checked = value == "true"
+            elif box and box.value != value:
+                box.value = value
         if self.replay_source != state.replay.source:
             for node in document.querySelectorAll("[data-replay-part]"):
                 node.hidden = node.getAttribute("data-replay-part") != state.replay.source
@@ -379,6 +432,100 @@ class Shell:
         self.replay_written = key
         # scripts/bench reads this measure: the replay's re-run and redraw, in the page.
         perf.measure("budgetcore:replay", "budgetcore:replay-start")
+
+    def dispatch_tune(self, event: S.Event) -> None:
+        """An event that changes only the Tune panel (a slice of the grid, a cell
+        hovered or focused): the same reduce, and only that panel is painted."""
+        before = self.state
+        try:
+            self.state = S.reduce(self.state, event)
+        except Exception as exc:
+            self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
+            return
+        if self.state is not before:
+            self.paint_tune()
+
+    def schedule_tune(self) -> None:
+        """The next slice after the browser has handled input (a timeout, not a loop):
+        typing while a grid runs is an event like any other, and the next slice sees
+        the new inputs and starts again (ui.tune_panel.step)."""
+        if self.tune_timer is None and TP.pending(self.state.tune, TP.tune_inputs(self.state)):
+            self.tune_timer = window.setTimeout(create_once_callable(self.step_tune), 0)
+
+    def step_tune(self) -> None:
+        self.tune_timer = None
+        perf = window.performance
+        perf.mark("budgetcore:tune-slice-start")
+        self.dispatch_tune(S.TuneStep())
+        # scripts/bench reads these: one slice of the grid (its reduce and paint), and
+        # the moment the grid is finished (no further slice is scheduled).
+        perf.measure("budgetcore:tune-slice", "budgetcore:tune-slice-start")
+        if self.tune_timer is None:
+            perf.mark("budgetcore:tune-done")
+
+    def paint_tune(self) -> None:
+        state = self.state
+        if not state.tune.open:
+            return
+        key = (
+            id(state.plan),
+            state.stale,
+            state.replay,
+            state.tune,
+            state.lang,
+            state.width,
+            state.export_format,
+        )
+        if self.tune_written != key:
+            self.write_tune(state)
+            self.tune_written = key
+        self.schedule_tune()
+
+    def write_tune(self, state: S.PageState) -> None:
+        from budgetcore.ui import tune_view as TV  # noqa: PLC0415 - with the panel, not on boot
+
+        perf = window.performance
+        perf.mark("budgetcore:tune-start")
+        if self.tune_last is None:
+            q("#tune-fields").innerHTML = TV.tune_controls_html()  # ours, escaped
+            for node in q("#tune-fields").querySelectorAll("[data-i18n]"):
+                node.textContent = t(node.getAttribute("data-i18n"), state.lang)
+        screen = TV.render_tune(state)
+        last = self.tune_last
+        # A cell in hand keeps focus when the maps are written again (its own point moved).
+        active = document.activeElement
+        held = None
+        if active and active.hasAttribute("data-tune-cell"):
+            held = (
+                active.closest("[data-tune-map]").getAttribute("data-tune-map"),
+                active.getAttribute("data-tune-cell"),
+            )
+        write_regions(screen, last)
+        for path, message in screen.field_messages.items():
+            if last is not None and last.field_messages.get(path) == message:
+                continue
+            q(f'[data-tune-msg="{path}"]').textContent = message
+            box = q(f'[data-tune-input="{path}"]')
+            if message:
+                box.setAttribute("aria-invalid", "true")
+            else:
+                box.removeAttribute("aria-invalid")
+        done, total = screen.progress
+        bar = q("#tune-progress")
+        bar.hidden = total == 0
+        bar.max = str(max(total, 1))
+        bar.value = str(done)
+        for node in q("#tune-maps").querySelectorAll('[data-tune-cell][tabindex="0"]'):
+            node.setAttribute("tabindex", "-1")
+        for node in q("#tune-maps").querySelectorAll(f'[data-tune-cell="{screen.focus}"]'):
+            node.setAttribute("tabindex", "0")  # one tab stop per map: the arrows move it
+        if held is not None and not document.activeElement.hasAttribute("data-tune-cell"):
+            cell = q(f'[data-tune-map="{held[0]}"] [data-tune-cell="{held[1]}"]')
+            if cell:
+                cell.focus()
+        self.tune_last = screen
+        # scripts/bench reads this measure: a slice or a redraw of the panel, in the page.
+        perf.measure("budgetcore:tune", "budgetcore:tune-start")
 
     def paint_export(self) -> None:
         # The config module (hashlib, tomllib) loads on first use, after the page is
@@ -408,7 +555,12 @@ class Shell:
     # ---------------------------------------------------------------- events
     def on_input(self, event: Any) -> None:
         try:
-            e = event_of("input", target_of(event.target))
+            target = target_of(event.target)
+            limit = text_limit(target.attrs)
+            if limit is not None:  # a paste box: what it holds now (None: too long, unread)
+                within = target.length <= limit
+                self.boxes_seen[str(event.target.id)] = target.value if within else None
+            e = event_of("input", target)
         except Exception as exc:
             e = S.Failed(f"{type(exc).__name__}: {exc}")
         if e is not None:
@@ -421,12 +573,42 @@ class Shell:
 
     def on_keydown(self, event: Any) -> None:
         target = target_of(event.target)
+        if target.has("data-tune-cell"):
+            self.on_cell_key(event, target)
+            return
         e = event_of("keydown", target, key=str(event.key), shift=bool(event.shiftKey))
         if e is not None:
             event.preventDefault()  # Enter would submit the form, arrows move the caret
             self.dispatch(e)
 
+    def on_cell_key(self, event: Any, cell: Target) -> None:
+        """A key on a Tune map's cell (ui.dom.cell_key_of): a point chosen, or the focus
+        moved to a neighbouring cell of the same map, which then holds the tab stop."""
+        grid = event.target.closest("[data-tune-map]")
+        e = cell_key_of(cell, target_of(grid), str(event.key)) if grid else None
+        if e is None:
+            return
+        event.preventDefault()  # the arrows would scroll, Space too
+        if isinstance(e, FocusCell):
+            node = grid.querySelector(f'[data-tune-cell="{e.cell}"]')
+            if node:
+                event.target.setAttribute("tabindex", "-1")
+                node.setAttribute("tabindex", "0")
+                node.focus()
+        else:
+            self.dispatch(e)
+
+    def on_point_over(self, event: Any) -> None:
+        cell = event.target.closest(POINT_SELECTOR)
+        e = event_of(str(event.type), target_of(cell)) if cell else None
+        if e is not None:
+            self.dispatch_tune(e)
+
     def on_click(self, event: Any) -> None:
+        nav = event.target.closest("[data-nav]")
+        if nav:  # a move on the page only: no page event
+            self.go_to(str(nav.getAttribute("data-nav")))
+            return
         # closest() gives JsNull (falsy, not None) when nothing matches
         found = [event.target.closest(selector) for selector in CLICK_SELECTORS]
         e = click_of(*(target_of(el) if el else None for el in found))
@@ -437,15 +619,45 @@ class Shell:
 
     def shell_action(self, action: str) -> None:
         if action == "import":
-            self.preview_import(str(q("#import-text").value))
+            box = target_of(q("#import-text"))  # its length first, as on input
+            if box.length > limit_of("config"):
+                self.dispatch(S.TextRefused("config", box.length))
+            else:
+                self.preview_import(box.value)
         elif action == "download":
             self.download()
+        elif action == "tune-download":  # the Tune panel's export of its chosen point
+            self.download(str(q("#tune-export").textContent))
         elif action == "copy":
             window.navigator.clipboard.writeText(q("#export-text").textContent)
             self.dispatch(S.Noticed("msg.copied"))
         elif action == "copy-link":
             window.navigator.clipboard.writeText(str(window.location.href))
             self.dispatch(S.Noticed("msg.link-copied"))
+
+    def go_to(self, section_id: str) -> None:
+        """The navigation: scroll a section into view and move the focus to its heading
+        (a folded panel opens, as a click on its summary would). Scrolling only: the
+        location's fragment holds the scenario and is never touched."""
+        section = q(f"#{section_id}")
+        if not section:
+            return
+        if section.tagName == "DETAILS" and not section.open:
+            section.open = True  # its toggle event then opens the panel's model
+        heading = section.querySelector(":scope > summary, :scope > h2") or section
+        if not heading.matches("summary, [tabindex]"):
+            heading.setAttribute("tabindex", "-1")  # focusable by script, not in the tab order
+        # Clear of the key bar where it sticks (its height changes with the width, a
+        # stale plan's note and the warnings): measured now, not guessed in CSS.
+        bar = q("#key")
+        sticky = str(window.getComputedStyle(bar).position) == "sticky"
+        clear = int(bar.getBoundingClientRect().height) + 8 if sticky else 8
+        section.style.scrollMarginTop = f"{clear}px"  # CSSOM, which the CSP allows
+        entries = window.Object.fromEntries
+        section.scrollIntoView(to_js({"block": "start"}, dict_converter=entries))
+        heading.focus(to_js({"preventScroll": True}, dict_converter=entries))
+        if not window.matchMedia("(min-width: 1000px)").matches:
+            q("#nav .nav-menu").open = False  # the phone's menu closes behind the move
 
     def on_mousedown(self, event: Any) -> None:
         if event.target.closest("[data-model]"):
@@ -466,11 +678,12 @@ class Shell:
             if files.length:
                 item = files.item(0)
                 if item.size > limit_of("config"):  # refused unread, as a paste would be
-                    self.dispatch(S.FileRefused("config", str(item.name)))
+                    self.dispatch(S.FileRefused("config", str(item.name), int(item.size)))
                     return
-                text = await item.text()
+                text = str(await item.text())
                 q("#import-text").value = text
-                self.preview_import(str(text))
+                self.boxes_seen["import-text"] = text
+                self.preview_import(text)
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
@@ -479,15 +692,16 @@ class Shell:
         to the reader at once, parsed into numbers; nothing of the text is kept."""
         try:
             files = event.target.files
+            chosen = [files.item(i) for i in range(files.length)]
+            total = sum(int(item.size) for item in chosen)
+            if chosen and total > limit_of("page-log"):  # refused unread, all files together
+                first = chosen[0]
+                name = str(first.webkitRelativePath or first.name)
+                self.dispatch(S.FileRefused("page-log", name, total))
+                return
             items = []
-            total = 0
-            for i in range(files.length):
-                item = files.item(i)
+            for item in chosen:
                 name = str(item.webkitRelativePath or item.name)
-                total += int(item.size)
-                if total > limit_of("page-log"):  # refused unread, every file together
-                    self.dispatch(S.FileRefused("page-log", name))
-                    return
                 data = (await item.arrayBuffer()).to_bytes()
                 items.append((name, data))
             if items:
@@ -511,14 +725,20 @@ class Shell:
             )
         )
 
+    def on_tune_toggle(self, _event: Any) -> None:
+        self.dispatch(S.TuneToggled(bool(q("#tune").open)))
+
     def on_toggle(self, _event: Any) -> None:
         self.dispatch(S.CurvesToggled(bool(q("#curves").open)))
 
     def on_resize(self, _event: Any) -> None:
         self.dispatch(S.Resized(self.chart_width()))
 
-    def download(self) -> None:
-        body, _diff = R.render_export(self.state)
+    def download(self, body: str | None = None) -> None:
+        """The reviewed config as a file: the export panel's, or ``body`` (the Tune
+        panel's of its chosen point, in the same format)."""
+        if body is None:
+            body, _diff = R.render_export(self.state)
         fmt = self.state.export_format
         mime = "application/toml" if fmt == "toml" else "application/json"
         blob = window.Blob.new(
@@ -559,6 +779,9 @@ def boot() -> None:
     q("#import-file").addEventListener("change", create_proxy(shell.on_file))
     q("#curves").addEventListener("toggle", create_proxy(shell.on_toggle))
     q("#replay").addEventListener("toggle", create_proxy(shell.on_replay_toggle))
+    q("#tune").addEventListener("toggle", create_proxy(shell.on_tune_toggle))
+    app.addEventListener("focusin", create_proxy(shell.on_point_over))
+    app.addEventListener("mouseover", create_proxy(shell.on_point_over))
     q("#replay-file").addEventListener("change", create_proxy(shell.on_replay_file))
     q("#replay-folder").addEventListener("change", create_proxy(shell.on_replay_file))
     q("#replay-timeline").addEventListener("click", create_proxy(shell.on_replay_pointer))

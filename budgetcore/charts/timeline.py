@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
+from fractions import Fraction
 from functools import partial
 from itertools import pairwise
 from operator import add
@@ -30,9 +31,12 @@ __all__ = [
     "CountRule",
     "Line",
     "Polyline",
+    "RunBar",
+    "RunTimes",
     "Timeline",
     "TimelineMarker",
     "cost_chart",
+    "run_times",
     "timeline_chart",
     "turn_at",
     "turning_points",
@@ -76,6 +80,33 @@ class TimelineMarker(NamedTuple):
     tokens: int | None
 
 
+class RunBar(NamedTuple):
+    """One run on the run-time strip (docs/spec.md §15): its duration from its start,
+    and the time from its start to the first append after it, both exact seconds and
+    as heights (1/100 px from the strip's top, floored). A run is discarded when the
+    append comes first (``append_s < duration_s``)."""
+
+    turn: int
+    x: int
+    fate: str  # published, discarded, abandoned, failed
+    tries: int
+    duration_s: Fraction  # its end minus its start (all its tries, a cut one to its cut)
+    append_s: Fraction | None  # None: no later append in the session
+    duration_y: int
+    append_y: int | None  # None: no append, or above the strip's scale (``above``)
+    above: bool  # the append is later than the strip's top: drawn as a mark at the top
+
+
+@dataclass(frozen=True, slots=True)
+class RunTimes:
+    """The run-time strip: every run of a replay with a clock, on one scale of seconds
+    (durations and the times to the next append are compared, so they share it)."""
+
+    height: int
+    scale_s: Fraction  # the seconds at the strip's top edge
+    bars: tuple[RunBar, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Timeline:
     width: int  # in px (positions are in px x UNIT)
@@ -86,6 +117,9 @@ class Timeline:
     lines: tuple[Line, ...]
     markers: tuple[TimelineMarker, ...]
     notes: tuple[tuple[str, int], ...]  # values off scale, shown as text
+    # Each run's fate (docs/spec.md §15) as x positions, one entry per fate in
+    # ``replay.background.FATES`` order (empty without time or retries).
+    fates: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +341,92 @@ def timeline_chart(
         lines=tuple(drawn),
         markers=tuple(markers),
         notes=tuple(notes),
+        fates=_fates(col, xs) if result.timed else (),
     )
+
+
+#: docs/spec.md §15's fates, in its order (``replay.background.FATES``; not imported:
+#: the page draws the timeline without loading the background model).
+_FATES = ("published", "discarded", "abandoned", "failed")
+
+
+def _fates(
+    col: Mapping[str, Sequence[object]], xs: Sequence[int]
+) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    by: dict[str, list[int]] = {f: [] for f in _FATES}
+    for fate, x in zip(col["run_fate"], xs, strict=True):
+        if fate is not None:
+            by[str(fate)].append(x)
+    return tuple((f, tuple(by[f])) for f in _FATES)
+
+
+#: The strip's top is at most this many times the longest run: a session whose next
+#: append is an hour away would otherwise flatten every run to the base.
+_APPEND_REACH = 4
+
+
+def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes | None:
+    """Each run's duration against the time to the next append (docs/spec.md §15), on
+    one scale of seconds, or None when the replay has no clock. The scale is the
+    longest of the durations and the appends, but at most ``_APPEND_REACH`` times the
+    longest run (a later append is marked at the top, ``above``: it discards nothing).
+
+    Exact: times are integer fractions of a second, compared and scaled by integer
+    cross-multiplication (a few hundred runs are redrawn per input; Fraction
+    arithmetic was most of the strip's time), and every height is floored once."""
+    col = result.columns
+    starts = col["run_start_ms"]
+    if not result.timed or all(v is None for v in starts):
+        return None
+    xs = _xs(len(result.rows), width)
+    ends, nexts = col["run_end_s"], col["run_next_append_ms"]
+    # (index, duration numerator, denominator, append ms or None), in seconds.
+    runs: list[tuple[int, int, int, int | None]] = []
+    for i, start in enumerate(starts):
+        if start is None:
+            continue
+        end: Fraction = ends[i]
+        den = end.denominator * 1000
+        nxt = nexts[i]
+        runs.append(
+            (
+                i,
+                end.numerator * 1000 - start * end.denominator,
+                den,
+                None if nxt is None else nxt - start,
+            )
+        )
+    if not runs:
+        return RunTimes(height, Fraction(1), ())
+    # The longest duration n/d and the latest append a/1000, by cross-multiplication.
+    ln, ld = max(((n, d) for _, n, d, _ in runs), key=lambda nd: Fraction(nd[0], nd[1]))
+    late = max((a for *_, a in runs if a is not None), default=0)
+    scale = Fraction(ln, ld)
+    if late * ld > ln * 1000:  # an append later than the longest run
+        reach = _APPEND_REACH * scale if ln else Fraction(late, 1000)
+        scale = min(Fraction(late, 1000), reach)
+    if not scale:
+        scale = Fraction(1)
+    sn, sd = scale.numerator, scale.denominator
+    h = height * UNIT
+    bars = []
+    turn, fate, tries = col["turn"], col["run_fate"], col["run_tries"]
+    for i, n, d, a in runs:
+        above = a is not None and a * sd > sn * 1000
+        bars.append(
+            RunBar(
+                turn[i],
+                xs[i],
+                str(fate[i]),
+                tries[i],
+                Fraction(n, d),
+                None if a is None else Fraction(a, 1000),
+                h - (n * h * sd) // (d * sn),  # floor: never above the exact height
+                None if a is None or above else h - (a * h * sd) // (1000 * sn),
+                above,
+            )
+        )
+    return RunTimes(height, scale, tuple(bars))
 
 
 def turn_at(x: int, turns: int, width: int) -> int:

@@ -13,15 +13,12 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from importlib import import_module
 from types import FrameType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from budgetcore import __version__
-from budgetcore.cli.config_cmds import cmd_check, cmd_export, cmd_plan, cmd_report
-from budgetcore.cli.conformance_cmds import cmd_cases, cmd_schema
-from budgetcore.cli.registry_cmds import cmd_models, cmd_peers
-from budgetcore.cli.replay_cmds import cmd_replay, replay_arguments
 from budgetcore.cli.shell import (
     EXIT_INVALID,
     Parser,
@@ -31,71 +28,129 @@ from budgetcore.cli.shell import (
     tokens_flag,
     whole_flag,
 )
-from budgetcore.cli.tune_cmds import cmd_tune, tune_arguments
 from budgetcore.errors import ScenarioError, render_value
 
-__all__ = ["build_parser", "main", "run"]
+__all__ = ["COMMANDS", "build_parser", "main", "run"]
+
+#: Each command's module and function: imported when the command runs, so a command
+#: pays for its own modules only (start-up, docs/replay.md "Speed").
+COMMANDS: dict[str, tuple[str, str]] = {
+    "plan": ("config_cmds", "cmd_plan"),
+    "export": ("config_cmds", "cmd_export"),
+    "report": ("config_cmds", "cmd_report"),
+    "check": ("config_cmds", "cmd_check"),
+    "models": ("registry_cmds", "cmd_models"),
+    "peers": ("registry_cmds", "cmd_peers"),
+    "replay": ("replay_cmds", "cmd_replay"),
+    "tune": ("tune_cmds", "cmd_tune"),
+    "cases": ("conformance_cmds", "cmd_cases"),
+    "schema": ("conformance_cmds", "cmd_schema"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command(name: str) -> Callable[[argparse.Namespace], int]:
+    module, func = COMMANDS[name]
+
+    def run(args: argparse.Namespace) -> int:
+        found: Callable[[argparse.Namespace], int] = getattr(
+            import_module(f"budgetcore.cli.{module}"), func
+        )
+        return found(args)
+
+    run.__name__ = func
+    return run
+
+
+def _replay_arguments(p: argparse.ArgumentParser) -> None:
+    if isinstance(p, _Skipped):
+        return
+    from budgetcore.cli.replay_cmds import replay_arguments  # noqa: PLC0415
+
+    replay_arguments(p)
+
+
+def _tune_arguments(p: argparse.ArgumentParser) -> None:
+    if isinstance(p, _Skipped):
+        return
+    from budgetcore.cli.tune_cmds import tune_arguments  # noqa: PLC0415
+
+    tune_arguments(p)
+
+
+class _Skipped(argparse.ArgumentParser):
+    """Stands for a subparser whose arguments are not needed (another command runs):
+    argparse only needs its name and help to parse the command line."""
+
+    def __init__(self) -> None:  # nothing to set up: it is never parsed with
+        pass
+
+    def add_argument(self, *_a: Any, **_k: Any) -> Any:
+        return None
+
+    def set_defaults(self, **_k: Any) -> None:
+        return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``command``, the other commands' subparsers get
+    their name and help only (same parse for that command, less to import)."""
     parser = Parser(prog="budgetcore", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"budgetcore {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
-    p = sub.add_parser("plan", help="print the plan of a scenario as one JSON object")
+    def add(name: str, **kw: Any) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, **kw)
+        p.set_defaults(func=_command(name))
+        return p if command is None or command == name else _Skipped()
+
+    p = add("plan", help="print the plan of a scenario as one JSON object")
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
     p.add_argument("--config", help="apply this override file (TOML or JSON) first")
-    p.set_defaults(func=cmd_plan)
 
-    p = sub.add_parser("export", help="print the scenario's supported overrides")
+    p = add("export", help="print the scenario's supported overrides")
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
     p.add_argument("--format", choices=("toml", "json"), default="toml")
-    p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("report", help="write a review report: plan, charts, curves, summary")
+    p = add("report", help="write a review report: plan, charts, curves, summary")
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
     p.add_argument("--out", required=True, help="folder to write into (created if needed)")
-    replay_arguments(p)
-    p.set_defaults(func=cmd_report)
+    _replay_arguments(p)
 
-    p = sub.add_parser("check", help="validate an override file and show effective values")
+    p = add("check", help="validate an override file and show effective values")
     p.add_argument("config", help="override file (TOML or JSON), or - for standard input")
     p.add_argument("--scenario", dest="scenario", help="scenario whose models to check against")
-    p.set_defaults(func=cmd_check, fragment=None)
+    p.set_defaults(fragment=None)
 
-    p = sub.add_parser("models", help="search the model registry (LiteLLM, pinned release)")
+    p = add("models", help="search the model registry (LiteLLM, pinned release)")
     p.add_argument("query", nargs="*", help="a few letters or words of the name")
     p.add_argument("--limit", type=count_flag, default=20, help="at most N rows; 0 for all")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=cmd_models)
 
-    p = sub.add_parser("peers", help="where public agent systems would compact, for one model")
+    p = add("peers", help="where public agent systems would compact, for one model")
     p.add_argument("--window", type=tokens_flag, help="the model's context window W")
     p.add_argument("--max-output", type=tokens_flag, help="the model's max output O")
     p.add_argument("--model", help="a registry model name instead of --window/--max-output")
     p.add_argument("--scenario", help="scenario JSON whose K, M and hard line to show")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=cmd_peers, fragment=None)
+    p.set_defaults(fragment=None)
 
-    p = sub.add_parser("replay", help="replay a session turn by turn: rows, then the summary")
+    p = add("replay", help="replay a session turn by turn: rows, then the summary")
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
-    replay_arguments(p)
+    _replay_arguments(p)
     p.add_argument(
         "--format",
         choices=("table", "jsonl", "csv"),
         help="default: table on a terminal, else jsonl",
     )
-    p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("tune", help="replay sessions at every K × S of a grid; the choice")
-    tune_arguments(p)
-    p.set_defaults(func=cmd_tune)
+    p = add("tune", help="replay sessions at every K × S of a grid; the choice")
+    _tune_arguments(p)
 
-    p = sub.add_parser("cases", help="write the conformance cases as JSON Lines (spec §14)")
+    p = add("cases", help="write the conformance cases as JSON Lines (spec §14)")
     p.add_argument(
         "--random", type=_random_count, default=0, metavar="N", help="add N seeded random cases"
     )
@@ -103,11 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=seed_flag, default=0, metavar="S", help="seed of the random cases"
     )
     p.add_argument("--out", help="write to this file instead of standard output")
-    p.set_defaults(func=cmd_cases)
 
-    p = sub.add_parser("schema", help="print a JSON Schema: scenario, plan or config")
+    p = add("schema", help="print a JSON Schema: scenario, plan or config")
     p.add_argument("name", help="scenario, plan or config")
-    p.set_defaults(func=cmd_schema)
     return parser
 
 
@@ -121,7 +174,9 @@ _random_count.__name__ = "integer"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    command = given[0] if given and given[0] in COMMANDS else None
+    args = build_parser(command).parse_args(given)
     try:
         code: int = args.func(args)
     except Unreadable as exc:

@@ -8,7 +8,6 @@ import contextlib
 import errno
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn
@@ -16,7 +15,6 @@ from typing import Any, BinaryIO, NoReturn
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_rule, whole_text
 from budgetcore.inputs.text import check_size, limit_of, read_limited, too_large
-from budgetcore.scenario.fragment import parse_fragment
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.parse import parse_scenario_json
 
@@ -116,6 +114,8 @@ def atomic_path(path: Path) -> Iterator[Path]:
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         yield path
         return
+    import tempfile  # noqa: PLC0415 - only a command that writes a file needs it
+
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".tmp")
     os.close(fd)
     temp = Path(name)
@@ -150,6 +150,8 @@ def scenario_of(args: argparse.Namespace) -> Scenario:
     if getattr(args, "fragment", None) is not None:
         if args.scenario is not None:
             raise ScenarioError([Problem("scenario", "give a file or --fragment, not both")])
+        from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415
+
         result = parse_fragment(args.fragment)
         if result.problems:
             raise ScenarioError(list(result.problems))

@@ -50,7 +50,10 @@ SIZE_LIMITS: Mapping[str, int] = MappingProxyType(
         "options": 1 * MIB,  # replay/report --options
         "generate": 64 * KIB,  # replay/report --generate (inline or a file)
         "samples": 1 * MIB,  # the page's pasted samples
-        "turns": 64 * MIB,  # replay/report --turns, the page's pasted turns
+        "turns": 64 * MIB,  # replay/report --turns
+        # The page's pasted turns: a text box is re-read on every keystroke, so it holds
+        # what a person pastes (about 30,000 turns), not a whole file's worth.
+        "page-turns": 1 * MIB,
         "cases": 64 * MIB,  # pytest --budget-cases
         "fragment": 64 * KIB,  # --fragment, the page's link
         "log": 1 * GIB,  # replay/report --log, each file (read line by line)
@@ -70,16 +73,20 @@ def limit_of(what: str) -> int:
     return SIZE_LIMITS[what]
 
 
-def size_text(size: int) -> str:
-    """A limit as people read it, binary units (1 MiB = 1,048,576 bytes).
+def size_text(size: int, byte: str = "bytes") -> str:
+    """A limit as people read it, binary units (1 MiB = 1,048,576 bytes); ``byte`` names
+    a size below a whole KiB ("B", the unit's symbol, in a problem's parameters: the
+    same in every language, as KiB and MiB are).
 
     >>> size_text(1048576), size_text(65536), size_text(1000), size_text(4 * GIB)
     ('1 MiB', '64 KiB', '1,000 bytes', '4 GiB')
+    >>> size_text(256, "B")
+    '256 B'
     """
     for unit, name in ((GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")):
         if size >= unit and size % unit == 0:
             return f"{size // unit:,} {name}"
-    return f"{size:,} bytes"
+    return f"{size:,} {byte}"
 
 
 def _limit_text(limit: int) -> str:
@@ -87,16 +94,31 @@ def _limit_text(limit: int) -> str:
     return shown if shown.endswith("bytes") else f"{shown} ({limit:,} bytes)"
 
 
-def too_large(what: str, limit: int | None = None) -> ScenarioError:
+def too_large(
+    what: str, limit: int | None = None, size: int | None = None, *, at_least: bool = False
+) -> ScenarioError:
     """The one error for an input above its size limit (``what`` names the input as the
     user sees it: ``config``, ``--seed``; its limit defaults to the table's for ``what``).
+    With ``size``, its size in bytes as known before reading it (a file's size), or a
+    lower bound with ``at_least`` (a pasted text's length in UTF-16 code units, which
+    its UTF-8 bytes are never fewer than).
 
     >>> print(too_large("query", 256))
     query is larger than its limit of 256 bytes
+    >>> print(too_large("config", size=5_242_880))
+    config is 5,242,880 bytes, larger than its limit of 1 MiB (1,048,576 bytes)
+    >>> print(too_large("config", size=5_242_880, at_least=True))
+    config is at least 5,242,880 bytes, larger than its limit of 1 MiB (1,048,576 bytes)
     """
     cap = limit_of(what) if limit is None else limit
-    rule = f"is larger than its limit of {_limit_text(cap)}"
-    return ScenarioError([Problem.coded(what, rule, "too-large", limit=size_text(cap))])
+    if size is None:
+        rule = f"is larger than its limit of {_limit_text(cap)}"
+        return ScenarioError([Problem.coded(what, rule, "too-large", limit=size_text(cap, "B"))])
+    least = "at least " if at_least else ""
+    rule = f"is {least}{size:,} bytes, larger than its limit of {_limit_text(cap)}"
+    code = "too-large-least" if at_least else "too-large-size"
+    params = {"limit": size_text(cap, "B"), "size": f"{size:,}"}
+    return ScenarioError([Problem.coded(what, rule, code, **params)])
 
 
 def utf8_size_above(text: str, limit: int) -> bool:

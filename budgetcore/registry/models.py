@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from budgetcore.core.contracts import ModelContract
 from budgetcore.errors import Problem, ScenarioError
@@ -155,17 +155,29 @@ def _tail(name: str) -> str:
 Raw = tuple[str | None, str | None, str | None, str | None, str | None]
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
+class _Row(NamedTuple):
+    """One model of the file, as stored (a NamedTuple: 6,688 of them are built at every
+    start, and a frozen dataclass took several times as long to build)."""
+
     name: str
     provider: str
     input_tokens: int
     output_tokens: int
     prices: Raw
     extra: Mapping[str, Any] | None  # mode, tiers, service tiers, deprecation, retired
-    key: str  # normalised name + provider, for search
+
+
+class _Keys(NamedTuple):
+    """A row's search keys, made on the first search (a lookup or resolve needs none)."""
+
+    key: str  # normalised name + provider
     tail: str  # normalised last path segment of the name
     flat: str  # key without separators: "GPT5" finds gpt-5
+
+
+def _keys_of(row: _Row) -> _Keys:
+    key = _norm(f"{row.name} {row.provider}")
+    return _Keys(key, _norm(_tail(row.name)), key.replace(" ", ""))
 
 
 def _price(text: str | Decimal | None) -> Decimal | None:
@@ -237,6 +249,9 @@ class Registry:
     aliases: Mapping[str, tuple[str, str]] = field(default_factory=dict, compare=False)
     # Every provider name: what a "provider/" prefix may be (see resolve).
     providers: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    # Each row's search keys by name, filled on the first search (start-up, docs/replay.md
+    # "Speed"); shared with the registries :meth:`within` makes.
+    _search: dict[str, _Keys] = field(default_factory=dict, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -248,7 +263,9 @@ class Registry:
     def within(self, rows: tuple[_Row, ...]) -> Registry:
         """The same registry searching only ``rows`` (a narrowed picker search); names
         still resolve against every model."""
-        return Registry(self.provenance, rows, self._index, self.aliases, self.providers)
+        return Registry(
+            self.provenance, rows, self._index, self.aliases, self.providers, self._search
+        )
 
     def _release(self, index: int) -> str:
         return self.provenance.retired[index - 1].label
@@ -362,19 +379,22 @@ class Registry:
         flat = q.replace(" ", "")
         exact = query.strip()
         ranked: list[tuple[int, bool, int, str, _Row]] = []
+        search = self._search
+        if len(search) < len(self._index):
+            search.update((r.name, _keys_of(r)) for r in self._index.values())
         for row in self.rows:
-            key = row.key
-            if not all(w in key for w in words) and flat not in row.flat:
+            key, tail, row_flat = search[row.name]
+            if not all(w in key for w in words) and flat not in row_flat:
                 continue
             if row.name == exact:
                 rank = 0
             elif row.name.lower() == exact.lower():
                 rank = 1
-            elif row.tail == q or row.tail.replace(" ", "") == flat:
+            elif tail == q or tail.replace(" ", "") == flat:
                 rank = 2
-            elif key.startswith(q) or row.tail.startswith(q) or row.flat.startswith(flat):
+            elif key.startswith(q) or tail.startswith(q) or row_flat.startswith(flat):
                 rank = 3
-            elif q in key or flat in row.flat:
+            elif q in key or flat in row_flat:
                 rank = 4
             else:
                 rank = 5
@@ -480,21 +500,7 @@ def parse_registry(text: str | bytes) -> Registry:
         extra = raw[-1] if isinstance(raw[-1], dict) else None
         name, provider_index, inp, out, *prices = raw if extra is None else raw[:-1]
         padded = (*prices, None, None, None, None, None)
-        provider = providers[provider_index]
-        key = _norm(f"{name} {provider}")
-        rows.append(
-            _Row(
-                name=name,
-                provider=provider,
-                input_tokens=inp,
-                output_tokens=out,
-                prices=(padded[0], padded[1], padded[2], padded[3], padded[4]),
-                extra=extra,
-                key=key,
-                tail=_norm(_tail(name)),
-                flat=key.replace(" ", ""),
-            )
-        )
+        rows.append(_Row(name, providers[provider_index], inp, out, padded[:5], extra))
     aliases = {a: (t, src) for a, t, src in data.get("aliases", ())}
     index = {r.name: r for r in rows}
     return Registry(provenance, tuple(rows), index, aliases, frozenset(providers))

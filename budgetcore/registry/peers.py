@@ -341,12 +341,46 @@ class ReferenceLine:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Gap:
-    """The room between two article lines (negative when they are out of order)."""
+    """The room between two article lines. When the upper line is not above the lower
+    one there is no room: ``tokens`` is 0 and ``no_room`` says why, never a negative
+    room that reads like one."""
 
     low: str
     high: str
-    tokens: int
+    tokens: int  # the room, >= 0
     label: Text
+    #: None: there is room; "order": the high line lies ``short`` tokens below the low
+    #: one; "reserve": the reply reserve exceeds the window W, so there is no hard line.
+    no_room: Literal["order", "reserve"] | None = None
+    short: int = 0  # how far the high line lies below the low one
+
+
+#: The article lines' short names for a no-room sentence (the page's are the
+#: catalogue's peers.line-short.* keys).
+_SHORT = {"clean": ("clean", "清理"), "compact": ("compact", "压缩"), "hard": ("hard", "硬线")}
+
+
+def _gap(
+    low: str, high: str, tokens: tuple[int, int], label: Text, *, reserve: int, window: int
+) -> Gap:
+    """The room from line ``low`` up to line ``high`` (``tokens`` are theirs), or the
+    reason there is none (docs/spec.md §13): no negative room."""
+    if high == "hard" and reserve >= window:
+        text = Text(
+            f"no room: the reply reserve ({reserve:,} tokens) is at least the window W "
+            f"({window:,} tokens), so there is no hard line",
+            f"没有空间:回答预留({reserve:,} tokens)不小于窗口 W({window:,} tokens),因此没有硬线",
+        )
+        return Gap(low=low, high=high, tokens=0, label=text, no_room="reserve")
+    room = tokens[1] - tokens[0]
+    if room < 0:
+        (lo_en, lo_zh), (hi_en, hi_zh) = _SHORT[low], _SHORT[high]
+        text = Text(
+            f"no room: the {hi_en} line lies {-room:,} tokens below the {lo_en} line",
+            f"没有空间:「{hi_zh}」比「{lo_zh}」低 {-room:,} tokens",
+        )
+        return Gap(low=low, high=high, tokens=0, label=text, no_room="order", short=-room)
+    return Gap(low=low, high=high, tokens=room, label=label)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -357,6 +391,7 @@ class PeerView:
     scenario: tuple[ReferenceLine, ...]  # K, M, hard
     article: tuple[ReferenceLine, ...]  # clean, compact, hard
     gaps: tuple[Gap, ...]  # clean -> compact, compact -> hard
+    reserve: int = 0  # the reply reserve the hard line leaves out (0: not reserved)
 
     def line(self, key: str) -> ReferenceLine:
         for ref in (*self.scenario, *self.article):
@@ -426,7 +461,14 @@ def peer_lines(
     clean = _floor(ARTICLE_CLEAN * window)
     compact = _floor(ARTICLE_COMPACT * window)
     trigger = scenario.config.trigger_tokens
-    hard_label = Text("hard line (W − output reserve)", "硬线（W − 输出预留）")
+    hard_label = (
+        Text(
+            "hard line (W − output reserve): none, the reserve is at least W",
+            "硬线（W − 输出预留）：没有，预留不小于 W",
+        )
+        if reserve >= window
+        else Text("hard line (W − output reserve)", "硬线（W − 输出预留）")
+    )
     return PeerView(
         window=window,
         max_output=max_output,
@@ -462,19 +504,24 @@ def peer_lines(
             ReferenceLine(key="hard", tokens=hard, share=_share(hard, window), label=hard_label),
         ),
         gaps=(
-            Gap(
-                low="clean",
-                high="compact",
-                tokens=compact - clean,
-                label=Text("room for several steps before compacting", "压缩前还能再走几步"),
+            _gap(
+                "clean",
+                "compact",
+                (clean, compact),
+                Text("room for several steps before compacting", "压缩前还能再走几步"),
+                reserve=reserve,
+                window=window,
             ),
-            Gap(
-                low="compact",
-                high="hard",
-                tokens=hard - compact,
-                label=Text("room for the summary call and the reply", "留给摘要调用与回答"),
+            _gap(
+                "compact",
+                "hard",
+                (compact, hard),
+                Text("room for the summary call and the reply", "留给摘要调用与回答"),
+                reserve=reserve,
+                window=window,
             ),
         ),
+        reserve=reserve,
     )
 
 
@@ -499,6 +546,7 @@ def view_as_dict(view: PeerView, lang: str = "en") -> dict[str, Any]:
     return {
         "window": view.window,
         "max_output": view.max_output,
+        "reply_reserve": view.reserve,
         "rounding": "token lines are the exact formula value floored to whole tokens",
         "peers": [
             {
@@ -535,7 +583,14 @@ def view_as_dict(view: PeerView, lang: str = "en") -> dict[str, Any]:
         "scenario": [ref(r) for r in view.scenario],
         "article": [ref(r) for r in view.article],
         "gaps": [
-            {"from": g.low, "to": g.high, "tokens": g.tokens, "label": g.label.get(lang)}
+            {
+                "from": g.low,
+                "to": g.high,
+                "tokens": g.tokens,
+                "no_room": g.no_room,
+                "short": g.short,
+                "label": g.label.get(lang),
+            }
             for g in view.gaps
         ],
     }
@@ -591,15 +646,24 @@ def render_table(view: PeerView) -> list[str]:
                 "(counts, not tokens: no token line for these)"
             )
 
+    no_hard = any(g.no_room == "reserve" for g in view.gaps)
+
     def refs(lines: tuple[ReferenceLine, ...]) -> str:
         return ", ".join(
-            f"{r.label.en} {format_int(r.tokens)} ({format_percent(r.share)})" for r in lines
+            r.label.en
+            if r.key == "hard" and no_hard
+            else f"{r.label.en} {format_int(r.tokens)} ({format_percent(r.share)})"
+            for r in lines
         )
 
     out.append(f"This scenario: {refs(view.scenario)}")
     out.append(f"Context-layers article: {refs(view.article)}")
     out.append(
         "Between them: "
-        + ", ".join(f"{g.low} -> {g.high} {format_int(g.tokens)} ({g.label.en})" for g in view.gaps)
+        + ", ".join(
+            f"{g.low} -> {g.high}"
+            + (f", {g.label.en}" if g.no_room else f" {format_int(g.tokens)} ({g.label.en})")
+            for g in view.gaps
+        )
     )
     return out

@@ -12,15 +12,21 @@ summary's size).
 Rows are ``NamedTuple`` values rather than frozen dataclasses: they are immutable all
 the same, and a 500-turn replay that the page re-runs on every input builds 500 of
 them, where a frozen dataclass of thirty fields costs several times as much to build.
+A replay stores them as columns (:class:`TurnRows`, docs/replay.md "Speed"): a row of
+36 fields and its integer objects took about 1,350 bytes, a turn in columns about 300,
+and a 200,000-turn log replay held every row at once. A row is built when it is read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple
+from functools import partial
+from itertools import repeat
+from typing import Any, NamedTuple, overload
 
 from budgetcore.core.plan import Plan, plan
 from budgetcore.registry.prices import MONEY, Prices
@@ -34,14 +40,19 @@ __all__ = [
     "SUMMARY_KEYS",
     "TIMING_ROW_KEYS",
     "TIMING_SUMMARY_KEYS",
+    "Ints",
     "Replay",
     "ReplayOptions",
     "ReplaySummary",
+    "RowColumns",
     "Turn",
     "TurnRow",
+    "TurnRows",
     "columns",
     "decimal_of",
     "money_text",
+    "row_dicts_of",
+    "units_text",
 ]
 
 STATUSES: tuple[str, ...] = (
@@ -161,6 +172,10 @@ class TurnRow(NamedTuple):
     run_unknown_tries: int
     run_start_ms: int | None
     run_end_s: Fraction | None
+    # The first append strictly after the run's start (ms), the one its fate was decided
+    # against (None: no clock, or no later append). Not printed: the page's timeline
+    # draws a run's duration against it.
+    run_next_append_ms: int | None
     scenario: Scenario  # the scenario in force at this turn (after any config change)
 
     @property
@@ -246,6 +261,73 @@ def decimal_of(units: int | None, places: int) -> Decimal | None:
     return MONEY.scaleb(Decimal(units), -places)  # the traps forbid rounding
 
 
+#: Units below this have at most MONEY's 120 digits: scaleb would neither round nor raise.
+_MONEY_UNITS = 10**MONEY.prec
+
+
+def units_text(units: int | None, places: int) -> str | None:
+    """``money_text(decimal_of(units, places))`` from the integers alone: the same
+    digits, with no Decimal built (a row's four costs, 200,000 rows). Anything but a
+    non-negative count of at most 120 digits goes the Decimal way (tests/test_fast_paths.py
+    holds the two equal)."""
+    if units is None:
+        return None
+    if 0 <= units < _MONEY_UNITS and places >= 0:
+        if not places:
+            return str(units)
+        whole, part = divmod(units, 10**places)
+        return f"{whole}.{part:0{places}d}"
+    value = decimal_of(units, places)
+    assert value is not None
+    return money_text(value)
+
+
+_PLAIN_KEYS = ROW_KEYS[: ROW_KEYS.index("cost_main")]  # the fields as they are
+_RUNS = frozenset({"run", "recompress"})
+
+
+def row_dicts_of(rows: Sequence[TurnRow], timed: bool = False) -> Iterator[dict[str, Any]]:
+    """``row.as_dict(timed)`` of every row, in order, read from the replay's columns
+    where it has them (one ``zip`` over the columns, no row object and no getattr per
+    key): the same keys in the same order and the same values."""
+    if not isinstance(rows, TurnRows):
+        yield from (r.as_dict(timed) for r in rows)
+        return
+    col = dict(zip(TurnRow._fields, rows._cols, strict=True))
+    fields = zip(*(col[k] for k in _PLAIN_KEYS), strict=True)
+    money = zip(
+        col["main_units"],
+        col["summary_units"],
+        col["cumulative_units"],
+        col["money_places"],
+        col["cumulative_tokens"],
+        col["status"],
+        strict=True,
+    )
+    timing = zip(*(col[k] for k in TIMING_ROW_KEYS), strict=True) if timed else repeat(())
+    for values, (main, summary, total, places, tokens, status), times in zip(
+        fields, money, timing, strict=False
+    ):
+        out = dict(zip(_PLAIN_KEYS, values, strict=True))
+        out["cost_main"] = units_text(main, places)
+        out["cost_summary"] = units_text(summary, places)
+        out["cost"] = (
+            None if main is None or summary is None else units_text(main + summary, places)
+        )
+        out["cumulative_cost"] = units_text(total, places)
+        out["cumulative_tokens"] = tokens
+        out["run"] = status in _RUNS
+        if timed:
+            time_ms, fate, tries, unknown, start, end = times
+            out["time_ms"] = time_ms
+            out["run_fate"] = fate
+            out["run_tries"] = tries
+            out["run_unknown_tries"] = unknown
+            out["run_start_ms"] = start
+            out["run_end_s"] = None if end is None else str(end)
+        yield out
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReplaySummary:
     turns: int
@@ -316,16 +398,165 @@ SUMMARY_KEYS: tuple[str, ...] = _ALL_SUMMARY_KEYS[: _ALL_SUMMARY_KEYS.index("tim
 TIMING_SUMMARY_KEYS: tuple[str, ...] = _ALL_SUMMARY_KEYS[_ALL_SUMMARY_KEYS.index("timed") + 1 :]
 
 
+class Ints(Sequence[int]):
+    """An immutable column of integers, 8 bytes each (``array('q')`` inside: exact for
+    every int64, and :class:`RowColumns` keeps any other column as a tuple). sum, max,
+    count, index and iteration run in C, as on a tuple."""
+
+    __slots__ = ("_a",)
+
+    def __init__(self, values: array[int]) -> None:
+        self._a = values
+
+    def __len__(self) -> int:
+        return len(self._a)
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[int, ...]: ...
+    def __getitem__(self, i: int | slice) -> int | tuple[int, ...]:
+        if isinstance(i, slice):
+            return tuple(self._a[i])
+        return self._a[i]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._a)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._a
+
+    def count(self, value: Any) -> int:
+        return self._a.count(value)
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        return self._a.index(value, start, len(self._a) if stop is None else stop)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Ints):
+            return self._a == other._a
+        return isinstance(other, tuple) and tuple(self._a) == other
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._a))
+
+    def __repr__(self) -> str:
+        return f"Ints({list(self._a)!r})"
+
+
+# A row straight from its values: a NamedTuple's __new__ is a Python function with 36
+# parameters, and a replay makes one row per turn per input.
+_new_row = partial(tuple.__new__, TurnRow)
+
+
+class TurnRows(Sequence[TurnRow]):
+    """A replay's rows, stored as its columns: ``rows[i]`` and iteration build each
+    :class:`TurnRow` when it is read (equal to the row the replay computed: the columns
+    hold its very values), so a long replay holds 8 bytes per integer, not a row object
+    and an int object per field."""
+
+    __slots__ = ("_cols", "_n")
+
+    def __init__(self, cols: Mapping[str, Sequence[Any]]) -> None:
+        self._cols = tuple(cols[k] for k in TurnRow._fields)
+        self._n = len(self._cols[0])
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> TurnRow: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[TurnRow, ...]: ...
+    def __getitem__(self, i: int | slice) -> TurnRow | tuple[TurnRow, ...]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(self._n)))
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("row index out of range")
+        return _new_row([c[i] for c in self._cols])
+
+    def __iter__(self) -> Iterator[TurnRow]:
+        return map(_new_row, zip(*self._cols, strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TurnRows):
+            return self._n == other._n and self._cols == other._cols
+        return isinstance(other, tuple) and tuple(self) == other
+
+    def __hash__(self) -> int:
+        return hash(self._cols)
+
+    def __repr__(self) -> str:
+        return f"TurnRows({list(self)!r})"
+
+
+#: The fields that are not integers (a flag, a text, a fraction, the scenario): kept as
+#: tuples. Every other column is kept as :class:`Ints` while every value fits an int64
+#: (a None or a larger integer turns that column into a tuple: nothing is rounded or
+#: clamped). tests/test_replay.py checks that the others are all ``int`` fields (a
+#: flag stored as an integer would read back as 0 or 1).
+NOT_INT_FIELDS = frozenset(
+    {"trigger_reached", "admitted", "status", "run_fate", "run_end_s", "scenario"}
+)
+_INT_FIELDS = frozenset(TurnRow._fields) - NOT_INT_FIELDS
+_CHUNK = 2048
+
+
+class RowColumns:
+    """The builder of a replay's columns: rows are added one by one as tuples (one C
+    call each) and moved into the columns every :data:`_CHUNK` rows (``zip`` in C), so
+    at most one chunk of row tuples lives at a time."""
+
+    __slots__ = ("_chunk", "_cols")
+
+    def __init__(self) -> None:
+        self._cols: list[array[int] | list[Any]] = [
+            array("q") if k in _INT_FIELDS else [] for k in TurnRow._fields
+        ]
+        self._chunk: list[tuple[Any, ...]] = []
+
+    def add(self, row: tuple[Any, ...]) -> None:
+        self._chunk.append(row)
+        if len(self._chunk) >= _CHUNK:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._chunk:
+            return
+        for i, values in enumerate(zip(*self._chunk, strict=True)):
+            col = self._cols[i]
+            if isinstance(col, array):
+                size = len(col)
+                try:
+                    col.extend(values)
+                    continue
+                except (TypeError, OverflowError):  # a None, or an integer past int64
+                    del col[size:]  # what it appended before the value it refused
+                    col = self._cols[i] = col.tolist()
+            col.extend(values)
+        self._chunk.clear()
+
+    def done(self) -> dict[str, Sequence[Any]]:
+        """The columns, by ``TurnRow`` field name."""
+        self._flush()
+        return {
+            k: Ints(c) if isinstance(c, array) else tuple(c)
+            for k, c in zip(TurnRow._fields, self._cols, strict=True)
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class Replay:
     scenario: Scenario  # the scenario the replay started from (before any change)
     options: ReplayOptions
-    rows: tuple[TurnRow, ...]
+    rows: Sequence[TurnRow]  # a TurnRows: the columns below, a row built when read
     summary: ReplaySummary
     timed: bool  # with time or retries (docs/spec.md §15): rows and summary say more
-    # ``rows`` transposed once (see :func:`columns`): the summary and both charts read
-    # it. Derived from ``rows``, so it takes no part in equality.
-    columns: Mapping[str, tuple[Any, ...]] = field(compare=False, repr=False)
+    # The rows' storage, by ``TurnRow`` field name (integers as :class:`Ints`): the
+    # summary and both charts read it. ``rows`` compares the same values.
+    columns: Mapping[str, Sequence[Any]] = field(compare=False, repr=False)
 
 
 def _turn_scenario(

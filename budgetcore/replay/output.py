@@ -26,7 +26,7 @@ from typing import Any
 from budgetcore.replay.logs.model import FileLedger, ParsedLog
 from budgetcore.replay.logs.session import SessionRun
 from budgetcore.replay.logs.usage import MeasuredUsage, merge_usage
-from budgetcore.replay.model import ROW_KEYS, TIMING_ROW_KEYS, Replay
+from budgetcore.replay.model import ROW_KEYS, TIMING_ROW_KEYS, Replay, row_dicts_of
 
 __all__ = [
     "LOG_ROW_KEYS",
@@ -50,9 +50,7 @@ def row_dicts(
     chosen = None if log is None else log.pick(series)
     compacted = set() if chosen is None else {c.after_turn for c in chosen.compactions}
     requests = () if chosen is None else chosen.requests
-    timed = result.timed
-    for i, r in enumerate(result.rows):
-        row = r.as_dict(timed)
+    for i, row in enumerate(row_dicts_of(result.rows, result.timed)):
         if chosen is not None and i < len(requests):
             req = requests[i]
             row["log_context"] = req.context

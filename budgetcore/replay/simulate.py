@@ -9,7 +9,6 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from decimal import Context, Decimal
 from fractions import Fraction
-from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -26,9 +25,10 @@ from budgetcore.replay.model import (
     Replay,
     ReplayOptions,
     ReplaySummary,
+    RowColumns,
     Turn,
     TurnRow,
-    columns,
+    TurnRows,
     decimal_of,
 )
 from budgetcore.scenario.model import Scenario
@@ -138,11 +138,6 @@ def _timeline(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[in
     return starts, list(starts), list(starts)
 
 
-# A row straight from its values: a NamedTuple's __new__ is a Python function with 36
-# parameters, and a replay makes one row per turn per input.
-_new_row = partial(tuple.__new__, TurnRow)
-
-
 def replay(
     scenario: Scenario, turns: Sequence[Turn], options: ReplayOptions | None = None
 ) -> Replay:
@@ -193,7 +188,7 @@ def replay(
     io_for = -1  # the loader prefetch limit io_cap is for (-1: none yet)
     version = 0  # bumps whenever a run publishes a summary (for the prompt cache)
     prev: tuple[int, int, int, int, int] | None = None  # the last sent request's layout
-    rows: list[TurnRow] = []
+    store = RowColumns()  # the rows, in TurnRow's field order, kept as columns
     cumulative: int | None = 0
     cumulative_tokens = 0
     for index, turn in enumerate(turns, start=1):
@@ -271,6 +266,7 @@ def replay(
         tries = cut = 0
         run_start: int | None = None
         run_end: Fraction | None = None
+        run_append: int | None = None
         if not admitted:
             status = "rejected"
         elif not reached:
@@ -309,6 +305,8 @@ def replay(
                     c_after = c + new_raw
                 else:
                     assert events is None or start is not None
+                    if events is not None and start is not None:
+                        run_append = _first_after(events, start)
                     run = run_fate(
                         slot,
                         start_ms=0 if start is None else start,
@@ -317,9 +315,7 @@ def replay(
                         ),
                         model_timeout_s=limits.model_timeout_s,
                         run_timeout_s=limits.run_timeout_s,
-                        next_append_ms=(
-                            None if events is None or start is None else _first_after(events, start)
-                        ),
+                        next_append_ms=run_append,
                     )
                     fate, cut = run.fate, int(run.cut)
                     tries = run.tries + cut  # a try cut by a timeout was tried, unbilled
@@ -379,61 +375,61 @@ def replay(
             else:
                 cumulative += main_units + summary_units
         cumulative_tokens += main_in + main_out + summary_in + summary_out
-        rows.append(
-            _new_row(
-                (
-                    index,
-                    h,
-                    c,
-                    uncovered,
-                    a,
-                    m,
-                    config.trigger_tokens,
-                    cap.cap,
-                    required,
-                    f.summary_adopted,
-                    f.raw_selected,
-                    f.full_input,
-                    uncovered - f.raw_selected,
-                    reached,
-                    admitted,
-                    turn.added,
-                    output,
-                    status,
-                    new_raw,
-                    work_input,
-                    written,
-                    h_after,
-                    c_after,
-                    a_after,
-                    cached,
-                    main_in,
-                    main_out,
-                    summary_in,
-                    summary_out,
-                    cumulative_tokens,
-                    main_units,
-                    summary_units,
-                    cumulative,
-                    places,
-                    offered,
-                    None if starts is None else starts[index - 1],
-                    fate,
-                    tries,
-                    cut,
-                    run_start,
-                    run_end,
-                    base,
-                )
+        store.add(
+            (
+                index,
+                h,
+                c,
+                uncovered,
+                a,
+                m,
+                config.trigger_tokens,
+                cap.cap,
+                required,
+                f.summary_adopted,
+                f.raw_selected,
+                f.full_input,
+                uncovered - f.raw_selected,
+                reached,
+                admitted,
+                turn.added,
+                output,
+                status,
+                new_raw,
+                work_input,
+                written,
+                h_after,
+                c_after,
+                a_after,
+                cached,
+                main_in,
+                main_out,
+                summary_in,
+                summary_out,
+                cumulative_tokens,
+                main_units,
+                summary_units,
+                cumulative,
+                places,
+                offered,
+                None if starts is None else starts[index - 1],
+                fate,
+                tries,
+                cut,
+                run_start,
+                run_end,
+                run_append,
+                base,
             )
         )
         h, c, a = h_after, c_after, a_after
-    col = columns(rows)
+    col = store.done()
+    rows = TurnRows(col)
     timed = slot is not None
     summary = _summarise(rows, col)
     if timed:
         summary = _with_timing(summary, rows, col, priced=summary_rates is not None)
-    return Replay(scenario, opts, tuple(rows), summary, timed, MappingProxyType(col))
+    return Replay(scenario, opts, rows, summary, timed, MappingProxyType(col))
 
 
 def _first_after(events: list[int], start: int) -> int | None:
@@ -455,7 +451,7 @@ def _parts(s: Scenario) -> tuple[Any, ...]:
     )
 
 
-def _summarise(rows: Sequence[TurnRow], col: Mapping[str, tuple[Any, ...]]) -> ReplaySummary:
+def _summarise(rows: Sequence[TurnRow], col: Mapping[str, Sequence[Any]]) -> ReplaySummary:
     status = col["status"]
     full = col["full_input"]
     peak = full.index(max(full))  # the first turn at the peak
@@ -511,7 +507,7 @@ def _share(part: int | None, whole: int | None) -> Fraction | None:
 def _with_timing(
     summary: ReplaySummary,
     rows: Sequence[TurnRow],
-    col: Mapping[str, tuple[Any, ...]],
+    col: Mapping[str, Sequence[Any]],
     *,
     priced: bool,
 ) -> ReplaySummary:

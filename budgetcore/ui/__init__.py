@@ -14,6 +14,7 @@ Seams, one job each:
 - ``svg``: the charts (funnel, branch, work, curves, peers), from plan values to markup.
 - ``memo``: one remembered drawing per region, keyed by value.
 - ``replay_panel`` / ``replay_view`` / ``replay_logs``: the session replay panel.
+- ``tune_panel`` / ``tune_view``: the Tune panel (its grid in slices, its maps).
 - ``prerender``: the build's first view, written from the same ``Screen``.
 
 ``state``, ``messages`` and ``render`` are the old names of ``model``/``events``/``update``,

@@ -2,9 +2,11 @@
 
 The shell (``web/main.py``) reads a control's ``data-*`` attributes, its value, whether
 it is checked and its input type into a :class:`Target`, and asks :func:`event_of` (an
-``input``, ``change``, ``keydown`` or ``focusout`` on a control) or :func:`click_of` (a
-click) for the event. Everything that decides lives here, so it is tested in CPython
-against every control of the page; the shell only reads the DOM and dispatches.
+``input``, ``change``, ``keydown`` or ``focusout`` on a control, a ``focusin`` or
+``mouseover`` on a Tune map's cell), :func:`cell_key_of` (a key on a cell) or
+:func:`click_of` (a click) for the event. Everything that decides lives here, so it is
+tested in CPython against every control of the page; the shell only reads the DOM and
+dispatches.
 
 The ``data-*`` attributes are the page's contract (docs/page.md): ``data-input`` and
 ``data-slider`` carry a field's path, ``data-picker`` a model section, and so on.
@@ -15,15 +17,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from budgetcore.inputs.text import limit_of
 from budgetcore.ui import events as E
 from budgetcore.ui.form import FIELDS
 
 __all__ = [
     "CLICK_SELECTORS",
+    "POINT_SELECTOR",
     "SHELL_ACTIONS",
+    "TEXT_BOXES",
+    "FocusCell",
     "Target",
+    "cell_key_of",
     "click_of",
     "event_of",
+    "neighbour",
+    "text_limit",
 ]
 
 
@@ -32,9 +41,10 @@ class Target:
     """What the shell reads off an event's target element."""
 
     attrs: Mapping[str, str] = field(default_factory=dict)  # its data-* attributes
-    value: str = ""  # its value ("" for an element without one)
+    value: str = ""  # its value ("" for an element without one, or a text box not read)
     checked: bool = False
     kind: str = ""  # an input's type ("checkbox", "range", ...)
+    length: int = -1  # a text box's length (textLength), read before its value; else -1
 
     def has(self, name: str) -> bool:
         return name in self.attrs
@@ -57,6 +67,13 @@ def _replay_input(t: Target) -> E.Event:
     if t.kind == "checkbox":
         return E.ReplayFieldTyped(path, "true" if t.checked else "false")
     return E.ReplayFieldTyped(path, t.value)
+
+
+def _tune_input(t: Target) -> E.Event:
+    path = t.get("data-tune-input")
+    if t.kind == "checkbox":
+        return E.TuneFieldTyped(path, "true" if t.checked else "false")
+    return E.TuneFieldTyped(path, t.value)
 
 
 def _sweep(t: Target) -> E.Event | None:
@@ -90,6 +107,7 @@ _INPUTS: tuple[tuple[str, Callable[[Target], E.Event | None]], ...] = (
     ("data-toggle", _summary_same),
     ("data-sweep", _sweep),
     ("data-replay-input", _replay_input),
+    ("data-tune-input", _tune_input),
     ("data-replay-log-model", lambda t: E.ReplayLogModelToggled(t.checked)),
     ("data-replay-source", lambda t: E.ReplaySourceChosen(t.value)),
     ("data-replay-turns", lambda t: E.ReplayTurnsTyped(t.value)),
@@ -101,7 +119,9 @@ _INPUTS: tuple[tuple[str, Callable[[Target], E.Event | None]], ...] = (
     ("data-preset", _preset),
 )
 # These carry a name or path: an empty one means "not this control".
-_NAMED = frozenset({"data-picker", "data-slider", "data-input", "data-replay-input"})
+_NAMED = frozenset(
+    {"data-picker", "data-slider", "data-input", "data-replay-input", "data-tune-input"}
+)
 
 _PICKER_KEYS: dict[str, Callable[[str], E.Event]] = {
     "ArrowDown": lambda s: E.PickerMoved(s, 1),
@@ -111,7 +131,39 @@ _PICKER_KEYS: dict[str, Callable[[str], E.Event]] = {
 }
 
 
+#: The paste boxes, by their attribute: the SIZE_LIMITS key of what each holds.
+TEXT_BOXES: Mapping[str, str] = {
+    "data-import-text": "config",
+    "data-samples": "samples",
+    "data-replay-turns": "page-turns",
+}
+
+
+def text_limit(attrs: Mapping[str, str]) -> int | None:
+    """The size limit of the paste box with these attributes (None: not a paste box).
+    The shell reads a box's value only when its length is within it: above, the text
+    stays in the page and :func:`event_of` refuses it by its length.
+
+    >>> text_limit({"data-import-text": ""}), text_limit({"data-input": "config.trigger_tokens"})
+    (1048576, None)
+    """
+    for name, what in TEXT_BOXES.items():
+        if name in attrs:
+            return limit_of(what)
+    return None
+
+
+def _refused(t: Target) -> E.Event | None:
+    for name, what in TEXT_BOXES.items():
+        if name in t.attrs and t.length > limit_of(what):
+            return E.TextRefused(what, t.length)
+    return None
+
+
 def _input(t: Target) -> E.Event | None:
+    refused = _refused(t)
+    if refused is not None:
+        return refused
     for name, make in _INPUTS:
         if name not in t.attrs or (name in _NAMED and not t.attrs[name]):
             continue
@@ -158,16 +210,78 @@ def event_of(kind: str, target: Target, *, key: str = "", shift: bool = False) -
     if kind == "focusout":
         section = target.get("data-picker")
         return E.PickerClosed(section) if section else None
+    if kind in ("focusin", "mouseover"):  # on the nearest POINT_SELECTOR: its values show
+        cell = target.get("data-tune-cell")
+        return E.TunePointFocused(int(cell)) if cell else None
     return None
 
 
+# ------------------------------------------------------------------ the Tune panel's maps
+
+#: A map's cell (docs/page.md): a focus or a pointer over one shows its exact values.
+POINT_SELECTOR = "[data-tune-cell]"
+
+
+@dataclass(frozen=True, slots=True)
+class FocusCell:
+    """Not a page event but a DOM effect: move the focus (and the map's one tab stop)
+    to cell ``cell`` of the same map. The shell does it; nothing in the state changes."""
+
+    cell: int
+
+
+_MOVES = {"ArrowLeft": (0, -1), "ArrowRight": (0, 1), "ArrowUp": (1, 0), "ArrowDown": (-1, 0)}
+
+
+def neighbour(index: int, key: str, n_k: int, n_s: int) -> int:
+    """The cell an arrow key moves to from ``index`` on a map (K grows upwards, S to
+    the right); Home and End go to the row's ends; at an edge it stays.
+
+    >>> neighbour(0, "ArrowUp", 24, 16), neighbour(15, "ArrowRight", 24, 16)
+    (16, 15)
+    """
+    row, col = divmod(index, n_s)
+    if key == "Home":
+        return row * n_s
+    if key == "End":
+        return row * n_s + n_s - 1
+    dr, dc = _MOVES.get(key, (0, 0))
+    row, col = min(max(row + dr, 0), n_k - 1), min(max(col + dc, 0), n_s - 1)
+    return row * n_s + col
+
+
+def cell_key_of(cell: Target, grid: Target, key: str) -> E.Event | FocusCell | None:
+    """A key on a map's cell (``grid`` is its ``[data-tune-map]``): Enter or Space sets
+    the cell's K and S (one event, the page's validation path); the arrows, Home and
+    End move the focus within the map (a roving tab stop: a map is one tab stop).
+    Anything returned is handled, so the shell prevents the key's default (scrolling).
+
+    >>> cell_key_of(Target({"data-tune-cell": "3", "data-k": "9", "data-s": "4"}),
+    ...             Target({"data-n-k": "24", "data-n-s": "16"}), "Enter")
+    TunePointChosen(k=9, s=4)
+    """
+    if key in ("Enter", " "):
+        return E.TunePointChosen(int(cell.get("data-k")), int(cell.get("data-s")))
+    if key not in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"):
+        return None
+    n_k, n_s = int(grid.get("data-n-k")), int(grid.get("data-n-s"))
+    return FocusCell(neighbour(int(cell.get("data-tune-cell")), key, n_k, n_s))
+
+
 #: What a click looks for, nearest ancestor first, in this order: a model option, an
-#: imported session's row, then a button (an action or an experiment).
-CLICK_SELECTORS = ("[data-model]", "[data-replay-session]", "[data-action], [data-experiment]")
+#: imported session's row, a button (an action or an experiment), then a Tune map's
+#: cell (tried first: nothing else of ours holds one).
+CLICK_SELECTORS = (
+    "[data-model]",
+    "[data-replay-session]",
+    "[data-action], [data-experiment]",
+    POINT_SELECTOR,
+)
 
 #: Buttons whose work is the shell's (files, the clipboard): :func:`click_of` returns
-#: their name and the shell does it.
-SHELL_ACTIONS = frozenset({"import", "download", "copy", "copy-link"})
+#: their name and the shell does it. ``tune-download`` saves the Tune panel's reviewed
+#: config of its chosen point (``#tune-export``, the page's export of that point).
+SHELL_ACTIONS = frozenset({"import", "download", "copy", "copy-link", "tune-download"})
 
 _CLICKS: dict[str, Callable[[], E.Event]] = {
     "engine-drops": E.EngineDrops,
@@ -180,8 +294,15 @@ _CLICKS: dict[str, Callable[[], E.Event]] = {
 }
 
 
+def _point(t: Target) -> E.Event:
+    return E.TunePointChosen(int(t.get("data-k")), int(t.get("data-s")))
+
+
 def click_of(
-    option: Target | None, session: Target | None, button: Target | None
+    option: Target | None,
+    session: Target | None,
+    button: Target | None,
+    cell: Target | None = None,
 ) -> E.Event | str | None:
     """The event a click means, given the nearest element matching each of
     :data:`CLICK_SELECTORS` (None where none does); a name of :data:`SHELL_ACTIONS` for
@@ -192,6 +313,8 @@ def click_of(
     >>> click_of(None, None, Target({"data-action": "copy"}))
     'copy'
     """
+    if cell is not None:  # a map's cell: its K and S as one change
+        return _point(cell)
     if option is not None:
         return E.ModelChosen(option.get("data-picker-option"), option.get("data-model"))
     if session is not None:
@@ -201,6 +324,8 @@ def click_of(
     action = button.get("data-action")
     if action in _CLICKS:
         return _CLICKS[action]()
+    if action == "tune-use":  # the chosen point's "Use" button carries its K and S
+        return _point(button)
     if action in SHELL_ACTIONS:
         return action
     if button.has("data-experiment"):

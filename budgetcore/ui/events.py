@@ -3,7 +3,7 @@
 Events compare by type and value, never as bare tuples: ``Pinned() != Reset()`` and
 ``FieldTyped("a", "b") != PickerTyped("a", "b")``. They are built on :class:`Event`, a
 slotless base whose one generic ``__init__`` takes the annotated fields in order (so
-defining the 45 classes costs less at boot than NamedTuples, and far less than
+defining the 50 classes costs less at boot than NamedTuples, and far less than
 dataclasses, which compile an ``__init__`` per class); type checkers read them as
 frozen dataclasses (``dataclass_transform``).
 """
@@ -51,6 +51,7 @@ __all__ = [
     "ReplayLogModelToggled",
     "ReplayLogsLoaded",
     "ReplayPointed",
+    "ReplayRefreshed",
     "ReplayScrubbed",
     "ReplaySourceChosen",
     "ReplayToggled",
@@ -62,7 +63,13 @@ __all__ = [
     "SummarySameToggled",
     "SweepBoundTyped",
     "SweepPathChosen",
+    "TextRefused",
     "Toggled",
+    "TuneFieldTyped",
+    "TunePointChosen",
+    "TunePointFocused",
+    "TuneStep",
+    "TuneToggled",
     "Unpinned",
 ]
 
@@ -295,6 +302,16 @@ class ReplayLogLoaded(Event):
 class FileRefused(Event):
     what: str  # "config" (the import's file) or "page-log": a key of inputs.text.SIZE_LIMITS
     name: str
+    size: int | None = None  # its bytes (File.size), when the shell knows them
+
+
+class TextRefused(Event):
+    """A paste box's text above its limit, refused by its length before the shell read
+    it into Python (a textarea's textLength: UTF-16 code units, never more than its
+    UTF-8 bytes)."""
+
+    what: str  # "config" (the import box), "samples" or "page-turns" (SIZE_LIMITS keys)
+    length: int
 
 
 class ReplayLogsLoaded(Event):
@@ -317,6 +334,33 @@ class ReplayPointed(Event):
     x: int  # pointer position in the plot, CSS px from its left edge
     plot_width: int
     turns: int
+
+
+class ReplayRefreshed(Event):
+    """The shell's next frame after a paint with the panel open: the replay catches up
+    with the scenario and the panel (computed here, once per change; never in the view)."""
+
+
+class TuneToggled(Event):
+    open: bool  # the Tune panel (docs/tune.md): nothing is computed while it is closed
+
+
+class TuneFieldTyped(Event):
+    path: str  # a constraint field ("tune.max_unseen", ...)
+    text: str
+
+
+class TuneStep(Event):
+    """One slice of the grid: the shell sends it between frames while a grid runs."""
+
+
+class TunePointFocused(Event):
+    cell: int  # the point hovered or focused (its exact values are shown)
+
+
+class TunePointChosen(Event):
+    k: int  # a cell clicked (or Enter on it), or the chosen point's button
+    s: int
 
 
 AnyEvent = (
@@ -352,11 +396,13 @@ AnyEvent = (
     | ReplayTurnsTyped
     | ReplayLogLoaded
     | FileRefused
+    | TextRefused
     | ReplayLogsLoaded
     | ReplayLogChosen
     | ReplayLogModelToggled
     | ReplayScrubbed
     | ReplayPointed
+    | ReplayRefreshed
     | Failed
     | ModelDataLoaded
     | PickerTyped
@@ -365,4 +411,9 @@ AnyEvent = (
     | PickerClosed
     | ModelChosen
     | PeersUnitChosen
+    | TuneToggled
+    | TuneFieldTyped
+    | TuneStep
+    | TunePointFocused
+    | TunePointChosen
 )

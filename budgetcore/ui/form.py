@@ -160,7 +160,7 @@ def _range_issue(ui: FieldUI, text: str) -> Issue:
 
 def too_large_issue(path: str, what: str = "field") -> Issue:
     """The issue of a typed text above its size limit (``inputs.text.SIZE_LIMITS``)."""
-    params: tuple[Param, ...] = (("limit", size_text(limit_of(what)), False),)
+    params: tuple[Param, ...] = (("limit", size_text(limit_of(what), "B"), False),)
     return Issue("problem.too-large", params, (path,))
 
 

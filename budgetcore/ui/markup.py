@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-__all__ = ["Markup", "el", "esc", "join"]
+__all__ = ["Markup", "el", "esc", "fold", "join", "td"]
 
 _VOID = frozenset({"input", "br", "hr", "img", "meta", "link", "col", "wbr"})
 Attrs = Mapping[str, object] | None
@@ -74,3 +74,23 @@ def el(tag: str, attrs: Attrs = None, *children: object) -> Markup:
 def join(parts: Iterable[object], sep: str = "") -> Markup:
     """Concatenate, escaping every part that is not already Markup."""
     return Markup(esc(sep).join(esc(p) for p in parts))
+
+
+def td(label: str, attrs: Attrs = None, *children: object) -> Markup:
+    """A data cell that names its column (``data-label``): a table of class ``stack``
+    shows each row as "label: value" lines on a narrow screen (web/style.css), never
+    columns behind a scroll.
+
+    >>> td("Tokens", {"class": "num"}, "32,000")
+    '<td data-label="Tokens" class="num">32,000</td>'
+    """
+    return el("td", {"data-label": label, **(attrs or {})}, *children)
+
+
+def fold(summary: object, *children: object) -> Markup:
+    """A long reference folded until opened (``<details class="fold">``).
+
+    >>> fold("Every system", "...")
+    '<details class="fold"><summary>Every system</summary>...</details>'
+    """
+    return el("details", {"class": "fold"}, el("summary", None, summary), *children)

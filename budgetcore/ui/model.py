@@ -20,6 +20,7 @@ from budgetcore.ui.replay_panel import (
     ReplayPanel,
     initial_panel,
 )
+from budgetcore.ui.tune_panel import TunePanel, initial_tune
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
     from budgetcore.registry.models import Registry
@@ -135,6 +136,7 @@ class PageState:
     pickers: Mapping[str, PickerState] = field(default_factory=_no_pickers)
     peers_unit: str = "tokens"  # the peers chart's axis: "tokens" or "percent" of W
     replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
+    tune: TunePanel = field(default_factory=initial_tune)  # the Tune panel (ui.tune_panel)
 
     @property
     def issues(self) -> tuple[Issue, ...]:

@@ -5,8 +5,16 @@ The panel is a value (:class:`ReplayPanel`) inside the page state, changed only 
 (an :class:`~budgetcore.ui.form.Issue` by the field on a problem, as in the main form);
 the turns and options are then built from the valid values and the scenario on screen.
 An imported log is parsed when it is loaded and only its numbers are kept: the text
-is never part of the state. The replay itself runs only when the panel is drawn
-(:mod:`budgetcore.ui.replay_view`), memoised on (scenario, turns, options).
+is never part of the state.
+
+The background-timing fields (docs/spec.md §15) are read by the parse functions the
+CLI's options use (``replay.options.parse_timing`` / ``parse_retries``), so the page
+and ``--options`` refuse the same values with the same coded problem; the timeouts
+are the scenario's own limits fields, typed here or in the main form alike.
+
+The replay runs in the update step, never in the view: :func:`refreshed` stores the
+result (:class:`ReplayRun`) in the panel, computed once per change of the scenario,
+the turns or the options, and the view only draws it.
 """
 
 from __future__ import annotations
@@ -18,10 +26,19 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, as_decimal, whole_text
+from budgetcore.inputs.numbers import (
+    _GROUPED,
+    DECIMAL_TEXT,
+    MAX_SEED,
+    MAX_TOKENS,
+    as_decimal,
+    read_number,
+    whole_text,
+)
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.scenario.model import Scenario
 from budgetcore.ui.form import Issue, IssueError, Param, too_large_issue
+from budgetcore.ui.memo import Last
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on boot
@@ -34,17 +51,22 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
 __all__ = [
     "DISTS",
     "GENERATOR_PATHS",
+    "LIMIT_PATHS",
     "MAX_PAGE_TURNS",
+    "OPTION_PATHS",
     "REPLAY_FIELDS",
     "SOURCES",
+    "TIMING_PATHS",
     "LoadedLog",
     "ReplayField",
     "ReplayPanel",
+    "ReplayRun",
     "Source",
     "initial_panel",
     "options_of",
     "parse_field_text",
-    "run_replay",
+    "refreshed",
+    "timing_json",
     "turns_of",
     "with_log",
     "with_logs",
@@ -63,11 +85,16 @@ _MAX_PLACES = 30
 @dataclass(frozen=True, slots=True)
 class ReplayField:
     path: str  # "replay.<name>": its label is "label.replay.<name>"
-    kind: str  # "count", "tokens", "seed", "fraction", "dist", "bool"
+    # "count", "tokens", "seed", "fraction", "dist", "bool", "choice" (one of
+    # ``choices``), or "option": a value of the options JSON at ``option`` (keys from
+    # "timing" or "retries"), read by the CLI's own parse function
+    kind: str
     default: str  # the text the field starts with
     low: int = 0
     high: int = MAX_TOKENS
     nullable: bool = False  # empty means "not set"
+    choices: tuple[str, ...] = ()
+    option: tuple[str, ...] = ()
 
 
 REPLAY_FIELDS: dict[str, ReplayField] = {
@@ -86,7 +113,66 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
         ReplayField("replay.cache", "bool", "false"),
         ReplayField("replay.stable_prefix", "tokens", "8,000"),
         ReplayField("replay.wrapper", "tokens", "0"),
+        # Background timing and retries (docs/spec.md §15): off by default, so the
+        # replay is exactly §12's until the box is ticked.
+        ReplayField("replay.timing", "bool", "false"),
+        ReplayField("replay.duration", "choice", "fixed", choices=("fixed", "rates")),
+        ReplayField("replay.fixed_s", "option", "20", option=("timing", "duration", "fixed_s")),
+        ReplayField(
+            "replay.prefill_rate",
+            "option",
+            "5000",
+            option=("timing", "duration", "prefill_tokens_per_s"),
+        ),
+        ReplayField(
+            "replay.decode_rate",
+            "option",
+            "300",
+            option=("timing", "duration", "decode_tokens_per_s"),
+        ),
+        ReplayField("replay.gap", "choice", "uniform", choices=DISTS),
+        ReplayField("replay.gap_low", "option", "2,000", option=("timing", "gap_ms", "low")),
+        ReplayField("replay.gap_high", "option", "60,000", option=("timing", "gap_ms", "high")),
+        ReplayField("replay.gap_seed", "option", "0", option=("timing", "gap_seed")),
+        ReplayField(
+            "replay.format_failure_rate", "option", "0", option=("retries", "failure_rate")
+        ),
+        ReplayField("replay.retry_seed", "option", "0", option=("retries", "seed")),
+        ReplayField("replay.policy", "option", "resend", option=("retries", "policy")),
+        ReplayField("replay.max_resends", "option", "10", option=("retries", "max_resends")),
     )
+}
+#: The options fields besides the generator's, in the order the panel shows them.
+OPTION_PATHS = (
+    "replay.summary_ratio",
+    "replay.failure_rate",
+    "replay.failure_seed",
+    "replay.cache",
+    "replay.stable_prefix",
+    "replay.wrapper",
+)
+#: The background-timing fields (docs/spec.md §15), in the order the panel shows them.
+TIMING_PATHS = (
+    "replay.timing",
+    "replay.duration",
+    "replay.fixed_s",
+    "replay.prefill_rate",
+    "replay.decode_rate",
+    "replay.gap",
+    "replay.gap_low",
+    "replay.gap_high",
+    "replay.gap_seed",
+    "replay.format_failure_rate",
+    "replay.retry_seed",
+    "replay.policy",
+    "replay.max_resends",
+)
+#: The article's timeouts (model 30 s <= execution 90 s < lease 120 s): the scenario's
+#: own limits fields, shown in the timing part too and typed through the main form's
+#: one validation path (``ui.form.parse_text`` and the cross-key rules).
+LIMIT_PATHS = ("limits.model_timeout_s", "limits.run_timeout_s", "limits.lease_s")
+_BY_CLI_PATH = {
+    ".".join(("options", *f.option)): f.path for f in REPLAY_FIELDS.values() if f.option
 }
 #: The generator's fields, in the order the panel shows them.
 GENERATOR_PATHS = (
@@ -104,6 +190,77 @@ def _got(text: str) -> Param:
     return ("got", render_value(text), False)
 
 
+def _typed_value(text: str) -> object:
+    """What a typed option means as a JSON value would: a number read by the one
+    number reader (thousands may be grouped, as in every typed field), else the text
+    as a string (which the option's rule then refuses or, for a decimal, reads)."""
+    sign, rest = ("-", text[1:]) if text.startswith("-") else ("", text)
+    digits = rest.replace(",", "") if _GROUPED.fullmatch(rest.split(".", 1)[0]) else rest
+    if DECIMAL_TEXT.fullmatch(digits):
+        return read_number(sign + digits)  # a sign too, as JSON reads -1: the rule refuses it
+    return text
+
+
+def _option_raw(f: ReplayField, value: object) -> dict[str, Any]:
+    """The smallest ``timing`` or ``retries`` object holding ``value`` at the field's
+    key, the rest valid, so the CLI's parse function judges this one field alone."""
+    section, *keys = f.option
+    if section == "retries":
+        return {keys[0]: value}
+    raw: dict[str, Any] = {"duration": {"fixed_s": 0}}
+    if keys[0] == "duration":
+        other = {"prefill_tokens_per_s": "decode_tokens_per_s"}
+        other |= {v: k for k, v in other.items()}
+        raw["duration"] = {keys[1]: value}
+        if keys[1] in other:
+            raw["duration"][other[keys[1]]] = 1
+    elif keys[0] == "gap_ms":
+        raw["gap_ms"] = {"dist": "uniform", "low": value, "high": value}
+    else:
+        raw[keys[0]] = value
+    return raw
+
+
+def _cli_path(f: ReplayField) -> str:
+    """The field's key in the options JSON: ``options.timing.duration.fixed_s``."""
+    return ".".join(("options", *f.option))
+
+
+def _page_path(cli_path: str) -> str:
+    return _BY_CLI_PATH.get(cli_path, cli_path)
+
+
+def option_issue(problem: Problem) -> Issue:
+    """A core problem of the timing options as the page's issue: the same catalogue
+    code (``core.<code>``) and parameters, the field named by its page label."""
+    path = _page_path(problem.path)
+    params: list[Param] = [("where", f"label.{path}", True), _got_value(problem.value)]
+    for name, value in problem.params:
+        if name == "other":
+            params.append((name, f"label.{_page_path(value)}", True))
+        else:
+            params.append((name, value, name in ("why", "detail")))
+    return Issue(f"core.{problem.code}", tuple(params), (path,))
+
+
+def _got_value(value: str | None) -> Param:
+    return ("got", "" if value is None else value, False)
+
+
+def _parse_option(f: ReplayField, text: str) -> object:
+    from budgetcore.replay.options import parse_retries, parse_timing  # noqa: PLC0415
+
+    value = _typed_value(text)
+    problems: list[Problem] = []
+    parse = parse_timing if f.option[0] == "timing" else parse_retries
+    parse(_option_raw(f, value), f"options.{f.option[0]}", problems)
+    mine = [p for p in problems if p.path == _cli_path(f)]
+    if mine:
+        raise IssueError(option_issue(mine[0]))
+    assert not problems, problems  # the rest of the object is valid by construction
+    return value
+
+
 def parse_field_text(path: str, text: str) -> object:
     """The value of a replay field's text; raises :class:`IssueError` naming the field."""
     f = REPLAY_FIELDS[path]
@@ -118,6 +275,13 @@ def parse_field_text(path: str, text: str) -> object:
         if text in DISTS:
             return text
         raise IssueError(Issue("problem.replay-dist", (_got(text),), (path,)))
+    if f.kind == "choice":
+        if text in f.choices:
+            return text
+        names = ("names", ", ".join(f.choices), False)
+        raise IssueError(Issue("problem.replay-choice", (names, _got(text)), (path,)))
+    if f.kind == "option":
+        return _parse_option(f, text)
     if f.nullable and text == "":
         return None
     if f.kind == "fraction":
@@ -161,6 +325,23 @@ class LoadedLog:
     model: LogModel | None = None  # the log's main model and the scenario it implies
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class ReplayRun:
+    """The replay of what the panel shows, computed in the update step
+    (:func:`refreshed`), once per change of its inputs; the view only draws it.
+
+    Compared by identity: a new value is made exactly when the inputs changed, so the
+    shell can tell "redraw" from "nothing new" without comparing 500 rows."""
+
+    scenario: Scenario | None  # the scenario replayed (None: paused)
+    source_key: object  # what the turns came from (generator values, the paste, the log)
+    options: ReplayOptions | None
+    source: Source = Source()
+    result: Replay | None = None
+    error: tuple[Problem, ...] = ()  # the replay refused its inputs (a clock without times)
+    paused: bool = False  # an input is invalid: the replay waits (and says so)
+
+
 @dataclass(frozen=True, slots=True)
 class ReplayPanel:
     open: bool = False
@@ -176,6 +357,7 @@ class ReplayPanel:
     log_model: bool = True  # the switch: the scenario takes the log's main model
     saved_model: tuple[str, str] | None = None  # I and O texts before the switch took over
     scrub: int = 0  # the scrubbed turn (1-based); 0: the peak turn
+    run: ReplayRun | None = None  # the replay of the current inputs (see refreshed)
 
     @property
     def stale(self) -> bool:
@@ -231,7 +413,31 @@ def with_texts(panel: ReplayPanel, updates: Mapping[str, str]) -> ReplayPanel:
             ("high", format_int(high), False),
         )
         issues["replay.high"] = Issue("problem.replay-order", params, ("replay.high",))
+    if issues.get("replay.gap_high", _NO_ISSUE).code == _ORDER:  # the cross rule's, redone
+        del issues["replay.gap_high"]
+    gap_issue = _gap_order(values, issues)
+    if gap_issue is not None:
+        issues["replay.gap_high"] = gap_issue
     return dataclasses.replace(panel, texts=texts, values=values, issues=issues, scrub=0)
+
+
+_ORDER = "core.at-least"
+_NO_ISSUE = Issue("", (), ())
+
+
+def _gap_order(values: Mapping[str, object], issues: Mapping[str, Issue]) -> Issue | None:
+    """The gap's one cross rule (low at most high), as the CLI's parse_timing states
+    it: the whole timing object through it, its problem by the page's field."""
+    paths = ("replay.gap", "replay.gap_low", "replay.gap_high")
+    if values.get("replay.gap") == "fixed" or any(p in issues or p not in values for p in paths):
+        return None
+    from budgetcore.replay.options import parse_timing  # noqa: PLC0415
+
+    problems: list[Problem] = []
+    gap = {"dist": values["replay.gap"], "low": values["replay.gap_low"]}
+    gap["high"] = values["replay.gap_high"]
+    parse_timing({"gap_ms": gap, "duration": {"fixed_s": 0}}, "options.timing", problems)
+    return option_issue(problems[0]) if problems else None
 
 
 def initial_panel() -> ReplayPanel:
@@ -319,10 +525,31 @@ def _generator(values: Mapping[str, object]) -> GeneratorSpec:
     )
 
 
+def _source_key(panel: ReplayPanel) -> object:
+    """What the chosen source's turns are a function of: the generator's values, the
+    pasted turns (a value made when the paste changes) or the chosen session."""
+    if panel.source == "turns":
+        return ("turns", panel.turns_text.strip() != "", panel.pasted)
+    if panel.source == "log":
+        return ("log", panel.chosen, panel.values.get("replay.timing") is True)
+    return ("generate", *(panel.values[p] for p in GENERATOR_PATHS))
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal source keys; the paste and the session by identity (each is a value made
+    once when it changes), so 500 turns are never compared."""
+    if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
+        return False
+    return all(
+        x is y or (type(x) in (str, int, bool, Decimal) and x == y)
+        for x, y in zip(a, b, strict=True)
+    )
+
+
 def turns_of(panel: ReplayPanel) -> Source:
     """The chosen source's turns (generator fields must be valid)."""
     if panel.source == "turns":
-        if not panel.turns_text.strip():
+        if not panel.turns_text.strip() and not panel.pasted.error:  # (refused: emptied)
             return Source(error=(Problem.coded("turns", "is empty", "replay-no-turns"),))
         return panel.pasted
     if panel.source == "log":
@@ -330,7 +557,10 @@ def turns_of(panel: ReplayPanel) -> Source:
             return Source(error=panel.log_error)
         if panel.log is None:
             return Source(error=(Problem.coded("log", "no file chosen", "replay-no-log"),))
-        turns = _log_turns(panel.log)
+        try:  # with a clock the turns carry the log's times (docs/spec.md §15)
+            turns = panel.log.main.turns(timed=panel.values.get("replay.timing") is True)
+        except ScenarioError as exc:
+            return Source(error=exc.problems)
         if not turns:
             main = panel.log.main
             problem = Problem.coded(
@@ -342,20 +572,9 @@ def turns_of(panel: ReplayPanel) -> Source:
             )
             return Source(error=(problem,))
         return Source(turns, panel.log.skipped)
-    return Source(_generated(tuple(panel.values[p] for p in GENERATOR_PATHS), panel))
+    from budgetcore.replay.turns import generate  # noqa: PLC0415
 
-
-_TURNS_MEMO: dict[int, tuple[ParsedLog, tuple[Turn, ...]]] = {}
-
-
-def _log_turns(log: ParsedLog) -> tuple[Turn, ...]:
-    """The main series' turns, the same tuple on every redraw (the replay's memo)."""
-    hit = _TURNS_MEMO.get(id(log))
-    if hit is None or hit[0] is not log:
-        if len(_TURNS_MEMO) > 256:
-            _TURNS_MEMO.clear()
-        hit = _TURNS_MEMO[id(log)] = (log, log.main.turns())
-    return hit[1]
+    return Source(generate(_generator(panel.values)))
 
 
 def log_prices(panel: ReplayPanel) -> Any:
@@ -367,18 +586,32 @@ def log_prices(panel: ReplayPanel) -> Any:
     return None if res is None or res.model is None else res.model.prices
 
 
-_GEN_MEMO: dict[tuple[object, ...], tuple[Turn, ...]] = {}
-
-
-def _generated(key: tuple[object, ...], panel: ReplayPanel) -> tuple[Turn, ...]:
-    hit = _GEN_MEMO.get(key)
-    if hit is None:
-        from budgetcore.replay.turns import generate  # noqa: PLC0415
-
-        hit = generate(_generator(panel.values))
-        _GEN_MEMO.clear()
-        _GEN_MEMO[key] = hit
-    return hit
+def timing_json(values: Mapping[str, object]) -> dict[str, Any] | None:
+    """The ``timing`` and ``retries`` options (docs/replay.md, "Background timing") the
+    panel's valid values give, exactly as ``--options`` would hold them; None while
+    the timing box is off (the replay is then §12's, row for row)."""
+    if values["replay.timing"] is not True:
+        return None
+    if values["replay.duration"] == "fixed":
+        duration: dict[str, object] = {"fixed_s": values["replay.fixed_s"]}
+    else:
+        duration = {
+            "prefill_tokens_per_s": values["replay.prefill_rate"],
+            "decode_tokens_per_s": values["replay.decode_rate"],
+        }
+    low = values["replay.gap_low"]
+    gap: object = low
+    if values["replay.gap"] != "fixed":
+        gap = {"dist": values["replay.gap"], "low": low, "high": values["replay.gap_high"]}
+    return {
+        "timing": {"gap_ms": gap, "gap_seed": values["replay.gap_seed"], "duration": duration},
+        "retries": {
+            "failure_rate": values["replay.format_failure_rate"],
+            "seed": values["replay.retry_seed"],
+            "policy": values["replay.policy"],
+            "max_resends": values["replay.max_resends"],
+        },
+    }
 
 
 def options_of(panel: ReplayPanel) -> ReplayOptions:
@@ -394,6 +627,18 @@ def options_of(panel: ReplayPanel) -> ReplayOptions:
     assert isinstance(seed, int)
     assert isinstance(prefix, int)
     assert isinstance(wrapper, int)
+    timed: dict[str, Any] = {}
+    raw = timing_json(v)
+    if raw is not None:
+        from budgetcore.replay.options import parse_retries, parse_timing  # noqa: PLC0415
+
+        # The CLI's own parse of the same JSON: every field passed it alone already,
+        # and the one cross rule (the gap's order) was checked in with_texts.
+        problems: list[Problem] = []
+        timed["timing"] = parse_timing(raw["timing"], "options.timing", problems)
+        timed["retries"] = parse_retries(raw["retries"], "options.retries", problems)
+        if problems:
+            raise ScenarioError(problems)
     return ReplayOptions(
         summary_wrapper_tokens=wrapper,
         summary_ratio=ratio if isinstance(ratio, Decimal) else None,
@@ -402,22 +647,53 @@ def options_of(panel: ReplayPanel) -> ReplayOptions:
         cache=v["replay.cache"] is True,
         stable_prefix_tokens=prefix,
         main_prices=log_prices(panel),
+        **timed,
     )
 
 
-_REPLAY_MEMO: dict[str, tuple[Scenario, tuple[Turn, ...], ReplayOptions, Replay]] = {}
+def _waits(panel: ReplayPanel, page_stale: bool) -> bool:
+    """The replay waits while an input it reads is invalid: the main form's, the
+    generator's (with that source), or an option's."""
+    if page_stale or (panel.source == "generate" and panel.stale):
+        return True
+    reads = (*OPTION_PATHS, *(TIMING_PATHS if panel.values.get("replay.timing") else ()))
+    return any(p in panel.issues for p in reads)
 
 
-def run_replay(scenario: Scenario, turns: tuple[Turn, ...], options: ReplayOptions) -> Replay:
-    """The replay, memoised on its inputs (one entry: the page shows one replay)."""
-    hit = _REPLAY_MEMO.get("last")
-    if hit is not None and hit[1] is turns and hit[0] == scenario and hit[2] == options:
-        return hit[3]
-    from budgetcore.replay.simulate import replay  # noqa: PLC0415
+_PAUSED = ReplayRun(None, None, None, paused=True)
 
-    result = replay(scenario, turns, options)
-    _REPLAY_MEMO["last"] = (scenario, turns, options, result)
-    return result
+
+def refreshed(panel: ReplayPanel, scenario: Scenario, page_stale: bool) -> ReplayPanel:
+    """The panel with the replay of its current inputs (the update step's job): the
+    last run again when the scenario, the turns and the options are what it was
+    computed from; nothing at all while the panel is closed."""
+    if not panel.open:
+        return panel
+    last = panel.run
+    if _waits(panel, page_stale):
+        return panel if last is _PAUSED else dataclasses.replace(panel, run=_PAUSED)
+    key = _source_key(panel)
+    try:
+        options = options_of(panel)
+    except ScenarioError as exc:  # pragma: no cover - every field was checked alone
+        run = ReplayRun(scenario, key, None, error=exc.problems)
+        return dataclasses.replace(panel, run=run)
+    same_turns = last is not None and not last.paused and _same(last.source_key, key)
+    if same_turns and last is not None:
+        if last.scenario == scenario and last.options == options:
+            return panel
+        source = last.source
+    else:
+        source = turns_of(panel)
+    run = ReplayRun(scenario, key, options, source)
+    if not source.error:
+        from budgetcore.replay.simulate import replay  # noqa: PLC0415
+
+        try:
+            run = dataclasses.replace(run, result=replay(scenario, source.turns, options))
+        except ScenarioError as exc:  # e.g. a clock over turns without times
+            run = dataclasses.replace(run, error=exc.problems)
+    return dataclasses.replace(panel, run=run)
 
 
 def cli_args(panel: ReplayPanel) -> dict[str, Any]:
@@ -443,6 +719,9 @@ def cli_args(panel: ReplayPanel) -> dict[str, Any]:
     ):
         if v[path] is not None:
             opts[key] = str(v[path])
+    timed = timing_json(v)
+    if timed is not None:
+        opts.update(_json_ready(timed))
     prices = log_prices(panel)
     if prices is not None:
         opts["main_prices"] = {
@@ -452,4 +731,31 @@ def cli_args(panel: ReplayPanel) -> dict[str, Any]:
     return {"generate": spec, "options": opts}
 
 
-__all__ += ["cli_args", "log_prices"]
+def _json_ready(value: Any) -> Any:
+    """Decimals as exact strings (the options JSON's money and rates)."""
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    return str(value) if isinstance(value, Decimal) else value
+
+
+__all__ += ["cli_args", "log_prices", "option_issue"]
+
+
+_SESSION_TURNS: Last[tuple[Source, ...]] = Last()
+
+
+def session_turns(panels: tuple[ReplayPanel, ...]) -> tuple[Source, ...]:
+    """:func:`turns_of` of each panel (one per session of an import), the very same
+    values while the sources' keys are equal: the Tune panel asks once per slice, and
+    its job holds on only while the turns are the same tuples."""
+    key = tuple(_source_key(p) for p in panels)
+    return _SESSION_TURNS.get(key, lambda: tuple(turns_of(p) for p in panels))
+
+
+def source_waits(panel: ReplayPanel) -> bool:
+    """Whether a field the chosen source reads is invalid, so nothing replays yet (the
+    replay's own rule, without the main form's staleness)."""
+    return _waits(panel, False)
+
+
+__all__ += ["session_turns", "source_waits"]

@@ -57,6 +57,7 @@ from budgetcore.ui.events import (
     ReplayLogModelToggled,
     ReplayLogsLoaded,
     ReplayPointed,
+    ReplayRefreshed,
     ReplayScrubbed,
     ReplaySourceChosen,
     ReplayToggled,
@@ -68,6 +69,7 @@ from budgetcore.ui.events import (
     SummarySameToggled,
     SweepBoundTyped,
     SweepPathChosen,
+    TextRefused,
     Toggled,
     Unpinned,
 )
@@ -92,13 +94,17 @@ from budgetcore.ui.model import (
     SweepState,
 )
 from budgetcore.ui.replay_panel import (
+    LIMIT_PATHS,
     SOURCES,
     LoadedLog,
+    Source,
+    refreshed,
     with_log,
     with_logs,
     with_texts,
     with_turn_lines,
 )
+from budgetcore.ui.tune_panel import TUNE_HANDLERS
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
@@ -386,7 +392,47 @@ def _language(state: PageState, e: LanguageChosen) -> PageState:
     return dataclasses.replace(state, lang=e.lang, lang_chosen=True)
 
 
+def _above_limit(what: str, text: str) -> tuple[Problem, ...]:
+    """A pasted text above its box's limit (``what``, a SIZE_LIMITS key), by its exact
+    UTF-8 size; () when it is within. A refused text is never kept in the state: the
+    box is emptied, so no later paint carries it."""
+    cap = limit_of(what)
+    if not utf8_size_above(text, cap):
+        return ()
+    return too_large(what, cap, len(text.encode("utf-8", "surrogatepass"))).problems
+
+
+def _samples_refused(state: PageState, problems: tuple[Problem, ...]) -> PageState:
+    return _replanned(
+        dataclasses.replace(state, samples_text="", sample_lines={}, sample_problems=problems)
+    )
+
+
+def _import_refused(state: PageState, problems: tuple[Problem, ...], mode: str) -> PageState:
+    preview = ImportPreview("", mode, problems=problems)
+    return dataclasses.replace(state, import_preview=preview, import_text="", notice="")
+
+
+def _turns_refused(state: PageState, problems: tuple[Problem, ...]) -> PageState:
+    panel = dataclasses.replace(state.replay, turns_text="", pasted=Source(error=problems), scrub=0)
+    return dataclasses.replace(state, replay=panel)
+
+
+def _text_refused(state: PageState, e: TextRefused) -> PageState:
+    problems = too_large(e.what, size=e.length, at_least=True).problems
+    if e.what == "samples":
+        return _samples_refused(state, problems)
+    if e.what == "page-turns":
+        return _turns_refused(state, problems)
+    if e.what == "config":
+        return _import_refused(state, problems, "replace")
+    return state  # not a paste box of the page
+
+
 def _samples(state: PageState, e: SamplesTyped) -> PageState:
+    refused = _above_limit("samples", e.text)
+    if refused:
+        return _samples_refused(state, refused)
     lines, problems = parse_sample_lines(e.text)
     return _replanned(
         dataclasses.replace(
@@ -426,6 +472,9 @@ def _export_format(state: PageState, e: ExportFormatChosen) -> PageState:
 
 
 def _import_typed(state: PageState, e: ImportTyped) -> PageState:
+    refused = _above_limit("config", e.text)
+    if refused:
+        return _import_refused(state, refused, "replace")
     return dataclasses.replace(state, import_text=e.text)
 
 
@@ -434,6 +483,9 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, parse_config  # noqa: PLC0415
 
     mode = "merge" if e.mode == "merge" else "replace"
+    refused = _above_limit("config", e.text)
+    if refused:
+        return _import_refused(state, refused, mode)
     if state.stale:
         problem = Problem.coded(
             "page", "has invalid fields; fix them before importing", "page-invalid"
@@ -733,10 +785,20 @@ def _replay_source(state: PageState, e: ReplaySourceChosen) -> PageState:
 
 
 def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
+    if e.path in LIMIT_PATHS:  # the scenario's own timeouts: the main form's one path
+        return _with_texts(state, {e.path: e.text}, notice="")
     return dataclasses.replace(state, replay=with_texts(state.replay, {e.path: e.text}))
 
 
+def _replay_refreshed(state: PageState, _e: ReplayRefreshed) -> PageState:
+    panel = refreshed(state.replay, state.plan.scenario, state.stale)
+    return state if panel is state.replay else dataclasses.replace(state, replay=panel)
+
+
 def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
+    refused = _above_limit("page-turns", e.text)
+    if refused:
+        return _turns_refused(state, refused)
     return dataclasses.replace(state, replay=with_turn_lines(state.replay, e.text))
 
 
@@ -810,9 +872,9 @@ def _file_refused(state: PageState, e: FileRefused) -> PageState:
     """A chosen file above its input's size limit, refused unread (the shell knows its
     size before reading it): the same too-large message as a paste or the CLI."""
     if e.what == "page-log":
-        return _log_refused(state, e.name, too_large("log", limit_of("page-log")).problems)
-    preview = ImportPreview("", "replace", problems=too_large(e.what).problems)
-    return dataclasses.replace(state, import_preview=preview, notice="")
+        problems = too_large("log", limit_of("page-log"), e.size).problems
+        return _log_refused(state, e.name, problems)
+    return _import_refused(state, too_large(e.what, size=e.size).problems, "replace")
 
 
 def _replay_scrubbed(state: PageState, e: ReplayScrubbed) -> PageState:
@@ -860,11 +922,13 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ReplayTurnsTyped: _replay_turns,
     ReplayLogLoaded: _replay_log,
     FileRefused: _file_refused,
+    TextRefused: _text_refused,
     ReplayLogsLoaded: _replay_logs,
     ReplayLogChosen: _replay_log_chosen,
     ReplayLogModelToggled: _replay_log_model,
     ReplayScrubbed: _replay_scrubbed,
     ReplayPointed: _replay_pointed,
+    ReplayRefreshed: _replay_refreshed,
     Failed: _failed,
     ModelDataLoaded: _model_data,
     PickerTyped: _picker_typed,
@@ -873,6 +937,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     PickerClosed: _picker_closed,
     ModelChosen: _chosen,
     PeersUnitChosen: _peers_unit,
+    **TUNE_HANDLERS,
 }
 
 

@@ -137,3 +137,35 @@ def test_several_files_and_a_folder_give_one_row_per_session(page: Page) -> None
     assert p.locator("[data-ledger-file]").count() == 3
     page.assert_no_internal_error()
     assert not page.errors
+
+
+def test_background_timing_is_wired_inputs_fates_and_the_shared_timeouts(page: Page) -> None:
+    """Wiring only (the behaviour is tested in CPython): the timing box, a timing field,
+    a timeout typed in the panel and in the main form, each reaches the page."""
+    page.open()
+    p = page.page
+    page.fill("config.trigger_tokens", "20,000")
+    p.click("#replay summary")
+    p.wait_for_selector("[data-replay-summary=turns]", state="attached")
+    assert p.locator("[data-replay-waste]").count() == 0  # off by default
+    p.set_checked("[data-replay-input='replay.timing']", True)
+    p.wait_for_selector("[data-replay-waste]", state="attached")
+    assert p.locator("[data-legend='fate-published']").count() == 1
+    assert p.locator("[data-plot=runs]").count() == 1
+    # A bad value by its field, in the page's words; the replay waits.
+    p.fill("[data-replay-input='replay.fixed_s']", "abc")
+    p.wait_for_selector("[data-replay-msg='replay.fixed_s']:not(:empty)", state="attached")
+    assert "Fixed duration" in page.text("[data-replay-msg='replay.fixed_s']")
+    p.fill("[data-replay-input='replay.fixed_s']", "40")
+    p.wait_for_selector("[data-replay-waste]", state="attached")
+    p.wait_for_selector("[data-legend='fate-abandoned']:not([data-count='0'])", state="attached")
+    # The model timeout typed in the panel is the scenario's: the main form shows it.
+    p.fill("[data-replay-input='limits.model_timeout_s']", "60")
+    p.wait_for_selector("[data-legend='fate-abandoned'][data-count='0']", state="attached")
+    assert p.input_value('[data-input="limits.model_timeout_s"]') == "60"
+    page.fill("limits.model_timeout_s", "30")
+    p.wait_for_function(
+        "document.querySelector(\"[data-replay-input='limits.model_timeout_s']\").value === '30'"
+    )
+    page.assert_no_internal_error()
+    assert not page.errors

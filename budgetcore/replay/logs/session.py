@@ -81,8 +81,6 @@ def run_session(
     """Measure and (unless ``replay_it`` is False) replay one session. ``scenario``
     None: the log's own model (:func:`log_model`), whose prices also bill the replay
     when ``options`` give none."""
-    from budgetcore.replay.simulate import replay  # noqa: PLC0415 - the heavy part
-
     measured = measured_usage(log, resolver)
     model = None
     if scenario is None:
@@ -98,6 +96,8 @@ def run_session(
                 options = dataclasses.replace(options, main_prices=prices)
     if not replay_it:
         return SessionRun(name, log, series, None, measured, model)
+    from budgetcore.replay.simulate import replay  # noqa: PLC0415 - the heavy part
+
     chosen = log.pick(series)
     turns = chosen.turns(timed=options is not None and options.timing is not None)
     if not turns:

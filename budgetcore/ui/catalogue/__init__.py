@@ -40,6 +40,10 @@ AREAS = (
     "replay",
     "logs",
     "timing",
+    "timing_inputs",
+    "report",
+    "tune",
+    "nav",
 )
 
 

@@ -3,7 +3,7 @@ and form groups.
 """
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    "static.title": ("Compaction budget controller", "Compact 预算控制器"),
+    "static.title": ("Compaction budget controller", "压缩预算控制器"),
     "static.lede": (
         "Move the trigger line K, the summary cap S, the margin and the workload; see what every other quantity does. All numbers are exact tokens computed locally — no model call, no network.",
         "调整触发线 K、摘要上限 S、安全余量与工作负载,查看其他各量如何变化。所有数字都是在本地计算的精确 tokens:不调用模型,不连接网络。",
@@ -69,7 +69,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "preset.w32k": ("32,768 / 8,192, q = 1", "32,768 / 8,192, q = 1"),
     "unit.tokens": ("tokens", "tokens"),
     "unit.records": ("records", "条记录"),
-    "unit.sessions": ("sessions", "个 Session"),
+    "unit.sessions": ("sessions", "个会话"),
     "unit.bytes": ("bytes", "字节"),
     "unit.ms": ("ms", "毫秒"),
     "unit.s": ("seconds", "秒"),
@@ -81,8 +81,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "unit.per-page": ("per page", "每页"),
     "count.override.one": ("{n} override", "{n} 个覆盖项"),
     "count.override.other": ("{n} overrides", "{n} 个覆盖项"),
-    "count.session.one": ("{n} session", "{n} 个 Session"),
-    "count.session.other": ("{n} sessions", "{n} 个 Session"),
+    "count.session.one": ("{n} session", "{n} 个会话"),
+    "count.session.other": ("{n} sessions", "{n} 个会话"),
     "count.record.one": ("{n} record", "{n} 条记录"),
     "count.record.other": ("{n} records", "{n} 条记录"),
     "count.message-page.one": ("{n} message page", "{n} 个消息页"),
@@ -90,7 +90,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "count.directory-page.one": ("{n} directory page", "{n} 个目录页"),
     "count.directory-page.other": ("{n} directory pages", "{n} 个目录页"),
     "count.unknown.record": ("records unknown", "记录数未知"),
-    "count.unknown.session": ("sessions unknown", "Session 数未知"),
+    "count.unknown.session": ("sessions unknown", "会话数未知"),
     "count.unknown.message-page": ("message pages unknown", "消息页数未知"),
     "count.unknown.directory-page": ("directory pages unknown", "目录页数未知"),
     "count.line.one": ("{n} line", "{n} 行"),

@@ -68,7 +68,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint.workload.previous_summary_tokens": ("the current cumulative summary", "当前的累计摘要"),
     "label.workload.backlog_tokens": ("Backlog from c", "c 之后的积压"),
     "hint.workload.backlog_tokens": ("empty = at least the budget", "留空 = 至少为额度"),
-    "label.workload.usage_baseline_tokens": ("Provider usage baseline", "Provider 输入基准"),
+    "label.workload.usage_baseline_tokens": ("Provider usage baseline", "服务商用量基准"),
     "hint.workload.usage_baseline_tokens": (
         "empty = none (use the local estimate)",
         "留空 = 无(使用本地估算)",
@@ -78,10 +78,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tokens added after that baseline",
         "基准之后新增的 tokens",
     ),
-    "label.limits.directory_sessions_read": ("Directory sessions read", "目录访问 Session 数"),
+    "label.limits.directory_sessions_read": ("Directory sessions read", "目录访问会话数"),
     "hint.limits.directory_sessions_read": (
         "sessions a full read may visit",
-        "一次完整读取可访问的 Session 数",
+        "一次完整读取可访问的会话数",
     ),
     "label.limits.raw_records_read": ("Raw records read", "原文控制记录数"),
     "hint.limits.raw_records_read": (
@@ -89,7 +89,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "一次完整读取可接纳的原文记录数",
     ),
     "label.limits.directory_page_size": ("Directory page", "目录页"),
-    "hint.limits.directory_page_size": ("sessions per page", "每页 Session 数"),
+    "hint.limits.directory_page_size": ("sessions per page", "每页会话数"),
     "label.limits.message_page_size": ("Message page", "消息页"),
     "hint.limits.message_page_size": ("records per page", "每页记录数"),
     "label.limits.raw_bson_bytes": ("Raw BSON admitted", "原始 BSON 接纳量"),
@@ -112,7 +112,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "label.limits.recall_slice_code_points": ("Recall slice", "回查单片段"),
     "hint.limits.recall_slice_code_points": (
         "Unicode code points (not tokens)",
-        "Unicode code points(不是 tokens)",
+        "Unicode 码点(不是 tokens)",
     ),
     "label.limits.background_runs_per_process": ("Background runs", "后台执行数"),
     "hint.limits.background_runs_per_process": ("per process", "每进程"),
@@ -147,13 +147,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "override.limits.directory_sessions_read": (
         "Directory sessions a full read may visit",
-        "一次完整读取可访问的目录 Session 数",
+        "一次完整读取可访问的目录会话数",
     ),
     "override.limits.raw_records_read": (
         "Raw message records a full read may admit",
         "一次完整读取可接纳的原文控制记录数",
     ),
-    "override.limits.directory_page_size": ("Sessions per directory page", "目录每页 Session 数"),
+    "override.limits.directory_page_size": ("Sessions per directory page", "目录每页会话数"),
     "override.limits.message_page_size": ("Records per message page", "消息每页记录数"),
     "override.limits.raw_bson_bytes": (
         "Raw BSON admitted before decoding (2 MiB = 2,097,152 bytes)",
@@ -176,7 +176,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "override.limits.recall_slice_code_points": (
         "Unicode code points per recall slice (not tokens)",
-        "单片段 Unicode code points 上限(不是 tokens)",
+        "单片段 Unicode 码点上限(不是 tokens)",
     ),
     "override.limits.background_runs_per_process": (
         "Background summary runs per process",

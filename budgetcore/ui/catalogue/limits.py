@@ -9,7 +9,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "limit.token_budget": ("token budget (loader prefetch limit)", "token 额度(Loader 预取上界)"),
     "limit.raw_bson_bytes": ("raw BSON admitted", "原始 BSON 接纳量"),
     "limit.raw_records_read": ("raw records read", "原文控制记录数"),
-    "limit.directory_sessions_read": ("directory sessions read", "目录访问 Session 数"),
+    "limit.directory_sessions_read": ("directory sessions read", "目录访问会话数"),
     "limit.full_read_ms": ("full read time", "完整读取时限"),
     "limit.single_query_ms": ("single query time", "单次查询时限"),
     "basis.token_budget": (
@@ -23,7 +23,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "basis.raw_records_read": ("records × tokens per message", "记录数 × 每条消息 tokens"),
     "basis.directory_sessions_read": (
         "sessions × messages per session × tokens per message",
-        "Session 数 × 每 Session 消息数 × 每条消息 tokens",
+        "会话数 × 每会话消息数 × 每条消息 tokens",
     ),
     "basis.full_read_ms": (
         "the largest read whose slowest predicted time fits",
@@ -41,7 +41,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "needs.tpm": ("needs tokens per message", "需要每条消息的 tokens"),
     "needs.tpm-mps": (
         "needs tokens per message and messages per session",
-        "需要每条消息的 tokens 与每个 Session 的消息数",
+        "需要每条消息的 tokens 与每个会话的消息数",
     ),
     "needs.bson-read": (
         "needs BSON samples and (bytes, ms) read samples",

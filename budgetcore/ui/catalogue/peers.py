@@ -1,4 +1,4 @@
-"""The peers' trigger lines: the panel, its chart and table (spec §11)."""
+"""The peers' trigger lines: the panel, its chart and table (spec §13)."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "static.peers-h": ("Where other agent systems would compact", "其他 Agent 系统会在哪里压缩"),
@@ -78,4 +78,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "或 {n} 个计数触发条件(不是 token,不画出)",
     ),
     "peers.seed": ("(the seed text {seed})", "(种子文本 {seed})"),
+    # The room between two peers-panel lines when there is none.
+    "peers.gap.no-room.order": (
+        "no room: the {high} line lies {short} tokens below the {low} line",
+        "没有空间:「{high}」比「{low}」低 {short} tokens",
+    ),
+    "peers.gap.no-room.reserve": (
+        "no room: the reply reserve ({reserve} tokens) is at least the window W "
+        "({window} tokens), so there is no hard line",
+        "没有空间:回答预留({reserve} tokens)不小于窗口 W({window} tokens),因此没有硬线",
+    ),
 }

@@ -324,8 +324,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 只能给间隔或日志时间,不能同时给",
     ),
     "core.log-no-times": (
-        "{where} needs every request's time for background timing; the request of line {line} has no timestamp",
-        "{where} 需要每个请求的时间才能做后台计时;第 {line} 行的请求没有时间戳",
+        "{where} needs every request's time for background timing; this request has no timestamp",
+        "{where} 需要每个请求的时间才能做后台计时;该请求没有时间戳",
     ),
     "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
 }

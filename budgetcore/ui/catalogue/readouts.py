@@ -116,7 +116,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "why.record-page": ("a message page fits within the record cap", "消息页须在记录上限之内"),
     "why.session-page": (
         "a directory page fits within the session cap",
-        "目录页须在 Session 上限之内",
+        "目录页须在会话上限之内",
     ),
     "key.main_safe_input": ("M main safe input", "M 主调用安全输入"),
     "key.trigger_tokens": ("K trigger line", "K 触发线"),

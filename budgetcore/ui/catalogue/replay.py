@@ -1,4 +1,4 @@
-"""The session replay panel (docs/spec.md §12): its form, charts, tables and summary."""
+"""The session replay panel (spec §12): its form, charts, tables and summary."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "static.replay-h": ("Session replay: a conversation over time", "会话回放:随时间推进的对话"),

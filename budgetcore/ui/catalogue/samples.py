@@ -1,16 +1,16 @@
-"""Pasted samples, the import preview and the export (spec §9)."""
+"""Pasted samples (spec §7), the import preview and the export (spec §9)."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "static.copy-link": ("Copy link", "复制链接"),
     "static.samples-h": ("Bytes and time from your own samples", "根据自己的样本预测字节与耗时"),
     "static.samples-note": (
         "Paste paired samples measured on your own store, one JSON object per line: channels text, bson, json (tokens, bytes), read (bytes, ms) and query (ms). A channel without samples predicts unknown — never a generic language ratio.",
-        "粘贴在自己存储上测得的配对样本,每行一个 JSON 对象:通道 text、bson、json(tokens, bytes),read(bytes, ms)与 query(ms)。没有样本的通道显示未知,不用通用语言比例代替。",
+        '粘贴在自己存储上测得的配对样本,每行一个 JSON 对象:通道 text、bson、json(字段 "tokens" 与 "bytes"),read("bytes" 与 "ms")与 query("ms")。没有样本的通道显示未知,不用通用语言比例代替。',
     ),
     "static.samples-label": ("Samples (JSON Lines)", "样本(JSON Lines)"),
     "static.example-samples": ("Load made-up example samples", "载入虚构的示例样本"),
     "label.samples.tokens_per_message": ("Average tokens per message", "每条消息平均 tokens"),
-    "label.samples.messages_per_session": ("Messages per session", "每个 Session 的消息数"),
+    "label.samples.messages_per_session": ("Messages per session", "每个会话的消息数"),
     "static.download": ("Download", "下载"),
     "static.copy": ("Copy", "复制"),
     "static.import-h": ("Import a config", "导入配置"),

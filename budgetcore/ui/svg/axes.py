@@ -48,7 +48,6 @@ _CLEAR = 3  # minimum clearance between a label box and anything else
 # A reference line further than this times the chart's largest other value is drawn
 # as an edge arrow: drawing M = 936,345 to scale would shrink a 36,000 full input to
 # 4 % of the width, which hides every difference the chart is for.
-_FAR = 2
 
 
 def _fits(box: Box, width: int) -> bool:

@@ -5,9 +5,9 @@ caveat.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
+from budgetcore.charts.bars import CHART_KEYS, FAR, Ref, Row, plan_rows
 from budgetcore.charts.geometry import Box, text_box
 from budgetcore.core.plan import Plan
 from budgetcore.ui.catalogue import t
@@ -15,7 +15,6 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.svg.axes import (
     _BAR,
     _CLEAR,
-    _FAR,
     _GAP,
     _GHOST,
     _LINE,
@@ -34,73 +33,7 @@ from budgetcore.units import format_int
 __all__ = ["CHART_KEYS", "ab_legend", "funnel_figure", "plan_charts"]
 
 
-CHART_KEYS = ("funnel", "branch", "work")
-
-
-@dataclass(frozen=True, slots=True)
-class _Row:
-    name: str  # catalogue key of the row's label
-    parts: tuple[tuple[str, int], ...]  # (segment key, tokens), stacked left to right
-
-
-@dataclass(frozen=True, slots=True)
-class _Ref:
-    key: str  # trigger, main_safe_input, summary_safe_input
-    tokens: int
-    always: bool  # K: the domain always extends to it; M, C: only when not far off
-
-
-def _rows(p: Plan, key: str) -> tuple[tuple[_Row, ...], tuple[_Ref, ...]]:
-    f = p.funnel
-    w = p.scenario.workload
-    rows: tuple[_Row, ...]
-    if key == "funnel":
-        rows = (
-            _Row("seg.main_safe_input", (("main_safe_input", p.main_safe_input),)),
-            _Row(
-                "seg.loader_prefetch_limit", (("loader_prefetch_limit", f.loader_prefetch_limit),)
-            ),
-            _Row("seg.prefetched", (("prefetched", f.prefetched),)),
-            _Row("seg.engine_raw_headroom", (("engine_raw_headroom", f.engine_raw_headroom),)),
-            _Row("seg.raw_selected", (("raw_selected", f.raw_selected),)),
-        )
-        return rows, ()
-    if key == "branch":
-        rows = (
-            _Row("seg.required", (("required", w.required_tokens),)),
-            _Row("seg.loader_reserve", (("loader_reserve", w.summary_tokens),)),
-            _Row("seg.summary_adopted", (("summary_adopted", f.summary_adopted),)),
-            _Row("seg.raw_selected", (("raw_selected", f.raw_selected),)),
-            _Row(
-                "phrase.full-input",
-                (
-                    ("full_required", w.required_tokens),
-                    ("full_summary", f.summary_adopted),
-                    ("full_raw", f.raw_selected),
-                ),
-            ),
-        )
-        refs = (
-            _Ref("trigger", p.scenario.config.trigger_tokens, True),
-            _Ref("main_safe_input", p.main_safe_input, False),
-        )
-        return rows, refs
-    r = p.round
-    rows = (
-        _Row(
-            "phrase.work-input",
-            (
-                ("instructions", w.summary_instruction_tokens),
-                ("previous_summary", w.previous_summary_tokens),
-                ("new_raw", r.new_raw),
-            ),
-        ),
-        _Row("seg.generation", (("generation", p.summary.generation),)),
-    )
-    return rows, (_Ref("summary_safe_input", p.summary.safe_input, False),)
-
-
-_Values = tuple[tuple[_Row, ...], tuple[_Ref, ...]]
+_Values = tuple[tuple[Row, ...], tuple[Ref, ...]]
 
 
 def _bars_svg(
@@ -120,7 +53,7 @@ def _bars_svg(
         if is_a and (ref.key, ref.tokens) in seen:
             continue  # A's line is B's line: draw it once
         seen.add((ref.key, ref.tokens))
-        far = not ref.always and ref.tokens > _FAR * max(1, data_top)
+        far = not ref.always and ref.tokens > FAR * max(1, data_top)
         (beyond if far else lines).append((ref.key, ref.tokens, is_a))
     top_value = max([data_top] + [tok for _, tok, _ in lines])
     axis = _token_axis(top_value, width)
@@ -379,7 +312,7 @@ def plan_charts(
     width = max(width, MIN_WIDTH)
     return {
         key: _chart_figure(
-            key, _rows(p, key), None if pinned is None else _rows(pinned, key), lang, width
+            key, plan_rows(p, key), None if pinned is None else plan_rows(pinned, key), lang, width
         )
         for key in CHART_KEYS
     }
@@ -387,7 +320,7 @@ def plan_charts(
 
 def funnel_figure(p: Plan, lang: str, width: int) -> Markup:
     """The funnel chart of ``p`` alone (a replayed turn's funnel)."""
-    return _chart_figure("funnel", _rows(p, "funnel"), None, lang, max(width, MIN_WIDTH))
+    return _chart_figure("funnel", plan_rows(p, "funnel"), None, lang, max(width, MIN_WIDTH))
 
 
 @lru_cache(maxsize=96)

@@ -9,7 +9,15 @@ from decimal import Decimal
 from functools import lru_cache
 from itertools import pairwise
 
-from budgetcore.charts.geometry import FONT_PX, Box, nice_domain, nice_ticks, text_box, text_width
+from budgetcore.charts.geometry import (
+    FONT_PX,
+    Box,
+    log_tick_sets,
+    nice_domain,
+    nice_ticks,
+    text_box,
+    text_width,
+)
 from budgetcore.explore.curves import (
     SERIES,
     SWEEPABLE,
@@ -66,28 +74,11 @@ class _XAxis:
         return self.left + self.gap + (pos * span + UNIT // 2) // UNIT
 
 
-def _log_candidates(low: int, high: int) -> list[tuple[int, ...]]:
-    """Tick sets for a log axis, densest first: 1-2-5 per decade, 1-5... , powers of
-    ten, every other power of ten; 0 leads when the axis starts at 0."""
-    lo = max(1, low)
-    decades = []
-    p = 1
-    while p <= high:
-        decades.append(p)
-        p *= 10
-    sets = []
-    for mults, every in (((1, 2, 5), 1), ((1, 5), 1), ((1,), 1), ((1,), 2), ((1,), 3)):
-        values = [d * m for i, d in enumerate(decades) if i % every == 0 for m in mults]
-        inside = tuple(v for v in values if lo <= v <= high)
-        sets.append(((0,) if low == 0 else ()) + inside)
-    return sets
-
-
 def _x_ticks(axis: _XAxis, here: Box | None, width: int) -> tuple[int | Decimal, ...]:
     """The densest nice tick set whose labels keep clear of each other and of the
     current value's label (ticks under that label give way to it)."""
     if axis.log:
-        sets: list[tuple[int | Decimal, ...]] = list(_log_candidates(int(axis.low), int(axis.high)))
+        sets: list[tuple[int | Decimal, ...]] = list(log_tick_sets(int(axis.low), int(axis.high)))
     else:
         sets = [nice_ticks(Decimal(axis.low), Decimal(axis.high), c) for c in range(10, 1, -1)]
     best: tuple[int | Decimal, ...] = ()

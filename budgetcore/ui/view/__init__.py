@@ -10,4 +10,5 @@ region (empty, so importing one region never loads the others).
 - ``config``: the import preview, the warnings and the export.
 - ``pickers``: the model pickers.
 - ``peers``: the peers panel and table.
+- ``nav``: the section navigation's buttons.
 """

@@ -104,7 +104,12 @@ def render_export(state: PageState) -> tuple[str, Markup]:
 
     scenario = state.plan.scenario
     lang = state.lang
-    body = export_toml(scenario) if state.export_format == "toml" else export_json(scenario)
+
+    def say(key: str, **params: str) -> str:  # the file's comments in the page's language
+        return t(key, lang, **params)
+
+    export = export_toml if state.export_format == "toml" else export_json
+    body = export(scenario, say)
     changed = overrides_of(scenario)
     if not changed:
         return body, el("p", {"class": "diff-empty"}, t("phrase.no-overrides", lang))

@@ -1,5 +1,5 @@
 """The peers panel: every system's trigger line for the main model, a chart and a table
-(spec §11).
+(spec §13).
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 from budgetcore.core.plan import Plan
 from budgetcore.ui.catalogue import t
-from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.markup import Markup, el, fold, join, td
 from budgetcore.ui.memo import Last
 from budgetcore.ui.model import PageState
 from budgetcore.ui.update import chosen_model_of
@@ -87,19 +87,13 @@ def peers_html(
                 "li",
                 {"data-legend": f"gap-{i}", "data-gap": f"{g.low}-{g.high}"},
                 _peer_swatch(f"pr-gap-{i}"),
-                t(
-                    "peers.gap",
-                    lang,
-                    low=t(f"peers.line-short.{g.low}", lang),
-                    high=t(f"peers.line-short.{g.high}", lang),
-                    tokens=format_int(g.tokens),
-                    what=t(f"peers.gap.{g.low}", lang),
-                ),
+                _gap_text(g, view, lang),
             )
             for i, g in enumerate(view.gaps, start=1)
         ),
     )
     table = _peers_table(view, peers, lang)
+    ref_heads_text = t("peers.ref-head", lang).split("|")
     # One row per line: the hard line is both this scenario's and the article's, and is
     # listed once with both sources.
     lines: dict[str, tuple[Any, list[str]]] = {}
@@ -109,26 +103,27 @@ def peers_html(
     ref_rows = []
     for ref, groups in lines.values():
         sources = [t(f"peers.group.{g}", lang) for g in groups]
+        source = (
+            t("peers.groups", lang, a=sources[0], b=sources[1]) if len(sources) == 2 else sources[0]
+        )
         ref_rows.append(
             el(
                 "tr",
                 {"data-line": ref.key, "data-group": " ".join(groups)},
                 el("th", {"scope": "row"}, t(f"peers.line.{ref.key}", lang)),
-                el("td", {"class": "num", "data-key": ref.data_key}, format_int(ref.tokens)),
-                el("td", {"class": "num"}, peer_percent(ref.share)),
-                el(
-                    "td",
-                    None,
-                    t("peers.groups", lang, a=sources[0], b=sources[1])
-                    if len(sources) == 2
-                    else sources[0],
+                td(
+                    ref_heads_text[1],
+                    {"class": "num", "data-key": ref.data_key},
+                    format_int(ref.tokens),
                 ),
+                td(ref_heads_text[2], {"class": "num"}, peer_percent(ref.share)),
+                td(ref_heads_text[3], None, source),
             )
         )
-    ref_heads = join(el("th", {"scope": "col"}, h) for h in t("peers.ref-head", lang).split("|"))
+    ref_heads = join(el("th", {"scope": "col"}, h) for h in ref_heads_text)
     refs_table = el(
         "table",
-        {"class": "grid peers-lines"},
+        {"class": "grid stack peers-lines"},
         el("caption", None, t("peers.ref-caption", lang)),
         el("thead", None, el("tr", None, ref_heads)),
         el("tbody", None, *ref_rows),
@@ -158,7 +153,8 @@ def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
 def _table(view: Any, lang: str) -> Markup:
     from budgetcore.ui.svg.peers import peer_percent  # noqa: PLC0415
 
-    heads = join(el("th", {"scope": "col"}, h) for h in t("peers.head", lang).split("|"))
+    names = t("peers.head", lang).split("|")
+    heads = join(el("th", {"scope": "col"}, h) for h in names)
     rows = []
     for r in view.rows:
         peer = r.peer
@@ -169,8 +165,10 @@ def _table(view: Any, lang: str) -> Markup:
             name = join((peer.name, " ", t("peers.seed", lang, seed=peer.seed)))
         version = f" {peer.version}" if peer.version else ""
         if r.tokens is None or r.share is None:
-            line: Markup = el(
-                "td", {"class": "pr-noline", "colspan": 2}, t(f"peers.no-line.{peer.kind}", lang)
+            line: Markup = td(
+                names[2],
+                {"class": "pr-noline", "colspan": 2},
+                t(f"peers.no-line.{peer.kind}", lang),
             )
         else:
             marks = [t("peers.mark-beyond", lang)] if r.beyond_window else []
@@ -178,8 +176,13 @@ def _table(view: Any, lang: str) -> Markup:
                 marks.append(t("peers.mark-clamped", lang))
             line = join(
                 (
-                    el("td", {"class": "num", "data-key": r.data_key}, format_int(r.tokens)),
-                    el("td", {"class": "num"}, peer_percent(r.share), *(f" ({m})" for m in marks)),
+                    td(names[2], {"class": "num", "data-key": r.data_key}, format_int(r.tokens)),
+                    td(
+                        names[3],
+                        {"class": "num"},
+                        peer_percent(r.share),
+                        *(f" ({m})" for m in marks),
+                    ),
                 )
             )
         cap = (
@@ -190,15 +193,15 @@ def _table(view: Any, lang: str) -> Markup:
                 "tr",
                 {"data-peer": peer.id, "data-confidence": peer.confidence},
                 el("th", {"scope": "row"}, name, version),
-                el(
-                    "td",
+                td(
+                    names[1],
                     {"class": f"pr-conf pr-conf-{peer.confidence}"},
                     peer.evidence.get(lang),
                     *((" — ", t("peers.mark-reported", lang)) if peer.reported else ()),
                 ),
                 line,
-                el(
-                    "td",
+                td(
+                    names[4],
                     None,
                     peer.rule.get(lang),
                     *(
@@ -218,17 +221,19 @@ def _table(view: Any, lang: str) -> Markup:
                         else ()
                     ),
                 ),
-                el("td", None, peer.keeps.get(lang), el("br") if cap else "", cap),
+                td(names[5], None, peer.keeps.get(lang), el("br") if cap else "", cap),
             )
         )
+    # A long reference: folded until opened, its caption the summary.
+    caption = t("peers.caption", lang)
     table = el(
         "table",
-        {"class": "grid peers"},
-        el("caption", None, t("peers.caption", lang)),
+        {"class": "grid stack peers"},
+        el("caption", None, caption),
         el("thead", None, el("tr", None, heads)),
         el("tbody", None, *rows),
     )
-    return table
+    return fold(caption, table)
 
 
 def _peer_swatch(cls: str) -> Markup:
@@ -236,4 +241,27 @@ def _peer_swatch(cls: str) -> Markup:
         "svg",
         {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
         el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}),
+    )
+
+
+def _gap_text(g: Any, view: Any, lang: str) -> str:
+    """The room between two article lines, or why there is none (never a negative room)."""
+    low = t(f"peers.line-short.{g.low}", lang)
+    high = t(f"peers.line-short.{g.high}", lang)
+    if g.no_room == "reserve":
+        return t(
+            "peers.gap.no-room.reserve",
+            lang,
+            reserve=format_int(view.reserve),
+            window=format_int(view.window),
+        )
+    if g.no_room == "order":
+        return t("peers.gap.no-room.order", lang, low=low, high=high, short=format_int(g.short))
+    return t(
+        "peers.gap",
+        lang,
+        low=low,
+        high=high,
+        tokens=format_int(g.tokens),
+        what=t(f"peers.gap.{g.low}", lang),
     )

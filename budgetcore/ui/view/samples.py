@@ -1,5 +1,5 @@
 """The samples panel: ratio ranges, byte predictions, the limits verdict and the read time
-(spec §9-§10).
+(spec §6-§7).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from budgetcore.core.plan import Plan
 from budgetcore.ui.catalogue import count, t
-from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.markup import Markup, el, fold, join, td
 from budgetcore.ui.memo import Last
 from budgetcore.units import format_bytes, format_int
 
@@ -49,60 +49,59 @@ def _samples_markup(key: str, p: Plan, lang: str) -> Markup:
 def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
     by = out["bytes"]
     unknown = t("msg.unknown", lang)
-    ratios = el(
-        "table",
-        {"class": "grid"},
-        el("caption", None, t("phrase.ratios", lang)),
+    word = t("unit.bytes", lang)
+    ratio_heads = [
+        t(k, lang)
+        for k in ("phrase.channel", "phrase.samples", "phrase.min", "phrase.max", "phrase.pooled")
+    ]
+    # The two bytes tables are long references: folded until opened.
+    ratios_caption = t("phrase.ratios", lang)
+    ratios = fold(
+        ratios_caption,
         el(
-            "thead",
-            None,
+            "table",
+            {"class": "grid stack"},
+            el("caption", None, ratios_caption),
             el(
-                "tr",
+                "thead", None, el("tr", None, *(el("th", {"scope": "col"}, h) for h in ratio_heads))
+            ),
+            el(
+                "tbody",
                 None,
                 *(
-                    el("th", {"scope": "col"}, t(k, lang))
-                    for k in (
-                        "phrase.channel",
-                        "phrase.samples",
-                        "phrase.min",
-                        "phrase.max",
-                        "phrase.pooled",
+                    el(
+                        "tr",
+                        {"data-channel": c},
+                        el("th", {"scope": "row"}, t(f"channel.{c}", lang)),
+                        td(ratio_heads[1], None, str(by[c]["samples"])),
+                        td(ratio_heads[2], None, _ratio_text(by[c]["ratio_min"])),
+                        td(ratio_heads[3], None, _ratio_text(by[c]["ratio_max"])),
+                        td(ratio_heads[4], None, _ratio_text(by[c]["ratio_pooled"])),
                     )
+                    for c in by
                 ),
             ),
         ),
-        el(
-            "tbody",
-            None,
-            *(
-                el(
-                    "tr",
-                    {"data-channel": c},
-                    el("th", {"scope": "row"}, t(f"channel.{c}", lang)),
-                    el("td", None, str(by[c]["samples"])),
-                    el("td", None, _ratio_text(by[c]["ratio_min"])),
-                    el("td", None, _ratio_text(by[c]["ratio_max"])),
-                    el("td", None, _ratio_text(by[c]["ratio_pooled"])),
-                )
-                for c in by
-            ),
-        ),
     )
+    channels = {c: t(f"channel.{c}", lang) for c in by}
     rows = []
     for q, tokens in p.predicted_tokens().items():
         tds = []
         for c in by:
             pred = by[c]["predictions"][q]
             if pred == "unknown":
-                tds.append(el("td", {"data-bytes": f"{c}.{q}", "data-unknown": "true"}, unknown))
+                tds.append(
+                    td(channels[c], {"data-bytes": f"{c}.{q}", "data-unknown": "true"}, unknown)
+                )
             else:
                 tds.append(
-                    el(
-                        "td",
+                    td(
+                        channels[c],
                         {"data-bytes": f"{c}.{q}"},
-                        f"{format_bytes(pred['low'])} – {format_bytes(pred['high'])}",
+                        f"{format_bytes(pred['low'], word=word)} – "
+                        f"{format_bytes(pred['high'], word=word)}",
                         el("br"),
-                        el("small", None, f"≈ {format_bytes(pred['point'])}"),
+                        el("small", None, f"≈ {format_bytes(pred['point'], word=word)}"),
                     )
                 )
         rows.append(
@@ -121,22 +120,29 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
                 *tds,
             )
         )
-    predictions = el(
-        "table",
-        {"class": "grid"},
-        el("caption", None, t("phrase.predicted", lang)),
+    predicted_caption = t("phrase.predicted", lang)
+    predictions = fold(
+        predicted_caption,
         el(
-            "thead",
-            None,
+            "table",
+            {"class": "grid stack"},
+            el("caption", None, predicted_caption),
             el(
-                "tr",
+                "thead",
                 None,
-                el("th", {"scope": "col"}, t("unit.tokens", lang)),
-                *(el("th", {"scope": "col"}, t(f"channel.{c}", lang)) for c in by),
+                el(
+                    "tr",
+                    None,
+                    el("th", {"scope": "col"}, t("unit.tokens", lang)),
+                    *(el("th", {"scope": "col"}, channels[c]) for c in by),
+                ),
             ),
+            el("tbody", None, *rows),
         ),
-        el("tbody", None, *rows),
     )
+    limit_heads = [
+        t(k, lang) for k in ("phrase.limit", "phrase.value", "phrase.equivalent", "phrase.basis")
+    ]
     first = out["first_binding_limit"]
     limit_rows = []
     for r, limit_row in zip(out["io"], p.io.rows, strict=True):
@@ -151,9 +157,11 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
                 "tr",
                 {"data-limit": r["key"], "data-binding": "true" if r["key"] == first else None},
                 el("th", {"scope": "row"}, t(f"limit.{r['key']}", lang)),
-                el("td", None, format_int(r["limit"]), " ", t(_unit_key(r["unit"]), lang)),
-                el("td", None, equivalent),
-                el("td", None, _basis(limit_row, lang)),
+                td(
+                    limit_heads[1], None, format_int(r["limit"]), " ", t(_unit_key(r["unit"]), lang)
+                ),
+                td(limit_heads[2], None, equivalent),
+                td(limit_heads[3], None, _basis(limit_row, lang)),
             )
         )
     verdict = (
@@ -165,24 +173,12 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
         (
             el(
                 "table",
-                {"class": "grid limits"},
+                {"class": "grid stack limits"},
                 el("caption", None, t("phrase.limits-caption", lang)),
                 el(
                     "thead",
                     None,
-                    el(
-                        "tr",
-                        None,
-                        *(
-                            el("th", {"scope": "col"}, t(k, lang))
-                            for k in (
-                                "phrase.limit",
-                                "phrase.value",
-                                "phrase.equivalent",
-                                "phrase.basis",
-                            )
-                        ),
-                    ),
+                    el("tr", None, *(el("th", {"scope": "col"}, h) for h in limit_heads)),
                 ),
                 el("tbody", None, *limit_rows),
             ),

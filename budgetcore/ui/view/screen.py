@@ -147,7 +147,11 @@ def render(state: PageState) -> Screen:
         fragment=fragment,
         sweep=(state.sweep.path, state.sweep.low_text, state.sweep.high_text),
         sweep_invalid=state.sweep.invalid,
-        boxes={"samples-text": state.samples_text, "import-text": state.import_text},
+        boxes={
+            "samples-text": state.samples_text,
+            "import-text": state.import_text,
+            "replay-turns": state.replay.turns_text,
+        },
         key_ab=key_ab,
         pickers=pickers,
         peers_unit=state.peers_unit,

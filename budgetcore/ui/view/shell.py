@@ -13,6 +13,7 @@ from budgetcore.ui.form import (
 )
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.model import PRESETS
+from budgetcore.ui.view.nav import nav_html
 from budgetcore.ui.view.types import BOOL_KEYS, KEY_READOUTS, READOUT_KEYS
 
 __all__ = [
@@ -309,6 +310,7 @@ def shell_html() -> dict[str, Markup]:
         "readouts": readouts_html(),
         "key-readouts": key_readouts_html(),
         "sample-averages": averages_html(),
+        "nav-list": nav_html(),
     }
 
 

@@ -76,7 +76,7 @@ class Screen:
     text: dict[str, str]  # element id -> textContent
     fragment: str
     sweep: tuple[str, str, str]  # path, low text, high text
-    boxes: dict[str, str]  # text areas' values (pasted samples, the import box)
+    boxes: dict[str, str]  # text areas' values (pasted samples, the import box, turns)
     key_ab: dict[str, str]  # the key bar's A and B − A while A is pinned
     pickers: dict[str, PickerView] = field(default_factory=dict)  # section -> picker
     peers_unit: str = "tokens"

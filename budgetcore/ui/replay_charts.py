@@ -1,0 +1,754 @@
+"""The replay panel's charts drawn: the timeline (full input per turn against K and
+M, the marker strips, each run's fate and its run time) and the cost per turn
+(docs/spec.md §12 and §15). Pure: a replay in, markup out.
+
+The charts take their geometry from :mod:`budgetcore.charts.timeline` (integer positions in
+1/100 px) and draw it the way :mod:`budgetcore.ui.svg` draws: at the container's real
+width (12 px text), nice ticks, every label in a row or gutter of its own (never on a
+mark), exact values in the legend, and what the chart must not be read as.
+
+A run's fate is told by its strip (one labelled row per fate, with its count), by its
+mark's shape and, on the run-time strip, by the bar's dash pattern: never by colour
+alone.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+from itertools import pairwise
+from typing import Any
+
+from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width
+from budgetcore.charts.timeline import (
+    UNIT,
+    RunTimes,
+    cost_chart,
+    run_times,
+    timeline_chart,
+    turning_points,
+)
+from budgetcore.replay.logs import LogSeries
+from budgetcore.replay.model import Replay
+from budgetcore.ui.markup import Markup, el
+from budgetcore.ui.messages import t
+from budgetcore.ui.svg.axes import chart_svg
+from budgetcore.units import format_int
+
+__all__ = ["FATE_DASH", "timeline_figure"]
+
+_PAD = 4
+_TICK = 4
+_LINE = 16
+_STRIP = 10
+_PLOT = 200
+_COST = 90
+_RUNS = 80  # the run-time strip's height
+
+#: A fate's mark on its strip (a path at x = 0, 10 px high), each its own shape.
+_GLYPH = {
+    "published": "v{h}",  # a full tick
+    "discarded": "m-3 2l6 6m0 -6l-6 6",  # a cross
+    "abandoned": "m-3 2h6v6h-6z",  # a hollow square
+    "failed": "m0 1l4 8h-8z",  # a hollow triangle
+}
+#: A fate's dash pattern on the run-time strip (its legend swatch has the same).
+FATE_DASH = {"published": "", "discarded": "4 2", "abandoned": "1 2", "failed": "6 2 1 2"}
+
+
+def _px(v: int) -> str:
+    """A position in 1/100 px as an SVG number: whole pixels, rounded half up (a
+    position, never a token count; hundreds of points are written per input)."""
+    return str((v + UNIT // 2) // UNIT)
+
+
+def _points(pts: tuple[tuple[int, int], ...]) -> str:
+    """Positions in whole pixels (rounded half up) as an SVG point list. A point between
+    two on the same pixel row draws nothing and is left out: a value held over many
+    turns (the summary, an empty backlog, K) is one segment, not hundreds of points."""
+    half = UNIT // 2
+    xs = [(x + half) // UNIT for x, _ in pts]
+    ys = [(y + half) // UNIT for _, y in pts]
+    return " ".join([f"{xs[i]},{ys[i]}" for i in turning_points(ys)])
+
+
+# ------------------------------------------------------------------ charts
+
+
+def _y_ticks(top: int | Decimal, height: int) -> tuple[Any, ...]:
+    count_ = max(2, min(5, height // 40))
+    return nice_ticks(0, top, count_) if top else (0,)
+
+
+def _y_of(v: int | Decimal, top: int | Decimal, height: int) -> int:
+    if not top:
+        return height
+    return height - int(Decimal(v) * height / Decimal(top))
+
+
+def _tick_text(v: int | Decimal) -> str:
+    return format_int(v) if isinstance(v, int) else f"{v.normalize():f}"
+
+
+def _y_grid(  # noqa: PLR0917 - one call site per chart, all positions
+    scale: int | Decimal,
+    height: int,
+    top: int,
+    gutter: int,
+    pw: int,
+    parts: list[Markup],
+    texts: list[Markup],
+    *,
+    tagged: bool,
+) -> None:
+    """A y axis from 0 to ``scale``: grid lines into ``parts``, tick labels into
+    ``texts`` (with ``data-tick`` when ``tagged``)."""
+    for v in _y_ticks(scale, height):
+        y = top + _y_of(v, scale, height)
+        parts.append(
+            el("line", {"class": "ch-grid", "x1": gutter, "x2": gutter + pw, "y1": y, "y2": y})
+        )
+        attrs: dict[str, object] = {
+            "class": "ch-tick",
+            "x": gutter - _TICK - 2,
+            "y": y + 4,
+            "text-anchor": "end",
+        }
+        if tagged:
+            attrs["data-tick"] = v
+        texts.append(el("text", attrs, _tick_text(v)))
+
+
+@lru_cache(maxsize=64)
+def _turn_ticks(n: int, pw: int) -> tuple[int, ...]:
+    """The most turn ticks (up to 10) whose labels do not touch; the same for every
+    redraw of one session at one width, so it is memoised."""
+    for c in range(min(10, n), 0, -1):
+        ticks = [v for v in nice_ticks(1, n, c) if v >= 1] if n > 1 else [1]
+        xs = [((2 * v - 1) * pw) // (2 * n) for v in ticks]
+        boxes = [text_box(x, 0, format_int(v), "middle") for x, v in zip(xs, ticks, strict=True)]
+        if all(not a.overlaps(b, 8) for a, b in pairwise(boxes)):
+            return tuple(ticks)
+    return (1,)
+
+
+def _mark_key_text(key: str, lang: str, peers: dict[str, str]) -> str:
+    if ":" in key and key in peers:  # a rule firing on a count: its own whole label
+        return peers[key]
+    if key in peers:
+        return t("replay.mark.peer", lang, name=peers[key])
+    return t(f"replay.mark.{key}", lang)
+
+
+def _timeline_svg(
+    result: Replay,
+    lang: str,
+    *,
+    width: int,
+    scrub: int,
+    log: LogSeries | None,
+    peer_marks: list[tuple[str, int]],
+    peer_names: dict[str, str],
+    peer_also: dict[str, list[tuple[str, str, int]]] | None = None,
+) -> tuple[Markup, list[tuple[str, int]], int, int, RunTimes | None]:
+    """The timeline svg, its off-scale notes, the plot's left edge and width, and the
+    run-time strip's geometry (None without a clock)."""
+    rows = result.rows
+    n = len(rows)
+    # The gutter fits the widest tick label the scale can have (the scale is at most
+    # the largest value drawn; one geometry pass, not two): every series it can be drawn
+    # to, the unseen history too (a huge backlog once cut the top labels at the edge).
+    col = result.columns
+    values = [max(col[k]) for k in ("full_input", "main_safe_input", "trigger_tokens")]
+    values += [max(col["summary"]), max(col["unseen"])]
+    values += [tok for _, tok in peer_marks]
+    if log is not None:
+        values += [q.context for q in log.requests]
+    widest = max(values)
+    gutter = _PAD + text_width(format_int(max(1, widest))) + _TICK + 4
+    pw = max(40, width - gutter - _PAD - 12)
+    geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks, also=peer_also)
+    top = _LINE // 2
+    parts: list[Markup] = []
+    texts: list[Markup] = []
+    g: list[Markup] = []
+    _y_grid(geo.scale_tokens, _PLOT, top, gutter, pw, parts, texts, tagged=True)
+    base = _PLOT * UNIT
+    for s in geo.series:
+        if s.area:
+            pts = ((s.points[0][0], base), *s.points, (s.points[-1][0], base))
+            g.append(
+                el(
+                    "polygon",
+                    {"class": f"rp-area rp-{s.key}", "data-series": s.key, "points": _points(pts)},
+                )
+            )
+        else:
+            g.append(
+                el(
+                    "polyline",
+                    {
+                        "class": f"rp-line rp-{s.key}",
+                        "data-series": s.key,
+                        "points": _points(s.points),
+                    },
+                )
+            )
+    for line in geo.lines:
+        g.append(
+            el(
+                "line",
+                {
+                    "class": "rp-peer",
+                    "data-line": line.key,
+                    "data-tokens": line.tokens,
+                    "x1": 0,
+                    "x2": pw,
+                    "y1": _px(line.y),
+                    "y2": _px(line.y),
+                },
+            )
+        )
+    plot_bottom = top + _PLOT
+    parts.append(el("g", {"transform": f"translate({gutter},{top})", "data-plot": "timeline"}, *g))
+    # The x axis: turns.
+    parts.append(
+        el(
+            "line",
+            {
+                "class": "ch-axis",
+                "x1": gutter,
+                "x2": gutter + pw,
+                "y1": plot_bottom,
+                "y2": plot_bottom,
+            },
+        )
+    )
+    for v in _turn_ticks(n, pw):
+        x = gutter + ((2 * v - 1) * pw) // (2 * n)
+        parts.append(
+            el(
+                "line",
+                {
+                    "class": "ch-axis",
+                    "x1": x,
+                    "x2": x,
+                    "y1": plot_bottom,
+                    "y2": plot_bottom + _TICK,
+                },
+            )
+        )
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-tick",
+                    "x": x,
+                    "y": plot_bottom + _TICK + FONT_PX,
+                    "text-anchor": "middle",
+                },
+                format_int(v),
+            )
+        )
+    title_y = plot_bottom + _TICK + FONT_PX + _LINE
+    texts.append(
+        el(
+            "text",
+            {"class": "ch-axis-title", "x": width - _PAD, "y": title_y, "text-anchor": "end"},
+            t("replay.axis", lang),
+        )
+    )
+    # Marker strips: one labelled row per kind of event, marks below their label.
+    y = title_y + 6
+    order = ["run", "recompress", "refused", "trigger", "log_compaction"]
+    for k, _ in peer_marks:  # a rule's count firings right below its token firings
+        order += [k, *(f"{k}:{count}" for count, _, _ in (peer_also or {}).get(k, ()))]
+    spans: list[tuple[int, int]] = []  # the strips' rows, where the cursor may cross
+    by_key: dict[str, list[int]] = {}
+    for m in geo.markers:
+        by_key.setdefault(m.key, []).append(m.x)
+    for key in order:
+        xs = by_key.get(key)
+        if not xs:
+            continue
+        label = _mark_key_text(key, lang, peer_names)
+        texts.append(
+            el(
+                "text",
+                {"class": "ch-label", "x": gutter, "y": y + _LINE - 4},
+                t("replay.mark.row", lang, name=label, n=format_int(len(xs))),
+            )
+        )
+        strip_top = y + _LINE
+        half = UNIT // 2  # _px inline: a mark per run, hundreds per input
+        d = "".join([f"M{(x + half) // UNIT} 0v{_STRIP}" for x in xs])
+        ticks_svg = [el("path", {"d": d})]
+        parts.append(
+            el(
+                "g",
+                {
+                    "class": f"rp-marks rp-mark-{key}",
+                    "data-marks": key,
+                    "data-count": len(xs),
+                    "transform": f"translate({gutter},{strip_top})",
+                },
+                *ticks_svg,
+            )
+        )
+        spans.append((strip_top, strip_top + _STRIP))
+        y = strip_top + _STRIP + 2
+    # docs/spec.md §15: each run's fate, a strip per fate, each its own mark shape.
+    for fate, at in geo.fates:
+        if not at:
+            continue
+        texts.append(
+            el(
+                "text",
+                {"class": "ch-label", "x": gutter, "y": y + _LINE - 4},
+                t(
+                    "replay.mark.row",
+                    lang,
+                    name=t(f"replay.fate.{fate}", lang),
+                    n=format_int(len(at)),
+                ),
+            )
+        )
+        strip_top = y + _LINE
+        half = UNIT // 2
+        glyph = _GLYPH[fate].format(h=_STRIP)
+        d = "".join([f"M{(x + half) // UNIT} 0{glyph}" for x in at])
+        parts.append(
+            el(
+                "g",
+                {
+                    "class": f"rp-marks rp-fate rp-fate-{fate}",
+                    "data-fate": fate,
+                    "data-count": len(at),
+                    "transform": f"translate({gutter},{strip_top})",
+                },
+                el("path", {"d": d}),
+            )
+        )
+        spans.append((strip_top, strip_top + _STRIP))
+        y = strip_top + _STRIP + 2
+    times = run_times(result, width=pw, height=_RUNS)
+    if times is not None and times.bars:
+        y = _run_strip(times, lang, y, gutter, pw, n, parts, texts)
+        bottom = y - FONT_PX - _TICK - 2  # the strip's base (see _run_strip's return)
+        spans.append((bottom - _RUNS, bottom))
+    height = y + 4
+    # The scrubbed turn: a cursor across the plot and the strips.
+    sx = gutter + ((2 * scrub - 1) * pw) // (2 * n)
+    # Across the plot and each strip only: it never crosses a label.
+    parts.append(
+        el(
+            "path",
+            {
+                "class": "rp-cursor",
+                "data-scrub": scrub,
+                "d": f"M{sx} {top}V{plot_bottom}" + "".join(f"M{sx} {a}V{b}" for a, b in spans),
+            },
+        )
+    )
+    svg = chart_svg(
+        "replay-timeline",
+        t("replay.timeline.title", lang),
+        width,
+        height,
+        [*parts, *texts],
+        **{"data-turns": n, "data-plot-left": gutter, "data-plot-width": pw},
+    )
+    return svg, list(geo.notes), gutter, pw, times
+
+
+def _seconds_text(v: Fraction) -> str:
+    """A tick's seconds: whole, or a short exact decimal (ticks are 1, 2, 5 × 10^k)."""
+    return format_int(int(v)) if v.denominator == 1 else f"{Decimal(v.numerator) / v.denominator:f}"
+
+
+def _seconds_ticks(scale: Fraction) -> list[Fraction]:
+    """Nice ticks from 0 to the scale: integers when the scale is a second or more."""
+    if scale >= 2:
+        return [Fraction(v) for v in nice_ticks(0, int(scale), 3)]
+    milli = int(scale * 1000)
+    return [Fraction(v, 1000) for v in nice_ticks(0, max(1, milli), 3)]
+
+
+def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
+    times: RunTimes,
+    lang: str,
+    y: int,
+    gutter: int,
+    pw: int,
+    n: int,
+    parts: list[Markup],
+    texts: list[Markup],
+) -> int:
+    """Each run's duration (a bar, dashed by fate) against the time from its start to
+    the next append (a short bar across it; a triangle at the top when later than the
+    scale), on one axis of seconds; returns the y below it."""
+    title = t("replay.runs.title", lang)
+    # One line where it fits; else two (a phone's plot is narrower than the title).
+    lines = (
+        [title]
+        if text_width(title) <= pw
+        else [t("replay.runs.title-1", lang), t("replay.runs.title-2", lang)]
+    )
+    for i, line in enumerate(lines):
+        texts.append(
+            el("text", {"class": "ch-label", "x": gutter, "y": y + (i + 1) * _LINE - 4}, line)
+        )
+    y += (len(lines) - 1) * _LINE
+    top = y + _LINE
+    h = times.height
+    for v in _seconds_ticks(times.scale_s):
+        ty = top + h - int(v * h / times.scale_s)
+        parts.append(
+            el("line", {"class": "ch-grid", "x1": gutter, "x2": gutter + pw, "y1": ty, "y2": ty})
+        )
+        texts.append(
+            el(
+                "text",
+                {"class": "ch-tick", "x": gutter - _TICK - 2, "y": ty + 4, "text-anchor": "end"},
+                _seconds_text(v),
+            )
+        )
+    half = UNIT // 2
+    slot = max(1, pw // n)
+    stroke = max(1, min(5, slot - 1))
+    by_fate: dict[str, list[str]] = {}
+    appends: list[str] = []
+    later: list[str] = []
+    for b in times.bars:
+        x = (b.x + half) // UNIT
+        by_fate.setdefault(b.fate, []).append(f"M{x} {h}V{(b.duration_y + half) // UNIT}")
+        if b.append_y is not None:
+            ay = (b.append_y + half) // UNIT
+            appends.append(f"M{x - stroke // 2 - 2} {ay}h{stroke + 4}")
+        elif b.above:
+            later.append(f"M{x} 0l3 5h-6z")
+    g: list[Markup] = []
+    for fate, ds in by_fate.items():
+        attrs: dict[str, object] = {
+            "class": f"rp-run rp-fate-{fate}",
+            "data-run-fate": fate,
+            "data-count": len(ds),
+            "d": "".join(ds),
+            "stroke-width": stroke,
+        }
+        if FATE_DASH[fate]:
+            attrs["stroke-dasharray"] = FATE_DASH[fate]
+        g.append(el("path", attrs))
+    if appends:
+        g.append(
+            el("path", {"class": "rp-append", "data-appends": len(appends), "d": "".join(appends)})
+        )
+    if later:
+        g.append(
+            el("path", {"class": "rp-append-later", "data-later": len(later), "d": "".join(later)})
+        )
+    parts.append(el("g", {"transform": f"translate({gutter},{top})", "data-plot": "runs"}, *g))
+    bottom = top + h
+    parts.append(
+        el(
+            "line",
+            {"class": "ch-axis", "x1": gutter, "x2": gutter + pw, "y1": bottom, "y2": bottom},
+        )
+    )
+    texts.append(
+        el(
+            "text",
+            {
+                "class": "ch-axis-title",
+                "x": gutter + pw,
+                "y": bottom + FONT_PX + _TICK,
+                "text-anchor": "end",
+            },
+            t("replay.runs.axis", lang),
+        )
+    )
+    return bottom + FONT_PX + _TICK + 2
+
+
+def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tuple[Markup, str]:
+    geo = cost_chart(result, width=pw, height=_COST)
+    top = _LINE // 2
+    parts: list[Markup] = []
+    texts: list[Markup] = []
+    _y_grid(geo.scale_turn, _COST, top, gutter, pw, parts, texts, tagged=False)
+    # The bars touch (each fills its turn's slot), so they are drawn as one stepped
+    # outline, a top and a right edge per pixel column (_px inline: 500 bars per input).
+    # With more turns than pixels several bars end in one column: it shows the tallest
+    # of them, so a spike never falls into a zero-width step.
+    u, half = UNIT, UNIT // 2
+    steps: list[list[int]] = []  # [top, right edge], in px
+    for x, y, w, _ in geo.bars:
+        bar_top, right = (y + half) // u, (x + w + half) // u
+        if steps and steps[-1][1] == right:
+            steps[-1][0] = min(steps[-1][0], bar_top)
+        else:
+            steps.append([bar_top, right])
+    tops = "".join([f"V{bar_top}H{right}" for bar_top, right in steps])
+    bars = f"M{(geo.bars[0][0] + half) // u} {_COST}{tops}V{_COST}Z"
+    cum = geo.cumulative
+    g = [
+        el("path", {"class": "rp-bar", "data-series": "cost", "d": bars}),
+        el(
+            "polyline",
+            {
+                "class": "rp-line rp-cumulative",
+                "data-series": "cumulative",
+                "points": _points(cum.points),
+            },
+        ),
+    ]
+    parts.append(el("g", {"transform": f"translate({gutter},{top})"}, *g))
+    bottom = top + _COST
+    parts.append(
+        el(
+            "line",
+            {"class": "ch-axis", "x1": gutter, "x2": gutter + pw, "y1": bottom, "y2": bottom},
+        )
+    )
+    unit = t("replay.cost.unit-tokens" if geo.unit == "tokens" else "replay.cost.unit-money", lang)
+    total = _tick_text(geo.scale_total)
+    title = t("replay.cost.axis", lang, unit=unit, total=total)
+    # One line where it fits; else two, each right-aligned (never cut at the left edge).
+    lines = (
+        [title]
+        if text_width(title) <= width - 2 * _PAD
+        else [
+            t("replay.cost.axis-turn", lang, unit=unit),
+            t("replay.cost.axis-total", lang, total=total),
+        ]
+    )
+    for i, line in enumerate(lines, start=1):
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-axis-title",
+                    "x": width - _PAD,
+                    "y": bottom + i * _LINE,
+                    "text-anchor": "end",
+                },
+                line,
+            )
+        )
+    height = bottom + len(lines) * _LINE + 6
+    svg = chart_svg("replay-cost", t("replay.cost.title", lang), width, height, [*parts, *texts])
+    return svg, geo.unit
+
+
+def _swatch(cls: str) -> Markup:
+    return el(
+        "svg",
+        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
+        el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}),
+    )
+
+
+def timeline_figure(
+    result: Replay, lang: str, *, width: int, scrub: int, log: LogSeries | None, window: int
+) -> tuple[Markup, Markup]:
+    """The timeline figure and the cost figure, each with its legend, notes and what it
+    must not be read as."""
+    peer_marks: list[tuple[str, int]] = []
+    peer_names: dict[str, str] = {}
+    peer_also: dict[str, list[tuple[str, str, int]]] = {}
+    uncounted: list[str] = []  # count triggers the log gives no counts for
+    if log is not None:
+        from budgetcore.registry.peers import peer_lines  # noqa: PLC0415 - only with a log
+
+        first = result.rows[0].plan
+        view = peer_lines(window, first.scenario.main_model.output_tokens, first)
+        for row in view.rows:
+            if row.tokens is not None and not row.beyond_window:
+                peer_marks.append((row.data_key, row.tokens))
+                peer_names[row.data_key] = row.peer.name
+                for a in row.peer.also:
+                    peer_also.setdefault(row.data_key, []).append((a.count, a.compare, a.value))
+                    peer_names[f"{row.data_key}:{a.count}"] = t(
+                        "replay.mark.peer-count", lang, name=row.peer.name, what=a.text.get(lang)
+                    )
+                    if all(getattr(q, a.count) is None for q in log.requests):
+                        uncounted.append(f"{row.peer.name}: {a.text.get(lang)}")
+    svg, notes, gutter, pw, times = _timeline_svg(
+        result,
+        lang,
+        width=width,
+        scrub=scrub,
+        log=log,
+        peer_marks=peer_marks,
+        peer_names=peer_names,
+        peer_also=peer_also,
+    )
+    last = result.rows[-1]
+    legend_items = [
+        ("full_input", "rp-line-swatch rp-full_input", {}),
+        ("summary", "rp-area rp-summary", {}),
+        ("unseen", "rp-area rp-unseen", {}),
+        ("trigger", "rp-line-swatch rp-trigger", {"value": format_int(last.trigger_tokens)}),
+        (
+            "main_safe_input",
+            "rp-line-swatch rp-main_safe_input",
+            {"value": format_int(last.main_safe_input)},
+        ),
+    ]
+    if log is not None:
+        legend_items.append(("log_context", "rp-line-swatch rp-log_context", {}))
+    items = [
+        el("li", {"data-legend": key}, _swatch(cls), t(f"replay.legend.{key}", lang, **params))
+        for key, cls, params in legend_items
+    ]
+    # Lines far above the data are named in one note rather than squashing the chart.
+    off = [
+        f"{peer_names.get(key) or t(f'replay.legend.off.{key}', lang)} {format_int(tokens)}"
+        for key, tokens in notes
+    ]
+    note_ps = [
+        el(
+            "p",
+            {"class": "ch-note", "data-off-scale": len(off)},
+            t("replay.note.off-scale", lang, names="; ".join(off)),
+        )
+        for _ in off[:1]
+    ]
+    if uncounted:
+        note_ps.append(
+            el(
+                "p",
+                {"class": "ch-note", "data-uncounted": len(uncounted)},
+                t("replay.note.uncounted", lang, rules="; ".join(uncounted)),
+            )
+        )
+    note_ps.append(_counts_note(result, lang))
+    timed: list[Markup] = []
+    if result.timed:
+        items += _fate_legend(result, times, lang)
+        if times is not None:
+            later = sum(1 for b in times.bars if b.above)
+            if later:
+                note_ps.append(
+                    el(
+                        "p",
+                        {"class": "ch-note", "data-later-appends": later},
+                        t(
+                            "replay.runs.later",
+                            lang,
+                            n=format_int(later),
+                            scale=_seconds_text(times.scale_s),
+                        ),
+                    )
+                )
+        timed = [
+            el("p", {"class": "caveat", "data-caveat": "timing"}, t("replay.timing.assumes", lang)),
+            el(
+                "p",
+                {"class": "caveat", "data-caveat": "timing-not"},
+                t("phrase.not", lang),
+                t("replay.timing.not", lang),
+            ),
+        ]
+    figure = el(
+        "figure",
+        {"class": "ch-figure", "data-figure": "replay-timeline"},
+        el("figcaption", None, el("strong", None, t("replay.timeline.title", lang))),
+        svg,
+        el("ul", {"class": "ch-legend"}, *items),
+        *note_ps,
+        el("p", {"class": "caveat"}, t("phrase.not", lang), t("replay.timeline.not", lang)),
+        *timed,
+    )
+    cost_svg, unit = _cost_svg(result, lang, width, gutter, pw)
+    cost_note = t("replay.cost.tokens-only" if unit == "tokens" else "replay.cost.priced", lang)
+    cost = el(
+        "figure",
+        {"class": "ch-figure", "data-figure": "replay-cost", "data-unit": unit},
+        el("figcaption", None, el("strong", None, t("replay.cost.title", lang))),
+        cost_svg,
+        el(
+            "ul",
+            {"class": "ch-legend"},
+            el("li", {"data-legend": "cost"}, _swatch("rp-bar"), t("replay.legend.cost", lang)),
+            el(
+                "li",
+                {"data-legend": "cumulative"},
+                _swatch("rp-line-swatch rp-cumulative"),
+                t("replay.legend.cumulative", lang),
+            ),
+        ),
+        el("p", {"class": "ch-note", "data-cost-unit": unit}, cost_note),
+        el("p", {"class": "caveat"}, t("phrase.not", lang), t("replay.cost.not", lang)),
+    )
+    return figure, cost
+
+
+def _line_swatch(cls: str, dash: str, width: int = 2) -> Markup:
+    attrs: dict[str, object] = {"class": cls, "x1": 1, "x2": 11, "y1": 6, "y2": 6}
+    attrs["stroke-width"] = width
+    if dash:
+        attrs["stroke-dasharray"] = dash
+    return el(
+        "svg",
+        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
+        el("line", attrs),
+    )
+
+
+def _glyph_swatch(fate: str) -> Markup:
+    glyph = _GLYPH[fate].format(h=10)
+    return el(
+        "svg",
+        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
+        el("path", {"class": f"rp-glyph rp-fate-{fate}", "d": f"M6 1{glyph}"}),
+    )
+
+
+def _fate_legend(result: Replay, times: RunTimes | None, lang: str) -> list[Markup]:
+    """One entry per fate with its exact count (a zero too) and both of its marks: the
+    strip's shape and the run-time bar's dash; then the append's mark."""
+    s = result.summary
+    counts = {"published": s.published, "discarded": s.discarded}
+    counts |= {"abandoned": s.abandoned, "failed": s.failed}
+    items = [
+        el(
+            "li",
+            {"data-legend": f"fate-{fate}", "data-count": n},
+            _glyph_swatch(fate),
+            _line_swatch(f"rp-run rp-fate-{fate}", FATE_DASH[fate]),
+            t(f"replay.legend.fate.{fate}", lang, n=format_int(n)),
+        )
+        for fate, n in counts.items()
+    ]
+    if times is not None:
+        items.append(
+            el(
+                "li",
+                {"data-legend": "append"},
+                _line_swatch("rp-append", ""),
+                t("replay.legend.append", lang),
+            )
+        )
+    return items
+
+
+def _counts_note(result: Replay, lang: str) -> Markup:
+    """Why the summary's runs, the strip's K fires and the turns at or above K differ
+    (docs/replay.md, "Why three counts differ"), with this replay's three numbers."""
+    col = result.columns
+    reached = col["trigger_reached"]
+    fires = sum(1 for i, r in enumerate(reached) if r and (i == 0 or not reached[i - 1]))
+    s = result.summary
+    return el(
+        "p",
+        {"class": "ch-note", "data-counts-why": ""},
+        t(
+            "replay.counts.why",
+            lang,
+            runs=format_int(s.runs),
+            fires=format_int(fires),
+            at_k=format_int(s.turns_at_or_above_k),
+        ),
+    )

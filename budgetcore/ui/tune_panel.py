@@ -1,0 +1,445 @@
+"""The page's Tune panel (docs/spec.md §16): its constraint fields, its sessions and its
+grid, computed a slice at a time between frames.
+
+The panel is a value (:class:`TunePanel`) inside the page state, changed only by the
+page's ``reduce``. Every constraint text goes through :func:`parse_field_text` (an
+:class:`~budgetcore.ui.form.Issue` by the field on a problem, as the replay panel's
+fields). The sessions are the replay panel's turn source (generated, pasted turns, or
+every session of an imported log or folder) under the scenario on screen.
+
+The grid runs in slices (docs/tune.md, "For the page"): each :func:`step` prepares a
+session or replays points of the grid until about :data:`SLICE_TURNS` turn updates are
+spent (16 points of a 500-turn session, about 12 ms in the page at a 2.5 s floor), and
+the shell asks for the next slice after the browser has handled input. A step whose
+inputs differ from the running job's (a field typed, another source) starts again
+from nothing, so a new input cancels the old grid. The grid does not depend on the
+scenario's own K and S (tests/test_ui_tune.py holds it so): choosing a point moves
+the scenario's mark, and the choice, without replaying the grid again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, whole_text
+from budgetcore.inputs.text import limit_of, utf8_size_above
+from budgetcore.scenario.model import Scenario
+from budgetcore.ui.events import (
+    TuneFieldTyped,
+    TunePointChosen,
+    TunePointFocused,
+    TuneStep,
+    TuneToggled,
+)
+from budgetcore.ui.form import Issue, IssueError, Param, too_large_issue
+from budgetcore.ui.replay_panel import ReplayPanel, options_of, session_turns, source_waits
+from budgetcore.units import format_int
+
+if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boot
+    from budgetcore.replay.model import ReplayOptions, Turn
+    from budgetcore.tune.choice import Constraints
+    from budgetcore.tune.kernel import PointCounts
+    from budgetcore.tune.measures import GridMeasures
+    from budgetcore.tune.result import TuneResult
+    from budgetcore.tune.session import Session
+    from budgetcore.ui.model import PageState
+
+__all__ = [
+    "SLICE_TURNS",
+    "TIMED_COST",
+    "TUNE_FIELDS",
+    "TuneField",
+    "TuneInputs",
+    "TuneJob",
+    "TunePanel",
+    "constraints_of",
+    "initial_tune",
+    "inputs_of",
+    "parse_field_text",
+    "pending",
+    "result_of",
+    "run_to_end",
+    "step",
+    "with_texts",
+]
+
+#: Turn updates per slice: 16 points of a 500-turn session (docs/tune.md, Speed: the
+#: slowest point is 0.73 ms in the page at a 2.5 s floor, so a slice stays near 12 ms).
+SLICE_TURNS = 16 * 500
+#: A point with a clock or retries costs about this many untimed ones (docs/tune.md).
+TIMED_COST = 5
+#: runs per 100 turns: the CLI's --max-runs-per-100 rule (0 to 100, 6 places).
+_RATE_PLACES = 6
+
+
+@dataclass(frozen=True, slots=True)
+class TuneField:
+    path: str  # "tune.<name>": its label is "label.tune.<name>"
+    kind: str  # "bool", "tokens" or "rate"
+    default: str
+
+
+TUNE_FIELDS: dict[str, TuneField] = {
+    f.path: f
+    for f in (
+        TuneField("tune.no_rejected", "bool", "false"),
+        TuneField("tune.max_unseen", "tokens", ""),
+        TuneField("tune.max_runs_per_100", "rate", ""),
+    )
+}
+
+
+def _got(text: str) -> Param:
+    return ("got", render_value(text), False)
+
+
+def parse_field_text(path: str, text: str) -> object:
+    """The value of a constraint's text (None: empty, no such constraint); raises
+    :class:`IssueError` naming the field. The rules are the CLI's (``--no-rejected``,
+    ``--max-unseen``, ``--max-runs-per-100``)."""
+    f = TUNE_FIELDS[path]
+    if utf8_size_above(text, limit_of("field")):
+        raise IssueError(too_large_issue(path))
+    text = text.strip()
+    if f.kind == "bool":
+        if text in ("true", "false"):
+            return text == "true"
+        raise IssueError(Issue("problem.bool", (_got(text),), (path,)))
+    if text == "":
+        return None
+    if f.kind == "rate":
+        value = as_decimal(text, 0, 100, _RATE_PLACES)
+        if value is None:
+            raise IssueError(Issue("problem.tune-rate", (_got(text),), (path,)))
+        return value
+    number = whole_text(text, MAX_TOKENS)
+    if number is None:
+        params: tuple[Param, ...] = (
+            ("unit", "unit.tokens", True),
+            ("low", "0", False),
+            ("high", format_int(MAX_TOKENS), False),
+            _got(text),
+        )
+        raise IssueError(Issue("problem.whole-range", params, (path,)))
+    return number
+
+
+@dataclass(frozen=True, slots=True)
+class TuneInputs:
+    """What a grid is computed from: the scenario on screen, the sessions' turns, the
+    replay options, and the sessions of an import that cannot be replayed (named, never
+    dropped). Two inputs that differ only in the scenario's own K and S give the same
+    grid (:meth:`same`)."""
+
+    scenario: Scenario
+    sessions: tuple[tuple[str, tuple[Turn, ...]], ...]
+    options: ReplayOptions
+    unreadable: tuple[tuple[str, tuple[Problem, ...]], ...] = ()
+
+    def same(self, other: TuneInputs) -> bool:
+        """The same grid: equal scenario and options, the very same turn tuples (the
+        turn sources memoise them, so a redraw hands the same tuple)."""
+        return (
+            len(self.sessions) == len(other.sessions)
+            and all(
+                a[0] == b[0] and a[1] is b[1]
+                for a, b in zip(self.sessions, other.sessions, strict=True)
+            )
+            and self.unreadable == other.unreadable
+            and self.options == other.options
+            and _at_own_point_of(self.scenario, other.scenario) == other.scenario
+        )
+
+
+def _at_own_point_of(scenario: Scenario, other: Scenario) -> Scenario:
+    """``scenario`` with ``other``'s K and S (valid values: they are ``other``'s)."""
+    k, s = other.config.trigger_tokens, other.config.summary_max_tokens
+    if (scenario.config.trigger_tokens, scenario.config.summary_max_tokens) == (k, s):
+        return scenario
+    config = dataclasses.replace(scenario.config, trigger_tokens=k, summary_max_tokens=s)
+    return dataclasses.replace(scenario, config=config)
+
+
+def inputs_of(scenario: Scenario, replay: ReplayPanel) -> TuneInputs | tuple[Problem, ...] | None:
+    """The grid's inputs from the replay panel's turn source: None while a replay
+    field the source uses is invalid (the panel waits), the source's problems when it
+    has no turn at all. With a log or folder, every session of the import."""
+    if source_waits(replay):
+        return None
+    options = options_of(replay)
+    if replay.source != "log" or len(replay.logs) <= 1:
+        (source,) = session_turns((replay,))
+        if source.error:
+            return source.error
+        name = replay.log_name if replay.source == "log" else replay.source
+        return TuneInputs(scenario, ((name, source.turns),), options)
+    sessions = []
+    unreadable = []
+    panels = tuple(dataclasses.replace(replay, log_index=i) for i in range(len(replay.logs)))
+    for log, source in zip(replay.logs, session_turns(panels), strict=True):
+        if source.error:
+            unreadable.append((log.name, source.error))
+        else:
+            sessions.append((log.name, source.turns))
+    if not sessions:
+        return tuple(p for _, problems in unreadable for p in problems)
+    return TuneInputs(scenario, tuple(sessions), options, tuple(unreadable))
+
+
+@dataclass(frozen=True, slots=True)
+class TuneJob:
+    """A grid under way: sessions are prepared and replayed in order; ``counts`` holds
+    the points done of the session ``session`` (``prepared[session]``), ``grids`` every
+    finished session's grid."""
+
+    inputs: TuneInputs
+    ks: tuple[int, ...]
+    ss: tuple[int, ...]
+    prepared: tuple[Session, ...] = ()
+    not_replayed: tuple[tuple[str, tuple[Problem, ...]], ...] = ()
+    session: int = 0  # the next session to prepare or replay
+    counts: tuple[PointCounts, ...] = ()
+    grids: tuple[GridMeasures, ...] = ()
+
+    @property
+    def points(self) -> int:
+        return len(self.ks) * len(self.ss)
+
+    @property
+    def total(self) -> int:
+        """Points to replay over every session (a session that cannot be prepared
+        counts none once it is known)."""
+        return self.points * (len(self.inputs.sessions) - len(self.not_replayed))
+
+    @property
+    def done(self) -> int:
+        return self.points * len(self.grids) + len(self.counts)
+
+    @property
+    def finished(self) -> bool:
+        return self.session >= len(self.inputs.sessions)
+
+
+@dataclass(frozen=True, slots=True)
+class TunePanel:
+    open: bool = False
+    texts: Mapping[str, str] = field(default_factory=dict)
+    values: Mapping[str, object] = field(default_factory=dict)
+    issues: Mapping[str, Issue] = field(default_factory=dict)
+    job: TuneJob | None = None
+    error: tuple[Problem, ...] = ()  # why there is no grid (the scenario refused it)
+    focus: int = -1  # the point last focused or hovered (-1: none)
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.issues)
+
+
+def with_texts(panel: TunePanel, updates: Mapping[str, str]) -> TunePanel:
+    """Set constraint texts, each through :func:`parse_field_text`. The grid stays: a
+    constraint only changes which point is chosen."""
+    texts, values, issues = dict(panel.texts), dict(panel.values), dict(panel.issues)
+    for path, text in updates.items():
+        if path not in TUNE_FIELDS:
+            continue
+        texts[path] = text
+        try:
+            values[path] = parse_field_text(path, text)
+            issues.pop(path, None)
+        except IssueError as exc:
+            issues[path] = exc.issue
+    return dataclasses.replace(panel, texts=texts, values=values, issues=issues)
+
+
+def initial_tune() -> TunePanel:
+    return with_texts(TunePanel(), {p: f.default for p, f in TUNE_FIELDS.items()})
+
+
+def constraints_of(panel: TunePanel) -> Constraints:
+    from budgetcore.tune.choice import Constraints  # noqa: PLC0415
+
+    v = panel.values
+    unseen, rate = v.get("tune.max_unseen"), v.get("tune.max_runs_per_100")
+    return Constraints(
+        no_rejected=v.get("tune.no_rejected") is True,
+        max_unseen=unseen if isinstance(unseen, int) else None,
+        max_runs_per_100=rate if isinstance(rate, Decimal) else None,
+    )
+
+
+def _cost(session: Session) -> int:
+    """A point's cost in turn updates (a clock or retries cost about five times more)."""
+    return max(1, session.turns) * (TIMED_COST if session.timed else 1)
+
+
+def _start(inputs: TuneInputs) -> TuneJob:
+    from budgetcore.tune.result import default_axes  # noqa: PLC0415
+
+    ks, ss = default_axes(inputs.scenario)
+    return TuneJob(inputs, ks, ss)
+
+
+def _advance(job: TuneJob, budget: int) -> TuneJob:
+    """The job after one slice: sessions prepared and points replayed, in order, until
+    ``budget`` turn updates are spent (at least one piece of work)."""
+    from budgetcore.tune.kernel import point_counts  # noqa: PLC0415
+    from budgetcore.tune.measures import from_points  # noqa: PLC0415
+    from budgetcore.tune.session import prepare  # noqa: PLC0415
+
+    prepared, not_replayed = list(job.prepared), list(job.not_replayed)
+    counts, grids = list(job.counts), list(job.grids)
+    index = job.session
+    sessions = job.inputs.sessions
+    n_s = len(job.ss)
+    spent = 0
+    while index < len(sessions) and (spent == 0 or spent < budget):
+        name, turns = sessions[index]
+        if len(prepared) + len(not_replayed) <= index:  # preparing costs about a point
+            try:
+                prepared.append(prepare(job.inputs.scenario, turns, job.inputs.options, name))
+            except ScenarioError as exc:
+                not_replayed.append((name, exc.problems))
+                index += 1
+            spent += max(1, len(turns))
+            continue
+        session = prepared[-1]
+        cost = _cost(session)
+        while len(counts) < job.points and (spent == 0 or spent + cost <= budget):
+            i = len(counts)
+            counts.append(point_counts(session, job.ks[i // n_s], job.ss[i % n_s]))
+            spent += cost
+        if len(counts) < job.points:
+            break
+        grids.append(from_points(session, job.ks, job.ss, counts))
+        counts = []
+        index += 1
+    return dataclasses.replace(
+        job,
+        prepared=tuple(prepared),
+        not_replayed=tuple(not_replayed),
+        session=index,
+        counts=tuple(counts),
+        grids=tuple(grids),
+    )
+
+
+def pending(panel: TunePanel, inputs: TuneInputs | tuple[Problem, ...] | None) -> bool:
+    """Whether a step would do work: the panel is open, its inputs are usable, and the
+    grid is unfinished or for other inputs (then it starts again)."""
+    if not panel.open or not isinstance(inputs, TuneInputs):
+        return False
+    job = panel.job
+    return job is None or not job.inputs.same(inputs) or not job.finished
+
+
+def step(
+    panel: TunePanel,
+    inputs: TuneInputs | tuple[Problem, ...] | None,
+    budget: int = SLICE_TURNS,
+) -> TunePanel:
+    """One slice of the grid for ``inputs`` (from :func:`inputs_of`): a new job when the
+    running one is for other inputs, else its next slice; nothing while it waits."""
+    if not pending(panel, inputs):
+        return panel
+    assert isinstance(inputs, TuneInputs)
+    job = panel.job
+    if job is None or not job.inputs.same(inputs):
+        try:
+            job = _start(inputs)
+        except ScenarioError as exc:
+            return dataclasses.replace(panel, job=None, error=exc.problems)
+    return dataclasses.replace(panel, job=_advance(job, budget), error=())
+
+
+def run_to_end(panel: TunePanel, inputs: TuneInputs, budget: int = SLICE_TURNS) -> TunePanel:
+    """Every slice at once (tests and the bench): what the shell gets frame by frame."""
+    panel = step(panel, inputs, budget)
+    while pending(panel, inputs):
+        panel = step(panel, inputs, budget)
+    return panel
+
+
+_RESULT_MEMO: dict[str, tuple[TuneJob, Scenario, Constraints, TuneResult]] = {}
+
+
+def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
+    """The finished grid's sum, the scenario's own point, the frontier and the choice
+    under the panel's constraints (None while the grid runs, or when no session could
+    be replayed). Memoised: a hover or a slice redraws with the same result."""
+    job = panel.job
+    if job is None or not job.finished or not job.grids:
+        return None
+    constraints = constraints_of(panel)
+    hit = _RESULT_MEMO.get("last")
+    if hit is not None and hit[0] is job and hit[1] == scenario and hit[2] == constraints:
+        return hit[3]
+    from budgetcore.tune.engine import grid_of  # noqa: PLC0415
+    from budgetcore.tune.result import SessionResult, summarise  # noqa: PLC0415
+
+    own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
+    results = [
+        SessionResult(s.name, g, grid_of(s, (own[0],), (own[1],), engine="python"))
+        for s, g in zip(job.prepared, job.grids, strict=True)
+    ]
+    failed = (*job.inputs.unreadable, *job.not_replayed)
+    results += [SessionResult(name, None, None, problems) for name, problems in failed]
+    result = summarise(scenario, results, constraints)
+    _RESULT_MEMO["last"] = (job, scenario, constraints, result)
+    return result
+
+
+# ------------------------------------------------------------------ events and handlers
+
+
+def _tune(state: PageState, **changes: Any) -> PageState:
+    return dataclasses.replace(state, tune=dataclasses.replace(state.tune, **changes))
+
+
+def tune_inputs(state: PageState) -> TuneInputs | tuple[Problem, ...] | None:
+    """The grid's inputs for the page (None while the scenario on screen is stale)."""
+    if state.stale:
+        return None
+    return inputs_of(state.plan.scenario, state.replay)
+
+
+def _toggled(state: PageState, e: TuneToggled) -> PageState:
+    return _tune(state, open=e.open)
+
+
+def _typed(state: PageState, e: TuneFieldTyped) -> PageState:
+    return dataclasses.replace(state, tune=with_texts(state.tune, {e.path: e.text}))
+
+
+def _step(state: PageState, _e: TuneStep) -> PageState:
+    panel = step(state.tune, tune_inputs(state))
+    return state if panel is state.tune else dataclasses.replace(state, tune=panel)
+
+
+def _focused(state: PageState, e: TunePointFocused) -> PageState:
+    return state if e.cell == state.tune.focus else _tune(state, focus=max(-1, e.cell))
+
+
+def _chosen(state: PageState, e: TunePointChosen) -> PageState:
+    """K and S of a point as one change, through the one validation path (the texts a
+    person would type), so the fields, the plan, the link and the export agree."""
+    from budgetcore.ui.form import format_value  # noqa: PLC0415
+    from budgetcore.ui.update import _with_texts  # noqa: PLC0415 - the page's one path
+
+    k_path, s_path = "config.trigger_tokens", "config.summary_max_tokens"
+    texts = {k_path: format_value(k_path, e.k), s_path: format_value(s_path, e.s)}
+    return _with_texts(state, texts, notice="")
+
+
+TUNE_HANDLERS: dict[type, Callable[[Any, Any], Any]] = {
+    TuneToggled: _toggled,
+    TuneFieldTyped: _typed,
+    TuneStep: _step,
+    TunePointFocused: _focused,
+    TunePointChosen: _chosen,
+}
+__all__ += ["TUNE_HANDLERS", "tune_inputs"]

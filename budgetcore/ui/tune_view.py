@@ -1,0 +1,677 @@
+"""The Tune panel drawn (docs/spec.md §16): a K × S map per measure, the choice in
+words and its reviewed config. Pure: page state in, markup out.
+
+Maps are drawn the way :mod:`budgetcore.ui.svg` draws: at the container's real width
+(12 px text), ticks with units, every label in a gutter of its own (never on a mark),
+and what the map must not be read as. Colours are 8 bins of exact integer edges
+(``web/style.css`` holds the palette); the legend prints each bin's exact range. Each
+cell is a focusable button whose label holds the point's exact values; the one in
+the tab order moves with the arrow keys (a roving tab stop: 384 cells are one stop).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from budgetcore.charts.geometry import FONT_PX, text_width
+from budgetcore.errors import Problem
+from budgetcore.replay.model import decimal_of, money_text
+from budgetcore.ui.catalogue import t
+from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.problems import issue_text, problem_text
+from budgetcore.ui.tune_panel import (
+    TUNE_FIELDS,
+    TuneInputs,
+    TunePanel,
+    inputs_of,
+    result_of,
+)
+from budgetcore.units import format_int
+
+__all__ = ["BINS", "MEASURES", "TuneScreen", "point_text", "render_tune", "tune_controls_html"]
+
+#: The colour scale's bins (``.tb0`` … ``.tb7`` in web/style.css).
+BINS = 8
+#: Each map: its key (``tune.map.<key>.title``) and the measure's column.
+MEASURES = ("cost", "unseen", "runs")
+_SVG_NS = "http://www.w3.org/2000/svg"
+_PAD = 4
+_TICK = 4
+_LINE = 16
+_CELL_H = 14
+#: The panel's padding and borders (web/style.css): maps are drawn this much narrower
+#: than the chart column, so 12 px text stays 12 px.
+_INSET = 44
+
+
+@dataclass(frozen=True, slots=True)
+class TuneScreen:
+    html: dict[str, Markup]  # element id -> innerHTML
+    text: dict[str, str]  # element id -> textContent
+    field_messages: dict[str, str]  # constraint path -> its issue ("" when valid)
+    progress: tuple[int, int]  # (points done, points in all); (0, 0): not running
+    focus: int  # the cell in the tab order (-1: no map)
+
+
+# ------------------------------------------------------------------ the form (static)
+
+
+def _field(path: str) -> Markup:
+    f = TUNE_FIELDS[path]
+    fid = "tn-" + path.split(".", 1)[1].replace("_", "-")
+    label = el("label", {"for": fid, "data-i18n": f"label.{path}"}, t(f"label.{path}", "en"))
+    msg = el("p", {"class": "msg", "role": "alert", "data-tune-msg": path})
+    if f.kind == "bool":
+        box = el("input", {"type": "checkbox", "id": fid, "data-tune-input": path})
+        return el("div", {"class": "field check"}, box, label, msg)
+    hint = el("p", {"class": "hint", "data-i18n": f"hint.{path}"}, t(f"hint.{path}", "en"))
+    box = el(
+        "input",
+        {
+            "type": "text",
+            "id": fid,
+            "data-tune-input": path,
+            "value": f.default,
+            "inputmode": "decimal" if f.kind == "rate" else "numeric",
+            "autocomplete": "off",
+            "spellcheck": "false",
+            "class": "short",
+        },
+    )
+    return el("div", {"class": "field"}, label, box, hint, msg)
+
+
+def tune_controls_html() -> Markup:
+    """The constraint fields (written once; retexted by ``data-i18n``)."""
+    return el("div", {"class": "rp-grid"}, *(_field(p) for p in TUNE_FIELDS))
+
+
+# ------------------------------------------------------------------ numbers as text
+
+
+def _cost_value(g: Any, units: int) -> str:
+    """A cost (or a difference of costs) exactly: money at every place, else tokens."""
+    if g.priced:
+        value = decimal_of(units, g.places)
+        assert value is not None
+        return money_text(value)
+    return format_int(units)
+
+
+def _cost_unit(g: Any) -> str:
+    return "tune.unit.money" if g.priced else "tune.unit.billed"
+
+
+def _value(g: Any, measure: str, i: int) -> int:
+    if measure == "cost":
+        return int(g.cost_units(i))
+    if measure == "unseen":
+        return int(g.columns["unseen_tokens"][i])
+    return int(g.summary_calls(i))
+
+
+def _value_text(g: Any, measure: str, units: int, lang: str) -> str:
+    if measure == "cost":
+        return t("tune.amount", lang, value=_cost_value(g, units), unit=t(_cost_unit(g), lang))
+    unit = "unit.tokens" if measure == "unseen" else "tune.unit.calls"
+    return t("tune.amount", lang, value=format_int(units), unit=t(unit, lang))
+
+
+def point_text(g: Any, i: int, lang: str) -> str:
+    """Point ``i``'s exact values in words (a cell's label and the readout)."""
+    k, s = g.point(i)
+    c = g.columns
+    cost = (
+        _value_text(g, "cost", g.cost_units(i), lang)
+        if g.known(i)
+        else t("tune.unknown-usage", lang)
+    )
+    return t(
+        "tune.point",
+        lang,
+        k=format_int(k),
+        s=format_int(s),
+        cost=cost,
+        unseen=format_int(c["unseen_tokens"][i]),
+        peak_unseen=format_int(c["peak_unseen"][i]),
+        runs=format_int(c["runs"][i]),
+        recompresses=format_int(c["recompresses"][i]),
+        rejected=format_int(c["rejected"][i]),
+        peak=format_int(c["peak_full_input"][i]),
+        m=format_int(c["main_safe_input_at_peak"][i]),
+    )
+
+
+# ------------------------------------------------------------------ the maps
+
+
+def _edges(lo: int, hi: int) -> tuple[int, ...]:
+    """Bin j holds the values v with edges[j] <= v < edges[j + 1] (the last one up to
+    ``hi`` itself): edges[j] = lo + ceil(j × (hi − lo) / BINS), exact integers."""
+    span = hi - lo
+    return tuple(lo - (-(j * span) // BINS) for j in range(BINS + 1))
+
+
+def _bin(v: int, lo: int, hi: int) -> int:
+    """The bin of ``v``: floor((v − lo) × BINS / (hi − lo)), the top value in the last."""
+    if hi == lo:
+        return 0
+    return min(BINS - 1, (v - lo) * BINS // (hi - lo))
+
+
+def _tick_indices(n: int, step: int) -> list[int]:
+    """Both ends, and every ``step``-th value between that keeps ``step`` from the top."""
+    if n <= 1:
+        return list(range(n))
+    inner = [i for i in range(0, n - 1, step) if i <= n - 1 - step]
+    return sorted({*inner, n - 1})
+
+
+def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, int]) -> Markup:
+    lo, hi = span
+    g = result.grid
+    n_k, n_s = len(g.ks), len(g.ss)
+    k_labels = [format_int(k) for k in g.ks]
+    gutter = _PAD + max(text_width(x) for x in k_labels) + _TICK + 3
+    cell_w = max(6, (width - gutter - _PAD) // n_s)
+    plot_w = cell_w * n_s
+    top = _LINE + 4  # the K axis title's row
+    plot_h = _CELL_H * n_k
+    bottom = top + plot_h
+    height = bottom + _TICK + _LINE + _LINE + 4
+    parts: list[Markup] = []
+    texts: list[Markup] = []
+    texts.append(
+        el("text", {"class": "ch-axis-title", "x": _PAD, "y": _LINE}, t("tune.axis.k", lang))
+    )
+    known = [g.known(i) for i in range(g.points)]
+    for i in range(g.points):
+        row, col = divmod(i, n_s)
+        x = gutter + col * cell_w
+        y = top + (n_k - 1 - row) * _CELL_H
+        # A cost of unknown usage is never a colour (docs/spec.md §15): grey, and said.
+        shown = measure != "cost" or known[i]
+        cls = f"tc tb{_bin(_value(g, measure, i), lo, hi)}" if shown else "tc tu"
+        k, s = g.point(i)
+        parts.append(
+            el(
+                "rect",
+                {
+                    "class": cls,
+                    "x": x,
+                    "y": y,
+                    "width": cell_w,
+                    "height": _CELL_H,
+                    "tabindex": "-1",
+                    "role": "button",
+                    "data-tune-cell": i,
+                    "data-k": k,
+                    "data-s": s,
+                    "aria-label": t(
+                        "tune.cell",
+                        lang,
+                        k=format_int(k),
+                        s=format_int(s),
+                        value=_value_text(g, measure, _value(g, measure, i), lang)
+                        if shown
+                        else t("tune.unknown-usage", lang),
+                    ),
+                },
+            )
+        )
+    # The marks: drawn over the cells, never taking a click (web/style.css .tm).
+    r = max(2, min(cell_w, _CELL_H) // 2 - 3)
+    for i in result.frontier:
+        row, col = divmod(i, n_s)
+        cx = gutter + col * cell_w + cell_w // 2
+        cy = top + (n_k - 1 - row) * _CELL_H + _CELL_H // 2
+        parts.append(el("circle", {"class": "tm tm-frontier", "cx": cx, "cy": cy, "r": r}))
+    if result.choice is not None:
+        row, col = divmod(result.choice.index, n_s)
+        cx = gutter + col * cell_w + cell_w // 2
+        cy = top + (n_k - 1 - row) * _CELL_H + _CELL_H // 2
+        h = r + 2
+        pts = f"{cx},{cy - h} {cx + h},{cy} {cx},{cy + h} {cx - h},{cy}"
+        parts.append(el("polygon", {"class": "tm tm-chosen", "points": pts}))
+    own = result.own_index
+    if own is not None:
+        row, col = divmod(own, n_s)
+        x = gutter + col * cell_w
+        y = top + (n_k - 1 - row) * _CELL_H
+        attrs = {"x": x + 1, "y": y + 1, "width": cell_w - 2, "height": _CELL_H - 2}
+        parts.append(el("rect", {"class": "tm tm-own", **attrs}))
+    # Ticks and labels in the gutters: K at the left (upwards), S below.
+    for row in _tick_indices(n_k, -(-(FONT_PX + 4) // _CELL_H)):
+        y = top + (n_k - 1 - row) * _CELL_H + _CELL_H // 2
+        parts.append(
+            el("line", {"class": "ch-axis", "x1": gutter - _TICK, "x2": gutter, "y1": y, "y2": y})
+        )
+        attrs = {"class": "ch-tick", "x": gutter - _TICK - 2, "y": y + 4, "text-anchor": "end"}
+        texts.append(el("text", attrs, k_labels[row]))
+    s_labels = [format_int(s) for s in g.ss]
+    widest = max(text_width(x) for x in s_labels) + 6
+    for col in _tick_indices(n_s, -(-widest // cell_w)):
+        x = gutter + col * cell_w + cell_w // 2
+        label = s_labels[col]
+        half = (text_width(label) + 1) // 2
+        lx = min(max(x, half + _PAD), width - _PAD - half)  # inside the svg
+        parts.append(
+            el("line", {"class": "ch-axis", "x1": x, "x2": x, "y1": bottom, "y2": bottom + _TICK})
+        )
+        attrs = {"class": "ch-tick", "x": lx, "y": bottom + _TICK + 12, "text-anchor": "middle"}
+        texts.append(el("text", attrs, label))
+    title_y = bottom + _TICK + _LINE + 14
+    texts.append(
+        el(
+            "text",
+            {"class": "ch-axis-title", "x": gutter + plot_w, "y": title_y, "text-anchor": "end"},
+            t("tune.axis.s", lang),
+        )
+    )
+    frame = {"x": gutter, "y": top, "width": plot_w, "height": plot_h}
+    parts.append(el("rect", {"class": "tf", **frame}))
+    return el(
+        "svg",
+        {
+            "xmlns": _SVG_NS,
+            "class": "ch tune-map",
+            "width": width,
+            "height": height,
+            "viewBox": f"0 0 {width} {height}",
+            "font-size": FONT_PX,
+            "role": "group",
+            "aria-label": t(
+                f"tune.map.{measure}.title",
+                lang,
+                unit=t("tune.unit.money" if g.priced else "tune.unit.billed-title", lang),
+            ),
+            "data-chart": f"tune-{measure}",
+            "data-tune-map": measure,
+            "data-n-k": n_k,
+            "data-n-s": n_s,
+        },
+        *parts,
+        *texts,
+    )
+
+
+def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
+    """The colour scale: each non-empty bin's exact range, with the unit."""
+    edges = _edges(lo, hi)
+    items = []
+    for j in range(BINS):
+        a = edges[j]
+        b = hi if j == BINS - 1 else edges[j + 1] - 1
+        if b < a or (hi == lo and j > 0):
+            continue
+        shown_a = _value_text(g, measure, a, lang)
+        text = (
+            shown_a
+            if a == b
+            else t("tune.bin", lang, low=shown_a, high=_value_text(g, measure, b, lang))
+        )
+        items.append(el("li", {"class": f"ch-key tk tb{j}", "data-bin": j}, text))
+    if measure == "cost" and not all(g.known(i) for i in range(g.points)):
+        items.append(el("li", {"class": "ch-key tk tu"}, t("tune.unknown-usage", lang)))
+    return el(
+        "ul",
+        {"class": "ch-legend tune-scale", "aria-label": t("tune.scale", lang)},
+        el("li", {"class": "tune-scale-title"}, t("tune.scale", lang)),
+        *items,
+    )
+
+
+def _range(g: Any, measure: str) -> tuple[int, int]:
+    values = [
+        _value(g, measure, i) for i in range(g.points) if measure != "cost" or g.known(i)
+    ] or [0]
+    return min(values), max(values)
+
+
+def _marks_html(result: Any, lang: str) -> Markup:
+    own = result.own
+    items = [
+        el(
+            "li",
+            {"class": "ch-key tkm tkm-own"},
+            t("tune.mark.own", lang, k=format_int(own.ks[0]), s=format_int(own.ss[0]))
+            + ("" if result.own_index is not None else t("tune.mark.own-off", lang)),
+        ),
+        el(
+            "li",
+            {"class": "ch-key tkm tkm-frontier"},
+            t("tune.mark.frontier", lang, n=format_int(len(result.frontier))),
+        ),
+    ]
+    if result.choice is not None:
+        items.append(el("li", {"class": "ch-key tkm tkm-chosen"}, t("tune.mark.chosen", lang)))
+    return el("ul", {"class": "ch-legend tune-marks"}, *items)
+
+
+_MAPS_MEMO: dict[str, tuple[Any, str, int, Markup]] = {}
+
+
+def _maps_html(result: Any, lang: str, width: int) -> Markup:
+    hit = _MAPS_MEMO.get("last")
+    if hit is not None and hit[0] is result and hit[1:3] == (lang, width):
+        return hit[3]
+    g = result.grid
+    figures = [_marks_html(result, lang)]
+    for measure in MEASURES:
+        lo, hi = _range(g, measure)
+        unit = t("tune.unit.money" if g.priced else "tune.unit.billed-title", lang)
+        figures.append(
+            el(
+                "figure",
+                {"class": "ch-figure", "data-figure": f"tune-{measure}"},
+                el(
+                    "figcaption",
+                    None,
+                    el("strong", None, t(f"tune.map.{measure}.title", lang, unit=unit)),
+                ),
+                _map_svg(result, measure, lang, width, (lo, hi)),
+                _scale_html(g, measure, lo, hi, lang),
+                el("p", {"class": "caveat"}, t("phrase.not", lang), t("tune.not", lang)),
+            )
+        )
+    out = join(figures)
+    _MAPS_MEMO["last"] = (result, lang, width, out)
+    return out
+
+
+# ------------------------------------------------------------------ the choice
+
+
+def _signed(text: str, negative: bool, zero: bool) -> str:
+    return ("±" if zero else "−" if negative else "+") + text.lstrip("-")
+
+
+def _diff(g: Any, units: int, cost: bool) -> str:
+    text = _cost_value(g, abs(units)) if cost else format_int(abs(units))
+    return _signed(text, units < 0, units == 0)
+
+
+def _choice_html(result: Any, state: Any, lang: str) -> Markup:
+    g, choice = result.grid, result.choice
+    if choice is None:
+        unknown = sum(1 for i in range(g.points) if not g.known(i))
+        return el(
+            "p",
+            {"class": "tune-none", "data-tune-choice": "none"},
+            t(
+                "tune.choice.none",
+                lang,
+                points=format_int(g.points),
+                broken=format_int(g.points - unknown),
+                unknown=format_int(unknown),
+            ),
+        )
+    i = choice.index
+    unit = t(_cost_unit(g), lang)
+    scope = (
+        t(
+            "tune.choice.scope",
+            lang,
+            eligible=format_int(choice.eligible),
+            points=format_int(choice.points),
+        )
+        if result.constraints.any
+        else t("tune.choice.scope-all", lang, points=format_int(choice.points))
+    )
+    lines = [
+        el(
+            "p",
+            {"data-tune-choice": f"{choice.k},{choice.s}"},
+            el(
+                "strong",
+                None,
+                t("tune.choice.head", lang, k=format_int(choice.k), s=format_int(choice.s)),
+            ),
+            " ",
+            t(
+                "tune.choice.best",
+                lang,
+                scope=scope,
+                cost=t("tune.amount", lang, value=_cost_value(g, g.cost_units(i)), unit=unit),
+            ),
+        )
+    ]
+    unseen = g.columns["unseen_tokens"]
+    if choice.runner_up is not None and choice.decided_by is not None:
+        r = choice.runner_up
+        rk, rs = g.point(r)
+        lines.append(
+            el(
+                "p",
+                None,
+                t(
+                    f"tune.why.{choice.decided_by}",
+                    lang,
+                    k=format_int(rk),
+                    s=format_int(rs),
+                    cost=t(
+                        "tune.amount",
+                        lang,
+                        value=_cost_value(g, g.cost_units(r) - g.cost_units(i)),
+                        unit=unit,
+                    ),
+                    unseen=format_int(unseen[r] - unseen[i]),
+                    runs=format_int(g.summary_calls(r) - g.summary_calls(i)),
+                ),
+            )
+        )
+    elif choice.runner_up is None:
+        lines.append(el("p", None, t("tune.why.only", lang)))
+    if choice.unknown:
+        lines.append(el("p", None, t("tune.why.unknown", lang, n=format_int(choice.unknown))))
+    own = result.own
+    if own.known(0):
+        cost = t(
+            "tune.amount",
+            lang,
+            value=_diff(g, g.cost_units(i) - own.cost_units(0), True),
+            unit=unit,
+        )
+    else:
+        cost = t("tune.unknown-usage", lang)
+    lines.append(
+        el(
+            "p",
+            None,
+            t(
+                "tune.versus",
+                lang,
+                k=format_int(own.ks[0]),
+                s=format_int(own.ss[0]),
+                cost=cost,
+                unseen=_diff(g, unseen[i] - own.columns["unseen_tokens"][0], False),
+                runs=_diff(g, g.summary_calls(i) - own.summary_calls(0), False),
+                peak=_diff(
+                    g, g.columns["peak_full_input"][i] - own.columns["peak_full_input"][0], False
+                ),
+            ),
+        )
+    )
+    if result.less_unseen is None:
+        lines.append(el("p", None, t("tune.trades.none", lang)))
+    else:
+        j = result.less_unseen
+        jk, js = g.point(j)
+        lines.append(
+            el(
+                "p",
+                None,
+                t(
+                    "tune.trades",
+                    lang,
+                    k=format_int(jk),
+                    s=format_int(js),
+                    unseen=format_int(unseen[i] - unseen[j]),
+                    cost=t(
+                        "tune.amount",
+                        lang,
+                        value=_cost_value(g, g.cost_units(j) - g.cost_units(i)),
+                        unit=unit,
+                    ),
+                ),
+            )
+        )
+    lines.append(_export_html(state, choice.k, choice.s, lang))
+    return el("div", {"class": "tune-choice"}, *lines)
+
+
+def _export_html(state: Any, k: int, s: int, lang: str) -> Markup:
+    """The chosen point as a reviewed config, through the page's own export (the state
+    the point's one event would give, so the file is what the export panel shows
+    once the point is set)."""
+    from budgetcore.ui.events import TunePointChosen  # noqa: PLC0415
+    from budgetcore.ui.update import reduce  # noqa: PLC0415
+    from budgetcore.ui.view.config import render_export  # noqa: PLC0415
+
+    at = reduce(state, TunePointChosen(k, s))
+    body, _diff_markup = render_export(at)
+    same = (
+        state.plan.scenario.config.trigger_tokens,
+        state.plan.scenario.config.summary_max_tokens,
+    ) == (k, s)
+    use = el(
+        "button",
+        {"type": "button", "data-action": "tune-use", "data-k": k, "data-s": s, "disabled": same},
+        t("tune.use", lang),
+    )
+    download = el(
+        "button",
+        {"type": "button", "data-action": "tune-download", "data-k": k, "data-s": s},
+        t("tune.download", lang),
+    )
+    return join(
+        (
+            el("div", {"class": "row"}, use, download),
+            el("p", {"class": "note-small"}, t("tune.export-note", lang)),
+            el("pre", {"id": "tune-export", "data-tune-export": "", "tabindex": "0"}, body),
+        )
+    )
+
+
+# ------------------------------------------------------------------ the panel
+
+
+def _issue(issue: Any, lang: str) -> str:
+    return issue_text(issue, lang)
+
+
+def _problems(problems: tuple[Problem, ...], lang: str) -> list[str]:
+    return [problem_text(p, lang) for p in problems]
+
+
+def _sessions_text(inputs: TuneInputs, lang: str) -> str:
+    turns = sum(len(x) for _, x in inputs.sessions)
+    n = len(inputs.sessions)
+    return t(
+        "tune.sessions.one" if n == 1 else "tune.sessions.other",
+        lang,
+        n=format_int(n),
+        turns=format_int(turns),
+    )
+
+
+def _errors_html(named: list[tuple[str, tuple[Problem, ...]]], lang: str) -> Markup:
+    if not named:
+        return Markup("")
+    items = [
+        el(
+            "li",
+            None,
+            t(
+                "tune.not-replayed",
+                lang,
+                name=name,
+                why=t("msg.list-sep", lang).join(_problems(ps, lang)),
+            ),
+        )
+        for name, ps in named
+    ]
+    return el("ul", {"class": "errors", "role": "alert"}, *items)
+
+
+#: The choice and its export, drawn once per (result, scenario, format, language): a
+#: hover redraws only the readout.
+_CHOICE_MEMO: dict[str, tuple[Any, Any, str, str, Markup]] = {}
+
+
+def render_tune(state: Any) -> TuneScreen:
+    """The Tune panel of page state ``state`` (its ``tune`` and ``replay`` panels,
+    plan, lang, width)."""
+    panel: TunePanel = state.tune
+    lang = state.lang
+    messages = {p: "" for p in TUNE_FIELDS}
+    for path, issue in panel.issues.items():
+        messages[path] = _issue(issue, lang)
+    html = {
+        "tune-errors": Markup(""),
+        "tune-choice": Markup(""),
+        "tune-maps": Markup(""),
+    }
+    text = {"tune-status": "", "tune-sessions": "", "tune-point": ""}
+    screen = TuneScreen(html, text, messages, (0, 0), -1)
+    if state.stale:
+        text["tune-status"] = t("tune.stale", lang)
+        return screen
+    inputs = inputs_of(state.plan.scenario, state.replay)
+    if inputs is None:
+        text["tune-status"] = t("tune.replay-stale", lang)
+        return screen
+    if not isinstance(inputs, TuneInputs):
+        html["tune-errors"] = el(
+            "ul",
+            {"class": "errors", "role": "alert"},
+            *(el("li", None, x) for x in _problems(inputs, lang)),
+        )
+        return screen
+    text["tune-sessions"] = _sessions_text(inputs, lang)
+    if panel.error:
+        html["tune-errors"] = _errors_html([("", panel.error)], lang)
+        return screen
+    job = panel.job
+    if job is None or not job.inputs.same(inputs) or not job.finished:
+        fresh = job is None or not job.inputs.same(inputs)
+        done, total = (0, 0) if fresh or job is None else (job.done, job.total)
+        if total:
+            text["tune-status"] = t(
+                "tune.running", lang, done=format_int(done), total=format_int(total)
+            )
+        else:
+            text["tune-status"] = t("tune.starting", lang)
+        return TuneScreen(html, text, messages, (done, max(total, 1)), -1)
+    html["tune-errors"] = _errors_html([*job.inputs.unreadable, *job.not_replayed], lang)
+    result = result_of(panel, state.plan.scenario)
+    if result is None:
+        text["tune-status"] = t("tune.no-session", lang)
+        return screen
+    g = result.grid
+    if panel.stale:
+        text["tune-status"] = t("tune.constraints-stale", lang)
+    else:
+        text["tune-status"] = t(
+            "tune.done",
+            lang,
+            points=format_int(g.points),
+            n_k=format_int(len(g.ks)),
+            n_s=format_int(len(g.ss)),
+        )
+    width = max(280, state.width - _INSET)
+    html["tune-maps"] = _maps_html(result, lang, width)
+    memo = (result, state.plan.scenario, state.export_format, lang)
+    hit = _CHOICE_MEMO.get("last")
+    if hit is None or hit[0] is not result or hit[1:4] != memo[1:]:
+        hit = (*memo, _choice_html(result, state, lang))
+        _CHOICE_MEMO["last"] = hit
+    html["tune-choice"] = hit[4]
+    focus = panel.focus if 0 <= panel.focus < g.points else -1
+    if focus < 0:
+        focus = result.choice.index if result.choice is not None else 0
+        text["tune-point"] = t("tune.point-hint", lang)
+    else:
+        text["tune-point"] = point_text(g, focus, lang)
+    return TuneScreen(html, text, messages, (0, 0), focus)

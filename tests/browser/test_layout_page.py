@@ -1,0 +1,159 @@
+"""The page's layout wiring (issue 25): the section navigation, tap sizes on a phone, and
+a file or paste above its size limit refused before it is read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from budgetcore.inputs.text import limit_of
+from budgetcore.ui.view.nav import SECTIONS
+from tests.browser.conftest import Page, _page_at
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def phone_page(browser: Any, base_url: str) -> Iterator[Page]:
+    yield from _page_at(browser, base_url, 390, 844)
+
+
+def test_every_nav_button_scrolls_to_its_section_and_never_touches_the_fragment(
+    page: Page,
+) -> None:
+    page.open("#config.trigger_tokens=40000")
+    hash_before = page.page.evaluate("location.hash")
+    history = page.page.evaluate("history.length")
+    for section, _key in SECTIONS:
+        # From the other end of the page, so that every button has to move it.
+        end = "0" if section == SECTIONS[-1][0] else "document.body.scrollHeight"
+        page.page.evaluate(f"window.scrollTo(0, {end})")
+        page.page.click(f'#nav [data-nav="{section}"]')
+        page.page.wait_for_timeout(50)
+        top = page.page.evaluate(
+            f"document.getElementById('{section}').getBoundingClientRect().top"
+        )
+        bar = page.page.evaluate("document.getElementById('key').getBoundingClientRect().bottom")
+        assert bar - 2 <= top < 450, (section, top, bar)  # in view, below the key bar
+        focused = page.page.evaluate(
+            f"document.getElementById('{section}').contains(document.activeElement)"
+            f" || document.activeElement.id === '{section}'"
+        )
+        assert focused, section
+    assert page.page.evaluate("location.hash") == hash_before
+    assert page.page.evaluate("history.length") == history
+    assert page.page.evaluate("document.querySelectorAll('#nav a[href]').length") == 0
+    assert page.page.evaluate("document.getElementById('curves').open")  # opened by the move
+
+
+def test_the_nav_works_from_the_keyboard_on_a_phone(phone_page: Page) -> None:
+    page = phone_page.open()
+    assert (
+        page.page.evaluate("getComputedStyle(document.getElementById('nav')).position") == "fixed"
+    )
+    page.page.focus("#nav summary")
+    page.page.keyboard.press("Enter")  # the Sections menu opens
+    page.page.focus('#nav [data-nav="config"]')
+    page.page.keyboard.press("Enter")
+    page.page.wait_for_timeout(50)
+    assert page.page.evaluate("document.getElementById('config').contains(document.activeElement)")
+    top = page.page.evaluate("document.getElementById('config').getBoundingClientRect().top")
+    assert 0 <= top < 200
+    assert not page.page.evaluate("document.querySelector('#nav details').open")
+    assert page.page.evaluate("location.hash") == ""
+
+
+#: A control's tap area: its box, and for a checkbox or radio the label(s) that toggle
+#: it (a wrapping label, or one beside it joined to its box without a gap).
+TAP_SIZES = """() => {
+  const out = [];
+  const controls = document.querySelectorAll(
+    'button, select, input, textarea, summary, [role="combobox"]');
+  for (const e of controls) {
+    const b = e.getBoundingClientRect();
+    if (b.width === 0 && b.height === 0) continue;  // not shown (folded, hidden)
+    let [l, t, r, bo] = [b.left, b.top, b.right, b.bottom];
+    if (e.type === 'checkbox' || e.type === 'radio') {
+      for (const lab of e.labels) {
+        const x = lab.getBoundingClientRect();
+        const joined = x.left <= r + 1 && x.right >= l - 1 && x.top <= bo && x.bottom >= t;
+        if (joined) { l = Math.min(l, x.left); t = Math.min(t, x.top);
+                      r = Math.max(r, x.right); bo = Math.max(bo, x.bottom); }
+      }
+    }
+    const name = e.tagName.toLowerCase() + (e.type ? `[${e.type}]` : '')
+      + (e.id ? '#' + e.id : '') + (e.dataset.input ? `(${e.dataset.input})` : '')
+      + (e.dataset.nav ? `(${e.dataset.nav})` : '');
+    out.push([name, Math.round(r - l), Math.round(bo - t)]);
+  }
+  return out;
+}"""
+
+
+def test_every_control_is_at_least_40_px_to_tap_on_a_phone(phone_page: Page) -> None:
+    page = phone_page.open()
+    page.page.evaluate("for (const d of document.querySelectorAll('#app details')) d.open = true")
+    page.page.evaluate("document.querySelector('#nav details').open = true")
+    page.page.wait_for_timeout(500)  # the opened panels' frames
+    sizes = page.page.evaluate(TAP_SIZES)
+    assert len(sizes) > 100, len(sizes)
+    small = [s for s in sizes if s[1] < 40 or s[2] < 40]
+    assert not small, small
+
+
+def test_no_table_or_field_is_cut_on_a_phone(phone_page: Page) -> None:
+    page = phone_page.open()
+    page.page.wait_for_selector('[data-key^="peer-"]', state="attached", timeout=60_000)
+    page.page.evaluate("for (const d of document.querySelectorAll('#app details')) d.open = true")
+    page.page.wait_for_timeout(300)
+    cut = page.page.evaluate(
+        """() => [...document.querySelectorAll('#app table')].filter(t => {
+             const box = t.parentElement.getBoundingClientRect();
+             const r = t.getBoundingClientRect();
+             return r.width > 0 && (r.right > box.right + 1 || t.scrollWidth > t.clientWidth + 1);
+           }).map(t => t.className)"""
+    )
+    assert not cut, cut
+    page.fill("limits.raw_bson_bytes", "1,040,000,000")
+    page.fill("config.trigger_tokens", "1,000,000,000,000")
+    clipped = page.page.evaluate(
+        """() => [...document.querySelectorAll('#controls input[type=text]')]
+             .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.id)"""
+    )
+    assert not clipped, clipped
+
+
+def test_a_file_above_its_limit_is_refused_unread_with_its_size(page: Page, tmp_path: Path) -> None:
+    page.open()
+    big = tmp_path / "big.toml"
+    size = limit_of("config") + 5
+    big.write_bytes(b"[config]\ntrigger_tokens = 40000\n" + b"#" * (size - 32))
+    page.page.set_input_files("#import-file", str(big))
+    page.page.wait_for_function(
+        "document.getElementById('import-result').textContent.includes('1 MiB')"
+    )
+    text = page.text("#import-result")
+    assert f"{big.stat().st_size:,}" in text, text
+    assert page.page.evaluate("document.getElementById('import-text').value") == ""
+    page.page.select_option("#lang", "zh")
+    text = page.text("#import-result")
+    assert "字节" in text, text
+    assert f"{big.stat().st_size:,}" in text, text
+
+
+def test_a_paste_above_its_limit_is_refused_and_leaves_the_box(page: Page) -> None:
+    page.open()
+    page.page.evaluate(
+        """(n) => { const box = document.getElementById('import-text');
+                    box.value = '#'.repeat(n);
+                    box.dispatchEvent(new Event('input', { bubbles: true })); }""",
+        limit_of("config") + 1,
+    )
+    page.page.wait_for_function(
+        "document.getElementById('import-result').textContent.includes('1 MiB')"
+    )
+    assert f"{limit_of('config') + 1:,}" in page.text("#import-result")
+    assert page.page.evaluate("document.getElementById('import-text').value") == ""

@@ -1,0 +1,44 @@
+"""The Tune panel, wired: the grid runs in slices once the panel opens, a click on a
+cell sets K and S in the fields and the link as one change, the keyboard moves the
+focus between cells and Enter chooses one. What the panel computes and draws is
+tested in CPython (tests/test_ui_tune.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import Page
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_cell_sets_k_and_s_in_the_fields_and_the_link(page: Page) -> None:
+    page.open()
+    p = page.page
+    assert p.locator("[data-tune-map]").count() == 0  # closed: nothing computed
+    p.click("#tune summary")
+    p.wait_for_selector("[data-tune-map=cost] [data-tune-cell]", state="attached", timeout=60_000)
+    page.assert_no_internal_error()
+    cell = p.locator("[data-tune-map=cost] [data-tune-cell='37']")  # K index 2, S index 5
+    k, s = cell.get_attribute("data-k"), cell.get_attribute("data-s")
+    cell.click()
+    p.wait_for_function(
+        f"location.hash.includes('config.trigger_tokens={k}')"
+        f" && location.hash.includes('config.summary_max_tokens={s}')"
+    )
+    assert p.input_value("[data-input='config.trigger_tokens']") == f"{int(str(k)):,}"
+    assert p.input_value("[data-input='config.summary_max_tokens']") == f"{int(str(s)):,}"
+    # The keyboard: the cell in the tab order, an arrow to its right, Enter chooses it.
+    p.wait_for_selector(
+        "[data-tune-map=cost] [data-tune-cell='37'][tabindex='0']", state="attached"
+    )
+    p.focus("[data-tune-map=cost] [data-tune-cell='37']")
+    p.keyboard.press("ArrowRight")
+    assert p.evaluate("document.activeElement.getAttribute('data-tune-cell')") == "38"
+    s2 = p.get_attribute("[data-tune-map=cost] [data-tune-cell='38']", "data-s")
+    p.wait_for_function("document.querySelector('#tune-point').textContent.includes('S ')")
+    p.keyboard.press("Enter")
+    p.wait_for_function(f"location.hash.includes('config.summary_max_tokens={s2}')")
+    assert p.evaluate("document.activeElement.getAttribute('data-tune-cell')") == "38"
+    page.assert_no_internal_error()
+    assert not page.errors

@@ -1,0 +1,323 @@
+"""The storage and start-up paths of the speed work (docs/replay.md, "Speed") against
+the plain ones they replace: the replay's rows kept as columns, a Codex request built
+from its values in field order, the command line building one command's arguments,
+and the registry's search keys made on the first search."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+import typing
+from decimal import Decimal
+from importlib import resources
+from pathlib import Path
+from types import NoneType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from budgetcore.cli import COMMANDS, build_parser
+from budgetcore.registry.models import DATA_FILE, _norm, default_registry, parse_registry
+from budgetcore.registry.prices import Prices
+from budgetcore.replay.logs import LogRequest, parse_codex
+from budgetcore.replay.model import (
+    NOT_INT_FIELDS,
+    Ints,
+    ReplayOptions,
+    RowColumns,
+    Turn,
+    TurnRow,
+    TurnRows,
+    columns,
+    decimal_of,
+    money_text,
+    row_dicts_of,
+    units_text,
+)
+from budgetcore.replay.simulate import replay
+from budgetcore.scenario.model import Scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+PRICES = Prices(
+    input=Decimal("0.000003"),
+    output=Decimal("0.000015"),
+    cache_read=Decimal("0.0000003"),
+    cache_write=Decimal("0.00000375"),
+)
+
+# ---------------------------------------------------------------- rows as columns
+
+
+def test_every_column_stored_as_integers_is_an_int_field() -> None:
+    # A flag kept in an int64 column would read back as 0 or 1, not False or True.
+    hints = typing.get_type_hints(TurnRow)
+    for name in TurnRow._fields:
+        if name not in NOT_INT_FIELDS:
+            assert hints[name] in (int, int | None), name
+    assert hints["trigger_reached"] is bool
+    assert hints["admitted"] is bool
+
+
+_BIG = st.integers(min_value=-(2**70), max_value=2**70)
+_SMALL = st.integers(min_value=-5, max_value=2**63 - 1)
+_INT_VALUE = st.one_of(_SMALL, _BIG, st.none())
+_OTHER = {
+    "trigger_reached": st.booleans(),
+    "admitted": st.booleans(),
+    "status": st.sampled_from(["run", "below K"]),
+    "run_fate": st.sampled_from([None, "published"]),
+    "run_end_s": st.sampled_from([None, Decimal(1)]),
+    "scenario": st.just(Scenario()),
+}
+
+
+def _row(draw_ints: st.SearchStrategy[object]) -> st.SearchStrategy[tuple[object, ...]]:
+    return st.tuples(*(_OTHER.get(k, draw_ints) for k in TurnRow._fields))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    plain=st.lists(_row(_SMALL), min_size=1, max_size=5),
+    odd=st.lists(_row(_INT_VALUE), max_size=3),
+    at=st.integers(min_value=0, max_value=4_500),
+)
+def test_the_column_builder_gives_the_plain_transposition(
+    plain: list[tuple[object, ...]], odd: list[tuple[object, ...]], at: int
+) -> None:
+    # Past one chunk, with a None or an integer past int64 somewhere: the columns
+    # equal zip(*rows) value for value and type for type.
+    rows = [plain[i % len(plain)] for i in range(4_600)]
+    for j, r in enumerate(odd):
+        rows[(at + 97 * j) % len(rows)] = r
+    store = RowColumns()
+    for r in rows:
+        store.add(r)
+    got = store.done()
+    want = columns([TurnRow(*r) for r in rows])  # type: ignore[arg-type]
+    assert list(got) == list(want)
+    for key, col in got.items():
+        values = tuple(col)
+        assert values == want[key], key
+        assert [type(v) for v in values] == [type(v) for v in want[key]], key
+        if isinstance(col, Ints):
+            assert all(type(v) is int and -(2**63) <= v < 2**63 for v in values)
+
+
+def _replays() -> list[tuple[Scenario, list[Turn], ReplayOptions | None]]:
+    turns = [Turn(added=3_000 + 1_700 * (i % 7), output=400) for i in range(3_000)]
+    return [
+        (Scenario(), turns, None),
+        (Scenario(), turns, ReplayOptions(main_prices=PRICES, cache=True)),
+        (Scenario(), turns[:5], ReplayOptions(main_prices=PRICES)),
+    ]
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_rows_read_from_columns_are_the_rows_and_keep_their_types(case: int) -> None:
+    scenario, turns, options = _replays()[case]
+    result = replay(scenario, turns, options)
+    rows = result.rows
+    assert isinstance(rows, TurnRows)
+    listed = list(rows)
+    assert len(listed) == len(rows) == len(turns)
+    assert [rows[i] for i in range(len(rows))] == listed
+    assert rows[-1] == listed[-1]
+    assert rows[1:4] == tuple(listed[1:4])
+    assert rows == tuple(listed)
+    with pytest.raises(IndexError):
+        rows[len(rows)]
+    for r in listed[:50] + listed[-50:]:
+        assert type(r) is TurnRow
+        assert type(r.admitted) is bool
+        assert type(r.trigger_reached) is bool
+        assert type(r.history) is int
+        assert r.main_units is None or type(r.main_units) is int
+    for key in TurnRow._fields:
+        assert tuple(result.columns[key]) == tuple(getattr(r, key) for r in listed), key
+    # Equal replays compare and hash equal through the stored columns.
+    again = replay(scenario, turns, options)
+    assert again == result
+    assert hash(again.rows) == hash(result.rows)
+    assert result.rows[-1].plan.funnel.full_input == result.rows[-1].full_input
+
+
+def _timed_replay() -> tuple[Scenario, list[Turn], ReplayOptions]:
+    from budgetcore.replay.options import parse_options  # noqa: PLC0415
+
+    turns = [Turn(added=9_000, output=300, gap_ms=20_000) for _ in range(60)]
+    opts = parse_options(
+        {
+            "timing": {"gap_ms": 20000, "duration": {"fixed_s": "30"}},
+            "retries": {"failure_rate": "0.3", "seed": 2},
+        }
+    )
+    return Scenario(), turns, dataclasses.replace(opts, main_prices=PRICES)
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_row_dicts_from_columns_are_each_rows_as_dict(case: int) -> None:
+    scenario, turns, options = (*_replays(), _timed_replay())[case]
+    result = replay(scenario, turns, options)
+    want = [r.as_dict(result.timed) for r in result.rows]
+    got = list(row_dicts_of(result.rows, result.timed))
+    assert got == want
+    assert [list(d) for d in got] == [list(d) for d in want]  # the keys' order too
+    assert [type(v) for d in got for v in d.values()] == [type(v) for d in want for v in d.values()]
+    assert list(row_dicts_of(tuple(result.rows), result.timed)) == want  # plain rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    units=st.one_of(
+        st.none(),
+        st.integers(min_value=-(10**6), max_value=10**30),
+        st.integers(min_value=10**119, max_value=10**121),
+    ),
+    places=st.integers(min_value=0, max_value=30),
+)
+def test_money_text_from_units_is_the_decimals(units: int | None, places: int) -> None:
+    try:
+        want = decimal_of(units, places)
+    except ArithmeticError as exc:  # past MONEY's 120 digits: the same error either way
+        with pytest.raises(type(exc)):
+            units_text(units, places)
+        return
+    assert units_text(units, places) == (None if want is None else money_text(want))
+
+
+# ---------------------------------------------------------------- a Codex request
+
+
+def test_a_codex_request_has_each_value_in_its_field() -> None:
+    # The reader builds a request from its 15 values in field order (one C call):
+    # against the same request written with keywords.
+    usage = {
+        "input_tokens": 1_000,
+        "cached_input_tokens": 200,
+        "output_tokens": 50,
+        "reasoning_output_tokens": 10,
+        "total_tokens": 1_050,
+    }
+    lines = [
+        {"timestamp": "2026-01-20T09:00:00.000Z", "type": "session_meta", "payload": {"id": "s"}},
+        {
+            "timestamp": "2026-01-20T09:00:00.500Z",
+            "type": "turn_context",
+            "payload": {"model": "gpt-5"},
+        },
+        {
+            "timestamp": "2026-01-20T09:00:05.123Z",
+            "type": "event_msg",
+            "payload": {
+                "type": "token_count",
+                "info": {
+                    "total_token_usage": usage,
+                    "last_token_usage": usage,
+                    "model_context_window": 272_000,
+                },
+                "rate_limits": {"primary": None},
+            },
+        },
+    ]
+    text = "".join(json.dumps(x, separators=(",", ":")) + "\n" for x in lines)
+    log = parse_codex(text)
+    when = 1_768_899_605_123
+    assert log.main.requests == (
+        LogRequest(
+            line=3,
+            context=1_000,
+            output=50,
+            cache_read=200,
+            cache_write=0,
+            model="gpt-5",
+            input=800,
+            reasoning=10,
+            started=when,
+            finished=when,
+        ),
+    )
+    assert type(log.main.requests[0].messages) is NoneType
+
+
+# ---------------------------------------------------------------- the command line
+
+ARGVS = [
+    ["replay", "--log", "x.jsonl", "--usage"],
+    ["replay", "s.json", "--turns", "t.jsonl", "--format", "csv", "--series", "main"],
+    ["plan", "s.json", "--config", "c.toml"],
+    ["report", "s.json", "--out", "o", "--log", "x.jsonl"],
+    ["check", "c.toml"],
+    ["models", "sonnet", "--limit", "3", "--json"],
+    ["peers", "--window", "200000", "--max-output", "64000"],
+    ["tune", "--log", "a.jsonl", "--log", "b.jsonl", "--k", "1000,2000", "--jobs", "2"],
+    ["cases", "--random", "3", "--seed", "4"],
+    ["schema", "plan"],
+]
+
+
+@pytest.mark.parametrize("argv", ARGVS, ids=lambda a: a[0])
+def test_one_commands_parser_parses_as_the_whole_one(argv: list[str]) -> None:
+    whole = vars(build_parser().parse_args(argv))
+    one = vars(build_parser(argv[0]).parse_args(argv))
+    assert whole.pop("func").__name__ == one.pop("func").__name__ == COMMANDS[argv[0]][1]
+    assert one == whole
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_one_commands_help_is_the_whole_ones(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    texts = []
+    for parser in (build_parser(), build_parser(command)):
+        with pytest.raises(SystemExit):
+            parser.parse_args([command, "--help"])
+        texts.append(capsys.readouterr().out)
+    assert texts[0] == texts[1]
+    assert texts[0].startswith("usage: budgetcore " + command)
+
+
+def test_replay_usage_imports_no_other_command_and_no_replay() -> None:
+    log = next((ROOT / "tests/fixtures/logs/codex/modern-basic").rglob("*.jsonl"))
+    code = (
+        "import sys, io, contextlib\n"
+        "from budgetcore.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['replay', '--log', {str(log)!r}, '--usage']) == 0\n"
+        "print(sorted(m for m in sys.modules if m.startswith('budgetcore.cli.') "
+        "or m == 'budgetcore.replay.simulate'))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.split("\n")[0] == "['budgetcore.cli.replay_cmds', 'budgetcore.cli.shell']"
+
+
+# ---------------------------------------------------------------- registry search keys
+
+
+def test_search_keys_wait_for_the_first_search_and_search_the_same() -> None:
+    text = resources.files("budgetcore").joinpath(DATA_FILE).read_bytes()
+    fresh = parse_registry(text)
+    assert fresh.resolve("claude-sonnet-4-5").model is not None
+    assert fresh.lookup("gpt-5") is not None
+    assert not fresh._search  # resolve and lookup need no search key
+    fresh.matches("sonnet 4.5")
+    for r in fresh.rows:  # the keys parse_registry made for every row before
+        key = _norm(f"{r.name} {r.provider}")
+        assert fresh._search[r.name] == (
+            key,
+            _norm(r.name.rsplit("/", 1)[-1]),
+            key.replace(" ", ""),
+        )
+    shipped = default_registry()
+    for query in ("sonnet 4.5", "GPT5", "gemini", "claude-3", "o3 mini", "zz-none"):
+        names = [r.name for r in parse_registry(text).matches(query)]
+        assert names == [r.name for r in shipped.matches(query)], query
+    # A narrowed registry shares the keys and finds the subset's rows in the same order.
+    some = fresh.within(fresh.rows[::3])
+    kept = {r.name for r in fresh.rows[::3]}
+    want = [r.name for r in fresh.matches("claude") if r.name in kept]
+    assert [r.name for r in some.matches("claude")] == want

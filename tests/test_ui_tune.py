@@ -1,0 +1,301 @@
+"""The Tune panel in CPython: its constraint fields, its slices (equal to ``tune()``,
+value for value, whatever the slice size), a new input starting the grid again, a
+point's one event through the page's validation path, and what the maps say."""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from budgetcore.tune.choice import Constraints
+from budgetcore.tune.result import tune
+from budgetcore.tune.session import prepare
+from budgetcore.ui import state as S
+from budgetcore.ui.events import (
+    TuneFieldTyped,
+    TunePointChosen,
+    TunePointFocused,
+    TuneStep,
+    TuneToggled,
+)
+from budgetcore.ui.form import IssueError
+from budgetcore.ui.replay_panel import options_of, turns_of
+from budgetcore.ui.tune_panel import (
+    parse_field_text,
+    pending,
+    result_of,
+    run_to_end,
+    step,
+    tune_inputs,
+)
+from budgetcore.ui.tune_view import BINS, _bin, _edges, render_tune
+from budgetcore.ui.view.config import render_export
+
+
+def _open(turns: str = "40", **texts: str) -> S.PageState:
+    state = S.reduce(S.initial_state(), S.ReplayFieldTyped("replay.turns", turns))
+    state = S.reduce(state, TuneToggled(True))
+    for path, text in texts.items():
+        state = S.reduce(state, TuneFieldTyped(path, text))
+    return state
+
+
+def _run(state: S.PageState) -> tuple[S.PageState, int]:
+    slices = 0
+    while True:
+        after = S.reduce(state, TuneStep())
+        if after is state:
+            return state, slices
+        state, slices = after, slices + 1
+
+
+def test_closed_panel_never_computes() -> None:
+    state = S.initial_state()
+    assert S.reduce(state, TuneStep()) is state
+    assert not pending(state.tune, tune_inputs(state))
+
+
+@pytest.mark.parametrize("budget", [1, 977, 8_000, 10**9])
+def test_slices_equal_tune_value_for_value(budget: int) -> None:
+    state = _open("40", **{"tune.max_unseen": "0", "tune.max_runs_per_100": "30"})
+    inputs = tune_inputs(state)
+    assert inputs is not None
+    assert not isinstance(inputs, tuple)
+    panel = run_to_end(state.tune, inputs, budget)
+    got = result_of(panel, state.plan.scenario)
+    source = turns_of(state.replay)
+    constraints = Constraints(max_unseen=0, max_runs_per_100=Decimal(30))
+    want = tune(
+        state.plan.scenario,
+        [("generate", source.turns)],
+        options_of(state.replay),
+        constraints=constraints,
+        engine="python",
+    )
+    assert got is not None
+    assert dict(got.grid.columns) == dict(want.grid.columns)
+    assert dict(got.own.columns) == dict(want.own.columns)
+    assert (got.choice, got.frontier, got.less_unseen) == (
+        want.choice,
+        want.frontier,
+        want.less_unseen,
+    )
+
+
+def test_a_slice_is_about_sixteen_points_of_a_500_turn_session() -> None:
+    state = _open("500")
+    state = S.reduce(state, TuneStep())  # prepares the session (about one point's cost)
+    job = state.tune.job
+    assert job is not None
+    assert len(job.counts) == 15
+    state = S.reduce(state, TuneStep())
+    assert state.tune.job is not None
+    assert len(state.tune.job.counts) == 15 + 16
+    assert render_tune(state).progress == (31, 384)
+
+
+def test_a_new_input_starts_the_grid_again_and_k_and_s_do_not() -> None:
+    state = S.reduce(_open("40"), TuneStep())
+    first = state.tune.job
+    assert first is not None
+    # Typing a replay field: the next slice starts a new job from nothing.
+    changed = S.reduce(state, S.ReplayFieldTyped("replay.seed", "9"))
+    after = S.reduce(changed, TuneStep())
+    assert after.tune.job is not None
+    assert after.tune.job is not first
+    assert after.tune.job.inputs.sessions[0][1] is not first.inputs.sessions[0][1]
+    # A finished grid stays when only K and S move (the grid does not depend on them).
+    done, _ = _run(state)
+    k, s = done.tune.job.ks[3], done.tune.job.ss[2]  # type: ignore[union-attr]
+    moved = S.reduce(done, TunePointChosen(k, s))
+    assert moved.tune.job is done.tune.job
+    assert S.reduce(moved, TuneStep()) is moved
+    result = result_of(moved.tune, moved.plan.scenario)
+    assert result is not None
+    assert result.own_index == 3 * len(result.grid.ss) + 2
+    # ... and the grid without K and S is the same as one prepared at that K and S.
+    source = turns_of(moved.replay)
+    a = prepare(state.plan.scenario, source.turns, options_of(moved.replay), "generate")
+    b = prepare(moved.plan.scenario, source.turns, options_of(moved.replay), "generate")
+    assert a == b
+
+
+def test_a_point_is_one_event_through_the_validation_path() -> None:
+    state, _ = _run(_open("40"))
+    after = S.reduce(state, TunePointChosen(8149, 2353))
+    assert after.texts["config.trigger_tokens"] == "8,149"
+    assert after.texts["config.summary_max_tokens"] == "2,353"
+    assert (
+        after.plan.scenario.config.trigger_tokens,
+        after.plan.scenario.config.summary_max_tokens,
+    ) == (8149, 2353)
+    body, _ = render_export(after)
+    assert "trigger_tokens = 8149" in body
+    assert "summary_max_tokens = 2353" in body
+    # A value the field refuses is refused here too, by the field, as typing it would be.
+    bad = S.reduce(state, TunePointChosen(10**13, 2353))
+    assert "config.trigger_tokens" in bad.field_issues
+    assert bad.stale
+    assert bad.plan is state.plan
+
+
+def test_the_chosen_points_export_is_the_export_panels_once_it_is_set() -> None:
+    state, _ = _run(_open("40"))
+    screen = render_tune(state)
+    result = result_of(state.tune, state.plan.scenario)
+    assert result is not None
+    assert result.choice is not None
+    chosen = S.reduce(state, TunePointChosen(result.choice.k, result.choice.s))
+    body, _ = render_export(chosen)
+    pre = re.search(r"<pre[^>]*data-tune-export[^>]*>(.*?)</pre>", screen.html["tune-choice"], re.S)
+    assert pre is not None
+    assert html.unescape(pre.group(1)) == body
+
+
+def test_constraint_fields_follow_the_clis_rules() -> None:
+    assert parse_field_text("tune.max_unseen", "") is None
+    assert parse_field_text("tune.max_unseen", "1,000") == 1000
+    assert parse_field_text("tune.max_runs_per_100", "12.5") == Decimal("12.5")
+    assert parse_field_text("tune.no_rejected", "true") is True
+    for path, text in (
+        ("tune.max_unseen", "1.5"),
+        ("tune.max_unseen", "-1"),
+        ("tune.max_runs_per_100", "101"),
+        ("tune.max_runs_per_100", "0.0000001"),
+        ("tune.max_runs_per_100", "nan"),
+        ("tune.no_rejected", "yes"),
+        ("tune.max_unseen", "9" * 2000),
+    ):
+        with pytest.raises(IssueError):
+            parse_field_text(path, text)
+
+
+def test_a_bad_constraint_shows_by_its_field_and_keeps_the_grid() -> None:
+    state, _ = _run(_open("40"))
+    bad = S.reduce(state, TuneFieldTyped("tune.max_runs_per_100", "5%"))
+    assert bad.tune.job is state.tune.job
+    screen = render_tune(bad)
+    assert "Summary runs per 100 turns at most" in screen.field_messages["tune.max_runs_per_100"]
+    assert "5%" in screen.field_messages["tune.max_runs_per_100"]
+
+
+def test_no_eligible_point_is_said_in_words() -> None:
+    state, _ = _run(_open("40", **{"tune.max_runs_per_100": "0", "tune.max_unseen": "0"}))
+    screen = render_tune(state)
+    result = result_of(state.tune, state.plan.scenario)
+    assert result is not None
+    if result.choice is None:
+        assert "No point is chosen" in screen.html["tune-choice"]
+
+
+def test_every_cell_is_a_focusable_button_with_its_exact_value() -> None:
+    state, _ = _run(_open("40"))
+    result = result_of(state.tune, state.plan.scenario)
+    assert result is not None
+    g = result.grid
+    maps = render_tune(state).html["tune-maps"]
+    cells = re.findall(r'<rect class="tc[^"]*"[^>]*>', maps)
+    assert len(cells) == 3 * g.points
+    for cell in cells[: g.points]:  # the cost map: billed tokens, exact
+        assert 'tabindex="-1"' in cell
+        assert 'role="button"' in cell
+        i = int(re.search(r'data-tune-cell="(\d+)"', cell).group(1))  # type: ignore[union-attr]
+        label = re.search(r'aria-label="([^"]*)"', cell).group(1)  # type: ignore[union-attr]
+        k, s = g.point(i)
+        assert label == f"K {k:,}, S {s:,}: {g.cost_units(i):,} billed tokens"
+    assert "What this must not be read as: a forecast for other sessions" in maps
+    assert maps.count("What this must not be read as") == 3
+    # Hover or focus shows every exact value of the point.
+    focused = S.reduce(state, TunePointFocused(5))
+    text = render_tune(focused).text["tune-point"]
+    k, s = g.point(5)
+    assert text.startswith(f"K {k:,} tokens, S {s:,} tokens: modelled cost {g.cost_units(5):,}")
+    assert render_tune(focused).focus == 5
+
+
+def test_colour_bins_have_exact_integer_edges() -> None:
+    for lo, hi in ((0, 7), (3, 3), (100, 1_000_003), (5, 12)):
+        edges = _edges(lo, hi)
+        for v in range(lo, min(hi, lo + 400) + 1):
+            b = _bin(v, lo, hi)
+            assert 0 <= b < BINS
+            if hi > lo:
+                assert edges[b] <= v
+                assert b == BINS - 1 or v < edges[b + 1]
+
+
+def test_a_folder_tunes_every_session_and_names_an_unreadable_one() -> None:
+    base = Path(__file__).parent / "fixtures" / "logs" / "claude"
+    files = tuple(
+        (str(p.relative_to(base)), p.read_bytes()) for p in sorted(base.rglob("*")) if p.is_file()
+    )
+    files += (("broken.jsonl", b"not json\n"),)
+    state = S.reduce(S.initial_state(), S.ReplaySourceChosen("log"))
+    state = S.reduce(state, S.ReplayLogsLoaded(files))
+    state = S.reduce(state, TuneToggled(True))
+    inputs = tune_inputs(state)
+    assert inputs is not None
+    assert not isinstance(inputs, tuple)
+    readable = [log for log in state.replay.logs if log.log is not None]
+    assert len(inputs.sessions) + len(inputs.unreadable) == len(state.replay.logs)
+    assert any(name == "broken.jsonl" for name, _ in inputs.unreadable) or len(readable) == len(
+        state.replay.logs
+    )
+    done, _ = _run(state)
+    result = result_of(done.tune, done.plan.scenario)
+    assert result is not None
+    assert result.grid.sessions == len(inputs.sessions)
+    want = tune(
+        done.plan.scenario,
+        list(inputs.sessions),
+        inputs.options,
+        engine="python",
+    )
+    assert dict(result.grid.columns) == dict(want.grid.columns)
+    screen = render_tune(done)
+    for name, _ in inputs.unreadable:
+        assert f"Not replayed: {name}" in screen.html["tune-errors"]
+
+
+#: Latin words a Chinese Tune panel keeps: units, keys' names and the spec's cite.
+_LATIN_OK = {"tokens", "tab", "enter", "spec"}
+
+
+def _visible(markup: str) -> str:
+    """The words a reader sees: no tags, no reviewed config (a file, not words), and
+    no quoted input echoed back."""
+    markup = re.sub(r"<pre.*?</pre>", " ", markup, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", markup))
+    return re.sub(r"“[^”]*”|\"[^\"]*\"", " ", text)
+
+
+def test_every_tune_state_is_chinese() -> None:
+    zh = S.reduce(_open("40"), S.LanguageChosen("zh"))
+    states = [zh, _run(zh)[0]]
+    states.append(S.reduce(states[1], TuneFieldTyped("tune.max_unseen", "8k")))
+    states.append(S.reduce(states[1], TunePointFocused(3)))
+    states.append(S.reduce(states[1], TuneFieldTyped("tune.max_runs_per_100", "0")))
+    states.append(S.reduce(states[1], S.FieldTyped("config.trigger_tokens", "x")))
+    for state in states:
+        screen = render_tune(state)
+        # The reviewed config is a file, not words; Tab and Enter are keys, "spec §9" a cite.
+        texts = [
+            _visible(re.sub(r"<pre.*?</pre>", " ", m, flags=re.S)) for m in screen.html.values()
+        ]
+        texts += [*screen.text.values(), *screen.field_messages.values()]
+        words = {
+            w for x in texts for w in re.findall(r"[A-Za-z]{3,}", x) if w.lower() not in _LATIN_OK
+        }
+        assert not words, words
+
+
+def test_the_panel_state_is_frozen() -> None:
+    state = _open("40")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.tune.open = False  # type: ignore[misc]
+    assert step(state.tune, None) is state.tune
