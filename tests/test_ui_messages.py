@@ -336,7 +336,7 @@ def _problem_lines(lang: str) -> list[str]:
     lines += _items(render(previewed).html["import-result"])
     replay = S.reduce(S.reduce(state, S.ReplayToggled(True)), S.ReplaySourceChosen("turns"))
     replay = S.reduce(replay, S.ReplayTurnsTyped('{"added": 5, "addd": 3}\n{"added": -1}'))
-    errors = RV.render_replay(replay).html["replay-errors"]
+    errors = RV.render_replay(S.reduce(replay, S.ReplayRefreshed())).html["replay-errors"]
     return lines + _items(errors)
 
 

@@ -289,7 +289,7 @@ def test_peer_data_keys_are_the_exact_lines_of_peer_lines(w: int, o: int) -> Non
 def test_the_lines_table_lists_each_line_once(lang: str, source: str) -> None:
     # The walk: "Hard line 1,040,384" twice, under "this scenario" and the article.
     html = R.render_peers(loaded(lang=lang))
-    table = html[html.index('class="grid peers-lines"') :]
+    table = html[html.index('class="grid stack peers-lines"') :]
     lines = re.findall(r'<tr data-line="([^"]+)"', table)
     assert (
         sorted(lines)

@@ -729,7 +729,10 @@ def test_a_logs_own_times_decide_the_fates_and_a_log_without_times_says_so() -> 
     plain = (FIXTURES / "claude-session.jsonl").read_text()
     untimed = S.reduce(on, S.ReplayLogLoaded(plain, "claude-session.jsonl"))
     screen = _screen(untimed)
-    assert "line 2: this request has no timestamp" in screen.html["replay-errors"]
+    assert (
+        "line 2 needs every request&#x27;s time for background timing; this request has no"
+        in (screen.html["replay-errors"])
+    )
     assert screen.html["replay-summary"] == ""
 
 
