@@ -269,7 +269,7 @@ def test_every_cell_of_a_map_chooses_its_own_point_and_shows_its_values(grid: El
         assert cell_key_of(target, _target(grid), "Enter") == E.TunePointChosen(k, s)
         assert cell_key_of(target, _target(grid), " ") == E.TunePointChosen(k, s)
         assert event_of("focusin", target) == E.TunePointFocused(i)
-        assert event_of("mouseover", target) == E.TunePointFocused(i)
+        assert event_of("mouseover", target) == E.TunePointFocused(i, hover=True)
     assert len(points) == len(cells)  # no two cells are the same point
 
 

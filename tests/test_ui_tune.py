@@ -216,6 +216,13 @@ def test_every_cell_is_a_focusable_button_with_its_exact_value() -> None:
     k, s = g.point(5)
     assert text.startswith(f"K {k:,} tokens, S {s:,} tokens: modelled cost {g.cost_units(5):,}")
     assert render_tune(focused).focus == 5
+    # The pointer shows a point's values but leaves the keyboard's tab stop where it is
+    # (a redraw that moves the maps under a still pointer must not steal the tab stop).
+    hovered = S.reduce(focused, TunePointFocused(7, hover=True))
+    k7, s7 = g.point(7)
+    assert render_tune(hovered).text["tune-point"].startswith(f"K {k7:,} tokens, S {s7:,} tokens")
+    assert render_tune(hovered).focus == 5
+    assert render_tune(S.reduce(hovered, TunePointFocused(9))).focus == 9
 
 
 def test_colour_bins_have_exact_integer_edges() -> None:

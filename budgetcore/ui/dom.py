@@ -212,7 +212,7 @@ def event_of(kind: str, target: Target, *, key: str = "", shift: bool = False) -
         return E.PickerClosed(section) if section else None
     if kind in ("focusin", "mouseover"):  # on the nearest POINT_SELECTOR: its values show
         cell = target.get("data-tune-cell")
-        return E.TunePointFocused(int(cell)) if cell else None
+        return E.TunePointFocused(int(cell), hover=kind == "mouseover") if cell else None
     return None
 
 

@@ -355,7 +355,8 @@ class TuneStep(Event):
 
 
 class TunePointFocused(Event):
-    cell: int  # the point hovered or focused (its exact values are shown)
+    cell: int  # the point focused or hovered (its exact values are shown)
+    hover: bool = False  # the pointer: shows the values, leaves the tab stop where it is
 
 
 class TunePointChosen(Event):

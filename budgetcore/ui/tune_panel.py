@@ -233,7 +233,8 @@ class TunePanel:
     issues: Mapping[str, Issue] = field(default_factory=dict)
     job: TuneJob | None = None
     error: tuple[Problem, ...] = ()  # why there is no grid (the scenario refused it)
-    focus: int = -1  # the point last focused or hovered (-1: none)
+    focus: int = -1  # the point last focused: the maps' tab stop (-1: none)
+    hover: int = -1  # the point under the pointer, shown until a focus moves (-1: none)
 
     @property
     def stale(self) -> bool:
@@ -421,7 +422,12 @@ def _step(state: PageState, _e: TuneStep) -> PageState:
 
 
 def _focused(state: PageState, e: TunePointFocused) -> PageState:
-    return state if e.cell == state.tune.focus else _tune(state, focus=max(-1, e.cell))
+    cell = max(-1, e.cell)
+    if e.hover:  # the pointer shows a point's values; the keyboard's tab stop stays
+        return state if cell == state.tune.hover else _tune(state, hover=cell)
+    if cell == state.tune.focus and state.tune.hover == -1:
+        return state
+    return _tune(state, focus=cell, hover=-1)
 
 
 def _chosen(state: PageState, e: TunePointChosen) -> PageState:

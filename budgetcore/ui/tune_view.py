@@ -669,9 +669,11 @@ def render_tune(state: Any) -> TuneScreen:
         _CHOICE_MEMO["last"] = hit
     html["tune-choice"] = hit[4]
     focus = panel.focus if 0 <= panel.focus < g.points else -1
+    shown = panel.hover if 0 <= panel.hover < g.points else focus
     if focus < 0:
         focus = result.choice.index if result.choice is not None else 0
+    if shown < 0:
         text["tune-point"] = t("tune.point-hint", lang)
     else:
-        text["tune-point"] = point_text(g, focus, lang)
+        text["tune-point"] = point_text(g, shown, lang)
     return TuneScreen(html, text, messages, (0, 0), focus)
