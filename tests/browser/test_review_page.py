@@ -133,7 +133,7 @@ def test_language_switch_changes_text_and_no_number(page: Page) -> None:
     # The choice travels with the link.
     page.open("#config.trigger_tokens=40000&lang=zh")
     assert page.page.input_value("#lang") == "zh"
-    assert page.text('[data-i18n="static.title"]') == "Compact 预算控制器"
+    assert page.text('[data-i18n="static.title"]') == "压缩预算控制器"
 
 
 def test_language_defaults_to_the_browser(browser: Any, base_url: str) -> None:
