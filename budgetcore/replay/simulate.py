@@ -138,11 +138,9 @@ def _timeline(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[in
     return starts, list(starts), list(starts)
 
 
-def replay(
-    scenario: Scenario, turns: Sequence[Turn], options: ReplayOptions | None = None
-) -> Replay:
-    """Run ``turns`` through ``scenario`` (docs/spec.md §12). Pure: same inputs, same replay."""
-    opts = ReplayOptions() if options is None else options
+def check_inputs(turns: Sequence[Turn], opts: ReplayOptions) -> None:
+    """What every replay refuses before its first turn (the tune's grid refuses the same,
+    with the same problems)."""
     if not turns:
         raise ScenarioError([Problem("turns", "must hold at least one turn")])
     if opts.start_covered > opts.start_history:
@@ -155,6 +153,14 @@ def replay(
                 )
             ]
         )
+
+
+def replay(
+    scenario: Scenario, turns: Sequence[Turn], options: ReplayOptions | None = None
+) -> Replay:
+    """Run ``turns`` through ``scenario`` (docs/spec.md §12). Pure: same inputs, same replay."""
+    opts = ReplayOptions() if options is None else options
+    check_inputs(turns, opts)
     main_prices = opts.main_prices
     summary_prices = main_prices if opts.summary_prices is None else opts.summary_prices
     places = _places((main_prices, summary_prices))

@@ -29,6 +29,7 @@ from budgetcore.replay.simulate import (  # the replay's own price integers and 
     _places,
     _rates,
     _timeline,
+    check_inputs,
 )
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
@@ -172,18 +173,7 @@ def prepare(
     """The columns of ``turns`` under ``scenario`` that every K and S share. Refuses
     what ``replay()`` refuses, with the same problems."""
     opts = ReplayOptions() if options is None else options
-    if not turns:
-        raise ScenarioError([Problem("turns", "must hold at least one turn")])
-    if opts.start_covered > opts.start_history:
-        raise ScenarioError(
-            [
-                Problem(
-                    "options.start_covered",
-                    "must be at most options.start_history (coverage is part of history), "
-                    f"got {opts.start_covered:,} > {opts.start_history:,}",
-                )
-            ]
-        )
+    check_inputs(turns, opts)
     main_prices = opts.main_prices
     summary_prices = main_prices if opts.summary_prices is None else opts.summary_prices
     places = _places((main_prices, summary_prices))
