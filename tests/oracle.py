@@ -61,7 +61,7 @@ def oracle_plan(scenario: dict[str, Any]) -> dict[str, Any]:
     a_engine = a_loader if wl["engine_summary_tokens"] is None else wl["engine_summary_tokens"]
     limit = max(0, big_m - a_loader)
     prefetched = min(limit, wl["history_tokens"])
-    caps = io_caps(scenario.get("samples", {}))
+    caps = io_caps(scenario.get("samples", {}), scenario.get("limits", {}))
     if caps:
         prefetched = min(prefetched, *caps)
     adopted = a_engine if f + a_engine <= big_m else 0
@@ -94,17 +94,25 @@ def oracle_plan(scenario: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def io_caps(samples: dict[str, Any]) -> list[int]:
-    """Token equivalents of the 2 MiB BSON allowance, the record cap and the session cap
-    (docs/spec.md §6 defaults), at the most bytes per token seen."""
+def io_caps(samples: dict[str, Any], limits: dict[str, Any] | None = None) -> list[int]:
+    """Token equivalents of the BSON allowance, the record cap and the session cap
+    (docs/spec.md §6; 2 MiB, 2,000 records and 200 sessions unless ``limits`` sets
+    them), at the most bytes per token seen."""
+    lim = {
+        "raw_bson_bytes": 2_097_152,
+        "raw_records_read": 2_000,
+        "directory_sessions_read": 200,
+        **(limits or {}),
+    }
     caps = []
     bson = samples.get("bson", [])
     ratios = [Fraction(s["bytes"], s["tokens"]) for s in bson]
     if ratios and max(ratios) > 0:
-        caps.append(math.floor(2_097_152 / max(ratios)))
+        caps.append(math.floor(lim["raw_bson_bytes"] / max(ratios)))
     tpm, mps = samples.get("tokens_per_message"), samples.get("messages_per_session")
     if tpm is not None:
-        caps.append(math.floor(2_000 * Fraction(str(tpm))))
+        caps.append(math.floor(lim["raw_records_read"] * Fraction(str(tpm))))
         if mps is not None:
-            caps.append(math.floor(200 * Fraction(str(mps)) * Fraction(str(tpm))))
+            sessions = lim["directory_sessions_read"]
+            caps.append(math.floor(sessions * Fraction(str(mps)) * Fraction(str(tpm))))
     return caps

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from budgetcore.replay.model import Replay, Turn
@@ -189,7 +189,26 @@ def test_every_grid_point_is_the_replay_of_its_k_and_s(
             assert _got(grid, i) == want, (engine, k, s)
 
 
+#: A record cap set mid-session (limits.raw_records_read = 200 at one token per message)
+#: cuts the raw read to 200 of 201 tokens; the oracle once read only the default caps.
+_RECORD_CAP_SET = (
+    {
+        "main_model": {"input_tokens": 201, "output_tokens": 1, "reserves_output": False},
+        "summary_model": None,
+        "config": {
+            "trigger_tokens": 0,
+            "summary_max_tokens": 0,
+            "safety_margin": "0",
+            "reply_max_tokens": 0,
+        },
+        "samples": {"tokens_per_message": 1},
+    },
+    [{"added": 201}, {"added": 0, "set": {"limits.raw_records_read": 200}}],
+)
+
+
 @given(sessions, option_dicts(), axes_k, axes_s)
+@example(_RECORD_CAP_SET, {}, [0], [0])
 @settings(max_examples=60)
 def test_every_grid_point_agrees_with_the_independent_oracle(
     session: tuple[dict[str, Any], list[dict[str, Any]]],
