@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from decimal import Decimal
@@ -91,6 +92,11 @@ class Problem:
     # parameters, so the page renders it in the reader's language.
     code: str = ""
     params: tuple[tuple[str, str], ...] = ()
+    # For the page: the further fields the problem marks (a rule between two fields
+    # marks both), and the names of the params whose text is itself a catalogue key,
+    # said in the reader's language.
+    marks: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # A path echoes keys the input chose (a 10 MB unknown key): shorten it like a value.
@@ -108,9 +114,31 @@ class Problem:
         """A problem without a received value, with its catalogue code."""
         return cls(path, rule, None, code, _params(params))
 
+    @classmethod
+    def page(
+        cls, code: str, params: tuple[tuple[str, str, bool], ...], paths: tuple[str, ...]
+    ) -> Problem:
+        """A problem only the page shows (a field's typed text, the order of two
+        bounds): ``code`` is its whole catalogue key, ``params`` are (name, text, whether
+        text is a catalogue key), ``paths`` the fields it marks, the first named."""
+        return cls(
+            paths[0],
+            code,
+            None,
+            code,
+            tuple((name, text) for name, text, _ in params),
+            paths[1:],
+            tuple(name for name, _, is_key in params if is_key),
+        )
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Every field the problem marks, the one it names first."""
+        return (self.path, *self.marks)
+
     def got(self, value: object) -> Problem:
         """The same problem quoting ``value`` as received (e.g. a link's text)."""
-        return Problem(self.path, self.rule, render_value(value), self.code, self.params)
+        return dataclasses.replace(self, value=render_value(value))
 
     def __str__(self) -> str:
         text = f"{self.path} {self.rule}" if self.path else self.rule

@@ -37,7 +37,7 @@ from budgetcore import __version__
 from budgetcore.charts.bars import CHART_KEYS, Ref, Row, plan_rows, split_refs
 from budgetcore.charts.geometry import log_tick_sets, nice_domain, nice_ticks, text_width
 from budgetcore.cli.shell import atomic_path, write_atomic
-from budgetcore.core.plan import Plan, plan
+from budgetcore.core.plan import READOUT_KEYS, Plan, plan
 from budgetcore.explore.curves import (
     SERIES,
     SWEEPABLE,
@@ -53,7 +53,6 @@ from budgetcore.scenario.export import export_toml, overrides_of
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.scenario.model import Scenario
 from budgetcore.ui.catalogue import CATALOGUE, t
-from budgetcore.ui.render import READOUT_KEYS
 from budgetcore.units import format_int
 
 __all__ = ["TICKS", "caveat", "tick_text", "write_report"]

@@ -25,8 +25,8 @@ from budgetcore.explore.experiments import EXPERIMENTS, run
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.fragment import parse_fragment, to_fragment
 from budgetcore.ui.messages import t
-from budgetcore.ui.render import _ab_cells, format_signed
 from budgetcore.ui.svg import curves_chart
+from budgetcore.ui.view.readouts import ab_cells, format_signed
 from tests.property.strategies import scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -133,7 +133,7 @@ class TestAB:
     def test_b_minus_a_with_signed_separators(self) -> None:
         a = plan(Scenario())
         b = plan(parse_scenario({"workload": {"required_tokens": 30_000}}))
-        cells = _ab_cells(a.as_dict(), b.as_dict(), "en")
+        cells = ab_cells(a.as_dict(), b.as_dict(), "en")
         assert cells["full_input"] == ("36,000", "+10,000", "up")
         assert cells["engine_raw_headroom"] == ("910,345", "\u221210,000", "down")
         assert cells["main_safe_input"] == ("936,345", "0", "same")

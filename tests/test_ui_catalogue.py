@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from budgetcore.ui import catalogue, messages
-from budgetcore.ui.catalogue import AREAS, CATALOGUE, merge
+from budgetcore.ui.catalogue import AREAS, CATALOGUE, merge, t
 
 
 def test_every_area_module_is_listed_and_every_listed_area_exists() -> None:
@@ -38,3 +38,18 @@ def test_messages_is_the_same_catalogue() -> None:
     assert messages.CATALOGUE is CATALOGUE
     assert messages.t is catalogue.t
     assert messages.count is catalogue.count
+
+
+def test_a_core_code_has_no_dot_so_the_one_renderer_can_tell_the_two_kinds_apart() -> None:
+    """budgetcore.ui.problems renders a code with a dot as a whole catalogue key (a
+    problem only the page has) and any other as ``core.<code>``."""
+    from budgetcore.errors import Problem  # noqa: PLC0415
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    assert [k for k in CATALOGUE if k.startswith("core.") and "." in k[5:]] == []
+    page = Problem.page("problem.bool", (("got", '"x"', False),), ("replay.cache",))
+    assert page.paths == ("replay.cache",)
+    for lang in ("en", "zh"):
+        assert problem_text(page, lang) == t(
+            "problem.bool", lang, field=t("label.replay.cache", lang), got='"x"'
+        )

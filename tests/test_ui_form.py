@@ -21,7 +21,7 @@ from budgetcore.ui.form import (
     slider_position,
     slider_value,
 )
-from budgetcore.ui.render import issue_text
+from budgetcore.ui.problems import problem_text
 
 SPECS = {s.path: s for s in SCENARIO_FIELDS}
 NUMBER_PATHS = [p for p, ui in FIELDS.items() if ui.kind in ("tokens", "positive")]
@@ -51,7 +51,7 @@ class TestTypedText:
     def test_refused_naming_the_field_as_the_user_sees_it(self, text: str) -> None:
         with pytest.raises(IssueError) as info:
             parse_text("config.trigger_tokens", text)
-        message = issue_text(info.value.issue, "en")
+        message = problem_text(info.value.issue, "en")
         assert message.startswith("Trigger line K must be a whole number of tokens from 0 to")
         assert "1,000,000,000,000" in message
         assert "config.trigger_tokens" not in message  # the JSON path stays in the CLI
@@ -60,14 +60,14 @@ class TestTypedText:
     def test_chinese_message_is_rendered_from_the_code(self) -> None:
         with pytest.raises(IssueError) as info:
             parse_text("config.trigger_tokens", "8k")
-        assert issue_text(info.value.issue, "zh").startswith("触发线 K")
-        assert "必须是" in issue_text(info.value.issue, "zh")
+        assert problem_text(info.value.issue, "zh").startswith("触发线 K")
+        assert "必须是" in problem_text(info.value.issue, "zh")
 
     def test_empty_nullable_field_is_null_and_says_what_empty_means(self) -> None:
         assert parse_text("workload.backlog_tokens", "") is None
         with pytest.raises(IssueError) as info:
             parse_text("workload.backlog_tokens", "-1")
-        assert "or empty (empty = at least the budget)" in issue_text(info.value.issue, "en")
+        assert "or empty (empty = at least the budget)" in problem_text(info.value.issue, "en")
 
     def test_positive_fields_refuse_zero(self) -> None:
         with pytest.raises(IssueError):
@@ -78,7 +78,7 @@ class TestTypedText:
         for bad in ("15%", "1", "-0.1", "0.1" + "0" * 27 + "1"):
             with pytest.raises(IssueError) as info:
                 parse_text("config.safety_margin", bad)
-            text = issue_text(info.value.issue, "en")
+            text = problem_text(info.value.issue, "en")
             assert text.startswith("Safety margin m must be a decimal from 0 up to")
             assert "JSON" not in text
 
@@ -99,8 +99,8 @@ class TestTypedText:
                 assert parse_field(SPECS[path], value) == value
                 continue
             assert issue.paths == (path,)
-            assert issue_text(issue, "en")
-            assert issue_text(issue, "zh")
+            assert problem_text(issue, "en")
+            assert problem_text(issue, "zh")
 
     @pytest.mark.parametrize("path", NUMBER_PATHS)
     def test_format_round_trips(self, path: str) -> None:

@@ -391,7 +391,7 @@ def test_typing_and_deleting_narrows_to_exactly_the_registry_answer(keys: str) -
     state = loaded()
     for text in texts:
         state = S.reduce(state, S.PickerTyped("main_model", text))
-        shown = S.picks_of(state.registry, text)
+        shown = state.pickers["main_model"].found
         if len(text.strip()) < S.PICKER_MIN_CHARS:
             assert shown is None
             continue

@@ -584,7 +584,7 @@ def test_a_timing_field_refuses_what_the_cli_refuses_with_its_code(
         parse_field_text(path, text)
     assert issue.value.issue.code == f"core.{problem.code}"
     assert issue.value.issue.paths == (path,)
-    page = dict((k, v) for k, v, _ in issue.value.issue.params)
+    page = dict(issue.value.issue.params)
     assert dict(problem.params).items() <= page.items()
     state = _timed(**{path.split(".", 1)[1]: text})
     en, zh = _screen(state), _screen(S.reduce(state, S.LanguageChosen("zh")))

@@ -362,7 +362,7 @@ class Shell:
         state = self.state
         if not state.sweep.open or state.stale:
             return
-        key = (id(state.plan), state.sweep, state.lang, state.width)
+        key = (state.plan, state.sweep, state.lang, state.width)  # the plan itself: an id is reused
         if self.curves_written == key:
             return
         perf = window.performance
@@ -468,7 +468,7 @@ class Shell:
         if not state.tune.open:
             return
         key = (
-            id(state.plan),
+            state.plan,  # the value, never its id (reused once the plan is freed)
             state.stale,
             state.replay,
             state.tune,

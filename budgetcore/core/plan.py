@@ -15,7 +15,7 @@ from budgetcore.core.samples import BYTE_CHANNELS, ChannelStats, Samples, channe
 from budgetcore.core.trigger import SummaryStart, Trigger, soft_trigger, summary_start
 from budgetcore.scenario.model import Scenario
 
-__all__ = ["OUTPUT_KEYS", "Plan", "plan", "request_stages"]
+__all__ = ["OUTPUT_KEYS", "READOUT_KEYS", "Plan", "plan", "request_stages"]
 
 #: The output keys of docs/spec.md §11, in contract order. Names and meanings never change.
 OUTPUT_KEYS: tuple[str, ...] = (
@@ -37,6 +37,15 @@ OUTPUT_KEYS: tuple[str, ...] = (
     "admitted",
     "soft_estimate",
     "trigger_reached",
+)
+
+#: Every value a review reads off a plan, in table order: the §11 keys, then three the
+#: plan derives for the reader (the page's readouts and the report's table alike).
+READOUT_KEYS: tuple[str, ...] = (
+    *OUTPUT_KEYS,
+    "summary_cap_clamped",
+    "summary_dropped",
+    "summary_will_start",
 )
 
 

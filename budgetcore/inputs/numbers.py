@@ -22,6 +22,7 @@ from budgetcore.errors import NonFinite, Problem
 
 __all__ = [
     "DECIMAL_TEXT",
+    "GROUPED",
     "MAX_NUMBER_CHARS",
     "MAX_SEED",
     "MAX_TOKENS",
@@ -52,7 +53,7 @@ _MAX_EXPONENT = 400
 #: A non-negative decimal as text (a margin, a rate, a price given as a string).
 DECIMAL_TEXT = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?", re.ASCII)
 # Typed whole numbers may group thousands with commas: 1,048,576.
-_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+", re.ASCII)
+GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+", re.ASCII)
 
 
 def read_number(text: str) -> int | Decimal | NonFinite:
@@ -276,7 +277,7 @@ def whole_text(text: str, high: int = MAX_TOKENS, *, plain: bool = False) -> int
     text = text.strip()
     if text.startswith("-"):  # not even -0: a count typed with a sign is a slip
         return None
-    if _GROUPED.fullmatch(text):
+    if GROUPED.fullmatch(text):
         text = text.replace(",", "")
     if plain and not (text.isascii() and text.isdigit()):
         return None

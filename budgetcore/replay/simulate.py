@@ -35,13 +35,17 @@ from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
 
 __all__ = [
+    "first_after",
+    "price_places",
+    "rates_of",
     "replay",
+    "timeline_of",
 ]
 
 # ---------------------------------------------------------------- the replay
 
 
-def _places(prices: Sequence[Prices | None]) -> int:
+def price_places(prices: Sequence[Prices | None]) -> int:
     """The decimal places that make every given price an integer (tiers included)."""
     places = 0
     for p in prices:
@@ -65,7 +69,9 @@ def _units(value: Decimal, places: int) -> int:
 Rates = tuple[int, int, int, int]
 
 
-def _rates(prices: Prices | None, places: int, cache: bool) -> tuple[tuple[int, Rates], ...] | None:
+def rates_of(
+    prices: Prices | None, places: int, cache: bool
+) -> tuple[tuple[int, Rates], ...] | None:
     """Per size tier, ascending (the base first, above -1): the tier's threshold and
     (cold input, cached input, output, summary input) per token in money units: cached
     tokens at the cache-read price, the rest of the input at the cache-write price when
@@ -95,7 +101,7 @@ def _at(rates: tuple[tuple[int, Rates], ...], context: int) -> Rates:
     return chosen
 
 
-def _timeline(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[int], list[int]]:
+def timeline_of(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[int], list[int]]:
     """Each turn's start and the time its run would start, and every timestamp of the
     session in order (the appends), in milliseconds (docs/spec.md §15). A log's times
     never go backwards: one earlier than the one before it is taken as that one."""
@@ -163,9 +169,9 @@ def replay(
     check_inputs(turns, opts)
     main_prices = opts.main_prices
     summary_prices = main_prices if opts.summary_prices is None else opts.summary_prices
-    places = _places((main_prices, summary_prices))
-    main_rates = _rates(main_prices, places, opts.cache)
-    summary_rates = _rates(summary_prices, places, False)  # summary calls are never cached
+    places = price_places((main_prices, summary_prices))
+    main_rates = rates_of(main_prices, places, opts.cache)
+    summary_rates = rates_of(summary_prices, places, False)  # summary calls are never cached
     rate = opts.failure_rate
     rng = random.Random(opts.failure_seed) if rate is not None else None
     wrapper = opts.summary_wrapper_tokens
@@ -176,7 +182,7 @@ def replay(
     slot = RunSlot(opts.retries) if timing is not None or opts.retries is not None else None
     starts = runs = events = None
     if timing is not None:
-        starts, runs, events = _timeline(turns, timing)
+        starts, runs, events = timeline_of(turns, timing)
     elif any(t.timed for t in turns):
         rule = "carry times: a clock needs options.timing (its duration model)"
         raise ScenarioError([Problem("turns", rule)])
@@ -312,7 +318,7 @@ def replay(
                 else:
                     assert events is None or start is not None
                     if events is not None and start is not None:
-                        run_append = _first_after(events, start)
+                        run_append = first_after(events, start)
                     run = run_fate(
                         slot,
                         start_ms=0 if start is None else start,
@@ -438,7 +444,7 @@ def replay(
     return Replay(scenario, opts, rows, summary, timed, MappingProxyType(col))
 
 
-def _first_after(events: list[int], start: int) -> int | None:
+def first_after(events: list[int], start: int) -> int | None:
     """The first timestamp strictly after ``start`` (an append at the run's own start
     does not discard it)."""
     i = bisect_right(events, start)

@@ -25,11 +25,11 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.background import Retries, Timing
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.replay.simulate import (  # the replay's own price integers and clock
-    _first_after,
-    _places,
-    _rates,
-    _timeline,
     check_inputs,
+    first_after,
+    price_places,
+    rates_of,
+    timeline_of,
 )
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
@@ -176,7 +176,7 @@ def prepare(
     check_inputs(turns, opts)
     main_prices = opts.main_prices
     summary_prices = main_prices if opts.summary_prices is None else opts.summary_prices
-    places = _places((main_prices, summary_prices))
+    places = price_places((main_prices, summary_prices))
     rng = random.Random(opts.failure_seed) if opts.failure_rate is not None else None
     rate = opts.failure_rate
     # docs/spec.md §15: the clock is the same at every point (turn starts, when a run
@@ -187,10 +187,10 @@ def prepare(
     unit = time_unit(None if opts.timing is None else opts.timing.duration)
     per_ms = unit // 1000  # exact: unit is a multiple of 1,000
     if opts.timing is not None:
-        starts_l, runs_l, events = _timeline(turns, opts.timing)
+        starts_l, runs_l, events = timeline_of(turns, opts.timing)
         starts = tuple(x * per_ms for x in starts_l)
         run_at = tuple(x * per_ms for x in runs_l)
-        firsts = [_first_after(events, r) for r in runs_l]
+        firsts = [first_after(events, r) for r in runs_l]
         next_append = tuple(None if x is None else x * per_ms for x in firsts)
     elif any(t.timed for t in turns):
         rule = "carry times: a clock needs options.timing (its duration model)"
@@ -286,8 +286,8 @@ def prepare(
         start_summary=opts.start_summary,
         wrapper=opts.summary_wrapper_tokens,
         ratio=ratio,
-        main_rates=_rates(main_prices, places, opts.cache),
-        summary_rates=_rates(summary_prices, places, False),  # summary calls are never cached
+        main_rates=rates_of(main_prices, places, opts.cache),
+        summary_rates=rates_of(summary_prices, places, False),  # summary calls are never cached
         places=places,
         rejected=rejected,
         main_output_tokens=main_output,

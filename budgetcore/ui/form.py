@@ -3,8 +3,8 @@
 Every way a value reaches the page — typing, a slider, a key, a link, an import, an
 experiment, a reset — ends in :func:`parse_text` for its field, then in the scenario's
 cross-key rules (``budgetcore.scenario.fields.LIMIT_RULES``). A problem is data
-(:class:`Issue`: a catalogue code and parameters); its sentence is rendered in the
-reader's language by :func:`budgetcore.ui.problems.issue_text`.
+(:meth:`budgetcore.errors.Problem.page`: a catalogue code and parameters); its sentence
+is rendered in the reader's language by :func:`budgetcore.ui.problems.problem_text`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from functools import lru_cache
 
-from budgetcore.errors import ScenarioError, render_value
+from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_TOKENS, whole_text
 from budgetcore.inputs.text import limit_of, size_text, utf8_size_above
 from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, parse_field
@@ -26,7 +26,6 @@ __all__ = [
     "FIELDS",
     "SLIDER_STEPS",
     "FieldUI",
-    "Issue",
     "Param",
     "format_value",
     "nudge",
@@ -42,16 +41,6 @@ AVERAGES = ("samples.tokens_per_message", "samples.messages_per_session")
 
 #: A message parameter: (name, text, whether text is a catalogue key to translate).
 Param = tuple[str, str, bool]
-
-
-@dataclass(frozen=True, slots=True)
-class Issue:
-    """A problem as data: the catalogue code, its parameters and the fields it marks.
-    ``{field}`` is filled by the renderer with the first path's label."""
-
-    code: str
-    params: tuple[Param, ...]
-    paths: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +133,7 @@ def _got(text: str) -> Param:
     return ("got", render_value(text), False)
 
 
-def _range_issue(ui: FieldUI, text: str) -> Issue:
+def _range_issue(ui: FieldUI, text: str) -> Problem:
     params: tuple[Param, ...] = (
         ("unit", ui.unit, True),
         ("low", format_int(ui.minimum), False),
@@ -152,16 +141,16 @@ def _range_issue(ui: FieldUI, text: str) -> Issue:
         _got(text),
     )
     if ui.nullable:
-        return Issue(
+        return Problem.page(
             "problem.whole-range-or-empty", (*params, ("empty", ui.empty, True)), (ui.path,)
         )
-    return Issue("problem.whole-range", params, (ui.path,))
+    return Problem.page("problem.whole-range", params, (ui.path,))
 
 
-def too_large_issue(path: str, what: str = "field") -> Issue:
+def too_large_issue(path: str, what: str = "field") -> Problem:
     """The issue of a typed text above its size limit (``inputs.text.SIZE_LIMITS``)."""
     params: tuple[Param, ...] = (("limit", size_text(limit_of(what), "B"), False),)
-    return Issue("problem.too-large", params, (path,))
+    return Problem.page("problem.too-large", params, (path,))
 
 
 def parse_text(path: str, text: str) -> object:
@@ -175,11 +164,11 @@ def parse_text(path: str, text: str) -> object:
             return parse_average(text or None, path)
         except ScenarioError:
             params = (("high", format_int(MAX_TOKENS), False), _got(text))
-            raise IssueError(Issue("problem.average", params, (path,))) from None
+            raise IssueError(Problem.page("problem.average", params, (path,))) from None
     if ui.kind == "bool":
         if text in ("true", "false"):
             return text == "true"
-        raise IssueError(Issue("problem.bool", (_got(text),), (path,)))
+        raise IssueError(Problem.page("problem.bool", (_got(text),), (path,)))
     if ui.nullable and text == "":
         return None
     if ui.kind == "margin":
@@ -187,7 +176,7 @@ def parse_text(path: str, text: str) -> object:
             return parse_field(_SPECS[path], text)
         except ScenarioError:
             params = (("places", str(MAX_MARGIN_PLACES), False), _got(text))
-            raise IssueError(Issue("problem.margin", params, (path,))) from None
+            raise IssueError(Problem.page("problem.margin", params, (path,))) from None
     value = whole_text(text)
     if value is None or value < ui.minimum:
         raise IssueError(_range_issue(ui, text))
@@ -195,9 +184,9 @@ def parse_text(path: str, text: str) -> object:
 
 
 class IssueError(ValueError):
-    """Raised by :func:`parse_text` with the :class:`Issue` to show by the field."""
+    """Raised by :func:`parse_text` with the problem to show by the field."""
 
-    def __init__(self, issue: Issue) -> None:
+    def __init__(self, issue: Problem) -> None:
         super().__init__(issue.code)
         self.issue = issue
 

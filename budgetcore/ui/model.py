@@ -13,9 +13,6 @@ from typing import TYPE_CHECKING, Any
 from budgetcore.core.plan import Plan
 from budgetcore.errors import Problem
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.form import (
-    Issue,
-)
 from budgetcore.ui.replay_panel import (
     ReplayPanel,
     initial_panel,
@@ -23,7 +20,7 @@ from budgetcore.ui.replay_panel import (
 from budgetcore.ui.tune_panel import TunePanel, initial_tune
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
-    from budgetcore.registry.models import Registry
+    from budgetcore.registry.models import Picks, Registry
     from budgetcore.registry.peers import Peer
 
 __all__ = [
@@ -53,11 +50,11 @@ class SweepState:
     high_text: str = ""
     low: object = 0
     high: object = 0
-    issues: tuple[Issue, ...] = ()  # each bound's own problem, or the order of the two
+    issues: tuple[Problem, ...] = ()  # each bound's own problem, or the order of the two
     open: bool = False
 
     @property
-    def issue(self) -> Issue | None:
+    def issue(self) -> Problem | None:
         return self.issues[0] if self.issues else None
 
     @property
@@ -87,6 +84,13 @@ class PickerState:
     active: int = -1  # -1: none highlighted (Enter then takes the best match)
     chosen: str = ""
     written: str = ""  # the text the choice was made from (shown when it is a loose name)
+    # Derived by update, once per text: the matches shown for ``searched`` (the query
+    # they were found for; None: not searched, as the list is closed, the text short or
+    # the registry not loaded yet) and every matching row, so a longer text searches
+    # only those. The view reads them; it never searches.
+    found: Picks | None = field(default=None, compare=False, repr=False)
+    searched: str | None = field(default=None, compare=False, repr=False)
+    matches: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
 
 def _no_pickers() -> dict[str, PickerState]:
@@ -113,8 +117,8 @@ class PageState:
     plan: Plan  # the plan of the last valid scenario (stale while issues exist)
     texts: Mapping[str, str]  # what every field shows, by path
     values: Mapping[str, object]  # the last valid value of every field
-    field_issues: Mapping[str, Issue] = field(default_factory=dict)  # typed text problems
-    cross_issues: tuple[Issue, ...] = ()  # broken cross-key rules (valid fields only)
+    field_issues: Mapping[str, Problem] = field(default_factory=dict)  # typed text problems
+    cross_issues: tuple[Problem, ...] = ()  # broken cross-key rules (valid fields only)
     summary_same: bool = True
     samples_text: str = ""
     sample_lines: Mapping[str, Any] = field(default_factory=dict)  # the pasted samples
@@ -139,7 +143,7 @@ class PageState:
     tune: TunePanel = field(default_factory=initial_tune)  # the Tune panel (ui.tune_panel)
 
     @property
-    def issues(self) -> tuple[Issue, ...]:
+    def issues(self) -> tuple[Problem, ...]:
         return (*self.field_issues.values(), *self.cross_issues)
 
     @property

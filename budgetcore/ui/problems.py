@@ -1,8 +1,10 @@
-"""Every problem line the page shows, in the reader's language: the form's issues
-(:class:`budgetcore.ui.form.Issue`, ``problem.*`` codes) and core problems (a config
-import, pasted samples, a link, a scenario: ``budgetcore.errors.Problem``, ``core.*``
-codes), rendered from each one's code and parameters — never by editing the English
-rule the CLI prints. Every panel renders its problems through this module."""
+"""Every problem line the page shows, in the reader's language, from one type
+(:class:`budgetcore.errors.Problem`) and this one renderer: a core problem (a config
+import, pasted samples, a link, a log, a scenario: ``code`` is a ``core.*`` key without
+its prefix, ``where`` the field as the user sees it) and a problem only the page has (a
+field's typed text, two bounds out of order: :meth:`Problem.page`, ``code`` a whole
+catalogue key, ``field`` its first field's label). Each is rendered from its code and
+parameters, never by editing the English rule the CLI prints."""
 
 from __future__ import annotations
 
@@ -11,9 +13,8 @@ import dataclasses
 from budgetcore.errors import Problem
 from budgetcore.scenario.fragment import PIN_PREFIX
 from budgetcore.ui.catalogue import CATALOGUE, t
-from budgetcore.ui.form import Issue
 
-__all__ = ["issue_text", "problem_sentence", "problem_text", "where_text"]
+__all__ = ["problem_sentence", "problem_text", "where_text"]
 
 _MODEL_GROUPS = ("main_model.", "summary_model.")
 
@@ -38,6 +39,8 @@ def where_text(path: str, lang: str, params: dict[str, str] | None = None) -> st
 
 def problem_sentence(problem: Problem, lang: str) -> str:
     """The sentence for ``problem`` in ``lang``."""
+    if "." in problem.code:  # a whole catalogue key: a problem only the page has
+        return _page_sentence(problem, lang)
     if problem.path.startswith(PIN_PREFIX):
         # A link's pinned plan (``pin.config.x``): the field's own sentence, said of it.
         inner = dataclasses.replace(problem, path=problem.path[len(PIN_PREFIX) :])
@@ -72,24 +75,20 @@ def _label(path: str, lang: str) -> str:
     return t(key, lang) if key in CATALOGUE else path
 
 
-def _param(value: str, is_key: bool, lang: str) -> str:
-    return t(value, lang) if is_key else value
-
-
-def issue_text(issue: Issue, lang: str) -> str:
-    """An issue's sentence in ``lang``, naming the field as the user sees it."""
-    params = {name: _param(v, k, lang) for name, v, k in issue.params}
-    first = issue.paths[0] if issue.paths else ""
-    label_key = f"label.{first}"
+def _page_sentence(problem: Problem, lang: str) -> str:
+    params = {
+        name: t(value, lang) if name in problem.keys else value for name, value in problem.params
+    }
+    label_key = f"label.{problem.path}"
     if label_key in CATALOGUE:
         params.setdefault("field", t(label_key, lang))
+    elif f"field.{problem.path}" in CATALOGUE:
+        params.setdefault("field", t(f"field.{problem.path}", lang))
     else:
-        params.setdefault(
-            "field", t(f"field.{first}", lang) if f"field.{first}" in CATALOGUE else first
-        )
-    return t(issue.code, lang, **params)
+        params.setdefault("field", problem.path)
+    return t(problem.code, lang, **params)
 
 
 def problem_text(problem: Problem, lang: str) -> str:
-    """A core problem (config import, pasted samples, a link) in ``lang``."""
+    """Any problem the page shows, in ``lang``."""
     return problem_sentence(problem, lang)

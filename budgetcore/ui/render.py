@@ -4,10 +4,10 @@ Kept so ``from budgetcore.ui.render import render, Screen, READOUT_KEYS`` keeps
 working; new code imports the region's module.
 """
 
-from budgetcore.ui.problems import issue_text, problem_text
+from budgetcore.ui.problems import problem_text
 from budgetcore.ui.view.config import render_export
 from budgetcore.ui.view.peers import peers_html, render_peers
-from budgetcore.ui.view.readouts import _ab_cells, format_signed
+from budgetcore.ui.view.readouts import ab_cells, format_signed
 from budgetcore.ui.view.screen import render, render_curves
 from budgetcore.ui.view.shell import (
     averages_html,
@@ -30,6 +30,10 @@ from budgetcore.ui.view.types import (
     Screen,
 )
 
+# The old names, for one release.
+issue_text = problem_text
+_ab_cells = ab_cells
+
 __all__ = [
     "BOOL_KEYS",
     "KEY_READOUTS",
@@ -37,7 +41,7 @@ __all__ = [
     "FieldView",
     "PickerView",
     "Screen",
-    "_ab_cells",
+    "ab_cells",
     "averages_html",
     "background_html",
     "controls_html",

@@ -33,14 +33,14 @@ from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import Replay
 from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.messages import t
-from budgetcore.ui.svg.axes import chart_svg
+from budgetcore.ui.svg.axes import box_swatch, chart_svg, swatch
 from budgetcore.units import format_int
 
 __all__ = ["FATE_DASH", "timeline_figure"]
 
-_PAD = 4
-_TICK = 4
-_LINE = 16
+PAD = 4
+TICK = 4
+LINE = 16
 _STRIP = 10
 _PLOT = 200
 _COST = 90
@@ -111,7 +111,7 @@ def _y_grid(  # noqa: PLR0917 - one call site per chart, all positions
         )
         attrs: dict[str, object] = {
             "class": "ch-tick",
-            "x": gutter - _TICK - 2,
+            "x": gutter - TICK - 2,
             "y": y + 4,
             "text-anchor": "end",
         }
@@ -166,10 +166,10 @@ def _timeline_svg(
     if log is not None:
         values += [q.context for q in log.requests]
     widest = max(values)
-    gutter = _PAD + text_width(format_int(max(1, widest))) + _TICK + 4
-    pw = max(40, width - gutter - _PAD - 12)
+    gutter = PAD + text_width(format_int(max(1, widest))) + TICK + 4
+    pw = max(40, width - gutter - PAD - 12)
     geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks, also=peer_also)
-    top = _LINE // 2
+    top = LINE // 2
     parts: list[Markup] = []
     texts: list[Markup] = []
     g: list[Markup] = []
@@ -235,7 +235,7 @@ def _timeline_svg(
                     "x1": x,
                     "x2": x,
                     "y1": plot_bottom,
-                    "y2": plot_bottom + _TICK,
+                    "y2": plot_bottom + TICK,
                 },
             )
         )
@@ -245,17 +245,17 @@ def _timeline_svg(
                 {
                     "class": "ch-tick",
                     "x": x,
-                    "y": plot_bottom + _TICK + FONT_PX,
+                    "y": plot_bottom + TICK + FONT_PX,
                     "text-anchor": "middle",
                 },
                 format_int(v),
             )
         )
-    title_y = plot_bottom + _TICK + FONT_PX + _LINE
+    title_y = plot_bottom + TICK + FONT_PX + LINE
     texts.append(
         el(
             "text",
-            {"class": "ch-axis-title", "x": width - _PAD, "y": title_y, "text-anchor": "end"},
+            {"class": "ch-axis-title", "x": width - PAD, "y": title_y, "text-anchor": "end"},
             t("replay.axis", lang),
         )
     )
@@ -276,11 +276,11 @@ def _timeline_svg(
         texts.append(
             el(
                 "text",
-                {"class": "ch-label", "x": gutter, "y": y + _LINE - 4},
+                {"class": "ch-label", "x": gutter, "y": y + LINE - 4},
                 t("replay.mark.row", lang, name=label, n=format_int(len(xs))),
             )
         )
-        strip_top = y + _LINE
+        strip_top = y + LINE
         half = UNIT // 2  # _px inline: a mark per run, hundreds per input
         d = "".join([f"M{(x + half) // UNIT} 0v{_STRIP}" for x in xs])
         ticks_svg = [el("path", {"d": d})]
@@ -305,7 +305,7 @@ def _timeline_svg(
         texts.append(
             el(
                 "text",
-                {"class": "ch-label", "x": gutter, "y": y + _LINE - 4},
+                {"class": "ch-label", "x": gutter, "y": y + LINE - 4},
                 t(
                     "replay.mark.row",
                     lang,
@@ -314,7 +314,7 @@ def _timeline_svg(
                 ),
             )
         )
-        strip_top = y + _LINE
+        strip_top = y + LINE
         half = UNIT // 2
         glyph = _GLYPH[fate].format(h=_STRIP)
         d = "".join([f"M{(x + half) // UNIT} 0{glyph}" for x in at])
@@ -335,7 +335,7 @@ def _timeline_svg(
     times = run_times(result, width=pw, height=_RUNS)
     if times is not None and times.bars:
         y = _run_strip(times, lang, y, gutter, pw, n, parts, texts)
-        bottom = y - FONT_PX - _TICK - 2  # the strip's base (see _run_strip's return)
+        bottom = y - FONT_PX - TICK - 2  # the strip's base (see _run_strip's return)
         spans.append((bottom - _RUNS, bottom))
     height = y + 4
     # The scrubbed turn: a cursor across the plot and the strips.
@@ -357,7 +357,7 @@ def _timeline_svg(
         width,
         height,
         [*parts, *texts],
-        **{"data-turns": n, "data-plot-left": gutter, "data-plot-width": pw},
+        data={"data-turns": n, "data-plot-left": gutter, "data-plot-width": pw},
     )
     return svg, list(geo.notes), gutter, pw, times
 
@@ -397,10 +397,10 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     )
     for i, line in enumerate(lines):
         texts.append(
-            el("text", {"class": "ch-label", "x": gutter, "y": y + (i + 1) * _LINE - 4}, line)
+            el("text", {"class": "ch-label", "x": gutter, "y": y + (i + 1) * LINE - 4}, line)
         )
-    y += (len(lines) - 1) * _LINE
-    top = y + _LINE
+    y += (len(lines) - 1) * LINE
+    top = y + LINE
     h = times.height
     for v in _seconds_ticks(times.scale_s):
         ty = top + h - int(v * h / times.scale_s)
@@ -410,7 +410,7 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
         texts.append(
             el(
                 "text",
-                {"class": "ch-tick", "x": gutter - _TICK - 2, "y": ty + 4, "text-anchor": "end"},
+                {"class": "ch-tick", "x": gutter - TICK - 2, "y": ty + 4, "text-anchor": "end"},
                 _seconds_text(v),
             )
         )
@@ -462,18 +462,18 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
             {
                 "class": "ch-axis-title",
                 "x": gutter + pw,
-                "y": bottom + FONT_PX + _TICK,
+                "y": bottom + FONT_PX + TICK,
                 "text-anchor": "end",
             },
             t("replay.runs.axis", lang),
         )
     )
-    return bottom + FONT_PX + _TICK + 2
+    return bottom + FONT_PX + TICK + 2
 
 
 def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tuple[Markup, str]:
     geo = cost_chart(result, width=pw, height=_COST)
-    top = _LINE // 2
+    top = LINE // 2
     parts: list[Markup] = []
     texts: list[Markup] = []
     _y_grid(geo.scale_turn, _COST, top, gutter, pw, parts, texts, tagged=False)
@@ -517,7 +517,7 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
     # One line where it fits; else two, each right-aligned (never cut at the left edge).
     lines = (
         [title]
-        if text_width(title) <= width - 2 * _PAD
+        if text_width(title) <= width - 2 * PAD
         else [
             t("replay.cost.axis-turn", lang, unit=unit),
             t("replay.cost.axis-total", lang, total=total),
@@ -529,24 +529,16 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
                 "text",
                 {
                     "class": "ch-axis-title",
-                    "x": width - _PAD,
-                    "y": bottom + i * _LINE,
+                    "x": width - PAD,
+                    "y": bottom + i * LINE,
                     "text-anchor": "end",
                 },
                 line,
             )
         )
-    height = bottom + len(lines) * _LINE + 6
+    height = bottom + len(lines) * LINE + 6
     svg = chart_svg("replay-cost", t("replay.cost.title", lang), width, height, [*parts, *texts])
     return svg, geo.unit
-
-
-def _swatch(cls: str) -> Markup:
-    return el(
-        "svg",
-        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
-        el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}),
-    )
 
 
 def timeline_figure(
@@ -599,7 +591,7 @@ def timeline_figure(
     if log is not None:
         legend_items.append(("log_context", "rp-line-swatch rp-log_context", {}))
     items = [
-        el("li", {"data-legend": key}, _swatch(cls), t(f"replay.legend.{key}", lang, **params))
+        el("li", {"data-legend": key}, box_swatch(cls), t(f"replay.legend.{key}", lang, **params))
         for key, cls, params in legend_items
     ]
     # Lines far above the data are named in one note rather than squashing the chart.
@@ -671,11 +663,11 @@ def timeline_figure(
         el(
             "ul",
             {"class": "ch-legend"},
-            el("li", {"data-legend": "cost"}, _swatch("rp-bar"), t("replay.legend.cost", lang)),
+            el("li", {"data-legend": "cost"}, box_swatch("rp-bar"), t("replay.legend.cost", lang)),
             el(
                 "li",
                 {"data-legend": "cumulative"},
-                _swatch("rp-line-swatch rp-cumulative"),
+                box_swatch("rp-line-swatch rp-cumulative"),
                 t("replay.legend.cumulative", lang),
             ),
         ),
@@ -690,20 +682,12 @@ def _line_swatch(cls: str, dash: str, width: int = 2) -> Markup:
     attrs["stroke-width"] = width
     if dash:
         attrs["stroke-dasharray"] = dash
-    return el(
-        "svg",
-        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
-        el("line", attrs),
-    )
+    return swatch(el("line", attrs))
 
 
 def _glyph_swatch(fate: str) -> Markup:
     glyph = _GLYPH[fate].format(h=10)
-    return el(
-        "svg",
-        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
-        el("path", {"class": f"rp-glyph rp-fate-{fate}", "d": f"M6 1{glyph}"}),
-    )
+    return swatch(el("path", {"class": f"rp-glyph rp-fate-{fate}", "d": f"M6 1{glyph}"}))
 
 
 def _fate_legend(result: Replay, times: RunTimes | None, lang: str) -> list[Markup]:

@@ -119,21 +119,23 @@ def replay_controls_html() -> Markup:
     )
 
 
-def field_messages(state: Any, issue_text: Any) -> dict[str, str]:
+def field_messages(state: Any) -> dict[str, str]:
     """Every field's problem in the reader's language ("" when valid): the panel's own
     from the panel, the timeouts' from the main form (a broken cross-key rule marks
     each of its fields)."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
     lang = state.lang
     panel = state.replay
     out = {p: "" for p in (*REPLAY_FIELDS, *LIMIT_PATHS)}
     for path, issue in panel.issues.items():
-        out[path] = str(issue_text(issue, lang))
+        out[path] = problem_text(issue, lang)
     for path in LIMIT_PATHS:
         issue = state.field_issues.get(path)
         if issue is None:
             issue = next((i for i in state.cross_issues if path in i.paths), None)
         if issue is not None:
-            out[path] = str(issue_text(issue, lang))
+            out[path] = problem_text(issue, lang)
     return out
 
 

@@ -2,7 +2,7 @@
 
 The panel is a value (:class:`ReplayPanel`) inside the page state, changed only by
 ``budgetcore.ui.state.reduce``. Every field text goes through :func:`parse_field_text`
-(an :class:`~budgetcore.ui.form.Issue` by the field on a problem, as in the main form);
+(an :class:`~budgetcore.ui.form.Problem` by the field on a problem, as in the main form);
 the turns and options are then built from the valid values and the scenario on screen.
 An imported log is parsed when it is loaded and only its numbers are kept: the text
 is never part of the state.
@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import (
-    _GROUPED,
     DECIMAL_TEXT,
+    GROUPED,
     MAX_SEED,
     MAX_TOKENS,
     as_decimal,
@@ -37,7 +37,7 @@ from budgetcore.inputs.numbers import (
 )
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.form import Issue, IssueError, Param, too_large_issue
+from budgetcore.ui.form import IssueError, Param, too_large_issue
 from budgetcore.ui.memo import Last
 from budgetcore.units import format_int
 
@@ -195,7 +195,7 @@ def _typed_value(text: str) -> object:
     number reader (thousands may be grouped, as in every typed field), else the text
     as a string (which the option's rule then refuses or, for a decimal, reads)."""
     sign, rest = ("-", text[1:]) if text.startswith("-") else ("", text)
-    digits = rest.replace(",", "") if _GROUPED.fullmatch(rest.split(".", 1)[0]) else rest
+    digits = rest.replace(",", "") if GROUPED.fullmatch(rest.split(".", 1)[0]) else rest
     if DECIMAL_TEXT.fullmatch(digits):
         return read_number(sign + digits)  # a sign too, as JSON reads -1: the rule refuses it
     return text
@@ -230,7 +230,7 @@ def _page_path(cli_path: str) -> str:
     return _BY_CLI_PATH.get(cli_path, cli_path)
 
 
-def option_issue(problem: Problem) -> Issue:
+def option_issue(problem: Problem) -> Problem:
     """A core problem of the timing options as the page's issue: the same catalogue
     code (``core.<code>``) and parameters, the field named by its page label."""
     path = _page_path(problem.path)
@@ -240,7 +240,7 @@ def option_issue(problem: Problem) -> Issue:
             params.append((name, f"label.{_page_path(value)}", True))
         else:
             params.append((name, value, name in ("why", "detail")))
-    return Issue(f"core.{problem.code}", tuple(params), (path,))
+    return Problem.page(f"core.{problem.code}", tuple(params), (path,))
 
 
 def _got_value(value: str | None) -> Param:
@@ -270,16 +270,16 @@ def parse_field_text(path: str, text: str) -> object:
     if f.kind == "bool":
         if text in ("true", "false"):
             return text == "true"
-        raise IssueError(Issue("problem.bool", (_got(text),), (path,)))
+        raise IssueError(Problem.page("problem.bool", (_got(text),), (path,)))
     if f.kind == "dist":
         if text in DISTS:
             return text
-        raise IssueError(Issue("problem.replay-dist", (_got(text),), (path,)))
+        raise IssueError(Problem.page("problem.replay-dist", (_got(text),), (path,)))
     if f.kind == "choice":
         if text in f.choices:
             return text
         names = ("names", ", ".join(f.choices), False)
-        raise IssueError(Issue("problem.replay-choice", (names, _got(text)), (path,)))
+        raise IssueError(Problem.page("problem.replay-choice", (names, _got(text)), (path,)))
     if f.kind == "option":
         return _parse_option(f, text)
     if f.nullable and text == "":
@@ -287,21 +287,21 @@ def parse_field_text(path: str, text: str) -> object:
     if f.kind == "fraction":
         value = as_decimal(text, 0, 1, _MAX_PLACES)
         if value is None:
-            raise IssueError(Issue("problem.replay-fraction", (_got(text),), (path,)))
+            raise IssueError(Problem.page("problem.replay-fraction", (_got(text),), (path,)))
         return value
     number = whole_text(text, f.high, plain=True)
     if number is None or number < f.low:
         unit = "unit.tokens" if f.kind == "tokens" else "unit.turns"
         if f.kind == "seed":
             params: tuple[Param, ...] = (("high", "2^63 − 1", False), _got(text))  # MAX_SEED
-            raise IssueError(Issue("problem.replay-seed", params, (path,)))
+            raise IssueError(Problem.page("problem.replay-seed", params, (path,)))
         params = (
             ("unit", unit, True),
             ("low", format_int(f.low), False),
             ("high", format_int(f.high), False),
             _got(text),
         )
-        raise IssueError(Issue("problem.whole-range", params, (path,)))
+        raise IssueError(Problem.page("problem.whole-range", params, (path,)))
     return number
 
 
@@ -348,7 +348,7 @@ class ReplayPanel:
     source: str = "generate"
     texts: Mapping[str, str] = field(default_factory=dict)
     values: Mapping[str, object] = field(default_factory=dict)
-    issues: Mapping[str, Issue] = field(default_factory=dict)
+    issues: Mapping[str, Problem] = field(default_factory=dict)
     turns_text: str = ""
     pasted: Source = Source()
     logs: tuple[LoadedLog, ...] = ()  # one per session of the import
@@ -412,8 +412,9 @@ def with_texts(panel: ReplayPanel, updates: Mapping[str, str]) -> ReplayPanel:
             ("low", format_int(low), False),
             ("high", format_int(high), False),
         )
-        issues["replay.high"] = Issue("problem.replay-order", params, ("replay.high",))
-    if issues.get("replay.gap_high", _NO_ISSUE).code == _ORDER:  # the cross rule's, redone
+        issues["replay.high"] = Problem.page("problem.replay-order", params, ("replay.high",))
+    gap_high = issues.get("replay.gap_high")
+    if gap_high is not None and gap_high.code == _ORDER:  # the cross rule's, redone
         del issues["replay.gap_high"]
     gap_issue = _gap_order(values, issues)
     if gap_issue is not None:
@@ -422,10 +423,9 @@ def with_texts(panel: ReplayPanel, updates: Mapping[str, str]) -> ReplayPanel:
 
 
 _ORDER = "core.at-least"
-_NO_ISSUE = Issue("", (), ())
 
 
-def _gap_order(values: Mapping[str, object], issues: Mapping[str, Issue]) -> Issue | None:
+def _gap_order(values: Mapping[str, object], issues: Mapping[str, Problem]) -> Problem | None:
     """The gap's one cross rule (low at most high), as the CLI's parse_timing states
     it: the whole timing object through it, its problem by the page's field."""
     paths = ("replay.gap", "replay.gap_low", "replay.gap_high")

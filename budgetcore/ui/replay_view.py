@@ -239,11 +239,9 @@ def _source_errors(
 def render_replay(state: Any) -> ReplayScreen:
     """The replay panel of page state ``state`` (its ``replay`` panel and its run, the
     language, the width). Draws the run the update step stored; replays nothing."""
-    from budgetcore.ui.problems import issue_text  # noqa: PLC0415
-
     panel: ReplayPanel = state.replay
     lang = state.lang
-    messages = field_messages(state, issue_text)
+    messages = field_messages(state)
     values = field_values(state)
     html: dict[str, Markup] = {"replay-log": _log_html(panel, lang)}
     text = {"replay-status": ""}

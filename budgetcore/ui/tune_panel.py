@@ -3,7 +3,7 @@ grid, computed a slice at a time between frames.
 
 The panel is a value (:class:`TunePanel`) inside the page state, changed only by the
 page's ``reduce``. Every constraint text goes through :func:`parse_field_text` (an
-:class:`~budgetcore.ui.form.Issue` by the field on a problem, as the replay panel's
+:class:`~budgetcore.ui.form.Problem` by the field on a problem, as the replay panel's
 fields). The sessions are the replay panel's turn source (generated, pasted turns, or
 every session of an imported log or folder) under the scenario on screen.
 
@@ -36,7 +36,7 @@ from budgetcore.ui.events import (
     TuneStep,
     TuneToggled,
 )
-from budgetcore.ui.form import Issue, IssueError, Param, too_large_issue
+from budgetcore.ui.form import IssueError, Param, too_large_issue
 from budgetcore.ui.replay_panel import ReplayPanel, options_of, session_turns, source_waits
 from budgetcore.units import format_int
 
@@ -109,13 +109,13 @@ def parse_field_text(path: str, text: str) -> object:
     if f.kind == "bool":
         if text in ("true", "false"):
             return text == "true"
-        raise IssueError(Issue("problem.bool", (_got(text),), (path,)))
+        raise IssueError(Problem.page("problem.bool", (_got(text),), (path,)))
     if text == "":
         return None
     if f.kind == "rate":
         value = as_decimal(text, 0, 100, _RATE_PLACES)
         if value is None:
-            raise IssueError(Issue("problem.tune-rate", (_got(text),), (path,)))
+            raise IssueError(Problem.page("problem.tune-rate", (_got(text),), (path,)))
         return value
     number = whole_text(text, MAX_TOKENS)
     if number is None:
@@ -125,7 +125,7 @@ def parse_field_text(path: str, text: str) -> object:
             ("high", format_int(MAX_TOKENS), False),
             _got(text),
         )
-        raise IssueError(Issue("problem.whole-range", params, (path,)))
+        raise IssueError(Problem.page("problem.whole-range", params, (path,)))
     return number
 
 
@@ -230,7 +230,7 @@ class TunePanel:
     open: bool = False
     texts: Mapping[str, str] = field(default_factory=dict)
     values: Mapping[str, object] = field(default_factory=dict)
-    issues: Mapping[str, Issue] = field(default_factory=dict)
+    issues: Mapping[str, Problem] = field(default_factory=dict)
     job: TuneJob | None = None
     error: tuple[Problem, ...] = ()  # why there is no grid (the scenario refused it)
     focus: int = -1  # the point last focused: the maps' tab stop (-1: none)

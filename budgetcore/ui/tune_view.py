@@ -19,7 +19,8 @@ from budgetcore.errors import Problem
 from budgetcore.replay.model import decimal_of, money_text
 from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.problems import issue_text, problem_text
+from budgetcore.ui.problems import problem_text
+from budgetcore.ui.svg.axes import chart_svg
 from budgetcore.ui.tune_panel import (
     TUNE_FIELDS,
     TuneInputs,
@@ -35,7 +36,6 @@ __all__ = ["BINS", "MEASURES", "TuneScreen", "point_text", "render_tune", "tune_
 BINS = 8
 #: Each map: its key (``tune.map.<key>.title``) and the measure's column.
 MEASURES = ("cost", "unseen", "runs")
-_SVG_NS = "http://www.w3.org/2000/svg"
 _PAD = 4
 _TICK = 4
 _LINE = 16
@@ -271,28 +271,19 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
     )
     frame = {"x": gutter, "y": top, "width": plot_w, "height": plot_h}
     parts.append(el("rect", {"class": "tf", **frame}))
-    return el(
-        "svg",
-        {
-            "xmlns": _SVG_NS,
-            "class": "ch tune-map",
-            "width": width,
-            "height": height,
-            "viewBox": f"0 0 {width} {height}",
-            "font-size": FONT_PX,
-            "role": "group",
-            "aria-label": t(
-                f"tune.map.{measure}.title",
-                lang,
-                unit=t("tune.unit.money" if g.priced else "tune.unit.billed-title", lang),
-            ),
-            "data-chart": f"tune-{measure}",
-            "data-tune-map": measure,
-            "data-n-k": n_k,
-            "data-n-s": n_s,
-        },
-        *parts,
-        *texts,
+    return chart_svg(
+        f"tune-{measure}",
+        t(
+            f"tune.map.{measure}.title",
+            lang,
+            unit=t("tune.unit.money" if g.priced else "tune.unit.billed-title", lang),
+        ),
+        width,
+        height,
+        [*parts, *texts],
+        css="ch tune-map",
+        role="group",
+        data={"data-tune-map": measure, "data-n-k": n_k, "data-n-s": n_s},
     )
 
 
@@ -558,7 +549,7 @@ def _export_html(state: Any, k: int, s: int, lang: str) -> Markup:
 
 
 def _issue(issue: Any, lang: str) -> str:
-    return issue_text(issue, lang)
+    return problem_text(issue, lang)
 
 
 def _problems(problems: tuple[Problem, ...], lang: str) -> list[str]:

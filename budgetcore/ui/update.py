@@ -76,7 +76,6 @@ from budgetcore.ui.events import (
 from budgetcore.ui.form import (
     AVERAGES,
     FIELDS,
-    Issue,
     IssueError,
     format_value,
     nudge,
@@ -108,7 +107,7 @@ from budgetcore.ui.tune_panel import TUNE_HANDLERS
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
-    from budgetcore.registry.models import Picks, Registry
+    from budgetcore.registry.models import Registry
 
 __all__ = [
     "EXAMPLE_AVERAGES",
@@ -117,7 +116,6 @@ __all__ = [
     "chosen_model_of",
     "first_state",
     "initial_state",
-    "picks_of",
     "preset_of",
     "reduce",
     "scenario_of",
@@ -176,7 +174,7 @@ _WHY = {
 }
 
 
-def _cross_issues(limits: Limits) -> tuple[Issue, ...]:
+def _cross_issues(limits: Limits) -> tuple[Problem, ...]:
     """One issue per broken cross-key rule, marking both of its fields."""
     out = []
     for rule in LIMIT_RULES:
@@ -189,7 +187,9 @@ def _cross_issues(limits: Limits) -> tuple[Issue, ...]:
             ("other_value", format_int(getattr(limits, rule.high)), False),
             ("why", _WHY[rule.reason], True),
         )
-        out.append(Issue("problem.less-than" if rule.strict else "problem.at-most", params, (a, b)))
+        out.append(
+            Problem.page("problem.less-than" if rule.strict else "problem.at-most", params, (a, b))
+        )
     return tuple(out)
 
 
@@ -591,14 +591,14 @@ def _sweep_bound(state: PageState, e: SweepBoundTyped) -> PageState:
     low_text, high_text = (e.text, s.high_text) if e.which == "low" else (s.low_text, e.text)
     texts = {"low": low_text, "high": high_text}
     parsed: dict[str, object] = {}
-    issues: list[Issue] = []
+    issues: list[Problem] = []
     # Each bound is read on its own and a problem names the bound whose text it quotes
     # (the one just typed first), so editing "to" never blames "to" for "from"'s value.
     for which in (e.which, "high" if e.which == "low" else "low"):
         try:
             parsed[which] = parse_text(rule_path, texts[which])
         except IssueError as exc:
-            issues.append(dataclasses.replace(exc.issue, paths=(f"sweep.{which}",)))
+            issues.append(dataclasses.replace(exc.issue, path=f"sweep.{which}", marks=()))
     typed = dataclasses.replace(s, low_text=low_text, high_text=high_text)
     if issues:
         return dataclasses.replace(state, sweep=dataclasses.replace(typed, issues=tuple(issues)))
@@ -610,7 +610,7 @@ def _sweep_bound(state: PageState, e: SweepBoundTyped) -> PageState:
             ("low", format_value(s.path, low), False),
             ("high", format_value(s.path, high), False),
         )
-        issue = Issue("problem.sweep-order", params, ("sweep.low", "sweep.high"))
+        issue = Problem.page("problem.sweep-order", params, ("sweep.low", "sweep.high"))
         return dataclasses.replace(state, sweep=dataclasses.replace(typed, issues=(issue,)))
     sweep = dataclasses.replace(typed, low=low, high=high, issues=())
     return dataclasses.replace(state, sweep=sweep)
@@ -635,46 +635,45 @@ def _failed(state: PageState, e: Failed) -> PageState:
 
 # ------------------------------------------------------------------ model pickers and peers
 
-_PICK_MEMO: dict[tuple[int, str], tuple[Registry, Picks]] = {}
-_NARROW: dict[str, tuple[Registry, str, tuple[Any, ...]]] = {}  # the last search's matches
 
-
-def picks_of(registry: Registry | None, query: str) -> Picks | None:
-    """The picker's matches for ``query``, or None before the registry has loaded or
-    below :data:`PICKER_MIN_CHARS` characters. Memoised on (registry, text): the
-    reducer and the render ask for the same text on every keystroke."""
-    if registry is None or len(query.strip()) < PICKER_MIN_CHARS:
-        return None
-    if utf8_size_above(query, limit_of("query")):  # a search is a few words, not a page
-        return None
-    key = (id(registry), query)
-    hit = _PICK_MEMO.get(key)
-    if hit is not None and hit[0] is registry:
-        return hit[1]
+def _searched(registry: Registry | None, ps: PickerState, before: PickerState) -> PickerState:
+    """``ps`` with the matches for its text, found once here (the view only reads
+    them); None below :data:`PICKER_MIN_CHARS` characters, above the query's size
+    limit, or before the registry has loaded. Typing extends the text: every model
+    matching the longer text matched the shorter one (its words only grow or are
+    added), so only the shorter text's matches are searched again."""
+    query = ps.query
+    if (
+        registry is None
+        or len(query.strip()) < PICKER_MIN_CHARS
+        or utf8_size_above(query, limit_of("query"))  # a search is a few words, not a page
+    ):
+        return dataclasses.replace(ps, found=None, searched=query, matches=())
     from budgetcore.registry.models import picks  # noqa: PLC0415 - after ready
 
-    # Typing extends the text: every model matching the longer text matched the shorter
-    # one (its words only grow or are added), so only those are searched again.
     within = registry
-    last = _NARROW.get("last")
-    if last is not None and last[0] is registry and query.startswith(last[1]):
-        within = registry.within(last[2])
+    if before.searched is not None and before.matches and query.startswith(before.searched):
+        within = registry.within(before.matches)
     found = picks(query, PICKER_SHOWN, within)
-    _NARROW["last"] = (registry, query, within.matches(query))
-    if len(_PICK_MEMO) >= 64:
-        _PICK_MEMO.clear()
-    _PICK_MEMO[key] = (registry, found)  # holding the registry keeps its id unique
-    return found
+    return dataclasses.replace(ps, found=found, searched=query, matches=within.matches(query))
 
 
 def _picker(state: PageState, section: str, **changes: Any) -> dict[str, PickerState]:
     pickers = dict(state.pickers)
-    pickers[section] = dataclasses.replace(pickers.get(section, PickerState()), **changes)
+    before = pickers.get(section, PickerState())
+    after = dataclasses.replace(before, **changes)
+    if after.open and after.searched != after.query:
+        after = _searched(state.registry, after, before)
+    pickers[section] = after
     return pickers
 
 
 def _model_data(state: PageState, e: ModelDataLoaded) -> PageState:
-    return dataclasses.replace(state, registry=e.registry, peers=e.peers)
+    pickers = {
+        section: _searched(e.registry, ps, PickerState()) if ps.open else ps
+        for section, ps in state.pickers.items()
+    }
+    return dataclasses.replace(state, registry=e.registry, peers=e.peers, pickers=pickers)
 
 
 def _picker_typed(state: PageState, e: PickerTyped) -> PageState:
@@ -687,27 +686,27 @@ def _picker_typed(state: PageState, e: PickerTyped) -> PageState:
 def _picker_moved(state: PageState, e: PickerMoved) -> PageState:
     if e.section not in PICKER_SECTIONS:
         return state
-    current = state.pickers[e.section]
-    found = picks_of(state.registry, current.query)
+    opened = state.pickers[e.section].open
+    pickers = _picker(state, e.section, open=True)  # searches a list closed till now
+    current = pickers[e.section]
+    found = current.found
     if found is None or not found.models:
         return state
     n = len(found.models)
-    if not current.open:  # an arrow on a closed list opens it at its first (last) option
-        first = 0 if e.steps > 0 else n - 1
-        return dataclasses.replace(
-            state, pickers=_picker(state, e.section, open=True, active=first)
-        )
-    # From no highlight, down goes to the first option and up to the last.
-    start = current.active if current.active >= 0 else (-1 if e.steps > 0 else 0)
-    active = (start + e.steps) % n
-    return dataclasses.replace(state, pickers=_picker(state, e.section, active=active))
+    if not opened:  # an arrow on a closed list opens it at its first (last) option
+        active = 0 if e.steps > 0 else n - 1
+    else:  # from no highlight, down goes to the first option and up to the last
+        start = current.active if current.active >= 0 else (-1 if e.steps > 0 else 0)
+        active = (start + e.steps) % n
+    pickers[e.section] = dataclasses.replace(current, active=active)
+    return dataclasses.replace(state, pickers=pickers)
 
 
 def _picker_entered(state: PageState, e: PickerEntered) -> PageState:
     if e.section not in PICKER_SECTIONS:
         return state
     current = state.pickers[e.section]
-    found = picks_of(state.registry, current.query)
+    found = current.found
     if not current.open or found is None or not found.models:
         return state
     index = min(max(current.active, 0), len(found.models) - 1)

@@ -4,7 +4,7 @@ overlaps a mark, a line or another label) and the token axis with nice ticks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -13,7 +13,26 @@ from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el
 from budgetcore.units import format_int
 
-__all__ = ["MIN_WIDTH", "chart_svg"]
+__all__ = [
+    "BAR",
+    "CLEAR",
+    "GAP",
+    "GHOST",
+    "LINE",
+    "MIN_WIDTH",
+    "PAD",
+    "SVG_NS",
+    "TICK",
+    "Axis",
+    "axis_svg",
+    "box_swatch",
+    "chart_svg",
+    "fits",
+    "free",
+    "open_runs",
+    "swatch",
+    "token_axis",
+]
 
 
 #: Narrower containers get this width (and scroll): below it, labels cannot all fit
@@ -21,28 +40,28 @@ __all__ = ["MIN_WIDTH", "chart_svg"]
 MIN_WIDTH = 280
 
 
-_SVG_NS = "http://www.w3.org/2000/svg"
+SVG_NS = "http://www.w3.org/2000/svg"
 
 
-_LINE = 16  # one text line: 12 px text, baseline 12 px below its top
+LINE = 16  # one text line: 12 px text, baseline 12 px below its top
 
 
-_BAR = 16  # B's bar
+BAR = 16  # B's bar
 
 
-_GHOST = 9  # A's outline bar, under B's
+GHOST = 9  # A's outline bar, under B's
 
 
-_GAP = 8  # between rows
+GAP = 8  # between rows
 
 
-_PAD = 4  # left/right padding of the plot inside the svg
+PAD = 4  # left/right padding of the plot inside the svg
 
 
-_TICK = 4  # tick mark length
+TICK = 4  # tick mark length
 
 
-_CLEAR = 3  # minimum clearance between a label box and anything else
+CLEAR = 3  # minimum clearance between a label box and anything else
 
 
 # A reference line further than this times the chart's largest other value is drawn
@@ -50,12 +69,12 @@ _CLEAR = 3  # minimum clearance between a label box and anything else
 # 4 % of the width, which hides every difference the chart is for.
 
 
-def _fits(box: Box, width: int) -> bool:
+def fits(box: Box, width: int) -> bool:
     return box.x0 >= 0 and box.x1 <= width
 
 
-def _free(box: Box, taken: list[Box]) -> bool:
-    return not any(box.overlaps(other, _CLEAR) for other in taken)
+def free(box: Box, taken: list[Box]) -> bool:
+    return not any(box.overlaps(other, CLEAR) for other in taken)
 
 
 def _x(tokens: int, left: int, span: int, high: int) -> int:
@@ -64,7 +83,7 @@ def _x(tokens: int, left: int, span: int, high: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class _Axis:
+class Axis:
     left: int
     span: int
     high: int
@@ -79,30 +98,28 @@ class _Axis:
         return max(n, 1) if tokens > 0 else 0
 
 
-def _token_axis(top_value: int, width: int, label: Callable[[int], str] = format_int) -> _Axis:
+def token_axis(top_value: int, width: int, label: Callable[[int], str] = format_int) -> Axis:
     """A 0-based token axis across ``width`` whose tick labels fit without touching:
     as many nice ticks as fit (at most 8, at least 0 and the end), the domain widened
     to the last one. ``label`` writes a tick (whole percents on the peers chart's
     percent axis)."""
-    count = max(2, min(8, (width - 2 * _PAD) // 80))
+    count = max(2, min(8, (width - 2 * PAD) // 80))
     while True:
         low, high, _step = nice_domain(0, top_value, count)
-        right_pad = _PAD + (text_width(label(high)) + 1) // 2
-        left = _PAD + (text_width(label(0)) + 1) // 2
+        right_pad = PAD + (text_width(label(high)) + 1) // 2
+        left = PAD + (text_width(label(0)) + 1) // 2
         span = max(1, width - left - right_pad)
         ticks = nice_ticks(low, high, count)
-        axis = _Axis(left, span, high, ticks)
+        axis = Axis(left, span, high, ticks)
         boxes = [text_box(axis.x(v), 0, label(v), "middle") for v in ticks]
         if count == 1 or all(not a.overlaps(b, 6) for a, b in pairwise(boxes)):
             return axis
         count -= 1
 
 
-def _open_runs(x: int, y0: int, y1: int, boxes: list[Box]) -> list[tuple[int, int]]:
+def open_runs(x: int, y0: int, y1: int, boxes: list[Box]) -> list[tuple[int, int]]:
     """The parts of the vertical segment x, y0..y1 that keep clear of every box."""
-    cuts = sorted(
-        (b.y0 - _CLEAR, b.y1 + _CLEAR) for b in boxes if b.x0 - _CLEAR <= x <= b.x1 + _CLEAR
-    )
+    cuts = sorted((b.y0 - CLEAR, b.y1 + CLEAR) for b in boxes if b.x0 - CLEAR <= x <= b.x1 + CLEAR)
     runs = []
     start = y0
     for c0, c1 in cuts:
@@ -114,8 +131,8 @@ def _open_runs(x: int, y0: int, y1: int, boxes: list[Box]) -> list[tuple[int, in
     return [(a, b) for a, b in runs if b > a]
 
 
-def _axis_svg(
-    axis: _Axis,
+def axis_svg(
+    axis: Axis,
     y: int,
     width: int,
     lang: str,
@@ -125,7 +142,7 @@ def _axis_svg(
 ) -> tuple[list[Markup], int]:
     # The axis line and every tick mark are one path.
     d = f"M{axis.left} {y}H{axis.left + axis.span}" + "".join(
-        f"M{axis.x(v)} {y}v{_TICK}" for v in axis.ticks
+        f"M{axis.x(v)} {y}v{TICK}" for v in axis.ticks
     )
     out = [el("path", {"class": "ch-axis", "d": d})]
     for v in axis.ticks:
@@ -136,18 +153,18 @@ def _axis_svg(
                 {
                     "class": "ch-tick",
                     "x": x,
-                    "y": y + _TICK + FONT_PX,
+                    "y": y + TICK + FONT_PX,
                     "text-anchor": "middle",
                     "data-tick": v,
                 },
                 label(v),
             )
         )
-    title_y = y + _TICK + FONT_PX + _LINE
+    title_y = y + TICK + FONT_PX + LINE
     out.append(
         el(
             "text",
-            {"class": "ch-axis-title", "x": width - _PAD, "y": title_y, "text-anchor": "end"},
+            {"class": "ch-axis-title", "x": width - PAD, "y": title_y, "text-anchor": "end"},
             t(title_key, lang),
         )
     )
@@ -155,22 +172,44 @@ def _axis_svg(
 
 
 def chart_svg(
-    key: str, title: str, width: int, height: int, parts: list[Markup], **attrs: object
+    key: str,
+    title: str,
+    width: int,
+    height: int,
+    parts: list[Markup],
+    *,
+    css: str = "ch",
+    role: str = "img",
+    data: Mapping[str, object] | None = None,
 ) -> Markup:
-    """A chart's ``<svg>``: size, 12 px text, its title as the label, ``data-chart``."""
+    """A chart's ``<svg>``: size, 12 px text, its title as the label, ``data-chart``
+    (``data``: more ``data-*`` attributes, named in full; ``role`` "group" for a chart
+    whose cells are controls)."""
     return el(
         "svg",
         {
-            "xmlns": _SVG_NS,
-            "class": "ch",
+            "xmlns": SVG_NS,
+            "class": css,
             "width": width,
             "height": height,
             "viewBox": f"0 0 {width} {height}",
             "font-size": FONT_PX,
-            "role": "img",
+            "role": role,
             "aria-label": title,
             "data-chart": key,
-            **attrs,
+            **(data or {}),
         },
         *parts,
     )
+
+
+def swatch(shape: Markup) -> Markup:
+    """A legend's 12 px sample of a mark, hidden from screen readers (its label says it)."""
+    return el(
+        "svg", {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"}, shape
+    )
+
+
+def box_swatch(cls: str) -> Markup:
+    """A legend's sample of a filled mark of class ``cls``."""
+    return swatch(el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}))

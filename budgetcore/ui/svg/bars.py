@@ -13,20 +13,20 @@ from budgetcore.core.plan import Plan
 from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.svg.axes import (
-    _BAR,
-    _CLEAR,
-    _GAP,
-    _GHOST,
-    _LINE,
-    _PAD,
+    BAR,
+    CLEAR,
+    GAP,
+    GHOST,
+    LINE,
     MIN_WIDTH,
-    _Axis,
-    _axis_svg,
-    _fits,
-    _free,
-    _open_runs,
-    _token_axis,
+    PAD,
+    Axis,
+    axis_svg,
     chart_svg,
+    fits,
+    free,
+    open_runs,
+    token_axis,
 )
 from budgetcore.units import format_int
 
@@ -56,7 +56,7 @@ def _bars_svg(
         far = not ref.always and ref.tokens > FAR * max(1, data_top)
         (beyond if far else lines).append((ref.key, ref.tokens, is_a))
     top_value = max([data_top] + [tok for _, tok, _ in lines])
-    axis = _token_axis(top_value, width)
+    axis = token_axis(top_value, width)
 
     out: list[Markup] = []
     labels: list[Markup] = []
@@ -73,8 +73,8 @@ def _bars_svg(
             if band == len(band_boxes):
                 band_boxes.append([])
             for x, anchor in candidates:
-                box = text_box(x, (band + 1) * _LINE - 4, text, anchor)
-                if _fits(box, width) and _free(box, band_boxes[band]):
+                box = text_box(x, (band + 1) * LINE - 4, text, anchor)
+                if fits(box, width) and free(box, band_boxes[band]):
                     band_boxes[band].append(box)
                     return band, x, anchor
             band += 1
@@ -96,7 +96,7 @@ def _bars_svg(
         if is_a:
             name = t("chart.pinned-name", lang, name=name)
         text = t("chart.beyond", lang, name=name, value=format_int(tokens))
-        band, lx, anchor = band_place([(width - _PAD, "end")], text)
+        band, lx, anchor = band_place([(width - PAD, "end")], text)
         ref_labels.append((band, lx, anchor, text, "ch-ref-label ch-beyond"))
         legend_extra.append(
             el(
@@ -113,11 +113,11 @@ def _bars_svg(
         )
     bands = len(band_boxes)
     for band, lx, anchor, text, cls in ref_labels:
-        baseline = (band + 1) * _LINE - 4
+        baseline = (band + 1) * LINE - 4
         labels.append(
             el("text", {"class": cls, "x": lx, "y": baseline, "text-anchor": anchor}, text)
         )
-    y = bands * _LINE + (4 if bands else 0)
+    y = bands * LINE + (4 if bands else 0)
     plot_top = y
 
     # Rows: a label line, then B's bar, then A's outline under it.
@@ -136,7 +136,7 @@ def _bars_svg(
                 "chart.value.ab", lang, name=name, value=format_int(total), a=format_int(a_total)
             )
         texts = [text]
-        if a_total not in (None, total) and not _fits(text_box(axis.left, 0, text, "start"), width):
+        if a_total not in (None, total) and not fits(text_box(axis.left, 0, text, "start"), width):
             # Too wide for one line (a narrow column): the pinned value on a line below.
             assert a_total is not None
             texts = [
@@ -144,13 +144,13 @@ def _bars_svg(
                 t("chart.pinned-value", lang, a=format_int(a_total)),
             ]
         for text in texts:
-            baseline = y + _LINE - 4
+            baseline = y + LINE - 4
             candidates = [axis.left] + [lx + 4 for lx in sorted(line_xs)]
             chosen = None
             for lx in candidates:
                 box = text_box(lx, baseline, text, "start")
-                if _fits(box, width) and not any(
-                    box.x0 - _CLEAR <= x <= box.x1 + _CLEAR for x in line_xs
+                if fits(box, width) and not any(
+                    box.x0 - CLEAR <= x <= box.x1 + CLEAR for x in line_xs
                 ):
                     chosen = (lx, box)
                     break
@@ -159,23 +159,23 @@ def _bars_svg(
             lx, box = chosen
             mark = el("text", {"class": "ch-label", "x": lx, "y": baseline}, text)
             row_labels.append((box, mark))
-            y += _LINE
-        out.extend(_stack(row.parts, axis, y, _BAR, lang, cls="seg", attr="data-segment"))
-        y += _BAR
+            y += LINE
+        out.extend(_stack(row.parts, axis, y, BAR, lang, cls="seg", attr="data-segment"))
+        y += BAR
         if a_rows:
             y += 2
             out.extend(
-                _stack(a_rows[i].parts, axis, y, _GHOST, lang, cls="ch-ghost", attr="data-pinned")
+                _stack(a_rows[i].parts, axis, y, GHOST, lang, cls="ch-ghost", attr="data-pinned")
             )
-            y += _GHOST
-        y += _GAP
-    plot_bottom = y - _GAP // 2
+            y += GHOST
+        y += GAP
+    plot_bottom = y - GAP // 2
     labels.extend(mark for _, mark in row_labels)
 
     # Reference lines from below the bands to the axis, broken around any label box.
     for (ref_key, tokens, is_a), x in zip(lines, line_xs, strict=True):
         cls = f"ch-ref ch-ref-{ref_key}" + (" ch-ref-a" if is_a else "")
-        for y0, y1 in _open_runs(x, plot_top, plot_bottom, [b for b, _ in row_labels]):
+        for y0, y1 in open_runs(x, plot_top, plot_bottom, [b for b, _ in row_labels]):
             out.append(
                 el(
                     "line",
@@ -191,7 +191,7 @@ def _bars_svg(
                 )
             )
 
-    axis_parts, height = _axis_svg(axis, plot_bottom, width, lang)
+    axis_parts, height = axis_svg(axis, plot_bottom, width, lang)
     out.extend(axis_parts)
     out.extend(labels)
     return chart_svg(key, t(f"chart.{key}.title", lang), width, height, out), legend_extra
@@ -199,7 +199,7 @@ def _bars_svg(
 
 def _stack(
     parts: tuple[tuple[str, int], ...],
-    axis: _Axis,
+    axis: Axis,
     y: int,
     height: int,
     lang: str,

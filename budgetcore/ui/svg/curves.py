@@ -30,7 +30,7 @@ from budgetcore.explore.curves import (
 )
 from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el
-from budgetcore.ui.svg.axes import _GAP, _LINE, _PAD, _SVG_NS, _TICK, MIN_WIDTH, _fits
+from budgetcore.ui.svg.axes import GAP, LINE, MIN_WIDTH, PAD, TICK, chart_svg, fits
 from budgetcore.units import format_int
 
 __all__ = ["curves_chart"]
@@ -117,9 +117,9 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
                 break
         domains[key] = (high, ticks)
     gutter = (
-        _PAD + max(text_width(format_int(v)) for h, ticks in domains.values() for v in ticks) + 6
+        PAD + max(text_width(format_int(v)) for h, ticks in domains.values() for v in ticks) + 6
     )
-    right = _PAD + (text_width(_fmt(s.values[-1])) + 1) // 2
+    right = PAD + (text_width(_fmt(s.values[-1])) + 1) // 2
     span = max(1, width - gutter - right)
     low, high_x = s.values[0], s.values[-1]
     axis = _XAxis(low, high_x, log, gutter, span, ZERO_GAP if log and low == 0 else 0)
@@ -146,13 +146,13 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         ("trigger_reached", "phrase.trigger-reached"),
         ("admitted", "phrase.admitted"),
     ):
-        title_base = y + _LINE - 4
+        title_base = y + LINE - 4
         label = t("curves.state", lang, name=t(state_name, lang), dark=dark)
         lx, _spot = _title_row(
             label, None, mx=None, gutter=gutter, baseline=title_base, width=width
         )
         texts.append(el("text", {"class": "ch-label", "x": lx, "y": title_base}, label))
-        top = y + _LINE
+        top = y + LINE
         for x0, x1, flag in state_spans(s.states[key], tuple(xs)):
             parts.append(
                 el(
@@ -169,7 +169,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
             )
         if mx is not None:
             marker.append(el("line", {"x1": mx, "x2": mx, "y1": top, "y2": top + _STATE}))
-        y = top + _STATE + _GAP
+        y = top + _STATE + GAP
     # The x axis: ticks, the current value's label (it wins over ticks), the title.
     axis_y = y
     axis_d.append(f"M{gutter} {axis_y}h{span}")
@@ -181,13 +181,13 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
                 {"class": "ch-break", "d": f"M{bx - 4} {axis_y + 4}l4 -8M{bx} {axis_y + 4}l4 -8"},
             )
         )
-    tick_base = axis_y + _TICK + FONT_PX
+    tick_base = axis_y + TICK + FONT_PX
     here_box = None
     if mx is not None:
         here_text = _current(s.current)  # bold, on the marker; the note below names it
         hx, anchor = _clamp_middle(mx, here_text, width)
         here_box = text_box(hx, 0, here_text, anchor)  # compared with ticks at baseline 0
-        marker.append(el("line", {"x1": mx, "x2": mx, "y1": axis_y, "y2": axis_y + _TICK}))
+        marker.append(el("line", {"x1": mx, "x2": mx, "y1": axis_y, "y2": axis_y + TICK}))
         texts.append(
             el(
                 "text",
@@ -203,7 +203,7 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
         )
     for v in _x_ticks(axis, here_box, width):
         x = axis.x(v)
-        axis_d.append(f"M{x} {axis_y}v{_TICK}")
+        axis_d.append(f"M{x} {axis_y}v{TICK}")
         texts.append(
             el(
                 "text",
@@ -218,11 +218,11 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
             )
         )
     unit = t("unit.fraction" if not log else "unit.tokens", lang)
-    title_y = tick_base + _LINE
+    title_y = tick_base + LINE
     texts.append(
         el(
             "text",
-            {"class": "ch-axis-title", "x": width - _PAD, "y": title_y, "text-anchor": "end"},
+            {"class": "ch-axis-title", "x": width - PAD, "y": title_y, "text-anchor": "end"},
             t("axis.swept", lang, name=name, unit=unit),
         )
     )
@@ -230,22 +230,8 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
     parts.append(el("path", {"class": "ch-axis", "d": "".join(axis_d)}))
     if mx is not None:
         parts.append(el("g", {"class": "ch-marker", "data-current": s.current}, *marker))
-    svg = el(
-        "svg",
-        {
-            "xmlns": _SVG_NS,
-            "class": "ch",
-            "width": width,
-            "height": height,
-            "viewBox": f"0 0 {width} {height}",
-            "font-size": FONT_PX,
-            "role": "img",
-            "aria-label": t("curves.aria", lang),
-            "data-chart": "curves",
-            "data-points": n,
-        },
-        *parts,
-        *texts,
+    svg = chart_svg(
+        "curves", t("curves.aria", lang), width, height, [*parts, *texts], data={"data-points": n}
     )
     title = t("phrase.sweeping", lang, name=name, low=_fmt(low), high=_fmt(high_x), n=format_int(n))
     notes = [t("curves.scales", lang)]
@@ -283,18 +269,18 @@ def _title_row(
     after the name; a row too narrow for that moves into the gutter (the top tick
     label stays below the row: _HEAD keeps them apart)."""
     w = text_width(name)
-    x = gutter if gutter + w <= width - _PAD else max(_PAD, width - _PAD - w)
+    x = gutter if gutter + w <= width - PAD else max(PAD, width - PAD - w)
     if value is None or mx is None:
         return x, (x, "start")
     name_box = text_box(x, baseline, name)
     for vx, anchor in ((mx + 4, "start"), (mx - 4, "end")):
         box = text_box(vx, baseline, value, anchor)
-        if _fits(box, width) and not box.overlaps(name_box, 8):
+        if fits(box, width) and not box.overlaps(name_box, 8):
             return x, (vx, anchor)
     after = x + w + 10
-    if after + text_width(value) <= width - _PAD:
+    if after + text_width(value) <= width - PAD:
         return x, (after, "start")
-    return _PAD, (_PAD + w + 10, "start")
+    return PAD, (PAD + w + 10, "start")
 
 
 @lru_cache(maxsize=64)
@@ -320,7 +306,7 @@ def _series_panel(  # noqa: PLR0917 - the values one panel is drawn from
     marker: list[Markup] = []
     axis_d: list[str] = []
     mx = xs[index] if index is not None else None
-    title_base = y + _LINE - 4
+    title_base = y + LINE - 4
     label = t(f"series.{key}", lang)
     value_text = format_int(values[index]) if index is not None else None
     lx, spot = _title_row(label, value_text, mx=mx, gutter=gutter, baseline=title_base, width=width)
@@ -340,7 +326,7 @@ def _series_panel(  # noqa: PLR0917 - the values one panel is drawn from
                 value_text,
             )
         )
-    top = y + _LINE + _HEAD
+    top = y + LINE + _HEAD
     bottom = top + _PANEL
     parts.append(
         el(
@@ -350,13 +336,13 @@ def _series_panel(  # noqa: PLR0917 - the values one panel is drawn from
     )
     for v in ticks:
         ty = bottom - (2 * v * _PANEL + top_value) // (2 * top_value)
-        axis_d.append(f"M{gutter - _TICK} {ty}h{_TICK}")
+        axis_d.append(f"M{gutter - TICK} {ty}h{TICK}")
         texts.append(
             el(
                 "text",
                 {
                     "class": "ch-tick",
-                    "x": gutter - _TICK - 2,
+                    "x": gutter - TICK - 2,
                     "y": ty + 4,
                     "text-anchor": "end",
                     "data-tick": v,
@@ -382,5 +368,5 @@ def _series_panel(  # noqa: PLR0917 - the values one panel is drawn from
         cy = ys[index]
         marker.append(el("line", {"x1": mx, "x2": mx, "y1": top, "y2": bottom}))
         marker.append(el("circle", {"class": "ch-dot", "cx": mx, "cy": cy, "r": 3}))
-    y = bottom + _GAP
+    y = bottom + GAP
     return tuple(texts), tuple(parts), tuple(marker), tuple(axis_d), y

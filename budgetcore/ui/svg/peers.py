@@ -10,14 +10,14 @@ from budgetcore.charts.geometry import Box, text_box, text_width
 from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.svg.axes import (
-    _LINE,
-    _PAD,
-    _axis_svg,
-    _fits,
-    _free,
-    _open_runs,
-    _token_axis,
+    LINE,
+    PAD,
+    axis_svg,
     chart_svg,
+    fits,
+    free,
+    open_runs,
+    token_axis,
 )
 from budgetcore.units import format_int
 
@@ -155,9 +155,9 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
     all_tokens = [tok for r in rows for _, tok in r.parts] + [w]
     if percent:
         top = max(-((-max(all_tokens) * 100) // w), 100)
-        axis = _token_axis(top, width, _percent_label)
+        axis = token_axis(top, width, _percent_label)
     else:
-        axis = _token_axis(max(all_tokens), width)
+        axis = token_axis(max(all_tokens), width)
 
     def pos(tokens: int) -> int:
         # One rounding for every mark: half up to the nearest pixel, exact until then.
@@ -177,15 +177,15 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
             if band == len(bands):
                 bands.append([])
             for lx, anchor in ((x, "middle"), (x - 2, "end"), (x + 2, "start")):
-                box = text_box(lx, (band + 1) * _LINE - 4, text, anchor)
-                if _fits(box, width) and _free(box, bands[band]):
+                box = text_box(lx, (band + 1) * LINE - 4, text, anchor)
+                if fits(box, width) and free(box, bands[band]):
                     bands[band].append(box)
                     line_labels.append((band, lx, anchor, text))
                     placed = True
                     break
             if placed:
                 break
-    y = len(bands) * _LINE + 4
+    y = len(bands) * LINE + 4
     plot_top = y
     parts: list[Markup] = [
         el(
@@ -208,16 +208,16 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
     texts: list[Markup] = [
         el(
             "text",
-            {"class": "ch-ref-label", "x": lx, "y": (band + 1) * _LINE - 4, "text-anchor": anchor},
+            {"class": "ch-ref-label", "x": lx, "y": (band + 1) * LINE - 4, "text-anchor": anchor},
             text,
         )
         for band, lx, anchor, text in line_labels
     ]
     label_boxes: list[Box] = []
-    text_room = width - axis.left - _PAD
+    text_room = width - axis.left - PAD
     for row in rows:
         for line in _wrap(row.text, text_room):
-            baseline = y + _LINE - 4
+            baseline = y + LINE - 4
             label_boxes.append(text_box(axis.left, baseline, line, "start"))
             cls = "ch-label pr-noline" if row.kind == "none" else "ch-label"
             texts.append(
@@ -227,7 +227,7 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
                     line,
                 )
             )
-            y += _LINE
+            y += LINE
         x0 = axis.left
         for cls, tokens in row.parts:
             x1 = max(x0, pos(tokens))
@@ -255,7 +255,7 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
     plot_bottom = y - _PEER_GAP // 2
     for key, tokens in lines:
         x = pos(tokens)
-        for y0, y1 in _open_runs(x, plot_top, plot_bottom, label_boxes):
+        for y0, y1 in open_runs(x, plot_top, plot_bottom, label_boxes):
             parts.append(
                 el(
                     "line",
@@ -269,7 +269,7 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
                     },
                 )
             )
-    axis_parts, height = _axis_svg(
+    axis_parts, height = axis_svg(
         axis,
         plot_bottom,
         width,

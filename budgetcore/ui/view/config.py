@@ -12,13 +12,17 @@ from budgetcore.ui.form import (
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.model import PageState
 from budgetcore.ui.problems import problem_text
-from budgetcore.ui.view.readouts import _list
+from budgetcore.ui.view.readouts import bullet_list
 from budgetcore.units import format_int
 
-__all__ = ["render_export"]
+__all__ = [
+    "import_html",
+    "render_export",
+    "warnings_html",
+]
 
 
-def _import_html(state: PageState) -> Markup:
+def import_html(state: PageState) -> Markup:
     p = state.import_preview
     lang = state.lang
     if p is None:
@@ -27,7 +31,7 @@ def _import_html(state: PageState) -> Markup:
         return el(
             "ul",
             {"class": "errors", "id": "import-errors", "role": "alert"},
-            _list([problem_text(x, lang) for x in p.problems]),
+            bullet_list([problem_text(x, lang) for x in p.problems]),
         )
     keys = ", ".join(p.keys) if p.keys else t("phrase.none", lang)
     mode = t(f"phrase.import-{p.mode}", lang)
@@ -62,7 +66,7 @@ def _import_html(state: PageState) -> Markup:
         )
     else:
         table = el("p", None, t("phrase.import-no-change", lang))
-    warn = _warnings(p.after, lang) if p.after is not None else Markup("")
+    warn = warnings_html(p.after, lang) if p.after is not None else Markup("")
     buttons = el(
         "div",
         {"class": "row"},
@@ -85,7 +89,7 @@ def _label_with_key(key: str, lang: str) -> Markup:
     return join((t(f"label.{key}", lang), " ", el("code", None, key)))
 
 
-def _warnings(scenario: Any, lang: str) -> Markup:
+def warnings_html(scenario: Any, lang: str) -> Markup:
     s = scenario.config.summary_max_tokens
     o = scenario.summary_contract.output_tokens
     if s <= o:

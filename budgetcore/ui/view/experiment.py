@@ -7,15 +7,17 @@ from typing import Any
 from budgetcore.core.plan import Plan
 from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.view.readouts import _yes
+from budgetcore.ui.view.readouts import yes_no
 from budgetcore.units import format_int
 
-__all__ = []
+__all__ = [
+    "experiment_html",
+]
 
 
 def _shown(value: object, lang: str) -> str:
     if isinstance(value, bool):
-        return _yes(value, lang)
+        return yes_no(value, lang)
     if isinstance(value, int):
         return format_int(value)
     return str(value)
@@ -23,12 +25,12 @@ def _shown(value: object, lang: str) -> str:
 
 def _expected(text: str, lang: str) -> str:
     if text.startswith("is "):
-        shown = {"yes": _yes(True, lang), "no": _yes(False, lang)}.get(text[3:], text[3:])
+        shown = {"yes": yes_no(True, lang), "no": yes_no(False, lang)}.get(text[3:], text[3:])
         return t("phrase.expect-is", lang, value=shown)
     return t(f"phrase.expect-{text}", lang)
 
 
-def _experiment_html(outcome: Any, lang: str) -> Markup:
+def experiment_html(outcome: Any, lang: str) -> Markup:
     """The expected outcome, what changed and what did not, and why a failure failed."""
     e = outcome.experiment
     rows = join(

@@ -11,6 +11,7 @@ from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el, fold, join, td
 from budgetcore.ui.memo import Last
 from budgetcore.ui.model import PageState
+from budgetcore.ui.svg.axes import box_swatch
 from budgetcore.ui.update import chosen_model_of
 from budgetcore.units import format_int
 
@@ -77,7 +78,7 @@ def peers_html(
             el(
                 "li",
                 {"data-legend": f"pr-{c}"},
-                _peer_swatch(f"pr-bar pr-{c}"),
+                box_swatch(f"pr-bar pr-{c}"),
                 t(f"peers.legend.{c}", lang),
             )
             for c in ("code", "docs", "reported")
@@ -86,7 +87,7 @@ def peers_html(
             el(
                 "li",
                 {"data-legend": f"gap-{i}", "data-gap": f"{g.low}-{g.high}"},
-                _peer_swatch(f"pr-gap-{i}"),
+                box_swatch(f"pr-gap-{i}"),
                 _gap_text(g, view, lang),
             )
             for i, g in enumerate(view.gaps, start=1)
@@ -234,14 +235,6 @@ def _table(view: Any, lang: str) -> Markup:
         el("tbody", None, *rows),
     )
     return fold(caption, table)
-
-
-def _peer_swatch(cls: str) -> Markup:
-    return el(
-        "svg",
-        {"class": "ch-swatch", "width": 12, "height": 12, "aria-hidden": "true"},
-        el("rect", {"class": cls, "x": 1, "y": 1, "width": 10, "height": 10}),
-    )
 
 
 def _gap_text(g: Any, view: Any, lang: str) -> str:

@@ -11,7 +11,7 @@ from budgetcore.ui.catalogue import count, t
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.model import PICKER_MIN_CHARS, PICKER_SECTIONS, PageState
 from budgetcore.ui.problems import problem_text
-from budgetcore.ui.update import chosen_model_of, picks_of
+from budgetcore.ui.update import chosen_model_of
 from budgetcore.ui.view.types import PickerView
 from budgetcore.units import format_int
 
@@ -19,15 +19,18 @@ if TYPE_CHECKING:  # the registry loads after the page is ready
     from budgetcore.registry.models import RegistryModel, Resolution
 
 
-__all__ = []
+__all__ = [
+    "link_models",
+    "picker_parts",
+]
 
 
-def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Markup, Markup, str]]:
+def picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Markup, Markup, str]]:
     """The picker's input state, its options, what it has chosen and its status line."""
     lang = state.lang
     ps = state.pickers[section]
     registry = state.registry
-    found = picks_of(registry, ps.query) if ps.open else None
+    found = ps.found if ps.open else None
     options: list[Markup] = []
     active_id = ""
     if found is not None:
@@ -82,7 +85,7 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
         status = t("picker.loading", lang) if ps.open or section == "main_model" else ""
     elif not ps.open and ps.chosen:
         status = ""  # the chosen model's line says it all
-    elif ps.open and utf8_size_above(ps.query, limit_of("query")):  # never searched (picks_of)
+    elif ps.open and utf8_size_above(ps.query, limit_of("query")):  # never searched (update)
         status = problem_text(too_large("query").problems[0], lang)
     elif found is None:  # closed with nothing chosen, or fewer letters than a search needs
         status = t(
@@ -103,7 +106,7 @@ def _picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mar
     return view, (join(options), _chosen_html(state, section), status)
 
 
-def _link_models(state: PageState) -> dict[str, str]:
+def link_models(state: PageState) -> dict[str, str]:
     """The models the link names: each picker's choice while its contract is still that
     model's (edited by hand, the numbers alone are the link)."""
     out = {}

@@ -11,28 +11,36 @@ from budgetcore.ui.update import scenario_texts
 from budgetcore.ui.view.types import READOUT_KEYS
 from budgetcore.units import format_int
 
-__all__ = ["format_signed"]
+__all__ = [
+    "ab_cells",
+    "bullet_list",
+    "differing_inputs",
+    "format_signed",
+    "plan_values",
+    "readout_cells",
+    "yes_no",
+]
 
 
-def _yes(value: bool, lang: str) -> str:
+def yes_no(value: bool, lang: str) -> str:
     return t("msg.yes" if value else "msg.no", lang)
 
 
-def _values(p: Plan) -> dict[str, Any]:
+def plan_values(p: Plan) -> dict[str, Any]:
     out = p.as_dict()
     out["summary_will_start"] = p.start.will_start
     return out
 
 
-def _readouts(p: Plan, values: dict[str, Any], lang: str) -> dict[str, tuple[str, str | None]]:
+def readout_cells(p: Plan, values: dict[str, Any], lang: str) -> dict[str, tuple[str, str | None]]:
     out: dict[str, tuple[str, str | None]] = {}
     for key in READOUT_KEYS:
         value = values[key]
         if isinstance(value, bool):
-            out[key] = (_yes(value, lang), "true" if value else "false")
+            out[key] = (yes_no(value, lang), "true" if value else "false")
         else:
             out[key] = (format_int(value), None)
-    out["has_work"] = (_yes(p.start.has_work, lang), "true" if p.start.has_work else "false")
+    out["has_work"] = (yes_no(p.start.has_work, lang), "true" if p.start.has_work else "false")
     out["trigger_tokens"] = (format_int(p.scenario.config.trigger_tokens), None)
     return out
 
@@ -46,13 +54,13 @@ def format_signed(value: int) -> str:
     return "0"
 
 
-def _ab_cells(a: dict[str, Any], b: dict[str, Any], lang: str) -> dict[str, tuple[str, str, str]]:
+def ab_cells(a: dict[str, Any], b: dict[str, Any], lang: str) -> dict[str, tuple[str, str, str]]:
     out = {}
     for key in READOUT_KEYS:
         x, y = a[key], b[key]
         if isinstance(x, bool):
             out[key] = (
-                _yes(x, lang),
+                yes_no(x, lang),
                 t("msg.same" if x == y else "msg.changed", lang),
                 "same" if x == y else "changed",
             )
@@ -62,7 +70,7 @@ def _ab_cells(a: dict[str, Any], b: dict[str, Any], lang: str) -> dict[str, tupl
     return out
 
 
-def _differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
+def differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
     """The inputs in which A and B differ, each as A → B."""
     ta, tb = scenario_texts(a.scenario), scenario_texts(b.scenario)
     same_a, same_b = a.scenario.summary_model is None, b.scenario.summary_model is None
@@ -91,9 +99,9 @@ def _differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
                 {"data-differs": "summary_model"},
                 t("phrase.same-contract", lang),
                 ": ",
-                _yes(same_a, lang),
+                yes_no(same_a, lang),
                 " → ",
-                _yes(same_b, lang),
+                yes_no(same_b, lang),
             )
         )
     if not rows:
@@ -106,5 +114,5 @@ def _differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
     )
 
 
-def _list(items: list[str]) -> Markup:
+def bullet_list(items: list[str]) -> Markup:
     return join(el("li", None, i) for i in items)

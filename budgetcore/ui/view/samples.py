@@ -15,7 +15,9 @@ from budgetcore.ui.markup import Markup, el, fold, join, td
 from budgetcore.ui.memo import Last
 from budgetcore.units import format_bytes, format_int
 
-__all__ = []
+__all__ = [
+    "samples_html",
+]
 
 
 def _ratio_text(value: str | None) -> Markup:
@@ -28,7 +30,7 @@ def _ratio_text(value: str | None) -> Markup:
     return el("span", {"title": value}, f"{approx:.4f}")
 
 
-def _samples_html(p: Plan, out: dict[str, Any], lang: str) -> Markup:
+def samples_html(p: Plan, out: dict[str, Any], lang: str) -> Markup:
     """Ratio ranges, byte predictions, the limits verdict and the read time (drawn again
     only when something it shows changed)."""
     key = json.dumps(

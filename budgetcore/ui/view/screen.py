@@ -21,20 +21,20 @@ from budgetcore.ui.form import (
 from budgetcore.ui.markup import Markup
 from budgetcore.ui.memo import Last
 from budgetcore.ui.model import PICKER_SECTIONS, PageState
-from budgetcore.ui.problems import issue_text, problem_text
+from budgetcore.ui.problems import problem_text
 from budgetcore.ui.update import preset_of
-from budgetcore.ui.view.config import _import_html, _warnings
-from budgetcore.ui.view.experiment import _experiment_html
-from budgetcore.ui.view.pickers import _link_models, _picker_parts
+from budgetcore.ui.view.config import import_html, warnings_html
+from budgetcore.ui.view.experiment import experiment_html
+from budgetcore.ui.view.pickers import link_models, picker_parts
 from budgetcore.ui.view.readouts import (
-    _ab_cells,
-    _differing_inputs,
-    _list,
-    _readouts,
-    _values,
+    ab_cells,
+    bullet_list,
+    differing_inputs,
     format_signed,
+    plan_values,
+    readout_cells,
 )
-from budgetcore.ui.view.samples import _samples_html
+from budgetcore.ui.view.samples import samples_html
 from budgetcore.ui.view.types import (
     KEY_READOUTS,
     FieldView,
@@ -49,7 +49,7 @@ def _field_views(state: PageState) -> dict[str, FieldView]:
     lang = state.lang
     messages: dict[str, str] = {}
     for issue in state.issues:
-        text = issue_text(issue, lang)
+        text = problem_text(issue, lang)
         for path in issue.paths:
             messages[path] = f"{messages[path]} {text}" if path in messages else text
     return {
@@ -85,25 +85,25 @@ def render(state: PageState) -> Screen:
     """Everything but the charts-in-a-frame (curves) and the export (loaded after boot)."""
     lang = state.lang
     p = state.plan
-    values = _values(p)
-    readouts = _readouts(p, values, lang)
+    values = plan_values(p)
+    readouts = readout_cells(p, values, lang)
     html: dict[str, Markup] = {}
     text: dict[str, str] = {}
     pinned = state.pinned
-    ab_cells: dict[str, tuple[str, str, str]] = {}
+    ab: dict[str, tuple[str, str, str]] = {}
     if pinned is not None:
-        ab_cells = _ab_cells(_values(pinned), values, lang)
-        html["ab-inputs"] = _differing_inputs(pinned, p, lang)
+        ab = ab_cells(plan_values(pinned), values, lang)
+        html["ab-inputs"] = differing_inputs(pinned, p, lang)
     else:
         html["ab-inputs"] = Markup("")
     html.update(_charts(p, pinned, lang, state.width))
-    html["samples-out"] = _samples_html(p, values, lang)
-    html["sample-errors"] = _list([problem_text(x, lang) for x in state.sample_problems])
+    html["samples-out"] = samples_html(p, values, lang)
+    html["sample-errors"] = bullet_list([problem_text(x, lang) for x in state.sample_problems])
     html["experiment-result"] = (
-        _experiment_html(state.outcome, lang) if state.outcome is not None else Markup("")
+        experiment_html(state.outcome, lang) if state.outcome is not None else Markup("")
     )
-    html["import-result"] = _import_html(state)
-    html["warnings"] = _warnings(p.scenario, lang)
+    html["import-result"] = import_html(state)
+    html["warnings"] = warnings_html(p.scenario, lang)
     text["link-problems"] = (
         t("msg.link-problems", lang)
         + t("msg.list-sep", lang).join(problem_text(x, lang) for x in state.link_problems)
@@ -112,10 +112,10 @@ def render(state: PageState) -> Screen:
     )
     text["status"] = t("problem.internal", lang, detail=state.error) if state.error else ""
     text["notice"] = t(state.notice, lang) if state.notice else ""
-    text["sweep-msg"] = " ".join(issue_text(i, lang) for i in state.sweep.issues)
+    text["sweep-msg"] = " ".join(problem_text(i, lang) for i in state.sweep.issues)
     pickers = {}
     for section in PICKER_SECTIONS:
-        view, parts = _picker_parts(state, section)
+        view, parts = picker_parts(state, section)
         pickers[section] = view
         html[f"picker-{section}-list"] = parts[0]
         html[f"picker-{section}-info"] = parts[1]
@@ -124,14 +124,14 @@ def render(state: PageState) -> Screen:
         p.scenario,
         None if pinned is None else pinned.scenario,
         lang=lang if state.lang_chosen else "",
-        **_link_models(state),
+        **link_models(state),
     )
     key_ab: dict[str, str] = {}
     if pinned is not None:
         a_k, b_k = pinned.scenario.config.trigger_tokens, p.scenario.config.trigger_tokens
         k_cell = (format_int(a_k), format_signed(b_k - a_k), "")
         for key in KEY_READOUTS:
-            a_text, delta, _sign = k_cell if key == "trigger_tokens" else ab_cells[key]
+            a_text, delta, _sign = k_cell if key == "trigger_tokens" else ab[key]
             key_ab[key] = t("phrase.key-ab", lang, a=a_text, delta=delta)
     return Screen(
         lang=lang,
@@ -141,7 +141,7 @@ def render(state: PageState) -> Screen:
         preset=preset_of(state),
         fields=_field_views(state),
         readouts=readouts,
-        ab_cells=ab_cells,
+        ab_cells=ab,
         html=html,
         text=text,
         fragment=fragment,

@@ -5,19 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from budgetcore.core.plan import OUTPUT_KEYS
+from budgetcore.core.plan import READOUT_KEYS
 from budgetcore.ui.markup import Markup
 
 __all__ = ["BOOL_KEYS", "KEY_READOUTS", "READOUT_KEYS", "FieldView", "PickerView", "Screen"]
-
-
-#: Readouts in table order: the docs/spec.md §11 keys, then the page's own.
-READOUT_KEYS: tuple[str, ...] = (
-    *OUTPUT_KEYS,
-    "summary_cap_clamped",
-    "summary_dropped",
-    "summary_will_start",
-)
 
 
 #: The readouts that stay in view while editing (and come first on a phone).
