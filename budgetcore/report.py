@@ -145,6 +145,13 @@ def tick_text(value: float, _pos: object = None) -> str:
 TICKS = FuncFormatter(tick_text)
 
 
+def to_axis(value: int | Fraction) -> float:
+    """A position or a colour for matplotlib, which takes floats: the one place an
+    exact value becomes one (the nearest double, by true division). Never a number the
+    figure shows: every shown number is formatted from the exact value."""
+    return value.numerator / value.denominator
+
+
 def _caption(text: str) -> str:
     return textwrap.fill(text, _WRAP)
 
@@ -215,7 +222,7 @@ def _band_labels(
         for r in lines
     ] + [
         (
-            [(float(plot_w), "right")],
+            [(to_axis(plot_w), "right")],
             _en("chart.beyond", name=SEGMENT_LABELS[r.key], value=format_int(r.tokens)),
         )
         for r in beyond

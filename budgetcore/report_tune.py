@@ -10,6 +10,7 @@ integers; floats only place marks and colours.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable
 from fractions import Fraction
@@ -27,7 +28,7 @@ from matplotlib.patches import Rectangle
 from budgetcore.charts.geometry import nice_domain, nice_ticks
 from budgetcore.cli.shell import atomic_path
 from budgetcore.replay.table import money_text
-from budgetcore.report import TICKS
+from budgetcore.report import TICKS, to_axis
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import TuneResult
 from budgetcore.ui.catalogue import t
@@ -91,16 +92,11 @@ def _cost_text(g: GridMeasures, i: int) -> str:
     return money_text(g.cost(i)) if g.priced else f"{format_int(g.cost_units(i))} tokens"
 
 
-def _px(value: Fraction) -> float:
-    """A colour or a position for matplotlib, which takes floats; never a shown number."""
-    return value.numerator / value.denominator
-
-
 def _place(values: tuple[int, ...], v: int) -> float:
     """Where ``v`` falls on an axis drawn by index (cell i centred on i): between two
     values, in proportion on the log scale; outside the axis, half a cell beyond it."""
     if v in values:
-        return float(values.index(v))
+        return to_axis(values.index(v))
     if v < values[0]:
         return -0.5
     if v > values[-1]:
@@ -108,8 +104,9 @@ def _place(values: tuple[int, ...], v: int) -> float:
     j = next(n for n, x in enumerate(values) if x > v) - 1
     lo, hi = values[j], values[j + 1]
     if lo <= 0:
-        return j + _px(Fraction(v - lo, hi - lo))
-    return j + float(np.log(v / lo) / np.log(hi / lo))  # a position only
+        return j + to_axis(Fraction(v - lo, hi - lo))
+    # A position only: the log of each whole number, never a ratio shown.
+    return j + (math.log(v) - math.log(lo)) / (math.log(hi) - math.log(lo))
 
 
 def _ticks(values: tuple[int, ...], limit: int = 12) -> tuple[list[int], list[str]]:
@@ -189,7 +186,7 @@ def _map(result: TuneResult, spec: tuple[str, str, str, Measure], out_dir: Path)
     n_k, n_s = len(g.ks), len(g.ss)
     # Colour positions only (a float per cell); the exact values are printed below. A
     # cost whose usage is unknown (a try cut by a timeout) has no colour: it is hatched.
-    z = np.array([[_px(measure(g, r * n_s + s)) for s in range(n_s)] for r in range(n_k)])
+    z = np.array([[to_axis(measure(g, r * n_s + s)) for s in range(n_s)] for r in range(n_k)])
     unknown = np.array(
         [[stem == "tune-cost" and not g.known(r * n_s + s) for s in range(n_s)] for r in range(n_k)]
     )
@@ -241,7 +238,9 @@ def _frontier(result: TuneResult, out_dir: Path) -> list[str]:
     fig, ax = plt.subplots(figsize=(8, 5), dpi=110)
 
     def xy(grid: GridMeasures, points: list[int]) -> tuple[list[float], list[float]]:
-        return [_px(_unseen(grid, i)) for i in points], [_px(_cost(grid, i)) for i in points]
+        return [to_axis(_unseen(grid, i)) for i in points], [
+            to_axis(_cost(grid, i)) for i in points
+        ]
 
     ax.plot(*xy(g, known), ".", color="#9aa5b1", label="every point", linestyle="none")
     ax.step(
@@ -277,7 +276,7 @@ def _frontier(result: TuneResult, out_dir: Path) -> list[str]:
     # negative one (matplotlib's own range around all-zero data is -0.05 .. 0.05).
     _lo, end, _step = nice_domain(0, max(1, *(g.columns["unseen_tokens"][i] for i in known)), 5)
     ticks = nice_ticks(0, end, 5)
-    ax.set_xticks([float(v) for v in ticks], [format_int(v) for v in ticks])
+    ax.set_xticks([to_axis(v) for v in ticks], [format_int(v) for v in ticks])
     ax.set_xlim(-0.03 * end, 1.03 * end)
     ax.yaxis.set_major_formatter(TICKS)
     ax.tick_params(labelsize=7)
