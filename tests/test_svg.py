@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from budgetcore import Scenario, parse_scenario, plan
@@ -308,6 +308,7 @@ class TestNoOverlap:
                 assert_fits(svg, width)
 
     @settings(max_examples=40)
+    @example(k=148_666, f=20_000, history=10_000, width=320)  # K's centred label, odd width
     @given(
         k=st.integers(0, 3_000_000),
         f=st.integers(0, 2_000_000),

@@ -200,5 +200,10 @@ def text_box(x: int, baseline: int, text: str, anchor: str = "start", size: int 
     """The box a text occupies: ascent one em above the baseline, descent a quarter em
     below; ``anchor`` is SVG's text-anchor (start, middle, end)."""
     w = text_width(text, size)
-    x0 = x if anchor == "start" else x - w if anchor == "end" else x - (w + 1) // 2
+    if anchor == "middle":
+        # Centred text spans x ± w/2; a whole-pixel box must hold both halves, so an odd
+        # width rounds outward on each side (inward, the text overshot it by half a px).
+        half = (w + 1) // 2
+        return Box(x - half, baseline - size, x + half, baseline + (size + 3) // 4)
+    x0 = x if anchor == "start" else x - w
     return Box(x0, baseline - size, x0 + w, baseline + (size + 3) // 4)

@@ -81,17 +81,25 @@ def _x_ticks(axis: _XAxis, here: Box | None, width: int) -> tuple[int | Decimal,
         sets: list[tuple[int | Decimal, ...]] = list(log_tick_sets(int(axis.low), int(axis.high)))
     else:
         sets = [nice_ticks(Decimal(axis.low), Decimal(axis.high), c) for c in range(10, 1, -1)]
-    best: tuple[int | Decimal, ...] = ()
+    # No set clear of itself with two ticks or more: the set that keeps the most when
+    # thinned from the left (a tick whose label would touch the last kept one is
+    # dropped), so the axis never comes down to one tick while two would fit.
+    thinned: tuple[int | Decimal, ...] = ()
     for ticks in sets:
         kept = []
         for v in ticks:
             box = text_box(axis.x(v), 0, _fmt(v), "middle")
             if box.x0 >= 0 and box.x1 <= width and (here is None or not box.overlaps(here, 6)):
                 kept.append((v, box))
-        if all(not a[1].overlaps(b[1], 6) for a, b in pairwise(kept)):
+        if len(kept) >= 2 and all(not a[1].overlaps(b[1], 6) for a, b in pairwise(kept)):
             return tuple(v for v, _ in kept)
-        best = tuple(v for v, _ in kept[:1])
-    return best
+        clear = kept[:1]
+        for v, box in kept[1:]:
+            if not box.overlaps(clear[-1][1], 6):
+                clear.append((v, box))
+        if len(clear) > len(thinned):
+            thinned = tuple(v for v, _ in clear)
+    return thinned
 
 
 def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
