@@ -572,6 +572,13 @@ class Shell:
             self.dispatch(e)
 
     def on_keydown(self, event: Any) -> None:
+        menu = event.target.closest(".nav-menu")
+        if menu and str(event.key) == "Escape" and menu.open:
+            # The phone's Sections menu closes as a disclosure does; the focus goes back
+            # to its summary, so the next Tab starts where the menu was.
+            menu.open = False
+            menu.querySelector("summary").focus()
+            return
         target = target_of(event.target)
         if target.has("data-tune-cell"):
             self.on_cell_key(event, target)

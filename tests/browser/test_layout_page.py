@@ -66,6 +66,20 @@ def test_the_nav_works_from_the_keyboard_on_a_phone(phone_page: Page) -> None:
     assert page.page.evaluate("location.hash") == ""
 
 
+def test_escape_closes_the_phone_sections_menu_and_gives_the_focus_back(
+    phone_page: Page,
+) -> None:
+    page = phone_page.open()
+    page.page.focus("#nav summary")
+    page.page.keyboard.press("Enter")
+    assert page.page.evaluate("document.querySelector('#nav details').open")
+    page.page.focus('#nav [data-nav="replay"]')
+    page.page.keyboard.press("Escape")
+    assert not page.page.evaluate("document.querySelector('#nav details').open")
+    assert page.page.evaluate("document.activeElement === document.querySelector('#nav summary')")
+    assert page.page.evaluate("location.hash") == ""
+
+
 #: A control's tap area: its box, and for a checkbox or radio the label(s) that toggle
 #: it (a wrapping label, or one beside it joined to its box without a gap).
 TAP_SIZES = """() => {
