@@ -269,65 +269,6 @@ def sweep(scenario: Scenario, path: str, values: tuple[int | Decimal, ...]) -> S
     )
 
 
-# ------------------------------------------------------------------ geometry
-
-CURVE_WIDTH = 640
-PANEL_HEIGHT = 46
-STATE_HEIGHT = 10
-
-
-@dataclass(frozen=True, slots=True)
-class CurvePanel:
-    key: str  # a SERIES key
-    low: int  # smallest value along the sweep
-    high: int  # largest value along the sweep
-    points: tuple[tuple[int, int], ...]  # (x, y) pixels, y grows downwards
-    current: int  # the value at the scenario's own input
-
-
-def curve_panels(s: Sweep) -> tuple[tuple[CurvePanel, ...], int | None]:
-    """One small panel per series, each scaled to its own range (values differ by
-    orders of magnitude), sharing the x axis; and the x of the current value."""
-    n = len(s.values)
-    xs = [i * CURVE_WIDTH // (n - 1) for i in range(n)]
-    index = _nearest(s.values, s.current)
-    panels = []
-    for key in SERIES:
-        values = s.series[key]
-        low, high = min(values), max(values)
-        span = high - low
-        points = tuple(
-            (x, PANEL_HEIGHT - ((v - low) * PANEL_HEIGHT // span if span else PANEL_HEIGHT // 2))
-            for x, v in zip(xs, values, strict=True)
-        )
-        panels.append(
-            CurvePanel(key, low, high, points, values[index] if index is not None else -1)
-        )
-    inside = s.values[0] <= s.current <= s.values[-1]
-    return tuple(panels), xs[index] if (index is not None and inside) else None
-
-
-def _nearest(values: tuple[int | Decimal, ...], current: int | Decimal) -> int | None:
-    if not values:
-        return None
-    target = Decimal(current)
-    return min(range(len(values)), key=lambda i: abs(Decimal(values[i]) - target))
-
-
-def state_runs(flags: tuple[bool, ...]) -> tuple[tuple[int, int, bool], ...]:
-    """Contiguous runs of one state as (x0, x1, flag) pixel spans."""
-    n = len(flags)
-    runs = []
-    start = 0
-    for i in range(1, n + 1):
-        if i == n or flags[i] != flags[start]:
-            x0 = start * CURVE_WIDTH // n
-            x1 = i * CURVE_WIDTH // n
-            runs.append((x0, x1, flags[start]))
-            start = i
-    return tuple(runs)
-
-
 # ------------------------------------------------------------------ pixel positions
 #
 # For ``budgetcore.ui.svg``: where each swept value sits on the x axis. A value's place

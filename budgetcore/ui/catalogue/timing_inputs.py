@@ -52,7 +52,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # The choices stay short: a closed select shows its option on one line at 390 px.
     "label.replay.policy": ("Retry policy", "重试策略"),
     "replay.policy.resend": ("resend up to N times", "原样重发,最多 N 次"),
-    "replay.policy.breaker": ("stop at 3 failures in a row, any run", "任意执行中连续 3 次失败即停止"),
+    "replay.policy.breaker": (
+        "stop at 3 failures in a row, any run",
+        "任意执行中连续 3 次失败即停止",
+    ),
     "label.replay.max_resends": ("Resends N (resend policy)", "重发次数 N(重发策略)"),
     "problem.replay-choice": (
         "{field} must be one of {names}; got {got}",
