@@ -18,6 +18,7 @@ from budgetcore.inputs.numbers import MAX_TOKENS, whole_text
 from budgetcore.inputs.text import limit_of, size_text, utf8_size_above
 from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, parse_field
 from budgetcore.scenario.model import MAX_MARGIN_PLACES
+from budgetcore.scenario.overrides import OVERRIDE_BY_KEY
 from budgetcore.scenario.parse import parse_average
 from budgetcore.units import format_int
 
@@ -62,23 +63,13 @@ class FieldUI:
         return 1 if self.kind == "positive" else 0
 
 
-_UNITS = {
-    "limits.directory_sessions_read": "unit.sessions",
-    "limits.raw_records_read": "unit.records",
-    "limits.directory_page_size": "unit.sessions",
-    "limits.message_page_size": "unit.records",
-    "limits.raw_bson_bytes": "unit.bytes",
-    "limits.full_read_ms": "unit.ms",
-    "limits.single_query_ms": "unit.ms",
-    "limits.raw_bson_batch": "unit.records",
-    "limits.recall_calls_per_request": "unit.calls",
-    "limits.recall_slice_code_points": "unit.code-points",
-    "limits.background_runs_per_process": "unit.runs",
-    "limits.model_timeout_s": "unit.s",
-    "limits.run_timeout_s": "unit.s",
-    "limits.lease_s": "unit.s",
-    "config.safety_margin": "unit.fraction",
-}
+def _unit(path: str) -> str:
+    """A field's unit key in the catalogue: the override's own unit (the one home of
+    each setting's unit, ``scenario.overrides``), tokens for the rest."""
+    override = OVERRIDE_BY_KEY.get(path)
+    return "unit.tokens" if override is None else "unit." + override.unit.replace(" ", "-")
+
+
 _RANGES: dict[str, tuple[int, int]] = {
     "input_tokens": (1_000, 10_000_000),
     "output_tokens": (256, 1_000_000),
@@ -109,7 +100,7 @@ _RANGES: dict[str, tuple[int, int]] = {
 def _ui(spec: FieldSpec) -> FieldUI:
     name = spec.path.split(".", 1)[1]
     low, high = _RANGES.get(spec.path) or _RANGES.get(name) or (100, 10_000_000)
-    unit = _UNITS.get(spec.path, "unit.tokens")
+    unit = _unit(spec.path)
     if spec.kind == "margin":
         # Hundredths from 0.00 to 0.99: both ends are valid margins (m < 1).
         return FieldUI(spec.path, "margin", False, unit, 0, 99, log=False)
