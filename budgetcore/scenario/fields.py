@@ -33,6 +33,7 @@ class FieldSpec:
     kind: Kind
     nullable: bool
     default: object
+    unit: str = "tokens"  # what the value counts ("" for a yes/no), in English
     # The path's two parts, split once: the page reads them for every field on every
     # keystroke (building the scenario, its texts and its link).
     section: str = dataclasses.field(init=False, compare=False, repr=False)
@@ -45,6 +46,26 @@ class FieldSpec:
 
 
 _CAPACITY_FIELDS = {"input_tokens", "output_tokens"}
+
+#: The unit of every input that does not count tokens (the one home of each setting's
+#: unit: the overrides, the page's fields and the export read it here).
+_UNITS = {
+    "config.safety_margin": "fraction",
+    "limits.directory_sessions_read": "sessions",
+    "limits.raw_records_read": "records",
+    "limits.directory_page_size": "sessions",
+    "limits.message_page_size": "records",
+    "limits.raw_bson_bytes": "bytes",
+    "limits.full_read_ms": "ms",
+    "limits.single_query_ms": "ms",
+    "limits.raw_bson_batch": "records",
+    "limits.recall_calls_per_request": "calls",
+    "limits.recall_slice_code_points": "code points",
+    "limits.background_runs_per_process": "runs",
+    "limits.model_timeout_s": "s",
+    "limits.run_timeout_s": "s",
+    "limits.lease_s": "s",
+}
 
 
 def _kind_of(section: str, f: dataclasses.Field[Any]) -> Kind:
@@ -70,12 +91,15 @@ def _build_fields() -> tuple[FieldSpec, ...]:
     for section, cls in SECTIONS.items():
         defaults = _section_defaults(section)
         for f in dataclasses.fields(cls):
+            path = f"{section}.{f.name}"
+            kind = _kind_of(section, f)
             specs.append(
                 FieldSpec(
-                    path=f"{section}.{f.name}",
-                    kind=_kind_of(section, f),
+                    path=path,
+                    kind=kind,
                     nullable="None" in str(f.type),
                     default=getattr(defaults, f.name),
+                    unit="" if kind == "bool" else _UNITS.get(path, "tokens"),
                 )
             )
     return tuple(specs)

@@ -50,37 +50,37 @@ class Override:
         return self.spec.default
 
 
-#: key -> unit of every supported override, in docs/spec.md §9 order.
-_META: dict[str, str] = {
-    "config.trigger_tokens": "tokens",
-    "config.summary_max_tokens": "tokens",
-    "config.safety_margin": "fraction",
-    "config.reply_max_tokens": "tokens",
-    "limits.directory_sessions_read": "sessions",
-    "limits.raw_records_read": "records",
-    "limits.directory_page_size": "sessions",
-    "limits.message_page_size": "records",
-    "limits.raw_bson_bytes": "bytes",
-    "limits.full_read_ms": "ms",
-    "limits.single_query_ms": "ms",
-    "limits.raw_bson_batch": "records",
-    "limits.tool_result_tokens": "tokens",
-    "limits.recall_calls_per_request": "calls",
-    "limits.recall_pack_tokens": "tokens",
-    "limits.recall_slice_code_points": "code points",
-    "limits.background_runs_per_process": "runs",
-    "limits.model_timeout_s": "s",
-    "limits.run_timeout_s": "s",
-    "limits.lease_s": "s",
-}
+#: Every supported override, in docs/spec.md §9 order (its unit: the field's own).
+_KEYS: tuple[str, ...] = (
+    "config.trigger_tokens",
+    "config.summary_max_tokens",
+    "config.safety_margin",
+    "config.reply_max_tokens",
+    "limits.directory_sessions_read",
+    "limits.raw_records_read",
+    "limits.directory_page_size",
+    "limits.message_page_size",
+    "limits.raw_bson_bytes",
+    "limits.full_read_ms",
+    "limits.single_query_ms",
+    "limits.raw_bson_batch",
+    "limits.tool_result_tokens",
+    "limits.recall_calls_per_request",
+    "limits.recall_pack_tokens",
+    "limits.recall_slice_code_points",
+    "limits.background_runs_per_process",
+    "limits.model_timeout_s",
+    "limits.run_timeout_s",
+    "limits.lease_s",
+)
 
 
 def _build() -> tuple[Override, ...]:
     out = []
     for spec in SCENARIO_FIELDS:
-        if spec.path not in _META:
+        if spec.path not in _KEYS:
             continue
-        unit = _META[spec.path]
+        unit = spec.unit
         low: int | Decimal
         high: int | Decimal
         if spec.kind == "margin":
@@ -94,7 +94,7 @@ def _build() -> tuple[Override, ...]:
 #: Every supported override, in export order (docs/spec.md §9: K, S, m, o, then docs/spec.md §6).
 OVERRIDES: tuple[Override, ...] = _build()
 OVERRIDE_BY_KEY = {o.key: o for o in OVERRIDES}
-assert set(OVERRIDE_BY_KEY) == set(_META)
+assert set(OVERRIDE_BY_KEY) == set(_KEYS)
 
 _MODEL_SECTIONS = ("main_model", "summary_model", "model", "models")
 _MODEL_NAMES = {"input_tokens", "output_tokens", "reserves_output"}

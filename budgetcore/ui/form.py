@@ -18,7 +18,6 @@ from budgetcore.inputs.numbers import MAX_TOKENS, whole_text
 from budgetcore.inputs.text import limit_of, size_text, utf8_size_above
 from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, parse_field
 from budgetcore.scenario.model import MAX_MARGIN_PLACES
-from budgetcore.scenario.overrides import OVERRIDE_BY_KEY
 from budgetcore.scenario.parse import parse_average
 from budgetcore.units import format_int
 
@@ -63,13 +62,6 @@ class FieldUI:
         return 1 if self.kind == "positive" else 0
 
 
-def _unit(path: str) -> str:
-    """A field's unit key in the catalogue: the override's own unit (the one home of
-    each setting's unit, ``scenario.overrides``), tokens for the rest."""
-    override = OVERRIDE_BY_KEY.get(path)
-    return "unit.tokens" if override is None else "unit." + override.unit.replace(" ", "-")
-
-
 _RANGES: dict[str, tuple[int, int]] = {
     "input_tokens": (1_000, 10_000_000),
     "output_tokens": (256, 1_000_000),
@@ -100,7 +92,8 @@ _RANGES: dict[str, tuple[int, int]] = {
 def _ui(spec: FieldSpec) -> FieldUI:
     name = spec.path.split(".", 1)[1]
     low, high = _RANGES.get(spec.path) or _RANGES.get(name) or (100, 10_000_000)
-    unit = _unit(spec.path)
+    # The field's own unit (scenario.fields), as a catalogue key; a yes/no has none.
+    unit = "unit." + (spec.unit or "tokens").replace(" ", "-")
     if spec.kind == "margin":
         # Hundredths from 0.00 to 0.99: both ends are valid margins (m < 1).
         return FieldUI(spec.path, "margin", False, unit, 0, 99, log=False)
