@@ -5,12 +5,15 @@ from __future__ import annotations
 import io
 import sys
 from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
 
 import pytest
 
 from budgetcore import cli
+from budgetcore.ui.replay_panel import ReplayPanel, log_prices, timing_json
 
-__all__ = ["Result", "run_cli"]
+__all__ = ["Result", "replay_cli_args", "run_cli"]
 
 
 @dataclass(frozen=True)
@@ -33,3 +36,46 @@ def run_cli(argv: list[str], stdin: bytes = b"") -> Result:
         sys.stdin, sys.stdout, sys.stderr = saved
     code = info.value.code
     return Result(code if isinstance(code, int) else 0, out.getvalue(), err.getvalue())
+
+
+def replay_cli_args(panel: ReplayPanel) -> dict[str, Any]:
+    """The generator spec and options JSON that make ``python -m budgetcore replay``
+    replay what the page's replay panel shows, written from the panel's values so a
+    test can compare the page with the CLI."""
+    v = panel.values
+    spec: dict[str, Any] = {"turns": v["replay.turns"], "seed": v["replay.seed"]}
+    if v["replay.dist"] == "fixed":
+        spec["added"] = v["replay.low"]
+    else:
+        spec["added"] = {"dist": v["replay.dist"], "low": v["replay.low"], "high": v["replay.high"]}
+    if v["replay.burst_rate"]:
+        spec["burst"] = {"rate": str(v["replay.burst_rate"]), "tokens": v["replay.burst_tokens"]}
+    opts: dict[str, Any] = {
+        "summary_wrapper_tokens": v["replay.wrapper"],
+        "failure_seed": v["replay.failure_seed"],
+        "cache": v["replay.cache"] is True,
+        "stable_prefix_tokens": v["replay.stable_prefix"],
+    }
+    for key, path in (
+        ("summary_ratio", "replay.summary_ratio"),
+        ("failure_rate", "replay.failure_rate"),
+    ):
+        if v[path] is not None:
+            opts[key] = str(v[path])
+    timed = timing_json(v)
+    if timed is not None:
+        opts.update(json_ready(timed))
+    prices = log_prices(panel)
+    if prices is not None:
+        opts["main_prices"] = {
+            k: None if getattr(prices, k) is None else str(getattr(prices, k))
+            for k in ("input", "output", "cache_read", "cache_write")
+        }
+    return {"generate": spec, "options": opts}
+
+
+def json_ready(value: Any) -> Any:
+    """Decimals as exact strings (the options JSON's money and rates)."""
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    return str(value) if isinstance(value, Decimal) else value

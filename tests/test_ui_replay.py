@@ -21,8 +21,9 @@ from budgetcore.ui.form import IssueError
 from budgetcore.ui.markup import escape
 from budgetcore.ui.messages import CATALOGUE
 from budgetcore.ui.replay_charts import timeline_figure
-from budgetcore.ui.replay_panel import cli_args, parse_field_text
+from budgetcore.ui.replay_panel import parse_field_text
 from budgetcore.ui.replay_view import ReplayScreen, render_replay
+from tests.helpers import replay_cli_args
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -55,7 +56,7 @@ def _cells(markup: str, attr: str) -> dict[str, str]:
 def _cli_with_options(state: S.PageState, tmp_path: Path) -> list[dict[str, object]]:
     scenario = tmp_path / "scenario.json"
     scenario.write_text(json.dumps(scenario_json(state.plan.scenario)))
-    args = cli_args(state.replay)
+    args = replay_cli_args(state.replay)
     options = tmp_path / "options.json"
     options.write_text(json.dumps(args["options"]))
     out = subprocess.run(
@@ -196,7 +197,7 @@ def test_claude_code_log_compactions_are_marked(tmp_path: Path) -> None:
     scenario = tmp_path / "scenario.json"
     scenario.write_text(json.dumps(scenario_json(state.plan.scenario)))
     options = tmp_path / "options.json"
-    options.write_text(json.dumps(cli_args(state.replay)["options"]))
+    options.write_text(json.dumps(replay_cli_args(state.replay)["options"]))
     out = subprocess.run(
         [
             sys.executable,

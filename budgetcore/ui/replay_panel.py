@@ -696,49 +696,7 @@ def refreshed(panel: ReplayPanel, scenario: Scenario, page_stale: bool) -> Repla
     return dataclasses.replace(panel, run=run)
 
 
-def cli_args(panel: ReplayPanel) -> dict[str, Any]:
-    """The generator spec and options JSON that make ``python -m budgetcore replay``
-    replay what the panel shows (tests compare the two)."""
-    v = panel.values
-    spec: dict[str, Any] = {"turns": v["replay.turns"], "seed": v["replay.seed"]}
-    if v["replay.dist"] == "fixed":
-        spec["added"] = v["replay.low"]
-    else:
-        spec["added"] = {"dist": v["replay.dist"], "low": v["replay.low"], "high": v["replay.high"]}
-    if v["replay.burst_rate"]:
-        spec["burst"] = {"rate": str(v["replay.burst_rate"]), "tokens": v["replay.burst_tokens"]}
-    opts: dict[str, Any] = {
-        "summary_wrapper_tokens": v["replay.wrapper"],
-        "failure_seed": v["replay.failure_seed"],
-        "cache": v["replay.cache"] is True,
-        "stable_prefix_tokens": v["replay.stable_prefix"],
-    }
-    for key, path in (
-        ("summary_ratio", "replay.summary_ratio"),
-        ("failure_rate", "replay.failure_rate"),
-    ):
-        if v[path] is not None:
-            opts[key] = str(v[path])
-    timed = timing_json(v)
-    if timed is not None:
-        opts.update(_json_ready(timed))
-    prices = log_prices(panel)
-    if prices is not None:
-        opts["main_prices"] = {
-            k: None if getattr(prices, k) is None else str(getattr(prices, k))
-            for k in ("input", "output", "cache_read", "cache_write")
-        }
-    return {"generate": spec, "options": opts}
-
-
-def _json_ready(value: Any) -> Any:
-    """Decimals as exact strings (the options JSON's money and rates)."""
-    if isinstance(value, dict):
-        return {k: _json_ready(v) for k, v in value.items()}
-    return str(value) if isinstance(value, Decimal) else value
-
-
-__all__ += ["cli_args", "log_prices", "option_issue"]
+__all__ += ["log_prices", "option_issue"]
 
 
 _SESSION_TURNS: Last[tuple[Source, ...]] = Last()
