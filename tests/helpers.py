@@ -2,18 +2,58 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from budgetcore import cli
+from budgetcore.replay.logs.folder import plan_folder
 from budgetcore.ui.replay_panel import ReplayPanel, log_prices, timing_json
 
-__all__ = ["Result", "replay_cli_args", "run_cli"]
+__all__ = [
+    "LOG_FIXTURES",
+    "ROOT",
+    "Result",
+    "fixture_sessions",
+    "load_webserver",
+    "replay_cli_args",
+    "run_cli",
+]
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Placeholder session logs, one folder per shape: logs/<claude|codex>/<shape>/<layout>.
+LOG_FIXTURES = Path(__file__).parent / "fixtures" / "logs"
+
+
+def load_webserver() -> Any:
+    """scripts/webserver.py as a module (it is a script, not part of the package)."""
+    spec = importlib.util.spec_from_file_location("webserver", ROOT / "scripts" / "webserver.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fixture_sessions(kind: str) -> Iterator[tuple[str, Path, str, tuple[str, ...]]]:
+    """(fixture name, its projects or sessions folder, a session's name, its files) for every
+    session of every ``kind`` ("claude" or "codex") fixture, as the folder reader
+    groups them."""
+    sub = "projects" if kind == "claude" else "sessions"
+    for fx in sorted((LOG_FIXTURES / kind).iterdir()):
+        base = fx / sub
+        if not base.is_dir():
+            continue
+        paths = [p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_file()]
+        for s in plan_folder(paths).sessions:
+            yield fx.name, base, s.name, s.files
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ import json
 import os
 import subprocess
 import tempfile
-from collections.abc import Iterator
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -27,8 +26,8 @@ import pytest
 from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import resolve
 from budgetcore.replay.logs import read_session
-from budgetcore.replay.logs.folder import plan_folder
 from budgetcore.replay.logs.usage import measured_usage
+from tests.helpers import fixture_sessions
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "fixtures" / "logs"
@@ -64,19 +63,11 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
 }
 
 
-def _sessions() -> Iterator[tuple[str, str, Path, tuple[str, ...]]]:
-    for kind in ("claude", "codex"):
-        sub = "projects" if kind == "claude" else "sessions"
-        for fx in sorted((LOGS / kind).iterdir()):
-            base = fx / sub
-            if not base.is_dir():
-                continue
-            paths = [p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_file()]
-            for s in plan_folder(paths).sessions:
-                yield kind, fx.name, base, s.files
-
-
-SESSIONS = list(_sessions())
+SESSIONS = [
+    (kind, name, base, files)
+    for kind in ("claude", "codex")
+    for name, base, _session, files in fixture_sessions(kind)
+]
 
 
 def _run(kind: str, files: dict[str, bytes]) -> dict[str, Any]:

@@ -26,27 +26,18 @@ from budgetcore.registry.models import RegistryModel, Resolution, resolve
 from budgetcore.registry.prices import Prices, PriceTier, request_cost
 from budgetcore.replay.logs import claude as claude_mod
 from budgetcore.replay.logs import parse_claude_code, parse_codex, parse_log, read_session
-from budgetcore.replay.logs.folder import plan_folder
 from budgetcore.replay.logs.model import LogRequest
 from budgetcore.replay.logs.reader import millis
 from budgetcore.replay.logs.session import log_model, run_session
 from budgetcore.replay.logs.usage import measured_usage
+from tests.helpers import fixture_sessions
 
 LOGS = Path(__file__).parent / "fixtures" / "logs"
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def sessions(kind: str) -> list[tuple[str, Path, tuple[str, ...]]]:
-    out = []
-    sub = "projects" if kind == "claude" else "sessions"
-    for fx in sorted((LOGS / kind).iterdir()):
-        base = fx / sub
-        if not base.is_dir():
-            continue
-        paths = [p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_file()]
-        for s in plan_folder(paths).sessions:
-            out.append((f"{fx.name}:{s.name}", base, s.files))
-    return out
+    return [(f"{fx}:{name}", base, files) for fx, base, name, files in fixture_sessions(kind)]
 
 
 def read(base: Path, files: tuple[str, ...]) -> Any:

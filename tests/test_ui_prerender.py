@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,6 +13,7 @@ from budgetcore.ui.markup import Markup
 from budgetcore.ui.prerender import Document, first_screen, prerender
 from budgetcore.ui.render import READOUT_KEYS
 from budgetcore.units import format_int
+from tests.helpers import load_webserver
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = (ROOT / "web" / "index.html").read_text(encoding="utf-8")
@@ -87,20 +86,11 @@ def test_writing_back_keeps_the_document() -> None:
     assert doc.html() == "<script>if (a < b && c) {}</script><!-- note -->"
 
 
-def _webserver() -> Any:
-    spec = importlib.util.spec_from_file_location("webserver", ROOT / "scripts" / "webserver.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_serve_caches_hashed_assets_forever_and_revalidates_the_html(tmp_path: Path) -> None:
     (tmp_path / "assets").mkdir()
     (tmp_path / "assets" / "style.0123abcd.css").write_text("p {}")
     (tmp_path / "index.html").write_text("<p>")
-    server, url = _webserver().start_in_thread(root=tmp_path)
+    server, url = load_webserver().start_in_thread(root=tmp_path)
     try:
         with urllib.request.urlopen(url + "assets/style.0123abcd.css") as r:
             assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"

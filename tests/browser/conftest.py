@@ -5,7 +5,6 @@ gives), one Chromium per session, a fresh context (cold page) per test."""
 from __future__ import annotations
 
 import functools
-import importlib.util
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -16,21 +15,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import sync_playwright
 
+from tests.helpers import load_webserver
+
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.browser
 
 
-def _load_webserver() -> Any:
-    spec = importlib.util.spec_from_file_location("webserver", ROOT / "scripts" / "webserver.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-WEBSERVER = _load_webserver()
+WEBSERVER = load_webserver()
 CHROMIUM: str = WEBSERVER.CHROMIUM
 CHROMIUM_ARGS: list[str] = WEBSERVER.CHROMIUM_ARGS
 
