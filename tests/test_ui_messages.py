@@ -27,8 +27,10 @@ from budgetcore.ui.render import (
     shell_html,
     sweep_options_html,
 )
+from budgetcore.ui.replay_logs import ENTRY_KEYS
 from budgetcore.ui.replay_view import render_replay, replay_controls_html
 from budgetcore.ui.view.nav import nav_html
+from tests.helpers import LOG_FIXTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Words that stay in Latin letters in Chinese: the article's own terms and formats.
@@ -80,6 +82,10 @@ LATIN_OK = {
     "lines",  # the format's name: JSON Lines
     "sha",  # sha256, the export's digest
     "spec",  # "spec §15": UI text cites the spec by that word
+    "claude",  # the two log formats' products: Claude Code, Codex CLI
+    "code",
+    "codex",
+    "cli",
 }
 # ids whose two texts are the same on purpose (symbols, formats, numbers only)
 SAME_OK = re.compile(
@@ -258,6 +264,29 @@ def _states() -> list[tuple[str, S.PageState]]:
     sweep = r(zh, S.SweepPathChosen("config.trigger_tokens"))
     out.append(("sweep bad", r(sweep, S.SweepBoundTyped("low", "8k"))))
     out.append(("sweep order", r(sweep, S.SweepBoundTyped("low", "99999999"))))
+    # The replay of real logs: the ledger, the measured usage and cost, subagent series,
+    # malformed lines, a fork, a model switch, a folder of sessions; then the clock on.
+    source = r(replay, S.ReplaySourceChosen("log"))
+    for kind, name in (
+        ("claude", "05-subagents-dir-2.1"),
+        ("claude", "11-api-error-synthetic"),
+        ("claude", "12-compact-preserved-2.1"),
+        ("claude", "15-skipped-lines"),
+        ("codex", "fork"),
+        ("codex", "model-switch"),
+        ("codex", "totals-only"),
+    ):
+        base = LOG_FIXTURES / kind / name
+        files = tuple(
+            (p.relative_to(base).as_posix(), p.read_bytes())
+            for p in sorted(base.rglob("*"))
+            if p.is_file()
+        )
+        out.append((f"log {kind} {name}", r(source, S.ReplayLogsLoaded(files))))
+    timed = r(r(replay, S.ReplayFieldTyped("replay.timing", "true")), S.ReplayRefreshed())
+    out.append(("timing on", timed))
+    out.append(("timing bad", r(timed, S.ReplayFieldTyped("replay.fixed_s", "-3"))))
+    out.append(("timing gap order", r(timed, S.ReplayFieldTyped("replay.gap_low", "90,000"))))
     return out
 
 
@@ -282,8 +311,26 @@ def test_every_rendered_state_is_chinese(name: str, state: S.PageState) -> None:
         texts.append(replay.scrub[2])
     texts += [_visible(experiment_buttons_html("zh")), _visible(sweep_options_html("zh"))]
     texts.append(_visible(nav_html("zh")))
+    texts = [_log_data_removed(text, state) for text in texts]
     english = _english(texts)
     assert not english, f"{name}: untranslated words {sorted(english)} in {texts}"
+
+
+def _log_data_removed(text: str, state: S.PageState) -> str:
+    """Without what an imported log itself names (data, the same in every language):
+    its entries' type names, its series' ids, its compactions' triggers."""
+    names: set[str] = set()
+    for item in state.replay.logs:
+        if item.log is None:
+            continue
+        for f in item.log.ledger:
+            # The reader's own labels are words to translate, not the log's data.
+            names.update(k for k, _ in f.entries if k not in ENTRY_KEYS)
+        names.update(s.name for s in item.log.series if s.name != "main")
+        names.update(c.trigger for s in item.log.series for c in s.compactions if c.trigger)
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return text
 
 
 def _english(texts: list[str]) -> set[str]:

@@ -8,9 +8,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.messages import count, t
 from budgetcore.ui.replay_panel import LoadedLog, ReplayPanel
+from budgetcore.ui.view.pickers import how_text
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
     from budgetcore.replay.logs.usage import MeasuredUsage
     from budgetcore.replay.model import Replay
 
-__all__ = ["cost_sentence", "logs_html", "money"]
+__all__ = ["ENTRY_KEYS", "cost_sentence", "logs_html", "money", "series_name"]
 
 
 def money(value: Decimal | None, lang: str) -> str:
@@ -135,7 +137,7 @@ def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
         lang,
         model=m.logged,
         entry=res.model.name,
-        how=res.how,
+        how=how_text(res, lang),
         i=format_int(c.input_tokens),
         o=format_int(c.output_tokens),
     )
@@ -160,16 +162,38 @@ def _copy_kind(kind: str, lang: str) -> str:
     return kind if key is None else t(key, lang)
 
 
+#: Entry labels the reader writes itself (the rest are the log's own type names: data).
+ENTRY_KEYS = {NO_INFO: "replay.logs.entry.rate-limits-only"}
+
+
+def _entry_kind(kind: str, lang: str) -> str:
+    key = ENTRY_KEYS.get(kind)
+    return kind if key is None else t(key, lang)
+
+
+def series_name(name: str, lang: str) -> str:
+    """A series as the reader sees it: the main one by its word, a subagent's by the
+    log's own id (``sidechain:<agentId>``)."""
+    return t("replay.logs.main", lang) if name == "main" else name
+
+
 def _ledger(log: ParsedLog, lang: str) -> Markup:
     rows = []
     for f in log.ledger:
         reqs = "; ".join(
-            t("replay.logs.series", lang, name=s, on=format_int(on), off=format_int(off))
+            t(
+                "replay.logs.series",
+                lang,
+                name=series_name(s, lang),
+                on=format_int(on),
+                off=format_int(off),
+            )
             for s, on, off in f.requests
         )
         copies = ", ".join(f"{_copy_kind(k, lang)} {format_int(n)}" for k, n in f.duplicates)
         copies = copies or "0"
-        entries = ", ".join(f"{k} {format_int(n)}" for k, n in f.entries) or "0"
+        entries = ", ".join(f"{_entry_kind(k, lang)} {format_int(n)}" for k, n in f.entries)
+        entries = entries or "0"
         bad = (
             t(
                 "replay.logs.bad-lines",

@@ -4,6 +4,7 @@ gives), one Chromium per session, a fresh context (cold page) per test."""
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import subprocess
 import threading
@@ -41,13 +42,17 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site built from *this* checkout (web/vendor is rebuilt when budgetcore
     changed; a stamp makes that instant otherwise), even under bare pytest."""
     out = tmp_path_factory.mktemp("www") / SUBPATH
-    setup = subprocess.run(
-        ["bash", "scripts/build", "--out", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    # Under pytest-xdist each worker builds its own site; web/vendor is shared, so one
+    # build at a time (the first rebuilds a stale wheel, the rest find it fresh).
+    with open(ROOT / "web" / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        setup = subprocess.run(
+            ["bash", "scripts/build", "--out", str(out)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
     if setup.returncode != 0:
         pytest.fail(f"scripts/build failed:\n{setup.stderr[-2000:]}")
     return out

@@ -34,7 +34,7 @@ from budgetcore.replay.logs.reader import (
 )
 from budgetcore.replay.logs.shapes import response_item, token_count
 
-__all__ = ["FORK_BURST_MS", "read_codex"]
+__all__ = ["FORK_BURST_MS", "NO_INFO", "read_codex"]
 
 _FIELDS = (
     "input_tokens",
@@ -80,7 +80,7 @@ def _counts(raw: object, path: str) -> tuple[int, ...] | Problem:
 _new_request = partial(tuple.__new__, LogRequest)
 
 _HEAD = b'{"timestamp":"'
-_NO_INFO = "event_msg/token_count (rate limits only)"
+NO_INFO = "event_msg/token_count (rate limits only)"
 
 
 _ITEM = b'","type":"response_item","payload":{"type":"'
@@ -274,7 +274,7 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]], *, shaped: bool = True)
             info = payload.get("info")
             repeat_tail = None
             if info is None:
-                note(_NO_INFO)
+                note(NO_INFO)
                 continue
             if not isinstance(info, dict):
                 malformed.append(number)

@@ -10,7 +10,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name}:{fmt},主序列 {requests},丢弃重复条目 {duplicates} 个。",
     ),
     "replay.log.format.claude-code": ("Claude Code session", "Claude Code 会话"),
-    "replay.log.format.codex": ("Codex CLI rollout", "Codex CLI rollout"),
+    "replay.log.format.codex": ("Codex CLI rollout", "Codex CLI 会话记录"),
     "replay.log.other-series": (
         "Other series (not replayed here): {names}",
         "其他序列(此处不回放):{names}",
@@ -75,6 +75,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.use-model": (
         "Use the log's model for K, M and the peers' lines: {model} (registry {entry}, {how}), I {i}, O {o}",
         "K、M 与同类系统的线使用日志中的模型:{model}(注册表 {entry},{how}),I {i},O {o}",
+    ),
+    "replay.logs.main": ("main", "主会话"),
+    "replay.logs.entry.rate-limits-only": (
+        "event_msg/token_count (rate limits only)",
+        "event_msg/token_count(仅有速率限制)",
     ),
     "replay.logs.series": ("{name} {on} replayed, {off} abandoned", "{name} 回放 {on},废弃 {off}"),
     "replay.logs.bad-lines": ("{n} (lines {lines})", "{n}(第 {lines} 行)"),

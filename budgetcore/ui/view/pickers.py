@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the registry loads after the page is ready
 
 
 __all__ = [
+    "how_text",
     "link_models",
     "picker_parts",
 ]
@@ -133,8 +134,14 @@ def _model_marks(model: RegistryModel, lang: str) -> str:
     return " · ".join(marks)
 
 
+def how_text(found: Resolution, lang: str) -> str:
+    """How the registry mapped a written name, in ``lang``: "exact id", or its steps."""
+    steps = found.steps or ("exact",)
+    return " + ".join(t(f"picker.how.{step}", lang) for step in steps)
+
+
 def _resolution_text(found: Resolution, lang: str) -> str:
-    how = " + ".join(t(f"picker.how.{step}", lang) for step in found.steps)
+    how = how_text(found, lang)
     return t("picker.resolved", lang, written=found.name, name=found.matched or "", how=how)
 
 
