@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import json
+import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,6 +16,7 @@ from typing import Any
 import pytest
 
 from budgetcore import cli
+from budgetcore.core.plan import READOUT_KEYS
 from budgetcore.replay.logs.folder import plan_folder
 from budgetcore.ui.replay_panel import ReplayPanel, log_prices, timing_json
 
@@ -21,6 +24,8 @@ __all__ = [
     "LOG_FIXTURES",
     "ROOT",
     "Result",
+    "cli_plan",
+    "cli_readouts",
     "fixture_sessions",
     "load_webserver",
     "replay_cli_args",
@@ -30,6 +35,27 @@ __all__ = [
 ROOT = Path(__file__).resolve().parents[1]
 #: Placeholder session logs, one folder per shape: logs/<claude|codex>/<shape>/<layout>.
 LOG_FIXTURES = Path(__file__).parent / "fixtures" / "logs"
+
+
+def cli_plan(data: dict[str, Any]) -> dict[str, Any]:
+    """``python -m budgetcore plan -`` of ``data``, in a fresh interpreter: what a
+    reviewer's shell gets (the browser tests compare the page with it)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "budgetcore", "plan", "-"],
+        input=json.dumps(data).encode(),
+        capture_output=True,
+        check=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    result: dict[str, Any] = json.loads(proc.stdout)
+    return result
+
+
+def cli_readouts(data: dict[str, Any]) -> dict[str, Any]:
+    """The CLI's values of every key the page shows as a readout (data-key)."""
+    full = cli_plan(data)
+    return {k: full[k] for k in READOUT_KEYS}
 
 
 def load_webserver() -> Any:

@@ -25,90 +25,20 @@ from budgetcore.ui.messages import CATALOGUE, t
 from budgetcore.ui.svg import curves_chart, plan_charts
 from tests.oracle import oracle_plan
 from tests.property.strategies import scenarios
+from tests.svg_checks import (
+    CJK,
+    assert_fits,
+    assert_no_collisions,
+    chart_of,
+    lines_of,
+    parse_svg,
+    rect_box,
+    rects_of,
+    tag,
+    texts_of,
+)
 
 WIDTHS = (320, 390, 640, 1440)
-CJK = re.compile(r"[\u2e80-\u9fff\uff00-\uffef\u3000-\u303f]")
-
-# ------------------------------------------------------------------ reading the markup
-
-
-def _tag(e: ET.Element) -> str:
-    return e.tag.rsplit("}", 1)[-1]
-
-
-def _parse(markup: str) -> ET.Element:
-    return ET.fromstring(markup)
-
-
-def _chart(figure: ET.Element) -> ET.Element:
-    (svg,) = [e for e in figure.iter() if _tag(e) == "svg" and e.get("data-chart")]
-    return svg
-
-
-Rect = tuple[Fraction, Fraction, Fraction, Fraction]  # x0, y0, x1, y1
-
-
-def _width(text: str) -> Fraction:
-    return sum(
-        (Fraction(12) if CJK.match(ch) else Fraction(12 * 62, 100) for ch in text), Fraction(0)
-    )
-
-
-def _text_rect(e: ET.Element) -> Rect:
-    text = "".join(e.itertext())
-    x, y = Fraction(e.get("x", "0")), Fraction(e.get("y", "0"))
-    w = _width(text)
-    anchor = e.get("text-anchor", "start")
-    x0 = x if anchor == "start" else x - w if anchor == "end" else x - w / 2
-    return (x0, y - 12, x0 + w, y + 3)
-
-
-def _overlap(a: Rect, b: Rect) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _texts(svg: ET.Element) -> list[ET.Element]:
-    return [e for e in svg.iter() if _tag(e) == "text"]
-
-
-def _rects(svg: ET.Element, *attrs: str) -> list[ET.Element]:
-    return [e for e in svg.iter() if _tag(e) == "rect" and any(e.get(a) for a in attrs)]
-
-
-def _rect_box(e: ET.Element) -> Rect:
-    x, y = Fraction(e.get("x", "0")), Fraction(e.get("y", "0"))
-    return (x, y, x + Fraction(e.get("width", "0")), y + Fraction(e.get("height", "0")))
-
-
-def _line_box(e: ET.Element) -> Rect:
-    x1, x2 = sorted((Fraction(e.get("x1", "0")), Fraction(e.get("x2", "0"))))
-    y1, y2 = sorted((Fraction(e.get("y1", "0")), Fraction(e.get("y2", "0"))))
-    return (x1 - Fraction(1, 2), y1, x2 + Fraction(1, 2), y2)  # a line is 1 px wide
-
-
-def _lines(svg: ET.Element) -> list[ET.Element]:
-    return [e for e in svg.iter() if _tag(e) == "line"]
-
-
-def assert_no_collisions(svg: ET.Element) -> None:
-    """No text box overlaps another, a bar, a panel, a state band or any line."""
-    texts = [(e, _text_rect(e)) for e in _texts(svg)]
-    for (a, ra), (b, rb) in itertools.combinations(texts, 2):
-        assert not _overlap(ra, rb), (a.text, b.text)
-    marks = [_rect_box(e) for e in svg.iter() if _tag(e) == "rect"]
-    marks += [_line_box(e) for e in _lines(svg)]
-    for e, r in texts:
-        for m in marks:
-            assert not _overlap(r, m), (e.text, m)
-
-
-def assert_fits(svg: ET.Element, width: int) -> None:
-    for e in _texts(svg):
-        x0, _, x1, _ = _text_rect(e)
-        assert x0 >= 0, e.text
-        assert x1 <= width, e.text
-
-
 # ------------------------------------------------------------------ scenarios
 
 SCENARIOS: dict[str, dict[str, Any]] = {
@@ -149,17 +79,17 @@ class TestFigures:
         charts = plan_charts(_plan("golden"), "en")
         assert list(charts) == ["funnel", "branch", "work"]
         for key, markup in charts.items():
-            fig = _parse(markup)
-            assert _tag(fig) == "figure"
-            caption = "".join(next(e for e in fig.iter() if _tag(e) == "figcaption").itertext())
+            fig = parse_svg(markup)
+            assert tag(fig) == "figure"
+            caption = "".join(next(e for e in fig.iter() if tag(e) == "figcaption").itertext())
             assert caption == t(f"chart.{key}.title", "en")
-            assert _chart(fig).get("data-chart") == key
+            assert chart_of(fig).get("data-chart") == key
             caveat = next(e for e in fig.iter() if e.get("class") == "caveat")
             assert "".join(caveat.itertext()) == t("phrase.not", "en") + t(f"chart.{key}.not", "en")
             legend = "".join(
                 next(e for e in fig.iter() if e.get("class") == "ch-legend").itertext()
             )
-            for rect in _rects(_chart(fig), "data-segment"):
+            for rect in rects_of(chart_of(fig), "data-segment"):
                 assert f"{int(rect.get('data-tokens', '')):,}" in legend
 
     @pytest.mark.parametrize("width", WIDTHS)
@@ -174,7 +104,7 @@ class TestFigures:
             curves_chart(s, "en", width=width),
         ]
         for markup in figures:
-            svg = _chart(_parse(markup))
+            svg = chart_of(parse_svg(markup))
             assert svg.get("width") == str(width)
             # The viewBox is the drawing's own size: nothing scales the text down.
             assert svg.get("viewBox") == f"0 0 {width} {svg.get('height')}"
@@ -186,8 +116,8 @@ class TestFigures:
                 assert size is None or (isinstance(size, str) and int(size) >= 11)
 
     def test_bars_carry_exact_tokens_and_zero_stays_zero(self) -> None:
-        svg = _chart(_parse(plan_charts(_plan("no-history"), "en")["funnel"]))
-        rects = {e.get("data-segment"): e for e in _rects(svg, "data-segment")}
+        svg = chart_of(parse_svg(plan_charts(_plan("no-history"), "en")["funnel"]))
+        rects = {e.get("data-segment"): e for e in rects_of(svg, "data-segment")}
         assert rects["prefetched"].get("data-tokens") == "0"
         assert rects["prefetched"].get("width") == "0"
         assert int(rects["main_safe_input"].get("width", "")) > 0
@@ -197,7 +127,7 @@ class TestFigures:
         for lang in ("en", "zh"):
             for markup in plan_charts(_plan("golden"), lang).values():
                 assert "<script" not in markup
-                _parse(markup)
+                parse_svg(markup)
 
 
 # ------------------------------------------------------------------ axes
@@ -209,34 +139,34 @@ class TestAxes:
     def test_ticks_are_nice_and_cover_every_bar_and_k(self, name: str, width: int) -> None:
         p = _plan(name)
         for key, markup in plan_charts(p, "en", width=width).items():
-            svg = _chart(_parse(markup))
-            ticks = [int(e.get("data-tick", "")) for e in _texts(svg) if e.get("data-tick")]
+            svg = chart_of(parse_svg(markup))
+            ticks = [int(e.get("data-tick", "")) for e in texts_of(svg) if e.get("data-tick")]
             assert ticks[0] == 0
             assert len(ticks) >= 2
             steps = {b - a for a, b in itertools.pairwise(ticks)}
             assert len(steps) == 1
             (step,) = steps
             assert re.fullmatch(r"[125]0*", str(step)), step
-            bars = [int(e.get("data-tokens", "")) for e in _rects(svg, "data-segment")]
+            bars = [int(e.get("data-tokens", "")) for e in rects_of(svg, "data-segment")]
             assert max(bars) <= ticks[-1]
             if key == "branch":
                 assert p.scenario.config.trigger_tokens <= ticks[-1]
-            labels = [e for e in _texts(svg) if e.get("data-tick")]
+            labels = [e for e in texts_of(svg) if e.get("data-tick")]
             for e in labels:
                 assert e.text == f"{int(e.get('data-tick', '')):,}"
-            title = [e.text for e in _texts(svg) if e.get("class") == "ch-axis-title"]
+            title = [e.text for e in texts_of(svg) if e.get("class") == "ch-axis-title"]
             assert title == [t("axis.tokens", "en")]
 
     def test_bar_lengths_follow_the_axis(self) -> None:
-        svg = _chart(_parse(plan_charts(_plan("golden"), "en", width=640)["branch"]))
+        svg = chart_of(parse_svg(plan_charts(_plan("golden"), "en", width=640)["branch"]))
         ticks = {
             int(e.get("data-tick", "")): Fraction(e.get("x", ""))
-            for e in _texts(svg)
+            for e in texts_of(svg)
             if e.get("data-tick")
         }
         zero, top = ticks[0], max(ticks)
         per_token = (ticks[top] - zero) / top
-        for rect in _rects(svg, "data-segment"):
+        for rect in rects_of(svg, "data-segment"):
             want = int(rect.get("data-tokens", "")) * per_token
             assert abs(Fraction(rect.get("width", "")) - want) <= 1
 
@@ -251,41 +181,41 @@ class TestReferenceLines:
     @pytest.mark.parametrize("width", WIDTHS)
     def test_k_is_always_a_line_on_the_axis(self, name: str, width: int) -> None:
         p = _plan(name)
-        svg = _chart(_parse(plan_charts(p, "en", width=width)["branch"]))
+        svg = chart_of(parse_svg(plan_charts(p, "en", width=width)["branch"]))
         k = p.scenario.config.trigger_tokens
-        lines = [e for e in _lines(svg) if e.get("data-ref") == "trigger"]
+        lines = [e for e in lines_of(svg) if e.get("data-ref") == "trigger"]
         assert lines
         assert {e.get("data-tokens") for e in lines} == {str(k)}
         ticks = {
             int(e.get("data-tick", "")): int(e.get("x", ""))
-            for e in _texts(svg)
+            for e in texts_of(svg)
             if e.get("data-tick")
         }
         x = int(lines[0].get("x1", ""))
         top = max(ticks)
         want = ticks[0] + Fraction(k * (ticks[top] - ticks[0]), top)
         assert abs(x - want) <= 1
-        assert f"K {k:,}" in [e.text for e in _texts(svg)]
+        assert f"K {k:,}" in [e.text for e in texts_of(svg)]
 
     def test_far_m_is_an_edge_arrow_with_its_exact_value(self) -> None:
-        fig = _parse(plan_charts(_plan("golden"), "en")["branch"])
-        svg = _chart(fig)
-        assert not [e for e in _lines(svg) if e.get("data-ref") == "main_safe_input"]
-        beyond = [e.text for e in _texts(svg) if "ch-beyond" in (e.get("class") or "")]
+        fig = parse_svg(plan_charts(_plan("golden"), "en")["branch"])
+        svg = chart_of(fig)
+        assert not [e for e in lines_of(svg) if e.get("data-ref") == "main_safe_input"]
+        beyond = [e.text for e in texts_of(svg) if "ch-beyond" in (e.get("class") or "")]
         assert beyond == [t("chart.beyond", "en", name="M", value="936,345")]
         note = [e for e in fig.iter() if e.get("data-beyond") == "main_safe_input"]
         assert "936,345" in "".join(note[0].itertext())
         assert "40,000" in "".join(note[0].itertext())  # the axis end it lies beyond
 
     def test_m_within_reach_is_a_line(self) -> None:
-        svg = _chart(_parse(plan_charts(_plan("f-above-m"), "en")["branch"]))
-        m = [e for e in _lines(svg) if e.get("data-ref") == "main_safe_input"]
+        svg = chart_of(parse_svg(plan_charts(_plan("f-above-m"), "en")["branch"]))
+        m = [e for e in lines_of(svg) if e.get("data-ref") == "main_safe_input"]
         assert m
         assert m[0].get("data-tokens") == "936345"
 
     def test_c_beyond_the_work_chart_is_named(self) -> None:
-        svg = _chart(_parse(plan_charts(_plan("golden"), "zh")["work"]))
-        assert [e.text for e in _texts(svg) if "ch-beyond" in (e.get("class") or "")] == [
+        svg = chart_of(parse_svg(plan_charts(_plan("golden"), "zh")["work"]))
+        assert [e.text for e in texts_of(svg) if "ch-beyond" in (e.get("class") or "")] == [
             t("chart.beyond", "zh", name="C", value="936,345")
         ]
 
@@ -303,7 +233,7 @@ class TestNoOverlap:
         p = _plan(name)
         for pinned in (None, _plan("golden"), _plan("k-above-full")):
             for markup in plan_charts(p, lang, width=width, pinned=pinned).values():
-                svg = _chart(_parse(markup))
+                svg = chart_of(parse_svg(markup))
                 assert_no_collisions(svg)
                 assert_fits(svg, width)
 
@@ -327,7 +257,7 @@ class TestNoOverlap:
             )
         )
         for markup in plan_charts(p, "en", width=width, pinned=_plan("golden")).values():
-            svg = _chart(_parse(markup))
+            svg = chart_of(parse_svg(markup))
             assert_no_collisions(svg)
             assert_fits(svg, width)
 
@@ -335,12 +265,12 @@ class TestNoOverlap:
     @given(scenarios(), st.sampled_from(WIDTHS), st.sampled_from(["en", "zh"]))
     def test_no_overlap_for_any_scenario(self, data: dict[str, Any], width: int, lang: str) -> None:
         for markup in plan_charts(plan(parse_scenario(data)), lang, width=width).values():
-            svg = _chart(_parse(markup))
+            svg = chart_of(parse_svg(markup))
             assert_no_collisions(svg)
             assert_fits(svg, width)
 
     def test_a_too_narrow_container_gets_the_minimum_width_not_smaller_text(self) -> None:
-        svg = _chart(_parse(plan_charts(_plan("golden"), "en", width=100)["branch"]))
+        svg = chart_of(parse_svg(plan_charts(_plan("golden"), "en", width=100)["branch"]))
         assert svg.get("width") == "280"
         assert svg.get("font-size") == "12"
         assert_no_collisions(svg)
@@ -354,14 +284,14 @@ class TestPinned:
         a = plan(parse_scenario({"workload": {"required_tokens": 60_000}}))
         b = _plan("golden")
         for markup in plan_charts(b, "en", width=640, pinned=a).values():
-            svg = _chart(_parse(markup))
+            svg = chart_of(parse_svg(markup))
             bs = {
                 (e.get("data-segment"), e.get("data-tokens")): e.get("width")
-                for e in _rects(svg, "data-segment")
+                for e in rects_of(svg, "data-segment")
             }
             as_ = {
                 (e.get("data-pinned"), e.get("data-tokens")): e.get("width")
-                for e in _rects(svg, "data-pinned")
+                for e in rects_of(svg, "data-pinned")
             }
             assert as_
             same = set(bs) & set(as_)
@@ -375,23 +305,23 @@ class TestPinned:
 
     def test_the_scale_covers_a_when_a_is_bigger(self) -> None:
         a = plan(parse_scenario({"workload": {"required_tokens": 200_000}}))
-        svg = _chart(_parse(plan_charts(_plan("golden"), "en", width=390, pinned=a)["branch"]))
-        ticks = [int(e.get("data-tick", "")) for e in _texts(svg) if e.get("data-tick")]
+        svg = chart_of(parse_svg(plan_charts(_plan("golden"), "en", width=390, pinned=a)["branch"]))
+        ticks = [int(e.get("data-tick", "")) for e in texts_of(svg) if e.get("data-tick")]
         assert ticks[-1] >= 200_000 + 6_000 + 10_000
-        for e in _rects(svg, "data-pinned"):
+        for e in rects_of(svg, "data-pinned"):
             assert int(e.get("x", "")) + int(e.get("width", "")) <= 390
 
     def test_legend_names_outline_and_fill_and_a_values(self) -> None:
         a = plan(parse_scenario({"config": {"trigger_tokens": 50_000}}))
-        fig = _parse(plan_charts(_plan("golden"), "en", pinned=a)["branch"])
+        fig = parse_svg(plan_charts(_plan("golden"), "en", pinned=a)["branch"])
         legend = "".join(next(e for e in fig.iter() if e.get("class") == "ch-legend").itertext())
         assert "pinned plan (outline)" in legend
         assert "current plan (filled)" in legend
         assert "K 32,000 (pinned 50,000)" in legend
-        svg = _chart(fig)
+        svg = chart_of(fig)
         refs = {
             (e.get("data-tokens"), "ch-ref-a" in (e.get("class") or ""))
-            for e in _lines(svg)
+            for e in lines_of(svg)
             if e.get("data-ref") == "trigger"
         }
         assert refs == {("32000", False), ("50000", True)}
@@ -441,7 +371,7 @@ class TestPinned:
         # Experiment 4 "F above M" as the walk saw it: "A 0 (A 6,000)".
         before = _plan("golden")
         after = plan(parse_scenario({"workload": {"required_tokens": 1_000_000}}))
-        fig = _parse(plan_charts(after, lang, pinned=before)["branch"])
+        fig = parse_svg(plan_charts(after, lang, pinned=before)["branch"])
         legend = ["".join(e.itertext()) for e in fig.iter() if e.tag.endswith("li")]
         for entry in entries:
             assert entry in legend
@@ -456,7 +386,7 @@ class TestPinned:
         keys = {
             name: [
                 e.get("data-legend")
-                for e in _parse(markup).iter()
+                for e in parse_svg(markup).iter()
                 if e.tag.endswith("li") and e.get("data-legend") not in (None, "a", "b")
             ]
             for name, markup in charts.items()
@@ -504,7 +434,7 @@ ALLOWED_LATIN = set(
 
 
 def _latin_words(markup: str) -> set[str]:
-    text = " ".join(_parse(markup).itertext())
+    text = " ".join(parse_svg(markup).itertext())
     return set(re.findall(r"[A-Za-z]+", text))
 
 
@@ -528,10 +458,10 @@ class TestLanguages:
     def test_numbers_are_identical_in_both_languages(self) -> None:
         numbers = re.compile(r"\d[\d,.]*")
         for key in ("funnel", "branch", "work"):
-            en = _chart(_parse(plan_charts(_plan("golden"), "en")[key]))
-            zh = _chart(_parse(plan_charts(_plan("golden"), "zh")[key]))
-            assert [e.get("data-tick") for e in _texts(en)] == [
-                e.get("data-tick") for e in _texts(zh)
+            en = chart_of(parse_svg(plan_charts(_plan("golden"), "en")[key]))
+            zh = chart_of(parse_svg(plan_charts(_plan("golden"), "zh")[key]))
+            assert [e.get("data-tick") for e in texts_of(en)] == [
+                e.get("data-tick") for e in texts_of(zh)
             ]
             assert sorted(numbers.findall(" ".join(en.itertext()))) == sorted(
                 numbers.findall(" ".join(zh.itertext()))
@@ -549,7 +479,7 @@ class TestLanguages:
 
 
 def _figure_texts(markup: str) -> list[ET.Element]:
-    return _texts(_chart(_parse(markup)))
+    return texts_of(chart_of(parse_svg(markup)))
 
 
 def _data(scenario: Scenario, path: str, value: int | Decimal) -> dict[str, Any]:
@@ -586,13 +516,13 @@ class TestCurves:
         low, high = bounds or default_range(scenario, path)
         s = sweep(scenario, path, sweep_values(low, high, path))
         markup = curves_chart(s, "en", width=width)
-        svg = _chart(_parse(markup))
+        svg = chart_of(parse_svg(markup))
         current = s.current
         assert current in s.values  # the scenario's own value is a plotted point
         (marker,) = [e for e in svg.iter() if e.get("data-current")]
         assert marker.get("data-current") == str(current)
         want = oracle_plan(_data(scenario, path, current))
-        here = {e.get("data-here"): e.text for e in _texts(svg) if e.get("data-here")}
+        here = {e.get("data-here"): e.text for e in texts_of(svg) if e.get("data-here")}
         for key in SERIES:
             assert here[key] == f"{want[key]:,}", key
         assert here["x"] == (f"{current:,}" if isinstance(current, int) else str(current))
@@ -612,11 +542,11 @@ class TestCurves:
         scenario = parse_scenario(data)
         low, high = default_range(scenario, path)
         s = sweep(scenario, path, sweep_values(low, high, path, 60))
-        svg = _chart(_parse(curves_chart(s, lang, width=width)))
+        svg = chart_of(parse_svg(curves_chart(s, lang, width=width)))
         assert_no_collisions(svg)
         assert_fits(svg, width)
         want = oracle_plan(_data(scenario, path, s.current))
-        here = {e.get("data-here"): e.text for e in _texts(svg) if e.get("data-here")}
+        here = {e.get("data-here"): e.text for e in texts_of(svg) if e.get("data-here")}
         assert here == {"x": here["x"], **{k: f"{want[k]:,}" for k in SERIES}}
 
     def test_k_sweep_from_zero_does_not_raise_and_starts_at_zero(self) -> None:
@@ -624,13 +554,13 @@ class TestCurves:
             Scenario(), "config.trigger_tokens", sweep_values(0, 320_000, "config.trigger_tokens")
         )
         assert s.values[0] == 0
-        svg = _chart(_parse(curves_chart(s, "en")))
+        svg = chart_of(parse_svg(curves_chart(s, "en")))
         trig = [e for e in svg.iter() if e.get("data-state-of") == "trigger_reached"]
         # K = 0 .. 36,000 reached, above not: both states are drawn.
         assert {e.get("class") for e in trig} == {"state state-true", "state state-false"}
         ticks = [
             e.get("data-tick")
-            for e in _texts(svg)
+            for e in texts_of(svg)
             if e.get("data-tick") and Fraction(e.get("x", "")) > 0
         ]
         assert "0" in ticks
@@ -643,8 +573,8 @@ class TestCurves:
     ) -> None:
         scenario = parse_scenario(data)
         low, high = bounds or default_range(scenario, path)
-        svg = _chart(
-            _parse(
+        svg = chart_of(
+            parse_svg(
                 curves_chart(
                     sweep(scenario, path, sweep_values(low, high, path)), lang, width=width
                 )
@@ -657,9 +587,11 @@ class TestCurves:
         for path in SWEEPABLE:
             low, high = default_range(Scenario(), path)
             s = sweep(Scenario(), path, sweep_values(low, high, path))
-            svg = _chart(_parse(curves_chart(s, "en", width=640)))
+            svg = chart_of(parse_svg(curves_chart(s, "en", width=640)))
             xs = [
-                e for e in _texts(svg) if e.get("data-tick") and "ch-tick" in (e.get("class") or "")
+                e
+                for e in texts_of(svg)
+                if e.get("data-tick") and "ch-tick" in (e.get("class") or "")
             ]
             x_ticks = [
                 Decimal(e.get("data-tick", "")) for e in xs if e.get("text-anchor") == "middle"
@@ -684,9 +616,9 @@ class TestCurves:
         scenario = parse_scenario(data)
         low, high = bounds or default_range(scenario, path)
         s = sweep(scenario, path, sweep_values(low, high, path))
-        svg = _chart(_parse(curves_chart(s, "en", width=390)))
-        panels = [_rect_box(e) for e in svg.iter() if e.get("class") == "ch-panel"]
-        y_ticks = [e for e in _texts(svg) if e.get("text-anchor") == "end" and e.get("data-tick")]
+        svg = chart_of(parse_svg(curves_chart(s, "en", width=390)))
+        panels = [rect_box(e) for e in svg.iter() if e.get("class") == "ch-panel"]
+        y_ticks = [e for e in texts_of(svg) if e.get("text-anchor") == "end" and e.get("data-tick")]
         for key, (_, top, _, bottom) in zip(SERIES, panels, strict=True):
             # A tick label's baseline sits 4 px below its tick.
             mine = [e for e in y_ticks if top <= Fraction(e.get("y", "")) - 4 <= bottom]
@@ -710,7 +642,7 @@ class TestCurves:
         assert "data-here" not in markup
         name = t("sweep.config.summary_max_tokens", "en")
         notes = [
-            "".join(e.itertext()) for e in _parse(markup).iter() if e.get("class") == "ch-note"
+            "".join(e.itertext()) for e in parse_svg(markup).iter() if e.get("class") == "ch-note"
         ]
         assert t("curves.outside", "en", name=name, value="8,192") in notes
 
@@ -720,7 +652,7 @@ class TestCurves:
             "config.trigger_tokens",
             sweep_values(3_200, 320_000, "config.trigger_tokens"),
         )
-        svg = _chart(_parse(curves_chart(s, "en")))
+        svg = chart_of(parse_svg(curves_chart(s, "en")))
         assert svg.get("data-points") == "501"  # 500 grid points and K = 32,000 itself
         assert {e.get("data-series") for e in svg.iter() if e.get("data-series")} == set(SERIES)
 
@@ -735,7 +667,7 @@ class TestCaveats:
         for lang in ("en", "zh"):
             markup = curves_chart(s, lang)
             caveat = t("phrase.not", lang) + t(f"curves.not.{path}", lang)
-            fig = _parse(markup)
+            fig = parse_svg(markup)
             (p,) = [e for e in fig.iter() if e.get("class") == "caveat"]
             assert "".join(p.itertext()) == caveat
 

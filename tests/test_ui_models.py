@@ -22,7 +22,7 @@ from budgetcore.registry.peers import default_peers, peer_lines
 from budgetcore.ui import render as R
 from budgetcore.ui import state as S
 from budgetcore.units import format_int
-from tests.test_svg import assert_fits, assert_no_collisions
+from tests.svg_checks import assert_fits, assert_no_collisions
 
 ROOT_ENV = {"PYTHONPATH": "."}
 

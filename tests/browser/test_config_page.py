@@ -11,7 +11,7 @@ import pytest
 from budgetcore import parse_scenario
 from budgetcore.scenario.export import export_toml
 from tests.browser.conftest import Page
-from tests.browser.test_page import cli_readouts
+from tests.helpers import cli_readouts
 
 pytestmark = pytest.mark.browser
 

@@ -4,38 +4,17 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from budgetcore import parse_scenario, plan
 from budgetcore.core.plan import OUTPUT_KEYS
-from budgetcore.ui.render import READOUT_KEYS
 from tests.browser.conftest import ROOT, Page
 from tests.golden import GOLDEN
+from tests.helpers import cli_plan, cli_readouts
 
 pytestmark = pytest.mark.browser
-
-
-def cli_readouts(data: dict[str, Any]) -> dict[str, Any]:
-    """The CLI's values of every key the page shows as a readout (data-key)."""
-    full = cli_plan(data)
-    return {k: full[k] for k in READOUT_KEYS}
-
-
-def cli_plan(data: dict[str, Any]) -> dict[str, Any]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "budgetcore", "plan", "-"],
-        input=json.dumps(data).encode(),
-        capture_output=True,
-        check=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-    result: dict[str, Any] = json.loads(proc.stdout)
-    return result
 
 
 SCENARIOS = [

@@ -8,7 +8,7 @@ import pytest
 
 from budgetcore.ui.render import READOUT_KEYS
 from tests.browser.conftest import Page
-from tests.browser.test_page import cli_plan, cli_readouts
+from tests.helpers import cli_plan, cli_readouts
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests.browser.conftest import Page
-from tests.browser.test_page import cli_plan
+from tests.helpers import cli_plan
 
 pytestmark = pytest.mark.browser
 

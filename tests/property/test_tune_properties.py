@@ -24,7 +24,7 @@ from budgetcore.tune.engine import grid_of, numpy_exact
 from budgetcore.tune.measures import GridMeasures, add_grids
 from budgetcore.tune.session import prepare
 from tests.property import timed_strategies as timed
-from tests.property.test_replay_properties import option_dicts, session_scenarios, turn_dicts
+from tests.property.replay_strategies import option_dicts, session_scenarios, turn_dicts
 from tests.replay_oracle import oracle_replay
 from tests.timing_oracle import Undecided, oracle_timed_replay
 
