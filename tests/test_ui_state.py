@@ -264,13 +264,31 @@ class TestImport:
         state = S.reduce(state, S.ImportApplied())
         assert "100,000" in render(state).html["warnings"]
 
-    def test_empty_file_says_what_each_mode_does(self) -> None:
-        merge = S.reduce(fresh(), S.ImportPreviewed("", "merge"))
+    def test_a_file_that_sets_nothing_says_what_each_mode_does(self) -> None:
+        nothing = "# reviewed: every setting at its default\n"
+        merge = S.reduce(fresh(), S.ImportPreviewed(nothing, "merge"))
         assert "changes nothing" in render(merge).html["import-result"]
         replace = S.reduce(
-            typed(fresh(), "config.trigger_tokens", "40000"), S.ImportPreviewed("", "replace")
+            typed(fresh(), "config.trigger_tokens", "40000"), S.ImportPreviewed(nothing, "replace")
         )
         assert "back to its default" in render(replace).html["import-result"]
+
+    @pytest.mark.parametrize("mode", ["merge", "replace"])
+    @pytest.mark.parametrize("text", ["", "  \n\t"])
+    def test_an_empty_box_previews_nothing_and_can_reset_nothing(
+        self, mode: str, text: str
+    ) -> None:
+        """After a refused paste the box is empty: Preview once offered to reset every
+        setting, as if the box held a file that sets nothing."""
+        state = typed(fresh(), "config.trigger_tokens", "40000")
+        preview = S.reduce(state, S.ImportPreviewed(text, mode))
+        assert preview.import_preview is not None
+        assert [p.code for p in preview.import_preview.problems] == ["import-empty"]
+        html = render(preview).html["import-result"]
+        assert "is empty" in html
+        assert "back to its default" not in html
+        applied = S.reduce(preview, S.ImportApplied())
+        assert applied.plan.scenario.config.trigger_tokens == 40_000
 
     def test_a_bad_file_lists_every_problem_and_changes_nothing(self) -> None:
         state = S.reduce(

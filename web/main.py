@@ -29,6 +29,7 @@ from budgetcore.ui.dom import (  # noqa: E402
     cell_key_of,
     click_of,
     event_of,
+    paste_refused,
     text_limit,
 )
 from budgetcore.ui.form import FIELDS  # noqa: E402
@@ -566,6 +567,22 @@ class Shell:
         if e is not None:
             self.dispatch(e)
 
+    def on_paste(self, event: Any) -> None:
+        """A paste into a paste box that would take it over its limit is refused before
+        the browser inserts it (the box keeps what it had)."""
+        box = event.target
+        if not event.clipboardData or not box.matches("textarea"):
+            return
+        target = target_of(box)
+        if text_limit(target.attrs) is None:
+            return
+        pasted = len(str(event.clipboardData.getData("text")))
+        selected = int(box.selectionEnd or 0) - int(box.selectionStart or 0)
+        e = paste_refused(target.attrs, target.length, selected, pasted)
+        if e is not None:
+            event.preventDefault()
+            self.dispatch(e)
+
     def on_change(self, event: Any) -> None:
         e = event_of("change", target_of(event.target))
         if e is not None:
@@ -779,6 +796,7 @@ def boot() -> None:
     app = q("#app")
     app.addEventListener("input", create_proxy(shell.on_input))
     app.addEventListener("keydown", create_proxy(shell.on_keydown))
+    app.addEventListener("paste", create_proxy(shell.on_paste))
     app.addEventListener("change", create_proxy(shell.on_change))
     app.addEventListener("click", create_proxy(shell.on_click))
     app.addEventListener("mousedown", create_proxy(shell.on_mousedown))

@@ -32,6 +32,7 @@ __all__ = [
     "click_of",
     "event_of",
     "neighbour",
+    "paste_refused",
     "text_limit",
 ]
 
@@ -150,6 +151,26 @@ def text_limit(attrs: Mapping[str, str]) -> int | None:
     for name, what in TEXT_BOXES.items():
         if name in attrs:
             return limit_of(what)
+    return None
+
+
+def paste_refused(
+    attrs: Mapping[str, str], length: int, selected: int, pasted: int
+) -> E.TextRefused | None:
+    """A paste the box would refuse once it holds it, refused before the browser
+    inserts it (inserting 40 MB into a textarea takes Chromium half a minute): the box's
+    ``length`` now, less the ``selected`` text the paste replaces, plus the ``pasted``
+    text's length (code points: never more than its UTF-8 bytes). None: let it in.
+
+    >>> paste_refused({"data-import-text": ""}, 10, 0, 2_000_000)
+    TextRefused(what='config', length=2000010)
+    >>> paste_refused({"data-import-text": ""}, 10, 10, 1_000), paste_refused({}, 0, 0, 10**9)
+    (None, None)
+    """
+    for name, what in TEXT_BOXES.items():
+        if name in attrs:
+            after = length - selected + pasted
+            return E.TextRefused(what, after) if after > limit_of(what) else None
     return None
 
 

@@ -486,6 +486,14 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     refused = _above_limit("config", e.text)
     if refused:
         return _import_refused(state, refused, mode)
+    if not e.text.strip():
+        # Nothing to preview: a box emptied by a refused paste, or never filled. Never
+        # read as "a file that sets nothing", whose replace would reset every setting.
+        problem = Problem.coded(
+            "config", "is empty: paste a TOML or JSON config, or choose a file", "import-empty"
+        )
+        preview = ImportPreview(e.text, mode, problems=(problem,))
+        return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     if state.stale:
         problem = Problem.coded(
             "page", "has invalid fields; fix them before importing", "page-invalid"

@@ -171,3 +171,31 @@ def test_a_paste_above_its_limit_is_refused_and_leaves_the_box(page: Page) -> No
     )
     assert f"{limit_of('config') + 1:,}" in page.text("#import-result")
     assert page.page.evaluate("document.getElementById('import-text').value") == ""
+
+
+def test_a_big_paste_is_refused_before_the_browser_inserts_it(page: Page) -> None:
+    """Chromium takes seconds to insert megabytes into a textarea: the paste event is
+    cancelled when the box would go over its limit, and the box keeps what it held."""
+    page.open()
+    inserted = page.page.evaluate(
+        """(n) => { const box = document.getElementById('import-text');
+                    box.value = '# mine';
+                    const data = new DataTransfer();
+                    data.setData('text/plain', '#'.repeat(n));
+                    return box.dispatchEvent(new ClipboardEvent('paste',
+                      { clipboardData: data, bubbles: true, cancelable: true })); }""",
+        limit_of("config") + 1,
+    )
+    assert inserted is False  # cancelled: the browser never inserts it
+    page.page.wait_for_function(
+        "document.getElementById('import-result').textContent.includes('1 MiB')"
+    )
+    assert page.page.evaluate("document.getElementById('import-text').value") == "# mine"
+    small = page.page.evaluate(
+        """() => { const data = new DataTransfer();
+                   data.setData('text/plain', '[config]');
+                   return document.getElementById('import-text').dispatchEvent(
+                     new ClipboardEvent('paste',
+                       { clipboardData: data, bubbles: true, cancelable: true })); }"""
+    )
+    assert small is True  # within the limit: left to the browser

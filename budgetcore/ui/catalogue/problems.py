@@ -164,6 +164,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{sentence} (not used from the link: {fields})",
         "{sentence}(链接中未采用:{fields})",
     ),
+    "core.import-empty": (
+        "{where} is empty: paste a TOML or JSON config, or choose a file (to go back to every default, use Reset)",
+        "{where}为空:请粘贴 TOML 或 JSON 配置,或选择文件(要恢复全部默认值,请用“重置”)",
+    ),
     "core.page-invalid": (
         "The page has invalid fields: fix them before importing",
         "页面有无效的输入项:请先修正再导入",
