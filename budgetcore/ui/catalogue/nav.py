@@ -60,4 +60,3 @@ MESSAGES.update(
     }
 )
 
-MESSAGES["where.page-turns"] = ("The pasted turns", "粘贴的轮次")
