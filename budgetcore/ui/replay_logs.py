@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from budgetcore.replay.logs.codex import NO_INFO
-from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.messages import count, t
 from budgetcore.ui.replay_panel import LoadedLog, ReplayPanel
 from budgetcore.ui.view.pickers import how_text
@@ -40,12 +40,13 @@ def _exact(value: Decimal | None) -> str:
 
 
 def _cost_cell(m: MeasuredUsage | None, lang: str) -> Markup:
+    label = t("replay.logs.col.measured", lang)
     if m is None:
-        return el("td", {"class": "num"}, "—")
+        return td(label, {"class": "num"}, "—")
     text = money(m.cost, lang)
     if m.cost is None and m.unpriced < m.requests:
         text = t("replay.logs.at-least", lang, cost=money(m.known_cost, lang))
-    return el("td", {"class": "num", "data-value": _exact(m.cost)}, text)
+    return td(label, {"class": "num", "data-value": _exact(m.cost)}, text)
 
 
 def _requests(log: ParsedLog) -> tuple[int, int, int]:
@@ -59,6 +60,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
 
     rows = []
     chosen = panel.chosen
+    col = {k: t(f"replay.logs.col.{k}", lang) for k in ("lines", "replayed", "other")}
     for i, item in enumerate(panel.logs):
         pressed = "true" if item is chosen else "false"
         button = el(
@@ -72,9 +74,9 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
             on, off, other = _requests(item.log)
             lines = sum(f.lines for f in item.log.ledger)
             cells = [
-                el("td", {"class": "num"}, format_int(lines)),
-                el("td", {"class": "num"}, format_int(on)),
-                el("td", {"class": "num"}, format_int(off + other)),
+                td(col["lines"], {"class": "num"}, format_int(lines)),
+                td(col["replayed"], {"class": "num"}, format_int(on)),
+                td(col["other"], {"class": "num"}, format_int(off + other)),
                 _cost_cell(item.measured, lang),
             ]
         rows.append(el("tr", {"data-session-row": i}, el("th", {"scope": "row"}, button), *cells))
@@ -88,9 +90,9 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
             "tr",
             {"class": "rp-total", "data-session-row": "total"},
             el("th", {"scope": "row"}, t("replay.logs.total", lang, n=format_int(len(panel.logs)))),
-            el("td", {"class": "num"}, format_int(lines)),
-            el("td", {"class": "num"}, format_int(on)),
-            el("td", {"class": "num"}, format_int(rest)),
+            td(col["lines"], {"class": "num"}, format_int(lines)),
+            td(col["replayed"], {"class": "num"}, format_int(on)),
+            td(col["other"], {"class": "num"}, format_int(rest)),
             _cost_cell(total, lang),
         )
     )
@@ -103,15 +105,11 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         ),
     )
     return el(
-        "div",
-        {"class": "table-scroll"},
-        el(
-            "table",
-            {"class": "grid rp-sessions", "data-sessions": len(panel.logs)},
-            el("caption", None, t("replay.logs.sessions", lang)),
-            el("thead", None, head),
-            el("tbody", None, *rows),
-        ),
+        "table",
+        {"class": "grid stack rp-sessions", "data-sessions": len(panel.logs)},
+        el("caption", None, t("replay.logs.sessions", lang)),
+        el("thead", None, head),
+        el("tbody", None, *rows),
     )
 
 
@@ -257,6 +255,7 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
         *(el("th", {"scope": "col"}, t(f"replay.logs.col.{k}", lang)) for k in keys),
         el("th", {"scope": "col"}, t("replay.logs.col.cost", lang)),
     )
+    label = {k: t(f"replay.logs.col.{k}", lang) for k in ("requests", *keys, "cost")}
     rows = []
     for row in (*m.models, None):
         if row is None:
@@ -289,26 +288,26 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
                 "tr",
                 {"data-usage-model": "total" if row is None else (row.model or "")},
                 el("th", {"scope": "row"}, name),
-                el("td", {"class": "num"}, format_int(reqs)),
+                td(label["requests"], {"class": "num"}, format_int(reqs)),
                 *(
-                    el("td", {"class": "num", "data-usage": k}, format_int(getattr(usage, k)))
+                    td(label[k], {"class": "num", "data-usage": k}, format_int(getattr(usage, k)))
                     for k in keys
                 ),
-                el("td", {"class": "num", "data-usage": "cost", "data-value": _exact(cost)}, shown),
+                td(
+                    label["cost"],
+                    {"class": "num", "data-usage": "cost", "data-value": _exact(cost)},
+                    shown,
+                ),
             )
         )
     parts = [
         el("h3", None, t("replay.logs.measured", lang)),
         el("p", {"class": "note-small"}, t("replay.logs.measured-note", lang)),
         el(
-            "div",
-            {"class": "table-scroll"},
-            el(
-                "table",
-                {"class": "grid rp-usage"},
-                el("thead", None, head),
-                el("tbody", None, *rows),
-            ),
+            "table",
+            {"class": "grid stack rp-usage"},
+            el("thead", None, head),
+            el("tbody", None, *rows),
         ),
     ]
     if m.logged_cost is not None:

@@ -169,3 +169,26 @@ def test_background_timing_is_wired_inputs_fates_and_the_shared_timeouts(page: P
     )
     page.assert_no_internal_error()
     assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_loaded_log_keeps_the_phone_page_narrow_and_the_sections_bar_in_view(
+    narrow_page: Page, lang: str
+) -> None:
+    """The measured-usage table once stayed a 920 px table on a phone: the page grew
+    to 949 px and the fixed Sections bar left the screen."""
+    page = narrow_page.open(f"#lang={lang}")
+    p = page.page
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    files = [
+        str(next((LOGS / name / "projects" / "-home-user-proj").glob("*.jsonl")))
+        for name in ("10-models", "08-cache-1h")
+    ]
+    p.set_input_files("#replay-file", files)
+    p.wait_for_selector("table.rp-usage", state="attached")
+    width = p.evaluate("document.documentElement.clientWidth")
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
+    nav = p.evaluate("document.getElementById('nav').getBoundingClientRect().bottom")
+    assert nav <= p.evaluate("window.innerHeight")
+    assert not page.errors

@@ -59,4 +59,3 @@ MESSAGES.update(
         ),
     }
 )
-
