@@ -244,7 +244,7 @@ def render_replay(state: Any) -> ReplayScreen:
     messages = field_messages(state)
     values = field_values(state)
     html: dict[str, Markup] = {"replay-log": _log_html(panel, lang)}
-    text = {"replay-status": ""}
+    text = {"replay-status": "", "replay-scrub-out": ""}
     blank = dict.fromkeys(
         ("replay-errors", "replay-timeline", "replay-cost", "replay-summary", "replay-row"),
         Markup(""),
@@ -299,6 +299,7 @@ def render_replay(state: Any) -> ReplayScreen:
         full=format_int(row.full_input),
         status=status,
     )
+    text["replay-scrub-out"] = valuetext  # beside the slider: the turn while dragging
     return ReplayScreen(html, text, messages, (n, scrub, valuetext), values)
 
 

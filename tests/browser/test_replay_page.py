@@ -92,6 +92,7 @@ def test_generated_session_matches_the_cli_and_a_log_compaction_is_marked(
     p.wait_for_selector("[data-turn='1']", state="attached")
     assert p.locator("[data-replay-funnel='1']").count() == 1
     assert (scrub.get_attribute("aria-valuetext") or "").startswith("Turn 1 of 120")
+    assert page.text("#replay-scrub-out").startswith("Turn 1 of 120")  # shown, not only said
 
     # A Claude Code session file, read locally: its compaction on the timeline.
     p.check("input[data-replay-source][value=log]")
