@@ -199,3 +199,23 @@ def test_a_big_paste_is_refused_before_the_browser_inserts_it(page: Page) -> Non
                        { clipboardData: data, bubbles: true, cancelable: true })); }"""
     )
     assert small is True  # within the limit: left to the browser
+
+
+@pytest.mark.parametrize("which", ["phone", "wide"])
+def test_every_number_field_shows_its_largest_value_whole(
+    phone_page: Page, page: Page, which: str
+) -> None:
+    """The replay's, the tune's and the sweep's fields clipped 1,000,000,000,000."""
+    p = (phone_page if which == "phone" else page).open()
+    p.page.evaluate("for (const d of document.querySelectorAll('#app details')) d.open = true")
+    p.page.wait_for_selector("#replay-fields input[type=text]", state="attached")
+    p.page.wait_for_selector("#tune input[type=text]", state="attached")
+    clipped = p.page.evaluate(
+        """() => [...document.querySelectorAll(['#replay-fields', '#tune', '#curves']
+                 .map(s => s + ' input[type=text]').join(', '))]
+             .filter(e => e.getBoundingClientRect().width > 0)
+             .filter(e => { e.value = '1,000,000,000,000';
+                            return e.scrollWidth > e.clientWidth + 1; })
+             .map(e => e.id || e.name || e.outerHTML.slice(0, 80))"""
+    )
+    assert not clipped, clipped

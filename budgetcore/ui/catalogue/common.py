@@ -60,10 +60,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "group.config": ("Configured overrides", "配置覆盖项"),
     "group.workload": ("Workload (scenario inputs)", "工作负载(场景输入)"),
     "group.limits": ("Runtime protections", "运行保护"),
-    "preset.article": (
-        "Article example: 1,048,576 / 65,536, q = 1",
-        "文章示例: 1,048,576 / 65,536, q = 1",
-    ),
+    "preset.article": ("Article: 1,048,576 / 65,536, q = 1", "文章: 1,048,576 / 65,536, q = 1"),
     "preset.w200k": ("200,000 / 64,000, q = 1", "200,000 / 64,000, q = 1"),
     "preset.w128k": ("131,072 / 16,384, q = 0", "131,072 / 16,384, q = 0"),
     "preset.w32k": ("32,768 / 8,192, q = 1", "32,768 / 8,192, q = 1"),

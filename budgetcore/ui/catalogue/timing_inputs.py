@@ -18,10 +18,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "label.replay.timing": ("Model time (runs take time)", "模拟时间(执行需要时间)"),
     "label.replay.duration": ("Run duration model", "执行时长模型"),
     "replay.duration.fixed": ("fixed seconds", "固定秒数"),
-    "replay.duration.rates": (
-        "input / prefill rate + written / decode rate",
-        "输入 / 预填充速率 + 写出 / 解码速率",
-    ),
+    "replay.duration.rates": ("from prefill and decode rates", "按预填充与解码速率"),
     "label.replay.fixed_s": ("Fixed duration (s, fixed model)", "固定时长(秒,固定模型)"),
     "label.replay.prefill_rate": (
         "Prefill rate (tokens/s, rates model)",
