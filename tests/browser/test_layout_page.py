@@ -85,7 +85,7 @@ def test_escape_closes_the_phone_sections_menu_and_gives_the_focus_back(
 TAP_SIZES = """() => {
   const out = [];
   const controls = document.querySelectorAll(
-    'button, select, input, textarea, summary, [role="combobox"]');
+    'button, select, input, textarea, summary, [role="combobox"], table a[href]');
   for (const e of controls) {
     const b = e.getBoundingClientRect();
     if (b.width === 0 && b.height === 0) continue;  // not shown (folded, hidden)
