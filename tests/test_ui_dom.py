@@ -396,3 +396,12 @@ def test_every_event_has_a_handler() -> None:
 def test_events_are_not_tuples() -> None:
     assert not any(issubclass(cls, tuple) for cls in EVENT_TYPES)
     assert not any(dataclasses.is_dataclass(cls) for cls in EVENT_TYPES)
+
+
+def test_a_tap_on_a_tune_cell_shows_it_and_a_click_sets_it() -> None:
+    cell = Target({"data-tune-cell": "37", "data-k": "6428", "data-s": "4096"})
+    assert click_of(None, None, None, cell) == E.TunePointChosen(6428, 4096)
+    tapped = click_of(None, None, None, cell, touch=True)
+    assert tapped == E.TunePointFocused(37, hover=False)
+    assert isinstance(tapped, E.TunePointFocused)
+    assert tapped.hover is False

@@ -623,8 +623,13 @@ class Shell:
             self.dispatch(e)
 
     def on_point_over(self, event: Any) -> None:
+        kind = str(event.type)
+        if kind == "pointerover":
+            if str(event.pointerType) == "touch":
+                return  # a finger does not hover: the tap's own focus shows the point
+            kind = "mouseover"
         cell = event.target.closest(POINT_SELECTOR)
-        e = event_of(str(event.type), target_of(cell)) if cell else None
+        e = event_of(kind, target_of(cell)) if cell else None
         if e is not None:
             self.dispatch_tune(e)
 
@@ -635,7 +640,8 @@ class Shell:
             return
         # closest() gives JsNull (falsy, not None) when nothing matches
         found = [event.target.closest(selector) for selector in CLICK_SELECTORS]
-        e = click_of(*(target_of(el) if el else None for el in found))
+        touch = str(getattr(event, "pointerType", "") or "") == "touch"
+        e = click_of(*(target_of(el) if el else None for el in found), touch=touch)
         if isinstance(e, str):
             self.shell_action(e)
         elif e is not None:
@@ -806,7 +812,7 @@ def boot() -> None:
     q("#replay").addEventListener("toggle", create_proxy(shell.on_replay_toggle))
     q("#tune").addEventListener("toggle", create_proxy(shell.on_tune_toggle))
     app.addEventListener("focusin", create_proxy(shell.on_point_over))
-    app.addEventListener("mouseover", create_proxy(shell.on_point_over))
+    app.addEventListener("pointerover", create_proxy(shell.on_point_over))
     q("#replay-file").addEventListener("change", create_proxy(shell.on_replay_file))
     q("#replay-folder").addEventListener("change", create_proxy(shell.on_replay_file))
     q("#replay-timeline").addEventListener("click", create_proxy(shell.on_replay_pointer))

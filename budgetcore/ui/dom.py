@@ -324,6 +324,8 @@ def click_of(
     session: Target | None,
     button: Target | None,
     cell: Target | None = None,
+    *,
+    touch: bool = False,
 ) -> E.Event | str | None:
     """The event a click means, given the nearest element matching each of
     :data:`CLICK_SELECTORS` (None where none does); a name of :data:`SHELL_ACTIONS` for
@@ -334,8 +336,12 @@ def click_of(
     >>> click_of(None, None, Target({"data-action": "copy"}))
     'copy'
     """
-    if cell is not None:  # a map's cell: its K and S as one change
-        return _point(cell)
+    if cell is not None:
+        if touch:
+            # A finger is wider than a cell: a tap shows the point's values and its own
+            # "Use this point" button (40 px) sets it, so a tap off by a cell costs nothing.
+            return E.TunePointFocused(int(cell.get("data-tune-cell")), hover=False)
+        return _point(cell)  # a pointer's click: its K and S as one change
     if option is not None:
         return E.ModelChosen(option.get("data-picker-option"), option.get("data-model"))
     if session is not None:

@@ -603,6 +603,7 @@ def render_tune(state: Any) -> TuneScreen:
         "tune-errors": Markup(""),
         "tune-choice": Markup(""),
         "tune-maps": Markup(""),
+        "tune-point-use": Markup(""),
     }
     text = {"tune-status": "", "tune-sessions": "", "tune-point": ""}
     screen = TuneScreen(html, text, messages, (0, 0), -1)
@@ -667,4 +668,20 @@ def render_tune(state: Any) -> TuneScreen:
         text["tune-point"] = t("tune.point-hint", lang)
     else:
         text["tune-point"] = point_text(g, shown, lang)
+        k, s = g.point(shown)
+        same = (
+            state.plan.scenario.config.trigger_tokens,
+            state.plan.scenario.config.summary_max_tokens,
+        ) == (k, s)
+        html["tune-point-use"] = el(
+            "button",
+            {
+                "type": "button",
+                "data-action": "tune-use",
+                "data-k": k,
+                "data-s": s,
+                "disabled": same,
+            },
+            t("tune.use-shown", lang),
+        )
     return TuneScreen(html, text, messages, (0, 0), focus)

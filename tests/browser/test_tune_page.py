@@ -5,6 +5,8 @@ tested in CPython (tests/test_ui_tune.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.browser.conftest import Page
@@ -42,3 +44,40 @@ def test_a_cell_sets_k_and_s_in_the_fields_and_the_link(page: Page) -> None:
     assert p.evaluate("document.activeElement.getAttribute('data-tune-cell')") == "38"
     page.assert_no_internal_error()
     assert not page.errors
+
+
+def test_a_tap_on_a_cell_shows_the_point_and_its_own_button_sets_it(
+    browser: Any, base_url: str
+) -> None:
+    """A 14 px cell under a finger: a tap shows the point (a tap off by a cell sets
+    nothing) and the 40 px button beside the readout sets K and S."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    try:
+        page = Page(context.new_page(), base_url).open()
+        p = page.page
+        p.click("#tune summary")
+        p.wait_for_selector(
+            "[data-tune-map=cost] [data-tune-cell]", state="attached", timeout=60_000
+        )
+        p.wait_for_selector("#tune-progress[hidden]", state="attached", timeout=60_000)
+        before = p.evaluate("location.hash")
+        cell = p.locator("[data-tune-map=cost] [data-tune-cell='37']")
+        cell.tap()
+        use = p.locator("#tune-point-use [data-action=tune-use]")
+        use.wait_for(state="attached")
+        k, s = cell.get_attribute("data-k"), cell.get_attribute("data-s")
+        assert (use.get_attribute("data-k"), use.get_attribute("data-s")) == (k, s)
+        assert p.evaluate("location.hash") == before  # shown, not set
+        box = use.bounding_box()
+        assert box is not None
+        assert box["height"] >= 40
+        use.tap()
+        p.wait_for_function(
+            f"location.hash.includes('config.trigger_tokens={k}')"
+            f" && location.hash.includes('config.summary_max_tokens={s}')"
+        )
+        assert not page.errors
+    finally:
+        context.close()

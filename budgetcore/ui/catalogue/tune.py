@@ -162,6 +162,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "取舍:没有满足约束的点能留下更少的未见 tokens。",
     ),
     "tune.use": ("Set K and S to the chosen point", "把 K 和 S 设为选中的点"),
+    "tune.use-shown": ("Set K and S to this point", "把 K 和 S 设为这个点"),
     "tune.download": ("Download its reviewed config", "下载它的审阅配置"),
     "tune.export-note": (
         "The chosen point's reviewed config (spec §9), in the export format chosen below:",
