@@ -9,7 +9,15 @@ from __future__ import annotations
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
-__all__ = ["KIB", "MIB", "format_bytes", "format_int", "format_k", "format_percent"]
+__all__ = [
+    "KIB",
+    "MIB",
+    "format_bytes",
+    "format_int",
+    "format_k",
+    "format_money",
+    "format_percent",
+]
 
 KIB = 1_024
 MIB = 1_048_576
@@ -26,6 +34,22 @@ def format_int(value: int) -> str:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"format_int needs an int, got {value!r}")
     return f"{value:,}"
+
+
+def format_money(value: Decimal) -> str:
+    """Dollars exactly, for people: every place the value has (never rounded), at
+    least cents, thousands grouped; the places past the cents only where they are
+    not zero. One form for the replay, its log usage and the Tune panel.
+
+    >>> format_money(Decimal("0.32539500")), format_money(Decimal("4028.04456"))
+    ('$0.325395', '$4,028.04456')
+    >>> format_money(Decimal("0")), format_money(Decimal("12.5")), format_money(Decimal("-0.01"))
+    ('$0.00', '$12.50', '-$0.01')
+    """
+    sign = "-" if value < 0 else ""
+    whole, _, places = format(abs(value), "f").partition(".")
+    places = places.rstrip("0").ljust(2, "0")
+    return f"{sign}${int(whole):,}.{places}"
 
 
 def format_k(value: int) -> str:

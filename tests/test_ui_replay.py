@@ -751,3 +751,28 @@ def test_the_run_time_strip_title_wraps_on_a_phone_instead_of_being_cut(lang: st
     assert escape(first) in narrow
     width = int(re.search(r'width="(\d+)"', narrow).group(1))  # type: ignore[union-attr]
     assert text_width(first) <= width
+
+
+@pytest.mark.parametrize(
+    ("added", "price"),
+    [(5, "0.000000015"), (5, "75"), (90_000, "0.000003"), (2_000_000, "0.000000015")],
+)
+def test_the_cost_axis_is_in_dollars_and_its_ticks_fit_the_gutter(added: int, price: str) -> None:
+    """The cost chart's ticks and total are dollars ("$0.05"), and every tick label
+    fits left of the plot in the gutter the timeline's token ticks sized."""
+    from budgetcore.replay.options import parse_options  # noqa: PLC0415
+    from budgetcore.replay.turns import parse_turn_lines  # noqa: PLC0415
+    from tests.svg_checks import chart_of, parse_svg, text_rect, texts_of  # noqa: PLC0415
+
+    turns, _ = parse_turn_lines("\n".join(json.dumps({"added": added}) for _ in range(30)))
+    prices = {"input": price, "output": price}
+    result = replay(Scenario(), turns, parse_options({"main_prices": prices}))
+    _figure, cost = timeline_figure(result, "en", width=390, scrub=1, log=None, window=200_000)
+    svg = chart_of(parse_svg(f"<div>{cost}</div>"))
+    ticks = [e for e in texts_of(svg) if "ch-tick" in (e.get("class") or "")]
+    assert ticks
+    for e in ticks:
+        assert "".join(e.itertext()).startswith("$")
+        assert text_rect(e)[0] >= 0, "".join(e.itertext())
+    titles = [e for e in texts_of(svg) if "ch-axis-title" in (e.get("class") or "")]
+    assert any("dollars" in "".join(e.itertext()) for e in titles)

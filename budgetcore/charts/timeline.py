@@ -36,6 +36,7 @@ __all__ = [
     "Timeline",
     "TimelineMarker",
     "cost_chart",
+    "cost_scale",
     "run_times",
     "timeline_chart",
     "turn_at",
@@ -447,23 +448,37 @@ _BILLED = (
 )
 
 
+def _per_turn(result: Replay) -> tuple[bool, list[int], Sequence[int]]:
+    """Whether every turn is priced, each turn's cost (money units, else billed
+    tokens) and the running totals."""
+    rows = result.rows
+    col = result.columns
+    priced = rows[-1].cumulative_units is not None  # every turn's cost is known
+    if priced:  # then no turn's units are None
+        return (
+            priced,
+            list(map(add, col["main_units"], col["summary_units"])),
+            col["cumulative_units"],
+        )
+    billed = [col[k] for k in _BILLED]
+    return priced, list(map(sum, zip(*billed, strict=True))), col["cumulative_tokens"]
+
+
+def cost_scale(result: Replay) -> tuple[str, int | Decimal]:
+    """The cost chart's unit ("money" or "tokens") and per-turn scale, without drawing
+    it (the page sizes the charts' shared gutter from its widest tick)."""
+    priced, per, _totals = _per_turn(result)
+    top = max(per)
+    return ("money", _as_money(top, result.rows[0].money_places)) if priced else ("tokens", top)
+
+
 def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostChart:
     """Cost per turn as bars and the running total as a line, each on its own scale
     (money when prices are known, else billed tokens). A turn with a summary call
     shows its whole bill; the chart does not spread it over the turns it serves."""
     rows = result.rows
     n = len(rows)
-    col = result.columns
-    priced = rows[-1].cumulative_units is not None  # every turn's cost is known
-    per: list[int]
-    totals: Sequence[int]
-    if priced:  # then no turn's units are None
-        per = list(map(add, col["main_units"], col["summary_units"]))
-        totals = col["cumulative_units"]
-    else:
-        billed = [col[k] for k in _BILLED]
-        per = list(map(sum, zip(*billed, strict=True)))
-        totals = col["cumulative_tokens"]
+    priced, per, totals = _per_turn(result)
     top, total = max(per), totals[-1]
     h = height * UNIT
     bars = []

@@ -25,6 +25,7 @@ from budgetcore.charts.timeline import (
     UNIT,
     RunTimes,
     cost_chart,
+    cost_scale,
     run_times,
     timeline_chart,
     turning_points,
@@ -34,7 +35,7 @@ from budgetcore.replay.model import Replay
 from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.messages import t
 from budgetcore.ui.svg.axes import box_swatch, chart_svg, swatch
-from budgetcore.units import format_int
+from budgetcore.units import format_int, format_money
 
 __all__ = ["FATE_DASH", "timeline_figure"]
 
@@ -91,6 +92,10 @@ def _tick_text(v: int | Decimal) -> str:
     return format_int(v) if isinstance(v, int) else f"{v.normalize():f}"
 
 
+def _y_tick_text(v: int | Decimal, money: bool) -> str:
+    return format_money(Decimal(v)) if money else _tick_text(v)
+
+
 def _y_grid(  # noqa: PLR0917 - one call site per chart, all positions
     scale: int | Decimal,
     height: int,
@@ -101,9 +106,10 @@ def _y_grid(  # noqa: PLR0917 - one call site per chart, all positions
     texts: list[Markup],
     *,
     tagged: bool,
+    money: bool = False,
 ) -> None:
     """A y axis from 0 to ``scale``: grid lines into ``parts``, tick labels into
-    ``texts`` (with ``data-tick`` when ``tagged``)."""
+    ``texts`` (with ``data-tick`` when ``tagged``; in dollars when ``money``)."""
     for v in _y_ticks(scale, height):
         y = top + _y_of(v, scale, height)
         parts.append(
@@ -117,7 +123,7 @@ def _y_grid(  # noqa: PLR0917 - one call site per chart, all positions
         }
         if tagged:
             attrs["data-tick"] = v
-        texts.append(el("text", attrs, _tick_text(v)))
+        texts.append(el("text", attrs, _y_tick_text(v, money)))
 
 
 @lru_cache(maxsize=64)
@@ -166,7 +172,11 @@ def _timeline_svg(
     if log is not None:
         values += [q.context for q in log.requests]
     widest = max(values)
-    gutter = PAD + text_width(format_int(max(1, widest))) + TICK + 4
+    # The cost chart below shares this gutter: it fits that chart's widest tick too.
+    unit, scale = cost_scale(result)
+    cost_ticks = (_y_tick_text(v, unit == "money") for v in _y_ticks(scale, _COST))
+    gutter = PAD + max(text_width(format_int(max(1, widest))), *map(text_width, cost_ticks))
+    gutter += TICK + 4
     pw = max(40, width - gutter - PAD - 12)
     geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks, also=peer_also)
     top = LINE // 2
@@ -476,7 +486,8 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
     top = LINE // 2
     parts: list[Markup] = []
     texts: list[Markup] = []
-    _y_grid(geo.scale_turn, _COST, top, gutter, pw, parts, texts, tagged=False)
+    money = geo.unit != "tokens"
+    _y_grid(geo.scale_turn, _COST, top, gutter, pw, parts, texts, tagged=False, money=money)
     # The bars touch (each fills its turn's slot), so they are drawn as one stepped
     # outline, a top and a right edge per pixel column (_px inline: 500 bars per input).
     # With more turns than pixels several bars end in one column: it shows the tallest
@@ -512,7 +523,7 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
         )
     )
     unit = t("replay.cost.unit-tokens" if geo.unit == "tokens" else "replay.cost.unit-money", lang)
-    total = _tick_text(geo.scale_total)
+    total = format_money(Decimal(geo.scale_total)) if money else _tick_text(geo.scale_total)
     title = t("replay.cost.axis", lang, unit=unit, total=total)
     # One line where it fits; else two, each right-aligned (never cut at the left edge).
     lines = (

@@ -13,7 +13,7 @@ from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.messages import count, t
 from budgetcore.ui.replay_panel import LoadedLog, ReplayPanel
 from budgetcore.ui.view.pickers import how_text
-from budgetcore.units import format_int
+from budgetcore.units import format_int, format_money
 
 if TYPE_CHECKING:
     from budgetcore.replay.logs.model import ParsedLog
@@ -24,15 +24,11 @@ __all__ = ["ENTRY_KEYS", "cost_sentence", "logs_html", "money", "series_name"]
 
 
 def money(value: Decimal | None, lang: str) -> str:
-    """Dollars for people (cents; four significant places below a cent); the exact
-    value is in ``data-value``."""
+    """Dollars exactly (every place the value has), or "unknown"; the exact value is
+    in ``data-value`` too."""
     if value is None:
         return t("replay.logs.unknown", lang)
-    if value == 0:
-        return "$0.00"
-    if abs(value) >= Decimal("0.01"):
-        return f"${value.quantize(Decimal('0.01')):,}"  # half-even, display only
-    return f"${value:.2g}"
+    return format_money(value)
 
 
 def _exact(value: Decimal | None) -> str:

@@ -22,7 +22,7 @@ from budgetcore.ui.messages import t
 from budgetcore.ui.replay_charts import timeline_figure
 from budgetcore.ui.replay_form import field_messages, field_values, replay_controls_html
 from budgetcore.ui.replay_panel import LIMIT_PATHS, ReplayPanel
-from budgetcore.units import format_int
+from budgetcore.units import format_int, format_money
 
 __all__ = ["ROW_SHOWN", "ReplayScreen", "render_replay", "replay_controls_html", "screen_key"]
 
@@ -111,8 +111,8 @@ def _shown(value: object, lang: str) -> str:
             return "0 %"
         tenths = (value * 1000).numerator * 1 // (value * 1000).denominator  # floor
         return f"{tenths // 10}.{tenths % 10} %"
-    if isinstance(value, Decimal):
-        return f"{value:f}"
+    if isinstance(value, Decimal):  # every Decimal of a replay is money
+        return format_money(value)
     return str(value)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, text_width
 from budgetcore.errors import Problem
-from budgetcore.replay.model import decimal_of, money_text
+from budgetcore.replay.model import decimal_of
 from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.problems import problem_text
@@ -28,7 +28,7 @@ from budgetcore.ui.tune_panel import (
     inputs_of,
     result_of,
 )
-from budgetcore.units import format_int
+from budgetcore.units import format_int, format_money
 
 __all__ = ["BINS", "MEASURES", "TuneScreen", "point_text", "render_tune", "tune_controls_html"]
 
@@ -91,12 +91,19 @@ def tune_controls_html() -> Markup:
 
 
 def _cost_value(g: Any, units: int) -> str:
-    """A cost (or a difference of costs) exactly: money at every place, else tokens."""
+    """A cost (or a difference of costs) exactly: dollars at every place, else tokens."""
     if g.priced:
         value = decimal_of(units, g.places)
         assert value is not None
-        return money_text(value)
+        return format_money(value)
     return format_int(units)
+
+
+def _cost_amount(g: Any, units: int, lang: str) -> str:
+    """A cost with its unit: "$0.325395" (the sign says dollars), or "n billed tokens"."""
+    if g.priced:
+        return _cost_value(g, units)
+    return t("tune.amount", lang, value=format_int(units), unit=t(_cost_unit(g), lang))
 
 
 def _cost_unit(g: Any) -> str:
@@ -113,7 +120,7 @@ def _value(g: Any, measure: str, i: int) -> int:
 
 def _value_text(g: Any, measure: str, units: int, lang: str) -> str:
     if measure == "cost":
-        return t("tune.amount", lang, value=_cost_value(g, units), unit=t(_cost_unit(g), lang))
+        return _cost_amount(g, units, lang)
     unit = "unit.tokens" if measure == "unseen" else "tune.unit.calls"
     return t("tune.amount", lang, value=format_int(units), unit=t(unit, lang))
 
@@ -424,7 +431,7 @@ def _choice_html(result: Any, state: Any, lang: str) -> Markup:
                 "tune.choice.best",
                 lang,
                 scope=scope,
-                cost=t("tune.amount", lang, value=_cost_value(g, g.cost_units(i)), unit=unit),
+                cost=_cost_amount(g, g.cost_units(i), lang),
             ),
         )
     ]
@@ -441,12 +448,7 @@ def _choice_html(result: Any, state: Any, lang: str) -> Markup:
                     lang,
                     k=format_int(rk),
                     s=format_int(rs),
-                    cost=t(
-                        "tune.amount",
-                        lang,
-                        value=_cost_value(g, g.cost_units(r) - g.cost_units(i)),
-                        unit=unit,
-                    ),
+                    cost=_cost_amount(g, g.cost_units(r) - g.cost_units(i), lang),
                     unseen=format_int(unseen[r] - unseen[i]),
                     runs=format_int(g.summary_calls(r) - g.summary_calls(i)),
                 ),
@@ -458,12 +460,8 @@ def _choice_html(result: Any, state: Any, lang: str) -> Markup:
         lines.append(el("p", None, t("tune.why.unknown", lang, n=format_int(choice.unknown))))
     own = result.own
     if own.known(0):
-        cost = t(
-            "tune.amount",
-            lang,
-            value=_diff(g, g.cost_units(i) - own.cost_units(0), True),
-            unit=unit,
-        )
+        diff = _diff(g, g.cost_units(i) - own.cost_units(0), True)
+        cost = diff if g.priced else t("tune.amount", lang, value=diff, unit=unit)
     else:
         cost = t("tune.unknown-usage", lang)
     lines.append(
@@ -499,12 +497,7 @@ def _choice_html(result: Any, state: Any, lang: str) -> Markup:
                     k=format_int(jk),
                     s=format_int(js),
                     unseen=format_int(unseen[i] - unseen[j]),
-                    cost=t(
-                        "tune.amount",
-                        lang,
-                        value=_cost_value(g, g.cost_units(j) - g.cost_units(i)),
-                        unit=unit,
-                    ),
+                    cost=_cost_amount(g, g.cost_units(j) - g.cost_units(i), lang),
                 ),
             )
         )

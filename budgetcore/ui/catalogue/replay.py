@@ -54,7 +54,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a prediction of a real session's sizes: each turn is this scenario's plan of the turns given, and a log's own compactions are what that agent did, not what these settings would do to it.",
         "对真实会话大小的预测:每一轮都是本场景对给定轮次的规划;日志里的压缩是那个智能体实际做的,不是这些设置会对它做的。",
     ),
-    "replay.axis": ("turn", "轮次"),
+    "replay.axis": ("turn (across), tokens (up)", "轮次(横轴),tokens(纵轴)"),
     "replay.mark.row": ("{name}: {n}", "{name}:{n}"),
     "replay.mark.run": ("summary runs", "摘要执行"),
     "replay.mark.recompress": ("recompresses", "重压"),
@@ -77,7 +77,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "replay.cost.title": ("Cost per turn and cumulative", "每轮花费与累计"),
     "replay.cost.unit-tokens": ("tokens billed", "计费 tokens"),
-    "replay.cost.unit-money": ("money", "金额"),
+    "replay.cost.unit-money": ("dollars", "美元"),
     "replay.cost.axis": ("{unit} per turn; cumulative total {total}", "每轮{unit};累计 {total}"),
     # The same title on two lines, where one line is wider than a phone's chart.
     "replay.cost.axis-turn": ("{unit} per turn", "每轮{unit}"),
