@@ -8,6 +8,7 @@ chart's labels with the text-box rules of tests/test_svg.py.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import subprocess
 import sys
@@ -497,3 +498,23 @@ def test_the_contextbuilder_row_marks_its_count_triggers(
     assert "contextbuilder-tutorial.zh.txt" in row
     assert 'data-key="peer-contextbuilder">160,000<' in row
     assert chart_text in html
+
+
+@pytest.mark.parametrize("fmt", ["toml", "json"])
+def test_the_export_records_the_links_own_fragment_with_its_model(fmt: str) -> None:
+    """A chosen registry model is in the link (main_model.model=…): the export's
+    recorded fragment once left it out, so reopening it gave an unnamed contract."""
+    from budgetcore.ui.view.config import render_export  # noqa: PLC0415
+
+    state = run(
+        loaded(),
+        S.ModelChosen("main_model", "claude-sonnet-4-5"),
+        S.ExportFormatChosen(fmt),
+    )
+    link = R.render(state).fragment
+    assert "main_model.model=claude-sonnet-4-5" in link
+    body, _diff = render_export(state)
+    if fmt == "toml":
+        assert f"# reviewed with scenario fragment: #{link}\n" in body
+    else:
+        assert json.loads(body)["_generated"]["scenario_fragment"] == link

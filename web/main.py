@@ -34,6 +34,7 @@ from budgetcore.ui.dom import (  # noqa: E402
 )
 from budgetcore.ui.form import FIELDS  # noqa: E402
 from budgetcore.ui.messages import t  # noqa: E402
+from budgetcore.ui.view.pickers import link_models  # noqa: E402
 
 if TYPE_CHECKING:  # loaded with the replay and Tune panels, not on boot
     from budgetcore.ui.replay_view import ReplayScreen
@@ -533,7 +534,8 @@ class Shell:
         # ready: the plan and its charts do not wait for it.
         self.export_ready = True
         state = self.state
-        key = (state.plan.scenario, state.export_format, state.lang)
+        models = tuple(sorted(link_models(state).items()))  # the link's models: its fragment
+        key = (state.plan.scenario, state.export_format, state.lang, models)
         if self.export_written == key:
             return
         body, diff = R.render_export(state)

@@ -80,8 +80,10 @@ def english(key: str, **params: str) -> str:
     return HEADER_TEXTS[key].format(**params)
 
 
-def _header(scenario: Scenario, body: Mapping[str, Any], say: Say) -> list[str]:
-    fragment = to_fragment(scenario)
+def _header(
+    scenario: Scenario, body: Mapping[str, Any], say: Say, models: Mapping[str, str]
+) -> list[str]:
+    fragment = to_fragment(scenario, None, **models)
     return [
         say("export.generated", version=__version__),
         say("export.reviewed-fragment", fragment=fragment)
@@ -115,24 +117,30 @@ def dumps_toml(body: Mapping[str, Mapping[str, object]]) -> str:
     return tomli_w.dumps(body)
 
 
-def export_toml(scenario: Scenario, say: Say = english) -> str:
-    """The reviewed overrides as TOML, with a header comment (in ``say``'s language)."""
+def export_toml(
+    scenario: Scenario, say: Say = english, models: Mapping[str, str] | None = None
+) -> str:
+    """The reviewed overrides as TOML, with a header comment (in ``say``'s language).
+    ``models``: the registry names the scenario's contracts came from
+    (``main_model.model``), so the recorded fragment is the page's own link."""
     body = _nested(overrides_of(scenario))
-    lines = [f"# {line}" for line in _header(scenario, body, say)]
+    lines = [f"# {line}" for line in _header(scenario, body, say, models or {})]
     if not body:
         lines.append(f"# {say('export.none')}")
         return "\n".join(lines) + "\n"
     return "\n".join(lines) + "\n\n" + dumps_toml(body)
 
 
-def export_json(scenario: Scenario, say: Say = english) -> str:
+def export_json(
+    scenario: Scenario, say: Say = english, models: Mapping[str, str] | None = None
+) -> str:
     """The reviewed overrides as JSON; ``_generated`` carries the header (its note in
-    ``say``'s language; its keys and values are data)."""
+    ``say``'s language; its keys and values are data); ``models`` as for TOML."""
     body = _nested(overrides_of(scenario))
     doc: dict[str, Any] = {
         "_generated": {
             "by": f"budgetcore {__version__}",
-            "scenario_fragment": to_fragment(scenario),
+            "scenario_fragment": to_fragment(scenario, None, **(models or {})),
             "content_sha256": _digest(body),
         },
         **body,

@@ -112,8 +112,11 @@ def render_export(state: PageState) -> tuple[str, Markup]:
     def say(key: str, **params: str) -> str:  # the file's comments in the page's language
         return t(key, lang, **params)
 
+    from budgetcore.ui.view.pickers import link_models  # noqa: PLC0415
+
     export = export_toml if state.export_format == "toml" else export_json
-    body = export(scenario, say)
+    # The fragment it records is the link's own: the registry models it names too.
+    body = export(scenario, say, link_models(state))
     changed = overrides_of(scenario)
     if not changed:
         return body, el("p", {"class": "diff-empty"}, t("phrase.no-overrides", lang))
