@@ -240,6 +240,7 @@ def _states() -> list[tuple[str, S.PageState]]:
     out.append(("import applied", r(preview, S.ImportApplied())))
     out.append(("import empty merge", r(zh, S.ImportPreviewed("", "merge"))))
     out.append(("import empty replace", r(zh, S.ImportPreviewed("", "replace"))))
+    out.append(("import not utf8", r(zh, S.ImportFileLoaded(b"[config]\n\xff", "replace"))))
     lines = '{"channel": "x"}\nnot json\n{"channel": "bson", "tokens": 0, "bytes": 1, "z": 2}\n[1]'
     out.append(("samples bad", r(zh, S.SamplesTyped(lines))))
     out.append(("samples example", r(zh, S.ExampleSamples())))

@@ -273,6 +273,27 @@ class TestImport:
         )
         assert "back to its default" in render(replace).html["import-result"]
 
+    def test_a_file_that_is_not_utf8_is_refused_by_its_first_bad_byte(self) -> None:
+        """The browser's File.text() once turned the byte into U+FFFD and imported it."""
+        state = typed(fresh(), "config.trigger_tokens", "40000")
+        bad = S.reduce(
+            state, S.ImportFileLoaded(b"[config]\ntrigger_tokens = 1 # \xff\n", "replace")
+        )
+        assert bad.import_preview is not None
+        assert [p.code for p in bad.import_preview.problems] == ["utf8"]
+        assert "byte" in render(bad).html["import-result"]
+        assert S.reduce(bad, S.ImportApplied()).plan.scenario.config.trigger_tokens == 40_000
+        good = S.reduce(
+            state, S.ImportFileLoaded(b"\xef\xbb\xbf[config]\ntrigger_tokens = 5000\n", "merge")
+        )
+        assert good.import_text == "[config]\ntrigger_tokens = 5000\n"  # the box shows it
+        assert (
+            good.import_preview
+            == S.reduce(
+                state, S.ImportPreviewed("[config]\ntrigger_tokens = 5000\n", "merge")
+            ).import_preview
+        )
+
     @pytest.mark.parametrize("mode", ["merge", "replace"])
     @pytest.mark.parametrize("text", ["", "  \n\t"])
     def test_an_empty_box_previews_nothing_and_can_reset_nothing(

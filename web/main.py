@@ -712,10 +712,11 @@ class Shell:
                 if item.size > limit_of("config"):  # refused unread, as a paste would be
                     self.dispatch(S.FileRefused("config", str(item.name), int(item.size)))
                     return
-                text = str(await item.text())
-                q("#import-text").value = text
-                self.boxes_seen["import-text"] = text
-                self.preview_import(text)
+                # Bytes, not File.text(): the browser would put U+FFFD for a bad byte
+                # and say nothing; update decodes by the CLI's strict rule.
+                data = (await item.arrayBuffer()).to_bytes()
+                mode = q("[data-import-mode]:checked")
+                self.dispatch(S.ImportFileLoaded(data, str(mode.value) if mode else "replace"))
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 

@@ -31,6 +31,7 @@ __all__ = [
     "FileRefused",
     "ImportApplied",
     "ImportCancelled",
+    "ImportFileLoaded",
     "ImportPreviewed",
     "ImportTyped",
     "LanguageChosen",
@@ -193,6 +194,14 @@ class ImportTyped(Event):
 
 class ImportPreviewed(Event):
     text: str
+    mode: str  # "replace" or "merge"
+
+
+class ImportFileLoaded(Event):
+    """A config file's bytes, as read: decoded by the one strict UTF-8 rule in update
+    (the browser's own File.text() puts U+FFFD for a bad byte, silently)."""
+
+    data: bytes
     mode: str  # "replace" or "merge"
 
 

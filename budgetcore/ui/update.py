@@ -18,7 +18,13 @@ from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
 from budgetcore.core.samples import Samples
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.text import check_size, limit_of, too_large, utf8_size_above
+from budgetcore.inputs.text import (
+    check_size,
+    decode_utf8,
+    limit_of,
+    too_large,
+    utf8_size_above,
+)
 from budgetcore.scenario.dump import samples_to_lines, scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
 from budgetcore.scenario.model import Background, Config, Limits, Scenario, Workload
@@ -37,6 +43,7 @@ from budgetcore.ui.events import (
     FileRefused,
     ImportApplied,
     ImportCancelled,
+    ImportFileLoaded,
     ImportPreviewed,
     ImportTyped,
     LanguageChosen,
@@ -478,6 +485,20 @@ def _import_typed(state: PageState, e: ImportTyped) -> PageState:
     return dataclasses.replace(state, import_text=e.text)
 
 
+def _import_file(state: PageState, e: ImportFileLoaded) -> PageState:
+    """A config file: its size and its UTF-8 first (the CLI's rules), then the preview
+    of its text, which the box then shows."""
+    mode = "merge" if e.mode == "merge" else "replace"
+    if len(e.data) > limit_of("config"):
+        return _import_refused(state, too_large("config", size=len(e.data)).problems, mode)
+    try:
+        text = decode_utf8(e.data, "config")
+    except ScenarioError as exc:
+        preview = ImportPreview("", mode, problems=exc.problems)
+        return dataclasses.replace(state, import_preview=preview, import_text="", notice="")
+    return _import_preview(state, ImportPreviewed(text, mode))
+
+
 def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     from budgetcore.scenario.export import effective_values  # noqa: PLC0415
     from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, parse_config  # noqa: PLC0415
@@ -912,6 +933,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ExportFormatChosen: _export_format,
     ImportTyped: _import_typed,
     ImportPreviewed: _import_preview,
+    ImportFileLoaded: _import_file,
     ImportApplied: _import_apply,
     ImportCancelled: _import_cancel,
     ExperimentRun: _experiment,

@@ -101,6 +101,15 @@ def test_import_from_a_file(page: Page, tmp_path: Path) -> None:
     page.page.click('[data-action="import-apply"]')
     page.page.wait_for_selector("#import-ok")
     assert page.readouts()["summary_cap"] == 4_096
+    # The box shows the file's text; a file with a byte that is not UTF-8 is refused.
+    assert "4096" in page.page.input_value("#import-text")
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b"[config]\ntrigger_tokens = 9000 # \xff\n")
+    page.page.set_input_files("#import-file", str(bad))
+    page.page.wait_for_function(
+        "document.getElementById('import-result').textContent.includes('UTF-8')"
+    )
+    assert page.page.locator('[data-action="import-apply"]').count() == 0
 
 
 def test_a_link_reproduces_the_page_exactly(page: Page) -> None:
