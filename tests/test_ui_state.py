@@ -428,3 +428,14 @@ class TestSweep:
 def test_plans_equal_the_cli_plan() -> None:
     state = typed(fresh(), "workload.required_tokens", "900000")
     assert state.plan.as_dict() == plan(state.plan.scenario).as_dict()
+
+
+def test_a_link_with_an_unknown_language_names_it_and_follows_the_browser() -> None:
+    state = S.reduce(
+        S.initial_state(), S.LinkOpened("#lang=xx&config.trigger_tokens=40000", "zh-CN")
+    )
+    assert state.lang == "zh"
+    assert state.lang_chosen is False
+    assert [p.code for p in state.link_problems] == ["link-lang"]
+    assert state.plan.scenario.config.trigger_tokens == 40_000
+    assert '"xx"' in render(state).text["link-problems"]

@@ -372,12 +372,18 @@ def _link(state: PageState, e: LinkOpened) -> PageState:
     ui = dict(result.ui)
     chosen = ui.get("lang") in ("en", "zh")
     lang = ui["lang"] if chosen else ("zh" if e.browser_lang.lower().startswith("zh") else "en")
+    problems = result.problems
+    if "lang" in ui and not chosen:  # named in the banner, the browser's language used
+        problems = (
+            *problems,
+            Problem.of("lang", "must be en or zh", ui["lang"], "link-lang"),
+        )
     # A pinned plan the link carries is pinned again: the comparison survives a copied link.
     pinned = None if result.pinned is None else plan(result.pinned)
     opened = _loaded(
         state,
         result.scenario,
-        link_problems=result.problems,
+        link_problems=problems,
         lang=lang,
         lang_chosen=chosen,
         pinned=pinned,

@@ -164,6 +164,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{sentence} (not used from the link: {fields})",
         "{sentence}(链接中未采用:{fields})",
     ),
+    "core.link-lang": (
+        "{where} must be en or zh; got {got}: the page follows the browser's language",
+        "{where}必须是 en 或 zh;收到 {got}:页面使用浏览器的语言",
+    ),
+    "where.lang": ("The link's language (lang)", "链接的语言(lang)"),
     "core.import-empty": (
         "{where} is empty: paste a TOML or JSON config, or choose a file (to go back to every default, use Reset)",
         "{where}为空:请粘贴 TOML 或 JSON 配置,或选择文件(要恢复全部默认值,请用“重置”)",
