@@ -5,12 +5,13 @@ CPython). This file turns DOM events into events, replaces the one page state, a
 writes what changed since the last screen.
 """
 
+import asyncio
 import gc
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pyodide.ffi import create_once_callable, create_proxy, to_js
+from pyodide.ffi import can_run_sync, create_once_callable, create_proxy, run_sync, to_js
 from pyscript import document, window
 
 # User Timing marks: boot phases show up in DevTools and in scripts/bench.
@@ -42,6 +43,8 @@ if TYPE_CHECKING:  # loaded with the replay and Tune panels, not on boot
 
 window.performance.mark("budgetcore:imported")
 NOTICE_MS = 4000
+#: The longest an import reads before the browser gets a frame (input, paint, progress).
+SLICE_MS = 12
 
 
 def target_of(element: Any) -> Target:
@@ -165,6 +168,8 @@ class Shell:
         self.replay_last: ReplayScreen | None = None
         self.replay_source: str | None = None
         self.tune_written: object = None
+        # Events sent while an import gives the browser its turn (None: no import).
+        self.waiting: list[S.Event] | None = None
         self.tune_last: TuneScreen | None = None
         self.tune_timer: Any = None
         # Each paste box's text as last written or sent (None: unknown, write it).
@@ -194,7 +199,14 @@ class Shell:
 
     def dispatch(self, event: S.Event) -> None:
         """Replace the state with reduce(state, event); a failure changes nothing but
-        the message that says so."""
+        the message that says so. During an import that gives the browser its turn
+        (read_logs), an event waits for the import's state."""
+        if self.waiting is not None:
+            self.waiting.append(event)
+            return
+        self.apply(event)
+
+    def apply(self, event: S.Event) -> None:
         try:
             self.state = S.reduce(self.state, event)
         except Exception as exc:  # never a traceback, never a half-updated state
@@ -438,6 +450,9 @@ class Shell:
     def dispatch_tune(self, event: S.Event) -> None:
         """An event that changes only the Tune panel (a slice of the grid, a cell
         hovered or focused): the same reduce, and only that panel is painted."""
+        if self.waiting is not None:  # an import is giving the browser its turn
+            self.waiting.append(event)
+            return
         before = self.state
         try:
             self.state = S.reduce(self.state, event)
@@ -738,9 +753,49 @@ class Shell:
                 data = (await item.arrayBuffer()).to_bytes()
                 items.append((name, data))
             if items:
-                self.dispatch(S.ReplayLogsLoaded(tuple(items)))
+                self.read_logs(S.ReplayLogsLoaded(tuple(items)), total)
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
+
+    def read_logs(self, event: S.Event, total: int) -> None:
+        """The import in its reduce, giving the browser its turn every few milliseconds
+        (the readers report their progress; docs/replay.md, "Reading"): the status says
+        how far it is, and what the page is sent meanwhile waits its turn, in order, and
+        is applied on the state the import leaves (JSPI stack switching; a browser
+        without it reads at once, as before)."""
+        from budgetcore.replay.logs.progress import listening  # noqa: PLC0415
+        from budgetcore.units import format_bytes  # noqa: PLC0415
+
+        if not can_run_sync():
+            self.dispatch(event)
+            return
+        status = q("#replay-status")
+        perf = window.performance
+        done = 0
+        since = perf.now()
+
+        def heard(more: int) -> None:
+            nonlocal done, since
+            done += more
+            if perf.now() - since < SLICE_MS:
+                return
+            status.textContent = t(
+                "replay.reading",
+                self.state.lang,
+                done=format_bytes(min(done, total)),
+                total=format_bytes(total),
+            )
+            run_sync(asyncio.sleep(0))  # a frame for the page: input, paint, the status
+            since = perf.now()
+
+        self.waiting = []
+        try:
+            with listening(heard):
+                self.apply(event)
+        finally:
+            waiting, self.waiting = self.waiting, None
+        for later in waiting:
+            self.dispatch(later)
 
     def on_replay_toggle(self, _event: Any) -> None:
         self.dispatch(S.ReplayToggled(bool(q("#replay").open)))

@@ -54,6 +54,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a prediction of a real session's sizes: each turn is this scenario's plan of the turns given, and a log's own compactions are what that agent did, not what these settings would do to it.",
         "对真实会话大小的预测:每一轮都是本场景对给定轮次的规划;日志里的压缩是那个智能体实际做的,不是这些设置会对它做的。",
     ),
+    "replay.reading": ("Reading the log: {done} of {total} …", "正在读取日志:{done} / {total} …"),
     "replay.axis": ("turn (across), tokens (up)", "轮次(横轴),tokens(纵轴)"),
     "replay.mark.row": ("{name}: {n}", "{name}:{n}"),
     "replay.mark.run": ("summary runs", "摘要执行"),
