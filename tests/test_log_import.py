@@ -618,3 +618,21 @@ class TestCli:
         lines = [json.loads(x) for x in proc.stdout.splitlines()]
         assert "turns" not in lines[0]["summary"]
         assert lines[-1]["total"]["measured"]["requests"] == 9
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        (b"", "log-empty"),
+        (b"\n  \r\n\t\n", "log-empty"),
+        (b"hello\n", "log-unknown-format"),
+        (b"\n" * 300 + b"{}\n", "log-unknown-format"),  # past the lines sniffed: not known empty
+    ],
+)
+def test_an_empty_log_says_it_is_empty(data: bytes, code: str) -> None:
+    from budgetcore.errors import ScenarioError  # noqa: PLC0415
+    from budgetcore.replay.logs import read_session  # noqa: PLC0415
+
+    with pytest.raises(ScenarioError) as caught:
+        read_session([("f.jsonl", data)])
+    assert [p.code for p in caught.value.problems] == [code]

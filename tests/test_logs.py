@@ -145,7 +145,7 @@ class TestFiles:
     @pytest.mark.parametrize(
         ("text", "message"),
         [
-            (b"", "neither a Claude Code session JSONL nor a Codex CLI rollout"),
+            (b"", "is empty"),
             (b"not json\n[1, 2]\n", "neither a Claude Code"),
             (b"\xff\xfe", "neither a Claude Code"),  # a line that is not UTF-8 is malformed
             (b'{"type": "user", "uuid": "u"}\n', "has no usable request in this Claude Code file"),

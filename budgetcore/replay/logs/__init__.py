@@ -64,7 +64,7 @@ def _stream(data: str | bytes | LineSource) -> LineSource:
     return data
 
 
-def _sniff(stream: LineSource) -> tuple[str | None, LineSource]:
+def _sniff(stream: LineSource) -> tuple[str | None, Replayed]:
     head: list[bytes] = []
     found: str | None = None
     for _ in range(_SNIFF_LINES):
@@ -79,7 +79,13 @@ def _sniff(stream: LineSource) -> tuple[str | None, LineSource]:
     return found, Replayed(head, stream)
 
 
-def _unknown() -> ScenarioError:
+def _unknown(head: Replayed) -> ScenarioError:
+    """Why no format was found: an empty file says so (no line, or only blank ones
+    within the lines sniffed, which then were the whole file)."""
+    if all(not line.strip() for line in head.head) and len(head.head) < _SNIFF_LINES:
+        return ScenarioError(
+            [Problem.coded("log", "is empty (no line with an entry)", "log-empty")]
+        )
     return ScenarioError(
         [
             Problem.coded(
@@ -93,9 +99,9 @@ def _unknown() -> ScenarioError:
 
 def detect_format(data: str | bytes) -> str:
     """ "claude-code" or "codex", from the first lines that say which; raises otherwise."""
-    found, _ = _sniff(_stream(data))
+    found, head = _sniff(_stream(data))
     if found is None:
-        raise _unknown()
+        raise _unknown(head)
     return found
 
 
@@ -122,18 +128,20 @@ def read_session(
     after it), streamed line by line. ``fmt`` None: detected from the main file's first
     lines. Raises when nothing in it is a request (unless ``require`` is False)."""
     if not files:
-        raise ScenarioError([Problem("log", "no file given")])
+        raise ScenarioError([Problem.coded("log", "no file given", "log-no-file")])
     streams = [(name, _stream(data)) for name, data in files]
     if fmt is None:
         fmt, first = _sniff(streams[0][1])
         if fmt is None:
-            raise _unknown()
+            raise _unknown(first)
         streams[0] = (streams[0][0], first)
     if fmt == "claude-code":
         log = read_claude_code(streams)
     elif fmt == "codex":
         if len(streams) > 1:
-            raise ScenarioError([Problem("log", "a Codex rollout is one file")])
+            raise ScenarioError(
+                [Problem.coded("log", "a Codex rollout is one file", "log-codex-one-file")]
+            )
         log = read_codex(*streams[0])
     else:
         raise ScenarioError([Problem.of("log format", f"must be one of {', '.join(FORMATS)}", fmt)])

@@ -225,7 +225,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.log-not-utf8": ("{where} must be UTF-8 text", "{where}必须是 UTF-8 文本"),
     "core.log-unknown-format": (
         "{where} is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL",
-        "{where}既不是 Claude Code 会话 JSONL,也不是 Codex CLI rollout JSONL",
+        "{where}既不是 Claude Code 会话 JSONL,也不是 Codex CLI 会话记录 JSONL",
+    ),
+    "core.log-empty": ("{where} is empty (no line with an entry)", "{where}为空(没有含条目的行)"),
+    "core.log-no-file": ("{where}: no file given", "{where}:未给出文件"),
+    "core.log-codex-one-file": (
+        "{where}: a Codex rollout is one file",
+        "{where}:一个 Codex 会话记录只有一个文件",
     ),
     "core.log-no-requests": (
         "{where} has no usable request (every line was malformed or carried no token usage)",
