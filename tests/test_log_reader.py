@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -25,7 +26,21 @@ from budgetcore.errors import NonFinite
 from budgetcore.inputs.numbers import read_number
 from budgetcore.replay.logs import shapes
 from budgetcore.replay.logs.codex import _read
-from budgetcore.replay.logs.reader import BLANK, Malformed, decode_line, millis, numbered_lines
+from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.reader import (
+    BLANK,
+    Malformed,
+    decode_line,
+    millis,
+    numbered_batches,
+    numbered_lines,
+)
+
+try:
+    from budgetcore.replay.logs import compiled
+except ImportError:  # msgspec is not installed: only the standard library's paths
+    compiled = None  # type: ignore[assignment]
+CODEX_DECODER = None if compiled is None else compiled.codex_decoder()
 
 _oracle_decode = json.JSONDecoder(parse_float=read_number, parse_constant=NonFinite).decode
 
@@ -353,12 +368,26 @@ def codex_file(draw: st.DrawFn) -> bytes:
     return b"".join(out)
 
 
+def one_by_one(data: bytes) -> Iterator[tuple[int, list[bytes]]]:
+    """The oracle's lines: numbered_lines, each a batch of its own."""
+    return ((n, [raw]) for n, raw in numbered_lines(io.BytesIO(data)))
+
+
+def rollout_three_ways(name: str, data: bytes) -> ParsedLog:
+    """The rollout read with the shapes, with the compiled decoder (when installed) and
+    decoded in full line by line: the three must agree."""
+    shaped = _read(name, numbered_batches(io.BytesIO(data)))
+    off = _read(name, one_by_one(data), shaped=False)
+    assert shaped == off
+    if CODEX_DECODER is not None:
+        assert _read(name, numbered_batches(io.BytesIO(data)), decoder=CODEX_DECODER) == off
+    return off
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(codex_file())
 def test_a_rollout_reads_alike_with_and_without_the_shapes(data: bytes) -> None:
-    fast = _read("r.jsonl", numbered_lines(io.BytesIO(data)))
-    off = _read("r.jsonl", numbered_lines(io.BytesIO(data)), shaped=False)
-    assert fast == off
+    rollout_three_ways("r.jsonl", data)
 
 
 def test_the_fixtures_read_alike_with_and_without_the_shapes() -> None:
@@ -366,7 +395,4 @@ def test_the_fixtures_read_alike_with_and_without_the_shapes() -> None:
     files = sorted(root.rglob("*.jsonl"))
     assert files
     for path in files:
-        data = path.read_bytes()
-        fast = _read(path.name, numbered_lines(io.BytesIO(data)))
-        off = _read(path.name, numbered_lines(io.BytesIO(data)), shaped=False)
-        assert fast == off, path
+        rollout_three_ways(path.name, path.read_bytes())
