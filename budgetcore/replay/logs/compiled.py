@@ -164,6 +164,7 @@ _T = TypeVar("_T")
 def _enabled() -> bool:
     return (
         sys.implementation.name == "cpython"
+        and sys.platform != "emscripten"  # the page reads with the standard library
         and sys.version_info[:2] == (3, 11)
         and not os.environ.get("BUDGETCORE_PURE_PYTHON")
     )

@@ -164,17 +164,14 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
         head, stream = list(stream.head), stream.rest
     readline = stream.readline
     if head:
-        # Format detection read these with numbered_lines's size rule: its rules apply.
-        out: list[bytes] = []
+        # Format detection read these with numbered_lines's size rule: its rules apply,
+        # a line at a time (a few lines; the size error comes after the lines before).
         for raw in head:
             if not raw:  # the stream ended within them
-                if out:
-                    yield 1, out
                 return
             number += 1
             line, seen = _finish_line(raw, number, seen, limit, readline, what=what)
-            out.append(line)
-        yield 1, out
+            yield number, [line]
     piece = min(PIECE_BYTES, MAX_LINE_BYTES + 1)
     capped = getattr(stream, "readlines_capped", None)
     take: Callable[[int, int], list[bytes]] = capped or partial(_capped, readline)
@@ -193,7 +190,7 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
             number += len(batch)
             continue
         # Slowly: a long line in pieces, a byte-order mark, or the size limit within.
-        out = []
+        out: list[bytes] = []
         first = number + 1
         at = 0
         while at < len(batch):
