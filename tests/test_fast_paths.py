@@ -440,3 +440,51 @@ def test_replay_usage_prints_the_same_with_the_compiled_decoder(tmp_path: Path) 
             outs.append(run.stdout)
         assert outs[0] == outs[1], log
         assert b'"requests"' in outs[0]
+
+
+# ---------------------------------------------------------------- measured usage
+
+_REQUEST_MODELS = st.sampled_from(
+    ["claude-sonnet-4-5-20250929", "gpt-5", "claude-sonnet-4-5", "no-such-model-zz", None]
+)
+
+
+@st.composite
+def _requests(draw: st.DrawFn) -> list[LogRequest]:
+    one = draw(st.booleans())
+    model = draw(_REQUEST_MODELS)
+    out = []
+    for i in range(draw(st.integers(0, 30))):
+        fresh, read = draw(st.integers(0, 300_000)), draw(st.integers(0, 300_000))
+        write_1h = draw(st.integers(0, 5_000))
+        write = write_1h + draw(st.integers(0, 5_000))
+        output = draw(st.integers(0, 9_000))
+        out.append(
+            LogRequest(
+                line=i + 1,
+                context=fresh + read + write,
+                output=output,
+                cache_read=read,
+                cache_write=write,
+                model=model if one else draw(_REQUEST_MODELS),
+                input=fresh,
+                cache_write_1h=write_1h,
+                reasoning=draw(st.integers(0, output)),
+                logged_cost=draw(st.sampled_from([None] * 9 + [Decimal("0.01"), Decimal(0)])),
+            )
+        )
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(_requests())
+def test_one_models_usage_summed_by_columns_is_the_loops(reqs: list[LogRequest]) -> None:
+    from budgetcore.replay.logs import usage  # noqa: PLC0415
+
+    fast = usage.measured_usage(reqs)
+    original = usage._one_model
+    try:
+        usage._one_model = lambda *_args: None  # type: ignore[assignment]
+        assert usage.measured_usage(reqs) == fast
+    finally:
+        usage._one_model = original
