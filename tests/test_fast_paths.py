@@ -26,7 +26,7 @@ from budgetcore.cli import COMMANDS, build_parser
 from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import DATA_FILE, _norm, default_registry, parse_registry
 from budgetcore.registry.prices import Prices
-from budgetcore.replay.logs import LogRequest, parse_codex
+from budgetcore.replay.logs import LogRequest, parse_codex, reader
 from budgetcore.replay.model import (
     NOT_INT_FIELDS,
     Ints,
@@ -352,6 +352,7 @@ def _sessions_both_ways(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ob
             return str(exc)
 
     with monkeypatch.context() as m:
+        m.setattr(reader, "COMPILED_FROM_LINE", 0)  # the compiled decoder from line 1
         m.delenv("BUDGETCORE_PURE_PYTHON", raising=False)
         fast = read()
         m.setenv("BUDGETCORE_PURE_PYTHON", "1")
@@ -365,8 +366,8 @@ def _counting_decodes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     taken = [0]
     original = compiled.decode_batch
 
-    def decode_batch(*args: Any) -> Any:
-        found = original(*args)
+    def decode_batch(*args: Any, **kwargs: Any) -> Any:
+        found = original(*args, **kwargs)
         if found is not None:
             taken[0] += sum(1 for line in found if line is not None)
         return found
@@ -429,8 +430,10 @@ def test_the_bench_logs_read_alike_with_the_compiled_decoder(
 def test_replay_usage_prints_the_same_with_the_compiled_decoder(tmp_path: Path) -> None:
     """The command's whole output, byte for byte."""
     bench = _bench_module()
-    logs = [tmp_path / "r.jsonl", next((ROOT / "tests/fixtures/logs/claude").rglob("*.jsonl"))]
-    bench.codex(logs[0], 500)
+    logs = [tmp_path / "r.jsonl", tmp_path / "s.jsonl"]  # past COMPILED_FROM_LINE lines
+    bench.codex(logs[0], 1_500)
+    bench.claude(logs[1], 1, requests_cap=1_500)
+    assert all(len(p.read_bytes().splitlines()) > reader.COMPILED_FROM_LINE for p in logs)
     for log in logs:
         outs = []
         for pure in ("", "1"):

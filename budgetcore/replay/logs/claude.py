@@ -21,6 +21,8 @@ from budgetcore.replay.logs.reader import (
     MAX_LOG_REQUESTS,
     LineSource,
     Malformed,
+    compiled_batches,
+    compiled_from,
     count_of,
     decode_line,
     format_of,
@@ -33,10 +35,6 @@ from budgetcore.replay.logs.reader import (
 if TYPE_CHECKING:
     from budgetcore.replay.logs.compiled import ClaudeLine, ClaudeMessage
 
-try:  # the optional compiled decoder (the ``fast`` extra)
-    from budgetcore.replay.logs import compiled
-except ImportError:  # no msgspec (the page, a plain install): the standard library reads
-    compiled = None  # type: ignore[assignment]
 
 __all__ = ["read_claude_code"]
 
@@ -186,6 +184,7 @@ class _Reader:
         self.run_of: dict[str, str] = {}  # uuid -> inline run's series
         self.last_run: str | None = None
         self.labels: dict[tuple[str | None, str | None], str] = {}  # compiled lines' labels
+        self.seen = 0  # lines of the files read before
 
     # ---------------------------------------------------------------- one file
 
@@ -195,23 +194,26 @@ class _Reader:
         batches: Iterable[tuple[int, list[bytes]]],
         agent: str | None,
         decoder: Callable[[bytes], ClaudeLine] | None = None,
+        *,
+        compiled: bool = False,
     ) -> None:
-        """One file's lines (:func:`numbered_batches`); ``decoder``: the compiled
-        decoder (:mod:`.compiled`) for the batches it may take."""
+        """One file's lines (:func:`numbered_batches`). ``compiled``: read with the
+        compiled decoder (:mod:`.compiled`) from :data:`~.reader.COMPILED_FROM_LINE` on, where
+        installed; ``decoder``: that one from the first line."""
         index = len(self.files)
         self.files.append(name)
         blank = 0
         malformed: list[int] = []
         where_prefix = "" if index == 0 else f"{name} "
         count = 0
-        low = None if decoder is None else compiled.lowered_limit()
+        decode_batch = None if decoder is None else compiled_batches("claude-code", decoder)
         nothing = repeat(None)
         for first, batch in batches:
             count = first + len(batch) - 1
-            decoded = None
-            if low is not None:
-                assert decoder is not None
-                decoded = compiled.decode_batch(decoder, batch, low)
+            if compiled and compiled_from(first + self.seen):
+                compiled = False
+                decode_batch = compiled_batches("claude-code")
+            decoded = None if decode_batch is None else decode_batch(batch)
             rows: Iterable[tuple[int, bytes, ClaudeLine | None, int | None]]
             if decoded is None:
                 rows = zip(counting(first), batch, nothing, nothing)
@@ -256,6 +258,7 @@ class _Reader:
                             problem.value,
                         )
                     )
+        self.seen += count
         self.lines.append(count)
         self.blank.append(blank)
         self.malformed.append(malformed)
@@ -691,11 +694,10 @@ def read_claude_code(files: Sequence[tuple[str, LineSource]], *, what: str = "lo
     """A Claude Code session: ``files[0]`` is the session file, the others its subagent
     files (``<session>/subagents/agent-*.jsonl``)."""
     reader = _Reader()
-    decoder = None if compiled is None else compiled.claude_decoder()
     for i, (name, stream) in enumerate(files):
         agent = None
         if i > 0:
             stem = name.rsplit("/", 1)[-1].removesuffix(".jsonl")
             agent = stem.removeprefix("agent-")
-        reader.read(name, numbered_batches(stream, what), agent, decoder)
+        reader.read(name, numbered_batches(stream, what), agent, compiled=True)
     return reader.session(files[0][0] if files else "")

@@ -27,6 +27,8 @@ from budgetcore.replay.logs.reader import (
     MAX_LOG_REQUESTS,
     LineSource,
     Malformed,
+    compiled_batches,
+    compiled_from,
     count_of,
     decode_line,
     format_of,
@@ -40,10 +42,6 @@ from budgetcore.replay.logs.shapes import response_item, token_count
 if TYPE_CHECKING:
     from budgetcore.replay.logs.compiled import CodexLine
 
-try:  # the optional compiled decoder (the ``fast`` extra)
-    from budgetcore.replay.logs import compiled
-except ImportError:  # no msgspec (the page, a plain install): the standard library reads
-    compiled = None  # type: ignore[assignment]
 
 __all__ = ["FORK_BURST_MS", "NO_INFO", "read_codex"]
 
@@ -127,9 +125,11 @@ def _read(
     *,
     shaped: bool = True,
     decoder: Callable[[bytes], CodexLine] | None = None,
+    compiled: bool = False,
 ) -> ParsedLog:
-    """The rollout's session from its lines (:func:`numbered_batches`). ``decoder``: the
-    compiled decoder (:mod:`.compiled`) for the batches it may take; ``shaped`` False
+    """The rollout's session from its lines (:func:`numbered_batches`). ``compiled``:
+    read with the compiled decoder (:mod:`.compiled`) from :data:`~.reader.COMPILED_FROM_LINE`
+    on, where installed; ``decoder``: that one from the first line; ``shaped`` False
     decodes every line in full (the fast paths' oracle in tests/test_log_reader.py)."""
     problems: list[Problem] = []
     malformed: list[int] = []
@@ -158,8 +158,10 @@ def _read(
     labels: dict[tuple[object, object], str] = {}
     item_labels: dict[str, str] = {}  # a response_item shape's payload type -> its label
     compiled_labels: dict[tuple[str, str | None], str] = {}
-    low = None if decoder is None else compiled.lowered_limit()
-    astuple: Callable[[Any], tuple[int, ...]] = compiled.astuple if low is not None else tuple
+    decode_batch = None if decoder is None else compiled_batches("codex", decoder)
+    astuple: Callable[[Any], tuple[int, ...]] = tuple
+    if decode_batch is not None:
+        from budgetcore.replay.logs.compiled import astuple  # noqa: PLC0415
     nothing = repeat(None)
 
     def note(label: str) -> None:
@@ -174,10 +176,12 @@ def _read(
     w_raw: object
     for first, batch in batches:
         count = first + len(batch) - 1
-        decoded = None
-        if low is not None:
-            assert decoder is not None
-            decoded = compiled.decode_batch(decoder, batch, low)
+        if compiled and compiled_from(first):
+            compiled = False
+            decode_batch = compiled_batches("codex")
+            if decode_batch is not None:
+                from budgetcore.replay.logs.compiled import astuple  # noqa: PLC0415
+        decoded = None if decode_batch is None else decode_batch(batch)
         if decoded is None:
             rows: Iterable[tuple[int, bytes, CodexLine | None, int | None]]
             rows = zip(counting(first), batch, nothing, nothing)
@@ -462,5 +466,4 @@ def _read(
 
 def read_codex(name: str, stream: LineSource, *, what: str = "log") -> ParsedLog:
     """A Codex CLI rollout (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``)."""
-    decoder = None if compiled is None else compiled.codex_decoder()
-    return _read(name, numbered_batches(stream, what), decoder=decoder)
+    return _read(name, numbered_batches(stream, what), compiled=True)

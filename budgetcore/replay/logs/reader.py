@@ -25,6 +25,7 @@ from budgetcore.inputs.text import limit_of, size_text, too_large
 
 __all__ = [
     "BLANK",
+    "COMPILED_FROM_LINE",
     "JSON_SPACE",
     "LONG_LINE",
     "MAX_LINE_BYTES",
@@ -32,6 +33,8 @@ __all__ = [
     "LineSource",
     "Malformed",
     "Replayed",
+    "compiled_batches",
+    "compiled_from",
     "count_of",
     "decode_line",
     "decoded_lines",
@@ -231,6 +234,31 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
                 line = line[3:]
             out.append(line)
         yield first, out
+
+
+#: A log read with the compiled decoder only from this line on: on a shorter one,
+#: importing msgspec (about 10 ms) costs more than it saves.
+COMPILED_FROM_LINE = 2_000
+
+
+def compiled_from(line: int) -> bool:
+    """Whether a log read up to ``line`` is long enough for the compiled decoder."""
+    return line >= COMPILED_FROM_LINE
+
+
+def compiled_batches(kind: str, decoder: Any = None) -> Callable[[list[bytes]], Any] | None:
+    """The compiled decoder of ``kind`` ("codex" or "claude-code") lines, as a batch
+    decoder (:func:`budgetcore.replay.logs.compiled.decode_batch`); None without
+    msgspec, where it is not offered, or when the stack is too deep for its guard.
+    ``decoder``: that line decoder instead of the format's own."""
+    try:
+        from budgetcore.replay.logs import compiled  # noqa: PLC0415 (msgspec, on demand)
+    except ImportError:
+        return None
+    if decoder is None:
+        decoder = compiled.codex_decoder() if kind == "codex" else compiled.claude_decoder()
+    low = None if decoder is None else compiled.lowered_limit()
+    return None if low is None else partial(compiled.decode_batch, decoder, low=low)
 
 
 def _capped(readline: Callable[[int], bytes], size: int, count: int) -> list[bytes]:
