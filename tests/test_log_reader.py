@@ -173,21 +173,90 @@ _SHALLOW = st.recursive(
 )
 
 
+#: Times within a few seconds: a fork's copied burst (lines under a second apart) ends.
+_BURST = (1_700_000_000_000, 1_700_000_004_000)
+_ZERO = dict.fromkeys(_USAGE_KEYS, 0)
+_SOME = {**_ZERO, "input_tokens": 900, "output_tokens": 40, "total_tokens": 940}
+_ROLLOUT_LINES: list[dict[str, Any]] = [
+    {"type": "session_meta", "payload": {"id": "s1"}},
+    {"type": "session_meta", "payload": {"id": "s1", "forked_from_id": "s0"}},
+    {"type": "session_meta", "payload": {"id": "s2", "source": {"subagent": "review"}}},
+    {"type": "session_meta", "payload": {"id": "s0"}},
+    {"type": "turn_context", "payload": {"model": "gpt-5"}},
+    {"type": "turn_context", "payload": {"model": "o3"}},
+    {"type": "turn_context", "payload": {"model": ""}},
+    {"type": "turn_context", "payload": {"model": 5}},
+    {"type": "compacted", "payload": {"message": "summary"}},
+    {"type": "event_msg", "payload": {"type": "context_compacted"}},
+    {"type": "event_msg", "payload": {"type": "task_started", "model_context_window": 400_000}},
+    {
+        "type": "event_msg",
+        "payload": {"type": "thread_settings_applied", "thread_settings": {"model": "gpt-5.1"}},
+    },
+    {"type": "event_msg", "payload": {"type": "agent_message", "message": "hi"}},
+    {"type": "event_msg", "payload": {"type": "token_count", "info": None}},
+    {
+        "type": "event_msg",
+        "payload": {
+            "type": "token_count",
+            "info": {"last_token_usage": _ZERO, "total_token_usage": _ZERO},
+        },
+    },
+    {"type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": _SOME}}},
+    {"type": "event_msg", "payload": {"type": "token_count", "info": {"total_token_usage": _SOME}}},
+    {
+        "type": "event_msg",
+        "payload": {
+            "type": "token_count",
+            "info": {"last_token_usage": _SOME, "total_token_usage": _SOME, "model": "gpt-5-codex"},
+        },
+    },
+    {
+        "type": "event_msg",
+        "payload": {
+            "type": "token_count",
+            "info": {
+                "last_token_usage": _SOME,
+                "total_token_usage": _SOME,
+                "model_name": "o4-mini",
+                "model_context_window": 0,
+            },
+        },
+    },
+    {
+        "type": "event_msg",
+        "payload": {
+            "type": "token_count",
+            "info": {
+                "last_token_usage": _SOME,
+                "total_token_usage": _SOME,
+                "model_context_window": -5,
+            },
+        },
+    },
+    {"type": "inter_agent_communication", "payload": {"type": "x"}},
+    {"type": "response_item", "payload": None},
+]
+
+
 @st.composite
 def codex_like(draw: st.DrawFn) -> bytes:
     """A Codex rollout line as Codex writes it most of the time (so the shapes take
     many), else nearly: an odd timestamp, big counts, deep or odd values, white space,
     a spoilt text, a byte that is not UTF-8."""
     if draw(st.integers(0, 3)):
-        stamp = _stamp_of(draw(st.integers(1_600_000_000_000, 1_900_000_000_000)))
+        span = draw(st.sampled_from([(1_600_000_000_000, 1_900_000_000_000), _BURST]))
+        stamp = _stamp_of(draw(st.integers(*span)))
     else:
         odd = ["2026-01-20T09:00:05Z", "", 'x\\"y', "2026-01-20T09:00:05.1+01:00"]
         stamp = draw(st.one_of(st.sampled_from(odd), _ODD_TEXT))
     usage = st.tuples(  # in Codex's order (fixed_dictionaries may shuffle)
         _COUNTS, st.integers(0, 9_999), st.integers(0, 9_999), st.integers(0, 99), _COUNTS
     ).map(lambda v: dict(zip(_USAGE_KEYS, v, strict=True)))
-    kind = draw(st.sampled_from(["token", "token", "item", "item", "other"]))
-    if kind == "token":
+    kind = draw(st.sampled_from(["token", "token", "item", "item", "other", "rollout"]))
+    if kind == "rollout":  # the lines that steer the reader: a session, a model, a fork
+        head = {"timestamp": stamp, **draw(st.sampled_from(_ROLLOUT_LINES))}
+    elif kind == "token":
         info: Any = {
             "total_token_usage": draw(usage),
             "last_token_usage": draw(usage),

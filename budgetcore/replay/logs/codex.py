@@ -21,6 +21,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem
+from budgetcore.inputs.numbers import MAX_TOKENS
 from budgetcore.replay.logs.model import FileLedger, LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.replay.logs.reader import (
     BLANK,
@@ -158,6 +159,7 @@ def _read(
     labels: dict[tuple[object, object], str] = {}
     item_labels: dict[str, str] = {}  # a response_item shape's payload type -> its label
     compiled_labels: dict[tuple[str, str | None], str] = {}
+    same_totals = 0  # compiled lines repeating the previous totals (added to dups at the end)
     decode_batch = None if decoder is None else compiled_batches("codex", decoder)
     astuple: Callable[[Any], tuple[int, ...]] = tuple
     if decode_batch is not None:
@@ -223,6 +225,55 @@ def _read(
                     info = p.info
                     if info is not None:
                         lu, tu = info.last_token_usage, info.total_token_usage
+                        if lu is not None and tu is not None and replay_until is None:
+                            # The common line, all its steps here, in the order below.
+                            if time is not None:
+                                times.append(time)
+                            repeat_tail = None
+                            totals = astuple(tu)
+                            if totals == prev_totals:
+                                same_totals += 1
+                                continue
+                            prev_totals = totals
+                            w = info.model_context_window
+                            if w is not None and 0 < w <= MAX_TOKENS:
+                                window = w
+                            inp, cached, output, reasoning, write = astuple(lu)
+                            if not (inp or cached or output or reasoning or write):
+                                note("event_msg/token_count (estimate, all zero)")
+                                continue
+                            cached = cached if cached < inp else inp
+                            write = write if write < inp - cached else inp - cached
+                            if len(requests) >= MAX_LOG_REQUESTS:
+                                raise too_many_requests(MAX_LOG_REQUESTS)
+                            request = _new_request(
+                                (
+                                    number,
+                                    inp,
+                                    output,
+                                    cached,
+                                    write,
+                                    info.model or info.model_name or model,
+                                    None,
+                                    None,
+                                    inp - cached - write,
+                                    0,
+                                    reasoning if reasoning < output else output,
+                                    time,
+                                    time,
+                                    0,
+                                    None,
+                                )
+                            )
+                            if pending:
+                                for at, when in pending:
+                                    compactions.append(
+                                        LogCompaction(at, len(requests), None, None, inp, 0, when)
+                                    )
+                                pending.clear()
+                            request_since_compaction = True
+                            requests.append(request)
+                            continue
                         if lu is not None or tu is not None:
                             shape = 3
                             last = None if lu is None else astuple(lu)
@@ -440,6 +491,8 @@ def _read(
             requests.append(request)
             if totals is not None and shape == 2:
                 repeat_tail, repeat_kind = _tail(raw), ""
+    if same_totals:
+        dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + same_totals
     for at, when in pending:
         compactions.append(LogCompaction(at, len(requests), None, None, None, 0, when))
     series = (LogSeries("main", tuple(requests), tuple(compactions), (), tuple(times)),)
