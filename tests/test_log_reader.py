@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from budgetcore.errors import NonFinite, ScenarioError
 from budgetcore.inputs.numbers import read_number
-from budgetcore.replay.logs import _sniff, claude, reader, shapes
+from budgetcore.replay.logs import _sniff, claude, progress, reader, shapes
 from budgetcore.replay.logs.codex import _read
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import (
@@ -919,3 +919,26 @@ def test_a_batch_with_a_long_run_of_digits_or_a_byte_not_utf8_is_decoded_in_full
     assert not compiled.batch_ok([b'{"a":1}\n', b'{"a":' + b"1" * (limit + 1) + b"}\n"])
     assert not compiled.batch_ok([b'{"a":"\xff"}\n'])
     assert not compiled.batch_ok([b'{"a":"\xe2\x80"}\n', b'\xa8"}\n'])  # no pair across lines
+
+
+@pytest.mark.parametrize("stepped", [False, True])
+def test_the_readers_tell_the_progress_listener_every_byte(stepped: bool) -> None:
+    """Batch by batch, every byte read is told once; with a listener the batches are
+    about STEP bytes (the page gets its turn often), without one as long as they go."""
+    from budgetcore.replay.logs import read_session  # noqa: PLC0415
+
+    lines = [
+        json.dumps({"type": "user", "uuid": f"u{i}", "x": "y" * (300 + i * 37 % 400)})
+        for i in range(3_000)
+    ]
+    data = ("\ufeff" + "\n".join(lines) + "\n").encode()
+    heard: list[int] = []
+    with progress.listening(heard.append) if stepped else ExitStack():
+        log = read_session([("s.jsonl", data)], require=False)
+    assert log.ledger[0].lines == 3_000
+    if stepped:
+        assert sum(heard) == len(data)
+        assert max(heard) < 3 * progress.STEP  # lines of 300 to 700 bytes: about a step
+        assert len(heard) > len(data) // progress.STEP
+    else:
+        assert heard == []

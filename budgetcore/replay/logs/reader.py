@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, as_whole, read_number
 from budgetcore.inputs.text import limit_of, size_text, too_large
+from budgetcore.replay.logs.progress import STEP, advanced, listener
 
 __all__ = [
     "BLANK",
@@ -162,6 +163,7 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
     limit = limit_of(what)
     number = 0  # lines given so far
     seen = 0
+    heard = 0  # bytes told to the progress listener
     head: list[bytes] = []
     if isinstance(stream, Replayed):
         head, stream = list(stream.head), stream.rest
@@ -175,14 +177,22 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
             number += 1
             line, seen = _finish_line(raw, number, seen, limit, readline, what=what)
             yield number, [line]
+            advanced(seen - heard)
+            heard = seen
     piece = min(PIECE_BYTES, MAX_LINE_BYTES + 1)
     capped = getattr(stream, "readlines_capped", None)
     take: Callable[[int, int], list[bytes]] = capped or partial(_capped, readline)
+    # Someone waits for the progress (the page): batches of about STEP bytes, so that
+    # it hears often enough; else as many lines as a batch takes.
+    stepped = listener() is not None
+    count = 16 if stepped else BATCH_LINES
     while True:
-        batch: list[bytes] = take(piece, BATCH_LINES)
+        batch: list[bytes] = take(piece, count)
         if not batch:
             return
         total = sum(map(len, batch))
+        if stepped:  # as many lines next as made about STEP bytes here, at most twice
+            count = max(1, min(BATCH_LINES, 2 * count, count * STEP // max(total, 1)))
         if (
             seen + total <= limit
             and max(map(len, batch)) < piece  # every one a whole line (or the last)
@@ -191,6 +201,8 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
             seen += total
             yield number + 1, batch
             number += len(batch)
+            advanced(seen - heard)
+            heard = seen
             continue
         # Slowly: a long line in pieces, a byte-order mark, or the size limit within.
         out: list[bytes] = []
@@ -234,6 +246,8 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
                 line = line[3:]
             out.append(line)
         yield first, out
+        advanced(seen - heard)
+        heard = seen
 
 
 #: A log read with the compiled decoder only from this line on: on a shorter one,
