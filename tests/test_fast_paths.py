@@ -491,3 +491,32 @@ def test_one_models_usage_summed_by_columns_is_the_loops(reqs: list[LogRequest])
         assert usage.measured_usage(reqs) == fast
     finally:
         usage._one_model = original
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_requests(), _requests()), min_size=1, max_size=3))
+def test_a_sessions_models_counted_in_c_are_the_loops(
+    series: list[tuple[list[LogRequest], list[LogRequest]]],
+) -> None:
+    from budgetcore.replay.logs import LogSeries, ParsedLog  # noqa: PLC0415
+
+    log = ParsedLog(
+        "codex",
+        tuple(LogSeries(f"s{i}", tuple(on), (), tuple(off)) for i, (on, off) in enumerate(series)),
+        (),
+        0,
+        None,
+    )
+    seen: dict[str, None] = {}  # the loops they replace, verbatim
+    for s in log.series:
+        for r in (*s.requests, *s.abandoned):
+            if r.model is not None:
+                seen.setdefault(r.model, None)
+    assert log.models() == tuple(seen)
+    counts: dict[str, int] = {}
+    for r in log.main.requests:
+        if r.model is not None:
+            counts[r.model] = counts.get(r.model, 0) + 1
+    top = max(counts.values(), default=0)
+    want = next((m for m, n in counts.items() if n == top), None)
+    assert log.main_model() == want

@@ -357,7 +357,7 @@ def _read(
                 kinds[label] = kinds.get(label, 0) + 1
                 continue
             if shape == 4:
-                note("turn_context")
+                kinds["turn_context"] = kinds.get("turn_context", 0) + 1
                 model = named if isinstance(named, str) and named else model
                 continue
             if shape:

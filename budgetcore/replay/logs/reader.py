@@ -190,12 +190,13 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
         batch: list[bytes] = take(piece, count)
         if not batch:
             return
-        total = sum(map(len, batch))
+        sizes = list(map(len, batch))
+        total = sum(sizes)
         if stepped:  # as many lines next as made about STEP bytes here, at most twice
             count = max(1, min(BATCH_LINES, 2 * count, count * STEP // max(total, 1)))
         if (
             seen + total <= limit
-            and max(map(len, batch)) < piece  # every one a whole line (or the last)
+            and max(sizes) < piece  # every one a whole line (or the last)
             and not (number == 0 and batch[0].startswith(_BOM))
         ):
             seen += total
