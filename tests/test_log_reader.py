@@ -942,3 +942,32 @@ def test_the_readers_tell_the_progress_listener_every_byte(stepped: bool) -> Non
         assert len(heard) > len(data) // progress.STEP
     else:
         assert heard == []
+
+
+@needs_compiled
+def test_the_compiled_decoder_reads_alike_in_a_thread_and_changes_no_setting() -> None:
+    """Its nesting guard is frames of its own thread's stack: the recursion limit stays
+    as it was, and a reader in another thread (a shallower stack: the standard decoder
+    itself goes deeper there) agrees with the full decode there too."""
+    import threading  # noqa: PLC0415
+
+    limit = sys.getrecursionlimit()
+    nested = [_CODEX_GOOD[:-1] + b',"x":' + b"[" * d + b"]" * d + b"}" for d in (10, 500)]
+    data = b"".join(line + b"\n" for line in [_CODEX_GOOD, *nested, _CODEX_GOOD])
+    deep = b"".join(
+        _CODEX_GOOD[:-1] + b',"x":' + b"[" * d + b"]" * d + b"}\n" for d in range(900, 1000, 7)
+    )
+    here = rollout_three_ways("r.jsonl", data)
+    rollout_three_ways("r.jsonl", deep)
+    assert sys.getrecursionlimit() == limit
+    there: list[object] = []
+
+    def read() -> None:
+        rollout_three_ways("r.jsonl", deep)
+        there.append(rollout_three_ways("r.jsonl", data))  # both agreed in the thread
+
+    worker = threading.Thread(target=read)
+    worker.start()
+    worker.join()
+    assert there == [here]
+    assert sys.getrecursionlimit() == limit

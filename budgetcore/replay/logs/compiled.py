@@ -18,10 +18,11 @@ everything else is decoded in full (:func:`~budgetcore.replay.logs.reader.decode
   ``sys.get_int_max_str_digits()`` digits: a batch whose bytes are not all UTF-8, or
   that may hold such a run of digits, is decoded in full (:func:`batch_ok`).
 - **Nesting.** Both decoders stop at the interpreter's recursion limit; msgspec decodes
-  under a limit lowered by :data:`DEPTH_MARGIN` (:func:`lowered_limit`), so a line it
-  takes is one the standard decoder takes too. That holds where the recursion limit
-  governs C code's recursion as well, CPython 3.11 (from 3.12 on a separate C limit
-  does), so the decoder is offered on 3.11 only.
+  :data:`DEPTH_MARGIN` Python frames deeper than the full decode (:func:`decode_batch`),
+  and Python frames count against the same limit, so a line it takes is one the
+  standard decoder takes too (no global setting changes: other threads are untouched).
+  That holds where one limit governs Python frames and C recursion alike, CPython 3.11
+  (from 3.12 on C recursion has its own), so the decoder is offered on 3.11 only.
 
 Set ``BUDGETCORE_PURE_PYTHON=1`` to read with the standard library alone.
 """
@@ -32,6 +33,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from functools import partial
 from types import FrameType
 from typing import Annotated, TypeVar
 
@@ -51,15 +53,15 @@ __all__ = [
     "claude_decoder",
     "codex_decoder",
     "decode_batch",
-    "lowered_limit",
+    "stack_room",
 ]
 
-#: How much lower the recursion limit is while msgspec decodes: the standard decoder
-#: goes a few levels less deep than msgspec at the same limit, and runs a frame deeper.
+#: How many frames deeper than the full decode msgspec decodes: the standard decoder
+#: goes a few levels less deep than msgspec at the same depth.
 DEPTH_MARGIN = 50
 
 #: What a line msgspec cannot take raises (MsgspecError is a ValueError: bad JSON, a
-#: value that does not fit its field; RecursionError: nested past the lowered limit).
+#: value that does not fit its field; RecursionError: nested past its margin).
 DECODE_ERRORS = (msgspec.MsgspecError, RecursionError)
 
 Count = Annotated[int, Meta(ge=0, le=MAX_TOKENS)]
@@ -184,41 +186,44 @@ def claude_decoder() -> Callable[[bytes], ClaudeLine] | None:
     return _decoder(ClaudeLine)
 
 
-def lowered_limit() -> int | None:
-    """The recursion limit msgspec decodes under, or None when the stack is already
-    too deep for it (then the standard library reads)."""
+def stack_room() -> bool:
+    """Whether the stack leaves msgspec room under its guard (else the standard
+    library reads: a reader called this deep is none of ours)."""
     depth = 0
     frame: FrameType | None = sys._getframe()
     while frame is not None:
         depth += 1
         frame = frame.f_back
-    low = sys.getrecursionlimit() - DEPTH_MARGIN
-    return low if low > depth + 200 else None
+    return sys.getrecursionlimit() - depth > DEPTH_MARGIN + 250
 
 
-def decode_batch(
-    decode: Callable[[bytes], _T], batch: list[bytes], low: int
-) -> list[_T | None] | None:
+def decode_batch(decode: Callable[[bytes], _T], batch: list[bytes]) -> list[_T | None] | None:
     """Each line's struct, None for a line to decode in full; None for the whole batch
-    when :func:`batch_ok` says no. Decoded under the lowered recursion limit ``low``."""
+    when :func:`batch_ok` says no. Decoded :data:`DEPTH_MARGIN` frames deeper than the
+    reader decodes a line in full: in CPython 3.11 Python frames count against the
+    recursion limit as the decoders' own recursion does, so msgspec stops that many
+    levels of nesting sooner than the standard decoder, in this thread only."""
     if not batch_ok(batch):
         return None
-    normal = sys.getrecursionlimit()
-    sys.setrecursionlimit(low)
+    return _deeper(DEPTH_MARGIN, partial(_decode_all, decode, batch))
+
+
+def _deeper(levels: int, work: Callable[[], _T]) -> _T:
+    return _deeper(levels - 1, work) if levels else work()
+
+
+def _decode_all(decode: Callable[[bytes], _T], batch: list[bytes]) -> list[_T | None]:
     try:
+        return [decode(raw) for raw in batch]
+    except DECODE_ERRORS:
+        pass
+    out: list[_T | None] = []
+    for raw in batch:  # one of them is read in full: which ones
         try:
-            return [decode(raw) for raw in batch]
+            out.append(decode(raw))
         except DECODE_ERRORS:
-            pass
-        out: list[_T | None] = []
-        for raw in batch:  # one of them is read in full: which ones
-            try:
-                out.append(decode(raw))
-            except DECODE_ERRORS:
-                out.append(None)
-        return out
-    finally:
-        sys.setrecursionlimit(normal)
+            out.append(None)
+    return out
 
 
 _TEN_DIGITS = re.compile(rb"[0-9]{10}")

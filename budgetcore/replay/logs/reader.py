@@ -272,8 +272,9 @@ def compiled_batches(kind: str, decoder: Any = None) -> Callable[[list[bytes]], 
         return None
     if decoder is None:
         decoder = compiled.codex_decoder() if kind == "codex" else compiled.claude_decoder()
-    low = None if decoder is None else compiled.lowered_limit()
-    return None if low is None else partial(compiled.decode_batch, decoder, low=low)
+    if decoder is None or not compiled.stack_room():
+        return None
+    return partial(compiled.decode_batch, decoder)
 
 
 def _capped(readline: Callable[[int], bytes], size: int, count: int) -> list[bytes]:
