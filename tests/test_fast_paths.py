@@ -6,7 +6,9 @@ and the registry's search keys made on the first search."""
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
+import os
 import subprocess
 import sys
 import typing
@@ -14,15 +16,17 @@ from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 from types import NoneType
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budgetcore.cli import COMMANDS, build_parser
+from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import DATA_FILE, _norm, default_registry, parse_registry
 from budgetcore.registry.prices import Prices
-from budgetcore.replay.logs import LogRequest, parse_codex
+from budgetcore.replay.logs import LogRequest, parse_codex, reader
 from budgetcore.replay.model import (
     NOT_INT_FIELDS,
     Ints,
@@ -321,3 +325,198 @@ def test_search_keys_wait_for_the_first_search_and_search_the_same() -> None:
     kept = {r.name for r in fresh.rows[::3]}
     want = [r.name for r in fresh.matches("claude") if r.name in kept]
     assert [r.name for r in some.matches("claude")] == want
+
+
+# ---------------------------------------------------------------- the compiled decoder
+
+try:
+    from budgetcore.replay.logs import compiled
+except ImportError:  # msgspec is not installed: only the standard library's paths
+    compiled = None  # type: ignore[assignment]
+
+needs_compiled = pytest.mark.skipif(
+    compiled is None or compiled.codex_decoder() is None,
+    reason="the compiled decoder is not installed",
+)
+
+
+def _sessions_both_ways(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    """A session file (with its subagent files) read with the compiled decoder, and
+    with the standard library's alone."""
+    from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
+
+    def read() -> object:
+        try:
+            return read_log_path(str(path), None)
+        except ScenarioError as exc:
+            return str(exc)
+
+    with monkeypatch.context() as m:
+        m.setattr(reader, "COMPILED_FROM_LINE", 0)  # the compiled decoder from line 1
+        m.delenv("BUDGETCORE_PURE_PYTHON", raising=False)
+        fast = read()
+        m.setenv("BUDGETCORE_PURE_PYTHON", "1")
+        plain = read()
+    return fast, plain
+
+
+def _counting_decodes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many lines the compiled decoder takes, from now on: [taken]."""
+    assert compiled is not None
+    taken = [0]
+    original = compiled.decode_batch
+
+    def decode_batch(*args: Any, **kwargs: Any) -> Any:
+        found = original(*args, **kwargs)
+        if found is not None:
+            taken[0] += sum(1 for line in found if line is not None)
+        return found
+
+    monkeypatch.setattr(compiled, "decode_batch", decode_batch)
+    return taken
+
+
+@needs_compiled
+def test_every_fixture_reads_alike_with_the_compiled_decoder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Claude Code sessions with their subagent files, and Codex rollouts: the same
+    series, requests, times, compactions, ledger and skipped lines either way."""
+    taken = _counting_decodes(monkeypatch)
+    sessions = sorted(
+        p for p in (ROOT / "tests/fixtures").rglob("*.jsonl") if "subagents" not in p.parts
+    )
+    assert len(sessions) > 100
+    for path in sessions:
+        fast, plain = _sessions_both_ways(path, monkeypatch)
+        assert fast == plain, path
+    assert taken[0] > 400  # not vacuous: most of their lines
+
+
+def _bench_module() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "make_bench_logs", ROOT / "scripts/make_bench_logs.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@needs_compiled
+def test_the_bench_logs_read_alike_with_the_compiled_decoder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bench generator's logs, small: the compiled decoder takes nearly every line,
+    and the sessions and ledgers are the standard library's, line by line too."""
+    from tests.test_log_reader import claude_three_ways, rollout_three_ways  # noqa: PLC0415
+
+    bench = _bench_module()
+    claude_path, codex_path = tmp_path / "s.jsonl", tmp_path / "r.jsonl"
+    bench.claude(claude_path, 1, requests_cap=400)
+    bench.codex(codex_path, 3_000)
+    taken = _counting_decodes(monkeypatch)
+    for path in (claude_path, codex_path):
+        fast, plain = _sessions_both_ways(path, monkeypatch)
+        assert fast == plain, path
+    lines = sum(len(p.read_bytes().splitlines()) for p in (claude_path, codex_path))
+    assert taken[0] >= lines - 5
+    claude_three_ways([("s.jsonl", claude_path.read_bytes())])
+    rollout_three_ways("r.jsonl", codex_path.read_bytes())
+
+
+@needs_compiled
+def test_replay_usage_prints_the_same_with_the_compiled_decoder(tmp_path: Path) -> None:
+    """The command's whole output, byte for byte."""
+    bench = _bench_module()
+    logs = [tmp_path / "r.jsonl", tmp_path / "s.jsonl"]  # past COMPILED_FROM_LINE lines
+    bench.codex(logs[0], 1_500)
+    bench.claude(logs[1], 1, requests_cap=1_500)
+    assert all(len(p.read_bytes().splitlines()) > reader.COMPILED_FROM_LINE for p in logs)
+    for log in logs:
+        outs = []
+        for pure in ("", "1"):
+            env = {**os.environ, "BUDGETCORE_PURE_PYTHON": pure}
+            argv = [sys.executable, "-m", "budgetcore", "replay", "--log", str(log), "--usage"]
+            run = subprocess.run(argv, capture_output=True, check=True, cwd=ROOT, env=env)
+            outs.append(run.stdout)
+        assert outs[0] == outs[1], log
+        assert b'"requests"' in outs[0]
+
+
+# ---------------------------------------------------------------- measured usage
+
+_REQUEST_MODELS = st.sampled_from(
+    ["claude-sonnet-4-5-20250929", "gpt-5", "claude-sonnet-4-5", "no-such-model-zz", None]
+)
+
+
+@st.composite
+def _requests(draw: st.DrawFn) -> list[LogRequest]:
+    one = draw(st.booleans())
+    model = draw(_REQUEST_MODELS)
+    out = []
+    for i in range(draw(st.integers(0, 30))):
+        fresh, read = draw(st.integers(0, 300_000)), draw(st.integers(0, 300_000))
+        write_1h = draw(st.integers(0, 5_000))
+        write = write_1h + draw(st.integers(0, 5_000))
+        output = draw(st.integers(0, 9_000))
+        out.append(
+            LogRequest(
+                line=i + 1,
+                context=fresh + read + write,
+                output=output,
+                cache_read=read,
+                cache_write=write,
+                model=model if one else draw(_REQUEST_MODELS),
+                input=fresh,
+                cache_write_1h=write_1h,
+                reasoning=draw(st.integers(0, output)),
+                logged_cost=draw(st.sampled_from([None] * 9 + [Decimal("0.01"), Decimal(0)])),
+            )
+        )
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(_requests())
+def test_one_models_usage_summed_by_columns_is_the_loops(reqs: list[LogRequest]) -> None:
+    from budgetcore.replay.logs import usage  # noqa: PLC0415
+
+    fast = usage.measured_usage(reqs)
+    original = usage._one_model
+    try:
+        usage._one_model = lambda *_args: None  # type: ignore[assignment]
+        assert usage.measured_usage(reqs) == fast
+    finally:
+        usage._one_model = original
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_requests(), _requests()), min_size=1, max_size=3))
+def test_a_sessions_models_counted_in_c_are_the_loops(
+    series: list[tuple[list[LogRequest], list[LogRequest]]],
+) -> None:
+    from budgetcore.replay.logs import LogSeries, ParsedLog  # noqa: PLC0415
+
+    log = ParsedLog(
+        "codex",
+        tuple(LogSeries(f"s{i}", tuple(on), (), tuple(off)) for i, (on, off) in enumerate(series)),
+        (),
+        0,
+        None,
+    )
+    seen: dict[str, None] = {}  # the loops they replace, verbatim
+    for s in log.series:
+        for r in (*s.requests, *s.abandoned):
+            if r.model is not None:
+                seen.setdefault(r.model, None)
+    assert log.models() == tuple(seen)
+    counts: dict[str, int] = {}
+    for r in log.main.requests:
+        if r.model is not None:
+            counts[r.model] = counts.get(r.model, 0) + 1
+    top = max(counts.values(), default=0)
+    want = next((m for m, n in counts.items() if n == top), None)
+    assert log.main_model() == want

@@ -7,6 +7,8 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from functools import partial
+from itertools import islice
 from typing import IO, Any
 
 from budgetcore.cli.shell import Unreadable, read_input, scenario_of, shown_name
@@ -37,6 +39,16 @@ class _Stream:
     def readline(self, size: int = -1, /) -> bytes:
         try:
             return self._fh.readline(size)
+        except OSError as exc:
+            raise Unreadable(
+                f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
+            ) from None
+
+    def readlines_capped(self, size: int, count: int) -> list[bytes]:
+        """Up to ``count`` successive ``readline(size)`` in one C loop (the log reader's
+        batches, budgetcore/replay/logs/reader.py), the read error as readline's."""
+        try:
+            return list(islice(iter(partial(self._fh.readline, size), b""), count))
         except OSError as exc:
             raise Unreadable(
                 f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"

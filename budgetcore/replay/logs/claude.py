@@ -8,9 +8,11 @@ its copies arrive. The branches are walked once every file has been read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
-from typing import Any
+from itertools import count as counting
+from itertools import repeat
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import FileLedger, LogCompaction, LogRequest, LogSeries, ParsedLog
@@ -19,12 +21,20 @@ from budgetcore.replay.logs.reader import (
     MAX_LOG_REQUESTS,
     LineSource,
     Malformed,
+    compiled_batches,
+    compiled_from,
     count_of,
-    decoded_lines,
+    decode_line,
     format_of,
     millis,
+    millis_of,
+    numbered_batches,
     too_many_requests,
 )
+
+if TYPE_CHECKING:
+    from budgetcore.replay.logs.compiled import ClaudeLine, ClaudeMessage
+
 
 __all__ = ["read_claude_code"]
 
@@ -137,6 +147,26 @@ def _tool_chars(message: object) -> int:
     return total
 
 
+def _compiled_tool_chars(message: ClaudeMessage | None) -> int:
+    """:func:`_tool_chars` of a compiled message (its blocks and parts are objects,
+    their texts str or None, or the line was decoded in full)."""
+    content = None if message is None else message.content
+    if not isinstance(content, list):
+        return 0
+    total = 0
+    for block in content:
+        if block.type != "tool_result":
+            continue
+        inner = block.content
+        if isinstance(inner, str):
+            total += len(inner)
+        elif inner is not None:
+            for part in inner:
+                if part.text is not None:
+                    total += len(part.text)
+    return total
+
+
 class _Reader:
     def __init__(self) -> None:
         self.entries: list[_Entry] = []
@@ -153,45 +183,82 @@ class _Reader:
         self.runs = 0  # inline sidechain runs seen (Claude Code 1.0.x)
         self.run_of: dict[str, str] = {}  # uuid -> inline run's series
         self.last_run: str | None = None
+        self.labels: dict[tuple[str | None, str | None], str] = {}  # compiled lines' labels
+        self.seen = 0  # lines of the files read before
 
     # ---------------------------------------------------------------- one file
 
-    def read(self, name: str, lines: Iterable[tuple[int, object]], agent: str | None) -> None:
+    def read(
+        self,
+        name: str,
+        batches: Iterable[tuple[int, list[bytes]]],
+        agent: str | None,
+        decoder: Callable[[bytes], ClaudeLine] | None = None,
+        *,
+        compiled: bool = False,
+    ) -> None:
+        """One file's lines (:func:`numbered_batches`). ``compiled``: read with the
+        compiled decoder (:mod:`.compiled`) from :data:`~.reader.COMPILED_FROM_LINE` on, where
+        installed; ``decoder``: that one from the first line."""
         index = len(self.files)
         self.files.append(name)
         blank = 0
         malformed: list[int] = []
         where_prefix = "" if index == 0 else f"{name} "
         count = 0
-        for number, obj in lines:
-            count = number
-            if obj is BLANK:
-                blank += 1
-                continue
-            if isinstance(obj, Malformed):
-                malformed.append(number)
-                self.problems.append(Problem(f"{where_prefix}line {number}", obj.reason))
-                continue
-            assert isinstance(obj, dict)
-            if ("payload" in obj or "record_type" in obj or "instructions" in obj) and format_of(
-                obj
-            ) == "codex":  # the keys format_of needs to say "codex"
-                malformed.append(number)
-                self.problems.append(
-                    Problem(
-                        f"{where_prefix}line {number}",
-                        "is a Codex CLI rollout line in a Claude Code session file",
+        decode_batch = None if decoder is None else compiled_batches("claude-code", decoder)
+        nothing = repeat(None)
+        for first, batch in batches:
+            count = first + len(batch) - 1
+            if compiled and compiled_from(first + self.seen):
+                compiled = False
+                decode_batch = compiled_batches("claude-code")
+            decoded = None if decode_batch is None else decode_batch(batch)
+            rows: Iterable[tuple[int, bytes, ClaudeLine | None, int | None]]
+            if decoded is None:
+                rows = zip(counting(first), batch, nothing, nothing)
+            else:
+                stamps = [None if d is None else d.timestamp for d in decoded]
+                rows = zip(counting(first), batch, decoded, millis_of(stamps))
+            for number, raw, line, time in rows:
+                if (
+                    line is not None
+                    and not (line.payload or line.record_type or line.instructions or line.costUSD)
+                    and not (line.type == "system" and line.subtype == "compact_boundary")
+                ):
+                    self.compiled_entry(index, number, line, time, agent)
+                    continue
+                obj = decode_line(raw)
+                if obj is BLANK:
+                    blank += 1
+                    continue
+                if isinstance(obj, Malformed):
+                    malformed.append(number)
+                    self.problems.append(Problem(f"{where_prefix}line {number}", obj.reason))
+                    continue
+                assert isinstance(obj, dict)
+                if (
+                    "payload" in obj or "record_type" in obj or "instructions" in obj
+                ) and format_of(obj) == "codex":  # the keys format_of needs to say "codex"
+                    malformed.append(number)
+                    self.problems.append(
+                        Problem(
+                            f"{where_prefix}line {number}",
+                            "is a Codex CLI rollout line in a Claude Code session file",
+                        )
                     )
-                )
-                continue
-            problem = self.entry(index, number, obj, agent)
-            if problem is not None:
-                malformed.append(number)
-                self.problems.append(
-                    Problem(
-                        f"{where_prefix}line {number}{problem.path}", problem.rule, problem.value
+                    continue
+                problem = self.entry(index, number, obj, agent)
+                if problem is not None:
+                    malformed.append(number)
+                    self.problems.append(
+                        Problem(
+                            f"{where_prefix}line {number}{problem.path}",
+                            problem.rule,
+                            problem.value,
+                        )
                     )
-                )
+        self.seen += count
         self.lines.append(count)
         self.blank.append(blank)
         self.malformed.append(malformed)
@@ -246,6 +313,67 @@ class _Reader:
                     return problem
         self.entries.append(e)
         return None
+
+    def compiled_entry(
+        self, file: int, number: int, line: ClaudeLine, time: int | None, agent: str | None
+    ) -> None:
+        """:meth:`entry` for a line the compiled decoder took: the same steps on its
+        typed fields (a text is a str or None, a count a valid int, so no check of
+        entry's can fail here; a compaction boundary, a logged cost or a Codex key
+        is decoded in full instead)."""
+        e = _Entry(file, number)
+        strings = self.strings
+        uuid = line.uuid
+        if uuid is not None:
+            e.uuid = strings.setdefault(uuid, uuid)
+        parent = line.parentUuid
+        if parent is None:
+            parent = line.logicalParentUuid
+        if parent is not None:
+            e.parent = strings.get(parent, parent)
+        e.time = time
+        if file > 0:
+            found = line.agentId
+            e.series = f"sidechain:{found or agent}"
+        elif line.isSidechain is True:
+            found = line.agentId
+            e.series = f"sidechain:{found}" if found else self.inline_run(e)
+        kind = line.type
+        message = line.message
+        usage = None if message is None else message.usage
+        if usage is not None and kind in ("assistant", None):
+            assert message is not None
+            model = message.model
+            if model == "<synthetic>":
+                e.kind = "assistant (<synthetic>)"
+            else:
+                fresh, write = usage.input_tokens, usage.cache_creation_input_tokens
+                read, output = usage.cache_read_input_tokens, usage.output_tokens
+                if not (fresh or write or read or output):
+                    e.kind = "assistant (no tokens)"
+                else:
+                    split = usage.cache_creation
+                    write_5m, write_1h = write, 0
+                    if split is not None:
+                        write_5m = split.ephemeral_5m_input_tokens
+                        write_1h = split.ephemeral_1h_input_tokens
+                    counts = (fresh, write_5m, write_1h, read, output, fresh + write + read)
+                    self.fold(e, counts, message.id, line.requestId, model)
+        elif kind == "assistant":
+            e.kind = "assistant (no usage)"
+        else:
+            sub = line.subtype
+            if kind == "progress":
+                sub = None if line.data is None else line.data.type
+            label = self.labels.get((kind, sub))
+            if label is None:
+                label = _label({"type": kind, "subtype": sub, "data": {"type": sub}})
+                label = self.labels[(kind, sub)] = strings.setdefault(label, label)
+            e.kind = label
+            if kind == "user":
+                e.message = True
+                e.tool = _compiled_tool_chars(message)
+        self.entries.append(e)
 
     def inline_run(self, e: _Entry) -> str:
         """The series of a sidechain entry without agentId: its run, a chain of
@@ -302,12 +430,32 @@ class _Reader:
             # The split, when given, is what was billed (docs/replay.md, "Cache writes").
             write_5m, write_1h = five, hour
         counts = (fresh, write_5m, write_1h, read, output, fresh + write + read)
-        mid = message.get("id")
-        rid = obj.get("requestId")
-        key: object
-        key = (mid, rid if isinstance(rid, str) else None) if isinstance(mid, str) else e
+        mid, rid = message.get("id"), obj.get("requestId")
+        found = self.fold(
+            e,
+            counts,
+            mid if isinstance(mid, str) else None,
+            rid if isinstance(rid, str) else None,
+            model,
+        )
+        cost = obj.get("costUSD")
+        if found.best is e and isinstance(cost, int | Decimal) and not isinstance(cost, bool):
+            found.cost = Decimal(cost) if Decimal(cost).is_finite() else None
+        return None
+
+    def fold(
+        self,
+        e: _Entry,
+        counts: tuple[int, ...],
+        mid: str | None,
+        rid: str | None,
+        model: str | None,
+    ) -> _Request:
+        """The request ``e`` is a copy of (made when it is the first): by message id
+        and request id, else a subagent's copy of a main response, else its own."""
+        key: object = (mid, rid) if mid is not None else e
         found = self.requests.get(key)
-        if found is None and e.series != "main" and isinstance(mid, str):
+        if found is None and e.series != "main" and mid is not None:
             found = self.main_ids.get(mid)  # a subagent replaying a main response (/btw)
             if found is not None:
                 e.kind = "copy of a main request"
@@ -316,15 +464,12 @@ class _Reader:
                 raise too_many_requests(MAX_LOG_REQUESTS)
             found = _Request(e, counts, model)
             self.requests[key] = found
-            if e.series == "main" and isinstance(mid, str):
+            if e.series == "main" and mid is not None:
                 self.main_ids.setdefault(mid, found)
         else:
             found.offer(e, counts, model)
-        cost = obj.get("costUSD")
-        if found.best is e and isinstance(cost, int | Decimal) and not isinstance(cost, bool):
-            found.cost = Decimal(cost) if Decimal(cost).is_finite() else None
         e.request = found
-        return None
+        return found
 
     def boundary(self, e: _Entry, obj: dict[str, Any]) -> Problem | None:
         meta = obj.get("compactMetadata")
@@ -554,5 +699,5 @@ def read_claude_code(files: Sequence[tuple[str, LineSource]], *, what: str = "lo
         if i > 0:
             stem = name.rsplit("/", 1)[-1].removesuffix(".jsonl")
             agent = stem.removeprefix("agent-")
-        reader.read(name, decoded_lines(stream, what), agent)
+        reader.read(name, numbered_batches(stream, what), agent, compiled=True)
     return reader.session(files[0][0] if files else "")

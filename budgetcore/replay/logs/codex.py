@@ -14,25 +14,35 @@ event whose totals advance.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
-from typing import Any
+from itertools import count as counting
+from itertools import repeat
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem
+from budgetcore.inputs.numbers import MAX_TOKENS
 from budgetcore.replay.logs.model import FileLedger, LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.replay.logs.reader import (
     BLANK,
     MAX_LOG_REQUESTS,
     LineSource,
     Malformed,
+    compiled_batches,
+    compiled_from,
     count_of,
     decode_line,
     format_of,
     millis,
-    numbered_lines,
+    millis_of,
+    numbered_batches,
     too_many_requests,
 )
 from budgetcore.replay.logs.shapes import response_item, token_count
+
+if TYPE_CHECKING:
+    from budgetcore.replay.logs.compiled import CodexLine
+
 
 __all__ = ["FORK_BURST_MS", "NO_INFO", "read_codex"]
 
@@ -81,6 +91,11 @@ _new_request = partial(tuple.__new__, LogRequest)
 
 _HEAD = b'{"timestamp":"'
 NO_INFO = "event_msg/token_count (rate limits only)"
+#: The event_msg types a compiled line does not take: their handling reads more of the
+#: payload than its struct holds, so they are decoded in full.
+_READ_IN_FULL = frozenset(
+    {"context_compacted", "thread_settings_applied", "task_started", "turn_started"}
+)
 
 
 _ITEM = b'","type":"response_item","payload":{"type":"'
@@ -105,9 +120,18 @@ def _tail(raw: bytes) -> bytes | None:
     return raw[cut:] if cut > 0 else None
 
 
-def _read(name: str, lines: Iterable[tuple[int, bytes]], *, shaped: bool = True) -> ParsedLog:
-    """The rollout's session; ``shaped`` False decodes every line in full (the fast
-    paths' oracle in tests/test_log_reader.py)."""
+def _read(
+    name: str,
+    batches: Iterable[tuple[int, list[bytes]]],
+    *,
+    shaped: bool = True,
+    decoder: Callable[[bytes], CodexLine] | None = None,
+    compiled: bool = False,
+) -> ParsedLog:
+    """The rollout's session from its lines (:func:`numbered_batches`). ``compiled``:
+    read with the compiled decoder (:mod:`.compiled`) from :data:`~.reader.COMPILED_FROM_LINE`
+    on, where installed; ``decoder``: that one from the first line; ``shaped`` False
+    decodes every line in full (the fast paths' oracle in tests/test_log_reader.py)."""
     problems: list[Problem] = []
     malformed: list[int] = []
     kinds: dict[str, int] = {}
@@ -134,221 +158,343 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]], *, shaped: bool = True)
     repeat_kind = ""
     labels: dict[tuple[object, object], str] = {}
     item_labels: dict[str, str] = {}  # a response_item shape's payload type -> its label
+    compiled_labels: dict[tuple[str, str | None], str] = {}
+    same_totals = 0  # compiled lines repeating the previous totals (added to dups at the end)
+    decode_batch = None if decoder is None else compiled_batches("codex", decoder)
+    astuple: Callable[[Any], tuple[int, ...]] = tuple
+    if decode_batch is not None:
+        from budgetcore.replay.logs.compiled import astuple  # noqa: PLC0415
+    nothing = repeat(None)
 
     def note(label: str) -> None:
         kinds[label] = kinds.get(label, 0) + 1
 
     kind: object
     payload: dict[str, Any] = {}
-    stamp = ""
-    last: tuple[int, ...] | Problem | None
-    totals: tuple[int, ...] | Problem | None
+    label = ""
+    named: object = None
+    last: tuple[int, ...] | None
+    totals: tuple[int, ...] | None
     w_raw: object
-    for number, raw in lines:
-        count = number
-        shape = 0  # 2: a token_count shape (docs/replay.md, "Speed")
-        if shaped and raw.startswith(_HEAD):
-            cut = raw.find(b'"', 14)
-            if (
-                cut > 0
-                and repeat_tail is not None
-                and replay_until is None
-                and len(raw) - cut == len(repeat_tail)
-                and raw.endswith(repeat_tail)
-                and (again := _stamp(raw, cut)) is not None
-            ):
-                time = millis(again)
-                if time is not None:
-                    times.append(time)
-                if repeat_kind:
-                    note(repeat_kind)
-                else:
-                    dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + 1
-                continue
-            if cut < 0:
-                pass
-            elif raw.startswith(_ITEM, cut):
-                item = response_item(raw)
-                if item is not None:  # the common line, handled here in full
-                    time = millis(item[0])
-                    if replay_until is not None:
-                        if time is None or time - replay_until > FORK_BURST_MS:
-                            replay_until = None  # the parent's copied history ended
-                        else:
-                            replay_until = max(replay_until, time)
-                    if time is not None and replay_until is None:
-                        times.append(time)
-                    label = item_labels.get(item[1])
-                    if label is None:
-                        label = item_labels[item[1]] = _label("response_item", {"type": item[1]})
+    for first, batch in batches:
+        count = first + len(batch) - 1
+        if compiled and compiled_from(first):
+            compiled = False
+            decode_batch = compiled_batches("codex")
+            if decode_batch is not None:
+                from budgetcore.replay.logs.compiled import astuple  # noqa: PLC0415
+        decoded = None if decode_batch is None else decode_batch(batch)
+        if decoded is None:
+            rows: Iterable[tuple[int, bytes, CodexLine | None, int | None]]
+            rows = zip(counting(first), batch, nothing, nothing)
+        else:
+            stamps = [None if d is None else d.timestamp for d in decoded]
+            rows = zip(counting(first), batch, decoded, millis_of(stamps))
+        for number, raw, line, at_time in rows:
+            # shape (docs/replay.md, "Speed"): 0 decoded in full; 1 an entry counted by
+            # its label; 2 a token_count shape; 3 a compiled token_count; 4 a compiled
+            # turn_context.
+            shape = 0
+            time = at_time
+            if line is not None:
+                found_kind, p = line.type, line.payload
+                if p is None:
+                    pass
+                elif found_kind == "response_item" or (
+                    found_kind == "event_msg"
+                    and p.type != "token_count"
+                    and p.type not in _READ_IN_FULL
+                ):
+                    # An entry counted by its label, as the full decode counts it.
+                    if replay_until is None:
+                        if time is not None:
+                            times.append(time)
+                    elif time is None or time - replay_until > FORK_BURST_MS:
+                        replay_until = None  # the parent's copied history ended
+                        if time is not None:
+                            times.append(time)
+                    else:
+                        replay_until = max(replay_until, time)
+                    label = compiled_labels.get((found_kind, p.type), "")
+                    if not label:
+                        label = _label(found_kind, {"type": p.type})
+                        compiled_labels[(found_kind, p.type)] = label
                     kinds[label] = kinds.get(label, 0) + 1
                     continue
-            elif raw.startswith(_TOKENS, cut):
-                event = token_count(raw)
-                if event is not None:
-                    shape = 2
-                    stamp, last, totals, w_raw = event
-        if shape:
-            time = millis(stamp)
-        else:
-            obj = decode_line(raw)
-            if obj is BLANK:
-                blank += 1
-                continue
-            if isinstance(obj, Malformed):
-                malformed.append(number)
-                problems.append(Problem(f"line {number}", obj.reason))
-                continue
-            assert isinstance(obj, dict)
-            kind = obj.get("type")
-            found_payload = obj.get("payload")
-            if not isinstance(found_payload, dict):
-                if format_of(obj) == "claude-code":
+                elif found_kind == "event_msg":
+                    info = p.info
+                    if info is not None:
+                        lu, tu = info.last_token_usage, info.total_token_usage
+                        if lu is not None and tu is not None and replay_until is None:
+                            # The common line, all its steps here, in the order below.
+                            if time is not None:
+                                times.append(time)
+                            repeat_tail = None
+                            totals = astuple(tu)
+                            if totals == prev_totals:
+                                same_totals += 1
+                                continue
+                            prev_totals = totals
+                            w = info.model_context_window
+                            if w is not None and 0 < w <= MAX_TOKENS:
+                                window = w
+                            inp, cached, output, reasoning, write = astuple(lu)
+                            if not (inp or cached or output or reasoning or write):
+                                note("event_msg/token_count (estimate, all zero)")
+                                continue
+                            cached = cached if cached < inp else inp
+                            write = write if write < inp - cached else inp - cached
+                            if len(requests) >= MAX_LOG_REQUESTS:
+                                raise too_many_requests(MAX_LOG_REQUESTS)
+                            request = _new_request(
+                                (
+                                    number,
+                                    inp,
+                                    output,
+                                    cached,
+                                    write,
+                                    info.model or info.model_name or model,
+                                    None,
+                                    None,
+                                    inp - cached - write,
+                                    0,
+                                    reasoning if reasoning < output else output,
+                                    time,
+                                    time,
+                                    0,
+                                    None,
+                                )
+                            )
+                            if pending:
+                                for at, when in pending:
+                                    compactions.append(
+                                        LogCompaction(at, len(requests), None, None, inp, 0, when)
+                                    )
+                                pending.clear()
+                            request_since_compaction = True
+                            requests.append(request)
+                            continue
+                        if lu is not None or tu is not None:
+                            shape = 3
+                            last = None if lu is None else astuple(lu)
+                            totals = None if tu is None else astuple(tu)
+                            w_raw = info.model_context_window
+                            named = info.model or info.model_name
+                elif found_kind == "turn_context":
+                    shape, named = 4, p.model
+            elif shaped and raw.startswith(_HEAD):
+                cut = raw.find(b'"', 14)
+                if (
+                    cut > 0
+                    and repeat_tail is not None
+                    and replay_until is None
+                    and len(raw) - cut == len(repeat_tail)
+                    and raw.endswith(repeat_tail)
+                    and (again := _stamp(raw, cut)) is not None
+                ):
+                    time = millis(again)
+                    if time is not None:
+                        times.append(time)
+                    if repeat_kind:
+                        note(repeat_kind)
+                    else:
+                        dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + 1
+                    continue
+                if cut < 0:
+                    pass
+                elif raw.startswith(_ITEM, cut):
+                    item = response_item(raw)
+                    if item is not None:  # the common line
+                        shape, time = 1, millis(item[0])
+                        label = item_labels.get(item[1], "")
+                        if not label:
+                            label = _label("response_item", {"type": item[1]})
+                            item_labels[item[1]] = label
+                elif raw.startswith(_TOKENS, cut):
+                    event = token_count(raw)
+                    if event is not None:
+                        shape = 2
+                        stamp, last, totals, w_raw = event
+                        time = millis(stamp)
+                        named = None  # the shape has no model
+            if not shape:
+                obj = decode_line(raw)
+                if obj is BLANK:
+                    blank += 1
+                    continue
+                if isinstance(obj, Malformed):
                     malformed.append(number)
-                    problems.append(
-                        Problem(f"line {number}", "is a Claude Code line in a Codex CLI rollout")
+                    problems.append(Problem(f"line {number}", obj.reason))
+                    continue
+                assert isinstance(obj, dict)
+                kind = obj.get("type")
+                found_payload = obj.get("payload")
+                if not isinstance(found_payload, dict):
+                    if format_of(obj) == "claude-code":
+                        malformed.append(number)
+                        problems.append(
+                            Problem(
+                                f"line {number}", "is a Claude Code line in a Codex CLI rollout"
+                            )
+                        )
+                        continue
+                    note(
+                        "legacy rollout line (no token counts)"
+                        if kind != "event_msg"
+                        else "event_msg"
                     )
                     continue
-                note(
-                    "legacy rollout line (no token counts)" if kind != "event_msg" else "event_msg"
-                )
-                continue
-            payload = found_payload
-            time = millis(obj.get("timestamp"))
-        if replay_until is not None:
-            if time is None or time - replay_until > FORK_BURST_MS:
-                replay_until = None  # the parent's copied history ended
-            else:
-                replay_until = max(replay_until, time)
-        if time is not None and replay_until is None:
-            times.append(time)
-        if shape:
-            repeat_tail = None
-            named: object = None
-        else:
-            if kind == "session_meta":
-                note("session_meta")
-                sid = payload.get("id")
-                if own_id is None:
-                    own_id = sid if isinstance(sid, str) else ""
-                    source = payload.get("source")
-                    forked = isinstance(payload.get("forked_from_id"), str) or (
-                        isinstance(source, dict) and "subagent" in source
-                    )
-                elif forked and sid != own_id and time is not None:
-                    replay_until = time  # the parent's history follows, copied
-                continue
-            if kind == "turn_context":
-                note("turn_context")
-                name_ = payload.get("model")
-                model = name_ if isinstance(name_, str) and name_ else model
-                continue
-            if kind == "compacted" or (
-                kind == "event_msg" and payload.get("type") == "context_compacted"
-            ):
-                note(_label(kind, payload))
-                if replay_until is None and request_since_compaction:
-                    pending.append((number, time))
-                    request_since_compaction = False
-                continue
-            if kind != "event_msg" or payload.get("type") != "token_count":
-                if kind == "event_msg":
-                    sub = payload.get("type")
-                    if sub == "thread_settings_applied":
-                        settings = payload.get("thread_settings")
-                        found = settings.get("model") if isinstance(settings, dict) else None
-                        model = found if isinstance(found, str) and found else model
-                    elif sub in ("task_started", "turn_started"):
-                        w = count_of(payload.get("model_context_window"))
-                        window = w if w else window
-                sub = payload.get("type")
-                key = (kind, sub) if type(kind) is str and type(sub) is str else None
-                label = None if key is None else labels.get(key)
-                if label is None:
-                    label = _label(kind, payload)
-                    if key is not None:
-                        labels[key] = label
+                payload = found_payload
+                time = millis(obj.get("timestamp"))
+            if replay_until is not None:
+                if time is None or time - replay_until > FORK_BURST_MS:
+                    replay_until = None  # the parent's copied history ended
+                else:
+                    replay_until = max(replay_until, time)
+            if time is not None and replay_until is None:
+                times.append(time)
+            if shape == 1:
                 kinds[label] = kinds.get(label, 0) + 1
                 continue
-            where = f"line {number}"
-            info = payload.get("info")
-            repeat_tail = None
-            if info is None:
-                note(NO_INFO)
+            if shape == 4:
+                kinds["turn_context"] = kinds.get("turn_context", 0) + 1
+                model = named if isinstance(named, str) and named else model
                 continue
-            if not isinstance(info, dict):
-                malformed.append(number)
-                problems.append(Problem.of(f"{where}: info", "must be an object or null", info))
+            if shape:
+                repeat_tail = None
+            else:
+                if kind == "session_meta":
+                    note("session_meta")
+                    sid = payload.get("id")
+                    if own_id is None:
+                        own_id = sid if isinstance(sid, str) else ""
+                        source = payload.get("source")
+                        forked = isinstance(payload.get("forked_from_id"), str) or (
+                            isinstance(source, dict) and "subagent" in source
+                        )
+                    elif forked and sid != own_id and time is not None:
+                        replay_until = time  # the parent's history follows, copied
+                    continue
+                if kind == "turn_context":
+                    note("turn_context")
+                    name_ = payload.get("model")
+                    model = name_ if isinstance(name_, str) and name_ else model
+                    continue
+                if kind == "compacted" or (
+                    kind == "event_msg" and payload.get("type") == "context_compacted"
+                ):
+                    note(_label(kind, payload))
+                    if replay_until is None and request_since_compaction:
+                        pending.append((number, time))
+                        request_since_compaction = False
+                    continue
+                if kind != "event_msg" or payload.get("type") != "token_count":
+                    if kind == "event_msg":
+                        sub = payload.get("type")
+                        if sub == "thread_settings_applied":
+                            settings = payload.get("thread_settings")
+                            found = settings.get("model") if isinstance(settings, dict) else None
+                            model = found if isinstance(found, str) and found else model
+                        elif sub in ("task_started", "turn_started"):
+                            w = count_of(payload.get("model_context_window"))
+                            window = w if w else window
+                    sub = payload.get("type")
+                    key = (kind, sub) if type(kind) is str and type(sub) is str else None
+                    label_ = None if key is None else labels.get(key)
+                    if label_ is None:
+                        label_ = _label(kind, payload)
+                        if key is not None:
+                            labels[key] = label_
+                    kinds[label_] = kinds.get(label_, 0) + 1
+                    continue
+                where = f"line {number}"
+                info_ = payload.get("info")
+                repeat_tail = None
+                if info_ is None:
+                    note(NO_INFO)
+                    continue
+                if not isinstance(info_, dict):
+                    malformed.append(number)
+                    problems.append(
+                        Problem.of(f"{where}: info", "must be an object or null", info_)
+                    )
+                    continue
+                last_raw = info_.get("last_token_usage")
+                total_raw = info_.get("total_token_usage")
+                last_v = None if last_raw is None else _counts(last_raw, "info.last_token_usage")
+                totals_v = (
+                    None if total_raw is None else _counts(total_raw, "info.total_token_usage")
+                )
+                bad = next((x for x in (last_v, totals_v) if isinstance(x, Problem)), None)
+                if bad is None and last_v is None and totals_v is None:
+                    bad = Problem(": info", "has neither last_token_usage nor total_token_usage")
+                if bad is not None:
+                    malformed.append(number)
+                    problems.append(Problem(f"{where}{bad.path}", bad.rule, bad.value))
+                    continue
+                assert not isinstance(last_v, Problem)
+                assert not isinstance(totals_v, Problem)
+                last, totals = last_v, totals_v
+                w_raw = info_.get("model_context_window")
+                named = info_.get("model")
+                if not isinstance(named, str) or not named:
+                    named = info_.get("model_name")
+            if totals is not None and totals == prev_totals:
+                dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + 1
+                repeat_tail, repeat_kind = (_tail(raw) if shape == 2 else None), ""
                 continue
-            last_raw, total_raw = info.get("last_token_usage"), info.get("total_token_usage")
-            last = None if last_raw is None else _counts(last_raw, "info.last_token_usage")
-            totals = None if total_raw is None else _counts(total_raw, "info.total_token_usage")
-            bad = next((x for x in (last, totals) if isinstance(x, Problem)), None)
-            if bad is None and last is None and totals is None:
-                bad = Problem(": info", "has neither last_token_usage nor total_token_usage")
-            if bad is not None:
-                malformed.append(number)
-                problems.append(Problem(f"{where}{bad.path}", bad.rule, bad.value))
+            if replay_until is not None:
+                prev_totals = totals if totals is not None else prev_totals
+                dups[PARENT_COPY] = dups.get(PARENT_COPY, 0) + 1
                 continue
-            w_raw = info.get("model_context_window")
-            named = info.get("model")
-            if not isinstance(named, str) or not named:
-                named = info.get("model_name")
-        assert not isinstance(last, Problem)
-        assert not isinstance(totals, Problem)
-        if totals is not None and totals == prev_totals:
-            dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + 1
-            repeat_tail, repeat_kind = (_tail(raw) if shape else None), ""
-            continue
-        if replay_until is not None:
-            prev_totals = totals if totals is not None else prev_totals
-            dups[PARENT_COPY] = dups.get(PARENT_COPY, 0) + 1
-            continue
-        if last is None:
-            assert totals is not None
-            base = prev_totals or (0, 0, 0, 0, 0)
-            last = tuple(max(0, t - b) for t, b in zip(totals, base, strict=True))
-        if totals is not None:
-            prev_totals = totals
-        w = count_of(w_raw)
-        window = w if w else window
-        inp, cached, output, reasoning, write = last
-        if not (inp or cached or output or reasoning or write):
-            note("event_msg/token_count (estimate, all zero)")
-            continue
-        cached = min(cached, inp)
-        write = min(write, inp - cached)
-        req_model = named if isinstance(named, str) and named else model
-        if len(requests) >= MAX_LOG_REQUESTS:
-            raise too_many_requests(MAX_LOG_REQUESTS)
-        request = _new_request(
-            (
-                number,
-                inp,
-                output,
-                cached,
-                write,
-                req_model,
-                None,  # messages, tool_result_chars: a rollout does not let us count them
-                None,
-                inp - cached - write,
-                0,  # cache_write_1h
-                min(reasoning, output),
-                time,
-                time,
-                0,  # file
-                None,  # logged_cost
+            if last is None:
+                assert totals is not None
+                base = prev_totals or (0, 0, 0, 0, 0)
+                last = tuple(max(0, t - b) for t, b in zip(totals, base, strict=True))
+            if totals is not None:
+                prev_totals = totals
+            w = count_of(w_raw)
+            window = w if w else window
+            inp, cached, output, reasoning, write = last
+            if not (inp or cached or output or reasoning or write):
+                note("event_msg/token_count (estimate, all zero)")
+                continue
+            cached = cached if cached < inp else inp
+            write = min(write, inp - cached)
+            req_model = named if isinstance(named, str) and named else model
+            if len(requests) >= MAX_LOG_REQUESTS:
+                raise too_many_requests(MAX_LOG_REQUESTS)
+            request = _new_request(
+                (
+                    number,
+                    inp,
+                    output,
+                    cached,
+                    write,
+                    req_model,
+                    None,  # messages, tool_result_chars: a rollout does not let us count
+                    None,
+                    inp - cached - write,
+                    0,  # cache_write_1h
+                    min(reasoning, output),
+                    time,
+                    time,
+                    0,  # file
+                    None,  # logged_cost
+                )
             )
-        )
-        for line, when in pending:
-            compactions.append(LogCompaction(line, len(requests), None, None, inp, 0, when))
-        pending.clear()
-        request_since_compaction = True
-        requests.append(request)
-        if totals is not None and shape:
-            repeat_tail, repeat_kind = _tail(raw), ""
-    for line, when in pending:
-        compactions.append(LogCompaction(line, len(requests), None, None, None, 0, when))
+            if pending:
+                for at, when in pending:
+                    compactions.append(LogCompaction(at, len(requests), None, None, inp, 0, when))
+                pending.clear()
+            request_since_compaction = True
+            requests.append(request)
+            if totals is not None and shape == 2:
+                repeat_tail, repeat_kind = _tail(raw), ""
+    if same_totals:
+        dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + same_totals
+    for at, when in pending:
+        compactions.append(LogCompaction(at, len(requests), None, None, None, 0, when))
     series = (LogSeries("main", tuple(requests), tuple(compactions), (), tuple(times)),)
     ledger = FileLedger(
         name=name,
@@ -373,4 +519,4 @@ def _read(name: str, lines: Iterable[tuple[int, bytes]], *, shaped: bool = True)
 
 def read_codex(name: str, stream: LineSource, *, what: str = "log") -> ParsedLog:
     """A Codex CLI rollout (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``)."""
-    return _read(name, numbered_lines(stream, what))
+    return _read(name, numbered_batches(stream, what), compiled=True)

@@ -9,8 +9,12 @@ accounts for every line. No message text is kept anywhere in these values.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
+from itertools import chain
+from operator import is_not, itemgetter
 from typing import NamedTuple
 
 from budgetcore.errors import Problem, ScenarioError
@@ -186,6 +190,10 @@ class FileLedger:
         )
 
 
+_MODEL_OF = itemgetter(5)  # LogRequest.model
+_is_named = partial(is_not, None)
+
+
 @dataclass(frozen=True, slots=True)
 class ParsedLog:
     """One session: its series (the replayed one first), what was skipped, the ledger."""
@@ -214,24 +222,21 @@ class ParsedLog:
         raise ScenarioError([Problem.of("series", f"must be one of {names}", name)])
 
     def models(self) -> tuple[str, ...]:
-        seen: dict[str, None] = {}
-        for s in self.series:
-            for r in (*s.requests, *s.abandoned):
-                if r.model is not None:
-                    seen.setdefault(r.model, None)
-        return tuple(seen)
+        """Every model a request names, in the order first seen (series by series, each
+        series' branch before its abandoned requests)."""
+        named = (
+            filter(_is_named, map(_MODEL_OF, chain(s.requests, s.abandoned))) for s in self.series
+        )
+        return tuple(dict.fromkeys(chain.from_iterable(named)))  # in C: 200,000 requests
 
     def main_model(self) -> str | None:
         """The model of most requests on the main series' branch (ties: the first seen
         there); None when no request names one."""
-        counts: dict[str, int] = {}
-        for r in self.main.requests:
-            if r.model is not None:
-                counts[r.model] = counts.get(r.model, 0) + 1
+        counts: Counter[str] = Counter(filter(_is_named, map(_MODEL_OF, self.main.requests)))
         if not counts:
             return None
         top = max(counts.values())
-        return next(m for m, n in counts.items() if n == top)
+        return next(m for m, n in counts.items() if n == top)  # a Counter keeps first-seen order
 
     def all_requests(self) -> tuple[LogRequest, ...]:
         """Every request the session billed, each once: every series, abandoned

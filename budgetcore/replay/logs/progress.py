@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["STEP", "advanced", "listening"]
+__all__ = ["STEP", "advanced", "listener", "listening"]
 
 #: Bytes between two calls of the listener: under a frame of reading in the browser
 #: (Pyodide reads about 7 MB of log a second here).
@@ -30,6 +30,11 @@ def advanced(more: int) -> None:
     listener = _LISTENER.get()
     if listener is not None:
         listener(more)
+
+
+def listener() -> Callable[[int], None] | None:
+    """The listener now, if any (a reader may read in smaller steps for it)."""
+    return _LISTENER.get()
 
 
 @contextmanager

@@ -11,16 +11,22 @@ that the field check rejects, never an ``InvalidOperation``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, date, datetime
+from functools import partial
+from itertools import islice
+from operator import add
 from typing import Any, Protocol
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, as_whole, read_number
 from budgetcore.inputs.text import limit_of, size_text, too_large
+from budgetcore.replay.logs.progress import STEP, advanced, listener
 
 __all__ = [
     "BLANK",
+    "COMPILED_FROM_LINE",
     "JSON_SPACE",
     "LONG_LINE",
     "MAX_LINE_BYTES",
@@ -28,11 +34,15 @@ __all__ = [
     "LineSource",
     "Malformed",
     "Replayed",
+    "compiled_batches",
+    "compiled_from",
     "count_of",
     "decode_line",
     "decoded_lines",
     "format_of",
     "millis",
+    "millis_of",
+    "numbered_batches",
     "numbered_lines",
     "scan",
     "too_many_requests",
@@ -133,6 +143,166 @@ def numbered_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int,
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         yield number, raw
+
+
+#: Lines read per batch by :func:`numbered_batches`, and the most bytes one read of a
+#: batch takes (a longer line is put together from its pieces): one batch holds at most
+#: their product, 64 MiB, as one line may.
+BATCH_LINES = 512
+PIECE_BYTES = 1 << 17
+_BOM = b"\xef\xbb\xbf"
+
+
+def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[int, list[bytes]]]:
+    """The lines of :func:`numbered_lines`, a batch at a time: (the number of the
+    batch's first line, its lines). The same lines, markers, numbers and size error, in
+    the same order; a batch is read by one loop in C (``readline`` through
+    ``itertools.islice``), not by a Python step per line (docs/replay.md, "Speed").
+    A line longer than :data:`PIECE_BYTES` arrives in pieces and is put together, or
+    becomes :data:`LONG_LINE` past :data:`MAX_LINE_BYTES`, as numbered_lines has it."""
+    limit = limit_of(what)
+    number = 0  # lines given so far
+    seen = 0
+    heard = 0  # bytes told to the progress listener
+    head: list[bytes] = []
+    if isinstance(stream, Replayed):
+        head, stream = list(stream.head), stream.rest
+    readline = stream.readline
+    if head:
+        # Format detection read these with numbered_lines's size rule: its rules apply,
+        # a line at a time (a few lines; the size error comes after the lines before).
+        for raw in head:
+            if not raw:  # the stream ended within them
+                return
+            number += 1
+            line, seen = _finish_line(raw, number, seen, limit, readline, what=what)
+            yield number, [line]
+            advanced(seen - heard)
+            heard = seen
+    piece = min(PIECE_BYTES, MAX_LINE_BYTES + 1)
+    capped = getattr(stream, "readlines_capped", None)
+    take: Callable[[int, int], list[bytes]] = capped or partial(_capped, readline)
+    # Someone waits for the progress (the page): batches of about STEP bytes, so that
+    # it hears often enough; else as many lines as a batch takes.
+    stepped = listener() is not None
+    count = 16 if stepped else BATCH_LINES
+    while True:
+        batch: list[bytes] = take(piece, count)
+        if not batch:
+            return
+        sizes = list(map(len, batch))
+        total = sum(sizes)
+        if stepped:  # as many lines next as made about STEP bytes here, at most twice
+            count = max(1, min(BATCH_LINES, 2 * count, count * STEP // max(total, 1)))
+        if (
+            seen + total <= limit
+            and max(sizes) < piece  # every one a whole line (or the last)
+            and not (number == 0 and batch[0].startswith(_BOM))
+        ):
+            seen += total
+            yield number + 1, batch
+            number += len(batch)
+            advanced(seen - heard)
+            heard = seen
+            continue
+        # Slowly: a long line in pieces, a byte-order mark, or the size limit within.
+        out: list[bytes] = []
+        first = number + 1
+        at = 0
+        while at < len(batch):
+            raw = batch[at]
+            at += 1
+            seen += len(raw)
+            if seen > limit:
+                if out:
+                    yield first, out
+                raise too_large(what, limit)
+            size = len(raw)
+            parts: list[bytes] | None = [raw]
+            while len(raw) == piece and not raw.endswith(b"\n"):  # a piece of a line
+                if at < len(batch):  # its next piece, read already
+                    raw = batch[at]
+                    at += 1
+                else:
+                    raw = readline(piece)
+                    if not raw:
+                        break
+                seen += len(raw)
+                if seen > limit:
+                    if out:
+                        yield first, out
+                    raise too_large(what, limit)
+                size += len(raw)
+                if parts is not None:  # past the line limit its bytes are not kept
+                    if size > MAX_LINE_BYTES:
+                        parts = None
+                    else:
+                        parts.append(raw)
+            number += 1
+            if parts is None or size > MAX_LINE_BYTES:
+                out.append(LONG_LINE)
+                continue
+            line = parts[0] if len(parts) == 1 else b"".join(parts)
+            if number == 1 and line.startswith(_BOM):
+                line = line[3:]
+            out.append(line)
+        yield first, out
+        advanced(seen - heard)
+        heard = seen
+
+
+#: A log read with the compiled decoder only from this line on: on a shorter one,
+#: importing msgspec (about 10 ms) costs more than it saves.
+COMPILED_FROM_LINE = 2_000
+
+
+def compiled_from(line: int) -> bool:
+    """Whether a log read up to ``line`` is long enough for the compiled decoder."""
+    return line >= COMPILED_FROM_LINE
+
+
+def compiled_batches(kind: str, decoder: Any = None) -> Callable[[list[bytes]], Any] | None:
+    """The compiled decoder of ``kind`` ("codex" or "claude-code") lines, as a batch
+    decoder (:func:`budgetcore.replay.logs.compiled.decode_batch`); None without
+    msgspec, where it is not offered, or when the stack is too deep for its guard.
+    ``decoder``: that line decoder instead of the format's own."""
+    try:
+        from budgetcore.replay.logs import compiled  # noqa: PLC0415 (msgspec, on demand)
+    except ImportError:
+        return None
+    if decoder is None:
+        decoder = compiled.codex_decoder() if kind == "codex" else compiled.claude_decoder()
+    if decoder is None or not compiled.stack_room():
+        return None
+    return partial(compiled.decode_batch, decoder)
+
+
+def _capped(readline: Callable[[int], bytes], size: int, count: int) -> list[bytes]:
+    """Up to ``count`` successive ``readline(size)``, fewer at the end of the stream."""
+    return list(islice(iter(partial(readline, size), b""), count))
+
+
+def _finish_line(
+    raw: bytes, number: int, seen: int, limit: int, readline: Callable[[int], bytes], *, what: str
+) -> tuple[bytes, int]:
+    """numbered_lines's rules for one line read with its size rule: (the line as given,
+    the bytes seen after it)."""
+    size = len(raw)
+    seen += size
+    if seen > limit:
+        raise too_large(what, limit)
+    if size > MAX_LINE_BYTES:
+        while not raw.endswith(b"\n"):  # the rest of the line, piece by piece
+            raw = readline(min(MAX_LINE_BYTES, limit - seen) + 1)
+            seen += len(raw)
+            if seen > limit:
+                raise too_large(what, limit)
+            if not raw:
+                break
+        return LONG_LINE, seen
+    if number == 1 and raw.startswith(_BOM):
+        raw = raw[3:]
+    return raw, seen
 
 
 def decoded_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int, object]]:
@@ -243,6 +413,107 @@ def millis(raw: object) -> int | None:
     if type(raw) is int and 0 <= raw < 10**14:
         return raw * 1000 if raw < 10**11 else raw
     return None
+
+
+def millis_of(stamps: Sequence[object]) -> list[int | None]:
+    """``[millis(s) for s in stamps]``, in a few passes in C when all of them have the
+    form both tools write (2026-01-20T09:00:05.123Z) and one month: each stamp's 24
+    bytes read as six 4-byte words, four of them looked up in tables that hold exactly
+    the valid words, and the values summed. The checks are millis's own fast form's
+    (a date that exists, hours to 23, minutes and seconds to 59, three digits of
+    milliseconds, then ``Z``); anything else is read one by one."""
+    n = len(stamps)
+    try:
+        text = "".join(stamps)  # type: ignore[arg-type]  # TypeError: not all texts
+    except TypeError:  # a line without a time, or with a number: those one by one
+        texts: list[object] = [s for s in stamps if type(s) is str]
+        if not texts:
+            return list(map(millis, stamps))
+        found = iter(millis_of(texts))
+        return [next(found) if type(s) is str else millis(s) for s in stamps]
+    if not (n and len(text) == 24 * n and text.isascii()):
+        return list(map(millis, stamps))
+    if min(map(len, stamps)) != 24:  # type: ignore[arg-type]
+        return list(map(millis, stamps))
+    raw = text.encode("ascii")
+    month = _month_base(raw[:8])
+    if month is None or not all(raw[k::24] == raw[k : k + 1] * n for k in range(8)):
+        return list(map(millis, stamps))  # not one month of a real year
+    base, days = month
+    if days < 31 and max(zip(raw[8::24], raw[9::24], strict=True)) > tuple(b"%02d" % days):
+        return list(map(millis, stamps))  # a day past the month's end, or near it
+    if 0x32 in raw[11::24] and max(zip(raw[11::24], raw[12::24], strict=True)) > tuple(b"23"):
+        return list(map(millis, stamps))  # an hour past 23
+    words = memoryview(raw).cast("I")
+    tables = _stamp_tables()
+    days_hours_of = _SHIFTED.get(base)
+    if days_hours_of is None:  # the first table with the month's start added in
+        days_hours_of = {k: v + base for k, v in tables[0].items()}
+        if len(_SHIFTED) < 1_000:
+            _SHIFTED[base] = days_hours_of
+    try:
+        days_hours = map(days_hours_of.__getitem__, words[2::6].tolist())  # "DDTH"
+        hours_minutes = map(tables[1].__getitem__, words[3::6].tolist())  # "H:MM"
+        seconds = map(tables[2].__getitem__, words[4::6].tolist())  # ":SS."
+        ms = map(tables[3].__getitem__, words[5::6].tolist())  # "mmmZ"
+        return list(map(add, map(add, days_hours, hours_minutes), map(add, seconds, ms)))
+    except KeyError:  # a word no valid stamp has
+        return list(map(millis, stamps))
+
+
+_SHIFTED: dict[int, dict[int, int]] = {}
+_MONTHS: dict[bytes, tuple[int, int] | None] = {}
+
+
+def _month_base(head: bytes) -> tuple[int, int] | None:
+    """(ms since the epoch of the first, days in the month) of b"YYYY-MM-"; None if
+    it names no month."""
+    found = _MONTHS.get(head, ())
+    if found != ():
+        return found  # type: ignore[return-value]
+    found = None
+    text = head.decode("ascii")
+    if text[:4].isdigit() and text[5:7].isdigit() and text[4] == text[7] == "-":
+        try:
+            first = datetime.fromisoformat(text + "01").date()
+        except ValueError:
+            first = None
+        if first is not None:
+            days = 31
+            if first.month < 12:
+                days = (date(first.year, first.month + 1, 1) - first).days
+            found = ((first - _EPOCH.date()).days * 86_400_000, days)
+    if len(_MONTHS) < 10_000:
+        _MONTHS[head] = found
+    return found
+
+
+_TABLES: list[dict[int, int]] = []
+
+
+def _stamp_tables() -> list[dict[int, int]]:
+    """Four words of a stamp (native byte order) to their milliseconds: "DDTH" (day of
+    the month and tens of hours), "H:MM", ":SS." and "mmmZ". Made on first use."""
+    if not _TABLES:
+        word = partial(int.from_bytes, byteorder=sys.byteorder)
+        hour, minute = 3_600_000, 60_000
+        _TABLES.extend(
+            [
+                {
+                    word(b"%02dT%d" % (d, t)): (d - 1) * 86_400_000 + t * 10 * hour
+                    for d in range(1, 32)
+                    for t in range(3)
+                },
+                {
+                    word(b"%d:%02d" % (u, m)): u * hour + m * minute
+                    for u in range(10)
+                    for m in range(60)
+                },
+                {word(b":%02d." % s): s * 1000 for s in range(60)},
+                {word(b"%03dZ" % m): m for m in range(1000)},
+            ]
+        )
+    return _TABLES
 
 
 def _minute(text: str) -> int | None:

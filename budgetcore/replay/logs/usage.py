@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import repeat
+from operator import eq, is_, itemgetter
 
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import MONEY, Prices, Usage, tier_for
@@ -122,11 +124,15 @@ def measured_usage(
     resolver: Callable[[str], Resolution] = resolve,
 ) -> MeasuredUsage:
     """The measured usage of a session's requests (a :class:`ParsedLog`: all of them)."""
-    reqs = requests.all_requests() if isinstance(requests, ParsedLog) else requests
+    reqs = requests.all_requests() if isinstance(requests, ParsedLog) else tuple(requests)
     accs: dict[str | None, _Acc] = {}
     found: dict[str, Resolution] = {}
     prices_of: dict[str | None, Prices | None] = {}
     missing: dict[tuple[int, int], tuple[int, ...]] = {}  # categories a tier has no price for
+    one = _one_model(reqs, resolver, found, prices_of)
+    if one is not None:
+        accs[reqs[0].model] = one
+        reqs = ()  # summed already
     # Unrolled over the five categories: this loop runs once per request (200,000 in a
     # long Codex session), and a loop of five per request was most of its time.
     for r in reqs:
@@ -207,6 +213,61 @@ def measured_usage(
         )
     models.sort(key=lambda m: (-(m.known_cost), m.model or ""))
     return total_usage(models)
+
+
+def _one_model(
+    reqs: tuple[LogRequest, ...],
+    resolver: Callable[[str], Resolution],
+    found: dict[str, Resolution],
+    prices_of: dict[str | None, Prices | None],
+) -> _Acc | None:
+    """The sums of requests of one model, column by column in C, when the per-request
+    loop would put every one in the same place: one model, no logged cost, all in the
+    base price tier, a price for every category they use. None otherwise (the loop
+    sums them)."""
+    if not reqs:
+        return None
+    model = reqs[0].model
+    models = map(_MODEL, reqs)
+    if not all(map(eq, models, repeat(model))) or not all(
+        map(is_, map(_LOGGED, reqs), repeat(None))
+    ):
+        return None
+    res = None if model is None else found.setdefault(model, resolver(model))
+    prices = None if res is None or res.model is None else res.model.prices
+    if (
+        prices is not None
+        and prices.tiers
+        and max(map(_CONTEXT, reqs)) > min(t.above for t in prices.tiers)
+    ):
+        return None
+    write_1h = sum(map(_WRITE_1H, reqs))
+    parts = [
+        sum(map(_INPUT, reqs)),
+        sum(map(_WRITE, reqs)) - write_1h,
+        write_1h,
+        sum(map(_READ, reqs)),
+        sum(map(_OUTPUT, reqs)),
+        sum(map(_REASONING, reqs)),
+    ]
+    if prices is not None and any(
+        n for n, price in zip(parts, _flat_cached(prices, 0), strict=False) if price is None
+    ):
+        return None  # a category without a price is used: which requests, the loop says
+    prices_of[model] = prices
+    acc = _Acc()
+    acc.n = len(reqs)
+    acc.parts = parts
+    if prices is None:
+        acc.unpriced = acc.n
+    else:
+        acc.tiers[0] = parts[:5]
+    return acc
+
+
+_MODEL, _LOGGED, _CONTEXT = itemgetter(5), itemgetter(14), itemgetter(1)
+_INPUT, _WRITE, _WRITE_1H = itemgetter(8), itemgetter(4), itemgetter(9)
+_READ, _OUTPUT, _REASONING = itemgetter(3), itemgetter(2), itemgetter(10)
 
 
 def _flat_cached(prices: Prices, index: int) -> tuple[Decimal | None, ...]:

@@ -1,0 +1,245 @@
+"""The optional compiled line decoder (docs/replay.md, "Speed"): msgspec, where it is
+installed (the ``fast`` extra) and the interpreter is CPython 3.11, decodes each line
+into small typed structs of only the fields the readers look at, in C. It is an
+accelerator and nothing else: the page (Pyodide) and any install without it read with
+the standard library's decoder, to the same answer.
+
+A line goes through the compiled decoder only where its answer is the full decode's;
+everything else is decoded in full (:func:`~budgetcore.replay.logs.reader.decode_line`):
+
+- **Typed fields.** A count is an ``int`` from 0 to 10^12, a text a ``str``, a flag a
+  ``bool``; msgspec is strict, so ``12.0``, ``1e3``, ``true``, ``null`` or a count out of
+  range fails the line (the full decode then accepts it, or names the field). A field
+  whose mere presence matters to a reader (a Claude Code line's ``payload``) is kept raw.
+- **Repeated keys.** msgspec keeps the last copy, as JSON's decoder does (a test holds
+  them alike).
+- **UTF-8 and long integers.** msgspec does not check the UTF-8 of a string it skips,
+  and takes an integer of any length where ``int()`` stops at
+  ``sys.get_int_max_str_digits()`` digits: a batch whose bytes are not all UTF-8, or
+  that may hold such a run of digits, is decoded in full (:func:`batch_ok`).
+- **Nesting.** Both decoders stop at the interpreter's recursion limit; msgspec decodes
+  :data:`DEPTH_MARGIN` Python frames deeper than the full decode (:func:`decode_batch`),
+  and Python frames count against the same limit, so a line it takes is one the
+  standard decoder takes too (no global setting changes: other threads are untouched).
+  That holds where one limit governs Python frames and C recursion alike, CPython 3.11
+  (from 3.12 on C recursion has its own), so the decoder is offered on 3.11 only.
+
+Set ``BUDGETCORE_PURE_PYTHON=1`` to read with the standard library alone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable
+from functools import partial
+from types import FrameType
+from typing import Annotated, TypeVar
+
+import msgspec
+from msgspec import Meta, Raw, Struct
+from msgspec.structs import astuple
+
+from budgetcore.inputs.numbers import MAX_TOKENS
+
+__all__ = [
+    "DECODE_ERRORS",
+    "DEPTH_MARGIN",
+    "ClaudeLine",
+    "CodexLine",
+    "astuple",
+    "batch_ok",
+    "claude_decoder",
+    "codex_decoder",
+    "decode_batch",
+    "stack_room",
+]
+
+#: How many frames deeper than the full decode msgspec decodes: the standard decoder
+#: goes a few levels less deep than msgspec at the same depth.
+DEPTH_MARGIN = 50
+
+#: What a line msgspec cannot take raises (MsgspecError is a ValueError: bad JSON, a
+#: value that does not fit its field; RecursionError: nested past its margin).
+DECODE_ERRORS = (msgspec.MsgspecError, RecursionError)
+
+Count = Annotated[int, Meta(ge=0, le=MAX_TOKENS)]
+
+
+# ---------------------------------------------------------------- Codex CLI
+
+
+class CodexUsage(Struct, gc=False):
+    """In the reader's field order: ``astuple`` gives its counts as ``_counts`` does."""
+
+    input_tokens: Count = 0
+    cached_input_tokens: Count = 0
+    output_tokens: Count = 0
+    reasoning_output_tokens: Count = 0
+    cache_write_input_tokens: Count = 0
+
+
+class CodexInfo(Struct, gc=False):
+    total_token_usage: CodexUsage | None = None
+    last_token_usage: CodexUsage | None = None
+    model_context_window: int | None = None
+    model: str | None = None
+    model_name: str | None = None
+
+
+class CodexPayload(Struct, gc=False):
+    type: str | None = None
+    info: CodexInfo | None = None
+    model: str | None = None
+
+
+class CodexLine(Struct, gc=False):
+    timestamp: str | int | None = None
+    type: str | None = None
+    payload: CodexPayload | None = None
+
+
+# ---------------------------------------------------------------- Claude Code
+
+
+class ClaudeSplit(Struct, gc=False):
+    ephemeral_5m_input_tokens: Count = 0
+    ephemeral_1h_input_tokens: Count = 0
+
+
+class ClaudeUsage(Struct, gc=False):
+    input_tokens: Count = 0
+    cache_creation_input_tokens: Count = 0
+    cache_read_input_tokens: Count = 0
+    output_tokens: Count = 0
+    cache_creation: ClaudeSplit | None = None
+
+
+class ClaudePart(Struct, gc=False):
+    text: str | None = None
+
+
+class ClaudeBlock(Struct, gc=False):
+    type: str | None = None
+    content: str | list[ClaudePart] | None = None
+
+
+class ClaudeMessage(Struct, gc=False):
+    id: str | None = None
+    model: str | None = None
+    usage: ClaudeUsage | None = None
+    content: str | list[ClaudeBlock] | None = None
+
+
+class ClaudeData(Struct, gc=False):
+    type: str | None = None
+
+
+_ABSENT = Raw()
+
+
+class ClaudeLine(Struct, gc=False):
+    uuid: str | None = None
+    parentUuid: str | None = None  # the log's own key names, as written
+    logicalParentUuid: str | None = None
+    timestamp: str | int | None = None
+    agentId: str | None = None
+    isSidechain: bool | None = None
+    type: str | None = None
+    subtype: str | None = None
+    data: ClaudeData | None = None
+    message: ClaudeMessage | None = None
+    requestId: str | None = None
+    # Present at all (even null): the line is read in full (a Codex line, a logged cost).
+    payload: Raw = _ABSENT
+    record_type: Raw = _ABSENT
+    instructions: Raw = _ABSENT
+    costUSD: Raw = _ABSENT
+
+
+# ---------------------------------------------------------------- the guards
+
+_T = TypeVar("_T")
+
+
+def _enabled() -> bool:
+    return (
+        sys.implementation.name == "cpython"
+        and sys.platform != "emscripten"  # the page reads with the standard library
+        and sys.version_info[:2] == (3, 11)
+        and not os.environ.get("BUDGETCORE_PURE_PYTHON")
+    )
+
+
+def _decoder(kind: type[_T]) -> Callable[[bytes], _T] | None:
+    return msgspec.json.Decoder(kind).decode if _enabled() else None
+
+
+def codex_decoder() -> Callable[[bytes], CodexLine] | None:
+    """The Codex line decoder, or None: read with the standard library."""
+    return _decoder(CodexLine)
+
+
+def claude_decoder() -> Callable[[bytes], ClaudeLine] | None:
+    """The Claude Code line decoder, or None: read with the standard library."""
+    return _decoder(ClaudeLine)
+
+
+def stack_room() -> bool:
+    """Whether the stack leaves msgspec room under its guard (else the standard
+    library reads: a reader called this deep is none of ours)."""
+    depth = 0
+    frame: FrameType | None = sys._getframe()
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return sys.getrecursionlimit() - depth > DEPTH_MARGIN + 250
+
+
+def decode_batch(decode: Callable[[bytes], _T], batch: list[bytes]) -> list[_T | None] | None:
+    """Each line's struct, None for a line to decode in full; None for the whole batch
+    when :func:`batch_ok` says no. Decoded :data:`DEPTH_MARGIN` frames deeper than the
+    reader decodes a line in full: in CPython 3.11 Python frames count against the
+    recursion limit as the decoders' own recursion does, so msgspec stops that many
+    levels of nesting sooner than the standard decoder, in this thread only."""
+    if not batch_ok(batch):
+        return None
+    return _deeper(DEPTH_MARGIN, partial(_decode_all, decode, batch))
+
+
+def _deeper(levels: int, work: Callable[[], _T]) -> _T:
+    return _deeper(levels - 1, work) if levels else work()
+
+
+def _decode_all(decode: Callable[[bytes], _T], batch: list[bytes]) -> list[_T | None]:
+    try:
+        return [decode(raw) for raw in batch]
+    except DECODE_ERRORS:
+        pass
+    out: list[_T | None] = []
+    for raw in batch:  # one of them is read in full: which ones
+        try:
+            out.append(decode(raw))
+        except DECODE_ERRORS:
+            out.append(None)
+    return out
+
+
+_TEN_DIGITS = re.compile(rb"[0-9]{10}")
+
+
+def batch_ok(batch: list[bytes]) -> bool:
+    """Whether msgspec may decode these lines: all UTF-8, and no run of digits as long
+    as ``int()`` refuses. A run of ``limit + 1`` digits covers at least ten consecutive
+    points of a sample taken every ``(limit + 1) // 10`` bytes, so a sample without ten
+    digits in a row rules it out (a sample with them sends the batch to the full
+    decode, run or not)."""
+    data = b"".join(batch)  # every line but the file's last ends in "\n": no byte pairs across
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+    limit = sys.get_int_max_str_digits()
+    return not (limit and _TEN_DIGITS.search(data[:: (limit + 1) // 10]))
