@@ -719,78 +719,58 @@ class Shell:
         mode = q("[data-import-mode]:checked")
         self.dispatch(S.ImportPreviewed(text, str(mode.value) if mode else "replace"))
 
+    async def read_files(self, event: Any, what: str) -> list[tuple[str, bytes]]:
+        """The chosen files' bytes (a folder's with their relative paths), or none when
+        together they are above ``what``'s limit: refused unread, by their sizes."""
+        files = event.target.files
+        chosen = [files.item(i) for i in range(files.length)]
+        names = [str(f.webkitRelativePath or f.name) for f in chosen]
+        total = sum(int(f.size) for f in chosen)
+        if chosen and total > limit_of(what):
+            self.dispatch(S.FileRefused(what, names[0], total))
+            return []
+        # Bytes, never File.text(): it puts U+FFFD for a byte that is not UTF-8, silently.
+        return [(n, (await f.arrayBuffer()).to_bytes()) for n, f in zip(names, chosen, strict=True)]
+
     async def on_file(self, event: Any) -> None:
         try:
-            files = event.target.files
-            if files.length:
-                item = files.item(0)
-                if item.size > limit_of("config"):  # refused unread, as a paste would be
-                    self.dispatch(S.FileRefused("config", str(item.name), int(item.size)))
-                    return
-                # Bytes, not File.text(): the browser would put U+FFFD for a bad byte
-                # and say nothing; update decodes by the CLI's strict rule.
-                data = (await item.arrayBuffer()).to_bytes()
-                mode = q("[data-import-mode]:checked")
-                self.dispatch(S.ImportFileLoaded(data, str(mode.value) if mode else "replace"))
+            items = await self.read_files(event, "config")
+            mode = q("[data-import-mode]:checked")
+            if items:
+                self.dispatch(
+                    S.ImportFileLoaded(items[0][1], str(mode.value) if mode else "replace")
+                )
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
     async def on_replay_file(self, event: Any) -> None:
-        """One or more files, or a folder (its files' relative paths): their bytes go
-        to the reader at once, parsed into numbers; nothing of the text is kept."""
         try:
-            files = event.target.files
-            chosen = [files.item(i) for i in range(files.length)]
-            total = sum(int(item.size) for item in chosen)
-            if chosen and total > limit_of("page-log"):  # refused unread, all files together
-                first = chosen[0]
-                name = str(first.webkitRelativePath or first.name)
-                self.dispatch(S.FileRefused("page-log", name, total))
-                return
-            items = []
-            for item in chosen:
-                name = str(item.webkitRelativePath or item.name)
-                data = (await item.arrayBuffer()).to_bytes()
-                items.append((name, data))
+            items = await self.read_files(event, "page-log")
             if items:
+                total = sum(len(data) for _, data in items)
                 self.read_logs(S.ReplayLogsLoaded(tuple(items)), total)
         except Exception as exc:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
     def read_logs(self, event: S.Event, total: int) -> None:
-        """The import in its reduce, giving the browser its turn every few milliseconds
-        (the readers report their progress; docs/replay.md, "Reading"): the status says
-        how far it is, and what the page is sent meanwhile waits its turn, in order, and
-        is applied on the state the import leaves (JSPI stack switching; a browser
-        without it reads at once, as before)."""
-        from budgetcore.replay.logs.progress import listening  # noqa: PLC0415
-        from budgetcore.units import format_bytes  # noqa: PLC0415
+        """The import, giving the browser a frame every SLICE_MS (JSPI; without it, at
+        once): the status says how far; events sent meanwhile wait, then apply in order
+        on the state the import leaves (docs/page.md)."""
+        from budgetcore.replay.logs.progress import Paced, listening  # noqa: PLC0415
+        from budgetcore.ui.replay_view import reading_text  # noqa: PLC0415
 
         if not can_run_sync():
             self.dispatch(event)
             return
         status = q("#replay-status")
-        perf = window.performance
-        done = 0
-        since = perf.now()
 
-        def heard(more: int) -> None:
-            nonlocal done, since
-            done += more
-            if perf.now() - since < SLICE_MS:
-                return
-            status.textContent = t(
-                "replay.reading",
-                self.state.lang,
-                done=format_bytes(min(done, total)),
-                total=format_bytes(total),
-            )
-            run_sync(asyncio.sleep(0))  # a frame for the page: input, paint, the status
-            since = perf.now()
+        def pause(done: int) -> None:
+            status.textContent = reading_text(done, total, self.state.lang)
+            run_sync(asyncio.sleep(0))
 
         self.waiting = []
         try:
-            with listening(heard):
+            with listening(Paced(window.performance.now, pause, SLICE_MS)):
                 self.apply(event)
         finally:
             waiting, self.waiting = self.waiting, None

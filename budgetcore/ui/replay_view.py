@@ -22,9 +22,16 @@ from budgetcore.ui.messages import t
 from budgetcore.ui.replay_charts import timeline_figure
 from budgetcore.ui.replay_form import field_messages, field_values, replay_controls_html
 from budgetcore.ui.replay_panel import LIMIT_PATHS, ReplayPanel
-from budgetcore.units import format_int, format_money
+from budgetcore.units import format_bytes, format_int, format_money
 
-__all__ = ["ROW_SHOWN", "ReplayScreen", "render_replay", "replay_controls_html", "screen_key"]
+__all__ = [
+    "ROW_SHOWN",
+    "ReplayScreen",
+    "reading_text",
+    "render_replay",
+    "replay_controls_html",
+    "screen_key",
+]
 
 #: The replay panel's and each chart box's padding and borders (web/style.css): the
 #: charts are drawn this much narrower than the chart column so 12 px stays 12 px.
@@ -301,6 +308,11 @@ def render_replay(state: Any) -> ReplayScreen:
     )
     text["replay-scrub-out"] = valuetext  # beside the slider: the turn while dragging
     return ReplayScreen(html, text, messages, (n, scrub, valuetext), values)
+
+
+def reading_text(done: int, total: int, lang: str) -> str:
+    """The status while a log is read: how far, of how much (never past the whole)."""
+    return t("replay.reading", lang, done=format_bytes(min(done, total)), total=format_bytes(total))
 
 
 def _funnel(p: Any, lang: str, width: int) -> Markup:

@@ -193,3 +193,30 @@ def test_a_loaded_log_keeps_the_phone_page_narrow_and_the_sections_bar_in_view(
     nav = p.evaluate("document.getElementById('nav').getBoundingClientRect().bottom")
     assert nav <= p.evaluate("window.innerHeight")
     assert not page.errors
+
+
+def test_a_large_log_is_read_with_its_progress_shown(page: Page, tmp_path: Path) -> None:
+    """A 12 MB log once froze the tab until it was read: the status now says how far,
+    and the browser paints between slices (the status changes while it reads)."""
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_bench_logs.py"), str(tmp_path),
+         "--claude-mb", "12", "--codex-requests", "10"],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    (log,) = (tmp_path / "claude").rglob("*.jsonl")
+    page.open()
+    p = page.page
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    p.evaluate(
+        """() => { window.__seen = new Set();
+                   const s = document.getElementById('replay-status');
+                   new MutationObserver(() => window.__seen.add(s.textContent))
+                     .observe(s, { childList: true, characterData: true, subtree: true }); }"""
+    )
+    p.set_input_files("#replay-file", str(log))
+    p.wait_for_selector("table.rp-usage", state="attached", timeout=120_000)
+    seen = p.evaluate("[...window.__seen]")
+    assert sum("Reading the log" in s for s in seen) >= 2, seen
+    assert not page.errors

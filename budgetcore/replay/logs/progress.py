@@ -53,3 +53,35 @@ def listening(listener: Callable[[int], None]) -> Iterator[None]:
         yield
     finally:
         _LISTENER.reset(token)
+
+
+class Paced:
+    """A listener that adds up the bytes read and calls ``pause(done)`` once
+    ``slice_ms`` have passed on ``now`` since the last pause (the page: show the
+    progress, give the browser a frame). ``now`` and ``pause`` are the caller's; this
+    keeps only the count and the time.
+
+    >>> clock = iter([0, 5, 13, 14, 20, 27, 28]).__next__
+    >>> paused = []
+    >>> paced = Paced(clock, paused.append, 12)
+    >>> for more in (100, 100, 100, 100):
+    ...     paced(more)
+    >>> paused
+    [200, 400]
+    """
+
+    __slots__ = ("done", "now", "pause", "since", "slice_ms")
+
+    def __init__(self, now: Callable[[], float], pause: Callable[[int], None], slice_ms: float):
+        self.now = now
+        self.pause = pause
+        self.slice_ms = slice_ms
+        self.done = 0
+        self.since = now()
+
+    def __call__(self, more: int) -> None:
+        self.done += more
+        if self.now() - self.since < self.slice_ms:
+            return
+        self.pause(self.done)
+        self.since = self.now()
