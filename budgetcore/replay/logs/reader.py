@@ -126,22 +126,7 @@ def numbered_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int,
         if not raw:
             return
         number += 1
-        size = len(raw)
-        seen += size
-        if seen > limit:
-            raise too_large(what, limit)
-        if size > MAX_LINE_BYTES:
-            while not raw.endswith(b"\n"):  # the rest of the line, piece by piece
-                raw = readline(min(MAX_LINE_BYTES, limit - seen) + 1)
-                seen += len(raw)
-                if seen > limit:
-                    raise too_large(what, limit)
-                if not raw:
-                    break
-            yield number, LONG_LINE
-            continue
-        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
+        raw, seen = _finish_line(raw, number, seen, limit, readline, what=what)
         yield number, raw
 
 
