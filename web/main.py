@@ -759,7 +759,7 @@ class Shell:
         from budgetcore.replay.logs.progress import Paced, listening  # noqa: PLC0415
         from budgetcore.ui.replay_view import reading_text  # noqa: PLC0415
 
-        if not can_run_sync():
+        if not can_run_sync() or self.waiting is not None:  # no JSPI, or one import at a time
             self.dispatch(event)
             return
         status = q("#replay-status")
