@@ -636,3 +636,17 @@ def test_an_empty_log_says_it_is_empty(data: bytes, code: str) -> None:
     with pytest.raises(ScenarioError) as caught:
         read_session([("f.jsonl", data)])
     assert [p.code for p in caught.value.problems] == [code]
+
+
+def test_the_table_shows_the_exact_cost_in_the_pages_form() -> None:
+    """The CLI table once rounded to cents ("$0.19", "$0.0069") where the page shows
+    every place: both now print units.format_money of the exact cost."""
+    from decimal import Decimal  # noqa: PLC0415
+
+    from budgetcore.units import format_money  # noqa: PLC0415
+
+    log = next((LOGS / "claude" / "08-cache-1h" / "projects").rglob("*.jsonl"))
+    machine = json.loads(cli("replay", "--log", str(log), "--usage").stdout, parse_float=Decimal)
+    table = cli("replay", "--log", str(log), "--format", "table").stdout.decode()
+    cost = Decimal(machine["summary"]["log"]["measured"]["cost"])
+    assert f"{format_money(cost)}" in table

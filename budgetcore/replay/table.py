@@ -13,7 +13,7 @@ from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.session import SessionRun
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage, merge_usage
 from budgetcore.replay.model import Replay
-from budgetcore.units import format_percent
+from budgetcore.units import format_money, format_percent
 
 __all__ = ["money_text", "write_table"]
 
@@ -22,15 +22,9 @@ _FORMATS = {"claude-code": "Claude Code", "codex": "Codex CLI"}
 
 
 def money_text(value: Decimal | None) -> str:
-    """Dollars for people: cents, or four significant places below a cent; the exact
-    value is in the JSON output."""
-    if value is None:
-        return "unknown"
-    if value == 0:
-        return "$0.00"
-    if abs(value) >= Decimal("0.01"):
-        return f"${value.quantize(Decimal('0.01')):,}"  # half-even, display only
-    return f"${value:.2g}" if abs(value) >= Decimal("1E-6") else f"${value:.1E}"
+    """Dollars for people, exactly (units.format_money, the page's form), or
+    "unknown"."""
+    return "unknown" if value is None else format_money(value)
 
 
 def _n(value: int | None) -> str:
