@@ -30,6 +30,7 @@ __all__ = [
     "load_webserver",
     "replay_cli_args",
     "run_cli",
+    "spied_stream",
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,3 +146,18 @@ def json_ready(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: json_ready(v) for k, v in value.items()}
     return str(value) if isinstance(value, Decimal) else value
+
+
+def spied_stream(data: bytes) -> tuple[io.BytesIO, list[int]]:
+    """A stream over ``data`` whose ``readline`` records each size asked for (a
+    reader's piece-by-piece rule: never more than the line limit in one read)."""
+    stream = io.BytesIO(data)
+    sizes: list[int] = []
+    original = stream.readline
+
+    def readline(size: int = -1, /) -> bytes:
+        sizes.append(size)
+        return original(size)
+
+    stream.readline = readline  # type: ignore[method-assign]
+    return stream, sizes

@@ -30,7 +30,7 @@ from budgetcore.replay.logs.model import LogRequest
 from budgetcore.replay.logs.reader import millis
 from budgetcore.replay.logs.session import log_model, run_session
 from budgetcore.replay.logs.usage import measured_usage
-from tests.helpers import fixture_sessions
+from tests.helpers import fixture_sessions, spied_stream
 
 LOGS = Path(__file__).parent / "fixtures" / "logs"
 ROOT = Path(__file__).resolve().parents[1]
@@ -315,15 +315,7 @@ class TestReader:
                 b'{"type":"event_msg","payload":{"type":"token_count","info":'
                 b'{"last_token_usage":{"input_tokens":10,"output_tokens":5}}}}\n'
             )
-        stream = io.BytesIO(long + good)
-        reads: list[int] = []
-        original = stream.readline
-
-        def readline(size: int = -1, /) -> bytes:
-            reads.append(size)
-            return original(size)
-
-        stream.readline = readline  # type: ignore[method-assign]
+        stream, reads = spied_stream(long + good)
         log = parse_log(stream.read(), fmt)
         assert [str(p) for p in log.skipped] == ["line 1 is longer than 400 bytes"]
         assert log.ledger[0].malformed == (1,)

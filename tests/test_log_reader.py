@@ -42,6 +42,7 @@ from budgetcore.replay.logs.reader import (
     numbered_batches,
     numbered_lines,
 )
+from tests.helpers import spied_stream
 
 try:
     from budgetcore.replay.logs import compiled
@@ -541,15 +542,7 @@ def test_lines_read_in_batches_are_the_lines_read_one_by_one(
 def test_a_batch_reads_no_more_than_a_piece_at_a_time() -> None:
     """A line longer than the line limit is read in pieces and skipped, never held."""
     data = b'{"a":1}\n' + b"z" * 5_000 + b"\n" + b'{"b":2}\n'
-    stream = io.BytesIO(data)
-    reads: list[int] = []
-    original = stream.readline
-
-    def readline(size: int = -1, /) -> bytes:
-        reads.append(size)
-        return original(size)
-
-    stream.readline = readline  # type: ignore[method-assign]
+    stream, reads = spied_stream(data)
     with small_limits(400, 64, 512, None):
         lines = [line for _, batch in numbered_batches(stream) for line in batch]
     assert lines == [b'{"a":1}\n', reader.LONG_LINE, b'{"b":2}\n']
