@@ -1,12 +1,16 @@
 """budgetcore: an exact compaction budget controller for LLM agent services."""
 
 import sys
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from budgetcore import _moved
-from budgetcore.core.plan import Plan, plan
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.scenario.model import Scenario
-from budgetcore.scenario.parse import parse_scenario, parse_scenario_json
+
+if TYPE_CHECKING:
+    from budgetcore.core.plan import Plan, plan
+    from budgetcore.scenario.model import Scenario
+    from budgetcore.scenario.parse import parse_scenario, parse_scenario_json
 
 __version__ = "0.1.0"
 
@@ -20,5 +24,26 @@ __all__ = [
     "parse_scenario_json",
     "plan",
 ]
+
+#: The top-level names that load their module on first use: the CLI's log commands
+#: (``replay --log F --usage``) never need the planner, and importing it cost about half
+#: of their start-up.
+_LAZY = {
+    "Plan": "budgetcore.core.plan",
+    "plan": "budgetcore.core.plan",
+    "Scenario": "budgetcore.scenario.model",
+    "parse_scenario": "budgetcore.scenario.parse",
+    "parse_scenario_json": "budgetcore.scenario.parse",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module 'budgetcore' has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value  # once: later lookups find it without this hook
+    return value
+
 
 _moved.install(sys.modules[__name__])  # the 0.1 module paths, for one release

@@ -21,12 +21,14 @@ import io
 import json
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.replay.logs.model import FileLedger, ParsedLog
 from budgetcore.replay.logs.session import SessionRun
 from budgetcore.replay.logs.usage import MeasuredUsage, merge_usage
-from budgetcore.replay.model import ROW_KEYS, TIMING_ROW_KEYS, Replay, row_dicts_of
+
+if TYPE_CHECKING:
+    from budgetcore.replay.model import Replay
 
 __all__ = [
     "LOG_ROW_KEYS",
@@ -50,6 +52,8 @@ def row_dicts(
     chosen = None if log is None else log.pick(series)
     compacted = set() if chosen is None else {c.after_turn for c in chosen.compactions}
     requests = () if chosen is None else chosen.requests
+    from budgetcore.replay.model import row_dicts_of  # noqa: PLC0415 - loaded with a replay
+
     for i, row in enumerate(row_dicts_of(result.rows, result.timed)):
         if chosen is not None and i < len(requests):
             req = requests[i]
@@ -212,6 +216,8 @@ def _cell(value: object) -> object:
 
 
 def _csv_sessions(runs: Sequence[SessionRun], write: Write, folder: bool) -> None:
+    from budgetcore.replay.model import ROW_KEYS, TIMING_ROW_KEYS  # noqa: PLC0415
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     has_log = any(r.log is not None for r in runs)

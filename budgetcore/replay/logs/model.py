@@ -15,11 +15,13 @@ from decimal import Decimal
 from functools import partial
 from itertools import chain
 from operator import is_not, itemgetter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.prices import Usage
-from budgetcore.replay.model import Turn
+
+if TYPE_CHECKING:
+    from budgetcore.replay.model import Turn
 
 __all__ = [
     "FORMATS",
@@ -105,6 +107,8 @@ class LogSeries:
         turn adds its own output. ``timed``: each turn also carries the log's times
         (docs/spec.md §15) — its request's first entry, the line with its final output,
         and the series' timestamped lines after that and before the next request."""
+        from budgetcore.replay.model import Turn  # noqa: PLC0415 - the replay's, loaded to replay
+
         reqs = self.requests
         if timed:
             missing = next((r for r in reqs if r.started is None or r.finished is None), None)

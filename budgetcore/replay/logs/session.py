@@ -12,13 +12,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.usage import MeasuredUsage, measured_usage
-from budgetcore.replay.model import Replay, ReplayOptions
 from budgetcore.scenario.model import Scenario
+
+if TYPE_CHECKING:
+    from budgetcore.replay.model import Replay, ReplayOptions
 
 __all__ = ["LogModel", "SessionRun", "log_model", "run_session"]
 
@@ -86,17 +89,20 @@ def run_session(
     if scenario is None:
         model = log_model(log, resolver=resolver)
         scenario = model.scenario
-        if model.known:
-            assert model.resolution is not None
-            assert model.resolution.model is not None
-            prices = model.resolution.model.prices
-            if options is None:
-                options = ReplayOptions(main_prices=prices)
-            elif options.main_prices is None:
-                options = dataclasses.replace(options, main_prices=prices)
     if not replay_it:
         return SessionRun(name, log, series, None, measured, model)
-    from budgetcore.replay.simulate import replay  # noqa: PLC0415 - the heavy part
+    # The replay's modules load here only: a usage-only read never needs them.
+    from budgetcore.replay.model import ReplayOptions  # noqa: PLC0415
+    from budgetcore.replay.simulate import replay  # noqa: PLC0415
+
+    if model is not None and model.known:
+        assert model.resolution is not None
+        assert model.resolution.model is not None
+        prices = model.resolution.model.prices
+        if options is None:
+            options = ReplayOptions(main_prices=prices)
+        elif options.main_prices is None:
+            options = dataclasses.replace(options, main_prices=prices)
 
     chosen = log.pick(series)
     turns = chosen.turns(timed=options is not None and options.timing is not None)
