@@ -346,7 +346,7 @@ def _log_scenario(
 ) -> tuple[Scenario, ReplayOptions | None]:
     """No scenario: one log file's own model (and its prices), as ``replay --log``."""
     from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
-    from budgetcore.replay.logs.session import log_model  # noqa: PLC0415
+    from budgetcore.replay.logs.session import log_model, priced_by  # noqa: PLC0415
 
     logs = args.log or []
     if len(logs) != 1 or os.path.isdir(logs[0]) or args.turns or args.generate:
@@ -361,18 +361,7 @@ def _log_scenario(
         )
     log = read_log_path(logs[0], fmt)
     model = log_model(log)
-    options = _options(args)
-    if model.known:
-        assert model.resolution is not None
-        assert model.resolution.model is not None
-        prices = model.resolution.model.prices
-        if options is None:
-            options = ReplayOptions(main_prices=prices)
-        elif options.main_prices is None:
-            import dataclasses  # noqa: PLC0415
-
-            options = dataclasses.replace(options, main_prices=prices)
-    return model.scenario, options
+    return model.scenario, priced_by(model, _options(args))
 
 
 def _options(args: argparse.Namespace) -> ReplayOptions | None:

@@ -23,7 +23,7 @@ from budgetcore.scenario.model import Scenario
 if TYPE_CHECKING:
     from budgetcore.replay.model import Replay, ReplayOptions
 
-__all__ = ["LogModel", "SessionRun", "log_model", "run_session"]
+__all__ = ["LogModel", "SessionRun", "log_model", "priced_by", "run_session"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +71,23 @@ class SessionRun:
     error: tuple[Problem, ...] = ()
 
 
+def priced_by(model: LogModel, options: ReplayOptions | None) -> ReplayOptions | None:
+    """``options`` with the log's model's prices as the main request's, where the
+    registry knows the model and the options name no prices of their own."""
+    if not model.known:
+        return options
+    from budgetcore.replay.model import ReplayOptions  # noqa: PLC0415 - loaded to replay
+
+    assert model.resolution is not None
+    assert model.resolution.model is not None
+    prices = model.resolution.model.prices
+    if options is None:
+        return ReplayOptions(main_prices=prices)
+    if options.main_prices is None:
+        return dataclasses.replace(options, main_prices=prices)
+    return options
+
+
 def run_session(
     name: str,
     log: ParsedLog,
@@ -92,17 +109,10 @@ def run_session(
     if not replay_it:
         return SessionRun(name, log, series, None, measured, model)
     # The replay's modules load here only: a usage-only read never needs them.
-    from budgetcore.replay.model import ReplayOptions  # noqa: PLC0415
     from budgetcore.replay.simulate import replay  # noqa: PLC0415
 
-    if model is not None and model.known:
-        assert model.resolution is not None
-        assert model.resolution.model is not None
-        prices = model.resolution.model.prices
-        if options is None:
-            options = ReplayOptions(main_prices=prices)
-        elif options.main_prices is None:
-            options = dataclasses.replace(options, main_prices=prices)
+    if model is not None:
+        options = priced_by(model, options)
 
     chosen = log.pick(series)
     turns = chosen.turns(timed=options is not None and options.timing is not None)
