@@ -170,12 +170,13 @@ class _Package(ModuleType):
     submodule on its parent: a function the package exports keeps its name."""
 
     def __setattr__(self, name: str, value: object) -> None:
-        if isinstance(value, ModuleType) and name in MOVED_MODULES_SHORT:
-            current = self.__dict__.get(name)
-            if current is None and name in self.__dict__.get("_LAZY", ()):
-                current = self.__dict__["__getattr__"](name)  # a lazy name: load it now
-            if callable(current):
-                return
+        # getattr, not __dict__: a name the package loads lazily is loaded here.
+        if (
+            isinstance(value, ModuleType)
+            and name in MOVED_MODULES_SHORT
+            and callable(getattr(self, name, None))
+        ):
+            return
         super().__setattr__(name, value)
 
 
