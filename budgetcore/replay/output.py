@@ -49,11 +49,11 @@ Write = Callable[[str], object]
 def row_dicts(
     result: Replay, log: ParsedLog | None = None, series: str | None = None
 ) -> Iterable[dict[str, Any]]:
+    from budgetcore.replay.model import row_dicts_of  # noqa: PLC0415 - loaded with a replay
+
     chosen = None if log is None else log.pick(series)
     compacted = set() if chosen is None else {c.after_turn for c in chosen.compactions}
     requests = () if chosen is None else chosen.requests
-    from budgetcore.replay.model import row_dicts_of  # noqa: PLC0415 - loaded with a replay
-
     for i, row in enumerate(row_dicts_of(result.rows, result.timed)):
         if chosen is not None and i < len(requests):
             req = requests[i]
