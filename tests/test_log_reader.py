@@ -588,6 +588,36 @@ def test_a_batch_of_stamps_is_timed_as_each_one_is(stamps: list[object]) -> None
     assert millis_of(stamps) == [millis(s) for s in stamps]
 
 
+@st.composite
+def long_batches_of_stamps(draw: st.DrawFn) -> list[object]:
+    """A whole batch (up to past BATCH_LINES) of stamps in one month of any year from
+    1970 to 9999, at any milliseconds: the lanes of every size, with at most one stamp
+    spoilt (which sends the batch one by one)."""
+    start = draw(st.integers(0, 253_402_300_799_999 - 31 * 86_400_000))
+    month = _stamp_of(start)[:8]
+    first = millis(month + "01T00:00:00.000Z")
+    assert first is not None
+    span = 28 * 86_400_000 - 1
+    n = draw(st.integers(1, 700))
+    out: list[object] = [
+        _stamp_of(first + t)
+        for t in sorted(draw(st.lists(st.integers(0, span), min_size=n, max_size=n)))
+    ]
+    if draw(st.booleans()):
+        at, place = draw(st.integers(0, n - 1)), draw(st.integers(0, 23))
+        text = str(out[at])
+        out[at] = (
+            text[:place] + draw(st.sampled_from(list("0123456789-T:.Z x"))) + text[place + 1 :]
+        )
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(long_batches_of_stamps())
+def test_a_long_batch_of_stamps_is_timed_as_each_one_is(stamps: list[object]) -> None:
+    assert millis_of(stamps) == [millis(s) for s in stamps]
+
+
 def test_a_batch_of_stamps_takes_the_fast_form_at_once() -> None:
     """Not vacuous: a month of well-formed stamps is timed without millis."""
     stamps: list[object] = [_stamp_of(1_767_225_600_000 + 7_777 * i) for i in range(512)]

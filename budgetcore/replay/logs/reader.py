@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, date, datetime
 from functools import partial
 from itertools import islice
-from operator import add
 from typing import Any, Protocol
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
@@ -26,6 +25,7 @@ from budgetcore.replay.logs.progress import STEP, advanced, listener
 
 __all__ = [
     "BLANK",
+    "COMPILED_FROM_BYTES",
     "COMPILED_FROM_LINE",
     "JSON_SPACE",
     "LONG_LINE",
@@ -236,14 +236,19 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
         heard = seen
 
 
-#: A log read with the compiled decoder only from this line on: on a shorter one,
-#: importing msgspec (about 10 ms) costs more than it saves.
+#: A log read with the compiled decoder only from this line, or from the batch that
+#: reaches this many bytes, on: on a shorter one, importing msgspec (about 10 ms) costs
+#: more than it saves. Bytes count too because the standard decoder's cost is in the
+#: bytes: it reads a Claude Code line's texts, which msgspec skips (about 30 ms for
+#: the 2,000 lines of 2.6 kB of a long session, docs/replay.md, "Speed").
 COMPILED_FROM_LINE = 2_000
+COMPILED_FROM_BYTES = 1 << 20
 
 
-def compiled_from(line: int) -> bool:
-    """Whether a log read up to ``line`` is long enough for the compiled decoder."""
-    return line >= COMPILED_FROM_LINE
+def compiled_from(line: int, size: int = 0) -> bool:
+    """Whether a log read up to ``line``, ``size`` bytes so far, is long enough for the
+    compiled decoder."""
+    return line >= COMPILED_FROM_LINE or size >= COMPILED_FROM_BYTES
 
 
 def compiled_batches(kind: str, decoder: Any = None) -> Callable[[list[bytes]], Any] | None:
@@ -401,12 +406,9 @@ def millis(raw: object) -> int | None:
 
 
 def millis_of(stamps: Sequence[object]) -> list[int | None]:
-    """``[millis(s) for s in stamps]``, in a few passes in C when all of them have the
-    form both tools write (2026-01-20T09:00:05.123Z) and one month: each stamp's 24
-    bytes read as six 4-byte words, four of them looked up in tables that hold exactly
-    the valid words, and the values summed. The checks are millis's own fast form's
-    (a date that exists, hours to 23, minutes and seconds to 59, three digits of
-    milliseconds, then ``Z``); anything else is read one by one."""
+    """``[millis(s) for s in stamps]``, in a few dozen passes in C over the whole batch
+    when all of them have the form both tools write (2026-01-20T09:00:05.123Z) and one
+    month (:func:`_month_of`); anything else is read one by one."""
     n = len(stamps)
     try:
         text = "".join(stamps)  # type: ignore[arg-type]  # TypeError: not all texts
@@ -420,33 +422,66 @@ def millis_of(stamps: Sequence[object]) -> list[int | None]:
         return list(map(millis, stamps))
     if min(map(len, stamps)) != 24:  # type: ignore[arg-type]
         return list(map(millis, stamps))
-    raw = text.encode("ascii")
+    times: list[int | None] | None = _month_of(text.encode("ascii"), n)  # type: ignore[assignment]
+    return list(map(millis, stamps)) if times is None else times
+
+
+#: Each of a stamp's places: its column in a batch, and what one unit of it is worth in
+#: milliseconds (a two-digit column pair read as one number).
+_PLACES = ((8, 86_400_000), (11, 3_600_000), (14, 60_000), (17, 1_000), (21, 1))
+_DIGITS = b"0123456789"
+_VALUES = bytes.maketrans(_DIGITS, bytes(range(10)))
+_UNDER = [bytes(range(k)) for k in range(101)]  # the byte values below k
+_ONES: dict[int, int] = {}  # n -> the integer with 1 in each of n 64-bit lanes
+
+
+def _month_of(raw: bytes, n: int) -> list[int] | None:
+    """The times of ``n`` stamps of 24 ASCII bytes each, joined, when every one is
+    millis's fast form in one month (a date that exists, hours to 23, minutes and
+    seconds to 59, three digits of milliseconds, then ``Z``, the month from 1970 on);
+    else None. Every check is a pass in C over one column of the batch (a byte of each
+    stamp); the sum is integer arithmetic on lanes: each field's values go in the low
+    byte of one 64-bit lane per stamp, that integer times the field's unit is added
+    up, and the lanes are the times (each below 2^63, so no lane carries into the next;
+    tests/test_log_reader.py holds it equal to millis, stamp by stamp)."""
     month = _month_base(raw[:8])
-    if month is None or not all(raw[k::24] == raw[k : k + 1] * n for k in range(8)):
-        return list(map(millis, stamps))  # not one month of a real year
+    if month is None or month[0] < 86_400_000 or sys.byteorder != "little":
+        return None  # (the lanes are read as native 64-bit integers)
     base, days = month
-    if days < 31 and max(zip(raw[8::24], raw[9::24], strict=True)) > tuple(b"%02d" % days):
-        return list(map(millis, stamps))  # a day past the month's end, or near it
-    if 0x32 in raw[11::24] and max(zip(raw[11::24], raw[12::24], strict=True)) > tuple(b"23"):
-        return list(map(millis, stamps))  # an hour past 23
-    words = memoryview(raw).cast("I")
-    tables = _stamp_tables()
-    days_hours_of = _SHIFTED.get(base)
-    if days_hours_of is None:  # the first table with the month's start added in
-        days_hours_of = {k: v + base for k, v in tables[0].items()}
-        if len(_SHIFTED) < 1_000:
-            _SHIFTED[base] = days_hours_of
-    try:
-        days_hours = map(days_hours_of.__getitem__, words[2::6].tolist())  # "DDTH"
-        hours_minutes = map(tables[1].__getitem__, words[3::6].tolist())  # "H:MM"
-        seconds = map(tables[2].__getitem__, words[4::6].tolist())  # ":SS."
-        ms = map(tables[3].__getitem__, words[5::6].tolist())  # "mmmZ"
-        return list(map(add, map(add, days_hours, hours_minutes), map(add, seconds, ms)))
-    except KeyError:  # a word no valid stamp has
-        return list(map(millis, stamps))
+    for k in range(8):  # the same year and month in every stamp
+        if raw[k::24] != raw[k : k + 1] * n:
+            return None
+    for k, mark in ((10, b"T"), (13, b":"), (16, b":"), (19, b"."), (23, b"Z")):
+        if raw[k::24] != mark * n:
+            return None
+    # Every other byte is a digit: the year's and month's are, and the marks and two
+    # dashes are all that is left (7 a stamp).
+    if len(raw.translate(None, _DIGITS)) != 7 * n:
+        return None
+    values = raw.translate(_VALUES)
+    big = int.from_bytes  # big-endian: one byte of the integer per stamp, in order
+    fields: list[tuple[bytes, int]] = []
+    for (k, unit), top in zip(_PLACES, (days + 1, 24, 60, 60, 100), strict=True):
+        field = (big(values[k::24]) * 10 + big(values[k + 1 :: 24])).to_bytes(n)  # < 100
+        low = 1 if k == 8 else 0  # a day of the month from 1
+        if field.translate(None, _UNDER[top][low:]):
+            return None  # a day past the month's end, an hour past 23, ...
+        fields.append((field, unit))
+    fields.append((values[20::24], 100))  # the hundreds of milliseconds
+    lane = bytearray(8 * n)
+    total = 0
+    for field, unit in fields:
+        lane[::8] = field  # little-endian lanes: the field is each lane's low byte
+        total += unit * big(lane, "little")
+    ones = _ONES.get(n)
+    if ones is None:
+        ones = ((1 << (64 * n)) - 1) // ((1 << 64) - 1)
+        if len(_ONES) < 1_000:
+            _ONES[n] = ones
+    total += (base - 86_400_000) * ones  # the month's start, less the day counted from 1
+    return memoryview(total.to_bytes(8 * n, "little")).cast("Q").tolist()
 
 
-_SHIFTED: dict[int, dict[int, int]] = {}
 _MONTHS: dict[bytes, tuple[int, int] | None] = {}
 
 
@@ -471,34 +506,6 @@ def _month_base(head: bytes) -> tuple[int, int] | None:
     if len(_MONTHS) < 10_000:
         _MONTHS[head] = found
     return found
-
-
-_TABLES: list[dict[int, int]] = []
-
-
-def _stamp_tables() -> list[dict[int, int]]:
-    """Four words of a stamp (native byte order) to their milliseconds: "DDTH" (day of
-    the month and tens of hours), "H:MM", ":SS." and "mmmZ". Made on first use."""
-    if not _TABLES:
-        word = partial(int.from_bytes, byteorder=sys.byteorder)
-        hour, minute = 3_600_000, 60_000
-        _TABLES.extend(
-            [
-                {
-                    word(b"%02dT%d" % (d, t)): (d - 1) * 86_400_000 + t * 10 * hour
-                    for d in range(1, 32)
-                    for t in range(3)
-                },
-                {
-                    word(b"%d:%02d" % (u, m)): u * hour + m * minute
-                    for u in range(10)
-                    for m in range(60)
-                },
-                {word(b":%02d." % s): s * 1000 for s in range(60)},
-                {word(b"%03dZ" % m): m for m in range(1000)},
-            ]
-        )
-    return _TABLES
 
 
 def _minute(text: str) -> int | None:
