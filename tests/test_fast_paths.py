@@ -427,6 +427,76 @@ def test_the_bench_logs_read_alike_with_the_compiled_decoder(
 
 
 @needs_compiled
+def test_a_log_of_few_long_lines_is_read_compiled_from_its_first_megabyte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Claude Code session of long lines crosses COMPILED_FROM_BYTES long before
+    COMPILED_FROM_LINE lines: the compiled decoder takes its lines from the batch that
+    crosses it on (not after 2,000 lines), and the session is the standard library's;
+    a short one is read without it."""
+    from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
+
+    bench = _bench_module()
+    long_path, short_path = tmp_path / "long.jsonl", tmp_path / "short.jsonl"
+    bench.claude(long_path, 3)  # about 3 MB
+    bench.claude(short_path, 1, requests_cap=20)
+    lines = len(long_path.read_bytes().splitlines())
+    assert lines < reader.COMPILED_FROM_LINE
+    assert long_path.stat().st_size > 2 * reader.COMPILED_FROM_BYTES
+    assert short_path.stat().st_size < reader.COMPILED_FROM_BYTES
+    monkeypatch.delenv("BUDGETCORE_PURE_PYTHON", raising=False)
+    taken = _counting_decodes(monkeypatch)
+    fast = read_log_path(str(long_path), None)
+    assert taken[0] >= lines - reader.BATCH_LINES  # at most the first batch in full
+    taken[0] = 0
+    read_log_path(str(short_path), None)
+    assert taken[0] == 0
+    monkeypatch.setenv("BUDGETCORE_PURE_PYTHON", "1")
+    assert fast == read_log_path(str(long_path), None)
+
+
+def test_a_log_read_leaves_the_cycle_collector_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The collector is off during the read only; in a library or test process it is
+    back as it was after, nothing frozen (only the process entry, ``run``, freezes),
+    and a read leaves no cycle behind for it (a Claude Code entry and its request
+    hold each other until the reader lets go)."""
+    import gc  # noqa: PLC0415
+
+    from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
+    from budgetcore.replay.logs import claude  # noqa: PLC0415
+
+    bench = _bench_module()
+    claude_path, codex_path = tmp_path / "s.jsonl", tmp_path / "r.jsonl"
+    bench.claude(claude_path, 1, requests_cap=50)
+    bench.codex(codex_path, 50)
+    during: list[bool] = []
+    original = claude._Reader.session
+
+    def session(self: Any, name: str) -> Any:
+        during.append(gc.isenabled())
+        return original(self, name)
+
+    monkeypatch.setattr(claude._Reader, "session", session)
+    frozen = gc.get_freeze_count()
+    try:
+        for enabled in (True, False):
+            for path in (claude_path, codex_path):
+                gc.collect()
+                (gc.enable if enabled else gc.disable)()
+                log = read_log_path(str(path), None)
+                assert gc.isenabled() is enabled
+                assert log.series[0].requests
+                gc.disable()
+                assert gc.collect() == 0, path  # nothing the read made waits for it
+    finally:
+        gc.enable()
+    assert during == [False, False]
+    assert gc.get_freeze_count() == frozen
+
+
+@needs_compiled
 def test_replay_usage_prints_the_same_with_the_compiled_decoder(tmp_path: Path) -> None:
     """The command's whole output, byte for byte."""
     bench = _bench_module()

@@ -11,7 +11,13 @@ from functools import partial
 from itertools import islice
 from typing import IO, Any
 
-from budgetcore.cli.shell import Unreadable, read_input, scenario_of, shown_name
+from budgetcore.cli.shell import (
+    Unreadable,
+    collector_paused,
+    read_input,
+    scenario_of,
+    shown_name,
+)
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.scenario.model import Scenario
 
@@ -114,7 +120,8 @@ def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) ->
             _shown(n) if i == 0 else _shown(os.path.relpath(n, base or "."))
             for i, n in enumerate(names)
         ]
-        return read_session(list(zip(shown, streams, strict=True)), fmt)
+        with collector_paused():
+            return read_session(list(zip(shown, streams, strict=True)), fmt)
     finally:
         for s in streams:
             s.close()

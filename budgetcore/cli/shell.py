@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -23,7 +24,9 @@ __all__ = [
     "Parser",
     "Unreadable",
     "atomic_path",
+    "collector_paused",
     "count_flag",
+    "one_shot",
     "open_input",
     "read_input",
     "scenario_of",
@@ -33,6 +36,36 @@ __all__ = [
     "whole_flag",
     "write_atomic",
 ]
+
+_PROCESS = {"one_shot": False}
+
+
+def one_shot() -> None:
+    """This process ends with its command (:func:`budgetcore.cli.run`, the process
+    entry, says so; a library or test process never does): see :func:`collector_paused`."""
+    _PROCESS["one_shot"] = True
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cycle collection while a log is read (docs/replay.md, "Speed"): the reader
+    keeps one small object per request, all alive to the end, and every collection
+    would walk them again for nothing (about a tenth of a 200,000-request read). The
+    reader makes no cycle it leaves behind (the Claude Code reader breaks its own).
+    After the read, in a process that ends with its command (:func:`one_shot`), what
+    is alive is handed to the permanent generation (``gc.freeze``): the first
+    collections after the read would walk all of it once more, for the output alone.
+    A library or test process gets the collector back as it was, nothing frozen."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if _PROCESS["one_shot"]:
+            gc.freeze()
+        if was:
+            gc.enable()
+
 
 EXIT_INVALID = 2
 #: The longest argparse message kept whole; longer ones quote what the user typed.

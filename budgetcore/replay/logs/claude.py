@@ -185,6 +185,7 @@ class _Reader:
         self.last_run: str | None = None
         self.labels: dict[tuple[str | None, str | None], str] = {}  # compiled lines' labels
         self.seen = 0  # lines of the files read before
+        self.seen_bytes = 0  # their bytes, as far as counted (until the compiled decoder)
 
     # ---------------------------------------------------------------- one file
 
@@ -198,7 +199,7 @@ class _Reader:
         compiled: bool = False,
     ) -> None:
         """One file's lines (:func:`numbered_batches`). ``compiled``: read with the
-        compiled decoder (:mod:`.compiled`) from :data:`~.reader.COMPILED_FROM_LINE` on, where
+        compiled decoder (:mod:`.compiled`) from :func:`~.reader.compiled_from` on, where
         installed; ``decoder``: that one from the first line."""
         index = len(self.files)
         self.files.append(name)
@@ -206,11 +207,14 @@ class _Reader:
         malformed: list[int] = []
         where_prefix = "" if index == 0 else f"{name} "
         count = 0
+        size = 0  # bytes of this file's batches so far, until the compiled decoder reads
         decode_batch = None if decoder is None else compiled_batches("claude-code", decoder)
         nothing = repeat(None)
         for first, batch in batches:
             count = first + len(batch) - 1
-            if compiled and compiled_from(first + self.seen):
+            if compiled and compiled_from(
+                first + self.seen, self.seen_bytes + (size := size + sum(map(len, batch)))
+            ):
                 compiled = False
                 decode_batch = compiled_batches("claude-code")
             decoded = None if decode_batch is None else decode_batch(batch)
@@ -259,6 +263,7 @@ class _Reader:
                         )
                     )
         self.seen += count
+        self.seen_bytes += size
         self.lines.append(count)
         self.blank.append(blank)
         self.malformed.append(malformed)
@@ -700,4 +705,7 @@ def read_claude_code(files: Sequence[tuple[str, LineSource]], *, what: str = "lo
             stem = name.rsplit("/", 1)[-1].removesuffix(".jsonl")
             agent = stem.removeprefix("agent-")
         reader.read(name, numbered_batches(stream, what), agent, compiled=True)
-    return reader.session(files[0][0] if files else "")
+    log = reader.session(files[0][0] if files else "")
+    for e in reader.entries:  # an entry and its request hold each other: let go of both
+        e.request = None  # (freed now, not by the cycle collector, which may be off)
+    return log

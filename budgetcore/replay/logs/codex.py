@@ -129,7 +129,7 @@ def _read(
     compiled: bool = False,
 ) -> ParsedLog:
     """The rollout's session from its lines (:func:`numbered_batches`). ``compiled``:
-    read with the compiled decoder (:mod:`.compiled`) from :data:`~.reader.COMPILED_FROM_LINE`
+    read with the compiled decoder (:mod:`.compiled`) from :func:`~.reader.compiled_from`
     on, where installed; ``decoder``: that one from the first line; ``shaped`` False
     decodes every line in full (the fast paths' oracle in tests/test_log_reader.py)."""
     problems: list[Problem] = []
@@ -138,6 +138,7 @@ def _read(
     dups: dict[str, int] = {}
     blank = 0
     count = 0
+    size = 0  # bytes of the batches so far, until the compiled decoder reads
     model: str | None = None
     window: int | None = None
     own_id: str | None = None
@@ -178,7 +179,7 @@ def _read(
     w_raw: object
     for first, batch in batches:
         count = first + len(batch) - 1
-        if compiled and compiled_from(first):
+        if compiled and compiled_from(first, size := size + sum(map(len, batch))):
             compiled = False
             decode_batch = compiled_batches("codex")
             if decode_batch is not None:
