@@ -22,9 +22,9 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from importlib import resources
 from typing import Any
 
+from budgetcore._shipped import shipped_bytes
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import OUTPUT_KEYS, plan
 from budgetcore.core.samples import ByteSample, ReadSample, Samples
@@ -749,7 +749,7 @@ def parse_cases(text: str | bytes) -> CaseFile:
 
 def shipped_cases_text() -> str:
     """The cases file inside the installed package (read like a module, never a user file)."""
-    return resources.files("budgetcore").joinpath(SHIPPED_CASES).read_text(encoding="utf-8")
+    return shipped_bytes(SHIPPED_CASES).decode("utf-8")
 
 
 # ------------------------------------------------------------------ comparing plans

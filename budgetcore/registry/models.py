@@ -26,9 +26,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache
-from importlib import resources
 from typing import Any, NamedTuple
 
+from budgetcore._shipped import shipped_bytes
 from budgetcore.core.contracts import ModelContract
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.prices import Prices, PriceTier
@@ -54,7 +54,7 @@ __all__ = [
     "search",
 ]
 
-#: The data file inside the package (read with importlib.resources).
+#: The data file inside the package (read with budgetcore._shipped).
 DATA_FILE = "data/models.json"
 _FORMAT = 2
 _PRICE_COLUMNS = ("input", "output", "cache_read", "cache_write", "cache_write_1h")
@@ -556,8 +556,7 @@ def picks(query: str, limit: int | None = 12, registry: Registry | None = None) 
 @cache
 def default_registry() -> Registry:
     """The registry shipped in the package (parsed once, on first use)."""
-    text = resources.files("budgetcore").joinpath(DATA_FILE).read_bytes()
-    return parse_registry(text)
+    return parse_registry(shipped_bytes(DATA_FILE))
 
 
 def lookup(name: str, *, reserves_output: bool = True) -> RegistryModel | None:

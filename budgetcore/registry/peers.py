@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
-from importlib import resources
 from typing import Any, Literal
 
+from budgetcore._shipped import shipped_bytes
 from budgetcore.core.plan import Plan
 from budgetcore.units import format_int, format_percent
 
@@ -294,7 +294,7 @@ def parse_peers(text: str | bytes) -> tuple[Peer, ...]:
 @cache
 def default_peers() -> tuple[Peer, ...]:
     """The peers shipped in the package (parsed once, on first use)."""
-    return parse_peers(resources.files("budgetcore").joinpath(DATA_FILE).read_bytes())
+    return parse_peers(shipped_bytes(DATA_FILE))
 
 
 # ---------------------------------------------------------------- the view
