@@ -10,14 +10,16 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_rule, whole_text
 from budgetcore.inputs.text import check_size, limit_of, read_limited, too_large
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.parse import parse_scenario_json
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "EXIT_INVALID",
@@ -151,6 +153,8 @@ def atomic_path(path: Path) -> Iterator[Path]:
 
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".tmp")
     os.close(fd)
+    from pathlib import Path  # noqa: PLC0415 - a command that writes a file loads it
+
     temp = Path(name)
     try:
         yield temp
