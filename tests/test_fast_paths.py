@@ -26,7 +26,7 @@ from budgetcore.cli import COMMANDS, build_parser
 from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import DATA_FILE, _norm, default_registry, parse_registry
 from budgetcore.registry.prices import Prices
-from budgetcore.replay.logs import LogRequest, parse_codex, reader
+from budgetcore.replay.logs import LogRequest, parse_claude_code, parse_codex, reader
 from budgetcore.replay.model import (
     NOT_INT_FIELDS,
     Ints,
@@ -244,6 +244,59 @@ def test_a_codex_request_has_each_value_in_its_field() -> None:
         ),
     )
     assert type(log.main.requests[0].messages) is NoneType
+
+
+def test_a_claude_code_request_has_each_value_in_its_field() -> None:
+    # As the Codex one: built from its values in field order, checked by keywords.
+    usage = {
+        "input_tokens": 7,
+        "cache_creation_input_tokens": 300,
+        "cache_read_input_tokens": 20_000,
+        "output_tokens": 40,
+        "cache_creation": {"ephemeral_5m_input_tokens": 100, "ephemeral_1h_input_tokens": 200},
+    }
+    lines = [
+        {
+            "type": "user",
+            "uuid": "u1",
+            "parentUuid": None,
+            "timestamp": "2026-01-20T09:00:00.000Z",
+            "message": {
+                "role": "user",
+                "content": [{"type": "tool_result", "content": "abcde"}],
+            },
+        },
+        {
+            "type": "assistant",
+            "uuid": "a1",
+            "parentUuid": "u1",
+            "timestamp": "2026-01-20T09:00:05.123Z",
+            "requestId": "r1",
+            "costUSD": 0.5,
+            "message": {"id": "m1", "model": "claude-sonnet-4-5", "usage": usage},
+        },
+    ]
+    text = "".join(json.dumps(x, separators=(",", ":")) + "\n" for x in lines)
+    log = parse_claude_code(text)
+    when = 1_768_899_605_123
+    assert log.main.requests == (
+        LogRequest(
+            line=2,
+            context=20_307,
+            output=40,
+            cache_read=20_000,
+            cache_write=300,
+            model="claude-sonnet-4-5",
+            messages=1,
+            tool_result_chars=5,
+            input=7,
+            cache_write_1h=200,
+            started=when,
+            finished=when,
+            logged_cost=Decimal("0.5"),
+        ),
+    )
+    assert type(log.main.requests[0].reasoning) is int
 
 
 # ---------------------------------------------------------------- the command line

@@ -15,7 +15,14 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem
-from budgetcore.replay.logs.model import FileLedger, LogCompaction, LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.logs.model import (
+    FileLedger,
+    LogCompaction,
+    LogRequest,
+    LogSeries,
+    ParsedLog,
+    new_request,
+)
 from budgetcore.replay.logs.reader import (
     BLANK,
     MAX_LOG_REQUESTS,
@@ -612,21 +619,25 @@ class _Reader:
 
 def _request(req: _Request, messages: int | None, tool: int | None) -> LogRequest:
     fresh, write_5m, write_1h, read, output, context = req.counts
-    return LogRequest(
-        line=req.first.line,
-        context=context,
-        output=output,
-        cache_read=read,
-        cache_write=write_5m + write_1h,
-        model=req.model,
-        messages=messages,
-        tool_result_chars=tool,
-        input=fresh,
-        cache_write_1h=write_1h,
-        started=req.started,
-        finished=req.finished,
-        file=req.first.file,
-        logged_cost=req.cost,
+    first = req.first
+    return new_request(  # LogRequest's fields in order
+        (
+            first.line,
+            context,
+            output,
+            read,
+            write_5m + write_1h,
+            req.model,
+            messages,
+            tool,
+            fresh,
+            write_1h,
+            0,  # reasoning: Claude Code logs none
+            req.started,
+            req.finished,
+            first.file,
+            req.cost,
+        )
     )
 
 

@@ -15,14 +15,20 @@ event whose totals advance.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import partial
 from itertools import count as counting
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS
-from budgetcore.replay.logs.model import FileLedger, LogCompaction, LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.logs.model import (
+    FileLedger,
+    LogCompaction,
+    LogRequest,
+    LogSeries,
+    ParsedLog,
+    new_request,
+)
 from budgetcore.replay.logs.reader import (
     BLANK,
     MAX_LOG_REQUESTS,
@@ -85,9 +91,6 @@ def _counts(raw: object, path: str) -> tuple[int, ...] | Problem:
         out.append(value)
     return tuple(out)
 
-
-#: A request from its 15 values in field order, in one C call (no keyword parsing).
-_new_request = partial(tuple.__new__, LogRequest)
 
 _HEAD = b'{"timestamp":"'
 NO_INFO = "event_msg/token_count (rate limits only)"
@@ -247,7 +250,7 @@ def _read(
                             write = write if write < inp - cached else inp - cached
                             if len(requests) >= MAX_LOG_REQUESTS:
                                 raise too_many_requests(MAX_LOG_REQUESTS)
-                            request = _new_request(
+                            request = new_request(
                                 (
                                     number,
                                     inp,
@@ -465,7 +468,7 @@ def _read(
             req_model = named if isinstance(named, str) and named else model
             if len(requests) >= MAX_LOG_REQUESTS:
                 raise too_many_requests(MAX_LOG_REQUESTS)
-            request = _new_request(
+            request = new_request(
                 (
                     number,
                     inp,
