@@ -5,6 +5,7 @@ and the registry's search keys made on the first search."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib.util
 import json
@@ -12,6 +13,7 @@ import os
 import subprocess
 import sys
 import typing
+from collections.abc import Iterator
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
@@ -542,11 +544,52 @@ def test_a_log_read_leaves_the_cycle_collector_as_it_was(
                 assert gc.isenabled() is enabled
                 assert log.series[0].requests
                 gc.disable()
-                assert gc.collect() == 0, path  # nothing the read made waits for it
+                gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds stays to be seen
+                gc.collect()
+                left = [x for x in gc.garbage if type(x) in (claude._Entry, claude._Request)]
+                assert not left, path  # nothing of the reader's waits for the collector
+                gc.set_debug(0)
+                gc.garbage.clear()
     finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
         gc.enable()
     assert during == [False, False]
     assert gc.get_freeze_count() == frozen
+
+
+def test_the_process_entry_freezes_after_a_read_and_gives_it_back_when_it_returns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``run`` (the process entry) freezes what a log read leaves alive; called in a
+    process that goes on (this test), it unfreezes it all when it returns."""
+    import gc  # noqa: PLC0415
+
+    from budgetcore.cli import run, shell  # noqa: PLC0415
+
+    bench = _bench_module()
+    path = tmp_path / "s.jsonl"
+    bench.claude(path, 1, requests_cap=20)
+    frozen: list[int] = []
+    original = shell.collector_paused
+
+    @contextlib.contextmanager
+    def spied() -> Iterator[None]:
+        with original():
+            yield
+        frozen.append(gc.get_freeze_count())
+
+    monkeypatch.setattr(shell, "collector_paused", spied)
+    monkeypatch.setattr("budgetcore.cli.replay_cmds.collector_paused", spied)
+    before = gc.get_freeze_count()
+    with pytest.raises(SystemExit) as stop:
+        run(["replay", "--log", str(path), "--usage"])
+    assert stop.value.code == 0
+    assert '"requests"' in capsys.readouterr().out
+    assert len(frozen) == 1
+    assert frozen[0] > before  # frozen after the read, within the command
+    assert gc.get_freeze_count() == before  # and given back when run returned
+    assert gc.isenabled()
 
 
 @needs_compiled

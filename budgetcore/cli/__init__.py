@@ -203,8 +203,7 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
     if sys.stderr is None:  # started with 2>&-: print(file=None) would write to stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     code: int
-    one_shot()
-    with _signals():
+    with one_shot(), _signals():
         try:
             if sys.stdout is None:  # started with >&-: as if the reader had gone away
                 raise BrokenPipeError

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_rule, whole_text
 from budgetcore.inputs.text import check_size, limit_of, read_limited, too_large
-from budgetcore.scenario.model import Scenario
-from budgetcore.scenario.parse import parse_scenario_json
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "EXIT_INVALID",
@@ -39,13 +39,24 @@ __all__ = [
     "write_atomic",
 ]
 
-_PROCESS = {"one_shot": False}
+_PROCESS = {"one_shot": False, "froze": False}
 
 
-def one_shot() -> None:
-    """This process ends with its command (:func:`budgetcore.cli.run`, the process
-    entry, says so; a library or test process never does): see :func:`collector_paused`."""
+@contextlib.contextmanager
+def one_shot() -> Iterator[None]:
+    """The command runs in a process that ends with it (:func:`budgetcore.cli.run`, the
+    process entry, says so): a log read then freezes what it leaves alive
+    (:func:`collector_paused`). When the command returns instead (a test calling
+    ``run``), what was frozen goes back to the collector (``gc.unfreeze``)."""
+    before = _PROCESS["one_shot"]
     _PROCESS["one_shot"] = True
+    try:
+        yield
+    finally:
+        _PROCESS["one_shot"] = before
+        if not before and _PROCESS["froze"]:
+            _PROCESS["froze"] = False
+            gc.unfreeze()
 
 
 @contextlib.contextmanager
@@ -54,10 +65,10 @@ def collector_paused() -> Iterator[None]:
     keeps one small object per request, all alive to the end, and every collection
     would walk them again for nothing (about a tenth of a 200,000-request read). The
     reader makes no cycle it leaves behind (the Claude Code reader breaks its own).
-    After the read, in a process that ends with its command (:func:`one_shot`), what
-    is alive is handed to the permanent generation (``gc.freeze``): the first
-    collections after the read would walk all of it once more, for the output alone.
-    A library or test process gets the collector back as it was, nothing frozen."""
+    After the read, within :func:`one_shot`, what is alive is handed to the permanent
+    generation (``gc.freeze``): the first collections after the read would walk all of
+    it once more, for the output alone. Elsewhere (a library, a test) the collector is
+    back as it was, nothing frozen."""
     was = gc.isenabled()
     gc.disable()
     try:
@@ -65,6 +76,7 @@ def collector_paused() -> Iterator[None]:
     finally:
         if _PROCESS["one_shot"]:
             gc.freeze()
+            _PROCESS["froze"] = True
         if was:
             gc.enable()
 
@@ -195,6 +207,8 @@ def scenario_of(args: argparse.Namespace) -> Scenario:
         return result.scenario
     if args.scenario is None:
         raise ScenarioError([Problem("scenario", "is required: a JSON file, - or --fragment")])
+    from budgetcore.scenario.parse import parse_scenario_json  # noqa: PLC0415 - with a scenario
+
     return parse_scenario_json(read_input(args.scenario, "scenario"))
 
 
