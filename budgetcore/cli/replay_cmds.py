@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 from itertools import islice
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from budgetcore.cli.shell import (
     Unreadable,
@@ -19,7 +19,9 @@ from budgetcore.cli.shell import (
     shown_name,
 )
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.scenario.model import Scenario
+
+if TYPE_CHECKING:
+    from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "cmd_replay",

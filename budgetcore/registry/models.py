@@ -19,7 +19,6 @@ they are returned, so importing this module costs nothing at page boot.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -411,6 +410,8 @@ class Registry:
         out += [r.name for r in self.rows if r.name.lower() == low]
         out += [r.name for r in self.matches(name)[:n]]
         lowered = {r.name.lower(): r.name for r in self.rows}
+        import difflib  # noqa: PLC0415 - only an unknown name needs it
+
         out += [lowered[m] for m in difflib.get_close_matches(low, list(lowered), n=n, cutoff=0.6)]
         unique = tuple(dict.fromkeys(x for x in out if x != name))
         return unique[:n]

@@ -16,7 +16,6 @@ Rows are written one at a time (``write``), never joined into one string.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Callable, Iterable, Sequence
@@ -124,8 +123,8 @@ def _model_dict(run: SessionRun) -> dict[str, Any] | None:
         "logged": m.logged,
         "registry": None if entry is None else entry.name,
         "how": "none" if res is None else res.how,
-        "input_tokens": m.scenario.main_model.input_tokens,
-        "output_tokens": m.scenario.main_model.output_tokens,
+        "input_tokens": m.window[0],
+        "output_tokens": m.window[1],
         "from_log": entry is not None,
     }
 
@@ -219,6 +218,8 @@ def _csv_sessions(runs: Sequence[SessionRun], write: Write, folder: bool) -> Non
     from budgetcore.replay.model import ROW_KEYS, TIMING_ROW_KEYS  # noqa: PLC0415
 
     buf = io.StringIO()
+    import csv  # noqa: PLC0415 - only the csv format loads it
+
     writer = csv.writer(buf, lineterminator="\n")
     has_log = any(r.log is not None for r in runs)
     timed = any(r.result is not None and r.result.timed for r in runs)

@@ -18,10 +18,10 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.usage import MeasuredUsage, measured_usage
-from budgetcore.scenario.model import Scenario
 
 if TYPE_CHECKING:
     from budgetcore.replay.model import Replay, ReplayOptions
+    from budgetcore.scenario.model import Scenario
 
 __all__ = ["LogModel", "SessionRun", "log_model", "priced_by", "run_session"]
 
@@ -32,11 +32,37 @@ class LogModel:
 
     logged: str | None  # the log's main model, as written (None: it names none)
     resolution: Resolution | None  # how the registry mapped it (None: nothing to map)
-    scenario: Scenario  # the default scenario with that contract (unchanged if unknown)
+    base: Scenario | None = None  # the scenario it changes (None: the default one)
 
     @property
     def known(self) -> bool:
         return self.resolution is not None and self.resolution.model is not None
+
+    @property
+    def scenario(self) -> Scenario:
+        """The base scenario with the registry's contract of the log's model (its I and
+        O; q stays the base's), or the base unchanged when the registry does not know
+        the model. Built when asked for: a usage-only read never needs the scenario
+        modules (docs/replay.md, "Speed")."""
+        from budgetcore.scenario.model import Scenario  # noqa: PLC0415
+
+        scenario = Scenario() if self.base is None else self.base
+        if self.resolution is None or self.resolution.model is None:
+            return scenario
+        contract = dataclasses.replace(
+            self.resolution.model.contract, reserves_output=scenario.main_model.reserves_output
+        )
+        return dataclasses.replace(scenario, main_model=contract)
+
+    @property
+    def window(self) -> tuple[int, int]:
+        """The scenario's main model's (input, output) tokens, as :attr:`scenario` has
+        them (from the registry's contract without building the scenario)."""
+        if self.resolution is not None and self.resolution.model is not None:
+            contract = self.resolution.model.contract
+        else:
+            contract = self.scenario.main_model
+        return contract.input_tokens, contract.output_tokens
 
 
 def log_model(
@@ -45,17 +71,10 @@ def log_model(
     resolver: Callable[[str], Resolution] = resolve,
 ) -> LogModel:
     """The default scenario (or ``base``) with the contract of the log's main model."""
-    scenario = Scenario() if base is None else base
     name = log.main_model()
     if name is None:
-        return LogModel(None, None, scenario)
-    found = resolver(name)
-    if found.model is None:
-        return LogModel(name, found, scenario)
-    contract = dataclasses.replace(
-        found.model.contract, reserves_output=scenario.main_model.reserves_output
-    )
-    return LogModel(name, found, dataclasses.replace(scenario, main_model=contract))
+        return LogModel(None, None, base)
+    return LogModel(name, resolver(name), base)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +124,11 @@ def run_session(
     model = None
     if scenario is None:
         model = log_model(log, resolver=resolver)
-        scenario = model.scenario
     if not replay_it:
         return SessionRun(name, log, series, None, measured, model)
+    if model is not None:
+        scenario = model.scenario
+    assert scenario is not None
     # The replay's modules load here only: a usage-only read never needs them.
     from budgetcore.replay.simulate import replay  # noqa: PLC0415
 
