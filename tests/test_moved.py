@@ -60,15 +60,18 @@ def test_the_registry_api_is_public_and_silent() -> None:
 
 
 def test_the_package_s_names_load_their_modules_on_first_use() -> None:
-    # A usage-only log read never loads the planner or the replay (its start-up cost);
-    # each top-level name still is the real object, and an unknown one an AttributeError.
+    # A usage-only log read never loads the planner, the replay, the scenario modules
+    # or what only other outputs and errors need (its start-up cost); each top-level
+    # name still is the real object, and an unknown one an AttributeError.
     code = (
         "import sys, io, contextlib\n"
         "from budgetcore.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    main(['replay', '--log', sys.argv[1], '--usage', '--format', 'jsonl'])\n"
         "print(sorted(m for m in ('budgetcore.core.plan', 'budgetcore.replay.model',\n"
-        "    'budgetcore.replay.simulate') if m in sys.modules))\n"
+        "    'budgetcore.replay.simulate', 'budgetcore.scenario.model',\n"
+        "    'budgetcore.scenario.parse', 'budgetcore.core.samples', 'csv', 'difflib',\n"
+        "    'zipfile', 'tempfile', 'pathlib', 'importlib.resources') if m in sys.modules))\n"
         "import budgetcore\n"
         "from budgetcore.core.plan import plan\n"
         "from budgetcore.scenario.parse import parse_scenario\n"
