@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cache
+from functools import cache, partial
 from typing import Any, NamedTuple
 
 from budgetcore._shipped import shipped_bytes
@@ -164,6 +164,11 @@ class _Row(NamedTuple):
     output_tokens: int
     prices: Raw
     extra: Mapping[str, Any] | None  # mode, tiers, service tiers, deprecation, retired
+
+
+#: A row from its six values in field order, in one C call (3,344 at every start).
+_new_row = partial(tuple.__new__, _Row)
+_NO_PRICES = (None,) * 5
 
 
 class _Keys(NamedTuple):
@@ -496,12 +501,15 @@ def parse_registry(text: str | bytes) -> Registry:
         retired_models=sel["retired"],
     )
     providers: Sequence[str] = data["providers"]
-    rows = []
-    for raw in data["rows"]:
-        extra = raw[-1] if isinstance(raw[-1], dict) else None
-        name, provider_index, inp, out, *prices = raw if extra is None else raw[:-1]
-        padded = (*prices, None, None, None, None, None)
-        rows.append(_Row(name, providers[provider_index], inp, out, padded[:5], extra))
+    rows: list[_Row] = []
+    add = rows.append
+    for raw in data["rows"]:  # name, provider, I, O, up to five prices, then any extra
+        extra = raw[-1]
+        end = -1
+        if type(extra) is not dict:
+            extra, end = None, len(raw)
+        prices = (*raw[4:end][:5], *_NO_PRICES)[:5]
+        add(_new_row((raw[0], providers[raw[1]], raw[2], raw[3], prices, extra)))
     aliases = {a: (t, src) for a, t, src in data.get("aliases", ())}
     index = {r.name: r for r in rows}
     return Registry(provenance, tuple(rows), index, aliases, frozenset(providers))
