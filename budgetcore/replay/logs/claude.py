@@ -59,7 +59,6 @@ class _Entry:
         "kind",
         "line",
         "message",
-        "on",
         "parent",
         "preserved",
         "request",
@@ -82,7 +81,6 @@ class _Entry:
         self.tool = 0  # characters of tool_result content
         self.compaction: tuple[str | None, int | None] | None = None
         self.preserved: frozenset[str] = frozenset()
-        self.on = False  # on its series' replayed branch (set once every file is read)
 
 
 class _Request:
@@ -192,6 +190,8 @@ class _Reader:
         self.last_run: str | None = None
         self.labels: dict[tuple[str | None, str | None], str] = {}  # compiled lines' labels
         self.seen = 0  # lines of the files read before
+        self.other_series = False  # an entry of a series other than main was read
+        self.preserving: list[_Entry] = []  # compactions that preserved a segment
         self.seen_bytes = 0  # their bytes, as far as counted (until the compiled decoder)
 
     # ---------------------------------------------------------------- one file
@@ -292,12 +292,14 @@ class _Reader:
         if file > 0:
             found = obj.get("agentId")
             e.series = f"sidechain:{found if isinstance(found, str) and found else agent}"
+            self.other_series = True
         elif obj.get("isSidechain") is True:
             found = obj.get("agentId")
             if isinstance(found, str) and found:
                 e.series = f"sidechain:{found}"
             else:
                 e.series = self.inline_run(e)
+            self.other_series = True
         kind = obj.get("type")
         message = obj.get("message")
         usage = message.get("usage") if isinstance(message, dict) else None
@@ -347,9 +349,11 @@ class _Reader:
         if file > 0:
             found = line.agentId
             e.series = f"sidechain:{found or agent}"
+            self.other_series = True
         elif line.isSidechain is True:
             found = line.agentId
             e.series = f"sidechain:{found}" if found else self.inline_run(e)
+            self.other_series = True
         kind = line.type
         message = line.message
         usage = None if message is None else message.usage
@@ -502,17 +506,21 @@ class _Reader:
         if isinstance(msgs, dict) and isinstance(msgs.get("uuids"), list):
             kept.update(u for u in msgs["uuids"] if isinstance(u, str))
         e.preserved = frozenset(kept)
+        if kept:
+            self.preserving.append(e)
         return None
 
     # ---------------------------------------------------------------- the session
 
     def session(self, name: str) -> ParsedLog:
-        by_series: dict[str, list[_Entry]] = {}
-        for e in self.entries:
-            by_series.setdefault(e.series, []).append(e)
+        by_series: dict[str, list[_Entry]] = {"main": self.entries}
+        if self.other_series:  # else every entry is the main series'
+            by_series = {}
+            for e in self.entries:
+                by_series.setdefault(e.series, []).append(e)
         built: list[LogSeries] = []
         orphans: list[list[int]] = [[] for _ in self.files]
-        placed: dict[int, tuple[str, bool]] = {}  # id(request) -> (series, on branch)
+        placed: dict[_Request, tuple[str, bool]] = {}  # request -> (series, on branch)
         for series, entries in by_series.items():
             built.append(self.series(series, entries, orphans, placed))
         built = [s for s in built if s.requests or s.abandoned]
@@ -535,37 +543,46 @@ class _Reader:
         name: str,
         entries: list[_Entry],
         orphans: list[list[int]],
-        placed: dict[int, tuple[str, bool]],
+        placed: dict[_Request, tuple[str, bool]],
     ) -> LogSeries:
-        _branch(entries, orphans)
+        preserving = [e for e in self.preserving if e.series == name]
+        branch = _branch(entries, orphans, preserving)
         requests: list[LogRequest] = []
         compactions: list[LogCompaction] = []
         pending: list[_Entry] = []
         times: list[int] = []
+        firsts: list[_Entry] = []  # each request's first copy, in file order
         messages = tool = 0
         seen_uuid: set[str] = set()
+        on = branch is None  # on the replayed branch (an entry without a uuid: as before)
         for e in entries:
-            if not e.on:
+            req = e.request
+            if req is not None and req.first is e:
+                firsts.append(e)
+            uuid = e.uuid
+            if uuid is not None:
+                if branch is not None:
+                    on = uuid in branch
+                if on:
+                    if uuid in seen_uuid:
+                        continue  # a copy written again later (a compaction, a resume)
+                    seen_uuid.add(uuid)
+            if not on:
                 continue
-            if e.uuid is not None:
-                if e.uuid in seen_uuid:
-                    continue  # a copy written again later (a compaction, a resume)
-                seen_uuid.add(e.uuid)
             if e.time is not None:
                 times.append(e.time)
             if e.compaction is not None:
                 pending.append(e)
                 messages = tool = 0  # the model now sees the summary, not the history
                 continue
-            req = e.request
             if req is None:
                 if e.message:
                     messages += 1
                     tool += e.tool
                 continue
-            if req.first.series != name or id(req) in placed:
+            if req.first.series != name or req in placed:
                 continue  # placed already (a split line of the same response)
-            placed[id(req)] = (name, True)
+            placed[req] = (name, True)
             out = _request(req, messages, tool)
             messages += 1
             for c in pending:
@@ -575,15 +592,16 @@ class _Reader:
         for c in pending:
             compactions.append(_compaction(c, len(requests), None))
         abandoned: list[LogRequest] = []
-        for e in entries:
+        for e in firsts:
             req = e.request
-            if req is not None and req.first is e and id(req) not in placed:
-                placed[id(req)] = (name, False)
+            assert req is not None
+            if req not in placed:
+                placed[req] = (name, False)
                 abandoned.append(_request(req, None, None))
         return LogSeries(name, tuple(requests), tuple(compactions), tuple(abandoned), tuple(times))
 
     def ledger(
-        self, orphans: list[list[int]], placed: dict[int, tuple[str, bool]]
+        self, orphans: list[list[int]], placed: dict[_Request, tuple[str, bool]]
     ) -> tuple[FileLedger, ...]:
         per_file: list[dict[str, list[int]]] = [{} for _ in self.files]
         dups: list[dict[str, int]] = [{} for _ in self.files]
@@ -593,7 +611,7 @@ class _Reader:
             if req is None:
                 kinds[e.file][e.kind] = kinds[e.file].get(e.kind, 0) + 1
             elif req.first is e:
-                series, on = placed[id(req)]
+                series, on = placed[req]
                 row = per_file[e.file].setdefault(series, [0, 0])
                 row[0 if on else 1] += 1
             else:
@@ -647,17 +665,18 @@ def _compaction(e: _Entry, after: int, post: int | None) -> LogCompaction:
     return LogCompaction(e.line, after, trigger, pre, post, e.file, e.time)
 
 
-def _branch(entries: list[_Entry], orphans: list[list[int]]) -> None:
-    """Mark the entries on the replayed branch (``on``): the path from the series' last
-    conversation entry back to its root, through every copy's parent link. A parent
-    that is not in the series continues from the entry before it in file order (the
-    ledger lists it); an entry without a uuid goes with the entry before it; a series
-    without any link is one branch in file order; a preserved-segment compaction is on
-    the branch when what it preserved is."""
+def _branch(
+    entries: list[_Entry], orphans: list[list[int]], preserving: Sequence[_Entry] = ()
+) -> set[str] | None:
+    """The uuids on the replayed branch, None when every entry is on it: the path from
+    the series' last conversation entry back to its root, through every copy's parent
+    link. A parent that is not in the series continues from the entry before it in file
+    order (the ledger lists it); an entry without a uuid goes with the entry before it;
+    a series without any link is one branch in file order; a preserved-segment
+    compaction (one of ``preserving``, in file order) is on the branch when what it
+    preserved is."""
     if not any(e.parent is not None for e in entries):
-        for e in entries:
-            e.on = True
-        return
+        return None
     known = {e.uuid for e in entries if e.uuid is not None}
     parent_of: dict[str, str | None] = {}  # one link per uuid, the common case
     more: dict[str, list[str]] = {}  # the other links of a uuid written more than once
@@ -686,24 +705,19 @@ def _branch(entries: list[_Entry], orphans: list[list[int]]) -> None:
     if start is None:
         start = next((e.uuid for e in reversed(entries) if e.uuid is not None), None)
     branch: set[str] = set()
-    todo = [] if start is None else [start]
-    while todo:
+    add, parent = branch.add, parent_of.get
+    todo: list[str | None] = [start]
+    while todo:  # up each chain of parent links, the other links of a uuid kept for later
         node = todo.pop()
-        if node in branch:
-            continue
-        branch.add(node)
-        link = parent_of.get(node)
-        if link is not None:
-            todo.append(link)
-        todo.extend(more.get(node, ()))
-    for e in entries:
-        if e.preserved and e.uuid is not None and e.preserved & branch:
+        while node is not None and node not in branch:
+            add(node)
+            if more:
+                todo.extend(more.get(node, ()))
+            node = parent(node)
+    for e in preserving:
+        if e.uuid is not None and e.preserved & branch:
             branch.add(e.uuid)
-    state = False
-    for e in entries:
-        if e.uuid is not None:
-            state = e.uuid in branch
-        e.on = state
+    return branch
 
 
 def read_claude_code(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
