@@ -481,33 +481,77 @@ def test_the_bench_logs_read_alike_with_the_compiled_decoder(
     rollout_three_ways("r.jsonl", codex_path.read_bytes())
 
 
+_COUNTING_READS = """
+import json, sys
+from budgetcore.cli.replay_cmds import read_log_path
+from budgetcore.replay.logs import claude
+taken = [0]
+original = claude.compiled_batches  # counted without importing msgspec here
+def compiled_batches(*args):
+    decode = original(*args)
+    if decode is None:
+        return None
+    def counting(batch):
+        found = decode(batch)
+        if found is not None:
+            taken[0] += sum(1 for line in found if line is not None)
+        return found
+    return counting
+claude.compiled_batches = compiled_batches
+out = []
+for path in sys.argv[1:]:
+    taken[0] = 0
+    log = read_log_path(path, None)
+    out.append([taken[0], sum(f.lines for f in log.ledger), "msgspec" in sys.modules])
+print(json.dumps(out))
+"""
+
+
 @needs_compiled
-def test_a_log_of_few_long_lines_is_read_compiled_from_its_first_megabyte(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A Claude Code session of long lines crosses COMPILED_FROM_BYTES long before
-    COMPILED_FROM_LINE lines: the compiled decoder takes its lines from the batch that
-    crosses it on (not after 2,000 lines), and the session is the standard library's;
-    a short one is read without it."""
+def test_the_compiled_decoder_reads_from_the_process_s_first_megabyte(tmp_path: Path) -> None:
+    """A short log alone is read without msgspec (its import costs more than it
+    saves); a session of long lines is read compiled from the batch that crosses
+    COMPILED_FROM_BYTES (long before COMPILED_FROM_LINE lines); small sessions read one
+    after another (a folder) once the process's logs have crossed it, or once msgspec
+    is loaded. The sessions are the standard library's either way."""
     from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
 
     bench = _bench_module()
-    long_path, short_path = tmp_path / "long.jsonl", tmp_path / "short.jsonl"
+    long_path = tmp_path / "long.jsonl"
     bench.claude(long_path, 3)  # about 3 MB
-    bench.claude(short_path, 1, requests_cap=20)
+    small = [tmp_path / f"s{i}.jsonl" for i in range(16)]
+    for i, path in enumerate(small):
+        bench.claude(path, 1, seed=i, requests_cap=60)  # about 160 kB each
+    sizes = [p.stat().st_size for p in small]
+    assert all(size < reader.COMPILED_FROM_BYTES // 4 for size in sizes)
+    assert sum(sizes) > 2 * reader.COMPILED_FROM_BYTES
     lines = len(long_path.read_bytes().splitlines())
-    assert lines < reader.COMPILED_FROM_LINE
-    assert long_path.stat().st_size > 2 * reader.COMPILED_FROM_BYTES
-    assert short_path.stat().st_size < reader.COMPILED_FROM_BYTES
-    monkeypatch.delenv("BUDGETCORE_PURE_PYTHON", raising=False)
-    taken = _counting_decodes(monkeypatch)
-    fast = read_log_path(str(long_path), None)
-    assert taken[0] >= lines - reader.BATCH_LINES  # at most the first batch in full
-    taken[0] = 0
-    read_log_path(str(short_path), None)
-    assert taken[0] == 0
-    monkeypatch.setenv("BUDGETCORE_PURE_PYTHON", "1")
-    assert fast == read_log_path(str(long_path), None)
+    assert lines < reader.COMPILED_FROM_LINE < lines * 4
+
+    def counted(*paths: Path) -> list[list[Any]]:
+        env = {**os.environ, "BUDGETCORE_PURE_PYTHON": ""}
+        argv = [sys.executable, "-c", _COUNTING_READS, *map(str, paths)]
+        run = subprocess.run(argv, capture_output=True, text=True, check=True, cwd=ROOT, env=env)
+        found: list[list[Any]] = json.loads(run.stdout)
+        return found
+
+    assert counted(small[0]) == [[0, small[0].read_bytes().count(b"\n"), False]]
+    (taken, total, loaded), after = counted(long_path, small[0])
+    assert loaded
+    assert taken >= total - reader.BATCH_LINES  # at most the first batch in full
+    assert after[0] == after[1]  # msgspec is loaded: the next session is read compiled
+    folder = counted(*small)
+    assert folder[0][0] == 0
+    assert folder[-1][0] == folder[-1][1]  # past the first megabyte: every line compiled
+    crossed = next(i for i, row in enumerate(folder) if row[0])
+    assert sum(sizes[:crossed]) < reader.COMPILED_FROM_BYTES <= sum(sizes[: crossed + 1])
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("BUDGETCORE_PURE_PYTHON", "1")
+        for path in (long_path, small[-1]):
+            plain = read_log_path(str(path), None)
+            m.delenv("BUDGETCORE_PURE_PYTHON")
+            assert read_log_path(str(path), None) == plain
+            m.setenv("BUDGETCORE_PURE_PYTHON", "1")
 
 
 def test_a_log_read_leaves_the_cycle_collector_as_it_was(

@@ -192,7 +192,6 @@ class _Reader:
         self.seen = 0  # lines of the files read before
         self.other_series = False  # an entry of a series other than main was read
         self.preserving: list[_Entry] = []  # compactions that preserved a segment
-        self.seen_bytes = 0  # their bytes, as far as counted (until the compiled decoder)
 
     # ---------------------------------------------------------------- one file
 
@@ -214,14 +213,11 @@ class _Reader:
         malformed: list[int] = []
         where_prefix = "" if index == 0 else f"{name} "
         count = 0
-        size = 0  # bytes of this file's batches so far, until the compiled decoder reads
         decode_batch = None if decoder is None else compiled_batches("claude-code", decoder)
         nothing = repeat(None)
         for first, batch in batches:
             count = first + len(batch) - 1
-            if compiled and compiled_from(
-                first + self.seen, self.seen_bytes + (size := size + sum(map(len, batch)))
-            ):
+            if compiled and compiled_from(first + self.seen, sum(map(len, batch))):
                 compiled = False
                 decode_batch = compiled_batches("claude-code")
             decoded = None if decode_batch is None else decode_batch(batch)
@@ -270,7 +266,6 @@ class _Reader:
                         )
                     )
         self.seen += count
-        self.seen_bytes += size
         self.lines.append(count)
         self.blank.append(blank)
         self.malformed.append(malformed)

@@ -141,7 +141,6 @@ def _read(
     dups: dict[str, int] = {}
     blank = 0
     count = 0
-    size = 0  # bytes of the batches so far, until the compiled decoder reads
     model: str | None = None
     window: int | None = None
     own_id: str | None = None
@@ -182,7 +181,7 @@ def _read(
     w_raw: object
     for first, batch in batches:
         count = first + len(batch) - 1
-        if compiled and compiled_from(first, size := size + sum(map(len, batch))):
+        if compiled and compiled_from(first, sum(map(len, batch))):
             compiled = False
             decode_batch = compiled_batches("codex")
             if decode_batch is not None:

@@ -236,19 +236,27 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
         heard = seen
 
 
-#: A log read with the compiled decoder only from this line, or from the batch that
-#: reaches this many bytes, on: on a shorter one, importing msgspec (about 10 ms) costs
-#: more than it saves. Bytes count too because the standard decoder's cost is in the
-#: bytes: it reads a Claude Code line's texts, which msgspec skips (about 30 ms for
-#: the 2,000 lines of 2.6 kB of a long session, docs/replay.md, "Speed").
+#: A log read with the compiled decoder only from this line, or from the batch with
+#: which the process's logs reach this many bytes, on: below both, importing msgspec
+#: (about 10 ms) costs more than it saves. Bytes count too because the standard
+#: decoder's cost is in the bytes: it reads a Claude Code line's texts, which msgspec
+#: skips (about 30 ms for the 2,000 lines of 2.6 kB of a long session); and they count
+#: over the process, because the import is paid once: a folder of small sessions,
+#: each below both, is read compiled from its first megabyte (docs/replay.md, "Speed").
 COMPILED_FROM_LINE = 2_000
 COMPILED_FROM_BYTES = 1 << 20
+_READ = [0]  # bytes the readers of this process took before the compiled decoder
 
 
-def compiled_from(line: int, size: int = 0) -> bool:
-    """Whether a log read up to ``line``, ``size`` bytes so far, is long enough for the
-    compiled decoder."""
-    return line >= COMPILED_FROM_LINE or size >= COMPILED_FROM_BYTES
+def compiled_from(line: int, batch: int = 0) -> bool:
+    """Whether the compiled decoder reads from this batch on: the log has reached
+    ``line`` lines, or with this batch's ``batch`` bytes the process's logs have
+    reached :data:`COMPILED_FROM_BYTES`, or msgspec is loaded already (its cost paid).
+    Only the speed depends on it, never an answer."""
+    _READ[0] += batch
+    return (
+        line >= COMPILED_FROM_LINE or _READ[0] >= COMPILED_FROM_BYTES or "msgspec" in sys.modules
+    )
 
 
 def compiled_batches(kind: str, decoder: Any = None) -> Callable[[list[bytes]], Any] | None:
