@@ -1,6 +1,6 @@
 """The log import against ccusage on the same files, in one run (docs/replay.md,
 "Speed"): a generated 60 MB Claude Code session and a 200,000-request Codex rollout
-(scripts/make_bench_logs.py), each read by
+(scripts/make_bench_logs.py), and a projects folder of 300 short sessions, each read by
 
 - ``ccusage claude|codex session --json --offline`` (20.0.24, from node_modules),
 - ``budgetcore replay --log F --usage`` (the import: ledger and measured usage, the
@@ -60,11 +60,12 @@ def main() -> None:
     ap.add_argument("--claude-mb", type=int, default=60)
     ap.add_argument("--codex-requests", type=int, default=200_000)
     ap.add_argument("--claude-requests", type=int, default=0, help="instead of --claude-mb")
+    ap.add_argument("--folder-sessions", type=int, default=300)
     ap.add_argument("--baseline", help="another checkout's root, timed as 'before' rows")
     args = ap.parse_args()
     out = Path(args.dir).resolve()  # ccusage runs in another folder
-    size = f"{args.claude_requests}r" if args.claude_requests else str(args.claude_mb)
-    stamp = out / f".made-{size}-{args.codex_requests}"
+    made = f"{args.claude_requests}r" if args.claude_requests else str(args.claude_mb)
+    stamp = out / f".made-{made}-{args.codex_requests}-{args.folder_sessions}"
     if not stamp.exists():
         print("generating the benchmark logs ...", file=sys.stderr)
         subprocess.run(
@@ -78,6 +79,8 @@ def main() -> None:
                 str(args.codex_requests),
                 "--claude-requests",
                 str(args.claude_requests),
+                "--folder-sessions",
+                str(args.folder_sessions),
             ],
             check=True,
         )
@@ -123,6 +126,16 @@ def main() -> None:
                 ("budgetcore import + replay", [*py, str(path), "--format", "jsonl"]),
             ):
                 plan.append((kind, size, label + suffix, argv, tree_env))
+    projects = out / "folder" / "projects"
+    folder_size = sum(p.stat().st_size for p in projects.rglob("*.jsonl"))
+    env = {**base_env, "CLAUDE_CONFIG_DIR": str(out / "folder")}
+    cc = [str(CCUSAGE), "claude", "session", "--json", "--offline"]
+    plan.append(("CC folder", folder_size, "ccusage 20.0.24", cc, env))
+    for suffix, tree in trees:
+        tree_env = {**ours_env, "CWD": str(tree)}
+        argv = [*py, str(projects), "--usage"]
+        label = "budgetcore import (--usage)" + suffix
+        plan.append(("CC folder", folder_size, label, argv, tree_env))
     for suffix, tree in trees:
         floor = [*py, str(one_line), "--usage"]
         tree_env = {**ours_env, "CWD": str(tree)}

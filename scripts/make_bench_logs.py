@@ -10,9 +10,14 @@
 With ``--claude-requests N`` the Claude Code session holds N requests instead (its
 texts a tenth as long, so 200,000 requests make a few hundred MB, not 1.7 GB).
 
+- a Claude Code projects folder of ``--folder-sessions`` sessions (300) in 10 projects,
+  each of 10 to 400 requests with texts a tenth as long: what ``~/.claude/projects``
+  holds after some months, where no one session is long.
+
 Usage: python scripts/make_bench_logs.py OUT_DIR [--claude-mb 60] [--codex-requests 200000]
-       [--claude-requests N]
-Writes OUT_DIR/claude/projects/-bench/<uuid>.jsonl and OUT_DIR/codex/sessions/...
+       [--claude-requests N] [--folder-sessions 300]
+Writes OUT_DIR/claude/projects/-bench/<uuid>.jsonl, OUT_DIR/codex/sessions/... and
+OUT_DIR/folder/projects/-bench-<k>/<uuid>.jsonl.
 """
 
 from __future__ import annotations
@@ -333,6 +338,7 @@ def main() -> None:
     ap.add_argument("--claude-mb", type=int, default=60)
     ap.add_argument("--claude-requests", type=int, default=0, help="N requests instead of MB")
     ap.add_argument("--codex-requests", type=int, default=200_000)
+    ap.add_argument("--folder-sessions", type=int, default=300)
     args = ap.parse_args()
     out = Path(args.out)
     cdir = out / "claude" / "projects" / "-bench"
@@ -341,7 +347,20 @@ def main() -> None:
     xdir.mkdir(parents=True, exist_ok=True)
     n = claude(cdir / f"{SESSION}.jsonl", args.claude_mb, requests_cap=args.claude_requests)
     m = codex(xdir / ROLLOUT, args.codex_requests)
-    print(f"claude: {n:,} requests; codex: {m:,} requests")
+    k = folder(out / "folder" / "projects", args.folder_sessions)
+    print(f"claude: {n:,} requests; codex: {m:,} requests; folder: {k:,} requests")
+
+
+def folder(root: Path, sessions: int) -> int:
+    """``sessions`` short Claude Code sessions in 10 projects (seeded sizes)."""
+    rng = random.Random(7)
+    total = 0
+    for i in range(sessions):
+        project = root / f"-bench-{i % 10}"
+        project.mkdir(parents=True, exist_ok=True)
+        path = project / f"cccccccc-0000-4000-8000-{i:012d}.jsonl"
+        total += claude(path, 1, seed=100 + i, requests_cap=rng.randint(10, 400))
+    return total
 
 
 if __name__ == "__main__":
