@@ -254,9 +254,7 @@ def compiled_from(line: int, batch: int = 0) -> bool:
     reached :data:`COMPILED_FROM_BYTES`, or msgspec is loaded already (its cost paid).
     Only the speed depends on it, never an answer."""
     _READ[0] += batch
-    return (
-        line >= COMPILED_FROM_LINE or _READ[0] >= COMPILED_FROM_BYTES or "msgspec" in sys.modules
-    )
+    return line >= COMPILED_FROM_LINE or _READ[0] >= COMPILED_FROM_BYTES or "msgspec" in sys.modules
 
 
 def compiled_batches(kind: str, decoder: Any = None) -> Callable[[list[bytes]], Any] | None:
