@@ -5,6 +5,7 @@ and their lock, built by ``ensure_web``). Output, all URLs relative (works from 
 subpath, any static host, no CDN)::
 
     index.html            pre-rendered first view (budgetcore.ui.prerender); revalidate
+    index.zh.html         the same in Chinese (web/boot.js goes there for a Chinese reader)
     bare.html             benchmark baseline: the same PyScript boot and one line
     bare-pyodide.html     benchmark floor: loadPyodide() and one line, no PyScript
     bare-pyodide-pyc.html the floor with the page's precompiled stdlib
@@ -42,7 +43,7 @@ WEB = ROOT / "web"
 VENDOR = WEB / "vendor"
 sys.path.insert(0, str(ROOT))
 
-from budgetcore.ui.prerender import Document, Element, first_screen, prerender  # noqa: E402
+from budgetcore.ui.prerender import PAGES, Document, Element, first_screen, prerender  # noqa: E402
 
 LOADER = """\
 // Written by scripts/build: Pyodide's own loadPyodide, told this build's hashed names.
@@ -227,8 +228,9 @@ def build(out: Path) -> None:
     hints += [_link("preload", url, **fetch) for url in runtime[2:]]
     hints += [_link("preload", site.urls["./main.py"], **fetch)]
     template = (WEB / "index.html").read_text(encoding="utf-8")
-    page = prerender(template, first_screen())
-    (tmp / "index.html").write_text(_rewrite(page, site, hints), encoding="utf-8")
+    for lang, name in PAGES.items():  # boot.js opens the one in the reader's language
+        page = prerender(template, first_screen(lang=lang))
+        (tmp / name).write_text(_rewrite(page, site, hints), encoding="utf-8")
     for name in ("bare.html", "bare-pyodide.html"):
         html = (WEB / name).read_text(encoding="utf-8")
         (tmp / name).write_text(_rewrite(html, site, []), encoding="utf-8")

@@ -9,8 +9,9 @@ import pytest
 
 from budgetcore import plan
 from budgetcore.scenario.model import Scenario
+from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup
-from budgetcore.ui.prerender import Document, first_screen, prerender
+from budgetcore.ui.prerender import PAGES, Document, first_screen, prerender
 from budgetcore.ui.render import READOUT_KEYS
 from budgetcore.units import format_int
 from tests.helpers import load_webserver
@@ -101,3 +102,24 @@ def test_serve_caches_hashed_assets_forever_and_revalidates_the_html(tmp_path: P
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_chinese_first_view_is_the_chinese_first_paint() -> None:
+    """index.zh.html: what the shell paints first for a Chinese browser, every static
+    text in Chinese, the numbers the English page's."""
+    zh = Document.parse(prerender(TEMPLATE, first_screen(lang="zh")))
+    (html,) = zh.find(lambda e: e.tag == "html")
+    assert html.attrs["lang"] == "zh-CN"
+    screen = first_screen(lang="zh")
+    assert screen.lang == "zh"
+    for rid, markup in screen.html.items():
+        assert zh.by_id(rid).html() == Document.parse(markup).html(), rid
+    texts = zh.select("data-i18n")
+    assert len(texts) > 20
+    for node in texts:
+        key = str(node.attrs["data-i18n"])
+        assert node.html() == Document.parse(Markup(t(key, "zh"))).html(), key
+    assert zh.by_id("lang").html().count("selected") == 1
+    (m,) = zh.select("data-key-summary", "main_safe_input")
+    assert m.html() == "936,345"
+    assert PAGES == {"en": "index.html", "zh": "index.zh.html"}  # web/boot.js names them

@@ -12,8 +12,29 @@
     root.dataset.state = "error";
     put("boot-error", text);
   };
-  // A fragment is another scenario than the pre-rendered one: CSS shows it as pending.
-  if (location.hash.length > 1) root.dataset.link = "";
+  // The build pre-rendered the first view in English (index.html) and in Chinese
+  // (index.zh.html, ui.prerender.PAGES). Open the one in the language the shell will
+  // choose, before anything is painted: else a Chinese reader's page changes language,
+  // and moves, when Python is ready. The rule is the shell's (ui.update._link): the
+  // fragment's first lang pair if it is en or zh, else the browser's language. The
+  // browser tests hold this copy to it.
+  const pairs = location.hash.slice(1).split("&").filter(Boolean).map((part) => {
+    const at = part.indexOf("=");
+    const key = at < 0 ? part : part.slice(0, at);
+    const value = at < 0 ? "" : part.slice(at + 1);
+    try { return [decodeURIComponent(key), decodeURIComponent(value)]; }
+    catch { return [key, value]; }  // not lang either way (Python keeps it as written)
+  });
+  const asked = (pairs.find(([key]) => key === "lang") || [])[1];
+  const lang = asked === "en" || asked === "zh" ? asked
+    : String(navigator.language).toLowerCase().startsWith("zh") ? "zh" : "en";
+  if (lang !== (root.lang === "zh-CN" ? "zh" : "en") && location.protocol !== "file:") {
+    location.replace((lang === "zh" ? "index.zh.html" : "./") + location.search + location.hash);
+    return;
+  }
+  // A fragment (other than the language) is another scenario than the pre-rendered
+  // one: CSS shows it as pending.
+  if (pairs.some(([key]) => key !== "lang")) root.dataset.link = "";
   // Wide screens open the folded groups as the shell does, here as soon as they are
   // parsed, so the first paint already has the shell's layout.
   if (matchMedia("(min-width: 1000px)").matches) {

@@ -124,14 +124,13 @@ class Shell:
         self.state = S.reduce(
             state, S.LinkOpened(str(window.location.hash), str(window.navigator.language))
         )
-        # The build pre-rendered render(S.first_state()) into the page: when that is this
-        # state (no fragment, English, desktop width), the page already shows what the
+        # The build pre-rendered render(S.first_state(lang=...)): when that is this state
+        # (no fragment, the page's language, desktop width), the page shows what the
         # first paint would write, and nothing is written; adopt() renders the screen to
-        # diff the next paint against, after "ready". Otherwise: the shell's markup (the
-        # same as pre-rendered) and a full first paint.
-        self.taking_over = (
-            document.documentElement.hasAttribute("data-prerendered")
-            and self.state == S.first_state()
+        # diff the next paint against. Else: the shell's markup and a full first paint.
+        root = document.documentElement
+        self.taking_over = root.hasAttribute("data-prerendered") and self.state == S.first_state(
+            lang="zh" if root.lang == "zh-CN" else "en"
         )
         if not self.taking_over:
             write_html(R.shell_html())

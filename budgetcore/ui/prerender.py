@@ -33,7 +33,13 @@ from budgetcore.ui.view.screen import render
 from budgetcore.ui.view.shell import language_html, shell_html
 from budgetcore.ui.view.types import Screen
 
-__all__ = ["PRERENDER_WIDTH", "Document", "Element", "first_screen", "prerender"]
+__all__ = ["PAGES", "PRERENDER_WIDTH", "Document", "Element", "first_screen", "prerender"]
+
+#: The pre-rendered first view in each language and the file it is built into: the
+#: page in English, the same page in Chinese beside it. ``web/boot.js`` goes to the one
+#: in the language the shell will choose (``update._link``) before anything is painted,
+#: so a Chinese reader's page does not change language, and move, at "ready".
+PAGES = {"en": "index.html", "zh": "index.zh.html"}
 
 
 _VOID = frozenset(
@@ -159,9 +165,10 @@ class Document:
         return self.find(lambda e: attr in e.attrs and (value is None or e.attrs[attr] == value))
 
 
-def first_screen(width: int = PRERENDER_WIDTH) -> Screen:
-    """What the shell paints first for a link without a fragment, at ``width``."""
-    return render(first_state(width))
+def first_screen(width: int = PRERENDER_WIDTH, lang: str = "en") -> Screen:
+    """What the shell paints first for a link without a fragment, at ``width``, in a
+    browser whose language is ``lang``."""
+    return render(first_state(width, lang))
 
 
 def _set_value(node: Element, value: str) -> None:

@@ -290,11 +290,11 @@ def initial_state(scenario: Scenario | None = None, **changes: Any) -> PageState
 PRERENDER_WIDTH = 830
 
 
-def first_state(width: int = PRERENDER_WIDTH) -> PageState:
+def first_state(width: int = PRERENDER_WIDTH, lang: str = "en") -> PageState:
     """The state the build pre-renders (``ui.prerender``): a link without a fragment, in
-    English, charts at ``width``. The shell takes over a pre-rendered page without
-    painting when its own first state equals this one."""
-    return reduce(initial_state(width=width), LinkOpened("", "en"))
+    ``lang`` (the browser's language), charts at ``width``. The shell takes over a
+    pre-rendered page without painting when its own first state equals this one."""
+    return reduce(initial_state(width=width), LinkOpened("", lang))
 
 
 # ------------------------------------------------------------------ handlers

@@ -8,10 +8,13 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
+from budgetcore.ui.events import LinkOpened
 from budgetcore.ui.prerender import PRERENDER_WIDTH, first_screen
+from budgetcore.ui.update import initial_state, reduce
 from tests.browser.conftest import Page
 
 pytestmark = pytest.mark.browser
@@ -108,14 +111,20 @@ def test_python_takes_over_the_prerendered_page_without_rewriting_it(page: Page)
     assert not any(page.page.evaluate(KEPT))
 
 
-@pytest.mark.parametrize("width", ["page", "narrow_page"])
+@pytest.mark.parametrize(
+    ("width", "locale"), [(1280, "en-US"), (380, "en-US"), (1280, "zh-CN"), (380, "zh-CN")]
+)
 def test_nothing_moves_from_first_paint_until_the_registry_is_in(
-    width: str, request: pytest.FixtureRequest
+    width: int, locale: str, browser: Any, base_url: str
 ) -> None:
     """No layout shift while the page boots, when Python takes it over, or when the model
     registry's help line arrives after "ready" (it used to push every field down 36 px),
-    on a desktop and a phone: the boot banner and the picker keep room for their lines."""
-    page: Page = request.getfixturevalue(width)
+    on a desktop and a phone, in either language: the boot banner and the picker keep
+    room for their lines, and a Chinese reader is given the Chinese pre-render (Python
+    replacing English texts with Chinese at "ready" moved 0.24 of the phone's view)."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale=locale)
+    request = context.new_page()
+    page = Page(request, base_url)
     page.page.add_init_script(
         """window.__shifts = [];
         new PerformanceObserver(l => window.__shifts.push(...l.getEntries().map(e => ({
@@ -128,11 +137,67 @@ def test_nothing_moves_from_first_paint_until_the_registry_is_in(
           }))))
           .observe({ type: 'layout-shift', buffered: true });"""
     )
-    page.open()
-    page.page.wait_for_selector('[data-key^="peer-"]', state="attached")  # registry in
-    page.page.wait_for_timeout(300)
-    shifts = page.page.evaluate("window.__shifts")  # each with what moved, to find it
+    try:
+        page.open()
+        page.page.wait_for_selector('[data-key^="peer-"]', state="attached")  # registry in
+        page.page.wait_for_timeout(300)
+        shifts = page.page.evaluate("window.__shifts")  # each with what moved, to find it
+        assert page.page.evaluate("document.documentElement.lang") == (
+            "zh-CN" if locale == "zh-CN" else "en"
+        )
+    finally:
+        context.close()
     assert sum(s["value"] for s in shifts) < 0.001, shifts
+
+
+# The language of the page's first frame, and whether it shows its readouts as pending.
+FIRST_LANG = """window.__firstLang = new Promise(done => requestAnimationFrame(() => done([
+  document.documentElement.lang, document.documentElement.hasAttribute('data-link')])));"""
+
+
+@pytest.mark.parametrize(
+    ("locale", "fragment"),
+    [
+        ("zh-CN", ""),
+        ("zh-TW", ""),
+        ("en-US", ""),
+        ("fr-FR", ""),
+        ("en-US", "#lang=zh"),
+        ("zh-CN", "#lang=en"),
+        ("zh-CN", "#lang=fr"),
+        ("en-US", "#lang=%7A%68"),
+        ("en-US", "#%6Cang=zh"),
+        ("en-US", "#config.trigger_tokens=40000&lang=zh"),
+        ("zh-CN", "#lang=en&lang=zh"),
+        ("zh-CN", "#lang=ZH"),
+        ("en-US", "#lang=%E4"),
+        ("en-US", "#lang=%zz&lang=zh"),
+        ("zh-CN", "#lang"),
+        ("en-US", "#&&lang=zh&"),
+    ],
+)
+def test_the_first_view_is_in_the_language_the_shell_chooses(
+    locale: str, fragment: str, browser: Any, base_url: str
+) -> None:
+    """web/boot.js opens the pre-render (index.html or index.zh.html) in the language the
+    shell's own rule (ui.update._link, run here in CPython) gives for this link in this
+    browser, before the first frame; and a fragment with only the language is the
+    pre-rendered scenario, so its numbers are not hidden as a link's until Python."""
+    state = reduce(initial_state(), LinkOpened(fragment, locale))
+    where = ("index.zh.html" if state.lang == "zh" else "") + fragment
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+    try:
+        page = context.new_page()
+        page.route("**/core.js", lambda route: None)  # Python never runs
+        page.add_init_script(FIRST_LANG)
+        page.goto(base_url + fragment, wait_until="commit")
+        page.wait_for_url(base_url + where, wait_until="commit", timeout=10_000)
+        lang, pending = page.evaluate("window.__firstLang")
+    finally:
+        context.close()
+    assert lang == ("zh-CN" if state.lang == "zh" else "en"), (lang, state.lang)
+    others = [p for p in fragment[1:].split("&") if p and unquote(p.partition("=")[0]) != "lang"]
+    assert pending == bool(others)
 
 
 # Resolves in the page's first frame: how far the parser had got.
