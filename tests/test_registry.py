@@ -13,6 +13,7 @@ import sys
 import zipfile
 from decimal import Decimal
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -23,6 +24,7 @@ from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
 from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import (
+    DATA_FILE,
     default_registry,
     lookup,
     near_matches,
@@ -35,6 +37,7 @@ from budgetcore.registry.models import (
 )
 from budgetcore.registry.prices import Prices, PriceTier, tier_for
 from budgetcore.scenario.parse import parse_scenario_json
+from budgetcore.ui.view.pickers import how_text
 from tests import litellm_oracle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -430,6 +433,28 @@ class TestResolver:
             ("claude-sonnet-4.5", "claude-sonnet-4-5", "alias"),
             ("anthropic/claude-sonnet-4.5", "claude-sonnet-4-5", "provider prefix + alias"),
             ("claude-sonnet-4-20990101", "claude-sonnet-4-20250514", "date suffix + alias"),
+            # A gateway's dashed OpenAI version (seen in a public Codex rollout; ccusage
+            # prices it as gpt-5.1-codex too), and Google's.
+            ("gpt-5-1-codex", "gpt-5.1-codex", "version separator"),
+            ("gpt-5-1-codex-2025-11-13", "gpt-5.1-codex", "date suffix + version separator"),
+            ("openai/gpt-5-1-codex", "gpt-5.1-codex", "provider prefix + version separator"),
+            ("gemini-2-5-pro", "gemini-2.5-pro", "version separator"),
+            # LiteLLM's Bedrock routes as a proxy wrote them in a public Claude Code log.
+            (
+                "converse/jp.anthropic.claude-haiku-4-5-20251001-v1:0",
+                "jp.anthropic.claude-haiku-4-5-20251001-v1:0",
+                "route prefix",
+            ),
+            (
+                "bedrock/converse/jp.anthropic.claude-haiku-4-5-20251001-v1:0",
+                "jp.anthropic.claude-haiku-4-5-20251001-v1:0",
+                "route prefix",
+            ),
+            (
+                "bedrock/jp.anthropic.claude-haiku-4-5-20251001-v1:0",
+                "jp.anthropic.claude-haiku-4-5-20251001-v1:0",
+                "route prefix",
+            ),
         ],
     )
     def test_each_step_and_the_match_it_chose(self, written: str, matched: str, how: str) -> None:
@@ -437,6 +462,8 @@ class TestResolver:
         assert (found.name, found.matched, found.how) == (written, matched, how)
         assert found.model is not None
         assert (found.source is not None) == ("alias" in how)
+        for lang in ("en", "zh"):  # every step has its words in the page's catalogue
+            assert how_text(found, lang).count(" + ") == how.count(" + ")
 
     @pytest.mark.parametrize(
         "written",
@@ -447,12 +474,29 @@ class TestResolver:
             "claude-opus-4-9",
             "google/gpt-5",  # a prefix that is not the model's provider
             "gpt-5.3-codex-spark",  # only chatgpt/ lists it, and that is another provider
+            "gpt-5-3-codex-spark",  # nor written with a dash
+            "claude-opus-4.9",  # a version the registry does not have, either way
+            "llama-3-1-70b",  # every spelling of its three joints: none is an id
+            "converse/gpt-5.1",  # a Bedrock route before a model that is not Bedrock's
+            "invoke/claude-sonnet-4-5",
             "",
         ],
     )
     def test_no_match_is_no_model_never_a_guess(self, written: str) -> None:
         found = resolve(written)
         assert (found.model, found.how, found.matched) == (None, "none", None)
+
+    def test_two_ids_a_separator_apart_are_no_match(self) -> None:
+        """x-1-2-3 could be x-1.2-3 or x-1-2.3: both in the registry, so neither."""
+        data = json.loads(
+            resources.files("budgetcore").joinpath(DATA_FILE).read_bytes(), parse_float=Decimal
+        )
+        row = data["rows"][0]
+        data["rows"] = [[name, *row[1:]] for name in ("x-1.2-3", "x-1-2.3", "y-1.2")]
+        reg = parse_registry(json.dumps(data, default=str))
+        assert reg.resolve("x-1-2-3").model is None
+        assert reg.resolve("x-1.2.3").model is None
+        assert reg.resolve("y-1-2").matched == "y-1.2"
 
     def test_a_prefix_must_be_the_models_own_provider(self) -> None:
         assert resolve("azure/claude-sonnet-4-5").model is None

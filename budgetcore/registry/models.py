@@ -142,6 +142,31 @@ class Provenance:
         return self.kept + self.retired_models
 
 
+#: A separator between two digits of a version: ``5-1`` or ``5.1``.
+_VERSION_JOINT = re.compile(r"(?<=\d)[-.](?=\d)")
+#: LiteLLM's Bedrock routes before a model id, as gateways write them (docs/models-and-
+#: peers.md, "The resolver"), and the providers such an id must belong to.
+_ROUTE = re.compile(r"(?:bedrock/)?(?:converse|invoke)/(.+)|bedrock/(?!converse/|invoke/)(.+)")
+_BEDROCK = frozenset({"bedrock", "bedrock_converse"})
+_MAX_JOINTS = 4  # 2^4 spellings at most
+
+
+def _separator_variants(name: str) -> list[str]:
+    """``name`` with one or more of its version joints' ``-`` and ``.`` swapped (not the
+    name itself); none past :data:`_MAX_JOINTS` joints."""
+    joints = [m.start() for m in _VERSION_JOINT.finditer(name)]
+    if not joints or len(joints) > _MAX_JOINTS:
+        return []
+    out = []
+    for mask in range(1, 1 << len(joints)):
+        chars = list(name)
+        for bit, at in enumerate(joints):
+            if mask >> bit & 1:
+                chars[at] = "." if chars[at] == "-" else "-"
+        out.append("".join(chars))
+    return out
+
+
 def _norm(text: str) -> str:
     """Lower case, every run of separators one space: ``Sonnet 4.5`` ~ ``sonnet-4-5``."""
     return _SEPARATORS.sub(" ", text.lower()).strip()
@@ -311,7 +336,14 @@ class Registry:
         3. date suffix: ``claude-sonnet-4-5@20250929`` is ``claude-sonnet-4-5-20250929``,
            else the undated ``claude-sonnet-4-5``;
         4. alias: the reviewed table (``claude-sonnet-4`` is ``claude-sonnet-4-20250514``),
-           for the name and for its undated form.
+           for the name and for its undated form;
+        5. version separator: a version's ``-`` written for the registry's ``.`` or the
+           other way round (``gpt-5-1-codex`` is ``gpt-5.1-codex``), for the name and for
+           its undated form, when exactly one registry id is written so;
+        6. route prefix: LiteLLM's Bedrock routes (``converse/``, ``invoke/``, after an
+           optional ``bedrock/``) or ``bedrock/`` alone, before a Bedrock model's id
+           (``converse/jp.anthropic.claude-haiku-4-5-20251001-v1:0``), the rest resolved
+           by these steps.
 
         No match is ``how="none"`` and no model: no price and no contract, never a guess.
         """
@@ -352,12 +384,33 @@ class Registry:
             hit = found(target, steps)
             if hit is not None:
                 return hit
-        for written, steps in ((base, prefix), (undated, (*prefix, "date suffix"))):
+        forms = ((base, prefix), (undated, (*prefix, "date suffix")))
+        for written, steps in forms:
             alias = self.aliases.get(written) if written is not None else None
             if alias is not None:
                 hit = found(alias[0], (*steps, "alias"), alias[1])
                 if hit is not None:
                     return hit
+        for written, steps in forms:
+            if written is None:
+                continue
+            hits = {v for v in _separator_variants(written) if v in index}
+            if len(hits) == 1:  # two ids written so: which one is meant is a guess
+                hit = found(hits.pop(), (*steps, "version separator"))
+                if hit is not None:
+                    return hit
+        route = _ROUTE.fullmatch(name)
+        if route is not None:
+            inner = self.resolve(route.group(1) or route.group(2), reserves_output=reserves_output)
+            if inner.model is not None and inner.model.provider in _BEDROCK:
+                steps = ("route prefix", *inner.steps)
+                return Resolution(
+                    name=name,
+                    model=inner.model,
+                    how=" + ".join(steps),
+                    steps=steps,
+                    source=inner.source,
+                )
         return Resolution(name=name, model=None, how="none")
 
     def search(
