@@ -55,6 +55,22 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "a <synthetic> entry is written by Claude Code itself, not a request (SPEC); "
         "ccusage counts its tokens",
     ),
+    ("claude", "26-no-timestamp", "-home-user-proj/26262626-2626-4626-8626-262626262626.jsonl"): (
+        (110, 0, 0, 220),
+        (10, 0, 0, 20),
+        "ccusage drops an assistant line without a timestamp; a request needs no time to "
+        "be billed, so we count it (seen in ccusage's own test transcript)",
+    ),
+    (
+        "codex",
+        "spaced-json",
+        "2025/11/23/rollout-2025-11-23T21-43-00-019ab000-2222-7000-8000-000000000002.jsonl",
+    ): (
+        (1800, 0, 400, 80),
+        (1200, 0, 0, 50),
+        "ccusage reads only Codex lines holding a compact '\"type\":' (the Codex analogue of "
+        "its Claude '\"usage\":{' filter): a token_count written with ': ' is dropped",
+    ),
     ("claude", "19-pricing-probes", "-home-user-proj/probe-30-_synthetic_.jsonl"): (
         (0, 0, 0, 0),
         (1005, 2000, 301000, 1100),

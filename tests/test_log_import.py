@@ -190,6 +190,32 @@ class TestClaudeShapes:
         assert log.ledger[0].requests == (("main", 2, 1),)
         assert measured_usage(log).requests == 3
 
+    def test_a_new_root_last_leaves_the_branch_to_the_last_request(self) -> None:
+        """The last entry is a new root with no reply (Claude Code 1.0.x): the path to it
+        holds no request, so the replayed branch is the one that leads to the last
+        request, and a rewind before that still leaves its request abandoned."""
+        log = parse_claude_code(
+            jl(
+                user("u1", None),
+                assistant("a1", "u1", "m1"),
+                user("u2", "a1"),
+                assistant("a2", "u2", "m2"),  # abandoned by the rewind
+                user("u2b", "a1"),
+                assistant("a3", "u2b", "m3"),
+                user("u9", None),
+            )
+        )
+        assert [r.line for r in log.main.requests] == [2, 6]
+        assert [r.line for r in log.main.abandoned] == [4]
+        assert log.ledger[0].requests == (("main", 2, 1),)
+        # A new root whose own chain has a request is the branch, as before.
+        log = parse_claude_code(
+            jl(user("u1", None), assistant("a1", "u1", "m1"), user("u9", None))
+            + jl(assistant("a9", "u9", "m9"), user("u10", "a9"))
+        )
+        assert [r.line for r in log.main.requests] == [4]
+        assert [r.line for r in log.main.abandoned] == [2]
+
     def test_streaming_copies_fold_into_one_request_with_both_times(self) -> None:
         base = LOGS / "claude" / "02-streaming-split" / "projects"
         files = next(f for n, b, f in ALL if n.startswith("02-"))

@@ -281,10 +281,14 @@ def _session(run: SessionRun, write: Write) -> None:
             f"This session cost {money_text(run.measured.cost)} as logged; with K {k:,} "
             f"and S {cap:,} the model says {money_text(s.cost)}"
             + ("" if s.cost is not None else " (no prices: tokens only)")
-            + f" ({s.turns:,} turns, {s.runs:,} summary runs, peak full input "
+            + f" ({_count(s.turns, 'turn')}, {_count(s.runs, 'summary run')}, peak full input "
             f"{s.peak_full_input:,}).\n"
         )
     write("\n")
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n:,} {what}" + ("" if n == 1 else "s")
 
 
 def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> None:

@@ -665,11 +665,12 @@ def _branch(
 ) -> set[str] | None:
     """The uuids on the replayed branch, None when every entry is on it: the path from
     the series' last conversation entry back to its root, through every copy's parent
-    link. A parent that is not in the series continues from the entry before it in file
-    order (the ledger lists it); an entry without a uuid goes with the entry before it;
-    a series without any link is one branch in file order; a preserved-segment
-    compaction (one of ``preserving``, in file order) is on the branch when what it
-    preserved is."""
+    link; when that path holds no request (the last entry is a new root with no reply
+    yet), the path from the last request instead. A parent that is not in the series
+    continues from the entry before it in file order (the ledger lists it); an entry
+    without a uuid goes with the entry before it; a series without any link is one
+    branch in file order; a preserved-segment compaction (one of ``preserving``, in file
+    order) is on the branch when what it preserved is."""
     if not any(e.parent is not None for e in entries):
         return None
     known = {e.uuid for e in entries if e.uuid is not None}
@@ -689,16 +690,37 @@ def _branch(
         elif link is not None and link != parent_of[uuid]:
             more.setdefault(uuid, []).append(link)
         previous = uuid
-    start = next(
+    last = next(
         (
-            e.uuid
+            e
             for e in reversed(entries)
             if e.uuid is not None and (e.request is not None or e.kind in _CONVERSATION)
         ),
         None,
     )
-    if start is None:
-        start = next((e.uuid for e in reversed(entries) if e.uuid is not None), None)
+    if last is None:
+        last = next((e for e in reversed(entries) if e.uuid is not None), None)
+    branch = _walk(None if last is None else last.uuid, parent_of, more)
+    if (
+        last is not None
+        and last.request is None
+        and not any(e.request is not None and e.uuid in branch for e in entries)
+    ):
+        # The last entry starts a chain of its own with no request yet (a new root
+        # after the last reply): the branch is the one that leads to the last request.
+        answered = next((e.uuid for e in reversed(entries) if e.request and e.uuid), None)
+        if answered is not None:
+            branch = _walk(answered, parent_of, more)
+    for e in preserving:
+        if e.uuid is not None and e.preserved & branch:
+            branch.add(e.uuid)
+    return branch
+
+
+def _walk(
+    start: str | None, parent_of: dict[str, str | None], more: dict[str, list[str]]
+) -> set[str]:
+    """The uuids from ``start`` up to its root, through every copy's parent link."""
     branch: set[str] = set()
     add, parent = branch.add, parent_of.get
     todo: list[str | None] = [start]
@@ -709,9 +731,6 @@ def _branch(
             if more:
                 todo.extend(more.get(node, ()))
             node = parent(node)
-    for e in preserving:
-        if e.uuid is not None and e.preserved & branch:
-            branch.add(e.uuid)
     return branch
 
 
