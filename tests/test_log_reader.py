@@ -61,15 +61,19 @@ def oracle(raw: bytes) -> object:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Malformed(f"is not UTF-8 text (byte {exc.start + 1} of the line)")
+        return Malformed(
+            f"is not UTF-8 text (byte {exc.start + 1} of the line)",
+            "log-line-not-utf8",
+            byte=exc.start + 1,
+        )
     try:
         obj = _oracle_decode(text)
     except RecursionError:
-        return Malformed("is nested too deeply")
+        return Malformed("is nested too deeply", "log-line-too-deep")
     except ValueError:
-        return Malformed("is not valid JSON")
+        return Malformed("is not valid JSON", "log-line-not-json")
     if not isinstance(obj, dict):
-        return Malformed("is not a JSON object")
+        return Malformed("is not a JSON object", "log-line-not-object")
     return obj
 
 
@@ -78,7 +82,7 @@ def canon(value: object) -> object:
     if value is BLANK:
         return ("blank",)
     if isinstance(value, Malformed):
-        return ("malformed", value.reason)
+        return ("malformed", value.problem)
     if isinstance(value, dict):
         return ("dict", [(k, canon(v)) for k, v in value.items()])
     if isinstance(value, list):

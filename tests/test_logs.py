@@ -160,8 +160,18 @@ class TestFiles:
             parse_log(text)
 
     def test_no_usable_line_names_the_first_problem(self) -> None:
-        with pytest.raises(ScenarioError, match="first: line 1 is not valid JSON"):
+        with pytest.raises(ScenarioError) as info:
             parse_claude_code(b'{"broken\n{"type": "user", "uuid": "u"}\n')
+        assert info.value.one_line() == (
+            "log has no usable request in this Claude Code file: 2 line(s) read, 1 malformed, "
+            "not requests: user 1; line 1 is not valid JSON"
+        )
+        first, line = info.value.problems
+        assert (first.code, dict(first.params)) == (
+            "log-no-requests",
+            {"lines": "2", "malformed": "1", "entries": "user 1"},
+        )
+        assert (line.code, dict(line.params)) == ("log-line-not-json", {"line": "1"})
 
     def test_a_file_without_a_tree_is_read_in_order(self) -> None:
         lines = [

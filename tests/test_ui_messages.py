@@ -276,6 +276,9 @@ def _states() -> list[tuple[str, S.PageState]]:
         ("codex", "fork"),
         ("codex", "model-switch"),
         ("codex", "totals-only"),
+        ("codex", "compaction"),
+        ("codex", "spaced-json"),
+        ("claude", "25-proxy-model-names"),
     ):
         base = LOG_FIXTURES / kind / name
         files = tuple(
@@ -401,3 +404,15 @@ def test_every_panel_writes_its_problem_lines_in_one_format(lang: str) -> None:
     for line in lines:
         assert re.fullmatch(_WHERE + r" (?:must|is|appears|needs|has) .+", line), line
     assert 'line 2 · channel must be one of text, bson, json, read, query; got "zz"' in lines
+
+
+def test_every_entry_kind_a_reader_writes_itself_is_in_the_catalogue() -> None:
+    """The ledger's own words for entries (not the log's type names) in both languages:
+    each label the readers write in English has its catalogue key."""
+    root = Path(__file__).resolve().parents[1] / "budgetcore" / "replay" / "logs"
+    source = (root / "claude.py").read_text() + (root / "codex.py").read_text()
+    written = set(re.findall(r'"((?:[\w/<>][\w/<> ]* )?\([^"()]+\))"', source))
+    assert len(written) >= 7, written
+    assert written <= set(ENTRY_KEYS), written - set(ENTRY_KEYS)
+    for key in ENTRY_KEYS.values():
+        assert t(key, "zh") != t(key, "en")

@@ -25,6 +25,8 @@ def where_text(path: str, lang: str, params: dict[str, str] | None = None) -> st
     params = params or {}
     if "line" in params:
         line = t("where.line", lang, n=params["line"])
+        if "file" in params:  # a log's subagent file
+            line = f"{params['file']} · {line}"
         return f"{line} · {params['key']}" if "key" in params else line
     label = f"label.{path}"
     if label in CATALOGUE:
@@ -59,7 +61,7 @@ def problem_sentence(problem: Problem, lang: str) -> str:
         where = _label(problem.path, lang)
         params["other"] = _label(params["other"], lang)
     dropped = params.pop("dropped", "")
-    shown = {k: v for k, v in params.items() if k not in ("line", "key")}
+    shown = {k: v for k, v in params.items() if k not in ("line", "key", "file")}
     sentence = t(key, lang, where=where, got=got, **shown)
     if not dropped:
         return sentence

@@ -157,7 +157,15 @@ def _copy_kind(kind: str, lang: str) -> str:
 
 
 #: Entry labels the reader writes itself (the rest are the log's own type names: data).
-ENTRY_KEYS = {NO_INFO: "replay.logs.entry.rate-limits-only"}
+ENTRY_KEYS = {
+    NO_INFO: "replay.logs.entry.rate-limits-only",
+    "event_msg/token_count (estimate, all zero)": "replay.logs.entry.estimate",
+    "legacy rollout line (no token counts)": "replay.logs.entry.legacy",
+    "(no type)": "replay.logs.entry.no-type",
+    "assistant (<synthetic>)": "replay.logs.entry.synthetic",
+    "assistant (no tokens)": "replay.logs.entry.no-tokens",
+    "assistant (no usage)": "replay.logs.entry.no-usage",
+}
 
 
 def _entry_kind(kind: str, lang: str) -> str:
@@ -239,6 +247,22 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
         el("h3", None, t("replay.logs.ledger", lang)),
         el("ul", {"class": "plain"}, *rows),
     )
+
+
+#: Skipped lines explained one by one; the rest are counted.
+_SKIPPED_SHOWN = 8
+
+
+def _skipped(log: ParsedLog, lang: str) -> Markup:
+    """Each skipped line with its field, rule and value, as the CLI lists them."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    shown = log.skipped[:_SKIPPED_SHOWN]
+    items = [el("li", None, problem_text(p, lang)) for p in shown]
+    if len(log.skipped) > len(shown):
+        rest = format_int(len(log.skipped) - len(shown))
+        items.append(el("li", None, t("replay.logs.skipped-more", lang, n=rest)))
+    return el("ul", {"class": "rp-skipped note-small", "data-skipped": len(log.skipped)}, *items)
 
 
 def _usage(m: MeasuredUsage, lang: str) -> Markup:
@@ -409,6 +433,7 @@ def logs_html(panel: ReplayPanel, lang: str, result: Replay | None = None) -> Ma
                 ),
             )
         )
+        parts.append(_skipped(log, lang))
     if main.compactions:
         items = [
             el(

@@ -105,17 +105,31 @@ def detect_format(data: str | bytes) -> str:
     return found
 
 
+#: The malformed lines a "no usable request" error names after itself.
+_NAMED_LINES = 3
+
+
 def _no_requests(log: ParsedLog) -> ScenarioError:
-    problems = log.skipped
-    detail = f" ({len(problems)} malformed line(s), first: {problems[0]})" if problems else ""
+    """What the file held instead of a request: its ledger's counts, then the first
+    malformed lines, each with its field, rule and value."""
+    lines = sum(f.lines for f in log.ledger)
+    malformed = sum(len(f.malformed) for f in log.ledger)
+    kinds: dict[str, int] = {}
+    for f in log.ledger:
+        for kind, n in f.entries:
+            kinds[kind] = kinds.get(kind, 0) + n
+    entries = ", ".join(f"{k} {n:,}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
     fmt = _NAMES[log.format]
-    return ScenarioError(
-        [
-            Problem.coded(
-                "log", f"has no usable request in this {fmt} file{detail}", "log-no-requests"
-            )
-        ]
+    first = Problem.coded(
+        "log",
+        f"has no usable request in this {fmt} file: {lines:,} line(s) read, {malformed:,} "
+        f"malformed, not requests: {entries or 'none'}",
+        "log-no-requests",
+        lines=f"{lines:,}",
+        malformed=f"{malformed:,}",
+        entries=entries or "-",
     )
+    return ScenarioError([first, *log.skipped[:_NAMED_LINES]])
 
 
 def read_session(

@@ -28,6 +28,7 @@ from budgetcore.replay.logs.reader import (
     MAX_LOG_REQUESTS,
     LineSource,
     Malformed,
+    at_line,
     compiled_batches,
     compiled_from,
     count_of,
@@ -211,7 +212,7 @@ class _Reader:
         self.files.append(name)
         blank = 0
         malformed: list[int] = []
-        where_prefix = "" if index == 0 else f"{name} "
+        file = "" if index == 0 else name
         count = 0
         decode_batch = None if decoder is None else compiled_batches("claude-code", decoder)
         nothing = repeat(None)
@@ -241,7 +242,7 @@ class _Reader:
                     continue
                 if isinstance(obj, Malformed):
                     malformed.append(number)
-                    self.problems.append(Problem(f"{where_prefix}line {number}", obj.reason))
+                    self.problems.append(at_line(file, number, obj.problem))
                     continue
                 assert isinstance(obj, dict)
                 if (
@@ -249,22 +250,21 @@ class _Reader:
                 ) and format_of(obj) == "codex":  # the keys format_of needs to say "codex"
                     malformed.append(number)
                     self.problems.append(
-                        Problem(
-                            f"{where_prefix}line {number}",
-                            "is a Codex CLI rollout line in a Claude Code session file",
+                        at_line(
+                            file,
+                            number,
+                            Problem.coded(
+                                "",
+                                "is a Codex CLI rollout line in a Claude Code session file",
+                                "log-line-codex-in-claude",
+                            ),
                         )
                     )
                     continue
                 problem = self.entry(index, number, obj, agent)
                 if problem is not None:
                     malformed.append(number)
-                    self.problems.append(
-                        Problem(
-                            f"{where_prefix}line {number}{problem.path}",
-                            problem.rule,
-                            problem.value,
-                        )
-                    )
+                    self.problems.append(at_line(file, number, problem))
         self.seen += count
         self.lines.append(count)
         self.blank.append(blank)
@@ -417,9 +417,10 @@ class _Reader:
         if fresh is None or write is None or read is None or output is None:
             field = next(f for f in _USAGE if count_of(usage.get(f)) is None)
             return Problem.of(
-                f": message.usage.{field}",
+                f"message.usage.{field}",
                 "must be an integer from 0 to 10^12 or null",
                 usage[field],
+                "log-line-count",
             )
         if not (fresh or write or read or output):
             # An API error's placeholder (real model, all counts 0): nothing was billed,
@@ -434,9 +435,10 @@ class _Reader:
             if five is None or hour is None:
                 bad = "ephemeral_5m_input_tokens" if five is None else "ephemeral_1h_input_tokens"
                 return Problem.of(
-                    f": message.usage.cache_creation.{bad}",
+                    f"message.usage.cache_creation.{bad}",
                     "must be an integer from 0 to 10^12 or null",
                     split.get(bad),
+                    "log-line-count",
                 )
             # The split, when given, is what was billed (docs/replay.md, "Cache writes").
             write_5m, write_1h = five, hour
@@ -490,7 +492,10 @@ class _Reader:
         pre = None if raw is None else count_of(raw)
         if raw is not None and pre is None:
             return Problem.of(
-                ": compactMetadata.preTokens", "must be an integer from 0 to 10^12 or null", raw
+                "compactMetadata.preTokens",
+                "must be an integer from 0 to 10^12 or null",
+                raw,
+                "log-line-count",
             )
         e.compaction = (trigger, pre)
         kept: set[str] = set()

@@ -34,6 +34,7 @@ from budgetcore.replay.logs.reader import (
     MAX_LOG_REQUESTS,
     LineSource,
     Malformed,
+    at_line,
     compiled_batches,
     compiled_from,
     count_of,
@@ -80,13 +81,16 @@ def _label(kind: object, payload: dict[str, Any]) -> str:
 
 def _counts(raw: object, path: str) -> tuple[int, ...] | Problem:
     if not isinstance(raw, dict):
-        return Problem.of(f": {path}", "must be an object of token counts", raw)
+        return Problem.of(path, "must be an object of token counts", raw, "log-line-counts")
     out = []
     for key in _FIELDS:
         value = count_of(raw.get(key))
         if value is None:
             return Problem.of(
-                f": {path}.{key}", "must be an integer from 0 to 10^12 or null", raw[key]
+                f"{path}.{key}",
+                "must be an integer from 0 to 10^12 or null",
+                raw[key],
+                "log-line-count",
             )
         out.append(value)
     return tuple(out)
@@ -327,7 +331,7 @@ def _read(
                     continue
                 if isinstance(obj, Malformed):
                     malformed.append(number)
-                    problems.append(Problem(f"line {number}", obj.reason))
+                    problems.append(at_line("", number, obj.problem))
                     continue
                 assert isinstance(obj, dict)
                 kind = obj.get("type")
@@ -336,8 +340,14 @@ def _read(
                     if format_of(obj) == "claude-code":
                         malformed.append(number)
                         problems.append(
-                            Problem(
-                                f"line {number}", "is a Claude Code line in a Codex CLI rollout"
+                            at_line(
+                                "",
+                                number,
+                                Problem.coded(
+                                    "",
+                                    "is a Claude Code line in a Codex CLI rollout",
+                                    "log-line-claude-in-codex",
+                                ),
                             )
                         )
                         continue
@@ -410,7 +420,6 @@ def _read(
                             labels[key] = label_
                     kinds[label_] = kinds.get(label_, 0) + 1
                     continue
-                where = f"line {number}"
                 info_ = payload.get("info")
                 repeat_tail = None
                 if info_ is None:
@@ -419,7 +428,11 @@ def _read(
                 if not isinstance(info_, dict):
                     malformed.append(number)
                     problems.append(
-                        Problem.of(f"{where}: info", "must be an object or null", info_)
+                        at_line(
+                            "",
+                            number,
+                            Problem.of("info", "must be an object or null", info_, "log-line-info"),
+                        )
                     )
                     continue
                 last_raw = info_.get("last_token_usage")
@@ -430,10 +443,14 @@ def _read(
                 )
                 bad = next((x for x in (last_v, totals_v) if isinstance(x, Problem)), None)
                 if bad is None and last_v is None and totals_v is None:
-                    bad = Problem(": info", "has neither last_token_usage nor total_token_usage")
+                    bad = Problem.coded(
+                        "info",
+                        "has neither last_token_usage nor total_token_usage",
+                        "log-line-no-usage",
+                    )
                 if bad is not None:
                     malformed.append(number)
-                    problems.append(Problem(f"{where}{bad.path}", bad.rule, bad.value))
+                    problems.append(at_line("", number, bad))
                     continue
                 assert not isinstance(last_v, Problem)
                 assert not isinstance(totals_v, Problem)

@@ -34,6 +34,7 @@ __all__ = [
     "LineSource",
     "Malformed",
     "Replayed",
+    "at_line",
     "compiled_batches",
     "compiled_from",
     "count_of",
@@ -65,10 +66,25 @@ class LineSource(Protocol):
 class Malformed:
     """A line that is not a JSON object, and why (English; the ledger lists it)."""
 
-    __slots__ = ("reason",)
+    __slots__ = ("problem",)
 
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
+    def __init__(self, reason: str, code: str, **params: object) -> None:
+        self.problem = Problem.coded("", reason, code, **params)
+
+    @property
+    def reason(self) -> str:
+        return self.problem.rule
+
+
+def at_line(file: str, number: int, inner: Problem) -> Problem:
+    """``inner`` (its path the key within the line, "" for the whole line) said of line
+    ``number`` of a log file (``file`` "" for the session's own file): as the CLI prints
+    it, ``[file ]line N[: key] rule``, and as data for the page (the line, the key and
+    the file as parameters beside its code)."""
+    key = inner.path
+    path = f"{file + ' ' if file else ''}line {number}{': ' + key if key else ''}"
+    params = [("line", str(number)), *(("key", key),) * bool(key), *(("file", file),) * bool(file)]
+    return Problem(path, inner.rule, inner.value, inner.code, (*inner.params, *params))
 
 
 #: The decoder's C scanner, called directly: ``JSONDecoder.decode`` adds two Python
@@ -312,26 +328,34 @@ def decoded_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int, 
 def decode_line(raw: bytes) -> object:
     """One line's value: a dict, :data:`BLANK` or a :class:`Malformed`."""
     if raw is LONG_LINE:
-        return Malformed(f"is longer than {size_text(MAX_LINE_BYTES)}")
+        return Malformed(
+            f"is longer than {size_text(MAX_LINE_BYTES)}",
+            "log-line-too-long",
+            limit=size_text(MAX_LINE_BYTES),
+        )
     if raw[:1] != b"{" and not raw.strip():  # a line that opens an object is not blank
         return BLANK
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Malformed(f"is not UTF-8 text (byte {exc.start + 1} of the line)")
+        return Malformed(
+            f"is not UTF-8 text (byte {exc.start + 1} of the line)",
+            "log-line-not-utf8",
+            byte=exc.start + 1,
+        )
     start = 0
     if text[:1] in JSON_SPACE:
         start = len(text) - len(text.lstrip(JSON_SPACE))
     try:
         obj, end = scan(text, start)
     except RecursionError:
-        return Malformed("is nested too deeply")
+        return Malformed("is nested too deeply", "log-line-too-deep")
     except (ValueError, StopIteration):  # bad JSON, no value, or too many digits for int()
-        return Malformed("is not valid JSON")
+        return Malformed("is not valid JSON", "log-line-not-json")
     if end != len(text) and text[end:].strip(JSON_SPACE):
-        return Malformed("is not valid JSON")  # more after the value
+        return Malformed("is not valid JSON", "log-line-not-json")  # more after the value
     if type(obj) is not dict:
-        return Malformed("is not a JSON object")
+        return Malformed("is not a JSON object", "log-line-not-object")
     return obj
 
 

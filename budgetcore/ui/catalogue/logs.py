@@ -12,12 +12,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.log.format.claude-code": ("Claude Code session", "Claude Code 会话"),
     "replay.log.format.codex": ("Codex CLI rollout", "Codex CLI 会话记录"),
     "replay.log.other-series": (
-        "Other series (not replayed here): {names}",
-        "其他序列(此处不回放):{names}",
+        "Other series, each on its own branch (this replay is of the main one; the ledger counts them): {names}",
+        "其他序列,各在自己的分支上(此处回放的是主序列;台账计入它们):{names}",
     ),
     "replay.log.skipped": (
-        "{n} malformed lines skipped, by line number: {lines}",
+        "Malformed lines skipped: {n}, by line number: {lines}",
         "跳过 {n} 行格式错误的内容,行号:{lines}",
+    ),
+    "replay.logs.skipped-more": (
+        "… and {n} more (budgetcore replay --log lists every one)",
+        "……另有 {n} 行(budgetcore replay --log 会逐一列出)",
     ),
     "replay.log.compaction": (
         "line {line}: compacted after turn {turn} (trigger {trigger}, preTokens {pre})",
@@ -28,7 +32,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "只保留了 token 数与模型名;读取时已丢弃消息文本,没有发送任何内容。",
     ),
     "replay.logs.read": (
-        "{name}: {fmt}, {files}; {requests} on the replayed branch, {abandoned} on abandoned branches, {other} in other series (subagents); {copies} copies folded.",
+        "{name}: {fmt}, {files}; on the replayed branch: {requests}; on abandoned branches: {abandoned}; in other series (subagents): {other}; copies folded: {copies}.",
         "{name}:{fmt},{files};回放分支上 {requests},废弃分支上 {abandoned} 个,其他序列(子代理)中 {other} 个;合并重复副本 {copies} 个。",
     ),
     "replay.logs.unknown": ("unknown", "未知"),
@@ -77,6 +81,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "K、M 与同类系统的线使用日志中的模型:{model}(注册表 {entry},{how}),I {i},O {o}",
     ),
     "replay.logs.main": ("main", "主会话"),
+    "replay.logs.entry.estimate": (
+        "event_msg/token_count (estimate, all zero)",
+        "event_msg/token_count(估算,全为 0)",
+    ),
+    "replay.logs.entry.legacy": (
+        "legacy rollout line (no token counts)",
+        "旧版会话记录行(无 token 计数)",
+    ),
+    "replay.logs.entry.no-type": ("(no type)", "(无类型)"),
+    "replay.logs.entry.synthetic": ("assistant (<synthetic>)", "assistant(<synthetic>)"),
+    "replay.logs.entry.no-tokens": ("assistant (no tokens)", "assistant(无 token)"),
+    "replay.logs.entry.no-usage": ("assistant (no usage)", "assistant(无用量)"),
     "replay.logs.entry.rate-limits-only": (
         "event_msg/token_count (rate limits only)",
         "event_msg/token_count(仅有速率限制)",
@@ -105,16 +121,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "日志记录的每个计费请求的用量(含废弃分支与子代理,每个响应计一次),按注册表价格逐个请求计价;没有价格的模型使花费未知,而不是 0。",
     ),
     "replay.logs.logged-cost": (
-        "The log's own costUSD on {n} request(s): {cost} (beside ours, never used for it).",
+        "The log's own costUSD, on requests: {n}, sums to {cost} (beside ours, never used for it).",
         "日志自带的 costUSD({n} 个请求):{cost}(仅作对照,不参与我们的计算)。",
     ),
     "replay.logs.not-read": (
-        "{n} file(s) of the import are not session logs and were not read (first: {first}).",
+        "Files of the import that are not session logs, not read: {n} (first: {first}).",
         "导入中有 {n} 个文件不是会话日志,未读取(第一个:{first})。",
     ),
     "replay.logs.cost": (
-        "As logged, this session cost {measured}; with K {k} and S {s} the model says {modelled}.",
-        "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型给出 {modelled}。",
+        "As logged, this session cost {measured}; with K {k} and S {s} the model says {modelled}. Not like for like: the logged cost is every billed request (abandoned branches, subagents and cache reads included), the model's only the replayed branch's turns, with the prompt cache as the replay options set it.",
+        "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型给出 {modelled}。二者口径不同:实测花费含所有计费请求(包括废弃分支、子代理与缓存读取),模型只计回放分支上的各轮,提示缓存按回放选项设置。",
     ),
     "replay.logs.cost-tokens": (
         "As logged, this session cost {measured}; with K {k} and S {s} the model bills {tokens} main tokens (no prices for the scenario's model).",

@@ -233,9 +233,41 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}: a Codex rollout is one file",
         "{where}:一个 Codex 会话记录只有一个文件",
     ),
+    "core.log-line-count": (
+        "{where} must be an integer from 0 to 10^12 or null, got {got}",
+        "{where}必须是 0 到 10^12 的整数或 null,收到 {got}",
+    ),
+    "core.log-line-counts": (
+        "{where} must be an object of token counts, got {got}",
+        "{where}必须是 token 计数的对象,收到 {got}",
+    ),
+    "core.log-line-info": (
+        "{where} must be an object or null, got {got}",
+        "{where}必须是对象或 null,收到 {got}",
+    ),
+    "core.log-line-no-usage": (
+        "{where} has neither last_token_usage nor total_token_usage",
+        "{where}既没有 last_token_usage 也没有 total_token_usage",
+    ),
+    "core.log-line-too-long": ("{where} is longer than {limit}", "{where}长于 {limit}"),
+    "core.log-line-not-utf8": (
+        "{where} is not UTF-8 text (byte {byte} of the line)",
+        "{where}不是 UTF-8 文本(该行第 {byte} 个字节)",
+    ),
+    "core.log-line-too-deep": ("{where} is nested too deeply", "{where}嵌套过深"),
+    "core.log-line-not-json": ("{where} is not valid JSON", "{where}不是有效的 JSON"),
+    "core.log-line-not-object": ("{where} is not a JSON object", "{where}不是 JSON 对象"),
+    "core.log-line-codex-in-claude": (
+        "{where} is a Codex CLI rollout line in a Claude Code session file",
+        "{where}是 Claude Code 会话文件中的一行 Codex CLI 会话记录",
+    ),
+    "core.log-line-claude-in-codex": (
+        "{where} is a Claude Code line in a Codex CLI rollout",
+        "{where}是 Codex CLI 会话记录中的一行 Claude Code 记录",
+    ),
     "core.log-no-requests": (
-        "{where} has no usable request (every line was malformed or carried no token usage)",
-        "{where}没有可用的请求(每一行都格式错误或没有 token 用量)",
+        "{where} has no usable request: {lines} lines read, {malformed} malformed, not requests: {entries}",
+        "{where}没有可用的请求:读取 {lines} 行,{malformed} 行格式错误,非请求条目:{entries}",
     ),
     "core.too-large": (
         "{where} is larger than its limit of {limit}: nothing of it was read",
