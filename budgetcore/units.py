@@ -36,6 +36,27 @@ def format_int(value: int) -> str:
     return f"{value:,}"
 
 
+#: Significant digits a quotient of money is shown to (the mean cost per turn).
+MEAN_DIGITS = 6
+
+
+def format_mean_money(value: Decimal) -> str:
+    """A quotient of money (a mean), for people: rounded half-even to
+    :data:`MEAN_DIGITS` significant digits and marked ``≈`` when that dropped digits
+    (the division itself has 28); the exact value stays in the data.
+
+    >>> format_mean_money(Decimal("0.2545027797684674751929437707"))
+    '≈ $0.254503'
+    >>> format_mean_money(Decimal("0.25")), format_mean_money(Decimal("1234567.891"))
+    ('$0.25', '≈ $1,234,570.00')
+    """
+    if not value or value.adjusted() - value.as_tuple().exponent < MEAN_DIGITS:  # type: ignore[operator]
+        return format_money(value)
+    exponent = value.adjusted() - MEAN_DIGITS + 1
+    rounded = value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_EVEN)
+    return "≈ " + format_money(rounded)
+
+
 def format_money(value: Decimal) -> str:
     """Dollars exactly, for people: every place the value has (never rounded), at
     least cents, thousands grouped; the places past the cents only where they are

@@ -180,3 +180,18 @@ class TestFiles:
         ]
         log = parse_claude_code("\n".join(lines))
         assert [t.added for t in log.main.turns()] == [20, 2]
+
+
+def test_a_utf16_file_says_so_and_an_unknown_one_names_its_first_line() -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_log('{"type":"user","uuid":"u"}\n'.encode("utf-16"))
+    assert [p.code for p in info.value.problems] == ["log-utf16"]
+    with pytest.raises(ScenarioError) as info:
+        parse_log(b"\n\nhello\n")
+    assert info.value.one_line() == (
+        "log is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL; "
+        "line 3 is not valid JSON"
+    )
+    with pytest.raises(ScenarioError) as info:  # a JSON object of neither format
+        parse_log(b'{"a": 1}\n')
+    assert [p.code for p in info.value.problems] == ["log-unknown-format"]

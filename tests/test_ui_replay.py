@@ -452,6 +452,30 @@ def test_the_logs_model_switch_sets_and_restores_the_scenarios_model() -> None:
     assert on.plan.scenario.main_model.input_tokens == entry.contract.input_tokens
 
 
+def test_the_logs_model_is_given_back_as_soon_as_it_no_longer_applies() -> None:
+    """The page walk: after a log set I and O, a failed import, another source or a
+    session whose model the registry lacks left them set (M 172,627, the switch gone)."""
+    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    before = state.plan.scenario.main_model
+    path = LOGS / "claude" / "01-plain-2.1" / "projects" / "-home-user-proj"
+    file = next(path.glob("*.jsonl"))
+    loaded = S.reduce(state, S.ReplayLogsLoaded(((file.name, file.read_bytes()),)))
+    assert loaded.plan.scenario.main_model != before
+    bad = S.reduce(loaded, S.ReplayLogsLoaded((("notjson.jsonl", b"hello\n"),)))
+    assert bad.plan.scenario.main_model == before
+    assert S.reduce(loaded, S.ReplaySourceChosen("generate")).plan.scenario.main_model == before
+    back = S.reduce(S.reduce(loaded, S.ReplaySourceChosen("generate")), S.ReplaySourceChosen("log"))
+    assert back.plan.scenario.main_model == loaded.plan.scenario.main_model
+    unknown = (
+        b'{"type":"assistant","uuid":"a","message":{"id":"m","model":"no-such-model",'
+        b'"usage":{"input_tokens":5,"output_tokens":1}}}\n'
+    )
+    other = S.reduce(loaded, S.ReplayLogsLoaded((("u.jsonl", unknown),)))
+    assert other.plan.scenario.main_model == before
+    # The texts given back are the scenario's own, not the first log's.
+    assert S.reduce(other, S.ReplayLogModelToggled(False)).plan.scenario.main_model == before
+
+
 def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
     state = S.reduce(_open(), S.ReplaySourceChosen("log"))
     files = _folder(LOGS / "claude" / "05-subagents-dir-2.1" / "projects")

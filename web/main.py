@@ -104,13 +104,10 @@ def write_regions(screen: Regions, last: Regions | None) -> None:
 def settle_gc() -> None:
     """Keep the cycle collector off the input path once the page's long-lived data is in.
 
-    The registry and the peers are tens of thousands of objects that live as long as the
-    page; every full collection walked them again, and with the default young threshold
-    a 500-turn replay redraw (thousands of short-lived containers) set one off every few
-    inputs: pauses of 10-30 ms in Node's Pyodide, the redraw's tail. Freezing moves what
-    is alive now out of every later collection (collected first, so no garbage is kept),
-    and a higher threshold lets a redraw's temporaries die by reference count before a
-    collection is due.
+    The registry and the peers (tens of thousands of objects, alive as long as the page)
+    were walked by every full collection, and a 500-turn redraw set one off every few
+    inputs (10-30 ms pauses). Freezing takes what is alive now out of later collections;
+    a higher threshold lets a redraw's temporaries die by reference count first.
     """
     gc.collect()
     gc.freeze()
@@ -771,7 +768,9 @@ class Shell:
         try:
             with listening(Paced(window.performance.now, pause, SLICE_MS)):
                 self.apply(event)
-        finally:
+        finally:  # the paint diffs against its last screen, which never had the progress
+            last = self.replay_last
+            status.textContent = last.text["replay-status"] if last is not None else ""
             waiting, self.waiting = self.waiting, None
         for later in waiting:
             self.dispatch(later)

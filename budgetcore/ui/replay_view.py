@@ -22,7 +22,7 @@ from budgetcore.ui.messages import t
 from budgetcore.ui.replay_charts import timeline_figure
 from budgetcore.ui.replay_form import field_messages, field_values, replay_controls_html
 from budgetcore.ui.replay_panel import LIMIT_PATHS, ReplayPanel
-from budgetcore.units import format_bytes, format_int, format_money
+from budgetcore.units import format_bytes, format_int, format_mean_money, format_money
 
 __all__ = [
     "ROW_SHOWN",
@@ -142,6 +142,8 @@ def _row_head(key: str, lang: str) -> Markup:
 
 def _summary_cell(key: str, value: object, s: Any, lang: str) -> Markup:
     shown = _shown(value, lang)
+    if key == "cost_per_turn" and isinstance(value, Decimal):  # a mean: 28 digits
+        shown = format_mean_money(value)
     if value is None and key in _UNKNOWN_WHEN_NONE and s.unknown_tries:
         shown = t("replay.sum.unknown", lang)  # a try cut by a timeout: never free
     return el(

@@ -815,7 +815,9 @@ def _replay_toggled(state: PageState, e: ReplayToggled) -> PageState:
 
 
 def _replay_source(state: PageState, e: ReplaySourceChosen) -> PageState:
-    return _panel(state, source=e.source, scrub=0) if e.source in SOURCES else state
+    if e.source not in SOURCES:
+        return state
+    return _log_model(_panel(state, source=e.source, scrub=0))
 
 
 def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
@@ -860,26 +862,32 @@ def _replay_log_chosen(state: PageState, e: ReplayLogChosen) -> PageState:
 
 
 def _replay_log_model(state: PageState, e: ReplayLogModelToggled) -> PageState:
-    panel = dataclasses.replace(state.replay, log_model=e.on)
-    state = dataclasses.replace(state, replay=panel)
-    if e.on:
-        return _log_model(state)
-    saved = panel.saved_model
-    if saved is None:
-        return state
-    state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=None))
-    texts = {"main_model.input_tokens": saved[0], "main_model.output_tokens": saved[1]}
-    return _with_texts(state, texts, notice="")
+    return _log_model(
+        dataclasses.replace(state, replay=dataclasses.replace(state.replay, log_model=e.on))
+    )
 
 
 def _log_model(state: PageState) -> PageState:
-    """With the switch on, the scenario takes the chosen session's main model from the
-    registry (its I and O through the one validation path), so K, M and the peers'
-    lines refer to the model the log used; the texts before are kept to go back to."""
+    """While the replay reads a log, its switch is on and the chosen session's main
+    model is in the registry, the scenario takes that model's I and O (through the one
+    validation path), so K, M and the peers' lines refer to the model the log used; the
+    texts before are kept, and given back as soon as any of that stops holding (the
+    switch off, another source, a log that failed, a session without a known model)."""
     panel = state.replay
     chosen = panel.chosen
-    if not panel.log_model or chosen is None or chosen.model is None or not chosen.model.known:
-        return state
+    if (
+        panel.source != "log"
+        or not panel.log_model
+        or chosen is None
+        or chosen.model is None
+        or not chosen.model.known
+    ):
+        saved = panel.saved_model
+        if saved is None:
+            return state
+        state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=None))
+        texts = {"main_model.input_tokens": saved[0], "main_model.output_tokens": saved[1]}
+        return _with_texts(state, texts, notice="")
     res = chosen.model.resolution
     assert res is not None
     assert res.model is not None
@@ -899,7 +907,7 @@ def _log_model(state: PageState) -> PageState:
 def _log_refused(state: PageState, name: str, problems: tuple[Problem, ...]) -> PageState:
     """A log refused before it is read (above its size limit): the panel shows why."""
     refused = (LoadedLog(name[:200], error=problems),)
-    return _panel(state, logs=refused, log_index=0, log_not_read=(), scrub=0)
+    return _log_model(_panel(state, logs=refused, log_index=0, log_not_read=(), scrub=0))
 
 
 def _file_refused(state: PageState, e: FileRefused) -> PageState:

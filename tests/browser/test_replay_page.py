@@ -219,4 +219,7 @@ def test_a_large_log_is_read_with_its_progress_shown(page: Page, tmp_path: Path)
     p.wait_for_selector("table.rp-usage", state="attached", timeout=120_000)
     seen = p.evaluate("[...window.__seen]")
     assert sum("Reading the log" in s for s in seen) >= 2, seen
+    # Read: the progress is gone (it used to stay, with this file's size, through the
+    # next import and into the other language).
+    assert page.text("#replay-status") == ""
     assert not page.errors

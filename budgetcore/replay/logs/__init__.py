@@ -32,6 +32,7 @@ from budgetcore.replay.logs.reader import (
     LineSource,
     Malformed,
     Replayed,
+    at_line,
     decoded_lines,
     format_of,
 )
@@ -86,13 +87,35 @@ def _unknown(head: Replayed) -> ScenarioError:
         return ScenarioError(
             [Problem.coded("log", "is empty (no line with an entry)", "log-empty")]
         )
+    first = head.head[0] if head.head else b""
+    if first.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in first:
+        return ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    "is UTF-16 text (a byte-order mark or zero bytes); a log is UTF-8 JSON "
+                    "Lines (iconv -f UTF-16 -t UTF-8 converts it)",
+                    "log-utf16",
+                )
+            ]
+        )
+    # Why the first line that is not blank says nothing: the reader's own words for it.
+    why: list[Problem] = []
+    for number, raw in enumerate(head.head, 1):
+        value = next(decoded_lines(io.BytesIO(raw.removeprefix(b"\xef\xbb\xbf"))), (0, BLANK))[1]
+        if value is BLANK:
+            continue
+        if isinstance(value, Malformed):
+            why.append(at_line("", number, value.problem))
+        break
     return ScenarioError(
         [
             Problem.coded(
                 "log",
                 "is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL",
                 "log-unknown-format",
-            )
+            ),
+            *why,
         ]
     )
 
@@ -176,6 +199,3 @@ def parse_claude_code(data: str | bytes | IO[bytes], name: str = "") -> ParsedLo
 
 def parse_codex(data: str | bytes | IO[bytes], name: str = "") -> ParsedLog:
     return read_session([(name, data)], "codex")
-
-
-_ = Malformed

@@ -90,9 +90,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "旧版会话记录行(无 token 计数)",
     ),
     "replay.logs.entry.no-type": ("(no type)", "(无类型)"),
-    "replay.logs.entry.synthetic": ("assistant (<synthetic>)", "assistant(<synthetic>)"),
-    "replay.logs.entry.no-tokens": ("assistant (no tokens)", "assistant(无 token)"),
-    "replay.logs.entry.no-usage": ("assistant (no usage)", "assistant(无用量)"),
+    "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),
+    "replay.logs.entry.no-tokens": ("assistant (no tokens)", "助手条目(token 全为 0)"),
+    "replay.logs.entry.no-usage": ("assistant (no usage)", "助手条目(无用量)"),
     "replay.logs.entry.rate-limits-only": (
         "event_msg/token_count (rate limits only)",
         "event_msg/token_count(仅有速率限制)",

@@ -227,6 +227,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL",
         "{where}既不是 Claude Code 会话 JSONL,也不是 Codex CLI 会话记录 JSONL",
     ),
+    "core.log-utf16": (
+        "{where} is UTF-16 text (a byte-order mark or zero bytes); a log is UTF-8 JSON Lines (iconv -f UTF-16 -t UTF-8 converts it)",
+        "{where}是 UTF-16 文本(有字节顺序标记或零字节);日志应为 UTF-8 JSON Lines(可用 iconv -f UTF-16 -t UTF-8 转换)",
+    ),
     "core.log-empty": ("{where} is empty (no line with an entry)", "{where}为空(没有含条目的行)"),
     "core.log-no-file": ("{where}: no file given", "{where}:未给出文件"),
     "core.log-codex-one-file": (
