@@ -653,7 +653,7 @@ def test_an_empty_log_says_it_is_empty(data: bytes, code: str) -> None:
 
     with pytest.raises(ScenarioError) as caught:
         read_session([("f.jsonl", data)])
-    assert [p.code for p in caught.value.problems] == [code]
+    assert caught.value.problems[0].code == code
 
 
 def test_the_table_shows_the_exact_cost_in_the_pages_form() -> None:

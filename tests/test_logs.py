@@ -147,7 +147,8 @@ class TestFiles:
         [
             (b"", "is empty"),
             (b"not json\n[1, 2]\n", "neither a Claude Code"),
-            (b"\xff\xfe", "neither a Claude Code"),  # a line that is not UTF-8 is malformed
+            (b"\xff\xfe", "is UTF-16 text"),  # a UTF-16 byte-order mark
+            (b"\xff\xfd\n", "neither a Claude Code"),  # a line that is not UTF-8 is malformed
             (b'{"type": "user", "uuid": "u"}\n', "has no usable request in this Claude Code file"),
             (
                 b'{"type": "event_msg", "payload": {"type": "token_count", "info": null}}\n',

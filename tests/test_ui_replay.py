@@ -382,6 +382,36 @@ def test_the_contextbuilder_rule_fires_on_messages_marked_as_a_count(lang: str) 
     assert "data-uncounted" not in html
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_phones_strip_labels_fit_and_keep_their_counts(lang: str) -> None:
+    """At 358 px "Anthropic API server compaction would fire: 51" ran off the chart and
+    lost its count: a long name is shortened (whole in its title), never the count."""
+    from budgetcore.charts.geometry import text_width  # noqa: PLC0415
+
+    log = _counted_log([10, 20, 41, 42])
+    result = replay(Scenario(), log.turns())
+    width = 358
+    figure, _ = timeline_figure(result, lang, width=width, scrub=1, log=log, window=200_000)
+    html = str(figure)
+    labels = re.findall(
+        r'<text class="ch-label" x="(\d+)" y="\d+">(?:<title>([^<]*)</title>)?([^<]*)</text>', html
+    )
+    rows = [
+        (int(x), whole, shown)
+        for x, whole, shown in labels
+        if shown.rstrip().endswith(("1", "2", "3", "4"))
+    ]
+    assert rows, labels
+    shortened = [r for r in rows if r[1]]
+    assert shortened, rows  # the ContextBuilder rows are too long for a phone
+    for x, whole, shown in rows:
+        assert x + text_width(shown) <= width, shown
+        if whole:
+            sep = ":" if lang == "zh" else ": "
+            assert shown.rsplit(sep, 1)[1] == whole.rsplit(sep, 1)[1]  # the same count
+            assert "…" in shown
+
+
 def test_a_log_without_counts_says_those_triggers_were_not_evaluated() -> None:
     log = _counted_log([None] * 4)
     result = replay(Scenario(), log.turns())

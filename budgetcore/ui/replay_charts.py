@@ -283,11 +283,19 @@ def _timeline_svg(
         if not xs:
             continue
         label = _mark_key_text(key, lang, peer_names)
+        count = format_int(len(xs))
+        row = t("replay.mark.row", lang, name=label, n=count)
+        room = width - gutter - 2
+        shown = row
+        while text_width(shown) > room and len(label) > 1:  # a phone: the count stays
+            label = label[:-1]
+            shown = t("replay.mark.row", lang, name=label.rstrip() + "…", n=count)
         texts.append(
             el(
                 "text",
                 {"class": "ch-label", "x": gutter, "y": y + LINE - 4},
-                t("replay.mark.row", lang, name=label, n=format_int(len(xs))),
+                *((el("title", None, row),) if shown != row else ()),
+                shown,
             )
         )
         strip_top = y + LINE

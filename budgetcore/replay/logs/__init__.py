@@ -88,7 +88,13 @@ def _unknown(head: Replayed) -> ScenarioError:
             [Problem.coded("log", "is empty (no line with an entry)", "log-empty")]
         )
     first = head.head[0] if head.head else b""
-    if first.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in first:
+    pairs = first[: len(first) // 2 * 2]
+    if (
+        first.startswith((b"\xff\xfe", b"\xfe\xff"))
+        or (  # a mark, or ASCII in UTF-16
+            len(pairs) >= 4 and any(pairs) and (not any(pairs[1::2]) or not any(pairs[::2]))
+        )
+    ):
         return ScenarioError(
             [
                 Problem.coded(
