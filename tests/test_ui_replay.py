@@ -830,3 +830,28 @@ def test_the_cost_axis_is_in_dollars_and_its_ticks_fit_the_gutter(added: int, pr
         assert text_rect(e)[0] >= 0, "".join(e.itertext())
     titles = [e for e in texts_of(svg) if "ch-axis-title" in (e.get("class") or "")]
     assert any("dollars" in "".join(e.itertext()) for e in titles)
+
+
+def test_subagent_files_picked_one_by_one_join_their_session() -> None:
+    """The page walk: picking fixture 05's three files (no folders) gave 3 sessions, the
+    main one with "0 in other series"; its folder gave 1 with 2 subagent series. The
+    agent files name their session's id: they join it, as in the folder."""
+    base = LOGS / "claude" / "05-subagents-dir-2.1" / "projects"
+    folder = S.reduce(
+        S.reduce(_open(), S.ReplaySourceChosen("log")), S.ReplayLogsLoaded(_folder(base))
+    )
+    picked = tuple((p.name, p.read_bytes()) for p in sorted(base.rglob("*.jsonl")))
+    assert len(picked) == 3 and all("/" not in n for n, _ in picked)
+    state = S.reduce(S.reduce(_open(), S.ReplaySourceChosen("log")), S.ReplayLogsLoaded(picked))
+    (one,) = state.replay.logs
+    (whole,) = folder.replay.logs
+    assert one.log is not None and whole.log is not None
+    assert one.name == "55555555-5555-4555-8555-555555555555.jsonl"
+    assert len(one.log.files) == 3
+    assert [s.name for s in one.log.series] == [s.name for s in whole.log.series]
+    assert one.measured == whole.measured
+    # An agent file whose session was not picked stays a session of its own.
+    agents = tuple((n, d) for n, d in picked if n.startswith("agent-"))
+    assert len(agents) == 2
+    alone = S.reduce(_open(), S.ReplayLogsLoaded(agents))
+    assert [x.name for x in alone.replay.logs] == [n for n, _ in agents]

@@ -20,6 +20,7 @@ the turns or the options, and the view only draws it.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -486,13 +487,39 @@ def with_logs(panel: ReplayPanel, files: tuple[tuple[str, bytes], ...]) -> Repla
         logs: tuple[LoadedLog, ...] = (LoadedLog(files[0][0] if files else "", error=error),)
         return dataclasses.replace(panel, logs=logs, log_index=0, log_not_read=(), scrub=0)
     by_name = dict(files)
-    names = list(by_name)
+    planned = _picked_subagents(by_name)  # planned path -> the name as picked
+    names = list(planned)
     plan = plan_folder(names)
     # A single file of any name is a session (a picked file need not end in .jsonl).
     sessions = plan.sessions or tuple(_session_of(n) for n in names if not n.endswith(".meta.json"))
-    not_read = tuple(n for n in plan.not_read if plan.sessions)
-    logs = tuple(_load(s.name, tuple((f, by_name[f]) for f in s.files)) for s in sessions)
+    not_read = tuple(planned[n] for n in plan.not_read if plan.sessions)
+    logs = tuple(
+        _load(planned[s.name], tuple((planned[f], by_name[planned[f]]) for f in s.files))
+        for s in sessions
+    )
     return dataclasses.replace(panel, logs=logs, log_index=0, log_not_read=not_read, scrub=0)
+
+
+_SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([0-9A-Za-z-]{1,100})"')
+
+
+def _picked_subagents(files: Mapping[str, bytes]) -> dict[str, str]:
+    """Files picked one by one come without their folders: a picked ``agent-*.jsonl``
+    whose entries name a picked session file's id (``"sessionId"``, Claude Code's own
+    link from a subagent file to its session) is planned as that session's
+    ``<id>/subagents/`` file, as the folder holds it. Planned path -> name as picked."""
+    out = {n: n for n in files}
+    flat = {n for n in files if "/" not in n}
+    stems = {n.removesuffix(".jsonl"): n for n in flat if n.endswith(".jsonl")}
+    for name in sorted(flat):
+        if not (name.startswith("agent-") and name.endswith(".jsonl")):
+            continue
+        found = _SESSION_ID.search(files[name][:65_536])
+        owner = None if found is None else stems.get(found.group(1).decode())
+        if owner is not None and owner != name:
+            del out[name]
+            out[f"{owner.removesuffix('.jsonl')}/subagents/{name}"] = name
+    return out
 
 
 def _session_of(name: str) -> Any:
