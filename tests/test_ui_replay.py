@@ -506,6 +506,27 @@ def test_the_logs_model_is_given_back_as_soon_as_it_no_longer_applies() -> None:
     assert S.reduce(other, S.ReplayLogModelToggled(False)).plan.scenario.main_model == before
 
 
+def test_the_logs_model_is_named_in_the_picker_and_the_link() -> None:
+    """The walk: the link carried the log's I and O but no model (so no prices), and the
+    picker said "custom". Now the picker names it and the link says main_model.model=."""
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+    from budgetcore.ui.render import render  # noqa: PLC0415
+
+    data = S.ModelDataLoaded(default_registry(), default_peers())
+    state = S.reduce(S.reduce(_open(), data), S.ReplaySourceChosen("log"))
+    fresh = render(state).fragment
+    path = LOGS / "claude" / "01-plain-2.1" / "projects" / "-home-user-proj"
+    file = next(path.glob("*.jsonl"))
+    loaded = S.reduce(state, S.ReplayLogsLoaded(((file.name, file.read_bytes()),)))
+    name = loaded.replay.chosen.model.resolution.model.name  # type: ignore[union-attr]
+    assert loaded.pickers["main_model"].chosen == name
+    assert f"main_model.model={name}" in render(loaded).fragment
+    off = S.reduce(loaded, S.ReplayLogModelToggled(False))
+    assert off.pickers["main_model"] == state.pickers["main_model"]
+    assert render(off).fragment == fresh
+
+
 def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
     state = S.reduce(_open(), S.ReplaySourceChosen("log"))
     files = _folder(LOGS / "claude" / "05-subagents-dir-2.1" / "projects")
@@ -841,11 +862,13 @@ def test_subagent_files_picked_one_by_one_join_their_session() -> None:
         S.reduce(_open(), S.ReplaySourceChosen("log")), S.ReplayLogsLoaded(_folder(base))
     )
     picked = tuple((p.name, p.read_bytes()) for p in sorted(base.rglob("*.jsonl")))
-    assert len(picked) == 3 and all("/" not in n for n, _ in picked)
+    assert len(picked) == 3
+    assert all("/" not in n for n, _ in picked)
     state = S.reduce(S.reduce(_open(), S.ReplaySourceChosen("log")), S.ReplayLogsLoaded(picked))
     (one,) = state.replay.logs
     (whole,) = folder.replay.logs
-    assert one.log is not None and whole.log is not None
+    assert one.log is not None
+    assert whole.log is not None
     assert one.name == "55555555-5555-4555-8555-555555555555.jsonl"
     assert len(one.log.files) == 3
     assert [s.name for s in one.log.series] == [s.name for s in whole.log.series]

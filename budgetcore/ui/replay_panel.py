@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
     from budgetcore.replay.logs.usage import MeasuredUsage
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
     from budgetcore.replay.turns import GeneratorSpec
+    from budgetcore.ui.model import PickerState
 
 __all__ = [
     "DISTS",
@@ -356,7 +357,8 @@ class ReplayPanel:
     log_index: int = 0  # the session the charts replay
     log_not_read: tuple[str, ...] = ()  # files of the import that are not logs
     log_model: bool = True  # the switch: the scenario takes the log's main model
-    saved_model: tuple[str, str] | None = None  # I and O texts before the switch took over
+    # I and O texts and the main picker before the switch took over (given back after).
+    saved_model: tuple[str, str, PickerState] | None = None
     scrub: int = 0  # the scrubbed turn (1-based); 0: the peak turn
     run: ReplayRun | None = None  # the replay of the current inputs (see refreshed)
 

@@ -887,7 +887,9 @@ def _log_model(state: PageState) -> PageState:
             return state
         state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=None))
         texts = {"main_model.input_tokens": saved[0], "main_model.output_tokens": saved[1]}
-        return _with_texts(state, texts, notice="")
+        return _with_texts(
+            state, texts, pickers={**state.pickers, "main_model": saved[2]}, notice=""
+        )
     res = chosen.model.resolution
     assert res is not None
     assert res.model is not None
@@ -897,11 +899,17 @@ def _log_model(state: PageState) -> PageState:
         i_path: format_value(i_path, contract.input_tokens),
         o_path: format_value(o_path, contract.output_tokens),
     }
-    if all(state.texts.get(k) == v for k, v in texts.items()):
+    # The picker names the model too, so the link and the export carry it (its prices).
+    before = state.pickers.get("main_model", PickerState())
+    name = res.model.name
+    if before.chosen == name and all(state.texts.get(k) == v for k, v in texts.items()):
         return state
-    saved = panel.saved_model or (state.texts.get(i_path, ""), state.texts.get(o_path, ""))
+    picker = dataclasses.replace(
+        before, query=name, open=False, active=-1, chosen=name, written=res.name
+    )
+    saved = panel.saved_model or (state.texts.get(i_path, ""), state.texts.get(o_path, ""), before)
     state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=saved))
-    return _with_texts(state, texts, notice="")
+    return _with_texts(state, texts, pickers={**state.pickers, "main_model": picker}, notice="")
 
 
 def _log_refused(state: PageState, name: str, problems: tuple[Problem, ...]) -> PageState:
