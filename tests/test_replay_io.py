@@ -139,3 +139,35 @@ def test_report_draws_the_replay_charts(tmp_path: Path) -> None:
     assert "| turns | 30 |" in summary
     assert "*What this must not be read as: " in summary.partition("## Session replay\n")[2]
     assert "Not:" not in summary
+
+
+def test_a_folders_file_without_a_request_still_counts_its_lines(tmp_path: Path) -> None:
+    """The held-out check: a file with no usable request showed as "not read" and added
+    nothing to the folder's lines, so its lines were accounted nowhere."""
+    folder = tmp_path / "projects" / "-p"
+    folder.mkdir(parents=True)
+    (folder / "a.jsonl").write_text(
+        '{"type":"user","uuid":"u1","parentUuid":null,"message":{"content":"x"}}\n'
+        '{"type":"summary","summary":"x","leafUuid":"u1"}\n'
+    )
+    (folder / "b.jsonl").write_text(
+        '{"type":"assistant","uuid":"a","requestId":"r","message":{"id":"m",'
+        '"model":"claude-sonnet-4-5","usage":{"input_tokens":5,"output_tokens":1}}}\n'
+    )
+    (folder / "c.jsonl").write_text("hello\n")  # not a log: its lines are not read
+    out = run("replay", "--log", str(tmp_path / "projects"), "--usage", "--format", "jsonl")
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    errors = {x["session"]: x["lines"] for x in lines if "error" in x}
+    assert errors == {"-p/a.jsonl": 2, "-p/c.jsonl": None}
+    assert lines[-1]["total"]["lines"] == 3
+    table = run("replay", "--log", str(tmp_path / "projects"), "--usage", "--format", "table")
+    text = table.stdout.decode()
+    grid = text[text.index("Total: 3 sessions (2 not read)") :].splitlines()
+    rows = {r.split()[0]: r.split()[1:3] for r in grid[2:6]}
+    assert rows == {
+        "-p/b.jsonl": ["1", "1"],
+        "-p/a.jsonl": ["2", "0"],
+        "-p/c.jsonl": ["—", "—"],
+        "total": ["3"],
+    }

@@ -878,3 +878,22 @@ def test_subagent_files_picked_one_by_one_join_their_session() -> None:
     assert len(agents) == 2
     alone = S.reduce(_open(), S.ReplayLogsLoaded(agents))
     assert [x.name for x in alone.replay.logs] == [n for n, _ in agents]
+
+
+def test_the_sessions_total_counts_the_lines_of_a_file_without_a_request() -> None:
+    files = (
+        (
+            "p/a.jsonl",
+            b'{"type":"user","uuid":"u1","parentUuid":null,"message":{"content":"x"}}\n' * 2,
+        ),
+        (
+            "p/b.jsonl",
+            b'{"type":"assistant","uuid":"a","requestId":"r","message":{"id":"m",'
+            b'"model":"claude-sonnet-4-5","usage":{"input_tokens":5,"output_tokens":1}}}\n',
+        ),
+    )
+    state = S.reduce(S.reduce(_open(), S.ReplaySourceChosen("log")), S.ReplayLogsLoaded(files))
+    assert [x.lines for x in state.replay.logs] == [2, None]
+    html = _screen(state).html["replay-log"]
+    total = html[html.index('data-session-row="total"') :]
+    assert re.search(r'class="num"[^>]*>3<', total), total[:400]

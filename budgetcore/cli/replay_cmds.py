@@ -217,8 +217,9 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
             run = run_session(
                 session.name, log, scenario=scenario, options=options, replay_it=replay_it
             )
-        except ScenarioError as exc:
-            run = SessionRun(session.name, None, error=exc.problems)
+        except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
+            lines = getattr(exc, "lines", None)
+            run = SessionRun(session.name, None, error=exc.problems, lines=lines)
         except Unreadable as exc:
             run = SessionRun(session.name, None, error=(Problem("log", str(exc)),))
         runs.append(run)

@@ -164,9 +164,12 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
         "sessions": len(runs),
         "sessions_read": len(ok),
         "sessions_unreadable": [
-            {"session": r.name, "problems": [str(p) for p in r.error]} for r in runs if r.error
+            {"session": r.name, "problems": [str(p) for p in r.error], "lines": r.lines}
+            for r in runs
+            if r.error
         ],
-        "lines": sum(f.lines for r in ok if r.log is not None for f in r.log.ledger),
+        "lines": sum(f.lines for r in ok if r.log is not None for f in r.log.ledger)
+        + sum(r.lines or 0 for r in runs if r.log is None),
         "requests": measured.requests,
         "turns_replayed": turns,
         "modelled_cost": _money(modelled) if replayed else None,
@@ -179,7 +182,8 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
 
 def _jsonl_session(run: SessionRun, write: Write, folder: bool) -> None:
     if run.log is None and run.result is None:
-        write(json.dumps({"session": run.name, "error": [str(p) for p in run.error]}) + "\n")
+        out = {"session": run.name, "error": [str(p) for p in run.error], "lines": run.lines}
+        write(json.dumps(out) + "\n")
         return
     if run.result is not None:
         for row in row_dicts(run.result, run.log, run.series):

@@ -298,6 +298,7 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
         return
     ok = [r for r in runs if r.log is not None]
     write(f"Total: {len(runs):,} sessions ({len(runs) - len(ok):,} not read)\n")
+    unread = sum(r.lines or 0 for r in runs if r.log is None)
     head = ["session", "lines", "requests", "turns", "measured cost", "modelled cost"]
     rows = []
     for r in ok:
@@ -308,6 +309,12 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
         measured = "—" if r.measured is None else money_text(r.measured.cost)
         reqs = "—" if r.measured is None else f"{r.measured.requests:,}"
         rows.append([r.name, f"{lines:,}", reqs, turns, measured, modelled])
+    for r in runs:  # not replayed: its lines where it was read to its end
+        if r.log is None:
+            shown = "—" if r.lines is None else f"{r.lines:,}"
+            rows.append([r.name, shown, "0" if r.lines is not None else "—", "—", "—", "—"])
+    total = sum(sum(f.lines for f in r.log.ledger) for r in ok if r.log is not None) + unread
+    rows.append(["total", f"{total:,}", "", "", "", ""])
     _grid(head, rows, write)
     merged = merge_usage(r.measured for r in ok if r.measured is not None)
     _measured(merged, write)

@@ -65,7 +65,11 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
             item.name or t("replay.logs.unnamed", lang),
         )
         if item.log is None:
-            cells = [el("td", {"colspan": 4}, t("replay.logs.unusable-short", lang))]
+            shown = "—" if item.lines is None else format_int(item.lines)
+            cells = [
+                td(col["lines"], {"class": "num"}, shown),
+                el("td", {"colspan": 3}, t("replay.logs.unusable-short", lang)),
+            ]
         else:
             on, off, other = _requests(item.log)
             lines = sum(f.lines for f in item.log.ledger)
@@ -79,6 +83,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
     ok = [x for x in panel.logs if x.log is not None]
     total = merge_usage(x.measured for x in ok if x.measured is not None)
     lines = sum(f.lines for x in ok if x.log is not None for f in x.log.ledger)
+    lines += sum(x.lines or 0 for x in panel.logs if x.log is None)
     on = sum(_requests(x.log)[0] for x in ok if x.log is not None)
     rest = total.requests - on
     rows.append(

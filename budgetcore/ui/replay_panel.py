@@ -325,6 +325,7 @@ class LoadedLog:
     error: tuple[Problem, ...] = ()
     measured: MeasuredUsage | None = None
     model: LogModel | None = None  # the log's main model and the scenario it implies
+    lines: int | None = None  # lines read of a file with no usable request
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -472,8 +473,8 @@ def _load(name: str, files: tuple[tuple[str, bytes], ...]) -> LoadedLog:
 
     try:
         log = read_session([(n, io.BytesIO(data)) for n, data in files])
-    except ScenarioError as exc:
-        return LoadedLog(name, error=exc.problems)
+    except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
+        return LoadedLog(name, error=exc.problems, lines=getattr(exc, "lines", None))
     return LoadedLog(name, log, (), measured_usage(log), log_model(log))
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "LogCompaction",
     "LogRequest",
     "LogSeries",
+    "NoRequests",
     "ParsedLog",
     "detect_format",
     "parse_claude_code",
@@ -138,6 +139,15 @@ def detect_format(data: str | bytes) -> str:
 _NAMED_LINES = 3
 
 
+class NoRequests(ScenarioError):
+    """A file read to its end with no usable request: the error, and the ledger of what
+    it held (``lines``, so a folder's total still counts every line)."""
+
+    def __init__(self, problems: list[Problem], log: ParsedLog) -> None:
+        super().__init__(problems)
+        self.lines = sum(f.lines for f in log.ledger)
+
+
 def _no_requests(log: ParsedLog) -> ScenarioError:
     """What the file held instead of a request: its ledger's counts, then the first
     malformed lines, each with its field, rule and value."""
@@ -158,7 +168,7 @@ def _no_requests(log: ParsedLog) -> ScenarioError:
         malformed=f"{malformed:,}",
         entries=entries or "-",
     )
-    return ScenarioError([first, *log.skipped[:_NAMED_LINES]])
+    return NoRequests([first, *log.skipped[:_NAMED_LINES]], log)
 
 
 def read_session(

@@ -88,6 +88,7 @@ class SessionRun:
     measured: MeasuredUsage | None = None
     model: LogModel | None = None  # set when the scenario's model came from the log
     error: tuple[Problem, ...] = ()
+    lines: int | None = None  # lines read of a file with no usable request (else None)
 
 
 def priced_by(model: LogModel, options: ReplayOptions | None) -> ReplayOptions | None:
