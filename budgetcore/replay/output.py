@@ -250,7 +250,7 @@ def _csv_sessions(runs: Sequence[SessionRun], write: Write, folder: bool) -> Non
                     flush()
         summary = summary_dict(run.result, run.log, run.series, run)
         if run.error:
-            summary = {"error": [str(p) for p in run.error]}
+            summary = {"error": [str(p) for p in run.error], "lines": run.lines}
         prefix = f"# {run.name}: " if folder else "# "
         for key, value in summary.items():
             shown = (
