@@ -897,3 +897,21 @@ def test_the_sessions_total_counts_the_lines_of_a_file_without_a_request() -> No
     html = _screen(state).html["replay-log"]
     total = html[html.index('data-session-row="total"') :]
     assert re.search(r'class="num"[^>]*>3<', total), total[:400]
+
+
+def test_the_reading_status_is_in_the_pages_language() -> None:
+    from budgetcore.ui.replay_view import reading_text  # noqa: PLC0415
+
+    zh = reading_text(9_304, 15_229_379, "zh")
+    assert "bytes" not in zh
+    assert "9,304 字节" in zh
+    assert "(15,229,379 bytes)" in reading_text(9_304, 15_229_379, "en")
+
+
+def test_an_unusable_logs_problems_are_listed_apart() -> None:
+    """The walk: "…nor a Codex CLI rollout JSONLline 1 is not valid JSON", run together."""
+    state = S.reduce(
+        S.reduce(_open(), S.ReplaySourceChosen("log")), S.ReplayLogsLoaded((("hello", b"hello\n"),))
+    )
+    html = _screen(state).html["replay-log"]
+    assert "Codex CLI rollout JSONL</li><li>line 1 is not valid JSON</li>" in html

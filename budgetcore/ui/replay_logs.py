@@ -382,7 +382,7 @@ def logs_html(panel: ReplayPanel, lang: str, result: Replay | None = None) -> Ma
                 "div",
                 {"class": "errors", "role": "alert", "data-replay-error": "log"},
                 el("p", None, t("replay.log.unusable", lang, name=item.name)),
-                el("p", None, *(problem_text(p, lang) for p in item.error)),
+                el("ul", None, *(el("li", None, problem_text(p, lang)) for p in item.error)),
             )
         )
         return join(parts)

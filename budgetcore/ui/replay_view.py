@@ -314,7 +314,9 @@ def render_replay(state: Any) -> ReplayScreen:
 
 def reading_text(done: int, total: int, lang: str) -> str:
     """The status while a log is read: how far, of how much (never past the whole)."""
-    return t("replay.reading", lang, done=format_bytes(min(done, total)), total=format_bytes(total))
+    word = t("unit.bytes", lang)
+    done_text = format_bytes(min(done, total), word=word)
+    return t("replay.reading", lang, done=done_text, total=format_bytes(total, word=word))
 
 
 def _funnel(p: Any, lang: str, width: int) -> Markup:

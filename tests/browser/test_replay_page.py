@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -174,7 +175,7 @@ def test_background_timing_is_wired_inputs_fates_and_the_shared_timeouts(page: P
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_loaded_log_keeps_the_phone_page_narrow_and_the_sections_bar_in_view(
-    narrow_page: Page, lang: str
+    narrow_page: Page, lang: str, tmp_path: Path
 ) -> None:
     """The measured-usage table once stayed a 920 px table on a phone: the page grew
     to 949 px and the fixed Sections bar left the screen."""
@@ -192,6 +193,19 @@ def test_a_loaded_log_keeps_the_phone_page_narrow_and_the_sections_bar_in_view(
     assert p.evaluate("document.documentElement.scrollWidth") <= width
     nav = p.evaluate("document.getElementById('nav').getBoundingClientRect().bottom")
     assert nav <= p.evaluate("window.innerHeight")
+    # A skipped line's long field path once widened the page by 107 px.
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(
+        '{"type":"assistant","uuid":"a","requestId":"r","message":{"id":"m","model":"m",'
+        '"usage":{"input_tokens":5,"output_tokens":1}}}\n'
+        '{"type":"assistant","uuid":"b","parentUuid":"a","requestId":"r2","message":{"id":"m2",'
+        '"usage":{"input_tokens":5,"output_tokens":1,"cache_creation":'
+        '{"ephemeral_5m_input_tokens":-1}}}}\n'
+    )
+    p.set_input_files("#replay-file", str(bad))
+    p.wait_for_selector(".rp-skipped li", state="attached")
+    assert "ephemeral_5m_input_tokens" in page.text(".rp-skipped")
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
     assert not page.errors
 
 
@@ -223,3 +237,31 @@ def test_a_large_log_is_read_with_its_progress_shown(page: Page, tmp_path: Path)
     # next import and into the other language).
     assert page.text("#replay-status") == ""
     assert not page.errors
+
+
+def test_a_long_model_name_does_not_break_the_numbers_beside_it(
+    browser: Any, base_url: str
+) -> None:
+    """At 1440 px a proxy's model name took the usage table's width, and its numbers
+    wrapped ("17,17 / 8", "$0.02365 / 33")."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    try:
+        page = Page(context.new_page(), base_url).open()
+        p = page.page
+        p.click("#replay summary")
+        p.check("input[data-replay-source][value=log]")
+        base = LOGS / "25-proxy-model-names" / "projects" / "-tmp-private"
+        p.set_input_files("#replay-file", [str(f) for f in base.glob("*.jsonl")])
+        p.wait_for_selector("table.rp-usage", state="attached")
+        lines = p.evaluate(
+            """() => [...document.querySelectorAll('#replay-log td.num')].map(td => {
+                 const r = document.createRange(); r.selectNodeContents(td);
+                 const tops = [...r.getClientRects()].map(x => Math.round(x.top));
+                 return [td.textContent, new Set(tops).size];
+               })"""
+        )
+        assert len(lines) >= 8, lines
+        assert all(n <= 1 for _, n in lines), [x for x in lines if x[1] > 1]
+        assert not page.errors
+    finally:
+        context.close()
