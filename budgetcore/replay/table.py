@@ -160,7 +160,7 @@ def _ledger(log: ParsedLog, write: Write) -> None:
         if f.malformed:
             nums = ", ".join(f"{n:,}" for n in f.malformed[:20])
             more = f" and {len(f.malformed) - 20:,} more" if len(f.malformed) > 20 else ""
-            write(f"    malformed: {len(f.malformed):,} (lines {nums}{more})\n")
+            write(f"    malformed: {len(f.malformed):,} (line numbers: {nums}{more})\n")
         if f.orphans:
             nums = ", ".join(f"{n:,}" for n in f.orphans[:20])
             write(f"    parent not in the file, continued from the entry before: lines {nums}\n")

@@ -98,7 +98,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "event_msg/token_count(仅有速率限制)",
     ),
     "replay.logs.series": ("{name} {on} replayed, {off} abandoned", "{name} 回放 {on},废弃 {off}"),
-    "replay.logs.bad-lines": ("{n} (lines {lines})", "{n}(第 {lines} 行)"),
+    "replay.logs.bad-lines": ("{n} (line numbers: {lines})", "{n}(第 {lines} 行)"),
     "replay.logs.ledger": ("Ledger: where every line went", "台账:每一行的去向"),
     "replay.logs.ledger.lines": ("lines read", "读取行数"),
     "replay.logs.ledger.requests": ("requests", "请求"),
