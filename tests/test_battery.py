@@ -14,6 +14,7 @@ own bad documents), a flag to ``FLAG_CASES``, a page event to the page battery.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
@@ -595,3 +596,58 @@ def test_a_refused_file_says_its_limit_on_the_page() -> None:
         ("too-large", {"limit": "512 MiB"})
     ]
     _page_ok(log)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_workers_read_a_folder_is_one_line_and_no_worker_is_left(
+    signum: int, tmp_path: Path
+) -> None:
+    """A large folder is read by one process per core: a worker blocked on a FIFO with
+    no writer, then Ctrl-C (the whole group, as a terminal sends it) or SIGTERM (the
+    parent alone): one line, 128 + the signal, and the workers end with the parent."""
+    folder = tmp_path / "projects" / "-p"
+    folder.mkdir(parents=True)
+    for i in range(3):
+        (folder / f"s{i}.jsonl").write_text(
+            '{"type":"assistant","uuid":"a","message":{"id":"m","model":"m",'
+            '"usage":{"input_tokens":5,"output_tokens":1}}}\n'
+        )
+    os.mkfifo(folder / "s9.jsonl")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "budgetcore", "replay", "--log", str(tmp_path / "projects")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        cwd=ROOT,
+        env={**os.environ, "BUDGETCORE_WORKERS": "2"},
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        blocked: list[int] = []
+        while not blocked and time.monotonic() < deadline:
+            if proc.poll() is not None:
+                pytest.fail(f"the command ended before it waited: {proc.stderr}")
+            for child in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split():
+                with contextlib.suppress(OSError):
+                    if Path(f"/proc/{child}/wchan").read_text() == "wait_for_partner":
+                        blocked.append(int(child))
+            time.sleep(0.005)
+        assert blocked, "no worker waited on the FIFO"
+        if signum == signal.SIGINT:
+            os.killpg(proc.pid, signum)
+        else:
+            proc.send_signal(signum)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 128 + signum
+    assert out == b""
+    name = "interrupted (SIGINT)" if signum == signal.SIGINT else "terminated (SIGTERM)"
+    assert err.decode().splitlines() == [f"budgetcore: {name}: stopped without finishing"]
+    time.sleep(0.2)
+    assert (
+        not Path(f"/proc/{blocked[0]}").exists()
+        or "Z" in Path(f"/proc/{blocked[0]}/stat").read_text().split()[2]
+    )

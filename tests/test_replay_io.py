@@ -171,3 +171,32 @@ def test_a_folders_file_without_a_request_still_counts_its_lines(tmp_path: Path)
         "-p/c.jsonl": ["—", "—"],
         "total": ["3"],
     }
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "table"])
+def test_a_folder_read_by_two_processes_gives_what_one_gives(tmp_path: Path, fmt: str) -> None:
+    """BUDGETCORE_WORKERS=2 (a large folder's default on two cores): the same bytes out,
+    sessions in the folder's order, unreadable files as before."""
+    import os  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+
+    root = tmp_path / "projects"
+    for fx in sorted((FIXTURES / "logs" / "claude").iterdir()):
+        if (fx / "projects").is_dir():
+            shutil.copytree(fx / "projects", root / fx.name)
+    (root / "junk").mkdir()
+    (root / "junk" / "hello.jsonl").write_text("hello\n")
+    outs = []
+    for workers in ("1", "2"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "budgetcore", "replay", "--log", str(root), "--format", fmt],
+            capture_output=True,
+            cwd=ROOT,
+            timeout=300,
+            check=False,
+            env={**os.environ, "BUDGETCORE_WORKERS": workers},
+        )
+        assert proc.returncode == 0, proc.stderr
+        outs.append((proc.stdout, proc.stderr))
+    assert outs[0] == outs[1]
+    assert outs[0][0].count(b"hello.jsonl") >= 1

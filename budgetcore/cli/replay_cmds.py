@@ -4,7 +4,9 @@ folders of logs (docs/replay.md, "CLI")."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from functools import partial
@@ -182,7 +184,7 @@ def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any,
 
 def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list[Any], bool]:
     """Every session of --log (a file, or each session of a folder)."""
-    from budgetcore.replay.logs.session import SessionRun, run_session  # noqa: PLC0415
+    from budgetcore.replay.logs.session import run_session  # noqa: PLC0415
 
     options = None
     if args.options is not None:
@@ -208,21 +210,24 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
 
     root = args.log
     plan = plan_folder(_walk(root))
-    runs = []
-    for session in plan.sessions:
-        paths = [os.path.join(root, *p.split("/")) for p in session.files]
-        try:
-            log = read_log_path(paths[0], fmt, files=paths)
-            log = _renamed(log, session.files)
-            run = run_session(
-                session.name, log, scenario=scenario, options=options, replay_it=replay_it
-            )
-        except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
-            lines = getattr(exc, "lines", None)
-            run = SessionRun(session.name, None, error=exc.problems, lines=lines)
-        except Unreadable as exc:
-            run = SessionRun(session.name, None, error=(Problem("log", str(exc)),))
-        runs.append(run)
+    jobs = [(s.name, s.files) for s in plan.sessions]
+    work = partial(_session_run, (root, fmt, scenario, options, replay_it))
+    workers = _workers(root, jobs)
+    if workers < 2:
+        runs = [work(job) for job in jobs]
+    else:
+        import copyreg  # noqa: PLC0415 - a large folder only
+        import multiprocessing  # noqa: PLC0415
+        from types import MappingProxyType  # noqa: PLC0415
+
+        # A replay's columns are a read-only view of a dict: sent as the dict, viewed again.
+        copyreg.pickle(MappingProxyType, lambda m: (_view, (dict(m),)))
+
+        # Sessions are independent: one process per core reads its share, in the
+        # folder's order (map keeps it). The workers ignore Ctrl-C; the parent takes it,
+        # and leaving the pool terminates them (one line, 130, as for one file).
+        with multiprocessing.get_context("fork").Pool(workers, _worker_started) as pool:
+            runs = pool.map(work, jobs, chunksize=max(1, len(jobs) // (4 * workers)))
     if not runs:
         raise ScenarioError([Problem("log", f"folder {shown_name(root)} holds no .jsonl file")])
     if plan.not_read:
@@ -232,6 +237,56 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
             file=sys.stderr,
         )
     return runs, True
+
+
+#: A folder is read by more than one process from this many bytes on (below, starting
+#: the workers costs more than they save); BUDGETCORE_WORKERS sets the count instead.
+PARALLEL_FROM_BYTES = 16 << 20
+_MAX_WORKERS = 4
+
+
+def _workers(root: str, jobs: Sequence[tuple[str, Sequence[str]]]) -> int:
+    given = os.environ.get("BUDGETCORE_WORKERS", "")
+    if given.isdigit():
+        return min(int(given), len(jobs), _MAX_WORKERS)
+    if len(jobs) < 2 or not hasattr(os, "fork"):
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    size = 0
+    for _name, files in jobs:
+        for f in files:
+            with contextlib.suppress(OSError):
+                size += os.path.getsize(os.path.join(root, *f.split("/")))
+    return min(cores or 1, _MAX_WORKERS, len(jobs)) if size >= PARALLEL_FROM_BYTES else 1
+
+
+def _view(d: dict[str, Any]) -> Any:
+    from types import MappingProxyType  # noqa: PLC0415
+
+    return MappingProxyType(d)
+
+
+def _worker_started() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent's to take
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # how the pool ends a worker
+
+
+def _session_run(
+    settings: tuple[str, str | None, Any, Any, bool], job: tuple[str, Sequence[str]]
+) -> Any:
+    """One session of a folder: its run, or why it could not be read."""
+    from budgetcore.replay.logs.session import SessionRun, run_session  # noqa: PLC0415
+
+    root, fmt, scenario, options, replay_it = settings
+    name, files = job
+    paths = [os.path.join(root, *p.split("/")) for p in files]
+    try:
+        log = _renamed(read_log_path(paths[0], fmt, files=paths), files)
+        return run_session(name, log, scenario=scenario, options=options, replay_it=replay_it)
+    except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
+        return SessionRun(name, None, error=exc.problems, lines=getattr(exc, "lines", None))
+    except Unreadable as exc:
+        return SessionRun(name, None, error=(Problem("log", str(exc)),))
 
 
 def _renamed(log: Any, names: Sequence[str]) -> Any:
