@@ -275,6 +275,7 @@ def _session_run(
     settings: tuple[str, str | None, Any, Any, bool], job: tuple[str, Sequence[str]]
 ) -> Any:
     """One session of a folder: its run, or why it could not be read."""
+    from budgetcore.replay.logs import NoRequests  # noqa: PLC0415
     from budgetcore.replay.logs.session import SessionRun, run_session  # noqa: PLC0415
 
     root, fmt, scenario, options, replay_it = settings
@@ -284,7 +285,8 @@ def _session_run(
         log = _renamed(read_log_path(paths[0], fmt, files=paths), files)
         return run_session(name, log, scenario=scenario, options=options, replay_it=replay_it)
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
-        return SessionRun(name, None, error=exc.problems, lines=getattr(exc, "lines", None))
+        lines = exc.lines if isinstance(exc, NoRequests) else None
+        return SessionRun(name, None, error=exc.problems, lines=lines)
     except Unreadable as exc:
         return SessionRun(name, None, error=(Problem("log", str(exc)),))
 

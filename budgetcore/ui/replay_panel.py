@@ -467,14 +467,15 @@ def with_log(panel: ReplayPanel, text: str, name: str) -> ReplayPanel:
 def _load(name: str, files: tuple[tuple[str, bytes], ...]) -> LoadedLog:
     import io  # noqa: PLC0415
 
-    from budgetcore.replay.logs import read_session  # noqa: PLC0415 - only with a log
+    from budgetcore.replay.logs import NoRequests, read_session  # noqa: PLC0415 - a log only
     from budgetcore.replay.logs.session import log_model  # noqa: PLC0415
     from budgetcore.replay.logs.usage import measured_usage  # noqa: PLC0415
 
     try:
         log = read_session([(n, io.BytesIO(data)) for n, data in files])
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
-        return LoadedLog(name, error=exc.problems, lines=getattr(exc, "lines", None))
+        lines = exc.lines if isinstance(exc, NoRequests) else None
+        return LoadedLog(name, error=exc.problems, lines=lines)
     return LoadedLog(name, log, (), measured_usage(log), log_model(log))
 
 

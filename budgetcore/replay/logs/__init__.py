@@ -66,6 +66,11 @@ def _stream(data: str | bytes | LineSource) -> LineSource:
     return data
 
 
+def _head_value(raw: bytes) -> object:
+    """One sniffed line's value, as the reader decodes it (a byte-order mark aside)."""
+    return next(decoded_lines(io.BytesIO(raw.removeprefix(b"\xef\xbb\xbf"))), (0, BLANK))[1]
+
+
 def _sniff(stream: LineSource) -> tuple[str | None, Replayed]:
     head: list[bytes] = []
     found: str | None = None
@@ -75,7 +80,7 @@ def _sniff(stream: LineSource) -> tuple[str | None, Replayed]:
             head.append(raw)
             break
         head.append(raw)
-        value = next(decoded_lines(io.BytesIO(raw.removeprefix(b"\xef\xbb\xbf"))), (0, BLANK))[1]
+        value = _head_value(raw)
         if isinstance(value, dict) and (found := format_of(value)) is not None:
             break
     return found, Replayed(head, stream)
@@ -109,7 +114,7 @@ def _unknown(head: Replayed) -> ScenarioError:
     # Why the first line that is not blank says nothing: the reader's own words for it.
     why: list[Problem] = []
     for number, raw in enumerate(head.head, 1):
-        value = next(decoded_lines(io.BytesIO(raw.removeprefix(b"\xef\xbb\xbf"))), (0, BLANK))[1]
+        value = _head_value(raw)
         if value is BLANK:
             continue
         if isinstance(value, Malformed):

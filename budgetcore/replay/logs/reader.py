@@ -83,7 +83,11 @@ def at_line(file: str, number: int, inner: Problem) -> Problem:
     the file as parameters beside its code)."""
     key = inner.path
     path = f"{file + ' ' if file else ''}line {number}{': ' + key if key else ''}"
-    params = [("line", str(number)), *(("key", key),) * bool(key), *(("file", file),) * bool(file)]
+    params = [("line", str(number))]
+    if key:
+        params.append(("key", key))
+    if file:
+        params.append(("file", file))
     return Problem(path, inner.rule, inner.value, inner.code, (*inner.params, *params))
 
 
