@@ -69,6 +69,11 @@ LATIN_OK = {
     "workload",
     "clamp",  # a formula's function, like max and min
     "enter",  # keys: "Enter 选择, Esc 关闭"
+    # What the page runs on, named as in the boot texts: product names, not English.
+    "pyscript",
+    "pyodide",
+    "javascript",
+    "webassembly",
     "esc",
     # The peers' own variables, quoted in their rules (token > limit, maxOut, reserved,
     # a model profile, the condenser): names from their source, as the article cites them.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import urllib.request
 from pathlib import Path
 
@@ -11,7 +13,7 @@ from budgetcore import plan
 from budgetcore.scenario.model import Scenario
 from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup
-from budgetcore.ui.prerender import PAGES, Document, first_screen, prerender
+from budgetcore.ui.prerender import PAGES, Document, boot_texts, first_screen, prerender
 from budgetcore.ui.render import READOUT_KEYS
 from budgetcore.units import format_int
 from tests.helpers import load_webserver
@@ -123,3 +125,39 @@ def test_the_chinese_first_view_is_the_chinese_first_paint() -> None:
     (m,) = zh.select("data-key-summary", "main_safe_input")
     assert m.html() == "936,345"
     assert PAGES == {"en": "index.html", "zh": "index.zh.html"}  # web/boot.js names them
+
+
+def _pyscript_stages() -> set[str]:
+    """The boot stages PyScript reports (py:progress), read off the installed core."""
+    dist = ROOT / "node_modules" / "@pyscript" / "core" / "dist"
+    found = set()
+    for path in dist.glob("*.js"):
+        found |= set(re.findall(r'"(Load(?:ing|ed) [A-Za-z ]+)"', path.read_text("utf-8")))
+    return found
+
+
+def test_every_boot_stage_pyscript_reports_has_its_text_in_both_languages() -> None:
+    """web/boot.js shows PyScript's stage as the catalogue's ``boot.stage.`` text, keyed
+    by the stage in lower case with dashes; the pre-render hands the ``boot.`` texts
+    over in the page's language. Before, a Chinese reader watched "Loaded Pyodide"."""
+    stages = _pyscript_stages()
+    assert {"Loading Pyodide", "Loaded Pyodide", "Loaded packages"} <= stages
+    for lang in PAGES:
+        (html,) = Document.parse(prerender(TEMPLATE, first_screen(lang=lang))).find(
+            lambda e: e.tag == "html"
+        )
+        texts = json.loads(str(html.attrs["data-boot-texts"]))
+        assert texts == json.loads(boot_texts(lang))
+        for stage in stages:
+            key = "boot.stage." + stage.lower().replace(" ", "-")
+            assert texts[key] == t(key, lang), stage
+            if lang == "en":
+                assert texts[key] == stage
+            else:
+                assert re.search(r"[\u4e00-\u9fff]", texts[key]), texts[key]
+        for key in ("boot.failed", "boot.slow", "boot.file", "boot.drawing", "boot.resource"):
+            assert texts[key] == t(key, lang)
+    boot = (ROOT / "web" / "boot.js").read_text("utf-8")
+    # Every text boot.js shows is the catalogue's: no English sentence of its own.
+    assert not re.search(r'"[A-Z][a-z]+ [a-z]+[^"]*"', boot)
+    assert not re.search(r"`[A-Z][a-z]+ [a-z]+[^`]*`", boot)

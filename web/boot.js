@@ -7,6 +7,11 @@
     const el = document.getElementById(id);
     if (el) el.textContent = text;
   };
+  // The texts below, in the page's language: the build wrote them from the message
+  // catalogue (budgetcore/ui/catalogue, "boot." keys) into html[data-boot-texts].
+  let texts = {};
+  try { texts = JSON.parse(root.dataset.bootTexts || "{}"); } catch { /* the template */ }
+  const say = (key, what = "") => (texts[key] || "{what}").replace("{what}", what);
   const fail = (text) => {
     if (root.dataset.state !== "loading") return;
     root.dataset.state = "error";
@@ -54,18 +59,20 @@
   globalThis.caches?.delete("budgetcore-snapshot").catch(() => {});
   if (location.protocol === "file:") {
     addEventListener("DOMContentLoaded", () =>
-      fail("This page cannot run from a file: start it with scripts/serve and open the URL it prints."));
+      fail(say("boot.file")));
     return;
   }
   addEventListener("py:progress", (e) => {
-    put("boot-stage", String(e.detail));
+    const stage = String(e.detail);
+    put("boot-stage", say(`boot.stage.${stage.toLowerCase().replaceAll(" ", "-")}`, stage));
     performance.mark(`pyscript:${e.detail}`);  // boot phases for scripts/bench
   });
   addEventListener("error", (e) => {
     const t = e.target;
-    const what = e.message || (t && (t.src || t.href)) || "a resource";
-    fail(`Loading failed: ${what}`);
+    const what = e.message || (t && (t.src || t.href)) || say("boot.resource");
+    fail(say("boot.failed", what));
   }, true);
-  addEventListener("unhandledrejection", (e) => fail(`Loading failed: ${(e.reason && e.reason.message) || e.reason}`));
-  setTimeout(() => fail("Still loading after 120 s: is scripts/serve running? See its log."), 120000);
+  addEventListener("unhandledrejection",
+    (e) => fail(say("boot.failed", String((e.reason && e.reason.message) || e.reason))));
+  setTimeout(() => fail(say("boot.slow")), 120000);
 })();

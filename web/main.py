@@ -116,7 +116,8 @@ def settle_gc() -> None:
 
 class Shell:
     def __init__(self) -> None:
-        q("#boot-stage").textContent = "Drawing the plan"
+        lang = "zh" if document.documentElement.lang == "zh-CN" else "en"
+        q("#boot-stage").textContent = t("boot.drawing", lang)
         state = S.initial_state(width=self.chart_width())
         self.state = S.reduce(
             state, S.LinkOpened(str(window.location.hash), str(window.navigator.language))

@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html import escape
 from html.parser import HTMLParser
+from json import dumps
 
-from budgetcore.ui.catalogue import t
+from budgetcore.ui.catalogue import CATALOGUE, t
 from budgetcore.ui.form import FIELDS
 from budgetcore.ui.markup import Markup
 from budgetcore.ui.update import PRERENDER_WIDTH, first_state
@@ -33,7 +34,15 @@ from budgetcore.ui.view.screen import render
 from budgetcore.ui.view.shell import language_html, shell_html
 from budgetcore.ui.view.types import Screen
 
-__all__ = ["PAGES", "PRERENDER_WIDTH", "Document", "Element", "first_screen", "prerender"]
+__all__ = [
+    "PAGES",
+    "PRERENDER_WIDTH",
+    "Document",
+    "Element",
+    "boot_texts",
+    "first_screen",
+    "prerender",
+]
 
 #: The pre-rendered first view in each language and the file it is built into: the
 #: page in English, the same page in Chinese beside it. ``web/boot.js`` goes to the one
@@ -192,6 +201,18 @@ def _flag(node: Element, name: str, on: bool) -> None:
         node.attrs.pop(name, None)
 
 
+def boot_texts(lang: str) -> str:
+    """The texts ``web/boot.js`` shows before Python runs (the ``boot.`` keys), in
+    ``lang``, as the JSON object it reads off ``html[data-boot-texts]``.
+
+    >>> import json
+    >>> json.loads(boot_texts("zh"))["boot.stage.loaded-pyodide"]
+    '已加载 Pyodide'
+    """
+    keys = sorted(k for k in CATALOGUE if k.startswith("boot."))
+    return dumps({k: t(k, lang) for k in keys}, ensure_ascii=False, separators=(",", ":"))
+
+
 def prerender(template: str, screen: Screen) -> str:
     """``template`` with ``screen`` written in, as the shell's first paint writes it
     (``Shell.__init__``, ``retext`` and ``paint`` in ``web/main.py``)."""
@@ -203,6 +224,7 @@ def prerender(template: str, screen: Screen) -> str:
     html = doc.find(lambda e: e.tag == "html")[0]
     html.attrs["lang"] = "zh-CN" if lang == "zh" else "en"
     html.attrs["data-prerendered"] = None  # the stylesheet shows the page before "ready"
+    html.attrs["data-boot-texts"] = boot_texts(lang)
     _set_value(doc.by_id("lang"), lang)
     for node in doc.select("data-i18n"):
         node.set_text(t(str(node.attrs["data-i18n"]), lang))

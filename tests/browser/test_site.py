@@ -263,6 +263,46 @@ def test_every_request_is_a_relative_hashed_asset(page: Page) -> None:
     assert len(paths) == len(set(paths)), "a preload hint did not match its fetch"
 
 
+# Every text #boot-stage shows while the page boots, in order.
+STAGES = """window.__stages = [];
+addEventListener('DOMContentLoaded', () => {
+  const el = document.getElementById('boot-stage');
+  window.__stages.push(el.textContent);
+  new MutationObserver(() => window.__stages.push(el.textContent))
+    .observe(el, {childList: true, characterData: true, subtree: true});
+});"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_boot_stages_are_told_in_the_page_s_language(
+    browser: Any, base_url: str, lang: str
+) -> None:
+    """PyScript's stages (py:progress) and the shell's last one, as the reader's
+    language has them: a Chinese page said "Loaded Pyodide" while Python loaded."""
+    locale = "zh-CN" if lang == "zh" else "en-US"
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
+    try:
+        page = Page(context.new_page(), base_url)
+        page.page.add_init_script(STAGES)
+        page.open()
+        assert page.page.evaluate("document.documentElement.lang") == (
+            "zh-CN" if lang == "zh" else "en"
+        )
+        stages = page.page.evaluate("window.__stages")
+    finally:
+        context.close()
+    assert len(stages) >= 3, stages  # the start, PyScript's stages, the shell's
+    want = {
+        "en": ("starting PyScript", "Drawing the plan"),
+        "zh": ("正在启动 PyScript", "正在绘制方案"),
+    }
+    assert (stages[0], stages[-1]) == want[lang]
+    cjk = [bool(re.search(r"[\u4e00-\u9fff]", s)) for s in stages]
+    assert cjk == [lang == "zh"] * len(stages), stages
+    if lang == "en":
+        assert "Loaded Pyodide" in stages or "Loading Pyodide" in stages, stages
+
+
 def test_the_page_boots_a_stdlib_with_bytecode_and_the_floor_the_shipped_one(
     site: Path,
 ) -> None:
