@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -813,19 +814,35 @@ def test_a_logs_own_times_decide_the_fates_and_a_log_without_times_says_so() -> 
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_run_time_strip_title_wraps_on_a_phone_instead_of_being_cut(lang: str) -> None:
+@pytest.mark.parametrize("phone", [390, 360, 320])
+def test_the_run_time_strip_title_wraps_on_a_phone_instead_of_being_cut(
+    lang: str, phone: int
+) -> None:
+    """Every line of the strip's title ends inside the plot: at 390 px its second half
+    ran 9 px past it. The lines are the two halves' words, in order."""
     from budgetcore.charts.geometry import text_width  # noqa: PLC0415
 
     state = S.reduce(_timed(fixed_s="25"), S.LanguageChosen(lang))
     wide = _screen(S.reduce(state, S.Resized(1200))).html["replay-timeline"]
-    narrow = _screen(S.reduce(state, S.Resized(390))).html["replay-timeline"]
-    keys = ("replay.runs.title", "replay.runs.title-1")
-    whole, first = (CATALOGUE[k][lang == "zh"] for k in keys)
+    narrow = _screen(S.reduce(state, S.Resized(phone))).html["replay-timeline"]
+    keys = ("replay.runs.title", "replay.runs.title-1", "replay.runs.title-2")
+    whole, first, second = (CATALOGUE[k][lang == "zh"] for k in keys)
     assert escape(whole) in wide
     assert escape(whole) not in narrow
-    assert escape(first) in narrow
-    width = int(re.search(r'width="(\d+)"', narrow).group(1))  # type: ignore[union-attr]
-    assert text_width(first) <= width
+    labels = re.findall(r'<text class="ch-label" x="(\d+)" y="\d+">([^<]*)</text>', narrow)
+    x1, x2 = map(int, re.findall(r'<line class="ch-grid" x1="(\d+)" x2="(\d+)"', narrow)[-1])
+    texts = [unescape(text) for _, text in labels]
+    start = next(i for i, text in enumerate(texts) if first.startswith(text))
+    lines, words = [], (first + " " + second).split(" ")
+    for x, text in labels[start:]:
+        lines.append(unescape(text))
+        assert int(x) + text_width(unescape(text)) <= x2, (text, x2)
+        if " ".join(lines).split(" ") == words or "".join(lines) == first + second:
+            break
+    else:
+        raise AssertionError(texts[start:])
+    assert len(lines) >= 2
+    assert x2 - x1 < text_width(whole)
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ __all__ = [
     "nice_ticks",
     "text_box",
     "text_width",
+    "wrap_text",
 ]
 
 # ------------------------------------------------------------------ axes and label boxes
@@ -168,6 +169,40 @@ def text_width(text: str, size: int = FONT_PX) -> int:
     """
     ems100 = 62 * len(text) if text.isascii() else sum(100 if _wide(c) else 62 for c in text)
     return -((-ems100 * size) // 100)
+
+
+def wrap_text(text: str, width: int) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` (by words; a word or a run
+    of CJK text that is wider on its own is broken between characters).
+
+    >>> wrap_text("to the next append (cross bar), seconds", 160)
+    ['to the next append', '(cross bar), seconds']
+    >>> wrap_text("单位秒", 30)
+    ['单位', '秒']
+    """
+    # A line is measured whole, as text_width measures a one-line label (a sum of
+    # rounded-up word widths over-covers: "time" went to a line of its own).
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        if current and text_width(f"{current} {word}") <= width:
+            current = f"{current} {word}"
+            continue
+        if current:
+            lines.append(current)
+        if text_width(word) <= width:
+            current = word
+            continue
+        piece = ""
+        for ch in word:
+            if piece and text_width(piece + ch) > width:
+                lines.append(piece)
+                piece = ""
+            piece += ch
+        current = piece
+    if current or not lines:
+        lines.append(current)
+    return lines
 
 
 @dataclass(frozen=True, slots=True)

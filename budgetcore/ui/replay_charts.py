@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
-from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width
+from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width, wrap_text
 from budgetcore.charts.timeline import (
     UNIT,
     RunTimes,
@@ -407,11 +407,15 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     the next append (a short bar across it; a triangle at the top when later than the
     scale), on one axis of seconds; returns the y below it."""
     title = t("replay.runs.title", lang)
-    # One line where it fits; else two (a phone's plot is narrower than the title).
+    # One line where it fits; else its two halves, each wrapped again where it is still
+    # wider than the plot (a phone's plot is narrower than the title, or than a half).
     lines = (
         [title]
         if text_width(title) <= pw
-        else [t("replay.runs.title-1", lang), t("replay.runs.title-2", lang)]
+        else [
+            *wrap_text(t("replay.runs.title-1", lang), pw),
+            *wrap_text(t("replay.runs.title-2", lang), pw),
+        ]
     )
     for i, line in enumerate(lines):
         texts.append(

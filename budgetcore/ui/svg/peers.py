@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from budgetcore.charts.geometry import Box, text_box, text_width
+from budgetcore.charts.geometry import Box, text_box, wrap_text
 from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.svg.axes import (
@@ -43,36 +43,6 @@ def peer_percent(share: object) -> str:
 
     assert isinstance(share, Fraction | int)
     return format_percent(share, PEERS_PERCENT_PLACES)
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    """``text`` broken into lines no wider than ``width`` (by words; a word or a run
-    of CJK text that is wider on its own is broken between characters)."""
-    # Widths add up word by word (each rounded up, so the sum over-covers, never under).
-    space = text_width(" ")
-    lines: list[str] = []
-    current, used = "", 0
-    for word in text.split(" "):
-        w = text_width(word)
-        if current and used + space + w <= width:
-            current, used = f"{current} {word}", used + space + w
-            continue
-        if current:
-            lines.append(current)
-        if w <= width:
-            current, used = word, w
-            continue
-        piece, used = "", 0
-        for ch in word:
-            cw = text_width(ch)
-            if piece and used + cw > width:
-                lines.append(piece)
-                piece, used = "", 0
-            piece, used = piece + ch, used + cw
-        current = piece
-    if current or not lines:
-        lines.append(current)
-    return lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +186,7 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
     label_boxes: list[Box] = []
     text_room = width - axis.left - PAD
     for row in rows:
-        for line in _wrap(row.text, text_room):
+        for line in wrap_text(row.text, text_room):
             baseline = y + LINE - 4
             label_boxes.append(text_box(axis.left, baseline, line, "start"))
             cls = "ch-label pr-noline" if row.kind == "none" else "ch-label"
