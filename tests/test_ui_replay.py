@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+from decimal import Decimal
 from html import unescape
 from pathlib import Path
 
@@ -462,6 +463,35 @@ def test_a_folder_gives_one_row_per_session_and_a_total_in_both_languages() -> N
     second = S.reduce(state, S.ReplayLogChosen(1))
     assert second.replay.log_index == 1
     assert 'data-replay-session="1" aria-pressed="true"' in _screen(second).html["replay-log"]
+
+
+def test_a_resumed_sessions_copies_are_billed_once_in_the_folder_in_both_languages() -> None:
+    """14-resume-copy: the second session's file holds the first one's response again.
+    The page bills it once, as the CLI's folder and ccusage do ($0.015999 in all, ccusage
+    20.0.24), says where, and the total row's counts stay the rows' sums."""
+    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    files = _folder(LOGS / "claude" / "14-resume-copy" / "projects")
+    state = S.reduce(state, S.ReplayLogsLoaded(files))
+    first, second = state.replay.logs
+    assert first.elsewhere == ()
+    assert second.elsewhere == ((first.name, 1),)
+    assert first.measured is not None
+    assert second.measured is not None
+    assert (first.measured.requests, second.measured.requests) == (1, 1)
+    assert first.measured.cost == Decimal("0.009012")
+    assert second.measured.cost == Decimal("0.006987")
+    log = _screen(state).html["replay-log"]
+    total = re.search(r'data-session-row="total".*?</tr>', log, re.S)
+    assert total is not None
+    cells = re.findall(r'class="num"[^>]*>([^<]*)<', total.group(0))
+    assert cells[:3] == ["6", "3", "0"]  # lines, replayed, other: the rows' sums
+    assert 'data-value="0.01599900">$0.015999<' in total.group(0)
+    assert 'data-elsewhere="1"' in log
+    chosen = _screen(S.reduce(state, S.ReplayLogChosen(1))).html["replay-log"]
+    assert f"billed in session {first.name}: 1" in chosen
+    zh = _screen(S.reduce(S.reduce(state, S.ReplayLogChosen(1)), S.LanguageChosen("zh")))
+    assert "不在此计费" in zh.html["replay-log"]
+    assert "出现在多个会话中的请求" in zh.html["replay-log"]
 
 
 def test_the_logs_model_switch_sets_and_restores_the_scenarios_model() -> None:

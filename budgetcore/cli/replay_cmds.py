@@ -230,6 +230,9 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
             runs = pool.map(work, jobs, chunksize=max(1, len(jobs) // (4 * workers)))
     if not runs:
         raise ScenarioError([Problem("log", f"folder {shown_name(root)} holds no .jsonl file")])
+    from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
+
+    runs = billed_once(runs)
     if plan.not_read:
         print(
             f"not read: {len(plan.not_read):,} file(s) that are not session logs "

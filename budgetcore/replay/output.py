@@ -77,7 +77,10 @@ def ledger_dict(f: FileLedger) -> dict[str, Any]:
 
 
 def log_dict(
-    log: ParsedLog, series: str | None = None, measured: MeasuredUsage | None = None
+    log: ParsedLog,
+    series: str | None = None,
+    measured: MeasuredUsage | None = None,
+    elsewhere: Sequence[tuple[str, int]] = (),
 ) -> dict[str, Any]:
     chosen = log.pick(series)
     out: dict[str, Any] = {
@@ -110,6 +113,9 @@ def log_dict(
     }
     if measured is not None:
         out["measured"] = measured.as_dict()
+        # Requests on this session's branch that another session of the folder bills
+        # (a resumed session's copies): not in ``measured``.
+        out["billed_elsewhere"] = [{"session": n, "requests": k} for n, k in elsewhere]
     return out
 
 
@@ -137,7 +143,11 @@ def summary_dict(
 ) -> dict[str, Any]:
     out: dict[str, Any] = {} if result is None else result.summary.as_dict()
     if log is not None:
-        out["log"] = log_dict(log, series, None if run is None else run.measured)
+        out["log"] = (
+            log_dict(log, series)
+            if run is None
+            else log_dict(log, series, run.measured, run.elsewhere)
+        )
     if run is not None and run.model is not None:
         out["scenario_model"] = _model_dict(run)
     return out

@@ -271,6 +271,12 @@ def _session(run: SessionRun, write: Write) -> None:
     _ledger(log, write)
     if run.measured is not None:
         _measured(run.measured, write)
+    for name, n in run.elsewhere:
+        write(
+            f"  Not billed here: requests of this session billed in session {name}: {n:,} "
+            "(the same response in both files, as a resumed session writes the earlier "
+            "one's again)\n"
+        )
     if run.result is not None:
         _summary(run.result, write)
     if run.result is not None and run.measured is not None:

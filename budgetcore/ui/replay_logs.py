@@ -85,7 +85,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
     lines = sum(f.lines for x in ok if x.log is not None for f in x.log.ledger)
     lines += sum(x.lines or 0 for x in panel.logs if x.log is None)
     on = sum(_requests(x.log)[0] for x in ok if x.log is not None)
-    rest = total.requests - on
+    rest = sum(sum(_requests(x.log)[1:]) for x in ok if x.log is not None)
     rows.append(
         el(
             "tr",
@@ -105,13 +105,18 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
             for k in ("session", "lines", "replayed", "other", "measured")
         ),
     )
-    return el(
+    table = el(
         "table",
         {"class": "grid stack rp-sessions", "data-sessions": len(panel.logs)},
         el("caption", None, t("replay.logs.sessions", lang)),
         el("thead", None, head),
         el("tbody", None, *rows),
     )
+    copies = sum(n for x in ok for _, n in x.elsewhere)
+    if not copies:
+        return table
+    note = t("replay.logs.elsewhere-total", lang, n=format_int(copies))
+    return join([table, el("p", {"class": "note-small", "data-elsewhere": copies}, note)])
 
 
 def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
@@ -458,6 +463,9 @@ def logs_html(panel: ReplayPanel, lang: str, result: Replay | None = None) -> Ma
         parts.append(el("ul", {"class": "rp-compactions"}, *items))
     if item.measured is not None:
         parts.append(_usage(item.measured, lang))
+    for name, n in item.elsewhere:
+        note = t("replay.logs.elsewhere", lang, n=format_int(n), session=name)
+        parts.append(el("p", {"class": "note-small", "data-elsewhere": n}, note))
     parts.append(_ledger(log, lang))
     parts.append(el("p", {"class": "note-small"}, t("replay.log.kept", lang)))
     return join(parts)

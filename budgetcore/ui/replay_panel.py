@@ -326,6 +326,9 @@ class LoadedLog:
     measured: MeasuredUsage | None = None
     model: LogModel | None = None  # the log's main model and the scenario it implies
     lines: int | None = None  # lines read of a file with no usable request
+    # Requests another session of the import bills (replay.logs.session.billed_once):
+    # (that session's name, requests); ``measured`` leaves them out.
+    elsewhere: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -497,9 +500,15 @@ def with_logs(panel: ReplayPanel, files: tuple[tuple[str, bytes], ...]) -> Repla
     # A single file of any name is a session (a picked file need not end in .jsonl).
     sessions = plan.sessions or tuple(_session_of(n) for n in names if not n.endswith(".meta.json"))
     not_read = tuple(planned[n] for n in plan.not_read if plan.sessions)
+    from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
+
     logs = tuple(
-        _load(planned[s.name], tuple((planned[f], by_name[planned[f]]) for f in s.files))
-        for s in sessions
+        billed_once(
+            [
+                _load(planned[s.name], tuple((planned[f], by_name[planned[f]]) for f in s.files))
+                for s in sessions
+            ]
+        )
     )
     return dataclasses.replace(panel, logs=logs, log_index=0, log_not_read=not_read, scrub=0)
 

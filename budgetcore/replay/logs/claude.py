@@ -527,6 +527,11 @@ class _Reader:
         built.sort(key=lambda s: (not s.requests, s.name != "main"))  # stable
         ledger = self.ledger(orphans, placed)
         duplicates = sum(n for f in ledger for _, n in f.duplicates)
+        ids = tuple(
+            (req.first.file, req.first.line, key[0], key[1])
+            for key, req in self.requests.items()
+            if type(key) is tuple and key[1] is not None
+        )
         return ParsedLog(
             "claude-code",
             tuple(built),
@@ -536,6 +541,7 @@ class _Reader:
             ledger,
             name,
             tuple(self.files),
+            ids,
         )
 
     def series(

@@ -216,6 +216,10 @@ class ParsedLog:
     ledger: tuple[FileLedger, ...] = ()  # one per file, the session file first
     name: str = ""  # the session as shown (its main file)
     files: tuple[str, ...] = ()  # the files read, as in the ledger
+    # (file, line, message id, request id) of each request that has both ids (Claude
+    # Code): what names one response across the sessions of one import, where a resumed
+    # session's file holds the earlier one's responses again (usage.billed_elsewhere).
+    ids: tuple[tuple[int, int, str, str], ...] = ()
 
     @property
     def main(self) -> LogSeries:

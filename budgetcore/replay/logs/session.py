@@ -10,20 +10,25 @@ the registry does not know the model, the default scenario stays, and that is sa
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.usage import MeasuredUsage, measured_usage
+from budgetcore.replay.logs.usage import (
+    MeasuredUsage,
+    billed_elsewhere,
+    measured_once,
+    measured_usage,
+)
 
 if TYPE_CHECKING:
     from budgetcore.replay.model import Replay, ReplayOptions
     from budgetcore.scenario.model import Scenario
 
-__all__ = ["LogModel", "SessionRun", "log_model", "priced_by", "run_session"]
+__all__ = ["LogModel", "SessionRun", "billed_once", "log_model", "priced_by", "run_session"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +94,42 @@ class SessionRun:
     model: LogModel | None = None  # set when the scenario's model came from the log
     error: tuple[Problem, ...] = ()
     lines: int | None = None  # lines read of a file with no usable request (else None)
+    # Requests of this session another session of the import bills (billed_once):
+    # (that session's name, requests). ``measured`` leaves them out.
+    elsewhere: tuple[tuple[str, int], ...] = ()
+
+
+class _Billed(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def log(self) -> ParsedLog | None: ...
+    @property
+    def measured(self) -> MeasuredUsage | None: ...
+    @property
+    def elsewhere(self) -> tuple[tuple[str, int], ...]: ...
+
+
+_B = TypeVar("_B", bound=_Billed)
+
+
+def billed_once(items: Sequence[_B], resolver: Callable[[str], Resolution] = resolve) -> list[_B]:
+    """The sessions of one import (a folder; the page's files picked together) with each
+    response billed by one session only
+    (:func:`~budgetcore.replay.logs.usage.billed_elsewhere`: a resumed session holds the
+    earlier one's responses again): the others' ``measured`` leave it out, and their
+    ``elsewhere`` says where it is billed. The CLI's runs and the page's sessions alike."""
+    found = billed_elsewhere([x.log for x in items])
+    out = []
+    for item, elsewhere in zip(items, found, strict=True):
+        if elsewhere is None or item.log is None:
+            out.append(item)
+            continue
+        shown = tuple((items[j].name, n) for j, n in elsewhere.sessions)
+        measured = measured_once(item.log, elsewhere, resolver)
+        # Both are dataclasses (SessionRun, LoadedLog); a Protocol cannot say so.
+        out.append(dataclasses.replace(item, measured=measured, elsewhere=shown))  # type: ignore[type-var]
+    return out
 
 
 def priced_by(model: LogModel, options: ReplayOptions | None) -> ReplayOptions | None:

@@ -11,10 +11,10 @@ beside (``known_cost``), so "at least $X" can be said.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from itertools import repeat
+from itertools import chain, repeat
 from operator import eq, is_, itemgetter
 
 from budgetcore.registry.models import Resolution, resolve
@@ -334,3 +334,89 @@ def merge_usage(parts: Iterable[MeasuredUsage]) -> MeasuredUsage:
 
 
 __all__ += ["merge_usage"]
+
+
+@dataclass(frozen=True, slots=True)
+class Elsewhere:
+    """A session's requests that another session of the same import bills."""
+
+    requests: frozenset[tuple[int, int]]  # (file, line) of each such request
+    sessions: tuple[tuple[int, int], ...]  # (the billing session's index, requests), in order
+
+
+def billed_elsewhere(logs: Sequence[ParsedLog | None]) -> tuple[Elsewhere | None, ...]:
+    """Each session's requests that another session of one import (a folder, or files
+    picked together) bills; None where there are none (docs/replay.md, "Folders").
+
+    Claude Code writes a resumed session's history again into the new session's file,
+    responses included: the same message id and request id in two sessions is one
+    response, billed once, by its best copy, as within a file (a main copy beats a
+    subagent's, then the largest output, then the largest total), and of equal copies
+    the one whose file comes first in path order. A response without a request id is
+    never matched across sessions (gateways reuse message ids). This is how ccusage
+    counts a projects folder (tests/test_ccusage_folders.py holds the two alike)."""
+    seen: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
+    for i, log in enumerate(logs):
+        if log is None:
+            continue
+        for file, line, mid, rid in log.ids:
+            seen.setdefault((mid, rid), []).append((i, file, line))
+    shared = [copies for copies in seen.values() if len(copies) > 1]
+    if not shared:
+        return tuple(None for _ in logs)
+    where: dict[int, dict[tuple[int, int], tuple[LogRequest, bool]]] = {}
+
+    def placed(i: int) -> dict[tuple[int, int], tuple[LogRequest, bool]]:
+        found = where.get(i)
+        if found is None:
+            log = logs[i]
+            assert log is not None
+            found = where[i] = {
+                (r.file, r.line): (r, s.name == "main")
+                for s in log.series
+                for r in chain(s.requests, s.abandoned)
+            }
+        return found
+
+    lost: dict[int, dict[tuple[int, int], int]] = {}
+    for copies in shared:
+        ranked = []
+        for i, file, line in copies:
+            r, main = placed(i)[(file, line)]
+            log = logs[i]
+            assert log is not None
+            path = log.files[file] if file < len(log.files) else log.name
+            # The best first: main, more output, more in all; then the path, the session.
+            ranked.append(((not main, -r.output, -(r.context + r.output), path, i), i, file, line))
+        ranked.sort()
+        winner = ranked[0][1]
+        for _, i, file, line in ranked[1:]:
+            if i != winner:  # (a session's own copies are folded by its reader)
+                lost.setdefault(i, {})[(file, line)] = winner
+    out: list[Elsewhere | None] = []
+    for i in range(len(logs)):
+        mine = lost.get(i)
+        if not mine:
+            out.append(None)
+            continue
+        counts: dict[int, int] = {}
+        for j in mine.values():
+            counts[j] = counts.get(j, 0) + 1
+        out.append(Elsewhere(frozenset(mine), tuple(sorted(counts.items()))))
+    return tuple(out)
+
+
+def measured_once(
+    log: ParsedLog,
+    elsewhere: Elsewhere | None,
+    resolver: Callable[[str], Resolution] = resolve,
+) -> MeasuredUsage:
+    """The measured usage of a session of an import: every request it billed, less
+    those another session bills (:func:`billed_elsewhere`)."""
+    if elsewhere is None:
+        return measured_usage(log, resolver)
+    gone = elsewhere.requests
+    return measured_usage([r for r in log.all_requests() if (r.file, r.line) not in gone], resolver)
+
+
+__all__ += ["Elsewhere", "billed_elsewhere", "measured_once"]

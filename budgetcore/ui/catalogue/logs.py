@@ -120,6 +120,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "What the log says every billed request used (abandoned branches and subagents included, each response once), priced per request at the registry's prices; a model without a price makes the cost unknown, never 0.",
         "日志记录的每个计费请求的用量(含废弃分支与子代理,每个响应计一次),按注册表价格逐个请求计价;没有价格的模型使花费未知,而不是 0。",
     ),
+    "replay.logs.elsewhere": (
+        "Not billed here: requests of this session billed in session {session}: {n} (the same response in both files, as a resumed session writes the earlier one's again).",
+        "不在此计费:本会话在会话 {session} 中计费的请求:{n} 个(两个文件中是同一个响应,恢复的会话会再次写入之前会话的响应)。",
+    ),
+    "replay.logs.elsewhere-total": (
+        "Requests found in more than one session (a resumed session writes the earlier one's responses again): {n}. Each is billed once, in the row of the session that bills it and in the total.",
+        "出现在多个会话中的请求(恢复的会话会再次写入之前会话的响应):{n} 个。每个只计费一次:计入为其计费的会话的那一行与合计。",
+    ),
     "replay.logs.logged-cost": (
         "The log's own costUSD, on requests: {n}, sums to {cost} (beside ours, never used for it).",
         "日志自带的 costUSD({n} 个请求):{cost}(仅作对照,不参与我们的计算)。",
