@@ -751,6 +751,11 @@ class Shell:
             self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
 
     async def on_replay_file(self, event: Any) -> None:
+        # One source at a time: the other picker forgets its choice, so the page never
+        # names files ("4 files") that are not the ones shown.
+        for other in ("replay-file", "replay-folder"):
+            if other != str(event.target.id):
+                q(f"#{other}").value = ""
         try:
             items = await self.read_files(event, "page-log")
             if items:

@@ -137,6 +137,13 @@ def test_several_files_and_a_folder_give_one_row_per_session(page: Page) -> None
     p.set_input_files("#replay-folder", str(LOGS / "05-subagents-dir-2.1" / "projects"))
     p.wait_for_selector("[data-ledger-file$='agent-a7e3c1d2b4f5a6b7.jsonl']", state="attached")
     assert p.locator("[data-ledger-file]").count() == 3
+    # One source at a time: the file picker forgot its two files.
+    count = "(sel) => document.querySelector(sel).files.length"
+    assert p.evaluate(count, "#replay-file") == 0
+    assert p.evaluate(count, "#replay-folder") > 0
+    p.set_input_files("#replay-file", files[:1])
+    p.wait_for_selector("[data-ledger-file]:only-of-type", state="attached")
+    assert p.evaluate(count, "#replay-folder") == 0
     page.assert_no_internal_error()
     assert not page.errors
 
