@@ -219,3 +219,35 @@ def test_every_number_field_shows_its_largest_value_whole(
              .map(e => e.id || e.name || e.outerHTML.slice(0, 80))"""
     )
     assert not clipped, clipped
+
+
+# Each visible <select>'s options wider than the select (its arrow and padding about
+# 2.2em): what a closed select shows is cut ("resend up to N tin" in a 181 px field).
+CUT_OPTIONS = """() => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const out = [];
+  for (const s of document.querySelectorAll('#app select')) {
+    const box = s.getBoundingClientRect();
+    if (box.width === 0) continue;
+    const style = getComputedStyle(s);
+    ctx.font = `${style.fontSize} ${style.fontFamily}`;
+    const room = s.clientWidth - 2.2 * parseFloat(style.fontSize);
+    for (const o of s.options) {
+      const w = ctx.measureText(o.textContent).width;
+      if (w > room) out.push([s.dataset.replayInput || s.id, o.textContent, w, room]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("which", ["phone", "wide"])
+def test_every_select_shows_each_option_whole(
+    phone_page: Page, page: Page, which: str, lang: str
+) -> None:
+    p = (phone_page if which == "phone" else page).open("#lang=zh" if lang == "zh" else "")
+    p.page.evaluate("for (const d of document.querySelectorAll('#app details')) d.open = true")
+    p.page.set_checked("[data-replay-input='replay.timing']", True)
+    p.page.wait_for_selector("[data-replay-input='replay.policy']", state="visible")
+    assert p.page.evaluate(CUT_OPTIONS) == []
