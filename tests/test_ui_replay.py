@@ -494,6 +494,44 @@ def test_a_resumed_sessions_copies_are_billed_once_in_the_folder_in_both_languag
     assert "出现在多个会话中的请求" in zh.html["replay-log"]
 
 
+def test_a_model_picked_from_the_registry_bills_the_generated_replay() -> None:
+    """The page walk: gpt-5-codex picked (its prices on screen), the generator's replay
+    said "this scenario names no model with prices". The picked model's prices bill it,
+    as a log's model's bill a log's replay; edited by hand ("custom"), none do."""
+    import dataclasses  # noqa: PLC0415
+
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+
+    loaded = S.reduce(_open(turns="40"), S.ModelDataLoaded(default_registry(), default_peers()))
+    assert _run(loaded).summary.cost is None
+    assert "names no model with prices" in _screen(loaded).html["replay-cost"]
+    typed = S.reduce(loaded, S.PickerTyped("main_model", "gpt-5-codex"))
+    chosen = S.reduce(typed, S.PickerEntered("main_model"))
+    run = S.reduce(chosen, S.ReplayRefreshed()).replay.run
+    assert run is not None
+    assert run.result is not None
+    assert run.options is not None
+    entry = default_registry().lookup("gpt-5-codex")
+    assert entry is not None
+    assert run.options.main_prices == entry.prices
+    unpriced = dataclasses.replace(run.options, main_prices=None)
+    oracle = replay(chosen.plan.scenario, run.source.turns, unpriced)
+    assert oracle.summary.cost is None
+    priced = replay(chosen.plan.scenario, run.source.turns, run.options)
+    assert run.result.summary.cost == priced.summary.cost is not None
+    assert "names no model with prices" not in _screen(chosen).html["replay-cost"]
+    # A shared link that names the model bills it too, once the registry is in.
+    opened = S.reduce(S.initial_state(), S.LinkOpened("#main_model.model=gpt-5-codex", "en"))
+    opened = S.reduce(
+        S.reduce(opened, S.ReplayToggled(True)), S.ReplayFieldTyped("replay.turns", "40")
+    )
+    ready = S.reduce(opened, S.ModelDataLoaded(default_registry(), default_peers()))
+    assert _run(ready).summary.cost is not None
+    edited = S.reduce(chosen, S.FieldTyped("main_model.output_tokens", "32000"))
+    assert _run(edited).summary.cost is None
+
+
 def test_the_logs_model_switch_sets_and_restores_the_scenarios_model() -> None:
     state = S.reduce(_open(), S.ReplaySourceChosen("log"))
     before = state.plan.scenario.main_model

@@ -43,6 +43,7 @@ from budgetcore.ui.memo import Last
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on boot
+    from budgetcore.registry.prices import Prices
     from budgetcore.replay.logs import ParsedLog
     from budgetcore.replay.logs.session import LogModel
     from budgetcore.replay.logs.usage import MeasuredUsage
@@ -654,7 +655,17 @@ def timing_json(values: Mapping[str, object]) -> dict[str, Any] | None:
     }
 
 
-def options_of(panel: ReplayPanel) -> ReplayOptions:
+#: The prices of the registry models the pickers chose (main, summary); None: none
+#: chosen, or its I and O edited by hand (update.picked_prices).
+Picked = tuple["Prices | None", "Prices | None"]
+NONE_PICKED: Picked = (None, None)
+
+
+def options_of(panel: ReplayPanel, picked: Picked = NONE_PICKED) -> ReplayOptions:
+    """The replay's options from the panel's values; the main request is billed at the
+    log's model's prices while the log's switch gives the scenario that model, else at
+    the picked main model's, and a summary model of its own at its picked prices (as
+    the CLI bills a log's model, docs/replay.md)."""
     from budgetcore.replay.model import ReplayOptions  # noqa: PLC0415
 
     v = panel.values
@@ -686,7 +697,8 @@ def options_of(panel: ReplayPanel) -> ReplayOptions:
         failure_seed=seed,
         cache=v["replay.cache"] is True,
         stable_prefix_tokens=prefix,
-        main_prices=log_prices(panel),
+        main_prices=log_prices(panel) or picked[0],
+        summary_prices=picked[1],
         **timed,
     )
 
@@ -703,7 +715,9 @@ def _waits(panel: ReplayPanel, page_stale: bool) -> bool:
 _PAUSED = ReplayRun(None, None, None, paused=True)
 
 
-def refreshed(panel: ReplayPanel, scenario: Scenario, page_stale: bool) -> ReplayPanel:
+def refreshed(
+    panel: ReplayPanel, scenario: Scenario, page_stale: bool, picked: Picked = NONE_PICKED
+) -> ReplayPanel:
     """The panel with the replay of its current inputs (the update step's job): the
     last run again when the scenario, the turns and the options are what it was
     computed from; nothing at all while the panel is closed."""
@@ -714,7 +728,7 @@ def refreshed(panel: ReplayPanel, scenario: Scenario, page_stale: bool) -> Repla
         return panel if last is _PAUSED else dataclasses.replace(panel, run=_PAUSED)
     key = _source_key(panel)
     try:
-        options = options_of(panel)
+        options = options_of(panel, picked)
     except ScenarioError as exc:  # pragma: no cover - every field was checked alone
         run = ReplayRun(scenario, key, None, error=exc.problems)
         return dataclasses.replace(panel, run=run)
@@ -736,7 +750,7 @@ def refreshed(panel: ReplayPanel, scenario: Scenario, page_stale: bool) -> Repla
     return dataclasses.replace(panel, run=run)
 
 
-__all__ += ["log_prices", "option_issue"]
+__all__ += ["NONE_PICKED", "Picked", "log_prices", "option_issue"]
 
 
 _SESSION_TURNS: Last[tuple[Source, ...]] = Last()

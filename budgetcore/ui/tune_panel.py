@@ -37,7 +37,14 @@ from budgetcore.ui.events import (
     TuneToggled,
 )
 from budgetcore.ui.form import IssueError, Param, too_large_issue
-from budgetcore.ui.replay_panel import ReplayPanel, options_of, session_turns, source_waits
+from budgetcore.ui.replay_panel import (
+    NONE_PICKED,
+    Picked,
+    ReplayPanel,
+    options_of,
+    session_turns,
+    source_waits,
+)
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boot
@@ -165,13 +172,15 @@ def _at_own_point_of(scenario: Scenario, other: Scenario) -> Scenario:
     return dataclasses.replace(scenario, config=config)
 
 
-def inputs_of(scenario: Scenario, replay: ReplayPanel) -> TuneInputs | tuple[Problem, ...] | None:
+def inputs_of(
+    scenario: Scenario, replay: ReplayPanel, picked: Picked = NONE_PICKED
+) -> TuneInputs | tuple[Problem, ...] | None:
     """The grid's inputs from the replay panel's turn source: None while a replay
     field the source uses is invalid (the panel waits), the source's problems when it
     has no turn at all. With a log or folder, every session of the import."""
     if source_waits(replay):
         return None
-    options = options_of(replay)
+    options = options_of(replay, picked)
     if replay.source != "log" or len(replay.logs) <= 1:
         (source,) = session_turns((replay,))
         if source.error:
@@ -405,7 +414,9 @@ def tune_inputs(state: PageState) -> TuneInputs | tuple[Problem, ...] | None:
     """The grid's inputs for the page (None while the scenario on screen is stale)."""
     if state.stale:
         return None
-    return inputs_of(state.plan.scenario, state.replay)
+    from budgetcore.ui.update import picked_prices  # noqa: PLC0415 - update imports this
+
+    return inputs_of(state.plan.scenario, state.replay, picked_prices(state))
 
 
 def _toggled(state: PageState, e: TuneToggled) -> PageState:

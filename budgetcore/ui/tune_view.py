@@ -25,8 +25,8 @@ from budgetcore.ui.tune_panel import (
     TUNE_FIELDS,
     TuneInputs,
     TunePanel,
-    inputs_of,
     result_of,
+    tune_inputs,
 )
 from budgetcore.units import format_int, format_money
 
@@ -603,7 +603,7 @@ def render_tune(state: Any) -> TuneScreen:
     if state.stale:
         text["tune-status"] = t("tune.stale", lang)
         return screen
-    inputs = inputs_of(state.plan.scenario, state.replay)
+    inputs = tune_inputs(state)
     if inputs is None:
         text["tune-status"] = t("tune.replay-stale", lang)
         return screen

@@ -103,6 +103,7 @@ from budgetcore.ui.replay_panel import (
     LIMIT_PATHS,
     SOURCES,
     LoadedLog,
+    Picked,
     Source,
     refreshed,
     with_log,
@@ -115,6 +116,7 @@ from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
     from budgetcore.registry.models import Registry
+    from budgetcore.registry.prices import Prices
 
 __all__ = [
     "EXAMPLE_AVERAGES",
@@ -123,6 +125,7 @@ __all__ = [
     "chosen_model_of",
     "first_state",
     "initial_state",
+    "picked_prices",
     "preset_of",
     "reduce",
     "scenario_of",
@@ -806,6 +809,21 @@ def chosen_model_of(state: PageState, section: str) -> tuple[str, bool]:
     )
 
 
+def picked_prices(state: PageState) -> Picked:
+    """The prices of the registry models the pickers chose, for the replay and Tune:
+    the main model's, and the summary model's when it has its own; None for a picker
+    that chose none or whose I and O were edited by hand ("custom")."""
+
+    def of(section: str) -> Prices | None:
+        name, same = chosen_model_of(state, section)
+        if not same or state.registry is None:
+            return None
+        model = state.registry.lookup(name)
+        return None if model is None else model.prices
+
+    return of("main_model"), None if state.summary_same else of("summary_model")
+
+
 def _panel(state: PageState, **changes: Any) -> PageState:
     return dataclasses.replace(state, replay=dataclasses.replace(state.replay, **changes))
 
@@ -827,7 +845,7 @@ def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
 
 
 def _replay_refreshed(state: PageState, _e: ReplayRefreshed) -> PageState:
-    panel = refreshed(state.replay, state.plan.scenario, state.stale)
+    panel = refreshed(state.replay, state.plan.scenario, state.stale, picked_prices(state))
     return state if panel is state.replay else dataclasses.replace(state, replay=panel)
 
 
