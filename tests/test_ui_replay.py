@@ -1000,3 +1000,23 @@ def test_an_unusable_logs_problems_are_listed_apart() -> None:
     )
     html = _screen(state).html["replay-log"]
     assert "Codex CLI rollout JSONL</li><li>line 1 is not valid JSON</li>" in html
+
+
+def test_a_copied_link_says_what_it_leaves_on_the_page() -> None:
+    """The page walk: after a log import "Link copied." alone; the link's page showed
+    the generator's 200 turns and no cost, and nothing said the log was not in it."""
+    from budgetcore.ui.view.screen import render as render_page  # noqa: PLC0415
+
+    def notice(state: S.PageState) -> str:
+        return render_page(S.reduce(state, S.Noticed("msg.link-copied"))).text["notice"]
+
+    assert notice(S.initial_state()) == "Link copied."
+    assert notice(_open()) == "Link copied."  # open, as it starts: nothing left behind
+    assert "the replay's own settings" in notice(_open(turns="40"))
+    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    assert "the replay's own settings" in notice(state)
+    files = _folder(LOGS / "claude" / "14-resume-copy" / "projects")
+    state = S.reduce(state, S.ReplayLogsLoaded(files))
+    assert "not the imported log" in notice(state)
+    zh = S.reduce(state, S.LanguageChosen("zh"))
+    assert "不包含导入的日志" in notice(zh)

@@ -105,6 +105,7 @@ from budgetcore.ui.replay_panel import (
     LoadedLog,
     Picked,
     Source,
+    initial_panel,
     refreshed,
     with_log,
     with_logs,
@@ -659,7 +660,15 @@ def _curves(state: PageState, e: CurvesToggled) -> PageState:
 
 
 def _noticed(state: PageState, e: Noticed) -> PageState:
-    return dataclasses.replace(state, notice=e.key)
+    key = e.key
+    if key == "msg.link-copied":
+        # The link holds the scenario only: say what it leaves on this page.
+        panel, start = state.replay, initial_panel()
+        if panel.source == "log" and panel.logs:
+            key = "msg.link-copied-log"
+        elif panel.source != start.source or panel.texts != start.texts:
+            key = "msg.link-copied-replay"
+    return dataclasses.replace(state, notice=key)
 
 
 def _resized(state: PageState, e: Resized) -> PageState:
