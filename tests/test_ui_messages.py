@@ -421,3 +421,28 @@ def test_every_entry_kind_a_reader_writes_itself_is_in_the_catalogue() -> None:
     assert written <= set(ENTRY_KEYS), written - set(ENTRY_KEYS)
     for key in ENTRY_KEYS.values():
         assert t(key, "zh") != t(key, "en")
+
+
+def test_a_chinese_message_spaces_a_latin_value_from_the_chinese_after_it() -> None:
+    """Every Chinese message where {field} or {where} meets Chinese text: one space
+    after a field path ("info.last_token_usage.input_tokens必须是" ran together), none
+    after a Chinese label ("第 3 行 不是", "轮次 没有"), whatever the message wrote."""
+    import string  # noqa: PLC0415
+
+    from budgetcore.ui.catalogue import CATALOGUE  # noqa: PLC0415
+
+    seen = 0
+    for key, (_, zh) in CATALOGUE.items():
+        names = {n for _, n, _, _ in string.Formatter().parse(zh) if n}
+        for name in ("field", "where"):
+            at = zh.find("{" + name + "}")
+            after = zh[at + len(name) + 2 :].lstrip(" ")
+            if at < 0 or not after or not re.match(r"[\u4e00-\u9fff]", after):
+                continue
+            seen += 1
+            params = {n: "x" for n in names}
+            latin = t(key, "zh", **{**params, name: "info.input_tokens"})
+            assert "info.input_tokens " + after[0] in latin, key
+            chinese = t(key, "zh", **{**params, name: "第 3 行"})
+            assert "第 3 行" + after[0] in chinese, key
+    assert seen > 30

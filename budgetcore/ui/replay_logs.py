@@ -299,7 +299,7 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
             )
         else:
             name = row.model or t("replay.logs.no-model-row", lang)
-            if row.resolved is None:
+            if row.resolved is None and row.model is not None:  # "(no model)" says it all
                 name = t("replay.logs.not-in-registry", lang, model=name)
             elif row.resolved != row.model:
                 name = f"{name} → {row.resolved}"

@@ -18,7 +18,9 @@ Terminology follows the source article: 触发线 K, 摘要上限 S, 安全余�
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from importlib import import_module
+from string import Formatter
 
 __all__ = ["AREAS", "CATALOGUE", "LANGS", "count", "merge", "t"]
 
@@ -81,7 +83,47 @@ def t(key: str, lang: str, **params: object) -> str:
     '是'
     """
     text = CATALOGUE[key][1 if lang == "zh" else 0]
-    return text.format(**params) if params else text
+    if not params:
+        return text
+    return _zh_format(text, params) if lang == "zh" else text.format(**params)
+
+
+def _cjk(c: str) -> bool:
+    return "\u3000" <= c <= "\u9fff" or "\uff00" <= c <= "\uffef"
+
+
+@lru_cache(maxsize=2048)
+def _pieces(text: str) -> tuple[tuple[str, str | None, str], ...]:
+    return tuple((lit, name, spec or "") for lit, name, spec, _ in Formatter().parse(text))
+
+
+def _zh_format(text: str, params: Mapping[str, object]) -> str:
+    """``text.format(**params)`` with one spacing rule where a value meets the Chinese
+    after it: a space after a value that ends in Latin text (a field path,
+    ``input_tokens 必须是``; ``K(config.trigger_tokens) 出现``), none after one that ends
+    in Chinese (``第 3 行不是``, ``轮次没有``), whatever the message wrote there.
+
+    >>> _zh_format("{where} 没有请求", {"where": "轮次"})
+    '轮次没有请求'
+    >>> _zh_format("{field}必须是整数", {"field": "info.input_tokens"})
+    'info.input_tokens 必须是整数'
+    """
+    out: list[str] = []
+    last = ""  # the last value's last character
+    for lit, name, spec in _pieces(text):
+        if last and lit:
+            gap = lit[1:] if lit[0] == " " else lit
+            if gap and _cjk(gap[0]):
+                latin = last.isascii() and not last.isspace()
+                lit = (" " + gap) if latin else gap  # noqa: PLW2901 - the literal respaced
+        out.append(lit)
+        if name is None:
+            last = ""
+            continue
+        value = format(params[name], spec)
+        out.append(value)
+        last = value[-1:]
+    return "".join(out)
 
 
 def count(key: str, n: int, lang: str, **params: object) -> str:
