@@ -251,3 +251,25 @@ def test_every_select_shows_each_option_whole(
     p.page.set_checked("[data-replay-input='replay.timing']", True)
     p.page.wait_for_selector("[data-replay-input='replay.policy']", state="visible")
     assert p.page.evaluate(CUT_OPTIONS) == []
+
+
+def test_on_a_phone_the_log_picker_is_next_to_its_source_choice(phone_page: Page) -> None:
+    """The page walk: at 390 px "Agent log file" left its file picker about 2,300 px
+    below, after the generator's, the options' and the timing's fields; its reading
+    came there too."""
+    p = phone_page.open().page
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    gap = p.evaluate(
+        """() => document.getElementById('replay-file').getBoundingClientRect().top
+                 - document.querySelector('input[data-replay-source][value=log]')
+                   .getBoundingClientRect().top"""
+    )
+    assert 0 < gap < 200, gap
+    order = p.evaluate(
+        """() => ['replay-file', 'replay-log', 'replay-errors', 'replay-fields']
+                 .map(id => document.getElementById(id))
+                 .every((e, i, all) => i === 0 ||
+                   all[i - 1].compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING)"""
+    )
+    assert order is True
