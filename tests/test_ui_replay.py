@@ -613,6 +613,13 @@ def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
     )
     bad = _screen(S.reduce(state, S.ReplayLogChosen(1))).html["replay-log"]
     assert "cannot be replayed" in bad
+    # Its row says why, before it is chosen (the page walk: "cannot be replayed" alone).
+    row = re.search(r'data-session-row="1".*?</tr>', _screen(state).html["replay-log"], re.S)
+    assert row is not None
+    assert "cannot be replayed: " in row.group(0)
+    assert "neither a Claude Code session JSONL nor a Codex CLI rollout JSONL" in row.group(0)
+    zh = _screen(S.reduce(state, S.LanguageChosen("zh"))).html["replay-log"]
+    assert "无法回放:" in zh
 
 
 # ------------------------------------------------------------------ background timing (§15)

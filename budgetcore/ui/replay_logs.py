@@ -51,6 +51,20 @@ def _requests(log: ParsedLog) -> tuple[int, int, int]:
     return len(main.requests), len(main.abandoned), other
 
 
+def _unusable_why(item: LoadedLog, lang: str) -> str:
+    """Why a session of an import cannot be replayed, in its row: its first problem
+    (all of them when it is chosen)."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    if not item.error:
+        return t("replay.logs.unusable-short", lang)
+    why = problem_text(item.error[0], lang)
+    more = len(item.error) - 1
+    if more:
+        why = t("replay.logs.unusable-more", lang, why=why, n=format_int(more))
+    return t("replay.logs.unusable-why", lang, why=why)
+
+
 def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
     from budgetcore.replay.logs.usage import merge_usage  # noqa: PLC0415
 
@@ -68,7 +82,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
             shown = "—" if item.lines is None else format_int(item.lines)
             cells = [
                 td(col["lines"], {"class": "num"}, shown),
-                el("td", {"colspan": 3}, t("replay.logs.unusable-short", lang)),
+                el("td", {"colspan": 3}, _unusable_why(item, lang)),
             ]
         else:
             on, off, other = _requests(item.log)

@@ -49,6 +49,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.at-least": ("unknown (at least {cost})", "未知(至少 {cost})"),
     "replay.logs.unnamed": ("(unnamed)", "(未命名)"),
     "replay.logs.unusable-short": ("cannot be replayed", "无法回放"),
+    "replay.logs.unusable-why": ("cannot be replayed: {why}", "无法回放:{why}"),
+    "replay.logs.unusable-more": (
+        "{why} (and other problems: {n}; choose it to see them)",
+        "{why}(另有其他问题:{n} 个;选中它可查看)",
+    ),
     "replay.logs.total": ("total of {n} sessions", "{n} 个会话合计"),
     "replay.logs.total-row": ("total", "合计"),
     "replay.logs.sessions": (
