@@ -943,6 +943,12 @@ def test_the_cost_axis_is_in_dollars_and_its_ticks_fit_the_gutter(added: int, pr
         assert text_rect(e)[0] >= 0, "".join(e.itertext())
     titles = [e for e in texts_of(svg) if "ch-axis-title" in (e.get("class") or "")]
     assert any("dollars" in "".join(e.itertext()) for e in titles)
+    # The ticks are round and stop below the tallest bar: its exact value is written.
+    from budgetcore.charts.timeline import cost_chart  # noqa: PLC0415
+    from budgetcore.units import format_money  # noqa: PLC0415
+
+    tallest = format_money(Decimal(cost_chart(result).scale_turn))
+    assert any(f"the tallest bar {tallest}" in "".join(e.itertext()) for e in titles)
 
 
 def test_subagent_files_picked_one_by_one_join_their_session() -> None:

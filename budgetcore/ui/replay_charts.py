@@ -536,13 +536,15 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
     )
     unit = t("replay.cost.unit-tokens" if geo.unit == "tokens" else "replay.cost.unit-money", lang)
     total = format_money(Decimal(geo.scale_total)) if money else _tick_text(geo.scale_total)
-    title = t("replay.cost.axis", lang, unit=unit, total=total)
+    # The tallest bar's exact value: the ticks are round and stop below it.
+    tallest = format_money(Decimal(geo.scale_turn)) if money else _tick_text(geo.scale_turn)
+    title = t("replay.cost.axis", lang, unit=unit, total=total, top=tallest)
     # One line where it fits; else two, each right-aligned (never cut at the left edge).
     lines = (
         [title]
         if text_width(title) <= width - 2 * PAD
         else [
-            t("replay.cost.axis-turn", lang, unit=unit),
+            t("replay.cost.axis-turn", lang, unit=unit, top=tallest),
             t("replay.cost.axis-total", lang, total=total),
         ]
     )

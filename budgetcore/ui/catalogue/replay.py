@@ -79,9 +79,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.cost.title": ("Cost per turn and cumulative", "每轮花费与累计"),
     "replay.cost.unit-tokens": ("tokens billed", "计费 tokens"),
     "replay.cost.unit-money": ("dollars", "美元"),
-    "replay.cost.axis": ("{unit} per turn; cumulative total {total}", "每轮{unit};累计 {total}"),
+    "replay.cost.axis": (
+        "{unit} per turn, the tallest bar {top}; cumulative total {total}",
+        "每轮{unit},最高的柱 {top};累计 {total}",
+    ),
     # The same title on two lines, where one line is wider than a phone's chart.
-    "replay.cost.axis-turn": ("{unit} per turn", "每轮{unit}"),
+    "replay.cost.axis-turn": (
+        "{unit} per turn, the tallest bar {top}",
+        "每轮{unit},最高的柱 {top}",
+    ),
     "replay.cost.axis-total": ("cumulative total {total}", "累计 {total}"),
     "replay.cost.tokens-only": (
         "Tokens only: this scenario names no model with prices, so no money is shown.",
