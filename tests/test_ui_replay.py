@@ -1033,3 +1033,63 @@ def test_a_copied_link_says_what_it_leaves_on_the_page() -> None:
     assert "not the imported log" in notice(state)
     zh = S.reduce(state, S.LanguageChosen("zh"))
     assert "不包含导入的日志" in notice(zh)
+
+
+def _growing_claude_log(n: int, top: int) -> str:
+    """A Claude Code session of ``n`` requests whose context grows to ``top``."""
+    lines, parent = [], None
+    for i in range(n):
+        uid = f"a{i}"
+        usage = {
+            "input_tokens": 5,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": (top * (i + 1)) // n - 5,
+            "output_tokens": 100,
+        }
+        lines.append(
+            json.dumps(
+                {
+                    "type": "assistant",
+                    "uuid": uid,
+                    "parentUuid": parent,
+                    "timestamp": f"2026-01-20T09:{i // 60:02d}:{i % 60:02d}.000Z",
+                    "requestId": f"r{i}",
+                    "message": {"id": f"m{i}", "model": "claude-sonnet-4-5", "usage": usage},
+                }
+            )
+        )
+        parent = uid
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_other_agents_lines_are_named_and_an_undrawn_line_has_no_legend_swatch(
+    lang: str,
+) -> None:
+    """The page walk: about 9 dotted lines with no name anywhere, and a legend swatch
+    for M beside the note saying M is not drawn. Each drawn line is named (the legend,
+    top to bottom, with its tokens; its own tooltip); a line off the chart is only in
+    the note."""
+    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    state = S.reduce(state, S.LanguageChosen(lang))
+    state = S.reduce(state, S.ReplayLogLoaded(_growing_claude_log(60, 150_000), "g.jsonl"))
+    timeline = _screen(state).html["replay-timeline"]
+    lines = re.findall(r'<line class="rp-peer" data-line="([^"]+)" data-tokens="(\d+)"', timeline)
+    assert len(lines) >= 3
+    titles = re.findall(r'<line class="rp-peer"[^>]*><title>([^<]+)</title></line>', timeline)
+    assert len(titles) == len(lines)
+    legend = re.search(r'data-legend="peers" data-count="(\d+)".*?</li>', timeline, re.S)
+    assert legend is not None
+    assert int(legend.group(1)) == len(lines)
+    for title, (_, tokens) in zip(titles, lines, strict=True):
+        assert title.endswith(format(int(tokens), ","))
+        assert unescape(title) in unescape(legend.group(0))
+    assert 'data-legend="main_safe_input"' in timeline  # M is drawn here
+    # A session far below M: M and most lines are named in the note only.
+    low = S.reduce(state, S.ReplayLogLoaded(_growing_claude_log(60, 60_000), "g.jsonl"))
+    timeline = _screen(low).html["replay-timeline"]
+    off = re.search(r'data-off-scale="\d+">([^<]*)<', timeline)
+    assert off is not None
+    assert " M 172,627" in off.group(1)
+    assert 'data-legend="main_safe_input"' not in timeline
+    assert 'data-legend="trigger"' in timeline

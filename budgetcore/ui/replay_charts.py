@@ -206,6 +206,7 @@ def _timeline_svg(
                 )
             )
     for line in geo.lines:
+        name = peer_names.get(line.key, line.key)
         g.append(
             el(
                 "line",
@@ -218,6 +219,7 @@ def _timeline_svg(
                     "y1": _px(line.y),
                     "y2": _px(line.y),
                 },
+                el("title", None, f"{name} {format_int(line.tokens)}"),
             )
         )
     plot_bottom = top + _PLOT
@@ -615,10 +617,28 @@ def timeline_figure(
     ]
     if log is not None:
         legend_items.append(("log_context", "rp-line-swatch rp-log_context", {}))
+    off_keys = {key for key, _ in notes}  # not drawn: named in the note below, not here
     items = [
         el("li", {"data-legend": key}, box_swatch(cls), t(f"replay.legend.{key}", lang, **params))
         for key, cls, params in legend_items
+        if key not in off_keys
     ]
+    # The other agents' lines, each named with its tokens (a label on each would sit on
+    # the others' marks: they crowd a narrow band).
+    drawn = sorted(
+        ((tokens, peer_names.get(key, key)) for key, tokens in peer_marks if key not in off_keys),
+        reverse=True,
+    )
+    if drawn:
+        names = "; ".join(f"{name} {format_int(tokens)}" for tokens, name in drawn)
+        items.append(
+            el(
+                "li",
+                {"data-legend": "peers", "data-count": len(drawn)},
+                box_swatch("rp-line-swatch rp-peer"),
+                t("replay.legend.peers", lang, names=names),
+            )
+        )
     # Lines far above the data are named in one note rather than squashing the chart.
     off = [
         f"{peer_names.get(key) or t(f'replay.legend.off.{key}', lang)} {format_int(tokens)}"

@@ -69,6 +69,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.legend.trigger": ("K = {value}", "K = {value}"),
     "replay.legend.main_safe_input": ("M = {value}", "M = {value}"),
     "replay.legend.off.main_safe_input": ("M", "M"),
+    "replay.legend.peers": (
+        "where other agents would compact, tokens (dotted, top to bottom): {names}",
+        "其他智能体会压缩的位置,tokens(点线,自上而下):{names}",
+    ),
     "replay.legend.log_context": ("the log's measured context", "日志实测的上下文"),
     "replay.legend.cost": ("billed per turn", "每轮计费"),
     "replay.legend.cumulative": ("cumulative (own scale)", "累计(独立刻度)"),
