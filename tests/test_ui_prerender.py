@@ -161,3 +161,11 @@ def test_every_boot_stage_pyscript_reports_has_its_text_in_both_languages() -> N
     # Every text boot.js shows is the catalogue's: no English sentence of its own.
     assert not re.search(r'"[A-Z][a-z]+ [a-z]+[^"]*"', boot)
     assert not re.search(r"`[A-Z][a-z]+ [a-z]+[^`]*`", boot)
+
+
+def test_the_template_holds_the_english_boot_texts_for_a_page_opened_from_disk() -> None:
+    """web/index.html opened as a file (never built) still says to use scripts/serve:
+    it carries the English boot texts the build writes (the catalogue's, checked here;
+    to renew: the value of budgetcore.ui.prerender.boot_texts("en"))."""
+    (html,) = Document.parse(TEMPLATE).find(lambda e: e.tag == "html")
+    assert json.loads(str(html.attrs["data-boot-texts"])) == json.loads(boot_texts("en"))

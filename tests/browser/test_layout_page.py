@@ -260,6 +260,7 @@ def test_on_a_phone_the_log_picker_is_next_to_its_source_choice(phone_page: Page
     p = phone_page.open().page
     p.click("#replay summary")
     p.check("input[data-replay-source][value=log]")
+    p.wait_for_selector("#replay-file", state="visible")
     gap = p.evaluate(
         """() => document.getElementById('replay-file').getBoundingClientRect().top
                  - document.querySelector('input[data-replay-source][value=log]')
