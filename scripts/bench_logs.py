@@ -65,7 +65,9 @@ def main() -> None:
     args = ap.parse_args()
     out = Path(args.dir).resolve()  # ccusage runs in another folder
     made = f"{args.claude_requests}r" if args.claude_requests else str(args.claude_mb)
-    stamp = out / f".made-{made}-{args.codex_requests}-{args.folder_sessions}"
+    # v2: a folder's sessions have ids of their own (before, every session repeated the
+    # same message ids, so a folder billed 401 requests of 60,750: one response each).
+    stamp = out / f".made-v2-{made}-{args.codex_requests}-{args.folder_sessions}"
     if not stamp.exists():
         print("generating the benchmark logs ...", file=sys.stderr)
         subprocess.run(

@@ -44,9 +44,13 @@ def _dump(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":")) + "\n"
 
 
-def claude(path: Path, megabytes: int, seed: int = 1, *, requests_cap: int = 0) -> int:
+def claude(
+    path: Path, megabytes: int, seed: int = 1, *, requests_cap: int = 0, session: str = SESSION
+) -> int:
     """A session of ``megabytes`` MB, or (``requests_cap``) of that many requests with
-    texts a tenth as long."""
+    texts a tenth as long. Its message and request ids are its own (the seed is in
+    them): the same ids in two sessions are one response copied (a resumed session),
+    billed once in a folder."""
     rng = random.Random(seed)
     scale = 10 if requests_cap else 1
 
@@ -64,7 +68,7 @@ def claude(path: Path, megabytes: int, seed: int = 1, *, requests_cap: int = 0) 
         "isSidechain": False,
         "userType": "external",
         "cwd": "/home/u/proj",
-        "sessionId": SESSION,
+        "sessionId": session,
         "version": "2.1.19",
         "gitBranch": "main",
     }
@@ -97,8 +101,8 @@ def claude(path: Path, megabytes: int, seed: int = 1, *, requests_cap: int = 0) 
             parent = u
             for _step in range(rng.randint(1, 6)):
                 requests += 1
-                mid = f"msg_{requests:020d}"
-                rid = f"req_{requests:020d}"
+                mid = f"msg_{seed:06d}{requests:014d}"
+                rid = f"req_{seed:06d}{requests:014d}"
                 fresh = rng.randint(1, 9)
                 write = rng.randint(100, 4_000)
                 read = ctx
@@ -358,8 +362,9 @@ def folder(root: Path, sessions: int) -> int:
     for i in range(sessions):
         project = root / f"-bench-{i % 10}"
         project.mkdir(parents=True, exist_ok=True)
-        path = project / f"cccccccc-0000-4000-8000-{i:012d}.jsonl"
-        total += claude(path, 1, seed=100 + i, requests_cap=rng.randint(10, 400))
+        stem = f"cccccccc-0000-4000-8000-{i:012d}"
+        path = project / f"{stem}.jsonl"
+        total += claude(path, 1, seed=100 + i, requests_cap=rng.randint(10, 400), session=stem)
     return total
 
 

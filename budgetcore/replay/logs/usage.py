@@ -11,6 +11,7 @@ beside (``known_cost``), so "at least $X" can be said.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -266,6 +267,7 @@ def _one_model(
 
 
 _MODEL, _LOGGED, _CONTEXT = itemgetter(5), itemgetter(14), itemgetter(1)
+_ID = itemgetter(2, 3)  # ParsedLog.ids: (message id, request id)
 _INPUT, _WRITE, _WRITE_1H = itemgetter(8), itemgetter(4), itemgetter(9)
 _READ, _OUTPUT, _REASONING = itemgetter(3), itemgetter(2), itemgetter(10)
 
@@ -355,15 +357,20 @@ def billed_elsewhere(logs: Sequence[ParsedLog | None]) -> tuple[Elsewhere | None
     the one whose file comes first in path order. A response without a request id is
     never matched across sessions (gateways reuse message ids). This is how ccusage
     counts a projects folder (tests/test_ccusage_folders.py holds the two alike)."""
+    # A session's ids are unique within it (its reader folded its copies): an id seen
+    # twice is in two sessions. Counted in C first; most folders have none.
+    counts = Counter(map(_ID, chain.from_iterable(log.ids for log in logs if log is not None)))
+    twice = {key for key, n in counts.items() if n > 1}
+    if not twice:
+        return tuple(None for _ in logs)
     seen: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
     for i, log in enumerate(logs):
         if log is None:
             continue
         for file, line, mid, rid in log.ids:
-            seen.setdefault((mid, rid), []).append((i, file, line))
-    shared = [copies for copies in seen.values() if len(copies) > 1]
-    if not shared:
-        return tuple(None for _ in logs)
+            if (mid, rid) in twice:
+                seen.setdefault((mid, rid), []).append((i, file, line))
+    shared = list(seen.values())
     where: dict[int, dict[tuple[int, int], tuple[LogRequest, bool]]] = {}
 
     def placed(i: int) -> dict[tuple[int, int], tuple[LogRequest, bool]]:
