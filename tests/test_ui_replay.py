@@ -1025,14 +1025,14 @@ def test_a_copied_link_says_what_it_leaves_on_the_page() -> None:
 
     assert notice(S.initial_state()) == "Link copied."
     assert notice(_open()) == "Link copied."  # open, as it starts: nothing left behind
-    assert "the replay's own settings" in notice(_open(turns="40"))
+    assert "not the replay's turns and options" in notice(_open(turns="40"))
     state = S.reduce(_open(), S.ReplaySourceChosen("log"))
-    assert "the replay's own settings" in notice(state)
+    assert "not the replay's turns and options" in notice(state)
     files = _folder(LOGS / "claude" / "14-resume-copy" / "projects")
     state = S.reduce(state, S.ReplayLogsLoaded(files))
     assert "not the imported log" in notice(state)
     zh = S.reduce(state, S.LanguageChosen("zh"))
-    assert "不包含导入的日志" in notice(zh)
+    assert "不含导入的日志" in notice(zh)
 
 
 def _growing_claude_log(n: int, top: int) -> str:

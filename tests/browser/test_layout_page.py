@@ -11,7 +11,7 @@ import pytest
 
 from budgetcore.inputs.text import limit_of
 from budgetcore.ui.view.nav import SECTIONS
-from tests.browser.conftest import Page, _page_at
+from tests.browser.conftest import ROOT, Page, _page_at
 
 pytestmark = pytest.mark.browser
 
@@ -274,3 +274,29 @@ def test_on_a_phone_the_log_picker_is_next_to_its_source_choice(phone_page: Page
                    all[i - 1].compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING)"""
     )
     assert order is True
+
+
+def test_a_long_notice_floats_under_the_buttons_and_leaves_the_key_bar_as_it_was(
+    page: Page,
+) -> None:
+    """The page walk at 1440 px: after a log import "Copy link"'s notice squeezed the
+    key bar's readouts and sections into a column; the sticky bar grew from 85 to 449 px
+    and fell back 4 s later."""
+    p = page.open().page
+    p.set_viewport_size({"width": 1440, "height": 900})
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    log = next((ROOT / "tests/fixtures/logs/claude/01-plain-2.1/projects").rglob("*.jsonl"))
+    p.set_input_files("#replay-file", str(log))
+    p.wait_for_selector("[data-ledger-file]", state="attached")
+    height = "() => document.getElementById('key').getBoundingClientRect().height"
+    before = p.evaluate(height)
+    p.click("[data-action='copy-link']")
+    p.wait_for_selector("#notice:not(:empty)", state="attached")
+    assert "not the imported log" in page.text("#notice")
+    assert p.evaluate(height) == before
+    box = p.evaluate(
+        "() => { const r = document.getElementById('notice').getBoundingClientRect();"
+        " return [r.left, r.right]; }"
+    )
+    assert 0 <= box[0] < box[1] <= 1440

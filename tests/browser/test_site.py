@@ -297,6 +297,7 @@ def test_the_boot_stages_are_told_in_the_page_s_language(
         "zh": ("正在启动 PyScript", "正在绘制方案"),
     }
     assert (stages[0], stages[-1]) == want[lang]
+    assert want[lang][0] not in stages[1:], stages  # never back to the start (a retext)
     cjk = [bool(re.search(r"[\u4e00-\u9fff]", s)) for s in stages]
     assert cjk == [lang == "zh"] * len(stages), stages
     if lang == "en":

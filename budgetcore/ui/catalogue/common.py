@@ -87,12 +87,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "msg.copied": ("Copied.", "已复制。"),
     "msg.link-copied": ("Link copied.", "链接已复制。"),
     "msg.link-copied-log": (
-        "Link copied. It holds the scenario (K, S, the models, the margin, the workload), not the imported log: whoever opens it sees the replay's own turns until they import the log themselves.",
-        "链接已复制。它包含场景(K、S、模型、安全余量、工作负载),不包含导入的日志:打开链接的人在自行导入日志之前,看到的是回放自己的轮次。",
+        "Link copied: the scenario only, not the imported log nor the replay's settings.",
+        "链接已复制:只含场景,不含导入的日志与回放设置。",
     ),
     "msg.link-copied-replay": (
-        "Link copied. It holds the scenario (K, S, the models, the margin, the workload), not the replay's own settings (its turns and options): those stay on this page.",
-        "链接已复制。它包含场景(K、S、模型、安全余量、工作负载),不包含回放自己的设置(轮次与选项):这些只留在本页。",
+        "Link copied: the scenario only, not the replay's turns and options.",
+        "链接已复制:只含场景,不含回放的轮次与选项。",
     ),
     "msg.internal": ("Internal error: ", "内部错误:"),
     "msg.sweep-order": ("sweep: 'from' must be below 'to'", "扫描:起点必须小于终点"),
