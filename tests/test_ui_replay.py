@@ -1093,3 +1093,25 @@ def test_other_agents_lines_are_named_and_an_undrawn_line_has_no_legend_swatch(
     assert " M 172,627" in off.group(1)
     assert 'data-legend="main_safe_input"' not in timeline
     assert 'data-legend="trigger"' in timeline
+
+
+def test_a_priced_replay_whose_cut_tries_have_no_usage_says_so_not_no_prices() -> None:
+    """The page walk: a timed log with "from prefill and decode rates" lost its dollars
+    with "this scenario names no model with prices"; the model had prices, and summary
+    tries cut by a timeout (usage unknown) were why."""
+    text = (TIMED_LOGS / "claude-timed.jsonl").read_text()
+    state = S.reduce(_open(timing="true"), S.ReplaySourceChosen("log"))
+    state = S.reduce(state, S.ReplayLogLoaded(text, "claude-timed.jsonl"))
+    priced = _run(state)
+    assert priced.options.main_prices is not None
+    assert priced.summary.cost is not None
+    cut = S.reduce(state, S.ReplayFieldTyped("replay.duration", "rates"))
+    result = _run(cut)
+    assert result.summary.unknown_tries > 0
+    assert result.summary.cost is None
+    screen = _screen(cut)
+    assert "names no model with prices" not in screen.html["replay-cost"]
+    n = format(result.summary.unknown_tries, ",")
+    assert f"used tokens no one knows ({n})" in screen.html["replay-cost"]
+    assert "its cost unknown" in screen.html["replay-log"]
+    assert "no prices for the scenario" not in screen.html["replay-log"]

@@ -286,7 +286,14 @@ def _session(run: SessionRun, write: Write) -> None:
         write(
             f"This session cost {money_text(run.measured.cost)} as logged; with K {k:,} "
             f"and S {cap:,} the model says {money_text(s.cost)}"
-            + ("" if s.cost is not None else " (no prices: tokens only)")
+            + (
+                ""
+                if s.cost is not None
+                else " (no prices: tokens only)"
+                if run.result.options.main_prices is None
+                else f" ({s.unknown_tries:,} summary tries cut by a timeout used "
+                "tokens no one knows)"
+            )
             + f" ({_count(s.turns, 'turn')}, {_count(s.runs, 'summary run')}, peak full input "
             f"{s.peak_full_input:,}).\n"
         )

@@ -700,6 +700,9 @@ def timeline_figure(
     )
     cost_svg, unit = _cost_svg(result, lang, width, gutter, pw)
     cost_note = t("replay.cost.tokens-only" if unit == "tokens" else "replay.cost.priced", lang)
+    if unit == "tokens" and result.options.main_prices is not None:
+        # Priced, but tries cut by a timeout used tokens no one knows: so no money.
+        cost_note = t("replay.cost.tokens-cut", lang, n=format_int(result.summary.unknown_tries))
     cost = el(
         "figure",
         {"class": "ch-figure", "data-figure": "replay-cost", "data-unit": unit},

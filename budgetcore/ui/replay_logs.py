@@ -506,6 +506,8 @@ def cost_sentence(panel: ReplayPanel, result: Replay, lang: str) -> Markup:
     last = result.rows[-1]
     modelled = result.summary.cost
     key = "replay.logs.cost" if modelled is not None else "replay.logs.cost-tokens"
+    if modelled is None and result.options.main_prices is not None:
+        key = "replay.logs.cost-cut"  # priced, but a run cut by a timeout used unknown tokens
     m = item.measured
     measured = money(m.cost, lang)
     if m.cost is None and m.unpriced < m.requests:
@@ -525,5 +527,6 @@ def cost_sentence(panel: ReplayPanel, result: Replay, lang: str) -> Markup:
             s=format_int(last.summary_cap),
             modelled=money(modelled, lang),
             tokens=format_int(result.summary.main_input_tokens + result.summary.main_output_tokens),
+            n=format_int(result.summary.unknown_tries),
         ),
     )

@@ -406,10 +406,8 @@ def billed_elsewhere(logs: Sequence[ParsedLog | None]) -> tuple[Elsewhere | None
         if not mine:
             out.append(None)
             continue
-        counts: dict[int, int] = {}
-        for j in mine.values():
-            counts[j] = counts.get(j, 0) + 1
-        out.append(Elsewhere(frozenset(mine), tuple(sorted(counts.items()))))
+        by_session = Counter(mine.values())
+        out.append(Elsewhere(frozenset(mine), tuple(sorted(by_session.items()))))
     return tuple(out)
 
 

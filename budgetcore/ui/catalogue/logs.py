@@ -145,6 +145,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "As logged, this session cost {measured}; with K {k} and S {s} the model says {modelled}. Not like for like: the logged cost is every billed request (abandoned branches, subagents and cache reads included), the model's only the replayed branch's turns, with the prompt cache as the replay options set it.",
         "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型给出 {modelled}。二者口径不同:实测花费含所有计费请求(包括废弃分支、子代理与缓存读取),模型只计回放分支上的各轮,提示缓存按回放选项设置。",
     ),
+    "replay.logs.cost-cut": (
+        "As logged, this session cost {measured}; with K {k} and S {s} the model bills {tokens} main tokens, its cost unknown: summary tries cut by a timeout used tokens no one knows ({n}).",
+        "按日志,本会话花费 {measured};在 K {k}、S {s} 下,模型计费 {tokens} 个主调用 tokens,花费未知:被超时截断的摘要尝试用量无人知晓({n} 次)。",
+    ),
     "replay.logs.cost-tokens": (
         "As logged, this session cost {measured}; with K {k} and S {s} the model bills {tokens} main tokens (no prices for the scenario's model).",
         "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型计费主请求 {tokens} tokens(场景模型没有价格)。",

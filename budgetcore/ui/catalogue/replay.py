@@ -93,6 +93,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "每轮{unit},最高的柱 {top}",
     ),
     "replay.cost.axis-total": ("cumulative total {total}", "累计 {total}"),
+    "replay.cost.tokens-cut": (
+        "Tokens only: the model has prices, but summary tries cut by a timeout used tokens no one knows ({n}), so the cost is unknown.",
+        "只显示 tokens:模型有价格,但被超时截断的摘要尝试用量无人知晓({n} 次),因此花费未知。",
+    ),
     "replay.cost.tokens-only": (
         "Tokens only: this scenario names no model with prices, so no money is shown.",
         "仅 tokens:本场景未指定带价格的模型,因此不显示金额。",
