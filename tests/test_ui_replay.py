@@ -918,6 +918,14 @@ def test_the_run_time_strip_title_wraps_on_a_phone_instead_of_being_cut(
         raise AssertionError(texts[start:])
     assert len(lines) >= 2
     assert x2 - x1 < text_width(whole)
+    # The strip's caption says which way is seconds, and fits (right-aligned at x).
+    captions = re.findall(
+        r'class="ch-axis-title" x="(\d+)" y="\d+" text-anchor="end">([^<]*)<', narrow
+    )
+    shown = " ".join(unescape(c) for _, c in captions)
+    assert ("up: seconds" if lang == "en" else "纵向") in shown
+    for x, text in captions:
+        assert text_width(unescape(text)) <= int(x), text
 
 
 @pytest.mark.parametrize(

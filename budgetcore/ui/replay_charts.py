@@ -424,7 +424,7 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
             el("text", {"class": "ch-label", "x": gutter, "y": y + (i + 1) * LINE - 4}, line)
         )
     y += (len(lines) - 1) * LINE
-    top = y + LINE
+    top = y + LINE + 6  # the title's descenders clear the top grid line
     h = times.height
     for v in _seconds_ticks(times.scale_s):
         ty = top + h - int(v * h / times.scale_s)
@@ -480,19 +480,22 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
             {"class": "ch-axis", "x1": gutter, "x2": gutter + pw, "y1": bottom, "y2": bottom},
         )
     )
-    texts.append(
-        el(
-            "text",
-            {
-                "class": "ch-axis-title",
-                "x": gutter + pw,
-                "y": bottom + FONT_PX + TICK,
-                "text-anchor": "end",
-            },
-            t("replay.runs.axis", lang),
+    # Right-aligned under the plot, wrapped where a phone's plot is narrower.
+    caption = wrap_text(t("replay.runs.axis", lang), gutter + pw)
+    for i, line in enumerate(caption):
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-axis-title",
+                    "x": gutter + pw,
+                    "y": bottom + FONT_PX + TICK + i * LINE,
+                    "text-anchor": "end",
+                },
+                line,
+            )
         )
-    )
-    return bottom + FONT_PX + TICK + 2
+    return bottom + FONT_PX + TICK + 2 + (len(caption) - 1) * LINE
 
 
 def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tuple[Markup, str]:

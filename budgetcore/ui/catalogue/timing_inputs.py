@@ -89,7 +89,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "to the next append (cross bar), seconds",
         "到下一次追加的时间(横条),单位秒",
     ),
-    "replay.runs.axis": ("seconds from the run's start", "自执行开始的秒数"),
+    "replay.runs.axis": (
+        "up: seconds from the run's start; across: the turns above",
+        "纵向:自执行开始的秒数;横向:与上图相同的轮次",
+    ),
     "replay.runs.later": (
         "{n} runs' next append is later than {scale} s, the strip's top: marked by a "
         "triangle there (it came after the run ended).",
