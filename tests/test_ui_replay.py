@@ -266,6 +266,20 @@ def test_the_cost_axis_title_is_never_cut_at_the_left_edge(lang: str, inner: int
         assert text_width(text) <= int(x), (text, x)  # right-aligned at x: starts at >= 0
     if lang == "en":  # the English title needs two lines on a phone; the Chinese fits in one
         assert len(titles) == (2 if inner == 358 else 1)
+    # No text touches another (the zh title overlapped the "$0.00" tick by 3 px).
+    from budgetcore.charts.geometry import text_box  # noqa: PLC0415
+
+    boxes = [
+        text_box(int(x), int(y), unescape(text), anchor or "start")
+        for x, y, anchor, text in re.findall(
+            r'<text class="ch-[a-z-]+" x="(\d+)" y="(\d+)"(?: text-anchor="(\w+)")?[^>]*>([^<]*)<',
+            svg,
+        )
+    ]
+    assert len(boxes) >= 3
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not a.overlaps(b), (a, b)
     assert width == inner
 
 

@@ -544,13 +544,15 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
     # The tallest bar's exact value: the ticks are round and stop below it.
     tallest = format_money(Decimal(geo.scale_turn)) if money else _tick_text(geo.scale_turn)
     title = t("replay.cost.axis", lang, unit=unit, total=total, top=tallest)
-    # One line where it fits; else two, each right-aligned (never cut at the left edge).
+    # One line where it fits; else its two halves, each wrapped again where still wider,
+    # each right-aligned (never cut at the left edge).
+    room = width - 2 * PAD
     lines = (
         [title]
-        if text_width(title) <= width - 2 * PAD
+        if text_width(title) <= room
         else [
-            t("replay.cost.axis-turn", lang, unit=unit, top=tallest),
-            t("replay.cost.axis-total", lang, total=total),
+            *wrap_text(t("replay.cost.axis-turn", lang, unit=unit, top=tallest), room),
+            *wrap_text(t("replay.cost.axis-total", lang, total=total), room),
         ]
     )
     for i, line in enumerate(lines, start=1):
@@ -560,13 +562,15 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
                 {
                     "class": "ch-axis-title",
                     "x": width - PAD,
-                    "y": bottom + i * LINE,
+                    # 4 px lower: level with the "0" tick, a full-width title touched
+                    # its label ("$0.00", 3 px on a phone)
+                    "y": bottom + i * LINE + 4,
                     "text-anchor": "end",
                 },
                 line,
             )
         )
-    height = bottom + len(lines) * LINE + 6
+    height = bottom + len(lines) * LINE + 10
     svg = chart_svg("replay-cost", t("replay.cost.title", lang), width, height, [*parts, *texts])
     return svg, geo.unit
 
