@@ -634,6 +634,8 @@ def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
     assert "neither a Claude Code session JSONL nor a Codex CLI rollout JSONL" in row.group(0)
     zh = _screen(S.reduce(state, S.LanguageChosen("zh"))).html["replay-log"]
     assert "无法回放:" in zh
+    assert "total of 2 sessions (1 cannot be replayed)" in _screen(state).html["replay-log"]
+    assert "2 个会话合计(其中 1 个无法回放)" in zh
 
 
 # ------------------------------------------------------------------ background timing (§15)

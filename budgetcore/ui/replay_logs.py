@@ -65,6 +65,14 @@ def _unusable_why(item: LoadedLog, lang: str) -> str:
     return t("replay.logs.unusable-why", lang, why=why)
 
 
+def _total_label(panel: ReplayPanel, lang: str) -> str:
+    n = format_int(len(panel.logs))
+    bad = sum(1 for x in panel.logs if x.log is None)
+    if not bad:
+        return t("replay.logs.total", lang, n=n)
+    return t("replay.logs.total-unusable", lang, n=n, bad=format_int(bad))
+
+
 def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
     from budgetcore.replay.logs.usage import merge_usage  # noqa: PLC0415
 
@@ -104,7 +112,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         el(
             "tr",
             {"class": "rp-total", "data-session-row": "total"},
-            el("th", {"scope": "row"}, t("replay.logs.total", lang, n=format_int(len(panel.logs)))),
+            el("th", {"scope": "row"}, _total_label(panel, lang)),
             td(col["lines"], {"class": "num"}, format_int(lines)),
             td(col["replayed"], {"class": "num"}, format_int(on)),
             td(col["other"], {"class": "num"}, format_int(rest)),

@@ -55,6 +55,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{why}(另有其他问题:{n} 个;选中它可查看)",
     ),
     "replay.logs.total": ("total of {n} sessions", "{n} 个会话合计"),
+    "replay.logs.total-unusable": (
+        "total of {n} sessions ({bad} cannot be replayed)",
+        "{n} 个会话合计(其中 {bad} 个无法回放)",
+    ),
     "replay.logs.total-row": ("total", "合计"),
     "replay.logs.sessions": (
         "Sessions (choose one to replay it below)",
