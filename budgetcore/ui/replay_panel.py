@@ -124,7 +124,7 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
         ReplayField(
             "replay.prefill_rate",
             "option",
-            "5000",
+            "5,000",
             option=("timing", "duration", "prefill_tokens_per_s"),
         ),
         ReplayField(

@@ -6,7 +6,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -------- the form
     "replay.timing.legend": (
         "Background timing and retries (spec §15)",
-        "后台计时与重试(spec §15)",
+        "后台计时与重试(规范 §15)",
     ),
     "replay.timing.intro": (
         "Off: every run publishes at once, as before. On: a run takes time, and an append "
@@ -29,14 +29,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "解码速率(tokens/秒,速率模型)",
     ),
     "replay.timeout.limits.model_timeout_s": (
-        "Model call timeout (s; article: 30)",
-        "模型调用超时(秒;文章:30)",
+        "Model call timeout (s; the source article's: 30)",
+        "模型调用超时(秒;原文取值:30)",
     ),
     "replay.timeout.limits.run_timeout_s": (
-        "Execution timeout (s; article: 90)",
-        "执行超时(秒;文章:90)",
+        "Execution timeout (s; the source article's: 90)",
+        "执行超时(秒;原文取值:90)",
     ),
-    "replay.timeout.limits.lease_s": ("Lease (s; article: 120)", "租约(秒;文章:120)"),
+    "replay.timeout.limits.lease_s": (
+        "Lease (s; the source article's: 120)",
+        "租约(秒;原文取值:120)",
+    ),
     "label.replay.gap": ("Gap per turn (generated and pasted turns)", "每轮间隔(生成与粘贴的轮次)"),
     "label.replay.gap_low": ("Gap: low, or the fixed value (ms)", "间隔:下限或固定值(毫秒)"),
     "label.replay.gap_high": ("Gap: high (ms)", "间隔:上限(毫秒)"),
