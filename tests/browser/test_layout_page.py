@@ -300,3 +300,21 @@ def test_a_long_notice_floats_under_the_buttons_and_leaves_the_key_bar_as_it_was
         " return [r.left, r.right]; }"
     )
     assert 0 <= box[0] < box[1] <= 1440
+
+
+def test_a_checkbox_and_its_label_share_a_line_in_the_replay_grid(page: Page) -> None:
+    """The page walk at 1440 px: "Model time (runs take time)" sat 24 px below its box."""
+    p = page.open().page
+    p.set_viewport_size({"width": 1440, "height": 900})
+    p.click("#replay summary")
+    p.wait_for_selector("[data-replay-input='replay.timing']", state="visible")
+    apart = p.evaluate(
+        """() => [...document.querySelectorAll('#replay .field.check')].map(f => {
+             const box = f.querySelector('input').getBoundingClientRect();
+             const label = f.querySelector('label').getBoundingClientRect();
+             return [f.querySelector('input').dataset.replayInput,
+                     label.top - box.bottom, label.left - box.right]; })"""
+    )
+    assert apart
+    for name, below, beside in apart:
+        assert below < 0 <= beside, (name, below, beside)
