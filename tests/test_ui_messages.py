@@ -446,3 +446,18 @@ def test_a_chinese_message_spaces_a_latin_value_from_the_chinese_after_it() -> N
             chinese = t(key, "zh", **{**params, name: "第 3 行"})
             assert "第 3 行" + after[0] in chinese, key
     assert seen > 30
+
+
+def test_no_space_goes_before_chinese_punctuation() -> None:
+    """After a value that ends in Latin text the spacing rule adds a space before a
+    Chinese character, never before "。" or "、" ("$0.1275 。", "32,000 、S" were seen)."""
+    from budgetcore.ui.catalogue import CATALOGUE  # noqa: PLC0415
+
+    found = 0
+    for key, (_, zh) in CATALOGUE.items():
+        for name in re.findall(r"\{(\w+)\}[。、,:;)]", zh):
+            names = set(re.findall(r"\{(\w+)\}", zh))
+            text = t(key, "zh", **{n: "x1" for n in names})
+            assert not re.search(r"x1 [。、,:;)]", text), (key, text)
+            found += 1 if name else 0
+    assert found > 20

@@ -89,7 +89,8 @@ def t(key: str, lang: str, **params: object) -> str:
 
 
 def _cjk(c: str) -> bool:
-    return "\u3000" <= c <= "\u9fff" or "\uff00" <= c <= "\uffef"
+    """A Chinese character; not punctuation (no space goes before "。" or "、")."""
+    return "\u3400" <= c <= "\u9fff"
 
 
 @lru_cache(maxsize=2048)
@@ -107,6 +108,8 @@ def _zh_format(text: str, params: Mapping[str, object]) -> str:
     '轮次没有请求'
     >>> _zh_format("{field}必须是整数", {"field": "info.input_tokens"})
     'info.input_tokens 必须是整数'
+    >>> _zh_format("K {k}、S {s} 下给出 {m}。", {"k": "32,000", "s": "8,192", "m": "$0.12"})
+    'K 32,000、S 8,192 下给出 $0.12。'
     """
     out: list[str] = []
     last = ""  # the last value's last character
