@@ -1139,3 +1139,35 @@ def test_a_priced_replay_whose_cut_tries_have_no_usage_says_so_not_no_prices() -
     assert f"used tokens no one knows ({n})" in screen.html["replay-cost"]
     assert "its cost unknown" in screen.html["replay-log"]
     assert "no prices for the scenario" not in screen.html["replay-log"]
+
+
+def test_the_cli_bills_a_links_model_as_the_page_does(tmp_path: Path) -> None:
+    """The page's link names its picked model; `replay --fragment` with the page's
+    generator gives the page's cost, and without the model the same tokens unpriced."""
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+    from budgetcore.ui.view.screen import render as render_page  # noqa: PLC0415
+    from tests.helpers import run_cli  # noqa: PLC0415
+
+    loaded = S.reduce(_open(turns="40"), S.ModelDataLoaded(default_registry(), default_peers()))
+    typed = S.reduce(loaded, S.PickerTyped("main_model", "gpt-5-codex"))
+    chosen = S.reduce(typed, S.PickerEntered("main_model"))
+    page = _run(chosen)
+    fragment = render_page(chosen).fragment
+    assert "main_model.model=" in fragment
+    args = replay_cli_args(S.reduce(chosen, S.ReplayRefreshed()).replay)
+    options = tmp_path / "options.json"
+    options.write_text(json.dumps(args["options"]))
+    spec = json.dumps(args["generate"])
+    argv = ["replay", "--fragment", fragment, "--generate", spec, "--options", str(options)]
+    found = run_cli([*argv, "--format", "jsonl"])
+    assert found.code == 0, found.err
+    summary = json.loads(found.out.splitlines()[-1], parse_float=Decimal)["summary"]
+    assert page.summary.cost is not None
+    assert Decimal(summary["cost"]) == page.summary.cost
+    # Edited by hand, the link names no model, and neither bills.
+    edited = S.reduce(chosen, S.FieldTyped("main_model.output_tokens", "32000"))
+    plain = render_page(edited).fragment
+    assert "main_model.model=" not in plain
+    found = run_cli(["replay", "--fragment", plain, "--generate", spec, "--format", "jsonl"])
+    assert json.loads(found.out.splitlines()[-1])["summary"]["cost"] is None

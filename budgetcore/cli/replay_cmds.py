@@ -140,6 +140,47 @@ def _log_format(args: argparse.Namespace) -> str | None:
     return None if args.log_format == "auto" else args.log_format
 
 
+def link_priced(args: argparse.Namespace, scenario: Scenario, options: Any) -> Any:
+    """``options`` with the prices of the registry models a page link names
+    (``--fragment '#main_model.model=…'``) where the options give none, as the page
+    bills its replay (``ui.update.picked_prices``): a model whose I and O the link kept
+    as the registry's, a summary model only when it has its own contract."""
+    fragment = getattr(args, "fragment", None)
+    if fragment is None:
+        return options
+    from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415
+
+    named = {section: name for section, _written, name in parse_fragment(fragment).models}
+    if not named:
+        return options
+    import dataclasses  # noqa: PLC0415
+
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.replay.model import ReplayOptions  # noqa: PLC0415
+
+    registry = default_registry()
+
+    def prices(section: str, contract: Any) -> Any:
+        model = registry.lookup(named[section]) if section in named else None
+        if model is None or contract is None:
+            return None
+        same = (contract.input_tokens, contract.output_tokens) == (
+            model.contract.input_tokens,
+            model.contract.output_tokens,
+        )
+        return model.prices if same else None
+
+    options = ReplayOptions() if options is None else options
+    main = prices("main_model", scenario.main_model)
+    summary = prices("summary_model", scenario.summary_model)
+    changes = {}
+    if options.main_prices is None and main is not None:
+        changes["main_prices"] = main
+    if options.summary_prices is None and summary is not None:
+        changes["summary_prices"] = summary
+    return dataclasses.replace(options, **changes) if changes else options
+
+
 def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any, Any, str | None]:
     """The replay of a command's --turns / --generate / --log (and --options), with the
     parsed log when there is one. Malformed turn or log lines are listed on stderr.
@@ -159,12 +200,15 @@ def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any,
         from budgetcore.replay.logs.session import run_session  # noqa: PLC0415
 
         log = read_log_path(args.log, _log_format(args))
+        if scenario is not None:
+            options = link_priced(args, scenario, options)
         run = run_session(log.name, log, scenario=scenario, options=options, series=args.series)
         for problem in log.skipped:
             print(f"skipped: {problem}", file=sys.stderr)
         return run.result, log, args.series
     if scenario is None:
         scenario = scenario_of(args)
+    options = link_priced(args, scenario, options)
     if args.turns is not None:
         from budgetcore.replay.turns import parse_turn_lines  # noqa: PLC0415
 
@@ -191,6 +235,8 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
         from budgetcore.replay.options import parse_options_json  # noqa: PLC0415
 
         options = parse_options_json(read_input(args.options, "options"))
+    if scenario is not None:
+        options = link_priced(args, scenario, options)
     fmt = _log_format(args)
     replay_it = not args.usage
     if not os.path.isdir(args.log):
