@@ -155,24 +155,15 @@ def link_priced(args: argparse.Namespace, scenario: Scenario, options: Any) -> A
         return options
     import dataclasses  # noqa: PLC0415
 
-    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.registry.models import kept_prices, lookup  # noqa: PLC0415
     from budgetcore.replay.model import ReplayOptions  # noqa: PLC0415
 
-    registry = default_registry()
-
-    def prices(section: str, contract: Any) -> Any:
-        model = registry.lookup(named[section]) if section in named else None
-        if model is None or contract is None:
-            return None
-        same = (contract.input_tokens, contract.output_tokens) == (
-            model.contract.input_tokens,
-            model.contract.output_tokens,
-        )
-        return model.prices if same else None
+    def chosen(section: str) -> Any:
+        return lookup(named[section]) if section in named else None
 
     options = ReplayOptions() if options is None else options
-    main = prices("main_model", scenario.main_model)
-    summary = prices("summary_model", scenario.summary_model)
+    main = kept_prices(chosen("main_model"), scenario.main_model)
+    summary = kept_prices(chosen("summary_model"), scenario.summary_model)
     changes = {}
     if options.main_prices is None and main is not None:
         changes["main_prices"] = main

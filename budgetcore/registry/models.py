@@ -41,6 +41,7 @@ __all__ = [
     "Release",
     "Resolution",
     "default_registry",
+    "kept_prices",
     "lookup",
     "model_as_dict",
     "near_matches",
@@ -619,6 +620,19 @@ def picks(query: str, limit: int | None = 12, registry: Registry | None = None) 
 def default_registry() -> Registry:
     """The registry shipped in the package (parsed once, on first use)."""
     return parse_registry(shipped_bytes(DATA_FILE))
+
+
+def kept_prices(model: RegistryModel | None, contract: ModelContract | None) -> Prices | None:
+    """A chosen registry model's prices while ``contract`` keeps its I and O (the
+    page's picker, a link's ``main_model.model``); edited by hand ("custom"), none: the
+    replay and Tune bill at them, the page and ``replay --fragment`` alike."""
+    if model is None or contract is None:
+        return None
+    kept = (contract.input_tokens, contract.output_tokens) == (
+        model.contract.input_tokens,
+        model.contract.output_tokens,
+    )
+    return model.prices if kept else None
 
 
 def lookup(name: str, *, reserves_output: bool = True) -> RegistryModel | None:

@@ -101,6 +101,7 @@ from budgetcore.ui.model import (
 )
 from budgetcore.ui.replay_panel import (
     LIMIT_PATHS,
+    NONE_PICKED,
     SOURCES,
     LoadedLog,
     Picked,
@@ -822,15 +823,17 @@ def picked_prices(state: PageState) -> Picked:
     """The prices of the registry models the pickers chose, for the replay and Tune:
     the main model's, and the summary model's when it has its own; None for a picker
     that chose none or whose I and O were edited by hand ("custom")."""
+    if state.registry is None:
+        return NONE_PICKED
+    from budgetcore.registry.models import kept_prices  # noqa: PLC0415 - loaded with the registry
 
-    def of(section: str) -> Prices | None:
-        name, same = chosen_model_of(state, section)
-        if not same or state.registry is None:
-            return None
-        model = state.registry.lookup(name)
-        return None if model is None else model.prices
+    def of(section: str, contract: ModelContract | None) -> Prices | None:
+        name = state.pickers[section].chosen if section in state.pickers else ""
+        assert state.registry is not None
+        return kept_prices(state.registry.lookup(name) if name else None, contract)
 
-    return of("main_model"), None if state.summary_same else of("summary_model")
+    scenario = state.plan.scenario
+    return of("main_model", scenario.main_model), of("summary_model", scenario.summary_model)
 
 
 def _panel(state: PageState, **changes: Any) -> PageState:

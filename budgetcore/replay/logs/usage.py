@@ -397,9 +397,8 @@ def billed_elsewhere(logs: Sequence[ParsedLog | None]) -> tuple[Elsewhere | None
             ranked.append(((not main, -r.output, -(r.context + r.output), path, i), i, file, line))
         ranked.sort()
         winner = ranked[0][1]
-        for _, i, file, line in ranked[1:]:
-            if i != winner:  # (a session's own copies are folded by its reader)
-                lost.setdefault(i, {})[(file, line)] = winner
+        for _, i, file, line in ranked[1:]:  # each in another session than the winner
+            lost.setdefault(i, {})[(file, line)] = winner
     out: list[Elsewhere | None] = []
     for i in range(len(logs)):
         mine = lost.get(i)
