@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
+from budgetcore.replay.logs.agents import agent
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.session import SessionRun
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage, merge_usage
@@ -18,7 +19,11 @@ from budgetcore.units import format_money, format_percent
 __all__ = ["money_text", "write_table"]
 
 Write = Callable[[str], object]
-_FORMATS = {"claude-code": "Claude Code", "codex": "Codex CLI"}
+
+
+def _agent_name(key: str) -> str:
+    found = agent(key)
+    return key if found is None else found.name
 
 
 def money_text(value: Decimal | None) -> str:
@@ -248,7 +253,7 @@ def _session(run: SessionRun, write: Write) -> None:
         return
     files = len(log.files)
     extra = f", {files} files" if files > 1 else ""
-    write(f"Session {run.name or 'log'} ({_FORMATS.get(log.format, log.format)}{extra})\n")
+    write(f"Session {run.name or 'log'} ({_agent_name(log.format)}{extra})\n")
     m = run.model
     if m is not None:
         res = m.resolution
