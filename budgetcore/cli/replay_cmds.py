@@ -230,6 +230,11 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
         options = link_priced(args, scenario, options)
     fmt = _log_format(args)
     replay_it = not args.usage
+    if not os.path.isdir(args.log) and args.log != "-" and _is_database(args.log):
+        # A database holds many sessions: each is a row, as in a folder.
+        settings = (os.path.dirname(args.log), fmt, scenario, options, replay_it)
+        runs = _session_runs(settings, (os.path.basename(args.log), [os.path.basename(args.log)]))
+        return billed_once_runs(runs), True
     if not os.path.isdir(args.log):
         log = read_log_path(args.log, fmt)
         run = run_session(
@@ -248,10 +253,10 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     root = args.log
     plan = plan_folder(_walk(root))
     jobs = [(s.name, s.files) for s in plan.sessions]
-    work = partial(_session_run, (root, fmt, scenario, options, replay_it))
+    work = partial(_session_runs, (root, fmt, scenario, options, replay_it))
     workers = _workers(root, jobs)
     if workers < 2:
-        runs = [work(job) for job in jobs]
+        runs = [run for job in jobs for run in work(job)]
     else:
         import copyreg  # noqa: PLC0415 - a large folder only
         import multiprocessing  # noqa: PLC0415
@@ -264,12 +269,11 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
         # folder's order (map keeps it). The workers ignore Ctrl-C; the parent takes it,
         # and leaving the pool terminates them (one line, 130, as for one file).
         with multiprocessing.get_context("fork").Pool(workers, _worker_started) as pool:
-            runs = pool.map(work, jobs, chunksize=max(1, len(jobs) // (4 * workers)))
+            found = pool.map(work, jobs, chunksize=max(1, len(jobs) // (4 * workers)))
+        runs = [run for part in found for run in part]
     if not runs:
         raise ScenarioError([Problem("log", f"folder {shown_name(root)} holds no .jsonl file")])
-    from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
-
-    runs = billed_once(runs)
+    runs = billed_once_runs(runs)
     if plan.not_read:
         print(
             f"not read: {len(plan.not_read):,} file(s) that are not session logs "
@@ -277,6 +281,12 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
             file=sys.stderr,
         )
     return runs, True
+
+
+def billed_once_runs(runs: list[Any]) -> list[Any]:
+    from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
+
+    return billed_once(runs)
 
 
 #: A folder is read by more than one process from this many bytes on (below, starting
@@ -309,6 +319,61 @@ def _view(d: dict[str, Any]) -> Any:
 def _worker_started() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent's to take
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # how the pool ends a worker
+
+
+def _is_database(path: str) -> bool:
+    """Whether the file is an SQLite database (an agent's, such as OpenCode's
+    opencode.db): such a file holds many sessions."""
+    from budgetcore.replay.logs.tally import SQLITE_MAGIC  # noqa: PLC0415
+
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def read_log_sessions(path: str, fmt: str | None, shown: str) -> list[Any]:
+    """Every session of a database file, each named ``<shown>#<session id>``."""
+    import dataclasses  # noqa: PLC0415
+
+    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+
+    stream = _open(path, "log")
+    try:
+        with collector_paused():
+            logs = read_sessions([(shown, stream)], fmt)
+    finally:
+        stream.close()
+    return [dataclasses.replace(log, name=log.name or shown) for log in logs]
+
+
+def _session_runs(
+    settings: tuple[str, str | None, Any, Any, bool], job: tuple[str, Sequence[str]]
+) -> list[Any]:
+    """The runs of one job of a folder: one session, or each session of a database."""
+    from budgetcore.replay.logs.session import SessionRun, run_session  # noqa: PLC0415
+
+    root, fmt, scenario, options, replay_it = settings
+    name, files = job
+    path = os.path.join(root, *files[0].split("/"))
+    if len(files) != 1 or not _is_database(path):
+        return [_session_run(settings, job)]
+    try:
+        logs = read_log_sessions(path, fmt, name)
+    except ScenarioError as exc:
+        return [SessionRun(name, None, error=exc.problems)]
+    except Unreadable as exc:
+        return [SessionRun(name, None, error=(Problem("log", str(exc)),))]
+    runs = []
+    for log in logs:
+        try:
+            runs.append(
+                run_session(log.name, log, scenario=scenario, options=options, replay_it=replay_it)
+            )
+        except ScenarioError as exc:  # a session of it with no request to replay
+            runs.append(SessionRun(log.name, None, error=exc.problems))
+    return runs
 
 
 def _session_run(

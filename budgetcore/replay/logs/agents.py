@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from budgetcore.replay.logs import gemini, kimi, pi, qwen
+from budgetcore.replay.logs import gemini, kimi, opencode, pi, qwen
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, format_of
 
@@ -35,6 +35,9 @@ class Agent:
     # document lacks ("looks like a ... file but ...").
     looks_like: Callable[[object], bool] | None = None
     missing: str = ""
+    # A database file (SQLite): whether its tables are this agent's, and its sessions.
+    claims_database: Callable[[frozenset[str]], bool] | None = None
+    read_database: Callable[[bytes, str], tuple[ParsedLog, ...]] | None = None
 
 
 def _read_claude(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
@@ -68,6 +71,15 @@ AGENTS: tuple[Agent, ...] = (
     ),
     Agent("qwen-code", "Qwen Code", qwen.claims, qwen.read_qwen),
     Agent("kimi-cli", "Kimi CLI", kimi.claims, kimi.read_kimi),
+    Agent(
+        "opencode",
+        "OpenCode",
+        None,
+        opencode.read_opencode,
+        claims_document=opencode.claims_document,
+        claims_database=opencode.claims_database,
+        read_database=opencode.read_opencode_db,
+    ),
     Agent("claude-code", "Claude Code", lambda o: format_of(o) == "claude-code", _read_claude),
 )
 _BY_KEY = {a.key: a for a in AGENTS}

@@ -11,7 +11,10 @@ paths) group alike. The two real layouts:
   subagents' ``subagents/<agent_id>/wire.jsonl`` (read with the session); the
   ``context*.jsonl`` beside it are the model's context, whose usage is in the wire;
 - a Gemini CLI folder: ``<project>/chats/session-*.json`` (before 0.39) beside the
-  ``.jsonl`` ones.
+  ``.jsonl`` ones;
+- an OpenCode data folder: ``opencode.db`` (``opencode-<channel>.db``), each session in
+  it read apart, and the older ``storage/message/<session>/<message>.json``, one
+  session per folder.
 
 Any other ``.jsonl`` file is a session of its own (its agent is read from its lines);
 files of other kinds (``.meta.json`` sidecars, ``journal.jsonl`` aside) are listed as
@@ -58,12 +61,32 @@ def subagents_of(session: str, paths: Sequence[str]) -> tuple[str, ...]:
 
 
 def _is_log(path: str) -> bool:
-    """A file that is a session (or part of one): JSON Lines, or a Gemini CLI chat
-    saved as one JSON document (``chats/*.json``)."""
+    """A file that is a session (or part of one): JSON Lines, a Gemini CLI chat saved
+    as one JSON document (``chats/*.json``), an OpenCode database or message file."""
     if path.endswith(".jsonl"):
         return True
     parts = path.split("/")
-    return path.endswith(".json") and len(parts) >= 2 and parts[-2] == "chats"
+    if path.endswith(".json") and len(parts) >= 2 and parts[-2] == "chats":
+        return True
+    return _opencode_db(path) or _opencode_message(path) is not None
+
+
+def _opencode_db(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    return name == "opencode.db" or (name.startswith("opencode-") and name.endswith(".db"))
+
+
+def _opencode_message(path: str) -> str | None:
+    """``.../storage/message/<session>/<message>.json`` -> its session folder."""
+    parts = path.split("/")
+    if (
+        len(parts) >= 4
+        and parts[-1].endswith(".json")
+        and parts[-3] == "message"
+        and parts[-4] == "storage"
+    ):
+        return "/".join(parts[:-1])
+    return None
 
 
 def _kimi_owner(path: str, present: set[str]) -> str | None:
@@ -90,7 +113,12 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
     not_read = tuple(sorted(p for p in paths if not _is_log(p)))
     owned: dict[str, list[str]] = {}
     mains: list[str] = []
+    messages: dict[str, list[str]] = {}  # OpenCode: a session folder's message files
     for p in logs:
+        folder = _opencode_message(p)
+        if folder is not None:
+            messages.setdefault(folder, []).append(p)
+            continue
         kimi = _kimi_owner(p, present)
         if kimi is not None:
             owned.setdefault(kimi, []).append(p)
@@ -105,5 +133,7 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
             not_read += (p,)  # a workflow's journal: no requests
         else:
             mains.append(p)
-    sessions = tuple(SessionFiles(m, (m, *sorted(owned.get(m, ())))) for m in mains)
-    return FolderPlan(sessions, tuple(sorted(not_read)))
+    sessions = [SessionFiles(m, (m, *sorted(owned.get(m, ())))) for m in mains]
+    sessions += [SessionFiles(files[0], tuple(files)) for files in messages.values()]
+    sessions.sort(key=lambda s: s.name)
+    return FolderPlan(tuple(sessions), tuple(sorted(not_read)))

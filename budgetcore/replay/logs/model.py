@@ -34,7 +34,15 @@ __all__ = [
 ]
 
 #: Every agent's key (budgetcore.replay.logs.agents.AGENTS holds how each is read).
-FORMATS: tuple[str, ...] = ("claude-code", "codex", "pi", "gemini-cli", "qwen-code", "kimi-cli")
+FORMATS: tuple[str, ...] = (
+    "claude-code",
+    "codex",
+    "pi",
+    "gemini-cli",
+    "qwen-code",
+    "kimi-cli",
+    "opencode",
+)
 
 
 class LogRequest(NamedTuple):

@@ -39,7 +39,7 @@ from budgetcore.replay.logs.reader import (
     too_many_requests,
 )
 
-__all__ = ["Document", "Tally", "counts", "lines_of"]
+__all__ = ["SQLITE_MAGIC", "Database", "Document", "Tally", "counts", "lines_of"]
 
 _MAX_LABEL = 48
 
@@ -362,3 +362,30 @@ def document_of(stream: Any, what: str = "log") -> Any:
     if isinstance(stream, Document):
         return stream.value
     return Document.parse(lines_of(stream, limit_of(what), what)).value
+
+
+#: The first bytes of every SQLite database file (sqlite.org/fileformat.html).
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class Database(io.BytesIO):
+    """A file that is an SQLite database (OpenCode's ``opencode.db``, Goose's
+    ``sessions.db``): its bytes and the names of its tables."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.tables = _tables(data)
+
+
+def _tables(data: bytes) -> frozenset[str]:
+    import sqlite3  # noqa: PLC0415 - a database only
+
+    db = sqlite3.connect(":memory:")
+    try:
+        db.deserialize(data)
+        rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    except sqlite3.Error:
+        return frozenset()
+    finally:
+        db.close()
+    return frozenset(str(r[0]) for r in rows)

@@ -1,0 +1,188 @@
+"""OpenCode sessions (docs/replay.md, "Other agents"): the SQLite database
+``~/.local/share/opencode/opencode.db`` (``$XDG_DATA_HOME/opencode``), and the older
+``storage/message/<session>/<message>.json`` files.
+
+The shape, from ccusage ``rust/crates/ccusage/src/adapter/opencode/loader.rs`` and
+``parser.rs`` @5816e640 (``SELECT id, session_id, data FROM message``; a message's
+JSON) and anomalyco/opencode ``packages/opencode/src/session/message-v2.ts``: an
+assistant message's ``tokens`` are one request (``input`` uncached, ``cache.read`` /
+``cache.write`` beside it, ``output``, ``reasoning`` billed as output), ``cost``
+OpenCode's own cost, ``modelID`` / ``providerID`` its model, ``summary: true`` the
+request that wrote a compaction's summary. The ``session`` table's ``parent_id`` makes
+a child session (a subagent's task) a series of its parent's session.
+
+The database is opened from its bytes (``sqlite3`` ``deserialize``), read only, so
+the core never touches a file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from budgetcore.errors import NonFinite, Problem, ScenarioError
+from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.reader import LineSource
+from budgetcore.replay.logs.tally import Tally, counts, document_of
+
+__all__ = ["claims_database", "claims_document", "read_opencode", "read_opencode_db"]
+
+_TOKENS = ("input", "output", "reasoning", "total")
+_CACHE = ("read", "write")
+
+
+def claims_document(doc: object) -> bool:
+    """An OpenCode message file: a ``role`` with ``sessionID`` and ``time``, or an
+    assistant's ``modelID`` / ``providerID``."""
+    return (
+        isinstance(doc, dict)
+        and isinstance(doc.get("sessionID"), str)
+        and doc.get("role") in ("user", "assistant")
+        and isinstance(doc.get("time"), dict)
+    )
+
+
+def _cost(raw: object) -> Decimal | None:
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = Decimal(raw)
+    if isinstance(raw, Decimal) and raw.is_finite() and raw >= 0:
+        return raw
+    return None
+
+
+def _message(tally: Tally, number: int, obj: object, series: str, mid: str | None = None) -> None:
+    """One message (a file, a row), as a request or an entry. ``mid``: its id (a row's
+    column; a file's ``id``), by which a message both in the database and in the older
+    files is billed once (usage.billed_elsewhere, as ccusage folds them)."""
+    if isinstance(obj, Problem):
+        tally.malformed(number, obj)
+        return
+    if not isinstance(obj, dict):
+        tally.malformed(number, Problem.coded("", "is not a JSON object", "log-line-not-object"))
+        return
+    created = obj.get("time")
+    time = created.get("created") if isinstance(created, dict) else None
+    at = time if isinstance(time, int) and not isinstance(time, bool) and time >= 0 else None
+    tally.time(series, at)
+    role = obj.get("role")
+    tokens = obj.get("tokens")
+    if role != "assistant" or tokens is None:
+        tally.entry(f"{role} message" if isinstance(role, str) else "message")
+        return
+    found = counts(tokens, _TOKENS, "tokens")
+    cache = tokens.get("cache") if isinstance(tokens, dict) else None
+    cached = (0, 0) if cache is None else counts(cache, _CACHE, "tokens.cache")
+    bad = next((x for x in (found, cached) if isinstance(x, Problem)), None)
+    if bad is not None:
+        tally.malformed(number, bad)
+        return
+    assert not isinstance(found, Problem)
+    assert not isinstance(cached, Problem)
+    fresh, output, reasoning, _total = found
+    read, write = cached
+    if not (fresh or output or reasoning or read or write):
+        tally.entry("assistant message (zero tokens)")
+        return
+    model = obj.get("modelID")
+    cost = _cost(obj.get("cost"))
+    tally.request(
+        number,
+        series=series,
+        input=fresh,
+        cache_read=read,
+        cache_write=write,
+        output=output + reasoning,
+        reasoning=reasoning,
+        model=model if isinstance(model, str) and model.strip() else None,
+        time=at,
+        # OpenCode writes 0 when it does not know the price; 0 is then no cost logged.
+        logged_cost=cost if cost else None,
+    )
+    if mid is None:
+        found_id = obj.get("id")
+        mid = found_id if isinstance(found_id, str) and found_id else None
+    if mid is not None:
+        tally.ids.append((tally.file, number, mid, "opencode"))
+    if obj.get("summary") is True:
+        tally.compaction(number, series=series, trigger="auto", time=at)
+
+
+def read_opencode(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+    """One session's message files (``storage/message/<session>/*.json``), in order."""
+    tally = Tally("opencode")
+    for name, stream in files:
+        tally.open(name)
+        tally.record()
+        _message(tally, 1, document_of(stream, what), "main")
+    return tally.session(files[0][0] if files else "")
+
+
+def _rows(db: sqlite3.Connection, sql: str) -> list[Any]:
+    try:
+        return db.execute(sql).fetchall()
+    except sqlite3.Error:
+        return []
+
+
+def read_opencode_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
+    """Every session of an ``opencode.db``: a child session (``parent_id``) is a series
+    of its root session, named ``subagent:<its id>``."""
+    import json  # noqa: PLC0415
+
+    from budgetcore.inputs.numbers import read_number  # noqa: PLC0415
+
+    db = sqlite3.connect(":memory:")
+    try:
+        try:
+            db.deserialize(data)
+            # In the order written (OpenCode's time_created; a table without it, as
+            # ccusage's own test builds, in row order).
+            messages = (
+                _rows(db, "SELECT id, session_id, data FROM message ORDER BY time_created, id")
+                or db.execute("SELECT id, session_id, data FROM message").fetchall()
+            )
+        except sqlite3.Error as exc:
+            raise ScenarioError(
+                [
+                    Problem.coded(
+                        "log",
+                        f"is an SQLite database OpenCode's reader cannot use ({exc})",
+                        "log-sqlite-unreadable",
+                        why=str(exc),
+                    )
+                ]
+            ) from None
+        parents = dict(_rows(db, "SELECT id, parent_id FROM session"))
+    finally:
+        db.close()
+
+    def root(sid: str) -> str:
+        seen = set()
+        while isinstance(parents.get(sid), str) and sid not in seen:
+            seen.add(sid)
+            sid = parents[sid]
+        return sid
+
+    groups: dict[str, list[tuple[str, str, Any]]] = {}
+    for mid, session, raw in messages:
+        sid = str(session)
+        try:
+            value = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
+        except (ValueError, TypeError, RecursionError):
+            value = Problem.coded("", "is not valid JSON", "log-line-not-json")
+        groups.setdefault(root(sid), []).append((sid, str(mid), value))
+    out = []
+    for top, rows in groups.items():
+        tally = Tally("opencode")
+        tally.open(f"{name}#{top}")
+        for number, (sid, mid, value) in enumerate(rows, start=1):
+            tally.record()
+            _message(tally, number, value, "main" if sid == top else f"subagent:{sid}", mid)
+        out.append(tally.session(f"{name}#{top}"))
+    return tuple(out)
+
+
+def claims_database(tables: frozenset[str]) -> bool:
+    return {"message", "session"} <= tables
