@@ -23,8 +23,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.replay.logs.model import FileLedger, ParsedLog
-from budgetcore.replay.logs.session import SessionRun
-from budgetcore.replay.logs.usage import MeasuredUsage, merge_usage
+from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
+from budgetcore.replay.logs.usage import MeasuredUsage
 
 if TYPE_CHECKING:
     from budgetcore.replay.model import Replay
@@ -160,7 +160,7 @@ def _money(value: Decimal | None) -> str | None:
 def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
     """What a folder's sessions add up to."""
     ok = [r for r in runs if r.log is not None]
-    measured = merge_usage(r.measured for r in ok if r.measured is not None)
+    measured = folder_usage(runs)
     modelled: Decimal | None = Decimal(0)
     turns = 0
     for r in ok:
@@ -184,6 +184,17 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
         "turns_replayed": turns,
         "modelled_cost": _money(modelled) if replayed else None,
         "measured": measured.as_dict(),
+        # One total per agent (a mixed folder); "agent" None: the sessions not read.
+        "agents": [
+            {
+                "agent": key or None,
+                "sessions": n,
+                "requests": m.requests,
+                "cost": _money(m.cost),
+                "known_cost": _money(m.known_cost),
+            }
+            for key, n, m in agent_totals(runs)
+        ],
     }
 
 

@@ -11,8 +11,8 @@ from fractions import Fraction
 
 from budgetcore.replay.logs.agents import agent
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.session import SessionRun
-from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage, merge_usage
+from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
+from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
 from budgetcore.replay.model import Replay
 from budgetcore.units import format_money, format_percent
 
@@ -334,5 +334,21 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
     total = sum(sum(f.lines for f in r.log.ledger) for r in ok if r.log is not None) + unread
     rows.append(["total", f"{total:,}", "", "", "", ""])
     _grid(head, rows, write)
-    merged = merge_usage(r.measured for r in ok if r.measured is not None)
+    merged = folder_usage(runs)
     _measured(merged, write)
+    if unread_runs := len(runs) - len(ok):
+        write(
+            f"  The total cost is unknown: {unread_runs:,} session(s) could not be read, "
+            "and what they cost no one knows.\n"
+        )
+    by_agent = agent_totals(runs)
+    if len(by_agent) > 1:
+        write("By agent\n")
+        rows = []
+        for key, n, m in by_agent:
+            name = _agent_name(key) if key else "not read"
+            cost = money_text(m.cost)
+            if m.cost is None and m.known_cost:
+                cost = f"unknown (≥ {money_text(m.known_cost)})"
+            rows.append([name, f"{n:,}", f"{m.requests:,}", cost])
+        _grid(["agent", "sessions", "requests", "measured cost"], rows, write)

@@ -22,13 +22,23 @@ from budgetcore.replay.logs.usage import (
     billed_elsewhere,
     measured_once,
     measured_usage,
+    merge_usage,
 )
 
 if TYPE_CHECKING:
     from budgetcore.replay.model import Replay, ReplayOptions
     from budgetcore.scenario.model import Scenario
 
-__all__ = ["LogModel", "SessionRun", "billed_once", "log_model", "priced_by", "run_session"]
+__all__ = [
+    "LogModel",
+    "SessionRun",
+    "agent_totals",
+    "billed_once",
+    "folder_usage",
+    "log_model",
+    "priced_by",
+    "run_session",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +140,27 @@ def billed_once(items: Sequence[_B], resolver: Callable[[str], Resolution] = res
         # Both are dataclasses (SessionRun, LoadedLog); a Protocol cannot say so.
         out.append(dataclasses.replace(item, measured=measured, elsewhere=shown))  # type: ignore[type-var]
     return out
+
+
+def folder_usage(runs: Sequence[SessionRun]) -> MeasuredUsage:
+    """The measured usage of a folder's sessions together. Its cost is unknown (the
+    priced part kept beside, "at least") while any session of it could not be read:
+    what that one cost no one knows, so the total is not the sum of the others."""
+    merged = merge_usage(r.measured for r in runs if r.log is not None and r.measured is not None)
+    if any(r.log is None for r in runs):
+        return dataclasses.replace(merged, cost=None)
+    return merged
+
+
+def agent_totals(
+    runs: Sequence[SessionRun],
+) -> tuple[tuple[str, int, MeasuredUsage], ...]:
+    """A folder's sessions by agent (``ParsedLog.format``; "" for the sessions that could
+    not be read): (agent, sessions, their measured usage), in the order first seen."""
+    groups: dict[str, list[SessionRun]] = {}
+    for r in runs:
+        groups.setdefault("" if r.log is None else r.log.format, []).append(r)
+    return tuple((key, len(group), folder_usage(group)) for key, group in groups.items())
 
 
 def priced_by(model: LogModel, options: ReplayOptions | None) -> ReplayOptions | None:
