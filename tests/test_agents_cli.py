@@ -1,0 +1,131 @@
+"""The other agents through the command line (docs/replay.md, "Other agents"): each
+agent's data folder as ccusage reads it, a mixed folder with one total per agent, a
+folder total that is unknown while a session in it could not be read, a database of
+many sessions, and the messages for files we cannot read."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from budgetcore.errors import ScenarioError
+from budgetcore.replay.logs import detect_format, parse_log
+from tests.helpers import run_cli
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
+
+
+def _total(out: str) -> dict[str, object]:
+    last = json.loads(out.strip().splitlines()[-1])
+    total: dict[str, object] = last["total"]
+    return total
+
+
+@pytest.mark.parametrize(
+    ("folder", "agent", "sessions"),
+    [
+        ("pi/basic/sessions", "pi", 1),
+        ("gemini/jsonl/tmp", "gemini-cli", 1),
+        ("gemini/json/tmp", "gemini-cli", 1),
+        ("qwen/plain", "qwen-code", 1),
+        ("kimi/subagent", "kimi-cli", 1),
+        ("opencode/db/opencode", "opencode", 2),
+        ("opencode/legacy/opencode", "opencode", 1),
+    ],
+)
+def test_each_agents_data_folder_is_read_as_the_agent_lays_it_out(
+    folder: str, agent: str, sessions: int
+) -> None:
+    result = run_cli(["replay", "--log", str(LOGS / folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = _total(result.out)
+    assert total["sessions"] == total["sessions_read"] == sessions
+    assert total["agents"] == [
+        {
+            "agent": agent,
+            "sessions": sessions,
+            "requests": total["requests"],
+            "cost": total["measured"]["cost"],  # type: ignore[index]
+            "known_cost": total["measured"]["known_cost"],  # type: ignore[index]
+        }
+    ]
+    assert total["measured"]["cost"] is not None  # type: ignore[index]
+
+
+def test_a_mixed_folder_gives_one_total_per_agent_and_an_unknown_total_while_one_is_unread(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(LOGS / "pi" / "basic" / "sessions", tmp_path / "pi")
+    shutil.copytree(LOGS / "opencode" / "db" / "opencode", tmp_path / "opencode")
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = _total(result.out)
+    agents = {a["agent"]: a for a in total["agents"]}  # type: ignore[attr-defined]
+    assert set(agents) == {"pi", "opencode"}
+    assert Decimal(agents["pi"]["cost"]) == Decimal("0.0444")
+    assert agents["opencode"]["sessions"] == 2
+    assert total["measured"]["cost"] is not None  # type: ignore[index]
+    # A file that no agent writes: the folder's cost is no longer known.
+    (tmp_path / "notes.jsonl").write_text("hello\n")
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    total = _total(result.out)
+    assert total["measured"]["cost"] is None  # type: ignore[index]
+    assert total["measured"]["known_cost"] is not None  # type: ignore[index]
+    assert [a["agent"] for a in total["agents"]].count(None) == 1  # type: ignore[attr-defined]
+    table = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "table"])
+    assert "The total cost is unknown: 1 session(s) could not be read" in table.out
+    assert "By agent" in table.out
+
+
+def test_a_database_file_is_many_sessions_for_replay_and_tune(tmp_path: Path) -> None:
+    db = LOGS / "opencode" / "db" / "opencode" / "opencode.db"
+    result = run_cli(["replay", "--log", str(db), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    assert _total(result.out)["sessions"] == 2
+    scenario = tmp_path / "s.json"
+    scenario.write_text("{}")
+    tuned = run_cli(["tune", str(scenario), "--log", str(db), "--format", "jsonl"])
+    assert tuned.code == 0, tuned.err
+    assert "2 sessions" in tuned.out or '"sessions": 2' in tuned.out
+
+
+@pytest.mark.parametrize(
+    ("path", "agent"),
+    [
+        ("pi/basic/sessions/--home-user-proj--", "pi"),
+        ("gemini/jsonl/tmp", "gemini-cli"),
+        ("qwen/plain/projects/-home-user-proj/chats", "qwen-code"),
+        ("kimi/plain/sessions", "kimi-cli"),
+    ],
+)
+def test_detection_names_the_agent(path: str, agent: str) -> None:
+    (file,) = [p for p in (LOGS / path).rglob("*.jsonl") if p.name != "context.jsonl"][:1]
+    assert detect_format(file.read_bytes()) == agent
+
+
+def test_a_pretty_printed_document_is_read_whole_not_as_line_1() -> None:
+    (file,) = (LOGS / "gemini" / "json").rglob("*.json")
+    log = parse_log(file.read_bytes())  # no name: told by its first line, "{"
+    assert log.format == "gemini-cli"
+    assert sum(len(s.requests) for s in log.series) == 2
+
+
+def test_a_document_of_no_agent_says_what_it_looks_like_and_what_is_missing() -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_log(b'{\n  "sessionId": "x",\n  "startTime": "2025-01-01T00:00:00Z"\n}\n')
+    assert [p.code for p in info.value.problems] == ["log-looks-like"]
+    assert "looks like a Gemini CLI file but has no messages list" in str(info.value)
+    with pytest.raises(ScenarioError) as info:
+        parse_log(b'{\n  "a": 1\n}\n')
+    assert [p.code for p in info.value.problems] == ["log-unknown-document"]
+    assert "line 1" not in str(info.value)
+
+
+def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')
+    assert "in this pi file" in str(info.value)
