@@ -6,7 +6,9 @@ paths) group alike. The two real layouts:
 
 - a Claude Code projects folder: ``<project>/<session>.jsonl``, with its subagents in
   ``<project>/<session>/subagents/**/agent-*.jsonl`` (read with the session);
-- a Codex sessions folder: ``YYYY/MM/DD/rollout-*.jsonl``, each its own session;
+- a Codex sessions folder: ``YYYY/MM/DD/rollout-*.jsonl``, each its own session
+  (``rollout-*.jsonl.zst``, compressed after a week idle, too, unless the plain file
+  is beside it: then that one is read);
 - a Kimi CLI sessions folder: ``<workdir hash>/<session>/wire.jsonl``, with its
   subagents' ``subagents/<agent_id>/wire.jsonl`` (read with the session); the
   ``context*.jsonl`` beside it are the model's context, whose usage is in the wire;
@@ -63,7 +65,7 @@ def subagents_of(session: str, paths: Sequence[str]) -> tuple[str, ...]:
 def _is_log(path: str) -> bool:
     """A file that is a session (or part of one): JSON Lines, a Gemini CLI chat saved
     as one JSON document (``chats/*.json``), an OpenCode database or message file."""
-    if path.endswith(".jsonl"):
+    if path.endswith((".jsonl", ".jsonl.zst")):
         return True
     parts = path.split("/")
     if path.endswith(".json") and len(parts) >= 2 and parts[-2] == "chats":
@@ -118,6 +120,9 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
         folder = _opencode_message(p)
         if folder is not None:
             messages.setdefault(folder, []).append(p)
+            continue
+        if p.endswith(".zst") and p.removesuffix(".zst") in present:
+            not_read += (p,)  # compressed twin of a plain rollout: the plain one is read
             continue
         kimi = _kimi_owner(p, present)
         if kimi is not None:
