@@ -6,7 +6,7 @@ by session, on every fixture under tests/fixtures/logs/<agent>/ (docs/replay.md,
 Each fixture folder is laid out as the agent's data folder, and ccusage reads it through
 the agent's data-dir variable (ccusage ``rust/crates/ccusage/src/adapter/<agent>/paths.rs``
 @5816e640: ``PI_AGENT_DIR``, ``GEMINI_DATA_DIR``, ``QWEN_DATA_DIR``, ``KIMI_DATA_DIR``,
-``OPENCODE_DATA_DIR``);
+``OPENCODE_DATA_DIR``, ``AMP_DATA_DIR``);
 we read the same folder with the folder planner the CLI uses. Tokens must be equal
 (ccusage's output plus its "extra" tokens, the reasoning it keeps apart, is our output),
 except where DIFFERENCES lists the exact figures and why; the cost, in ccusage's
@@ -74,6 +74,10 @@ def _opencode_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
     return {Path(files[0]).parent.name}
 
 
+def _amp_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    return {Path(files[0]).stem}  # T-<uuid>, the thread's id
+
+
 #: agent folder -> (ccusage command, its data-dir variable, the fixture's data folder
 #: inside each fixture, which ccusage session ids one of our sessions covers)
 AGENTS: dict[str, tuple[str, str, str, Callable[[Path, tuple[str, ...], Any], set[str]]]] = {
@@ -82,6 +86,7 @@ AGENTS: dict[str, tuple[str, str, str, Callable[[Path, tuple[str, ...], Any], se
     "qwen": ("qwen", "QWEN_DATA_DIR", ".", _named_ids),
     "kimi": ("kimi", "KIMI_DATA_DIR", ".", _kimi_ids),
     "opencode": ("opencode", "OPENCODE_DATA_DIR", "opencode", _opencode_ids),
+    "amp": ("amp", "AMP_DATA_DIR", "amp", _amp_ids),
 }
 
 #: (agent, fixture, session id) -> (our tokens, ccusage's tokens, why): input, cache

@@ -35,6 +35,8 @@ def _total(out: str) -> dict[str, object]:
         ("kimi/subagent", "kimi-cli", 1),
         ("opencode/db/opencode", "opencode", 2),
         ("opencode/legacy/opencode", "opencode", 1),
+        ("amp/messages/amp", "amp", 1),
+        ("amp/ledger/amp", "amp", 1),
     ],
 )
 def test_each_agents_data_folder_is_read_as_the_agent_lays_it_out(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from budgetcore.replay.logs import gemini, kimi, opencode, pi, qwen
+from budgetcore.replay.logs import amp, gemini, kimi, opencode, pi, qwen
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, format_of
 
@@ -80,6 +80,7 @@ AGENTS: tuple[Agent, ...] = (
         claims_database=opencode.claims_database,
         read_database=opencode.read_opencode_db,
     ),
+    Agent("amp", "Amp", None, amp.read_amp, claims_document=amp.claims_document),
     Agent("claude-code", "Claude Code", lambda o: format_of(o) == "claude-code", _read_claude),
 )
 _BY_KEY = {a.key: a for a in AGENTS}

@@ -14,6 +14,7 @@ paths) group alike. The two real layouts:
   ``context*.jsonl`` beside it are the model's context, whose usage is in the wire;
 - a Gemini CLI folder: ``<project>/chats/session-*.json`` (before 0.39) beside the
   ``.jsonl`` ones;
+- an Amp data folder: ``threads/T-<uuid>.json``, each thread a session;
 - an OpenCode data folder: ``opencode.db`` (``opencode-<channel>.db``), each session in
   it read apart, and the older ``storage/message/<session>/<message>.json``, one
   session per folder.
@@ -70,6 +71,8 @@ def _is_log(path: str) -> bool:
     parts = path.split("/")
     if path.endswith(".json") and len(parts) >= 2 and parts[-2] == "chats":
         return True
+    if path.endswith(".json") and len(parts) >= 2 and parts[-2] == "threads":
+        return parts[-1].startswith("T-")  # an Amp thread
     return _opencode_db(path) or _opencode_message(path) is not None
 
 

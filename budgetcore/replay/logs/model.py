@@ -42,6 +42,7 @@ FORMATS: tuple[str, ...] = (
     "qwen-code",
     "kimi-cli",
     "opencode",
+    "amp",
 )
 
 
