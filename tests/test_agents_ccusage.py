@@ -6,7 +6,7 @@ by session, on every fixture under tests/fixtures/logs/<agent>/ (docs/replay.md,
 Each fixture folder is laid out as the agent's data folder, and ccusage reads it through
 the agent's data-dir variable (ccusage ``rust/crates/ccusage/src/adapter/<agent>/paths.rs``
 @5816e640: ``PI_AGENT_DIR``, ``GEMINI_DATA_DIR``, ``QWEN_DATA_DIR``, ``KIMI_DATA_DIR``,
-``OPENCODE_DATA_DIR``, ``AMP_DATA_DIR``);
+``OPENCODE_DATA_DIR``, ``AMP_DATA_DIR``, ``DROID_SESSIONS_DIR``, ``GOOSE_PATH_ROOT``);
 we read the same folder with the folder planner the CLI uses. Tokens must be equal
 (ccusage's output plus its "extra" tokens, the reasoning it keeps apart, is our output),
 except where DIFFERENCES lists the exact figures and why; the cost, in ccusage's
@@ -28,8 +28,7 @@ import pytest
 
 from budgetcore.replay.logs import read_sessions
 from budgetcore.replay.logs.folder import plan_folder
-from budgetcore.replay.logs.session import SessionRun, billed_once
-from budgetcore.replay.logs.usage import measured_usage
+from budgetcore.replay.logs.session import billed_once, run_session
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "fixtures" / "logs"
@@ -78,6 +77,14 @@ def _amp_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
     return {Path(files[0]).stem}  # T-<uuid>, the thread's id
 
 
+def _droid_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    return {Path(files[0]).name.removesuffix(".settings.json")}
+
+
+def _goose_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    return {log.name.rsplit("#", 1)[1]}  # sessions.db#<session id>
+
+
 #: agent folder -> (ccusage command, its data-dir variable, the fixture's data folder
 #: inside each fixture, which ccusage session ids one of our sessions covers)
 AGENTS: dict[str, tuple[str, str, str, Callable[[Path, tuple[str, ...], Any], set[str]]]] = {
@@ -87,6 +94,8 @@ AGENTS: dict[str, tuple[str, str, str, Callable[[Path, tuple[str, ...], Any], se
     "kimi": ("kimi", "KIMI_DATA_DIR", ".", _kimi_ids),
     "opencode": ("opencode", "OPENCODE_DATA_DIR", "opencode", _opencode_ids),
     "amp": ("amp", "AMP_DATA_DIR", "amp", _amp_ids),
+    "droid": ("droid", "DROID_SESSIONS_DIR", "sessions", _droid_ids),
+    "goose": ("goose", "GOOSE_PATH_ROOT", "goose", _goose_ids),
 }
 
 #: (agent, fixture, session id) -> (our tokens, ccusage's tokens, why): input, cache
@@ -154,7 +163,8 @@ def _ours(agent: str, fixture: str) -> list[tuple[set[str], Any, Any]]:
             for h in handles:
                 h.close()
         for log in logs:
-            runs.append(SessionRun(log.name, log, measured=measured_usage(log)))
+            # As the CLI measures it (a totals-only session too), without a replay.
+            runs.append(run_session(log.name, log, scenario=None, options=None, replay_it=False))
             covers.append(ids(base, session.files, log))
     return [(c, r.measured, r.log) for c, r in zip(covers, billed_once(runs), strict=True)]
 
@@ -210,6 +220,17 @@ def test_pi_logged_cost_is_the_one_ccusage_shows_by_default() -> None:
     assert measured.logged_cost is not None
     assert abs(measured.logged_cost - Decimal(str(one["totalCost"]))) <= CENT_MICRO
     assert measured.logged_requests == measured.requests == 3
+
+
+@pytest.mark.parametrize(("agent", "fixture"), [("droid", "totals"), ("goose", "totals")])
+def test_a_totals_only_agent_is_measured_with_no_request_counted(agent: str, fixture: str) -> None:
+    """Goose and Droid keep per-session totals: measured (equal to ccusage, above), no
+    request counted, and the session says it cannot be replayed turn by turn."""
+    for _ids, measured, log in _ours(agent, fixture):
+        assert log.totals_only
+        assert measured.requests == 0
+        assert all(not s.requests for s in log.series)
+        assert measured.usage.input > 0
 
 
 def test_every_fixture_line_is_accounted_for() -> None:

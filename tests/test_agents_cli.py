@@ -37,6 +37,8 @@ def _total(out: str) -> dict[str, object]:
         ("opencode/legacy/opencode", "opencode", 1),
         ("amp/messages/amp", "amp", 1),
         ("amp/ledger/amp", "amp", 1),
+        ("droid/totals/sessions", "droid", 2),
+        ("goose/totals/goose", "goose", 2),
     ],
 )
 def test_each_agents_data_folder_is_read_as_the_agent_lays_it_out(
@@ -125,6 +127,18 @@ def test_a_document_of_no_agent_says_what_it_looks_like_and_what_is_missing() ->
         parse_log(b'{\n  "a": 1\n}\n')
     assert [p.code for p in info.value.problems] == ["log-unknown-document"]
     assert "line 1" not in str(info.value)
+
+
+def test_a_totals_only_session_says_it_cannot_be_replayed() -> None:
+    db = LOGS / "goose" / "totals" / "goose" / "data" / "sessions" / "sessions.db"
+    result = run_cli(["replay", "--log", str(db), "--format", "table"])
+    assert result.code == 0, result.err
+    assert "Totals only: Goose records each session's token totals" in result.out
+    (settings,) = sorted((LOGS / "droid" / "totals" / "sessions").rglob("*2.settings.json"))
+    one = run_cli(["replay", "--log", str(settings)])
+    assert one.code == 2
+    assert "keeps only per-session totals" in one.err
+    assert "--usage measures it" in one.err
 
 
 def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:

@@ -98,6 +98,9 @@ def log_dict(
         "main_model": log.main_model(),
         "context_window": log.window,
         "duplicates_dropped": log.duplicates,
+        # Why the session keeps per-model totals only and cannot be replayed turn by
+        # turn (Goose, Droid); None when it holds requests.
+        "totals_only": log.totals_only or None,
         "skipped_lines": [str(p) for p in log.skipped],
         "ledger": [ledger_dict(f) for f in log.ledger],
         "compactions": [

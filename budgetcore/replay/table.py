@@ -12,6 +12,7 @@ from fractions import Fraction
 from budgetcore.replay.logs.agents import agent
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
+from budgetcore.replay.logs.tally import TOTALS
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
 from budgetcore.replay.model import Replay
 from budgetcore.units import format_money, format_percent
@@ -154,6 +155,9 @@ def _ledger(log: ParsedLog, write: Write) -> None:
         mark = "" if f.accounted == f.lines else f"  (MISMATCH: {f.accounted:,} accounted)"
         write(f"  {f.name or 'log'}: {f.lines:,} lines{mark}\n")
         for s, on, off in f.requests:
+            if s == TOTALS:  # a totals-only agent's per-model totals: not requests
+                write(f"    session totals (not requests): {on + off:,} record(s)\n")
+                continue
             write(f"    requests, {s}: {on:,} on the replayed branch, {off:,} on abandoned ones\n")
         for kind, n in f.duplicates:
             write(f"    copies folded ({kind}): {n:,}\n")
@@ -254,6 +258,11 @@ def _session(run: SessionRun, write: Write) -> None:
     files = len(log.files)
     extra = f", {files} files" if files > 1 else ""
     write(f"Session {run.name or 'log'} ({_agent_name(log.format)}{extra})\n")
+    if log.totals_only:
+        write(
+            f"  Totals only: {log.totals_only}. It cannot be replayed turn by turn; "
+            "its totals are measured, and no request is counted.\n"
+        )
     m = run.model
     if m is not None:
         res = m.resolution

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from budgetcore.replay.logs import amp, gemini, kimi, opencode, pi, qwen
+from budgetcore.replay.logs import amp, droid, gemini, goose, kimi, opencode, pi, qwen
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, format_of
 
@@ -57,6 +57,15 @@ def _read_codex(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
     return read_codex(*files[0])
 
 
+def _no_lines(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
+    """An agent whose sessions are in a database only."""
+    from budgetcore.errors import Problem, ScenarioError  # noqa: PLC0415
+
+    raise ScenarioError(
+        [Problem.coded("log", "must be the agent's SQLite database", "log-not-a-database")]
+    )
+
+
 AGENTS: tuple[Agent, ...] = (
     Agent("codex", "Codex CLI", lambda o: format_of(o) == "codex", _read_codex),
     Agent("pi", "pi", pi.claims, pi.read_pi),
@@ -81,6 +90,23 @@ AGENTS: tuple[Agent, ...] = (
         read_database=opencode.read_opencode_db,
     ),
     Agent("amp", "Amp", None, amp.read_amp, claims_document=amp.claims_document),
+    Agent(
+        "droid",
+        "Droid",
+        None,
+        droid.read_droid,
+        claims_document=droid.claims_document,
+        totals_only=droid.TOTALS_WHY,
+    ),
+    Agent(
+        "goose",
+        "Goose",
+        None,
+        _no_lines,
+        claims_database=goose.claims_database,
+        read_database=goose.read_goose_db,
+        totals_only=goose.TOTALS_WHY,
+    ),
     Agent("claude-code", "Claude Code", lambda o: format_of(o) == "claude-code", _read_claude),
 )
 _BY_KEY = {a.key: a for a in AGENTS}

@@ -14,6 +14,9 @@ paths) group alike. The two real layouts:
   ``context*.jsonl`` beside it are the model's context, whose usage is in the wire;
 - a Gemini CLI folder: ``<project>/chats/session-*.json`` (before 0.39) beside the
   ``.jsonl`` ones;
+- a Droid sessions folder: ``<id>.settings.json`` (its totals) with the transcript
+  ``<id>.jsonl`` beside it;
+- a Goose data folder: ``sessions/sessions.db``, each session in it read apart;
 - an Amp data folder: ``threads/T-<uuid>.json``, each thread a session;
 - an OpenCode data folder: ``opencode.db`` (``opencode-<channel>.db``), each session in
   it read apart, and the older ``storage/message/<session>/<message>.json``, one
@@ -73,7 +76,13 @@ def _is_log(path: str) -> bool:
         return True
     if path.endswith(".json") and len(parts) >= 2 and parts[-2] == "threads":
         return parts[-1].startswith("T-")  # an Amp thread
-    return _opencode_db(path) or _opencode_message(path) is not None
+    if path.endswith(".settings.json"):
+        return True  # a Droid session's totals
+    return (
+        _opencode_db(path)
+        or _opencode_message(path) is not None
+        or path.rsplit("/", 1)[-1] == "sessions.db"  # Goose
+    )
 
 
 def _opencode_db(path: str) -> bool:
@@ -127,6 +136,9 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
         if p.endswith(".zst") and p.removesuffix(".zst") in present:
             not_read += (p,)  # compressed twin of a plain rollout: the plain one is read
             continue
+        if p.endswith(".jsonl") and f"{p.removesuffix('.jsonl')}.settings.json" in present:
+            owned.setdefault(f"{p.removesuffix('.jsonl')}.settings.json", []).append(p)
+            continue  # a Droid transcript, read with its settings file
         kimi = _kimi_owner(p, present)
         if kimi is not None:
             owned.setdefault(kimi, []).append(p)

@@ -43,6 +43,8 @@ FORMATS: tuple[str, ...] = (
     "kimi-cli",
     "opencode",
     "amp",
+    "droid",
+    "goose",
 )
 
 
@@ -230,6 +232,10 @@ class ParsedLog:
     # Code): what names one response across the sessions of one import, where a resumed
     # session's file holds the earlier one's responses again (usage.billed_elsewhere).
     ids: tuple[tuple[int, int, str, str], ...] = ()
+    # Why this session holds per-model totals and no requests (Goose, Droid), "" when it
+    # holds requests: its totals are billed (series "session totals", abandoned: never
+    # turns), and it cannot be replayed turn by turn.
+    totals_only: str = ""
 
     @property
     def main(self) -> LogSeries:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from budgetcore.errors import Problem, ScenarioError
@@ -38,6 +39,8 @@ __all__ = [
     "log_model",
     "priced_by",
     "run_session",
+    "totals_measured",
+    "totals_problem",
 ]
 
 
@@ -142,6 +145,42 @@ def billed_once(items: Sequence[_B], resolver: Callable[[str], Resolution] = res
     return out
 
 
+def totals_problem(log: ParsedLog) -> Problem:
+    """Why a totals-only session is not replayed."""
+    return Problem.coded(
+        "log",
+        f"keeps only per-session totals ({log.totals_only}): it cannot be replayed turn "
+        "by turn; --usage measures it",
+        "log-totals-only",
+        why=log.totals_only,
+    )
+
+
+def totals_measured(
+    log: ParsedLog, resolver: Callable[[str], Resolution] = resolve
+) -> MeasuredUsage:
+    """The measured usage of a session that keeps per-model totals only: no request is
+    counted, and a model whose prices have context tiers has an unknown cost (a total
+    cannot say which of its requests crossed a tier)."""
+    from budgetcore.replay.logs.usage import total_usage  # noqa: PLC0415
+
+    rows = []
+    for row in measured_usage(log, resolver).models:
+        res = None if row.model is None else resolver(row.model)
+        prices = None if res is None or res.model is None else res.model.prices
+        tiered = prices is not None and bool(prices.tiers)
+        rows.append(
+            dataclasses.replace(
+                row,
+                requests=0,
+                cost=None if tiered else row.cost,
+                known_cost=Decimal(0) if tiered else row.known_cost,
+                unpriced=row.requests if tiered else row.unpriced,
+            )
+        )
+    return total_usage(rows)
+
+
 def folder_usage(runs: Sequence[SessionRun]) -> MeasuredUsage:
     """The measured usage of a folder's sessions together. Its cost is unknown (the
     priced part kept beside, "at least") while any session of it could not be read:
@@ -193,6 +232,12 @@ def run_session(
     """Measure and (unless ``replay_it`` is False) replay one session. ``scenario``
     None: the log's own model (:func:`log_model`), whose prices also bill the replay
     when ``options`` give none."""
+    if log.totals_only:
+        # Per-model totals, no requests: measured, never replayed (and no request
+        # count is made up for them).
+        measured = totals_measured(log, resolver)
+        why = () if not replay_it else (totals_problem(log),)
+        return SessionRun(name, log, series, None, measured, None, error=why)
     measured = measured_usage(log, resolver)
     model = None
     if scenario is None:

@@ -39,7 +39,10 @@ from budgetcore.replay.logs.reader import (
     too_many_requests,
 )
 
-__all__ = ["SQLITE_MAGIC", "Database", "Document", "Tally", "counts", "lines_of"]
+__all__ = ["SQLITE_MAGIC", "TOTALS", "Database", "Document", "Tally", "counts", "lines_of"]
+
+#: The series of a session that keeps per-model totals only (ParsedLog.totals_only).
+TOTALS = "session totals"
 
 _MAX_LABEL = 48
 
@@ -83,6 +86,7 @@ class _Req:
     request: LogRequest
     series: str
     node: str | None  # the tree entry it belongs to (pi, Qwen), None: on every branch
+    off: bool = False  # never on a branch (a session's totals: billed, not a turn)
 
 
 @dataclass(slots=True)
@@ -112,6 +116,7 @@ class Tally:
         self.window: int | None = None
         self.order: list[str] = []  # series in the order first seen
         self.ids: list[tuple[int, int, str, str]] = []
+        self.totals_only = ""  # why the session keeps totals only (ParsedLog.totals_only)
 
     # ---------------------------------------------------------------- per file
 
@@ -222,6 +227,35 @@ class Tally:
         self.requests.append(_Req(req, series, node))
         return req
 
+    def total(
+        self,
+        line: int,
+        *,
+        why: str,
+        input: int,
+        cache_read: int = 0,
+        cache_write: int = 0,
+        output: int = 0,
+        reasoning: int = 0,
+        model: str | None,
+        time: int | None = None,
+    ) -> None:
+        """A session's per-model totals, where the agent keeps no request of its own
+        (``why``): billed, never a turn, never counted as a request."""
+        self.totals_only = why
+        self.request(
+            line,
+            series=TOTALS,
+            input=input,
+            cache_read=cache_read,
+            cache_write=cache_write,
+            output=output,
+            reasoning=reasoning,
+            model=model,
+            time=time,
+        )
+        self.requests[-1].off = True
+
     def compaction(
         self,
         line: int,
@@ -260,11 +294,11 @@ class Tally:
                 return branch is None or node is None or node in branch
 
             mine = [r for r in self.requests if r.series == s]
-            kept = [r.request for r in mine if on(r.node)]
-            dropped = [r.request for r in mine if not on(r.node)]
+            kept = [r.request for r in mine if on(r.node) and not r.off]
+            dropped = [r.request for r in mine if not on(r.node) or r.off]
             for r in mine:
                 counts_ = per_file.setdefault(r.request.file, {}).setdefault(s, [0, 0])
-                counts_[0 if on(r.node) else 1] += 1
+                counts_[0 if on(r.node) and not r.off else 1] += 1
             comps = []
             for c in self.compactions:
                 if c.series != s or not on(c.node):
@@ -304,6 +338,7 @@ class Tally:
             name,
             tuple(f.name for f in self.files),
             tuple(self.ids),
+            self.totals_only,
         )
 
 

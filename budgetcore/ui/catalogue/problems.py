@@ -272,6 +272,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} holds {sessions} sessions: give it as a folder's file, or with --usage, to read each",
         "{where}包含 {sessions} 个会话:将其放在文件夹中或加 --usage 以逐个读取",
     ),
+    "core.log-totals-only": (
+        "{where} keeps only per-session totals ({why}): it cannot be replayed turn by turn; --usage measures it",
+        "{where}只保存每个会话的总量({why}):无法逐轮回放;--usage 可以度量它",
+    ),
     "core.log-empty": ("{where} is empty (no line with an entry)", "{where}为空(没有含条目的行)"),
     "core.log-no-file": ("{where}: no file given", "{where}:未给出文件"),
     "core.log-codex-one-file": (
