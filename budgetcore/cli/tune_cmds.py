@@ -97,6 +97,10 @@ def work(task: Task, job: Job) -> Done:
             from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
 
             log = read_log_path(task.files[0], task.fmt, files=list(task.files))
+            if log.totals_only:
+                from budgetcore.replay.logs.session import totals_problem  # noqa: PLC0415
+
+                raise ScenarioError([totals_problem(log)])
             skipped = len(log.skipped)
             first = str(log.skipped[0]) if log.skipped else ""
             chosen = log.pick(task.series)
@@ -338,8 +342,8 @@ def _database_tasks(
     if not _is_database(path):
         return False
     for log in read_log_sessions(path, fmt, shown):
-        if not log.series:
-            continue  # no request: nothing to replay (replay --log lists it)
+        if not log.series or log.totals_only:
+            continue  # no request to replay (replay --log lists and measures it)
         chosen = log.pick(series)
         tasks.append(Task(log.name, turns=chosen.turns()))
     return True
