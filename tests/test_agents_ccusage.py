@@ -85,6 +85,10 @@ def _goose_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
     return {log.name.rsplit("#", 1)[1]}  # sessions.db#<session id>
 
 
+def _copilot_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    return {s.name.removeprefix("conversation:") for s in log.series}
+
+
 #: agent folder -> (ccusage command, its data-dir variable, the fixture's data folder
 #: inside each fixture, which ccusage session ids one of our sessions covers)
 AGENTS: dict[str, tuple[str, str, str, Callable[[Path, tuple[str, ...], Any], set[str]]]] = {
@@ -96,6 +100,8 @@ AGENTS: dict[str, tuple[str, str, str, Callable[[Path, tuple[str, ...], Any], se
     "amp": ("amp", "AMP_DATA_DIR", "amp", _amp_ids),
     "droid": ("droid", "DROID_SESSIONS_DIR", "sessions", _droid_ids),
     "goose": ("goose", "GOOSE_PATH_ROOT", "goose", _goose_ids),
+    # ccusage reads Copilot's OpenTelemetry export (a file); events.jsonl it does not.
+    "copilot": ("copilot", "COPILOT_OTEL_FILE_EXPORTER_PATH", "otel", _copilot_ids),
 }
 
 #: (agent, fixture, session id) -> (our tokens, ccusage's tokens, why): input, cache
@@ -114,8 +120,9 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
 def _fixtures() -> list[tuple[str, str]]:
     out = []
     for agent in AGENTS:
+        sub = AGENTS[agent][2]
         for fx in sorted((LOGS / agent).iterdir()):
-            if fx.is_dir():
+            if (fx / sub).is_dir():
                 out.append((agent, fx.name))
     return out
 
@@ -137,6 +144,9 @@ def _ccusage(agent: str, fixture: str, mode: str = "calculate") -> list[dict[str
             "LOG_LEVEL": "0",
             variable: str((LOGS / agent / fixture / sub).resolve()),
         }
+        if variable.endswith("_PATH"):  # a file, not a folder: the one file in it
+            (only,) = sorted(p for p in (LOGS / agent / fixture / sub).rglob("*") if p.is_file())
+            env[variable] = str(only.resolve())
         argv = [str(CCUSAGE), command, "session", "--json", "--offline", "--mode", mode]
         proc = subprocess.run(argv, env=env, cwd=t / "cwd", capture_output=True, check=False)
     assert proc.returncode == 0, proc.stderr

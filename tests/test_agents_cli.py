@@ -39,6 +39,8 @@ def _total(out: str) -> dict[str, object]:
         ("amp/ledger/amp", "amp", 1),
         ("droid/totals/sessions", "droid", 2),
         ("goose/totals/goose", "goose", 2),
+        ("copilot/otel/otel", "copilot-cli", 1),
+        ("copilot/events/session-state", "copilot-cli", 1),
     ],
 )
 def test_each_agents_data_folder_is_read_as_the_agent_lays_it_out(
@@ -139,6 +141,22 @@ def test_a_totals_only_session_says_it_cannot_be_replayed() -> None:
     assert one.code == 2
     assert "keeps only per-session totals" in one.err
     assert "--usage measures it" in one.err
+
+
+def test_copilot_events_are_totals_only_and_sum_each_shutdown() -> None:
+    (events,) = sorted((LOGS / "copilot" / "events").rglob("events.jsonl"))
+    log = parse_log(events.read_bytes())
+    assert log.format == "copilot-cli"
+    assert log.totals_only
+    (totals,) = log.series
+    assert not totals.requests
+    assert {r.model for r in totals.abandoned} == {"claude-sonnet-4-5", "gpt-5-mini"}
+    # inputTokens holds the cache reads and writes: the uncached part is what is left.
+    sonnet = next(r for r in totals.abandoned if r.model == "claude-sonnet-4-5")
+    assert (sonnet.input, sonnet.cache_read, sonnet.cache_write) == (18_000, 180_000, 12_000)
+    assert len(totals.compactions) == 1
+    (ledger,) = log.ledger
+    assert ledger.accounted == ledger.lines == 6
 
 
 def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:

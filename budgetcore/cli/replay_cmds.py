@@ -436,7 +436,8 @@ def replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--log",
         help="an agent's session file or database (Claude Code, Codex CLI, pi, Gemini CLI, "
-        "Qwen Code, Kimi CLI, OpenCode, Amp, Droid, Goose), or its data folder "
+        "Qwen Code, Kimi CLI, OpenCode, Amp, Droid, Goose, Copilot CLI), or its data "
+        "folder "
         "(with no scenario: the default one with the log's main model)",
     )
     from budgetcore.replay.logs.model import FORMATS  # noqa: PLC0415 - the agents' keys

@@ -156,7 +156,7 @@ def _ledger(log: ParsedLog, write: Write) -> None:
         write(f"  {f.name or 'log'}: {f.lines:,} lines{mark}\n")
         for s, on, off in f.requests:
             if s == TOTALS:  # a totals-only agent's per-model totals: not requests
-                write(f"    session totals (not requests): {on + off:,} record(s)\n")
+                write(f"    session totals (not requests): {on + off:,} line(s)\n")
                 continue
             write(f"    requests, {s}: {on:,} on the replayed branch, {off:,} on abandoned ones\n")
         for kind, n in f.duplicates:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from budgetcore.replay.logs import amp, droid, gemini, goose, kimi, opencode, pi, qwen
+from budgetcore.replay.logs import amp, copilot, droid, gemini, goose, kimi, opencode, pi, qwen
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, format_of
 
@@ -80,6 +80,7 @@ AGENTS: tuple[Agent, ...] = (
     ),
     Agent("qwen-code", "Qwen Code", qwen.claims, qwen.read_qwen),
     Agent("kimi-cli", "Kimi CLI", kimi.claims, kimi.read_kimi),
+    Agent("copilot-cli", "Copilot CLI", copilot.claims, copilot.read_copilot),
     Agent(
         "opencode",
         "OpenCode",

@@ -45,6 +45,7 @@ FORMATS: tuple[str, ...] = (
     "amp",
     "droid",
     "goose",
+    "copilot-cli",
 )
 
 

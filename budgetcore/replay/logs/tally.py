@@ -296,7 +296,13 @@ class Tally:
             mine = [r for r in self.requests if r.series == s]
             kept = [r.request for r in mine if on(r.node) and not r.off]
             dropped = [r.request for r in mine if not on(r.node) or r.off]
+            seen_lines: set[tuple[int, int]] = set()
             for r in mine:
+                if r.off and s == TOTALS:
+                    # One line may hold several models' totals: the line is one place.
+                    if (r.request.file, r.request.line) in seen_lines:
+                        continue
+                    seen_lines.add((r.request.file, r.request.line))
                 counts_ = per_file.setdefault(r.request.file, {}).setdefault(s, [0, 0])
                 counts_[0 if on(r.node) and not r.off else 1] += 1
             comps = []
