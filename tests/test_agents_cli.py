@@ -159,6 +159,29 @@ def test_copilot_events_are_totals_only_and_sum_each_shutdown() -> None:
     assert ledger.accounted == ledger.lines == 6
 
 
+def test_cline_tasks_v4_and_v3() -> None:
+    """ccusage does not read Cline; the golden values are tokscale's
+    (crates/tokscale-core/src/sessions/cline.rs @10026b79bd, test_parse_cline_cli_messages
+    and test_parse_cline_valid_api_req_started): v4 inputTokens holds the cache reads
+    (7,507 - 50 = 7,457 uncached); v3 tokensIn is uncached."""
+    (v4,) = sorted((LOGS / "cline" / "v4").rglob("*.messages.json"))
+    log = parse_log(v4.read_bytes(), name=v4.name)
+    assert log.format == "cline"
+    first = log.main.requests[0]
+    assert (first.input, first.cache_read, first.cache_write, first.output) == (7457, 50, 0, 131)
+    assert first.logged_cost == Decimal("0.0110232")
+    assert first.model == "claude-sonnet-4-5"
+    assert log.main.requests[1].model == "claude-sonnet-4-5"  # the model carries on
+    (v3,) = sorted((LOGS / "cline" / "v3").rglob("ui_messages.json"))
+    log = parse_log(v3.read_bytes(), name=v3.name)
+    (only,) = log.main.requests
+    assert (only.input, only.cache_read, only.cache_write, only.output) == (40, 7, 3, 15)
+    assert only.model is None  # v3 writes no model beside its requests: cost unknown
+    assert only.logged_cost == Decimal("0.05")
+    for f in log.ledger:
+        assert f.accounted == f.lines
+
+
 def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')

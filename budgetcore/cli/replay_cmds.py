@@ -436,7 +436,7 @@ def replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--log",
         help="an agent's session file or database (Claude Code, Codex CLI, pi, Gemini CLI, "
-        "Qwen Code, Kimi CLI, OpenCode, Amp, Droid, Goose, Copilot CLI), or its data "
+        "Qwen Code, Kimi CLI, OpenCode, Amp, Droid, Goose, Copilot CLI, Cline), or its data "
         "folder "
         "(with no scenario: the default one with the log's main model)",
     )

@@ -223,7 +223,7 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
         "--log",
         action="append",
         help="an agent's session file or database (Claude Code, Codex CLI, pi, Gemini CLI, "
-        "Qwen Code, Kimi CLI, OpenCode, Amp, Droid, Goose, Copilot CLI), or its data "
+        "Qwen Code, Kimi CLI, OpenCode, Amp, Droid, Goose, Copilot CLI, Cline), or its data "
         "folder "
         "(repeatable; with no scenario, one file: the default scenario with its model)",
     )

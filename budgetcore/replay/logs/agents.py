@@ -13,7 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from budgetcore.replay.logs import amp, copilot, droid, gemini, goose, kimi, opencode, pi, qwen
+from budgetcore.replay.logs import (
+    amp,
+    cline,
+    copilot,
+    droid,
+    gemini,
+    goose,
+    kimi,
+    opencode,
+    pi,
+    qwen,
+)
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, format_of
 
@@ -91,6 +102,7 @@ AGENTS: tuple[Agent, ...] = (
         read_database=opencode.read_opencode_db,
     ),
     Agent("amp", "Amp", None, amp.read_amp, claims_document=amp.claims_document),
+    Agent("cline", "Cline", None, cline.read_cline, claims_document=cline.claims_document),
     Agent(
         "droid",
         "Droid",

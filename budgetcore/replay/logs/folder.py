@@ -17,6 +17,8 @@ paths) group alike. The two real layouts:
 - a Droid sessions folder: ``<id>.settings.json`` (its totals) with the transcript
   ``<id>.jsonl`` beside it;
 - a Goose data folder: ``sessions/sessions.db``, each session in it read apart;
+- a Cline folder: v4 ``sessions/<id>/<id>.messages.json``, v3
+  ``tasks/<taskId>/ui_messages.json``, each a session;
 - an Amp data folder: ``threads/T-<uuid>.json``, each thread a session;
 - an OpenCode data folder: ``opencode.db`` (``opencode-<channel>.db``), each session in
   it read apart, and the older ``storage/message/<session>/<message>.json``, one
@@ -78,6 +80,8 @@ def _is_log(path: str) -> bool:
         return parts[-1].startswith("T-")  # an Amp thread
     if path.endswith(".settings.json"):
         return True  # a Droid session's totals
+    if path.endswith(".messages.json") or parts[-1] == "ui_messages.json":
+        return True  # a Cline task (v4 CLI / SDK, v3 VS Code)
     return (
         _opencode_db(path)
         or _opencode_message(path) is not None

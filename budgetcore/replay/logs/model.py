@@ -46,6 +46,7 @@ FORMATS: tuple[str, ...] = (
     "droid",
     "goose",
     "copilot-cli",
+    "cline",
 )
 
 
