@@ -182,6 +182,21 @@ def test_cline_tasks_v4_and_v3() -> None:
         assert f.accounted == f.lines
 
 
+def test_one_file_is_read_with_the_files_the_agent_lays_beside_it() -> None:
+    (wire,) = sorted((LOGS / "kimi" / "subagent" / "sessions").glob("*/*/wire.jsonl"))
+    result = run_cli(["replay", "--log", str(wire), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    summary = json.loads(result.out.strip().splitlines()[-1])["summary"]
+    names = [f["file"] for f in summary["log"]["ledger"]]
+    assert names[1:] == ["subagents/a1b2c3/wire.jsonl"]
+    assert summary["log"]["measured"]["requests"] == 4  # the subagent's step once
+    (settings,) = sorted((LOGS / "droid" / "totals" / "sessions").rglob("*1.settings.json"))
+    result = run_cli(["replay", "--log", str(settings), "--usage", "--format", "jsonl"])
+    summary = json.loads(result.out.strip().splitlines()[-1])["summary"]
+    assert len(summary["log"]["ledger"]) == 2  # the transcript beside it
+    assert summary["log"]["totals_only"]
+
+
 def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')

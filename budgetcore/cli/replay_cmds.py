@@ -118,6 +118,8 @@ def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) ->
             names += [
                 os.path.join(base, *p.split("/")) for p in subagents_of(f"{stem}.jsonl", found)
             ]
+    if files is None and path != "-":
+        names += _companions(path)
     streams = [_open(n, "log") for n in names]
     try:
         shown = [
@@ -129,6 +131,25 @@ def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) ->
     finally:
         for s in streams:
             s.close()
+
+
+def _companions(path: str) -> list[str]:
+    """The files read with one given file, as the agent lays them out
+    (budgetcore/replay/logs/folder.py): a Kimi wire's subagent wires, a Droid settings
+    file's transcript."""
+    base = os.path.dirname(path)
+    if os.path.basename(path) == "wire.jsonl":
+        subagents = os.path.join(base, "subagents")
+        if os.path.isdir(subagents):
+            found = (
+                os.path.join(subagents, d, "wire.jsonl") for d in sorted(os.listdir(subagents))
+            )
+            return [f for f in found if os.path.isfile(f)]
+    if path.endswith(".settings.json"):
+        transcript = path.removesuffix(".settings.json") + ".jsonl"
+        if os.path.isfile(transcript):
+            return [transcript]
+    return []
 
 
 def _shown(path: str) -> str:
