@@ -60,6 +60,7 @@ class _Reader:
         self.tally = tally
         self.model: str | None = None
         self.parent: dict[str, str] = {}
+        self.live: list[str] = []  # the conversation's messages now, in order
         self.last = _ROOT
         # id -> (line, file, ledger kind) of its first copy, in order
         self.first: dict[str, tuple[int, int, str]] = {}
@@ -77,10 +78,11 @@ class _Reader:
         if "$rewindTo" in obj:
             t.entry("$rewindTo")
             target = obj["$rewindTo"]
-            if isinstance(target, str) and target in self.parent:
-                self.last = self.parent[target]
+            if isinstance(target, str) and target in self.live:
+                del self.live[self.live.index(target) :]
             else:  # an unknown target clears the conversation (gemini-cli's own rule)
-                self.last = _ROOT
+                self.live.clear()
+            self.last = self.live[-1] if self.live else _ROOT
             t.last_node["main"] = self.last
             return
         if "$set" in obj:
@@ -108,12 +110,16 @@ class _Reader:
         if mid not in self.first:
             self.first[mid] = (number, t.file, kind if kind != "gemini" else "gemini (no tokens)")
             if not mid.startswith("\x00"):
-                self.parent[mid] = self.last
-                t.node("main", mid, self.last)
                 t.time("main", time, mid)
-        if not mid.startswith("\x00"):
-            self.last = mid
+        if not mid.startswith("\x00") and mid not in self.live:
+            # A message not in the conversation extends it (a new one, or one a rewind
+            # dropped, written again); a copy of a live one updates it in place
+            # (gemini-cli's upsert) and moves nothing.
+            self.parent[mid] = self.last
+            t.parents[mid] = self.last
             t.last_node["main"] = mid
+            self.live.append(mid)
+            self.last = mid
         if tokens is not None:
             model = named.strip() if isinstance(named, str) and named.strip() else self.model
             self.found[mid] = (tokens, model, time)
