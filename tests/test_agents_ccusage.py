@@ -54,7 +54,9 @@ def _pi_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
 
 
 def _named_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
-    return {_first_session_id(base / files[0])}
+    # A Gemini subagent's recording is a session of its own in ccusage (its own
+    # sessionId) and a series of its parent here.
+    return {_first_session_id(base / f) for f in files}
 
 
 def _kimi_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:

@@ -13,7 +13,8 @@ paths) group alike. The two real layouts:
   subagents' ``subagents/<agent_id>/wire.jsonl`` (read with the session); the
   ``context*.jsonl`` beside it are the model's context, whose usage is in the wire;
 - a Gemini CLI folder: ``<project>/chats/session-*.json`` (before 0.39) beside the
-  ``.jsonl`` ones;
+  ``.jsonl`` ones, a subagent's recording in ``chats/<parent session id>/`` read with
+  its parent (``session-<time>-<first 8 characters of that id>``);
 - a Droid sessions folder: ``<id>.settings.json`` (its totals) with the transcript
   ``<id>.jsonl`` beside it;
 - a Goose data folder: ``sessions/sessions.db``, each session in it read apart;
@@ -107,6 +108,15 @@ def _opencode_message(path: str) -> str | None:
     return None
 
 
+def _gemini_owner(path: str, by_prefix: dict[tuple[str, str], str]) -> str | None:
+    """``.../chats/<parent session id>/<id>.jsonl`` (a Gemini CLI subagent's recording)
+    -> the parent's ``.../chats/session-<time>-<first 8 of its id>.jsonl``."""
+    parts = path.split("/")
+    if len(parts) < 3 or parts[-3] != "chats" or len(parts[-2]) < 8:
+        return None
+    return by_prefix.get(("/".join(parts[:-2]), parts[-2][:8]))
+
+
 def _kimi_owner(path: str, present: set[str]) -> str | None:
     """``S/subagents/<id>/wire.jsonl`` -> ``S/wire.jsonl`` when that file is there."""
     parts = path.split("/")
@@ -132,7 +142,17 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
     owned: dict[str, list[str]] = {}
     mains: list[str] = []
     messages: dict[str, list[str]] = {}  # OpenCode: a session folder's message files
+    by_prefix: dict[tuple[str, str], str] = {}  # Gemini: (chats folder, id8) -> session
     for p in logs:
+        chats, _, name = p.rpartition("/")
+        if chats.rsplit("/", 1)[-1] == "chats" and name.startswith("session-"):
+            stem = name.removesuffix(".jsonl").removesuffix(".json")
+            by_prefix[(chats, stem.rsplit("-", 1)[-1])] = p
+    for p in logs:
+        gemini = _gemini_owner(p, by_prefix)
+        if gemini is not None:
+            owned.setdefault(gemini, []).append(p)
+            continue
         folder = _opencode_message(p)
         if folder is not None:
             messages.setdefault(folder, []).append(p)

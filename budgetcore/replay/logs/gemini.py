@@ -56,8 +56,9 @@ def claims_document(doc: object) -> bool:
 
 
 class _Reader:
-    def __init__(self, tally: Tally) -> None:
+    def __init__(self, tally: Tally, series: str = "main") -> None:
         self.tally = tally
+        self.series = series
         self.model: str | None = None
         self.parent: dict[str, str] = {}
         self.live: list[str] = []  # the conversation's messages now, in order
@@ -83,7 +84,7 @@ class _Reader:
             else:  # an unknown target clears the conversation (gemini-cli's own rule)
                 self.live.clear()
             self.last = self.live[-1] if self.live else _ROOT
-            t.last_node["main"] = self.last
+            t.last_node[self.series] = self.last
             return
         if "$set" in obj:
             t.entry("$set")
@@ -110,14 +111,14 @@ class _Reader:
         if mid not in self.first:
             self.first[mid] = (number, t.file, kind if kind != "gemini" else "gemini (no tokens)")
             if not mid.startswith("\x00"):
-                t.time("main", time, mid)
+                t.time(self.series, time, mid)
         if not mid.startswith("\x00") and mid not in self.live:
             # A message not in the conversation extends it (a new one, or one a rewind
             # dropped, written again); a copy of a live one updates it in place
             # (gemini-cli's upsert) and moves nothing.
             self.parent[mid] = self.last
             t.parents[mid] = self.last
-            t.last_node["main"] = mid
+            t.last_node[self.series] = mid
             self.live.append(mid)
             self.last = mid
         if tokens is not None:
@@ -141,6 +142,7 @@ class _Reader:
                 continue
             t.request(
                 line,
+                series=self.series,
                 input=fresh + tool,
                 cache_read=cached,
                 output=output + thoughts,
@@ -156,8 +158,14 @@ def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -
     tally = Tally("gemini-cli")
     reader = _Reader(tally)
     tally.last_node["main"] = _ROOT
-    for name, stream in files:
+    for i, (name, stream) in enumerate(files):
         tally.open(name)
+        if i > 0:  # a subagent's recording (chats/<parent id>/<id>.jsonl): its own series
+            sub = _Reader(tally, f"subagent:{name.rsplit('/', 1)[-1].split('.')[0]}")
+            for number, obj in tally.lines(stream, what):
+                sub.record(number, obj)
+            sub.finish()
+            continue
         if name.endswith(".json") or isinstance(stream, Document):
             _document(tally, reader, stream, what)
             continue
