@@ -197,6 +197,24 @@ def test_one_file_is_read_with_the_files_the_agent_lays_beside_it() -> None:
     assert summary["log"]["totals_only"]
 
 
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (b'{"role":"_checkpoint","id":0}\n{"role":"_usage","token_count":9}\n', "Kimi CLI"),
+        (b'{\n  "providerLock": "anthropic"\n}\n', "Droid file but has no tokenUsage"),
+        (b'{\n  "id": "T-1", "v": 1\n}\n', "Amp file but has neither messages"),
+        (b'{\n  "sessionID": "s", "modelID": "m"\n}\n', "OpenCode file but has no role"),
+    ],
+)
+def test_a_file_that_resembles_an_agents_says_which_and_what_is_missing(
+    data: bytes, said: str
+) -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_log(data)
+    assert [p.code for p in info.value.problems] == ["log-looks-like"]
+    assert said in str(info.value)
+
+
 def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')

@@ -183,6 +183,24 @@ def _unknown(head: Replayed | Document | Database) -> ScenarioError:
         if isinstance(value, Malformed):
             why.append(at_line("", number, value.problem))
         break
+    for raw in head.head:
+        value = _head_value(raw)
+        looks = next(
+            (a for a in AGENTS if isinstance(value, dict) and a.looks_like and a.looks_like(value)),
+            None,
+        )
+        if looks is not None:
+            return ScenarioError(
+                [
+                    Problem.coded(
+                        "log",
+                        f"looks like a {looks.name} file but {looks.missing}",
+                        "log-looks-like",
+                        agent=looks.name,
+                        missing=looks.missing,
+                    )
+                ]
+            )
     return ScenarioError(
         [
             Problem.coded(

@@ -90,7 +90,17 @@ AGENTS: tuple[Agent, ...] = (
         missing="has no messages list",
     ),
     Agent("qwen-code", "Qwen Code", qwen.claims, qwen.read_qwen),
-    Agent("kimi-cli", "Kimi CLI", kimi.claims, kimi.read_kimi),
+    Agent(
+        "kimi-cli",
+        "Kimi CLI",
+        kimi.claims,
+        kimi.read_kimi,
+        # context.jsonl: the model's context, its usage in the wire.jsonl beside it.
+        looks_like=lambda d: (
+            isinstance(d, dict) and d.get("role") in ("_usage", "_checkpoint", "_system_prompt")
+        ),
+        missing="is its context (context.jsonl): the usage is in the wire.jsonl beside it",
+    ),
     Agent("copilot-cli", "Copilot CLI", copilot.claims, copilot.read_copilot),
     Agent(
         "opencode",
@@ -98,10 +108,20 @@ AGENTS: tuple[Agent, ...] = (
         None,
         opencode.read_opencode,
         claims_document=opencode.claims_document,
+        looks_like=lambda d: isinstance(d, dict) and "sessionID" in d and "modelID" in d,
+        missing="has no role and time",
         claims_database=opencode.claims_database,
         read_database=opencode.read_opencode_db,
     ),
-    Agent("amp", "Amp", None, amp.read_amp, claims_document=amp.claims_document),
+    Agent(
+        "amp",
+        "Amp",
+        None,
+        amp.read_amp,
+        claims_document=amp.claims_document,
+        looks_like=lambda d: isinstance(d, dict) and str(d.get("id", "")).startswith("T-"),
+        missing="has neither messages nor a usageLedger",
+    ),
     Agent("cline", "Cline", None, cline.read_cline, claims_document=cline.claims_document),
     Agent(
         "droid",
@@ -110,6 +130,8 @@ AGENTS: tuple[Agent, ...] = (
         droid.read_droid,
         claims_document=droid.claims_document,
         totals_only=droid.TOTALS_WHY,
+        looks_like=lambda d: isinstance(d, dict) and "providerLock" in d,
+        missing="has no tokenUsage",
     ),
     Agent(
         "goose",
