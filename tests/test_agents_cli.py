@@ -215,6 +215,40 @@ def test_a_file_that_resembles_an_agents_says_which_and_what_is_missing(
     assert said in str(info.value)
 
 
+def test_a_count_that_is_not_a_whole_number_is_malformed_never_zero(tmp_path: Path) -> None:
+    import sqlite3  # noqa: PLC0415
+
+    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+
+    db = tmp_path / "sessions.db"
+    con = sqlite3.connect(db)
+    con.execute(
+        "CREATE TABLE sessions (id TEXT, model_config_json TEXT, created_at TEXT, "
+        "accumulated_input_tokens, accumulated_output_tokens, accumulated_total_tokens, "
+        "input_tokens, output_tokens, total_tokens)"
+    )
+    con.execute(
+        "INSERT INTO sessions VALUES ('a', '{\"model_name\": \"gpt-5\"}', '2025-01-01', "
+        "12.5, 3, 16, NULL, NULL, NULL)"
+    )
+    con.commit()
+    con.close()
+    (log,) = read_sessions([("sessions.db", db.read_bytes())])
+    assert log.format == "goose"
+    assert not log.series
+    assert [p.path for p in log.skipped] == ["line 1: sessions.accumulated_input_tokens"]
+    otel = (
+        b'{"type":"span","traceId":"t","spanId":"s","name":"chat m","attributes":'
+        b'{"gen_ai.operation.name":"chat","gen_ai.usage.input_tokens":"many",'
+        b'"gen_ai.usage.output_tokens":3}}\n'
+    )
+    (log,) = read_sessions([("otel.jsonl", otel)])
+    assert log.format == "copilot-cli"
+    assert not log.series
+    (ledger,) = log.ledger
+    assert ledger.malformed == (1,)
+
+
 def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')

@@ -145,12 +145,28 @@ def _attr(attrs: dict[str, Any], key: str) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
+class _NotACount(Exception):
+    """An attribute that should be a token count and is not (the record is malformed)."""
+
+    def __init__(self, key: str, raw: object) -> None:
+        super().__init__(key)
+        self.problem = Problem.of(
+            f"attributes.{key}", "must be an integer from 0 to 10^12", raw, "log-line-count"
+        )
+
+
 def _number(attrs: dict[str, Any], *keys: str) -> int:
+    """The first of ``keys`` that is a count above 0 (ccusage's order), else 0; a value
+    that is no count at all raises (never read as 0)."""
     for key in keys:
         raw = attrs.get(key)
+        if raw is None:
+            continue
         if isinstance(raw, str) and raw.strip().isdigit():
             raw = int(raw.strip())
-        value = count_of(raw) if raw is not None else 0
+        value = count_of(raw)
+        if value is None:
+            raise _NotACount(key, raw)
         if value:
             return value
     return 0
@@ -236,17 +252,21 @@ def _otel(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
             kind = obj.get("name") or obj.get("type") or "record"
             tally.entry(f"otel {kind}" if isinstance(kind, str) else "otel record")
             continue
-        prompt = _number(attrs, "gen_ai.usage.input_tokens")
-        output = _number(attrs, "gen_ai.usage.output_tokens")
-        read = min(_number(attrs, "gen_ai.usage.cache_read.input_tokens"), prompt)
-        write = _number(
-            attrs,
-            "gen_ai.usage.cache_write.input_tokens",
-            "gen_ai.usage.cache_creation.input_tokens",
-        )
-        reasoning = _number(
-            attrs, "gen_ai.usage.reasoning.output_tokens", "gen_ai.usage.reasoning_tokens"
-        )
+        try:
+            prompt = _number(attrs, "gen_ai.usage.input_tokens")
+            output = _number(attrs, "gen_ai.usage.output_tokens")
+            read = min(_number(attrs, "gen_ai.usage.cache_read.input_tokens"), prompt)
+            write = _number(
+                attrs,
+                "gen_ai.usage.cache_write.input_tokens",
+                "gen_ai.usage.cache_creation.input_tokens",
+            )
+            reasoning = _number(
+                attrs, "gen_ai.usage.reasoning.output_tokens", "gen_ai.usage.reasoning_tokens"
+            )
+        except _NotACount as exc:
+            tally.malformed(number, exc.problem)
+            continue
         if not (prompt or output or write or reasoning):
             tally.entry(f"otel {_SOURCE_NAMES[source]} (no usage)")
             continue

@@ -95,11 +95,40 @@ def read_goose_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
     finally:
         db.close()
     out = []
+    columns = (
+        "accumulated_input_tokens",
+        "accumulated_output_tokens",
+        "accumulated_total_tokens",
+        "input_tokens",
+        "output_tokens",
+        "total_tokens",
+    )
     for sid, config, created, a_in, a_out, a_total, c_in, c_out, c_total in rows:
         shown = f"{name}#{sid}"
         tally = Tally("goose")
         tally.open(shown)
         tally.record()
+        values = (a_in, a_out, a_total, c_in, c_out, c_total)
+        bad = next(
+            (
+                (c, v)
+                for c, v in zip(columns, values, strict=True)
+                if v is not None and count_of(v) is None
+            ),
+            None,
+        )
+        if bad is not None:  # a count that is not a whole number: never read as 0
+            tally.malformed(
+                1,
+                Problem.of(
+                    f"sessions.{bad[0]}",
+                    "must be an integer from 0 to 10^12 or null",
+                    bad[1],
+                    "log-line-count",
+                ),
+            )
+            out.append(tally.session(shown))
+            continue
         fresh = _first(a_in, c_in)
         output = _first(a_out, c_out)
         total = _first(a_total, c_total) or fresh + output
