@@ -121,7 +121,10 @@ def _thread(tally: Tally, doc: dict[str, Any]) -> None:
         fresh, output = found
         cache = by_id.get(e.get("toMessageId"), {})
         cached = counts(cache, ("cacheCreationInputTokens", "cacheReadInputTokens"), "usage")
-        write, read = (0, 0) if isinstance(cached, Problem) else cached
+        if isinstance(cached, Problem):  # its message's cache counts: never read as 0
+            tally.malformed(number, cached)
+            continue
+        write, read = cached
         if not (fresh or output or write or read):
             tally.entry("usage ledger event (zero tokens)")
             continue
