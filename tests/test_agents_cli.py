@@ -249,6 +249,28 @@ def test_a_count_that_is_not_a_whole_number_is_malformed_never_zero(tmp_path: Pa
     assert ledger.malformed == (1,)
 
 
+def test_sqlite_is_loaded_only_for_a_database_and_its_absence_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The page's Pyodide has sqlite3 only once loaded: importing the log readers must
+    not need it, and a database read without it says so."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    probe = "import sys, budgetcore.replay.logs; print('sqlite3' in sys.modules)"
+    found = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert found == "False"
+    monkeypatch.setitem(sys.modules, "sqlite3", None)  # import sqlite3 -> ImportError
+    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+
+    db = (LOGS / "opencode" / "db" / "opencode" / "opencode.db").read_bytes()
+    with pytest.raises(ScenarioError) as info:
+        read_sessions([("opencode.db", db)])
+    assert [p.code for p in info.value.problems] == ["log-no-sqlite"]
+
+
 def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')

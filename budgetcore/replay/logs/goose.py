@@ -16,13 +16,12 @@ Records in the ledger: the session's row, and its ``messages`` rows (no usage in
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import count_of, millis
-from budgetcore.replay.logs.tally import Tally
+from budgetcore.replay.logs.tally import Tally, open_database, sqlite
 
 __all__ = ["TOTALS_WHY", "claims_database", "read_goose_db"]
 
@@ -70,10 +69,15 @@ def _first(*values: object) -> int:
 
 
 def read_goose_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
-    db = sqlite3.connect(":memory:")
+    sqlite3 = sqlite()
+    try:
+        db = open_database(data)
+    except sqlite3.Error:
+        db = None
     try:
         try:
-            db.deserialize(data)
+            if db is None:
+                raise sqlite3.Error("not a database")
             rows: list[Any] = db.execute(_QUERY).fetchall()
         except sqlite3.Error as exc:
             raise ScenarioError(
@@ -93,7 +97,8 @@ def read_goose_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
         except sqlite3.Error:
             counted = {}
     finally:
-        db.close()
+        if db is not None:
+            db.close()
     out = []
     columns = (
         "accumulated_input_tokens",

@@ -17,7 +17,6 @@ the core never touches a file.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
@@ -25,7 +24,7 @@ from typing import Any
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource
-from budgetcore.replay.logs.tally import Tally, counts, document_of
+from budgetcore.replay.logs.tally import Tally, counts, document_of, open_database, sqlite
 
 __all__ = ["claims_database", "claims_document", "read_opencode", "read_opencode_db"]
 
@@ -119,11 +118,12 @@ def read_opencode(files: Sequence[tuple[str, LineSource]], *, what: str = "log")
     return tally.session(files[0][0] if files else "")
 
 
-def _rows(db: sqlite3.Connection, sql: str) -> list[Any]:
+def _rows(db: Any, sql: str) -> list[Any]:
     try:
-        return db.execute(sql).fetchall()
-    except sqlite3.Error:
+        rows: list[Any] = db.execute(sql).fetchall()
+    except sqlite().Error:
         return []
+    return rows
 
 
 def read_opencode_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
@@ -133,10 +133,22 @@ def read_opencode_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
 
     from budgetcore.inputs.numbers import read_number  # noqa: PLC0415
 
-    db = sqlite3.connect(":memory:")
+    sqlite3 = sqlite()
+    try:
+        db = open_database(data)
+    except sqlite3.Error as exc:
+        raise ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    f"is an SQLite database OpenCode's reader cannot use ({exc})",
+                    "log-sqlite-unreadable",
+                    why=str(exc),
+                )
+            ]
+        ) from None
     try:
         try:
-            db.deserialize(data)
             # In the order written (OpenCode's time_created; a table without it, as
             # ccusage's own test builds, in row order).
             messages = (

@@ -418,12 +418,40 @@ class Database(io.BytesIO):
         self.tables = _tables(data)
 
 
-def _tables(data: bytes) -> frozenset[str]:
-    import sqlite3  # noqa: PLC0415 - a database only
-
-    db = sqlite3.connect(":memory:")
+def sqlite() -> Any:
+    """The standard library's sqlite3, loaded when a database is read (the page's
+    Pyodide has it only once loaded): a clear error where it is missing."""
     try:
-        db.deserialize(data)
+        import sqlite3  # noqa: PLC0415 - a database only
+    except ImportError:
+        from budgetcore.errors import ScenarioError  # noqa: PLC0415
+
+        raise ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    "is an SQLite database, and this Python has no sqlite3 module to read it",
+                    "log-no-sqlite",
+                )
+            ]
+        ) from None
+    return sqlite3
+
+
+def open_database(data: bytes) -> Any:
+    """An in-memory, read-only copy of a database from its bytes."""
+    db = sqlite().connect(":memory:")
+    db.deserialize(data)
+    return db
+
+
+def _tables(data: bytes) -> frozenset[str]:
+    sqlite3 = sqlite()
+    try:
+        db = open_database(data)
+    except sqlite3.Error:
+        return frozenset()
+    try:
         rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
     except sqlite3.Error:
         return frozenset()

@@ -276,6 +276,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} keeps only per-session totals ({why}): it cannot be replayed turn by turn; --usage measures it",
         "{where}只保存每个会话的总量({why}):无法逐轮回放;--usage 可以度量它",
     ),
+    "core.log-no-sqlite": (
+        "{where} is an SQLite database, and this Python has no sqlite3 module to read it",
+        "{where}是 SQLite 数据库,而此 Python 没有可读取它的 sqlite3 模块",
+    ),
+    "core.log-sqlite-unreadable-goose": (
+        "{where} is an SQLite database Goose's reader cannot use ({why})",
+        "{where}是 Goose 读取器无法使用的 SQLite 数据库({why})",
+    ),
+    "core.log-not-a-database": (
+        "{where} must be the agent's SQLite database",
+        "{where}必须是该代理的 SQLite 数据库",
+    ),
     "core.log-empty": ("{where} is empty (no line with an entry)", "{where}为空(没有含条目的行)"),
     "core.log-no-file": ("{where}: no file given", "{where}:未给出文件"),
     "core.log-codex-one-file": (
