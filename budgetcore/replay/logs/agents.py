@@ -1,9 +1,11 @@
 """The agents whose logs we read, one entry each (docs/replay.md, "Other agents").
 
 Each entry says how to tell its files (``claims``: from one decoded line of a JSON Lines
-log; ``claims_document``: from a whole JSON document), how to read a session
-(``read``: the session's files, main file first, to a :class:`ParsedLog` with its
-ledger), and whether its log keeps only totals. Detection asks the entries in table
+log; ``claims_document``: from a whole JSON document; ``claims_database``: from an
+SQLite database's tables), how to read a session (``read``: the session's files, main
+file first, to a :class:`ParsedLog` with its ledger; ``read_database``: every session
+of a database), which files of a folder are its sessions (``plan``, in
+:mod:`.folder`), and whether its log keeps only totals. Detection asks the entries in table
 order, line by line: the agents whose lines carry a distinctive key come first, Claude
 Code (whose lines say least: any ``message`` object) last.
 """
@@ -18,6 +20,7 @@ from budgetcore.replay.logs import (
     cline,
     copilot,
     droid,
+    folder,
     gemini,
     goose,
     kimi,
@@ -25,6 +28,7 @@ from budgetcore.replay.logs import (
     pi,
     qwen,
 )
+from budgetcore.replay.logs.folder import Planner
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, format_of
 
@@ -49,6 +53,9 @@ class Agent:
     # A database file (SQLite): whether its tables are this agent's, and its sessions.
     claims_database: Callable[[frozenset[str]], bool] | None = None
     read_database: Callable[[bytes, str], tuple[ParsedLog, ...]] | None = None
+    # Which files of a folder are its sessions (budgetcore.replay.logs.folder); None: its
+    # files are JSON Lines sessions of their own, each read alone.
+    plan: Planner | None = None
 
 
 def _read_claude(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
@@ -78,7 +85,13 @@ def _no_lines(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
 
 
 AGENTS: tuple[Agent, ...] = (
-    Agent("codex", "Codex CLI", lambda o: format_of(o) == "codex", _read_codex),
+    Agent(
+        "codex",
+        "Codex CLI",
+        lambda o: format_of(o) == "codex",
+        _read_codex,
+        plan=folder.plan_codex,
+    ),
     Agent("pi", "pi", pi.claims, pi.read_pi),
     Agent(
         "gemini-cli",
@@ -88,6 +101,7 @@ AGENTS: tuple[Agent, ...] = (
         claims_document=gemini.claims_document,
         looks_like=lambda d: isinstance(d, dict) and "sessionId" in d and "startTime" in d,
         missing="has no messages list",
+        plan=folder.plan_gemini,
     ),
     Agent("qwen-code", "Qwen Code", qwen.claims, qwen.read_qwen),
     Agent(
@@ -100,6 +114,7 @@ AGENTS: tuple[Agent, ...] = (
             isinstance(d, dict) and d.get("role") in ("_usage", "_checkpoint", "_system_prompt")
         ),
         missing="is its context (context.jsonl): the usage is in the wire.jsonl beside it",
+        plan=folder.plan_kimi,
     ),
     Agent("copilot-cli", "Copilot CLI", copilot.claims, copilot.read_copilot),
     Agent(
@@ -112,6 +127,7 @@ AGENTS: tuple[Agent, ...] = (
         missing="has no role and time",
         claims_database=opencode.claims_database,
         read_database=opencode.read_opencode_db,
+        plan=folder.plan_opencode,
     ),
     Agent(
         "amp",
@@ -121,8 +137,16 @@ AGENTS: tuple[Agent, ...] = (
         claims_document=amp.claims_document,
         looks_like=lambda d: isinstance(d, dict) and str(d.get("id", "")).startswith("T-"),
         missing="has neither messages nor a usageLedger",
+        plan=folder.plan_amp,
     ),
-    Agent("cline", "Cline", None, cline.read_cline, claims_document=cline.claims_document),
+    Agent(
+        "cline",
+        "Cline",
+        None,
+        cline.read_cline,
+        claims_document=cline.claims_document,
+        plan=folder.plan_cline,
+    ),
     Agent(
         "droid",
         "Droid",
@@ -132,6 +156,7 @@ AGENTS: tuple[Agent, ...] = (
         totals_only=droid.TOTALS_WHY,
         looks_like=lambda d: isinstance(d, dict) and "providerLock" in d,
         missing="has no tokenUsage",
+        plan=folder.plan_droid,
     ),
     Agent(
         "goose",
@@ -141,8 +166,15 @@ AGENTS: tuple[Agent, ...] = (
         claims_database=goose.claims_database,
         read_database=goose.read_goose_db,
         totals_only=goose.TOTALS_WHY,
+        plan=folder.plan_goose,
     ),
-    Agent("claude-code", "Claude Code", lambda o: format_of(o) == "claude-code", _read_claude),
+    Agent(
+        "claude-code",
+        "Claude Code",
+        lambda o: format_of(o) == "claude-code",
+        _read_claude,
+        plan=folder.plan_claude,
+    ),
 )
 _BY_KEY = {a.key: a for a in AGENTS}
 

@@ -2,7 +2,8 @@
 
 Pure: it takes the files' paths inside the folder (``/``-separated) and returns the
 sessions, so the CLI (walking a directory) and the page (a folder picker's relative
-paths) group alike. The two real layouts:
+paths) group alike. Each agent's layout is its planner here, named in the table of
+agents (``Agent.plan``); the layouts:
 
 - a Claude Code projects folder: ``<project>/<session>.jsonl``, with its subagents in
   ``<project>/<session>/subagents/**/agent-*.jsonl`` (read with the session);
@@ -32,10 +33,18 @@ not read, never silently passed over.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["MAX_FOLDER_FILES", "FolderPlan", "SessionFiles", "plan_folder", "subagents_of"]
+__all__ = [
+    "MAX_FOLDER_FILES",
+    "Claim",
+    "FolderPlan",
+    "Planner",
+    "SessionFiles",
+    "plan_folder",
+    "subagents_of",
+]
 
 #: The most files a folder may hold for one import (every file is listed).
 MAX_FOLDER_FILES = 100_000
@@ -69,115 +78,174 @@ def subagents_of(session: str, paths: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(p for p in paths if p.endswith(".jsonl") and _subagent_owner(p) == session))
 
 
-def _is_log(path: str) -> bool:
-    """A file that is a session (or part of one): JSON Lines, a Gemini CLI chat saved
-    as one JSON document (``chats/*.json``), an OpenCode database or message file."""
-    if path.endswith((".jsonl", ".jsonl.zst")):
-        return True
-    parts = path.split("/")
-    if path.endswith(".json") and len(parts) >= 2 and parts[-2] == "chats":
-        return True
-    if path.endswith(".json") and len(parts) >= 2 and parts[-2] == "threads":
-        return parts[-1].startswith("T-")  # an Amp thread
-    if path.endswith(".settings.json"):
-        return True  # a Droid session's totals
-    if path.endswith(".messages.json") or parts[-1] == "ui_messages.json":
-        return True  # a Cline task (v4 CLI / SDK, v3 VS Code)
-    return (
-        _opencode_db(path)
-        or _opencode_message(path) is not None
-        or path.rsplit("/", 1)[-1] == "sessions.db"  # Goose
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What one agent's planner takes of a folder: its sessions, and the files it knows
+    and does not read (every path in either is claimed)."""
+
+    sessions: tuple[SessionFiles, ...] = ()
+    not_read: tuple[str, ...] = ()
+
+
+#: An agent's planner: (the paths no agent before it claimed, sorted; every path of the
+#: folder) -> its claim (budgetcore.replay.logs.agents.Agent.plan).
+Planner = Callable[[Sequence[str], frozenset[str]], Claim]
+
+
+def _grouped(owned: dict[str, list[str]]) -> tuple[SessionFiles, ...]:
+    return tuple(SessionFiles(main, (main, *sorted(rest))) for main, rest in owned.items())
+
+
+def plan_codex(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """A compressed rollout beside its plain twin: the plain one is read."""
+    twins = tuple(p for p in paths if p.endswith(".jsonl.zst") and p[:-4] in present)
+    return Claim((), twins)
+
+
+def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """``<session>/wire.jsonl`` with ``subagents/<id>/wire.jsonl``; ``context*.jsonl``
+    beside a wire is the model's context (its usage is in the wire): not read."""
+    owned: dict[str, list[str]] = {}
+    context: list[str] = []
+    for p in paths:
+        parts = p.split("/")
+        if parts[-1] == "wire.jsonl" and len(parts) >= 4 and parts[-3] == "subagents":
+            owner = "/".join([*parts[:-3], "wire.jsonl"])
+            if owner in present:
+                owned.setdefault(owner, []).append(p)
+                continue
+        folder, _, name = p.rpartition("/")
+        stem = name.removesuffix(".jsonl")
+        is_context = stem == "context" or (stem.startswith("context_") and stem[8:].isdigit())
+        wire = f"{folder}/wire.jsonl" if folder else "wire.jsonl"
+        if name.endswith(".jsonl") and is_context and wire in present:
+            context.append(p)
+    for main in list(owned):
+        owned[main] = [f for f in owned[main] if f != main]
+    return Claim(_grouped(owned), tuple(context))
+
+
+def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """``chats/session-*.json(l)``, with its subagents' ``chats/<its id>/<id>.jsonl``
+    (the session's file name carries its id's first 8 characters)."""
+    by_prefix: dict[tuple[str, str], str] = {}
+    sessions: dict[str, list[str]] = {}
+    for p in paths:
+        chats, _, name = p.rpartition("/")
+        in_chats = chats.rsplit("/", 1)[-1] == "chats" and name.startswith("session-")
+        if in_chats and name.endswith((".json", ".jsonl")):
+            stem = name.removesuffix(".jsonl").removesuffix(".json")
+            by_prefix[(chats, stem.rsplit("-", 1)[-1])] = p
+            sessions[p] = []
+    for p in paths:
+        parts = p.split("/")
+        if len(parts) >= 3 and parts[-3] == "chats" and len(parts[-2]) >= 8:
+            owner = by_prefix.get(("/".join(parts[:-2]), parts[-2][:8]))
+            if owner is not None and p.endswith(".jsonl"):
+                sessions[owner].append(p)
+    return Claim(_grouped(sessions))
+
+
+def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """``opencode.db`` (``opencode-<channel>.db``), each session in it read apart; the
+    older ``storage/message/<session>/<message>.json``, one session per folder."""
+    sessions: list[SessionFiles] = []
+    messages: dict[str, list[str]] = {}
+    for p in paths:
+        parts = p.split("/")
+        name = parts[-1]
+        if name == "opencode.db" or (name.startswith("opencode-") and name.endswith(".db")):
+            sessions.append(SessionFiles(p, (p,)))
+        elif (
+            len(parts) >= 4
+            and name.endswith(".json")
+            and parts[-3] == "message"
+            and parts[-4] == "storage"
+        ):
+            messages.setdefault("/".join(parts[:-1]), []).append(p)
+    sessions += [SessionFiles(files[0], tuple(files)) for files in messages.values()]
+    return Claim(tuple(sessions))
+
+
+def plan_amp(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """``threads/T-<uuid>.json``, each thread a session."""
+    return Claim(
+        tuple(
+            SessionFiles(p, (p,))
+            for p in paths
+            if p.endswith(".json")
+            and p.rsplit("/", 1)[-1].startswith("T-")
+            and p.split("/")[-2:-1] == ["threads"]
+        )
     )
 
 
-def _opencode_db(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return name == "opencode.db" or (name.startswith("opencode-") and name.endswith(".db"))
+def plan_droid(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """``<id>.settings.json`` (its totals) with the transcript ``<id>.jsonl`` beside it."""
+    owned: dict[str, list[str]] = {p: [] for p in paths if p.endswith(".settings.json")}
+    for p in paths:
+        settings = f"{p.removesuffix('.jsonl')}.settings.json"
+        if p.endswith(".jsonl") and settings in owned:
+            owned[settings].append(p)
+    return Claim(_grouped(owned))
 
 
-def _opencode_message(path: str) -> str | None:
-    """``.../storage/message/<session>/<message>.json`` -> its session folder."""
-    parts = path.split("/")
-    if (
-        len(parts) >= 4
-        and parts[-1].endswith(".json")
-        and parts[-3] == "message"
-        and parts[-4] == "storage"
-    ):
-        return "/".join(parts[:-1])
-    return None
+def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """``sessions/sessions.db``, each session in it read apart."""
+    return Claim(
+        tuple(SessionFiles(p, (p,)) for p in paths if p.rsplit("/", 1)[-1] == "sessions.db")
+    )
 
 
-def _gemini_owner(path: str, by_prefix: dict[tuple[str, str], str]) -> str | None:
-    """``.../chats/<parent session id>/<id>.jsonl`` (a Gemini CLI subagent's recording)
-    -> the parent's ``.../chats/session-<time>-<first 8 of its id>.jsonl``."""
-    parts = path.split("/")
-    if len(parts) < 3 or parts[-3] != "chats" or len(parts[-2]) < 8:
-        return None
-    return by_prefix.get(("/".join(parts[:-2]), parts[-2][:8]))
+def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """v4 ``sessions/<id>/<id>.messages.json``, v3 ``tasks/<task>/ui_messages.json``."""
+    return Claim(
+        tuple(
+            SessionFiles(p, (p,))
+            for p in paths
+            if p.endswith(".messages.json") or p.rsplit("/", 1)[-1] == "ui_messages.json"
+        )
+    )
 
 
-def _kimi_owner(path: str, present: set[str]) -> str | None:
-    """``S/subagents/<id>/wire.jsonl`` -> ``S/wire.jsonl`` when that file is there."""
-    parts = path.split("/")
-    if parts[-1] != "wire.jsonl" or len(parts) < 4 or parts[-3] != "subagents":
-        return None
-    owner = "/".join([*parts[:-3], "wire.jsonl"])
-    return owner if owner in present else None
-
-
-def _kimi_context(path: str, present: set[str]) -> bool:
-    """A Kimi ``context.jsonl`` (or a rotated ``context_<n>.jsonl``) beside a wire."""
-    folder, _, name = path.rpartition("/")
-    stem = name.removesuffix(".jsonl")
-    if not (stem == "context" or (stem.startswith("context_") and stem[8:].isdigit())):
-        return False
-    return (f"{folder}/wire.jsonl" if folder else "wire.jsonl") in present
-
-
-def plan_folder(paths: Sequence[str]) -> FolderPlan:
-    logs = sorted(p for p in paths if _is_log(p))
-    present = set(logs)
-    not_read = tuple(sorted(p for p in paths if not _is_log(p)))
+def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """``<project>/<session>.jsonl`` with its ``<session>/subagents/**/agent-*.jsonl``;
+    a workflow's ``journal.jsonl`` under ``subagents/`` holds no requests: not read."""
     owned: dict[str, list[str]] = {}
-    mains: list[str] = []
-    messages: dict[str, list[str]] = {}  # OpenCode: a session folder's message files
-    by_prefix: dict[tuple[str, str], str] = {}  # Gemini: (chats folder, id8) -> session
-    for p in logs:
-        chats, _, name = p.rpartition("/")
-        if chats.rsplit("/", 1)[-1] == "chats" and name.startswith("session-"):
-            stem = name.removesuffix(".jsonl").removesuffix(".json")
-            by_prefix[(chats, stem.rsplit("-", 1)[-1])] = p
-    for p in logs:
-        gemini = _gemini_owner(p, by_prefix)
-        if gemini is not None:
-            owned.setdefault(gemini, []).append(p)
-            continue
-        folder = _opencode_message(p)
-        if folder is not None:
-            messages.setdefault(folder, []).append(p)
-            continue
-        if p.endswith(".zst") and p.removesuffix(".zst") in present:
-            not_read += (p,)  # compressed twin of a plain rollout: the plain one is read
-            continue
-        if p.endswith(".jsonl") and f"{p.removesuffix('.jsonl')}.settings.json" in present:
-            owned.setdefault(f"{p.removesuffix('.jsonl')}.settings.json", []).append(p)
-            continue  # a Droid transcript, read with its settings file
-        kimi = _kimi_owner(p, present)
-        if kimi is not None:
-            owned.setdefault(kimi, []).append(p)
-            continue
-        if _kimi_context(p, present):
-            not_read += (p,)  # the model's context: its usage is in the wire beside it
+    journals: list[str] = []
+    for p in paths:
+        if not p.endswith(".jsonl"):
             continue
         owner = _subagent_owner(p)
         if owner is not None and owner in present:
             owned.setdefault(owner, []).append(p)
         elif p.rsplit("/", 1)[-1] == "journal.jsonl" and "subagents" in p.split("/"):
-            not_read += (p,)  # a workflow's journal: no requests
+            journals.append(p)
+    return Claim(_grouped(owned), tuple(journals))
+
+
+def plan_folder(paths: Sequence[str]) -> FolderPlan:
+    """The sessions of a folder: each agent's planner in the table's order
+    (budgetcore.replay.logs.agents) takes what it knows; any other ``.jsonl`` (or
+    ``.jsonl.zst``) file is a session of its own, and every other file is not read."""
+    from budgetcore.replay.logs.agents import AGENTS  # noqa: PLC0415 - the table
+
+    remaining = sorted(paths)
+    present = frozenset(paths)
+    sessions: list[SessionFiles] = []
+    not_read: list[str] = []
+    for agent in AGENTS:
+        if agent.plan is None:
+            continue
+        claim = agent.plan(remaining, present)
+        taken = {f for s in claim.sessions for f in s.files} | set(claim.not_read)
+        sessions += claim.sessions
+        not_read += claim.not_read
+        remaining = [p for p in remaining if p not in taken]
+    for p in remaining:
+        if p.endswith((".jsonl", ".jsonl.zst")):
+            sessions.append(SessionFiles(p, (p,)))
         else:
-            mains.append(p)
-    sessions = [SessionFiles(m, (m, *sorted(owned.get(m, ())))) for m in mains]
-    sessions += [SessionFiles(files[0], tuple(files)) for files in messages.values()]
+            not_read.append(p)
     sessions.sort(key=lambda s: s.name)
     return FolderPlan(tuple(sessions), tuple(sorted(not_read)))
