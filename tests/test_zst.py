@@ -7,8 +7,13 @@ corrupt frame. ccusage 20.0.24 does not read ``.jsonl.zst`` (its Codex adapter l
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import tempfile
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,13 +22,34 @@ from budgetcore.replay.logs import parse_log, zst
 from budgetcore.replay.logs.folder import plan_folder
 from budgetcore.replay.logs.usage import measured_usage
 from tests.helpers import run_cli
-from tests.test_ccusage_diff import _run
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "logs"
+CCUSAGE = (
+    Path(__file__).resolve().parents[1] / "node_modules" / "@ccusage" / "ccusage-linux-x64" / "bin"
+) / "ccusage"
 DAY = "2025/10/05"
 NAME = "rollout-2025-10-05T12-00-00-0199b2a0-1111-7000-8000-000000000001.jsonl"
 PLAIN = FIXTURES / "codex" / "modern-basic" / "sessions" / DAY / NAME
 ZST = FIXTURES / "codex-zst" / "compressed" / "sessions" / DAY / f"{NAME}.zst"
+
+
+def _ccusage_codex(rel: str, data: bytes) -> dict[str, Any]:
+    """ccusage's per-session JSON for one rollout at ``sessions/<rel>``, offline, in UTC."""
+    if not os.access(CCUSAGE, os.X_OK):
+        pytest.fail(f"ccusage is not installed at {CCUSAGE}: run scripts/test")
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        dst = t / "cfg" / "sessions" / rel
+        dst.parent.mkdir(parents=True)
+        dst.write_bytes(data)
+        (t / "home").mkdir()
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(t / "home"), "TZ": "UTC", "LOG_LEVEL": "0"}
+        env["CODEX_HOME"] = str(t / "cfg")
+        argv = [str(CCUSAGE), "codex", "session", "--json", "--offline"]
+        proc = subprocess.run(argv, env=env, cwd=t, capture_output=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    out: dict[str, Any] = json.loads(proc.stdout, parse_float=Decimal)
+    return out
 
 
 def test_the_environment_has_a_decoder() -> None:
@@ -40,7 +66,7 @@ def test_a_compressed_rollout_reads_as_its_plain_twin_and_as_ccusage_bills_that(
         (f.lines, f.entries, f.duplicates) for f in plain.ledger
     ]
     measured = measured_usage(ours)
-    (theirs,) = _run("codex", {f"{DAY}/{NAME}": PLAIN.read_bytes()})["sessions"]
+    (theirs,) = _ccusage_codex(f"{DAY}/{NAME}", PLAIN.read_bytes())["sessions"]
     assert measured.cost is not None
     assert abs(measured.cost - Decimal(str(theirs["costUSD"]))) <= Decimal("0.000001")
     assert measured.usage.output == theirs["outputTokens"]
