@@ -61,7 +61,8 @@ class _Reader:
         self.series = series
         self.model: str | None = None
         self.parent: dict[str, str] = {}
-        self.live: list[str] = []  # the conversation's messages now, in order
+        # The conversation's messages now, in order (a dict: a set with an order).
+        self.live: dict[str, None] = {}
         self.last = _ROOT
         # id -> (line, file, ledger kind) of its first copy, in order
         self.first: dict[str, tuple[int, int, str]] = {}
@@ -80,10 +81,12 @@ class _Reader:
             t.entry("$rewindTo")
             target = obj["$rewindTo"]
             if isinstance(target, str) and target in self.live:
-                del self.live[self.live.index(target) :]
+                ids = list(self.live)
+                for gone in ids[ids.index(target) :]:
+                    del self.live[gone]
             else:  # an unknown target clears the conversation (gemini-cli's own rule)
                 self.live.clear()
-            self.last = self.live[-1] if self.live else _ROOT
+            self.last = next(reversed(self.live)) if self.live else _ROOT
             t.last_node[self.series] = self.last
             return
         if "$set" in obj:
@@ -119,7 +122,7 @@ class _Reader:
             self.parent[mid] = self.last
             t.parents[mid] = self.last
             t.last_node[self.series] = mid
-            self.live.append(mid)
+            self.live[mid] = None
             self.last = mid
         if tokens is not None:
             model = named.strip() if isinstance(named, str) and named.strip() else self.model

@@ -117,6 +117,7 @@ class Tally:
         self.order: list[str] = []  # series in the order first seen
         self.ids: list[tuple[int, int, str, str]] = []
         self.totals_only = ""  # why the session keeps totals only (ParsedLog.totals_only)
+        self.per_series: dict[str, int] = {}  # requests read so far, per series
 
     # ---------------------------------------------------------------- per file
 
@@ -225,6 +226,7 @@ class Tally:
             )
         )
         self.requests.append(_Req(req, series, node))
+        self.per_series[series] = self.per_series.get(series, 0) + 1
         return req
 
     def total(
@@ -267,7 +269,7 @@ class Tally:
         node: str | None = None,
     ) -> None:
         self._series(series)
-        at = sum(1 for r in self.requests if r.series == series)
+        at = self.per_series.get(series, 0)
         self.compactions.append(_Comp(line, self.file, series, node, trigger, pre_tokens, time, at))
 
     # ---------------------------------------------------------------- the session
@@ -287,13 +289,19 @@ class Tally:
     def session(self, name: str) -> ParsedLog:
         series_out: list[LogSeries] = []
         per_file: dict[int, dict[str, list[int]]] = {}
+        by_series: dict[str, list[_Req]] = {}
+        for r in self.requests:  # one pass: a log may hold many series (conversations)
+            by_series.setdefault(r.series, []).append(r)
+        comps_of: dict[str, list[_Comp]] = {}
+        for c in self.compactions:
+            comps_of.setdefault(c.series, []).append(c)
         for s in self.order:
             branch = self._branch(s)
 
             def on(node: str | None, branch: set[str] | None = branch) -> bool:
                 return branch is None or node is None or node in branch
 
-            mine = [r for r in self.requests if r.series == s]
+            mine = by_series.get(s, [])
             kept = [r.request for r in mine if on(r.node) and not r.off]
             dropped = [r.request for r in mine if not on(r.node) or r.off]
             seen_lines: set[tuple[int, int]] = set()
@@ -306,8 +314,8 @@ class Tally:
                 counts_ = per_file.setdefault(r.request.file, {}).setdefault(s, [0, 0])
                 counts_[0 if on(r.node) and not r.off else 1] += 1
             comps = []
-            for c in self.compactions:
-                if c.series != s or not on(c.node):
+            for c in comps_of.get(s, ()):
+                if not on(c.node):
                     continue
                 # Its place among the branch's requests: those read before it on the branch.
                 after = sum(1 for r in mine[: c.at] if on(r.node))
