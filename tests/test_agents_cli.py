@@ -271,6 +271,45 @@ def test_sqlite_is_loaded_only_for_a_database_and_its_absence_is_one_clear_error
     assert [p.code for p in info.value.problems] == ["log-no-sqlite"]
 
 
+@pytest.mark.parametrize(
+    ("path", "after", "pre"),
+    [
+        # pi's compaction entry with tokensBefore, after two requests on the branch.
+        ("pi/basic/sessions", 2, 6450),
+        # Qwen's system/chat_compression with originalTokenCount 2,140, after two.
+        ("qwen/plain/projects", 2, 2140),
+        # Kimi's CompactionBegin after two steps (the wire says no size).
+        ("kimi/plain/sessions", None, None),
+        ("kimi/subagent/sessions", 2, None),
+    ],
+)
+def test_compactions_are_where_the_agent_recorded_them(
+    path: str, after: int | None, pre: int | None
+) -> None:
+    found = sorted((LOGS / path).rglob("*.jsonl"))
+    (file,) = [p for p in found if "subagents" not in p.parts and p.name != "context.jsonl"][:1]
+    log = parse_log(file.read_bytes())
+    comps = log.main.compactions
+    if after is None:
+        assert comps == ()
+        return
+    (c,) = comps
+    assert (c.after_turn, c.pre_tokens) == (after, pre)
+    # the next request's context, as measured
+    assert c.post_tokens == log.main.requests[after].context
+
+
+def test_opencode_marks_the_summary_request_as_a_compaction() -> None:
+    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+
+    db = (LOGS / "opencode" / "db" / "opencode" / "opencode.db").read_bytes()
+    first = read_sessions([("opencode.db", db)])[0]
+    (c,) = first.main.compactions
+    assert c.trigger == "auto"
+    assert c.after_turn == 3  # after the summarizer's own request (billed, a request)
+    assert [s.name for s in first.series] == ["main", "subagent:ses_cccccccccccccccccccccccccc"]
+
+
 def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')
