@@ -11,8 +11,8 @@ OpenCode's own cost, ``modelID`` / ``providerID`` its model, ``summary: true`` t
 request that wrote a compaction's summary. The ``session`` table's ``parent_id`` makes
 a child session (a subagent's task) a series of its parent's session.
 
-The database is opened from its bytes (``sqlite3`` ``deserialize``), read only, so
-the core never touches a file.
+The database is opened from its bytes (``sqlite3`` ``deserialize``: a copy in memory; the
+file is never written), so the core never touches a file.
 """
 
 from __future__ import annotations
@@ -147,52 +147,77 @@ def read_opencode_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
                 )
             ]
         ) from None
+
+    def unusable(exc: Exception) -> ScenarioError:
+        return ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    f"is an SQLite database OpenCode's reader cannot use ({exc})",
+                    "log-sqlite-unreadable",
+                    why=str(exc),
+                )
+            ]
+        )
+
+    out = []
     try:
+        parents = dict(_rows(db, "SELECT id, parent_id FROM session"))
+
+        def root(sid: str) -> str:
+            seen = set()
+            while isinstance(parents.get(sid), str) and sid not in seen:
+                seen.add(sid)
+                sid = parents[sid]
+            return sid
+
+        # In the order written: OpenCode's time_created (a table without it, as
+        # ccusage's own test builds, in row order).
+        columns = {str(r[1]) for r in _rows(db, "PRAGMA table_info(message)")}
+        order = "time_created" if "time_created" in columns else "rowid"
         try:
-            # In the order written (OpenCode's time_created; a table without it, as
-            # ccusage's own test builds, in row order).
-            messages = (
-                _rows(db, "SELECT id, session_id, data FROM message ORDER BY time_created, id")
-                or db.execute("SELECT id, session_id, data FROM message").fetchall()
+            firsts = db.execute(
+                f"SELECT session_id, MIN({order}) FROM message GROUP BY session_id"
+            ).fetchall()
+            # Each session's root and the root's first message: the rows come out one
+            # root at a time, so only one session's values are held at once.
+            tops: dict[str, Any] = {}
+            for sid, first in firsts:
+                top = root(str(sid))
+                tops[top] = first if top not in tops else min(tops[top], first)
+            db.execute("CREATE TEMP TABLE roots (sid TEXT, top TEXT, first)")
+            db.executemany(
+                "INSERT INTO roots VALUES (?, ?, ?)",
+                ((str(sid), root(str(sid)), tops[root(str(sid))]) for sid, _f in firsts),
+            )
+            rows = db.execute(
+                "SELECT m.id, m.session_id, m.data, r.top FROM message m "
+                "JOIN roots r ON CAST(m.session_id AS TEXT) = r.sid "
+                f"ORDER BY r.first, r.top, m.{order}, m.id"
             )
         except sqlite3.Error as exc:
-            raise ScenarioError(
-                [
-                    Problem.coded(
-                        "log",
-                        f"is an SQLite database OpenCode's reader cannot use ({exc})",
-                        "log-sqlite-unreadable",
-                        why=str(exc),
-                    )
-                ]
-            ) from None
-        parents = dict(_rows(db, "SELECT id, parent_id FROM session"))
+            raise unusable(exc) from None
+        tally: Tally | None = None
+        current = ""
+        number = 0
+        for mid, session, raw, top in rows:
+            if tally is None or top != current:
+                if tally is not None:
+                    out.append(tally.session(f"{name}#{current}"))
+                tally, current, number = Tally("opencode"), top, 0
+                tally.open(f"{name}#{top}")
+            number += 1
+            sid = str(session)
+            try:
+                value = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
+            except (ValueError, TypeError, RecursionError):
+                value = Problem.coded("", "is not valid JSON", "log-line-not-json")
+            tally.record()
+            _message(tally, number, value, "main" if sid == top else f"subagent:{sid}", str(mid))
+        if tally is not None:
+            out.append(tally.session(f"{name}#{current}"))
     finally:
         db.close()
-
-    def root(sid: str) -> str:
-        seen = set()
-        while isinstance(parents.get(sid), str) and sid not in seen:
-            seen.add(sid)
-            sid = parents[sid]
-        return sid
-
-    groups: dict[str, list[tuple[str, str, Any]]] = {}
-    for mid, session, raw in messages:
-        sid = str(session)
-        try:
-            value = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
-        except (ValueError, TypeError, RecursionError):
-            value = Problem.coded("", "is not valid JSON", "log-line-not-json")
-        groups.setdefault(root(sid), []).append((sid, str(mid), value))
-    out = []
-    for top, rows in groups.items():
-        tally = Tally("opencode")
-        tally.open(f"{name}#{top}")
-        for number, (sid, mid, value) in enumerate(rows, start=1):
-            tally.record()
-            _message(tally, number, value, "main" if sid == top else f"subagent:{sid}", mid)
-        out.append(tally.session(f"{name}#{top}"))
     return tuple(out)
 
 
