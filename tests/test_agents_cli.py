@@ -310,6 +310,31 @@ def test_opencode_marks_the_summary_request_as_a_compaction() -> None:
     assert [s.name for s in first.series] == ["main", "subagent:ses_cccccccccccccccccccccccccc"]
 
 
+def test_copilot_session_store_is_one_request_per_usage_event() -> None:
+    """Golden values from tokscale (copilot_session_store.rs @7b14a4b458,
+    parse_copilot_session_store_db_subtracts_cache_read_and_write_from_input):
+    input 21,343 holding 20,974 cache writes is 369 uncached; 556,570,000 nano-AIU is
+    $0.0055657. With the store in the folder, events.jsonl's totals are not read."""
+    folder = LOGS / "copilot" / "store" / "copilot"
+    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+
+    logs = read_sessions([("session-store.db", (folder / "session-store.db").read_bytes())])
+    assert [log.name for log in logs] == [
+        "session-store.db#session-1",
+        "session-store.db#session-2",
+    ]
+    first, second = (log.main.requests for log in logs)
+    r = first[0]
+    assert (r.input, r.cache_read, r.cache_write, r.output) == (369, 0, 20_974, 100)
+    assert r.logged_cost == Decimal("0.0055657")
+    assert first[1].model == "claude-sonnet-4-5"  # copilot_usage_model before model
+    assert len(second) == 1  # the event with no tokens is an entry
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    assert "session-state/session-1/events.jsonl" in result.err  # listed, not read
+    assert _total(result.out)["sessions"] == 2
+
+
 def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')

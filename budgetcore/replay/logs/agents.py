@@ -116,7 +116,15 @@ AGENTS: tuple[Agent, ...] = (
         missing="is its context (context.jsonl): the usage is in the wire.jsonl beside it",
         plan=folder.plan_kimi,
     ),
-    Agent("copilot-cli", "Copilot CLI", copilot.claims, copilot.read_copilot),
+    Agent(
+        "copilot-cli",
+        "Copilot CLI",
+        copilot.claims,
+        copilot.read_copilot,
+        claims_database=copilot.claims_database,
+        read_database=copilot.read_session_store,
+        plan=folder.plan_copilot,
+    ),
     Agent(
         "opencode",
         "OpenCode",

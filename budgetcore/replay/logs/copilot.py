@@ -10,6 +10,9 @@
   turn. ``inputTokens`` is taken to hold the cache reads, as Copilot's session store's
   ``input_tokens`` does (RUNTIMES.md; unconfirmed for the shutdown metrics).
   ``session.compaction_start`` is a compaction.
+- **session-store.db** (``~/.copilot/session-store.db``): one request per row of
+  ``assistant_usage_events`` (tokscale ``copilot_session_store.rs``); ccusage does not
+  read it. A folder that holds it reads it instead of the events.jsonl totals.
 - **OpenTelemetry** (ccusage ``rust/crates/ccusage/src/adapter/copilot/parser.rs``
   @5816e640): a line with ``attributes`` holding ``gen_ai.usage.*`` is a request: a
   ``chat`` span first; an inference-details log, an agent-turn log or an
@@ -29,7 +32,7 @@ from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, count_of, millis
 from budgetcore.replay.logs.tally import TOTALS, Tally, counts
 
-__all__ = ["TOTALS_WHY", "claims", "read_copilot"]
+__all__ = ["TOTALS_WHY", "claims", "claims_database", "read_copilot", "read_session_store"]
 
 TOTALS_WHY = "Copilot CLI's events.jsonl records token totals at each shutdown, not requests"
 _EVENT_TYPES = frozenset(
@@ -322,3 +325,102 @@ def _otel(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
             model=model,
             time=time,
         )
+
+
+#: The columns of a session store's usage event the reader takes (tokscale
+#: ``crates/tokscale-core/src/sessions/copilot_session_store.rs`` @7b14a4b458).
+_STORE_QUERY = (
+    "SELECT id, session_id, copilot_usage_model, model, input_tokens, cache_read_tokens, "
+    "cache_write_tokens, output_tokens, reasoning_tokens, total_nano_aiu, created_at "
+    "FROM assistant_usage_events ORDER BY session_id, turn_index, id"
+)
+_STORE_COUNTS = (
+    "input_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+    "total_nano_aiu",
+)
+
+
+def claims_database(tables: frozenset[str]) -> bool:
+    """Copilot CLI's ``~/.copilot/session-store.db``: per-turn usage events."""
+    return "assistant_usage_events" in tables
+
+
+def read_session_store(data: bytes, name: str) -> tuple[ParsedLog, ...]:
+    """Every session of Copilot CLI's session store, one request per usage event:
+    ``input_tokens`` holds the cache reads and writes (tokscale subtracts both), the
+    reasoning is part of the output, ``total_nano_aiu`` / 10^11 its logged cost in
+    dollars (tokscale's ``NANO_AIU_PER_USD``), the model ``copilot_usage_model`` else
+    ``model``."""
+    from decimal import Decimal  # noqa: PLC0415
+
+    from budgetcore.errors import ScenarioError  # noqa: PLC0415
+    from budgetcore.replay.logs.tally import open_database, sqlite  # noqa: PLC0415
+
+    sqlite3 = sqlite()
+    try:
+        db = open_database(data)
+        rows = db.execute(_STORE_QUERY)
+    except sqlite3.Error as exc:
+        raise ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    f"is an SQLite database Copilot CLI's reader cannot use ({exc})",
+                    "log-sqlite-unreadable-copilot",
+                    why=str(exc),
+                )
+            ]
+        ) from None
+    out: list[ParsedLog] = []
+    tally: Tally | None = None
+    current: object = None
+    number = 0
+    try:
+        for eid, sid, usage_model, model, *raw, created in rows:
+            if tally is None or sid != current:
+                if tally is not None:
+                    out.append(tally.session(f"{name}#{current}"))
+                tally, current, number = Tally("copilot-cli"), sid, 0
+                tally.open(f"{name}#{sid}")
+            number += 1
+            tally.record()
+            found = counts(dict(zip(_STORE_COUNTS, raw, strict=True)), _STORE_COUNTS, "event")
+            if isinstance(found, Problem):
+                tally.malformed(number, found)
+                continue
+            prompt, read, write, output, reasoning, nano = found
+            read = min(read, prompt)
+            write = min(write, prompt - read)
+            if not (prompt or output):
+                tally.entry("usage event (no tokens)")
+                continue
+            named = next(
+                (m.strip() for m in (usage_model, model) if isinstance(m, str) and m.strip()),
+                None,
+            )
+            # SQLite's CURRENT_TIMESTAMP form, "YYYY-MM-DD HH:MM:SS", is UTC.
+            stamp = created
+            if isinstance(created, str) and len(created) == 19 and created[10] == " ":
+                stamp = f"{created[:10]}T{created[11:]}Z"
+            time = millis(stamp)
+            tally.request(
+                number,
+                input=prompt - read - write,
+                cache_read=read,
+                cache_write=write,
+                output=output,
+                reasoning=min(reasoning, output),
+                model=named,
+                time=time,
+                logged_cost=Decimal(nano).scaleb(-11) if nano else None,
+            )
+            tally.ids.append((0, number, f"copilot-event:{eid}", "copilot"))
+        if tally is not None:
+            out.append(tally.session(f"{name}#{current}"))
+    finally:
+        db.close()
+    return tuple(out)

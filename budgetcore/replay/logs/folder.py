@@ -18,6 +18,8 @@ agents (``Agent.plan``); the layouts:
   its parent (``session-<time>-<first 8 characters of that id>``);
 - a Droid sessions folder: ``<id>.settings.json`` (its totals) with the transcript
   ``<id>.jsonl`` beside it;
+- a Copilot CLI folder: ``session-store.db`` (per-turn usage), else each
+  ``session-state/<id>/events.jsonl`` (totals), and the OpenTelemetry ``otel/*.jsonl``;
 - a Goose data folder: ``sessions/sessions.db``, each session in it read apart;
 - a Cline folder: v4 ``sessions/<id>/<id>.messages.json``, v3
   ``tasks/<taskId>/ui_messages.json``, each a session;
@@ -144,6 +146,19 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
             if owner is not None and p.endswith(".jsonl"):
                 sessions[owner].append(p)
     return Claim(_grouped(sessions))
+
+
+def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """``session-store.db`` (per-turn usage), each session in it read apart; with it in
+    the folder, the ``session-state/<id>/events.jsonl`` totals hold the same usage again:
+    not read."""
+    stores = tuple(p for p in paths if p.rsplit("/", 1)[-1] == "session-store.db")
+    if not stores:
+        return Claim()
+    events = tuple(
+        p for p in paths if p.endswith("/events.jsonl") and "session-state" in p.split("/")
+    )
+    return Claim(tuple(SessionFiles(p, (p,)) for p in stores), events)
 
 
 def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
