@@ -335,6 +335,19 @@ def test_copilot_session_store_is_one_request_per_usage_event() -> None:
     assert _total(result.out)["sessions"] == 2
 
 
+def test_a_copilot_folder_bills_its_usage_once_whichever_records_it_holds() -> None:
+    from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
+
+    store, events, otel = "session-store.db", "session-state/a/events.jsonl", "otel/x.jsonl"
+    plan = plan_folder([store, events, otel])  # the export ccusage reads wins
+    assert [s.name for s in plan.sessions] == [otel]
+    assert plan.not_read == (events, store)
+    plan = plan_folder([store, events])  # per-turn usage before the totals
+    assert ([s.name for s in plan.sessions], plan.not_read) == ([store], (events,))
+    plan = plan_folder([events])
+    assert ([s.name for s in plan.sessions], plan.not_read) == ([events], ())
+
+
 def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')

@@ -151,13 +151,17 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
 def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``session-store.db`` (per-turn usage), each session in it read apart; with it in
     the folder, the ``session-state/<id>/events.jsonl`` totals hold the same usage again:
-    not read."""
+    not read. An OpenTelemetry export (``otel/*.jsonl``) beside them wins over both."""
     stores = tuple(p for p in paths if p.rsplit("/", 1)[-1] == "session-store.db")
     if not stores:
         return Claim()
     events = tuple(
         p for p in paths if p.endswith("/events.jsonl") and "session-state" in p.split("/")
     )
+    if any(p.endswith(".jsonl") and p.split("/")[-2:-1] == ["otel"] for p in paths):
+        # The OpenTelemetry export holds the same requests again, and it is what ccusage
+        # reads: it is read, the store and the totals are not.
+        return Claim((), (*stores, *events))
     return Claim(tuple(SessionFiles(p, (p,)) for p in stores), events)
 
 
