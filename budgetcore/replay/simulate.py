@@ -18,7 +18,7 @@ from budgetcore.core.cost import per_turn_cost
 from budgetcore.core.plan import request_stages
 from budgetcore.core.protections import io_token_cap
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.registry.prices import Prices, tier_for
+from budgetcore.registry.prices import Prices, tier_rates
 from budgetcore.replay.background import RunSlot, Timing, run_fate
 from budgetcore.replay.model import (
     MONEY,
@@ -51,9 +51,9 @@ def price_places(prices: Sequence[Prices | None]) -> int:
     for p in prices:
         if p is None:
             continue
-        values = [p.input, p.output, p.cache_read, p.cache_write]
+        values = [p.input, p.output, p.cache_read, p.cache_write, p.cache_write_1h]
         for t in p.tiers:
-            values += [t.input, t.output, t.cache_read, t.cache_write]
+            values += [t.input, t.output, t.cache_read, t.cache_write, t.cache_write_1h]
         for value in values:
             if value is not None:
                 exponent = value.as_tuple().exponent
@@ -73,23 +73,27 @@ def rates_of(
     prices: Prices | None, places: int, cache: bool
 ) -> tuple[tuple[int, Rates], ...] | None:
     """Per size tier, ascending (the base first, above -1): the tier's threshold and
-    (cold input, cached input, output, summary input) per token in money units: cached
-    tokens at the cache-read price, the rest of the input at the cache-write price when
-    caching is on (else, or when a price is not given, at the input price). A request
-    pays the tier its context is strictly above (docs/models-and-peers.md, "Prices").
-    None: no input or output price, so tokens only."""
-    if prices is None or prices.input is None or prices.output is None:
+    (cold input, cached input, output, summary input) per token in money units, from the
+    one cost rule (:func:`budgetcore.registry.prices.tier_rates`): cached tokens at the
+    cache-read rate, the rest of the input at the 5-minute cache-write rate when caching
+    is on, else at the input rate. A request pays the tier its context is strictly above
+    (docs/models-and-peers.md, "Prices"). None: no input or output price, so tokens
+    only."""
+    tiers = tier_rates(prices)
+    if tiers is None:
         return None
-    out = []
-    for above in (-1, *(t.above for t in prices.tiers)):
-        flat = tier_for(prices, above + 1)
-        assert flat.input is not None
-        assert flat.output is not None  # a tier never removes a base price
-        plain = _units(flat.input, places)
-        read = plain if flat.cache_read is None else _units(flat.cache_read, places)
-        write = plain if not cache or flat.cache_write is None else _units(flat.cache_write, places)
-        out.append((above, (write, read, _units(flat.output, places), plain)))
-    return tuple(out)
+    return tuple(
+        (
+            above,
+            (
+                _units(r.cache_write_5m if cache else r.input, places),
+                _units(r.cache_read, places),
+                _units(r.output, places),
+                _units(r.input, places),
+            ),
+        )
+        for above, r in tiers
+    )
 
 
 def _at(rates: tuple[tuple[int, Rates], ...], context: int) -> Rates:
