@@ -27,6 +27,7 @@ from budgetcore.replay.logs.session import SessionRun
 from budgetcore.replay.logs.usage import MeasuredUsage, merge_usage
 
 if TYPE_CHECKING:
+    from budgetcore.replay.asrun import AsRun
     from budgetcore.replay.model import Replay
 
 __all__ = [
@@ -150,6 +151,8 @@ def summary_dict(
         )
     if run is not None and run.model is not None:
         out["scenario_model"] = _model_dict(run)
+    if run is not None and run.as_run is not None:
+        out["as_run"] = run.as_run.as_dict()
     return out
 
 
@@ -184,6 +187,28 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
         "turns_replayed": turns,
         "modelled_cost": _money(modelled) if replayed else None,
         "measured": measured.as_dict(),
+        "as_run": _as_run_total([r.as_run for r in ok if r.as_run is not None]),
+    }
+
+
+def _as_run_total(parts: Sequence[AsRun]) -> dict[str, Any] | None:
+    """The sessions' backtests added up: one cost rule on both sides, so the sum of the
+    measured costs is the total's measured cost."""
+    if not parts:
+        return None
+    from budgetcore.replay.asrun import relative  # noqa: PLC0415
+
+    measured = merge_usage(a.measured for a in parts)
+    modelled = merge_usage(a.modelled for a in parts)
+    ratio = relative(modelled.cost, measured.cost)
+    return {
+        "sessions": len(parts),
+        "requests": measured.requests,
+        "measured_cost": _money(measured.cost),
+        "modelled_cost": _money(modelled.cost),
+        "ratio": None if ratio is None else str(ratio),
+        "within_5_percent": None if ratio is None else abs(ratio) <= Decimal("0.05"),
+        "sessions_outside_5_percent": sum(1 for a in parts if a.trusted is False),
     }
 
 

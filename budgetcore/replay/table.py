@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
+from budgetcore.replay.asrun import AsRun, error_stats, ratio_text, relative
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.session import SessionRun
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage, merge_usage
@@ -249,6 +250,8 @@ def _session(run: SessionRun, write: Write) -> None:
     files = len(log.files)
     extra = f", {files} files" if files > 1 else ""
     write(f"Session {run.name or 'log'} ({_FORMATS.get(log.format, log.format)}{extra})\n")
+    if run.as_run is not None:
+        _as_run(run.as_run, write)
     m = run.model
     if m is not None:
         res = m.resolution
@@ -283,6 +286,13 @@ def _session(run: SessionRun, write: Write) -> None:
         s = run.result.summary
         last = run.result.rows[-1]
         k, cap = last.trigger_tokens, last.summary_cap
+        if run.as_run is not None:
+            write(run.as_run.line() + "\n")
+            if run.as_run.trusted is not True:
+                write(
+                    "  The backtest is not within 5 % of this session's bill: read the "
+                    "what-if below as the model's, not the session's.\n"
+                )
         write(
             f"This session cost {money_text(run.measured.cost)} as logged; with K {k:,} "
             f"and S {cap:,} the model says {money_text(s.cost)}"
@@ -298,6 +308,52 @@ def _session(run: SessionRun, write: Write) -> None:
             f"{s.peak_full_input:,}).\n"
         )
     write("\n")
+
+
+def _as_run(a: AsRun, write: Write) -> None:
+    """The backtest first (docs/spec.md §17): the bill, the model of it, the evidence."""
+    write(a.line() + "\n")
+    window = "unknown" if a.window is None else f"{a.window:,}"
+    trigger = "unknown" if a.trigger is None else f"{a.trigger:,}"
+    write(
+        f"  runtime {a.runtime_title}; window {window} ({a.window_source}); its trigger "
+        f"{trigger} ({a.trigger_rule}); settings: {a.settings_source}\n"
+    )
+    write(
+        f"  cache: {a.cache.provider} rules ({a.cache.source}); calibrated only on each "
+        "series' first request (the stable prefix it read)\n"
+    )
+    rows = []
+    for s in a.series:
+        med, top = error_stats(s.cache_errors)
+        rows.append(
+            [
+                s.name + (" (as logged)" if s.billed_as_logged else ""),
+                f"{s.requests:,}",
+                f"{s.stable_prefix:,}",
+                money_text(s.measured.cost),
+                money_text(s.modelled.cost),
+                ratio_text(relative(s.modelled.cost, s.measured.cost)),
+                "—" if med is None else f"{med:,}",
+                "—" if top is None else f"{top:,}",
+            ]
+        )
+    _grid(
+        ["series", "requests", "prefix", "measured", "modelled", "error", "cache err med", "max"],
+        rows,
+        write,
+        left=1,
+    )
+
+    def nums(values: Sequence[int]) -> str:
+        return ", ".join(f"{n:,}" for n in values) if values else "none"
+
+    write(
+        f"  compactions after request: logged {nums(a.logged_compactions)}; the runtime's "
+        f"rule predicts {nums(a.predicted_compactions)}"
+        + (f"; manual {nums(a.manual_compactions)}" if a.manual_compactions else "")
+        + "\n"
+    )
 
 
 def _count(n: int, what: str) -> str:

@@ -25,6 +25,7 @@ from budgetcore.replay.logs.usage import (
 )
 
 if TYPE_CHECKING:
+    from budgetcore.replay.asrun import AsRun
     from budgetcore.replay.model import Replay, ReplayOptions
     from budgetcore.scenario.model import Scenario
 
@@ -97,6 +98,8 @@ class SessionRun:
     # Requests of this session another session of the import bills (billed_once):
     # (that session's name, requests). ``measured`` leaves them out.
     elsewhere: tuple[tuple[str, int], ...] = ()
+    # The backtest (docs/spec.md §17): the session as run, modelled beside its bill.
+    as_run: AsRun | None = None
 
 
 class _Billed(Protocol):
@@ -127,8 +130,13 @@ def billed_once(items: Sequence[_B], resolver: Callable[[str], Resolution] = res
             continue
         shown = tuple((items[j].name, n) for j, n in elsewhere.sessions)
         measured = measured_once(item.log, elsewhere, resolver)
+        changes: dict[str, object] = {"measured": measured, "elsewhere": shown}
+        if isinstance(item, SessionRun) and item.as_run is not None:
+            from budgetcore.replay.asrun import as_run  # noqa: PLC0415 - loaded with a backtest
+
+            changes["as_run"] = as_run(item.log, resolver, exclude=elsewhere.requests)
         # Both are dataclasses (SessionRun, LoadedLog); a Protocol cannot say so.
-        out.append(dataclasses.replace(item, measured=measured, elsewhere=shown))  # type: ignore[type-var]
+        out.append(dataclasses.replace(item, **changes))  # type: ignore[type-var]
     return out
 
 
@@ -162,12 +170,15 @@ def run_session(
     """Measure and (unless ``replay_it`` is False) replay one session. ``scenario``
     None: the log's own model (:func:`log_model`), whose prices also bill the replay
     when ``options`` give none."""
+    from budgetcore.replay.asrun import as_run  # noqa: PLC0415 - a log's backtest
+
     measured = measured_usage(log, resolver)
+    backtest = as_run(log, resolver)
     model = None
     if scenario is None:
         model = log_model(log, resolver=resolver)
     if not replay_it:
-        return SessionRun(name, log, series, None, measured, model)
+        return SessionRun(name, log, series, None, measured, model, as_run=backtest)
     if model is not None:
         scenario = model.scenario
     assert scenario is not None
@@ -193,4 +204,6 @@ def run_session(
                 )
             ]
         )
-    return SessionRun(name, log, series, replay(scenario, turns, options), measured, model)
+    return SessionRun(
+        name, log, series, replay(scenario, turns, options), measured, model, as_run=backtest
+    )
