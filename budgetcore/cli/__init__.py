@@ -112,7 +112,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = add("export", help="print the scenario's supported overrides")
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
-    p.add_argument("--format", choices=("toml", "json"), default="toml")
+    _runtime_arguments(p)
+    p.add_argument(
+        "--format",
+        choices=("toml", "json", "text"),
+        help="default: toml; with --runtime, the runtime's own file",
+    )
 
     p = add("report", help="write a review report: plan, charts, curves, summary")
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
@@ -123,6 +128,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = add("check", help="validate an override file and show effective values")
     p.add_argument("config", help="override file (TOML or JSON), or - for standard input")
     p.add_argument("--scenario", dest="scenario", help="scenario whose models to check against")
+    _runtime_arguments(p)
+    p.add_argument("--format", choices=("text", "json"), help="with --runtime: default text")
     p.set_defaults(fragment=None)
 
     p = add("models", help="search the model registry (LiteLLM, pinned release)")
@@ -163,6 +170,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = add("schema", help="print a JSON Schema: scenario, plan or config")
     p.add_argument("name", help="scenario, plan or config")
     return parser
+
+
+def _runtime_arguments(p: argparse.ArgumentParser) -> None:
+    """--runtime and --model of export and check (docs/runtimes.md)."""
+    p.add_argument("--runtime", help="an agent runtime's own file: codex, claude-code, ...")
+    p.add_argument("--model", help="the registry model the runtime runs (its W and O)")
 
 
 def _random_count(text: str) -> int:

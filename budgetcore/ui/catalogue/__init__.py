@@ -46,6 +46,7 @@ AREAS = (
     "report",
     "tune",
     "nav",
+    "runtimes",
 )
 
 
