@@ -7,9 +7,10 @@ stay where the log has them. The model predicts only what the log's usage measur
 a what-if would change:
 
 - **the prompt cache**: how each request's context splits into uncached input, cache
-  writes and cache reads, from the provider's cache rules (:class:`CacheRules`) applied to
-  the sequence of requests and their timestamps, never from that request's own measured
-  split. The only calibration is what a runtime fixes before a series' first request:
+  writes and cache reads, from the provider's cache rules (:class:`CacheModel`, from the
+  runtime profile's facts) applied to the sequence of requests and their timestamps,
+  never from that request's own measured split. The only calibration is what a runtime
+  fixes before a series' first request:
   the stable prefix (system prompt and tools) that the first request reads from earlier
   sessions, taken from that request and stated;
 - **the runtime's own trigger**: where the runtime's rule would have compacted on the
@@ -32,31 +33,35 @@ from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import Usage
 from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog
 from budgetcore.replay.logs.usage import MeasuredUsage, measured_usage, merge_usage
+from budgetcore.runtimes import CacheRules, Profile, cache_rules, profile
 from budgetcore.units import format_money
 
 __all__ = [
-    "ANTHROPIC_CACHE",
-    "OPENAI_CACHE",
+    "OPENAI_IDLE_MS",
     "AsRun",
-    "CacheRules",
+    "CacheModel",
     "SeriesAsRun",
     "as_run",
-    "cache_rules_for",
+    "cache_model",
+    "error_stats",
     "modelled_split",
+    "predicted_compactions",
     "ratio_text",
+    "relative",
 ]
 
 
 @dataclass(frozen=True, slots=True)
-class CacheRules:
-    """A provider's prompt cache, as the as-run model applies it (docs/replay.md, "As
-    run").
+class CacheModel:
+    """A provider's prompt cache as the as-run model applies it (docs/replay.md, "As
+    run"), built from the runtime profile's facts (:class:`budgetcore.runtimes.CacheRules`,
+    their one home) and the assumptions the facts leave open, stated in ``source``.
 
-    A request reads the longest prefix of its context that the series' previous request
-    read or wrote, while that is alive (``lifetime_ms`` since its last use; every read
-    renews it), in whole ``block`` steps and only from ``minimum`` tokens on. With
-    ``writes`` the rest of its context is written to the cache (billed as a cache write);
-    without, the rest is plain input (no write premium)."""
+    A request reads the longest prefix of its context that the series' last request of
+    the same model read or wrote, while that is alive (``lifetime_ms`` since its last
+    use; every read renews it), in whole ``block`` steps and only from ``minimum``
+    tokens on. With ``writes`` the rest of its context is written to the cache (billed
+    as a cache write); without, the rest is plain input (no write premium)."""
 
     provider: str
     lifetime_ms: int
@@ -75,46 +80,47 @@ class CacheRules:
         # OpenAI: the first 1,024 tokens, then whole 128-token blocks.
         return shared - (shared - self.minimum) % self.block
 
-
-#: Anthropic's prompt caching (Claude Code): a breakpoint on the last message writes the
-#: whole context; a write lives 5 minutes (or 1 hour, the 1-hour TTL) from its last
-#: use; a prompt shorter than 1,024 tokens is not cached (the minimum for Sonnet and
-#: Opus; Haiku's is larger and is not told apart here).
-ANTHROPIC_CACHE = CacheRules(
-    provider="anthropic",
-    lifetime_ms=5 * 60_000,
-    lifetime_1h_ms=60 * 60_000,
-    block=1,
-    minimum=1_024,
-    writes=True,
-    source="Anthropic prompt caching docs: 5-minute default TTL refreshed on each hit, "
-    "optional 1-hour TTL, minimum cacheable prompt 1,024 tokens",
-)
-
-#: OpenAI's automatic prompt caching (Codex): prompts of 1,024 tokens or more, hits in
-#: 128-token increments, no write premium; cached prefixes stay for 5 to 10 minutes of
-#: inactivity, up to an hour off-peak, so a gap of more than 10 minutes is taken as cold.
-OPENAI_CACHE = CacheRules(
-    provider="openai",
-    lifetime_ms=10 * 60_000,
-    lifetime_1h_ms=None,
-    block=128,
-    minimum=1_024,
-    writes=False,
-    source="OpenAI prompt caching guide: automatic for prompts of 1,024 tokens or more, "
-    "cache hits in 128-token increments, cleared after 5-10 minutes of inactivity",
-)
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "lifetime_ms": self.lifetime_ms,
+            "lifetime_1h_ms": self.lifetime_1h_ms,
+            "block": self.block,
+            "minimum": self.minimum,
+            "writes": self.writes,
+            "source": self.source,
+        }
 
 
-def cache_rules_for(fmt: str) -> CacheRules:
-    """The cache rules of a log's provider: Codex runs OpenAI models, the rest here
-    Anthropic's."""
-    return OPENAI_CACHE if fmt == "codex" else ANTHROPIC_CACHE
+#: OpenAI states no fixed lifetime ("cleared after 5-10 minutes of inactivity, up to an
+#: hour off-peak"): the model takes the upper end of the usual range, 10 minutes.
+OPENAI_IDLE_MS = 10 * 60_000
+
+
+def cache_model(rules: CacheRules) -> CacheModel:
+    """The as-run cache model of a profile's cache facts."""
+    lifetimes = rules.lifetimes_s or ()
+    premium = any(m != 1 for _, m in rules.write_multipliers or ())
+    assumed = (
+        ""
+        if lifetimes
+        else f"; no fixed lifetime is published: taken as {OPENAI_IDLE_MS // 60_000} minutes "
+        "of inactivity"
+    )
+    return CacheModel(
+        provider=rules.provider,
+        lifetime_ms=lifetimes[0] * 1000 if lifetimes else OPENAI_IDLE_MS,
+        lifetime_1h_ms=lifetimes[1] * 1000 if len(lifetimes) > 1 else None,
+        block=rules.block_tokens or 1,
+        minimum=rules.min_tokens or 0,
+        writes=premium,
+        source=rules.source + assumed,
+    )
 
 
 def modelled_split(
     requests: Sequence[LogRequest],
-    rules: CacheRules,
+    rules: CacheModel,
     *,
     after_compaction: frozenset[int] = frozenset(),
     one_hour: bool = False,
@@ -144,7 +150,10 @@ def modelled_split(
             cached, last = held.get(r.model, (0, None))
             at = r.started
             if at is not None and last is not None and at - last > lifetime:
-                shared = 0  # idle past the cache's lifetime: cold
+                # Idle past the lifetime: this series' own entries are gone; what the
+                # first request read from earlier sessions (the stable prefix) is what
+                # other sessions keep warm, as that first read shows.
+                shared = min(prefix, c)
             elif i in after_compaction:
                 shared = min(prefix, cached, c)  # a compaction keeps only the stable prefix
             else:
@@ -214,7 +223,7 @@ class AsRun:
     trigger: int | None  # the runtime's trigger line for that window, tokens
     trigger_rule: str
     settings_source: str
-    cache: CacheRules
+    cache: CacheModel
     series: tuple[SeriesAsRun, ...]
     logged_compactions: tuple[int, ...]  # automatic ones (and unmarked), main series
     manual_compactions: tuple[int, ...]
@@ -264,15 +273,7 @@ class AsRun:
             "trigger_tokens": self.trigger,
             "trigger_rule": self.trigger_rule,
             "settings_source": self.settings_source,
-            "cache_rules": {
-                "provider": self.cache.provider,
-                "lifetime_ms": self.cache.lifetime_ms,
-                "lifetime_1h_ms": self.cache.lifetime_1h_ms,
-                "block": self.cache.block,
-                "minimum": self.cache.minimum,
-                "writes": self.cache.writes,
-                "source": self.cache.source,
-            },
+            "cache_rules": self.cache.as_dict(),
             "requests_measured": self.requests,
             "requests_modelled": self.requests,
             "requests_billed_elsewhere": self.excluded,
@@ -352,87 +353,73 @@ def _tokens(u: Usage) -> dict[str, int]:
 
 @dataclass(frozen=True, slots=True)
 class _Runtime:
-    name: str
-    title: str
+    profile: Profile
     window: int | None
     window_source: str
     output: int | None
     trigger: int | None
     rule: str
-    fires: Callable[[int, int], bool]
+    cache: CacheModel
 
 
-def _ge(tokens: int, line: int) -> bool:
-    return tokens >= line
+#: A log's format -> the runtime that writes it.
+RUNTIME_OF_FORMAT = {"claude-code": "claude-code", "codex": "codex"}
+#: Claude Code's windows (RUNTIMES.md §1): most models at 200,000 tokens, the 1M-context
+#: variants at 1,000,000; a request above 200,000 proves the larger one.
+CLAUDE_CODE_WINDOWS = (200_000, 1_000_000)
+
+
+def _codex_window(logged: int, registry: int | None) -> tuple[int, str]:
+    """The model's window W of Codex's rule. The rollout's ``model_context_window`` is
+    the effective window, ``effective_context_window_percent`` (95 by default) of the
+    model's (openai/codex openai_models.rs); the limit is 90 % of the model's own
+    window. The registry's window is taken where 95 % of it is what the log states."""
+    if registry is not None and registry * 95 // 100 == logged:
+        return registry, (
+            f"the log's model_context_window {logged:,} is 95 % of the registry's "
+            f"{registry:,} (Codex's effective_context_window_percent): W = {registry:,}"
+        )
+    return logged, f"the log's model_context_window ({logged:,})"
 
 
 def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runtime:
-    """The runtime a log names, the window it gave the model and its trigger line at its
-    defaults (docs/runtimes.md): Claude Code and Codex CLI."""
+    """The runtime a log names, the window it gave the model (with its evidence) and its
+    trigger line at its defaults, from the runtime's profile (docs/runtimes.md)."""
+    prof = profile(RUNTIME_OF_FORMAT.get(log.format, "claude-code"))
     name = log.main_model()
     res = None if name is None else resolver(name)
     entry = None if res is None else res.model
     registry_o = None if entry is None else entry.contract.output_tokens
     registry_i = None if entry is None else entry.contract.input_tokens
-    if log.format == "codex":
+    provider = "openai" if log.format == "codex" else "anthropic"
+    cache = cache_model(cache_rules(provider))
+    if prof.name == "codex":
         if log.window is not None:
-            window, source = log.window, "the log's model_context_window"
+            window, source = _codex_window(log.window, registry_i)
         elif registry_i is not None:
-            window, source = registry_i, f"the registry's input tokens of {entry.name}"  # type: ignore[union-attr]
+            window, source = registry_i, f"the registry's input tokens of {name}"
         else:
-            window, source = (
-                None,
-                "unknown: the log states none and the model is not in the registry",
-            )
-        trigger = None if window is None else codex_trigger(window, registry_i)
-        return _Runtime(
-            "codex",
-            "Codex CLI",
-            window,
-            source,
-            registry_o,
-            trigger,
-            "min(model_auto_compact_token_limit, floor(0.9 x W)) at its default: floor(0.9 x W); "
-            "fires when the last response's input + output >= it",
-            _ge,
-        )
-    peak = max((r.context for s in log.series for r in s.requests), default=0)
-    if peak > 200_000:
-        window, source = 1_000_000, f"1,000,000: a request's context ({peak:,}) exceeds 200,000"
+            window, source = None, "unknown: the log states none, the registry has no entry"
     else:
-        window = 200_000
-        source = (
-            "200,000: Claude Code's default window (RUNTIMES.md §1); no request exceeds it "
-            f"(largest {peak:,})"
-        )
-    o = 20_000 if registry_o is None else registry_o
-    trigger = claude_code_trigger(window, o)
-    return _Runtime(
-        "claude-code",
-        "Claude Code",
-        window,
-        source,
-        registry_o,
-        trigger,
-        "W - min(O, 20,000) - 13,000 (unofficial; RUNTIMES.md §1); fires when the context "
-        "before a request (preTokens) >= it",
-        _ge,
-    )
-
-
-def claude_code_trigger(window: int, output: int) -> int:
-    """Claude Code's default auto-compact line (RUNTIMES.md §1, unofficial): the window
-    less min(O, 20,000) for the summary and a 13,000-token buffer."""
-    return window - min(output, 20_000) - 13_000
-
-
-def codex_trigger(window: int, registry_window: int | None = None) -> int:
-    """Codex CLI's default auto-compact limit (RUNTIMES.md §2): floor(0.9 x W) of the
-    model's context window. The log's ``model_context_window`` is the effective window
-    (95 % of the model's, ``effective_context_window_percent``); the limit is 90 % of the
-    model's own window, which the registry gives where it knows the model."""
-    base = registry_window if registry_window is not None and registry_window >= window else window
-    return base * 9 // 10
+        peak = max((r.context for s in log.series for r in s.requests), default=0)
+        small, large = CLAUDE_CODE_WINDOWS
+        if peak > small:
+            window, source = large, f"{large:,}: a request's context ({peak:,}) exceeds {small:,}"
+        else:
+            window = small
+            source = (
+                f"{small:,}: Claude Code's default window (RUNTIMES.md §1); no request "
+                f"exceeds it (largest {peak:,})"
+            )
+    output = registry_o
+    trigger = None
+    if window is not None:
+        # Claude Code reserves min(O, 20,000): a model the registry does not know is
+        # taken at O >= 20,000 (every current Claude model), and said so in the rule.
+        o = output if output is not None else window
+        trigger = prof.effective_trigger(window=window, output=o, model=name)
+    rule = prof.rule + ("" if output is not None else " (O unknown: taken as at least 20,000)")
+    return _Runtime(prof, window, source, output, trigger, rule, cache)
 
 
 # ------------------------------------------------------------------ the backtest
@@ -473,7 +460,7 @@ def as_run(
     requests another session of the same import bills (their copies are left out on
     both sides, as the measured usage leaves them out)."""
     runtime = _runtime_of(log, resolver)
-    rules = cache_rules_for(log.format)
+    rules = runtime.cache
     out = []
     excluded = 0
     for s in log.series:
@@ -507,8 +494,8 @@ def as_run(
     logged = tuple(c.after_turn for c in main.compactions if c.trigger != "manual")
     manual = tuple(c.after_turn for c in main.compactions if c.trigger == "manual")
     return AsRun(
-        runtime=runtime.name,
-        runtime_title=runtime.title,
+        runtime=runtime.profile.name,
+        runtime_title=runtime.profile.title,
         window=runtime.window,
         window_source=runtime.window_source,
         output=runtime.output,
@@ -519,22 +506,21 @@ def as_run(
         series=tuple(out),
         logged_compactions=logged,
         manual_compactions=manual,
-        predicted_compactions=predicted_compactions(
-            main, log.format, runtime.trigger, runtime.fires
-        ),
+        predicted_compactions=predicted_compactions(main, runtime.trigger, runtime.profile.fires),
         excluded=excluded,
     )
 
 
 def predicted_compactions(
-    main: LogSeries, fmt: str, trigger: int | None, fires: Callable[[int, int], bool] = _ge
+    main: LogSeries, trigger: int | None, fires: Callable[[int, int], bool]
 ) -> tuple[int, ...]:
     """Where the runtime's rule compacts on the log's growth: the number of main-series
     requests before each compaction it would make (``logged`` counts the same way).
 
-    The count the rule compares, after request j: Claude Code's context before the next
-    request (the next request's context, or the log's preTokens where it compacted);
-    Codex's last response's input plus output. Once it fires, it fires again only after
+    The count the rule compares after request j is the last response's input plus
+    output (Claude Code and Codex both start from it, then add an estimate of what came
+    since, which a log does not keep), or, where the log compacted and says at what
+    count (Claude Code's preTokens), that count. Once it fires, it fires again only after
     the context has dropped (a compaction the log has): the log shows no growth of a
     compaction it did not make."""
     reqs = main.requests
