@@ -1,10 +1,8 @@
 """budgetcore: an exact compaction budget controller for LLM agent services."""
 
-import sys
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from budgetcore import _moved
 from budgetcore.errors import Problem, ScenarioError
 
 if TYPE_CHECKING:
@@ -44,6 +42,3 @@ def __getattr__(name: str) -> Any:
     value = getattr(import_module(home), name)
     globals()[name] = value  # once: later lookups find it without this hook
     return value
-
-
-_moved.install(sys.modules[__name__])  # the 0.1 module paths, for one release

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from budgetcore.ui import catalogue, messages
+from budgetcore.ui import catalogue
 from budgetcore.ui.catalogue import AREAS, CATALOGUE, merge, t
 
 
@@ -32,12 +32,6 @@ def test_a_key_defined_in_two_areas_is_an_error() -> None:
         "x": ("1", "一"),
         "y": ("2", "二"),
     }
-
-
-def test_messages_is_the_same_catalogue() -> None:
-    assert messages.CATALOGUE is CATALOGUE
-    assert messages.t is catalogue.t
-    assert messages.count is catalogue.count
 
 
 def test_a_core_code_has_no_dot_so_the_one_renderer_can_tell_the_two_kinds_apart() -> None:
