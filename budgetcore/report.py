@@ -49,10 +49,10 @@ from budgetcore.explore.curves import (
     sweep_values,
     unit_positions,
 )
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.scenario.export import export_toml, overrides_of
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.catalogue import CATALOGUE, t
 from budgetcore.units import format_int
 
 __all__ = ["TICKS", "caveat", "tick_text", "write_report"]

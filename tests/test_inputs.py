@@ -18,12 +18,12 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.jsonio import key_problems, load_json
 from budgetcore.inputs.numbers import MAX_SEED, bound_text, whole_text
 from budgetcore.inputs.text import SIZE_LIMITS, check_size, read_limited, size_text
+from budgetcore.messages import CATALOGUE
 from budgetcore.replay.options import parse_options_json
 from budgetcore.replay.turns import parse_generator_json, parse_turn_lines
 from budgetcore.scenario.fragment import parse_fragment
 from budgetcore.scenario.overrides import parse_config
 from budgetcore.scenario.parse import parse_sample_lines, parse_scenario_json
-from budgetcore.ui.catalogue import CATALOGUE
 from budgetcore.ui.events import (
     FieldTyped,
     ImportPreviewed,

@@ -13,10 +13,10 @@ import pytest
 
 from budgetcore import __version__
 from budgetcore.inputs.text import limit_of
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.registry.models import default_registry
 from budgetcore.registry.peers import default_peers
 from budgetcore.scenario.export import HEADER_TEXTS, english, export_toml
-from budgetcore.ui.catalogue import CATALOGUE, t
 from budgetcore.ui.dom import Target, event_of, text_limit
 from budgetcore.ui.events import (
     ExampleSamples,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from budgetcore.ui.catalogue import CATALOGUE, t
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.ui.events import (
     CurvesToggled,
     ExampleSamples,
@@ -459,7 +459,7 @@ def test_a_chinese_message_spaces_a_latin_value_from_the_chinese_after_it() -> N
     after a Chinese label ("第 3 行 不是", "轮次 没有"), whatever the message wrote."""
     import string  # noqa: PLC0415
 
-    from budgetcore.ui.catalogue import CATALOGUE  # noqa: PLC0415
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
 
     seen = 0
     for key, (_, zh) in CATALOGUE.items():
@@ -481,7 +481,7 @@ def test_a_chinese_message_spaces_a_latin_value_from_the_chinese_after_it() -> N
 def test_no_space_goes_before_chinese_punctuation() -> None:
     """After a value that ends in Latin text the spacing rule adds a space before a
     Chinese character, never before "。" or "、" ("$0.1275 。", "32,000 、S" were seen)."""
-    from budgetcore.ui.catalogue import CATALOGUE  # noqa: PLC0415
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
 
     found = 0
     for key, (_, zh) in CATALOGUE.items():

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from budgetcore import plan
+from budgetcore.messages import t
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup
 from budgetcore.ui.prerender import PAGES, Document, boot_texts, first_screen, prerender
 from budgetcore.ui.view.types import READOUT_KEYS

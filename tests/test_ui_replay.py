@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.messages import CATALOGUE
 from budgetcore.replay.logs import LogRequest, LogSeries
 from budgetcore.replay.model import SUMMARY_KEYS, TIMING_SUMMARY_KEYS, Replay
 from budgetcore.replay.simulate import replay
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.catalogue import CATALOGUE
 from budgetcore.ui.events import (
     FieldTyped,
     LanguageChosen,

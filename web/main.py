@@ -19,8 +19,8 @@ window.performance.mark("budgetcore:main-start")
 
 from budgetcore import ScenarioError, parse_scenario_json, plan  # noqa: E402 - after the mark
 from budgetcore.inputs.text import limit_of  # noqa: E402
+from budgetcore.messages import t  # noqa: E402
 from budgetcore.ui import tune_panel as TP  # noqa: E402
-from budgetcore.ui.catalogue import t  # noqa: E402
 from budgetcore.ui.dom import (  # noqa: E402
     CLICK_SELECTORS,
     POINT_SELECTOR,

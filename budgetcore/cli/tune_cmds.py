@@ -773,7 +773,7 @@ def choice_lines(result: TuneResult) -> list[str]:
     d = choice_dict(result)
     assert d is not None
     lines.append(f"  export: {d['export']}")
-    from budgetcore.ui.catalogue import t  # noqa: PLC0415 - the one catalogue, on use only
+    from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue, on use only
 
     lines.append("  " + t("phrase.not", "en") + t("tune.not", "en"))
     return lines

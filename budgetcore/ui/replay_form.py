@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from budgetcore.ui.catalogue import t
+from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.replay_panel import (
     DISTS,

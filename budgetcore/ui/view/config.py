@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from budgetcore.ui.catalogue import count, t
+from budgetcore.messages import count, t
 from budgetcore.ui.form import (
     FIELDS,
     format_value,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from budgetcore.core.plan import Plan
-from budgetcore.ui.catalogue import t
+from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.view.readouts import yes_no
 from budgetcore.units import format_int
