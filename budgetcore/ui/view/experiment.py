@@ -72,7 +72,7 @@ def _why_failed(outcome: Any, lang: str) -> list[tuple[str, str]]:
     for p in (before, after):
         configured = p.scenario.config.summary_max_tokens
         o = p.scenario.summary_contract.output_tokens
-        if configured > o:
+        if p.summary.clamped:
             out.append(
                 ("s-clamped", t("why.s-clamped", lang, s=format_int(configured), o=format_int(o)))
             )
