@@ -28,11 +28,10 @@ from matplotlib.patches import Rectangle
 from budgetcore.charts.geometry import nice_domain, nice_ticks
 from budgetcore.cli.shell import atomic_path
 from budgetcore.messages import t
-from budgetcore.replay.table import money_text
 from budgetcore.report import TICKS, to_axis
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import TuneResult
-from budgetcore.units import format_int
+from budgetcore.units import format_int, money_text
 
 __all__ = ["DISCARDED_MAP", "MAPS", "NOT_READ_AS", "tune_maps"]
 

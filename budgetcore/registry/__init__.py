@@ -22,7 +22,6 @@ _API = (
     "parse_registry",
     "per_million",
     "picks",
-    "render_models",
     "require",
     "resolve",
     "search",
