@@ -3,6 +3,7 @@
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from budgetcore._version import __version__
 from budgetcore.errors import Problem, ScenarioError
 
 if TYPE_CHECKING:
@@ -10,7 +11,6 @@ if TYPE_CHECKING:
     from budgetcore.scenario.model import Scenario
     from budgetcore.scenario.parse import parse_scenario, parse_scenario_json
 
-__version__ = "0.1.0"
 
 __all__ = [
     "Plan",

@@ -489,7 +489,7 @@ def test_ctrl_c_during_a_long_replay_is_one_line_and_writes_nothing(tmp_path: Pa
 
 
 def test_an_interrupted_write_leaves_the_file_as_it_was(tmp_path: Path) -> None:
-    from budgetcore.cli.shell import atomic_path, write_atomic  # noqa: PLC0415
+    from budgetcore.files import atomic_path, write_atomic  # noqa: PLC0415
 
     target = tmp_path / "cases.jsonl"
     write_atomic(target, "before\n")
