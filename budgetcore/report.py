@@ -31,12 +31,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import FuncFormatter, MaxNLocator, NullLocator
+from matplotlib.ticker import MaxNLocator, NullLocator
 
-from budgetcore import __version__
+from budgetcore._version import __version__
 from budgetcore.charts.bars import CHART_KEYS, Ref, Row, plan_rows, split_refs
 from budgetcore.charts.geometry import log_tick_sets, nice_domain, nice_ticks, text_width
-from budgetcore.cli.shell import atomic_path, write_atomic
 from budgetcore.core.plan import READOUT_KEYS, Plan, plan
 from budgetcore.explore.curves import (
     SERIES,
@@ -49,10 +48,12 @@ from budgetcore.explore.curves import (
     sweep_values,
     unit_positions,
 )
+from budgetcore.files import atomic_path, write_atomic
+from budgetcore.messages import CATALOGUE, t
+from budgetcore.report_axes import TICKS, tick_text, to_axis
 from budgetcore.scenario.export import export_toml, overrides_of
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.catalogue import CATALOGUE, t
 from budgetcore.units import format_int
 
 __all__ = ["TICKS", "caveat", "tick_text", "write_report"]
@@ -132,24 +133,6 @@ def _save(fig: Any, stem: Path, *, close: bool = True) -> list[str]:
     if close:
         plt.close(fig)
     return files
-
-
-def tick_text(value: float, _pos: object = None) -> str:
-    """A tick matplotlib chose (a nice round number): written in full with separators,
-    never as 1.2e+07, so an axis reads in its unit like every other number here."""
-    if value == int(value):
-        return format_int(int(value))
-    return f"{value:,.6f}".rstrip("0")
-
-
-TICKS = FuncFormatter(tick_text)
-
-
-def to_axis(value: int | Fraction) -> float:
-    """A position or a colour for matplotlib, which takes floats: the one place an
-    exact value becomes one (the nearest double, by true division). Never a number the
-    figure shows: every shown number is formatted from the exact value."""
-    return value.numerator / value.denominator
 
 
 def _caption(text: str) -> str:

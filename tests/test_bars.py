@@ -94,7 +94,7 @@ def test_an_unknown_chart_is_named() -> None:
 def test_the_page_draws_the_same_rows(data: dict[str, Any]) -> None:
     """The page's bar charts read their rows from here: each row's label and every
     segment's exact tokens are in its figure's legend."""
-    from budgetcore.ui.catalogue import t  # noqa: PLC0415
+    from budgetcore.messages import t  # noqa: PLC0415
     from budgetcore.ui.svg import bars as svg  # noqa: PLC0415
     from budgetcore.units import format_int  # noqa: PLC0415
 

@@ -28,10 +28,29 @@ import pytest
 
 from budgetcore.inputs.numbers import MAX_SEED
 from budgetcore.inputs.text import SIZE_LIMITS, size_text
-from budgetcore.ui import state as S
+from budgetcore.ui.events import (
+    FieldCommitted,
+    FieldTyped,
+    FileRefused,
+    ImportPreviewed,
+    LanguageChosen,
+    LinkOpened,
+    ModelDataLoaded,
+    PickerEntered,
+    PickerMoved,
+    PickerTyped,
+    ReplayFieldTyped,
+    ReplayLogLoaded,
+    ReplaySourceChosen,
+    ReplayToggled,
+    ReplayTurnsTyped,
+    SamplesTyped,
+)
 from budgetcore.ui.form import FIELDS
-from budgetcore.ui.render import render
+from budgetcore.ui.model import PageState
 from budgetcore.ui.replay_panel import REPLAY_FIELDS
+from budgetcore.ui.update import initial_state, reduce
+from budgetcore.ui.view.screen import render
 from tests.helpers import Result, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -470,7 +489,7 @@ def test_ctrl_c_during_a_long_replay_is_one_line_and_writes_nothing(tmp_path: Pa
 
 
 def test_an_interrupted_write_leaves_the_file_as_it_was(tmp_path: Path) -> None:
-    from budgetcore.cli.shell import atomic_path, write_atomic  # noqa: PLC0415
+    from budgetcore.files import atomic_path, write_atomic  # noqa: PLC0415
 
     target = tmp_path / "cases.jsonl"
     write_atomic(target, "before\n")
@@ -517,26 +536,26 @@ TEXTS = [
 ]
 
 
-def _page_ok(state: S.PageState) -> None:
+def _page_ok(state: PageState) -> None:
     assert state.error == "", state.error
     render(state)
-    render(S.reduce(state, S.LanguageChosen("zh")))
+    render(reduce(state, LanguageChosen("zh")))
 
 
 @pytest.mark.parametrize("path", sorted(FIELDS))
 def test_every_page_field_takes_any_text(path: str) -> None:
-    state = S.initial_state()
+    state = initial_state()
     for text in TEXTS:
-        after = S.reduce(state, S.FieldTyped(path, text))
+        after = reduce(state, FieldTyped(path, text))
         _page_ok(after)
-        _page_ok(S.reduce(after, S.FieldCommitted(path)))
+        _page_ok(reduce(after, FieldCommitted(path)))
 
 
 @pytest.mark.parametrize("path", sorted(REPLAY_FIELDS))
 def test_every_replay_field_takes_any_text(path: str) -> None:
-    state = S.reduce(S.initial_state(), S.ReplayToggled(True))
+    state = reduce(initial_state(), ReplayToggled(True))
     for text in TEXTS:
-        _page_ok(S.reduce(state, S.ReplayFieldTyped(path, text)))
+        _page_ok(reduce(state, ReplayFieldTyped(path, text)))
 
 
 def _pastes(kind: str) -> list[str]:
@@ -547,51 +566,51 @@ def _pastes(kind: str) -> list[str]:
 @pytest.mark.parametrize(
     ("event", "kind"),
     [
-        (lambda text: S.ImportPreviewed(text, "replace"), "config"),
-        (lambda text: S.ImportPreviewed(text, "merge"), "config"),
-        (S.SamplesTyped, "samples"),
-        (S.ReplayTurnsTyped, "turns"),
-        (lambda text: S.ReplayLogLoaded(text, "session.jsonl"), "log"),
-        (S.LinkOpened, "fragment"),
+        (lambda text: ImportPreviewed(text, "replace"), "config"),
+        (lambda text: ImportPreviewed(text, "merge"), "config"),
+        (SamplesTyped, "samples"),
+        (ReplayTurnsTyped, "turns"),
+        (lambda text: ReplayLogLoaded(text, "session.jsonl"), "log"),
+        (LinkOpened, "fragment"),
     ],
     ids=["import replace", "import merge", "samples", "turns", "log", "link"],
 )
 def test_every_page_paste_takes_any_text(event: object, kind: str) -> None:
-    state = S.reduce(S.initial_state(), S.ReplayToggled(True))
+    state = reduce(initial_state(), ReplayToggled(True))
     if kind in ("turns", "log"):
-        state = S.reduce(state, S.ReplaySourceChosen(kind))
+        state = reduce(state, ReplaySourceChosen(kind))
     texts = _pastes(kind)
     texts += ["#" + "k" * 70_000, "x" * (SIZE_LIMITS["fragment"] + 1)]
     for text in texts:
         if kind == "log" and HUGE in text:
             continue  # test_a_huge_exponent_in_a_pasted_log
-        _page_ok(S.reduce(state, event(text)))  # type: ignore[operator]
+        _page_ok(reduce(state, event(text)))  # type: ignore[operator]
 
 
 def test_a_huge_exponent_in_a_loaded_log() -> None:
-    state = S.reduce(S.initial_state(), S.ReplayToggled(True))
-    _page_ok(S.reduce(state, S.ReplayLogLoaded(HUGE, "session.jsonl")))
+    state = reduce(initial_state(), ReplayToggled(True))
+    _page_ok(reduce(state, ReplayLogLoaded(HUGE, "session.jsonl")))
 
 
 def test_the_pickers_take_any_query() -> None:
     from budgetcore.registry.models import default_registry  # noqa: PLC0415
     from budgetcore.registry.peers import default_peers  # noqa: PLC0415
 
-    state = S.reduce(S.initial_state(), S.ModelDataLoaded(default_registry(), default_peers()))
+    state = reduce(initial_state(), ModelDataLoaded(default_registry(), default_peers()))
     for text in ["", "g", "gpt", "x" * 10_000, "\x00", "模型", "gpt " * 100]:
-        typed = S.reduce(state, S.PickerTyped("main_model", text))
+        typed = reduce(state, PickerTyped("main_model", text))
         _page_ok(typed)
-        for event in (S.PickerMoved("main_model", 1), S.PickerEntered("main_model")):
-            _page_ok(S.reduce(typed, event))
+        for event in (PickerMoved("main_model", 1), PickerEntered("main_model")):
+            _page_ok(reduce(typed, event))
 
 
 def test_a_refused_file_says_its_limit_on_the_page() -> None:
-    state = S.reduce(S.initial_state(), S.FileRefused("config", "huge.toml"))
+    state = reduce(initial_state(), FileRefused("config", "huge.toml"))
     assert state.import_preview is not None
     (problem,) = state.import_preview.problems
     assert (problem.code, dict(problem.params)) == ("too-large", {"limit": "1 MiB"})
     _page_ok(state)
-    log = S.reduce(S.initial_state(), S.FileRefused("page-log", "huge.jsonl"))
+    log = reduce(initial_state(), FileRefused("page-log", "huge.jsonl"))
     assert [(p.code, dict(p.params)) for p in log.replay.log_error] == [
         ("too-large", {"limit": "512 MiB"})
     ]

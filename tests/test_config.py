@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgetcore import Scenario, ScenarioError, parse_scenario
+from budgetcore.messages import t
 from budgetcore.scenario.export import effective_values, export_json, export_toml, overrides_of
 from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, parse_config, warnings_for
-from budgetcore.ui.messages import t
 from tests.property.strategies import scenarios
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,9 +20,9 @@ from budgetcore.explore.curves import (
     sweep_values,
 )
 from budgetcore.explore.experiments import EXPERIMENTS, run
+from budgetcore.messages import t
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.fragment import parse_fragment, to_fragment
-from budgetcore.ui.messages import t
 from budgetcore.ui.svg import curves_chart
 from budgetcore.ui.view.readouts import ab_cells, format_signed
 from tests.property.strategies import scenarios

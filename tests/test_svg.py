@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from budgetcore import Scenario, parse_scenario, plan
 from budgetcore.explore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_values
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.scenario.dump import scenario_json
-from budgetcore.ui.messages import CATALOGUE, t
 from budgetcore.ui.svg import curves_chart, plan_charts
 from tests.oracle import oracle_plan
 from tests.property.strategies import scenarios

@@ -210,7 +210,7 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
     (``> /dev/full``) is one line on stderr and a non-zero exit, never a traceback.
     Ctrl-C (SIGINT) or SIGTERM ends any command, wherever it is (a long replay, a
     FIFO nobody writes), with one line and 128 + the signal's number (130, 143); a file
-    it was writing is left as it was (``shell.atomic_path``), and what it had not yet
+    it was writing is left as it was (``budgetcore.files.atomic_path``), and what it had not yet
     written to standard output is dropped.
     """
     if sys.stderr is None:  # started with 2>&-: print(file=None) would write to stdout

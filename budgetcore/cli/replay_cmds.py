@@ -340,7 +340,7 @@ def _renamed(log: Any, names: Sequence[str]) -> Any:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from budgetcore.replay.output import write_sessions  # noqa: PLC0415
+    from budgetcore.cli.replay_table import write_sessions  # noqa: PLC0415
 
     fmt = args.format
     if fmt is None:

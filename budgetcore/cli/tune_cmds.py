@@ -621,7 +621,7 @@ def _percent(share: Fraction | None) -> str:
 
 
 def _table(result: TuneResult, write: Write) -> None:
-    from budgetcore.replay.table import money_text  # noqa: PLC0415
+    from budgetcore.units import money_text  # noqa: PLC0415
 
     g = result.grid
     c = g.columns
@@ -681,7 +681,7 @@ def _table(result: TuneResult, write: Write) -> None:
                 f"{c['discarded'][i]:,}",
             ]
         )
-    from budgetcore.replay.table import _grid  # noqa: PLC0415 - the replay's table layout
+    from budgetcore.cli.replay_table import _grid  # noqa: PLC0415 - the replay's table layout
 
     _grid(head, rows, write, left=1)
     write(
@@ -694,7 +694,7 @@ def _table(result: TuneResult, write: Write) -> None:
 
 def choice_lines(result: TuneResult) -> list[str]:
     """The choice in words: what, why, what it trades, and the export command."""
-    from budgetcore.replay.table import money_text  # noqa: PLC0415
+    from budgetcore.units import money_text  # noqa: PLC0415
 
     g = result.grid
     choice = result.choice
@@ -773,7 +773,7 @@ def choice_lines(result: TuneResult) -> list[str]:
     d = choice_dict(result)
     assert d is not None
     lines.append(f"  export: {d['export']}")
-    from budgetcore.ui.catalogue import t  # noqa: PLC0415 - the one catalogue, on use only
+    from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue, on use only
 
     lines.append("  " + t("phrase.not", "en") + t("tune.not", "en"))
     return lines

@@ -25,6 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from budgetcore._shipped import shipped_bytes
+from budgetcore.conformance import MAX_RANDOM_COUNT
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import OUTPUT_KEYS, plan
 from budgetcore.core.samples import ByteSample, ReadSample, Samples
@@ -69,8 +70,6 @@ FORMAT_VERSION = 1
 #: The seed and size of the random set that ships (docs/spec.md §14, hence 14).
 DEFAULT_RANDOM_SEED = 14
 DEFAULT_RANDOM_COUNT = 40
-#: More random cases than this is a typo, not a test plan (each costs a few ms).
-MAX_RANDOM_COUNT = 10_000
 #: Where the default set ships inside the package.
 SHIPPED_CASES = "data/cases.jsonl"
 REGENERATE = "python -m budgetcore cases --out budgetcore/data/cases.jsonl"

@@ -230,12 +230,8 @@ def _jsonl_session(run: SessionRun, write: Write, folder: bool) -> None:
 
 
 def write_sessions(runs: Sequence[SessionRun], fmt: str, write: Write, *, folder: bool) -> None:
-    """Every session's output (and the total of a folder) in ``fmt``."""
-    if fmt == "table":
-        from budgetcore.replay.table import write_table  # noqa: PLC0415
-
-        write_table(runs, write, folder=folder)
-        return
+    """Every session's output (and the total of a folder) in ``fmt``, ``jsonl`` or
+    ``csv`` (the table for people is the CLI's: ``cli.replay_table``)."""
     if fmt == "csv":
         _csv_sessions(runs, write, folder)
         return

@@ -1,8 +1,8 @@
 """The page's session replay panel (docs/spec.md §12): its form, its turn source and its replay.
 
 The panel is a value (:class:`ReplayPanel`) inside the page state, changed only by
-``budgetcore.ui.state.reduce``. Every field text goes through :func:`parse_field_text`
-(an :class:`~budgetcore.ui.form.Problem` by the field on a problem, as in the main form);
+``budgetcore.ui.update.reduce``. Every field text goes through :func:`parse_field_text`
+(an :class:`~budgetcore.errors.Problem` by the field on a problem, as in the main form);
 the turns and options are then built from the valid values and the scenario on screen.
 An imported log is parsed when it is loaded and only its numbers are kept: the text
 is never part of the state.
