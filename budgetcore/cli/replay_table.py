@@ -8,13 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from budgetcore.replay.asrun import AsRun, error_stats, ratio_text, relative
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.session import SessionRun
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage, merge_usage
-from budgetcore.replay.model import Replay
 from budgetcore.units import format_percent, money_text
+
+if TYPE_CHECKING:
+    from budgetcore.replay.model import Replay
 
 __all__ = ["write_sessions", "write_table"]
 
