@@ -16,6 +16,7 @@ imports them, and only the ``report`` command imports this module.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from decimal import Decimal
 from fractions import Fraction
@@ -49,6 +50,7 @@ from budgetcore.explore.curves import (
     unit_positions,
 )
 from budgetcore.files import atomic_path, write_atomic
+from budgetcore.inputs.text import neutral
 from budgetcore.messages import CATALOGUE, t
 from budgetcore.report_axes import TICKS, tick_text, to_axis
 from budgetcore.scenario.export import export_toml, overrides_of
@@ -56,7 +58,7 @@ from budgetcore.scenario.fragment import to_fragment
 from budgetcore.scenario.model import Scenario
 from budgetcore.units import format_int
 
-__all__ = ["TICKS", "caveat", "tick_text", "write_report"]
+__all__ = ["TICKS", "caveat", "md_code", "tick_text", "write_report"]
 
 
 def _en(key: str, **params: object) -> str:
@@ -675,10 +677,11 @@ def _replay_lines(session: tuple[Any, Any], files: dict[str, list[str]]) -> list
     if log is not None:
         lines += [
             "",
-            f"Imported log: series `{log.name}`, {len(log.requests):,} requests, "
+            f"Imported log: series {md_code(log.name)}, {len(log.requests):,} requests, "
             f"{len(log.compactions):,} compaction(s) of its own "
             + ", ".join(
-                f"after turn {c.after_turn} ({c.trigger or 'trigger not stated'}, preTokens "
+                f"after turn {c.after_turn} "
+                f"({md_code(c.trigger) if c.trigger else 'trigger not stated'}, preTokens "
                 f"{'unknown' if c.pre_tokens is None else format_int(c.pre_tokens)})"
                 for c in log.compactions
             )
@@ -789,13 +792,31 @@ def write_report(
         tune_files, tune_lines = tune_maps(tune, out_dir)
         lines += tune_lines
     summary = out_dir / "summary.md"
-    write_atomic(summary, "\n".join(lines))
+    # Whatever text reached a line, none of it is a control sequence or a lone
+    # surrogate in the file (md_code keeps a log's text out of the Markdown itself).
+    write_atomic(summary, neutral("\n".join(lines)))
     written += [out_dir / f for files in charts.values() for f in files]
     written += [out_dir / f for files in curves.values() for f in files]
     written += [out_dir / f for files in replay_files.values() for f in files]
     written += [out_dir / f for f in tune_files]
     written += [config, summary]
     return written
+
+
+def md_code(text: str) -> str:
+    """``text`` (from a file: a series name, a trigger) as one inline code span that
+    nothing in it can close: fenced by one backtick more than its longest run of
+    backticks, padded by a space when it starts or ends with one (CommonMark 0.31,
+    "Code spans"). Inside a code span HTML is text, so a ``<script>`` stays text.
+
+    >>> md_code("main"), md_code("a`b"), md_code("`<script>`")
+    ('`main`', '``a`b``', '`` `<script>` ``')
+    """
+    text = neutral(text).replace("\n", " ").replace("\t", " ")
+    runs = [len(r) for r in re.findall(r"`+", text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _md_value(value: object) -> str:

@@ -109,6 +109,13 @@ class TestAxisText:
     def test_a_list_is_sorted(self) -> None:
         assert parse_axis("32000, 8000,16000", "--k") == (8_000, 16_000, 32_000)
 
+    def test_grouped_thousands_are_one_value_as_in_every_number_flag(self) -> None:
+        # issue 41 cause 4: "8,000" was K = 0 and K = 8
+        assert parse_axis("8,000", "--k") == (8_000,)
+        assert parse_axis("1,000,000", "--k") == (1_000_000,)
+        assert parse_axis(" 16,384 ", "--k") == (16_384,)
+        assert parse_axis("99, 100", "--k") == (99, 100)  # a space: a list
+
     def test_a_range_is_log_spaced_and_may_end_at_m(self) -> None:
         assert parse_axis("1024:65536:7", "--s") == (
             1_024,
@@ -126,7 +133,9 @@ class TestAxisText:
         [
             ("5,5", "--k must not repeat a value, got 5"),
             ("8k", '--k each value must be an integer from 0 to 10^12, got "8k"'),
-            ("1,000,000", None),  # three values 1, 0, 0: a repeat
+            ("8,00", "--k each value must not start a value with 0"),  # not 8 and 0
+            ("8, 000", "--k each value must not start a value with 0"),
+            ("8,000,16,000", "--k each value must not start a value with 0"),
             ("0:10:3", "--k must have 1 <= LOW <= HIGH"),
             ("10:5:3", "--k must have 1 <= LOW <= HIGH"),
             ("1:10:0", f"--k COUNT must be an integer from 1 to {MAX_AXIS}"),

@@ -24,6 +24,7 @@ from budgetcore.cli.shell import (
     Parser,
     Unreadable,
     count_flag,
+    neutral_streams,
     one_shot,
     seed_flag,
     tokens_flag,
@@ -216,7 +217,7 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
     if sys.stderr is None:  # started with 2>&-: print(file=None) would write to stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     code: int
-    with one_shot(), _signals():
+    with one_shot(), _signals(), neutral_streams():
         try:
             if sys.stdout is None:  # started with >&-: as if the reader had gone away
                 raise BrokenPipeError

@@ -6,13 +6,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+<<<<<<< HEAD
+=======
+import io
+import os
+>>>>>>> robust
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_rule, whole_text
-from budgetcore.inputs.text import check_size, limit_of, read_limited, too_large
+from budgetcore.inputs.text import check_size, limit_of, neutral, read_limited, too_large
 
 if TYPE_CHECKING:
     from budgetcore.scenario.model import Scenario
@@ -23,6 +28,7 @@ __all__ = [
     "Unreadable",
     "collector_paused",
     "count_flag",
+    "neutral_streams",
     "one_shot",
     "open_input",
     "read_input",
@@ -34,6 +40,51 @@ __all__ = [
 ]
 
 _PROCESS = {"one_shot": False, "froze": False}
+
+
+class _Neutral(io.TextIOBase):
+    """A command's stdout or stderr: every text passes :func:`neutral` on its way out,
+    so nothing a file held (an entry type, a model name, a file name) reaches the
+    terminal as a control sequence or a lone surrogate, whichever code path wrote it."""
+
+    def __init__(self, inner: TextIO) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        self.inner.write(neutral(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.inner.flush()
+
+    def fileno(self) -> int:
+        return self.inner.fileno()
+
+    def isatty(self) -> bool:
+        return self.inner.isatty()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.inner, "encoding", "utf-8")
+
+
+@contextlib.contextmanager
+def neutral_streams() -> Iterator[None]:
+    """stdout and stderr through :class:`_Neutral` while a command runs (then the
+    caller's streams again: tests run commands in-process)."""
+    saved = sys.stdout, sys.stderr
+    if sys.stdout is not None:
+        sys.stdout = _Neutral(sys.stdout)
+    if sys.stderr is not None:
+        sys.stderr = _Neutral(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
 
 
 @contextlib.contextmanager

@@ -380,9 +380,19 @@ def _axes(args: argparse.Namespace, scenario: Scenario) -> tuple[tuple[int, ...]
     m = main_safe_input(scenario.main_model, cfg.reply_max_tokens, cfg.safety_margin)
     if args.k is not None:
         ks = parse_axis(args.k, "--k", ("M", m))
+    o = scenario.summary_contract.output_tokens
     if args.s is not None:
-        ss = parse_axis(args.s, "--s", ("O", scenario.summary_contract.output_tokens))
+        ss = parse_axis(args.s, "--s", ("O", o))
     check_points(ks, ss)
+    above = [s for s in ss if s > o]
+    if above:  # as check warns of config.summary_max_tokens above O: never in silence
+        shown = ", ".join(f"{s:,}" for s in above[:5]) + (" …" if len(above) > 5 else "")
+        print(
+            f"warning: --s {shown} {'is' if len(above) == 1 else 'are'} above the summary "
+            f"model's output capacity {o:,}: "
+            f"each is clamped to S = {o:,}, so those points give the same results",
+            file=sys.stderr,
+        )
     return ks, ss
 
 

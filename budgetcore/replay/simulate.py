@@ -15,10 +15,16 @@ from typing import Any
 from budgetcore._exact import ceil_mul
 from budgetcore.core.capacity import SummaryCapacity, main_safe_input, summary_capacity
 from budgetcore.core.cost import per_turn_cost
-from budgetcore.core.plan import request_stages
+from budgetcore.core.plan import check_scenario, request_stages
 from budgetcore.core.protections import io_token_cap
 from budgetcore.errors import Problem, ScenarioError
+<<<<<<< HEAD
 from budgetcore.registry.prices import Prices, tier_rates
+=======
+from budgetcore.inputs.api import Checks
+from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.registry.prices import Prices, tier_for
+>>>>>>> robust
 from budgetcore.replay.background import RunSlot, Timing, run_fate
 from budgetcore.replay.model import (
     MONEY,
@@ -35,6 +41,7 @@ from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
 
 __all__ = [
+    "check_turns",
     "first_after",
     "price_places",
     "rates_of",
@@ -148,11 +155,75 @@ def timeline_of(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[
     return starts, list(starts), list(starts)
 
 
+def _whole(v: object) -> bool:
+    return type(v) is int and 0 <= v <= MAX_TOKENS
+
+
+def _turn_ok(t: object) -> bool:
+    """The common case in one pass: every field as a turns file would give it."""
+    return (
+        type(t) is Turn
+        and _whole(t.added)
+        and (t.required is None or _whole(t.required))
+        and (t.output is None or _whole(t.output))
+        and (t.gap_ms is None or _whole(t.gap_ms))
+        and (t.time_ms is None or _whole(t.time_ms))
+        and (t.reply_end_ms is None or _whole(t.reply_end_ms))
+        and all(
+            f is None or type(f) is bool
+            for f in (t.billing_recorded, t.idle_slot, t.lease_acquired)
+        )
+        and type(t.append_ms) is tuple
+        and all(map(_whole, t.append_ms))
+        and type(t.changes) is tuple
+        and all(type(c) is tuple and len(c) == 2 and type(c[0]) is str for c in t.changes)
+    )
+
+
+def _turn_problems(t: object, where: str) -> list[Problem]:
+    """Every problem of a turn built in Python, named as its caller wrote it."""
+    check = Checks(where)
+    if not isinstance(t, Turn):
+        check.rule("", "must be a Turn", t)
+        return [dataclasses.replace(p, path=where) for p in check.problems]
+    check.whole("added", t.added)
+    for name in ("required", "output", "gap_ms", "time_ms", "reply_end_ms"):
+        check.whole(name, getattr(t, name), none=True)
+    for name in ("billing_recorded", "idle_slot", "lease_acquired"):
+        check.flag(name, getattr(t, name), none=True)
+    if not isinstance(t.append_ms, tuple):
+        check.rule("append_ms", "must be a tuple of times in milliseconds", t.append_ms)
+    else:
+        for j, v in enumerate(t.append_ms):
+            check.whole(f"append_ms[{j}]", v)
+    if not isinstance(t.changes, tuple) or not all(
+        isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str) for c in t.changes
+    ):
+        check.rule("changes", "must be a tuple of (override key, value) pairs", t.changes)
+    return check.problems
+
+
+def check_turns(turns: object) -> None:
+    """``turns`` as the Python API takes them (docs/python-api.md): a list of
+    :class:`Turn`, each field held to the rule of a turns file's line, the first bad
+    turn named by its index (``turns[2].added``)."""
+    if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
+        raise ScenarioError([Problem.of("turns", "must be a list of Turn values", turns)])
+    for i, t in enumerate(turns):
+        if not _turn_ok(t):
+            problems = _turn_problems(t, f"turns[{i}]")
+            if problems:
+                raise ScenarioError(problems)
+
+
 def check_inputs(turns: Sequence[Turn], opts: ReplayOptions) -> None:
     """What every replay refuses before its first turn (the tune's grid refuses the same,
     with the same problems)."""
     if not turns:
         raise ScenarioError([Problem("turns", "must hold at least one turn")])
+    if not isinstance(opts, ReplayOptions):
+        raise ScenarioError([Problem.of("options", "must be a ReplayOptions or None", opts)])
+    check_turns(turns)
     if opts.start_covered > opts.start_history:
         raise ScenarioError(
             [
@@ -169,6 +240,7 @@ def replay(
     scenario: Scenario, turns: Sequence[Turn], options: ReplayOptions | None = None
 ) -> Replay:
     """Run ``turns`` through ``scenario`` (docs/spec.md §12). Pure: same inputs, same replay."""
+    check_scenario(scenario)
     opts = ReplayOptions() if options is None else options
     check_inputs(turns, opts)
     main_prices = opts.main_prices
