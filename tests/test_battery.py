@@ -282,7 +282,7 @@ def test_every_file_input_ends_cleanly(slot: str, content: bytes | str, tmp_path
     assert not {p for p in written if out not in p.parents and p != out}, written
     if content == "/dev/zero" and kind == "log":
         # Not a log at all: its first "line" is longer than any log line.
-        assert "is neither a Claude Code session JSONL nor a Codex" in result.err
+        assert "is not a session log of an agent we read" in result.err
     elif content == "/dev/zero":
         assert "is larger than its limit of" in result.err
     if content == "<dir>" and kind == "log":

@@ -146,9 +146,10 @@ class TestFiles:
         ("text", "message"),
         [
             (b"", "is empty"),
-            (b"not json\n[1, 2]\n", "neither a Claude Code"),
+            (b"not json\n[1, 2]\n", "not a session log of an agent we read"),
             (b"\xff\xfe", "is UTF-16 text"),  # a UTF-16 byte-order mark
-            (b"\xff\xfd\n", "neither a Claude Code"),  # a line that is not UTF-8 is malformed
+            # a line that is not UTF-8 is malformed
+            (b"\xff\xfd\n", "not a session log of an agent we read"),
             (b'{"type": "user", "uuid": "u"}\n', "has no usable request in this Claude Code file"),
             (
                 b'{"type": "event_msg", "payload": {"type": "token_count", "info": null}}\n',
@@ -190,8 +191,8 @@ def test_a_utf16_file_says_so_and_an_unknown_one_names_its_first_line() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b"\n\nhello\n")
     assert info.value.one_line() == (
-        "log is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL; "
-        "line 3 is not valid JSON"
+        "log is not a session log of an agent we read (Codex CLI, pi, Gemini CLI, Qwen "
+        "Code, Kimi CLI, Claude Code); line 3 is not valid JSON"
     )
     with pytest.raises(ScenarioError) as info:  # a JSON object of neither format
         parse_log(b'{"a": 1}\n')

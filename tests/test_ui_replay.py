@@ -250,10 +250,10 @@ def test_an_unusable_log_is_a_clear_error_in_both_languages() -> None:
     bad = reduce(state, ReplayLogLoaded("hello\nworld\n", "notes.txt"))
     en = _screen(bad).html["replay-log"]
     assert "cannot be replayed (notes.txt)" in en
-    assert "neither a Claude Code session JSONL nor a Codex CLI rollout JSONL" in en
+    assert "is not a session log of an agent we read (Codex CLI, pi," in en
     zh = _screen(reduce(bad, LanguageChosen("zh"))).html["replay-log"]
     assert "无法回放此文件" in zh
-    assert "既不是 Claude Code" in zh
+    assert "不是我们能读取的任何代理的会话日志" in zh
     assert _screen(bad).html["replay-summary"] == ""
     broken = '{"type": "assistant", "uuid": "a", "message": {"model": "m"}}\n'
     none = _screen(reduce(state, ReplayLogLoaded(broken, "x.jsonl"))).html["replay-log"]
@@ -652,7 +652,7 @@ def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
     row = re.search(r'data-session-row="1".*?</tr>', _screen(state).html["replay-log"], re.S)
     assert row is not None
     assert "cannot be replayed: " in row.group(0)
-    assert "neither a Claude Code session JSONL nor a Codex CLI rollout JSONL" in row.group(0)
+    assert "is not a session log of an agent we read (Codex CLI, pi," in row.group(0)
     zh = _screen(reduce(state, LanguageChosen("zh"))).html["replay-log"]
     assert "无法回放:" in zh
     assert "total of 2 sessions (1 cannot be replayed)" in _screen(state).html["replay-log"]
@@ -1053,7 +1053,7 @@ def test_an_unusable_logs_problems_are_listed_apart() -> None:
         reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded((("hello", b"hello\n"),))
     )
     html = _screen(state).html["replay-log"]
-    assert "Codex CLI rollout JSONL</li><li>line 1 is not valid JSON</li>" in html
+    assert "Kimi CLI, Claude Code)</li><li>line 1 is not valid JSON</li>" in html
 
 
 def test_a_copied_link_says_what_it_leaves_on_the_page() -> None:

@@ -370,10 +370,13 @@ def replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--generate", help="a generator spec: inline JSON or a JSON file")
     p.add_argument(
         "--log",
-        help="a Claude Code session or Codex CLI rollout JSONL file, or a folder of them "
+        help="an agent's session file (Claude Code, Codex CLI, pi, Gemini CLI, Qwen Code, "
+        "Kimi CLI), or a folder of them "
         "(with no scenario: the default one with the log's main model)",
     )
-    p.add_argument("--log-format", choices=("auto", "claude-code", "codex"), default="auto")
+    from budgetcore.replay.logs.model import FORMATS  # noqa: PLC0415 - the agents' keys
+
+    p.add_argument("--log-format", choices=("auto", *FORMATS), default="auto")
     p.add_argument("--series", help="which series of the log (default: main)")
     p.add_argument("--options", help="replay options JSON (start state, cache, prices, ...)")
     p.add_argument(

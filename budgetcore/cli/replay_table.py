@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from budgetcore.replay.asrun import AsRun, error_stats, ratio_text, relative
+from budgetcore.replay.logs.agents import agent
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.session import SessionRun
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage, merge_usage
@@ -22,7 +23,11 @@ if TYPE_CHECKING:
 __all__ = ["write_sessions", "write_table"]
 
 Write = Callable[[str], object]
-_FORMATS = {"claude-code": "Claude Code", "codex": "Codex CLI"}
+
+
+def _agent_name(key: str) -> str:
+    found = agent(key)
+    return key if found is None else found.name
 
 
 def _n(value: int | None) -> str:
@@ -246,7 +251,7 @@ def _session(run: SessionRun, write: Write) -> None:
         return
     files = len(log.files)
     extra = f", {files} files" if files > 1 else ""
-    write(f"Session {run.name or 'log'} ({_FORMATS.get(log.format, log.format)}{extra})\n")
+    write(f"Session {run.name or 'log'} ({_agent_name(log.format)}{extra})\n")
     if run.as_run is not None:
         _as_run(run.as_run, write)
     m = run.model

@@ -6,11 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-<<<<<<< HEAD
-=======
 import io
-import os
->>>>>>> robust
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO

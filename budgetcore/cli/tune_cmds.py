@@ -218,10 +218,13 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--log",
         action="append",
-        help="a Claude Code session or Codex CLI rollout JSONL file, or a folder of them "
+        help="an agent's session file (Claude Code, Codex CLI, pi, Gemini CLI, Qwen Code, "
+        "Kimi CLI), or a folder of them "
         "(repeatable; with no scenario, one file: the default scenario with its model)",
     )
-    p.add_argument("--log-format", choices=("auto", "claude-code", "codex"), default="auto")
+    from budgetcore.replay.logs.model import FORMATS  # noqa: PLC0415 - the agents' keys
+
+    p.add_argument("--log-format", choices=("auto", *FORMATS), default="auto")
     p.add_argument("--series", help="which series of each log (default: main)")
     p.add_argument("--options", help="replay options JSON (start state, cache, prices, ...)")
     p.add_argument(

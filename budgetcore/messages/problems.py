@@ -224,12 +224,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "core.log-not-utf8": ("{where} must be UTF-8 text", "{where}必须是 UTF-8 文本"),
     "core.log-unknown-format": (
-        "{where} is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL",
-        "{where}既不是 Claude Code 会话 JSONL,也不是 Codex CLI 会话记录 JSONL",
+        "{where} is not a session log of an agent we read ({agents})",
+        "{where}不是我们能读取的任何代理的会话日志({agents})",
     ),
     "core.log-utf16": (
         "{where} is UTF-16 text (a byte-order mark or zero bytes); a log is UTF-8 JSON Lines (iconv -f UTF-16 -t UTF-8 converts it)",
         "{where}是 UTF-16 文本(有字节顺序标记或零字节);日志应为 UTF-8 JSON Lines(可用 iconv -f UTF-16 -t UTF-8 转换)",
+    ),
+    "core.log-document-bad": (
+        "{where} is one JSON document (not JSON Lines), and it {why}",
+        "{where}是单个 JSON 文档(不是 JSON Lines),并且它{why}",
+    ),
+    "core.log-document-not-json": ("{where} is not valid JSON", "{where}不是有效的 JSON"),
+    "core.log-document-not-utf8": (
+        "{where} is not UTF-8 text (byte {byte})",
+        "{where}不是 UTF-8 文本(第 {byte} 个字节)",
+    ),
+    "core.log-looks-like": (
+        "{where} looks like a {agent} file but {missing}",
+        "{where}看起来是 {agent} 文件,但{missing}",
+    ),
+    "core.log-unknown-document": (
+        "{where} is one JSON document (not JSON Lines) that no agent we read writes ({agents})",
+        "{where}是单个 JSON 文档(不是 JSON Lines),我们能读取的代理都不写这种文档({agents})",
+    ),
+    "core.log-line-total-only": (
+        "{where} has totalTokens but no input, output or cache counts (how they split is unknown), got {got}",
+        "{where}只有 totalTokens,没有输入、输出或缓存计数(无法得知如何拆分),收到 {got}",
     ),
     "core.log-empty": ("{where} is empty (no line with an entry)", "{where}为空(没有含条目的行)"),
     "core.log-no-file": ("{where}: no file given", "{where}:未给出文件"),

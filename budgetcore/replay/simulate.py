@@ -18,13 +18,9 @@ from budgetcore.core.cost import per_turn_cost
 from budgetcore.core.plan import check_scenario, request_stages
 from budgetcore.core.protections import io_token_cap
 from budgetcore.errors import Problem, ScenarioError
-<<<<<<< HEAD
-from budgetcore.registry.prices import Prices, tier_rates
-=======
 from budgetcore.inputs.api import Checks
 from budgetcore.inputs.numbers import MAX_TOKENS
-from budgetcore.registry.prices import Prices, tier_for
->>>>>>> robust
+from budgetcore.registry.prices import Prices, tier_rates
 from budgetcore.replay.background import RunSlot, Timing, run_fate
 from budgetcore.replay.model import (
     MONEY,

@@ -1,11 +1,12 @@
-"""Imported agent logs (docs/replay.md): Claude Code session JSONL and Codex CLI
-rollout JSONL, read line by line into numbers.
+"""Imported agent logs (docs/replay.md): each agent's session files (Claude Code, Codex
+CLI, pi, Gemini CLI, Qwen Code, Kimi CLI), read into numbers.
 
-One module per job: :mod:`.reader` (bytes to one JSON value per line), :mod:`.claude`
-and :mod:`.codex` (a format's entries to series of requests, with the ledger),
-:mod:`.model` (the values), :mod:`.usage` (measured usage and its cost), :mod:`.folder`
-(which files of a folder make which sessions). Message text is dropped with its line:
-nothing here keeps, shows or sends it.
+One module per job: :mod:`.reader` (bytes to one JSON value per line), :mod:`.agents`
+(the table of agents: how each is told apart and read), one module per agent
+(:mod:`.claude`, :mod:`.codex`, :mod:`.pi`, ...: its entries to series of requests,
+with the ledger), :mod:`.model` (the values), :mod:`.usage` (measured usage and its
+cost), :mod:`.folder` (which files of a folder make which sessions). Message text is
+dropped with its line: nothing here keeps, shows or sends it.
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.replay.logs.claude import read_claude_code
-from budgetcore.replay.logs.codex import read_codex
+from budgetcore.replay.logs.agents import AGENTS, Agent, agent, names
 from budgetcore.replay.logs.model import (
     FORMATS,
     FileLedger,
@@ -34,8 +34,8 @@ from budgetcore.replay.logs.reader import (
     Replayed,
     at_line,
     decoded_lines,
-    format_of,
 )
+from budgetcore.replay.logs.tally import Document, lines_of
 
 __all__ = [
     "FORMATS",
@@ -55,7 +55,6 @@ __all__ = [
 
 #: How many lines format detection looks at before it gives up.
 _SNIFF_LINES = 200
-_NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI"}
 
 
 def _stream(data: str | bytes | LineSource) -> LineSource:
@@ -71,9 +70,19 @@ def _head_value(raw: bytes) -> object:
     return next(decoded_lines(io.BytesIO(raw.removeprefix(b"\xef\xbb\xbf"))), (0, BLANK))[1]
 
 
-def _sniff(stream: LineSource) -> tuple[str | None, Replayed]:
+def _claimed(value: dict[str, object]) -> Agent | None:
+    for a in AGENTS:
+        if a.claims is not None and a.claims(value):
+            return a
+    return None
+
+
+def _sniff(stream: LineSource, name: str = "") -> tuple[Agent | None, Replayed | Document]:
+    """The agent whose file this is, from its first lines (or, for a JSON document, its
+    whole value), and the stream to read it from."""
     head: list[bytes] = []
-    found: str | None = None
+    found: Agent | None = None
+    first: object = BLANK
     for _ in range(_SNIFF_LINES):
         raw = stream.readline(MAX_LINE_BYTES + 1)  # the reader says what is too long
         if not raw or len(raw) > MAX_LINE_BYTES:
@@ -81,14 +90,35 @@ def _sniff(stream: LineSource) -> tuple[str | None, Replayed]:
             break
         head.append(raw)
         value = _head_value(raw)
-        if isinstance(value, dict) and (found := format_of(value)) is not None:
+        if first is BLANK:
+            first = value
+            if name.endswith(".json") or (
+                isinstance(value, Malformed)
+                and value.problem.code == "log-line-not-json"
+                and raw.lstrip()[:1] in (b"{", b"[")
+            ):
+                # One JSON document (pretty-printed, or a .json file): read as a whole.
+                return _document(Replayed(head, stream))
+        if isinstance(value, dict) and (found := _claimed(value)) is not None:
             break
     return found, Replayed(head, stream)
 
 
-def _unknown(head: Replayed) -> ScenarioError:
-    """Why no format was found: an empty file says so (no line, or only blank ones
+def _document(stream: Replayed) -> tuple[Agent | None, Document]:
+    from budgetcore.inputs.text import limit_of  # noqa: PLC0415
+
+    doc = Document.parse(lines_of(stream, limit_of("log")))
+    for a in AGENTS:
+        if a.claims_document is not None and a.claims_document(doc.value):
+            return a, doc
+    return None, doc
+
+
+def _unknown(head: Replayed | Document) -> ScenarioError:
+    """Why no agent was found: an empty file says so (no line, or only blank ones
     within the lines sniffed, which then were the whole file)."""
+    if isinstance(head, Document):
+        return ScenarioError([_unknown_document(head)])
     if all(not line.strip() for line in head.head) and len(head.head) < _SNIFF_LINES:
         return ScenarioError(
             [Problem.coded("log", "is empty (no line with an entry)", "log-empty")]
@@ -124,20 +154,49 @@ def _unknown(head: Replayed) -> ScenarioError:
         [
             Problem.coded(
                 "log",
-                "is neither a Claude Code session JSONL nor a Codex CLI rollout JSONL",
+                f"is not a session log of an agent we read ({names()})",
                 "log-unknown-format",
+                agents=names(),
             ),
             *why,
         ]
     )
 
 
-def detect_format(data: str | bytes) -> str:
-    """ "claude-code" or "codex", from the first lines that say which; raises otherwise."""
-    found, head = _sniff(_stream(data))
+def _unknown_document(doc: Document) -> Problem:
+    """A JSON document no agent claims: what it looks like, and what is missing."""
+    if isinstance(doc.value, Problem):
+        return Problem.coded(
+            "log",
+            f"is one JSON document (not JSON Lines), and it {doc.value.rule}",
+            "log-document-bad",
+            why=doc.value.rule,
+        )
+    looks = [a for a in AGENTS if a.looks_like is not None and a.looks_like(doc.value)]
+    if looks:
+        a = looks[0]
+        return Problem.coded(
+            "log",
+            f"looks like a {a.name} file but {a.missing}",
+            "log-looks-like",
+            agent=a.name,
+            missing=a.missing,
+        )
+    return Problem.coded(
+        "log",
+        f"is one JSON document (not JSON Lines) that no agent we read writes ({names()})",
+        "log-unknown-document",
+        agents=names(),
+    )
+
+
+def detect_format(data: str | bytes, name: str = "") -> str:
+    """The agent's key ("claude-code", "codex", "pi", ...), from the first lines that
+    say which (or the whole JSON document); raises otherwise."""
+    found, head = _sniff(_stream(data), name)
     if found is None:
         raise _unknown(head)
-    return found
+    return found.key
 
 
 #: The malformed lines a "no usable request" error names after itself.
@@ -163,7 +222,8 @@ def _no_requests(log: ParsedLog) -> ScenarioError:
         for kind, n in f.entries:
             kinds[kind] = kinds.get(kind, 0) + n
     entries = ", ".join(f"{k} {n:,}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
-    fmt = _NAMES[log.format]
+    found = agent(log.format)
+    fmt = log.format if found is None else found.name
     first = Problem.coded(
         "log",
         f"has no usable request in this {fmt} file: {lines:,} line(s) read, {malformed:,} "
@@ -187,22 +247,19 @@ def read_session(
     lines. Raises when nothing in it is a request (unless ``require`` is False)."""
     if not files:
         raise ScenarioError([Problem.coded("log", "no file given", "log-no-file")])
-    streams = [(name, _stream(data)) for name, data in files]
+    streams: list[tuple[str, LineSource]] = [(name, _stream(data)) for name, data in files]
     if fmt is None:
-        fmt, first = _sniff(streams[0][1])
-        if fmt is None:
+        found, first = _sniff(streams[0][1], streams[0][0])
+        if found is None:
             raise _unknown(first)
         streams[0] = (streams[0][0], first)
-    if fmt == "claude-code":
-        log = read_claude_code(streams)
-    elif fmt == "codex":
-        if len(streams) > 1:
-            raise ScenarioError(
-                [Problem.coded("log", "a Codex rollout is one file", "log-codex-one-file")]
-            )
-        log = read_codex(*streams[0])
     else:
-        raise ScenarioError([Problem.of("log format", f"must be one of {', '.join(FORMATS)}", fmt)])
+        found = agent(fmt)
+        if found is None:
+            raise ScenarioError(
+                [Problem.of("log format", f"must be one of {', '.join(FORMATS)}", fmt)]
+            )
+    log = found.read(streams)
     if require and not log.series:
         raise _no_requests(log)
     return log

@@ -6,9 +6,14 @@ paths) group alike. The two real layouts:
 
 - a Claude Code projects folder: ``<project>/<session>.jsonl``, with its subagents in
   ``<project>/<session>/subagents/**/agent-*.jsonl`` (read with the session);
-- a Codex sessions folder: ``YYYY/MM/DD/rollout-*.jsonl``, each its own session.
+- a Codex sessions folder: ``YYYY/MM/DD/rollout-*.jsonl``, each its own session;
+- a Kimi CLI sessions folder: ``<workdir hash>/<session>/wire.jsonl``, with its
+  subagents' ``subagents/<agent_id>/wire.jsonl`` (read with the session); the
+  ``context*.jsonl`` beside it are the model's context, whose usage is in the wire;
+- a Gemini CLI folder: ``<project>/chats/session-*.json`` (before 0.39) beside the
+  ``.jsonl`` ones.
 
-Any other ``.jsonl`` file is a session of its own (its format is read from its lines);
+Any other ``.jsonl`` file is a session of its own (its agent is read from its lines);
 files of other kinds (``.meta.json`` sidecars, ``journal.jsonl`` aside) are listed as
 not read, never silently passed over.
 """
@@ -52,13 +57,47 @@ def subagents_of(session: str, paths: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(p for p in paths if p.endswith(".jsonl") and _subagent_owner(p) == session))
 
 
+def _is_log(path: str) -> bool:
+    """A file that is a session (or part of one): JSON Lines, or a Gemini CLI chat
+    saved as one JSON document (``chats/*.json``)."""
+    if path.endswith(".jsonl"):
+        return True
+    parts = path.split("/")
+    return path.endswith(".json") and len(parts) >= 2 and parts[-2] == "chats"
+
+
+def _kimi_owner(path: str, present: set[str]) -> str | None:
+    """``S/subagents/<id>/wire.jsonl`` -> ``S/wire.jsonl`` when that file is there."""
+    parts = path.split("/")
+    if parts[-1] != "wire.jsonl" or len(parts) < 4 or parts[-3] != "subagents":
+        return None
+    owner = "/".join([*parts[:-3], "wire.jsonl"])
+    return owner if owner in present else None
+
+
+def _kimi_context(path: str, present: set[str]) -> bool:
+    """A Kimi ``context.jsonl`` (or a rotated ``context_<n>.jsonl``) beside a wire."""
+    folder, _, name = path.rpartition("/")
+    stem = name.removesuffix(".jsonl")
+    if not (stem == "context" or (stem.startswith("context_") and stem[8:].isdigit())):
+        return False
+    return (f"{folder}/wire.jsonl" if folder else "wire.jsonl") in present
+
+
 def plan_folder(paths: Sequence[str]) -> FolderPlan:
-    logs = sorted(p for p in paths if p.endswith(".jsonl"))
+    logs = sorted(p for p in paths if _is_log(p))
     present = set(logs)
-    not_read = tuple(sorted(p for p in paths if not p.endswith(".jsonl")))
+    not_read = tuple(sorted(p for p in paths if not _is_log(p)))
     owned: dict[str, list[str]] = {}
     mains: list[str] = []
     for p in logs:
+        kimi = _kimi_owner(p, present)
+        if kimi is not None:
+            owned.setdefault(kimi, []).append(p)
+            continue
+        if _kimi_context(p, present):
+            not_read += (p,)  # the model's context: its usage is in the wire beside it
+            continue
         owner = _subagent_owner(p)
         if owner is not None and owner in present:
             owned.setdefault(owner, []).append(p)

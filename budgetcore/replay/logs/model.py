@@ -33,7 +33,8 @@ __all__ = [
     "new_request",
 ]
 
-FORMATS: tuple[str, ...] = ("claude-code", "codex")
+#: Every agent's key (budgetcore.replay.logs.agents.AGENTS holds how each is read).
+FORMATS: tuple[str, ...] = ("claude-code", "codex", "pi", "gemini-cli", "qwen-code", "kimi-cli")
 
 
 class LogRequest(NamedTuple):

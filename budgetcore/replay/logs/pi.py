@@ -1,0 +1,140 @@
+"""pi (pi-coding-agent) session JSONL (docs/replay.md, "Other agents"):
+``~/.pi/agent/sessions/--<cwd>--/<timestamp>_<uuid>.jsonl``.
+
+The shape, from pi-mono ``packages/coding-agent/docs/session.md`` (session format
+version 3) and ccusage ``rust/crates/ccusage/src/adapter/pi/parser.rs`` @5816e640:
+
+- a header ``{"type":"session","version":3,"id","timestamp","cwd"}``;
+- entries with ``id`` / ``parentId`` (a tree: the branch replayed is the path to the
+  last entry written, as pi's own leaf);
+- ``{"type":"message","message":{"role":"assistant","model","provider","usage":{...}}}``
+  is one request: ``usage.input`` is the uncached input (cache reads and writes are
+  ``cacheRead`` / ``cacheWrite`` beside it), ``usage.cost.total`` pi's own cost;
+- ``{"type":"compaction","tokensBefore"}`` a compaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from budgetcore.errors import Problem
+from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.reader import LineSource, count_of, millis
+from budgetcore.replay.logs.tally import Tally, counts
+
+__all__ = ["claims", "read_pi"]
+
+_ENTRY_TYPES = frozenset(
+    {
+        "message",
+        "model_change",
+        "thinking_level_change",
+        "compaction",
+        "branch_summary",
+        "custom",
+        "custom_message",
+        "label",
+        "session_info",
+    }
+)
+_USAGE = ("input", "cacheRead", "cacheWrite", "output", "totalTokens")
+
+
+def claims(obj: dict[str, object]) -> bool:
+    """A pi line: the header (``type`` session with a ``version`` and a ``cwd``), or an
+    entry of pi's types with ``id`` and ``parentId`` (Claude Code's are ``uuid`` /
+    ``parentUuid``)."""
+    kind = obj.get("type")
+    if kind == "session":
+        return "version" in obj and "cwd" in obj
+    return kind in _ENTRY_TYPES and "id" in obj and "parentId" in obj and "uuid" not in obj
+
+
+def _cost(usage: dict[str, object]) -> Decimal | None:
+    cost = usage.get("cost")
+    total = cost.get("total") if isinstance(cost, dict) else None
+    if isinstance(total, int) and not isinstance(total, bool):
+        total = Decimal(total)
+    if isinstance(total, Decimal) and total.is_finite() and total >= 0:
+        return total
+    return None
+
+
+def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+    tally = Tally("pi")
+    seen: set[str] = set()
+    for name, stream in files:
+        tally.open(name)
+        for number, obj in tally.lines(stream, what):
+            kind = obj.get("type")
+            node = obj.get("id")
+            parent = obj.get("parentId")
+            time = millis(obj.get("timestamp"))
+            if kind == "session":
+                tally.entry("session")
+                continue
+            if not isinstance(kind, str):
+                tally.entry("(no type)")
+                continue
+            tree = isinstance(node, str) and (parent is None or isinstance(parent, str))
+            if tree:
+                assert isinstance(node, str)
+                if node in seen:
+                    tally.duplicate("entry written again (same id)")
+                    continue
+                seen.add(node)
+                tally.node("main", node, parent if isinstance(parent, str) else None)
+            key = node if tree and isinstance(node, str) else None
+            tally.time("main", time, key)
+            if kind == "compaction":
+                tally.entry("compaction")
+                before = count_of(obj.get("tokensBefore"))
+                tally.compaction(number, pre_tokens=before or None, time=time, node=key)
+                continue
+            message = obj.get("message")
+            if kind != "message" or not isinstance(message, dict):
+                tally.entry(kind)
+                continue
+            role = message.get("role")
+            usage = message.get("usage")
+            if role != "assistant":
+                tally.entry(f"message/{role}" if isinstance(role, str) else "message")
+                continue
+            if usage is None:
+                tally.entry("message/assistant (no usage)")
+                continue
+            found = counts(usage, _USAGE, "message.usage")
+            if isinstance(found, Problem):
+                tally.malformed(number, found)
+                continue
+            fresh, read, write, output, total = found
+            if not (fresh or read or write or output):
+                if total:
+                    tally.malformed(
+                        number,
+                        Problem.of(
+                            "message.usage",
+                            "has totalTokens but no input, output or cache counts "
+                            "(how they split is unknown)",
+                            total,
+                            "log-line-total-only",
+                        ),
+                    )
+                else:
+                    tally.entry("message/assistant (zero usage)")
+                continue
+            model = message.get("model")
+            assert isinstance(usage, dict)
+            tally.request(
+                number,
+                input=fresh,
+                cache_read=read,
+                cache_write=write,
+                output=output,
+                model=model if isinstance(model, str) and model else None,
+                time=time,
+                logged_cost=_cost(usage),
+                node=key,
+            )
+    return tally.session(files[0][0] if files else "")

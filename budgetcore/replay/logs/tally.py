@@ -1,0 +1,364 @@
+"""The ledger and the series of one session, for the readers of the agents whose logs
+are small (pi, Gemini CLI, Qwen Code, Kimi CLI, OpenCode, ...): each reader says what
+each line or record is, this puts the requests on their series and branches and
+accounts for every line (SPEC §12, docs/replay.md "Other agents").
+
+Claude Code and Codex keep their own fast readers (:mod:`.claude`, :mod:`.codex`):
+their logs run to hundreds of thousands of lines; these agents' do not, so one plain
+path serves them all.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from budgetcore.errors import NonFinite, Problem
+from budgetcore.inputs.numbers import read_number
+from budgetcore.replay.logs.model import (
+    FileLedger,
+    LogCompaction,
+    LogRequest,
+    LogSeries,
+    ParsedLog,
+    new_request,
+)
+from budgetcore.replay.logs.reader import (
+    BLANK,
+    MAX_LOG_REQUESTS,
+    LineSource,
+    Malformed,
+    at_line,
+    count_of,
+    decode_line,
+    numbered_lines,
+    too_many_requests,
+)
+
+__all__ = ["Document", "Tally", "counts", "lines_of"]
+
+_MAX_LABEL = 48
+
+
+def label(text: str) -> str:
+    """A ledger kind, cut to a length a table shows."""
+    return text if len(text) <= _MAX_LABEL else text[: _MAX_LABEL - 1] + "…"
+
+
+def counts(raw: object, keys: tuple[str, ...], path: str) -> tuple[int, ...] | Problem:
+    """The token counts ``keys`` of the object ``raw`` (a missing or null count is 0),
+    or the problem naming the first that is not a count."""
+    if not isinstance(raw, dict):
+        return Problem.of(path, "must be an object of token counts", raw, "log-line-counts")
+    out = []
+    for key in keys:
+        value = count_of(raw.get(key))
+        if value is None:
+            return Problem.of(
+                f"{path}.{key}",
+                "must be an integer from 0 to 10^12 or null",
+                raw[key],
+                "log-line-count",
+            )
+        out.append(value)
+    return tuple(out)
+
+
+@dataclass(slots=True)
+class _File:
+    name: str
+    lines: int = 0
+    blank: int = 0
+    malformed: list[int] = field(default_factory=list)
+    kinds: dict[str, int] = field(default_factory=dict)
+    dups: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _Req:
+    request: LogRequest
+    series: str
+    node: str | None  # the tree entry it belongs to (pi, Qwen), None: on every branch
+
+
+@dataclass(slots=True)
+class _Comp:
+    line: int
+    file: int
+    series: str
+    node: str | None
+    trigger: str | None
+    pre_tokens: int | None
+    time: int | None
+    at: int  # the series' requests read before it
+
+
+class Tally:
+    """What a reader found, file by file; :meth:`session` makes the ParsedLog."""
+
+    def __init__(self, fmt: str) -> None:
+        self.format = fmt
+        self.files: list[_File] = []
+        self.problems: list[Problem] = []
+        self.requests: list[_Req] = []
+        self.compactions: list[_Comp] = []
+        self.times: dict[str, list[tuple[str | None, int]]] = {}
+        self.parents: dict[str, str | None] = {}  # tree entries: id -> parent id
+        self.last_node: dict[str, str] = {}  # series -> its last tree entry (the leaf)
+        self.window: int | None = None
+        self.order: list[str] = []  # series in the order first seen
+        self.ids: list[tuple[int, int, str, str]] = []
+
+    # ---------------------------------------------------------------- per file
+
+    def open(self, name: str) -> int:
+        self.files.append(_File(name))
+        return len(self.files) - 1
+
+    @property
+    def file(self) -> int:
+        return len(self.files) - 1
+
+    def lines(
+        self, stream: LineSource, what: str = "log"
+    ) -> Iterator[tuple[int, dict[str, object]]]:
+        """Every line of the current file that is a JSON object; blank and malformed
+        lines are counted here and not given."""
+        f = self.files[-1]
+        for number, raw in numbered_lines(stream, what):
+            f.lines = number
+            value = decode_line(raw)
+            if value is BLANK:
+                f.blank += 1
+                continue
+            if isinstance(value, Malformed):
+                self.malformed(number, value.problem)
+                continue
+            assert isinstance(value, dict)
+            yield number, value
+
+    def record(self) -> None:
+        """One more record of the current file (a document's record, a table row)."""
+        self.files[-1].lines += 1
+
+    def malformed(self, line: int, problem: Problem) -> None:
+        f = self.files[-1]
+        f.malformed.append(line)
+        self.problems.append(at_line(f.name if self.file else "", line, problem))
+
+    def entry(self, kind: str) -> None:
+        """A line that is not a request, by its kind."""
+        k = label(kind)
+        kinds = self.files[-1].kinds
+        kinds[k] = kinds.get(k, 0) + 1
+
+    def duplicate(self, kind: str) -> None:
+        """A line that repeats a request counted already (folded into it)."""
+        dups = self.files[-1].dups
+        dups[kind] = dups.get(kind, 0) + 1
+
+    # ---------------------------------------------------------------- what lines say
+
+    def _series(self, name: str) -> None:
+        if name not in self.times:
+            self.times[name] = []
+            self.order.append(name)
+
+    def node(self, series: str, node: str, parent: str | None) -> None:
+        """A tree entry (``id`` / ``parentId``): the branch replayed is the path to the
+        series' last one."""
+        self.parents.setdefault(node, parent)
+        self.last_node[series] = node
+
+    def time(self, series: str, at: int | None, node: str | None = None) -> None:
+        if at is not None:
+            self._series(series)
+            self.times[series].append((node, at))
+
+    def request(
+        self,
+        line: int,
+        *,
+        series: str = "main",
+        input: int,
+        cache_read: int = 0,
+        cache_write: int = 0,
+        output: int = 0,
+        reasoning: int = 0,
+        model: str | None,
+        time: int | None = None,
+        logged_cost: Decimal | None = None,
+        node: str | None = None,
+        file: int | None = None,
+    ) -> LogRequest:
+        """One request, in our units: ``input`` uncached, ``output`` with reasoning in
+        it (``reasoning`` is the part of it spent thinking)."""
+        if len(self.requests) >= MAX_LOG_REQUESTS:
+            raise too_many_requests(MAX_LOG_REQUESTS)
+        self._series(series)
+        req: LogRequest = new_request(
+            (
+                line,
+                input + cache_read + cache_write,
+                output,
+                cache_read,
+                cache_write,
+                model,
+                None,  # messages, tool_result_chars: not counted for these logs
+                None,
+                input,
+                0,  # cache_write_1h: no agent here says
+                min(reasoning, output),
+                time,
+                time,
+                self.file if file is None else file,
+                logged_cost,
+            )
+        )
+        self.requests.append(_Req(req, series, node))
+        return req
+
+    def compaction(
+        self,
+        line: int,
+        *,
+        series: str = "main",
+        pre_tokens: int | None = None,
+        trigger: str | None = None,
+        time: int | None = None,
+        node: str | None = None,
+    ) -> None:
+        self._series(series)
+        at = sum(1 for r in self.requests if r.series == series)
+        self.compactions.append(_Comp(line, self.file, series, node, trigger, pre_tokens, time, at))
+
+    # ---------------------------------------------------------------- the session
+
+    def _branch(self, series: str) -> set[str] | None:
+        """The tree entries on the path to the series' last entry; None: no tree."""
+        leaf = self.last_node.get(series)
+        if leaf is None:
+            return None
+        path: set[str] = set()
+        node: str | None = leaf
+        while node is not None and node not in path:
+            path.add(node)
+            node = self.parents.get(node)
+        return path
+
+    def session(self, name: str) -> ParsedLog:
+        series_out: list[LogSeries] = []
+        per_file: dict[int, dict[str, list[int]]] = {}
+        for s in self.order:
+            branch = self._branch(s)
+
+            def on(node: str | None, branch: set[str] | None = branch) -> bool:
+                return branch is None or node is None or node in branch
+
+            mine = [r for r in self.requests if r.series == s]
+            kept = [r.request for r in mine if on(r.node)]
+            dropped = [r.request for r in mine if not on(r.node)]
+            for r in mine:
+                counts_ = per_file.setdefault(r.request.file, {}).setdefault(s, [0, 0])
+                counts_[0 if on(r.node) else 1] += 1
+            comps = []
+            for c in self.compactions:
+                if c.series != s or not on(c.node):
+                    continue
+                # Its place among the branch's requests: those read before it on the branch.
+                after = sum(1 for r in mine[: c.at] if on(r.node))
+                post = kept[after].context if after < len(kept) else None
+                comps.append(
+                    LogCompaction(c.line, after, c.trigger, c.pre_tokens, post, c.file, c.time)
+                )
+            times = tuple(t for n, t in self.times.get(s, ()) if on(n))
+            if kept or dropped:
+                series_out.append(LogSeries(s, tuple(kept), tuple(comps), tuple(dropped), times))
+        ledgers = []
+        for i, f in enumerate(self.files):
+            reqs = tuple((s, n[0], n[1]) for s, n in per_file.get(i, {}).items())
+            ledgers.append(
+                FileLedger(
+                    name=f.name,
+                    lines=f.lines,
+                    blank=f.blank,
+                    malformed=tuple(f.malformed),
+                    requests=reqs,
+                    duplicates=tuple(sorted(f.dups.items())),
+                    entries=tuple(sorted(f.kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
+                )
+            )
+        # The main series first when it has requests (ParsedLog.main).
+        series_out.sort(key=lambda s: s.name != "main")
+        return ParsedLog(
+            self.format,
+            tuple(series_out),
+            tuple(self.problems),
+            sum(sum(f.dups.values()) for f in self.files),
+            self.window,
+            tuple(ledgers),
+            name,
+            tuple(f.name for f in self.files),
+            tuple(self.ids),
+        )
+
+
+def lines_of(stream: LineSource, limit: int, what: str = "log") -> bytes:
+    """A whole file (a JSON document, a database) from its stream, at most ``limit``
+    bytes (the size error past it)."""
+    from budgetcore.inputs.text import too_large  # noqa: PLC0415
+
+    parts: list[bytes] = []
+    seen = 0
+    while True:
+        raw = stream.readline(1 << 20)
+        if not raw:
+            break
+        seen += len(raw)
+        if seen > limit:
+            raise too_large(what, limit)
+        parts.append(raw)
+    return b"".join(parts)
+
+
+class Document(io.BytesIO):
+    """A file that is one JSON document (a Gemini CLI ``.json`` session, an OpenCode
+    message, ...): its bytes, and ``value``, the document (or the Problem saying why it
+    is not one)."""
+
+    def __init__(self, data: bytes, value: Any) -> None:
+        super().__init__(data)
+        self.value = value
+
+    @classmethod
+    def parse(cls, data: bytes) -> Document:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            return cls(
+                data,
+                Problem.coded(
+                    "",
+                    f"is not UTF-8 text (byte {exc.start + 1})",
+                    "log-document-not-utf8",
+                    byte=exc.start + 1,
+                ),
+            )
+        try:
+            value = json.loads(text, parse_float=read_number, parse_constant=NonFinite)
+        except (ValueError, RecursionError):
+            value = Problem.coded("", "is not valid JSON", "log-document-not-json")
+        return cls(data, value)
+
+
+def document_of(stream: Any, what: str = "log") -> Any:
+    """The document a stream holds: given already (a :class:`Document`), else read."""
+    from budgetcore.inputs.text import limit_of  # noqa: PLC0415
+
+    if isinstance(stream, Document):
+        return stream.value
+    return Document.parse(lines_of(stream, limit_of(what), what)).value
