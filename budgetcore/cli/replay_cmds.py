@@ -340,8 +340,6 @@ def _renamed(log: Any, names: Sequence[str]) -> Any:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from budgetcore.cli.replay_table import write_sessions  # noqa: PLC0415
-
     fmt = args.format
     if fmt is None:
         fmt = "table" if sys.stdout is not None and sys.stdout.isatty() else "jsonl"
@@ -361,7 +359,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         runs, folder = _log_runs(args, scenario)
         if not folder and runs[0].result is None and not args.usage:
             raise ScenarioError(list(runs[0].error) or [Problem("log", "no replay")])
-    write_sessions(runs, fmt, sys.stdout.write, folder=folder)
+    if fmt == "table":  # the people's table; the machine formats load only their own
+        from budgetcore.cli.replay_table import write_table  # noqa: PLC0415
+
+        write_table(runs, sys.stdout.write, folder=folder)
+    else:
+        from budgetcore.replay.output import write_sessions  # noqa: PLC0415
+
+        write_sessions(runs, fmt, sys.stdout.write, folder=folder)
     return 0
 
 

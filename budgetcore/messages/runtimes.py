@@ -8,12 +8,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 必须是 budgetcore 已知的运行时之一;收到 {got}",
     ),
     "core.runtime-unreachable": (
-        "{where} cannot be set in this runtime: it cannot compact at {got} tokens",
-        "{where} 无法在该运行时中设置:它不能在 {got} token 处压缩",
+        "{where} cannot be set in {runtime}: K = {k} {rule}",
+        "{where} 无法在 {runtime} 中设置:K = {k} {rule}",
+    ),
+    "core.runtime-zero": (
+        "{where} must be at least 1 to export to {runtime}: min(K, M) = {k} would compact "
+        "on every request; got {got}",
+        "{where} 至少须为 1 才能导出到 {runtime}:min(K, M) = {k} 会在每个请求时压缩;收到 {got}",
     ),
     "core.runtime-format": (
-        "{where}: this runtime's file is not in that format; got {got}",
-        "{where}:该运行时的文件不是这种格式;收到 {got}",
+        "{where}: toml is not {runtime}'s syntax ({syntax}); use json or text; got {got}",
+        "{where}:toml 不是 {runtime} 的格式({syntax});请用 json 或 text;收到 {got}",
     ),
     "core.runtime-key": (
         "{where} is not a valid setting; got {got}",

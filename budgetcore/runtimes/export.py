@@ -532,7 +532,9 @@ def export_runtime(runtime: str, model: Model, reviewed: Reviewed) -> RuntimeExp
                     f"must be at least 1 to export to {p.title}: min(K, M) = {target} "
                     "would compact on every request",
                     target,
-                    "runtime-unreachable",
+                    "runtime-zero",
+                    runtime=p.title,
+                    k=target,
                 )
             ]
         )
@@ -546,6 +548,9 @@ def export_runtime(runtime: str, model: Model, reviewed: Reviewed) -> RuntimeExp
                     f"cannot be set in {p.title}: K = {_n(refused.value)} {refused.rule}",
                     refused.value,
                     "runtime-unreachable",
+                    runtime=p.title,
+                    k=_n(refused.value),
+                    rule=refused.rule,
                 )
             ]
         ) from None
