@@ -278,8 +278,9 @@ def _kimi(t: int, m: Model, r: Reviewed) -> Conversion:
     settings: dict[str, Value] = {"loop_control.reserved_context_size": m.window - t}
     text = f"reserved_context_size = W − K = {_n(m.window - t)}"
     if ceil_fraction(Fraction(85, 100) * m.window) < t:
-        ratio = Decimal(ceil_fraction(Fraction(t * 100, m.window))) / 100
-        if ratio > Decimal("0.99") or ceil_fraction(Fraction(ratio) * m.window) < t:
+        # The smallest two-decimal ratio that reaches K, within the runtime's 0.5-0.99.
+        ratio = min(Decimal(ceil_fraction(Fraction(t * 100, m.window))) / 100, Decimal("0.99"))
+        if ceil_fraction(Fraction(ratio) * m.window) < t:
             raise _Refused(
                 f"is above 0.99 × W = {ceil_fraction(Fraction(99, 100) * m.window):,}: "
                 "compaction_trigger_ratio is at most 0.99",
