@@ -359,3 +359,101 @@ def test_export_then_check_gives_back_the_same_values(runtime: str) -> None:
         )
         == 120_000
     )
+
+
+# Kimi CLI's complete configuration example, as its docs print it
+# (MoonshotAI/kimi-cli docs/en/configuration/config-files.md, stored at 043197d82f).
+KIMI_DOCS_EXAMPLE = """\
+default_model = "kimi-for-coding"
+default_thinking = false
+theme = "dark"
+
+[providers.kimi-for-coding]
+type = "kimi"
+base_url = "https://api.kimi.com/coding/v1"
+api_key = "sk-xxx"
+
+[models.kimi-for-coding]
+provider = "kimi-for-coding"
+model = "kimi-for-coding"
+max_context_size = 262144
+
+[loop_control]
+max_steps_per_turn = 500
+max_retries_per_step = 3
+max_ralph_iterations = 0
+reserved_context_size = 50000
+compaction_trigger_ratio = 0.85
+
+[background]
+max_running_tasks = 4
+"""
+
+
+def test_kimis_documented_example_means_212144_and_names_what_it_ignored() -> None:
+    result = check_runtime("kimi-cli", KIMI_DOCS_EXAMPLE, window=200_000, output=32_000)
+    assert (result.window, result.effective_trigger_tokens) == (262_144, 212_144)
+    assert "loop_control.max_steps_per_turn" in result.ignored
+    assert {"providers", "background", "theme"} <= set(result.ignored)
+
+
+def test_kimi_reads_its_json_config_too() -> None:
+    doc = {"loop_control": {"reserved_context_size": 100_000}}
+    result = check_runtime("kimi-cli", json.dumps(doc), window=262_144, output=32_000)
+    assert result.effective_trigger_tokens == 162_144
+
+
+def test_a_nested_key_the_runtime_does_not_model_is_listed_not_dropped() -> None:
+    text = '{"compaction": {"auto": true, "prune": true, "tail_turns": 3}, "theme": "x"}'
+    result = check_runtime("opencode", text, window=200_000, output=64_000)
+    assert set(result.ignored) == {"compaction.prune", "compaction.tail_turns", "theme"}
+    assert result.effective_trigger_tokens == 168_000
+
+
+def test_a_key_set_twice_inside_a_table_is_a_problem() -> None:
+    with pytest.raises(ScenarioError, match=r"compaction\.reserveTokens is set twice"):
+        read_settings("pi", '{"compaction": {"reserveTokens": 1, "reserveTokens": 2}}')
+
+
+def test_an_anthropic_request_without_the_compact_edit_never_compacts() -> None:
+    body = {
+        "model": "claude-sonnet-4-5",
+        "context_management": {"edits": [{"type": "clear_tool_uses_20250919"}]},
+    }
+    result = check_runtime("anthropic-api", json.dumps(body), window=200_000, output=64_000)
+    assert result.effective_trigger_tokens is None
+    assert result.ignored == ("model", "context_management.edits[0]")
+    default = {"context_management": {"edits": [{"type": "compact_20260112"}]}}
+    assert (
+        check_runtime(
+            "anthropic-api", json.dumps(default), window=200_000, output=64_000
+        ).effective_trigger_tokens
+        == 150_000
+    )
+
+
+def test_deep_agents_defaults_apply_to_an_agent_without_its_own_middleware() -> None:
+    text = (
+        "from deepagents import create_deep_agent\nagent = create_deep_agent(model='x', tools=[])\n"
+    )
+    result = check_runtime("deepagents", text, window=200_000, output=64_000)
+    assert result.effective_trigger_tokens == 170_000  # ("fraction", 0.85)
+    assert result.notes == ("no SummarizationMiddleware call: Deep Agents' defaults apply",)
+
+
+def test_langchains_older_signature_is_read_as_its_trigger() -> None:
+    text = (
+        "SummarizationMiddleware(model='gpt-4o-mini', max_tokens_before_summary=4000, "
+        "messages_to_keep=20)"
+    )
+    result = check_runtime("langchain", text, window=128_000, output=16_384)
+    assert result.effective_trigger_tokens == 4_000
+    assert result.ignored == ("model", "messages_to_keep")
+
+
+def test_claude_codes_max_output_variable_is_noted_not_applied() -> None:
+    result = check_runtime(
+        "claude-code", "CLAUDE_CODE_MAX_OUTPUT_TOKENS=8000\n", window=200_000, output=64_000
+    )
+    assert result.effective_trigger_tokens == 167_000
+    assert "unconfirmed" in result.notes[0]

@@ -357,7 +357,7 @@ def _anthropic(t: int, m: Model, r: Reviewed) -> Conversion:
             t,
         )
     return (
-        {"trigger.value": t},
+        {"compact": True, "trigger.value": t},
         f"trigger = {{type: input_tokens, value: K = {_n(t)}}}",
         "1 token",
         ["send the beta header anthropic-beta: compact-2026-01-12"],

@@ -746,6 +746,16 @@ KIMI_CLI = Profile(
             confidence="code",
         ),
         Knob(
+            name="loop_control.max_preserved_messages",
+            where="~/.kimi/config.toml [loop_control] max_preserved_messages",
+            unit="messages",
+            default=2,
+            default_text="2",
+            low=0,
+            source="MoonshotAI/kimi-cli docs/en/configuration/config-files.md (loop_control)",
+            confidence="docs",
+        ),
+        Knob(
             name="max_context_size",
             where="~/.kimi/config.toml [models.<name>] max_context_size",
             unit="tokens",
@@ -1099,6 +1109,8 @@ ANTHROPIC_MIN_TRIGGER = 50_000
 
 
 def _anthropic_trigger(_w: int, _o: int, s: Settings, _m: str | None) -> int | None:
+    if s.get("compact") is False:  # a request without the compact_20260112 edit
+        return None
     return whole(get(s, "trigger.value", 150_000))
 
 
@@ -1120,6 +1132,15 @@ ANTHROPIC_API = Profile(
             default_text="150,000",
             low=ANTHROPIC_MIN_TRIGGER,
             step="1 token",
+            source=_ANT_SRC,
+            confidence="docs",
+        ),
+        Knob(
+            name="compact",
+            where='request body context_management.edits holds a "compact_20260112" edit',
+            unit="bool",
+            default=True,
+            default_text="true for this profile (without the edit the API never compacts)",
             source=_ANT_SRC,
             confidence="docs",
         ),
