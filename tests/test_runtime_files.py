@@ -457,3 +457,37 @@ def test_claude_codes_max_output_variable_is_noted_not_applied() -> None:
     )
     assert result.effective_trigger_tokens == 167_000
     assert "unconfirmed" in result.notes[0]
+
+
+def test_a_codex_knob_inside_a_table_is_named_not_applied() -> None:
+    # The shape of a public config that put the knob after its [features] header.
+    text = (
+        'model = "gpt-5"\n[features]\nskills = true\nmodel_auto_compact_token_limit = 200000\n'
+        "[profiles.gpt-5]\nmodel_context_window = 200\n"
+    )
+    result = check_runtime("codex", text, window=272_000, output=128_000)
+    assert result.effective_trigger_tokens == 244_800  # the default: neither is read
+    assert result.notes == (
+        "features.model_auto_compact_token_limit is inside [features]: Codex reads it at "
+        "the top level, before any [section] header; not applied here",
+        "profiles.gpt-5.model_context_window is inside [profiles.gpt-5]: applies only with "
+        "--profile gpt-5; not applied here",
+    )
+
+
+def test_gooses_yaml_with_nested_blocks_and_hyphenated_keys() -> None:
+    text = (
+        "GOOSE_PROVIDER: anthropic\nextensions:\n  developer:\n    enabled: true\n"
+        "some-key: 1\nGOOSE_AUTO_COMPACT_THRESHOLD: 0.6  # earlier\n"
+    )
+    result = check_runtime("goose", text, window=200_000, output=8_192)
+    assert result.effective_trigger_tokens == 120_001  # floor(0.6 × 200,000) + 1
+    assert result.ignored == ("GOOSE_PROVIDER", "extensions", "some-key")
+
+
+def test_a_python_knob_given_as_an_expression_is_a_problem_not_a_default() -> None:
+    text = "SummarizationMiddleware(model=init_chat_model('x'), trigger=TRIGGER)"
+    with pytest.raises(ScenarioError, match="trigger must be a literal to be checked"):
+        read_settings("langchain", text)
+    ok = "SummarizationMiddleware(model=init_chat_model('x'), trigger=('tokens', 9))"
+    assert check_runtime("langchain", ok, window=1_000, output=1).ignored == ("model",)

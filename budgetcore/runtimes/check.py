@@ -23,6 +23,7 @@ from budgetcore.runtimes.profiles import (
     gemini_token_limit,
 )
 from budgetcore.runtimes.syntax import (
+    NotLiteral,
     read_env,
     read_json,
     read_python_call,
@@ -227,6 +228,26 @@ def _codex(r: _Reader, text: str, model: str | None) -> None:
             "model_context_window": lambda k, v: r.tokens(k, k, v, 1),
         },
     )
+    # A knob inside a table is not the top-level knob: a profile's applies only with
+    # --profile NAME, and one written after a [section] header lands in that section.
+    for path in _nested_knobs(doc, ("model_auto_compact_token_limit", "model_context_window")):
+        table = path.rsplit(".", 1)[0]
+        where = (
+            f"applies only with --profile {table.split('.', 1)[1]}"
+            if table.startswith("profiles.")
+            else "Codex reads it at the top level, before any [section] header"
+        )
+        r.notes.append(f"{path} is inside [{table}]: {where}; not applied here")
+
+
+def _nested_knobs(doc: Mapping[str, Any], names: tuple[str, ...], prefix: str = "") -> list[str]:
+    found: list[str] = []
+    for key, value in doc.items():
+        if isinstance(value, dict):
+            here = f"{prefix}{key}"
+            found += [f"{here}.{n}" for n in names if n in value]
+            found += _nested_knobs(value, names, here + ".")
+    return found
 
 
 def _model_entry(
@@ -408,6 +429,14 @@ def _context_size(r: _Reader, path: str, raw: object) -> tuple[object, ...] | No
 def _langchain(r: _Reader, text: str, model: str | None) -> None:
     kwargs = read_python_call(text, r.what, ("SummarizationMiddleware",))
     for key, raw in kwargs.items():
+        if isinstance(raw, NotLiteral) and key in ("trigger", "keep", "max_tokens_before_summary"):
+            r.bad(
+                key,
+                "must be a literal to be checked (not an expression)",
+                str(raw),
+                "runtime-key-type",
+            )
+            continue
         if key == "max_tokens_before_summary":
             # langchain < 1.1 (summarization.py@01b1122a81): the trigger as a token count.
             r.tokens("trigger", key, raw, 1)
@@ -450,6 +479,14 @@ def _openai_agents(r: _Reader, text: str, model: str | None) -> None:
             r.ignored.append(key)
     edits = kwargs.get("context_management")
     if edits is None:
+        return
+    if isinstance(edits, NotLiteral):
+        r.bad(
+            "context_management",
+            "must be a literal to be checked (not an expression)",
+            str(edits),
+            "runtime-key-type",
+        )
         return
     if not isinstance(edits, tuple):
         r.bad("context_management", "must be a list of objects", edits, "runtime-key-type")
