@@ -491,3 +491,40 @@ def test_a_python_knob_given_as_an_expression_is_a_problem_not_a_default() -> No
         read_settings("langchain", text)
     ok = "SummarizationMiddleware(model=init_chat_model('x'), trigger=('tokens', 9))"
     assert check_runtime("langchain", ok, window=1_000, output=1).ignored == ("model",)
+
+
+def test_public_examples_of_pi_and_the_anthropic_api_check() -> None:
+    # pi's settings docs (badlogic/pi-mono docs, "Compaction (context management)").
+    pi = '{"compaction": {"enabled": true, "reserveTokens": 16384, "keepRecentTokens": 20000}}'
+    result = check_runtime("pi", pi, window=200_000, output=64_000)
+    assert (result.effective_trigger_tokens, result.summary_cap_tokens) == (183_617, 13_107)
+    # The Messages API request format with the compaction edit, as documented.
+    body = {
+        "model": "claude-opus-4-6",
+        "messages": [],
+        "max_tokens": 128000,
+        "context_management": {
+            "edits": [
+                {"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 150000}}
+            ]
+        },
+    }
+    assert (
+        check_runtime(
+            "anthropic-api", json.dumps(body), window=200_000, output=128_000
+        ).effective_trigger_tokens
+        == 150_000
+    )
+    # The same in SDK code, read with ast (never run).
+    sdk = (
+        "import anthropic\nclient = anthropic.Anthropic()\n"
+        "response = client.beta.messages.create(\n"
+        '    betas=["compact-2026-01-12"], model="claude-sonnet-4-6", max_tokens=4096,\n'
+        "    messages=messages,\n"
+        '    context_management={"edits": [{"type": "compact_20260112",\n'
+        '        "trigger": {"type": "input_tokens", "value": 120000},\n'
+        '        "pause_after_compaction": True}]},\n)\n'
+    )
+    result = check_runtime("anthropic-api", sdk, window=200_000, output=64_000)
+    assert result.effective_trigger_tokens == 120_000
+    assert "messages" in result.ignored

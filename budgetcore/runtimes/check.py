@@ -506,7 +506,17 @@ def _openai_agents(r: _Reader, text: str, model: str | None) -> None:
 
 
 def _anthropic(r: _Reader, text: str, model: str | None) -> None:
-    doc = _object(r, read_json(text, r.what, comments=False), "")
+    if text.lstrip().startswith("{"):
+        doc = _object(r, read_json(text, r.what, comments=False), "")
+    else:
+        # SDK code: client.beta.messages.create(..., context_management={...})
+        doc = read_python_call(text, r.what, ("create", "stream", "count_tokens"))
+        for key, value in list(doc.items()):
+            if isinstance(value, tuple):  # a list literal reads as a tuple
+                doc[key] = list(value)
+        cm = doc.get("context_management")
+        if isinstance(cm, dict) and isinstance(cm.get("edits"), tuple):
+            doc["context_management"] = {**cm, "edits": list(cm["edits"])}
     r.ignored.extend(k for k in doc if k != "context_management")
     cm = doc.get("context_management")
     if cm is None:
