@@ -103,6 +103,8 @@ def cmd_export_runtime(args: argparse.Namespace) -> int:
                     f"toml is not {p.title}'s syntax ({p.syntax}); use json or text",
                     fmt,
                     "runtime-format",
+                    runtime=p.title,
+                    syntax=p.syntax,
                 )
             ]
         )

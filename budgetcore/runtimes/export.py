@@ -533,7 +533,9 @@ def export_runtime(runtime: str, model: Model, reviewed: Reviewed) -> RuntimeExp
                     f"must be at least 1 to export to {p.title}: min(K, M) = {target} "
                     "would compact on every request",
                     target,
-                    "runtime-unreachable",
+                    "runtime-target",
+                    runtime=p.title,
+                    target=target,
                 )
             ]
         )
@@ -547,6 +549,9 @@ def export_runtime(runtime: str, model: Model, reviewed: Reviewed) -> RuntimeExp
                     f"cannot be set in {p.title}: K = {_n(refused.value)} {refused.rule}",
                     refused.value,
                     "runtime-unreachable",
+                    runtime=p.title,
+                    k=_n(refused.value),
+                    reason=refused.rule,
                 )
             ]
         ) from None
