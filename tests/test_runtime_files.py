@@ -528,3 +528,23 @@ def test_public_examples_of_pi_and_the_anthropic_api_check() -> None:
     result = check_runtime("anthropic-api", sdk, window=200_000, output=64_000)
     assert result.effective_trigger_tokens == 120_000
     assert "messages" in result.ignored
+
+
+def test_python_without_the_call_means_the_runtimes_defaults_and_says_so() -> None:
+    agent = "from agents import Agent\nagent = Agent(name='a', instructions='x')\n"
+    result = check_runtime("openai-agents", agent, window=400_000, output=128_000)
+    assert result.effective_trigger_tokens is None
+    assert result.notes == ("no ModelSettings call: no server-side compaction is configured",)
+    plain = "from langchain.agents import create_agent\nagent = create_agent(model='x')\n"
+    assert (
+        check_runtime("langchain", plain, window=1_000, output=1).effective_trigger_tokens is None
+    )
+    with pytest.raises(ScenarioError, match="is not valid Python"):
+        read_settings("langchain", "summarizationMiddleware({ trigger: { tokens: 4000 } });")
+
+
+def test_gemini_names_its_pre_0_13_setting() -> None:
+    text = '{"chatCompression": {"contextPercentageThreshold": 0.6}}'
+    result = check_runtime("gemini-cli", text, window=1_048_576, output=65_536)
+    assert result.effective_trigger_tokens == 524_288  # not read: the default 0.5
+    assert "before Gemini CLI 0.13" in result.notes[0]

@@ -325,6 +325,15 @@ def _gemini(r: _Reader, text: str, model: str | None) -> None:
             )
         },
     )
+    for legacy in ("chatCompression", "model.chatCompression"):
+        node: object = doc
+        for part in legacy.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if node is not None:
+            r.notes.append(
+                f"{legacy} is the setting before Gemini CLI 0.13 (renamed "
+                "model.compressionThreshold, google-gemini/gemini-cli#12317): not read here"
+            )
 
 
 def _qwen(r: _Reader, text: str, model: str | None) -> None:
@@ -426,8 +435,27 @@ def _context_size(r: _Reader, path: str, raw: object) -> tuple[object, ...] | No
     return (kind, value)
 
 
+def _call_or_defaults(
+    r: _Reader, text: str, names: tuple[str, ...], defaults: str
+) -> dict[str, Any]:
+    """The keyword arguments of the first call to one of ``names``; Python source without
+    such a call configures nothing there, so the runtime's defaults apply (said in a
+    note). Source that is not valid Python is still a problem."""
+    try:
+        return read_python_call(text, r.what, names)
+    except ScenarioError as exc:
+        if exc.problems[0].code != "runtime-no-call":
+            raise
+    r.notes.append(f"no {' or '.join(names)} call: {defaults}")
+    return {}
+
+
 def _langchain(r: _Reader, text: str, model: str | None) -> None:
-    kwargs = read_python_call(text, r.what, ("SummarizationMiddleware",))
+    _summarization(r, text, "the middleware is not used: nothing summarises")
+
+
+def _summarization(r: _Reader, text: str, defaults: str) -> None:
+    kwargs = _call_or_defaults(r, text, ("SummarizationMiddleware",), defaults)
     for key, raw in kwargs.items():
         if isinstance(raw, NotLiteral) and key in ("trigger", "keep", "max_tokens_before_summary"):
             r.bad(
@@ -463,17 +491,15 @@ def _langchain(r: _Reader, text: str, model: str | None) -> None:
 
 
 def _deepagents(r: _Reader, text: str, model: str | None) -> None:
-    try:
-        _langchain(r, text, model)
-    except ScenarioError:
-        # An agent built with create_deep_agent and no middleware of its own runs the
-        # default summarization: ("fraction", 0.85) of the model's max input.
-        read_python_call(text, r.what, ("create_deep_agent", "async_create_deep_agent"))
-        r.notes.append("no SummarizationMiddleware call: Deep Agents' defaults apply")
+    # An agent built with create_deep_agent and no middleware of its own runs the default
+    # summarization: ("fraction", 0.85) of the model's max input.
+    _summarization(r, text, "Deep Agents' defaults apply")
 
 
 def _openai_agents(r: _Reader, text: str, model: str | None) -> None:
-    kwargs = read_python_call(text, r.what, ("ModelSettings",))
+    kwargs = _call_or_defaults(
+        r, text, ("ModelSettings",), "no server-side compaction is configured"
+    )
     for key in kwargs:
         if key != "context_management":
             r.ignored.append(key)
