@@ -540,7 +540,9 @@ def test_python_without_the_call_means_the_runtimes_defaults_and_says_so() -> No
         check_runtime("langchain", plain, window=1_000, output=1).effective_trigger_tokens is None
     )
     with pytest.raises(ScenarioError, match="is not valid Python"):
-        read_settings("langchain", "summarizationMiddleware({ trigger: { tokens: 4000 } });")
+        read_settings(
+            "langchain", "const m = summarizationMiddleware({ trigger: { tokens: 4000 } });"
+        )
 
 
 def test_gemini_names_its_pre_0_13_setting() -> None:
