@@ -181,6 +181,7 @@ def test_every_fact_names_its_source_and_confidence(name: str) -> None:
     assert p.cache.source
     for knob in p.knobs:
         assert knob.source, knob.name
+        assert knob.version, knob.name
         assert knob.confidence in ("code", "docs", "unofficial", "unconfirmed")
         assert knob.unit
         assert knob.where
