@@ -59,6 +59,9 @@ def test_every_export_parses_with_its_formats_standard_parser(runtime: str) -> N
         assert _parse(f["syntax"], f["text"]) is not None
     knobs = {k.name for k in PROFILES[runtime].knobs}
     assert set(doc["settings"]) <= knobs, "only knobs the runtime has"
+    assert [k["name"] for k in doc["knobs"]] == [
+        k.name for k in PROFILES[runtime].knobs if k.name in doc["settings"]
+    ]
 
 
 @pytest.mark.parametrize("runtime", [n for n in EXPORTABLE if n != "article"])

@@ -609,6 +609,24 @@ def export_as_dict(x: RuntimeExport) -> dict[str, object]:
             "target": x.target,
         },
         "settings": {k: _json_value(v) for k, v in x.settings},
+        # Where each written knob lives and what it means, for a reader that renames
+        # K to the runtime's own knob (the page's picker, a person).
+        "knobs": [
+            {
+                "name": k.name,
+                "where": k.where,
+                "unit": k.unit,
+                "default": _json_value(k.default),
+                "low": k.low,
+                "high": k.high,
+                "step": k.step,
+                "version": k.version,
+                "source": k.source,
+                "confidence": k.confidence,
+            }
+            for k in x.runtime.knobs
+            if k.name in dict(x.settings)
+        ],
         "effective_trigger_tokens": x.effective_trigger_tokens,
         "compare": x.runtime.compare,
         "rule": x.runtime.rule,
