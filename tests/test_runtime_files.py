@@ -59,6 +59,9 @@ def test_every_export_parses_with_its_formats_standard_parser(runtime: str) -> N
         assert _parse(f["syntax"], f["text"]) is not None
     knobs = {k.name for k in PROFILES[runtime].knobs}
     assert set(doc["settings"]) <= knobs, "only knobs the runtime has"
+    assert [k["name"] for k in doc["knobs"]] == [
+        k.name for k in PROFILES[runtime].knobs if k.name in doc["settings"]
+    ]
 
 
 @pytest.mark.parametrize("runtime", [n for n in EXPORTABLE if n != "article"])
@@ -359,3 +362,194 @@ def test_export_then_check_gives_back_the_same_values(runtime: str) -> None:
         )
         == 120_000
     )
+
+
+# Kimi CLI's complete configuration example, as its docs print it
+# (MoonshotAI/kimi-cli docs/en/configuration/config-files.md, stored at 043197d82f).
+KIMI_DOCS_EXAMPLE = """\
+default_model = "kimi-for-coding"
+default_thinking = false
+theme = "dark"
+
+[providers.kimi-for-coding]
+type = "kimi"
+base_url = "https://api.kimi.com/coding/v1"
+api_key = "sk-xxx"
+
+[models.kimi-for-coding]
+provider = "kimi-for-coding"
+model = "kimi-for-coding"
+max_context_size = 262144
+
+[loop_control]
+max_steps_per_turn = 500
+max_retries_per_step = 3
+max_ralph_iterations = 0
+reserved_context_size = 50000
+compaction_trigger_ratio = 0.85
+
+[background]
+max_running_tasks = 4
+"""
+
+
+def test_kimis_documented_example_means_212144_and_names_what_it_ignored() -> None:
+    result = check_runtime("kimi-cli", KIMI_DOCS_EXAMPLE, window=200_000, output=32_000)
+    assert (result.window, result.effective_trigger_tokens) == (262_144, 212_144)
+    assert "loop_control.max_steps_per_turn" in result.ignored
+    assert {"providers", "background", "theme"} <= set(result.ignored)
+
+
+def test_kimi_reads_its_json_config_too() -> None:
+    doc = {"loop_control": {"reserved_context_size": 100_000}}
+    result = check_runtime("kimi-cli", json.dumps(doc), window=262_144, output=32_000)
+    assert result.effective_trigger_tokens == 162_144
+
+
+def test_a_nested_key_the_runtime_does_not_model_is_listed_not_dropped() -> None:
+    text = '{"compaction": {"auto": true, "prune": true, "tail_turns": 3}, "theme": "x"}'
+    result = check_runtime("opencode", text, window=200_000, output=64_000)
+    assert set(result.ignored) == {"compaction.prune", "compaction.tail_turns", "theme"}
+    assert result.effective_trigger_tokens == 168_000
+
+
+def test_a_key_set_twice_inside_a_table_is_a_problem() -> None:
+    with pytest.raises(ScenarioError, match=r"compaction\.reserveTokens is set twice"):
+        read_settings("pi", '{"compaction": {"reserveTokens": 1, "reserveTokens": 2}}')
+
+
+def test_an_anthropic_request_without_the_compact_edit_never_compacts() -> None:
+    body = {
+        "model": "claude-sonnet-4-5",
+        "context_management": {"edits": [{"type": "clear_tool_uses_20250919"}]},
+    }
+    result = check_runtime("anthropic-api", json.dumps(body), window=200_000, output=64_000)
+    assert result.effective_trigger_tokens is None
+    assert result.ignored == ("model", "context_management.edits[0]")
+    default = {"context_management": {"edits": [{"type": "compact_20260112"}]}}
+    assert (
+        check_runtime(
+            "anthropic-api", json.dumps(default), window=200_000, output=64_000
+        ).effective_trigger_tokens
+        == 150_000
+    )
+
+
+def test_deep_agents_defaults_apply_to_an_agent_without_its_own_middleware() -> None:
+    text = (
+        "from deepagents import create_deep_agent\nagent = create_deep_agent(model='x', tools=[])\n"
+    )
+    result = check_runtime("deepagents", text, window=200_000, output=64_000)
+    assert result.effective_trigger_tokens == 170_000  # ("fraction", 0.85)
+    assert result.notes == ("no SummarizationMiddleware call: Deep Agents' defaults apply",)
+
+
+def test_langchains_older_signature_is_read_as_its_trigger() -> None:
+    text = (
+        "SummarizationMiddleware(model='gpt-4o-mini', max_tokens_before_summary=4000, "
+        "messages_to_keep=20)"
+    )
+    result = check_runtime("langchain", text, window=128_000, output=16_384)
+    assert result.effective_trigger_tokens == 4_000
+    assert result.ignored == ("model", "messages_to_keep")
+
+
+def test_claude_codes_max_output_variable_is_noted_not_applied() -> None:
+    result = check_runtime(
+        "claude-code", "CLAUDE_CODE_MAX_OUTPUT_TOKENS=8000\n", window=200_000, output=64_000
+    )
+    assert result.effective_trigger_tokens == 167_000
+    assert "unconfirmed" in result.notes[0]
+
+
+def test_a_codex_knob_inside_a_table_is_named_not_applied() -> None:
+    # The shape of a public config that put the knob after its [features] header.
+    text = (
+        'model = "gpt-5"\n[features]\nskills = true\nmodel_auto_compact_token_limit = 200000\n'
+        "[profiles.gpt-5]\nmodel_context_window = 200\n"
+    )
+    result = check_runtime("codex", text, window=272_000, output=128_000)
+    assert result.effective_trigger_tokens == 244_800  # the default: neither is read
+    assert result.notes == (
+        "features.model_auto_compact_token_limit is inside [features]: Codex reads it at "
+        "the top level, before any [section] header; not applied here",
+        "profiles.gpt-5.model_context_window is inside [profiles.gpt-5]: applies only with "
+        "--profile gpt-5; not applied here",
+    )
+
+
+def test_gooses_yaml_with_nested_blocks_and_hyphenated_keys() -> None:
+    text = (
+        "GOOSE_PROVIDER: anthropic\nextensions:\n  developer:\n    enabled: true\n"
+        "some-key: 1\nGOOSE_AUTO_COMPACT_THRESHOLD: 0.6  # earlier\n"
+    )
+    result = check_runtime("goose", text, window=200_000, output=8_192)
+    assert result.effective_trigger_tokens == 120_001  # floor(0.6 × 200,000) + 1
+    assert result.ignored == ("GOOSE_PROVIDER", "extensions", "some-key")
+
+
+def test_a_python_knob_given_as_an_expression_is_a_problem_not_a_default() -> None:
+    text = "SummarizationMiddleware(model=init_chat_model('x'), trigger=TRIGGER)"
+    with pytest.raises(ScenarioError, match="trigger must be a literal to be checked"):
+        read_settings("langchain", text)
+    ok = "SummarizationMiddleware(model=init_chat_model('x'), trigger=('tokens', 9))"
+    assert check_runtime("langchain", ok, window=1_000, output=1).ignored == ("model",)
+
+
+def test_public_examples_of_pi_and_the_anthropic_api_check() -> None:
+    # pi's settings docs (badlogic/pi-mono docs, "Compaction (context management)").
+    pi = '{"compaction": {"enabled": true, "reserveTokens": 16384, "keepRecentTokens": 20000}}'
+    result = check_runtime("pi", pi, window=200_000, output=64_000)
+    assert (result.effective_trigger_tokens, result.summary_cap_tokens) == (183_617, 13_107)
+    # The Messages API request format with the compaction edit, as documented.
+    body = {
+        "model": "claude-opus-4-6",
+        "messages": [],
+        "max_tokens": 128000,
+        "context_management": {
+            "edits": [
+                {"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 150000}}
+            ]
+        },
+    }
+    assert (
+        check_runtime(
+            "anthropic-api", json.dumps(body), window=200_000, output=128_000
+        ).effective_trigger_tokens
+        == 150_000
+    )
+    # The same in SDK code, read with ast (never run).
+    sdk = (
+        "import anthropic\nclient = anthropic.Anthropic()\n"
+        "response = client.beta.messages.create(\n"
+        '    betas=["compact-2026-01-12"], model="claude-sonnet-4-6", max_tokens=4096,\n'
+        "    messages=messages,\n"
+        '    context_management={"edits": [{"type": "compact_20260112",\n'
+        '        "trigger": {"type": "input_tokens", "value": 120000},\n'
+        '        "pause_after_compaction": True}]},\n)\n'
+    )
+    result = check_runtime("anthropic-api", sdk, window=200_000, output=64_000)
+    assert result.effective_trigger_tokens == 120_000
+    assert "messages" in result.ignored
+
+
+def test_python_without_the_call_means_the_runtimes_defaults_and_says_so() -> None:
+    agent = "from agents import Agent\nagent = Agent(name='a', instructions='x')\n"
+    result = check_runtime("openai-agents", agent, window=400_000, output=128_000)
+    assert result.effective_trigger_tokens is None
+    assert result.notes == ("no ModelSettings call: no server-side compaction is configured",)
+    plain = "from langchain.agents import create_agent\nagent = create_agent(model='x')\n"
+    assert (
+        check_runtime("langchain", plain, window=1_000, output=1).effective_trigger_tokens is None
+    )
+    with pytest.raises(ScenarioError, match="is not valid Python"):
+        read_settings(
+            "langchain", "const m = summarizationMiddleware({ trigger: { tokens: 4000 } });"
+        )
+
+
+def test_gemini_names_its_pre_0_13_setting() -> None:
+    text = '{"chatCompression": {"contextPercentageThreshold": 0.6}}'
+    result = check_runtime("gemini-cli", text, window=1_048_576, output=65_536)
+    assert result.effective_trigger_tokens == 524_288  # not read: the default 0.5
+    assert "before Gemini CLI 0.13" in result.notes[0]

@@ -241,8 +241,9 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     if reviewed is not None:
+        k_text, m_text, s_text = (format_int(v) for v in reviewed)
         print(
-            "against the reviewed scenario: "
+            f"against the reviewed scenario (K {k_text}, M {m_text}, S {s_text}): "
             + ("; ".join(differences) if differences else "same K and S")
         )
     return 0

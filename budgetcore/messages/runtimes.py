@@ -7,18 +7,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be one of the runtimes budgetcore knows; got {got}",
         "{where} 必须是 budgetcore 已知的运行时之一;收到 {got}",
     ),
+    # The reason is the raise site's English ({reason}): a per-runtime sentence with
+    # the numbers that would reach K.
     "core.runtime-unreachable": (
-        "{where} cannot be set in {runtime}: K = {k} {rule}",
-        "{where} 无法在 {runtime} 中设置:K = {k} {rule}",
+        "{where} cannot be set in {runtime}: K = {k} {reason}; got {got}",
+        "{where} 无法在 {runtime} 中设置:K = {k},{reason};收到 {got}",
     ),
-    "core.runtime-zero": (
-        "{where} must be at least 1 to export to {runtime}: min(K, M) = {k} would compact "
-        "on every request; got {got}",
-        "{where} 至少须为 1 才能导出到 {runtime}:min(K, M) = {k} 会在每个请求时压缩;收到 {got}",
+    "core.runtime-target": (
+        "{where} must be at least 1 to export to {runtime}: min(K, M) = {target} would "
+        "compact on every request; got {got}",
+        "{where} 导出到 {runtime} 时必须至少为 1:min(K, M) = {target} 会让每个请求都压缩;"
+        "收到 {got}",
     ),
     "core.runtime-format": (
-        "{where}: toml is not {runtime}'s syntax ({syntax}); use json or text; got {got}",
-        "{where}:toml 不是 {runtime} 的格式({syntax});请用 json 或 text;收到 {got}",
+        "{where} toml is not {runtime}'s syntax ({syntax}); use json or text; got {got}",
+        "{where} toml 不是 {runtime} 的语法({syntax});请用 json 或 text;收到 {got}",
     ),
     "core.runtime-key": (
         "{where} is not a valid setting; got {got}",

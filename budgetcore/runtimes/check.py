@@ -23,6 +23,7 @@ from budgetcore.runtimes.profiles import (
     gemini_token_limit,
 )
 from budgetcore.runtimes.syntax import (
+    NotLiteral,
     read_env,
     read_json,
     read_python_call,
@@ -123,23 +124,35 @@ def _object(r: _Reader, doc: object, path: str) -> Mapping[str, Any]:
 def _walk(
     r: _Reader, doc: Mapping[str, Any], known: Mapping[str, Callable[[str, object], None]]
 ) -> None:
-    """Visit ``known`` dotted keys of a nested document; list the other top-level keys."""
-    tops = {k.split(".", 1)[0] for k in known}
-    for key in doc:
-        if key not in tops:
-            r.ignored.append(key)
-    for dotted, visit in known.items():
-        node: object = doc
+    """Visit ``known`` dotted keys of a nested document. Every other key on the way (a
+    sibling of a known key, at any depth) is listed as ignored, and a key a table sets
+    twice is a problem: nothing is dropped in silence."""
+    children: dict[str, set[str]] = {}
+    for dotted in known:
         parts = dotted.split(".")
-        for i, part in enumerate(parts):
-            if not isinstance(node, dict):
-                r.bad(".".join(parts[:i]), "must be an object", node, "runtime-key-type")
+        for i in range(len(parts)):
+            children.setdefault(".".join(parts[:i]), set()).add(parts[i])
+    for prefix, names in children.items():
+        node: object = doc
+        for part in prefix.split(".") if prefix else ():
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, dict):
+            if node is not None:
+                r.bad(prefix, "must be a table of settings", node, "runtime-key-type")
+            continue
+        here = f"{prefix}." if prefix else ""
+        for key in getattr(node, "duplicates", ()):
+            if prefix:  # the top level's are named by _object
+                r.bad(here + key, "is set twice", key, "runtime-duplicate")
+        r.ignored.extend(here + key for key in node if key not in names)
+    for dotted, visit in known.items():
+        value: object = doc
+        for part in dotted.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+            if value is None:
                 break
-            if part not in node:
-                break
-            node = node[part]
         else:
-            visit(dotted, node)
+            visit(dotted, value)
 
 
 # ---------------------------------------------------------------- per runtime
@@ -188,6 +201,12 @@ def _claude(r: _Reader, text: str, model: str | None) -> None:
             r.tokens(key, where + key, raw, 1)
         elif key == "DISABLE_AUTO_COMPACT":
             r.flag(key, where + key, raw)
+        elif key == "CLAUDE_CODE_MAX_OUTPUT_TOKENS":
+            r.ignored.append(where + key)
+            r.notes.append(
+                f"{key} is honoured by compaction since 2.1.69; whether it changes the "
+                "min(O, 20,000) reserve is unconfirmed, so the trigger keeps the model's O"
+            )
         else:
             r.ignored.append(where + key)
 
@@ -209,6 +228,26 @@ def _codex(r: _Reader, text: str, model: str | None) -> None:
             "model_context_window": lambda k, v: r.tokens(k, k, v, 1),
         },
     )
+    # A knob inside a table is not the top-level knob: a profile's applies only with
+    # --profile NAME, and one written after a [section] header lands in that section.
+    for path in _nested_knobs(doc, ("model_auto_compact_token_limit", "model_context_window")):
+        table = path.rsplit(".", 1)[0]
+        where = (
+            f"applies only with --profile {table.split('.', 1)[1]}"
+            if table.startswith("profiles.")
+            else "Codex reads it at the top level, before any [section] header"
+        )
+        r.notes.append(f"{path} is inside [{table}]: {where}; not applied here")
+
+
+def _nested_knobs(doc: Mapping[str, Any], names: tuple[str, ...], prefix: str = "") -> list[str]:
+    found: list[str] = []
+    for key, value in doc.items():
+        if isinstance(value, dict):
+            here = f"{prefix}{key}"
+            found += [f"{here}.{n}" for n in names if n in value]
+            found += _nested_knobs(value, names, here + ".")
+    return found
 
 
 def _model_entry(
@@ -286,6 +325,15 @@ def _gemini(r: _Reader, text: str, model: str | None) -> None:
             )
         },
     )
+    for legacy in ("chatCompression", "model.chatCompression"):
+        node: object = doc
+        for part in legacy.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if node is not None:
+            r.notes.append(
+                f"{legacy} is the setting before Gemini CLI 0.13 (renamed "
+                "model.compressionThreshold, google-gemini/gemini-cli#12317): not read here"
+            )
 
 
 def _qwen(r: _Reader, text: str, model: str | None) -> None:
@@ -307,7 +355,14 @@ def _qwen(r: _Reader, text: str, model: str | None) -> None:
 
 
 def _kimi(r: _Reader, text: str, model: str | None) -> None:
-    doc = read_toml(text, r.what)
+    # config.toml, or JSON (--config-file by extension, --config tries JSON first):
+    # MoonshotAI/kimi-cli docs/en/configuration/config-files.md
+    json_like = text.lstrip().startswith("{")
+    doc = (
+        _object(r, read_json(text, r.what, comments=False), "")
+        if json_like
+        else read_toml(text, r.what)
+    )
     _walk(
         r,
         doc,
@@ -316,6 +371,7 @@ def _kimi(r: _Reader, text: str, model: str | None) -> None:
                 k, k, v, Decimal("0.5"), Decimal("0.99"), open_low=False
             ),
             "loop_control.reserved_context_size": lambda k, v: r.tokens(k, k, v, 1_000),
+            "loop_control.max_preserved_messages": lambda k, v: r.tokens(k, k, v, 0),
         },
     )
     models = doc.get("models")
@@ -379,9 +435,43 @@ def _context_size(r: _Reader, path: str, raw: object) -> tuple[object, ...] | No
     return (kind, value)
 
 
+def _call_or_defaults(
+    r: _Reader, text: str, names: tuple[str, ...], defaults: str
+) -> dict[str, Any]:
+    """The keyword arguments of the first call to one of ``names``; Python source without
+    such a call configures nothing there, so the runtime's defaults apply (said in a
+    note). Source that is not valid Python is still a problem."""
+    try:
+        return read_python_call(text, r.what, names)
+    except ScenarioError as exc:
+        if exc.problems[0].code != "runtime-no-call":
+            raise
+    r.notes.append(f"no {' or '.join(names)} call: {defaults}")
+    return {}
+
+
 def _langchain(r: _Reader, text: str, model: str | None) -> None:
-    kwargs = read_python_call(text, r.what, ("SummarizationMiddleware",))
+    _summarization(r, text, "the middleware is not used: nothing summarises")
+
+
+def _summarization(r: _Reader, text: str, defaults: str) -> None:
+    kwargs = _call_or_defaults(r, text, ("SummarizationMiddleware",), defaults)
     for key, raw in kwargs.items():
+        if isinstance(raw, NotLiteral) and key in ("trigger", "keep", "max_tokens_before_summary"):
+            r.bad(
+                key,
+                "must be a literal to be checked (not an expression)",
+                str(raw),
+                "runtime-key-type",
+            )
+            continue
+        if key == "max_tokens_before_summary":
+            # langchain < 1.1 (summarization.py@01b1122a81): the trigger as a token count.
+            r.tokens("trigger", key, raw, 1)
+            if "trigger" in r.settings:
+                r.settings["trigger"] = ("tokens", r.settings["trigger"])
+                r.notes.append("max_tokens_before_summary is the older signature of trigger")
+            continue
         if key in ("trigger", "keep"):
             if raw is None:
                 r.settings[key] = None
@@ -400,13 +490,29 @@ def _langchain(r: _Reader, text: str, model: str | None) -> None:
             r.ignored.append(key)
 
 
+def _deepagents(r: _Reader, text: str, model: str | None) -> None:
+    # An agent built with create_deep_agent and no middleware of its own runs the default
+    # summarization: ("fraction", 0.85) of the model's max input.
+    _summarization(r, text, "Deep Agents' defaults apply")
+
+
 def _openai_agents(r: _Reader, text: str, model: str | None) -> None:
-    kwargs = read_python_call(text, r.what, ("ModelSettings",))
+    kwargs = _call_or_defaults(
+        r, text, ("ModelSettings",), "no server-side compaction is configured"
+    )
     for key in kwargs:
         if key != "context_management":
             r.ignored.append(key)
     edits = kwargs.get("context_management")
     if edits is None:
+        return
+    if isinstance(edits, NotLiteral):
+        r.bad(
+            "context_management",
+            "must be a literal to be checked (not an expression)",
+            str(edits),
+            "runtime-key-type",
+        )
         return
     if not isinstance(edits, tuple):
         r.bad("context_management", "must be a list of objects", edits, "runtime-key-type")
@@ -426,37 +532,44 @@ def _openai_agents(r: _Reader, text: str, model: str | None) -> None:
 
 
 def _anthropic(r: _Reader, text: str, model: str | None) -> None:
-    doc = _object(r, read_json(text, r.what, comments=False), "")
+    if text.lstrip().startswith("{"):
+        doc = _object(r, read_json(text, r.what, comments=False), "")
+    else:
+        # SDK code: client.beta.messages.create(..., context_management={...})
+        doc = read_python_call(text, r.what, ("create", "stream", "count_tokens"))
+        for key, value in list(doc.items()):
+            if isinstance(value, tuple):  # a list literal reads as a tuple
+                doc[key] = list(value)
+        cm = doc.get("context_management")
+        if isinstance(cm, dict) and isinstance(cm.get("edits"), tuple):
+            doc["context_management"] = {**cm, "edits": list(cm["edits"])}
     r.ignored.extend(k for k in doc if k != "context_management")
     cm = doc.get("context_management")
+    if cm is None:
+        r.settings["compact"] = False
+        r.notes.append("no context_management: the API does not compact this conversation")
+        return
     edits = cm.get("edits") if isinstance(cm, dict) else None
     if not isinstance(edits, list):
-        r.bad(
-            "context_management.edits",
-            "must be a list holding a compact_20260112 edit",
-            edits,
-            "runtime-key-type",
-        )
+        r.bad("context_management.edits", "must be a list of edits", edits, "runtime-key-type")
         return
     for i, edit in enumerate(edits):
-        if isinstance(edit, dict) and edit.get("type") == "compact_20260112":
-            trigger = edit.get("trigger")
-            if trigger is None:
-                return  # the default, 150,000
-            path = f"context_management.edits[{i}].trigger"
-            if not isinstance(trigger, dict) or trigger.get("type") != "input_tokens":
-                r.bad(
-                    path,
-                    'must be {"type": "input_tokens", "value": N}',
-                    trigger,
-                    "runtime-key-type",
-                )
-                return
-            r.tokens("trigger.value", f"{path}.value", trigger.get("value"), ANTHROPIC_MIN_TRIGGER)
+        if not isinstance(edit, dict) or edit.get("type") != "compact_20260112":
+            r.ignored.append(f"context_management.edits[{i}]")
+            continue
+        r.settings["compact"] = True
+        trigger = edit.get("trigger")
+        if trigger is None:
+            return  # the default trigger, 150,000
+        path = f"context_management.edits[{i}].trigger"
+        if not isinstance(trigger, dict) or trigger.get("type") != "input_tokens":
+            rule = 'must be {"type": "input_tokens", "value": N}'
+            r.bad(path, rule, trigger, "runtime-key-type")
             return
-    r.bad(
-        "context_management.edits", "must hold a compact_20260112 edit", edits, "runtime-key-type"
-    )
+        r.tokens("trigger.value", f"{path}.value", trigger.get("value"), ANTHROPIC_MIN_TRIGGER)
+        return
+    r.settings["compact"] = False
+    r.notes.append("no compact_20260112 edit: the API does not compact this conversation")
 
 
 def _article(r: _Reader, text: str, model: str | None) -> None:
@@ -478,7 +591,7 @@ _READERS: dict[str, Callable[[_Reader, str, str | None], None]] = {
     "cline": _cline,
     "goose": _goose,
     "langchain": _langchain,
-    "deepagents": _langchain,
+    "deepagents": _deepagents,
     "openai-agents": _openai_agents,
     "anthropic-api": _anthropic,
 }

@@ -10,7 +10,7 @@ third-party analysis or the unofficial Claude Code source dump) and ``unconfirme
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
@@ -65,7 +65,8 @@ class Knob:
     low: int | Decimal | None = None  # valid range, inclusive, where the runtime has one
     high: int | Decimal | None = None
     step: str = ""  # the resolution an export can reach with it
-    version: str = ""  # the version the fact was read at
+    version: str = ""  # the version the fact was read at (the profile's, unless given)
+    since: str = ""  # the version that introduced the knob or its current meaning, if known
     source: str = ""
     confidence: Confidence = "code"
     note: str = ""
@@ -130,6 +131,12 @@ class Profile:
     #: (W, O, settings, model) -> the first T that compacts, or None (never compacts).
     trigger: Callable[[int, int, Settings, str | None], int | None]
     traps: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # A knob read at the profile's own version says so; one read elsewhere (the
+        # version that introduced it) keeps its own.
+        knobs = tuple(k if k.version else replace(k, version=self.version) for k in self.knobs)
+        object.__setattr__(self, "knobs", knobs)
 
     def knob(self, name: str) -> Knob:
         for k in self.knobs:

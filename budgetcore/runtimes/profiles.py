@@ -349,7 +349,7 @@ CODEX = Profile(
             low=1,
             high=None,
             step="1 token",
-            version="0.100.0",
+            since="0.100.0",
             source=_CODEX_SRC,
             confidence="code",
             note="a value above floor(0.9 × W) is silently clamped; 0 compacts at once",
@@ -525,7 +525,7 @@ PI = Profile(
             default_text="16,384",
             low=1,
             step="1 token",
-            version="0.12.7",
+            since="0.12.7",
             source=_PI_SRC + " :116; core/settings-manager.ts:625",
             confidence="code",
             note="also sets the summary budget: floor(0.8 × reserveTokens)",
@@ -615,7 +615,7 @@ GEMINI_CLI = Profile(
             low=Decimal(0),
             high=Decimal(1),
             step="1 token: K / 1,048,576 is a finite decimal, written exactly",
-            version="0.18.0",
+            since="0.18.0",
             source=_GEMINI_SRC,
             confidence="code",
             note="a fraction of tokenLimit(model) = 1,048,576, not of the model's window",
@@ -729,7 +729,7 @@ KIMI_CLI = Profile(
             low=Decimal("0.5"),
             high=Decimal("0.99"),
             step="1 token (with reserved_context_size)",
-            version="1.17.0",
+            since="1.17.0",
             source=_KIMI_SRC,
             confidence="code",
         ),
@@ -741,9 +741,19 @@ KIMI_CLI = Profile(
             default_text="50,000",
             low=1_000,
             step="1 token",
-            version="0.82",
+            since="0.82",
             source=_KIMI_SRC,
             confidence="code",
+        ),
+        Knob(
+            name="loop_control.max_preserved_messages",
+            where="~/.kimi/config.toml [loop_control] max_preserved_messages",
+            unit="messages",
+            default=2,
+            default_text="2",
+            low=0,
+            source="MoonshotAI/kimi-cli docs/en/configuration/config-files.md (loop_control)",
+            confidence="docs",
         ),
         Knob(
             name="max_context_size",
@@ -1070,7 +1080,7 @@ OPENAI_AGENTS = Profile(
             default_text="unset: no server-side compaction",
             low=1,
             step="1 token",
-            version="0.15.2",
+            since="0.15.2",
             source=_OAI_SRC,
             confidence="code",
             note="the comparison is the server's (>= assumed: unconfirmed)",
@@ -1099,6 +1109,8 @@ ANTHROPIC_MIN_TRIGGER = 50_000
 
 
 def _anthropic_trigger(_w: int, _o: int, s: Settings, _m: str | None) -> int | None:
+    if s.get("compact") is False:  # a request without the compact_20260112 edit
+        return None
     return whole(get(s, "trigger.value", 150_000))
 
 
@@ -1120,6 +1132,15 @@ ANTHROPIC_API = Profile(
             default_text="150,000",
             low=ANTHROPIC_MIN_TRIGGER,
             step="1 token",
+            source=_ANT_SRC,
+            confidence="docs",
+        ),
+        Knob(
+            name="compact",
+            where='request body context_management.edits holds a "compact_20260112" edit',
+            unit="bool",
+            default=True,
+            default_text="true for this profile (without the edit the API never compacts)",
             source=_ANT_SRC,
             confidence="docs",
         ),

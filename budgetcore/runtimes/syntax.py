@@ -20,6 +20,7 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.jsonio import load_json
 
 __all__ = [
+    "NotLiteral",
     "dumps_json",
     "read_env",
     "read_json",
@@ -178,7 +179,7 @@ def read_env(text: str, what: str) -> dict[str, str]:
     return found
 
 
-_YAML_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)")
+_YAML_LINE = re.compile(r"([^\s:#'\"][^:]*?)\s*:(?:\s+(.*))?")
 
 
 def read_yaml_flat(text: str, what: str) -> dict[str, str]:
@@ -201,7 +202,7 @@ def read_yaml_flat(text: str, what: str) -> dict[str, str]:
                     )
                 ]
             )
-        value = match.group(2).strip()
+        value = (match.group(2) or "").strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             value = value[1:-1]
         found[match.group(1)] = value
@@ -235,7 +236,9 @@ def read_python_call(text: str, what: str, names: tuple[str, ...]) -> dict[str, 
             try:
                 out[kw.arg] = _literal(kw.value, text)
             except ValueError:
-                continue
+                # An expression (a model object, a variable): kept as its source text, so
+                # the caller lists it, or says it cannot read a knob given that way.
+                out[kw.arg] = NotLiteral(ast.get_source_segment(text, kw.value) or "")
         return out
     raise _bad(
         what,
@@ -243,6 +246,10 @@ def read_python_call(text: str, what: str, names: tuple[str, ...]) -> dict[str, 
         "runtime-no-call",
         names=", ".join(names),
     )
+
+
+class NotLiteral(str):
+    """A keyword argument that is an expression, not a literal: its source text."""
 
 
 def _literal(node: ast.expr, source: str) -> Any:
