@@ -15,6 +15,7 @@ own bad documents), a flag to ``FLAG_CASES``, a page event to the page battery.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import signal
@@ -28,6 +29,7 @@ import pytest
 
 from budgetcore.inputs.numbers import MAX_SEED
 from budgetcore.inputs.text import SIZE_LIMITS, size_text
+from budgetcore.scenario.model import Limits
 from budgetcore.ui.events import (
     FieldCommitted,
     FieldTyped,
@@ -51,7 +53,7 @@ from budgetcore.ui.model import PageState
 from budgetcore.ui.replay_panel import REPLAY_FIELDS
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.view.screen import render
-from tests.helpers import Result, run_cli
+from tests.helpers import MALFORMED, Result, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 HUGE = "1e1000000000000000000"  # Decimal itself refuses exponents of 10^18 and more
@@ -305,6 +307,74 @@ def test_standard_input_stops_at_the_limit(kind: str) -> None:
     assert result.err.endswith(
         f"is larger than its limit of {limit} ({SIZE_LIMITS[kind]:,} bytes)\n"
     )
+
+
+# ------------------------------------------------------------------ standard input and links
+
+#: Scenario documents, override files and links on standard input or in --fragment:
+#: every document through plan, export, check and --config, every TOML through check
+#: and --config, every link through plan and export.
+DOCS = [
+    *MALFORMED,
+    b"\xef\xbb\xbf{}",
+    b"\xef\xbb\xbf\xef\xbb\xbf{}",
+    b"\xff\xfe{\x00}\x00",
+    b"[" * 100_000,
+    b'{"zz": ' + b"[" * 900 + b"]" * 900 + b"}",
+    b'{"a": "\\ud800"}',
+    b'{"a\\nb": 1}',
+    b"{}garbage",
+    b'{"samples": {"read": [{"bytes": 1, "ms": 1, "zz": 2}]}}',
+    b'{"config": {"safety_margin": "0.' + b"1" * 10_000 + b'"}}',
+    b'{"config": {"trigger_tokens": ' + b"9" * 5_000 + b"}}",
+    b'{"config": {"trigger_tokens": 0.' + b"0" * 5_000 + b"1}}",
+    *(
+        f'{{"limits": {{"{k}": {v}}}}}'.encode()
+        for k in ("lease_s", "raw_records_read")
+        for v in (0, 1, 10**13)
+    ),
+    *(
+        (doc % number).encode()
+        for number in (HUGE, "-" + HUGE, "1E+999999999999999999999", "1e401", "1e-401", "NaN")
+        for doc in ('{"config": {"trigger_tokens": %s}}', '{"zz": [%s]}', "%s",
+                    '{"samples": {"tokens_per_message": %s}}', '{"samples": {"query_ms": [%s]}}')
+    ),
+]  # fmt: skip
+TOMLS = [
+    b"[config]\ntrigger_tokens = " + b"9" * 5_000 + b"\n",
+    b"[config]\nsafety_margin = 0." + b"1" * 5_000 + b"\n",
+    b"a = [" * 10_000,
+    b"[config]\ntrigger_tokens = 1979-05-27\n",
+    b"[config\n",
+    b"[limits]\nlease_s = 1\nrun_timeout_s = 5\nmodel_timeout_s = 9\n",
+    b"[main_model]\ninput_tokens = 5\n",
+    b"\xef\xbb\xbf[config]\ntrigger_tokens = 1_000\n",
+]
+LIMIT_NAMES = [f.name for f in dataclasses.fields(Limits)]
+LINKS = [
+    *(f"#limits.{k}={v}" for k in LIMIT_NAMES for v in ("0", "1", "10", "60", "1000000000000")),
+    "#" + "k" * 100_000,
+    "#" + "a=1&" * 20_000,
+    "#samples.bson=" + "1:2," * 10_000,
+    "#config.trigger_tokens=" + "9" * 5_000,
+    f"#config.safety_margin={HUGE}&samples.tokens_per_message={HUGE}",
+    "#%ff=%ff&config.trigger_tokens&=&&",
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin"),
+    [
+        *((["plan", "-"], d) for d in DOCS),
+        *((["export", "-", "--format", "json"], d) for d in DOCS),
+        *((["check", "-"], d) for d in DOCS + TOMLS),
+        *((["plan", "--fragment", "", "--config", "-"], d) for d in DOCS + TOMLS),
+        *((["plan", "--fragment", link], b"") for link in LINKS),
+        *((["export", "--fragment", link], b"") for link in LINKS),
+    ],
+)
+def test_every_document_and_link_ends_cleanly(argv: list[str], stdin: bytes) -> None:
+    assert_clean(run_cli(argv, stdin=stdin))
 
 
 # ------------------------------------------------------------------ flags and arguments
