@@ -15,16 +15,12 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
 
 from budgetcore import Scenario, parse_scenario, plan
 from budgetcore.explore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_values
 from budgetcore.messages import CATALOGUE, t
-from budgetcore.scenario.dump import scenario_json
 from budgetcore.ui.svg import curves_chart, plan_charts
 from tests.oracle import oracle_plan
-from tests.property.strategies import scenarios
 from tests.svg_checks import (
     CJK,
     assert_fits,
@@ -37,39 +33,9 @@ from tests.svg_checks import (
     tag,
     texts_of,
 )
+from tests.svg_helpers import SCENARIOS, WIDTHS, _data, _plan
 
-WIDTHS = (320, 390, 640, 1440)
 # ------------------------------------------------------------------ scenarios
-
-SCENARIOS: dict[str, dict[str, Any]] = {
-    "golden": {},
-    "k-below-full": {"config": {"trigger_tokens": 12_000}},
-    "k-equals-full": {"config": {"trigger_tokens": 36_000}},
-    "k-above-full": {"config": {"trigger_tokens": 100_000}},
-    "k-far-above": {"config": {"trigger_tokens": 5_000_000}},
-    "k-zero": {"config": {"trigger_tokens": 0}},
-    "f-above-m": {"workload": {"required_tokens": 936_346}},
-    "small-window": {
-        "main_model": {"input_tokens": 32_768, "output_tokens": 8_192},
-        "workload": {"required_tokens": 9_000, "history_tokens": 40_000},
-    },
-    "no-history": {"workload": {"history_tokens": 0, "summary_tokens": 0}},
-    "all-zero": {"main_model": {"input_tokens": 1, "reserves_output": True}},
-    # Found by the property test: 12-digit tick labels at 320 px need the two-tick axis.
-    "huge-work": {
-        "main_model": {"input_tokens": 1, "output_tokens": 1, "reserves_output": False},
-        "workload": {"previous_summary_tokens": 400_000_000_001},
-    },
-    "recompress": {
-        "config": {"summary_max_tokens": 8_192},
-        "workload": {"previous_summary_tokens": 12_000},
-    },
-}
-
-
-def _plan(name: str) -> Any:
-    return plan(parse_scenario(SCENARIOS[name]))
-
 
 # ------------------------------------------------------------------ figures
 
@@ -236,38 +202,6 @@ class TestNoOverlap:
                 svg = chart_of(parse_svg(markup))
                 assert_no_collisions(svg)
                 assert_fits(svg, width)
-
-    @settings(max_examples=40)
-    @example(k=148_666, f=20_000, history=10_000, width=320)  # K's centred label, odd width
-    @given(
-        k=st.integers(0, 3_000_000),
-        f=st.integers(0, 2_000_000),
-        history=st.integers(0, 2_000_000),
-        width=st.sampled_from(WIDTHS),
-    )
-    def test_no_overlap_for_any_k_f_and_history(
-        self, k: int, f: int, history: int, width: int
-    ) -> None:
-        p = plan(
-            parse_scenario(
-                {
-                    "config": {"trigger_tokens": k},
-                    "workload": {"required_tokens": f, "history_tokens": history},
-                }
-            )
-        )
-        for markup in plan_charts(p, "en", width=width, pinned=_plan("golden")).values():
-            svg = chart_of(parse_svg(markup))
-            assert_no_collisions(svg)
-            assert_fits(svg, width)
-
-    @settings(max_examples=30)
-    @given(scenarios(), st.sampled_from(WIDTHS), st.sampled_from(["en", "zh"]))
-    def test_no_overlap_for_any_scenario(self, data: dict[str, Any], width: int, lang: str) -> None:
-        for markup in plan_charts(plan(parse_scenario(data)), lang, width=width).values():
-            svg = chart_of(parse_svg(markup))
-            assert_no_collisions(svg)
-            assert_fits(svg, width)
 
     def test_a_too_narrow_container_gets_the_minimum_width_not_smaller_text(self) -> None:
         svg = chart_of(parse_svg(plan_charts(_plan("golden"), "en", width=100)["branch"]))
@@ -482,15 +416,6 @@ def _figure_texts(markup: str) -> list[ET.Element]:
     return texts_of(chart_of(parse_svg(markup)))
 
 
-def _data(scenario: Scenario, path: str, value: int | Decimal) -> dict[str, Any]:
-    data = scenario_json(scenario)
-    section, name = path.split(".", 1)
-    if section == "summary_model" and data["summary_model"] is None:
-        data["summary_model"] = dict(data["main_model"])
-    data[section][name] = str(value) if isinstance(value, Decimal) else value
-    return data
-
-
 CURVE_CASES = [
     ({}, "config.summary_max_tokens", None),
     ({"config": {"summary_max_tokens": 16_384}}, "config.summary_max_tokens", None),
@@ -528,26 +453,6 @@ class TestCurves:
         assert here["x"] == (f"{current:,}" if isinstance(current, int) else str(current))
         if data == {} and path == "config.summary_max_tokens":
             assert here["main_safe_input"] == "936,345"  # the golden M, not a neighbour's
-
-    @settings(max_examples=15)
-    @given(
-        scenarios(),
-        st.sampled_from(list(SWEEPABLE)),
-        st.sampled_from(WIDTHS),
-        st.sampled_from(["en", "zh"]),
-    )
-    def test_any_scenario_and_sweep(
-        self, data: dict[str, Any], path: str, width: int, lang: str
-    ) -> None:
-        scenario = parse_scenario(data)
-        low, high = default_range(scenario, path)
-        s = sweep(scenario, path, sweep_values(low, high, path, 60))
-        svg = chart_of(parse_svg(curves_chart(s, lang, width=width)))
-        assert_no_collisions(svg)
-        assert_fits(svg, width)
-        want = oracle_plan(_data(scenario, path, s.current))
-        here = {e.get("data-here"): e.text for e in texts_of(svg) if e.get("data-here")}
-        assert here == {"x": here["x"], **{k: f"{want[k]:,}" for k in SERIES}}
 
     def test_k_sweep_from_zero_does_not_raise_and_starts_at_zero(self) -> None:
         s = sweep(
