@@ -186,3 +186,46 @@ def test_the_cycle_finder_finds_a_cycle_and_only_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == set()
     two = {"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"c", "a"}}
     assert cycles(two) == {("a", "b"), ("c", "d")}
+
+
+# ------------------------------------------------------------------ the tests' own layout
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _test_modules() -> list[Path]:
+    return sorted(p for p in TESTS.rglob("test_*.py") if "node_modules" not in p.parts)
+
+
+def test_no_test_module_imports_another() -> None:
+    # Shared helpers live in helper modules (tests/helpers.py, tests/ccusage.py ...).
+    offenders = []
+    for path in _test_modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            if any(n.rsplit(".", 1)[-1].startswith("test_") for n in names):
+                offenders.append(f"{path.relative_to(TESTS)}:{node.lineno}")
+    assert offenders == []
+
+
+def test_every_property_lives_in_tests_property_and_follows_the_profiles() -> None:
+    outside, pinned = [], []
+    for path in _test_modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            where = f"{path.relative_to(TESTS)}:{node.lineno}"
+            if name == "given" and "property" not in path.parts:
+                outside.append(where)
+            for kw in node.keywords:
+                if kw.arg == "max_examples" and isinstance(kw.value, ast.Constant):
+                    pinned.append(where)  # use tests.profiles.examples(n)
+    assert outside == []
+    assert pinned == []
