@@ -8,7 +8,7 @@ records an internal error, and every state it reaches renders, in both languages
 
 Commands run in-process through ``cli.run`` (the console script's entry point), where
 a case costs milliseconds; only the FIFO and the signal cases need a real process.
-When you add an input surface, add it here: a file slot to ``FILE_SLOTS`` (with its
+When you add an input surface, add it here: an input to ``INPUT_SLOTS`` (with its
 own bad documents), a flag to ``FLAG_CASES``, a page event to the page battery.
 """
 
@@ -76,13 +76,16 @@ def files_under(folder: Path) -> set[Path]:
     return {p for p in folder.rglob("*")}
 
 
-# ------------------------------------------------------------------ file inputs
+# ------------------------------------------------------- inputs: files, standard input, links
 
-#: A file input of a command: the argv with ``{F}`` where the file goes, and ``{OUT}``
-#: for a folder it may write (report). ``slow`` slots draw charts when the input is
-#: valid, so they get only the inputs that must fail before that.
+#: Every input of a command, one table: the argv with ``{F}`` where a file goes (and
+#: ``{OUT}`` for a folder it may write: report), ``-`` for standard input or ``{LINK}``
+#: for a link, and the kind of content it is given: a file slot gets the bad content of
+#: its kind (``GENERIC``, ``SPECIFIC``, one byte above its limit, ``DEVICES``), a
+#: standard-input slot ``DOCS`` (and ``TOMLS``), a link slot ``LINKS``. ``SLOW`` slots draw
+#: charts when the input is valid, so they get only the inputs that must fail before that.
 TUNE_GRID = ["--k", "4000,32000", "--s", "1024"]  # a small grid: the slot is the input
-FILE_SLOTS: dict[str, tuple[list[str], str]] = {
+INPUT_SLOTS: dict[str, tuple[list[str], str]] = {
     "plan FILE": (["plan", "{F}"], "scenario"),
     "plan --config": (["plan", "--fragment", "", "--config", "{F}"], "config"),
     "export FILE": (["export", "{F}", "--format", "json"], "scenario"),
@@ -105,6 +108,12 @@ FILE_SLOTS: dict[str, tuple[list[str], str]] = {
     "tune --log": (["tune", "--fragment", "", "--log", "{F}", *TUNE_GRID], "log"),
     "report FILE": (["report", "{F}", "--out", "{OUT}"], "scenario"),
     "report --turns": (["report", "--fragment", "", "--out", "{OUT}", "--turns", "{F}"], "turns"),
+    "plan -": (["plan", "-"], "documents"),
+    "export -": (["export", "-", "--format", "json"], "documents"),
+    "check -": (["check", "-"], "documents and TOML"),
+    "plan --config -": (["plan", "--fragment", "", "--config", "-"], "documents and TOML"),
+    "plan --fragment": (["plan", "--fragment", "{LINK}"], "links"),
+    "export --fragment": (["export", "--fragment", "{LINK}"], "links"),
 }
 SLOW = {"report FILE", "report --turns"}
 
@@ -235,85 +244,6 @@ DEVICES = (
 )
 
 
-def _file_cases() -> Iterator[object]:
-    for slot, (_argv, kind) in FILE_SLOTS.items():
-        contents = dict(GENERIC)
-        contents.update({f"{kind} {i}": doc for i, doc in enumerate(SPECIFIC.get(kind, []))})
-        if SIZE_LIMITS[kind] <= 4 * 1024 * 1024:
-            contents[f"above the {kind} limit"] = b" " * (SIZE_LIMITS[kind] + 1)
-        for name, content in contents.items():
-            if slot in SLOW and name not in ("empty", "not UTF-8", "malformed"):
-                continue
-            yield pytest.param(slot, content, id=f"{slot}: {name}")
-        for device in DEVICES:
-            yield pytest.param(slot, device, id=f"{slot}: {device}")
-
-
-def _path_of(tmp_path: Path, content: bytes | str) -> str:
-    if isinstance(content, bytes):
-        path = tmp_path / "input"
-        path.write_bytes(content)
-        return str(path)
-    if content == "<dir>":
-        return str(tmp_path)
-    if content == "<missing>":
-        return str(tmp_path / "missing.json")
-    if content == "<notdir>":
-        (tmp_path / "plain").write_bytes(b"{}")
-        return str(tmp_path / "plain" / "x.json")
-    if content == "<unreadable>":
-        if os.geteuid() == 0:
-            pytest.skip("root reads any file")
-        path = tmp_path / "locked.json"
-        path.write_bytes(b"{}")
-        path.chmod(0)
-        return str(path)
-    return content  # a device
-
-
-@pytest.mark.parametrize(("slot", "content"), list(_file_cases()))
-def test_every_file_input_ends_cleanly(slot: str, content: bytes | str, tmp_path: Path) -> None:
-    template, kind = FILE_SLOTS[slot]
-    path = _path_of(tmp_path, content)
-    out = tmp_path / "report"
-    before = files_under(tmp_path)
-    argv = [a.replace("{F}", path).replace("{OUT}", str(out)) for a in template]
-    result = run_cli(argv)
-    assert_clean(result)
-    written = files_under(tmp_path) - before
-    assert not {p for p in written if out not in p.parents and p != out}, written
-    if content == "/dev/zero" and kind == "log":
-        # Not a log at all: its first "line" is longer than any log line.
-        assert "is neither a Claude Code session JSONL nor a Codex" in result.err
-    elif content == "/dev/zero":
-        assert "is larger than its limit of" in result.err
-    if content == "<dir>" and kind == "log":
-        assert "holds no .jsonl file" in result.err  # a folder of sessions, here empty
-    elif content in ("<dir>", "<missing>", "<notdir>", "/proc/self/mem"):
-        assert "cannot be read" in result.err
-
-
-@pytest.mark.parametrize("kind", ["scenario", "config", "options", "generate"])
-def test_standard_input_stops_at_the_limit(kind: str) -> None:
-    argv = {
-        "scenario": ["plan", "-"],
-        "config": ["check", "-"],
-        "options": ["replay", "--fragment", "", "--generate", GEN, "--options", "-"],
-        "generate": ["replay", "--fragment", "", "--generate", "-"],
-    }[kind]
-    result = run_cli(argv, stdin=b" " * (SIZE_LIMITS[kind] + 1))
-    assert_clean(result)
-    limit = size_text(SIZE_LIMITS[kind])
-    assert result.err.endswith(
-        f"is larger than its limit of {limit} ({SIZE_LIMITS[kind]:,} bytes)\n"
-    )
-
-
-# ------------------------------------------------------------------ standard input and links
-
-#: Scenario documents, override files and links on standard input or in --fragment:
-#: every document through plan, export, check and --config, every TOML through check
-#: and --config, every link through plan and export.
 DOCS = [
     *MALFORMED,
     b"\xef\xbb\xbf{}",
@@ -360,21 +290,94 @@ LINKS = [
     f"#config.safety_margin={HUGE}&samples.tokens_per_message={HUGE}",
     "#%ff=%ff&config.trigger_tokens&=&&",
 ]
+#: The content of the standard-input and link slots, by kind.
+STREAMED: dict[str, list[bytes] | list[str]] = {
+    "documents": DOCS,
+    "documents and TOML": DOCS + TOMLS,
+    "links": LINKS,
+}
 
 
-@pytest.mark.parametrize(
-    ("argv", "stdin"),
-    [
-        *((["plan", "-"], d) for d in DOCS),
-        *((["export", "-", "--format", "json"], d) for d in DOCS),
-        *((["check", "-"], d) for d in DOCS + TOMLS),
-        *((["plan", "--fragment", "", "--config", "-"], d) for d in DOCS + TOMLS),
-        *((["plan", "--fragment", link], b"") for link in LINKS),
-        *((["export", "--fragment", link], b"") for link in LINKS),
-    ],
-)
-def test_every_document_and_link_ends_cleanly(argv: list[str], stdin: bytes) -> None:
-    assert_clean(run_cli(argv, stdin=stdin))
+def _cases() -> Iterator[object]:
+    for slot, (_argv, kind) in INPUT_SLOTS.items():
+        if kind in STREAMED:
+            for i, streamed in enumerate(STREAMED[kind]):
+                yield pytest.param(slot, streamed, id=f"{slot}: {kind} {i}")
+            continue
+        contents = dict(GENERIC)
+        contents.update({f"{kind} {i}": doc for i, doc in enumerate(SPECIFIC.get(kind, []))})
+        if SIZE_LIMITS[kind] <= 4 * 1024 * 1024:
+            contents[f"above the {kind} limit"] = b" " * (SIZE_LIMITS[kind] + 1)
+        for name, content in contents.items():
+            if slot in SLOW and name not in ("empty", "not UTF-8", "malformed"):
+                continue
+            yield pytest.param(slot, content, id=f"{slot}: {name}")
+        for device in DEVICES:
+            yield pytest.param(slot, device, id=f"{slot}: {device}")
+
+
+def _path_of(tmp_path: Path, content: bytes | str) -> str:
+    if isinstance(content, bytes):
+        path = tmp_path / "input"
+        path.write_bytes(content)
+        return str(path)
+    if content == "<dir>":
+        return str(tmp_path)
+    if content == "<missing>":
+        return str(tmp_path / "missing.json")
+    if content == "<notdir>":
+        (tmp_path / "plain").write_bytes(b"{}")
+        return str(tmp_path / "plain" / "x.json")
+    if content == "<unreadable>":
+        if os.geteuid() == 0:
+            pytest.skip("root reads any file")
+        path = tmp_path / "locked.json"
+        path.write_bytes(b"{}")
+        path.chmod(0)
+        return str(path)
+    return content  # a device
+
+
+@pytest.mark.parametrize(("slot", "content"), list(_cases()))
+def test_every_input_ends_cleanly(slot: str, content: bytes | str, tmp_path: Path) -> None:
+    template, kind = INPUT_SLOTS[slot]
+    if kind in STREAMED:  # standard input or a link: the content is the whole input
+        link, stdin = (content, b"") if isinstance(content, str) else ("", content)
+        assert_clean(run_cli([a.replace("{LINK}", link) for a in template], stdin=stdin))
+        return
+    path = _path_of(tmp_path, content)
+    out = tmp_path / "report"
+    before = files_under(tmp_path)
+    argv = [a.replace("{F}", path).replace("{OUT}", str(out)) for a in template]
+    result = run_cli(argv)
+    assert_clean(result)
+    written = files_under(tmp_path) - before
+    assert not {p for p in written if out not in p.parents and p != out}, written
+    if content == "/dev/zero" and kind == "log":
+        # Not a log at all: its first "line" is longer than any log line.
+        assert "is neither a Claude Code session JSONL nor a Codex" in result.err
+    elif content == "/dev/zero":
+        assert "is larger than its limit of" in result.err
+    if content == "<dir>" and kind == "log":
+        assert "holds no .jsonl file" in result.err  # a folder of sessions, here empty
+    elif content in ("<dir>", "<missing>", "<notdir>", "/proc/self/mem"):
+        assert "cannot be read" in result.err
+
+
+@pytest.mark.parametrize("kind", ["scenario", "config", "options", "generate"])
+def test_standard_input_stops_at_the_limit(kind: str) -> None:
+    argv = {
+        "scenario": ["plan", "-"],
+        "config": ["check", "-"],
+        "options": ["replay", "--fragment", "", "--generate", GEN, "--options", "-"],
+        "generate": ["replay", "--fragment", "", "--generate", "-"],
+    }[kind]
+    result = run_cli(argv, stdin=b" " * (SIZE_LIMITS[kind] + 1))
+    assert_clean(result)
+    limit = size_text(SIZE_LIMITS[kind])
+    assert result.err.endswith(
+        f"is larger than its limit of {limit} ({SIZE_LIMITS[kind]:,} bytes)\n"
+    )
 
 
 # ------------------------------------------------------------------ flags and arguments
