@@ -297,6 +297,7 @@ def test_loading_the_plugin_plans_nothing_until_a_test_asks_for_a_case() -> None
     assert out[0] == str(
         [
             "budgetcore",
+            "budgetcore._version",
             "budgetcore.conformance",
             "budgetcore.conformance.pytest_plugin",
             "budgetcore.errors",
