@@ -229,3 +229,70 @@ def test_every_property_lives_in_tests_property_and_follows_the_profiles() -> No
                     pinned.append(where)  # use tests.profiles.examples(n)
     assert outside == []
     assert pinned == []
+
+
+# ------------------------------------------------------------------ the layers
+
+#: docs/architecture.md "Dependency rules", as data: each part of the package and what
+#: it may import besides itself (every import, function-level ones included).
+FOUNDATION = {"errors", "_exact", "_version", "_shipped", "units", "messages", "inputs"}
+ALLOWED: dict[str, set[str]] = {
+    **{part: set() for part in FOUNDATION - {"inputs"}},
+    "inputs": {"errors"},
+    "core": {"_exact", "errors", "inputs"},
+    "scenario": FOUNDATION | {"core"},
+    "explore": FOUNDATION | {"core", "scenario"},
+    "registry": FOUNDATION | {"core", "scenario"},
+    "replay": FOUNDATION | {"core", "scenario", "registry"},
+    "charts": FOUNDATION | {"core", "scenario", "replay"},
+    "tune": FOUNDATION | {"core", "scenario", "replay"},
+    "conformance": FOUNDATION | {"core", "scenario", "explore"},
+    "ui": FOUNDATION | {"core", "scenario", "explore", "registry", "replay", "charts", "tune"},
+    "files": set(),
+}
+#: The shells, each with the modules that are part of it.
+SHELL_OF = {
+    "cli": "cli",
+    "__main__": "cli",
+    "report": "report",
+    "report_tune": "report",
+    "report_axes": "report",
+}
+#: Known exceptions (docs/architecture.md), each an edge: the formulas read the
+#: scenario's value types; the scenario's parser and link resolve a named model.
+EXCEPTIONS = {
+    ("budgetcore.core.plan", "budgetcore.scenario.model"),
+    ("budgetcore.core.protections", "budgetcore.scenario.model"),
+    ("budgetcore.scenario.parse", "budgetcore.registry.models"),
+    ("budgetcore.scenario.fragment", "budgetcore.registry.models"),
+}
+
+
+def part_of(module: str) -> str:
+    parts = module.split(".")
+    part = parts[1] if len(parts) > 1 else "budgetcore"
+    return SHELL_OF.get(part, part)
+
+
+def test_every_import_keeps_to_the_layers() -> None:
+    broken = []
+    for module, imported in import_graph(lazy=True).items():
+        here = part_of(module)
+        for target in imported:
+            there = part_of(target)
+            if there == here or (module, target) in EXCEPTIONS or here == "budgetcore":
+                continue
+            if here in SHELL_OF.values():
+                # A shell imports anything below it, and no other shell: but the CLI's
+                # report command imports the report.
+                if there in SHELL_OF.values() and (here, there) != ("cli", "report"):
+                    broken.append(f"{module} -> {target}")
+                continue
+            if there not in ALLOWED[here]:
+                broken.append(f"{module} -> {target}")
+    assert broken == []
+
+
+def test_the_layers_know_every_part_of_the_package() -> None:
+    parts = {part_of(m) for m in import_graph()}
+    assert parts - {"budgetcore", "data"} <= set(ALLOWED) | set(SHELL_OF.values())
