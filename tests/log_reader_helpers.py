@@ -85,7 +85,7 @@ _ODD_PIECES = [
 ]
 
 
-_ODD_TEXT = st.lists(st.sampled_from(_ODD_PIECES), max_size=8).map("".join)
+ODD_TEXT = st.lists(st.sampled_from(_ODD_PIECES), max_size=8).map("".join)
 
 
 _SCALARS = st.one_of(
@@ -94,7 +94,7 @@ _SCALARS = st.one_of(
     st.integers(-(10**15), 10**15),
     st.integers(10**12 - 2, 10**12 + 2),
     st.sampled_from([Decimal("5.0"), Decimal("1E+3"), Decimal("-0.5"), Decimal("1E-7")]),
-    _ODD_TEXT,
+    ODD_TEXT,
     st.text(max_size=6),
 )
 
@@ -102,7 +102,7 @@ _SCALARS = st.one_of(
 _VALUES = st.recursive(
     _SCALARS,
     lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.one_of(_KEYS, _ODD_TEXT), inner, max_size=3)
+        st.lists(inner, max_size=3), st.dictionaries(st.one_of(_KEYS, ODD_TEXT), inner, max_size=3)
     ),
     max_leaves=12,
 )
@@ -124,7 +124,7 @@ def _text_of(value: object, compact: bool, ascii_only: bool) -> str:
     return json.dumps(value, ensure_ascii=ascii_only)
 
 
-def _stamp_of(ms: int) -> str:
+def stamp_of(ms: int) -> str:
     when = datetime.fromtimestamp(ms // 1000, UTC)
     return f"{when:%Y-%m-%dT%H:%M:%S}.{ms % 1000:03d}Z"
 
@@ -146,14 +146,14 @@ _USAGE_KEYS = (
 _MEMBER_KEYS = st.one_of(
     st.sampled_from(["role", "content", "name", "arguments", "call_id", "id", "summary"]),
     _KEYS,
-    _ODD_TEXT,
+    ODD_TEXT,
 )
 
 
 _SHALLOW = st.recursive(
     _SCALARS,
     lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.one_of(_KEYS, _ODD_TEXT), inner, max_size=3)
+        st.lists(inner, max_size=3), st.dictionaries(st.one_of(_KEYS, ODD_TEXT), inner, max_size=3)
     ),
     max_leaves=5,
 )
@@ -238,10 +238,10 @@ def codex_like(draw: st.DrawFn) -> bytes:
     a spoilt text, a byte that is not UTF-8."""
     if draw(st.integers(0, 3)):
         span = draw(st.sampled_from([(1_600_000_000_000, 1_900_000_000_000), _BURST]))
-        stamp = _stamp_of(draw(st.integers(*span)))
+        stamp = stamp_of(draw(st.integers(*span)))
     else:
         odd = ["2026-01-20T09:00:05Z", "", 'x\\"y', "2026-01-20T09:00:05.1+01:00"]
-        stamp = draw(st.one_of(st.sampled_from(odd), _ODD_TEXT))
+        stamp = draw(st.one_of(st.sampled_from(odd), ODD_TEXT))
     usage = st.tuples(  # in Codex's order (fixed_dictionaries may shuffle)
         _COUNTS, st.integers(0, 9_999), st.integers(0, 9_999), st.integers(0, 99), _COUNTS
     ).map(lambda v: dict(zip(_USAGE_KEYS, v, strict=True)))
@@ -310,7 +310,7 @@ def _spoilt(text: str) -> st.SearchStrategy[str]:
     return _spoilt_text(text)
 
 
-def _full_response_item(raw: bytes) -> tuple[str, str] | None:
+def full_response_item(raw: bytes) -> tuple[str, str] | None:
     """What the full decode makes of a response_item line: (timestamp, payload type),
     when the line is one and both are strings; None otherwise."""
     obj = oracle(raw)
@@ -325,7 +325,7 @@ def _full_response_item(raw: bytes) -> tuple[str, str] | None:
     return stamp, sub
 
 
-def _full_token_count(raw: bytes) -> tuple[str, tuple[int, ...], tuple[int, ...], object] | None:
+def full_token_count(raw: bytes) -> tuple[str, tuple[int, ...], tuple[int, ...], object] | None:
     obj = oracle(raw)
     if not isinstance(obj, dict) or obj.get("type") != "event_msg":
         return None
@@ -423,9 +423,9 @@ def claude_like(draw: st.DrawFn) -> bytes:
         key = "parentUuid" if draw(st.integers(0, 4)) else "logicalParentUuid"
         obj[key] = draw(st.one_of(_UUIDS, st.sampled_from([None, 7, "gone"])))
     if draw(st.integers(0, 5)):
-        obj["timestamp"] = _stamp_of(draw(st.integers(1_700_000_000_000, 1_700_100_000_000)))
+        obj["timestamp"] = stamp_of(draw(st.integers(1_700_000_000_000, 1_700_100_000_000)))
     elif draw(st.booleans()):
-        obj["timestamp"] = draw(st.one_of(_ODD_TEXT, st.integers(0, 10**14), st.none()))
+        obj["timestamp"] = draw(st.one_of(ODD_TEXT, st.integers(0, 10**14), st.none()))
     if draw(st.integers(0, 5)) == 0:
         obj["isSidechain"] = draw(st.sampled_from([True, False, "yes", None]))
     if draw(st.integers(0, 5)) == 0:
@@ -461,25 +461,25 @@ def claude_like(draw: st.DrawFn) -> bytes:
             )
         usage["service_tier"] = "standard"
         part = st.one_of(
-            st.fixed_dictionaries({"type": st.just("text"), "text": _ODD_TEXT}),
+            st.fixed_dictionaries({"type": st.just("text"), "text": ODD_TEXT}),
             st.sampled_from([{"type": "image"}, {"text": 5}, "x"]),
         )
         block = st.one_of(
             st.fixed_dictionaries(
                 {
                     "type": st.just("tool_result"),
-                    "content": st.one_of(_ODD_TEXT, st.lists(part, max_size=3), st.none()),
+                    "content": st.one_of(ODD_TEXT, st.lists(part, max_size=3), st.none()),
                 }
             ),
             st.fixed_dictionaries(
-                {"type": st.sampled_from(["text", "thinking"]), "text": _ODD_TEXT}
+                {"type": st.sampled_from(["text", "thinking"]), "text": ODD_TEXT}
             ),
             st.sampled_from([{"type": "tool_use", "input": {"a": [1, {"b": None}]}}, "x", 5]),
         )
         message: Any = {
             "id": draw(st.sampled_from(["m1", "m2", "m3", 5, None])),
             "model": draw(st.sampled_from(["claude-sonnet-4-5", "<synthetic>", 5, None])),
-            "content": draw(st.one_of(_ODD_TEXT, st.lists(block, max_size=3))),
+            "content": draw(st.one_of(ODD_TEXT, st.lists(block, max_size=3))),
         }
         if kind != "user" or draw(st.integers(0, 5)) == 0:
             message["usage"] = usage if draw(st.integers(0, 9)) else draw(_SCALARS)
@@ -490,7 +490,7 @@ def claude_like(draw: st.DrawFn) -> bytes:
         obj["costUSD"] = draw(st.sampled_from([Decimal("0.25"), 3, None, "x"]))
     if draw(st.integers(0, 14)) == 0:
         obj[draw(st.sampled_from(["payload", "record_type", "instructions"]))] = None
-    obj.update(draw(st.dictionaries(st.one_of(_KEYS, _ODD_TEXT), _VALUES, max_size=2)))
+    obj.update(draw(st.dictionaries(st.one_of(_KEYS, ODD_TEXT), _VALUES, max_size=2)))
     text = _text_of(obj, compact=draw(st.integers(0, 9)) > 0, ascii_only=draw(st.booleans()))
     if draw(st.integers(0, 4)) == 0:
         text = draw(_spoilt(text))

@@ -71,18 +71,18 @@ def _exact(name: str) -> Any:
 EXACT = {name: _exact(name) for name in SCHEMA_NAMES}
 
 
-def _errors(validator: Any, doc: object) -> list[str]:
+def schema_errors(validator: Any, doc: object) -> list[str]:
     return [
         f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(doc)
     ]
 
 
-def _exact_json(value: Any) -> str:
+def exact_json(value: Any) -> str:
     """JSON text whose numbers are exactly the Decimals and ints given."""
     if isinstance(value, dict):
-        return "{" + ",".join(f"{json.dumps(k)}:{_exact_json(v)}" for k, v in value.items()) + "}"
+        return "{" + ",".join(f"{json.dumps(k)}:{exact_json(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
-        return "[" + ",".join(_exact_json(v) for v in value) + "]"
+        return "[" + ",".join(exact_json(v) for v in value) + "]"
     if isinstance(value, NonFinite):
         return value.text
     if isinstance(value, Decimal):

@@ -37,11 +37,11 @@ SCENARIOS: dict[str, dict[str, Any]] = {
 }
 
 
-def _plan(name: str) -> Any:
+def plan_of(name: str) -> Any:
     return plan(parse_scenario(SCENARIOS[name]))
 
 
-def _data(scenario: Scenario, path: str, value: int | Decimal) -> dict[str, Any]:
+def data_of(scenario: Scenario, path: str, value: int | Decimal) -> dict[str, Any]:
     data = scenario_json(scenario)
     section, name = path.split(".", 1)
     if section == "summary_model" and data["summary_model"] is None:

@@ -31,15 +31,15 @@ from tests.helpers import spied_stream
 from tests.log_reader_helpers import (
     CLAUDE_DECODER,
     CODEX_DECODER,
-    _full_response_item,
-    _full_token_count,
-    _stamp_of,
     claude_like,
     claude_three_ways,
     codex_like,
+    full_response_item,
+    full_token_count,
     needs_compiled,
     rollout_three_ways,
     small_limits,
+    stamp_of,
 )
 
 try:
@@ -76,8 +76,8 @@ def test_the_shapes_take_the_lines_codex_writes() -> None:
         stamp + '"type":"response_item","payload":{"type":"message","role":"user",'
         '"content":[{"type":"input_text","text":"say \\"hi\\"\\n\\u00e9 \u2028 é"}]}}\n'
     ).encode()
-    assert shapes.token_count(token) == _full_token_count(token) is not None
-    assert shapes.response_item(item) == _full_response_item(item) == (stamp[14:38], "message")
+    assert shapes.token_count(token) == full_token_count(token) is not None
+    assert shapes.response_item(item) == full_response_item(item) == (stamp[14:38], "message")
     for cut in range(len(item) - 2):  # every half-written line is left to the decoder
         assert shapes.response_item(item[:cut]) is None
         assert shapes.token_count(token[:cut]) is None
@@ -109,7 +109,7 @@ def test_a_batch_reads_no_more_than_a_piece_at_a_time() -> None:
 
 def test_a_batch_of_stamps_takes_the_fast_form_at_once() -> None:
     """Not vacuous: a month of well-formed stamps is timed without millis."""
-    stamps: list[object] = [_stamp_of(1_767_225_600_000 + 7_777 * i) for i in range(512)]
+    stamps: list[object] = [stamp_of(1_767_225_600_000 + 7_777 * i) for i in range(512)]
     with patch.object(reader, "millis", side_effect=AssertionError("one by one")):
         assert millis_of(stamps) == [1_767_225_600_000 + 7_777 * i for i in range(512)]
 

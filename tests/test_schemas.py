@@ -35,8 +35,8 @@ from tests.schemas_helpers import (
     EXACT,
     NAMES,
     SHIPPED,
-    _errors,
-    _exact_json,
+    exact_json,
+    schema_errors,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,17 +120,17 @@ def test_cli_unknown_schema_exits_2_with_one_line_listing_names() -> None:
 def test_every_shipped_case_validates_with_a_stock_validator(case: Any) -> None:
     text = json.dumps(case.to_json_dict())
     doc = json.loads(text)  # floats and all, as another language would read it
-    assert _errors(STOCK["scenario"], doc["scenario"]) == []
-    assert _errors(STOCK["plan"], doc["plan"]) == []
-    assert _errors(EXACT["scenario"], load_json(text)["scenario"]) == []
+    assert schema_errors(STOCK["scenario"], doc["scenario"]) == []
+    assert schema_errors(STOCK["plan"], doc["plan"]) == []
+    assert schema_errors(EXACT["scenario"], load_json(text)["scenario"]) == []
 
 
 def test_the_plan_schema_requires_the_spec_keys_as_exact_types() -> None:
     plan = dict(SHIPPED[0].plan)
     del plan["admitted"]
     plan["main_safe_input"] = 936_345.5
-    assert len(_errors(STOCK["plan"], plan)) == 2
-    assert _errors(STOCK["plan"], {**SHIPPED[0].plan, "new_key": 1}) == []
+    assert len(schema_errors(STOCK["plan"], plan)) == 2
+    assert schema_errors(STOCK["plan"], {**SHIPPED[0].plan, "new_key": 1}) == []
 
 
 #: The pages whose scenario examples (```json blocks, ``echo '{…}' | … plan``) are checked.
@@ -168,8 +168,10 @@ def test_documented_examples_get_the_same_verdict_from_schema_and_parser(
         parser_ok = True
     except ScenarioError:
         parser_ok = False
-    assert (not _errors(EXACT["scenario"], doc)) == parser_ok, where
-    assert (not _errors(STOCK["scenario"], json.loads(json.dumps(doc, default=str)))) == parser_ok
+    assert (not schema_errors(EXACT["scenario"], doc)) == parser_ok, where
+    assert (
+        not schema_errors(STOCK["scenario"], json.loads(json.dumps(doc, default=str)))
+    ) == parser_ok
 
 
 def _exported() -> Iterator[tuple[str, str, str]]:
@@ -182,9 +184,9 @@ def _exported() -> Iterator[tuple[str, str, str]]:
 def test_exported_configs_validate_and_import(name: str, as_json: str, as_toml: str) -> None:
     parse_config(as_json)
     parse_config(as_toml)
-    assert _errors(STOCK["config"], json.loads(as_json)) == [], name
-    assert _errors(EXACT["config"], load_json(as_json)) == [], name
-    assert _errors(EXACT["config"], tomllib.loads(as_toml, parse_float=Decimal)) == [], name
+    assert schema_errors(STOCK["config"], json.loads(as_json)) == [], name
+    assert schema_errors(EXACT["config"], load_json(as_json)) == [], name
+    assert schema_errors(EXACT["config"], tomllib.loads(as_toml, parse_float=Decimal)) == [], name
 
 
 # ------------------------------------------------------------------ the documented gaps
@@ -211,7 +213,7 @@ GAPS = [
 
 @pytest.mark.parametrize(("gap", "doc"), GAPS, ids=[g for g, _ in GAPS])
 def test_documented_gap_schema_accepts_parser_rejects(gap: str, doc: Any) -> None:
-    assert _errors(EXACT["scenario"], doc) == []
+    assert schema_errors(EXACT["scenario"], doc) == []
     with pytest.raises(ScenarioError):
         parse_scenario(doc)
     description = schema("scenario")["description"]
@@ -221,7 +223,7 @@ def test_documented_gap_schema_accepts_parser_rejects(gap: str, doc: Any) -> Non
 
 def test_documented_gap_duplicate_keys() -> None:
     text = '{"config": {"trigger_tokens": 1, "trigger_tokens": 2}}'
-    assert _errors(EXACT["scenario"], json.loads(text)) == []
+    assert schema_errors(EXACT["scenario"], json.loads(text)) == []
     with pytest.raises(ScenarioError, match="appears more than once"):
         parse_scenario(load_json(text))
     assert "duplicate keys" in schema("scenario")["description"]
@@ -229,11 +231,11 @@ def test_documented_gap_duplicate_keys() -> None:
 
 def test_documented_gap_config_cross_keys_count_defaults() -> None:
     doc = {"limits": {"lease_s": 90}}  # below the default run timeout of 90
-    assert _errors(EXACT["config"], doc) == []
+    assert schema_errors(EXACT["config"], doc) == []
     with pytest.raises(ScenarioError, match="run timeout < lease"):
         parse_config(json.dumps(doc))
     both = {"config": {"trigger_tokens": 1}, "config.trigger_tokens": 2}
-    assert _errors(EXACT["config"], both) == []
+    assert schema_errors(EXACT["config"], both) == []
     with pytest.raises(ScenarioError, match="appears more than once"):
         parse_config(json.dumps(both))
 
@@ -243,5 +245,5 @@ def test_documented_gap_config_cross_keys_count_defaults() -> None:
 
 def test_exact_json_round_trips_numbers() -> None:
     doc = {"a": [Decimal("1E-29"), Decimal("3.2E+4"), 7, Decimal("0.10"), Decimal("5")]}
-    assert load_json(_exact_json(doc)) == doc
-    assert scenario_json(Scenario()) == load_json(_exact_json(scenario_json(Scenario())))
+    assert load_json(exact_json(doc)) == doc
+    assert scenario_json(Scenario()) == load_json(exact_json(scenario_json(Scenario())))

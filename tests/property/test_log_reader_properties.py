@@ -24,17 +24,17 @@ from budgetcore.replay.logs.reader import (
     numbered_lines,
 )
 from tests.log_reader_helpers import (
-    _ODD_TEXT,
-    _full_response_item,
-    _full_token_count,
-    _stamp_of,
+    ODD_TEXT,
     claude_like,
     claude_three_ways,
     codex_like,
+    full_response_item,
+    full_token_count,
     needs_compiled,
     oracle,
     rollout_three_ways,
     small_limits,
+    stamp_of,
 )
 from tests.profiles import examples
 
@@ -108,7 +108,7 @@ def stamps_of_a_batch(draw: st.DrawFn) -> list[object]:
     out: list[object] = []
     for _ in range(draw(st.integers(0, 8))):
         if draw(st.integers(0, 15)) == 0:
-            out.append(draw(st.one_of(st.none(), st.integers(0, 2 * 10**14), _ODD_TEXT)))
+            out.append(draw(st.one_of(st.none(), st.integers(0, 2 * 10**14), ODD_TEXT)))
             continue
         day = draw(st.sampled_from([0, 1, 15, 28, 29, 30, 31, 32]))
         hour = draw(st.sampled_from([0, 9, 19, 20, 23, 24, 29]))
@@ -130,13 +130,13 @@ def long_batches_of_stamps(draw: st.DrawFn) -> list[object]:
     1970 to 9999, at any milliseconds: the lanes of every size, with at most one stamp
     spoilt (which sends the batch one by one)."""
     start = draw(st.integers(0, 253_402_300_799_999 - 31 * 86_400_000))
-    month = _stamp_of(start)[:8]
+    month = stamp_of(start)[:8]
     first = millis(month + "01T00:00:00.000Z")
     assert first is not None
     span = 28 * 86_400_000 - 1
     n = draw(st.integers(1, 700))
     out: list[object] = [
-        _stamp_of(first + t)
+        stamp_of(first + t)
         for t in sorted(draw(st.lists(st.integers(0, span), min_size=n, max_size=n)))
     ]
     if draw(st.booleans()):
@@ -165,8 +165,8 @@ def test_arbitrary_bytes_after_a_brace_decode_as_the_standard_decoder_says(raw: 
 def test_a_response_item_shape_reads_what_the_full_decode_reads(raw: bytes) -> None:
     fast = shapes.response_item(raw)
     if fast is not None:
-        assert fast == _full_response_item(raw)
-        assert millis(fast[0]) == millis(_full_response_item(raw)[0])  # type: ignore[index]
+        assert fast == full_response_item(raw)
+        assert millis(fast[0]) == millis(full_response_item(raw)[0])  # type: ignore[index]
 
 
 @_SETTINGS
@@ -174,7 +174,7 @@ def test_a_response_item_shape_reads_what_the_full_decode_reads(raw: bytes) -> N
 def test_a_token_count_shape_reads_what_the_full_decode_reads(raw: bytes) -> None:
     fast = shapes.token_count(raw)
     if fast is not None:
-        assert fast == _full_token_count(raw)
+        assert fast == full_token_count(raw)
 
 
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -17,8 +17,8 @@ from tests.schemas_helpers import (
     EXACT,
     NAMES,
     SHIPPED,
-    _errors,
-    _exact_json,
+    exact_json,
+    schema_errors,
 )
 
 _AVERAGES = ("tokens_per_message", "messages_per_session")
@@ -182,18 +182,18 @@ def bad_configs(draw: st.DrawFn) -> Any:
 def test_scenario_schema_accepts_only_what_the_parser_accepts(doc: Any) -> None:
     schema_ok, problems = _verdicts(EXACT["scenario"], doc, parse_scenario)
     if not problems:
-        assert schema_ok, _errors(EXACT["scenario"], doc)
+        assert schema_ok, schema_errors(EXACT["scenario"], doc)
     elif schema_ok:
         assert all(_gap(p) for p in problems), problems
 
 
 @given(bad_configs())
 def test_config_schema_accepts_only_what_the_parser_accepts(doc: Any) -> None:
-    schema_ok, problems = _verdicts(EXACT["config"], doc, lambda d: parse_config(_exact_json(d)))
+    schema_ok, problems = _verdicts(EXACT["config"], doc, lambda d: parse_config(exact_json(d)))
     if schema_ok and problems:
         allowed = all(_gap(p) or p.rule == "appears more than once" for p in problems)
         assert allowed, problems
     if not problems:
         # A table where a value belongs (safety_margin = {}) is a bad value to both, never
         # an empty section that sets nothing (issue 24).
-        assert schema_ok, _errors(EXACT["config"], doc)
+        assert schema_ok, schema_errors(EXACT["config"], doc)

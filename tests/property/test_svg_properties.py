@@ -21,7 +21,7 @@ from tests.svg_checks import (
     parse_svg,
     texts_of,
 )
-from tests.svg_helpers import WIDTHS, _data, _plan
+from tests.svg_helpers import WIDTHS, data_of, plan_of
 
 
 class TestNoOverlap:
@@ -44,7 +44,7 @@ class TestNoOverlap:
                 }
             )
         )
-        for markup in plan_charts(p, "en", width=width, pinned=_plan("golden")).values():
+        for markup in plan_charts(p, "en", width=width, pinned=plan_of("golden")).values():
             svg = chart_of(parse_svg(markup))
             assert_no_collisions(svg)
             assert_fits(svg, width)
@@ -75,6 +75,6 @@ class TestCurves:
         svg = chart_of(parse_svg(curves_chart(s, lang, width=width)))
         assert_no_collisions(svg)
         assert_fits(svg, width)
-        want = oracle_plan(_data(scenario, path, s.current))
+        want = oracle_plan(data_of(scenario, path, s.current))
         here = {e.get("data-here"): e.text for e in texts_of(svg) if e.get("data-here")}
         assert here == {"x": here["x"], **{k: f"{want[k]:,}" for k in SERIES}}
