@@ -23,6 +23,9 @@ from budgetcore.cli.shell import (
 from budgetcore.errors import Problem, ScenarioError, render_value
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from budgetcore.replay.logs.session import SessionRun
     from budgetcore.scenario.model import Scenario
 
 __all__ = [
@@ -30,6 +33,7 @@ __all__ = [
     "read_log_path",
     "replay_arguments",
     "replay_of",
+    "write_sessions",
 ]
 
 
@@ -339,6 +343,21 @@ def _renamed(log: Any, names: Sequence[str]) -> Any:
     return dataclasses.replace(log, name=names[0], files=tuple(names), ledger=ledger)
 
 
+def write_sessions(
+    runs: Sequence[SessionRun], fmt: str, write: Callable[[str], object], *, folder: bool
+) -> None:
+    """Every session's output in ``fmt``: the table for people (``cli.replay_table``,
+    loaded for it alone) or a machine format of ``replay.output``."""
+    if fmt == "table":
+        from budgetcore.cli.replay_table import write_table  # noqa: PLC0415
+
+        write_table(runs, write, folder=folder)
+        return
+    from budgetcore.replay.output import write_sessions as write_data  # noqa: PLC0415
+
+    write_data(runs, fmt, write, folder=folder)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     fmt = args.format
     if fmt is None:
@@ -359,14 +378,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         runs, folder = _log_runs(args, scenario)
         if not folder and runs[0].result is None and not args.usage:
             raise ScenarioError(list(runs[0].error) or [Problem("log", "no replay")])
-    if fmt == "table":  # the people's table; the machine formats load only their own
-        from budgetcore.cli.replay_table import write_table  # noqa: PLC0415
-
-        write_table(runs, sys.stdout.write, folder=folder)
-    else:
-        from budgetcore.replay.output import write_sessions  # noqa: PLC0415
-
-        write_sessions(runs, fmt, sys.stdout.write, folder=folder)
+    write_sessions(runs, fmt, sys.stdout.write, folder=folder)
     return 0
 
 

@@ -20,7 +20,7 @@ from budgetcore.units import format_percent, money_text
 if TYPE_CHECKING:
     from budgetcore.replay.model import Replay
 
-__all__ = ["write_sessions", "write_table"]
+__all__ = ["write_table"]
 
 Write = Callable[[str], object]
 
@@ -389,14 +389,3 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
     _grid(head, rows, write)
     merged = merge_usage(r.measured for r in ok if r.measured is not None)
     _measured(merged, write)
-
-
-def write_sessions(runs: Sequence[SessionRun], fmt: str, write: Write, *, folder: bool) -> None:
-    """Every session's output in ``fmt``: this table, or a machine format of
-    ``replay.output``."""
-    if fmt == "table":
-        write_table(runs, write, folder=folder)
-        return
-    from budgetcore.replay.output import write_sessions as write_data  # noqa: PLC0415
-
-    write_data(runs, fmt, write, folder=folder)
