@@ -243,11 +243,13 @@ ALLOWED: dict[str, set[str]] = {
     "scenario": FOUNDATION | {"core"},
     "explore": FOUNDATION | {"core", "scenario"},
     "registry": FOUNDATION | {"core", "scenario"},
-    "replay": FOUNDATION | {"core", "scenario", "registry"},
+    "runtimes": FOUNDATION | {"core", "scenario", "registry"},
+    "replay": FOUNDATION | {"core", "scenario", "registry", "runtimes"},
     "charts": FOUNDATION | {"core", "scenario", "replay"},
     "tune": FOUNDATION | {"core", "scenario", "replay"},
     "conformance": FOUNDATION | {"core", "scenario", "explore"},
-    "ui": FOUNDATION | {"core", "scenario", "explore", "registry", "replay", "charts", "tune"},
+    "ui": FOUNDATION
+    | {"core", "scenario", "explore", "registry", "runtimes", "replay", "charts", "tune"},
     "files": set(),
 }
 #: The shells, each with the modules that are part of it.

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from budgetcore import __version__
+from budgetcore._version import __version__
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.runtimes import profile
 from budgetcore.runtimes.model import Profile, Value, ceil_fraction
