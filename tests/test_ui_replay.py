@@ -242,9 +242,11 @@ def test_claude_code_log_compactions_are_marked(tmp_path: Path) -> None:
     )
     summary = json.loads(out.stdout.splitlines()[-1])["summary"]
     cells = _cells(screen.html["replay-summary"], "data-replay-summary")
-    # The backtest (as_run, docs/spec.md §17) is the CLI's only; the page's replay panel
-    # does not show it yet.
-    assert cells == {k: _cli_text(v) for k, v in summary.items() if k not in ("log", "as_run")}
+    # The backtest and the what-if (as_run, what_if: docs/spec.md §17) are the CLI's
+    # only; the page's summary table does not show them yet.
+    assert cells == {
+        k: _cli_text(v) for k, v in summary.items() if k not in ("log", "as_run", "what_if")
+    }
 
 
 def test_an_unusable_log_is_a_clear_error_in_both_languages() -> None:

@@ -290,11 +290,17 @@ def _session(run: SessionRun, write: Write) -> None:
         k, cap = last.trigger_tokens, last.summary_cap
         if run.as_run is not None:
             write(run.as_run.line() + "\n")
-            if run.as_run.trusted is not True:
-                write(
-                    "  The backtest is not within 5 % of this session's bill: read the "
-                    "what-if below as the model's, not the session's.\n"
-                )
+        if run.what_if is not None:
+            write(run.what_if.line() + "\n")
+            write(
+                "  (the engine's own bill of the replayed series, main requests only and "
+                "cached by its own layout, follows)\n"
+            )
+        elif run.as_run is not None and run.as_run.trusted is not True:
+            write(
+                "  The backtest is not within 5 % of this session's bill: read the "
+                "figures below as the model's, not the session's.\n"
+            )
         write(
             f"This session cost {money_text(run.measured.cost)} as logged; with K {k:,} "
             f"and S {cap:,} the model says {money_text(s.cost)}"

@@ -44,6 +44,8 @@ __all__ = [
     "as_run",
     "cache_model",
     "error_stats",
+    "in_order",
+    "is_summary_call",
     "modelled_split",
     "predicted_compactions",
     "ratio_text",
@@ -124,13 +126,16 @@ def modelled_split(
     *,
     after_compaction: frozenset[int] = frozenset(),
     one_hour: bool = False,
+    caps: Sequence[int | None] | None = None,
 ) -> tuple[tuple[LogRequest, ...], int]:
     """Each request as the model predicts it (its context, output and model as logged,
     the context's split into uncached input, cache writes and cache reads from
     ``rules``), and the stable prefix taken from the first request. ``requests`` are one
     series in the order they were sent; ``after_compaction`` holds the indices of
     requests sent right after a compaction (their cached part is the stable prefix
-    only); ``one_hour``: the series writes 1-hour cache entries."""
+    only); ``one_hour``: the series writes 1-hour cache entries; ``caps``: per request,
+    at most how much of the previous request's context it can share (None: all of it),
+    where a what-if's request layout says (spec §12's prompt cache)."""
     out: list[LogRequest] = []
     if not requests:
         return (), 0
@@ -158,6 +163,9 @@ def modelled_split(
                 shared = min(prefix, cached, c)  # a compaction keeps only the stable prefix
             else:
                 shared = min(cached, c)
+            cap = None if caps is None else caps[i]
+            if cap is not None:
+                shared = min(shared, cap)
             read = rules.readable(shared)
         rest = c - read
         write = rest if rules.writes and c >= rules.minimum else 0
@@ -425,7 +433,7 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
 # ------------------------------------------------------------------ the backtest
 
 
-def _in_order(series: LogSeries) -> tuple[list[LogRequest], frozenset[int]]:
+def in_order(series: LogSeries) -> tuple[list[LogRequest], frozenset[int]]:
     """A series' requests in the order they were sent (the replayed branch and the
     abandoned ones; by time where the log has it, else by file and line), with the
     indices of those sent right after a compaction."""
@@ -444,7 +452,7 @@ def _in_order(series: LogSeries) -> tuple[list[LogRequest], frozenset[int]]:
     return reqs, marked
 
 
-def _is_summary_call(series: LogSeries) -> bool:
+def is_summary_call(series: LogSeries) -> bool:
     """Claude Code writes a compaction's own request as a subagent file
     ``agent-acompact-*.jsonl``."""
     return series.name.startswith("sidechain:acompact")
@@ -464,10 +472,10 @@ def as_run(
     out = []
     excluded = 0
     for s in log.series:
-        reqs, after = _in_order(s)
+        reqs, after = in_order(s)
         if not reqs:
             continue
-        as_logged = _is_summary_call(s)
+        as_logged = is_summary_call(s)
         one_hour = sum(r.cache_write_1h for r in reqs) * 2 > sum(r.cache_write for r in reqs)
         if as_logged:
             modelled, prefix = tuple(reqs), min(reqs[0].cache_read, reqs[0].context)

@@ -153,6 +153,8 @@ def summary_dict(
         out["scenario_model"] = _model_dict(run)
     if run is not None and run.as_run is not None:
         out["as_run"] = run.as_run.as_dict()
+    if run is not None and run.what_if is not None:
+        out["what_if"] = run.what_if.as_dict()
     return out
 
 

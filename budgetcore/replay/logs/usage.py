@@ -23,7 +23,7 @@ from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import MONEY, Prices, Usage, tier_rates
 from budgetcore.replay.logs.model import LogRequest, ParsedLog
 
-__all__ = ["MeasuredUsage", "ModelUsage", "measured_usage", "total_usage"]
+__all__ = ["KINDS", "MeasuredUsage", "ModelUsage", "cost_by_kind", "measured_usage", "total_usage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,3 +408,44 @@ def measured_once(
 
 
 __all__ += ["Elsewhere", "billed_elsewhere", "measured_once"]
+
+
+#: The billed kinds of a request, in the order of :class:`~budgetcore.registry.prices.Rates`
+#: (the two cache writes are one kind here: what a what-if's delta is itemised by).
+KINDS = ("input", "cache_write", "cache_read", "output")
+
+
+def cost_by_kind(
+    requests: Iterable[LogRequest], resolver: Callable[[str], Resolution] = resolve
+) -> dict[str, Decimal | None]:
+    """What each kind of token of ``requests`` cost (KINDS), by the one cost rule: each
+    request at its tier, summed per model and tier first. A kind is unknown (None) when
+    a request that used it has no price; a kind no request used costs 0."""
+    sums: dict[tuple[str | None, int], list[int]] = {}
+    prices_of: dict[str | None, Prices | None] = {}
+    unknown = [False] * 4
+    for r in requests:
+        if r.model not in prices_of:
+            res = None if r.model is None else resolver(r.model)
+            found = None if res is None or res.model is None else res.model.prices
+            prices_of[r.model] = found if tier_rates(found) is not None else None
+        prices = prices_of[r.model]
+        used = (r.input, r.cache_write - r.cache_write_1h, r.cache_write_1h, r.cache_read, r.output)
+        if prices is None:
+            for i, n in enumerate((used[0], used[1] + used[2], used[3], used[4])):
+                if n:
+                    unknown[i] = True
+            continue
+        index = _tier_index(prices, r.context) if prices.tiers else 0
+        acc = sums.setdefault((r.model, index), [0, 0, 0, 0, 0])
+        for i, n in enumerate(used):
+            acc[i] += n
+    out = [Decimal(0)] * 5
+    for (model, index), acc in sums.items():
+        rates = tier_rates(prices_of[model])
+        assert rates is not None
+        for i, (n, price) in enumerate(zip(acc, rates[index][1], strict=True)):
+            if n:
+                out[i] = MONEY.add(out[i], MONEY.multiply(price, Decimal(n)))
+    merged = (out[0], MONEY.add(out[1], out[2]), out[3], out[4])
+    return {k: None if unknown[i] else merged[i] for i, k in enumerate(KINDS)}
