@@ -1,10 +1,9 @@
 """budgetcore: an exact compaction budget controller for LLM agent services."""
 
-import sys
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from budgetcore import _moved
+from budgetcore._version import __version__
 from budgetcore.errors import Problem, ScenarioError
 
 if TYPE_CHECKING:
@@ -12,7 +11,6 @@ if TYPE_CHECKING:
     from budgetcore.scenario.model import Scenario
     from budgetcore.scenario.parse import parse_scenario, parse_scenario_json
 
-__version__ = "0.1.0"
 
 __all__ = [
     "Plan",
@@ -44,6 +42,3 @@ def __getattr__(name: str) -> Any:
     value = getattr(import_module(home), name)
     globals()[name] = value  # once: later lookups find it without this hook
     return value
-
-
-_moved.install(sys.modules[__name__])  # the 0.1 module paths, for one release

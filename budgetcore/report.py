@@ -16,6 +16,7 @@ imports them, and only the ``report`` command imports this module.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from decimal import Decimal
 from fractions import Fraction
@@ -31,12 +32,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import FuncFormatter, MaxNLocator, NullLocator
+from matplotlib.ticker import MaxNLocator, NullLocator
 
-from budgetcore import __version__
+from budgetcore._version import __version__
 from budgetcore.charts.bars import CHART_KEYS, Ref, Row, plan_rows, split_refs
 from budgetcore.charts.geometry import log_tick_sets, nice_domain, nice_ticks, text_width
-from budgetcore.cli.shell import atomic_path, write_atomic
 from budgetcore.core.plan import READOUT_KEYS, Plan, plan
 from budgetcore.explore.curves import (
     SERIES,
@@ -49,13 +49,16 @@ from budgetcore.explore.curves import (
     sweep_values,
     unit_positions,
 )
+from budgetcore.files import atomic_path, write_atomic
+from budgetcore.inputs.text import neutral
+from budgetcore.messages import CATALOGUE, t
+from budgetcore.report_axes import TICKS, tick_text, to_axis
 from budgetcore.scenario.export import export_toml, overrides_of
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.catalogue import CATALOGUE, t
 from budgetcore.units import format_int
 
-__all__ = ["TICKS", "caveat", "tick_text", "write_report"]
+__all__ = ["TICKS", "caveat", "md_code", "tick_text", "write_report"]
 
 
 def _en(key: str, **params: object) -> str:
@@ -132,24 +135,6 @@ def _save(fig: Any, stem: Path, *, close: bool = True) -> list[str]:
     if close:
         plt.close(fig)
     return files
-
-
-def tick_text(value: float, _pos: object = None) -> str:
-    """A tick matplotlib chose (a nice round number): written in full with separators,
-    never as 1.2e+07, so an axis reads in its unit like every other number here."""
-    if value == int(value):
-        return format_int(int(value))
-    return f"{value:,.6f}".rstrip("0")
-
-
-TICKS = FuncFormatter(tick_text)
-
-
-def to_axis(value: int | Fraction) -> float:
-    """A position or a colour for matplotlib, which takes floats: the one place an
-    exact value becomes one (the nearest double, by true division). Never a number the
-    figure shows: every shown number is formatted from the exact value."""
-    return value.numerator / value.denominator
 
 
 def _caption(text: str) -> str:
@@ -692,10 +677,11 @@ def _replay_lines(session: tuple[Any, Any], files: dict[str, list[str]]) -> list
     if log is not None:
         lines += [
             "",
-            f"Imported log: series `{log.name}`, {len(log.requests):,} requests, "
+            f"Imported log: series {md_code(log.name)}, {len(log.requests):,} requests, "
             f"{len(log.compactions):,} compaction(s) of its own "
             + ", ".join(
-                f"after turn {c.after_turn} ({c.trigger or 'trigger not stated'}, preTokens "
+                f"after turn {c.after_turn} "
+                f"({md_code(c.trigger) if c.trigger else 'trigger not stated'}, preTokens "
                 f"{'unknown' if c.pre_tokens is None else format_int(c.pre_tokens)})"
                 for c in log.compactions
             )
@@ -806,13 +792,31 @@ def write_report(
         tune_files, tune_lines = tune_maps(tune, out_dir)
         lines += tune_lines
     summary = out_dir / "summary.md"
-    write_atomic(summary, "\n".join(lines))
+    # Whatever text reached a line, none of it is a control sequence or a lone
+    # surrogate in the file (md_code keeps a log's text out of the Markdown itself).
+    write_atomic(summary, neutral("\n".join(lines)))
     written += [out_dir / f for files in charts.values() for f in files]
     written += [out_dir / f for files in curves.values() for f in files]
     written += [out_dir / f for files in replay_files.values() for f in files]
     written += [out_dir / f for f in tune_files]
     written += [config, summary]
     return written
+
+
+def md_code(text: str) -> str:
+    """``text`` (from a file: a series name, a trigger) as one inline code span that
+    nothing in it can close: fenced by one backtick more than its longest run of
+    backticks, padded by a space when it starts or ends with one (CommonMark 0.31,
+    "Code spans"). Inside a code span HTML is text, so a ``<script>`` stays text.
+
+    >>> md_code("main"), md_code("a`b"), md_code("`<script>`")
+    ('`main`', '``a`b``', '`` `<script>` ``')
+    """
+    text = neutral(text).replace("\n", " ").replace("\t", " ")
+    runs = [len(r) for r in re.findall(r"`+", text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _md_value(value: object) -> str:

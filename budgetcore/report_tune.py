@@ -26,13 +26,12 @@ import numpy as np
 from matplotlib.patches import Rectangle
 
 from budgetcore.charts.geometry import nice_domain, nice_ticks
-from budgetcore.cli.shell import atomic_path
-from budgetcore.replay.table import money_text
-from budgetcore.report import TICKS, to_axis
+from budgetcore.files import atomic_path
+from budgetcore.messages import t
+from budgetcore.report_axes import TICKS, to_axis
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import TuneResult
-from budgetcore.ui.catalogue import t
-from budgetcore.units import format_int
+from budgetcore.units import format_int, money_text
 
 __all__ = ["DISCARDED_MAP", "MAPS", "NOT_READ_AS", "tune_maps"]
 

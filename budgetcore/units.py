@@ -17,6 +17,7 @@ __all__ = [
     "format_k",
     "format_money",
     "format_percent",
+    "money_text",
 ]
 
 KIB = 1_024
@@ -71,6 +72,15 @@ def format_money(value: Decimal) -> str:
     whole, _, places = format(abs(value), "f").partition(".")
     places = places.rstrip("0").ljust(2, "0")
     return f"{sign}${int(whole):,}.{places}"
+
+
+def money_text(value: Decimal | None) -> str:
+    """Dollars for people, exactly (``format_money``, the page's form), or "unknown".
+
+    >>> money_text(Decimal("0.1275")), money_text(None)
+    ('$0.1275', 'unknown')
+    """
+    return "unknown" if value is None else format_money(value)
 
 
 def format_k(value: int) -> str:

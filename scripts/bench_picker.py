@@ -10,8 +10,9 @@ import time
 
 from budgetcore.registry.models import default_registry
 from budgetcore.registry.peers import default_peers
-from budgetcore.ui import render as R
-from budgetcore.ui import state as S
+from budgetcore.ui.events import ModelDataLoaded, PickerTyped
+from budgetcore.ui.update import initial_state, reduce
+from budgetcore.ui.view.screen import render
 
 TEXTS = (
     "claude sonnet 4.5",
@@ -27,16 +28,16 @@ def main() -> None:
     reg, peers = default_registry(), default_peers()
     parse_ms = (time.perf_counter() - t0) * 1000
     print(f"registry + peers parse (once, after ready): {parse_ms:.1f} ms, {len(reg):,} models")
-    state = S.reduce(S.initial_state(), S.ModelDataLoaded(reg, peers))
-    R.render(state)
+    state = reduce(initial_state(), ModelDataLoaded(reg, peers))
+    render(state)
     costs: list[float] = []
     firsts: list[float] = []
     for text in TEXTS:
         st = state
         for i in range(1, len(text) + 1):
             start = time.perf_counter()
-            st = S.reduce(st, S.PickerTyped("main_model", text[:i]))
-            R.render(st)
+            st = reduce(st, PickerTyped("main_model", text[:i]))
+            render(st)
             ms = (time.perf_counter() - start) * 1000
             (firsts if i == 2 else costs).append(ms)
     print(

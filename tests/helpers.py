@@ -161,3 +161,23 @@ def spied_stream(data: bytes) -> tuple[io.BytesIO, list[int]]:
 
     stream.readline = readline  # type: ignore[method-assign]
     return stream, sizes
+
+
+#: Scenario documents every command refuses (exit 2): wrong types, bad numbers, bad
+#: JSON, an unknown key, a duplicate key.
+MALFORMED = [
+    b'{"config": {"trigger_tokens": "32k"}}',
+    b'{"config": {"safety_margin": NaN}}',
+    b'{"config": {"safety_margin": "1.0"}}',
+    b'{"workload": {"history_tokens": 2.5}}',
+    b'{"workload": {"history_tokens": false}}',
+    b'{"unknown": 1}',
+    b"[]",
+    b"42",
+    b"{",
+    b"",
+    b"\xff",
+    b'{"main_model": {"input_tokens": 0, "output_tokens": -1}}',
+    b'{"config": {"trigger_tokens": 1e400}}',
+    b'{"a": 1, "a": 2}',
+]

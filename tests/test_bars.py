@@ -6,12 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
 
 from budgetcore import parse_scenario, plan
-from budgetcore.charts.bars import CHART_KEYS, FAR, plan_rows, split_refs
+from budgetcore.charts.bars import FAR, plan_rows, split_refs
 from budgetcore.scenario.model import Scenario
-from tests.property.strategies import scenarios
 
 
 def _shape(rows: Any, refs: Any) -> tuple[Any, Any]:
@@ -88,22 +86,3 @@ def test_a_line_within_far_of_the_rows_is_drawn_to_scale() -> None:
 def test_an_unknown_chart_is_named() -> None:
     with pytest.raises(ValueError, match="no bar chart 'curves'; the charts are funnel"):
         plan_rows(plan(Scenario()), "curves")
-
-
-@given(scenarios())
-def test_the_page_draws_the_same_rows(data: dict[str, Any]) -> None:
-    """The page's bar charts read their rows from here: each row's label and every
-    segment's exact tokens are in its figure's legend."""
-    from budgetcore.ui.catalogue import t  # noqa: PLC0415
-    from budgetcore.ui.svg import bars as svg  # noqa: PLC0415
-    from budgetcore.units import format_int  # noqa: PLC0415
-
-    p = plan(parse_scenario(data))
-    figures = svg.plan_charts(p, "en")
-    for key in CHART_KEYS:
-        figure = str(figures[key])
-        rows, _refs = plan_rows(p, key)
-        for row in rows:
-            assert t(row.name, "en").split(" ")[0] in figure, (key, row.name)
-            for _seg, tokens in row.parts:
-                assert format_int(tokens) in figure, (key, row.name, tokens)

@@ -8,13 +8,14 @@ records an internal error, and every state it reaches renders, in both languages
 
 Commands run in-process through ``cli.run`` (the console script's entry point), where
 a case costs milliseconds; only the FIFO and the signal cases need a real process.
-When you add an input surface, add it here: a file slot to ``FILE_SLOTS`` (with its
+When you add an input surface, add it here: an input to ``INPUT_SLOTS`` (with its
 own bad documents), a flag to ``FLAG_CASES``, a page event to the page battery.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import signal
@@ -28,11 +29,31 @@ import pytest
 
 from budgetcore.inputs.numbers import MAX_SEED
 from budgetcore.inputs.text import SIZE_LIMITS, size_text
-from budgetcore.ui import state as S
+from budgetcore.scenario.model import Limits
+from budgetcore.ui.events import (
+    FieldCommitted,
+    FieldTyped,
+    FileRefused,
+    ImportPreviewed,
+    LanguageChosen,
+    LinkOpened,
+    ModelDataLoaded,
+    PickerEntered,
+    PickerMoved,
+    PickerTyped,
+    ReplayFieldTyped,
+    ReplayLogLoaded,
+    ReplaySourceChosen,
+    ReplayToggled,
+    ReplayTurnsTyped,
+    SamplesTyped,
+)
 from budgetcore.ui.form import FIELDS
-from budgetcore.ui.render import render
+from budgetcore.ui.model import PageState
 from budgetcore.ui.replay_panel import REPLAY_FIELDS
-from tests.helpers import Result, run_cli
+from budgetcore.ui.update import initial_state, reduce
+from budgetcore.ui.view.screen import render
+from tests.helpers import MALFORMED, Result, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 HUGE = "1e1000000000000000000"  # Decimal itself refuses exponents of 10^18 and more
@@ -55,13 +76,16 @@ def files_under(folder: Path) -> set[Path]:
     return {p for p in folder.rglob("*")}
 
 
-# ------------------------------------------------------------------ file inputs
+# ------------------------------------------------------- inputs: files, standard input, links
 
-#: A file input of a command: the argv with ``{F}`` where the file goes, and ``{OUT}``
-#: for a folder it may write (report). ``slow`` slots draw charts when the input is
-#: valid, so they get only the inputs that must fail before that.
+#: Every input of a command, one table: the argv with ``{F}`` where a file goes (and
+#: ``{OUT}`` for a folder it may write: report), ``-`` for standard input or ``{LINK}``
+#: for a link, and the kind of content it is given: a file slot gets the bad content of
+#: its kind (``GENERIC``, ``SPECIFIC``, one byte above its limit, ``DEVICES``), a
+#: standard-input slot ``DOCS`` (and ``TOMLS``), a link slot ``LINKS``. ``SLOW`` slots draw
+#: charts when the input is valid, so they get only the inputs that must fail before that.
 TUNE_GRID = ["--k", "4000,32000", "--s", "1024"]  # a small grid: the slot is the input
-FILE_SLOTS: dict[str, tuple[list[str], str]] = {
+INPUT_SLOTS: dict[str, tuple[list[str], str]] = {
     "plan FILE": (["plan", "{F}"], "scenario"),
     "plan --config": (["plan", "--fragment", "", "--config", "{F}"], "config"),
     "export FILE": (["export", "{F}", "--format", "json"], "scenario"),
@@ -84,6 +108,12 @@ FILE_SLOTS: dict[str, tuple[list[str], str]] = {
     "tune --log": (["tune", "--fragment", "", "--log", "{F}", *TUNE_GRID], "log"),
     "report FILE": (["report", "{F}", "--out", "{OUT}"], "scenario"),
     "report --turns": (["report", "--fragment", "", "--out", "{OUT}", "--turns", "{F}"], "turns"),
+    "plan -": (["plan", "-"], "documents"),
+    "export -": (["export", "-", "--format", "json"], "documents"),
+    "check -": (["check", "-"], "documents and TOML"),
+    "plan --config -": (["plan", "--fragment", "", "--config", "-"], "documents and TOML"),
+    "plan --fragment": (["plan", "--fragment", "{LINK}"], "links"),
+    "export --fragment": (["export", "--fragment", "{LINK}"], "links"),
 }
 SLOW = {"report FILE", "report --turns"}
 
@@ -214,8 +244,66 @@ DEVICES = (
 )
 
 
-def _file_cases() -> Iterator[object]:
-    for slot, (_argv, kind) in FILE_SLOTS.items():
+DOCS = [
+    *MALFORMED,
+    b"\xef\xbb\xbf{}",
+    b"\xef\xbb\xbf\xef\xbb\xbf{}",
+    b"\xff\xfe{\x00}\x00",
+    b"[" * 100_000,
+    b'{"zz": ' + b"[" * 900 + b"]" * 900 + b"}",
+    b'{"a": "\\ud800"}',
+    b'{"a\\nb": 1}',
+    b"{}garbage",
+    b'{"samples": {"read": [{"bytes": 1, "ms": 1, "zz": 2}]}}',
+    b'{"config": {"safety_margin": "0.' + b"1" * 10_000 + b'"}}',
+    b'{"config": {"trigger_tokens": ' + b"9" * 5_000 + b"}}",
+    b'{"config": {"trigger_tokens": 0.' + b"0" * 5_000 + b"1}}",
+    *(
+        f'{{"limits": {{"{k}": {v}}}}}'.encode()
+        for k in ("lease_s", "raw_records_read")
+        for v in (0, 1, 10**13)
+    ),
+    *(
+        (doc % number).encode()
+        for number in (HUGE, "-" + HUGE, "1E+999999999999999999999", "1e401", "1e-401", "NaN")
+        for doc in ('{"config": {"trigger_tokens": %s}}', '{"zz": [%s]}', "%s",
+                    '{"samples": {"tokens_per_message": %s}}', '{"samples": {"query_ms": [%s]}}')
+    ),
+]  # fmt: skip
+TOMLS = [
+    b"[config]\ntrigger_tokens = " + b"9" * 5_000 + b"\n",
+    b"[config]\nsafety_margin = 0." + b"1" * 5_000 + b"\n",
+    b"a = [" * 10_000,
+    b"[config]\ntrigger_tokens = 1979-05-27\n",
+    b"[config\n",
+    b"[limits]\nlease_s = 1\nrun_timeout_s = 5\nmodel_timeout_s = 9\n",
+    b"[main_model]\ninput_tokens = 5\n",
+    b"\xef\xbb\xbf[config]\ntrigger_tokens = 1_000\n",
+]
+LIMIT_NAMES = [f.name for f in dataclasses.fields(Limits)]
+LINKS = [
+    *(f"#limits.{k}={v}" for k in LIMIT_NAMES for v in ("0", "1", "10", "60", "1000000000000")),
+    "#" + "k" * 100_000,
+    "#" + "a=1&" * 20_000,
+    "#samples.bson=" + "1:2," * 10_000,
+    "#config.trigger_tokens=" + "9" * 5_000,
+    f"#config.safety_margin={HUGE}&samples.tokens_per_message={HUGE}",
+    "#%ff=%ff&config.trigger_tokens&=&&",
+]
+#: The content of the standard-input and link slots, by kind.
+STREAMED: dict[str, list[bytes] | list[str]] = {
+    "documents": DOCS,
+    "documents and TOML": DOCS + TOMLS,
+    "links": LINKS,
+}
+
+
+def _cases() -> Iterator[object]:
+    for slot, (_argv, kind) in INPUT_SLOTS.items():
+        if kind in STREAMED:
+            for i, streamed in enumerate(STREAMED[kind]):
+                yield pytest.param(slot, streamed, id=f"{slot}: {kind} {i}")
+            continue
         contents = dict(GENERIC)
         contents.update({f"{kind} {i}": doc for i, doc in enumerate(SPECIFIC.get(kind, []))})
         if SIZE_LIMITS[kind] <= 4 * 1024 * 1024:
@@ -250,9 +338,13 @@ def _path_of(tmp_path: Path, content: bytes | str) -> str:
     return content  # a device
 
 
-@pytest.mark.parametrize(("slot", "content"), list(_file_cases()))
-def test_every_file_input_ends_cleanly(slot: str, content: bytes | str, tmp_path: Path) -> None:
-    template, kind = FILE_SLOTS[slot]
+@pytest.mark.parametrize(("slot", "content"), list(_cases()))
+def test_every_input_ends_cleanly(slot: str, content: bytes | str, tmp_path: Path) -> None:
+    template, kind = INPUT_SLOTS[slot]
+    if kind in STREAMED:  # standard input or a link: the content is the whole input
+        link, stdin = (content, b"") if isinstance(content, str) else ("", content)
+        assert_clean(run_cli([a.replace("{LINK}", link) for a in template], stdin=stdin))
+        return
     path = _path_of(tmp_path, content)
     out = tmp_path / "report"
     before = files_under(tmp_path)
@@ -470,7 +562,7 @@ def test_ctrl_c_during_a_long_replay_is_one_line_and_writes_nothing(tmp_path: Pa
 
 
 def test_an_interrupted_write_leaves_the_file_as_it_was(tmp_path: Path) -> None:
-    from budgetcore.cli.shell import atomic_path, write_atomic  # noqa: PLC0415
+    from budgetcore.files import atomic_path, write_atomic  # noqa: PLC0415
 
     target = tmp_path / "cases.jsonl"
     write_atomic(target, "before\n")
@@ -517,26 +609,26 @@ TEXTS = [
 ]
 
 
-def _page_ok(state: S.PageState) -> None:
+def _page_ok(state: PageState) -> None:
     assert state.error == "", state.error
     render(state)
-    render(S.reduce(state, S.LanguageChosen("zh")))
+    render(reduce(state, LanguageChosen("zh")))
 
 
 @pytest.mark.parametrize("path", sorted(FIELDS))
 def test_every_page_field_takes_any_text(path: str) -> None:
-    state = S.initial_state()
+    state = initial_state()
     for text in TEXTS:
-        after = S.reduce(state, S.FieldTyped(path, text))
+        after = reduce(state, FieldTyped(path, text))
         _page_ok(after)
-        _page_ok(S.reduce(after, S.FieldCommitted(path)))
+        _page_ok(reduce(after, FieldCommitted(path)))
 
 
 @pytest.mark.parametrize("path", sorted(REPLAY_FIELDS))
 def test_every_replay_field_takes_any_text(path: str) -> None:
-    state = S.reduce(S.initial_state(), S.ReplayToggled(True))
+    state = reduce(initial_state(), ReplayToggled(True))
     for text in TEXTS:
-        _page_ok(S.reduce(state, S.ReplayFieldTyped(path, text)))
+        _page_ok(reduce(state, ReplayFieldTyped(path, text)))
 
 
 def _pastes(kind: str) -> list[str]:
@@ -547,51 +639,51 @@ def _pastes(kind: str) -> list[str]:
 @pytest.mark.parametrize(
     ("event", "kind"),
     [
-        (lambda text: S.ImportPreviewed(text, "replace"), "config"),
-        (lambda text: S.ImportPreviewed(text, "merge"), "config"),
-        (S.SamplesTyped, "samples"),
-        (S.ReplayTurnsTyped, "turns"),
-        (lambda text: S.ReplayLogLoaded(text, "session.jsonl"), "log"),
-        (S.LinkOpened, "fragment"),
+        (lambda text: ImportPreviewed(text, "replace"), "config"),
+        (lambda text: ImportPreviewed(text, "merge"), "config"),
+        (SamplesTyped, "samples"),
+        (ReplayTurnsTyped, "turns"),
+        (lambda text: ReplayLogLoaded(text, "session.jsonl"), "log"),
+        (LinkOpened, "fragment"),
     ],
     ids=["import replace", "import merge", "samples", "turns", "log", "link"],
 )
 def test_every_page_paste_takes_any_text(event: object, kind: str) -> None:
-    state = S.reduce(S.initial_state(), S.ReplayToggled(True))
+    state = reduce(initial_state(), ReplayToggled(True))
     if kind in ("turns", "log"):
-        state = S.reduce(state, S.ReplaySourceChosen(kind))
+        state = reduce(state, ReplaySourceChosen(kind))
     texts = _pastes(kind)
     texts += ["#" + "k" * 70_000, "x" * (SIZE_LIMITS["fragment"] + 1)]
     for text in texts:
         if kind == "log" and HUGE in text:
             continue  # test_a_huge_exponent_in_a_pasted_log
-        _page_ok(S.reduce(state, event(text)))  # type: ignore[operator]
+        _page_ok(reduce(state, event(text)))  # type: ignore[operator]
 
 
 def test_a_huge_exponent_in_a_loaded_log() -> None:
-    state = S.reduce(S.initial_state(), S.ReplayToggled(True))
-    _page_ok(S.reduce(state, S.ReplayLogLoaded(HUGE, "session.jsonl")))
+    state = reduce(initial_state(), ReplayToggled(True))
+    _page_ok(reduce(state, ReplayLogLoaded(HUGE, "session.jsonl")))
 
 
 def test_the_pickers_take_any_query() -> None:
     from budgetcore.registry.models import default_registry  # noqa: PLC0415
     from budgetcore.registry.peers import default_peers  # noqa: PLC0415
 
-    state = S.reduce(S.initial_state(), S.ModelDataLoaded(default_registry(), default_peers()))
+    state = reduce(initial_state(), ModelDataLoaded(default_registry(), default_peers()))
     for text in ["", "g", "gpt", "x" * 10_000, "\x00", "模型", "gpt " * 100]:
-        typed = S.reduce(state, S.PickerTyped("main_model", text))
+        typed = reduce(state, PickerTyped("main_model", text))
         _page_ok(typed)
-        for event in (S.PickerMoved("main_model", 1), S.PickerEntered("main_model")):
-            _page_ok(S.reduce(typed, event))
+        for event in (PickerMoved("main_model", 1), PickerEntered("main_model")):
+            _page_ok(reduce(typed, event))
 
 
 def test_a_refused_file_says_its_limit_on_the_page() -> None:
-    state = S.reduce(S.initial_state(), S.FileRefused("config", "huge.toml"))
+    state = reduce(initial_state(), FileRefused("config", "huge.toml"))
     assert state.import_preview is not None
     (problem,) = state.import_preview.problems
     assert (problem.code, dict(problem.params)) == ("too-large", {"limit": "1 MiB"})
     _page_ok(state)
-    log = S.reduce(S.initial_state(), S.FileRefused("page-log", "huge.jsonl"))
+    log = reduce(initial_state(), FileRefused("page-log", "huge.jsonl"))
     assert [(p.code, dict(p.params)) for p in log.replay.log_error] == [
         ("too-large", {"limit": "512 MiB"})
     ]

@@ -13,9 +13,6 @@ tiers per category, LiteLLM and we per request context).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import tempfile
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -27,11 +24,10 @@ from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import resolve
 from budgetcore.replay.logs import read_session
 from budgetcore.replay.logs.usage import measured_usage
+from tests.ccusage import run_ccusage as _run
 from tests.helpers import fixture_sessions
 
 ROOT = Path(__file__).resolve().parents[1]
-LOGS = ROOT / "tests" / "fixtures" / "logs"
-CCUSAGE = ROOT / "node_modules" / "@ccusage" / "ccusage-linux-x64" / "bin" / "ccusage"
 PROBE = 100_000
 
 #: (kind, fixture, session file) -> (our tokens, ccusage's tokens, why): input, cache
@@ -97,35 +93,6 @@ SESSIONS = [
     for kind in ("claude", "codex")
     for name, base, _session, files in fixture_sessions(kind)
 ]
-
-
-def _run(kind: str, files: dict[str, bytes]) -> dict[str, Any]:
-    """ccusage's per-session JSON for exactly ``files`` (paths inside projects/ or
-    sessions/), offline, with an empty HOME and cwd, in UTC."""
-    if not os.access(CCUSAGE, os.X_OK):
-        pytest.fail(
-            f"ccusage is not installed at {CCUSAGE}: run scripts/test (it sets up node_modules)"
-        )
-    with tempfile.TemporaryDirectory() as tmp:
-        t = Path(tmp)
-        sub = "projects" if kind == "claude" else "sessions"
-        for rel, data in files.items():
-            dst = t / "cfg" / sub / rel
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            dst.write_bytes(data)
-        (t / "home").mkdir()
-        (t / "cwd").mkdir()
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(t / "home"), "TZ": "UTC", "LOG_LEVEL": "0"}
-        if kind == "claude":
-            env["CLAUDE_CONFIG_DIR"] = str(t / "cfg")
-            argv = [str(CCUSAGE), "claude", "session", "--json", "--offline", "--mode", "calculate"]
-        else:
-            env["CODEX_HOME"] = str(t / "cfg")
-            argv = [str(CCUSAGE), "codex", "session", "--json", "--offline"]
-        proc = subprocess.run(argv, env=env, cwd=t / "cwd", capture_output=True, check=False)
-        assert proc.returncode == 0, proc.stderr
-        out: dict[str, Any] = json.loads(proc.stdout, parse_float=Decimal)
-        return out
 
 
 def _claude_probe(model: str, cat: str, usage: dict[str, Any]) -> bytes:

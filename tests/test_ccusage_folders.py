@@ -25,8 +25,9 @@ from typing import Any
 
 import pytest
 
+from tests.ccusage import LOGS
+from tests.ccusage import run_ccusage as _run
 from tests.helpers import run_cli
-from tests.test_ccusage_diff import LOGS, _run
 
 MODEL = "claude-sonnet-4-20250514"  # priced alike by ccusage and the registry (PRICED)
 

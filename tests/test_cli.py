@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import dataclasses
-import io
 import json
 import subprocess
 import sys
-import time
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from budgetcore import cli
-from budgetcore.scenario.model import Limits
 from tests.golden import GOLDEN
+from tests.helpers import MALFORMED
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,24 +41,6 @@ def test_reads_a_scenario_file(tmp_path: Path) -> None:
     proc = run("plan", str(path))
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["trigger_reached"] is False
-
-
-MALFORMED = [
-    b'{"config": {"trigger_tokens": "32k"}}',
-    b'{"config": {"safety_margin": NaN}}',
-    b'{"config": {"safety_margin": "1.0"}}',
-    b'{"workload": {"history_tokens": 2.5}}',
-    b'{"workload": {"history_tokens": false}}',
-    b'{"unknown": 1}',
-    b"[]",
-    b"42",
-    b"{",
-    b"",
-    b"\xff",
-    b'{"main_model": {"input_tokens": 0, "output_tokens": -1}}',
-    b'{"config": {"trigger_tokens": 1e400}}',
-    b'{"a": 1, "a": 2}',
-]
 
 
 @pytest.mark.parametrize("stdin", MALFORMED)
@@ -105,8 +83,9 @@ def test_usage_errors_are_one_line_and_exit_2(args: tuple[str, ...]) -> None:
 
 
 # ----------------------------------------------------- reliability (issue: no input may
-# hang or crash). Each item runs as a real subprocess; the wide battery below runs the
-# same entry point in-process, where a case costs microseconds instead of a start-up.
+# hang or crash). Each item runs as a real subprocess; the wide battery
+# (tests/test_battery.py, one table for every input) runs the same entry point
+# in-process, where a case costs microseconds instead of a start-up.
 
 HUGE = "1e1000000000000000000"  # Decimal itself refuses exponents of 10^18 and more
 
@@ -238,93 +217,3 @@ def test_many_problems_stay_one_short_line() -> None:
     doc = "{" + ",".join(f'"k{i}": 1' for i in range(80_000)) + "}"  # within 1 MiB
     line = _one_line(run("plan", "-", stdin=doc.encode()))
     assert line.endswith("and 79992 more problem(s)"), line[-80:]  # 8 fit in 400 chars
-
-
-# The wide battery: every command, in-process through the same entry point as the
-# console script, on malformed documents, configs and links.
-DOCS = [
-    *MALFORMED,
-    b"\xef\xbb\xbf{}",
-    b"\xef\xbb\xbf\xef\xbb\xbf{}",
-    b"\xff\xfe{\x00}\x00",
-    b"[" * 100_000,
-    b'{"zz": ' + b"[" * 900 + b"]" * 900 + b"}",
-    b'{"a": "\\ud800"}',
-    b'{"a\\nb": 1}',
-    b"{}garbage",
-    b'{"samples": {"read": [{"bytes": 1, "ms": 1, "zz": 2}]}}',
-    b'{"config": {"safety_margin": "0.' + b"1" * 10_000 + b'"}}',
-    b'{"config": {"trigger_tokens": ' + b"9" * 5_000 + b"}}",
-    b'{"config": {"trigger_tokens": 0.' + b"0" * 5_000 + b"1}}",
-    *(
-        f'{{"limits": {{"{k}": {v}}}}}'.encode()
-        for k in ("lease_s", "raw_records_read")
-        for v in (0, 1, 10**13)
-    ),
-    *(
-        (doc % number).encode()
-        for number in (HUGE, "-" + HUGE, "1E+999999999999999999999", "1e401", "1e-401", "NaN")
-        for doc in ('{"config": {"trigger_tokens": %s}}', '{"zz": [%s]}', "%s",
-                    '{"samples": {"tokens_per_message": %s}}', '{"samples": {"query_ms": [%s]}}')
-    ),
-]  # fmt: skip
-TOMLS = [
-    b"[config]\ntrigger_tokens = " + b"9" * 5_000 + b"\n",
-    b"[config]\nsafety_margin = 0." + b"1" * 5_000 + b"\n",
-    b"a = [" * 10_000,
-    b"[config]\ntrigger_tokens = 1979-05-27\n",
-    b"[config\n",
-    b"[limits]\nlease_s = 1\nrun_timeout_s = 5\nmodel_timeout_s = 9\n",
-    b"[main_model]\ninput_tokens = 5\n",
-    b"\xef\xbb\xbf[config]\ntrigger_tokens = 1_000\n",
-]
-LIMIT_NAMES = [f.name for f in dataclasses.fields(Limits)]
-LINKS = [
-    *(f"#limits.{k}={v}" for k in LIMIT_NAMES for v in ("0", "1", "10", "60", "1000000000000")),
-    "#" + "k" * 100_000,
-    "#" + "a=1&" * 20_000,
-    "#samples.bson=" + "1:2," * 10_000,
-    "#config.trigger_tokens=" + "9" * 5_000,
-    f"#config.safety_margin={HUGE}&samples.tokens_per_message={HUGE}",
-    "#%ff=%ff&config.trigger_tokens&=&&",
-]
-
-
-def _in_process(argv: list[str], stdin: bytes, capsys: pytest.CaptureFixture[str]) -> int:
-    saved = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
-    try:
-        with pytest.raises(SystemExit) as info:
-            cli.run(argv)
-    finally:
-        sys.stdin = saved
-    code = info.value.code
-    assert isinstance(code, int)
-    return code
-
-
-@pytest.mark.parametrize(
-    ("argv", "stdin"),
-    [
-        *((["plan", "-"], d) for d in DOCS),
-        *((["export", "-", "--format", "json"], d) for d in DOCS),
-        *((["check", "-"], d) for d in DOCS + TOMLS),
-        *((["plan", "--fragment", "", "--config", "-"], d) for d in DOCS + TOMLS),
-        *((["plan", "--fragment", link], b"") for link in LINKS),
-        *((["export", "--fragment", link], b"") for link in LINKS),
-    ],
-)
-def test_battery_exits_0_or_2_with_short_lines(
-    argv: list[str], stdin: bytes, capsys: pytest.CaptureFixture[str]
-) -> None:
-    start = time.perf_counter()
-    code = _in_process(argv, stdin, capsys)
-    assert time.perf_counter() - start < 10
-    out, err = capsys.readouterr()
-    assert code in (0, 2), err
-    assert "internal error" not in err
-    lines = err.splitlines()
-    assert all(len(line) <= 500 for line in lines)
-    if code == 2:
-        assert out == ""
-        assert len(lines) == 1 or argv[0] == "check", lines

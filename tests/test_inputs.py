@@ -18,14 +18,25 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.jsonio import key_problems, load_json
 from budgetcore.inputs.numbers import MAX_SEED, bound_text, whole_text
 from budgetcore.inputs.text import SIZE_LIMITS, check_size, read_limited, size_text
+from budgetcore.messages import CATALOGUE
 from budgetcore.replay.options import parse_options_json
 from budgetcore.replay.turns import parse_generator_json, parse_turn_lines
 from budgetcore.scenario.fragment import parse_fragment
 from budgetcore.scenario.overrides import parse_config
 from budgetcore.scenario.parse import parse_sample_lines, parse_scenario_json
-from budgetcore.ui import state as S
-from budgetcore.ui.messages import CATALOGUE
+from budgetcore.ui.events import (
+    FieldTyped,
+    ImportPreviewed,
+    LinkOpened,
+    ReplayFieldTyped,
+    ReplayLogLoaded,
+    ReplaySourceChosen,
+    ReplayToggled,
+    ReplayTurnsTyped,
+    SamplesTyped,
+)
 from budgetcore.ui.problems import problem_sentence
+from budgetcore.ui.update import initial_state, reduce
 
 
 def run_cli(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
@@ -266,11 +277,11 @@ def test_check_size_counts_utf8_bytes_and_names_the_input_as_shown() -> None:
 @pytest.mark.parametrize(
     ("event", "where"),
     [
-        (lambda t: S.ImportPreviewed(t, "replace"), "import_preview"),
-        (S.SamplesTyped, "sample_problems"),
-        (S.ReplayTurnsTyped, "turns"),
-        (lambda t: S.ReplayLogLoaded(t, "x.jsonl"), "log"),
-        (S.LinkOpened, "link_problems"),
+        (lambda t: ImportPreviewed(t, "replace"), "import_preview"),
+        (SamplesTyped, "sample_problems"),
+        (ReplayTurnsTyped, "turns"),
+        (lambda t: ReplayLogLoaded(t, "x.jsonl"), "log"),
+        (LinkOpened, "link_problems"),
     ],
     ids=["import", "samples", "turns", "log", "link"],
 )
@@ -280,7 +291,7 @@ def test_the_page_refuses_a_paste_above_its_limit_as_the_cli_does(
     kind = {"import_preview": "config", "sample_problems": "samples", "link_problems": "fragment"}
     what = kind.get(where, where)
     monkeypatch.setattr("budgetcore.inputs.text.SIZE_LIMITS", {**SIZE_LIMITS, what: 100})
-    state = S.reduce(S.initial_state(lang="zh"), event("x" * 101))
+    state = reduce(initial_state(lang="zh"), event("x" * 101))
     problems: tuple[Problem, ...]
     if where == "import_preview":
         assert state.import_preview is not None
@@ -301,10 +312,10 @@ def test_the_page_refuses_a_paste_above_its_limit_as_the_cli_does(
 
 
 def test_a_typed_value_above_its_limit_is_refused_by_the_field() -> None:
-    state = S.reduce(S.initial_state(), S.FieldTyped("config.trigger_tokens", "1" * 2_000))
+    state = reduce(initial_state(), FieldTyped("config.trigger_tokens", "1" * 2_000))
     issue = state.field_issues["config.trigger_tokens"]
     assert (issue.code, issue.params) == ("problem.too-large", (("limit", "1 KiB"),))
-    seed = S.reduce(S.initial_state(), S.ReplayFieldTyped("replay.seed", "9" * 40))
+    seed = reduce(initial_state(), ReplayFieldTyped("replay.seed", "9" * 40))
     assert seed.replay.issues["replay.seed"].code == "problem.too-large"
 
 
@@ -444,9 +455,9 @@ def test_every_replay_problem_has_a_catalogue_sentence_in_both_languages() -> No
 
 
 def test_a_pasted_turn_problem_is_chinese_on_a_chinese_page() -> None:
-    state = S.initial_state(lang="zh")
-    state = S.reduce(S.reduce(state, S.ReplayToggled(True)), S.ReplaySourceChosen("turns"))
-    state = S.reduce(state, S.ReplayTurnsTyped('{"added": 1}\n{"added": "x"}\n'))
+    state = initial_state(lang="zh")
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("turns"))
+    state = reduce(state, ReplayTurnsTyped('{"added": 1}\n{"added": "x"}\n'))
     (problem,) = state.replay.pasted.problems
     assert problem_sentence(problem, "zh") == (
         '第 2 行 · added 必须是 0 到 1,000,000,000,000 之间的整数;收到 "x"'

@@ -276,3 +276,31 @@ def test_bad_option_values_are_one_short_usage_line(
     errors = result.stderr.str().strip().splitlines()
     assert message in errors[-1], errors
     assert max(len(line) for line in errors) <= 300
+
+
+def test_loading_the_plugin_plans_nothing_until_a_test_asks_for_a_case() -> None:
+    # pytest loads the plugin in every session where budgetcore is installed: the load
+    # must not import the cases (they plan at import) nor the planner.
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    code = (
+        "import sys, pytest\n"
+        "before = set(sys.modules)\n"
+        "import budgetcore.conformance.pytest_plugin as plugin\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.startswith('budgetcore')))\n"
+        "print(plugin.assert_plan_matches.__module__, plugin.Case.__name__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[0] == str(
+        [
+            "budgetcore",
+            "budgetcore._version",
+            "budgetcore.conformance",
+            "budgetcore.conformance.pytest_plugin",
+            "budgetcore.errors",
+        ]
+    )
+    assert out[1] == "budgetcore.conformance.cases Case"

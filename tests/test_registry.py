@@ -802,25 +802,30 @@ class TestLinksNameModels:
 
     def test_the_page_writes_the_chosen_model_and_reopens_with_it(self) -> None:
         from budgetcore.registry.peers import default_peers  # noqa: PLC0415
-        from budgetcore.ui import render as R  # noqa: PLC0415
-        from budgetcore.ui import state as S  # noqa: PLC0415
+        from budgetcore.ui.events import (  # noqa: PLC0415
+            FieldTyped,
+            LinkOpened,
+            ModelDataLoaded,
+            PickerEntered,
+            PickerTyped,
+        )
+        from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+        from budgetcore.ui.view.screen import render  # noqa: PLC0415
 
-        loaded = S.reduce(S.initial_state(), S.ModelDataLoaded(default_registry(), default_peers()))
-        typed = S.reduce(loaded, S.PickerTyped("main_model", "claude-sonnet-4"))
-        chosen = S.reduce(typed, S.PickerEntered("main_model"))
-        fragment = R.render(chosen).fragment
+        loaded = reduce(initial_state(), ModelDataLoaded(default_registry(), default_peers()))
+        typed = reduce(loaded, PickerTyped("main_model", "claude-sonnet-4"))
+        chosen = reduce(typed, PickerEntered("main_model"))
+        fragment = render(chosen).fragment
         assert fragment.endswith("&main_model.model=claude-sonnet-4-20250514")
         # Edited by hand, the numbers alone are the link.
-        edited = S.reduce(chosen, S.FieldTyped("main_model.output_tokens", "32000"))
-        assert "main_model.model" not in R.render(edited).fragment
+        edited = reduce(chosen, FieldTyped("main_model.output_tokens", "32000"))
+        assert "main_model.model" not in render(edited).fragment
         # Reopened: the picker shows the model once the registry is in.
-        opened = S.reduce(
-            S.initial_state(), S.LinkOpened("#main_model.model=claude-sonnet-4", "en")
-        )
+        opened = reduce(initial_state(), LinkOpened("#main_model.model=claude-sonnet-4", "en"))
         assert opened.pickers["main_model"].chosen == "claude-sonnet-4-20250514"
-        assert "main_model.model=claude-sonnet-4-20250514" in R.render(opened).fragment
-        ready = S.reduce(opened, S.ModelDataLoaded(default_registry(), default_peers()))
-        info = R.render(ready).html["picker-main_model-info"]
+        assert "main_model.model=claude-sonnet-4-20250514" in render(opened).fragment
+        ready = reduce(opened, ModelDataLoaded(default_registry(), default_peers()))
+        info = render(ready).html["picker-main_model-info"]
         assert "“claude-sonnet-4” is claude-sonnet-4-20250514 (alias)" in info
 
 

@@ -30,8 +30,8 @@ from budgetcore import (
 )
 from budgetcore.core.plan import plan
 from budgetcore.explore.curves import SWEEPABLE
+from budgetcore.messages import t
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.catalogue import t
 from budgetcore.units import format_int
 
 NOT = "What this must not be read as: "

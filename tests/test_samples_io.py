@@ -6,8 +6,6 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from budgetcore import ScenarioError, parse_scenario, plan
 from budgetcore.core.samples import ByteSample, channel_stats, predict
@@ -58,33 +56,6 @@ class TestPredictions:
         assert preds["summary_work_input"]["point"] == 213_000
         assert preds["summary_cap"]["point"] == 24_576
         assert out["bytes"]["json"]["predictions"]["full_input"] == "unknown"
-
-
-pairs = st.lists(st.tuples(st.integers(1, 10**6), st.integers(0, 10**7)), min_size=1, max_size=12)
-
-
-@given(pairs, st.integers(0, 10**9))
-def test_the_range_always_contains_the_point_estimate(
-    samples: list[tuple[int, int]], tokens: int
-) -> None:
-    p = predict(tokens, channel_stats(tuple(ByteSample(t, b) for t, b in samples)))
-    assert p is not None
-    assert p.low <= p.point <= p.high
-
-
-@given(pairs, pairs, st.integers(0, 10**9))
-def test_more_samples_never_widen_beyond_the_ratios_seen(
-    first: list[tuple[int, int]], more: list[tuple[int, int]], tokens: int
-) -> None:
-    seen = [Fraction(b, t) for t, b in first + more]
-    p = predict(tokens, channel_stats(tuple(ByteSample(t, b) for t, b in first + more)))
-    assert p is not None
-    assert p.low >= (tokens * min(seen)).__floor__()
-    assert p.high <= (tokens * max(seen)).__ceil__()
-    q = predict(tokens, channel_stats(tuple(ByteSample(t, b) for t, b in first)))
-    assert q is not None
-    assert p.low <= q.low
-    assert p.high >= q.high
 
 
 # Each protection in turn bites first (defaults: loader prefetch limit 930,345 tokens).

@@ -15,16 +15,12 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
 
 from budgetcore import Scenario, parse_scenario, plan
 from budgetcore.explore.curves import SERIES, SWEEPABLE, default_range, sweep, sweep_values
-from budgetcore.scenario.dump import scenario_json
-from budgetcore.ui.messages import CATALOGUE, t
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.ui.svg import curves_chart, plan_charts
 from tests.oracle import oracle_plan
-from tests.property.strategies import scenarios
 from tests.svg_checks import (
     CJK,
     assert_fits,
@@ -37,46 +33,16 @@ from tests.svg_checks import (
     tag,
     texts_of,
 )
+from tests.svg_helpers import SCENARIOS, WIDTHS, data_of, plan_of
 
-WIDTHS = (320, 390, 640, 1440)
 # ------------------------------------------------------------------ scenarios
-
-SCENARIOS: dict[str, dict[str, Any]] = {
-    "golden": {},
-    "k-below-full": {"config": {"trigger_tokens": 12_000}},
-    "k-equals-full": {"config": {"trigger_tokens": 36_000}},
-    "k-above-full": {"config": {"trigger_tokens": 100_000}},
-    "k-far-above": {"config": {"trigger_tokens": 5_000_000}},
-    "k-zero": {"config": {"trigger_tokens": 0}},
-    "f-above-m": {"workload": {"required_tokens": 936_346}},
-    "small-window": {
-        "main_model": {"input_tokens": 32_768, "output_tokens": 8_192},
-        "workload": {"required_tokens": 9_000, "history_tokens": 40_000},
-    },
-    "no-history": {"workload": {"history_tokens": 0, "summary_tokens": 0}},
-    "all-zero": {"main_model": {"input_tokens": 1, "reserves_output": True}},
-    # Found by the property test: 12-digit tick labels at 320 px need the two-tick axis.
-    "huge-work": {
-        "main_model": {"input_tokens": 1, "output_tokens": 1, "reserves_output": False},
-        "workload": {"previous_summary_tokens": 400_000_000_001},
-    },
-    "recompress": {
-        "config": {"summary_max_tokens": 8_192},
-        "workload": {"previous_summary_tokens": 12_000},
-    },
-}
-
-
-def _plan(name: str) -> Any:
-    return plan(parse_scenario(SCENARIOS[name]))
-
 
 # ------------------------------------------------------------------ figures
 
 
 class TestFigures:
     def test_each_chart_is_a_figure_with_title_svg_legend_and_caveat(self) -> None:
-        charts = plan_charts(_plan("golden"), "en")
+        charts = plan_charts(plan_of("golden"), "en")
         assert list(charts) == ["funnel", "branch", "work"]
         for key, markup in charts.items():
             fig = parse_svg(markup)
@@ -100,7 +66,7 @@ class TestFigures:
             sweep_values(819, 81_920, "config.summary_max_tokens"),
         )
         figures = [
-            *plan_charts(_plan("golden"), "en", width=width).values(),
+            *plan_charts(plan_of("golden"), "en", width=width).values(),
             curves_chart(s, "en", width=width),
         ]
         for markup in figures:
@@ -116,7 +82,7 @@ class TestFigures:
                 assert size is None or (isinstance(size, str) and int(size) >= 11)
 
     def test_bars_carry_exact_tokens_and_zero_stays_zero(self) -> None:
-        svg = chart_of(parse_svg(plan_charts(_plan("no-history"), "en")["funnel"]))
+        svg = chart_of(parse_svg(plan_charts(plan_of("no-history"), "en")["funnel"]))
         rects = {e.get("data-segment"): e for e in rects_of(svg, "data-segment")}
         assert rects["prefetched"].get("data-tokens") == "0"
         assert rects["prefetched"].get("width") == "0"
@@ -125,7 +91,7 @@ class TestFigures:
     def test_markup_is_escaped(self) -> None:
         # Every text node came through el(): parsing as XML would fail on a stray '<'.
         for lang in ("en", "zh"):
-            for markup in plan_charts(_plan("golden"), lang).values():
+            for markup in plan_charts(plan_of("golden"), lang).values():
                 assert "<script" not in markup
                 parse_svg(markup)
 
@@ -137,7 +103,7 @@ class TestAxes:
     @pytest.mark.parametrize("name", list(SCENARIOS))
     @pytest.mark.parametrize("width", WIDTHS)
     def test_ticks_are_nice_and_cover_every_bar_and_k(self, name: str, width: int) -> None:
-        p = _plan(name)
+        p = plan_of(name)
         for key, markup in plan_charts(p, "en", width=width).items():
             svg = chart_of(parse_svg(markup))
             ticks = [int(e.get("data-tick", "")) for e in texts_of(svg) if e.get("data-tick")]
@@ -158,7 +124,7 @@ class TestAxes:
             assert title == [t("axis.tokens", "en")]
 
     def test_bar_lengths_follow_the_axis(self) -> None:
-        svg = chart_of(parse_svg(plan_charts(_plan("golden"), "en", width=640)["branch"]))
+        svg = chart_of(parse_svg(plan_charts(plan_of("golden"), "en", width=640)["branch"]))
         ticks = {
             int(e.get("data-tick", "")): Fraction(e.get("x", ""))
             for e in texts_of(svg)
@@ -180,7 +146,7 @@ class TestReferenceLines:
     )
     @pytest.mark.parametrize("width", WIDTHS)
     def test_k_is_always_a_line_on_the_axis(self, name: str, width: int) -> None:
-        p = _plan(name)
+        p = plan_of(name)
         svg = chart_of(parse_svg(plan_charts(p, "en", width=width)["branch"]))
         k = p.scenario.config.trigger_tokens
         lines = [e for e in lines_of(svg) if e.get("data-ref") == "trigger"]
@@ -198,7 +164,7 @@ class TestReferenceLines:
         assert f"K {k:,}" in [e.text for e in texts_of(svg)]
 
     def test_far_m_is_an_edge_arrow_with_its_exact_value(self) -> None:
-        fig = parse_svg(plan_charts(_plan("golden"), "en")["branch"])
+        fig = parse_svg(plan_charts(plan_of("golden"), "en")["branch"])
         svg = chart_of(fig)
         assert not [e for e in lines_of(svg) if e.get("data-ref") == "main_safe_input"]
         beyond = [e.text for e in texts_of(svg) if "ch-beyond" in (e.get("class") or "")]
@@ -208,13 +174,13 @@ class TestReferenceLines:
         assert "40,000" in "".join(note[0].itertext())  # the axis end it lies beyond
 
     def test_m_within_reach_is_a_line(self) -> None:
-        svg = chart_of(parse_svg(plan_charts(_plan("f-above-m"), "en")["branch"]))
+        svg = chart_of(parse_svg(plan_charts(plan_of("f-above-m"), "en")["branch"]))
         m = [e for e in lines_of(svg) if e.get("data-ref") == "main_safe_input"]
         assert m
         assert m[0].get("data-tokens") == "936345"
 
     def test_c_beyond_the_work_chart_is_named(self) -> None:
-        svg = chart_of(parse_svg(plan_charts(_plan("golden"), "zh")["work"]))
+        svg = chart_of(parse_svg(plan_charts(plan_of("golden"), "zh")["work"]))
         assert [e.text for e in texts_of(svg) if "ch-beyond" in (e.get("class") or "")] == [
             t("chart.beyond", "zh", name="C", value="936,345")
         ]
@@ -230,47 +196,15 @@ class TestNoOverlap:
     def test_no_label_touches_a_bar_a_line_or_another_label(
         self, name: str, width: int, lang: str
     ) -> None:
-        p = _plan(name)
-        for pinned in (None, _plan("golden"), _plan("k-above-full")):
+        p = plan_of(name)
+        for pinned in (None, plan_of("golden"), plan_of("k-above-full")):
             for markup in plan_charts(p, lang, width=width, pinned=pinned).values():
                 svg = chart_of(parse_svg(markup))
                 assert_no_collisions(svg)
                 assert_fits(svg, width)
 
-    @settings(max_examples=40)
-    @example(k=148_666, f=20_000, history=10_000, width=320)  # K's centred label, odd width
-    @given(
-        k=st.integers(0, 3_000_000),
-        f=st.integers(0, 2_000_000),
-        history=st.integers(0, 2_000_000),
-        width=st.sampled_from(WIDTHS),
-    )
-    def test_no_overlap_for_any_k_f_and_history(
-        self, k: int, f: int, history: int, width: int
-    ) -> None:
-        p = plan(
-            parse_scenario(
-                {
-                    "config": {"trigger_tokens": k},
-                    "workload": {"required_tokens": f, "history_tokens": history},
-                }
-            )
-        )
-        for markup in plan_charts(p, "en", width=width, pinned=_plan("golden")).values():
-            svg = chart_of(parse_svg(markup))
-            assert_no_collisions(svg)
-            assert_fits(svg, width)
-
-    @settings(max_examples=30)
-    @given(scenarios(), st.sampled_from(WIDTHS), st.sampled_from(["en", "zh"]))
-    def test_no_overlap_for_any_scenario(self, data: dict[str, Any], width: int, lang: str) -> None:
-        for markup in plan_charts(plan(parse_scenario(data)), lang, width=width).values():
-            svg = chart_of(parse_svg(markup))
-            assert_no_collisions(svg)
-            assert_fits(svg, width)
-
     def test_a_too_narrow_container_gets_the_minimum_width_not_smaller_text(self) -> None:
-        svg = chart_of(parse_svg(plan_charts(_plan("golden"), "en", width=100)["branch"]))
+        svg = chart_of(parse_svg(plan_charts(plan_of("golden"), "en", width=100)["branch"]))
         assert svg.get("width") == "280"
         assert svg.get("font-size") == "12"
         assert_no_collisions(svg)
@@ -282,7 +216,7 @@ class TestNoOverlap:
 class TestPinned:
     def test_a_and_b_share_one_scale(self) -> None:
         a = plan(parse_scenario({"workload": {"required_tokens": 60_000}}))
-        b = _plan("golden")
+        b = plan_of("golden")
         for markup in plan_charts(b, "en", width=640, pinned=a).values():
             svg = chart_of(parse_svg(markup))
             bs = {
@@ -305,7 +239,9 @@ class TestPinned:
 
     def test_the_scale_covers_a_when_a_is_bigger(self) -> None:
         a = plan(parse_scenario({"workload": {"required_tokens": 200_000}}))
-        svg = chart_of(parse_svg(plan_charts(_plan("golden"), "en", width=390, pinned=a)["branch"]))
+        svg = chart_of(
+            parse_svg(plan_charts(plan_of("golden"), "en", width=390, pinned=a)["branch"])
+        )
         ticks = [int(e.get("data-tick", "")) for e in texts_of(svg) if e.get("data-tick")]
         assert ticks[-1] >= 200_000 + 6_000 + 10_000
         for e in rects_of(svg, "data-pinned"):
@@ -313,7 +249,7 @@ class TestPinned:
 
     def test_legend_names_outline_and_fill_and_a_values(self) -> None:
         a = plan(parse_scenario({"config": {"trigger_tokens": 50_000}}))
-        fig = parse_svg(plan_charts(_plan("golden"), "en", pinned=a)["branch"])
+        fig = parse_svg(plan_charts(plan_of("golden"), "en", pinned=a)["branch"])
         legend = "".join(next(e for e in fig.iter() if e.get("class") == "ch-legend").itertext())
         assert "pinned plan (outline)" in legend
         assert "current plan (filled)" in legend
@@ -369,7 +305,7 @@ class TestPinned:
         self, lang: str, entries: list[str]
     ) -> None:
         # Experiment 4 "F above M" as the walk saw it: "A 0 (A 6,000)".
-        before = _plan("golden")
+        before = plan_of("golden")
         after = plan(parse_scenario({"workload": {"required_tokens": 1_000_000}}))
         fig = parse_svg(plan_charts(after, lang, pinned=before)["branch"])
         legend = ["".join(e.itertext()) for e in fig.iter() if e.tag.endswith("li")]
@@ -381,8 +317,8 @@ class TestPinned:
     @pytest.mark.parametrize("lang", ["en", "zh"])
     def test_each_quantity_is_in_the_legend_once(self, lang: str, pinned: str | None) -> None:
         # The walk: "F required 20,000 ... F 20,000", A and raw listed twice too.
-        a = None if pinned is None else _plan(pinned)
-        charts = plan_charts(_plan("golden"), lang, pinned=a)
+        a = None if pinned is None else plan_of(pinned)
+        charts = plan_charts(plan_of("golden"), lang, pinned=a)
         keys = {
             name: [
                 e.get("data-legend")
@@ -403,7 +339,7 @@ class TestPinned:
             assert len(listed) == len(set(listed))
 
     def test_without_a_there_are_no_outlines(self) -> None:
-        for markup in plan_charts(_plan("golden"), "en").values():
+        for markup in plan_charts(plan_of("golden"), "en").values():
             assert "data-pinned" not in markup
             assert "pinned" not in markup
 
@@ -441,9 +377,9 @@ def _latin_words(markup: str) -> set[str]:
 class TestLanguages:
     @pytest.mark.parametrize("path", list(SWEEPABLE))
     def test_every_text_is_chinese_in_zh(self, path: str) -> None:
-        a = _plan("k-above-full")
-        markups = list(plan_charts(_plan("golden"), "zh", pinned=a).values())
-        markups += list(plan_charts(_plan("f-above-m"), "zh").values())
+        a = plan_of("k-above-full")
+        markups = list(plan_charts(plan_of("golden"), "zh", pinned=a).values())
+        markups += list(plan_charts(plan_of("f-above-m"), "zh").values())
         low, high = default_range(Scenario(), path)
         markups.append(curves_chart(sweep(Scenario(), path, sweep_values(low, high, path)), "zh"))
         markups.append(
@@ -458,8 +394,8 @@ class TestLanguages:
     def test_numbers_are_identical_in_both_languages(self) -> None:
         numbers = re.compile(r"\d[\d,.]*")
         for key in ("funnel", "branch", "work"):
-            en = chart_of(parse_svg(plan_charts(_plan("golden"), "en")[key]))
-            zh = chart_of(parse_svg(plan_charts(_plan("golden"), "zh")[key]))
+            en = chart_of(parse_svg(plan_charts(plan_of("golden"), "en")[key]))
+            zh = chart_of(parse_svg(plan_charts(plan_of("golden"), "zh")[key]))
             assert [e.get("data-tick") for e in texts_of(en)] == [
                 e.get("data-tick") for e in texts_of(zh)
             ]
@@ -480,15 +416,6 @@ class TestLanguages:
 
 def _figure_texts(markup: str) -> list[ET.Element]:
     return texts_of(chart_of(parse_svg(markup)))
-
-
-def _data(scenario: Scenario, path: str, value: int | Decimal) -> dict[str, Any]:
-    data = scenario_json(scenario)
-    section, name = path.split(".", 1)
-    if section == "summary_model" and data["summary_model"] is None:
-        data["summary_model"] = dict(data["main_model"])
-    data[section][name] = str(value) if isinstance(value, Decimal) else value
-    return data
 
 
 CURVE_CASES = [
@@ -521,33 +448,13 @@ class TestCurves:
         assert current in s.values  # the scenario's own value is a plotted point
         (marker,) = [e for e in svg.iter() if e.get("data-current")]
         assert marker.get("data-current") == str(current)
-        want = oracle_plan(_data(scenario, path, current))
+        want = oracle_plan(data_of(scenario, path, current))
         here = {e.get("data-here"): e.text for e in texts_of(svg) if e.get("data-here")}
         for key in SERIES:
             assert here[key] == f"{want[key]:,}", key
         assert here["x"] == (f"{current:,}" if isinstance(current, int) else str(current))
         if data == {} and path == "config.summary_max_tokens":
             assert here["main_safe_input"] == "936,345"  # the golden M, not a neighbour's
-
-    @settings(max_examples=15)
-    @given(
-        scenarios(),
-        st.sampled_from(list(SWEEPABLE)),
-        st.sampled_from(WIDTHS),
-        st.sampled_from(["en", "zh"]),
-    )
-    def test_any_scenario_and_sweep(
-        self, data: dict[str, Any], path: str, width: int, lang: str
-    ) -> None:
-        scenario = parse_scenario(data)
-        low, high = default_range(scenario, path)
-        s = sweep(scenario, path, sweep_values(low, high, path, 60))
-        svg = chart_of(parse_svg(curves_chart(s, lang, width=width)))
-        assert_no_collisions(svg)
-        assert_fits(svg, width)
-        want = oracle_plan(_data(scenario, path, s.current))
-        here = {e.get("data-here"): e.text for e in texts_of(svg) if e.get("data-here")}
-        assert here == {"x": here["x"], **{k: f"{want[k]:,}" for k in SERIES}}
 
     def test_k_sweep_from_zero_does_not_raise_and_starts_at_zero(self) -> None:
         s = sweep(

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-
-from hypothesis import given
-from hypothesis import strategies as st
 
 from budgetcore.charts.timeline import (
     UNIT,
@@ -17,7 +13,6 @@ from budgetcore.charts.timeline import (
     run_times,
     timeline_chart,
     turn_at,
-    turning_points,
 )
 from budgetcore.registry.prices import Prices
 from budgetcore.replay.logs import LogRequest, LogSeries, parse_claude_code
@@ -146,36 +141,6 @@ def test_cost_chart_bars_are_exact_shares_of_the_tallest() -> None:
 
 
 # ------------------------------------------------------------------ thinning and drawing
-
-_values = st.lists(st.integers(min_value=0, max_value=6), max_size=40)
-
-
-@given(_values)
-def test_turning_points_keep_every_change_and_drop_only_flat_runs(values: list[int]) -> None:
-    kept = turning_points(values)
-    if len(values) <= 1:
-        assert kept == [0]
-        return
-    assert kept[0] == 0
-    assert kept[-1] == len(values) - 1
-    assert kept == sorted(set(kept))
-    for i in range(1, len(values) - 1):  # a value unlike a neighbour is always kept
-        if values[i] != values[i - 1] or values[i] != values[i + 1]:
-            assert i in kept
-    for j, k in itertools.pairwise(kept):  # what lies between two kept points is flat
-        if k > j + 1:
-            assert set(values[j : k + 1]) == {values[j]}
-
-
-@given(_values.filter(bool), st.integers(min_value=1, max_value=3))
-def test_an_area_draws_the_same_pixels_as_a_point_per_turn(values: list[int], spread: int) -> None:
-    """The summary and unseen areas keep only their turning points; the page's pixel
-    point list is the one a point at every turn would give."""
-    from budgetcore.ui.replay_charts import _points  # noqa: PLC0415
-
-    pts = tuple((i * 37 * UNIT, v * spread * 60) for i, v in enumerate(values))
-    thinned = tuple(pts[i] for i in turning_points(values))
-    assert _points(thinned) == _points(pts)
 
 
 def test_the_areas_and_k_hold_the_replays_values() -> None:

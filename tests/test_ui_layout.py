@@ -13,23 +13,42 @@ import pytest
 
 from budgetcore import __version__
 from budgetcore.inputs.text import limit_of
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.registry.models import default_registry
 from budgetcore.registry.peers import default_peers
 from budgetcore.scenario.export import HEADER_TEXTS, english, export_toml
-from budgetcore.ui import render as R
-from budgetcore.ui import state as S
 from budgetcore.ui.dom import Target, event_of, text_limit
-from budgetcore.ui.messages import CATALOGUE, t
+from budgetcore.ui.events import (
+    ExampleSamples,
+    ExportFormatChosen,
+    FieldTyped,
+    FileRefused,
+    ImportTyped,
+    LanguageChosen,
+    ModelDataLoaded,
+    ReplayRefreshed,
+    ReplaySourceChosen,
+    ReplayToggled,
+    ReplayTurnsTyped,
+    SamplesTyped,
+    TextRefused,
+)
+from budgetcore.ui.model import PageState
 from budgetcore.ui.prerender import first_screen, prerender
+from budgetcore.ui.update import initial_state, reduce
+from budgetcore.ui.view.config import render_export
 from budgetcore.ui.view.nav import SECTIONS, nav_html
+from budgetcore.ui.view.peers import render_peers
+from budgetcore.ui.view.screen import render
+from budgetcore.ui.view.shell import shell_html
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX = (ROOT / "web" / "index.html").read_text(encoding="utf-8")
 
 
-def loaded(**changes: object) -> S.PageState:
-    state = S.initial_state(**changes)  # type: ignore[arg-type]
-    return S.reduce(state, S.ModelDataLoaded(default_registry(), default_peers()))
+def loaded(**changes: object) -> PageState:
+    state = initial_state(**changes)  # type: ignore[arg-type]
+    return reduce(state, ModelDataLoaded(default_registry(), default_peers()))
 
 
 # ------------------------------------------------------------------ navigation
@@ -51,7 +70,7 @@ def test_the_nav_is_buttons_and_never_a_link() -> None:
     assert "href" not in markup
     assert markup.count('<button type="button" data-nav=') == len(SECTIONS)
     assert "会话回放" in markup
-    assert R.shell_html()["nav-list"] == nav_html()
+    assert shell_html()["nav-list"] == nav_html()
 
 
 def test_the_built_page_has_the_nav_and_a_localised_title() -> None:
@@ -79,7 +98,7 @@ def _assert_stacked(table: str) -> None:
 
 
 def test_the_peers_every_system_table_is_folded_and_stacks() -> None:
-    html = R.render_peers(loaded())
+    html = render_peers(loaded())
     folded = re.search(r"<details class=\"fold\"[^>]*>.*?</details>", html, re.S)
     assert folded is not None
     assert " open" not in folded.group(0).split(">", 1)[0]
@@ -90,8 +109,8 @@ def test_the_peers_every_system_table_is_folded_and_stacks() -> None:
 
 
 def test_the_byte_tables_are_folded_and_every_samples_table_stacks() -> None:
-    state = S.reduce(S.initial_state(), S.ExampleSamples())
-    html = R.render(state).html["samples-out"]
+    state = reduce(initial_state(), ExampleSamples())
+    html = render(state).html["samples-out"]
     assert re.search(r'<details class="fold"', html)
     for table in _tables(html):
         _assert_stacked(table)
@@ -102,10 +121,10 @@ def test_the_byte_tables_are_folded_and_every_samples_table_stacks() -> None:
 
 def test_a_paste_above_its_limit_is_refused_and_not_kept() -> None:
     big = "#" * (limit_of("config") + 1)
-    state = S.reduce(S.initial_state(), S.ImportTyped(big))
+    state = reduce(initial_state(), ImportTyped(big))
     assert state.import_text == ""  # the box is emptied: no later paint carries it
-    assert R.render(state).boxes["import-text"] == ""
-    result = R.render(state).html["import-result"]
+    assert render(state).boxes["import-text"] == ""
+    result = render(state).html["import-result"]
     assert f"{limit_of('config') + 1:,} bytes" in result
     assert "1 MiB" in result
 
@@ -117,8 +136,8 @@ def test_a_paste_above_its_limit_is_refused_and_not_kept() -> None:
 def test_a_paste_refused_by_its_length_says_the_cap_and_the_size(what: str, region: str) -> None:
     size = limit_of(what) * 5
     for lang, words in (("en", f"at least {size:,} bytes"), ("zh", f"至少有 {size:,} 字节")):
-        state = S.reduce(S.initial_state(lang=lang, lang_chosen=True), S.TextRefused(what, size))
-        screen = R.render(state)
+        state = reduce(initial_state(lang=lang, lang_chosen=True), TextRefused(what, size))
+        screen = render(state)
         assert words in screen.html[region], screen.html[region]
         assert "1 MiB" in screen.html[region]
         assert screen.boxes[{"config": "import-text", "samples": "samples-text"}[what]] == ""
@@ -126,17 +145,17 @@ def test_a_paste_refused_by_its_length_says_the_cap_and_the_size(what: str, regi
 
 def test_samples_above_their_limit_are_refused_and_not_kept() -> None:
     big = '{"channel": "bson", "tokens": 812, "bytes": 3310}\n' * (limit_of("samples") // 40)
-    state = S.reduce(S.initial_state(), S.SamplesTyped(big))
+    state = reduce(initial_state(), SamplesTyped(big))
     assert state.samples_text == ""
     assert not state.sample_lines
-    assert "1 MiB" in R.render(state).html["sample-errors"]
+    assert "1 MiB" in render(state).html["sample-errors"]
 
 
 def test_pasted_turns_refused_by_their_length_are_not_kept() -> None:
-    state = S.reduce(S.initial_state(), S.ReplayToggled(True))
-    state = S.reduce(state, S.ReplaySourceChosen("turns"))
-    state = S.reduce(state, S.TextRefused("page-turns", limit_of("page-turns") + 1))
-    state = S.reduce(state, S.ReplayRefreshed())  # the shell's next frame: the run
+    state = reduce(initial_state(), ReplayToggled(True))
+    state = reduce(state, ReplaySourceChosen("turns"))
+    state = reduce(state, TextRefused("page-turns", limit_of("page-turns") + 1))
+    state = reduce(state, ReplayRefreshed())  # the shell's next frame: the run
     from budgetcore.ui.replay_view import render_replay  # noqa: PLC0415
 
     screen = render_replay(state)
@@ -147,18 +166,18 @@ def test_pasted_turns_refused_by_their_length_are_not_kept() -> None:
 
 
 def test_pasted_turns_above_the_page_limit_are_refused_and_not_kept() -> None:
-    state = S.reduce(S.initial_state(), S.ReplayToggled(True))
-    state = S.reduce(state, S.ReplaySourceChosen("turns"))
+    state = reduce(initial_state(), ReplayToggled(True))
+    state = reduce(state, ReplaySourceChosen("turns"))
     big = '{"added": 3000}\n' * (limit_of("page-turns") // 16 + 1)
-    state = S.reduce(state, S.ReplayTurnsTyped(big))
+    state = reduce(state, ReplayTurnsTyped(big))
     assert state.replay.turns_text == ""
-    assert R.render(state).boxes["replay-turns"] == ""
+    assert render(state).boxes["replay-turns"] == ""
 
 
 def test_a_file_refused_by_its_size_says_the_cap_and_the_size() -> None:
     size = 30 * 1024 * 1024
-    state = S.reduce(S.initial_state(), S.FileRefused("config", "huge.toml", size))
-    result = R.render(state).html["import-result"]
+    state = reduce(initial_state(), FileRefused("config", "huge.toml", size))
+    result = render(state).html["import-result"]
     assert f"{size:,} bytes" in result
     assert "1 MiB" in result
 
@@ -173,14 +192,14 @@ def test_the_catalogue_says_the_export_header_as_the_cli_does() -> None:
 
 @pytest.mark.parametrize("fmt", ["toml", "json"])
 def test_the_exported_comments_follow_the_page_language(fmt: str) -> None:
-    zh = S.initial_state(lang="zh", lang_chosen=True)
-    for start in (zh, S.reduce(zh, S.FieldTyped("config.trigger_tokens", "40000"))):
-        state = S.reduce(start, S.ExportFormatChosen(fmt))
-        body, _diff = R.render_export(state)
+    zh = initial_state(lang="zh", lang_chosen=True)
+    for start in (zh, reduce(zh, FieldTyped("config.trigger_tokens", "40000"))):
+        state = reduce(start, ExportFormatChosen(fmt))
+        body, _diff = render_export(state)
         english_words = re.findall(r"\b(?:generated|reviewed|supported|overrides|default)\b", body)
         assert not english_words, body
         # The data is the same in both languages: the same values and digest.
-        en_body, _ = R.render_export(S.reduce(state, S.LanguageChosen("en")))
+        en_body, _ = render_export(reduce(state, LanguageChosen("en")))
         if fmt == "toml":
             assert tomllib.loads(body) == tomllib.loads(en_body)
             digest = re.findall(r"sha256[^0-9a-f]*([0-9a-f]{64})", body)
@@ -193,7 +212,7 @@ def test_the_exported_comments_follow_the_page_language(fmt: str) -> None:
 
 
 def test_the_cli_export_stays_english() -> None:
-    lines = export_toml(S.initial_state().plan.scenario).splitlines()
+    lines = export_toml(initial_state().plan.scenario).splitlines()
     assert lines[0] == f"# generated by budgetcore {__version__}"
     assert lines[1] == f"# {english('export.reviewed-default')}"
     assert lines[1] == "# reviewed with the default scenario"
@@ -212,7 +231,7 @@ def test_a_paste_box_longer_than_its_limit_is_refused_by_its_length(attr: str, w
     and takes its text within it."""
     assert text_limit({attr: ""}) == limit_of(what)
     over = Target({attr: ""}, "", kind="textarea", length=limit_of(what) + 1)
-    assert event_of("input", over) == S.TextRefused(what, limit_of(what) + 1)
+    assert event_of("input", over) == TextRefused(what, limit_of(what) + 1)
     within = Target({attr: ""}, "x", kind="textarea", length=1)
-    assert not isinstance(event_of("input", within), S.TextRefused)
+    assert not isinstance(event_of("input", within), TextRefused)
     assert text_limit({"data-input": "config.trigger_tokens"}) is None

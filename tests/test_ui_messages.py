@@ -10,26 +10,56 @@ from pathlib import Path
 
 import pytest
 
-from budgetcore.ui import state as S
-from budgetcore.ui.messages import CATALOGUE, t
-from budgetcore.ui.render import (
-    Screen,
+from budgetcore.messages import CATALOGUE, t
+from budgetcore.ui.events import (
+    CurvesToggled,
+    ExampleSamples,
+    ExperimentRun,
+    ExportFormatChosen,
+    Failed,
+    FieldTyped,
+    FileRefused,
+    ImportApplied,
+    ImportFileLoaded,
+    ImportPreviewed,
+    LinkOpened,
+    ModelChosen,
+    ModelDataLoaded,
+    Noticed,
+    PeersUnitChosen,
+    PickerTyped,
+    Pinned,
+    ReplayFieldTyped,
+    ReplayLogsLoaded,
+    ReplayRefreshed,
+    ReplaySourceChosen,
+    ReplayToggled,
+    ReplayTurnsTyped,
+    SamplesTyped,
+    SummarySameToggled,
+    SweepBoundTyped,
+    SweepPathChosen,
+    TextRefused,
+)
+from budgetcore.ui.model import PageState
+from budgetcore.ui.replay_logs import ENTRY_KEYS
+from budgetcore.ui.replay_view import render_replay, replay_controls_html
+from budgetcore.ui.update import initial_state, reduce
+from budgetcore.ui.view.config import render_export
+from budgetcore.ui.view.nav import nav_html
+from budgetcore.ui.view.peers import render_peers
+from budgetcore.ui.view.screen import render, render_curves
+from budgetcore.ui.view.shell import (
     averages_html,
     background_html,
     controls_html,
     experiment_buttons_html,
     key_readouts_html,
     readouts_html,
-    render,
-    render_curves,
-    render_export,
-    render_peers,
     shell_html,
     sweep_options_html,
 )
-from budgetcore.ui.replay_logs import ENTRY_KEYS
-from budgetcore.ui.replay_view import render_replay, replay_controls_html
-from budgetcore.ui.view.nav import nav_html
+from budgetcore.ui.view.types import Screen
 from tests.helpers import LOG_FIXTURES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,11 +190,11 @@ def _texts(screen: Screen) -> list[str]:
 
 
 @functools.cache
-def _model_data() -> S.ModelDataLoaded:
+def _model_data() -> ModelDataLoaded:
     from budgetcore.registry.models import default_registry  # noqa: PLC0415
     from budgetcore.registry.peers import default_peers  # noqa: PLC0415
 
-    return S.ModelDataLoaded(default_registry(), default_peers())
+    return ModelDataLoaded(default_registry(), default_peers())
 
 
 def _names_removed(text: str) -> str:
@@ -177,38 +207,38 @@ def _names_removed(text: str) -> str:
     return re.sub(rf"\b(?:{providers})\b", " ", text)
 
 
-def _states() -> list[tuple[str, S.PageState]]:
-    zh = S.initial_state(lang="zh", lang_chosen=True)
-    r = S.reduce
+def _states() -> list[tuple[str, PageState]]:
+    zh = initial_state(lang="zh", lang_chosen=True)
+    r = reduce
     out = [("default", zh)]
     loaded = r(zh, _model_data())
     out.append(("models loaded", loaded))
-    out.append(("peers in percent", r(loaded, S.PeersUnitChosen("percent"))))
-    out.append(("model chosen", r(loaded, S.ModelChosen("main_model", "claude-sonnet-4-5"))))
-    out.append(("picker typed", r(loaded, S.PickerTyped("main_model", "gpt"))))
-    out.append(("curves open", r(zh, S.CurvesToggled(True))))
-    replay = r(zh, S.ReplayToggled(True))
+    out.append(("peers in percent", r(loaded, PeersUnitChosen("percent"))))
+    out.append(("model chosen", r(loaded, ModelChosen("main_model", "claude-sonnet-4-5"))))
+    out.append(("picker typed", r(loaded, PickerTyped("main_model", "gpt"))))
+    out.append(("curves open", r(zh, CurvesToggled(True))))
+    replay = r(zh, ReplayToggled(True))
     out.append(("replay open", replay))
     out.append(
         (
             "replay pasted turns",
             r(
-                r(replay, S.ReplaySourceChosen("turns")),
-                S.ReplayTurnsTyped('{"added": 3000}\n{"added": 90000}\naddd\n'),
+                r(replay, ReplaySourceChosen("turns")),
+                ReplayTurnsTyped('{"added": 3000}\n{"added": 90000}\naddd\n'),
             ),
         )
     )
-    out.append(("replay paste refused", r(replay, S.TextRefused("page-turns", 9_000_000))))
-    out.append(("paste refused", r(zh, S.TextRefused("config", 9_000_000))))
-    out.append(("samples refused", r(zh, S.TextRefused("samples", 9_000_000))))
-    out.append(("file refused with size", r(zh, S.FileRefused("config", "big.toml", 9_000_000))))
+    out.append(("replay paste refused", r(replay, TextRefused("page-turns", 9_000_000))))
+    out.append(("paste refused", r(zh, TextRefused("config", 9_000_000))))
+    out.append(("samples refused", r(zh, TextRefused("samples", 9_000_000))))
+    out.append(("file refused with size", r(zh, FileRefused("config", "big.toml", 9_000_000))))
     out.append(
         (
             "export json",
-            r(r(zh, S.FieldTyped("config.trigger_tokens", "40000")), S.ExportFormatChosen("json")),
+            r(r(zh, FieldTyped("config.trigger_tokens", "40000")), ExportFormatChosen("json")),
         )
     )
-    out.append(("export toml", r(zh, S.FieldTyped("config.summary_max_tokens", "16384"))))
+    out.append(("export toml", r(zh, FieldTyped("config.summary_max_tokens", "16384"))))
     for path in (
         "config.trigger_tokens",
         "config.safety_margin",
@@ -216,22 +246,22 @@ def _states() -> list[tuple[str, S.PageState]]:
         "main_model.input_tokens",
         "samples.tokens_per_message",
     ):
-        out.append((f"bad {path}", r(zh, S.FieldTyped(path, "8k"))))
-    out.append(("cross-key", r(zh, S.FieldTyped("limits.raw_records_read", "100"))))
-    out.append(("cross-key 2", r(zh, S.FieldTyped("limits.lease_s", "60"))))
+        out.append((f"bad {path}", r(zh, FieldTyped(path, "8k"))))
+    out.append(("cross-key", r(zh, FieldTyped("limits.raw_records_read", "100"))))
+    out.append(("cross-key 2", r(zh, FieldTyped("limits.lease_s", "60"))))
     links = (
         "#config.trigger_tokens=8k&nonsense=1&limits.lease_s=60&lang=zh"
         "&samples.bson=1:2,x&config.summary_max_tokens&workload.required_tokens=1e1000"
     )
-    out.append(("link", r(zh, S.LinkOpened(links, "zh"))))
-    out.append(("import bad toml", r(zh, S.ImportPreviewed("x = = 1", "replace"))))
-    out.append(("import bad json", r(zh, S.ImportPreviewed('{"config": ', "replace"))))
+    out.append(("link", r(zh, LinkOpened(links, "zh"))))
+    out.append(("import bad toml", r(zh, ImportPreviewed("x = = 1", "replace"))))
+    out.append(("import bad json", r(zh, ImportPreviewed('{"config": ', "replace"))))
     out.append(
         (
             "import bad values",
             r(
                 zh,
-                S.ImportPreviewed(
+                ImportPreviewed(
                     '[config]\ntrigger_tokens = "32k"\nwork_cap = 1\n'
                     "[main_model]\ninput_tokens = 5\n"
                     "[workload]\nrequired_tokens = 1\n[limits]\nmodel_timeout_s = 100\nnope = 3\n",
@@ -240,39 +270,39 @@ def _states() -> list[tuple[str, S.PageState]]:
             ),
         )
     )
-    preview = r(zh, S.ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "replace"))
+    preview = r(zh, ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "replace"))
     out.append(("import preview", preview))
-    out.append(("import applied", r(preview, S.ImportApplied())))
-    out.append(("import empty merge", r(zh, S.ImportPreviewed("", "merge"))))
-    out.append(("import empty replace", r(zh, S.ImportPreviewed("", "replace"))))
-    out.append(("import not utf8", r(zh, S.ImportFileLoaded(b"[config]\n\xff", "replace"))))
+    out.append(("import applied", r(preview, ImportApplied())))
+    out.append(("import empty merge", r(zh, ImportPreviewed("", "merge"))))
+    out.append(("import empty replace", r(zh, ImportPreviewed("", "replace"))))
+    out.append(("import not utf8", r(zh, ImportFileLoaded(b"[config]\n\xff", "replace"))))
     lines = '{"channel": "x"}\nnot json\n{"channel": "bson", "tokens": 0, "bytes": 1, "z": 2}\n[1]'
-    out.append(("samples bad", r(zh, S.SamplesTyped(lines))))
-    out.append(("samples example", r(zh, S.ExampleSamples())))
+    out.append(("samples bad", r(zh, SamplesTyped(lines))))
+    out.append(("samples example", r(zh, ExampleSamples())))
     for key in ("lower_k", "lower_s", "raise_i", "f_above_m"):
-        out.append((f"experiment {key}", r(zh, S.ExperimentRun(key))))
-    own = r(r(zh, S.SummarySameToggled(False)), S.FieldTyped("summary_model.output_tokens", "4096"))
-    out.append(("experiment fails", r(own, S.ExperimentRun("lower_s"))))
-    pinned = r(r(zh, S.Pinned()), S.FieldTyped("config.summary_max_tokens", "16384"))
+        out.append((f"experiment {key}", r(zh, ExperimentRun(key))))
+    own = r(r(zh, SummarySameToggled(False)), FieldTyped("summary_model.output_tokens", "4096"))
+    out.append(("experiment fails", r(own, ExperimentRun("lower_s"))))
+    pinned = r(r(zh, Pinned()), FieldTyped("config.summary_max_tokens", "16384"))
     out.append(("pinned", pinned))
     for notice in ("msg.copied", "msg.link-copied", "msg.pinned"):
-        out.append((notice, r(zh, S.Noticed(notice))))
-    out.append(("pin stale", r(r(zh, S.FieldTyped("config.trigger_tokens", "x")), S.Pinned())))
-    out.append(("failed", r(zh, S.Failed("KeyError: 'x'"))))
-    out.append(("file too large", r(zh, S.FileRefused("config", "huge.toml"))))
-    replay = r(zh, S.ReplayToggled(True))
-    log = r(r(replay, S.ReplaySourceChosen("log")), S.FileRefused("page-log", "huge.jsonl"))
+        out.append((notice, r(zh, Noticed(notice))))
+    out.append(("pin stale", r(r(zh, FieldTyped("config.trigger_tokens", "x")), Pinned())))
+    out.append(("failed", r(zh, Failed("KeyError: 'x'"))))
+    out.append(("file too large", r(zh, FileRefused("config", "huge.toml"))))
+    replay = r(zh, ReplayToggled(True))
+    log = r(r(replay, ReplaySourceChosen("log")), FileRefused("page-log", "huge.jsonl"))
     out.append(("log too large", log))
-    out.append(("field too large", r(zh, S.FieldTyped("config.trigger_tokens", "1" * 2_000))))
-    out.append(("seed too large", r(replay, S.ReplayFieldTyped("replay.seed", "9" * 40))))
-    turns = r(replay, S.ReplaySourceChosen("turns"))
-    out.append(("turns without a turn", r(turns, S.ReplayTurnsTyped("[1]\n{\n"))))
-    sweep = r(zh, S.SweepPathChosen("config.trigger_tokens"))
-    out.append(("sweep bad", r(sweep, S.SweepBoundTyped("low", "8k"))))
-    out.append(("sweep order", r(sweep, S.SweepBoundTyped("low", "99999999"))))
+    out.append(("field too large", r(zh, FieldTyped("config.trigger_tokens", "1" * 2_000))))
+    out.append(("seed too large", r(replay, ReplayFieldTyped("replay.seed", "9" * 40))))
+    turns = r(replay, ReplaySourceChosen("turns"))
+    out.append(("turns without a turn", r(turns, ReplayTurnsTyped("[1]\n{\n"))))
+    sweep = r(zh, SweepPathChosen("config.trigger_tokens"))
+    out.append(("sweep bad", r(sweep, SweepBoundTyped("low", "8k"))))
+    out.append(("sweep order", r(sweep, SweepBoundTyped("low", "99999999"))))
     # The replay of real logs: the ledger, the measured usage and cost, subagent series,
     # malformed lines, a fork, a model switch, a folder of sessions; then the clock on.
-    source = r(replay, S.ReplaySourceChosen("log"))
+    source = r(replay, ReplaySourceChosen("log"))
     for kind, name in (
         ("claude", "05-subagents-dir-2.1"),
         ("claude", "11-api-error-synthetic"),
@@ -291,18 +321,18 @@ def _states() -> list[tuple[str, S.PageState]]:
             for p in sorted(base.rglob("*"))
             if p.is_file()
         )
-        out.append((f"log {kind} {name}", r(source, S.ReplayLogsLoaded(files))))
-    timed = r(r(replay, S.ReplayFieldTyped("replay.timing", "true")), S.ReplayRefreshed())
+        out.append((f"log {kind} {name}", r(source, ReplayLogsLoaded(files))))
+    timed = r(r(replay, ReplayFieldTyped("replay.timing", "true")), ReplayRefreshed())
     out.append(("timing on", timed))
-    out.append(("timing bad", r(timed, S.ReplayFieldTyped("replay.fixed_s", "-3"))))
-    out.append(("timing gap order", r(timed, S.ReplayFieldTyped("replay.gap_low", "90,000"))))
+    out.append(("timing bad", r(timed, ReplayFieldTyped("replay.fixed_s", "-3"))))
+    out.append(("timing gap order", r(timed, ReplayFieldTyped("replay.gap_low", "90,000"))))
     return out
 
 
 @pytest.mark.parametrize(
     ("name", "state"), _states(), ids=lambda x: x if isinstance(x, str) else ""
 )
-def test_every_rendered_state_is_chinese(name: str, state: S.PageState) -> None:
+def test_every_rendered_state_is_chinese(name: str, state: PageState) -> None:
     texts = _texts(render(state))
     body, diff = render_export(state)
     texts.append(_visible(diff))
@@ -313,7 +343,7 @@ def test_every_rendered_state_is_chinese(name: str, state: S.PageState) -> None:
         texts.append(_visible(render_curves(state)))
     texts.append(_visible(render_peers(state)))
     if state.replay.open:
-        replay = render_replay(S.reduce(state, S.ReplayRefreshed()))
+        replay = render_replay(reduce(state, ReplayRefreshed()))
         texts += [_visible(m) for m in replay.html.values()]
         texts += list(replay.text.values())
         texts += list(replay.field_messages.values())
@@ -325,7 +355,7 @@ def test_every_rendered_state_is_chinese(name: str, state: S.PageState) -> None:
     assert not english, f"{name}: untranslated words {sorted(english)} in {texts}"
 
 
-def _log_data_removed(text: str, state: S.PageState) -> str:
+def _log_data_removed(text: str, state: PageState) -> str:
     """Without what an imported log itself names (data, the same in every language):
     its entries' type names, its series' ids, its compactions' triggers."""
     names: set[str] = set()
@@ -378,21 +408,21 @@ _WHERE = r'(?:line \d+(?: · [^ ]+)?|[^"(]+ \([a-z_.]+\)|"[^"]*"|Turns|Log file)
 def _problem_lines(lang: str) -> list[str]:
     from budgetcore.ui import replay_view as RV  # noqa: PLC0415
 
-    state = S.initial_state(lang=lang)
-    state = S.reduce(
+    state = initial_state(lang=lang)
+    state = reduce(
         state,
-        S.SamplesTyped(
+        SamplesTyped(
             '{"channel": "bson", "tokens": -1, "bytes": 3}\n'
             '{"channel": "zz", "tokens": 1, "bytes": 3}\n'
             '{"channel": "text", "tokens": 1, "bytes": 3, "x": 1}'
         ),
     )
     lines = _items(render(state).html["sample-errors"])
-    previewed = S.reduce(state, S.ImportPreviewed("[config]\nfoo = 1\n", "replace"))
+    previewed = reduce(state, ImportPreviewed("[config]\nfoo = 1\n", "replace"))
     lines += _items(render(previewed).html["import-result"])
-    replay = S.reduce(S.reduce(state, S.ReplayToggled(True)), S.ReplaySourceChosen("turns"))
-    replay = S.reduce(replay, S.ReplayTurnsTyped('{"added": 5, "addd": 3}\n{"added": -1}'))
-    errors = RV.render_replay(S.reduce(replay, S.ReplayRefreshed())).html["replay-errors"]
+    replay = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("turns"))
+    replay = reduce(replay, ReplayTurnsTyped('{"added": 5, "addd": 3}\n{"added": -1}'))
+    errors = RV.render_replay(reduce(replay, ReplayRefreshed())).html["replay-errors"]
     return lines + _items(errors)
 
 
@@ -429,7 +459,7 @@ def test_a_chinese_message_spaces_a_latin_value_from_the_chinese_after_it() -> N
     after a Chinese label ("第 3 行 不是", "轮次 没有"), whatever the message wrote."""
     import string  # noqa: PLC0415
 
-    from budgetcore.ui.catalogue import CATALOGUE  # noqa: PLC0415
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
 
     seen = 0
     for key, (_, zh) in CATALOGUE.items():
@@ -451,7 +481,7 @@ def test_a_chinese_message_spaces_a_latin_value_from_the_chinese_after_it() -> N
 def test_no_space_goes_before_chinese_punctuation() -> None:
     """After a value that ends in Latin text the spacing rule adds a space before a
     Chinese character, never before "。" or "、" ("$0.1275 。", "32,000 、S" were seen)."""
-    from budgetcore.ui.catalogue import CATALOGUE  # noqa: PLC0415
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
 
     found = 0
     for key, (_, zh) in CATALOGUE.items():

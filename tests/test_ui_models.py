@@ -20,22 +20,38 @@ import pytest
 from budgetcore import plan
 from budgetcore.registry.models import default_registry, per_million, picks
 from budgetcore.registry.peers import default_peers, peer_lines
-from budgetcore.ui import render as R
-from budgetcore.ui import state as S
+from budgetcore.ui.events import (
+    ExportFormatChosen,
+    FieldTyped,
+    ModelChosen,
+    ModelDataLoaded,
+    PeersUnitChosen,
+    PickerClosed,
+    PickerEntered,
+    PickerMoved,
+    PickerTyped,
+    Reset,
+    SummarySameToggled,
+    Toggled,
+)
+from budgetcore.ui.model import PICKER_MIN_CHARS, PICKER_SHOWN, PageState, PickerState
+from budgetcore.ui.update import initial_state, reduce
+from budgetcore.ui.view.peers import render_peers
+from budgetcore.ui.view.screen import render
 from budgetcore.units import format_int
 from tests.svg_checks import assert_fits, assert_no_collisions
 
 ROOT_ENV = {"PYTHONPATH": "."}
 
 
-def loaded(**changes: Any) -> S.PageState:
-    state = S.initial_state(**changes)
-    return S.reduce(state, S.ModelDataLoaded(default_registry(), default_peers()))
+def loaded(**changes: Any) -> PageState:
+    state = initial_state(**changes)
+    return reduce(state, ModelDataLoaded(default_registry(), default_peers()))
 
 
-def run(state: S.PageState, *events: Any) -> S.PageState:
+def run(state: PageState, *events: Any) -> PageState:
     for e in events:
-        state = S.reduce(state, e)
+        state = reduce(state, e)
     return state
 
 
@@ -49,12 +65,15 @@ def data_keys(markup: str) -> dict[str, str]:
 def test_nothing_of_the_registry_or_the_peers_loads_before_ready() -> None:
     code = (
         "import sys\n"
-        "from budgetcore.ui import render as R, state as S\n"
-        "screen = R.render(S.reduce(S.initial_state(), S.PickerTyped('main_model', 'gpt')))\n"
+        "from budgetcore.ui.events import PickerTyped\n"
+        "from budgetcore.ui.update import initial_state, reduce\n"
+        "from budgetcore.ui.view.peers import render_peers\n"
+        "from budgetcore.ui.view.screen import render\n"
+        "screen = render(reduce(initial_state(), PickerTyped('main_model', 'gpt')))\n"
         "print('budgetcore.registry.models' in sys.modules,"
         " 'budgetcore.registry.peers' in sys.modules)\n"
         "print(screen.text['picker-main_model-status'])\n"
-        "print(R.render_peers(S.initial_state()))\n"
+        "print(render_peers(initial_state()))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
@@ -65,12 +84,12 @@ def test_nothing_of_the_registry_or_the_peers_loads_before_ready() -> None:
 
 
 def test_before_loading_the_picker_lists_nothing_and_choosing_changes_nothing() -> None:
-    state = S.initial_state()
-    typed = run(state, S.PickerTyped("main_model", "sonnet"), S.PickerMoved("main_model", 1))
-    assert R.render(typed).html["picker-main_model-list"] == ""
-    assert not R.render(typed).pickers["main_model"].expanded
-    assert S.reduce(typed, S.PickerEntered("main_model")) == typed
-    assert S.reduce(typed, S.ModelChosen("main_model", "claude-sonnet-4-5")) == typed
+    state = initial_state()
+    typed = run(state, PickerTyped("main_model", "sonnet"), PickerMoved("main_model", 1))
+    assert render(typed).html["picker-main_model-list"] == ""
+    assert not render(typed).pickers["main_model"].expanded
+    assert reduce(typed, PickerEntered("main_model")) == typed
+    assert reduce(typed, ModelChosen("main_model", "claude-sonnet-4-5")) == typed
 
 
 # ------------------------------------------------------------------ searching
@@ -78,47 +97,47 @@ def test_before_loading_the_picker_lists_nothing_and_choosing_changes_nothing() 
 
 @pytest.mark.parametrize("query", ["sonnet 4.5", "gpt-4o", "gemini 2.5 pro", "zzzz-none"])
 def test_the_options_are_the_registry_best_matches_capped(query: str) -> None:
-    state = run(loaded(), S.PickerTyped("main_model", query))
-    screen = R.render(state)
-    expected = picks(query, S.PICKER_SHOWN)
+    state = run(loaded(), PickerTyped("main_model", query))
+    screen = render(state)
+    expected = picks(query, PICKER_SHOWN)
     names = re.findall(r'data-model="([^"]+)"', screen.html["picker-main_model-list"])
     assert names == [m.name for m in expected.models]
-    assert len(names) <= S.PICKER_SHOWN
+    assert len(names) <= PICKER_SHOWN
     status = screen.text["picker-main_model-status"]
     if expected.total == 0:
         assert status == f"No model matches “{query}”."
         assert not screen.pickers["main_model"].expanded
-    elif expected.total > S.PICKER_SHOWN:
-        assert f"{S.PICKER_SHOWN} of {expected.total:,}" in status
+    elif expected.total > PICKER_SHOWN:
+        assert f"{PICKER_SHOWN} of {expected.total:,}" in status
     assert screen.pickers["main_model"].active_id == ""  # nothing highlighted yet
 
 
 def test_one_character_does_not_search() -> None:
-    screen = R.render(run(loaded(), S.PickerTyped("main_model", "g")))
+    screen = render(run(loaded(), PickerTyped("main_model", "g")))
     assert screen.html["picker-main_model-list"] == ""
     assert screen.text["picker-main_model-status"].startswith("Type 2 letters or more")
     assert "LiteLLM" in screen.text["picker-main_model-status"]
 
 
 def test_arrows_move_wrap_and_escape_closes() -> None:
-    state = run(loaded(), S.PickerTyped("main_model", "sonnet 4.5"))
-    n = len(picks("sonnet 4.5", S.PICKER_SHOWN).models)
-    down = S.reduce(state, S.PickerMoved("main_model", 1))
+    state = run(loaded(), PickerTyped("main_model", "sonnet 4.5"))
+    n = len(picks("sonnet 4.5", PICKER_SHOWN).models)
+    down = reduce(state, PickerMoved("main_model", 1))
     assert down.pickers["main_model"].active == 0
-    assert R.render(down).pickers["main_model"].active_id == "picker-main_model-opt-0"
+    assert render(down).pickers["main_model"].active_id == "picker-main_model-opt-0"
     assert (
         'id="picker-main_model-opt-0" role="option" aria-selected="true"'
-        in (R.render(down).html["picker-main_model-list"])
+        in (render(down).html["picker-main_model-list"])
     )
-    up = S.reduce(state, S.PickerMoved("main_model", -1))
+    up = reduce(state, PickerMoved("main_model", -1))
     assert up.pickers["main_model"].active == n - 1
-    wrapped = run(down, *[S.PickerMoved("main_model", 1)] * n)
+    wrapped = run(down, *[PickerMoved("main_model", 1)] * n)
     assert wrapped.pickers["main_model"].active == 0
-    closed = S.reduce(down, S.PickerClosed("main_model"))
+    closed = reduce(down, PickerClosed("main_model"))
     assert not closed.pickers["main_model"].open
-    assert not R.render(closed).pickers["main_model"].expanded
-    assert S.reduce(closed, S.PickerEntered("main_model")) == closed  # Enter on a closed list
-    reopened = S.reduce(closed, S.PickerMoved("main_model", 1))
+    assert not render(closed).pickers["main_model"].expanded
+    assert reduce(closed, PickerEntered("main_model")) == closed  # Enter on a closed list
+    reopened = reduce(closed, PickerMoved("main_model", 1))
     assert reopened.pickers["main_model"].open
     assert reopened.pickers["main_model"].active == 0
 
@@ -127,12 +146,12 @@ def test_arrows_move_wrap_and_escape_closes() -> None:
 
 
 def test_enter_chooses_sets_i_and_o_keeps_q_and_replans() -> None:
-    state = run(loaded(), S.Toggled("main_model.reserves_output", checked=False))
+    state = run(loaded(), Toggled("main_model.reserves_output", checked=False))
     state = run(
         state,
-        S.PickerTyped("main_model", "sonnet 4.5"),
-        S.PickerMoved("main_model", 1),
-        S.PickerEntered("main_model"),
+        PickerTyped("main_model", "sonnet 4.5"),
+        PickerMoved("main_model", 1),
+        PickerEntered("main_model"),
     )
     model = default_registry().lookup("claude-sonnet-4-5")
     assert model is not None
@@ -145,7 +164,7 @@ def test_enter_chooses_sets_i_and_o_keeps_q_and_replans() -> None:
     assert not scenario.main_model.reserves_output
     expected = plan(
         dataclasses.replace(
-            S.initial_state().plan.scenario,
+            initial_state().plan.scenario,
             main_model=dataclasses.replace(
                 scenario.main_model, input_tokens=200_000, output_tokens=64_000
             ),
@@ -154,7 +173,7 @@ def test_enter_chooses_sets_i_and_o_keeps_q_and_replans() -> None:
     assert state.plan.main_safe_input == expected.main_safe_input
     picker = state.pickers["main_model"]
     assert (picker.query, picker.open, picker.chosen) == ("claude-sonnet-4-5", False, model.name)
-    info = R.render(state).html["picker-main_model-info"]
+    info = render(state).html["picker-main_model-info"]
     p = model.prices
     assert per_million(p.input) == "3"
     for price in (p.input, p.output, p.cache_read, p.cache_write):
@@ -168,33 +187,33 @@ def test_enter_chooses_sets_i_and_o_keeps_q_and_replans() -> None:
 
 def test_a_click_chooses_by_name_and_unknown_names_change_nothing() -> None:
     state = loaded()
-    chosen = S.reduce(state, S.ModelChosen("main_model", "gemini-2.5-pro"))
+    chosen = reduce(state, ModelChosen("main_model", "gemini-2.5-pro"))
     model = default_registry().lookup("gemini-2.5-pro")
     assert model is not None
     assert chosen.values["main_model.input_tokens"] == model.contract.input_tokens
     assert chosen.values["main_model.output_tokens"] == model.contract.output_tokens
-    assert S.reduce(state, S.ModelChosen("main_model", "no-such-model")) == state
-    assert S.reduce(state, S.ModelChosen("nowhere", "gemini-2.5-pro")) == state
+    assert reduce(state, ModelChosen("main_model", "no-such-model")) == state
+    assert reduce(state, ModelChosen("nowhere", "gemini-2.5-pro")) == state
 
 
 def test_editing_i_or_o_by_hand_shows_custom_derived_not_stored() -> None:
-    state = S.reduce(loaded(), S.ModelChosen("main_model", "claude-sonnet-4-5"))
-    edited = S.reduce(state, S.FieldTyped("main_model.output_tokens", "32000"))
-    info = R.render(edited).html["picker-main_model-info"]
+    state = reduce(loaded(), ModelChosen("main_model", "claude-sonnet-4-5"))
+    edited = reduce(state, FieldTyped("main_model.output_tokens", "32000"))
+    info = render(edited).html["picker-main_model-info"]
     assert 'data-custom="true"' in info
     assert "Custom" in info
     assert "claude-sonnet-4-5" in info
-    back = S.reduce(edited, S.FieldTyped("main_model.output_tokens", "64,000"))
-    assert 'data-custom="false"' in R.render(back).html["picker-main_model-info"]
-    broken = S.reduce(state, S.FieldTyped("main_model.output_tokens", "64k"))
-    assert 'data-custom="true"' in R.render(broken).html["picker-main_model-info"]
+    back = reduce(edited, FieldTyped("main_model.output_tokens", "64,000"))
+    assert 'data-custom="false"' in render(back).html["picker-main_model-info"]
+    broken = reduce(state, FieldTyped("main_model.output_tokens", "64k"))
+    assert 'data-custom="true"' in render(broken).html["picker-main_model-info"]
 
 
 def test_the_summary_picker_fills_the_summary_contract_only_when_it_has_its_own() -> None:
     state = loaded()
-    assert S.reduce(state, S.ModelChosen("summary_model", "gpt-4o-mini")) == state
-    own = run(state, S.SummarySameToggled(checked=False))
-    chosen = S.reduce(own, S.ModelChosen("summary_model", "gpt-4o-mini"))
+    assert reduce(state, ModelChosen("summary_model", "gpt-4o-mini")) == state
+    own = run(state, SummarySameToggled(checked=False))
+    chosen = reduce(own, ModelChosen("summary_model", "gpt-4o-mini"))
     model = default_registry().lookup("gpt-4o-mini")
     assert model is not None
     contract = chosen.plan.scenario.summary_contract
@@ -203,32 +222,32 @@ def test_the_summary_picker_fills_the_summary_contract_only_when_it_has_its_own(
         model.contract.output_tokens,
     )
     assert chosen.plan.scenario.main_model == own.plan.scenario.main_model
-    assert "gpt-4o-mini" in R.render(chosen).html["picker-summary_model-info"]
+    assert "gpt-4o-mini" in render(chosen).html["picker-summary_model-info"]
 
 
 def test_reset_keeps_the_loaded_data_and_empties_the_pickers() -> None:
-    state = S.reduce(loaded(), S.ModelChosen("main_model", "claude-sonnet-4-5"))
-    fresh = S.reduce(state, S.Reset())
+    state = reduce(loaded(), ModelChosen("main_model", "claude-sonnet-4-5"))
+    fresh = reduce(state, Reset())
     assert fresh.registry is state.registry
     assert fresh.peers is state.peers
-    assert fresh.pickers["main_model"] == S.PickerState()
+    assert fresh.pickers["main_model"] == PickerState()
 
 
 def test_chinese_picker_texts() -> None:
-    state = run(loaded(lang="zh"), S.PickerTyped("main_model", "sonnet 4.5"))
-    assert "共 42 个匹配" in R.render(state).text["picker-main_model-status"]
-    chosen = S.reduce(state, S.PickerEntered("main_model"))
-    assert "每 1,000,000 tokens 美元价格" in R.render(chosen).html["picker-main_model-info"]
+    state = run(loaded(lang="zh"), PickerTyped("main_model", "sonnet 4.5"))
+    assert "共 42 个匹配" in render(state).text["picker-main_model-status"]
+    chosen = reduce(state, PickerEntered("main_model"))
+    assert "每 1,000,000 tokens 美元价格" in render(chosen).html["picker-main_model-info"]
 
 
 # ------------------------------------------------------------------ peers panel
 
 
-def with_model(i: str, o: str, **changes: Any) -> S.PageState:
+def with_model(i: str, o: str, **changes: Any) -> PageState:
     return run(
         loaded(**changes),
-        S.FieldTyped("main_model.input_tokens", i),
-        S.FieldTyped("main_model.output_tokens", o),
+        FieldTyped("main_model.input_tokens", i),
+        FieldTyped("main_model.output_tokens", o),
     )
 
 
@@ -258,7 +277,7 @@ HAND = {
 @pytest.mark.parametrize(("w", "o"), [(200_000, 32_000), (1_048_576, 65_536)])
 def test_peer_data_keys_are_the_exact_lines_of_peer_lines(w: int, o: int) -> None:
     state = with_model(str(w), str(o))
-    html = R.render_peers(state)
+    html = render_peers(state)
     keys = data_keys(html)
     view = peer_lines(w, o, state.plan)
     for row in view.rows:
@@ -289,7 +308,7 @@ def test_peer_data_keys_are_the_exact_lines_of_peer_lines(w: int, o: int) -> Non
 )
 def test_the_lines_table_lists_each_line_once(lang: str, source: str) -> None:
     # The walk: "Hard line 1,040,384" twice, under "this scenario" and the article.
-    html = R.render_peers(loaded(lang=lang))
+    html = render_peers(loaded(lang=lang))
     table = html[html.index('class="grid stack peers-lines"') :]
     lines = re.findall(r'<tr data-line="([^"]+)"', table)
     assert (
@@ -304,7 +323,7 @@ def test_the_lines_table_lists_each_line_once(lang: str, source: str) -> None:
 
 
 def test_rows_link_their_sources_and_reported_rows_are_marked() -> None:
-    html = R.render_peers(loaded())
+    html = render_peers(loaded())
     for peer in default_peers():
         if peer.url:
             assert f'<a href="{peer.url}" rel="noopener">{peer.name}</a>' in html
@@ -318,10 +337,10 @@ def test_rows_link_their_sources_and_reported_rows_are_marked() -> None:
 
 def test_percent_mode_changes_the_axis_not_the_values() -> None:
     state = with_model("200000", "32000")
-    tokens_html = R.render_peers(state)
-    percent = S.reduce(state, S.PeersUnitChosen("percent"))
-    html = R.render_peers(percent)
-    assert R.render(percent).peers_unit == "percent"
+    tokens_html = render_peers(state)
+    percent = reduce(state, PeersUnitChosen("percent"))
+    html = render_peers(percent)
+    assert render(percent).peers_unit == "percent"
     assert 'data-unit="percent"' in html
     assert data_keys(html) == data_keys(tokens_html)
     ticks = re.findall(r'data-tick="(\d+)"[^>]*>([^<]*)<', html)
@@ -330,11 +349,11 @@ def test_percent_mode_changes_the_axis_not_the_values() -> None:
     assert ("100", "100 %") in ticks
     assert "Claude Code: 83.5 % (167,000)" in html  # percent first, tokens beside it
     assert "Claude Code: 167,000 (83.5 %)" in tokens_html
-    assert S.reduce(state, S.PeersUnitChosen("furlongs")) == state
+    assert reduce(state, PeersUnitChosen("furlongs")) == state
 
 
 def test_peers_panel_in_chinese() -> None:
-    html = R.render_peers(with_model("200000", "32000", lang="zh"))
+    html = render_peers(with_model("200000", "32000", lang="zh"))
     assert "当前主模型的触发线:W = 200,000,O = 64,000" not in html
     assert "当前主模型的触发线:W = 200,000,O = 32,000" in html
     assert "按事件计数而非 token:没有 token 线" in html
@@ -342,12 +361,10 @@ def test_peers_panel_in_chinese() -> None:
 
 
 def test_the_title_names_the_chosen_model_while_it_is_not_custom() -> None:
-    chosen = S.reduce(loaded(), S.ModelChosen("main_model", "claude-sonnet-4-5"))
-    assert "Trigger lines for claude-sonnet-4-5: W = 200,000, O = 64,000" in (
-        R.render_peers(chosen)
-    )
-    edited = S.reduce(chosen, S.FieldTyped("main_model.output_tokens", "32000"))
-    assert "this main model: W = 200,000, O = 32,000" in R.render_peers(edited)
+    chosen = reduce(loaded(), ModelChosen("main_model", "claude-sonnet-4-5"))
+    assert "Trigger lines for claude-sonnet-4-5: W = 200,000, O = 64,000" in (render_peers(chosen))
+    edited = reduce(chosen, FieldTyped("main_model.output_tokens", "32000"))
+    assert "this main model: W = 200,000, O = 32,000" in render_peers(edited)
 
 
 def _peers_svg(html: str) -> ET.Element:
@@ -367,8 +384,8 @@ def test_chart_labels_fit_and_never_touch_marks(
     width: int, lang: str, unit: str, i: str, o: str
 ) -> None:
     state = with_model(i, o, lang=lang, width=width)
-    state = S.reduce(state, S.PeersUnitChosen(unit))
-    svg = _peers_svg(R.render_peers(state))
+    state = reduce(state, PeersUnitChosen(unit))
+    svg = _peers_svg(render_peers(state))
     drawn = int(svg.get("width", "0"))
     assert drawn == width - 26
     assert svg.get("font-size") == "12"
@@ -391,12 +408,12 @@ def test_typing_and_deleting_narrows_to_exactly_the_registry_answer(keys: str) -
     texts += texts[-2::-1]  # backspace back to one character
     state = loaded()
     for text in texts:
-        state = S.reduce(state, S.PickerTyped("main_model", text))
+        state = reduce(state, PickerTyped("main_model", text))
         shown = state.pickers["main_model"].found
-        if len(text.strip()) < S.PICKER_MIN_CHARS:
+        if len(text.strip()) < PICKER_MIN_CHARS:
             assert shown is None
             continue
-        expected = picks(text, S.PICKER_SHOWN)
+        expected = picks(text, PICKER_SHOWN)
         assert shown is not None
         assert ([m.name for m in shown.models], shown.total) == (
             [m.name for m in expected.models],
@@ -405,44 +422,42 @@ def test_typing_and_deleting_narrows_to_exactly_the_registry_answer(keys: str) -
 
 
 def test_the_status_line_before_loading_idle_and_after_choosing() -> None:
-    assert R.render(S.initial_state()).text["picker-main_model-status"] == (
+    assert render(initial_state()).text["picker-main_model-status"] == (
         "Loading the model registry…"
     )
-    idle = R.render(loaded()).text["picker-main_model-status"]
+    idle = render(loaded()).text["picker-main_model-status"]
     assert idle.startswith(
         "Type 2 letters or more to search 3,344 models (LiteLLM 1.110.2, 18 of them "
     )
-    chosen = S.reduce(loaded(), S.ModelChosen("main_model", "claude-sonnet-4-5"))
-    assert R.render(chosen).text["picker-main_model-status"] == ""
-    assert R.render(chosen).html["picker-summary_model-list"] == ""
+    chosen = reduce(loaded(), ModelChosen("main_model", "claude-sonnet-4-5"))
+    assert render(chosen).text["picker-main_model-status"] == ""
+    assert render(chosen).html["picker-summary_model-list"] == ""
 
 
 # ------------------------------------------------------------------ issue 26: what the picker says
 
 
 def test_codex_models_are_listed_as_responses_only() -> None:
-    state = run(loaded(), S.PickerTyped("main_model", "gpt-5-codex"))
-    html = R.render(state).html["picker-main_model-list"]
+    state = run(loaded(), PickerTyped("main_model", "gpt-5-codex"))
+    html = render(state).html["picker-main_model-list"]
     first = html.split("</li>")[0]
     assert 'data-model="gpt-5-codex"' in first
     assert "Responses API only · deprecation date 2026-07-23" in first
-    zh = run(loaded(lang="zh"), S.PickerTyped("main_model", "gpt-5-codex"))
-    assert (
-        "仅支持 Responses API · 弃用日期 2026-07-23" in R.render(zh).html["picker-main_model-list"]
-    )
+    zh = run(loaded(lang="zh"), PickerTyped("main_model", "gpt-5-codex"))
+    assert "仅支持 Responses API · 弃用日期 2026-07-23" in render(zh).html["picker-main_model-list"]
 
 
 def test_a_loose_name_lists_its_match_first_and_says_how() -> None:
-    state = run(loaded(), S.PickerTyped("main_model", "claude-sonnet-4"))
-    html = R.render(state).html["picker-main_model-list"]
+    state = run(loaded(), PickerTyped("main_model", "claude-sonnet-4"))
+    html = render(state).html["picker-main_model-list"]
     first = html.split("</li>")[0]
     assert 'data-model="claude-sonnet-4-20250514"' in first
     assert 'data-retired="true"' in first
     assert "retired: last listed in LiteLLM 1.103.6" in first
     assert "“claude-sonnet-4” is claude-sonnet-4-20250514 (alias)" in first
-    chosen = S.reduce(state, S.PickerEntered("main_model"))
+    chosen = reduce(state, PickerEntered("main_model"))
     assert chosen.values["main_model.input_tokens"] == 1_000_000
-    info = R.render(chosen).html["picker-main_model-info"]
+    info = render(chosen).html["picker-main_model-info"]
     assert "“claude-sonnet-4” is claude-sonnet-4-20250514 (alias)" in info
     assert "retired: last listed in LiteLLM 1.103.6 · deprecation date 2026-06-15" in info
     # Prices as last published, with the tier and the 1-hour write.
@@ -453,23 +468,23 @@ def test_a_loose_name_lists_its_match_first_and_says_how() -> None:
     )
     assert 'data-release="LiteLLM 1.110.2"' in info
     assert "From the LiteLLM 1.103.6 registry" in info
-    zh = R.render(dataclasses.replace(chosen, lang="zh")).html["picker-main_model-info"]
+    zh = render(dataclasses.replace(chosen, lang="zh")).html["picker-main_model-info"]
     assert "“claude-sonnet-4”即 claude-sonnet-4-20250514(别名)" in zh
     assert "已退役:最后收录于 LiteLLM 1.103.6 · 弃用日期 2026-06-15" in zh
     assert "上下文超过 200,000 tokens 时整个请求按此计价:输入 6" in zh
 
 
 def test_a_provider_prefix_and_a_dotted_version_both_show() -> None:
-    state = run(loaded(), S.PickerTyped("main_model", "anthropic/claude-sonnet-4.5"))
-    first = R.render(state).html["picker-main_model-list"].split("</li>")[0]
+    state = run(loaded(), PickerTyped("main_model", "anthropic/claude-sonnet-4.5"))
+    first = render(state).html["picker-main_model-list"].split("</li>")[0]
     assert 'data-model="claude-sonnet-4-5"' in first
     assert 'data-resolved="provider prefix + alias"' in first
     assert "(provider prefix + alias)" in first
 
 
 def test_gpt5_without_separators_finds_gpt_5() -> None:
-    state = run(loaded(), S.PickerTyped("main_model", "GPT5"))
-    assert 'data-model="gpt-5"' in R.render(state).html["picker-main_model-list"].split("</li>")[0]
+    state = run(loaded(), PickerTyped("main_model", "GPT5"))
+    assert 'data-model="gpt-5"' in render(state).html["picker-main_model-list"].split("</li>")[0]
 
 
 @pytest.mark.parametrize(
@@ -492,7 +507,7 @@ def test_gpt5_without_separators_finds_gpt_5() -> None:
 def test_the_contextbuilder_row_marks_its_count_triggers(
     lang: str, table_text: str, chart_text: str
 ) -> None:
-    html = R.render_peers(with_model("200000", "32000", lang=lang))
+    html = render_peers(with_model("200000", "32000", lang=lang))
     row = html.split('data-peer="contextbuilder"')[1].split("</tr>")[0]
     assert table_text in row
     assert "contextbuilder-tutorial.zh.txt" in row
@@ -508,10 +523,10 @@ def test_the_export_records_the_links_own_fragment_with_its_model(fmt: str) -> N
 
     state = run(
         loaded(),
-        S.ModelChosen("main_model", "claude-sonnet-4-5"),
-        S.ExportFormatChosen(fmt),
+        ModelChosen("main_model", "claude-sonnet-4-5"),
+        ExportFormatChosen(fmt),
     )
-    link = R.render(state).fragment
+    link = render(state).fragment
     assert "main_model.model=claude-sonnet-4-5" in link
     body, _diff = render_export(state)
     if fmt == "toml":

@@ -13,39 +13,62 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.messages import CATALOGUE
 from budgetcore.replay.logs import LogRequest, LogSeries
 from budgetcore.replay.model import SUMMARY_KEYS, TIMING_SUMMARY_KEYS, Replay
 from budgetcore.replay.simulate import replay
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui import state as S
+from budgetcore.ui.events import (
+    FieldTyped,
+    LanguageChosen,
+    LinkOpened,
+    ModelDataLoaded,
+    Noticed,
+    PickerEntered,
+    PickerTyped,
+    ReplayFieldTyped,
+    ReplayLogChosen,
+    ReplayLogLoaded,
+    ReplayLogModelToggled,
+    ReplayLogsLoaded,
+    ReplayPointed,
+    ReplayRefreshed,
+    ReplayScrubbed,
+    ReplaySourceChosen,
+    ReplayToggled,
+    ReplayTurnsTyped,
+    Reset,
+    Resized,
+)
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.markup import escape
-from budgetcore.ui.messages import CATALOGUE
+from budgetcore.ui.model import PageState
 from budgetcore.ui.replay_charts import timeline_figure
 from budgetcore.ui.replay_panel import parse_field_text
 from budgetcore.ui.replay_view import ReplayScreen, render_replay
+from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import replay_cli_args
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 
 
-def _open(**texts: str) -> S.PageState:
-    state = S.reduce(S.initial_state(), S.ReplayToggled(True))
+def _open(**texts: str) -> PageState:
+    state = reduce(initial_state(), ReplayToggled(True))
     for path, text in texts.items():
-        state = S.reduce(state, S.ReplayFieldTyped(f"replay.{path}", text))
+        state = reduce(state, ReplayFieldTyped(f"replay.{path}", text))
     return state
 
 
-def _screen(state: S.PageState) -> ReplayScreen:
+def _screen(state: PageState) -> ReplayScreen:
     """The panel as the page draws it: the shell refreshes the replay, then draws."""
-    return render_replay(S.reduce(state, S.ReplayRefreshed()))
+    return render_replay(reduce(state, ReplayRefreshed()))
 
 
-def _run(state: S.PageState) -> Replay:
+def _run(state: PageState) -> Replay:
     """The replay the update step stored for ``state``."""
-    run = S.reduce(state, S.ReplayRefreshed()).replay.run
+    run = reduce(state, ReplayRefreshed()).replay.run
     assert run is not None
     assert run.result is not None
     return run.result
@@ -55,7 +78,7 @@ def _cells(markup: str, attr: str) -> dict[str, str]:
     return dict(re.findall(rf'{attr}="([^"]+)" data-value="([^"]*)"', markup))
 
 
-def _cli_with_options(state: S.PageState, tmp_path: Path) -> list[dict[str, object]]:
+def _cli_with_options(state: PageState, tmp_path: Path) -> list[dict[str, object]]:
     scenario = tmp_path / "scenario.json"
     scenario.write_text(json.dumps(scenario_json(state.plan.scenario)))
     args = replay_cli_args(state.replay)
@@ -90,7 +113,7 @@ def _cli_text(value: object) -> str:
 
 
 def test_closed_panel_is_never_computed_and_starts_closed() -> None:
-    state = S.initial_state()
+    state = initial_state()
     assert state.replay.open is False
     assert state.replay.values["replay.turns"] == 200
 
@@ -104,7 +127,7 @@ def test_closed_panel_is_never_computed_and_starts_closed() -> None:
 )
 def test_summary_cells_match_the_cli(texts: dict[str, str], turns: int, tmp_path: Path) -> None:
     state = _open(**texts)
-    state = S.reduce(state, S.FieldTyped("config.trigger_tokens", "30,000"))
+    state = reduce(state, FieldTyped("config.trigger_tokens", "30,000"))
     screen = _screen(state)
     cells = _cells(screen.html["replay-summary"], "data-replay-summary")
     lines = _cli_with_options(state, tmp_path)
@@ -122,18 +145,18 @@ def test_summary_cells_match_the_cli(texts: dict[str, str], turns: int, tmp_path
 
 
 def test_scrubbing_picks_the_turn_and_announces_it() -> None:
-    state = S.reduce(_open(turns="30"), S.ReplayScrubbed(7))
+    state = reduce(_open(turns="30"), ReplayScrubbed(7))
     screen = _screen(state)
     assert 'data-turn="7"' in screen.html["replay-row"]
     assert 'data-replay-funnel="7"' in screen.html["replay-funnel"]
     assert screen.scrub[:2] == (30, 7)
     assert screen.scrub[2].startswith("Turn 7 of 30: full input ")
-    zh = _screen(S.reduce(state, S.LanguageChosen("zh")))
+    zh = _screen(reduce(state, LanguageChosen("zh")))
     assert zh.scrub[2].startswith("第 7 / 30 轮")
     # A pointer on the plot maps to the turn under it (timeline.turn_at).
-    pointed = S.reduce(state, S.ReplayPointed(x=0, plot_width=300, turns=30))
+    pointed = reduce(state, ReplayPointed(x=0, plot_width=300, turns=30))
     assert pointed.replay.scrub == 1
-    pointed = S.reduce(state, S.ReplayPointed(x=299, plot_width=300, turns=30))
+    pointed = reduce(state, ReplayPointed(x=299, plot_width=300, turns=30))
     assert pointed.replay.scrub == 30
 
 
@@ -146,11 +169,11 @@ def test_a_bad_field_shows_by_it_and_the_replay_waits() -> None:
     )
     assert screen.text["replay-status"]
     assert screen.html["replay-summary"] == ""
-    state = S.reduce(state, S.ReplayFieldTyped("replay.turns", "20"))
+    state = reduce(state, ReplayFieldTyped("replay.turns", "20"))
     assert _screen(state).field_messages["replay.turns"] == ""
     low_high = _open(low="9,000", high="1,000")
     assert "must be at least the low value" in _screen(low_high).field_messages["replay.high"]
-    zh = S.reduce(_open(failure_rate="1.5"), S.LanguageChosen("zh"))
+    zh = reduce(_open(failure_rate="1.5"), LanguageChosen("zh"))
     assert "必须是 0 到 1 之间" in _screen(zh).field_messages["replay.failure_rate"]
 
 
@@ -172,20 +195,20 @@ def test_parse_field_text_never_takes_floats_or_junk() -> None:
 
 
 def test_pasted_turns_and_their_bad_lines() -> None:
-    state = S.reduce(_open(), S.ReplaySourceChosen("turns"))
+    state = reduce(_open(), ReplaySourceChosen("turns"))
     empty = _screen(state)
     assert "needs at least one pasted turn line" in empty.html["replay-errors"]
     text = '{"added": 5000}\nnot json\n{"added": 70000, "output": 900}\n'
-    screen = _screen(S.reduce(state, S.ReplayTurnsTyped(text)))
+    screen = _screen(reduce(state, ReplayTurnsTyped(text)))
     assert 'data-replay-summary="turns" data-value="2"' in screen.html["replay-summary"]
     assert "line 2" in screen.html["replay-errors"].lower()
 
 
 def test_claude_code_log_compactions_are_marked(tmp_path: Path) -> None:
     text = (FIXTURES / "claude-session.jsonl").read_text()
-    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    state = reduce(_open(), ReplaySourceChosen("log"))
     assert "Choose a log file" in _screen(state).html["replay-log"]
-    state = S.reduce(state, S.ReplayLogLoaded(text, "claude-session.jsonl"))
+    state = reduce(state, ReplayLogLoaded(text, "claude-session.jsonl"))
     assert "secret" not in repr(state.replay)  # numbers only: no message text is kept
     screen = _screen(state)
     log = screen.html["replay-log"]
@@ -219,21 +242,25 @@ def test_claude_code_log_compactions_are_marked(tmp_path: Path) -> None:
     )
     summary = json.loads(out.stdout.splitlines()[-1])["summary"]
     cells = _cells(screen.html["replay-summary"], "data-replay-summary")
-    assert cells == {k: _cli_text(v) for k, v in summary.items() if k != "log"}
+    # The backtest and the what-if (as_run, what_if: docs/spec.md §17) are the CLI's
+    # only; the page's summary table does not show them yet.
+    assert cells == {
+        k: _cli_text(v) for k, v in summary.items() if k not in ("log", "as_run", "what_if")
+    }
 
 
 def test_an_unusable_log_is_a_clear_error_in_both_languages() -> None:
-    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
-    bad = S.reduce(state, S.ReplayLogLoaded("hello\nworld\n", "notes.txt"))
+    state = reduce(_open(), ReplaySourceChosen("log"))
+    bad = reduce(state, ReplayLogLoaded("hello\nworld\n", "notes.txt"))
     en = _screen(bad).html["replay-log"]
     assert "cannot be replayed (notes.txt)" in en
     assert "is not a session log of an agent we read (Codex CLI, pi," in en
-    zh = _screen(S.reduce(bad, S.LanguageChosen("zh"))).html["replay-log"]
+    zh = _screen(reduce(bad, LanguageChosen("zh"))).html["replay-log"]
     assert "无法回放此文件" in zh
     assert "不是我们能读取的任何代理的会话日志" in zh
     assert _screen(bad).html["replay-summary"] == ""
     broken = '{"type": "assistant", "uuid": "a", "message": {"model": "m"}}\n'
-    none = _screen(S.reduce(state, S.ReplayLogLoaded(broken, "x.jsonl"))).html["replay-log"]
+    none = _screen(reduce(state, ReplayLogLoaded(broken, "x.jsonl"))).html["replay-log"]
     assert "has no usable request" in none
 
 
@@ -245,7 +272,7 @@ def test_chart_text_and_tokens_only_note() -> None:
     assert 'data-unit="tokens"' in screen.html["replay-cost"]
     assert "Tokens only" in screen.html["replay-cost"]
     # The chart is drawn at the real width, not scaled.
-    narrow = S.reduce(_open(turns="50"), S.Resized(358 + 44))
+    narrow = reduce(_open(turns="50"), Resized(358 + 44))
     assert 'width="358"' in _screen(narrow).html["replay-timeline"]
     for key in ("run", "trigger"):
         assert f'data-marks="{key}"' in timeline
@@ -257,7 +284,7 @@ def test_the_cost_axis_title_is_never_cut_at_the_left_edge(lang: str, inner: int
     """Each axis-title line fits inside the chart: on a phone the title takes two lines."""
     from budgetcore.charts.geometry import text_width  # noqa: PLC0415
 
-    state = S.reduce(S.reduce(_open(), S.LanguageChosen(lang)), S.Resized(inner + 44))
+    state = reduce(reduce(_open(), LanguageChosen(lang)), Resized(inner + 44))
     svg = _screen(state).html["replay-cost"]
     width = int(re.search(r'width="(\d+)"', svg).group(1))  # type: ignore[union-attr]
     titles = re.findall(r'class="ch-axis-title" x="(\d+)"[^>]*>([^<]+)<', svg)
@@ -285,8 +312,8 @@ def test_the_cost_axis_title_is_never_cut_at_the_left_edge(lang: str, inner: int
 
 def test_reset_keeps_the_panel_open_and_main_fields_invalid_pause_it() -> None:
     state = _open(turns="20")
-    assert S.reduce(state, S.Reset()).replay.open is True
-    bad = S.reduce(state, S.FieldTyped("config.trigger_tokens", "lots"))
+    assert reduce(state, Reset()).replay.open is True
+    bad = reduce(state, FieldTyped("config.trigger_tokens", "lots"))
     assert _screen(bad).text["replay-status"]
 
 
@@ -320,7 +347,7 @@ def test_more_turns_than_pixels_show_each_columns_tallest_bar(inner: int) -> Non
     tallest bar ending in it, so no summary-run spike falls into a zero-width step."""
     from budgetcore.charts.timeline import UNIT, cost_chart  # noqa: PLC0415
 
-    state = S.reduce(_open(turns="2000"), S.Resized(inner + 44))
+    state = reduce(_open(turns="2000"), Resized(inner + 44))
     screen = _screen(state)
     (d,) = re.findall(r'class="rp-bar" data-series="cost" d="([^"]+)"', screen.html["replay-cost"])
     plot = re.search(r'data-plot-width="(\d+)"', screen.html["replay-timeline"])
@@ -353,7 +380,7 @@ def test_tick_labels_fit_when_the_unseen_history_dwarfs_full_input(inner: int) -
     sets the scale; the label column still holds the widest tick label."""
     from budgetcore.charts.geometry import text_width  # noqa: PLC0415
 
-    state = S.reduce(_open(turns="2000", failure_rate="1"), S.Resized(inner + 44))
+    state = reduce(_open(turns="2000", failure_rate="1"), Resized(inner + 44))
     svg = _screen(state).html["replay-timeline"]
     ticks = re.findall(
         r'class="ch-tick" x="(\d+)" y="\d+" text-anchor="end" data-tick="(\d+)">([^<]+)<', svg
@@ -454,9 +481,9 @@ def _folder(base: Path) -> tuple[tuple[str, bytes], ...]:
 
 
 def test_a_folder_gives_one_row_per_session_and_a_total_in_both_languages() -> None:
-    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    state = reduce(_open(), ReplaySourceChosen("log"))
     files = _folder(LOGS / "claude" / "14-resume-copy" / "projects")
-    state = S.reduce(state, S.ReplayLogsLoaded(files))
+    state = reduce(state, ReplayLogsLoaded(files))
     panel = state.replay
     assert [x.name for x in panel.logs] == [
         "projects/-home-user-proj/eeeeeeee-eeee-4eee-8eee-eeeeeeeeeee1.jsonl",
@@ -470,11 +497,11 @@ def test_a_folder_gives_one_row_per_session_and_a_total_in_both_languages() -> N
     assert 'data-replay-session="1" aria-pressed="false"' in log
     assert "The counts add up to the lines read." in log
     assert "As logged, this session cost" in log
-    zh = _screen(S.reduce(state, S.LanguageChosen("zh"))).html["replay-log"]
+    zh = _screen(reduce(state, LanguageChosen("zh"))).html["replay-log"]
     assert "台账" in zh
     assert "实测用量" in zh
     assert "会话合计" in zh
-    second = S.reduce(state, S.ReplayLogChosen(1))
+    second = reduce(state, ReplayLogChosen(1))
     assert second.replay.log_index == 1
     assert 'data-replay-session="1" aria-pressed="true"' in _screen(second).html["replay-log"]
 
@@ -483,9 +510,9 @@ def test_a_resumed_sessions_copies_are_billed_once_in_the_folder_in_both_languag
     """14-resume-copy: the second session's file holds the first one's response again.
     The page bills it once, as the CLI's folder and ccusage do ($0.015999 in all, ccusage
     20.0.24), says where, and the total row's counts stay the rows' sums."""
-    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    state = reduce(_open(), ReplaySourceChosen("log"))
     files = _folder(LOGS / "claude" / "14-resume-copy" / "projects")
-    state = S.reduce(state, S.ReplayLogsLoaded(files))
+    state = reduce(state, ReplayLogsLoaded(files))
     first, second = state.replay.logs
     assert first.elsewhere == ()
     assert second.elsewhere == ((first.name, 1),)
@@ -501,9 +528,9 @@ def test_a_resumed_sessions_copies_are_billed_once_in_the_folder_in_both_languag
     assert cells[:3] == ["6", "3", "0"]  # lines, replayed, other: the rows' sums
     assert 'data-value="0.01599900">$0.015999<' in total.group(0)
     assert 'data-elsewhere="1"' in log
-    chosen = _screen(S.reduce(state, S.ReplayLogChosen(1))).html["replay-log"]
+    chosen = _screen(reduce(state, ReplayLogChosen(1))).html["replay-log"]
     assert f"billed in session {first.name}: 1" in chosen
-    zh = _screen(S.reduce(S.reduce(state, S.ReplayLogChosen(1)), S.LanguageChosen("zh")))
+    zh = _screen(reduce(reduce(state, ReplayLogChosen(1)), LanguageChosen("zh")))
     assert "不在此计费" in zh.html["replay-log"]
     assert "出现在多个会话中的请求" in zh.html["replay-log"]
 
@@ -517,12 +544,12 @@ def test_a_model_picked_from_the_registry_bills_the_generated_replay() -> None:
     from budgetcore.registry.models import default_registry  # noqa: PLC0415
     from budgetcore.registry.peers import default_peers  # noqa: PLC0415
 
-    loaded = S.reduce(_open(turns="40"), S.ModelDataLoaded(default_registry(), default_peers()))
+    loaded = reduce(_open(turns="40"), ModelDataLoaded(default_registry(), default_peers()))
     assert _run(loaded).summary.cost is None
     assert "names no model with prices" in _screen(loaded).html["replay-cost"]
-    typed = S.reduce(loaded, S.PickerTyped("main_model", "gpt-5-codex"))
-    chosen = S.reduce(typed, S.PickerEntered("main_model"))
-    run = S.reduce(chosen, S.ReplayRefreshed()).replay.run
+    typed = reduce(loaded, PickerTyped("main_model", "gpt-5-codex"))
+    chosen = reduce(typed, PickerEntered("main_model"))
+    run = reduce(chosen, ReplayRefreshed()).replay.run
     assert run is not None
     assert run.result is not None
     assert run.options is not None
@@ -536,57 +563,55 @@ def test_a_model_picked_from_the_registry_bills_the_generated_replay() -> None:
     assert run.result.summary.cost == priced.summary.cost is not None
     assert "names no model with prices" not in _screen(chosen).html["replay-cost"]
     # A shared link that names the model bills it too, once the registry is in.
-    opened = S.reduce(S.initial_state(), S.LinkOpened("#main_model.model=gpt-5-codex", "en"))
-    opened = S.reduce(
-        S.reduce(opened, S.ReplayToggled(True)), S.ReplayFieldTyped("replay.turns", "40")
-    )
-    ready = S.reduce(opened, S.ModelDataLoaded(default_registry(), default_peers()))
+    opened = reduce(initial_state(), LinkOpened("#main_model.model=gpt-5-codex", "en"))
+    opened = reduce(reduce(opened, ReplayToggled(True)), ReplayFieldTyped("replay.turns", "40"))
+    ready = reduce(opened, ModelDataLoaded(default_registry(), default_peers()))
     assert _run(ready).summary.cost is not None
-    edited = S.reduce(chosen, S.FieldTyped("main_model.output_tokens", "32000"))
+    edited = reduce(chosen, FieldTyped("main_model.output_tokens", "32000"))
     assert _run(edited).summary.cost is None
 
 
 def test_the_logs_model_switch_sets_and_restores_the_scenarios_model() -> None:
-    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    state = reduce(_open(), ReplaySourceChosen("log"))
     before = state.plan.scenario.main_model
     path = LOGS / "claude" / "01-plain-2.1" / "projects" / "-home-user-proj"
     file = next(path.glob("*.jsonl"))
-    state = S.reduce(state, S.ReplayLogsLoaded(((file.name, file.read_bytes()),)))
+    state = reduce(state, ReplayLogsLoaded(((file.name, file.read_bytes()),)))
     entry = state.replay.chosen.model.resolution.model  # type: ignore[union-attr]
     assert state.plan.scenario.main_model.input_tokens == entry.contract.input_tokens
     screen = _screen(state)
     assert f'data-log-model="{entry.name}"' in screen.html["replay-log"]
     # K, M and the peers' lines refer to the log's model; the modelled cost is priced.
     assert 'data-modelled-cost="null"' not in screen.html["replay-log"]
-    off = S.reduce(state, S.ReplayLogModelToggled(False))
+    off = reduce(state, ReplayLogModelToggled(False))
     assert off.plan.scenario.main_model == before
     assert 'data-modelled-cost="null"' in _screen(off).html["replay-log"]
-    on = S.reduce(off, S.ReplayLogModelToggled(True))
+    on = reduce(off, ReplayLogModelToggled(True))
     assert on.plan.scenario.main_model.input_tokens == entry.contract.input_tokens
 
 
 def test_the_logs_model_is_given_back_as_soon_as_it_no_longer_applies() -> None:
     """The page walk: after a log set I and O, a failed import, another source or a
     session whose model the registry lacks left them set (M 172,627, the switch gone)."""
-    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    state = reduce(_open(), ReplaySourceChosen("log"))
     before = state.plan.scenario.main_model
     path = LOGS / "claude" / "01-plain-2.1" / "projects" / "-home-user-proj"
     file = next(path.glob("*.jsonl"))
-    loaded = S.reduce(state, S.ReplayLogsLoaded(((file.name, file.read_bytes()),)))
+    loaded = reduce(state, ReplayLogsLoaded(((file.name, file.read_bytes()),)))
     assert loaded.plan.scenario.main_model != before
-    bad = S.reduce(loaded, S.ReplayLogsLoaded((("notjson.jsonl", b"hello\n"),)))
+    bad = reduce(loaded, ReplayLogsLoaded((("notjson.jsonl", b"hello\n"),)))
     assert bad.plan.scenario.main_model == before
-    assert S.reduce(loaded, S.ReplaySourceChosen("generate")).plan.scenario.main_model == before
-    back = S.reduce(S.reduce(loaded, S.ReplaySourceChosen("generate")), S.ReplaySourceChosen("log"))
+    assert reduce(loaded, ReplaySourceChosen("generate")).plan.scenario.main_model == before
+    back = reduce(reduce(loaded, ReplaySourceChosen("generate")), ReplaySourceChosen("log"))
     assert back.plan.scenario.main_model == loaded.plan.scenario.main_model
     unknown = (
         b'{"type":"assistant","uuid":"a","message":{"id":"m","model":"no-such-model",'
         b'"usage":{"input_tokens":5,"output_tokens":1}}}\n'
     )
-    other = S.reduce(loaded, S.ReplayLogsLoaded((("u.jsonl", unknown),)))
+    other = reduce(loaded, ReplayLogsLoaded((("u.jsonl", unknown),)))
     assert other.plan.scenario.main_model == before
     # The texts given back are the scenario's own, not the first log's.
-    assert S.reduce(other, S.ReplayLogModelToggled(False)).plan.scenario.main_model == before
+    assert reduce(other, ReplayLogModelToggled(False)).plan.scenario.main_model == before
 
 
 def test_the_logs_model_is_named_in_the_picker_and_the_link() -> None:
@@ -594,27 +619,27 @@ def test_the_logs_model_is_named_in_the_picker_and_the_link() -> None:
     picker said "custom". Now the picker names it and the link says main_model.model=."""
     from budgetcore.registry.models import default_registry  # noqa: PLC0415
     from budgetcore.registry.peers import default_peers  # noqa: PLC0415
-    from budgetcore.ui.render import render  # noqa: PLC0415
+    from budgetcore.ui.view.screen import render  # noqa: PLC0415
 
-    data = S.ModelDataLoaded(default_registry(), default_peers())
-    state = S.reduce(S.reduce(_open(), data), S.ReplaySourceChosen("log"))
+    data = ModelDataLoaded(default_registry(), default_peers())
+    state = reduce(reduce(_open(), data), ReplaySourceChosen("log"))
     fresh = render(state).fragment
     path = LOGS / "claude" / "01-plain-2.1" / "projects" / "-home-user-proj"
     file = next(path.glob("*.jsonl"))
-    loaded = S.reduce(state, S.ReplayLogsLoaded(((file.name, file.read_bytes()),)))
+    loaded = reduce(state, ReplayLogsLoaded(((file.name, file.read_bytes()),)))
     name = loaded.replay.chosen.model.resolution.model.name  # type: ignore[union-attr]
     assert loaded.pickers["main_model"].chosen == name
     assert f"main_model.model={name}" in render(loaded).fragment
-    off = S.reduce(loaded, S.ReplayLogModelToggled(False))
+    off = reduce(loaded, ReplayLogModelToggled(False))
     assert off.pickers["main_model"] == state.pickers["main_model"]
     assert render(off).fragment == fresh
 
 
 def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
-    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    state = reduce(_open(), ReplaySourceChosen("log"))
     files = _folder(LOGS / "claude" / "05-subagents-dir-2.1" / "projects")
     files += (("projects/notes.jsonl", b"hello\n"),)
-    state = S.reduce(state, S.ReplayLogsLoaded(files))
+    state = reduce(state, ReplayLogsLoaded(files))
     names = [x.name for x in state.replay.logs]
     assert len(names) == 2
     assert names[1] == "projects/notes.jsonl"
@@ -625,14 +650,14 @@ def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
         "projects/-home-user-proj/55555555-5555-4555-8555-555555555555/subagents/"
         "agent-a7e3c1d2b4f5a6b7.meta.json",
     )
-    bad = _screen(S.reduce(state, S.ReplayLogChosen(1))).html["replay-log"]
+    bad = _screen(reduce(state, ReplayLogChosen(1))).html["replay-log"]
     assert "cannot be replayed" in bad
     # Its row says why, before it is chosen (the page walk: "cannot be replayed" alone).
     row = re.search(r'data-session-row="1".*?</tr>', _screen(state).html["replay-log"], re.S)
     assert row is not None
     assert "cannot be replayed: " in row.group(0)
     assert "is not a session log of an agent we read (Codex CLI, pi," in row.group(0)
-    zh = _screen(S.reduce(state, S.LanguageChosen("zh"))).html["replay-log"]
+    zh = _screen(reduce(state, LanguageChosen("zh"))).html["replay-log"]
     assert "无法回放:" in zh
     assert "total of 2 sessions (1 cannot be replayed)" in _screen(state).html["replay-log"]
     assert "2 个会话合计(其中 1 个无法回放)" in zh
@@ -643,14 +668,14 @@ def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
 TIMED_LOGS = FIXTURES / "logs" / "timed"
 
 
-def _timed(**texts: str) -> S.PageState:
+def _timed(**texts: str) -> PageState:
     """The panel with the clock on (and K low, so runs happen)."""
     state = _open(turns="60", timing="true", **texts)
-    return S.reduce(state, S.FieldTyped("config.trigger_tokens", "20,000"))
+    return reduce(state, FieldTyped("config.trigger_tokens", "20,000"))
 
 
 def test_timing_is_off_by_default_and_the_replay_is_section_12s() -> None:
-    state = S.reduce(_open(turns="40"), S.FieldTyped("config.trigger_tokens", "20,000"))
+    state = reduce(_open(turns="40"), FieldTyped("config.trigger_tokens", "20,000"))
     assert state.replay.values["replay.timing"] is False
     result = _run(state)
     assert result.timed is False
@@ -677,29 +702,27 @@ def test_the_replay_runs_in_the_update_step_once_per_change(
         return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(sim, "replay", counted)
-    closed = S.reduce(S.initial_state(), S.ReplayRefreshed())
+    closed = reduce(initial_state(), ReplayRefreshed())
     assert closed.replay.run is None
     assert calls == []
-    state = S.reduce(_open(turns="30"), S.ReplayRefreshed())
+    state = reduce(_open(turns="30"), ReplayRefreshed())
     run = state.replay.run
     assert run is not None
     assert run.result is not None
     assert len(calls) == 1
     for _ in range(3):
         render_replay(state)  # the view draws the stored run: it never replays
-    again = S.reduce(state, S.ReplayRefreshed())
-    scrubbed = S.reduce(S.reduce(again, S.ReplayScrubbed(4)), S.ReplayRefreshed())
+    again = reduce(state, ReplayRefreshed())
+    scrubbed = reduce(reduce(again, ReplayScrubbed(4)), ReplayRefreshed())
     assert again.replay.run is run
     assert scrubbed.replay.run is run
     assert len(calls) == 1
-    changed = S.reduce(
-        S.reduce(state, S.FieldTyped("config.trigger_tokens", "25,000")), S.ReplayRefreshed()
+    changed = reduce(
+        reduce(state, FieldTyped("config.trigger_tokens", "25,000")), ReplayRefreshed()
     )
     assert changed.replay.run is not run
     assert len(calls) == 2
-    timed = S.reduce(
-        S.reduce(changed, S.ReplayFieldTyped("replay.timing", "true")), S.ReplayRefreshed()
-    )
+    timed = reduce(reduce(changed, ReplayFieldTyped("replay.timing", "true")), ReplayRefreshed())
     assert timed.replay.run is not None
     assert timed.replay.run.result is not None
     assert timed.replay.run.result.timed
@@ -755,7 +778,7 @@ def test_a_timing_field_refuses_what_the_cli_refuses_with_its_code(
     page = dict(issue.value.issue.params)
     assert dict(problem.params).items() <= page.items()
     state = _timed(**{path.split(".", 1)[1]: text})
-    en, zh = _screen(state), _screen(S.reduce(state, S.LanguageChosen("zh")))
+    en, zh = _screen(state), _screen(reduce(state, LanguageChosen("zh")))
     label = CATALOGUE[f"label.{path}"]
     assert en.field_messages[path].startswith(label[0])
     assert zh.field_messages[path].startswith(label[1])
@@ -769,7 +792,7 @@ def test_the_gap_range_is_checked_across_its_two_fields_as_the_cli_does() -> Non
     assert (
         msg == "Gap: high (ms) (1,000) must be at least Gap: low, or the fixed value (ms) (9,000)"
     )
-    fixed = S.reduce(state, S.ReplayFieldTyped("replay.gap", "fixed"))
+    fixed = reduce(state, ReplayFieldTyped("replay.gap", "fixed"))
     assert _screen(fixed).field_messages["replay.gap_high"] == ""
     assert _run(fixed).timed
 
@@ -827,7 +850,7 @@ def test_each_fate_has_its_strip_shape_dash_and_exact_count() -> None:
     }
     assert len({b.get("stroke-dasharray", "solid") for b in bars}) == len(bars)
     assert svg.count("data-appends=") == 1
-    zh = _screen(S.reduce(state, S.LanguageChosen("zh"))).html["replay-timeline"]
+    zh = _screen(reduce(state, LanguageChosen("zh"))).html["replay-timeline"]
     assert f"被丢弃的执行(追加先到):{s.discarded}" in zh
 
 
@@ -835,7 +858,7 @@ def test_the_scrubbed_turn_shows_its_runs_fate_and_tries() -> None:
     state = _timed(fixed_s="25", format_failure_rate="0.5", retry_seed="1")
     result = _run(state)
     row = next(r for r in result.rows if r.run_fate is not None and r.run_tries > 1)
-    screen = _screen(S.reduce(state, S.ReplayScrubbed(row.turn)))
+    screen = _screen(reduce(state, ReplayScrubbed(row.turn)))
     shown = _cells(screen.html["replay-row"], "data-replay-row")
     assert (shown["run_fate"], shown["run_tries"]) == (row.run_fate, str(row.run_tries))
     assert f"({CATALOGUE[f'replay.fate.{row.run_fate}'][0]})" in screen.scrub[2]
@@ -849,13 +872,13 @@ def test_waste_lines_and_what_the_timing_must_not_be_read_as_in_both_languages()
         assert escape(CATALOGUE[f"replay.sum.{key}"][0]) in en.html["replay-summary"]
     assert "What this must not be read as: a measured publish rate" in en.html["replay-timeline"]
     assert "one revision per append" in en.html["replay-timeline"]
-    zh = _screen(S.reduce(state, S.LanguageChosen("zh")))
+    zh = _screen(reduce(state, LanguageChosen("zh")))
     assert "不能据此解读为:实测的发布率" in zh.html["replay-timeline"]
     assert "每次追加一个修订" in zh.html["replay-timeline"]
 
 
 def test_the_three_counts_are_explained_with_their_numbers() -> None:
-    state = S.reduce(_open(turns="80"), S.FieldTyped("config.trigger_tokens", "16,000"))
+    state = reduce(_open(turns="80"), FieldTyped("config.trigger_tokens", "16,000"))
     result = _run(state)
     svg = _screen(state).html["replay-timeline"]
     fires = re.search(r'data-marks="trigger" data-count="(\d+)"', svg)
@@ -872,12 +895,12 @@ def test_the_three_counts_are_explained_with_their_numbers() -> None:
 def test_the_timeouts_are_the_scenarios_typed_in_the_panel_through_the_main_form() -> None:
     state = _timed(fixed_s="40")
     assert _run(state).summary.abandoned > 0  # 40 s > the model timeout of 30 s
-    longer = S.reduce(state, S.ReplayFieldTyped("limits.model_timeout_s", "60"))
+    longer = reduce(state, ReplayFieldTyped("limits.model_timeout_s", "60"))
     assert longer.plan.scenario.limits.model_timeout_s == 60
     assert longer.texts["limits.model_timeout_s"] == "60"
     assert _run(longer).summary.abandoned == 0
     assert _screen(longer).values["limits.model_timeout_s"] == "60"
-    broken = S.reduce(state, S.ReplayFieldTyped("limits.run_timeout_s", "200"))
+    broken = reduce(state, ReplayFieldTyped("limits.run_timeout_s", "200"))
     screen = _screen(broken)
     assert "Run timeout" in screen.field_messages["limits.run_timeout_s"]
     assert screen.field_messages["limits.lease_s"]  # the rule marks both of its fields
@@ -886,16 +909,16 @@ def test_the_timeouts_are_the_scenarios_typed_in_the_panel_through_the_main_form
 
 def test_a_logs_own_times_decide_the_fates_and_a_log_without_times_says_so() -> None:
     text = (TIMED_LOGS / "claude-timed.jsonl").read_text()
-    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
-    state = S.reduce(state, S.ReplayLogLoaded(text, "claude-timed.jsonl"))
-    state = S.reduce(state, S.FieldTyped("config.trigger_tokens", "1,000"))
-    on = S.reduce(
-        S.reduce(state, S.ReplayFieldTyped("replay.timing", "true")),
-        S.ReplayFieldTyped("replay.fixed_s", "20"),
+    state = reduce(_open(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogLoaded(text, "claude-timed.jsonl"))
+    state = reduce(state, FieldTyped("config.trigger_tokens", "1,000"))
+    on = reduce(
+        reduce(state, ReplayFieldTyped("replay.timing", "true")),
+        ReplayFieldTyped("replay.fixed_s", "20"),
     )
     assert [r.run_fate for r in _run(on).rows] == ["discarded", "published", "published"]
     plain = (FIXTURES / "claude-session.jsonl").read_text()
-    untimed = S.reduce(on, S.ReplayLogLoaded(plain, "claude-session.jsonl"))
+    untimed = reduce(on, ReplayLogLoaded(plain, "claude-session.jsonl"))
     screen = _screen(untimed)
     assert (
         "line 2 needs every request&#x27;s time for background timing; this request has no"
@@ -913,9 +936,9 @@ def test_the_run_time_strip_title_wraps_on_a_phone_instead_of_being_cut(
     ran 9 px past it. The lines are the two halves' words, in order."""
     from budgetcore.charts.geometry import text_width  # noqa: PLC0415
 
-    state = S.reduce(_timed(fixed_s="25"), S.LanguageChosen(lang))
-    wide = _screen(S.reduce(state, S.Resized(1200))).html["replay-timeline"]
-    narrow = _screen(S.reduce(state, S.Resized(phone))).html["replay-timeline"]
+    state = reduce(_timed(fixed_s="25"), LanguageChosen(lang))
+    wide = _screen(reduce(state, Resized(1200))).html["replay-timeline"]
+    narrow = _screen(reduce(state, Resized(phone))).html["replay-timeline"]
     keys = ("replay.runs.title", "replay.runs.title-1", "replay.runs.title-2")
     whole, first, second = (CATALOGUE[k][lang == "zh"] for k in keys)
     assert escape(whole) in wide
@@ -980,13 +1003,11 @@ def test_subagent_files_picked_one_by_one_join_their_session() -> None:
     main one with "0 in other series"; its folder gave 1 with 2 subagent series. The
     agent files name their session's id: they join it, as in the folder."""
     base = LOGS / "claude" / "05-subagents-dir-2.1" / "projects"
-    folder = S.reduce(
-        S.reduce(_open(), S.ReplaySourceChosen("log")), S.ReplayLogsLoaded(_folder(base))
-    )
+    folder = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded(_folder(base)))
     picked = tuple((p.name, p.read_bytes()) for p in sorted(base.rglob("*.jsonl")))
     assert len(picked) == 3
     assert all("/" not in n for n, _ in picked)
-    state = S.reduce(S.reduce(_open(), S.ReplaySourceChosen("log")), S.ReplayLogsLoaded(picked))
+    state = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded(picked))
     (one,) = state.replay.logs
     (whole,) = folder.replay.logs
     assert one.log is not None
@@ -998,7 +1019,7 @@ def test_subagent_files_picked_one_by_one_join_their_session() -> None:
     # An agent file whose session was not picked stays a session of its own.
     agents = tuple((n, d) for n, d in picked if n.startswith("agent-"))
     assert len(agents) == 2
-    alone = S.reduce(_open(), S.ReplayLogsLoaded(agents))
+    alone = reduce(_open(), ReplayLogsLoaded(agents))
     assert [x.name for x in alone.replay.logs] == [n for n, _ in agents]
 
 
@@ -1014,7 +1035,7 @@ def test_the_sessions_total_counts_the_lines_of_a_file_without_a_request() -> No
             b'"model":"claude-sonnet-4-5","usage":{"input_tokens":5,"output_tokens":1}}}\n',
         ),
     )
-    state = S.reduce(S.reduce(_open(), S.ReplaySourceChosen("log")), S.ReplayLogsLoaded(files))
+    state = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded(files))
     assert [x.lines for x in state.replay.logs] == [2, None]
     html = _screen(state).html["replay-log"]
     total = html[html.index('data-session-row="total"') :]
@@ -1032,8 +1053,8 @@ def test_the_reading_status_is_in_the_pages_language() -> None:
 
 def test_an_unusable_logs_problems_are_listed_apart() -> None:
     """The walk: "…nor a Codex CLI rollout JSONLline 1 is not valid JSON", run together."""
-    state = S.reduce(
-        S.reduce(_open(), S.ReplaySourceChosen("log")), S.ReplayLogsLoaded((("hello", b"hello\n"),))
+    state = reduce(
+        reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded((("hello", b"hello\n"),))
     )
     html = _screen(state).html["replay-log"]
     assert "Claude Code)</li><li>line 1 is not valid JSON</li>" in html
@@ -1044,18 +1065,18 @@ def test_a_copied_link_says_what_it_leaves_on_the_page() -> None:
     the generator's 200 turns and no cost, and nothing said the log was not in it."""
     from budgetcore.ui.view.screen import render as render_page  # noqa: PLC0415
 
-    def notice(state: S.PageState) -> str:
-        return render_page(S.reduce(state, S.Noticed("msg.link-copied"))).text["notice"]
+    def notice(state: PageState) -> str:
+        return render_page(reduce(state, Noticed("msg.link-copied"))).text["notice"]
 
-    assert notice(S.initial_state()) == "Link copied."
+    assert notice(initial_state()) == "Link copied."
     assert notice(_open()) == "Link copied."  # open, as it starts: nothing left behind
     assert "not the replay's turns and options" in notice(_open(turns="40"))
-    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
+    state = reduce(_open(), ReplaySourceChosen("log"))
     assert "not the replay's turns and options" in notice(state)
     files = _folder(LOGS / "claude" / "14-resume-copy" / "projects")
-    state = S.reduce(state, S.ReplayLogsLoaded(files))
+    state = reduce(state, ReplayLogsLoaded(files))
     assert "not the imported log" in notice(state)
-    zh = S.reduce(state, S.LanguageChosen("zh"))
+    zh = reduce(state, LanguageChosen("zh"))
     assert "不含导入的日志" in notice(zh)
 
 
@@ -1094,9 +1115,9 @@ def test_other_agents_lines_are_named_and_an_undrawn_line_has_no_legend_swatch(
     for M beside the note saying M is not drawn. Each drawn line is named (the legend,
     top to bottom, with its tokens; its own tooltip); a line off the chart is only in
     the note."""
-    state = S.reduce(_open(), S.ReplaySourceChosen("log"))
-    state = S.reduce(state, S.LanguageChosen(lang))
-    state = S.reduce(state, S.ReplayLogLoaded(_growing_claude_log(60, 150_000), "g.jsonl"))
+    state = reduce(_open(), ReplaySourceChosen("log"))
+    state = reduce(state, LanguageChosen(lang))
+    state = reduce(state, ReplayLogLoaded(_growing_claude_log(60, 150_000), "g.jsonl"))
     timeline = _screen(state).html["replay-timeline"]
     lines = re.findall(r'<line class="rp-peer" data-line="([^"]+)" data-tokens="(\d+)"', timeline)
     assert len(lines) >= 3
@@ -1110,7 +1131,7 @@ def test_other_agents_lines_are_named_and_an_undrawn_line_has_no_legend_swatch(
         assert unescape(title) in unescape(legend.group(0))
     assert 'data-legend="main_safe_input"' in timeline  # M is drawn here
     # A session far below M: M and most lines are named in the note only.
-    low = S.reduce(state, S.ReplayLogLoaded(_growing_claude_log(60, 60_000), "g.jsonl"))
+    low = reduce(state, ReplayLogLoaded(_growing_claude_log(60, 60_000), "g.jsonl"))
     timeline = _screen(low).html["replay-timeline"]
     off = re.search(r'data-off-scale="\d+">([^<]*)<', timeline)
     assert off is not None
@@ -1124,12 +1145,12 @@ def test_a_priced_replay_whose_cut_tries_have_no_usage_says_so_not_no_prices() -
     with "this scenario names no model with prices"; the model had prices, and summary
     tries cut by a timeout (usage unknown) were why."""
     text = (TIMED_LOGS / "claude-timed.jsonl").read_text()
-    state = S.reduce(_open(timing="true"), S.ReplaySourceChosen("log"))
-    state = S.reduce(state, S.ReplayLogLoaded(text, "claude-timed.jsonl"))
+    state = reduce(_open(timing="true"), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogLoaded(text, "claude-timed.jsonl"))
     priced = _run(state)
     assert priced.options.main_prices is not None
     assert priced.summary.cost is not None
-    cut = S.reduce(state, S.ReplayFieldTyped("replay.duration", "rates"))
+    cut = reduce(state, ReplayFieldTyped("replay.duration", "rates"))
     result = _run(cut)
     assert result.summary.unknown_tries > 0
     assert result.summary.cost is None
@@ -1149,13 +1170,13 @@ def test_the_cli_bills_a_links_model_as_the_page_does(tmp_path: Path) -> None:
     from budgetcore.ui.view.screen import render as render_page  # noqa: PLC0415
     from tests.helpers import run_cli  # noqa: PLC0415
 
-    loaded = S.reduce(_open(turns="40"), S.ModelDataLoaded(default_registry(), default_peers()))
-    typed = S.reduce(loaded, S.PickerTyped("main_model", "gpt-5-codex"))
-    chosen = S.reduce(typed, S.PickerEntered("main_model"))
+    loaded = reduce(_open(turns="40"), ModelDataLoaded(default_registry(), default_peers()))
+    typed = reduce(loaded, PickerTyped("main_model", "gpt-5-codex"))
+    chosen = reduce(typed, PickerEntered("main_model"))
     page = _run(chosen)
     fragment = render_page(chosen).fragment
     assert "main_model.model=" in fragment
-    args = replay_cli_args(S.reduce(chosen, S.ReplayRefreshed()).replay)
+    args = replay_cli_args(reduce(chosen, ReplayRefreshed()).replay)
     options = tmp_path / "options.json"
     options.write_text(json.dumps(args["options"]))
     spec = json.dumps(args["generate"])
@@ -1166,7 +1187,7 @@ def test_the_cli_bills_a_links_model_as_the_page_does(tmp_path: Path) -> None:
     assert page.summary.cost is not None
     assert Decimal(summary["cost"]) == page.summary.cost
     # Edited by hand, the link names no model, and neither bills.
-    edited = S.reduce(chosen, S.FieldTyped("main_model.output_tokens", "32000"))
+    edited = reduce(chosen, FieldTyped("main_model.output_tokens", "32000"))
     plain = render_page(edited).fragment
     assert "main_model.model=" not in plain
     found = run_cli(["replay", "--fragment", plain, "--generate", spec, "--format", "jsonl"])

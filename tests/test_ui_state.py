@@ -7,43 +7,40 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from budgetcore import Scenario, plan
 from budgetcore.scenario.export import export_toml
-from budgetcore.scenario.fragment import parse_fragment, to_fragment
 from budgetcore.scenario.overrides import parse_config
-from budgetcore.ui import state as S
+from budgetcore.ui.events import (
+    ExperimentRun,
+    Failed,
+    FieldCommitted,
+    FieldNudged,
+    FieldTyped,
+    ImportApplied,
+    ImportCancelled,
+    ImportFileLoaded,
+    ImportPreviewed,
+    LanguageChosen,
+    LinkOpened,
+    Pinned,
+    PresetChosen,
+    Reset,
+    SliderMoved,
+    SummarySameToggled,
+    SweepBoundTyped,
+    SweepPathChosen,
+    Unpinned,
+)
 from budgetcore.ui.form import FIELDS, format_value
-from budgetcore.ui.render import render, render_curves
-
-LIMIT_PATHS = [p for p in FIELDS if p.startswith("limits.")]
-
-
-def fresh() -> S.PageState:
-    return S.initial_state()
+from budgetcore.ui.model import PageState
+from budgetcore.ui.update import initial_state, reduce
+from budgetcore.ui.view.screen import render, render_curves
+from tests.ui_state_helpers import assert_consistent, fresh
 
 
-def typed(state: S.PageState, path: str, text: str) -> S.PageState:
-    return S.reduce(state, S.FieldTyped(path, text))
-
-
-def assert_consistent(state: S.PageState) -> None:
-    """Not stale: every field shows the planned scenario, and the link and the export
-    read back as that scenario."""
-    assert not state.stale
-    shown = S.initial_state(state.plan.scenario)
-    for path in FIELDS:
-        if path.startswith("summary_model.") and state.summary_same:
-            continue
-        assert state.values[path] == shown.values[path], path
-    link = parse_fragment(to_fragment(state.plan.scenario))
-    assert link.problems == ()
-    assert link.scenario == state.plan.scenario
-    lang = state.lang if state.lang_chosen else ""
-    pinned = None if state.pinned is None else state.pinned.scenario
-    assert render(state).fragment == to_fragment(state.plan.scenario, pinned, lang=lang)
+def typed(state: PageState, path: str, text: str) -> PageState:
+    return reduce(state, FieldTyped(path, text))
 
 
 class TestFields:
@@ -57,7 +54,7 @@ class TestFields:
         state = typed(fresh(), "config.trigger_tokens", "40000")
         assert state.plan.scenario.config.trigger_tokens == 40_000
         assert state.texts["config.trigger_tokens"] == "40000"  # what was typed stays
-        state = S.reduce(state, S.FieldCommitted("config.trigger_tokens"))
+        state = reduce(state, FieldCommitted("config.trigger_tokens"))
         assert state.texts["config.trigger_tokens"] == "40,000"  # formatted on leaving
         assert_consistent(state)
 
@@ -100,15 +97,15 @@ class TestFields:
     )
     def test_slider_ends_and_nudges_never_make_an_invalid_field(self, path: str) -> None:
         for position in (0, 1_000_000):
-            state = S.reduce(fresh(), S.SliderMoved(path, position))
+            state = reduce(fresh(), SliderMoved(path, position))
             assert path not in state.field_issues
-            state = S.reduce(state, S.FieldNudged(path, -10))
+            state = reduce(state, FieldNudged(path, -10))
             assert path not in state.field_issues
 
     def test_unknown_paths_change_nothing(self) -> None:
         state = fresh()
-        assert S.reduce(state, S.FieldTyped("config.nope", "1")) is state
-        assert S.reduce(state, S.SliderMoved("background.idle_slot", 3)) is state
+        assert reduce(state, FieldTyped("config.nope", "1")) is state
+        assert reduce(state, SliderMoved("background.idle_slot", 3)) is state
 
     def test_empty_optional_field_is_null_not_zero(self) -> None:
         state = fresh()
@@ -119,15 +116,15 @@ class TestFields:
         assert state.plan.scenario.workload.engine_summary_tokens is None
 
     def test_preset_is_derived_from_the_contract(self) -> None:
-        state = S.reduce(fresh(), S.PresetChosen("w200k"))
+        state = reduce(fresh(), PresetChosen("w200k"))
         assert state.plan.scenario.main_model.input_tokens == 200_000
         assert render(state).preset == "w200k"
         state = typed(state, "main_model.input_tokens", "200001")
         assert render(state).preset == ""
 
     def test_own_summary_contract_starts_from_the_main_one(self) -> None:
-        state = S.reduce(fresh(), S.PresetChosen("w200k"))
-        state = S.reduce(state, S.SummarySameToggled(False))
+        state = reduce(fresh(), PresetChosen("w200k"))
+        state = reduce(state, SummarySameToggled(False))
         assert state.plan.scenario.summary_model is not None
         assert state.plan.scenario.summary_model.input_tokens == 200_000
 
@@ -145,37 +142,37 @@ class TestLinks:
         ],
     )
     def test_any_link_opens_a_consistent_page_and_says_what_it_dropped(self, fragment: str) -> None:
-        state = S.reduce(fresh(), S.LinkOpened(fragment, "en"))
+        state = reduce(fresh(), LinkOpened(fragment, "en"))
         assert state.link_problems
         assert_consistent(state)
         assert render(state).text["link-problems"]
 
     def test_language_from_the_link_or_the_browser(self) -> None:
-        assert S.reduce(fresh(), S.LinkOpened("#lang=zh", "en")).lang == "zh"
-        assert S.reduce(fresh(), S.LinkOpened("", "zh-CN")).lang == "zh"
-        state = S.reduce(fresh(), S.LinkOpened("", "zh-CN"))
+        assert reduce(fresh(), LinkOpened("#lang=zh", "en")).lang == "zh"
+        assert reduce(fresh(), LinkOpened("", "zh-CN")).lang == "zh"
+        state = reduce(fresh(), LinkOpened("", "zh-CN"))
         assert "lang=" not in render(state).fragment  # only a chosen language travels
-        state = S.reduce(state, S.LanguageChosen("zh"))
+        state = reduce(state, LanguageChosen("zh"))
         assert render(state).fragment == "lang=zh"
 
     def test_a_copied_link_keeps_the_pinned_plan(self) -> None:
         # The walk (t5): copy the link while a plan is pinned, open it: the pin was lost.
-        state = S.reduce(typed(fresh(), "config.trigger_tokens", "50000"), S.Pinned())
+        state = reduce(typed(fresh(), "config.trigger_tokens", "50000"), Pinned())
         state = typed(state, "config.trigger_tokens", "40000")
         link = render(state).fragment
-        opened = S.reduce(fresh(), S.LinkOpened("#" + link, "en"))
+        opened = reduce(fresh(), LinkOpened("#" + link, "en"))
         assert opened.link_problems == ()
         assert opened.pinned is not None
         assert opened.pinned.scenario.config.trigger_tokens == 50_000
         assert opened.plan.scenario.config.trigger_tokens == 40_000
         assert render(opened).ab
         assert render(opened).fragment == link
-        unpinned = S.reduce(opened, S.Unpinned())
+        unpinned = reduce(opened, Unpinned())
         assert "pin" not in render(unpinned).fragment
 
     def test_an_experiment_link_keeps_its_before(self) -> None:
-        state = S.reduce(fresh(), S.ExperimentRun("f_above_m"))
-        opened = S.reduce(fresh(), S.LinkOpened("#" + render(state).fragment, "en"))
+        state = reduce(fresh(), ExperimentRun("f_above_m"))
+        opened = reduce(fresh(), LinkOpened("#" + render(state).fragment, "en"))
         assert state.pinned is not None
         assert opened.pinned is not None
         assert opened.pinned.as_dict() == state.pinned.as_dict()
@@ -198,99 +195,81 @@ class TestLinks:
     )
     def test_a_repeated_key_is_named_in_the_link_banner(self, lang: str, said: str) -> None:
         fragment = "#config.trigger_tokens=40000&config.trigger_tokens=50000"
-        state = S.reduce(fresh(), S.LinkOpened(fragment, lang))
+        state = reduce(fresh(), LinkOpened(fragment, lang))
         assert state.plan.scenario.config.trigger_tokens == 40_000
         assert said in render(state).text["link-problems"]
         assert_consistent(state)
 
     def test_a_bad_pinned_value_is_named_as_the_pinned_plans(self) -> None:
-        state = S.reduce(fresh(), S.LinkOpened("#pin=1&pin.config.trigger_tokens=8k", "en"))
+        state = reduce(fresh(), LinkOpened("#pin=1&pin.config.trigger_tokens=8k", "en"))
         assert state.pinned is not None
         assert state.pinned.scenario.config.trigger_tokens == 32_000  # its default
         banner = render(state).text["link-problems"]
         assert "Pinned plan: Trigger line K (config.trigger_tokens) must be a whole" in banner
 
-    @settings(max_examples=60, deadline=None)
-    @given(
-        st.lists(
-            st.tuples(st.sampled_from(LIMIT_PATHS), st.integers(min_value=1, max_value=10**6)),
-            max_size=5,
-        )
-    )
-    def test_limit_links_always_plan(self, pairs: list[tuple[str, int]]) -> None:
-        fragment = "#" + "&".join(f"{p}={v}" for p, v in pairs)
-        state = S.reduce(fresh(), S.LinkOpened(fragment, "en"))
-        assert_consistent(state)
-
 
 class TestImport:
     def test_replace_makes_the_file_the_whole_override_set(self) -> None:
-        state = S.reduce(
-            fresh(), S.ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "replace")
+        state = reduce(
+            fresh(), ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "replace")
         )
-        state = S.reduce(state, S.ImportApplied())
+        state = reduce(state, ImportApplied())
         assert state.plan.scenario.config.summary_max_tokens == 100_000
-        state = S.reduce(state, S.ImportPreviewed("[config]\ntrigger_tokens = 40000\n", "replace"))
+        state = reduce(state, ImportPreviewed("[config]\ntrigger_tokens = 40000\n", "replace"))
         preview = state.import_preview
         assert preview is not None
         assert ("config.summary_max_tokens", 100_000, 8_192) in preview.changes
-        state = S.reduce(state, S.ImportApplied())
+        state = reduce(state, ImportApplied())
         assert state.plan.scenario.config.summary_max_tokens == 8_192
         assert state.plan.scenario.config.trigger_tokens == 40_000
         assert_consistent(state)
 
     def test_merge_keeps_what_the_file_does_not_set(self) -> None:
-        state = S.reduce(
-            fresh(), S.ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "merge")
-        )
-        state = S.reduce(state, S.ImportApplied())
-        state = S.reduce(state, S.ImportPreviewed("[config]\ntrigger_tokens = 40000\n", "merge"))
-        state = S.reduce(state, S.ImportApplied())
+        state = reduce(fresh(), ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "merge"))
+        state = reduce(state, ImportApplied())
+        state = reduce(state, ImportPreviewed("[config]\ntrigger_tokens = 40000\n", "merge"))
+        state = reduce(state, ImportApplied())
         assert state.plan.scenario.config.summary_max_tokens == 100_000
         assert state.plan.scenario.config.trigger_tokens == 40_000
 
     def test_preview_changes_nothing_until_applied(self) -> None:
-        state = S.reduce(fresh(), S.ImportPreviewed("[config]\ntrigger_tokens = 40000\n", "merge"))
+        state = reduce(fresh(), ImportPreviewed("[config]\ntrigger_tokens = 40000\n", "merge"))
         assert state.plan.scenario == Scenario()
         assert "40,000" in render(state).html["import-result"]
-        state = S.reduce(state, S.ImportCancelled())
+        state = reduce(state, ImportCancelled())
         assert state.import_preview is None
 
     def test_s_above_o_is_warned(self) -> None:
-        state = S.reduce(
-            fresh(), S.ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "merge")
-        )
+        state = reduce(fresh(), ImportPreviewed("[config]\nsummary_max_tokens = 100000\n", "merge"))
         assert 'data-warning="s-above-o"' in render(state).html["import-result"]
-        state = S.reduce(state, S.ImportApplied())
+        state = reduce(state, ImportApplied())
         assert "100,000" in render(state).html["warnings"]
 
     def test_a_file_that_sets_nothing_says_what_each_mode_does(self) -> None:
         nothing = "# reviewed: every setting at its default\n"
-        merge = S.reduce(fresh(), S.ImportPreviewed(nothing, "merge"))
+        merge = reduce(fresh(), ImportPreviewed(nothing, "merge"))
         assert "changes nothing" in render(merge).html["import-result"]
-        replace = S.reduce(
-            typed(fresh(), "config.trigger_tokens", "40000"), S.ImportPreviewed(nothing, "replace")
+        replace = reduce(
+            typed(fresh(), "config.trigger_tokens", "40000"), ImportPreviewed(nothing, "replace")
         )
         assert "back to its default" in render(replace).html["import-result"]
 
     def test_a_file_that_is_not_utf8_is_refused_by_its_first_bad_byte(self) -> None:
         """The browser's File.text() once turned the byte into U+FFFD and imported it."""
         state = typed(fresh(), "config.trigger_tokens", "40000")
-        bad = S.reduce(
-            state, S.ImportFileLoaded(b"[config]\ntrigger_tokens = 1 # \xff\n", "replace")
-        )
+        bad = reduce(state, ImportFileLoaded(b"[config]\ntrigger_tokens = 1 # \xff\n", "replace"))
         assert bad.import_preview is not None
         assert [p.code for p in bad.import_preview.problems] == ["utf8"]
         assert "byte" in render(bad).html["import-result"]
-        assert S.reduce(bad, S.ImportApplied()).plan.scenario.config.trigger_tokens == 40_000
-        good = S.reduce(
-            state, S.ImportFileLoaded(b"\xef\xbb\xbf[config]\ntrigger_tokens = 5000\n", "merge")
+        assert reduce(bad, ImportApplied()).plan.scenario.config.trigger_tokens == 40_000
+        good = reduce(
+            state, ImportFileLoaded(b"\xef\xbb\xbf[config]\ntrigger_tokens = 5000\n", "merge")
         )
         assert good.import_text == "[config]\ntrigger_tokens = 5000\n"  # the box shows it
         assert (
             good.import_preview
-            == S.reduce(
-                state, S.ImportPreviewed("[config]\ntrigger_tokens = 5000\n", "merge")
+            == reduce(
+                state, ImportPreviewed("[config]\ntrigger_tokens = 5000\n", "merge")
             ).import_preview
         )
 
@@ -302,19 +281,19 @@ class TestImport:
         """After a refused paste the box is empty: Preview once offered to reset every
         setting, as if the box held a file that sets nothing."""
         state = typed(fresh(), "config.trigger_tokens", "40000")
-        preview = S.reduce(state, S.ImportPreviewed(text, mode))
+        preview = reduce(state, ImportPreviewed(text, mode))
         assert preview.import_preview is not None
         assert [p.code for p in preview.import_preview.problems] == ["import-empty"]
         html = render(preview).html["import-result"]
         assert "is empty" in html
         assert "back to its default" not in html
-        applied = S.reduce(preview, S.ImportApplied())
+        applied = reduce(preview, ImportApplied())
         assert applied.plan.scenario.config.trigger_tokens == 40_000
 
     def test_a_bad_file_lists_every_problem_and_changes_nothing(self) -> None:
-        state = S.reduce(
+        state = reduce(
             fresh(),
-            S.ImportPreviewed("[config]\ntrigger_tokens = -1\n[limits]\nlease_s = 0\n", "replace"),
+            ImportPreviewed("[config]\ntrigger_tokens = -1\n[limits]\nlease_s = 0\n", "replace"),
         )
         assert state.plan.scenario == Scenario()
         assert state.import_preview is not None
@@ -324,20 +303,20 @@ class TestImport:
         state = typed(fresh(), "config.trigger_tokens", "12345")
         state = typed(state, "limits.lease_s", "200")
         text = export_toml(state.plan.scenario)
-        again = S.reduce(fresh(), S.ImportPreviewed(text, "replace"))
-        again = S.reduce(again, S.ImportApplied())
+        again = reduce(fresh(), ImportPreviewed(text, "replace"))
+        again = reduce(again, ImportApplied())
         assert again.plan.scenario == state.plan.scenario
         assert parse_config(text)
 
 
 class TestReviewFlow:
     def test_pin_refused_while_stale_and_said(self) -> None:
-        state = S.reduce(typed(fresh(), "config.trigger_tokens", "x"), S.Pinned())
+        state = reduce(typed(fresh(), "config.trigger_tokens", "x"), Pinned())
         assert state.pinned is None
         assert render(state).text["notice"].startswith("Cannot pin")
 
     def test_pin_then_edit_lists_the_inputs_that_differ(self) -> None:
-        state = S.reduce(fresh(), S.Pinned())
+        state = reduce(fresh(), Pinned())
         state = typed(state, "config.summary_max_tokens", "16384")
         view = render(state)
         assert view.ab
@@ -346,81 +325,81 @@ class TestReviewFlow:
 
     @pytest.mark.parametrize("key", ["lower_k", "lower_s", "raise_i", "f_above_m"])
     def test_experiments_pin_before_and_show_after(self, key: str) -> None:
-        state = S.reduce(fresh(), S.ExperimentRun(key))
+        state = reduce(fresh(), ExperimentRun(key))
         assert state.pinned is not None
         assert state.outcome.holds
         assert_consistent(state)
 
     def test_a_failed_experiment_says_why(self) -> None:
-        own = S.reduce(fresh(), S.SummarySameToggled(False))
+        own = reduce(fresh(), SummarySameToggled(False))
         small = typed(own, "summary_model.output_tokens", "4096")  # S can never be 8,192
-        state = S.reduce(small, S.ExperimentRun("lower_s"))
+        state = reduce(small, ExperimentRun("lower_s"))
         assert not state.outcome.holds
         html = render(state).html["experiment-result"]
         assert 'data-why="s-clamped"' in html
         assert "clamped" in html
 
     def test_reset_clears_everything_including_an_error(self) -> None:
-        state = S.reduce(fresh(), S.Failed("KeyError: x"))
+        state = reduce(fresh(), Failed("KeyError: x"))
         assert render(state).text["status"]
-        state = S.reduce(typed(state, "limits.lease_s", "1"), S.Pinned())
-        state = S.reduce(state, S.Reset())
+        state = reduce(typed(state, "limits.lease_s", "1"), Pinned())
+        state = reduce(state, Reset())
         assert state.plan.scenario == Scenario()
         assert not state.stale
         assert state.pinned is None
         assert render(state).text["status"] == ""
 
     def test_the_next_event_clears_an_error(self) -> None:
-        state = S.reduce(fresh(), S.Failed("boom"))
-        assert S.reduce(state, S.FieldTyped("config.trigger_tokens", "1")).error == ""
+        state = reduce(fresh(), Failed("boom"))
+        assert reduce(state, FieldTyped("config.trigger_tokens", "1")).error == ""
 
 
 class TestSweep:
     def test_k_from_zero_is_accepted_and_drawn(self) -> None:
-        state = S.reduce(fresh(), S.SweepPathChosen("config.trigger_tokens"))
-        state = S.reduce(state, S.SweepBoundTyped("low", "0"))
+        state = reduce(fresh(), SweepPathChosen("config.trigger_tokens"))
+        state = reduce(state, SweepBoundTyped("low", "0"))
         assert state.sweep.issue is None
         assert state.sweep.low == 0
         svg = render_curves(state)
         assert 'data-current="32000"' in svg
 
     def test_bounds_follow_the_fields_rule_and_order(self) -> None:
-        state = S.reduce(fresh(), S.SweepPathChosen("config.trigger_tokens"))
-        bad = S.reduce(state, S.SweepBoundTyped("low", "8k"))
+        state = reduce(fresh(), SweepPathChosen("config.trigger_tokens"))
+        bad = reduce(state, SweepBoundTyped("low", "8k"))
         assert render(bad).text["sweep-msg"].startswith("Sweep from must be a whole number")
-        wrong = S.reduce(state, S.SweepBoundTyped("low", "10000000"))
+        wrong = reduce(state, SweepBoundTyped("low", "10000000"))
         assert render(wrong).text["sweep-msg"].startswith("Sweep: 'from'")
 
     def test_a_bad_bound_is_named_and_marked_whichever_bound_was_typed_last(self) -> None:
         # The walk: from = -1, then to = 20000. The message quoted "-1" but named "to".
-        state = S.reduce(fresh(), S.SweepPathChosen("config.trigger_tokens"))
-        state = S.reduce(state, S.SweepBoundTyped("low", "-1"))
-        state = S.reduce(state, S.SweepBoundTyped("high", "20000"))
+        state = reduce(fresh(), SweepPathChosen("config.trigger_tokens"))
+        state = reduce(state, SweepBoundTyped("low", "-1"))
+        state = reduce(state, SweepBoundTyped("high", "20000"))
         screen = render(state)
         assert screen.text["sweep-msg"].startswith("Sweep from must be a whole number")
         assert screen.text["sweep-msg"].endswith('got "-1"')
         assert "Sweep to" not in screen.text["sweep-msg"]
         assert screen.sweep_invalid == ("low",)
-        state = S.reduce(state, S.SweepBoundTyped("low", "0"))
+        state = reduce(state, SweepBoundTyped("low", "0"))
         assert render(state).sweep_invalid == ()
         assert render(state).text["sweep-msg"] == ""
 
     def test_both_bad_bounds_are_named_and_marked(self) -> None:
-        state = S.reduce(fresh(), S.SweepPathChosen("config.trigger_tokens"))
-        state = S.reduce(state, S.SweepBoundTyped("low", "x"))
-        state = S.reduce(state, S.SweepBoundTyped("high", "y"))
+        state = reduce(fresh(), SweepPathChosen("config.trigger_tokens"))
+        state = reduce(state, SweepBoundTyped("low", "x"))
+        state = reduce(state, SweepBoundTyped("high", "y"))
         screen = render(state)
         assert screen.sweep_invalid == ("low", "high")
         assert screen.text["sweep-msg"].startswith("Sweep to must be")
         assert "Sweep from must be" in screen.text["sweep-msg"]
 
     def test_bounds_out_of_order_mark_both_bounds(self) -> None:
-        state = S.reduce(fresh(), S.SweepPathChosen("config.trigger_tokens"))
-        state = S.reduce(state, S.SweepBoundTyped("high", "10"))
+        state = reduce(fresh(), SweepPathChosen("config.trigger_tokens"))
+        state = reduce(state, SweepBoundTyped("high", "10"))
         assert render(state).sweep_invalid == ("low", "high")
 
     def test_margin_sweep(self) -> None:
-        state = S.reduce(fresh(), S.SweepPathChosen("config.safety_margin"))
+        state = reduce(fresh(), SweepPathChosen("config.safety_margin"))
         assert state.sweep.low == Decimal(0)
         assert format_value("config.safety_margin", state.sweep.high) == "0.5"
 
@@ -431,9 +410,7 @@ def test_plans_equal_the_cli_plan() -> None:
 
 
 def test_a_link_with_an_unknown_language_names_it_and_follows_the_browser() -> None:
-    state = S.reduce(
-        S.initial_state(), S.LinkOpened("#lang=xx&config.trigger_tokens=40000", "zh-CN")
-    )
+    state = reduce(initial_state(), LinkOpened("#lang=xx&config.trigger_tokens=40000", "zh-CN"))
     assert state.lang == "zh"
     assert state.lang_chosen is False
     assert [p.code for p in state.link_problems] == ["link-lang"]

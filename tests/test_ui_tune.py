@@ -15,8 +15,12 @@ import pytest
 from budgetcore.tune.choice import Constraints
 from budgetcore.tune.result import tune
 from budgetcore.tune.session import prepare
-from budgetcore.ui import state as S
 from budgetcore.ui.events import (
+    FieldTyped,
+    LanguageChosen,
+    ReplayFieldTyped,
+    ReplayLogsLoaded,
+    ReplaySourceChosen,
     TuneFieldTyped,
     TunePointChosen,
     TunePointFocused,
@@ -24,6 +28,7 @@ from budgetcore.ui.events import (
     TuneToggled,
 )
 from budgetcore.ui.form import IssueError
+from budgetcore.ui.model import PageState
 from budgetcore.ui.replay_panel import options_of, turns_of
 from budgetcore.ui.tune_panel import (
     parse_field_text,
@@ -34,29 +39,30 @@ from budgetcore.ui.tune_panel import (
     tune_inputs,
 )
 from budgetcore.ui.tune_view import BINS, _bin, _edges, render_tune
+from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.view.config import render_export
 
 
-def _open(turns: str = "40", **texts: str) -> S.PageState:
-    state = S.reduce(S.initial_state(), S.ReplayFieldTyped("replay.turns", turns))
-    state = S.reduce(state, TuneToggled(True))
+def _open(turns: str = "40", **texts: str) -> PageState:
+    state = reduce(initial_state(), ReplayFieldTyped("replay.turns", turns))
+    state = reduce(state, TuneToggled(True))
     for path, text in texts.items():
-        state = S.reduce(state, TuneFieldTyped(path, text))
+        state = reduce(state, TuneFieldTyped(path, text))
     return state
 
 
-def _run(state: S.PageState) -> tuple[S.PageState, int]:
+def _run(state: PageState) -> tuple[PageState, int]:
     slices = 0
     while True:
-        after = S.reduce(state, TuneStep())
+        after = reduce(state, TuneStep())
         if after is state:
             return state, slices
         state, slices = after, slices + 1
 
 
 def test_closed_panel_never_computes() -> None:
-    state = S.initial_state()
-    assert S.reduce(state, TuneStep()) is state
+    state = initial_state()
+    assert reduce(state, TuneStep()) is state
     assert not pending(state.tune, tune_inputs(state))
 
 
@@ -89,32 +95,32 @@ def test_slices_equal_tune_value_for_value(budget: int) -> None:
 
 def test_a_slice_is_about_sixteen_points_of_a_500_turn_session() -> None:
     state = _open("500")
-    state = S.reduce(state, TuneStep())  # prepares the session (about one point's cost)
+    state = reduce(state, TuneStep())  # prepares the session (about one point's cost)
     job = state.tune.job
     assert job is not None
     assert len(job.counts) == 15
-    state = S.reduce(state, TuneStep())
+    state = reduce(state, TuneStep())
     assert state.tune.job is not None
     assert len(state.tune.job.counts) == 15 + 16
     assert render_tune(state).progress == (31, 384)
 
 
 def test_a_new_input_starts_the_grid_again_and_k_and_s_do_not() -> None:
-    state = S.reduce(_open("40"), TuneStep())
+    state = reduce(_open("40"), TuneStep())
     first = state.tune.job
     assert first is not None
     # Typing a replay field: the next slice starts a new job from nothing.
-    changed = S.reduce(state, S.ReplayFieldTyped("replay.seed", "9"))
-    after = S.reduce(changed, TuneStep())
+    changed = reduce(state, ReplayFieldTyped("replay.seed", "9"))
+    after = reduce(changed, TuneStep())
     assert after.tune.job is not None
     assert after.tune.job is not first
     assert after.tune.job.inputs.sessions[0][1] is not first.inputs.sessions[0][1]
     # A finished grid stays when only K and S move (the grid does not depend on them).
     done, _ = _run(state)
     k, s = done.tune.job.ks[3], done.tune.job.ss[2]  # type: ignore[union-attr]
-    moved = S.reduce(done, TunePointChosen(k, s))
+    moved = reduce(done, TunePointChosen(k, s))
     assert moved.tune.job is done.tune.job
-    assert S.reduce(moved, TuneStep()) is moved
+    assert reduce(moved, TuneStep()) is moved
     result = result_of(moved.tune, moved.plan.scenario)
     assert result is not None
     assert result.own_index == 3 * len(result.grid.ss) + 2
@@ -127,7 +133,7 @@ def test_a_new_input_starts_the_grid_again_and_k_and_s_do_not() -> None:
 
 def test_a_point_is_one_event_through_the_validation_path() -> None:
     state, _ = _run(_open("40"))
-    after = S.reduce(state, TunePointChosen(8149, 2353))
+    after = reduce(state, TunePointChosen(8149, 2353))
     assert after.texts["config.trigger_tokens"] == "8,149"
     assert after.texts["config.summary_max_tokens"] == "2,353"
     assert (
@@ -138,7 +144,7 @@ def test_a_point_is_one_event_through_the_validation_path() -> None:
     assert "trigger_tokens = 8149" in body
     assert "summary_max_tokens = 2353" in body
     # A value the field refuses is refused here too, by the field, as typing it would be.
-    bad = S.reduce(state, TunePointChosen(10**13, 2353))
+    bad = reduce(state, TunePointChosen(10**13, 2353))
     assert "config.trigger_tokens" in bad.field_issues
     assert bad.stale
     assert bad.plan is state.plan
@@ -150,7 +156,7 @@ def test_the_chosen_points_export_is_the_export_panels_once_it_is_set() -> None:
     result = result_of(state.tune, state.plan.scenario)
     assert result is not None
     assert result.choice is not None
-    chosen = S.reduce(state, TunePointChosen(result.choice.k, result.choice.s))
+    chosen = reduce(state, TunePointChosen(result.choice.k, result.choice.s))
     body, _ = render_export(chosen)
     pre = re.search(r"<pre[^>]*data-tune-export[^>]*>(.*?)</pre>", screen.html["tune-choice"], re.S)
     assert pre is not None
@@ -177,7 +183,7 @@ def test_constraint_fields_follow_the_clis_rules() -> None:
 
 def test_a_bad_constraint_shows_by_its_field_and_keeps_the_grid() -> None:
     state, _ = _run(_open("40"))
-    bad = S.reduce(state, TuneFieldTyped("tune.max_runs_per_100", "5%"))
+    bad = reduce(state, TuneFieldTyped("tune.max_runs_per_100", "5%"))
     assert bad.tune.job is state.tune.job
     screen = render_tune(bad)
     assert "Summary runs per 100 turns at most" in screen.field_messages["tune.max_runs_per_100"]
@@ -211,18 +217,18 @@ def test_every_cell_is_a_focusable_button_with_its_exact_value() -> None:
     assert "What this must not be read as: a forecast for other sessions" in maps
     assert maps.count("What this must not be read as") == 3
     # Hover or focus shows every exact value of the point.
-    focused = S.reduce(state, TunePointFocused(5))
+    focused = reduce(state, TunePointFocused(5))
     text = render_tune(focused).text["tune-point"]
     k, s = g.point(5)
     assert text.startswith(f"K {k:,} tokens, S {s:,} tokens: modelled cost {g.cost_units(5):,}")
     assert render_tune(focused).focus == 5
     # The pointer shows a point's values but leaves the keyboard's tab stop where it is
     # (a redraw that moves the maps under a still pointer must not steal the tab stop).
-    hovered = S.reduce(focused, TunePointFocused(7, hover=True))
+    hovered = reduce(focused, TunePointFocused(7, hover=True))
     k7, s7 = g.point(7)
     assert render_tune(hovered).text["tune-point"].startswith(f"K {k7:,} tokens, S {s7:,} tokens")
     assert render_tune(hovered).focus == 5
-    assert render_tune(S.reduce(hovered, TunePointFocused(9))).focus == 9
+    assert render_tune(reduce(hovered, TunePointFocused(9))).focus == 9
 
 
 def test_colour_bins_have_exact_integer_edges() -> None:
@@ -242,9 +248,9 @@ def test_a_folder_tunes_every_session_and_names_an_unreadable_one() -> None:
         (str(p.relative_to(base)), p.read_bytes()) for p in sorted(base.rglob("*")) if p.is_file()
     )
     files += (("broken.jsonl", b"not json\n"),)
-    state = S.reduce(S.initial_state(), S.ReplaySourceChosen("log"))
-    state = S.reduce(state, S.ReplayLogsLoaded(files))
-    state = S.reduce(state, TuneToggled(True))
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(files))
+    state = reduce(state, TuneToggled(True))
     inputs = tune_inputs(state)
     assert inputs is not None
     assert not isinstance(inputs, tuple)
@@ -282,12 +288,12 @@ def _visible(markup: str) -> str:
 
 
 def test_every_tune_state_is_chinese() -> None:
-    zh = S.reduce(_open("40"), S.LanguageChosen("zh"))
+    zh = reduce(_open("40"), LanguageChosen("zh"))
     states = [zh, _run(zh)[0]]
-    states.append(S.reduce(states[1], TuneFieldTyped("tune.max_unseen", "8k")))
-    states.append(S.reduce(states[1], TunePointFocused(3)))
-    states.append(S.reduce(states[1], TuneFieldTyped("tune.max_runs_per_100", "0")))
-    states.append(S.reduce(states[1], S.FieldTyped("config.trigger_tokens", "x")))
+    states.append(reduce(states[1], TuneFieldTyped("tune.max_unseen", "8k")))
+    states.append(reduce(states[1], TunePointFocused(3)))
+    states.append(reduce(states[1], TuneFieldTyped("tune.max_runs_per_100", "0")))
+    states.append(reduce(states[1], FieldTyped("config.trigger_tokens", "x")))
     for state in states:
         screen = render_tune(state)
         # The reviewed config is a file, not words; Tab and Enter are keys, "spec §9" a cite.

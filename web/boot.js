@@ -8,7 +8,7 @@
     if (el) el.textContent = text;
   };
   // The texts below, in the page's language: the build wrote them from the message
-  // catalogue (budgetcore/ui/catalogue, "boot." keys) into html[data-boot-texts].
+  // catalogue (budgetcore/messages, "boot." keys) into html[data-boot-texts].
   let texts = {};
   try { texts = JSON.parse(root.dataset.bootTexts || "{}"); } catch { /* the template */ }
   const say = (key, what = "") => (texts[key] || "{what}").replace("{what}", what);

@@ -19,8 +19,7 @@ window.performance.mark("budgetcore:main-start")
 
 from budgetcore import ScenarioError, parse_scenario_json, plan  # noqa: E402 - after the mark
 from budgetcore.inputs.text import limit_of  # noqa: E402
-from budgetcore.ui import render as R  # noqa: E402
-from budgetcore.ui import state as S  # noqa: E402
+from budgetcore.messages import t  # noqa: E402
 from budgetcore.ui import tune_panel as TP  # noqa: E402
 from budgetcore.ui.dom import (  # noqa: E402
     CLICK_SELECTORS,
@@ -33,9 +32,34 @@ from budgetcore.ui.dom import (  # noqa: E402
     paste_refused,
     text_limit,
 )
+from budgetcore.ui.events import (  # noqa: E402
+    CurvesToggled,
+    Event,
+    Failed,
+    FileRefused,
+    ImportFileLoaded,
+    ImportPreviewed,
+    LinkOpened,
+    ModelDataLoaded,
+    Noticed,
+    ReplayLogsLoaded,
+    ReplayPointed,
+    ReplayRefreshed,
+    ReplayToggled,
+    Resized,
+    TextRefused,
+    TuneStep,
+    TuneToggled,
+)
 from budgetcore.ui.form import FIELDS  # noqa: E402
-from budgetcore.ui.messages import t  # noqa: E402
+from budgetcore.ui.model import PageState  # noqa: E402
+from budgetcore.ui.update import first_state, initial_state, reduce  # noqa: E402
+from budgetcore.ui.view.config import render_export  # noqa: E402
+from budgetcore.ui.view.peers import render_peers  # noqa: E402
 from budgetcore.ui.view.pickers import link_models  # noqa: E402
+from budgetcore.ui.view.screen import render, render_curves  # noqa: E402
+from budgetcore.ui.view.shell import language_html, shell_html  # noqa: E402
+from budgetcore.ui.view.types import Screen  # noqa: E402
 
 if TYPE_CHECKING:  # loaded with the replay and Tune panels, not on boot
     from budgetcore.ui.replay_view import ReplayScreen
@@ -118,20 +142,20 @@ class Shell:
     def __init__(self) -> None:
         lang = "zh" if document.documentElement.lang == "zh-CN" else "en"
         q("#boot-stage").textContent = t("boot.drawing", lang)
-        state = S.initial_state(width=self.chart_width())
-        self.state = S.reduce(
-            state, S.LinkOpened(str(window.location.hash), str(window.navigator.language))
+        state = initial_state(width=self.chart_width())
+        self.state = reduce(
+            state, LinkOpened(str(window.location.hash), str(window.navigator.language))
         )
-        # The build pre-rendered render(S.first_state(lang=...)): when that is this state
+        # The build pre-rendered render(first_state(lang=...)): when that is this state
         # (no fragment, the page's language, desktop width), the page shows what the
         # first paint would write, and nothing is written; adopt() renders the screen to
         # diff the next paint against. Else: the shell's markup and a full first paint.
         root = document.documentElement
-        self.taking_over = root.hasAttribute("data-prerendered") and self.state == S.first_state(
+        self.taking_over = root.hasAttribute("data-prerendered") and self.state == first_state(
             lang="zh" if root.lang == "zh-CN" else "en"
         )
         if not self.taking_over:
-            write_html(R.shell_html())
+            write_html(shell_html())
         self.inputs = {p: q(f'[data-input="{p}"]') for p in FIELDS}
         self.sliders = {
             p: q(f'[data-slider="{p}"]')
@@ -153,7 +177,7 @@ class Shell:
             # Folded on a phone, where results come first; open beside them on a desktop.
             for node in document.querySelectorAll("details[data-fold]"):
                 node.open = True
-        self.last: R.Screen | None = None
+        self.last: Screen | None = None
         self.lang: str | None = None
         self.export_ready = False
         # What each deferred panel was last drawn from: drawn again when it changes.
@@ -167,7 +191,7 @@ class Shell:
         self.replay_source: str | None = None
         self.tune_written: object = None
         # Events sent while an import gives the browser its turn (None: no import).
-        self.waiting: list[S.Event] | None = None
+        self.waiting: list[Event] | None = None
         self.tune_last: TuneScreen | None = None
         self.tune_timer: Any = None
         # Each paste box's text as last written or sent (None: unknown, write it).
@@ -179,7 +203,7 @@ class Shell:
         """The screen a taken-over page shows (see __init__), rendered once the page is
         ready, with nothing written: the next paint writes only what changed from it."""
         if self.taking_over and self.last is None:  # else a paint came first and did it
-            self.last = R.render(self.state)
+            self.last = render(self.state)
             self.lang = self.last.lang
 
     # ---------------------------------------------------------------- state
@@ -195,7 +219,7 @@ class Shell:
         width = int(box.clientWidth - pad)
         return width if width > 0 else 640
 
-    def dispatch(self, event: S.Event) -> None:
+    def dispatch(self, event: Event) -> None:
         """Replace the state with reduce(state, event); a failure changes nothing but
         the message that says so. During an import that gives the browser its turn
         (read_logs), an event waits for the import's state."""
@@ -204,11 +228,11 @@ class Shell:
             return
         self.apply(event)
 
-    def apply(self, event: S.Event) -> None:
+    def apply(self, event: Event) -> None:
         try:
-            self.state = S.reduce(self.state, event)
+            self.state = reduce(self.state, event)
         except Exception as exc:  # never a traceback, never a half-updated state
-            self.state = S.reduce(self.state, S.Failed(f"{type(exc).__name__}: {exc}"))
+            self.state = reduce(self.state, Failed(f"{type(exc).__name__}: {exc}"))
         try:
             self.paint()
         except Exception as exc:
@@ -224,10 +248,10 @@ class Shell:
             node.textContent = t(node.getAttribute("data-i18n"), lang)
         for node in document.querySelectorAll("[data-i18n-aria]"):
             node.setAttribute("aria-label", t(node.getAttribute("data-i18n-aria"), lang))
-        write_html(R.language_html(lang))
+        write_html(language_html(lang))
 
     def paint(self) -> None:
-        screen = R.render(self.state)
+        screen = render(self.state)
         last = self.last
         if screen.lang != self.lang:
             self.retext(screen.lang)
@@ -307,7 +331,7 @@ class Shell:
 
         window.requestAnimationFrame(create_once_callable(run))
 
-    def paint_fields(self, screen: R.Screen, last: R.Screen | None) -> None:
+    def paint_fields(self, screen: Screen, last: Screen | None) -> None:
         for path, view in screen.fields.items():
             if last is not None and last.fields[path] == view:
                 continue
@@ -329,7 +353,7 @@ class Shell:
                 slider.setAttribute("aria-valuetext", view.valuetext)
                 slider.dataset.empty = "true" if view.empty else "false"
 
-    def paint_pickers(self, screen: R.Screen) -> None:
+    def paint_pickers(self, screen: Screen) -> None:
         for section, view in screen.pickers.items():
             node = q(f'[data-picker="{section}"]')
             if node.value != view.query:
@@ -359,7 +383,7 @@ class Shell:
             # scripts/bench reads this measure: the registry's import, read and parse.
             perf.measure("budgetcore:registry-parse", "budgetcore:registry-start")
         except Exception as exc:
-            self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
+            self.dispatch(Failed(f"{type(exc).__name__}: {exc}"))
             return
         window.setTimeout(create_once_callable(lambda: self.model_data_loaded(registry)), 0)
 
@@ -367,14 +391,14 @@ class Shell:
         try:
             from budgetcore.registry.peers import default_peers  # noqa: PLC0415
 
-            event: S.Event = S.ModelDataLoaded(registry, default_peers())
+            event: Event = ModelDataLoaded(registry, default_peers())
         except Exception as exc:
-            event = S.Failed(f"{type(exc).__name__}: {exc}")
+            event = Failed(f"{type(exc).__name__}: {exc}")
         self.dispatch(event)
         window.setTimeout(create_once_callable(settle_gc), 0)
 
     def paint_peers(self) -> None:
-        markup = R.render_peers(self.state)
+        markup = render_peers(self.state)
         if markup != self.peers_written:
             q("#peers-out").innerHTML = markup  # ours, escaped
             self.peers_written = markup
@@ -389,7 +413,7 @@ class Shell:
         perf = window.performance
         perf.mark("budgetcore:sweep-start")
         width = self.box_width("#curves-out")
-        q("#curves-out").innerHTML = R.render_curves(state, width)  # ours, escaped
+        q("#curves-out").innerHTML = render_curves(state, width)  # ours, escaped
         # scripts/bench reads this measure: the sweep's redraw time, in the page.
         perf.measure("budgetcore:sweep", "budgetcore:sweep-start")
         self.curves_written = key
@@ -404,9 +428,9 @@ class Shell:
         # The update step runs the replay when its inputs changed (a frame after the
         # readouts, so they never wait for it); scripts/bench's measure includes it.
         try:
-            self.state = S.reduce(self.state, S.ReplayRefreshed())
+            self.state = reduce(self.state, ReplayRefreshed())
         except Exception as exc:
-            self.state = S.reduce(self.state, S.Failed(f"{type(exc).__name__}: {exc}"))
+            self.state = reduce(self.state, Failed(f"{type(exc).__name__}: {exc}"))
         state = self.state
         key = RV.screen_key(state)
         if self.replay_written == key:
@@ -454,7 +478,7 @@ class Shell:
         # scripts/bench reads this measure: the replay's re-run and redraw, in the page.
         perf.measure("budgetcore:replay", "budgetcore:replay-start")
 
-    def dispatch_tune(self, event: S.Event) -> None:
+    def dispatch_tune(self, event: Event) -> None:
         """An event that changes only the Tune panel (a slice of the grid, a cell
         hovered or focused): the same reduce, and only that panel is painted."""
         if self.waiting is not None:  # an import is giving the browser its turn
@@ -462,9 +486,9 @@ class Shell:
             return
         before = self.state
         try:
-            self.state = S.reduce(self.state, event)
+            self.state = reduce(self.state, event)
         except Exception as exc:
-            self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
+            self.dispatch(Failed(f"{type(exc).__name__}: {exc}"))
             return
         if self.state is not before:
             self.paint_tune()
@@ -480,7 +504,7 @@ class Shell:
         self.tune_timer = None
         perf = window.performance
         perf.mark("budgetcore:tune-slice-start")
-        self.dispatch_tune(S.TuneStep())
+        self.dispatch_tune(TuneStep())
         # scripts/bench reads these: one slice of the grid (its reduce and paint), and
         # the moment the grid is finished (no further slice is scheduled).
         perf.measure("budgetcore:tune-slice", "budgetcore:tune-slice-start")
@@ -505,7 +529,7 @@ class Shell:
             self.tune_written = key
         self.schedule_tune()
 
-    def write_tune(self, state: S.PageState) -> None:
+    def write_tune(self, state: PageState) -> None:
         from budgetcore.ui import tune_view as TV  # noqa: PLC0415 - with the panel, not on boot
 
         perf = window.performance
@@ -560,7 +584,7 @@ class Shell:
         key = (state.plan.scenario, state.export_format, state.lang, models)
         if self.export_written == key:
             return
-        body, diff = R.render_export(state)
+        body, diff = render_export(state)
         q("#export-text").textContent = body
         q("#export-diff").innerHTML = diff  # ours, escaped
         self.export_written = key
@@ -573,7 +597,7 @@ class Shell:
         def clear() -> None:
             self.notice_timer = None
             if self.state.notice == notice:
-                self.dispatch(S.Noticed(""))
+                self.dispatch(Noticed(""))
 
         self.notice_timer = window.setTimeout(create_once_callable(clear), NOTICE_MS)
 
@@ -587,7 +611,7 @@ class Shell:
                 self.boxes_seen[str(event.target.id)] = target.value if within else None
             e = event_of("input", target)
         except Exception as exc:
-            e = S.Failed(f"{type(exc).__name__}: {exc}")
+            e = Failed(f"{type(exc).__name__}: {exc}")
         if e is not None:
             self.dispatch(e)
 
@@ -675,7 +699,7 @@ class Shell:
         if action == "import":
             box = target_of(q("#import-text"))  # its length first, as on input
             if box.length > limit_of("config"):
-                self.dispatch(S.TextRefused("config", box.length))
+                self.dispatch(TextRefused("config", box.length))
             else:
                 self.preview_import(box.value)
         elif action == "download":
@@ -684,10 +708,10 @@ class Shell:
             self.download(str(q("#tune-export").textContent))
         elif action == "copy":
             window.navigator.clipboard.writeText(q("#export-text").textContent)
-            self.dispatch(S.Noticed("msg.copied"))
+            self.dispatch(Noticed("msg.copied"))
         elif action == "copy-link":
             window.navigator.clipboard.writeText(str(window.location.href))
-            self.dispatch(S.Noticed("msg.link-copied"))
+            self.dispatch(Noticed("msg.link-copied"))
 
     def go_to(self, section_id: str) -> None:
         """The navigation: scroll a section into view and move the focus to its heading
@@ -724,7 +748,7 @@ class Shell:
 
     def preview_import(self, text: str) -> None:
         mode = q("[data-import-mode]:checked")
-        self.dispatch(S.ImportPreviewed(text, str(mode.value) if mode else "replace"))
+        self.dispatch(ImportPreviewed(text, str(mode.value) if mode else "replace"))
 
     async def read_files(self, event: Any, what: str) -> list[tuple[str, bytes]]:
         """The chosen files' bytes (a folder's with their relative paths), or none when
@@ -734,7 +758,7 @@ class Shell:
         names = [str(f.webkitRelativePath or f.name) for f in chosen]
         total = sum(int(f.size) for f in chosen)
         if chosen and total > limit_of(what):
-            self.dispatch(S.FileRefused(what, names[0], total))
+            self.dispatch(FileRefused(what, names[0], total))
             return []
         # Bytes, never File.text(): it puts U+FFFD for a byte that is not UTF-8, silently.
         return [(n, (await f.arrayBuffer()).to_bytes()) for n, f in zip(names, chosen, strict=True)]
@@ -744,11 +768,9 @@ class Shell:
             items = await self.read_files(event, "config")
             mode = q("[data-import-mode]:checked")
             if items:
-                self.dispatch(
-                    S.ImportFileLoaded(items[0][1], str(mode.value) if mode else "replace")
-                )
+                self.dispatch(ImportFileLoaded(items[0][1], str(mode.value) if mode else "replace"))
         except Exception as exc:
-            self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
+            self.dispatch(Failed(f"{type(exc).__name__}: {exc}"))
 
     async def on_replay_file(self, event: Any) -> None:
         # One source at a time: the other picker forgets its choice, so the page never
@@ -760,11 +782,11 @@ class Shell:
             items = await self.read_files(event, "page-log")
             if items:
                 total = sum(len(data) for _, data in items)
-                self.read_logs(S.ReplayLogsLoaded(tuple(items)), total)
+                self.read_logs(ReplayLogsLoaded(tuple(items)), total)
         except Exception as exc:
-            self.dispatch(S.Failed(f"{type(exc).__name__}: {exc}"))
+            self.dispatch(Failed(f"{type(exc).__name__}: {exc}"))
 
-    def read_logs(self, event: S.Event, total: int) -> None:
+    def read_logs(self, event: Event, total: int) -> None:
         """The import, giving the browser a frame every SLICE_MS (JSPI; without it, at
         once): the status says how far; events sent meanwhile wait, then apply in order
         on the state the import leaves (docs/page.md)."""
@@ -792,7 +814,7 @@ class Shell:
             self.dispatch(later)
 
     def on_replay_toggle(self, _event: Any) -> None:
-        self.dispatch(S.ReplayToggled(bool(q("#replay").open)))
+        self.dispatch(ReplayToggled(bool(q("#replay").open)))
 
     def on_replay_pointer(self, event: Any) -> None:
         svg = event.target.closest("[data-chart=replay-timeline]")
@@ -802,25 +824,25 @@ class Shell:
         left = int(svg.getAttribute("data-plot-left"))
         x = int(event.clientX - box.left) - left
         self.dispatch(
-            S.ReplayPointed(
+            ReplayPointed(
                 x, int(svg.getAttribute("data-plot-width")), int(svg.getAttribute("data-turns"))
             )
         )
 
     def on_tune_toggle(self, _event: Any) -> None:
-        self.dispatch(S.TuneToggled(bool(q("#tune").open)))
+        self.dispatch(TuneToggled(bool(q("#tune").open)))
 
     def on_toggle(self, _event: Any) -> None:
-        self.dispatch(S.CurvesToggled(bool(q("#curves").open)))
+        self.dispatch(CurvesToggled(bool(q("#curves").open)))
 
     def on_resize(self, _event: Any) -> None:
-        self.dispatch(S.Resized(self.chart_width()))
+        self.dispatch(Resized(self.chart_width()))
 
     def download(self, body: str | None = None) -> None:
         """The reviewed config as a file: the export panel's, or ``body`` (the Tune
         panel's of its chosen point, in the same format)."""
         if body is None:
-            body, _diff = R.render_export(self.state)
+            body, _diff = render_export(self.state)
         fmt = self.state.export_format
         mime = "application/toml" if fmt == "toml" else "application/json"
         blob = window.Blob.new(

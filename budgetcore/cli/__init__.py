@@ -24,6 +24,7 @@ from budgetcore.cli.shell import (
     Parser,
     Unreadable,
     count_flag,
+    neutral_streams,
     one_shot,
     seed_flag,
     tokens_flag,
@@ -112,7 +113,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = add("export", help="print the scenario's supported overrides")
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
-    p.add_argument("--format", choices=("toml", "json"), default="toml")
+    _runtime_arguments(p)
+    p.add_argument(
+        "--format",
+        choices=("toml", "json", "text"),
+        help="default: toml; with --runtime, the runtime's own file",
+    )
 
     p = add("report", help="write a review report: plan, charts, curves, summary")
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
@@ -123,6 +129,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = add("check", help="validate an override file and show effective values")
     p.add_argument("config", help="override file (TOML or JSON), or - for standard input")
     p.add_argument("--scenario", dest="scenario", help="scenario whose models to check against")
+    _runtime_arguments(p)
+    p.add_argument("--format", choices=("text", "json"), help="with --runtime: default text")
     p.set_defaults(fragment=None)
 
     p = add("models", help="search the model registry (LiteLLM, pinned release)")
@@ -165,6 +173,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _runtime_arguments(p: argparse.ArgumentParser) -> None:
+    """--runtime and --model of export and check (docs/runtimes.md)."""
+    p.add_argument("--runtime", help="an agent runtime's own file: codex, claude-code, ...")
+    p.add_argument("--model", help="the registry model the runtime runs (its W and O)")
+
+
 def _random_count(text: str) -> int:
     from budgetcore.conformance.cases import MAX_RANDOM_COUNT  # noqa: PLC0415 - only with --random
 
@@ -197,13 +211,13 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
     (``> /dev/full``) is one line on stderr and a non-zero exit, never a traceback.
     Ctrl-C (SIGINT) or SIGTERM ends any command, wherever it is (a long replay, a
     FIFO nobody writes), with one line and 128 + the signal's number (130, 143); a file
-    it was writing is left as it was (``shell.atomic_path``), and what it had not yet
+    it was writing is left as it was (``budgetcore.files.atomic_path``), and what it had not yet
     written to standard output is dropped.
     """
     if sys.stderr is None:  # started with 2>&-: print(file=None) would write to stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     code: int
-    with one_shot(), _signals():
+    with one_shot(), _signals(), neutral_streams():
         try:
             if sys.stdout is None:  # started with >&-: as if the reader had gone away
                 raise BrokenPipeError

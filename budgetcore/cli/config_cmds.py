@@ -31,12 +31,24 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.runtime is not None or args.model is not None or args.format == "text":
+        from budgetcore.cli.runtime_cmds import cmd_export_runtime  # noqa: PLC0415
+
+        if args.runtime is None:
+            args.runtime = "article"
+        return cmd_export_runtime(args)
     scenario = scenario_of(args)
-    sys.stdout.write(export_toml(scenario) if args.format == "toml" else export_json(scenario))
+    sys.stdout.write(export_json(scenario) if args.format == "json" else export_toml(scenario))
     return 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.runtime is not None or args.model is not None or args.format is not None:
+        from budgetcore.cli.runtime_cmds import cmd_check_runtime  # noqa: PLC0415
+
+        if args.runtime is None:
+            args.runtime = "article"
+        return cmd_check_runtime(args)
     try:
         overrides = parse_config(read_input(args.config, "config"))
     except ScenarioError as exc:

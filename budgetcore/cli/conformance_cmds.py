@@ -6,8 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from budgetcore.cli.shell import Unreadable, shown_name, write_atomic
+from budgetcore.cli.shell import Unreadable, shown_name
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.files import write_atomic
 
 __all__ = [
     "cmd_cases",

@@ -7,6 +7,7 @@ import dataclasses
 import json
 import sys
 
+from budgetcore.cli.registry_tables import render_models, render_table, resolution_line
 from budgetcore.cli.shell import scenario_of
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
@@ -18,10 +19,8 @@ from budgetcore.registry.models import (
     default_registry,
     model_as_dict,
     picks,
-    render_models,
-    resolution_line,
 )
-from budgetcore.registry.peers import peer_lines, render_table, view_as_dict
+from budgetcore.registry.peers import peer_lines, view_as_dict
 from budgetcore.scenario.model import Scenario
 
 __all__ = [

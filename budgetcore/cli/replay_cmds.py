@@ -23,6 +23,9 @@ from budgetcore.cli.shell import (
 from budgetcore.errors import Problem, ScenarioError, render_value
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from budgetcore.replay.logs.session import SessionRun
     from budgetcore.scenario.model import Scenario
 
 __all__ = [
@@ -30,6 +33,7 @@ __all__ = [
     "read_log_path",
     "replay_arguments",
     "replay_of",
+    "write_sessions",
 ]
 
 
@@ -425,9 +429,22 @@ def _renamed(log: Any, names: Sequence[str]) -> Any:
     return dataclasses.replace(log, name=names[0], files=tuple(names), ledger=ledger)
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    from budgetcore.replay.output import write_sessions  # noqa: PLC0415
+def write_sessions(
+    runs: Sequence[SessionRun], fmt: str, write: Callable[[str], object], *, folder: bool
+) -> None:
+    """Every session's output in ``fmt``: the table for people (``cli.replay_table``,
+    loaded for it alone) or a machine format of ``replay.output``."""
+    if fmt == "table":
+        from budgetcore.cli.replay_table import write_table  # noqa: PLC0415
 
+        write_table(runs, write, folder=folder)
+        return
+    from budgetcore.replay.output import write_sessions as write_data  # noqa: PLC0415
+
+    write_data(runs, fmt, write, folder=folder)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
     fmt = args.format
     if fmt is None:
         fmt = "table" if sys.stdout is not None and sys.stdout.isatty() else "jsonl"

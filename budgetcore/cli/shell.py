@@ -5,29 +5,26 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import gc
-import os
+import io
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_rule, whole_text
-from budgetcore.inputs.text import check_size, limit_of, read_limited, too_large
+from budgetcore.inputs.text import check_size, limit_of, neutral, read_limited, too_large
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "EXIT_INVALID",
     "Parser",
     "Unreadable",
-    "atomic_path",
     "collector_paused",
     "count_flag",
+    "neutral_streams",
     "one_shot",
     "open_input",
     "read_input",
@@ -36,10 +33,54 @@ __all__ = [
     "shown_name",
     "tokens_flag",
     "whole_flag",
-    "write_atomic",
 ]
 
 _PROCESS = {"one_shot": False, "froze": False}
+
+
+class _Neutral(io.TextIOBase):
+    """A command's stdout or stderr: every text passes :func:`neutral` on its way out,
+    so nothing a file held (an entry type, a model name, a file name) reaches the
+    terminal as a control sequence or a lone surrogate, whichever code path wrote it."""
+
+    def __init__(self, inner: TextIO) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        self.inner.write(neutral(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.inner.flush()
+
+    def fileno(self) -> int:
+        return self.inner.fileno()
+
+    def isatty(self) -> bool:
+        return self.inner.isatty()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.inner, "encoding", "utf-8")
+
+
+@contextlib.contextmanager
+def neutral_streams() -> Iterator[None]:
+    """stdout and stderr through :class:`_Neutral` while a command runs (then the
+    caller's streams again: tests run commands in-process)."""
+    saved = sys.stdout, sys.stderr
+    if sys.stdout is not None:
+        sys.stdout = _Neutral(sys.stdout)
+    if sys.stderr is not None:
+        sys.stderr = _Neutral(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
 
 
 @contextlib.contextmanager
@@ -147,51 +188,6 @@ def read_input(source: str, what: str) -> bytes:
 def shown_name(path: str) -> str:
     """A file name for a one-line message: as given, or quoted and shortened."""
     return path if len(path) <= 80 and path.isprintable() else render_value(path)
-
-
-@contextlib.contextmanager
-def atomic_path(path: Path) -> Iterator[Path]:
-    """A temporary path beside ``path`` to write into; renamed onto ``path`` when the
-    block ends, removed when it fails or is interrupted (Ctrl-C), so ``path`` is never a
-    half-written file: it is the whole new file, or what it was before. A path that is
-    not a regular file (``/dev/null``, a FIFO, ``/dev/stdout``) is written in place:
-    renaming onto it would replace the device, and it holds nothing to protect."""
-    if path.exists() and not path.is_file():
-        if path.is_dir():
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        yield path
-        return
-    import tempfile  # noqa: PLC0415 - only a command that writes a file needs it
-
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".tmp")
-    os.close(fd)
-    from pathlib import Path  # noqa: PLC0415 - a command that writes a file loads it
-
-    temp = Path(name)
-    try:
-        yield temp
-        os.chmod(temp, _mode_for(path))  # mkstemp's 0600 is not what a new file gets
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temp.unlink()
-        raise
-
-
-def _mode_for(path: Path) -> int:
-    """The permissions ``path`` has, or a new file's under the process's umask."""
-    try:
-        return path.stat().st_mode & 0o7777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` through :func:`atomic_path`."""
-    with atomic_path(path) as temp:
-        temp.write_text(text, encoding="utf-8", newline="\n")
 
 
 def scenario_of(args: argparse.Namespace) -> Scenario:

@@ -409,9 +409,19 @@ def _axes(args: argparse.Namespace, scenario: Scenario) -> tuple[tuple[int, ...]
     m = main_safe_input(scenario.main_model, cfg.reply_max_tokens, cfg.safety_margin)
     if args.k is not None:
         ks = parse_axis(args.k, "--k", ("M", m))
+    o = scenario.summary_contract.output_tokens
     if args.s is not None:
-        ss = parse_axis(args.s, "--s", ("O", scenario.summary_contract.output_tokens))
+        ss = parse_axis(args.s, "--s", ("O", o))
     check_points(ks, ss)
+    above = [s for s in ss if s > o]
+    if above:  # as check warns of config.summary_max_tokens above O: never in silence
+        shown = ", ".join(f"{s:,}" for s in above[:5]) + (" …" if len(above) > 5 else "")
+        print(
+            f"warning: --s {shown} {'is' if len(above) == 1 else 'are'} above the summary "
+            f"model's output capacity {o:,}: "
+            f"each is clamped to S = {o:,}, so those points give the same results",
+            file=sys.stderr,
+        )
     return ks, ss
 
 
@@ -650,7 +660,7 @@ def _percent(share: Fraction | None) -> str:
 
 
 def _table(result: TuneResult, write: Write) -> None:
-    from budgetcore.replay.table import money_text  # noqa: PLC0415
+    from budgetcore.units import money_text  # noqa: PLC0415
 
     g = result.grid
     c = g.columns
@@ -710,7 +720,7 @@ def _table(result: TuneResult, write: Write) -> None:
                 f"{c['discarded'][i]:,}",
             ]
         )
-    from budgetcore.replay.table import _grid  # noqa: PLC0415 - the replay's table layout
+    from budgetcore.cli.replay_table import _grid  # noqa: PLC0415 - the replay's table layout
 
     _grid(head, rows, write, left=1)
     write(
@@ -723,7 +733,7 @@ def _table(result: TuneResult, write: Write) -> None:
 
 def choice_lines(result: TuneResult) -> list[str]:
     """The choice in words: what, why, what it trades, and the export command."""
-    from budgetcore.replay.table import money_text  # noqa: PLC0415
+    from budgetcore.units import money_text  # noqa: PLC0415
 
     g = result.grid
     choice = result.choice
@@ -802,7 +812,7 @@ def choice_lines(result: TuneResult) -> list[str]:
     d = choice_dict(result)
     assert d is not None
     lines.append(f"  export: {d['export']}")
-    from budgetcore.ui.catalogue import t  # noqa: PLC0415 - the one catalogue, on use only
+    from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue, on use only
 
     lines.append("  " + t("phrase.not", "en") + t("tune.not", "en"))
     return lines

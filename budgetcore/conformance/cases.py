@@ -25,6 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from budgetcore._shipped import shipped_bytes
+from budgetcore.conformance import MAX_RANDOM_COUNT
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import OUTPUT_KEYS, plan
 from budgetcore.core.samples import ByteSample, ReadSample, Samples
@@ -69,8 +70,6 @@ FORMAT_VERSION = 1
 #: The seed and size of the random set that ships (docs/spec.md §14, hence 14).
 DEFAULT_RANDOM_SEED = 14
 DEFAULT_RANDOM_COUNT = 40
-#: More random cases than this is a typo, not a test plan (each costs a few ms).
-MAX_RANDOM_COUNT = 10_000
 #: Where the default set ships inside the package.
 SHIPPED_CASES = "data/cases.jsonl"
 REGENERATE = "python -m budgetcore cases --out budgetcore/data/cases.jsonl"
@@ -775,7 +774,7 @@ class Difference:
         text = f"{label}: expected {_show(self.expected)}, got {_show(self.actual)}"
         if _is_int(self.expected) and _is_int(self.actual):
             delta = self.actual - self.expected  # type: ignore[operator]
-            text += f" ({delta:+,})"
+            text += f" ({_grouped(delta, sign=True)})"
         elif isinstance(self.actual, float):
             text += " (a float: the contract is exact integers and booleans)"
         return text
@@ -785,9 +784,21 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _grouped(value: int, *, sign: bool = False) -> str:
+    """An integer with thousands separators; past Python's int-to-text limit (4,300
+    digits) its size instead, so a huge value still fails the assertion that names
+    its key rather than the formatting."""
+    try:
+        return f"{value:+,}" if sign else f"{value:,}"
+    except ValueError:
+        return (
+            f"{'-' if value < 0 else '+' if sign else ''}an integer of {value.bit_length():,} bits"
+        )
+
+
 def _show(value: object) -> str:
     if _is_int(value):
-        return f"{value:,}"
+        return _grouped(value)  # type: ignore[arg-type]
     if isinstance(value, float | Decimal):
         return f"{type(value).__name__} {value}"
     return render_value(value)

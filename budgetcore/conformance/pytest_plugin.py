@@ -15,32 +15,39 @@ A test may pick cases by name: ``@pytest.mark.parametrize("budget_case", ["golde
 indirect=True)``. Every misuse (an unknown case name, a bad option, a cases file
 without a case) is one line naming it, and a run of zero cases is an error, never a
 pass.
+
+pytest loads this module in every session of an environment where budgetcore is
+installed, so it imports nothing of budgetcore's planner until a test asks for a case
+or an option is given (as Hypothesis's plugin imports Hypothesis only inside its hooks:
+HypothesisWorks/hypothesis, hypothesis-python/src/_hypothesis_pytestplugin.py).
+``Case`` and ``assert_plan_matches`` are still importable from here, loaded on first use.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from budgetcore.conformance.cases import (
-    MAX_RANDOM_COUNT,
-    Case,
-    assert_plan_matches,
-    parse_cases,
-    random_cases,
-    shipped_cases_text,
-)
-from budgetcore.errors import ScenarioError, render_value
-from budgetcore.inputs.numbers import MAX_SEED, whole_rule, whole_text
-from budgetcore.inputs.text import read_limited, utf8_size_above
+from budgetcore.conformance import MAX_RANDOM_COUNT
+
+if TYPE_CHECKING:
+    from budgetcore.conformance.cases import Case, assert_plan_matches
 
 __all__ = ["Case", "assert_plan_matches", "budget_case"]
 
-_CASES = pytest.StashKey[tuple[Case, ...]]()
+_CASES = pytest.StashKey[tuple["Case", ...]]()
 _FIXTURE = "budget_case"
+#: What the options are when not given: a run that gives none validates nothing.
+_DEFAULTS = {"budget_random": "0", "budget_seed": "0"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Case", "assert_plan_matches"):
+        return getattr(import_module("budgetcore.conformance.cases"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -68,12 +75,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def _shown(text: object) -> str:
     """An option's text as typed when it is short and printable, else quoted and cut."""
+    from budgetcore.errors import render_value  # noqa: PLC0415 - only for a bad option
+
     if isinstance(text, str) and len(text) <= 40 and text.isprintable() and text:
         return text
     return render_value(text)
 
 
 def _option(config: pytest.Config, name: str, high: int, what: str) -> int:
+    from budgetcore.inputs.numbers import whole_text  # noqa: PLC0415 - only when given
+    from budgetcore.inputs.text import utf8_size_above  # noqa: PLC0415
+
     text = str(config.getoption(name.lstrip("-").replace("-", "_")))
     value = None if utf8_size_above(text, 64) else whole_text(text, high, plain=True)
     if value is None:
@@ -86,6 +98,8 @@ def _count(config: pytest.Config) -> int:
 
 
 def _seed(config: pytest.Config) -> int:
+    from budgetcore.inputs.numbers import MAX_SEED, whole_rule  # noqa: PLC0415 - when given
+
     return _option(
         config, "--budget-seed", MAX_SEED, whole_rule(0, MAX_SEED).removeprefix("must be ")
     )
@@ -93,6 +107,10 @@ def _seed(config: pytest.Config) -> int:
 
 def pytest_configure(config: pytest.Config) -> None:
     # Bad options are usage errors now, not collection errors of the first test file.
+    if all(config.getoption(name) == default for name, default in _DEFAULTS.items()) and (
+        config.getoption("budget_cases") is None
+    ):
+        return  # nothing given: nothing to check, and nothing imported
     _count(config)
     _seed(config)
     if config.getoption("budget_cases") is not None:
@@ -102,6 +120,15 @@ def pytest_configure(config: pytest.Config) -> None:
 def _load(config: pytest.Config) -> tuple[Case, ...]:
     if _CASES in config.stash:
         return config.stash[_CASES]
+    # The cases plan at import: loaded when a test asks for one, never at plugin load.
+    from budgetcore.conformance.cases import (  # noqa: PLC0415
+        parse_cases,
+        random_cases,
+        shipped_cases_text,
+    )
+    from budgetcore.errors import ScenarioError  # noqa: PLC0415
+    from budgetcore.inputs.text import read_limited  # noqa: PLC0415
+
     count, seed = _count(config), _seed(config)
     source: str | None = config.getoption("budget_cases")
     where = "the shipped cases" if source is None else repr(source)
@@ -126,8 +153,10 @@ def _load(config: pytest.Config) -> tuple[Case, ...]:
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
-    count = _count(config)
     source = config.getoption("budget_cases")
+    if config.getoption("budget_random") == _DEFAULTS["budget_random"] and source is None:
+        return None
+    count = _count(config)
     if not count and source is None:
         return None
     cases = _load(config)
@@ -138,6 +167,9 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if _FIXTURE not in metafunc.fixturenames:
         return
+    from budgetcore.conformance.cases import Case  # noqa: PLC0415 - a test asked for a case
+    from budgetcore.errors import render_value  # noqa: PLC0415
+
     cases = _load(metafunc.config)
     chosen = _chosen_names(metafunc)
     if chosen is None:
@@ -155,6 +187,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         if not isinstance(name, str):
             _misuse(metafunc, f"a case is picked by its name (a string), got {render_value(name)}")
         if name not in by_name:
+            import difflib  # noqa: PLC0415 - only for a misspelt name
+
             near = difflib.get_close_matches(name, list(by_name), n=3)
             hint = f" (near: {', '.join(near)})" if near else ""
             text = f"no case named {render_value(name)} in {source} ({len(cases)} cases){hint}"

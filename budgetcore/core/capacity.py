@@ -29,6 +29,18 @@ class SummaryCapacity:
     clamped: bool  # S < configured cap: the summary model cannot emit that many tokens
 
 
+def clamps_summary(summary_max_tokens: int, summary: ModelContract) -> bool:
+    """S above O: the configured summary cap is more than the summary model can emit, so
+    S is clamped to its output capacity (docs/spec.md §3). The one place this is decided:
+    the plan's ``summary.clamped``, the CLI's warning and the page's read it.
+
+    >>> haiku = ModelContract(input_tokens=200_000, output_tokens=64_000, reserves_output=False)
+    >>> clamps_summary(70_000, haiku), clamps_summary(64_000, haiku)
+    (True, False)
+    """
+    return summary_max_tokens > summary.output_tokens
+
+
 @lru_cache(maxsize=4096)
 def summary_capacity(
     summary: ModelContract,
@@ -49,5 +61,5 @@ def summary_capacity(
         generation=generation,
         safe_input=safe,
         new_raw_budget=budget,
-        clamped=cap < summary_max_tokens,
+        clamped=clamps_summary(summary_max_tokens, summary),
     )

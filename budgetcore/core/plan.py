@@ -13,9 +13,10 @@ from budgetcore.core.protections import IoVerdict, ReadTime, io_verdict, read_ti
 from budgetcore.core.resize import SummaryRound, summary_round
 from budgetcore.core.samples import BYTE_CHANNELS, ChannelStats, Samples, channel_stats, predict
 from budgetcore.core.trigger import SummaryStart, Trigger, soft_trigger, summary_start
+from budgetcore.errors import Problem, ScenarioError
 from budgetcore.scenario.model import Scenario
 
-__all__ = ["OUTPUT_KEYS", "READOUT_KEYS", "Plan", "plan", "request_stages"]
+__all__ = ["OUTPUT_KEYS", "READOUT_KEYS", "Plan", "check_scenario", "plan", "request_stages"]
 
 #: The output keys of docs/spec.md §11, in contract order. Names and meanings never change.
 OUTPUT_KEYS: tuple[str, ...] = (
@@ -171,6 +172,14 @@ def _ratio(value: Fraction) -> str:
     return str(value)
 
 
+def check_scenario(scenario: object, what: str = "scenario") -> None:
+    """A public entry point's scenario argument: a :class:`Scenario` (what
+    ``parse_scenario`` returns), never a dict that fails later on an attribute."""
+    if not isinstance(scenario, Scenario):
+        rule = "must be a Scenario (parse_scenario reads one from a dict or JSON)"
+        raise ScenarioError([Problem.of(what, rule, scenario)])
+
+
 def plan(scenario: Scenario) -> Plan:
     """Evaluate a validated scenario: M, S/G/C, the summary round, the funnel, the trigger.
 
@@ -178,6 +187,7 @@ def plan(scenario: Scenario) -> Plan:
     (``functools.lru_cache``): a capacity curve re-plans 500 scenarios that differ in
     one input, and only the stages that input reaches are computed again.
     """
+    check_scenario(scenario)
     cfg, work = scenario.config, scenario.workload
     m = main_safe_input(scenario.main_model, cfg.reply_max_tokens, cfg.safety_margin)
     capacity = summary_capacity(

@@ -226,11 +226,13 @@ def decimal(
     high_open: bool = False,
     nullable: bool = False,
     unit: str = "",
+    strings: bool = True,
     **where: object,
 ) -> Decimal | None:
     """:func:`as_decimal`, appending the coded problem (``core.decimal``, or ``code``;
     ``-or-null`` when ``nullable``) when it fails. ``unit`` says what the number is
-    (``money per token``); ``where`` as for :func:`whole`.
+    (``money per token``); ``where`` as for :func:`whole`. Without ``strings`` (a
+    Python caller's value, docs/python-api.md) only an int or a Decimal is a number.
 
     >>> found = []
     >>> decimal("1.5", "options.failure_rate", found, low=0, high=1, places=30)
@@ -240,14 +242,15 @@ def decimal(
     """
     if raw is None and nullable:
         return None
-    value = as_decimal(raw, low, high, places, high_open=high_open)
+    value = as_decimal(raw, low, high, places, high_open=high_open, strings=strings)
     if value is None:
         upper = " (exclusive)" if high_open else ""
         of = f" ({unit})" if unit else ""
         rule = (
             f"must be a decimal from {bound_text(low)} to {bound_text(high)}{upper}{of} with at "
-            f"most {places} decimal places, as a string or an exact JSON number"
-        ) + (", or null" if nullable else "")
+            f"most {places} decimal places, "
+            + ("as a string or an exact JSON number" if strings else "as an int or a Decimal")
+        ) + ((", or null" if strings else ", or None") if nullable else "")
         problems.append(
             Problem.of(
                 path,

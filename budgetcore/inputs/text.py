@@ -25,6 +25,7 @@ __all__ = [
     "check_size",
     "decode_utf8",
     "limit_of",
+    "neutral",
     "read_limited",
     "size_text",
     "split_lines",
@@ -173,3 +174,29 @@ def split_lines(text: str) -> Iterator[tuple[int, str]]:
         lines.pop()  # the newline that ends the last line starts no line
     for number, line in enumerate(lines, start=1):
         yield number, line[:-1] if line.endswith("\r") else line
+
+
+def _escaped(ch: str) -> str:
+    """One character as a ``\\u`` escape (two, a UTF-16 pair, beyond U+FFFF): the same
+    text is a valid escape inside a JSON or TOML string and inert on a terminal."""
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def neutral(text: str) -> str:
+    """``text`` safe to reach a terminal, a file or a page as text: every character
+    Python does not call printable (controls and escape sequences, bidirectional and
+    other format characters, line separators, lone surrogates) becomes its ``\\u``
+    escape; newlines and tabs stay. Text from a file (an entry type, a model name, a
+    file name) may hold ``ESC ]0;…`` (retitle the terminal) or ``\\ud800`` (which no
+    UTF-8 stream can encode): neither can then do anything but be read.
+
+    >>> neutral("ok\\n"), neutral("a\\x1b]0;x\\x07b"), neutral("\\ud800"), neutral("\\U000e0001")
+    ('ok\\n', 'a\\\\u001b]0;x\\\\u0007b', '\\\\ud800', '\\\\udb40\\\\udc01')
+    """
+    if text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in "\n\t" else _escaped(ch) for ch in text)

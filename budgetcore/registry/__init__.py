@@ -1,8 +1,8 @@
 """Reference data: the model registry (LiteLLM), prices and the peers' rules.
 
-``budgetcore.registry.search(query, limit)`` and ``lookup(name)`` (and the rest of the
-0.1 module's names) are the registry's public API: they stay here, loaded on first use
-so that importing the package costs nothing at page boot.
+``budgetcore.registry.search(query, limit)`` and ``lookup(name)`` (and the rest of
+``registry.models``'s public names) are the registry's public API: they stay here,
+loaded on first use so that importing the package costs nothing at page boot.
 """
 
 from importlib import import_module
@@ -22,7 +22,6 @@ _API = (
     "parse_registry",
     "per_million",
     "picks",
-    "render_models",
     "require",
     "resolve",
     "search",

@@ -48,7 +48,6 @@ __all__ = [
     "parse_registry",
     "per_million",
     "picks",
-    "render_models",
     "require",
     "resolve",
     "search",
@@ -739,107 +738,4 @@ def model_as_dict(model: RegistryModel, resolution: Resolution | None = None) ->
             "how": resolution.how,
             "source": resolution.source,
         }
-    return out
-
-
-def _notes(m: RegistryModel) -> str:
-    notes = []
-    if m.mode != "chat":
-        notes.append(f"{m.mode} API")
-    if m.prices.tiers:
-        notes.append("size tiers")
-    if m.service_tiers:
-        notes.append("/".join(name for name, _ in m.service_tiers))
-    if m.retired:
-        notes.append(f"retired: last in {m.retired}")
-    if m.deprecation:
-        notes.append(f"deprecation {m.deprecation}")
-    return "; ".join(notes)
-
-
-def _tier_line(name: str, tier: PriceTier) -> str:
-    parts = [
-        f"{label} {per_million(value)}"
-        for label, value in (
-            ("input", tier.input),
-            ("output", tier.output),
-            ("cache read", tier.cache_read),
-            ("cache write", tier.cache_write),
-            ("1h cache write", tier.cache_write_1h),
-        )
-        if value is not None
-    ]
-    return f"  {name} above {tier.above:,} context tokens: " + ", ".join(parts)
-
-
-def resolution_line(resolution: Resolution) -> str:
-    """How a written name matched, in one line (the CLI shows it beside the result)."""
-    if resolution.model is None:
-        return f"{resolution.name!r} names no model of the registry (no price, no contract)"
-    via = f"; {resolution.source}" if resolution.source else ""
-    return f"{resolution.name} -> {resolution.model.name}: {resolution.how}{via}"
-
-
-def render_models(
-    models: Sequence[RegistryModel],
-    total: int,
-    provenance: Provenance,
-    query: str,
-    resolution: Resolution | None = None,
-) -> list[str]:
-    """The CLI's table of matches: contract, then USD per 1,000,000 tokens, then what
-    only some models have (API mode, size tiers, service tiers, retired, deprecation);
-    each shown model's size tiers below the table; the query as a resolved name first
-    when it names a model other than by its exact id."""
-    shown = f"{len(models):,} of {total:,}" if total > len(models) else f"{total:,}"
-    what = f"matching {query!r}" if query.strip() else "in total"
-    retired = (
-        f", {provenance.retired_models:,} retired from "
-        + ", ".join(r.label for r in provenance.retired)
-        if provenance.retired
-        else ""
-    )
-    out = [
-        f"{provenance.label} registry ({provenance.kept:,} models{retired}): {shown} {what}; "
-        "prices in USD per 1,000,000 tokens"
-    ]
-    if resolution is not None and not resolution.exact:
-        out.append(resolution_line(resolution))
-    header = (
-        "model",
-        "provider",
-        "I",
-        "O",
-        "input",
-        "output",
-        "cache read",
-        "cache write",
-        "1h write",
-        "notes",
-    )
-    rows = [
-        (
-            m.name,
-            m.provider,
-            f"{m.contract.input_tokens:,}",
-            f"{m.contract.output_tokens:,}",
-            per_million(m.prices.input),
-            per_million(m.prices.output),
-            per_million(m.prices.cache_read),
-            per_million(m.prices.cache_write),
-            per_million(m.prices.cache_write_1h),
-            _notes(m),
-        )
-        for m in models
-    ]
-    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
-    for r in (header, *rows):
-        cells = [r[0].ljust(widths[0]), r[1].ljust(widths[1])]
-        cells += [c.rjust(w) for c, w in zip(r[2:-1], widths[2:-1], strict=True)]
-        cells.append(r[-1])
-        out.append("  ".join(cells).rstrip())
-    tiers = [_tier_line(m.name, t) for m in models for t in m.prices.tiers]
-    if tiers:
-        out.append("Size tiers (a request whose context is above the line pays all of it so):")
-        out += tiers
     return out

@@ -28,7 +28,6 @@ from typing import Any, Literal
 
 from budgetcore._shipped import shipped_bytes
 from budgetcore.core.plan import Plan
-from budgetcore.units import format_int, format_percent
 
 __all__ = [
     "ARTICLE_CLEAN",
@@ -46,7 +45,6 @@ __all__ = [
     "evaluate",
     "parse_peers",
     "peer_lines",
-    "render_table",
     "view_as_dict",
 ]
 
@@ -594,76 +592,3 @@ def view_as_dict(view: PeerView, lang: str = "en") -> dict[str, Any]:
             for g in view.gaps
         ],
     }
-
-
-def render_table(view: PeerView) -> list[str]:
-    """The CLI's table: one line per peer, then this scenario's and the article's lines."""
-    w, o = format_int(view.window), format_int(view.max_output)
-    out = [f"Trigger lines for W = {w}, O = {o} (exact values floored to whole tokens)"]
-    rows = []
-    for r in view.rows:
-        line: str
-        share: str
-        mark = "*" if r.peer.reported else ""
-        if r.tokens is None:
-            line, share = r.peer.kind, "-"
-        else:
-            line, share = format_int(r.tokens), format_percent(r.share or Fraction(0))
-            if r.beyond_window:
-                share += " (beyond W)"
-        rows.append(
-            (
-                f"{r.peer.name}{mark}",
-                r.peer.version or "-",
-                r.peer.confidence,
-                line,
-                share,
-                r.peer.rule.en,
-            )
-        )
-    header = ("system", "version", "confidence", "line", "% of W", "rule")
-    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(5)]
-    for row in (header, *rows):
-        cells = [
-            row[0].ljust(widths[0]),
-            row[1].ljust(widths[1]),
-            row[2].ljust(widths[2]),
-            row[3].rjust(widths[3]),
-            row[4].rjust(widths[4]),
-            row[5],
-        ]
-        out.append("  ".join(cells))
-    if any(r.peer.reported for r in view.rows):
-        out.append("* reported only: not read in the system's source or documentation")
-    no_line = [r for r in view.rows if r.no_line is not None]
-    for r in no_line:
-        out.append(f"{r.peer.name}: {r.no_line.en if r.no_line else ''}")
-    for r in view.rows:
-        if r.peer.also:
-            counts = " or ".join(a.text.en for a in r.peer.also)
-            out.append(
-                f"{r.peer.name}: also fires on {counts}, whichever comes first "
-                "(counts, not tokens: no token line for these)"
-            )
-
-    no_hard = any(g.no_room == "reserve" for g in view.gaps)
-
-    def refs(lines: tuple[ReferenceLine, ...]) -> str:
-        return ", ".join(
-            r.label.en
-            if r.key == "hard" and no_hard
-            else f"{r.label.en} {format_int(r.tokens)} ({format_percent(r.share)})"
-            for r in lines
-        )
-
-    out.append(f"This scenario: {refs(view.scenario)}")
-    out.append(f"Context-layers article: {refs(view.article)}")
-    out.append(
-        "Between them: "
-        + ", ".join(
-            f"{g.low} -> {g.high}"
-            + (f", {g.label.en}" if g.no_room else f" {format_int(g.tokens)} ({g.label.en})")
-            for g in view.gaps
-        )
-    )
-    return out

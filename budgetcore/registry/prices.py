@@ -26,8 +26,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from decimal import Context, Decimal, Inexact, Rounded
+from typing import NamedTuple
 
-__all__ = ["MONEY", "PriceTier", "Prices", "Usage", "request_cost", "tier_for"]
+__all__ = [
+    "MONEY",
+    "PriceTier",
+    "Prices",
+    "Rates",
+    "Usage",
+    "rates_for",
+    "request_cost",
+    "tier_for",
+    "tier_rates",
+]
 
 #: Money is exact: products and sums of token counts (at most 10^12) and prices (at most
 #: 28 significant digits) never need rounding at this precision, and the traps make sure
@@ -64,16 +75,28 @@ class Prices:
         """Whether there is enough to price a request (an input and an output price)."""
         return self.input is not None and self.output is not None
 
-    def billed(self) -> tuple[Decimal, Decimal, Decimal, Decimal, Decimal] | None:
-        """(input, 5-minute write, 1-hour write, cache read, output) as a request pays
-        them at these flat prices, with LiteLLM's fallbacks for unlisted cache prices;
-        None when the input or output price is missing."""
+    def billed(self) -> Rates | None:
+        """The rates a request pays at these flat prices (tiers aside), with LiteLLM's
+        fallbacks for unlisted cache prices; None when the input or output price is
+        missing. The one place the fallbacks are decided."""
         if self.input is None or self.output is None:
             return None
         write = self.input if self.cache_write is None else self.cache_write
         write_1h = write if self.cache_write_1h is None else self.cache_write_1h
         read = self.input if self.cache_read is None else self.cache_read
-        return self.input, write, write_1h, read, self.output
+        return Rates(self.input, write, write_1h, read, self.output)
+
+
+class Rates(NamedTuple):
+    """What one token of each kind costs a request, every fallback resolved (the one cost
+    rule: the measured usage, the replay and tune all bill through it). The field order
+    is :class:`Usage`'s billed order."""
+
+    input: Decimal
+    cache_write_5m: Decimal
+    cache_write_1h: Decimal
+    cache_read: Decimal
+    output: Decimal
 
 
 def tier_for(prices: Prices, context: int) -> Prices:
@@ -147,9 +170,7 @@ def request_cost(prices: Prices | None, usage: Usage) -> Decimal | None:
     >>> request_cost(Prices(input=Decimal("2E-6"), output=Decimal("8E-6")), Usage(cache_read=5))
     Decimal('0.000010')
     """
-    if prices is None:
-        return None
-    rates = tier_for(prices, usage.context).billed()
+    rates = rates_for(prices, usage.context)
     if rates is None:
         return None
     total = Decimal(0)
@@ -161,3 +182,30 @@ def request_cost(prices: Prices | None, usage: Usage) -> Decimal | None:
         if tokens:
             total = MONEY.add(total, MONEY.multiply(price, Decimal(tokens)))
     return total
+
+
+def rates_for(prices: Prices | None, context: int) -> Rates | None:
+    """The rates a request of ``context`` input tokens pays (its tier, fallbacks
+    resolved); None when there is no input or output price."""
+    return None if prices is None else tier_for(prices, context).billed()
+
+
+def tier_rates(prices: Prices | None) -> tuple[tuple[int, Rates], ...] | None:
+    """Every tier's rates, ascending, each with the context it applies strictly above
+    (the base tier: -1); None when there is no input or output price. For loops that
+    price many requests: a request pays the last tier whose threshold its context is
+    strictly above.
+
+    >>> p = Prices(input=Decimal("2E-6"), output=Decimal("8E-6"),
+    ...            tiers=(PriceTier(above=200_000, input=Decimal("4E-6")),))
+    >>> [(above, str(r.input), str(r.cache_read)) for above, r in tier_rates(p)]
+    [(-1, '0.000002', '0.000002'), (200000, '0.000004', '0.000004')]
+    """
+    if prices is None or prices.billed() is None:
+        return None
+    out = []
+    for above in (-1, *(t.above for t in prices.tiers)):
+        rates = tier_for(prices, above + 1).billed()
+        assert rates is not None  # a tier never removes a base price
+        out.append((above, rates))
+    return tuple(out)

@@ -24,6 +24,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
 
+from budgetcore.inputs.api import Checks
+from budgetcore.inputs.numbers import MAX_SEED
 from budgetcore.replay.distributions import Distribution
 
 __all__ = [
@@ -45,6 +47,11 @@ FATES: tuple[str, ...] = ("published", "discarded", "abandoned", "failed")
 POLICIES: tuple[str, ...] = ("resend", "breaker")
 #: "stop after 3 consecutive failures across runs" (Claude Code, Qwen Code).
 BREAKER_FAILURES = 3
+#: The slowest prefill or decode rate a duration model takes (tokens per second), and
+#: the longest fixed duration: beyond them a run outlasts any timeout.
+MIN_RATE = Decimal("0.001")
+MAX_RATE = Decimal(10**9)
+MAX_SECONDS = Decimal(10**9)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -55,6 +62,19 @@ class Duration:
     fixed_s: Decimal | None = None
     prefill_tokens_per_s: Decimal | None = None
     decode_tokens_per_s: Decimal | None = None
+
+    def __post_init__(self) -> None:
+        # The rules of an options file's "duration" (replay.options._duration).
+        check = Checks("Duration")
+        rates = (self.prefill_tokens_per_s, self.decode_tokens_per_s)
+        if self.fixed_s is not None:
+            check.decimal("fixed_s", self.fixed_s, 0, MAX_SECONDS, 6)
+            if rates != (None, None):
+                check.rule("fixed_s", "gives fixed_s or the two rates, not both")
+        else:
+            check.decimal("prefill_tokens_per_s", rates[0], MIN_RATE, MAX_RATE, 6)
+            check.decimal("decode_tokens_per_s", rates[1], MIN_RATE, MAX_RATE, 6)
+        check.done()
 
     def seconds(self, summary_input: int, written: int) -> Fraction:
         """One try's duration, exact.
@@ -82,6 +102,15 @@ class Timing:
     gap_seed: int = 0
     duration: Duration
 
+    def __post_init__(self) -> None:
+        check = Checks("Timing")
+        if not isinstance(self.gap_ms, Distribution):
+            check.whole("gap_ms", self.gap_ms, none=True)
+        check.whole("gap_seed", self.gap_seed, 0, MAX_SEED)
+        if not isinstance(self.duration, Duration):
+            check.rule("duration", "must be a Duration", self.duration)
+        check.done()
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Retries:
@@ -92,6 +121,15 @@ class Retries:
     seed: int = 0
     policy: Literal["resend", "breaker"] = "resend"
     max_resends: int = 10  # the compaction-quality proposal's baseline
+
+    def __post_init__(self) -> None:
+        check = Checks("Retries")
+        check.decimal("failure_rate", self.failure_rate, 0, 1, 30)
+        check.whole("seed", self.seed, 0, MAX_SEED)
+        if self.policy not in POLICIES:
+            check.rule("policy", f"must be one of {', '.join(POLICIES)}", self.policy)
+        check.whole("max_resends", self.max_resends, 0, 100)
+        check.done()
 
 
 @dataclass(frozen=True, slots=True)

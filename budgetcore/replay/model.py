@@ -29,6 +29,8 @@ from itertools import repeat
 from typing import Any, NamedTuple, overload
 
 from budgetcore.core.plan import Plan, plan
+from budgetcore.inputs.api import Checks
+from budgetcore.inputs.numbers import MAX_SEED
 from budgetcore.registry.prices import MONEY, Prices
 from budgetcore.replay.background import Retries, Timing
 from budgetcore.scenario.model import Scenario, Workload
@@ -119,6 +121,40 @@ class ReplayOptions:
     summary_prices: Prices | None = None  # None: the main model's prices
     timing: Timing | None = None  # docs/spec.md §15: the clock and the duration model
     retries: Retries | None = None  # docs/spec.md §15: format failures and the policy
+
+    def __post_init__(self) -> None:
+        # Built in Python, the options meet the rules of an --options file
+        # (replay.options.parse_options); a bad one is refused here, named, before it
+        # can turn into a replay of a failure rate of 2.
+        check = Checks("ReplayOptions")
+        for name in _OPTION_TOKENS:
+            check.whole(name, getattr(self, name))
+        for name in ("summary_ratio", "failure_rate"):
+            check.decimal(name, getattr(self, name), 0, 1, 30, none=True)
+        check.whole("failure_seed", self.failure_seed, 0, MAX_SEED)
+        check.flag("cache", self.cache)
+        for name in ("main_prices", "summary_prices"):
+            check.instance(name, getattr(self, name), Prices, "a Prices")
+        check.instance("timing", self.timing, Timing, "a Timing")
+        check.instance("retries", self.retries, Retries, "a Retries")
+        check.done()
+        if self.start_covered > self.start_history:
+            check.rule(
+                "start_covered",
+                "must be at most start_history (coverage is part of history), "
+                f"got {self.start_covered:,} > {self.start_history:,}",
+                None,
+            )
+            check.done()
+
+
+_OPTION_TOKENS = (
+    "start_history",
+    "start_covered",
+    "start_summary",
+    "summary_wrapper_tokens",
+    "stable_prefix_tokens",
+)
 
 
 class TurnRow(NamedTuple):

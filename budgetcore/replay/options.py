@@ -12,7 +12,15 @@ from budgetcore.inputs.jsonio import duplicate, key_problems, load_json, on_line
 from budgetcore.inputs.numbers import MAX_SEED, decimal, whole
 from budgetcore.inputs.text import check_size
 from budgetcore.registry.prices import Prices, PriceTier
-from budgetcore.replay.background import POLICIES, Duration, Retries, Timing
+from budgetcore.replay.background import (
+    MAX_RATE,
+    MAX_SECONDS,
+    MIN_RATE,
+    POLICIES,
+    Duration,
+    Retries,
+    Timing,
+)
 from budgetcore.replay.distributions import Distribution, distribution
 from budgetcore.replay.model import ReplayOptions
 from budgetcore.scenario.fields import parse_field
@@ -182,11 +190,7 @@ def parse_options(obj: object) -> ReplayOptions:
     return ReplayOptions(**values)
 
 
-#: The slowest prefill or decode rate a duration model takes (tokens per second), and
-#: the longest fixed duration: beyond them a run outlasts any timeout.
-_MIN_RATE = Decimal("0.001")
-_MAX_RATE = Decimal(10**9)
-_MAX_SECONDS = Decimal(10**9)
+_MIN_RATE, _MAX_RATE, _MAX_SECONDS = MIN_RATE, MAX_RATE, MAX_SECONDS
 
 
 def _object(raw: object, path: str, keys: tuple[str, ...], problems: list[Problem]) -> bool:

@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.replay.logs.model import FileLedger, ParsedLog
 from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
-from budgetcore.replay.logs.usage import MeasuredUsage
+from budgetcore.replay.logs.usage import MeasuredUsage, merge_usage
 
 if TYPE_CHECKING:
+    from budgetcore.replay.asrun import AsRun
     from budgetcore.replay.model import Replay
 
 __all__ = [
@@ -153,6 +154,10 @@ def summary_dict(
         )
     if run is not None and run.model is not None:
         out["scenario_model"] = _model_dict(run)
+    if run is not None and run.as_run is not None:
+        out["as_run"] = run.as_run.as_dict()
+    if run is not None and run.what_if is not None:
+        out["what_if"] = run.what_if.as_dict()
     return out
 
 
@@ -198,6 +203,28 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
             }
             for key, n, m in agent_totals(runs)
         ],
+        "as_run": _as_run_total([r.as_run for r in ok if r.as_run is not None]),
+    }
+
+
+def _as_run_total(parts: Sequence[AsRun]) -> dict[str, Any] | None:
+    """The sessions' backtests added up: one cost rule on both sides, so the sum of the
+    measured costs is the total's measured cost."""
+    if not parts:
+        return None
+    from budgetcore.replay.asrun import relative  # noqa: PLC0415
+
+    measured = merge_usage(a.measured for a in parts)
+    modelled = merge_usage(a.modelled for a in parts)
+    ratio = relative(modelled.cost, measured.cost)
+    return {
+        "sessions": len(parts),
+        "requests": measured.requests,
+        "measured_cost": _money(measured.cost),
+        "modelled_cost": _money(modelled.cost),
+        "ratio": None if ratio is None else str(ratio),
+        "within_5_percent": None if ratio is None else abs(ratio) <= Decimal("0.05"),
+        "sessions_outside_5_percent": sum(1 for a in parts if a.trusted is False),
     }
 
 
@@ -219,12 +246,8 @@ def _jsonl_session(run: SessionRun, write: Write, folder: bool) -> None:
 
 
 def write_sessions(runs: Sequence[SessionRun], fmt: str, write: Write, *, folder: bool) -> None:
-    """Every session's output (and the total of a folder) in ``fmt``."""
-    if fmt == "table":
-        from budgetcore.replay.table import write_table  # noqa: PLC0415
-
-        write_table(runs, write, folder=folder)
-        return
+    """Every session's output (and the total of a folder) in ``fmt``, ``jsonl`` or
+    ``csv`` (the table for people is the CLI's: ``cli.replay_table``)."""
     if fmt == "csv":
         _csv_sessions(runs, write, folder)
         return

@@ -15,10 +15,12 @@ from typing import Any
 from budgetcore._exact import ceil_mul
 from budgetcore.core.capacity import SummaryCapacity, main_safe_input, summary_capacity
 from budgetcore.core.cost import per_turn_cost
-from budgetcore.core.plan import request_stages
+from budgetcore.core.plan import check_scenario, request_stages
 from budgetcore.core.protections import io_token_cap
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.registry.prices import Prices, tier_for
+from budgetcore.inputs.api import Checks
+from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.registry.prices import Prices, tier_rates
 from budgetcore.replay.background import RunSlot, Timing, run_fate
 from budgetcore.replay.model import (
     MONEY,
@@ -35,6 +37,7 @@ from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
 
 __all__ = [
+    "check_turns",
     "first_after",
     "price_places",
     "rates_of",
@@ -51,9 +54,9 @@ def price_places(prices: Sequence[Prices | None]) -> int:
     for p in prices:
         if p is None:
             continue
-        values = [p.input, p.output, p.cache_read, p.cache_write]
+        values = [p.input, p.output, p.cache_read, p.cache_write, p.cache_write_1h]
         for t in p.tiers:
-            values += [t.input, t.output, t.cache_read, t.cache_write]
+            values += [t.input, t.output, t.cache_read, t.cache_write, t.cache_write_1h]
         for value in values:
             if value is not None:
                 exponent = value.as_tuple().exponent
@@ -73,23 +76,27 @@ def rates_of(
     prices: Prices | None, places: int, cache: bool
 ) -> tuple[tuple[int, Rates], ...] | None:
     """Per size tier, ascending (the base first, above -1): the tier's threshold and
-    (cold input, cached input, output, summary input) per token in money units: cached
-    tokens at the cache-read price, the rest of the input at the cache-write price when
-    caching is on (else, or when a price is not given, at the input price). A request
-    pays the tier its context is strictly above (docs/models-and-peers.md, "Prices").
-    None: no input or output price, so tokens only."""
-    if prices is None or prices.input is None or prices.output is None:
+    (cold input, cached input, output, summary input) per token in money units, from the
+    one cost rule (:func:`budgetcore.registry.prices.tier_rates`): cached tokens at the
+    cache-read rate, the rest of the input at the 5-minute cache-write rate when caching
+    is on, else at the input rate. A request pays the tier its context is strictly above
+    (docs/models-and-peers.md, "Prices"). None: no input or output price, so tokens
+    only."""
+    tiers = tier_rates(prices)
+    if tiers is None:
         return None
-    out = []
-    for above in (-1, *(t.above for t in prices.tiers)):
-        flat = tier_for(prices, above + 1)
-        assert flat.input is not None
-        assert flat.output is not None  # a tier never removes a base price
-        plain = _units(flat.input, places)
-        read = plain if flat.cache_read is None else _units(flat.cache_read, places)
-        write = plain if not cache or flat.cache_write is None else _units(flat.cache_write, places)
-        out.append((above, (write, read, _units(flat.output, places), plain)))
-    return tuple(out)
+    return tuple(
+        (
+            above,
+            (
+                _units(r.cache_write_5m if cache else r.input, places),
+                _units(r.cache_read, places),
+                _units(r.output, places),
+                _units(r.input, places),
+            ),
+        )
+        for above, r in tiers
+    )
 
 
 def _at(rates: tuple[tuple[int, Rates], ...], context: int) -> Rates:
@@ -144,11 +151,75 @@ def timeline_of(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[
     return starts, list(starts), list(starts)
 
 
+def _whole(v: object) -> bool:
+    return type(v) is int and 0 <= v <= MAX_TOKENS
+
+
+def _turn_ok(t: object) -> bool:
+    """The common case in one pass: every field as a turns file would give it."""
+    return (
+        type(t) is Turn
+        and _whole(t.added)
+        and (t.required is None or _whole(t.required))
+        and (t.output is None or _whole(t.output))
+        and (t.gap_ms is None or _whole(t.gap_ms))
+        and (t.time_ms is None or _whole(t.time_ms))
+        and (t.reply_end_ms is None or _whole(t.reply_end_ms))
+        and all(
+            f is None or type(f) is bool
+            for f in (t.billing_recorded, t.idle_slot, t.lease_acquired)
+        )
+        and type(t.append_ms) is tuple
+        and all(map(_whole, t.append_ms))
+        and type(t.changes) is tuple
+        and all(type(c) is tuple and len(c) == 2 and type(c[0]) is str for c in t.changes)
+    )
+
+
+def _turn_problems(t: object, where: str) -> list[Problem]:
+    """Every problem of a turn built in Python, named as its caller wrote it."""
+    check = Checks(where)
+    if not isinstance(t, Turn):
+        check.rule("", "must be a Turn", t)
+        return [dataclasses.replace(p, path=where) for p in check.problems]
+    check.whole("added", t.added)
+    for name in ("required", "output", "gap_ms", "time_ms", "reply_end_ms"):
+        check.whole(name, getattr(t, name), none=True)
+    for name in ("billing_recorded", "idle_slot", "lease_acquired"):
+        check.flag(name, getattr(t, name), none=True)
+    if not isinstance(t.append_ms, tuple):
+        check.rule("append_ms", "must be a tuple of times in milliseconds", t.append_ms)
+    else:
+        for j, v in enumerate(t.append_ms):
+            check.whole(f"append_ms[{j}]", v)
+    if not isinstance(t.changes, tuple) or not all(
+        isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str) for c in t.changes
+    ):
+        check.rule("changes", "must be a tuple of (override key, value) pairs", t.changes)
+    return check.problems
+
+
+def check_turns(turns: object) -> None:
+    """``turns`` as the Python API takes them (docs/python-api.md): a list of
+    :class:`Turn`, each field held to the rule of a turns file's line, the first bad
+    turn named by its index (``turns[2].added``)."""
+    if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
+        raise ScenarioError([Problem.of("turns", "must be a list of Turn values", turns)])
+    for i, t in enumerate(turns):
+        if not _turn_ok(t):
+            problems = _turn_problems(t, f"turns[{i}]")
+            if problems:
+                raise ScenarioError(problems)
+
+
 def check_inputs(turns: Sequence[Turn], opts: ReplayOptions) -> None:
     """What every replay refuses before its first turn (the tune's grid refuses the same,
     with the same problems)."""
     if not turns:
         raise ScenarioError([Problem("turns", "must hold at least one turn")])
+    if not isinstance(opts, ReplayOptions):
+        raise ScenarioError([Problem.of("options", "must be a ReplayOptions or None", opts)])
+    check_turns(turns)
     if opts.start_covered > opts.start_history:
         raise ScenarioError(
             [
@@ -165,6 +236,7 @@ def replay(
     scenario: Scenario, turns: Sequence[Turn], options: ReplayOptions | None = None
 ) -> Replay:
     """Run ``turns`` through ``scenario`` (docs/spec.md §12). Pure: same inputs, same replay."""
+    check_scenario(scenario)
     opts = ReplayOptions() if options is None else options
     check_inputs(turns, opts)
     main_prices = opts.main_prices

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from budgetcore import __version__
+from budgetcore._version import __version__
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import OVERRIDE_BY_KEY, OVERRIDES

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from budgetcore.core.capacity import clamps_summary
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.jsonio import duplicate, duplicates_of, load_json
 from budgetcore.inputs.numbers import read_number
@@ -249,7 +250,7 @@ def warnings_for(scenario: Scenario) -> list[str]:
     out = []
     s = scenario.config.summary_max_tokens
     o = scenario.summary_contract.output_tokens
-    if s > o:
+    if clamps_summary(s, scenario.summary_contract):
         out.append(
             f"config.summary_max_tokens {s:,} is above the summary model's output capacity "
             f"{o:,}: it will be clamped to S = {o:,}"

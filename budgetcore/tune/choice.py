@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from budgetcore.inputs.api import Checks
 from budgetcore.tune.measures import GridMeasures
 
 __all__ = [
@@ -44,6 +45,17 @@ class Constraints:
     max_unseen: int | None = None
     max_unseen_total: int | None = None
     max_runs_per_100: Decimal | None = None
+
+    def __post_init__(self) -> None:
+        # The rules of the CLI's flags (--max-unseen, --max-runs-per-100): a
+        # no_rejected='no' would otherwise switch the constraint on by being truthy.
+        check = Checks("Constraints")
+        check.flag("no_rejected", self.no_rejected)
+        check.flag("no_refused", self.no_refused)
+        check.whole("max_unseen", self.max_unseen, none=True)
+        check.whole("max_unseen_total", self.max_unseen_total, none=True)
+        check.decimal("max_runs_per_100", self.max_runs_per_100, 0, 100, 6, none=True)
+        check.done()
 
     @property
     def any(self) -> bool:

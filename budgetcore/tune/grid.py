@@ -18,10 +18,11 @@ distinct, and its rounding is stated exactly.)
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.numbers import MAX_TOKENS, whole_rule, whole_text
+from budgetcore.inputs.numbers import GROUPED, MAX_TOKENS, whole, whole_rule, whole_text
 from budgetcore.inputs.text import check_size
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "DEFAULT_S_LOW",
     "MAX_AXIS",
     "MAX_POINTS",
+    "check_axis",
     "default_k",
     "default_s",
     "iroot",
@@ -132,8 +134,10 @@ def _problem(what: str, rule: str, value: object) -> ScenarioError:
 
 
 def parse_axis(text: str, what: str, top: tuple[str, int] | None = None) -> tuple[int, ...]:
-    """An axis as typed: a comma list of whole tokens (``8000,16000,32000``: plain
-    digits, no grouping commas, any order, no repeats) or a log-spaced range
+    """An axis as typed: a comma list of whole tokens (``8000,16000,32000``: digits,
+    any order, no repeats; a text that is one number grouped by commas, ``8,000``, is
+    that number, as in every other number flag, and no listed value starts with 0, so
+    ``8,000,16,000`` is refused, never read as 8, 0, 16 and 0) or a log-spaced range
     ``LOW:HIGH:COUNT`` (``4000:900000:24``) whose HIGH may be ``top``'s symbol (``M``
     for K, ``O`` for S). Sorted ascending. ``what`` names the flag in problems.
 
@@ -158,9 +162,14 @@ def parse_axis(text: str, what: str, top: tuple[str, int] | None = None) -> tupl
             rule = "must have 1 <= LOW <= HIGH (a log-spaced range starts at 1 or more)"
             raise _problem(what, rule, text)
         return log_spaced(low, high, count)
-    items = text.split(",")
+    items = _grouped_items(text)
     if len(items) > MAX_AXIS:
         raise _problem(what, f"must list at most {MAX_AXIS} values", text)
+    for item in items:
+        if re.fullmatch(r"\s*0\d+\s*", item, re.ASCII):
+            # "8,00" or "8, 000": a mistyped group, never the values 8 and 0
+            rule = "must not start a value with 0 (list 8000,16000: no grouping commas in a list)"
+            raise _problem(f"{what} each value", rule, item.strip())
     values = sorted(_whole(item, what, "each value") for item in items)
     for a, b in itertools.pairwise(values):
         if a == b:
@@ -168,11 +177,52 @@ def parse_axis(text: str, what: str, top: tuple[str, int] | None = None) -> tupl
     return tuple(values)
 
 
+def _grouped_items(text: str) -> list[str]:
+    """The list's values. A text that is one number grouped by commas (``8,000``,
+    ``1,048,576``: 1-3 digits, then groups of exactly three) is that number, as every
+    other number flag reads it; any other comma separates two values (``8000,16000``,
+    ``99, 100``).
+
+    >>> _grouped_items("8,000"), _grouped_items("8000,16000"), _grouped_items("99, 100")
+    (['8,000'], ['8000', '16000'], ['99', ' 100'])
+    """
+    return [text] if GROUPED.fullmatch(text.strip()) else text.split(",")
+
+
 def _whole(text: str, what: str, part: str) -> int:
     value = whole_text(text, MAX_TOKENS, plain=True)
     if value is None:
         raise _problem(f"{what} {part}", whole_rule(0, MAX_TOKENS), text.strip())
     return value
+
+
+def check_axis(values: object, what: str) -> tuple[int, ...]:
+    """An axis given as Python values (``tune(ks=[...])``), held to the rules of the
+    CLI's ``--k``: whole tokens (never a bool or a float), no repeats, at most
+    :data:`MAX_AXIS`; sorted ascending. ``what`` names the argument in problems.
+
+    >>> check_axis([32000, 8000], "ks")
+    (8000, 32000)
+    >>> check_axis([-5], "ks")
+    Traceback (most recent call last):
+    ...
+    budgetcore.errors.ScenarioError: ks[0] must be an integer from 0 to 10^12, got -5
+    """
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise _problem(what, "must be a list of whole token counts", values)
+    if not values:
+        raise _problem(what, "must hold at least one value", values)
+    if len(values) > MAX_AXIS:
+        raise _problem(what, f"must list at most {MAX_AXIS} values", len(values))
+    problems: list[Problem] = []
+    out = [whole(v, f"{what}[{i}]", problems) for i, v in enumerate(values)]
+    if problems:
+        raise ScenarioError(problems[:1])
+    ordered = sorted(v for v in out if v is not None)
+    for a, b in itertools.pairwise(ordered):
+        if a == b:
+            raise _problem(what, "must not repeat a value", a)
+    return tuple(ordered)
 
 
 def check_points(ks: Sequence[int], ss: Sequence[int]) -> None:

@@ -9,13 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from budgetcore.core.capacity import main_safe_input
+from budgetcore.core.plan import check_scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
 from budgetcore.tune.choice import Choice, Constraints, choose, frontier, order_key
-from budgetcore.tune.engine import grid_of
-from budgetcore.tune.grid import check_points, default_k, default_s
+from budgetcore.tune.engine import ENGINES, grid_of
+from budgetcore.tune.grid import check_axis, check_points, default_k, default_s
 from budgetcore.tune.measures import GridMeasures, add_grids
 from budgetcore.tune.session import Session, prepare
 
@@ -140,6 +141,24 @@ def summarise(
     )
 
 
+def check_sessions(
+    sessions: object,
+) -> tuple[tuple[str, Sequence[Turn]], ...]:
+    """``sessions`` as :func:`tune` takes them: a list of (name, turns) pairs (the turns
+    themselves are checked where they are replayed, as ``replay`` checks them)."""
+    if isinstance(sessions, str | bytes) or not isinstance(sessions, Sequence):
+        raise ScenarioError(
+            [Problem.of("sessions", "must be a list of (name, turns) pairs", sessions)]
+        )
+    out = []
+    for i, item in enumerate(sessions):
+        if not (isinstance(item, tuple | list) and len(item) == 2 and isinstance(item[0], str)):
+            rule = "must be a (name, turns) pair with a string name"
+            raise ScenarioError([Problem.of(f"sessions[{i}]", rule, item)])
+        out.append((item[0], item[1]))
+    return tuple(out)
+
+
 def tune(
     scenario: Scenario,
     sessions: Sequence[tuple[str, Sequence[Turn]]],
@@ -152,11 +171,25 @@ def tune(
 ) -> TuneResult:
     """Every (K, S) of the grid (default: :func:`default_axes`) replayed over every
     session, added up, and the choice. In one process; the CLI spreads sessions over
-    processes or a cluster with the same :func:`session_result`."""
+    processes or a cluster with the same :func:`session_result`.
+
+    Every argument is checked as the CLI checks its flags (docs/python-api.md): a
+    misuse is a :class:`ScenarioError` naming the argument, never a wrong result."""
+    check_scenario(scenario)
     dk, ds = default_axes(scenario)
-    ks = dk if ks is None else tuple(ks)
-    ss = ds if ss is None else tuple(ss)
+    ks = dk if ks is None else check_axis(ks, "ks")
+    ss = ds if ss is None else check_axis(ss, "ss")
     check_points(ks, ss)
+    if options is not None and not isinstance(options, ReplayOptions):
+        raise ScenarioError([Problem.of("options", "must be a ReplayOptions or None", options)])
+    if constraints is not None and not isinstance(constraints, Constraints):
+        raise ScenarioError(
+            [Problem.of("constraints", "must be a Constraints or None", constraints)]
+        )
+    if engine not in ENGINES:
+        names = ", ".join(ENGINES)
+        raise ScenarioError([Problem.of("engine", f"must be one of {names}", engine)])
+    sessions = check_sessions(sessions)
     own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
     results = [
         session_result(prepare(scenario, turns, options, name), ks, ss, own, engine)

@@ -17,9 +17,8 @@ Seams, one job each:
 - ``tune_panel`` / ``tune_view``: the Tune panel (its grid in slices, its maps).
 - ``prerender``: the build's first view, written from the same ``Screen``.
 
-``state``, ``messages`` and ``render`` are the old names of ``model``/``events``/``update``,
-``catalogue`` and ``view``, kept as shims. ``web/main.py`` only turns DOM events into
-events (through ``dom``), calls ``reduce`` and ``render``, and writes the result.
+``web/main.py`` only turns DOM events into events (through ``dom``), calls ``reduce`` and
+``render``, and writes the result.
 """
 
 __all__: list[str] = []

@@ -26,7 +26,7 @@ from html import escape
 from html.parser import HTMLParser
 from json import dumps
 
-from budgetcore.ui.catalogue import CATALOGUE, t
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.ui.form import FIELDS
 from budgetcore.ui.markup import Markup
 from budgetcore.ui.update import PRERENDER_WIDTH, first_state

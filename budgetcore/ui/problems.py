@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 
 from budgetcore.errors import Problem
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.scenario.fragment import PIN_PREFIX
-from budgetcore.ui.catalogue import CATALOGUE, t
 
 __all__ = ["problem_sentence", "problem_text", "where_text"]
 

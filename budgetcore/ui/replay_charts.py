@@ -30,10 +30,10 @@ from budgetcore.charts.timeline import (
     timeline_chart,
     turning_points,
 )
+from budgetcore.messages import t
 from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import Replay
 from budgetcore.ui.markup import Markup, el
-from budgetcore.ui.messages import t
 from budgetcore.ui.svg.axes import box_swatch, chart_svg, swatch
 from budgetcore.units import format_int, format_money
 

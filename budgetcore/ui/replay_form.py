@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.messages import t
 from budgetcore.ui.replay_panel import (
     DISTS,
     GENERATOR_PATHS,

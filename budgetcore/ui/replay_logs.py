@@ -8,9 +8,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from budgetcore.messages import count, t
 from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.ui.markup import Markup, el, join, td
-from budgetcore.ui.messages import count, t
 from budgetcore.ui.replay_panel import LoadedLog, ReplayPanel
 from budgetcore.ui.view.pickers import how_text
 from budgetcore.units import format_int, format_money

@@ -1,8 +1,8 @@
 """The page's session replay panel (docs/spec.md §12): its form, its turn source and its replay.
 
 The panel is a value (:class:`ReplayPanel`) inside the page state, changed only by
-``budgetcore.ui.state.reduce``. Every field text goes through :func:`parse_field_text`
-(an :class:`~budgetcore.ui.form.Problem` by the field on a problem, as in the main form);
+``budgetcore.ui.update.reduce``. Every field text goes through :func:`parse_field_text`
+(an :class:`~budgetcore.errors.Problem` by the field on a problem, as in the main form);
 the turns and options are then built from the valid values and the scenario on screen.
 An imported log is parsed when it is loaded and only its numbers are kept: the text
 is never part of the state.
@@ -44,6 +44,7 @@ from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on boot
     from budgetcore.registry.prices import Prices
+    from budgetcore.replay.asrun import AsRun
     from budgetcore.replay.logs import ParsedLog
     from budgetcore.replay.logs.session import LogModel
     from budgetcore.replay.logs.usage import MeasuredUsage
@@ -330,6 +331,7 @@ class LoadedLog:
     # Requests another session of the import bills (replay.logs.session.billed_once):
     # (that session's name, requests); ``measured`` leaves them out.
     elsewhere: tuple[tuple[str, int], ...] = ()
+    as_run: AsRun | None = None  # the backtest (docs/spec.md §17), as the CLI's
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -480,7 +482,12 @@ def _load(name: str, files: tuple[tuple[str, bytes], ...]) -> LoadedLog:
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         return LoadedLog(name, error=exc.problems, lines=lines)
-    return LoadedLog(name, log, (), measured_usage(log), log_model(log))
+    from budgetcore.replay.asrun import as_run  # noqa: PLC0415
+
+    backtest = as_run(log)
+    return LoadedLog(
+        name, log, (), measured_usage(log), log_model(log, window=backtest.window), as_run=backtest
+    )
 
 
 def with_logs(panel: ReplayPanel, files: tuple[tuple[str, bytes], ...]) -> ReplayPanel:
@@ -602,6 +609,12 @@ def turns_of(panel: ReplayPanel) -> Source:
             turns = panel.log.main.turns(timed=panel.values.get("replay.timing") is True)
         except ScenarioError as exc:
             return Source(error=exc.problems)
+        chosen = panel.chosen
+        if turns and chosen is not None and chosen.as_run is not None:
+            from budgetcore.replay.whatif import log_replay_inputs  # noqa: PLC0415
+
+            # F is the stable prefix, as the CLI replays a log (docs/spec.md §17).
+            turns, _ = log_replay_inputs(panel.log, chosen.as_run, turns, None)
         if not turns:
             main = panel.log.main
             problem = Problem.coded(
@@ -690,7 +703,7 @@ def options_of(panel: ReplayPanel, picked: Picked = NONE_PICKED) -> ReplayOption
         timed["retries"] = parse_retries(raw["retries"], "options.retries", problems)
         if problems:
             raise ScenarioError(problems)
-    return ReplayOptions(
+    options = ReplayOptions(
         summary_wrapper_tokens=wrapper,
         summary_ratio=ratio if isinstance(ratio, Decimal) else None,
         failure_rate=rate if isinstance(rate, Decimal) else None,
@@ -701,6 +714,19 @@ def options_of(panel: ReplayPanel, picked: Picked = NONE_PICKED) -> ReplayOption
         summary_prices=picked[1],
         **timed,
     )
+    chosen = panel.chosen
+    if (
+        panel.source == "log"
+        and panel.log is not None
+        and chosen is not None
+        and chosen.as_run is not None
+        and panel.log.main.requests
+    ):
+        from budgetcore.replay.whatif import whatif_options  # noqa: PLC0415
+
+        # A log replays on its as-run baseline, as the CLI's (docs/spec.md §17).
+        options = whatif_options(panel.log, chosen.as_run, options) or options
+    return options
 
 
 def _waits(panel: ReplayPanel, page_stale: bool) -> bool:

@@ -16,9 +16,9 @@ from functools import lru_cache
 from typing import Any
 
 from budgetcore.errors import Problem
+from budgetcore.messages import t
 from budgetcore.replay.model import SUMMARY_KEYS, TIMING_SUMMARY_KEYS, Replay, TurnRow, money_text
 from budgetcore.ui.markup import Markup, el
-from budgetcore.ui.messages import t
 from budgetcore.ui.replay_charts import timeline_figure
 from budgetcore.ui.replay_form import field_messages, field_values, replay_controls_html
 from budgetcore.ui.replay_panel import LIMIT_PATHS, ReplayPanel

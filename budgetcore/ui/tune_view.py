@@ -16,8 +16,8 @@ from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, text_width
 from budgetcore.errors import Problem
+from budgetcore.messages import t
 from budgetcore.replay.model import decimal_of
-from budgetcore.ui.catalogue import t
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.svg.axes import chart_svg

@@ -27,7 +27,7 @@ from budgetcore.inputs.text import (
 )
 from budgetcore.scenario.dump import samples_to_lines, scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
-from budgetcore.scenario.model import Background, Config, Limits, Scenario, Workload
+from budgetcore.scenario.model import SECTIONS, Limits, Scenario
 from budgetcore.scenario.parse import parse_sample_lines, parse_samples
 from budgetcore.ui.events import (
     CurvesToggled,
@@ -210,24 +210,14 @@ def scenario_of(state: PageState) -> Scenario:
     return _build(state.values, state.summary_same, state.sample_lines)
 
 
-_SECTION_TYPES: dict[str, Any] = {
-    "main_model": ModelContract,
-    "summary_model": ModelContract,
-    "config": Config,
-    "workload": Workload,
-    "background": Background,
-    "limits": Limits,
-}
-
-
 def _build(values: Mapping[str, object], summary_same: bool, lines: Mapping[str, Any]) -> Scenario:
     """The scenario of validated field values. Every value already passed its field's
     rule and the cross-key rules, so the sections are built directly (this runs on every
     keystroke); the pasted samples were validated line by line when they were pasted."""
-    parts: dict[str, dict[str, object]] = {s: {} for s in _SECTION_TYPES}
+    parts: dict[str, dict[str, object]] = {s: {} for s in SECTIONS}
     for spec in SCENARIO_FIELDS:
         parts[spec.section][spec.name] = values[spec.path]
-    built = {s: _SECTION_TYPES[s](**kw) for s, kw in parts.items()}
+    built = {s: SECTIONS[s](**kw) for s, kw in parts.items()}
     if summary_same:
         built["summary_model"] = None
     averages = tuple(values[p] for p in AVERAGES)

@@ -23,6 +23,7 @@ from budgetcore.scenario.parse import parse_scenario
 from budgetcore.tune.engine import grid_of, numpy_exact
 from budgetcore.tune.measures import GridMeasures, add_grids
 from budgetcore.tune.session import prepare
+from tests.profiles import examples
 from tests.property import timed_strategies as timed
 from tests.property.replay_strategies import option_dicts, session_scenarios, turn_dicts
 from tests.replay_oracle import oracle_replay
@@ -209,7 +210,7 @@ _RECORD_CAP_SET = (
 
 @given(sessions, option_dicts(), axes_k, axes_s)
 @example(_RECORD_CAP_SET, {}, [0], [0])
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 def test_every_grid_point_agrees_with_the_independent_oracle(
     session: tuple[dict[str, Any], list[dict[str, Any]]],
     opts: dict[str, Any],
@@ -246,7 +247,7 @@ def test_every_grid_point_agrees_with_the_independent_oracle(
 
 
 @given(st.lists(sessions, min_size=1, max_size=3), option_dicts(), axes_k, axes_s)
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 def test_measures_add_up_over_sessions(
     many: list[tuple[dict[str, Any], list[dict[str, Any]]]],
     opts: dict[str, Any],
@@ -371,7 +372,7 @@ def test_every_point_with_retries_and_no_clock_is_its_replay(
 
 
 @given(timed_sessions, timed.timed_options(), axes_k, axes_s)
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 def test_every_timed_point_agrees_with_the_independent_timing_oracle(
     session: tuple[dict[str, Any], list[dict[str, Any]]],
     opts: dict[str, Any],

@@ -5,7 +5,7 @@ log; ``claims_document``: from a whole JSON document; ``claims_database``: from 
 SQLite database's tables), how to read a session (``read``: the session's files, main
 file first, to a :class:`ParsedLog` with its ledger; ``read_database``: every session
 of a database), which files of a folder are its sessions (``plan``, in
-:mod:`.folder`), and whether its log keeps only totals. Detection asks the entries in table
+:mod:`.layouts`), and whether its log keeps only totals. Detection asks the entries in table
 order, line by line: the agents whose lines carry a distinctive key come first, Claude
 Code (whose lines say least: any ``message`` object) last.
 """
@@ -20,15 +20,15 @@ from budgetcore.replay.logs import (
     cline,
     copilot,
     droid,
-    folder,
     gemini,
     goose,
     kimi,
+    layouts,
     opencode,
     pi,
     qwen,
 )
-from budgetcore.replay.logs.folder import Planner
+from budgetcore.replay.logs.layouts import Planner
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, format_of
 
@@ -53,7 +53,7 @@ class Agent:
     # A database file (SQLite): whether its tables are this agent's, and its sessions.
     claims_database: Callable[[frozenset[str]], bool] | None = None
     read_database: Callable[[bytes, str], tuple[ParsedLog, ...]] | None = None
-    # Which files of a folder are its sessions (budgetcore.replay.logs.folder); None: its
+    # Which files of a folder are its sessions (budgetcore.replay.logs.layouts); None: its
     # files are JSON Lines sessions of their own, each read alone.
     plan: Planner | None = None
 
@@ -90,7 +90,7 @@ AGENTS: tuple[Agent, ...] = (
         "Codex CLI",
         lambda o: format_of(o) == "codex",
         _read_codex,
-        plan=folder.plan_codex,
+        plan=layouts.plan_codex,
     ),
     Agent("pi", "pi", pi.claims, pi.read_pi),
     Agent(
@@ -101,7 +101,7 @@ AGENTS: tuple[Agent, ...] = (
         claims_document=gemini.claims_document,
         looks_like=lambda d: isinstance(d, dict) and "sessionId" in d and "startTime" in d,
         missing="has no messages list",
-        plan=folder.plan_gemini,
+        plan=layouts.plan_gemini,
     ),
     Agent("qwen-code", "Qwen Code", qwen.claims, qwen.read_qwen),
     Agent(
@@ -114,7 +114,7 @@ AGENTS: tuple[Agent, ...] = (
             isinstance(d, dict) and d.get("role") in ("_usage", "_checkpoint", "_system_prompt")
         ),
         missing="is its context (context.jsonl): the usage is in the wire.jsonl beside it",
-        plan=folder.plan_kimi,
+        plan=layouts.plan_kimi,
     ),
     Agent(
         "copilot-cli",
@@ -123,7 +123,7 @@ AGENTS: tuple[Agent, ...] = (
         copilot.read_copilot,
         claims_database=copilot.claims_database,
         read_database=copilot.read_session_store,
-        plan=folder.plan_copilot,
+        plan=layouts.plan_copilot,
     ),
     Agent(
         "opencode",
@@ -135,7 +135,7 @@ AGENTS: tuple[Agent, ...] = (
         missing="has no role and time",
         claims_database=opencode.claims_database,
         read_database=opencode.read_opencode_db,
-        plan=folder.plan_opencode,
+        plan=layouts.plan_opencode,
     ),
     Agent(
         "amp",
@@ -145,7 +145,7 @@ AGENTS: tuple[Agent, ...] = (
         claims_document=amp.claims_document,
         looks_like=lambda d: isinstance(d, dict) and str(d.get("id", "")).startswith("T-"),
         missing="has neither messages nor a usageLedger",
-        plan=folder.plan_amp,
+        plan=layouts.plan_amp,
     ),
     Agent(
         "cline",
@@ -153,7 +153,7 @@ AGENTS: tuple[Agent, ...] = (
         None,
         cline.read_cline,
         claims_document=cline.claims_document,
-        plan=folder.plan_cline,
+        plan=layouts.plan_cline,
     ),
     Agent(
         "droid",
@@ -164,7 +164,7 @@ AGENTS: tuple[Agent, ...] = (
         totals_only=droid.TOTALS_WHY,
         looks_like=lambda d: isinstance(d, dict) and "providerLock" in d,
         missing="has no tokenUsage",
-        plan=folder.plan_droid,
+        plan=layouts.plan_droid,
     ),
     Agent(
         "goose",
@@ -174,14 +174,14 @@ AGENTS: tuple[Agent, ...] = (
         claims_database=goose.claims_database,
         read_database=goose.read_goose_db,
         totals_only=goose.TOTALS_WHY,
-        plan=folder.plan_goose,
+        plan=layouts.plan_goose,
     ),
     Agent(
         "claude-code",
         "Claude Code",
         lambda o: format_of(o) == "claude-code",
         _read_claude,
-        plan=folder.plan_claude,
+        plan=layouts.plan_claude,
     ),
 )
 _BY_KEY = {a.key: a for a in AGENTS}

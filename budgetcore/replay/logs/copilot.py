@@ -154,7 +154,10 @@ class _NotACount(Exception):
     def __init__(self, key: str, raw: object) -> None:
         super().__init__(key)
         self.problem = Problem.of(
-            f"attributes.{key}", "must be an integer from 0 to 10^12", raw, "log-line-count"
+            f"attributes.{key}",
+            "must be an integer from 0 to 10^12 or null",
+            raw,
+            "log-line-count",
         )
 
 

@@ -27,7 +27,9 @@ from budgetcore.replay.logs.usage import (
 )
 
 if TYPE_CHECKING:
+    from budgetcore.replay.asrun import AsRun
     from budgetcore.replay.model import Replay, ReplayOptions
+    from budgetcore.replay.whatif import WhatIf
     from budgetcore.scenario.model import Scenario
 
 __all__ = [
@@ -51,6 +53,9 @@ class LogModel:
     logged: str | None  # the log's main model, as written (None: it names none)
     resolution: Resolution | None  # how the registry mapped it (None: nothing to map)
     base: Scenario | None = None  # the scenario it changes (None: the default one)
+    # The window the log's runtime gave the model (the as-run window, docs/spec.md §17),
+    # which replaces the registry's API maximum as I; None: the registry's.
+    runtime_window: int | None = None
 
     @property
     def known(self) -> bool:
@@ -70,6 +75,8 @@ class LogModel:
         contract = dataclasses.replace(
             self.resolution.model.contract, reserves_output=scenario.main_model.reserves_output
         )
+        if self.runtime_window is not None:
+            contract = dataclasses.replace(contract, input_tokens=self.runtime_window)
         return dataclasses.replace(scenario, main_model=contract)
 
     @property
@@ -80,6 +87,8 @@ class LogModel:
             contract = self.resolution.model.contract
         else:
             contract = self.scenario.main_model
+        if self.runtime_window is not None and self.known:
+            return self.runtime_window, contract.output_tokens
         return contract.input_tokens, contract.output_tokens
 
 
@@ -87,12 +96,14 @@ def log_model(
     log: ParsedLog,
     base: Scenario | None = None,
     resolver: Callable[[str], Resolution] = resolve,
+    window: int | None = None,
 ) -> LogModel:
-    """The default scenario (or ``base``) with the contract of the log's main model."""
+    """The default scenario (or ``base``) with the contract of the log's main model, at
+    ``window`` (the log's runtime's window) where given."""
     name = log.main_model()
     if name is None:
         return LogModel(None, None, base)
-    return LogModel(name, resolver(name), base)
+    return LogModel(name, resolver(name), base, window)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +121,10 @@ class SessionRun:
     # Requests of this session another session of the import bills (billed_once):
     # (that session's name, requests). ``measured`` leaves them out.
     elsewhere: tuple[tuple[str, int], ...] = ()
+    # The backtest (docs/spec.md §17): the session as run, modelled beside its bill.
+    as_run: AsRun | None = None
+    # The replay's settings as a what-if against the as-run model (main series only).
+    what_if: WhatIf | None = None
 
 
 class _Billed(Protocol):
@@ -140,8 +155,13 @@ def billed_once(items: Sequence[_B], resolver: Callable[[str], Resolution] = res
             continue
         shown = tuple((items[j].name, n) for j, n in elsewhere.sessions)
         measured = measured_once(item.log, elsewhere, resolver)
+        changes: dict[str, object] = {"measured": measured, "elsewhere": shown}
+        if isinstance(item, SessionRun) and item.as_run is not None:
+            from budgetcore.replay.asrun import as_run  # noqa: PLC0415 - loaded with a backtest
+
+            changes["as_run"] = as_run(item.log, resolver, exclude=elsewhere.requests)
         # Both are dataclasses (SessionRun, LoadedLog); a Protocol cannot say so.
-        out.append(dataclasses.replace(item, measured=measured, elsewhere=shown))  # type: ignore[type-var]
+        out.append(dataclasses.replace(item, **changes))  # type: ignore[type-var]
     return out
 
 
@@ -233,17 +253,20 @@ def run_session(
     None: the log's own model (:func:`log_model`), whose prices also bill the replay
     when ``options`` give none."""
     if log.totals_only:
-        # Per-model totals, no requests: measured, never replayed (and no request
-        # count is made up for them).
+        # Per-model totals, no requests: measured, never replayed nor backtested (and
+        # no request count is made up for them).
         measured = totals_measured(log, resolver)
         why = () if not replay_it else (totals_problem(log),)
         return SessionRun(name, log, series, None, measured, None, error=why)
+    from budgetcore.replay.asrun import as_run  # noqa: PLC0415 - a log's backtest
+
     measured = measured_usage(log, resolver)
+    backtest = as_run(log, resolver)
     model = None
     if scenario is None:
-        model = log_model(log, resolver=resolver)
+        model = log_model(log, resolver=resolver, window=backtest.window)
     if not replay_it:
-        return SessionRun(name, log, series, None, measured, model)
+        return SessionRun(name, log, series, None, measured, model, as_run=backtest)
     if model is not None:
         scenario = model.scenario
     assert scenario is not None
@@ -269,4 +292,16 @@ def run_session(
                 )
             ]
         )
-    return SessionRun(name, log, series, replay(scenario, turns, options), measured, model)
+    whatif = None
+    if chosen is log.main:
+        # The main series as a what-if on the as-run baseline (docs/spec.md §17): F is
+        # the stable prefix, the first request's context beyond it the starting history,
+        # the prompt cache on; each request's growth and output as logged.
+        from budgetcore.replay.whatif import log_replay_inputs, what_if  # noqa: PLC0415
+
+        turns, options = log_replay_inputs(log, backtest, turns, options)
+        result = replay(scenario, turns, options)
+        whatif = what_if(log, backtest, scenario, result, resolver)
+    else:
+        result = replay(scenario, turns, options)
+    return SessionRun(name, log, series, result, measured, model, as_run=backtest, what_if=whatif)

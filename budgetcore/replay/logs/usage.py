@@ -2,10 +2,11 @@
 used, per model and in total, and what that cost at the registry's prices.
 
 Every request the session billed counts once: every series, abandoned branches too.
-Each request is priced on its own (:func:`budgetcore.registry.prices.request_cost`:
-the tier its context falls in, 1-hour cache writes at their own price); a request
-whose model has no price, or that used a category its model lists no price for, has
-an unknown cost, and so does every total it is part of. The priced part is kept
+Each request is priced by the one cost rule (:func:`budgetcore.registry.prices.rates_for`,
+as :func:`~budgetcore.registry.prices.request_cost` applies it: the tier its context
+falls in, 1-hour cache writes at their own price, an unlisted cache price at LiteLLM's
+fallback); a request whose model has no input or output price has an unknown cost, and
+so does every total it is part of. The priced part is kept
 beside (``known_cost``), so "at least $X" can be said.
 """
 
@@ -19,10 +20,10 @@ from itertools import chain, repeat
 from operator import eq, is_, itemgetter
 
 from budgetcore.registry.models import Resolution, resolve
-from budgetcore.registry.prices import MONEY, Prices, Usage, tier_for
+from budgetcore.registry.prices import MONEY, Prices, Usage, tier_rates
 from budgetcore.replay.logs.model import LogRequest, ParsedLog
 
-__all__ = ["MeasuredUsage", "ModelUsage", "measured_usage", "total_usage"]
+__all__ = ["KINDS", "MeasuredUsage", "ModelUsage", "cost_by_kind", "measured_usage", "total_usage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +130,6 @@ def measured_usage(
     accs: dict[str | None, _Acc] = {}
     found: dict[str, Resolution] = {}
     prices_of: dict[str | None, Prices | None] = {}
-    missing: dict[tuple[int, int], tuple[int, ...]] = {}  # categories a tier has no price for
     one = _one_model(reqs, resolver, found, prices_of)
     if one is not None:
         accs[reqs[0].model] = one
@@ -141,7 +141,9 @@ def measured_usage(
         if acc is None:
             acc = accs[r.model] = _Acc()
             res = None if r.model is None else found.setdefault(r.model, resolver(r.model))
-            prices_of[r.model] = None if res is None or res.model is None else res.model.prices
+            found_prices = None if res is None or res.model is None else res.model.prices
+            # No input or output price: nothing of this model can be priced.
+            prices_of[r.model] = found_prices if tier_rates(found_prices) is not None else None
         prices = prices_of[r.model]
         write_1h = r.cache_write_1h
         fresh, write_5m, read, output = r.input, r.cache_write - write_1h, r.cache_read, r.output
@@ -160,17 +162,6 @@ def measured_usage(
             acc.unpriced += 1
             continue
         index = _tier_index(prices, r.context) if prices.tiers else 0
-        unpriced = missing.get((id(prices), index))
-        if unpriced is None:
-            flat = _flat_cached(prices, index)
-            unpriced = missing[(id(prices), index)] = tuple(
-                i for i, price in enumerate(flat) if price is None
-            )
-        if unpriced:
-            used = (fresh, write_5m, write_1h, read, output)
-            if any(used[i] for i in unpriced):
-                acc.unpriced += 1  # a category without a price: this request's cost is unknown
-                continue
         sums = acc.tiers.get(index)
         if sums is None:
             sums = acc.tiers[index] = [0, 0, 0, 0, 0]
@@ -186,9 +177,10 @@ def measured_usage(
         cost = Decimal(0)
         for index, sums in acc.tiers.items():
             assert prices is not None
-            for n, price in zip(sums, _flat_cached(prices, index), strict=True):
+            rates = tier_rates(prices)
+            assert rates is not None  # a model whose requests were summed has prices
+            for n, price in zip(sums, rates[index][1], strict=True):
                 if n:
-                    assert price is not None
                     cost = MONEY.add(cost, MONEY.multiply(price, Decimal(n)))
         usage = Usage(
             input=acc.parts[0],
@@ -236,6 +228,8 @@ def _one_model(
         return None
     res = None if model is None else found.setdefault(model, resolver(model))
     prices = None if res is None or res.model is None else res.model.prices
+    if tier_rates(prices) is None:
+        prices = None
     if (
         prices is not None
         and prices.tiers
@@ -251,10 +245,6 @@ def _one_model(
         sum(map(_OUTPUT, reqs)),
         sum(map(_REASONING, reqs)),
     ]
-    if prices is not None and any(
-        n for n, price in zip(parts, _flat_cached(prices, 0), strict=False) if price is None
-    ):
-        return None  # a category without a price is used: which requests, the loop says
     prices_of[model] = prices
     acc = _Acc()
     acc.n = len(reqs)
@@ -270,12 +260,6 @@ _MODEL, _LOGGED, _CONTEXT = itemgetter(5), itemgetter(14), itemgetter(1)
 _ID = itemgetter(2, 3)  # ParsedLog.ids: (message id, request id)
 _INPUT, _WRITE, _WRITE_1H = itemgetter(8), itemgetter(4), itemgetter(9)
 _READ, _OUTPUT, _REASONING = itemgetter(3), itemgetter(2), itemgetter(10)
-
-
-def _flat_cached(prices: Prices, index: int) -> tuple[Decimal | None, ...]:
-    """The five flat prices (input, write 5m, write 1h, read, output) of a tier."""
-    base = prices if index == 0 else tier_for(prices, prices.tiers[index - 1].above + 1)
-    return (base.input, base.cache_write, base.cache_write_1h, base.cache_read, base.output)
 
 
 def total_usage(models: Iterable[ModelUsage]) -> MeasuredUsage:
@@ -424,3 +408,44 @@ def measured_once(
 
 
 __all__ += ["Elsewhere", "billed_elsewhere", "measured_once"]
+
+
+#: The billed kinds of a request, in the order of :class:`~budgetcore.registry.prices.Rates`
+#: (the two cache writes are one kind here: what a what-if's delta is itemised by).
+KINDS = ("input", "cache_write", "cache_read", "output")
+
+
+def cost_by_kind(
+    requests: Iterable[LogRequest], resolver: Callable[[str], Resolution] = resolve
+) -> dict[str, Decimal | None]:
+    """What each kind of token of ``requests`` cost (KINDS), by the one cost rule: each
+    request at its tier, summed per model and tier first. A kind is unknown (None) when
+    a request that used it has no price; a kind no request used costs 0."""
+    sums: dict[tuple[str | None, int], list[int]] = {}
+    prices_of: dict[str | None, Prices | None] = {}
+    unknown = [False] * 4
+    for r in requests:
+        if r.model not in prices_of:
+            res = None if r.model is None else resolver(r.model)
+            found = None if res is None or res.model is None else res.model.prices
+            prices_of[r.model] = found if tier_rates(found) is not None else None
+        prices = prices_of[r.model]
+        used = (r.input, r.cache_write - r.cache_write_1h, r.cache_write_1h, r.cache_read, r.output)
+        if prices is None:
+            for i, n in enumerate((used[0], used[1] + used[2], used[3], used[4])):
+                if n:
+                    unknown[i] = True
+            continue
+        index = _tier_index(prices, r.context) if prices.tiers else 0
+        acc = sums.setdefault((r.model, index), [0, 0, 0, 0, 0])
+        for i, n in enumerate(used):
+            acc[i] += n
+    out = [Decimal(0)] * 5
+    for (model, index), acc in sums.items():
+        rates = tier_rates(prices_of[model])
+        assert rates is not None
+        for i, (n, price) in enumerate(zip(acc, rates[index][1], strict=True)):
+            if n:
+                out[i] = MONEY.add(out[i], MONEY.multiply(price, Decimal(n)))
+    merged = (out[0], MONEY.add(out[1], out[2]), out[3], out[4])
+    return {k: None if unknown[i] else merged[i] for i, k in enumerate(KINDS)}

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from budgetcore.charts.geometry import FONT_PX, Box, nice_domain, nice_ticks, text_box, text_width
-from budgetcore.ui.catalogue import t
+from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el
 from budgetcore.units import format_int
 

@@ -10,7 +10,7 @@ from functools import lru_cache
 from budgetcore.charts.bars import CHART_KEYS, FAR, Ref, Row, plan_rows
 from budgetcore.charts.geometry import Box, text_box
 from budgetcore.core.plan import Plan
-from budgetcore.ui.catalogue import t
+from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.svg.axes import (
     BAR,

@@ -28,7 +28,7 @@ from budgetcore.explore.curves import (
     unit_position,
     x_pixels,
 )
-from budgetcore.ui.catalogue import t
+from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.svg.axes import GAP, LINE, MIN_WIDTH, PAD, TICK, chart_svg, fits
 from budgetcore.units import format_int

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from budgetcore.charts.geometry import Box, text_box, wrap_text
-from budgetcore.ui.catalogue import t
+from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.svg.axes import (
     LINE,

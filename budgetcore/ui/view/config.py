@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from budgetcore.ui.catalogue import count, t
+from budgetcore.core.capacity import clamps_summary
+from budgetcore.messages import count, t
 from budgetcore.ui.form import (
     FIELDS,
     format_value,
@@ -92,7 +93,7 @@ def _label_with_key(key: str, lang: str) -> Markup:
 def warnings_html(scenario: Any, lang: str) -> Markup:
     s = scenario.config.summary_max_tokens
     o = scenario.summary_contract.output_tokens
-    if s <= o:
+    if not clamps_summary(s, scenario.summary_contract):
         return Markup("")
     return el(
         "p",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from budgetcore.core.plan import Plan
-from budgetcore.ui.catalogue import t
+from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.view.readouts import yes_no
 from budgetcore.units import format_int
@@ -72,7 +72,7 @@ def _why_failed(outcome: Any, lang: str) -> list[tuple[str, str]]:
     for p in (before, after):
         configured = p.scenario.config.summary_max_tokens
         o = p.scenario.summary_contract.output_tokens
-        if configured > o:
+        if p.summary.clamped:
             out.append(
                 ("s-clamped", t("why.s-clamped", lang, s=format_int(configured), o=format_int(o)))
             )

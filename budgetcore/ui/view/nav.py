@@ -4,12 +4,12 @@ A button names its section by element id (``data-nav``); the shell scrolls the s
 into view and moves the focus to its heading. Buttons, not links: the location's
 fragment holds the scenario (docs/page.md, Links), so moving around never changes it.
 A new panel is one more line in :data:`SECTIONS` (its id in ``web/index.html``, its
-button's text in ``budgetcore/ui/catalogue/nav.py``).
+button's text in ``budgetcore/messages/nav.py``).
 """
 
 from __future__ import annotations
 
-from budgetcore.ui.catalogue import t
+from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el, join
 
 __all__ = ["SECTIONS", "nav_html"]

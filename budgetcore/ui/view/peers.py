@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from budgetcore.core.plan import Plan
-from budgetcore.ui.catalogue import t
+from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el, fold, join, td
 from budgetcore.ui.memo import Last
 from budgetcore.ui.model import PageState

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
-from budgetcore.ui.catalogue import count, t
+from budgetcore.messages import count, t
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.model import PICKER_MIN_CHARS, PICKER_SECTIONS, PageState
 from budgetcore.ui.problems import problem_text

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from budgetcore.core.plan import Plan
-from budgetcore.ui.catalogue import CATALOGUE, t
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.update import scenario_texts
 from budgetcore.ui.view.types import READOUT_KEYS

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from budgetcore.core.plan import Plan
-from budgetcore.ui.catalogue import count, t
+from budgetcore.messages import count, t
 from budgetcore.ui.markup import Markup, el, fold, join, td
 from budgetcore.ui.memo import Last
 from budgetcore.units import format_bytes, format_int

@@ -2,7 +2,7 @@
 
 The shell compares each part with what it wrote last time and touches only what
 changed. Markup comes from ``budgetcore.ui.markup`` (always escaped) and every word
-from the catalogue (``budgetcore.ui.catalogue``). Each region's markup has its own
+from the catalogue (``budgetcore.messages``). Each region's markup has its own
 module in this package; this one puts them together.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from budgetcore.core.plan import Plan
+from budgetcore.messages import t
 from budgetcore.scenario.fragment import to_fragment
-from budgetcore.ui.catalogue import t
 from budgetcore.ui.form import (
     FIELDS,
     format_value,

@@ -4,8 +4,8 @@ tables, the sweep and experiment choices and the pickers' empty frames.
 
 from __future__ import annotations
 
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.scenario.fields import SCENARIO_FIELDS
-from budgetcore.ui.catalogue import CATALOGUE, t
 from budgetcore.ui.form import (
     AVERAGES,
     FIELDS,

@@ -280,6 +280,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is an SQLite database, and this Python has no sqlite3 module to read it",
         "{where}是 SQLite 数据库,而此 Python 没有可读取它的 sqlite3 模块",
     ),
+    "core.log-sqlite-unreadable-copilot": (
+        "{where} is an SQLite database Copilot CLI's reader cannot use ({why})",
+        "{where}是 Copilot CLI 读取器无法使用的 SQLite 数据库({why})",
+    ),
     "core.log-sqlite-unreadable-goose": (
         "{where} is an SQLite database Goose's reader cannot use ({why})",
         "{where}是 Goose 读取器无法使用的 SQLite 数据库({why})",

@@ -6,7 +6,7 @@ reach a message (``budgetcore.units``), identically in both languages. Plurals a
 rules (``count``), never string surgery, and a problem is data (a code and
 parameters) rendered here in the reader's language.
 
-The entries live by area, one module each (``budgetcore/ui/catalogue/<area>.py``
+The entries live by area, one module each (``budgetcore/messages/<area>.py``
 defines ``MESSAGES``), English and Chinese side by side; ``AREAS`` lists them and
 ``CATALOGUE`` is their merge. A key in two areas is an error at import: each message
 has one home.
@@ -46,6 +46,7 @@ AREAS = (
     "report",
     "tune",
     "nav",
+    "runtimes",
 )
 
 

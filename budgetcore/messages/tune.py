@@ -1,5 +1,5 @@
 """The Tune panel's messages (docs/spec.md §16), English and Chinese: part of the one
-catalogue (``budgetcore.ui.messages.CATALOGUE``), kept in a module of its own."""
+catalogue (``budgetcore.messages.CATALOGUE``), kept in a module of its own."""
 
 from __future__ import annotations
 

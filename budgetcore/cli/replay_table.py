@@ -8,16 +8,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
+from budgetcore.replay.asrun import AsRun, error_stats, ratio_text, relative
 from budgetcore.replay.logs.agents import agent
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
 from budgetcore.replay.logs.tally import TOTALS
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
-from budgetcore.replay.model import Replay
-from budgetcore.units import format_money, format_percent
+from budgetcore.units import format_percent, money_text
 
-__all__ = ["money_text", "write_table"]
+if TYPE_CHECKING:
+    from budgetcore.replay.model import Replay
+
+__all__ = ["write_table"]
 
 Write = Callable[[str], object]
 
@@ -25,12 +29,6 @@ Write = Callable[[str], object]
 def _agent_name(key: str) -> str:
     found = agent(key)
     return key if found is None else found.name
-
-
-def money_text(value: Decimal | None) -> str:
-    """Dollars for people, exactly (units.format_money, the page's form), or
-    "unknown"."""
-    return "unknown" if value is None else format_money(value)
 
 
 def _n(value: int | None) -> str:
@@ -263,6 +261,8 @@ def _session(run: SessionRun, write: Write) -> None:
             f"  Totals only: {log.totals_only}. It cannot be replayed turn by turn; "
             "its totals are measured, and no request is counted.\n"
         )
+    if run.as_run is not None:
+        _as_run(run.as_run, write)
     m = run.model
     if m is not None:
         res = m.resolution
@@ -297,6 +297,19 @@ def _session(run: SessionRun, write: Write) -> None:
         s = run.result.summary
         last = run.result.rows[-1]
         k, cap = last.trigger_tokens, last.summary_cap
+        if run.as_run is not None:
+            write(run.as_run.line() + "\n")
+        if run.what_if is not None:
+            write(run.what_if.line() + "\n")
+            write(
+                "  (the engine's own bill of the replayed series, main requests only and "
+                "cached by its own layout, follows)\n"
+            )
+        elif run.as_run is not None and run.as_run.trusted is not True:
+            write(
+                "  The backtest is not within 5 % of this session's bill: read the "
+                "figures below as the model's, not the session's.\n"
+            )
         write(
             f"This session cost {money_text(run.measured.cost)} as logged; with K {k:,} "
             f"and S {cap:,} the model says {money_text(s.cost)}"
@@ -312,6 +325,52 @@ def _session(run: SessionRun, write: Write) -> None:
             f"{s.peak_full_input:,}).\n"
         )
     write("\n")
+
+
+def _as_run(a: AsRun, write: Write) -> None:
+    """The backtest first (docs/spec.md §17): the bill, the model of it, the evidence."""
+    write(a.line() + "\n")
+    window = "unknown" if a.window is None else f"{a.window:,}"
+    trigger = "unknown" if a.trigger is None else f"{a.trigger:,}"
+    write(
+        f"  runtime {a.runtime_title}; window {window} ({a.window_source}); its trigger "
+        f"{trigger} ({a.trigger_rule}); settings: {a.settings_source}\n"
+    )
+    write(
+        f"  cache: {a.cache.provider} rules ({a.cache.source}); calibrated only on each "
+        "series' first request (the stable prefix it read)\n"
+    )
+    rows = []
+    for s in a.series:
+        med, top = error_stats(s.cache_errors)
+        rows.append(
+            [
+                s.name + (" (as logged)" if s.billed_as_logged else ""),
+                f"{s.requests:,}",
+                f"{s.stable_prefix:,}",
+                money_text(s.measured.cost),
+                money_text(s.modelled.cost),
+                ratio_text(relative(s.modelled.cost, s.measured.cost)),
+                "—" if med is None else f"{med:,}",
+                "—" if top is None else f"{top:,}",
+            ]
+        )
+    _grid(
+        ["series", "requests", "prefix", "measured", "modelled", "error", "cache err med", "max"],
+        rows,
+        write,
+        left=1,
+    )
+
+    def nums(values: Sequence[int]) -> str:
+        return ", ".join(f"{n:,}" for n in values) if values else "none"
+
+    write(
+        f"  compactions after request: logged {nums(a.logged_compactions)}; the runtime's "
+        f"rule predicts {nums(a.predicted_compactions)}"
+        + (f"; manual {nums(a.manual_compactions)}" if a.manual_compactions else "")
+        + "\n"
+    )
 
 
 def _count(n: int, what: str) -> str:

@@ -1,0 +1,249 @@
+"""``export --runtime`` and ``check --runtime``: the reviewed settings in the agent's own
+file, and that file read back in M / K / S terms (docs/runtimes.md)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from decimal import Decimal
+
+from budgetcore.cli.shell import EXIT_INVALID, read_input, shown_name
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.jsonio import load_json
+from budgetcore.inputs.text import decode_utf8
+from budgetcore.runtimes import profile
+from budgetcore.runtimes.check import check_runtime
+from budgetcore.runtimes.export import Model, Reviewed, dumps_export, export_runtime
+from budgetcore.runtimes.syntax import decimal_text, dumps_json
+from budgetcore.scenario.model import Scenario
+from budgetcore.units import format_int
+
+__all__ = ["cmd_check_runtime", "cmd_export_runtime", "scenario_and_model"]
+
+
+def _named_in_file(raw: bytes) -> str | None:
+    doc = load_json(raw)
+    main = doc.get("main_model") if isinstance(doc, dict) else None
+    name = main.get("model") if isinstance(main, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def scenario_and_model(
+    args: argparse.Namespace, *, scenario_required: bool = True
+) -> tuple[Scenario, Model]:
+    """The command's scenario and the model it is for: ``--model``, else the scenario's
+    or the fragment's ``main_model.model``, else the contract's I and O (stated)."""
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+
+    named: str | None = None
+    source = "the contract's I and O"
+    fragment = getattr(args, "fragment", None)
+    if fragment is not None:
+        if args.scenario is not None:
+            raise ScenarioError([Problem("scenario", "give a file or --fragment, not both")])
+        from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415
+
+        result = parse_fragment(fragment)
+        if result.problems:
+            raise ScenarioError(list(result.problems))
+        scenario = result.scenario
+        for section, _written, matched in result.models:
+            if section == "main_model":
+                named, source = matched, "the fragment's main_model.model"
+    elif args.scenario is not None:
+        from budgetcore.scenario.parse import parse_scenario_json  # noqa: PLC0415
+
+        raw = read_input(args.scenario, "scenario")
+        scenario = parse_scenario_json(raw)
+        written = _named_in_file(raw)
+        if written is not None:
+            resolved = default_registry().resolve(written)
+            named, source = resolved.matched, "the scenario's main_model.model"
+    elif scenario_required:
+        raise ScenarioError([Problem("scenario", "is required: a JSON file, - or --fragment")])
+    else:
+        scenario = Scenario()
+    if args.model is not None:
+        from budgetcore.inputs.text import check_size  # noqa: PLC0415
+
+        check_size(args.model, "query", "--model")
+        found = default_registry().require(
+            args.model, "--model", reserves_output=scenario.main_model.reserves_output
+        )
+        scenario = dataclasses.replace(scenario, main_model=found.contract)
+        named, source = found.name, "--model"
+    provider = None
+    if named is not None:
+        entry = default_registry().lookup(named)
+        provider = None if entry is None else entry.provider
+    contract = scenario.main_model
+    return scenario, Model(
+        name=named,
+        provider=provider,
+        window=contract.input_tokens,
+        output=contract.output_tokens,
+        source=source,
+    )
+
+
+def cmd_export_runtime(args: argparse.Namespace) -> int:
+    from budgetcore.core.plan import plan  # noqa: PLC0415
+    from budgetcore.scenario.export import export_toml, overrides_of  # noqa: PLC0415
+
+    p = profile(args.runtime)
+    scenario, model = scenario_and_model(args)
+    models = {} if model.name is None else {"main_model.model": model.name}
+    fmt = args.format or ("toml" if p.name == "article" else "native")
+    if fmt == "toml" and p.syntax != "toml":
+        raise ScenarioError(
+            [
+                Problem.of(
+                    "--format",
+                    f"toml is not {p.title}'s syntax ({p.syntax}); use json or text",
+                    fmt,
+                    "runtime-format",
+                    runtime=p.title,
+                    syntax=p.syntax,
+                )
+            ]
+        )
+    reviewed = Reviewed(
+        trigger=scenario.config.trigger_tokens,
+        main_safe_input=plan(scenario).main_safe_input,
+        summary_cap=scenario.config.summary_max_tokens,
+        article_text=export_toml(scenario, models=models),
+        article_settings=tuple(overrides_of(scenario).items()),  # type: ignore[arg-type]
+    )
+    x = export_runtime(p.name, model, reviewed)
+    if fmt == "json":
+        sys.stdout.write(dumps_export(x))
+        return 0
+    if fmt == "text":
+        k = x.effective_trigger_tokens
+        out = [
+            f"{p.title} ({p.version}) for {model.name or 'no model named'}: "
+            f"W {format_int(model.window)}, O {format_int(model.output)} ({model.source})",
+            f"reviewed K {format_int(x.reviewed.trigger)}, "
+            f"M {format_int(x.reviewed.main_safe_input)}, S {format_int(x.reviewed.summary_cap)}: "
+            f"target min(K, M) = {format_int(x.target)}",
+            f"effective trigger: {'never' if k is None else format_int(k)} tokens "
+            f"(resolution {x.resolution})",
+            f"conversion: {x.conversion}",
+        ]
+        for n in x.not_settable:
+            reviewed_value = "" if n.value is None else f" (reviewed {format_int(n.value)})"
+            out.append(f"not settable: {n.knob}{reviewed_value}: {n.why}")
+        out += [f"note: {n}" for n in x.notes]
+        for f in x.files:
+            out += ["", f"--- {f.name} ({f.syntax})", f.text.rstrip("\n")]
+        print("\n".join(out))
+        return 0
+    sys.stdout.write(x.text)
+    # The file alone on stdout (redirect it); what it cannot say goes to stderr.
+    for n in x.not_settable:
+        print(f"note: not settable in {p.title}: {n.knob}: {n.why}", file=sys.stderr)
+    for note in x.notes:
+        print(f"note: {note}", file=sys.stderr)
+    for f in x.files[1:]:
+        print(f"note: also {f.name}:\n{f.text.rstrip()}", file=sys.stderr)
+    return 0
+
+
+def _value_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return format_int(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_value_text(v) for v in value) + ")"
+    if value is None:
+        return "None"
+    return decimal_text(value) if isinstance(value, Decimal) else str(value)
+
+
+def cmd_check_runtime(args: argparse.Namespace) -> int:
+    from budgetcore.core.plan import plan  # noqa: PLC0415
+
+    p = profile(args.runtime)
+    scenario, model = scenario_and_model(args, scenario_required=False)
+    where = "standard input" if args.config == "-" else shown_name(args.config)
+    try:
+        text = decode_utf8(read_input(args.config, "config"), "config")
+        result = check_runtime(
+            p.name, text, window=model.window, output=model.output, model=model.name
+        )
+    except ScenarioError as exc:
+        n = len(exc.problems)
+        print(f"{n} problem{'s' if n != 1 else ''} in {where}: {exc.one_line()}", file=sys.stderr)
+        return EXIT_INVALID
+    reviewed = None
+    if args.scenario is not None or getattr(args, "fragment", None) is not None:
+        reviewed = (
+            scenario.config.trigger_tokens,
+            plan(scenario).main_safe_input,
+            scenario.config.summary_max_tokens,
+        )
+    k, s = result.effective_trigger_tokens, result.summary_cap_tokens
+    differences: list[str] = []
+    if reviewed is not None:
+        rk, rm, rs = reviewed
+        if k is None:
+            differences.append(f"K: never compacts by tokens, reviewed K {format_int(rk)}")
+        elif k != rk:
+            differences.append(f"K: {format_int(k)} here, reviewed {format_int(rk)} ({k - rk:+,})")
+        if k is not None and k > rm:
+            differences.append(f"K {format_int(k)} is above M {format_int(rm)}")
+        if s != rs:
+            differences.append(
+                f"S: {'no cap' if s is None else format_int(s)} here, reviewed {format_int(rs)}"
+            )
+    if args.format == "json":
+        doc = {
+            "runtime": p.name,
+            "file": args.config,
+            "model": model.name,
+            "model_source": model.source,
+            "window": result.window,
+            "window_source": result.window_source,
+            "max_output": result.output,
+            "settings": {key: list(v) if isinstance(v, tuple) else v for key, v in result.settings},
+            "effective_trigger_tokens": k,
+            "summary_cap_tokens": s,
+            "ignored": list(result.ignored),
+            "notes": list(result.notes),
+            "reviewed": None
+            if reviewed is None
+            else {
+                "trigger_tokens": reviewed[0],
+                "main_safe_input": reviewed[1],
+                "summary_max_tokens": reviewed[2],
+            },
+            "differences": differences,
+        }
+        sys.stdout.write(dumps_json(doc) + "\n")
+        return 0
+    print(f"{where}: valid {p.title} settings, {len(result.settings)} compaction knob(s)")
+    for key, value in result.settings:
+        print(f"  {key} = {_value_text(value)}")
+    print(f"for {model.name or 'no model named'} ({model.source}):")
+    print(f"  window W  {format_int(result.window):>13} tokens ({result.window_source})")
+    print(
+        f"  trigger K {'never' if k is None else format_int(k):>13}"
+        + ("" if k is None else " tokens (compacts at T >= K)")
+    )
+    print(
+        f"  summary S {'no cap' if s is None else format_int(s):>13}"
+        + ("" if s is None else " tokens")
+    )
+    if result.ignored:
+        print(f"  ignored: {len(result.ignored)} other key(s): {', '.join(result.ignored[:8])}")
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if reviewed is not None:
+        k_text, m_text, s_text = (format_int(v) for v in reviewed)
+        print(
+            f"against the reviewed scenario (K {k_text}, M {m_text}, S {s_text}): "
+            + ("; ".join(differences) if differences else "same K and S")
+        )
+    return 0

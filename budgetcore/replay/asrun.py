@@ -1,0 +1,553 @@
+"""As run (docs/spec.md §17): a log replayed under the settings it ran with, before any
+what-if is trusted.
+
+Every series of the session (the main conversation and each subagent run) is replayed on
+its own. Each request keeps the context and the output the log gives it, and compactions
+stay where the log has them. The model predicts only what the log's usage measured and
+a what-if would change:
+
+- **the prompt cache**: how each request's context splits into uncached input, cache
+  writes and cache reads, from the provider's cache rules (:class:`CacheModel`, from the
+  runtime profile's facts) applied to the sequence of requests and their timestamps,
+  never from that request's own measured split. The only calibration is what a runtime
+  fixes before a series' first request:
+  the stable prefix (system prompt and tools) that the first request reads from earlier
+  sessions, taken from that request and stated;
+- **the runtime's own trigger**: where the runtime's rule would have compacted on the
+  same growth (``predicted``), beside the log's own compactions (``logged``).
+
+Both sides are priced by one function, the measured usage's
+(:func:`budgetcore.replay.logs.usage.measured_usage`: the one cost rule, per request,
+its tier), so the modelled and the measured cost differ only by what the model
+predicted. Pure: values in, frozen values out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Context, Decimal
+from typing import Any
+
+from budgetcore.registry.models import Resolution, resolve
+from budgetcore.registry.prices import Usage
+from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.logs.usage import MeasuredUsage, measured_usage, merge_usage
+from budgetcore.runtimes import CacheRules, Profile, cache_rules, profile
+from budgetcore.units import format_money
+
+__all__ = [
+    "OPENAI_IDLE_MS",
+    "AsRun",
+    "CacheModel",
+    "SeriesAsRun",
+    "as_run",
+    "cache_model",
+    "error_stats",
+    "in_order",
+    "is_summary_call",
+    "modelled_split",
+    "predicted_compactions",
+    "ratio_text",
+    "relative",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class CacheModel:
+    """A provider's prompt cache as the as-run model applies it (docs/replay.md, "As
+    run"), built from the runtime profile's facts (:class:`budgetcore.runtimes.CacheRules`,
+    their one home) and the assumptions the facts leave open, stated in ``source``.
+
+    A request reads the longest prefix of its context that the series' last request of
+    the same model read or wrote, while that is alive (``lifetime_ms`` since its last
+    use; every read renews it), in whole ``block`` steps and only from ``minimum``
+    tokens on. With ``writes`` the rest of its context is written to the cache (billed
+    as a cache write); without, the rest is plain input (no write premium)."""
+
+    provider: str
+    lifetime_ms: int
+    lifetime_1h_ms: int | None  # a 1-hour write's lifetime, where the provider has one
+    block: int
+    minimum: int
+    writes: bool
+    source: str
+
+    def readable(self, shared: int) -> int:
+        """How much of a shared prefix of ``shared`` tokens the cache serves."""
+        if shared < self.minimum:
+            return 0
+        if self.block <= 1:
+            return shared
+        # OpenAI: the first 1,024 tokens, then whole 128-token blocks.
+        return shared - (shared - self.minimum) % self.block
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "lifetime_ms": self.lifetime_ms,
+            "lifetime_1h_ms": self.lifetime_1h_ms,
+            "block": self.block,
+            "minimum": self.minimum,
+            "writes": self.writes,
+            "source": self.source,
+        }
+
+
+#: OpenAI states no fixed lifetime ("cleared after 5-10 minutes of inactivity, up to an
+#: hour off-peak"): the model takes the upper end of the usual range, 10 minutes.
+OPENAI_IDLE_MS = 10 * 60_000
+
+
+def cache_model(rules: CacheRules) -> CacheModel:
+    """The as-run cache model of a profile's cache facts."""
+    lifetimes = rules.lifetimes_s or ()
+    premium = any(m != 1 for _, m in rules.write_multipliers or ())
+    assumed = (
+        ""
+        if lifetimes
+        else f"; no fixed lifetime is published: taken as {OPENAI_IDLE_MS // 60_000} minutes "
+        "of inactivity"
+    )
+    return CacheModel(
+        provider=rules.provider,
+        lifetime_ms=lifetimes[0] * 1000 if lifetimes else OPENAI_IDLE_MS,
+        lifetime_1h_ms=lifetimes[1] * 1000 if len(lifetimes) > 1 else None,
+        block=rules.block_tokens or 1,
+        minimum=rules.min_tokens or 0,
+        writes=premium,
+        source=rules.source + assumed,
+    )
+
+
+def modelled_split(
+    requests: Sequence[LogRequest],
+    rules: CacheModel,
+    *,
+    after_compaction: frozenset[int] = frozenset(),
+    one_hour: bool = False,
+    caps: Sequence[int | None] | None = None,
+) -> tuple[tuple[LogRequest, ...], int]:
+    """Each request as the model predicts it (its context, output and model as logged,
+    the context's split into uncached input, cache writes and cache reads from
+    ``rules``), and the stable prefix taken from the first request. ``requests`` are one
+    series in the order they were sent; ``after_compaction`` holds the indices of
+    requests sent right after a compaction (their cached part is the stable prefix
+    only); ``one_hour``: the series writes 1-hour cache entries; ``caps``: per request,
+    at most how much of the previous request's context it can share (None: all of it),
+    where a what-if's request layout says (spec §12's prompt cache)."""
+    out: list[LogRequest] = []
+    if not requests:
+        return (), 0
+    first = requests[0]
+    # Calibration, stated: what the first request read is what earlier sessions left in
+    # the cache (the system prompt and tools), the one thing fixed before it was sent.
+    prefix = min(first.cache_read, first.context)
+    lifetime = rules.lifetime_1h_ms if one_hour and rules.lifetime_1h_ms else rules.lifetime_ms
+    # Per model (a provider caches each model apart): the prefix the cache holds for this
+    # series (what the model's last request used) and when it was last used (ms).
+    held: dict[str | None, tuple[int, int | None]] = {}
+    for i, r in enumerate(requests):
+        c = r.context
+        if i == 0:
+            read = prefix
+        else:
+            cached, last = held.get(r.model, (0, None))
+            at = r.started
+            if at is not None and last is not None and at - last > lifetime:
+                # Idle past the lifetime: this series' own entries are gone; what the
+                # first request read from earlier sessions (the stable prefix) is what
+                # other sessions keep warm, as that first read shows.
+                shared = min(prefix, c)
+            elif i in after_compaction:
+                shared = min(prefix, cached, c)  # a compaction keeps only the stable prefix
+            else:
+                shared = min(cached, c)
+            cap = None if caps is None else caps[i]
+            if cap is not None:
+                shared = min(shared, cap)
+            read = rules.readable(shared)
+        rest = c - read
+        write = rest if rules.writes and c >= rules.minimum else 0
+        out.append(
+            r._replace(
+                input=rest - write,
+                cache_write=write,
+                cache_write_1h=write if one_hour else 0,
+                cache_read=read,
+                logged_cost=None,  # the log's own cost is of what it measured
+            )
+        )
+        stamp = r.finished if r.finished is not None else r.started
+        before = held.get(r.model, (0, None))[1]
+        held[r.model] = (c, stamp if before is None or stamp is None else max(before, stamp))
+    return tuple(out), prefix
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesAsRun:
+    """One series' backtest: what the log measured and what the model predicts, both
+    priced by the measured usage's one cost rule."""
+
+    name: str
+    billed_as_logged: bool  # a summary call the log records: its own split, as logged
+    stable_prefix: int  # the calibration: tokens the first request read
+    one_hour: bool  # the series writes 1-hour cache entries
+    measured: MeasuredUsage
+    modelled: MeasuredUsage
+    cache_errors: tuple[int, ...]  # |modelled - measured| cache reads, per request
+
+    @property
+    def requests(self) -> int:
+        return self.measured.requests
+
+    def as_dict(self) -> dict[str, Any]:
+        med, top = error_stats(self.cache_errors)
+        return {
+            "series": self.name,
+            "requests": self.requests,
+            "billed_as_logged": self.billed_as_logged,
+            "stable_prefix_tokens": self.stable_prefix,
+            "cache_lifetime": "1h" if self.one_hour else "default",
+            "measured": _tokens(self.measured.usage),
+            "modelled": _tokens(self.modelled.usage),
+            "measured_cost": _money(self.measured.cost),
+            "modelled_cost": _money(self.modelled.cost),
+            "cache_error_median": med,
+            "cache_error_max": top,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AsRun:
+    """A session's backtest: its runtime and window with their evidence, each series
+    replayed as run, their sums, and the log's compactions beside the runtime's."""
+
+    runtime: str
+    runtime_title: str
+    window: int | None
+    window_source: str
+    output: int | None  # the model's max output, as the runtime's rule takes it
+    trigger: int | None  # the runtime's trigger line for that window, tokens
+    trigger_rule: str
+    settings_source: str
+    cache: CacheModel
+    series: tuple[SeriesAsRun, ...]
+    logged_compactions: tuple[int, ...]  # automatic ones (and unmarked), main series
+    manual_compactions: tuple[int, ...]
+    predicted_compactions: tuple[int, ...]
+    excluded: int  # requests another session of the import bills
+
+    @property
+    def measured(self) -> MeasuredUsage:
+        return merge_usage(s.measured for s in self.series)
+
+    @property
+    def modelled(self) -> MeasuredUsage:
+        return merge_usage(s.modelled for s in self.series)
+
+    @property
+    def measured_cost(self) -> Decimal | None:
+        return self.measured.cost
+
+    @property
+    def modelled_cost(self) -> Decimal | None:
+        return self.modelled.cost
+
+    @property
+    def requests(self) -> int:
+        return sum(s.requests for s in self.series)
+
+    @property
+    def ratio(self) -> Decimal | None:
+        """modelled / measured - 1, exact; None when either is unknown or nothing was
+        measured."""
+        return relative(self.modelled_cost, self.measured_cost)
+
+    @property
+    def trusted(self) -> bool | None:
+        """Whether the backtest is within 5 % (docs/spec.md §17); None when unknown."""
+        r = self.ratio
+        return None if r is None else abs(r) <= Decimal("0.05")
+
+    def as_dict(self) -> dict[str, Any]:
+        errors = [e for s in self.series for e in s.cache_errors]
+        med, top = error_stats(errors)
+        return {
+            "runtime": self.runtime,
+            "window": self.window,
+            "window_source": self.window_source,
+            "output_tokens": self.output,
+            "trigger_tokens": self.trigger,
+            "trigger_rule": self.trigger_rule,
+            "settings_source": self.settings_source,
+            "cache_rules": self.cache.as_dict(),
+            "requests_measured": self.requests,
+            "requests_modelled": self.requests,
+            "requests_billed_elsewhere": self.excluded,
+            "measured": _tokens(self.measured.usage),
+            "modelled": _tokens(self.modelled.usage),
+            "measured_cost": _money(self.measured_cost),
+            "modelled_cost": _money(self.modelled_cost),
+            "ratio": None if self.ratio is None else str(self.ratio),
+            "within_5_percent": self.trusted,
+            "cache_error_median": med,
+            "cache_error_max": top,
+            "logged_compactions": list(self.logged_compactions),
+            "manual_compactions": list(self.manual_compactions),
+            "predicted_compactions": list(self.predicted_compactions),
+            "series": [s.as_dict() for s in self.series],
+        }
+
+    def line(self) -> str:
+        """The backtest line every what-if is printed under."""
+        return (
+            f"As run: measured {_dollars(self.measured_cost)}, modelled "
+            f"{_dollars(self.modelled_cost)} ({ratio_text(self.ratio)})"
+        )
+
+
+def _dollars(value: Decimal | None) -> str:
+    return "unknown" if value is None else format_money(value)
+
+
+def relative(value: Decimal | None, base: Decimal | None) -> Decimal | None:
+    if value is None or base is None or base == 0:
+        return None
+    return MONEY_DIV.divide(value, base) - 1
+
+
+#: The ratio of two costs is a quotient: rounded (half-even) to 28 significant digits,
+#: the only rounding here; shown to 0.1 %.
+MONEY_DIV = Context(prec=28)
+
+
+def ratio_text(r: Decimal | None) -> str:
+    """'+0.4 %' (rounded half-even to 0.1 %); 'unknown'."""
+    if r is None:
+        return "unknown"
+    pct = (r * 100).quantize(Decimal("0.1"))  # half-even, Decimal's default
+    if pct == 0:
+        return "±0.0 %"
+    return f"{'+' if pct > 0 else '−'}{abs(pct)} %"
+
+
+def error_stats(errors: Sequence[int]) -> tuple[int | None, int | None]:
+    """(median, largest) of per-request cache errors in tokens; the median of an even
+    count is the lower middle (a token count, never a half)."""
+    if not errors:
+        return None, None
+    ordered = sorted(errors)
+    return ordered[(len(ordered) - 1) // 2], ordered[-1]
+
+
+def _money(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _tokens(u: Usage) -> dict[str, int]:
+    return {
+        "input": u.input,
+        "cache_write_5m": u.cache_write_5m,
+        "cache_write_1h": u.cache_write_1h,
+        "cache_read": u.cache_read,
+        "output": u.output,
+        "reasoning": u.reasoning,
+    }
+
+
+# ------------------------------------------------------------------ the runtime
+
+
+@dataclass(frozen=True, slots=True)
+class _Runtime:
+    profile: Profile
+    window: int | None
+    window_source: str
+    output: int | None
+    trigger: int | None
+    rule: str
+    cache: CacheModel
+
+
+#: A log's format -> the runtime that writes it.
+RUNTIME_OF_FORMAT = {"claude-code": "claude-code", "codex": "codex"}
+#: Claude Code's windows (RUNTIMES.md §1): most models at 200,000 tokens, the 1M-context
+#: variants at 1,000,000; a request above 200,000 proves the larger one.
+CLAUDE_CODE_WINDOWS = (200_000, 1_000_000)
+
+
+def _codex_window(logged: int, registry: int | None) -> tuple[int, str]:
+    """The model's window W of Codex's rule. The rollout's ``model_context_window`` is
+    the effective window, ``effective_context_window_percent`` (95 by default) of the
+    model's (openai/codex openai_models.rs); the limit is 90 % of the model's own
+    window. The registry's window is taken where 95 % of it is what the log states."""
+    if registry is not None and registry * 95 // 100 == logged:
+        return registry, (
+            f"the log's model_context_window {logged:,} is 95 % of the registry's "
+            f"{registry:,} (Codex's effective_context_window_percent): W = {registry:,}"
+        )
+    return logged, f"the log's model_context_window ({logged:,})"
+
+
+def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runtime:
+    """The runtime a log names, the window it gave the model (with its evidence) and its
+    trigger line at its defaults, from the runtime's profile (docs/runtimes.md)."""
+    prof = profile(RUNTIME_OF_FORMAT.get(log.format, "claude-code"))
+    name = log.main_model()
+    res = None if name is None else resolver(name)
+    entry = None if res is None else res.model
+    registry_o = None if entry is None else entry.contract.output_tokens
+    registry_i = None if entry is None else entry.contract.input_tokens
+    provider = "openai" if log.format == "codex" else "anthropic"
+    cache = cache_model(cache_rules(provider))
+    if prof.name == "codex":
+        if log.window is not None:
+            window, source = _codex_window(log.window, registry_i)
+        elif registry_i is not None:
+            window, source = registry_i, f"the registry's input tokens of {name}"
+        else:
+            window, source = None, "unknown: the log states none, the registry has no entry"
+    else:
+        peak = max((r.context for s in log.series for r in s.requests), default=0)
+        small, large = CLAUDE_CODE_WINDOWS
+        if peak > small:
+            window, source = large, f"{large:,}: a request's context ({peak:,}) exceeds {small:,}"
+        else:
+            window = small
+            source = (
+                f"{small:,}: Claude Code's default window (RUNTIMES.md §1); no request "
+                f"exceeds it (largest {peak:,})"
+            )
+    output = registry_o
+    trigger = None
+    if window is not None:
+        # Claude Code reserves min(O, 20,000): a model the registry does not know is
+        # taken at O >= 20,000 (every current Claude model), and said so in the rule.
+        o = output if output is not None else window
+        trigger = prof.effective_trigger(window=window, output=o, model=name)
+    rule = prof.rule + ("" if output is not None else " (O unknown: taken as at least 20,000)")
+    return _Runtime(prof, window, source, output, trigger, rule, cache)
+
+
+# ------------------------------------------------------------------ the backtest
+
+
+def in_order(series: LogSeries) -> tuple[list[LogRequest], frozenset[int]]:
+    """A series' requests in the order they were sent (the replayed branch and the
+    abandoned ones; by time where the log has it, else by file and line), with the
+    indices of those sent right after a compaction."""
+    reqs = [*series.requests, *series.abandoned]
+    firsts = series.requests
+    after = {
+        (firsts[c.after_turn].file, firsts[c.after_turn].line)
+        for c in series.compactions
+        if c.after_turn < len(firsts)
+    }
+    if all(r.started is not None for r in reqs):
+        reqs.sort(key=lambda r: (r.started, r.file, r.line))
+    else:
+        reqs.sort(key=lambda r: (r.file, r.line))
+    marked = frozenset(i for i, r in enumerate(reqs) if (r.file, r.line) in after)
+    return reqs, marked
+
+
+def is_summary_call(series: LogSeries) -> bool:
+    """Claude Code writes a compaction's own request as a subagent file
+    ``agent-acompact-*.jsonl``."""
+    return series.name.startswith("sidechain:acompact")
+
+
+def as_run(
+    log: ParsedLog,
+    resolver: Callable[[str], Resolution] = resolve,
+    *,
+    exclude: frozenset[tuple[int, int]] = frozenset(),
+) -> AsRun:
+    """The backtest of one session (docs/spec.md §17). ``exclude``: (file, line) of the
+    requests another session of the same import bills (their copies are left out on
+    both sides, as the measured usage leaves them out)."""
+    runtime = _runtime_of(log, resolver)
+    rules = runtime.cache
+    out = []
+    excluded = 0
+    for s in log.series:
+        reqs, after = in_order(s)
+        if not reqs:
+            continue
+        as_logged = is_summary_call(s)
+        one_hour = sum(r.cache_write_1h for r in reqs) * 2 > sum(r.cache_write for r in reqs)
+        if as_logged:
+            modelled, prefix = tuple(reqs), min(reqs[0].cache_read, reqs[0].context)
+        else:
+            modelled, prefix = modelled_split(
+                reqs, rules, after_compaction=after, one_hour=one_hour
+            )
+        kept = [
+            (r, m) for r, m in zip(reqs, modelled, strict=True) if (r.file, r.line) not in exclude
+        ]
+        excluded += len(reqs) - len(kept)
+        out.append(
+            SeriesAsRun(
+                name=s.name,
+                billed_as_logged=as_logged,
+                stable_prefix=prefix,
+                one_hour=one_hour,
+                measured=measured_usage([r for r, _ in kept], resolver),
+                modelled=measured_usage([m for _, m in kept], resolver),
+                cache_errors=tuple(abs(m.cache_read - r.cache_read) for r, m in kept),
+            )
+        )
+    main = log.main
+    logged = tuple(c.after_turn for c in main.compactions if c.trigger != "manual")
+    manual = tuple(c.after_turn for c in main.compactions if c.trigger == "manual")
+    return AsRun(
+        runtime=runtime.profile.name,
+        runtime_title=runtime.profile.title,
+        window=runtime.window,
+        window_source=runtime.window_source,
+        output=runtime.output,
+        trigger=runtime.trigger,
+        trigger_rule=runtime.rule,
+        settings_source="the runtime's defaults (no config file given)",
+        cache=rules,
+        series=tuple(out),
+        logged_compactions=logged,
+        manual_compactions=manual,
+        predicted_compactions=predicted_compactions(main, runtime.trigger, runtime.profile.fires),
+        excluded=excluded,
+    )
+
+
+def predicted_compactions(
+    main: LogSeries, trigger: int | None, fires: Callable[[int, int], bool]
+) -> tuple[int, ...]:
+    """Where the runtime's rule compacts on the log's growth: the number of main-series
+    requests before each compaction it would make (``logged`` counts the same way).
+
+    The count the rule compares after request j is the last response's input plus
+    output (Claude Code and Codex both start from it, then add an estimate of what came
+    since, which a log does not keep), or, where the log compacted and says at what
+    count (Claude Code's preTokens), that count. Once it fires, it fires again only after
+    the context has dropped (a compaction the log has): the log shows no growth of a
+    compaction it did not make."""
+    reqs = main.requests
+    if trigger is None or not reqs:
+        return ()
+    at = {c.after_turn: c for c in main.compactions}
+    out = []
+    armed = True
+    for j in range(len(reqs) + 1):
+        comp = at.get(j)
+        if comp is not None and comp.pre_tokens is not None:
+            tokens: int | None = comp.pre_tokens  # the runtime's own count where it compacted
+        elif j > 0:
+            tokens = reqs[j - 1].context + reqs[j - 1].output
+        else:
+            tokens = None  # before the first request: nothing measured
+        if armed and tokens is not None and fires(tokens, trigger):
+            out.append(j)
+            armed = False
+        if comp is not None:
+            armed = True
+    return tuple(out)

@@ -1,0 +1,266 @@
+"""What if (docs/spec.md §17): a log's main series replayed under reviewed settings, on
+the same growth, stable prefix and cache rules as its as-run model, and reported as a
+delta from that model, never from the measured bill.
+
+The growth and the compactions come from the one replay engine
+(:func:`budgetcore.replay.simulate.replay`, spec §12): the series' turns (each request's
+growth and output as logged), F the stable prefix the as-run model calibrated, the first
+request's context beyond it as the starting history. Each admitted request the engine
+plans is then sent through the as-run cache model (:func:`~budgetcore.replay.asrun.
+modelled_split`, at most the prefix the engine says it shares with the request before:
+a published summary keeps only the stable prefix, a moved raw window the prefix and the
+summary) at the log's own times and model, and every summary run becomes a summary call
+of its input and written tokens, never cached. Both sides are priced by the measured
+usage's one cost rule; the other series (subagents) and the main series' abandoned
+branches are the as-run model's on both sides, and the log's own summary calls (Claude
+Code's ``agent-acompact`` files) are replaced by the what-if's.
+
+Quality beside cost (spec §17): *generations*, the most times any history token went
+through a summary (every published run folds the summary before it, so a token covered
+by the first run has been through every run since); *compression*, the largest ratio of
+a run's input (old summary + new raw) to what it wrote; and the unseen history.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from budgetcore.registry.models import Resolution, resolve
+from budgetcore.replay.asrun import (
+    AsRun,
+    CacheModel,
+    in_order,
+    is_summary_call,
+    modelled_split,
+    ratio_text,
+    relative,
+)
+from budgetcore.replay.logs.model import LogRequest, ParsedLog
+from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage
+
+if TYPE_CHECKING:
+    from budgetcore.replay.model import Replay, ReplayOptions, Turn
+    from budgetcore.scenario.model import Scenario
+
+__all__ = ["WhatIf", "log_replay_inputs", "what_if", "whatif_options"]
+
+#: The statuses of a turn whose run produced a summary call.
+_RAN = ("run", "recompress")
+
+
+@dataclass(frozen=True, slots=True)
+class WhatIf:
+    """One what-if of a session: its settings, cost and quality, and its delta from the
+    as-run model, item by item."""
+
+    trigger: int  # K
+    summary_cap: int  # S
+    margin: str
+    modelled_cost: Decimal | None  # the whole session under these settings
+    as_run_cost: Decimal | None  # the as-run model's (the baseline), same scope
+    delta: dict[str, Decimal | None]  # per kind (KINDS) and "summary_calls", "total"
+    summary_calls: int
+    generations: int
+    compression: Fraction | None  # None: no run wrote anything
+    turns_with_unseen: int
+    peak_unseen: int
+    rejected: int
+    backtest_trusted: bool | None  # the as-run model within 5 % of the bill
+
+    def as_dict(self) -> dict[str, Any]:
+        def money(v: Decimal | None) -> str | None:
+            return None if v is None else str(v)
+
+        return {
+            "trigger_tokens": self.trigger,
+            "summary_max_tokens": self.summary_cap,
+            "safety_margin": self.margin,
+            "modelled_cost": money(self.modelled_cost),
+            "as_run_modelled_cost": money(self.as_run_cost),
+            "delta": {k: money(v) for k, v in self.delta.items()},
+            "delta_ratio": _ratio(self.modelled_cost, self.as_run_cost),
+            "summary_calls": self.summary_calls,
+            "generations": self.generations,
+            "compression": None if self.compression is None else _ratio_text(self.compression),
+            "turns_with_unseen": self.turns_with_unseen,
+            "peak_unseen": self.peak_unseen,
+            "rejected": self.rejected,
+            "backtest_within_5_percent": self.backtest_trusted,
+        }
+
+    def line(self) -> str:
+        d = self.delta
+        parts = ", ".join(
+            f"{label} {_signed(d.get(key))}"
+            for key, label in (
+                ("input", "uncached input"),
+                ("cache_write", "cache writes"),
+                ("cache_read", "cache reads"),
+                ("output", "output"),
+                ("summary_calls", "summary calls"),
+            )
+        )
+        comp = "—" if self.compression is None else _ratio_text(self.compression)
+        warn = (
+            ""
+            if self.backtest_trusted
+            else " The backtest of this session is not within 5 %: this is the model's "
+            "what-if, not the session's."
+        )
+        return (
+            f"What if K {self.trigger:,} and S {self.summary_cap:,}: modelled "
+            f"{_dollars(self.modelled_cost)}, {_signed(d.get('total'))} from the as-run model "
+            f"({ratio_text(relative(self.modelled_cost, self.as_run_cost))}): {parts}; "
+            f"{self.summary_calls:,} summary calls, generations {self.generations:,}, "
+            f"compression {comp}, turns with unseen history {self.turns_with_unseen:,}." + warn
+        )
+
+
+def _dollars(v: Decimal | None) -> str:
+    from budgetcore.units import format_money  # noqa: PLC0415
+
+    return "unknown" if v is None else format_money(v)
+
+
+def _signed(v: Decimal | None) -> str:
+    if v is None:
+        return "unknown"
+    return ("+" if v >= 0 else "−") + _dollars(abs(v))
+
+
+def _ratio(value: Decimal | None, base: Decimal | None) -> str | None:
+    r = relative(value, base)
+    return None if r is None else str(r)
+
+
+def _ratio_text(r: Fraction) -> str:
+    """'12.5:1' (rounded half-even to 0.1)."""
+    return f"{(Decimal(r.numerator) / Decimal(r.denominator)).quantize(Decimal('0.1'))}:1"
+
+
+def whatif_options(
+    log: ParsedLog, asrun: AsRun, options: ReplayOptions | None
+) -> ReplayOptions | None:
+    """``options`` with the as-run baseline's start: the stable prefix cached, the first
+    request's context beyond F (= the prefix) as the starting history. None when the
+    main series has no request."""
+    from budgetcore.replay.model import ReplayOptions  # noqa: PLC0415
+
+    reqs = log.main.requests
+    if not reqs:
+        return None
+    prefix = next((s.stable_prefix for s in asrun.series if s.name == log.main.name), 0)
+    base = ReplayOptions() if options is None else options
+    return dataclasses.replace(
+        base,
+        cache=True,
+        stable_prefix_tokens=prefix,
+        start_history=max(0, reqs[0].context - prefix),
+        start_covered=0,
+        start_summary=0,
+    )
+
+
+def log_replay_inputs(
+    log: ParsedLog, asrun: AsRun, turns: Sequence[Turn], options: ReplayOptions | None
+) -> tuple[tuple[Turn, ...], ReplayOptions | None]:
+    """The main series' turns and options as a what-if on the as-run baseline: F is the
+    stable prefix (every turn's ``required``), the first request's context beyond it the
+    starting history, the prompt cache on (:func:`whatif_options`). The CLI's replay and
+    the page's alike."""
+    opts = whatif_options(log, asrun, options)
+    if opts is None:
+        return tuple(turns), options
+    prefix = opts.stable_prefix_tokens
+    return tuple(dataclasses.replace(t, required=prefix) for t in turns), opts
+
+
+def what_if(
+    log: ParsedLog,
+    asrun: AsRun,
+    scenario: Scenario,
+    result: Replay,
+    resolver: Callable[[str], Resolution] = resolve,
+) -> WhatIf:
+    """The what-if of ``result`` (the main series replayed under ``scenario`` with
+    :func:`whatif_options`) against the as-run model ``asrun`` of the same log."""
+    rules: CacheModel = asrun.cache
+    main = log.main
+    reqs, after = in_order(main)
+    one_hour = next((s.one_hour for s in asrun.series if s.name == main.name), False)
+    modelled, _prefix = modelled_split(reqs, rules, after_compaction=after, one_hour=one_hour)
+    on_branch = {(r.file, r.line) for r in main.requests}
+    base_main = [m for r, m in zip(reqs, modelled, strict=True) if (r.file, r.line) in on_branch]
+    log_summary_calls = [
+        r for s in log.series if s.name != main.name and is_summary_call(s) for r in s.requests
+    ]
+    rows = result.rows
+    sent: list[LogRequest] = []
+    caps: list[int | None] = []
+    calls: list[LogRequest] = []
+    generations = 0
+    compression: Fraction | None = None
+    rejected = 0
+    for row, req in zip(rows, main.requests, strict=False):
+        if not row.admitted:
+            rejected += 1
+        else:
+            sent.append(req._replace(context=row.full_input, output=row.output))
+            caps.append(row.cached_input)
+        if row.status in _RAN and row.written > 0:
+            generations += 1  # it folds every token covered before it once more
+            consumed = Fraction(row.summary + row.new_raw, row.written)
+            compression = consumed if compression is None else max(compression, consumed)
+        if row.summary_input_billed or row.summary_output_billed:
+            calls.append(
+                req._replace(
+                    context=row.summary_input_billed,
+                    input=row.summary_input_billed,
+                    cache_read=0,
+                    cache_write=0,
+                    cache_write_1h=0,
+                    output=row.summary_output_billed,
+                    reasoning=0,
+                    logged_cost=None,
+                )
+            )
+    whatif_main, _ = modelled_split(sent, rules, one_hour=one_hour, caps=caps)
+    new = [*whatif_main, *calls]
+    old = [*base_main, *log_summary_calls]
+    new_by = cost_by_kind(whatif_main, resolver)
+    old_by = cost_by_kind(base_main, resolver)
+    delta: dict[str, Decimal | None] = {k: _minus(new_by[k], old_by[k]) for k in KINDS}
+    delta["summary_calls"] = _minus(
+        measured_usage(calls, resolver).cost, measured_usage(log_summary_calls, resolver).cost
+    )
+    # The other series and the main series' abandoned branches are the as-run model's on
+    # both sides: they cancel in the delta.
+    delta["total"] = _minus(measured_usage(new, resolver).cost, measured_usage(old, resolver).cost)
+    baseline = asrun.modelled_cost
+    total = None if baseline is None or delta["total"] is None else baseline + delta["total"]
+    last = rows[-1]
+    s = result.summary
+    return WhatIf(
+        trigger=last.trigger_tokens,
+        summary_cap=last.summary_cap,
+        margin=str(last.scenario.config.safety_margin),
+        modelled_cost=total,
+        as_run_cost=baseline,
+        delta=delta,
+        summary_calls=len(calls),
+        generations=generations,
+        compression=compression,
+        turns_with_unseen=s.turns_with_unseen,
+        peak_unseen=s.peak_unseen,
+        rejected=rejected,
+        backtest_trusted=asrun.trusted,
+    )
+
+
+def _minus(a: Decimal | None, b: Decimal | None) -> Decimal | None:
+    return None if a is None or b is None else a - b

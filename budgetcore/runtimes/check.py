@@ -1,0 +1,650 @@
+"""Check the runtime's own file (docs/spec.md §18, docs/runtimes.md): read it as the
+runtime reads it and say which window, trigger and summary cap it means for a model.
+
+Each reader keeps only the runtime's compaction knobs (every other key is counted as
+ignored, never silently lost), checks each value's type and range, and reports every
+problem at once as coded one-line problems naming the key as the file spells it, the
+rule and the value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from budgetcore.errors import NonFinite, Problem, ScenarioError
+from budgetcore.runtimes import profile
+from budgetcore.runtimes.model import Profile, Value
+from budgetcore.runtimes.profiles import (
+    ANTHROPIC_MIN_TRIGGER,
+    claude_code_window,
+    gemini_token_limit,
+)
+from budgetcore.runtimes.syntax import (
+    NotLiteral,
+    read_env,
+    read_json,
+    read_python_call,
+    read_toml,
+    read_yaml_flat,
+)
+
+__all__ = ["RuntimeCheck", "check_runtime", "read_settings", "runtime_window"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuntimeCheck:
+    runtime: Profile
+    settings: tuple[tuple[str, Value], ...]  # the compaction knobs the file sets
+    ignored: tuple[str, ...]  # other keys of the file (not compaction knobs)
+    window: int  # W as the runtime takes it for this model
+    window_source: str
+    output: int
+    effective_trigger_tokens: int | None  # K as this runtime means it (None: never)
+    summary_cap_tokens: int | None  # S as this runtime means it (None: no cap)
+    notes: tuple[str, ...]
+
+
+class _Reader:
+    """Collects the knobs and the problems of one file."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.settings: dict[str, Value] = {}
+        self.problems: list[Problem] = []
+        self.ignored: list[str] = []
+        self.notes: list[str] = []
+
+    def bad(self, path: str, rule: str, value: object, code: str = "runtime-key") -> None:
+        self.problems.append(Problem.of(path, rule, value, code))
+
+    def tokens(self, knob: str, path: str, raw: object, low: int, high: int | None = None) -> None:
+        value = raw
+        if isinstance(raw, str) and raw.strip().isdigit():
+            value = int(raw.strip())
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.bad(path, "must be a whole number of tokens", raw, "runtime-key-type")
+            return
+        if value < low or (high is not None and value > high):
+            span = f"from {low:,} to {high:,}" if high is not None else f"at least {low:,}"
+            self.bad(path, f"must be {span}", raw, "runtime-key-range")
+            return
+        self.settings[knob] = value
+
+    def number(
+        self, knob: str, path: str, raw: object, low: Decimal, high: Decimal, *, open_low: bool
+    ) -> None:
+        value: Decimal | None = None
+        if isinstance(raw, bool | NonFinite):
+            value = None
+        elif isinstance(raw, int | Decimal):
+            value = Decimal(raw)
+        elif isinstance(raw, str):
+            try:
+                value = Decimal(raw.strip())
+            except InvalidOperation:
+                value = None
+            if value is not None and not value.is_finite():
+                value = None
+        if value is None:
+            self.bad(path, "must be a number", raw, "runtime-key-type")
+            return
+        below = value <= low if open_low else value < low
+        if below or value > high:
+            left = "above" if open_low else "from"
+            self.bad(path, f"must be {left} {low} up to {high}", raw, "runtime-key-range")
+            return
+        self.settings[knob] = value
+
+    def flag(self, knob: str, path: str, raw: object) -> None:
+        if isinstance(raw, str) and raw.strip().lower() in ("1", "true", "0", "false"):
+            raw = raw.strip().lower() in ("1", "true")
+        if not isinstance(raw, bool):
+            self.bad(path, "must be true or false", raw, "runtime-key-type")
+            return
+        self.settings[knob] = raw
+
+    def done(self) -> None:
+        if self.problems:
+            raise ScenarioError(self.problems)
+
+
+def _object(r: _Reader, doc: object, path: str) -> Mapping[str, Any]:
+    if isinstance(doc, dict):
+        dups = getattr(doc, "duplicates", ())
+        for key in dups:
+            r.bad(f"{path}.{key}" if path else key, "is set twice", key, "runtime-duplicate")
+        return doc
+    r.bad(path or r.what, "must be an object", doc, "runtime-key-type")
+    return {}
+
+
+def _walk(
+    r: _Reader, doc: Mapping[str, Any], known: Mapping[str, Callable[[str, object], None]]
+) -> None:
+    """Visit ``known`` dotted keys of a nested document. Every other key on the way (a
+    sibling of a known key, at any depth) is listed as ignored, and a key a table sets
+    twice is a problem: nothing is dropped in silence."""
+    children: dict[str, set[str]] = {}
+    for dotted in known:
+        parts = dotted.split(".")
+        for i in range(len(parts)):
+            children.setdefault(".".join(parts[:i]), set()).add(parts[i])
+    for prefix, names in children.items():
+        node: object = doc
+        for part in prefix.split(".") if prefix else ():
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, dict):
+            if node is not None:
+                r.bad(prefix, "must be a table of settings", node, "runtime-key-type")
+            continue
+        here = f"{prefix}." if prefix else ""
+        for key in getattr(node, "duplicates", ()):
+            if prefix:  # the top level's are named by _object
+                r.bad(here + key, "is set twice", key, "runtime-duplicate")
+        r.ignored.extend(here + key for key in node if key not in names)
+    for dotted, visit in known.items():
+        value: object = doc
+        for part in dotted.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+            if value is None:
+                break
+        else:
+            visit(dotted, value)
+
+
+# ---------------------------------------------------------------- per runtime
+
+
+def _claude(r: _Reader, text: str, model: str | None) -> None:
+    if text.lstrip().startswith("{"):
+        doc = _object(r, read_json(text, r.what, comments=False), "")
+        env = doc.get("env", {})
+        env = _object(r, env, "env") if "env" in doc else {}
+        r.ignored.extend(
+            k
+            for k in doc
+            if k not in ("env", "autoCompactWindow", "autoCompactEnabled", "modelSettings")
+        )
+        if "autoCompactWindow" in doc and doc["autoCompactWindow"] != "auto":
+            r.tokens(
+                "autoCompactWindow",
+                "autoCompactWindow",
+                doc["autoCompactWindow"],
+                100_000,
+                1_000_000,
+            )
+        per_model = doc.get("modelSettings")
+        if isinstance(per_model, dict) and model is not None:
+            entry = per_model.get(model)
+            if isinstance(entry, dict) and entry.get("autoCompactWindow", "auto") != "auto":
+                # precedence env > per-model > top level (third-party observation)
+                r.tokens(
+                    "autoCompactWindow",
+                    f"modelSettings.{model}.autoCompactWindow",
+                    entry["autoCompactWindow"],
+                    100_000,
+                    1_000_000,
+                )
+        if "autoCompactEnabled" in doc:
+            r.flag("autoCompactEnabled", "autoCompactEnabled", doc["autoCompactEnabled"])
+        where = "env."
+    else:
+        env = read_env(text, r.what)
+        where = ""
+    for key, raw in env.items():
+        if key == "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE":
+            r.number(key, where + key, raw, Decimal(1), Decimal(100), open_low=False)
+        elif key == "CLAUDE_CODE_AUTO_COMPACT_WINDOW":
+            r.tokens(key, where + key, raw, 1)
+        elif key == "DISABLE_AUTO_COMPACT":
+            r.flag(key, where + key, raw)
+        elif key == "CLAUDE_CODE_MAX_OUTPUT_TOKENS":
+            r.ignored.append(where + key)
+            r.notes.append(
+                f"{key} is honoured by compaction since 2.1.69; whether it changes the "
+                "min(O, 20,000) reserve is unconfirmed, so the trigger keeps the model's O"
+            )
+        else:
+            r.ignored.append(where + key)
+
+
+def _codex(r: _Reader, text: str, model: str | None) -> None:
+    doc = read_toml(text, r.what)
+
+    def limit(key: str, raw: object) -> None:
+        r.tokens(key, key, raw, -(2**63), 2**63 - 1)
+        value = r.settings.get(key)
+        if isinstance(value, int) and value <= 0:
+            r.notes.append(f"{key} = {value} compacts at once (never export it)")
+
+    _walk(
+        r,
+        doc,
+        {
+            "model_auto_compact_token_limit": limit,
+            "model_context_window": lambda k, v: r.tokens(k, k, v, 1),
+        },
+    )
+    # A knob inside a table is not the top-level knob: a profile's applies only with
+    # --profile NAME, and one written after a [section] header lands in that section.
+    for path in _nested_knobs(doc, ("model_auto_compact_token_limit", "model_context_window")):
+        table = path.rsplit(".", 1)[0]
+        where = (
+            f"applies only with --profile {table.split('.', 1)[1]}"
+            if table.startswith("profiles.")
+            else "Codex reads it at the top level, before any [section] header"
+        )
+        r.notes.append(f"{path} is inside [{table}]: {where}; not applied here")
+
+
+def _nested_knobs(doc: Mapping[str, Any], names: tuple[str, ...], prefix: str = "") -> list[str]:
+    found: list[str] = []
+    for key, value in doc.items():
+        if isinstance(value, dict):
+            here = f"{prefix}{key}"
+            found += [f"{here}.{n}" for n in names if n in value]
+            found += _nested_knobs(value, names, here + ".")
+    return found
+
+
+def _model_entry(
+    r: _Reader, models: Mapping[str, Any], model: str | None, path: str
+) -> tuple[str, Mapping[str, Any]] | None:
+    """The entry of ``model`` in a per-model table, or the only one there is."""
+    if model is not None:
+        for key, entry in models.items():
+            if key == model or key.split("/")[-1] == model:
+                return key, _object(r, entry, f"{path}.{key}")
+    if len(models) == 1:
+        ((key, entry),) = models.items()
+        return key, _object(r, entry, f"{path}.{key}")
+    if models:
+        r.notes.append(
+            f"{path} lists {len(models)} models and none is {model or 'named'}: their "
+            "limits are not applied"
+        )
+    return None
+
+
+def _opencode(r: _Reader, text: str, model: str | None) -> None:
+    doc = _object(r, read_json(text, r.what, comments=True), "")
+    _walk(
+        r,
+        doc,
+        {
+            "compaction.auto": lambda k, v: r.flag(k, k, v),
+            "compaction.reserved": lambda k, v: r.tokens(k, k, v, 0),
+        },
+    )
+    providers = doc.get("provider")
+    if not isinstance(providers, dict):
+        return
+    found: dict[str, Any] = {}
+    for pid, entry in providers.items():
+        models = entry.get("models") if isinstance(entry, dict) else None
+        if isinstance(models, dict):
+            for mid, m in models.items():
+                found[f"{pid}/{mid}"] = m
+    picked = _model_entry(r, found, model, "provider")
+    if picked is None:
+        return
+    key, entry = picked
+    limit = entry.get("limit")
+    if isinstance(limit, dict):
+        pid, mid = key.split("/", 1)
+        base = f"provider.{pid}.models.{mid}.limit"
+        for name, low in (("context", 0), ("input", 1), ("output", 0)):
+            if name in limit:
+                r.tokens(f"limit.{name}", f"{base}.{name}", limit[name], low)
+
+
+def _pi(r: _Reader, text: str, model: str | None) -> None:
+    doc = _object(r, read_json(text, r.what, comments=False), "")
+    _walk(
+        r,
+        doc,
+        {
+            "compaction.enabled": lambda k, v: r.flag(k, k, v),
+            "compaction.reserveTokens": lambda k, v: r.tokens(k, k, v, 1),
+            "compaction.keepRecentTokens": lambda k, v: r.tokens(k, k, v, 0),
+        },
+    )
+
+
+def _gemini(r: _Reader, text: str, model: str | None) -> None:
+    doc = _object(r, read_json(text, r.what, comments=True), "")
+    _walk(
+        r,
+        doc,
+        {
+            "model.compressionThreshold": lambda k, v: r.number(
+                k, k, v, Decimal(0), Decimal(1), open_low=False
+            )
+        },
+    )
+    for legacy in ("chatCompression", "model.chatCompression"):
+        node: object = doc
+        for part in legacy.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if node is not None:
+            r.notes.append(
+                f"{legacy} is the setting before Gemini CLI 0.13 (renamed "
+                "model.compressionThreshold, google-gemini/gemini-cli#12317): not read here"
+            )
+
+
+def _qwen(r: _Reader, text: str, model: str | None) -> None:
+    doc = _object(r, read_json(text, r.what, comments=True), "")
+    _walk(
+        r,
+        doc,
+        {
+            "context.autoCompactThreshold": lambda k, v: r.number(
+                k, k, v, Decimal(0), Decimal(1), open_low=True
+            ),
+            "model.generationConfig.contextWindowSize": lambda k, v: r.tokens(k, k, v, 1),
+            "model.chatCompression.contextPercentageThreshold": lambda k, v: r.notes.append(
+                f"{k} is the legacy setting (T >= threshold × token limit, 0.7 by default): "
+                "this profile models the newer context.autoCompactThreshold"
+            ),
+        },
+    )
+
+
+def _kimi(r: _Reader, text: str, model: str | None) -> None:
+    # config.toml, or JSON (--config-file by extension, --config tries JSON first):
+    # MoonshotAI/kimi-cli docs/en/configuration/config-files.md
+    json_like = text.lstrip().startswith("{")
+    doc = (
+        _object(r, read_json(text, r.what, comments=False), "")
+        if json_like
+        else read_toml(text, r.what)
+    )
+    _walk(
+        r,
+        doc,
+        {
+            "loop_control.compaction_trigger_ratio": lambda k, v: r.number(
+                k, k, v, Decimal("0.5"), Decimal("0.99"), open_low=False
+            ),
+            "loop_control.reserved_context_size": lambda k, v: r.tokens(k, k, v, 1_000),
+            "loop_control.max_preserved_messages": lambda k, v: r.tokens(k, k, v, 0),
+        },
+    )
+    models = doc.get("models")
+    if isinstance(models, dict):
+        default = doc.get("default_model")
+        picked = _model_entry(
+            r, models, model or (default if isinstance(default, str) else None), "models"
+        )
+        if picked is not None and "max_context_size" in picked[1]:
+            r.tokens(
+                "max_context_size",
+                f"models.{picked[0]}.max_context_size",
+                picked[1]["max_context_size"],
+                1,
+            )
+
+
+def _cline(r: _Reader, text: str, model: str | None) -> None:
+    doc = _object(r, read_json(text, r.what, comments=False), "")
+    _walk(r, doc, {"useAutoCondense": lambda k, v: r.flag(k, k, v)})
+
+
+def _goose(r: _Reader, text: str, model: str | None) -> None:
+    lines = [x.strip() for x in text.split("\n") if x.strip() and not x.strip().startswith("#")]
+    env_like = bool(lines) and all("=" in x and ":" not in x.split("=", 1)[0] for x in lines)
+    values = read_env(text, r.what) if env_like else read_yaml_flat(text, r.what)
+    for key, raw in values.items():
+        if key == "GOOSE_AUTO_COMPACT_THRESHOLD":
+            r.number(key, key, raw, Decimal(-(10**9)), Decimal(10**9), open_low=False)
+            value = r.settings.get(key)
+            if isinstance(value, Decimal) and not 0 < value < 1:
+                r.notes.append(f"{key} = {value}: <= 0 or >= 1 turns auto-compaction off")
+        elif key == "GOOSE_CONTEXT_LIMIT":
+            r.tokens(key, key, raw, 1)
+        else:
+            r.ignored.append(key)
+
+
+def _context_size(r: _Reader, path: str, raw: object) -> tuple[object, ...] | None:
+    if (
+        not isinstance(raw, tuple)
+        or len(raw) != 2
+        or raw[0] not in ("tokens", "messages", "fraction")
+    ):
+        r.bad(
+            path,
+            'must be ("tokens", n), ("messages", n) or ("fraction", f)',
+            raw,
+            "runtime-key-type",
+        )
+        return None
+    kind, value = raw
+    if kind == "fraction":
+        if not isinstance(value, Decimal | int) or isinstance(value, bool) or not 0 < value <= 1:
+            r.bad(path, "a fraction must be above 0 up to 1", raw, "runtime-key-range")
+            return None
+        return (kind, Decimal(value))
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        r.bad(path, f"a {kind} count must be a whole number >= 1", raw, "runtime-key-range")
+        return None
+    return (kind, value)
+
+
+def _call_or_defaults(
+    r: _Reader, text: str, names: tuple[str, ...], defaults: str
+) -> dict[str, Any]:
+    """The keyword arguments of the first call to one of ``names``; Python source without
+    such a call configures nothing there, so the runtime's defaults apply (said in a
+    note). Source that is not valid Python is still a problem."""
+    try:
+        return read_python_call(text, r.what, names)
+    except ScenarioError as exc:
+        if exc.problems[0].code != "runtime-no-call":
+            raise
+    r.notes.append(f"no {' or '.join(names)} call: {defaults}")
+    return {}
+
+
+def _langchain(r: _Reader, text: str, model: str | None) -> None:
+    _summarization(r, text, "the middleware is not used: nothing summarises")
+
+
+def _summarization(r: _Reader, text: str, defaults: str) -> None:
+    kwargs = _call_or_defaults(r, text, ("SummarizationMiddleware",), defaults)
+    for key, raw in kwargs.items():
+        if isinstance(raw, NotLiteral) and key in ("trigger", "keep", "max_tokens_before_summary"):
+            r.bad(
+                key,
+                "must be a literal to be checked (not an expression)",
+                str(raw),
+                "runtime-key-type",
+            )
+            continue
+        if key == "max_tokens_before_summary":
+            # langchain < 1.1 (summarization.py@01b1122a81): the trigger as a token count.
+            r.tokens("trigger", key, raw, 1)
+            if "trigger" in r.settings:
+                r.settings["trigger"] = ("tokens", r.settings["trigger"])
+                r.notes.append("max_tokens_before_summary is the older signature of trigger")
+            continue
+        if key in ("trigger", "keep"):
+            if raw is None:
+                r.settings[key] = None
+                continue
+            items = raw if isinstance(raw, tuple) and raw and isinstance(raw[0], tuple) else (raw,)
+            sizes = [
+                _context_size(r, f"{key}[{i}]" if len(items) > 1 else key, x)
+                for i, x in enumerate(items)
+            ]
+            if all(s is not None for s in sizes):
+                r.settings[key] = tuple(sizes) if len(items) > 1 else sizes[0]
+        elif key == "trim_tokens_to_summarize":
+            if raw is not None:
+                r.tokens(key, key, raw, 1)
+        else:
+            r.ignored.append(key)
+
+
+def _deepagents(r: _Reader, text: str, model: str | None) -> None:
+    # An agent built with create_deep_agent and no middleware of its own runs the default
+    # summarization: ("fraction", 0.85) of the model's max input.
+    _summarization(r, text, "Deep Agents' defaults apply")
+
+
+def _openai_agents(r: _Reader, text: str, model: str | None) -> None:
+    kwargs = _call_or_defaults(
+        r, text, ("ModelSettings",), "no server-side compaction is configured"
+    )
+    for key in kwargs:
+        if key != "context_management":
+            r.ignored.append(key)
+    edits = kwargs.get("context_management")
+    if edits is None:
+        return
+    if isinstance(edits, NotLiteral):
+        r.bad(
+            "context_management",
+            "must be a literal to be checked (not an expression)",
+            str(edits),
+            "runtime-key-type",
+        )
+        return
+    if not isinstance(edits, tuple):
+        r.bad("context_management", "must be a list of objects", edits, "runtime-key-type")
+        return
+    for i, edit in enumerate(edits):
+        if (
+            isinstance(edit, dict)
+            and edit.get("type") == "compaction"
+            and "compact_threshold" in edit
+        ):
+            r.tokens(
+                "compact_threshold",
+                f"context_management[{i}].compact_threshold",
+                edit["compact_threshold"],
+                1,
+            )
+
+
+def _anthropic(r: _Reader, text: str, model: str | None) -> None:
+    if text.lstrip().startswith("{"):
+        doc = _object(r, read_json(text, r.what, comments=False), "")
+    else:
+        # SDK code: client.beta.messages.create(..., context_management={...})
+        doc = read_python_call(text, r.what, ("create", "stream", "count_tokens"))
+        for key, value in list(doc.items()):
+            if isinstance(value, tuple):  # a list literal reads as a tuple
+                doc[key] = list(value)
+        cm = doc.get("context_management")
+        if isinstance(cm, dict) and isinstance(cm.get("edits"), tuple):
+            doc["context_management"] = {**cm, "edits": list(cm["edits"])}
+    r.ignored.extend(k for k in doc if k != "context_management")
+    cm = doc.get("context_management")
+    if cm is None:
+        r.settings["compact"] = False
+        r.notes.append("no context_management: the API does not compact this conversation")
+        return
+    edits = cm.get("edits") if isinstance(cm, dict) else None
+    if not isinstance(edits, list):
+        r.bad("context_management.edits", "must be a list of edits", edits, "runtime-key-type")
+        return
+    for i, edit in enumerate(edits):
+        if not isinstance(edit, dict) or edit.get("type") != "compact_20260112":
+            r.ignored.append(f"context_management.edits[{i}]")
+            continue
+        r.settings["compact"] = True
+        trigger = edit.get("trigger")
+        if trigger is None:
+            return  # the default trigger, 150,000
+        path = f"context_management.edits[{i}].trigger"
+        if not isinstance(trigger, dict) or trigger.get("type") != "input_tokens":
+            rule = 'must be {"type": "input_tokens", "value": N}'
+            r.bad(path, rule, trigger, "runtime-key-type")
+            return
+        r.tokens("trigger.value", f"{path}.value", trigger.get("value"), ANTHROPIC_MIN_TRIGGER)
+        return
+    r.settings["compact"] = False
+    r.notes.append("no compact_20260112 edit: the API does not compact this conversation")
+
+
+def _article(r: _Reader, text: str, model: str | None) -> None:
+    from budgetcore.scenario.overrides import parse_config  # noqa: PLC0415
+
+    for key, value in parse_config(text.encode("utf-8")).items():
+        r.settings[key] = value  # type: ignore[assignment]
+
+
+_READERS: dict[str, Callable[[_Reader, str, str | None], None]] = {
+    "article": _article,
+    "claude-code": _claude,
+    "codex": _codex,
+    "opencode": _opencode,
+    "pi": _pi,
+    "gemini-cli": _gemini,
+    "qwen-code": _qwen,
+    "kimi-cli": _kimi,
+    "cline": _cline,
+    "goose": _goose,
+    "langchain": _langchain,
+    "deepagents": _deepagents,
+    "openai-agents": _openai_agents,
+    "anthropic-api": _anthropic,
+}
+
+
+def read_settings(
+    runtime: str, text: str, model: str | None = None, what: str = "config"
+) -> tuple[dict[str, Value], tuple[str, ...], tuple[str, ...]]:
+    """(settings, ignored keys, notes) of a runtime's file; ScenarioError with every
+    problem. ``model`` picks a per-model entry where the file has them."""
+    r = _Reader(what)
+    _READERS[profile(runtime).name](r, text, model)
+    r.done()
+    return r.settings, tuple(r.ignored), tuple(r.notes)
+
+
+def runtime_window(
+    p: Profile, window: int, settings: Mapping[str, Value], model: str | None
+) -> tuple[int, str]:
+    """W as the runtime takes it for this model, and from where."""
+    overrides = {
+        "codex": "model_context_window",
+        "opencode": "limit.context",
+        "qwen-code": "model.generationConfig.contextWindowSize",
+        "kimi-cli": "max_context_size",
+        "goose": "GOOSE_CONTEXT_LIMIT",
+    }
+    if p.name == "gemini-cli":
+        return gemini_token_limit(model), "Gemini CLI's tokenLimit(model), whatever the window"
+    if p.name == "claude-code":
+        used = claude_code_window(window, settings)
+        return used, ("the model's window" if used == window else "the auto-compact window setting")
+    key = overrides.get(p.name)
+    value = settings.get(key) if key else None
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value, f"the file's {key}"
+    return window, "the model's window"
+
+
+def check_runtime(
+    runtime: str, text: str, *, window: int, output: int, model: str | None = None
+) -> RuntimeCheck:
+    p = profile(runtime)
+    settings, ignored, notes = read_settings(p.name, text, model)
+    used, source = runtime_window(p, window, settings, model)
+    return RuntimeCheck(
+        runtime=p,
+        settings=tuple(settings.items()),
+        ignored=ignored,
+        window=used,
+        window_source=source,
+        output=output,
+        effective_trigger_tokens=p.effective_trigger(window, output, settings, model=model),
+        summary_cap_tokens=p.summary_cap(settings),
+        notes=notes,
+    )

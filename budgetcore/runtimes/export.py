@@ -1,0 +1,649 @@
+"""Export to the runtime (docs/spec.md §18, docs/runtimes.md): a reviewed K becomes the
+runtime's own knob, exactly, in its own file syntax.
+
+The target is ``t = min(K, M)``: the effective trigger for the model must be neither
+above the reviewed K nor above M. Each conversion is stated and rounds so that the
+runtime's own arithmetic (the profile's trigger) gives ``t`` exactly where the knob
+counts tokens, and within the stated step where it is a percentage or a fraction; a
+test recomputes every one. A K the runtime cannot reach is refused with the reason and
+what would reach it; a knob the runtime lacks (S in Codex) is listed in
+``not_settable`` with why, never dropped in silence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from budgetcore._version import __version__
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.runtimes import profile
+from budgetcore.runtimes.model import Profile, Value, ceil_fraction
+from budgetcore.runtimes.profiles import (
+    ANTHROPIC_MIN_TRIGGER,
+    CC_BUFFER,
+    CC_SUMMARY_RESERVE,
+    codex_clamp,
+    gemini_token_limit,
+)
+from budgetcore.runtimes.syntax import decimal_text, dumps_json, toml_value
+from budgetcore.units import format_int
+
+__all__ = [
+    "Model",
+    "NotSettable",
+    "Reviewed",
+    "RuntimeExport",
+    "RuntimeFile",
+    "dumps_export",
+    "export_as_dict",
+    "export_runtime",
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Model:
+    """The model the export is for: its window W and max output O, and where they came
+    from. ``name`` None: no model was named, the contract's I and O stand in (a note says
+    so); ``provider`` is the registry's (OpenCode's file is keyed by it)."""
+
+    name: str | None
+    provider: str | None
+    window: int
+    output: int
+    source: str  # "--model", "the scenario's main_model.model", "the contract's I and O"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reviewed:
+    """The reviewed values an export starts from (M / K / S)."""
+
+    trigger: int  # K
+    main_safe_input: int  # M
+    summary_cap: int  # S
+    article_text: str = ""  # the article runtime's own export (today's TOML or JSON)
+    article_settings: tuple[tuple[str, Value], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NotSettable:
+    knob: str  # "S (summary cap)"
+    value: int | None  # the reviewed value that cannot be written
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeFile:
+    name: str  # where it goes: ~/.codex/config.toml
+    syntax: str  # toml, json, env, yaml, python
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuntimeExport:
+    runtime: Profile
+    model: Model
+    reviewed: Reviewed
+    target: int  # min(K, M)
+    settings: tuple[tuple[str, Value], ...]  # knob -> value as the runtime reads it
+    effective_trigger_tokens: int | None
+    summary_cap_tokens: int | None
+    conversion: str  # the K -> knob arithmetic, stated
+    resolution: str  # how close to K the knob can land
+    not_settable: tuple[NotSettable, ...]
+    notes: tuple[str, ...]
+    files: tuple[RuntimeFile, ...]
+
+    @property
+    def text(self) -> str:
+        """The runtime's file (the first of ``files``)."""
+        return self.files[0].text
+
+
+class _Refused(Exception):
+    def __init__(self, rule: str, value: int) -> None:
+        super().__init__(rule)
+        self.rule = rule
+        self.value = value
+
+
+def _n(value: int) -> str:
+    return format_int(value)
+
+
+def _decimal_near(target: Fraction, scale: int) -> Decimal:
+    """A short decimal within 1 / (4 × scale) of ``target`` (digits enough for that), so
+    that ``value × scale`` lands within a quarter token of ``target × scale``: the middle
+    of a whole token, away from the edges a float product could cross."""
+    digits = len(str(4 * scale))
+    quantum = 10**digits
+    return Decimal(round(target * quantum)) / Decimal(quantum)
+
+
+# ---------------------------------------------------------------- conversions
+#
+# Each takes (t, model, reviewed) and returns (settings, conversion, resolution, notes);
+# _Refused(rule, value) when the runtime cannot reach t.
+
+Conversion = tuple[dict[str, Value], str, str, list[str]]
+
+
+def _article(t: int, m: Model, r: Reviewed) -> Conversion:
+    return (
+        dict(r.article_settings),
+        "the reviewed config itself (spec §9): K is config.trigger_tokens",
+        "1 token",
+        [],
+    )
+
+
+def _claude_code(t: int, m: Model, r: Reviewed) -> Conversion:
+    effective = m.window - min(m.output, CC_SUMMARY_RESERVE)
+    default = effective - CC_BUFFER
+    if t > default:
+        raise _Refused(
+            f"is above Claude Code's default trigger for this model ({_n(default)} = W "
+            f"{_n(m.window)} − min(O, 20,000) − 13,000): CLAUDE_AUTOCOMPACT_PCT_OVERRIDE "
+            "only lowers it; only a model with a larger window (a 1M-context variant) "
+            "reaches it",
+            t,
+        )
+    # floor(E × pct / 100) = t needs E × pct / 100 in [t, t + 1): aim at t + 1/2.
+    pct = _decimal_near(Fraction(2 * t + 1, 2) * 100 / effective, effective)
+    if pct < 1:
+        raise _Refused(
+            f"is below 1 % of Claude Code's effective window E = {_n(effective)} "
+            "(CLAUDE_AUTOCOMPACT_PCT_OVERRIDE takes 1 to 100)",
+            t,
+        )
+    return (
+        {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": pct},
+        f"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = {decimal_text(pct)}: Claude Code compacts at "
+        f"floor(E × pct / 100) with E = W − min(O, 20,000) = {_n(effective)}; the "
+        f"percentage is chosen so that E × pct / 100 lies within a quarter token of "
+        f"K + 1/2, so the floor is K whatever the float rounding",
+        "1 token",
+        [
+            "the env block of settings.json is not applied in some Claude Code versions "
+            "(anthropics/claude-code#63186): export the variable in the shell too "
+            "(the second file)",
+        ],
+    )
+
+
+def _codex(t: int, m: Model, r: Reviewed) -> Conversion:
+    clamp = codex_clamp(m.window)
+    if t > clamp:
+        needed = ceil_fraction(Fraction(t * 10, 9))
+        raise _Refused(
+            f"is above Codex's clamp floor(0.9 × W) = {_n(clamp)} for W = {_n(m.window)}: "
+            "a higher model_auto_compact_token_limit is silently ignored; it would take "
+            f"model_context_window >= {_n(needed)}, which must be the model's real window",
+            t,
+        )
+    return (
+        {"model_auto_compact_token_limit": t},
+        f"model_auto_compact_token_limit = K = {_n(t)} (<= floor(0.9 × W) = {_n(clamp)}); "
+        "Codex compacts at T >= min(limit, floor(0.9 × W))",
+        "1 token",
+        [],
+    )
+
+
+def _opencode(t: int, m: Model, r: Reviewed) -> Conversion:
+    if t > m.window:
+        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+    reserved = m.window - t
+    return (
+        {
+            "limit.context": m.window,
+            "limit.input": m.window,
+            "limit.output": m.output,
+            "compaction.reserved": reserved,
+        },
+        f"compaction.reserved = limit.input − K = {_n(m.window)} − {_n(t)}; OpenCode reads "
+        "compaction.reserved only when the model's limit.input is set, so the model's "
+        "limit (its real W and O) is written too",
+        "1 token",
+        [] if m.name else ["no model named: provider and model keys are placeholders"],
+    )
+
+
+def _pi(t: int, m: Model, r: Reviewed) -> Conversion:
+    if t > m.window:
+        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+    reserve = m.window - t + 1
+    return (
+        {"compaction.reserveTokens": reserve},
+        f"compaction.reserveTokens = W − K + 1 = {_n(reserve)}: pi compacts when "
+        f"T > W − reserveTokens (strict), first at T = K",
+        "1 token",
+        [],
+    )
+
+
+def _gemini(t: int, m: Model, r: Reviewed) -> Conversion:
+    limit = gemini_token_limit(m.name)
+    if t > limit:
+        raise _Refused(f"is above Gemini CLI's token limit {_n(limit)}", t)
+    exact = Fraction(t, limit)
+    value = Decimal(exact.numerator) / Decimal(exact.denominator)  # 2^a 5^b: finite, exact
+    if Fraction(value) != exact:  # pragma: no cover - both limits are 2^a × 5^b
+        value = _decimal_near(Fraction(2 * t - 1, 2) / limit, limit)
+    notes = [
+        "the threshold is a fraction of tokenLimit(model) = "
+        f"{_n(limit)}, not of the model's window W = {_n(m.window)}"
+    ]
+    return (
+        {"model.compressionThreshold": value},
+        f"model.compressionThreshold = K / {_n(limit)} = {decimal_text(value)} (exact: "
+        f"{_n(limit)} is a power of 2 times a power of 5); Gemini CLI compresses at "
+        "T >= threshold × tokenLimit(model)",
+        "1 token",
+        notes,
+    )
+
+
+def _qwen(t: int, m: Model, r: Reviewed) -> Conversion:
+    effective = max(0, m.window - 20_000)
+    if effective - 13_000 > 0 and t > effective - 13_000:
+        raise _Refused(
+            f"is above Qwen Code's buffer line W − 33,000 = {_n(effective - 13_000)}, which "
+            "wins over any context.autoCompactThreshold; only a model with a larger "
+            "window (model.generationConfig.contextWindowSize, if real) reaches it",
+            t,
+        )
+    if t > m.window:
+        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+    pct = _decimal_near(Fraction(2 * t - 1, 2) / m.window, m.window)
+    return (
+        {"context.autoCompactThreshold": pct},
+        f"context.autoCompactThreshold = {decimal_text(pct)}: Qwen Code compacts at "
+        "T >= min(pct × W, W − 33,000); pct × W lies within a quarter token of "
+        "K − 1/2, so the first whole T is K",
+        "1 token",
+        ["the key name context.autoCompactThreshold is unconfirmed (RUNTIMES.md §6)"],
+    )
+
+
+def _kimi(t: int, m: Model, r: Reviewed) -> Conversion:
+    if t > m.window - 1_000:
+        raise _Refused(
+            f"is above W − 1,000 = {_n(m.window - 1_000)} (reserved_context_size is at "
+            "least 1,000)",
+            t,
+        )
+    settings: dict[str, Value] = {"loop_control.reserved_context_size": m.window - t}
+    text = f"reserved_context_size = W − K = {_n(m.window - t)}"
+    if ceil_fraction(Fraction(85, 100) * m.window) < t:
+        # The smallest two-decimal ratio that reaches K, within the runtime's 0.5-0.99.
+        ratio = min(Decimal(ceil_fraction(Fraction(t * 100, m.window))) / 100, Decimal("0.99"))
+        if ceil_fraction(Fraction(ratio) * m.window) < t:
+            raise _Refused(
+                f"is above 0.99 × W = {ceil_fraction(Fraction(99, 100) * m.window):,}: "
+                "compaction_trigger_ratio is at most 0.99",
+                t,
+            )
+        settings["loop_control.compaction_trigger_ratio"] = ratio
+        text += f", compaction_trigger_ratio = {decimal_text(ratio)} (>= K / W)"
+    return (
+        settings,
+        text + "; Kimi CLI compacts at T >= ratio × W or T + reserved >= W, so the reserve decides",
+        "1 token",
+        [],
+    )
+
+
+def _cline(t: int, m: Model, r: Reviewed) -> Conversion:
+    default = ceil_fraction(Fraction(81, 100) * m.window)
+    if default > t:
+        raise _Refused(
+            f"is below Cline's trigger 0.81 × W = {_n(default)}: Cline 4 has no threshold "
+            "setting (cline/cline#14329); only auto-condense on or off",
+            t,
+        )
+    return (
+        {"useAutoCondense": True},
+        f"no threshold setting: Cline compacts at 0.81 × W = {_n(default)}, at or below K",
+        f"none: the trigger is fixed at {_n(default)}",
+        ["Cline 4 has no threshold knob; the trigger is the runtime's fixed 0.81 × W"],
+    )
+
+
+def _goose(t: int, m: Model, r: Reviewed) -> Conversion:
+    if t > m.window:
+        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+    # floor(thr × W) + 1 = t needs thr × W in [t − 1, t): aim at t − 1/2.
+    thr = _decimal_near(Fraction(2 * t - 1, 2) / m.window, m.window)
+    return (
+        {"GOOSE_AUTO_COMPACT_THRESHOLD": thr},
+        f"GOOSE_AUTO_COMPACT_THRESHOLD = {decimal_text(thr)}: Goose compacts when "
+        "T / W > threshold (strict), first at floor(threshold × W) + 1 = K",
+        "1 token",
+        [
+            "Goose takes W from its own model catalogue, which can override a declared "
+            "context_limit (aaif-goose/goose#11049): the trigger holds for W = "
+            f"{_n(m.window)}",
+            "the same key works as an environment variable: "
+            f"export GOOSE_AUTO_COMPACT_THRESHOLD={decimal_text(thr)}",
+        ],
+    )
+
+
+def _tokens_trigger(t: int, m: Model, r: Reviewed) -> Conversion:
+    return (
+        {"trigger": ("tokens", t)},
+        f'trigger = ("tokens", {t}): the middleware summarises at total_tokens >= K',
+        "1 token",
+        [],
+    )
+
+
+def _openai_agents(t: int, m: Model, r: Reviewed) -> Conversion:
+    return (
+        {"compact_threshold": t},
+        f"compact_threshold = K = {_n(t)} (server-side compaction of the Responses API)",
+        "1 token",
+        ["the comparison is the server's (>= assumed; unconfirmed)"],
+    )
+
+
+def _anthropic(t: int, m: Model, r: Reviewed) -> Conversion:
+    if t < ANTHROPIC_MIN_TRIGGER:
+        raise _Refused(
+            f"is below the API's minimum compaction trigger {_n(ANTHROPIC_MIN_TRIGGER)}",
+            t,
+        )
+    return (
+        {"compact": True, "trigger.value": t},
+        f"trigger = {{type: input_tokens, value: K = {_n(t)}}}",
+        "1 token",
+        ["send the beta header anthropic-beta: compact-2026-01-12"],
+    )
+
+
+_CONVERT: dict[str, Callable[[int, Model, Reviewed], Conversion]] = {
+    "article": _article,
+    "claude-code": _claude_code,
+    "codex": _codex,
+    "opencode": _opencode,
+    "pi": _pi,
+    "gemini-cli": _gemini,
+    "qwen-code": _qwen,
+    "kimi-cli": _kimi,
+    "cline": _cline,
+    "goose": _goose,
+    "langchain": _tokens_trigger,
+    "deepagents": _tokens_trigger,
+    "openai-agents": _openai_agents,
+    "anthropic-api": _anthropic,
+}
+
+# ---------------------------------------------------------------- S, where it cannot go
+
+_NO_S: dict[str, str] = {
+    "claude-code": "Claude Code has no summary cap setting (the summary reserves "
+    "min(O, 20,000), unofficial)",
+    "codex": "Codex has no summary cap setting (compact.rs): the summary is as long as "
+    "the model writes",
+    "opencode": "OpenCode has no summary cap setting",
+    "pi": "pi's summary budget is floor(0.8 × reserveTokens), tied to the trigger",
+    "gemini-cli": "Gemini CLI has no summary cap setting",
+    "qwen-code": "Qwen Code's summary cap is the constant COMPACT_MAX_OUTPUT_TOKENS = 20,000",
+    "kimi-cli": "Kimi CLI has no summary cap setting",
+    "cline": "Cline's summarizer maxOutputTokens (4,096) is an SDK default, not a user setting",
+    "goose": "Goose has no summary cap setting",
+    "langchain": "SummarizationMiddleware has no summary cap (trim_tokens_to_summarize "
+    "caps its input)",
+    "deepagents": "Deep Agents' summarization has no summary cap",
+    "openai-agents": "server-side compaction has no summary size parameter",
+    "anthropic-api": "compact_20260112 has no summary size parameter",
+}
+
+# ---------------------------------------------------------------- files
+
+
+def _header(p: Profile, m: Model, t: int, prefix: str) -> str:
+    model = m.name or "no model named"
+    lines = [
+        f"generated by budgetcore {__version__} for {p.title} ({p.version})",
+        f"model {model}: W = {_n(m.window)}, O = {_n(m.output)} ({m.source})",
+        f"compacts at T >= {_n(t)} tokens (reviewed K, at most M)",
+    ]
+    return "".join(f"{prefix} {line}\n" for line in lines)
+
+
+def _nested(settings: Mapping[str, Value]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in settings.items():
+        node = out
+        *parents, last = key.split(".")
+        for part in parents:
+            child = node.setdefault(part, {})
+            assert isinstance(child, dict)
+            node = child
+        node[last] = value
+    return out
+
+
+def _py_value(value: Value) -> str:
+    if isinstance(value, tuple):
+        inner = ", ".join(_py_value(v) for v in value)  # type: ignore[arg-type]
+        return f"({inner})"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, Decimal):
+        return decimal_text(value)
+    return str(value)
+
+
+def _files(p: Profile, m: Model, s: dict[str, Value], t: int, r: Reviewed) -> list[RuntimeFile]:
+    name = p.name
+    if name == "article":
+        return [RuntimeFile(p.file, "toml", r.article_text)]
+    if name == "claude-code":
+        env = {k: decimal_text(v) if isinstance(v, Decimal) else str(v) for k, v in s.items()}
+        shell = _header(p, m, t, "#") + "".join(f"export {k}={v}\n" for k, v in env.items())
+        return [
+            RuntimeFile("~/.claude/settings.json", "json", dumps_json({"env": env}) + "\n"),
+            RuntimeFile("shell profile (export lines)", "env", shell),
+        ]
+    if name in ("codex", "kimi-cli"):
+        body = _header(p, m, t, "#")
+        roots = {k: v for k, v in s.items() if "." not in k}
+        body += "".join(f"{k} = {toml_value(v)}\n" for k, v in roots.items())
+        tables: dict[str, dict[str, Value]] = {}
+        for key, value in s.items():
+            if "." in key:
+                table, leaf = key.rsplit(".", 1)
+                tables.setdefault(table, {})[leaf] = value
+        for table, rows in tables.items():
+            body += f"\n[{table}]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in rows.items())
+        return [RuntimeFile(p.file, "toml", body)]
+    if name == "opencode":
+        limit = {k.split(".", 1)[1]: v for k, v in s.items() if k.startswith("limit.")}
+        doc = {
+            "$schema": "https://opencode.ai/config.json",
+            "compaction": {"reserved": s["compaction.reserved"]},
+            "provider": {
+                m.provider or "PROVIDER": {"models": {m.name or "MODEL": {"limit": limit}}}
+            },
+        }
+        return [RuntimeFile("opencode.json", "json", dumps_json(doc) + "\n")]
+    if name in ("pi", "gemini-cli", "qwen-code", "cline"):
+        return [RuntimeFile(p.file, "json", dumps_json(_nested(s)) + "\n")]
+    if name == "goose":
+        body = _header(p, m, t, "#") + "".join(
+            f"{k}: {decimal_text(v) if isinstance(v, Decimal) else v}\n" for k, v in s.items()
+        )
+        return [RuntimeFile(p.file, "yaml", body)]
+    if name in ("langchain", "deepagents"):
+        module = (
+            "langchain.agents.middleware"
+            if name == "langchain"
+            else "deepagents.middleware.summarization"
+        )
+        model = repr(m.name or "MODEL")
+        body = (
+            _header(p, m, t, "#")
+            + f"from {module} import SummarizationMiddleware\n\n"
+            + "summarization = SummarizationMiddleware(\n"
+            + f"    model={model},\n"
+            + "".join(f"    {k}={_py_value(v)},\n" for k, v in s.items())
+            + ")\n"
+        )
+        return [RuntimeFile(p.file, "python", body)]
+    if name == "openai-agents":
+        body = (
+            _header(p, m, t, "#")
+            + "from agents import ModelSettings\n\n"
+            + "model_settings = ModelSettings(\n"
+            + "    context_management=[\n"
+            + f'        {{"type": "compaction", "compact_threshold": {s["compact_threshold"]}}},\n'
+            + "    ],\n)\n"
+        )
+        return [RuntimeFile(p.file, "python", body)]
+    if name == "anthropic-api":
+        edit = {
+            "type": "compact_20260112",
+            "trigger": {"type": "input_tokens", "value": s["trigger.value"]},
+        }
+        doc = {"context_management": {"edits": [edit]}}
+        return [RuntimeFile("request body fragment", "json", dumps_json(doc) + "\n")]
+    raise AssertionError(name)  # pragma: no cover - every profile has a writer
+
+
+# ---------------------------------------------------------------- export
+
+
+def export_runtime(runtime: str, model: Model, reviewed: Reviewed) -> RuntimeExport:
+    """The reviewed K and S written as ``runtime``'s own settings for ``model``; a
+    ScenarioError naming ``config.trigger_tokens`` when the runtime cannot reach them."""
+    p = profile(runtime)
+    target = (
+        reviewed.trigger if p.name == "article" else min(reviewed.trigger, reviewed.main_safe_input)
+    )
+    if p.name != "article" and target < 1:
+        raise ScenarioError(
+            [
+                Problem.of(
+                    "config.trigger_tokens",
+                    f"must be at least 1 to export to {p.title}: min(K, M) = {target} "
+                    "would compact on every request",
+                    target,
+                    "runtime-target",
+                    runtime=p.title,
+                    target=target,
+                )
+            ]
+        )
+    try:
+        settings, conversion, resolution, notes = _CONVERT[p.name](target, model, reviewed)
+    except _Refused as refused:
+        raise ScenarioError(
+            [
+                Problem.of(
+                    "config.trigger_tokens",
+                    f"cannot be set in {p.title}: K = {_n(refused.value)} {refused.rule}",
+                    refused.value,
+                    "runtime-unreachable",
+                    runtime=p.title,
+                    k=_n(refused.value),
+                    reason=refused.rule,
+                )
+            ]
+        ) from None
+    effective = p.effective_trigger(model.window, model.output, settings, model=model.name)
+    if p.name != "article":
+        # Every conversion lands at or below min(K, M); a test recomputes each one.
+        assert effective is not None, p.name
+        assert effective <= target, (p.name, effective, target)
+    if model.name is None:
+        notes = [
+            f"no model named: W and O are the contract's I and O ({_n(model.window)}, "
+            f"{_n(model.output)}); name one with --model or main_model.model",
+            *notes,
+        ]
+    not_settable: tuple[NotSettable, ...] = ()
+    if p.name in _NO_S:
+        not_settable = (NotSettable("S (summary cap)", reviewed.summary_cap, _NO_S[p.name]),)
+    return RuntimeExport(
+        runtime=p,
+        model=model,
+        reviewed=reviewed,
+        target=target,
+        settings=tuple(settings.items()),
+        effective_trigger_tokens=effective,
+        summary_cap_tokens=p.summary_cap(settings),
+        conversion=conversion,
+        resolution=resolution,
+        not_settable=not_settable,
+        notes=tuple(notes),
+        files=tuple(_files(p, model, settings, target, reviewed)),
+    )
+
+
+def _json_value(value: Value) -> object:
+    if isinstance(value, tuple):
+        return [_json_value(v) for v in value]  # type: ignore[arg-type]
+    return value
+
+
+def export_as_dict(x: RuntimeExport) -> dict[str, object]:
+    """The JSON form (``export --runtime NAME --format json``)."""
+    return {
+        "runtime": x.runtime.name,
+        "title": x.runtime.title,
+        "version": x.runtime.version,
+        "model": x.model.name,
+        "provider": x.model.provider,
+        "model_source": x.model.source,
+        "window": x.model.window,
+        "max_output": x.model.output,
+        "reviewed": {
+            "trigger_tokens": x.reviewed.trigger,
+            "main_safe_input": x.reviewed.main_safe_input,
+            "summary_max_tokens": x.reviewed.summary_cap,
+            "target": x.target,
+        },
+        "settings": {k: _json_value(v) for k, v in x.settings},
+        # Where each written knob lives and what it means, for a reader that renames
+        # K to the runtime's own knob (the page's picker, a person).
+        "knobs": [
+            {
+                "name": k.name,
+                "where": k.where,
+                "unit": k.unit,
+                "default": _json_value(k.default),
+                "low": k.low,
+                "high": k.high,
+                "step": k.step,
+                "version": k.version,
+                "source": k.source,
+                "confidence": k.confidence,
+            }
+            for k in x.runtime.knobs
+            if k.name in dict(x.settings)
+        ],
+        "effective_trigger_tokens": x.effective_trigger_tokens,
+        "compare": x.runtime.compare,
+        "rule": x.runtime.rule,
+        "conversion": x.conversion,
+        "resolution": x.resolution,
+        "summary_cap_tokens": x.summary_cap_tokens,
+        "not_settable": [{"knob": n.knob, "value": n.value, "why": n.why} for n in x.not_settable],
+        "notes": list(x.notes),
+        "file": x.files[0].name,
+        "syntax": x.files[0].syntax,
+        "text": x.text,
+        "files": [{"name": f.name, "syntax": f.syntax, "text": f.text} for f in x.files],
+        "source": x.runtime.trigger_source,
+        "confidence": x.runtime.trigger_confidence,
+    }
+
+
+def dumps_export(x: RuntimeExport) -> str:
+    """The JSON form as text, decimals exact."""
+    return dumps_json(export_as_dict(x)) + "\n"

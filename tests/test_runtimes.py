@@ -1,0 +1,284 @@
+"""Runtime profiles (docs/spec.md §18, docs/runtimes.md): each trigger against golden
+values worked out from the runtime's own source or docs, as the shared RUNTIMES.md cites
+them (repository, path and commit in each comment)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from budgetcore.errors import ScenarioError
+from budgetcore.runtimes import PROFILES, RUNTIME_NAMES, profile
+from budgetcore.runtimes.model import Settings
+
+D = Decimal
+
+# (runtime, W, O, settings, model, first T that compacts (None: never), where it is from)
+GOLDEN: list[tuple[str, int, int, Settings, str | None, int | None]] = [
+    # article: trigger_reached = T_soft >= K (docs/spec.md §5), whatever the window.
+    ("article", 200_000, 32_000, {}, None, 32_000),
+    ("article", 1_048_576, 65_536, {"config.trigger_tokens": 120_000}, None, 120_000),
+    # Claude Code, RUNTIMES.md §1 (unofficial autoCompact.ts): E = W' − min(O, 20,000),
+    # K = E − 13,000; "200K, O >= 20k: K_def = 167 000 (83.5 %)".
+    ("claude-code", 200_000, 32_000, {}, None, 167_000),
+    ("claude-code", 200_000, 8_192, {}, None, 178_808),  # 200,000 − 8,192 − 13,000
+    ("claude-code", 1_000_000, 64_000, {}, None, 967_000),
+    # the percentage: floor(E × pct / 100), only lowers (anthropics/claude-code#31806)
+    ("claude-code", 200_000, 32_000, {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": D("50")}, None, 90_000),
+    ("claude-code", 200_000, 32_000, {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": D("95")}, None, 167_000),
+    ("claude-code", 200_000, 32_000, {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": D("17.77")}, None, 31_986),
+    # the window setting, capped at the model's window
+    ("claude-code", 200_000, 32_000, {"CLAUDE_CODE_AUTO_COMPACT_WINDOW": 100_000}, None, 67_000),
+    ("claude-code", 200_000, 32_000, {"CLAUDE_CODE_AUTO_COMPACT_WINDOW": 900_000}, None, 167_000),
+    ("claude-code", 200_000, 32_000, {"autoCompactEnabled": False}, None, None),
+    # Codex: min(limit, (W * 9) / 10), >= (openai_models.rs@0d4367d0e6,
+    # context_window.rs@11237ebb1b, openai/codex#11516)
+    ("codex", 200_000, 32_000, {}, None, 180_000),
+    ("codex", 272_000, 128_000, {}, None, 244_800),
+    ("codex", 200_001, 32_000, {}, None, 180_000),  # 1,800,009 / 10 floors
+    ("codex", 200_000, 32_000, {"model_auto_compact_token_limit": 300_000}, None, 180_000),
+    ("codex", 200_000, 32_000, {"model_auto_compact_token_limit": 100_000}, None, 100_000),
+    ("codex", 200_000, 32_000, {"model_auto_compact_token_limit": 0}, None, 0),
+    ("codex", 200_000, 32_000, {"model_context_window": 400_000}, None, 360_000),
+    # OpenCode overflow.ts@08f74b9bb5: without limit.input, W − min(O, 32,000)
+    ("opencode", 200_000, 64_000, {}, None, 168_000),
+    ("opencode", 200_000, 8_192, {}, None, 191_808),
+    ("opencode", 200_000, 64_000, {"limit.input": 200_000}, None, 180_000),  # − 20,000
+    (
+        "opencode",
+        200_000,
+        64_000,
+        {"limit.input": 200_000, "compaction.reserved": 80_000},
+        None,
+        120_000,
+    ),
+    ("opencode", 200_000, 64_000, {"compaction.reserved": 80_000}, None, 168_000),  # unused
+    ("opencode", 200_000, 64_000, {"compaction.auto": False}, None, None),
+    # pi compaction.ts@83378aad7e:214: T > W − reserveTokens (16,384): first at +1
+    ("pi", 200_000, 32_000, {}, None, 183_617),
+    ("pi", 200_000, 32_000, {"compaction.reserveTokens": 50_000}, None, 150_001),
+    ("pi", 8_000, 4_000, {}, None, 0),  # earendil-works/pi#8651: every turn
+    # Gemini CLI: thr × tokenLimit(model), 1,048,576 for every Gemini model
+    # (tokenLimits.ts:20-38; chatCompressionService.ts:271-275)
+    ("gemini-cli", 1_048_576, 65_536, {}, "gemini-2.5-pro", 524_288),
+    ("gemini-cli", 200_000, 8_192, {}, "gemini-2.5-flash", 524_288),
+    ("gemini-cli", 1_048_576, 65_536, {"model.compressionThreshold": D("0.7")}, None, 734_004),
+    ("gemini-cli", 1_048_576, 65_536, {"model.compressionThreshold": D("0")}, None, 524_288),
+    ("gemini-cli", 256_000, 8_192, {}, "gemma-4-27b-it", 128_000),
+    # Qwen Code chatCompressionService.ts@00b481a304: min(0.85 W, W − 20,000 − 13,000)
+    ("qwen-code", 200_000, 32_000, {}, None, 167_000),
+    ("qwen-code", 1_000_000, 32_000, {}, None, 850_000),
+    ("qwen-code", 30_000, 8_000, {}, None, 25_500),  # E − 13,000 <= 0: pct × W alone
+    # Kimi CLI compaction.py:60-76: min(ratio × W, W − reserved); 262,144 -> 212,144
+    ("kimi-cli", 262_144, 32_000, {}, None, 212_144),
+    ("kimi-cli", 1_000_000, 32_000, {}, None, 850_000),
+    (
+        "kimi-cli",
+        262_144,
+        32_000,
+        {"loop_control.compaction_trigger_ratio": D("0.5")},
+        None,
+        131_072,
+    ),
+    (
+        "kimi-cli",
+        100_001,
+        32_000,
+        {
+            "loop_control.reserved_context_size": 1_000,
+            "loop_control.compaction_trigger_ratio": D("0.99"),
+        },
+        None,
+        99_001,
+    ),
+    # Cline v4 compaction-shared.ts:13-21,51-70: 0.9 × 0.9 W (cline/cline#14329)
+    ("cline", 200_000, 32_000, {}, None, 162_000),
+    ("cline", 1_000_000, 32_000, {}, None, 810_000),
+    # Goose context_mgmt/mod.rs@0036b819bd: T / W > 0.8 (strict)
+    ("goose", 200_000, 32_000, {}, None, 160_001),
+    ("goose", 200_000, 32_000, {"GOOSE_AUTO_COMPACT_THRESHOLD": D("1")}, None, None),
+    ("goose", 200_000, 32_000, {"GOOSE_AUTO_COMPACT_THRESHOLD": D("0")}, None, None),
+    ("goose", 128_000, 32_000, {"GOOSE_AUTO_COMPACT_THRESHOLD": D("0.333")}, None, 42_625),
+    # LangChain: off by default; ("fraction", f) -> int(max_input × f), at least 1
+    ("langchain", 200_000, 32_000, {}, None, None),
+    ("langchain", 200_000, 32_000, {"trigger": ("tokens", 100_000)}, None, 100_000),
+    ("langchain", 200_001, 32_000, {"trigger": ("fraction", D("0.5"))}, None, 100_000),
+    ("langchain", 200_000, 32_000, {"trigger": ("messages", 40)}, None, None),
+    (
+        "langchain",
+        200_000,
+        32_000,
+        {"trigger": (("messages", 40), ("tokens", 90_000), ("fraction", D("0.5")))},
+        None,
+        90_000,
+    ),
+    ("langchain", 10, 32_000, {"trigger": ("fraction", D("0.01"))}, None, 1),
+    # Deep Agents summarization.py:255-292: ("fraction", 0.85) with a profile
+    ("deepagents", 200_000, 32_000, {}, None, 170_000),
+    ("deepagents", 200_001, 32_000, {}, None, 170_000),
+    # OpenAI Agents SDK model_settings.py:191-195: off unless compact_threshold is set
+    ("openai-agents", 200_000, 32_000, {}, None, None),
+    ("openai-agents", 400_000, 128_000, {"compact_threshold": 120_000}, None, 120_000),
+    # Anthropic API compact_20260112: default 150,000
+    ("anthropic-api", 200_000, 64_000, {}, None, 150_000),
+    ("anthropic-api", 200_000, 64_000, {"trigger.value": 60_000}, None, 60_000),
+]
+
+
+@pytest.mark.parametrize(("name", "w", "o", "settings", "model", "expected"), GOLDEN)
+def test_each_runtime_first_compacts_where_its_source_says(
+    name: str, w: int, o: int, settings: Settings, model: str | None, expected: int | None
+) -> None:
+    assert profile(name).effective_trigger(w, o, settings, model=model) == expected
+
+
+def test_the_api_the_backtest_calls_keeps_its_names() -> None:
+    p = profile("claude-code")
+    assert (p.name, p.title) == ("claude-code", "Claude Code")
+    assert p.effective_trigger(window=200_000, output=32_000, settings=None) == 167_000
+    assert p.fires(167_000, 167_000)
+    assert not p.fires(166_999, 167_000)
+    assert p.knobs
+    assert p.cache.provider == "anthropic"
+    assert p.keeps.summary_cap
+
+
+def test_pi_fires_on_its_strict_comparison_one_token_after_its_line() -> None:
+    pi = profile("pi")
+    trigger = pi.effective_trigger(200_000, 32_000)
+    assert trigger is not None
+    line = 200_000 - 16_384
+    assert pi.compare == ">"
+    assert not pi.fires(line, trigger)
+    assert pi.fires(line + 1, trigger)
+
+
+def test_every_runtime_the_issue_names_has_a_profile() -> None:
+    assert RUNTIME_NAMES == (
+        "article",
+        "claude-code",
+        "codex",
+        "opencode",
+        "pi",
+        "gemini-cli",
+        "qwen-code",
+        "kimi-cli",
+        "cline",
+        "goose",
+        "langchain",
+        "deepagents",
+        "openai-agents",
+        "anthropic-api",
+    )
+
+
+@pytest.mark.parametrize("name", RUNTIME_NAMES)
+def test_every_fact_names_its_source_and_confidence(name: str) -> None:
+    p = PROFILES[name]
+    assert p.trigger_source
+    assert p.keeps.source
+    assert p.cache.source
+    for knob in p.knobs:
+        assert knob.source, knob.name
+        assert knob.version, knob.name
+        assert knob.confidence in ("code", "docs", "unofficial", "unconfirmed")
+        assert knob.unit
+        assert knob.where
+        assert knob.default_text
+
+
+def test_summary_caps_follow_the_runtime() -> None:
+    assert profile("pi").summary_cap() == 13_107  # floor(0.8 × 16,384)
+    assert profile("pi").summary_cap({"compaction.reserveTokens": 40_000}) == 32_000
+    assert profile("qwen-code").summary_cap() == 20_000
+    assert profile("codex").summary_cap() is None  # no cap: unknown, never 0
+    assert profile("article").summary_cap({"config.summary_max_tokens": 4_096}) == 4_096
+
+
+def test_cache_rules_state_the_providers_own_numbers() -> None:
+    openai = profile("codex").cache
+    assert (openai.min_tokens, openai.block_tokens) == (1_024, 128)
+    assert dict(openai.write_multipliers or ()) == {"write": Decimal(1)}
+    anthropic = profile("claude-code").cache
+    assert anthropic.lifetimes_s == (300, 3_600)
+    assert dict(anthropic.write_multipliers or ()) == {"5m": D("1.25"), "1h": D("2")}
+    assert profile("kimi-cli").cache.min_tokens is None  # unknown stays unknown
+
+
+def test_an_unknown_runtime_names_the_field_and_the_choices() -> None:
+    with pytest.raises(ScenarioError) as caught:
+        profile("claude")
+    line = caught.value.one_line()
+    assert line.startswith("runtime must be one of article, claude-code, codex")
+    assert line.endswith('got "claude"')
+
+
+@pytest.mark.parametrize(("w", "o"), [(0, 1), (True, 1), (100, -1)])
+def test_a_window_or_output_out_of_range_is_a_problem(w: int, o: int) -> None:
+    with pytest.raises(ScenarioError):
+        profile("codex").effective_trigger(w, o)
+
+
+# The peers table (spec §13, shared PEERS.md) and the profiles (RUNTIMES.md) describe
+# the same runtimes. Where the two sources agree, the peers row's line with its own
+# comparison folded in must be the profile's first compacting count at its defaults;
+# where they disagree, the disagreement is named here until the lead settles it.
+PEER_PROFILE = {
+    "pi": "pi",
+    "codex": "codex",
+    "claude-code": "claude-code",
+    "qwen-code": "qwen-code",
+    "kimi-cli": "kimi-cli",
+    "deepagents": "deepagents",
+    "anthropic-compaction": "anthropic-api",
+    "langchain-summarization": "langchain",
+}
+#: Runtimes that floor their own line before comparing: Codex's (W * 9) / 10 in Rust
+#: integers (openai_models.rs@0d4367d0e6), Deep Agents' int(max_input × f).
+FLOORS_ITS_LINE = ("codex", "deepagents")
+PEERS_DISAGREE = {
+    # PEERS.md: 0.5 × W; RUNTIMES.md §5: 0.5 × tokenLimit(model) = 1,048,576 for every
+    # Gemini model (tokenLimits.ts:20-38), whatever W.
+    "gemini-cli": "gemini-cli",
+    # PEERS.md: W − maxOut − reserved; RUNTIMES.md §3 (overflow.ts@08f74b9bb5): W −
+    # maxOut when the model has no limit.input (reserved unused there).
+    "opencode": "opencode",
+    # PEERS.md: Cline 3's W − 27K / 30K / 40K table; RUNTIMES.md §8: Cline 4's 0.81 × W.
+    "cline": "cline",
+}
+
+
+@pytest.mark.parametrize(
+    ("w", "o"), [(200_000, 32_000), (1_048_576, 65_536), (128_000, 8_192), (262_144, 32_000)]
+)
+def test_peers_rows_are_the_profiles_at_their_defaults_where_the_sources_agree(
+    w: int, o: int
+) -> None:
+    from budgetcore.registry.peers import default_peers, evaluate  # noqa: PLC0415
+
+    seen = set()
+    for peer in default_peers():
+        name = PEER_PROFILE.get(peer.id)
+        if name is None:
+            assert peer.id in PEERS_DISAGREE or peer.id in (
+                "anthropic-context-editing",
+                "contextbuilder",
+                "openhands",
+            ), f"{peer.id}: a peers row with neither a profile nor a reason"
+            continue
+        seen.add(peer.id)
+        first = profile(name).effective_trigger(w, o)
+        if peer.kind != "tokens":
+            assert first is None
+            continue
+        exact = evaluate(peer.line, w, o)
+        line = exact.numerator // exact.denominator
+        if peer.compare == ">":
+            expected = line + 1
+        elif peer.id in FLOORS_ITS_LINE:
+            expected = line
+        else:  # T >= a fractional line first passes at its ceiling
+            expected = -(-exact.numerator // exact.denominator)
+        assert first == max(0, expected), peer.id
+    assert seen == set(PEER_PROFILE)
