@@ -18,6 +18,9 @@ from budgetcore.inputs.api import Checks
 from budgetcore.tune.measures import GridMeasures
 
 __all__ = [
+    "DEFAULT_MAX_COMPRESSION",
+    "DEFAULT_MAX_GENERATIONS",
+    "DEFAULT_SOURCES",
     "ORDER",
     "Choice",
     "Constraints",
@@ -28,6 +31,26 @@ __all__ = [
 
 #: What decides between two points, in order (docs/spec.md §16).
 ORDER: tuple[str, ...] = ("cost", "unseen_tokens", "runs", "k", "s")
+
+#: The quality defaults every choice applies unless told otherwise (docs/spec.md §17,
+#: docs/tune.md "Quality"), each with its source:
+#: - at most 5 generations: the compaction-quality proposal (shared seeds) cites the
+#:   "Compaction Cliff" measurement, 53 % of pinned rules left after one round and 10 %
+#:   after five; past five, nine in ten are gone;
+#: - compression at most 10:1: the middle of what the runtimes that cap their summary do
+#:   at their defaults on a 200,000-token window (RUNTIMES.md §1, §4, §6, §8): Claude Code
+#:   and Qwen Code summarise 167,000 into 20,000 (8.35:1), pi 163,616 (its trigger less
+#:   20,000 kept) into 13,107 (12.5:1), Cline v4 142,000 into 4,096 (34.7:1); the median,
+#:   10.4:1, rounded down.
+DEFAULT_MAX_GENERATIONS = 5
+DEFAULT_MAX_COMPRESSION = Decimal(10)
+DEFAULT_SOURCES = {
+    "max_generations": "the compaction-quality proposal: 53 % of pinned rules kept after "
+    "one compaction round, 10 % after five (Compaction Cliff)",
+    "max_compression": "the median of the runtimes that cap their summary, at their "
+    "defaults on a 200,000 window: Claude Code and Qwen Code 8.35:1, pi 12.5:1, Cline v4 "
+    "34.7:1 (median 10.4:1, rounded down)",
+}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,6 +68,9 @@ class Constraints:
     max_unseen: int | None = None
     max_unseen_total: int | None = None
     max_runs_per_100: Decimal | None = None
+    # Quality (docs/spec.md §17): None switches one off; the defaults are stated above.
+    max_generations: int | None = DEFAULT_MAX_GENERATIONS
+    max_compression: Decimal | None = DEFAULT_MAX_COMPRESSION
 
     def __post_init__(self) -> None:
         # The rules of the CLI's flags (--max-unseen, --max-runs-per-100): a
@@ -55,6 +81,8 @@ class Constraints:
         check.whole("max_unseen", self.max_unseen, none=True)
         check.whole("max_unseen_total", self.max_unseen_total, none=True)
         check.decimal("max_runs_per_100", self.max_runs_per_100, 0, 100, 6, none=True)
+        check.whole("max_generations", self.max_generations, none=True)
+        check.decimal("max_compression", self.max_compression, 1, 10**6, 6, none=True)
         check.done()
 
     @property
@@ -65,6 +93,8 @@ class Constraints:
             or self.max_unseen is not None
             or self.max_unseen_total is not None
             or self.max_runs_per_100 is not None
+            or self.max_generations is not None
+            or self.max_compression is not None
         )
 
     def broken(self, grid: GridMeasures, i: int) -> tuple[str, ...]:
@@ -84,6 +114,12 @@ class Constraints:
             rate = Fraction(100 * grid.summary_calls(i), turns) if turns else Fraction(0)
             if rate > Fraction(self.max_runs_per_100):
                 out.append("max_runs_per_100")
+        if self.max_generations is not None and grid.generations(i) > self.max_generations:
+            out.append("max_generations")
+        if self.max_compression is not None:
+            comp = grid.compression(i)
+            if comp is not None and comp > Fraction(self.max_compression):
+                out.append("max_compression")
         return tuple(out)
 
     def as_dict(self) -> dict[str, object]:
@@ -95,6 +131,27 @@ class Constraints:
             "max_runs_per_100": None
             if self.max_runs_per_100 is None
             else str(self.max_runs_per_100),
+            "max_generations": self.max_generations,
+            "max_compression": None if self.max_compression is None else str(self.max_compression),
+            # The stated defaults in force, with their sources.
+            "defaults": {
+                name: source
+                for name, source, value, default in (
+                    (
+                        "max_generations",
+                        DEFAULT_SOURCES["max_generations"],
+                        self.max_generations,
+                        DEFAULT_MAX_GENERATIONS,
+                    ),
+                    (
+                        "max_compression",
+                        DEFAULT_SOURCES["max_compression"],
+                        self.max_compression,
+                        DEFAULT_MAX_COMPRESSION,
+                    ),
+                )
+                if value == default
+            },
         }
 
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from budgetcore.replay.model import Replay, Turn
+from budgetcore.replay.model import Replay, Turn, quality_of
 from budgetcore.replay.options import parse_options
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.turns import parse_turn_lines
@@ -162,6 +162,12 @@ def _expected(result: Replay) -> dict[str, Any]:
         "cost_summary": _money(s.cost_summary),
         "cost": _money(s.cost),
         "summary_share": None if share is None else str(share),
+        # docs/spec.md §17's quality, as the replay's one definition reads it.
+        "generations": quality_of(result.rows).generations,
+        "peak_consumed": quality_of(result.rows).peak_consumed,
+        "compression": None
+        if quality_of(result.rows).compression is None
+        else str(quality_of(result.rows).compression),
     }
 
 
