@@ -160,7 +160,11 @@ def modelled_split(
                 # other sessions keep warm, as that first read shows.
                 shared = min(prefix, c)
             elif i in after_compaction:
-                shared = min(prefix, cached, c)  # a compaction keeps only the stable prefix
+                # A compaction keeps only the stable prefix, which other sessions keep warm
+                # (docs/replay.md step 3: min(P, its context)), however short the
+                # series' last request of this model was; a model not used yet in the
+                # series holds nothing.
+                shared = min(prefix, c) if r.model in held else 0
             else:
                 shared = min(cached, c)
             cap = None if caps is None else caps[i]
