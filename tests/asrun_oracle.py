@@ -66,7 +66,7 @@ def oracle_order(series: LogSeries) -> tuple[list[LogRequest], set[int]]:
     firsts = {
         series.requests[c.after_turn]
         for c in series.compactions
-        if 0 < c.after_turn < len(series.requests)
+        if c.after_turn < len(series.requests)
     }
     if all(r.started is not None for r in reqs):
         # Equal times: the branch's order, then file and line (a stable sort).
@@ -209,19 +209,27 @@ def oracle_predicted(main: LogSeries, trigger: int) -> tuple[int, ...]:
     compares the request's input plus output, or the log's preTokens where it compacted
     after j, with the trigger (T >= K); once fired it fires again only after a logged
     compaction."""
-    pre: dict[int, int] = {}
-    compacted: set[int] = set()
+    pre: dict[int, int | None] = {}
     for c in main.compactions:
-        compacted.add(c.after_turn)
-        if c.pre_tokens is not None:
-            pre.setdefault(c.after_turn, c.pre_tokens)
+        # The first compaction of a gap is where the runtime compacted on the grown
+        # context; a second one in the same gap compacts what the first left.
+        pre.setdefault(c.after_turn, c.pre_tokens)
     armed = True
     out: list[int] = []
-    for j, r in enumerate(main.requests, start=1):
-        count = pre.get(j, r.context + r.output)
-        if armed and count >= trigger:
+    # j = 0: a compaction before the first request (a resumed file) is compared on its
+    # preTokens alone; nothing else is measured there.
+    for j in range(len(main.requests) + 1):
+        logged = pre.get(j)
+        if logged is not None:
+            count: int | None = logged
+        elif j > 0:
+            r = main.requests[j - 1]
+            count = r.context + r.output
+        else:
+            count = None
+        if armed and count is not None and count >= trigger:
             out.append(j)
             armed = False
-        if j in compacted:
+        if j in pre:
             armed = True
     return tuple(out)

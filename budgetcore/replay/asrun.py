@@ -31,7 +31,7 @@ from typing import Any
 
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import Usage
-from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.replay.logs.usage import MeasuredUsage, measured_usage, merge_usage
 from budgetcore.runtimes import CacheRules, Profile, cache_rules, profile
 from budgetcore.units import format_money
@@ -538,7 +538,11 @@ def predicted_compactions(
     reqs = main.requests
     if trigger is None or not reqs:
         return ()
-    at = {c.after_turn: c for c in main.compactions}
+    at: dict[int, LogCompaction] = {}
+    for c in main.compactions:
+        # The first of several in one gap: the count where the runtime compacted (a
+        # second one, a /compact right after, compacts what the first left).
+        at.setdefault(c.after_turn, c)
     out = []
     armed = True
     for j in range(len(reqs) + 1):

@@ -69,7 +69,7 @@ def a_series(draw: st.DrawFn, name: str, models: tuple[str, ...], file: int) -> 
     if not branch:
         branch, abandoned = abandoned[:1], abandoned[1:]
     comps = []
-    for after in sorted(draw(st.sets(st.integers(1, len(branch)), max_size=3))):
+    for after in sorted(draw(st.lists(st.integers(0, len(branch)), max_size=3))):
         pre = draw(st.one_of(st.none(), st.integers(0, 260_000)))
         trig = draw(st.sampled_from(["auto", "manual", None]))
         comps.append(
