@@ -6,7 +6,10 @@ input $1.25, cached input $0.125, output $10)."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +24,7 @@ from budgetcore.replay.asrun import (
 from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.runtimes import profile
 from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
+from tests.helpers import LOG_FIXTURES, run_cli
 
 SONNET = "claude-sonnet-4-5-20250929"
 HAIKU = "claude-haiku-4-5"
@@ -261,3 +265,195 @@ def test_predicted_compactions_is_the_profiles_rule() -> None:
     # Codex: T >= floor(0.9 x W); 244,800 reached exactly.
     assert predicted_compactions(main, 244_800, prof.fires) == (1,)
     assert predicted_compactions(main, 244_801, prof.fires) == ()
+
+
+def test_two_compactions_in_one_gap_compare_the_first_ones_count() -> None:
+    # docs/replay.md "Predicted compactions": the rule compares "the log's preTokens
+    # where it compacted". An automatic compaction at 170,000 followed, with no request
+    # between, by a manual /compact of what it left (20,000): the runtime compacted at
+    # 170,000, so the rule fires there. Before the fix the second one's count won.
+    main = LogSeries(
+        "main",
+        (
+            req(1, 100_000, 0, 0, 1_000, SONNET),
+            req(2, 150_000, 0, 0, 1_000, SONNET),
+            req(3, 30_000, 0, 0, 1_000, SONNET),
+        ),
+        (comp(2, 170_000), comp(2, 20_000, "manual")),
+    )
+    result = as_run(log_of("claude-code", main))
+    assert result.logged_compactions == (2,)
+    assert result.predicted_compactions == (2,)
+
+
+def test_a_compaction_before_the_first_request_is_compared_on_its_pretokens() -> None:
+    main = LogSeries("main", (req(1, 30_000, 0, 0, 1_000, SONNET),), (comp(0, 168_000),))
+    assert as_run(log_of("claude-code", main)).predicted_compactions == (0,)
+
+
+# ------------------------------------------------------------------ the CLI, on fixtures
+# tests/fixtures/logs/asrun/make.py writes them and says what each one holds.
+
+CLAUDE_DIR = LOG_FIXTURES / "claude" / "27-asrun-backtest" / "projects" / "-home-user-proj"
+CLAUDE_LOG = CLAUDE_DIR / "dddddddd-dddd-4ddd-8ddd-000000002701.jsonl"
+ONE_HOUR_LOG = CLAUDE_DIR / "dddddddd-dddd-4ddd-8ddd-000000002702.jsonl"
+CODEX_DIR = LOG_FIXTURES / "codex" / "asrun-trigger" / "sessions"
+
+#: Every key docs/replay.md ("As run: the backtest", "What if") and docs/spec.md §17 list.
+AS_RUN_KEYS = {
+    "runtime",
+    "window",
+    "window_source",
+    "trigger_tokens",
+    "trigger_rule",
+    "settings_source",
+    "cache_rules",
+    "measured",
+    "modelled",
+    "measured_cost",
+    "modelled_cost",
+    "ratio",
+    "within_5_percent",
+    "cache_error_median",
+    "cache_error_max",
+    "logged_compactions",
+    "manual_compactions",
+    "predicted_compactions",
+    "series",
+}
+SERIES_KEYS = {
+    "series",
+    "requests",
+    "billed_as_logged",
+    "stable_prefix_tokens",
+    "cache_lifetime",
+    "measured",
+    "modelled",
+    "measured_cost",
+    "modelled_cost",
+    "cache_error_median",
+    "cache_error_max",
+}
+WHAT_IF_KEYS = {
+    "modelled_cost",
+    "as_run_modelled_cost",
+    "delta",
+    "summary_calls",
+    "generations",
+    "compression",
+    "turns_with_unseen",
+    "peak_unseen",
+    "rejected",
+    "backtest_within_5_percent",
+}
+DELTA_KEYS = {"input", "cache_write", "cache_read", "output", "summary_calls", "total"}
+
+
+def summaries(*argv: str) -> list[dict[str, Any]]:
+    result = run_cli(["replay", "--format", "jsonl", *argv])
+    assert result.code == 0, result.err
+    rows = [json.loads(line) for line in result.out.splitlines()]
+    # A turn's row has a "summary" too (its summary tokens): the session's is an object.
+    return [r["summary"] for r in rows if isinstance(r.get("summary"), dict)]
+
+
+class TestCli:
+    def test_the_summary_has_every_as_run_key_and_the_logs_figures(self) -> None:
+        (s,) = summaries("--log", str(CLAUDE_LOG))
+        a = s["as_run"]
+        assert a.keys() >= AS_RUN_KEYS
+        assert (a["runtime"], a["window"], a["trigger_tokens"]) == ("claude-code", 200_000, 167_000)
+        # An automatic compaction at preTokens 167,300 >= 167,000: predicted where logged;
+        # the manual one is shown apart.
+        assert a["logged_compactions"] == a["predicted_compactions"] == [3]
+        assert a["manual_compactions"] == [5]
+        names = [x["series"] for x in a["series"]]
+        assert names == ["main", "sidechain:a27b0c0d", "sidechain:acompact-27aa"]
+        for x in a["series"]:
+            assert x.keys() >= SERIES_KEYS
+        assert [x["billed_as_logged"] for x in a["series"]] == [False, False, True]
+        summary_call = a["series"][2]
+        assert summary_call["measured"] == summary_call["modelled"]
+        # Exact decimal strings, and the total is the series' sum.
+        costs = [Decimal(x["modelled_cost"]) for x in a["series"]]
+        assert Decimal(a["modelled_cost"]) == sum(costs)
+        assert Decimal(a["ratio"]) == Decimal(a["modelled_cost"]) / Decimal(a["measured_cost"]) - 1
+        assert a["within_5_percent"] is True
+        assert "200,000" in a["window_source"]
+
+    def test_the_what_if_is_a_delta_per_kind_with_its_quality(self) -> None:
+        (s,) = summaries("--log", str(CLAUDE_LOG))
+        w = s["what_if"]
+        assert w.keys() >= WHAT_IF_KEYS
+        assert set(w["delta"]) == DELTA_KEYS
+        parts = sum(Decimal(w["delta"][k]) for k in DELTA_KEYS - {"total"})
+        assert parts == Decimal(w["delta"]["total"])
+        assert Decimal(w["modelled_cost"]) - Decimal(w["as_run_modelled_cost"]) == parts
+        assert w["as_run_modelled_cost"] == s["as_run"]["modelled_cost"]
+        # Every published run folds the summary before it (spec §17): generations is
+        # the number of runs, and each run writes at most what it read.
+        assert w["generations"] == w["summary_calls"] == s["runs"]
+        left, right = w["compression"].split(":")
+        assert Decimal(left) >= 1
+        assert right == "1"
+
+    def test_a_one_hour_series_and_no_compaction_leaves_the_what_if_at_zero(self) -> None:
+        (s,) = summaries("--log", str(ONE_HOUR_LOG))
+        assert s["as_run"]["series"][0]["cache_lifetime"] == "1h"
+        # K 32,000 above every context (18,003 at most), no gap past the hour: the
+        # what-if's requests are the as-run ones (spec §17, "What if").
+        assert s["runs"] == 0
+        assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
+
+    def test_codex_compacted_after_crossing_90_percent_of_w(self) -> None:
+        (s,) = summaries("--log", str(CODEX_DIR))
+        a = s["as_run"]
+        assert (a["window"], a["trigger_tokens"]) == (272_000, 244_800)
+        # Request 3: 240,000 + 5,000 = 245,000 >= 244,800, and the log compacted there.
+        assert a["logged_compactions"] == a["predicted_compactions"] == [3]
+        assert a["cache_rules"]["block"] == 128
+
+    def test_csv_comments_carry_both(self) -> None:
+        result = run_cli(["replay", "--format", "csv", "--log", str(CLAUDE_LOG)])
+        assert result.code == 0, result.err
+        comments = dict(
+            line[2:].split(",", 1) for line in result.out.splitlines() if line.startswith("# ")
+        )
+        (s,) = summaries("--log", str(CLAUDE_LOG))
+        assert json.loads(comments["as_run"]) == s["as_run"]
+        assert json.loads(comments["what_if"]) == s["what_if"]
+
+    def test_the_table_prints_the_backtest_first(self) -> None:
+        result = run_cli(["replay", "--format", "table", "--log", str(CLAUDE_LOG)])
+        assert result.code == 0, result.err
+        lines = result.out.splitlines()
+        assert lines[0].startswith("Session ")
+        assert lines[1] == "As run: measured $0.92821665, modelled $0.92821395 (±0.0 %)"
+        assert any(line.startswith("What if K 32,000 and S 8,192: modelled $") for line in lines)
+
+    def test_a_folder_total_has_as_run(self) -> None:
+        result = run_cli(["replay", "--format", "jsonl", "--log", str(CLAUDE_DIR.parent)])
+        assert result.code == 0, result.err
+        rows = [json.loads(line) for line in result.out.splitlines()]
+        total = rows[-1]["total"]["as_run"]
+        each = [r["summary"]["as_run"] for r in rows if isinstance(r.get("summary"), dict)]
+        assert total["sessions"] == len(each) == 2
+        assert Decimal(total["modelled_cost"]) == sum(Decimal(a["modelled_cost"]) for a in each)
+        assert Decimal(total["measured_cost"]) == sum(Decimal(a["measured_cost"]) for a in each)
+
+    def test_usage_alone_still_carries_as_run(self) -> None:
+        (s,) = summaries("--usage", "--log", str(CLAUDE_LOG))
+        assert s["as_run"]["predicted_compactions"] == [3]
+
+    def test_a_model_without_a_price_gives_null_never_zero(self, tmp_path: Path) -> None:
+        log = tmp_path / "unknown.jsonl"
+        log.write_text(ONE_HOUR_LOG.read_text().replace(SONNET, "mystery-model-x"))
+        (s,) = summaries("--log", str(log))
+        a = s["as_run"]
+        assert a["measured_cost"] is None
+        assert a["modelled_cost"] is None
+        assert a["ratio"] is None
+        assert a["within_5_percent"] is None
+        assert a["series"][0]["modelled_cost"] is None
+        table = run_cli(["replay", "--format", "table", "--log", str(log)])
+        assert table.out.splitlines()[1] == "As run: measured unknown, modelled unknown (unknown)"
