@@ -457,3 +457,20 @@ class TestCli:
         assert a["series"][0]["modelled_cost"] is None
         table = run_cli(["replay", "--format", "table", "--log", str(log)])
         assert table.out.splitlines()[1] == "As run: measured unknown, modelled unknown (unknown)"
+
+
+def test_a_resumed_sessions_what_if_rests_on_the_same_baseline_as_its_as_run() -> None:
+    # A folder bills each response once (docs/replay.md, "Folders"): the resumed
+    # session's as_run leaves out the request the earlier session bills, and its what-if
+    # is a delta from that same as-run model (spec §17), so what_if's baseline is the
+    # as_run printed beside it. Before the fix the what-if kept the baseline of the
+    # session read alone ($0.022905 against the as_run's $0.01389 here).
+    folder = LOG_FIXTURES / "claude" / "14-resume-copy" / "projects"
+    (first, resumed) = summaries("--log", str(folder))
+    assert resumed["as_run"]["requests_billed_elsewhere"] == 1
+    for s in (first, resumed):
+        w, a = s["what_if"], s["as_run"]
+        assert w["as_run_modelled_cost"] == a["modelled_cost"]
+        assert Decimal(w["modelled_cost"]) == Decimal(a["modelled_cost"]) + Decimal(
+            w["delta"]["total"]
+        )
