@@ -185,9 +185,14 @@ def what_if(
     scenario: Scenario,
     result: Replay,
     resolver: Callable[[str], Resolution] = resolve,
+    *,
+    exclude: frozenset[tuple[int, int]] = frozenset(),
 ) -> WhatIf:
     """The what-if of ``result`` (the main series replayed under ``scenario`` with
-    :func:`whatif_options`) against the as-run model ``asrun`` of the same log."""
+    :func:`whatif_options`) against the as-run model ``asrun`` of the same log.
+    ``exclude``: (file, line) of the requests another session of the import bills, as
+    :func:`~budgetcore.replay.asrun.as_run` takes them (``asrun`` must leave out the
+    same): they stay in the replay and the cache sequence, and out of every cost."""
     rules: CacheModel = asrun.cache
     main = log.main
     reqs, after = in_order(main)
@@ -223,6 +228,16 @@ def what_if(
                 )
             )
     whatif_main, _ = modelled_split(sent, rules, one_hour=one_hour, caps=caps)
+    if exclude:
+        # Billed by another session of the import: left out of both sides, as the
+        # as-run baseline leaves them out (a summary call at such a request too).
+        def billed_here(r: LogRequest) -> bool:
+            return (r.file, r.line) not in exclude
+
+        whatif_main = tuple(filter(billed_here, whatif_main))
+        calls = list(filter(billed_here, calls))
+        base_main = list(filter(billed_here, base_main))
+        log_summary_calls = list(filter(billed_here, log_summary_calls))
     new = [*whatif_main, *calls]
     old = [*base_main, *log_summary_calls]
     new_by = cost_by_kind(whatif_main, resolver)
