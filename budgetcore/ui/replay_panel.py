@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
     from budgetcore.replay.logs.usage import MeasuredUsage
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
     from budgetcore.replay.turns import GeneratorSpec
+    from budgetcore.replay.whatif import WhatIf
     from budgetcore.ui.model import PickerState
 
 __all__ = [
@@ -349,6 +350,9 @@ class ReplayRun:
     result: Replay | None = None
     error: tuple[Problem, ...] = ()  # the replay refused its inputs (a clock without times)
     paused: bool = False  # an input is invalid: the replay waits (and says so)
+    # A log's main series as a what-if on its as-run baseline (docs/spec.md §17), the
+    # CLI's ``SessionRun.what_if`` for the same file, scenario and options.
+    what_if: WhatIf | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -773,7 +777,29 @@ def refreshed(
             run = dataclasses.replace(run, result=replay(scenario, source.turns, options))
         except ScenarioError as exc:  # e.g. a clock over turns without times
             run = dataclasses.replace(run, error=exc.problems)
+        else:
+            run = dataclasses.replace(run, what_if=_what_if(panel, scenario, run.result))
     return dataclasses.replace(panel, run=run)
+
+
+def _what_if(panel: ReplayPanel, scenario: Scenario, result: Replay | None) -> WhatIf | None:
+    """The what-if of a log's replay against its as-run model, exactly as the CLI's
+    ``run_session`` makes it (the main series only: the page replays no other)."""
+    chosen = panel.chosen
+    log = panel.log
+    if (
+        result is None
+        or not result.rows
+        or panel.source != "log"
+        or log is None
+        or chosen is None
+        or chosen.as_run is None
+        or not log.main.requests
+    ):
+        return None
+    from budgetcore.replay.whatif import what_if  # noqa: PLC0415 - a log's replay only
+
+    return what_if(log, chosen.as_run, scenario, result)
 
 
 __all__ += ["NONE_PICKED", "Picked", "log_prices", "option_issue"]
