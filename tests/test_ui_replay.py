@@ -1303,3 +1303,48 @@ def test_the_pages_backtest_and_what_if_are_the_clis_for_the_same_file(fixture: 
     # Its replay is the CLI's too: the summary table, cell for cell.
     cells = _cells(screen.html["replay-summary"], "data-replay-summary")
     assert cells == {k: _cli_text(v) for k, v in summaries[0].items() if k in cells}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_backtest_off_by_more_than_5_percent_is_said_beside_every_what_if_number(
+    lang: str,
+) -> None:
+    """claude/25-proxy-model-names: measured $0.0236533, modelled $0.02600158 (+9.9 %,
+    the CLI's as_run.ratio): a ⚠ on every what-if figure, none on the as-run model's;
+    claude/12-compact-preserved-2.1 (±0.0 %): none at all."""
+    from budgetcore.ui.replay_backtest import OFF_MARK  # noqa: PLC0415
+
+    def log_html(fixture: str) -> str:
+        state = reduce(_open(), LanguageChosen(lang))
+        state = reduce(
+            reduce(state, ReplaySourceChosen("log")),
+            ReplayLogsLoaded(_files(FIXTURES / "logs" / fixture)),
+        )
+        return _screen(state).html["replay-log"]
+
+    off = log_html("claude/25-proxy-model-names")
+    figure = r'data-whatif="([^"]+)" data-value="[^"]*">([^<]*(?:<span[^>]*>[^<]*</span>)?)'
+    figures = dict(re.findall(figure, off))
+    # The two costs side by side, the six deltas, the six quality measures.
+    assert len(figures) == 2 + 6 + 6
+    for key, shown in figures.items():
+        assert (OFF_MARK in shown) == (key != "as_run_modelled_cost"), (key, shown)
+    assert 'data-backtest-off="false"' in off
+    assert "+9.9 %" in off
+    held = log_html("claude/12-compact-preserved-2.1")
+    assert OFF_MARK not in held
+    assert "data-backtest-off" not in held
+
+
+def test_the_per_series_table_is_open_on_a_wide_screen_and_folded_on_a_phone() -> None:
+    state = reduce(
+        reduce(_open(), ReplaySourceChosen("log")),
+        ReplayLogsLoaded(_files(FIXTURES / "logs" / "claude/05-subagents-dir-2.1")),
+    )
+    wide = _screen(reduce(state, Resized(830 + 44))).html["replay-log"]
+    phone = _screen(reduce(state, Resized(358 + 44))).html["replay-log"]
+    assert '<details class="fold" data-asrun-fold="" open>' in wide
+    assert '<details class="fold" data-asrun-fold="">' in phone
+    # The backtest line comes before anything else of the chosen session.
+    for markup in (wide, phone):
+        assert markup.index("data-asrun-line") < markup.index("data-replay-log=")
