@@ -2,7 +2,7 @@
 its evidence, per-series figures and compactions, then the what-if beside it."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    "asrun.h": ("As run: the backtest", "按实际运行:回测"),
+    "asrun.h": ("Backtest: the session as it ran, modelled", "回测:按实际运行方式建模的会话"),
     "asrun.line": (
         "As run: measured {measured}, modelled {modelled} ({ratio})",
         "按实际运行:实测 {measured},模型 {modelled}({ratio})",

@@ -338,7 +338,7 @@ def what_if_html(w: WhatIf, lang: str) -> Markup:
     ]
     delta = el(
         "table",
-        {"class": "grid stack rp-whatif-delta"},
+        {"class": "grid rp-whatif-delta"},  # two columns fit a phone: never stacked
         el("caption", None, t("whatif.delta", lang)),
         el(
             "thead",

@@ -34,6 +34,7 @@ from budgetcore.inputs.numbers import (
     MAX_TOKENS,
     as_decimal,
     read_number,
+    typed,
     whole_text,
 )
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
@@ -199,6 +200,7 @@ def _typed_value(text: str) -> object:
     """What a typed option means as a JSON value would: a number read by the one
     number reader (thousands may be grouped, as in every typed field), else the text
     as a string (which the option's rule then refuses or, for a decimal, reads)."""
+    text = typed(text)
     sign, rest = ("-", text[1:]) if text.startswith("-") else ("", text)
     digits = rest.replace(",", "") if GROUPED.fullmatch(rest.split(".", 1)[0]) else rest
     if DECIMAL_TEXT.fullmatch(digits):
@@ -290,7 +292,7 @@ def parse_field_text(path: str, text: str) -> object:
     if f.nullable and text == "":
         return None
     if f.kind == "fraction":
-        value = as_decimal(text, 0, 1, _MAX_PLACES)
+        value = as_decimal(typed(text), 0, 1, _MAX_PLACES)
         if value is None:
             raise IssueError(Problem.page("problem.replay-fraction", (_got(text),), (path,)))
         return value
