@@ -5,7 +5,8 @@ by session, on every fixture under tests/fixtures/logs/<agent>/ (docs/replay.md,
 
 Each fixture folder is laid out as the agent's data folder, and ccusage reads it through
 the agent's data-dir variable (ccusage ``rust/crates/ccusage/src/adapter/<agent>/paths.rs``
-@5816e640: ``PI_AGENT_DIR``, ``GEMINI_DATA_DIR``, ``QWEN_DATA_DIR``, ``KIMI_DATA_DIR``);
+@5816e640: ``PI_AGENT_DIR``, ``GEMINI_DATA_DIR``, ``QWEN_DATA_DIR``, ``KIMI_DATA_DIR``,
+``OPENCODE_DATA_DIR``, ``AMP_DATA_DIR``, ``DROID_SESSIONS_DIR``, ``GOOSE_PATH_ROOT``);
 we read the same folder with the folder planner the CLI uses. Tokens must be equal
 (ccusage's output plus its "extra" tokens, the reasoning it keeps apart, is our output),
 except where DIFFERENCES lists the exact figures and why; the cost, in ccusage's
@@ -25,9 +26,9 @@ from typing import Any
 
 import pytest
 
-from budgetcore.replay.logs import read_session
+from budgetcore.replay.logs import read_sessions
 from budgetcore.replay.logs.folder import plan_folder
-from budgetcore.replay.logs.usage import measured_usage
+from budgetcore.replay.logs.session import billed_once, run_session
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "fixtures" / "logs"
@@ -48,27 +49,61 @@ def _first_session_id(path: Path) -> str:
     raise AssertionError(f"{path} names no sessionId")
 
 
-def _pi_ids(base: Path, files: tuple[str, ...]) -> set[str]:
+def _pi_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
     return {Path(files[0]).stem.split("_", 1)[1]}
 
 
-def _named_ids(base: Path, files: tuple[str, ...]) -> set[str]:
-    return {_first_session_id(base / files[0])}
+def _named_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    # A Gemini subagent's recording is a session of its own in ccusage (its own
+    # sessionId) and a series of its parent here.
+    return {_first_session_id(base / f) for f in files}
 
 
-def _kimi_ids(base: Path, files: tuple[str, ...]) -> set[str]:
+def _kimi_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
     # ccusage reads a subagent's own wire.jsonl as a session named by its folder; we
     # read it as a series of its session (billed once on both sides).
     return {Path(f).parent.name for f in files}
 
 
+def _opencode_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    # A database session is named <file>#<session id>; its child sessions (subagent
+    # tasks) are its series, sessions of their own in ccusage. A folder of message
+    # files is named by its session.
+    if "#" in log.name:
+        top = log.name.rsplit("#", 1)[1]
+        return {top} | {s.name.removeprefix("subagent:") for s in log.series if s.name != "main"}
+    return {Path(files[0]).parent.name}
+
+
+def _amp_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    return {Path(files[0]).stem}  # T-<uuid>, the thread's id
+
+
+def _droid_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    return {Path(files[0]).name.removesuffix(".settings.json")}
+
+
+def _goose_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    return {log.name.rsplit("#", 1)[1]}  # sessions.db#<session id>
+
+
+def _copilot_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    return {s.name.removeprefix("conversation:") for s in log.series}
+
+
 #: agent folder -> (ccusage command, its data-dir variable, the fixture's data folder
 #: inside each fixture, which ccusage session ids one of our sessions covers)
-AGENTS: dict[str, tuple[str, str, str, Callable[[Path, tuple[str, ...]], set[str]]]] = {
+AGENTS: dict[str, tuple[str, str, str, Callable[[Path, tuple[str, ...], Any], set[str]]]] = {
     "pi": ("pi", "PI_AGENT_DIR", "sessions", _pi_ids),
     "gemini": ("gemini", "GEMINI_DATA_DIR", "tmp", _named_ids),
     "qwen": ("qwen", "QWEN_DATA_DIR", ".", _named_ids),
     "kimi": ("kimi", "KIMI_DATA_DIR", ".", _kimi_ids),
+    "opencode": ("opencode", "OPENCODE_DATA_DIR", "opencode", _opencode_ids),
+    "amp": ("amp", "AMP_DATA_DIR", "amp", _amp_ids),
+    "droid": ("droid", "DROID_SESSIONS_DIR", "sessions", _droid_ids),
+    "goose": ("goose", "GOOSE_PATH_ROOT", "goose", _goose_ids),
+    # ccusage reads Copilot's OpenTelemetry export (a file); events.jsonl it does not.
+    "copilot": ("copilot", "COPILOT_OTEL_FILE_EXPORTER_PATH", "otel", _copilot_ids),
 }
 
 #: (agent, fixture, session id) -> (our tokens, ccusage's tokens, why): input, cache
@@ -87,8 +122,9 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
 def _fixtures() -> list[tuple[str, str]]:
     out = []
     for agent in AGENTS:
+        sub = AGENTS[agent][2]
         for fx in sorted((LOGS / agent).iterdir()):
-            if fx.is_dir():
+            if (fx / sub).is_dir():
                 out.append((agent, fx.name))
     return out
 
@@ -110,6 +146,9 @@ def _ccusage(agent: str, fixture: str, mode: str = "calculate") -> list[dict[str
             "LOG_LEVEL": "0",
             variable: str((LOGS / agent / fixture / sub).resolve()),
         }
+        if variable.endswith("_PATH"):  # a file, not a folder: the one file in it
+            (only,) = sorted(p for p in (LOGS / agent / fixture / sub).rglob("*") if p.is_file())
+            env[variable] = str(only.resolve())
         argv = [str(CCUSAGE), command, "session", "--json", "--offline", "--mode", mode]
         proc = subprocess.run(argv, env=env, cwd=t / "cwd", capture_output=True, check=False)
     assert proc.returncode == 0, proc.stderr
@@ -123,19 +162,23 @@ def _walk(base: Path) -> list[str]:
 
 
 def _ours(agent: str, fixture: str) -> list[tuple[set[str], Any, Any]]:
-    """(the ccusage ids it covers, its measured usage, its log) per session we read."""
+    """(the ccusage ids it covers, its measured usage, its log) per session we read,
+    each response billed once across the folder (as the CLI's folder reading)."""
     _command, _variable, sub, ids = AGENTS[agent]
     base = LOGS / agent / fixture / sub
-    out = []
+    runs, covers = [], []
     for session in plan_folder(_walk(base)).sessions:
         handles = [open(base / f, "rb") for f in session.files]  # noqa: SIM115
         try:
-            log = read_session(list(zip(session.files, handles, strict=True)))
+            logs = read_sessions(list(zip(session.files, handles, strict=True)))
         finally:
             for h in handles:
                 h.close()
-        out.append((ids(base, session.files), measured_usage(log), log))
-    return out
+        for log in logs:
+            # As the CLI measures it (a totals-only session too), without a replay.
+            runs.append(run_session(log.name, log, scenario=None, options=None, replay_it=False))
+            covers.append(ids(base, session.files, log))
+    return [(c, r.measured, r.log) for c, r in zip(covers, billed_once(runs), strict=True)]
 
 
 def _tokens(s: dict[str, Any]) -> tuple[int, ...]:
@@ -170,6 +213,16 @@ def test_tokens_and_cost_equal_ccusage_session_by_session(agent: str, fixture: s
     assert set(theirs) <= covered, ("sessions ccusage reads and we do not", set(theirs) - covered)
 
 
+def test_opencode_logged_cost_is_the_one_ccusage_uses() -> None:
+    """OpenCode writes its own cost on each message; ccusage uses it where it is above 0,
+    even with --mode calculate. Ours is beside ours ("as logged")."""
+    theirs = {str(s["sessionId"]): s for s in _ccusage("opencode", "logged")}
+    ((ids, measured, _log),) = _ours("opencode", "logged")
+    (one,) = [theirs[i] for i in ids]
+    assert measured.logged_cost is not None
+    assert abs(measured.logged_cost - Decimal(str(one["totalCost"]))) <= CENT_MICRO
+
+
 def test_pi_logged_cost_is_the_one_ccusage_shows_by_default() -> None:
     """pi writes its own cost (``usage.cost.total``); ccusage's default (auto) mode
     shows it, and so does our "as logged" line."""
@@ -179,6 +232,17 @@ def test_pi_logged_cost_is_the_one_ccusage_shows_by_default() -> None:
     assert measured.logged_cost is not None
     assert abs(measured.logged_cost - Decimal(str(one["totalCost"]))) <= CENT_MICRO
     assert measured.logged_requests == measured.requests == 3
+
+
+@pytest.mark.parametrize(("agent", "fixture"), [("droid", "totals"), ("goose", "totals")])
+def test_a_totals_only_agent_is_measured_with_no_request_counted(agent: str, fixture: str) -> None:
+    """Goose and Droid keep per-session totals: measured (equal to ccusage, above), no
+    request counted, and the session says it cannot be replayed turn by turn."""
+    for _ids, measured, log in _ours(agent, fixture):
+        assert log.totals_only
+        assert measured.requests == 0
+        assert all(not s.requests for s in log.series)
+        assert measured.usage.input > 0
 
 
 def test_every_fixture_line_is_accounted_for() -> None:

@@ -67,6 +67,19 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "ccusage reads only Codex lines holding a compact '\"type\":' (the Codex analogue of "
         "its Claude '\"usage\":{' filter): a token_count written with ': ' is dropped",
     ),
+    (
+        "codex",
+        "fork-burst-2s",
+        "2025/10/21/rollout-2025-10-21T16-00-00-019a0000-3333-7000-8000-00000000000b.jsonl",
+    ): (
+        (10000, 0, 30000, 2000),
+        (21000, 0, 49000, 3500),
+        "a fork's copy of its parent spanning 2.1 s: read without the parent's rollout, "
+        "ccusage skips only the copied token_count events of the copy's first clock "
+        "second and bills the parent's second request again; we follow the burst by the "
+        "gap between lines (at most 1 s) and bill the child's own request only (with the "
+        "parent's rollout in the folder, ccusage does too)",
+    ),
     ("claude", "19-pricing-probes", "-home-user-proj/probe-30-_synthetic_.jsonl"): (
         (0, 0, 0, 0),
         (1005, 2000, 301000, 1100),

@@ -185,14 +185,15 @@ class TestFiles:
 
 
 def test_a_utf16_file_says_so_and_an_unknown_one_names_its_first_line() -> None:
+    from budgetcore.replay.logs.agents import names  # noqa: PLC0415 - every agent we read
+
     with pytest.raises(ScenarioError) as info:
         parse_log('{"type":"user","uuid":"u"}\n'.encode("utf-16"))
     assert [p.code for p in info.value.problems] == ["log-utf16"]
     with pytest.raises(ScenarioError) as info:
         parse_log(b"\n\nhello\n")
     assert info.value.one_line() == (
-        "log is not a session log of an agent we read (Codex CLI, pi, Gemini CLI, Qwen "
-        "Code, Kimi CLI, Claude Code); line 3 is not valid JSON"
+        f"log is not a session log of an agent we read ({names()}); line 3 is not valid JSON"
     )
     with pytest.raises(ScenarioError) as info:  # a JSON object of neither format
         parse_log(b'{"a": 1}\n')

@@ -1058,7 +1058,7 @@ def test_an_unusable_logs_problems_are_listed_apart() -> None:
         reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded((("hello", b"hello\n"),))
     )
     html = _screen(state).html["replay-log"]
-    assert "Kimi CLI, Claude Code)</li><li>line 1 is not valid JSON</li>" in html
+    assert "Claude Code)</li><li>line 1 is not valid JSON</li>" in html
 
 
 def test_a_copied_link_says_what_it_leaves_on_the_page() -> None:

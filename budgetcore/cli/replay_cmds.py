@@ -122,6 +122,8 @@ def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) ->
             names += [
                 os.path.join(base, *p.split("/")) for p in subagents_of(f"{stem}.jsonl", found)
             ]
+    if files is None and path != "-":
+        names += _companions(path)
     streams = [_open(n, "log") for n in names]
     try:
         shown = [
@@ -133,6 +135,25 @@ def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) ->
     finally:
         for s in streams:
             s.close()
+
+
+def _companions(path: str) -> list[str]:
+    """The files read with one given file, as the agent lays them out
+    (budgetcore/replay/logs/folder.py): a Kimi wire's subagent wires, a Droid settings
+    file's transcript."""
+    base = os.path.dirname(path)
+    if os.path.basename(path) == "wire.jsonl":
+        subagents = os.path.join(base, "subagents")
+        if os.path.isdir(subagents):
+            found = (
+                os.path.join(subagents, d, "wire.jsonl") for d in sorted(os.listdir(subagents))
+            )
+            return [f for f in found if os.path.isfile(f)]
+    if path.endswith(".settings.json"):
+        transcript = path.removesuffix(".settings.json") + ".jsonl"
+        if os.path.isfile(transcript):
+            return [transcript]
+    return []
 
 
 def _shown(path: str) -> str:
@@ -234,6 +255,11 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
         options = link_priced(args, scenario, options)
     fmt = _log_format(args)
     replay_it = not args.usage
+    if not os.path.isdir(args.log) and args.log != "-" and _is_database(args.log):
+        # A database holds many sessions: each is a row, as in a folder.
+        settings = (os.path.dirname(args.log), fmt, scenario, options, replay_it)
+        runs = _session_runs(settings, (os.path.basename(args.log), [os.path.basename(args.log)]))
+        return billed_once_runs(runs), True
     if not os.path.isdir(args.log):
         log = read_log_path(args.log, fmt)
         run = run_session(
@@ -252,10 +278,10 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     root = args.log
     plan = plan_folder(_walk(root))
     jobs = [(s.name, s.files) for s in plan.sessions]
-    work = partial(_session_run, (root, fmt, scenario, options, replay_it))
+    work = partial(_session_runs, (root, fmt, scenario, options, replay_it))
     workers = _workers(root, jobs)
     if workers < 2:
-        runs = [work(job) for job in jobs]
+        runs = [run for job in jobs for run in work(job)]
     else:
         import copyreg  # noqa: PLC0415 - a large folder only
         import multiprocessing  # noqa: PLC0415
@@ -268,12 +294,11 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
         # folder's order (map keeps it). The workers ignore Ctrl-C; the parent takes it,
         # and leaving the pool terminates them (one line, 130, as for one file).
         with multiprocessing.get_context("fork").Pool(workers, _worker_started) as pool:
-            runs = pool.map(work, jobs, chunksize=max(1, len(jobs) // (4 * workers)))
+            found = pool.map(work, jobs, chunksize=max(1, len(jobs) // (4 * workers)))
+        runs = [run for part in found for run in part]
     if not runs:
         raise ScenarioError([Problem("log", f"folder {shown_name(root)} holds no .jsonl file")])
-    from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
-
-    runs = billed_once(runs)
+    runs = billed_once_runs(runs)
     if plan.not_read:
         print(
             f"not read: {len(plan.not_read):,} file(s) that are not session logs "
@@ -281,6 +306,12 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
             file=sys.stderr,
         )
     return runs, True
+
+
+def billed_once_runs(runs: list[Any]) -> list[Any]:
+    from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
+
+    return billed_once(runs)
 
 
 #: A folder is read by more than one process from this many bytes on (below, starting
@@ -313,6 +344,61 @@ def _view(d: dict[str, Any]) -> Any:
 def _worker_started() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent's to take
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # how the pool ends a worker
+
+
+def _is_database(path: str) -> bool:
+    """Whether the file is an SQLite database (an agent's, such as OpenCode's
+    opencode.db): such a file holds many sessions."""
+    from budgetcore.replay.logs.tally import SQLITE_MAGIC  # noqa: PLC0415
+
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def read_log_sessions(path: str, fmt: str | None, shown: str) -> list[Any]:
+    """Every session of a database file, each named ``<shown>#<session id>``."""
+    import dataclasses  # noqa: PLC0415
+
+    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+
+    stream = _open(path, "log")
+    try:
+        with collector_paused():
+            logs = read_sessions([(shown, stream)], fmt)
+    finally:
+        stream.close()
+    return [dataclasses.replace(log, name=log.name or shown) for log in logs]
+
+
+def _session_runs(
+    settings: tuple[str, str | None, Any, Any, bool], job: tuple[str, Sequence[str]]
+) -> list[Any]:
+    """The runs of one job of a folder: one session, or each session of a database."""
+    from budgetcore.replay.logs.session import SessionRun, run_session  # noqa: PLC0415
+
+    root, fmt, scenario, options, replay_it = settings
+    name, files = job
+    path = os.path.join(root, *files[0].split("/"))
+    if len(files) != 1 or not _is_database(path):
+        return [_session_run(settings, job)]
+    try:
+        logs = read_log_sessions(path, fmt, name)
+    except ScenarioError as exc:
+        return [SessionRun(name, None, error=exc.problems)]
+    except Unreadable as exc:
+        return [SessionRun(name, None, error=(Problem("log", str(exc)),))]
+    runs = []
+    for log in logs:
+        try:
+            runs.append(
+                run_session(log.name, log, scenario=scenario, options=options, replay_it=replay_it)
+            )
+        except ScenarioError as exc:  # a session of it with no request to replay
+            runs.append(SessionRun(log.name, None, error=exc.problems))
+    return runs
 
 
 def _session_run(
@@ -387,8 +473,9 @@ def replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--generate", help="a generator spec: inline JSON or a JSON file")
     p.add_argument(
         "--log",
-        help="an agent's session file (Claude Code, Codex CLI, pi, Gemini CLI, Qwen Code, "
-        "Kimi CLI), or a folder of them "
+        help="an agent's session file or database (Claude Code, Codex CLI, pi, Gemini CLI, "
+        "Qwen Code, Kimi CLI, OpenCode, Amp, Droid, Goose, Copilot CLI, Cline), or its data "
+        "folder "
         "(with no scenario: the default one with the log's main model)",
     )
     from budgetcore.replay.logs.model import FORMATS  # noqa: PLC0415 - the agents' keys

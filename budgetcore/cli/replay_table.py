@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 from budgetcore.replay.asrun import AsRun, error_stats, ratio_text, relative
 from budgetcore.replay.logs.agents import agent
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.session import SessionRun
-from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage, merge_usage
+from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
+from budgetcore.replay.logs.tally import TOTALS
+from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
 from budgetcore.units import format_percent, money_text
 
 if TYPE_CHECKING:
@@ -152,6 +153,9 @@ def _ledger(log: ParsedLog, write: Write) -> None:
         mark = "" if f.accounted == f.lines else f"  (MISMATCH: {f.accounted:,} accounted)"
         write(f"  {f.name or 'log'}: {f.lines:,} lines{mark}\n")
         for s, on, off in f.requests:
+            if s == TOTALS:  # a totals-only agent's per-model totals: not requests
+                write(f"    session totals (not requests): {on + off:,} line(s)\n")
+                continue
             write(f"    requests, {s}: {on:,} on the replayed branch, {off:,} on abandoned ones\n")
         for kind, n in f.duplicates:
             write(f"    copies folded ({kind}): {n:,}\n")
@@ -252,6 +256,11 @@ def _session(run: SessionRun, write: Write) -> None:
     files = len(log.files)
     extra = f", {files} files" if files > 1 else ""
     write(f"Session {run.name or 'log'} ({_agent_name(log.format)}{extra})\n")
+    if log.totals_only:
+        write(
+            f"  Totals only: {log.totals_only}. It cannot be replayed turn by turn; "
+            "its totals are measured, and no request is counted.\n"
+        )
     if run.as_run is not None:
         _as_run(run.as_run, write)
     m = run.model
@@ -393,5 +402,21 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
     total = sum(sum(f.lines for f in r.log.ledger) for r in ok if r.log is not None) + unread
     rows.append(["total", f"{total:,}", "", "", "", ""])
     _grid(head, rows, write)
-    merged = merge_usage(r.measured for r in ok if r.measured is not None)
+    merged = folder_usage(runs)
     _measured(merged, write)
+    if unread_runs := len(runs) - len(ok):
+        write(
+            f"  The total cost is unknown: {unread_runs:,} session(s) could not be read, "
+            "and what they cost no one knows.\n"
+        )
+    by_agent = agent_totals(runs)
+    if len(by_agent) > 1:
+        write("By agent\n")
+        rows = []
+        for key, n, m in by_agent:
+            name = _agent_name(key) if key else "not read"
+            cost = money_text(m.cost)
+            if m.cost is None and m.known_cost:
+                cost = f"unknown (≥ {money_text(m.known_cost)})"
+            rows.append([name, f"{n:,}", f"{m.requests:,}", cost])
+        _grid(["agent", "sessions", "requests", "measured cost"], rows, write)

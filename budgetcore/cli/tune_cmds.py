@@ -110,6 +110,10 @@ def work(task: Task, job: Job) -> Done:
             from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
 
             log = read_log_path(task.files[0], task.fmt, files=list(task.files))
+            if log.totals_only:
+                from budgetcore.replay.logs.session import totals_problem  # noqa: PLC0415
+
+                raise ScenarioError([totals_problem(log)])
             skipped = len(log.skipped)
             first = str(log.skipped[0]) if log.skipped else ""
             chosen = log.pick(task.series)
@@ -274,8 +278,9 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--log",
         action="append",
-        help="an agent's session file (Claude Code, Codex CLI, pi, Gemini CLI, Qwen Code, "
-        "Kimi CLI), or a folder of them "
+        help="an agent's session file or database (Claude Code, Codex CLI, pi, Gemini CLI, "
+        "Qwen Code, Kimi CLI, OpenCode, Amp, Droid, Goose, Copilot CLI, Cline), or its data "
+        "folder "
         "(repeatable; with no scenario, one file: the default scenario with its model)",
     )
     from budgetcore.replay.logs.model import FORMATS  # noqa: PLC0415 - the agents' keys
@@ -377,6 +382,8 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
         tasks.append(Task(f"generated {i}", _generated(text)))
     for path in args.log or ():
         if not os.path.isdir(path):
+            if path != "-" and _database_tasks(path, path, fmt, args.series, tasks):
+                continue
             tasks.append(Task(path, files=_with_subagents(path), fmt=fmt, series=args.series))
             continue
         from budgetcore.cli.replay_cmds import _walk  # noqa: PLC0415 - the folder walk
@@ -393,8 +400,27 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
             )
         for session in plan.sessions:
             files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
+            if len(files) == 1 and _database_tasks(files[0], session.name, fmt, args.series, tasks):
+                continue
             tasks.append(Task(session.name, files=files, fmt=fmt, series=args.series))
     return tasks
+
+
+def _database_tasks(
+    path: str, shown: str, fmt: str | None, series: str | None, tasks: list[Task]
+) -> bool:
+    """An agent's database (OpenCode's opencode.db) holds many sessions: each is a task
+    of its own, its turns read here. False when ``path`` is not a database."""
+    from budgetcore.cli.replay_cmds import _is_database, read_log_sessions  # noqa: PLC0415
+
+    if not _is_database(path):
+        return False
+    for log in read_log_sessions(path, fmt, shown):
+        if not log.series or log.totals_only:
+            continue  # no request to replay (replay --log lists and measures it)
+        chosen = log.pick(series)
+        tasks.append(Task(log.name, turns=chosen.turns()))
+    return True
 
 
 def _with_subagents(path: str) -> tuple[str, ...]:

@@ -252,6 +252,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} has totalTokens but no input, output or cache counts (how they split is unknown), got {got}",
         "{where}只有 totalTokens,没有输入、输出或缓存计数(无法得知如何拆分),收到 {got}",
     ),
+    "core.log-zstd-no-decoder": (
+        "{where} is zstd-compressed (a Codex rollout idle for a week is written as .jsonl.zst), and this Python has no zstd decoder: Python 3.14's compression.zstd, or the backports.zstd package (pip install 'budgetcore[zstd]'), reads it",
+        "{where}是 zstd 压缩的(闲置一周的 Codex 会话记录会写成 .jsonl.zst),而此 Python 没有 zstd 解码器:Python 3.14 的 compression.zstd 或 backports.zstd 包(pip install 'budgetcore[zstd]')可以读取",
+    ),
+    "core.log-zstd-corrupt": (
+        "{where} is zstd-compressed but cannot be decompressed ({why})",
+        "{where}是 zstd 压缩的,但无法解压({why})",
+    ),
+    "core.log-unknown-database": (
+        "{where} is an SQLite database, but not one of an agent we read (tables: {tables})",
+        "{where}是 SQLite 数据库,但不属于我们能读取的任何代理(表:{tables})",
+    ),
+    "core.log-sqlite-unreadable": (
+        "{where} is an SQLite database OpenCode's reader cannot use ({why})",
+        "{where}是 OpenCode 读取器无法使用的 SQLite 数据库({why})",
+    ),
+    "core.log-many-sessions": (
+        "{where} holds {sessions} sessions: give it as a folder's file, or with --usage, to read each",
+        "{where}包含 {sessions} 个会话:将其放在文件夹中或加 --usage 以逐个读取",
+    ),
+    "core.log-totals-only": (
+        "{where} keeps only per-session totals ({why}): it cannot be replayed turn by turn; --usage measures it",
+        "{where}只保存每个会话的总量({why}):无法逐轮回放;--usage 可以度量它",
+    ),
+    "core.log-no-sqlite": (
+        "{where} is an SQLite database, and this Python has no sqlite3 module to read it",
+        "{where}是 SQLite 数据库,而此 Python 没有可读取它的 sqlite3 模块",
+    ),
+    "core.log-sqlite-unreadable-goose": (
+        "{where} is an SQLite database Goose's reader cannot use ({why})",
+        "{where}是 Goose 读取器无法使用的 SQLite 数据库({why})",
+    ),
+    "core.log-not-a-database": (
+        "{where} must be the agent's SQLite database",
+        "{where}必须是该代理的 SQLite 数据库",
+    ),
     "core.log-empty": ("{where} is empty (no line with an entry)", "{where}为空(没有含条目的行)"),
     "core.log-no-file": ("{where}: no file given", "{where}:未给出文件"),
     "core.log-codex-one-file": (

@@ -23,7 +23,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.replay.logs.model import FileLedger, ParsedLog
-from budgetcore.replay.logs.session import SessionRun
+from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
 from budgetcore.replay.logs.usage import MeasuredUsage, merge_usage
 
 if TYPE_CHECKING:
@@ -99,6 +99,9 @@ def log_dict(
         "main_model": log.main_model(),
         "context_window": log.window,
         "duplicates_dropped": log.duplicates,
+        # Why the session keeps per-model totals only and cannot be replayed turn by
+        # turn (Goose, Droid); None when it holds requests.
+        "totals_only": log.totals_only or None,
         "skipped_lines": [str(p) for p in log.skipped],
         "ledger": [ledger_dict(f) for f in log.ledger],
         "compactions": [
@@ -165,7 +168,7 @@ def _money(value: Decimal | None) -> str | None:
 def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
     """What a folder's sessions add up to."""
     ok = [r for r in runs if r.log is not None]
-    measured = merge_usage(r.measured for r in ok if r.measured is not None)
+    measured = folder_usage(runs)
     modelled: Decimal | None = Decimal(0)
     turns = 0
     for r in ok:
@@ -189,6 +192,17 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
         "turns_replayed": turns,
         "modelled_cost": _money(modelled) if replayed else None,
         "measured": measured.as_dict(),
+        # One total per agent (a mixed folder); "agent" None: the sessions not read.
+        "agents": [
+            {
+                "agent": key or None,
+                "sessions": n,
+                "requests": m.requests,
+                "cost": _money(m.cost),
+                "known_cost": _money(m.known_cost),
+            }
+            for key, n, m in agent_totals(runs)
+        ],
         "as_run": _as_run_total([r.as_run for r in ok if r.as_run is not None]),
     }
 

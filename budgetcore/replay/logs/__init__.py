@@ -35,7 +35,8 @@ from budgetcore.replay.logs.reader import (
     at_line,
     decoded_lines,
 )
-from budgetcore.replay.logs.tally import Document, lines_of
+from budgetcore.replay.logs.tally import SQLITE_MAGIC, Database, Document, lines_of
+from budgetcore.replay.logs.zst import ZSTD_MAGIC, decompressed
 
 __all__ = [
     "FORMATS",
@@ -51,6 +52,7 @@ __all__ = [
     "parse_codex",
     "parse_log",
     "read_session",
+    "read_sessions",
 ]
 
 #: How many lines format detection looks at before it gives up.
@@ -77,7 +79,9 @@ def _claimed(value: dict[str, object]) -> Agent | None:
     return None
 
 
-def _sniff(stream: LineSource, name: str = "") -> tuple[Agent | None, Replayed | Document]:
+def _sniff(
+    stream: LineSource, name: str = ""
+) -> tuple[Agent | None, Replayed | Document | Database]:
     """The agent whose file this is, from its first lines (or, for a JSON document, its
     whole value), and the stream to read it from."""
     head: list[bytes] = []
@@ -89,6 +93,13 @@ def _sniff(stream: LineSource, name: str = "") -> tuple[Agent | None, Replayed |
             head.append(raw)
             break
         head.append(raw)
+        if len(head) == 1 and raw.startswith(SQLITE_MAGIC):
+            return _database(Replayed(head, stream))
+        if len(head) == 1 and raw.startswith(ZSTD_MAGIC):
+            # Compressed (a Codex rollout idle for a week): told from its lines inside.
+            from budgetcore.inputs.text import limit_of  # noqa: PLC0415
+
+            return _sniff(decompressed(Replayed(head, stream), limit_of("log")), name)
         value = _head_value(raw)
         if first is BLANK:
             first = value
@@ -114,11 +125,33 @@ def _document(stream: Replayed) -> tuple[Agent | None, Document]:
     return None, doc
 
 
-def _unknown(head: Replayed | Document) -> ScenarioError:
+def _database(stream: Replayed) -> tuple[Agent | None, Database]:
+    from budgetcore.inputs.text import limit_of  # noqa: PLC0415
+
+    db = Database(lines_of(stream, limit_of("log")))
+    for a in AGENTS:
+        if a.claims_database is not None and a.claims_database(db.tables):
+            return a, db
+    return None, db
+
+
+def _unknown(head: Replayed | Document | Database) -> ScenarioError:
     """Why no agent was found: an empty file says so (no line, or only blank ones
     within the lines sniffed, which then were the whole file)."""
     if isinstance(head, Document):
         return ScenarioError([_unknown_document(head)])
+    if isinstance(head, Database):
+        tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
+        return ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    f"is an SQLite database, but not one of an agent we read (tables: {tables})",
+                    "log-unknown-database",
+                    tables=tables,
+                )
+            ]
+        )
     if all(not line.strip() for line in head.head) and len(head.head) < _SNIFF_LINES:
         return ScenarioError(
             [Problem.coded("log", "is empty (no line with an entry)", "log-empty")]
@@ -150,6 +183,24 @@ def _unknown(head: Replayed | Document) -> ScenarioError:
         if isinstance(value, Malformed):
             why.append(at_line("", number, value.problem))
         break
+    for raw in head.head:
+        value = _head_value(raw)
+        looks = next(
+            (a for a in AGENTS if isinstance(value, dict) and a.looks_like and a.looks_like(value)),
+            None,
+        )
+        if looks is not None:
+            return ScenarioError(
+                [
+                    Problem.coded(
+                        "log",
+                        f"looks like a {looks.name} file but {looks.missing}",
+                        "log-looks-like",
+                        agent=looks.name,
+                        missing=looks.missing,
+                    )
+                ]
+            )
     return ScenarioError(
         [
             Problem.coded(
@@ -259,10 +310,73 @@ def read_session(
             raise ScenarioError(
                 [Problem.of("log format", f"must be one of {', '.join(FORMATS)}", fmt)]
             )
-    log = found.read(streams)
+        first_line = streams[0][1].readline(MAX_LINE_BYTES + 1)
+        given: LineSource = Replayed([first_line], streams[0][1])
+        if first_line.startswith(ZSTD_MAGIC):
+            given = decompressed(given, _log_limit())
+        streams[0] = (streams[0][0], given)
+    if isinstance(streams[0][1], Database):
+        logs = read_sessions(files, found.key)
+        if len(logs) != 1:
+            raise ScenarioError(
+                [
+                    Problem.coded(
+                        "log",
+                        f"holds {len(logs):,} sessions: give it as a folder's file, or with "
+                        "--usage, to read each",
+                        "log-many-sessions",
+                        sessions=f"{len(logs):,}",
+                    )
+                ]
+            )
+        log = logs[0]
+    else:
+        log = found.read(streams)
     if require and not log.series:
         raise _no_requests(log)
     return log
+
+
+def read_sessions(
+    files: Sequence[tuple[str, str | bytes | LineSource]], fmt: str | None = None
+) -> tuple[ParsedLog, ...]:
+    """Every session the files hold: one (:func:`read_session`), or each session of an
+    agent's database (OpenCode's ``opencode.db``). A session with no request is kept
+    (its ledger says what it held)."""
+    if not files:
+        raise ScenarioError([Problem.coded("log", "no file given", "log-no-file")])
+    name, data = files[0]
+    stream = _stream(data)
+    found: Agent | None
+    head: Replayed | Document | Database
+    if fmt is None:
+        found, head = _sniff(stream, name)
+        if found is None:
+            raise _unknown(head)
+    else:
+        found = agent(fmt)
+        if found is None:
+            raise ScenarioError(
+                [Problem.of("log format", f"must be one of {', '.join(FORMATS)}", fmt)]
+            )
+        first = stream.readline(MAX_LINE_BYTES + 1)
+        head = Replayed([first], stream)
+        if first.startswith(SQLITE_MAGIC):
+            head = Database(lines_of(head, _log_limit()))
+        elif first.startswith(ZSTD_MAGIC):
+            inner = decompressed(head, _log_limit())
+            head = Replayed([inner.readline(MAX_LINE_BYTES + 1)], inner)
+    if isinstance(head, Database):
+        if found.read_database is None:
+            raise _unknown(head)
+        return found.read_database(head.getvalue(), name)
+    return (read_session([(name, head), *files[1:]], found.key, require=False),)
+
+
+def _log_limit() -> int:
+    from budgetcore.inputs.text import limit_of  # noqa: PLC0415
+
+    return limit_of("log")
 
 
 def parse_log(data: str | bytes | IO[bytes], fmt: str | None = None, name: str = "") -> ParsedLog:

@@ -1,9 +1,11 @@
 """The agents whose logs we read, one entry each (docs/replay.md, "Other agents").
 
 Each entry says how to tell its files (``claims``: from one decoded line of a JSON Lines
-log; ``claims_document``: from a whole JSON document), how to read a session
-(``read``: the session's files, main file first, to a :class:`ParsedLog` with its
-ledger), and whether its log keeps only totals. Detection asks the entries in table
+log; ``claims_document``: from a whole JSON document; ``claims_database``: from an
+SQLite database's tables), how to read a session (``read``: the session's files, main
+file first, to a :class:`ParsedLog` with its ledger; ``read_database``: every session
+of a database), which files of a folder are its sessions (``plan``, in
+:mod:`.folder`), and whether its log keeps only totals. Detection asks the entries in table
 order, line by line: the agents whose lines carry a distinctive key come first, Claude
 Code (whose lines say least: any ``message`` object) last.
 """
@@ -13,7 +15,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from budgetcore.replay.logs import gemini, kimi, pi, qwen
+from budgetcore.replay.logs import (
+    amp,
+    cline,
+    copilot,
+    droid,
+    folder,
+    gemini,
+    goose,
+    kimi,
+    opencode,
+    pi,
+    qwen,
+)
+from budgetcore.replay.logs.folder import Planner
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, format_of
 
@@ -35,6 +50,12 @@ class Agent:
     # document lacks ("looks like a ... file but ...").
     looks_like: Callable[[object], bool] | None = None
     missing: str = ""
+    # A database file (SQLite): whether its tables are this agent's, and its sessions.
+    claims_database: Callable[[frozenset[str]], bool] | None = None
+    read_database: Callable[[bytes, str], tuple[ParsedLog, ...]] | None = None
+    # Which files of a folder are its sessions (budgetcore.replay.logs.folder); None: its
+    # files are JSON Lines sessions of their own, each read alone.
+    plan: Planner | None = None
 
 
 def _read_claude(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
@@ -54,8 +75,23 @@ def _read_codex(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
     return read_codex(*files[0])
 
 
+def _no_lines(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
+    """An agent whose sessions are in a database only."""
+    from budgetcore.errors import Problem, ScenarioError  # noqa: PLC0415
+
+    raise ScenarioError(
+        [Problem.coded("log", "must be the agent's SQLite database", "log-not-a-database")]
+    )
+
+
 AGENTS: tuple[Agent, ...] = (
-    Agent("codex", "Codex CLI", lambda o: format_of(o) == "codex", _read_codex),
+    Agent(
+        "codex",
+        "Codex CLI",
+        lambda o: format_of(o) == "codex",
+        _read_codex,
+        plan=folder.plan_codex,
+    ),
     Agent("pi", "pi", pi.claims, pi.read_pi),
     Agent(
         "gemini-cli",
@@ -65,10 +101,88 @@ AGENTS: tuple[Agent, ...] = (
         claims_document=gemini.claims_document,
         looks_like=lambda d: isinstance(d, dict) and "sessionId" in d and "startTime" in d,
         missing="has no messages list",
+        plan=folder.plan_gemini,
     ),
     Agent("qwen-code", "Qwen Code", qwen.claims, qwen.read_qwen),
-    Agent("kimi-cli", "Kimi CLI", kimi.claims, kimi.read_kimi),
-    Agent("claude-code", "Claude Code", lambda o: format_of(o) == "claude-code", _read_claude),
+    Agent(
+        "kimi-cli",
+        "Kimi CLI",
+        kimi.claims,
+        kimi.read_kimi,
+        # context.jsonl: the model's context, its usage in the wire.jsonl beside it.
+        looks_like=lambda d: (
+            isinstance(d, dict) and d.get("role") in ("_usage", "_checkpoint", "_system_prompt")
+        ),
+        missing="is its context (context.jsonl): the usage is in the wire.jsonl beside it",
+        plan=folder.plan_kimi,
+    ),
+    Agent(
+        "copilot-cli",
+        "Copilot CLI",
+        copilot.claims,
+        copilot.read_copilot,
+        claims_database=copilot.claims_database,
+        read_database=copilot.read_session_store,
+        plan=folder.plan_copilot,
+    ),
+    Agent(
+        "opencode",
+        "OpenCode",
+        None,
+        opencode.read_opencode,
+        claims_document=opencode.claims_document,
+        looks_like=lambda d: isinstance(d, dict) and "sessionID" in d and "modelID" in d,
+        missing="has no role and time",
+        claims_database=opencode.claims_database,
+        read_database=opencode.read_opencode_db,
+        plan=folder.plan_opencode,
+    ),
+    Agent(
+        "amp",
+        "Amp",
+        None,
+        amp.read_amp,
+        claims_document=amp.claims_document,
+        looks_like=lambda d: isinstance(d, dict) and str(d.get("id", "")).startswith("T-"),
+        missing="has neither messages nor a usageLedger",
+        plan=folder.plan_amp,
+    ),
+    Agent(
+        "cline",
+        "Cline",
+        None,
+        cline.read_cline,
+        claims_document=cline.claims_document,
+        plan=folder.plan_cline,
+    ),
+    Agent(
+        "droid",
+        "Droid",
+        None,
+        droid.read_droid,
+        claims_document=droid.claims_document,
+        totals_only=droid.TOTALS_WHY,
+        looks_like=lambda d: isinstance(d, dict) and "providerLock" in d,
+        missing="has no tokenUsage",
+        plan=folder.plan_droid,
+    ),
+    Agent(
+        "goose",
+        "Goose",
+        None,
+        _no_lines,
+        claims_database=goose.claims_database,
+        read_database=goose.read_goose_db,
+        totals_only=goose.TOTALS_WHY,
+        plan=folder.plan_goose,
+    ),
+    Agent(
+        "claude-code",
+        "Claude Code",
+        lambda o: format_of(o) == "claude-code",
+        _read_claude,
+        plan=folder.plan_claude,
+    ),
 )
 _BY_KEY = {a.key: a for a in AGENTS}
 

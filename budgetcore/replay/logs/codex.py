@@ -6,8 +6,9 @@ event whose totals advance.
 - An event repeating the previous totals (written again when rate limits arrive) is a
   copy; ``info: null`` and all-zero estimates are not requests.
 - A forked or subagent rollout starts with the parent's history copied in one burst
-  (a second ``session_meta``, then the parent's items within milliseconds): those
-  events only move the totals' baseline.
+  (a second ``session_meta``, then the parent's items within milliseconds; a fork may
+  copy them right after its own ``session_meta``, with no second one): those events
+  only move the totals' baseline.
 - Each request's model is ``info.model`` where given, else the latest
   ``turn_context`` (or ``thread_settings_applied``) model.
 """
@@ -385,6 +386,11 @@ def _read(
                         forked = isinstance(payload.get("forked_from_id"), str) or (
                             isinstance(source, dict) and "subagent" in source
                         )
+                        if isinstance(payload.get("forked_from_id"), str) and time is not None:
+                            # A fork's copy of its parent may follow at once, with no
+                            # copy of the parent's session_meta to announce it (issue
+                            # 40): the burst is watched from the fork's own line.
+                            replay_until = time
                     elif forked and sid != own_id and time is not None:
                         replay_until = time  # the parent's history follows, copied
                     continue

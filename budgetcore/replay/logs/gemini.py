@@ -56,10 +56,13 @@ def claims_document(doc: object) -> bool:
 
 
 class _Reader:
-    def __init__(self, tally: Tally) -> None:
+    def __init__(self, tally: Tally, series: str = "main") -> None:
         self.tally = tally
+        self.series = series
         self.model: str | None = None
         self.parent: dict[str, str] = {}
+        # The conversation's messages now, in order (a dict: a set with an order).
+        self.live: dict[str, None] = {}
         self.last = _ROOT
         # id -> (line, file, ledger kind) of its first copy, in order
         self.first: dict[str, tuple[int, int, str]] = {}
@@ -77,11 +80,14 @@ class _Reader:
         if "$rewindTo" in obj:
             t.entry("$rewindTo")
             target = obj["$rewindTo"]
-            if isinstance(target, str) and target in self.parent:
-                self.last = self.parent[target]
+            if isinstance(target, str) and target in self.live:
+                ids = list(self.live)
+                for gone in ids[ids.index(target) :]:
+                    del self.live[gone]
             else:  # an unknown target clears the conversation (gemini-cli's own rule)
-                self.last = _ROOT
-            t.last_node["main"] = self.last
+                self.live.clear()
+            self.last = next(reversed(self.live)) if self.live else _ROOT
+            t.last_node[self.series] = self.last
             return
         if "$set" in obj:
             t.entry("$set")
@@ -108,12 +114,16 @@ class _Reader:
         if mid not in self.first:
             self.first[mid] = (number, t.file, kind if kind != "gemini" else "gemini (no tokens)")
             if not mid.startswith("\x00"):
-                self.parent[mid] = self.last
-                t.node("main", mid, self.last)
-                t.time("main", time, mid)
-        if not mid.startswith("\x00"):
+                t.time(self.series, time, mid)
+        if not mid.startswith("\x00") and mid not in self.live:
+            # A message not in the conversation extends it (a new one, or one a rewind
+            # dropped, written again); a copy of a live one updates it in place
+            # (gemini-cli's upsert) and moves nothing.
+            self.parent[mid] = self.last
+            t.parents[mid] = self.last
+            t.last_node[self.series] = mid
+            self.live[mid] = None
             self.last = mid
-            t.last_node["main"] = mid
         if tokens is not None:
             model = named.strip() if isinstance(named, str) and named.strip() else self.model
             self.found[mid] = (tokens, model, time)
@@ -135,6 +145,7 @@ class _Reader:
                 continue
             t.request(
                 line,
+                series=self.series,
                 input=fresh + tool,
                 cache_read=cached,
                 output=output + thoughts,
@@ -150,8 +161,14 @@ def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -
     tally = Tally("gemini-cli")
     reader = _Reader(tally)
     tally.last_node["main"] = _ROOT
-    for name, stream in files:
+    for i, (name, stream) in enumerate(files):
         tally.open(name)
+        if i > 0:  # a subagent's recording (chats/<parent id>/<id>.jsonl): its own series
+            sub = _Reader(tally, f"subagent:{name.rsplit('/', 1)[-1].split('.')[0]}")
+            for number, obj in tally.lines(stream, what):
+                sub.record(number, obj)
+            sub.finish()
+            continue
         if name.endswith(".json") or isinstance(stream, Document):
             _document(tally, reader, stream, what)
             continue

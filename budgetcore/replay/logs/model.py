@@ -34,7 +34,20 @@ __all__ = [
 ]
 
 #: Every agent's key (budgetcore.replay.logs.agents.AGENTS holds how each is read).
-FORMATS: tuple[str, ...] = ("claude-code", "codex", "pi", "gemini-cli", "qwen-code", "kimi-cli")
+FORMATS: tuple[str, ...] = (
+    "claude-code",
+    "codex",
+    "pi",
+    "gemini-cli",
+    "qwen-code",
+    "kimi-cli",
+    "opencode",
+    "amp",
+    "droid",
+    "goose",
+    "copilot-cli",
+    "cline",
+)
 
 
 class LogRequest(NamedTuple):
@@ -221,6 +234,10 @@ class ParsedLog:
     # Code): what names one response across the sessions of one import, where a resumed
     # session's file holds the earlier one's responses again (usage.billed_elsewhere).
     ids: tuple[tuple[int, int, str, str], ...] = ()
+    # Why this session holds per-model totals and no requests (Goose, Droid), "" when it
+    # holds requests: its totals are billed (series "session totals", abandoned: never
+    # turns), and it cannot be replayed turn by turn.
+    totals_only: str = ""
 
     @property
     def main(self) -> LogSeries:

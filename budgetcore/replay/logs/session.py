@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from budgetcore.errors import Problem, ScenarioError
@@ -22,6 +23,7 @@ from budgetcore.replay.logs.usage import (
     billed_elsewhere,
     measured_once,
     measured_usage,
+    merge_usage,
 )
 
 if TYPE_CHECKING:
@@ -30,7 +32,18 @@ if TYPE_CHECKING:
     from budgetcore.replay.whatif import WhatIf
     from budgetcore.scenario.model import Scenario
 
-__all__ = ["LogModel", "SessionRun", "billed_once", "log_model", "priced_by", "run_session"]
+__all__ = [
+    "LogModel",
+    "SessionRun",
+    "agent_totals",
+    "billed_once",
+    "folder_usage",
+    "log_model",
+    "priced_by",
+    "run_session",
+    "totals_measured",
+    "totals_problem",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +178,63 @@ def billed_once(items: Sequence[_B], resolver: Callable[[str], Resolution] = res
     return out
 
 
+def totals_problem(log: ParsedLog) -> Problem:
+    """Why a totals-only session is not replayed."""
+    return Problem.coded(
+        "log",
+        f"keeps only per-session totals ({log.totals_only}): it cannot be replayed turn "
+        "by turn; --usage measures it",
+        "log-totals-only",
+        why=log.totals_only,
+    )
+
+
+def totals_measured(
+    log: ParsedLog, resolver: Callable[[str], Resolution] = resolve
+) -> MeasuredUsage:
+    """The measured usage of a session that keeps per-model totals only: no request is
+    counted, and a model whose prices have context tiers has an unknown cost (a total
+    cannot say which of its requests crossed a tier)."""
+    from budgetcore.replay.logs.usage import total_usage  # noqa: PLC0415
+
+    rows = []
+    for row in measured_usage(log, resolver).models:
+        res = None if row.model is None else resolver(row.model)
+        prices = None if res is None or res.model is None else res.model.prices
+        tiered = prices is not None and bool(prices.tiers)
+        rows.append(
+            dataclasses.replace(
+                row,
+                requests=0,
+                cost=None if tiered else row.cost,
+                known_cost=Decimal(0) if tiered else row.known_cost,
+                unpriced=row.requests if tiered else row.unpriced,
+            )
+        )
+    return total_usage(rows)
+
+
+def folder_usage(runs: Sequence[SessionRun]) -> MeasuredUsage:
+    """The measured usage of a folder's sessions together. Its cost is unknown (the
+    priced part kept beside, "at least") while any session of it could not be read:
+    what that one cost no one knows, so the total is not the sum of the others."""
+    merged = merge_usage(r.measured for r in runs if r.log is not None and r.measured is not None)
+    if any(r.log is None for r in runs):
+        return dataclasses.replace(merged, cost=None)
+    return merged
+
+
+def agent_totals(
+    runs: Sequence[SessionRun],
+) -> tuple[tuple[str, int, MeasuredUsage], ...]:
+    """A folder's sessions by agent (``ParsedLog.format``; "" for the sessions that could
+    not be read): (agent, sessions, their measured usage), in the order first seen."""
+    groups: dict[str, list[SessionRun]] = {}
+    for r in runs:
+        groups.setdefault("" if r.log is None else r.log.format, []).append(r)
+    return tuple((key, len(group), folder_usage(group)) for key, group in groups.items())
+
+
 def priced_by(model: LogModel, options: ReplayOptions | None) -> ReplayOptions | None:
     """``options`` with the log's model's prices as the main request's, where the
     registry knows the model and the options name no prices of their own."""
@@ -195,6 +265,12 @@ def run_session(
     """Measure and (unless ``replay_it`` is False) replay one session. ``scenario``
     None: the log's own model (:func:`log_model`), whose prices also bill the replay
     when ``options`` give none."""
+    if log.totals_only:
+        # Per-model totals, no requests: measured, never replayed (and no request
+        # count is made up for them), so no backtest either.
+        measured = totals_measured(log, resolver)
+        why = () if not replay_it else (totals_problem(log),)
+        return SessionRun(name, log, series, None, measured, None, error=why)
     from budgetcore.replay.asrun import as_run  # noqa: PLC0415 - a log's backtest
 
     measured = measured_usage(log, resolver)

@@ -39,7 +39,10 @@ from budgetcore.replay.logs.reader import (
     too_many_requests,
 )
 
-__all__ = ["Document", "Tally", "counts", "lines_of"]
+__all__ = ["SQLITE_MAGIC", "TOTALS", "Database", "Document", "Tally", "counts", "lines_of"]
+
+#: The series of a session that keeps per-model totals only (ParsedLog.totals_only).
+TOTALS = "session totals"
 
 _MAX_LABEL = 48
 
@@ -83,6 +86,7 @@ class _Req:
     request: LogRequest
     series: str
     node: str | None  # the tree entry it belongs to (pi, Qwen), None: on every branch
+    off: bool = False  # never on a branch (a session's totals: billed, not a turn)
 
 
 @dataclass(slots=True)
@@ -112,6 +116,8 @@ class Tally:
         self.window: int | None = None
         self.order: list[str] = []  # series in the order first seen
         self.ids: list[tuple[int, int, str, str]] = []
+        self.totals_only = ""  # why the session keeps totals only (ParsedLog.totals_only)
+        self.per_series: dict[str, int] = {}  # requests read so far, per series
 
     # ---------------------------------------------------------------- per file
 
@@ -220,7 +226,37 @@ class Tally:
             )
         )
         self.requests.append(_Req(req, series, node))
+        self.per_series[series] = self.per_series.get(series, 0) + 1
         return req
+
+    def total(
+        self,
+        line: int,
+        *,
+        why: str,
+        input: int,
+        cache_read: int = 0,
+        cache_write: int = 0,
+        output: int = 0,
+        reasoning: int = 0,
+        model: str | None,
+        time: int | None = None,
+    ) -> None:
+        """A session's per-model totals, where the agent keeps no request of its own
+        (``why``): billed, never a turn, never counted as a request."""
+        self.totals_only = why
+        self.request(
+            line,
+            series=TOTALS,
+            input=input,
+            cache_read=cache_read,
+            cache_write=cache_write,
+            output=output,
+            reasoning=reasoning,
+            model=model,
+            time=time,
+        )
+        self.requests[-1].off = True
 
     def compaction(
         self,
@@ -233,7 +269,7 @@ class Tally:
         node: str | None = None,
     ) -> None:
         self._series(series)
-        at = sum(1 for r in self.requests if r.series == series)
+        at = self.per_series.get(series, 0)
         self.compactions.append(_Comp(line, self.file, series, node, trigger, pre_tokens, time, at))
 
     # ---------------------------------------------------------------- the session
@@ -253,21 +289,33 @@ class Tally:
     def session(self, name: str) -> ParsedLog:
         series_out: list[LogSeries] = []
         per_file: dict[int, dict[str, list[int]]] = {}
+        by_series: dict[str, list[_Req]] = {}
+        for r in self.requests:  # one pass: a log may hold many series (conversations)
+            by_series.setdefault(r.series, []).append(r)
+        comps_of: dict[str, list[_Comp]] = {}
+        for c in self.compactions:
+            comps_of.setdefault(c.series, []).append(c)
         for s in self.order:
             branch = self._branch(s)
 
             def on(node: str | None, branch: set[str] | None = branch) -> bool:
                 return branch is None or node is None or node in branch
 
-            mine = [r for r in self.requests if r.series == s]
-            kept = [r.request for r in mine if on(r.node)]
-            dropped = [r.request for r in mine if not on(r.node)]
+            mine = by_series.get(s, [])
+            kept = [r.request for r in mine if on(r.node) and not r.off]
+            dropped = [r.request for r in mine if not on(r.node) or r.off]
+            seen_lines: set[tuple[int, int]] = set()
             for r in mine:
+                if r.off and s == TOTALS:
+                    # One line may hold several models' totals: the line is one place.
+                    if (r.request.file, r.request.line) in seen_lines:
+                        continue
+                    seen_lines.add((r.request.file, r.request.line))
                 counts_ = per_file.setdefault(r.request.file, {}).setdefault(s, [0, 0])
-                counts_[0 if on(r.node) else 1] += 1
+                counts_[0 if on(r.node) and not r.off else 1] += 1
             comps = []
-            for c in self.compactions:
-                if c.series != s or not on(c.node):
+            for c in comps_of.get(s, ()):
+                if not on(c.node):
                     continue
                 # Its place among the branch's requests: those read before it on the branch.
                 after = sum(1 for r in mine[: c.at] if on(r.node))
@@ -304,6 +352,7 @@ class Tally:
             name,
             tuple(f.name for f in self.files),
             tuple(self.ids),
+            self.totals_only,
         )
 
 
@@ -362,3 +411,58 @@ def document_of(stream: Any, what: str = "log") -> Any:
     if isinstance(stream, Document):
         return stream.value
     return Document.parse(lines_of(stream, limit_of(what), what)).value
+
+
+#: The first bytes of every SQLite database file (sqlite.org/fileformat.html).
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class Database(io.BytesIO):
+    """A file that is an SQLite database (OpenCode's ``opencode.db``, Goose's
+    ``sessions.db``): its bytes and the names of its tables."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.tables = _tables(data)
+
+
+def sqlite() -> Any:
+    """The standard library's sqlite3, loaded when a database is read (the page's
+    Pyodide has it only once loaded): a clear error where it is missing."""
+    try:
+        import sqlite3  # noqa: PLC0415 - a database only
+    except ImportError:
+        from budgetcore.errors import ScenarioError  # noqa: PLC0415
+
+        raise ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    "is an SQLite database, and this Python has no sqlite3 module to read it",
+                    "log-no-sqlite",
+                )
+            ]
+        ) from None
+    return sqlite3
+
+
+def open_database(data: bytes) -> Any:
+    """An in-memory, read-only copy of a database from its bytes."""
+    db = sqlite().connect(":memory:")
+    db.deserialize(data)
+    return db
+
+
+def _tables(data: bytes) -> frozenset[str]:
+    sqlite3 = sqlite()
+    try:
+        db = open_database(data)
+    except sqlite3.Error:
+        return frozenset()
+    try:
+        rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    except sqlite3.Error:
+        return frozenset()
+    finally:
+        db.close()
+    return frozenset(str(r[0]) for r in rows)

@@ -1,0 +1,141 @@
+"""Amp threads (docs/replay.md, "Other agents"): ``~/.local/share/amp/threads/T-<uuid>.json``,
+one JSON document per thread.
+
+The shape, from ccusage ``rust/crates/ccusage/src/adapter/amp/parser.rs`` and its
+``README.md`` @5816e640: with a ``usageLedger.events`` list, each event is one request
+(``tokens.input`` / ``output``, its ``model``), its cache writes and reads taken from the
+assistant message it points at (``toMessageId`` -> ``messages[].messageId``); without
+one (the current schema), each assistant message's ``usage`` is one request
+(``inputTokens`` uncached, ``cacheCreationInputTokens``, ``cacheReadInputTokens``,
+``outputTokens``, its ``model``). Amp has no compaction (a handoff starts a new thread).
+
+Records in the ledger: the document, each message and each ledger event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from budgetcore.errors import Problem
+from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.reader import LineSource, millis
+from budgetcore.replay.logs.tally import Tally, counts, document_of
+
+__all__ = ["claims_document", "read_amp"]
+
+_MESSAGE = ("inputTokens", "cacheCreationInputTokens", "cacheReadInputTokens", "outputTokens")
+_EVENT = ("input", "output")
+_NOT_OBJECT = Problem.coded("", "is not a JSON object", "log-line-not-object")
+
+
+def claims_document(doc: object) -> bool:
+    """An Amp thread: an ``id`` ``T-...`` with messages or a usage ledger."""
+    return (
+        isinstance(doc, dict)
+        and isinstance(doc.get("id"), str)
+        and doc["id"].startswith("T-")
+        and (isinstance(doc.get("messages"), list) or isinstance(doc.get("usageLedger"), dict))
+    )
+
+
+def _name(raw: object) -> str | None:
+    return raw.strip() if isinstance(raw, str) and raw.strip() else None
+
+
+def read_amp(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+    tally = Tally("amp")
+    for name, stream in files:
+        tally.open(name)
+        doc = document_of(stream, what)
+        tally.record()
+        if isinstance(doc, Problem):
+            tally.malformed(1, doc)
+            continue
+        if not claims_document(doc):
+            tally.entry("document that is not an Amp thread")
+            continue
+        tally.entry("thread")
+        _thread(tally, doc)
+    return tally.session(files[0][0] if files else "")
+
+
+def _thread(tally: Tally, doc: dict[str, Any]) -> None:
+    messages = doc.get("messages")
+    messages = messages if isinstance(messages, list) else []
+    ledger = doc.get("usageLedger")
+    events = ledger.get("events") if isinstance(ledger, dict) else None
+    by_id: dict[object, dict[str, Any]] = {}
+    number = 1
+    for m in messages:
+        number += 1
+        tally.record()
+        if not isinstance(m, dict):
+            tally.malformed(
+                number, Problem.coded("", "is not a JSON object", "log-line-not-object")
+            )
+            continue
+        role = m.get("role")
+        usage = m.get("usage")
+        if role != "assistant" or not isinstance(usage, dict):
+            tally.entry(f"{role} message" if isinstance(role, str) else "message")
+            continue
+        if isinstance(events, list):
+            # The ledger bills it; the message lends its cache counts.
+            by_id[m.get("messageId")] = usage
+            tally.entry("assistant message (billed by its ledger event)")
+            continue
+        found = counts(usage, _MESSAGE, "usage")
+        if isinstance(found, Problem):
+            tally.malformed(number, found)
+            continue
+        fresh, write, read, output = found
+        if not (fresh or write or read or output):
+            tally.entry("assistant message (zero usage)")
+            continue
+        time = millis(usage.get("timestamp")) or millis(m.get("timestamp"))
+        tally.time("main", time)
+        tally.request(
+            number,
+            input=fresh,
+            cache_read=read,
+            cache_write=write,
+            output=output,
+            model=_name(usage.get("model")) or _name(m.get("model")),
+            time=time,
+        )
+    if not isinstance(events, list):
+        return
+    for e in events:
+        number += 1
+        tally.record()
+        if not isinstance(e, dict):
+            tally.malformed(
+                number, Problem.coded("", "is not a JSON object", "log-line-not-object")
+            )
+            continue
+        found = counts(e.get("tokens"), _EVENT, "tokens")
+        if isinstance(found, Problem):
+            tally.malformed(number, found)
+            continue
+        fresh, output = found
+        cache = by_id.get(e.get("toMessageId"), {})
+        cached = counts(cache, ("cacheCreationInputTokens", "cacheReadInputTokens"), "usage")
+        if isinstance(cached, Problem):  # its message's cache counts: never read as 0
+            tally.malformed(number, cached)
+            continue
+        write, read = cached
+        if not (fresh or output or write or read):
+            tally.entry("usage ledger event (zero tokens)")
+            continue
+        time = millis(e.get("timestamp"))
+        tally.time("main", time)
+        tally.request(
+            number,
+            input=fresh,
+            cache_read=read,
+            cache_write=write,
+            output=output,
+            model=_name(e.get("model")),
+            time=time,
+        )

@@ -1,0 +1,164 @@
+"""Cline tasks (docs/replay.md, "Other agents"). ccusage does not read Cline; the
+shapes are tokscale's (``crates/tokscale-core/src/sessions/cline.rs`` @10026b79bd) and
+Cline's own (cline/cline ``sdk/packages/core/docs/messages-contract-v1.md``):
+
+- **v4 (CLI / SDK)**: ``~/.cline/data/sessions/<id>/<id>.messages.json``, one JSON
+  document ``{version, agent, sessionId, messages: [...]}``; an assistant message's
+  ``metrics`` is one request: ``inputTokens`` holds the cache reads and writes
+  (``cacheReadTokens``, ``cacheWriteTokens``), ``outputTokens``, ``cost`` Cline's own;
+  its model ``modelInfo.id``. A subagent's or teammate's file (``agent`` other than
+  ``lead``) is its own series.
+- **v3 (VS Code)**: ``.../tasks/<taskId>/ui_messages.json``, a JSON array; a
+  ``say: "api_req_started"`` message's ``text`` is JSON ``{tokensIn, tokensOut,
+  cacheReads, cacheWrites, cost}`` (``tokensIn`` taken as uncached, as tokscale does).
+  Its model is not in the file: the request's model is unknown (so is its cost; the
+  logged one is beside).
+
+Records in the ledger: the document, and each message.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from budgetcore.errors import NonFinite, Problem
+from budgetcore.inputs.numbers import read_number
+from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.reader import LineSource, millis
+from budgetcore.replay.logs.tally import Tally, counts, document_of
+
+__all__ = ["claims_document", "read_cline"]
+
+_V4 = ("inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens")
+_V3 = ("tokensIn", "cacheReads", "cacheWrites", "tokensOut")
+_NOT_OBJECT = Problem.coded("", "is not a JSON object", "log-line-not-object")
+
+
+def claims_document(doc: object) -> bool:
+    """A Cline v4 messages file, or a v3 ui_messages array (``say`` / ``ask`` items)."""
+    if isinstance(doc, dict):
+        return (
+            isinstance(doc.get("messages"), list)
+            and ("agent" in doc or doc.get("version") == 1)
+            and isinstance(doc.get("sessionId"), str)
+        )
+    return (
+        isinstance(doc, list)
+        and bool(doc)
+        and all(isinstance(m, dict) and m.get("type") in ("say", "ask") for m in doc[:5])
+    )
+
+
+def _cost(raw: object) -> Decimal | None:
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = Decimal(raw)
+    return raw if isinstance(raw, Decimal) and raw.is_finite() and raw >= 0 else None
+
+
+def _time(raw: object) -> int | None:
+    return millis(raw)
+
+
+def read_cline(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+    tally = Tally("cline")
+    for name, stream in files:
+        tally.open(name)
+        doc = document_of(stream, what)
+        tally.record()
+        if isinstance(doc, Problem):
+            tally.malformed(1, doc)
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("messages"), list):
+            tally.entry("session document")
+            agent = doc.get("agent")
+            series = "main" if agent in (None, "lead") else f"{agent}:{doc.get('sessionId')}"
+            _v4(tally, doc["messages"], series)
+        elif isinstance(doc, list):
+            tally.entry("ui_messages document")
+            _v3(tally, doc)
+        else:
+            tally.entry("document that is not a Cline task")
+    return tally.session(files[0][0] if files else "")
+
+
+def _v4(tally: Tally, messages: list[Any], series: str) -> None:
+    model: str | None = None
+    for number, m in enumerate(messages, start=2):
+        tally.record()
+        if not isinstance(m, dict):
+            tally.malformed(number, _NOT_OBJECT)
+            continue
+        info = m.get("modelInfo")
+        named = info.get("id") if isinstance(info, dict) else None
+        if isinstance(named, str) and named.strip():
+            model = named.strip()
+        metrics = m.get("metrics")
+        role = m.get("role")
+        if role != "assistant" or not isinstance(metrics, dict):
+            tally.entry(f"{role} message" if isinstance(role, str) else "message")
+            continue
+        found = counts(metrics, _V4, "metrics")
+        if isinstance(found, Problem):
+            tally.malformed(number, found)
+            continue
+        prompt, read, write, output = found
+        read = min(read, prompt)
+        write = min(write, prompt - read)
+        if not (prompt or output):
+            tally.entry("assistant message (zero tokens)")
+            continue
+        time = _time(m.get("ts"))
+        tally.time(series, time)
+        tally.request(
+            number,
+            series=series,
+            input=prompt - read - write,
+            cache_read=read,
+            cache_write=write,
+            output=output,
+            model=model,
+            time=time,
+            logged_cost=_cost(metrics.get("cost")),
+        )
+
+
+def _v3(tally: Tally, messages: list[Any]) -> None:
+    for number, m in enumerate(messages, start=2):
+        tally.record()
+        if not isinstance(m, dict):
+            tally.malformed(number, _NOT_OBJECT)
+            continue
+        kind = m.get("say") if m.get("type") == "say" else m.get("ask")
+        label = f"{m.get('type')}/{kind}" if isinstance(kind, str) else "message"
+        if kind != "api_req_started" or not isinstance(m.get("text"), str):
+            tally.entry(label)
+            continue
+        try:
+            info = json.loads(m["text"], parse_float=read_number, parse_constant=NonFinite)
+        except (ValueError, RecursionError):
+            tally.malformed(number, Problem.coded("text", "is not valid JSON", "log-line-not-json"))
+            continue
+        found = counts(info, _V3, "text")
+        if isinstance(found, Problem):
+            tally.malformed(number, found)
+            continue
+        fresh, read, write, output = found
+        if not (fresh or read or write or output):
+            tally.entry(f"{label} (no tokens yet)")
+            continue
+        time = _time(m.get("ts"))
+        tally.time("main", time)
+        assert isinstance(info, dict)
+        tally.request(
+            number,
+            input=fresh,
+            cache_read=read,
+            cache_write=write,
+            output=output,
+            model=None,  # v3 does not write the model beside the request
+            time=time,
+            logged_cost=_cost(info.get("cost")),
+        )

@@ -1,0 +1,426 @@
+"""GitHub Copilot CLI (docs/replay.md, "Other agents"): its session events
+(``~/.copilot/session-state/<id>/events.jsonl``) and its OpenTelemetry export
+(``~/.copilot/otel/*.jsonl``, ``COPILOT_OTEL_FILE_EXPORTER_PATH``).
+
+- **events.jsonl** (github/copilot-cli#3551, #3625; schema undocumented): lines
+  ``{"type", "data", "timestamp"}``. Only ``session.shutdown`` carries usage, as
+  ``modelMetrics.<model>.usage.{inputTokens, outputTokens, cacheReadTokens,
+  cacheWriteTokens}`` totals for one process lifetime (a resumed session appends another
+  shutdown; they add up). So the file is totals-only: measured, never replayed turn by
+  turn. ``inputTokens`` is taken to hold the cache reads, as Copilot's session store's
+  ``input_tokens`` does (RUNTIMES.md; unconfirmed for the shutdown metrics).
+  ``session.compaction_start`` is a compaction.
+- **session-store.db** (``~/.copilot/session-store.db``): one request per row of
+  ``assistant_usage_events`` (tokscale ``copilot_session_store.rs``); ccusage does not
+  read it. A folder that holds it reads it instead of the events.jsonl totals.
+- **OpenTelemetry** (ccusage ``rust/crates/ccusage/src/adapter/copilot/parser.rs``
+  @5816e640): a line with ``attributes`` holding ``gen_ai.usage.*`` is a request: a
+  ``chat`` span first; an inference-details log, an agent-turn log or an
+  ``invoke_agent`` span only where no higher source covers its trace or response id
+  (then it is a copy). ``gen_ai.usage.input_tokens`` holds the cache reads
+  (``cache_read.input_tokens``); the reasoning tokens are part of the output. Each
+  conversation (``gen_ai.conversation.id``, ...; else the trace) is a series.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from budgetcore.errors import Problem
+from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.reader import LineSource, count_of, millis
+from budgetcore.replay.logs.tally import TOTALS, Tally, counts
+
+__all__ = ["TOTALS_WHY", "claims", "claims_database", "read_copilot", "read_session_store"]
+
+TOTALS_WHY = "Copilot CLI's events.jsonl records token totals at each shutdown, not requests"
+_EVENT_TYPES = frozenset(
+    {
+        "session.start",
+        "session.resume",
+        "session.shutdown",
+        "session.model_change",
+        "session.info",
+        "session.compaction_start",
+        "session.compaction_complete",
+        "user.message",
+        "assistant.message",
+        "assistant.turn_start",
+        "assistant.turn_end",
+        "tool.execution_start",
+        "tool.execution_complete",
+    }
+)
+_METRICS = ("inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens")
+_MODEL_ATTRS = ("gen_ai.response.model", "gen_ai.request.model")
+_SESSION_ATTRS = (
+    ("gen_ai.conversation.id", 3),
+    ("copilot_chat.session_id", 3),
+    ("copilot_chat.chat_session_id", 3),
+    ("session.id", 3),
+    ("github.copilot.interaction_id", 2),
+    ("gen_ai.response.id", 1),
+)
+# The sources in the order they win (ccusage's should_emit_candidate).
+_CHAT, _INFERENCE, _TURN, _AGENT = range(4)
+_SOURCE_NAMES = ("chat span", "inference log", "agent turn log", "invoke_agent span")
+
+
+def claims(obj: dict[str, object]) -> bool:
+    """A Copilot CLI line: a session event (``type`` and ``data``), or an OpenTelemetry
+    record whose attributes hold GenAI usage or operation keys."""
+    kind = obj.get("type")
+    if kind in _EVENT_TYPES and isinstance(obj.get("data"), dict):
+        return True
+    attrs = obj.get("attributes")
+    return isinstance(attrs, dict) and any(
+        isinstance(k, str) and k.startswith(("gen_ai.", "copilot_chat.")) for k in attrs
+    )
+
+
+def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+    tally = Tally("copilot-cli")
+    for name, stream in files:
+        tally.open(name)
+        rows = list(tally.lines(stream, what))
+        if any("attributes" in obj for _n, obj in rows):
+            _otel(tally, rows)
+        else:
+            _events(tally, rows)
+    return tally.session(files[0][0] if files else "")
+
+
+def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
+    for number, obj in rows:
+        kind = obj.get("type")
+        data = obj.get("data")
+        time = millis(obj.get("timestamp"))
+        if not isinstance(kind, str):
+            tally.entry("(no type)")
+            continue
+        if kind == "session.compaction_start":
+            tally.entry(kind)
+            tally.compaction(number, series=TOTALS, time=time)
+            continue
+        metrics = data.get("modelMetrics") if isinstance(data, dict) else None
+        if kind != "session.shutdown" or not isinstance(metrics, dict) or not metrics:
+            tally.entry(kind if kind != "session.shutdown" else "session.shutdown (no metrics)")
+            continue
+        checked = [
+            (model, counts(m.get("usage") if isinstance(m, dict) else None, _METRICS, "usage"))
+            for model, m in metrics.items()
+        ]
+        bad = next(((m, f) for m, f in checked if isinstance(f, Problem)), None)
+        if bad is not None:  # one line, one place: malformed as a whole
+            model, problem = bad
+            assert isinstance(problem, Problem)
+            tally.malformed(
+                number,
+                Problem(
+                    f"data.modelMetrics.{model}.{problem.path}",
+                    problem.rule,
+                    problem.value,
+                    problem.code,
+                    problem.params,
+                ),
+            )
+            continue
+        for model, totals in checked:
+            assert not isinstance(totals, Problem)
+            prompt, read, write, output = totals
+            read = min(read, prompt)
+            write = min(write, prompt - read)
+            tally.total(
+                number,
+                why=TOTALS_WHY,
+                input=prompt - read - write,
+                cache_read=read,
+                cache_write=write,
+                output=output,
+                model=str(model) if str(model).strip() else None,
+                time=time,
+            )
+
+
+def _attr(attrs: dict[str, Any], key: str) -> str | None:
+    value = attrs.get(key)
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+class _NotACount(Exception):
+    """An attribute that should be a token count and is not (the record is malformed)."""
+
+    def __init__(self, key: str, raw: object) -> None:
+        super().__init__(key)
+        self.problem = Problem.of(
+            f"attributes.{key}", "must be an integer from 0 to 10^12", raw, "log-line-count"
+        )
+
+
+def _number(attrs: dict[str, Any], *keys: str) -> int:
+    """The first of ``keys`` that is a count above 0 (ccusage's order), else 0; a value
+    that is no count at all raises (never read as 0)."""
+    for key in keys:
+        raw = attrs.get(key)
+        if raw is None:
+            continue
+        if isinstance(raw, str) and raw.strip().isdigit():
+            raw = int(raw.strip())
+        value = count_of(raw)
+        if value is None:
+            raise _NotACount(key, raw)
+        if value:
+            return value
+    return 0
+
+
+def _source(obj: dict[str, Any], attrs: dict[str, Any]) -> int | None:
+    kind = obj.get("type")
+    name = obj.get("name") if isinstance(obj.get("name"), str) else ""
+    assert isinstance(name, str)
+    span = (
+        kind == "span"
+        if isinstance(kind, str)
+        else bool(
+            name and any(k in obj for k in ("spanId", "traceId", "startTime", "endTime", "kind"))
+        )
+    )
+    op = _attr(attrs, "gen_ai.operation.name")
+    body = obj.get("body") if isinstance(obj.get("body"), str) else obj.get("_body")
+    body = body if isinstance(body, str) else ""
+    if span and (op == "chat" or name.startswith("chat ")):
+        return _CHAT
+    if span and (op == "invoke_agent" or name.startswith("invoke_agent ")):
+        return _AGENT
+    event = _attr(attrs, "event.name")
+    if not span and (
+        event == "gen_ai.client.inference.operation.details" or body.startswith("GenAI inference:")
+    ):
+        return _INFERENCE
+    if not span and (
+        event == "copilot_chat.agent.turn" or body.startswith("copilot_chat.agent.turn")
+    ):
+        return _TURN
+    return None
+
+
+def _trace(obj: dict[str, Any]) -> str | None:
+    trace = obj.get("traceId")
+    if not isinstance(trace, str):
+        context = obj.get("spanContext")
+        trace = context.get("traceId") if isinstance(context, dict) else None
+    return trace if isinstance(trace, str) and trace.strip() else None
+
+
+def _time(obj: dict[str, Any]) -> int | None:
+    for key in ("endTime", "startTime", "hrTime", "_hrTime", "time"):
+        parts = obj.get(key)
+        if isinstance(parts, list) and len(parts) >= 2:
+            s, n = count_of(parts[0]), count_of(parts[1])
+            if s is not None and n is not None:
+                return s * 1000 + n // 1_000_000
+    for key in ("timestamp", "observedTimestamp"):
+        raw = count_of(obj.get(key)) if obj.get(key) is not None else None
+        if raw:
+            if raw >= 10**17:
+                return raw // 1_000_000
+            if raw >= 10**14:
+                return raw // 1000
+            return raw if raw >= 10**11 else raw * 1000
+    nanos = count_of(obj.get("timeUnixNano")) if obj.get("timeUnixNano") is not None else None
+    return nanos // 1_000_000 if nanos else None
+
+
+def _otel(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
+    models: dict[str, str] = {}
+    sessions: dict[str, tuple[int, str]] = {}
+    for _n, obj in rows:
+        attrs = obj.get("attributes")
+        trace = _trace(obj)
+        if trace is None or not isinstance(attrs, dict):
+            continue
+        model = next((m for k in _MODEL_ATTRS if (m := _attr(attrs, k))), None)
+        if model is not None:
+            models.setdefault(trace, model)
+        for key, rank in _SESSION_ATTRS:
+            sid = _attr(attrs, key)
+            if sid is not None and rank > sessions.get(trace, (0, ""))[0]:
+                sessions[trace] = (rank, sid)
+    found: list[tuple[int, int, dict[str, Any], tuple[int, ...], str | None, str | None]] = []
+    for number, obj in rows:
+        attrs = obj.get("attributes")
+        source = _source(obj, attrs) if isinstance(attrs, dict) else None
+        if source is None or not isinstance(attrs, dict):
+            kind = obj.get("name") or obj.get("type") or "record"
+            tally.entry(f"otel {kind}" if isinstance(kind, str) else "otel record")
+            continue
+        try:
+            prompt = _number(attrs, "gen_ai.usage.input_tokens")
+            output = _number(attrs, "gen_ai.usage.output_tokens")
+            read = min(_number(attrs, "gen_ai.usage.cache_read.input_tokens"), prompt)
+            write = _number(
+                attrs,
+                "gen_ai.usage.cache_write.input_tokens",
+                "gen_ai.usage.cache_creation.input_tokens",
+            )
+            reasoning = _number(
+                attrs, "gen_ai.usage.reasoning.output_tokens", "gen_ai.usage.reasoning_tokens"
+            )
+        except _NotACount as exc:
+            tally.malformed(number, exc.problem)
+            continue
+        if not (prompt or output or write or reasoning):
+            tally.entry(f"otel {_SOURCE_NAMES[source]} (no usage)")
+            continue
+        found.append(
+            (
+                number,
+                source,
+                obj,
+                (prompt - read, read, write, output, reasoning),
+                _trace(obj),
+                _attr(attrs, "gen_ai.response.id"),
+            )
+        )
+    traces: list[set[str]] = [set(), set(), set(), set()]
+    responses: list[set[str]] = [set(), set(), set(), set()]
+    for _line, source, _obj, _u, trace, response in found:
+        if trace:
+            traces[source].add(trace)
+        if response:
+            responses[source].add(response)
+    for number, source, obj, (fresh, read, write, output, reasoning), trace, response in found:
+        higher = range(source)
+        if any((trace in traces[h]) or (response in responses[h]) for h in higher):
+            tally.duplicate(f"{_SOURCE_NAMES[source]} covered by a higher source")
+            continue
+        attrs = obj["attributes"]
+        model = next((m for k in _MODEL_ATTRS if (m := _attr(attrs, k))), None)
+        if model is None and trace is not None:
+            model = models.get(trace)
+        own = max(
+            ((rank, sid) for key, rank in _SESSION_ATTRS if (sid := _attr(attrs, key))),
+            default=None,
+        )
+        session = (
+            own[1]
+            if own is not None
+            else sessions[trace][1]
+            if trace in sessions
+            else trace or "unknown-session"
+        )
+        time = _time(obj)
+        tally.time(f"conversation:{session}", time)
+        tally.request(
+            number,
+            series=f"conversation:{session}",
+            input=fresh,
+            cache_read=read,
+            cache_write=write,
+            # Reasoning is part of the output (OpenAI's completion tokens; ccusage
+            # 20.0.24 bills the output count alone).
+            output=output,
+            reasoning=min(reasoning, output),
+            model=model,
+            time=time,
+        )
+
+
+#: The columns of a session store's usage event the reader takes (tokscale
+#: ``crates/tokscale-core/src/sessions/copilot_session_store.rs`` @7b14a4b458).
+_STORE_QUERY = (
+    "SELECT id, session_id, copilot_usage_model, model, input_tokens, cache_read_tokens, "
+    "cache_write_tokens, output_tokens, reasoning_tokens, total_nano_aiu, created_at "
+    "FROM assistant_usage_events ORDER BY session_id, turn_index, id"
+)
+_STORE_COUNTS = (
+    "input_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+    "total_nano_aiu",
+)
+
+
+def claims_database(tables: frozenset[str]) -> bool:
+    """Copilot CLI's ``~/.copilot/session-store.db``: per-turn usage events."""
+    return "assistant_usage_events" in tables
+
+
+def read_session_store(data: bytes, name: str) -> tuple[ParsedLog, ...]:
+    """Every session of Copilot CLI's session store, one request per usage event:
+    ``input_tokens`` holds the cache reads and writes (tokscale subtracts both), the
+    reasoning is part of the output, ``total_nano_aiu`` / 10^11 its logged cost in
+    dollars (tokscale's ``NANO_AIU_PER_USD``), the model ``copilot_usage_model`` else
+    ``model``."""
+    from decimal import Decimal  # noqa: PLC0415
+
+    from budgetcore.errors import ScenarioError  # noqa: PLC0415
+    from budgetcore.replay.logs.tally import open_database, sqlite  # noqa: PLC0415
+
+    sqlite3 = sqlite()
+    try:
+        db = open_database(data)
+        rows = db.execute(_STORE_QUERY)
+    except sqlite3.Error as exc:
+        raise ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    f"is an SQLite database Copilot CLI's reader cannot use ({exc})",
+                    "log-sqlite-unreadable-copilot",
+                    why=str(exc),
+                )
+            ]
+        ) from None
+    out: list[ParsedLog] = []
+    tally: Tally | None = None
+    current: object = None
+    number = 0
+    try:
+        for eid, sid, usage_model, model, *raw, created in rows:
+            if tally is None or sid != current:
+                if tally is not None:
+                    out.append(tally.session(f"{name}#{current}"))
+                tally, current, number = Tally("copilot-cli"), sid, 0
+                tally.open(f"{name}#{sid}")
+            number += 1
+            tally.record()
+            found = counts(dict(zip(_STORE_COUNTS, raw, strict=True)), _STORE_COUNTS, "event")
+            if isinstance(found, Problem):
+                tally.malformed(number, found)
+                continue
+            prompt, read, write, output, reasoning, nano = found
+            read = min(read, prompt)
+            write = min(write, prompt - read)
+            if not (prompt or output):
+                tally.entry("usage event (no tokens)")
+                continue
+            named = next(
+                (m.strip() for m in (usage_model, model) if isinstance(m, str) and m.strip()),
+                None,
+            )
+            # SQLite's CURRENT_TIMESTAMP form, "YYYY-MM-DD HH:MM:SS", is UTC.
+            stamp = created
+            if isinstance(created, str) and len(created) == 19 and created[10] == " ":
+                stamp = f"{created[:10]}T{created[11:]}Z"
+            time = millis(stamp)
+            tally.request(
+                number,
+                input=prompt - read - write,
+                cache_read=read,
+                cache_write=write,
+                output=output,
+                reasoning=min(reasoning, output),
+                model=named,
+                time=time,
+                logged_cost=Decimal(nano).scaleb(-11) if nano else None,
+            )
+            tally.ids.append((0, number, f"copilot-event:{eid}", "copilot"))
+        if tally is not None:
+            out.append(tally.session(f"{name}#{current}"))
+    finally:
+        db.close()
+    return tuple(out)

@@ -1,0 +1,80 @@
+"""Factory Droid sessions (docs/replay.md, "Other agents"):
+``~/.factory/sessions/**/<id>.settings.json`` beside the transcript ``<id>.jsonl``.
+
+Droid keeps per-session totals only: the settings file's ``tokenUsage``
+(``inputTokens`` uncached, ``cacheCreationTokens``, ``cacheReadTokens``,
+``outputTokens``, ``thinkingTokens`` billed as output), its ``model`` and
+``providerLock`` (ccusage ``rust/crates/ccusage/src/adapter/droid/parser.rs``
+@5816e640). So a Droid session is measured, never replayed turn by turn, and no
+request is counted for it. The transcript's lines hold no usage: each is an entry of
+the ledger, by its type.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from budgetcore.errors import Problem
+from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.reader import LineSource, millis
+from budgetcore.replay.logs.tally import Tally, counts, document_of
+
+__all__ = ["TOTALS_WHY", "claims_document", "model_name", "read_droid"]
+
+TOTALS_WHY = "Droid records each session's token totals, not its requests"
+_USAGE = ("inputTokens", "cacheCreationTokens", "cacheReadTokens", "outputTokens", "thinkingTokens")
+
+
+def claims_document(doc: object) -> bool:
+    """A Droid settings file: a ``tokenUsage`` object."""
+    return isinstance(doc, dict) and isinstance(doc.get("tokenUsage"), dict)
+
+
+def model_name(raw: str) -> str:
+    """Droid's model name as the registry spells it (ccusage's
+    ``normalize_droid_model_name``): no ``custom:`` prefix nor bracketed parts, lower
+    case, dots and spaces as single dashes."""
+    text = re.sub(r"\[[^\]]*\]", "", raw.removeprefix("custom:")).strip().rstrip("-").lower()
+    return re.sub(r"[.\s-]+", "-", text)
+
+
+def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+    """``files[0]`` the settings file, then the transcript (when there is one)."""
+    tally = Tally("droid")
+    for i, (name, stream) in enumerate(files):
+        tally.open(name)
+        if i > 0:  # the transcript: no usage in it
+            for _number, obj in tally.lines(stream, what):
+                kind = obj.get("type")
+                tally.entry(f"transcript {kind}" if isinstance(kind, str) else "transcript line")
+            continue
+        doc = document_of(stream, what)
+        tally.record()
+        if isinstance(doc, Problem):
+            tally.malformed(1, doc)
+            continue
+        if not claims_document(doc):
+            tally.entry("document without tokenUsage")
+            continue
+        found = counts(doc["tokenUsage"], _USAGE, "tokenUsage")
+        if isinstance(found, Problem):
+            tally.malformed(1, found)
+            continue
+        fresh, write, read, output, thinking = found
+        if not (fresh or write or read or output or thinking):
+            tally.entry("settings (no tokens)")
+            continue
+        model = doc.get("model")
+        tally.total(
+            1,
+            why=TOTALS_WHY,
+            input=fresh,
+            cache_read=read,
+            cache_write=write,
+            output=output + thinking,
+            reasoning=thinking,
+            model=model_name(model) if isinstance(model, str) and model.strip() else None,
+            time=millis(doc.get("providerLockTimestamp")),
+        )
+    return tally.session(files[0][0] if files else "")

@@ -1,0 +1,225 @@
+"""OpenCode sessions (docs/replay.md, "Other agents"): the SQLite database
+``~/.local/share/opencode/opencode.db`` (``$XDG_DATA_HOME/opencode``), and the older
+``storage/message/<session>/<message>.json`` files.
+
+The shape, from ccusage ``rust/crates/ccusage/src/adapter/opencode/loader.rs`` and
+``parser.rs`` @5816e640 (``SELECT id, session_id, data FROM message``; a message's
+JSON) and anomalyco/opencode ``packages/opencode/src/session/message-v2.ts``: an
+assistant message's ``tokens`` are one request (``input`` uncached, ``cache.read`` /
+``cache.write`` beside it, ``output``, ``reasoning`` billed as output), ``cost``
+OpenCode's own cost, ``modelID`` / ``providerID`` its model, ``summary: true`` the
+request that wrote a compaction's summary. The ``session`` table's ``parent_id`` makes
+a child session (a subagent's task) a series of its parent's session.
+
+The database is opened from its bytes (``sqlite3`` ``deserialize``: a copy in memory; the
+file is never written), so the core never touches a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from budgetcore.errors import NonFinite, Problem, ScenarioError
+from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.reader import LineSource
+from budgetcore.replay.logs.tally import Tally, counts, document_of, open_database, sqlite
+
+__all__ = ["claims_database", "claims_document", "read_opencode", "read_opencode_db"]
+
+_TOKENS = ("input", "output", "reasoning", "total")
+_CACHE = ("read", "write")
+
+
+def claims_document(doc: object) -> bool:
+    """An OpenCode message file: a ``role`` with ``sessionID`` and ``time``, or an
+    assistant's ``modelID`` / ``providerID``."""
+    return (
+        isinstance(doc, dict)
+        and isinstance(doc.get("sessionID"), str)
+        and doc.get("role") in ("user", "assistant")
+        and isinstance(doc.get("time"), dict)
+    )
+
+
+def _cost(raw: object) -> Decimal | None:
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = Decimal(raw)
+    if isinstance(raw, Decimal) and raw.is_finite() and raw >= 0:
+        return raw
+    return None
+
+
+def _message(tally: Tally, number: int, obj: object, series: str, mid: str | None = None) -> None:
+    """One message (a file, a row), as a request or an entry. ``mid``: its id (a row's
+    column; a file's ``id``), by which a message both in the database and in the older
+    files is billed once (usage.billed_elsewhere, as ccusage folds them)."""
+    if isinstance(obj, Problem):
+        tally.malformed(number, obj)
+        return
+    if not isinstance(obj, dict):
+        tally.malformed(number, Problem.coded("", "is not a JSON object", "log-line-not-object"))
+        return
+    created = obj.get("time")
+    time = created.get("created") if isinstance(created, dict) else None
+    at = time if isinstance(time, int) and not isinstance(time, bool) and time >= 0 else None
+    tally.time(series, at)
+    role = obj.get("role")
+    tokens = obj.get("tokens")
+    if role != "assistant" or tokens is None:
+        tally.entry(f"{role} message" if isinstance(role, str) else "message")
+        return
+    found = counts(tokens, _TOKENS, "tokens")
+    cache = tokens.get("cache") if isinstance(tokens, dict) else None
+    cached = (0, 0) if cache is None else counts(cache, _CACHE, "tokens.cache")
+    bad = next((x for x in (found, cached) if isinstance(x, Problem)), None)
+    if bad is not None:
+        tally.malformed(number, bad)
+        return
+    assert not isinstance(found, Problem)
+    assert not isinstance(cached, Problem)
+    fresh, output, reasoning, _total = found
+    read, write = cached
+    if not (fresh or output or reasoning or read or write):
+        tally.entry("assistant message (zero tokens)")
+        return
+    model = obj.get("modelID")
+    cost = _cost(obj.get("cost"))
+    tally.request(
+        number,
+        series=series,
+        input=fresh,
+        cache_read=read,
+        cache_write=write,
+        output=output + reasoning,
+        reasoning=reasoning,
+        model=model if isinstance(model, str) and model.strip() else None,
+        time=at,
+        # OpenCode writes 0 when it does not know the price; 0 is then no cost logged.
+        logged_cost=cost if cost else None,
+    )
+    if mid is None:
+        found_id = obj.get("id")
+        mid = found_id if isinstance(found_id, str) and found_id else None
+    if mid is not None:
+        tally.ids.append((tally.file, number, mid, "opencode"))
+    if obj.get("summary") is True:
+        tally.compaction(number, series=series, trigger="auto", time=at)
+
+
+def read_opencode(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+    """One session's message files (``storage/message/<session>/*.json``), in order."""
+    tally = Tally("opencode")
+    for name, stream in files:
+        tally.open(name)
+        tally.record()
+        _message(tally, 1, document_of(stream, what), "main")
+    return tally.session(files[0][0] if files else "")
+
+
+def _rows(db: Any, sql: str) -> list[Any]:
+    try:
+        rows: list[Any] = db.execute(sql).fetchall()
+    except sqlite().Error:
+        return []
+    return rows
+
+
+def read_opencode_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
+    """Every session of an ``opencode.db``: a child session (``parent_id``) is a series
+    of its root session, named ``subagent:<its id>``."""
+    import json  # noqa: PLC0415
+
+    from budgetcore.inputs.numbers import read_number  # noqa: PLC0415
+
+    sqlite3 = sqlite()
+    try:
+        db = open_database(data)
+    except sqlite3.Error as exc:
+        raise ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    f"is an SQLite database OpenCode's reader cannot use ({exc})",
+                    "log-sqlite-unreadable",
+                    why=str(exc),
+                )
+            ]
+        ) from None
+
+    def unusable(exc: Exception) -> ScenarioError:
+        return ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    f"is an SQLite database OpenCode's reader cannot use ({exc})",
+                    "log-sqlite-unreadable",
+                    why=str(exc),
+                )
+            ]
+        )
+
+    out = []
+    try:
+        parents = dict(_rows(db, "SELECT id, parent_id FROM session"))
+
+        def root(sid: str) -> str:
+            seen = set()
+            while isinstance(parents.get(sid), str) and sid not in seen:
+                seen.add(sid)
+                sid = parents[sid]
+            return sid
+
+        # In the order written: OpenCode's time_created (a table without it, as
+        # ccusage's own test builds, in row order).
+        columns = {str(r[1]) for r in _rows(db, "PRAGMA table_info(message)")}
+        order = "time_created" if "time_created" in columns else "rowid"
+        try:
+            firsts = db.execute(
+                f"SELECT session_id, MIN({order}) FROM message GROUP BY session_id"
+            ).fetchall()
+            # Each session's root and the root's first message: the rows come out one
+            # root at a time, so only one session's values are held at once.
+            tops: dict[str, Any] = {}
+            for sid, first in firsts:
+                top = root(str(sid))
+                tops[top] = first if top not in tops else min(tops[top], first)
+            db.execute("CREATE TEMP TABLE roots (sid TEXT, top TEXT, first)")
+            db.executemany(
+                "INSERT INTO roots VALUES (?, ?, ?)",
+                ((str(sid), root(str(sid)), tops[root(str(sid))]) for sid, _f in firsts),
+            )
+            rows = db.execute(
+                "SELECT m.id, m.session_id, m.data, r.top FROM message m "
+                "JOIN roots r ON CAST(m.session_id AS TEXT) = r.sid "
+                f"ORDER BY r.first, r.top, m.{order}, m.id"
+            )
+        except sqlite3.Error as exc:
+            raise unusable(exc) from None
+        tally: Tally | None = None
+        current = ""
+        number = 0
+        for mid, session, raw, top in rows:
+            if tally is None or top != current:
+                if tally is not None:
+                    out.append(tally.session(f"{name}#{current}"))
+                tally, current, number = Tally("opencode"), top, 0
+                tally.open(f"{name}#{top}")
+            number += 1
+            sid = str(session)
+            try:
+                value = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
+            except (ValueError, TypeError, RecursionError):
+                value = Problem.coded("", "is not valid JSON", "log-line-not-json")
+            tally.record()
+            _message(tally, number, value, "main" if sid == top else f"subagent:{sid}", str(mid))
+        if tally is not None:
+            out.append(tally.session(f"{name}#{current}"))
+    finally:
+        db.close()
+    return tuple(out)
+
+
+def claims_database(tables: frozenset[str]) -> bool:
+    return {"message", "session"} <= tables

@@ -1,0 +1,485 @@
+"""Every other agent's import against ccusage on the same folder, in one run (issue 40,
+docs/replay.md "Other agents"): a generated data folder per agent (pi, Gemini CLI, Qwen
+Code, Kimi CLI, OpenCode's database, Amp, Droid, Goose, Copilot CLI's OpenTelemetry
+export), each read by
+
+- ``ccusage <agent> session --json --offline --mode calculate`` (20.0.24, from
+  node_modules, through the agent's data-dir variable), and
+- ``budgetcore replay --log DIR --usage --format jsonl`` (the import: ledger and
+  measured usage).
+
+Wall time and CPU time are the medians of --runs interleaved runs, peak memory the
+largest resident set of any run (scripts/bench_logs.py's ``run_once``), printed beside
+the folder's size. The targets: no slower than ccusage, peak memory below the folder's
+size. The generated sessions hold placeholder text of a realistic length (the readers'
+cost is in the bytes they scan) and placeholder counts.
+
+    python scripts/bench_agents.py --runs 3 --sessions 40 --requests 1500
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_logs import CCUSAGE, ROOT, run_once
+
+TEXT = "x" * 600  # a message's placeholder text: what a reader must scan past
+
+
+def _write(path: Path, rows: list[dict[str, object]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as f:
+        for r in rows:
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+
+
+def _counts(rng: random.Random) -> tuple[int, int, int, int]:
+    return rng.randint(1, 4000), rng.randint(0, 90_000), rng.randint(0, 4000), rng.randint(1, 900)
+
+
+def make_pi(root: Path, sessions: int, requests: int, rng: random.Random) -> Path:
+    base = root / "sessions" / "--home-user-proj--"
+    for s in range(sessions):
+        rows: list[dict[str, object]] = [
+            {
+                "type": "session",
+                "version": 3,
+                "id": f"s{s}",
+                "timestamp": "2026-01-01T00:00:00.000Z",
+                "cwd": "/p",
+            }
+        ]
+        parent = None
+        for i in range(requests * 2):
+            node = f"{s:03d}{i:06d}"
+            if i % 2:
+                fresh, read, write, out = _counts(rng)
+                message = {
+                    "role": "assistant",
+                    "content": [{"type": "text", "text": TEXT}],
+                    "provider": "anthropic",
+                    "model": "claude-sonnet-4-5",
+                    "usage": {
+                        "input": fresh,
+                        "cacheRead": read,
+                        "cacheWrite": write,
+                        "output": out,
+                    },
+                    "stopReason": "stop",
+                }
+            else:
+                message = {"role": "user", "content": TEXT}
+            rows.append(
+                {
+                    "type": "message",
+                    "id": node,
+                    "parentId": parent,
+                    "timestamp": "2026-01-01T00:00:01.000Z",
+                    "message": message,
+                }
+            )
+            parent = node
+        _write(base / f"2026-01-01T00-00-00-000Z_{s:08d}-0000-4000-8000-000000000000.jsonl", rows)
+    return root / "sessions"
+
+
+def make_gemini(root: Path, sessions: int, requests: int, rng: random.Random) -> Path:
+    chats = root / "tmp" / ("0f" * 32) / "chats"
+    for s in range(sessions):
+        rows: list[dict[str, object]] = [
+            {
+                "sessionId": f"{s:08d}-0000-4000-8000-000000000000",
+                "projectHash": "0f" * 32,
+                "startTime": "2026-01-01T00:00:00.000Z",
+            }
+        ]
+        for i in range(requests):
+            fresh, read, _w, out = _counts(rng)
+            rows.append(
+                {
+                    "id": f"u{i}",
+                    "timestamp": "2026-01-01T00:00:01.000Z",
+                    "type": "user",
+                    "content": [{"text": TEXT}],
+                }
+            )
+            tokens = {
+                "input": fresh + read,
+                "output": out,
+                "cached": read,
+                "thoughts": 10,
+                "tool": 0,
+                "total": fresh + read + out + 10,
+            }
+            rows.append(
+                {
+                    "id": f"g{i}",
+                    "timestamp": "2026-01-01T00:00:02.000Z",
+                    "type": "gemini",
+                    "content": TEXT,
+                    "model": "gemini-2.5-flash",
+                    "tokens": tokens,
+                }
+            )
+        _write(chats / f"session-2026-01-01T00-00-{s:08d}.jsonl", rows)
+    return root / "tmp"
+
+
+def make_qwen(root: Path, sessions: int, requests: int, rng: random.Random) -> Path:
+    for s in range(sessions):
+        sid = f"{s:08d}-0000-4000-8000-000000000000"
+        rows: list[dict[str, object]] = []
+        parent = None
+        for i in range(requests):
+            fresh, _r, _w, out = _counts(rng)
+            for kind in ("user", "assistant"):
+                node = f"{kind[0]}{s}-{i}"
+                row: dict[str, object] = {
+                    "uuid": node,
+                    "parentUuid": parent,
+                    "sessionId": sid,
+                    "timestamp": "2026-01-01T00:00:01.000Z",
+                    "type": kind,
+                    "cwd": "/p",
+                    "version": "0.2.0",
+                    "message": {
+                        "role": "model" if kind == "assistant" else "user",
+                        "parts": [{"text": TEXT}],
+                    },
+                }
+                if kind == "assistant":
+                    row["model"] = "gpt-5"
+                    row["usageMetadata"] = {
+                        "promptTokenCount": fresh,
+                        "candidatesTokenCount": out,
+                        "totalTokenCount": fresh + out,
+                    }
+                rows.append(row)
+                parent = node
+        _write(root / "projects" / "-p" / "chats" / f"{sid}.jsonl", rows)
+    return root
+
+
+def make_kimi(root: Path, sessions: int, requests: int, rng: random.Random) -> Path:
+    for s in range(sessions):
+        rows: list[dict[str, object]] = [{"type": "metadata", "protocol_version": "1.3"}]
+        for i in range(requests):
+            fresh, read, _w, out = _counts(rng)
+            rows.append(
+                {
+                    "timestamp": 1767225600 + i,
+                    "message": {"type": "ContentPart", "payload": {"type": "text", "text": TEXT}},
+                }
+            )
+            usage = {
+                "input_other": fresh,
+                "output": out,
+                "input_cache_read": read,
+                "input_cache_creation": 0,
+            }
+            rows.append(
+                {
+                    "timestamp": 1767225600 + i,
+                    "message": {
+                        "type": "StatusUpdate",
+                        "payload": {"token_usage": usage, "message_id": f"m{i}"},
+                    },
+                }
+            )
+        _write(
+            root / "sessions" / ("ab" * 16) / f"{s:08d}-0000-4000-8000-000000000000" / "wire.jsonl",
+            rows,
+        )
+    return root
+
+
+def make_opencode(root: Path, sessions: int, requests: int, rng: random.Random) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(root / "opencode.db")
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, time_created INTEGER)")
+    db.execute(
+        "CREATE TABLE message "
+        "(id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER, data TEXT)"
+    )
+    n = 0
+    for s in range(sessions):
+        db.execute("INSERT INTO session VALUES (?, NULL, 0)", (f"ses_{s}",))
+        for _i in range(requests):
+            fresh, read, write, out = _counts(rng)
+            n += 1
+            data = {
+                "role": "assistant",
+                "time": {"created": 1767225600000 + n},
+                "modelID": "claude-sonnet-4-5",
+                "providerID": "anthropic",
+                "cost": 0,
+                "tokens": {
+                    "input": fresh,
+                    "output": out,
+                    "reasoning": 0,
+                    "cache": {"read": read, "write": write},
+                },
+                "text": TEXT,
+            }
+            db.execute(
+                "INSERT INTO message VALUES (?, ?, ?, ?)",
+                (f"msg_{n}", f"ses_{s}", n, json.dumps(data)),
+            )
+    db.commit()
+    db.close()
+    return root
+
+
+def make_amp(root: Path, sessions: int, requests: int, rng: random.Random) -> Path:
+    for s in range(sessions):
+        messages: list[dict[str, object]] = []
+        for i in range(requests):
+            fresh, read, write, out = _counts(rng)
+            messages.append(
+                {"role": "user", "messageId": 2 * i, "content": [{"type": "text", "text": TEXT}]}
+            )
+            usage = {
+                "model": "claude-sonnet-4-5",
+                "timestamp": "2026-01-01T00:00:01.000Z",
+                "inputTokens": fresh,
+                "outputTokens": out,
+                "cacheCreationInputTokens": write,
+                "cacheReadInputTokens": read,
+            }
+            messages.append(
+                {
+                    "role": "assistant",
+                    "messageId": 2 * i + 1,
+                    "content": [{"type": "text", "text": TEXT}],
+                    "usage": usage,
+                }
+            )
+        path = root / "threads" / f"T-{s:08d}-0000-4000-8000-000000000000.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"v": 1, "id": path.stem, "messages": messages}))
+    return root
+
+
+def make_droid(root: Path, sessions: int, requests: int, rng: random.Random) -> Path:
+    for s in range(sessions):
+        sid = f"{s:08d}-0000-4000-8000-000000000000"
+        base = root / "sessions" / "-p"
+        base.mkdir(parents=True, exist_ok=True)
+        usage = {
+            "inputTokens": rng.randint(1, 10**6),
+            "outputTokens": rng.randint(1, 10**5),
+            "cacheCreationTokens": 0,
+            "cacheReadTokens": rng.randint(0, 10**6),
+            "thinkingTokens": 0,
+        }
+        (base / f"{sid}.settings.json").write_text(
+            json.dumps(
+                {
+                    "model": "claude-sonnet-4-5",
+                    "providerLock": "anthropic",
+                    "providerLockTimestamp": "2026-01-01T00:00:00.000Z",
+                    "tokenUsage": usage,
+                }
+            )
+        )
+        _write(
+            base / f"{sid}.jsonl",
+            [
+                {"type": "message", "id": f"m{i}", "message": {"role": "user", "content": TEXT}}
+                for i in range(requests)
+            ],
+        )
+    return root / "sessions"
+
+
+def make_goose(root: Path, sessions: int, requests: int, rng: random.Random) -> Path:
+    base = root / "data" / "sessions"
+    base.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(base / "sessions.db")
+    db.execute(
+        "CREATE TABLE sessions (id TEXT PRIMARY KEY, model_config_json TEXT, "
+        "provider_name TEXT, created_at TEXT, total_tokens INTEGER, input_tokens INTEGER, "
+        "output_tokens INTEGER, accumulated_total_tokens INTEGER, "
+        "accumulated_input_tokens INTEGER, accumulated_output_tokens INTEGER)"
+    )
+    db.execute(
+        "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, "
+        "content_json TEXT, created_timestamp INTEGER)"
+    )
+    for s in range(sessions):
+        fresh, out = rng.randint(1, 10**6), rng.randint(1, 10**5)
+        db.execute(
+            "INSERT INTO sessions VALUES "
+            "(?, ?, 'anthropic', '2026-01-01 00:00:00', ?, ?, ?, ?, ?, ?)",
+            (
+                f"s{s}",
+                json.dumps({"model_name": "claude-sonnet-4-5"}),
+                fresh + out,
+                fresh,
+                out,
+                fresh + out,
+                fresh,
+                out,
+            ),
+        )
+        db.executemany(
+            "INSERT INTO messages (session_id, role, content_json, created_timestamp) "
+            "VALUES (?, 'user', ?, 0)",
+            [(f"s{s}", json.dumps([{"type": "text", "text": TEXT}])) for _ in range(requests)],
+        )
+    db.commit()
+    db.close()
+    return root
+
+
+def make_copilot(root: Path, sessions: int, requests: int, rng: random.Random) -> Path:
+    rows: list[dict[str, object]] = []
+    for s in range(sessions):
+        for i in range(requests):
+            fresh, read, write, out = _counts(rng)
+            attrs = {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.response.model": "claude-sonnet-4-5",
+                "gen_ai.conversation.id": f"c{s}",
+                "gen_ai.usage.input_tokens": fresh + read,
+                "gen_ai.usage.cache_read.input_tokens": read,
+                "gen_ai.usage.cache_creation.input_tokens": write,
+                "gen_ai.usage.output_tokens": out,
+                "gen_ai.input.messages": TEXT,
+            }
+            rows.append(
+                {
+                    "type": "span",
+                    "traceId": f"t{s}-{i}",
+                    "spanId": f"s{i}",
+                    "name": "chat claude-sonnet-4-5",
+                    "endTime": [1767225600 + i, 0],
+                    "attributes": attrs,
+                }
+            )
+    _write(root / "otel" / "copilot.jsonl", rows)
+    return root / "otel"
+
+
+#: agent -> (the generator, ccusage's command, its data-dir variable, the variable's value
+#: as a function of the generated folder)
+AGENTS: dict[
+    str, tuple[Callable[[Path, int, int, random.Random], Path], str, str, Callable[[Path], Path]]
+] = {
+    "pi": (make_pi, "pi", "PI_AGENT_DIR", lambda p: p),
+    "gemini": (make_gemini, "gemini", "GEMINI_DATA_DIR", lambda p: p),
+    "qwen": (make_qwen, "qwen", "QWEN_DATA_DIR", lambda p: p),
+    "kimi": (make_kimi, "kimi", "KIMI_DATA_DIR", lambda p: p),
+    "opencode": (make_opencode, "opencode", "OPENCODE_DATA_DIR", lambda p: p),
+    "amp": (make_amp, "amp", "AMP_DATA_DIR", lambda p: p),
+    "droid": (make_droid, "droid", "DROID_SESSIONS_DIR", lambda p: p),
+    "goose": (make_goose, "goose", "GOOSE_PATH_ROOT", lambda p: p),
+    "copilot": (
+        make_copilot,
+        "copilot",
+        "COPILOT_OTEL_FILE_EXPORTER_PATH",
+        lambda p: p / "copilot.jsonl",
+    ),
+}
+
+
+def _size(path: Path) -> int:
+    return (
+        sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+        if path.is_dir()
+        else path.stat().st_size
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--sessions", type=int, default=40)
+    ap.add_argument("--requests", type=int, default=1500, help="per session")
+    ap.add_argument("--agents", default=",".join(AGENTS))
+    args = ap.parse_args()
+    rng = random.Random(40)
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        (t / "home").mkdir()
+        (t / "cwd").mkdir()
+        rows = []
+        for agent in args.agents.split(","):
+            make, command, variable, value = AGENTS[agent]
+            folder = make(t / agent, args.sessions, args.requests, rng)
+            env = {
+                "PATH": "/usr/bin:/bin",
+                "HOME": str(t / "home"),
+                "TZ": "UTC",
+                "LOG_LEVEL": "0",
+                "CWD": str(t / "cwd"),
+                variable: str(value(folder)),
+            }
+            ours_env = {
+                **os.environ,
+                "PYTHONPATH": str(ROOT),
+                "BUDGETCORE_WORKERS": "1",
+                "CWD": str(t / "cwd"),
+            }
+            theirs = [
+                str(CCUSAGE),
+                command,
+                "session",
+                "--json",
+                "--offline",
+                "--mode",
+                "calculate",
+            ]
+            ours = [
+                sys.executable,
+                "-m",
+                "budgetcore",
+                "replay",
+                "--log",
+                str(folder),
+                "--usage",
+                "--format",
+                "jsonl",
+            ]
+            walls: dict[str, list[float]] = {"ccusage": [], "budgetcore": []}
+            cpus: dict[str, list[float]] = {"ccusage": [], "budgetcore": []}
+            peak = {"ccusage": 0, "budgetcore": 0}
+            for _ in range(args.runs):
+                for who, argv, e in (("ccusage", theirs, env), ("budgetcore", ours, ours_env)):
+                    wall, cpu, rss = run_once(argv, e)
+                    walls[who].append(wall)
+                    cpus[who].append(cpu)
+                    peak[who] = max(peak[who], rss)
+            size = _size(folder)
+            for who in ("ccusage", "budgetcore"):
+                rows.append(
+                    (
+                        agent,
+                        size,
+                        who,
+                        statistics.median(walls[who]),
+                        statistics.median(cpus[who]),
+                        peak[who],
+                    )
+                )
+        print(
+            f"{'agent':10} {'folder MB':>9} {'tool':11} {'wall s':>7} {'cpu s':>7} {'peak MB':>8}"
+        )
+        for agent, size, who, wall, cpu, rss in rows:
+            print(
+                f"{agent:10} {size / 2**20:9.1f} {who:11} {wall:7.2f} {cpu:7.2f} {rss / 2**20:8.1f}"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,354 @@
+"""The other agents through the command line (docs/replay.md, "Other agents"): each
+agent's data folder as ccusage reads it, a mixed folder with one total per agent, a
+folder total that is unknown while a session in it could not be read, a database of
+many sessions, and the messages for files we cannot read."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from budgetcore.errors import ScenarioError
+from budgetcore.replay.logs import detect_format, parse_log
+from tests.helpers import run_cli
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
+
+
+def _total(out: str) -> dict[str, object]:
+    last = json.loads(out.strip().splitlines()[-1])
+    total: dict[str, object] = last["total"]
+    return total
+
+
+@pytest.mark.parametrize(
+    ("folder", "agent", "sessions"),
+    [
+        ("pi/basic/sessions", "pi", 1),
+        ("gemini/jsonl/tmp", "gemini-cli", 1),
+        ("gemini/json/tmp", "gemini-cli", 1),
+        ("qwen/plain", "qwen-code", 1),
+        ("kimi/subagent", "kimi-cli", 1),
+        ("opencode/db/opencode", "opencode", 2),
+        ("opencode/legacy/opencode", "opencode", 1),
+        ("amp/messages/amp", "amp", 1),
+        ("amp/ledger/amp", "amp", 1),
+        ("droid/totals/sessions", "droid", 2),
+        ("goose/totals/goose", "goose", 2),
+        ("copilot/otel/otel", "copilot-cli", 1),
+        ("copilot/events/session-state", "copilot-cli", 1),
+    ],
+)
+def test_each_agents_data_folder_is_read_as_the_agent_lays_it_out(
+    folder: str, agent: str, sessions: int
+) -> None:
+    result = run_cli(["replay", "--log", str(LOGS / folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = _total(result.out)
+    assert total["sessions"] == total["sessions_read"] == sessions
+    assert total["agents"] == [
+        {
+            "agent": agent,
+            "sessions": sessions,
+            "requests": total["requests"],
+            "cost": total["measured"]["cost"],  # type: ignore[index]
+            "known_cost": total["measured"]["known_cost"],  # type: ignore[index]
+        }
+    ]
+    assert total["measured"]["cost"] is not None  # type: ignore[index]
+
+
+def test_a_mixed_folder_gives_one_total_per_agent_and_an_unknown_total_while_one_is_unread(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(LOGS / "pi" / "basic" / "sessions", tmp_path / "pi")
+    shutil.copytree(LOGS / "opencode" / "db" / "opencode", tmp_path / "opencode")
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = _total(result.out)
+    agents = {a["agent"]: a for a in total["agents"]}  # type: ignore[attr-defined]
+    assert set(agents) == {"pi", "opencode"}
+    assert Decimal(agents["pi"]["cost"]) == Decimal("0.0444")
+    assert agents["opencode"]["sessions"] == 2
+    assert total["measured"]["cost"] is not None  # type: ignore[index]
+    # A file that no agent writes: the folder's cost is no longer known.
+    (tmp_path / "notes.jsonl").write_text("hello\n")
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    total = _total(result.out)
+    assert total["measured"]["cost"] is None  # type: ignore[index]
+    assert total["measured"]["known_cost"] is not None  # type: ignore[index]
+    assert [a["agent"] for a in total["agents"]].count(None) == 1  # type: ignore[attr-defined]
+    table = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "table"])
+    assert "The total cost is unknown: 1 session(s) could not be read" in table.out
+    assert "By agent" in table.out
+
+
+def test_a_database_file_is_many_sessions_for_replay_and_tune(tmp_path: Path) -> None:
+    db = LOGS / "opencode" / "db" / "opencode" / "opencode.db"
+    result = run_cli(["replay", "--log", str(db), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    assert _total(result.out)["sessions"] == 2
+    scenario = tmp_path / "s.json"
+    scenario.write_text("{}")
+    tuned = run_cli(["tune", str(scenario), "--log", str(db), "--format", "jsonl"])
+    assert tuned.code == 0, tuned.err
+    assert "2 sessions" in tuned.out or '"sessions": 2' in tuned.out
+
+
+@pytest.mark.parametrize(
+    ("path", "agent"),
+    [
+        ("pi/basic/sessions/--home-user-proj--", "pi"),
+        ("gemini/jsonl/tmp", "gemini-cli"),
+        ("qwen/plain/projects/-home-user-proj/chats", "qwen-code"),
+        ("kimi/plain/sessions", "kimi-cli"),
+    ],
+)
+def test_detection_names_the_agent(path: str, agent: str) -> None:
+    (file,) = [p for p in (LOGS / path).rglob("*.jsonl") if p.name != "context.jsonl"][:1]
+    assert detect_format(file.read_bytes()) == agent
+
+
+def test_a_pretty_printed_document_is_read_whole_not_as_line_1() -> None:
+    (file,) = (LOGS / "gemini" / "json").rglob("*.json")
+    log = parse_log(file.read_bytes())  # no name: told by its first line, "{"
+    assert log.format == "gemini-cli"
+    assert sum(len(s.requests) for s in log.series) == 2
+
+
+def test_a_document_of_no_agent_says_what_it_looks_like_and_what_is_missing() -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_log(b'{\n  "sessionId": "x",\n  "startTime": "2025-01-01T00:00:00Z"\n}\n')
+    assert [p.code for p in info.value.problems] == ["log-looks-like"]
+    assert "looks like a Gemini CLI file but has no messages list" in str(info.value)
+    with pytest.raises(ScenarioError) as info:
+        parse_log(b'{\n  "a": 1\n}\n')
+    assert [p.code for p in info.value.problems] == ["log-unknown-document"]
+    assert "line 1" not in str(info.value)
+
+
+def test_a_totals_only_session_says_it_cannot_be_replayed() -> None:
+    db = LOGS / "goose" / "totals" / "goose" / "data" / "sessions" / "sessions.db"
+    result = run_cli(["replay", "--log", str(db), "--format", "table"])
+    assert result.code == 0, result.err
+    assert "Totals only: Goose records each session's token totals" in result.out
+    (settings,) = sorted((LOGS / "droid" / "totals" / "sessions").rglob("*2.settings.json"))
+    one = run_cli(["replay", "--log", str(settings)])
+    assert one.code == 2
+    assert "keeps only per-session totals" in one.err
+    assert "--usage measures it" in one.err
+
+
+def test_copilot_events_are_totals_only_and_sum_each_shutdown() -> None:
+    (events,) = sorted((LOGS / "copilot" / "events").rglob("events.jsonl"))
+    log = parse_log(events.read_bytes())
+    assert log.format == "copilot-cli"
+    assert log.totals_only
+    (totals,) = log.series
+    assert not totals.requests
+    assert {r.model for r in totals.abandoned} == {"claude-sonnet-4-5", "gpt-5-mini"}
+    # inputTokens holds the cache reads and writes: the uncached part is what is left.
+    sonnet = next(r for r in totals.abandoned if r.model == "claude-sonnet-4-5")
+    assert (sonnet.input, sonnet.cache_read, sonnet.cache_write) == (18_000, 180_000, 12_000)
+    assert len(totals.compactions) == 1
+    (ledger,) = log.ledger
+    assert ledger.accounted == ledger.lines == 6
+
+
+def test_cline_tasks_v4_and_v3() -> None:
+    """ccusage does not read Cline; the golden values are tokscale's
+    (crates/tokscale-core/src/sessions/cline.rs @10026b79bd, test_parse_cline_cli_messages
+    and test_parse_cline_valid_api_req_started): v4 inputTokens holds the cache reads
+    (7,507 - 50 = 7,457 uncached); v3 tokensIn is uncached."""
+    (v4,) = sorted((LOGS / "cline" / "v4").rglob("*.messages.json"))
+    log = parse_log(v4.read_bytes(), name=v4.name)
+    assert log.format == "cline"
+    first = log.main.requests[0]
+    assert (first.input, first.cache_read, first.cache_write, first.output) == (7457, 50, 0, 131)
+    assert first.logged_cost == Decimal("0.0110232")
+    assert first.model == "claude-sonnet-4-5"
+    assert log.main.requests[1].model == "claude-sonnet-4-5"  # the model carries on
+    (v3,) = sorted((LOGS / "cline" / "v3").rglob("ui_messages.json"))
+    log = parse_log(v3.read_bytes(), name=v3.name)
+    (only,) = log.main.requests
+    assert (only.input, only.cache_read, only.cache_write, only.output) == (40, 7, 3, 15)
+    assert only.model is None  # v3 writes no model beside its requests: cost unknown
+    assert only.logged_cost == Decimal("0.05")
+    for f in log.ledger:
+        assert f.accounted == f.lines
+
+
+def test_one_file_is_read_with_the_files_the_agent_lays_beside_it() -> None:
+    (wire,) = sorted((LOGS / "kimi" / "subagent" / "sessions").glob("*/*/wire.jsonl"))
+    result = run_cli(["replay", "--log", str(wire), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    summary = json.loads(result.out.strip().splitlines()[-1])["summary"]
+    names = [f["file"] for f in summary["log"]["ledger"]]
+    assert names[1:] == ["subagents/a1b2c3/wire.jsonl"]
+    assert summary["log"]["measured"]["requests"] == 4  # the subagent's step once
+    (settings,) = sorted((LOGS / "droid" / "totals" / "sessions").rglob("*1.settings.json"))
+    result = run_cli(["replay", "--log", str(settings), "--usage", "--format", "jsonl"])
+    summary = json.loads(result.out.strip().splitlines()[-1])["summary"]
+    assert len(summary["log"]["ledger"]) == 2  # the transcript beside it
+    assert summary["log"]["totals_only"]
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (b'{"role":"_checkpoint","id":0}\n{"role":"_usage","token_count":9}\n', "Kimi CLI"),
+        (b'{\n  "providerLock": "anthropic"\n}\n', "Droid file but has no tokenUsage"),
+        (b'{\n  "id": "T-1", "v": 1\n}\n', "Amp file but has neither messages"),
+        (b'{\n  "sessionID": "s", "modelID": "m"\n}\n', "OpenCode file but has no role"),
+    ],
+)
+def test_a_file_that_resembles_an_agents_says_which_and_what_is_missing(
+    data: bytes, said: str
+) -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_log(data)
+    assert [p.code for p in info.value.problems] == ["log-looks-like"]
+    assert said in str(info.value)
+
+
+def test_a_count_that_is_not_a_whole_number_is_malformed_never_zero(tmp_path: Path) -> None:
+    import sqlite3  # noqa: PLC0415
+
+    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+
+    db = tmp_path / "sessions.db"
+    con = sqlite3.connect(db)
+    con.execute(
+        "CREATE TABLE sessions (id TEXT, model_config_json TEXT, created_at TEXT, "
+        "accumulated_input_tokens, accumulated_output_tokens, accumulated_total_tokens, "
+        "input_tokens, output_tokens, total_tokens)"
+    )
+    con.execute(
+        "INSERT INTO sessions VALUES ('a', '{\"model_name\": \"gpt-5\"}', '2025-01-01', "
+        "12.5, 3, 16, NULL, NULL, NULL)"
+    )
+    con.commit()
+    con.close()
+    (log,) = read_sessions([("sessions.db", db.read_bytes())])
+    assert log.format == "goose"
+    assert not log.series
+    assert [p.path for p in log.skipped] == ["line 1: sessions.accumulated_input_tokens"]
+    otel = (
+        b'{"type":"span","traceId":"t","spanId":"s","name":"chat m","attributes":'
+        b'{"gen_ai.operation.name":"chat","gen_ai.usage.input_tokens":"many",'
+        b'"gen_ai.usage.output_tokens":3}}\n'
+    )
+    (log,) = read_sessions([("otel.jsonl", otel)])
+    assert log.format == "copilot-cli"
+    assert not log.series
+    (ledger,) = log.ledger
+    assert ledger.malformed == (1,)
+
+
+def test_sqlite_is_loaded_only_for_a_database_and_its_absence_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The page's Pyodide has sqlite3 only once loaded: importing the log readers must
+    not need it, and a database read without it says so."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    probe = "import sys, budgetcore.replay.logs; print('sqlite3' in sys.modules)"
+    found = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert found == "False"
+    monkeypatch.setitem(sys.modules, "sqlite3", None)  # import sqlite3 -> ImportError
+    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+
+    db = (LOGS / "opencode" / "db" / "opencode" / "opencode.db").read_bytes()
+    with pytest.raises(ScenarioError) as info:
+        read_sessions([("opencode.db", db)])
+    assert [p.code for p in info.value.problems] == ["log-no-sqlite"]
+
+
+@pytest.mark.parametrize(
+    ("path", "after", "pre"),
+    [
+        # pi's compaction entry with tokensBefore, after two requests on the branch.
+        ("pi/basic/sessions", 2, 6450),
+        # Qwen's system/chat_compression with originalTokenCount 2,140, after two.
+        ("qwen/plain/projects", 2, 2140),
+        # Kimi's CompactionBegin after two steps (the wire says no size).
+        ("kimi/plain/sessions", None, None),
+        ("kimi/subagent/sessions", 2, None),
+    ],
+)
+def test_compactions_are_where_the_agent_recorded_them(
+    path: str, after: int | None, pre: int | None
+) -> None:
+    found = sorted((LOGS / path).rglob("*.jsonl"))
+    (file,) = [p for p in found if "subagents" not in p.parts and p.name != "context.jsonl"][:1]
+    log = parse_log(file.read_bytes())
+    comps = log.main.compactions
+    if after is None:
+        assert comps == ()
+        return
+    (c,) = comps
+    assert (c.after_turn, c.pre_tokens) == (after, pre)
+    # the next request's context, as measured
+    assert c.post_tokens == log.main.requests[after].context
+
+
+def test_opencode_marks_the_summary_request_as_a_compaction() -> None:
+    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+
+    db = (LOGS / "opencode" / "db" / "opencode" / "opencode.db").read_bytes()
+    first = read_sessions([("opencode.db", db)])[0]
+    (c,) = first.main.compactions
+    assert c.trigger == "auto"
+    assert c.after_turn == 3  # after the summarizer's own request (billed, a request)
+    assert [s.name for s in first.series] == ["main", "subagent:ses_cccccccccccccccccccccccccc"]
+
+
+def test_copilot_session_store_is_one_request_per_usage_event() -> None:
+    """Golden values from tokscale (copilot_session_store.rs @7b14a4b458,
+    parse_copilot_session_store_db_subtracts_cache_read_and_write_from_input):
+    input 21,343 holding 20,974 cache writes is 369 uncached; 556,570,000 nano-AIU is
+    $0.0055657. With the store in the folder, events.jsonl's totals are not read."""
+    folder = LOGS / "copilot" / "store" / "copilot"
+    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+
+    logs = read_sessions([("session-store.db", (folder / "session-store.db").read_bytes())])
+    assert [log.name for log in logs] == [
+        "session-store.db#session-1",
+        "session-store.db#session-2",
+    ]
+    first, second = (log.main.requests for log in logs)
+    r = first[0]
+    assert (r.input, r.cache_read, r.cache_write, r.output) == (369, 0, 20_974, 100)
+    assert r.logged_cost == Decimal("0.0055657")
+    assert first[1].model == "claude-sonnet-4-5"  # copilot_usage_model before model
+    assert len(second) == 1  # the event with no tokens is an entry
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    assert "session-state/session-1/events.jsonl" in result.err  # listed, not read
+    assert _total(result.out)["sessions"] == 2
+
+
+def test_a_copilot_folder_bills_its_usage_once_whichever_records_it_holds() -> None:
+    from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
+
+    store, events, otel = "session-store.db", "session-state/a/events.jsonl", "otel/x.jsonl"
+    plan = plan_folder([store, events, otel])  # the export ccusage reads wins
+    assert [s.name for s in plan.sessions] == [otel]
+    assert plan.not_read == (events, store)
+    plan = plan_folder([store, events])  # per-turn usage before the totals
+    assert ([s.name for s in plan.sessions], plan.not_read) == ([store], (events,))
+    plan = plan_folder([events])
+    assert ([s.name for s in plan.sessions], plan.not_read) == ([events], ())
+
+
+def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')
+    assert "in this pi file" in str(info.value)
