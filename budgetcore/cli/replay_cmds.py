@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from functools import partial
@@ -83,20 +82,24 @@ def _open(path: str, what: str) -> _Stream:
 
 
 def _walk(root: str) -> list[str]:
-    """Every file under ``root``, as ``/``-separated paths relative to it."""
+    """Every regular file under ``root``, as ``/``-separated paths relative to it; what
+    the walk passed over (a FIFO, a device, an unreadable folder, a link loop) is
+    named on stderr, relative to ``root`` as sessions are, never skipped in silence
+    (cli.walk)."""
+    from budgetcore.cli.walk import walk  # noqa: PLC0415
     from budgetcore.replay.logs.folder import MAX_FOLDER_FILES  # noqa: PLC0415
 
-    out: list[str] = []
-    for top, dirs, files in os.walk(root, onerror=None):
-        dirs.sort()
-        rel = os.path.relpath(top, root)
-        for name in sorted(files):
-            out.append(name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}")
-            if len(out) > MAX_FOLDER_FILES:
-                raise ScenarioError(
-                    [Problem("log", f"folder holds more than {MAX_FOLDER_FILES:,} files")]
-                )
-    return out
+    found = walk(root, MAX_FOLDER_FILES)
+    for path, why in found.passed[:_NAMED]:
+        print(f"not read: {shown_name(path)}: {why}", file=sys.stderr)
+    if len(found.passed) > _NAMED:
+        more = len(found.passed) - _NAMED
+        print(f"not read: {more:,} more entries of {shown_name(root)}", file=sys.stderr)
+    return list(found.files)
+
+
+#: The entries a folder walk passed over named one a line; past them, a count.
+_NAMED = 20
 
 
 def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) -> Any:
@@ -254,17 +257,16 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
         runs = [work(job) for job in jobs]
     else:
         import copyreg  # noqa: PLC0415 - a large folder only
-        import multiprocessing  # noqa: PLC0415
         from types import MappingProxyType  # noqa: PLC0415
+
+        from budgetcore.cli.pool import pool_map  # noqa: PLC0415
 
         # A replay's columns are a read-only view of a dict: sent as the dict, viewed again.
         copyreg.pickle(MappingProxyType, lambda m: (_view, (dict(m),)))
 
         # Sessions are independent: one process per core reads its share, in the
-        # folder's order (map keeps it). The workers ignore Ctrl-C; the parent takes it,
-        # and leaving the pool terminates them (one line, 130, as for one file).
-        with multiprocessing.get_context("fork").Pool(workers, _worker_started) as pool:
-            runs = pool.map(work, jobs, chunksize=max(1, len(jobs) // (4 * workers)))
+        # folder's order. A signal to any of them ends them all (cli.pool).
+        runs = pool_map(work, jobs, workers, chunksize=max(1, len(jobs) // (4 * workers)))
     if not runs:
         raise ScenarioError([Problem("log", f"folder {shown_name(root)} holds no .jsonl file")])
     from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
@@ -304,11 +306,6 @@ def _view(d: dict[str, Any]) -> Any:
     from types import MappingProxyType  # noqa: PLC0415
 
     return MappingProxyType(d)
-
-
-def _worker_started() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent's to take
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # how the pool ends a worker
 
 
 def _session_run(

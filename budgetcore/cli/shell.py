@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXIT_INVALID",
+    "MEDIUM_ERRORS",
     "Parser",
     "Unreadable",
     "atomic_path",
@@ -39,6 +40,7 @@ __all__ = [
     "tokens_flag",
     "whole_flag",
     "write_atomic",
+    "write_failed",
 ]
 
 _PROCESS = {"one_shot": False, "froze": False}
@@ -153,7 +155,22 @@ class Parser(argparse.ArgumentParser):
 
 
 class Unreadable(Exception):
-    pass
+    """A file that cannot be read or written: one line, exit 2 (the path is wrong), or
+    ``code`` 1 when the medium failed (a full disk: docs/cli.md's exit codes)."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+#: Errors of the medium rather than of the path: the output cannot be written (exit 1).
+MEDIUM_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def write_failed(what: str, exc: OSError) -> Unreadable:
+    """The one line of a file that cannot be written, with its exit code."""
+    code = 1 if exc.errno in MEDIUM_ERRORS else EXIT_INVALID
+    return Unreadable(f"{what} cannot be written: {exc.strerror}", code)
 
 
 @contextlib.contextmanager

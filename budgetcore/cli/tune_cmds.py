@@ -10,13 +10,15 @@ Dask cluster (``--dask ADDRESS``, the optional extra ``budgetcore[dask]``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -128,12 +130,11 @@ def run_tasks(
         return _run_dask(tasks, job, jobs, dask)
     if jobs <= 1 or len(tasks) <= 1:
         return [work(t, job) for t in tasks]
-    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+    from budgetcore.cli.pool import pool_map  # noqa: PLC0415
 
     workers = min(jobs, len(tasks))
     chunk = max(1, len(tasks) // (workers * 8))  # few round trips, still balanced
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_work_one, ((t, job) for t in tasks), chunksize=chunk))
+    return pool_map(_work_one, [(t, job) for t in tasks], workers, chunksize=chunk)
 
 
 def _run_dask(tasks: Sequence[Task], job: Job, jobs: int, address: str) -> list[Done]:
@@ -153,29 +154,94 @@ def _run_dask(tasks: Sequence[Task], job: Job, jobs: int, address: str) -> list[
                 )
             ]
         ) from None
-    cluster = None
+    from budgetcore.cli.pool import POLL_S  # noqa: PLC0415
+    from budgetcore.cli.stop import Interrupted, held, requested  # noqa: PLC0415
+
+    cluster = client = None
     if address == "local":
-        cluster = distributed.LocalCluster(
-            n_workers=max(1, jobs), threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = distributed.Client(cluster)
-    else:
-        try:
-            client = distributed.Client(address, timeout="30s")
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise ScenarioError(
-                [Problem.of("--dask", f"cannot reach the scheduler ({exc})", address)]
-            ) from None
+        # The local cluster's scheduler and nannies run in this process: when a
+        # signal to the group ends its workers, they log it (lost data, a closed
+        # stream) before this thread has read the flag. A task's failure still
+        # reaches us, as the exception gather raises.
+        _quiet_dask()
+    # Inside Dask the signal is a flag (cli.stop.held): raised into its event loop or
+    # its sockets it became 64-108 lines of cluster errors and exit 1. The local
+    # cluster's processes write nothing to the terminal (_children_quiet), and Dask's
+    # own logging is silenced for the shutdown.
     try:
-        shared = client.scatter(job, broadcast=True)
-        keys = [f"budgetcore-tune-{i}" for i in range(len(tasks))]
-        futures = client.map(work, list(tasks), job=shared, key=keys)
-        done: list[Done] = client.gather(futures)
-        return done
+        with held():
+            if address == "local":
+                # The workers' own logging (another process: _quiet_dask cannot reach
+                # it) from the config Dask reads at import, warnings left out: a
+                # cancelled task's warning is what a stopped command means.
+                os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
+                with _children_quiet():
+                    cluster = distributed.LocalCluster(
+                        n_workers=max(1, jobs),
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                    )
+                client = distributed.Client(cluster)
+            else:
+                try:
+                    client = distributed.Client(address, timeout="30s")
+                except (OSError, TimeoutError, ValueError) as exc:
+                    raise ScenarioError(
+                        [Problem.of("--dask", f"cannot reach the scheduler ({exc})", address)]
+                    ) from None
+            shared = client.scatter(job, broadcast=True)
+            keys = [f"budgetcore-tune-{i}" for i in range(len(tasks))]
+            futures = client.map(work, list(tasks), job=shared, key=keys)
+            while not all(f.done() for f in futures):
+                if requested():
+                    raise Interrupted(requested())
+                time.sleep(POLL_S)
+            done: list[Done] = client.gather(futures)
+            return done
+    except BaseException:
+        _quiet_dask()
+        raise
     finally:
-        client.close()
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close(timeout=10)
         if cluster is not None:
-            cluster.close()
+            with contextlib.suppress(Exception):
+                cluster.close(timeout=10)
+
+
+@contextlib.contextmanager
+def _children_quiet() -> Iterator[None]:
+    """The cluster's processes start with their standard error on /dev/null (a child
+    inherits the descriptor it starts with): a signal to the whole group (Ctrl-C at
+    the terminal) ends them too, and what they would print about it (a traceback
+    each, a nanny's warnings) is nobody's business; the parent says the one line. The
+    parent keeps its own handler meanwhile, so no signal is lost, and its standard
+    error is back once the cluster is up. (Ignoring the signals while the children
+    start lost a Ctrl-C: a thread such as numpy's takes it, and drops it.)"""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no standard error at all: nothing to keep quiet
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
+def _quiet_dask() -> None:
+    """No log lines from Dask while a stopped command closes its cluster."""
+    import logging  # noqa: PLC0415
+
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 # ------------------------------------------------------------------ arguments
