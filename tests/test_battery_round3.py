@@ -683,7 +683,7 @@ def test_a_full_disk_is_exit_1_for_report_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("matplotlib")
-    import budgetcore.report as report  # noqa: PLC0415 - the report extra
+    from budgetcore import report  # noqa: PLC0415 - the report extra
 
     def full(path: Path, _text: str) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
