@@ -695,3 +695,54 @@ def test_a_full_disk_is_exit_1_for_report_out(
     assert len(r.err.splitlines()) == 1
     denied = run_cli(["report", "--fragment", "", "--out", "/proc/version/x"])
     assert denied.code == 2  # a path that cannot be a folder: the argument, not the disk
+
+
+# ------------------------------------------------------------------ which input
+
+
+def test_tune_names_which_turns_file_is_bad(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cause 17: with several --turns, the error did not say which one."""
+    monkeypatch.chdir(tmp_path)
+    Path("good.jsonl").write_text('{"added": 5}\n', "utf-8")
+    Path("bad.jsonl").write_text('{"added": -5}\n', "utf-8")
+    args = ["tune", "--fragment", "", "--k", "8000", "--s", "1024"]
+    r = run_cli([*args, "--turns", "good.jsonl", "--turns", "bad.jsonl"])
+    assert_clean(r)
+    assert r.code == 2
+    assert r.err.startswith(
+        "bad.jsonl: turns has no usable turn line; bad.jsonl: line 1: added must"
+    )
+
+
+def test_tune_names_which_generator_is_bad() -> None:
+    args = ["tune", "--fragment", "", "--k", "8000", "--s", "1024"]
+    r = run_cli([*args, "--generate", GEN, "--generate", '{"turns": -1, "added": 5}'])
+    assert r.code == 2
+    assert r.err.startswith("--generate 2: generate.turns must be")
+
+
+def test_an_unreadable_session_in_a_folder_is_said_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cause 17: "log log file … cannot be read"."""
+    from budgetcore.cli import replay_cmds  # noqa: PLC0415
+    from budgetcore.cli.shell import Unreadable  # noqa: PLC0415
+
+    root = tmp_path / "projects"
+    _session_copy(root / "a" / "s1.jsonl", "aaaaaaaa-1111-4111-8111-111111111111")
+    _session_copy(root / "b" / "s2.jsonl", "bbbbbbbb-1111-4111-8111-111111111111")
+    opened = replay_cmds._open
+
+    def refuse_b(path: str, what: str) -> Any:
+        if path.endswith("s2.jsonl"):
+            raise Unreadable(f"{what} file {path} cannot be read: Permission denied")
+        return opened(path, what)
+
+    monkeypatch.setattr(replay_cmds, "_open", refuse_b)
+    r = run_cli(["replay", "--log", str(root), "--usage", "--format", "jsonl"])
+    assert_clean(r, (0,))
+    assert "log log" not in r.out + r.err
+    assert f"log file {root / 'b' / 's2.jsonl'} cannot be read: Permission denied" in r.out
+    assert _total(r.out)["sessions_unreadable"]

@@ -18,6 +18,7 @@ from budgetcore.cli.shell import (
     read_input,
     scenario_of,
     shown_name,
+    unreadable_problem,
 )
 from budgetcore.errors import Problem, ScenarioError, render_value
 
@@ -325,7 +326,7 @@ def _session_run(
         lines = exc.lines if isinstance(exc, NoRequests) else None
         return SessionRun(name, None, error=exc.problems, lines=lines)
     except Unreadable as exc:
-        return SessionRun(name, None, error=(Problem("log", str(exc)),))
+        return SessionRun(name, None, error=(unreadable_problem(exc),))
 
 
 def _renamed(log: Any, names: Sequence[str]) -> Any:

@@ -37,6 +37,7 @@ __all__ = [
     "scenario_of",
     "seed_flag",
     "shown_name",
+    "unreadable_problem",
     "tokens_flag",
     "whole_flag",
     "write_atomic",
@@ -161,6 +162,15 @@ class Unreadable(Exception):
     def __init__(self, message: str, code: int = 2) -> None:
         super().__init__(message)
         self.code = code
+
+
+def unreadable_problem(exc: Unreadable) -> Problem:
+    """A session's file that cannot be read, as the session's problem: ``log file X
+    cannot be read: …`` (the problem's path is "log": never "log log file")."""
+    text = str(exc)
+    return Problem("log", text.removeprefix("log ")) if text.startswith("log ") else Problem(
+        "log", text
+    )
 
 
 #: Errors of the medium rather than of the path: the output cannot be written (exit 1).

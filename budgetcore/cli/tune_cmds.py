@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -30,6 +31,7 @@ from budgetcore.cli.shell import (
     read_input,
     scenario_of,
     shown_name,
+    unreadable_problem,
     whole_flag,
 )
 from budgetcore.errors import Problem, ScenarioError, render_value
@@ -112,7 +114,7 @@ def work(task: Task, job: Job) -> Done:
     except ScenarioError as exc:
         result = SessionResult(task.name, None, None, exc.problems)
     except Unreadable as exc:
-        result = SessionResult(task.name, None, None, (Problem("log", str(exc)),))
+        result = SessionResult(task.name, None, None, (unreadable_problem(exc),))
     return Done(result, skipped, first)
 
 
@@ -359,12 +361,14 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
 
     tasks: list[Task] = []
     for path in args.turns or ():
-        turns, skipped = parse_turn_lines(read_input(path, "turns"))
+        with _which(shown_name(path)):
+            turns, skipped = parse_turn_lines(read_input(path, "turns"))
         for problem in skipped:
             print(f"skipped: {shown_name(path)}: {problem}", file=sys.stderr)
         tasks.append(Task(path, turns))
     for i, text in enumerate(args.generate or (), start=1):
-        tasks.append(Task(f"generated {i}", _generated(text)))
+        with _which(f"--generate {i}"):
+            tasks.append(Task(f"generated {i}", _generated(text)))
     for path in args.log or ():
         if not os.path.isdir(path):
             tasks.append(Task(path, files=_with_subagents(path), fmt=fmt, series=args.series))
@@ -385,6 +389,17 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
             files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
             tasks.append(Task(session.name, files=files, fmt=fmt, series=args.series))
     return tasks
+
+
+@contextlib.contextmanager
+def _which(name: str) -> Iterator[None]:
+    """With several --turns and --generate, a bad one's problems say which it is."""
+    try:
+        yield
+    except ScenarioError as exc:
+        raise ScenarioError(
+            [dataclasses.replace(p, path=f"{name}: {p.path}") for p in exc.problems]
+        ) from None
 
 
 def _with_subagents(path: str) -> tuple[str, ...]:
