@@ -37,8 +37,8 @@ __all__ = [
     "scenario_of",
     "seed_flag",
     "shown_name",
-    "unreadable_problem",
     "tokens_flag",
+    "unreadable_problem",
     "whole_flag",
     "write_atomic",
     "write_failed",
@@ -168,8 +168,10 @@ def unreadable_problem(exc: Unreadable) -> Problem:
     """A session's file that cannot be read, as the session's problem: ``log file X
     cannot be read: …`` (the problem's path is "log": never "log log file")."""
     text = str(exc)
-    return Problem("log", text.removeprefix("log ")) if text.startswith("log ") else Problem(
-        "log", text
+    return (
+        Problem("log", text.removeprefix("log "))
+        if text.startswith("log ")
+        else Problem("log", text)
     )
 
 
