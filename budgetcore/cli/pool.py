@@ -78,11 +78,14 @@ def pool_map(
     fn: Callable[[T], R],
     items: Sequence[T],
     workers: int,
+    *,
     chunksize: int = 1,
     init: Callable[[], None] | None = None,
+    done_items: Callable[[int], None] | None = None,
 ) -> list[R]:
     """``[fn(x) for x in items]`` in ``workers`` processes, in order; a signal to the
-    parent or to any worker ends it with :class:`Interrupted`."""
+    parent or to any worker ends it with :class:`Interrupted`. ``done_items(n)`` hears
+    each chunk of ``n`` items as it comes back (a progress line)."""
     chunks = [items[i : i + chunksize] for i in range(0, len(items), max(1, chunksize))]
     context = _context()
     first = context.Value("i", 0, lock=False)  # the first signal a worker took
@@ -110,6 +113,8 @@ def pool_map(
                 for f in done:
                     try:
                         results[futures[f]] = f.result()
+                        if done_items is not None:
+                            done_items(len(results[futures[f]]))
                     except BrokenProcessPool:
                         signum = requested() or first.value or _worker_signal(started)
                         raise Interrupted(signum) from None

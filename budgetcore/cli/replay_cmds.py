@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "cmd_replay",
     "read_log_path",
+    "read_log_shown",
     "replay_arguments",
     "replay_of",
 ]
@@ -135,6 +136,28 @@ def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) ->
             s.close()
 
 
+def read_log_shown(path: str, fmt: str | None) -> Any:
+    """:func:`read_log_path` with a progress line on a terminal: a large log takes
+    seconds to read (cli.progress; the readers say how many bytes they have taken,
+    replay.logs.progress)."""
+    from budgetcore.cli.progress import Progress  # noqa: PLC0415
+
+    size = 0
+    if path != "-":
+        with contextlib.suppress(OSError):
+            size = os.path.getsize(path)
+    progress = Progress("reading", size, "bytes")
+    if progress.stream is None or not size:  # nobody to show it to: no listener at all
+        return read_log_path(path, fmt)
+    from budgetcore.replay.logs.progress import listening  # noqa: PLC0415
+
+    try:
+        with listening(progress.advance):
+            return read_log_path(path, fmt)
+    finally:
+        progress.close()
+
+
 def _shown(path: str) -> str:
     """A file's name in the ledger: as given (quoted only when it cannot be printed)."""
     return path if path.isprintable() else render_value(path)
@@ -194,7 +217,7 @@ def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any,
             raise ScenarioError([Problem("log", "must be one file here, not a folder")])
         from budgetcore.replay.logs.session import run_session  # noqa: PLC0415
 
-        log = read_log_path(args.log, _log_format(args))
+        log = read_log_shown(args.log, _log_format(args))
         if scenario is not None:
             options = link_priced(args, scenario, options)
         run = run_session(log.name, log, scenario=scenario, options=options, series=args.series)
@@ -235,7 +258,7 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     fmt = _log_format(args)
     replay_it = not args.usage
     if not os.path.isdir(args.log):
-        log = read_log_path(args.log, fmt)
+        log = read_log_shown(args.log, fmt)
         run = run_session(
             log.name,
             log,
@@ -254,20 +277,13 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     jobs = [(s.name, s.files) for s in plan.sessions]
     work = partial(_session_run, (root, fmt, scenario, options, replay_it))
     workers = _workers(root, jobs)
-    if workers < 2:
-        runs = [work(job) for job in jobs]
-    else:
-        import copyreg  # noqa: PLC0415 - a large folder only
-        from types import MappingProxyType  # noqa: PLC0415
+    from budgetcore.cli.progress import Progress  # noqa: PLC0415
 
-        from budgetcore.cli.pool import pool_map  # noqa: PLC0415
-
-        # A replay's columns are a read-only view of a dict: sent as the dict, viewed again.
-        copyreg.pickle(MappingProxyType, lambda m: (_view, (dict(m),)))
-
-        # Sessions are independent: one process per core reads its share, in the
-        # folder's order. A signal to any of them ends them all (cli.pool).
-        runs = pool_map(work, jobs, workers, chunksize=max(1, len(jobs) // (4 * workers)))
+    progress = Progress("reading", len(jobs), "sessions")  # on a terminal only
+    try:
+        runs = _folder_runs(work, jobs, workers, progress)
+    finally:
+        progress.close()
     if not runs:
         raise ScenarioError([Problem("log", f"folder {shown_name(root)} holds no .jsonl file")])
     from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
@@ -280,6 +296,33 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
             file=sys.stderr,
         )
     return runs, True
+
+
+def _folder_runs(work: Any, jobs: list[Any], workers: int, progress: Any) -> list[Any]:
+    """Each session of a folder: here, or in ``workers`` processes."""
+    if workers < 2:
+        runs = []
+        for job in jobs:
+            runs.append(work(job))
+            progress.advance(1)
+        return runs
+    import copyreg  # noqa: PLC0415 - a large folder only
+    from types import MappingProxyType  # noqa: PLC0415
+
+    from budgetcore.cli.pool import pool_map  # noqa: PLC0415
+
+    # A replay's columns are a read-only view of a dict: sent as the dict, viewed again.
+    copyreg.pickle(MappingProxyType, lambda m: (_view, (dict(m),)))
+
+    # Sessions are independent: one process per core reads its share, in the
+    # folder's order. A signal to any of them ends them all (cli.pool).
+    return pool_map(
+        work,
+        jobs,
+        workers,
+        chunksize=max(1, len(jobs) // (4 * workers)),
+        done_items=progress.advance,
+    )
 
 
 #: A folder is read by more than one process from this many bytes on (below, starting

@@ -123,23 +123,48 @@ def _work_one(pair: tuple[Task, Job]) -> Done:
 
 
 def run_tasks(
-    tasks: Sequence[Task], job: Job, *, jobs: int = 1, dask: str | None = None
+    tasks: Sequence[Task],
+    job: Job,
+    *,
+    jobs: int = 1,
+    dask: str | None = None,
+    points: Callable[[int], None] | None = None,
 ) -> list[Done]:
     """Every task's result, in task order: here (``jobs`` 1), in ``jobs`` processes, or
     on the Dask cluster at ``dask`` (a scheduler address, or "local" for a local
-    cluster of ``jobs`` worker processes)."""
+    cluster of ``jobs`` worker processes). ``points(n)`` hears grid points as they
+    are done: one by one here, a session's worth at a time from workers."""
+    per_task = len(job.ks) * len(job.ss) + 1  # the grid and the scenario's own point
+
+    def sessions_done(n: int) -> None:
+        if points is not None:
+            points(n * per_task)
+
     if dask is not None:
-        return _run_dask(tasks, job, jobs, dask)
+        return _run_dask(tasks, job, jobs, dask, sessions_done)
     if jobs <= 1 or len(tasks) <= 1:
-        return [work(t, job) for t in tasks]
+        if points is None:
+            return [work(t, job) for t in tasks]
+        from budgetcore.tune.engine import listening_points  # noqa: PLC0415
+
+        with listening_points(points):
+            return [work(t, job) for t in tasks]
     from budgetcore.cli.pool import pool_map  # noqa: PLC0415
 
     workers = min(jobs, len(tasks))
     chunk = max(1, len(tasks) // (workers * 8))  # few round trips, still balanced
-    return pool_map(_work_one, [(t, job) for t in tasks], workers, chunksize=chunk)
+    return pool_map(
+        _work_one, [(t, job) for t in tasks], workers, chunksize=chunk, done_items=sessions_done
+    )
 
 
-def _run_dask(tasks: Sequence[Task], job: Job, jobs: int, address: str) -> list[Done]:
+def _run_dask(
+    tasks: Sequence[Task],
+    job: Job,
+    jobs: int,
+    address: str,
+    sessions_done: Callable[[int], None] = lambda _n: None,
+) -> list[Done]:
     """The tasks on a Dask cluster (docs/tune.md, "Beyond one machine"): the job is sent
     to every worker once, each task is one ``work`` call, results come back in order."""
     import importlib  # noqa: PLC0415
@@ -195,10 +220,14 @@ def _run_dask(tasks: Sequence[Task], job: Job, jobs: int, address: str) -> list[
             shared = client.scatter(job, broadcast=True)
             keys = [f"budgetcore-tune-{i}" for i in range(len(tasks))]
             futures = client.map(work, list(tasks), job=shared, key=keys)
-            while not all(f.done() for f in futures):
+            finished = 0
+            while finished < len(futures):
                 if requested():
                     raise Interrupted(requested())
                 time.sleep(POLL_S)
+                now_done = sum(f.done() for f in futures)
+                sessions_done(now_done - finished)
+                finished = now_done
             done: list[Done] = client.gather(futures)
             return done
     except BaseException:
@@ -426,7 +455,7 @@ def _log_scenario(
     args: argparse.Namespace, fmt: str | None
 ) -> tuple[Scenario, ReplayOptions | None]:
     """No scenario: one log file's own model (and its prices), as ``replay --log``."""
-    from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
+    from budgetcore.cli.replay_cmds import read_log_shown  # noqa: PLC0415
     from budgetcore.replay.logs.session import log_model, priced_by  # noqa: PLC0415
 
     logs = args.log or []
@@ -440,7 +469,7 @@ def _log_scenario(
                 )
             ]
         )
-    log = read_log_path(logs[0], fmt)
+    log = read_log_shown(logs[0], fmt)
     model = log_model(log)
     return model.scenario, priced_by(model, _options(args))
 
@@ -500,7 +529,16 @@ def cmd_tune(args: argparse.Namespace) -> int:
     )
     own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
     job = Job(scenario, options, ks, ss, own, args.engine)
-    done = run_tasks(_tasks(args, fmt), job, jobs=args.jobs, dask=args.dask)
+    tasks = _tasks(args, fmt)
+    from budgetcore.cli.progress import Progress  # noqa: PLC0415
+
+    # A grid of a timed session runs the pure kernel: minutes for a grid within the
+    # limits (issue 41, cause 11). On a terminal, a line says how far and how long.
+    progress = Progress("tune", len(tasks) * (len(ks) * len(ss) + 1), "points")
+    try:
+        done = run_tasks(tasks, job, jobs=args.jobs, dask=args.dask, points=progress.advance)
+    finally:
+        progress.close()
     skipped = [d for d in done if d.skipped]
     if skipped:
         total = sum(d.skipped for d in skipped)
