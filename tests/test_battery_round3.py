@@ -816,3 +816,66 @@ def test_a_long_tune_shows_progress_on_a_terminal(tmp_path: Path) -> None:
     text = seen.decode()
     assert re.search(r"tune: [\d,]+ of 385 points \(\d+ %\), about [\w ]+ left", text), text
     assert text.endswith("\r\x1b[K")  # the line is cleared at the end
+
+
+# ------------------------------------------------------------------ spaces and signs
+
+#: docs/spec.md §11, "One rule for spaces and signs": every path refuses a minus sign,
+#: on zero too, and names the value as written.
+SIGNED_ZERO: list[tuple[list[str], bytes, str]] = [
+    (["plan", "-"], b'{"config": {"trigger_tokens": -0}}', "config.trigger_tokens must be"),
+    (["plan", "-"], b'{"config": {"safety_margin": -0.0}}', "config.safety_margin must be"),
+    (["plan", "-"], b'{"config": {"safety_margin": "-0"}}', "config.safety_margin must be"),
+    (["check", "-"], b"[config]\ntrigger_tokens = -0\n", "config.trigger_tokens must be"),
+    (["check", "-"], b'{"config.trigger_tokens": -0}', "config.trigger_tokens must be"),
+    (
+        ["replay", "--fragment", "", "--generate", GEN, "--options", "-"],
+        b'{"summary_ratio": -0}',
+        "options.summary_ratio must be",
+    ),
+    (["replay", "--fragment", "", "--turns", "-"], b'{"added": -0}\n', "turns has no usable"),
+    (["replay", "--fragment", "", "--generate", "-"], b'{"turns": 3, "added": -0}', "generate"),
+]
+
+
+@pytest.mark.parametrize(("argv", "stdin", "start"), SIGNED_ZERO)
+def test_a_signed_zero_is_refused_on_every_path(argv: list[str], stdin: bytes, start: str) -> None:
+    r = run_cli(argv, stdin)
+    assert_clean(r)
+    assert r.code == 2
+    assert start in r.err
+    assert re.search(r"got \"?-0", r.err), r.err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["models", "--limit", "-0", "claude"],
+        ["peers", "--window", "-0", "--max-output", "8192"],
+        ["tune", "--fragment", "", "--generate", GEN, "--max-runs-per-100", "-0"],
+        ["tune", "--fragment", "", "--generate", GEN, "--max-unseen", "-0"],
+    ],
+)
+def test_a_typed_signed_zero_is_refused(argv: list[str]) -> None:
+    r = run_cli(argv)
+    assert r.code == 2
+    assert 'got "-0"' in r.err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["models", "--limit", " 5", "claude"],
+        ["peers", "--window", " 200000", "--max-output", " 8192"],
+        ["tune", "--fragment", "", "--generate", GEN, "--k", "8000", "--max-runs-per-100", " 5"],
+    ],
+)
+def test_typed_numbers_are_read_trimmed(argv: list[str]) -> None:
+    r = run_cli(argv)
+    assert_clean(r, (0,))
+
+
+def test_a_file_value_is_exact_text() -> None:
+    r = run_cli(["plan", "-"], b'{"config": {"safety_margin": " 0.1"}}')
+    assert r.code == 2
+    assert "config.safety_margin must be a decimal" in r.err
