@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -879,3 +880,43 @@ def test_a_file_value_is_exact_text() -> None:
     r = run_cli(["plan", "-"], b'{"config": {"safety_margin": " 0.1"}}')
     assert r.code == 2
     assert "config.safety_margin must be a decimal" in r.err
+
+
+# ------------------------------------------------------------------ §15's two decisions
+
+
+def _mixed_fates() -> Any:
+    """One run of each fate that matters: published, discarded, abandoned (spec §15).
+    Rates 2,000 / 1,000 tokens a second: a run of summary input I writing 8,192 tokens
+    takes I / 2000 + 8.192 s; the model timeout (30 s) cuts a try of 73,192 input."""
+    scenario = parse_scenario({"config": {"trigger_tokens": 1000}})
+    plan = [(5_000, 60_000), (5_000, 5_000), (5_000, 60_000), (60_000, 60_000)]
+    turns = [Turn(added=a, gap_ms=g) for a, g in plan]
+    rates = Duration(prefill_tokens_per_s=Decimal(2000), decode_tokens_per_s=Decimal(1000))
+    return replay(scenario, turns, ReplayOptions(timing=Timing(duration=rates)))
+
+
+def test_the_publish_rate_divides_by_candidates_not_runs_started() -> None:
+    """docs/spec.md §15: published / (published + discarded); abandoned is apart."""
+    r = _mixed_fates()
+    fates = [row.run_fate for row in r.rows]
+    assert fates == ["published", "discarded", None, "abandoned"]
+    # turn 1: 6,000 / 2,000 + 8,192 / 1,000 = 11.192 s < 60 s to the next turn: published
+    assert r.rows[0].run_end_s == Fraction(11_192, 1_000)
+    s = r.summary
+    assert (s.published, s.discarded, s.abandoned, s.failed) == (1, 1, 1, 0)
+    assert s.candidates == 2
+    assert s.publish_rate == Fraction(1, 2)  # not 1/3: the abandoned run wrote nothing
+
+
+def test_a_total_with_a_cut_try_is_null_and_the_others_stay_numbers() -> None:
+    """docs/spec.md §15: never a number with an "incomplete" flag."""
+    s = _mixed_fates().summary
+    assert s.unknown_tries == 1
+    assert s.summary_tokens is None
+    assert s.summary_input_tokens is None
+    # the discarded run's one try: 14,192 input + 8,192 written, known
+    assert s.discarded_tokens == 14_192 + 8_192
+    row = json.loads(json.dumps(s.as_dict()))
+    assert row["summary_tokens"] is None
+    assert row["discarded_tokens"] == 22_384
