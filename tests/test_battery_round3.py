@@ -39,6 +39,7 @@ from budgetcore.conformance.cases import assert_plan_matches, case_of
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.background import Duration, Retries, Timing
 from budgetcore.replay.model import ReplayOptions, Turn
+from budgetcore.replay.options import parse_options_json
 from budgetcore.replay.simulate import replay
 from budgetcore.scenario.model import Scenario
 from budgetcore.tune.choice import Constraints
@@ -920,3 +921,93 @@ def test_a_total_with_a_cut_try_is_null_and_the_others_stay_numbers() -> None:
     row = json.loads(json.dumps(s.as_dict()))
     assert row["summary_tokens"] is None
     assert row["discarded_tokens"] == 22_384
+
+
+# ------------------------------------------------------------------ §15's options
+
+
+def _replay_and_point(opts: ReplayOptions, turns: list[Turn]) -> tuple[Any, Any]:
+    """The replay and the tune grid's point at the scenario's own K and S: the two
+    kernels (replay.simulate and tune.clock) must agree on every §15 option."""
+    scenario = parse_scenario({"config": {"trigger_tokens": 1000}})
+    result = replay(scenario, turns, opts)
+    cfg = scenario.config
+    grid = tune(
+        scenario, [("s", turns)], opts, ks=[cfg.trigger_tokens], ss=[cfg.summary_max_tokens]
+    ).grid
+    return result.summary, grid
+
+
+@pytest.mark.parametrize(("threshold", "runs_before_open"), [(1, 1), (2, 2), (3, 3), (5, 5)])
+def test_a_breaker_threshold_other_than_3(threshold: int, runs_before_open: int) -> None:
+    """Every try fails: the breaker opens after ``threshold`` failed runs in a row."""
+    retries = Retries(failure_rate=Decimal(1), policy="breaker", breaker_failures=threshold)
+    turns = [Turn(added=5_000)] * 8
+    summary, grid = _replay_and_point(ReplayOptions(retries=retries), turns)
+    assert summary.failed == runs_before_open
+    assert summary.breaker_open_turns == 8 - runs_before_open
+    assert grid.columns["failed"][0] == summary.failed
+    assert grid.columns["breaker_open_turns"][0] == summary.breaker_open_turns
+    parsed = parse_options_json('{"retries": {"failure_rate": "1", "policy": "breaker"}}')
+    assert parsed.retries is not None
+    assert parsed.retries.breaker_failures == 3  # the contract's, by default
+
+
+def test_durations_rounded_up_only_when_asked() -> None:
+    exact = Duration(fixed_s=Decimal("20.3"))
+    rounded = Duration(fixed_s=Decimal("20.3"), round_up_ms=1000)
+    assert exact.seconds(0, 0) == Fraction(203, 10)
+    assert rounded.seconds(0, 0) == 21
+    rates = Duration(
+        prefill_tokens_per_s=Decimal(3000), decode_tokens_per_s=Decimal(70), round_up_ms=250
+    )
+    # 10,000 / 3,000 + 700 / 70 = 13.333… s, up to the next quarter second: 13.5 s
+    assert rates.seconds(10_000, 700) == Fraction(27, 2)
+    turns = [Turn(added=5_000, gap_ms=g) for g in (20_500, 20_500, 30_000, 21_000)]
+    for duration, published in ((exact, 4), (rounded, 2)):
+        opts = ReplayOptions(timing=Timing(duration=duration))
+        summary, grid = _replay_and_point(opts, turns)
+        # a run of 20.3 s publishes before an append 20.5 s later; of 21 s it does not
+        assert summary.published == published, duration
+        assert grid.columns["published"][0] == published
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            '{"retries": {"failure_rate": "0.1", "breaker_failures": 0}}',
+            "options.retries.breaker_failures must be an integer from 1 to 100, got 0",
+        ),
+        (
+            '{"timing": {"gap_ms": 5, "duration": {"fixed_s": "1", "round_up_ms": 0}}}',
+            "options.timing.duration.round_up_ms must be an integer from 1 to 3,600,000, got 0",
+        ),
+    ],
+)
+def test_the_new_options_are_checked(options: str, message: str) -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_options_json(options)
+    assert info.value.one_line() == message
+
+
+def test_tune_can_allow_at_most_n_rejected_turns() -> None:
+    """Tune's constraints could not say "at most N rejected turns"."""
+    # Two turns require more than M (936,345 for the default scenario): rejected at
+    # every point, so a limit of 2 allows every point and a limit of 1 none.
+    turns = [Turn(added=5_000)] * 4 + [Turn(added=5_000, required=1_000_000)] * 2
+    kwargs: dict[str, Any] = {"ks": [8_000, 30_000], "ss": [1_024]}
+    grid = tune(SC, [("s", turns)], **kwargs).grid
+    assert grid.columns["rejected"] == (2, 2)
+
+    def chosen(constraints: Constraints) -> bool:
+        return tune(SC, [("s", turns)], constraints=constraints, **kwargs).choice is not None
+
+    assert chosen(Constraints(max_rejected=2))
+    assert not chosen(Constraints(max_rejected=1))
+    assert not chosen(Constraints(max_rejected=0))
+    assert not chosen(Constraints(no_rejected=True))  # the same as max_rejected=0
+    assert Constraints(max_rejected=1).broken(grid, 0) == ("max_rejected",)
+    r = run_cli(["tune", "--fragment", "", "--generate", GEN, "--k", "8000", "--max-rejected", "0"])
+    assert_clean(r, (0,))
+    assert '"max_rejected": 0' in r.out

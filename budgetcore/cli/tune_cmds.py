@@ -332,6 +332,12 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-refused", action="store_true", help="choose no point with a refused run")
     p.add_argument(
+        "--max-rejected",
+        type=count_flag,
+        metavar="N",
+        help="choose no point with more than N rejected turns (--no-rejected: 0)",
+    )
+    p.add_argument(
         "--max-unseen",
         type=count_flag,
         metavar="N",
@@ -523,6 +529,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     constraints = Constraints(
         no_rejected=args.no_rejected,
         no_refused=args.no_refused,
+        max_rejected=args.max_rejected,
         max_unseen=args.max_unseen,
         max_unseen_total=args.max_unseen_total,
         max_runs_per_100=args.max_runs_per_100,
