@@ -1011,3 +1011,30 @@ def test_tune_can_allow_at_most_n_rejected_turns() -> None:
     r = run_cli(["tune", "--fragment", "", "--generate", GEN, "--k", "8000", "--max-rejected", "0"])
     assert_clean(r, (0,))
     assert '"max_rejected": 0' in r.out
+
+
+def test_a_logs_run_may_start_at_the_turns_start() -> None:
+    """§15: the run starts at the reply's line; a runtime that starts it with the
+    request is the option timing.run_from = "turn"."""
+    turns = [
+        Turn(added=5_000, time_ms=0, reply_end_ms=15_000),
+        Turn(added=5_000, time_ms=20_000, reply_end_ms=21_000),
+        Turn(added=5_000, time_ms=60_000, reply_end_ms=61_000),
+    ]
+    ten = Duration(fixed_s=Decimal(10))
+    fates = {}
+    for run_from in ("reply", "turn"):
+        opts = ReplayOptions(timing=Timing(duration=ten, run_from=run_from))  # type: ignore[arg-type]
+        summary, grid = _replay_and_point(opts, turns)
+        fates[run_from] = (summary.published, summary.discarded)
+        assert (grid.columns["published"][0], grid.columns["discarded"][0]) == fates[run_from]
+    # from the reply: 15 s to 25 s, turn 2 starts at 20 s inside it: discarded; turn 3
+    # publishes (61 s to 71 s). From the turn: 0 s to 10 s publishes before the reply's
+    # line at 15 s; turns 2 and 3 start runs that their own reply lines (1 s later,
+    # appends too) discard.
+    assert fates == {"reply": (1, 1), "turn": (1, 2)}
+    parsed = parse_options_json('{"timing": {"duration": {"fixed_s": "10"}, "run_from": "turn"}}')
+    assert parsed.timing is not None
+    assert parsed.timing.run_from == "turn"
+    with pytest.raises(ScenarioError, match=r"options\.timing\.run_from must be one of"):
+        parse_options_json('{"timing": {"duration": {"fixed_s": "10"}, "run_from": "end"}}')

@@ -32,6 +32,7 @@ __all__ = [
     "BREAKER_FAILURES",
     "FATES",
     "POLICIES",
+    "RUN_FROM",
     "Duration",
     "Retries",
     "Run",
@@ -52,6 +53,8 @@ BREAKER_FAILURES = 3
 MIN_RATE = Decimal("0.001")
 MAX_RATE = Decimal(10**9)
 MAX_SECONDS = Decimal(10**9)
+#: Where a log's run starts: the reply's line (the contract's) or the turn's start.
+RUN_FROM: tuple[str, ...] = ("reply", "turn")
 #: The coarsest rounding of a try's duration: an hour.
 MAX_ROUND_MS = 3_600_000
 
@@ -113,9 +116,15 @@ class Timing:
     gap_ms: int | Distribution | None = None
     gap_seed: int = 0
     duration: Duration
+    # When a log's run starts (docs/spec.md §15): "reply", at the line that carries the
+    # reply's final output count (the contract's detail), or "turn", at the turn's start
+    # (its request's first entry), for a runtime that starts its run with the request.
+    run_from: Literal["reply", "turn"] = "reply"
 
     def __post_init__(self) -> None:
         check = Checks("Timing")
+        if self.run_from not in RUN_FROM:
+            check.rule("run_from", f"must be one of {', '.join(RUN_FROM)}", self.run_from)
         if not isinstance(self.gap_ms, Distribution):
             check.whole("gap_ms", self.gap_ms, none=True)
         check.whole("gap_seed", self.gap_seed, 0, MAX_SEED)

@@ -19,6 +19,7 @@ from budgetcore.replay.background import (
     MAX_SECONDS,
     MIN_RATE,
     POLICIES,
+    RUN_FROM,
     Duration,
     Retries,
     Timing,
@@ -207,7 +208,7 @@ def parse_timing(raw: object, path: str, problems: list[Problem]) -> Timing | No
     """``{"gap_ms": 5000 | {"dist": …}, "gap_seed": 0, "duration": {"fixed_s": "20"} |
     {"prefill_tokens_per_s": "5000", "decode_tokens_per_s": "50"}}`` (docs/replay.md,
     "Background timing")."""
-    if not _object(raw, path, ("gap_ms", "gap_seed", "duration"), problems):
+    if not _object(raw, path, ("gap_ms", "gap_seed", "duration", "run_from"), problems):
         return None
     assert isinstance(raw, dict)
     before = len(problems)
@@ -217,9 +218,17 @@ def parse_timing(raw: object, path: str, problems: list[Problem]) -> Timing | No
         gap = dist.values[0] if dist is not None and not dist.needs_draw else dist
     seed = whole(raw.get("gap_seed", 0), f"{path}.gap_seed", problems, 0, MAX_SEED)
     duration = _duration(raw.get("duration"), f"{path}.duration", problems)
+    run_from = raw.get("run_from", "reply")
+    if run_from not in RUN_FROM:
+        names = ", ".join(RUN_FROM)
+        problems.append(
+            Problem.of(
+                f"{path}.run_from", f"must be one of {names}", run_from, "one-of", names=names
+            )
+        )
     if len(problems) > before or duration is None or seed is None:
         return None
-    return Timing(gap_ms=gap, gap_seed=seed, duration=duration)
+    return Timing(gap_ms=gap, gap_seed=seed, duration=duration, run_from=run_from)
 
 
 def _duration(raw: object, path: str, problems: list[Problem]) -> Duration | None:
