@@ -1038,3 +1038,22 @@ def test_a_logs_run_may_start_at_the_turns_start() -> None:
     assert parsed.timing.run_from == "turn"
     with pytest.raises(ScenarioError, match=r"options\.timing\.run_from must be one of"):
         parse_options_json('{"timing": {"duration": {"fixed_s": "10"}, "run_from": "end"}}')
+
+
+def test_tune_points_leave_out_the_clocks_measures_without_a_clock(tmp_path: Path) -> None:
+    """Drift list: tune points printed "published: 0" with no clock, where every run
+    lands; the replay's summary leaves §15's keys out then, and so does a point now."""
+    plain = run_cli(["tune", "--fragment", "", "--generate", GEN, "--k", "8000", "--s", "1024"])
+    assert_clean(plain, (0,))
+    point = json.loads(plain.out.splitlines()[0])
+    assert point["runs"] > 0
+    assert "published" not in point
+    assert "tries" not in point
+    options = tmp_path / "timed.json"
+    options.write_text('{"timing": {"gap_ms": 60000, "duration": {"fixed_s": "1"}}}', "utf-8")
+    timed = run_cli(
+        ["tune", "--fragment", "", "--generate", GEN, "--options", str(options), "--k", "8000"]
+    )
+    assert_clean(timed, (0,))
+    point = json.loads(timed.out.splitlines()[0])
+    assert point["published"] == point["runs"]

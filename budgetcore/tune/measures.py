@@ -23,6 +23,7 @@ __all__ = [
     "ADDITIVE",
     "PEAKS",
     "SESSION_ONLY",
+    "TIMED_KEYS",
     "GridMeasures",
     "add_grids",
     "from_columns",
@@ -58,6 +59,20 @@ ADDITIVE: tuple[str, ...] = (
 )
 #: Columns that take the largest over sessions (with M at that peak).
 PEAKS: tuple[str, ...] = ("peak_unseen", "peak_full_input", "main_safe_input_at_peak")
+#: docs/spec.md §15's measures: in a point's JSON only when the grid has a clock or
+#: retries (as the replay's summary has its TIMING_SUMMARY_KEYS).
+TIMED_KEYS: tuple[str, ...] = (
+    "published",
+    "discarded",
+    "abandoned",
+    "failed",
+    "in_flight_turns",
+    "breaker_open_turns",
+    "tries",
+    "unknown_usage",
+    "discarded_tokens",
+    "retry_tokens",
+)
 #: Columns of one session only (dropped from a sum).
 SESSION_ONLY: tuple[str, ...] = ("peak_turn", "first_run_turn", "final_covered", "final_summary")
 _MONEY = ("cost_main_units", "cost_summary_units")
@@ -170,6 +185,12 @@ class GridMeasures:
         if self.columns["retry_unknown"][i]:
             out["retry_tokens"] = None
         out.pop("retry_unknown", None)
+        if not self.timed:
+            # No clock and no retries: §15's measures were not modelled. The replay's
+            # summary leaves them out then; a point did print "published: 0" for a grid
+            # whose runs all land (issue 41's drift list).
+            for key in TIMED_KEYS:
+                out.pop(key, None)
         for key, value in (
             ("cost_main", self.cost_main(i)),
             ("cost_summary", self.cost_summary(i)),
