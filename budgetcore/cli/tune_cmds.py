@@ -10,6 +10,7 @@ Dask cluster (``--dask ADDRESS``, the optional extra ``budgetcore[dask]``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import dataclasses
 import io
@@ -17,7 +18,8 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -29,6 +31,7 @@ from budgetcore.cli.shell import (
     read_input,
     scenario_of,
     shown_name,
+    unreadable_problem,
     whole_flag,
 )
 from budgetcore.errors import Problem, ScenarioError, render_value
@@ -142,7 +145,7 @@ def work(task: Task, job: Job) -> Done:
     except ScenarioError as exc:
         result = SessionResult(task.name, None, None, exc.problems)
     except Unreadable as exc:
-        result = SessionResult(task.name, None, None, (Problem("log", str(exc)),))
+        result = SessionResult(task.name, None, None, (unreadable_problem(exc),))
     return Done(result, skipped, first, backtest)
 
 
@@ -151,24 +154,48 @@ def _work_one(pair: tuple[Task, Job]) -> Done:
 
 
 def run_tasks(
-    tasks: Sequence[Task], job: Job, *, jobs: int = 1, dask: str | None = None
+    tasks: Sequence[Task],
+    job: Job,
+    *,
+    jobs: int = 1,
+    dask: str | None = None,
+    points: Callable[[int], None] | None = None,
 ) -> list[Done]:
     """Every task's result, in task order: here (``jobs`` 1), in ``jobs`` processes, or
     on the Dask cluster at ``dask`` (a scheduler address, or "local" for a local
-    cluster of ``jobs`` worker processes)."""
+    cluster of ``jobs`` worker processes). ``points(n)`` hears grid points as they
+    are done: one by one here, a session's worth at a time from workers."""
+    per_task = len(job.ks) * len(job.ss) + 1  # the grid and the scenario's own point
+
+    def sessions_done(n: int) -> None:
+        if points is not None:
+            points(n * per_task)
+
     if dask is not None:
-        return _run_dask(tasks, job, jobs, dask)
+        return _run_dask(tasks, job, jobs, dask, sessions_done)
     if jobs <= 1 or len(tasks) <= 1:
-        return [work(t, job) for t in tasks]
-    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+        if points is None:
+            return [work(t, job) for t in tasks]
+        from budgetcore.tune.engine import listening_points  # noqa: PLC0415
+
+        with listening_points(points):
+            return [work(t, job) for t in tasks]
+    from budgetcore.cli.pool import pool_map  # noqa: PLC0415
 
     workers = min(jobs, len(tasks))
     chunk = max(1, len(tasks) // (workers * 8))  # few round trips, still balanced
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_work_one, ((t, job) for t in tasks), chunksize=chunk))
+    return pool_map(
+        _work_one, [(t, job) for t in tasks], workers, chunksize=chunk, done_items=sessions_done
+    )
 
 
-def _run_dask(tasks: Sequence[Task], job: Job, jobs: int, address: str) -> list[Done]:
+def _run_dask(
+    tasks: Sequence[Task],
+    job: Job,
+    jobs: int,
+    address: str,
+    sessions_done: Callable[[int], None] = lambda _n: None,
+) -> list[Done]:
     """The tasks on a Dask cluster (docs/tune.md, "Beyond one machine"): the job is sent
     to every worker once, each task is one ``work`` call, results come back in order."""
     import importlib  # noqa: PLC0415
@@ -185,29 +212,98 @@ def _run_dask(tasks: Sequence[Task], job: Job, jobs: int, address: str) -> list[
                 )
             ]
         ) from None
-    cluster = None
+    from budgetcore.cli.pool import POLL_S  # noqa: PLC0415
+    from budgetcore.cli.stop import Interrupted, held, requested  # noqa: PLC0415
+
+    cluster = client = None
     if address == "local":
-        cluster = distributed.LocalCluster(
-            n_workers=max(1, jobs), threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = distributed.Client(cluster)
-    else:
-        try:
-            client = distributed.Client(address, timeout="30s")
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise ScenarioError(
-                [Problem.of("--dask", f"cannot reach the scheduler ({exc})", address)]
-            ) from None
+        # The local cluster's scheduler and nannies run in this process: when a
+        # signal to the group ends its workers, they log it (lost data, a closed
+        # stream) before this thread has read the flag. A task's failure still
+        # reaches us, as the exception gather raises.
+        _quiet_dask()
+    # Inside Dask the signal is a flag (cli.stop.held): raised into its event loop or
+    # its sockets it became 64-108 lines of cluster errors and exit 1. The local
+    # cluster's processes write nothing to the terminal (_children_quiet), and Dask's
+    # own logging is silenced for the shutdown.
     try:
-        shared = client.scatter(job, broadcast=True)
-        keys = [f"budgetcore-tune-{i}" for i in range(len(tasks))]
-        futures = client.map(work, list(tasks), job=shared, key=keys)
-        done: list[Done] = client.gather(futures)
-        return done
+        with held():
+            if address == "local":
+                # The workers' own logging (another process: _quiet_dask cannot reach
+                # it) from the config Dask reads at import, warnings left out: a
+                # cancelled task's warning is what a stopped command means.
+                os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
+                with _children_quiet():
+                    cluster = distributed.LocalCluster(
+                        n_workers=max(1, jobs),
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                    )
+                client = distributed.Client(cluster)
+            else:
+                try:
+                    client = distributed.Client(address, timeout="30s")
+                except (OSError, TimeoutError, ValueError) as exc:
+                    raise ScenarioError(
+                        [Problem.of("--dask", f"cannot reach the scheduler ({exc})", address)]
+                    ) from None
+            shared = client.scatter(job, broadcast=True)
+            keys = [f"budgetcore-tune-{i}" for i in range(len(tasks))]
+            futures = client.map(work, list(tasks), job=shared, key=keys)
+            finished = 0
+            while finished < len(futures):
+                if requested():
+                    raise Interrupted(requested())
+                time.sleep(POLL_S)
+                now_done = sum(f.done() for f in futures)
+                sessions_done(now_done - finished)
+                finished = now_done
+            done: list[Done] = client.gather(futures)
+            return done
+    except BaseException:
+        _quiet_dask()
+        raise
     finally:
-        client.close()
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close(timeout=10)
         if cluster is not None:
-            cluster.close()
+            with contextlib.suppress(Exception):
+                cluster.close(timeout=10)
+
+
+@contextlib.contextmanager
+def _children_quiet() -> Iterator[None]:
+    """The cluster's processes start with their standard error on /dev/null (a child
+    inherits the descriptor it starts with): a signal to the whole group (Ctrl-C at
+    the terminal) ends them too, and what they would print about it (a traceback
+    each, a nanny's warnings) is nobody's business; the parent says the one line. The
+    parent keeps its own handler meanwhile, so no signal is lost, and its standard
+    error is back once the cluster is up. (Ignoring the signals while the children
+    start lost a Ctrl-C: a thread such as numpy's takes it, and drops it.)"""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no standard error at all: nothing to keep quiet
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
+def _quiet_dask() -> None:
+    """No log lines from Dask while a stopped command closes its cluster."""
+    import logging  # noqa: PLC0415
+
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 # ------------------------------------------------------------------ arguments
@@ -299,6 +395,12 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-refused", action="store_true", help="choose no point with a refused run")
     p.add_argument(
+        "--max-rejected",
+        type=count_flag,
+        metavar="N",
+        help="choose no point with more than N rejected turns (--no-rejected: 0)",
+    )
+    p.add_argument(
         "--max-unseen",
         type=count_flag,
         metavar="N",
@@ -374,12 +476,14 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
 
     tasks: list[Task] = []
     for path in args.turns or ():
-        turns, skipped = parse_turn_lines(read_input(path, "turns"))
+        with _which(shown_name(path)):
+            turns, skipped = parse_turn_lines(read_input(path, "turns"))
         for problem in skipped:
             print(f"skipped: {shown_name(path)}: {problem}", file=sys.stderr)
         tasks.append(Task(path, turns))
     for i, text in enumerate(args.generate or (), start=1):
-        tasks.append(Task(f"generated {i}", _generated(text)))
+        with _which(f"--generate {i}"):
+            tasks.append(Task(f"generated {i}", _generated(text)))
     for path in args.log or ():
         if not os.path.isdir(path):
             if path != "-" and _database_tasks(path, path, fmt, args.series, tasks):
@@ -423,6 +527,17 @@ def _database_tasks(
     return True
 
 
+@contextlib.contextmanager
+def _which(name: str) -> Iterator[None]:
+    """With several --turns and --generate, a bad one's problems say which it is."""
+    try:
+        yield
+    except ScenarioError as exc:
+        raise ScenarioError(
+            [dataclasses.replace(p, path=f"{name}: {p.path}") for p in exc.problems]
+        ) from None
+
+
 def _with_subagents(path: str) -> tuple[str, ...]:
     """A session file and the subagent files beside it (as ``replay --log`` reads it)."""
     from budgetcore.cli.replay_cmds import _walk  # noqa: PLC0415
@@ -447,7 +562,7 @@ def _log_scenario(
     args: argparse.Namespace, fmt: str | None
 ) -> tuple[Scenario, ReplayOptions | None]:
     """No scenario: one log file's own model (and its prices), as ``replay --log``."""
-    from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
+    from budgetcore.cli.replay_cmds import read_log_shown  # noqa: PLC0415
     from budgetcore.replay.logs.session import log_model, priced_by  # noqa: PLC0415
 
     logs = args.log or []
@@ -461,7 +576,7 @@ def _log_scenario(
                 )
             ]
         )
-    log = read_log_path(logs[0], fmt)
+    log = read_log_shown(logs[0], fmt)
     from budgetcore.replay.asrun import as_run  # noqa: PLC0415
 
     model = log_model(log, window=as_run(log).window)  # the runtime's window (spec §17)
@@ -517,6 +632,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     constraints = Constraints(
         no_rejected=args.no_rejected,
         no_refused=args.no_refused,
+        max_rejected=args.max_rejected,
         max_unseen=args.max_unseen,
         max_unseen_total=args.max_unseen_total,
         max_runs_per_100=args.max_runs_per_100,
@@ -525,7 +641,16 @@ def cmd_tune(args: argparse.Namespace) -> int:
     )
     own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
     job = Job(scenario, options, ks, ss, own, args.engine)
-    done = run_tasks(_tasks(args, fmt), job, jobs=args.jobs, dask=args.dask)
+    tasks = _tasks(args, fmt)
+    from budgetcore.cli.progress import Progress  # noqa: PLC0415
+
+    # A grid of a timed session runs the pure kernel: minutes for a grid within the
+    # limits (issue 41, cause 11). On a terminal, a line says how far and how long.
+    progress = Progress("tune", len(tasks) * (len(ks) * len(ss) + 1), "points")
+    try:
+        done = run_tasks(tasks, job, jobs=args.jobs, dask=args.dask, points=progress.advance)
+    finally:
+        progress.close()
     skipped = [d for d in done if d.skipped]
     if skipped:
         total = sum(d.skipped for d in skipped)

@@ -51,6 +51,9 @@ MAX_NUMBER_CHARS = 100
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([-+]?\d+))?", re.ASCII)
 #: Beyond this exponent no number is within range of any field, whatever its digits.
 _MAX_EXPONENT = 400
+#: A zero written with a minus sign (-0, -0.0, -0e5): refused like any sign, by its text
+#: (docs/spec.md §11, "One rule for spaces and signs"), never read as the zero it equals.
+_SIGNED_ZERO = re.compile(r"-(?:0+(?:\.0*)?|\.0+)(?:[eE][-+]?\d+)?", re.ASCII)
 #: A non-negative decimal as text (a margin, a rate, a price given as a string).
 DECIMAL_TEXT = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?", re.ASCII)
 # Typed whole numbers may group thousands with commas: 1,048,576.
@@ -64,10 +67,12 @@ def read_number(text: str) -> int | Decimal | NonFinite:
 
     >>> read_number("1e3"), read_number("1e1000000000000000000"), read_number("12")
     (Decimal('1E+3'), 1e1000000000000000000, 12)
+    >>> read_number("-0"), read_number("-0.0"), read_number("0")  # a sign, even on zero
+    (-0, -0.0, 0)
     """
     text = text.replace("_", "")  # TOML allows 1_000; JSON never has "_"
     match = _NUMBER.fullmatch(text)
-    if len(text) > MAX_NUMBER_CHARS or match is None:
+    if len(text) > MAX_NUMBER_CHARS or match is None or _SIGNED_ZERO.fullmatch(text):
         return NonFinite(text)
     exponent = match.group(1)
     if exponent is not None:

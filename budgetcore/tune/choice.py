@@ -65,6 +65,7 @@ class Constraints:
 
     no_rejected: bool = False
     no_refused: bool = False
+    max_rejected: int | None = None  # at most this many rejected turns (no_rejected: 0)
     max_unseen: int | None = None
     max_unseen_total: int | None = None
     max_runs_per_100: Decimal | None = None
@@ -78,6 +79,7 @@ class Constraints:
         check = Checks("Constraints")
         check.flag("no_rejected", self.no_rejected)
         check.flag("no_refused", self.no_refused)
+        check.whole("max_rejected", self.max_rejected, none=True)
         check.whole("max_unseen", self.max_unseen, none=True)
         check.whole("max_unseen_total", self.max_unseen_total, none=True)
         check.decimal("max_runs_per_100", self.max_runs_per_100, 0, 100, 6, none=True)
@@ -90,6 +92,7 @@ class Constraints:
         return bool(
             self.no_rejected
             or self.no_refused
+            or self.max_rejected is not None
             or self.max_unseen is not None
             or self.max_unseen_total is not None
             or self.max_runs_per_100 is not None
@@ -105,6 +108,8 @@ class Constraints:
             out.append("no_rejected")
         if self.no_refused and c["refusals"][i]:
             out.append("no_refused")
+        if self.max_rejected is not None and c["rejected"][i] > self.max_rejected:
+            out.append("max_rejected")
         if self.max_unseen is not None and c["peak_unseen"][i] > self.max_unseen:
             out.append("max_unseen")
         if self.max_unseen_total is not None and c["unseen_tokens"][i] > self.max_unseen_total:
@@ -126,6 +131,7 @@ class Constraints:
         return {
             "no_rejected": self.no_rejected,
             "no_refused": self.no_refused,
+            "max_rejected": self.max_rejected,
             "max_unseen": self.max_unseen,
             "max_unseen_total": self.max_unseen_total,
             "max_runs_per_100": None

@@ -24,6 +24,7 @@ __all__ = [
     "PEAKS",
     "QUALITY",
     "SESSION_ONLY",
+    "TIMED_KEYS",
     "GridMeasures",
     "add_grids",
     "from_columns",
@@ -62,6 +63,20 @@ PEAKS: tuple[str, ...] = ("peak_unseen", "peak_full_input", "main_safe_input_at_
 #: The largest published run and what it wrote: over sessions, the session whose run
 #: took the most input (the compression of the largest run, docs/spec.md §17).
 QUALITY: tuple[str, ...] = ("peak_consumed", "written_at_peak")
+#: docs/spec.md §15's measures: in a point's JSON only when the grid has a clock or
+#: retries (as the replay's summary has its TIMING_SUMMARY_KEYS).
+TIMED_KEYS: tuple[str, ...] = (
+    "published",
+    "discarded",
+    "abandoned",
+    "failed",
+    "in_flight_turns",
+    "breaker_open_turns",
+    "tries",
+    "unknown_usage",
+    "discarded_tokens",
+    "retry_tokens",
+)
 #: Columns of one session only (dropped from a sum).
 SESSION_ONLY: tuple[str, ...] = ("peak_turn", "first_run_turn", "final_covered", "final_summary")
 _MONEY = ("cost_main_units", "cost_summary_units")
@@ -190,6 +205,12 @@ class GridMeasures:
         if self.columns["retry_unknown"][i]:
             out["retry_tokens"] = None
         out.pop("retry_unknown", None)
+        if not self.timed:
+            # No clock and no retries: §15's measures were not modelled. The replay's
+            # summary leaves them out then; a point did print "published: 0" for a grid
+            # whose runs all land (issue 41's drift list).
+            for key in TIMED_KEYS:
+                out.pop(key, None)
         for key, value in (
             ("cost_main", self.cost_main(i)),
             ("cost_summary", self.cost_summary(i)),
