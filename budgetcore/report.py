@@ -37,6 +37,7 @@ from matplotlib.ticker import MaxNLocator, NullLocator
 from budgetcore._version import __version__
 from budgetcore.charts.bars import CHART_KEYS, Ref, Row, plan_rows, split_refs
 from budgetcore.charts.geometry import log_tick_sets, nice_domain, nice_ticks, text_width
+from budgetcore.cli.stop import checkpoint
 from budgetcore.core.plan import READOUT_KEYS, Plan, plan
 from budgetcore.explore.curves import (
     SERIES,
@@ -128,6 +129,7 @@ def _save(fig: Any, stem: Path, *, close: bool = True) -> list[str]:
     """Write ``fig`` as PNG and SVG beside each other; return the file names."""
     files = []
     for ext in ("png", "svg"):
+        checkpoint()  # a safe point: a signal under cli.stop.held stops here, between files
         out = stem.with_suffix(f".{ext}")
         with atomic_path(out) as temp:  # a file is whole or absent, even after Ctrl-C
             fig.savefig(temp, format=ext, metadata=_META[ext])

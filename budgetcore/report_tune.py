@@ -26,6 +26,7 @@ import numpy as np
 from matplotlib.patches import Rectangle
 
 from budgetcore.charts.geometry import nice_domain, nice_ticks
+from budgetcore.cli.stop import checkpoint
 from budgetcore.files import atomic_path
 from budgetcore.messages import t
 from budgetcore.report_axes import TICKS, to_axis
@@ -117,6 +118,7 @@ def _ticks(values: tuple[int, ...], limit: int = 12) -> tuple[list[int], list[st
 def _save(fig: Any, stem: Path) -> list[str]:
     files = []
     for ext in ("png", "svg"):
+        checkpoint()  # a safe point: a signal under cli.stop.held stops here, between files
         out = stem.with_suffix(f".{ext}")
         with atomic_path(out) as temp:  # whole or absent, even after Ctrl-C
             fig.savefig(temp, format=ext, metadata=_META[ext])

@@ -14,7 +14,6 @@ own bad documents), a flag to ``FLAG_CASES``, a page event to the page battery.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import io
 import os
@@ -690,13 +689,10 @@ def test_a_refused_file_says_its_limit_on_the_page() -> None:
     _page_ok(log)
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_while_workers_read_a_folder_is_one_line_and_no_worker_is_left(
-    signum: int, tmp_path: Path
-) -> None:
-    """A large folder is read by one process per core: a worker blocked on a FIFO with
-    no writer, then Ctrl-C (the whole group, as a terminal sends it) or SIGTERM (the
-    parent alone): one line, 128 + the signal, and the workers end with the parent."""
+def test_a_fifo_in_a_folder_read_by_workers_is_named_and_never_opened(tmp_path: Path) -> None:
+    """A large folder is read by one process per core. A FIFO named ``*.jsonl`` in it
+    once blocked a worker for good (issue 41, cause 10): it is named and passed over,
+    never opened. (A signal while workers read: tests/test_battery_round3.py.)"""
     folder = tmp_path / "projects" / "-p"
     folder.mkdir(parents=True)
     for i in range(3):
@@ -705,41 +701,14 @@ def test_a_signal_while_workers_read_a_folder_is_one_line_and_no_worker_is_left(
             '"usage":{"input_tokens":5,"output_tokens":1}}}\n'
         )
     os.mkfifo(folder / "s9.jsonl")
-    proc = subprocess.Popen(
+    proc = subprocess.run(
         [sys.executable, "-m", "budgetcore", "replay", "--log", str(tmp_path / "projects")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        capture_output=True,
         stdin=subprocess.DEVNULL,
         cwd=ROOT,
         env={**os.environ, "BUDGETCORE_WORKERS": "2"},
-        start_new_session=True,
+        timeout=120,
+        check=False,
     )
-    try:
-        deadline = time.monotonic() + 60
-        blocked: list[int] = []
-        while not blocked and time.monotonic() < deadline:
-            if proc.poll() is not None:
-                pytest.fail(f"the command ended before it waited: {proc.stderr}")
-            for child in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split():
-                with contextlib.suppress(OSError):
-                    if Path(f"/proc/{child}/wchan").read_text() == "wait_for_partner":
-                        blocked.append(int(child))
-            time.sleep(0.005)
-        assert blocked, "no worker waited on the FIFO"
-        if signum == signal.SIGINT:
-            os.killpg(proc.pid, signum)
-        else:
-            proc.send_signal(signum)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 128 + signum
-    assert out == b""
-    name = "interrupted (SIGINT)" if signum == signal.SIGINT else "terminated (SIGTERM)"
-    assert err.decode().splitlines() == [f"budgetcore: {name}: stopped without finishing"]
-    time.sleep(0.2)
-    assert (
-        not Path(f"/proc/{blocked[0]}").exists()
-        or "Z" in Path(f"/proc/{blocked[0]}/stat").read_text().split()[2]
-    )
+    assert proc.returncode == 0, proc.stderr
+    assert "not read: -p/s9.jsonl: a FIFO (named pipe), not a regular file" in proc.stderr.decode()

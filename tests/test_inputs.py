@@ -385,8 +385,19 @@ def test_whole_text_reads_what_a_person_types_and_nothing_else() -> None:
         32_000,
         5,
     ]
-    for text in ("-0", "-1", "1,04", "１２", "1_000", "NaN", "1e1000000000000000000", "9" * 500):
+    for text in ("-0", "-1", "1,04", "1_000", "NaN", "1e1000000000000000000", "9" * 500):
         assert whole_text(text) is None, text
+    # What a Chinese input method types (issue 42): full-width digits, comma and point.
+    assert [
+        whole_text(t) for t in ("４００００", "１，０４８，５７６", "３．２ｅ４", "　１２　")
+    ] == [
+        40_000,
+        1_048_576,
+        32_000,
+        12,
+    ]
+    assert whole_text("１２", plain=True) == 12
+    assert [whole_text(t) for t in ("－１", "１２ｋ", "一二")] == [None, None, None]
     assert whole_text("2e5", plain=True) is None
     assert whole_text(str(MAX_SEED), MAX_SEED, plain=True) == MAX_SEED
 

@@ -8,6 +8,7 @@ and tests/toy_budget.py as the user's ``my_budget``) and runs pytest on it; budg
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -98,6 +99,24 @@ def test_another_cases_file_can_be_given(project: pytest.Pytester) -> None:
     result.assert_outcomes(passed=2)
 
 
+def test_a_case_with_an_invalid_scenario_names_the_case_and_field(
+    project: pytest.Pytester,
+) -> None:
+    """Issue 41: a case whose scenario the parser refuses ran (and passed)."""
+    lines = shipped_cases_text().splitlines()
+    header = lines[0].replace(f'"cases":{len(SHIPPED)}', '"cases":1')
+    case = json.loads(lines[1])
+    case["scenario"] = {"config": {"trigger_tokens": -5}}
+    project.makefile(".jsonl", mine="\n".join([header, json.dumps(case)]))
+    project.makepyfile(my_budget=toy_runtime(bug=False))
+    result = _run(project, "--budget-cases", "mine.jsonl")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert (
+        f"line 2 ({case['name']}): scenario.config.trigger_tokens must be an integer from 0 "
+        "to 10^12, got -5"
+    ) in result.stderr.str()
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -181,6 +200,10 @@ def test_an_unknown_case_name_is_one_line_naming_it(pytester: pytest.Pytester) -
         (
             '@pytest.mark.parametrize("budget_case", [42], indirect=True)',
             "budget_case: a case is picked by its name (a string), got 42",
+        ),
+        (  # issue 41: a duplicate ran the case twice without a word
+            '@pytest.mark.parametrize("budget_case", ["golden", "golden"], indirect=True)',
+            'budget_case: the case "golden" is picked twice',
         ),
     ],
 )

@@ -280,7 +280,12 @@ class TestChoice:
             (1, 2, 3, 4, 5),
         )
         strict = Constraints(
-            no_rejected=True, max_unseen=40, max_runs_per_100=Decimal("29.5"), max_unseen_total=800
+            no_rejected=True,
+            max_unseen=40,
+            max_runs_per_100=Decimal("29.5"),
+            max_unseen_total=800,
+            max_generations=None,  # quality is tested on its own
+            max_compression=None,
         )
         c = choose(g, strict)
         assert c is not None
@@ -323,7 +328,8 @@ class TestChoice:
 def test_a_tune_adds_sessions_up_and_marks_the_scenario_point() -> None:
     scenario = Scenario()
     sessions = [("a", _session(80, 1)), ("b", _session(40, 2))]
-    result = tune(scenario, sessions, ks=(8_000, 32_000), ss=(4_096, 8_192))
+    off = Constraints(max_generations=None, max_compression=None)  # quality apart
+    result = tune(scenario, sessions, ks=(8_000, 32_000), ss=(4_096, 8_192), constraints=off)
     assert result.own_index == result.grid.index(32_000, 8_192)
     i = result.own_index
     assert i is not None
@@ -429,6 +435,8 @@ def test_the_table_shows_the_grid_the_choice_and_what_it_must_not_be_read_as(
         "table",
         "--max-unseen",
         "0",
+        "--max-generations",
+        "off",
     )
     assert code == 0
     assert "2 K × 1 S = 2 points" in out
@@ -602,6 +610,7 @@ def test_a_timed_tune_prints_fates_and_never_chooses_unknown_usage(
     opts.write_text(TIMED, encoding="utf-8")
     sc = _scenario_file(tmp_path)
     args = ("--generate", GEN, "--options", str(opts), "--k", "8000,40000", "--s", "2048,20643")
+    args = (*args, "--max-generations", "off", "--max-compression", "off")  # quality apart
     code, out, _ = _tune(capsys, sc, *args, "--format", "jsonl")
     assert code == 0
     lines = [json.loads(line) for line in out.splitlines()]

@@ -36,6 +36,10 @@ class TestTypedText:
             ("3.2E+4", 32_000),
             ("32000.0", 32_000),
             ("+32000", 32_000),
+            # A Chinese input method's full-width digits (issue 42): the same number.
+            ("３２０００", 32_000),
+            ("３２，０００", 32_000),
+            ("３．２ｅ４", 32_000),
         ],
     )
     def test_whole_numbers_as_json_or_with_separators(self, text: str, value: int) -> None:
@@ -71,6 +75,7 @@ class TestTypedText:
 
     def test_margin(self) -> None:
         assert parse_text("config.safety_margin", "0.15") == Decimal("0.15")
+        assert parse_text("config.safety_margin", "０．１５") == Decimal("0.15")
         for bad in ("15%", "1", "-0.1", "0.1" + "0" * 27 + "1"):
             with pytest.raises(IssueError) as info:
                 parse_text("config.safety_margin", bad)
@@ -132,3 +137,22 @@ class TestNudge:
 
     def test_empty_nullable_field_starts_from_its_minimum(self) -> None:
         assert nudge("workload.backlog_tokens", None, 1) == 1
+
+
+def test_full_width_digits_typed_on_the_chinese_page_set_k() -> None:
+    """Issue 42: ４００００ typed into K in Chinese was refused; it is 40,000, and the
+    replay's own fields read it the same way (one number reader)."""
+    from budgetcore.ui.events import FieldTyped, ReplayFieldTyped, ReplayToggled  # noqa: PLC0415
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    state = reduce(
+        initial_state(lang="zh", lang_chosen=True),
+        FieldTyped("config.trigger_tokens", "４００００"),
+    )
+    assert not state.field_issues
+    assert state.plan.scenario.config.trigger_tokens == 40_000
+    replay = reduce(reduce(state, ReplayToggled(True)), ReplayFieldTyped("replay.turns", "１２０"))
+    assert replay.replay.values["replay.turns"] == 120
+    assert "replay.turns" not in replay.replay.issues
+    rate = reduce(replay, ReplayFieldTyped("replay.failure_rate", "０．２"))
+    assert rate.replay.values["replay.failure_rate"] == Decimal("0.2")

@@ -242,11 +242,12 @@ def test_claude_code_log_compactions_are_marked(tmp_path: Path) -> None:
     )
     summary = json.loads(out.stdout.splitlines()[-1])["summary"]
     cells = _cells(screen.html["replay-summary"], "data-replay-summary")
-    # The backtest and the what-if (as_run, what_if: docs/spec.md §17) are the CLI's
-    # only; the page's summary table does not show them yet.
+    # The backtest and the what-if (as_run, what_if: docs/spec.md §17) are the log
+    # part's, above the charts; the rest is the summary table's.
     assert cells == {
         k: _cli_text(v) for k, v in summary.items() if k not in ("log", "as_run", "what_if")
     }
+    assert _backtest_cells(log) == _cli_backtest(summary)
 
 
 def test_an_unusable_log_is_a_clear_error_in_both_languages() -> None:
@@ -1192,3 +1193,158 @@ def test_the_cli_bills_a_links_model_as_the_page_does(tmp_path: Path) -> None:
     assert "main_model.model=" not in plain
     found = run_cli(["replay", "--fragment", plain, "--generate", spec, "--format", "jsonl"])
     assert json.loads(found.out.splitlines()[-1])["summary"]["cost"] is None
+
+
+def _files(base: Path) -> tuple[tuple[str, bytes], ...]:
+    return tuple(
+        (p.relative_to(base).as_posix(), p.read_bytes())
+        for p in sorted(base.rglob("*"))
+        if p.is_file()
+    )
+
+
+def _backtest_cells(log: str) -> dict[str, str]:
+    """The page's backtest and what-if figures, each as the CLI's JSON Lines text."""
+    cells = dict(re.findall(r'data-whatif="([^"]+)" data-value="([^"]*)"', log))
+    line = re.search(r"<p [^>]*data-asrun-line[^>]*>", log)
+    assert line is not None
+    for attr, key in (
+        ("measured-cost", "measured_cost"),
+        ("modelled-cost", "modelled_cost"),
+        ("ratio", "ratio"),
+        ("within", "within_5_percent"),
+    ):
+        found = re.search(rf'data-{attr}="([^"]*)"', line.group(0))
+        assert found is not None
+        cells[f"as_run.{key}"] = found.group(1)
+    runtime = re.search(
+        r'data-asrun-runtime="([^"]*)" data-window="([^"]*)" data-trigger="([^"]*)"', log
+    )
+    assert runtime is not None
+    cells["as_run.runtime"], cells["as_run.window"], cells["as_run.trigger_tokens"] = (
+        runtime.groups()
+    )
+    comp = re.search(
+        r'data-asrun-compactions="" data-logged="([^"]*)" data-predicted="([^"]*)"', log
+    )
+    assert comp is not None
+    cells["as_run.logged_compactions"], cells["as_run.predicted_compactions"] = comp.groups()
+    for name, row in re.findall(r'data-asrun-series="([^"]+)">(.*?)</tr>', log):
+        for col, value in re.findall(r'data-col="([^"]+)" data-value="([^"]*)"', row):
+            cells[f"series.{unescape(name)}.{col}"] = value
+    return cells
+
+
+def _cli_backtest(summary: dict[str, object]) -> dict[str, str]:
+    a = summary["as_run"]
+    w = summary["what_if"]
+    assert isinstance(a, dict)
+    assert isinstance(w, dict)
+    out = {k: _cli_text(w[k]) for k in ("modelled_cost", "as_run_modelled_cost")}
+    out |= {f"delta.{k}": _cli_text(v) for k, v in w["delta"].items()}
+    for k in ("summary_calls", "generations", "compression", "turns_with_unseen"):
+        out[k] = _cli_text(w[k])
+    out |= {k: _cli_text(w[k]) for k in ("peak_unseen", "rejected")}
+    for k in ("measured_cost", "modelled_cost", "ratio", "within_5_percent", "runtime", "window"):
+        out[f"as_run.{k}"] = _cli_text(a[k])
+    out["as_run.trigger_tokens"] = _cli_text(a["trigger_tokens"])
+    for k in ("logged_compactions", "predicted_compactions"):
+        out[f"as_run.{k}"] = ",".join(str(n) for n in a[k])
+    for s in a["series"]:
+        cols = {
+            "requests": s["requests"],
+            "prefix": s["stable_prefix_tokens"],
+            "measured": s["measured_cost"],
+            "modelled": s["modelled_cost"],
+            "cache-median": s["cache_error_median"],
+            "cache-max": s["cache_error_max"],
+        }
+        out |= {f"series.{s['series']}.{c}": _cli_text(v) for c, v in cols.items()}
+        measured, modelled = s["measured_cost"], s["modelled_cost"]
+        error = None
+        if measured is not None and modelled is not None and Decimal(measured) != 0:
+            from budgetcore.replay.asrun import relative  # noqa: PLC0415
+
+            error = relative(Decimal(modelled), Decimal(measured))
+        out[f"series.{s['series']}.error"] = _cli_text(error)
+    return out
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        "claude/12-compact-preserved-2.1",
+        "claude/08-cache-1h",
+        "claude/09-over-200k",
+        "claude/05-subagents-dir-2.1",
+        "codex/compaction",
+        "codex/model-switch",
+    ],
+)
+def test_the_pages_backtest_and_what_if_are_the_clis_for_the_same_file(fixture: str) -> None:
+    """A new user's path: the log with no scenario of its own (the page's switch on, the
+    CLI's default scenario of the log's model): the as-run figures and the what-if the
+    page shows are ``replay --log F --format jsonl``'s, to the last digit."""
+    base = FIXTURES / "logs" / fixture
+    state = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded(_files(base)))
+    screen = _screen(state)
+    page = _backtest_cells(screen.html["replay-log"])
+    out = subprocess.run(
+        [sys.executable, "-m", "budgetcore", "replay", "--log", str(base), "--format", "jsonl"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    summaries = [x["summary"] for x in lines if isinstance(x.get("summary"), dict)]
+    assert len(summaries) == 1
+    assert page == _cli_backtest(summaries[0])
+    # Its replay is the CLI's too: the summary table, cell for cell.
+    cells = _cells(screen.html["replay-summary"], "data-replay-summary")
+    assert cells == {k: _cli_text(v) for k, v in summaries[0].items() if k in cells}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_backtest_off_by_more_than_5_percent_is_said_beside_every_what_if_number(
+    lang: str,
+) -> None:
+    """claude/25-proxy-model-names: measured $0.0236533, modelled $0.02600158 (+9.9 %,
+    the CLI's as_run.ratio): a ⚠ on every what-if figure, none on the as-run model's;
+    claude/12-compact-preserved-2.1 (±0.0 %): none at all."""
+    from budgetcore.ui.replay_backtest import OFF_MARK  # noqa: PLC0415
+
+    def log_html(fixture: str) -> str:
+        state = reduce(_open(), LanguageChosen(lang))
+        state = reduce(
+            reduce(state, ReplaySourceChosen("log")),
+            ReplayLogsLoaded(_files(FIXTURES / "logs" / fixture)),
+        )
+        return _screen(state).html["replay-log"]
+
+    off = log_html("claude/25-proxy-model-names")
+    figure = r'data-whatif="([^"]+)" data-value="[^"]*">([^<]*(?:<span[^>]*>[^<]*</span>)?)'
+    figures = dict(re.findall(figure, off))
+    # The two costs side by side, the six deltas, the six quality measures.
+    assert len(figures) == 2 + 6 + 6
+    for key, shown in figures.items():
+        assert (OFF_MARK in shown) == (key != "as_run_modelled_cost"), (key, shown)
+    assert 'data-backtest-off="false"' in off
+    assert "+9.9 %" in off
+    held = log_html("claude/12-compact-preserved-2.1")
+    assert OFF_MARK not in held
+    assert "data-backtest-off" not in held
+
+
+def test_the_per_series_table_is_open_on_a_wide_screen_and_folded_on_a_phone() -> None:
+    state = reduce(
+        reduce(_open(), ReplaySourceChosen("log")),
+        ReplayLogsLoaded(_files(FIXTURES / "logs" / "claude/05-subagents-dir-2.1")),
+    )
+    wide = _screen(reduce(state, Resized(830 + 44))).html["replay-log"]
+    phone = _screen(reduce(state, Resized(358 + 44))).html["replay-log"]
+    assert '<details class="fold" data-asrun-fold="" open>' in wide
+    assert '<details class="fold" data-asrun-fold="">' in phone
+    # The backtest line comes before anything else of the chosen session.
+    for markup in (wide, phone):
+        assert markup.index("data-asrun-line") < markup.index("data-replay-log=")

@@ -9,13 +9,11 @@ exit 2 with every problem, one per line).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from importlib import import_module
-from types import FrameType
 from typing import Any, NoReturn
 
 from budgetcore import __version__
@@ -30,6 +28,7 @@ from budgetcore.cli.shell import (
     tokens_flag,
     whole_flag,
 )
+from budgetcore.cli.stop import Interrupted, ignore_signals, signals
 from budgetcore.errors import ScenarioError, render_value
 
 __all__ = ["COMMANDS", "build_parser", "main", "run"]
@@ -196,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
     except Unreadable as exc:
         print(exc, file=sys.stderr)
-        return EXIT_INVALID
+        return exc.code
     except ScenarioError as exc:
         print(exc.one_line(), file=sys.stderr)
         return EXIT_INVALID
@@ -217,14 +216,14 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
     if sys.stderr is None:  # started with 2>&-: print(file=None) would write to stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     code: int
-    with one_shot(), _signals(), neutral_streams():
+    with one_shot(), signals(), neutral_streams():
         try:
             if sys.stdout is None:  # started with >&-: as if the reader had gone away
                 raise BrokenPipeError
             code = main(argv)
             sys.stdout.flush()
         except (Interrupted, KeyboardInterrupt) as exc:
-            _ignore_signals()
+            ignore_signals()
             _drop_stdout()
             stop = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
             print(f"budgetcore: {stop}", file=sys.stderr)
@@ -241,46 +240,12 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
             text = render_value(f"{type(exc).__name__}: {exc}")
             print(f"budgetcore: internal error, please report it: {text}", file=sys.stderr)
             code = EXIT_WRITE
+    pool = sys.modules.get("budgetcore.cli.pool")
+    if pool is not None and pool.abandoned():
+        # Workers were killed mid-task: the pool's threads would wait on them at exit.
+        sys.stderr.flush()
+        os._exit(code)
     sys.exit(code)
-
-
-class Interrupted(BaseException):
-    """A signal asked the command to stop. A BaseException, like KeyboardInterrupt, so
-    no ``except Exception`` on the way up swallows it."""
-
-    def __init__(self, signum: int) -> None:
-        self.signum = signum
-        what = "interrupted" if signum == signal.SIGINT else "terminated"
-        super().__init__(f"{what} ({signal.Signals(signum).name}): stopped without finishing")
-
-
-def _on_signal(signum: int, _frame: FrameType | None) -> None:
-    raise Interrupted(signum)
-
-
-_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
-@contextlib.contextmanager
-def _signals() -> Iterator[None]:
-    """The CLI's one signal handler, for as long as a command runs (then the caller's
-    handlers again: tests run commands in-process)."""
-    try:
-        saved = [(s, signal.signal(s, _on_signal)) for s in _SIGNALS]
-    except ValueError:  # not the main thread: signals stay the caller's
-        saved = []
-    try:
-        yield
-    finally:
-        for s, handler in saved:
-            signal.signal(s, signal.SIG_DFL if handler is None else handler)
-
-
-def _ignore_signals() -> None:
-    """While the command reports that it stopped, a second Ctrl-C changes nothing."""
-    with contextlib.suppress(ValueError):
-        for s in _SIGNALS:
-            signal.signal(s, signal.SIG_IGN)
 
 
 #: A closed pipe ends a Unix tool by SIGPIPE, which shells report as 128 + 13.

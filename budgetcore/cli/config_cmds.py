@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
+from collections.abc import Iterator
 
-from budgetcore.cli.shell import EXIT_INVALID, Unreadable, read_input, scenario_of, shown_name
+from budgetcore.cli.shell import EXIT_INVALID, read_input, scenario_of, shown_name, write_failed
 from budgetcore.core.plan import plan
 from budgetcore.errors import ScenarioError
 from budgetcore.scenario.export import effective_values, export_json, export_toml
@@ -77,6 +80,31 @@ def cmd_report(args: argparse.Namespace) -> int:
     # With a log and no scenario, the log's own model (docs/replay.md).
     from_log = args.scenario is None and args.fragment is None and args.log is not None
     scenario = None if from_log else scenario_of(args)
+    with _matplotlib_config():
+        return _report(args, scenario)
+
+
+@contextlib.contextmanager
+def _matplotlib_config() -> Iterator[None]:
+    """matplotlib's config and font cache in a temporary folder, removed afterwards:
+    by default it writes ~/.cache/matplotlib (or ~/.matplotlib), a write in the
+    user's home nobody asked for. A user's own MPLCONFIGDIR is theirs and kept."""
+    if os.environ.get("MPLCONFIGDIR") or "matplotlib" in sys.modules:
+        yield
+        return
+    import shutil  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    folder = tempfile.mkdtemp(prefix="budgetcore-mpl-")
+    os.environ["MPLCONFIGDIR"] = folder
+    try:
+        yield
+    finally:
+        os.environ.pop("MPLCONFIGDIR", None)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _report(args: argparse.Namespace, scenario: Scenario | None) -> int:
     try:
         from budgetcore.report import write_report  # noqa: PLC0415 - optional extra
     except ImportError as exc:
@@ -86,6 +114,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         )
         return EXIT_INVALID
     from pathlib import Path  # noqa: PLC0415
+
+    from budgetcore.cli.stop import held  # noqa: PLC0415
 
     session = tuned = None
     if any(getattr(args, k, None) is not None for k in ("turns", "generate", "log")):
@@ -97,9 +127,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         tuned = report_tune(result, turns)  # the session's K x S maps (docs/tune.md)
     assert scenario is not None
     try:
-        written = write_report(scenario, Path(args.out), session, tune=tuned)
+        # matplotlib draws under held(): a signal is read between two files
+        # (report.write_report's checkpoints), never raised inside the library.
+        with held():
+            written = write_report(scenario, Path(args.out), session, tune=tuned)
     except OSError as exc:
         where = shown_name(str(exc.filename if exc.filename is not None else args.out))
-        raise Unreadable(f"report folder {where} cannot be written: {exc.strerror}") from None
+        raise write_failed(f"report folder {where}", exc) from None
     print(f"wrote {len(written)} files to {args.out}; start with {written[-1]}")
     return 0

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from budgetcore.cli.shell import Unreadable, shown_name
+from budgetcore.cli.shell import shown_name, write_failed
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.files import write_atomic
 
@@ -29,8 +29,7 @@ def cmd_cases(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # --out /dev/stdout | head: the reader went away
         raise
     except OSError as exc:
-        name = shown_name(args.out)
-        raise Unreadable(f"cases file {name} cannot be written: {exc.strerror}") from None
+        raise write_failed(f"cases file {shown_name(args.out)}", exc) from None
     return 0
 
 

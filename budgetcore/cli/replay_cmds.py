@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from functools import partial
@@ -19,6 +18,7 @@ from budgetcore.cli.shell import (
     read_input,
     scenario_of,
     shown_name,
+    unreadable_problem,
 )
 from budgetcore.errors import Problem, ScenarioError, render_value
 
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "cmd_replay",
     "read_log_path",
+    "read_log_shown",
     "replay_arguments",
     "replay_of",
     "write_sessions",
@@ -87,20 +88,24 @@ def _open(path: str, what: str) -> _Stream:
 
 
 def _walk(root: str) -> list[str]:
-    """Every file under ``root``, as ``/``-separated paths relative to it."""
+    """Every regular file under ``root``, as ``/``-separated paths relative to it; what
+    the walk passed over (a FIFO, a device, an unreadable folder, a link loop) is
+    named on stderr, relative to ``root`` as sessions are, never skipped in silence
+    (cli.walk)."""
+    from budgetcore.cli.walk import walk  # noqa: PLC0415
     from budgetcore.replay.logs.folder import MAX_FOLDER_FILES  # noqa: PLC0415
 
-    out: list[str] = []
-    for top, dirs, files in os.walk(root, onerror=None):
-        dirs.sort()
-        rel = os.path.relpath(top, root)
-        for name in sorted(files):
-            out.append(name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}")
-            if len(out) > MAX_FOLDER_FILES:
-                raise ScenarioError(
-                    [Problem("log", f"folder holds more than {MAX_FOLDER_FILES:,} files")]
-                )
-    return out
+    found = walk(root, MAX_FOLDER_FILES)
+    for path, why in found.passed[:_NAMED]:
+        print(f"not read: {shown_name(path)}: {why}", file=sys.stderr)
+    if len(found.passed) > _NAMED:
+        more = len(found.passed) - _NAMED
+        print(f"not read: {more:,} more entries of {shown_name(root)}", file=sys.stderr)
+    return list(found.files)
+
+
+#: The entries a folder walk passed over named one a line; past them, a count.
+_NAMED = 20
 
 
 def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) -> Any:
@@ -154,6 +159,28 @@ def _companions(path: str) -> list[str]:
         if os.path.isfile(transcript):
             return [transcript]
     return []
+
+
+def read_log_shown(path: str, fmt: str | None) -> Any:
+    """:func:`read_log_path` with a progress line on a terminal: a large log takes
+    seconds to read (cli.progress; the readers say how many bytes they have taken,
+    replay.logs.progress)."""
+    from budgetcore.cli.progress import Progress  # noqa: PLC0415
+
+    size = 0
+    if path != "-":
+        with contextlib.suppress(OSError):
+            size = os.path.getsize(path)
+    progress = Progress("reading", size, "bytes")
+    if progress.stream is None or not size:  # nobody to show it to: no listener at all
+        return read_log_path(path, fmt)
+    from budgetcore.replay.logs.progress import listening  # noqa: PLC0415
+
+    try:
+        with listening(progress.advance):
+            return read_log_path(path, fmt)
+    finally:
+        progress.close()
 
 
 def _shown(path: str) -> str:
@@ -215,7 +242,7 @@ def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any,
             raise ScenarioError([Problem("log", "must be one file here, not a folder")])
         from budgetcore.replay.logs.session import run_session  # noqa: PLC0415
 
-        log = read_log_path(args.log, _log_format(args))
+        log = read_log_shown(args.log, _log_format(args))
         if scenario is not None:
             options = link_priced(args, scenario, options)
         run = run_session(log.name, log, scenario=scenario, options=options, series=args.series)
@@ -261,7 +288,7 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
         runs = _session_runs(settings, (os.path.basename(args.log), [os.path.basename(args.log)]))
         return billed_once_runs(runs), True
     if not os.path.isdir(args.log):
-        log = read_log_path(args.log, fmt)
+        log = read_log_shown(args.log, fmt)
         run = run_session(
             log.name,
             log,
@@ -280,22 +307,13 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     jobs = [(s.name, s.files) for s in plan.sessions]
     work = partial(_session_runs, (root, fmt, scenario, options, replay_it))
     workers = _workers(root, jobs)
-    if workers < 2:
-        runs = [run for job in jobs for run in work(job)]
-    else:
-        import copyreg  # noqa: PLC0415 - a large folder only
-        import multiprocessing  # noqa: PLC0415
-        from types import MappingProxyType  # noqa: PLC0415
+    from budgetcore.cli.progress import Progress  # noqa: PLC0415
 
-        # A replay's columns are a read-only view of a dict: sent as the dict, viewed again.
-        copyreg.pickle(MappingProxyType, lambda m: (_view, (dict(m),)))
-
-        # Sessions are independent: one process per core reads its share, in the
-        # folder's order (map keeps it). The workers ignore Ctrl-C; the parent takes it,
-        # and leaving the pool terminates them (one line, 130, as for one file).
-        with multiprocessing.get_context("fork").Pool(workers, _worker_started) as pool:
-            found = pool.map(work, jobs, chunksize=max(1, len(jobs) // (4 * workers)))
-        runs = [run for part in found for run in part]
+    progress = Progress("reading", len(jobs), "sessions")  # on a terminal only
+    try:
+        runs = _folder_runs(work, jobs, workers, progress)
+    finally:
+        progress.close()
     if not runs:
         raise ScenarioError([Problem("log", f"folder {shown_name(root)} holds no .jsonl file")])
     runs = billed_once_runs(runs)
@@ -312,6 +330,35 @@ def billed_once_runs(runs: list[Any]) -> list[Any]:
     from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
 
     return billed_once(runs)
+
+
+def _folder_runs(work: Any, jobs: list[Any], workers: int, progress: Any) -> list[Any]:
+    """Each session of a folder (a job may hold several: an agent's database), here or
+    in ``workers`` processes, in the folder's order."""
+    if workers < 2:
+        runs = []
+        for job in jobs:
+            runs.extend(work(job))
+            progress.advance(1)
+        return runs
+    import copyreg  # noqa: PLC0415 - a large folder only
+    from types import MappingProxyType  # noqa: PLC0415
+
+    from budgetcore.cli.pool import pool_map  # noqa: PLC0415
+
+    # A replay's columns are a read-only view of a dict: sent as the dict, viewed again.
+    copyreg.pickle(MappingProxyType, lambda m: (_view, (dict(m),)))
+
+    # Sessions are independent: one process per core reads its share, in the
+    # folder's order. A signal to any of them ends them all (cli.pool).
+    found = pool_map(
+        work,
+        jobs,
+        workers,
+        chunksize=max(1, len(jobs) // (4 * workers)),
+        done_items=progress.advance,
+    )
+    return [run for part in found for run in part]
 
 
 #: A folder is read by more than one process from this many bytes on (below, starting
@@ -339,11 +386,6 @@ def _view(d: dict[str, Any]) -> Any:
     from types import MappingProxyType  # noqa: PLC0415
 
     return MappingProxyType(d)
-
-
-def _worker_started() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent's to take
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # how the pool ends a worker
 
 
 def _is_database(path: str) -> bool:
@@ -418,7 +460,7 @@ def _session_run(
         lines = exc.lines if isinstance(exc, NoRequests) else None
         return SessionRun(name, None, error=exc.problems, lines=lines)
     except Unreadable as exc:
-        return SessionRun(name, None, error=(Problem("log", str(exc)),))
+        return SessionRun(name, None, error=(unreadable_problem(exc),))
 
 
 def _renamed(log: Any, names: Sequence[str]) -> Any:

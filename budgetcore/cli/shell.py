@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import gc
 import io
 import sys
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXIT_INVALID",
+    "MEDIUM_ERRORS",
     "Parser",
     "Unreadable",
     "collector_paused",
@@ -32,7 +34,9 @@ __all__ = [
     "seed_flag",
     "shown_name",
     "tokens_flag",
+    "unreadable_problem",
     "whole_flag",
+    "write_failed",
 ]
 
 _PROCESS = {"one_shot": False, "froze": False}
@@ -147,7 +151,33 @@ class Parser(argparse.ArgumentParser):
 
 
 class Unreadable(Exception):
-    pass
+    """A file that cannot be read or written: one line, exit 2 (the path is wrong), or
+    ``code`` 1 when the medium failed (a full disk: docs/cli.md's exit codes)."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def unreadable_problem(exc: Unreadable) -> Problem:
+    """A session's file that cannot be read, as the session's problem: ``log file X
+    cannot be read: …`` (the problem's path is "log": never "log log file")."""
+    text = str(exc)
+    return (
+        Problem("log", text.removeprefix("log "))
+        if text.startswith("log ")
+        else Problem("log", text)
+    )
+
+
+#: Errors of the medium rather than of the path: the output cannot be written (exit 1).
+MEDIUM_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def write_failed(what: str, exc: OSError) -> Unreadable:
+    """The one line of a file that cannot be written, with its exit code."""
+    code = 1 if exc.errno in MEDIUM_ERRORS else EXIT_INVALID
+    return Unreadable(f"{what} cannot be written: {exc.strerror}", code)
 
 
 @contextlib.contextmanager

@@ -10,13 +10,16 @@ Dask cluster (``--dask ADDRESS``, the optional extra ``budgetcore[dask]``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import dataclasses
 import io
 import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -28,6 +31,7 @@ from budgetcore.cli.shell import (
     read_input,
     scenario_of,
     shown_name,
+    unreadable_problem,
     whole_flag,
 )
 from budgetcore.errors import Problem, ScenarioError, render_value
@@ -35,7 +39,11 @@ from budgetcore.inputs.numbers import as_decimal
 from budgetcore.inputs.text import check_size
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.scenario.model import Scenario
-from budgetcore.tune.choice import Constraints
+from budgetcore.tune.choice import (
+    DEFAULT_MAX_COMPRESSION,
+    DEFAULT_MAX_GENERATIONS,
+    Constraints,
+)
 from budgetcore.tune.result import SessionResult, TuneResult
 
 __all__ = [
@@ -82,6 +90,12 @@ class Done:
     result: SessionResult
     skipped: int = 0
     first_skipped: str = ""
+    backtest: Backtest | None = None  # a log's as-run line (spec §17)
+
+
+#: A log session's backtest as plain values (sent back from a worker): its name, the
+#: measured and modelled cost, their ratio (exact decimal text) and whether within 5 %.
+Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None"]
 
 
 def work(task: Task, job: Job) -> Done:
@@ -91,6 +105,8 @@ def work(task: Task, job: Job) -> Done:
     from budgetcore.tune.session import prepare  # noqa: PLC0415
 
     skipped, first = 0, ""
+    options = job.options
+    backtest: Backtest | None = None
     try:
         turns = task.turns
         if turns is None:
@@ -104,18 +120,33 @@ def work(task: Task, job: Job) -> Done:
             skipped = len(log.skipped)
             first = str(log.skipped[0]) if log.skipped else ""
             chosen = log.pick(task.series)
-            turns = chosen.turns()
+            # A log's own clock drives a timed tune, as it drives a timed replay.
+            turns = chosen.turns(timed=job.options is not None and job.options.timing is not None)
             if not turns:
                 raise ScenarioError(
                     [Problem("log", f"has no request on the replayed branch of {chosen.name}")]
                 )
-        session = prepare(job.scenario, turns, job.options, task.name)
+            if chosen is log.main:
+                from budgetcore.replay.asrun import as_run  # noqa: PLC0415
+                from budgetcore.replay.whatif import log_replay_inputs  # noqa: PLC0415
+
+                # Every point is a what-if on the session's as-run baseline (spec §17).
+                run = as_run(log)
+                backtest = (
+                    task.name,
+                    None if run.measured_cost is None else str(run.measured_cost),
+                    None if run.modelled_cost is None else str(run.modelled_cost),
+                    None if run.ratio is None else str(run.ratio),
+                    run.trusted,
+                )
+                turns, options = log_replay_inputs(log, run, turns, options)
+        session = prepare(job.scenario, turns, options, task.name)
         result = session_result(session, job.ks, job.ss, job.own, job.engine)
     except ScenarioError as exc:
         result = SessionResult(task.name, None, None, exc.problems)
     except Unreadable as exc:
-        result = SessionResult(task.name, None, None, (Problem("log", str(exc)),))
-    return Done(result, skipped, first)
+        result = SessionResult(task.name, None, None, (unreadable_problem(exc),))
+    return Done(result, skipped, first, backtest)
 
 
 def _work_one(pair: tuple[Task, Job]) -> Done:
@@ -123,24 +154,48 @@ def _work_one(pair: tuple[Task, Job]) -> Done:
 
 
 def run_tasks(
-    tasks: Sequence[Task], job: Job, *, jobs: int = 1, dask: str | None = None
+    tasks: Sequence[Task],
+    job: Job,
+    *,
+    jobs: int = 1,
+    dask: str | None = None,
+    points: Callable[[int], None] | None = None,
 ) -> list[Done]:
     """Every task's result, in task order: here (``jobs`` 1), in ``jobs`` processes, or
     on the Dask cluster at ``dask`` (a scheduler address, or "local" for a local
-    cluster of ``jobs`` worker processes)."""
+    cluster of ``jobs`` worker processes). ``points(n)`` hears grid points as they
+    are done: one by one here, a session's worth at a time from workers."""
+    per_task = len(job.ks) * len(job.ss) + 1  # the grid and the scenario's own point
+
+    def sessions_done(n: int) -> None:
+        if points is not None:
+            points(n * per_task)
+
     if dask is not None:
-        return _run_dask(tasks, job, jobs, dask)
+        return _run_dask(tasks, job, jobs, dask, sessions_done)
     if jobs <= 1 or len(tasks) <= 1:
-        return [work(t, job) for t in tasks]
-    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+        if points is None:
+            return [work(t, job) for t in tasks]
+        from budgetcore.tune.engine import listening_points  # noqa: PLC0415
+
+        with listening_points(points):
+            return [work(t, job) for t in tasks]
+    from budgetcore.cli.pool import pool_map  # noqa: PLC0415
 
     workers = min(jobs, len(tasks))
     chunk = max(1, len(tasks) // (workers * 8))  # few round trips, still balanced
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_work_one, ((t, job) for t in tasks), chunksize=chunk))
+    return pool_map(
+        _work_one, [(t, job) for t in tasks], workers, chunksize=chunk, done_items=sessions_done
+    )
 
 
-def _run_dask(tasks: Sequence[Task], job: Job, jobs: int, address: str) -> list[Done]:
+def _run_dask(
+    tasks: Sequence[Task],
+    job: Job,
+    jobs: int,
+    address: str,
+    sessions_done: Callable[[int], None] = lambda _n: None,
+) -> list[Done]:
     """The tasks on a Dask cluster (docs/tune.md, "Beyond one machine"): the job is sent
     to every worker once, each task is one ``work`` call, results come back in order."""
     import importlib  # noqa: PLC0415
@@ -157,29 +212,98 @@ def _run_dask(tasks: Sequence[Task], job: Job, jobs: int, address: str) -> list[
                 )
             ]
         ) from None
-    cluster = None
+    from budgetcore.cli.pool import POLL_S  # noqa: PLC0415
+    from budgetcore.cli.stop import Interrupted, held, requested  # noqa: PLC0415
+
+    cluster = client = None
     if address == "local":
-        cluster = distributed.LocalCluster(
-            n_workers=max(1, jobs), threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = distributed.Client(cluster)
-    else:
-        try:
-            client = distributed.Client(address, timeout="30s")
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise ScenarioError(
-                [Problem.of("--dask", f"cannot reach the scheduler ({exc})", address)]
-            ) from None
+        # The local cluster's scheduler and nannies run in this process: when a
+        # signal to the group ends its workers, they log it (lost data, a closed
+        # stream) before this thread has read the flag. A task's failure still
+        # reaches us, as the exception gather raises.
+        _quiet_dask()
+    # Inside Dask the signal is a flag (cli.stop.held): raised into its event loop or
+    # its sockets it became 64-108 lines of cluster errors and exit 1. The local
+    # cluster's processes write nothing to the terminal (_children_quiet), and Dask's
+    # own logging is silenced for the shutdown.
     try:
-        shared = client.scatter(job, broadcast=True)
-        keys = [f"budgetcore-tune-{i}" for i in range(len(tasks))]
-        futures = client.map(work, list(tasks), job=shared, key=keys)
-        done: list[Done] = client.gather(futures)
-        return done
+        with held():
+            if address == "local":
+                # The workers' own logging (another process: _quiet_dask cannot reach
+                # it) from the config Dask reads at import, warnings left out: a
+                # cancelled task's warning is what a stopped command means.
+                os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
+                with _children_quiet():
+                    cluster = distributed.LocalCluster(
+                        n_workers=max(1, jobs),
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                    )
+                client = distributed.Client(cluster)
+            else:
+                try:
+                    client = distributed.Client(address, timeout="30s")
+                except (OSError, TimeoutError, ValueError) as exc:
+                    raise ScenarioError(
+                        [Problem.of("--dask", f"cannot reach the scheduler ({exc})", address)]
+                    ) from None
+            shared = client.scatter(job, broadcast=True)
+            keys = [f"budgetcore-tune-{i}" for i in range(len(tasks))]
+            futures = client.map(work, list(tasks), job=shared, key=keys)
+            finished = 0
+            while finished < len(futures):
+                if requested():
+                    raise Interrupted(requested())
+                time.sleep(POLL_S)
+                now_done = sum(f.done() for f in futures)
+                sessions_done(now_done - finished)
+                finished = now_done
+            done: list[Done] = client.gather(futures)
+            return done
+    except BaseException:
+        _quiet_dask()
+        raise
     finally:
-        client.close()
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close(timeout=10)
         if cluster is not None:
-            cluster.close()
+            with contextlib.suppress(Exception):
+                cluster.close(timeout=10)
+
+
+@contextlib.contextmanager
+def _children_quiet() -> Iterator[None]:
+    """The cluster's processes start with their standard error on /dev/null (a child
+    inherits the descriptor it starts with): a signal to the whole group (Ctrl-C at
+    the terminal) ends them too, and what they would print about it (a traceback
+    each, a nanny's warnings) is nobody's business; the parent says the one line. The
+    parent keeps its own handler meanwhile, so no signal is lost, and its standard
+    error is back once the cluster is up. (Ignoring the signals while the children
+    start lost a Ctrl-C: a thread such as numpy's takes it, and drops it.)"""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no standard error at all: nothing to keep quiet
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
+def _quiet_dask() -> None:
+    """No log lines from Dask while a stopped command closes its cluster."""
+    import logging  # noqa: PLC0415
+
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 # ------------------------------------------------------------------ arguments
@@ -208,6 +332,34 @@ def _rate(text: str) -> Decimal:
 
 
 _rate.__name__ = "decimal"
+
+
+def _off_or(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A flag whose value may be ``off`` (the constraint switched off: None)."""
+
+    def read(text: str) -> Any:
+        return None if text.strip().lower() == "off" else parse(text)
+
+    read.__name__ = getattr(parse, "__name__", "value")
+    return read
+
+
+def _ratio_flag(text: str) -> Decimal:
+    """A compression ratio X (of X:1): a decimal from 1 to 1,000,000, at most 6 places."""
+    try:
+        check_size(text, "field")
+    except ScenarioError:
+        raise argparse.ArgumentTypeError("is too long") from None
+    value = as_decimal(text.strip().removesuffix(":1"), 1, 10**6, 6)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            "must be a ratio X (of X:1) from 1 to 1,000,000 with at most 6 decimal places, "
+            f"or off, got {render_value(text)}"
+        )
+    return value
+
+
+_ratio_flag.__name__ = "ratio"
 
 
 def tune_arguments(p: argparse.ArgumentParser) -> None:
@@ -243,6 +395,12 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-refused", action="store_true", help="choose no point with a refused run")
     p.add_argument(
+        "--max-rejected",
+        type=count_flag,
+        metavar="N",
+        help="choose no point with more than N rejected turns (--no-rejected: 0)",
+    )
+    p.add_argument(
         "--max-unseen",
         type=count_flag,
         metavar="N",
@@ -259,6 +417,23 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
         type=_rate,
         metavar="X",
         help="at most X summary runs (and recompresses) per 100 turns",
+    )
+    p.add_argument(
+        "--max-generations",
+        type=_off_or(count_flag),
+        default=DEFAULT_MAX_GENERATIONS,
+        metavar="N|off",
+        help="no history token summarised more than N times (default "
+        f"{DEFAULT_MAX_GENERATIONS}: five rounds keep 10 %% of pinned rules, the "
+        "compaction-quality proposal's Compaction Cliff figure)",
+    )
+    p.add_argument(
+        "--max-compression",
+        type=_off_or(_ratio_flag),
+        default=DEFAULT_MAX_COMPRESSION,
+        metavar="X|off",
+        help="no run compresses its input more than X:1 (default "
+        f"{DEFAULT_MAX_COMPRESSION}: the median of the runtimes that cap their summary)",
     )
     p.add_argument(
         "--jobs",
@@ -301,12 +476,14 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
 
     tasks: list[Task] = []
     for path in args.turns or ():
-        turns, skipped = parse_turn_lines(read_input(path, "turns"))
+        with _which(shown_name(path)):
+            turns, skipped = parse_turn_lines(read_input(path, "turns"))
         for problem in skipped:
             print(f"skipped: {shown_name(path)}: {problem}", file=sys.stderr)
         tasks.append(Task(path, turns))
     for i, text in enumerate(args.generate or (), start=1):
-        tasks.append(Task(f"generated {i}", _generated(text)))
+        with _which(f"--generate {i}"):
+            tasks.append(Task(f"generated {i}", _generated(text)))
     for path in args.log or ():
         if not os.path.isdir(path):
             if path != "-" and _database_tasks(path, path, fmt, args.series, tasks):
@@ -350,6 +527,17 @@ def _database_tasks(
     return True
 
 
+@contextlib.contextmanager
+def _which(name: str) -> Iterator[None]:
+    """With several --turns and --generate, a bad one's problems say which it is."""
+    try:
+        yield
+    except ScenarioError as exc:
+        raise ScenarioError(
+            [dataclasses.replace(p, path=f"{name}: {p.path}") for p in exc.problems]
+        ) from None
+
+
 def _with_subagents(path: str) -> tuple[str, ...]:
     """A session file and the subagent files beside it (as ``replay --log`` reads it)."""
     from budgetcore.cli.replay_cmds import _walk  # noqa: PLC0415
@@ -374,7 +562,7 @@ def _log_scenario(
     args: argparse.Namespace, fmt: str | None
 ) -> tuple[Scenario, ReplayOptions | None]:
     """No scenario: one log file's own model (and its prices), as ``replay --log``."""
-    from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
+    from budgetcore.cli.replay_cmds import read_log_shown  # noqa: PLC0415
     from budgetcore.replay.logs.session import log_model, priced_by  # noqa: PLC0415
 
     logs = args.log or []
@@ -388,8 +576,10 @@ def _log_scenario(
                 )
             ]
         )
-    log = read_log_path(logs[0], fmt)
-    model = log_model(log)
+    log = read_log_shown(logs[0], fmt)
+    from budgetcore.replay.asrun import as_run  # noqa: PLC0415
+
+    model = log_model(log, window=as_run(log).window)  # the runtime's window (spec §17)
     return model.scenario, priced_by(model, _options(args))
 
 
@@ -442,13 +632,25 @@ def cmd_tune(args: argparse.Namespace) -> int:
     constraints = Constraints(
         no_rejected=args.no_rejected,
         no_refused=args.no_refused,
+        max_rejected=args.max_rejected,
         max_unseen=args.max_unseen,
         max_unseen_total=args.max_unseen_total,
         max_runs_per_100=args.max_runs_per_100,
+        max_generations=args.max_generations,
+        max_compression=args.max_compression,
     )
     own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
     job = Job(scenario, options, ks, ss, own, args.engine)
-    done = run_tasks(_tasks(args, fmt), job, jobs=args.jobs, dask=args.dask)
+    tasks = _tasks(args, fmt)
+    from budgetcore.cli.progress import Progress  # noqa: PLC0415
+
+    # A grid of a timed session runs the pure kernel: minutes for a grid within the
+    # limits (issue 41, cause 11). On a terminal, a line says how far and how long.
+    progress = Progress("tune", len(tasks) * (len(ks) * len(ss) + 1), "points")
+    try:
+        done = run_tasks(tasks, job, jobs=args.jobs, dask=args.dask, points=progress.advance)
+    finally:
+        progress.close()
     skipped = [d for d in done if d.skipped]
     if skipped:
         total = sum(d.skipped for d in skipped)
@@ -458,6 +660,12 @@ def cmd_tune(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     result = summarise(scenario, [d.result for d in done], constraints)
+    backtests = tuple(d.backtest for d in done if d.backtest is not None)
+    result = dataclasses.replace(result, backtests=backtests)
+    chosen = result.chosen_scenario()
+    if chosen is not None and backtests:
+        logs = [t for t, d in zip(_tasks(args, fmt), done, strict=True) if d.backtest]
+        result = dataclasses.replace(result, chosen_what_if=_what_ifs(logs, chosen, options))
     for failed in result.failed:
         text = "; ".join(str(p) for p in failed.problems)
         print(f"not replayed: {failed.name}: {text}", file=sys.stderr)
@@ -564,8 +772,116 @@ def choice_dict(result: TuneResult) -> dict[str, Any] | None:
         },
         "fragment": fragment,
         "export": f"budgetcore export --fragment {shlex.quote(fragment)}",
+        "generations": g.generations(i),
+        "compression": None if g.compression(i) is None else str(g.compression(i)),
+        "on_grid_edge": list(result.edges),
+        "edge_note": _edge_note(result),
+        # The grid's cost is the engine's bill of the replayed series; this is the
+        # chosen point as exact what-ifs on the logs' as-run baselines (every series).
+        "what_if": result.chosen_what_if,
+        "relaxed": None
+        if result.relaxed is None
+        else {"max_generations": result.relaxed[0], "fewest_on_grid": result.relaxed[1]},
     }
     return out
+
+
+def _ratio_text(r: Fraction) -> str:
+    """A ratio to 0.1, half-even (the display's one rounding)."""
+    return str((Decimal(r.numerator) / Decimal(r.denominator)).quantize(Decimal("0.1")))
+
+
+def _quality_limits(result: TuneResult) -> str:
+    c = result.constraints
+    gen = "off" if c.max_generations is None else f"at most {c.max_generations:,} generations"
+    comp = "off" if c.max_compression is None else f"at most {c.max_compression}:1"
+    from budgetcore.tune.choice import DEFAULT_SOURCES  # noqa: PLC0415
+
+    in_force = [
+        source
+        for name, source in DEFAULT_SOURCES.items()
+        if getattr(c, name) == getattr(Constraints(), name)
+    ]
+    said = f" (defaults: {'; '.join(in_force)})" if in_force else ""
+    return f"{gen}, compression {comp}{said}"
+
+
+def _as_run_lines(result: TuneResult) -> list[str]:
+    """Each log session's backtest, first (docs/spec.md §17)."""
+    from budgetcore.replay.asrun import ratio_text  # noqa: PLC0415
+    from budgetcore.units import money_text  # noqa: PLC0415
+
+    out = []
+    for name, measured, modelled, ratio, trusted in result.backtests:
+        m = None if measured is None else Decimal(measured)
+        p = None if modelled is None else Decimal(modelled)
+        r = None if ratio is None else Decimal(ratio)
+        warn = "" if trusted else "  (not within 5 %: every figure below is the model's)"
+        out.append(
+            f"As run: {name}: measured {money_text(m)}, modelled {money_text(p)} "
+            f"({ratio_text(r)}){warn}"
+        )
+    return out
+
+
+#: The most log sessions whose chosen point is replayed again as an exact what-if.
+MAX_WHAT_IF_SESSIONS = 50
+
+
+def _what_ifs(
+    tasks: Sequence[Task], scenario: Scenario, options: ReplayOptions | None
+) -> dict[str, Any] | None:
+    """The chosen point as exact what-ifs on each log session's as-run baseline
+    (docs/spec.md §17), summed: the same scope as the backtest (every series, the as-run
+    cache model), where the grid's cost is the engine's bill of the main series. None
+    past :data:`MAX_WHAT_IF_SESSIONS` sessions or when one cannot be read again."""
+    if not tasks or len(tasks) > MAX_WHAT_IF_SESSIONS:
+        return None
+    from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
+    from budgetcore.replay.asrun import as_run, ratio_text, relative  # noqa: PLC0415
+    from budgetcore.replay.simulate import replay  # noqa: PLC0415
+    from budgetcore.replay.whatif import log_replay_inputs, what_if  # noqa: PLC0415
+
+    total: Decimal | None = Decimal(0)
+    base: Decimal | None = Decimal(0)
+    delta: dict[str, Decimal | None] = {}
+    generations = 0
+    for task in tasks:
+        try:
+            log = read_log_path(task.files[0], task.fmt, files=list(task.files))
+            run = as_run(log)
+            turns, opts = log_replay_inputs(log, run, log.main.turns(), options)
+            w = what_if(log, run, scenario, replay(scenario, turns, opts))
+        except (ScenarioError, Unreadable):
+            return None
+        total = None if total is None or w.modelled_cost is None else total + w.modelled_cost
+        base = None if base is None or w.as_run_cost is None else base + w.as_run_cost
+        for key, value in w.delta.items():
+            was = delta.get(key, Decimal(0))
+            delta[key] = None if was is None or value is None else was + value
+        generations = max(generations, w.generations)
+    r = relative(total, base)
+    return {
+        "sessions": len(tasks),
+        "modelled_cost": None if total is None else str(total),
+        "as_run_modelled_cost": None if base is None else str(base),
+        "delta": {k: None if v is None else str(v) for k, v in delta.items()},
+        "delta_ratio": None if r is None else str(r),
+        "delta_text": ratio_text(r),
+        "generations": generations,
+    }
+
+
+def _edge_note(result: TuneResult) -> str | None:
+    """What a choice on the grid's edge means (docs/spec.md §17): never silent."""
+    edges = result.edges
+    if not edges:
+        return None
+    return (
+        f"the choice sits on the grid's {' and '.join(edges)}: the best point may lie "
+        "beyond the grid (widen --k / --s to see it), and a smaller S or K saves tokens "
+        "only as far as the quality constraints allow"
+    )
 
 
 def _at(result: TuneResult, i: int) -> dict[str, int]:
@@ -609,6 +925,16 @@ def summary_dict(result: TuneResult) -> dict[str, Any]:
         },
         "frontier": [_at(result, i) for i in result.frontier],
         "choice": choice_dict(result),
+        "as_run": [
+            {
+                "session": name,
+                "measured_cost": measured,
+                "modelled_cost": modelled,
+                "ratio": ratio,
+                "within_5_percent": trusted,
+            }
+            for name, measured, modelled, ratio, trusted in result.backtests
+        ],
     }
 
 
@@ -670,6 +996,8 @@ def _table(result: TuneResult, write: Write) -> None:
             return "unknown"  # a try was cut by a timeout: never shown as free
         return money_text(g.cost(i)) if g.priced else f"{g.cost_units(i):,}"
 
+    for line in _as_run_lines(result):  # the backtest first (docs/spec.md §17)
+        write(line + "\n")
     n_sessions = g.sessions
     write(
         f"Tune: {n_sessions:,} session{'s' if n_sessions != 1 else ''}, "
@@ -811,6 +1139,34 @@ def choice_lines(result: TuneResult) -> list[str]:
         )
     d = choice_dict(result)
     assert d is not None
+    comp = d["compression"]
+    shown = "—" if comp is None else f"{_ratio_text(Fraction(comp))}:1"
+    lines.append(
+        f"  quality: generations {d['generations']:,}, compression {shown} (constraints: "
+        f"{_quality_limits(result)})"
+    )
+    if result.relaxed is not None:
+        default, fewest = result.relaxed
+        from budgetcore.tune.choice import DEFAULT_SOURCES  # noqa: PLC0415
+
+        lines.append(
+            f"  note: no point summarises at most {default:,} times (the default: "
+            f"{DEFAULT_SOURCES['max_generations']}); the choice is among those that "
+            f"summarise the fewest times this grid allows, {fewest:,}"
+        )
+    if d["edge_note"] is not None:
+        lines.append(f"  note: {d['edge_note']}")
+    w = result.chosen_what_if
+    if w is not None:
+        total = None if w["modelled_cost"] is None else Decimal(w["modelled_cost"])
+        moved = w["delta"].get("total")
+        sign = "" if moved is None else ("+" if Decimal(moved) >= 0 else "−")
+        lines.append(
+            f"  as a what-if on the as-run baseline (every series, the as-run cache model): "
+            f"{money_text(total)}, {sign}"
+            f"{money_text(None if moved is None else abs(Decimal(moved)))} from the as-run "
+            f"model ({w['delta_text']})"
+        )
     lines.append(f"  export: {d['export']}")
     from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue, on use only
 

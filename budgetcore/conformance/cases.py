@@ -725,6 +725,20 @@ def parse_cases(text: str | bytes) -> CaseFile:
         for key in ("scenario", "plan"):
             if not isinstance(obj.get(key), dict):
                 raise _fail(f"{where}: {key}", "must be a JSON object", obj.get(key))
+        try:  # a case's scenario is an input like any other: its field named, never run
+            parse_scenario(obj["scenario"])
+        except ScenarioError as exc:
+            problem = exc.problems[0]
+            more = f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""
+            raise ScenarioError(
+                [
+                    dataclasses.replace(
+                        problem,
+                        path=f"{where} ({name}): scenario.{problem.path}",
+                        rule=problem.rule + more,
+                    )
+                ]
+            ) from None
         missing = [k for k in OUTPUT_KEYS if k not in obj["plan"]]
         if missing:
             rule = (

@@ -181,9 +181,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     source = metafunc.config.getoption("budget_cases") or "the shipped set"
     if not chosen:
         _misuse(metafunc, "the parametrize list names no case: a conformance run needs one")
+    picked: set[str] = set()
     for name in chosen:
         if isinstance(name, Case):
             continue
+        if isinstance(name, str) and name in picked:  # the same case twice proves nothing more
+            _misuse(metafunc, f"the case {render_value(name)} is picked twice")
+        if isinstance(name, str):
+            picked.add(name)
         if not isinstance(name, str):
             _misuse(metafunc, f"a case is picked by its name (a string), got {render_value(name)}")
         if name not in by_name:

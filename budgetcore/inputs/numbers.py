@@ -32,6 +32,7 @@ __all__ = [
     "decimal",
     "decimal_places",
     "read_number",
+    "typed",
     "whole",
     "whole_rule",
     "whole_text",
@@ -50,6 +51,9 @@ MAX_NUMBER_CHARS = 100
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([-+]?\d+))?", re.ASCII)
 #: Beyond this exponent no number is within range of any field, whatever its digits.
 _MAX_EXPONENT = 400
+#: A zero written with a minus sign (-0, -0.0, -0e5): refused like any sign, by its text
+#: (docs/spec.md §11, "One rule for spaces and signs"), never read as the zero it equals.
+_SIGNED_ZERO = re.compile(r"-(?:0+(?:\.0*)?|\.0+)(?:[eE][-+]?\d+)?", re.ASCII)
 #: A non-negative decimal as text (a margin, a rate, a price given as a string).
 DECIMAL_TEXT = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?", re.ASCII)
 # Typed whole numbers may group thousands with commas: 1,048,576.
@@ -63,10 +67,12 @@ def read_number(text: str) -> int | Decimal | NonFinite:
 
     >>> read_number("1e3"), read_number("1e1000000000000000000"), read_number("12")
     (Decimal('1E+3'), 1e1000000000000000000, 12)
+    >>> read_number("-0"), read_number("-0.0"), read_number("0")  # a sign, even on zero
+    (-0, -0.0, 0)
     """
     text = text.replace("_", "")  # TOML allows 1_000; JSON never has "_"
     match = _NUMBER.fullmatch(text)
-    if len(text) > MAX_NUMBER_CHARS or match is None:
+    if len(text) > MAX_NUMBER_CHARS or match is None or _SIGNED_ZERO.fullmatch(text):
         return NonFinite(text)
     exponent = match.group(1)
     if exponent is not None:
@@ -266,18 +272,34 @@ def decimal(
     return value
 
 
+#: Full-width forms (U+FF01-U+FF5E: ０-９, ，, ．, ｅ, ＋, －) as their ASCII twins, and the
+#: ideographic space as a space: what a Chinese or Japanese input method types for
+#: digits. Only for text a person typed; a file's numbers stay as strict as their format.
+_FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def typed(text: str) -> str:
+    """What a person typed, with full-width digits and signs read as ASCII (an IME types
+    ``４００００`` for 40000); every other character unchanged, so the rules refuse it.
+
+    >>> typed("４００００"), typed("１，０４８，５７６"), typed("０．１５"), typed("8k")
+    ('40000', '1,048,576', '0.15', '8k')
+    """
+    return text.translate(_FULL_WIDTH) if not text.isascii() else text
+
+
 def whole_text(text: str, high: int = MAX_TOKENS, *, plain: bool = False) -> int | None:
     """The whole number a person typed (a field, a CLI flag): digits, optionally grouped
     by commas (``1,048,576``), or exact decimal text that is whole (``1e3``) unless
     ``plain`` (a flag's count or seed: digits only); never through float, never an
-    absurd exponent, never a sign.
+    absurd exponent, never a sign. Full-width digits read as digits (:func:`typed`).
 
     >>> whole_text("1,048,576"), whole_text("1e3"), whole_text("1,04"), whole_text("１２")
-    (1048576, 1000, None, None)
+    (1048576, 1000, None, 12)
     >>> whole_text("2e5", plain=True), whole_text("200,000", plain=True)
     (None, 200000)
     """
-    text = text.strip()
+    text = typed(text).strip()
     if text.startswith("-"):  # not even -0: a count typed with a sign is a slip
         return None
     if GROUPED.fullmatch(text):

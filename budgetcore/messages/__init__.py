@@ -41,6 +41,7 @@ AREAS = (
     "pickers",
     "replay",
     "logs",
+    "backtest",
     "timing",
     "timing_inputs",
     "report",

@@ -31,7 +31,7 @@ from typing import Any
 
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import Usage
-from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.replay.logs.usage import MeasuredUsage, measured_usage, merge_usage
 from budgetcore.runtimes import CacheRules, Profile, cache_rules, profile
 from budgetcore.units import format_money
@@ -160,7 +160,11 @@ def modelled_split(
                 # other sessions keep warm, as that first read shows.
                 shared = min(prefix, c)
             elif i in after_compaction:
-                shared = min(prefix, cached, c)  # a compaction keeps only the stable prefix
+                # A compaction keeps only the stable prefix, which other sessions keep warm
+                # (docs/replay.md step 3: min(P, its context)), however short the
+                # series' last request of this model was; a model not used yet in the
+                # series holds nothing.
+                shared = min(prefix, c) if r.model in held else 0
             else:
                 shared = min(cached, c)
             cap = None if caps is None else caps[i]
@@ -534,7 +538,11 @@ def predicted_compactions(
     reqs = main.requests
     if trigger is None or not reqs:
         return ()
-    at = {c.after_turn: c for c in main.compactions}
+    at: dict[int, LogCompaction] = {}
+    for c in main.compactions:
+        # The first of several in one gap: the count where the runtime compacted (a
+        # second one, a /compact right after, compacts what the first left).
+        at.setdefault(c.after_turn, c)
     out = []
     armed = True
     for j in range(len(reqs) + 1):

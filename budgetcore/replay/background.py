@@ -32,6 +32,7 @@ __all__ = [
     "BREAKER_FAILURES",
     "FATES",
     "POLICIES",
+    "RUN_FROM",
     "Duration",
     "Retries",
     "Run",
@@ -52,6 +53,10 @@ BREAKER_FAILURES = 3
 MIN_RATE = Decimal("0.001")
 MAX_RATE = Decimal(10**9)
 MAX_SECONDS = Decimal(10**9)
+#: Where a log's run starts: the reply's line (the contract's) or the turn's start.
+RUN_FROM: tuple[str, ...] = ("reply", "turn")
+#: The coarsest rounding of a try's duration: an hour.
+MAX_ROUND_MS = 3_600_000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -62,6 +67,10 @@ class Duration:
     fixed_s: Decimal | None = None
     prefill_tokens_per_s: Decimal | None = None
     decode_tokens_per_s: Decimal | None = None
+    # docs/spec.md §15: "no rounding unless the user asks for one". Asked: each try's
+    # duration rounded up to a whole multiple of this many milliseconds (a runtime
+    # that bills or schedules by the second: 1000).
+    round_up_ms: int | None = None
 
     def __post_init__(self) -> None:
         # The rules of an options file's "duration" (replay.options._duration).
@@ -74,6 +83,7 @@ class Duration:
         else:
             check.decimal("prefill_tokens_per_s", rates[0], MIN_RATE, MAX_RATE, 6)
             check.decimal("decode_tokens_per_s", rates[1], MIN_RATE, MAX_RATE, 6)
+        check.whole("round_up_ms", self.round_up_ms, 1, MAX_ROUND_MS, none=True)
         check.done()
 
     def seconds(self, summary_input: int, written: int) -> Fraction:
@@ -84,12 +94,17 @@ class Duration:
         Fraction(4451, 25)
         """
         if self.fixed_s is not None:
-            return Fraction(self.fixed_s)
-        assert self.prefill_tokens_per_s is not None
-        assert self.decode_tokens_per_s is not None
-        return Fraction(summary_input) / Fraction(self.prefill_tokens_per_s) + Fraction(
-            written
-        ) / Fraction(self.decode_tokens_per_s)
+            exact = Fraction(self.fixed_s)
+        else:
+            assert self.prefill_tokens_per_s is not None
+            assert self.decode_tokens_per_s is not None
+            exact = Fraction(summary_input) / Fraction(self.prefill_tokens_per_s) + Fraction(
+                written
+            ) / Fraction(self.decode_tokens_per_s)
+        if self.round_up_ms is None:
+            return exact
+        step = Fraction(self.round_up_ms, 1000)
+        return -(-exact // step) * step  # ceil to a whole number of steps, exact
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,9 +116,15 @@ class Timing:
     gap_ms: int | Distribution | None = None
     gap_seed: int = 0
     duration: Duration
+    # When a log's run starts (docs/spec.md §15): "reply", at the line that carries the
+    # reply's final output count (the contract's detail), or "turn", at the turn's start
+    # (its request's first entry), for a runtime that starts its run with the request.
+    run_from: Literal["reply", "turn"] = "reply"
 
     def __post_init__(self) -> None:
         check = Checks("Timing")
+        if self.run_from not in RUN_FROM:
+            check.rule("run_from", f"must be one of {', '.join(RUN_FROM)}", self.run_from)
         if not isinstance(self.gap_ms, Distribution):
             check.whole("gap_ms", self.gap_ms, none=True)
         check.whole("gap_seed", self.gap_seed, 0, MAX_SEED)
@@ -121,6 +142,9 @@ class Retries:
     seed: int = 0
     policy: Literal["resend", "breaker"] = "resend"
     max_resends: int = 10  # the compaction-quality proposal's baseline
+    # Failed runs in a row that open the breaker: 3 for Claude Code and Qwen Code, the
+    # contract's; another runtime's number is a replay input (docs/spec.md §15).
+    breaker_failures: int = 3
 
     def __post_init__(self) -> None:
         check = Checks("Retries")
@@ -129,6 +153,7 @@ class Retries:
         if self.policy not in POLICIES:
             check.rule("policy", f"must be one of {', '.join(POLICIES)}", self.policy)
         check.whole("max_resends", self.max_resends, 0, 100)
+        check.whole("breaker_failures", self.breaker_failures, 1, 100)
         check.done()
 
 
@@ -226,7 +251,7 @@ def run_fate(
         if slot.fails():
             slot.failures += 1
             if retries is not None and retries.policy == "breaker":
-                if slot.failures >= BREAKER_FAILURES:
+                if slot.failures >= retries.breaker_failures:
                     slot.open = True
                 break
             continue

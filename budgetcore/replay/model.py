@@ -595,6 +595,38 @@ class Replay:
     columns: Mapping[str, Sequence[Any]] = field(compare=False, repr=False)
 
 
+@dataclass(frozen=True, slots=True)
+class Quality:
+    """What a replay's summaries did to the history (docs/spec.md §17): ``generations``,
+    the most times any history token went through a summary (every published run folds
+    the summary before it, so the first-covered tokens went through every one); the
+    largest published run by its input (old summary + new raw) and what it wrote, whose
+    ratio is the ``compression`` (None: no run published)."""
+
+    generations: int
+    peak_consumed: int
+    written_at_peak: int
+
+    @property
+    def compression(self) -> Fraction | None:
+        return Fraction(self.peak_consumed, self.written_at_peak) if self.written_at_peak else None
+
+
+def quality_of(rows: Sequence[TurnRow]) -> Quality:
+    """The :class:`Quality` of a replay's rows: a run published when its turn's status is
+    a run or a recompress and (with a clock) its fate is "published"."""
+    generations = consumed = written = 0
+    for r in rows:
+        if r.status not in ("run", "recompress"):
+            continue
+        if r.run_fate is not None and r.run_fate != "published":
+            continue
+        generations += 1
+        if r.summary + r.new_raw > consumed:
+            consumed, written = r.summary + r.new_raw, r.written
+    return Quality(generations, consumed, written)
+
+
 def _turn_scenario(
     base: Scenario, *, required: int, offered: int, uncovered: int, summary: int, backlog: int
 ) -> Scenario:

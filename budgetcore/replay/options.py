@@ -13,10 +13,13 @@ from budgetcore.inputs.numbers import MAX_SEED, decimal, whole
 from budgetcore.inputs.text import check_size
 from budgetcore.registry.prices import Prices, PriceTier
 from budgetcore.replay.background import (
+    BREAKER_FAILURES,
     MAX_RATE,
+    MAX_ROUND_MS,
     MAX_SECONDS,
     MIN_RATE,
     POLICIES,
+    RUN_FROM,
     Duration,
     Retries,
     Timing,
@@ -205,7 +208,7 @@ def parse_timing(raw: object, path: str, problems: list[Problem]) -> Timing | No
     """``{"gap_ms": 5000 | {"dist": …}, "gap_seed": 0, "duration": {"fixed_s": "20"} |
     {"prefill_tokens_per_s": "5000", "decode_tokens_per_s": "50"}}`` (docs/replay.md,
     "Background timing")."""
-    if not _object(raw, path, ("gap_ms", "gap_seed", "duration"), problems):
+    if not _object(raw, path, ("gap_ms", "gap_seed", "duration", "run_from"), problems):
         return None
     assert isinstance(raw, dict)
     before = len(problems)
@@ -215,13 +218,21 @@ def parse_timing(raw: object, path: str, problems: list[Problem]) -> Timing | No
         gap = dist.values[0] if dist is not None and not dist.needs_draw else dist
     seed = whole(raw.get("gap_seed", 0), f"{path}.gap_seed", problems, 0, MAX_SEED)
     duration = _duration(raw.get("duration"), f"{path}.duration", problems)
+    run_from = raw.get("run_from", "reply")
+    if run_from not in RUN_FROM:
+        names = ", ".join(RUN_FROM)
+        problems.append(
+            Problem.of(
+                f"{path}.run_from", f"must be one of {names}", run_from, "one-of", names=names
+            )
+        )
     if len(problems) > before or duration is None or seed is None:
         return None
-    return Timing(gap_ms=gap, gap_seed=seed, duration=duration)
+    return Timing(gap_ms=gap, gap_seed=seed, duration=duration, run_from=run_from)
 
 
 def _duration(raw: object, path: str, problems: list[Problem]) -> Duration | None:
-    keys = ("fixed_s", "prefill_tokens_per_s", "decode_tokens_per_s")
+    keys = ("fixed_s", "prefill_tokens_per_s", "decode_tokens_per_s", "round_up_ms")
     if raw is None:
         problems.append(Problem.coded(path, "is required: fixed_s, or both rates", "required"))
         return None
@@ -236,20 +247,32 @@ def _duration(raw: object, path: str, problems: list[Problem]) -> Duration | Non
         fixed = decimal(
             raw["fixed_s"], f"{path}.fixed_s", problems, low=0, high=_MAX_SECONDS, places=6
         )
-        return None if fixed is None else Duration(fixed_s=fixed)
+        step = _round_up(raw, path, problems)
+        return None if fixed is None or step is False else Duration(fixed_s=fixed, round_up_ms=step)
     rates = [
         decimal(raw.get(k), f"{path}.{k}", problems, low=_MIN_RATE, high=_MAX_RATE, places=6)
-        for k in keys[1:]
+        for k in keys[1:3]
     ]
-    if rates[0] is None or rates[1] is None:
+    step = _round_up(raw, path, problems)
+    if rates[0] is None or rates[1] is None or step is False:
         return None
-    return Duration(prefill_tokens_per_s=rates[0], decode_tokens_per_s=rates[1])
+    return Duration(prefill_tokens_per_s=rates[0], decode_tokens_per_s=rates[1], round_up_ms=step)
+
+
+def _round_up(raw: dict[str, Any], path: str, problems: list[Problem]) -> int | bool | None:
+    """``round_up_ms`` (docs/spec.md §15, "no rounding unless the user asks"): None when
+    absent, False when bad (its problem appended)."""
+    if raw.get("round_up_ms") is None:
+        return None
+    step = whole(raw["round_up_ms"], f"{path}.round_up_ms", problems, 1, MAX_ROUND_MS)
+    return False if step is None else step
 
 
 def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | None:
     """``{"failure_rate": "0.05", "seed": 0, "policy": "resend" | "breaker",
     "max_resends": 10}`` (docs/replay.md, "Retries")."""
-    if not _object(raw, path, ("failure_rate", "seed", "policy", "max_resends"), problems):
+    keys = ("failure_rate", "seed", "policy", "max_resends", "breaker_failures")
+    if not _object(raw, path, keys, problems):
         return None
     assert isinstance(raw, dict)
     before = len(problems)
@@ -262,9 +285,18 @@ def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | 
             Problem.of(f"{path}.policy", f"must be one of {names}", policy, "one-of", names=names)
         )
     resends = whole(raw.get("max_resends", 10), f"{path}.max_resends", problems, 0, 100)
-    if len(problems) > before or rate is None or seed is None or resends is None:
+    breaker = whole(
+        raw.get("breaker_failures", BREAKER_FAILURES), f"{path}.breaker_failures", problems, 1, 100
+    )
+    if len(problems) > before or rate is None or seed is None or resends is None or breaker is None:
         return None
-    return Retries(failure_rate=rate, seed=seed, policy=policy, max_resends=resends)
+    return Retries(
+        failure_rate=rate,
+        seed=seed,
+        policy=policy,
+        max_resends=resends,
+        breaker_failures=breaker,
+    )
 
 
 def parse_options_json(text: str | bytes) -> ReplayOptions:

@@ -128,12 +128,13 @@ def timeline_of(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[
                 ]
             )
         prev = -1
+        from_turn = timing.run_from == "turn"
         for t in turns:
             assert t.time_ms is not None
             seq = (t.time_ms, t.time_ms if t.reply_end_ms is None else t.reply_end_ms, *t.append_ms)
             clamped = [prev := max(prev, x) for x in seq]
             starts.append(clamped[0])
-            runs.append(clamped[1])
+            runs.append(clamped[0] if from_turn else clamped[1])
             events.extend(clamped)
         return starts, runs, events
     rng = random.Random(timing.gap_seed)

@@ -15,10 +15,11 @@ usage's one cost rule; the other series (subagents) and the main series' abandon
 branches are the as-run model's on both sides, and the log's own summary calls (Claude
 Code's ``agent-acompact`` files) are replaced by the what-if's.
 
-Quality beside cost (spec §17): *generations*, the most times any history token went
-through a summary (every published run folds the summary before it, so a token covered
-by the first run has been through every run since); *compression*, the largest ratio of
-a run's input (old summary + new raw) to what it wrote; and the unseen history.
+Quality beside cost (spec §17, :func:`budgetcore.replay.model.quality_of`, which tune's
+kernels are held equal to): *generations*, the most times any history token went through
+a summary (every published run folds the summary before it, so a token covered by the
+first run has been through every run since); *compression*, the input (old summary + new
+raw) of the largest published run over what it wrote; and the unseen history.
 """
 
 from __future__ import annotations
@@ -42,15 +43,13 @@ from budgetcore.replay.asrun import (
 )
 from budgetcore.replay.logs.model import LogRequest, ParsedLog
 from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage
+from budgetcore.replay.model import quality_of
 
 if TYPE_CHECKING:
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
     from budgetcore.scenario.model import Scenario
 
 __all__ = ["WhatIf", "log_replay_inputs", "what_if", "whatif_options"]
-
-#: The statuses of a turn whose run produced a summary call.
-_RAN = ("run", "recompress")
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +185,14 @@ def what_if(
     scenario: Scenario,
     result: Replay,
     resolver: Callable[[str], Resolution] = resolve,
+    *,
+    exclude: frozenset[tuple[int, int]] = frozenset(),
 ) -> WhatIf:
     """The what-if of ``result`` (the main series replayed under ``scenario`` with
-    :func:`whatif_options`) against the as-run model ``asrun`` of the same log."""
+    :func:`whatif_options`) against the as-run model ``asrun`` of the same log.
+    ``exclude``: (file, line) of the requests another session of the import bills, as
+    :func:`~budgetcore.replay.asrun.as_run` takes them (``asrun`` must leave out the
+    same): they stay in the replay and the cache sequence, and out of every cost."""
     rules: CacheModel = asrun.cache
     main = log.main
     reqs, after = in_order(main)
@@ -203,8 +207,6 @@ def what_if(
     sent: list[LogRequest] = []
     caps: list[int | None] = []
     calls: list[LogRequest] = []
-    generations = 0
-    compression: Fraction | None = None
     rejected = 0
     for row, req in zip(rows, main.requests, strict=False):
         if not row.admitted:
@@ -212,10 +214,6 @@ def what_if(
         else:
             sent.append(req._replace(context=row.full_input, output=row.output))
             caps.append(row.cached_input)
-        if row.status in _RAN and row.written > 0:
-            generations += 1  # it folds every token covered before it once more
-            consumed = Fraction(row.summary + row.new_raw, row.written)
-            compression = consumed if compression is None else max(compression, consumed)
         if row.summary_input_billed or row.summary_output_billed:
             calls.append(
                 req._replace(
@@ -230,6 +228,16 @@ def what_if(
                 )
             )
     whatif_main, _ = modelled_split(sent, rules, one_hour=one_hour, caps=caps)
+    if exclude:
+        # Billed by another session of the import: left out of both sides, as the
+        # as-run baseline leaves them out (a summary call at such a request too).
+        def billed_here(r: LogRequest) -> bool:
+            return (r.file, r.line) not in exclude
+
+        whatif_main = tuple(filter(billed_here, whatif_main))
+        calls = list(filter(billed_here, calls))
+        base_main = list(filter(billed_here, base_main))
+        log_summary_calls = list(filter(billed_here, log_summary_calls))
     new = [*whatif_main, *calls]
     old = [*base_main, *log_summary_calls]
     new_by = cost_by_kind(whatif_main, resolver)
@@ -245,6 +253,7 @@ def what_if(
     total = None if baseline is None or delta["total"] is None else baseline + delta["total"]
     last = rows[-1]
     s = result.summary
+    quality = quality_of(rows)
     return WhatIf(
         trigger=last.trigger_tokens,
         summary_cap=last.summary_cap,
@@ -253,8 +262,8 @@ def what_if(
         as_run_cost=baseline,
         delta=delta,
         summary_calls=len(calls),
-        generations=generations,
-        compression=compression,
+        generations=quality.generations,
+        compression=quality.compression,
         turns_with_unseen=s.turns_with_unseen,
         peak_unseen=s.peak_unseen,
         rejected=rejected,

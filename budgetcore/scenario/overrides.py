@@ -173,7 +173,7 @@ def _decode(text: str | bytes, fmt: str | None) -> Mapping[str, Any]:
         data = load_json(text, "config")
     else:
         try:
-            data = tomllib.loads(text, parse_float=read_number)
+            data = tomllib.loads(_signed_zero_as_float(text), parse_float=read_number)
         except tomllib.TOMLDecodeError as exc:
             rule, code = f"is not valid TOML: {exc}", "toml"
             if "overwrite" in str(exc) or "redefine" in str(exc).lower():
@@ -243,6 +243,16 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, object]) -> Scen
     if problems:
         raise ScenarioError(problems)
     return result
+
+
+#: A TOML integer zero with a minus sign as a value: tomllib reads it as 0 and has no
+#: integer hook, so it is read as the float -0.0, which read_number refuses like -0
+#: anywhere else (docs/spec.md §11, "One rule for spaces and signs"), by the field.
+_TOML_SIGNED_ZERO = re.compile(r"(?m)^(\s*[\w.\"'-]+\s*=\s*)-0+(?:_0+)*(\s*(?:#.*)?)$")
+
+
+def _signed_zero_as_float(text: str) -> str:
+    return _TOML_SIGNED_ZERO.sub(r"\1-0.0\2", text)
 
 
 def warnings_for(scenario: Scenario) -> list[str]:

@@ -18,6 +18,9 @@ from budgetcore.inputs.api import Checks
 from budgetcore.tune.measures import GridMeasures
 
 __all__ = [
+    "DEFAULT_MAX_COMPRESSION",
+    "DEFAULT_MAX_GENERATIONS",
+    "DEFAULT_SOURCES",
     "ORDER",
     "Choice",
     "Constraints",
@@ -28,6 +31,26 @@ __all__ = [
 
 #: What decides between two points, in order (docs/spec.md §16).
 ORDER: tuple[str, ...] = ("cost", "unseen_tokens", "runs", "k", "s")
+
+#: The quality defaults every choice applies unless told otherwise (docs/spec.md §17,
+#: docs/tune.md "Quality"), each with its source:
+#: - at most 5 generations: the compaction-quality proposal (shared seeds) cites the
+#:   "Compaction Cliff" measurement, 53 % of pinned rules left after one round and 10 %
+#:   after five; past five, nine in ten are gone;
+#: - compression at most 10:1: the middle of what the runtimes that cap their summary do
+#:   at their defaults on a 200,000-token window (RUNTIMES.md §1, §4, §6, §8): Claude Code
+#:   and Qwen Code summarise 167,000 into 20,000 (8.35:1), pi 163,616 (its trigger less
+#:   20,000 kept) into 13,107 (12.5:1), Cline v4 142,000 into 4,096 (34.7:1); the median,
+#:   10.4:1, rounded down.
+DEFAULT_MAX_GENERATIONS = 5
+DEFAULT_MAX_COMPRESSION = Decimal(10)
+DEFAULT_SOURCES = {
+    "max_generations": "the compaction-quality proposal: 53 % of pinned rules kept after "
+    "one compaction round, 10 % after five (Compaction Cliff)",
+    "max_compression": "the median of the runtimes that cap their summary, at their "
+    "defaults on a 200,000 window: Claude Code and Qwen Code 8.35:1, pi 12.5:1, Cline v4 "
+    "34.7:1 (median 10.4:1, rounded down)",
+}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,9 +65,13 @@ class Constraints:
 
     no_rejected: bool = False
     no_refused: bool = False
+    max_rejected: int | None = None  # at most this many rejected turns (no_rejected: 0)
     max_unseen: int | None = None
     max_unseen_total: int | None = None
     max_runs_per_100: Decimal | None = None
+    # Quality (docs/spec.md §17): None switches one off; the defaults are stated above.
+    max_generations: int | None = DEFAULT_MAX_GENERATIONS
+    max_compression: Decimal | None = DEFAULT_MAX_COMPRESSION
 
     def __post_init__(self) -> None:
         # The rules of the CLI's flags (--max-unseen, --max-runs-per-100): a
@@ -52,9 +79,12 @@ class Constraints:
         check = Checks("Constraints")
         check.flag("no_rejected", self.no_rejected)
         check.flag("no_refused", self.no_refused)
+        check.whole("max_rejected", self.max_rejected, none=True)
         check.whole("max_unseen", self.max_unseen, none=True)
         check.whole("max_unseen_total", self.max_unseen_total, none=True)
         check.decimal("max_runs_per_100", self.max_runs_per_100, 0, 100, 6, none=True)
+        check.whole("max_generations", self.max_generations, none=True)
+        check.decimal("max_compression", self.max_compression, 1, 10**6, 6, none=True)
         check.done()
 
     @property
@@ -62,9 +92,12 @@ class Constraints:
         return bool(
             self.no_rejected
             or self.no_refused
+            or self.max_rejected is not None
             or self.max_unseen is not None
             or self.max_unseen_total is not None
             or self.max_runs_per_100 is not None
+            or self.max_generations is not None
+            or self.max_compression is not None
         )
 
     def broken(self, grid: GridMeasures, i: int) -> tuple[str, ...]:
@@ -75,6 +108,8 @@ class Constraints:
             out.append("no_rejected")
         if self.no_refused and c["refusals"][i]:
             out.append("no_refused")
+        if self.max_rejected is not None and c["rejected"][i] > self.max_rejected:
+            out.append("max_rejected")
         if self.max_unseen is not None and c["peak_unseen"][i] > self.max_unseen:
             out.append("max_unseen")
         if self.max_unseen_total is not None and c["unseen_tokens"][i] > self.max_unseen_total:
@@ -84,17 +119,45 @@ class Constraints:
             rate = Fraction(100 * grid.summary_calls(i), turns) if turns else Fraction(0)
             if rate > Fraction(self.max_runs_per_100):
                 out.append("max_runs_per_100")
+        if self.max_generations is not None and grid.generations(i) > self.max_generations:
+            out.append("max_generations")
+        if self.max_compression is not None:
+            comp = grid.compression(i)
+            if comp is not None and comp > Fraction(self.max_compression):
+                out.append("max_compression")
         return tuple(out)
 
     def as_dict(self) -> dict[str, object]:
         return {
             "no_rejected": self.no_rejected,
             "no_refused": self.no_refused,
+            "max_rejected": self.max_rejected,
             "max_unseen": self.max_unseen,
             "max_unseen_total": self.max_unseen_total,
             "max_runs_per_100": None
             if self.max_runs_per_100 is None
             else str(self.max_runs_per_100),
+            "max_generations": self.max_generations,
+            "max_compression": None if self.max_compression is None else str(self.max_compression),
+            # The stated defaults in force, with their sources.
+            "defaults": {
+                name: source
+                for name, source, value, default in (
+                    (
+                        "max_generations",
+                        DEFAULT_SOURCES["max_generations"],
+                        self.max_generations,
+                        DEFAULT_MAX_GENERATIONS,
+                    ),
+                    (
+                        "max_compression",
+                        DEFAULT_SOURCES["max_compression"],
+                        self.max_compression,
+                        DEFAULT_MAX_COMPRESSION,
+                    ),
+                )
+                if value == default
+            },
         }
 
 

@@ -87,6 +87,7 @@ class PointClock:
         limit = start + run_timeout
         rng, rate = self._rng, self._rate
         breaker = self.retries is not None and self.retries.policy == "breaker"
+        threshold = BREAKER_FAILURES if self.retries is None else self.retries.breaker_failures
         while done < self.tries_allowed:
             if duration is not None:
                 cut_at = end + model_timeout if duration > model_timeout else None
@@ -100,7 +101,7 @@ class PointClock:
             if rng is not None and rate is not None and Decimal(rng.random()) < rate:
                 self.failures += 1
                 if breaker:
-                    if self.failures >= BREAKER_FAILURES:
+                    if self.failures >= threshold:
                         self.open = True
                     break
                 continue

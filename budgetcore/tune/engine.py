@@ -5,14 +5,50 @@ pure-Python kernel (the page, always). Both give the same integers."""
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TypeVar
 
 from budgetcore.tune.grid import check_points
 from budgetcore.tune.kernel import point_counts
 from budgetcore.tune.measures import GridMeasures, from_columns, from_points
 from budgetcore.tune.session import Session, W
 
-__all__ = ["ENGINES", "INT64_LIMIT", "grid_of", "numpy_available", "numpy_exact"]
+__all__ = [
+    "ENGINES",
+    "INT64_LIMIT",
+    "grid_of",
+    "listening_points",
+    "numpy_available",
+    "numpy_exact",
+]
+
+T = TypeVar("T")
+
+#: Who hears how many grid points are done (the CLI's progress line); nobody by
+#: default. Like replay.logs.progress, the listener only observes.
+_POINTS: ContextVar[Callable[[int], None] | None] = ContextVar("budgetcore_points", default=None)
+
+
+@contextmanager
+def listening_points(listener: Callable[[int], None]) -> Iterator[None]:
+    """``listener(n)`` hears each ``n`` points :func:`grid_of` finishes inside the block
+    (one at a time in the pure kernel, the whole grid at once in numpy's)."""
+    token = _POINTS.set(listener)
+    try:
+        yield
+    finally:
+        _POINTS.reset(token)
+
+
+def _heard(points: Iterable[T]) -> Iterator[T]:
+    listener = _POINTS.get()
+    for point in points:
+        yield point
+        if listener is not None:
+            listener(1)
+
 
 ENGINES = ("auto", "python", "numpy")
 INT64_LIMIT = 2**63
@@ -56,8 +92,12 @@ def grid_of(
         or not numpy_available()
         or not numpy_exact(session, ks, ss)
     ):
-        return from_points(session, ks, ss, (point_counts(session, k, s) for k in ks for s in ss))
+        points = (point_counts(session, k, s) for k in ks for s in ss)
+        return from_points(session, ks, ss, _heard(points))
     from budgetcore.tune.kernel_np import grid_counts  # noqa: PLC0415 - numpy only here
 
     columns, main, summary = grid_counts(session, ks, ss)
+    listener = _POINTS.get()
+    if listener is not None:
+        listener(len(ks) * len(ss))
     return from_columns(session, ks, ss, columns, main_tiers=main, summary_tiers=summary)

@@ -54,6 +54,10 @@ COUNTS: tuple[str, ...] = (
     "summary_output_tokens",
     "final_covered",
     "final_summary",
+    # Quality (docs/spec.md §17): the largest run that published, by its input (old
+    # summary + new raw), and what it wrote: the compression of the largest run.
+    "peak_consumed",
+    "written_at_peak",
     # docs/spec.md §15 (0 without a clock or retries, as in the replay's summary):
     "published",
     "discarded",
@@ -122,6 +126,7 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
     pending: tuple[int, int, int] | None = None  # (end, c, A) of a run not yet landed
     published = discarded = abandoned = failed = in_flight = breaker = 0
     tries = unknown = disc_tokens = retry_tokens = retry_unknown = 0
+    peak_consumed = written_at_peak = 0
     for seg in session.segments:
         m = seg.m
         io = seg.io_cap
@@ -251,6 +256,8 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
                     tier2[1] += written * known
                 if fate == "published":
                     published += 1
+                    if a + new_raw > peak_consumed:
+                        peak_consumed, written_at_peak = a + new_raw, written
                     if timing is None:  # no clock: it lands at once
                         a = written
                         c += new_raw
@@ -286,6 +293,8 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
                 recs += 1
             if not first_run:
                 first_run = t + 1
+            if a + new_raw > peak_consumed:
+                peak_consumed, written_at_peak = a + new_raw, written
             a = written
             c += new_raw
             stale = True
@@ -317,6 +326,8 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
             sum_out,
             c,
             a,
+            peak_consumed,
+            written_at_peak,
             published,
             discarded,
             abandoned,

@@ -51,6 +51,7 @@ def grid_counts(
     stale = np.zeros(p, dtype=bool)
     p_adopted, p_start, p_raw = zeros(), zeros(), zeros()
     runs, recs, refused, at_k = zeros(), zeros(), zeros(), zeros()
+    peak_consumed, written_at_peak = zeros(), zeros()
     with_unseen, unseen_sum, peak_unseen = zeros(), zeros(), zeros()
     peak_full = np.full(p, -1, dtype=i64)
     peak_turn, peak_m, first_run = zeros(), zeros(), zeros()
@@ -136,6 +137,9 @@ def grid_counts(
                 s_tiers[1, tier, cols] += written_ran
             runs += ran & ~rec
             recs += ran & rec
+            bigger = ran & (a + new_raw > peak_consumed)
+            peak_consumed = np.where(bigger, a + new_raw, peak_consumed)
+            written_at_peak = np.where(bigger, written, written_at_peak)
             first_run[ran & (first_run == 0)] = t + 1
             a = np.where(ran, written, a)
             c = np.where(ran, c + new_raw, c)
@@ -161,6 +165,8 @@ def grid_counts(
         sum_out,
         c,
         a,
+        peak_consumed,
+        written_at_peak,
     )
     # docs/spec.md §15's counts: 0 here (tune.engine sends timed sessions to the pure
     # kernel).

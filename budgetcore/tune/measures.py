@@ -22,7 +22,9 @@ from budgetcore.tune.session import Rates, Session
 __all__ = [
     "ADDITIVE",
     "PEAKS",
+    "QUALITY",
     "SESSION_ONLY",
+    "TIMED_KEYS",
     "GridMeasures",
     "add_grids",
     "from_columns",
@@ -58,6 +60,23 @@ ADDITIVE: tuple[str, ...] = (
 )
 #: Columns that take the largest over sessions (with M at that peak).
 PEAKS: tuple[str, ...] = ("peak_unseen", "peak_full_input", "main_safe_input_at_peak")
+#: The largest published run and what it wrote: over sessions, the session whose run
+#: took the most input (the compression of the largest run, docs/spec.md §17).
+QUALITY: tuple[str, ...] = ("peak_consumed", "written_at_peak")
+#: docs/spec.md §15's measures: in a point's JSON only when the grid has a clock or
+#: retries (as the replay's summary has its TIMING_SUMMARY_KEYS).
+TIMED_KEYS: tuple[str, ...] = (
+    "published",
+    "discarded",
+    "abandoned",
+    "failed",
+    "in_flight_turns",
+    "breaker_open_turns",
+    "tries",
+    "unknown_usage",
+    "discarded_tokens",
+    "retry_tokens",
+)
 #: Columns of one session only (dropped from a sum).
 SESSION_ONLY: tuple[str, ...] = ("peak_turn", "first_run_turn", "final_covered", "final_summary")
 _MONEY = ("cost_main_units", "cost_summary_units")
@@ -155,12 +174,28 @@ class GridMeasures:
         """Runs and recompresses: every summary call started (the tie rule's runs)."""
         return self.columns["runs"][i] + self.columns["recompresses"][i]
 
+    def generations(self, i: int) -> int:
+        """The most times any history token went through a summary (docs/spec.md §17):
+        every published run folds the summary before it, so the first-covered tokens went
+        through every one; the most over sessions. Without a clock every run publishes."""
+        c = self.columns
+        return c["generations"][i] if "generations" in c else _generations(c, i, self.timed)
+
+    def compression(self, i: int) -> Fraction | None:
+        """The largest published run's input (old summary + new raw) over what it wrote
+        (docs/spec.md §17); None when no run published."""
+        c = self.columns
+        if "written_at_peak" not in c:  # a grid built without the quality columns
+            return None
+        consumed, written = c["peak_consumed"][i], c["written_at_peak"][i]
+        return Fraction(consumed, written) if written else None
+
     def as_dict(self, i: int) -> dict[str, Any]:
         """One point as the CLI's JSON object: integers, money as exact decimal text,
         the summary share as an exact fraction's text."""
         k, s = self.point(i)
         out: dict[str, Any] = {"k": k, "s": s}
-        for key in (*ADDITIVE, *PEAKS, *SESSION_ONLY):
+        for key in (*ADDITIVE, *PEAKS, *SESSION_ONLY, *QUALITY):
             if key in self.columns:
                 out[key] = self.columns[key][i]
         out["billed_tokens"] = self.billed_tokens(i)
@@ -170,6 +205,12 @@ class GridMeasures:
         if self.columns["retry_unknown"][i]:
             out["retry_tokens"] = None
         out.pop("retry_unknown", None)
+        if not self.timed:
+            # No clock and no retries: §15's measures were not modelled. The replay's
+            # summary leaves them out then; a point did print "published: 0" for a grid
+            # whose runs all land (issue 41's drift list).
+            for key in TIMED_KEYS:
+                out.pop(key, None)
         for key, value in (
             ("cost_main", self.cost_main(i)),
             ("cost_summary", self.cost_summary(i)),
@@ -178,7 +219,17 @@ class GridMeasures:
             out[key] = None if value is None else format(value, "f")
         share = self.summary_share(i)
         out["summary_share"] = None if share is None else str(share)
+        out["generations"] = self.generations(i)
+        comp = self.compression(i)
+        out["compression"] = None if comp is None else str(comp)
+        out.pop("written_at_peak", None)
         return out
+
+
+def _generations(columns: Mapping[str, Sequence[int]], i: int, timed: bool) -> int:
+    if timed:
+        return columns["published"][i]
+    return sum(columns[key][i] for key in ("runs", "recompresses") if key in columns)
 
 
 def _rebuild(
@@ -277,6 +328,7 @@ def add_grids(grids: Iterable[GridMeasures]) -> GridMeasures:
     peak_full = [-1] * n
     peak_m = [0] * n
     peak_unseen = [0] * n
+    consumed, written, generations = [0] * n, [0] * n, [0] * n
     for g in items:
         c = g.columns
         for key in ADDITIVE:
@@ -294,7 +346,13 @@ def add_grids(grids: Iterable[GridMeasures]) -> GridMeasures:
                 peak_full[i] = c["peak_full_input"][i]
                 peak_m[i] = c["main_safe_input_at_peak"][i]
             peak_unseen[i] = max(peak_unseen[i], c["peak_unseen"][i])
+            if c.get("peak_consumed", (0,) * n)[i] > consumed[i]:  # the first at the largest
+                consumed[i], written[i] = c["peak_consumed"][i], c["written_at_peak"][i]
+            generations[i] = max(generations[i], g.generations(i))
     columns: dict[str, tuple[int, ...]] = {k: tuple(v) for k, v in sums.items()}
+    columns["peak_consumed"] = tuple(consumed)
+    columns["written_at_peak"] = tuple(written)
+    columns["generations"] = tuple(generations)
     columns["peak_full_input"] = tuple(peak_full)
     columns["main_safe_input_at_peak"] = tuple(peak_m)
     columns["peak_unseen"] = tuple(peak_unseen)

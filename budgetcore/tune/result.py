@@ -5,8 +5,10 @@ the scenario's own point, the frontier and the choice.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from budgetcore.core.capacity import main_safe_input
 from budgetcore.core.plan import check_scenario
@@ -14,7 +16,14 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
-from budgetcore.tune.choice import Choice, Constraints, choose, frontier, order_key
+from budgetcore.tune.choice import (
+    DEFAULT_MAX_GENERATIONS,
+    Choice,
+    Constraints,
+    choose,
+    frontier,
+    order_key,
+)
 from budgetcore.tune.engine import ENGINES, grid_of
 from budgetcore.tune.grid import check_axis, check_points, default_k, default_s
 from budgetcore.tune.measures import GridMeasures, add_grids
@@ -91,6 +100,32 @@ class TuneResult:
     less_unseen: int | None
     sessions: tuple[str, ...]
     failed: tuple[SessionResult, ...]
+    # Each log session's backtest (docs/spec.md §17): (name, measured cost, modelled
+    # cost, their ratio, within 5 %), money as exact decimal text; the CLI fills it.
+    backtests: tuple[tuple[str, str | None, str | None, str | None, bool | None], ...] = ()
+    # The chosen point as exact what-ifs on the log sessions' as-run baselines, summed
+    # (the CLI fills it: it reads the logs again).
+    chosen_what_if: dict[str, Any] | None = None
+    # The default generations limit, when no point met it: (the default, the fewest
+    # generations a point makes that meets every other constraint).
+    relaxed: tuple[int, int] | None = None
+
+    @property
+    def edges(self) -> tuple[str, ...]:
+        """Which ends of the grid the choice sits on ("smallest K", "largest S", ...):
+        there the best point may lie beyond the grid (docs/spec.md §17)."""
+        if self.choice is None:
+            return ()
+        out = []
+        for name, value, axis in (
+            ("K", self.choice.k, self.grid.ks),
+            ("S", self.choice.s, self.grid.ss),
+        ):
+            if len(axis) > 1 and value == min(axis):
+                out.append(f"smallest {name}")
+            if len(axis) > 1 and value == max(axis):
+                out.append(f"largest {name}")
+        return tuple(out)
 
     def chosen_scenario(self) -> Scenario | None:
         """The scenario with the chosen K and S: what ``export`` writes as the reviewed
@@ -98,6 +133,31 @@ class TuneResult:
         if self.choice is None:
             return None
         return scenario_at(self.scenario, self.choice.k, self.choice.s)
+
+
+def _relaxed(
+    grid: GridMeasures, constraints: Constraints
+) -> tuple[Constraints, tuple[int, int] | None]:
+    """A long session summarises often under any K of the article's runtime (a run
+    covers at most 64,000 new tokens): when no point makes at most the *default*
+    generations, the limit becomes the fewest any point makes that meets every other
+    constraint, and the result says so (docs/tune.md, "Quality"). A limit the user set
+    is never relaxed."""
+    limit = constraints.max_generations
+    if limit is None or limit != DEFAULT_MAX_GENERATIONS:
+        return constraints, None
+    others = dataclasses.replace(constraints, max_generations=None)
+    fewest = min(
+        (
+            grid.generations(i)
+            for i in range(grid.points)
+            if grid.known(i) and not others.broken(grid, i)
+        ),
+        default=None,
+    )
+    if fewest is None or fewest <= limit:
+        return constraints, None
+    return dataclasses.replace(constraints, max_generations=fewest), (limit, fewest)
 
 
 def summarise(
@@ -116,6 +176,11 @@ def summarise(
     own = add_grids(r.own for r in ok if r.own is not None)
     k0, s0 = own.ks[0], own.ss[0]
     choice = choose(grid, constraints)
+    relaxed = None
+    if choice is None:
+        constraints, relaxed = _relaxed(grid, constraints)
+        if relaxed is not None:
+            choice = choose(grid, constraints)
     less = None
     if choice is not None:
         unseen = grid.columns["unseen_tokens"][choice.index]
@@ -138,6 +203,7 @@ def summarise(
         less_unseen=less,
         sessions=tuple(r.name for r in ok),
         failed=failed,
+        relaxed=relaxed,
     )
 
 

@@ -14,7 +14,7 @@ from decimal import Decimal, localcontext
 from functools import lru_cache
 
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.inputs.numbers import MAX_TOKENS, whole_text
+from budgetcore.inputs.numbers import MAX_TOKENS, typed, whole_text
 from budgetcore.inputs.text import limit_of, size_text, utf8_size_above
 from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, parse_field
 from budgetcore.scenario.model import MAX_MARGIN_PLACES
@@ -157,7 +157,7 @@ def parse_text(path: str, text: str) -> object:
         return None
     if ui.kind == "margin":
         try:
-            return parse_field(_SPECS[path], text)
+            return parse_field(_SPECS[path], typed(text))
         except ScenarioError:
             params = (("places", str(MAX_MARGIN_PLACES), False), _got(text))
             raise IssueError(Problem.page("problem.margin", params, (path,))) from None

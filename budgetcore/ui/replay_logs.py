@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from budgetcore.replay.logs.model import ParsedLog
     from budgetcore.replay.logs.usage import MeasuredUsage
     from budgetcore.replay.model import Replay
+    from budgetcore.replay.whatif import WhatIf
 
 __all__ = ["ENTRY_KEYS", "cost_sentence", "logs_html", "money", "series_name"]
 
@@ -154,7 +155,7 @@ def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
             {"class": "warn", "data-log-model": "unknown"},
             t("replay.logs.model-unknown", lang, model=m.logged),
         )
-    c = res.model.contract
+    i_tokens, o_tokens = m.window  # the runtime's window, as the switch sets it
     attrs: dict[str, object] = {"type": "checkbox", "data-replay-log-model": ""}
     if panel.log_model:
         attrs["checked"] = ""
@@ -164,8 +165,8 @@ def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
         model=m.logged,
         entry=res.model.name,
         how=how_text(res, lang),
-        i=format_int(c.input_tokens),
-        o=format_int(c.output_tokens),
+        i=format_int(i_tokens),
+        o=format_int(o_tokens),
     )
     return el(
         "p",
@@ -378,9 +379,18 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
     return el("div", {"class": "rp-measured"}, *parts)
 
 
-def logs_html(panel: ReplayPanel, lang: str, result: Replay | None = None) -> Markup:
-    """The sessions, and the chosen one's switch, its cost beside the modelled one (when
-    ``result`` is its replay), its measured usage and ledger."""
+def logs_html(
+    panel: ReplayPanel,
+    lang: str,
+    result: Replay | None = None,
+    *,
+    what_if: WhatIf | None = None,
+    wide: bool = True,
+) -> Markup:
+    """The sessions, and the chosen one's backtest first (docs/spec.md §17), its
+    what-if beside it (``what_if``, computed by the update step), its switch, its cost
+    beside the modelled one (when ``result`` is its replay), its measured usage and
+    ledger; ``wide``: the per-series table starts open (folded on a phone)."""
     from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
     if not panel.logs:
@@ -415,6 +425,12 @@ def logs_html(panel: ReplayPanel, lang: str, result: Replay | None = None) -> Ma
         return join(parts)
     log = item.log
     main = log.main
+    if item.as_run is not None:
+        from budgetcore.ui.replay_backtest import as_run_html, what_if_html  # noqa: PLC0415
+
+        parts.append(as_run_html(item.as_run, log, lang, wide=wide))
+        if what_if is not None:
+            parts.append(what_if_html(what_if, lang))
     on, off, other = _requests(log)
     copies = log.duplicates
     parts.append(

@@ -34,6 +34,7 @@ from budgetcore.inputs.numbers import (
     MAX_TOKENS,
     as_decimal,
     read_number,
+    typed,
     whole_text,
 )
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
     from budgetcore.replay.logs.usage import MeasuredUsage
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
     from budgetcore.replay.turns import GeneratorSpec
+    from budgetcore.replay.whatif import WhatIf
     from budgetcore.ui.model import PickerState
 
 __all__ = [
@@ -198,6 +200,7 @@ def _typed_value(text: str) -> object:
     """What a typed option means as a JSON value would: a number read by the one
     number reader (thousands may be grouped, as in every typed field), else the text
     as a string (which the option's rule then refuses or, for a decimal, reads)."""
+    text = typed(text)
     sign, rest = ("-", text[1:]) if text.startswith("-") else ("", text)
     digits = rest.replace(",", "") if GROUPED.fullmatch(rest.split(".", 1)[0]) else rest
     if DECIMAL_TEXT.fullmatch(digits):
@@ -289,7 +292,7 @@ def parse_field_text(path: str, text: str) -> object:
     if f.nullable and text == "":
         return None
     if f.kind == "fraction":
-        value = as_decimal(text, 0, 1, _MAX_PLACES)
+        value = as_decimal(typed(text), 0, 1, _MAX_PLACES)
         if value is None:
             raise IssueError(Problem.page("problem.replay-fraction", (_got(text),), (path,)))
         return value
@@ -349,6 +352,9 @@ class ReplayRun:
     result: Replay | None = None
     error: tuple[Problem, ...] = ()  # the replay refused its inputs (a clock without times)
     paused: bool = False  # an input is invalid: the replay waits (and says so)
+    # A log's main series as a what-if on its as-run baseline (docs/spec.md §17), the
+    # CLI's ``SessionRun.what_if`` for the same file, scenario and options.
+    what_if: WhatIf | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -773,7 +779,29 @@ def refreshed(
             run = dataclasses.replace(run, result=replay(scenario, source.turns, options))
         except ScenarioError as exc:  # e.g. a clock over turns without times
             run = dataclasses.replace(run, error=exc.problems)
+        else:
+            run = dataclasses.replace(run, what_if=_what_if(panel, scenario, run.result))
     return dataclasses.replace(panel, run=run)
+
+
+def _what_if(panel: ReplayPanel, scenario: Scenario, result: Replay | None) -> WhatIf | None:
+    """The what-if of a log's replay against its as-run model, exactly as the CLI's
+    ``run_session`` makes it (the main series only: the page replays no other)."""
+    chosen = panel.chosen
+    log = panel.log
+    if (
+        result is None
+        or not result.rows
+        or panel.source != "log"
+        or log is None
+        or chosen is None
+        or chosen.as_run is None
+        or not log.main.requests
+    ):
+        return None
+    from budgetcore.replay.whatif import what_if  # noqa: PLC0415 - a log's replay only
+
+    return what_if(log, chosen.as_run, scenario, result)
 
 
 __all__ += ["NONE_PICKED", "Picked", "log_prices", "option_issue"]

@@ -37,6 +37,10 @@ __all__ = [
 #: charts are drawn this much narrower than the chart column so 12 px stays 12 px.
 _INSET = 44
 
+#: A chart column at least this wide is a desktop's: the backtest's per-series table
+#: starts open there and folded on a phone (a 390 px screen's column is about 400).
+_WIDE = 600
+
 #: The scrubbed turn's row, in this order (exact integers in ``data-value``).
 ROW_SHOWN: tuple[str, ...] = (
     "history",
@@ -212,12 +216,12 @@ def _row_table(row: TurnRow, lang: str, timed: bool) -> Markup:
     )
 
 
-def _log_html(panel: ReplayPanel, lang: str) -> Markup:
+def _log_html(panel: ReplayPanel, lang: str, state_wide: bool) -> Markup:
     if panel.source != "log":
         return Markup("")
     from budgetcore.ui.replay_logs import logs_html  # noqa: PLC0415 - only with a log
 
-    return logs_html(panel, lang)
+    return logs_html(panel, lang, wide=state_wide)
 
 
 def _source_errors(
@@ -252,7 +256,7 @@ def render_replay(state: Any) -> ReplayScreen:
     lang = state.lang
     messages = field_messages(state)
     values = field_values(state)
-    html: dict[str, Markup] = {"replay-log": _log_html(panel, lang)}
+    html: dict[str, Markup] = {"replay-log": _log_html(panel, lang, state.width >= _WIDE)}
     text = {"replay-status": "", "replay-scrub-out": ""}
     blank = dict.fromkeys(
         ("replay-errors", "replay-timeline", "replay-cost", "replay-summary", "replay-row"),
@@ -290,7 +294,9 @@ def render_replay(state: Any) -> ReplayScreen:
     if series is not None:
         from budgetcore.ui.replay_logs import logs_html  # noqa: PLC0415
 
-        html["replay-log"] = logs_html(panel, lang, result)
+        html["replay-log"] = logs_html(
+            panel, lang, result, what_if=run.what_if, wide=state.width >= _WIDE
+        )
     html["replay-timeline"] = timeline
     html["replay-cost"] = cost
     html["replay-summary"] = _summary_table(result, lang)

@@ -913,11 +913,14 @@ def _log_model(state: PageState) -> PageState:
     res = chosen.model.resolution
     assert res is not None
     assert res.model is not None
-    contract = res.model.contract
+    # The window the log's runtime gave the model (docs/spec.md §17: Claude Code runs
+    # most models at 200,000), not the registry's API maximum: the CLI's scenario of a
+    # log without one of its own (LogModel.window).
+    i_tokens, o_tokens = chosen.model.window
     i_path, o_path = "main_model.input_tokens", "main_model.output_tokens"
     texts = {
-        i_path: format_value(i_path, contract.input_tokens),
-        o_path: format_value(o_path, contract.output_tokens),
+        i_path: format_value(i_path, i_tokens),
+        o_path: format_value(o_path, o_tokens),
     }
     # The picker names the model too, so the link and the export carry it (its prices).
     before = state.pickers.get("main_model", PickerState())

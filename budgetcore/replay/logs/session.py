@@ -159,7 +159,20 @@ def billed_once(items: Sequence[_B], resolver: Callable[[str], Resolution] = res
         if isinstance(item, SessionRun) and item.as_run is not None:
             from budgetcore.replay.asrun import as_run  # noqa: PLC0415 - loaded with a backtest
 
-            changes["as_run"] = as_run(item.log, resolver, exclude=elsewhere.requests)
+            backtest = as_run(item.log, resolver, exclude=elsewhere.requests)
+            changes["as_run"] = backtest
+            if item.what_if is not None and item.result is not None:
+                from budgetcore.replay.whatif import what_if  # noqa: PLC0415 - loaded with it
+
+                # The what-if is a delta from this same baseline (docs/spec.md §17).
+                changes["what_if"] = what_if(
+                    item.log,
+                    backtest,
+                    item.result.rows[-1].scenario,
+                    item.result,
+                    resolver,
+                    exclude=elsewhere.requests,
+                )
         # Both are dataclasses (SessionRun, LoadedLog); a Protocol cannot say so.
         out.append(dataclasses.replace(item, **changes))  # type: ignore[type-var]
     return out
@@ -253,8 +266,8 @@ def run_session(
     None: the log's own model (:func:`log_model`), whose prices also bill the replay
     when ``options`` give none."""
     if log.totals_only:
-        # Per-model totals, no requests: measured, never replayed nor backtested (and
-        # no request count is made up for them).
+        # Per-model totals, no requests: measured, never replayed (and no request
+        # count is made up for them), so no backtest either.
         measured = totals_measured(log, resolver)
         why = () if not replay_it else (totals_problem(log),)
         return SessionRun(name, log, series, None, measured, None, error=why)

@@ -1,0 +1,112 @@
+"""The replay panel's backtest and what-if (docs/spec.md §17, issue 37): the as-run line,
+its evidence, per-series figures and compactions, then the what-if beside it."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "asrun.h": ("Backtest: the session as it ran, modelled", "回测:按实际运行方式建模的会话"),
+    "asrun.line": (
+        "As run: measured {measured}, modelled {modelled} ({ratio})",
+        "按实际运行:实测 {measured},模型 {modelled}({ratio})",
+    ),
+    "asrun.runtime": (
+        "Runtime {runtime}; window {window} ({evidence}); its trigger {trigger}; settings: the runtime's defaults (no config file of it given).",
+        "运行时 {runtime};窗口 {window}({evidence});其触发线 {trigger};设置:该运行时的默认值(未提供它的配置文件)。",
+    ),
+    "asrun.rule": ("The runtime's rule:", "该运行时的规则:"),
+    "asrun.window.claude-default": (
+        "Claude Code's default window; no request exceeds it, the largest is {peak}",
+        "Claude Code 的默认窗口;没有请求超过它,最大为 {peak}",
+    ),
+    "asrun.window.claude-large": (
+        "a request's context ({peak}) exceeds {small}, so the 1M-context window",
+        "有请求的上下文({peak})超过 {small},因此是 1M 上下文窗口",
+    ),
+    "asrun.window.codex-log": (
+        "the log's own model_context_window",
+        "日志自身的 model_context_window",
+    ),
+    "asrun.window.codex-95": (
+        "the log's model_context_window {logged} is 95 % of the registry's {registry} (Codex's effective_context_window_percent)",
+        "日志的 model_context_window {logged} 是注册表 {registry} 的 95 %(Codex 的 effective_context_window_percent)",
+    ),
+    "asrun.window.registry": (
+        "the registry's input tokens of the log's model",
+        "注册表中日志模型的输入 tokens",
+    ),
+    "asrun.window.unknown": (
+        "the log states none and the registry has no entry",
+        "日志未写明,注册表中也没有条目",
+    ),
+    "asrun.cache": (
+        "Prompt cache predicted from {provider}'s rules (a {minutes}-minute lifetime from the log's own times, a compaction keeps only the stable prefix, a long gap starts cold), never from a request's own measured split; calibrated only on each series' first request (the stable prefix it read).",
+        "提示缓存按 {provider} 的规则预测(按日志自身的时间计 {minutes} 分钟有效期,压缩后只保留稳定前缀,长时间间隔后从冷缓存开始),从不取自请求自身的实测拆分;只在每个序列的第一个请求上校准(它读取的稳定前缀)。",
+    ),
+    "asrun.series": ("Per series: measured against modelled", "逐序列:实测与模型对比"),
+    "asrun.col.series": ("series", "序列"),
+    "asrun.col.requests": ("requests", "请求"),
+    "asrun.col.prefix": ("stable prefix", "稳定前缀"),
+    "asrun.col.measured": ("measured", "实测"),
+    "asrun.col.modelled": ("modelled", "模型"),
+    "asrun.col.error": ("error", "误差"),
+    "asrun.col.cache-median": ("cache error, median (tokens)", "缓存误差中位数(tokens)"),
+    "asrun.col.cache-max": ("cache error, largest (tokens)", "缓存误差最大值(tokens)"),
+    "asrun.as-logged": ("{name} (a summary call, billed as logged)", "{name}(摘要调用,按日志计费)"),
+    "asrun.compactions": (
+        "Compactions after request (main series): the log's automatic ones {logged}; the runtime's rule predicts {predicted}.",
+        "压缩发生在第几个请求之后(主序列):日志中的自动压缩 {logged};该运行时的规则预测 {predicted}。",
+    ),
+    "asrun.compactions-manual": (
+        "Manual compactions (the user's, only shown): {manual}.",
+        "手动压缩(用户发起,仅展示):{manual}。",
+    ),
+    "asrun.none": ("none", "无"),
+    "asrun.unknown": ("unknown", "未知"),
+    "asrun.off": (
+        "This backtest is not within 5 % of the session's bill ({ratio}): every what-if of this session is the model's, not the session's (each is marked ⚠).",
+        "此回测与会话账单的差距超过 5 %({ratio}):本会话的每个假设都是模型的结果,不是会话本身的(均以 ⚠ 标出)。",
+    ),
+    "asrun.unchecked": (
+        "This backtest cannot be checked: the measured or the modelled cost is unknown, so every what-if of this session is marked ⚠.",
+        "此回测无法核对:实测或模型花费未知,因此本会话的每个假设都以 ⚠ 标出。",
+    ),
+    "asrun.off-mark": ("backtest not within 5 %", "回测误差超过 5 %"),
+    "whatif.h": (
+        "What if: this scenario's K and S on the same session",
+        "假设:本场景的 K 与 S 用于同一会话",
+    ),
+    "whatif.intro": (
+        "The same growth, stable prefix and cache rules as the as-run model, with the runtime's trigger replaced by K {k}, S {s} and margin {m}; compared with the as-run model, never with the bill.",
+        "与按实际运行模型相同的增长、稳定前缀与缓存规则,只把运行时的触发换成 K {k}、S {s}、余量 {m};与按实际运行的模型比较,而不是与账单比较。",
+    ),
+    "whatif.as-run": ("As run (the model)", "按实际运行(模型)"),
+    "whatif.what-if": ("What if K {k}, S {s}", "假设 K {k}、S {s}"),
+    "whatif.change": (
+        "{delta} ({ratio}) from the as-run model",
+        "相对按实际运行模型 {delta}({ratio})",
+    ),
+    "whatif.delta": ("Change from the as-run model, item by item", "相对按实际运行模型的变化,逐项"),
+    "whatif.col.item": ("item", "项目"),
+    "whatif.col.delta": ("change", "变化"),
+    "whatif.kind.input": ("uncached input", "未缓存输入"),
+    "whatif.kind.cache_write": ("cache writes", "缓存写入"),
+    "whatif.kind.cache_read": ("cache reads", "缓存读取"),
+    "whatif.kind.output": ("output", "输出"),
+    "whatif.kind.summary_calls": ("summary calls", "摘要调用"),
+    "whatif.kind.total": ("total", "合计"),
+    "whatif.quality": ("Quality beside cost", "与花费并列的质量"),
+    "whatif.q.summary_calls": ("summary calls", "摘要调用次数"),
+    "whatif.q.generations": (
+        "generations (most summaries any history token went through)",
+        "代数(任一历史 token 经过摘要的最多次数)",
+    ),
+    "whatif.q.compression": (
+        "compression (largest run input to what it wrote)",
+        "压缩比(单次执行的输入与写出之比的最大值)",
+    ),
+    "whatif.q.turns_with_unseen": ("turns with unseen history", "存在未见历史的轮数"),
+    "whatif.q.peak_unseen": ("most unseen history (tokens)", "未见历史最大值(tokens)"),
+    "whatif.q.rejected": ("requests rejected", "被拒绝的请求"),
+    "whatif.none": (
+        "No what-if: the main series has no request to replay.",
+        "没有假设:主序列没有可回放的请求。",
+    ),
+}

@@ -1,0 +1,399 @@
+"""The replay panel's backtest and what-if drawn (docs/spec.md §17, docs/replay.md "As
+run: the backtest" and "What if"): the as-run line first, its runtime, window and
+trigger with their evidence, per series, the log's compactions beside the runtime's;
+then the scenario's what-if beside the as-run model, its delta item by item and its
+quality measures.
+
+Pure: values in, markup out. Both values were computed before the view runs (the
+backtest when the log was read, the what-if in the update step, ``replay_panel.
+refreshed``); every figure carries the CLI's JSON Lines text in ``data-value``, so a
+test holds the page to ``replay --log F --format jsonl`` for the same file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from budgetcore.messages import t
+from budgetcore.ui.markup import Markup, el, td
+from budgetcore.units import format_int, format_money
+
+if TYPE_CHECKING:
+    from budgetcore.replay.asrun import AsRun
+    from budgetcore.replay.logs.model import ParsedLog
+    from budgetcore.replay.whatif import WhatIf
+
+__all__ = [
+    "DELTA_KEYS",
+    "OFF_MARK",
+    "QUALITY_KEYS",
+    "as_run_html",
+    "what_if_html",
+    "window_evidence",
+]
+
+#: The what-if's delta, item by item, in the order spec §17 names them.
+DELTA_KEYS = ("input", "cache_write", "cache_read", "output", "summary_calls", "total")
+#: The what-if's quality measures (spec §17), as its ``as_dict`` keys.
+QUALITY_KEYS = (
+    "summary_calls",
+    "generations",
+    "compression",
+    "turns_with_unseen",
+    "peak_unseen",
+    "rejected",
+)
+#: The mark beside every what-if number of a session whose backtest is off.
+OFF_MARK = "⚠"
+
+
+def _money(value: Decimal | None, lang: str) -> str:
+    return t("asrun.unknown", lang) if value is None else format_money(value)
+
+
+def _signed(value: Decimal | None, lang: str) -> str:
+    if value is None:
+        return t("asrun.unknown", lang)
+    return ("+" if value >= 0 else "−") + format_money(abs(value))
+
+
+def _ratio(r: Decimal | None, lang: str) -> str:
+    from budgetcore.replay.asrun import ratio_text  # noqa: PLC0415
+
+    return t("asrun.unknown", lang) if r is None else ratio_text(r)
+
+
+def _exact(value: object) -> str:
+    """The CLI's JSON Lines text of a value (``null``, ``true``, a decimal string)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _numbers(values: Sequence[int], lang: str) -> str:
+    return ", ".join(format_int(n) for n in values) if values else t("asrun.none", lang)
+
+
+def window_evidence(a: AsRun, log: ParsedLog, lang: str) -> str:
+    """Why the window is what it is, in the page's language: the same evidence the
+    CLI prints (``AsRun.window_source``), read from the values it was decided on."""
+    from budgetcore.replay.asrun import CLAUDE_CODE_WINDOWS  # noqa: PLC0415
+
+    if a.window is None:
+        return t("asrun.window.unknown", lang)
+    if log.format == "codex":
+        if log.window is None:
+            return t("asrun.window.registry", lang)
+        if a.window == log.window:
+            return t("asrun.window.codex-log", lang)
+        return t(
+            "asrun.window.codex-95",
+            lang,
+            logged=format_int(log.window),
+            registry=format_int(a.window),
+        )
+    small = CLAUDE_CODE_WINDOWS[0]
+    peak = max((r.context for s in log.series for r in s.requests), default=0)
+    if peak > small:
+        return t("asrun.window.claude-large", lang, peak=format_int(peak), small=format_int(small))
+    return t("asrun.window.claude-default", lang, peak=format_int(peak))
+
+
+def _off_note(a: AsRun, lang: str) -> Markup:
+    """What a backtest worse than 5 % (or unknown) means for every what-if; empty when
+    it holds."""
+    if a.trusted is True:
+        return Markup("")
+    if a.trusted is None:
+        text = t("asrun.unchecked", lang)
+    else:
+        text = t("asrun.off", lang, ratio=_ratio(a.ratio, lang))
+    return el("p", {"class": "warn", "data-backtest-off": _exact(a.trusted)}, text)
+
+
+def _series_table(a: AsRun, lang: str, wide: bool) -> Markup:
+    from budgetcore.replay.asrun import error_stats, relative  # noqa: PLC0415
+
+    keys: tuple[str, ...] = ("series", "requests", "prefix", "measured", "modelled", "error")
+    keys += ("cache-median", "cache-max")
+    label = {k: t(f"asrun.col.{k}", lang) for k in keys}
+    rows = []
+    for s in a.series:
+        med, top = error_stats(s.cache_errors)
+        error = relative(s.modelled.cost, s.measured.cost)
+        # The main series by its word, a subagent's by the log's own id (as the log part).
+        name = t("replay.logs.main", lang) if s.name == "main" else s.name
+        if s.billed_as_logged:
+            name = t("asrun.as-logged", lang, name=name)
+        cells = (
+            ("requests", format_int(s.requests), s.requests),
+            ("prefix", format_int(s.stable_prefix), s.stable_prefix),
+            ("measured", _money(s.measured.cost, lang), s.measured.cost),
+            ("modelled", _money(s.modelled.cost, lang), s.modelled.cost),
+            ("error", _ratio(error, lang), error),
+            ("cache-median", "—" if med is None else format_int(med), med),
+            ("cache-max", "—" if top is None else format_int(top), top),
+        )
+        rows.append(
+            el(
+                "tr",
+                {"data-asrun-series": s.name},
+                el("th", {"scope": "row"}, name),
+                *(
+                    td(label[k], {"class": "num", "data-col": k, "data-value": _exact(v)}, shown)
+                    for k, shown, v in cells
+                ),
+            )
+        )
+    head = el("tr", None, *(el("th", {"scope": "col"}, label[k]) for k in keys))
+    table = el(
+        "table",
+        {"class": "grid stack rp-asrun-series"},
+        el("caption", None, t("asrun.series", lang)),
+        el("thead", None, head),
+        el("tbody", None, *rows),
+    )
+    # Open beside the charts on a wide screen; folded on a phone, where the line above
+    # it says what matters.
+    return el(
+        "details",
+        {"class": "fold", "data-asrun-fold": "", "open": wide},
+        el("summary", None, t("asrun.series", lang)),
+        table,
+    )
+
+
+def _lifetime_ms(a: AsRun) -> int:
+    """The main series' cache lifetime: 1 hour where it writes 1-hour entries."""
+    main = next((s for s in a.series if s.name == "main"), None)
+    one_hour = main is not None and main.one_hour and a.cache.lifetime_1h_ms is not None
+    return a.cache.lifetime_1h_ms if one_hour and a.cache.lifetime_1h_ms else a.cache.lifetime_ms
+
+
+def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Markup:
+    """The backtest, first: "As run: measured $X, modelled $X′ (±r %)", then the
+    runtime, window and trigger with their evidence, the cache rules, each series, and
+    the log's compactions beside the runtime's."""
+    line = el(
+        "p",
+        {
+            "class": "rp-asrun-line",
+            "data-asrun-line": "",
+            "data-measured-cost": _exact(a.measured_cost),
+            "data-modelled-cost": _exact(a.modelled_cost),
+            "data-ratio": _exact(a.ratio),
+            "data-within": _exact(a.trusted),
+        },
+        el(
+            "strong",
+            None,
+            t(
+                "asrun.line",
+                lang,
+                measured=_money(a.measured_cost, lang),
+                modelled=_money(a.modelled_cost, lang),
+                ratio=_ratio(a.ratio, lang),
+            ),
+        ),
+    )
+    unknown = t("asrun.unknown", lang)
+    runtime = el(
+        "p",
+        {
+            "class": "note-small",
+            "data-asrun-runtime": a.runtime,
+            "data-window": _exact(a.window),
+            "data-trigger": _exact(a.trigger),
+        },
+        t(
+            "asrun.runtime",
+            lang,
+            runtime=a.runtime_title,
+            window=unknown if a.window is None else format_int(a.window),
+            evidence=window_evidence(a, log, lang),
+            trigger=unknown if a.trigger is None else format_int(a.trigger),
+        ),
+        " ",
+        t("asrun.rule", lang),
+        " ",
+        el("code", None, a.trigger_rule),
+    )
+    cache = el(
+        "p",
+        {"class": "note-small", "data-asrun-cache": a.cache.provider},
+        t(
+            "asrun.cache",
+            lang,
+            provider=a.cache.provider,  # the registry's provider name: data
+            minutes=format_int(_lifetime_ms(a) // 60_000),
+        ),
+    )
+    compactions = [
+        el(
+            "p",
+            {
+                "data-asrun-compactions": "",
+                "data-logged": ",".join(map(str, a.logged_compactions)),
+                "data-predicted": ",".join(map(str, a.predicted_compactions)),
+            },
+            t(
+                "asrun.compactions",
+                lang,
+                logged=_numbers(a.logged_compactions, lang),
+                predicted=_numbers(a.predicted_compactions, lang),
+            ),
+        )
+    ]
+    if a.manual_compactions:
+        compactions.append(
+            el(
+                "p",
+                {"class": "note-small", "data-manual": ",".join(map(str, a.manual_compactions))},
+                t("asrun.compactions-manual", lang, manual=_numbers(a.manual_compactions, lang)),
+            )
+        )
+    return el(
+        "section",
+        {"class": "rp-asrun", "data-as-run": a.runtime},
+        el("h3", None, t("asrun.h", lang)),
+        line,
+        _off_note(a, lang),
+        runtime,
+        cache,
+        _series_table(a, lang, wide),
+        *compactions,
+    )
+
+
+def _cell(text: str, key: str, value: object, off: bool, lang: str) -> Markup:
+    """A what-if number with its exact value; with the ⚠ mark when the backtest is off."""
+    mark = (
+        el("span", {"class": "rp-off", "title": t("asrun.off-mark", lang)}, " ", OFF_MARK)
+        if off
+        else ""
+    )
+    return el("span", {"data-whatif": key, "data-value": _exact(value)}, text, mark)
+
+
+def what_if_html(w: WhatIf, lang: str) -> Markup:
+    """The what-if beside the as-run model: the two costs side by side, the change
+    item by item, the quality measures; every number marked when the backtest is off."""
+    from budgetcore.replay.asrun import relative  # noqa: PLC0415
+
+    off = w.backtest_trusted is not True
+    k, s = format_int(w.trigger), format_int(w.summary_cap)
+    side = el(
+        "div",
+        {"class": "rp-side"},
+        el(
+            "div",
+            {"class": "rp-figure", "data-side": "as-run"},
+            el("span", {"class": "rp-figure-h"}, t("whatif.as-run", lang)),
+            el(
+                "span",
+                {"class": "rp-figure-v"},
+                _cell(
+                    _money(w.as_run_cost, lang), "as_run_modelled_cost", w.as_run_cost, False, lang
+                ),
+            ),
+        ),
+        el(
+            "div",
+            {"class": "rp-figure", "data-side": "what-if"},
+            el("span", {"class": "rp-figure-h"}, t("whatif.what-if", lang, k=k, s=s)),
+            el(
+                "span",
+                {"class": "rp-figure-v"},
+                _cell(_money(w.modelled_cost, lang), "modelled_cost", w.modelled_cost, off, lang),
+            ),
+            el(
+                "span",
+                {"class": "note-small"},
+                t(
+                    "whatif.change",
+                    lang,
+                    delta=_signed(w.delta.get("total"), lang),
+                    ratio=_ratio(relative(w.modelled_cost, w.as_run_cost), lang),
+                ),
+            ),
+        ),
+    )
+    col_item, col_delta = t("whatif.col.item", lang), t("whatif.col.delta", lang)
+    delta_rows = [
+        el(
+            "tr",
+            {"class": "rp-total"} if key == "total" else None,
+            el("th", {"scope": "row"}, t(f"whatif.kind.{key}", lang)),
+            td(
+                col_delta,
+                {"class": "num"},
+                _cell(_signed(w.delta.get(key), lang), f"delta.{key}", w.delta.get(key), off, lang),
+            ),
+        )
+        for key in DELTA_KEYS
+    ]
+    delta = el(
+        "table",
+        {"class": "grid rp-whatif-delta"},  # two columns fit a phone: never stacked
+        el("caption", None, t("whatif.delta", lang)),
+        el(
+            "thead",
+            None,
+            el(
+                "tr",
+                None,
+                el("th", {"scope": "col"}, col_item),
+                el("th", {"scope": "col"}, col_delta),
+            ),
+        ),
+        el("tbody", None, *delta_rows),
+    )
+    d = w.as_dict()
+    shown = {
+        "summary_calls": format_int(w.summary_calls),
+        "generations": format_int(w.generations),
+        "compression": "—" if d["compression"] is None else str(d["compression"]),
+        "turns_with_unseen": format_int(w.turns_with_unseen),
+        "peak_unseen": format_int(w.peak_unseen),
+        "rejected": format_int(w.rejected),
+    }
+    quality = el(
+        "table",
+        {"class": "grid rp-whatif-quality"},
+        el("caption", None, t("whatif.quality", lang)),
+        el(
+            "tbody",
+            None,
+            *(
+                el(
+                    "tr",
+                    None,
+                    el("th", {"scope": "row"}, t(f"whatif.q.{key}", lang)),
+                    el("td", {"class": "num"}, _cell(shown[key], key, d[key], off, lang)),
+                )
+                for key in QUALITY_KEYS
+            ),
+        ),
+    )
+    return el(
+        "section",
+        {
+            "class": "rp-whatif",
+            "data-what-if": "",
+            "data-k": w.trigger,
+            "data-s": w.summary_cap,
+            "data-backtest-within": _exact(w.backtest_trusted),
+        },
+        el("h3", None, t("whatif.h", lang)),
+        el(
+            "p",
+            {"class": "note-small"},
+            t("whatif.intro", lang, k=k, s=s, m=w.margin),
+        ),
+        side,
+        el("div", {"class": "rp-whatif-tables"}, delta, quality),
+    )

@@ -1,0 +1,235 @@
+"""An independent oracle of the as-run backtest, written from docs/replay.md ("As run:
+the backtest", "The cache model, request by request", "Predicted compactions") and
+docs/spec.md §17 only, without reading budgetcore/replay/asrun.py. It is slow and plain
+on purpose: one loop per rule, in the order the docs number them.
+
+Pricing is the one cost rule the docs name (``registry.prices.request_cost`` per
+request at its model's registry prices): the sum of per-request costs, None as soon as
+one request's model has no price.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from budgetcore.registry.models import resolve
+from budgetcore.registry.prices import Usage, request_cost
+from budgetcore.replay.logs.model import LogRequest, LogSeries
+
+__all__ = [
+    "ANTHROPIC",
+    "OPENAI",
+    "OracleRules",
+    "OracleSeries",
+    "oracle_costs",
+    "oracle_one_hour",
+    "oracle_order",
+    "oracle_predicted",
+    "oracle_series",
+    "oracle_split",
+]
+
+
+@dataclass(frozen=True)
+class OracleRules:
+    """A provider's cache as docs/replay.md states it (step 2 and step 5)."""
+
+    lifetime_ms: int
+    lifetime_1h_ms: int | None
+    minimum: int
+    block: int
+    writes: bool
+
+
+# docs/replay.md step 2: 5 minutes, 1 hour for a 1-hour series; step 5: from 1,024 tokens,
+# Anthropic writes the rest.
+ANTHROPIC = OracleRules(300_000, 3_600_000, 1024, 1, True)
+# step 2: "OpenAI publishes no fixed lifetime: 10 minutes of inactivity is assumed";
+# step 5: from 1,024 tokens in 128-token steps, the rest billed as plain input.
+OPENAI = OracleRules(600_000, None, 1024, 128, False)
+
+
+def _served(read: int, rules: OracleRules) -> int:
+    """Step 5: what the cache serves of a shared prefix of ``read`` tokens."""
+    if read < rules.minimum:
+        return 0
+    return read - (read - rules.minimum) % rules.block
+
+
+def oracle_order(series: LogSeries) -> tuple[list[LogRequest], set[int]]:
+    """The series' requests in the order sent (branch and abandoned; by time where every
+    request has one) and the positions, in that order, of the first request after each
+    logged compaction (docs/replay.md, "Series")."""
+    reqs = list(series.requests) + list(series.abandoned)
+    firsts = {
+        series.requests[c.after_turn]
+        for c in series.compactions
+        if c.after_turn < len(series.requests)
+    }
+    if all(r.started is not None for r in reqs):
+        # Equal times: the branch's order, then file and line (a stable sort).
+        reqs.sort(key=lambda r: (r.started, r.file, r.line))
+    else:
+        reqs.sort(key=lambda r: (r.file, r.line))
+    after = {i for i, r in enumerate(reqs) if any(r is f for f in firsts)}
+    return reqs, after
+
+
+def oracle_one_hour(requests: Sequence[LogRequest]) -> bool:
+    """ "1 hour for a series whose cache writes are mostly 1-hour ones": strictly more
+    than half of the measured write tokens."""
+    total = sum(r.cache_write for r in requests)
+    one_h = sum(r.cache_write_1h for r in requests)
+    return total > 0 and 2 * one_h > total
+
+
+def oracle_split(
+    requests: Sequence[LogRequest],
+    rules: OracleRules,
+    after: set[int],
+    one_hour: bool,
+) -> tuple[list[Usage], int]:
+    """Steps 1-5 of docs/replay.md "The cache model", per model: each request's modelled
+    usage (its context and output as logged) and the series' stable prefix P."""
+    lifetime = rules.lifetime_1h_ms if one_hour and rules.lifetime_1h_ms else rules.lifetime_ms
+    # Spec §17: "the one calibration is what is fixed before a series' first request";
+    # a model first seen later is not calibrated on its own measured split. The docs do
+    # not say what it reads; the code reads nothing (no entry of that model is alive),
+    # taken here too and reported: after a gap the same model reads P (step 2).
+    stable = requests[0].cache_read if requests else 0
+    last_context: dict[str | None, int] = {}
+    last_time: dict[str | None, int | None] = {}
+    out: list[Usage] = []
+    for i, r in enumerate(requests):
+        m = r.model
+        if i == 0:  # step 1, taken as measured: the provider served it
+            read = r.cache_read
+        else:
+            before = last_time.get(m)
+            cold = before is not None and r.started is not None and r.started - before > lifetime
+            if m not in last_context:
+                read = 0
+            elif cold or i in after:  # steps 2 and 3
+                read = min(stable, r.context)
+            else:  # step 4
+                read = min(last_context[m], r.context)
+            read = _served(read, rules)
+        write = r.context - read if rules.writes and r.context >= rules.minimum else 0
+        fresh = r.context - read - write
+        out.append(
+            Usage(
+                input=fresh,
+                cache_write_5m=0 if one_hour else write,
+                cache_write_1h=write if one_hour else 0,
+                cache_read=read,
+                output=r.output,
+                reasoning=r.reasoning,
+            )
+        )
+        last_context[m] = r.context
+        # "The last use" of the entries: the code takes the previous request's finished
+        # time (its last logged line), the docs leave it open; taken here too.
+        last_time[m] = r.finished if r.finished is not None else last_time.get(m)
+    return out, stable
+
+
+def oracle_costs(
+    requests: Sequence[LogRequest],
+    usages: Sequence[Usage],
+    resolver: Callable[[str], object] = resolve,
+) -> Decimal | None:
+    """The sum of each request's cost by the one cost rule; None when any is unknown."""
+    total = Decimal(0)
+    for r, u in zip(requests, usages, strict=True):
+        res = None if r.model is None else resolver(r.model)
+        model = getattr(res, "model", None)
+        cost = request_cost(None if model is None else model.prices, u)
+        if cost is None:
+            return None
+        total += cost
+    return total
+
+
+@dataclass(frozen=True)
+class OracleSeries:
+    name: str
+    requests: int
+    one_hour: bool
+    measured: Usage
+    modelled: Usage
+    measured_cost: Decimal | None
+    modelled_cost: Decimal | None
+    cache_errors: tuple[int, ...]
+
+
+def _sum(us: Sequence[Usage]) -> Usage:
+    total = Usage()
+    for u in us:
+        total = total + u
+    return total
+
+
+def oracle_series(
+    series: LogSeries,
+    rules: OracleRules,
+    *,
+    summary_call: bool = False,
+    exclude: frozenset[tuple[int, int]] = frozenset(),
+) -> OracleSeries:
+    """One series as the backtest models it. A summary call the log records is billed
+    as logged ("A Claude Code agent-acompact-* series ... billed as logged")."""
+    reqs, after = oracle_order(series)
+    one_hour = oracle_one_hour(reqs)
+    # A request another session bills is still in this session's history (a resumed
+    # session's copies): the cache runs through it, and only the sums leave it out.
+    split = (
+        [r.usage for r in reqs] if summary_call else oracle_split(reqs, rules, after, one_hour)[0]
+    )
+    kept = [i for i, r in enumerate(reqs) if (r.file, r.line) not in exclude]
+    order = [reqs[i] for i in kept]
+    measured = [r.usage for r in order]
+    modelled = [split[i] for i in kept]
+    errors = tuple(abs(m.cache_read - r.cache_read) for m, r in zip(modelled, order, strict=True))
+    return OracleSeries(
+        name=series.name,
+        requests=len(order),
+        one_hour=one_hour,
+        measured=_sum(measured),
+        modelled=_sum(modelled),
+        measured_cost=oracle_costs(order, measured),
+        modelled_cost=oracle_costs(order, modelled),
+        cache_errors=errors,
+    )
+
+
+def oracle_predicted(main: LogSeries, trigger: int) -> tuple[int, ...]:
+    """docs/replay.md "Predicted compactions": after main request j (1-based) the rule
+    compares the request's input plus output, or the log's preTokens where it compacted
+    after j, with the trigger (T >= K); once fired it fires again only after a logged
+    compaction."""
+    pre: dict[int, int | None] = {}
+    for c in main.compactions:
+        # The first compaction of a gap is where the runtime compacted on the grown
+        # context; a second one in the same gap compacts what the first left.
+        pre.setdefault(c.after_turn, c.pre_tokens)
+    armed = True
+    out: list[int] = []
+    # j = 0: a compaction before the first request (a resumed file) is compared on its
+    # preTokens alone; nothing else is measured there.
+    for j in range(len(main.requests) + 1):
+        logged = pre.get(j)
+        if logged is not None:
+            count: int | None = logged
+        elif j > 0:
+            r = main.requests[j - 1]
+            count = r.context + r.output
+        else:
+            count = None
+        if armed and count is not None and count >= trigger:
+            out.append(j)
+            armed = False
+        if j in pre:
+            armed = True
+    return tuple(out)

@@ -1,0 +1,166 @@
+"""The as-run backtest (docs/replay.md, "As run: the backtest") against the independent
+oracle of tests/asrun_oracle.py, over generated sessions: several series and models,
+gaps on both sides of the cache lifetimes, compactions with and without preTokens,
+abandoned requests, contexts above the 200,000-token tier, an unknown model (its cost
+None), requests another session bills (left out on both sides)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from budgetcore.replay.asrun import as_run, cache_model, in_order, modelled_split
+from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
+from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
+from tests.asrun_oracle import (
+    ANTHROPIC,
+    OPENAI,
+    oracle_one_hour,
+    oracle_order,
+    oracle_predicted,
+    oracle_series,
+    oracle_split,
+)
+
+CLAUDE_MODELS = ("claude-sonnet-4-20250514", "claude-haiku-4-5", "mystery-model-x")
+CODEX_MODELS = ("gpt-5-codex", "gpt-5", "mystery-model-x")
+# Gaps between requests, ms: around 5 minutes, 10 minutes (OpenAI's assumed idle
+# lifetime) and an hour, on both sides and exactly on them.
+GAPS = st.sampled_from(
+    [0, 1_000, 299_999, 300_000, 300_001, 599_999, 600_000, 600_001, 3_600_000, 3_600_001]
+)
+T0 = 1_760_000_000_000
+
+
+@st.composite
+def a_request(draw: st.DrawFn, models: tuple[str, ...], line: int, file: int, t: int | None):
+    context = draw(st.one_of(st.integers(0, 3_000), st.integers(0, 260_000)))
+    read = draw(st.integers(0, context))
+    write = draw(st.integers(0, context - read))
+    write_1h = draw(st.sampled_from([0, write, write // 2]))
+    return LogRequest(
+        line=line,
+        context=context,
+        output=draw(st.integers(0, 40_000)),
+        cache_read=read,
+        cache_write=write,
+        model=draw(st.sampled_from(models[:2]) if draw(st.integers(0, 9)) else st.just(models[2])),
+        input=context - read - write,
+        cache_write_1h=write_1h,
+        started=t,
+        finished=None if t is None else t + 500,
+        file=file,
+    )
+
+
+@st.composite
+def a_series(draw: st.DrawFn, name: str, models: tuple[str, ...], file: int) -> LogSeries:
+    n = draw(st.integers(1, 9))
+    timed = draw(st.integers(0, 9)) > 0
+    t = T0
+    line = 1
+    branch: list[LogRequest] = []
+    abandoned: list[LogRequest] = []
+    for _ in range(n):
+        t += draw(GAPS)
+        line += draw(st.integers(1, 3))
+        req = draw(a_request(models, line, file, t if timed else None))
+        (abandoned if draw(st.integers(0, 6)) == 0 else branch).append(req)
+    if not branch:
+        branch, abandoned = abandoned[:1], abandoned[1:]
+    comps = []
+    for after in sorted(draw(st.lists(st.integers(0, len(branch)), max_size=3))):
+        pre = draw(st.one_of(st.none(), st.integers(0, 260_000)))
+        trig = draw(st.sampled_from(["auto", "manual", None]))
+        comps.append(
+            LogCompaction(
+                line=0, after_turn=after, trigger=trig, pre_tokens=pre, post_tokens=None, file=file
+            )
+        )
+    return LogSeries(
+        name=name, requests=tuple(branch), compactions=tuple(comps), abandoned=tuple(abandoned)
+    )
+
+
+@st.composite
+def a_log(draw: st.DrawFn) -> tuple[ParsedLog, frozenset[tuple[int, int]]]:
+    fmt = draw(st.sampled_from(["claude-code", "codex"]))
+    models = CLAUDE_MODELS if fmt == "claude-code" else CODEX_MODELS
+    names = ["main"]
+    if fmt == "claude-code":
+        names += draw(
+            st.lists(
+                st.sampled_from(["sidechain:a1", "sidechain:acompact-9f"]), max_size=2, unique=True
+            )
+        )
+    series = tuple(draw(a_series(name, models, i)) for i, name in enumerate(names))
+    window = None if fmt == "claude-code" else draw(st.sampled_from([258_400, 272_000, 400_000]))
+    log = ParsedLog(
+        format=fmt,
+        series=series,
+        skipped=(),
+        duplicates=0,
+        window=window,
+        files=tuple(f"f{i}.jsonl" for i in range(len(series))),
+    )
+    every = [(r.file, r.line) for s in series for r in (*s.requests, *s.abandoned)]
+    exclude = frozenset(draw(st.lists(st.sampled_from(every), max_size=2)))
+    return log, exclude
+
+
+@given(a_log())
+def test_as_run_agrees_with_the_oracle(case: tuple[ParsedLog, frozenset[tuple[int, int]]]) -> None:
+    log, exclude = case
+    result = as_run(log, exclude=exclude)
+    rules = ANTHROPIC if log.format == "claude-code" else OPENAI
+    assert len(result.series) == len(log.series)
+    excluded = 0
+    for got, s in zip(result.series, log.series, strict=True):
+        want = oracle_series(
+            s, rules, summary_call=s.name.startswith("sidechain:acompact-"), exclude=exclude
+        )
+        assert got.name == want.name
+        assert got.measured.requests == want.requests
+        assert got.measured.usage == want.measured, s.name
+        assert got.modelled.usage == want.modelled, s.name
+        assert got.measured.cost == want.measured_cost, s.name
+        assert got.modelled.cost == want.modelled_cost, s.name
+        assert sorted(got.cache_errors) == sorted(want.cache_errors), s.name
+        if not got.billed_as_logged:
+            assert got.one_hour == want.one_hour
+        excluded += len(s.requests) + len(s.abandoned) - want.requests
+    assert result.excluded == excluded
+    main = log.main
+    assert result.logged_compactions == tuple(
+        c.after_turn for c in main.compactions if c.trigger != "manual"
+    )
+    assert result.manual_compactions == tuple(
+        c.after_turn for c in main.compactions if c.trigger == "manual"
+    )
+    assert result.trigger is not None
+    assert result.predicted_compactions == oracle_predicted(main, result.trigger)
+
+
+@given(a_log())
+def test_modelled_split_agrees_with_the_oracle(
+    case: tuple[ParsedLog, frozenset[tuple[int, int]]],
+) -> None:
+    log, _ = case
+    provider = ANTHROPIC_CACHE if log.format == "claude-code" else OPENAI_CACHE
+    rules = ANTHROPIC if log.format == "claude-code" else OPENAI
+    for s in log.series:
+        reqs, after = in_order(s)
+        want_reqs, want_after = oracle_order(s)
+        assert reqs == want_reqs
+        assert set(after) == want_after
+        one_hour = oracle_one_hour(reqs)
+        got, prefix = modelled_split(
+            reqs, cache_model(provider), after_compaction=after, one_hour=one_hour
+        )
+        want, stable = oracle_split(reqs, rules, want_after, one_hour)
+        assert [g.usage for g in got] == want
+        assert prefix == stable
+        # The model keeps what the log says of each request beyond its split.
+        assert [(g.context, g.output, g.model) for g in got] == [
+            (r.context, r.output, r.model) for r in reqs
+        ]

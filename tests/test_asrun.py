@@ -1,0 +1,476 @@
+"""The as-run backtest on small hand-computed sessions (docs/replay.md, "As run: the
+backtest"; docs/spec.md §17). Each assertion names the rule it checks; prices are the
+registry's (claude-sonnet-4-5-20250929: input $3, 5-minute write $3.75, read $0.30,
+output $15 per million tokens; claude-haiku-4-5: write $1.25, output $5; gpt-5-codex:
+input $1.25, cached input $0.125, output $10)."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from budgetcore.replay.asrun import (
+    as_run,
+    cache_model,
+    error_stats,
+    modelled_split,
+    predicted_compactions,
+    ratio_text,
+)
+from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
+from budgetcore.runtimes import profile
+from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
+from tests.helpers import LOG_FIXTURES, run_cli
+
+SONNET = "claude-sonnet-4-5-20250929"
+HAIKU = "claude-haiku-4-5"
+CODEX = "gpt-5-codex"
+MIN = 60_000
+
+
+def req(
+    line: int,
+    context: int,
+    read: int,
+    write: int,
+    output: int,
+    model: str,
+    at: int | None = None,
+    *,
+    write_1h: int = 0,
+    file: int = 0,
+) -> LogRequest:
+    return LogRequest(
+        line=line,
+        context=context,
+        output=output,
+        cache_read=read,
+        cache_write=write,
+        model=model,
+        input=context - read - write,
+        cache_write_1h=write_1h,
+        started=at,
+        finished=None if at is None else at + 1_000,
+        file=file,
+    )
+
+
+def log_of(fmt: str, *series: LogSeries, window: int | None = None) -> ParsedLog:
+    return ParsedLog(format=fmt, series=series, skipped=(), duplicates=0, window=window)
+
+
+def comp(after: int, pre: int | None, trigger: str | None = "auto") -> LogCompaction:
+    return LogCompaction(
+        line=0, after_turn=after, trigger=trigger, pre_tokens=pre, post_tokens=None
+    )
+
+
+# A Claude Code main series: a 6-minute gap, a compaction, a model switch.
+CLAUDE_MAIN = LogSeries(
+    name="main",
+    requests=(
+        req(2, 20_000, 15_000, 5_000, 500, SONNET, 0),
+        # 6 minutes after the first one's last line: past the 5-minute lifetime.
+        req(4, 30_000, 15_000, 15_000, 500, SONNET, 1_000 + 6 * MIN),
+        # After the compaction: measured cold, as Claude Code's summary restarts it.
+        req(7, 16_000, 0, 16_000, 500, SONNET, 2_000 + 7 * MIN),
+        req(9, 18_000, 0, 18_000, 500, HAIKU, 3_000 + 7 * MIN),
+    ),
+    compactions=(comp(2, 30_500),),
+)
+
+
+class TestClaudeCodeSeries:
+    def test_each_request_follows_the_numbered_rules(self) -> None:
+        got, prefix = modelled_split(
+            CLAUDE_MAIN.requests, cache_model(ANTHROPIC_CACHE), after_compaction=frozenset({2})
+        )
+        assert prefix == 15_000  # step 1: the first request reads what it read
+        reads = [r.cache_read for r in got]
+        writes = [r.cache_write for r in got]
+        # step 1; step 2 (6 minutes > 5: min(P, 30,000)); step 3 (min(P, 16,000));
+        # Haiku's first request: no entry of that model is alive (see the oracle's note).
+        assert reads == [15_000, 15_000, 15_000, 0]
+        # Anthropic writes the rest of the context (step 5).
+        assert writes == [5_000, 15_000, 1_000, 18_000]
+        assert [r.input for r in got] == [0, 0, 0, 0]
+        assert [(r.context, r.output, r.model) for r in got] == [
+            (r.context, r.output, r.model) for r in CLAUDE_MAIN.requests
+        ]
+
+    def test_costs_ratio_and_cache_error(self) -> None:
+        result = as_run(log_of("claude-code", CLAUDE_MAIN))
+        # Modelled: 0.03075 + 0.06825 + 0.01575 (15,000 x 0.3 + 1,000 x 3.75 + 500 x 15,
+        # per million) + 0.025 (Haiku: 18,000 x 1.25 + 500 x 5).
+        assert result.modelled_cost == Decimal("0.13975")
+        # Measured: the third request wrote all of its 16,000 (0.0675).
+        assert result.measured_cost == Decimal("0.1915")
+        assert result.ratio == Decimal("0.13975") / Decimal("0.1915") - 1
+        assert result.line() == "As run: measured $0.1915, modelled $0.13975 (−27.0 %)"
+        assert result.trusted is False  # off by more than 5 %
+        (main,) = result.series
+        assert main.cache_errors == (0, 0, 15_000, 0)
+        # The median of an even count is the lower middle.
+        assert result.as_dict()["cache_error_median"] == 0
+        assert result.as_dict()["cache_error_max"] == 15_000
+        assert result.logged_compactions == (2,)
+        assert result.predicted_compactions == ()  # 30,500 < 167,000
+
+    def test_a_compaction_keeps_the_stable_prefix_whatever_the_last_request_held(self) -> None:
+        # docs/replay.md step 3: the first request after a logged compaction reads
+        # min(P, its context): a short request before it (here 2,000 tokens, below P)
+        # does not shrink what other sessions keep warm. Before the fix the model read
+        # min(P, 2,000, ...) = 2,000.
+        reqs = (
+            req(1, 8_000, 5_000, 3_000, 0, SONNET),
+            req(2, 2_000, 0, 0, 0, SONNET),
+            req(3, 20_000, 0, 0, 0, SONNET),
+        )
+        got, _ = modelled_split(reqs, cache_model(ANTHROPIC_CACHE), after_compaction=frozenset({2}))
+        assert got[2].cache_read == 5_000
+        assert got[2].cache_write == 15_000
+
+    def test_one_hour_series_lives_an_hour_and_writes_at_the_1h_price(self) -> None:
+        # step 2: 1 hour for a series whose cache writes are mostly 1-hour ones.
+        reqs = (
+            req(1, 20_000, 10_000, 10_000, 0, SONNET, 0, write_1h=10_000),
+            req(2, 25_000, 0, 25_000, 0, SONNET, 1_000 + 59 * MIN, write_1h=25_000),
+            req(3, 26_000, 0, 26_000, 0, SONNET, 2_000 + 120 * MIN, write_1h=26_000),
+        )
+        result = as_run(log_of("claude-code", LogSeries("main", reqs, ())))
+        (s,) = result.series
+        assert s.one_hour
+        u = s.modelled.usage
+        # 59 minutes: alive, reads 20,000; 61 minutes: cold, reads P = 10,000.
+        assert u.cache_read == 10_000 + 20_000 + 10_000
+        assert (u.cache_write_5m, u.cache_write_1h) == (0, 10_000 + 5_000 + 16_000)
+
+    def test_an_automatic_compaction_crossing_the_trigger_is_predicted_where_logged(self) -> None:
+        # docs/replay.md "Predicted compactions": preTokens where the log compacted.
+        main = LogSeries(
+            "main",
+            (
+                req(1, 100_000, 0, 0, 1_000, SONNET),
+                req(2, 160_000, 0, 0, 1_000, SONNET),
+                req(3, 30_000, 0, 0, 1_000, SONNET),
+                req(4, 166_000, 0, 0, 999, SONNET),
+                req(5, 166_000, 0, 0, 1_000, SONNET),
+                req(6, 170_000, 0, 0, 0, SONNET),
+            ),
+            (comp(2, 167_500), comp(3, 40_000, "manual")),
+        )
+        result = as_run(log_of("claude-code", main))
+        assert result.trigger == 167_000
+        assert result.logged_compactions == (2,)
+        assert result.manual_compactions == (3,)
+        # 2: preTokens 167,500 >= 167,000; re-armed by the logged compactions; 4:
+        # 166,999 < K; 5: 167,000 fires (T >= K); 6: no compaction since, not again.
+        assert result.predicted_compactions == (2, 5)
+
+
+class TestWindows:
+    def test_claude_code_window_is_200k_until_a_request_proves_1m(self) -> None:
+        at = LogSeries("main", (req(1, 200_000, 0, 0, 0, SONNET),), ())
+        above = LogSeries("main", (req(1, 200_001, 0, 0, 0, SONNET),), ())
+        small, large = as_run(log_of("claude-code", at)), as_run(log_of("claude-code", above))
+        assert (small.window, small.trigger) == (200_000, 167_000)
+        assert large.window == 1_000_000
+        # K = W - min(O, 20,000) - 13,000 (RUNTIMES.md, Claude Code), O = 64,000.
+        assert large.trigger == 1_000_000 - 20_000 - 13_000
+        assert "200,001" in large.window_source
+
+    @pytest.mark.parametrize(
+        ("logged", "window", "trigger"),
+        [
+            # 258,400 is 95 % of the registry's 272,000: W is the model's own window
+            # and the trigger 90 % of it (docs/replay.md, "Runtime, window, trigger").
+            (258_400, 272_000, 244_800),
+            # Anything else is the log's own figure.
+            (250_000, 250_000, 225_000),
+        ],
+    )
+    def test_codex_window_from_the_log(self, logged: int, window: int, trigger: int) -> None:
+        main = LogSeries("main", (req(1, 50_000, 0, 0, 0, CODEX),), ())
+        result = as_run(log_of("codex", main, window=logged))
+        assert (result.window, result.trigger) == (window, trigger)
+
+
+class TestCodexBlocks:
+    def test_reads_are_served_from_1024_in_128_token_blocks(self) -> None:
+        reqs = (
+            req(1, 10_000, 4_096, 0, 100, CODEX, 0),
+            req(2, 12_345, 0, 0, 100, CODEX, 1_000 + MIN),
+            # 11 minutes idle: past the assumed 10 minutes, back to P.
+            req(3, 13_000, 0, 0, 100, CODEX, 2_000 + 12 * MIN),
+            req(4, 900, 0, 0, 100, CODEX, 3_000 + 12 * MIN),
+        )
+        got, prefix = modelled_split(reqs, cache_model(OPENAI_CACHE))
+        assert prefix == 4_096
+        # 10,000 shared: 10,000 - (10,000 - 1,024) mod 128 = 9,984; 4,096 on a block
+        # edge; 900 < 1,024 is never served.
+        assert [r.cache_read for r in got] == [4_096, 9_984, 4_096, 0]
+        # No write premium: the rest is plain input.
+        assert [r.cache_write for r in got] == [0, 0, 0, 0]
+        assert [r.input for r in got] == [5_904, 2_361, 8_904, 900]
+        result = as_run(log_of("codex", LogSeries("main", reqs, ()), window=258_400))
+        # 400 output x $10 + 18,176 cached x $0.125 + 18,069 input x $1.25, per million.
+        assert result.modelled_cost == Decimal("0.004") + Decimal("0.002272") + Decimal(
+            "0.02258625"
+        )
+
+
+class TestTextAndStats:
+    @pytest.mark.parametrize(
+        ("r", "text"),
+        [
+            (Decimal("0.00449"), "+0.4 %"),
+            (Decimal("0.00450"), "+0.4 %"),  # half-even: 0.45 -> 0.4
+            (Decimal("0.00550"), "+0.6 %"),  # half-even: 0.55 -> 0.6
+            (Decimal("-0.0304"), "−3.0 %"),  # U+2212, the minus sign
+            (Decimal("-0.0004"), "±0.0 %"),  # rounds to zero: no sign
+            (Decimal(0), "±0.0 %"),
+            (None, "unknown"),
+        ],
+    )
+    def test_ratio_text(self, r: Decimal | None, text: str) -> None:
+        assert ratio_text(r) == text
+
+    @pytest.mark.parametrize(
+        ("errors", "stats"),
+        [([], (None, None)), ([7], (7, 7)), ([5, 1, 3, 2], (2, 5)), ([4, 9, 1], (4, 9))],
+    )
+    def test_error_stats_lower_middle(
+        self, errors: list[int], stats: tuple[int | None, int | None]
+    ) -> None:
+        assert error_stats(errors) == stats
+
+
+def test_unknown_model_costs_are_unknown_never_zero() -> None:
+    main = LogSeries("main", (req(1, 5_000, 0, 5_000, 10, "mystery-model-x"),), ())
+    result = as_run(log_of("claude-code", main))
+    assert result.measured_cost is None
+    assert result.modelled_cost is None
+    assert result.ratio is None
+    assert result.as_dict()["modelled_cost"] is None
+    assert "unknown" in result.line()
+
+
+def test_predicted_compactions_is_the_profiles_rule() -> None:
+    prof = profile("codex")
+    main = LogSeries("main", (req(1, 200_000, 0, 0, 44_800, CODEX),), ())
+    # Codex: T >= floor(0.9 x W); 244,800 reached exactly.
+    assert predicted_compactions(main, 244_800, prof.fires) == (1,)
+    assert predicted_compactions(main, 244_801, prof.fires) == ()
+
+
+def test_two_compactions_in_one_gap_compare_the_first_ones_count() -> None:
+    # docs/replay.md "Predicted compactions": the rule compares "the log's preTokens
+    # where it compacted". An automatic compaction at 170,000 followed, with no request
+    # between, by a manual /compact of what it left (20,000): the runtime compacted at
+    # 170,000, so the rule fires there. Before the fix the second one's count won.
+    main = LogSeries(
+        "main",
+        (
+            req(1, 100_000, 0, 0, 1_000, SONNET),
+            req(2, 150_000, 0, 0, 1_000, SONNET),
+            req(3, 30_000, 0, 0, 1_000, SONNET),
+        ),
+        (comp(2, 170_000), comp(2, 20_000, "manual")),
+    )
+    result = as_run(log_of("claude-code", main))
+    assert result.logged_compactions == (2,)
+    assert result.predicted_compactions == (2,)
+
+
+def test_a_compaction_before_the_first_request_is_compared_on_its_pretokens() -> None:
+    main = LogSeries("main", (req(1, 30_000, 0, 0, 1_000, SONNET),), (comp(0, 168_000),))
+    assert as_run(log_of("claude-code", main)).predicted_compactions == (0,)
+
+
+# ------------------------------------------------------------------ the CLI, on fixtures
+# tests/fixtures/logs/asrun/make.py writes them and says what each one holds.
+
+CLAUDE_DIR = LOG_FIXTURES / "claude" / "27-asrun-backtest" / "projects" / "-home-user-proj"
+CLAUDE_LOG = CLAUDE_DIR / "dddddddd-dddd-4ddd-8ddd-000000002701.jsonl"
+ONE_HOUR_LOG = CLAUDE_DIR / "dddddddd-dddd-4ddd-8ddd-000000002702.jsonl"
+CODEX_DIR = LOG_FIXTURES / "codex" / "asrun-trigger" / "sessions"
+
+#: Every key docs/replay.md ("As run: the backtest", "What if") and docs/spec.md §17 list.
+AS_RUN_KEYS = {
+    "runtime",
+    "window",
+    "window_source",
+    "trigger_tokens",
+    "trigger_rule",
+    "settings_source",
+    "cache_rules",
+    "measured",
+    "modelled",
+    "measured_cost",
+    "modelled_cost",
+    "ratio",
+    "within_5_percent",
+    "cache_error_median",
+    "cache_error_max",
+    "logged_compactions",
+    "manual_compactions",
+    "predicted_compactions",
+    "series",
+}
+SERIES_KEYS = {
+    "series",
+    "requests",
+    "billed_as_logged",
+    "stable_prefix_tokens",
+    "cache_lifetime",
+    "measured",
+    "modelled",
+    "measured_cost",
+    "modelled_cost",
+    "cache_error_median",
+    "cache_error_max",
+}
+WHAT_IF_KEYS = {
+    "modelled_cost",
+    "as_run_modelled_cost",
+    "delta",
+    "summary_calls",
+    "generations",
+    "compression",
+    "turns_with_unseen",
+    "peak_unseen",
+    "rejected",
+    "backtest_within_5_percent",
+}
+DELTA_KEYS = {"input", "cache_write", "cache_read", "output", "summary_calls", "total"}
+
+
+def summaries(*argv: str) -> list[dict[str, Any]]:
+    result = run_cli(["replay", "--format", "jsonl", *argv])
+    assert result.code == 0, result.err
+    rows = [json.loads(line) for line in result.out.splitlines()]
+    # A turn's row has a "summary" too (its summary tokens): the session's is an object.
+    return [r["summary"] for r in rows if isinstance(r.get("summary"), dict)]
+
+
+class TestCli:
+    def test_the_summary_has_every_as_run_key_and_the_logs_figures(self) -> None:
+        (s,) = summaries("--log", str(CLAUDE_LOG))
+        a = s["as_run"]
+        assert a.keys() >= AS_RUN_KEYS
+        assert (a["runtime"], a["window"], a["trigger_tokens"]) == ("claude-code", 200_000, 167_000)
+        # An automatic compaction at preTokens 167,300 >= 167,000: predicted where logged;
+        # the manual one is shown apart.
+        assert a["logged_compactions"] == a["predicted_compactions"] == [3]
+        assert a["manual_compactions"] == [5]
+        names = [x["series"] for x in a["series"]]
+        assert names == ["main", "sidechain:a27b0c0d", "sidechain:acompact-27aa"]
+        for x in a["series"]:
+            assert x.keys() >= SERIES_KEYS
+        assert [x["billed_as_logged"] for x in a["series"]] == [False, False, True]
+        summary_call = a["series"][2]
+        assert summary_call["measured"] == summary_call["modelled"]
+        # Exact decimal strings, and the total is the series' sum.
+        costs = [Decimal(x["modelled_cost"]) for x in a["series"]]
+        assert Decimal(a["modelled_cost"]) == sum(costs)
+        assert Decimal(a["ratio"]) == Decimal(a["modelled_cost"]) / Decimal(a["measured_cost"]) - 1
+        assert a["within_5_percent"] is True
+        assert "200,000" in a["window_source"]
+
+    def test_the_what_if_is_a_delta_per_kind_with_its_quality(self) -> None:
+        (s,) = summaries("--log", str(CLAUDE_LOG))
+        w = s["what_if"]
+        assert w.keys() >= WHAT_IF_KEYS
+        assert set(w["delta"]) == DELTA_KEYS
+        parts = sum(Decimal(w["delta"][k]) for k in DELTA_KEYS - {"total"})
+        assert parts == Decimal(w["delta"]["total"])
+        assert Decimal(w["modelled_cost"]) - Decimal(w["as_run_modelled_cost"]) == parts
+        assert w["as_run_modelled_cost"] == s["as_run"]["modelled_cost"]
+        # Every published run folds the summary before it (spec §17): generations is
+        # the number of runs, and each run writes at most what it read.
+        assert w["generations"] == w["summary_calls"] == s["runs"]
+        left, right = w["compression"].split(":")
+        assert Decimal(left) >= 1
+        assert right == "1"
+
+    def test_a_one_hour_series_and_no_compaction_leaves_the_what_if_at_zero(self) -> None:
+        (s,) = summaries("--log", str(ONE_HOUR_LOG))
+        assert s["as_run"]["series"][0]["cache_lifetime"] == "1h"
+        # K 32,000 above every context (18,003 at most), no gap past the hour: the
+        # what-if's requests are the as-run ones (spec §17, "What if").
+        assert s["runs"] == 0
+        assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
+
+    def test_codex_compacted_after_crossing_90_percent_of_w(self) -> None:
+        (s,) = summaries("--log", str(CODEX_DIR))
+        a = s["as_run"]
+        assert (a["window"], a["trigger_tokens"]) == (272_000, 244_800)
+        # Request 3: 240,000 + 5,000 = 245,000 >= 244,800, and the log compacted there.
+        assert a["logged_compactions"] == a["predicted_compactions"] == [3]
+        assert a["cache_rules"]["block"] == 128
+
+    def test_csv_comments_carry_both(self) -> None:
+        result = run_cli(["replay", "--format", "csv", "--log", str(CLAUDE_LOG)])
+        assert result.code == 0, result.err
+        comments = dict(
+            line[2:].split(",", 1) for line in result.out.splitlines() if line.startswith("# ")
+        )
+        (s,) = summaries("--log", str(CLAUDE_LOG))
+        assert json.loads(comments["as_run"]) == s["as_run"]
+        assert json.loads(comments["what_if"]) == s["what_if"]
+
+    def test_the_table_prints_the_backtest_first(self) -> None:
+        result = run_cli(["replay", "--format", "table", "--log", str(CLAUDE_LOG)])
+        assert result.code == 0, result.err
+        lines = result.out.splitlines()
+        assert lines[0].startswith("Session ")
+        assert lines[1] == "As run: measured $0.92821665, modelled $0.92821395 (±0.0 %)"
+        assert any(line.startswith("What if K 32,000 and S 8,192: modelled $") for line in lines)
+
+    def test_a_folder_total_has_as_run(self) -> None:
+        result = run_cli(["replay", "--format", "jsonl", "--log", str(CLAUDE_DIR.parent)])
+        assert result.code == 0, result.err
+        rows = [json.loads(line) for line in result.out.splitlines()]
+        total = rows[-1]["total"]["as_run"]
+        each = [r["summary"]["as_run"] for r in rows if isinstance(r.get("summary"), dict)]
+        assert total["sessions"] == len(each) == 2
+        assert Decimal(total["modelled_cost"]) == sum(Decimal(a["modelled_cost"]) for a in each)
+        assert Decimal(total["measured_cost"]) == sum(Decimal(a["measured_cost"]) for a in each)
+
+    def test_usage_alone_still_carries_as_run(self) -> None:
+        (s,) = summaries("--usage", "--log", str(CLAUDE_LOG))
+        assert s["as_run"]["predicted_compactions"] == [3]
+
+    def test_a_model_without_a_price_gives_null_never_zero(self, tmp_path: Path) -> None:
+        log = tmp_path / "unknown.jsonl"
+        log.write_text(ONE_HOUR_LOG.read_text().replace(SONNET, "mystery-model-x"))
+        (s,) = summaries("--log", str(log))
+        a = s["as_run"]
+        assert a["measured_cost"] is None
+        assert a["modelled_cost"] is None
+        assert a["ratio"] is None
+        assert a["within_5_percent"] is None
+        assert a["series"][0]["modelled_cost"] is None
+        table = run_cli(["replay", "--format", "table", "--log", str(log)])
+        assert table.out.splitlines()[1] == "As run: measured unknown, modelled unknown (unknown)"
+
+
+def test_a_resumed_sessions_what_if_rests_on_the_same_baseline_as_its_as_run() -> None:
+    # A folder bills each response once (docs/replay.md, "Folders"): the resumed
+    # session's as_run leaves out the request the earlier session bills, and its what-if
+    # is a delta from that same as-run model (spec §17), so what_if's baseline is the
+    # as_run printed beside it. Before the fix the what-if kept the baseline of the
+    # session read alone ($0.022905 against the as_run's $0.01389 here).
+    folder = LOG_FIXTURES / "claude" / "14-resume-copy" / "projects"
+    (first, resumed) = summaries("--log", str(folder))
+    assert resumed["as_run"]["requests_billed_elsewhere"] == 1
+    for s in (first, resumed):
+        w, a = s["what_if"], s["as_run"]
+        assert w["as_run_modelled_cost"] == a["modelled_cost"]
+        assert Decimal(w["modelled_cost"]) == Decimal(a["modelled_cost"]) + Decimal(
+            w["delta"]["total"]
+        )

@@ -1,0 +1,162 @@
+"""Tune's quality beside cost (docs/spec.md §17, docs/tune.md "Quality"): every point
+carries generations and compression, the default choice applies stated limits on them,
+a choice on the grid's edge says so, and a log's tune stands on its as-run baseline."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from budgetcore import cli
+from budgetcore.replay.model import quality_of
+from budgetcore.replay.simulate import replay
+from budgetcore.replay.turns import generate, parse_generator_json
+from budgetcore.scenario.model import Scenario
+from budgetcore.tune.choice import (
+    DEFAULT_MAX_COMPRESSION,
+    DEFAULT_MAX_GENERATIONS,
+    Constraints,
+)
+from budgetcore.tune.result import scenario_at, tune
+
+GEN = '{"turns": 150, "seed": 5, "added": {"dist": "uniform", "low": 500, "high": 9000}}'
+LOGS = Path(__file__).parent / "fixtures" / "logs"
+
+
+def _turns() -> tuple:
+    return tuple(generate(parse_generator_json(GEN)))
+
+
+def test_every_point_carries_the_replays_generations_and_compression() -> None:
+    turns = _turns()
+    result = tune(Scenario(), [("g", turns)], ks=(8_000, 40_000), ss=(1_024, 8_192))
+    g = result.grid
+    for i in range(g.points):
+        k, s = g.point(i)
+        q = quality_of(replay(scenario_at(Scenario(), k, s), turns).rows)
+        assert g.generations(i) == q.generations
+        assert g.compression(i) == q.compression
+        assert q.generations > 0  # this session's growth makes every point summarise
+
+
+def test_the_default_choice_keeps_the_stated_quality_limits() -> None:
+    turns = _turns()
+    ks, ss = (8_000, 16_000, 32_000, 64_000, 128_000), (1_024, 2_048, 4_096, 8_192, 16_384)
+    off = tune(
+        Scenario(),
+        [("g", turns)],
+        ks=ks,
+        ss=ss,
+        constraints=Constraints(max_generations=None, max_compression=None),
+    )
+    assert off.choice is not None
+    # Without limits the cheapest point summarises into the smallest cap: the defect.
+    assert off.choice.s == 1_024
+    on = tune(Scenario(), [("g", turns)], ks=ks, ss=ss)
+    assert on.choice is not None
+    i = on.choice.index
+    # 150 turns of about 4,750 tokens: no K of this grid summarises at most 5 times, so
+    # the default limit becomes the fewest the grid allows, and the result says so.
+    assert on.relaxed is not None
+    default, fewest = on.relaxed
+    assert default == DEFAULT_MAX_GENERATIONS
+    assert (
+        on.grid.generations(i)
+        == fewest
+        == min(on.grid.generations(j) for j in range(on.grid.points))
+    )
+    comp = on.grid.compression(i)
+    assert comp is None or comp <= Fraction(DEFAULT_MAX_COMPRESSION)
+    assert on.choice.s > 1_024
+    # The relaxed limit is no longer the default: only the compression default is stated.
+    assert set(on.constraints.as_dict()["defaults"]) == {"max_compression"}
+
+
+def test_a_limit_can_be_switched_off_and_is_then_not_stated() -> None:
+    c = Constraints(max_generations=None)
+    d = c.as_dict()
+    assert d["max_generations"] is None
+    assert set(d["defaults"]) == {"max_compression"}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "named"),
+    [
+        ({"max_generations": -1}, "max_generations"),
+        ({"max_compression": Decimal("0.5")}, "max_compression"),
+        ({"max_generations": True}, "max_generations"),
+    ],
+)
+def test_bad_quality_limits_name_the_argument(kwargs: dict, named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        Constraints(**kwargs)
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = cli.main(["tune", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_the_cli_states_the_limits_and_a_choice_on_the_grid_edge(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    sc = tmp_path / "s.json"
+    sc.write_text("{}")
+    code, out, _ = _cli(
+        capsys, str(sc), "--generate", GEN, "--k", "8000,16000", "--s", "4096,8192",
+        "--max-generations", "off", "--max-compression", "off", "--format", "jsonl",
+    )  # fmt: skip
+    assert code == 0
+    summary = json.loads(out.splitlines()[-1])["summary"]
+    choice = summary["choice"]
+    assert summary["constraints"]["max_generations"] is None
+    assert choice["on_grid_edge"]  # the cheapest here is a corner of this small grid
+    assert "may lie beyond the grid" in choice["edge_note"]
+    assert isinstance(choice["generations"], int)
+    code, table, _ = _cli(
+        capsys, str(sc), "--generate", GEN, "--k", "8000,16000", "--s", "4096,8192",
+        "--format", "table",
+    )  # fmt: skip
+    assert code == 0
+    assert "quality: generations" in table
+    assert "Compaction Cliff" in table  # the default's source, said
+
+
+@pytest.mark.parametrize("bad", ["0.5", "x", "-3", "1e400"])
+def test_a_bad_compression_flag_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, bad: str
+) -> None:
+    sc = tmp_path / "s.json"
+    sc.write_text("{}")
+    with pytest.raises(SystemExit) as exc:
+        _cli(capsys, str(sc), "--generate", GEN, "--max-compression", bad)
+    assert exc.value.code == 2
+    assert "--max-compression" in capsys.readouterr().err
+
+
+def test_a_logs_tune_prints_its_backtest_first_and_reads_the_logs_clock(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    log = next((LOGS / "claude" / "12-compact-preserved-2.1").rglob("cccc*.jsonl"))
+    code, out, err = _cli(capsys, "--log", str(log), "--k", "8000,32000", "--s", "4096")
+    assert code == 0, err
+    summary = json.loads(out.splitlines()[-1])["summary"]
+    (backtest,) = summary["as_run"]
+    assert backtest["session"] == str(log)
+    assert Decimal(backtest["measured_cost"]) == Decimal("1.970095")  # the fixture's bill
+    options = tmp_path / "timed.json"
+    options.write_text(
+        '{"timing": {"duration": {"prefill_tokens_per_s": "20000", "decode_tokens_per_s": "400"}}}'
+    )
+    # Before: "turn 1 needs gap_ms" (the log's times were never read by tune).
+    code, out, err = _cli(
+        capsys, "--log", str(log), "--k", "8000", "--s", "4096", "--options", str(options)
+    )
+    assert code == 0, err
+    point = json.loads(out.splitlines()[0])
+    assert point["turns"] == 3
