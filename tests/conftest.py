@@ -15,3 +15,7 @@ settings.register_profile("dev", max_examples=DEFAULT_EXAMPLES // 4, **_COMMON)
 #: HYPOTHESIS_PROFILE=thorough before a release, or after changing a rule an oracle checks.
 settings.register_profile("thorough", max_examples=DEFAULT_EXAMPLES * 10, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+#: The fixtures' generator scripts are run by hand (``python tests/fixtures/.../make.py``),
+#: never collected: two of them share a name.
+collect_ignore_glob = ["fixtures/*"]

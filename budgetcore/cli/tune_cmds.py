@@ -664,7 +664,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     result = dataclasses.replace(result, backtests=backtests)
     chosen = result.chosen_scenario()
     if chosen is not None and backtests:
-        logs = [t for t, d in zip(_tasks(args, fmt), done, strict=True) if d.backtest]
+        logs = [t for t, d in zip(tasks, done, strict=True) if d.backtest]
         result = dataclasses.replace(result, chosen_what_if=_what_ifs(logs, chosen, options))
     for failed in result.failed:
         text = "; ".join(str(p) for p in failed.problems)
