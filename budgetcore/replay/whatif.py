@@ -215,8 +215,14 @@ def what_if(
         if not row.admitted:
             rejected += 1
         else:
+            # The engine's layout caps what a request shares only where it departs from
+            # the log's (a run moved the summary or the raw window): where it shares all
+            # of the request before, the as-run rules alone decide, as for the first
+            # request (the same context on both sides), so that a what-if that changes
+            # nothing costs what the as-run model costs.
+            shares_all = not sent or row.cached_input >= sent[-1].context
+            caps.append(None if shares_all else row.cached_input)
             sent.append(req._replace(context=row.full_input, output=row.output))
-            caps.append(row.cached_input)
         if row.status in _RAN and row.written > 0:
             generations += 1  # it folds every token covered before it once more
             consumed = Fraction(row.summary + row.new_raw, row.written)
@@ -234,7 +240,26 @@ def what_if(
                     logged_cost=None,
                 )
             )
-    whatif_main, _ = modelled_split(sent, rules, one_hour=one_hour, caps=caps)
+    # The abandoned branches stay in the cache sequence, as logged and at their times,
+    # as in the as-run model: the stable prefix is calibrated on the same first request
+    # and a rewind keeps the cache alive alike on both sides. They are the as-run
+    # model's on both sides, so only the branch's requests are costed.
+    planned = {(r.file, r.line): (r, cap) for r, cap in zip(sent, caps, strict=True)}
+    sequence: list[LogRequest] = []
+    caps_in_order: list[int | None] = []
+    mine: list[bool] = []
+    for r in reqs:
+        key = (r.file, r.line)
+        one, cap = r, None
+        if key in on_branch:
+            if key not in planned:
+                continue  # rejected by the what-if's engine: never sent
+            one, cap = planned[key]
+        sequence.append(one)
+        caps_in_order.append(cap)
+        mine.append(key in on_branch)
+    split, _ = modelled_split(sequence, rules, one_hour=one_hour, caps=caps_in_order)
+    whatif_main = tuple(m for m, own in zip(split, mine, strict=True) if own)
     if exclude:
         # Billed by another session of the import: left out of both sides, as the
         # as-run baseline leaves them out (a summary call at such a request too).
