@@ -53,6 +53,39 @@ def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
+#: The backtest and the what-if of one log, in-process: reads it, then times each stage
+#: (wall seconds, perf_counter) and prints them as one JSON object; the process's own
+#: wall time is the row's figure.
+BACKTEST = """
+import json, sys, time
+from budgetcore.replay.asrun import as_run
+from budgetcore.replay.logs import read_session
+from budgetcore.replay.logs.session import log_model
+from budgetcore.replay.simulate import replay
+from budgetcore.replay.whatif import log_replay_inputs, what_if
+t = [time.perf_counter()]
+with open(sys.argv[1], "rb") as fh:
+    log = read_session([(sys.argv[1], fh)])
+t.append(time.perf_counter())
+backtest = as_run(log)
+t.append(time.perf_counter())
+scenario = log_model(log, window=backtest.window).scenario
+turns, opts = log_replay_inputs(log, backtest, log.main.turns(), None)
+result = replay(scenario, turns, opts)
+t.append(time.perf_counter())
+w = what_if(log, backtest, scenario, result)
+t.append(time.perf_counter())
+names = ("read", "as_run", "turns + replay", "what_if")
+print(json.dumps({n: round(b - a, 3) for n, a, b in zip(names, t, t[1:])}))
+"""
+
+
+def _stage_times(argv: list[str], env: dict[str, str]) -> str:
+    """The in-process stages of one BACKTEST run (its own run, not a timed one)."""
+    done = subprocess.run(argv, env=env, cwd=env.get("CWD"), capture_output=True, check=True)
+    return done.stdout.decode().strip()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
@@ -62,7 +95,14 @@ def main() -> None:
     ap.add_argument("--claude-requests", type=int, default=0, help="instead of --claude-mb")
     ap.add_argument("--folder-sessions", type=int, default=300)
     ap.add_argument("--baseline", help="another checkout's root, timed as 'before' rows")
+    ap.add_argument(
+        "--only",
+        choices=("claude", "codex", "folder"),
+        action="append",
+        help="time only these logs (repeatable; default: all three)",
+    )
     args = ap.parse_args()
+    only = set(args.only or ("claude", "codex", "folder"))
     out = Path(args.dir).resolve()  # ccusage runs in another folder
     made = f"{args.claude_requests}r" if args.claude_requests else str(args.claude_mb)
     # v2: a folder's sessions have ids of their own (before, every session repeated the
@@ -112,6 +152,8 @@ def main() -> None:
         ("Claude Code", claude, out / "claude"),
         ("Codex CLI", codex, out / "codex"),
     ):
+        if ("claude" if kind == "Claude Code" else "codex") not in only:
+            continue
         env = dict(base_env)
         if kind == "Claude Code":
             env["CLAUDE_CONFIG_DIR"] = str(cfg)
@@ -128,12 +170,21 @@ def main() -> None:
                 ("budgetcore import + replay", [*py, str(path), "--format", "jsonl"]),
             ):
                 plan.append((kind, size, label + suffix, argv, tree_env))
+    if "codex" in only:
+        # The backtest and the what-if alone (docs/spec.md §17), in-process on the log
+        # read once: what they add to the import + replay row above.
+        for suffix, tree in trees:
+            tree_env = {**ours_env, "CWD": str(tree)}
+            argv = [sys.executable, "-c", BACKTEST, str(codex)]
+            label = "budgetcore as_run + what_if" + suffix
+            plan.append(("Codex CLI", codex.stat().st_size, label, argv, tree_env))
     projects = out / "folder" / "projects"
     folder_size = sum(p.stat().st_size for p in projects.rglob("*.jsonl"))
     env = {**base_env, "CLAUDE_CONFIG_DIR": str(out / "folder")}
     cc = [str(CCUSAGE), "claude", "session", "--json", "--offline"]
-    plan.append(("CC folder", folder_size, "ccusage 20.0.24", cc, env))
-    for suffix, tree in trees:
+    if "folder" in only:
+        plan.append(("CC folder", folder_size, "ccusage 20.0.24", cc, env))
+    for suffix, tree in trees if "folder" in only else ():
         tree_env = {**ours_env, "CWD": str(tree)}
         argv = [*py, str(projects), "--usage"]
         label = "budgetcore import (--usage)" + suffix
@@ -144,10 +195,13 @@ def main() -> None:
         size = one_line.stat().st_size
         plan.append(("(start-up)", size, "budgetcore, one request" + suffix, floor, tree_env))
     load_before = os.getloadavg()
+    backtests: list[str] = []
     results: list[list[tuple[float, float, int]]] = [[] for _ in plan]
     for _ in range(args.runs):
         for i, (_k, _s, _l, argv, e) in enumerate(plan):
             results[i].append(run_once(argv, e))
+            if argv[1:2] == ["-c"]:
+                backtests.append(f"{_l}: {_stage_times(argv, e)}")
     load_after = os.getloadavg()
     print(
         f"log import, median of {args.runs} interleaved runs (load average "
@@ -166,6 +220,8 @@ def main() -> None:
             f"{kind:<12} {size / 1e6:>7.1f}MB {label:<39} {wall:>7.2f} {cpu:>6.2f} "
             f"{peak / 1e6:>7.1f}MB {ratio}"
         )
+    for line in backtests:
+        print(line)
 
 
 if __name__ == "__main__":

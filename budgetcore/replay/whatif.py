@@ -41,7 +41,7 @@ from budgetcore.replay.asrun import (
     ratio_text,
     relative,
 )
-from budgetcore.replay.logs.model import LogRequest, ParsedLog
+from budgetcore.replay.logs.model import LogRequest, ParsedLog, new_request
 from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage
 from budgetcore.replay.model import quality_of
 
@@ -154,6 +154,10 @@ def whatif_options(
     if not reqs:
         return None
     prefix = next((s.stable_prefix for s in asrun.series if s.name == log.main.name), 0)
+    # P comes from the first request sent, which may be an abandoned one larger than
+    # the branch's first: F never exceeds the branch's first context, which the what-if
+    # sends as logged.
+    prefix = min(prefix, reqs[0].context)
     base = ReplayOptions() if options is None else options
     return dataclasses.replace(
         base,
@@ -212,8 +216,16 @@ def what_if(
         if not row.admitted:
             rejected += 1
         else:
-            sent.append(req._replace(context=row.full_input, output=row.output))
-            caps.append(row.cached_input)
+            # The engine's layout caps what a request shares only where it departs from
+            # the log's (a run moved the summary or the raw window): where it shares all
+            # of the request before, the as-run rules alone decide, as for the first
+            # request (the same context on both sides), so that a what-if that changes
+            # nothing costs what the as-run model costs.
+            shares_all = not sent or row.cached_input >= sent[-1].context
+            caps.append(None if shares_all else row.cached_input)
+            # req._replace(context=..., output=...) in field order: _replace cost 1.4 s
+            # over a 200,000-request rollout.
+            sent.append(new_request((req[0], row.full_input, row.output, *req[3:])))
         if row.summary_input_billed or row.summary_output_billed:
             calls.append(
                 req._replace(
@@ -227,7 +239,35 @@ def what_if(
                     logged_cost=None,
                 )
             )
-    whatif_main, _ = modelled_split(sent, rules, one_hour=one_hour, caps=caps)
+    # The abandoned branches stay in the cache sequence, as logged and at their times,
+    # as in the as-run model: the stable prefix is calibrated on the same first request
+    # and a rewind keeps the cache alive alike on both sides. They are the as-run
+    # model's on both sides, so only the branch's requests are costed.
+    sequence: list[LogRequest] = []
+    caps_in_order: list[int | None] = []
+    mine: list[bool] = []
+    if not main.abandoned:
+        # Nothing to interleave: the branch is the sequence (no 200,000-key dict).
+        sequence, caps_in_order, mine = sent, caps, [True] * len(sent)
+    planned = (
+        {(r.file, r.line): (r, cap) for r, cap in zip(sent, caps, strict=True)}
+        if main.abandoned
+        else {}
+    )
+    for r in reqs if main.abandoned else ():
+        key = (r.file, r.line)
+        one, cap = r, None
+        if key in on_branch:
+            if key not in planned:
+                continue  # rejected by the what-if's engine: never sent
+            one, cap = planned[key]
+        sequence.append(one)
+        caps_in_order.append(cap)
+        mine.append(key in on_branch)
+    split, _ = modelled_split(sequence, rules, one_hour=one_hour, caps=caps_in_order)
+    whatif_main = (
+        split if not main.abandoned else tuple(m for m, own in zip(split, mine, strict=True) if own)
+    )
     if exclude:
         # Billed by another session of the import: left out of both sides, as the
         # as-run baseline leaves them out (a summary call at such a request too).
