@@ -1348,3 +1348,40 @@ def test_the_per_series_table_is_open_on_a_wide_screen_and_folded_on_a_phone() -
     # The backtest line comes before anything else of the chosen session.
     for markup in (wide, phone):
         assert markup.index("data-asrun-line") < markup.index("data-replay-log=")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_compaction_without_trigger_or_count_says_the_log_records_neither(lang: str) -> None:
+    """Issue 42: a Codex compaction read "(trigger —, preTokens —)"; the dashes looked
+    like our own missing value. Claude Code's, which records both, keep their figures."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    codex = reduce(state, ReplayLogsLoaded(_files(FIXTURES / "logs" / "codex" / "compaction")))
+    items = re.findall(r"<li data-compaction[^>]*>([^<]*)</li>", _screen(codex).html["replay-log"])
+    assert items
+    for text in items:
+        assert "—" not in text
+        assert ("records neither" if lang == "en" else "既没有记录触发方式") in text
+    claude = reduce(
+        state,
+        ReplayLogLoaded((FIXTURES / "claude-session.jsonl").read_text(), "claude-session.jsonl"),
+    )
+    shown = _screen(claude).html["replay-log"]
+    assert "preTokens 7,000" in shown
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_log_model_switch_names_what_it_changes_and_never_k(lang: str) -> None:
+    """Issue 42: "Use the log's model for K, M …", though K does not depend on the
+    model. The switch names I (the runtime's window) and O, and says K and S stay."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_files(FIXTURES / "logs" / "claude" / "08-cache-1h")))
+    switch = re.search(r"<p class=\"rp-switch\"[^>]*>(.*?)</p>", _screen(state).html["replay-log"])
+    assert switch is not None
+    text = unescape(re.sub(r"<[^>]+>", "", switch.group(1)))
+    if lang == "en":
+        assert "for K" not in text
+        assert "K and S stay yours" in text
+    else:
+        assert "K、M" not in text
+        assert "K 与 S 仍是你设定的" in text
+    assert "I 200,000" in text  # Claude Code's window, not the registry's 1,000,000

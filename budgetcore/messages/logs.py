@@ -27,6 +27,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "line {line}: compacted after turn {turn} (trigger {trigger}, preTokens {pre})",
         "第 {line} 行:第 {turn} 轮后压缩(触发方式 {trigger},preTokens {pre})",
     ),
+    # A Codex rollout's compacted line records neither (issue 42: "trigger —" read as
+    # a missing value of ours).
+    "replay.log.compaction-bare": (
+        "line {line}: compacted after turn {turn} (the log records neither what triggered it nor the token count before it)",
+        "第 {line} 行:第 {turn} 轮后压缩(日志既没有记录触发方式,也没有记录压缩前的 token 数)",
+    ),
+    "replay.log.not-recorded": ("not recorded in the log", "日志未记录"),
     "replay.log.kept": (
         "Only token counts and the model name were kept; message text was dropped as the file was read and nothing was sent anywhere.",
         "只保留了 token 数与模型名;读取时已丢弃消息文本,没有发送任何内容。",
@@ -86,8 +93,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "日志中的模型 {model} 不在注册表中:场景保留自己的模型,实测花费未知。",
     ),
     "replay.logs.use-model": (
-        "Use the log's model for K, M and the peers' lines: {model} (registry {entry}, {how}), I {i}, O {o}",
-        "K、M 与同类系统的线使用日志中的模型:{model}(注册表 {entry},{how}),I {i},O {o}",
+        "Give the scenario the log's model: {model} (registry {entry}, {how}), I {i} (the window its runtime ran it at), O {o}. M, C and the peers' lines follow from them; K and S stay yours.",
+        "让场景使用日志中的模型:{model}(注册表 {entry},{how}),I {i}(其运行时实际使用的窗口),O {o}。M、C 与其他系统的线由它们得出;K 与 S 仍是你设定的。",
     ),
     "replay.logs.main": ("main", "主会话"),
     "replay.logs.entry.estimate": (

@@ -890,7 +890,7 @@ def _replay_log_model(state: PageState, e: ReplayLogModelToggled) -> PageState:
 def _log_model(state: PageState) -> PageState:
     """While the replay reads a log, its switch is on and the chosen session's main
     model is in the registry, the scenario takes that model's I and O (through the one
-    validation path), so K, M and the peers' lines refer to the model the log used; the
+    validation path), so M, C and the peers' lines refer to the model the log used; the
     texts before are kept, and given back as soon as any of that stops holding (the
     switch off, another source, a log that failed, a session without a known model)."""
     panel = state.replay
