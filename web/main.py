@@ -284,6 +284,7 @@ class Shell:
         write_regions(screen, last)
         self.paint_pickers(screen)  # after the lists above are written
         if screen.text["notice"] and (last is None or last.text["notice"] != screen.text["notice"]):
+            q("#notice").dataset.kind = screen.notice_kind  # a refusal is styled apart
             self.clear_notice_later()
         for rid, value in screen.boxes.items():
             # What the box holds is what was written or what it sent: never read back
