@@ -390,9 +390,13 @@ class Shell:
 
     def model_data_loaded(self, registry: Any) -> None:
         try:
+            import datetime  # noqa: PLC0415 - after ready, off the boot path
+
             from budgetcore.registry.peers import default_peers  # noqa: PLC0415
 
-            event: Event = ModelDataLoaded(registry, default_peers())
+            # The clock is the shell's: the page marks deprecation dates already past.
+            today = datetime.date.today().isoformat()
+            event: Event = ModelDataLoaded(registry, default_peers(), today)
         except Exception as exc:
             event = Failed(f"{type(exc).__name__}: {exc}")
         self.dispatch(event)
