@@ -505,9 +505,20 @@ def test_a_two_turn_cost_chart_labels_its_turns_and_the_running_totals_axis(lang
     assert re.findall(r'data-turn-tick="(\d+)"', svg) == ["1", "2"]
     total = result.summary.cost
     assert total is not None
-    ticks = dict(re.findall(r'data-cum-tick="(\d)"[^>]*>([^<]+)<', svg))
-    assert ticks == {"1": format_money(total / 2), "2": format_money(total)}
+    ticks = re.findall(r'data-cum-tick="\d" x="\d+" y="(\d+)">([^<]+)<', svg)
+    values = [Decimal(label[1:]) for _, label in ticks]
+    assert len(values) >= 2
+    assert values == sorted(set(values))
+    assert values[0] > 0
+    assert total / 2 <= values[-1] <= total  # the ticks span the running total's scale
+    # Each where the running total's scale puts it: 0 at the base, the total at the top.
+    top, base = 8, 8 + 90
+    for y, label in ticks:
+        value = Decimal(label[1:])
+        assert int(y) - 4 == top + 90 - int(value * 90 / total), label
     assert 'class="ch-axis rp-cum-axis"' in svg
+    assert f"cumulative total {format_money(total)}" in svg or lang == "zh"
+    assert base > top
 
 
 def test_a_log_without_counts_says_those_triggers_were_not_evaluated() -> None:

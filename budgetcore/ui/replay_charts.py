@@ -179,7 +179,7 @@ def _timeline_svg(
     gutter += TICK + 4
     # The cost chart's running total has its own axis on the right (issue 42: "own
     # scale" with no axis); both charts keep one plot width, so turns line up.
-    right = max(12, TICK + 4 + max(map(text_width, _cum_ticks(result))))
+    right = max(12, TICK + 4 + max((text_width(x) for _, x in _cum_ticks(result)), default=0))
     pw = max(40, width - gutter - PAD - right)
     geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks, also=peer_also)
     top = LINE // 2
@@ -507,14 +507,12 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     return bottom + FONT_PX + TICK + 2 + (len(caption) - 1) * LINE
 
 
-def _cum_ticks(result: Replay) -> tuple[str, str]:
-    """The running total's axis labels: half the total and the total (exact: a half of
-    a decimal is exact; of a token count, a whole number or a half)."""
-    total = cost_chart(result, width=1, height=1).scale_total
-    if isinstance(total, Decimal):
-        return format_money(total / 2), format_money(total)
-    half = format_int(total // 2) if total % 2 == 0 else f"{format_int(total // 2)}.5"
-    return half, format_int(total)
+def _cum_ticks(result: Replay) -> tuple[tuple[int | Decimal, str], ...]:
+    """The running total's axis: round ticks above 0 (its base is the shared 0), as
+    the left axis has them; the exact total is in the axis title."""
+    chart = cost_chart(result, width=1, height=1)
+    money = chart.unit != "tokens"
+    return tuple((v, _y_tick_text(v, money)) for v in _y_ticks(chart.scale_total, _COST) if v)
 
 
 def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tuple[Markup, str]:
@@ -579,8 +577,8 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
                 format_int(v),
             )
         )
-    # The running total's own axis, on the right: the total at the top, its half in the
-    # middle (0 is the shared base line, labelled on the left).
+    # The running total's own axis, on the right: round ticks (0 is the shared base
+    # line, labelled on the left; the exact total is in the title below).
     right = gutter + pw
     parts.append(
         el(
@@ -588,8 +586,8 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
             {"class": "ch-axis rp-cum-axis", "x1": right, "x2": right, "y1": top, "y2": bottom},
         )
     )
-    for i, label in enumerate(_cum_ticks(result), start=1):
-        y = bottom - (_COST * i) // 2
+    for i, (value, label) in enumerate(_cum_ticks(result), start=1):
+        y = top + _y_of(value, geo.scale_total, _COST)
         parts.append(
             el("line", {"class": "ch-axis", "x1": right, "x2": right + TICK, "y1": y, "y2": y})
         )
