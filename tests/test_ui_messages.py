@@ -491,3 +491,13 @@ def test_no_space_goes_before_chinese_punctuation() -> None:
             assert not re.search(r"x1 [。、,:;)]", text), (key, text)
             found += 1 if name else 0
     assert found > 20
+
+
+def test_a_count_of_one_never_reads_as_a_plural() -> None:
+    """Issue 42: the Tune legend read "(1 points no other beats on both)". A counted
+    phrase is a plural rule (``count``) or puts the number after a colon."""
+    from budgetcore.messages import t  # noqa: PLC0415
+
+    shown = t("tune.mark.frontier", "en", n="1")
+    assert "1 points" not in shown
+    assert shown.endswith(": 1)")

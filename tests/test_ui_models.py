@@ -533,3 +533,33 @@ def test_the_export_records_the_links_own_fragment_with_its_model(fmt: str) -> N
         assert f"# reviewed with scenario fragment: #{link}\n" in body
     else:
         assert json.loads(body)["_generated"]["scenario_fragment"] == link
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_deprecation_date_already_past_is_marked_as_past(lang: str) -> None:
+    """Issue 42: gpt-5-codex's 2026-07-23 read like a future date on 2026-12-05. The
+    date comes from the shell's clock with the registry; without one nothing is marked."""
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+    from budgetcore.ui.events import LanguageChosen, ModelDataLoaded, PickerTyped  # noqa: PLC0415
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+    from budgetcore.ui.view.screen import render  # noqa: PLC0415
+
+    registry = default_registry()
+    model = registry.lookup("gpt-5-codex")
+    assert model is not None
+    assert model.deprecation == "2026-07-23"  # LiteLLM's deprecation_date, as shipped
+
+    def listed(today: str) -> str:
+        state = reduce(initial_state(), LanguageChosen(lang))
+        state = reduce(state, ModelDataLoaded(registry, default_peers(), today))
+        state = reduce(state, PickerTyped("main_model", "gpt-5-codex"))
+        return str(render(state).html["picker-main_model-list"])
+
+    past = {"en": "deprecated since 2026-07-23 (already past)", "zh": "已于 2026-07-23 弃用"}
+    future = {"en": "deprecation date 2026-07-23", "zh": "弃用日期 2026-07-23"}
+    assert past[lang] in listed("2026-12-05")
+    assert past[lang] in listed("2026-07-23")  # on the day itself: deprecated
+    assert future[lang] in listed("2026-07-22")
+    assert future[lang] in listed("")  # no clock: never claimed past
+    assert future[lang] in listed("not a date")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from budgetcore.messages import CATALOGUE
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.replay.logs import LogRequest, LogSeries
 from budgetcore.replay.model import SUMMARY_KEYS, TIMING_SUMMARY_KEYS, Replay
 from budgetcore.replay.simulate import replay
@@ -429,31 +429,96 @@ def test_the_contextbuilder_rule_fires_on_messages_marked_as_a_count(lang: str) 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_phones_strip_labels_fit_and_keep_their_counts(lang: str) -> None:
     """At 358 px "Anthropic API server compaction would fire: 51" ran off the chart and
-    lost its count: a long name is shortened (whole in its title), never the count."""
+    lost its count; then it was cut ("pi coding-agent would fi…", issue 42). A long
+    label wraps onto more lines, whole, every line inside the chart."""
     from budgetcore.charts.geometry import text_width  # noqa: PLC0415
 
     log = _counted_log([10, 20, 41, 42])
     result = replay(Scenario(), log.turns())
     width = 358
     figure, _ = timeline_figure(result, lang, width=width, scrub=1, log=log, window=200_000)
-    html = str(figure)
-    labels = re.findall(
-        r'<text class="ch-label" x="(\d+)" y="\d+">(?:<title>([^<]*)</title>)?([^<]*)</text>', html
+    html = unescape(str(figure))
+    labels = re.findall(r'<text class="ch-label" x="(\d+)" y="(\d+)">([^<]*)</text>', html)
+    assert labels
+    assert not any("…" in shown for _, _, shown in labels)
+    for x, _, shown in labels:
+        assert int(x) + text_width(shown) <= width, shown
+    ys = [int(y) for _, y, _ in labels]
+    assert len(set(ys)) == len(ys)  # one line each: never two on one row
+    joined = " ".join(shown for _, _, shown in labels)
+    wrapped = joined.replace(" ", "")
+    sep = ":" if lang == "zh" else ": "
+    long_row = t(
+        "replay.mark.row",
+        lang,
+        name=t("replay.mark.peer-count", lang, name="ContextBuilder tutorial", what=_what(lang)),
+        n="1",
     )
-    rows = [
-        (int(x), whole, shown)
-        for x, whole, shown in labels
-        if shown.rstrip().endswith(("1", "2", "3", "4"))
-    ]
-    assert rows, labels
-    shortened = [r for r in rows if r[1]]
-    assert shortened, rows  # the ContextBuilder rows are too long for a phone
-    for x, whole, shown in rows:
-        assert x + text_width(shown) <= width, shown
-        if whole:
-            sep = ":" if lang == "zh" else ": "
-            assert shown.rsplit(sep, 1)[1] == whole.rsplit(sep, 1)[1]  # the same count
-            assert "…" in shown
+    assert long_row.replace(" ", "") in wrapped  # whole, count included
+    assert text_width(long_row) > width - 60  # it did need more than one line
+    assert sep.strip() in joined
+
+
+def _what(lang: str) -> str:
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+
+    peer = next(p for p in default_peers() if p.name == "ContextBuilder tutorial")
+    also = next(a for a in peer.also if a.count == "messages")
+    return str(also.text.get(lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_one_turn_session_draws_its_full_input_line_across_its_turn(lang: str) -> None:
+    """Issue 42: at 390 px a 1-turn session showed no full-input line (one point draws
+    nothing): its value is drawn across the turn's slot."""
+    log = _counted_log([10])
+    result = replay(Scenario(), log.turns())
+    figure, cost = timeline_figure(result, lang, width=358, scrub=1, log=log, window=200_000)
+    html = str(figure)
+    for key in ("full_input", "log_context"):
+        found = re.search(rf'data-series="{key}" points="([^"]+)"', html)
+        assert found is not None, key
+        points = found.group(1).split()
+        assert len(points) == 2, points
+        (x1, y1), (x2, y2) = (map(int, p.split(",")) for p in points)
+        assert y1 == y2
+        plot = re.search(r'data-plot-width="(\d+)"', html)
+        assert plot is not None
+        assert x2 - x1 == int(plot.group(1))  # one turn: its slot is the whole plot
+    assert 'data-turn-tick="1"' in str(cost)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_two_turn_cost_chart_labels_its_turns_and_the_running_totals_axis(lang: str) -> None:
+    """Issue 42: two wide blocks with no turn labels, and a cumulative line whose "own
+    scale" had no axis. Now: turns 1 and 2 under the bars; on the right, the total at
+    the top and its half in the middle, exactly."""
+    from budgetcore.replay.options import parse_options  # noqa: PLC0415
+    from budgetcore.replay.turns import parse_turn_lines  # noqa: PLC0415
+    from budgetcore.units import format_money  # noqa: PLC0415
+
+    turns, _ = parse_turn_lines('{"added": 5000}\n{"added": 70000, "output": 900}\n')
+    prices = {"input": "0.000003", "output": "0.000015"}
+    result = replay(Scenario(), turns, parse_options({"main_prices": prices}))
+    _, cost = timeline_figure(result, lang, width=830, scrub=1, log=None, window=200_000)
+    svg = str(cost)
+    assert re.findall(r'data-turn-tick="(\d+)"', svg) == ["1", "2"]
+    total = result.summary.cost
+    assert total is not None
+    ticks = re.findall(r'data-cum-tick="\d" x="\d+" y="(\d+)">([^<]+)<', svg)
+    values = [Decimal(label[1:]) for _, label in ticks]
+    assert len(values) >= 2
+    assert values == sorted(set(values))
+    assert values[0] > 0
+    assert total / 2 <= values[-1] <= total  # the ticks span the running total's scale
+    # Each where the running total's scale puts it: 0 at the base, the total at the top.
+    top, base = 8, 8 + 90
+    for y, label in ticks:
+        value = Decimal(label[1:])
+        assert int(y) - 4 == top + 90 - int(value * 90 / total), label
+    assert 'class="ch-axis rp-cum-axis"' in svg
+    assert f"cumulative total {format_money(total)}" in svg or lang == "zh"
+    assert base > top
 
 
 def test_a_log_without_counts_says_those_triggers_were_not_evaluated() -> None:
@@ -984,11 +1049,18 @@ def test_the_cost_axis_is_in_dollars_and_its_ticks_fit_the_gutter(added: int, pr
     result = replay(Scenario(), turns, parse_options({"main_prices": prices}))
     _figure, cost = timeline_figure(result, "en", width=390, scrub=1, log=None, window=200_000)
     svg = chart_of(parse_svg(f"<div>{cost}</div>"))
-    ticks = [e for e in texts_of(svg) if "ch-tick" in (e.get("class") or "")]
+    texts = texts_of(svg)
+    ticks = [
+        e for e in texts if "ch-tick" in (e.get("class") or "") and not e.get("data-turn-tick")
+    ]
     assert ticks
     for e in ticks:
         assert "".join(e.itertext()).startswith("$")
         assert text_rect(e)[0] >= 0, "".join(e.itertext())
+        assert text_rect(e)[2] <= 390, "".join(e.itertext())  # the right axis fits too
+    turns = [e.get("data-turn-tick") for e in texts if e.get("data-turn-tick")]
+    assert turns
+    assert turns[-1] == "30"  # the last turn labelled
     titles = [e for e in texts_of(svg) if "ch-axis-title" in (e.get("class") or "")]
     assert any("dollars" in "".join(e.itertext()) for e in titles)
     # The ticks are round and stop below the tallest bar: its exact value is written.
@@ -1348,3 +1420,40 @@ def test_the_per_series_table_is_open_on_a_wide_screen_and_folded_on_a_phone() -
     # The backtest line comes before anything else of the chosen session.
     for markup in (wide, phone):
         assert markup.index("data-asrun-line") < markup.index("data-replay-log=")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_compaction_without_trigger_or_count_says_the_log_records_neither(lang: str) -> None:
+    """Issue 42: a Codex compaction read "(trigger —, preTokens —)"; the dashes looked
+    like our own missing value. Claude Code's, which records both, keep their figures."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    codex = reduce(state, ReplayLogsLoaded(_files(FIXTURES / "logs" / "codex" / "compaction")))
+    items = re.findall(r"<li data-compaction[^>]*>([^<]*)</li>", _screen(codex).html["replay-log"])
+    assert items
+    for text in items:
+        assert "—" not in text
+        assert ("records neither" if lang == "en" else "既没有记录触发方式") in text
+    claude = reduce(
+        state,
+        ReplayLogLoaded((FIXTURES / "claude-session.jsonl").read_text(), "claude-session.jsonl"),
+    )
+    shown = _screen(claude).html["replay-log"]
+    assert "preTokens 7,000" in shown
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_log_model_switch_names_what_it_changes_and_never_k(lang: str) -> None:
+    """Issue 42: "Use the log's model for K, M …", though K does not depend on the
+    model. The switch names I (the runtime's window) and O, and says K and S stay."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_files(FIXTURES / "logs" / "claude" / "08-cache-1h")))
+    switch = re.search(r"<p class=\"rp-switch\"[^>]*>(.*?)</p>", _screen(state).html["replay-log"])
+    assert switch is not None
+    text = unescape(re.sub(r"<[^>]+>", "", switch.group(1)))
+    if lang == "en":
+        assert "for K" not in text
+        assert "K and S stay yours" in text
+    else:
+        assert "K、M" not in text
+        assert "K 与 S 仍是你设定的" in text
+    assert "I 200,000" in text  # Claude Code's window, not the registry's 1,000,000

@@ -5,6 +5,7 @@ always describe what the fields show (or the plan is marked stale)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,7 @@ from budgetcore.ui.events import (
     ImportPreviewed,
     LanguageChosen,
     LinkOpened,
+    Noticed,
     Pinned,
     PresetChosen,
     Reset,
@@ -314,6 +316,16 @@ class TestReviewFlow:
         state = reduce(typed(fresh(), "config.trigger_tokens", "x"), Pinned())
         assert state.pinned is None
         assert render(state).text["notice"].startswith("Cannot pin")
+        # Styled apart from a success (issue 42: the same green as "Link copied.").
+        assert render(state).notice_kind == "refusal"
+        assert render(reduce(fresh(), Pinned())).notice_kind == "done"
+        assert render(reduce(fresh(), Noticed("msg.link-copied"))).notice_kind == "done"
+        css = (Path(__file__).resolve().parents[1] / "web" / "style.css").read_text()
+        assert '#notice[data-kind="refusal"]' in css
+        assert (
+            "dataset.kind = screen.notice_kind"
+            in (Path(__file__).resolve().parents[1] / "web" / "main.py").read_text()
+        )
 
     def test_pin_then_edit_lists_the_inputs_that_differ(self) -> None:
         state = reduce(fresh(), Pinned())

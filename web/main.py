@@ -284,6 +284,7 @@ class Shell:
         write_regions(screen, last)
         self.paint_pickers(screen)  # after the lists above are written
         if screen.text["notice"] and (last is None or last.text["notice"] != screen.text["notice"]):
+            q("#notice").dataset.kind = screen.notice_kind  # a refusal is styled apart
             self.clear_notice_later()
         for rid, value in screen.boxes.items():
             # What the box holds is what was written or what it sent: never read back
@@ -389,9 +390,13 @@ class Shell:
 
     def model_data_loaded(self, registry: Any) -> None:
         try:
+            import datetime  # noqa: PLC0415 - after ready, off the boot path
+
             from budgetcore.registry.peers import default_peers  # noqa: PLC0415
 
-            event: Event = ModelDataLoaded(registry, default_peers())
+            # The clock is the shell's: the page marks deprecation dates already past.
+            today = datetime.date.today().isoformat()
+            event: Event = ModelDataLoaded(registry, default_peers(), today)
         except Exception as exc:
             event = Failed(f"{type(exc).__name__}: {exc}")
         self.dispatch(event)

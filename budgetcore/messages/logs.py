@@ -27,6 +27,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "line {line}: compacted after turn {turn} (trigger {trigger}, preTokens {pre})",
         "第 {line} 行:第 {turn} 轮后压缩(触发方式 {trigger},preTokens {pre})",
     ),
+    # A Codex rollout's compacted line records neither (issue 42: "trigger —" read as
+    # a missing value of ours).
+    "replay.log.compaction-bare": (
+        "line {line}: compacted after turn {turn} (the log records neither what triggered it nor the token count before it)",
+        "第 {line} 行:第 {turn} 轮后压缩(日志既没有记录触发方式,也没有记录压缩前的 token 数)",
+    ),
+    "replay.log.not-recorded": ("not recorded in the log", "日志未记录"),
     "replay.log.kept": (
         "Only token counts and the model name were kept; message text was dropped as the file was read and nothing was sent anywhere.",
         "只保留了 token 数与模型名;读取时已丢弃消息文本,没有发送任何内容。",
@@ -86,8 +93,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "日志中的模型 {model} 不在注册表中:场景保留自己的模型,实测花费未知。",
     ),
     "replay.logs.use-model": (
-        "Use the log's model for K, M and the peers' lines: {model} (registry {entry}, {how}), I {i}, O {o}",
-        "K、M 与同类系统的线使用日志中的模型:{model}(注册表 {entry},{how}),I {i},O {o}",
+        "Give the scenario the log's model: {model} (registry {entry}, {how}), I {i} (the window its runtime ran it at), O {o}. M, C and the peers' lines follow from them; K and S stay yours.",
+        "让场景使用日志中的模型:{model}(注册表 {entry},{how}),I {i}(其运行时实际使用的窗口),O {o}。M、C 与其他系统的线由它们得出;K 与 S 仍是你设定的。",
     ),
     "replay.logs.main": ("main", "主会话"),
     "replay.logs.entry.estimate": (
@@ -146,8 +153,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "导入中有 {n} 个文件不是会话日志,未读取(第一个:{first})。",
     ),
     "replay.logs.cost": (
-        "As logged, this session cost {measured}; with K {k} and S {s} the model says {modelled}. Not like for like: the logged cost is every billed request (abandoned branches, subagents and cache reads included), the model's only the replayed branch's turns, with the prompt cache as the replay options set it.",
-        "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型给出 {modelled}。二者口径不同:实测花费含所有计费请求(包括废弃分支、子代理与缓存读取),模型只计回放分支上的各轮,提示缓存按回放选项设置。",
+        "As logged, this session cost {measured}; with K {k} and S {s} the engine's own bill of the replayed branch is {modelled}. Not like for like: the logged cost is every billed request (abandoned branches, subagents and cache reads included), this bill only the replayed branch's main requests, cached by the engine's own layout. The backtest and the what-if above compare like for like.",
+        "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下,引擎对回放分支的自身计费为 {modelled}。二者口径不同:实测花费含所有计费请求(包括废弃分支、子代理与缓存读取),此计费只含回放分支上的主请求,缓存按引擎自身的布局计算。同口径的比较见上方的回测与假设。",
     ),
     "replay.logs.cost-cut": (
         "As logged, this session cost {measured}; with K {k} and S {s} the model bills {tokens} main tokens, its cost unknown: summary tries cut by a timeout used tokens no one knows ({n}).",

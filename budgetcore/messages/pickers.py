@@ -33,6 +33,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "picker.mark.responses": ("Responses API only", "仅支持 Responses API"),
     "picker.mark.retired": ("retired: last listed in {release}", "已退役:最后收录于 {release}"),
     "picker.mark.deprecation": ("deprecation date {date}", "弃用日期 {date}"),
+    "picker.mark.deprecated": (
+        "deprecated since {date} (already past)",
+        "已于 {date} 弃用(日期已过)",
+    ),
     "picker.resolved": ("“{written}” is {name} ({how})", "“{written}”即 {name}({how})"),
     "picker.how.exact": ("exact id", "精确 id"),
     "picker.how.provider prefix": ("provider prefix", "去掉服务商前缀"),

@@ -75,7 +75,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "replay.legend.log_context": ("the log's measured context", "日志实测的上下文"),
     "replay.legend.cost": ("billed per turn", "每轮计费"),
-    "replay.legend.cumulative": ("cumulative (own scale)", "累计(独立刻度)"),
+    "replay.legend.cumulative": (
+        "cumulative (its own axis, on the right)",
+        "累计(独立刻度,见右侧坐标轴)",
+    ),
     "replay.note.off-scale": (
         "Far above the data, so not drawn (tokens): {names}.",
         "远高于数据,因此未绘制(tokens):{names}。",

@@ -93,7 +93,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(位于网格值之间,不在任何格子上)",
     ),
     "tune.mark.frontier": (
-        "circle: the frontier of cost against unseen history ({n} points no other beats on both)",
+        "circle: the frontier of cost against unseen history (points no other beats on both: {n})",
         "圆点:成本与未见历史的前沿({n} 个点,没有其他点在两者上都更优)",
     ),
     "tune.mark.chosen": ("diamond: the chosen point", "菱形:选中的点"),

@@ -257,6 +257,7 @@ class Failed(Event):
 class ModelDataLoaded(Event):
     registry: Registry  # the shell parses the shipped data after "ready"
     peers: tuple[Peer, ...]
+    today: str = ""  # the shell's date, YYYY-MM-DD (the core reads no clock); "": unknown
 
 
 class PickerTyped(Event):

@@ -137,6 +137,9 @@ class PageState:
     width: int = 640  # the chart column's width in CSS pixels
     registry: Registry | None = None  # the model registry, once loaded (after ready)
     peers: tuple[Peer, ...] | None = None  # the peers' rules, loaded with the registry
+    # Today's date (YYYY-MM-DD) as the shell's clock gave it with the registry; "" while
+    # unknown. A deprecation date on or before it is marked as past.
+    today: str = ""
     pickers: Mapping[str, PickerState] = field(default_factory=_no_pickers)
     peers_unit: str = "tokens"  # the peers chart's axis: "tokens" or "percent" of W
     replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel

@@ -177,7 +177,10 @@ def _timeline_svg(
     cost_ticks = (_y_tick_text(v, unit == "money") for v in _y_ticks(scale, _COST))
     gutter = PAD + max(text_width(format_int(max(1, widest))), *map(text_width, cost_ticks))
     gutter += TICK + 4
-    pw = max(40, width - gutter - PAD - 12)
+    # The cost chart's running total has its own axis on the right (issue 42: "own
+    # scale" with no axis); both charts keep one plot width, so turns line up.
+    right = max(12, TICK + 4 + max((text_width(x) for _, x in _cum_ticks(result)), default=0))
+    pw = max(40, width - gutter - PAD - right)
     geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks, also=peer_also)
     top = LINE // 2
     parts: list[Markup] = []
@@ -185,9 +188,16 @@ def _timeline_svg(
     g: list[Markup] = []
     _y_grid(geo.scale_tokens, _PLOT, top, gutter, pw, parts, texts, tagged=True)
     base = _PLOT * UNIT
+    slot = pw * UNIT // n
     for s in geo.series:
+        points = s.points
+        if len(points) == 1:
+            # One turn: a single point draws nothing (issue 42: a 1-turn session showed
+            # no full-input line); its value holds across the turn's slot.
+            (x, yv), halfslot = points[0], slot // 2
+            points = ((x - halfslot, yv), (x + halfslot, yv))
         if s.area:
-            pts = ((s.points[0][0], base), *s.points, (s.points[-1][0], base))
+            pts = ((points[0][0], base), *points, (points[-1][0], base))
             g.append(
                 el(
                     "polygon",
@@ -201,7 +211,7 @@ def _timeline_svg(
                     {
                         "class": f"rp-line rp-{s.key}",
                         "data-series": s.key,
-                        "points": _points(s.points),
+                        "points": _points(points),
                     },
                 )
             )
@@ -285,21 +295,20 @@ def _timeline_svg(
         if not xs:
             continue
         label = _mark_key_text(key, lang, peer_names)
-        count = format_int(len(xs))
-        row = t("replay.mark.row", lang, name=label, n=count)
+        row = t("replay.mark.row", lang, name=label, n=format_int(len(xs)))
+        # A phone: the label wraps onto more lines, whole (issue 42: "pi coding-agent
+        # would fi…" was cut), its count on the last.
         room = width - gutter - 2
-        shown = row
-        while text_width(shown) > room and len(label) > 1:  # a phone: the count stays
-            label = label[:-1]
-            shown = t("replay.mark.row", lang, name=label.rstrip() + "…", n=count)
-        texts.append(
-            el(
-                "text",
-                {"class": "ch-label", "x": gutter, "y": y + LINE - 4},
-                *((el("title", None, row),) if shown != row else ()),
-                shown,
+        wrapped = [row] if text_width(row) <= room else wrap_text(row, room)
+        for i, text in enumerate(wrapped):
+            texts.append(
+                el(
+                    "text",
+                    {"class": "ch-label", "x": gutter, "y": y + (i + 1) * LINE - 4},
+                    text,
+                )
             )
-        )
+        y += (len(wrapped) - 1) * LINE
         strip_top = y + LINE
         half = UNIT // 2  # _px inline: a mark per run, hundreds per input
         d = "".join([f"M{(x + half) // UNIT} 0v{_STRIP}" for x in xs])
@@ -498,6 +507,14 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     return bottom + FONT_PX + TICK + 2 + (len(caption) - 1) * LINE
 
 
+def _cum_ticks(result: Replay) -> tuple[tuple[int | Decimal, str], ...]:
+    """The running total's axis: round ticks above 0 (its base is the shared 0), as
+    the left axis has them; the exact total is in the axis title."""
+    chart = cost_chart(result, width=1, height=1)
+    money = chart.unit != "tokens"
+    return tuple((v, _y_tick_text(v, money)) for v in _y_ticks(chart.scale_total, _COST) if v)
+
+
 def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tuple[Markup, str]:
     geo = cost_chart(result, width=pw, height=_COST)
     top = LINE // 2
@@ -539,6 +556,54 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
             {"class": "ch-axis", "x1": gutter, "x2": gutter + pw, "y1": bottom, "y2": bottom},
         )
     )
+    # The turns under the bars, as on the timeline (issue 42: two wide blocks with no
+    # turn labels).
+    n = len(result.rows)
+    for v in _turn_ticks(n, pw):
+        x = gutter + ((2 * v - 1) * pw) // (2 * n)
+        parts.append(
+            el("line", {"class": "ch-axis", "x1": x, "x2": x, "y1": bottom, "y2": bottom + TICK})
+        )
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-tick",
+                    "data-turn-tick": v,
+                    "x": x,
+                    "y": bottom + TICK + FONT_PX,
+                    "text-anchor": "middle",
+                },
+                format_int(v),
+            )
+        )
+    # The running total's own axis, on the right: round ticks (0 is the shared base
+    # line, labelled on the left; the exact total is in the title below).
+    right = gutter + pw
+    parts.append(
+        el(
+            "line",
+            {"class": "ch-axis rp-cum-axis", "x1": right, "x2": right, "y1": top, "y2": bottom},
+        )
+    )
+    for i, (value, label) in enumerate(_cum_ticks(result), start=1):
+        y = top + _y_of(value, geo.scale_total, _COST)
+        parts.append(
+            el("line", {"class": "ch-axis", "x1": right, "x2": right + TICK, "y1": y, "y2": y})
+        )
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-tick rp-cum-tick",
+                    "data-cum-tick": i,
+                    "x": right + TICK + 2,
+                    "y": y + 4,
+                },
+                label,
+            )
+        )
+    bottom += TICK + FONT_PX  # the turn labels' row; the title goes under it
     unit = t("replay.cost.unit-tokens" if geo.unit == "tokens" else "replay.cost.unit-money", lang)
     total = format_money(Decimal(geo.scale_total)) if money else _tick_text(geo.scale_total)
     # The tallest bar's exact value: the ticks are round and stop below it.

@@ -16,7 +16,7 @@ from budgetcore.ui.view.pickers import how_text
 from budgetcore.units import format_int, format_money
 
 if TYPE_CHECKING:
-    from budgetcore.replay.logs.model import ParsedLog
+    from budgetcore.replay.logs.model import LogCompaction, ParsedLog
     from budgetcore.replay.logs.usage import MeasuredUsage
     from budgetcore.replay.model import Replay
     from budgetcore.replay.whatif import WhatIf
@@ -487,14 +487,7 @@ def logs_html(
             el(
                 "li",
                 {"data-compaction": c.after_turn, "data-pre-tokens": _exact_int(c.pre_tokens)},
-                t(
-                    "replay.log.compaction",
-                    lang,
-                    line=format_int(c.line),
-                    turn=format_int(c.after_turn),
-                    trigger=c.trigger or "—",
-                    pre="—" if c.pre_tokens is None else format_int(c.pre_tokens),
-                ),
+                _compaction_text(c, lang),
             )
             for c in main.compactions
         ]
@@ -507,6 +500,23 @@ def logs_html(
     parts.append(_ledger(log, lang))
     parts.append(el("p", {"class": "note-small"}, t("replay.log.kept", lang)))
     return join(parts)
+
+
+def _compaction_text(c: LogCompaction, lang: str) -> str:
+    """A logged compaction, saying what the log did not record rather than a bare dash
+    (a Codex rollout records neither its trigger nor its count before)."""
+    line, turn = format_int(c.line), format_int(c.after_turn)
+    if c.trigger is None and c.pre_tokens is None:
+        return t("replay.log.compaction-bare", lang, line=line, turn=turn)
+    missing = t("replay.log.not-recorded", lang)
+    return t(
+        "replay.log.compaction",
+        lang,
+        line=line,
+        turn=turn,
+        trigger=c.trigger or missing,
+        pre=missing if c.pre_tokens is None else format_int(c.pre_tokens),
+    )
 
 
 def _exact_int(value: int | None) -> str:

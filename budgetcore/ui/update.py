@@ -9,6 +9,7 @@ stale, and the link and the export always describe the plan on screen.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import lru_cache
@@ -711,7 +712,13 @@ def _model_data(state: PageState, e: ModelDataLoaded) -> PageState:
         section: _searched(e.registry, ps, PickerState()) if ps.open else ps
         for section, ps in state.pickers.items()
     }
-    return dataclasses.replace(state, registry=e.registry, peers=e.peers, pickers=pickers)
+    today = e.today if _ISO_DATE.fullmatch(e.today) else ""
+    return dataclasses.replace(
+        state, registry=e.registry, peers=e.peers, pickers=pickers, today=today
+    )
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 
 
 def _picker_typed(state: PageState, e: PickerTyped) -> PageState:
@@ -890,7 +897,7 @@ def _replay_log_model(state: PageState, e: ReplayLogModelToggled) -> PageState:
 def _log_model(state: PageState) -> PageState:
     """While the replay reads a log, its switch is on and the chosen session's main
     model is in the registry, the scenario takes that model's I and O (through the one
-    validation path), so K, M and the peers' lines refer to the model the log used; the
+    validation path), so M, C and the peers' lines refer to the model the log used; the
     texts before are kept, and given back as soon as any of that stops holding (the
     switch off, another source, a log that failed, a session without a known model)."""
     panel = state.replay

@@ -47,7 +47,7 @@ def picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mark
                 i=format_int(m.contract.input_tokens),
                 o=format_int(m.contract.output_tokens),
             )
-            marks = _model_marks(m, lang)
+            marks = _model_marks(m, lang, state.today)
             resolved = found.resolution if i == 0 else None
             options.append(
                 el(
@@ -121,16 +121,20 @@ def link_models(state: PageState) -> dict[str, str]:
     return out
 
 
-def _model_marks(model: RegistryModel, lang: str) -> str:
+def _model_marks(model: RegistryModel, lang: str, today: str = "") -> str:
     """What only some models are, in one line: Responses API only, retired (with the
-    release it comes from), the deprecation date."""
+    release it comes from), the deprecation date, marked as past when it is on or
+    before ``today`` (YYYY-MM-DD; "" unknown: never marked)."""
     marks = []
     if model.mode == "responses":
         marks.append(t("picker.mark.responses", lang))
     if model.retired:
         marks.append(t("picker.mark.retired", lang, release=model.retired))
     if model.deprecation:
-        marks.append(t("picker.mark.deprecation", lang, date=model.deprecation))
+        # ISO dates compare as text; the shell's date is the only clock.
+        past = bool(today) and model.deprecation <= today
+        key = "picker.mark.deprecated" if past else "picker.mark.deprecation"
+        marks.append(t(key, lang, date=model.deprecation))
     return " · ".join(marks)
 
 
@@ -188,7 +192,7 @@ def _chosen_html(state: PageState, section: str) -> Markup:
         )
         for tier in p.tiers
     ]
-    marks = _model_marks(model, lang)
+    marks = _model_marks(model, lang, state.today)
     written = state.pickers[section].written
     resolved = state.registry.resolve(written) if written and written != name else None
     return el(

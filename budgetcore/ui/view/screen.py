@@ -37,6 +37,7 @@ from budgetcore.ui.view.readouts import (
 from budgetcore.ui.view.samples import samples_html
 from budgetcore.ui.view.types import (
     KEY_READOUTS,
+    REFUSALS,
     FieldView,
     Screen,
 )
@@ -155,6 +156,7 @@ def render(state: PageState) -> Screen:
         key_ab=key_ab,
         pickers=pickers,
         peers_unit=state.peers_unit,
+        notice_kind="refusal" if state.notice in REFUSALS else "done",
     )
 
 

@@ -8,7 +8,18 @@ from dataclasses import dataclass, field
 from budgetcore.core.plan import READOUT_KEYS
 from budgetcore.ui.markup import Markup
 
-__all__ = ["BOOL_KEYS", "KEY_READOUTS", "READOUT_KEYS", "FieldView", "PickerView", "Screen"]
+__all__ = [
+    "BOOL_KEYS",
+    "KEY_READOUTS",
+    "READOUT_KEYS",
+    "REFUSALS",
+    "FieldView",
+    "PickerView",
+    "Screen",
+]
+
+#: The notices that report an action the page refused (the rest report one done).
+REFUSALS = frozenset({"msg.pin-stale", "msg.fix-first"})
 
 
 #: The readouts that stay in view while editing (and come first on a phone).
@@ -72,3 +83,7 @@ class Screen:
     pickers: dict[str, PickerView] = field(default_factory=dict)  # section -> picker
     peers_unit: str = "tokens"
     sweep_invalid: tuple[str, ...] = ()  # the sweep bounds ("low", "high") marked invalid
+    # The notice's kind (``#notice[data-kind]``): "refusal" for an action the page
+    # refused ("Cannot pin while the plan is stale"), styled apart from "done" ("Link
+    # copied.") so a refusal never reads like a success.
+    notice_kind: str = "done"
