@@ -446,6 +446,18 @@ FLAG_CASES: list[list[str]] = [
     ["tune", "--fragment", "", "--generate", GEN, "--max-unseen", "-1"],
     ["tune", "--fragment", "", "--generate", GEN, "--engine", "x" * 10_000],
     ["tune", "--fragment", ""],
+    # issue 41: grouped and mistyped axis values, S above O, the new constraint, -0
+    ["tune", "--fragment", "", "--generate", GEN, "--k", "8,000", "--s", "1024"],
+    ["tune", "--fragment", "", "--generate", GEN, "--k", "8,00", "--s", "1024"],
+    ["tune", "--fragment", "", "--generate", GEN, "--k", "8,000,16,000"],
+    ["tune", "--fragment", "", "--generate", GEN, "--k", "8000", "--s", "65536,70000"],
+    ["tune", "--fragment", "", "--generate", GEN, "--k", "8000", "--max-rejected", "0"],
+    ["tune", "--fragment", "", "--generate", GEN, "--max-rejected", "-1"],
+    ["tune", "--fragment", "", "--generate", GEN, "--max-rejected", "9" * 5_000],
+    ["tune", "--fragment", "", "--generate", GEN, "--max-rejected", "-0"],
+    ["tune", "--fragment", "", "--generate", GEN, "--generate", "{"],
+    ["models", "--limit", "-0"],
+    ["models", "--limit", " 5"],
     # usage
     ["x" * 10_000],
     ["plan", "--" + "x" * 10_000],

@@ -216,12 +216,14 @@ def _run_dask(
     from budgetcore.cli.stop import Interrupted, held, requested  # noqa: PLC0415
 
     cluster = client = None
+    levels: dict[str, int] = {}
     if address == "local":
         # The local cluster's scheduler and nannies run in this process: when a
         # signal to the group ends its workers, they log it (lost data, a closed
         # stream) before this thread has read the flag. A task's failure still
-        # reaches us, as the exception gather raises.
-        _quiet_dask()
+        # reaches us, as the exception gather raises. (Put back afterwards: a caller
+        # that runs the command in-process keeps its logging.)
+        levels = _quiet_dask()
     # Inside Dask the signal is a flag (cli.stop.held): raised into its event loop or
     # its sockets it became 64-108 lines of cluster errors and exit 1. The local
     # cluster's processes write nothing to the terminal (_children_quiet), and Dask's
@@ -271,6 +273,8 @@ def _run_dask(
         if cluster is not None:
             with contextlib.suppress(Exception):
                 cluster.close(timeout=10)
+        if not requested():
+            _loud_again(levels)
 
 
 @contextlib.contextmanager
@@ -298,12 +302,24 @@ def _children_quiet() -> Iterator[None]:
         os.close(devnull)
 
 
-def _quiet_dask() -> None:
-    """No log lines from Dask while a stopped command closes its cluster."""
+def _quiet_dask() -> dict[str, int]:
+    """No log lines from Dask while a stopped command closes its cluster; the levels
+    before, to put back."""
     import logging  # noqa: PLC0415
 
+    saved = {}
     for name in ("distributed", "tornado", "asyncio"):
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        logger = logging.getLogger(name)
+        saved[name] = logger.level
+        logger.setLevel(logging.CRITICAL + 1)
+    return saved
+
+
+def _loud_again(levels: dict[str, int]) -> None:
+    import logging  # noqa: PLC0415
+
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)
 
 
 # ------------------------------------------------------------------ arguments
