@@ -442,8 +442,12 @@ class TestCli:
         assert Decimal(total["modelled_cost"]) == sum(Decimal(a["modelled_cost"]) for a in each)
         assert Decimal(total["measured_cost"]) == sum(Decimal(a["measured_cost"]) for a in each)
 
-    def test_usage_alone_still_carries_as_run(self) -> None:
+    def test_usage_alone_is_the_import_without_a_backtest(self) -> None:
+        # --usage is the ledger and the measured usage at the import's speed (the
+        # backtest is a replay, docs/replay.md "As run"); without it the summary has it.
         (s,) = summaries("--usage", "--log", str(CLAUDE_LOG))
+        assert "as_run" not in s
+        (s,) = summaries("--log", str(CLAUDE_LOG))
         assert s["as_run"]["predicted_compactions"] == [3]
 
     def test_a_model_without_a_price_gives_null_never_zero(self, tmp_path: Path) -> None:

@@ -274,12 +274,15 @@ def run_session(
     from budgetcore.replay.asrun import as_run  # noqa: PLC0415 - a log's backtest
 
     measured = measured_usage(log, resolver)
+    if not replay_it:
+        # Usage only: the ledger and the measured usage, at the import's own speed (the
+        # backtest is a replay: docs/replay.md, "As run").
+        model = None if scenario is not None else log_model(log, resolver=resolver)
+        return SessionRun(name, log, series, None, measured, model)
     backtest = as_run(log, resolver)
     model = None
     if scenario is None:
         model = log_model(log, resolver=resolver, window=backtest.window)
-    if not replay_it:
-        return SessionRun(name, log, series, None, measured, model, as_run=backtest)
     if model is not None:
         scenario = model.scenario
     assert scenario is not None
