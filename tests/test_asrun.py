@@ -461,7 +461,13 @@ class TestCli:
         assert a["within_5_percent"] is None
         assert a["series"][0]["modelled_cost"] is None
         table = run_cli(["replay", "--format", "table", "--log", str(log)])
-        assert table.out.splitlines()[1] == "As run: measured unknown, modelled unknown (unknown)"
+        lines = table.out.splitlines()
+        assert lines[1] == "As run: measured unknown, modelled unknown (unknown)"
+        # An unknown backtest is not one "off by more than 5 %" (it was said so before).
+        (what_if_line,) = (line for line in lines if line.startswith("What if"))
+        assert "not within 5 %" not in what_if_line
+        assert "The backtest of this session is unknown" in what_if_line
+        assert s["what_if"]["backtest_within_5_percent"] is None
 
 
 def test_a_resumed_sessions_what_if_rests_on_the_same_baseline_as_its_as_run() -> None:

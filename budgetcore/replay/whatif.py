@@ -105,12 +105,19 @@ class WhatIf:
             )
         )
         comp = "—" if self.compression is None else _ratio_text(self.compression)
-        warn = (
-            ""
-            if self.backtest_trusted
-            else " The backtest of this session is not within 5 %: this is the model's "
-            "what-if, not the session's."
-        )
+        if self.backtest_trusted:
+            warn = ""
+        elif self.backtest_trusted is None:
+            # Unknown is not "off by more than 5 %": a cost no price gives.
+            warn = (
+                " The backtest of this session is unknown (a cost without a price): this "
+                "is the model's what-if, not the session's."
+            )
+        else:
+            warn = (
+                " The backtest of this session is not within 5 %: this is the model's "
+                "what-if, not the session's."
+            )
         return (
             f"What if K {self.trigger:,} and S {self.summary_cap:,}: modelled "
             f"{_dollars(self.modelled_cost)}, {_signed(d.get('total'))} from the as-run model "

@@ -164,3 +164,27 @@ def test_modelled_split_agrees_with_the_oracle(
         assert [(g.context, g.output, g.model) for g in got] == [
             (r.context, r.output, r.model) for r in reqs
         ]
+
+
+@given(a_log(), st.data())
+def test_a_cap_binds_only_below_what_the_request_would_share(
+    case: tuple[ParsedLog, frozenset[tuple[int, int]]], data: st.DataObject
+) -> None:
+    """``caps`` (the what-if's layout, spec §12) only ever lower a read: a cap at or
+    above the previous request's context changes nothing, and a capped request reads
+    at most its cap (served in whole blocks, so never above it)."""
+    log, _ = case
+    provider = ANTHROPIC_CACHE if log.format == "claude-code" else OPENAI_CACHE
+    rules = cache_model(provider)
+    reqs, _after = in_order(log.main)
+    plain, _ = modelled_split(reqs, rules)
+    loose = [None] + [max(r.context for r in reqs)] * (len(reqs) - 1)
+    assert modelled_split(reqs, rules, caps=loose)[0] == plain
+    caps = [None] + [data.draw(st.integers(0, 300_000)) for _ in reqs[1:]]
+    capped, _ = modelled_split(reqs, rules, caps=caps)
+    for got, free, cap in zip(capped[1:], plain[1:], caps[1:], strict=True):
+        assert got.cache_read <= free.cache_read
+        if cap is not None:
+            assert got.cache_read <= cap
+        assert got.context == free.context
+        assert got.input + got.cache_write + got.cache_read == got.context
