@@ -369,7 +369,8 @@ def error_stats(errors: Sequence[int]) -> tuple[int | None, int | None]:
 
 
 def _money(value: Decimal | None) -> str | None:
-    return None if value is None else str(value)
+    # Positional, never an exponent ("0E-8"): exact decimal text.
+    return None if value is None else format(value, "f")
 
 
 def _tokens(u: Usage) -> dict[str, int]:

@@ -73,7 +73,8 @@ class WhatIf:
 
     def as_dict(self) -> dict[str, Any]:
         def money(v: Decimal | None) -> str | None:
-            return None if v is None else str(v)
+            # Positional, never an exponent: a delta of zero is "0.00000000", not "0E-8".
+            return None if v is None else format(v, "f")
 
         return {
             "trigger_tokens": self.trigger,
