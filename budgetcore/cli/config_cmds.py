@@ -42,6 +42,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         return cmd_export_runtime(args)
     scenario = scenario_of(args)
     sys.stdout.write(export_json(scenario) if args.format == "json" else export_toml(scenario))
+    for warning in warnings_for(scenario):  # the file is written; the reviewer is told
+        print(f"warning: {warning}", file=sys.stderr)
     return 0
 
 

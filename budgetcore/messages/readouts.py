@@ -163,9 +163,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name}: expected {expected}, but it went from {before} to {after}.",
         "{name}:预期{expected},实际从 {before} 变为 {after}。",
     ),
+    "warn.label": ("Warning", "警告"),
+    "warn.k-at-or-above-m": (
+        "K = {k} is at or above M = {m}: a request is rejected before the trigger "
+        "can reach K, so compaction never starts in time.",
+        "K = {k} 不低于 M = {m}:请求在触发线到达 K 之前就会被拒绝,压缩永远来不及开始。",
+    ),
+    "warn.s-at-or-above-k": (
+        "S = {s} is at or above K = {k}: the summary alone fills the trigger line, "
+        "so every request after the first summary is above K.",
+        "S = {s} 不低于 K = {k}:仅摘要就占满触发线,第一次摘要之后的每个请求都高于 K。",
+    ),
+    "warn.k-far-below-peers": (
+        "K = {k} is below a quarter of the lowest trigger line any other system "
+        "uses for this model ({low}, {peer}): it compacts far earlier than any of them.",
+        "K = {k} 低于其他系统对该模型所用最低触发线({low},{peer})的四分之一:压缩远早于它们。",
+    ),
     "warn.s-above-o": (
-        "Warning: S = {s} is above the summary model's output capacity O = {o}: it is clamped to S = {o}.",
-        "警告:S = {s} 超过摘要模型的输出能力 O = {o},将被限幅为 S = {o}。",
+        "S = {s} is above the summary model's output capacity O = {o}: it is clamped to S = {o}.",
+        "S = {s} 超过摘要模型的输出能力 O = {o},将被限幅为 S = {o}。",
     ),
     "phrase.key-ab": ("pinned {a} · change {delta}", "固定 {a} · 变化 {delta}"),
     "why.coverage": ("the covered history is part of the history", "已覆盖的历史是历史的一部分"),

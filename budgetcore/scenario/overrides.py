@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from budgetcore.core.capacity import clamps_summary
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.jsonio import duplicate, duplicates_of, load_json
 from budgetcore.inputs.numbers import read_number
@@ -256,13 +255,8 @@ def _signed_zero_as_float(text: str) -> str:
 
 
 def warnings_for(scenario: Scenario) -> list[str]:
-    """Allowed but worth a reviewer's eye."""
-    out = []
-    s = scenario.config.summary_max_tokens
-    o = scenario.summary_contract.output_tokens
-    if clamps_summary(s, scenario.summary_contract):
-        out.append(
-            f"config.summary_max_tokens {s:,} is above the summary model's output capacity "
-            f"{o:,}: it will be clamped to S = {o:,}"
-        )
-    return out
+    """Allowed but worth a reviewer's eye, in English (one home:
+    :func:`budgetcore.scenario.warnings.review_warnings`)."""
+    from budgetcore.scenario.warnings import review_warnings  # noqa: PLC0415
+
+    return [w.text("en") for w in review_warnings(scenario)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from budgetcore.core.capacity import clamps_summary
 from budgetcore.messages import count, t
 from budgetcore.ui.form import (
     FIELDS,
@@ -14,7 +13,6 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.model import PageState
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.view.readouts import bullet_list
-from budgetcore.units import format_int
 
 __all__ = [
     "import_html",
@@ -91,14 +89,18 @@ def _label_with_key(key: str, lang: str) -> Markup:
 
 
 def warnings_html(scenario: Any, lang: str) -> Markup:
-    s = scenario.config.summary_max_tokens
-    o = scenario.summary_contract.output_tokens
-    if not clamps_summary(s, scenario.summary_contract):
+    """Every reviewer warning (budgetcore.scenario.warnings, the CLI's too), one line
+    each, in the page's language."""
+    from budgetcore.scenario.warnings import review_warnings  # noqa: PLC0415
+
+    found = review_warnings(scenario)
+    if not found:
         return Markup("")
-    return el(
-        "p",
-        {"class": "warn", "data-warning": "s-above-o"},
-        t("warn.s-above-o", lang, s=format_int(s), o=format_int(o)),
+    label = t("warn.label", lang)
+    colon = ":" if lang == "zh" else ": "
+    return join(
+        el("p", {"class": "warn", "data-warning": w.code}, f"{label}{colon}{w.text(lang)}")
+        for w in found
     )
 
 

@@ -1,0 +1,81 @@
+"""What a reviewer must see before exporting a config (issue 42, docs/cli.md "check"):
+settings the parser allows that defeat their own purpose. One home: ``check``, ``export``
+and the page read these, each a catalogue key (``warn.<code>``) with its parameters, in
+English and Chinese.
+
+- ``s-above-o``: S above the summary model's output capacity O: clamped to O;
+- ``k-at-or-above-m``: K at or above M: a request is rejected before the trigger can
+  reach K, so compaction can never start in time;
+- ``s-at-or-above-k``: S at or above K: the summary alone fills the trigger line, so
+  every request after the first summary is above K;
+- ``k-far-below-peers``: K below a quarter of the lowest token line of every other agent
+  system's rule for this model (docs/models-and-peers.md): it compacts far earlier than
+  any peer does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from budgetcore.core.capacity import clamps_summary, main_safe_input
+from budgetcore.scenario.model import Scenario
+from budgetcore.units import format_int
+
+__all__ = ["PEER_FRACTION", "ReviewWarning", "review_warnings"]
+
+#: "Far below" every peer: under this share of the lowest peer's token line.
+PEER_FRACTION = Fraction(1, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewWarning:
+    code: str  # the catalogue key is "warn." + code
+    params: tuple[tuple[str, str], ...]  # as the sentence shows them (grouped digits)
+
+    def text(self, lang: str = "en") -> str:
+        from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue
+
+        return t(f"warn.{self.code}", lang, **dict(self.params))
+
+
+def _peers_low(window: int, output: int) -> tuple[int, str] | None:
+    """The lowest token line of the peers' rules for this model, and whose."""
+    from budgetcore.registry.peers import default_peers, evaluate  # noqa: PLC0415
+
+    low: tuple[int, str] | None = None
+    for peer in default_peers():
+        if peer.kind != "tokens" or peer.line is None:
+            continue
+        value = evaluate(peer.line, window, output)
+        if value <= 0:
+            continue
+        tokens = value.numerator // value.denominator  # floor: a line in whole tokens
+        if low is None or tokens < low[0]:
+            low = (tokens, peer.name)
+    return low
+
+
+def review_warnings(scenario: Scenario) -> tuple[ReviewWarning, ...]:
+    """Every warning ``scenario`` deserves, in the order above."""
+    cfg = scenario.config
+    out = []
+    s, k = cfg.summary_max_tokens, cfg.trigger_tokens
+    o = scenario.summary_contract.output_tokens
+    if clamps_summary(s, scenario.summary_contract):
+        out.append(ReviewWarning("s-above-o", (("s", format_int(s)), ("o", format_int(o)))))
+    m = main_safe_input(scenario.main_model, cfg.reply_max_tokens, cfg.safety_margin)
+    if k >= m:
+        out.append(ReviewWarning("k-at-or-above-m", (("k", format_int(k)), ("m", format_int(m)))))
+    cap = min(s, o)
+    if cap >= k:
+        out.append(ReviewWarning("s-at-or-above-k", (("s", format_int(cap)), ("k", format_int(k)))))
+    low = _peers_low(scenario.main_model.input_tokens, scenario.main_model.output_tokens)
+    if low is not None and k < PEER_FRACTION * low[0]:
+        out.append(
+            ReviewWarning(
+                "k-far-below-peers",
+                (("k", format_int(k)), ("low", format_int(low[0])), ("peer", low[1])),
+            )
+        )
+    return tuple(out)
