@@ -114,3 +114,19 @@ class TestSummaryStart:
         got = _plan({"workload": {"previous_summary_tokens": 12_000, "backlog_tokens": 0}})
         assert got["recompress_needed"] is True
         assert got["summary_will_start"] is True
+
+
+def test_every_json_and_readout_key_is_an_attribute_of_the_plan() -> None:
+    # Issue 42: the README's cross-check read result.summary_safe_input, the key the page
+    # and the JSON show, and got AttributeError; a key is one name wherever it is read.
+    from budgetcore.core.plan import READOUT_KEYS  # noqa: PLC0415
+    from budgetcore.scenario.parse import parse_scenario  # noqa: PLC0415
+
+    for doc in (
+        {},
+        {"config": {"trigger_tokens": 1_000_000}},
+        {"workload": {"required_tokens": 10**6}},
+    ):
+        p = plan(parse_scenario(doc))
+        d = p.as_dict()
+        assert {k: getattr(p, k) for k in READOUT_KEYS} == {k: d[k] for k in READOUT_KEYS}

@@ -73,6 +73,89 @@ class Plan:
             lease_acquired=bg.lease_acquired,
         )
 
+    # Every key of the CLI's JSON and the page's readouts is an attribute of the same
+    # name (issue 42: `result.summary_safe_input` raised AttributeError in a user's
+    # pytest): one name for one value, wherever it is read.
+    @property
+    def summary_cap(self) -> int:
+        return self.summary.cap
+
+    @property
+    def summary_generation(self) -> int:
+        return self.summary.generation
+
+    @property
+    def summary_safe_input(self) -> int:
+        return self.summary.safe_input
+
+    @property
+    def summary_new_raw_budget(self) -> int:
+        return self.summary.new_raw_budget
+
+    @property
+    def summary_new_raw(self) -> int:
+        return self.round.new_raw
+
+    @property
+    def summary_work_input(self) -> int:
+        return self.round.work_input
+
+    @property
+    def summary_work_total(self) -> int:
+        return self.round.work_total
+
+    @property
+    def recompress_needed(self) -> bool:
+        return self.round.recompress_needed
+
+    @property
+    def loader_prefetch_limit(self) -> int:
+        return self.funnel.loader_prefetch_limit
+
+    @property
+    def prefetched(self) -> int:
+        return self.funnel.prefetched
+
+    @property
+    def summary_adopted(self) -> int:
+        return self.funnel.summary_adopted
+
+    @property
+    def engine_raw_headroom(self) -> int:
+        return self.funnel.engine_raw_headroom
+
+    @property
+    def raw_selected(self) -> int:
+        return self.funnel.raw_selected
+
+    @property
+    def full_input(self) -> int:
+        return self.funnel.full_input
+
+    @property
+    def admitted(self) -> bool:
+        return self.funnel.admitted
+
+    @property
+    def soft_estimate(self) -> int:
+        return self.trigger.soft_estimate
+
+    @property
+    def trigger_reached(self) -> bool:
+        return self.trigger.reached
+
+    @property
+    def summary_cap_clamped(self) -> bool:
+        return self.summary.clamped
+
+    @property
+    def summary_dropped(self) -> bool:
+        return self.funnel.summary_dropped
+
+    @property
+    def summary_will_start(self) -> bool:
+        return self.start.will_start
+
     @property
     def read(self) -> ReadTime:
         """Predicted records, sessions, pages and read time of the prefetch."""
