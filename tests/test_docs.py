@@ -212,3 +212,25 @@ def test_the_command_check_names_a_flag_the_cli_does_not_have() -> None:
 
 def test_the_readme_stays_a_front_door() -> None:
     assert len((ROOT / "README.md").read_text("utf-8").splitlines()) < 200
+
+
+def test_the_readmes_pytest_example_runs_as_written(tmp_path: Path) -> None:
+    """Issue 42: the README's cross-check, copied as written into a file and run by pytest
+    in a fresh process, passes."""
+    import re  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    text = (ROOT / "README.md").read_text("utf-8")
+    (block,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert "def test_" in block
+    (tmp_path / "test_my_config.py").write_text(block, "utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_my_config.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 passed" in proc.stdout
