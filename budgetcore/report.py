@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
@@ -708,11 +709,13 @@ def write_report(
     out_dir: Path,
     session: tuple[Any, Any] | None = None,
     tune: Any = None,
+    backtest: Sequence[str] = (),
 ) -> list[Path]:
     """Write the report into ``out_dir`` (created if needed); return the files written.
     ``session``: a replay and the log series it came from (or None), for the replay
     charts and summary; ``tune``: a ``tune.result.TuneResult`` for the K x S maps
-    (``budgetcore.report_tune``)."""
+    (``budgetcore.report_tune``); ``backtest``: a log's as-run line and its what-if
+    (docs/spec.md §17), printed before the replay."""
     out_dir.mkdir(parents=True, exist_ok=True)
     p = plan(scenario)
     written = [out_dir / "plan.json"]
@@ -784,6 +787,8 @@ def write_report(
             "",
         ]
     replay_files: dict[str, list[str]] = {}
+    if backtest:  # the backtest first, beside every what-if (docs/spec.md §17)
+        lines += ["## As run, then what if", "", *(f"- {line}" for line in backtest), ""]
     if session is not None:
         replay_files = _replay_charts(session, out_dir)
         lines += _replay_lines(session, replay_files)

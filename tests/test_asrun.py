@@ -545,3 +545,14 @@ def test_a_what_if_that_changes_nothing_costs_the_as_run_model_with_a_rewind() -
     w = what_if(log, backtest, scenario, replay(scenario, turns, opts))
     assert w.delta["total"] == 0
     assert w.modelled_cost == backtest.modelled_cost
+
+
+def test_the_report_prints_the_backtest_before_the_replay(tmp_path: Path) -> None:
+    # docs/spec.md §17: "The CLI table, JSON Lines summary, CSV comments, the report and
+    # the page show the baseline first".
+    result = run_cli(["report", "--log", str(CLAUDE_LOG), "--out", str(tmp_path / "r")])
+    assert result.code == 0, result.err
+    text = (tmp_path / "r" / "summary.md").read_text("utf-8")
+    assert "- As run: measured $" in text
+    assert "- What if K 32,000 and S 8,192: modelled $" in text
+    assert text.index("As run: measured") < text.index("## Session replay")

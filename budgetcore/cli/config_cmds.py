@@ -120,6 +120,7 @@ def _report(args: argparse.Namespace, scenario: Scenario | None) -> int:
     from budgetcore.cli.stop import held  # noqa: PLC0415
 
     session = tuned = None
+    backtest: list[str] = []
     if any(getattr(args, k, None) is not None for k in ("turns", "generate", "log")):
         from budgetcore.cli.tune_cmds import report_session, report_tune  # noqa: PLC0415
 
@@ -127,12 +128,20 @@ def _report(args: argparse.Namespace, scenario: Scenario | None) -> int:
         scenario = result.scenario
         session = (result, None if log is None else log.pick(series))
         tuned = report_tune(result, turns)  # the session's K x S maps (docs/tune.md)
+        if log is not None:
+            from budgetcore.replay.asrun import as_run  # noqa: PLC0415
+            from budgetcore.replay.whatif import what_if  # noqa: PLC0415
+
+            run = as_run(log)
+            backtest = [run.line()]
+            if log.pick(series) is log.main:  # the replay ran on the as-run baseline
+                backtest.append(what_if(log, run, result.scenario, result).line())
     assert scenario is not None
     try:
         # matplotlib draws under held(): a signal is read between two files
         # (report.write_report's checkpoints), never raised inside the library.
         with held():
-            written = write_report(scenario, Path(args.out), session, tune=tuned)
+            written = write_report(scenario, Path(args.out), session, tune=tuned, backtest=backtest)
     except OSError as exc:
         where = shown_name(str(exc.filename if exc.filename is not None else args.out))
         raise write_failed(f"report folder {where}", exc) from None
