@@ -54,6 +54,14 @@ def test_k_far_below_every_peer_is_warned() -> None:
     assert "100,000" in w.text("zh")
 
 
+def test_the_page_compares_with_the_peers_only_once_they_are_loaded() -> None:
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+
+    sc = parse_scenario({"main_model": SONNET, "config": {"trigger_tokens": 10_000}})
+    assert 'data-warning="k-far-below-peers"' not in str(warnings_html(sc, "en"))
+    assert 'data-warning="k-far-below-peers"' in str(warnings_html(sc, "en", default_peers()))
+
+
 def test_the_page_shows_every_warning_in_both_languages() -> None:
     sc = parse_scenario({"config": {"trigger_tokens": 1_000_000}})
     en = str(warnings_html(sc, "en"))

@@ -15,12 +15,17 @@ English and Chinese.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Literal
 
 from budgetcore.core.capacity import clamps_summary, main_safe_input
 from budgetcore.scenario.model import Scenario
 from budgetcore.units import format_int
+
+if TYPE_CHECKING:
+    from budgetcore.registry.peers import Peer
 
 __all__ = ["PEER_FRACTION", "ReviewWarning", "review_warnings"]
 
@@ -39,12 +44,12 @@ class ReviewWarning:
         return t(f"warn.{self.code}", lang, **dict(self.params))
 
 
-def _peers_low(window: int, output: int) -> tuple[int, str] | None:
+def _peers_low(window: int, output: int, peers: Sequence[Peer]) -> tuple[int, str] | None:
     """The lowest token line of the peers' rules for this model, and whose."""
-    from budgetcore.registry.peers import default_peers, evaluate  # noqa: PLC0415
+    from budgetcore.registry.peers import evaluate  # noqa: PLC0415
 
     low: tuple[int, str] | None = None
-    for peer in default_peers():
+    for peer in peers:
         if peer.kind != "tokens" or peer.line is None:
             continue
         value = evaluate(peer.line, window, output)
@@ -56,8 +61,12 @@ def _peers_low(window: int, output: int) -> tuple[int, str] | None:
     return low
 
 
-def review_warnings(scenario: Scenario) -> tuple[ReviewWarning, ...]:
-    """Every warning ``scenario`` deserves, in the order above."""
+def review_warnings(
+    scenario: Scenario, peers: Sequence[Peer] | Literal["default"] | None = "default"
+) -> tuple[ReviewWarning, ...]:
+    """Every warning ``scenario`` deserves, in the order above. ``peers``: the peers'
+    rules to compare K with ("default": the shipped ones, loaded here; None: not yet
+    loaded, as on the page before its registry arrives: that warning waits)."""
     cfg = scenario.config
     out = []
     s, k = cfg.summary_max_tokens, cfg.trigger_tokens
@@ -70,7 +79,12 @@ def review_warnings(scenario: Scenario) -> tuple[ReviewWarning, ...]:
     cap = min(s, o)
     if cap >= k:
         out.append(ReviewWarning("s-at-or-above-k", (("s", format_int(cap)), ("k", format_int(k)))))
-    low = _peers_low(scenario.main_model.input_tokens, scenario.main_model.output_tokens)
+    if peers == "default":
+        from budgetcore.registry.peers import default_peers  # noqa: PLC0415 - CLI only
+
+        peers = default_peers()
+    main = scenario.main_model
+    low = None if peers is None else _peers_low(main.input_tokens, main.output_tokens, peers)
     if low is not None and k < PEER_FRACTION * low[0]:
         out.append(
             ReviewWarning(

@@ -71,6 +71,8 @@ def _exact(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return format(value, "f")  # positional, as the CLI writes money ("0E-7" never)
     return str(value)
 
 

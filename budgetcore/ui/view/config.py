@@ -65,7 +65,7 @@ def import_html(state: PageState) -> Markup:
         )
     else:
         table = el("p", None, t("phrase.import-no-change", lang))
-    warn = warnings_html(p.after, lang) if p.after is not None else Markup("")
+    warn = warnings_html(p.after, lang, state.peers) if p.after is not None else Markup("")
     buttons = el(
         "div",
         {"class": "row"},
@@ -88,12 +88,13 @@ def _label_with_key(key: str, lang: str) -> Markup:
     return join((t(f"label.{key}", lang), " ", el("code", None, key)))
 
 
-def warnings_html(scenario: Any, lang: str) -> Markup:
+def warnings_html(scenario: Any, lang: str, peers: Any = None) -> Markup:
     """Every reviewer warning (budgetcore.scenario.warnings, the CLI's too), one line
-    each, in the page's language."""
+    each, in the page's language; the peers' one once their rules are loaded (after
+    ready: the boot loads no registry)."""
     from budgetcore.scenario.warnings import review_warnings  # noqa: PLC0415
 
-    found = review_warnings(scenario)
+    found = review_warnings(scenario, peers)
     if not found:
         return Markup("")
     label = t("warn.label", lang)

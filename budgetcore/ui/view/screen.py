@@ -104,7 +104,7 @@ def render(state: PageState) -> Screen:
         experiment_html(state.outcome, lang) if state.outcome is not None else Markup("")
     )
     html["import-result"] = import_html(state)
-    html["warnings"] = warnings_html(p.scenario, lang)
+    html["warnings"] = warnings_html(p.scenario, lang, state.peers)
     text["link-problems"] = (
         t("msg.link-problems", lang)
         + t("msg.list-sep", lang).join(problem_text(x, lang) for x in state.link_problems)
