@@ -20,7 +20,7 @@ from typing import Any
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
-from budgetcore.replay.logs.tally import Tally, counts, document_of
+from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts
 
 __all__ = ["claims_document", "read_amp"]
 
@@ -47,10 +47,8 @@ def read_amp(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> P
     tally = Tally("amp")
     for name, stream in files:
         tally.open(name)
-        doc = document_of(stream, what)
-        tally.record()
-        if isinstance(doc, Problem):
-            tally.malformed(1, doc)
+        doc = tally.document(stream, what)
+        if doc is NOT_A_DOCUMENT:
             continue
         if not claims_document(doc):
             tally.entry("document that is not an Amp thread")

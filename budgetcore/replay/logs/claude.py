@@ -39,6 +39,7 @@ from budgetcore.replay.logs.reader import (
     numbered_batches,
     too_many_requests,
 )
+from budgetcore.replay.logs.tally import label as cut_label
 
 if TYPE_CHECKING:
     from budgetcore.replay.logs.compiled import ClaudeLine, ClaudeMessage
@@ -47,7 +48,6 @@ if TYPE_CHECKING:
 __all__ = ["read_claude_code"]
 
 _USAGE = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
-_MAX_LABEL = 48
 _CONVERSATION = frozenset({"user", "assistant"})
 
 
@@ -129,7 +129,7 @@ def _label(obj: dict[str, Any]) -> str:
         data = obj.get("data")
         sub = data.get("type") if isinstance(data, dict) else None
     label = f"{kind}/{sub}" if isinstance(sub, str) and sub else kind
-    return label if len(label) <= _MAX_LABEL else label[: _MAX_LABEL - 1] + "…"
+    return cut_label(label)
 
 
 def _tool_chars(message: object) -> int:

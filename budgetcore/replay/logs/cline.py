@@ -28,7 +28,7 @@ from budgetcore.errors import NonFinite, Problem
 from budgetcore.inputs.numbers import read_number
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
-from budgetcore.replay.logs.tally import Tally, counts, document_of
+from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts
 
 __all__ = ["claims_document", "read_cline"]
 
@@ -66,10 +66,8 @@ def read_cline(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
     tally = Tally("cline")
     for name, stream in files:
         tally.open(name)
-        doc = document_of(stream, what)
-        tally.record()
-        if isinstance(doc, Problem):
-            tally.malformed(1, doc)
+        doc = tally.document(stream, what)
+        if doc is NOT_A_DOCUMENT:
             continue
         if isinstance(doc, dict) and isinstance(doc.get("messages"), list):
             tally.entry("session document")

@@ -47,6 +47,8 @@ from budgetcore.replay.logs.reader import (
     too_many_requests,
 )
 from budgetcore.replay.logs.shapes import response_item, token_count
+from budgetcore.replay.logs.tally import counts
+from budgetcore.replay.logs.tally import label as cut_label
 
 if TYPE_CHECKING:
     from budgetcore.replay.logs.compiled import CodexLine
@@ -64,7 +66,6 @@ _FIELDS = (
 #: A copied parent history is written in one go: consecutive lines of the burst are at
 #: most this far apart. The child's own first request ends it (a model call takes longer).
 FORK_BURST_MS = 1000
-_MAX_LABEL = 48
 
 SAME_TOTALS = "token_count repeating the previous totals"
 PARENT_COPY = "token_count copied from the parent session"
@@ -77,24 +78,11 @@ def _label(kind: object, payload: dict[str, Any]) -> str:
     label = (
         f"{kind}/{sub}" if kind in ("event_msg", "response_item") and isinstance(sub, str) else kind
     )
-    return label if len(label) <= _MAX_LABEL else label[: _MAX_LABEL - 1] + "…"
+    return cut_label(label)
 
 
 def _counts(raw: object, path: str) -> tuple[int, ...] | Problem:
-    if not isinstance(raw, dict):
-        return Problem.of(path, "must be an object of token counts", raw, "log-line-counts")
-    out = []
-    for key in _FIELDS:
-        value = count_of(raw.get(key))
-        if value is None:
-            return Problem.of(
-                f"{path}.{key}",
-                "must be an integer from 0 to 10^12 or null",
-                raw[key],
-                "log-line-count",
-            )
-        out.append(value)
-    return tuple(out)
+    return counts(raw, _FIELDS, path)
 
 
 _HEAD = b'{"timestamp":"'

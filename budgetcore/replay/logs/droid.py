@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
-from budgetcore.replay.logs.tally import Tally, counts, document_of
+from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts
 
 __all__ = ["TOTALS_WHY", "claims_document", "model_name", "read_droid"]
 
@@ -49,10 +49,8 @@ def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
                 kind = obj.get("type")
                 tally.entry(f"transcript {kind}" if isinstance(kind, str) else "transcript line")
             continue
-        doc = document_of(stream, what)
-        tally.record()
-        if isinstance(doc, Problem):
-            tally.malformed(1, doc)
+        doc = tally.document(stream, what)
+        if doc is NOT_A_DOCUMENT:
             continue
         if not claims_document(doc):
             tally.entry("document without tokenUsage")

@@ -25,7 +25,7 @@ from typing import Any
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
-from budgetcore.replay.logs.tally import Document, Tally, counts, document_of
+from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Document, Tally, counts
 
 __all__ = ["claims", "claims_document", "read_gemini"]
 
@@ -179,12 +179,9 @@ def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -
 
 
 def _document(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> None:
-    doc = document_of(stream, what)
-    if isinstance(doc, Problem):
-        tally.record()
-        tally.malformed(1, doc)
+    doc = tally.document(stream, what)
+    if doc is NOT_A_DOCUMENT:
         return
-    tally.record()
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         tally.entry("document without messages")
         return

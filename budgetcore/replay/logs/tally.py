@@ -39,7 +39,20 @@ from budgetcore.replay.logs.reader import (
     too_many_requests,
 )
 
-__all__ = ["SQLITE_MAGIC", "TOTALS", "Database", "Document", "Tally", "counts", "lines_of"]
+__all__ = [
+    "NOT_A_DOCUMENT",
+    "SQLITE_MAGIC",
+    "TOTALS",
+    "Database",
+    "Document",
+    "Tally",
+    "counts",
+    "lines_of",
+]
+
+#: What :meth:`Tally.document` gives for a file that is not one JSON document (its
+#: problem is in the ledger already). Not None: ``null`` is a document.
+NOT_A_DOCUMENT = object()
 
 #: The series of a session that keeps per-model totals only (ParsedLog.totals_only).
 TOTALS = "session totals"
@@ -150,6 +163,16 @@ class Tally:
     def record(self) -> None:
         """One more record of the current file (a document's record, a table row)."""
         self.files[-1].lines += 1
+
+    def document(self, stream: Any, what: str = "log") -> Any:
+        """The current file's one JSON document, counted as its one record; a file that
+        is not one is counted as malformed and gives :data:`NOT_A_DOCUMENT`."""
+        doc = document_of(stream, what)
+        self.record()
+        if isinstance(doc, Problem):
+            self.malformed(1, doc)
+            return NOT_A_DOCUMENT
+        return doc
 
     def malformed(self, line: int, problem: Problem) -> None:
         f = self.files[-1]
