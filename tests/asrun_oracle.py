@@ -207,7 +207,8 @@ def oracle_series(
 def oracle_predicted(main: LogSeries, trigger: int) -> tuple[int, ...]:
     """docs/replay.md "Predicted compactions": after main request j (1-based) the rule
     compares the request's input plus output, or the log's preTokens where it compacted
-    after j, with the trigger (T >= K); once fired it fires again only after a logged
+    after j, with the trigger (T >= K), or the runtime's own count after j where the log
+    gives one for every request; once fired it fires again only after a logged
     compaction."""
     pre: dict[int, int | None] = {}
     for c in main.compactions:
@@ -222,6 +223,10 @@ def oracle_predicted(main: LogSeries, trigger: int) -> tuple[int, ...]:
         logged = pre.get(j)
         if logged is not None:
             count: int | None = logged
+        elif j > 0 and len(main.counts) == len(main.requests):
+            # The runtime's own count, where the log lets it be rebuilt (Codex: total
+            # tokens plus the reasoning the history carries).
+            count = main.counts[j - 1]
         elif j > 0:
             r = main.requests[j - 1]
             count = r.context + r.output

@@ -22,6 +22,7 @@ from budgetcore.replay.asrun import (
     predicted_compactions,
     ratio_text,
 )
+from budgetcore.replay.logs.codex import reasoning_estimate
 from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.runtimes import profile
 from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
@@ -199,6 +200,24 @@ class TestWindows:
         result = as_run(log_of("codex", main, window=logged))
         assert (result.window, result.trigger) == (window, trigger)
 
+    @pytest.mark.parametrize(
+        ("logged", "window"),
+        [
+            # LiteLLM gives gpt-5.1-codex the API's 400,000; Codex's catalogue 272,000,
+            # whose 95 % (floor) the log writes: W = 258,400 x 100 / 95.
+            (258_400, 272_000),
+            # Codex 0.47 writes the window in full (272,000 is not a multiple of 95).
+            (272_000, 272_000),
+        ],
+    )
+    def test_codex_window_is_the_whole_of_a_95_percent_window(
+        self, logged: int, window: int
+    ) -> None:
+        main = LogSeries("main", (req(1, 50_000, 0, 0, 0, "gpt-5.1-codex"),), ())
+        result = as_run(log_of("codex", main, window=logged))
+        assert (result.window, result.trigger) == (window, window * 9 // 10)
+        assert f"{window:,}" in result.window_source
+
 
 class TestCodexBlocks:
     def test_reads_are_served_from_1024_in_128_token_blocks(self) -> None:
@@ -268,6 +287,37 @@ def test_predicted_compactions_is_the_profiles_rule() -> None:
     assert predicted_compactions(main, 244_801, prof.fires) == ()
 
 
+def test_the_runtimes_own_count_is_compared_where_the_log_gives_it() -> None:
+    # Codex's count after a request is its total tokens plus the reasoning it carries
+    # (series.counts); input plus output alone (240,000 + 1,000) stays below 244,800.
+    reqs = (req(1, 100_000, 0, 0, 1_000, CODEX), req(2, 240_000, 0, 0, 1_000, CODEX))
+    plain = LogSeries("main", reqs, ())
+    carried = LogSeries("main", reqs, (), counts=(101_000 + 9_000, 241_000 + 9_000))
+    assert as_run(log_of("codex", plain, window=258_400)).predicted_compactions == ()
+    assert as_run(log_of("codex", carried, window=258_400)).predicted_compactions == (2,)
+    # A count that does not cover every request is not the runtime's: not used.
+    partial = LogSeries("main", reqs, (), counts=(250_000,))
+    assert as_run(log_of("codex", partial, window=258_400)).predicted_compactions == ()
+
+
+@pytest.mark.parametrize(
+    ("line", "tokens"),
+    [
+        # openai/codex history.rs: ceil((floor(n x 3 / 4) - 650) / 4) for n payload bytes.
+        (b'{"type":"reasoning","encrypted_content":"' + b"A" * 32_867 + b'"}', 6_000),
+        (b'{"encrypted_content": "' + b"A" * 1_000 + b'"}', 25),  # (750 - 650) / 4
+        (b'{"encrypted_content":"' + b"A" * 866 + b'"}', 0),  # 649 - 650: never below 0
+        (b'{"encrypted_content":"' + b"A" * 871 + b'"}', 1),  # 653 - 650 = 3 bytes: 1 token
+        (b'{"type":"reasoning","encrypted_content":null}', 0),  # no payload: not counted
+        (b'{"type":"reasoning","summary":[]}', 0),
+        # A sanitized rollout keeps the payload's length in its placeholder: 1,419 - 650.
+        (b'{"encrypted_content":"[REDACTED_ENCRYPTED_CONTENT len=1892 sha=f0869daf]"}', 193),
+    ],
+)
+def test_codex_reasoning_estimate(line: bytes, tokens: int) -> None:
+    assert reasoning_estimate(line) == tokens
+
+
 def test_two_compactions_in_one_gap_compare_the_first_ones_count() -> None:
     # docs/replay.md "Predicted compactions": the rule compares "the log's preTokens
     # where it compacted". An automatic compaction at 170,000 followed, with no request
@@ -299,6 +349,7 @@ CLAUDE_DIR = LOG_FIXTURES / "claude" / "27-asrun-backtest" / "projects" / "-home
 CLAUDE_LOG = CLAUDE_DIR / "dddddddd-dddd-4ddd-8ddd-000000002701.jsonl"
 ONE_HOUR_LOG = CLAUDE_DIR / "dddddddd-dddd-4ddd-8ddd-000000002702.jsonl"
 CODEX_DIR = LOG_FIXTURES / "codex" / "asrun-trigger" / "sessions"
+CODEX_REASONING_DIR = LOG_FIXTURES / "codex" / "asrun-reasoning" / "sessions"
 
 #: Every key docs/replay.md ("As run: the backtest", "What if") and docs/spec.md §17 list.
 AS_RUN_KEYS = {
@@ -413,6 +464,16 @@ class TestCli:
         # Request 3: 240,000 + 5,000 = 245,000 >= 244,800, and the log compacted there.
         assert a["logged_compactions"] == a["predicted_compactions"] == [3]
         assert a["cache_rules"]["block"] == 128
+
+    def test_codex_counts_the_reasoning_its_history_carries(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, codex/asrun-reasoning: request 4 ends at
+        # 237,000 tokens, plus two carried reasoning items of 6,000 tokens each (Codex's
+        # estimate of a 32,867-byte payload) = 249,000 >= 244,800; request 3's own
+        # turn's reasoning is not carried yet (241,000).
+        (s,) = summaries("--log", str(CODEX_REASONING_DIR))
+        a = s["as_run"]
+        assert (a["window"], a["trigger_tokens"]) == (272_000, 244_800)
+        assert a["logged_compactions"] == a["predicted_compactions"] == [4]
 
     def test_csv_comments_carry_both(self) -> None:
         result = run_cli(["replay", "--format", "csv", "--log", str(CLAUDE_LOG)])

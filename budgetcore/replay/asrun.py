@@ -415,6 +415,16 @@ def _codex_window(logged: int, registry: int | None) -> tuple[int, str]:
             f"the log's model_context_window {logged:,} is 95 % of the registry's "
             f"{registry:,} (Codex's effective_context_window_percent): W = {registry:,}"
         )
+    if logged * 100 % 95 == 0:
+        # The registry's window is the API's (LiteLLM: 400,000 for gpt-5.1-codex), not
+        # the one Codex's model catalogue gives it (272,000): a logged window that is
+        # exactly 95 % of a whole number is Codex's effective window of that number.
+        # A window written in full (Codex 0.47 logs 272,000) is not a multiple of 95.
+        whole = logged * 100 // 95
+        return whole, (
+            f"the log's model_context_window {logged:,} is exactly 95 % of {whole:,} "
+            f"(Codex's effective_context_window_percent): W = {whole:,}"
+        )
     return logged, f"the log's model_context_window ({logged:,})"
 
 
@@ -557,15 +567,19 @@ def predicted_compactions(
     """Where the runtime's rule compacts on the log's growth: the number of main-series
     requests before each compaction it would make (``logged`` counts the same way).
 
-    The count the rule compares after request j is the last response's input plus
-    output (Claude Code and Codex both start from it, then add an estimate of what came
-    since, which a log does not keep), or, where the log compacted and says at what
-    count (Claude Code's preTokens), that count. Once it fires, it fires again only after
-    the context has dropped (a compaction the log has): the log shows no growth of a
-    compaction it did not make."""
+    The count the rule compares after request j is the runtime's own count where the
+    log lets it be rebuilt (``main.counts``; Codex: the response's total tokens plus its
+    estimate of the reasoning items before the last user message, openai/codex
+    codex-rs/core/src/context_manager/history.rs get_total_token_usage), else the last
+    response's input plus output (Claude Code starts from it, then adds an estimate of
+    what came since, which a log does not keep), or, where the log compacted and says
+    at what count (Claude Code's preTokens), that count. Once it fires, it fires again
+    only after the context has dropped (a compaction the log has): the log shows no
+    growth of a compaction it did not make."""
     reqs = main.requests
     if trigger is None or not reqs:
         return ()
+    own = main.counts if len(main.counts) == len(reqs) else None
     at: dict[int, LogCompaction] = {}
     for c in main.compactions:
         # The first of several in one gap: the count where the runtime compacted (a
@@ -578,7 +592,7 @@ def predicted_compactions(
         if comp is not None and comp.pre_tokens is not None:
             tokens: int | None = comp.pre_tokens  # the runtime's own count where it compacted
         elif j > 0:
-            tokens = reqs[j - 1].context + reqs[j - 1].output
+            tokens = own[j - 1] if own is not None else reqs[j - 1].context + reqs[j - 1].output
         else:
             tokens = None  # before the first request: nothing measured
         if armed and tokens is not None and fires(tokens, trigger):

@@ -77,8 +77,17 @@ def a_series(draw: st.DrawFn, name: str, models: tuple[str, ...], file: int) -> 
                 line=0, after_turn=after, trigger=trig, pre_tokens=pre, post_tokens=None, file=file
             )
         )
+    # The runtime's own count (Codex: total tokens plus the reasoning it carries, never
+    # below them), for every request or none.
+    counts: tuple[int, ...] = ()
+    if draw(st.booleans()):
+        counts = tuple(r.context + r.output + draw(st.integers(0, 60_000)) for r in branch)
     return LogSeries(
-        name=name, requests=tuple(branch), compactions=tuple(comps), abandoned=tuple(abandoned)
+        name=name,
+        requests=tuple(branch),
+        compactions=tuple(comps),
+        abandoned=tuple(abandoned),
+        counts=counts,
     )
 
 

@@ -11,6 +11,9 @@ event whose totals advance.
   only move the totals' baseline.
 - Each request's model is ``info.model`` where given, else the latest
   ``turn_context`` (or ``thread_settings_applied``) model.
+- Each request's compaction count as Codex itself computes it (``LogSeries.counts``):
+  its total tokens plus Codex's estimate of the reasoning items the history carries
+  (docs/replay.md, "Predicted compactions").
 """
 
 from __future__ import annotations
@@ -98,6 +101,42 @@ _ITEM = b'","type":"response_item","payload":{"type":"'
 _TOKENS = b'","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":'
 
 
+_ENCRYPTED = b'"encrypted_content":'
+#: A sanitized rollout (madshn/localpush's fixtures, redacted by their author) keeps an
+#: encrypted payload's length in its placeholder: the length is all Codex's estimate reads.
+_REDACTED = b"[REDACTED_ENCRYPTED_CONTENT len="
+#: Codex's own estimate of a reasoning item (openai/codex, codex-rs/core/src/
+#: context_manager/history.rs, estimate_reasoning_length and estimate_item_token_count,
+#: commit 023fad268e08c252b94e4a95cb3c7f2f08c2a972): the encrypted payload's bytes times
+#: 3/4 (floor) less 650, then 4 bytes a token (ceiling).
+REASONING_OVERHEAD = 650
+
+
+def reasoning_estimate(raw: bytes) -> int:
+    """Codex's token estimate of one reasoning item, from its rollout line's bytes
+    (base64 holds no quote and no escape: the payload's length is its bytes'). 0
+    without an encrypted payload (Codex counts only items that carry one)."""
+    at = raw.find(_ENCRYPTED)
+    if at < 0:
+        return 0
+    start = at + len(_ENCRYPTED)
+    while raw[start : start + 1] == b" ":
+        start += 1
+    if raw[start : start + 1] != b'"':
+        return 0  # null: no payload
+    start += 1
+    end = raw.find(b'"', start)
+    if end < 0:
+        return 0
+    size = end - start
+    if raw.startswith(_REDACTED, start):
+        digits = raw[start + len(_REDACTED) : end].split(b" ", 1)[0]
+        # At most 12 digits: a length, never a number that could not be a line's.
+        size = int(digits) if digits.isdigit() and len(digits) <= 12 else size
+    visible = max(size * 3 // 4 - REASONING_OVERHEAD, 0)
+    return -(-visible // 4)
+
+
 def _stamp(raw: bytes, cut: int) -> str | None:
     """The timestamp of a line that opens with one, when its bytes are its text
     (printable ASCII without a backslash); else None (the line is decoded)."""
@@ -144,6 +183,15 @@ def _read(
     compactions: list[LogCompaction] = []
     pending: list[tuple[int, int | None]] = []
     times: list[int] = []
+    # The runtime's own compaction count (docs/replay.md, "Predicted compactions"):
+    # Codex compares the last response's total tokens plus its estimate of the
+    # reasoning items before the last user message (openai/codex, codex-rs/core/src/
+    # context_manager/history.rs, get_total_token_usage and
+    # get_non_last_reasoning_items_tokens): ``carried`` is that estimate, ``since`` the
+    # reasoning written after the last user message, carried once the next one arrives.
+    counts: list[int] = []
+    carried = 0
+    since = 0
     request_since_compaction = True
     # The previous token_count line from its timestamp on, and what it was: a line with
     # the very same bytes is the same event again (written as rate limits arrive), so
@@ -202,6 +250,10 @@ def _read(
                     and p.type not in _READ_IN_FULL
                 ):
                     # An entry counted by its label, as the full decode counts it.
+                    if p.type == "reasoning" and found_kind == "response_item":
+                        since += reasoning_estimate(raw)
+                    elif p.type == "user_message":
+                        carried, since = carried + since, 0
                     if replay_until is None:
                         if time is not None:
                             times.append(time)
@@ -269,6 +321,7 @@ def _read(
                                 pending.clear()
                             request_since_compaction = True
                             requests.append(request)
+                            counts.append(inp + output + carried)
                             continue
                         if lu is not None or tu is not None:
                             shape = 3
@@ -357,6 +410,8 @@ def _read(
                 times.append(time)
             if shape == 1:
                 kinds[label] = kinds.get(label, 0) + 1
+                if label == "response_item/reasoning":
+                    since += reasoning_estimate(raw)
                 continue
             if shape == 4:
                 kinds["turn_context"] = kinds.get("turn_context", 0) + 1
@@ -391,6 +446,9 @@ def _read(
                     kind == "event_msg" and payload.get("type") == "context_compacted"
                 ):
                     note(_label(kind, payload))
+                    # The history is replaced by the summary and the user messages:
+                    # no reasoning item survives it.
+                    carried = since = 0
                     if replay_until is None and request_since_compaction:
                         pending.append((number, time))
                         request_since_compaction = False
@@ -405,6 +463,10 @@ def _read(
                         elif sub in ("task_started", "turn_started"):
                             w = count_of(payload.get("model_context_window"))
                             window = w if w else window
+                        elif sub == "user_message":
+                            carried, since = carried + since, 0
+                    elif kind == "response_item" and payload.get("type") == "reasoning":
+                        since += reasoning_estimate(raw)
                     sub = payload.get("type")
                     key = (kind, sub) if type(kind) is str and type(sub) is str else None
                     label_ = None if key is None else labels.get(key)
@@ -503,13 +565,16 @@ def _read(
                 pending.clear()
             request_since_compaction = True
             requests.append(request)
+            counts.append(inp + output + carried)
             if totals is not None and shape == 2:
                 repeat_tail, repeat_kind = _tail(raw), ""
     if same_totals:
         dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + same_totals
     for at, when in pending:
         compactions.append(LogCompaction(at, len(requests), None, None, None, 0, when))
-    series = (LogSeries("main", tuple(requests), tuple(compactions), (), tuple(times)),)
+    series = (
+        LogSeries("main", tuple(requests), tuple(compactions), (), tuple(times), tuple(counts)),
+    )
     ledger = FileLedger(
         name=name,
         lines=count,

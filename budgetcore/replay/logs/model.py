@@ -112,6 +112,11 @@ class LogSeries:
     order; ``abandoned`` are its requests on other branches (a rewind, an edit): billed,
     so in the measured usage, but not turns. ``times`` are the times (ms since the
     epoch) of every timestamped entry on the replayed branch, in file order.
+    ``counts``: where the log lets the runtime's own compaction count be rebuilt, that
+    count after each request (one per request; empty where it cannot be: the as-run
+    model then takes the request's input plus output). Codex: the response's total
+    tokens plus its estimate of the reasoning the history carries (docs/replay.md,
+    "Predicted compactions").
     """
 
     name: str  # "main"; "sidechain:<agentId>"; "sidechain-<n>" (an inline run, 1.0.x)
@@ -119,6 +124,7 @@ class LogSeries:
     compactions: tuple[LogCompaction, ...]
     abandoned: tuple[LogRequest, ...] = ()
     times: tuple[int, ...] = ()
+    counts: tuple[int, ...] = ()
 
     def turns(self, timed: bool = False) -> tuple[Turn, ...]:
         """One replay turn per request: ``added`` is the growth of the context to the
