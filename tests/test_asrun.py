@@ -318,6 +318,66 @@ def test_codex_reasoning_estimate(line: bytes, tokens: int) -> None:
     assert reasoning_estimate(line) == tokens
 
 
+def _claude_line(n: int, mid: str, parent: str | None, kind: str) -> str:
+    entry: dict[str, Any] = {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "sessionId": "dddddddd-dddd-4ddd-8ddd-000000003701",
+        "version": "2.0.76",
+        "uuid": f"u{n}",
+        "timestamp": f"2026-09-01T10:00:{n:02d}.000Z",
+        "type": kind,
+    }
+    if kind == "user":
+        entry["message"] = {"role": "user", "content": "x"}
+    else:
+        entry["message"] = {
+            "id": mid,
+            "role": "assistant",
+            "model": SONNET,
+            "content": [{"type": "text", "text": "x"}],
+            "usage": {
+                "input_tokens": 10,
+                "cache_creation_input_tokens": 2_000,
+                "cache_read_input_tokens": 0,
+                "output_tokens": 5,
+            },
+        }
+    return json.dumps(entry)
+
+
+@pytest.mark.parametrize(
+    ("prefix", "gateway", "title"),
+    [
+        ("msg_bdrk_01", "bedrock", "Amazon Bedrock"),
+        ("msg_vrtx_01", "vertex", "Google Vertex AI"),
+        ("msg_01", "", None),
+    ],
+)
+def test_the_cloud_a_claude_code_log_names_is_said_beside_the_cache_rules(
+    prefix: str, gateway: str, title: str | None
+) -> None:
+    # A message id names the cloud that answered (Bedrock "msg_bdrk_", Vertex
+    # "msg_vrtx_"); Claude Code's changelog (2.1.86) says its tool descriptions held
+    # dynamic content there, restarting the cache where the log cannot show it.
+    from budgetcore.replay.logs import read_session  # noqa: PLC0415
+
+    lines = [
+        _claude_line(1, "", None, "user"),
+        _claude_line(2, f"{prefix}A", "u1", "assistant"),
+        _claude_line(3, "", "u2", "user"),
+        _claude_line(4, f"{prefix}B", "u3", "assistant"),
+    ]
+    log = read_session([("s.jsonl", "\n".join(lines) + "\n")])
+    assert log.gateway == gateway
+    result = as_run(log)
+    assert result.as_dict()["served_by"] == (gateway or None)
+    source = result.cache.source
+    assert (title is not None and f"served by {title}" in source) or (
+        title is None and "served by" not in source
+    )
+
+
 def test_two_compactions_in_one_gap_compare_the_first_ones_count() -> None:
     # docs/replay.md "Predicted compactions": the rule compares "the log's preTokens
     # where it compacted". An automatic compaction at 170,000 followed, with no request
@@ -360,6 +420,7 @@ AS_RUN_KEYS = {
     "trigger_rule",
     "settings_source",
     "cache_rules",
+    "served_by",
     "measured",
     "modelled",
     "measured_cost",

@@ -25,7 +25,7 @@ predicted. Pure: values in, frozen values out.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Context, Decimal
 from typing import Any
 
@@ -264,6 +264,7 @@ class AsRun:
     manual_compactions: tuple[int, ...]
     predicted_compactions: tuple[int, ...]
     excluded: int  # requests another session of the import bills
+    served_by: str = ""  # the cloud the log's message ids name ("" the provider's own API)
 
     @property
     def measured(self) -> MeasuredUsage:
@@ -309,6 +310,7 @@ class AsRun:
             "trigger_rule": self.trigger_rule,
             "settings_source": self.settings_source,
             "cache_rules": self.cache.as_dict(),
+            "served_by": self.served_by or None,
             "requests_measured": self.requests,
             "requests_modelled": self.requests,
             "requests_billed_elsewhere": self.excluded,
@@ -398,6 +400,25 @@ class _Runtime:
     cache: CacheModel
 
 
+#: What the model cannot see when a cloud served the session (its message ids say which,
+#: budgetcore/replay/logs/claude.py GATEWAYS). Claude Code's changelog, 2.1.86: "Improved
+#: prompt cache hit rate for Bedrock, Vertex, and Foundry users by removing dynamic
+#: content from tool descriptions" (anthropics/claude-code CHANGELOG.md, commit
+#: 5cfc0a1905ce0c0a9bd81d8a90fe6b62ff614357): before it, a change of those descriptions
+#: invalidated the whole prefix (tools come first), at moments the log does not record.
+GATEWAY_NOTES = {
+    gateway: (
+        f"served by {title} (message ids {prefix}…): before Claude Code 2.1.86 its tool "
+        "descriptions held dynamic content on Bedrock, Vertex and Foundry, and a change "
+        "restarts the whole cache at a moment the log does not record (changelog 2.1.86); "
+        "the model applies the Anthropic API's rules and does not see those restarts"
+    )
+    for gateway, title, prefix in (
+        ("bedrock", "Amazon Bedrock", "msg_bdrk_"),
+        ("vertex", "Google Vertex AI", "msg_vrtx_"),
+    )
+}
+
 #: A log's format -> the runtime that writes it.
 RUNTIME_OF_FORMAT = {"claude-code": "claude-code", "codex": "codex"}
 #: Claude Code's windows (RUNTIMES.md §1): most models at 200,000 tokens, the 1M-context
@@ -439,6 +460,9 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
     registry_i = None if entry is None else entry.contract.input_tokens
     provider = "openai" if log.format == "codex" else "anthropic"
     cache = cache_model(cache_rules(provider))
+    note = GATEWAY_NOTES.get(log.gateway)
+    if note is not None:
+        cache = replace(cache, source=f"{cache.source}; {note}")
     if prof.name == "codex":
         if log.window is not None:
             window, source = _codex_window(log.window, registry_i)
@@ -558,6 +582,7 @@ def as_run(
         manual_compactions=manual,
         predicted_compactions=predicted_compactions(main, runtime.trigger, runtime.profile.fires),
         excluded=excluded,
+        served_by=log.gateway,
     )
 
 

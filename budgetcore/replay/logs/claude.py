@@ -45,9 +45,13 @@ if TYPE_CHECKING:
     from budgetcore.replay.logs.compiled import ClaudeLine, ClaudeMessage
 
 
-__all__ = ["read_claude_code"]
+__all__ = ["GATEWAYS", "read_claude_code"]
 
 _USAGE = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
+#: A message id's first 9 characters -> the cloud that served it (Amazon Bedrock's
+#: Anthropic models answer "msg_bdrk_…", Google Vertex AI's "msg_vrtx_…"; Anthropic's own
+#: API "msg_01…").
+GATEWAYS = {"msg_bdrk_": "bedrock", "msg_vrtx_": "vertex"}
 _CONVERSATION = frozenset({"user", "assistant"})
 
 
@@ -532,6 +536,14 @@ class _Reader:
             for key, req in self.requests.items()
             if type(key) is tuple and key[1] is not None
         )
+        # Amazon Bedrock and Google Vertex AI answer with their own message id prefixes;
+        # the most frequent one names the session's gateway.
+        clouds: dict[str, int] = {}
+        for key in self.requests:
+            if type(key) is tuple and isinstance(key[0], str):
+                cloud = GATEWAYS.get(key[0][:9], "")
+                clouds[cloud] = clouds.get(cloud, 0) + 1
+        gateway = max(clouds, key=lambda c: (clouds[c], c == ""), default="")
         return ParsedLog(
             "claude-code",
             tuple(built),
@@ -542,6 +554,7 @@ class _Reader:
             name,
             tuple(self.files),
             ids,
+            gateway=gateway,
         )
 
     def series(

@@ -244,6 +244,10 @@ class ParsedLog:
     # holds requests: its totals are billed (series "session totals", abandoned: never
     # turns), and it cannot be replayed turn by turn.
     totals_only: str = ""
+    # The cloud that served the responses where their message ids name one (Claude
+    # Code): "bedrock" (msg_bdrk_…), "vertex" (msg_vrtx_…); "" for Anthropic's own API
+    # or when nothing says. The as-run model names it beside its cache rules.
+    gateway: str = ""
 
     @property
     def main(self) -> LogSeries:
