@@ -21,6 +21,7 @@ from budgetcore.replay.asrun import (
     modelled_split,
     predicted_compactions,
     ratio_text,
+    version_of,
 )
 from budgetcore.replay.logs.codex import reasoning_estimate
 from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
@@ -201,6 +202,30 @@ class TestWindows:
         assert (result.window, result.trigger) == (window, trigger)
 
     @pytest.mark.parametrize(
+        ("version", "trigger"),
+        [
+            # Before 2.1.21 Claude Code reserved min(O, 32,000) (changelog 2.1.21; the
+            # 45,000-token buffer of 2.0.x's /context): 200,000 - 32,000 - 13,000.
+            ("2.0.0", 155_000),
+            ("2.0.76", 155_000),
+            ("2.1.20", 155_000),
+            # From 2.1.21 on, min(O, 20,000): the profile's 167,000.
+            ("2.1.21", 167_000),
+            ("2.1.39", 167_000),
+            # 1.0.x, no version, or text that is not one: the profile's rule.
+            ("1.0.98", 167_000),
+            ("", 167_000),
+            ("beta", 167_000),
+        ],
+    )
+    def test_claude_code_trigger_by_version(self, version: str, trigger: int) -> None:
+        main = LogSeries("main", (req(1, 50_000, 0, 0, 100, SONNET),), ())
+        log = dataclasses.replace(log_of("claude-code", main), version=version)
+        result = as_run(log)
+        assert result.trigger == trigger
+        assert ("32,000" in result.trigger_rule) == (trigger == 155_000)
+
+    @pytest.mark.parametrize(
         ("logged", "window"),
         [
             # LiteLLM gives gpt-5.1-codex the API's 400,000; Codex's catalogue 272,000,
@@ -318,6 +343,22 @@ def test_codex_reasoning_estimate(line: bytes, tokens: int) -> None:
     assert reasoning_estimate(line) == tokens
 
 
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        ("2.0.76", (2, 0, 76)),
+        ("0.104.0-alpha.1", (0, 104, 0)),
+        ("2.1", (2, 1)),
+        ("10.2.3.4.5", (10, 2, 3, 4)),
+        ("v2", None),
+        ("", None),
+        ("1234567.1", None),
+    ],
+)
+def test_version_of(text: str, version: tuple[int, ...] | None) -> None:
+    assert version_of(text) == version
+
+
 def _claude_line(n: int, mid: str, parent: str | None, kind: str) -> str:
     entry: dict[str, Any] = {
         "parentUuid": parent,
@@ -410,6 +451,14 @@ CLAUDE_LOG = CLAUDE_DIR / "dddddddd-dddd-4ddd-8ddd-000000002701.jsonl"
 ONE_HOUR_LOG = CLAUDE_DIR / "dddddddd-dddd-4ddd-8ddd-000000002702.jsonl"
 CODEX_DIR = LOG_FIXTURES / "codex" / "asrun-trigger" / "sessions"
 CODEX_REASONING_DIR = LOG_FIXTURES / "codex" / "asrun-reasoning" / "sessions"
+CLAUDE_2_0_LOG = (
+    LOG_FIXTURES
+    / "claude"
+    / "28-asrun-2.0"
+    / "projects"
+    / "-home-user-proj"
+    / "dddddddd-dddd-4ddd-8ddd-000000002703.jsonl"
+)
 
 #: Every key docs/replay.md ("As run: the backtest", "What if") and docs/spec.md §17 list.
 AS_RUN_KEYS = {
@@ -525,6 +574,14 @@ class TestCli:
         # Request 3: 240,000 + 5,000 = 245,000 >= 244,800, and the log compacted there.
         assert a["logged_compactions"] == a["predicted_compactions"] == [3]
         assert a["cache_rules"]["block"] == 128
+
+    def test_claude_code_2_0_compacted_at_its_own_earlier_line(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/28-asrun-2.0: preTokens 155,803 is
+        # below 2.1's 167,000 and above 2.0's 155,000.
+        (s,) = summaries("--log", str(CLAUDE_2_0_LOG))
+        a = s["as_run"]
+        assert a["trigger_tokens"] == 155_000
+        assert a["logged_compactions"] == a["predicted_compactions"] == [3]
 
     def test_codex_counts_the_reasoning_its_history_carries(self) -> None:
         # tests/fixtures/logs/asrun/make.py, codex/asrun-reasoning: request 4 ends at

@@ -40,6 +40,7 @@ from budgetcore.replay.logs.model import (
 )
 from budgetcore.replay.logs.usage import MeasuredUsage, measured_usage, merge_usage
 from budgetcore.runtimes import CacheRules, Profile, cache_rules, profile
+from budgetcore.runtimes.profiles import CC_BUFFER
 from budgetcore.units import format_money
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "predicted_compactions",
     "ratio_text",
     "relative",
+    "version_of",
 ]
 
 
@@ -489,7 +491,56 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
         o = output if output is not None else window
         trigger = prof.effective_trigger(window=window, output=o, model=name)
     rule = prof.rule + ("" if output is not None else " (O unknown: taken as at least 20,000)")
+    version = version_of(log.version)
+    if (
+        prof.name == "claude-code"
+        and window is not None
+        and version is not None
+        and CC_RESERVE_32K_FROM <= version < CC_RESERVE_20K_FROM
+    ):
+        o = output if output is not None else window
+        trigger = max(0, window - min(o, CC_OLD_RESERVE) - CC_BUFFER)
+        rule = (
+            f"T >= K, K = W − min(O, 32,000) − 13,000: Claude Code {log.version} (before "
+            "2.1.21) reserved up to 32,000 output tokens, not 20,000"
+            + ("" if output is not None else " (O unknown: taken as at least 32,000)")
+            + f"; {CC_OLD_RESERVE_SOURCE}"
+        )
     return _Runtime(prof, window, source, output, trigger, rule, cache)
+
+
+#: Claude Code's reservation before 2.1.21, whose changelog says "Fixed auto-compact
+#: triggering too early on models with large output token limits" (anthropics/
+#: claude-code CHANGELOG.md, commit 5cfc0a1905ce0c0a9bd81d8a90fe6b62ff614357): 2.0.x's
+#: /context showed a 45,000-token autocompact buffer on a 200,000 window (22.5 %,
+#: anthropics/claude-code#10266, #12053, #15435) where 2.1.x shows 33,000 (#23409):
+#: 45,000 = 32,000 + the 13,000 buffer. Version 1.0.x is left at the profile's rule (no
+#: evidence either way).
+CC_OLD_RESERVE = 32_000
+CC_RESERVE_32K_FROM = (2, 0, 0)
+CC_RESERVE_20K_FROM = (2, 1, 21)
+CC_OLD_RESERVE_SOURCE = (
+    "changelog 2.1.21; the 45,000-token autocompact buffer of 2.0.x's /context "
+    "(anthropics/claude-code#10266, #15435)"
+)
+
+
+def version_of(text: str) -> tuple[int, ...] | None:
+    """'2.0.76' -> (2, 0, 76); a suffix after the numbers ('0.104.0-alpha.1') is
+    dropped; None when the text does not start with a number."""
+    parts: list[int] = []
+    for piece in text.split(".")[:4]:
+        digits = ""
+        for ch in piece:
+            if not ch.isdigit() or not ch.isascii():
+                break
+            digits += ch
+        if not digits or len(digits) > 6:
+            break
+        parts.append(int(digits))
+        if len(digits) < len(piece):
+            break
+    return tuple(parts) if parts else None
 
 
 # ------------------------------------------------------------------ the backtest

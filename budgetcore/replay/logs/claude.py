@@ -52,6 +52,8 @@ _USAGE = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_token
 #: Anthropic models answer "msg_bdrk_…", Google Vertex AI's "msg_vrtx_…"; Anthropic's own
 #: API "msg_01…").
 GATEWAYS = {"msg_bdrk_": "bedrock", "msg_vrtx_": "vertex"}
+#: The longest version string kept ("2.1.39" is 6): longer text is not a version.
+MAX_VERSION = 40
 _CONVERSATION = frozenset({"user", "assistant"})
 
 
@@ -197,6 +199,7 @@ class _Reader:
         self.seen = 0  # lines of the files read before
         self.other_series = False  # an entry of a series other than main was read
         self.preserving: list[_Entry] = []  # compactions that preserved a segment
+        self.version = ""  # Claude Code's version on the main series' last request line
 
     # ---------------------------------------------------------------- one file
 
@@ -374,6 +377,8 @@ class _Reader:
                         write_1h = split.ephemeral_1h_input_tokens
                     counts = (fresh, write_5m, write_1h, read, output, fresh + write + read)
                     self.fold(e, counts, message.id, line.requestId, model)
+                    if e.series == "main":
+                        self.note_version(line.version)
         elif kind == "assistant":
             e.kind = "assistant (no usage)"
         else:
@@ -389,6 +394,12 @@ class _Reader:
                 e.message = True
                 e.tool = _compiled_tool_chars(message)
         self.entries.append(e)
+
+    def note_version(self, version: object) -> None:
+        """Keep the version a main request's line names (at most 40 characters: a
+        version, never a whole text)."""
+        if isinstance(version, str) and 0 < len(version) <= MAX_VERSION:
+            self.version = version
 
     def inline_run(self, e: _Entry) -> str:
         """The series of a sidechain entry without agentId: its run, a chain of
@@ -455,6 +466,8 @@ class _Reader:
             rid if isinstance(rid, str) else None,
             model,
         )
+        if e.series == "main":
+            self.note_version(obj.get("version"))
         cost = obj.get("costUSD")
         if found.best is e and isinstance(cost, int | Decimal) and not isinstance(cost, bool):
             found.cost = Decimal(cost) if Decimal(cost).is_finite() else None
@@ -555,6 +568,7 @@ class _Reader:
             tuple(self.files),
             ids,
             gateway=gateway,
+            version=self.version,
         )
 
     def series(

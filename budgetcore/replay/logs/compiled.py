@@ -151,6 +151,7 @@ class ClaudeLine(Struct, gc=False):
     data: ClaudeData | None = None
     message: ClaudeMessage | None = None
     requestId: str | None = None
+    version: str | int | None = None  # Claude Code's version (anything else: not kept)
     # Present at all (even null): the line is read in full (a Codex line, a logged cost).
     payload: Raw = _ABSENT
     record_type: Raw = _ABSENT
