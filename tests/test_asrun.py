@@ -419,6 +419,28 @@ def test_the_cloud_a_claude_code_log_names_is_said_beside_the_cache_rules(
     )
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_names_the_cloud_and_a_whole_95_percent_window(lang: str) -> None:
+    from budgetcore.messages import t  # noqa: PLC0415
+    from budgetcore.ui.replay_backtest import as_run_html, window_evidence  # noqa: PLC0415
+
+    main = LogSeries("main", (req(1, 50_000, 0, 0, 0, "gpt-5.1-codex"),), ())
+    log = log_of("codex", main, window=258_400)
+    result = as_run(log)
+    assert window_evidence(result, log, lang) == t(
+        "asrun.window.codex-95-whole", lang, logged="258,400", whole="272,000"
+    )
+    claude = dataclasses.replace(
+        log_of("claude-code", LogSeries("main", (req(1, 5_000, 0, 5_000, 10, SONNET),), ())),
+        gateway="bedrock",
+    )
+    page = str(as_run_html(as_run(claude), claude, lang))
+    assert 'data-served-by="bedrock"' in page
+    assert t("asrun.served.bedrock", lang) in page
+    plain = log_of("claude-code", LogSeries("main", (req(1, 5_000, 0, 5_000, 10, SONNET),), ()))
+    assert "data-served-by" not in str(as_run_html(as_run(plain), plain, lang))
+
+
 def test_two_compactions_in_one_gap_compare_the_first_ones_count() -> None:
     # docs/replay.md "Predicted compactions": the rule compares "the log's preTokens
     # where it compacted". An automatic compaction at 170,000 followed, with no request

@@ -28,6 +28,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the log's model_context_window {logged} is 95 % of the registry's {registry} (Codex's effective_context_window_percent)",
         "日志的 model_context_window {logged} 是注册表 {registry} 的 95 %(Codex 的 effective_context_window_percent)",
     ),
+    "asrun.window.codex-95-whole": (
+        "the log's model_context_window {logged} is exactly 95 % of {whole} (Codex's effective_context_window_percent)",
+        "日志的 model_context_window {logged} 恰好是 {whole} 的 95 %(Codex 的 effective_context_window_percent)",
+    ),
+    "asrun.served.bedrock": (
+        "Served by Amazon Bedrock (its message ids): before Claude Code 2.1.86 its tool descriptions changed mid-session there, restarting the whole cache at moments the log does not record; the model does not see those restarts.",
+        "由 Amazon Bedrock 提供服务(据其消息 id):Claude Code 2.1.86 之前,其工具描述会在会话中途变化,在日志未记录的时刻使整个缓存重新开始;模型看不到这些重启。",
+    ),
+    "asrun.served.vertex": (
+        "Served by Google Vertex AI (its message ids): before Claude Code 2.1.86 its tool descriptions changed mid-session there, restarting the whole cache at moments the log does not record; the model does not see those restarts.",
+        "由 Google Vertex AI 提供服务(据其消息 id):Claude Code 2.1.86 之前,其工具描述会在会话中途变化,在日志未记录的时刻使整个缓存重新开始;模型看不到这些重启。",
+    ),
     "asrun.window.registry": (
         "the registry's input tokens of the log's model",
         "注册表中日志模型的输入 tokens",

@@ -80,6 +80,11 @@ def _numbers(values: Sequence[int], lang: str) -> str:
     return ", ".join(format_int(n) for n in values) if values else t("asrun.none", lang)
 
 
+#: The clouds a Claude Code log's message ids can name (budgetcore/replay/logs/claude.py
+#: GATEWAYS), each with its catalogue line.
+SERVED_BY = {"bedrock": "asrun.served.bedrock", "vertex": "asrun.served.vertex"}
+
+
 def window_evidence(a: AsRun, log: ParsedLog, lang: str) -> str:
     """Why the window is what it is, in the page's language: the same evidence the
     CLI prints (``AsRun.window_source``), read from the values it was decided on."""
@@ -92,6 +97,15 @@ def window_evidence(a: AsRun, log: ParsedLog, lang: str) -> str:
             return t("asrun.window.registry", lang)
         if a.window == log.window:
             return t("asrun.window.codex-log", lang)
+        if a.window * 95 // 100 == log.window and a.window * 95 % 100 == 0:
+            # Exactly 95 % of a whole number: Codex's effective window of it, whatever
+            # the registry's (docs/replay.md, "Runtime, window, trigger").
+            return t(
+                "asrun.window.codex-95-whole",
+                lang,
+                logged=format_int(log.window),
+                whole=format_int(a.window),
+            )
         return t(
             "asrun.window.codex-95",
             lang,
@@ -232,6 +246,11 @@ def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Ma
             lang,
             provider=a.cache.provider,  # the registry's provider name: data
             minutes=format_int(_lifetime_ms(a) // 60_000),
+        ),
+        *(
+            (" ", el("span", {"data-served-by": a.served_by}, t(SERVED_BY[a.served_by], lang)))
+            if a.served_by in SERVED_BY
+            else ()
         ),
     )
     compactions = [
