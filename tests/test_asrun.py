@@ -485,6 +485,7 @@ CLAUDE_2_0_LOG = (
 #: Every key docs/replay.md ("As run: the backtest", "What if") and docs/spec.md §17 list.
 AS_RUN_KEYS = {
     "runtime",
+    "runtime_version",
     "window",
     "window_source",
     "trigger_tokens",
@@ -602,7 +603,7 @@ class TestCli:
         # below 2.1's 167,000 and above 2.0's 155,000.
         (s,) = summaries("--log", str(CLAUDE_2_0_LOG))
         a = s["as_run"]
-        assert a["trigger_tokens"] == 155_000
+        assert (a["runtime_version"], a["trigger_tokens"]) == ("2.0.76", 155_000)
         assert a["logged_compactions"] == a["predicted_compactions"] == [3]
 
     def test_codex_counts_the_reasoning_its_history_carries(self) -> None:
@@ -613,6 +614,7 @@ class TestCli:
         (s,) = summaries("--log", str(CODEX_REASONING_DIR))
         a = s["as_run"]
         assert (a["window"], a["trigger_tokens"]) == (272_000, 244_800)
+        assert a["runtime_version"] == "0.63.0"  # session_meta's cli_version
         assert a["logged_compactions"] == a["predicted_compactions"] == [4]
 
     def test_csv_comments_carry_both(self) -> None:

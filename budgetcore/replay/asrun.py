@@ -267,6 +267,7 @@ class AsRun:
     predicted_compactions: tuple[int, ...]
     excluded: int  # requests another session of the import bills
     served_by: str = ""  # the cloud the log's message ids name ("" the provider's own API)
+    version: str = ""  # the runtime's version as the log writes it ("" when it does not)
 
     @property
     def measured(self) -> MeasuredUsage:
@@ -305,6 +306,7 @@ class AsRun:
         med, top = error_stats(errors)
         return {
             "runtime": self.runtime,
+            "runtime_version": self.version or None,
             "window": self.window,
             "window_source": self.window_source,
             "output_tokens": self.output,
@@ -634,6 +636,7 @@ def as_run(
         predicted_compactions=predicted_compactions(main, runtime.trigger, runtime.profile.fires),
         excluded=excluded,
         served_by=log.gateway,
+        version=log.version,
     )
 
 

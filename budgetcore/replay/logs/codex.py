@@ -176,6 +176,7 @@ def _read(
     model: str | None = None
     window: int | None = None
     own_id: str | None = None
+    version = ""  # the session's cli_version (its own session_meta, the first one)
     forked = False
     replay_until: int | None = None  # in the parent's copied burst: its last time so far
     prev_totals: tuple[int, ...] | None = None
@@ -425,6 +426,9 @@ def _read(
                     sid = payload.get("id")
                     if own_id is None:
                         own_id = sid if isinstance(sid, str) else ""
+                        cli = payload.get("cli_version")
+                        # At most 40 characters: a version, never a whole text.
+                        version = cli if isinstance(cli, str) and 0 < len(cli) <= 40 else ""
                         source = payload.get("source")
                         forked = isinstance(payload.get("forked_from_id"), str) or (
                             isinstance(source, dict) and "subagent" in source
@@ -593,6 +597,7 @@ def _read(
         (ledger,),
         name,
         (name,),
+        version=version,
     )
 
 

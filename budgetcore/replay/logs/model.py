@@ -249,8 +249,8 @@ class ParsedLog:
     # or when nothing says. The as-run model names it beside its cache rules.
     gateway: str = ""
     # The runtime's version as the log writes it ("2.0.76": Claude Code's on the main
-    # series' last request line); "" when it does not. The as-run trigger reads it
-    # where a runtime's rule changed between versions.
+    # series' last request line; Codex's session_meta cli_version); "" when it does
+    # not. The as-run trigger reads it where a runtime's rule changed between versions.
     version: str = ""
 
     @property
