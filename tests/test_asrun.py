@@ -343,6 +343,51 @@ def test_codex_reasoning_estimate(line: bytes, tokens: int) -> None:
     assert reasoning_estimate(line) == tokens
 
 
+def test_codex_counts_the_tool_outputs_recorded_after_a_response() -> None:
+    # history.rs: the items after the last one the model wrote (the tool outputs,
+    # written after the response's token_count) count their serialized bytes / 4,
+    # rounded up; a reasoning item after the last user message is not carried yet.
+    from budgetcore.replay.logs import read_session  # noqa: PLC0415
+
+    def line(s: int, kind: str, payload: dict[str, Any]) -> str:
+        return json.dumps(
+            {"timestamp": f"2026-09-01T10:00:{s:02d}.000Z", "type": kind, "payload": payload},
+            separators=(",", ":"),
+        )
+
+    def usage(i: int, o: int) -> dict[str, int]:
+        return {
+            "input_tokens": i,
+            "cached_input_tokens": 0,
+            "output_tokens": o,
+            "reasoning_output_tokens": 0,
+            "total_tokens": i + o,
+        }
+
+    def tokens(s: int, i: int, o: int, total: int) -> str:
+        info = {
+            "total_token_usage": usage(total, 0),
+            "last_token_usage": usage(i, o),
+            "model_context_window": 258_400,
+        }
+        return line(s, "event_msg", {"type": "token_count", "info": info})
+
+    output = {"type": "function_call_output", "call_id": "c1", "output": "x" * 1_000}
+    lines = [
+        line(0, "session_meta", {"id": "s", "cli_version": "0.104.0"}),
+        line(1, "turn_context", {"model": "gpt-5.3-codex"}),
+        line(2, "event_msg", {"type": "user_message", "message": "x"}),
+        line(3, "response_item", {"type": "reasoning", "encrypted_content": "A" * 32_867}),
+        line(4, "response_item", {"type": "function_call", "call_id": "c1", "name": "x"}),
+        tokens(5, 10_000, 100, 10_100),
+        line(6, "response_item", output),
+        tokens(7, 11_000, 100, 21_200),
+    ]
+    log = read_session([("rollout.jsonl", "\n".join(lines) + "\n")])
+    size = len(json.dumps(output, separators=(",", ":")))
+    assert log.main.counts == (10_100 + -(-size // 4), 11_100)
+
+
 @pytest.mark.parametrize(
     ("text", "version"),
     [

@@ -137,6 +137,35 @@ def reasoning_estimate(raw: bytes) -> int:
     return -(-visible // 4)
 
 
+#: Response items the model writes (openai/codex history.rs is_model_generated_item): the
+#: items Codex adds after the last of them are estimated apart (their bytes / 4).
+_MODEL_ITEMS = frozenset(
+    {
+        "reasoning",
+        "function_call",
+        "custom_tool_call",
+        "web_search_call",
+        "local_shell_call",
+        "image_generation_call",
+        "tool_search_call",
+    }
+)
+#: The tool outputs Codex records after a response, before it checks its count.
+_OUTPUT_ITEMS = frozenset({"function_call_output", "custom_tool_call_output", "tool_search_output"})
+_PAYLOAD = b'"payload":'
+
+
+def payload_tokens(raw: bytes) -> int:
+    """Codex's estimate of an item it has not sent yet: its serialized bytes, 4 a token
+    (ceiling; history.rs estimate_item_token_count). The rollout line's payload is that
+    serialization (the payload is the line's last key)."""
+    at = raw.find(_PAYLOAD)
+    if at < 0:
+        return 0
+    size = len(raw.rstrip()) - 1 - (at + len(_PAYLOAD))
+    return -(-max(size, 0) // 4)
+
+
 def _stamp(raw: bytes, cut: int) -> str | None:
     """The timestamp of a line that opens with one, when its bytes are its text
     (printable ASCII without a backslash); else None (the line is decoded)."""
@@ -193,6 +222,10 @@ def _read(
     counts: list[int] = []
     carried = 0
     since = 0
+    # Codex also counts the items recorded after the last one the model wrote (the tool
+    # outputs of the last response, written after its token_count): they are added to
+    # the last request's count until the model writes again.
+    tail = False
     request_since_compaction = True
     # The previous token_count line from its timestamp on, and what it was: a line with
     # the very same bytes is the same event again (written as rate limits arrive), so
@@ -251,8 +284,15 @@ def _read(
                     and p.type not in _READ_IN_FULL
                 ):
                     # An entry counted by its label, as the full decode counts it.
-                    if p.type == "reasoning" and found_kind == "response_item":
-                        since += reasoning_estimate(raw)
+                    if found_kind == "response_item":
+                        if p.type == "reasoning":
+                            since += reasoning_estimate(raw)
+                            tail = False
+                        elif p.type in _OUTPUT_ITEMS:
+                            if tail and replay_until is None:
+                                counts[-1] += payload_tokens(raw)
+                        elif p.type in _MODEL_ITEMS:
+                            tail = False
                     elif p.type == "user_message":
                         carried, since = carried + since, 0
                     if replay_until is None:
@@ -323,6 +363,7 @@ def _read(
                             request_since_compaction = True
                             requests.append(request)
                             counts.append(inp + output + carried)
+                            tail = True
                             continue
                         if lu is not None or tu is not None:
                             shape = 3
@@ -411,8 +452,15 @@ def _read(
                 times.append(time)
             if shape == 1:
                 kinds[label] = kinds.get(label, 0) + 1
-                if label == "response_item/reasoning":
+                found_type = item[1] if item is not None else ""
+                if found_type == "reasoning":
                     since += reasoning_estimate(raw)
+                    tail = False
+                elif found_type in _OUTPUT_ITEMS:
+                    if tail and replay_until is None:
+                        counts[-1] += payload_tokens(raw)
+                elif found_type in _MODEL_ITEMS:
+                    tail = False
                 continue
             if shape == 4:
                 kinds["turn_context"] = kinds.get("turn_context", 0) + 1
@@ -453,6 +501,7 @@ def _read(
                     # The history is replaced by the summary and the user messages:
                     # no reasoning item survives it.
                     carried = since = 0
+                    tail = False
                     if replay_until is None and request_since_compaction:
                         pending.append((number, time))
                         request_since_compaction = False
@@ -469,8 +518,17 @@ def _read(
                             window = w if w else window
                         elif sub == "user_message":
                             carried, since = carried + since, 0
-                    elif kind == "response_item" and payload.get("type") == "reasoning":
-                        since += reasoning_estimate(raw)
+                    elif kind == "response_item":
+                        raw_type = payload.get("type")
+                        found_type = raw_type if isinstance(raw_type, str) else ""
+                        if found_type == "reasoning":
+                            since += reasoning_estimate(raw)
+                            tail = False
+                        elif found_type in _OUTPUT_ITEMS:
+                            if tail and replay_until is None:
+                                counts[-1] += payload_tokens(raw)
+                        elif found_type in _MODEL_ITEMS:
+                            tail = False
                     sub = payload.get("type")
                     key = (kind, sub) if type(kind) is str and type(sub) is str else None
                     label_ = None if key is None else labels.get(key)
@@ -570,6 +628,7 @@ def _read(
             request_since_compaction = True
             requests.append(request)
             counts.append(inp + output + carried)
+            tail = True
             if totals is not None and shape == 2:
                 repeat_tail, repeat_kind = _tail(raw), ""
     if same_totals:
