@@ -24,6 +24,7 @@ __all__ = [
     "OracleRules",
     "OracleSeries",
     "oracle_costs",
+    "oracle_notified",
     "oracle_one_hour",
     "oracle_order",
     "oracle_predicted",
@@ -75,6 +76,18 @@ def oracle_order(series: LogSeries) -> tuple[list[LogRequest], set[int]]:
         reqs.sort(key=lambda r: (r.file, r.line))
     after = {i for i, r in enumerate(reqs) if any(r is f for f in firsts)}
     return reqs, after
+
+
+def oracle_notified(series: LogSeries, reqs: Sequence[LogRequest]) -> set[int]:
+    """Step 3's second case: the positions, in the order sent, of the requests sent
+    after a background task's notification (``series.notified``, places on the branch),
+    but only the first of a run: one whose branch request before it was also sent after
+    a notification reads on as step 4 says."""
+    marked = set(series.notified)
+    firsts = [
+        series.requests[j] for j in marked if j < len(series.requests) and (j - 1) not in marked
+    ]
+    return {i for i, r in enumerate(reqs) if any(r is f for f in firsts)}
 
 
 def oracle_one_hour(requests: Sequence[LogRequest]) -> bool:
@@ -181,6 +194,7 @@ def oracle_series(
     """One series as the backtest models it. A summary call the log records is billed
     as logged ("A Claude Code agent-acompact-* series ... billed as logged")."""
     reqs, after = oracle_order(series)
+    after = after | oracle_notified(series, reqs)
     one_hour = oracle_one_hour(reqs)
     # A request another session bills is still in this session's history (a resumed
     # session's copies): the cache runs through it, and only the sums leave it out.

@@ -23,6 +23,7 @@ from budgetcore.replay.asrun import (
     ratio_text,
     version_of,
 )
+from budgetcore.replay.logs import read_session
 from budgetcore.replay.logs.codex import reasoning_estimate
 from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.runtimes import profile
@@ -527,6 +528,15 @@ CLAUDE_2_0_LOG = (
     / "dddddddd-dddd-4ddd-8ddd-000000002703.jsonl"
 )
 
+NOTICE_LOG = (
+    LOG_FIXTURES
+    / "claude"
+    / "29-asrun-notice"
+    / "projects"
+    / "-home-user-proj"
+    / "dddddddd-dddd-4ddd-8ddd-000000002705.jsonl"
+)
+
 #: Every key docs/replay.md ("As run: the backtest", "What if") and docs/spec.md §17 list.
 AS_RUN_KEYS = {
     "runtime",
@@ -661,6 +671,28 @@ class TestCli:
         assert (a["window"], a["trigger_tokens"]) == (272_000, 244_800)
         assert a["runtime_version"] == "0.63.0"  # session_meta's cli_version
         assert a["logged_compactions"] == a["predicted_compactions"] == [4]
+
+    def test_a_task_notification_restarts_the_cache_at_the_stable_prefix(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/29-asrun-notice (docs/replay.md, "As
+        # run", step 3): requests 3 and 4 follow a <task-notification>; 3 reads only
+        # the stable prefix 17,000 (observed on Claude Code 2.1.39's public logs), 4
+        # comes right after another notification and reads 3's whole 30,409.
+        with NOTICE_LOG.open("rb") as f:
+            log = read_session([(NOTICE_LOG.name, f)], None)
+        assert log.main.notified == (2, 3)
+        got = as_run(log)
+        (main,) = got.series
+        assert main.stable_prefix == 17_000
+        assert main.modelled.usage.cache_read == 17_000 + 20_003 + 17_000 + 30_409 + 30_612
+        # Measured and modelled differ only by the 3 uncached tokens of each of the
+        # five requests, now billed as writes: $3.75 - $3 per million, 15 tokens.
+        assert got.modelled_cost - got.measured_cost == Decimal("0.00001125")
+        (s,) = summaries("--log", str(NOTICE_LOG))
+        assert s["as_run"]["modelled"]["cache_read"] == main.modelled.usage.cache_read
+        # The what-if restarts at the same request: a what-if that changes nothing
+        # (no context reaches K 32,000) costs what the as-run model costs.
+        assert s["runs"] == 0
+        assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
 
     def test_csv_comments_carry_both(self) -> None:
         result = run_cli(["replay", "--format", "csv", "--log", str(CLAUDE_LOG)])

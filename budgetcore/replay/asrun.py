@@ -54,6 +54,7 @@ __all__ = [
     "in_order",
     "is_summary_call",
     "modelled_split",
+    "notified_in_order",
     "predicted_compactions",
     "ratio_text",
     "relative",
@@ -135,13 +136,16 @@ def modelled_split(
     after_compaction: frozenset[int] = frozenset(),
     one_hour: bool = False,
     caps: Sequence[int | None] | None = None,
+    notified: frozenset[int] = frozenset(),
 ) -> tuple[tuple[LogRequest, ...], int]:
     """Each request as the model predicts it (its context, output and model as logged,
     the context's split into uncached input, cache writes and cache reads from
     ``rules``), and the stable prefix taken from the first request. ``requests`` are one
     series in the order they were sent; ``after_compaction`` holds the indices of
     requests sent right after a compaction (their cached part is the stable prefix
-    only); ``one_hour``: the series writes 1-hour cache entries; ``caps``: per request,
+    only); ``notified``: the indices of requests the runtime sent right after a
+    background task's notification, which restart alike (:func:`notified_in_order`);
+    ``one_hour``: the series writes 1-hour cache entries; ``caps``: per request,
     at most how much of the previous request's context it can share (None: all of it),
     where a what-if's request layout says (spec §12's prompt cache)."""
     out: list[LogRequest] = []
@@ -167,7 +171,7 @@ def modelled_split(
                 # first request read from earlier sessions (the stable prefix) is what
                 # other sessions keep warm, as that first read shows.
                 shared = min(prefix, c)
-            elif i in after_compaction:
+            elif i in after_compaction or i in notified:
                 # A compaction keeps only the stable prefix, which other sessions keep warm
                 # (docs/replay.md step 3: min(P, its context)), however short the
                 # series' last request of this model was; a model not used yet in the
@@ -567,6 +571,32 @@ def in_order(series: LogSeries) -> tuple[list[LogRequest], frozenset[int]]:
     return reqs, marked
 
 
+def notified_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozenset[int]:
+    """The indices in ``reqs`` (:func:`in_order`'s, or any sequence of the series'
+    requests by file and line) of the requests whose cache restarts at the stable
+    prefix after a background task's notification: the first request after each run of
+    notifications (a request after one whose own request came right after one is not
+    restarted again).
+
+    Observed, not documented (docs/replay.md, "As run"): on the five public Claude Code
+    2.1.39 sessions that have them, the request after a ``<task-notification>`` read
+    only the system prefix (21,460 of 111,391 tokens, and 21,460 of 77,004, on one
+    session) in 5 of 6 runs, as anthropics/claude-code#64901 reports ("cache_read_input
+    _tokens collapses to the system+tools floor" after an async sub-agent's completion,
+    inside the cache's lifetime); the request after a second notification in a row read
+    the whole prefix again (1 of 1)."""
+    if not series.notified:
+        return frozenset()
+    firsts = series.requests
+    keys = set()
+    previous = -2
+    for j in series.notified:
+        if j != previous + 1 and j < len(firsts):
+            keys.add((firsts[j].file, firsts[j].line))
+        previous = j
+    return frozenset(i for i, r in enumerate(reqs) if (r.file, r.line) in keys)
+
+
 def is_summary_call(series: LogSeries) -> bool:
     """Claude Code writes a compaction's own request as a subagent file
     ``agent-acompact-*.jsonl``."""
@@ -596,7 +626,11 @@ def as_run(
             modelled, prefix = tuple(reqs), min(reqs[0].cache_read, reqs[0].context)
         else:
             modelled, prefix = modelled_split(
-                reqs, rules, after_compaction=after, one_hour=one_hour
+                reqs,
+                rules,
+                after_compaction=after,
+                one_hour=one_hour,
+                notified=notified_in_order(s, reqs),
             )
         pairs = zip(reqs, modelled, strict=True)
         # Without an exclusion no key is built: 200,000 (file, line) tuples took 0.7 s.

@@ -38,6 +38,7 @@ from budgetcore.replay.asrun import (
     in_order,
     is_summary_call,
     modelled_split,
+    notified_in_order,
     ratio_text,
     relative,
 )
@@ -209,7 +210,13 @@ def what_if(
     main = log.main
     reqs, after = in_order(main)
     one_hour = next((s.one_hour for s in asrun.series if s.name == main.name), False)
-    modelled, _prefix = modelled_split(reqs, rules, after_compaction=after, one_hour=one_hour)
+    modelled, _prefix = modelled_split(
+        reqs,
+        rules,
+        after_compaction=after,
+        one_hour=one_hour,
+        notified=notified_in_order(main, reqs),
+    )
     on_branch = {(r.file, r.line) for r in main.requests}
     base_main = [m for r, m in zip(reqs, modelled, strict=True) if (r.file, r.line) in on_branch]
     log_summary_calls = [
@@ -272,7 +279,14 @@ def what_if(
         sequence.append(one)
         caps_in_order.append(cap)
         mine.append(key in on_branch)
-    split, _ = modelled_split(sequence, rules, one_hour=one_hour, caps=caps_in_order)
+    # A task notification restarts the cache on both sides alike (the same request).
+    split, _ = modelled_split(
+        sequence,
+        rules,
+        one_hour=one_hour,
+        caps=caps_in_order,
+        notified=notified_in_order(main, sequence),
+    )
     whatif_main = (
         split if not main.abandoned else tuple(m for m, own in zip(split, mine, strict=True) if own)
     )

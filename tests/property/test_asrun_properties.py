@@ -9,12 +9,19 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetcore.replay.asrun import as_run, cache_model, in_order, modelled_split
+from budgetcore.replay.asrun import (
+    as_run,
+    cache_model,
+    in_order,
+    modelled_split,
+    notified_in_order,
+)
 from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
 from tests.asrun_oracle import (
     ANTHROPIC,
     OPENAI,
+    oracle_notified,
     oracle_one_hour,
     oracle_order,
     oracle_predicted,
@@ -82,12 +89,15 @@ def a_series(draw: st.DrawFn, name: str, models: tuple[str, ...], file: int) -> 
     counts: tuple[int, ...] = ()
     if draw(st.booleans()):
         counts = tuple(r.context + r.output + draw(st.integers(0, 60_000)) for r in branch)
+    # Requests sent after a background task's notification, runs of them included.
+    notified = tuple(sorted(set(draw(st.lists(st.integers(0, len(branch) - 1), max_size=4)))))
     return LogSeries(
         name=name,
         requests=tuple(branch),
         compactions=tuple(comps),
         abandoned=tuple(abandoned),
         counts=counts,
+        notified=notified,
     )
 
 
@@ -163,10 +173,16 @@ def test_modelled_split_agrees_with_the_oracle(
         assert reqs == want_reqs
         assert set(after) == want_after
         one_hour = oracle_one_hour(reqs)
+        notified = notified_in_order(s, reqs)
+        assert set(notified) == oracle_notified(s, reqs)
         got, prefix = modelled_split(
-            reqs, cache_model(provider), after_compaction=after, one_hour=one_hour
+            reqs,
+            cache_model(provider),
+            after_compaction=after,
+            one_hour=one_hour,
+            notified=notified,
         )
-        want, stable = oracle_split(reqs, rules, want_after, one_hour)
+        want, stable = oracle_split(reqs, rules, want_after | set(notified), one_hour)
         assert [g.usage for g in got] == want
         assert prefix == stable
         # The model keeps what the log says of each request beyond its split.

@@ -52,6 +52,10 @@ _USAGE = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_token
 #: Anthropic models answer "msg_bdrk_…", Google Vertex AI's "msg_vrtx_…"; Anthropic's own
 #: API "msg_01…").
 GATEWAYS = {"msg_bdrk_": "bedrock", "msg_vrtx_": "vertex"}
+#: How Claude Code 2.x writes a background task's end to the main conversation: a user
+#: message whose text starts with this tag (its task-id, output-file, status, summary
+#: follow); the as-run model restarts the cache after it (docs/replay.md, "As run").
+NOTICE = "<task-notification>"
 #: The longest version string kept ("2.1.39" is 6): longer text is not a version.
 MAX_VERSION = 40
 _CONVERSATION = frozenset({"user", "assistant"})
@@ -66,6 +70,7 @@ class _Entry:
         "kind",
         "line",
         "message",
+        "notice",
         "parent",
         "preserved",
         "request",
@@ -85,6 +90,7 @@ class _Entry:
         self.request: _Request | None = None
         self.time: int | None = None
         self.message = False  # a user message (assistant lines count per response)
+        self.notice = False  # a background task's notification (a user message)
         self.tool = 0  # characters of tool_result content
         self.compaction: tuple[str | None, int | None] | None = None
         self.preserved: frozenset[str] = frozenset()
@@ -323,6 +329,8 @@ class _Reader:
             if kind == "user":
                 e.message = True
                 e.tool = _tool_chars(message)
+                content = message.get("content") if isinstance(message, dict) else None
+                e.notice = isinstance(content, str) and content.startswith(NOTICE)
             elif kind == "system" and obj.get("subtype") == "compact_boundary":
                 problem = self.boundary(e, obj)
                 if problem is not None:
@@ -393,6 +401,8 @@ class _Reader:
             if kind == "user":
                 e.message = True
                 e.tool = _compiled_tool_chars(message)
+                content = None if message is None else message.content
+                e.notice = isinstance(content, str) and content.startswith(NOTICE)
         self.entries.append(e)
 
     def note_version(self, version: object) -> None:
@@ -586,6 +596,8 @@ class _Reader:
         times: list[int] = []
         firsts: list[_Entry] = []  # each request's first copy, in file order
         messages = tool = 0
+        notified: list[int] = []
+        noticed = False  # a task notification since the last request
         seen_uuid: set[str] = set()
         on = branch is None  # on the replayed branch (an entry without a uuid: as before)
         for e in entries:
@@ -612,6 +624,7 @@ class _Reader:
                 if e.message:
                     messages += 1
                     tool += e.tool
+                    noticed = noticed or e.notice
                 continue
             if req.first.series != name or req in placed:
                 continue  # placed already (a split line of the same response)
@@ -621,6 +634,9 @@ class _Reader:
             for c in pending:
                 compactions.append(_compaction(c, len(requests), out.context))
             pending.clear()
+            if noticed:
+                notified.append(len(requests))
+                noticed = False
             requests.append(out)
         for c in pending:
             compactions.append(_compaction(c, len(requests), None))
@@ -631,7 +647,14 @@ class _Reader:
             if req not in placed:
                 placed[req] = (name, False)
                 abandoned.append(_request(req, None, None))
-        return LogSeries(name, tuple(requests), tuple(compactions), tuple(abandoned), tuple(times))
+        return LogSeries(
+            name,
+            tuple(requests),
+            tuple(compactions),
+            tuple(abandoned),
+            tuple(times),
+            notified=tuple(notified),
+        )
 
     def ledger(
         self, orphans: list[list[int]], placed: dict[_Request, tuple[str, bool]]

@@ -116,7 +116,9 @@ class LogSeries:
     count after each request (one per request; empty where it cannot be: the as-run
     model then takes the request's input plus output). Codex: the response's total
     tokens plus its estimate of the reasoning the history carries (docs/replay.md,
-    "Predicted compactions").
+    "Predicted compactions"). ``notified``: indices into ``requests`` of those sent right
+    after a background task's notification (Claude Code's ``<task-notification>`` user
+    message, docs/replay.md "As run"), in order.
     """
 
     name: str  # "main"; "sidechain:<agentId>"; "sidechain-<n>" (an inline run, 1.0.x)
@@ -125,6 +127,7 @@ class LogSeries:
     abandoned: tuple[LogRequest, ...] = ()
     times: tuple[int, ...] = ()
     counts: tuple[int, ...] = ()
+    notified: tuple[int, ...] = ()
 
     def turns(self, timed: bool = False) -> tuple[Turn, ...]:
         """One replay turn per request: ``added`` is the growth of the context to the
