@@ -7,6 +7,7 @@ input $1.25, cached input $0.125, output $10)."""
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 from decimal import Decimal
 from pathlib import Path
@@ -463,6 +464,50 @@ def test_the_cloud_a_claude_code_log_names_is_said_beside_the_cache_rules(
     assert (title is not None and f"served by {title}" in source) or (
         title is None and "served by" not in source
     )
+    # Bedrock's cross-Region inference (AWS's prompt caching page) leaves the backtest
+    # no baseline, named in the JSON; Vertex and the API keep the 5 % test alone.
+    d = result.as_dict()
+    if gateway == "bedrock":
+        assert result.baseline_trusted is False
+        assert "cross-Region inference" in result.caveat
+        assert d["baseline_caveat"] == result.caveat
+    else:
+        assert (result.caveat, d["baseline_caveat"]) == ("", None)
+        assert d["baseline_trusted"] == d["within_5_percent"] == result.trusted
+
+
+def test_a_bedrock_session_is_no_baseline_even_within_5_percent(tmp_path: Path) -> None:
+    # One request: the model takes the first request's read as measured, so the backtest
+    # is exact (±0.0 %), and still no what-if may rest on it (docs/replay.md, "As run").
+    log = tmp_path / "s.jsonl"
+    log.write_text(
+        "\n".join(
+            [
+                _claude_line(1, "", None, "user"),
+                _claude_line(2, "msg_bdrk_01A", "u1", "assistant"),
+            ]
+        )
+        + "\n"
+    )
+    (s,) = summaries("--log", str(log))
+    a = s["as_run"]
+    assert (a["served_by"], a["within_5_percent"], a["baseline_trusted"]) == (
+        "bedrock",
+        True,
+        False,
+    )
+    assert a["baseline_caveat"].startswith("served by Amazon Bedrock")
+    assert s["what_if"]["baseline_caveat"] == a["baseline_caveat"]
+    assert s["what_if"]["backtest_within_5_percent"] is True
+    table = run_cli(["replay", "--format", "table", "--log", str(log)])
+    assert table.code == 0, table.err
+    lines = table.out.splitlines()
+    assert lines[2] == f"  no baseline for a what-if, whatever its error: {a['baseline_caveat']}"
+    what_if = next(line for line in lines if line.startswith("What if K "))
+    assert what_if.endswith(
+        f"The backtest of this session is no baseline ({a['baseline_caveat']}): this is "
+        "the model's what-if, not the session's."
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -480,11 +525,18 @@ def test_the_page_names_the_cloud_and_a_whole_95_percent_window(lang: str) -> No
         log_of("claude-code", LogSeries("main", (req(1, 5_000, 0, 5_000, 10, SONNET),), ())),
         gateway="bedrock",
     )
-    page = str(as_run_html(as_run(claude), claude, lang))
+    bedrock = as_run(claude)
+    assert bedrock.trusted is True  # one request: exact
+    page = str(as_run_html(bedrock, claude, lang))
     assert 'data-served-by="bedrock"' in page
     assert t("asrun.served.bedrock", lang) in page
+    # Within 5 % and still no baseline: the page names the cause.
+    assert 'data-baseline-untrusted="bedrock"' in page
+    assert t("asrun.untrusted.bedrock", lang) in html.unescape(page)
     plain = log_of("claude-code", LogSeries("main", (req(1, 5_000, 0, 5_000, 10, SONNET),), ()))
-    assert "data-served-by" not in str(as_run_html(as_run(plain), plain, lang))
+    shown = str(as_run_html(as_run(plain), plain, lang))
+    assert "data-served-by" not in shown
+    assert "data-baseline-untrusted" not in shown
 
 
 def test_two_compactions_in_one_gap_compare_the_first_ones_count() -> None:
@@ -554,6 +606,8 @@ AS_RUN_KEYS = {
     "modelled_cost",
     "ratio",
     "within_5_percent",
+    "baseline_trusted",
+    "baseline_caveat",
     "cache_error_median",
     "cache_error_max",
     "logged_compactions",
@@ -585,6 +639,7 @@ WHAT_IF_KEYS = {
     "peak_unseen",
     "rejected",
     "backtest_within_5_percent",
+    "baseline_caveat",
 }
 DELTA_KEYS = {"input", "cache_write", "cache_read", "output", "summary_calls", "total"}
 

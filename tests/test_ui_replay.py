@@ -1406,6 +1406,15 @@ def test_a_backtest_off_by_more_than_5_percent_is_said_beside_every_what_if_numb
     held = log_html("claude/12-compact-preserved-2.1")
     assert OFF_MARK not in held
     assert "data-backtest-off" not in held
+    # claude/30-asrun-bedrock (±0.0 %, served by Amazon Bedrock): no baseline whatever
+    # its error (cross-Region inference), so every what-if figure is marked all the same.
+    bedrock = log_html("claude/30-asrun-bedrock")
+    assert "±0.0 %" in bedrock
+    assert 'data-baseline-untrusted="bedrock"' in bedrock
+    figures = dict(re.findall(figure, bedrock))
+    assert len(figures) == 2 + 6 + 6
+    for key, shown in figures.items():
+        assert (OFF_MARK in shown) == (key != "as_run_modelled_cost"), (key, shown)
 
 
 def test_the_per_series_table_is_open_on_a_wide_screen_and_folded_on_a_phone() -> None:

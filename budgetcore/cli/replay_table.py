@@ -305,6 +305,11 @@ def _session(run: SessionRun, write: Write) -> None:
                 "  (the engine's own bill of the replayed series, main requests only and "
                 "cached by its own layout, follows)\n"
             )
+        elif run.as_run is not None and run.as_run.caveat:
+            write(
+                f"  The backtest is no baseline ({run.as_run.caveat}): read the figures "
+                "below as the model's, not the session's.\n"
+            )
         elif run.as_run is not None and run.as_run.trusted is not True:
             write(
                 "  The backtest is not within 5 % of this session's bill: read the "
@@ -330,6 +335,8 @@ def _session(run: SessionRun, write: Write) -> None:
 def _as_run(a: AsRun, write: Write) -> None:
     """The backtest first (docs/spec.md §17): the bill, the model of it, the evidence."""
     write(a.line() + "\n")
+    if a.caveat:
+        write(f"  no baseline for a what-if, whatever its error: {a.caveat}\n")
     window = "unknown" if a.window is None else f"{a.window:,}"
     trigger = "unknown" if a.trigger is None else f"{a.trigger:,}"
     write(

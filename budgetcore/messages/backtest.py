@@ -80,6 +80,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This backtest cannot be checked: the measured or the modelled cost is unknown, so every what-if of this session is marked ⚠.",
         "此回测无法核对:实测或模型花费未知,因此本会话的每个假设都以 ⚠ 标出。",
     ),
+    "asrun.untrusted.bedrock": (
+        "This backtest is no baseline for a what-if, whatever its error: Amazon Bedrock's cross-Region inference sends each request to a Region the log does not record, and AWS says it may lead to more cache writes; no rule of the log predicts which request finds which cache. Every what-if of this session is the model's, not the session's (each is marked ⚠).",
+        "无论误差多少,此回测都不能作为假设的基准:Amazon Bedrock 的跨区域推理把每个请求发往日志未记录的区域,AWS 说明这可能导致更多缓存写入;日志中没有任何规则能预测哪个请求命中哪个缓存。本会话的每个假设都是模型的结果,不是会话本身的(均以 ⚠ 标出)。",
+    ),
     "asrun.off-mark": ("backtest not within 5 %", "回测误差超过 5 %"),
     "whatif.h": (
         "What if: this scenario's K and S on the same session",

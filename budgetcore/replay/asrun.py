@@ -45,6 +45,7 @@ from budgetcore.units import format_money
 
 __all__ = [
     "OPENAI_IDLE_MS",
+    "UNPREDICTABLE_CACHE",
     "AsRun",
     "CacheModel",
     "SeriesAsRun",
@@ -305,6 +306,20 @@ class AsRun:
         r = self.ratio
         return None if r is None else abs(r) <= Decimal("0.05")
 
+    @property
+    def caveat(self) -> str:
+        """Why no what-if of this session may rest on its backtest, whatever its error
+        ("" when nothing known stands in the way): a cloud whose cache the model cannot
+        predict request by request (:data:`UNPREDICTABLE_CACHE`)."""
+        return UNPREDICTABLE_CACHE.get(self.served_by, "")
+
+    @property
+    def baseline_trusted(self) -> bool | None:
+        """Whether a what-if may rest on this backtest: within 5 % and no caveat (False
+        with one, even within 5 %: a match there is luck, not the rules); None when the
+        error is unknown and nothing else says no."""
+        return False if self.caveat else self.trusted
+
     def as_dict(self) -> dict[str, Any]:
         errors = [e for s in self.series for e in s.cache_errors]
         med, top = error_stats(errors)
@@ -328,6 +343,8 @@ class AsRun:
             "modelled_cost": _money(self.modelled_cost),
             "ratio": None if self.ratio is None else str(self.ratio),
             "within_5_percent": self.trusted,
+            "baseline_trusted": self.baseline_trusted,
+            "baseline_caveat": self.caveat or None,
             "cache_error_median": med,
             "cache_error_max": top,
             "logged_compactions": list(self.logged_compactions),
@@ -425,6 +442,26 @@ GATEWAY_NOTES = {
         ("bedrock", "Amazon Bedrock", "msg_bdrk_"),
         ("vertex", "Google Vertex AI", "msg_vrtx_"),
     )
+}
+
+#: The clouds whose prompt cache no rule of the log can predict request by request: the
+#: cause, as the backtest names it. Amazon Bedrock's cross-Region inference sends each
+#: request to one Region of its inference profile, and AWS says of prompt caching with
+#: it: "At times of high demand, these optimizations may lead to increased cache writes"
+#: (docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html, "Prompt caching
+#: with cross-Region inference"); a Claude Code log records neither the profile nor the
+#: Region (its model is the plain name). Observed on 13 public Bedrock sessions of
+#: Claude Code 2.0.64-2.1.7 (docs/replay.md): mid tool-loop, 5-10 s apart, requests read
+#: an older request's prefix, the system prefix alone or nothing, as separate caches
+#: would; their backtests ran from -63 % to +33 %. The model keeps the Anthropic API's
+#: rules and fits no miss rate to the session's own splits: it says so instead.
+UNPREDICTABLE_CACHE = {
+    "bedrock": (
+        "served by Amazon Bedrock, whose cross-Region inference sends each request to a "
+        "Region the log does not record and 'may lead to increased cache writes' (AWS, "
+        "Bedrock prompt caching): no rule of the log predicts which request finds which "
+        "cache"
+    ),
 }
 
 #: A log's format -> the runtime that writes it.

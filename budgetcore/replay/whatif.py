@@ -71,6 +71,7 @@ class WhatIf:
     peak_unseen: int
     rejected: int
     backtest_trusted: bool | None  # the as-run model within 5 % of the bill
+    baseline_caveat: str = ""  # why no what-if may rest on the backtest (AsRun.caveat)
 
     def as_dict(self) -> dict[str, Any]:
         def money(v: Decimal | None) -> str | None:
@@ -92,6 +93,7 @@ class WhatIf:
             "peak_unseen": self.peak_unseen,
             "rejected": self.rejected,
             "backtest_within_5_percent": self.backtest_trusted,
+            "baseline_caveat": self.baseline_caveat or None,
         }
 
     def line(self) -> str:
@@ -107,7 +109,12 @@ class WhatIf:
             )
         )
         comp = "—" if self.compression is None else _ratio_text(self.compression)
-        if self.backtest_trusted:
+        if self.baseline_caveat:
+            warn = (
+                f" The backtest of this session is no baseline ({self.baseline_caveat}): "
+                "this is the model's what-if, not the session's."
+            )
+        elif self.backtest_trusted:
             warn = ""
         elif self.backtest_trusted is None:
             # Unknown is not "off by more than 5 %": a cost no price gives.
@@ -330,6 +337,7 @@ def what_if(
         peak_unseen=s.peak_unseen,
         rejected=rejected,
         backtest_trusted=asrun.trusted,
+        baseline_caveat=asrun.caveat,
     )
 
 

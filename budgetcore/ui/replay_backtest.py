@@ -83,6 +83,8 @@ def _numbers(values: Sequence[int], lang: str) -> str:
 #: The clouds a Claude Code log's message ids can name (budgetcore/replay/logs/claude.py
 #: GATEWAYS), each with its catalogue line.
 SERVED_BY = {"bedrock": "asrun.served.bedrock", "vertex": "asrun.served.vertex"}
+#: AsRun.caveat's causes, by cloud (budgetcore.replay.asrun.UNPREDICTABLE_CACHE's keys).
+UNTRUSTED = {"bedrock": "asrun.untrusted.bedrock"}
 
 
 def window_evidence(a: AsRun, log: ParsedLog, lang: str) -> str:
@@ -122,6 +124,13 @@ def window_evidence(a: AsRun, log: ParsedLog, lang: str) -> str:
 def _off_note(a: AsRun, lang: str) -> Markup:
     """What a backtest worse than 5 % (or unknown) means for every what-if; empty when
     it holds."""
+    if a.caveat:
+        # A cloud whose cache no rule predicts: no baseline, whatever the error.
+        return el(
+            "p",
+            {"class": "warn", "data-baseline-untrusted": a.served_by},
+            t(UNTRUSTED[a.served_by], lang),
+        )
     if a.trusted is True:
         return Markup("")
     if a.trusted is None:
@@ -305,7 +314,7 @@ def what_if_html(w: WhatIf, lang: str) -> Markup:
     item by item, the quality measures; every number marked when the backtest is off."""
     from budgetcore.replay.asrun import relative  # noqa: PLC0415
 
-    off = w.backtest_trusted is not True
+    off = w.backtest_trusted is not True or bool(w.baseline_caveat)
     k, s = format_int(w.trigger), format_int(w.summary_cap)
     side = el(
         "div",
