@@ -776,6 +776,16 @@ class TestCli:
         assert total["sessions"] == len(each) == 2
         assert Decimal(total["modelled_cost"]) == sum(Decimal(a["modelled_cost"]) for a in each)
         assert Decimal(total["measured_cost"]) == sum(Decimal(a["measured_cost"]) for a in each)
+        assert total["sessions_without_baseline"] == 0
+
+    def test_a_folder_counts_its_sessions_without_a_baseline(self) -> None:
+        # claude/30-asrun-bedrock: within 5 % (±0.0 %), served by Amazon Bedrock.
+        folder = LOG_FIXTURES / "claude" / "30-asrun-bedrock" / "projects"
+        result = run_cli(["replay", "--format", "jsonl", "--log", str(folder)])
+        assert result.code == 0, result.err
+        total = [json.loads(line) for line in result.out.splitlines()][-1]["total"]["as_run"]
+        assert (total["sessions"], total["sessions_outside_5_percent"]) == (1, 0)
+        assert total["sessions_without_baseline"] == 1
 
     def test_usage_alone_is_the_import_without_a_backtest(self) -> None:
         # --usage is the ledger and the measured usage at the import's speed (the

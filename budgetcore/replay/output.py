@@ -225,6 +225,8 @@ def _as_run_total(parts: Sequence[AsRun]) -> dict[str, Any] | None:
         "ratio": None if ratio is None else str(ratio),
         "within_5_percent": None if ratio is None else abs(ratio) <= Decimal("0.05"),
         "sessions_outside_5_percent": sum(1 for a in parts if a.trusted is False),
+        # Within 5 % or not, a session whose cache no rule predicts (AsRun.caveat).
+        "sessions_without_baseline": sum(1 for a in parts if a.caveat),
     }
 
 
