@@ -139,6 +139,27 @@ def test_a_bad_compression_flag_is_one_line_and_exit_2(
     assert "--max-compression" in capsys.readouterr().err
 
 
+def test_a_bedrock_logs_tune_says_its_backtest_is_no_baseline(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # claude/30-asrun-bedrock: within 5 % (±0.0 %), served by Amazon Bedrock, whose
+    # cache no rule of the log predicts (docs/replay.md, "No baseline on Bedrock").
+    log = next((LOGS / "claude" / "30-asrun-bedrock").rglob("*.jsonl"))
+    code, out, err = _cli(capsys, "--log", str(log), "--k", "8000,32000", "--s", "4096")
+    assert code == 0, err
+    (backtest,) = json.loads(out.splitlines()[-1])["summary"]["as_run"]
+    assert backtest["within_5_percent"] is True
+    assert backtest["baseline_caveat"].startswith("served by Amazon Bedrock")
+    code, out, err = _cli(
+        capsys, "--log", str(log), "--k", "8000,32000", "--s", "4096", "--format", "table"
+    )
+    assert code == 0, err
+    line = next(x for x in out.splitlines() if x.startswith("As run: "))
+    assert line.endswith(
+        f"(±0.0 %)  (no baseline: {backtest['baseline_caveat']}; every figure below is the model's)"
+    )
+
+
 def test_a_logs_tune_prints_its_backtest_first_and_reads_the_logs_clock(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -149,6 +170,7 @@ def test_a_logs_tune_prints_its_backtest_first_and_reads_the_logs_clock(
     (backtest,) = summary["as_run"]
     assert backtest["session"] == str(log)
     assert Decimal(backtest["measured_cost"]) == Decimal("1.970095")  # the fixture's bill
+    assert backtest["baseline_caveat"] is None
     options = tmp_path / "timed.json"
     options.write_text(
         '{"timing": {"duration": {"prefill_tokens_per_s": "20000", "decode_tokens_per_s": "400"}}}'

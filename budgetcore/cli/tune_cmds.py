@@ -94,8 +94,9 @@ class Done:
 
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
-#: measured and modelled cost, their ratio (exact decimal text) and whether within 5 %.
-Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None"]
+#: measured and modelled cost, their ratio (exact decimal text), whether within 5 % and
+#: why it is no baseline whatever its error ("" when nothing says so: AsRun.caveat).
+Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None", str]
 
 
 def work(task: Task, job: Job) -> Done:
@@ -138,6 +139,7 @@ def work(task: Task, job: Job) -> Done:
                     None if run.modelled_cost is None else str(run.modelled_cost),
                     None if run.ratio is None else str(run.ratio),
                     run.trusted,
+                    run.caveat,
                 )
                 turns, options = log_replay_inputs(log, run, turns, options)
         session = prepare(job.scenario, turns, options, task.name)
@@ -828,11 +830,17 @@ def _as_run_lines(result: TuneResult) -> list[str]:
     from budgetcore.units import money_text  # noqa: PLC0415
 
     out = []
-    for name, measured, modelled, ratio, trusted in result.backtests:
+    for name, measured, modelled, ratio, trusted, caveat in result.backtests:
         m = None if measured is None else Decimal(measured)
         p = None if modelled is None else Decimal(modelled)
         r = None if ratio is None else Decimal(ratio)
-        warn = "" if trusted else "  (not within 5 %: every figure below is the model's)"
+        warn = (
+            f"  (no baseline: {caveat}; every figure below is the model's)"
+            if caveat
+            else ""
+            if trusted
+            else "  (not within 5 %: every figure below is the model's)"
+        )
         out.append(
             f"As run: {name}: measured {money_text(m)}, modelled {money_text(p)} "
             f"({ratio_text(r)}){warn}"
@@ -948,8 +956,9 @@ def summary_dict(result: TuneResult) -> dict[str, Any]:
                 "modelled_cost": modelled,
                 "ratio": ratio,
                 "within_5_percent": trusted,
+                "baseline_caveat": caveat or None,
             }
-            for name, measured, modelled, ratio, trusted in result.backtests
+            for name, measured, modelled, ratio, trusted, caveat in result.backtests
         ],
     }
 

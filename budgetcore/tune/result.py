@@ -101,8 +101,9 @@ class TuneResult:
     sessions: tuple[str, ...]
     failed: tuple[SessionResult, ...]
     # Each log session's backtest (docs/spec.md §17): (name, measured cost, modelled
-    # cost, their ratio, within 5 %), money as exact decimal text; the CLI fills it.
-    backtests: tuple[tuple[str, str | None, str | None, str | None, bool | None], ...] = ()
+    # cost, their ratio, within 5 %, why no baseline or ""), money as exact decimal
+    # text; the CLI fills it.
+    backtests: tuple[tuple[str, str | None, str | None, str | None, bool | None, str], ...] = ()
     # The chosen point as exact what-ifs on the log sessions' as-run baselines, summed
     # (the CLI fills it: it reads the logs again).
     chosen_what_if: dict[str, Any] | None = None
