@@ -901,3 +901,13 @@ def test_the_report_prints_the_backtest_before_the_replay(tmp_path: Path) -> Non
     assert "- As run: measured $" in text
     assert "- What if K 32,000 and S 8,192: modelled $" in text
     assert text.index("As run: measured") < text.index("## Session replay")
+    assert "No baseline for a what-if" not in text
+
+
+def test_the_report_says_a_bedrock_session_is_no_baseline(tmp_path: Path) -> None:
+    log = next((LOG_FIXTURES / "claude" / "30-asrun-bedrock").rglob("*.jsonl"))
+    result = run_cli(["report", "--log", str(log), "--out", str(tmp_path / "r")])
+    assert result.code == 0, result.err
+    text = (tmp_path / "r" / "summary.md").read_text("utf-8")
+    said = "- No baseline for a what-if, whatever its error: served by Amazon Bedrock"
+    assert text.index("- As run: measured") < text.index(said) < text.index("- What if K ")

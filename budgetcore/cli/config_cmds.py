@@ -134,6 +134,8 @@ def _report(args: argparse.Namespace, scenario: Scenario | None) -> int:
 
             run = as_run(log)
             backtest = [run.line()]
+            if run.caveat:  # said whatever the error, and whether a what-if follows
+                backtest.append(f"No baseline for a what-if, whatever its error: {run.caveat}")
             if log.pick(series) is log.main:  # the replay ran on the as-run baseline
                 backtest.append(what_if(log, run, result.scenario, result).line())
     assert scenario is not None
