@@ -218,6 +218,7 @@ def test_the_readmes_pytest_example_runs_as_written(tmp_path: Path) -> None:
     """Issue 42: the README's cross-check, copied as written into a file and run by pytest
     in a fresh process, passes."""
     import re  # noqa: PLC0415
+    import shlex  # noqa: PLC0415
     import subprocess  # noqa: PLC0415
     import sys  # noqa: PLC0415
 
@@ -225,6 +226,16 @@ def test_the_readmes_pytest_example_runs_as_written(tmp_path: Path) -> None:
     (block,) = re.findall(r"```python\n(.*?)```", text, re.S)
     assert "def test_" in block
     (tmp_path / "test_my_config.py").write_text(block, "utf-8")
+    # The reviewed file beside it, written by the README's own export command.
+    command = r"^python -m budgetcore (export .*) > budgetcore-overrides.toml$"
+    (export,) = re.findall(command, text, re.M)
+    written = subprocess.run(
+        [sys.executable, "-m", "budgetcore", *shlex.split(export)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (tmp_path / "budgetcore-overrides.toml").write_text(written.stdout, "utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_my_config.py"],
         cwd=tmp_path,
@@ -233,4 +244,4 @@ def test_the_readmes_pytest_example_runs_as_written(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "1 passed" in proc.stdout
+    assert "2 passed" in proc.stdout
