@@ -312,3 +312,36 @@ def test_the_panel_state_is_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         state.tune.open = False  # type: ignore[misc]
     assert step(state.tune, None) is state.tune
+
+
+def test_the_money_scale_is_rounded_outward_to_four_figures_and_says_so() -> None:
+    """Issue 42: the colour scale read "$79.45439549" (the price's eight places). Each
+    range is now widened outward (floor the low end, ceiling the high) to four
+    significant figures; its title names the rounding; integers stay exact."""
+    from types import SimpleNamespace  # noqa: PLC0415
+
+    from budgetcore.ui.tune_view import _scale_html  # noqa: PLC0415
+
+    g = SimpleNamespace(priced=True, places=8, points=2, known=lambda i: True)
+    lo, hi = 7_945_439_549, 8_512_345_678  # $79.45439549 to $85.12345678
+    scale = html.unescape(str(_scale_html(g, "cost", lo, hi, "en")))
+    bins = re.findall(r'data-bin="\d">([^<]*)<', scale)
+    assert bins[0] == "$79.45 to $80.17"  # 79.45439549 floored; edge 1 − 1 unit ceiled
+    assert bins[-1].endswith(" to $85.13")
+    assert all(len(re.sub(r"\D", "", part)) <= 4 for b in bins for part in b.split(" to "))
+    assert "8 significant" not in scale
+    assert "money to 4 significant figures" in scale
+    # Each shown range holds the exact one.
+    edges = _edges(lo, hi)
+    for j, text in enumerate(bins):
+        a, b = (Decimal(p.strip("$").replace(",", "")) for p in text.split(" to "))
+        exact_hi = hi if j == BINS - 1 else edges[j + 1] - 1
+        assert a * 10**8 <= edges[j]
+        assert exact_hi <= b * 10**8
+    assert "tune-scale-title" in scale
+    zh = str(_scale_html(g, "cost", lo, hi, "zh"))
+    assert "4 位有效数字" in zh
+    unpriced = SimpleNamespace(priced=False, places=0, points=2, known=lambda i: True)
+    tokens = html.unescape(str(_scale_html(unpriced, "cost", 1_000_001, 1_000_009, "en")))
+    assert "1,000,001" in tokens
+    assert "exact ranges" in tokens

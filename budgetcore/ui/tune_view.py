@@ -12,6 +12,7 @@ the tab order moves with the arrow keys (a roving tab stop: 384 cells are one st
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN
 from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, text_width
@@ -28,7 +29,7 @@ from budgetcore.ui.tune_panel import (
     result_of,
     tune_inputs,
 )
-from budgetcore.units import format_int, format_money
+from budgetcore.units import format_int, format_money, format_money_figures
 
 __all__ = ["BINS", "MEASURES", "TuneScreen", "point_text", "render_tune", "tune_controls_html"]
 
@@ -294,8 +295,19 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
     )
 
 
+def _scale_text(g: Any, measure: str, units: int, lang: str, rounding: str) -> str:
+    """A colour scale's edge: money to four significant figures by ``rounding`` (a cell
+    shows its exact cost); billed tokens, unseen tokens and runs exactly."""
+    if measure != "cost" or not g.priced:
+        return _value_text(g, measure, units, lang)
+    value = decimal_of(units, g.places)
+    assert value is not None
+    return format_money_figures(value, rounding)
+
+
 def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
-    """The colour scale: each non-empty bin's exact range, with the unit."""
+    """The colour scale: each non-empty bin's range, with the unit; money ranges
+    widened outward to four significant figures (floor the low end, ceiling the high)."""
     edges = _edges(lo, hi)
     items = []
     for j in range(BINS):
@@ -303,19 +315,23 @@ def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
         b = hi if j == BINS - 1 else edges[j + 1] - 1
         if b < a or (hi == lo and j > 0):
             continue
-        shown_a = _value_text(g, measure, a, lang)
-        text = (
-            shown_a
-            if a == b
-            else t("tune.bin", lang, low=shown_a, high=_value_text(g, measure, b, lang))
-        )
+        if a == b:
+            text = _scale_text(g, measure, a, lang, ROUND_HALF_EVEN)
+        else:
+            low = _scale_text(g, measure, a, lang, ROUND_FLOOR)
+            high = _scale_text(g, measure, b, lang, ROUND_CEILING)
+            text = t("tune.bin", lang, low=low, high=high)
         items.append(el("li", {"class": f"ch-key tk tb{j}", "data-bin": j}, text))
     if measure == "cost" and not all(g.known(i) for i in range(g.points)):
         items.append(el("li", {"class": "ch-key tk tu"}, t("tune.unknown-usage", lang)))
     return el(
         "ul",
         {"class": "ch-legend tune-scale", "aria-label": t("tune.scale", lang)},
-        el("li", {"class": "tune-scale-title"}, t("tune.scale", lang)),
+        el(
+            "li",
+            {"class": "tune-scale-title"},
+            t("tune.scale-money" if measure == "cost" and g.priced else "tune.scale", lang),
+        ),
         *items,
     )
 
