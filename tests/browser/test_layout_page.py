@@ -318,3 +318,27 @@ def test_a_checkbox_and_its_label_share_a_line_in_the_replay_grid(page: Page) ->
     assert apart
     for name, below, beside in apart:
         assert below < 0 <= beside, (name, below, beside)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_k_and_s_are_on_the_first_screen(
+    browser: Any, base_url: str, width: int, height: int
+) -> None:
+    """Issue 42: the knobs users come for sat at the bottom edge of the first 1440 x 900
+    screen, under the model contracts, and several screens down on a phone."""
+    for page in _page_at(browser, base_url, width, height):
+        page.open()
+        # Above the phone's fixed Sections bar, whole, before any scrolling.
+        visible_bottom = page.page.evaluate(
+            "Math.min(innerHeight, document.getElementById('nav').getBoundingClientRect().top"
+            " || innerHeight)"
+            if width < 1000
+            else "innerHeight"
+        )
+        for path in ("config.trigger_tokens", "config.summary_max_tokens"):
+            box = page.page.evaluate(
+                f"(() => {{ const r = document.querySelector('[data-input=\"{path}\"]')"
+                ".getBoundingClientRect(); return [r.top, r.bottom]; })()"
+            )
+            assert box[0] >= 0, (path, box)
+            assert box[1] <= visible_bottom, (path, box, visible_bottom)
