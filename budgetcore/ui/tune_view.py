@@ -21,7 +21,7 @@ from budgetcore.messages import t
 from budgetcore.replay.model import decimal_of
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.problems import problem_text
-from budgetcore.ui.svg.axes import chart_svg
+from budgetcore.ui.svg.axes import chart_svg, panel_chart_width
 from budgetcore.ui.tune_panel import (
     TUNE_FIELDS,
     TuneInputs,
@@ -41,9 +41,6 @@ _PAD = 4
 _TICK = 4
 _LINE = 16
 _CELL_H = 14
-#: The panel's padding and borders (web/style.css): maps are drawn this much narrower
-#: than the chart column, so 12 px text stays 12 px.
-_INSET = 44
 
 
 @dataclass(frozen=True, slots=True)
@@ -661,7 +658,7 @@ def render_tune(state: Any) -> TuneScreen:
             n_k=format_int(len(g.ks)),
             n_s=format_int(len(g.ss)),
         )
-    width = max(280, state.width - _INSET)
+    width = panel_chart_width(state.width, state.panel_width, 280)
     html["tune-maps"] = _maps_html(result, lang, width)
     memo = (result, state.plan.scenario, state.export_format, lang)
     hit = _CHOICE_MEMO.get("last")

@@ -342,3 +342,29 @@ def test_k_and_s_are_on_the_first_screen(
             )
             assert box[0] >= 0, (path, box)
             assert box[1] <= visible_bottom, (path, box, visible_bottom)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_the_replay_and_tune_charts_fill_their_card(
+    browser: Any, base_url: str, width: int, height: int
+) -> None:
+    """Issue 42: at 1440 px the replay and Tune charts used two thirds of their card
+    (drawn at the chart column's width, the panels run across both columns)."""
+    for page in _page_at(browser, base_url, width, height):
+        page.open()
+        page.page.evaluate("document.getElementById('replay').open = true")
+        page.page.wait_for_selector("#replay-timeline svg", timeout=60_000)
+        page.page.evaluate("document.getElementById('tune').open = true")
+        page.page.wait_for_selector("[data-tune-map]", timeout=120_000)
+        for box in ("#replay-timeline", "#replay-cost", "#tune-maps"):
+            inner, drawn = page.page.evaluate(_DRAWN_WIDTH, box)
+            assert inner - 2 <= drawn <= inner, (box, inner, drawn)
+
+
+#: A chart box's inner width and its (first) chart's drawn width, in CSS pixels.
+_DRAWN_WIDTH = """(selector) => {
+    const box = document.querySelector(selector);
+    const style = getComputedStyle(box);
+    const pad = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    return [box.clientWidth - pad, box.querySelector('svg').getBoundingClientRect().width];
+}"""
