@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.messages import t
 from budgetcore.tune.choice import Constraints
 from budgetcore.tune.result import tune
 from budgetcore.tune.session import prepare
@@ -345,3 +346,35 @@ def test_the_money_scale_is_rounded_outward_to_four_figures_and_says_so() -> Non
     tokens = html.unescape(str(_scale_html(unpriced, "cost", 1_000_001, 1_000_009, "en")))
     assert "1,000,001" in tokens
     assert "exact ranges" in tokens
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("panel", [302, 332, 1342])  # 320 and 390 px phones, 1440 px
+def test_every_axis_title_is_inside_its_map(lang: str, panel: int) -> None:
+    """Issue 42: at 390 px in English the S axis title, anchored at the plot's right
+    edge, started left of the svg ("ummary cap…"); titles wider than the map wrap."""
+    from budgetcore.charts.geometry import text_width  # noqa: PLC0415
+    from budgetcore.ui.events import Resized  # noqa: PLC0415
+
+    state, _ = _run(reduce(_open("40"), LanguageChosen(lang)))
+    maps = render_tune(reduce(state, Resized(640, panel))).html["tune-maps"]
+    svgs = re.findall(r'<svg[^>]* width="(\d+)".*?</svg>', maps, re.S)
+    assert len(svgs) == 3
+    titles = re.findall(
+        r'<svg[^>]* width="(\d+)"|<text class="ch-axis-title" x="(\d+)" y="\d+"'
+        r'( text-anchor="end")?>([^<]*)</text>',
+        maps,
+    )
+    width = 0
+    seen = []
+    for svg_w, x, end, text in titles:
+        if svg_w:
+            width = int(svg_w)
+            continue
+        shown = html.unescape(text)
+        left = int(x) - text_width(shown) if end else int(x)
+        assert left >= 0, (shown, left)
+        assert left + text_width(shown) <= width, (shown, left, width)
+        seen.append(shown)
+    whole_s = t("tune.axis.s", lang)
+    assert "".join(seen).replace(" ", "").count(whole_s.replace(" ", "")) == 3

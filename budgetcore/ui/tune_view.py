@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN
 from typing import Any
 
-from budgetcore.charts.geometry import FONT_PX, text_width
+from budgetcore.charts.geometry import FONT_PX, text_width, wrap_text
 from budgetcore.errors import Problem
 from budgetcore.messages import t
 from budgetcore.replay.model import decimal_of
@@ -181,15 +181,19 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
     gutter = _PAD + max(text_width(x) for x in k_labels) + _TICK + 3
     cell_w = max(6, (width - gutter - _PAD) // n_s)
     plot_w = cell_w * n_s
-    top = _LINE + 4  # the K axis title's row
+    # The axis titles wrap where the svg is narrower than they are (issue 42: at 390 px
+    # in English the S title, anchored at the plot's right edge, lost its first letters).
+    k_title = wrap_text(t("tune.axis.k", lang), width - 2 * _PAD)
+    s_title = wrap_text(t("tune.axis.s", lang), width - 2 * _PAD)
+    top = _LINE * len(k_title) + 4  # the K axis title's rows
     plot_h = _CELL_H * n_k
     bottom = top + plot_h
-    height = bottom + _TICK + _LINE + _LINE + 4
+    height = bottom + _TICK + _LINE + _LINE * len(s_title) + 4
     parts: list[Markup] = []
-    texts: list[Markup] = []
-    texts.append(
-        el("text", {"class": "ch-axis-title", "x": _PAD, "y": _LINE}, t("tune.axis.k", lang))
-    )
+    texts: list[Markup] = [
+        el("text", {"class": "ch-axis-title", "x": _PAD, "y": _LINE * (j + 1)}, line)
+        for j, line in enumerate(k_title)
+    ]
     known = [g.known(i) for i in range(g.points)]
     for i in range(g.points):
         row, col = divmod(i, n_s)
@@ -266,14 +270,12 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
         )
         attrs = {"class": "ch-tick", "x": lx, "y": bottom + _TICK + 12, "text-anchor": "middle"}
         texts.append(el("text", attrs, label))
-    title_y = bottom + _TICK + _LINE + 14
-    texts.append(
-        el(
-            "text",
-            {"class": "ch-axis-title", "x": gutter + plot_w, "y": title_y, "text-anchor": "end"},
-            t("tune.axis.s", lang),
-        )
-    )
+    for j, line in enumerate(s_title):
+        # Under the plot's right edge, or as far right as keeps the line inside the svg.
+        end = max(gutter + plot_w, min(width - _PAD, _PAD + text_width(line)))
+        y = bottom + _TICK + _LINE + 14 + _LINE * j
+        attrs = {"class": "ch-axis-title", "x": end, "y": y, "text-anchor": "end"}
+        texts.append(el("text", attrs, line))
     frame = {"x": gutter, "y": top, "width": plot_w, "height": plot_h}
     parts.append(el("rect", {"class": "tf", **frame}))
     return chart_svg(

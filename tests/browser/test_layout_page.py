@@ -368,3 +368,22 @@ _DRAWN_WIDTH = """(selector) => {
     const pad = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
     return [box.clientWidth - pad, box.querySelector('svg').getBoundingClientRect().width];
 }"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tune_axis_titles_are_whole_on_a_phone(phone_page: Page, lang: str) -> None:
+    """Issue 42: at 390 px in English the S axis title read "ummary cap…" (cut)."""
+    page = phone_page.open("#lang=zh" if lang == "zh" else "")
+    page.page.evaluate("document.getElementById('replay').open = true")
+    page.page.wait_for_selector("#replay-timeline svg", timeout=60_000)
+    page.page.evaluate("document.getElementById('tune').open = true")
+    page.page.wait_for_selector("[data-tune-map]", timeout=120_000)
+    cut = page.page.evaluate(
+        """() => [...document.querySelectorAll('[data-tune-map] .ch-axis-title')].flatMap(t => {
+            const svg = t.ownerSVGElement.getBoundingClientRect();
+            const r = t.getBoundingClientRect();
+            return r.left < svg.left - 0.5 || r.right > svg.right + 0.5 ? [t.textContent] : [];
+        })"""
+    )
+    assert page.page.evaluate("document.querySelectorAll('[data-tune-map] .ch-axis-title').length")
+    assert cut == []
