@@ -387,3 +387,29 @@ def test_the_tune_axis_titles_are_whole_on_a_phone(phone_page: Page, lang: str) 
     )
     assert page.page.evaluate("document.querySelectorAll('[data-tune-map] .ch-axis-title').length")
     assert cut == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_comparing_keeps_the_key_readouts_in_one_row(
+    browser: Any, base_url: str, lang: str
+) -> None:
+    """Issue 42: pinned, the sticky key bar grew to two rows of readouts, about 150 px
+    of a 900 px screen; the pinned line now costs it one line of small text."""
+    for page in _page_at(browser, base_url, 1440, 900):
+        page.open("#lang=zh" if lang == "zh" else "")
+        alone = page.page.evaluate("document.getElementById('key').offsetHeight")
+        page.page.click('[data-action="pin"]')
+        page.page.fill('[data-input="config.trigger_tokens"]', "40000")
+        page.page.press('[data-input="config.trigger_tokens"]', "Tab")
+        page.page.wait_for_function("document.getElementById('app').dataset.ab === 'on'")
+        page.page.wait_for_function(
+            "document.querySelector('[data-key-ab=\"trigger_tokens\"]').textContent.includes('+8,000')"
+        )
+        tops = page.page.evaluate(
+            "[...document.querySelectorAll('#key .kv')].filter(e => e.offsetParent)"
+            ".map(e => Math.round(e.getBoundingClientRect().top))"
+        )
+        assert len(tops) == 5
+        assert len(set(tops)) == 1, tops
+        compared = page.page.evaluate("document.getElementById('key').offsetHeight")
+        assert compared <= alone + 30, (alone, compared)
