@@ -413,3 +413,56 @@ def test_comparing_keeps_the_key_readouts_in_one_row(
         assert len(set(tops)) == 1, tops
         compared = page.page.evaluate("document.getElementById('key').offsetHeight")
         assert compared <= alone + 30, (alone, compared)
+
+
+def _purple(pixel: Any) -> bool:
+    r, g, b = pixel
+    return bool(r > g + 10 and b > g + 30)
+
+
+#: A 1-turn Codex session whose replayed full input equals the log's context (300,000).
+_ONE_TURN_LOG = (
+    ROOT / "tests/fixtures/logs/codex/long-context/sessions/2026/03/10"
+    "/rollout-2026-03-10T11-00-00-019a3000-6666-7000-8000-000000000006.jsonl"
+)
+
+
+def test_a_one_turn_log_shows_its_full_input_line_on_a_phone(phone_page: Page) -> None:
+    """Issue 42: at 390 px a 1-turn session showed no full-input line: it lay under the
+    log's measured context, drawn on top at the same height. Both show now, and no
+    peer's label is cut."""
+    import io  # noqa: PLC0415
+
+    from PIL import Image  # noqa: PLC0415
+
+    page = phone_page.open()
+    page.page.evaluate("document.getElementById('replay').open = true")
+    page.page.check('input[name="replay-source"][value="log"]')
+    page.page.set_input_files("#replay-file", str(_ONE_TURN_LOG))
+    page.page.wait_for_selector(
+        '#replay-timeline [data-series="log_context"]', state="attached", timeout=60_000
+    )
+    full = page.page.locator('#replay-timeline [data-series="full_input"]')
+    page.page.evaluate(
+        "document.querySelector('#replay-timeline [data-series=\"full_input\"]')"
+        ".scrollIntoView({block: 'center'})"
+    )
+    line = full.bounding_box()
+    assert line is not None
+    assert line["width"] > 100, line
+    box = {**line, "y": line["y"] - 3, "height": line["height"] + 6}  # a flat line's box
+    shot = Image.open(io.BytesIO(page.page.screenshot(clip=box))).convert("RGB")
+    # The full input is purple (red and blue above green, web/style.css --f), the log's
+    # context teal (green above red): whole columns of the line are the full input's.
+    purple = {
+        x for x in range(shot.width) for y in range(shot.height) if _purple(shot.getpixel((x, y)))
+    }
+    assert len(purple) > line["width"] / 4, len(purple)
+    cut = page.page.evaluate(
+        """() => [...document.querySelectorAll('#replay-timeline svg text')].flatMap(t => {
+            const svg = t.ownerSVGElement.getBoundingClientRect();
+            const r = t.getBoundingClientRect();
+            return r.left < svg.left - 0.5 || r.right > svg.right + 0.5 ? [t.textContent] : [];
+        })"""
+    )
+    assert cut == []
