@@ -245,3 +245,31 @@ def test_the_readmes_pytest_example_runs_as_written(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "2 passed" in proc.stdout
+
+
+def test_the_readmes_screenshot_is_the_scripts_with_its_manifest() -> None:
+    """Issue 42: the README shows the PNG scripts/screenshot writes, and the manifest the
+    script writes beside it holds that PNG's sha256 (the browser test compares the
+    manifest with the live page): neither file can be replaced without the other."""
+    import hashlib  # noqa: PLC0415
+    import json  # noqa: PLC0415
+
+    script = (ROOT / "scripts" / "screenshot.py").read_text("utf-8")
+    assert 'OUT = ROOT / "docs" / "img" / "page-1440-en.png"' in script
+    assert "](docs/img/page-1440-en.png)" in (ROOT / "README.md").read_text("utf-8")
+    png = (ROOT / "docs" / "img" / "page-1440-en.png").read_bytes()
+    manifest = json.loads((ROOT / "docs" / "img" / "page-1440-en.json").read_text("utf-8"))
+    assert manifest["png_sha256"] == hashlib.sha256(png).hexdigest()
+    assert manifest["viewport"] == [1440, 900]
+    assert "Tune" in manifest["first_screen"]
+    assert "Pin this plan" in manifest["first_screen"]
+
+
+def test_the_readme_lists_every_page_of_the_docs() -> None:
+    """Issue 42: docs/tune.md was missing from the README's documentation list."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    listed = text.split("## Documentation")[1]
+    missing = [
+        p.name for p in sorted((ROOT / "docs").glob("*.md")) if f"](docs/{p.name})" not in listed
+    ]
+    assert missing == []

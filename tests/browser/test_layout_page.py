@@ -466,3 +466,21 @@ def test_a_one_turn_log_shows_its_full_input_line_on_a_phone(phone_page: Page) -
         })"""
     )
     assert cut == []
+
+
+def test_the_readmes_screenshot_shows_the_live_first_screen(browser: Any, base_url: str) -> None:
+    """Issue 42: the README's screenshot showed "Pin as A" and no Tune long after the page
+    changed. scripts/screenshot records what its first screen says beside the PNG; the
+    live page must still say exactly that, or the screenshot is stale."""
+    import json  # noqa: PLC0415
+
+    manifest = json.loads((ROOT / "docs" / "img" / "page-1440-en.json").read_text("utf-8"))
+    width, height = manifest["viewport"]
+    for page in _page_at(browser, base_url, width, height):
+        page.open()
+        page.page.wait_for_timeout(500)  # the deferred panels' frame, as the script waits
+        live = page.page.evaluate((ROOT / "scripts" / "first-screen.js").read_text("utf-8"))
+        assert live == manifest["first_screen"], (
+            "the page's first screen changed: run scripts/screenshot and commit "
+            "docs/img/page-1440-en.png and .json"
+        )
