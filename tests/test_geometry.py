@@ -6,8 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from budgetcore import parse_scenario, plan
 from budgetcore.ui.svg import plan_charts
@@ -67,22 +65,3 @@ def test_text_box_by_anchor() -> None:
     assert text_box(100, 50, "K", "start") == Box(100, 38, 108, 53)
     assert text_box(100, 50, "K", "end") == Box(92, 38, 100, 53)
     assert text_box(100, 50, "KK", "middle").x0 == 100 - 8
-
-
-@given(
-    st.lists(
-        st.sampled_from(["98.4", "%", "%)", "(85.0", "Cline:", "1,008,576", "tokens", "单位秒"]),
-        min_size=1,
-        max_size=12,
-    ),
-    st.integers(100, 300),  # wider than any word with its percent sign
-)
-def test_a_percent_sign_never_starts_a_wrapped_line(words: list[str], width: int) -> None:
-    """Issue 42: a peer's label at 390 px put "%)" alone at the start of a line. The
-    words come back in order, and a line starts with "%" only where the text does."""
-    from budgetcore.charts.geometry import wrap_text  # noqa: PLC0415
-
-    text = " ".join(words)
-    lines = wrap_text(text, width)
-    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
-    assert all(not line.startswith("%") for line in lines[1:])
