@@ -9,7 +9,7 @@ from budgetcore.errors import Problem, ScenarioError
 if TYPE_CHECKING:
     from budgetcore.core.plan import Plan, plan
     from budgetcore.scenario.model import Scenario
-    from budgetcore.scenario.parse import parse_scenario, parse_scenario_json
+    from budgetcore.scenario.parse import parse_scenario, parse_scenario_json, parse_scenario_text
 
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "__version__",
     "parse_scenario",
     "parse_scenario_json",
+    "parse_scenario_text",
     "plan",
 ]
 
@@ -32,6 +33,7 @@ _LAZY = {
     "Scenario": "budgetcore.scenario.model",
     "parse_scenario": "budgetcore.scenario.parse",
     "parse_scenario_json": "budgetcore.scenario.parse",
+    "parse_scenario_text": "budgetcore.scenario.parse",
 }
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "format_int",
     "format_k",
     "format_money",
+    "format_money_figures",
     "format_percent",
     "money_text",
 ]
@@ -72,6 +73,33 @@ def format_money(value: Decimal) -> str:
     whole, _, places = format(abs(value), "f").partition(".")
     places = places.rstrip("0").ljust(2, "0")
     return f"{sign}${int(whole):,}.{places}"
+
+
+def format_money_figures(value: Decimal, rounding: str, figures: int = 4) -> str:
+    """Dollars to ``figures`` significant figures (at least cents), rounded by the named
+    ``decimal`` rounding: a colour scale's edges, where eight places ("$79.45439549")
+    are noise. ``ROUND_FLOOR`` for a range's low end and ``ROUND_CEILING`` for its high
+    end widen the range shown outward, so it always holds the exact one.
+
+    >>> from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN
+    >>> format_money_figures(Decimal("79.45439549"), ROUND_FLOOR)
+    '$79.45'
+    >>> format_money_figures(Decimal("79.45439549"), ROUND_CEILING)
+    '$79.46'
+    >>> format_money_figures(Decimal("0.000123456"), ROUND_HALF_EVEN)
+    '$0.0001235'
+    >>> format_money_figures(Decimal("4028.04456"), ROUND_CEILING)
+    '$4,028.05'
+    >>> format_money_figures(Decimal(0), ROUND_FLOOR)
+    '$0.00'
+    """
+    if value == 0:
+        return format_money(value)
+    places = max(2, figures - value.adjusted() - 1)
+    with localcontext() as ctx:
+        ctx.prec = max(ctx.prec, value.adjusted() + places + 2)
+        shown = value.quantize(Decimal(1).scaleb(-places), rounding=rounding)
+    return format_money(shown)
 
 
 def money_text(value: Decimal | None) -> str:

@@ -3,12 +3,18 @@
 Serves the built site (dist/) with scripts/webserver.py, opens it in Debian's Chromium
 at 1440 x 900 in English, waits until Python is ready and the export panel has
 rendered, and saves the first screen (the viewport, not the whole page) as a PNG.
+Beside the README's PNG it writes what that screen says (page-1440-en.json: the PNG's
+sha256 and every visible text, by scripts/first-screen.js): a browser test compares the
+live page's first screen with it, and a unit test the PNG with its sha256, so a change
+to the first screen fails a test until this script is run again.
 Run it through ``scripts/screenshot`` (which builds dist/ first).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import sys
 from pathlib import Path
 
@@ -19,6 +25,9 @@ from webserver import CHROMIUM, CHROMIUM_ARGS, DIST, start_in_thread
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "img" / "page-1440-en.png"
+#: What OUT's screen says, beside it (written only with OUT's own viewport and language).
+MANIFEST = OUT.with_suffix(".json")
+FIRST_SCREEN_JS = (ROOT / "scripts" / "first-screen.js").read_text("utf-8")
 WIDTH, HEIGHT = 1440, 900
 #: A screenshot bigger than this makes the README slow to open on a phone.
 MAX_BYTES = 300 * 1024
@@ -56,11 +65,19 @@ def main(argv: list[str] | None = None) -> int:
             page.wait_for_timeout(500)  # the deferred panels' frame
             args.out.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(args.out), full_page=args.full)
+            texts = page.evaluate(FIRST_SCREEN_JS)
             browser.close()
     finally:
         server.shutdown()
     size = args.out.stat().st_size
     print(f"{args.out}: {args.width} x {args.height}, {size:,} bytes")
+    readme = (args.width, args.height, args.lang, args.full) == (WIDTH, HEIGHT, "en", False)
+    if args.out.resolve() == OUT.resolve() and readme:
+        digest = hashlib.sha256(args.out.read_bytes()).hexdigest()
+        manifest = {"png_sha256": digest, "viewport": [WIDTH, HEIGHT], "lang": "en"}
+        manifest["first_screen"] = texts
+        MANIFEST.write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", "utf-8")
+        print(f"{MANIFEST}: {len(texts)} texts")
     if size > MAX_BYTES and not args.full:
         print(f"screenshot: larger than {MAX_BYTES:,} bytes", file=sys.stderr)
         return 1

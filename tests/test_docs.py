@@ -218,6 +218,7 @@ def test_the_readmes_pytest_example_runs_as_written(tmp_path: Path) -> None:
     """Issue 42: the README's cross-check, copied as written into a file and run by pytest
     in a fresh process, passes."""
     import re  # noqa: PLC0415
+    import shlex  # noqa: PLC0415
     import subprocess  # noqa: PLC0415
     import sys  # noqa: PLC0415
 
@@ -225,6 +226,16 @@ def test_the_readmes_pytest_example_runs_as_written(tmp_path: Path) -> None:
     (block,) = re.findall(r"```python\n(.*?)```", text, re.S)
     assert "def test_" in block
     (tmp_path / "test_my_config.py").write_text(block, "utf-8")
+    # The reviewed file beside it, written by the README's own export command.
+    command = r"^python -m budgetcore (export .*) > budgetcore-overrides.toml$"
+    (export,) = re.findall(command, text, re.M)
+    written = subprocess.run(
+        [sys.executable, "-m", "budgetcore", *shlex.split(export)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (tmp_path / "budgetcore-overrides.toml").write_text(written.stdout, "utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_my_config.py"],
         cwd=tmp_path,
@@ -233,4 +244,32 @@ def test_the_readmes_pytest_example_runs_as_written(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "1 passed" in proc.stdout
+    assert "2 passed" in proc.stdout
+
+
+def test_the_readmes_screenshot_is_the_scripts_with_its_manifest() -> None:
+    """Issue 42: the README shows the PNG scripts/screenshot writes, and the manifest the
+    script writes beside it holds that PNG's sha256 (the browser test compares the
+    manifest with the live page): neither file can be replaced without the other."""
+    import hashlib  # noqa: PLC0415
+    import json  # noqa: PLC0415
+
+    script = (ROOT / "scripts" / "screenshot.py").read_text("utf-8")
+    assert 'OUT = ROOT / "docs" / "img" / "page-1440-en.png"' in script
+    assert "](docs/img/page-1440-en.png)" in (ROOT / "README.md").read_text("utf-8")
+    png = (ROOT / "docs" / "img" / "page-1440-en.png").read_bytes()
+    manifest = json.loads((ROOT / "docs" / "img" / "page-1440-en.json").read_text("utf-8"))
+    assert manifest["png_sha256"] == hashlib.sha256(png).hexdigest()
+    assert manifest["viewport"] == [1440, 900]
+    assert "Tune" in manifest["first_screen"]
+    assert "Pin this plan" in manifest["first_screen"]
+
+
+def test_the_readme_lists_every_page_of_the_docs() -> None:
+    """Issue 42: docs/tune.md was missing from the README's documentation list."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    listed = text.split("## Documentation")[1]
+    missing = [
+        p.name for p in sorted((ROOT / "docs").glob("*.md")) if f"](docs/{p.name})" not in listed
+    ]
+    assert missing == []

@@ -4,11 +4,14 @@ both languages."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
+from budgetcore.messages import t
 from budgetcore.scenario.parse import parse_scenario
 from budgetcore.scenario.warnings import review_warnings
 from budgetcore.ui.view.config import warnings_html
@@ -92,3 +95,33 @@ def test_export_and_check_print_the_warning_and_still_succeed(
     )
     assert proc.returncode == 0, proc.stderr
     assert "warning: K = 1,000,000 is at or above M = 936,345" in proc.stderr
+
+
+def test_plan_json_carries_every_warning_coded_in_both_languages() -> None:
+    """Issue 42: ``plan`` is what a CI job reads; its JSON holds what check and export
+    print, as data (the code, its parameters and both sentences), and an empty list for
+    a scenario that deserves none."""
+
+    def planned(doc: str) -> Any:
+        proc = subprocess.run(
+            [sys.executable, "-m", "budgetcore", "plan", "-"],
+            input=doc,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert proc.stderr == ""
+        return json.loads(proc.stdout)
+
+    out = planned('{"config": {"trigger_tokens": 1000000, "summary_max_tokens": 1000000}}')
+    big = {"trigger_tokens": 1_000_000, "summary_max_tokens": 1_000_000}
+    expected = review_warnings(parse_scenario({"config": big}))
+    assert [w["code"] for w in out["warnings"]] == [w.code for w in expected]
+    assert {w["code"] for w in out["warnings"]} >= {"s-above-o", "k-at-or-above-m"}
+    k_m = next(w for w in out["warnings"] if w["code"] == "k-at-or-above-m")
+    assert k_m["params"] == {"k": "1,000,000", "m": "936,345"}
+    assert k_m["text"]["en"].startswith("K = 1,000,000 is at or above M = 936,345")
+    assert k_m["text"]["zh"] == t("warn.k-at-or-above-m", "zh", k="1,000,000", m="936,345")
+    assert k_m["text"]["zh"] != k_m["text"]["en"]
+    assert out["main_safe_input"] == 936_345  # beside the numbers, not instead of them
+    assert planned("{}")["warnings"] == []

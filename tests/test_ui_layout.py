@@ -235,3 +235,15 @@ def test_a_paste_box_longer_than_its_limit_is_refused_by_its_length(attr: str, w
     within = Target({attr: ""}, "x", kind="textarea", length=1)
     assert not isinstance(event_of("input", within), TextRefused)
     assert text_limit({"data-input": "config.trigger_tokens"}) is None
+
+
+def test_k_and_s_come_first_in_the_form() -> None:
+    """Issue 42: the configured overrides (K, S, m, o) lead the inputs; the model
+    contracts follow them."""
+    from budgetcore.ui.view.shell import controls_html  # noqa: PLC0415
+
+    form = str(controls_html())
+    groups = re.findall(r'data-group="([a-z_]+)"', form)
+    assert groups == ["config", "main_model", "summary_model", "workload", "limits"]
+    inputs = re.findall(r'data-input="([a-z_.]+)"', form)
+    assert inputs[:2] == ["config.trigger_tokens", "config.summary_max_tokens"]

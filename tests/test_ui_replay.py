@@ -1466,3 +1466,15 @@ def test_the_log_model_switch_names_what_it_changes_and_never_k(lang: str) -> No
         assert "K、M" not in text
         assert "K 与 S 仍是你设定的" in text
     assert "I 200,000" in text  # Claude Code's window, not the registry's 1,000,000
+
+
+def test_the_charts_fill_a_full_width_panel() -> None:
+    """Issue 42: at 1440 px the replay panel runs across both columns (1,342 px inside)
+    but its charts were drawn at the chart column's width (906 px), a third of the card
+    empty. Measured, the panel's width draws them; unmeasured, the column's as before."""
+    state = _open(turns="50")
+    column = _screen(reduce(state, Resized(950))).html["replay-timeline"]
+    wide = _screen(reduce(state, Resized(950, 1342))).html["replay-timeline"]
+    widths = [re.findall(r'<svg[^>]* width="(\d+)"', svg)[0] for svg in (column, wide)]
+    assert widths == [str(950 - 44), str(1342 - 18)]
+    assert reduce(reduce(state, Resized(950, 1342)), Resized(950, 1342)).panel_width == 1342

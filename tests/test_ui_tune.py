@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.messages import t
 from budgetcore.tune.choice import Constraints
 from budgetcore.tune.result import tune
 from budgetcore.tune.session import prepare
@@ -312,3 +313,68 @@ def test_the_panel_state_is_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         state.tune.open = False  # type: ignore[misc]
     assert step(state.tune, None) is state.tune
+
+
+def test_the_money_scale_is_rounded_outward_to_four_figures_and_says_so() -> None:
+    """Issue 42: the colour scale read "$79.45439549" (the price's eight places). Each
+    range is now widened outward (floor the low end, ceiling the high) to four
+    significant figures; its title names the rounding; integers stay exact."""
+    from types import SimpleNamespace  # noqa: PLC0415
+
+    from budgetcore.ui.tune_view import _scale_html  # noqa: PLC0415
+
+    g = SimpleNamespace(priced=True, places=8, points=2, known=lambda i: True)
+    lo, hi = 7_945_439_549, 8_512_345_678  # $79.45439549 to $85.12345678
+    scale = html.unescape(str(_scale_html(g, "cost", lo, hi, "en")))
+    bins = re.findall(r'data-bin="\d">([^<]*)<', scale)
+    assert bins[0] == "$79.45 to $80.17"  # 79.45439549 floored; edge 1 − 1 unit ceiled
+    assert bins[-1].endswith(" to $85.13")
+    assert all(len(re.sub(r"\D", "", part)) <= 4 for b in bins for part in b.split(" to "))
+    assert "8 significant" not in scale
+    assert "money to 4 significant figures" in scale
+    # Each shown range holds the exact one.
+    edges = _edges(lo, hi)
+    for j, text in enumerate(bins):
+        a, b = (Decimal(p.strip("$").replace(",", "")) for p in text.split(" to "))
+        exact_hi = hi if j == BINS - 1 else edges[j + 1] - 1
+        assert a * 10**8 <= edges[j]
+        assert exact_hi <= b * 10**8
+    assert "tune-scale-title" in scale
+    zh = str(_scale_html(g, "cost", lo, hi, "zh"))
+    assert "4 位有效数字" in zh
+    unpriced = SimpleNamespace(priced=False, places=0, points=2, known=lambda i: True)
+    tokens = html.unescape(str(_scale_html(unpriced, "cost", 1_000_001, 1_000_009, "en")))
+    assert "1,000,001" in tokens
+    assert "exact ranges" in tokens
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("panel", [302, 332, 1342])  # 320 and 390 px phones, 1440 px
+def test_every_axis_title_is_inside_its_map(lang: str, panel: int) -> None:
+    """Issue 42: at 390 px in English the S axis title, anchored at the plot's right
+    edge, started left of the svg ("ummary cap…"); titles wider than the map wrap."""
+    from budgetcore.charts.geometry import text_width  # noqa: PLC0415
+    from budgetcore.ui.events import Resized  # noqa: PLC0415
+
+    state, _ = _run(reduce(_open("40"), LanguageChosen(lang)))
+    maps = render_tune(reduce(state, Resized(640, panel))).html["tune-maps"]
+    svgs = re.findall(r'<svg[^>]* width="(\d+)".*?</svg>', maps, re.S)
+    assert len(svgs) == 3
+    titles = re.findall(
+        r'<svg[^>]* width="(\d+)"|<text class="ch-axis-title" x="(\d+)" y="\d+"'
+        r'( text-anchor="end")?>([^<]*)</text>',
+        maps,
+    )
+    width = 0
+    seen = []
+    for svg_w, x, end, text in titles:
+        if svg_w:
+            width = int(svg_w)
+            continue
+        shown = html.unescape(text)
+        left = int(x) - text_width(shown) if end else int(x)
+        assert left >= 0, (shown, left)
+        assert left + text_width(shown) <= width, (shown, left, width)
+        seen.append(shown)
+    whole_s = t("tune.axis.s", lang)
+    assert "".join(seen).replace(" ", "").count(whole_s.replace(" ", "")) == 3

@@ -142,7 +142,7 @@ class Shell:
     def __init__(self) -> None:
         lang = "zh" if document.documentElement.lang == "zh-CN" else "en"
         q("#boot-stage").textContent = t("boot.drawing", lang)
-        state = initial_state(width=self.chart_width())
+        state = initial_state(width=self.chart_width(), panel_width=self.panel_width())
         self.state = reduce(
             state, LinkOpened(str(window.location.hash), str(window.navigator.language))
         )
@@ -209,6 +209,11 @@ class Shell:
     # ---------------------------------------------------------------- state
     def chart_width(self) -> int:
         return self.box_width("#chart-funnel")
+
+    def panel_width(self) -> int:
+        # Replay and Tune run across both columns on a wide screen; #experiments is a
+        # panel like them that is never folded, so it has a width while they are closed.
+        return self.box_width("#experiments")
 
     def box_width(self, selector: str) -> int:
         # Charts draw at their box's real width (12 px text at any width): its inner
@@ -527,6 +532,7 @@ class Shell:
             state.tune,
             state.lang,
             state.width,
+            state.panel_width,
             state.export_format,
         )
         if self.tune_written != key:
@@ -841,7 +847,7 @@ class Shell:
         self.dispatch(CurvesToggled(bool(q("#curves").open)))
 
     def on_resize(self, _event: Any) -> None:
-        self.dispatch(Resized(self.chart_width()))
+        self.dispatch(Resized(self.chart_width(), self.panel_width()))
 
     def download(self, body: str | None = None) -> None:
         """The reviewed config as a file: the export panel's, or ``body`` (the Tune

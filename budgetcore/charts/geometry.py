@@ -179,12 +179,24 @@ def wrap_text(text: str, width: int) -> list[str]:
     ['to the next append', '(cross bar), seconds']
     >>> wrap_text("单位秒", 30)
     ['单位', '秒']
+
+    A percent sign stays with its number (issue 42: a peer's label at 390 px ended
+    "(98.4" with "%)" alone on the next line):
+
+    >>> wrap_text("pi coding-agent 0.58.3: 1,032,192 (98.4 %)", 230)
+    ['pi coding-agent 0.58.3:', '1,032,192 (98.4 %)']
     """
     # A line is measured whole, as text_width measures a one-line label (a sum of
     # rounded-up word widths over-covers: "time" went to a line of its own).
     lines: list[str] = []
     current = ""
+    words: list[str] = []
     for word in text.split(" "):
+        if words and word.startswith("%"):
+            words[-1] = f"{words[-1]} {word}"
+        else:
+            words.append(word)
+    for word in words:
         if current and text_width(f"{current} {word}") <= width:
             current = f"{current} {word}"
             continue

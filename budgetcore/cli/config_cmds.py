@@ -15,6 +15,7 @@ from budgetcore.errors import ScenarioError
 from budgetcore.scenario.export import effective_values, export_json, export_toml
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, parse_config, warnings_for
+from budgetcore.scenario.warnings import review_warnings
 
 __all__ = [
     "cmd_check",
@@ -28,7 +29,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
     scenario = scenario_of(args)
     if args.config is not None:
         scenario = apply_overrides(scenario, parse_config(read_input(args.config, "config")))
-    json.dump(plan(scenario).as_dict(), sys.stdout, indent=2)
+    out = plan(scenario).as_dict()
+    # What check and export warn of on standard error, here as data beside the numbers:
+    # a CI job reading the JSON sees K >= M without parsing a message.
+    out["warnings"] = [w.as_json() for w in review_warnings(scenario)]
+    json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0
 

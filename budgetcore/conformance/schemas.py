@@ -160,6 +160,9 @@ def _scenario() -> dict[str, Any]:
         else:
             props[section] = body
     props["samples"] = _samples()
+    # A reviewed export reads back as a scenario (parse_scenario_text): its header is data
+    # about the file, never a value.
+    props["_generated"] = {"description": "export header; ignored on import"}
     names = registry_names()
     defs = {
         "model_name": {

@@ -183,6 +183,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "S = {s} is above the summary model's output capacity O = {o}: it is clamped to S = {o}.",
         "S = {s} 超过摘要模型的输出能力 O = {o},将被限幅为 S = {o}。",
     ),
-    "phrase.key-ab": ("pinned {a} · change {delta}", "固定 {a} · 变化 {delta}"),
+    # No-break spaces: a narrow readout breaks the line at the dot, never inside a half.
+    "phrase.key-ab": ("pinned\u00a0{a} · change\u00a0{delta}", "固定\u00a0{a} · 变化\u00a0{delta}"),
     "why.coverage": ("the covered history is part of the history", "已覆盖的历史是历史的一部分"),
 }

@@ -83,6 +83,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "各 K 与 S 下的摘要执行(执行与重压合计)",
     ),
     "tune.scale": ("Colour scale (exact ranges):", "色标(精确区间):"),
+    "tune.scale-money": (
+        "Colour scale (money to 4 significant figures, ranges widened outward; a cell "
+        "shows its exact cost):",
+        "色标(金额取 4 位有效数字,区间向外取整;单元格显示精确成本):",
+    ),
     "tune.bin": ("{low} to {high}", "{low} 至 {high}"),
     "tune.mark.own": (
         "outlined: the scenario's own K {k}, S {s}",

@@ -29,6 +29,7 @@ __all__ = [
     "OVERRIDE_BY_KEY",
     "Override",
     "apply_overrides",
+    "decode_document",
     "override_pairs",
     "parse_config",
     "warnings_for",
@@ -162,14 +163,16 @@ def _looks_like_json(text: str) -> bool:
 _TOML_AT = re.compile(r"at line (\d+), column (\d+)")
 
 
-def _decode(text: str | bytes, fmt: str | None) -> Mapping[str, Any]:
-    check_size(text, "config")
+def decode_document(text: str | bytes, fmt: str | None, what: str = "config") -> Mapping[str, Any]:
+    """A TOML or JSON document (``fmt``, or told apart by its first character) as a
+    table; ``what`` is the input it is (its size limit and the field its problems name)."""
+    check_size(text, what)
     if isinstance(text, bytes):
-        text = decode_utf8(text, "config")
+        text = decode_utf8(text, what)
     if fmt is None:
         fmt = "json" if _looks_like_json(text) else "toml"
     if fmt == "json":
-        data = load_json(text, "config")
+        data = load_json(text, what)
     else:
         try:
             data = tomllib.loads(_signed_zero_as_float(text), parse_float=read_number)
@@ -179,17 +182,17 @@ def _decode(text: str | bytes, fmt: str | None) -> Mapping[str, Any]:
                 rule, code = f"has a duplicate key: {exc}", "toml-duplicate"
             where = _TOML_AT.search(str(exc))
             line, column = where.groups() if where else ("?", "?")
-            problem = Problem.coded("config", rule, code, at_line=line, at_column=column)
+            problem = Problem.coded(what, rule, code, at_line=line, at_column=column)
             raise ScenarioError([problem]) from None
         except RecursionError:
             rule = "is not valid TOML: nested too deeply"
-            raise ScenarioError([Problem.coded("config", rule, "toml-deep")]) from None
+            raise ScenarioError([Problem.coded(what, rule, "toml-deep")]) from None
         except ValueError:  # tomllib's int() refuses numbers of thousands of digits
             rule = "is not valid TOML: a number has too many digits"
-            raise ScenarioError([Problem.coded("config", rule, "toml-digits")]) from None
+            raise ScenarioError([Problem.coded(what, rule, "toml-digits")]) from None
     if not isinstance(data, dict):
         rule = "must be a table/object of overrides"
-        raise ScenarioError([Problem.of("config", rule, data, "table")])
+        raise ScenarioError([Problem.of(what, rule, data, "table")])
     return data
 
 
@@ -198,7 +201,7 @@ def parse_config(text: str | bytes, fmt: str | None = None) -> dict[str, object]
 
     Keys may be nested tables (``[config] trigger_tokens = 40000``) or dotted.
     """
-    data = _decode(text, fmt)
+    data = decode_document(text, fmt)
     problems: list[Problem] = []
     values: dict[str, object] = {}
     seen: set[str] = set()

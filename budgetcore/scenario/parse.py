@@ -23,6 +23,7 @@ from budgetcore.scenario.model import SECTIONS, Scenario
 
 __all__ = [
     "AVERAGES",
+    "EXPORT_HEADER",
     "LINE_CHANNELS",
     "SAMPLE_FIELDS",
     "parse_average",
@@ -30,6 +31,7 @@ __all__ = [
     "parse_samples",
     "parse_scenario",
     "parse_scenario_json",
+    "parse_scenario_text",
 ]
 
 # ---------------------------------------------------------------- scenario parsing
@@ -98,10 +100,18 @@ def _parse_model(section: str, obj: object, problems: list[Problem]) -> ModelCon
     return dataclasses.replace(named, **values)
 
 
+#: The header of a reviewed export's JSON (``budgetcore export --format json``, the
+#: page's JSON): who wrote the file and from which scenario. It describes the file and
+#: sets nothing, so it is read past, as ``check`` and ``plan --config`` do (docs/spec.md
+#: §9): the sections beside it are a scenario's own, and the export reads back as one.
+EXPORT_HEADER = "_generated"
+
+
 def parse_scenario(obj: object) -> Scenario:
-    """Validate a decoded JSON value into a Scenario; omitted keys take the defaults."""
+    """Validate a decoded JSON value into a Scenario; omitted keys take the defaults.
+    A reviewed export's JSON or parsed TOML is one too: its header is read past."""
     problems: list[Problem] = []
-    mapping = _check_object(obj, "", (*SECTIONS, "samples"), problems)
+    mapping = _check_object(obj, "", (*SECTIONS, "samples", EXPORT_HEADER), problems)
     if mapping is None:
         problems = [Problem.of("scenario", "must be a JSON object", obj, "object")]
         raise ScenarioError(problems)
@@ -130,6 +140,16 @@ def parse_scenario_json(text: str | bytes) -> Scenario:
     """Parse scenario JSON text (docs/spec.md §11) into a validated Scenario."""
     check_size(text, "scenario")
     return parse_scenario(load_json(text))
+
+
+def parse_scenario_text(text: str | bytes, fmt: str | None = None) -> Scenario:
+    """A scenario file or a reviewed export, TOML or JSON (``fmt`` ``"toml"`` or
+    ``"json"``; by default told apart as ``plan --config`` does), into a validated
+    Scenario: the one loader for every file the page and ``budgetcore export`` write."""
+    # Imported here: the overrides table is not needed to read a scenario's JSON.
+    from budgetcore.scenario.overrides import decode_document  # noqa: PLC0415
+
+    return parse_scenario(decode_document(text, fmt, "scenario"))
 
 
 # ---------------------------------------------------------------- samples

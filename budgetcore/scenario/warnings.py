@@ -43,6 +43,15 @@ class ReviewWarning:
 
         return t(f"warn.{self.code}", lang, **dict(self.params))
 
+    def as_json(self) -> dict[str, object]:
+        """The warning as ``plan``'s JSON carries it: the code, its parameters as the
+        sentence shows them, and the sentence in both of the catalogue's languages."""
+        return {
+            "code": self.code,
+            "params": dict(self.params),
+            "text": {lang: self.text(lang) for lang in ("en", "zh")},
+        }
+
 
 def _peers_low(window: int, output: int, peers: Sequence[Peer]) -> tuple[int, str] | None:
     """The lowest token line of the peers' rules for this model, and whose."""

@@ -248,6 +248,7 @@ class Noticed(Event):
 
 class Resized(Event):
     width: int
+    panel_width: int = 0  # a full-width panel's inner width (0: not measured)
 
 
 class Failed(Event):

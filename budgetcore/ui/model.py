@@ -135,6 +135,9 @@ class PageState:
     notice: str = ""  # a transient catalogue key ("msg.copied", ...)
     error: str = ""  # an unexpected failure, shown instead of a traceback
     width: int = 640  # the chart column's width in CSS pixels
+    # The full-width panels' inner width (replay, Tune: they run across both columns on a
+    # wide screen); 0 until the shell measures it, then their charts fill it.
+    panel_width: int = 0
     registry: Registry | None = None  # the model registry, once loaded (after ready)
     peers: tuple[Peer, ...] | None = None  # the peers' rules, loaded with the registry
     # Today's date (YYYY-MM-DD) as the shell's clock gave it with the registry; "" while

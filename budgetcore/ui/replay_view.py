@@ -22,6 +22,7 @@ from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.replay_charts import timeline_figure
 from budgetcore.ui.replay_form import field_messages, field_values, replay_controls_html
 from budgetcore.ui.replay_panel import LIMIT_PATHS, ReplayPanel
+from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.units import format_bytes, format_int, format_mean_money, format_money
 
 __all__ = [
@@ -33,9 +34,6 @@ __all__ = [
     "screen_key",
 ]
 
-#: The replay panel's and each chart box's padding and borders (web/style.css): the
-#: charts are drawn this much narrower than the chart column so 12 px stays 12 px.
-_INSET = 44
 
 #: A chart column at least this wide is a desktop's: the backtest's per-series table
 #: starts open there and folded on a phone (a 390 px screen's column is about 400).
@@ -90,6 +88,7 @@ def screen_key(state: Any) -> tuple[object, ...]:
         state.replay,
         state.lang,
         state.width,
+        state.panel_width,
         tuple(state.texts.get(p) for p in LIMIT_PATHS),
         state.field_issues.keys() & set(LIMIT_PATHS),
         state.cross_issues,
@@ -287,7 +286,7 @@ def render_replay(state: Any) -> ReplayScreen:
     # The peers' lines take the scenario's model, like K and M (with the switch on, the
     # log's own model): never a window from the log mixed with another model's K.
     window = result.scenario.main_model.input_tokens
-    width = max(240, state.width - _INSET)
+    width = panel_chart_width(state.width, state.panel_width, 240)
     timeline, cost = timeline_figure(
         result, lang, width=width, scrub=scrub, log=series, window=window
     )

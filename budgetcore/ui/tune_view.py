@@ -12,15 +12,16 @@ the tab order moves with the arrow keys (a roving tab stop: 384 cells are one st
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN
 from typing import Any
 
-from budgetcore.charts.geometry import FONT_PX, text_width
+from budgetcore.charts.geometry import FONT_PX, text_width, wrap_text
 from budgetcore.errors import Problem
 from budgetcore.messages import t
 from budgetcore.replay.model import decimal_of
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.problems import problem_text
-from budgetcore.ui.svg.axes import chart_svg
+from budgetcore.ui.svg.axes import chart_svg, panel_chart_width
 from budgetcore.ui.tune_panel import (
     TUNE_FIELDS,
     TuneInputs,
@@ -28,7 +29,7 @@ from budgetcore.ui.tune_panel import (
     result_of,
     tune_inputs,
 )
-from budgetcore.units import format_int, format_money
+from budgetcore.units import format_int, format_money, format_money_figures
 
 __all__ = ["BINS", "MEASURES", "TuneScreen", "point_text", "render_tune", "tune_controls_html"]
 
@@ -40,9 +41,6 @@ _PAD = 4
 _TICK = 4
 _LINE = 16
 _CELL_H = 14
-#: The panel's padding and borders (web/style.css): maps are drawn this much narrower
-#: than the chart column, so 12 px text stays 12 px.
-_INSET = 44
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,15 +181,19 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
     gutter = _PAD + max(text_width(x) for x in k_labels) + _TICK + 3
     cell_w = max(6, (width - gutter - _PAD) // n_s)
     plot_w = cell_w * n_s
-    top = _LINE + 4  # the K axis title's row
+    # The axis titles wrap where the svg is narrower than they are (issue 42: at 390 px
+    # in English the S title, anchored at the plot's right edge, lost its first letters).
+    k_title = wrap_text(t("tune.axis.k", lang), width - 2 * _PAD)
+    s_title = wrap_text(t("tune.axis.s", lang), width - 2 * _PAD)
+    top = _LINE * len(k_title) + 4  # the K axis title's rows
     plot_h = _CELL_H * n_k
     bottom = top + plot_h
-    height = bottom + _TICK + _LINE + _LINE + 4
+    height = bottom + _TICK + _LINE + _LINE * len(s_title) + 4
     parts: list[Markup] = []
-    texts: list[Markup] = []
-    texts.append(
-        el("text", {"class": "ch-axis-title", "x": _PAD, "y": _LINE}, t("tune.axis.k", lang))
-    )
+    texts: list[Markup] = [
+        el("text", {"class": "ch-axis-title", "x": _PAD, "y": _LINE * (j + 1)}, line)
+        for j, line in enumerate(k_title)
+    ]
     known = [g.known(i) for i in range(g.points)]
     for i in range(g.points):
         row, col = divmod(i, n_s)
@@ -268,14 +270,12 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
         )
         attrs = {"class": "ch-tick", "x": lx, "y": bottom + _TICK + 12, "text-anchor": "middle"}
         texts.append(el("text", attrs, label))
-    title_y = bottom + _TICK + _LINE + 14
-    texts.append(
-        el(
-            "text",
-            {"class": "ch-axis-title", "x": gutter + plot_w, "y": title_y, "text-anchor": "end"},
-            t("tune.axis.s", lang),
-        )
-    )
+    for j, line in enumerate(s_title):
+        # Under the plot's right edge, or as far right as keeps the line inside the svg.
+        end = max(gutter + plot_w, min(width - _PAD, _PAD + text_width(line)))
+        y = bottom + _TICK + _LINE + 14 + _LINE * j
+        attrs = {"class": "ch-axis-title", "x": end, "y": y, "text-anchor": "end"}
+        texts.append(el("text", attrs, line))
     frame = {"x": gutter, "y": top, "width": plot_w, "height": plot_h}
     parts.append(el("rect", {"class": "tf", **frame}))
     return chart_svg(
@@ -294,8 +294,19 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
     )
 
 
+def _scale_text(g: Any, measure: str, units: int, lang: str, rounding: str) -> str:
+    """A colour scale's edge: money to four significant figures by ``rounding`` (a cell
+    shows its exact cost); billed tokens, unseen tokens and runs exactly."""
+    if measure != "cost" or not g.priced:
+        return _value_text(g, measure, units, lang)
+    value = decimal_of(units, g.places)
+    assert value is not None
+    return format_money_figures(value, rounding)
+
+
 def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
-    """The colour scale: each non-empty bin's exact range, with the unit."""
+    """The colour scale: each non-empty bin's range, with the unit; money ranges
+    widened outward to four significant figures (floor the low end, ceiling the high)."""
     edges = _edges(lo, hi)
     items = []
     for j in range(BINS):
@@ -303,19 +314,23 @@ def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
         b = hi if j == BINS - 1 else edges[j + 1] - 1
         if b < a or (hi == lo and j > 0):
             continue
-        shown_a = _value_text(g, measure, a, lang)
-        text = (
-            shown_a
-            if a == b
-            else t("tune.bin", lang, low=shown_a, high=_value_text(g, measure, b, lang))
-        )
+        if a == b:
+            text = _scale_text(g, measure, a, lang, ROUND_HALF_EVEN)
+        else:
+            low = _scale_text(g, measure, a, lang, ROUND_FLOOR)
+            high = _scale_text(g, measure, b, lang, ROUND_CEILING)
+            text = t("tune.bin", lang, low=low, high=high)
         items.append(el("li", {"class": f"ch-key tk tb{j}", "data-bin": j}, text))
     if measure == "cost" and not all(g.known(i) for i in range(g.points)):
         items.append(el("li", {"class": "ch-key tk tu"}, t("tune.unknown-usage", lang)))
     return el(
         "ul",
         {"class": "ch-legend tune-scale", "aria-label": t("tune.scale", lang)},
-        el("li", {"class": "tune-scale-title"}, t("tune.scale", lang)),
+        el(
+            "li",
+            {"class": "tune-scale-title"},
+            t("tune.scale-money" if measure == "cost" and g.priced else "tune.scale", lang),
+        ),
         *items,
     )
 
@@ -645,7 +660,7 @@ def render_tune(state: Any) -> TuneScreen:
             n_k=format_int(len(g.ks)),
             n_s=format_int(len(g.ss)),
         )
-    width = max(280, state.width - _INSET)
+    width = panel_chart_width(state.width, state.panel_width, 280)
     html["tune-maps"] = _maps_html(result, lang, width)
     memo = (result, state.plan.scenario, state.export_format, lang)
     hit = _CHOICE_MEMO.get("last")

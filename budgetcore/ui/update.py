@@ -665,7 +665,10 @@ def _noticed(state: PageState, e: Noticed) -> PageState:
 
 def _resized(state: PageState, e: Resized) -> PageState:
     width = max(240, min(1600, e.width))
-    return state if width == state.width else dataclasses.replace(state, width=width)
+    panel = 0 if e.panel_width <= 0 else max(240, min(2400, e.panel_width))
+    if (width, panel) == (state.width, state.panel_width):
+        return state
+    return dataclasses.replace(state, width=width, panel_width=panel)
 
 
 def _failed(state: PageState, e: Failed) -> PageState:

@@ -318,3 +318,169 @@ def test_a_checkbox_and_its_label_share_a_line_in_the_replay_grid(page: Page) ->
     assert apart
     for name, below, beside in apart:
         assert below < 0 <= beside, (name, below, beside)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_k_and_s_are_on_the_first_screen(
+    browser: Any, base_url: str, width: int, height: int
+) -> None:
+    """Issue 42: the knobs users come for sat at the bottom edge of the first 1440 x 900
+    screen, under the model contracts, and several screens down on a phone."""
+    for page in _page_at(browser, base_url, width, height):
+        page.open()
+        # Above the phone's fixed Sections bar, whole, before any scrolling.
+        visible_bottom = page.page.evaluate(
+            "Math.min(innerHeight, document.getElementById('nav').getBoundingClientRect().top"
+            " || innerHeight)"
+            if width < 1000
+            else "innerHeight"
+        )
+        for path in ("config.trigger_tokens", "config.summary_max_tokens"):
+            box = page.page.evaluate(
+                f"(() => {{ const r = document.querySelector('[data-input=\"{path}\"]')"
+                ".getBoundingClientRect(); return [r.top, r.bottom]; })()"
+            )
+            assert box[0] >= 0, (path, box)
+            assert box[1] <= visible_bottom, (path, box, visible_bottom)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_the_replay_and_tune_charts_fill_their_card(
+    browser: Any, base_url: str, width: int, height: int
+) -> None:
+    """Issue 42: at 1440 px the replay and Tune charts used two thirds of their card
+    (drawn at the chart column's width, the panels run across both columns)."""
+    for page in _page_at(browser, base_url, width, height):
+        page.open()
+        page.page.evaluate("document.getElementById('replay').open = true")
+        page.page.wait_for_selector("#replay-timeline svg", timeout=60_000)
+        page.page.evaluate("document.getElementById('tune').open = true")
+        page.page.wait_for_selector("[data-tune-map]", timeout=120_000)
+        for box in ("#replay-timeline", "#replay-cost", "#tune-maps"):
+            inner, drawn = page.page.evaluate(_DRAWN_WIDTH, box)
+            assert inner - 2 <= drawn <= inner, (box, inner, drawn)
+
+
+#: A chart box's inner width and its (first) chart's drawn width, in CSS pixels.
+_DRAWN_WIDTH = """(selector) => {
+    const box = document.querySelector(selector);
+    const style = getComputedStyle(box);
+    const pad = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    return [box.clientWidth - pad, box.querySelector('svg').getBoundingClientRect().width];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tune_axis_titles_are_whole_on_a_phone(phone_page: Page, lang: str) -> None:
+    """Issue 42: at 390 px in English the S axis title read "ummary cap…" (cut)."""
+    page = phone_page.open("#lang=zh" if lang == "zh" else "")
+    page.page.evaluate("document.getElementById('replay').open = true")
+    page.page.wait_for_selector("#replay-timeline svg", timeout=60_000)
+    page.page.evaluate("document.getElementById('tune').open = true")
+    page.page.wait_for_selector("[data-tune-map]", timeout=120_000)
+    cut = page.page.evaluate(
+        """() => [...document.querySelectorAll('[data-tune-map] .ch-axis-title')].flatMap(t => {
+            const svg = t.ownerSVGElement.getBoundingClientRect();
+            const r = t.getBoundingClientRect();
+            return r.left < svg.left - 0.5 || r.right > svg.right + 0.5 ? [t.textContent] : [];
+        })"""
+    )
+    assert page.page.evaluate("document.querySelectorAll('[data-tune-map] .ch-axis-title').length")
+    assert cut == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_comparing_keeps_the_key_readouts_in_one_row(
+    browser: Any, base_url: str, lang: str
+) -> None:
+    """Issue 42: pinned, the sticky key bar grew to two rows of readouts, about 150 px
+    of a 900 px screen; the pinned line now costs it one line of small text."""
+    for page in _page_at(browser, base_url, 1440, 900):
+        page.open("#lang=zh" if lang == "zh" else "")
+        alone = page.page.evaluate("document.getElementById('key').offsetHeight")
+        page.page.click('[data-action="pin"]')
+        page.page.fill('[data-input="config.trigger_tokens"]', "40000")
+        page.page.press('[data-input="config.trigger_tokens"]', "Tab")
+        page.page.wait_for_function("document.getElementById('app').dataset.ab === 'on'")
+        page.page.wait_for_function(
+            "document.querySelector('[data-key-ab=\"trigger_tokens\"]').textContent.includes('+8,000')"
+        )
+        tops = page.page.evaluate(
+            "[...document.querySelectorAll('#key .kv')].filter(e => e.offsetParent)"
+            ".map(e => Math.round(e.getBoundingClientRect().top))"
+        )
+        assert len(tops) == 5
+        assert len(set(tops)) == 1, tops
+        compared = page.page.evaluate("document.getElementById('key').offsetHeight")
+        assert compared <= alone + 30, (alone, compared)
+
+
+def _purple(pixel: Any) -> bool:
+    r, g, b = pixel
+    return bool(r > g + 10 and b > g + 30)
+
+
+#: A 1-turn Codex session whose replayed full input equals the log's context (300,000).
+_ONE_TURN_LOG = (
+    ROOT / "tests/fixtures/logs/codex/long-context/sessions/2026/03/10"
+    "/rollout-2026-03-10T11-00-00-019a3000-6666-7000-8000-000000000006.jsonl"
+)
+
+
+def test_a_one_turn_log_shows_its_full_input_line_on_a_phone(phone_page: Page) -> None:
+    """Issue 42: at 390 px a 1-turn session showed no full-input line: it lay under the
+    log's measured context, drawn on top at the same height. Both show now, and no
+    peer's label is cut."""
+    import io  # noqa: PLC0415
+
+    from PIL import Image  # noqa: PLC0415
+
+    page = phone_page.open()
+    page.page.evaluate("document.getElementById('replay').open = true")
+    page.page.check('input[name="replay-source"][value="log"]')
+    page.page.set_input_files("#replay-file", str(_ONE_TURN_LOG))
+    page.page.wait_for_selector(
+        '#replay-timeline [data-series="log_context"]', state="attached", timeout=60_000
+    )
+    full = page.page.locator('#replay-timeline [data-series="full_input"]')
+    page.page.evaluate(
+        "document.querySelector('#replay-timeline [data-series=\"full_input\"]')"
+        ".scrollIntoView({block: 'center'})"
+    )
+    line = full.bounding_box()
+    assert line is not None
+    assert line["width"] > 100, line
+    box = {**line, "y": line["y"] - 3, "height": line["height"] + 6}  # a flat line's box
+    shot = Image.open(io.BytesIO(page.page.screenshot(clip=box))).convert("RGB")
+    # The full input is purple (red and blue above green, web/style.css --f), the log's
+    # context teal (green above red): whole columns of the line are the full input's.
+    purple = {
+        x for x in range(shot.width) for y in range(shot.height) if _purple(shot.getpixel((x, y)))
+    }
+    assert len(purple) > line["width"] / 4, len(purple)
+    cut = page.page.evaluate(
+        """() => [...document.querySelectorAll('#replay-timeline svg text')].flatMap(t => {
+            const svg = t.ownerSVGElement.getBoundingClientRect();
+            const r = t.getBoundingClientRect();
+            return r.left < svg.left - 0.5 || r.right > svg.right + 0.5 ? [t.textContent] : [];
+        })"""
+    )
+    assert cut == []
+
+
+def test_the_readmes_screenshot_shows_the_live_first_screen(browser: Any, base_url: str) -> None:
+    """Issue 42: the README's screenshot showed "Pin as A" and no Tune long after the page
+    changed. scripts/screenshot records what its first screen says beside the PNG; the
+    live page must still say exactly that, or the screenshot is stale."""
+    import json  # noqa: PLC0415
+
+    manifest = json.loads((ROOT / "docs" / "img" / "page-1440-en.json").read_text("utf-8"))
+    width, height = manifest["viewport"]
+    for page in _page_at(browser, base_url, width, height):
+        page.open()
+        page.page.wait_for_timeout(500)  # the deferred panels' frame, as the script waits
+        live = page.page.evaluate((ROOT / "scripts" / "first-screen.js").read_text("utf-8"))
+        assert live == manifest["first_screen"], (
+            "the page's first screen changed: run scripts/screenshot and commit "
+            "docs/img/page-1440-en.png and .json"
+        )

@@ -55,3 +55,22 @@ def test_nice_domain_covers_and_ends_on_ticks(a: int, b: int, count: int) -> Non
     ticks = nice_ticks(lo, hi, count)
     assert ticks[0] == lo
     assert ticks[-1] == hi
+
+
+@given(
+    st.lists(
+        st.sampled_from(["98.4", "%", "%)", "(85.0", "Cline:", "1,008,576", "tokens", "单位秒"]),
+        min_size=1,
+        max_size=12,
+    ),
+    st.integers(100, 300),  # wider than any word with its percent sign
+)
+def test_a_percent_sign_never_starts_a_wrapped_line(words: list[str], width: int) -> None:
+    """Issue 42: a peer's label at 390 px put "%)" alone at the start of a line. The
+    words come back in order, and a line starts with "%" only where the text does."""
+    from budgetcore.charts.geometry import wrap_text  # noqa: PLC0415
+
+    text = " ".join(words)
+    lines = wrap_text(text, width)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert all(not line.startswith("%") for line in lines[1:])

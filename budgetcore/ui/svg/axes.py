@@ -30,6 +30,7 @@ __all__ = [
     "fits",
     "free",
     "open_runs",
+    "panel_chart_width",
     "swatch",
     "token_axis",
 ]
@@ -67,6 +68,24 @@ CLEAR = 3  # minimum clearance between a label box and anything else
 # A reference line further than this times the chart's largest other value is drawn
 # as an edge arrow: drawing M = 936,345 to scale would shrink a 36,000 full input to
 # 4 % of the width, which hides every difference the chart is for.
+
+
+#: A full-width panel's chart box: its border and padding each side (web/style.css
+#: ``.chart``: 1 px and 8 px), so a chart drawn this much narrower keeps 12 px text.
+CHART_INSET = 18
+#: Before the shell measures the panels (CPython, the prerender): the chart column's
+#: width less a panel's and a chart box's borders and padding.
+_COLUMN_INSET = 44
+
+
+def panel_chart_width(column: int, panel: int, least: int) -> int:
+    """The width a full-width panel's chart (replay, Tune) draws at: its box's inner
+    width, from the panel's inner width ``panel`` (issue 42: drawn at the chart column's,
+    they left a third of the card empty at 1440 px); from the chart column's ``column``
+    while ``panel`` is 0 (not measured). At least ``least``."""
+    if panel > 0:
+        return max(least, panel - CHART_INSET)
+    return max(least, column - _COLUMN_INSET)
 
 
 def fits(box: Box, width: int) -> bool:
