@@ -108,6 +108,10 @@ class ImportPreview:
     keys: tuple[str, ...] = ()  # the overrides the file sets
     after: Scenario | None = None
     applied: bool = False
+    # Whether the file records its models ([reviewed]); and the plan it restores, whose
+    # model, M, K and S the preview names before anything is applied.
+    reviewed: bool = False
+    restored: Any = None  # the Plan of ``after``
 
 
 @dataclass(frozen=True, slots=True)
