@@ -3,6 +3,34 @@ file, docs/runtimes.md), in both languages. {where} is the key as the file spell
 {got} the value received."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "core.runtime-never": (
+        "{where} never compacts in that runtime as this file sets it; got {got}",
+        "{where} 按此文件的设置,该运行时永远不会压缩;收到 {got}",
+    ),
+    # The export panel's runtime picker (ui.runtime_picker).
+    "runtime.label": ("Runtime", "运行时"),
+    "runtime.article": (
+        "budgetcore (the design article's runtime)",
+        "budgetcore(设计文章的运行时)",
+    ),
+    "runtime.head": (
+        "plan|setting in {runtime}|value there|in tokens",
+        "方案|{runtime} 中的设置|那里的取值|折合 tokens",
+    ),
+    "runtime.k": ("K, trigger line", "K,触发线"),
+    "runtime.s": ("S, summary cap", "S,摘要上限"),
+    "runtime.m": ("M, main safe input", "M,主调用安全输入容量"),
+    "runtime.plan-only": ("the plan's own (no setting)", "方案自身的值(不是设置)"),
+    "runtime.not-settable": ("not settable in {runtime}", "在 {runtime} 中无法设置"),
+    "runtime.effective": ("compacts at T ≥ {tokens}", "在 T ≥ {tokens} 时压缩"),
+    "runtime.plan-stays": (
+        "The plan stays in M / K / S; only the names and units are {runtime}'s.",
+        "方案仍以 M / K / S 表示;只有名称与单位换成 {runtime} 的。",
+    ),
+    "runtime.file": (
+        "{runtime} reads it from {file}; the import box reads that file too. Conversion:",
+        "{runtime} 从 {file} 读取它;导入框也读取该文件。换算:",
+    ),
     "core.runtime-unknown": (
         "{where} must be one of the runtimes budgetcore knows; got {got}",
         "{where} 必须是 budgetcore 已知的运行时之一;收到 {got}",

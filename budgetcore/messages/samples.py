@@ -55,6 +55,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "M {m},K {k},S {s}。",
     ),
     "phrase.custom-contract": ("a custom contract", "自定义契约"),
+    "phrase.import-runtime": (
+        "Read as {runtime}'s own file for the page's main model {model} (I {input}, "
+        "O {output}): M {m}, K {k}, S {s}.",
+        "按 {runtime} 自己的文件读取,用于页面的主模型 {model}(I {input},O {output}):"
+        "M {m},K {k},S {s}。",
+    ),
     "phrase.import-head": ("key|now|after import", "键|当前|导入后"),
     "phrase.import-apply": ("Apply", "应用"),
     "phrase.import-cancel": ("Cancel", "取消"),

@@ -114,6 +114,7 @@ from budgetcore.ui.replay_panel import (
     with_texts,
     with_turn_lines,
 )
+from budgetcore.ui.runtime_picker import RUNTIME_HANDLERS, runtime_import
 from budgetcore.ui.tune_panel import TUNE_HANDLERS
 from budgetcore.units import format_int
 
@@ -545,6 +546,19 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
         )
         preview = ImportPreview(e.text, mode, problems=(problem,))
         return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+    if state.export_runtime != "article":  # the picked runtime's own file
+        read = runtime_import(state, e.text)
+        preview = ImportPreview(
+            e.text,
+            mode,
+            problems=read.problems,
+            changes=read.changes,
+            keys=read.keys,
+            after=read.after,
+            restored=read.restored,  # a runtime's file names no model: the page's is kept
+            runtime=read.runtime,
+        )
+        return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     try:
         overrides, models = read_reviewed(e.text)
         current = state.plan.scenario
@@ -617,6 +631,7 @@ def _reset(state: PageState, _e: Reset) -> PageState:
         registry=state.registry,  # loaded data stays; the pickers start empty again
         peers=state.peers,
         peers_unit=state.peers_unit,
+        export_runtime=state.export_runtime,  # the picker shows it still
     )
     return dataclasses.replace(
         fresh,
@@ -1055,6 +1070,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ModelChosen: _chosen,
     PeersUnitChosen: _peers_unit,
     **TUNE_HANDLERS,
+    **RUNTIME_HANDLERS,
 }
 
 
