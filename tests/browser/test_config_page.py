@@ -199,3 +199,29 @@ def test_the_runtime_picker_renames_the_knobs_exports_and_imports_its_file(
     width = page.page.evaluate("document.querySelector('#config').scrollWidth")
     assert width <= 390
     assert page.errors == []
+
+
+def test_a_reviewed_file_reimports_to_the_reviewed_plan_after_reset(page: Page) -> None:
+    """Issue 42: after Reset, importing a Sonnet review gave the default model's M
+    (884,326); the file records the model now, and the preview says which plan."""
+    from tests.helpers import run_cli  # noqa: PLC0415
+
+    review = run_cli(
+        ["export", "--fragment", "main_model.model=claude-sonnet-4-5&config.safety_margin=0.15"]
+    ).out
+    page.open()
+    page.page.click('[data-action="reset"]')
+    page.page.fill("#import-text", review)
+    page.page.click('[data-action="import"]')
+    restores = page.text('[data-import-restores="file"]')
+    # floor(0.85 × (200,000 − 8,192)) = 163,036 (LiteLLM's Sonnet 4.5: I 200,000, O 64,000)
+    assert "claude-sonnet-4-5 (I 200,000, O 64,000): M 163,036" in restores
+    page.page.click('[data-action="import-apply"]')
+    page.page.wait_for_function(
+        """() => document.querySelector('[data-input="main_model.input_tokens"]').value
+                 === '200,000'""",
+        timeout=20_000,
+    )
+    assert page.readouts()["main_safe_input"] == 163_036
+    assert "main_model.model=claude-sonnet-4-5" in page.page.evaluate("location.hash")
+    assert page.errors == []
