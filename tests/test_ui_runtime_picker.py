@@ -154,3 +154,22 @@ def test_chinese_rows_and_notes() -> None:
     assert "在 pi 中无法设置" in html
     assert "方案仍以 M / K / S 表示" in html
     assert "summary budget" not in html  # the profile's English reason is not shown
+
+
+def test_the_files_comments_follow_the_page_language_the_settings_do_not() -> None:
+    from budgetcore.messages import t  # noqa: PLC0415
+    from budgetcore.runtimes.export import HEADER_TEXTS  # noqa: PLC0415
+
+    for key, english in HEADER_TEXTS.items():
+        assert t(key, "en") == english  # the CLI's words are the page's English
+        assert t(key, "zh") != english
+    en_body, _ = render_export(page("codex"))
+    zh_body, _ = render_export(page("codex", lang="zh"))
+    assert "由 budgetcore" in zh_body
+    assert "链接片段中的 main_model.model" in zh_body
+    comments = [line for line in zh_body.splitlines() if line.startswith("#")]
+    assert not [w for line in comments for w in ("generated", "compacts", "model ") if w in line]
+    # The data is the same in both languages.
+    assert [ln for ln in zh_body.splitlines() if not ln.startswith("#")] == [
+        ln for ln in en_body.splitlines() if not ln.startswith("#")
+    ]

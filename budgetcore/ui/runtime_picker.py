@@ -69,7 +69,7 @@ def _model(state: PageState) -> Any:
         window=contract.input_tokens,
         output=contract.output_tokens,
         # The page's link is a fragment: the same words as export --runtime --fragment.
-        source="the fragment's main_model.model" if name else "the contract's I and O",
+        source=t("runtime.source-fragment" if name else "runtime.source-contract", state.lang),
     )
 
 
@@ -87,7 +87,11 @@ def runtime_export(state: PageState) -> Any:
         article_text=export_toml(scenario),
         article_settings=tuple(overrides_of(scenario).items()),  # type: ignore[arg-type]
     )
-    return export_runtime(state.export_runtime, _model(state), reviewed)
+
+    def say(key: str, **params: str) -> str:  # the file's comments in the page's language
+        return t(key, state.lang, **params)
+
+    return export_runtime(state.export_runtime, _model(state), reviewed, say)
 
 
 def runtime_options_html(chosen: str, lang: str) -> Markup:
