@@ -151,6 +151,10 @@ class TestThePageRestoresTheReviewedPlan:
         preview = str(import_html(state))
         assert 'data-import-restores="file"' in preview
         assert f"main model {SONNET} (I 200,000, O 64,000): M {SONNET_M_AT_15:,}" in preview
+        # ... and the contract's own rows beside the overrides it changes.
+        changes = {key: (now, after) for key, now, after in state.import_preview.changes}
+        assert changes["main_model.input_tokens"] == (1_048_576, SONNET_I)
+        assert changes["main_model.output_tokens"] == (65_536, SONNET_O)
         state = reduce(state, ImportApplied())
         assert state.plan.main_safe_input == SONNET_M_AT_15 == 163_036
         assert state.plan.scenario.main_model_name == SONNET

@@ -577,7 +577,7 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     now, later = effective_values(current), effective_values(after)
     changes = tuple(
         (o.key, now[o.key], later[o.key]) for o in OVERRIDES if now[o.key] != later[o.key]
-    )
+    ) + _contract_changes(current, after)
     preview = ImportPreview(
         e.text,
         mode,
@@ -588,6 +588,19 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
         restored=plan(after),
     )
     return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+
+
+def _contract_changes(
+    current: Scenario, after: Scenario
+) -> tuple[tuple[str, object, object], ...]:
+    """The main model's I and O a reviewed file restores, as rows of the preview's
+    table beside the overrides (the restores line names the model)."""
+    out = []
+    for name in ("input_tokens", "output_tokens"):
+        now, later = getattr(current.main_model, name), getattr(after.main_model, name)
+        if now != later:
+            out.append((f"main_model.{name}", now, later))
+    return tuple(out)
 
 
 def _import_apply(state: PageState, _e: ImportApplied) -> PageState:
