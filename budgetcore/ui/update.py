@@ -590,9 +590,7 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
 
 
-def _contract_changes(
-    current: Scenario, after: Scenario
-) -> tuple[tuple[str, object, object], ...]:
+def _contract_changes(current: Scenario, after: Scenario) -> tuple[tuple[str, object, object], ...]:
     """The main model's I and O a reviewed file restores, as rows of the preview's
     table beside the overrides (the restores line names the model)."""
     out = []
