@@ -171,3 +171,23 @@ class TestTheCommand:
         assert code == 2
         assert flag in err
         assert len(err.strip().splitlines()) == 1
+
+
+def test_each_jsonl_point_names_its_knob_value(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(
+        [
+            "tune", "--fragment", "main_model.model=claude-sonnet-4-5", "--generate", GEN,
+            "--runtime", "pi", "--knob", "16384,65536", "--format", "jsonl",
+        ]
+    )  # fmt: skip
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    points = [json.loads(line) for line in out[:-1]]
+    by_point = {(p["k"], p["s"]): p["runtime_value"] for p in points}
+    # pi: K = W − r + 1, S = floor(0.8 r); the product's other corners are no setting.
+    assert by_point[(200_000 - 16_384 + 1, 8 * 16_384 // 10)] == 16_384
+    assert by_point[(200_000 - 65_536 + 1, 8 * 65_536 // 10)] == 65_536
+    assert sorted(v for v in by_point.values() if v is not None) == [16_384, 65_536]
+    assert sum(v is None for v in by_point.values()) == 2
+    unreachable = [p for p in points if p["runtime_value"] is None]
+    assert all("runtime_unreachable" in p["broken"] for p in unreachable)

@@ -836,7 +836,11 @@ def _marks(result: TuneResult, i: int) -> dict[str, Any]:
 def point_rows(result: TuneResult) -> Iterable[dict[str, Any]]:
     """One JSON object per point, in grid order (K, then S)."""
     for i in range(result.grid.points):
-        yield {**result.grid.as_dict(i), **_marks(result, i)}
+        row = {**result.grid.as_dict(i), **_marks(result, i)}
+        if result.runtime is not None:  # the point in the runtime's own knob (None: not one)
+            at = result.runtime.at(*result.grid.point(i))
+            row["runtime_value"] = None if at is None else _knob_text(at.value)
+        yield row
 
 
 def _money(grid: Any, units: int) -> str:
