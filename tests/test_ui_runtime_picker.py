@@ -31,6 +31,7 @@ from budgetcore.ui.events import (
     Reset,
 )
 from budgetcore.ui.model import PageState
+from budgetcore.ui.runtime_picker import option_title
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.view.config import import_html, render_export
 from tests.helpers import run_cli
@@ -142,7 +143,8 @@ def test_the_picker_is_in_the_page_with_every_runtime_and_its_dom_event() -> Non
     assert select is not None
     options = re.findall(r'<option value="([^"]+)"[^>]*>([^<]*)</option>', select.group(1))
     assert [v for v, _ in options] == list(RUNTIME_NAMES)
-    assert all(title == PROFILES[v].title for v, title in options if v != "article")
+    assert all(title == option_title(v) for v, title in options if v != "article")
+    assert option_title("codex") == PROFILES["codex"].title
 
     chosen = event_of("input", Target({"data-export-runtime": ""}, "pi", False, "select-one"))
     assert chosen == ExportRuntimeChosen("pi")

@@ -25,10 +25,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "runtime.source-contract": ("the contract's I and O", "契约的 I 与 O"),
     # The export panel's runtime picker (ui.runtime_picker).
     "runtime.label": ("Runtime", "运行时"),
-    "runtime.article": (
-        "budgetcore (the design article's runtime)",
-        "budgetcore(设计文章的运行时)",
-    ),
+    # Short: a closed select shows it whole at 390 px (the design article's runtime).
+    "runtime.article": ("budgetcore (reviewed config)", "budgetcore(评审配置)"),
     "runtime.head": (
         "plan|setting in {runtime}|value there|in tokens",
         "方案|{runtime} 中的设置|那里的取值|折合 tokens",

@@ -28,10 +28,10 @@ __all__ = [
     "ARTICLE",
     "RUNTIME_HANDLERS",
     "RuntimeImport",
+    "option_title",
     "runtime_export",
     "runtime_export_html",
     "runtime_import",
-    "runtime_options_html",
 ]
 
 #: The design article's runtime: the reviewed config of spec §9 (the panel as it was).
@@ -94,18 +94,15 @@ def runtime_export(state: PageState) -> Any:
     return export_runtime(state.export_runtime, _model(state), reviewed, say)
 
 
-def runtime_options_html(chosen: str, lang: str) -> Markup:
-    """The picker's options: the article's runtime first, then each profile by title."""
+#: An option's text where the profile's title is too long for a closed select at 390 px.
+SHORT_TITLES = {"langchain": "LangChain summarization"}
+
+
+def option_title(name: str) -> str:
+    """A runtime as the picker lists it: its profile's title, or a short form of it."""
     from budgetcore.runtimes import PROFILES  # noqa: PLC0415
 
-    return join(
-        el(
-            "option",
-            {"value": name, **({"selected": "selected"} if name == chosen else {})},
-            t("runtime.article", lang) if name == ARTICLE else PROFILES[name].title,
-        )
-        for name in _names()
-    )
+    return SHORT_TITLES.get(name, PROFILES[name].title)
 
 
 def _row(key: str, lang: str, where: Markup | str, value: Markup | str, tokens: str) -> Markup:
