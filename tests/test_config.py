@@ -59,10 +59,13 @@ class TestExport:
     def test_unchanged_scenario_exports_no_overrides_and_says_so(self) -> None:
         text = export_toml(Scenario())
         assert "no overrides" in text
-        assert tomllib.loads(text) == {}
+        # Only the reviewed contract, as data: the article's (spec §10), no name.
+        article = {"input_tokens": 1_048_576, "output_tokens": 65_536, "reserves_output": True}
+        assert tomllib.loads(text) == {"reviewed": {"main_model": article}}
         assert parse_config(text) == {}
         doc = json.loads(export_json(Scenario()))
-        assert set(doc) == {"_generated"}
+        assert set(doc) == {"_generated", "reviewed"}
+        assert doc["reviewed"] == {"main_model": article}
 
     def test_golden_toml_export(self) -> None:
         scenario = parse_scenario(
@@ -84,9 +87,12 @@ class TestExport:
         assert header.splitlines()[2].startswith("# content sha256: ")
         assert body == (
             '[config]\ntrigger_tokens = 40000\nsafety_margin = "0.15"\n\n'
-            "[limits]\nraw_bson_bytes = 4194304\n"
+            "[limits]\nraw_bson_bytes = 4194304\n\n"
+            "[reviewed.main_model]\ninput_tokens = 2000000\noutput_tokens = 65536\n"
+            "reserves_output = true\n"
         )
-        assert "input_tokens" not in body
+        # The contract is recorded, never set: no override names it.
+        assert "input_tokens" not in body.partition("[reviewed.")[0]
         assert "required_tokens" not in body
 
     def test_same_overrides_give_the_same_hash_in_toml_and_json(self) -> None:
@@ -303,5 +309,10 @@ def test_export_without_tomli_w_still_round_trips(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(builtins, "__import__", no_tomli_w)
     scenario = parse_scenario({"config": {"safety_margin": "0.15"}, "limits": {"lease_s": 200}})
     text = export_toml(scenario)
-    assert tomllib.loads(text) == {"config": {"safety_margin": "0.15"}, "limits": {"lease_s": 200}}
+    article = {"input_tokens": 1_048_576, "output_tokens": 65_536, "reserves_output": True}
+    assert tomllib.loads(text) == {
+        "config": {"safety_margin": "0.15"},
+        "limits": {"lease_s": 200},
+        "reviewed": {"main_model": article},
+    }
     assert parse_config(text) == {"config.safety_margin": Decimal("0.15"), "limits.lease_s": 200}

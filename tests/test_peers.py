@@ -26,37 +26,45 @@ from budgetcore.scenario.model import Config, Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Every row of PEERS.md worked out by hand (None: the rule has no token line).
+# Every row worked out by hand (None: the rule has no token line). The agent runtimes
+# are their profiles at their defaults, by the formulas of the shared RUNTIMES.md (each
+# cited there at a commit): the first T at which the runtime compacts (a ">" rule
+# first fires one token above its line; a ">=" rule over a fraction at its ceiling).
+# Where PEERS.md disagreed, docs/models-and-peers.md ("Peers") records the decision.
 # W = 200,000, O = 32,000
 BY_HAND_200K = {
-    "pi": 183_616,  # 200,000 − 16,384
-    "codex": 180_000,  # 0.9 × 200,000
-    "claude-code": 167_000,  # 200,000 − min(32,000, 20,000) − 13,000
-    "opencode": 148_000,  # maxOut 32,000, reserved 20,000: 200,000 − 32,000 − 20,000
-    "qwen-code": 167_000,  # min(170,000, 167,000)
-    "gemini-cli": 100_000,  # 0.5 × 200,000
-    "kimi-cli": 150_000,  # min(170,000, 150,000)
-    "cline": 160_000,  # the 200K case: 200,000 − 40,000
+    "pi": 183_617,  # T > 200,000 − 16,384 (compaction.ts@83378aad7e)
+    "codex": 180_000,  # floor(9 × 200,000 / 10) (openai_models.rs@0d4367d0e6)
+    "claude-code": 167_000,  # 200,000 − min(32,000, 20,000) − 13,000 (unofficial)
+    "opencode": 168_000,  # W − min(O, 32,000), no limit.input (overflow.ts@08f74b9bb5)
+    "qwen-code": 167_000,  # min(170,000, 200,000 − 20,000 − 13,000)
+    "gemini-cli": 524_288,  # 0.5 × tokenLimit = 0.5 × 1,048,576 (tokenLimits.ts:20-38)
+    "kimi-cli": 150_000,  # min(170,000, 200,000 − 50,000)
+    "cline": 162_000,  # v4: 0.9 × (0.9 × 200,000) (compaction-shared.ts:13-21)
     "langchain-summarization": None,  # none by default
-    "deepagents": 170_000,  # 0.85 × 200,000
+    "deepagents": 170_000,  # int(200,000 × 0.85)
     "anthropic-compaction": 150_000,
+    "goose": 160_001,  # T / W > 0.8: T > 160,000
+    "openai-agents": None,  # off unless compact_threshold is set
     "anthropic-context-editing": 100_000,
     "contextbuilder": 160_000,  # 0.8 × 200,000 (or 40 messages, or 50,000 characters)
     "openhands": None,  # counts events
 }
 # W = 1,048,576, O = 65,536
 BY_HAND_1M = {
-    "pi": 1_032_192,  # 1,048,576 − 16,384
-    "codex": 943_718,  # 943,718.4 floored
+    "pi": 1_032_193,  # T > 1,048,576 − 16,384
+    "codex": 943_718,  # floor(943,718.4)
     "claude-code": 1_015_576,  # 1,048,576 − 20,000 − 13,000
-    "opencode": 996_576,  # maxOut 32,000, reserved 20,000
-    "qwen-code": 891_289,  # min(891,289.6, 1,015,576) floored
+    "opencode": 1_016_576,  # 1,048,576 − 32,000
+    "qwen-code": 891_290,  # T ≥ 891,289.6 first at 891,290 (below 1,015,576)
     "gemini-cli": 524_288,
-    "kimi-cli": 891_289,  # min(891,289.6, 998,576) floored
-    "cline": 1_008_576,  # no case: max(1,008,576, 838,860.8)
+    "kimi-cli": 891_290,  # T ≥ 891,289.6 first at 891,290 (below 998,576)
+    "cline": 849_347,  # T ≥ 849,346.56 first at 849,347
     "langchain-summarization": None,
-    "deepagents": 891_289,
+    "deepagents": 891_289,  # int(891,289.6): Python truncates, then T ≥
     "anthropic-compaction": 150_000,
+    "goose": 838_861,  # T > 838,860.8
+    "openai-agents": None,
     "anthropic-context-editing": 100_000,
     "contextbuilder": 838_860,  # 838,860.8 floored
     "openhands": None,
@@ -95,6 +103,7 @@ class TestPeersMdByHand:
         caps = {r.peer.id: r.summary_cap for r in view_for(200_000, 32_000).rows}
         assert caps.pop("pi") == 13_107  # floor(0.8 × 16,384)
         assert caps.pop("qwen-code") == 20_000
+        assert caps.pop("cline") == 4_096  # the v4 summarizer's maxOutputTokens default
         assert set(caps.values()) == {None}
 
     def test_rules_without_a_token_line_are_never_zero(self) -> None:
@@ -163,27 +172,25 @@ class TestAwkwardRules:
     @pytest.mark.parametrize(
         ("window", "expected"),
         [
-            (64_000, 37_000),  # W − 27K
-            (128_000, 98_000),  # W − 30K
-            (200_000, 160_000),  # W − 40K
-            (100_000, 80_000),  # max(60,000, 80,000)
-            (300_000, 260_000),  # max(260,000, 240,000)
-            (200_001, 160_001),  # not the 200K case: max(160,001, 160,000.8)
+            (64_000, 51_840),  # 0.81 × 64,000: v4 has no v3 table (cline@21cb8d2525)
+            (128_000, 103_680),
+            (200_000, 162_000),
+            (200_001, 162_001),  # 162,000.81: the first whole T at or above it
         ],
     )
-    def test_cline_is_piecewise_on_the_exact_window(self, window: int, expected: int) -> None:
+    def test_cline_v4_is_081_w(self, window: int, expected: int) -> None:
         rows = {r.peer.id: r.tokens for r in view_for(window, 8_192).rows}
         assert rows["cline"] == expected
 
     @pytest.mark.parametrize(
         ("max_output", "expected"),
         [
-            (8_192, 128_000 - 8_192 - 8_192),  # reserved = min(20,000, maxOut) = maxOut
-            (25_000, 128_000 - 25_000 - 20_000),
-            (64_000, 128_000 - 32_000 - 20_000),  # maxOut clamped to 32,000
+            (8_192, 128_000 - 8_192),  # usable = W − maxOutputTokens (reserved unused)
+            (25_000, 128_000 - 25_000),
+            (64_000, 128_000 - 32_000),  # maxOut clamped to 32,000
         ],
     )
-    def test_opencode_nests_min_over_the_output(self, max_output: int, expected: int) -> None:
+    def test_opencode_reserves_the_output_only(self, max_output: int, expected: int) -> None:
         rows = {r.peer.id: r.tokens for r in view_for(128_000, max_output).rows}
         assert rows["opencode"] == expected
 
@@ -201,7 +208,7 @@ class TestAwkwardRules:
         rows = {r.peer.id: r for r in view_for(8_000, 4_096).rows}
         assert rows["pi"].tokens == 0
         assert rows["pi"].clamped
-        assert rows["pi"].exact == 8_000 - 16_384
+        assert rows["pi"].exact == 0  # max(0, 8,000 − 16,384 + 1): compacts at once
         assert not rows["codex"].clamped
 
 
@@ -291,7 +298,7 @@ class TestReferenceLines:
         out = view_as_dict(view_for(1_048_576, 65_536), lang="zh")
         codex = next(p for p in out["peers"] if p["id"] == "codex")
         assert codex["tokens"] == 943_718
-        assert codex["exact"] == "4718592/5"
+        assert codex["exact"] == "943718/1"  # integer division in Codex, exact
         assert codex["share"] == "471859/524288"
         json.dumps(out)  # JSON-ready
 
@@ -336,7 +343,7 @@ class TestFormulas:
             "keeps": {"en": "k", "zh": "k"},
         }
         with pytest.raises(FormulaError, match=r"peers\[0\]\.trigger\.line"):
-            parse_peers(json.dumps({"format": 1, "peers": [peer]}))
+            parse_peers(json.dumps({"format": 2, "peers": [peer]}))
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -467,3 +474,58 @@ class TestPagePeersSayNoRoom:
         assert expected in html
         assert "-3,500" not in html
         assert "−3,500" not in html
+
+
+class TestPeersAreTheProfiles:
+    """Issue 39: the peers table is the runtime profiles at their defaults, not a
+    second table (docs/models-and-peers.md, "Peers")."""
+
+    def test_every_runtime_but_the_articles_is_a_peer(self) -> None:
+        from budgetcore.runtimes import RUNTIME_NAMES  # noqa: PLC0415
+
+        named = {p.profile for p in default_peers() if p.profile is not None}
+        assert named == set(RUNTIME_NAMES) - {"article"}
+
+    @pytest.mark.parametrize(
+        ("window", "max_output"), [(8_000, 4_096), (200_000, 32_000), (1_048_576, 65_536)]
+    )
+    def test_a_runtime_peers_line_is_its_profiles_effective_trigger(
+        self, window: int, max_output: int
+    ) -> None:
+        from budgetcore.runtimes import profile  # noqa: PLC0415
+
+        for row in view_for(window, max_output).rows:
+            if row.peer.profile is None:
+                continue
+            first = profile(row.peer.profile).effective_trigger(window, max_output)
+            assert row.tokens == first, row.peer.id
+            assert row.peer.version is not None
+            assert row.peer.version in profile(row.peer.profile).version
+
+    def test_a_model_keyed_limit_reaches_the_peers_line(self) -> None:
+        # Gemini CLI's tokenLimit: 1,048,576 for Gemini models, 256,000 for Gemma 4
+        # (gemini-cli@5411f113ca packages/core/src/core/tokenLimits.ts:20-38).
+        scenario = Scenario()
+        rows = peer_lines(256_000, 8_192, plan(scenario), model="gemma-4-27b-it").rows
+        gemini = next(r for r in rows if r.peer.id == "gemini-cli")
+        assert gemini.tokens == 128_000
+
+    @pytest.mark.parametrize(
+        ("key", "value"),
+        [("confidence", "code"), ("summary_cap", 1), ("version", "9.9.9")],
+    )
+    def test_a_profile_peer_cannot_restate_the_profiles_facts(
+        self, key: str, value: object
+    ) -> None:
+        data = json.loads((ROOT / "budgetcore" / "data" / "peers.json").read_text("utf-8"))
+        (codex,) = [p for p in data["peers"] if p["id"] == "codex"]
+        codex[key] = value
+        with pytest.raises(FormulaError, match=rf"peers\[1\]\.{key}"):
+            parse_peers(json.dumps(data))
+
+    def test_a_profile_peer_has_no_formula_of_its_own(self) -> None:
+        data = json.loads((ROOT / "budgetcore" / "data" / "peers.json").read_text("utf-8"))
+        (codex,) = [p for p in data["peers"] if p["id"] == "codex"]
+        codex["trigger"]["line"] = {"mul": ["0.9", "W"]}
+        with pytest.raises(FormulaError, match="the profile's own line"):
+            parse_peers(json.dumps(data))

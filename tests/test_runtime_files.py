@@ -200,7 +200,15 @@ def test_the_article_runtime_is_todays_export_with_the_model_kept() -> None:
     )
     assert result.code == 0
     assert "main_model.model=claude-sonnet-4-5" in result.out
-    assert tomllib.loads(result.out) == {"config": {"trigger_tokens": 40_000}}
+    # The model is data too (issue 39): Sonnet 4.5's contract in LiteLLM's registry.
+    sonnet = {"model": "claude-sonnet-4-5", "input_tokens": 200_000, "output_tokens": 64_000}
+    assert tomllib.loads(result.out) == {
+        "config": {"trigger_tokens": 40_000},
+        "reviewed": {"main_model": {**sonnet, "reserves_output": True}},
+    }
+    # ... and the same file as `export` without --runtime writes.
+    same = run_cli(["export", "--fragment", f"{SONNET}&config.trigger_tokens=40000"])
+    assert same.out == result.out
     plain = run_cli(["export", "--fragment", "config.trigger_tokens=40000"])
     assert (
         plain.out

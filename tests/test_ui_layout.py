@@ -196,7 +196,9 @@ def test_the_exported_comments_follow_the_page_language(fmt: str) -> None:
     for start in (zh, reduce(zh, FieldTyped("config.trigger_tokens", "40000"))):
         state = reduce(start, ExportFormatChosen(fmt))
         body, _diff = render_export(state)
-        english_words = re.findall(r"\b(?:generated|reviewed|supported|overrides|default)\b", body)
+        # The [reviewed.main_model] table's name is data (a key), the same in both languages.
+        words = re.sub(r'\[reviewed\.\w+\]|"reviewed"', " ", body)
+        english_words = re.findall(r"\b(?:generated|reviewed|supported|overrides|default)\b", words)
         assert not english_words, body
         # The data is the same in both languages: the same values and digest.
         en_body, _ = render_export(reduce(state, LanguageChosen("en")))

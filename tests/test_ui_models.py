@@ -251,23 +251,25 @@ def with_model(i: str, o: str, **changes: Any) -> PageState:
     )
 
 
-# Hand arithmetic from PEERS.md (floored), written apart from peers.json's formulas.
+# Hand arithmetic, written apart from the profiles and peers.json: the runtimes by the
+# shared RUNTIMES.md's formulas (the first T that compacts: "> line" is line + 1, ">= a
+# fraction" its ceiling, -(-a // b)), the other systems by PEERS.md.
 HAND = {
     (200_000, 32_000): {
-        "pi": 200_000 - 16_384,
+        "pi": 200_000 - 16_384 + 1,
         "codex": 200_000 * 9 // 10,
-        "qwen-code": min(200_000 * 85 // 100, 200_000 - 33_000),
-        "gemini-cli": 200_000 // 2,
-        "kimi-cli": min(200_000 * 85 // 100, 200_000 - 50_000),
+        "qwen-code": min(-(-200_000 * 85 // 100), 200_000 - 20_000 - 13_000),
+        "gemini-cli": 1_048_576 // 2,  # tokenLimit, whatever W
+        "kimi-cli": min(-(-200_000 * 85 // 100), 200_000 - 50_000),
         "anthropic-compaction": 150_000,
         "anthropic-context-editing": 100_000,
     },
     (1_048_576, 65_536): {
-        "pi": 1_048_576 - 16_384,
+        "pi": 1_048_576 - 16_384 + 1,
         "codex": 1_048_576 * 9 // 10,
-        "qwen-code": min(1_048_576 * 85 // 100, 1_048_576 - 33_000),
+        "qwen-code": min(-(-1_048_576 * 85 // 100), 1_048_576 - 20_000 - 13_000),
         "gemini-cli": 1_048_576 // 2,
-        "kimi-cli": min(1_048_576 * 85 // 100, 1_048_576 - 50_000),
+        "kimi-cli": min(-(-1_048_576 * 85 // 100), 1_048_576 - 50_000),
         "anthropic-compaction": 150_000,
         "anthropic-context-editing": 100_000,
     },
@@ -347,8 +349,9 @@ def test_percent_mode_changes_the_axis_not_the_values() -> None:
     assert ticks
     assert all(text == f"{v} %" for v, text in ticks)
     assert ("100", "100 %") in ticks
-    assert "Claude Code: 83.5 % (167,000)" in html  # percent first, tokens beside it
-    assert "Claude Code: 167,000 (83.5 %)" in tokens_html
+    # percent first, tokens beside it; the label names the profile's version
+    assert "Claude Code 2.1.x: 83.5 % (167,000)" in html
+    assert "Claude Code 2.1.x: 167,000 (83.5 %)" in tokens_html
     assert reduce(state, PeersUnitChosen("furlongs")) == state
 
 

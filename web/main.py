@@ -592,7 +592,7 @@ class Shell:
         self.export_ready = True
         state = self.state
         models = tuple(sorted(link_models(state).items()))  # the link's models: its fragment
-        key = (state.plan.scenario, state.export_format, state.lang, models)
+        key = (state.plan.scenario, state.export_format, state.export_runtime, state.lang, models)
         if self.export_written == key:
             return
         body, diff = render_export(state)
@@ -852,9 +852,14 @@ class Shell:
     def download(self, body: str | None = None) -> None:
         """The reviewed config as a file: the export panel's, or ``body`` (the Tune
         panel's of its chosen point, in the same format)."""
+        runtime = "article" if body is not None else self.state.export_runtime
         if body is None:
             body, _diff = render_export(self.state)
         fmt = self.state.export_format
+        if runtime != "article":  # the picked runtime's own file
+            from budgetcore.runtimes import profile  # noqa: PLC0415 - picked: loaded
+
+            fmt = profile(runtime).syntax
         mime = "application/toml" if fmt == "toml" else "application/json"
         blob = window.Blob.new(
             [body], to_js({"type": mime}, dict_converter=window.Object.fromEntries)
@@ -862,7 +867,9 @@ class Shell:
         url = window.URL.createObjectURL(blob)
         link = document.createElement("a")
         link.href = url
-        link.download = f"budgetcore-overrides.{fmt}"
+        link.download = (
+            f"budgetcore-overrides.{fmt}" if runtime == "article" else f"{runtime}-settings.{fmt}"
+        )
         link.click()
         window.setTimeout(create_once_callable(lambda: window.URL.revokeObjectURL(url)), 1000)
 

@@ -14,7 +14,14 @@ from budgetcore.core.plan import plan
 from budgetcore.errors import ScenarioError
 from budgetcore.scenario.export import effective_values, export_json, export_toml
 from budgetcore.scenario.model import Scenario
-from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, parse_config, warnings_for
+from budgetcore.scenario.overrides import (
+    OVERRIDES,
+    ReviewedModels,
+    apply_overrides,
+    parse_config,
+    read_reviewed,
+    warnings_for,
+)
 from budgetcore.scenario.warnings import review_warnings
 
 __all__ = [
@@ -60,7 +67,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             args.runtime = "article"
         return cmd_check_runtime(args)
     try:
-        overrides = parse_config(read_input(args.config, "config"))
+        overrides, reviewed = read_reviewed(read_input(args.config, "config"))
     except ScenarioError as exc:
         # Like every command on bad input: nothing on stdout, one line on stderr, here
         # with how many problems and as many of them as a readable line holds.
@@ -68,10 +75,13 @@ def cmd_check(args: argparse.Namespace) -> int:
         n = len(exc.problems)
         print(f"{n} problem{'s' if n != 1 else ''} in {where}: {exc.one_line()}", file=sys.stderr)
         return EXIT_INVALID
-    base = Scenario() if args.scenario is None else scenario_of(args)
+    # Without a scenario, the file's own [reviewed] models: the plan it was reviewed for.
+    base = reviewed.applied(Scenario()) if args.scenario is None else scenario_of(args)
     scenario = apply_overrides(base, overrides)
     values = effective_values(scenario)
     print(f"{shown_name(args.config)}: valid, {len(overrides)} override(s)")
+    if reviewed.present:
+        print(_reviewed_line(scenario, reviewed))
     width = max(len(o.key) for o in OVERRIDES)
     for o in OVERRIDES:
         value = values[o.key]
@@ -81,6 +91,20 @@ def cmd_check(args: argparse.Namespace) -> int:
     for warning in warnings_for(scenario):
         print(f"warning: {warning}", file=sys.stderr)
     return 0
+
+
+def _reviewed_line(scenario: Scenario, reviewed: ReviewedModels) -> str:
+    """Which model and plan the file's [reviewed] table restores (the page's import
+    preview says the same)."""
+    contract = reviewed.main_model
+    assert contract is not None  # present: the table parsed whole
+    name = reviewed.main_model_name or "a custom contract"
+    main = plan(scenario).main_safe_input
+    return (
+        f"  reviewed with main model {name} (I {contract.input_tokens:,}, "
+        f"O {contract.output_tokens:,}): M {main:,}, K {scenario.config.trigger_tokens:,}, "
+        f"S {scenario.config.summary_max_tokens:,}"
+    )
 
 
 def cmd_report(args: argparse.Namespace) -> int:

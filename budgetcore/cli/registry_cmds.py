@@ -117,7 +117,10 @@ def cmd_peers(args: argparse.Namespace) -> int:
         )
         raise ScenarioError([Problem(where, rule)])
     scenario = dataclasses.replace(base, main_model=contract)
-    view = peer_lines(contract.input_tokens, contract.output_tokens, plan(scenario))
+    named = base.main_model_name if contract is base.main_model else None
+    if resolved is not None and resolved.model is not None:
+        named = resolved.model.name
+    view = peer_lines(contract.input_tokens, contract.output_tokens, plan(scenario), model=named)
     if args.json:
         out = view_as_dict(view)
         if resolved is not None and resolved.model is not None:

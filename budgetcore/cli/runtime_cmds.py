@@ -10,7 +10,6 @@ from decimal import Decimal
 
 from budgetcore.cli.shell import EXIT_INVALID, read_input, shown_name
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.jsonio import load_json
 from budgetcore.inputs.text import decode_utf8
 from budgetcore.runtimes import profile
 from budgetcore.runtimes.check import check_runtime
@@ -20,13 +19,6 @@ from budgetcore.scenario.model import Scenario
 from budgetcore.units import format_int
 
 __all__ = ["cmd_check_runtime", "cmd_export_runtime", "scenario_and_model"]
-
-
-def _named_in_file(raw: bytes) -> str | None:
-    doc = load_json(raw)
-    main = doc.get("main_model") if isinstance(doc, dict) else None
-    name = main.get("model") if isinstance(main, dict) else None
-    return name if isinstance(name, str) else None
 
 
 def scenario_and_model(
@@ -48,18 +40,14 @@ def scenario_and_model(
         if result.problems:
             raise ScenarioError(list(result.problems))
         scenario = result.scenario
-        for section, _written, matched in result.models:
-            if section == "main_model":
-                named, source = matched, "the fragment's main_model.model"
+        if scenario.main_model_name is not None:  # kept while the contract is the model's
+            named, source = scenario.main_model_name, "the fragment's main_model.model"
     elif args.scenario is not None:
         from budgetcore.scenario.parse import parse_scenario_json  # noqa: PLC0415
 
-        raw = read_input(args.scenario, "scenario")
-        scenario = parse_scenario_json(raw)
-        written = _named_in_file(raw)
-        if written is not None:
-            resolved = default_registry().resolve(written)
-            named, source = resolved.matched, "the scenario's main_model.model"
+        scenario = parse_scenario_json(read_input(args.scenario, "scenario"))
+        if scenario.main_model_name is not None:
+            named, source = scenario.main_model_name, "the scenario's main_model.model"
     elif scenario_required:
         raise ScenarioError([Problem("scenario", "is required: a JSON file, - or --fragment")])
     else:

@@ -467,6 +467,16 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
         "'local' for a local cluster of --jobs workers; needs budgetcore[dask]",
     )
     p.add_argument(
+        "--runtime",
+        help="tune in this runtime's own knob (codex, claude-code, pi, gemini-cli, ...): "
+        "the grid is that knob's values, each a (K, S) of the runtime (docs/tune.md)",
+    )
+    p.add_argument(
+        "--knob",
+        help="with --runtime: the knob's values in its own unit (tokens as --k; a "
+        "percentage or a fraction as a comma list); default a spread over its range",
+    )
+    p.add_argument(
         "--engine", choices=("auto", "python", "numpy"), default="auto", help=argparse.SUPPRESS
     )
     p.add_argument(
@@ -633,6 +643,82 @@ def _axes(args: argparse.Namespace, scenario: Scenario) -> tuple[tuple[int, ...]
     return ks, ss
 
 
+def _runtime_axis(args: argparse.Namespace, scenario: Scenario) -> Any:
+    """``--runtime``: the runtime's knob values (``--knob``, else a spread over its
+    range), each turned into its (K, S) for the scenario's main model by the profile."""
+    from budgetcore.core.capacity import main_safe_input  # noqa: PLC0415
+    from budgetcore.runtimes.tune_axis import (  # noqa: PLC0415
+        default_values,
+        parse_knob_values,
+        runtime_axis,
+        tune_knob,
+    )
+    from budgetcore.tune.grid import check_points, default_k, parse_axis  # noqa: PLC0415
+
+    if args.k is not None or args.s is not None:
+        raise ScenarioError([Problem("--runtime", "takes its grid from --knob, not --k or --s")])
+    _profile, knob = tune_knob(args.runtime)
+    main, cfg = scenario.main_model, scenario.config
+    m = main_safe_input(main, cfg.reply_max_tokens, cfg.safety_margin)
+    values: tuple[Any, ...]
+    if knob.unit in ("tokens", "trigger"):
+        values = default_k(m) if args.knob is None else parse_axis(args.knob, "--knob", ("M", m))
+    else:
+        values = (
+            default_values(knob, main.input_tokens)
+            if args.knob is None
+            else parse_knob_values(args.knob, knob)
+        )
+    axis = runtime_axis(
+        args.runtime,
+        main.input_tokens,
+        main.output_tokens,
+        scenario.main_model_name,
+        values=values,
+        scenario_s=cfg.summary_max_tokens,
+    )
+    if axis.never:
+        shown = ", ".join(str(v) for v in axis.never[:5])
+        print(
+            f"warning: {axis.title} never compacts with {knob.name} = {shown}: "
+            "those values are not on the grid",
+            file=sys.stderr,
+        )
+    if not axis.points:
+        raise ScenarioError(
+            [Problem.of("--knob", "gives no value at which it compacts", args.knob)]
+        )
+    check_points(axis.ks, axis.ss)
+    return axis
+
+
+def _runtime_dict(result: TuneResult) -> dict[str, Any] | None:
+    """The runtime's knob axis and the chosen value in its own unit (``--runtime``)."""
+    axis = result.runtime
+    if axis is None:
+        return None
+    chosen = None if result.choice is None else axis.at(result.choice.k, result.choice.s)
+    return {
+        "name": axis.runtime,
+        "knob": axis.knob.name,
+        "unit": axis.knob.unit,
+        "where": axis.knob.where,
+        "summary_cap": (
+            "the runtime's own (from the knob where it is tied to it)"
+            if axis.summary == "runtime"
+            else "not settable in this runtime: the scenario's S"
+        ),
+        "points": [{"value": _knob_text(p.value), "k": p.k, "s": p.s} for p in axis.points],
+        "never_compacts": [_knob_text(v) for v in axis.never],
+        "chosen": None if chosen is None else _knob_text(chosen.value),
+    }
+
+
+def _knob_text(value: object) -> object:
+    """A knob value for JSON: whole numbers as numbers, decimals as exact text."""
+    return str(value) if isinstance(value, Decimal) else value
+
+
 def cmd_tune(args: argparse.Namespace) -> int:
     from budgetcore.tune.result import summarise  # noqa: PLC0415
 
@@ -646,8 +732,19 @@ def cmd_tune(args: argparse.Namespace) -> int:
         scenario, options = _log_scenario(args, fmt)
     else:
         scenario, options = scenario_of(args), _options(args)
-    ks, ss = _axes(args, scenario)
+    runtime = None
+    if args.runtime is not None:
+        runtime = _runtime_axis(args, scenario)
+        ks, ss = runtime.ks, runtime.ss
+    else:
+        if args.knob is not None:
+            raise ScenarioError([Problem("--knob", "needs --runtime: whose knob it is")])
+        ks, ss = _axes(args, scenario)
+    reachable = None
+    if runtime is not None and len(ks) * len(ss) > len(runtime.reachable):
+        reachable = runtime.reachable
     constraints = Constraints(
+        reachable=reachable,
         no_rejected=args.no_rejected,
         no_refused=args.no_refused,
         max_rejected=args.max_rejected,
@@ -679,7 +776,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         )
     result = summarise(scenario, [d.result for d in done], constraints)
     backtests = tuple(d.backtest for d in done if d.backtest is not None)
-    result = dataclasses.replace(result, backtests=backtests)
+    result = dataclasses.replace(result, backtests=backtests, runtime=runtime)
     chosen = result.chosen_scenario()
     if chosen is not None and backtests:
         logs = [t for t, d in zip(tasks, done, strict=True) if d.backtest]
@@ -741,7 +838,11 @@ def _marks(result: TuneResult, i: int) -> dict[str, Any]:
 def point_rows(result: TuneResult) -> Iterable[dict[str, Any]]:
     """One JSON object per point, in grid order (K, then S)."""
     for i in range(result.grid.points):
-        yield {**result.grid.as_dict(i), **_marks(result, i)}
+        row = {**result.grid.as_dict(i), **_marks(result, i)}
+        if result.runtime is not None:  # the point in the runtime's own knob (None: not one)
+            at = result.runtime.at(*result.grid.point(i))
+            row["runtime_value"] = None if at is None else _knob_text(at.value)
+        yield row
 
 
 def _money(grid: Any, units: int) -> str:
@@ -789,7 +890,7 @@ def choice_dict(result: TuneResult) -> dict[str, Any] | None:
             "costs_more": _money(g, g.cost_units(result.less_unseen) - g.cost_units(i)),
         },
         "fragment": fragment,
-        "export": f"budgetcore export --fragment {shlex.quote(fragment)}",
+        "export": _export_command(result, fragment),
         "generations": g.generations(i),
         "compression": None if g.compression(i) is None else str(g.compression(i)),
         "on_grid_edge": list(result.edges),
@@ -802,6 +903,15 @@ def choice_dict(result: TuneResult) -> dict[str, Any] | None:
         else {"max_generations": result.relaxed[0], "fewest_on_grid": result.relaxed[1]},
     }
     return out
+
+
+def _export_command(result: TuneResult, fragment: str) -> str:
+    """How to export the choice: the reviewed config, or with ``--runtime`` that
+    runtime's own file (export --runtime turns K back into the same knob value)."""
+    if result.runtime is None:
+        return f"budgetcore export --fragment {shlex.quote(fragment)}"
+    name = result.runtime.runtime
+    return f"budgetcore export --runtime {name} --fragment {shlex.quote(fragment)}"
 
 
 def _ratio_text(r: Fraction) -> str:
@@ -949,6 +1059,7 @@ def summary_dict(result: TuneResult) -> dict[str, Any]:
         },
         "frontier": [_at(result, i) for i in result.frontier],
         "choice": choice_dict(result),
+        "runtime": _runtime_dict(result),
         "as_run": [
             {
                 "session": name,
@@ -1191,6 +1302,12 @@ def choice_lines(result: TuneResult) -> list[str]:
             f"{money_text(total)}, {sign}"
             f"{money_text(None if moved is None else abs(Decimal(moved)))} from the as-run "
             f"model ({w['delta_text']})"
+        )
+    runtime = _runtime_dict(result)
+    if runtime is not None and runtime["chosen"] is not None:
+        lines.append(
+            f"  in {result.runtime.title}: {runtime['knob']} = {runtime['chosen']} "
+            f"({runtime['unit']}; S: {runtime['summary_cap']})"
         )
     lines.append(f"  export: {d['export']}")
     from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue, on use only

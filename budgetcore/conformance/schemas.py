@@ -288,6 +288,21 @@ def _config() -> dict[str, Any]:
         flat[override.key] = field
     props: dict[str, Any] = {"_generated": {"description": "export header; ignored on import"}}
     props.update({section: _object(fields) for section, fields in by_section.items()})
+    contract = {
+        "model": {
+            "type": "string",
+            "description": "the registry model the contract is (`budgetcore models`)",
+        },
+        **{spec.name: _field(spec) for spec in SCENARIO_FIELDS if spec.section == "main_model"},
+    }
+    props["reviewed"] = _object(
+        {"main_model": _object(contract), "summary_model": _object(contract)},
+        required=["main_model"],
+        description=(
+            "the model contracts the file was reviewed with, as data (not overrides): "
+            "an import restores them, so the reviewed plan comes back"
+        ),
+    )
     props.update(flat)
     return {
         "$schema": DRAFT,

@@ -50,8 +50,10 @@ MESSAGES.update(
         "export.sha256": ("content sha256: {digest}", "内容 sha256:{digest}"),
         "export.only-supported": (
             "only supported overrides that differ from the defaults; model contracts "
-            "belong to the model registry",
-            "只含与默认值不同的受支持覆盖项;模型契约属于模型注册表",
+            "belong to the model registry ([reviewed.main_model] records the one reviewed, "
+            "so that an import restores the reviewed plan; it sets nothing)",
+            "只含与默认值不同的受支持覆盖项;模型契约属于模型注册表"
+            "([reviewed.main_model] 记录评审时的模型,导入时据此恢复评审的方案;它不设置任何项)",
         ),
         "export.none": (
             "no overrides: every supported setting is at its default",

@@ -43,6 +43,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "文件没有任何覆盖项:合并不会改变任何设置。",
     ),
     "phrase.import-no-change": ("Nothing changes.", "没有任何变化。"),
+    "phrase.import-restores": (
+        "It restores the reviewed plan: main model {model} (I {input}, O {output}): "
+        "M {m}, K {k}, S {s}.",
+        "它恢复评审时的方案:主模型 {model}(I {input},O {output}):M {m},K {k},S {s}。",
+    ),
+    "phrase.import-no-model": (
+        "The file records no model (written before files did): the page keeps its own, "
+        "{model} (I {input}, O {output}): M {m}, K {k}, S {s}.",
+        "文件未记录模型(较早版本写出):页面保留当前模型 {model}(I {input},O {output}):"
+        "M {m},K {k},S {s}。",
+    ),
+    "phrase.custom-contract": ("a custom contract", "自定义契约"),
+    "phrase.import-runtime": (
+        "Read as {runtime}'s own file for the page's main model {model} (I {input}, "
+        "O {output}): M {m}, K {k}, S {s}.",
+        "按 {runtime} 自己的文件读取,用于页面的主模型 {model}(I {input},O {output}):"
+        "M {m},K {k},S {s}。",
+    ),
     "phrase.import-head": ("key|now|after import", "键|当前|导入后"),
     "phrase.import-apply": ("Apply", "应用"),
     "phrase.import-cancel": ("Cancel", "取消"),

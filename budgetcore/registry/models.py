@@ -51,6 +51,7 @@ __all__ = [
     "require",
     "resolve",
     "search",
+    "still_named",
 ]
 
 #: The data file inside the package (read with budgetcore._shipped).
@@ -621,17 +622,24 @@ def default_registry() -> Registry:
     return parse_registry(shipped_bytes(DATA_FILE))
 
 
-def kept_prices(model: RegistryModel | None, contract: ModelContract | None) -> Prices | None:
-    """A chosen registry model's prices while ``contract`` keeps its I and O (the
-    page's picker, a link's ``main_model.model``); edited by hand ("custom"), none: the
-    replay and Tune bill at them, the page and ``replay --fragment`` alike."""
+def still_named(model: RegistryModel | None, contract: ModelContract | None) -> bool:
+    """THE rule for "is this contract still that registry model's": its I and O are the
+    model's (q is the local adapter's, not the model's). Edited by hand, it is "custom":
+    no name, no prices. The scenario's names (``Scenario.main_model_name``), the page's
+    pickers and link, and the prices a replay bills at all ask this one function."""
     if model is None or contract is None:
-        return None
-    kept = (contract.input_tokens, contract.output_tokens) == (
+        return False
+    return (contract.input_tokens, contract.output_tokens) == (
         model.contract.input_tokens,
         model.contract.output_tokens,
     )
-    return model.prices if kept else None
+
+
+def kept_prices(model: RegistryModel | None, contract: ModelContract | None) -> Prices | None:
+    """A chosen registry model's prices while ``contract`` is still that model's
+    (:func:`still_named`); edited by hand ("custom"), none: the replay and Tune bill at
+    them, the page and ``replay --fragment`` alike."""
+    return model.prices if model is not None and still_named(model, contract) else None
 
 
 def lookup(name: str, *, reserves_output: bool = True) -> RegistryModel | None:

@@ -45,11 +45,12 @@ __all__ = [
     "evaluate",
     "parse_peers",
     "peer_lines",
+    "token_line",
     "view_as_dict",
 ]
 
 DATA_FILE = "data/peers.json"
-_FORMAT = 1
+_FORMAT = 2  # 2: a runtime is its profile ("profile": name), not a second formula
 
 #: The context-layers article's example lines, as fractions of the window.
 ARTICLE_CLEAN = Fraction(70, 100)  # start clearing consumed tool results
@@ -197,6 +198,9 @@ class Peer:
     summary_cap: Any  # formula or None
     keeps: Text
     also: tuple[CountTrigger, ...] = ()  # count triggers beside the token line (any one)
+    # The runtime profile (budgetcore.runtimes) this peer is, at its defaults: its
+    # trigger, summary cap, version and confidence are the profile's, never a copy.
+    profile: str | None = None
 
     @property
     def reported(self) -> bool:
@@ -234,8 +238,67 @@ def _also(raw: object, where: str, kind: str) -> tuple[CountTrigger, ...]:
     return tuple(out)
 
 
+#: A profile's confidence as the peers view marks it: not read in the runtime's own code
+#: or docs is "reported" (the page marks it as such).
+_PROFILE_CONFIDENCE: dict[str, Confidence] = {
+    "code": "code",
+    "docs": "docs",
+    "unofficial": "reported",
+    "unconfirmed": "reported",
+}
+
+
+def _profile_peer(raw: Mapping[str, Any], where: str) -> Peer:
+    """A runtime peer: the profile's facts, the file's words (both languages)."""
+    # Imported here: the peers load with the registry after the page is ready.
+    from budgetcore.runtimes import PROFILES  # noqa: PLC0415
+
+    name = raw["profile"]
+    found = PROFILES.get(name)
+    if found is None:
+        raise FormulaError(f"{where}.profile: {name!r} is not a runtime profile")
+    trigger = raw["trigger"]
+    kind = trigger["kind"]
+    if kind not in ("tokens", "none"):
+        raise FormulaError(f"{where}.trigger.kind: a profile's is tokens or none")
+    for key in ("confidence", "summary_cap"):
+        if key in raw:
+            raise FormulaError(f"{where}.{key}: the profile's own, not given here")
+    # The version as the table shows it: a short label that must be part of the
+    # profile's own version text (so it can only shorten the fact, never change it).
+    label = raw.get("version")
+    if label is not None and (not isinstance(label, str) or label not in found.version):
+        raise FormulaError(f"{where}.version: must be part of {found.version!r}")
+    if "line" in trigger or "compare" in trigger:
+        raise FormulaError(f"{where}.trigger: the profile's own line, not a formula here")
+    repo, path = raw.get("repo"), raw.get("path")
+    url = raw.get("url")
+    if url is None and repo is not None:
+        url = f"https://github.com/{repo}" + ("" if path is None else f"/blob/HEAD/{path}")
+    return Peer(
+        id=raw["id"],
+        name=raw["name"],
+        version=label or found.version,
+        repo=repo,
+        path=path,
+        url=url,
+        seed=raw.get("seed"),
+        confidence=_PROFILE_CONFIDENCE[found.trigger_confidence],
+        evidence=_text(raw["evidence"], f"{where}.evidence"),
+        kind=kind,
+        compare=">=",  # a profile's effective trigger is the first T that compacts
+        line=None,
+        rule=_text(trigger["text"], f"{where}.trigger.text"),
+        summary_cap=None,
+        keeps=_text(raw["keeps"], f"{where}.keeps"),
+        profile=name,
+    )
+
+
 def _peer(raw: Mapping[str, Any], i: int) -> Peer:
     where = f"peers[{i}]"
+    if "profile" in raw:
+        return _profile_peer(raw, where)
     trigger = raw["trigger"]
     kind = trigger["kind"]
     if kind not in _KINDS:
@@ -406,7 +469,42 @@ def _share(tokens: int, window: int) -> Fraction:
     return Fraction(tokens, window)
 
 
-def _peer_line(peer: Peer, window: int, max_output: int) -> PeerLine:
+def _profile_line(peer: Peer, window: int, max_output: int, model: str | None) -> PeerLine:
+    """A runtime's line: its profile's effective trigger at its defaults, the first T
+    at which it compacts (``T >= line``, the runtime's own ``>`` folded in), exact."""
+    from budgetcore.runtimes import PROFILES  # noqa: PLC0415 - loaded with the peers
+
+    assert peer.profile is not None
+    found = PROFILES[peer.profile]
+    first = found.effective_trigger(window, max_output, None, model)
+    cap = found.summary_cap(None)
+    if first is None:
+        return PeerLine(
+            peer=peer,
+            tokens=None,
+            exact=None,
+            share=None,
+            clamped=False,
+            beyond_window=False,
+            summary_cap=cap,
+            no_line=_NO_LINE["none"],
+        )
+    tokens = max(0, first)
+    return PeerLine(
+        peer=peer,
+        tokens=tokens,
+        exact=Fraction(first),
+        share=_share(tokens, window),
+        clamped=first <= 0,  # compacts at once: a profile clamps its line at 0 itself
+        beyond_window=tokens > window,
+        summary_cap=cap,
+        no_line=None,
+    )
+
+
+def _peer_line(peer: Peer, window: int, max_output: int, model: str | None = None) -> PeerLine:
+    if peer.profile is not None:
+        return _profile_line(peer, window, max_output, model)
     cap = None
     if peer.summary_cap is not None:
         cap = _floor(evaluate(peer.summary_cap, window, max_output))
@@ -435,18 +533,31 @@ def _peer_line(peer: Peer, window: int, max_output: int) -> PeerLine:
     )
 
 
+def token_line(peer: Peer, window: int, max_output: int, model: str | None = None) -> int | None:
+    """``peer``'s token line for this model, as the peers view shows it (a runtime's:
+    its profile's effective trigger); None without one, or one at or below 0."""
+    line = _peer_line(peer, window, max_output, model)
+    return None if line.tokens is None or line.exact is None or line.exact <= 0 else line.tokens
+
+
 def peer_lines(
-    window: int, max_output: int, plan: Plan, peers: Sequence[Peer] | None = None
+    window: int,
+    max_output: int,
+    plan: Plan,
+    peers: Sequence[Peer] | None = None,
+    model: str | None = None,
 ) -> PeerView:
     """Every peer's trigger line for a model of window W and max output O, beside this
     scenario's K, M and hard line (W − q·o: the request fails beyond it) and the
     context-layers article's clean (70 %) and compact (83.5 %) lines, both floored.
+    A runtime's line is its profile's effective trigger at its defaults; ``model`` (a
+    registry name) matters only where the runtime keys a limit by name (Gemini CLI).
 
     >>> from budgetcore.core.plan import plan as make_plan
     >>> from budgetcore.scenario.model import Scenario
     >>> view = peer_lines(200_000, 32_000, make_plan(Scenario()))
     >>> [(r.peer.id, r.tokens) for r in view.rows][:3]
-    [('pi', 183616), ('codex', 180000), ('claude-code', 167000)]
+    [('pi', 183617), ('codex', 180000), ('claude-code', 167000)]
     >>> [(g.low, g.high, g.tokens) for g in view.gaps]
     [('clean', 'compact', 27000), ('compact', 'hard', 24808)]
     """
@@ -470,7 +581,7 @@ def peer_lines(
     return PeerView(
         window=window,
         max_output=max_output,
-        rows=tuple(_peer_line(p, window, max_output) for p in peers),
+        rows=tuple(_peer_line(p, window, max_output, model) for p in peers),
         scenario=(
             ReferenceLine(
                 key="trigger",

@@ -57,5 +57,8 @@ def scenario_json(scenario: Scenario) -> dict[str, Any]:
             out[section] = None
             continue
         out[section] = {f.name: _dump(getattr(value, f.name)) for f in dataclasses.fields(cls)}
+        name = getattr(scenario, f"{section}_name", None)
+        if name is not None:  # the registry model, as data: parsing keeps it (still_named)
+            out[section] = {"model": name, **out[section]}
     out["samples"] = samples_to_json(scenario.samples)
     return out

@@ -23,6 +23,7 @@ __all__ = [
     "export_json",
     "export_toml",
     "overrides_of",
+    "reviewed_table",
 ]
 
 # ------------------------------------------------------------------ export
@@ -65,7 +66,8 @@ HEADER_TEXTS: Mapping[str, str] = {
     "export.sha256": "content sha256: {digest}",
     "export.only-supported": (
         "only supported overrides that differ from the defaults; model contracts "
-        "belong to the model registry"
+        "belong to the model registry ([reviewed.main_model] records the one reviewed, "
+        "so that an import restores the reviewed plan; it sets nothing)"
     ),
     "export.none": "no overrides: every supported setting is at its default",
 }
@@ -78,6 +80,44 @@ Say = Callable[..., str]
 def english(key: str, **params: str) -> str:
     """A header sentence in the CLI's English."""
     return HEADER_TEXTS[key].format(**params)
+
+
+def reviewed_table(scenario: Scenario) -> dict[str, dict[str, object]]:
+    """The ``[reviewed]`` table: the contracts the file was reviewed with, and their
+    registry names, as data (``overrides.read_reviewed`` reads it back), so that a
+    re-import restores the reviewed plan, not the reader's model. The summary model
+    only when it has its own contract."""
+    out: dict[str, dict[str, object]] = {}
+    for section in ("main_model", "summary_model"):
+        contract = getattr(scenario, section)
+        if contract is None:
+            continue
+        name = getattr(scenario, f"{section}_name")
+        out[section] = {
+            **({"model": name} if name else {}),
+            "input_tokens": contract.input_tokens,
+            "output_tokens": contract.output_tokens,
+            "reserves_output": contract.reserves_output,
+        }
+    return out
+
+
+def _reviewed_toml(table: Mapping[str, Mapping[str, object]]) -> str:
+    """The table in TOML: strings quoted as JSON strings are (valid TOML basic strings
+    for registry names), booleans lower case."""
+    parts = []
+    for section, fields in table.items():
+        rows = []
+        for key, value in fields.items():
+            if isinstance(value, bool):
+                shown = "true" if value else "false"
+            elif isinstance(value, str):
+                shown = json.dumps(value, ensure_ascii=False)
+            else:
+                shown = str(value)
+            rows.append(f"{key} = {shown}")
+        parts.append(f"[reviewed.{section}]\n" + "\n".join(rows) + "\n")
+    return "\n".join(parts)
 
 
 def _header(
@@ -121,14 +161,17 @@ def export_toml(
     scenario: Scenario, say: Say = english, models: Mapping[str, str] | None = None
 ) -> str:
     """The reviewed overrides as TOML, with a header comment (in ``say``'s language).
-    ``models``: the registry names the scenario's contracts came from
-    (``main_model.model``), so the recorded fragment is the page's own link."""
+    ``models``: the registry names to record in the fragment (default: the scenario's
+    own, ``Scenario.main_model_name``), so the recorded fragment is the page's own link.
+    The ``[reviewed]`` table records the contracts and names as data."""
     body = _nested(overrides_of(scenario))
-    lines = [f"# {line}" for line in _header(scenario, body, say, models or {})]
+    reviewed = reviewed_table(scenario)
+    signed = {**body, "reviewed": reviewed}
+    lines = [f"# {line}" for line in _header(scenario, signed, say, models or {})]
     if not body:
         lines.append(f"# {say('export.none')}")
-        return "\n".join(lines) + "\n"
-    return "\n".join(lines) + "\n\n" + dumps_toml(body)
+        return "\n".join(lines) + "\n\n" + _reviewed_toml(reviewed)
+    return "\n".join(lines) + "\n\n" + dumps_toml(body) + "\n" + _reviewed_toml(reviewed)
 
 
 def export_json(
@@ -137,13 +180,15 @@ def export_json(
     """The reviewed overrides as JSON; ``_generated`` carries the header (its note in
     ``say``'s language; its keys and values are data); ``models`` as for TOML."""
     body = _nested(overrides_of(scenario))
+    reviewed = reviewed_table(scenario)
     doc: dict[str, Any] = {
         "_generated": {
             "by": f"budgetcore {__version__}",
             "scenario_fragment": to_fragment(scenario, None, **(models or {})),
-            "content_sha256": _digest(body),
+            "content_sha256": _digest({**body, "reviewed": reviewed}),
         },
         **body,
+        "reviewed": reviewed,
     }
     if not body:
         doc["_generated"]["note"] = say("export.none")

@@ -75,10 +75,14 @@ def to_fragment(scenario: Scenario, pinned: Scenario | None = None, **ui: str) -
     'pin=1'
     """
     pairs = _scenario_pairs(scenario)
-    pairs += [f"{k}={v}" for k, v in ui.items() if k in MODEL_KEYS and v]
+    # The models: the scenario's own names, unless the caller gives the ones to write.
+    named = {k: v for k, v in ui.items() if k in MODEL_KEYS}
+    models = named if named else scenario.model_names()
+    pairs += [f"{k}={v}" for k, v in models.items() if v]
     if pinned is not None:
         pairs.append(f"{PIN_KEY}=1")
         pairs += [PIN_PREFIX + pair for pair in _scenario_pairs(pinned)]
+        pairs += [f"{PIN_PREFIX}{k}={v}" for k, v in pinned.model_names().items()]
     pairs += [f"{k}={v}" for k, v in ui.items() if k in UI_KEYS and v]
     return "&".join(pairs)
 
@@ -290,7 +294,22 @@ def _read_pairs(
     if prefix:
         found = [dataclasses.replace(p, path=prefix + p.path) for p in found]
     problems.extend(found)
-    return scenario, models
+    return _with_names(scenario, models), models
+
+
+def _with_names(scenario: Scenario, models: tuple[tuple[str, str, str], ...]) -> Scenario:
+    """The scenario carrying the names the link gave, each while its contract still is
+    that model's (the link may give I or O of its own: then the numbers alone)."""
+    if not models:
+        return scenario
+    from budgetcore.registry.models import default_registry, still_named  # noqa: PLC0415
+
+    names: dict[str, Any] = {
+        f"{section}_name": name
+        for section, _written, name in models
+        if still_named(default_registry().lookup(name), getattr(scenario, section))
+    }
+    return dataclasses.replace(scenario, **names)
 
 
 def _named_models(

@@ -97,11 +97,34 @@ class Scenario:
     background: Background = field(default_factory=Background)
     limits: Limits = field(default_factory=Limits)
     samples: Samples = field(default_factory=Samples)
+    # The registry models the contracts are (a scenario's ``"model"``, a link's
+    # ``main_model.model``, the page's picker); None: the contract's numbers alone.
+    # Kept only while the contract still is that model's (registry.models.still_named,
+    # applied where a name is read), so an export and a link can carry it as data.
+    main_model_name: str | None = None
+    summary_model_name: str | None = None
 
     @property
     def summary_contract(self) -> ModelContract:
         """The summary model's contract; ``None`` means the main model's."""
         return self.main_model if self.summary_model is None else self.summary_model
+
+    def model_name(self, section: str) -> str | None:
+        """The registry name of ``section``'s contract (``"main_model"`` or
+        ``"summary_model"``); a summary model that is the main model's has the main's."""
+        if section == "summary_model" and self.summary_model is None:
+            return self.main_model_name
+        return self.main_model_name if section == "main_model" else self.summary_model_name
+
+    def model_names(self) -> dict[str, str]:
+        """``{"main_model.model": NAME, ...}``: the names the link and the reviewed file
+        carry (a summary model of its own only)."""
+        out = {}
+        if self.main_model_name:
+            out["main_model.model"] = self.main_model_name
+        if self.summary_model is not None and self.summary_model_name:
+            out["summary_model.model"] = self.summary_model_name
+        return out
 
 
 SECTIONS: dict[str, type] = {

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from budgetcore.core.contracts import ModelContract
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.jsonio import duplicate, duplicates_of, load_json
+from budgetcore.inputs.jsonio import duplicate, duplicates_of, key_problems, load_json
 from budgetcore.inputs.numbers import read_number
 from budgetcore.inputs.text import check_size, decode_utf8
 from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, limit_problems, parse_field
@@ -27,11 +28,14 @@ __all__ = [
     "DUPLICATE",
     "OVERRIDES",
     "OVERRIDE_BY_KEY",
+    "REVIEWED",
     "Override",
+    "ReviewedModels",
     "apply_overrides",
     "decode_document",
     "override_pairs",
     "parse_config",
+    "read_reviewed",
     "warnings_for",
 ]
 
@@ -121,7 +125,7 @@ def _refusal(key: str) -> tuple[str, str]:
 # ------------------------------------------------------------------ import
 
 
-def override_pairs(obj: Mapping[str, Any], skip: str = "") -> list[tuple[str, Any]]:
+def override_pairs(obj: Mapping[str, Any], skip: tuple[str, ...] = ()) -> list[tuple[str, Any]]:
     """(dotted key, value) of every override ``obj`` names, in file order; a key given
     twice is paired with :data:`DUPLICATE`.
 
@@ -129,11 +133,11 @@ def override_pairs(obj: Mapping[str, Any], skip: str = "") -> list[tuple[str, An
     ``{"config": {...}}``) and a dotted key names one (``"config.trigger_tokens"``); a
     key's value is never read as a table, so ``safety_margin = {}`` is a value that must
     be a decimal (not an empty section that sets nothing), and a key nested deeper is one
-    unsupported key, however deep it goes. The top-level key ``skip`` is left out.
+    unsupported key, however deep it goes. The top-level keys ``skip`` are left out.
     """
     pairs: list[tuple[str, Any]] = [(key, DUPLICATE) for key in dict.fromkeys(duplicates_of(obj))]
     for key, value in obj.items():
-        if key == skip:
+        if key in skip:
             continue
         if isinstance(value, dict) and "." not in key:
             pairs += [(f"{key}.{k}", DUPLICATE) for k in dict.fromkeys(duplicates_of(value))]
@@ -196,16 +200,97 @@ def decode_document(text: str | bytes, fmt: str | None, what: str = "config") ->
     return data
 
 
+#: The reviewed file's own table: the model contracts it was reviewed with, as data
+#: (docs/spec.md §9). Not an override: the runtime's registry still owns I, O and q;
+#: the page and ``check`` read it back so that a re-import restores the reviewed plan.
+REVIEWED = "reviewed"
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewedModels:
+    """The ``[reviewed]`` table of a reviewed file: each contract and its registry name.
+    ``present`` False: a file written before the table existed (the models are unknown,
+    so a reader keeps its own)."""
+
+    present: bool = False
+    main_model: ModelContract | None = None
+    main_model_name: str | None = None
+    summary_model: ModelContract | None = None  # None: the main model's
+    summary_model_name: str | None = None
+
+    def applied(self, scenario: Scenario) -> Scenario:
+        """``scenario`` with the reviewed contracts and names (unchanged if none)."""
+        if not self.present or self.main_model is None:
+            return scenario
+        return dataclasses.replace(
+            scenario,
+            main_model=self.main_model,
+            main_model_name=self.main_model_name,
+            summary_model=self.summary_model,
+            summary_model_name=self.summary_model_name,
+        )
+
+
+def _reviewed_models(data: Mapping[str, Any], problems: list[Problem]) -> ReviewedModels:
+    if REVIEWED not in data:
+        return ReviewedModels()
+    from budgetcore.scenario.parse import parse_model  # noqa: PLC0415 - a cycle otherwise
+
+    table = data[REVIEWED]
+    if not isinstance(table, dict):
+        problems.append(Problem.of(REVIEWED, "must be a table/object", table, "object"))
+        return ReviewedModels()
+    found: list[Problem] = list(
+        key_problems(table, REVIEWED, {"main_model", "summary_model"}, rule="is not a known key")
+    )
+    if "main_model" not in table:
+        found.append(Problem.coded(f"{REVIEWED}.main_model", "is required", "required"))
+    parsed: dict[str, Any] = {}
+    for section in ("main_model", "summary_model"):
+        if section in table:
+            checked: list[Problem] = []
+            parsed[section], parsed[f"{section}_name"] = parse_model(
+                section, table[section], checked
+            )
+            found.extend(dataclasses.replace(p, path=f"{REVIEWED}.{p.path}") for p in checked)
+    problems.extend(found)
+    if found:
+        return ReviewedModels()
+    return ReviewedModels(present=True, **parsed)
+
+
+def read_reviewed(
+    text: str | bytes, fmt: str | None = None
+) -> tuple[dict[str, object], ReviewedModels]:
+    """A reviewed file: its overrides (as :func:`parse_config`) and the models it was
+    reviewed with; every problem of both at once."""
+    data = decode_document(text, fmt)
+    problems: list[Problem] = []
+    models = _reviewed_models(data, problems)
+    try:
+        values = _overrides_of(data)
+    except ScenarioError as exc:
+        raise ScenarioError([*problems, *exc.problems]) from None
+    if problems:
+        raise ScenarioError(problems)
+    return values, models
+
+
 def parse_config(text: str | bytes, fmt: str | None = None) -> dict[str, object]:
     """Read an override file (TOML or JSON) into {key: value}; every problem at once.
 
-    Keys may be nested tables (``[config] trigger_tokens = 40000``) or dotted.
+    Keys may be nested tables (``[config] trigger_tokens = 40000``) or dotted. The
+    ``[reviewed]`` table (the models the file was reviewed with) is checked, not an
+    override: :func:`read_reviewed` returns it.
     """
-    data = decode_document(text, fmt)
+    return read_reviewed(text, fmt)[0]
+
+
+def _overrides_of(data: Mapping[str, Any]) -> dict[str, object]:
     problems: list[Problem] = []
     values: dict[str, object] = {}
     seen: set[str] = set()
-    for key, raw in override_pairs(data, skip="_generated"):
+    for key, raw in override_pairs(data, skip=("_generated", REVIEWED)):
         if raw is DUPLICATE or key in seen:
             problems.append(duplicate("", key))
             continue

@@ -27,6 +27,7 @@ __all__ = [
     "LINE_CHANNELS",
     "SAMPLE_FIELDS",
     "parse_average",
+    "parse_model",
     "parse_sample_lines",
     "parse_samples",
     "parse_scenario",
@@ -71,33 +72,37 @@ def _parse_section(
 _MODEL_SECTIONS = ("main_model", "summary_model")
 
 
-def _parse_model(section: str, obj: object, problems: list[Problem]) -> ModelContract | None:
+def parse_model(
+    section: str, obj: object, problems: list[Problem]
+) -> tuple[ModelContract | None, str | None]:
     """A model contract: explicit I/O/q, or ``"model": NAME`` from the registry (docs/spec.md
-    §13) with any explicit field winning over the registry's value."""
+    §13) with any explicit field winning over the registry's value; and the registry name
+    it keeps (None when explicit I or O make it another model: ``still_named``)."""
     if not isinstance(obj, dict) or "model" not in obj:
         contract: ModelContract | None = _parse_section(section, obj, problems, ModelContract)
-        return contract
+        return contract, None
     # Imported here so that scenarios without a model name never load the registry.
-    from budgetcore.registry.models import require  # noqa: PLC0415
+    from budgetcore.registry.models import require, still_named  # noqa: PLC0415
 
     if isinstance(obj["model"], str):
         try:  # a name is a search: never compare a megabyte against every model name
             check_size(obj["model"], "query", f"{section}.model")
         except ScenarioError as exc:
             problems.extend(exc.problems)
-            return None
+            return None, None
     rest = JsonObject((k, v) for k, v in obj.items() if k != "model")
     rest.duplicates = tuple(getattr(obj, "duplicates", ()))
     explicit = _parse_section(section, rest, problems, dict)
     try:
-        named = require(obj["model"], f"{section}.model").contract
+        named = require(obj["model"], f"{section}.model")
     except ScenarioError as exc:
         problems.extend(exc.problems)
-        return None
+        return None, None
     if explicit is None:
-        return None
+        return None, None
     values = {k: v for k, v in explicit.items() if k in rest}
-    return dataclasses.replace(named, **values)
+    contract = dataclasses.replace(named.contract, **values)
+    return contract, named.name if still_named(named, contract) else None
 
 
 #: The header of a reviewed export's JSON (``budgetcore export --format json``, the
@@ -126,7 +131,9 @@ def parse_scenario(obj: object) -> Scenario:
             parts[section] = None
             continue
         if section in _MODEL_SECTIONS:
-            parts[section] = _parse_model(section, raw, problems)
+            parts[section], name = parse_model(section, raw, problems)
+            if name is not None:
+                parts[f"{section}_name"] = name
             continue
         parts[section] = _parse_section(section, raw, problems, cls)
     if not problems and "limits" in parts:

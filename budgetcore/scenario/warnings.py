@@ -53,19 +53,17 @@ class ReviewWarning:
         }
 
 
-def _peers_low(window: int, output: int, peers: Sequence[Peer]) -> tuple[int, str] | None:
-    """The lowest token line of the peers' rules for this model, and whose."""
-    from budgetcore.registry.peers import evaluate  # noqa: PLC0415
+def _peers_low(
+    window: int, output: int, peers: Sequence[Peer], model: str | None = None
+) -> tuple[int, str] | None:
+    """The lowest token line of the peers for this model, and whose: the peers view's
+    own lines (a runtime's is its profile's at its defaults)."""
+    from budgetcore.registry.peers import token_line  # noqa: PLC0415
 
     low: tuple[int, str] | None = None
     for peer in peers:
-        if peer.kind != "tokens" or peer.line is None:
-            continue
-        value = evaluate(peer.line, window, output)
-        if value <= 0:
-            continue
-        tokens = value.numerator // value.denominator  # floor: a line in whole tokens
-        if low is None or tokens < low[0]:
+        tokens = token_line(peer, window, output, model)
+        if tokens is not None and (low is None or tokens < low[0]):
             low = (tokens, peer.name)
     return low
 
@@ -93,7 +91,11 @@ def review_warnings(
 
         peers = default_peers()
     main = scenario.main_model
-    low = None if peers is None else _peers_low(main.input_tokens, main.output_tokens, peers)
+    low = (
+        None
+        if peers is None
+        else _peers_low(main.input_tokens, main.output_tokens, peers, scenario.main_model_name)
+    )
     if low is not None and k < PEER_FRACTION * low[0]:
         out.append(
             ReviewWarning(

@@ -72,6 +72,9 @@ class Constraints:
     # Quality (docs/spec.md §17): None switches one off; the defaults are stated above.
     max_generations: int | None = DEFAULT_MAX_GENERATIONS
     max_compression: Decimal | None = DEFAULT_MAX_COMPRESSION
+    # Only these (K, S) points can be set (``tune --runtime``: pi's reserveTokens moves
+    # K and S together, so the rest of its K × S product is not a setting); None: all.
+    reachable: frozenset[tuple[int, int]] | None = None
 
     def __post_init__(self) -> None:
         # The rules of the CLI's flags (--max-unseen, --max-runs-per-100): a
@@ -98,6 +101,7 @@ class Constraints:
             or self.max_runs_per_100 is not None
             or self.max_generations is not None
             or self.max_compression is not None
+            or self.reachable is not None
         )
 
     def broken(self, grid: GridMeasures, i: int) -> tuple[str, ...]:
@@ -125,6 +129,8 @@ class Constraints:
             comp = grid.compression(i)
             if comp is not None and comp > Fraction(self.max_compression):
                 out.append("max_compression")
+        if self.reachable is not None and grid.point(i) not in self.reachable:
+            out.append("runtime_unreachable")
         return tuple(out)
 
     def as_dict(self) -> dict[str, object]:

@@ -110,6 +110,9 @@ class TuneResult:
     # The default generations limit, when no point met it: (the default, the fewest
     # generations a point makes that meets every other constraint).
     relaxed: tuple[int, int] | None = None
+    # ``tune --runtime``: the runtime's knob axis (runtimes.tune_axis.RuntimeAxis) whose
+    # values the grid's points are; the CLI fills it.
+    runtime: Any = None
 
     @property
     def edges(self) -> tuple[str, ...]:

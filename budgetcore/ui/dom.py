@@ -117,6 +117,7 @@ _INPUTS: tuple[tuple[str, Callable[[Target], E.Event | None]], ...] = (
     ("data-import-text", lambda t: E.ImportTyped(t.value)),
     ("data-lang", lambda t: E.LanguageChosen(t.value)),
     ("data-export-format", lambda t: E.ExportFormatChosen(t.value)),
+    ("data-export-runtime", lambda t: E.ExportRuntimeChosen(t.value)),
     ("data-preset", _preset),
 )
 # These carry a name or path: an empty one means "not this control".

@@ -24,6 +24,7 @@ __all__ = [
     "ExampleSamples",
     "ExperimentRun",
     "ExportFormatChosen",
+    "ExportRuntimeChosen",
     "Failed",
     "FieldCommitted",
     "FieldNudged",
@@ -186,6 +187,10 @@ class ExampleSamples(Event):
 
 class ExportFormatChosen(Event):
     fmt: str
+
+
+class ExportRuntimeChosen(Event):
+    runtime: str  # a runtimes.RUNTIME_NAMES name; "article" is the reviewed config
 
 
 class ImportTyped(Event):
@@ -389,6 +394,7 @@ AnyEvent = (
     | SamplesTyped
     | ExampleSamples
     | ExportFormatChosen
+    | ExportRuntimeChosen
     | ImportTyped
     | ImportPreviewed
     | ImportApplied

@@ -108,6 +108,11 @@ class ImportPreview:
     keys: tuple[str, ...] = ()  # the overrides the file sets
     after: Scenario | None = None
     applied: bool = False
+    # Whether the file records its models ([reviewed]); and the plan it restores, whose
+    # model, M, K and S the preview names before anything is applied.
+    reviewed: bool = False
+    restored: Any = None  # the Plan of ``after``
+    runtime: str = ""  # read as this runtime's own file (the runtime picker), by title
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +137,7 @@ class PageState:
     import_preview: ImportPreview | None = None
     import_text: str = ""  # the import box, kept so Reset and a repaint agree with it
     export_format: str = "toml"
+    export_runtime: str = "article"  # the runtime picker (ui.runtime_picker)
     notice: str = ""  # a transient catalogue key ("msg.copied", ...)
     error: str = ""  # an unexpected failure, shown instead of a traceback
     width: int = 640  # the chart column's width in CSS pixels

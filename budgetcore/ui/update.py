@@ -114,6 +114,7 @@ from budgetcore.ui.replay_panel import (
     with_texts,
     with_turn_lines,
 )
+from budgetcore.ui.runtime_picker import RUNTIME_HANDLERS, runtime_import
 from budgetcore.ui.tune_panel import TUNE_HANDLERS
 from budgetcore.units import format_int
 
@@ -207,8 +208,23 @@ def _cross_issues(limits: Limits) -> tuple[Problem, ...]:
 
 
 def scenario_of(state: PageState) -> Scenario:
-    """The scenario the fields describe (all of them valid)."""
-    return _build(state.values, state.summary_same, state.sample_lines)
+    """The scenario the fields describe (all of them valid), carrying the pickers'
+    models while the contracts still are theirs (``registry.models.still_named``)."""
+    built = _build(state.values, state.summary_same, state.sample_lines)
+    names: dict[str, Any] = {}  # {"main_model_name": NAME, ...}: replace()'s keywords
+    for section in PICKER_SECTIONS:
+        chosen = state.pickers[section].chosen if section in state.pickers else ""
+        contract = getattr(built, section)
+        if not chosen or contract is None:
+            continue
+        if state.registry is not None:
+            from budgetcore.registry.models import still_named  # noqa: PLC0415 - loaded
+
+            if not still_named(state.registry.lookup(chosen), contract):
+                continue
+        # Before the registry is in, a model the link named stays (it is checked then).
+        names[f"{section}_name"] = chosen
+    return dataclasses.replace(built, **names) if names else built
 
 
 def _build(values: Mapping[str, object], summary_same: bool, lines: Mapping[str, Any]) -> Scenario:
@@ -260,10 +276,17 @@ def _loaded(state: PageState, scenario: Scenario, **changes: Any) -> PageState:
     sample_lines = {
         k: v for k, v in lines.items() if k not in ("tokens_per_message", "messages_per_session")
     }
+    # The pickers show the scenario's models (a reviewed file's, a link's); none: custom.
+    pickers = {
+        section: PickerState(query=name, chosen=name) if name else PickerState()
+        for section in PICKER_SECTIONS
+        for name in (getattr(scenario, f"{section}_name"),)
+    }
     fresh = dataclasses.replace(
         state,
         field_issues={},
         summary_same=scenario.summary_model is None,
+        pickers=pickers,
         samples_text=samples_to_lines(scenario.samples),
         sample_lines=sample_lines,
         sample_problems=(),
@@ -503,7 +526,7 @@ def _import_file(state: PageState, e: ImportFileLoaded) -> PageState:
 
 def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     from budgetcore.scenario.export import effective_values  # noqa: PLC0415
-    from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, parse_config  # noqa: PLC0415
+    from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, read_reviewed  # noqa: PLC0415
 
     mode = "merge" if e.mode == "merge" else "replace"
     refused = _above_limit("config", e.text)
@@ -523,15 +546,30 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
         )
         preview = ImportPreview(e.text, mode, problems=(problem,))
         return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+    if state.export_runtime != "article":  # the picked runtime's own file
+        read = runtime_import(state, e.text)
+        preview = ImportPreview(
+            e.text,
+            mode,
+            problems=read.problems,
+            changes=read.changes,
+            keys=read.keys,
+            after=read.after,
+            restored=read.restored,  # a runtime's file names no model: the page's is kept
+            runtime=read.runtime,
+        )
+        return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     try:
-        overrides = parse_config(e.text)
+        overrides, models = read_reviewed(e.text)
         current = state.plan.scenario
-        base = current
+        # The reviewed models first (a file that records them restores them, in either
+        # mode: they are what the review was for), then the overrides.
+        base = models.applied(current)
         if mode == "replace":
             # The file becomes the whole override set: every supported key it does not
             # set goes back to its default.
             defaults = {o.key: o.default for o in OVERRIDES if o.key not in overrides}
-            base = apply_overrides(current, defaults)
+            base = apply_overrides(base, defaults)
         after = apply_overrides(base, overrides)
     except ScenarioError as exc:
         preview = ImportPreview(e.text, mode, problems=exc.problems)
@@ -539,9 +577,28 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     now, later = effective_values(current), effective_values(after)
     changes = tuple(
         (o.key, now[o.key], later[o.key]) for o in OVERRIDES if now[o.key] != later[o.key]
+    ) + _contract_changes(current, after)
+    preview = ImportPreview(
+        e.text,
+        mode,
+        changes=changes,
+        keys=tuple(overrides),
+        after=after,
+        reviewed=models.present,
+        restored=plan(after),
     )
-    preview = ImportPreview(e.text, mode, changes=changes, keys=tuple(overrides), after=after)
     return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+
+
+def _contract_changes(current: Scenario, after: Scenario) -> tuple[tuple[str, object, object], ...]:
+    """The main model's I and O a reviewed file restores, as rows of the preview's
+    table beside the overrides (the restores line names the model)."""
+    out = []
+    for name in ("input_tokens", "output_tokens"):
+        now, later = getattr(current.main_model, name), getattr(after.main_model, name)
+        if now != later:
+            out.append((f"main_model.{name}", now, later))
+    return tuple(out)
 
 
 def _import_apply(state: PageState, _e: ImportApplied) -> PageState:
@@ -585,6 +642,7 @@ def _reset(state: PageState, _e: Reset) -> PageState:
         registry=state.registry,  # loaded data stays; the pickers start empty again
         peers=state.peers,
         peers_unit=state.peers_unit,
+        export_runtime=state.export_runtime,  # the picker shows it still
     )
     return dataclasses.replace(
         fresh,
@@ -716,9 +774,12 @@ def _model_data(state: PageState, e: ModelDataLoaded) -> PageState:
         for section, ps in state.pickers.items()
     }
     today = e.today if _ISO_DATE.fullmatch(e.today) else ""
-    return dataclasses.replace(
+    loaded = dataclasses.replace(
         state, registry=e.registry, peers=e.peers, pickers=pickers, today=today
     )
+    # The names the scenario kept unchecked are checked now (a link's model may be
+    # unknown or edited): the plan's scenario then carries only the true ones.
+    return _replanned(loaded) if any(p.chosen for p in pickers.values()) else loaded
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
@@ -806,17 +867,18 @@ def chosen_model_of(state: PageState, section: str) -> tuple[str, bool]:
     name = state.pickers[section].chosen if section in state.pickers else ""
     if not name or state.registry is None:
         return name, False
-    model = state.registry.lookup(name)
-    if model is None:
+    i_path, o_path = f"{section}.input_tokens", f"{section}.output_tokens"
+    if i_path in state.field_issues or o_path in state.field_issues:
         return name, False
-    v = state.values
-    same = (v.get(f"{section}.input_tokens"), v.get(f"{section}.output_tokens")) == (
-        model.contract.input_tokens,
-        model.contract.output_tokens,
-    )
-    return name, same and f"{section}.input_tokens" not in state.field_issues and (
-        f"{section}.output_tokens" not in state.field_issues
-    )
+    from budgetcore.registry.models import still_named  # noqa: PLC0415 - loaded
+
+    # The fields' last valid values (the plan is stale while another field is invalid),
+    # held to the one rule the scenario's names are.
+    i_tokens, o_tokens = state.values[i_path], state.values[o_path]
+    assert isinstance(i_tokens, int)
+    assert isinstance(o_tokens, int)
+    typed = ModelContract(input_tokens=i_tokens, output_tokens=o_tokens, reserves_output=True)
+    return name, still_named(state.registry.lookup(name), typed)
 
 
 def picked_prices(state: PageState) -> Picked:
@@ -1022,6 +1084,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ModelChosen: _chosen,
     PeersUnitChosen: _peers_unit,
     **TUNE_HANDLERS,
+    **RUNTIME_HANDLERS,
 }
 
 

@@ -23,8 +23,19 @@ def test_export_panel_follows_the_settings_live(page: Page) -> None:
     page.fill("config.trigger_tokens", "40,000")
     page.fill("main_model.input_tokens", "2,000,000")  # a model contract: never exported
     text = page.text("#export-text")
-    assert tomllib.loads(text) == {"config": {"trigger_tokens": 40_000}}
-    assert "input_tokens" not in text.split("\n\n", 1)[1]
+    data = tomllib.loads(text)
+    assert data.pop("config") == {"trigger_tokens": 40_000}
+    # The contract is recorded as the reviewed one, never set as an override.
+    assert data == {
+        "reviewed": {
+            "main_model": {
+                "input_tokens": 2_000_000,
+                "output_tokens": 65_536,
+                "reserves_output": True,
+            }
+        }
+    }
+    assert "input_tokens" not in text.split("\n\n", 1)[1].partition("[reviewed.")[0]
     assert page.page.is_visible('[data-override="config.trigger_tokens"]')
     same = parse_scenario(
         {"config": {"trigger_tokens": 40_000}, "main_model": {"input_tokens": 2_000_000}}
@@ -143,3 +154,74 @@ def test_a_bad_pair_in_a_link_falls_back_and_is_named(page: Page) -> None:
     assert '"nonsense" is not a scenario field' in problems
     assert page.readouts() == cli_readouts({"workload": {"required_tokens": 900_000}})
     assert page.page.input_value('[data-input="config.trigger_tokens"]') == "32,000"
+
+
+def test_the_runtime_picker_renames_the_knobs_exports_and_imports_its_file(
+    page: Page, tmp_path: Path
+) -> None:
+    """Issue 39: pick Codex CLI beside Export; K becomes its token limit, S is named as
+    not settable, the text is `export --runtime codex`'s, and the import box reads a
+    Codex config.toml (as `check --runtime codex`)."""
+    from tests.helpers import run_cli  # noqa: PLC0415
+
+    page.open("#main_model.input_tokens=272000&main_model.output_tokens=128000"
+              "&config.trigger_tokens=120000")  # fmt: skip
+    page.page.select_option("#export-runtime", "codex")
+    page.page.wait_for_selector('[data-runtime-table="codex"]', timeout=20_000)
+    k_row = page.text('[data-runtime-row="k"]')
+    assert "model_auto_compact_token_limit" in k_row
+    assert "120000" in k_row
+    assert "not settable in Codex CLI" in page.text('[data-runtime-row="s"]')
+    cli = run_cli(
+        [
+            "export",
+            "--runtime",
+            "codex",
+            "--fragment",
+            "main_model.input_tokens=272000&main_model.output_tokens=128000"
+            "&config.trigger_tokens=120000",
+        ]
+    )
+    assert page.text("#export-text") == cli.out
+    with page.page.expect_download() as info:
+        page.page.click('[data-action="download"]')
+    assert info.value.suggested_filename == "codex-settings.toml"
+    page.page.fill("#import-text", "model_auto_compact_token_limit = 90000\n")
+    page.page.click('[data-action="import"]')
+    page.page.wait_for_selector('[data-import-restores="runtime"]')
+    page.page.click('[data-action="import-apply"]')
+    page.page.wait_for_function(
+        """() => document.querySelector('[data-input="config.trigger_tokens"]').value
+                 === '90,000'""",
+        timeout=20_000,
+    )
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    width = page.page.evaluate("document.querySelector('#config').scrollWidth")
+    assert width <= 390
+    assert page.errors == []
+
+
+def test_a_reviewed_file_reimports_to_the_reviewed_plan_after_reset(page: Page) -> None:
+    """Issue 42: after Reset, importing a Sonnet review gave the default model's M
+    (884,326); the file records the model now, and the preview says which plan."""
+    from tests.helpers import run_cli  # noqa: PLC0415
+
+    review = run_cli(
+        ["export", "--fragment", "main_model.model=claude-sonnet-4-5&config.safety_margin=0.15"]
+    ).out
+    page.open()
+    page.page.click('[data-action="reset"]')
+    page.page.fill("#import-text", review)
+    page.page.click('[data-action="import"]')
+    restores = page.text('[data-import-restores="file"]')
+    # floor(0.85 × (200,000 − 8,192)) = 163,036 (LiteLLM's Sonnet 4.5: I 200,000, O 64,000)
+    assert "claude-sonnet-4-5 (I 200,000, O 64,000): M 163,036" in restores
+    page.page.click('[data-action="import-apply"]')
+    page.page.wait_for_function(
+        """() => document.querySelector('[data-input="main_model.input_tokens"]').value
+                 === '200,000'""",
+        timeout=20_000,
+    )
+    assert page.readouts()["main_safe_input"] == 163_036
+    assert "main_model.model=claude-sonnet-4-5" in page.page.evaluate("location.hash")
+    assert page.errors == []

@@ -36,12 +36,12 @@ def test_typing_in_the_picker_and_choosing_a_model_replans(page: Page) -> None:
     assert "input 3 · output 15 · cache read 0.3 · cache write 3.75" in info
     assert "LiteLLM" in info
     shown = page.readouts(peers=True)
-    assert shown["peer-pi"] == 200_000 - 16_384
+    assert shown["peer-pi"] == 200_000 - 16_384 + 1  # pi's profile: T > W − reserveTokens
     assert shown["line-compact"] == 167_000
     assert shown["line-main_safe_input"] == 172_627
     page.page.check('[data-peers-unit][value="percent"]')
     page.page.wait_for_selector('[data-figure="peers"][data-unit="percent"]')
-    assert page.readouts(peers=True)["peer-pi"] == 183_616
+    assert page.readouts(peers=True)["peer-pi"] == 183_617
     page.fill("main_model.output_tokens", "32000")
     page.page.wait_for_selector('#picker-main_model-info [data-custom="true"]')
     assert page.errors == []

@@ -1,5 +1,6 @@
 """Peers' token lines for any window and output, against integer arithmetic written
-separately from the formula evaluator (PEERS.md read directly)."""
+separately from the formula evaluator and the runtime profiles (RUNTIMES.md and PEERS.md
+read directly)."""
 
 from __future__ import annotations
 
@@ -22,27 +23,33 @@ outputs = st.one_of(st.integers(1, 200_000), st.sampled_from([8_192, 20_000, 32_
 
 
 def oracle(w: int, o: int) -> dict[str, int | None]:
-    """PEERS.md in plain integers: floor(a/b × w) == a·w // b, negatives shown as 0."""
+    """The first T at which each system compacts, in plain integers: the runtimes by
+    the formulas of the shared RUNTIMES.md (their profiles at their defaults), the
+    other systems by PEERS.md. floor(a/b × w) == a·w // b, ceil == -(-a·w // b); a
+    ">" rule first fires one above its line; negatives shown as 0."""
 
     def clamp(x: int) -> int:
         return max(0, x)
 
-    cline = {64_000: w - 27_000, 128_000: w - 30_000, 200_000: w - 40_000}.get(w)
-    if cline is None:
-        cline = max(w - 40_000, 8 * w // 10)
-    max_out = min(o, 32_000)
+    def ceil(a: int, b: int) -> int:
+        return -(-a * w // b)
+
+    qwen_room = max(0, w - 20_000) - 13_000  # SUMMARY_RESERVE, AUTOCOMPACT_BUFFER
+    qwen = min(ceil(85, 100), qwen_room) if qwen_room > 0 else ceil(85, 100)
     return {
-        "pi": clamp(w - 16_384),
-        "codex": 9 * w // 10,
+        "pi": clamp(w - 16_384 + 1),  # T > W − reserveTokens
+        "codex": 9 * w // 10,  # (context_window * 9) / 10 in Rust integers, T >= it
         "claude-code": clamp(w - min(o, 20_000) - 13_000),
-        "opencode": clamp(w - max_out - min(20_000, max_out)),
-        "qwen-code": clamp(min(85 * w // 100, w - 33_000)),
-        "gemini-cli": w // 2,
-        "kimi-cli": clamp(min(85 * w // 100, w - 50_000)),
-        "cline": clamp(cline),
+        "opencode": clamp(w - min(o, 32_000)),  # no limit.input: reserved unused
+        "qwen-code": clamp(qwen),
+        "gemini-cli": 1_048_576 // 2,  # tokenLimit of every Gemini model, whatever W
+        "kimi-cli": clamp(min(ceil(85, 100), w - 50_000)),
+        "cline": ceil(81, 100),  # v4: 0.9 × 0.9 W, T >= it
         "langchain-summarization": None,
-        "deepagents": 85 * w // 100,
+        "deepagents": max(1, 85 * w // 100),  # max(1, int(max_input_tokens × 0.85)), T >= it
         "anthropic-compaction": 150_000,
+        "goose": 8 * w // 10 + 1,  # T / W > 0.8
+        "openai-agents": None,
         "anthropic-context-editing": 100_000,
         "contextbuilder": 4 * w // 5,  # its count triggers have no token line
         "openhands": None,

@@ -13,6 +13,7 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.model import PageState
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.view.readouts import bullet_list
+from budgetcore.units import format_int
 
 __all__ = [
     "import_html",
@@ -66,6 +67,7 @@ def import_html(state: PageState) -> Markup:
     else:
         table = el("p", None, t("phrase.import-no-change", lang))
     warn = warnings_html(p.after, lang, state.peers) if p.after is not None else Markup("")
+    restores = restored_html(p.restored, p.reviewed, lang, p.runtime)
     buttons = el(
         "div",
         {"class": "row"},
@@ -80,7 +82,35 @@ def import_html(state: PageState) -> Markup:
             t("phrase.import-cancel", lang),
         ),
     )
-    return el("div", {"data-import": "preview"}, el("p", None, head), table, warn, buttons)
+    return el(
+        "div", {"data-import": "preview"}, el("p", None, head), restores, table, warn, buttons
+    )
+
+
+def restored_html(restored: Any, reviewed: bool, lang: str, runtime: str = "") -> Markup:
+    """Which model and plan an import brings: the file's own ([reviewed]), or, for a
+    file that records none, the page's, said as kept (a runtime's own file: read for
+    the page's model)."""
+    if restored is None:
+        return Markup("")
+    scenario = restored.scenario
+    contract = scenario.main_model
+    key = "phrase.import-restores" if reviewed else "phrase.import-no-model"
+    if runtime:
+        key = "phrase.import-runtime"
+    text = t(
+        key,
+        lang,
+        runtime=runtime,
+        model=scenario.main_model_name or t("phrase.custom-contract", lang),
+        input=format_int(contract.input_tokens),
+        output=format_int(contract.output_tokens),
+        m=format_int(restored.main_safe_input),
+        k=format_int(scenario.config.trigger_tokens),
+        s=format_int(scenario.config.summary_max_tokens),
+    )
+    where = "runtime" if runtime else ("file" if reviewed else "page")
+    return el("p", {"data-import-restores": where}, text)
 
 
 def _label_with_key(key: str, lang: str) -> Markup:
@@ -110,6 +140,10 @@ def render_export(state: PageState) -> tuple[str, Markup]:
     from budgetcore.scenario.export import export_json, export_toml, overrides_of  # noqa: PLC0415
     from budgetcore.scenario.overrides import OVERRIDES  # noqa: PLC0415
 
+    if state.export_runtime != "article":  # the runtime picker: that runtime's own file
+        from budgetcore.ui.runtime_picker import runtime_export_html  # noqa: PLC0415
+
+        return runtime_export_html(state)
     scenario = state.plan.scenario
     lang = state.lang
 

@@ -63,7 +63,9 @@ def peers_html(
     from budgetcore.ui.svg.peers import peer_percent, peers_chart  # noqa: PLC0415
 
     main = p.scenario.main_model
-    view = peer_lines(main.input_tokens, main.output_tokens, p, peers)
+    view = peer_lines(
+        main.input_tokens, main.output_tokens, p, peers, model=p.scenario.main_model_name
+    )
     w, o = format_int(view.window), format_int(view.max_output)
     title = (
         t("peers.title-model", lang, model=model, w=w, o=o)

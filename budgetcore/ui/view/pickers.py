@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.messages import count, t
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.model import PICKER_MIN_CHARS, PICKER_SECTIONS, PageState
+from budgetcore.ui.model import PICKER_MIN_CHARS, PageState
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.update import chosen_model_of
 from budgetcore.ui.view.types import PickerView
@@ -108,17 +108,10 @@ def picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mark
 
 
 def link_models(state: PageState) -> dict[str, str]:
-    """The models the link names: each picker's choice while its contract is still that
-    model's (edited by hand, the numbers alone are the link)."""
-    out = {}
-    for section in PICKER_SECTIONS:
-        if section == "summary_model" and state.summary_same:
-            continue
-        name, same = chosen_model_of(state, section)
-        # Before the registry is in, a model the link named stays in the link.
-        if name and (same or state.registry is None):
-            out[f"{section}.model"] = name
-    return out
+    """The models the link names: the plan's scenario's own (``Scenario.model_names``:
+    each picker's choice while its contract is still that model's; edited by hand, the
+    numbers alone are the link)."""
+    return state.plan.scenario.model_names()
 
 
 def _model_marks(model: RegistryModel, lang: str, today: str = "") -> str:

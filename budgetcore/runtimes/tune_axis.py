@@ -1,0 +1,183 @@
+"""Tune in a runtime's own units (docs/tune.md, "A runtime's knob"): the values of the
+one knob that moves a runtime's trigger, each turned into the (K, S) point it means for
+a model through the runtime's profile, so that tune's grid replays exactly the settings
+the runtime can be given, and the choice is a value of that knob.
+
+Values only: the command line (``tune --runtime``) parses the flag and prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.numbers import decimal_places, read_number
+from budgetcore.inputs.text import check_size
+from budgetcore.runtimes import profile
+from budgetcore.runtimes.model import Knob, Profile, Value
+
+__all__ = [
+    "TUNE_KNOBS",
+    "KnobPoint",
+    "RuntimeAxis",
+    "default_values",
+    "parse_knob_values",
+    "runtime_axis",
+    "tune_knob",
+]
+
+#: The knob that moves each runtime's trigger, in its own unit. pi's reserveTokens moves
+#: K and S together (S = floor(0.8 × reserveTokens)); the others leave S where it is.
+TUNE_KNOBS: dict[str, str] = {
+    "article": "config.trigger_tokens",
+    "claude-code": "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
+    "codex": "model_auto_compact_token_limit",
+    "pi": "compaction.reserveTokens",
+    "gemini-cli": "model.compressionThreshold",
+    "qwen-code": "context.autoCompactThreshold",
+    "kimi-cli": "loop_control.compaction_trigger_ratio",
+    "goose": "GOOSE_AUTO_COMPACT_THRESHOLD",
+    "langchain": "trigger",
+    "deepagents": "trigger",
+    "openai-agents": "compact_threshold",
+    "anthropic-api": "trigger.value",
+}
+#: Runtimes with no knob that moves the trigger by itself, and why (never a silent grid).
+NOT_TUNABLE: dict[str, str] = {
+    "cline": "has no threshold setting in v4 (its line is 0.81 × W)",
+    "opencode": (
+        "moves its line with compaction.reserved only when the model sets limit.input; "
+        "without it the line is W − min(O, 32,000)"
+    ),
+}
+#: At most this many knob values (the K axis of tune's grid: MAX_AXIS there).
+MAX_VALUES = 200
+
+
+@dataclass(frozen=True, slots=True)
+class KnobPoint:
+    """One value of the knob and the point it means: K, the first T that compacts,
+    and S, the summary cap (the runtime's own where it sets one)."""
+
+    value: Value
+    k: int
+    s: int
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeAxis:
+    runtime: str
+    title: str
+    knob: Knob
+    points: tuple[KnobPoint, ...]
+    # How S is decided: "runtime" (the runtime's own cap, fixed or tied to the knob) or
+    # "scenario" (the runtime has no cap setting: the scenario's S, not settable there).
+    summary: str
+    never: tuple[Value, ...] = ()  # values at which the runtime never compacts
+
+    @property
+    def ks(self) -> tuple[int, ...]:
+        return tuple(sorted({p.k for p in self.points}))
+
+    @property
+    def ss(self) -> tuple[int, ...]:
+        return tuple(sorted({p.s for p in self.points}))
+
+    @property
+    def reachable(self) -> frozenset[tuple[int, int]]:
+        return frozenset((p.k, p.s) for p in self.points)
+
+    def at(self, k: int, s: int) -> KnobPoint | None:
+        """The knob value that gives (K, S); the first of equal ones."""
+        return next((p for p in self.points if (p.k, p.s) == (k, s)), None)
+
+
+def tune_knob(runtime: str) -> tuple[Profile, Knob]:
+    """The profile and its tuned knob; a ScenarioError naming ``--runtime`` when the
+    runtime has none."""
+    p = profile(runtime)
+    if p.name in NOT_TUNABLE:
+        rule = f"cannot be tuned: {p.title} {NOT_TUNABLE[p.name]}"
+        raise ScenarioError([Problem.of("--runtime", rule, runtime, "runtime-not-tunable")])
+    return p, p.knob(TUNE_KNOBS[p.name])
+
+
+def _setting(knob: Knob, value: Value) -> Value:
+    # LangChain's trigger is a ContextSize: a token count is ("tokens", n).
+    return ("tokens", value) if knob.unit == "trigger" else value
+
+
+def parse_knob_values(text: str, knob: Knob) -> tuple[Value, ...]:
+    """A comma list of the knob's values in its own unit: whole tokens, a percentage
+    with at most two decimals, or a fraction; each within the knob's range. Token lists
+    and ranges are parsed by the caller (tune's axis syntax)."""
+    check_size(text, "axis", "--knob")
+    out: list[Value] = []
+    for item in (t.strip() for t in text.split(",")):
+        number = read_number(item) if item else None
+        places = 2 if knob.unit == "percent" else 6
+        ok = isinstance(number, int | Decimal) and not isinstance(number, bool)
+        if ok:
+            assert isinstance(number, int | Decimal)
+            ok = decimal_places(Decimal(number)) <= places
+            low, high = knob.low, knob.high
+            ok = ok and (low is None or number >= low) and (high is None or number <= high)
+            ok = ok and number > 0
+        if not ok:
+            rule = (
+                f"must list {knob.name} values in {knob.unit}, each above 0"
+                + (f" and from {knob.low} to {knob.high}" if knob.high is not None else "")
+                + f", with at most {places} decimal places"
+            )
+            raise ScenarioError([Problem.of("--knob", rule, item, "knob-values")])
+        assert isinstance(number, int | Decimal)
+        out.append(number)
+    if len(set(out)) != len(out):
+        raise ScenarioError([Problem.of("--knob", "must not repeat a value", text, "knob-repeat")])
+    if len(out) > MAX_VALUES:
+        raise ScenarioError(
+            [Problem.of("--knob", f"must hold at most {MAX_VALUES} values", len(out), "knob-many")]
+        )
+    return tuple(sorted(out))  # type: ignore[type-var]
+
+
+def default_values(knob: Knob, window: int) -> tuple[Value, ...]:
+    """A default spread in the knob's own unit (tokens: the caller's log-spaced axis):
+    percentages 50 to 95 by 5, fractions 0.50 to 0.95 by 0.05 within the knob's range."""
+    if knob.unit == "percent":
+        return tuple(range(50, 100, 5))
+    steps = [Decimal(n) / 100 for n in range(50, 100, 5)]
+    low = Decimal(knob.low) if knob.low is not None else Decimal(0)
+    high = Decimal(knob.high) if knob.high is not None else Decimal(1)
+    del window
+    return tuple(v for v in steps if low <= v <= high)
+
+
+def runtime_axis(
+    runtime: str,
+    window: int,
+    output: int,
+    model: str | None,
+    *,
+    values: Sequence[Value],
+    scenario_s: int,
+) -> RuntimeAxis:
+    """Each knob value's (K, S) for a model of window W and output O: K is the profile's
+    effective trigger with the knob at that value (the rest at their defaults), S the
+    runtime's cap where it has one (pi's follows reserveTokens), else the scenario's S
+    (named as not settable there). Values at which the runtime never compacts are kept
+    aside, never dropped in silence."""
+    p, knob = tune_knob(runtime)
+    points, never = [], []
+    for value in values:
+        settings = {knob.name: _setting(knob, value)}
+        k = p.effective_trigger(window, output, settings, model)
+        if k is None:
+            never.append(value)
+            continue
+        cap = p.summary_cap(settings) if p.name != "article" else scenario_s
+        points.append(KnobPoint(value, k, scenario_s if cap is None else cap))
+    summary = "scenario" if p.summary_cap(None) is None or p.name == "article" else "runtime"
+    return RuntimeAxis(p.name, p.title, knob, tuple(points), summary, tuple(never))

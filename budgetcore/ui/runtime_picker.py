@@ -1,0 +1,244 @@
+"""The export panel's runtime picker (docs/page.md, "Reviewed config"): the plan stays in
+M / K / S, and the picked runtime renames the knobs to its own names and units, exports
+its own file (as ``budgetcore export --runtime`` does), and its own file is what the
+import box reads (as ``budgetcore check --runtime`` reads it).
+
+Pure: the update's handler, the export's text and table, the import's preview. The
+runtime modules load when a runtime is first picked, never at boot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.messages import t
+from budgetcore.ui.events import ExportRuntimeChosen
+from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.problems import problem_text
+from budgetcore.units import format_int
+
+#: The page's state (ui.model.PageState). Not imported, not even for typing: the state's
+#: module imports the panels that import update, which imports this one.
+PageState = Any
+
+__all__ = [
+    "ARTICLE",
+    "RUNTIME_HANDLERS",
+    "RuntimeImport",
+    "option_title",
+    "runtime_export",
+    "runtime_export_html",
+    "runtime_import",
+]
+
+#: The design article's runtime: the reviewed config of spec §9 (the panel as it was).
+ARTICLE = "article"
+
+
+def _names() -> tuple[str, ...]:
+    from budgetcore.runtimes import RUNTIME_NAMES  # noqa: PLC0415 - on first pick
+
+    return RUNTIME_NAMES
+
+
+def _chosen(state: PageState, e: ExportRuntimeChosen) -> PageState:
+    if e.runtime == state.export_runtime or e.runtime not in _names():
+        return state
+    # A preview read as another runtime's file would be stale: it goes.
+    return dataclasses.replace(state, export_runtime=e.runtime, import_preview=None)
+
+
+RUNTIME_HANDLERS: dict[type, Callable[[Any, Any], Any]] = {ExportRuntimeChosen: _chosen}
+
+
+def _model(state: PageState) -> Any:
+    """The model the file is for: the scenario's registry model (its provider keys
+    OpenCode's file), else the contract's I and O, said as such."""
+    from budgetcore.runtimes.export import Model  # noqa: PLC0415
+
+    scenario = state.plan.scenario
+    contract = scenario.main_model
+    name = scenario.main_model_name
+    entry = None if name is None or state.registry is None else state.registry.lookup(name)
+    return Model(
+        name=name,
+        provider=None if entry is None else entry.provider,
+        window=contract.input_tokens,
+        output=contract.output_tokens,
+        # The page's link is a fragment: the same words as export --runtime --fragment.
+        source=t("runtime.source-fragment" if name else "runtime.source-contract", state.lang),
+    )
+
+
+def runtime_export(state: PageState) -> Any:
+    """The picked runtime's export of the plan (runtimes.export.RuntimeExport); a
+    ScenarioError when the runtime cannot reach K (named, with what would)."""
+    from budgetcore.runtimes.export import Reviewed, export_runtime  # noqa: PLC0415
+    from budgetcore.scenario.export import export_toml, overrides_of  # noqa: PLC0415
+
+    scenario = state.plan.scenario
+    reviewed = Reviewed(
+        trigger=scenario.config.trigger_tokens,
+        main_safe_input=state.plan.main_safe_input,
+        summary_cap=scenario.config.summary_max_tokens,
+        article_text=export_toml(scenario),
+        article_settings=tuple(overrides_of(scenario).items()),  # type: ignore[arg-type]
+    )
+
+    def say(key: str, **params: str) -> str:  # the file's comments in the page's language
+        return t(key, state.lang, **params)
+
+    return export_runtime(state.export_runtime, _model(state), reviewed, say)
+
+
+#: An option's text where the profile's title is too long for a closed select at 390 px.
+SHORT_TITLES = {"langchain": "LangChain summarization"}
+
+
+def option_title(name: str) -> str:
+    """A runtime as the picker lists it: its profile's title, or a short form of it."""
+    from budgetcore.runtimes import PROFILES  # noqa: PLC0415
+
+    return SHORT_TITLES.get(name, PROFILES[name].title)
+
+
+def _row(key: str, lang: str, where: Markup | str, value: Markup | str, tokens: str) -> Markup:
+    return el(
+        "tr",
+        {"data-runtime-row": key},
+        el("th", {"scope": "row"}, t(f"runtime.{key}", lang)),
+        el("td", None, where),
+        el("td", None, value),
+        el("td", {"class": "num"}, tokens),
+    )
+
+
+def runtime_export_html(state: PageState) -> tuple[str, Markup]:
+    """The picked runtime's file, and the plan's knobs under that runtime's names and
+    units: K as its knob (and the trigger it gives for this model, in tokens), S as its
+    setting or "not settable there", M as it stays."""
+    lang = state.lang
+    try:
+        x = runtime_export(state)
+    except ScenarioError as exc:
+        items = join(el("li", None, problem_text(p, lang)) for p in exc.problems)
+        return "", el("ul", {"class": "errors", "data-runtime-refused": "", "role": "alert"}, items)
+    title = x.runtime.title
+    settings = [(name, value) for name, value in x.settings]
+    k_names = join(el("code", None, name) for name, _v in settings[:1])
+    k_value = join(el("code", None, _value(v)) for _n, v in settings[:1])
+    trigger = x.effective_trigger_tokens
+    k_tokens = "—" if trigger is None else t("runtime.effective", lang, tokens=format_int(trigger))
+    s_note = next((n for n in x.not_settable if n.knob.startswith("S")), None)
+    cap = x.summary_cap_tokens
+    if s_note is not None:
+        s_where: Markup | str = t("runtime.not-settable", lang, runtime=title)
+        # The reason is the profile's English (with its source), shown as such in English;
+        # in Chinese the row says "not settable" and the cap it leaves, in tokens.
+        s_value: Markup | str = (
+            el("span", {"class": "note-small"}, s_note.why) if lang == "en" else "—"
+        )
+        s_tokens = "—" if cap is None else format_int(cap)
+    else:
+        rest = settings[1:]
+        s_where = join(el("code", None, n) for n, _v in rest) if rest else "—"
+        s_value = join(el("code", None, _value(v)) for _n, v in rest) if rest else "—"
+        s_tokens = "—" if cap is None else format_int(cap)
+    heads = join(
+        el("th", {"scope": "col"}, h) for h in t("runtime.head", lang, runtime=title).split("|")
+    )
+    table = el(
+        "table",
+        {"class": "diff", "data-runtime-table": x.runtime.name},
+        el("thead", None, el("tr", None, heads)),
+        el(
+            "tbody",
+            None,
+            _row("k", lang, k_names, k_value, k_tokens),
+            _row("s", lang, s_where, s_value, s_tokens),
+            _row(
+                "m",
+                lang,
+                t("runtime.plan-only", lang),
+                format_int(state.plan.main_safe_input),
+                format_int(state.plan.main_safe_input),
+            ),
+        ),
+    )
+    files = ", ".join(f.name for f in x.files)
+    notes = el(
+        "p",
+        {"class": "note-small"},
+        t("runtime.plan-stays", lang, runtime=title),
+        " ",
+        t("runtime.file", lang, runtime=title, file=files),
+        " ",
+        el("code", {"data-runtime-conversion": ""}, x.conversion),
+    )
+    return x.text, join((table, notes))
+
+
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_value(v) for v in value) + ")"
+    return str(value)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RuntimeImport:
+    """The import box read as a runtime's own file: what update's preview shows
+    (problems, or the changes, the keys set, the scenario and plan after)."""
+
+    problems: tuple[Problem, ...] = ()
+    changes: tuple[tuple[str, object, object], ...] = ()
+    keys: tuple[str, ...] = ()
+    after: Any = None
+    restored: Any = None
+    runtime: str = ""
+
+
+def runtime_import(state: PageState, text: str) -> RuntimeImport:
+    """The import box read as the picked runtime's own file (as ``check --runtime``):
+    the trigger and summary cap it means for the page's model, previewed as K and S.
+    A cap the runtime does not have leaves S as it is; never compacting is a problem."""
+    from budgetcore.core.plan import plan  # noqa: PLC0415
+    from budgetcore.runtimes.check import check_runtime  # noqa: PLC0415
+    from budgetcore.scenario.export import effective_values  # noqa: PLC0415
+    from budgetcore.scenario.overrides import OVERRIDES, apply_overrides  # noqa: PLC0415
+
+    current = state.plan.scenario
+    model = _model(state)
+    try:
+        checked = check_runtime(
+            state.export_runtime, text, window=model.window, output=model.output, model=model.name
+        )
+    except ScenarioError as exc:
+        return RuntimeImport(problems=tuple(exc.problems))
+    if checked.effective_trigger_tokens is None:
+        rule = f"never compacts in {checked.runtime.title} as this file sets it"
+        return RuntimeImport(
+            problems=(Problem.of("config", rule, state.export_runtime, "runtime-never"),)
+        )
+    overrides: dict[str, object] = {"config.trigger_tokens": checked.effective_trigger_tokens}
+    if checked.summary_cap_tokens is not None:
+        overrides["config.summary_max_tokens"] = checked.summary_cap_tokens
+    try:
+        after = apply_overrides(current, overrides)
+    except ScenarioError as exc:  # pragma: no cover - K and S are whole tokens
+        return RuntimeImport(problems=tuple(exc.problems))
+    now, later = effective_values(current), effective_values(after)
+    changes = tuple(
+        (o.key, now[o.key], later[o.key]) for o in OVERRIDES if now[o.key] != later[o.key]
+    )
+    return RuntimeImport(
+        changes=changes,
+        keys=tuple(overrides),
+        after=after,
+        restored=plan(after),
+        runtime=checked.runtime.title,
+    )

@@ -1,0 +1,177 @@
+"""The export panel's runtime picker (issue 39): the plan stays in M / K / S while the
+knobs take the runtime's names and units, the export is the runtime's own file (the same
+text as ``budgetcore export --runtime``), and the import box reads a runtime's own file
+(as ``budgetcore check --runtime``). Pure page logic, in CPython.
+
+Expected values by hand from the shared RUNTIMES.md: Codex writes K as
+model_auto_compact_token_limit (tokens); pi's reserveTokens = W − K + 1 (it compacts
+when T > W − reserveTokens) and its summary is floor(0.8 × reserveTokens).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from budgetcore.registry.models import default_registry
+from budgetcore.registry.peers import default_peers
+from budgetcore.runtimes import PROFILES, RUNTIME_NAMES
+from budgetcore.ui.dom import Target, event_of
+from budgetcore.ui.events import (
+    ExportRuntimeChosen,
+    FieldTyped,
+    ImportApplied,
+    ImportPreviewed,
+    LanguageChosen,
+    ModelChosen,
+    ModelDataLoaded,
+    Reset,
+)
+from budgetcore.ui.model import PageState
+from budgetcore.ui.runtime_picker import option_title
+from budgetcore.ui.update import initial_state, reduce
+from budgetcore.ui.view.config import import_html, render_export
+from tests.helpers import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+CODEX = "gpt-5-codex"  # LiteLLM: I 272,000, O 128,000
+FRAGMENT = f"main_model.model={CODEX}&config.trigger_tokens=120000"
+
+
+def page(runtime: str = "article", lang: str = "en") -> PageState:
+    state = reduce(initial_state(), ModelDataLoaded(default_registry(), default_peers()))
+    state = reduce(state, ModelChosen("main_model", CODEX))
+    state = reduce(state, FieldTyped("config.trigger_tokens", "120000"))
+    if lang != "en":
+        state = reduce(state, LanguageChosen(lang))
+    return reduce(state, ExportRuntimeChosen(runtime))
+
+
+def cli_export(runtime: str) -> str:
+    result = run_cli(["export", "--runtime", runtime, "--fragment", FRAGMENT])
+    assert result.code == 0, result.err
+    return result.out
+
+
+@pytest.mark.parametrize("runtime", ["codex", "claude-code", "pi", "gemini-cli", "anthropic-api"])
+def test_the_export_is_the_cli_runtime_export_byte_for_byte(runtime: str) -> None:
+    body, _table = render_export(page(runtime))
+    assert body == cli_export(runtime)
+
+
+def test_the_knobs_take_the_runtimes_names_and_units_the_plan_stays() -> None:
+    state = page("pi")
+    _body, table = render_export(state)
+    html = str(table)
+    k_row = re.search(r'data-runtime-row="k">(.*?)</tr>', html)
+    assert k_row is not None
+    assert "<code>compaction.reserveTokens</code>" in k_row.group(1)
+    assert f"<code>{272_000 - 120_000 + 1}</code>" in k_row.group(1)  # W − K + 1
+    assert "compacts at T ≥ 120,000" in k_row.group(1)
+    s_row = re.search(r'data-runtime-row="s">(.*?)</tr>', html)
+    assert s_row is not None
+    assert "not settable in pi" in s_row.group(1)
+    assert f"{8 * (272_000 - 120_000 + 1) // 10:,}" in s_row.group(1)  # the cap it ties
+    # The plan itself is untouched: K is still 120,000 and M the plan's.
+    assert state.plan.scenario.config.trigger_tokens == 120_000
+    assert f"{state.plan.main_safe_input:,}" in html
+
+
+def test_codex_names_s_as_not_settable() -> None:
+    html = str(render_export(page("codex"))[1])
+    assert "<code>model_auto_compact_token_limit</code>" in html
+    assert "<code>120000</code>" in html
+    assert "not settable in Codex CLI" in html
+
+
+def test_an_unreachable_k_is_refused_with_the_reason() -> None:
+    # Anthropic's compact_20260112 needs at least 50,000: K = 20,000 is refused.
+    state = reduce(page("anthropic-api"), FieldTyped("config.trigger_tokens", "20000"))
+    body, html = render_export(state)
+    assert body == ""
+    assert "data-runtime-refused" in str(html)
+    assert "cannot be set in" in str(html)
+
+
+def test_the_import_box_reads_the_runtimes_own_file() -> None:
+    state = reduce(
+        page("codex"), ImportPreviewed("model_auto_compact_token_limit = 90000\n", "replace")
+    )
+    preview = str(import_html(state))
+    assert 'data-import-restores="runtime"' in preview
+    assert "Read as Codex CLI&#x27;s own file" in preview
+    assert 'data-import-change="config.trigger_tokens"' in preview
+    state = reduce(state, ImportApplied())
+    assert state.plan.scenario.config.trigger_tokens == 90_000
+    assert state.plan.scenario.main_model_name == CODEX  # the page's model is kept
+
+
+def test_a_pi_file_sets_k_and_s_together() -> None:
+    reserve = 32_768
+    text = json.dumps({"compaction": {"reserveTokens": reserve}})
+    state = reduce(reduce(page("pi"), ImportPreviewed(text, "replace")), ImportApplied())
+    config = state.plan.scenario.config
+    assert (config.trigger_tokens, config.summary_max_tokens) == (
+        272_000 - reserve + 1,
+        8 * reserve // 10,
+    )
+
+
+def test_a_bad_runtime_file_is_a_coded_problem() -> None:
+    state = reduce(
+        page("codex"), ImportPreviewed('model_auto_compact_token_limit = "x"\n', "replace")
+    )
+    preview = str(import_html(state))
+    assert 'id="import-errors"' in preview
+    assert "model_auto_compact_token_limit" in preview
+
+
+def test_an_unknown_runtime_changes_nothing_and_reset_keeps_the_pick() -> None:
+    state = page("codex")
+    assert reduce(state, ExportRuntimeChosen("no-such-agent")) == state
+    assert reduce(state, Reset()).export_runtime == "codex"
+
+
+def test_the_picker_is_in_the_page_with_every_runtime_and_its_dom_event() -> None:
+    html = (ROOT / "web" / "index.html").read_text("utf-8")
+    select = re.search(
+        r'<select id="export-runtime" data-export-runtime>(.*?)</select>', html, re.S
+    )
+    assert select is not None
+    options = re.findall(r'<option value="([^"]+)"[^>]*>([^<]*)</option>', select.group(1))
+    assert [v for v, _ in options] == list(RUNTIME_NAMES)
+    assert all(title == option_title(v) for v, title in options if v != "article")
+    assert option_title("codex") == PROFILES["codex"].title
+
+    chosen = event_of("input", Target({"data-export-runtime": ""}, "pi", False, "select-one"))
+    assert chosen == ExportRuntimeChosen("pi")
+
+
+def test_chinese_rows_and_notes() -> None:
+    html = str(render_export(page("pi", lang="zh"))[1])
+    assert "K,触发线" in html
+    assert "在 pi 中无法设置" in html
+    assert "方案仍以 M / K / S 表示" in html
+    assert "summary budget" not in html  # the profile's English reason is not shown
+
+
+def test_the_files_comments_follow_the_page_language_the_settings_do_not() -> None:
+    from budgetcore.messages import t  # noqa: PLC0415
+    from budgetcore.runtimes.export import HEADER_TEXTS  # noqa: PLC0415
+
+    for key, english in HEADER_TEXTS.items():
+        assert t(key, "en") == english  # the CLI's words are the page's English
+        assert t(key, "zh") != english
+    en_body, _ = render_export(page("codex"))
+    zh_body, _ = render_export(page("codex", lang="zh"))
+    assert "由 budgetcore" in zh_body
+    assert "链接片段中的 main_model.model" in zh_body
+    comments = [line for line in zh_body.splitlines() if line.startswith("#")]
+    assert not [w for line in comments for w in ("generated", "compacts", "model ") if w in line]
+    # The data is the same in both languages.
+    assert [ln for ln in zh_body.splitlines() if not ln.startswith("#")] == [
+        ln for ln in en_body.splitlines() if not ln.startswith("#")
+    ]
