@@ -128,3 +128,20 @@ def test_the_loader_is_public_and_named_in_the_docs_and_readme() -> None:
     assert "parse_scenario_text" in budgetcore.__all__
     assert "`parse_scenario_text`" in (ROOT / "docs" / "python-api.md").read_text()
     assert "parse_scenario_text" in (ROOT / "README.md").read_text()
+
+
+def test_a_reviewed_export_restores_its_model_through_the_loader() -> None:
+    # The reviewed file records the model it was reviewed with ([reviewed.main_model]):
+    # the one loader gives back that model's plan, not the default model's (issue 42:
+    # a Sonnet review re-imported after Reset must give Sonnet's M 163,036).
+    sonnet = parse_fragment("main_model.model=claude-sonnet-4-5&config.trigger_tokens=40000")
+    assert not sonnet.problems
+    for text in (export_toml(sonnet.scenario), export_json(sonnet.scenario)):
+        back = parse_scenario_text(text)
+        assert back.main_model == sonnet.scenario.main_model
+        assert plan(back).main_safe_input == plan(sonnet.scenario).main_safe_input
+        assert plan(back).main_safe_input != plan(Scenario()).main_safe_input
+    both = json.loads(export_json(sonnet.scenario))
+    both["main_model"] = {"input_tokens": 200_000, "output_tokens": 64_000}
+    with pytest.raises(ScenarioError, match="reviewed"):
+        parse_scenario(both)

@@ -80,11 +80,13 @@ def test_scenario_schema_follows_the_parsers_field_table() -> None:
     listed = {
         (s, n)
         for s, sec in props.items()
-        if s not in ("samples", "_generated")
+        if s not in ("samples", "_generated", "reviewed")
         for n in (sec["anyOf"][0] if "anyOf" in sec else sec)["properties"]
     }
     named = set() if NAMES is None else {("main_model", "model"), ("summary_model", "model")}
     assert listed == {(f.section, f.name) for f in SCENARIO_FIELDS} | named
+    # A reviewed export's [reviewed] table holds model contracts, read as the scenario's.
+    assert set(props["reviewed"]["properties"]) == {"main_model", "summary_model"}
 
 
 def test_config_schema_lists_every_supported_override_both_ways() -> None:

@@ -163,6 +163,7 @@ def _scenario() -> dict[str, Any]:
     # A reviewed export reads back as a scenario (parse_scenario_text): its header is data
     # about the file, never a value.
     props["_generated"] = {"description": "export header; ignored on import"}
+    props["reviewed"] = _reviewed()
     names = registry_names()
     defs = {
         "model_name": {
@@ -288,21 +289,7 @@ def _config() -> dict[str, Any]:
         flat[override.key] = field
     props: dict[str, Any] = {"_generated": {"description": "export header; ignored on import"}}
     props.update({section: _object(fields) for section, fields in by_section.items()})
-    contract = {
-        "model": {
-            "type": "string",
-            "description": "the registry model the contract is (`budgetcore models`)",
-        },
-        **{spec.name: _field(spec) for spec in SCENARIO_FIELDS if spec.section == "main_model"},
-    }
-    props["reviewed"] = _object(
-        {"main_model": _object(contract), "summary_model": _object(contract)},
-        required=["main_model"],
-        description=(
-            "the model contracts the file was reviewed with, as data (not overrides): "
-            "an import restores them, so the reviewed plan comes back"
-        ),
-    )
+    props["reviewed"] = _reviewed()
     props.update(flat)
     return {
         "$schema": DRAFT,
@@ -350,3 +337,23 @@ def schema_text(name: str) -> str:
     through a binary float."""
     text = json.dumps(schema(name), indent=2, ensure_ascii=False, default=_exact_marker)
     return re.sub(r'"\\u0000exact\\u0000([0-9eE.+-]+)"', r"\1", text) + "\n"
+
+
+def _reviewed() -> dict[str, Any]:
+    """The reviewed file's ``[reviewed]`` table, in the config and the scenario schema
+    alike (``parse_scenario_text`` reads it back as the scenario's models)."""
+    contract = {
+        "model": {
+            "type": "string",
+            "description": "the registry model the contract is (`budgetcore models`)",
+        },
+        **{spec.name: _field(spec) for spec in SCENARIO_FIELDS if spec.section == "main_model"},
+    }
+    return _object(
+        {"main_model": _object(contract), "summary_model": _object(contract)},
+        required=["main_model"],
+        description=(
+            "the model contracts the file was reviewed with, as data (not overrides): "
+            "an import restores them, so the reviewed plan comes back"
+        ),
+    )

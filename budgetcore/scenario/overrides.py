@@ -9,20 +9,17 @@ ever exported, and an imported file naming them is refused with the reason.
 from __future__ import annotations
 
 import dataclasses
-import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from budgetcore.core.contracts import ModelContract
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.jsonio import duplicate, duplicates_of, key_problems, load_json
-from budgetcore.inputs.numbers import read_number
-from budgetcore.inputs.text import check_size, decode_utf8
+from budgetcore.inputs.documents import decode_document
+from budgetcore.inputs.jsonio import duplicate, duplicates_of
 from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, limit_problems, parse_field
 from budgetcore.scenario.model import Scenario
+from budgetcore.scenario.parse import REVIEWED, ReviewedModels, reviewed_models
 
 __all__ = [
     "DUPLICATE",
@@ -151,114 +148,6 @@ def override_pairs(obj: Mapping[str, Any], skip: tuple[str, ...] = ()) -> list[t
 DUPLICATE: Any = type("_Duplicate", (), {"__repr__": lambda self: "duplicate"})()
 
 
-def _looks_like_json(text: str) -> bool:
-    head = text.lstrip()
-    if head.startswith("{"):
-        return True
-    if head.startswith("["):  # a TOML table header, or a JSON array?
-        try:
-            load_json(text)
-        except ScenarioError:
-            return False
-        return True
-    return False
-
-
-_TOML_AT = re.compile(r"at line (\d+), column (\d+)")
-
-
-def decode_document(text: str | bytes, fmt: str | None, what: str = "config") -> Mapping[str, Any]:
-    """A TOML or JSON document (``fmt``, or told apart by its first character) as a
-    table; ``what`` is the input it is (its size limit and the field its problems name)."""
-    check_size(text, what)
-    if isinstance(text, bytes):
-        text = decode_utf8(text, what)
-    if fmt is None:
-        fmt = "json" if _looks_like_json(text) else "toml"
-    if fmt == "json":
-        data = load_json(text, what)
-    else:
-        try:
-            data = tomllib.loads(_signed_zero_as_float(text), parse_float=read_number)
-        except tomllib.TOMLDecodeError as exc:
-            rule, code = f"is not valid TOML: {exc}", "toml"
-            if "overwrite" in str(exc) or "redefine" in str(exc).lower():
-                rule, code = f"has a duplicate key: {exc}", "toml-duplicate"
-            where = _TOML_AT.search(str(exc))
-            line, column = where.groups() if where else ("?", "?")
-            problem = Problem.coded(what, rule, code, at_line=line, at_column=column)
-            raise ScenarioError([problem]) from None
-        except RecursionError:
-            rule = "is not valid TOML: nested too deeply"
-            raise ScenarioError([Problem.coded(what, rule, "toml-deep")]) from None
-        except ValueError:  # tomllib's int() refuses numbers of thousands of digits
-            rule = "is not valid TOML: a number has too many digits"
-            raise ScenarioError([Problem.coded(what, rule, "toml-digits")]) from None
-    if not isinstance(data, dict):
-        rule = "must be a table/object of overrides"
-        raise ScenarioError([Problem.of(what, rule, data, "table")])
-    return data
-
-
-#: The reviewed file's own table: the model contracts it was reviewed with, as data
-#: (docs/spec.md §9). Not an override: the runtime's registry still owns I, O and q;
-#: the page and ``check`` read it back so that a re-import restores the reviewed plan.
-REVIEWED = "reviewed"
-
-
-@dataclass(frozen=True, slots=True)
-class ReviewedModels:
-    """The ``[reviewed]`` table of a reviewed file: each contract and its registry name.
-    ``present`` False: a file written before the table existed (the models are unknown,
-    so a reader keeps its own)."""
-
-    present: bool = False
-    main_model: ModelContract | None = None
-    main_model_name: str | None = None
-    summary_model: ModelContract | None = None  # None: the main model's
-    summary_model_name: str | None = None
-
-    def applied(self, scenario: Scenario) -> Scenario:
-        """``scenario`` with the reviewed contracts and names (unchanged if none)."""
-        if not self.present or self.main_model is None:
-            return scenario
-        return dataclasses.replace(
-            scenario,
-            main_model=self.main_model,
-            main_model_name=self.main_model_name,
-            summary_model=self.summary_model,
-            summary_model_name=self.summary_model_name,
-        )
-
-
-def _reviewed_models(data: Mapping[str, Any], problems: list[Problem]) -> ReviewedModels:
-    if REVIEWED not in data:
-        return ReviewedModels()
-    from budgetcore.scenario.parse import parse_model  # noqa: PLC0415 - a cycle otherwise
-
-    table = data[REVIEWED]
-    if not isinstance(table, dict):
-        problems.append(Problem.of(REVIEWED, "must be a table/object", table, "object"))
-        return ReviewedModels()
-    found: list[Problem] = list(
-        key_problems(table, REVIEWED, {"main_model", "summary_model"}, rule="is not a known key")
-    )
-    if "main_model" not in table:
-        found.append(Problem.coded(f"{REVIEWED}.main_model", "is required", "required"))
-    parsed: dict[str, Any] = {}
-    for section in ("main_model", "summary_model"):
-        if section in table:
-            checked: list[Problem] = []
-            parsed[section], parsed[f"{section}_name"] = parse_model(
-                section, table[section], checked
-            )
-            found.extend(dataclasses.replace(p, path=f"{REVIEWED}.{p.path}") for p in checked)
-    problems.extend(found)
-    if found:
-        return ReviewedModels()
-    return ReviewedModels(present=True, **parsed)
-
-
 def read_reviewed(
     text: str | bytes, fmt: str | None = None
 ) -> tuple[dict[str, object], ReviewedModels]:
@@ -266,7 +155,7 @@ def read_reviewed(
     reviewed with; every problem of both at once."""
     data = decode_document(text, fmt)
     problems: list[Problem] = []
-    models = _reviewed_models(data, problems)
+    models = reviewed_models(data, problems)
     try:
         values = _overrides_of(data)
     except ScenarioError as exc:
@@ -333,15 +222,6 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, object]) -> Scen
 
 
 #: A TOML integer zero with a minus sign as a value: tomllib reads it as 0 and has no
-#: integer hook, so it is read as the float -0.0, which read_number refuses like -0
-#: anywhere else (docs/spec.md §11, "One rule for spaces and signs"), by the field.
-_TOML_SIGNED_ZERO = re.compile(r"(?m)^(\s*[\w.\"'-]+\s*=\s*)-0+(?:_0+)*(\s*(?:#.*)?)$")
-
-
-def _signed_zero_as_float(text: str) -> str:
-    return _TOML_SIGNED_ZERO.sub(r"\1-0.0\2", text)
-
-
 def warnings_for(scenario: Scenario) -> list[str]:
     """Allowed but worth a reviewer's eye, in English (one home:
     :func:`budgetcore.scenario.warnings.review_warnings`)."""

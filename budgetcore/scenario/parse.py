@@ -11,6 +11,7 @@ from typing import Any
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.samples import BYTE_CHANNELS, ByteSample, ReadSample, Samples
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.documents import decode_document
 from budgetcore.inputs.jsonio import JsonObject, json_lines, key_problems, load_json
 from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, whole
 from budgetcore.inputs.text import check_size
@@ -25,7 +26,9 @@ __all__ = [
     "AVERAGES",
     "EXPORT_HEADER",
     "LINE_CHANNELS",
+    "REVIEWED",
     "SAMPLE_FIELDS",
+    "ReviewedModels",
     "parse_average",
     "parse_model",
     "parse_sample_lines",
@@ -33,6 +36,7 @@ __all__ = [
     "parse_scenario",
     "parse_scenario_json",
     "parse_scenario_text",
+    "reviewed_models",
 ]
 
 # ---------------------------------------------------------------- scenario parsing
@@ -105,6 +109,63 @@ def parse_model(
     return contract, named.name if still_named(named, contract) else None
 
 
+#: The reviewed file's own table: the model contracts it was reviewed with, as data
+#: (docs/spec.md §9). Not an override: the runtime's registry still owns I, O and q;
+#: the page and ``check`` read it back so that a re-import restores the reviewed plan.
+REVIEWED = "reviewed"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReviewedModels:
+    """The ``[reviewed]`` table of a reviewed file: each contract and its registry name.
+    ``present`` False: a file written before the table existed (the models are unknown,
+    so a reader keeps its own)."""
+
+    present: bool = False
+    main_model: ModelContract | None = None
+    main_model_name: str | None = None
+    summary_model: ModelContract | None = None  # None: the main model's
+    summary_model_name: str | None = None
+
+    def applied(self, scenario: Scenario) -> Scenario:
+        """``scenario`` with the reviewed contracts and names (unchanged if none)."""
+        if not self.present or self.main_model is None:
+            return scenario
+        return dataclasses.replace(
+            scenario,
+            main_model=self.main_model,
+            main_model_name=self.main_model_name,
+            summary_model=self.summary_model,
+            summary_model_name=self.summary_model_name,
+        )
+
+
+def reviewed_models(data: Mapping[str, Any], problems: list[Problem]) -> ReviewedModels:
+    if REVIEWED not in data:
+        return ReviewedModels()
+    table = data[REVIEWED]
+    if not isinstance(table, dict):
+        problems.append(Problem.of(REVIEWED, "must be a table/object", table, "object"))
+        return ReviewedModels()
+    found: list[Problem] = list(
+        key_problems(table, REVIEWED, {"main_model", "summary_model"}, rule="is not a known key")
+    )
+    if "main_model" not in table:
+        found.append(Problem.coded(f"{REVIEWED}.main_model", "is required", "required"))
+    parsed: dict[str, Any] = {}
+    for section in ("main_model", "summary_model"):
+        if section in table:
+            checked: list[Problem] = []
+            parsed[section], parsed[f"{section}_name"] = parse_model(
+                section, table[section], checked
+            )
+            found.extend(dataclasses.replace(p, path=f"{REVIEWED}.{p.path}") for p in checked)
+    problems.extend(found)
+    if found:
+        return ReviewedModels()
+    return ReviewedModels(present=True, **parsed)
+
+
 #: The header of a reviewed export's JSON (``budgetcore export --format json``, the
 #: page's JSON): who wrote the file and from which scenario. It describes the file and
 #: sets nothing, so it is read past, as ``check`` and ``plan --config`` do (docs/spec.md
@@ -116,10 +177,16 @@ def parse_scenario(obj: object) -> Scenario:
     """Validate a decoded JSON value into a Scenario; omitted keys take the defaults.
     A reviewed export's JSON or parsed TOML is one too: its header is read past."""
     problems: list[Problem] = []
-    mapping = _check_object(obj, "", (*SECTIONS, "samples", EXPORT_HEADER), problems)
+    mapping = _check_object(obj, "", (*SECTIONS, "samples", EXPORT_HEADER, REVIEWED), problems)
     if mapping is None:
         problems = [Problem.of("scenario", "must be a JSON object", obj, "object")]
         raise ScenarioError(problems)
+    # A reviewed export records the models it was reviewed with (its [reviewed] table):
+    # they are the scenario's models, unless the file also names its own (a conflict).
+    reviewed = reviewed_models(mapping, problems)
+    if reviewed.present and any(m in mapping for m in _MODEL_SECTIONS):
+        rule = "records the reviewed models; the file may not also set a model section"
+        problems.append(Problem.coded(REVIEWED, rule, "reviewed-and-model"))
     parts: dict[str, Any] = {}
     if "samples" in mapping:
         parts["samples"] = parse_samples(mapping["samples"], problems)
@@ -140,7 +207,7 @@ def parse_scenario(obj: object) -> Scenario:
         problems.extend(limit_problems(parts["limits"]))
     if problems:
         raise ScenarioError(problems)
-    return Scenario(**parts)
+    return reviewed.applied(Scenario(**parts))
 
 
 def parse_scenario_json(text: str | bytes) -> Scenario:
@@ -153,9 +220,6 @@ def parse_scenario_text(text: str | bytes, fmt: str | None = None) -> Scenario:
     """A scenario file or a reviewed export, TOML or JSON (``fmt`` ``"toml"`` or
     ``"json"``; by default told apart as ``plan --config`` does), into a validated
     Scenario: the one loader for every file the page and ``budgetcore export`` write."""
-    # Imported here: the overrides table is not needed to read a scenario's JSON.
-    from budgetcore.scenario.overrides import decode_document  # noqa: PLC0415
-
     return parse_scenario(decode_document(text, fmt, "scenario"))
 
 
