@@ -57,6 +57,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "任意执行中连续 3 次失败即停止",
     ),
     "label.replay.max_resends": ("Resends N (resend policy)", "重发次数 N(重发策略)"),
+    "label.replay.bill_failed_output": (
+        "A failed try bills its written output",
+        "失败的尝试也按其写出的输出计费",
+    ),
     "problem.replay-choice": (
         "{field} must be one of {names}; got {got}",
         "{field}必须是以下之一:{names};收到 {got}",

@@ -145,6 +145,11 @@ class Retries:
     # Failed runs in a row that open the breaker: 3 for Claude Code and Qwen Code, the
     # contract's; another runtime's number is a replay input (docs/spec.md §15).
     breaker_failures: int = 3
+    # docs/spec.md §15: "a failed try bills its full input and the written output". A
+    # runtime whose provider bills a rejected reply's output as nothing (or that cuts the
+    # reply at the first tool call) is modelled with False: a try that fails its format
+    # check bills its input only; the passing try still bills what it wrote.
+    bill_failed_output: bool = True
 
     def __post_init__(self) -> None:
         check = Checks("Retries")
@@ -154,7 +159,16 @@ class Retries:
             check.rule("policy", f"must be one of {', '.join(POLICIES)}", self.policy)
         check.whole("max_resends", self.max_resends, 0, 100)
         check.whole("breaker_failures", self.breaker_failures, 1, 100)
+        check.flag("bill_failed_output", self.bill_failed_output)
         check.done()
+
+    def output_tries(self, fate: str, known: int) -> int:
+        """How many of a run's ``known`` (billed) tries bill their written output: all of
+        them, or with ``bill_failed_output`` off only the passing one (a published or
+        discarded run's last try; a failed or abandoned run has none)."""
+        if self.bill_failed_output:
+            return known
+        return 1 if fate in ("published", "discarded") and known else 0
 
 
 @dataclass(frozen=True, slots=True)

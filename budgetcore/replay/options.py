@@ -271,7 +271,14 @@ def _round_up(raw: dict[str, Any], path: str, problems: list[Problem]) -> int | 
 def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | None:
     """``{"failure_rate": "0.05", "seed": 0, "policy": "resend" | "breaker",
     "max_resends": 10}`` (docs/replay.md, "Retries")."""
-    keys = ("failure_rate", "seed", "policy", "max_resends", "breaker_failures")
+    keys = (
+        "failure_rate",
+        "seed",
+        "policy",
+        "max_resends",
+        "breaker_failures",
+        "bill_failed_output",
+    )
     if not _object(raw, path, keys, problems):
         return None
     assert isinstance(raw, dict)
@@ -288,6 +295,10 @@ def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | 
     breaker = whole(
         raw.get("breaker_failures", BREAKER_FAILURES), f"{path}.breaker_failures", problems, 1, 100
     )
+    bill = raw.get("bill_failed_output", True)
+    if not isinstance(bill, bool):
+        where = f"{path}.bill_failed_output"
+        problems.append(Problem.of(where, "must be true or false", bill, "bool"))
     if len(problems) > before or rate is None or seed is None or resends is None or breaker is None:
         return None
     return Retries(
@@ -296,6 +307,7 @@ def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | 
         policy=policy,
         max_resends=resends,
         breaker_failures=breaker,
+        bill_failed_output=bill,
     )
 
 

@@ -146,6 +146,7 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
         ReplayField("replay.retry_seed", "option", "0", option=("retries", "seed")),
         ReplayField("replay.policy", "option", "resend", option=("retries", "policy")),
         ReplayField("replay.max_resends", "option", "10", option=("retries", "max_resends")),
+        ReplayField("replay.bill_failed_output", "bool", "true"),
     )
 }
 #: The options fields besides the generator's, in the order the panel shows them.
@@ -172,6 +173,7 @@ TIMING_PATHS = (
     "replay.retry_seed",
     "replay.policy",
     "replay.max_resends",
+    "replay.bill_failed_output",
 )
 #: The article's timeouts (model 30 s <= execution 90 s < lease 120 s): the scenario's
 #: own limits fields, shown in the timing part too and typed through the main form's
@@ -670,6 +672,7 @@ def timing_json(values: Mapping[str, object]) -> dict[str, Any] | None:
             "seed": values["replay.retry_seed"],
             "policy": values["replay.policy"],
             "max_resends": values["replay.max_resends"],
+            "bill_failed_output": values["replay.bill_failed_output"] is True,
         },
     }
 

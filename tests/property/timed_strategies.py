@@ -108,6 +108,8 @@ retry_dicts = st.fixed_dictionaries(
         "seed": st.integers(0, 1_000),
         "policy": st.sampled_from(["resend", "breaker"]),
         "max_resends": st.integers(0, 4),
+        # docs/replay.md: a failed try's output billed (the contract's) or not
+        "bill_failed_output": st.booleans(),
     }
 )
 

@@ -1,0 +1,144 @@
+"""docs/spec.md §15's last options (issue 41): failed tries that bill no output, and
+appends counted as conversation lines only. Golden values worked by hand from §15's
+text; the replay (replay.simulate), the tune grid's point (tune.kernel) and the
+independent oracle (tests/timing_oracle.py) must all give them.
+
+The scenario is tests/test_timing_oracle.py's: every turn reaches K (K = 0), a run from
+the empty state reads 100 + 0 + 500 = 600 tokens and writes S = 1,000.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from budgetcore import parse_scenario
+from budgetcore.errors import ScenarioError
+from budgetcore.replay.background import Retries
+from budgetcore.replay.model import ReplayOptions, Turn
+from budgetcore.replay.options import parse_options_json
+from budgetcore.replay.simulate import replay
+from budgetcore.tune.result import tune
+from tests.test_timing_oracle import SCENARIO
+from tests.timing_oracle import oracle_timed_replay
+
+PRICES = {"input": "1", "output": "2"}  # per token: easy arithmetic
+
+
+def _options(retries: dict[str, Any], timing: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"retries": retries, "summary_prices": PRICES, "main_prices": PRICES}
+    if timing is not None:
+        out["timing"] = timing
+    return out
+
+
+def _all_three(opts: dict[str, Any], n: int, gap_ms: int | None = None) -> dict[str, Any]:
+    """The replay's summary as JSON, after checking the tune point and the oracle agree."""
+    turn_dicts = [{"added": 500} if gap_ms is None else {"added": 500, "gap_ms": gap_ms}] * n
+    turns = [Turn(**t) for t in turn_dicts]
+    scenario = parse_scenario(SCENARIO)
+    options = parse_options_json(json.dumps(opts))
+    got = replay(scenario, turns, options)
+    summary = json.loads(json.dumps(got.summary.as_dict()))
+    _, want = oracle_timed_replay(SCENARIO, turn_dicts, opts)
+    for key in ("summary_input_tokens", "summary_output_tokens", "summary_tokens"):
+        assert summary[key] == want[key], key
+    for key in ("discarded_tokens", "retry_tokens"):
+        assert summary[key] == want[key], key
+    assert Decimal(summary["summary_cost"]) == Decimal(want["summary_cost"].numerator) / (
+        want["summary_cost"].denominator
+    )
+    cfg = scenario.config
+    grid = tune(
+        scenario, [("s", turns)], options, ks=[cfg.trigger_tokens], ss=[cfg.summary_max_tokens]
+    ).grid
+    columns = grid.columns
+    assert columns["discarded_tokens"][0] == summary["discarded_tokens"]
+    assert columns["retry_tokens"][0] == summary["retry_tokens"]
+    return summary
+
+
+ALWAYS_FAILS = {"failure_rate": "1", "max_resends": 2}
+# random.Random(7) at p = 0.5: fail, fail, pass (tests/test_timing_oracle.py)
+FAIL_FAIL_PASS = {"failure_rate": "0.5", "seed": 7, "max_resends": 2}
+
+
+@pytest.mark.parametrize(
+    ("retries", "bill", "want"),
+    [
+        # Three tries, all failed. Billed: 3 x 600 in; the output 3 x 1,000 or none.
+        # Cost at 1 and 2 a token: 1,800 + 6,000 or 1,800. Resends: tries 2 and 3.
+        (ALWAYS_FAILS, True, (1_800, 3_000, 7_800, 2 * 1_600)),
+        (ALWAYS_FAILS, False, (1_800, 0, 1_800, 2 * 600)),
+        # Fail, fail, pass: 3 x 600 in; the output 3 x 1,000, or the passing try's
+        # 1,000 alone. Resends: tries 2 and 3, the third one's output billed.
+        (FAIL_FAIL_PASS, True, (1_800, 3_000, 7_800, 2 * 1_600)),
+        (FAIL_FAIL_PASS, False, (1_800, 1_000, 3_800, 2 * 600 + 1_000)),
+        # One passing try: the option changes nothing.
+        ({"failure_rate": "0"}, False, (600, 1_000, 2_600, 0)),
+    ],
+)
+def test_failed_tries_may_bill_no_output(
+    retries: dict[str, Any], bill: bool, want: tuple[int, int, int, int]
+) -> None:
+    summary = _all_three(_options({**retries, "bill_failed_output": bill}), 1)
+    got = (
+        summary["summary_input_tokens"],
+        summary["summary_output_tokens"],
+        Decimal(summary["summary_cost"]),
+        summary["retry_tokens"],
+    )
+    assert got == want
+
+
+def test_a_discarded_run_bills_only_its_passing_output() -> None:
+    # Fail, fail, pass at 10 s a try: the run ends at 30 s; turn 2 appends at 25 s, so
+    # it is discarded. Wasted: 3 x 600 in, and 3 x 1,000 or the passing 1,000 out.
+    timing = {"gap_ms": 25_000, "duration": {"fixed_s": "10"}}
+    billed = _all_three(_options({**FAIL_FAIL_PASS, "seed": 7}, timing), 2, 25_000)
+    free = _all_three(_options({**FAIL_FAIL_PASS, "bill_failed_output": False}, timing), 2, 25_000)
+    assert billed["discarded_tokens"] == 3 * 1_600
+    assert free["discarded_tokens"] == 3 * 600 + 1_000
+    assert free["retry_tokens"] == 2 * 600 + 1_000
+
+
+def test_bill_failed_output_is_checked_on_every_path() -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_options_json('{"retries": {"failure_rate": "0.1", "bill_failed_output": "no"}}')
+    assert info.value.one_line() == (
+        'options.retries.bill_failed_output must be true or false, got "no"'
+    )
+    with pytest.raises(ScenarioError, match="bill_failed_output"):
+        Retries(failure_rate=Decimal(0), bill_failed_output="no")  # type: ignore[arg-type]
+    parsed = parse_options_json('{"retries": {"failure_rate": "0.1"}}')
+    assert parsed.retries is not None
+    assert parsed.retries.bill_failed_output is True  # the contract's, by default
+    assert ReplayOptions(retries=parsed.retries).retries == parsed.retries
+
+
+def test_the_pages_form_gives_bill_failed_output_to_the_replay() -> None:
+    """The page's box is the options file's key: unticked, a failed try bills no output."""
+    from tests.test_ui_replay import _run, _timed  # noqa: PLC0415
+
+    fields = {"format_failure_rate": "0.5", "retry_seed": "3", "max_resends": "2"}
+    billed = _run(_timed(**fields))
+    free = _run(_timed(bill_failed_output="false", **fields))
+    assert billed.options.retries is not None
+    assert billed.options.retries.bill_failed_output is True
+    assert free.options.retries is not None
+    assert free.options.retries.bill_failed_output is False
+    assert free.summary.failed + billed.summary.tries > 0
+    # the same draws and fates; only the failed tries' output differs
+    assert [r.run_fate for r in free.rows] == [r.run_fate for r in billed.rows]
+    failed = sum(r.run_tries - r.run_unknown_tries for r in billed.rows) - sum(
+        1 for r in billed.rows if r.run_fate in ("published", "discarded")
+    )
+    assert failed > 0
+    pairs = zip(billed.rows, free.rows, strict=True)
+    assert all(r.summary_input_billed == f.summary_input_billed for r, f in pairs)
+    assert sum(r.summary_output_billed for r in free.rows) < sum(
+        r.summary_output_billed for r in billed.rows
+    )
