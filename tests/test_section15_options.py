@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,10 +19,13 @@ import pytest
 from budgetcore import parse_scenario
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.background import Retries
+from budgetcore.replay.logs import read_session
+from budgetcore.replay.logs.model import LogSeries
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.replay.options import parse_options_json
 from budgetcore.replay.simulate import replay
 from budgetcore.tune.result import tune
+from tests.helpers import run_cli
 from tests.test_timing_oracle import SCENARIO
 from tests.timing_oracle import oracle_timed_replay
 
@@ -142,3 +146,94 @@ def test_the_pages_form_gives_bill_failed_output_to_the_replay() -> None:
     assert sum(r.summary_output_billed for r in free.rows) < sum(
         r.summary_output_billed for r in billed.rows
     )
+    # the page's choice of appends is the options file's timing.appends
+    chosen = _run(_timed(appends="conversation", **fields)).options.timing
+    assert chosen is not None
+    assert chosen.appends == "conversation"
+
+
+# ------------------------------------------------------------ appends: conversation only
+
+TIMED = Path(__file__).parent / "fixtures" / "logs" / "timed"
+# A line that is not conversation inside run 2 (30 s to 50 s at 20 s a try): a Claude
+# Code system line without a uuid (it takes no place in the tree), a Codex event.
+NOT_TALK = {
+    "claude-timed.jsonl": '{"type":"system","subtype":"informational",'
+    '"timestamp":"2026-03-01T09:00:40.000Z","content":"x"}',
+    "codex-timed.jsonl": '{"timestamp":"2026-03-01T09:00:40.000Z","type":"event_msg",'
+    '"payload":{"type":"agent_reasoning","text":"x"}}',
+}
+
+
+def _with_line(name: str) -> bytes:
+    lines = (TIMED / name).read_text("utf-8").splitlines()
+    # after the line of 09:00:30 (turn 2's reply), before 09:01:30
+    at = next(i for i, line in enumerate(lines) if "09:00:30" in line) + 1
+    return ("\n".join([*lines[:at], NOT_TALK[name], *lines[at:]]) + "\n").encode()
+
+
+@pytest.mark.parametrize("pure", [False, True])
+@pytest.mark.parametrize("name", sorted(NOT_TALK))
+def test_appends_may_be_the_conversation_lines_only(
+    name: str, pure: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """§15: "any later timestamped line of the same series is an append". Run 1 (2 s to
+    22 s) meets the tool result at 7 s, a conversation line: discarded either way. Run 2
+    (30 s to 50 s) meets only the line at 40 s, which is not conversation: discarded
+    with every line, published with conversation lines only. Run 3 publishes."""
+    if pure:
+        monkeypatch.setenv("BUDGETCORE_PURE_PYTHON", "1")
+    log = read_session([(name, _with_line(name))])
+    scenario = parse_scenario({"config": {"trigger_tokens": 0}})
+    fates = {}
+    for appends in ("any", "conversation"):
+        text = json.dumps({"timing": {"duration": {"fixed_s": "20"}, "appends": appends}})
+        options = parse_options_json(text)
+        assert options.timing is not None
+        turns = log.main.turns(timed=True, appends=options.timing.appends)
+        fates[appends] = [r.run_fate for r in replay(scenario, turns, options).rows]
+    assert fates == {
+        "any": ["discarded", "discarded", "published"],
+        "conversation": ["discarded", "published", "published"],
+    }
+
+
+def test_conversation_appends_of_a_log_that_cannot_tell_are_refused() -> None:
+    series = LogSeries("main", (), (), (), (1, 2), None)
+    with pytest.raises(ScenarioError) as info:
+        series.turns(timed=True, appends="conversation")
+    assert info.value.problems[0].code == "log-no-conversation-lines"
+    with pytest.raises(ScenarioError) as info:
+        parse_options_json('{"timing": {"duration": {"fixed_s": "1"}, "appends": "user"}}')
+    assert info.value.one_line() == (
+        'options.timing.appends must be one of any, conversation, got "user"'
+    )
+
+
+def test_the_cli_reads_appends_from_the_options_file(tmp_path: Path) -> None:
+    log = tmp_path / "s.jsonl"
+    log.write_bytes(_with_line("claude-timed.jsonl"))
+    fates = {}
+    for appends in ("any", "conversation"):
+        options = tmp_path / f"{appends}.json"
+        options.write_text(
+            json.dumps({"timing": {"duration": {"fixed_s": "20"}, "appends": appends}})
+        )
+        scenario = tmp_path / "k0.json"
+        scenario.write_text('{"config": {"trigger_tokens": 0}}')
+        r = run_cli(
+            [
+                "replay",
+                str(scenario),
+                "--log",
+                str(log),
+                "--options",
+                str(options),
+                "--format",
+                "jsonl",
+            ]
+        )
+        assert r.code == 0, r.err
+        rows = [json.loads(x) for x in r.out.splitlines()]
+        fates[appends] = [x["run_fate"] for x in rows if "run_fate" in x]
+    assert fates["any"] != fates["conversation"]

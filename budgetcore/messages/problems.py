@@ -441,4 +441,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 需要每个请求的时间才能做后台计时;该请求没有时间戳",
     ),
     "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
+    "core.log-no-conversation-lines": (
+        "{where} is conversation, but this log's reader does not tell its conversation lines "
+        "from the others (Claude Code and Codex logs do)",
+        "{where} 为 conversation,但该日志的读取器无法区分对话行与其他行(Claude Code 与 Codex 日志可以)",
+    ),
 }

@@ -57,6 +57,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "任意执行中连续 3 次失败即停止",
     ),
     "label.replay.max_resends": ("Resends N (resend policy)", "重发次数 N(重发策略)"),
+    "label.replay.appends": (
+        "A log's lines that discard a run",
+        "日志中会使执行被丢弃的行",
+    ),
+    "replay.appends.any": ("any later line (spec §15)", "之后的任意一行(规范 §15)"),
+    "replay.appends.conversation": (
+        "user and assistant lines only",
+        "仅用户与助手的行",
+    ),
     "label.replay.bill_failed_output": (
         "A failed try bills its written output",
         "失败的尝试也按其写出的输出计费",

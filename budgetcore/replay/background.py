@@ -29,6 +29,7 @@ from budgetcore.inputs.numbers import MAX_SEED
 from budgetcore.replay.distributions import Distribution
 
 __all__ = [
+    "APPENDS",
     "BREAKER_FAILURES",
     "FATES",
     "POLICIES",
@@ -55,6 +56,9 @@ MAX_RATE = Decimal(10**9)
 MAX_SECONDS = Decimal(10**9)
 #: Where a log's run starts: the reply's line (the contract's) or the turn's start.
 RUN_FROM: tuple[str, ...] = ("reply", "turn")
+#: Which of a log's later lines append to the source: any timestamped line of the
+#: series (the contract's) or its conversation lines only (user and assistant entries).
+APPENDS: tuple[str, ...] = ("any", "conversation")
 #: The coarsest rounding of a try's duration: an hour.
 MAX_ROUND_MS = 3_600_000
 
@@ -120,11 +124,18 @@ class Timing:
     # reply's final output count (the contract's detail), or "turn", at the turn's start
     # (its request's first entry), for a runtime that starts its run with the request.
     run_from: Literal["reply", "turn"] = "reply"
+    # Which of a log's later lines are appends (docs/spec.md §15: "any later timestamped
+    # line of the same series"): "any", or "conversation", only its user and assistant
+    # entries, for a runtime whose revision moves with the conversation alone (progress,
+    # system and bookkeeping lines then discard nothing). Read where a log becomes turns.
+    appends: Literal["any", "conversation"] = "any"
 
     def __post_init__(self) -> None:
         check = Checks("Timing")
         if self.run_from not in RUN_FROM:
             check.rule("run_from", f"must be one of {', '.join(RUN_FROM)}", self.run_from)
+        if self.appends not in APPENDS:
+            check.rule("appends", f"must be one of {', '.join(APPENDS)}", self.appends)
         if not isinstance(self.gap_ms, Distribution):
             check.whole("gap_ms", self.gap_ms, none=True)
         check.whole("gap_seed", self.gap_seed, 0, MAX_SEED)

@@ -147,6 +147,7 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
         ReplayField("replay.policy", "option", "resend", option=("retries", "policy")),
         ReplayField("replay.max_resends", "option", "10", option=("retries", "max_resends")),
         ReplayField("replay.bill_failed_output", "bool", "true"),
+        ReplayField("replay.appends", "choice", "any", choices=("any", "conversation")),
     )
 }
 #: The options fields besides the generator's, in the order the panel shows them.
@@ -174,6 +175,7 @@ TIMING_PATHS = (
     "replay.policy",
     "replay.max_resends",
     "replay.bill_failed_output",
+    "replay.appends",
 )
 #: The article's timeouts (model 30 s <= execution 90 s < lease 120 s): the scenario's
 #: own limits fields, shown in the timing part too and typed through the main form's
@@ -587,7 +589,8 @@ def _source_key(panel: ReplayPanel) -> object:
     if panel.source == "turns":
         return ("turns", panel.turns_text.strip() != "", panel.pasted)
     if panel.source == "log":
-        return ("log", panel.chosen, panel.values.get("replay.timing") is True)
+        timed = panel.values.get("replay.timing") is True
+        return ("log", panel.chosen, timed, timed and panel.values.get("replay.appends"))
     return ("generate", *(panel.values[p] for p in GENERATOR_PATHS))
 
 
@@ -614,7 +617,9 @@ def turns_of(panel: ReplayPanel) -> Source:
         if panel.log is None:
             return Source(error=(Problem.coded("log", "no file chosen", "replay-no-log"),))
         try:  # with a clock the turns carry the log's times (docs/spec.md §15)
-            turns = panel.log.main.turns(timed=panel.values.get("replay.timing") is True)
+            timed = panel.values.get("replay.timing") is True
+            appends = panel.values.get("replay.appends", "any")
+            turns = panel.log.main.turns(timed=timed, appends=str(appends))
         except ScenarioError as exc:
             return Source(error=exc.problems)
         chosen = panel.chosen
@@ -666,7 +671,12 @@ def timing_json(values: Mapping[str, object]) -> dict[str, Any] | None:
     if values["replay.gap"] != "fixed":
         gap = {"dist": values["replay.gap"], "low": low, "high": values["replay.gap_high"]}
     return {
-        "timing": {"gap_ms": gap, "gap_seed": values["replay.gap_seed"], "duration": duration},
+        "timing": {
+            "gap_ms": gap,
+            "gap_seed": values["replay.gap_seed"],
+            "duration": duration,
+            "appends": values["replay.appends"],
+        },
         "retries": {
             "failure_rate": values["replay.format_failure_rate"],
             "seed": values["replay.retry_seed"],

@@ -557,6 +557,7 @@ class _Reader:
         compactions: list[LogCompaction] = []
         pending: list[_Entry] = []
         times: list[int] = []
+        talk: list[int] = []  # the conversation lines' times (user and assistant entries)
         firsts: list[_Entry] = []  # each request's first copy, in file order
         messages = tool = 0
         seen_uuid: set[str] = set()
@@ -577,6 +578,8 @@ class _Reader:
                 continue
             if e.time is not None:
                 times.append(e.time)
+                if e.message or e.request is not None or e.kind.startswith("assistant"):
+                    talk.append(e.time)
             if e.compaction is not None:
                 pending.append(e)
                 messages = tool = 0  # the model now sees the summary, not the history
@@ -604,7 +607,14 @@ class _Reader:
             if req not in placed:
                 placed[req] = (name, False)
                 abandoned.append(_request(req, None, None))
-        return LogSeries(name, tuple(requests), tuple(compactions), tuple(abandoned), tuple(times))
+        return LogSeries(
+            name,
+            tuple(requests),
+            tuple(compactions),
+            tuple(abandoned),
+            tuple(times),
+            tuple(talk),
+        )
 
     def ledger(
         self, orphans: list[list[int]], placed: dict[_Request, tuple[str, bool]]
