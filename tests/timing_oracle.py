@@ -468,7 +468,9 @@ def oracle_timed_replay(
             run_fate=fate,
             run_tries=tries,
             run_start_ms=run_start_ms,
-            run_end_s=run_end,
+            # docs/cli.md, "Names and units": time points in whole ms, a run's end
+            # rounded up (every append is a whole ms, so no fate reads differently).
+            run_end_ms=None if run_end is None else math.ceil(run_end * 1000),
             run_unknown_tries=unknown,
             summary_input_billed=billed_in,
             summary_output_billed=billed_out,

@@ -4,6 +4,7 @@ after it, the prompt cache and the bill."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
@@ -368,7 +369,7 @@ def replay(
         fate: str | None = None
         tries = cut = 0
         run_start: int | None = None
-        run_end: Fraction | None = None
+        run_end: int | None = None  # ms, rounded up (TurnRow.run_end_ms)
         run_append: int | None = None
         if not admitted:
             status = "rejected"
@@ -423,7 +424,7 @@ def replay(
                     fate, cut = run.fate, int(run.cut)
                     tries = run.tries + cut  # a try cut by a timeout was tried, unbilled
                     if timing is not None:
-                        run_start, run_end = run.start_ms, run.end_s
+                        run_start, run_end = run.start_ms, math.ceil(run.end_s * 1000)
                     if run.publishes:
                         if timing is None:  # no clock: it lands at once, as docs/spec.md §12
                             a_after, c_after = written, c + new_raw
