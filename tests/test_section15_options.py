@@ -67,7 +67,7 @@ def _all_three(opts: dict[str, Any], n: int, gap_ms: int | None = None) -> dict[
 
 ALWAYS_FAILS = {"failure_rate": "1", "max_resends": 2}
 # random.Random(7) at p = 0.5: fail, fail, pass (tests/test_timing_oracle.py)
-FAIL_FAIL_PASS = {"failure_rate": "0.5", "seed": 7, "max_resends": 2}
+FAIL_FAIL_PASS = {"failure_rate": "0.5", "failure_seed": 7, "max_resends": 2}
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_a_discarded_run_bills_only_its_passing_output() -> None:
     # Fail, fail, pass at 10 s a try: the run ends at 30 s; turn 2 appends at 25 s, so
     # it is discarded. Wasted: 3 x 600 in, and 3 x 1,000 or the passing 1,000 out.
     timing = {"gap_ms": 25_000, "duration": {"fixed_s": "10"}}
-    billed = _all_three(_options({**FAIL_FAIL_PASS, "seed": 7}, timing), 2, 25_000)
+    billed = _all_three(_options(FAIL_FAIL_PASS, timing), 2, 25_000)
     free = _all_three(_options({**FAIL_FAIL_PASS, "bill_failed_output": False}, timing), 2, 25_000)
     assert billed["discarded_tokens"] == 3 * 1_600
     assert free["discarded_tokens"] == 3 * 600 + 1_000
@@ -127,7 +127,7 @@ def test_the_pages_form_gives_bill_failed_output_to_the_replay() -> None:
     """The page's box is the options file's key: unticked, a failed try bills no output."""
     from tests.test_ui_replay import _run, _timed  # noqa: PLC0415
 
-    fields = {"format_failure_rate": "0.5", "retry_seed": "3", "max_resends": "2"}
+    fields = {"format_failure_rate": "0.5", "format_failure_seed": "3", "max_resends": "2"}
     billed = _run(_timed(**fields))
     free = _run(_timed(bill_failed_output="false", **fields))
     assert billed.options.retries is not None
@@ -237,3 +237,29 @@ def test_the_cli_reads_appends_from_the_options_file(tmp_path: Path) -> None:
         rows = [json.loads(x) for x in r.out.splitlines()]
         fates[appends] = [x["run_fate"] for x in rows if "run_fate" in x]
     assert fates["any"] != fates["conversation"]
+
+
+# ------------------------------------------------------------------ names and units
+
+
+def test_the_old_name_of_the_retries_seed_is_refused_naming_the_new_one(tmp_path: Path) -> None:
+    """Three spellings of a seed (issue 41): every seed is now named for its draw,
+    failure_seed beside a failure_rate, gap_seed beside gap_ms; the old retries.seed
+    is refused by code, naming the new name, never read as it was nor ignored."""
+    with pytest.raises(ScenarioError) as info:
+        parse_options_json('{"retries": {"failure_rate": "0.5", "seed": 7}}')
+    (problem,) = info.value.problems
+    assert problem.code == "renamed"
+    assert info.value.one_line() == (
+        "options.retries.seed is renamed failure_seed: give options.retries.failure_seed"
+    )
+    parsed = parse_options_json('{"retries": {"failure_rate": "0.5", "failure_seed": 7}}')
+    assert parsed.retries == Retries(failure_rate=Decimal("0.5"), failure_seed=7)
+    options = tmp_path / "old.json"
+    options.write_text('{"retries": {"failure_rate": "0.5", "seed": 7}}')
+    r = run_cli(
+        ["replay", "--fragment", "", "--generate", '{"turns": 3}', "--options", str(options)]
+    )
+    assert r.code == 2
+    assert "options.retries.failure_seed" in r.err
+    assert "Traceback" not in r.err

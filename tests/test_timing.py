@@ -148,7 +148,10 @@ class TestGaps:
         ({"retries": {"policy": "twice"}}, "options.retries.policy must be one of resend, breaker"),
         ({"retries": {"failure_rate": "1.5"}}, "options.retries.failure_rate must be a decimal"),
         ({"retries": {"max_resends": 101}}, "options.retries.max_resends must be an integer from"),
-        ({"retries": {"seed": -1}}, "options.retries.seed must be an integer from 0"),
+        (
+            {"retries": {"failure_seed": -1}},
+            "options.retries.failure_seed must be an integer from 0",
+        ),
         ({"timing": 5}, "options.timing must be a JSON object"),
     ],
 )

@@ -268,7 +268,7 @@ class TestResend:
         # random.Random(7): 0.3238 < 0.5 fails, 0.1508 fails, 0.6509 passes.
         rng = random.Random(7)
         assert [Fraction(rng.random()) < HALF for _ in range(3)] == [True, True, False]
-        policy = {"failure_rate": "0.5", "seed": 7}
+        policy = {"failure_rate": "0.5", "failure_seed": 7}
         rows, _ = oracle_timed_replay(SCENARIO, turns(1), {"retries": {**policy, "max_resends": 2}})
         assert (rows[0]["run_fate"], rows[0]["run_tries"]) == ("published", 3)
         assert (rows[0]["covered_after"], rows[0]["summary_after"]) == (500, 1_000)
@@ -279,7 +279,7 @@ class TestResend:
     def test_a_discarded_run_bills_every_try(self) -> None:
         # Seed 7, p = 0.5: tries fail, fail, pass; 3 x 10 s = 30 s, and turn 2 appends at
         # 25 s: discarded, 3 x (600 + 1,000) tokens wasted, 2 of them retries.
-        opts = timed("10", 25_000, retries={"failure_rate": "0.5", "seed": 7})
+        opts = timed("10", 25_000, retries={"failure_rate": "0.5", "failure_seed": 7})
         rows, summary = oracle_timed_replay(SCENARIO, turns(2), opts)
         assert (rows[0]["run_fate"], rows[0]["run_tries"], rows[0]["run_end_ms"]) == (
             "discarded",
@@ -299,7 +299,7 @@ class TestResend:
         rng = random.Random(47)
         draws = [Fraction(rng.random()) < HALF for _ in range(6)]
         assert draws == [True, True, True, True, False, True]
-        opts = timed("20", 90_000, retries={"failure_rate": "0.5", "seed": 47})
+        opts = timed("20", 90_000, retries={"failure_rate": "0.5", "failure_seed": 47})
         rows, _ = oracle_timed_replay(SCENARIO, turns(2), opts)
         assert (rows[0]["run_fate"], rows[0]["run_tries"]) == ("abandoned", 5)
         assert (rows[1]["run_fate"], rows[1]["run_tries"]) == ("published", 1)
@@ -321,7 +321,7 @@ class TestBreaker:
         rng = random.Random(28)
         draws = [Fraction(rng.random()) < HALF for _ in range(6)]
         assert draws == [True, True, False, True, True, True]
-        opts = {"retries": {"failure_rate": "0.5", "seed": 28, "policy": "breaker"}}
+        opts = {"retries": {"failure_rate": "0.5", "failure_seed": 28, "policy": "breaker"}}
         rows, _ = oracle_timed_replay(SCENARIO, turns(8), opts)
         assert column(rows, "run_fate") == [
             "failed",
@@ -464,7 +464,7 @@ class TestUndecidedInputsAreRefused:
             (turns(2), {"timing": {"gap_ms": 1_000}}),  # no duration
             (turns(2), {"timing": {"duration": {"fixed_s": "1"}}}),  # no gap for turn 1
             ([{"added": 1, "time_ms": 0}, {"added": 1, "gap_ms": 5}], timed("1")),
-            (turns(1), {"retries": {"seed": 1}}),  # no failure rate
+            (turns(1), {"retries": {"failure_seed": 1}}),  # no failure rate
         ],
     )
     def test_the_oracle_will_not_guess(

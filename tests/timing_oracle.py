@@ -171,7 +171,7 @@ def _retry_settings(retries: dict[str, Any]) -> tuple[Fraction, random.Random, s
     bill = retries.get("bill_failed_output", True)
     if not isinstance(bill, bool):
         raise ValueError("retries.bill_failed_output must be true or false")
-    return p, random.Random(retries.get("seed", 0)), policy, resends, bill
+    return p, random.Random(retries.get("failure_seed", 0)), policy, resends, bill
 
 
 # ---------------------------------------------------------------------------------------

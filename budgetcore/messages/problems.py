@@ -441,6 +441,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 需要每个请求的时间才能做后台计时;该请求没有时间戳",
     ),
     "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
+    "core.renamed": (
+        "{where} is renamed: give {new} (docs/cli.md, Names and units)",
+        "{where} 已改名:请改用 {new}(见 docs/cli.md「名称与单位」)",
+    ),
     "core.log-no-conversation-lines": (
         "{where} is conversation, but this log's reader does not tell its conversation lines "
         "from the others (Claude Code and Codex logs do)",

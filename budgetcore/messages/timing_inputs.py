@@ -48,7 +48,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Format-check failure rate per try",
         "每次尝试的格式检查失败率",
     ),
-    "label.replay.retry_seed": ("Failure draw seed", "失败抽样种子(重试)"),
+    "label.replay.format_failure_seed": (
+        "Format-check failure seed",
+        "格式检查失败抽样种子",
+    ),
     # The choices stay short: a closed select shows its option on one line at 390 px.
     "label.replay.policy": ("Retry policy", "重试策略"),
     "replay.policy.resend": ("resend up to N times", "原样重发,最多 N 次"),

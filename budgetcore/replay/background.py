@@ -147,10 +147,12 @@ class Timing:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Retries:
     """Format-check failures at rate ``failure_rate``, drawn from
-    ``random.Random(seed)`` once per try in the order tries happen."""
+    ``random.Random(failure_seed)`` once per try in the order tries happen."""
 
     failure_rate: Decimal
-    seed: int = 0
+    # One name for every seed: the draw it seeds, then _seed (failure_seed beside a
+    # failure_rate, gap_seed beside gap_ms; docs/cli.md, "Names and units").
+    failure_seed: int = 0
     policy: Literal["resend", "breaker"] = "resend"
     max_resends: int = 10  # the compaction-quality proposal's baseline
     # Failed runs in a row that open the breaker: 3 for Claude Code and Qwen Code, the
@@ -165,7 +167,7 @@ class Retries:
     def __post_init__(self) -> None:
         check = Checks("Retries")
         check.decimal("failure_rate", self.failure_rate, 0, 1, 30)
-        check.whole("seed", self.seed, 0, MAX_SEED)
+        check.whole("failure_seed", self.failure_seed, 0, MAX_SEED)
         if self.policy not in POLICIES:
             check.rule("policy", f"must be one of {', '.join(POLICIES)}", self.policy)
         check.whole("max_resends", self.max_resends, 0, 100)
@@ -206,7 +208,7 @@ class RunSlot:
 
     def __init__(self, retries: Retries | None) -> None:
         self.retries = retries
-        self._rng = None if retries is None else random.Random(retries.seed)
+        self._rng = None if retries is None else random.Random(retries.failure_seed)
         self._rate = None if retries is None else retries.failure_rate
         self.busy_until: Fraction | None = None  # seconds: the slot is held until then
         self.failures = 0  # format failures in a row (the breaker's count)

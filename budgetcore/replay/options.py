@@ -273,12 +273,32 @@ def _round_up(raw: dict[str, Any], path: str, problems: list[Problem]) -> int | 
     return False if step is None else step
 
 
+#: Input names renamed (issue 41, one name for each idea): the old name is refused with
+#: a coded message naming the new one, never read as it was nor ignored (docs/cli.md,
+#: "Names and units").
+RENAMED: dict[str, str] = {"seed": "failure_seed"}
+
+
+def renamed(raw: dict[str, Any], path: str, problems: list[Problem]) -> None:
+    for old, new in RENAMED.items():
+        if old in raw:
+            problems.append(
+                Problem.coded(
+                    f"{path}.{old}",
+                    f"is renamed {new}: give {path}.{new}",
+                    "renamed",
+                    new=f"{path}.{new}",
+                )
+            )
+
+
 def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | None:
-    """``{"failure_rate": "0.05", "seed": 0, "policy": "resend" | "breaker",
+    """``{"failure_rate": "0.05", "failure_seed": 0, "policy": "resend" | "breaker",
     "max_resends": 10}`` (docs/replay.md, "Retries")."""
     keys = (
         "failure_rate",
-        "seed",
+        "failure_seed",
+        *RENAMED,
         "policy",
         "max_resends",
         "breaker_failures",
@@ -289,7 +309,8 @@ def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | 
     assert isinstance(raw, dict)
     before = len(problems)
     rate = _fraction(raw.get("failure_rate", 0), f"{path}.failure_rate", problems)
-    seed = whole(raw.get("seed", 0), f"{path}.seed", problems, 0, MAX_SEED)
+    renamed(raw, path, problems)
+    seed = whole(raw.get("failure_seed", 0), f"{path}.failure_seed", problems, 0, MAX_SEED)
     policy = raw.get("policy", "resend")
     if policy not in POLICIES:
         names = ", ".join(POLICIES)
@@ -308,7 +329,7 @@ def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | 
         return None
     return Retries(
         failure_rate=rate,
-        seed=seed,
+        failure_seed=seed,
         policy=policy,
         max_resends=resends,
         breaker_failures=breaker,

@@ -66,7 +66,7 @@ COUNTS: tuple[str, ...] = (
     "in_flight_turns",
     "breaker_open_turns",
     "tries",
-    "unknown_usage",  # tries cut by a timeout: their usage is unknown, never free
+    "unknown_tries",  # tries cut by a timeout: their usage is unknown, never free
     "discarded_tokens",
     "retry_tokens",  # the known tries after the first of each run
     "retry_unknown",  # runs whose cut try followed a known one (a resend of unknown usage)

@@ -143,7 +143,9 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
         ReplayField(
             "replay.format_failure_rate", "option", "0", option=("retries", "failure_rate")
         ),
-        ReplayField("replay.retry_seed", "option", "0", option=("retries", "seed")),
+        ReplayField(
+            "replay.format_failure_seed", "option", "0", option=("retries", "failure_seed")
+        ),
         ReplayField("replay.policy", "option", "resend", option=("retries", "policy")),
         ReplayField("replay.max_resends", "option", "10", option=("retries", "max_resends")),
         ReplayField("replay.bill_failed_output", "bool", "true"),
@@ -171,7 +173,7 @@ TIMING_PATHS = (
     "replay.gap_high",
     "replay.gap_seed",
     "replay.format_failure_rate",
-    "replay.retry_seed",
+    "replay.format_failure_seed",
     "replay.policy",
     "replay.max_resends",
     "replay.bill_failed_output",
@@ -679,7 +681,7 @@ def timing_json(values: Mapping[str, object]) -> dict[str, Any] | None:
         },
         "retries": {
             "failure_rate": values["replay.format_failure_rate"],
-            "seed": values["replay.retry_seed"],
+            "failure_seed": values["replay.format_failure_seed"],
             "policy": values["replay.policy"],
             "max_resends": values["replay.max_resends"],
             "bill_failed_output": values["replay.bill_failed_output"] is True,

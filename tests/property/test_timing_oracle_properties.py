@@ -44,7 +44,7 @@ def test_with_timing_off_and_p_zero_it_is_oracle_replay_row_for_row(
 ) -> None:
     data, turn_list = session
     turn_list = plain_turns(turn_list)
-    retries = {"failure_rate": "0", "seed": seed, "policy": policy}
+    retries = {"failure_rate": "0", "failure_seed": seed, "policy": policy}
     got = oracle_timed_replay(data, turn_list, {**opts, "retries": retries})
     assert_section_twelve(got, oracle_replay(data, turn_list, opts))
     assert all(r["run_fate"] in ("published", None) for r in got[0])
@@ -175,9 +175,17 @@ def test_summary_tokens_are_the_sum_over_every_known_try(
         if r["run_fate"] == "discarded"
     )
     assert summary["discarded_tokens"] == wasted
-    retried = sum(
-        (r["run_tries"] - 1) * (r["summary_input"] + r["written"]) for r in rows if r["run_tries"]
-    )
+    bill = opts.get("retries", {}).get("bill_failed_output", True)
+
+    def resends(r: dict[str, Any]) -> int:
+        """Tries after the first: each its input, and its output when billed (with
+        bill_failed_output off, only a passing try's, the last one)."""
+        extra = r["run_tries"] - 1
+        passed = r["run_fate"] in ("published", "discarded")
+        wrote = extra if bill else int(passed and extra > 0)
+        return extra * r["summary_input"] + wrote * r["written"]
+
+    retried = sum(resends(r) for r in rows if r["run_tries"])
     assert summary["retry_tokens"] == retried
 
 

@@ -92,7 +92,9 @@ def test_with_no_clock_and_no_failures_the_replay_is_section_twelve_row_for_row(
     data, turns = session
     turns = plain_turns(turns)
     plain = _replay(data, turns, opts)
-    with_retries = _replay(data, turns, {**opts, "retries": {"failure_rate": "0", "seed": seed}})
+    with_retries = _replay(
+        data, turns, {**opts, "retries": {"failure_rate": "0", "failure_seed": seed}}
+    )
     assert not plain.timed
     assert with_retries.timed
     for a, b in zip(plain.rows, with_retries.rows, strict=True):
