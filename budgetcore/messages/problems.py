@@ -260,6 +260,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is zstd-compressed but cannot be decompressed ({why})",
         "{where}是 zstd 压缩的,但无法解压({why})",
     ),
+    "core.log-zstd-bomb": (
+        "{where} is zstd-compressed and decompresses to more than {ratio} times its {size} "
+        "bytes (a compression bomb, not a log): refused",
+        "{where}是 zstd 压缩的,解压后超过其 {size} 字节的 {ratio} 倍(是压缩炸弹而不是日志):已拒绝",
+    ),
     "core.log-unknown-database": (
         "{where} is an SQLite database, but not one of an agent we read (tables: {tables})",
         "{where}是 SQLite 数据库,但不属于我们能读取的任何代理(表:{tables})",
