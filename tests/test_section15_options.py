@@ -263,3 +263,50 @@ def test_the_old_name_of_the_retries_seed_is_refused_naming_the_new_one(tmp_path
     assert r.code == 2
     assert "options.retries.failure_seed" in r.err
     assert "Traceback" not in r.err
+
+
+def test_outputs_use_only_the_new_names_and_units(tmp_path: Path) -> None:
+    """Issue 41's drift list: a run's end in whole ms (never a fraction string of
+    seconds), the replay's names in a tune point, no old name in any output."""
+    options = tmp_path / "timed.json"
+    options.write_text(
+        json.dumps(
+            {
+                "timing": {
+                    "gap_ms": 7_000,
+                    "duration": {"prefill_tokens_per_s": "33.3", "decode_tokens_per_s": "7"},
+                },
+                "retries": {"failure_rate": "0.3", "failure_seed": 4},
+            }
+        )
+    )
+    gen = '{"turns": 40, "seed": 2, "added": 6000}'
+    args = [
+        "--fragment",
+        "config.trigger_tokens=8000",
+        "--generate",
+        gen,
+        "--options",
+        str(options),
+    ]
+    old = ("run_end_s", "unknown_usage", '"seed"', "retry_seed")
+    for fmt in ("jsonl", "csv"):
+        r = run_cli(["replay", *args, "--format", fmt])
+        assert r.code == 0, r.err
+        assert not any(name in r.out for name in old), fmt
+        assert "run_end_ms" in r.out
+    rows = [json.loads(x) for x in run_cli(["replay", *args, "--format", "jsonl"]).out.splitlines()]
+    ends = [x["run_end_ms"] for x in rows[:-1] if x["run_end_ms"] is not None]
+    assert ends
+    assert all(isinstance(e, int) for e in ends)
+    # a rate of 33.3 tokens a second makes durations of no whole millisecond
+    summary = rows[-1]["summary"]
+    for fmt in ("jsonl", "csv"):
+        t = run_cli(["tune", *args, "--k", "8000,20000", "--s", "4096", "--format", fmt])
+        assert t.code == 0, t.err
+        assert not any(name in t.out for name in old), fmt
+        for name in ("candidates", "summary_tokens", "unknown_tries"):
+            assert name in t.out, (fmt, name)
+    point = json.loads(run_cli(["tune", *args, "--k", "8000", "--s", "4096"]).out.splitlines()[0])
+    assert point["candidates"] == point["published"] + point["discarded"]
+    assert set(summary) >= {"candidates", "summary_tokens", "unknown_tries"}
