@@ -310,3 +310,37 @@ def test_outputs_use_only_the_new_names_and_units(tmp_path: Path) -> None:
     point = json.loads(run_cli(["tune", *args, "--k", "8000", "--s", "4096"]).out.splitlines()[0])
     assert point["candidates"] == point["published"] + point["discarded"]
     assert set(summary) >= {"candidates", "summary_tokens", "unknown_tries"}
+
+
+def test_the_pages_form_has_every_section_15_option_by_its_file_name() -> None:
+    """Each §15 option is a field of the page's timing part, read by the CLI's own
+    parse function: breaker_failures, round_up_ms (empty: exact), run_from, appends,
+    bill_failed_output."""
+    from budgetcore.ui.form import IssueError  # noqa: PLC0415
+    from budgetcore.ui.replay_panel import parse_field_text  # noqa: PLC0415
+    from tests.test_ui_replay import _run, _timed  # noqa: PLC0415
+
+    default = _run(_timed()).options
+    assert default.timing is not None
+    assert default.retries is not None
+    assert default.timing.duration.round_up_ms is None  # exact unless asked
+    assert (default.timing.run_from, default.retries.breaker_failures) == ("reply", 3)
+    chosen = _run(
+        _timed(breaker_failures="5", round_up_ms="1,000", run_from="turn", policy="breaker")
+    ).options
+    assert chosen.timing is not None
+    assert chosen.retries is not None
+    assert chosen.timing.duration.round_up_ms == 1_000
+    assert chosen.timing.run_from == "turn"
+    assert chosen.retries.breaker_failures == 5
+    with pytest.raises(IssueError) as info:
+        parse_field_text("replay.breaker_failures", "0")
+    # the CLI's own code for options.retries.breaker_failures = 0, by the page's field
+    assert (info.value.issue.code, info.value.issue.paths) == (
+        "core.whole",
+        ("replay.breaker_failures",),
+    )
+    with pytest.raises(IssueError) as info:
+        parse_field_text("replay.round_up_ms", "3,600,001")
+    assert info.value.issue.code == "core.whole"
+    assert parse_field_text("replay.round_up_ms", "") is None

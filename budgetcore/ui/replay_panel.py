@@ -150,6 +150,18 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
         ReplayField("replay.max_resends", "option", "10", option=("retries", "max_resends")),
         ReplayField("replay.bill_failed_output", "bool", "true"),
         ReplayField("replay.appends", "choice", "any", choices=("any", "conversation")),
+        # The other §15 options, as the options file names them (docs/replay.md).
+        ReplayField(
+            "replay.breaker_failures", "option", "3", option=("retries", "breaker_failures")
+        ),
+        ReplayField(
+            "replay.round_up_ms",
+            "option",
+            "",
+            nullable=True,
+            option=("timing", "duration", "round_up_ms"),
+        ),
+        ReplayField("replay.run_from", "choice", "reply", choices=("reply", "turn")),
     )
 }
 #: The options fields besides the generator's, in the order the panel shows them.
@@ -177,6 +189,9 @@ TIMING_PATHS = (
     "replay.policy",
     "replay.max_resends",
     "replay.bill_failed_output",
+    "replay.breaker_failures",
+    "replay.round_up_ms",
+    "replay.run_from",
     "replay.appends",
 )
 #: The article's timeouts (model 30 s <= execution 90 s < lease 120 s): the scenario's
@@ -221,7 +236,9 @@ def _option_raw(f: ReplayField, value: object) -> dict[str, Any]:
     if section == "retries":
         return {keys[0]: value}
     raw: dict[str, Any] = {"duration": {"fixed_s": 0}}
-    if keys[0] == "duration":
+    if keys[0] == "duration" and keys[1] == "round_up_ms":
+        raw["duration"] = {"fixed_s": 0, "round_up_ms": value}
+    elif keys[0] == "duration":
         other = {"prefill_tokens_per_s": "decode_tokens_per_s"}
         other |= {v: k for k, v in other.items()}
         raw["duration"] = {keys[1]: value}
@@ -293,10 +310,10 @@ def parse_field_text(path: str, text: str) -> object:
             return text
         names = ("names", ", ".join(f.choices), False)
         raise IssueError(Problem.page("problem.replay-choice", (names, _got(text)), (path,)))
-    if f.kind == "option":
-        return _parse_option(f, text)
     if f.nullable and text == "":
         return None
+    if f.kind == "option":
+        return _parse_option(f, text)
     if f.kind == "fraction":
         value = as_decimal(typed(text), 0, 1, _MAX_PLACES)
         if value is None:
@@ -668,6 +685,8 @@ def timing_json(values: Mapping[str, object]) -> dict[str, Any] | None:
             "prefill_tokens_per_s": values["replay.prefill_rate"],
             "decode_tokens_per_s": values["replay.decode_rate"],
         }
+    if values["replay.round_up_ms"] is not None:
+        duration["round_up_ms"] = values["replay.round_up_ms"]
     low = values["replay.gap_low"]
     gap: object = low
     if values["replay.gap"] != "fixed":
@@ -677,6 +696,7 @@ def timing_json(values: Mapping[str, object]) -> dict[str, Any] | None:
             "gap_ms": gap,
             "gap_seed": values["replay.gap_seed"],
             "duration": duration,
+            "run_from": values["replay.run_from"],
             "appends": values["replay.appends"],
         },
         "retries": {
@@ -684,6 +704,7 @@ def timing_json(values: Mapping[str, object]) -> dict[str, Any] | None:
             "failure_seed": values["replay.format_failure_seed"],
             "policy": values["replay.policy"],
             "max_resends": values["replay.max_resends"],
+            "breaker_failures": values["replay.breaker_failures"],
             "bill_failed_output": values["replay.bill_failed_output"] is True,
         },
     }
