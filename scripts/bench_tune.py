@@ -71,7 +71,7 @@ TIMED = {
         "gap_ms": {"dist": "uniform", "low": 2_000, "high": 60_000},
         "duration": {"prefill_tokens_per_s": "20000", "decode_tokens_per_s": "400"},
     },
-    "retries": {"failure_rate": "0.1", "seed": 3},
+    "retries": {"failure_rate": "0.1", "failure_seed": 3},
 }
 
 

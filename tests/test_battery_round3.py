@@ -903,7 +903,7 @@ def test_the_publish_rate_divides_by_candidates_not_runs_started() -> None:
     fates = [row.run_fate for row in r.rows]
     assert fates == ["published", "discarded", None, "abandoned"]
     # turn 1: 6,000 / 2,000 + 8,192 / 1,000 = 11.192 s < 60 s to the next turn: published
-    assert r.rows[0].run_end_s == Fraction(11_192, 1_000)
+    assert r.rows[0].run_end_ms == 11_192
     s = r.summary
     assert (s.published, s.discarded, s.abandoned, s.failed) == (1, 1, 1, 0)
     assert s.candidates == 2

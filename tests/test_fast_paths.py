@@ -104,7 +104,7 @@ def _timed_replay() -> tuple[Scenario, list[Turn], ReplayOptions]:
     opts = parse_options(
         {
             "timing": {"gap_ms": 20000, "duration": {"fixed_s": "30"}},
-            "retries": {"failure_rate": "0.3", "seed": 2},
+            "retries": {"failure_rate": "0.3", "failure_seed": 2},
         }
     )
     return Scenario(), turns, dataclasses.replace(opts, main_prices=PRICES)

@@ -45,7 +45,7 @@ class TestLogsWithTimestamps:
         # The request and its reply's line are at 2 s from the first entry, the tool
         # result lands at 7 s, the run would end at 22 s: billed, not published, the
         # slot held to its end.
-        assert (first.time_ms, first.run_start_ms, first.run_end_s) == (2_000, 2_000, Fraction(22))
+        assert (first.time_ms, first.run_start_ms, first.run_end_ms) == (2_000, 2_000, 22_000)
         assert (first.covered_after, first.summary_after) == (first.covered, first.summary)
         s = got.summary
         assert (s.candidates, s.published, s.discarded) == (3, 2, 1)
@@ -148,7 +148,10 @@ class TestGaps:
         ({"retries": {"policy": "twice"}}, "options.retries.policy must be one of resend, breaker"),
         ({"retries": {"failure_rate": "1.5"}}, "options.retries.failure_rate must be a decimal"),
         ({"retries": {"max_resends": 101}}, "options.retries.max_resends must be an integer from"),
-        ({"retries": {"seed": -1}}, "options.retries.seed must be an integer from 0"),
+        (
+            {"retries": {"failure_seed": -1}},
+            "options.retries.failure_seed must be an integer from 0",
+        ),
         ({"timing": 5}, "options.timing must be a JSON object"),
     ],
 )
@@ -187,7 +190,7 @@ class TestOutputs:
         assert list(summary)[: len(SUMMARY_KEYS)] == list(SUMMARY_KEYS)
         assert set(TIMING_SUMMARY_KEYS) <= set(summary)
         assert summary["publish_rate"] == "0"  # every gap (10 s) is shorter than a run (20 s)
-        assert t_rows[0]["run_end_s"] == "20"
+        assert t_rows[0]["run_end_ms"] == 20_000
 
     def test_the_table_says_each_run_s_fate_and_what_the_discarded_runs_cost(
         self, tmp_path: Path

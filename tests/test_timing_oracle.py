@@ -79,7 +79,7 @@ class TestSectionTwelveIsUnchanged:
         rows, summary = oracle_timed_replay(SCENARIO, turns(3), timed("20", 25_000))
         assert column(rows, "time_ms") == [0, 25_000, 50_000]
         assert column(rows, "run_start_ms") == [0, 25_000, 50_000]
-        assert column(rows, "run_end_s") == [20, 45, 70]
+        assert column(rows, "run_end_ms") == [20_000, 45_000, 70_000]
         assert column(rows, "run_fate") == ["published"] * 3
         assert column(rows, "covered") == [0, 500, 1_000]
         assert column(rows, "summary") == [0, 1_000, 1_000]
@@ -172,14 +172,15 @@ class TestDurations:
             "timing": {"duration": {"prefill_tokens_per_s": "3000", "decode_tokens_per_s": "3"}}
         }
         rows, _ = oracle_timed_replay(with_limits(400, 500, 600), turns(1), opts)
-        assert rows[0]["run_end_s"] == Fraction(5_003, 15)
-        assert isinstance(rows[0]["run_end_s"], Fraction)
+        # 5,003 / 15 s = 333,533.3… ms, rounded up to the whole millisecond
+        assert rows[0]["run_end_ms"] == 333_534
+        assert isinstance(rows[0]["run_end_ms"], int)
         assert rows[0]["run_fate"] == "published"
 
     def test_a_fixed_duration_is_an_exact_decimal(self) -> None:
         # 19.999 s exactly (a float would not be): the append at 19,999 ms is at the end.
         rows, _ = oracle_timed_replay(SCENARIO, turns(2), timed("19.999", 19_999))
-        assert rows[0]["run_end_s"] == Fraction(19_999, 1_000)
+        assert rows[0]["run_end_ms"] == 19_999
         assert rows[0]["run_fate"] == "published"
 
     def test_a_float_duration_is_refused(self) -> None:
@@ -194,7 +195,7 @@ class TestTimeouts:
         rows, summary = oracle_timed_replay(SCENARIO, turns(2), opts)
         first = rows[0]
         assert first["run_fate"] == "abandoned"
-        assert first["run_end_s"] == 30
+        assert first["run_end_ms"] == 30_000
         assert (first["run_tries"], first["run_unknown_tries"]) == (1, 1)
         assert (first["summary_input_billed"], first["summary_output_billed"]) == (0, 0)
         assert first["cost"] is None
@@ -209,7 +210,7 @@ class TestTimeouts:
     def test_a_try_of_exactly_the_model_timeout_is_not_cut(self) -> None:
         rows, _ = oracle_timed_replay(SCENARIO, turns(1), timed("30"))
         assert rows[0]["run_fate"] == "published"
-        assert rows[0]["run_end_s"] == 30
+        assert rows[0]["run_end_ms"] == 30_000
 
     def test_the_try_that_would_end_past_the_execution_timeout_is_cut_there(self) -> None:
         # Every try fails; tries end at 20, 40, 60, 80 s; the 5th would end at 100 > 90 s,
@@ -218,7 +219,7 @@ class TestTimeouts:
         rows, summary = oracle_timed_replay(SCENARIO, turns(1), opts)
         row = rows[0]
         assert row["run_fate"] == "abandoned"
-        assert row["run_end_s"] == 90
+        assert row["run_end_ms"] == 90_000
         assert (row["run_tries"], row["run_unknown_tries"]) == (5, 1)
         assert (row["summary_input_billed"], row["summary_output_billed"]) == (4 * 600, 4 * 1_000)
         assert (summary["failed"], summary["abandoned"]) == (0, 1)
@@ -229,7 +230,7 @@ class TestTimeouts:
         opts = timed("22.5", retries={**ALWAYS_FAILS, "max_resends": 3})
         rows, _ = oracle_timed_replay(SCENARIO, turns(1), opts)
         assert rows[0]["run_fate"] == "failed"
-        assert rows[0]["run_end_s"] == 90
+        assert rows[0]["run_end_ms"] == 90_000
         assert (rows[0]["run_tries"], rows[0]["run_unknown_tries"]) == (4, 0)
 
     def test_an_abandoned_run_holds_the_slot_until_the_cut_and_moves_nothing(self) -> None:
@@ -238,7 +239,7 @@ class TestTimeouts:
         gapped = [{"added": 500, "gap_ms": 29_999}, {"added": 500, "gap_ms": 1}, {"added": 500}]
         rows, _ = oracle_timed_replay(SCENARIO, gapped, timed("31"))
         assert column(rows, "status") == ["run", "run in flight", "run"]
-        assert column(rows, "run_end_s") == [30, None, 60]
+        assert column(rows, "run_end_ms") == [30_000, None, 60_000]
         assert (rows[2]["covered"], rows[2]["summary"], rows[2]["new_raw"]) == (0, 0, 1_500)
 
 
@@ -249,7 +250,7 @@ class TestResend:
         rows, summary = oracle_timed_replay(SCENARIO, turns(1), opts)
         row = rows[0]
         assert (row["run_fate"], row["run_tries"]) == ("failed", 3)
-        assert (row["run_start_ms"], row["run_end_s"], row["time_ms"]) == (None, None, None)
+        assert (row["run_start_ms"], row["run_end_ms"], row["time_ms"]) == (None, None, None)
         assert (row["summary_input_billed"], row["summary_output_billed"]) == (1_800, 3_000)
         assert (row["covered_after"], row["summary_after"]) == (0, 0)
         assert (summary["summary_input_tokens"], summary["summary_output_tokens"]) == (1_800, 3_000)
@@ -267,7 +268,7 @@ class TestResend:
         # random.Random(7): 0.3238 < 0.5 fails, 0.1508 fails, 0.6509 passes.
         rng = random.Random(7)
         assert [Fraction(rng.random()) < HALF for _ in range(3)] == [True, True, False]
-        policy = {"failure_rate": "0.5", "seed": 7}
+        policy = {"failure_rate": "0.5", "failure_seed": 7}
         rows, _ = oracle_timed_replay(SCENARIO, turns(1), {"retries": {**policy, "max_resends": 2}})
         assert (rows[0]["run_fate"], rows[0]["run_tries"]) == ("published", 3)
         assert (rows[0]["covered_after"], rows[0]["summary_after"]) == (500, 1_000)
@@ -278,12 +279,12 @@ class TestResend:
     def test_a_discarded_run_bills_every_try(self) -> None:
         # Seed 7, p = 0.5: tries fail, fail, pass; 3 x 10 s = 30 s, and turn 2 appends at
         # 25 s: discarded, 3 x (600 + 1,000) tokens wasted, 2 of them retries.
-        opts = timed("10", 25_000, retries={"failure_rate": "0.5", "seed": 7})
+        opts = timed("10", 25_000, retries={"failure_rate": "0.5", "failure_seed": 7})
         rows, summary = oracle_timed_replay(SCENARIO, turns(2), opts)
-        assert (rows[0]["run_fate"], rows[0]["run_tries"], rows[0]["run_end_s"]) == (
+        assert (rows[0]["run_fate"], rows[0]["run_tries"], rows[0]["run_end_ms"]) == (
             "discarded",
             3,
-            30,
+            30_000,
         )
         assert rows[1]["status"] == "run in flight"
         assert summary["discarded_tokens"] == 3 * 1_600
@@ -298,7 +299,7 @@ class TestResend:
         rng = random.Random(47)
         draws = [Fraction(rng.random()) < HALF for _ in range(6)]
         assert draws == [True, True, True, True, False, True]
-        opts = timed("20", 90_000, retries={"failure_rate": "0.5", "seed": 47})
+        opts = timed("20", 90_000, retries={"failure_rate": "0.5", "failure_seed": 47})
         rows, _ = oracle_timed_replay(SCENARIO, turns(2), opts)
         assert (rows[0]["run_fate"], rows[0]["run_tries"]) == ("abandoned", 5)
         assert (rows[1]["run_fate"], rows[1]["run_tries"]) == ("published", 1)
@@ -320,7 +321,7 @@ class TestBreaker:
         rng = random.Random(28)
         draws = [Fraction(rng.random()) < HALF for _ in range(6)]
         assert draws == [True, True, False, True, True, True]
-        opts = {"retries": {"failure_rate": "0.5", "seed": 28, "policy": "breaker"}}
+        opts = {"retries": {"failure_rate": "0.5", "failure_seed": 28, "policy": "breaker"}}
         rows, _ = oracle_timed_replay(SCENARIO, turns(8), opts)
         assert column(rows, "run_fate") == [
             "failed",
@@ -386,7 +387,7 @@ class TestLogTimes:
         rows, _ = oracle_timed_replay(SCENARIO, log, {"timing": {"duration": {"fixed_s": "5"}}})
         assert column(rows, "time_ms") == [1_000, 7_000]
         assert rows[0]["run_start_ms"] == 1_000
-        assert rows[0]["run_end_s"] == 6
+        assert rows[0]["run_end_ms"] == 6_000
         assert rows[0]["run_fate"] == "published"
         assert (rows[1]["covered"], rows[1]["summary"]) == (500, 1_000)
 
@@ -395,7 +396,7 @@ class TestLogTimes:
         opts = {"timing": {"duration": {"fixed_s": "20"}}}
         stale = [{"added": 500, "time_ms": 0, "reply_end_ms": 2_000, "append_ms": [5_000]}]
         rows, _ = oracle_timed_replay(SCENARIO, stale, opts)
-        assert (rows[0]["run_start_ms"], rows[0]["run_end_s"]) == (2_000, 22)
+        assert (rows[0]["run_start_ms"], rows[0]["run_end_ms"]) == (2_000, 22_000)
         assert rows[0]["run_fate"] == "discarded"
         fresh = [{"added": 500, "time_ms": 0, "reply_end_ms": 2_000, "append_ms": [22_000]}]
         rows, _ = oracle_timed_replay(SCENARIO, fresh, opts)
@@ -463,7 +464,7 @@ class TestUndecidedInputsAreRefused:
             (turns(2), {"timing": {"gap_ms": 1_000}}),  # no duration
             (turns(2), {"timing": {"duration": {"fixed_s": "1"}}}),  # no gap for turn 1
             ([{"added": 1, "time_ms": 0}, {"added": 1, "gap_ms": 5}], timed("1")),
-            (turns(1), {"retries": {"seed": 1}}),  # no failure rate
+            (turns(1), {"retries": {"failure_seed": 1}}),  # no failure rate
         ],
     )
     def test_the_oracle_will_not_guess(

@@ -224,7 +224,7 @@ def _grid(points: list[dict[str, int]], ks: tuple[int, ...], ss: tuple[int, ...]
     cols["unseen_tokens"] = tuple(p.get("unseen", 0) for p in points)
     cols["peak_unseen"] = tuple(p.get("peak", 0) for p in points)
     cols["runs"] = tuple(p.get("runs", 0) for p in points)
-    cols["unknown_usage"] = tuple(p.get("unknown", 0) for p in points)
+    cols["unknown_tries"] = tuple(p.get("unknown", 0) for p in points)
     cols["rejected"] = tuple(p.get("rejected", 0) for p in points)
     return GridMeasures(ks, ss, 1, 0, True, MappingProxyType(cols))
 
@@ -595,7 +595,7 @@ def test_the_core_imports_neither_numpy_nor_dask() -> None:
 TIMED = (
     '{"timing": {"gap_ms": {"dist": "uniform", "low": 2000, "high": 60000}, "duration": '
     '{"prefill_tokens_per_s": "20000", "decode_tokens_per_s": "400"}}, "retries": '
-    '{"failure_rate": "0.1", "seed": 3}, "main_prices": {"input": "0.000003", "output": '
+    '{"failure_rate": "0.1", "failure_seed": 3}, "main_prices": {"input": "0.000003", "output": '
     '"0.000015"}}'
 )
 

@@ -821,7 +821,7 @@ BAD_TIMING = [
     ),
     ("replay.gap_seed", "-3", ("timing", {"gap_seed": -3, "duration": {"fixed_s": 1}})),
     ("replay.format_failure_rate", "1.5", ("retries", {"failure_rate": "1.5"})),
-    ("replay.retry_seed", "nine", ("retries", {"seed": "nine"})),
+    ("replay.format_failure_seed", "nine", ("retries", {"failure_seed": "nine"})),
     ("replay.policy", "always", ("retries", {"policy": "always"})),
     ("replay.max_resends", "101", ("retries", {"max_resends": 101})),
 ]
@@ -869,7 +869,7 @@ def test_timed_summary_and_rows_match_the_cli(tmp_path: Path) -> None:
         prefill_rate="2,000",
         decode_rate="400",
         format_failure_rate="0.3",
-        retry_seed="5",
+        format_failure_seed="5",
         policy="breaker",
         gap_low="1,000",
         gap_high="40,000",
@@ -921,7 +921,7 @@ def test_each_fate_has_its_strip_shape_dash_and_exact_count() -> None:
 
 
 def test_the_scrubbed_turn_shows_its_runs_fate_and_tries() -> None:
-    state = _timed(fixed_s="25", format_failure_rate="0.5", retry_seed="1")
+    state = _timed(fixed_s="25", format_failure_rate="0.5", format_failure_seed="1")
     result = _run(state)
     row = next(r for r in result.rows if r.run_fate is not None and r.run_tries > 1)
     screen = _screen(reduce(state, ReplayScrubbed(row.turn)))

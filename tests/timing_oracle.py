@@ -153,7 +153,7 @@ def _duration(timing: dict[str, Any], run_input: int, written: int) -> Fraction:
     return d
 
 
-def _retry_settings(retries: dict[str, Any]) -> tuple[Fraction, random.Random, str, int]:
+def _retry_settings(retries: dict[str, Any]) -> tuple[Fraction, random.Random, str, int, bool]:
     if "failure_rate" not in retries:
         raise Undecided("retries is given without failure_rate")
     p = _exact(retries["failure_rate"], "retries.failure_rate")
@@ -166,7 +166,12 @@ def _retry_settings(retries: dict[str, Any]) -> tuple[Fraction, random.Random, s
     resends = retries.get("max_resends", 10)
     if isinstance(resends, bool) or not isinstance(resends, int) or resends < 0:
         raise ValueError("retries.max_resends must be an integer >= 0")
-    return p, random.Random(retries.get("seed", 0)), policy, resends
+    # docs/spec.md §15: "a failed try bills its full input and the written output";
+    # docs/replay.md's bill_failed_output false: a failed try bills its input alone.
+    bill = retries.get("bill_failed_output", True)
+    if not isinstance(bill, bool):
+        raise ValueError("retries.bill_failed_output must be true or false")
+    return p, random.Random(retries.get("failure_seed", 0)), policy, resends, bill
 
 
 # ---------------------------------------------------------------------------------------
@@ -177,7 +182,7 @@ def _run(
     start: Fraction | None,
     d: Fraction | None,
     limits: dict[str, int],
-    retry: tuple[Fraction, random.Random, str, int] | None,
+    retry: tuple[Fraction, random.Random, str, int, bool] | None,
     fails_in_row: int,
 ) -> tuple[str, int, int, Fraction | None, int]:
     """The tries of one run: (outcome, tries, unknown tries, end, fails in a row after).
@@ -427,20 +432,26 @@ def oracle_timed_replay(
         # "a failed try bills its full input and the written output"; the cut try's usage
         # is unknown, never free, so a row with one has no cost.
         known = tries - unknown
-        billed_in, billed_out = known * run_input, known * written
+        # Which known tries wrote billed output: every one, or (bill_failed_output off)
+        # only the passing one, which is the last (it ends the run).
+        passed = fate in ("published", "discarded")
+        bill = retry is None or retry[4]
+        outputs = [bill or (passed and k == known) for k in range(1, known + 1)]
+        billed_in, billed_out = known * run_input, sum(outputs) * written
         main_in = p["full_input"] if p["admitted"] else 0
         main_out = out if p["admitted"] else 0
-        cost = try_cost = None
+        cost = None
+        try_costs: list[Fraction] | None = None
         if priced:
             inp = _frac(prices["input"])
             read = _frac(prices.get("cache_read")) or inp
             write = _frac(prices.get("cache_write")) if caching else None
             write = write if write is not None else inp
             cost = (main_in - cached) * write + cached * read + main_out * _frac(prices["output"])
-            try_cost = Fraction(0)
-            if run_input:
-                try_cost = run_input * _frac(sprices["input"]) + written * _frac(sprices["output"])
-            cost = None if unknown else cost + known * try_cost
+            in_cost = run_input * _frac(sprices["input"])
+            out_cost = written * _frac(sprices["output"])
+            try_costs = [in_cost + out_cost * o for o in outputs]
+            cost = None if unknown else cost + sum(try_costs, Fraction(0))
         row.update(
             status=status,
             new_raw=consumed,
@@ -457,13 +468,17 @@ def oracle_timed_replay(
             run_fate=fate,
             run_tries=tries,
             run_start_ms=run_start_ms,
-            run_end_s=run_end,
+            # docs/cli.md, "Names and units": time points in whole ms, a run's end
+            # rounded up (every append is a whole ms, so no fate reads differently).
+            run_end_ms=None if run_end is None else math.ceil(run_end * 1000),
             run_unknown_tries=unknown,
             summary_input_billed=billed_in,
             summary_output_billed=billed_out,
         )
         rows.append(row)
-        per_run.append({"try_tokens": run_input + written, "try_cost": try_cost})
+        per_run.append(
+            {"try_tokens": [run_input + written * o for o in outputs], "try_costs": try_costs}
+        )
 
     # The state after turn t is the state turn t+1 is planned with (interface rule 8);
     # after the last turn, every run has ended and every published result has landed.
@@ -501,9 +516,10 @@ def _summary(
             counted = max(0, row["run_tries"] - 1) if after_first else row["run_tries"]
             cut = bool(row["run_unknown_tries"]) and counted > 0  # the cut try is the last
             blind = blind or cut
-            tokens += (counted - cut) * run["try_tokens"]
+            first = 1 if after_first else 0
+            tokens += sum(run["try_tokens"][first:])
             if priced:
-                cost += (counted - cut) * run["try_cost"]
+                cost += sum(run["try_costs"][first:], Fraction(0))
         return (None if blind else tokens), (None if blind or not priced else cost)
 
     pairs = list(zip(rows, per_run, strict=True))

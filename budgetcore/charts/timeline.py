@@ -380,23 +380,14 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     if not result.timed or all(v is None for v in starts):
         return None
     xs = _xs(len(result.rows), width)
-    ends, nexts = col["run_end_s"], col["run_next_append_ms"]
+    ends, nexts = col["run_end_ms"], col["run_next_append_ms"]
     # (index, duration numerator, denominator, append ms or None), in seconds.
     runs: list[tuple[int, int, int, int | None]] = []
     for i, start in enumerate(starts):
         if start is None:
             continue
-        end: Fraction = ends[i]
-        den = end.denominator * 1000
         nxt = nexts[i]
-        runs.append(
-            (
-                i,
-                end.numerator * 1000 - start * end.denominator,
-                den,
-                None if nxt is None else nxt - start,
-            )
-        )
+        runs.append((i, ends[i] - start, 1000, None if nxt is None else nxt - start))
     if not runs:
         return RunTimes(height, Fraction(1), ())
     # The longest duration n/d and the latest append a/1000, by cross-multiplication.

@@ -122,7 +122,10 @@ def work(task: Task, job: Job) -> Done:
             first = str(log.skipped[0]) if log.skipped else ""
             chosen = log.pick(task.series)
             # A log's own clock drives a timed tune, as it drives a timed replay.
-            turns = chosen.turns(timed=job.options is not None and job.options.timing is not None)
+            timing = None if job.options is None else job.options.timing
+            turns = chosen.turns(
+                timed=timing is not None, appends="any" if timing is None else timing.appends
+            )
             if not turns:
                 raise ScenarioError(
                     [Problem("log", f"has no request on the replayed branch of {chosen.name}")]

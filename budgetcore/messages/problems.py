@@ -260,6 +260,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is zstd-compressed but cannot be decompressed ({why})",
         "{where}是 zstd 压缩的,但无法解压({why})",
     ),
+    "core.log-zstd-bomb": (
+        "{where} is zstd-compressed and decompresses to more than {ratio} times its {size} "
+        "bytes (a compression bomb, not a log): refused",
+        "{where}是 zstd 压缩的,解压后超过其 {size} 字节的 {ratio} 倍(是压缩炸弹而不是日志):已拒绝",
+    ),
     "core.log-unknown-database": (
         "{where} is an SQLite database, but not one of an agent we read (tables: {tables})",
         "{where}是 SQLite 数据库,但不属于我们能读取的任何代理(表:{tables})",
@@ -441,4 +446,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 需要每个请求的时间才能做后台计时;该请求没有时间戳",
     ),
     "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
+    "core.renamed": (
+        "{where} is renamed: give {new} (docs/cli.md, Names and units)",
+        "{where} 已改名:请改用 {new}(见 docs/cli.md「名称与单位」)",
+    ),
+    "core.log-no-conversation-lines": (
+        "{where} is conversation, but this log's reader does not tell its conversation lines "
+        "from the others (Claude Code and Codex logs do)",
+        "{where} 为 conversation,但该日志的读取器无法区分对话行与其他行(Claude Code 与 Codex 日志可以)",
+    ),
 }

@@ -48,15 +48,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Format-check failure rate per try",
         "每次尝试的格式检查失败率",
     ),
-    "label.replay.retry_seed": ("Failure draw seed", "失败抽样种子(重试)"),
+    "label.replay.format_failure_seed": (
+        "Format-check failure seed",
+        "格式检查失败抽样种子",
+    ),
     # The choices stay short: a closed select shows its option on one line at 390 px.
     "label.replay.policy": ("Retry policy", "重试策略"),
     "replay.policy.resend": ("resend up to N times", "原样重发,最多 N 次"),
     "replay.policy.breaker": (
-        "stop at 3 failures in a row, any run",
-        "任意执行中连续 3 次失败即停止",
+        "stop at N failures in a row, any run",
+        "任意执行中连续 N 次失败即停止",
     ),
     "label.replay.max_resends": ("Resends N (resend policy)", "重发次数 N(重发策略)"),
+    "label.replay.breaker_failures": (
+        "Failures in a row that open the breaker (breaker policy)",
+        "连续失败多少次打开熔断(熔断策略)",
+    ),
+    "label.replay.round_up_ms": (
+        "Round each try up to (ms; empty: exact)",
+        "每次尝试时长向上取整到(毫秒;留空:精确)",
+    ),
+    "label.replay.run_from": ("A log's run starts at", "日志中执行的开始时间"),
+    "replay.run_from.reply": ("the reply's line (spec §15)", "回复所在行(规范 §15)"),
+    "replay.run_from.turn": ("the turn's start", "该轮开始时"),
+    "label.replay.appends": (
+        "A log's lines that discard a run",
+        "日志中会使执行被丢弃的行",
+    ),
+    "replay.appends.any": ("any later line (spec §15)", "之后的任意一行(规范 §15)"),
+    "replay.appends.conversation": (
+        "user and assistant lines only",
+        "仅用户与助手的行",
+    ),
+    "label.replay.bill_failed_output": (
+        "A failed try bills its written output",
+        "失败的尝试也按其写出的输出计费",
+    ),
     "problem.replay-choice": (
         "{field} must be one of {names}; got {got}",
         "{field}必须是以下之一:{names};收到 {got}",

@@ -29,6 +29,7 @@ from budgetcore.inputs.numbers import MAX_SEED
 from budgetcore.replay.distributions import Distribution
 
 __all__ = [
+    "APPENDS",
     "BREAKER_FAILURES",
     "FATES",
     "POLICIES",
@@ -55,6 +56,9 @@ MAX_RATE = Decimal(10**9)
 MAX_SECONDS = Decimal(10**9)
 #: Where a log's run starts: the reply's line (the contract's) or the turn's start.
 RUN_FROM: tuple[str, ...] = ("reply", "turn")
+#: Which of a log's later lines append to the source: any timestamped line of the
+#: series (the contract's) or its conversation lines only (user and assistant entries).
+APPENDS: tuple[str, ...] = ("any", "conversation")
 #: The coarsest rounding of a try's duration: an hour.
 MAX_ROUND_MS = 3_600_000
 
@@ -120,11 +124,18 @@ class Timing:
     # reply's final output count (the contract's detail), or "turn", at the turn's start
     # (its request's first entry), for a runtime that starts its run with the request.
     run_from: Literal["reply", "turn"] = "reply"
+    # Which of a log's later lines are appends (docs/spec.md §15: "any later timestamped
+    # line of the same series"): "any", or "conversation", only its user and assistant
+    # entries, for a runtime whose revision moves with the conversation alone (progress,
+    # system and bookkeeping lines then discard nothing). Read where a log becomes turns.
+    appends: Literal["any", "conversation"] = "any"
 
     def __post_init__(self) -> None:
         check = Checks("Timing")
         if self.run_from not in RUN_FROM:
             check.rule("run_from", f"must be one of {', '.join(RUN_FROM)}", self.run_from)
+        if self.appends not in APPENDS:
+            check.rule("appends", f"must be one of {', '.join(APPENDS)}", self.appends)
         if not isinstance(self.gap_ms, Distribution):
             check.whole("gap_ms", self.gap_ms, none=True)
         check.whole("gap_seed", self.gap_seed, 0, MAX_SEED)
@@ -136,25 +147,41 @@ class Timing:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Retries:
     """Format-check failures at rate ``failure_rate``, drawn from
-    ``random.Random(seed)`` once per try in the order tries happen."""
+    ``random.Random(failure_seed)`` once per try in the order tries happen."""
 
     failure_rate: Decimal
-    seed: int = 0
+    # One name for every seed: the draw it seeds, then _seed (failure_seed beside a
+    # failure_rate, gap_seed beside gap_ms; docs/cli.md, "Names and units").
+    failure_seed: int = 0
     policy: Literal["resend", "breaker"] = "resend"
     max_resends: int = 10  # the compaction-quality proposal's baseline
     # Failed runs in a row that open the breaker: 3 for Claude Code and Qwen Code, the
     # contract's; another runtime's number is a replay input (docs/spec.md §15).
     breaker_failures: int = 3
+    # docs/spec.md §15: "a failed try bills its full input and the written output". A
+    # runtime whose provider bills a rejected reply's output as nothing (or that cuts the
+    # reply at the first tool call) is modelled with False: a try that fails its format
+    # check bills its input only; the passing try still bills what it wrote.
+    bill_failed_output: bool = True
 
     def __post_init__(self) -> None:
         check = Checks("Retries")
         check.decimal("failure_rate", self.failure_rate, 0, 1, 30)
-        check.whole("seed", self.seed, 0, MAX_SEED)
+        check.whole("failure_seed", self.failure_seed, 0, MAX_SEED)
         if self.policy not in POLICIES:
             check.rule("policy", f"must be one of {', '.join(POLICIES)}", self.policy)
         check.whole("max_resends", self.max_resends, 0, 100)
         check.whole("breaker_failures", self.breaker_failures, 1, 100)
+        check.flag("bill_failed_output", self.bill_failed_output)
         check.done()
+
+    def output_tries(self, fate: str, known: int) -> int:
+        """How many of a run's ``known`` (billed) tries bill their written output: all of
+        them, or with ``bill_failed_output`` off only the passing one (a published or
+        discarded run's last try; a failed or abandoned run has none)."""
+        if self.bill_failed_output:
+            return known
+        return 1 if fate in ("published", "discarded") and known else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +208,7 @@ class RunSlot:
 
     def __init__(self, retries: Retries | None) -> None:
         self.retries = retries
-        self._rng = None if retries is None else random.Random(retries.seed)
+        self._rng = None if retries is None else random.Random(retries.failure_seed)
         self._rate = None if retries is None else retries.failure_rate
         self.busy_until: Fraction | None = None  # seconds: the slot is held until then
         self.failures = 0  # format failures in a row (the breaker's count)

@@ -200,14 +200,17 @@ class TurnRow(NamedTuple):
     # docs/spec.md §15 (None and 0 when the replay has no time and no retries): the
     # turn's start, and the run that started after it: its fate, its tries (a try cut
     # by a timeout included, and counted again in run_unknown_tries: its usage is
-    # unknown, never free), when it started and when it ended (seconds from the
-    # session's start, exact).
+    # unknown, never free), when it started and when it ended: milliseconds from the
+    # session's start, as every time point (docs/cli.md, "Names and units"). A run's end
+    # is exact inside the replay; here it is rounded up to the whole millisecond, which
+    # loses no decision: every append is a whole millisecond, so an append falls before
+    # the shown end exactly when it falls before the exact one.
     time_ms: int | None
     run_fate: str | None
     run_tries: int
     run_unknown_tries: int
     run_start_ms: int | None
-    run_end_s: Fraction | None
+    run_end_ms: int | None
     # The first append strictly after the run's start (ms), the one its fate was decided
     # against (None: no clock, or no later append). Not printed: the page's timeline
     # draws a run's duration against it.
@@ -253,8 +256,8 @@ class TurnRow(NamedTuple):
         return decimal_of(self.cumulative_units, self.money_places)
 
     def as_dict(self, timed: bool = False) -> dict[str, Any]:
-        """The machine row: integers, booleans, money as exact decimal strings, a time
-        as an exact fraction of seconds; the timing keys only for a ``timed`` replay."""
+        """The machine row: integers, booleans, money as exact decimal strings, times in
+        whole milliseconds; the timing keys only for a ``timed`` replay."""
         out: dict[str, Any] = {}
         for key in ROW_KEYS + TIMING_ROW_KEYS if timed else ROW_KEYS:
             value = getattr(self, key)
@@ -281,7 +284,7 @@ TIMING_ROW_KEYS: tuple[str, ...] = (
     "run_tries",
     "run_unknown_tries",
     "run_start_ms",
-    "run_end_s",
+    "run_end_ms",
 )
 
 
@@ -360,7 +363,7 @@ def row_dicts_of(rows: Sequence[TurnRow], timed: bool = False) -> Iterator[dict[
             out["run_tries"] = tries
             out["run_unknown_tries"] = unknown
             out["run_start_ms"] = start
-            out["run_end_s"] = None if end is None else str(end)
+            out["run_end_ms"] = end
         yield out
 
 
@@ -533,9 +536,7 @@ class TurnRows(Sequence[TurnRow]):
 #: (a None or a larger integer turns that column into a tuple: nothing is rounded or
 #: clamped). tests/test_replay.py checks that the others are all ``int`` fields (a
 #: flag stored as an integer would read back as 0 or 1).
-NOT_INT_FIELDS = frozenset(
-    {"trigger_reached", "admitted", "status", "run_fate", "run_end_s", "scenario"}
-)
+NOT_INT_FIELDS = frozenset({"trigger_reached", "admitted", "status", "run_fate", "scenario"})
 _INT_FIELDS = frozenset(TurnRow._fields) - NOT_INT_FIELDS
 _CHUNK = 2048
 

@@ -13,6 +13,7 @@ from budgetcore.inputs.numbers import MAX_SEED, decimal, whole
 from budgetcore.inputs.text import check_size
 from budgetcore.registry.prices import Prices, PriceTier
 from budgetcore.replay.background import (
+    APPENDS,
     BREAKER_FAILURES,
     MAX_RATE,
     MAX_ROUND_MS,
@@ -208,7 +209,8 @@ def parse_timing(raw: object, path: str, problems: list[Problem]) -> Timing | No
     """``{"gap_ms": 5000 | {"dist": …}, "gap_seed": 0, "duration": {"fixed_s": "20"} |
     {"prefill_tokens_per_s": "5000", "decode_tokens_per_s": "50"}}`` (docs/replay.md,
     "Background timing")."""
-    if not _object(raw, path, ("gap_ms", "gap_seed", "duration", "run_from"), problems):
+    keys = ("gap_ms", "gap_seed", "duration", "run_from", "appends")
+    if not _object(raw, path, keys, problems):
         return None
     assert isinstance(raw, dict)
     before = len(problems)
@@ -218,17 +220,20 @@ def parse_timing(raw: object, path: str, problems: list[Problem]) -> Timing | No
         gap = dist.values[0] if dist is not None and not dist.needs_draw else dist
     seed = whole(raw.get("gap_seed", 0), f"{path}.gap_seed", problems, 0, MAX_SEED)
     duration = _duration(raw.get("duration"), f"{path}.duration", problems)
-    run_from = raw.get("run_from", "reply")
-    if run_from not in RUN_FROM:
-        names = ", ".join(RUN_FROM)
-        problems.append(
-            Problem.of(
-                f"{path}.run_from", f"must be one of {names}", run_from, "one-of", names=names
-            )
-        )
+    run_from = _one_of(raw.get("run_from", "reply"), f"{path}.run_from", RUN_FROM, problems)
+    appends = _one_of(raw.get("appends", "any"), f"{path}.appends", APPENDS, problems)
     if len(problems) > before or duration is None or seed is None:
         return None
-    return Timing(gap_ms=gap, gap_seed=seed, duration=duration, run_from=run_from)
+    return Timing(gap_ms=gap, gap_seed=seed, duration=duration, run_from=run_from, appends=appends)
+
+
+def _one_of(value: Any, path: str, names: tuple[str, ...], problems: list[Problem]) -> Any:
+    """``value`` when it is one of ``names``, else its problem appended (the caller
+    returns nothing then)."""
+    if value not in names:
+        text = ", ".join(names)
+        problems.append(Problem.of(path, f"must be one of {text}", value, "one-of", names=text))
+    return value
 
 
 def _duration(raw: object, path: str, problems: list[Problem]) -> Duration | None:
@@ -268,16 +273,44 @@ def _round_up(raw: dict[str, Any], path: str, problems: list[Problem]) -> int | 
     return False if step is None else step
 
 
+#: Input names renamed (issue 41, one name for each idea): the old name is refused with
+#: a coded message naming the new one, never read as it was nor ignored (docs/cli.md,
+#: "Names and units").
+RENAMED: dict[str, str] = {"seed": "failure_seed"}
+
+
+def renamed(raw: dict[str, Any], path: str, problems: list[Problem]) -> None:
+    for old, new in RENAMED.items():
+        if old in raw:
+            problems.append(
+                Problem.coded(
+                    f"{path}.{old}",
+                    f"is renamed {new}: give {path}.{new}",
+                    "renamed",
+                    new=f"{path}.{new}",
+                )
+            )
+
+
 def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | None:
-    """``{"failure_rate": "0.05", "seed": 0, "policy": "resend" | "breaker",
+    """``{"failure_rate": "0.05", "failure_seed": 0, "policy": "resend" | "breaker",
     "max_resends": 10}`` (docs/replay.md, "Retries")."""
-    keys = ("failure_rate", "seed", "policy", "max_resends", "breaker_failures")
+    keys = (
+        "failure_rate",
+        "failure_seed",
+        *RENAMED,
+        "policy",
+        "max_resends",
+        "breaker_failures",
+        "bill_failed_output",
+    )
     if not _object(raw, path, keys, problems):
         return None
     assert isinstance(raw, dict)
     before = len(problems)
     rate = _fraction(raw.get("failure_rate", 0), f"{path}.failure_rate", problems)
-    seed = whole(raw.get("seed", 0), f"{path}.seed", problems, 0, MAX_SEED)
+    renamed(raw, path, problems)
+    seed = whole(raw.get("failure_seed", 0), f"{path}.failure_seed", problems, 0, MAX_SEED)
     policy = raw.get("policy", "resend")
     if policy not in POLICIES:
         names = ", ".join(POLICIES)
@@ -288,14 +321,19 @@ def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | 
     breaker = whole(
         raw.get("breaker_failures", BREAKER_FAILURES), f"{path}.breaker_failures", problems, 1, 100
     )
+    bill = raw.get("bill_failed_output", True)
+    if not isinstance(bill, bool):
+        where = f"{path}.bill_failed_output"
+        problems.append(Problem.of(where, "must be true or false", bill, "bool"))
     if len(problems) > before or rate is None or seed is None or resends is None or breaker is None:
         return None
     return Retries(
         failure_rate=rate,
-        seed=seed,
+        failure_seed=seed,
         policy=policy,
         max_resends=resends,
         breaker_failures=breaker,
+        bill_failed_output=bill,
     )
 
 

@@ -4,6 +4,7 @@ after it, the prompt cache and the bill."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
@@ -21,7 +22,7 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.api import Checks
 from budgetcore.inputs.numbers import MAX_TOKENS
 from budgetcore.registry.prices import Prices, tier_rates
-from budgetcore.replay.background import RunSlot, Timing, run_fate
+from budgetcore.replay.background import Retries, RunSlot, Timing, run_fate
 from budgetcore.replay.model import (
     MONEY,
     Replay,
@@ -368,7 +369,7 @@ def replay(
         fate: str | None = None
         tries = cut = 0
         run_start: int | None = None
-        run_end: Fraction | None = None
+        run_end: int | None = None  # ms, rounded up (TurnRow.run_end_ms)
         run_append: int | None = None
         if not admitted:
             status = "rejected"
@@ -423,7 +424,7 @@ def replay(
                     fate, cut = run.fate, int(run.cut)
                     tries = run.tries + cut  # a try cut by a timeout was tried, unbilled
                     if timing is not None:
-                        run_start, run_end = run.start_ms, run.end_s
+                        run_start, run_end = run.start_ms, math.ceil(run.end_s * 1000)
                     if run.publishes:
                         if timing is None:  # no clock: it lands at once, as docs/spec.md §12
                             a_after, c_after = written, c + new_raw
@@ -464,7 +465,10 @@ def replay(
         # What the run's tries billed: each try at its full input and written output
         # (one try without retries); a try cut by a timeout is unknown, never free.
         billed = 1 if status in ("run", "recompress") and fate is None else tries - cut
-        summary_in, summary_out = work_input * billed, written * billed
+        out_billed = billed
+        if fate is not None and opts.retries is not None:
+            out_billed = opts.retries.output_tries(fate, billed)  # failed tries' output
+        summary_in, summary_out = work_input * billed, written * out_billed
         main_units = summary_units = None
         if main_rates is not None:
             cold, warm, out_rate, _ = _at(main_rates, main_in)
@@ -531,7 +535,7 @@ def replay(
     timed = slot is not None
     summary = _summarise(rows, col)
     if timed:
-        summary = _with_timing(summary, rows, col, priced=summary_rates is not None)
+        summary = _with_timing(summary, rows, col, summary_rates, opts.retries)
     return Replay(scenario, opts, rows, summary, timed, MappingProxyType(col))
 
 
@@ -611,8 +615,8 @@ def _with_timing(
     summary: ReplaySummary,
     rows: Sequence[TurnRow],
     col: Mapping[str, Sequence[Any]],
-    *,
-    priced: bool,
+    rates: tuple[tuple[int, Rates], ...] | None,
+    retries: Retries | None,
 ) -> ReplaySummary:
     """The summary with docs/spec.md §15's lines: the candidates, what published, and what
     the runs that did not publish, and every resend, cost (tokens and money)."""
@@ -623,22 +627,33 @@ def _with_timing(
     tokens = units = wasted_tokens = wasted_units = 0
     retry_tokens: int | None = 0
     retry_units = 0
+    priced = rates is not None
+    bill_failed = retries is None or retries.bill_failed_output
     for r in rows:
         known = r.run_tries - r.run_unknown_tries  # the tries billed
         if not known:
             continue
-        per_try = r.summary_input + r.written
-        per_units = 0 if r.summary_units is None else r.summary_units // known
-        tokens += per_try * known
-        units += per_units * known
+        run_tokens = r.summary_input_billed + r.summary_output_billed
+        run_units = 0 if r.summary_units is None else r.summary_units
+        tokens += run_tokens
+        units += run_units
         if r.run_fate == "discarded":
-            wasted_tokens += per_try * known
-            wasted_units += per_units * known
+            wasted_tokens += run_tokens
+            wasted_units += run_units
         if retry_tokens is not None:
-            retry_tokens += per_try * (known - 1)
-            retry_units += per_units * (known - 1)
+            # The resends are every billed try but the first, which bills its input and
+            # its output unless it failed with failed tries' output off (the output
+            # tries are the last ones: only the passing try, which ends the run).
             if r.run_unknown_tries:  # the try after a known one was cut: a resend, unknown
                 retry_tokens = None
+                continue
+            passed = r.run_fate in ("published", "discarded")
+            first_out = int(bill_failed or (passed and known == 1))
+            retry_tokens += run_tokens - r.summary_input - r.written * first_out
+            if rates is not None:
+                _, _, out_rate, plain = _at(rates, r.summary_input)
+                first_units = r.summary_input * plain + r.written * first_out * out_rate
+                retry_units += run_units - first_units
     complete = unknown == 0
     total_tokens = tokens if complete else None
     total_units = units if complete and priced else None

@@ -57,7 +57,7 @@ class PointClock:
 
     def __init__(self, retries: Retries | None) -> None:
         self.retries = retries
-        self._rng = None if retries is None else random.Random(retries.seed)
+        self._rng = None if retries is None else random.Random(retries.failure_seed)
         self._rate: Decimal | None = None if retries is None else retries.failure_rate
         self.busy_until: int | None = None
         self.failures = 0

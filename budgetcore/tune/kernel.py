@@ -66,7 +66,7 @@ COUNTS: tuple[str, ...] = (
     "in_flight_turns",
     "breaker_open_turns",
     "tries",
-    "unknown_usage",  # tries cut by a timeout: their usage is unknown, never free
+    "unknown_tries",  # tries cut by a timeout: their usage is unknown, never free
     "discarded_tokens",
     "retry_tokens",  # the known tries after the first of each run
     "retry_unknown",  # runs whose cut try followed a known one (a resend of unknown usage)
@@ -121,6 +121,7 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
     timed = session.timed
     timing = session.timing
     slot = PointClock(session.retries) if timed else None
+    bill_failed = session.retries is None or session.retries.bill_failed_output
     unit = session.unit
     starts, run_at, nxt = session.starts, session.run_at, session.next_append
     pending: tuple[int, int, int] | None = None  # (end, c, A) of a run not yet landed
@@ -248,12 +249,17 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
                 )
                 tries += known + cut
                 unknown += cut
+                # docs/spec.md §15: a failed try bills its written output, unless the
+                # replay input retries.bill_failed_output is off (then only a passing try).
+                outs = known
+                if not bill_failed:
+                    outs = 1 if fate in ("published", "discarded") else 0
                 sum_in += work * known
-                sum_out += written * known
+                sum_out += written * outs
                 if st:
                     tier2 = s_tiers[_tier(st, work)]
                     tier2[0] += work * known
-                    tier2[1] += written * known
+                    tier2[1] += written * outs
                 if fate == "published":
                     published += 1
                     if a + new_raw > peak_consumed:
@@ -266,13 +272,16 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
                         pending = (end, c + new_raw, written)
                 elif fate == "discarded":
                     discarded += 1
-                    disc_tokens += (work + written) * known
+                    disc_tokens += work * known + written * outs
                 elif fate == "abandoned":
                     abandoned += 1
                 else:
                     failed += 1
                 if known:
-                    retry_tokens += (work + written) * (known - 1)
+                    # The resends: every billed try but the first (whose output is
+                    # billed unless it failed with failed tries' output off).
+                    first_out = 1 if bill_failed or (known == 1 and outs) else 0
+                    retry_tokens += work * (known - 1) + written * (outs - first_out)
                     retry_unknown += cut
                 if new_raw:
                     runs += 1

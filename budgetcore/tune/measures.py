@@ -45,7 +45,7 @@ ADDITIVE: tuple[str, ...] = (
     "in_flight_turns",
     "breaker_open_turns",
     "tries",
-    "unknown_usage",
+    "unknown_tries",
     "discarded_tokens",
     "retry_tokens",
     "retry_unknown",
@@ -66,6 +66,7 @@ QUALITY: tuple[str, ...] = ("peak_consumed", "written_at_peak")
 #: docs/spec.md §15's measures: in a point's JSON only when the grid has a clock or
 #: retries (as the replay's summary has its TIMING_SUMMARY_KEYS).
 TIMED_KEYS: tuple[str, ...] = (
+    "candidates",
     "published",
     "discarded",
     "abandoned",
@@ -73,9 +74,10 @@ TIMED_KEYS: tuple[str, ...] = (
     "in_flight_turns",
     "breaker_open_turns",
     "tries",
-    "unknown_usage",
+    "unknown_tries",
     "discarded_tokens",
     "retry_tokens",
+    "summary_tokens",
 )
 #: Columns of one session only (dropped from a sum).
 SESSION_ONLY: tuple[str, ...] = ("peak_turn", "first_run_turn", "final_covered", "final_summary")
@@ -130,7 +132,7 @@ class GridMeasures:
 
     def known(self, i: int) -> bool:
         """Every request's usage is known (docs/spec.md §15: a cut try's is not)."""
-        return self.columns["unknown_usage"][i] == 0
+        return self.columns["unknown_tries"][i] == 0
 
     def cost_units(self, i: int) -> int:
         """The cost measure the choice minimises: money units when priced, else billed
@@ -202,6 +204,14 @@ class GridMeasures:
         if not self.known(i):  # a try's usage is unknown: no total is shown as complete
             for key in ("summary_input_tokens", "summary_output_tokens", "billed_tokens"):
                 out[key] = None
+        if self.timed:
+            # The replay summary's names and meanings (docs/cli.md, "Names and units"):
+            # candidates are the runs that wrote a summary (published + discarded; runs
+            # counts every run started), summary_tokens every summary try's tokens.
+            c = self.columns
+            out["candidates"] = c["published"][i] + c["discarded"][i]
+            summary_tokens = c["summary_input_tokens"][i] + c["summary_output_tokens"][i]
+            out["summary_tokens"] = summary_tokens if self.known(i) else None
         if self.columns["retry_unknown"][i]:
             out["retry_tokens"] = None
         out.pop("retry_unknown", None)

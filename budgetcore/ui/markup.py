@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 __all__ = ["Markup", "el", "esc", "fold", "join", "td"]
@@ -32,6 +33,37 @@ def escape(text: str) -> str:
     return text
 
 
+#: What must never reach the DOM as itself, whatever the text's source (a log's entry
+#: type, a file name, a model name): C0 and C1 controls but the newline and the tab
+#: (ESC sequences), bidirectional controls (a right-to-left override turns a file name
+#: around on screen), line and paragraph separators, and lone surrogates (the DOM gets
+#: U+FFFD or the conversion throws). Each is written as its ``\uXXXX`` escape, as
+#: ``inputs.text.neutral`` writes it for a terminal; unlike neutral, spaces such as
+#: U+00A0 and U+2009 stay (the page's numbers are set with them).
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
+)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def inert(text: str) -> str:
+    r"""``text`` with every character of :data:`_UNSAFE` as its ``\uXXXX`` escape.
+
+    >>> inert("a\x1b]0;x\x07b"), inert("ok\n"), inert("1\u2009000") == "1\u2009000"
+    ('a\\u001b]0;x\\u0007b', 'ok\n', True)
+    """
+    if text.isascii() and text.isprintable():  # the common case, in C
+        return text
+    return _UNSAFE.sub(_escaped, text)
+
+
+def _text(value: str) -> str:
+    return escape(inert(value))
+
+
 class Markup(str):
     """Text that is already safe HTML (built by this module)."""
 
@@ -42,7 +74,7 @@ def esc(value: object) -> Markup:
     """``value`` as safe HTML: Markup stays, anything else is escaped as text."""
     if isinstance(value, Markup):
         return value
-    return Markup(escape(str(value)))
+    return Markup(_text(str(value)))
 
 
 def _attrs(attrs: Attrs) -> str:
@@ -57,7 +89,7 @@ def _attrs(attrs: Attrs) -> str:
         elif type(value) is int:  # digits need no escaping (charts write thousands)
             out.append(f' {name}="{value}"')
         else:
-            out.append(f' {name}="{escape(str(value))}"')
+            out.append(f' {name}="{_text(str(value))}"')
     return "".join(out)
 
 
@@ -67,7 +99,7 @@ def el(tag: str, attrs: Attrs = None, *children: object) -> Markup:
     if tag in _VOID:
         return Markup(head)
     # A list, not a generator: join builds one anyway (hundreds of elements per redraw).
-    inner = "".join([c if isinstance(c, Markup) else escape(str(c)) for c in children])
+    inner = "".join([c if isinstance(c, Markup) else _text(str(c)) for c in children])
     return Markup(f"{head}{inner}</{tag}>")
 
 

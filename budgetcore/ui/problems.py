@@ -55,7 +55,10 @@ def problem_sentence(problem: Problem, lang: str) -> str:
         # A rule without a code: say where, keep the rule's own words (tests forbid it).
         return f"{where}: {problem.rule}" + (f" ({got})" if got else "")
     for name in ("detail", "why"):
-        if name in params:
+        # A catalogue key is said in the language; any other text is data (a zstd
+        # library's own message about a corrupt frame), shown as it came: it raised
+        # KeyError and the page's whole log panel failed (issue 41's hostile walk).
+        if name in params and params[name] in CATALOGUE:
             params[name] = t(params[name], lang)
     if "other" in params:  # a cross-key rule: both fields by their labels alone
         where = _label(problem.path, lang)

@@ -143,9 +143,25 @@ REPLAY_FIELDS: dict[str, ReplayField] = {
         ReplayField(
             "replay.format_failure_rate", "option", "0", option=("retries", "failure_rate")
         ),
-        ReplayField("replay.retry_seed", "option", "0", option=("retries", "seed")),
+        ReplayField(
+            "replay.format_failure_seed", "option", "0", option=("retries", "failure_seed")
+        ),
         ReplayField("replay.policy", "option", "resend", option=("retries", "policy")),
         ReplayField("replay.max_resends", "option", "10", option=("retries", "max_resends")),
+        ReplayField("replay.bill_failed_output", "bool", "true"),
+        ReplayField("replay.appends", "choice", "any", choices=("any", "conversation")),
+        # The other §15 options, as the options file names them (docs/replay.md).
+        ReplayField(
+            "replay.breaker_failures", "option", "3", option=("retries", "breaker_failures")
+        ),
+        ReplayField(
+            "replay.round_up_ms",
+            "option",
+            "",
+            nullable=True,
+            option=("timing", "duration", "round_up_ms"),
+        ),
+        ReplayField("replay.run_from", "choice", "reply", choices=("reply", "turn")),
     )
 }
 #: The options fields besides the generator's, in the order the panel shows them.
@@ -169,9 +185,14 @@ TIMING_PATHS = (
     "replay.gap_high",
     "replay.gap_seed",
     "replay.format_failure_rate",
-    "replay.retry_seed",
+    "replay.format_failure_seed",
     "replay.policy",
     "replay.max_resends",
+    "replay.bill_failed_output",
+    "replay.breaker_failures",
+    "replay.round_up_ms",
+    "replay.run_from",
+    "replay.appends",
 )
 #: The article's timeouts (model 30 s <= execution 90 s < lease 120 s): the scenario's
 #: own limits fields, shown in the timing part too and typed through the main form's
@@ -215,7 +236,9 @@ def _option_raw(f: ReplayField, value: object) -> dict[str, Any]:
     if section == "retries":
         return {keys[0]: value}
     raw: dict[str, Any] = {"duration": {"fixed_s": 0}}
-    if keys[0] == "duration":
+    if keys[0] == "duration" and keys[1] == "round_up_ms":
+        raw["duration"] = {"fixed_s": 0, "round_up_ms": value}
+    elif keys[0] == "duration":
         other = {"prefill_tokens_per_s": "decode_tokens_per_s"}
         other |= {v: k for k, v in other.items()}
         raw["duration"] = {keys[1]: value}
@@ -287,10 +310,10 @@ def parse_field_text(path: str, text: str) -> object:
             return text
         names = ("names", ", ".join(f.choices), False)
         raise IssueError(Problem.page("problem.replay-choice", (names, _got(text)), (path,)))
-    if f.kind == "option":
-        return _parse_option(f, text)
     if f.nullable and text == "":
         return None
+    if f.kind == "option":
+        return _parse_option(f, text)
     if f.kind == "fraction":
         value = as_decimal(typed(text), 0, 1, _MAX_PLACES)
         if value is None:
@@ -585,7 +608,8 @@ def _source_key(panel: ReplayPanel) -> object:
     if panel.source == "turns":
         return ("turns", panel.turns_text.strip() != "", panel.pasted)
     if panel.source == "log":
-        return ("log", panel.chosen, panel.values.get("replay.timing") is True)
+        timed = panel.values.get("replay.timing") is True
+        return ("log", panel.chosen, timed, timed and panel.values.get("replay.appends"))
     return ("generate", *(panel.values[p] for p in GENERATOR_PATHS))
 
 
@@ -612,7 +636,9 @@ def turns_of(panel: ReplayPanel) -> Source:
         if panel.log is None:
             return Source(error=(Problem.coded("log", "no file chosen", "replay-no-log"),))
         try:  # with a clock the turns carry the log's times (docs/spec.md §15)
-            turns = panel.log.main.turns(timed=panel.values.get("replay.timing") is True)
+            timed = panel.values.get("replay.timing") is True
+            appends = panel.values.get("replay.appends", "any")
+            turns = panel.log.main.turns(timed=timed, appends=str(appends))
         except ScenarioError as exc:
             return Source(error=exc.problems)
         chosen = panel.chosen
@@ -659,17 +685,27 @@ def timing_json(values: Mapping[str, object]) -> dict[str, Any] | None:
             "prefill_tokens_per_s": values["replay.prefill_rate"],
             "decode_tokens_per_s": values["replay.decode_rate"],
         }
+    if values["replay.round_up_ms"] is not None:
+        duration["round_up_ms"] = values["replay.round_up_ms"]
     low = values["replay.gap_low"]
     gap: object = low
     if values["replay.gap"] != "fixed":
         gap = {"dist": values["replay.gap"], "low": low, "high": values["replay.gap_high"]}
     return {
-        "timing": {"gap_ms": gap, "gap_seed": values["replay.gap_seed"], "duration": duration},
+        "timing": {
+            "gap_ms": gap,
+            "gap_seed": values["replay.gap_seed"],
+            "duration": duration,
+            "run_from": values["replay.run_from"],
+            "appends": values["replay.appends"],
+        },
         "retries": {
             "failure_rate": values["replay.format_failure_rate"],
-            "seed": values["replay.retry_seed"],
+            "failure_seed": values["replay.format_failure_seed"],
             "policy": values["replay.policy"],
             "max_resends": values["replay.max_resends"],
+            "breaker_failures": values["replay.breaker_failures"],
+            "bill_failed_output": values["replay.bill_failed_output"] is True,
         },
     }
 

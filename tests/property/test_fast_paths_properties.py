@@ -36,7 +36,6 @@ _OTHER = {
     "admitted": st.booleans(),
     "status": st.sampled_from(["run", "below K"]),
     "run_fate": st.sampled_from([None, "published"]),
-    "run_end_s": st.sampled_from([None, Decimal(1)]),
     "scenario": st.just(Scenario()),
 }
 

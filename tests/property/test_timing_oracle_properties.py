@@ -44,7 +44,7 @@ def test_with_timing_off_and_p_zero_it_is_oracle_replay_row_for_row(
 ) -> None:
     data, turn_list = session
     turn_list = plain_turns(turn_list)
-    retries = {"failure_rate": "0", "seed": seed, "policy": policy}
+    retries = {"failure_rate": "0", "failure_seed": seed, "policy": policy}
     got = oracle_timed_replay(data, turn_list, {**opts, "retries": retries})
     assert_section_twelve(got, oracle_replay(data, turn_list, opts))
     assert all(r["run_fate"] in ("published", None) for r in got[0])
@@ -111,10 +111,13 @@ def test_every_started_run_has_one_fate_and_candidates_are_published_plus_discar
         assert r["run_unknown_tries"] == (r["run_fate"] == "abandoned")
         # The execution timeout bounds all tries together (default or the scenario's).
         limit = session[0]["limits"].get("run_timeout_s", 90)
-        assert r["run_end_s"] - Fraction(r["run_start_ms"], 1_000) <= limit
+        assert Fraction(r["run_end_ms"] - r["run_start_ms"], 1_000) <= limit
         known = r["run_tries"] - r["run_unknown_tries"]
         assert r["summary_input_billed"] == known * r["summary_input"]
-        assert r["summary_output_billed"] == known * r["written"]
+        wrote = known  # docs/replay.md: a failed try's output, unless bill_failed_output is off
+        if retries and not retries.get("bill_failed_output", True):
+            wrote = 1 if r["run_fate"] in ("published", "discarded") else 0
+        assert r["summary_output_billed"] == wrote * r["written"]
 
 
 @given(sessions, timed_options())
@@ -125,16 +128,19 @@ def test_one_run_in_flight_and_a_run_is_discarded_exactly_when_a_turn_starts_ins
     times = [Fraction(r["time_ms"], 1_000) for r in rows]  # gaps only: the appends
     started = [r for r in rows if r["run_fate"] is not None]
     for before, after in itertools.pairwise(started):
-        assert Fraction(after["run_start_ms"], 1_000) >= before["run_end_s"]
+        assert after["run_start_ms"] >= before["run_end_ms"]
     for r in started:
-        start, end = Fraction(r["run_start_ms"], 1_000), r["run_end_s"]
+        start, end = Fraction(r["run_start_ms"], 1_000), Fraction(r["run_end_ms"], 1_000)
         stale = any(start < t < end for t in times)
         if r["run_fate"] in ("published", "discarded"):
             assert (r["run_fate"] == "discarded") == stale
     for r in rows:
         if r["status"] == "run in flight":
             now = Fraction(r["time_ms"], 1_000)
-            assert any(Fraction(s["run_start_ms"], 1_000) <= now < s["run_end_s"] for s in started)
+            assert any(
+                Fraction(s["run_start_ms"], 1_000) <= now < Fraction(s["run_end_ms"], 1_000)
+                for s in started
+            )
 
 
 @given(any_sessions, timed_options(retries=breaker_dicts, run_durations=short_durations))
@@ -169,9 +175,17 @@ def test_summary_tokens_are_the_sum_over_every_known_try(
         if r["run_fate"] == "discarded"
     )
     assert summary["discarded_tokens"] == wasted
-    retried = sum(
-        (r["run_tries"] - 1) * (r["summary_input"] + r["written"]) for r in rows if r["run_tries"]
-    )
+    bill = opts.get("retries", {}).get("bill_failed_output", True)
+
+    def resends(r: dict[str, Any]) -> int:
+        """Tries after the first: each its input, and its output when billed (with
+        bill_failed_output off, only a passing try's, the last one)."""
+        extra = r["run_tries"] - 1
+        passed = r["run_fate"] in ("published", "discarded")
+        wrote = extra if bill else int(passed and extra > 0)
+        return extra * r["summary_input"] + wrote * r["written"]
+
+    retried = sum(resends(r) for r in rows if r["run_tries"])
     assert summary["retry_tokens"] == retried
 
 

@@ -92,7 +92,9 @@ def test_with_no_clock_and_no_failures_the_replay_is_section_twelve_row_for_row(
     data, turns = session
     turns = plain_turns(turns)
     plain = _replay(data, turns, opts)
-    with_retries = _replay(data, turns, {**opts, "retries": {"failure_rate": "0", "seed": seed}})
+    with_retries = _replay(
+        data, turns, {**opts, "retries": {"failure_rate": "0", "failure_seed": seed}}
+    )
     assert not plain.timed
     assert with_retries.timed
     for a, b in zip(plain.rows, with_retries.rows, strict=True):
@@ -116,7 +118,10 @@ def test_a_run_that_does_not_publish_never_moves_c_or_a_and_every_try_is_billed(
         if row.run_fate is not None:
             billed = row.run_tries - row.run_unknown_tries
             assert row.summary_input_billed == row.summary_input * billed
-            assert row.summary_output_billed == row.written * billed
+            wrote = billed  # a failed try's output billed, unless the option says not
+            if not opts.get("retries", {}).get("bill_failed_output", True):
+                wrote = 1 if row.run_fate in ("published", "discarded") else 0
+            assert row.summary_output_billed == row.written * wrote
         after = (row.covered_after, row.summary_after)
         if after != state:
             published += 1

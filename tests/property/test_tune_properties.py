@@ -132,6 +132,7 @@ def _expected(result: Replay) -> dict[str, Any]:
         "runs": s.runs,
         "recompresses": s.recompresses,
         "refusals": s.refusals,
+        "candidates": s.candidates,
         "published": s.published,
         "discarded": s.discarded,
         "abandoned": s.abandoned,
@@ -139,9 +140,10 @@ def _expected(result: Replay) -> dict[str, Any]:
         "in_flight_turns": s.in_flight_turns,
         "breaker_open_turns": s.breaker_open_turns,
         "tries": s.tries,
-        "unknown_usage": s.unknown_tries,
+        "unknown_tries": s.unknown_tries,
         "discarded_tokens": s.discarded_tokens if s.timed else 0,
         "retry_tokens": s.retry_tokens if s.timed else 0,
+        "summary_tokens": s.summary_tokens,
         "turns_at_or_above_k": s.turns_at_or_above_k,
         "turns_with_unseen": s.turns_with_unseen,
         "unseen_tokens": sum(col["unseen"]),
@@ -421,8 +423,11 @@ def test_every_timed_point_agrees_with_the_independent_timing_oracle(
             "summary_output_tokens",
             "discarded_tokens",
             "retry_tokens",
+            # the replay summary's names, with its meanings (docs/cli.md)
+            "candidates",
+            "summary_tokens",
         ):
             assert got[key] == want[key], (k, s, key)
-        assert got["unknown_usage"] == want["unknown_tries"]
+        assert got["unknown_tries"] == want["unknown_tries"]
         cost = got["cost"]
         assert (None if cost is None else Fraction(cost)) == want["cost"], (k, s)

@@ -105,9 +105,11 @@ durations = st.one_of(
 retry_dicts = st.fixed_dictionaries(
     {
         "failure_rate": st.sampled_from(["0", "0.2", "0.5", "0.8", "1"]),
-        "seed": st.integers(0, 1_000),
+        "failure_seed": st.integers(0, 1_000),
         "policy": st.sampled_from(["resend", "breaker"]),
         "max_resends": st.integers(0, 4),
+        # docs/replay.md: a failed try's output billed (the contract's) or not
+        "bill_failed_output": st.booleans(),
     }
 )
 
@@ -115,7 +117,7 @@ retry_dicts = st.fixed_dictionaries(
 breaker_dicts = st.fixed_dictionaries(
     {
         "failure_rate": st.sampled_from(["0.5", "0.8", "1"]),
-        "seed": st.integers(0, 1_000),
+        "failure_seed": st.integers(0, 1_000),
         "policy": st.just("breaker"),
     }
 )

@@ -594,6 +594,7 @@ class _Reader:
         compactions: list[LogCompaction] = []
         pending: list[_Entry] = []
         times: list[int] = []
+        talk: list[int] = []  # the conversation lines' times (user and assistant entries)
         firsts: list[_Entry] = []  # each request's first copy, in file order
         messages = tool = 0
         notified: list[int] = []
@@ -616,6 +617,8 @@ class _Reader:
                 continue
             if e.time is not None:
                 times.append(e.time)
+                if e.message or e.request is not None or e.kind.startswith("assistant"):
+                    talk.append(e.time)
             if e.compaction is not None:
                 pending.append(e)
                 messages = tool = 0  # the model now sees the summary, not the history
@@ -654,6 +657,7 @@ class _Reader:
             tuple(abandoned),
             tuple(times),
             notified=tuple(notified),
+            conversation_times=tuple(talk),
         )
 
     def ledger(

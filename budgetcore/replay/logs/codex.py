@@ -226,6 +226,7 @@ def _read(
     # outputs of the last response, written after its token_count): they are added to
     # the last request's count until the model writes again.
     tail = False
+    talk: list[int] = []  # the response items' times: the conversation lines
     request_since_compaction = True
     # The previous token_count line from its timestamp on, and what it was: a line with
     # the very same bytes is the same event again (written as rate limits arrive), so
@@ -298,10 +299,14 @@ def _read(
                     if replay_until is None:
                         if time is not None:
                             times.append(time)
+                            if found_kind == "response_item":
+                                talk.append(time)
                     elif time is None or time - replay_until > FORK_BURST_MS:
                         replay_until = None  # the parent's copied history ended
                         if time is not None:
                             times.append(time)
+                            if found_kind == "response_item":
+                                talk.append(time)
                     else:
                         replay_until = max(replay_until, time)
                     label = compiled_labels.get((found_kind, p.type), "")
@@ -450,6 +455,8 @@ def _read(
                     replay_until = max(replay_until, time)
             if time is not None and replay_until is None:
                 times.append(time)
+                if shape == 1 or (not shape and kind == "response_item"):
+                    talk.append(time)
             if shape == 1:
                 kinds[label] = kinds.get(label, 0) + 1
                 found_type = item[1] if item is not None else ""
@@ -636,7 +643,15 @@ def _read(
     for at, when in pending:
         compactions.append(LogCompaction(at, len(requests), None, None, None, 0, when))
     series = (
-        LogSeries("main", tuple(requests), tuple(compactions), (), tuple(times), tuple(counts)),
+        LogSeries(
+            "main",
+            tuple(requests),
+            tuple(compactions),
+            (),
+            tuple(times),
+            tuple(counts),
+            conversation_times=tuple(talk),
+        ),
     )
     ledger = FileLedger(
         name=name,

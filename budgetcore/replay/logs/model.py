@@ -118,7 +118,9 @@ class LogSeries:
     tokens plus its estimate of the reasoning the history carries (docs/replay.md,
     "Predicted compactions"). ``notified``: indices into ``requests`` of those sent right
     after a background task's notification (Claude Code's ``<task-notification>`` user
-    message, docs/replay.md "As run"), in order.
+    message, docs/replay.md "As run"), in order. ``conversation_times``: the times of its
+    conversation lines alone (user and assistant entries; a Codex rollout's response
+    items), or None where the reader does not tell them apart.
     """
 
     name: str  # "main"; "sidechain:<agentId>"; "sidechain-<n>" (an inline run, 1.0.x)
@@ -128,14 +130,17 @@ class LogSeries:
     times: tuple[int, ...] = ()
     counts: tuple[int, ...] = ()
     notified: tuple[int, ...] = ()
+    conversation_times: tuple[int, ...] | None = None
 
-    def turns(self, timed: bool = False) -> tuple[Turn, ...]:
+    def turns(self, timed: bool = False, appends: str = "any") -> tuple[Turn, ...]:
         """One replay turn per request: ``added`` is the growth of the context to the
         next request (across a compaction: its preTokens minus this request's context,
         never below 0, or this reply's output when the log records no size); the last
         turn adds its own output. ``timed``: each turn also carries the log's times
         (docs/spec.md §15) — its request's first entry, the line with its final output,
-        and the series' timestamped lines after that and before the next request."""
+        and the series' timestamped lines after that and before the next request: every
+        one, or with ``appends`` "conversation" (the replay input ``timing.appends``)
+        its conversation lines only."""
         from budgetcore.replay.model import Turn  # noqa: PLC0415 - the replay's, loaded to replay
 
         reqs = self.requests
@@ -153,7 +158,22 @@ class LogSeries:
                         )
                     ]
                 )
-            times = sorted(self.times)
+            own = self.times
+            if appends == "conversation":
+                if self.conversation_times is None:
+                    raise ScenarioError(
+                        [
+                            Problem.coded(
+                                "options.timing.appends",
+                                "is conversation, but this log's reader does not tell its "
+                                "conversation lines from the others (Claude Code and Codex "
+                                "logs do)",
+                                "log-no-conversation-lines",
+                            )
+                        ]
+                    )
+                own = self.conversation_times
+            times = sorted(own)
             # Milliseconds from the branch's first timestamped entry, as a replay's
             # clock counts (docs/spec.md §15).
             zero = min([*times[:1], *(r.started for r in reqs if r.started is not None)])

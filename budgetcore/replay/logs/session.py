@@ -293,7 +293,10 @@ def run_session(
         options = priced_by(model, options)
 
     chosen = log.pick(series)
-    turns = chosen.turns(timed=options is not None and options.timing is not None)
+    timing = None if options is None else options.timing
+    turns = chosen.turns(
+        timed=timing is not None, appends="any" if timing is None else timing.appends
+    )
     if not turns:
         off = len(chosen.abandoned)
         raise ScenarioError(

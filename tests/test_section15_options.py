@@ -1,0 +1,346 @@
+"""docs/spec.md §15's last options (issue 41): failed tries that bill no output, and
+appends counted as conversation lines only. Golden values worked by hand from §15's
+text; the replay (replay.simulate), the tune grid's point (tune.kernel) and the
+independent oracle (tests/timing_oracle.py) must all give them.
+
+The scenario is tests/test_timing_oracle.py's: every turn reaches K (K = 0), a run from
+the empty state reads 100 + 0 + 500 = 600 tokens and writes S = 1,000.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from budgetcore import parse_scenario
+from budgetcore.errors import ScenarioError
+from budgetcore.replay.background import Retries
+from budgetcore.replay.logs import read_session
+from budgetcore.replay.logs.model import LogSeries
+from budgetcore.replay.model import ReplayOptions, Turn
+from budgetcore.replay.options import parse_options_json
+from budgetcore.replay.simulate import replay
+from budgetcore.tune.result import tune
+from tests.helpers import run_cli
+from tests.test_timing_oracle import SCENARIO
+from tests.timing_oracle import oracle_timed_replay
+
+PRICES = {"input": "1", "output": "2"}  # per token: easy arithmetic
+
+
+def _options(retries: dict[str, Any], timing: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"retries": retries, "summary_prices": PRICES, "main_prices": PRICES}
+    if timing is not None:
+        out["timing"] = timing
+    return out
+
+
+def _all_three(opts: dict[str, Any], n: int, gap_ms: int | None = None) -> dict[str, Any]:
+    """The replay's summary as JSON, after checking the tune point and the oracle agree."""
+    turn_dicts = [{"added": 500} if gap_ms is None else {"added": 500, "gap_ms": gap_ms}] * n
+    turns = [Turn(**t) for t in turn_dicts]
+    scenario = parse_scenario(SCENARIO)
+    options = parse_options_json(json.dumps(opts))
+    got = replay(scenario, turns, options)
+    summary = json.loads(json.dumps(got.summary.as_dict()))
+    _, want = oracle_timed_replay(SCENARIO, turn_dicts, opts)
+    for key in ("summary_input_tokens", "summary_output_tokens", "summary_tokens"):
+        assert summary[key] == want[key], key
+    for key in ("discarded_tokens", "retry_tokens"):
+        assert summary[key] == want[key], key
+    assert Decimal(summary["summary_cost"]) == Decimal(want["summary_cost"].numerator) / (
+        want["summary_cost"].denominator
+    )
+    cfg = scenario.config
+    grid = tune(
+        scenario, [("s", turns)], options, ks=[cfg.trigger_tokens], ss=[cfg.summary_max_tokens]
+    ).grid
+    columns = grid.columns
+    assert columns["discarded_tokens"][0] == summary["discarded_tokens"]
+    assert columns["retry_tokens"][0] == summary["retry_tokens"]
+    return summary
+
+
+ALWAYS_FAILS = {"failure_rate": "1", "max_resends": 2}
+# random.Random(7) at p = 0.5: fail, fail, pass (tests/test_timing_oracle.py)
+FAIL_FAIL_PASS = {"failure_rate": "0.5", "failure_seed": 7, "max_resends": 2}
+
+
+@pytest.mark.parametrize(
+    ("retries", "bill", "want"),
+    [
+        # Three tries, all failed. Billed: 3 x 600 in; the output 3 x 1,000 or none.
+        # Cost at 1 and 2 a token: 1,800 + 6,000 or 1,800. Resends: tries 2 and 3.
+        (ALWAYS_FAILS, True, (1_800, 3_000, 7_800, 2 * 1_600)),
+        (ALWAYS_FAILS, False, (1_800, 0, 1_800, 2 * 600)),
+        # Fail, fail, pass: 3 x 600 in; the output 3 x 1,000, or the passing try's
+        # 1,000 alone. Resends: tries 2 and 3, the third one's output billed.
+        (FAIL_FAIL_PASS, True, (1_800, 3_000, 7_800, 2 * 1_600)),
+        (FAIL_FAIL_PASS, False, (1_800, 1_000, 3_800, 2 * 600 + 1_000)),
+        # One passing try: the option changes nothing.
+        ({"failure_rate": "0"}, False, (600, 1_000, 2_600, 0)),
+    ],
+)
+def test_failed_tries_may_bill_no_output(
+    retries: dict[str, Any], bill: bool, want: tuple[int, int, int, int]
+) -> None:
+    summary = _all_three(_options({**retries, "bill_failed_output": bill}), 1)
+    got = (
+        summary["summary_input_tokens"],
+        summary["summary_output_tokens"],
+        Decimal(summary["summary_cost"]),
+        summary["retry_tokens"],
+    )
+    assert got == want
+
+
+def test_a_discarded_run_bills_only_its_passing_output() -> None:
+    # Fail, fail, pass at 10 s a try: the run ends at 30 s; turn 2 appends at 25 s, so
+    # it is discarded. Wasted: 3 x 600 in, and 3 x 1,000 or the passing 1,000 out.
+    timing = {"gap_ms": 25_000, "duration": {"fixed_s": "10"}}
+    billed = _all_three(_options(FAIL_FAIL_PASS, timing), 2, 25_000)
+    free = _all_three(_options({**FAIL_FAIL_PASS, "bill_failed_output": False}, timing), 2, 25_000)
+    assert billed["discarded_tokens"] == 3 * 1_600
+    assert free["discarded_tokens"] == 3 * 600 + 1_000
+    assert free["retry_tokens"] == 2 * 600 + 1_000
+
+
+def test_bill_failed_output_is_checked_on_every_path() -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_options_json('{"retries": {"failure_rate": "0.1", "bill_failed_output": "no"}}')
+    assert info.value.one_line() == (
+        'options.retries.bill_failed_output must be true or false, got "no"'
+    )
+    with pytest.raises(ScenarioError, match="bill_failed_output"):
+        Retries(failure_rate=Decimal(0), bill_failed_output="no")  # type: ignore[arg-type]
+    parsed = parse_options_json('{"retries": {"failure_rate": "0.1"}}')
+    assert parsed.retries is not None
+    assert parsed.retries.bill_failed_output is True  # the contract's, by default
+    assert ReplayOptions(retries=parsed.retries).retries == parsed.retries
+
+
+def test_the_pages_form_gives_bill_failed_output_to_the_replay() -> None:
+    """The page's box is the options file's key: unticked, a failed try bills no output."""
+    from tests.test_ui_replay import _run, _timed  # noqa: PLC0415
+
+    fields = {"format_failure_rate": "0.5", "format_failure_seed": "3", "max_resends": "2"}
+    billed = _run(_timed(**fields))
+    free = _run(_timed(bill_failed_output="false", **fields))
+    assert billed.options.retries is not None
+    assert billed.options.retries.bill_failed_output is True
+    assert free.options.retries is not None
+    assert free.options.retries.bill_failed_output is False
+    assert free.summary.failed + billed.summary.tries > 0
+    # the same draws and fates; only the failed tries' output differs
+    assert [r.run_fate for r in free.rows] == [r.run_fate for r in billed.rows]
+    failed = sum(r.run_tries - r.run_unknown_tries for r in billed.rows) - sum(
+        1 for r in billed.rows if r.run_fate in ("published", "discarded")
+    )
+    assert failed > 0
+    pairs = zip(billed.rows, free.rows, strict=True)
+    assert all(r.summary_input_billed == f.summary_input_billed for r, f in pairs)
+    assert sum(r.summary_output_billed for r in free.rows) < sum(
+        r.summary_output_billed for r in billed.rows
+    )
+    # the page's choice of appends is the options file's timing.appends
+    chosen = _run(_timed(appends="conversation", **fields)).options.timing
+    assert chosen is not None
+    assert chosen.appends == "conversation"
+
+
+# ------------------------------------------------------------ appends: conversation only
+
+TIMED = Path(__file__).parent / "fixtures" / "logs" / "timed"
+# A line that is not conversation inside run 2 (30 s to 50 s at 20 s a try): a Claude
+# Code system line without a uuid (it takes no place in the tree), a Codex event.
+NOT_TALK = {
+    "claude-timed.jsonl": '{"type":"system","subtype":"informational",'
+    '"timestamp":"2026-03-01T09:00:40.000Z","content":"x"}',
+    "codex-timed.jsonl": '{"timestamp":"2026-03-01T09:00:40.000Z","type":"event_msg",'
+    '"payload":{"type":"agent_reasoning","text":"x"}}',
+}
+
+
+def _with_line(name: str) -> bytes:
+    lines = (TIMED / name).read_text("utf-8").splitlines()
+    # after the line of 09:00:30 (turn 2's reply), before 09:01:30
+    at = next(i for i, line in enumerate(lines) if "09:00:30" in line) + 1
+    return ("\n".join([*lines[:at], NOT_TALK[name], *lines[at:]]) + "\n").encode()
+
+
+@pytest.mark.parametrize("pure", [False, True])
+@pytest.mark.parametrize("name", sorted(NOT_TALK))
+def test_appends_may_be_the_conversation_lines_only(
+    name: str, pure: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """§15: "any later timestamped line of the same series is an append". Run 1 (2 s to
+    22 s) meets the tool result at 7 s, a conversation line: discarded either way. Run 2
+    (30 s to 50 s) meets only the line at 40 s, which is not conversation: discarded
+    with every line, published with conversation lines only. Run 3 publishes."""
+    if pure:
+        monkeypatch.setenv("BUDGETCORE_PURE_PYTHON", "1")
+    log = read_session([(name, _with_line(name))])
+    scenario = parse_scenario({"config": {"trigger_tokens": 0}})
+    fates = {}
+    for appends in ("any", "conversation"):
+        text = json.dumps({"timing": {"duration": {"fixed_s": "20"}, "appends": appends}})
+        options = parse_options_json(text)
+        assert options.timing is not None
+        turns = log.main.turns(timed=True, appends=options.timing.appends)
+        fates[appends] = [r.run_fate for r in replay(scenario, turns, options).rows]
+    assert fates == {
+        "any": ["discarded", "discarded", "published"],
+        "conversation": ["discarded", "published", "published"],
+    }
+
+
+def test_conversation_appends_of_a_log_that_cannot_tell_are_refused() -> None:
+    series = LogSeries("main", (), (), (), (1, 2), None)
+    with pytest.raises(ScenarioError) as info:
+        series.turns(timed=True, appends="conversation")
+    assert info.value.problems[0].code == "log-no-conversation-lines"
+    with pytest.raises(ScenarioError) as info:
+        parse_options_json('{"timing": {"duration": {"fixed_s": "1"}, "appends": "user"}}')
+    assert info.value.one_line() == (
+        'options.timing.appends must be one of any, conversation, got "user"'
+    )
+
+
+def test_the_cli_reads_appends_from_the_options_file(tmp_path: Path) -> None:
+    log = tmp_path / "s.jsonl"
+    log.write_bytes(_with_line("claude-timed.jsonl"))
+    fates = {}
+    for appends in ("any", "conversation"):
+        options = tmp_path / f"{appends}.json"
+        options.write_text(
+            json.dumps({"timing": {"duration": {"fixed_s": "20"}, "appends": appends}})
+        )
+        scenario = tmp_path / "k0.json"
+        scenario.write_text('{"config": {"trigger_tokens": 0}}')
+        r = run_cli(
+            [
+                "replay",
+                str(scenario),
+                "--log",
+                str(log),
+                "--options",
+                str(options),
+                "--format",
+                "jsonl",
+            ]
+        )
+        assert r.code == 0, r.err
+        rows = [json.loads(x) for x in r.out.splitlines()]
+        fates[appends] = [x["run_fate"] for x in rows if "run_fate" in x]
+    assert fates["any"] != fates["conversation"]
+
+
+# ------------------------------------------------------------------ names and units
+
+
+def test_the_old_name_of_the_retries_seed_is_refused_naming_the_new_one(tmp_path: Path) -> None:
+    """Three spellings of a seed (issue 41): every seed is now named for its draw,
+    failure_seed beside a failure_rate, gap_seed beside gap_ms; the old retries.seed
+    is refused by code, naming the new name, never read as it was nor ignored."""
+    with pytest.raises(ScenarioError) as info:
+        parse_options_json('{"retries": {"failure_rate": "0.5", "seed": 7}}')
+    (problem,) = info.value.problems
+    assert problem.code == "renamed"
+    assert info.value.one_line() == (
+        "options.retries.seed is renamed failure_seed: give options.retries.failure_seed"
+    )
+    parsed = parse_options_json('{"retries": {"failure_rate": "0.5", "failure_seed": 7}}')
+    assert parsed.retries == Retries(failure_rate=Decimal("0.5"), failure_seed=7)
+    options = tmp_path / "old.json"
+    options.write_text('{"retries": {"failure_rate": "0.5", "seed": 7}}')
+    r = run_cli(
+        ["replay", "--fragment", "", "--generate", '{"turns": 3}', "--options", str(options)]
+    )
+    assert r.code == 2
+    assert "options.retries.failure_seed" in r.err
+    assert "Traceback" not in r.err
+
+
+def test_outputs_use_only_the_new_names_and_units(tmp_path: Path) -> None:
+    """Issue 41's drift list: a run's end in whole ms (never a fraction string of
+    seconds), the replay's names in a tune point, no old name in any output."""
+    options = tmp_path / "timed.json"
+    options.write_text(
+        json.dumps(
+            {
+                "timing": {
+                    "gap_ms": 7_000,
+                    "duration": {"prefill_tokens_per_s": "33.3", "decode_tokens_per_s": "7"},
+                },
+                "retries": {"failure_rate": "0.3", "failure_seed": 4},
+            }
+        )
+    )
+    gen = '{"turns": 40, "seed": 2, "added": 6000}'
+    args = [
+        "--fragment",
+        "config.trigger_tokens=8000",
+        "--generate",
+        gen,
+        "--options",
+        str(options),
+    ]
+    old = ("run_end_s", "unknown_usage", '"seed"', "retry_seed")
+    for fmt in ("jsonl", "csv"):
+        r = run_cli(["replay", *args, "--format", fmt])
+        assert r.code == 0, r.err
+        assert not any(name in r.out for name in old), fmt
+        assert "run_end_ms" in r.out
+    rows = [json.loads(x) for x in run_cli(["replay", *args, "--format", "jsonl"]).out.splitlines()]
+    ends = [x["run_end_ms"] for x in rows[:-1] if x["run_end_ms"] is not None]
+    assert ends
+    assert all(isinstance(e, int) for e in ends)
+    # a rate of 33.3 tokens a second makes durations of no whole millisecond
+    summary = rows[-1]["summary"]
+    for fmt in ("jsonl", "csv"):
+        t = run_cli(["tune", *args, "--k", "8000,20000", "--s", "4096", "--format", fmt])
+        assert t.code == 0, t.err
+        assert not any(name in t.out for name in old), fmt
+        for name in ("candidates", "summary_tokens", "unknown_tries"):
+            assert name in t.out, (fmt, name)
+    point = json.loads(run_cli(["tune", *args, "--k", "8000", "--s", "4096"]).out.splitlines()[0])
+    assert point["candidates"] == point["published"] + point["discarded"]
+    assert set(summary) >= {"candidates", "summary_tokens", "unknown_tries"}
+
+
+def test_the_pages_form_has_every_section_15_option_by_its_file_name() -> None:
+    """Each §15 option is a field of the page's timing part, read by the CLI's own
+    parse function: breaker_failures, round_up_ms (empty: exact), run_from, appends,
+    bill_failed_output."""
+    from budgetcore.ui.form import IssueError  # noqa: PLC0415
+    from budgetcore.ui.replay_panel import parse_field_text  # noqa: PLC0415
+    from tests.test_ui_replay import _run, _timed  # noqa: PLC0415
+
+    default = _run(_timed()).options
+    assert default.timing is not None
+    assert default.retries is not None
+    assert default.timing.duration.round_up_ms is None  # exact unless asked
+    assert (default.timing.run_from, default.retries.breaker_failures) == ("reply", 3)
+    chosen = _run(
+        _timed(breaker_failures="5", round_up_ms="1,000", run_from="turn", policy="breaker")
+    ).options
+    assert chosen.timing is not None
+    assert chosen.retries is not None
+    assert chosen.timing.duration.round_up_ms == 1_000
+    assert chosen.timing.run_from == "turn"
+    assert chosen.retries.breaker_failures == 5
+    with pytest.raises(IssueError) as info:
+        parse_field_text("replay.breaker_failures", "0")
+    # the CLI's own code for options.retries.breaker_failures = 0, by the page's field
+    assert (info.value.issue.code, info.value.issue.paths) == (
+        "core.whole",
+        ("replay.breaker_failures",),
+    )
+    with pytest.raises(IssueError) as info:
+        parse_field_text("replay.round_up_ms", "3,600,001")
+    assert info.value.issue.code == "core.whole"
+    assert parse_field_text("replay.round_up_ms", "") is None
