@@ -29,6 +29,9 @@ from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Document, Tally, counts
 
 __all__ = ["claims", "claims_document", "read_gemini"]
 
+#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
+SKELETON = "gemini-cli"
+
 _TOKENS = ("input", "output", "cached", "thoughts", "tool")
 _ROOT = "\x00start"  # the conversation before its first message (a rewind may go back to it)
 
@@ -165,14 +168,14 @@ def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -
         tally.open(name)
         if i > 0:  # a subagent's recording (chats/<parent id>/<id>.jsonl): its own series
             sub = _Reader(tally, f"subagent:{name.rsplit('/', 1)[-1].split('.')[0]}")
-            for number, obj in tally.lines(stream, what):
+            for number, obj in tally.lines(stream, what, SKELETON):
                 sub.record(number, obj)
             sub.finish()
             continue
         if name.endswith(".json") or isinstance(stream, Document):
             _document(tally, reader, stream, what)
             continue
-        for number, obj in tally.lines(stream, what):
+        for number, obj in tally.lines(stream, what, SKELETON):
             reader.record(number, obj)
     reader.finish()
     return tally.session(files[0][0] if files else "")

@@ -33,6 +33,9 @@ from budgetcore.replay.logs.tally import Tally, counts
 
 __all__ = ["K2_6_FROM_MS", "claims", "read_kimi"]
 
+#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
+SKELETON = "kimi-cli"
+
 #: ccusage ``adapter/kimi/parser.rs`` KIMI_FOR_CODING_K2_6_CUTOFF_MS.
 K2_6_FROM_MS = 1_776_698_890_072
 _USAGE = ("input_other", "input_cache_read", "input_cache_creation", "output")
@@ -96,7 +99,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
         if i > 0:
             parts = name.split("/")
             own = f"subagent:{parts[-2] if len(parts) > 1 else name}"
-        for number, obj in tally.lines(stream, what):
+        for number, obj in tally.lines(stream, what, SKELETON):
             if obj.get("type") == "metadata":
                 tally.entry("metadata")
                 continue

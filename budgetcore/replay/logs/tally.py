@@ -33,9 +33,12 @@ from budgetcore.replay.logs.reader import (
     LineSource,
     Malformed,
     at_line,
+    compiled_from,
     count_of,
     decode_line,
+    numbered_batches,
     numbered_lines,
+    skeleton_batches,
     too_many_requests,
 )
 
@@ -143,10 +146,15 @@ class Tally:
         return len(self.files) - 1
 
     def lines(
-        self, stream: LineSource, what: str = "log"
+        self, stream: LineSource, what: str = "log", skeleton: str = ""
     ) -> Iterator[tuple[int, dict[str, object]]]:
         """Every line of the current file that is a JSON object; blank and malformed
-        lines are counted here and not given."""
+        lines are counted here and not given. ``skeleton``: the keys the reader looks
+        at (``compiled.SKELETONS``), for the compiled decoder where it is offered: a
+        line then holds only those of its keys (the texts beside them never built)."""
+        if skeleton:
+            yield from self._skeleton_lines(stream, what, skeleton)
+            return
         f = self.files[-1]
         for number, raw in numbered_lines(stream, what):
             f.lines = number
@@ -159,6 +167,37 @@ class Tally:
                 continue
             assert isinstance(value, dict)
             yield number, value
+
+    def _skeleton_lines(
+        self, stream: LineSource, what: str, skeleton: str
+    ) -> Iterator[tuple[int, dict[str, object]]]:
+        """:meth:`lines`, a batch at a time: each line through the skeleton decoder
+        once it is worth its import (``compiled_from``), and in full where it gives
+        none (no msgspec, the page, a line the skeleton does not fit)."""
+        f = self.files[-1]
+        batches: Any = None  # None: not yet asked; False: read in full
+        for first, batch in numbered_batches(stream, what):
+            if batches is None and compiled_from(first, sum(map(len, batch))):
+                batches = skeleton_batches(skeleton) or False
+            values = batches(batch) if batches else None
+            if values is not None and None not in values:  # every line a skeleton
+                f.lines = first + len(batch) - 1
+                yield from zip(range(first, first + len(batch)), values, strict=True)
+                continue
+            number = first - 1
+            f.lines = first + len(batch) - 1
+            for i, raw in enumerate(batch):
+                number += 1
+                value: Any = values[i] if values is not None else None
+                if value is None:
+                    value = decode_line(raw)
+                    if value is BLANK:
+                        f.blank += 1
+                        continue
+                    if isinstance(value, Malformed):
+                        self.malformed(number, value.problem)
+                        continue
+                yield number, value
 
     def record(self) -> None:
         """One more record of the current file (a document's record, a table row)."""
@@ -325,17 +364,21 @@ class Tally:
                 return branch is None or node is None or node in branch
 
             mine = by_series.get(s, [])
-            kept = [r.request for r in mine if on(r.node) and not r.off]
-            dropped = [r.request for r in mine if not on(r.node) or r.off]
+            # Each request's place once: on the branch (kept) or not (dropped).
+            flags = [
+                not r.off and (branch is None or r.node is None or r.node in branch) for r in mine
+            ]
+            kept = [r.request for r, k in zip(mine, flags, strict=True) if k]
+            dropped = [r.request for r, k in zip(mine, flags, strict=True) if not k]
             seen_lines: set[tuple[int, int]] = set()
-            for r in mine:
+            for r, k in zip(mine, flags, strict=True):
                 if r.off and s == TOTALS:
                     # One line may hold several models' totals: the line is one place.
                     if (r.request.file, r.request.line) in seen_lines:
                         continue
                     seen_lines.add((r.request.file, r.request.line))
                 counts_ = per_file.setdefault(r.request.file, {}).setdefault(s, [0, 0])
-                counts_[0 if on(r.node) and not r.off else 1] += 1
+                counts_[0 if k else 1] += 1
             comps = []
             for c in comps_of.get(s, ()):
                 if not on(c.node):
@@ -346,7 +389,12 @@ class Tally:
                 comps.append(
                     LogCompaction(c.line, after, c.trigger, c.pre_tokens, post, c.file, c.time)
                 )
-            times = tuple(t for n, t in self.times.get(s, ()) if on(n))
+            stamps = self.times.get(s, ())
+            times = (
+                tuple(t for _n, t in stamps)
+                if branch is None
+                else tuple(t for n, t in stamps if n is None or n in branch)
+            )
             if kept or dropped:
                 series_out.append(LogSeries(s, tuple(kept), tuple(comps), tuple(dropped), times))
         ledgers = []
