@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.cli import replay_cmds
 from budgetcore.errors import ScenarioError
+from budgetcore.inputs import text
+from budgetcore.replay import logs
 from budgetcore.replay.logs import detect_format, parse_log
 from tests.helpers import run_cli
 
@@ -352,3 +355,38 @@ def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')
     assert "in this pi file" in str(info.value)
+
+
+DATABASES = sorted(LOGS.rglob("*.db"))
+
+
+@pytest.mark.parametrize("path", DATABASES, ids=lambda p: p.name)
+def test_a_database_file_is_read_in_place_read_only_to_the_same_sessions_as_its_bytes(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shell opens an agent's database read-only in SQLite (its pages as asked, no
+    copy of the file in memory): the same sessions, ledgers and all, as from its bytes
+    (the page's and standard input's way), and the file's bytes untouched."""
+    before = path.read_bytes()
+    from_bytes = logs.read_sessions([("db", before)])
+
+    def no_bytes(*_a: object, **_k: object) -> object:
+        raise AssertionError("the database was read from its bytes")
+
+    monkeypatch.setattr(logs, "read_sessions", no_bytes)
+    in_place = replay_cmds.read_log_sessions(str(path), None, "db")
+    assert tuple(in_place) == from_bytes
+    assert path.read_bytes() == before
+    assert not list(path.parent.glob(path.name + "-*"))  # no journal nor WAL written
+
+
+def test_a_database_over_the_size_limit_is_refused_with_the_size_error_not_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "opencode.db"
+    shutil.copy(DATABASES[-1], db)
+    real = text.limit_of
+    monkeypatch.setattr(text, "limit_of", lambda what: 1000 if what == "log" else real(what))
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert "opencode.db" in result.out + result.err
+    assert "larger than" in result.out + result.err, result.out + result.err

@@ -1,6 +1,7 @@
 """The compiled skeleton decoder of the other agents' lines (docs/replay.md, "Speed";
 ``budgetcore.replay.logs.compiled.SKELETONS``) against the standard library's full
-decode: every fixture of pi, Gemini CLI, Qwen Code, Kimi CLI and Droid read both ways
+decode: every fixture of pi, Gemini CLI, Qwen Code, Kimi CLI, Droid and OpenCode (its
+database's messages) read both ways
 gives the same session, ledger and all; and any line, however its keys are typed,
 gives through the skeleton exactly the full decode's value cut to the skeleton's keys,
 or nothing (then it is decoded in full).
@@ -20,13 +21,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from budgetcore.errors import NonFinite
-from budgetcore.replay.logs import read_sessions, reader, tally
+from budgetcore.replay.logs import opencode, read_sessions, reader, tally
 from budgetcore.replay.logs.folder import plan_folder
 
 compiled = pytest.importorskip("budgetcore.replay.logs.compiled")
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
-AGENTS = ("pi", "gemini", "qwen", "kimi", "droid")
+AGENTS = ("pi", "gemini", "qwen", "kimi", "droid", "opencode")
+#: Where the readers ask for the skeleton decoder.
+ASKERS = (tally, opencode)
 
 #: Each skeleton's keys, as the agents write them: a key's own keys when the reader looks
 #: under it (a value that is not an object then sends the line to the full decode).
@@ -55,6 +58,7 @@ SHAPES: dict[str, dict[str, Any]] = {
         )
     ),
     "type-only": {"type": None},
+    "opencode": dict.fromkeys(("id", "role", "time", "tokens", "modelID", "cost", "summary")),
 }
 _KIMI_MESSAGE: dict[str, Any] = {"type": None}
 _KIMI_MESSAGE["payload"] = {
@@ -120,7 +124,8 @@ def test_every_fixture_reads_the_same_through_the_skeleton_as_in_full(
     sessions = _sessions(agent)
     assert sessions
     # msgspec is loaded (this module's import): the readers would use it at once.
-    monkeypatch.setattr(tally, "skeleton_batches", lambda kind: None)
+    for module in ASKERS:
+        monkeypatch.setattr(module, "skeleton_batches", lambda kind: None)
     full = [_read(base, files) for base, files in sessions]
     asked: list[str] = []
 
@@ -129,8 +134,9 @@ def test_every_fixture_reads_the_same_through_the_skeleton_as_in_full(
         return reader.skeleton_batches(kind)
 
     # From the first line on (not past the import's threshold): every line through it.
-    monkeypatch.setattr(tally, "compiled_from", lambda line, size=0: True)
-    monkeypatch.setattr(tally, "skeleton_batches", counted)
+    for module in ASKERS:
+        monkeypatch.setattr(module, "compiled_from", lambda line, size=0: True)
+        monkeypatch.setattr(module, "skeleton_batches", counted)
     fast = [_read(base, files) for base, files in sessions]
     assert asked  # the skeleton was used
     assert fast == full

@@ -400,18 +400,53 @@ def _is_database(path: str) -> bool:
         return False
 
 
+def _read_only(path: str) -> Any:
+    """The database file open read-only in SQLite (its pages read as asked, not the
+    whole file copied into memory first; a write-ahead log beside it is read too, as
+    SQLite and ccusage read it), or None: read its bytes instead (no sqlite3, a file
+    over the log's size limit, one SQLite cannot open read-only)."""
+    from urllib.parse import quote  # noqa: PLC0415
+
+    from budgetcore.inputs.text import limit_of  # noqa: PLC0415
+
+    try:
+        import sqlite3  # noqa: PLC0415
+    except ImportError:
+        return None
+    try:
+        if os.path.getsize(path) > limit_of("log"):
+            return None  # the bytes path says so, with the size error
+        db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+    except (OSError, sqlite3.Error):
+        return None
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error:
+        db.close()
+        return None
+    return db
+
+
 def read_log_sessions(path: str, fmt: str | None, shown: str) -> list[Any]:
     """Every session of a database file, each named ``<shown>#<session id>``."""
     import dataclasses  # noqa: PLC0415
 
-    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+    from budgetcore.replay.logs import read_database, read_sessions  # noqa: PLC0415
 
-    stream = _open(path, "log")
-    try:
-        with collector_paused():
-            logs = read_sessions([(shown, stream)], fmt)
-    finally:
-        stream.close()
+    db = _read_only(path) if path != "-" else None
+    if db is not None:
+        try:
+            with collector_paused():
+                logs = read_database(db, shown, fmt)
+        finally:
+            db.close()
+    else:
+        stream = _open(path, "log")
+        try:
+            with collector_paused():
+                logs = read_sessions([(shown, stream)], fmt)
+        finally:
+            stream.close()
     return [dataclasses.replace(log, name=log.name or shown) for log in logs]
 
 

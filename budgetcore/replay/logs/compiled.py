@@ -235,6 +235,18 @@ class KimiLine(Struct, gc=False):
     message: KimiMessage | UnsetType = UNSET
 
 
+class OpenCodeMessage(Struct, gc=False):
+    """An OpenCode message's JSON (``budgetcore.replay.logs.opencode._message``)."""
+
+    id: Any = UNSET
+    role: Any = UNSET
+    time: Any = UNSET
+    tokens: Any = UNSET
+    modelID: Any = UNSET
+    cost: Any = UNSET
+    summary: Any = UNSET
+
+
 class TypeOnly(Struct, gc=False):
     """A line whose ``type`` alone is read (Droid's transcript)."""
 
@@ -246,6 +258,7 @@ SKELETONS: dict[str, type[Struct]] = {
     "gemini-cli": GeminiLine,
     "qwen-code": QwenLine,
     "kimi-cli": KimiLine,
+    "opencode": OpenCodeMessage,
     "type-only": TypeOnly,
 }
 

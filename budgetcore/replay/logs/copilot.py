@@ -352,20 +352,19 @@ def claims_database(tables: frozenset[str]) -> bool:
     return "assistant_usage_events" in tables
 
 
-def read_session_store(data: bytes, name: str) -> tuple[ParsedLog, ...]:
+def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
     """Every session of Copilot CLI's session store, one request per usage event:
     ``input_tokens`` holds the cache reads and writes (tokscale subtracts both), the
     reasoning is part of the output, ``total_nano_aiu`` / 10^11 its logged cost in
     dollars (tokscale's ``NANO_AIU_PER_USD``), the model ``copilot_usage_model`` else
-    ``model``."""
+    ``model``. ``db``: the store, open (a sqlite3 connection the caller closes)."""
     from decimal import Decimal  # noqa: PLC0415
 
     from budgetcore.errors import ScenarioError  # noqa: PLC0415
-    from budgetcore.replay.logs.tally import open_database, sqlite  # noqa: PLC0415
+    from budgetcore.replay.logs.tally import sqlite  # noqa: PLC0415
 
     sqlite3 = sqlite()
     try:
-        db = open_database(data)
         rows = db.execute(_STORE_QUERY)
     except sqlite3.Error as exc:
         raise ScenarioError(
@@ -425,5 +424,5 @@ def read_session_store(data: bytes, name: str) -> tuple[ParsedLog, ...]:
         if tally is not None:
             out.append(tally.session(f"{name}#{current}"))
     finally:
-        db.close()
+        rows.close()
     return tuple(out)

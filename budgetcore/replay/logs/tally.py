@@ -50,6 +50,7 @@ __all__ = [
     "Document",
     "Tally",
     "counts",
+    "database_bytes",
     "lines_of",
 ]
 
@@ -202,6 +203,15 @@ class Tally:
     def record(self) -> None:
         """One more record of the current file (a document's record, a table row)."""
         self.files[-1].lines += 1
+
+    def records(self, n: int, kind: str) -> None:
+        """``n`` more records of the current file, each an entry of ``kind`` (rows read
+        by count, such as a Goose session's messages)."""
+        if n > 0:
+            self.files[-1].lines += n
+            k = label(kind)
+            kinds = self.files[-1].kinds
+            kinds[k] = kinds.get(k, 0) + n
 
     def document(self, stream: Any, what: str = "log") -> Any:
         """The current file's one JSON document, counted as its one record; a file that
@@ -488,13 +498,29 @@ def document_of(stream: Any, what: str = "log") -> Any:
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-class Database(io.BytesIO):
-    """A file that is an SQLite database (OpenCode's ``opencode.db``, Goose's
-    ``sessions.db``): its bytes and the names of its tables."""
+class Database:
+    """An SQLite database an agent wrote (OpenCode's ``opencode.db``, Goose's
+    ``sessions.db``), open: its connection (None: not a database SQLite can open) and
+    the names of its tables. Opened once, from its bytes (:meth:`of_bytes`, a copy in
+    SQLite's memory, the bytes then let go) or by the shell from its file, read-only
+    (``budgetcore.cli.replay_cmds``): never held twice."""
 
-    def __init__(self, data: bytes) -> None:
-        super().__init__(data)
-        self.tables = _tables(data)
+    def __init__(self, db: Any) -> None:
+        self.db = db
+        self.tables = _tables(db)
+
+    @classmethod
+    def of_bytes(cls, data: bytes | bytearray) -> Database:
+        sqlite3 = sqlite()
+        try:
+            db = open_database(data)
+        except sqlite3.Error:
+            db = None
+        return cls(db)
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
 
 
 def sqlite() -> Any:
@@ -517,23 +543,33 @@ def sqlite() -> Any:
     return sqlite3
 
 
-def open_database(data: bytes) -> Any:
-    """An in-memory, read-only copy of a database from its bytes."""
+def open_database(data: bytes | bytearray) -> Any:
+    """An in-memory copy of a database from its bytes (the file is never written)."""
     db = sqlite().connect(":memory:")
     db.deserialize(data)
     return db
 
 
-def _tables(data: bytes) -> frozenset[str]:
-    sqlite3 = sqlite()
-    try:
-        db = open_database(data)
-    except sqlite3.Error:
+def _tables(db: Any) -> frozenset[str]:
+    if db is None:
         return frozenset()
     try:
         rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    except sqlite3.Error:
+    except sqlite().Error:
         return frozenset()
-    finally:
-        db.close()
     return frozenset(str(r[0]) for r in rows)
+
+
+def database_bytes(stream: LineSource, limit: int, what: str = "log") -> bytearray:
+    """A database file's bytes from its stream, at most ``limit`` (the size error past
+    it), gathered in one buffer: no list of pieces joined into a second copy."""
+    from budgetcore.inputs.text import too_large  # noqa: PLC0415
+
+    data = bytearray()
+    while True:
+        raw = stream.readline(1 << 20)
+        if not raw:
+            return data
+        if len(data) + len(raw) > limit:
+            raise too_large(what, limit)
+        data += raw
