@@ -1,7 +1,7 @@
 """The compiled skeleton decoder of the other agents' lines (docs/replay.md, "Speed";
 ``budgetcore.replay.logs.compiled.SKELETONS``) against the standard library's full
-decode: every fixture of pi, Gemini CLI, Qwen Code, Kimi CLI, Droid and OpenCode (its
-database's messages) read both ways gives the same session, ledger and all
+decode: every fixture of pi, Gemini CLI, Qwen Code, Kimi CLI, Droid, Copilot CLI and
+OpenCode (its database's messages) read both ways gives the same session, ledger and all
 (tests/property/test_skeleton_properties.py holds any line alike).
 """
 
@@ -18,7 +18,7 @@ from budgetcore.replay.logs.folder import plan_folder
 compiled = pytest.importorskip("budgetcore.replay.logs.compiled")
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
-AGENTS = ("pi", "gemini", "qwen", "kimi", "droid", "opencode")
+AGENTS = ("pi", "gemini", "qwen", "kimi", "droid", "opencode", "copilot")
 #: Where the readers ask for the skeleton decoder.
 ASKERS = (tally, opencode)
 

@@ -47,6 +47,51 @@ SHAPES: dict[str, dict[str, Any]] = {
         )
     ),
     "type-only": {"type": None},
+    "copilot-cli": {
+        **dict.fromkeys(
+            (
+                "type",
+                "name",
+                "kind",
+                "body",
+                "_body",
+                "traceId",
+                "spanId",
+                "spanContext",
+                "timestamp",
+                "observedTimestamp",
+                "timeUnixNano",
+                "endTime",
+                "startTime",
+                "hrTime",
+                "_hrTime",
+                "time",
+            )
+        ),
+        "data": {"modelMetrics": None},
+        # Written out here, not taken from the module: the oracle is the reader's keys.
+        "attributes": dict.fromkeys(
+            (
+                "event.name",
+                "gen_ai.operation.name",
+                "gen_ai.request.model",
+                "gen_ai.response.model",
+                "gen_ai.response.id",
+                "gen_ai.conversation.id",
+                "copilot_chat.session_id",
+                "copilot_chat.chat_session_id",
+                "session.id",
+                "github.copilot.interaction_id",
+                "gen_ai.usage.input_tokens",
+                "gen_ai.usage.output_tokens",
+                "gen_ai.usage.cache_read.input_tokens",
+                "gen_ai.usage.cache_creation.input_tokens",
+                "gen_ai.usage.cache_write.input_tokens",
+                "gen_ai.usage.reasoning.output_tokens",
+                "gen_ai.usage.reasoning_tokens",
+            )
+        ),
+    },
     "opencode": dict.fromkeys(("id", "role", "time", "tokens", "modelID", "cost", "summary")),
 }
 _KIMI_MESSAGE: dict[str, Any] = {"type": None}
@@ -133,4 +178,4 @@ def test_a_skeleton_line_is_the_full_decode_cut_to_its_keys(kind: str, data: Any
         assert expected is None or _marked(expected)
     else:
         assert got == expected
-        assert [type(v) for v in got.values()] == [type(v) for v in expected.values()]
+        assert {k: type(v) for k, v in got.items()} == {k: type(v) for k, v in expected.items()}

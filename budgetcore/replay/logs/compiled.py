@@ -247,6 +247,61 @@ class OpenCodeMessage(Struct, gc=False):
     summary: Any = UNSET
 
 
+#: The OpenTelemetry attributes Copilot CLI's reader looks at (``copilot._otel``).
+COPILOT_ATTRIBUTES = (
+    "event.name",
+    "gen_ai.operation.name",
+    "gen_ai.request.model",
+    "gen_ai.response.model",
+    "gen_ai.response.id",
+    "gen_ai.conversation.id",
+    "copilot_chat.session_id",
+    "copilot_chat.chat_session_id",
+    "session.id",
+    "github.copilot.interaction_id",
+    "gen_ai.usage.input_tokens",
+    "gen_ai.usage.output_tokens",
+    "gen_ai.usage.cache_read.input_tokens",
+    "gen_ai.usage.cache_creation.input_tokens",
+    "gen_ai.usage.cache_write.input_tokens",
+    "gen_ai.usage.reasoning.output_tokens",
+    "gen_ai.usage.reasoning_tokens",
+)
+CopilotAttributes = msgspec.defstruct(
+    "CopilotAttributes",
+    [(f"a{i}", Any, UNSET) for i in range(len(COPILOT_ATTRIBUTES))],
+    rename={f"a{i}": key for i, key in enumerate(COPILOT_ATTRIBUTES)},
+    gc=False,
+)
+
+
+class CopilotData(Struct, gc=False):
+    modelMetrics: Any = UNSET
+
+
+class CopilotLine(Struct, gc=False):
+    """Copilot CLI's events.jsonl and OpenTelemetry lines (``copilot.read_copilot``)."""
+
+    type: Any = UNSET
+    data: CopilotData | UnsetType = UNSET
+    name: Any = UNSET
+    kind: Any = UNSET
+    body: Any = UNSET
+    _body: Any = msgspec.field(default=UNSET, name="_body")
+    traceId: Any = UNSET
+    spanId: Any = UNSET
+    spanContext: Any = UNSET
+    timestamp: Any = UNSET
+    observedTimestamp: Any = UNSET
+    timeUnixNano: Any = UNSET
+    endTime: Any = UNSET
+    startTime: Any = UNSET
+    hrTime: Any = UNSET
+    _hrTime: Any = msgspec.field(default=UNSET, name="_hrTime")
+    time: Any = UNSET
+    attributes: CopilotAttributes | UnsetType = UNSET  # type: ignore[valid-type]
+
+
 class TypeOnly(Struct, gc=False):
     """A line whose ``type`` alone is read (Droid's transcript)."""
 
@@ -259,6 +314,7 @@ SKELETONS: dict[str, type[Struct]] = {
     "qwen-code": QwenLine,
     "kimi-cli": KimiLine,
     "opencode": OpenCodeMessage,
+    "copilot-cli": CopilotLine,
     "type-only": TypeOnly,
 }
 

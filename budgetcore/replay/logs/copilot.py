@@ -34,6 +34,10 @@ from budgetcore.replay.logs.tally import TOTALS, Tally, counts
 
 __all__ = ["TOTALS_WHY", "claims", "claims_database", "read_copilot", "read_session_store"]
 
+#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS): a line's
+#: texts (the prompt in its attributes, a message's content) are never built.
+SKELETON = "copilot-cli"
+
 TOTALS_WHY = "Copilot CLI's events.jsonl records token totals at each shutdown, not requests"
 _EVENT_TYPES = frozenset(
     {
@@ -83,7 +87,7 @@ def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") 
     tally = Tally("copilot-cli")
     for name, stream in files:
         tally.open(name)
-        rows = list(tally.lines(stream, what))
+        rows = list(tally.lines(stream, what, SKELETON))
         if any("attributes" in obj for _n, obj in rows):
             _otel(tally, rows)
         else:
