@@ -144,16 +144,24 @@ def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) ->
 
 def _companions(path: str) -> list[str]:
     """The files read with one given file, as the agent lays them out
-    (budgetcore/replay/logs/folder.py): a Kimi wire's subagent wires, a Droid settings
-    file's transcript."""
+    (budgetcore/replay/logs/folder.py): a Kimi wire's subagent wires (with their
+    meta.json) and its data folder's config.toml, a Droid settings file's transcript."""
     base = os.path.dirname(path)
     if os.path.basename(path) == "wire.jsonl":
+        out: list[str] = []
         subagents = os.path.join(base, "subagents")
         if os.path.isdir(subagents):
-            found = (
-                os.path.join(subagents, d, "wire.jsonl") for d in sorted(os.listdir(subagents))
-            )
-            return [f for f in found if os.path.isfile(f)]
+            for d in sorted(os.listdir(subagents)):
+                wire = os.path.join(subagents, d, "wire.jsonl")
+                meta = os.path.join(subagents, d, "meta.json")  # the model it ran
+                if os.path.isfile(wire):
+                    out += [wire, meta] if os.path.isfile(meta) else [wire]
+        # <root>/sessions/<md5>/<id>/wire.jsonl: <root>/config.toml, its default model.
+        sessions = os.path.dirname(os.path.dirname(os.path.abspath(base)))
+        config = os.path.join(os.path.dirname(sessions), "config.toml")
+        if os.path.basename(sessions) == "sessions" and os.path.isfile(config):
+            out.append(config)
+        return out
     if path.endswith(".settings.json"):
         transcript = path.removesuffix(".settings.json") + ".jsonl"
         if os.path.isfile(transcript):

@@ -238,6 +238,9 @@ class ParsedLog:
     # holds requests: its totals are billed (series "session totals", abandoned: never
     # turns), and it cannot be replayed turn by turn.
     totals_only: str = ""
+    # Why the requests' model is an assumption and not read from the log (a Kimi CLI
+    # wire names none), "" when every model is the log's own.
+    model_assumed: str = ""
 
     @property
     def main(self) -> LogSeries:

@@ -134,6 +134,7 @@ class Tally:
         self.order: list[str] = []  # series in the order first seen
         self.ids: list[tuple[int, int, str, str]] = []
         self.totals_only = ""  # why the session keeps totals only (ParsedLog.totals_only)
+        self.model_assumed = ""  # why its model is assumed (ParsedLog.model_assumed)
         self.per_series: dict[str, int] = {}  # requests read so far, per series
 
     # ---------------------------------------------------------------- per file
@@ -434,6 +435,7 @@ class Tally:
             tuple(f.name for f in self.files),
             tuple(self.ids),
             self.totals_only,
+            self.model_assumed,
         )
 
 
