@@ -54,6 +54,7 @@ __all__ = [
     "NoRequests",
     "ParsedLog",
     "detect_format",
+    "no_requests",
     "parse_claude_code",
     "parse_codex",
     "parse_log",
@@ -270,7 +271,7 @@ class NoRequests(ScenarioError):
         self.lines = sum(f.lines for f in log.ledger)
 
 
-def _no_requests(log: ParsedLog) -> ScenarioError:
+def no_requests(log: ParsedLog) -> ScenarioError:
     """What the file held instead of a request: its ledger's counts, then the first
     malformed lines, each with its field, rule and value."""
     lines = sum(f.lines for f in log.ledger)
@@ -347,7 +348,7 @@ def read_session(
     else:
         log = found.read(streams)
     if require and not log.series:
-        raise _no_requests(log)
+        raise no_requests(log)
     return log
 
 
