@@ -7,11 +7,15 @@ test_replay_page.py's."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
+from budgetcore.messages import CATALOGUE
+from budgetcore.replay.logs.agents import AGENTS
+from budgetcore.ui.replay_logs import logs_html
 from budgetcore.ui.replay_panel import ReplayPanel, with_logs
 from tests.helpers import run_cli
 
@@ -61,3 +65,24 @@ def test_the_page_reads_a_database_and_a_compressed_rollout_as_the_cli(folder: P
     cli = _cli(folder)
     assert page == cli
     assert len(page) >= 1
+
+
+def test_every_agent_has_its_name_in_the_page_s_catalogue() -> None:
+    """The page names a session's agent from the catalogue (``replay.log.format.<key>``):
+    an agent without an entry broke the whole panel (a KeyError in the browser)."""
+    missing = [a.key for a in AGENTS if f"replay.log.format.{a.key}" not in CATALOGUE]
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    "folder",
+    sorted(p for p in LOGS.iterdir() if p.is_dir() and p.name not in ("asrun", "timed")),
+    ids=lambda p: p.name,
+)
+def test_each_agent_s_sessions_render_in_the_page(folder: Path, lang: str) -> None:
+    for case in sorted(c for c in folder.iterdir() if c.is_dir()):
+        panel = with_logs(ReplayPanel(), _picked(case))
+        for i in range(len(panel.logs)):
+            chosen = dataclasses.replace(panel, log_index=i)
+            assert logs_html(chosen, lang, wide=True)
