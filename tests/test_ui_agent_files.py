@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,18 @@ def test_each_agent_s_sessions_render_in_the_page(folder: Path, lang: str) -> No
         for i in range(len(panel.logs)):
             chosen = dataclasses.replace(panel, log_index=i)
             assert logs_html(chosen, lang, wide=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_says_when_kimi_s_model_is_assumed(tmp_path: Path, lang: str) -> None:
+    """As the CLI's "Model assumed:" line (ParsedLog.model_assumed), in the page's words:
+    ccusage's guess without a config.toml, the configured default with one."""
+    home = tmp_path / "kimi"
+    shutil.copytree(LOGS / "kimi" / "subagent", home)
+    panel = with_logs(ReplayPanel(), _picked(home))
+    assert 'data-model-assumed="guess"' in str(logs_html(panel, lang, wide=True))
+    (home / "config.toml").write_text('default_model = "k"\n[models.k]\nmodel = "kimi-k3"\n')
+    panel = with_logs(ReplayPanel(), _picked(home))
+    assert 'data-model-assumed="config"' in str(logs_html(panel, lang, wide=True))
+    panel = with_logs(ReplayPanel(), _picked(LOGS / "pi" / "basic"))
+    assert "data-model-assumed" not in str(logs_html(panel, lang, wide=True))
