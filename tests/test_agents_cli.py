@@ -458,3 +458,15 @@ def test_kimi_subagent_runs_the_model_its_meta_json_names(tmp_path: Path) -> Non
     models, _assumed = _kimi_models(result.out)
     # kimi-for-coding (configured) by date as ccusage prices it; the subagent its own.
     assert models == {"moonshot/kimi-k2.5": 3, "kimi-k2.6": 1}
+
+
+def test_a_database_on_standard_input_gives_each_of_its_sessions() -> None:
+    """``replay --log -`` with an agent's database piped in reads each session, as from
+    its file (it said "holds 2 sessions: ... with --usage" even with --usage)."""
+    db = LOGS / "opencode" / "db" / "opencode" / "opencode.db"
+    piped = run_cli(["replay", "--log", "-", "--usage", "--format", "jsonl"], db.read_bytes())
+    assert piped.code == 0, piped.err
+    named = run_cli(["replay", "--log", str(db), "--usage", "--format", "jsonl"])
+    total = json.loads(piped.out.strip().splitlines()[-1])["total"]
+    assert total == json.loads(named.out.strip().splitlines()[-1])["total"]
+    assert total["sessions"] == 2

@@ -290,6 +290,10 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
         options = link_priced(args, scenario, options)
     fmt = _log_format(args)
     replay_it = not args.usage
+    if args.log == "-" and _stdin_is_database():
+        # A database on standard input: each of its sessions is a row, as from its file.
+        settings = ("", fmt, scenario, options, replay_it)
+        return billed_once_runs(_database_runs("-", "-", settings)), True
     if not os.path.isdir(args.log) and args.log != "-" and _is_database(args.log):
         # A database holds many sessions: each is a row, as in a folder.
         settings = (os.path.dirname(args.log), fmt, scenario, options, replay_it)
@@ -435,6 +439,27 @@ def _read_only(path: str) -> Any:
     return db
 
 
+def _stdin_is_database() -> bool:
+    """Whether standard input starts as an SQLite database does (peeked, not read)."""
+    from budgetcore.replay.logs.tally import SQLITE_MAGIC  # noqa: PLC0415
+
+    stdin = getattr(sys.stdin, "buffer", None)
+    if stdin is None:
+        return False
+    size = len(SQLITE_MAGIC)
+    try:
+        if hasattr(stdin, "peek"):  # a pipe or a file: buffered
+            return bytes(stdin.peek(size)[:size]) == SQLITE_MAGIC
+        if stdin.seekable():  # read and put back
+            at = stdin.tell()
+            head = stdin.read(size)
+            stdin.seek(at)
+            return bytes(head) == SQLITE_MAGIC
+    except (OSError, ValueError):
+        pass
+    return False
+
+
 def read_log_sessions(path: str, fmt: str | None, shown: str) -> list[Any]:
     """Every session of a database file, each named ``<shown>#<session id>``."""
     import dataclasses  # noqa: PLC0415
@@ -462,13 +487,21 @@ def _session_runs(
     settings: tuple[str, str | None, Any, Any, bool], job: tuple[str, Sequence[str]]
 ) -> list[Any]:
     """The runs of one job of a folder: one session, or each session of a database."""
-    from budgetcore.replay.logs.session import SessionRun, run_session  # noqa: PLC0415
-
-    root, fmt, scenario, options, replay_it = settings
+    root = settings[0]
     name, files = job
     path = os.path.join(root, *files[0].split("/"))
     if len(files) != 1 or not _is_database(path):
         return [_session_run(settings, job)]
+    return _database_runs(path, name, settings)
+
+
+def _database_runs(
+    path: str, name: str, settings: tuple[str, str | None, Any, Any, bool]
+) -> list[Any]:
+    """Each session of a database file (or standard input, ``-``), run."""
+    from budgetcore.replay.logs.session import SessionRun, run_session  # noqa: PLC0415
+
+    _root, fmt, scenario, options, replay_it = settings
     try:
         logs = read_log_sessions(path, fmt, name)
     except ScenarioError as exc:
