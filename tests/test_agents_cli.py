@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.cli import replay_cmds
 from budgetcore.errors import ScenarioError
+from budgetcore.inputs import text
+from budgetcore.replay import logs
 from budgetcore.replay.logs import detect_format, parse_log
 from tests.helpers import run_cli
 
@@ -352,3 +355,118 @@ def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n')
     assert "in this pi file" in str(info.value)
+
+
+DATABASES = sorted(LOGS.rglob("*.db"))
+
+
+@pytest.mark.parametrize("path", DATABASES, ids=lambda p: p.name)
+def test_a_database_file_is_read_in_place_read_only_to_the_same_sessions_as_its_bytes(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shell opens an agent's database read-only in SQLite (its pages as asked, no
+    copy of the file in memory): the same sessions, ledgers and all, as from its bytes
+    (the page's and standard input's way), and the file's bytes untouched."""
+    before = path.read_bytes()
+    from_bytes = logs.read_sessions([("db", before)])
+
+    def no_bytes(*_a: object, **_k: object) -> object:
+        raise AssertionError("the database was read from its bytes")
+
+    monkeypatch.setattr(logs, "read_sessions", no_bytes)
+    in_place = replay_cmds.read_log_sessions(str(path), None, "db")
+    assert tuple(in_place) == from_bytes
+    assert path.read_bytes() == before
+    assert not list(path.parent.glob(path.name + "-*"))  # no journal nor WAL written
+
+
+def test_a_database_over_the_size_limit_is_refused_with_the_size_error_not_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "opencode.db"
+    shutil.copy(DATABASES[-1], db)
+    real = text.limit_of
+    monkeypatch.setattr(text, "limit_of", lambda what: 1000 if what == "log" else real(what))
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert "opencode.db" in result.out + result.err
+    assert "larger than" in result.out + result.err, result.out + result.err
+
+
+def _kimi_home(tmp_path: Path) -> Path:
+    """The subagent fixture laid out as ``~/.kimi``: its sessions folder at the root."""
+    home = tmp_path / "kimi"
+    shutil.copytree(LOGS / "kimi" / "subagent", home)
+    return home
+
+
+def _kimi_models(out: str) -> tuple[dict[str, int], str | None]:
+    session = json.loads(out.strip().splitlines()[0])["summary"]["log"]
+    models = json.loads(out.strip().splitlines()[-1])["total"]["measured"]["models"]
+    return {m["model"]: m["requests"] for m in models}, session["model_assumed"]
+
+
+def test_kimi_without_a_config_is_priced_as_ccusage_guesses_and_says_so(tmp_path: Path) -> None:
+    result = run_cli(["replay", "--log", str(_kimi_home(tmp_path)), "--usage"])
+    models, assumed = _kimi_models(result.out)
+    assert models == {"moonshot/kimi-k2.5": 4}
+    assert assumed is not None
+    assert "no config.toml" in assumed
+    assert "ccusage" in assumed
+
+
+def test_kimi_reads_the_configured_default_model_and_says_it_is_the_config_of_now(
+    tmp_path: Path,
+) -> None:
+    """kimi-cli config.py @4a550eff: ``default_model`` is an alias of ``[models.<alias>]``,
+    whose ``model`` is the provider's id; the wire names none."""
+    home = _kimi_home(tmp_path)
+    (home / "config.toml").write_text(
+        'default_model = "k3"\n\n[models.k3]\nprovider = "moonshot"\nmodel = "kimi-k3"\n'
+        "max_context_size = 1048576\n"
+    )
+    result = run_cli(["replay", "--log", str(home), "--usage"])
+    models, assumed = _kimi_models(result.out)
+    assert models == {"kimi-k3": 4}
+    assert assumed is not None
+    assert "config.toml" in assumed
+    assert "kimi-k3" in assumed
+    ledger = json.loads(result.out.strip().splitlines()[0])["summary"]["log"]["ledger"]
+    (config,) = [f for f in ledger if f["file"] == "config.toml"]  # read, and accounted for
+    assert config["accounted"] == config["lines"] == 1
+    assert config["entries"] == {"config.toml (default_model)": 1}
+
+
+def test_kimi_subagent_runs_the_model_its_meta_json_names(tmp_path: Path) -> None:
+    """kimi-cli subagents/store.py @4a550eff: ``meta.json`` ``launch_spec.effective_model``
+    is the alias the subagent ran; the main series keeps the configured default."""
+    home = _kimi_home(tmp_path)
+    (home / "config.toml").write_text(
+        'default_model = "code"\n\n[models.code]\nprovider = "managed:kimi-code"\n'
+        'model = "kimi-for-coding"\n\n[models.fast]\nprovider = "moonshot"\n'
+        'model = "kimi-k2.6"\n'
+    )
+    (meta,) = [p.parent / "meta.json" for p in home.rglob("subagents/*/wire.jsonl")]
+    meta.write_text(
+        json.dumps(
+            {
+                "agent_id": meta.parent.name,
+                "launch_spec": {"model_override": "fast", "effective_model": "fast"},
+            }
+        )
+    )
+    result = run_cli(["replay", "--log", str(home), "--usage"])
+    models, _assumed = _kimi_models(result.out)
+    # kimi-for-coding (configured) by date as ccusage prices it; the subagent its own.
+    assert models == {"moonshot/kimi-k2.5": 3, "kimi-k2.6": 1}
+
+
+def test_a_database_on_standard_input_gives_each_of_its_sessions() -> None:
+    """``replay --log -`` with an agent's database piped in reads each session, as from
+    its file (it said "holds 2 sessions: ... with --usage" even with --usage)."""
+    db = LOGS / "opencode" / "db" / "opencode" / "opencode.db"
+    piped = run_cli(["replay", "--log", "-", "--usage", "--format", "jsonl"], db.read_bytes())
+    assert piped.code == 0, piped.err
+    named = run_cli(["replay", "--log", str(db), "--usage", "--format", "jsonl"])
+    total = json.loads(piped.out.strip().splitlines()[-1])["total"]
+    assert total == json.loads(named.out.strip().splitlines()[-1])["total"]
+    assert total["sessions"] == 2

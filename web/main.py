@@ -8,6 +8,7 @@ writes what changed since the last screen.
 import asyncio
 import gc
 import json
+import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -912,6 +913,9 @@ def boot() -> None:
     window.addEventListener("resize", create_proxy(shell.on_resize))
     window.budgetcorePlan = create_proxy(plan_json)
     window.budgetcorePlanBatch = create_proxy(plan_batch_json)
+    # Whether a module is imported (the browser tests hold what the boot leaves out,
+    # such as sqlite3, imported only when an agent's database is picked).
+    window.budgetcoreImported = create_proxy(lambda name: str(name) in sys.modules)
     for node in document.querySelectorAll("[data-wake]"):
         node.removeAttribute("inert")  # the controls wake up
     document.documentElement.dataset.state = "ready"

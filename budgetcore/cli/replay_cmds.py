@@ -144,16 +144,24 @@ def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) ->
 
 def _companions(path: str) -> list[str]:
     """The files read with one given file, as the agent lays them out
-    (budgetcore/replay/logs/folder.py): a Kimi wire's subagent wires, a Droid settings
-    file's transcript."""
+    (budgetcore/replay/logs/folder.py): a Kimi wire's subagent wires (with their
+    meta.json) and its data folder's config.toml, a Droid settings file's transcript."""
     base = os.path.dirname(path)
     if os.path.basename(path) == "wire.jsonl":
+        out: list[str] = []
         subagents = os.path.join(base, "subagents")
         if os.path.isdir(subagents):
-            found = (
-                os.path.join(subagents, d, "wire.jsonl") for d in sorted(os.listdir(subagents))
-            )
-            return [f for f in found if os.path.isfile(f)]
+            for d in sorted(os.listdir(subagents)):
+                wire = os.path.join(subagents, d, "wire.jsonl")
+                meta = os.path.join(subagents, d, "meta.json")  # the model it ran
+                if os.path.isfile(wire):
+                    out += [wire, meta] if os.path.isfile(meta) else [wire]
+        # <root>/sessions/<md5>/<id>/wire.jsonl: <root>/config.toml, its default model.
+        sessions = os.path.dirname(os.path.dirname(os.path.abspath(base)))
+        config = os.path.join(os.path.dirname(sessions), "config.toml")
+        if os.path.basename(sessions) == "sessions" and os.path.isfile(config):
+            out.append(config)
+        return out
     if path.endswith(".settings.json"):
         transcript = path.removesuffix(".settings.json") + ".jsonl"
         if os.path.isfile(transcript):
@@ -282,6 +290,10 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
         options = link_priced(args, scenario, options)
     fmt = _log_format(args)
     replay_it = not args.usage
+    if args.log == "-" and _stdin_is_database():
+        # A database on standard input: each of its sessions is a row, as from its file.
+        settings = ("", fmt, scenario, options, replay_it)
+        return billed_once_runs(_database_runs("-", "-", settings)), True
     if not os.path.isdir(args.log) and args.log != "-" and _is_database(args.log):
         # A database holds many sessions: each is a row, as in a folder.
         settings = (os.path.dirname(args.log), fmt, scenario, options, replay_it)
@@ -400,18 +412,74 @@ def _is_database(path: str) -> bool:
         return False
 
 
+def _read_only(path: str) -> Any:
+    """The database file open read-only in SQLite (its pages read as asked, not the
+    whole file copied into memory first; a write-ahead log beside it is read too, as
+    SQLite and ccusage read it), or None: read its bytes instead (no sqlite3, a file
+    over the log's size limit, one SQLite cannot open read-only)."""
+    from urllib.parse import quote  # noqa: PLC0415
+
+    from budgetcore.inputs.text import limit_of  # noqa: PLC0415
+
+    try:
+        import sqlite3  # noqa: PLC0415
+    except ImportError:
+        return None
+    try:
+        if os.path.getsize(path) > limit_of("log"):
+            return None  # the bytes path says so, with the size error
+        db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+    except (OSError, sqlite3.Error):
+        return None
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error:
+        db.close()
+        return None
+    return db
+
+
+def _stdin_is_database() -> bool:
+    """Whether standard input starts as an SQLite database does (peeked, not read)."""
+    from budgetcore.replay.logs.tally import SQLITE_MAGIC  # noqa: PLC0415
+
+    stdin = getattr(sys.stdin, "buffer", None)
+    if stdin is None:
+        return False
+    size = len(SQLITE_MAGIC)
+    try:
+        if hasattr(stdin, "peek"):  # a pipe or a file: buffered
+            return bytes(stdin.peek(size)[:size]) == SQLITE_MAGIC
+        if stdin.seekable():  # read and put back
+            at = stdin.tell()
+            head = stdin.read(size)
+            stdin.seek(at)
+            return bytes(head) == SQLITE_MAGIC
+    except (OSError, ValueError):
+        pass
+    return False
+
+
 def read_log_sessions(path: str, fmt: str | None, shown: str) -> list[Any]:
     """Every session of a database file, each named ``<shown>#<session id>``."""
     import dataclasses  # noqa: PLC0415
 
-    from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
+    from budgetcore.replay.logs import read_database, read_sessions  # noqa: PLC0415
 
-    stream = _open(path, "log")
-    try:
-        with collector_paused():
-            logs = read_sessions([(shown, stream)], fmt)
-    finally:
-        stream.close()
+    db = _read_only(path) if path != "-" else None
+    if db is not None:
+        try:
+            with collector_paused():
+                logs = read_database(db, shown, fmt)
+        finally:
+            db.close()
+    else:
+        stream = _open(path, "log")
+        try:
+            with collector_paused():
+                logs = read_sessions([(shown, stream)], fmt)
+        finally:
+            stream.close()
     return [dataclasses.replace(log, name=log.name or shown) for log in logs]
 
 
@@ -419,13 +487,21 @@ def _session_runs(
     settings: tuple[str, str | None, Any, Any, bool], job: tuple[str, Sequence[str]]
 ) -> list[Any]:
     """The runs of one job of a folder: one session, or each session of a database."""
-    from budgetcore.replay.logs.session import SessionRun, run_session  # noqa: PLC0415
-
-    root, fmt, scenario, options, replay_it = settings
+    root = settings[0]
     name, files = job
     path = os.path.join(root, *files[0].split("/"))
     if len(files) != 1 or not _is_database(path):
         return [_session_run(settings, job)]
+    return _database_runs(path, name, settings)
+
+
+def _database_runs(
+    path: str, name: str, settings: tuple[str, str | None, Any, Any, bool]
+) -> list[Any]:
+    """Each session of a database file (or standard input, ``-``), run."""
+    from budgetcore.replay.logs.session import SessionRun, run_session  # noqa: PLC0415
+
+    _root, fmt, scenario, options, replay_it = settings
     try:
         logs = read_log_sessions(path, fmt, name)
     except ScenarioError as exc:

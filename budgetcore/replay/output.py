@@ -102,6 +102,9 @@ def log_dict(
         # Why the session keeps per-model totals only and cannot be replayed turn by
         # turn (Goose, Droid); None when it holds requests.
         "totals_only": log.totals_only or None,
+        # Why the model is an assumption, not read from the log (Kimi CLI); None when
+        # the log names it.
+        "model_assumed": log.model_assumed or None,
         "skipped_lines": [str(p) for p in log.skipped],
         "ledger": [ledger_dict(f) for f in log.ledger],
         "compactions": [

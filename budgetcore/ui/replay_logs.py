@@ -379,6 +379,19 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
     return el("div", {"class": "rp-measured"}, *parts)
 
 
+def _model_assumed(log: ParsedLog, lang: str) -> Markup:
+    """Why the session's model is an assumption (ParsedLog.model_assumed: a Kimi CLI wire
+    names none), in the page's language: the configured default, or ccusage's guess."""
+    from budgetcore.replay.logs.kimi import GUESSED  # noqa: PLC0415
+
+    which = "guess" if log.model_assumed == GUESSED else "config"
+    return el(
+        "p",
+        {"class": "note-small", "data-model-assumed": which},
+        t(f"replay.log.model-assumed.{which}", lang),
+    )
+
+
 def logs_html(
     panel: ReplayPanel,
     lang: str,
@@ -450,6 +463,8 @@ def logs_html(
             ),
         )
     )
+    if log.model_assumed:
+        parts.append(_model_assumed(log, lang))
     parts.append(_model_switch(item, panel, lang))
     if result is not None:
         parts.append(cost_sentence(panel, result, lang))

@@ -499,24 +499,61 @@ def with_log(panel: ReplayPanel, text: str, name: str) -> ReplayPanel:
     return with_logs(panel, ((name, text.encode("utf-8", "surrogatepass")),))
 
 
+def _load_all(name: str, files: tuple[tuple[str, bytes], ...]) -> list[LoadedLog]:
+    """One session file's sessions: itself, or each session of an agent's SQLite
+    database (OpenCode's opencode.db, Goose's sessions.db), as the CLI reads them. The
+    standard library's sqlite3 is imported only here, when such a file is picked
+    (Pyodide 314 builds it in: nothing to fetch; the boot never imports it)."""
+    from budgetcore.replay.logs.tally import SQLITE_MAGIC  # noqa: PLC0415
+
+    if len(files) != 1 or not files[0][1].startswith(SQLITE_MAGIC):
+        return [_load(name, files)]
+    from budgetcore.replay.logs import no_requests, read_sessions  # noqa: PLC0415
+
+    try:
+        logs = read_sessions([files[0]])
+    except ScenarioError as exc:
+        return [LoadedLog(name, error=exc.problems)]
+    out = []
+    for log in logs:
+        shown = log.name or name
+        if not log.series:
+            error = no_requests(log)
+            lines = sum(f.lines for f in log.ledger)
+            out.append(LoadedLog(shown, error=error.problems, lines=lines))
+            continue
+        out.append(_loaded(shown, log))
+    return out
+
+
+def _loaded(name: str, log: ParsedLog) -> LoadedLog:
+    """A read session's numbers, as the CLI's ``run_session`` measures them: a session
+    of totals only (Goose, Droid) is measured without a request counted and has no
+    backtest."""
+    from budgetcore.replay.logs.session import log_model, totals_measured  # noqa: PLC0415
+
+    if log.totals_only:
+        return LoadedLog(name, log, (), totals_measured(log), log_model(log))
+    from budgetcore.replay.asrun import as_run  # noqa: PLC0415
+    from budgetcore.replay.logs.usage import measured_usage  # noqa: PLC0415
+
+    backtest = as_run(log)
+    return LoadedLog(
+        name, log, (), measured_usage(log), log_model(log, window=backtest.window), as_run=backtest
+    )
+
+
 def _load(name: str, files: tuple[tuple[str, bytes], ...]) -> LoadedLog:
     import io  # noqa: PLC0415
 
     from budgetcore.replay.logs import NoRequests, read_session  # noqa: PLC0415 - a log only
-    from budgetcore.replay.logs.session import log_model  # noqa: PLC0415
-    from budgetcore.replay.logs.usage import measured_usage  # noqa: PLC0415
 
     try:
         log = read_session([(n, io.BytesIO(data)) for n, data in files])
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         return LoadedLog(name, error=exc.problems, lines=lines)
-    from budgetcore.replay.asrun import as_run  # noqa: PLC0415
-
-    backtest = as_run(log)
-    return LoadedLog(
-        name, log, (), measured_usage(log), log_model(log, window=backtest.window), as_run=backtest
-    )
+    return _loaded(name, log)
 
 
 def with_logs(panel: ReplayPanel, files: tuple[tuple[str, bytes], ...]) -> ReplayPanel:
@@ -542,8 +579,11 @@ def with_logs(panel: ReplayPanel, files: tuple[tuple[str, bytes], ...]) -> Repla
     logs = tuple(
         billed_once(
             [
-                _load(planned[s.name], tuple((planned[f], by_name[planned[f]]) for f in s.files))
+                loaded
                 for s in sessions
+                for loaded in _load_all(
+                    planned[s.name], tuple((planned[f], by_name[planned[f]]) for f in s.files)
+                )
             ]
         )
     )

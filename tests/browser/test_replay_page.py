@@ -272,3 +272,34 @@ def test_a_long_model_name_does_not_break_the_numbers_beside_it(
         assert not page.errors
     finally:
         context.close()
+
+
+AGENTS = ROOT / "tests" / "fixtures" / "logs"
+
+
+def test_an_agent_database_and_a_compressed_rollout_import_and_the_boot_leaves_sqlite3_out(
+    page: Page,
+) -> None:
+    """Issue 40: the page reads an agent's SQLite database (OpenCode's opencode.db: one
+    session per session in it, as the CLI) and a Codex .jsonl.zst (Python 3.14's
+    compression.zstd), picked through the file inputs; sqlite3 is imported only then
+    (Pyodide builds it in: the boot fetches and imports nothing for it)."""
+    page.open()
+    p = page.page
+    imported = "(name) => window.budgetcoreImported(name)"
+    assert p.evaluate(imported, "json") is True  # the probe answers
+    assert p.evaluate(imported, "sqlite3") is False
+    # compression.zstd is imported at boot by Pyodide itself (3.14's zipfile unpacks the
+    # wheels with it), so it costs the page nothing more.
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    p.set_input_files("#replay-folder", str(AGENTS / "opencode" / "db" / "opencode"))
+    p.wait_for_selector("[data-sessions='2']", state="attached")
+    assert p.evaluate(imported, "sqlite3") is True
+    assert "ses_aaaaaaaaaaaaaaaaaaaaaaaaaa" in page.text("#replay-log")
+    (rollout,) = (AGENTS / "codex-zst" / "compressed").rglob("*.jsonl.zst")
+    p.set_input_files("#replay-file", str(rollout))
+    p.wait_for_selector(f"[data-ledger-file='{rollout.name}']", state="attached")
+    assert p.locator("[data-sessions]").count() == 0  # one session: no table of them
+    page.assert_no_internal_error()
+    assert not page.errors

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, Any
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.logs.agents import AGENTS, Agent, agent, names
@@ -35,7 +35,13 @@ from budgetcore.replay.logs.reader import (
     at_line,
     decoded_lines,
 )
-from budgetcore.replay.logs.tally import SQLITE_MAGIC, Database, Document, lines_of
+from budgetcore.replay.logs.tally import (
+    SQLITE_MAGIC,
+    Database,
+    Document,
+    database_bytes,
+    lines_of,
+)
 from budgetcore.replay.logs.zst import ZSTD_MAGIC, decompressed
 
 __all__ = [
@@ -48,9 +54,11 @@ __all__ = [
     "NoRequests",
     "ParsedLog",
     "detect_format",
+    "no_requests",
     "parse_claude_code",
     "parse_codex",
     "parse_log",
+    "read_database",
     "read_session",
     "read_sessions",
 ]
@@ -128,7 +136,7 @@ def _document(stream: Replayed) -> tuple[Agent | None, Document]:
 def _database(stream: Replayed) -> tuple[Agent | None, Database]:
     from budgetcore.inputs.text import limit_of  # noqa: PLC0415
 
-    db = Database(lines_of(stream, limit_of("log")))
+    db = Database.of_bytes(database_bytes(stream, limit_of("log")))
     for a in AGENTS:
         if a.claims_database is not None and a.claims_database(db.tables):
             return a, db
@@ -263,7 +271,7 @@ class NoRequests(ScenarioError):
         self.lines = sum(f.lines for f in log.ledger)
 
 
-def _no_requests(log: ParsedLog) -> ScenarioError:
+def no_requests(log: ParsedLog) -> ScenarioError:
     """What the file held instead of a request: its ledger's counts, then the first
     malformed lines, each with its field, rule and value."""
     lines = sum(f.lines for f in log.ledger)
@@ -299,11 +307,15 @@ def read_session(
     if not files:
         raise ScenarioError([Problem.coded("log", "no file given", "log-no-file")])
     streams: list[tuple[str, LineSource]] = [(name, _stream(data)) for name, data in files]
+    database: Database | None = None
     if fmt is None:
         found, first = _sniff(streams[0][1], streams[0][0])
         if found is None:
             raise _unknown(first)
-        streams[0] = (streams[0][0], first)
+        if isinstance(first, Database):
+            database = first
+        else:
+            streams[0] = (streams[0][0], first)
     else:
         found = agent(fmt)
         if found is None:
@@ -315,8 +327,11 @@ def read_session(
         if first_line.startswith(ZSTD_MAGIC):
             given = decompressed(given, _log_limit())
         streams[0] = (streams[0][0], given)
-    if isinstance(streams[0][1], Database):
-        logs = read_sessions(files, found.key)
+    if database is not None:
+        try:
+            logs = _read_database(found, database, streams[0][0])
+        finally:
+            database.close()
         if len(logs) != 1:
             raise ScenarioError(
                 [
@@ -333,7 +348,7 @@ def read_session(
     else:
         log = found.read(streams)
     if require and not log.series:
-        raise _no_requests(log)
+        raise no_requests(log)
     return log
 
 
@@ -362,15 +377,38 @@ def read_sessions(
         first = stream.readline(MAX_LINE_BYTES + 1)
         head = Replayed([first], stream)
         if first.startswith(SQLITE_MAGIC):
-            head = Database(lines_of(head, _log_limit()))
+            head = Database.of_bytes(database_bytes(head, _log_limit()))
         elif first.startswith(ZSTD_MAGIC):
             inner = decompressed(head, _log_limit())
             head = Replayed([inner.readline(MAX_LINE_BYTES + 1)], inner)
     if isinstance(head, Database):
-        if found.read_database is None:
-            raise _unknown(head)
-        return found.read_database(head.getvalue(), name)
+        try:
+            return _read_database(found, head, name)
+        finally:
+            head.close()
     return (read_session([(name, head), *files[1:]], found.key, require=False),)
+
+
+def _read_database(found: Agent, head: Database, name: str) -> tuple[ParsedLog, ...]:
+    if found.read_database is None or head.db is None:
+        raise _unknown(head)
+    return found.read_database(head.db, name)
+
+
+def read_database(db: Any, name: str, fmt: str | None = None) -> tuple[ParsedLog, ...]:
+    """Every session of an agent's SQLite database given open (``sqlite3``
+    connection; the caller closes it): the shell opens a file read-only this way, so
+    the database is read from its file, not copied into memory first."""
+    head = Database(db)
+    found = agent(fmt) if fmt is not None else None
+    if found is None:
+        found = next(
+            (a for a in AGENTS if a.claims_database is not None and a.claims_database(head.tables)),
+            None,
+        )
+    if found is None:
+        raise _unknown(head)
+    return _read_database(found, head, name)
 
 
 def _log_limit() -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from budgetcore.replay.logs import (
     amp,
@@ -52,7 +53,8 @@ class Agent:
     missing: str = ""
     # A database file (SQLite): whether its tables are this agent's, and its sessions.
     claims_database: Callable[[frozenset[str]], bool] | None = None
-    read_database: Callable[[bytes, str], tuple[ParsedLog, ...]] | None = None
+    # (an open sqlite3 connection, the file's name shown): the caller closes it.
+    read_database: Callable[[Any, str], tuple[ParsedLog, ...]] | None = None
     # Which files of a folder are its sessions (budgetcore.replay.logs.layouts); None: its
     # files are JSON Lines sessions of their own, each read alone.
     plan: Planner | None = None

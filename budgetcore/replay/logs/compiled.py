@@ -33,19 +33,21 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from decimal import Decimal
 from functools import partial
 from types import FrameType
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
-from msgspec import Meta, Raw, Struct
+from msgspec import UNSET, Meta, Raw, Struct, UnsetType, to_builtins
 from msgspec.structs import astuple
 
-from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.inputs.numbers import MAX_TOKENS, read_number
 
 __all__ = [
     "DECODE_ERRORS",
     "DEPTH_MARGIN",
+    "SKELETONS",
     "ClaudeLine",
     "CodexLine",
     "astuple",
@@ -53,6 +55,8 @@ __all__ = [
     "claude_decoder",
     "codex_decoder",
     "decode_batch",
+    "plain",
+    "skeleton_decoder",
     "stack_room",
 ]
 
@@ -157,6 +161,186 @@ class ClaudeLine(Struct, gc=False):
     record_type: Raw = _ABSENT
     instructions: Raw = _ABSENT
     costUSD: Raw = _ABSENT
+
+
+# ---------------------------------------------------------------- the other agents
+#
+# A skeleton of the keys a reader looks at, each kept as any JSON value (``Any``: the
+# standard library's value, floats through the same ``read_number``), absent when the
+# line lacks it (UNSET: ``to_builtins`` leaves it out, so ``"key" in obj`` still
+# tells). The texts beside them are skipped, never built. Where a key's value must be
+# an object for the keys under it to be picked, a line whose value is not one fails
+# the skeleton and is decoded in full: the reader then sees the whole line, as before.
+
+
+class PiMessage(Struct, gc=False):
+    role: Any = UNSET
+    model: Any = UNSET
+    usage: Any = UNSET
+
+
+class PiLine(Struct, gc=False):
+    """pi (``budgetcore.replay.logs.pi.read_pi``)."""
+
+    type: Any = UNSET
+    id: Any = UNSET
+    parentId: Any = UNSET  # the log's own key names, as written
+    timestamp: Any = UNSET
+    tokensBefore: Any = UNSET
+    message: PiMessage | UnsetType = UNSET
+
+
+class GeminiLine(Struct, gc=False):
+    """Gemini CLI's JSON Lines records (``budgetcore.replay.logs.gemini``)."""
+
+    type: Any = UNSET
+    id: Any = UNSET
+    timestamp: Any = UNSET
+    model: Any = UNSET
+    tokens: Any = UNSET
+    sessionId: Any = UNSET
+    set: Any = msgspec.field(default=UNSET, name="$set")
+    rewind: Any = msgspec.field(default=UNSET, name="$rewindTo")
+
+
+class QwenLine(Struct, gc=False):
+    """Qwen Code (``budgetcore.replay.logs.qwen.read_qwen``)."""
+
+    type: Any = UNSET
+    subtype: Any = UNSET
+    uuid: Any = UNSET
+    parentUuid: Any = UNSET
+    timestamp: Any = UNSET
+    systemPayload: Any = UNSET
+    usageMetadata: Any = UNSET
+    model: Any = UNSET
+
+
+class KimiPayload(Struct, gc=False):
+    token_usage: Any = UNSET
+    message_id: Any = UNSET
+    agent_id: Any = UNSET
+    event: KimiMessage | UnsetType = UNSET
+
+
+class KimiMessage(Struct, gc=False):
+    type: Any = UNSET
+    payload: KimiPayload | UnsetType = UNSET
+
+
+class KimiLine(Struct, gc=False):
+    """Kimi CLI's wire (``budgetcore.replay.logs.kimi.read_kimi``)."""
+
+    type: Any = UNSET
+    timestamp: Any = UNSET
+    message: KimiMessage | UnsetType = UNSET
+
+
+class OpenCodeMessage(Struct, gc=False):
+    """An OpenCode message's JSON (``budgetcore.replay.logs.opencode._message``)."""
+
+    id: Any = UNSET
+    role: Any = UNSET
+    time: Any = UNSET
+    tokens: Any = UNSET
+    modelID: Any = UNSET
+    cost: Any = UNSET
+    summary: Any = UNSET
+
+
+#: The OpenTelemetry attributes Copilot CLI's reader looks at (``copilot._otel``).
+COPILOT_ATTRIBUTES = (
+    "event.name",
+    "gen_ai.operation.name",
+    "gen_ai.request.model",
+    "gen_ai.response.model",
+    "gen_ai.response.id",
+    "gen_ai.conversation.id",
+    "copilot_chat.session_id",
+    "copilot_chat.chat_session_id",
+    "session.id",
+    "github.copilot.interaction_id",
+    "gen_ai.usage.input_tokens",
+    "gen_ai.usage.output_tokens",
+    "gen_ai.usage.cache_read.input_tokens",
+    "gen_ai.usage.cache_creation.input_tokens",
+    "gen_ai.usage.cache_write.input_tokens",
+    "gen_ai.usage.reasoning.output_tokens",
+    "gen_ai.usage.reasoning_tokens",
+)
+CopilotAttributes = msgspec.defstruct(
+    "CopilotAttributes",
+    [(f"a{i}", Any, UNSET) for i in range(len(COPILOT_ATTRIBUTES))],
+    rename={f"a{i}": key for i, key in enumerate(COPILOT_ATTRIBUTES)},
+    gc=False,
+)
+
+
+class CopilotData(Struct, gc=False):
+    modelMetrics: Any = UNSET
+
+
+class CopilotLine(Struct, gc=False):
+    """Copilot CLI's events.jsonl and OpenTelemetry lines (``copilot.read_copilot``)."""
+
+    type: Any = UNSET
+    data: CopilotData | UnsetType = UNSET
+    name: Any = UNSET
+    kind: Any = UNSET
+    body: Any = UNSET
+    _body: Any = msgspec.field(default=UNSET, name="_body")
+    traceId: Any = UNSET
+    spanId: Any = UNSET
+    spanContext: Any = UNSET
+    timestamp: Any = UNSET
+    observedTimestamp: Any = UNSET
+    timeUnixNano: Any = UNSET
+    endTime: Any = UNSET
+    startTime: Any = UNSET
+    hrTime: Any = UNSET
+    _hrTime: Any = msgspec.field(default=UNSET, name="_hrTime")
+    time: Any = UNSET
+    attributes: CopilotAttributes | UnsetType = UNSET  # type: ignore[valid-type]
+
+
+class TypeOnly(Struct, gc=False):
+    """A line whose ``type`` alone is read (Droid's transcript)."""
+
+    type: Any = UNSET
+
+
+SKELETONS: dict[str, type[Struct]] = {
+    "pi": PiLine,
+    "gemini-cli": GeminiLine,
+    "qwen-code": QwenLine,
+    "kimi-cli": KimiLine,
+    "opencode": OpenCodeMessage,
+    "copilot-cli": CopilotLine,
+    "type-only": TypeOnly,
+}
+
+
+def skeleton_decoder(kind: str) -> Callable[[bytes], Struct] | None:
+    """The line decoder of an agent's skeleton (:data:`SKELETONS`); None: read with the
+    standard library."""
+    if not _enabled():
+        return None
+    return msgspec.json.Decoder(SKELETONS[kind], float_hook=read_number).decode
+
+
+def plain(structs: list[Any]) -> list[Any]:
+    """Skeletons as the dicts the full decode would give, with only their keys (None
+    stays None: a line to decode in full), in one call for the batch."""
+    try:
+        return to_builtins(structs, builtin_types=(Decimal,))  # type: ignore[no-any-return]
+    except TypeError:  # a number read_number marks as absurd (NonFinite): read in full
+        out = []
+        for s in structs:
+            try:
+                out.append(to_builtins(s, builtin_types=(Decimal,)))
+            except TypeError:
+                out.append(None)
+        return out
 
 
 # ---------------------------------------------------------------- the guards

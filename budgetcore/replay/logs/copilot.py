@@ -24,7 +24,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import Any
 
 from budgetcore.errors import Problem
@@ -33,6 +34,10 @@ from budgetcore.replay.logs.reader import LineSource, count_of, millis
 from budgetcore.replay.logs.tally import TOTALS, Tally, counts
 
 __all__ = ["TOTALS_WHY", "claims", "claims_database", "read_copilot", "read_session_store"]
+
+#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS): a line's
+#: texts (the prompt in its attributes, a message's content) are never built.
+SKELETON = "copilot-cli"
 
 TOTALS_WHY = "Copilot CLI's events.jsonl records token totals at each shutdown, not requests"
 _EVENT_TYPES = frozenset(
@@ -83,11 +88,18 @@ def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") 
     tally = Tally("copilot-cli")
     for name, stream in files:
         tally.open(name)
-        rows = list(tally.lines(stream, what))
-        if any("attributes" in obj for _n, obj in rows):
-            _otel(tally, rows)
+        # A file with any OpenTelemetry record (``attributes``) is read as one, every
+        # line of it; else as events. Lines are held only until the first such record
+        # (events files are short): an export is read as it streams.
+        rows = iter(tally.lines(stream, what, SKELETON))
+        head: list[tuple[int, dict[str, Any]]] = []
+        for row in rows:
+            head.append(row)
+            if "attributes" in row[1]:
+                _otel(tally, chain(head, rows))
+                break
         else:
-            _events(tally, rows)
+            _events(tally, head)
     return tally.session(files[0][0] if files else "")
 
 
@@ -235,24 +247,35 @@ def _time(obj: dict[str, Any]) -> int | None:
     return nanos // 1_000_000 if nanos else None
 
 
-def _otel(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
+def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
+    """One pass over the records: each trace's model and session (from any of its
+    records), and each record's usage with what it says of its own model, session and
+    time (no record kept); then the requests, deduplicated across sources."""
     models: dict[str, str] = {}
     sessions: dict[str, tuple[int, str]] = {}
-    for _n, obj in rows:
-        attrs = obj.get("attributes")
-        trace = _trace(obj)
-        if trace is None or not isinstance(attrs, dict):
-            continue
-        model = next((m for k in _MODEL_ATTRS if (m := _attr(attrs, k))), None)
-        if model is not None:
-            models.setdefault(trace, model)
-        for key, rank in _SESSION_ATTRS:
-            sid = _attr(attrs, key)
-            if sid is not None and rank > sessions.get(trace, (0, ""))[0]:
-                sessions[trace] = (rank, sid)
-    found: list[tuple[int, int, dict[str, Any], tuple[int, ...], str | None, str | None]] = []
+    found: list[
+        tuple[
+            int,
+            int,
+            tuple[int, ...],
+            str | None,
+            str | None,
+            str | None,
+            tuple[int, str] | None,
+            int | None,
+        ]
+    ] = []
     for number, obj in rows:
         attrs = obj.get("attributes")
+        trace = _trace(obj)
+        if trace is not None and isinstance(attrs, dict):
+            model = next((m for k in _MODEL_ATTRS if (m := _attr(attrs, k))), None)
+            if model is not None:
+                models.setdefault(trace, model)
+            for key, rank in _SESSION_ATTRS:
+                sid = _attr(attrs, key)
+                if sid is not None and rank > sessions.get(trace, (0, ""))[0]:
+                    sessions[trace] = (rank, sid)
         source = _source(obj, attrs) if isinstance(attrs, dict) else None
         if source is None or not isinstance(attrs, dict):
             kind = obj.get("name") or obj.get("type") or "record"
@@ -276,36 +299,36 @@ def _otel(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
         if not (prompt or output or write or reasoning):
             tally.entry(f"otel {_SOURCE_NAMES[source]} (no usage)")
             continue
-        found.append(
-            (
-                number,
-                source,
-                obj,
-                (prompt - read, read, write, output, reasoning),
-                _trace(obj),
-                _attr(attrs, "gen_ai.response.id"),
-            )
-        )
-    traces: list[set[str]] = [set(), set(), set(), set()]
-    responses: list[set[str]] = [set(), set(), set(), set()]
-    for _line, source, _obj, _u, trace, response in found:
-        if trace:
-            traces[source].add(trace)
-        if response:
-            responses[source].add(response)
-    for number, source, obj, (fresh, read, write, output, reasoning), trace, response in found:
-        higher = range(source)
-        if any((trace in traces[h]) or (response in responses[h]) for h in higher):
-            tally.duplicate(f"{_SOURCE_NAMES[source]} covered by a higher source")
-            continue
-        attrs = obj["attributes"]
-        model = next((m for k in _MODEL_ATTRS if (m := _attr(attrs, k))), None)
-        if model is None and trace is not None:
-            model = models.get(trace)
         own = max(
             ((rank, sid) for key, rank in _SESSION_ATTRS if (sid := _attr(attrs, key))),
             default=None,
         )
+        found.append(
+            (
+                number,
+                source,
+                (prompt - read, read, write, output, reasoning),
+                trace,
+                _attr(attrs, "gen_ai.response.id"),
+                next((m for k in _MODEL_ATTRS if (m := _attr(attrs, k))), None),
+                own,
+                _time(obj),
+            )
+        )
+    traces: list[set[str]] = [set(), set(), set(), set()]
+    responses: list[set[str]] = [set(), set(), set(), set()]
+    for _line, source, _u, trace, response, _m, _o, _t in found:
+        if trace:
+            traces[source].add(trace)
+        if response:
+            responses[source].add(response)
+    for number, source, usage, trace, response, named, own, time in found:
+        fresh, read, write, output, reasoning = usage
+        higher = range(source)
+        if any((trace in traces[h]) or (response in responses[h]) for h in higher):
+            tally.duplicate(f"{_SOURCE_NAMES[source]} covered by a higher source")
+            continue
+        model = named if named is not None or trace is None else models.get(trace)
         session = (
             own[1]
             if own is not None
@@ -313,7 +336,6 @@ def _otel(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
             if trace in sessions
             else trace or "unknown-session"
         )
-        time = _time(obj)
         tally.time(f"conversation:{session}", time)
         tally.request(
             number,
@@ -352,20 +374,19 @@ def claims_database(tables: frozenset[str]) -> bool:
     return "assistant_usage_events" in tables
 
 
-def read_session_store(data: bytes, name: str) -> tuple[ParsedLog, ...]:
+def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
     """Every session of Copilot CLI's session store, one request per usage event:
     ``input_tokens`` holds the cache reads and writes (tokscale subtracts both), the
     reasoning is part of the output, ``total_nano_aiu`` / 10^11 its logged cost in
     dollars (tokscale's ``NANO_AIU_PER_USD``), the model ``copilot_usage_model`` else
-    ``model``."""
+    ``model``. ``db``: the store, open (a sqlite3 connection the caller closes)."""
     from decimal import Decimal  # noqa: PLC0415
 
     from budgetcore.errors import ScenarioError  # noqa: PLC0415
-    from budgetcore.replay.logs.tally import open_database, sqlite  # noqa: PLC0415
+    from budgetcore.replay.logs.tally import sqlite  # noqa: PLC0415
 
     sqlite3 = sqlite()
     try:
-        db = open_database(data)
         rows = db.execute(_STORE_QUERY)
     except sqlite3.Error as exc:
         raise ScenarioError(
@@ -425,5 +446,5 @@ def read_session_store(data: bytes, name: str) -> tuple[ParsedLog, ...]:
         if tally is not None:
             out.append(tally.session(f"{name}#{current}"))
     finally:
-        db.close()
+        rows.close()
     return tuple(out)

@@ -45,7 +45,7 @@ def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
     for i, (name, stream) in enumerate(files):
         tally.open(name)
         if i > 0:  # the transcript: no usage in it
-            for _number, obj in tally.lines(stream, what):
+            for _number, obj in tally.lines(stream, what, "type-only"):
                 kind = obj.get("type")
                 tally.entry(f"transcript {kind}" if isinstance(kind, str) else "transcript line")
             continue

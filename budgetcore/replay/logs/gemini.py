@@ -29,7 +29,11 @@ from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Document, Tally, counts
 
 __all__ = ["claims", "claims_document", "read_gemini"]
 
+#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
+SKELETON = "gemini-cli"
+
 _TOKENS = ("input", "output", "cached", "thoughts", "tool")
+_COUNTED = (*_TOKENS, "total")
 _ROOT = "\x00start"  # the conversation before its first message (a rewind may go back to it)
 
 
@@ -75,8 +79,9 @@ class _Reader:
         some copy has tokens) or an entry of its type; later copies are folded."""
         t = self.tally
         named = obj.get("model")
-        if isinstance(named, str) and named.strip():
-            self.model = named.strip()
+        name = named.strip() if isinstance(named, str) else ""
+        if name:
+            self.model = name
         if "$rewindTo" in obj:
             t.entry("$rewindTo")
             target = obj["$rewindTo"]
@@ -99,23 +104,27 @@ class _Reader:
         tokens: tuple[int, ...] | None = None
         raw = obj.get("tokens")
         if kind == "gemini" and raw is not None:
-            found = counts(raw, (*_TOKENS, "total"), "tokens")
+            found = counts(raw, _COUNTED, "tokens")
             if isinstance(found, Problem):
                 t.malformed(number, found)
                 return
             tokens = found
         mid = obj.get("id")
         time = millis(obj.get("timestamp"))
+        seen = False
         if not isinstance(mid, str):
             self.anonymous += 1
             mid = f"\x00{self.anonymous}"  # never written again: its own record
         elif mid in self.first:
+            seen = True
             t.duplicate("record written again (same id)")
-        if mid not in self.first:
-            self.first[mid] = (number, t.file, kind if kind != "gemini" else "gemini (no tokens)")
-            if not mid.startswith("\x00"):
+        real = not mid.startswith("\x00")
+        if not seen:
+            label = kind if kind != "gemini" else "gemini (no tokens)"
+            self.first[mid] = (number, len(t.files) - 1, label)
+            if real:
                 t.time(self.series, time, mid)
-        if not mid.startswith("\x00") and mid not in self.live:
+        if real and mid not in self.live:
             # A message not in the conversation extends it (a new one, or one a rewind
             # dropped, written again); a copy of a live one updates it in place
             # (gemini-cli's upsert) and moves nothing.
@@ -125,8 +134,7 @@ class _Reader:
             self.live[mid] = None
             self.last = mid
         if tokens is not None:
-            model = named.strip() if isinstance(named, str) and named.strip() else self.model
-            self.found[mid] = (tokens, model, time)
+            self.found[mid] = (tokens, name or self.model, time)
 
     def finish(self) -> None:
         t = self.tally
@@ -165,14 +173,14 @@ def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -
         tally.open(name)
         if i > 0:  # a subagent's recording (chats/<parent id>/<id>.jsonl): its own series
             sub = _Reader(tally, f"subagent:{name.rsplit('/', 1)[-1].split('.')[0]}")
-            for number, obj in tally.lines(stream, what):
+            for number, obj in tally.lines(stream, what, SKELETON):
                 sub.record(number, obj)
             sub.finish()
             continue
         if name.endswith(".json") or isinstance(stream, Document):
             _document(tally, reader, stream, what)
             continue
-        for number, obj in tally.lines(stream, what):
+        for number, obj in tally.lines(stream, what, SKELETON):
             reader.record(number, obj)
     reader.finish()
     return tally.session(files[0][0] if files else "")

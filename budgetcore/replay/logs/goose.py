@@ -21,7 +21,7 @@ from typing import Any
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import count_of, millis
-from budgetcore.replay.logs.tally import Tally, open_database, sqlite
+from budgetcore.replay.logs.tally import Tally, sqlite
 
 __all__ = ["TOTALS_WHY", "claims_database", "read_goose_db"]
 
@@ -68,37 +68,27 @@ def _first(*values: object) -> int:
     return 0
 
 
-def read_goose_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
+def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
+    """Every session of a ``sessions.db`` (open: ``db``, a sqlite3 connection the
+    caller closes)."""
     sqlite3 = sqlite()
     try:
-        db = open_database(data)
-    except sqlite3.Error:
-        db = None
+        rows: list[Any] = db.execute(_QUERY).fetchall()
+    except sqlite3.Error as exc:
+        raise ScenarioError(
+            [
+                Problem.coded(
+                    "log",
+                    f"is an SQLite database Goose's reader cannot use ({exc})",
+                    "log-sqlite-unreadable-goose",
+                    why=str(exc),
+                )
+            ]
+        ) from None
     try:
-        try:
-            if db is None:
-                raise sqlite3.Error("not a database")
-            rows: list[Any] = db.execute(_QUERY).fetchall()
-        except sqlite3.Error as exc:
-            raise ScenarioError(
-                [
-                    Problem.coded(
-                        "log",
-                        f"is an SQLite database Goose's reader cannot use ({exc})",
-                        "log-sqlite-unreadable-goose",
-                        why=str(exc),
-                    )
-                ]
-            ) from None
-        try:
-            counted = dict(
-                db.execute("SELECT session_id, COUNT(*) FROM messages GROUP BY session_id")
-            )
-        except sqlite3.Error:
-            counted = {}
-    finally:
-        if db is not None:
-            db.close()
+        counted = dict(db.execute("SELECT session_id, COUNT(*) FROM messages GROUP BY session_id"))
+    except sqlite3.Error:
+        counted = {}
     out = []
     columns = (
         "accumulated_input_tokens",
@@ -150,9 +140,7 @@ def read_goose_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
             )
         else:
             tally.entry("session (no tokens)")
-        for _ in range(int(counted.get(sid, 0))):
-            tally.record()
-            tally.entry("message (Goose keeps no usage per message)")
+        tally.records(int(counted.get(sid, 0)), "message (Goose keeps no usage per message)")
         log = tally.session(shown)
         out.append(log)
     return tuple(out)

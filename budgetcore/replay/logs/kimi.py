@@ -15,10 +15,23 @@ and ccusage ``rust/crates/ccusage/src/adapter/kimi/parser.rs`` @5816e640:
   requests are the subagent's series; the subagent's own ``wire.jsonl`` holds the same
   steps, folded into them when read with the session.
 
-The wire does not name the model. Kimi Code's default model is ``kimi-for-coding``;
-like ccusage, we price it as Moonshot's kimi-k2.5 before 2026-04-20 16:48:10.072 UTC
-and kimi-k2.6 from then on (ccusage ``KIMI_FOR_CODING_K2_6_CUTOFF_MS``): an assumption
-the docs state, shown as the model's name.
+Where the model is (kimi-cli @4a550eff): the wire does not name it (``StatusUpdate``
+carries ``token_usage`` and ``message_id`` only, ``wire/types.py``), nor does the
+session's ``state.json`` (``session_state.py``). It is written in two places:
+
+- a subagent's ``subagents/<agent_id>/meta.json``: ``launch_spec.effective_model``,
+  the alias of the model it ran (``subagents/store.py``, ``models.py``): read from the
+  data, for that subagent's series;
+- ``config.toml`` at the data folder's root: ``default_model``, an alias whose
+  ``[models.<alias>] model`` is the provider's model id (``config.py``). It is the
+  configuration now, not the session's: a session run with ``--model`` or before the
+  configuration changed used another. Used, and said to be an assumption.
+
+With neither, like ccusage, Kimi Code's ``kimi-for-coding`` is priced as Moonshot's
+kimi-k2.5 before 2026-04-20 16:48:10.072 UTC and kimi-k2.6 from then on (ccusage
+``KIMI_FOR_CODING_K2_6_CUTOFF_MS``), and the same rule prices a configured
+``kimi-for-coding``. Every assumption is the session's ``model_assumed`` (the output
+says it), never silent.
 """
 
 from __future__ import annotations
@@ -29,9 +42,12 @@ from decimal import ROUND_FLOOR, Decimal
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource
-from budgetcore.replay.logs.tally import Tally, counts
+from budgetcore.replay.logs.tally import Tally, counts, document_of, lines_of
 
-__all__ = ["K2_6_FROM_MS", "claims", "read_kimi"]
+__all__ = ["GUESSED", "K2_6_FROM_MS", "KIMI_FOR_CODING", "claims", "read_kimi"]
+
+#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
+SKELETON = "kimi-cli"
 
 #: ccusage ``adapter/kimi/parser.rs`` KIMI_FOR_CODING_K2_6_CUTOFF_MS.
 K2_6_FROM_MS = 1_776_698_890_072
@@ -85,18 +101,105 @@ def model_at(time: int | None) -> str:
     return "moonshot/kimi-k2.6" if late else "moonshot/kimi-k2.5"
 
 
+#: Kimi Code's own model id (the subscription's), priced by date as ccusage does.
+KIMI_FOR_CODING = "kimi-for-coding"
+GUESSED = (
+    "Kimi CLI's wire names no model and no config.toml was read: priced as ccusage "
+    "does, kimi-for-coding as moonshot/kimi-k2.5 before 2026-04-20 16:48 UTC and "
+    "moonshot/kimi-k2.6 from then on"
+)
+
+
+def _configured(data: bytes) -> tuple[str, dict[str, str]] | Problem:
+    """``default_model``'s alias ("" when none) and every ``[models.<alias>]``'s model
+    id from a config.toml."""
+    import tomllib  # noqa: PLC0415 - a config file only
+
+    try:
+        config = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return Problem.coded(
+            "", f"is not a TOML file ({exc})", "log-kimi-config-not-toml", why=str(exc)
+        )
+    alias = config.get("default_model")
+    models = config.get("models")
+    ids: dict[str, str] = {}
+    for key, entry in models.items() if isinstance(models, dict) else ():
+        model = entry.get("model") if isinstance(entry, dict) else None
+        if isinstance(model, str) and model.strip():
+            ids[key] = model.strip()
+    return (alias.strip() if isinstance(alias, str) else "", ids)
+
+
+def _launched(doc: object) -> str | None:
+    """The alias a subagent ran: its ``launch_spec``'s ``effective_model``, else its
+    ``model_override``."""
+    spec = doc.get("launch_spec") if isinstance(doc, dict) else None
+    if not isinstance(spec, dict):
+        return None
+    for key in ("effective_model", "model_override"):
+        value = spec.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
 def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
     """``files[0]`` the session's wire.jsonl, the others its subagents' (named
-    ``.../subagents/<agent_id>/wire.jsonl``)."""
+    ``.../subagents/<agent_id>/wire.jsonl``), their ``meta.json`` and the data
+    folder's ``config.toml`` (the planner's, :func:`..layouts.plan_kimi`)."""
+    from budgetcore.inputs.text import limit_of  # noqa: PLC0415
+
     tally = Tally("kimi-cli")
     seen: set[tuple[str, object, tuple[int, ...]]] = set()
+    # The model first: the files that name it are read before the wires they price.
+    config: tuple[str, dict[str, str]] | Problem | None = None
+    launched: dict[str, str | None] = {}  # agent id -> the alias it ran
+    others: dict[int, object] = {}  # file index -> what it said
+    for k, (name, stream) in enumerate(files):
+        base = name.rsplit("/", 1)[-1]
+        if base == "config.toml":
+            config = _configured(lines_of(stream, limit_of("config"), "config"))
+            others[k] = config
+        elif base == "meta.json":
+            doc = document_of(stream, what)
+            parts = name.split("/")
+            owner = parts[-2] if len(parts) > 1 else name
+            launched[owner] = None if isinstance(doc, Problem) else _launched(doc)
+            others[k] = doc
+    default, aliases = config if isinstance(config, tuple) else ("", {})
+    named = aliases.get(default, default) or None
+    if named is None:
+        tally.model_assumed = GUESSED
+    else:
+        tally.model_assumed = (
+            f"Kimi CLI's wire names no model: config.toml's default_model now "
+            f"({default} = {named}), which a session run with --model, or before the "
+            "configuration changed, did not use"
+        )
+
+    def model_of(series: str, time: int | None) -> str:
+        alias = launched.get(series.removeprefix("subagent:")) if series != "main" else None
+        model = (aliases.get(alias, alias) if alias else None) or named
+        return model_at(time) if model is None or model == KIMI_FOR_CODING else model
+
     for i, (name, stream) in enumerate(files):
         tally.open(name)
+        if i in others:  # one record each, in the ledger in the files' order
+            tally.record()
+            value = others[i]
+            if isinstance(value, Problem):
+                tally.malformed(1, value)
+            elif name.endswith("config.toml"):
+                tally.entry("config.toml (default_model)")
+            else:
+                tally.entry("subagent meta.json (launch_spec)")
+            continue
         own = "main"
         if i > 0:
             parts = name.split("/")
             own = f"subagent:{parts[-2] if len(parts) > 1 else name}"
-        for number, obj in tally.lines(stream, what):
+        for number, obj in tally.lines(stream, what, SKELETON):
             if obj.get("type") == "metadata":
                 tally.entry("metadata")
                 continue
@@ -149,7 +252,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 cache_read=read,
                 cache_write=write,
                 output=output,
-                model=model_at(time),
+                model=model_of(series, time),
                 time=time,
             )
     return tally.session(files[0][0] if files else "")

@@ -69,8 +69,9 @@ def plan_codex(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 
 def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
-    """``<session>/wire.jsonl`` with ``subagents/<id>/wire.jsonl``; ``context*.jsonl``
-    beside a wire is the model's context (its usage is in the wire): not read."""
+    """``<session>/wire.jsonl`` with ``subagents/<id>/wire.jsonl`` (and its
+    ``meta.json``) and the data folder's ``config.toml``; ``context*.jsonl`` beside a
+    wire is the model's context (its usage is in the wire): not read."""
     owned: dict[str, list[str]] = {}
     context: list[str] = []
     for p in paths:
@@ -79,7 +80,16 @@ def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
             owner = "/".join([*parts[:-3], "wire.jsonl"])
             if owner in present:
                 owned.setdefault(owner, []).append(p)
+                meta = "/".join([*parts[:-1], "meta.json"])
+                if meta in present:  # the model it ran (kimi.py)
+                    owned[owner].append(meta)
                 continue
+        if parts[-1] == "wire.jsonl" and len(parts) >= 4 and parts[-4] == "sessions":
+            # The data folder's config.toml (sessions/<md5>/<id>/wire.jsonl beside it):
+            # its default model, read with every session (kimi.py says it is assumed).
+            config = "/".join([*parts[:-4], "config.toml"])
+            if config in present:
+                owned.setdefault(p, []).append(config)
         folder, _, name = p.rpartition("/")
         stem = name.removesuffix(".jsonl")
         is_context = stem == "context" or (stem.startswith("context_") and stem[8:].isdigit())

@@ -275,6 +275,9 @@ class ParsedLog:
     # series' last request line; Codex's session_meta cli_version); "" when it does
     # not. The as-run trigger reads it where a runtime's rule changed between versions.
     version: str = ""
+    # Why the requests' model is an assumption and not read from the log (a Kimi CLI
+    # wire names none), "" when every model is the log's own.
+    model_assumed: str = ""
 
     @property
     def main(self) -> LogSeries:

@@ -11,22 +11,33 @@ OpenCode's own cost, ``modelID`` / ``providerID`` its model, ``summary: true`` t
 request that wrote a compaction's summary. The ``session`` table's ``parent_id`` makes
 a child session (a subagent's task) a series of its parent's session.
 
-The database is opened from its bytes (``sqlite3`` ``deserialize``: a copy in memory; the
-file is never written), so the core never touches a file.
+The database comes open (``tally.Database``): from its bytes (``sqlite3``
+``deserialize``, a copy in memory; the page, standard input), or from its file,
+read-only, opened by the shell; the core never touches a file, and never writes one
+(the temporary table of roots is SQLite's ``temp`` schema, in memory).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource
-from budgetcore.replay.logs.tally import Tally, counts, document_of, open_database, sqlite
+from budgetcore.replay.logs.reader import (
+    BATCH_LINES,
+    LineSource,
+    compiled_from,
+    skeleton_batches,
+)
+from budgetcore.replay.logs.tally import Tally, counts, document_of, sqlite
 
 __all__ = ["claims_database", "claims_document", "read_opencode", "read_opencode_db"]
+
+#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
+SKELETON = "opencode"
 
 _TOKENS = ("input", "output", "reasoning", "total")
 _CACHE = ("read", "write")
@@ -126,27 +137,25 @@ def _rows(db: Any, sql: str) -> list[Any]:
     return rows
 
 
-def read_opencode_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
-    """Every session of an ``opencode.db``: a child session (``parent_id``) is a series
-    of its root session, named ``subagent:<its id>``."""
+def _size(raw: object) -> int:
+    return len(raw) if isinstance(raw, str | bytes) else 0
+
+
+def _utf8(raw: object) -> bytes:
+    """A row's data for the skeleton decoder; b"" (no value: decoded in full) for one
+    that is not text."""
+    return raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else b""
+
+
+def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
+    """Every session of an ``opencode.db`` (open: ``db``, a sqlite3 connection the
+    caller closes): a child session (``parent_id``) is a series of its root session,
+    named ``subagent:<its id>``."""
     import json  # noqa: PLC0415
 
     from budgetcore.inputs.numbers import read_number  # noqa: PLC0415
 
     sqlite3 = sqlite()
-    try:
-        db = open_database(data)
-    except sqlite3.Error as exc:
-        raise ScenarioError(
-            [
-                Problem.coded(
-                    "log",
-                    f"is an SQLite database OpenCode's reader cannot use ({exc})",
-                    "log-sqlite-unreadable",
-                    why=str(exc),
-                )
-            ]
-        ) from None
 
     def unusable(exc: Exception) -> ScenarioError:
         return ScenarioError(
@@ -185,7 +194,8 @@ def read_opencode_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
             for sid, first in firsts:
                 top = root(str(sid))
                 tops[top] = first if top not in tops else min(tops[top], first)
-            db.execute("CREATE TEMP TABLE roots (sid TEXT, top TEXT, first)")
+            db.execute("CREATE TEMP TABLE IF NOT EXISTS roots (sid TEXT, top TEXT, first)")
+            db.execute("DELETE FROM roots")
             db.executemany(
                 "INSERT INTO roots VALUES (?, ?, ?)",
                 ((str(sid), root(str(sid)), tops[root(str(sid))]) for sid, _f in firsts),
@@ -200,24 +210,36 @@ def read_opencode_db(data: bytes, name: str) -> tuple[ParsedLog, ...]:
         tally: Tally | None = None
         current = ""
         number = 0
-        for mid, session, raw, top in rows:
-            if tally is None or top != current:
-                if tally is not None:
-                    out.append(tally.session(f"{name}#{current}"))
-                tally, current, number = Tally("opencode"), top, 0
-                tally.open(f"{name}#{top}")
-            number += 1
-            sid = str(session)
-            try:
-                value = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
-            except (ValueError, TypeError, RecursionError):
-                value = Problem.coded("", "is not valid JSON", "log-line-not-json")
-            tally.record()
-            _message(tally, number, value, "main" if sid == top else f"subagent:{sid}", str(mid))
+        seen = 0
+        batches: Any = None  # the skeleton decoder: None not yet asked, False none
+        while chunk := rows.fetchmany(BATCH_LINES):
+            texts = [r[2] for r in chunk]
+            if batches is None and compiled_from(seen + 1, sum(map(_size, texts))):
+                batches = skeleton_batches(SKELETON) or False
+            seen += len(chunk)
+            values = batches(list(map(_utf8, texts))) if batches else None
+            for i, (mid, session, raw, top) in enumerate(chunk):
+                if tally is None or top != current:
+                    if tally is not None:
+                        out.append(tally.session(f"{name}#{current}"))
+                    tally, current, number = Tally("opencode"), top, 0
+                    tally.open(f"{name}#{top}")
+                number += 1
+                sid = str(session)
+                value = values[i] if values is not None else None
+                if value is None:
+                    try:
+                        value = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
+                    except (ValueError, TypeError, RecursionError):
+                        value = Problem.coded("", "is not valid JSON", "log-line-not-json")
+                tally.record()
+                series = "main" if sid == top else f"subagent:{sid}"
+                _message(tally, number, value, series, str(mid))
         if tally is not None:
             out.append(tally.session(f"{name}#{current}"))
     finally:
-        db.close()
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("DROP TABLE IF EXISTS temp.roots")
     return tuple(out)
 
 

@@ -25,6 +25,9 @@ from budgetcore.replay.logs.tally import Tally, counts
 
 __all__ = ["claims", "read_pi"]
 
+#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
+SKELETON = "pi"
+
 _ENTRY_TYPES = frozenset(
     {
         "message",
@@ -66,7 +69,7 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Pa
     seen: set[str] = set()
     for name, stream in files:
         tally.open(name)
-        for number, obj in tally.lines(stream, what):
+        for number, obj in tally.lines(stream, what, SKELETON):
             kind = obj.get("type")
             node = obj.get("id")
             parent = obj.get("parentId")

@@ -23,6 +23,9 @@ from budgetcore.replay.logs.tally import Tally, counts
 
 __all__ = ["claims", "read_qwen"]
 
+#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
+SKELETON = "qwen-code"
+
 _USAGE = (
     "promptTokenCount",
     "cachedContentTokenCount",
@@ -51,7 +54,7 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
     seen: set[str] = set()
     for name, stream in files:
         tally.open(name)
-        for number, obj in tally.lines(stream, what):
+        for number, obj in tally.lines(stream, what, SKELETON):
             kind = obj.get("type")
             node = obj.get("uuid")
             parent = obj.get("parentUuid")

@@ -293,6 +293,26 @@ def compiled_batches(kind: str, decoder: Any = None) -> Callable[[list[bytes]], 
     return partial(compiled.decode_batch, decoder)
 
 
+def skeleton_batches(kind: str) -> Callable[[list[bytes]], Any] | None:
+    """The compiled skeleton decoder of an agent's lines (``compiled.SKELETONS``) as a
+    batch decoder giving dicts (None for a line to decode in full), or None, as
+    :func:`compiled_batches`."""
+    try:
+        from budgetcore.replay.logs import compiled  # noqa: PLC0415 (msgspec, on demand)
+    except ImportError:
+        return None
+    decoder = compiled.skeleton_decoder(kind)
+    if decoder is None or not compiled.stack_room():
+        return None
+    decode = partial(compiled.decode_batch, decoder)
+
+    def batches(batch: list[bytes]) -> list[Any] | None:
+        structs = decode(batch)
+        return None if structs is None else compiled.plain(structs)
+
+    return batches
+
+
 def _capped(readline: Callable[[int], bytes], size: int, count: int) -> list[bytes]:
     """Up to ``count`` successive ``readline(size)``, fewer at the end of the stream."""
     return list(islice(iter(partial(readline, size), b""), count))

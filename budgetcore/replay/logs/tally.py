@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from budgetcore.errors import NonFinite, Problem
-from budgetcore.inputs.numbers import read_number
+from budgetcore.inputs.numbers import MAX_TOKENS, read_number
 from budgetcore.replay.logs.model import (
     FileLedger,
     LogCompaction,
@@ -33,9 +33,12 @@ from budgetcore.replay.logs.reader import (
     LineSource,
     Malformed,
     at_line,
+    compiled_from,
     count_of,
     decode_line,
+    numbered_batches,
     numbered_lines,
+    skeleton_batches,
     too_many_requests,
 )
 
@@ -47,6 +50,7 @@ __all__ = [
     "Document",
     "Tally",
     "counts",
+    "database_bytes",
     "lines_of",
 ]
 
@@ -71,15 +75,21 @@ def counts(raw: object, keys: tuple[str, ...], path: str) -> tuple[int, ...] | P
     if not isinstance(raw, dict):
         return Problem.of(path, "must be an object of token counts", raw, "log-line-counts")
     out = []
+    get = raw.get
     for key in keys:
-        value = count_of(raw.get(key))
+        value = get(key)
+        # count_of's rule, its common cases inline (a call per count costs a third).
         if value is None:
-            return Problem.of(
-                f"{path}.{key}",
-                "must be an integer from 0 to 10^12 or null",
-                raw[key],
-                "log-line-count",
-            )
+            value = 0
+        elif type(value) is not int or not 0 <= value <= MAX_TOKENS:
+            value = count_of(value)
+            if value is None:
+                return Problem.of(
+                    f"{path}.{key}",
+                    "must be an integer from 0 to 10^12 or null",
+                    raw[key],
+                    "log-line-count",
+                )
         out.append(value)
     return tuple(out)
 
@@ -130,6 +140,7 @@ class Tally:
         self.order: list[str] = []  # series in the order first seen
         self.ids: list[tuple[int, int, str, str]] = []
         self.totals_only = ""  # why the session keeps totals only (ParsedLog.totals_only)
+        self.model_assumed = ""  # why its model is assumed (ParsedLog.model_assumed)
         self.per_series: dict[str, int] = {}  # requests read so far, per series
 
     # ---------------------------------------------------------------- per file
@@ -143,10 +154,19 @@ class Tally:
         return len(self.files) - 1
 
     def lines(
-        self, stream: LineSource, what: str = "log"
+        self, stream: LineSource, what: str = "log", skeleton: str = ""
     ) -> Iterator[tuple[int, dict[str, object]]]:
         """Every line of the current file that is a JSON object; blank and malformed
-        lines are counted here and not given."""
+        lines are counted here and not given. ``skeleton``: the keys the reader looks
+        at (``compiled.SKELETONS``), for the compiled decoder where it is offered: a
+        line then holds only those of its keys (the texts beside them never built)."""
+        if skeleton:
+            return self._skeleton_lines(stream, what, skeleton)
+        return self._plain_lines(stream, what)
+
+    def _plain_lines(
+        self, stream: LineSource, what: str
+    ) -> Iterator[tuple[int, dict[str, object]]]:
         f = self.files[-1]
         for number, raw in numbered_lines(stream, what):
             f.lines = number
@@ -160,9 +180,49 @@ class Tally:
             assert isinstance(value, dict)
             yield number, value
 
+    def _skeleton_lines(
+        self, stream: LineSource, what: str, skeleton: str
+    ) -> Iterator[tuple[int, dict[str, object]]]:
+        """:meth:`lines`, a batch at a time: each line through the skeleton decoder
+        once it is worth its import (``compiled_from``), and in full where it gives
+        none (no msgspec, the page, a line the skeleton does not fit)."""
+        f = self.files[-1]
+        batches: Any = None  # None: not yet asked; False: read in full
+        for first, batch in numbered_batches(stream, what):
+            if batches is None and compiled_from(first, sum(map(len, batch))):
+                batches = skeleton_batches(skeleton) or False
+            values = batches(batch) if batches else None
+            if values is not None and None not in values:  # every line a skeleton
+                f.lines = first + len(batch) - 1
+                yield from zip(range(first, first + len(batch)), values, strict=True)
+                continue
+            number = first - 1
+            f.lines = first + len(batch) - 1
+            for i, raw in enumerate(batch):
+                number += 1
+                value: Any = values[i] if values is not None else None
+                if value is None:
+                    value = decode_line(raw)
+                    if value is BLANK:
+                        f.blank += 1
+                        continue
+                    if isinstance(value, Malformed):
+                        self.malformed(number, value.problem)
+                        continue
+                yield number, value
+
     def record(self) -> None:
         """One more record of the current file (a document's record, a table row)."""
         self.files[-1].lines += 1
+
+    def records(self, n: int, kind: str) -> None:
+        """``n`` more records of the current file, each an entry of ``kind`` (rows read
+        by count, such as a Goose session's messages)."""
+        if n > 0:
+            self.files[-1].lines += n
+            k = label(kind)
+            kinds = self.files[-1].kinds
+            kinds[k] = kinds.get(k, 0) + n
 
     def document(self, stream: Any, what: str = "log") -> Any:
         """The current file's one JSON document, counted as its one record; a file that
@@ -325,17 +385,21 @@ class Tally:
                 return branch is None or node is None or node in branch
 
             mine = by_series.get(s, [])
-            kept = [r.request for r in mine if on(r.node) and not r.off]
-            dropped = [r.request for r in mine if not on(r.node) or r.off]
+            # Each request's place once: on the branch (kept) or not (dropped).
+            flags = [
+                not r.off and (branch is None or r.node is None or r.node in branch) for r in mine
+            ]
+            kept = [r.request for r, k in zip(mine, flags, strict=True) if k]
+            dropped = [r.request for r, k in zip(mine, flags, strict=True) if not k]
             seen_lines: set[tuple[int, int]] = set()
-            for r in mine:
+            for r, k in zip(mine, flags, strict=True):
                 if r.off and s == TOTALS:
                     # One line may hold several models' totals: the line is one place.
                     if (r.request.file, r.request.line) in seen_lines:
                         continue
                     seen_lines.add((r.request.file, r.request.line))
                 counts_ = per_file.setdefault(r.request.file, {}).setdefault(s, [0, 0])
-                counts_[0 if on(r.node) and not r.off else 1] += 1
+                counts_[0 if k else 1] += 1
             comps = []
             for c in comps_of.get(s, ()):
                 if not on(c.node):
@@ -346,7 +410,12 @@ class Tally:
                 comps.append(
                     LogCompaction(c.line, after, c.trigger, c.pre_tokens, post, c.file, c.time)
                 )
-            times = tuple(t for n, t in self.times.get(s, ()) if on(n))
+            stamps = self.times.get(s, ())
+            times = (
+                tuple(t for _n, t in stamps)
+                if branch is None
+                else tuple(t for n, t in stamps if n is None or n in branch)
+            )
             if kept or dropped:
                 series_out.append(LogSeries(s, tuple(kept), tuple(comps), tuple(dropped), times))
         ledgers = []
@@ -376,6 +445,7 @@ class Tally:
             tuple(f.name for f in self.files),
             tuple(self.ids),
             self.totals_only,
+            self.model_assumed,
         )
 
 
@@ -440,13 +510,29 @@ def document_of(stream: Any, what: str = "log") -> Any:
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-class Database(io.BytesIO):
-    """A file that is an SQLite database (OpenCode's ``opencode.db``, Goose's
-    ``sessions.db``): its bytes and the names of its tables."""
+class Database:
+    """An SQLite database an agent wrote (OpenCode's ``opencode.db``, Goose's
+    ``sessions.db``), open: its connection (None: not a database SQLite can open) and
+    the names of its tables. Opened once, from its bytes (:meth:`of_bytes`, a copy in
+    SQLite's memory, the bytes then let go) or by the shell from its file, read-only
+    (``budgetcore.cli.replay_cmds``): never held twice."""
 
-    def __init__(self, data: bytes) -> None:
-        super().__init__(data)
-        self.tables = _tables(data)
+    def __init__(self, db: Any) -> None:
+        self.db = db
+        self.tables = _tables(db)
+
+    @classmethod
+    def of_bytes(cls, data: bytes | bytearray) -> Database:
+        sqlite3 = sqlite()
+        try:
+            db = open_database(data)
+        except sqlite3.Error:
+            db = None
+        return cls(db)
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
 
 
 def sqlite() -> Any:
@@ -469,23 +555,33 @@ def sqlite() -> Any:
     return sqlite3
 
 
-def open_database(data: bytes) -> Any:
-    """An in-memory, read-only copy of a database from its bytes."""
+def open_database(data: bytes | bytearray) -> Any:
+    """An in-memory copy of a database from its bytes (the file is never written)."""
     db = sqlite().connect(":memory:")
     db.deserialize(data)
     return db
 
 
-def _tables(data: bytes) -> frozenset[str]:
-    sqlite3 = sqlite()
-    try:
-        db = open_database(data)
-    except sqlite3.Error:
+def _tables(db: Any) -> frozenset[str]:
+    if db is None:
         return frozenset()
     try:
         rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    except sqlite3.Error:
+    except sqlite().Error:
         return frozenset()
-    finally:
-        db.close()
     return frozenset(str(r[0]) for r in rows)
+
+
+def database_bytes(stream: LineSource, limit: int, what: str = "log") -> bytearray:
+    """A database file's bytes from its stream, at most ``limit`` (the size error past
+    it), gathered in one buffer: no list of pieces joined into a second copy."""
+    from budgetcore.inputs.text import too_large  # noqa: PLC0415
+
+    data = bytearray()
+    while True:
+        raw = stream.readline(1 << 20)
+        if not raw:
+            return data
+        if len(data) + len(raw) > limit:
+            raise too_large(what, limit)
+        data += raw

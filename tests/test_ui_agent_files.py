@@ -1,0 +1,104 @@
+"""The page reads the agents' files and folders as the CLI does (docs/page.md, issue
+40): an SQLite database (OpenCode's opencode.db, Goose's sessions.db) gives one session
+per session it holds, and a zstd-compressed Codex rollout (.jsonl.zst) is read
+through the same decoder; each session's measured usage is the CLI's, to the token and
+the cent. The browser's own walk of the same folders is tests/browser/
+test_replay_page.py's."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from budgetcore.messages import CATALOGUE
+from budgetcore.replay.logs.agents import AGENTS
+from budgetcore.ui.replay_logs import logs_html
+from budgetcore.ui.replay_panel import ReplayPanel, with_logs
+from tests.helpers import run_cli
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
+
+
+def _picked(folder: Path) -> tuple[tuple[str, bytes], ...]:
+    """The folder as the page's folder picker gives it: paths inside it, and bytes."""
+    return tuple(
+        (p.relative_to(folder.parent).as_posix(), p.read_bytes())
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    )
+
+
+def _cli(folder: Path) -> dict[str, dict[str, object]]:
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    out = {}
+    for line in result.out.strip().splitlines()[:-1]:
+        row = json.loads(line)
+        measured = row["summary"]["log"]["measured"]
+        out[row["session"]] = {k: measured[k] for k in ("requests", "input", "output", "cost")}
+    return out
+
+
+@pytest.mark.parametrize(
+    "folder",
+    [
+        LOGS / "opencode" / "db" / "opencode",
+        LOGS / "goose" / "totals" / "goose",
+        LOGS / "codex-zst" / "compressed" / "sessions",
+    ],
+    ids=["opencode.db", "goose sessions.db", "codex .jsonl.zst"],
+)
+def test_the_page_reads_a_database_and_a_compressed_rollout_as_the_cli(folder: Path) -> None:
+    panel = with_logs(ReplayPanel(), _picked(folder))
+    assert all(not loaded.error for loaded in panel.logs), [x.error for x in panel.logs]
+    page = {}
+    for loaded in panel.logs:
+        assert loaded.measured is not None
+        m = loaded.measured.as_dict()
+        # The page names a session by the picked path (the folder's name first).
+        page[loaded.name.split("/", 1)[1]] = {
+            k: m[k] for k in ("requests", "input", "output", "cost")
+        }
+    cli = _cli(folder)
+    assert page == cli
+    assert len(page) >= 1
+
+
+def test_every_agent_has_its_name_in_the_page_s_catalogue() -> None:
+    """The page names a session's agent from the catalogue (``replay.log.format.<key>``):
+    an agent without an entry broke the whole panel (a KeyError in the browser)."""
+    missing = [a.key for a in AGENTS if f"replay.log.format.{a.key}" not in CATALOGUE]
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    "folder",
+    sorted(p for p in LOGS.iterdir() if p.is_dir() and p.name not in ("asrun", "timed")),
+    ids=lambda p: p.name,
+)
+def test_each_agent_s_sessions_render_in_the_page(folder: Path, lang: str) -> None:
+    for case in sorted(c for c in folder.iterdir() if c.is_dir()):
+        panel = with_logs(ReplayPanel(), _picked(case))
+        for i in range(len(panel.logs)):
+            chosen = dataclasses.replace(panel, log_index=i)
+            assert logs_html(chosen, lang, wide=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_says_when_kimi_s_model_is_assumed(tmp_path: Path, lang: str) -> None:
+    """As the CLI's "Model assumed:" line (ParsedLog.model_assumed), in the page's words:
+    ccusage's guess without a config.toml, the configured default with one."""
+    home = tmp_path / "kimi"
+    shutil.copytree(LOGS / "kimi" / "subagent", home)
+    panel = with_logs(ReplayPanel(), _picked(home))
+    assert 'data-model-assumed="guess"' in str(logs_html(panel, lang, wide=True))
+    (home / "config.toml").write_text('default_model = "k"\n[models.k]\nmodel = "kimi-k3"\n')
+    panel = with_logs(ReplayPanel(), _picked(home))
+    assert 'data-model-assumed="config"' in str(logs_html(panel, lang, wide=True))
+    panel = with_logs(ReplayPanel(), _picked(LOGS / "pi" / "basic"))
+    assert "data-model-assumed" not in str(logs_html(panel, lang, wide=True))
