@@ -445,7 +445,7 @@ class Tally:
             tuple(f.name for f in self.files),
             tuple(self.ids),
             self.totals_only,
-            self.model_assumed,
+            model_assumed=self.model_assumed,
         )
 
 
