@@ -25,9 +25,12 @@ KNOWN_LAZY_CYCLES: frozenset[tuple[str, ...]] = frozenset(
     {
         (
             "budgetcore.ui.model",
+            "budgetcore.ui.picks",
             "budgetcore.ui.replay_panel",
             "budgetcore.ui.tune_panel",
             "budgetcore.ui.update",
+            "budgetcore.ui.view.config",
+            "budgetcore.ui.view.readouts",
         ),
     }
 )

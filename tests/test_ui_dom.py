@@ -39,7 +39,7 @@ def _tuned() -> dict[str, Markup]:
     is the default 24 x 16 whatever the session)."""
     state = reduce(initial_state(), E.ReplayFieldTyped("replay.turns", "12"))
     state = reduce(state, E.TuneToggled(True))
-    while (after := reduce(state, E.TuneStep())) is not state:
+    while (after := reduce(state, E.JobStep("tune"))) is not state:
         state = after
     return dict(render_tune(state).html)
 

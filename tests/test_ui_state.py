@@ -13,6 +13,7 @@ from budgetcore import Scenario, plan
 from budgetcore.scenario.export import export_toml
 from budgetcore.scenario.overrides import parse_config
 from budgetcore.ui.events import (
+    CurvesToggled,
     ExperimentRun,
     Failed,
     FieldCommitted,
@@ -22,6 +23,7 @@ from budgetcore.ui.events import (
     ImportCancelled,
     ImportFileLoaded,
     ImportPreviewed,
+    JobStep,
     LanguageChosen,
     LinkOpened,
     Noticed,
@@ -372,6 +374,7 @@ class TestSweep:
         state = reduce(state, SweepBoundTyped("low", "0"))
         assert state.sweep.issue is None
         assert state.sweep.low == 0
+        state = reduce(reduce(state, CurvesToggled(True)), JobStep("sweep"))
         svg = render_curves(state)
         assert 'data-current="32000"' in svg
 

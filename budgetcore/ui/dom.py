@@ -31,9 +31,12 @@ __all__ = [
     "cell_key_of",
     "click_of",
     "event_of",
+    "files_refused",
+    "import_of",
     "neighbour",
     "paste_refused",
     "text_limit",
+    "toggled_of",
 ]
 
 
@@ -357,4 +360,45 @@ def click_of(
         return action
     if button.has("data-experiment"):
         return E.ExperimentRun(button.get("data-experiment"))
+    return None
+
+
+#: The folding panels whose opening is a page event (the toggle of a <details> by id).
+_TOGGLES: dict[str, Callable[[bool], E.Event]] = {
+    "curves": E.CurvesToggled,
+    "replay": E.ReplayToggled,
+    "tune": E.TuneToggled,
+}
+
+
+def toggled_of(element_id: str, is_open: bool) -> E.Event | None:
+    """The event of a panel opened or closed (a ``toggle`` on a ``<details>``).
+
+    >>> toggled_of("tune", True), toggled_of("nav", True)
+    (TuneToggled(open=True), None)
+    """
+    make = _TOGGLES.get(element_id)
+    return None if make is None else make(is_open)
+
+
+def import_of(box: Target, mode: str) -> E.Event:
+    """The import button: the box's text previewed, or refused by its length (read
+    before its text, as on input).
+
+    >>> import_of(Target({}, "", length=2_000_000), "merge")
+    TextRefused(what='config', length=2000000)
+    """
+    if box.length > limit_of("config"):
+        return E.TextRefused("config", box.length)
+    return E.ImportPreviewed(box.value, mode or "replace")
+
+
+def files_refused(what: str, names: list[str], total: int) -> E.FileRefused | None:
+    """Files chosen together above ``what``'s limit, refused unread by their sizes.
+
+    >>> files_refused("config", ["a.toml"], 10**9)
+    FileRefused(what='config', name='a.toml', size=1000000000)
+    """
+    if names and total > limit_of(what):
+        return E.FileRefused(what, names[0], total)
     return None

@@ -52,6 +52,10 @@ class SweepState:
     high: object = 0
     issues: tuple[Problem, ...] = ()  # each bound's own problem, or the order of the two
     open: bool = False
+    # The sweep job's result (explore.curves.sweep's curves) and what it was computed
+    # for (scenario, path, low, high): the view draws it, never computes it.
+    curves: Any = None
+    curves_for: object = None
 
     @property
     def issue(self) -> Problem | None:
@@ -144,6 +148,9 @@ class PageState:
     peers_unit: str = "tokens"  # the peers chart's axis: "tokens" or "percent" of W
     replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
     tune: TunePanel = field(default_factory=initial_tune)  # the Tune panel (ui.tune_panel)
+    # The jobs whose next step the shell was asked for (a Step effect) and has not sent
+    # yet: one waits per job, however many events came meanwhile (ui.effects.Step).
+    scheduled: frozenset[str] = field(default=frozenset(), compare=False)
 
     @property
     def issues(self) -> tuple[Problem, ...]:

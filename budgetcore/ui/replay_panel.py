@@ -68,6 +68,7 @@ __all__ = [
     "ReplayPanel",
     "ReplayRun",
     "Source",
+    "due",
     "initial_panel",
     "options_of",
     "parse_field_text",
@@ -745,6 +746,26 @@ def _waits(panel: ReplayPanel, page_stale: bool) -> bool:
 
 
 _PAUSED = ReplayRun(None, None, None, paused=True)
+
+
+def due(
+    panel: ReplayPanel, scenario: Scenario, page_stale: bool, picked: Picked = NONE_PICKED
+) -> bool:
+    """Whether :func:`refreshed` would change the panel (the replay job is pending),
+    decided without replaying: the same rules, in the same order."""
+    if not panel.open:
+        return False
+    last = panel.run
+    if _waits(panel, page_stale):
+        return last is not _PAUSED
+    key = _source_key(panel)
+    if last is None or last.paused or not _same(last.source_key, key):
+        return True
+    try:
+        options = options_of(panel, picked)
+    except ScenarioError:  # pragma: no cover - every field was checked alone
+        return last.scenario != scenario or last.options is not None
+    return last.scenario != scenario or last.options != options
 
 
 def refreshed(

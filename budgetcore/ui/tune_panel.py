@@ -33,7 +33,6 @@ from budgetcore.ui.events import (
     TuneFieldTyped,
     TunePointChosen,
     TunePointFocused,
-    TuneStep,
     TuneToggled,
 )
 from budgetcore.ui.form import IssueError, Param, too_large_issue
@@ -414,7 +413,7 @@ def tune_inputs(state: PageState) -> TuneInputs | tuple[Problem, ...] | None:
     """The grid's inputs for the page (None while the scenario on screen is stale)."""
     if state.stale:
         return None
-    from budgetcore.ui.update import picked_prices  # noqa: PLC0415 - update imports this
+    from budgetcore.ui.picks import picked_prices  # noqa: PLC0415 - it imports this module
 
     return inputs_of(state.plan.scenario, state.replay, picked_prices(state))
 
@@ -427,7 +426,13 @@ def _typed(state: PageState, e: TuneFieldTyped) -> PageState:
     return dataclasses.replace(state, tune=with_texts(state.tune, {e.path: e.text}))
 
 
-def _step(state: PageState, _e: TuneStep) -> PageState:
+def page_pending(state: PageState) -> bool:
+    """Whether the Tune job has a step to take (ui.effects.JOBS)."""
+    return state.tune.open and pending(state.tune, tune_inputs(state))
+
+
+def page_step(state: PageState) -> PageState:
+    """The Tune job's step: one slice of the grid."""
     panel = step(state.tune, tune_inputs(state))
     return state if panel is state.tune else dataclasses.replace(state, tune=panel)
 
@@ -455,8 +460,7 @@ def _chosen(state: PageState, e: TunePointChosen) -> PageState:
 TUNE_HANDLERS: dict[type, Callable[[Any, Any], Any]] = {
     TuneToggled: _toggled,
     TuneFieldTyped: _typed,
-    TuneStep: _step,
     TunePointFocused: _focused,
     TunePointChosen: _chosen,
 }
-__all__ += ["TUNE_HANDLERS", "tune_inputs"]
+__all__ += ["TUNE_HANDLERS", "page_pending", "page_step", "tune_inputs"]

@@ -30,7 +30,15 @@ from budgetcore.ui.tune_panel import (
 )
 from budgetcore.units import format_int, format_money
 
-__all__ = ["BINS", "MEASURES", "TuneScreen", "point_text", "render_tune", "tune_controls_html"]
+__all__ = [
+    "BINS",
+    "MEASURES",
+    "TuneScreen",
+    "point_text",
+    "render_tune",
+    "screen_key",
+    "tune_controls_html",
+]
 
 #: The colour scale's bins (``.tb0`` … ``.tb7`` in web/style.css).
 BINS = 8
@@ -582,6 +590,21 @@ def _errors_html(named: list[tuple[str, tuple[Problem, ...]]], lang: str) -> Mar
 #: The choice and its export, drawn once per (result, scenario, format, language): a
 #: hover redraws only the readout.
 _CHOICE_MEMO: dict[str, tuple[Any, Any, str, str, Markup]] = {}
+
+
+def screen_key(state: Any) -> tuple[object, ...]:
+    """Everything the panel is drawn from (the shell draws it again when it changes):
+    the plan's value (never its id, reused once the plan is freed), the replay and Tune
+    panels, the language, the width and the export format."""
+    return (
+        state.plan,
+        state.stale,
+        state.replay,
+        state.tune,
+        state.lang,
+        state.width,
+        state.export_format,
+    )
 
 
 def render_tune(state: Any) -> TuneScreen:

@@ -1,4 +1,8 @@
-"""``reduce(state, event) -> state``: the only way the page changes.
+"""``update(state, event) -> (state, effects)``: the only way the page changes.
+
+The effects (``budgetcore.ui.effects``) are what the shell is asked to do: a job's next
+step, a download, a copy, a notice's timer, a package to load. ``reduce`` is the state
+alone, for tests that need no effect.
 
 Every value — typed, slid, nudged, from a link, an import, an experiment or a reset —
 goes through :func:`budgetcore.ui.form.parse_text` for its field and then through the
@@ -30,7 +34,17 @@ from budgetcore.scenario.dump import samples_to_lines, scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
 from budgetcore.scenario.model import SECTIONS, Limits, Scenario
 from budgetcore.scenario.parse import parse_sample_lines, parse_samples
+from budgetcore.ui.effects import (
+    JOBS,
+    ClearNotice,
+    Copy,
+    CopyLink,
+    Download,
+    Effect,
+    Step,
+)
 from budgetcore.ui.events import (
+    ActionClicked,
     CurvesToggled,
     EngineDrops,
     Event,
@@ -47,11 +61,13 @@ from budgetcore.ui.events import (
     ImportFileLoaded,
     ImportPreviewed,
     ImportTyped,
+    JobStep,
     LanguageChosen,
     LinkOpened,
     ModelChosen,
     ModelDataLoaded,
     Noticed,
+    NoticeExpired,
     PeersUnitChosen,
     PickerClosed,
     PickerEntered,
@@ -65,7 +81,6 @@ from budgetcore.ui.events import (
     ReplayLogModelToggled,
     ReplayLogsLoaded,
     ReplayPointed,
-    ReplayRefreshed,
     ReplayScrubbed,
     ReplaySourceChosen,
     ReplayToggled,
@@ -100,13 +115,13 @@ from budgetcore.ui.model import (
     PickerState,
     SweepState,
 )
+from budgetcore.ui.picks import chosen_model_of, picked_prices
 from budgetcore.ui.replay_panel import (
     LIMIT_PATHS,
-    NONE_PICKED,
     SOURCES,
     LoadedLog,
-    Picked,
     Source,
+    due,
     initial_panel,
     refreshed,
     with_log,
@@ -114,12 +129,11 @@ from budgetcore.ui.replay_panel import (
     with_texts,
     with_turn_lines,
 )
-from budgetcore.ui.tune_panel import TUNE_HANDLERS
+from budgetcore.ui.tune_panel import TUNE_HANDLERS, page_pending, page_step
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
     from budgetcore.registry.models import Registry
-    from budgetcore.registry.prices import Prices
 
 __all__ = [
     "EXAMPLE_AVERAGES",
@@ -134,6 +148,7 @@ __all__ = [
     "scenario_of",
     "scenario_texts",
     "summary_contract_of",
+    "update",
 ]
 
 _PATHS = (*(s.path for s in SCENARIO_FIELDS), *AVERAGES)
@@ -668,6 +683,10 @@ def _resized(state: PageState, e: Resized) -> PageState:
     return state if width == state.width else dataclasses.replace(state, width=width)
 
 
+def _notice_expired(state: PageState, e: NoticeExpired) -> PageState:
+    return _noticed(state, Noticed("")) if state.notice == e.key else state
+
+
 def _failed(state: PageState, e: Failed) -> PageState:
     return dataclasses.replace(state, error=e.detail[:300])
 
@@ -797,42 +816,6 @@ def _peers_unit(state: PageState, e: PeersUnitChosen) -> PageState:
     return dataclasses.replace(state, peers_unit=e.unit)
 
 
-def chosen_model_of(state: PageState, section: str) -> tuple[str, bool]:
-    """The registry model last chosen in ``section``'s picker ("" if none) and whether
-    the contract's I and O still are that model's (False: edited by hand, "custom")."""
-    name = state.pickers[section].chosen if section in state.pickers else ""
-    if not name or state.registry is None:
-        return name, False
-    model = state.registry.lookup(name)
-    if model is None:
-        return name, False
-    v = state.values
-    same = (v.get(f"{section}.input_tokens"), v.get(f"{section}.output_tokens")) == (
-        model.contract.input_tokens,
-        model.contract.output_tokens,
-    )
-    return name, same and f"{section}.input_tokens" not in state.field_issues and (
-        f"{section}.output_tokens" not in state.field_issues
-    )
-
-
-def picked_prices(state: PageState) -> Picked:
-    """The prices of the registry models the pickers chose, for the replay and Tune:
-    the main model's, and the summary model's when it has its own; None for a picker
-    that chose none or whose I and O were edited by hand ("custom")."""
-    if state.registry is None:
-        return NONE_PICKED
-    from budgetcore.registry.models import kept_prices  # noqa: PLC0415 - loaded with the registry
-
-    def of(section: str, contract: ModelContract | None) -> Prices | None:
-        name = state.pickers[section].chosen if section in state.pickers else ""
-        assert state.registry is not None
-        return kept_prices(state.registry.lookup(name) if name else None, contract)
-
-    scenario = state.plan.scenario
-    return of("main_model", scenario.main_model), of("summary_model", scenario.summary_model)
-
-
 def _panel(state: PageState, **changes: Any) -> PageState:
     return dataclasses.replace(state, replay=dataclasses.replace(state.replay, **changes))
 
@@ -853,7 +836,12 @@ def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
     return dataclasses.replace(state, replay=with_texts(state.replay, {e.path: e.text}))
 
 
-def _replay_refreshed(state: PageState, _e: ReplayRefreshed) -> PageState:
+def _replay_due(state: PageState) -> bool:
+    return due(state.replay, state.plan.scenario, state.stale, picked_prices(state))
+
+
+def _replay_step(state: PageState) -> PageState:
+    """The replay job's one step: the replay of the panel's inputs, run once per change."""
     panel = refreshed(state.replay, state.plan.scenario, state.stale, picked_prices(state))
     return state if panel is state.replay else dataclasses.replace(state, replay=panel)
 
@@ -969,6 +957,15 @@ def _replay_pointed(state: PageState, e: ReplayPointed) -> PageState:
     return _panel(state, scrub=turn_at(e.x * UNIT, e.turns, e.plot_width))
 
 
+def _job_step(state: PageState, e: JobStep) -> PageState:
+    if e.job in state.scheduled:
+        state = dataclasses.replace(state, scheduled=state.scheduled - {e.job})
+    job = _JOBS.get(e.job)
+    if job is None or not job[0](state):
+        return state
+    return job[1](state)
+
+
 _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     FieldTyped: _typed,
     FieldCommitted: _committed,
@@ -1009,7 +1006,9 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ReplayLogModelToggled: _replay_log_model,
     ReplayScrubbed: _replay_scrubbed,
     ReplayPointed: _replay_pointed,
-    ReplayRefreshed: _replay_refreshed,
+    NoticeExpired: _notice_expired,
+    JobStep: _job_step,
+    ActionClicked: lambda state, e: _action(state, e)[0],  # its effects: update's
     Failed: _failed,
     ModelDataLoaded: _model_data,
     PickerTyped: _picker_typed,
@@ -1022,7 +1021,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
 }
 
 
-def reduce(state: PageState, event: Event) -> PageState:
+def _next(state: PageState, event: Event) -> PageState:
     """The state after ``event``. Unknown paths and keys leave the state as it was."""
     path = getattr(event, "path", None)
     if isinstance(event, FieldTyped | FieldCommitted | SliderMoved | FieldNudged | Toggled) and (
@@ -1038,6 +1037,105 @@ def reduce(state: PageState, event: Event) -> PageState:
     if next_state.error and not isinstance(event, Failed):
         next_state = dataclasses.replace(next_state, error="")
     return next_state
+
+
+# ------------------------------------------------------------------ jobs and effects
+
+
+#: Each job (ui.effects.JOBS): whether it has a step to take, and that step. A step
+#: that leaves a job pending is followed by another once the browser had its turn; a
+#: job whose inputs change starts again at its next step; one whose panel closes is
+#: no longer pending, and its waiting step does nothing (cancelled).
+def _sweep_key(state: PageState) -> tuple[object, ...]:
+    s = state.sweep
+    return (state.plan.scenario, s.path, s.low, s.high)
+
+
+def _sweep_due(state: PageState) -> bool:
+    """The capacity curves are computed while their panel is open on a valid scenario."""
+    s = state.sweep
+    return s.open and not state.stale and s.curves_for != _sweep_key(state)
+
+
+def _sweep_step(state: PageState) -> PageState:
+    """The sweep job's one step: the 500 scenarios of the curves."""
+    from budgetcore.explore.curves import sweep, sweep_values  # noqa: PLC0415 - on first use
+
+    s = state.sweep
+    drawn = sweep(state.plan.scenario, s.path, sweep_values(s.low, s.high, s.path))
+    return dataclasses.replace(
+        state, sweep=dataclasses.replace(s, curves=drawn, curves_for=_sweep_key(state))
+    )
+
+
+_JOBS: dict[str, tuple[Callable[[PageState], bool], Callable[[PageState], PageState]]] = {
+    "replay": (_replay_due, _replay_step),
+    "tune": (page_pending, page_step),
+    "sweep": (_sweep_due, _sweep_step),
+}
+
+
+def _export_body(state: PageState) -> str:
+    from budgetcore.ui.view.config import render_export  # noqa: PLC0415 - on first use
+
+    return render_export(state)[0]
+
+
+def _tune_body(state: PageState) -> str | None:
+    """The export of the Tune panel's chosen point (what its "Download" offers)."""
+    from budgetcore.ui.events import TunePointChosen  # noqa: PLC0415
+    from budgetcore.ui.tune_panel import result_of  # noqa: PLC0415
+
+    result = result_of(state.tune, state.plan.scenario)
+    if result is None or result.choice is None:
+        return None
+    return _export_body(reduce(state, TunePointChosen(result.choice.k, result.choice.s)))
+
+
+def _action(state: PageState, e: ActionClicked) -> tuple[PageState, tuple[Effect, ...]]:
+    """A button the shell answers (download, copy): the effect, and the notice."""
+    fmt = state.export_format
+    mime = "application/toml" if fmt == "toml" else "application/json"
+    name = f"budgetcore-overrides.{fmt}"
+    if e.action == "download":
+        return state, (Download(_export_body(state), name, mime),)
+    if e.action == "tune-download":
+        body = _tune_body(state)
+        return state, (() if body is None else (Download(body, name, mime),))
+    if e.action == "copy":
+        return _noticed(state, Noticed("msg.copied")), (Copy(_export_body(state)),)
+    if e.action == "copy-link":
+        return _noticed(state, Noticed("msg.link-copied")), (CopyLink(),)
+    return state, ()
+
+
+def update(state: PageState, event: Event) -> tuple[PageState, tuple[Effect, ...]]:
+    """The state after ``event`` and what the shell is to do for it: the event's own
+    effects, a timer for a new notice, and a step of each job that became pending."""
+    effects: list[Effect] = []
+    if isinstance(event, ActionClicked):
+        after, own = _action(state, event)
+        effects.extend(own)
+    else:
+        after = _next(state, event)
+    if after.notice and (after.notice != state.notice or isinstance(event, ActionClicked)):
+        effects.append(ClearNotice(after.notice))
+    if after is state:
+        return after, tuple(effects)
+    asked = set()
+    for name in JOBS:
+        job = _JOBS.get(name)
+        if job is not None and name not in after.scheduled and job[0](after):
+            asked.add(name)
+            effects.append(Step(name))
+    if asked:
+        after = dataclasses.replace(after, scheduled=after.scheduled | asked)
+    return after, tuple(effects)
+
+
+def reduce(state: PageState, event: Event) -> PageState:
+    """The state after ``event``, without its effects (tests, and a step's own state)."""
+    return update(state, event)[0]
 
 
 def summary_contract_of(state: PageState) -> ModelContract:

@@ -11,8 +11,8 @@ from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el, fold, join, td
 from budgetcore.ui.memo import Last
 from budgetcore.ui.model import PageState
+from budgetcore.ui.picks import chosen_model_of
 from budgetcore.ui.svg.axes import box_swatch
-from budgetcore.ui.update import chosen_model_of
 from budgetcore.units import format_int
 
 __all__ = ["peers_html", "render_peers"]

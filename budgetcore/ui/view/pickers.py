@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.messages import count, t
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.model import PICKER_MIN_CHARS, PICKER_SECTIONS, PageState
+from budgetcore.ui.model import PICKER_MIN_CHARS, PageState
+from budgetcore.ui.picks import chosen_model_of, link_models
 from budgetcore.ui.problems import problem_text
-from budgetcore.ui.update import chosen_model_of
 from budgetcore.ui.view.types import PickerView
 from budgetcore.units import format_int
 
@@ -105,20 +105,6 @@ def picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mark
         status = count("picker.all", found.total, lang)
     view = PickerView(ps.query, expanded, active_id if expanded else "")
     return view, (join(options), _chosen_html(state, section), status)
-
-
-def link_models(state: PageState) -> dict[str, str]:
-    """The models the link names: each picker's choice while its contract is still that
-    model's (edited by hand, the numbers alone are the link)."""
-    out = {}
-    for section in PICKER_SECTIONS:
-        if section == "summary_model" and state.summary_same:
-            continue
-        name, same = chosen_model_of(state, section)
-        # Before the registry is in, a model the link named stays in the link.
-        if name and (same or state.registry is None):
-            out[f"{section}.model"] = name
-    return out
 
 
 def _model_marks(model: RegistryModel, lang: str, today: str = "") -> str:

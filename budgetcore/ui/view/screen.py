@@ -43,7 +43,7 @@ from budgetcore.ui.view.types import (
 )
 from budgetcore.units import format_int
 
-__all__ = ["render", "render_curves"]
+__all__ = ["curves_key", "render", "render_curves"]
 
 
 def _field_views(state: PageState) -> dict[str, FieldView]:
@@ -176,12 +176,20 @@ def _charts(p: Plan, pinned: Plan | None, lang: str, width: int) -> dict[str, Ma
     return _CHARTS.get((p, pinned, lang, width), draw)
 
 
+def curves_key(state: PageState) -> object:
+    """What the curves panel is drawn from (the shell draws it again when this changes;
+    None: nothing to draw, the panel closed, the scenario stale or not swept yet)."""
+    s = state.sweep
+    if not s.open or state.stale or s.curves is None:
+        return None
+    return (s.curves_for, s.curves, state.lang)
+
+
 def render_curves(state: PageState, width: int | None = None) -> Markup:
-    """The capacity curves of the current sweep (drawn in a frame of their own)."""
-    from budgetcore.explore.curves import sweep, sweep_values  # noqa: PLC0415 - on first use
+    """The capacity curves of the sweep job's result (ui.update: ``JobStep("sweep")``)."""
     from budgetcore.ui.svg.curves import curves_chart  # noqa: PLC0415
 
-    s = state.sweep
-    values = sweep_values(s.low, s.high, s.path)
-    drawn = sweep(state.plan.scenario, s.path, values)
+    drawn = state.sweep.curves
+    if drawn is None:
+        return Markup("")
     return curves_chart(drawn, state.lang, width=state.width if width is None else width)
