@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "JOBS",
+    "MEASURES",
     "NOTICE_MS",
     "ClearNotice",
     "Copy",
@@ -34,6 +35,14 @@ __all__ = [
 
 #: The page's jobs, in the order their steps are asked for (ui.jobs: what each does).
 JOBS = ("replay", "tune", "sweep", "export")
+
+#: The User Timing measure of each job's step and the redraw it causes, in the page
+#: (scripts/bench reads them; the export's has none).
+MEASURES = {
+    "replay": "budgetcore:replay",
+    "tune": "budgetcore:tune-slice",
+    "sweep": "budgetcore:sweep",
+}
 
 #: How long a notice ("Copied") stays before it clears itself, in milliseconds.
 NOTICE_MS = 4000

@@ -151,6 +151,9 @@ class PageState:
     # The jobs whose next step the shell was asked for (a Step effect) and has not sent
     # yet: one waits per job, however many events came meanwhile (ui.effects.Step).
     scheduled: frozenset[str] = field(default=frozenset(), compare=False)
+    # The export job's result: (what it was made from, the file, its diff's markup);
+    # None until the first step, after the page is ready (ui.update, "export").
+    export: tuple[object, str, Any] | None = field(default=None, compare=False)
 
     @property
     def issues(self) -> tuple[Problem, ...]:

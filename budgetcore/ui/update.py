@@ -1042,6 +1042,28 @@ def _next(state: PageState, event: Event) -> PageState:
 # ------------------------------------------------------------------ jobs and effects
 
 
+def _export_due(state: PageState) -> bool:
+    from budgetcore.ui.view.config import export_key  # noqa: PLC0415 - after ready
+
+    return state.export is None or state.export[0] != export_key(state)
+
+
+def _export_step(state: PageState) -> PageState:
+    """The export job's one step: the reviewed config file and its diff (the config
+    module, hashlib and tomllib load with the first, after the page is ready)."""
+    from budgetcore.ui.view.config import export_key, render_export  # noqa: PLC0415
+
+    body, diff = render_export(state)
+    return dataclasses.replace(state, export=(export_key(state), body, diff))
+
+
+def _export_body(state: PageState) -> str:
+    if _export_due(state):
+        state = _export_step(state)
+    assert state.export is not None
+    return state.export[1]
+
+
 #: Each job (ui.effects.JOBS): whether it has a step to take, and that step. A step
 #: that leaves a job pending is followed by another once the browser had its turn; a
 #: job whose inputs change starts again at its next step; one whose panel closes is
@@ -1072,13 +1094,8 @@ _JOBS: dict[str, tuple[Callable[[PageState], bool], Callable[[PageState], PageSt
     "replay": (_replay_due, _replay_step),
     "tune": (page_pending, page_step),
     "sweep": (_sweep_due, _sweep_step),
+    "export": (_export_due, _export_step),
 }
-
-
-def _export_body(state: PageState) -> str:
-    from budgetcore.ui.view.config import render_export  # noqa: PLC0415 - on first use
-
-    return render_export(state)[0]
 
 
 def _tune_body(state: PageState) -> str | None:
