@@ -12,7 +12,7 @@ Seams, one job each:
 - ``problems``: every problem line (form issues and core problems) as catalogue sentences.
 - ``view``: ``render(state) -> Screen``, everything the browser shell writes, by region.
 - ``svg``: the charts (funnel, branch, work, curves, peers), from plan values to markup.
-- ``memo``: one remembered drawing per region, keyed by value.
+- ``drawn``: a region's drawing carried from one render to the next, keyed by value.
 - ``replay_panel`` / ``replay_view`` / ``replay_logs``: the session replay panel.
 - ``tune_panel`` / ``tune_view``: the Tune panel (its grid in slices, its maps).
 - ``prerender``: the build's first view, written from the same ``Screen``.

@@ -147,8 +147,8 @@ def main_ops(state: PageState, painted: Painted) -> tuple[list[Op], Painted]:
     """The main screen's operations (everything but the panels), and the new record."""
     from budgetcore.ui.view.screen import render  # noqa: PLC0415
 
-    screen = render(state)
     last = painted.screen
+    screen = render(state, last)
     ops: list[Op] = []
     if last is None or screen.lang != last.lang:
         ops += _language(screen.lang)
@@ -241,7 +241,7 @@ def _tune_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> li
     last = painted.panels.get("tune")
     if last is None:
         ops += _controls("tune-fields", TV.tune_controls_html(), state.lang)
-    screen = TV.render_tune(state)
+    screen = TV.render_tune(state, last)
     ops += _regions(screen, last) + _field_ops("tune", screen, last)
     done, total = screen.progress
     cell = "#tune-maps [data-tune-cell]"
@@ -280,7 +280,9 @@ def panel_ops(
         keys[region] = key
         return True
 
-    markup = render_peers(state)
+    drawn: dict[str, tuple[object, object]] = {}
+    markup = render_peers(state, painted.panels.get("peers"), drawn)
+    panels["peers"] = drawn
     if changed("peers", markup):
         ops.append(("#peers-out", "html", "", markup))
     export = state.export

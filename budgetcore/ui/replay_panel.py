@@ -40,7 +40,6 @@ from budgetcore.inputs.numbers import (
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.scenario.model import Scenario
 from budgetcore.ui.form import IssueError, Param, too_large_issue
-from budgetcore.ui.memo import Last
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on boot
@@ -828,15 +827,18 @@ def _what_if(panel: ReplayPanel, scenario: Scenario, result: Replay | None) -> W
 __all__ += ["NONE_PICKED", "Picked", "log_prices", "option_issue"]
 
 
-_SESSION_TURNS: Last[tuple[Source, ...]] = Last()
+#: The sessions' turn sources and what they were made from (their sources' keys).
+Sessions = tuple[object, tuple[Source, ...]]
 
 
-def session_turns(panels: tuple[ReplayPanel, ...]) -> tuple[Source, ...]:
-    """:func:`turns_of` of each panel (one per session of an import), the very same
-    values while the sources' keys are equal: the Tune panel asks once per slice, and
-    its job holds on only while the turns are the same tuples."""
+def session_turns(panels: tuple[ReplayPanel, ...], before: Sessions | None = None) -> Sessions:
+    """:func:`turns_of` of each panel (one per session of an import): ``before``'s very
+    same values while the sources' keys are equal. The Tune panel keeps the last in its
+    state, and its job holds on only while the turns are the same tuples."""
     key = tuple(_source_key(p) for p in panels)
-    return _SESSION_TURNS.get(key, lambda: tuple(turns_of(p) for p in panels))
+    if before is not None and before[0] == key:
+        return before
+    return key, tuple(turns_of(p) for p in panels)
 
 
 def source_waits(panel: ReplayPanel) -> bool:
@@ -845,4 +847,4 @@ def source_waits(panel: ReplayPanel) -> bool:
     return _waits(panel, False)
 
 
-__all__ += ["session_turns", "source_waits"]
+__all__ += ["Sessions", "session_turns", "source_waits"]

@@ -40,6 +40,7 @@ from budgetcore.ui.replay_panel import (
     NONE_PICKED,
     Picked,
     ReplayPanel,
+    Sessions,
     options_of,
     session_turns,
     source_waits,
@@ -171,32 +172,43 @@ def _at_own_point_of(scenario: Scenario, other: Scenario) -> Scenario:
     return dataclasses.replace(scenario, config=config)
 
 
+def _panels(replay: ReplayPanel) -> tuple[ReplayPanel, ...]:
+    """One replay panel per session: the chosen source, or every session of an import."""
+    if replay.source != "log" or len(replay.logs) <= 1:
+        return (replay,)
+    return tuple(dataclasses.replace(replay, log_index=i) for i in range(len(replay.logs)))
+
+
 def inputs_of(
-    scenario: Scenario, replay: ReplayPanel, picked: Picked = NONE_PICKED
+    scenario: Scenario,
+    replay: ReplayPanel,
+    picked: Picked = NONE_PICKED,
+    sessions: Sessions | None = None,
 ) -> TuneInputs | tuple[Problem, ...] | None:
     """The grid's inputs from the replay panel's turn source: None while a replay
     field the source uses is invalid (the panel waits), the source's problems when it
-    has no turn at all. With a log or folder, every session of the import."""
+    has no turn at all. With a log or folder, every session of the import. ``sessions``:
+    the turns made last time, the very same tuples while their sources are unchanged."""
     if source_waits(replay):
         return None
     options = options_of(replay, picked)
-    if replay.source != "log" or len(replay.logs) <= 1:
-        (source,) = session_turns((replay,))
+    _key, sources = session_turns(_panels(replay), sessions)
+    if len(sources) == 1:
+        (source,) = sources
         if source.error:
             return source.error
         name = replay.log_name if replay.source == "log" else replay.source
         return TuneInputs(scenario, ((name, source.turns),), options)
-    sessions = []
+    sessions_ = []
     unreadable = []
-    panels = tuple(dataclasses.replace(replay, log_index=i) for i in range(len(replay.logs)))
-    for log, source in zip(replay.logs, session_turns(panels), strict=True):
+    for log, source in zip(replay.logs, sources, strict=True):
         if source.error:
             unreadable.append((log.name, source.error))
         else:
-            sessions.append((log.name, source.turns))
-    if not sessions:
+            sessions_.append((log.name, source.turns))
+    if not sessions_:
         return tuple(p for _, problems in unreadable for p in problems)
-    return TuneInputs(scenario, tuple(sessions), options, tuple(unreadable))
+    return TuneInputs(scenario, tuple(sessions_), options, tuple(unreadable))
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +255,13 @@ class TunePanel:
     error: tuple[Problem, ...] = ()  # why there is no grid (the scenario refused it)
     focus: int = -1  # the point last focused: the maps' tab stop (-1: none)
     hover: int = -1  # the point under the pointer, shown until a focus moves (-1: none)
+    # Derived by update (:func:`derived`), read by the steps and the view: the sessions'
+    # turns (made once per change of their sources), the grid's inputs, and a finished
+    # grid's result under the scenario and the constraints (``result_for``: those).
+    sessions: Sessions | None = field(default=None, compare=False)
+    inputs: TuneInputs | tuple[Problem, ...] | None = field(default=None, compare=False)
+    result: TuneResult | None = field(default=None, compare=False)
+    result_for: object = None
 
     @property
     def stale(self) -> bool:
@@ -373,20 +392,14 @@ def run_to_end(panel: TunePanel, inputs: TuneInputs, budget: int = SLICE_TURNS) 
     return panel
 
 
-_RESULT_MEMO: dict[str, tuple[TuneJob, Scenario, Constraints, TuneResult]] = {}
-
-
 def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
     """The finished grid's sum, the scenario's own point, the frontier and the choice
     under the panel's constraints (None while the grid runs, or when no session could
-    be replayed). Memoised: a hover or a slice redraws with the same result."""
+    be replayed). The page keeps it in the panel (:func:`derived`)."""
     job = panel.job
     if job is None or not job.finished or not job.grids:
         return None
     constraints = constraints_of(panel)
-    hit = _RESULT_MEMO.get("last")
-    if hit is not None and hit[0] is job and hit[1] == scenario and hit[2] == constraints:
-        return hit[3]
     from budgetcore.tune.engine import grid_of  # noqa: PLC0415
     from budgetcore.tune.result import SessionResult, summarise  # noqa: PLC0415
 
@@ -397,9 +410,7 @@ def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
     ]
     failed = (*job.inputs.unreadable, *job.not_replayed)
     results += [SessionResult(name, None, None, problems) for name, problems in failed]
-    result = summarise(scenario, results, constraints)
-    _RESULT_MEMO["last"] = (job, scenario, constraints, result)
-    return result
+    return summarise(scenario, results, constraints)
 
 
 # ------------------------------------------------------------------ events and handlers
@@ -415,7 +426,39 @@ def tune_inputs(state: PageState) -> TuneInputs | tuple[Problem, ...] | None:
         return None
     from budgetcore.ui.picks import picked_prices  # noqa: PLC0415 - it imports this module
 
-    return inputs_of(state.plan.scenario, state.replay, picked_prices(state))
+    return inputs_of(state.plan.scenario, state.replay, picked_prices(state), state.tune.sessions)
+
+
+def derived(state: PageState) -> PageState:
+    """The Tune panel's derived values for ``state`` (update calls it after every
+    change; nothing while the panel is closed): the sessions' turns and the grid's
+    inputs, and a finished grid's result, each computed again only when what it is
+    made from changed. The view and the steps only read them."""
+    panel = state.tune
+    if not panel.open:
+        return state
+    sessions = panel.sessions
+    inputs: TuneInputs | tuple[Problem, ...] | None = None
+    if not state.stale and not source_waits(state.replay):
+        from budgetcore.ui.picks import picked_prices  # noqa: PLC0415 - it imports this module
+
+        sessions = session_turns(_panels(state.replay), sessions)
+        scenario = state.plan.scenario
+        inputs = inputs_of(scenario, state.replay, picked_prices(state), sessions)
+    changes: dict[str, Any] = {}
+    if sessions is not panel.sessions:
+        changes["sessions"] = sessions
+    if inputs != panel.inputs:
+        changes["inputs"] = inputs
+    job = panel.job
+    done = job is not None and job.finished
+    key = (job, state.plan.scenario, constraints_of(panel)) if done else None
+    if key != panel.result_for:
+        changes["result_for"] = key
+        changes["result"] = result_of(panel, state.plan.scenario) if done else None
+    if not changes:
+        return state
+    return dataclasses.replace(state, tune=dataclasses.replace(panel, **changes))
 
 
 def _toggled(state: PageState, e: TuneToggled) -> PageState:
@@ -428,12 +471,12 @@ def _typed(state: PageState, e: TuneFieldTyped) -> PageState:
 
 def page_pending(state: PageState) -> bool:
     """Whether the Tune job has a step to take (ui.effects.JOBS)."""
-    return state.tune.open and pending(state.tune, tune_inputs(state))
+    return state.tune.open and pending(state.tune, state.tune.inputs)
 
 
 def page_step(state: PageState) -> PageState:
     """The Tune job's step: one slice of the grid."""
-    panel = step(state.tune, tune_inputs(state))
+    panel = step(state.tune, state.tune.inputs)
     return state if panel is state.tune else dataclasses.replace(state, tune=panel)
 
 
@@ -463,4 +506,4 @@ TUNE_HANDLERS: dict[type, Callable[[Any, Any], Any]] = {
     TunePointFocused: _focused,
     TunePointChosen: _chosen,
 }
-__all__ += ["TUNE_HANDLERS", "page_pending", "page_step", "tune_inputs"]
+__all__ += ["TUNE_HANDLERS", "derived", "page_pending", "page_step", "tune_inputs"]

@@ -11,13 +11,14 @@ the tab order moves with the arrow keys (a roving tab stop: 384 cells are one st
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, text_width
 from budgetcore.errors import Problem
 from budgetcore.messages import t
 from budgetcore.replay.model import decimal_of
+from budgetcore.ui.drawn import reuse
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.svg.axes import chart_svg
@@ -25,8 +26,6 @@ from budgetcore.ui.tune_panel import (
     TUNE_FIELDS,
     TuneInputs,
     TunePanel,
-    result_of,
-    tune_inputs,
 )
 from budgetcore.units import format_int, format_money
 
@@ -60,6 +59,8 @@ class TuneScreen:
     field_messages: dict[str, str]  # constraint path -> its issue ("" when valid)
     progress: tuple[int, int]  # (points done, points in all); (0, 0): not running
     focus: int  # the cell in the tab order (-1: no map)
+    # The maps and the choice as drawn, with what they were drawn from (ui.drawn).
+    drawn: dict[str, tuple[object, object]] = field(default_factory=dict, compare=False)
 
 
 # ------------------------------------------------------------------ the form (static)
@@ -355,13 +356,7 @@ def _marks_html(result: Any, lang: str) -> Markup:
     return el("ul", {"class": "ch-legend tune-marks"}, *items)
 
 
-_MAPS_MEMO: dict[str, tuple[Any, str, int, Markup]] = {}
-
-
 def _maps_html(result: Any, lang: str, width: int) -> Markup:
-    hit = _MAPS_MEMO.get("last")
-    if hit is not None and hit[0] is result and hit[1:3] == (lang, width):
-        return hit[3]
     g = result.grid
     figures = [_marks_html(result, lang)]
     for measure in MEASURES:
@@ -381,9 +376,7 @@ def _maps_html(result: Any, lang: str, width: int) -> Markup:
                 el("p", {"class": "caveat"}, t("phrase.not", lang), t("tune.not", lang)),
             )
         )
-    out = join(figures)
-    _MAPS_MEMO["last"] = (result, lang, width, out)
-    return out
+    return join(figures)
 
 
 # ------------------------------------------------------------------ the choice
@@ -589,9 +582,6 @@ def _errors_html(named: list[tuple[str, tuple[Problem, ...]]], lang: str) -> Mar
 
 #: The choice and its export, drawn once per (result, scenario, format, language): a
 #: hover redraws only the readout.
-_CHOICE_MEMO: dict[str, tuple[Any, Any, str, str, Markup]] = {}
-
-
 def screen_key(state: Any) -> tuple[object, ...]:
     """Everything the panel is drawn from (the shell draws it again when it changes):
     the plan's value (never its id, reused once the plan is freed), the replay and Tune
@@ -607,9 +597,13 @@ def screen_key(state: Any) -> tuple[object, ...]:
     )
 
 
-def render_tune(state: Any) -> TuneScreen:
+def render_tune(state: Any, before: TuneScreen | None = None) -> TuneScreen:
     """The Tune panel of page state ``state`` (its ``tune`` and ``replay`` panels,
-    plan, lang, width)."""
+    plan, lang, width). It reads what update derived (the inputs, the result); the maps
+    and the choice are drawn again only when what they show changed since ``before``
+    (a hover redraws only the readout)."""
+    was = before.drawn if before is not None else None
+    drawn: dict[str, tuple[object, object]] = {}
     panel: TunePanel = state.tune
     lang = state.lang
     messages = {p: "" for p in TUNE_FIELDS}
@@ -622,11 +616,11 @@ def render_tune(state: Any) -> TuneScreen:
         "tune-point-use": Markup(""),
     }
     text = {"tune-status": "", "tune-sessions": "", "tune-point": ""}
-    screen = TuneScreen(html, text, messages, (0, 0), -1)
+    screen = TuneScreen(html, text, messages, (0, 0), -1, drawn)
     if state.stale:
         text["tune-status"] = t("tune.stale", lang)
         return screen
-    inputs = tune_inputs(state)
+    inputs = panel.inputs
     if inputs is None:
         text["tune-status"] = t("tune.replay-stale", lang)
         return screen
@@ -651,9 +645,9 @@ def render_tune(state: Any) -> TuneScreen:
             )
         else:
             text["tune-status"] = t("tune.starting", lang)
-        return TuneScreen(html, text, messages, (done, max(total, 1)), -1)
+        return TuneScreen(html, text, messages, (done, max(total, 1)), -1, drawn)
     html["tune-errors"] = _errors_html([*job.inputs.unreadable, *job.not_replayed], lang)
-    result = result_of(panel, state.plan.scenario)
+    result = panel.result
     if result is None:
         text["tune-status"] = t("tune.no-session", lang)
         return screen
@@ -669,13 +663,13 @@ def render_tune(state: Any) -> TuneScreen:
             n_s=format_int(len(g.ss)),
         )
     width = max(280, state.width - _INSET)
-    html["tune-maps"] = _maps_html(result, lang, width)
-    memo = (result, state.plan.scenario, state.export_format, lang)
-    hit = _CHOICE_MEMO.get("last")
-    if hit is None or hit[0] is not result or hit[1:4] != memo[1:]:
-        hit = (*memo, _choice_html(result, state, lang))
-        _CHOICE_MEMO["last"] = hit
-    html["tune-choice"] = hit[4]
+    html["tune-maps"] = reuse(
+        was, drawn, "maps", (result, lang, width), lambda: _maps_html(result, lang, width)
+    )
+    key = (result, state.plan.scenario, state.export_format, lang)
+    html["tune-choice"] = reuse(
+        was, drawn, "choice", key, lambda: _choice_html(result, state, lang)
+    )
     focus = panel.focus if 0 <= panel.focus < g.points else -1
     shown = panel.hover if 0 <= panel.hover < g.points else focus
     if focus < 0:
@@ -700,4 +694,4 @@ def render_tune(state: Any) -> TuneScreen:
             },
             t("tune.use-shown", lang),
         )
-    return TuneScreen(html, text, messages, (0, 0), focus)
+    return TuneScreen(html, text, messages, (0, 0), focus, drawn)

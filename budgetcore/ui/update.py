@@ -129,7 +129,7 @@ from budgetcore.ui.replay_panel import (
     with_texts,
     with_turn_lines,
 )
-from budgetcore.ui.tune_panel import TUNE_HANDLERS, page_pending, page_step
+from budgetcore.ui.tune_panel import TUNE_HANDLERS, derived, page_pending, page_step
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
@@ -1139,6 +1139,7 @@ def update(state: PageState, event: Event) -> tuple[PageState, tuple[Effect, ...
         effects.append(ClearNotice(after.notice))
     if after is state:
         return after, tuple(effects)
+    after = derived(after)
     asked = set()
     for name in JOBS:
         job = _JOBS.get(name)

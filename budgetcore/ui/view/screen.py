@@ -13,13 +13,13 @@ from functools import lru_cache
 from budgetcore.core.plan import Plan
 from budgetcore.messages import t
 from budgetcore.scenario.fragment import to_fragment
+from budgetcore.ui.drawn import reuse
 from budgetcore.ui.form import (
     FIELDS,
     format_value,
     slider_position,
 )
 from budgetcore.ui.markup import Markup
-from budgetcore.ui.memo import Last
 from budgetcore.ui.model import PICKER_SECTIONS, PageState
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.update import preset_of
@@ -82,8 +82,11 @@ def _field_view(path: str, text: str, value: object, message: str, lang: str) ->
     )
 
 
-def render(state: PageState) -> Screen:
-    """Everything but the charts-in-a-frame (curves) and the export (loaded after boot)."""
+def render(state: PageState, before: Screen | None = None) -> Screen:
+    """Everything but the panels (curves, peers, export, replay, Tune); ``before``: the
+    last screen, whose costly regions are reused where their values are unchanged."""
+    was = before.drawn if before is not None else None
+    drawn: dict[str, tuple[object, object]] = {}
     lang = state.lang
     p = state.plan
     values = plan_values(p)
@@ -97,8 +100,16 @@ def render(state: PageState) -> Screen:
         html["ab-inputs"] = differing_inputs(pinned, p, lang)
     else:
         html["ab-inputs"] = Markup("")
-    html.update(_charts(p, pinned, lang, state.width))
-    html["samples-out"] = samples_html(p, values, lang)
+    html.update(
+        reuse(
+            was,
+            drawn,
+            "charts",
+            (p, pinned, lang, state.width),
+            lambda: _charts(p, pinned, lang, state.width),
+        )
+    )
+    html["samples-out"] = samples_html(p, values, lang, was, drawn)
     html["sample-errors"] = bullet_list([problem_text(x, lang) for x in state.sample_problems])
     html["experiment-result"] = (
         experiment_html(state.outcome, lang) if state.outcome is not None else Markup("")
@@ -157,23 +168,17 @@ def render(state: PageState) -> Screen:
         pickers=pickers,
         peers_unit=state.peers_unit,
         notice_kind="refusal" if state.notice in REFUSALS else "done",
+        drawn=drawn,
     )
 
 
-_CHARTS: Last[dict[str, Markup]] = Last()
-
-
 def _charts(p: Plan, pinned: Plan | None, lang: str, width: int) -> dict[str, Markup]:
-    """The three plan charts, drawn again only when the plan, A, the language or the
-    width changed."""
+    """The three plan charts (drawn again only when the plan, A, the language or the
+    width changed: ``render``'s key)."""
+    from budgetcore.ui.svg.bars import plan_charts  # noqa: PLC0415
 
-    def draw() -> dict[str, Markup]:
-        from budgetcore.ui.svg.bars import plan_charts  # noqa: PLC0415
-
-        drawn = plan_charts(p, lang, width=width, pinned=pinned)
-        return {f"chart-{k}": v for k, v in drawn.items()}
-
-    return _CHARTS.get((p, pinned, lang, width), draw)
+    drawn = plan_charts(p, lang, width=width, pinned=pinned)
+    return {f"chart-{k}": v for k, v in drawn.items()}
 
 
 def curves_key(state: PageState) -> object:
