@@ -26,8 +26,8 @@ KNOWN_LAZY_CYCLES: frozenset[tuple[str, ...]] = frozenset(
         (
             "budgetcore.ui.model",
             "budgetcore.ui.picks",
-            "budgetcore.ui.replay_panel",
-            "budgetcore.ui.tune_panel",
+            "budgetcore.ui.replay.state",
+            "budgetcore.ui.tune.state",
             "budgetcore.ui.update",
             "budgetcore.ui.view.config",
             "budgetcore.ui.view.readouts",

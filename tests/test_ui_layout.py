@@ -156,7 +156,7 @@ def test_pasted_turns_refused_by_their_length_are_not_kept() -> None:
     state = reduce(state, ReplaySourceChosen("turns"))
     state = reduce(state, TextRefused("page-turns", limit_of("page-turns") + 1))
     state = reduce(state, JobStep("replay"))  # the shell's next frame: the run
-    from budgetcore.ui.replay_view import render_replay  # noqa: PLC0415
+    from budgetcore.ui.replay.view import render_replay  # noqa: PLC0415
 
     screen = render_replay(state)
     shown = " ".join([*screen.html.values(), *screen.text.values()])

@@ -42,8 +42,8 @@ from budgetcore.ui.events import (
     TextRefused,
 )
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay_logs import ENTRY_KEYS
-from budgetcore.ui.replay_view import render_replay, replay_controls_html
+from budgetcore.ui.replay.logs import ENTRY_KEYS
+from budgetcore.ui.replay.view import render_replay, replay_controls_html
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.view.config import render_export
 from budgetcore.ui.view.nav import nav_html
@@ -407,7 +407,7 @@ _WHERE = r'(?:line \d+(?: · [^ ]+)?|[^"(]+ \([a-z_.]+\)|"[^"]*"|Turns|Log file)
 
 
 def _problem_lines(lang: str) -> list[str]:
-    from budgetcore.ui import replay_view as RV  # noqa: PLC0415
+    from budgetcore.ui.replay import view as RV  # noqa: PLC0415
 
     state = initial_state(lang=lang)
     state = reduce(

@@ -44,9 +44,9 @@ from budgetcore.ui.events import (
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.markup import escape
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay_charts import timeline_figure
-from budgetcore.ui.replay_panel import parse_field_text
-from budgetcore.ui.replay_view import ReplayScreen, render_replay
+from budgetcore.ui.replay.charts import timeline_figure
+from budgetcore.ui.replay.state import parse_field_text
+from budgetcore.ui.replay.view import ReplayScreen, render_replay
 from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import replay_cli_args
 
@@ -1116,7 +1116,7 @@ def test_the_sessions_total_counts_the_lines_of_a_file_without_a_request() -> No
 
 
 def test_the_reading_status_is_in_the_pages_language() -> None:
-    from budgetcore.ui.replay_view import reading_text  # noqa: PLC0415
+    from budgetcore.ui.replay.view import reading_text  # noqa: PLC0415
 
     zh = reading_text(9_304, 15_229_379, "zh")
     assert "bytes" not in zh
@@ -1384,7 +1384,7 @@ def test_a_backtest_off_by_more_than_5_percent_is_said_beside_every_what_if_numb
     """claude/25-proxy-model-names: measured $0.0236533, modelled $0.02600158 (+9.9 %,
     the CLI's as_run.ratio): a ⚠ on every what-if figure, none on the as-run model's;
     claude/12-compact-preserved-2.1 (±0.0 %): none at all."""
-    from budgetcore.ui.replay_backtest import OFF_MARK  # noqa: PLC0415
+    from budgetcore.ui.replay.backtest import OFF_MARK  # noqa: PLC0415
 
     def log_html(fixture: str) -> str:
         state = reduce(_open(), LanguageChosen(lang))

@@ -29,8 +29,8 @@ from budgetcore.ui.events import (
 )
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay_panel import options_of, turns_of
-from budgetcore.ui.tune_panel import (
+from budgetcore.ui.replay.state import options_of, turns_of
+from budgetcore.ui.tune.state import (
     parse_field_text,
     pending,
     result_of,
@@ -38,7 +38,7 @@ from budgetcore.ui.tune_panel import (
     step,
     tune_inputs,
 )
-from budgetcore.ui.tune_view import BINS, _bin, _edges, render_tune
+from budgetcore.ui.tune.view import BINS, _bin, _edges, render_tune
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.view.config import render_export
 

@@ -393,7 +393,7 @@ class Shell:
         once): the status says how far; events sent meanwhile wait, then apply in order
         on the state the import leaves (docs/page.md)."""
         from budgetcore.replay.logs.progress import Paced, listening  # noqa: PLC0415
-        from budgetcore.ui.replay_view import reading_text  # noqa: PLC0415
+        from budgetcore.ui.replay.view import reading_text  # noqa: PLC0415
 
         if not can_run_sync() or self.waiting is not None:  # no JSPI, or one import at a time
             self.dispatch(event)

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 from budgetcore.core.plan import Plan
 from budgetcore.errors import Problem
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.replay_panel import (
+from budgetcore.ui.replay.state import (
     ReplayPanel,
     initial_panel,
 )
-from budgetcore.ui.tune_panel import TunePanel, initial_tune
+from budgetcore.ui.tune.state import TunePanel, initial_tune
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
     from budgetcore.registry.models import Picks, Registry
@@ -147,7 +147,7 @@ class PageState:
     pickers: Mapping[str, PickerState] = field(default_factory=_no_pickers)
     peers_unit: str = "tokens"  # the peers chart's axis: "tokens" or "percent" of W
     replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
-    tune: TunePanel = field(default_factory=initial_tune)  # the Tune panel (ui.tune_panel)
+    tune: TunePanel = field(default_factory=initial_tune)  # the Tune panel (ui.tune.state)
     # The jobs whose next step the shell was asked for (a Step effect) and has not sent
     # yet: one waits per job, however many events came meanwhile (ui.effects.Step).
     scheduled: frozenset[str] = field(default=frozenset(), compare=False)

@@ -211,7 +211,7 @@ def _field_ops(kind: str, screen: Any, last: Any) -> list[Op]:
 
 
 def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> list[Op]:
-    from budgetcore.ui import replay_view as RV  # noqa: PLC0415 - with the panel, not on boot
+    from budgetcore.ui.replay import view as RV  # noqa: PLC0415 - with the panel, not on boot
 
     ops: list[Op] = []
     last = painted.panels.get("replay")
@@ -235,7 +235,7 @@ def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> 
 
 
 def _tune_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> list[Op]:
-    from budgetcore.ui import tune_view as TV  # noqa: PLC0415 - with the panel, not on boot
+    from budgetcore.ui.tune import view as TV  # noqa: PLC0415 - with the panel, not on boot
 
     ops: list[Op] = []
     last = painted.panels.get("tune")
@@ -292,13 +292,13 @@ def panel_ops(
     if curves is not None and changed("curves", (curves, state.width)):
         ops.append(("#curves-out", "html", "", render_curves(state, curves_width())))
     if state.replay.open:
-        from budgetcore.ui import replay_view as RV  # noqa: PLC0415
+        from budgetcore.ui.replay import view as RV  # noqa: PLC0415
 
         if changed("replay", RV.screen_key(state)):
             ops += _replay_ops(state, painted, keys)
             panels["replay"] = keys.pop("replay-screen")
     if state.tune.open:
-        from budgetcore.ui import tune_view as TV  # noqa: PLC0415
+        from budgetcore.ui.tune import view as TV  # noqa: PLC0415
 
         if changed("tune", TV.screen_key(state)):
             ops += _tune_ops(state, painted, keys)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from budgetcore.core.contracts import ModelContract
 from budgetcore.ui.model import PICKER_SECTIONS, PageState
-from budgetcore.ui.replay_panel import NONE_PICKED, Picked
+from budgetcore.ui.replay.state import NONE_PICKED, Picked
 
 if TYPE_CHECKING:  # the registry loads after the page is ready
     from budgetcore.registry.prices import Prices

@@ -116,7 +116,7 @@ from budgetcore.ui.model import (
     SweepState,
 )
 from budgetcore.ui.picks import chosen_model_of, picked_prices
-from budgetcore.ui.replay_panel import (
+from budgetcore.ui.replay.state import (
     LIMIT_PATHS,
     SOURCES,
     LoadedLog,
@@ -129,7 +129,7 @@ from budgetcore.ui.replay_panel import (
     with_texts,
     with_turn_lines,
 )
-from budgetcore.ui.tune_panel import TUNE_HANDLERS, derived, page_pending, page_step
+from budgetcore.ui.tune.state import TUNE_HANDLERS, derived, page_pending, page_step
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
@@ -1101,7 +1101,7 @@ _JOBS: dict[str, tuple[Callable[[PageState], bool], Callable[[PageState], PageSt
 def _tune_body(state: PageState) -> str | None:
     """The export of the Tune panel's chosen point (what its "Download" offers)."""
     from budgetcore.ui.events import TunePointChosen  # noqa: PLC0415
-    from budgetcore.ui.tune_panel import result_of  # noqa: PLC0415
+    from budgetcore.ui.tune.state import result_of  # noqa: PLC0415
 
     result = result_of(state.tune, state.plan.scenario)
     if result is None or result.choice is None:

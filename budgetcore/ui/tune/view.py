@@ -22,7 +22,7 @@ from budgetcore.ui.drawn import reuse
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.svg.axes import chart_svg
-from budgetcore.ui.tune_panel import (
+from budgetcore.ui.tune.state import (
     TUNE_FIELDS,
     TuneInputs,
     TunePanel,

@@ -36,7 +36,7 @@ from budgetcore.ui.events import (
     TuneToggled,
 )
 from budgetcore.ui.form import IssueError, Param, too_large_issue
-from budgetcore.ui.replay_panel import (
+from budgetcore.ui.replay.state import (
     NONE_PICKED,
     Picked,
     ReplayPanel,
