@@ -30,13 +30,13 @@ from budgetcore.ui.events import (
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.state import options_of, turns_of
+from budgetcore.ui.tune.handlers import tune_inputs
 from budgetcore.ui.tune.state import (
     parse_field_text,
     pending,
     result_of,
     run_to_end,
     step,
-    tune_inputs,
 )
 from budgetcore.ui.tune.view import BINS, _bin, _edges, render_tune
 from budgetcore.ui.update import initial_state, reduce

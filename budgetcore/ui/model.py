@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from budgetcore.core.plan import Plan
 from budgetcore.errors import Problem
 from budgetcore.scenario.model import Scenario
+from budgetcore.ui.picker import PICKER_MIN_CHARS, PICKER_SECTIONS, PICKER_SHOWN, PickerState
 from budgetcore.ui.replay.state import (
     ReplayPanel,
     initial_panel,
@@ -20,7 +21,7 @@ from budgetcore.ui.replay.state import (
 from budgetcore.ui.tune.state import TunePanel, initial_tune
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
-    from budgetcore.registry.models import Picks, Registry
+    from budgetcore.registry.models import Registry
     from budgetcore.registry.peers import Peer
 
 __all__ = [
@@ -66,35 +67,6 @@ class SweepState:
         """The bounds ("low", "high") a problem marks, for their red outline."""
         marked = {p.removeprefix("sweep.") for i in self.issues for p in i.paths}
         return tuple(b for b in ("low", "high") if b in marked)
-
-
-#: The contracts a model picker fills from the registry.
-PICKER_SECTIONS = ("main_model", "summary_model")
-#: The picker searches from this many typed characters on (fewer match half the list).
-PICKER_MIN_CHARS = 2
-#: At most this many matches are listed; the status says how many more there are.
-PICKER_SHOWN = 8
-
-
-@dataclass(frozen=True, slots=True)
-class PickerState:
-    """One model picker: the text typed, whether its list is open, the highlighted
-    option (an index into the shown matches) and the registry model last chosen.
-    Whether the contract still is that model's is derived from the fields, never
-    stored: editing I or O by hand makes it "custom"."""
-
-    query: str = ""
-    open: bool = False
-    active: int = -1  # -1: none highlighted (Enter then takes the best match)
-    chosen: str = ""
-    written: str = ""  # the text the choice was made from (shown when it is a loose name)
-    # Derived by update, once per text: the matches shown for ``searched`` (the query
-    # they were found for; None: not searched, as the list is closed, the text short or
-    # the registry not loaded yet) and every matching row, so a longer text searches
-    # only those. The view reads them; it never searches.
-    found: Picks | None = field(default=None, compare=False, repr=False)
-    searched: str | None = field(default=None, compare=False, repr=False)
-    matches: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
 
 def _no_pickers() -> dict[str, PickerState]:

@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from decimal import Decimal
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
-from budgetcore.core.samples import Samples
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import (
     check_size,
@@ -30,10 +28,9 @@ from budgetcore.inputs.text import (
     too_large,
     utf8_size_above,
 )
-from budgetcore.scenario.dump import samples_to_lines, scenario_json
-from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
-from budgetcore.scenario.model import SECTIONS, Limits, Scenario
-from budgetcore.scenario.parse import parse_sample_lines, parse_samples
+from budgetcore.scenario.fields import SCENARIO_FIELDS
+from budgetcore.scenario.model import Scenario
+from budgetcore.scenario.parse import parse_sample_lines
 from budgetcore.ui.effects import (
     JOBS,
     ClearNotice,
@@ -129,7 +126,15 @@ from budgetcore.ui.replay.state import (
     with_texts,
     with_turn_lines,
 )
-from budgetcore.ui.tune.state import TUNE_HANDLERS, derived, page_pending, page_step
+from budgetcore.ui.tune.handlers import TUNE_HANDLERS, derived, page_pending, page_step
+from budgetcore.ui.validate import (
+    loaded,
+    preset_of,
+    replanned,
+    scenario_of,
+    scenario_texts,
+    with_field_texts,
+)
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
@@ -155,143 +160,11 @@ _PATHS = (*(s.path for s in SCENARIO_FIELDS), *AVERAGES)
 _SUMMARY_PATHS = tuple(p for p in _PATHS if p.startswith("summary_model."))
 
 
-# ------------------------------------------------------------------ the validation path
-
-
-def scenario_texts(scenario: Scenario) -> dict[str, str]:
-    """Every field's text for ``scenario`` (the summary fields show the main contract
-    while the summary shares it)."""
-    texts = {}
-    for spec in SCENARIO_FIELDS:
-        section = spec.section
-        part = (
-            scenario.summary_contract if section == "summary_model" else getattr(scenario, section)
-        )
-        texts[spec.path] = format_value(spec.path, getattr(part, spec.name))
-    for path in AVERAGES:
-        value = getattr(scenario.samples, path.split(".", 1)[1])
-        texts[path] = "" if value is None else str(value)
-    return texts
-
-
-def _with_texts(state: PageState, updates: Mapping[str, str], **changes: Any) -> PageState:
-    """Set field texts, parse each one, then check the cross-key rules and re-plan."""
-    texts, values = dict(state.texts), dict(state.values)
-    issues = dict(state.field_issues)
-    for path, text in updates.items():
-        texts[path] = text
-        try:
-            values[path] = parse_text(path, text)
-            issues.pop(path, None)
-        except IssueError as exc:
-            issues[path] = exc.issue
-    return _replanned(
-        dataclasses.replace(state, texts=texts, values=values, field_issues=issues, **changes)
-    )
-
-
-def _limits(values: Mapping[str, object]) -> Limits:
-    kw: dict[str, Any] = {f.name: values[f"limits.{f.name}"] for f in dataclasses.fields(Limits)}
-    return Limits(**kw)
-
-
-_WHY = {
-    "model timeout <= run timeout < lease": "why.timeouts",
-    "a page within the record cap": "why.record-page",
-    "a page within the session cap": "why.session-page",
-}
-
-
-def _cross_issues(limits: Limits) -> tuple[Problem, ...]:
-    """One issue per broken cross-key rule, marking both of its fields."""
-    out = []
-    for rule in LIMIT_RULES:
-        if rule.holds(limits):
-            continue
-        a, b = rule.fields
-        params = (
-            ("value", format_int(getattr(limits, rule.low)), False),
-            ("other", f"label.{b}", True),
-            ("other_value", format_int(getattr(limits, rule.high)), False),
-            ("why", _WHY[rule.reason], True),
-        )
-        out.append(
-            Problem.page("problem.less-than" if rule.strict else "problem.at-most", params, (a, b))
-        )
-    return tuple(out)
-
-
-def scenario_of(state: PageState) -> Scenario:
-    """The scenario the fields describe (all of them valid)."""
-    return _build(state.values, state.summary_same, state.sample_lines)
-
-
-def _build(values: Mapping[str, object], summary_same: bool, lines: Mapping[str, Any]) -> Scenario:
-    """The scenario of validated field values. Every value already passed its field's
-    rule and the cross-key rules, so the sections are built directly (this runs on every
-    keystroke); the pasted samples were validated line by line when they were pasted."""
-    parts: dict[str, dict[str, object]] = {s: {} for s in SECTIONS}
-    for spec in SCENARIO_FIELDS:
-        parts[spec.section][spec.name] = values[spec.path]
-    built = {s: SECTIONS[s](**kw) for s, kw in parts.items()}
-    if summary_same:
-        built["summary_model"] = None
-    averages = tuple(values[p] for p in AVERAGES)
-    return Scenario(**built, samples=_samples_of(_freeze(lines), averages))
-
-
-def _freeze(lines: Mapping[str, Any]) -> str:
-    import json  # noqa: PLC0415
-
-    return json.dumps(lines, sort_keys=True)
-
-
-@lru_cache(maxsize=16)
-def _samples_of(lines_json: str, averages: tuple[object, ...]) -> Samples:
-    import json  # noqa: PLC0415
-
-    data: dict[str, Any] = json.loads(lines_json)
-    for path, value in zip(AVERAGES, averages, strict=True):
-        data[path.split(".", 1)[1]] = None if value is None else str(value)
-    problems: list[Problem] = []
-    samples = parse_samples(data, problems)
-    if problems:  # pragma: no cover - pasted lines are validated when pasted
-        raise ScenarioError(problems)
-    return samples
-
-
-def _replanned(state: PageState) -> PageState:
-    if state.field_issues:
-        return dataclasses.replace(state, cross_issues=())
-    cross = _cross_issues(_limits(state.values))
-    if cross:
-        return dataclasses.replace(state, cross_issues=cross)
-    return dataclasses.replace(state, cross_issues=(), plan=plan(scenario_of(state)))
-
-
-def _loaded(state: PageState, scenario: Scenario, **changes: Any) -> PageState:
-    """Show ``scenario`` in every field, through the same parse-and-validate step."""
-    lines = scenario_json(scenario)["samples"]
-    sample_lines = {
-        k: v for k, v in lines.items() if k not in ("tokens_per_message", "messages_per_session")
-    }
-    fresh = dataclasses.replace(
-        state,
-        field_issues={},
-        summary_same=scenario.summary_model is None,
-        samples_text=samples_to_lines(scenario.samples),
-        sample_lines=sample_lines,
-        sample_problems=(),
-        **changes,
-    )
-    return _with_texts(fresh, scenario_texts(scenario))
-
-
 def initial_state(scenario: Scenario | None = None, **changes: Any) -> PageState:
     """The page for ``scenario`` (the article's worked example by default)."""
     scenario = Scenario() if scenario is None else scenario
     base = PageState(plan=plan(scenario), texts={}, values={}, **changes)
-    state = _loaded(base, scenario)
+    state = loaded(base, scenario)
     return _sweep_path(state, state.sweep.path)
 
 
@@ -312,46 +185,46 @@ def first_state(width: int = PRERENDER_WIDTH, lang: str = "en") -> PageState:
 
 
 def _typed(state: PageState, e: FieldTyped) -> PageState:
-    return _with_texts(state, {e.path: e.text}, notice="")
+    return with_field_texts(state, {e.path: e.text}, notice="")
 
 
 def _committed(state: PageState, e: FieldCommitted) -> PageState:
     if e.path in state.field_issues:
         return state
     text = format_value(e.path, state.values[e.path])
-    return state if text == state.texts[e.path] else _with_texts(state, {e.path: text})
+    return state if text == state.texts[e.path] else with_field_texts(state, {e.path: text})
 
 
 def _slid(state: PageState, e: SliderMoved) -> PageState:
-    return _with_texts(state, {e.path: format_value(e.path, slider_value(e.path, e.position))})
+    return with_field_texts(state, {e.path: format_value(e.path, slider_value(e.path, e.position))})
 
 
 def _nudged(state: PageState, e: FieldNudged) -> PageState:
     if e.path in state.field_issues:
         return state  # a nudge needs a value to start from; the problem stays shown
     value = nudge(e.path, state.values[e.path], e.steps)
-    return _with_texts(state, {e.path: format_value(e.path, value)})
+    return with_field_texts(state, {e.path: format_value(e.path, value)})
 
 
 def _toggled(state: PageState, e: Toggled) -> PageState:
-    return _with_texts(state, {e.path: "true" if e.checked else "false"})
+    return with_field_texts(state, {e.path: "true" if e.checked else "false"})
 
 
 def _summary_same(state: PageState, e: SummarySameToggled) -> PageState:
     if e.checked:
-        return _replanned(dataclasses.replace(state, summary_same=True))
+        return replanned(dataclasses.replace(state, summary_same=True))
     # An own summary contract starts from the main one, as the fields showed it.
     texts = {p: state.texts[p.replace("summary_model.", "main_model.")] for p in _SUMMARY_PATHS}
     main = state.pickers.get("main_model", PickerState())
     pickers = _picker(state, "summary_model", query=main.chosen, open=False, chosen=main.chosen)
-    return _with_texts(state, texts, summary_same=False, pickers=pickers)
+    return with_field_texts(state, texts, summary_same=False, pickers=pickers)
 
 
 def _preset(state: PageState, e: PresetChosen) -> PageState:
     if e.key not in PRESETS:
         return state
     i, o, q = PRESETS[e.key]
-    return _with_texts(
+    return with_field_texts(
         state,
         {
             "main_model.input_tokens": format_int(i),
@@ -361,19 +234,8 @@ def _preset(state: PageState, e: PresetChosen) -> PageState:
     )
 
 
-def preset_of(state: PageState) -> str:
-    """The preset the main contract's fields match, or "" (custom)."""
-    v = state.values
-    contract = (
-        v["main_model.input_tokens"],
-        v["main_model.output_tokens"],
-        v["main_model.reserves_output"],
-    )
-    return next((k for k, c in PRESETS.items() if c == contract), "")
-
-
 def _engine_drops(state: PageState, _e: EngineDrops) -> PageState:
-    return _with_texts(state, {"workload.engine_summary_tokens": "0"})
+    return with_field_texts(state, {"workload.engine_summary_tokens": "0"})
 
 
 def _link(state: PageState, e: LinkOpened) -> PageState:
@@ -391,7 +253,7 @@ def _link(state: PageState, e: LinkOpened) -> PageState:
         )
     # A pinned plan the link carries is pinned again: the comparison survives a copied link.
     pinned = None if result.pinned is None else plan(result.pinned)
-    opened = _loaded(
+    opened = loaded(
         state,
         result.scenario,
         link_problems=problems,
@@ -427,7 +289,7 @@ def _above_limit(what: str, text: str) -> tuple[Problem, ...]:
 
 
 def _samples_refused(state: PageState, problems: tuple[Problem, ...]) -> PageState:
-    return _replanned(
+    return replanned(
         dataclasses.replace(state, samples_text="", sample_lines={}, sample_problems=problems)
     )
 
@@ -458,7 +320,7 @@ def _samples(state: PageState, e: SamplesTyped) -> PageState:
     if refused:
         return _samples_refused(state, refused)
     lines, problems = parse_sample_lines(e.text)
-    return _replanned(
+    return replanned(
         dataclasses.replace(
             state, samples_text=e.text, sample_lines=lines, sample_problems=tuple(problems)
         )
@@ -488,7 +350,7 @@ def _example(state: PageState, _e: ExampleSamples) -> PageState:
         sample_lines=lines,
         sample_problems=tuple(problems),
     )
-    return _with_texts(state, EXAMPLE_AVERAGES)
+    return with_field_texts(state, EXAMPLE_AVERAGES)
 
 
 def _export_format(state: PageState, e: ExportFormatChosen) -> PageState:
@@ -564,7 +426,7 @@ def _import_apply(state: PageState, _e: ImportApplied) -> PageState:
     if p is None or p.after is None or p.applied:
         return state
     done = dataclasses.replace(p, applied=True)
-    return _loaded(state, p.after, import_preview=done)
+    return loaded(state, p.after, import_preview=done)
 
 
 def _import_cancel(state: PageState, _e: ImportCancelled) -> PageState:
@@ -579,7 +441,7 @@ def _experiment(state: PageState, e: ExperimentRun) -> PageState:
     if state.stale:
         return dataclasses.replace(state, notice="msg.fix-first")
     outcome = run(BY_KEY[e.key], state.plan.scenario)
-    return _loaded(state, outcome.after.scenario, pinned=outcome.before, outcome=outcome)
+    return loaded(state, outcome.after.scenario, pinned=outcome.before, outcome=outcome)
 
 
 def _pin(state: PageState, _e: Pinned) -> PageState:
@@ -807,7 +669,7 @@ def _chosen(state: PageState, e: ModelChosen) -> PageState:
         chosen=model.name,
         written=written,
     )
-    return _with_texts(state, texts, pickers=pickers, notice="")
+    return with_field_texts(state, texts, pickers=pickers, notice="")
 
 
 def _peers_unit(state: PageState, e: PeersUnitChosen) -> PageState:
@@ -832,7 +694,7 @@ def _replay_source(state: PageState, e: ReplaySourceChosen) -> PageState:
 
 def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
     if e.path in LIMIT_PATHS:  # the scenario's own timeouts: the main form's one path
-        return _with_texts(state, {e.path: e.text}, notice="")
+        return with_field_texts(state, {e.path: e.text}, notice="")
     return dataclasses.replace(state, replay=with_texts(state.replay, {e.path: e.text}))
 
 
@@ -902,7 +764,7 @@ def _log_model(state: PageState) -> PageState:
             return state
         state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=None))
         texts = {"main_model.input_tokens": saved[0], "main_model.output_tokens": saved[1]}
-        return _with_texts(
+        return with_field_texts(
             state, texts, pickers={**state.pickers, "main_model": saved[2]}, notice=""
         )
     res = chosen.model.resolution
@@ -927,7 +789,9 @@ def _log_model(state: PageState) -> PageState:
     )
     saved = panel.saved_model or (state.texts.get(i_path, ""), state.texts.get(o_path, ""), before)
     state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=saved))
-    return _with_texts(state, texts, pickers={**state.pickers, "main_model": picker}, notice="")
+    return with_field_texts(
+        state, texts, pickers={**state.pickers, "main_model": picker}, notice=""
+    )
 
 
 def _log_refused(state: PageState, name: str, problems: tuple[Problem, ...]) -> PageState:
@@ -1100,13 +964,13 @@ _JOBS: dict[str, tuple[Callable[[PageState], bool], Callable[[PageState], PageSt
 
 def _tune_body(state: PageState) -> str | None:
     """The export of the Tune panel's chosen point (what its "Download" offers)."""
-    from budgetcore.ui.events import TunePointChosen  # noqa: PLC0415
+    from budgetcore.ui.tune.handlers import at_point  # noqa: PLC0415
     from budgetcore.ui.tune.state import result_of  # noqa: PLC0415
 
     result = result_of(state.tune, state.plan.scenario)
     if result is None or result.choice is None:
         return None
-    return _export_body(reduce(state, TunePointChosen(result.choice.k, result.choice.s)))
+    return _export_body(at_point(state, result.choice.k, result.choice.s))
 
 
 def _action(state: PageState, e: ActionClicked) -> tuple[PageState, tuple[Effect, ...]]:

@@ -51,7 +51,7 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
     from budgetcore.replay.turns import GeneratorSpec
     from budgetcore.replay.whatif import WhatIf
-    from budgetcore.ui.model import PickerState
+    from budgetcore.ui.picker import PickerState
 
 __all__ = [
     "DISTS",

@@ -20,21 +20,15 @@ the scenario's mark, and the choice, without replaying the grid again.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, whole_text
 from budgetcore.inputs.text import limit_of, utf8_size_above
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.events import (
-    TuneFieldTyped,
-    TunePointChosen,
-    TunePointFocused,
-    TuneToggled,
-)
 from budgetcore.ui.form import IssueError, Param, too_large_issue
 from budgetcore.ui.replay.state import (
     NONE_PICKED,
@@ -54,7 +48,6 @@ if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boo
     from budgetcore.tune.measures import GridMeasures
     from budgetcore.tune.result import TuneResult
     from budgetcore.tune.session import Session
-    from budgetcore.ui.model import PageState
 
 __all__ = [
     "SLICE_TURNS",
@@ -71,6 +64,7 @@ __all__ = [
     "pending",
     "result_of",
     "run_to_end",
+    "session_panels",
     "step",
     "with_texts",
 ]
@@ -172,7 +166,7 @@ def _at_own_point_of(scenario: Scenario, other: Scenario) -> Scenario:
     return dataclasses.replace(scenario, config=config)
 
 
-def _panels(replay: ReplayPanel) -> tuple[ReplayPanel, ...]:
+def session_panels(replay: ReplayPanel) -> tuple[ReplayPanel, ...]:
     """One replay panel per session: the chosen source, or every session of an import."""
     if replay.source != "log" or len(replay.logs) <= 1:
         return (replay,)
@@ -192,7 +186,7 @@ def inputs_of(
     if source_waits(replay):
         return None
     options = options_of(replay, picked)
-    _key, sources = session_turns(_panels(replay), sessions)
+    _key, sources = session_turns(session_panels(replay), sessions)
     if len(sources) == 1:
         (source,) = sources
         if source.error:
@@ -411,99 +405,3 @@ def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
     failed = (*job.inputs.unreadable, *job.not_replayed)
     results += [SessionResult(name, None, None, problems) for name, problems in failed]
     return summarise(scenario, results, constraints)
-
-
-# ------------------------------------------------------------------ events and handlers
-
-
-def _tune(state: PageState, **changes: Any) -> PageState:
-    return dataclasses.replace(state, tune=dataclasses.replace(state.tune, **changes))
-
-
-def tune_inputs(state: PageState) -> TuneInputs | tuple[Problem, ...] | None:
-    """The grid's inputs for the page (None while the scenario on screen is stale)."""
-    if state.stale:
-        return None
-    from budgetcore.ui.picks import picked_prices  # noqa: PLC0415 - it imports this module
-
-    return inputs_of(state.plan.scenario, state.replay, picked_prices(state), state.tune.sessions)
-
-
-def derived(state: PageState) -> PageState:
-    """The Tune panel's derived values for ``state`` (update calls it after every
-    change; nothing while the panel is closed): the sessions' turns and the grid's
-    inputs, and a finished grid's result, each computed again only when what it is
-    made from changed. The view and the steps only read them."""
-    panel = state.tune
-    if not panel.open:
-        return state
-    sessions = panel.sessions
-    inputs: TuneInputs | tuple[Problem, ...] | None = None
-    if not state.stale and not source_waits(state.replay):
-        from budgetcore.ui.picks import picked_prices  # noqa: PLC0415 - it imports this module
-
-        sessions = session_turns(_panels(state.replay), sessions)
-        scenario = state.plan.scenario
-        inputs = inputs_of(scenario, state.replay, picked_prices(state), sessions)
-    changes: dict[str, Any] = {}
-    if sessions is not panel.sessions:
-        changes["sessions"] = sessions
-    if inputs != panel.inputs:
-        changes["inputs"] = inputs
-    job = panel.job
-    done = job is not None and job.finished
-    key = (job, state.plan.scenario, constraints_of(panel)) if done else None
-    if key != panel.result_for:
-        changes["result_for"] = key
-        changes["result"] = result_of(panel, state.plan.scenario) if done else None
-    if not changes:
-        return state
-    return dataclasses.replace(state, tune=dataclasses.replace(panel, **changes))
-
-
-def _toggled(state: PageState, e: TuneToggled) -> PageState:
-    return _tune(state, open=e.open)
-
-
-def _typed(state: PageState, e: TuneFieldTyped) -> PageState:
-    return dataclasses.replace(state, tune=with_texts(state.tune, {e.path: e.text}))
-
-
-def page_pending(state: PageState) -> bool:
-    """Whether the Tune job has a step to take (ui.effects.JOBS)."""
-    return state.tune.open and pending(state.tune, state.tune.inputs)
-
-
-def page_step(state: PageState) -> PageState:
-    """The Tune job's step: one slice of the grid."""
-    panel = step(state.tune, state.tune.inputs)
-    return state if panel is state.tune else dataclasses.replace(state, tune=panel)
-
-
-def _focused(state: PageState, e: TunePointFocused) -> PageState:
-    cell = max(-1, e.cell)
-    if e.hover:  # the pointer shows a point's values; the keyboard's tab stop stays
-        return state if cell == state.tune.hover else _tune(state, hover=cell)
-    if cell == state.tune.focus and state.tune.hover == -1:
-        return state
-    return _tune(state, focus=cell, hover=-1)
-
-
-def _chosen(state: PageState, e: TunePointChosen) -> PageState:
-    """K and S of a point as one change, through the one validation path (the texts a
-    person would type), so the fields, the plan, the link and the export agree."""
-    from budgetcore.ui.form import format_value  # noqa: PLC0415
-    from budgetcore.ui.update import _with_texts  # noqa: PLC0415 - the page's one path
-
-    k_path, s_path = "config.trigger_tokens", "config.summary_max_tokens"
-    texts = {k_path: format_value(k_path, e.k), s_path: format_value(s_path, e.s)}
-    return _with_texts(state, texts, notice="")
-
-
-TUNE_HANDLERS: dict[type, Callable[[Any, Any], Any]] = {
-    TuneToggled: _toggled,
-    TuneFieldTyped: _typed,
-    TunePointFocused: _focused,
-    TunePointChosen: _chosen,
-}
-__all__ += ["TUNE_HANDLERS", "derived", "page_pending", "page_step", "tune_inputs"]

@@ -22,7 +22,7 @@ from budgetcore.ui.form import (
 from budgetcore.ui.markup import Markup
 from budgetcore.ui.model import PICKER_SECTIONS, PageState
 from budgetcore.ui.problems import problem_text
-from budgetcore.ui.update import preset_of
+from budgetcore.ui.validate import preset_of
 from budgetcore.ui.view.config import import_html, warnings_html
 from budgetcore.ui.view.experiment import experiment_html
 from budgetcore.ui.view.pickers import link_models, picker_parts
