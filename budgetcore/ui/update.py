@@ -22,7 +22,6 @@ from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import (
-    check_size,
     decode_utf8,
     limit_of,
     too_large,
@@ -72,16 +71,6 @@ from budgetcore.ui.events import (
     PickerTyped,
     Pinned,
     PresetChosen,
-    ReplayFieldTyped,
-    ReplayLogChosen,
-    ReplayLogLoaded,
-    ReplayLogModelToggled,
-    ReplayLogsLoaded,
-    ReplayPointed,
-    ReplayScrubbed,
-    ReplaySourceChosen,
-    ReplayToggled,
-    ReplayTurnsTyped,
     Reset,
     Resized,
     SamplesTyped,
@@ -113,21 +102,19 @@ from budgetcore.ui.model import (
     SweepState,
 )
 from budgetcore.ui.picks import chosen_model_of, picked_prices
+from budgetcore.ui.replay.handlers import (
+    REPLAY_HANDLERS,
+    log_refused,
+    replay_due,
+    replay_step,
+    turns_refused,
+)
 from budgetcore.ui.replay.state import (
-    LIMIT_PATHS,
-    SOURCES,
-    LoadedLog,
-    Source,
-    due,
     initial_panel,
-    refreshed,
-    with_log,
-    with_logs,
-    with_texts,
-    with_turn_lines,
 )
 from budgetcore.ui.tune.handlers import TUNE_HANDLERS, derived, page_pending, page_step
 from budgetcore.ui.validate import (
+    above_limit,
     loaded,
     preset_of,
     replanned,
@@ -278,16 +265,6 @@ def _language(state: PageState, e: LanguageChosen) -> PageState:
     return dataclasses.replace(state, lang=e.lang, lang_chosen=True)
 
 
-def _above_limit(what: str, text: str) -> tuple[Problem, ...]:
-    """A pasted text above its box's limit (``what``, a SIZE_LIMITS key), by its exact
-    UTF-8 size; () when it is within. A refused text is never kept in the state: the
-    box is emptied, so no later paint carries it."""
-    cap = limit_of(what)
-    if not utf8_size_above(text, cap):
-        return ()
-    return too_large(what, cap, len(text.encode("utf-8", "surrogatepass"))).problems
-
-
 def _samples_refused(state: PageState, problems: tuple[Problem, ...]) -> PageState:
     return replanned(
         dataclasses.replace(state, samples_text="", sample_lines={}, sample_problems=problems)
@@ -299,24 +276,19 @@ def _import_refused(state: PageState, problems: tuple[Problem, ...], mode: str) 
     return dataclasses.replace(state, import_preview=preview, import_text="", notice="")
 
 
-def _turns_refused(state: PageState, problems: tuple[Problem, ...]) -> PageState:
-    panel = dataclasses.replace(state.replay, turns_text="", pasted=Source(error=problems), scrub=0)
-    return dataclasses.replace(state, replay=panel)
-
-
 def _text_refused(state: PageState, e: TextRefused) -> PageState:
     problems = too_large(e.what, size=e.length, at_least=True).problems
     if e.what == "samples":
         return _samples_refused(state, problems)
     if e.what == "page-turns":
-        return _turns_refused(state, problems)
+        return turns_refused(state, problems)
     if e.what == "config":
         return _import_refused(state, problems, "replace")
     return state  # not a paste box of the page
 
 
 def _samples(state: PageState, e: SamplesTyped) -> PageState:
-    refused = _above_limit("samples", e.text)
+    refused = above_limit("samples", e.text)
     if refused:
         return _samples_refused(state, refused)
     lines, problems = parse_sample_lines(e.text)
@@ -358,7 +330,7 @@ def _export_format(state: PageState, e: ExportFormatChosen) -> PageState:
 
 
 def _import_typed(state: PageState, e: ImportTyped) -> PageState:
-    refused = _above_limit("config", e.text)
+    refused = above_limit("config", e.text)
     if refused:
         return _import_refused(state, refused, "replace")
     return dataclasses.replace(state, import_text=e.text)
@@ -383,7 +355,7 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, parse_config  # noqa: PLC0415
 
     mode = "merge" if e.mode == "merge" else "replace"
-    refused = _above_limit("config", e.text)
+    refused = above_limit("config", e.text)
     if refused:
         return _import_refused(state, refused, mode)
     if not e.text.strip():
@@ -678,147 +650,13 @@ def _peers_unit(state: PageState, e: PeersUnitChosen) -> PageState:
     return dataclasses.replace(state, peers_unit=e.unit)
 
 
-def _panel(state: PageState, **changes: Any) -> PageState:
-    return dataclasses.replace(state, replay=dataclasses.replace(state.replay, **changes))
-
-
-def _replay_toggled(state: PageState, e: ReplayToggled) -> PageState:
-    return _panel(state, open=e.open)
-
-
-def _replay_source(state: PageState, e: ReplaySourceChosen) -> PageState:
-    if e.source not in SOURCES:
-        return state
-    return _log_model(_panel(state, source=e.source, scrub=0))
-
-
-def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
-    if e.path in LIMIT_PATHS:  # the scenario's own timeouts: the main form's one path
-        return with_field_texts(state, {e.path: e.text}, notice="")
-    return dataclasses.replace(state, replay=with_texts(state.replay, {e.path: e.text}))
-
-
-def _replay_due(state: PageState) -> bool:
-    return due(state.replay, state.plan.scenario, state.stale, picked_prices(state))
-
-
-def _replay_step(state: PageState) -> PageState:
-    """The replay job's one step: the replay of the panel's inputs, run once per change."""
-    panel = refreshed(state.replay, state.plan.scenario, state.stale, picked_prices(state))
-    return state if panel is state.replay else dataclasses.replace(state, replay=panel)
-
-
-def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
-    refused = _above_limit("page-turns", e.text)
-    if refused:
-        return _turns_refused(state, refused)
-    return dataclasses.replace(state, replay=with_turn_lines(state.replay, e.text))
-
-
-def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
-    try:
-        check_size(e.text, "log")
-    except ScenarioError as exc:
-        return _log_refused(state, e.name, exc.problems)
-    return _log_model(
-        dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
-    )
-
-
-def _replay_logs(state: PageState, e: ReplayLogsLoaded) -> PageState:
-    files = tuple((str(name)[:500], bytes(data)) for name, data in e.files[:10_000])
-    return _log_model(dataclasses.replace(state, replay=with_logs(state.replay, files)))
-
-
-def _replay_log_chosen(state: PageState, e: ReplayLogChosen) -> PageState:
-    panel = state.replay
-    if not 0 <= e.session < len(panel.logs) or e.session == panel.log_index:
-        return state
-    panel = dataclasses.replace(panel, log_index=e.session, scrub=0)
-    return _log_model(dataclasses.replace(state, replay=panel))
-
-
-def _replay_log_model(state: PageState, e: ReplayLogModelToggled) -> PageState:
-    return _log_model(
-        dataclasses.replace(state, replay=dataclasses.replace(state.replay, log_model=e.on))
-    )
-
-
-def _log_model(state: PageState) -> PageState:
-    """While the replay reads a log, its switch is on and the chosen session's main
-    model is in the registry, the scenario takes that model's I and O (through the one
-    validation path), so M, C and the peers' lines refer to the model the log used; the
-    texts before are kept, and given back as soon as any of that stops holding (the
-    switch off, another source, a log that failed, a session without a known model)."""
-    panel = state.replay
-    chosen = panel.chosen
-    if (
-        panel.source != "log"
-        or not panel.log_model
-        or chosen is None
-        or chosen.model is None
-        or not chosen.model.known
-    ):
-        saved = panel.saved_model
-        if saved is None:
-            return state
-        state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=None))
-        texts = {"main_model.input_tokens": saved[0], "main_model.output_tokens": saved[1]}
-        return with_field_texts(
-            state, texts, pickers={**state.pickers, "main_model": saved[2]}, notice=""
-        )
-    res = chosen.model.resolution
-    assert res is not None
-    assert res.model is not None
-    # The window the log's runtime gave the model (docs/spec.md §17: Claude Code runs
-    # most models at 200,000), not the registry's API maximum: the CLI's scenario of a
-    # log without one of its own (LogModel.window).
-    i_tokens, o_tokens = chosen.model.window
-    i_path, o_path = "main_model.input_tokens", "main_model.output_tokens"
-    texts = {
-        i_path: format_value(i_path, i_tokens),
-        o_path: format_value(o_path, o_tokens),
-    }
-    # The picker names the model too, so the link and the export carry it (its prices).
-    before = state.pickers.get("main_model", PickerState())
-    name = res.model.name
-    if before.chosen == name and all(state.texts.get(k) == v for k, v in texts.items()):
-        return state
-    picker = dataclasses.replace(
-        before, query=name, open=False, active=-1, chosen=name, written=res.name
-    )
-    saved = panel.saved_model or (state.texts.get(i_path, ""), state.texts.get(o_path, ""), before)
-    state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=saved))
-    return with_field_texts(
-        state, texts, pickers={**state.pickers, "main_model": picker}, notice=""
-    )
-
-
-def _log_refused(state: PageState, name: str, problems: tuple[Problem, ...]) -> PageState:
-    """A log refused before it is read (above its size limit): the panel shows why."""
-    refused = (LoadedLog(name[:200], error=problems),)
-    return _log_model(_panel(state, logs=refused, log_index=0, log_not_read=(), scrub=0))
-
-
 def _file_refused(state: PageState, e: FileRefused) -> PageState:
     """A chosen file above its input's size limit, refused unread (the shell knows its
     size before reading it): the same too-large message as a paste or the CLI."""
     if e.what == "page-log":
         problems = too_large("log", limit_of("page-log"), e.size).problems
-        return _log_refused(state, e.name, problems)
+        return log_refused(state, e.name, problems)
     return _import_refused(state, too_large(e.what, size=e.size).problems, "replace")
-
-
-def _replay_scrubbed(state: PageState, e: ReplayScrubbed) -> PageState:
-    return _panel(state, scrub=max(0, e.turn))
-
-
-def _replay_pointed(state: PageState, e: ReplayPointed) -> PageState:
-    from budgetcore.charts.timeline import UNIT, turn_at  # noqa: PLC0415
-
-    if e.plot_width < 1 or e.turns < 1:
-        return state
-    return _panel(state, scrub=turn_at(e.x * UNIT, e.turns, e.plot_width))
 
 
 def _job_step(state: PageState, e: JobStep) -> PageState:
@@ -858,18 +696,8 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     CurvesToggled: _curves,
     Noticed: _noticed,
     Resized: _resized,
-    ReplayToggled: _replay_toggled,
-    ReplaySourceChosen: _replay_source,
-    ReplayFieldTyped: _replay_field,
-    ReplayTurnsTyped: _replay_turns,
-    ReplayLogLoaded: _replay_log,
     FileRefused: _file_refused,
     TextRefused: _text_refused,
-    ReplayLogsLoaded: _replay_logs,
-    ReplayLogChosen: _replay_log_chosen,
-    ReplayLogModelToggled: _replay_log_model,
-    ReplayScrubbed: _replay_scrubbed,
-    ReplayPointed: _replay_pointed,
     NoticeExpired: _notice_expired,
     JobStep: _job_step,
     ActionClicked: lambda state, e: _action(state, e)[0],  # its effects: update's
@@ -881,6 +709,7 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     PickerClosed: _picker_closed,
     ModelChosen: _chosen,
     PeersUnitChosen: _peers_unit,
+    **REPLAY_HANDLERS,
     **TUNE_HANDLERS,
 }
 
@@ -955,7 +784,7 @@ def _sweep_step(state: PageState) -> PageState:
 
 
 _JOBS: dict[str, tuple[Callable[[PageState], bool], Callable[[PageState], PageState]]] = {
-    "replay": (_replay_due, _replay_step),
+    "replay": (replay_due, replay_step),
     "tune": (page_pending, page_step),
     "sweep": (_sweep_due, _sweep_step),
     "export": (_export_due, _export_step),

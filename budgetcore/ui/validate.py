@@ -17,6 +17,7 @@ from typing import Any
 from budgetcore.core.plan import plan
 from budgetcore.core.samples import Samples
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.scenario.dump import samples_to_lines, scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
 from budgetcore.scenario.model import SECTIONS, Limits, Scenario
@@ -25,7 +26,15 @@ from budgetcore.ui.form import AVERAGES, IssueError, format_value, parse_text
 from budgetcore.ui.model import PRESETS, PageState
 from budgetcore.units import format_int
 
-__all__ = ["loaded", "preset_of", "replanned", "scenario_of", "scenario_texts", "with_field_texts"]
+__all__ = [
+    "above_limit",
+    "loaded",
+    "preset_of",
+    "replanned",
+    "scenario_of",
+    "scenario_texts",
+    "with_field_texts",
+]
 
 
 def scenario_texts(scenario: Scenario) -> dict[str, str]:
@@ -166,3 +175,13 @@ def preset_of(state: PageState) -> str:
         v["main_model.reserves_output"],
     )
     return next((k for k, c in PRESETS.items() if c == contract), "")
+
+
+def above_limit(what: str, text: str) -> tuple[Problem, ...]:
+    """A pasted text above its box's limit (``what``, a SIZE_LIMITS key), by its exact
+    UTF-8 size; () when it is within. A refused text is never kept in the state: the
+    box is emptied, so no later paint carries it."""
+    cap = limit_of(what)
+    if not utf8_size_above(text, cap):
+        return ()
+    return too_large(what, cap, len(text.encode("utf-8", "surrogatepass"))).problems
