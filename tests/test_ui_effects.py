@@ -184,3 +184,29 @@ class TestPaint:
         state, _ = _run(state, TuneToggled(True))
         ops, _ = panel_ops(state, Painted(), lambda: 600, held=("cost", "3"))
         assert ops[-1] == ('[data-tune-map="cost"] [data-tune-cell="3"]', "focus", "", None)
+
+
+class TestShellWiring:
+    def test_every_listener_is_a_handler_of_the_shell_on_an_element_of_the_page(self) -> None:
+        import ast  # noqa: PLC0415
+        from pathlib import Path  # noqa: PLC0415
+
+        from budgetcore.ui.dom import LISTENERS  # noqa: PLC0415
+
+        root = Path(__file__).resolve().parents[1]
+        tree = ast.parse((root / "web" / "main.py").read_text(encoding="utf-8"))
+        (shell,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Shell"]
+        methods = {
+            n.name for n in shell.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        page = (root / "web" / "index.html").read_text(encoding="utf-8")
+        for selector, kind, handler in LISTENERS:
+            assert handler in methods, (selector, kind, handler)
+            if selector != "window":
+                assert f'id="{selector.removeprefix("#")}"' in page, selector
+
+    def test_the_shell_stays_a_shell(self) -> None:
+        from pathlib import Path  # noqa: PLC0415
+
+        main = Path(__file__).resolve().parents[1] / "web" / "main.py"
+        assert len(main.read_text(encoding="utf-8").splitlines()) <= 450  # issue 38
