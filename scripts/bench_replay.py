@@ -9,7 +9,7 @@ inflate them less. Pyodide runs this code roughly 3-5x slower than CPython.
 
 With timing on (docs/spec.md §15: a gap per turn, a run's duration, retries), the same
 inputs again: the fates, the run-time strip and the page's update step and view
-(``replay_panel.refreshed`` then ``replay_view.render_replay``) are timed too.
+(``replay.state.refreshed`` then ``replay.view.render_replay``) are timed too.
 
     .venv/bin/python scripts/bench_replay.py [--turns 500] [--runs 60]
 """
@@ -146,19 +146,19 @@ def main() -> None:
 def _page_steps(turns: int, runs: int) -> None:
     """The page's own two steps with timing on: the update step that replays (once per
     input) and the view that draws the stored run, K changed each time."""
-    from budgetcore.ui.events import FieldTyped, ReplayFieldTyped, ReplayRefreshed, ReplayToggled  # noqa: PLC0415
-    from budgetcore.ui.replay_view import render_replay  # noqa: PLC0415
+    from budgetcore.ui.events import FieldTyped, JobStep, ReplayFieldTyped, ReplayToggled  # noqa: PLC0415
+    from budgetcore.ui.replay.view import render_replay  # noqa: PLC0415
     from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
 
     state = reduce(initial_state(width=1200), ReplayToggled(True))
     for path, text in (("replay.turns", str(turns)), ("replay.timing", "true")):
         state = reduce(state, ReplayFieldTyped(path, text))
-    state = reduce(state, ReplayRefreshed())
+    state = reduce(state, JobStep("replay"))
     update_ms, view_ms = [], []
     for i in range(runs):
         state = reduce(state, FieldTyped("config.trigger_tokens", f"{30_000 + 250 * i:,}"))
         t0 = time.process_time()
-        state = reduce(state, ReplayRefreshed())
+        state = reduce(state, JobStep("replay"))
         t1 = time.process_time()
         render_replay(state)
         t2 = time.process_time()

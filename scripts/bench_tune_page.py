@@ -1,6 +1,6 @@
 """Speed of the page's Tune panel (docs/tune.md, "Speed"): the default 24 x 16 grid over
 the page bench's 500-turn session, computed the way the page computes it, in slices
-between frames (ui.tune_panel.step, one TuneStep per timeout), in headless Chromium.
+between frames (ui.tune.state.step, one JobStep("tune") per timeout), in headless Chromium.
 
 - the floor: cold loads of bare-pyodide.html (loadPyodide() and one line of Python, no
   PyScript), each in a fresh browser profile, as scripts/bench.py measures it, one

@@ -18,7 +18,7 @@ import pytest
 from budgetcore import cli
 from budgetcore.core.plan import READOUT_KEYS
 from budgetcore.replay.logs.folder import plan_folder
-from budgetcore.ui.replay_panel import ReplayPanel, log_prices, timing_json
+from budgetcore.ui.replay.state import ReplayPanel, log_prices, timing_json
 
 __all__ = [
     "LOG_FIXTURES",

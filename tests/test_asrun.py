@@ -513,7 +513,7 @@ def test_a_bedrock_session_is_no_baseline_even_within_5_percent(tmp_path: Path) 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_page_names_the_cloud_and_a_whole_95_percent_window(lang: str) -> None:
     from budgetcore.messages import t  # noqa: PLC0415
-    from budgetcore.ui.replay_backtest import as_run_html, window_evidence  # noqa: PLC0415
+    from budgetcore.ui.replay.backtest import as_run_html, window_evidence  # noqa: PLC0415
 
     main = LogSeries("main", (req(1, 50_000, 0, 0, 0, "gpt-5.1-codex"),), ())
     log = log_of("codex", main, window=258_400)

@@ -49,7 +49,7 @@ from budgetcore.ui.events import (
 )
 from budgetcore.ui.form import FIELDS
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay_panel import REPLAY_FIELDS
+from budgetcore.ui.replay.state import REPLAY_FIELDS
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.view.screen import render
 from tests.helpers import MALFORMED, Result, run_cli

@@ -16,8 +16,8 @@ import pytest
 
 from budgetcore.messages import CATALOGUE
 from budgetcore.replay.logs.agents import AGENTS
-from budgetcore.ui.replay_logs import logs_html
-from budgetcore.ui.replay_panel import ReplayPanel, with_logs
+from budgetcore.ui.replay.logs import logs_html
+from budgetcore.ui.replay.state import ReplayPanel, with_logs
 from tests.helpers import run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"

@@ -23,8 +23,8 @@ from budgetcore.ui.dom import (
 from budgetcore.ui.form import FIELDS
 from budgetcore.ui.markup import Markup
 from budgetcore.ui.prerender import Document, Element, first_screen, prerender
-from budgetcore.ui.replay_view import replay_controls_html
-from budgetcore.ui.tune_view import render_tune, tune_controls_html
+from budgetcore.ui.replay.view import replay_controls_html
+from budgetcore.ui.tune.view import render_tune, tune_controls_html
 from budgetcore.ui.update import _HANDLERS, initial_state, reduce
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +39,7 @@ def _tuned() -> dict[str, Markup]:
     is the default 24 x 16 whatever the session)."""
     state = reduce(initial_state(), E.ReplayFieldTyped("replay.turns", "12"))
     state = reduce(state, E.TuneToggled(True))
-    while (after := reduce(state, E.TuneStep())) is not state:
+    while (after := reduce(state, E.JobStep("tune"))) is not state:
         state = after
     return dict(render_tune(state).html)
 

@@ -29,7 +29,7 @@ from budgetcore.ui.events import (
     ReplayToggled,
 )
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay_view import render_replay
+from budgetcore.ui.replay.view import render_replay
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.view.screen import render
 

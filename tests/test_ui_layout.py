@@ -24,9 +24,9 @@ from budgetcore.ui.events import (
     FieldTyped,
     FileRefused,
     ImportTyped,
+    JobStep,
     LanguageChosen,
     ModelDataLoaded,
-    ReplayRefreshed,
     ReplaySourceChosen,
     ReplayToggled,
     ReplayTurnsTyped,
@@ -155,8 +155,8 @@ def test_pasted_turns_refused_by_their_length_are_not_kept() -> None:
     state = reduce(initial_state(), ReplayToggled(True))
     state = reduce(state, ReplaySourceChosen("turns"))
     state = reduce(state, TextRefused("page-turns", limit_of("page-turns") + 1))
-    state = reduce(state, ReplayRefreshed())  # the shell's next frame: the run
-    from budgetcore.ui.replay_view import render_replay  # noqa: PLC0415
+    state = reduce(state, JobStep("replay"))  # the shell's next frame: the run
+    from budgetcore.ui.replay.view import render_replay  # noqa: PLC0415
 
     screen = render_replay(state)
     shown = " ".join([*screen.html.values(), *screen.text.values()])

@@ -22,6 +22,7 @@ from budgetcore.ui.events import (
     ImportApplied,
     ImportFileLoaded,
     ImportPreviewed,
+    JobStep,
     LinkOpened,
     ModelChosen,
     ModelDataLoaded,
@@ -31,7 +32,6 @@ from budgetcore.ui.events import (
     Pinned,
     ReplayFieldTyped,
     ReplayLogsLoaded,
-    ReplayRefreshed,
     ReplaySourceChosen,
     ReplayToggled,
     ReplayTurnsTyped,
@@ -42,8 +42,8 @@ from budgetcore.ui.events import (
     TextRefused,
 )
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay_logs import ENTRY_KEYS
-from budgetcore.ui.replay_view import render_replay, replay_controls_html
+from budgetcore.ui.replay.logs import ENTRY_KEYS
+from budgetcore.ui.replay.view import render_replay, replay_controls_html
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.view.config import render_export
 from budgetcore.ui.view.nav import nav_html
@@ -322,7 +322,7 @@ def _states() -> list[tuple[str, PageState]]:
             if p.is_file()
         )
         out.append((f"log {kind} {name}", r(source, ReplayLogsLoaded(files))))
-    timed = r(r(replay, ReplayFieldTyped("replay.timing", "true")), ReplayRefreshed())
+    timed = r(r(replay, ReplayFieldTyped("replay.timing", "true")), JobStep("replay"))
     out.append(("timing on", timed))
     out.append(("timing bad", r(timed, ReplayFieldTyped("replay.fixed_s", "-3"))))
     out.append(("timing gap order", r(timed, ReplayFieldTyped("replay.gap_low", "90,000"))))
@@ -340,10 +340,11 @@ def test_every_rendered_state_is_chinese(name: str, state: PageState) -> None:
     texts += [line for line in body.splitlines() if line.startswith("#")]
     texts += re.findall(r'"note": "([^"]*)"', body)
     if not state.stale:
-        texts.append(_visible(render_curves(state)))
+        swept = reduce(reduce(state, CurvesToggled(True)), JobStep("sweep"))
+        texts.append(_visible(render_curves(swept)))
     texts.append(_visible(render_peers(state)))
     if state.replay.open:
-        replay = render_replay(reduce(state, ReplayRefreshed()))
+        replay = render_replay(reduce(state, JobStep("replay")))
         texts += [_visible(m) for m in replay.html.values()]
         texts += list(replay.text.values())
         texts += list(replay.field_messages.values())
@@ -406,7 +407,7 @@ _WHERE = r'(?:line \d+(?: · [^ ]+)?|[^"(]+ \([a-z_.]+\)|"[^"]*"|Turns|Log file)
 
 
 def _problem_lines(lang: str) -> list[str]:
-    from budgetcore.ui import replay_view as RV  # noqa: PLC0415
+    from budgetcore.ui.replay import view as RV  # noqa: PLC0415
 
     state = initial_state(lang=lang)
     state = reduce(
@@ -422,7 +423,7 @@ def _problem_lines(lang: str) -> list[str]:
     lines += _items(render(previewed).html["import-result"])
     replay = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("turns"))
     replay = reduce(replay, ReplayTurnsTyped('{"added": 5, "addd": 3}\n{"added": -1}'))
-    errors = RV.render_replay(reduce(replay, ReplayRefreshed())).html["replay-errors"]
+    errors = RV.render_replay(reduce(replay, JobStep("replay"))).html["replay-errors"]
     return lines + _items(errors)
 
 

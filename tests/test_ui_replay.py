@@ -21,6 +21,7 @@ from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.model import Scenario
 from budgetcore.ui.events import (
     FieldTyped,
+    JobStep,
     LanguageChosen,
     LinkOpened,
     ModelDataLoaded,
@@ -33,7 +34,6 @@ from budgetcore.ui.events import (
     ReplayLogModelToggled,
     ReplayLogsLoaded,
     ReplayPointed,
-    ReplayRefreshed,
     ReplayScrubbed,
     ReplaySourceChosen,
     ReplayToggled,
@@ -44,9 +44,9 @@ from budgetcore.ui.events import (
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.markup import escape
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay_charts import timeline_figure
-from budgetcore.ui.replay_panel import parse_field_text
-from budgetcore.ui.replay_view import ReplayScreen, render_replay
+from budgetcore.ui.replay.charts import timeline_figure
+from budgetcore.ui.replay.state import parse_field_text
+from budgetcore.ui.replay.view import ReplayScreen, render_replay
 from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import replay_cli_args
 
@@ -63,12 +63,12 @@ def _open(**texts: str) -> PageState:
 
 def _screen(state: PageState) -> ReplayScreen:
     """The panel as the page draws it: the shell refreshes the replay, then draws."""
-    return render_replay(reduce(state, ReplayRefreshed()))
+    return render_replay(reduce(state, JobStep("replay")))
 
 
 def _run(state: PageState) -> Replay:
     """The replay the update step stored for ``state``."""
-    run = reduce(state, ReplayRefreshed()).replay.run
+    run = reduce(state, JobStep("replay")).replay.run
     assert run is not None
     assert run.result is not None
     return run.result
@@ -615,7 +615,7 @@ def test_a_model_picked_from_the_registry_bills_the_generated_replay() -> None:
     assert "names no model with prices" in _screen(loaded).html["replay-cost"]
     typed = reduce(loaded, PickerTyped("main_model", "gpt-5-codex"))
     chosen = reduce(typed, PickerEntered("main_model"))
-    run = reduce(chosen, ReplayRefreshed()).replay.run
+    run = reduce(chosen, JobStep("replay")).replay.run
     assert run is not None
     assert run.result is not None
     assert run.options is not None
@@ -768,27 +768,27 @@ def test_the_replay_runs_in_the_update_step_once_per_change(
         return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(sim, "replay", counted)
-    closed = reduce(initial_state(), ReplayRefreshed())
+    closed = reduce(initial_state(), JobStep("replay"))
     assert closed.replay.run is None
     assert calls == []
-    state = reduce(_open(turns="30"), ReplayRefreshed())
+    state = reduce(_open(turns="30"), JobStep("replay"))
     run = state.replay.run
     assert run is not None
     assert run.result is not None
     assert len(calls) == 1
     for _ in range(3):
         render_replay(state)  # the view draws the stored run: it never replays
-    again = reduce(state, ReplayRefreshed())
-    scrubbed = reduce(reduce(again, ReplayScrubbed(4)), ReplayRefreshed())
+    again = reduce(state, JobStep("replay"))
+    scrubbed = reduce(reduce(again, ReplayScrubbed(4)), JobStep("replay"))
     assert again.replay.run is run
     assert scrubbed.replay.run is run
     assert len(calls) == 1
     changed = reduce(
-        reduce(state, FieldTyped("config.trigger_tokens", "25,000")), ReplayRefreshed()
+        reduce(state, FieldTyped("config.trigger_tokens", "25,000")), JobStep("replay")
     )
     assert changed.replay.run is not run
     assert len(calls) == 2
-    timed = reduce(reduce(changed, ReplayFieldTyped("replay.timing", "true")), ReplayRefreshed())
+    timed = reduce(reduce(changed, ReplayFieldTyped("replay.timing", "true")), JobStep("replay"))
     assert timed.replay.run is not None
     assert timed.replay.run.result is not None
     assert timed.replay.run.result.timed
@@ -1116,7 +1116,7 @@ def test_the_sessions_total_counts_the_lines_of_a_file_without_a_request() -> No
 
 
 def test_the_reading_status_is_in_the_pages_language() -> None:
-    from budgetcore.ui.replay_view import reading_text  # noqa: PLC0415
+    from budgetcore.ui.replay.view import reading_text  # noqa: PLC0415
 
     zh = reading_text(9_304, 15_229_379, "zh")
     assert "bytes" not in zh
@@ -1249,7 +1249,7 @@ def test_the_cli_bills_a_links_model_as_the_page_does(tmp_path: Path) -> None:
     page = _run(chosen)
     fragment = render_page(chosen).fragment
     assert "main_model.model=" in fragment
-    args = replay_cli_args(reduce(chosen, ReplayRefreshed()).replay)
+    args = replay_cli_args(reduce(chosen, JobStep("replay")).replay)
     options = tmp_path / "options.json"
     options.write_text(json.dumps(args["options"]))
     spec = json.dumps(args["generate"])
@@ -1384,7 +1384,7 @@ def test_a_backtest_off_by_more_than_5_percent_is_said_beside_every_what_if_numb
     """claude/25-proxy-model-names: measured $0.0236533, modelled $0.02600158 (+9.9 %,
     the CLI's as_run.ratio): a ⚠ on every what-if figure, none on the as-run model's;
     claude/12-compact-preserved-2.1 (±0.0 %): none at all."""
-    from budgetcore.ui.replay_backtest import OFF_MARK  # noqa: PLC0415
+    from budgetcore.ui.replay.backtest import OFF_MARK  # noqa: PLC0415
 
     def log_html(fixture: str) -> str:
         state = reduce(_open(), LanguageChosen(lang))

@@ -18,6 +18,7 @@ from budgetcore.tune.result import tune
 from budgetcore.tune.session import prepare
 from budgetcore.ui.events import (
     FieldTyped,
+    JobStep,
     LanguageChosen,
     ReplayFieldTyped,
     ReplayLogsLoaded,
@@ -25,21 +26,20 @@ from budgetcore.ui.events import (
     TuneFieldTyped,
     TunePointChosen,
     TunePointFocused,
-    TuneStep,
     TuneToggled,
 )
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay_panel import options_of, turns_of
-from budgetcore.ui.tune_panel import (
+from budgetcore.ui.replay.state import options_of, turns_of
+from budgetcore.ui.tune.handlers import tune_inputs
+from budgetcore.ui.tune.state import (
     parse_field_text,
     pending,
     result_of,
     run_to_end,
     step,
-    tune_inputs,
 )
-from budgetcore.ui.tune_view import BINS, _bin, _edges, render_tune
+from budgetcore.ui.tune.view import BINS, _bin, _edges, render_tune
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.view.config import render_export
 
@@ -55,7 +55,7 @@ def _open(turns: str = "40", **texts: str) -> PageState:
 def _run(state: PageState) -> tuple[PageState, int]:
     slices = 0
     while True:
-        after = reduce(state, TuneStep())
+        after = reduce(state, JobStep("tune"))
         if after is state:
             return state, slices
         state, slices = after, slices + 1
@@ -63,7 +63,7 @@ def _run(state: PageState) -> tuple[PageState, int]:
 
 def test_closed_panel_never_computes() -> None:
     state = initial_state()
-    assert reduce(state, TuneStep()) is state
+    assert reduce(state, JobStep("tune")) is state
     assert not pending(state.tune, tune_inputs(state))
 
 
@@ -96,23 +96,23 @@ def test_slices_equal_tune_value_for_value(budget: int) -> None:
 
 def test_a_slice_is_about_sixteen_points_of_a_500_turn_session() -> None:
     state = _open("500")
-    state = reduce(state, TuneStep())  # prepares the session (about one point's cost)
+    state = reduce(state, JobStep("tune"))  # prepares the session (about one point's cost)
     job = state.tune.job
     assert job is not None
     assert len(job.counts) == 15
-    state = reduce(state, TuneStep())
+    state = reduce(state, JobStep("tune"))
     assert state.tune.job is not None
     assert len(state.tune.job.counts) == 15 + 16
     assert render_tune(state).progress == (31, 384)
 
 
 def test_a_new_input_starts_the_grid_again_and_k_and_s_do_not() -> None:
-    state = reduce(_open("40"), TuneStep())
+    state = reduce(_open("40"), JobStep("tune"))
     first = state.tune.job
     assert first is not None
     # Typing a replay field: the next slice starts a new job from nothing.
     changed = reduce(state, ReplayFieldTyped("replay.seed", "9"))
-    after = reduce(changed, TuneStep())
+    after = reduce(changed, JobStep("tune"))
     assert after.tune.job is not None
     assert after.tune.job is not first
     assert after.tune.job.inputs.sessions[0][1] is not first.inputs.sessions[0][1]
@@ -121,7 +121,7 @@ def test_a_new_input_starts_the_grid_again_and_k_and_s_do_not() -> None:
     k, s = done.tune.job.ks[3], done.tune.job.ss[2]  # type: ignore[union-attr]
     moved = reduce(done, TunePointChosen(k, s))
     assert moved.tune.job is done.tune.job
-    assert reduce(moved, TuneStep()) is moved
+    assert reduce(moved, JobStep("tune")) is moved
     result = result_of(moved.tune, moved.plan.scenario)
     assert result is not None
     assert result.own_index == 3 * len(result.grid.ss) + 2
@@ -321,7 +321,7 @@ def test_the_money_scale_is_rounded_outward_to_four_figures_and_says_so() -> Non
     significant figures; its title names the rounding; integers stay exact."""
     from types import SimpleNamespace  # noqa: PLC0415
 
-    from budgetcore.ui.tune_view import _scale_html  # noqa: PLC0415
+    from budgetcore.ui.tune.view import _scale_html  # noqa: PLC0415
 
     g = SimpleNamespace(priced=True, places=8, points=2, known=lambda i: True)
     lo, hi = 7_945_439_549, 8_512_345_678  # $79.45439549 to $85.12345678

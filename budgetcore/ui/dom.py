@@ -16,13 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from budgetcore.inputs.text import limit_of
 from budgetcore.ui import events as E
 from budgetcore.ui.form import FIELDS
+from budgetcore.ui.paint import Op, focus_ops
 
 __all__ = [
     "CLICK_SELECTORS",
+    "LISTENERS",
     "POINT_SELECTOR",
     "SHELL_ACTIONS",
     "TEXT_BOXES",
@@ -31,9 +34,16 @@ __all__ = [
     "cell_key_of",
     "click_of",
     "event_of",
+    "files_refused",
+    "import_of",
+    "keydown_of",
     "neighbour",
     "paste_refused",
+    "point_of",
+    "pointed_of",
+    "target_of",
     "text_limit",
+    "toggled_of",
 ]
 
 
@@ -290,6 +300,27 @@ def cell_key_of(cell: Target, grid: Target, key: str) -> E.Event | FocusCell | N
     return FocusCell(neighbour(int(cell.get("data-tune-cell")), key, n_k, n_s))
 
 
+def keydown_of(
+    target: Target, grid: Target | None, key: str, shift: bool = False
+) -> E.Event | list[Op] | None:
+    """What a key on a control means: its event, or on a Tune map's cell (``grid``: its
+    map) the point chosen or the DOM operations that move the focus to a neighbour.
+    Anything returned is handled: the shell prevents the key's default (Enter would
+    submit the form, the arrows move the caret or scroll).
+
+    >>> keydown_of(Target({"data-tune-cell": "0"}), Target({"data-tune-map": "cost",
+    ...     "data-n-k": "2", "data-n-s": "2"}), "ArrowRight")[-1]
+    ('[data-tune-map="cost"] [data-tune-cell="1"]', 'focus', '', None)
+    """
+    if not target.has("data-tune-cell"):
+        return event_of("keydown", target, key=key, shift=shift)
+    found = cell_key_of(target, grid, key) if grid is not None else None
+    if isinstance(found, FocusCell):
+        assert grid is not None  # a move is found on a map only
+        return focus_ops(grid.get("data-tune-map"), target.get("data-tune-cell"), found.cell)
+    return found
+
+
 #: What a click looks for, nearest ancestor first, in this order: a model option, an
 #: imported session's row, a button (an action or an experiment), then a Tune map's
 #: cell (tried first: nothing else of ours holds one).
@@ -359,3 +390,123 @@ def click_of(
     if button.has("data-experiment"):
         return E.ExperimentRun(button.get("data-experiment"))
     return None
+
+
+#: The folding panels whose opening is a page event (the toggle of a <details> by id).
+_TOGGLES: dict[str, Callable[[bool], E.Event]] = {
+    "curves": E.CurvesToggled,
+    "replay": E.ReplayToggled,
+    "tune": E.TuneToggled,
+}
+
+
+def toggled_of(element_id: str, is_open: bool) -> E.Event | None:
+    """The event of a panel opened or closed (a ``toggle`` on a ``<details>``).
+
+    >>> toggled_of("tune", True), toggled_of("nav", True)
+    (TuneToggled(open=True), None)
+    """
+    make = _TOGGLES.get(element_id)
+    return None if make is None else make(is_open)
+
+
+def import_of(box: Target, mode: str) -> E.Event:
+    """The import button: the box's text previewed, or refused by its length (read
+    before its text, as on input).
+
+    >>> import_of(Target({}, "", length=2_000_000), "merge")
+    TextRefused(what='config', length=2000000)
+    """
+    if box.length > limit_of("config"):
+        return E.TextRefused("config", box.length)
+    return E.ImportPreviewed(box.value, mode or "replace")
+
+
+def files_refused(what: str, names: list[str], total: int) -> E.FileRefused | None:
+    """Files chosen together above ``what``'s limit, refused unread by their sizes.
+
+    >>> files_refused("config", ["a.toml"], 10**9)
+    FileRefused(what='config', name='a.toml', size=1000000000)
+    """
+    if names and total > limit_of(what):
+        return E.FileRefused(what, names[0], total)
+    return None
+
+
+#: Where the shell listens: (an element's selector, or "window"; the DOM event; the
+#: shell's handler). Most events bubble to ``#app``; a toggle, a file chosen and the
+#: header's language do not reach it.
+LISTENERS: tuple[tuple[str, str, str], ...] = (
+    *(
+        ("#app", kind, "on_event")
+        for kind in ("input", "change", "focusout")  # a control's value: event_of
+    ),
+    ("#app", "keydown", "on_keydown"),
+    ("#app", "paste", "on_paste"),
+    ("#app", "click", "on_click"),
+    ("#app", "mousedown", "on_mousedown"),
+    ("#app", "focusin", "on_point_over"),
+    ("#app", "pointerover", "on_point_over"),
+    *((f"#{box}", "change", "on_file") for box in ("import-file", "replay-file", "replay-folder")),
+    *((f"#{panel}", "toggle", "on_toggle") for panel in _TOGGLES),
+    ("#replay-timeline", "click", "on_replay_pointer"),
+    ("#lang", "input", "on_event"),
+    ("window", "resize", "on_resize"),
+)
+
+
+def target_of(element: Any) -> Target:
+    """What this module reads off a DOM element (the shell's, or any object with the same
+    methods and properties): its data-* attributes, value, checked state and input type
+    (a missing property raises AttributeError in Pyodide).
+
+    >>> class Box:
+    ...     textLength, value = 3_000_000, "x" * 3_000_000
+    ...     def getAttributeNames(self): return ["id", "data-import-text"]
+    ...     def getAttribute(self, name): return ""
+    >>> t = target_of(Box())
+    >>> (t.attrs, t.value, t.kind, t.length)
+    ({'data-import-text': ''}, '', 'textarea', 3000000)
+    """
+    attrs = {}
+    for js_name in element.getAttributeNames():
+        name = str(js_name)
+        if name.startswith("data-"):
+            attrs[name] = str(element.getAttribute(name))
+    limit = text_limit(attrs)
+    if limit is not None:
+        # A paste box: its length first (a number; the text stays in the page), and
+        # its text only when within its limit (reading it copies the whole text).
+        length = int(element.textLength)
+        return Target(
+            attrs, str(element.value) if length <= limit else "", False, "textarea", length
+        )
+    value = getattr(element, "value", None)
+    kind = str(getattr(element, "type", "") or "")
+    return Target(
+        attrs, "" if value is None else str(value), bool(getattr(element, "checked", False)), kind
+    )
+
+
+def point_of(kind: str, pointer: str, cell: Target | None) -> E.Event | None:
+    """A Tune map's cell under the pointer or the focus (``kind``: "focusin" or
+    "pointerover"; ``pointer``: the pointer's type). A finger does not hover: the tap's
+    own focus shows the point.
+
+    >>> point_of("pointerover", "touch", Target({"data-tune-cell": "2"})) is None
+    True
+    """
+    if cell is None or (kind == "pointerover" and pointer == "touch"):
+        return None
+    return event_of("mouseover" if kind == "pointerover" else kind, cell)
+
+
+def pointed_of(chart: Target, x: int) -> E.ReplayPointed:
+    """A click on the replay's timeline ``x`` pixels from the chart's left edge.
+
+    >>> pointed_of(Target({"data-plot-left": "40", "data-plot-width": "500",
+    ...     "data-turns": "30"}), 140)
+    ReplayPointed(x=100, plot_width=500, turns=30)
+    """
+    left, width = int(chart.get("data-plot-left")), int(chart.get("data-plot-width"))
+    return E.ReplayPointed(x - left, width, int(chart.get("data-turns")))

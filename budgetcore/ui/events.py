@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the registry and the peers load after the page is ready
     from budgetcore.registry.peers import Peer
 
 __all__ = [
+    "ActionClicked",
     "AnyEvent",
     "CurvesToggled",
     "EngineDrops",
@@ -35,10 +36,12 @@ __all__ = [
     "ImportFileLoaded",
     "ImportPreviewed",
     "ImportTyped",
+    "JobStep",
     "LanguageChosen",
     "LinkOpened",
     "ModelChosen",
     "ModelDataLoaded",
+    "NoticeExpired",
     "Noticed",
     "PeersUnitChosen",
     "PickerClosed",
@@ -53,7 +56,6 @@ __all__ = [
     "ReplayLogModelToggled",
     "ReplayLogsLoaded",
     "ReplayPointed",
-    "ReplayRefreshed",
     "ReplayScrubbed",
     "ReplaySourceChosen",
     "ReplayToggled",
@@ -70,9 +72,9 @@ __all__ = [
     "TuneFieldTyped",
     "TunePointChosen",
     "TunePointFocused",
-    "TuneStep",
     "TuneToggled",
     "Unpinned",
+    "failed",
 ]
 
 
@@ -352,9 +354,19 @@ class ReplayPointed(Event):
     turns: int
 
 
-class ReplayRefreshed(Event):
-    """The shell's next frame after a paint with the panel open: the replay catches up
-    with the scenario and the panel (computed here, once per change; never in the view)."""
+class JobStep(Event):
+    """One step of a job (``ui.effects.JOBS``): the shell sends it for a ``Step`` effect
+    once the browser has had its turn; the job's work is done here, never in a view."""
+
+    job: str  # "replay", "tune", "sweep" or "export"
+
+
+class NoticeExpired(Event):
+    key: str  # the notice a ClearNotice effect was for: cleared unless another came
+
+
+class ActionClicked(Event):
+    action: str  # a button the page answers with an effect: "download", "copy", ...
 
 
 class TuneToggled(Event):
@@ -364,10 +376,6 @@ class TuneToggled(Event):
 class TuneFieldTyped(Event):
     path: str  # a constraint field ("tune.max_unseen", ...)
     text: str
-
-
-class TuneStep(Event):
-    """One slice of the grid: the shell sends it between frames while a grid runs."""
 
 
 class TunePointFocused(Event):
@@ -420,7 +428,9 @@ AnyEvent = (
     | ReplayLogModelToggled
     | ReplayScrubbed
     | ReplayPointed
-    | ReplayRefreshed
+    | JobStep
+    | NoticeExpired
+    | ActionClicked
     | Failed
     | ModelDataLoaded
     | PickerTyped
@@ -431,7 +441,12 @@ AnyEvent = (
     | PeersUnitChosen
     | TuneToggled
     | TuneFieldTyped
-    | TuneStep
     | TunePointFocused
     | TunePointChosen
 )
+
+
+def failed(exc: BaseException) -> Failed:
+    """The one translation of an unexpected exception the shell caught into the event
+    that shows it (never a traceback, never a half-updated state)."""
+    return Failed(f"{type(exc).__name__}: {exc}")

@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING, Any
 from budgetcore.core.plan import Plan
 from budgetcore.errors import Problem
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.replay_panel import (
+from budgetcore.ui.picker import PICKER_MIN_CHARS, PICKER_SECTIONS, PICKER_SHOWN, PickerState
+from budgetcore.ui.replay.state import (
     ReplayPanel,
     initial_panel,
 )
-from budgetcore.ui.tune_panel import TunePanel, initial_tune
+from budgetcore.ui.tune.state import TunePanel, initial_tune
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
-    from budgetcore.registry.models import Picks, Registry
+    from budgetcore.registry.models import Registry
     from budgetcore.registry.peers import Peer
 
 __all__ = [
@@ -52,6 +53,10 @@ class SweepState:
     high: object = 0
     issues: tuple[Problem, ...] = ()  # each bound's own problem, or the order of the two
     open: bool = False
+    # The sweep job's result (explore.curves.sweep's curves) and what it was computed
+    # for (scenario, path, low, high): the view draws it, never computes it.
+    curves: Any = None
+    curves_for: object = None
 
     @property
     def issue(self) -> Problem | None:
@@ -62,35 +67,6 @@ class SweepState:
         """The bounds ("low", "high") a problem marks, for their red outline."""
         marked = {p.removeprefix("sweep.") for i in self.issues for p in i.paths}
         return tuple(b for b in ("low", "high") if b in marked)
-
-
-#: The contracts a model picker fills from the registry.
-PICKER_SECTIONS = ("main_model", "summary_model")
-#: The picker searches from this many typed characters on (fewer match half the list).
-PICKER_MIN_CHARS = 2
-#: At most this many matches are listed; the status says how many more there are.
-PICKER_SHOWN = 8
-
-
-@dataclass(frozen=True, slots=True)
-class PickerState:
-    """One model picker: the text typed, whether its list is open, the highlighted
-    option (an index into the shown matches) and the registry model last chosen.
-    Whether the contract still is that model's is derived from the fields, never
-    stored: editing I or O by hand makes it "custom"."""
-
-    query: str = ""
-    open: bool = False
-    active: int = -1  # -1: none highlighted (Enter then takes the best match)
-    chosen: str = ""
-    written: str = ""  # the text the choice was made from (shown when it is a loose name)
-    # Derived by update, once per text: the matches shown for ``searched`` (the query
-    # they were found for; None: not searched, as the list is closed, the text short or
-    # the registry not loaded yet) and every matching row, so a longer text searches
-    # only those. The view reads them; it never searches.
-    found: Picks | None = field(default=None, compare=False, repr=False)
-    searched: str | None = field(default=None, compare=False, repr=False)
-    matches: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
 
 def _no_pickers() -> dict[str, PickerState]:
@@ -152,7 +128,13 @@ class PageState:
     pickers: Mapping[str, PickerState] = field(default_factory=_no_pickers)
     peers_unit: str = "tokens"  # the peers chart's axis: "tokens" or "percent" of W
     replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
-    tune: TunePanel = field(default_factory=initial_tune)  # the Tune panel (ui.tune_panel)
+    tune: TunePanel = field(default_factory=initial_tune)  # the Tune panel (ui.tune.state)
+    # The jobs whose next step the shell was asked for (a Step effect) and has not sent
+    # yet: one waits per job, however many events came meanwhile (ui.effects.Step).
+    scheduled: frozenset[str] = field(default=frozenset(), compare=False)
+    # The export job's result: (what it was made from, the file, its diff's markup);
+    # None until the first step, after the page is ready (ui.update, "export").
+    export: tuple[object, str, Any] | None = field(default=None, compare=False)
 
     @property
     def issues(self) -> tuple[Problem, ...]:

@@ -1,4 +1,8 @@
-"""``reduce(state, event) -> state``: the only way the page changes.
+"""``update(state, event) -> (state, effects)``: the only way the page changes.
+
+The effects (``budgetcore.ui.effects``) are what the shell is asked to do: a job's next
+step, a download, a copy, a notice's timer, a package to load. ``reduce`` is the state
+alone, for tests that need no effect.
 
 Every value — typed, slid, nudged, from a link, an import, an experiment or a reset —
 goes through :func:`budgetcore.ui.form.parse_text` for its field and then through the
@@ -10,27 +14,33 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from decimal import Decimal
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
-from budgetcore.core.samples import Samples
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import (
-    check_size,
     decode_utf8,
     limit_of,
     too_large,
     utf8_size_above,
 )
-from budgetcore.scenario.dump import samples_to_lines, scenario_json
-from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
-from budgetcore.scenario.model import SECTIONS, Limits, Scenario
-from budgetcore.scenario.parse import parse_sample_lines, parse_samples
+from budgetcore.scenario.fields import SCENARIO_FIELDS
+from budgetcore.scenario.model import Scenario
+from budgetcore.scenario.parse import parse_sample_lines
+from budgetcore.ui.effects import (
+    JOBS,
+    ClearNotice,
+    Copy,
+    CopyLink,
+    Download,
+    Effect,
+    Step,
+)
 from budgetcore.ui.events import (
+    ActionClicked,
     CurvesToggled,
     EngineDrops,
     Event,
@@ -47,11 +57,13 @@ from budgetcore.ui.events import (
     ImportFileLoaded,
     ImportPreviewed,
     ImportTyped,
+    JobStep,
     LanguageChosen,
     LinkOpened,
     ModelChosen,
     ModelDataLoaded,
     Noticed,
+    NoticeExpired,
     PeersUnitChosen,
     PickerClosed,
     PickerEntered,
@@ -59,17 +71,6 @@ from budgetcore.ui.events import (
     PickerTyped,
     Pinned,
     PresetChosen,
-    ReplayFieldTyped,
-    ReplayLogChosen,
-    ReplayLogLoaded,
-    ReplayLogModelToggled,
-    ReplayLogsLoaded,
-    ReplayPointed,
-    ReplayRefreshed,
-    ReplayScrubbed,
-    ReplaySourceChosen,
-    ReplayToggled,
-    ReplayTurnsTyped,
     Reset,
     Resized,
     SamplesTyped,
@@ -100,27 +101,32 @@ from budgetcore.ui.model import (
     PickerState,
     SweepState,
 )
-from budgetcore.ui.replay_panel import (
-    LIMIT_PATHS,
-    NONE_PICKED,
-    SOURCES,
-    LoadedLog,
-    Picked,
-    Source,
+from budgetcore.ui.picks import chosen_model_of, picked_prices
+from budgetcore.ui.replay.handlers import (
+    REPLAY_HANDLERS,
+    log_refused,
+    replay_due,
+    replay_step,
+    turns_refused,
+)
+from budgetcore.ui.replay.state import (
     initial_panel,
-    refreshed,
-    with_log,
-    with_logs,
-    with_texts,
-    with_turn_lines,
 )
 from budgetcore.ui.runtime_picker import RUNTIME_HANDLERS, runtime_import
-from budgetcore.ui.tune_panel import TUNE_HANDLERS
+from budgetcore.ui.tune.handlers import TUNE_HANDLERS, derived, page_pending, page_step
+from budgetcore.ui.validate import (
+    above_limit,
+    loaded,
+    preset_of,
+    replanned,
+    scenario_of,
+    scenario_texts,
+    with_field_texts,
+)
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
     from budgetcore.registry.models import Registry
-    from budgetcore.registry.prices import Prices
 
 __all__ = [
     "EXAMPLE_AVERAGES",
@@ -135,171 +141,18 @@ __all__ = [
     "scenario_of",
     "scenario_texts",
     "summary_contract_of",
+    "update",
 ]
 
 _PATHS = (*(s.path for s in SCENARIO_FIELDS), *AVERAGES)
 _SUMMARY_PATHS = tuple(p for p in _PATHS if p.startswith("summary_model."))
 
 
-# ------------------------------------------------------------------ the validation path
-
-
-def scenario_texts(scenario: Scenario) -> dict[str, str]:
-    """Every field's text for ``scenario`` (the summary fields show the main contract
-    while the summary shares it)."""
-    texts = {}
-    for spec in SCENARIO_FIELDS:
-        section = spec.section
-        part = (
-            scenario.summary_contract if section == "summary_model" else getattr(scenario, section)
-        )
-        texts[spec.path] = format_value(spec.path, getattr(part, spec.name))
-    for path in AVERAGES:
-        value = getattr(scenario.samples, path.split(".", 1)[1])
-        texts[path] = "" if value is None else str(value)
-    return texts
-
-
-def _with_texts(state: PageState, updates: Mapping[str, str], **changes: Any) -> PageState:
-    """Set field texts, parse each one, then check the cross-key rules and re-plan."""
-    texts, values = dict(state.texts), dict(state.values)
-    issues = dict(state.field_issues)
-    for path, text in updates.items():
-        texts[path] = text
-        try:
-            values[path] = parse_text(path, text)
-            issues.pop(path, None)
-        except IssueError as exc:
-            issues[path] = exc.issue
-    return _replanned(
-        dataclasses.replace(state, texts=texts, values=values, field_issues=issues, **changes)
-    )
-
-
-def _limits(values: Mapping[str, object]) -> Limits:
-    kw: dict[str, Any] = {f.name: values[f"limits.{f.name}"] for f in dataclasses.fields(Limits)}
-    return Limits(**kw)
-
-
-_WHY = {
-    "model timeout <= run timeout < lease": "why.timeouts",
-    "a page within the record cap": "why.record-page",
-    "a page within the session cap": "why.session-page",
-}
-
-
-def _cross_issues(limits: Limits) -> tuple[Problem, ...]:
-    """One issue per broken cross-key rule, marking both of its fields."""
-    out = []
-    for rule in LIMIT_RULES:
-        if rule.holds(limits):
-            continue
-        a, b = rule.fields
-        params = (
-            ("value", format_int(getattr(limits, rule.low)), False),
-            ("other", f"label.{b}", True),
-            ("other_value", format_int(getattr(limits, rule.high)), False),
-            ("why", _WHY[rule.reason], True),
-        )
-        out.append(
-            Problem.page("problem.less-than" if rule.strict else "problem.at-most", params, (a, b))
-        )
-    return tuple(out)
-
-
-def scenario_of(state: PageState) -> Scenario:
-    """The scenario the fields describe (all of them valid), carrying the pickers'
-    models while the contracts still are theirs (``registry.models.still_named``)."""
-    built = _build(state.values, state.summary_same, state.sample_lines)
-    names: dict[str, Any] = {}  # {"main_model_name": NAME, ...}: replace()'s keywords
-    for section in PICKER_SECTIONS:
-        chosen = state.pickers[section].chosen if section in state.pickers else ""
-        contract = getattr(built, section)
-        if not chosen or contract is None:
-            continue
-        if state.registry is not None:
-            from budgetcore.registry.models import still_named  # noqa: PLC0415 - loaded
-
-            if not still_named(state.registry.lookup(chosen), contract):
-                continue
-        # Before the registry is in, a model the link named stays (it is checked then).
-        names[f"{section}_name"] = chosen
-    return dataclasses.replace(built, **names) if names else built
-
-
-def _build(values: Mapping[str, object], summary_same: bool, lines: Mapping[str, Any]) -> Scenario:
-    """The scenario of validated field values. Every value already passed its field's
-    rule and the cross-key rules, so the sections are built directly (this runs on every
-    keystroke); the pasted samples were validated line by line when they were pasted."""
-    parts: dict[str, dict[str, object]] = {s: {} for s in SECTIONS}
-    for spec in SCENARIO_FIELDS:
-        parts[spec.section][spec.name] = values[spec.path]
-    built = {s: SECTIONS[s](**kw) for s, kw in parts.items()}
-    if summary_same:
-        built["summary_model"] = None
-    averages = tuple(values[p] for p in AVERAGES)
-    return Scenario(**built, samples=_samples_of(_freeze(lines), averages))
-
-
-def _freeze(lines: Mapping[str, Any]) -> str:
-    import json  # noqa: PLC0415
-
-    return json.dumps(lines, sort_keys=True)
-
-
-@lru_cache(maxsize=16)
-def _samples_of(lines_json: str, averages: tuple[object, ...]) -> Samples:
-    import json  # noqa: PLC0415
-
-    data: dict[str, Any] = json.loads(lines_json)
-    for path, value in zip(AVERAGES, averages, strict=True):
-        data[path.split(".", 1)[1]] = None if value is None else str(value)
-    problems: list[Problem] = []
-    samples = parse_samples(data, problems)
-    if problems:  # pragma: no cover - pasted lines are validated when pasted
-        raise ScenarioError(problems)
-    return samples
-
-
-def _replanned(state: PageState) -> PageState:
-    if state.field_issues:
-        return dataclasses.replace(state, cross_issues=())
-    cross = _cross_issues(_limits(state.values))
-    if cross:
-        return dataclasses.replace(state, cross_issues=cross)
-    return dataclasses.replace(state, cross_issues=(), plan=plan(scenario_of(state)))
-
-
-def _loaded(state: PageState, scenario: Scenario, **changes: Any) -> PageState:
-    """Show ``scenario`` in every field, through the same parse-and-validate step."""
-    lines = scenario_json(scenario)["samples"]
-    sample_lines = {
-        k: v for k, v in lines.items() if k not in ("tokens_per_message", "messages_per_session")
-    }
-    # The pickers show the scenario's models (a reviewed file's, a link's); none: custom.
-    pickers = {
-        section: PickerState(query=name, chosen=name) if name else PickerState()
-        for section in PICKER_SECTIONS
-        for name in (getattr(scenario, f"{section}_name"),)
-    }
-    fresh = dataclasses.replace(
-        state,
-        field_issues={},
-        summary_same=scenario.summary_model is None,
-        pickers=pickers,
-        samples_text=samples_to_lines(scenario.samples),
-        sample_lines=sample_lines,
-        sample_problems=(),
-        **changes,
-    )
-    return _with_texts(fresh, scenario_texts(scenario))
-
-
 def initial_state(scenario: Scenario | None = None, **changes: Any) -> PageState:
     """The page for ``scenario`` (the article's worked example by default)."""
     scenario = Scenario() if scenario is None else scenario
     base = PageState(plan=plan(scenario), texts={}, values={}, **changes)
-    state = _loaded(base, scenario)
+    state = loaded(base, scenario)
     return _sweep_path(state, state.sweep.path)
 
 
@@ -320,46 +173,46 @@ def first_state(width: int = PRERENDER_WIDTH, lang: str = "en") -> PageState:
 
 
 def _typed(state: PageState, e: FieldTyped) -> PageState:
-    return _with_texts(state, {e.path: e.text}, notice="")
+    return with_field_texts(state, {e.path: e.text}, notice="")
 
 
 def _committed(state: PageState, e: FieldCommitted) -> PageState:
     if e.path in state.field_issues:
         return state
     text = format_value(e.path, state.values[e.path])
-    return state if text == state.texts[e.path] else _with_texts(state, {e.path: text})
+    return state if text == state.texts[e.path] else with_field_texts(state, {e.path: text})
 
 
 def _slid(state: PageState, e: SliderMoved) -> PageState:
-    return _with_texts(state, {e.path: format_value(e.path, slider_value(e.path, e.position))})
+    return with_field_texts(state, {e.path: format_value(e.path, slider_value(e.path, e.position))})
 
 
 def _nudged(state: PageState, e: FieldNudged) -> PageState:
     if e.path in state.field_issues:
         return state  # a nudge needs a value to start from; the problem stays shown
     value = nudge(e.path, state.values[e.path], e.steps)
-    return _with_texts(state, {e.path: format_value(e.path, value)})
+    return with_field_texts(state, {e.path: format_value(e.path, value)})
 
 
 def _toggled(state: PageState, e: Toggled) -> PageState:
-    return _with_texts(state, {e.path: "true" if e.checked else "false"})
+    return with_field_texts(state, {e.path: "true" if e.checked else "false"})
 
 
 def _summary_same(state: PageState, e: SummarySameToggled) -> PageState:
     if e.checked:
-        return _replanned(dataclasses.replace(state, summary_same=True))
+        return replanned(dataclasses.replace(state, summary_same=True))
     # An own summary contract starts from the main one, as the fields showed it.
     texts = {p: state.texts[p.replace("summary_model.", "main_model.")] for p in _SUMMARY_PATHS}
     main = state.pickers.get("main_model", PickerState())
     pickers = _picker(state, "summary_model", query=main.chosen, open=False, chosen=main.chosen)
-    return _with_texts(state, texts, summary_same=False, pickers=pickers)
+    return with_field_texts(state, texts, summary_same=False, pickers=pickers)
 
 
 def _preset(state: PageState, e: PresetChosen) -> PageState:
     if e.key not in PRESETS:
         return state
     i, o, q = PRESETS[e.key]
-    return _with_texts(
+    return with_field_texts(
         state,
         {
             "main_model.input_tokens": format_int(i),
@@ -369,19 +222,8 @@ def _preset(state: PageState, e: PresetChosen) -> PageState:
     )
 
 
-def preset_of(state: PageState) -> str:
-    """The preset the main contract's fields match, or "" (custom)."""
-    v = state.values
-    contract = (
-        v["main_model.input_tokens"],
-        v["main_model.output_tokens"],
-        v["main_model.reserves_output"],
-    )
-    return next((k for k, c in PRESETS.items() if c == contract), "")
-
-
 def _engine_drops(state: PageState, _e: EngineDrops) -> PageState:
-    return _with_texts(state, {"workload.engine_summary_tokens": "0"})
+    return with_field_texts(state, {"workload.engine_summary_tokens": "0"})
 
 
 def _link(state: PageState, e: LinkOpened) -> PageState:
@@ -399,7 +241,7 @@ def _link(state: PageState, e: LinkOpened) -> PageState:
         )
     # A pinned plan the link carries is pinned again: the comparison survives a copied link.
     pinned = None if result.pinned is None else plan(result.pinned)
-    opened = _loaded(
+    opened = loaded(
         state,
         result.scenario,
         link_problems=problems,
@@ -424,18 +266,8 @@ def _language(state: PageState, e: LanguageChosen) -> PageState:
     return dataclasses.replace(state, lang=e.lang, lang_chosen=True)
 
 
-def _above_limit(what: str, text: str) -> tuple[Problem, ...]:
-    """A pasted text above its box's limit (``what``, a SIZE_LIMITS key), by its exact
-    UTF-8 size; () when it is within. A refused text is never kept in the state: the
-    box is emptied, so no later paint carries it."""
-    cap = limit_of(what)
-    if not utf8_size_above(text, cap):
-        return ()
-    return too_large(what, cap, len(text.encode("utf-8", "surrogatepass"))).problems
-
-
 def _samples_refused(state: PageState, problems: tuple[Problem, ...]) -> PageState:
-    return _replanned(
+    return replanned(
         dataclasses.replace(state, samples_text="", sample_lines={}, sample_problems=problems)
     )
 
@@ -445,28 +277,23 @@ def _import_refused(state: PageState, problems: tuple[Problem, ...], mode: str) 
     return dataclasses.replace(state, import_preview=preview, import_text="", notice="")
 
 
-def _turns_refused(state: PageState, problems: tuple[Problem, ...]) -> PageState:
-    panel = dataclasses.replace(state.replay, turns_text="", pasted=Source(error=problems), scrub=0)
-    return dataclasses.replace(state, replay=panel)
-
-
 def _text_refused(state: PageState, e: TextRefused) -> PageState:
     problems = too_large(e.what, size=e.length, at_least=True).problems
     if e.what == "samples":
         return _samples_refused(state, problems)
     if e.what == "page-turns":
-        return _turns_refused(state, problems)
+        return turns_refused(state, problems)
     if e.what == "config":
         return _import_refused(state, problems, "replace")
     return state  # not a paste box of the page
 
 
 def _samples(state: PageState, e: SamplesTyped) -> PageState:
-    refused = _above_limit("samples", e.text)
+    refused = above_limit("samples", e.text)
     if refused:
         return _samples_refused(state, refused)
     lines, problems = parse_sample_lines(e.text)
-    return _replanned(
+    return replanned(
         dataclasses.replace(
             state, samples_text=e.text, sample_lines=lines, sample_problems=tuple(problems)
         )
@@ -496,7 +323,7 @@ def _example(state: PageState, _e: ExampleSamples) -> PageState:
         sample_lines=lines,
         sample_problems=tuple(problems),
     )
-    return _with_texts(state, EXAMPLE_AVERAGES)
+    return with_field_texts(state, EXAMPLE_AVERAGES)
 
 
 def _export_format(state: PageState, e: ExportFormatChosen) -> PageState:
@@ -504,7 +331,7 @@ def _export_format(state: PageState, e: ExportFormatChosen) -> PageState:
 
 
 def _import_typed(state: PageState, e: ImportTyped) -> PageState:
-    refused = _above_limit("config", e.text)
+    refused = above_limit("config", e.text)
     if refused:
         return _import_refused(state, refused, "replace")
     return dataclasses.replace(state, import_text=e.text)
@@ -529,7 +356,7 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, read_reviewed  # noqa: PLC0415
 
     mode = "merge" if e.mode == "merge" else "replace"
-    refused = _above_limit("config", e.text)
+    refused = above_limit("config", e.text)
     if refused:
         return _import_refused(state, refused, mode)
     if not e.text.strip():
@@ -606,7 +433,7 @@ def _import_apply(state: PageState, _e: ImportApplied) -> PageState:
     if p is None or p.after is None or p.applied:
         return state
     done = dataclasses.replace(p, applied=True)
-    return _loaded(state, p.after, import_preview=done)
+    return loaded(state, p.after, import_preview=done)
 
 
 def _import_cancel(state: PageState, _e: ImportCancelled) -> PageState:
@@ -621,7 +448,7 @@ def _experiment(state: PageState, e: ExperimentRun) -> PageState:
     if state.stale:
         return dataclasses.replace(state, notice="msg.fix-first")
     outcome = run(BY_KEY[e.key], state.plan.scenario)
-    return _loaded(state, outcome.after.scenario, pinned=outcome.before, outcome=outcome)
+    return loaded(state, outcome.after.scenario, pinned=outcome.before, outcome=outcome)
 
 
 def _pin(state: PageState, _e: Pinned) -> PageState:
@@ -729,6 +556,10 @@ def _resized(state: PageState, e: Resized) -> PageState:
     return dataclasses.replace(state, width=width, panel_width=panel)
 
 
+def _notice_expired(state: PageState, e: NoticeExpired) -> PageState:
+    return _noticed(state, Noticed("")) if state.notice == e.key else state
+
+
 def _failed(state: PageState, e: Failed) -> PageState:
     return dataclasses.replace(state, error=e.detail[:300])
 
@@ -779,7 +610,7 @@ def _model_data(state: PageState, e: ModelDataLoaded) -> PageState:
     )
     # The names the scenario kept unchecked are checked now (a link's model may be
     # unknown or edited): the plan's scenario then carries only the true ones.
-    return _replanned(loaded) if any(p.chosen for p in pickers.values()) else loaded
+    return replanned(loaded) if any(p.chosen for p in pickers.values()) else loaded
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
@@ -852,7 +683,7 @@ def _chosen(state: PageState, e: ModelChosen) -> PageState:
         chosen=model.name,
         written=written,
     )
-    return _with_texts(state, texts, pickers=pickers, notice="")
+    return with_field_texts(state, texts, pickers=pickers, notice="")
 
 
 def _peers_unit(state: PageState, e: PeersUnitChosen) -> PageState:
@@ -861,177 +692,22 @@ def _peers_unit(state: PageState, e: PeersUnitChosen) -> PageState:
     return dataclasses.replace(state, peers_unit=e.unit)
 
 
-def chosen_model_of(state: PageState, section: str) -> tuple[str, bool]:
-    """The registry model last chosen in ``section``'s picker ("" if none) and whether
-    the contract's I and O still are that model's (False: edited by hand, "custom")."""
-    name = state.pickers[section].chosen if section in state.pickers else ""
-    if not name or state.registry is None:
-        return name, False
-    i_path, o_path = f"{section}.input_tokens", f"{section}.output_tokens"
-    if i_path in state.field_issues or o_path in state.field_issues:
-        return name, False
-    from budgetcore.registry.models import still_named  # noqa: PLC0415 - loaded
-
-    # The fields' last valid values (the plan is stale while another field is invalid),
-    # held to the one rule the scenario's names are.
-    i_tokens, o_tokens = state.values[i_path], state.values[o_path]
-    assert isinstance(i_tokens, int)
-    assert isinstance(o_tokens, int)
-    typed = ModelContract(input_tokens=i_tokens, output_tokens=o_tokens, reserves_output=True)
-    return name, still_named(state.registry.lookup(name), typed)
-
-
-def picked_prices(state: PageState) -> Picked:
-    """The prices of the registry models the pickers chose, for the replay and Tune:
-    the main model's, and the summary model's when it has its own; None for a picker
-    that chose none or whose I and O were edited by hand ("custom")."""
-    if state.registry is None:
-        return NONE_PICKED
-    from budgetcore.registry.models import kept_prices  # noqa: PLC0415 - loaded with the registry
-
-    def of(section: str, contract: ModelContract | None) -> Prices | None:
-        name = state.pickers[section].chosen if section in state.pickers else ""
-        assert state.registry is not None
-        return kept_prices(state.registry.lookup(name) if name else None, contract)
-
-    scenario = state.plan.scenario
-    return of("main_model", scenario.main_model), of("summary_model", scenario.summary_model)
-
-
-def _panel(state: PageState, **changes: Any) -> PageState:
-    return dataclasses.replace(state, replay=dataclasses.replace(state.replay, **changes))
-
-
-def _replay_toggled(state: PageState, e: ReplayToggled) -> PageState:
-    return _panel(state, open=e.open)
-
-
-def _replay_source(state: PageState, e: ReplaySourceChosen) -> PageState:
-    if e.source not in SOURCES:
-        return state
-    return _log_model(_panel(state, source=e.source, scrub=0))
-
-
-def _replay_field(state: PageState, e: ReplayFieldTyped) -> PageState:
-    if e.path in LIMIT_PATHS:  # the scenario's own timeouts: the main form's one path
-        return _with_texts(state, {e.path: e.text}, notice="")
-    return dataclasses.replace(state, replay=with_texts(state.replay, {e.path: e.text}))
-
-
-def _replay_refreshed(state: PageState, _e: ReplayRefreshed) -> PageState:
-    panel = refreshed(state.replay, state.plan.scenario, state.stale, picked_prices(state))
-    return state if panel is state.replay else dataclasses.replace(state, replay=panel)
-
-
-def _replay_turns(state: PageState, e: ReplayTurnsTyped) -> PageState:
-    refused = _above_limit("page-turns", e.text)
-    if refused:
-        return _turns_refused(state, refused)
-    return dataclasses.replace(state, replay=with_turn_lines(state.replay, e.text))
-
-
-def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
-    try:
-        check_size(e.text, "log")
-    except ScenarioError as exc:
-        return _log_refused(state, e.name, exc.problems)
-    return _log_model(
-        dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
-    )
-
-
-def _replay_logs(state: PageState, e: ReplayLogsLoaded) -> PageState:
-    files = tuple((str(name)[:500], bytes(data)) for name, data in e.files[:10_000])
-    return _log_model(dataclasses.replace(state, replay=with_logs(state.replay, files)))
-
-
-def _replay_log_chosen(state: PageState, e: ReplayLogChosen) -> PageState:
-    panel = state.replay
-    if not 0 <= e.session < len(panel.logs) or e.session == panel.log_index:
-        return state
-    panel = dataclasses.replace(panel, log_index=e.session, scrub=0)
-    return _log_model(dataclasses.replace(state, replay=panel))
-
-
-def _replay_log_model(state: PageState, e: ReplayLogModelToggled) -> PageState:
-    return _log_model(
-        dataclasses.replace(state, replay=dataclasses.replace(state.replay, log_model=e.on))
-    )
-
-
-def _log_model(state: PageState) -> PageState:
-    """While the replay reads a log, its switch is on and the chosen session's main
-    model is in the registry, the scenario takes that model's I and O (through the one
-    validation path), so M, C and the peers' lines refer to the model the log used; the
-    texts before are kept, and given back as soon as any of that stops holding (the
-    switch off, another source, a log that failed, a session without a known model)."""
-    panel = state.replay
-    chosen = panel.chosen
-    if (
-        panel.source != "log"
-        or not panel.log_model
-        or chosen is None
-        or chosen.model is None
-        or not chosen.model.known
-    ):
-        saved = panel.saved_model
-        if saved is None:
-            return state
-        state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=None))
-        texts = {"main_model.input_tokens": saved[0], "main_model.output_tokens": saved[1]}
-        return _with_texts(
-            state, texts, pickers={**state.pickers, "main_model": saved[2]}, notice=""
-        )
-    res = chosen.model.resolution
-    assert res is not None
-    assert res.model is not None
-    # The window the log's runtime gave the model (docs/spec.md §17: Claude Code runs
-    # most models at 200,000), not the registry's API maximum: the CLI's scenario of a
-    # log without one of its own (LogModel.window).
-    i_tokens, o_tokens = chosen.model.window
-    i_path, o_path = "main_model.input_tokens", "main_model.output_tokens"
-    texts = {
-        i_path: format_value(i_path, i_tokens),
-        o_path: format_value(o_path, o_tokens),
-    }
-    # The picker names the model too, so the link and the export carry it (its prices).
-    before = state.pickers.get("main_model", PickerState())
-    name = res.model.name
-    if before.chosen == name and all(state.texts.get(k) == v for k, v in texts.items()):
-        return state
-    picker = dataclasses.replace(
-        before, query=name, open=False, active=-1, chosen=name, written=res.name
-    )
-    saved = panel.saved_model or (state.texts.get(i_path, ""), state.texts.get(o_path, ""), before)
-    state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=saved))
-    return _with_texts(state, texts, pickers={**state.pickers, "main_model": picker}, notice="")
-
-
-def _log_refused(state: PageState, name: str, problems: tuple[Problem, ...]) -> PageState:
-    """A log refused before it is read (above its size limit): the panel shows why."""
-    refused = (LoadedLog(name[:200], error=problems),)
-    return _log_model(_panel(state, logs=refused, log_index=0, log_not_read=(), scrub=0))
-
-
 def _file_refused(state: PageState, e: FileRefused) -> PageState:
     """A chosen file above its input's size limit, refused unread (the shell knows its
     size before reading it): the same too-large message as a paste or the CLI."""
     if e.what == "page-log":
         problems = too_large("log", limit_of("page-log"), e.size).problems
-        return _log_refused(state, e.name, problems)
+        return log_refused(state, e.name, problems)
     return _import_refused(state, too_large(e.what, size=e.size).problems, "replace")
 
 
-def _replay_scrubbed(state: PageState, e: ReplayScrubbed) -> PageState:
-    return _panel(state, scrub=max(0, e.turn))
-
-
-def _replay_pointed(state: PageState, e: ReplayPointed) -> PageState:
-    from budgetcore.charts.timeline import UNIT, turn_at  # noqa: PLC0415
-
-    if e.plot_width < 1 or e.turns < 1:
+def _job_step(state: PageState, e: JobStep) -> PageState:
+    if e.job in state.scheduled:
+        state = dataclasses.replace(state, scheduled=state.scheduled - {e.job})
+    job = _JOBS.get(e.job)
+    if job is None or not job[0](state):
         return state
-    return _panel(state, scrub=turn_at(e.x * UNIT, e.turns, e.plot_width))
+    return job[1](state)
 
 
 _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
@@ -1062,19 +738,11 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     CurvesToggled: _curves,
     Noticed: _noticed,
     Resized: _resized,
-    ReplayToggled: _replay_toggled,
-    ReplaySourceChosen: _replay_source,
-    ReplayFieldTyped: _replay_field,
-    ReplayTurnsTyped: _replay_turns,
-    ReplayLogLoaded: _replay_log,
     FileRefused: _file_refused,
     TextRefused: _text_refused,
-    ReplayLogsLoaded: _replay_logs,
-    ReplayLogChosen: _replay_log_chosen,
-    ReplayLogModelToggled: _replay_log_model,
-    ReplayScrubbed: _replay_scrubbed,
-    ReplayPointed: _replay_pointed,
-    ReplayRefreshed: _replay_refreshed,
+    NoticeExpired: _notice_expired,
+    JobStep: _job_step,
+    ActionClicked: lambda state, e: _action(state, e)[0],  # its effects: update's
     Failed: _failed,
     ModelDataLoaded: _model_data,
     PickerTyped: _picker_typed,
@@ -1083,12 +751,13 @@ _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     PickerClosed: _picker_closed,
     ModelChosen: _chosen,
     PeersUnitChosen: _peers_unit,
+    **REPLAY_HANDLERS,
     **TUNE_HANDLERS,
     **RUNTIME_HANDLERS,
 }
 
 
-def reduce(state: PageState, event: Event) -> PageState:
+def _next(state: PageState, event: Event) -> PageState:
     """The state after ``event``. Unknown paths and keys leave the state as it was."""
     path = getattr(event, "path", None)
     if isinstance(event, FieldTyped | FieldCommitted | SliderMoved | FieldNudged | Toggled) and (
@@ -1104,6 +773,130 @@ def reduce(state: PageState, event: Event) -> PageState:
     if next_state.error and not isinstance(event, Failed):
         next_state = dataclasses.replace(next_state, error="")
     return next_state
+
+
+# ------------------------------------------------------------------ jobs and effects
+
+
+def _export_due(state: PageState) -> bool:
+    from budgetcore.ui.view.config import export_key  # noqa: PLC0415 - after ready
+
+    return state.export is None or state.export[0] != export_key(state)
+
+
+def _export_step(state: PageState) -> PageState:
+    """The export job's one step: the reviewed config file and its diff (the config
+    module, hashlib and tomllib load with the first, after the page is ready)."""
+    from budgetcore.ui.view.config import export_key, render_export  # noqa: PLC0415
+
+    body, diff = render_export(state)
+    return dataclasses.replace(state, export=(export_key(state), body, diff))
+
+
+def _export_body(state: PageState) -> str:
+    if _export_due(state):
+        state = _export_step(state)
+    assert state.export is not None
+    return state.export[1]
+
+
+#: Each job (ui.effects.JOBS): whether it has a step to take, and that step. A step
+#: that leaves a job pending is followed by another once the browser had its turn; a
+#: job whose inputs change starts again at its next step; one whose panel closes is
+#: no longer pending, and its waiting step does nothing (cancelled).
+def _sweep_key(state: PageState) -> tuple[object, ...]:
+    s = state.sweep
+    return (state.plan.scenario, s.path, s.low, s.high)
+
+
+def _sweep_due(state: PageState) -> bool:
+    """The capacity curves are computed while their panel is open on a valid scenario."""
+    s = state.sweep
+    return s.open and not state.stale and s.curves_for != _sweep_key(state)
+
+
+def _sweep_step(state: PageState) -> PageState:
+    """The sweep job's one step: the 500 scenarios of the curves."""
+    from budgetcore.explore.curves import sweep, sweep_values  # noqa: PLC0415 - on first use
+
+    s = state.sweep
+    drawn = sweep(state.plan.scenario, s.path, sweep_values(s.low, s.high, s.path))
+    return dataclasses.replace(
+        state, sweep=dataclasses.replace(s, curves=drawn, curves_for=_sweep_key(state))
+    )
+
+
+_JOBS: dict[str, tuple[Callable[[PageState], bool], Callable[[PageState], PageState]]] = {
+    "replay": (replay_due, replay_step),
+    "tune": (page_pending, page_step),
+    "sweep": (_sweep_due, _sweep_step),
+    "export": (_export_due, _export_step),
+}
+
+
+def _tune_body(state: PageState) -> str | None:
+    """The export of the Tune panel's chosen point (what its "Download" offers)."""
+    from budgetcore.ui.tune.handlers import at_point  # noqa: PLC0415
+    from budgetcore.ui.tune.state import result_of  # noqa: PLC0415
+
+    result = result_of(state.tune, state.plan.scenario)
+    if result is None or result.choice is None:
+        return None
+    return _export_body(at_point(state, result.choice.k, result.choice.s))
+
+
+def _action(state: PageState, e: ActionClicked) -> tuple[PageState, tuple[Effect, ...]]:
+    """A button the shell answers (download, copy): the effect, and the notice."""
+    fmt = state.export_format
+    mime = "application/toml" if fmt == "toml" else "application/json"
+    name = f"budgetcore-overrides.{fmt}"
+    if e.action == "download":
+        runtime = state.export_runtime
+        if runtime != "article":  # the picked runtime's own file, in its own syntax
+            from budgetcore.runtimes import profile  # noqa: PLC0415 - picked: loaded
+
+            fmt = profile(runtime).syntax
+            mime = "application/toml" if fmt == "toml" else "application/json"
+            name = f"{runtime}-settings.{fmt}"
+        return state, (Download(_export_body(state), name, mime),)
+    if e.action == "tune-download":  # the Tune panel's chosen point: the reviewed config
+        body = _tune_body(state)
+        return state, (() if body is None else (Download(body, name, mime),))
+    if e.action == "copy":
+        return _noticed(state, Noticed("msg.copied")), (Copy(_export_body(state)),)
+    if e.action == "copy-link":
+        return _noticed(state, Noticed("msg.link-copied")), (CopyLink(),)
+    return state, ()
+
+
+def update(state: PageState, event: Event) -> tuple[PageState, tuple[Effect, ...]]:
+    """The state after ``event`` and what the shell is to do for it: the event's own
+    effects, a timer for a new notice, and a step of each job that became pending."""
+    effects: list[Effect] = []
+    if isinstance(event, ActionClicked):
+        after, own = _action(state, event)
+        effects.extend(own)
+    else:
+        after = _next(state, event)
+    if after.notice and (after.notice != state.notice or isinstance(event, ActionClicked)):
+        effects.append(ClearNotice(after.notice))
+    if after is state:
+        return after, tuple(effects)
+    after = derived(after)
+    asked = set()
+    for name in JOBS:
+        job = _JOBS.get(name)
+        if job is not None and name not in after.scheduled and job[0](after):
+            asked.add(name)
+            effects.append(Step(name))
+    if asked:
+        after = dataclasses.replace(after, scheduled=after.scheduled | asked)
+    return after, tuple(effects)
+
+
+def reduce(state: PageState, event: Event) -> PageState:
+    """The state after ``event``, without its effects (tests, and a step's own state)."""
+    return update(state, event)[0]
 
 
 def summary_contract_of(state: PageState) -> ModelContract:

@@ -16,6 +16,7 @@ from budgetcore.ui.view.readouts import bullet_list
 from budgetcore.units import format_int
 
 __all__ = [
+    "export_key",
     "import_html",
     "render_export",
     "warnings_html",
@@ -135,6 +136,16 @@ def warnings_html(scenario: Any, lang: str, peers: Any = None) -> Markup:
     )
 
 
+def export_key(state: PageState) -> object:
+    """What the export panel is drawn from (the shell draws it again when this changes):
+    the scenario, the format, the runtime picked, the language and the models the link
+    names."""
+    from budgetcore.ui.picks import link_models  # noqa: PLC0415
+
+    models = tuple(sorted(link_models(state).items()))
+    return (state.plan.scenario, state.export_format, state.export_runtime, state.lang, models)
+
+
 def render_export(state: PageState) -> tuple[str, Markup]:
     """The exported override file and its diff against the defaults."""
     from budgetcore.scenario.export import export_json, export_toml, overrides_of  # noqa: PLC0415
@@ -150,7 +161,7 @@ def render_export(state: PageState) -> tuple[str, Markup]:
     def say(key: str, **params: str) -> str:  # the file's comments in the page's language
         return t(key, lang, **params)
 
-    from budgetcore.ui.view.pickers import link_models  # noqa: PLC0415
+    from budgetcore.ui.picks import link_models  # noqa: PLC0415
 
     export = export_toml if state.export_format == "toml" else export_json
     # The fragment it records is the link's own: the registry models it names too.

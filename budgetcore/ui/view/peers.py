@@ -8,24 +8,25 @@ from typing import Any
 
 from budgetcore.core.plan import Plan
 from budgetcore.messages import t
+from budgetcore.ui.drawn import Drawn, reuse
 from budgetcore.ui.markup import Markup, el, fold, join, td
-from budgetcore.ui.memo import Last
 from budgetcore.ui.model import PageState
+from budgetcore.ui.picks import chosen_model_of
 from budgetcore.ui.svg.axes import box_swatch
-from budgetcore.ui.update import chosen_model_of
 from budgetcore.units import format_int
 
 __all__ = ["peers_html", "render_peers"]
 
 
-_PANEL: Last[Markup] = Last()
-
-
-def render_peers(state: PageState) -> Markup:
+def render_peers(
+    state: PageState,
+    was: Drawn | None = None,
+    drawn: dict[str, tuple[object, object]] | None = None,
+) -> Markup:
     """The peers panel for the main model's W and O: chart, tables, what it is not.
     The shell draws it in the frame after the readouts (like the curves), so an input
     never waits for it; drawn again only when W, O, q, K, o, M, the language, the
-    width, the unit or the chosen model change."""
+    width, the unit or the chosen model change (``was``: the last drawings, ui.drawn)."""
     lang = state.lang
     if state.peers is None:
         return el("p", {"class": "note-small", "data-peers": "loading"}, t("peers.loading", lang))
@@ -47,14 +48,27 @@ def render_peers(state: PageState) -> Markup:
         model,
     )
     peers = state.peers
-    return _PANEL.get(
+    now = {} if drawn is None else drawn
+    width, unit = state.width, state.peers_unit
+    return reuse(
+        was,
+        now,
+        "peers",
         key,
-        lambda: peers_html(p, peers, lang, width=state.width, unit=state.peers_unit, model=model),
+        lambda: peers_html(p, peers, lang, width=width, unit=unit, model=model, was=was, drawn=now),
     )
 
 
 def peers_html(
-    p: Plan, peers: Any, lang: str, *, width: int = 640, unit: str = "tokens", model: str = ""
+    p: Plan,
+    peers: Any,
+    lang: str,
+    *,
+    width: int = 640,
+    unit: str = "tokens",
+    model: str = "",
+    was: Drawn | None = None,
+    drawn: dict[str, tuple[object, object]] | None = None,
 ) -> Markup:
     """The peers' trigger lines for ``p``'s main model (W = I, O): a chart on one axis,
     a table with every system's exact line and source, this scenario's and the
@@ -95,7 +109,12 @@ def peers_html(
             for i, g in enumerate(view.gaps, start=1)
         ),
     )
-    table = _peers_table(view, peers, lang)
+    # Every system's row depends on W, O and the language only (not on K or M): typing
+    # K redraws the chart and reuses the table.
+    key = (view.window, view.max_output, peers, lang)
+    table = reuse(
+        was, {} if drawn is None else drawn, "peers-table", key, lambda: _table(view, lang)
+    )
     ref_heads_text = t("peers.ref-head", lang).split("|")
     # One row per line: the hard line is both this scenario's and the article's, and is
     # listed once with both sources.
@@ -142,15 +161,6 @@ def peers_html(
         table,
         refs_table,
     )
-
-
-_TABLE: Last[Markup] = Last()
-
-
-def _peers_table(view: Any, peers: Any, lang: str) -> Markup:
-    """Every system's row: it depends on W, O and the language only (not on K or M),
-    so typing K redraws the chart and reuses this."""
-    return _TABLE.get((view.window, view.max_output, peers, lang), lambda: _table(view, lang))
 
 
 def _table(view: Any, lang: str) -> Markup:

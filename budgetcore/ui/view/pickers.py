@@ -10,8 +10,8 @@ from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.messages import count, t
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.model import PICKER_MIN_CHARS, PageState
+from budgetcore.ui.picks import chosen_model_of, link_models
 from budgetcore.ui.problems import problem_text
-from budgetcore.ui.update import chosen_model_of
 from budgetcore.ui.view.types import PickerView
 from budgetcore.units import format_int
 
@@ -105,13 +105,6 @@ def picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mark
         status = count("picker.all", found.total, lang)
     view = PickerView(ps.query, expanded, active_id if expanded else "")
     return view, (join(options), _chosen_html(state, section), status)
-
-
-def link_models(state: PageState) -> dict[str, str]:
-    """The models the link names: the plan's scenario's own (``Scenario.model_names``:
-    each picker's choice while its contract is still that model's; edited by hand, the
-    numbers alone are the link)."""
-    return state.plan.scenario.model_names()
 
 
 def _model_marks(model: RegistryModel, lang: str, today: str = "") -> str:

@@ -7,7 +7,7 @@ from typing import Any
 from budgetcore.core.plan import Plan
 from budgetcore.messages import CATALOGUE, t
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.update import scenario_texts
+from budgetcore.ui.validate import scenario_texts
 from budgetcore.ui.view.types import READOUT_KEYS
 from budgetcore.units import format_int
 

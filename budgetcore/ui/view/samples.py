@@ -11,8 +11,8 @@ from typing import Any
 
 from budgetcore.core.plan import Plan
 from budgetcore.messages import count, t
+from budgetcore.ui.drawn import Drawn, reuse
 from budgetcore.ui.markup import Markup, el, fold, join, td
-from budgetcore.ui.memo import Last
 from budgetcore.units import format_bytes, format_int
 
 __all__ = [
@@ -30,22 +30,22 @@ def _ratio_text(value: str | None) -> Markup:
     return el("span", {"title": value}, f"{approx:.4f}")
 
 
-def samples_html(p: Plan, out: dict[str, Any], lang: str) -> Markup:
+def samples_html(
+    p: Plan,
+    out: dict[str, Any],
+    lang: str,
+    was: Drawn | None = None,
+    drawn: dict[str, tuple[object, object]] | None = None,
+) -> Markup:
     """Ratio ranges, byte predictions, the limits verdict and the read time (drawn again
-    only when something it shows changed)."""
+    only when something it shows changed: ``was``, the last render's drawings)."""
     key = json.dumps(
         [out["bytes"], out["io"], out["time"], out["first_binding_limit"], p.funnel.prefetched],
         sort_keys=True,
         default=str,
     )
-    return _samples_markup(key, p, lang)
-
-
-_SAMPLES: Last[Markup] = Last()
-
-
-def _samples_markup(key: str, p: Plan, lang: str) -> Markup:
-    return _SAMPLES.get((key, lang), lambda: _samples_body(p, p.as_dict(), lang))
+    now = {} if drawn is None else drawn
+    return reuse(was, now, "samples", (key, lang), lambda: _samples_body(p, p.as_dict(), lang))
 
 
 def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:

@@ -13,16 +13,16 @@ from functools import lru_cache
 from budgetcore.core.plan import Plan
 from budgetcore.messages import t
 from budgetcore.scenario.fragment import to_fragment
+from budgetcore.ui.drawn import reuse
 from budgetcore.ui.form import (
     FIELDS,
     format_value,
     slider_position,
 )
 from budgetcore.ui.markup import Markup
-from budgetcore.ui.memo import Last
 from budgetcore.ui.model import PICKER_SECTIONS, PageState
 from budgetcore.ui.problems import problem_text
-from budgetcore.ui.update import preset_of
+from budgetcore.ui.validate import preset_of
 from budgetcore.ui.view.config import import_html, warnings_html
 from budgetcore.ui.view.experiment import experiment_html
 from budgetcore.ui.view.pickers import link_models, picker_parts
@@ -43,7 +43,7 @@ from budgetcore.ui.view.types import (
 )
 from budgetcore.units import format_int
 
-__all__ = ["render", "render_curves"]
+__all__ = ["curves_key", "render", "render_curves"]
 
 
 def _field_views(state: PageState) -> dict[str, FieldView]:
@@ -82,8 +82,11 @@ def _field_view(path: str, text: str, value: object, message: str, lang: str) ->
     )
 
 
-def render(state: PageState) -> Screen:
-    """Everything but the charts-in-a-frame (curves) and the export (loaded after boot)."""
+def render(state: PageState, before: Screen | None = None) -> Screen:
+    """Everything but the panels (curves, peers, export, replay, Tune); ``before``: the
+    last screen, whose costly regions are reused where their values are unchanged."""
+    was = before.drawn if before is not None else None
+    drawn: dict[str, tuple[object, object]] = {}
     lang = state.lang
     p = state.plan
     values = plan_values(p)
@@ -97,8 +100,16 @@ def render(state: PageState) -> Screen:
         html["ab-inputs"] = differing_inputs(pinned, p, lang)
     else:
         html["ab-inputs"] = Markup("")
-    html.update(_charts(p, pinned, lang, state.width))
-    html["samples-out"] = samples_html(p, values, lang)
+    html.update(
+        reuse(
+            was,
+            drawn,
+            "charts",
+            (p, pinned, lang, state.width),
+            lambda: _charts(p, pinned, lang, state.width),
+        )
+    )
+    html["samples-out"] = samples_html(p, values, lang, was, drawn)
     html["sample-errors"] = bullet_list([problem_text(x, lang) for x in state.sample_problems])
     html["experiment-result"] = (
         experiment_html(state.outcome, lang) if state.outcome is not None else Markup("")
@@ -157,31 +168,33 @@ def render(state: PageState) -> Screen:
         pickers=pickers,
         peers_unit=state.peers_unit,
         notice_kind="refusal" if state.notice in REFUSALS else "done",
+        drawn=drawn,
     )
 
 
-_CHARTS: Last[dict[str, Markup]] = Last()
-
-
 def _charts(p: Plan, pinned: Plan | None, lang: str, width: int) -> dict[str, Markup]:
-    """The three plan charts, drawn again only when the plan, A, the language or the
-    width changed."""
+    """The three plan charts (drawn again only when the plan, A, the language or the
+    width changed: ``render``'s key)."""
+    from budgetcore.ui.svg.bars import plan_charts  # noqa: PLC0415
 
-    def draw() -> dict[str, Markup]:
-        from budgetcore.ui.svg.bars import plan_charts  # noqa: PLC0415
+    drawn = plan_charts(p, lang, width=width, pinned=pinned)
+    return {f"chart-{k}": v for k, v in drawn.items()}
 
-        drawn = plan_charts(p, lang, width=width, pinned=pinned)
-        return {f"chart-{k}": v for k, v in drawn.items()}
 
-    return _CHARTS.get((p, pinned, lang, width), draw)
+def curves_key(state: PageState) -> object:
+    """What the curves panel is drawn from (the shell draws it again when this changes;
+    None: nothing to draw, the panel closed, the scenario stale or not swept yet)."""
+    s = state.sweep
+    if not s.open or state.stale or s.curves is None:
+        return None
+    return (s.curves_for, s.curves, state.lang)
 
 
 def render_curves(state: PageState, width: int | None = None) -> Markup:
-    """The capacity curves of the current sweep (drawn in a frame of their own)."""
-    from budgetcore.explore.curves import sweep, sweep_values  # noqa: PLC0415 - on first use
+    """The capacity curves of the sweep job's result (ui.update: ``JobStep("sweep")``)."""
     from budgetcore.ui.svg.curves import curves_chart  # noqa: PLC0415
 
-    s = state.sweep
-    values = sweep_values(s.low, s.high, s.path)
-    drawn = sweep(state.plan.scenario, s.path, values)
+    drawn = state.sweep.curves
+    if drawn is None:
+        return Markup("")
     return curves_chart(drawn, state.lang, width=state.width if width is None else width)

@@ -87,3 +87,6 @@ class Screen:
     # refused ("Cannot pin while the plan is stale"), styled apart from "done" ("Link
     # copied.") so a refusal never reads like a success.
     notice_kind: str = "done"
+    # The costly regions as drawn, with what they were drawn from (ui.drawn): the next
+    # render, handed this screen, draws only those whose values changed.
+    drawn: dict[str, tuple[object, object]] = field(default_factory=dict, compare=False)

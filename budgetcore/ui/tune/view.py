@@ -11,7 +11,7 @@ the tab order moves with the arrow keys (a roving tab stop: 384 cells are one st
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN
 from typing import Any
 
@@ -19,19 +19,26 @@ from budgetcore.charts.geometry import FONT_PX, text_width, wrap_text
 from budgetcore.errors import Problem
 from budgetcore.messages import t
 from budgetcore.replay.model import decimal_of
+from budgetcore.ui.drawn import reuse
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.svg.axes import chart_svg, panel_chart_width
-from budgetcore.ui.tune_panel import (
+from budgetcore.ui.tune.state import (
     TUNE_FIELDS,
     TuneInputs,
     TunePanel,
-    result_of,
-    tune_inputs,
 )
 from budgetcore.units import format_int, format_money, format_money_figures
 
-__all__ = ["BINS", "MEASURES", "TuneScreen", "point_text", "render_tune", "tune_controls_html"]
+__all__ = [
+    "BINS",
+    "MEASURES",
+    "TuneScreen",
+    "point_text",
+    "render_tune",
+    "screen_key",
+    "tune_controls_html",
+]
 
 #: The colour scale's bins (``.tb0`` … ``.tb7`` in web/style.css).
 BINS = 8
@@ -50,6 +57,8 @@ class TuneScreen:
     field_messages: dict[str, str]  # constraint path -> its issue ("" when valid)
     progress: tuple[int, int]  # (points done, points in all); (0, 0): not running
     focus: int  # the cell in the tab order (-1: no map)
+    # The maps and the choice as drawn, with what they were drawn from (ui.drawn).
+    drawn: dict[str, tuple[object, object]] = field(default_factory=dict, compare=False)
 
 
 # ------------------------------------------------------------------ the form (static)
@@ -362,13 +371,7 @@ def _marks_html(result: Any, lang: str) -> Markup:
     return el("ul", {"class": "ch-legend tune-marks"}, *items)
 
 
-_MAPS_MEMO: dict[str, tuple[Any, str, int, Markup]] = {}
-
-
 def _maps_html(result: Any, lang: str, width: int) -> Markup:
-    hit = _MAPS_MEMO.get("last")
-    if hit is not None and hit[0] is result and hit[1:3] == (lang, width):
-        return hit[3]
     g = result.grid
     figures = [_marks_html(result, lang)]
     for measure in MEASURES:
@@ -388,9 +391,7 @@ def _maps_html(result: Any, lang: str, width: int) -> Markup:
                 el("p", {"class": "caveat"}, t("phrase.not", lang), t("tune.not", lang)),
             )
         )
-    out = join(figures)
-    _MAPS_MEMO["last"] = (result, lang, width, out)
-    return out
+    return join(figures)
 
 
 # ------------------------------------------------------------------ the choice
@@ -524,11 +525,10 @@ def _export_html(state: Any, k: int, s: int, lang: str) -> Markup:
     """The chosen point as a reviewed config, through the page's own export (the state
     the point's one event would give, so the file is what the export panel shows
     once the point is set)."""
-    from budgetcore.ui.events import TunePointChosen  # noqa: PLC0415
-    from budgetcore.ui.update import reduce  # noqa: PLC0415
+    from budgetcore.ui.tune.handlers import at_point  # noqa: PLC0415
     from budgetcore.ui.view.config import render_export  # noqa: PLC0415
 
-    at = reduce(state, TunePointChosen(k, s))
+    at = at_point(state, k, s)
     body, _diff_markup = render_export(at)
     same = (
         state.plan.scenario.config.trigger_tokens,
@@ -596,12 +596,28 @@ def _errors_html(named: list[tuple[str, tuple[Problem, ...]]], lang: str) -> Mar
 
 #: The choice and its export, drawn once per (result, scenario, format, language): a
 #: hover redraws only the readout.
-_CHOICE_MEMO: dict[str, tuple[Any, Any, str, str, Markup]] = {}
+def screen_key(state: Any) -> tuple[object, ...]:
+    """Everything the panel is drawn from (the shell draws it again when it changes):
+    the plan's value (never its id, reused once the plan is freed), the replay and Tune
+    panels, the language, the width and the export format."""
+    return (
+        state.plan,
+        state.stale,
+        state.replay,
+        state.tune,
+        state.lang,
+        state.width,
+        state.export_format,
+    )
 
 
-def render_tune(state: Any) -> TuneScreen:
+def render_tune(state: Any, before: TuneScreen | None = None) -> TuneScreen:
     """The Tune panel of page state ``state`` (its ``tune`` and ``replay`` panels,
-    plan, lang, width)."""
+    plan, lang, width). It reads what update derived (the inputs, the result); the maps
+    and the choice are drawn again only when what they show changed since ``before``
+    (a hover redraws only the readout)."""
+    was = before.drawn if before is not None else None
+    drawn: dict[str, tuple[object, object]] = {}
     panel: TunePanel = state.tune
     lang = state.lang
     messages = {p: "" for p in TUNE_FIELDS}
@@ -614,11 +630,11 @@ def render_tune(state: Any) -> TuneScreen:
         "tune-point-use": Markup(""),
     }
     text = {"tune-status": "", "tune-sessions": "", "tune-point": ""}
-    screen = TuneScreen(html, text, messages, (0, 0), -1)
+    screen = TuneScreen(html, text, messages, (0, 0), -1, drawn)
     if state.stale:
         text["tune-status"] = t("tune.stale", lang)
         return screen
-    inputs = tune_inputs(state)
+    inputs = panel.inputs
     if inputs is None:
         text["tune-status"] = t("tune.replay-stale", lang)
         return screen
@@ -643,9 +659,9 @@ def render_tune(state: Any) -> TuneScreen:
             )
         else:
             text["tune-status"] = t("tune.starting", lang)
-        return TuneScreen(html, text, messages, (done, max(total, 1)), -1)
+        return TuneScreen(html, text, messages, (done, max(total, 1)), -1, drawn)
     html["tune-errors"] = _errors_html([*job.inputs.unreadable, *job.not_replayed], lang)
-    result = result_of(panel, state.plan.scenario)
+    result = panel.result
     if result is None:
         text["tune-status"] = t("tune.no-session", lang)
         return screen
@@ -661,13 +677,13 @@ def render_tune(state: Any) -> TuneScreen:
             n_s=format_int(len(g.ss)),
         )
     width = panel_chart_width(state.width, state.panel_width, 280)
-    html["tune-maps"] = _maps_html(result, lang, width)
-    memo = (result, state.plan.scenario, state.export_format, lang)
-    hit = _CHOICE_MEMO.get("last")
-    if hit is None or hit[0] is not result or hit[1:4] != memo[1:]:
-        hit = (*memo, _choice_html(result, state, lang))
-        _CHOICE_MEMO["last"] = hit
-    html["tune-choice"] = hit[4]
+    html["tune-maps"] = reuse(
+        was, drawn, "maps", (result, lang, width), lambda: _maps_html(result, lang, width)
+    )
+    key = (result, state.plan.scenario, state.export_format, lang)
+    html["tune-choice"] = reuse(
+        was, drawn, "choice", key, lambda: _choice_html(result, state, lang)
+    )
     focus = panel.focus if 0 <= panel.focus < g.points else -1
     shown = panel.hover if 0 <= panel.hover < g.points else focus
     if focus < 0:
@@ -692,4 +708,4 @@ def render_tune(state: Any) -> TuneScreen:
             },
             t("tune.use-shown", lang),
         )
-    return TuneScreen(html, text, messages, (0, 0), focus)
+    return TuneScreen(html, text, messages, (0, 0), focus, drawn)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from budgetcore.messages import count, t
 from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.ui.markup import Markup, el, join, td
-from budgetcore.ui.replay_panel import LoadedLog, ReplayPanel
+from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
 from budgetcore.ui.view.pickers import how_text
 from budgetcore.units import format_int, format_money
 
@@ -439,7 +439,7 @@ def logs_html(
     log = item.log
     main = log.main
     if item.as_run is not None:
-        from budgetcore.ui.replay_backtest import as_run_html, what_if_html  # noqa: PLC0415
+        from budgetcore.ui.replay.backtest import as_run_html, what_if_html  # noqa: PLC0415
 
         parts.append(as_run_html(item.as_run, log, lang, wide=wide))
         if what_if is not None:

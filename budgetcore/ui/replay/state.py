@@ -40,7 +40,6 @@ from budgetcore.inputs.numbers import (
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.scenario.model import Scenario
 from budgetcore.ui.form import IssueError, Param, too_large_issue
-from budgetcore.ui.memo import Last
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on boot
@@ -52,7 +51,7 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
     from budgetcore.replay.turns import GeneratorSpec
     from budgetcore.replay.whatif import WhatIf
-    from budgetcore.ui.model import PickerState
+    from budgetcore.ui.picker import PickerState
 
 __all__ = [
     "DISTS",
@@ -68,6 +67,7 @@ __all__ = [
     "ReplayPanel",
     "ReplayRun",
     "Source",
+    "due",
     "initial_panel",
     "options_of",
     "parse_field_text",
@@ -823,6 +823,26 @@ def _waits(panel: ReplayPanel, page_stale: bool) -> bool:
 _PAUSED = ReplayRun(None, None, None, paused=True)
 
 
+def due(
+    panel: ReplayPanel, scenario: Scenario, page_stale: bool, picked: Picked = NONE_PICKED
+) -> bool:
+    """Whether :func:`refreshed` would change the panel (the replay job is pending),
+    decided without replaying: the same rules, in the same order."""
+    if not panel.open:
+        return False
+    last = panel.run
+    if _waits(panel, page_stale):
+        return last is not _PAUSED
+    key = _source_key(panel)
+    if last is None or last.paused or not _same(last.source_key, key):
+        return True
+    try:
+        options = options_of(panel, picked)
+    except ScenarioError:  # pragma: no cover - every field was checked alone
+        return last.scenario != scenario or last.options is not None
+    return last.scenario != scenario or last.options != options
+
+
 def refreshed(
     panel: ReplayPanel, scenario: Scenario, page_stale: bool, picked: Picked = NONE_PICKED
 ) -> ReplayPanel:
@@ -883,15 +903,18 @@ def _what_if(panel: ReplayPanel, scenario: Scenario, result: Replay | None) -> W
 __all__ += ["NONE_PICKED", "Picked", "log_prices", "option_issue"]
 
 
-_SESSION_TURNS: Last[tuple[Source, ...]] = Last()
+#: The sessions' turn sources and what they were made from (their sources' keys).
+Sessions = tuple[object, tuple[Source, ...]]
 
 
-def session_turns(panels: tuple[ReplayPanel, ...]) -> tuple[Source, ...]:
-    """:func:`turns_of` of each panel (one per session of an import), the very same
-    values while the sources' keys are equal: the Tune panel asks once per slice, and
-    its job holds on only while the turns are the same tuples."""
+def session_turns(panels: tuple[ReplayPanel, ...], before: Sessions | None = None) -> Sessions:
+    """:func:`turns_of` of each panel (one per session of an import): ``before``'s very
+    same values while the sources' keys are equal. The Tune panel keeps the last in its
+    state, and its job holds on only while the turns are the same tuples."""
     key = tuple(_source_key(p) for p in panels)
-    return _SESSION_TURNS.get(key, lambda: tuple(turns_of(p) for p in panels))
+    if before is not None and before[0] == key:
+        return before
+    return key, tuple(turns_of(p) for p in panels)
 
 
 def source_waits(panel: ReplayPanel) -> bool:
@@ -900,4 +923,4 @@ def source_waits(panel: ReplayPanel) -> bool:
     return _waits(panel, False)
 
 
-__all__ += ["session_turns", "source_waits"]
+__all__ += ["Sessions", "session_turns", "source_waits"]

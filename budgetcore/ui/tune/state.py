@@ -20,27 +20,21 @@ the scenario's mark, and the choice, without replaying the grid again.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, whole_text
 from budgetcore.inputs.text import limit_of, utf8_size_above
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.events import (
-    TuneFieldTyped,
-    TunePointChosen,
-    TunePointFocused,
-    TuneStep,
-    TuneToggled,
-)
 from budgetcore.ui.form import IssueError, Param, too_large_issue
-from budgetcore.ui.replay_panel import (
+from budgetcore.ui.replay.state import (
     NONE_PICKED,
     Picked,
     ReplayPanel,
+    Sessions,
     options_of,
     session_turns,
     source_waits,
@@ -54,7 +48,6 @@ if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boo
     from budgetcore.tune.measures import GridMeasures
     from budgetcore.tune.result import TuneResult
     from budgetcore.tune.session import Session
-    from budgetcore.ui.model import PageState
 
 __all__ = [
     "SLICE_TURNS",
@@ -71,6 +64,7 @@ __all__ = [
     "pending",
     "result_of",
     "run_to_end",
+    "session_panels",
     "step",
     "with_texts",
 ]
@@ -172,32 +166,43 @@ def _at_own_point_of(scenario: Scenario, other: Scenario) -> Scenario:
     return dataclasses.replace(scenario, config=config)
 
 
+def session_panels(replay: ReplayPanel) -> tuple[ReplayPanel, ...]:
+    """One replay panel per session: the chosen source, or every session of an import."""
+    if replay.source != "log" or len(replay.logs) <= 1:
+        return (replay,)
+    return tuple(dataclasses.replace(replay, log_index=i) for i in range(len(replay.logs)))
+
+
 def inputs_of(
-    scenario: Scenario, replay: ReplayPanel, picked: Picked = NONE_PICKED
+    scenario: Scenario,
+    replay: ReplayPanel,
+    picked: Picked = NONE_PICKED,
+    sessions: Sessions | None = None,
 ) -> TuneInputs | tuple[Problem, ...] | None:
     """The grid's inputs from the replay panel's turn source: None while a replay
     field the source uses is invalid (the panel waits), the source's problems when it
-    has no turn at all. With a log or folder, every session of the import."""
+    has no turn at all. With a log or folder, every session of the import. ``sessions``:
+    the turns made last time, the very same tuples while their sources are unchanged."""
     if source_waits(replay):
         return None
     options = options_of(replay, picked)
-    if replay.source != "log" or len(replay.logs) <= 1:
-        (source,) = session_turns((replay,))
+    _key, sources = session_turns(session_panels(replay), sessions)
+    if len(sources) == 1:
+        (source,) = sources
         if source.error:
             return source.error
         name = replay.log_name if replay.source == "log" else replay.source
         return TuneInputs(scenario, ((name, source.turns),), options)
-    sessions = []
+    sessions_ = []
     unreadable = []
-    panels = tuple(dataclasses.replace(replay, log_index=i) for i in range(len(replay.logs)))
-    for log, source in zip(replay.logs, session_turns(panels), strict=True):
+    for log, source in zip(replay.logs, sources, strict=True):
         if source.error:
             unreadable.append((log.name, source.error))
         else:
-            sessions.append((log.name, source.turns))
-    if not sessions:
+            sessions_.append((log.name, source.turns))
+    if not sessions_:
         return tuple(p for _, problems in unreadable for p in problems)
-    return TuneInputs(scenario, tuple(sessions), options, tuple(unreadable))
+    return TuneInputs(scenario, tuple(sessions_), options, tuple(unreadable))
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +249,13 @@ class TunePanel:
     error: tuple[Problem, ...] = ()  # why there is no grid (the scenario refused it)
     focus: int = -1  # the point last focused: the maps' tab stop (-1: none)
     hover: int = -1  # the point under the pointer, shown until a focus moves (-1: none)
+    # Derived by update (:func:`derived`), read by the steps and the view: the sessions'
+    # turns (made once per change of their sources), the grid's inputs, and a finished
+    # grid's result under the scenario and the constraints (``result_for``: those).
+    sessions: Sessions | None = field(default=None, compare=False)
+    inputs: TuneInputs | tuple[Problem, ...] | None = field(default=None, compare=False)
+    result: TuneResult | None = field(default=None, compare=False)
+    result_for: object = None
 
     @property
     def stale(self) -> bool:
@@ -374,20 +386,14 @@ def run_to_end(panel: TunePanel, inputs: TuneInputs, budget: int = SLICE_TURNS) 
     return panel
 
 
-_RESULT_MEMO: dict[str, tuple[TuneJob, Scenario, Constraints, TuneResult]] = {}
-
-
 def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
     """The finished grid's sum, the scenario's own point, the frontier and the choice
     under the panel's constraints (None while the grid runs, or when no session could
-    be replayed). Memoised: a hover or a slice redraws with the same result."""
+    be replayed). The page keeps it in the panel (:func:`derived`)."""
     job = panel.job
     if job is None or not job.finished or not job.grids:
         return None
     constraints = constraints_of(panel)
-    hit = _RESULT_MEMO.get("last")
-    if hit is not None and hit[0] is job and hit[1] == scenario and hit[2] == constraints:
-        return hit[3]
     from budgetcore.tune.engine import grid_of  # noqa: PLC0415
     from budgetcore.tune.result import SessionResult, summarise  # noqa: PLC0415
 
@@ -398,65 +404,4 @@ def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
     ]
     failed = (*job.inputs.unreadable, *job.not_replayed)
     results += [SessionResult(name, None, None, problems) for name, problems in failed]
-    result = summarise(scenario, results, constraints)
-    _RESULT_MEMO["last"] = (job, scenario, constraints, result)
-    return result
-
-
-# ------------------------------------------------------------------ events and handlers
-
-
-def _tune(state: PageState, **changes: Any) -> PageState:
-    return dataclasses.replace(state, tune=dataclasses.replace(state.tune, **changes))
-
-
-def tune_inputs(state: PageState) -> TuneInputs | tuple[Problem, ...] | None:
-    """The grid's inputs for the page (None while the scenario on screen is stale)."""
-    if state.stale:
-        return None
-    from budgetcore.ui.update import picked_prices  # noqa: PLC0415 - update imports this
-
-    return inputs_of(state.plan.scenario, state.replay, picked_prices(state))
-
-
-def _toggled(state: PageState, e: TuneToggled) -> PageState:
-    return _tune(state, open=e.open)
-
-
-def _typed(state: PageState, e: TuneFieldTyped) -> PageState:
-    return dataclasses.replace(state, tune=with_texts(state.tune, {e.path: e.text}))
-
-
-def _step(state: PageState, _e: TuneStep) -> PageState:
-    panel = step(state.tune, tune_inputs(state))
-    return state if panel is state.tune else dataclasses.replace(state, tune=panel)
-
-
-def _focused(state: PageState, e: TunePointFocused) -> PageState:
-    cell = max(-1, e.cell)
-    if e.hover:  # the pointer shows a point's values; the keyboard's tab stop stays
-        return state if cell == state.tune.hover else _tune(state, hover=cell)
-    if cell == state.tune.focus and state.tune.hover == -1:
-        return state
-    return _tune(state, focus=cell, hover=-1)
-
-
-def _chosen(state: PageState, e: TunePointChosen) -> PageState:
-    """K and S of a point as one change, through the one validation path (the texts a
-    person would type), so the fields, the plan, the link and the export agree."""
-    from budgetcore.ui.form import format_value  # noqa: PLC0415
-    from budgetcore.ui.update import _with_texts  # noqa: PLC0415 - the page's one path
-
-    k_path, s_path = "config.trigger_tokens", "config.summary_max_tokens"
-    texts = {k_path: format_value(k_path, e.k), s_path: format_value(s_path, e.s)}
-    return _with_texts(state, texts, notice="")
-
-
-TUNE_HANDLERS: dict[type, Callable[[Any, Any], Any]] = {
-    TuneToggled: _toggled,
-    TuneFieldTyped: _typed,
-    TuneStep: _step,
-    TunePointFocused: _focused,
-    TunePointChosen: _chosen,
-}
-__all__ += ["TUNE_HANDLERS", "tune_inputs"]
+    return summarise(scenario, results, constraints)

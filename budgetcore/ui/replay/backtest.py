@@ -5,7 +5,7 @@ then the scenario's what-if beside the as-run model, its delta item by item and 
 quality measures.
 
 Pure: values in, markup out. Both values were computed before the view runs (the
-backtest when the log was read, the what-if in the update step, ``replay_panel.
+backtest when the log was read, the what-if in the update step, ``replay.state.
 refreshed``); every figure carries the CLI's JSON Lines text in ``data-value``, so a
 test holds the page to ``replay --log F --format jsonl`` for the same file.
 """

@@ -1,9 +1,9 @@
-"""The replay panel drawn: the charts (:mod:`budgetcore.ui.replay_charts`), the session
+"""The replay panel drawn: the charts (:mod:`budgetcore.ui.replay.charts`), the session
 summary, the scrubbed turn's row and funnel, the form's messages and texts
-(:mod:`budgetcore.ui.replay_form`) (docs/spec.md §12 and §15).
+(:mod:`budgetcore.ui.replay.form`) (docs/spec.md §12 and §15).
 
 Pure and cheap: page state in, markup out. The replay itself was run by the update
-step (``replay_panel.refreshed``) and sits in the panel (``ReplayPanel.run``); nothing
+step (``replay.state.refreshed``) and sits in the panel (``ReplayPanel.run``); nothing
 here replays, generates turns or memoises.
 """
 
@@ -19,9 +19,9 @@ from budgetcore.errors import Problem
 from budgetcore.messages import t
 from budgetcore.replay.model import SUMMARY_KEYS, TIMING_SUMMARY_KEYS, Replay, TurnRow, money_text
 from budgetcore.ui.markup import Markup, el
-from budgetcore.ui.replay_charts import timeline_figure
-from budgetcore.ui.replay_form import field_messages, field_values, replay_controls_html
-from budgetcore.ui.replay_panel import LIMIT_PATHS, ReplayPanel
+from budgetcore.ui.replay.charts import timeline_figure
+from budgetcore.ui.replay.form import field_messages, field_values, replay_controls_html
+from budgetcore.ui.replay.state import LIMIT_PATHS, ReplayPanel
 from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.units import format_bytes, format_int, format_mean_money, format_money
 
@@ -218,7 +218,7 @@ def _row_table(row: TurnRow, lang: str, timed: bool) -> Markup:
 def _log_html(panel: ReplayPanel, lang: str, state_wide: bool) -> Markup:
     if panel.source != "log":
         return Markup("")
-    from budgetcore.ui.replay_logs import logs_html  # noqa: PLC0415 - only with a log
+    from budgetcore.ui.replay.logs import logs_html  # noqa: PLC0415 - only with a log
 
     return logs_html(panel, lang, wide=state_wide)
 
@@ -291,7 +291,7 @@ def render_replay(state: Any) -> ReplayScreen:
         result, lang, width=width, scrub=scrub, log=series, window=window
     )
     if series is not None:
-        from budgetcore.ui.replay_logs import logs_html  # noqa: PLC0415
+        from budgetcore.ui.replay.logs import logs_html  # noqa: PLC0415
 
         html["replay-log"] = logs_html(
             panel, lang, result, what_if=run.what_if, wide=state.width >= _WIDE

@@ -12,7 +12,7 @@ from typing import Any
 
 from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.replay_panel import (
+from budgetcore.ui.replay.state import (
     DISTS,
     GENERATOR_PATHS,
     LIMIT_PATHS,
