@@ -123,6 +123,7 @@ class Shell:
         ready, with nothing written: the next paint writes only what changed from it."""
         if self.taking_over and self.painted.screen is None:  # else a paint came first
             _ops, self.painted = main_ops(self.state, self.painted)
+        self.on_resize(None)  # the full-width panels' width, now that the page is laid out
 
     def box_width(self, selector: str) -> int:
         # Charts draw at their box's real width (12 px text at any width): its inner
@@ -231,8 +232,7 @@ class Shell:
     def load_model_data(self) -> None:
         # The registry and the peers' rules parse after "ready", in three tasks (registry;
         # peers and repaint; the collector), so none holds the page for their sum.
-        perf = window.performance
-        perf.mark("budgetcore:registry-start")
+        window.performance.mark("budgetcore:registry-start")
         try:
             from budgetcore.registry.models import default_registry  # noqa: PLC0415
 
@@ -241,7 +241,7 @@ class Shell:
             self.dispatch(E.failed(exc))
             return
         # scripts/bench reads this measure: the registry's import, read and parse.
-        perf.measure("budgetcore:registry-parse", "budgetcore:registry-start")
+        window.performance.measure("budgetcore:registry-parse", "budgetcore:registry-start")
         later(0, lambda: self.model_data_loaded(registry))
 
     def model_data_loaded(self, registry: Any) -> None:
@@ -439,7 +439,7 @@ def boot() -> None:
     for node in document.querySelectorAll("[data-wake]"):
         node.removeAttribute("inert")  # the controls wake up
     document.documentElement.dataset.state = "ready"
-    later(0, lambda: (shell.adopt(), shell.on_resize(None)))  # adopt before any paint
+    later(0, shell.adopt)  # before anything paints
     later(0, shell.load_model_data)
 
 
