@@ -181,3 +181,26 @@ MALFORMED = [
     b'{"config": {"trigger_tokens": 1e400}}',
     b'{"a": 1, "a": 2}',
 ]
+
+
+def page_replay(state: Any) -> Any:
+    """The replay the page's update step stores for ``state`` (its replay job's step)."""
+    from budgetcore.ui.events import JobStep  # noqa: PLC0415
+    from budgetcore.ui.update import reduce  # noqa: PLC0415
+
+    run = reduce(state, JobStep("replay")).replay.run
+    assert run is not None
+    assert run.result is not None
+    return run.result
+
+
+def timed_page(**texts: str) -> Any:
+    """The page's replay panel open with the clock on, 60 turns and K 20,000 (so runs
+    happen), and ``texts`` typed into its fields (``replay.<name>``)."""
+    from budgetcore.ui.events import FieldTyped, ReplayFieldTyped, ReplayToggled  # noqa: PLC0415
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    state = reduce(initial_state(), ReplayToggled(True))
+    for path, text in {"turns": "60", "timing": "true", **texts}.items():
+        state = reduce(state, ReplayFieldTyped(f"replay.{path}", text))
+    return reduce(state, FieldTyped("config.trigger_tokens", "20,000"))

@@ -26,8 +26,8 @@ from budgetcore.replay.options import parse_options_json
 from budgetcore.replay.simulate import replay
 from budgetcore.tune.result import tune
 from tests.helpers import run_cli
-from tests.test_timing_oracle import SCENARIO
 from tests.timing_oracle import oracle_timed_replay
+from tests.timing_oracle_helpers import SCENARIO
 
 PRICES = {"input": "1", "output": "2"}  # per token: easy arithmetic
 
@@ -125,7 +125,8 @@ def test_bill_failed_output_is_checked_on_every_path() -> None:
 
 def test_the_pages_form_gives_bill_failed_output_to_the_replay() -> None:
     """The page's box is the options file's key: unticked, a failed try bills no output."""
-    from tests.test_ui_replay import _run, _timed  # noqa: PLC0415
+    from tests.helpers import page_replay as _run  # noqa: PLC0415
+    from tests.helpers import timed_page as _timed  # noqa: PLC0415
 
     fields = {"format_failure_rate": "0.5", "format_failure_seed": "3", "max_resends": "2"}
     billed = _run(_timed(**fields))
@@ -318,7 +319,8 @@ def test_the_pages_form_has_every_section_15_option_by_its_file_name() -> None:
     bill_failed_output."""
     from budgetcore.ui.form import IssueError  # noqa: PLC0415
     from budgetcore.ui.replay.state import parse_field_text  # noqa: PLC0415
-    from tests.test_ui_replay import _run, _timed  # noqa: PLC0415
+    from tests.helpers import page_replay as _run  # noqa: PLC0415
+    from tests.helpers import timed_page as _timed  # noqa: PLC0415
 
     default = _run(_timed()).options
     assert default.timing is not None

@@ -25,19 +25,8 @@ import pytest
 
 from tests.replay_oracle import oracle_replay
 from tests.timing_oracle import Undecided, oracle_timed_replay
-from tests.timing_oracle_helpers import timed
+from tests.timing_oracle_helpers import SCENARIO, timed
 
-SCENARIO: dict[str, Any] = {
-    "main_model": {"input_tokens": 100_000, "output_tokens": 10_000, "reserves_output": False},
-    "summary_model": {"input_tokens": 50_000, "output_tokens": 10_000, "reserves_output": False},
-    "config": {
-        "trigger_tokens": 0,
-        "summary_max_tokens": 1_000,
-        "safety_margin": "0",
-        "reply_max_tokens": 100,
-    },
-    "workload": {"required_tokens": 1_000, "summary_instruction_tokens": 100},
-}
 PRICES = {"input": "1", "output": "2"}  # per token: easy arithmetic
 NEVER_FAILS = {"failure_rate": "0"}
 ALWAYS_FAILS = {"failure_rate": "1"}  # random() < 1 always

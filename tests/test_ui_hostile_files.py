@@ -23,8 +23,8 @@ from budgetcore.inputs.text import limit_of
 from budgetcore.ui.events import (
     FileRefused,
     ImportFileLoaded,
+    JobStep,
     ReplayLogsLoaded,
-    ReplayRefreshed,
     ReplaySourceChosen,
     ReplayToggled,
 )
@@ -49,7 +49,7 @@ def _strings(state: PageState) -> Iterator[str]:
     for f in screen.fields.values():
         yield f.message
         yield f.valuetext
-    panel = render_replay(reduce(state, ReplayRefreshed()))
+    panel = render_replay(reduce(state, JobStep("replay")))
     yield from panel.html.values()
     yield from panel.text.values()
     yield from panel.field_messages.values()

@@ -8,6 +8,19 @@ from hypothesis import assume
 
 from tests.timing_oracle import Undecided, oracle_timed_replay
 
+#: The timing tests' scenario: small contracts, K 0, so that every turn summarises.
+SCENARIO: dict[str, Any] = {
+    "main_model": {"input_tokens": 100_000, "output_tokens": 10_000, "reserves_output": False},
+    "summary_model": {"input_tokens": 50_000, "output_tokens": 10_000, "reserves_output": False},
+    "config": {
+        "trigger_tokens": 0,
+        "summary_max_tokens": 1_000,
+        "safety_margin": "0",
+        "reply_max_tokens": 100,
+    },
+    "workload": {"required_tokens": 1_000, "summary_instruction_tokens": 100},
+}
+
 
 def timed(fixed_s: str, gap_ms: int | None = None, **more: Any) -> dict[str, Any]:
     timing: dict[str, Any] = {"duration": {"fixed_s": fixed_s}}
