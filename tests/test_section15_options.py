@@ -252,7 +252,8 @@ def test_the_old_name_of_the_retries_seed_is_refused_naming_the_new_one(tmp_path
     (problem,) = info.value.problems
     assert problem.code == "renamed"
     assert info.value.one_line() == (
-        "options.retries.seed is renamed failure_seed: give options.retries.failure_seed"
+        "options.retries.seed is renamed: give options.retries.failure_seed"
+        " (docs/cli.md, Names and units)"
     )
     parsed = parse_options_json('{"retries": {"failure_rate": "0.5", "failure_seed": 7}}')
     assert parsed.retries == Retries(failure_rate=Decimal("0.5"), failure_seed=7)

@@ -446,6 +446,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 需要每个请求的时间才能做后台计时;该请求没有时间戳",
     ),
     "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
+    "core.log-kimi-config-not-toml": (
+        "{where} is not a TOML file ({why})",
+        "{where}不是 TOML 文件({why})",
+    ),
+    "core.runtime-not-tunable": (
+        "{where} cannot be tuned: {title} {why}",
+        "{where}无法调优:{title} {why}",
+    ),
+    "core.knob-values": (
+        "{where} must list the runtime knob's values in its own unit, each above 0, within "
+        "its range and with at most {places} decimal places",
+        "{where}须以该运行时设置项自己的单位列出取值:每个都大于 0、在其范围内,且至多 {places} 位小数",
+    ),
+    "core.knob-repeat": ("{where} must not repeat a value", "{where}不得重复同一个值"),
+    "core.knob-many": ("{where} must hold at most {high} values", "{where}至多只能有 {high} 个值"),
+    "core.reviewed-table": (
+        "{where} must be a table of models; got {got}",
+        "{where}必须是模型的表;收到 {got}",
+    ),
+    "core.reviewed-and-model": (
+        "{where} records the reviewed models; the file may not also set a model section",
+        "{where}已记录评审时的模型;文件不能再设置模型部分",
+    ),
     "core.renamed": (
         "{where} is renamed: give {new} (docs/cli.md, Names and units)",
         "{where} 已改名:请改用 {new}(见 docs/cli.md「名称与单位」)",

@@ -282,12 +282,13 @@ RENAMED: dict[str, str] = {"seed": "failure_seed"}
 def renamed(raw: dict[str, Any], path: str, problems: list[Problem]) -> None:
     for old, new in RENAMED.items():
         if old in raw:
+            given = f"{path}.{new}"
             problems.append(
                 Problem.coded(
                     f"{path}.{old}",
-                    f"is renamed {new}: give {path}.{new}",
+                    f"is renamed: give {given} (docs/cli.md, Names and units)",
                     "renamed",
-                    new=f"{path}.{new}",
+                    new=given,
                 )
             )
 

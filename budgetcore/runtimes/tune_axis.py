@@ -99,8 +99,11 @@ def tune_knob(runtime: str) -> tuple[Profile, Knob]:
     runtime has none."""
     p = profile(runtime)
     if p.name in NOT_TUNABLE:
-        rule = f"cannot be tuned: {p.title} {NOT_TUNABLE[p.name]}"
-        raise ScenarioError([Problem.of("--runtime", rule, runtime, "runtime-not-tunable")])
+        why = NOT_TUNABLE[p.name]
+        rule = f"cannot be tuned: {p.title} {why}"
+        code = "runtime-not-tunable"
+        problem = Problem.of("--runtime", rule, runtime, code, title=p.title, why=why)
+        raise ScenarioError([problem])
     return p, p.knob(TUNE_KNOBS[p.name])
 
 
@@ -131,14 +134,22 @@ def parse_knob_values(text: str, knob: Knob) -> tuple[Value, ...]:
                 + (f" and from {knob.low} to {knob.high}" if knob.high is not None else "")
                 + f", with at most {places} decimal places"
             )
-            raise ScenarioError([Problem.of("--knob", rule, item, "knob-values")])
+            raise ScenarioError([Problem.of("--knob", rule, item, "knob-values", places=places)])
         assert isinstance(number, int | Decimal)
         out.append(number)
     if len(set(out)) != len(out):
         raise ScenarioError([Problem.of("--knob", "must not repeat a value", text, "knob-repeat")])
     if len(out) > MAX_VALUES:
         raise ScenarioError(
-            [Problem.of("--knob", f"must hold at most {MAX_VALUES} values", len(out), "knob-many")]
+            [
+                Problem.of(
+                    "--knob",
+                    f"must hold at most {MAX_VALUES} values",
+                    len(out),
+                    "knob-many",
+                    high=MAX_VALUES,
+                )
+            ]
         )
     return tuple(sorted(out))  # type: ignore[type-var]
 

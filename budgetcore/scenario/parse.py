@@ -145,7 +145,7 @@ def reviewed_models(data: Mapping[str, Any], problems: list[Problem]) -> Reviewe
         return ReviewedModels()
     table = data[REVIEWED]
     if not isinstance(table, dict):
-        problems.append(Problem.of(REVIEWED, "must be a table/object", table, "object"))
+        problems.append(Problem.of(REVIEWED, "must be a table of models", table, "reviewed-table"))
         return ReviewedModels()
     found: list[Problem] = list(
         key_problems(table, REVIEWED, {"main_model", "summary_model"}, rule="is not a known key")
