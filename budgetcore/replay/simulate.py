@@ -392,7 +392,7 @@ def replay(
             elif (
                 slot is not None
                 and start is not None
-                and (pending is not None or not slot.free_at(Fraction(start, 1000)))
+                and (pending is not None or not slot.free_at_ms(start))
             ):
                 # One run at a time; a published result this turn's plan has not seen
                 # yet counts as in flight too (its state is not the turn's).
@@ -432,7 +432,8 @@ def replay(
         if pending is not None and starts is not None:
             # The state the next turn is planned with: a published run lands at its end.
             following = starts[index] if index < len(starts) else None
-            if following is None or pending[0] <= Fraction(following, 1000):
+            landed = pending[0]  # seconds, against the next turn's milliseconds
+            if following is None or landed.numerator * 1000 <= following * landed.denominator:
                 c_after, a_after = pending[1], pending[2]
                 pending = None
 
