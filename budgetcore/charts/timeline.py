@@ -400,7 +400,10 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     if not runs:
         return RunTimes(height, Fraction(1), ())
     # The longest duration n/d and the latest append a/1000, by cross-multiplication.
-    ln, ld = max(((n, d) for _, n, d, _ in runs), key=lambda nd: Fraction(nd[0], nd[1]))
+    ln, ld = runs[0][1], runs[0][2]
+    for _, n, d, _ in runs:
+        if n * ld > ln * d:
+            ln, ld = n, d
     late = max((a for *_, a in runs if a is not None), default=0)
     scale = Fraction(ln, ld)
     if late * ld > ln * 1000:  # an append later than the longest run
@@ -412,15 +415,21 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     h = height * UNIT
     bars = []
     turn, fate, tries = col["turn"], col["run_fate"], col["run_tries"]
+    # Runs mostly last the same few durations (one fixed duration, or cut at a
+    # timeout): one Fraction each, not one per run.
+    durations: dict[tuple[int, int], Fraction] = {}
     for i, n, d, a in runs:
         above = a is not None and a * sd > sn * 1000
+        duration = durations.get((n, d))
+        if duration is None:
+            duration = durations[n, d] = Fraction(n, d)
         bars.append(
             RunBar(
                 turn[i],
                 xs[i],
                 str(fate[i]),
                 tries[i],
-                Fraction(n, d),
+                duration,
                 None if a is None else Fraction(a, 1000),
                 h - (n * h * sd) // (d * sn),  # floor: never above the exact height
                 None if a is None or above else h - (a * h * sd) // (1000 * sn),
