@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
             cold_and_warm(p, base)  # warm the OS file cache and the server once
             for _ in range(args.loads):
                 for key, path in PAGES.items():
-                    url = (args.dir / path).as_uri() if key == "file" else base + path
+                    url = (args.dir / path).resolve().as_uri() if key == "file" else base + path
                     runs[key].append(cold_and_warm(p, url))
             if not args.boot_only:
                 loops = interact(p, base, args)
