@@ -49,7 +49,26 @@
     stage("Loaded Pyodide");
     // What PyScript's module gives main.py on the main thread.
     pyodide.registerJsModule("pyscript", { document, window: globalThis });
-    const main = await read("main.py").text();
-    await pyodide.runPythonAsync(main, { filename: "main.py" });
+    const main = read("main.py").text();
+    // main.py's imports, a few modules per task (the build lists them in the order
+    // their imports finish, scripts/offline.py boot_modules): in one task they held the
+    // page for 0.2-0.5 s. main.py then finds them loaded.
+    const pause = () => (globalThis.scheduler?.yield
+      ? scheduler.yield() : new Promise((r) => setTimeout(r, 0)));
+    const importer = pyodide.runPython(
+      "def _load(names):\n"
+      + "    import importlib\n"
+      + "    for name in names:\n"
+      + "        try:\n"
+      + "            importlib.import_module(name)\n"
+      + "        except ImportError:\n"
+      + "            pass  # CPython's module, not in Pyodide: main.py imports what it needs\n"
+      + "_load", { globals: pyodide.toPy({}) });  // its own namespace, not main.py's
+    for (const group of JSON.parse(document.getElementById("boot-modules").textContent)) {
+      importer(group);
+      await pause();
+    }
+    importer.destroy();
+    await pyodide.runPythonAsync(await main, { filename: "main.py" });
   })();
 })();
