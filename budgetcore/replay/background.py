@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from math import gcd
 from typing import Literal
 
@@ -60,6 +61,13 @@ RUN_FROM: tuple[str, ...] = ("reply", "turn")
 MAX_ROUND_MS = 3_600_000
 
 
+@lru_cache(maxsize=64)
+def _fraction_of(value: Decimal) -> Fraction:
+    """A fixed duration as a Fraction, once: a timed replay asks once per run, and the
+    same Decimal gives the same (immutable) Fraction."""
+    return Fraction(value)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Duration:
     """How long one try takes: ``fixed_s`` seconds, or summary input / prefill rate +
@@ -95,7 +103,7 @@ class Duration:
         Fraction(4451, 25)
         """
         if self.fixed_s is not None:
-            exact = Fraction(self.fixed_s)
+            exact = _fraction_of(self.fixed_s)
         else:
             assert self.prefill_tokens_per_s is not None
             assert self.decode_tokens_per_s is not None
