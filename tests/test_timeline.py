@@ -237,3 +237,11 @@ def test_the_run_strip_s_scale_is_the_longest_of_runs_of_many_durations() -> Non
     assert len(durations) > 3
     assert all(d.denominator > 1 for d in durations)
     assert times.scale_s == max(durations)
+
+
+def test_the_running_total_s_scale_alone_is_the_chart_s() -> None:
+    from budgetcore.charts.timeline import cost_chart, cost_total_scale  # noqa: PLC0415
+
+    for result in (_timed_replay([30_000, 10_000] * 3, "20"), _timed_replay([1_000], "5")):
+        chart = cost_chart(result)
+        assert cost_total_scale(result) == (chart.unit, chart.scale_total)

@@ -481,6 +481,14 @@ def cost_scale(result: Replay) -> tuple[str, int | Decimal]:
     return ("money", _as_money(top, result.rows[0].money_places)) if priced else ("tokens", top)
 
 
+def cost_total_scale(result: Replay) -> tuple[str, int | Decimal]:
+    """The running total's unit and scale (``cost_chart``'s ``scale_total``), without
+    drawing it: the page's right axis is sized from it before the chart is drawn."""
+    priced, _per, totals = _per_turn(result)
+    total = totals[-1]
+    return ("money", _as_money(total, result.rows[0].money_places)) if priced else ("tokens", total)
+
+
 def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostChart:
     """Cost per turn as bars and the running total as a line, each on its own scale
     (money when prices are known, else billed tokens). A turn with a summary call
