@@ -94,3 +94,17 @@ def test_the_file_allows_each_inline_script_by_its_hash_and_nothing_else(site: P
     assert "unsafe-inline" not in csp
     assert "connect-src 'none'" in csp
     assert not re.search(r'(?:src|href)="(?!data:|#)', text), "the file refers to another file"
+
+
+def test_the_file_turns_to_the_reader_s_language_at_ready(browser: Any, site: Path) -> None:
+    """One file, pre-rendered in English: a Chinese browser gets Chinese at "ready"
+    (no index.zh.html to go to from disk, and boot.js does not try)."""
+    context = browser.new_context(locale="zh-CN")
+    try:
+        page = Page(context.new_page(), (site / "budgetcore.html").as_uri())
+        page.open()
+        assert page.page.evaluate("document.documentElement.lang") == "zh-CN"
+        assert page.page.evaluate("location.pathname").endswith("/budgetcore.html")
+        assert page.errors == []
+    finally:
+        context.close()
