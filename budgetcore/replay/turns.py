@@ -57,7 +57,7 @@ class GeneratorSpec:
     burst: Distribution | None = None  # tokens a burst adds on top of ``added``
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=2)  # a long session is large: keep the page's current one or two
 def generate(spec: GeneratorSpec) -> tuple[Turn, ...]:
     """The turns of ``spec``; the same spec (seed included) gives the same turns.
 
