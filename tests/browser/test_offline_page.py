@@ -16,11 +16,25 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import ROOT, Page, _page_at
-from tests.browser.test_page import SCENARIOS
 from tests.golden import GOLDEN
 from tests.helpers import cli_readouts
 
 FIXTURE = ROOT / "tests" / "fixtures" / "claude-session.jsonl"
+
+# Two of test_page.py's scenarios (a test module imports no other): another window, and
+# a summary model that clamps S.
+SCENARIOS = [
+    {
+        "main_model": {"input_tokens": 200_000, "output_tokens": 64_000},
+        "config": {"trigger_tokens": 120_000, "safety_margin": "0.05"},
+        "workload": {"required_tokens": 45_000, "history_tokens": 400_000},
+    },
+    {
+        "summary_model": {"input_tokens": 32_768, "output_tokens": 4_096, "reserves_output": False},
+        "config": {"summary_max_tokens": 16_384},
+        "workload": {"previous_summary_tokens": 12_000, "backlog_tokens": 3_000},
+    },
+]
 
 
 @pytest.fixture
@@ -39,7 +53,7 @@ def test_the_file_runs_from_disk_and_requests_nothing_but_itself(offline: Page) 
     assert offline.errors == []
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS[:2])
+@pytest.mark.parametrize("scenario", SCENARIOS)
 def test_every_readout_equals_the_cli_in_the_file(offline: Page, scenario: dict[str, Any]) -> None:
     offline.open()
     offline.apply_scenario(scenario)
