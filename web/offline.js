@@ -15,8 +15,10 @@
   const base = new URL("./budgetcore-offline/", location.href).href;
   const bytesOf = (name) => {
     const node = document.querySelector(`script[data-asset="${name}"]`);
+    // Each is read once (Pyodide asks once): the base64 text is not kept twice.
+    if (!node) throw new Error(`${name}: read twice`);
     const text = node.textContent;
-    node.remove();  // the base64 text is not needed twice
+    node.remove();
     const packed = Uint8Array.fromBase64 ? Uint8Array.fromBase64(text)
       : Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
     return new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
