@@ -89,7 +89,7 @@ ensure_web() {
     rm -rf "$tmp"
     pyodide_dir="$tmp/pyodide"
     mkdir -p "$pyodide_dir" "$tmp/pyscript"
-    cp "$ROOT"/node_modules/pyodide/{pyodide.mjs,pyodide.asm.mjs,pyodide.asm.wasm,python_stdlib.zip} "$pyodide_dir/"
+    cp "$ROOT"/node_modules/pyodide/{pyodide.js,pyodide.mjs,pyodide.asm.mjs,pyodide.asm.wasm,python_stdlib.zip} "$pyodide_dir/"
     cp -R "$ROOT"/node_modules/@pyscript/core/dist/. "$tmp/pyscript/"
     # Pure-Python wheels for Pyodide's Python, whatever Python runs this script.
     # (pip's own HTTP cache makes a rebuild cheap.)

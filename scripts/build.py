@@ -9,6 +9,7 @@ subpath, any static host, no CDN)::
     bare.html             benchmark baseline: the same PyScript boot and one line
     bare-pyodide.html     benchmark floor: loadPyodide() and one line, no PyScript
     bare-pyodide-pyc.html the floor with the page's precompiled stdlib
+    budgetcore.html       the same page in one file that runs from disk (scripts/offline.py)
     assets/               every other file, named by its content: cache forever
       pyodide-loader.<h>.js    Pyodide's loadPyodide told this build's file names
       pyodide-loader-page.<h>.js   the same, with the page's precompiled stdlib
@@ -42,6 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
 VENDOR = WEB / "vendor"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "scripts"))
+
+import offline  # noqa: E402
 
 from budgetcore.ui.prerender import PAGES, Document, Element, first_screen, prerender  # noqa: E402
 
@@ -238,6 +242,7 @@ def build(out: Path) -> None:
     html = html.replace("./bare-pyodide.js", f"./assets/{bare_pyc}")
     html = html.replace("</title>", " (the page's stdlib)</title>")
     (tmp / "bare-pyodide-pyc.html").write_text(_rewrite(html, site, []), encoding="utf-8")
+    offline.write(tmp, prerender(template, first_screen(lang="en")), WEB, VENDOR)
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
 

@@ -218,3 +218,30 @@ def test_no_clock_no_run_times_and_no_fates() -> None:
     result = replay(Scenario(), [Turn(added=40_000)] * 5)
     assert run_times(result) is None
     assert timeline_chart(result).fates == ()
+
+
+def test_the_run_strip_s_scale_is_the_longest_of_runs_of_many_durations() -> None:
+    """Durations by token rates differ run to run (exact fractions of a second); with
+    every append within a second, the scale is the longest run, found by integer
+    cross-multiplication (held here against Fraction's max)."""
+    from budgetcore.replay.options import parse_options  # noqa: PLC0415
+
+    turns = [Turn(added=1_000 + 700 * i, gap_ms=900) for i in range(40)]
+    options = parse_options(
+        {"timing": {"duration": {"prefill_tokens_per_s": "7001", "decode_tokens_per_s": "3001"}}}
+    )
+    result = replay(parse_scenario({"config": {"trigger_tokens": 0}}), turns, options)
+    times = run_times(result, width=600)
+    assert times is not None
+    durations = {b.duration_s for b in times.bars}
+    assert len(durations) > 3
+    assert all(d.denominator > 1 for d in durations)
+    assert times.scale_s == max(durations)
+
+
+def test_the_running_total_s_scale_alone_is_the_chart_s() -> None:
+    from budgetcore.charts.timeline import cost_chart, cost_total_scale  # noqa: PLC0415
+
+    for result in (_timed_replay([30_000, 10_000] * 3, "20"), _timed_replay([1_000], "5")):
+        chart = cost_chart(result)
+        assert cost_total_scale(result) == (chart.unit, chart.scale_total)

@@ -33,7 +33,11 @@
   const asked = (pairs.find(([key]) => key === "lang") || [])[1];
   const lang = asked === "en" || asked === "zh" ? asked
     : String(navigator.language).toLowerCase().startsWith("zh") ? "zh" : "en";
-  if (lang !== (root.lang === "zh-CN" ? "zh" : "en") && location.protocol !== "file:") {
+  // The self-contained file (html[data-offline], scripts/offline.py) is one page, in
+  // English at first paint; the shell turns it into the reader's language at "ready".
+  const offline = root.hasAttribute("data-offline");
+  if (lang !== (root.lang === "zh-CN" ? "zh" : "en") && location.protocol !== "file:"
+      && !offline) {
     location.replace((lang === "zh" ? "index.zh.html" : "./") + location.search + location.hash);
     return;
   }
@@ -57,7 +61,8 @@
   // Builds before this one kept a memory snapshot of Python (~31 MB) in Cache Storage;
   // the precompiled stdlib made it save too little to keep. Free that space.
   globalThis.caches?.delete("budgetcore-snapshot").catch(() => {});
-  if (location.protocol === "file:") {
+  // Opened from disk, only the self-contained file can run: say where it is.
+  if (location.protocol === "file:" && !offline) {
     addEventListener("DOMContentLoaded", () =>
       fail(say("boot.file")));
     return;

@@ -391,7 +391,10 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     if not runs:
         return RunTimes(height, Fraction(1), ())
     # The longest duration n/d and the latest append a/1000, by cross-multiplication.
-    ln, ld = max(((n, d) for _, n, d, _ in runs), key=lambda nd: Fraction(nd[0], nd[1]))
+    ln, ld = runs[0][1], runs[0][2]
+    for _, n, d, _ in runs:
+        if n * ld > ln * d:
+            ln, ld = n, d
     late = max((a for *_, a in runs if a is not None), default=0)
     scale = Fraction(ln, ld)
     if late * ld > ln * 1000:  # an append later than the longest run
@@ -403,15 +406,21 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     h = height * UNIT
     bars = []
     turn, fate, tries = col["turn"], col["run_fate"], col["run_tries"]
+    # Runs mostly last the same few durations (one fixed duration, or cut at a
+    # timeout): one Fraction each, not one per run.
+    durations: dict[tuple[int, int], Fraction] = {}
     for i, n, d, a in runs:
         above = a is not None and a * sd > sn * 1000
+        duration = durations.get((n, d))
+        if duration is None:
+            duration = durations[n, d] = Fraction(n, d)
         bars.append(
             RunBar(
                 turn[i],
                 xs[i],
                 str(fate[i]),
                 tries[i],
-                Fraction(n, d),
+                duration,
                 None if a is None else Fraction(a, 1000),
                 h - (n * h * sd) // (d * sn),  # floor: never above the exact height
                 None if a is None or above else h - (a * h * sd) // (1000 * sn),
@@ -461,6 +470,14 @@ def cost_scale(result: Replay) -> tuple[str, int | Decimal]:
     priced, per, _totals = _per_turn(result)
     top = max(per)
     return ("money", _as_money(top, result.rows[0].money_places)) if priced else ("tokens", top)
+
+
+def cost_total_scale(result: Replay) -> tuple[str, int | Decimal]:
+    """The running total's unit and scale (``cost_chart``'s ``scale_total``), without
+    drawing it: the page's right axis is sized from it before the chart is drawn."""
+    priced, _per, totals = _per_turn(result)
+    total = totals[-1]
+    return ("money", _as_money(total, result.rows[0].money_places)) if priced else ("tokens", total)
 
 
 def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostChart:

@@ -76,8 +76,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "120 秒后仍在加载:scripts/serve 是否在运行?请查看它的日志。",
     ),
     "boot.file": (
-        "This page cannot run from a file: start it with scripts/serve and open the URL it prints.",
-        "此页面不能从本地文件运行:请用 scripts/serve 启动,并打开它打印的网址。",
+        "This page cannot run from a file: open budgetcore.html instead (the same page in"
+        " one file, which scripts/build writes beside index.html in dist/), or start it"
+        " with scripts/serve and open the URL it prints.",
+        "此页面不能从本地文件运行:请改为打开 budgetcore.html(同一页面的单文件版本,"
+        "scripts/build 把它写在 dist/ 中 index.html 旁边),或用 scripts/serve 启动并打开它打印的网址。",
     ),
     "msg.link-problems": (
         "This link has problems (a value that could not be used leaves its field at the default): ",

@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
+from math import gcd
 from typing import Literal
 
 from budgetcore.inputs.api import Checks
@@ -63,6 +65,13 @@ APPENDS: tuple[str, ...] = ("any", "conversation")
 MAX_ROUND_MS = 3_600_000
 
 
+@lru_cache(maxsize=64)
+def _fraction_of(value: Decimal) -> Fraction:
+    """A fixed duration as a Fraction, once: a timed replay asks once per run, and the
+    same Decimal gives the same (immutable) Fraction."""
+    return Fraction(value)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Duration:
     """How long one try takes: ``fixed_s`` seconds, or summary input / prefill rate +
@@ -98,7 +107,7 @@ class Duration:
         Fraction(4451, 25)
         """
         if self.fixed_s is not None:
-            exact = Fraction(self.fixed_s)
+            exact = _fraction_of(self.fixed_s)
         else:
             assert self.prefill_tokens_per_s is not None
             assert self.decode_tokens_per_s is not None
@@ -209,7 +218,8 @@ class RunSlot:
     def __init__(self, retries: Retries | None) -> None:
         self.retries = retries
         self._rng = None if retries is None else random.Random(retries.failure_seed)
-        self._rate = None if retries is None else retries.failure_rate
+        # The rate as the exact ratio p / q of its Decimal (fails() compares by it).
+        self._rate = None if retries is None else retries.failure_rate.as_integer_ratio()
         self.busy_until: Fraction | None = None  # seconds: the slot is held until then
         self.failures = 0  # format failures in a row (the breaker's count)
         self.open = False
@@ -217,12 +227,23 @@ class RunSlot:
     def free_at(self, seconds: Fraction) -> bool:
         return self.busy_until is None or seconds >= self.busy_until
 
+    def free_at_ms(self, ms: int) -> bool:
+        """``free_at(Fraction(ms, 1000))`` by integer cross-multiplication (a timed
+        replay asks once per turn; Fraction's comparison was a share of its time)."""
+        busy = self.busy_until
+        return busy is None or ms * busy.denominator >= busy.numerator * 1000
+
     def fails(self) -> bool:
-        """One try's format check: a draw below the rate is a failure. Decimal(float)
-        is exact, so the comparison is exact too."""
+        """One try's format check: a draw below the rate is a failure. A float is a
+        dyadic rational n/d exactly (``as_integer_ratio``) and the rate p/q is a
+        Decimal's exact ratio, so ``n * q < p * d`` is the exact comparison
+        (``Decimal(draw) < rate``, which it replaces: the same answer on every draw,
+        tested, without a Decimal per try)."""
         if self._rng is None or self._rate is None:
             return False
-        return Decimal(self._rng.random()) < self._rate
+        n, d = self._rng.random().as_integer_ratio()
+        p, q = self._rate
+        return n * q < p * d
 
 
 def first_after(times: Sequence[int], start: int, begin: int = 0) -> int | None:
@@ -254,26 +275,36 @@ def run_fate(
     run's end; the breaker counts failures in a row across runs.
     """
     retries = slot.retries
-    start = Fraction(start_ms, 1000)
     tries_allowed = 1
     if retries is not None and retries.policy == "resend":
         tries_allowed = retries.max_resends + 1
+    # Times in integer ticks of 1/unit s, unit a multiple of 1000 (milliseconds) and of
+    # the duration's denominator, so every sum and comparison below is exact integer
+    # arithmetic; the end becomes a Fraction once (Fraction arithmetic per try was most
+    # of a timed replay's time in the page).
+    unit, step = 1000, 0
+    if duration_s is not None:
+        den = duration_s.denominator
+        unit = den * 1000 // gcd(den, 1000)
+        step = duration_s.numerator * (unit // den)
+    per_ms = unit // 1000
+    start = start_ms * per_ms
     done = 0
     end = start
     passed = False
     cut = False
     while done < tries_allowed:
         if duration_s is not None:
-            cut_at: Fraction | None = None
-            if duration_s > model_timeout_s:
-                cut_at = end + model_timeout_s
-            if end + duration_s > start + run_timeout_s:
-                limit = start + run_timeout_s
+            cut_at: int | None = None
+            if step > model_timeout_s * unit:
+                cut_at = end + model_timeout_s * unit
+            if end + step > start + run_timeout_s * unit:
+                limit = start + run_timeout_s * unit
                 cut_at = limit if cut_at is None else min(cut_at, limit)
             if cut_at is not None:
                 cut, end = True, cut_at
                 break  # a cut try never returns: no format check, no draw
-            end += duration_s
+            end += step
         done += 1
         if slot.fails():
             slot.failures += 1
@@ -285,18 +316,15 @@ def run_fate(
         slot.failures = 0
         passed = True
         break
+    end_s = Fraction(end, unit)
     if duration_s is not None:
-        slot.busy_until = end
+        slot.busy_until = end_s
     if cut:
         fate = "abandoned"
     elif not passed:
         fate = "failed"
-    elif (
-        duration_s is not None
-        and next_append_ms is not None
-        and Fraction(next_append_ms, 1000) < end
-    ):
+    elif duration_s is not None and next_append_ms is not None and next_append_ms * per_ms < end:
         fate = "discarded"
     else:
         fate = "published"
-    return Run(fate, done, cut, start_ms, end)
+    return Run(fate, done, cut, start_ms, end_s)

@@ -109,10 +109,29 @@ def _at(rates: tuple[tuple[int, Rates], ...], context: int) -> Rates:
     return chosen
 
 
-def timeline_of(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[int], list[int]]:
+Timeline = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+#: The last timeline, by the identity of its turns (a tuple of frozen turns cannot
+#: change) and its timing: the page replays the same turns on every input, and their
+#: seeded gaps are the same each time. One entry; a new tuple replaces it.
+_last_timeline: list[tuple[tuple[Turn, ...], Timing, Timeline]] = []
+
+
+def timeline_of(turns: Sequence[Turn], timing: Timing) -> Timeline:
     """Each turn's start and the time its run would start, and every timestamp of the
     session in order (the appends), in milliseconds (docs/spec.md §15). A log's times
     never go backwards: one earlier than the one before it is taken as that one."""
+    last = _last_timeline[0] if _last_timeline else None
+    if last is not None and last[0] is turns and last[1] == timing:
+        return last[2]
+    starts, runs, events = _timeline_of(turns, timing)
+    found = (tuple(starts), tuple(runs), tuple(events))
+    if type(turns) is tuple:
+        _last_timeline[:] = [(turns, timing, found)]
+    return found
+
+
+def _timeline_of(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[int], list[int]]:
     logged = [t.time_ms is not None for t in turns]
     starts: list[int] = []
     runs: list[int] = []
@@ -217,13 +236,22 @@ def _turn_problems(t: object, where: str) -> list[Problem]:
     return check.problems
 
 
+#: The last tuple of turns found valid (a tuple of frozen turns cannot change): the
+#: page replays the same one on every input. One entry.
+_last_valid: list[tuple[Turn, ...]] = []
+
+
 def check_turns(turns: object) -> None:
     """``turns`` as the Python API takes them (docs/python-api.md): a list of
     :class:`Turn`, each field held to the rule of a turns file's line, the first bad
     turn named by its index (``turns[2].added``)."""
+    if _last_valid and turns is _last_valid[0]:
+        return
     if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
         raise ScenarioError([Problem.of("turns", "must be a list of Turn values", turns)])
     if _turns_ok(turns):
+        if type(turns) is tuple:
+            _last_valid[:] = [turns]
         return
     for i, t in enumerate(turns):  # which one, and what about it
         if not _turn_ok(t):
@@ -393,7 +421,7 @@ def replay(
             elif (
                 slot is not None
                 and start is not None
-                and (pending is not None or not slot.free_at(Fraction(start, 1000)))
+                and (pending is not None or not slot.free_at_ms(start))
             ):
                 # One run at a time; a published result this turn's plan has not seen
                 # yet counts as in flight too (its state is not the turn's).
@@ -433,7 +461,8 @@ def replay(
         if pending is not None and starts is not None:
             # The state the next turn is planned with: a published run lands at its end.
             following = starts[index] if index < len(starts) else None
-            if following is None or pending[0] <= Fraction(following, 1000):
+            landed = pending[0]  # seconds, against the next turn's milliseconds
+            if following is None or landed.numerator * 1000 <= following * landed.denominator:
                 c_after, a_after = pending[1], pending[2]
                 pending = None
 
@@ -539,7 +568,7 @@ def replay(
     return Replay(scenario, opts, rows, summary, timed, MappingProxyType(col))
 
 
-def first_after(events: list[int], start: int) -> int | None:
+def first_after(events: Sequence[int], start: int) -> int | None:
     """The first timestamp strictly after ``start`` (an append at the run's own start
     does not discard it)."""
     i = bisect_right(events, start)

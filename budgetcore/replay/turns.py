@@ -14,6 +14,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from budgetcore._exact import ratio
@@ -56,8 +57,13 @@ class GeneratorSpec:
     burst: Distribution | None = None  # tokens a burst adds on top of ``added``
 
 
+@lru_cache(maxsize=2)  # a long session is large: keep the page's current one or two
 def generate(spec: GeneratorSpec) -> tuple[Turn, ...]:
-    """The turns of ``spec``; the same spec (seed included) gives the same turns."""
+    """The turns of ``spec``; the same spec (seed included) gives the same turns.
+
+    Memoised (the result is a tuple of frozen turns): the page replays the generated
+    session again on every input, and the same tuple each time lets the replay skip
+    re-checking its turns and re-drawing their gaps (``replay.simulate``)."""
     rng = random.Random(spec.seed)
     num, den = ratio(spec.burst_rate)
     out = []

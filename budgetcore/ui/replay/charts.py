@@ -26,6 +26,7 @@ from budgetcore.charts.timeline import (
     RunTimes,
     cost_chart,
     cost_scale,
+    cost_total_scale,
     run_times,
     timeline_chart,
     turning_points,
@@ -510,9 +511,9 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
 def _cum_ticks(result: Replay) -> tuple[tuple[int | Decimal, str], ...]:
     """The running total's axis: round ticks above 0 (its base is the shared 0), as
     the left axis has them; the exact total is in the axis title."""
-    chart = cost_chart(result, width=1, height=1)
-    money = chart.unit != "tokens"
-    return tuple((v, _y_tick_text(v, money)) for v in _y_ticks(chart.scale_total, _COST) if v)
+    unit, total = cost_total_scale(result)  # the scale alone: no chart drawn for it
+    money = unit != "tokens"
+    return tuple((v, _y_tick_text(v, money)) for v in _y_ticks(total, _COST) if v)
 
 
 def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tuple[Markup, str]:
