@@ -36,11 +36,11 @@ def test_main_py_s_imports_come_leaves_first_in_small_groups() -> None:
         ("budgetcore.ui.model", "budgetcore.ui.update"),
         ("budgetcore.messages", "budgetcore.ui.update"),
         ("fractions", "budgetcore.ui.update"),
-        ("budgetcore.ui.view.types", "budgetcore.ui.view.screen"),
+        ("budgetcore.ui.view.types", "budgetcore.ui.paint"),
     ]:
         assert order.index(before) < order.index(after), (before, after)
     assert not {n.split(".")[0] for n in order} & {"pyscript", "pyodide", "js"}
-    assert "budgetcore.ui.tune_panel" in order
+    assert "budgetcore.ui.tune.state" in order
 
 
 def test_pyodide_s_runtime_module_becomes_a_classic_script_or_the_build_stops() -> None:
