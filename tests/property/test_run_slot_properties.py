@@ -27,7 +27,7 @@ RATES = st.one_of(
 
 @given(rate=RATES, seed=st.integers(0, 2**32))
 def test_the_format_check_is_decimal_of_the_draw_below_the_rate(rate: Decimal, seed: int) -> None:
-    slot = RunSlot(Retries(failure_rate=rate, seed=seed))
+    slot = RunSlot(Retries(failure_rate=rate, failure_seed=seed))
     rng = random.Random(seed)
     for _ in range(20):
         assert slot.fails() == (Decimal(rng.random()) < rate)
@@ -147,7 +147,7 @@ def test_a_run_s_fate_in_ticks_equals_the_fraction_arithmetic(
     def retries() -> Retries | None:
         if rate is None:
             return None
-        return Retries(failure_rate=rate, seed=seed, policy=policy, max_resends=3)  # type: ignore[arg-type]
+        return Retries(failure_rate=rate, failure_seed=seed, policy=policy, max_resends=3)  # type: ignore[arg-type]
 
     ours, theirs = RunSlot(retries()), RunSlot(retries())
     for start_ms, duration, model_timeout, extra, after in runs:
