@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from itertools import pairwise
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -72,7 +73,7 @@ def test_a_percent_sign_never_starts_a_wrapped_line(words: list[str], width: int
 
     # One percent sign per number: a run of them glued to one word can be wider than
     # the line, and is then broken between characters like any too-wide word.
-    assume(not any(a.startswith("%") and b.startswith("%") for a, b in zip(words, words[1:])))
+    assume(not any(a.startswith("%") and b.startswith("%") for a, b in pairwise(words)))
     text = " ".join(words)
     lines = wrap_text(text, width)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
