@@ -62,7 +62,7 @@ from budgetcore.replay.asrun import as_run
 from budgetcore.replay.logs import read_session
 from budgetcore.replay.logs.session import log_model
 from budgetcore.replay.simulate import replay
-from budgetcore.replay.whatif import log_replay_inputs, what_if
+from budgetcore.replay.whatif import log_turns, what_if
 t = [time.perf_counter()]
 with open(sys.argv[1], "rb") as fh:
     log = read_session([(sys.argv[1], fh)])
@@ -70,7 +70,7 @@ t.append(time.perf_counter())
 backtest = as_run(log)
 t.append(time.perf_counter())
 scenario = log_model(log, window=backtest.window).scenario
-turns, opts = log_replay_inputs(log, backtest, log.main.turns(), None)
+turns, opts = log_turns(log, backtest, None)
 result = replay(scenario, turns, opts)
 t.append(time.perf_counter())
 w = what_if(log, backtest, scenario, result)

@@ -480,6 +480,8 @@ class Ints(Sequence[int]):
         return f"Ints({list(self._a)!r})"
 
 
+_FIELD_INDEX = {k: i for i, k in enumerate(TurnRow._fields)}
+
 # A row straight from its values: a NamedTuple's __new__ is a Python function with 36
 # parameters, and a replay makes one row per turn per input.
 _new_row = partial(tuple.__new__, TurnRow)
@@ -515,6 +517,10 @@ class TurnRows(Sequence[TurnRow]):
 
     def __iter__(self) -> Iterator[TurnRow]:
         return map(_new_row, zip(*self._cols, strict=True))
+
+    def column(self, name: str) -> Sequence[Any]:
+        """One field's values, turn by turn, as stored (no row is built)."""
+        return self._cols[_FIELD_INDEX[name]]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TurnRows):
@@ -615,15 +621,20 @@ class Quality:
 def quality_of(rows: Sequence[TurnRow]) -> Quality:
     """The :class:`Quality` of a replay's rows: a run published when its turn's status is
     a run or a recompress and (with a clock) its fate is "published"."""
+    names = ("status", "run_fate", "summary", "new_raw", "written")
+    if isinstance(rows, TurnRows):
+        # Read from the columns: a row object per turn cost 0.45 s over 200,000 turns,
+        # and only the turns that ran are looked at.
+        status, fate, summary, new_raw, written_col = map(rows.column, names)
+    else:
+        status, fate, summary, new_raw, written_col = ([getattr(r, k) for r in rows] for k in names)
     generations = consumed = written = 0
-    for r in rows:
-        if r.status not in ("run", "recompress"):
-            continue
-        if r.run_fate is not None and r.run_fate != "published":
+    for i in [i for i, st in enumerate(status) if st in {"run", "recompress"}]:
+        if fate[i] is not None and fate[i] != "published":
             continue
         generations += 1
-        if r.summary + r.new_raw > consumed:
-            consumed, written = r.summary + r.new_raw, r.written
+        if summary[i] + new_raw[i] > consumed:
+            consumed, written = summary[i] + new_raw[i], written_col[i]
     return Quality(generations, consumed, written)
 
 

@@ -293,7 +293,16 @@ def run_session(
         options = priced_by(model, options)
 
     chosen = log.pick(series)
-    turns = chosen.turns(timed=options is not None and options.timing is not None)
+    timed = options is not None and options.timing is not None
+    if chosen is log.main:
+        # The main series as a what-if on the as-run baseline (docs/spec.md §17): F is
+        # the stable prefix, the first request's context beyond it the starting history,
+        # the prompt cache on; each request's growth and output as logged.
+        from budgetcore.replay.whatif import log_turns, what_if  # noqa: PLC0415
+
+        turns, replay_options = log_turns(log, backtest, options, timed=timed)
+    else:
+        turns, replay_options = chosen.turns(timed=timed), options
     if not turns:
         off = len(chosen.abandoned)
         raise ScenarioError(
@@ -308,16 +317,6 @@ def run_session(
                 )
             ]
         )
-    whatif = None
-    if chosen is log.main:
-        # The main series as a what-if on the as-run baseline (docs/spec.md §17): F is
-        # the stable prefix, the first request's context beyond it the starting history,
-        # the prompt cache on; each request's growth and output as logged.
-        from budgetcore.replay.whatif import log_replay_inputs, what_if  # noqa: PLC0415
-
-        turns, options = log_replay_inputs(log, backtest, turns, options)
-        result = replay(scenario, turns, options)
-        whatif = what_if(log, backtest, scenario, result, resolver)
-    else:
-        result = replay(scenario, turns, options)
+    result = replay(scenario, turns, replay_options)
+    whatif = what_if(log, backtest, scenario, result, resolver) if chosen is log.main else None
     return SessionRun(name, log, series, result, measured, model, as_run=backtest, what_if=whatif)
