@@ -17,8 +17,6 @@ seconds. Nothing is rounded.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -35,11 +33,7 @@ __all__ = [
     "RUN_FROM",
     "Duration",
     "Retries",
-    "Run",
-    "RunSlot",
     "Timing",
-    "first_after",
-    "run_fate",
 ]
 
 #: A run's fate (docs/spec.md §15).
@@ -155,121 +149,3 @@ class Retries:
         check.whole("max_resends", self.max_resends, 0, 100)
         check.whole("breaker_failures", self.breaker_failures, 1, 100)
         check.done()
-
-
-@dataclass(frozen=True, slots=True)
-class Run:
-    """One run's outcome. ``tries`` counts the tries whose usage is known (billed);
-    ``cut`` says one more try was cut by a timeout (its usage unknown, never free)."""
-
-    fate: str  # one of FATES
-    tries: int
-    cut: bool
-    start_ms: int
-    end_s: Fraction  # seconds from the session's start
-
-    @property
-    def publishes(self) -> bool:
-        return self.fate == "published"
-
-
-class RunSlot:
-    """The one background slot over a session, and the breaker: mutable bookkeeping
-    private to one replay (the replay itself stays a pure function)."""
-
-    __slots__ = ("_rate", "_rng", "busy_until", "failures", "open", "retries")
-
-    def __init__(self, retries: Retries | None) -> None:
-        self.retries = retries
-        self._rng = None if retries is None else random.Random(retries.seed)
-        self._rate = None if retries is None else retries.failure_rate
-        self.busy_until: Fraction | None = None  # seconds: the slot is held until then
-        self.failures = 0  # format failures in a row (the breaker's count)
-        self.open = False
-
-    def free_at(self, seconds: Fraction) -> bool:
-        return self.busy_until is None or seconds >= self.busy_until
-
-    def fails(self) -> bool:
-        """One try's format check: a draw below the rate is a failure. Decimal(float)
-        is exact, so the comparison is exact too."""
-        if self._rng is None or self._rate is None:
-            return False
-        return Decimal(self._rng.random()) < self._rate
-
-
-def first_after(times: Sequence[int], start: int, begin: int = 0) -> int | None:
-    """The first time strictly after ``start`` in the ascending ``times`` (from index
-    ``begin`` on), or None. An append at the run's own start does not discard it."""
-    for i in range(begin, len(times)):
-        if times[i] > start:
-            return times[i]
-    return None
-
-
-def run_fate(
-    slot: RunSlot,
-    *,
-    start_ms: int,
-    duration_s: Fraction | None,
-    model_timeout_s: int,
-    run_timeout_s: int,
-    next_append_ms: int | None,
-) -> Run:
-    """The fate of a run that starts at ``start_ms`` (docs/spec.md §15).
-
-    ``duration_s`` is one try's duration (None: no clock, so no timeouts and no
-    discards: retries only). Tries are back to back. A try longer than the model
-    timeout, or one that would end past start + the execution timeout, is cut there:
-    the run is abandoned and that try's usage unknown. All tries failing their format
-    check: failed. A passing try ends the run: discarded when an append falls strictly
-    between the start and that end, published otherwise. The slot is held until the
-    run's end; the breaker counts failures in a row across runs.
-    """
-    retries = slot.retries
-    start = Fraction(start_ms, 1000)
-    tries_allowed = 1
-    if retries is not None and retries.policy == "resend":
-        tries_allowed = retries.max_resends + 1
-    done = 0
-    end = start
-    passed = False
-    cut = False
-    while done < tries_allowed:
-        if duration_s is not None:
-            cut_at: Fraction | None = None
-            if duration_s > model_timeout_s:
-                cut_at = end + model_timeout_s
-            if end + duration_s > start + run_timeout_s:
-                limit = start + run_timeout_s
-                cut_at = limit if cut_at is None else min(cut_at, limit)
-            if cut_at is not None:
-                cut, end = True, cut_at
-                break  # a cut try never returns: no format check, no draw
-            end += duration_s
-        done += 1
-        if slot.fails():
-            slot.failures += 1
-            if retries is not None and retries.policy == "breaker":
-                if slot.failures >= retries.breaker_failures:
-                    slot.open = True
-                break
-            continue
-        slot.failures = 0
-        passed = True
-        break
-    if duration_s is not None:
-        slot.busy_until = end
-    if cut:
-        fate = "abandoned"
-    elif not passed:
-        fate = "failed"
-    elif (
-        duration_s is not None
-        and next_append_ms is not None
-        and Fraction(next_append_ms, 1000) < end
-    ):
-        fate = "discarded"
-    else:
-        fate = "published"
-    return Run(fate, done, cut, start_ms, end)

@@ -1,15 +1,14 @@
-"""Background runs over time for the tune kernel (docs/tune.md, "Background timing"):
+"""Background runs over time for the replay engine (docs/tune.md, "Background timing"):
 docs/spec.md §15's fate of a run in integers of one time unit.
 
-``replay.background.run_fate`` decides a run's fate with Fractions of seconds; a grid
-decides hundreds of thousands, and a Fraction costs microseconds. Every time a session
-can hold is a whole number of one unit: 1/U seconds, where U is the least common
-multiple of 1,000 (log times and gaps are milliseconds) and the denominators a duration
-can have (a fixed duration's decimal places; a rate model's prefill and decode rates'
-numerators: work / P = work x den(P) / num(P)). So here every time is an integer and
-every comparison exact. The rules are written again on purpose, not shared: the
-property tests hold every point equal to ``replay()``, which uses the Fraction version,
-so a rule written wrong in either shows.
+A replay or a grid decides hundreds of thousands of fates, and a Fraction costs
+microseconds. Every time a session can hold is a whole number of one unit: 1/U
+seconds, where U is the least common multiple of 1,000 (log times and gaps are
+milliseconds) and the denominators a duration can have (a fixed duration's decimal
+places; a rate model's prefill and decode rates' numerators: work / P = work x den(P) /
+num(P)). So here every time is an integer and every comparison exact; a replay's rows
+show a run's end as the exact Fraction of seconds. The independent timing oracle
+(tests/timing_oracle.py, Fractions of seconds) holds these rules to the spec.
 """
 
 from __future__ import annotations
