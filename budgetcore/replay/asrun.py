@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Context, Decimal
+from itertools import islice
+from operator import attrgetter, itemgetter, lt, sub
 from typing import Any
 
 from budgetcore.registry.models import Resolution, resolve
@@ -482,17 +484,25 @@ def in_order(series: LogSeries) -> tuple[list[LogRequest], frozenset[int]]:
     indices of those sent right after a compaction."""
     reqs = [*series.requests, *series.abandoned]
     firsts = series.requests
-    after = {
-        (firsts[c.after_turn].file, firsts[c.after_turn].line)
-        for c in series.compactions
-        if c.after_turn < len(firsts)
-    }
-    if all(r.started is not None for r in reqs):
-        reqs.sort(key=lambda r: (r.started, r.file, r.line))
+    turns = {c.after_turn for c in series.compactions if c.after_turn < len(firsts)}
+    starts = list(map(_STARTED, reqs))
+    if None not in starts:
+        # Times strictly rising are already the order sent, whatever the files and
+        # lines: no sort (a 200,000-request rollout's key tuples took 0.2 s).
+        if not all(map(lt, starts, islice(starts, 1, None))):
+            reqs.sort(key=lambda r: (r.started, r.file, r.line))
+        elif not series.abandoned:
+            return reqs, frozenset(turns)  # the branch as it is: request i is turn i
     else:
         reqs.sort(key=lambda r: (r.file, r.line))
+    after = {(firsts[t].file, firsts[t].line) for t in turns}
     marked = frozenset(i for i, r in enumerate(reqs) if (r.file, r.line) in after)
     return reqs, marked
+
+
+_STARTED = attrgetter("started")
+# LogRequest's fields by position (C getters over a column of requests).
+_READ, _WRITE, _WRITE_1H = itemgetter(3), itemgetter(4), itemgetter(9)
 
 
 def is_summary_call(series: LogSeries) -> bool:
@@ -519,30 +529,34 @@ def as_run(
         if not reqs:
             continue
         as_logged = is_summary_call(s)
-        one_hour = sum(r.cache_write_1h for r in reqs) * 2 > sum(r.cache_write for r in reqs)
+        one_hour = sum(map(_WRITE_1H, reqs)) * 2 > sum(map(_WRITE, reqs))
         if as_logged:
             modelled, prefix = tuple(reqs), min(reqs[0].cache_read, reqs[0].context)
         else:
             modelled, prefix = modelled_split(
                 reqs, rules, after_compaction=after, one_hour=one_hour
             )
-        pairs = zip(reqs, modelled, strict=True)
         # Without an exclusion no key is built: 200,000 (file, line) tuples took 0.7 s.
-        kept = (
-            [(r, m) for r, m in pairs if (r.file, r.line) not in exclude]
-            if exclude
-            else list(pairs)
-        )
-        excluded += len(reqs) - len(kept)
+        kept_r: Sequence[LogRequest] = reqs
+        kept_m: Sequence[LogRequest] = modelled
+        if exclude:
+            kept = [
+                (r, m)
+                for r, m in zip(reqs, modelled, strict=True)
+                if (r.file, r.line) not in exclude
+            ]
+            kept_r, kept_m = [r for r, _ in kept], [m for _, m in kept]
+        excluded += len(reqs) - len(kept_r)
         out.append(
             SeriesAsRun(
                 name=s.name,
                 billed_as_logged=as_logged,
                 stable_prefix=prefix,
                 one_hour=one_hour,
-                measured=measured_usage([r for r, _ in kept], resolver),
-                modelled=measured_usage([m for _, m in kept], resolver),
-                cache_errors=tuple(abs(m.cache_read - r.cache_read) for r, m in kept),
+                measured=measured_usage(kept_r, resolver),
+                modelled=measured_usage(kept_m, resolver),
+                # |modelled - measured| cache reads, column by column in C.
+                cache_errors=tuple(map(abs, map(sub, map(_READ, kept_m), map(_READ, kept_r)))),
                 split=modelled,
             )
         )
