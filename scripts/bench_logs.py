@@ -32,7 +32,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CCUSAGE = ROOT / "node_modules" / "@ccusage" / "ccusage-linux-x64" / "bin" / "ccusage"
+#: ccusage as package.json installs it; BENCH_CCUSAGE names another copy of the same
+#: version (a checkout whose node_modules is not set up).
+CCUSAGE = Path(
+    os.environ.get(
+        "BENCH_CCUSAGE",
+        ROOT / "node_modules" / "@ccusage" / "ccusage-linux-x64" / "bin" / "ccusage",
+    )
+)
 
 
 def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
