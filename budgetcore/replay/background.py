@@ -7,8 +7,9 @@ delivered and publishes it only if the source did not change meanwhile: any appe
 raises the revision, so a candidate finished after an append is discarded (billed, not
 published). A try that fails its format check (a tool call, an empty reply) is resent
 identically up to N times, or, with a circuit breaker, stops the session's background
-runs after three failures in a row. This module decides one run's fate from exact
-times; the replay loop (``replay.simulate``) applies it to the state and the bill.
+runs after three failures in a row. This module holds the inputs (their checks and a
+try's exact duration); the engine's clock (``replay.clock``) decides each run's fate
+and the engine (``replay.engine``) applies it to the state and the bill.
 
 Time is exact: points in time are integers of milliseconds from the session's start
 (a log's timestamps, or the sum of the gaps before a turn), durations are Fractions of
