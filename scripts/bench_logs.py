@@ -32,7 +32,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CCUSAGE = ROOT / "node_modules" / "@ccusage" / "ccusage-linux-x64" / "bin" / "ccusage"
+#: ccusage as package.json installs it; BENCH_CCUSAGE names another copy of the same
+#: version (a checkout whose node_modules is not set up).
+CCUSAGE = Path(
+    os.environ.get(
+        "BENCH_CCUSAGE",
+        ROOT / "node_modules" / "@ccusage" / "ccusage-linux-x64" / "bin" / "ccusage",
+    )
+)
 
 
 def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
@@ -62,7 +69,13 @@ from budgetcore.replay.asrun import as_run
 from budgetcore.replay.logs import read_session
 from budgetcore.replay.logs.session import log_model
 from budgetcore.replay.simulate import replay
-from budgetcore.replay.whatif import log_replay_inputs, what_if
+from budgetcore.replay.whatif import what_if
+try:
+    from budgetcore.replay.whatif import log_turns
+except ImportError:  # a --baseline from before log_turns: the same turns, replaced
+    from budgetcore.replay.whatif import log_replay_inputs
+    def log_turns(log, backtest, options):
+        return log_replay_inputs(log, backtest, log.main.turns(), options)
 t = [time.perf_counter()]
 with open(sys.argv[1], "rb") as fh:
     log = read_session([(sys.argv[1], fh)])
@@ -70,7 +83,7 @@ t.append(time.perf_counter())
 backtest = as_run(log)
 t.append(time.perf_counter())
 scenario = log_model(log, window=backtest.window).scenario
-turns, opts = log_replay_inputs(log, backtest, log.main.turns(), None)
+turns, opts = log_turns(log, backtest, None)
 result = replay(scenario, turns, opts)
 t.append(time.perf_counter())
 w = what_if(log, backtest, scenario, result)
@@ -176,7 +189,7 @@ def main() -> None:
         for suffix, tree in trees:
             tree_env = {**ours_env, "CWD": str(tree)}
             argv = [sys.executable, "-c", BACKTEST, str(codex)]
-            label = "budgetcore as_run + what_if" + suffix
+            label = "budgetcore backtest + what-if" + suffix
             plan.append(("Codex CLI", codex.stat().st_size, label, argv, tree_env))
     projects = out / "folder" / "projects"
     folder_size = sum(p.stat().st_size for p in projects.rglob("*.jsonl"))
@@ -209,16 +222,22 @@ def main() -> None:
     )
     print(
         f"{'log':<12} {'file':>9} {'tool':<39} {'wall s':>7} {'CPU s':>6} {'peak RSS':>9} "
-        f"{'RSS/file':>8}"
+        f"{'RSS/file':>8} {'wall/cc':>7} {'CPU/cc':>6}"
     )
+    # Each row's medians beside ccusage's on the same log (the targets are ratios).
+    ccusage: dict[str, tuple[float, float]] = {}
     for (kind, size, label, _a, _e), runs in zip(plan, results, strict=True):
         wall = statistics.median(r[0] for r in runs)
         cpu = statistics.median(r[1] for r in runs)
         peak = max(r[2] for r in runs)
         ratio = f"{peak / size:>8.2f}" if size > 1_000_000 else f"{'-':>8}"
+        if label.startswith("ccusage"):
+            ccusage[kind] = (wall, cpu)
+        base = ccusage.get(kind)
+        versus = f"{wall / base[0]:>7.2f} {cpu / base[1]:>6.2f}" if base else f"{'-':>7} {'-':>6}"
         print(
             f"{kind:<12} {size / 1e6:>7.1f}MB {label:<39} {wall:>7.2f} {cpu:>6.2f} "
-            f"{peak / 1e6:>7.1f}MB {ratio}"
+            f"{peak / 1e6:>7.1f}MB {ratio} {versus}"
         )
     for line in backtests:
         print(line)

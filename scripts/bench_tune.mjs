@@ -42,7 +42,7 @@ for _ in range(${Number(runs)}):
     t0 = time.perf_counter()
     grid = run_grid_python(session, ks, ss)
     grid_ms.append((time.perf_counter() - t0) * 1000)
-from budgetcore.tune.kernel import point_counts
+from budgetcore.replay.engine import point_counts
 for k in ks[::4]:
     for s in ss[::4]:
         t0 = time.perf_counter()

@@ -37,12 +37,12 @@ from typing import Any
 from budgetcore.registry.prices import Prices
 from budgetcore.replay.model import ReplayOptions
 from budgetcore.replay.options import parse_options
+from budgetcore.replay.prepared import Session, prepare
 from budgetcore.replay.turns import generate, parse_generator
 from budgetcore.scenario.model import Scenario
 from budgetcore.tune.engine import grid_of
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import default_axes
-from budgetcore.tune.session import Session, prepare
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The session of scripts/bench_replay.py (the page's replay bench): 500 turns, a

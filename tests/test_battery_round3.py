@@ -928,7 +928,7 @@ def test_a_total_with_a_cut_try_is_null_and_the_others_stay_numbers() -> None:
 
 def _replay_and_point(opts: ReplayOptions, turns: list[Turn]) -> tuple[Any, Any]:
     """The replay and the tune grid's point at the scenario's own K and S: the two
-    kernels (replay.simulate and tune.clock) must agree on every §15 option."""
+    kernels (replay.simulate and replay.clock) must agree on every §15 option."""
     scenario = parse_scenario({"config": {"trigger_tokens": 1000}})
     result = replay(scenario, turns, opts)
     cfg = scenario.config

@@ -1,5 +1,5 @@
 """The replay's memos for the page's repeated inputs (budgetcore/replay/turns.py
-``generate``, simulate.py ``check_turns`` and ``timeline_of``): the same values as
+``generate``, prepared.py ``check_turns`` and ``timeline_of``): the same values as
 computed afresh, and never a stale answer for turns that can change."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.model import Turn
 from budgetcore.replay.options import parse_options
-from budgetcore.replay.simulate import _timeline_of, check_turns, replay, timeline_of
+from budgetcore.replay.prepared import _timeline_of
+from budgetcore.replay.simulate import check_turns, replay, timeline_of
 from budgetcore.replay.turns import generate, parse_generator
 from budgetcore.scenario.model import Scenario
 

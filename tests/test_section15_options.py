@@ -1,7 +1,8 @@
 """docs/spec.md §15's last options (issue 41): failed tries that bill no output, and
 appends counted as conversation lines only. Golden values worked by hand from §15's
-text; the replay (replay.simulate), the tune grid's point (tune.kernel) and the
-independent oracle (tests/timing_oracle.py) must all give them.
+text; the replay (replay.simulate, the engine recording each turn), the tune grid's
+point (replay.engine.point_counts, counters only) and the independent oracle
+(tests/timing_oracle.py) must all give them.
 
 The scenario is tests/test_timing_oracle.py's: every turn reaches K (K = 0), a run from
 the empty state reads 100 + 0 + 500 = 600 tokens and writes S = 1,000.

@@ -21,6 +21,7 @@ from budgetcore.errors import ScenarioError
 from budgetcore.registry.prices import Prices, PriceTier
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.replay.options import parse_options_json
+from budgetcore.replay.prepared import prepare
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.turns import generate, parse_generator
 from budgetcore.scenario.model import Scenario
@@ -35,7 +36,6 @@ from budgetcore.tune.grid import (
 )
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import default_axes, scenario_at, tune
-from budgetcore.tune.session import prepare
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "fixtures" / "logs" / "claude"
@@ -579,7 +579,7 @@ def test_the_core_imports_neither_numpy_nor_dask() -> None:
     result import none, and a pure-Python grid runs without it."""
     code = (
         "import sys\n"
-        "import budgetcore.tune.result, budgetcore.tune.kernel, budgetcore.tune.grid\n"
+        "import budgetcore.tune.result, budgetcore.replay.engine, budgetcore.tune.grid\n"
         "from budgetcore.scenario.model import Scenario\n"
         "from budgetcore.replay.model import Turn\n"
         "r = budgetcore.tune.result.tune(Scenario(), [('a', (Turn(added=9000),) * 20)],"

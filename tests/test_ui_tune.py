@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from budgetcore.messages import t
+from budgetcore.replay.prepared import prepare
 from budgetcore.tune.choice import Constraints
 from budgetcore.tune.result import tune
-from budgetcore.tune.session import prepare
 from budgetcore.ui.events import (
     FieldTyped,
     JobStep,

@@ -102,8 +102,8 @@ Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None", s
 def work(task: Task, job: Job) -> Done:
     """Read (if a log) and replay one session at every point of the grid. Any problem
     reading or replaying it is the session's, reported with its name."""
+    from budgetcore.replay.prepared import prepare  # noqa: PLC0415
     from budgetcore.tune.result import session_result  # noqa: PLC0415
-    from budgetcore.tune.session import prepare  # noqa: PLC0415
 
     skipped, first = 0, ""
     options = job.options

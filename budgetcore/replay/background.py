@@ -7,8 +7,9 @@ delivered and publishes it only if the source did not change meanwhile: any appe
 raises the revision, so a candidate finished after an append is discarded (billed, not
 published). A try that fails its format check (a tool call, an empty reply) is resent
 identically up to N times, or, with a circuit breaker, stops the session's background
-runs after three failures in a row. This module decides one run's fate from exact
-times; the replay loop (``replay.simulate``) applies it to the state and the bill.
+runs after three failures in a row. This module holds the inputs (their checks and a
+try's exact duration); the engine's clock (``replay.clock``) decides each run's fate
+and the engine (``replay.engine``) applies it to the state and the bill.
 
 Time is exact: points in time are integers of milliseconds from the session's start
 (a log's timestamps, or the sum of the gaps before a turn), durations are Fractions of
@@ -17,13 +18,10 @@ seconds. Nothing is rounded.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from math import gcd
 from typing import Literal
 
 from budgetcore.inputs.api import Checks
@@ -38,11 +36,7 @@ __all__ = [
     "RUN_FROM",
     "Duration",
     "Retries",
-    "Run",
-    "RunSlot",
     "Timing",
-    "first_after",
-    "run_fate",
 ]
 
 #: A run's fate (docs/spec.md §15).
@@ -191,140 +185,3 @@ class Retries:
         if self.bill_failed_output:
             return known
         return 1 if fate in ("published", "discarded") and known else 0
-
-
-@dataclass(frozen=True, slots=True)
-class Run:
-    """One run's outcome. ``tries`` counts the tries whose usage is known (billed);
-    ``cut`` says one more try was cut by a timeout (its usage unknown, never free)."""
-
-    fate: str  # one of FATES
-    tries: int
-    cut: bool
-    start_ms: int
-    end_s: Fraction  # seconds from the session's start
-
-    @property
-    def publishes(self) -> bool:
-        return self.fate == "published"
-
-
-class RunSlot:
-    """The one background slot over a session, and the breaker: mutable bookkeeping
-    private to one replay (the replay itself stays a pure function)."""
-
-    __slots__ = ("_rate", "_rng", "busy_until", "failures", "open", "retries")
-
-    def __init__(self, retries: Retries | None) -> None:
-        self.retries = retries
-        self._rng = None if retries is None else random.Random(retries.failure_seed)
-        # The rate as the exact ratio p / q of its Decimal (fails() compares by it).
-        self._rate = None if retries is None else retries.failure_rate.as_integer_ratio()
-        self.busy_until: Fraction | None = None  # seconds: the slot is held until then
-        self.failures = 0  # format failures in a row (the breaker's count)
-        self.open = False
-
-    def free_at(self, seconds: Fraction) -> bool:
-        return self.busy_until is None or seconds >= self.busy_until
-
-    def free_at_ms(self, ms: int) -> bool:
-        """``free_at(Fraction(ms, 1000))`` by integer cross-multiplication (a timed
-        replay asks once per turn; Fraction's comparison was a share of its time)."""
-        busy = self.busy_until
-        return busy is None or ms * busy.denominator >= busy.numerator * 1000
-
-    def fails(self) -> bool:
-        """One try's format check: a draw below the rate is a failure. A float is a
-        dyadic rational n/d exactly (``as_integer_ratio``) and the rate p/q is a
-        Decimal's exact ratio, so ``n * q < p * d`` is the exact comparison
-        (``Decimal(draw) < rate``, which it replaces: the same answer on every draw,
-        tested, without a Decimal per try)."""
-        if self._rng is None or self._rate is None:
-            return False
-        n, d = self._rng.random().as_integer_ratio()
-        p, q = self._rate
-        return n * q < p * d
-
-
-def first_after(times: Sequence[int], start: int, begin: int = 0) -> int | None:
-    """The first time strictly after ``start`` in the ascending ``times`` (from index
-    ``begin`` on), or None. An append at the run's own start does not discard it."""
-    for i in range(begin, len(times)):
-        if times[i] > start:
-            return times[i]
-    return None
-
-
-def run_fate(
-    slot: RunSlot,
-    *,
-    start_ms: int,
-    duration_s: Fraction | None,
-    model_timeout_s: int,
-    run_timeout_s: int,
-    next_append_ms: int | None,
-) -> Run:
-    """The fate of a run that starts at ``start_ms`` (docs/spec.md §15).
-
-    ``duration_s`` is one try's duration (None: no clock, so no timeouts and no
-    discards: retries only). Tries are back to back. A try longer than the model
-    timeout, or one that would end past start + the execution timeout, is cut there:
-    the run is abandoned and that try's usage unknown. All tries failing their format
-    check: failed. A passing try ends the run: discarded when an append falls strictly
-    between the start and that end, published otherwise. The slot is held until the
-    run's end; the breaker counts failures in a row across runs.
-    """
-    retries = slot.retries
-    tries_allowed = 1
-    if retries is not None and retries.policy == "resend":
-        tries_allowed = retries.max_resends + 1
-    # Times in integer ticks of 1/unit s, unit a multiple of 1000 (milliseconds) and of
-    # the duration's denominator, so every sum and comparison below is exact integer
-    # arithmetic; the end becomes a Fraction once (Fraction arithmetic per try was most
-    # of a timed replay's time in the page).
-    unit, step = 1000, 0
-    if duration_s is not None:
-        den = duration_s.denominator
-        unit = den * 1000 // gcd(den, 1000)
-        step = duration_s.numerator * (unit // den)
-    per_ms = unit // 1000
-    start = start_ms * per_ms
-    done = 0
-    end = start
-    passed = False
-    cut = False
-    while done < tries_allowed:
-        if duration_s is not None:
-            cut_at: int | None = None
-            if step > model_timeout_s * unit:
-                cut_at = end + model_timeout_s * unit
-            if end + step > start + run_timeout_s * unit:
-                limit = start + run_timeout_s * unit
-                cut_at = limit if cut_at is None else min(cut_at, limit)
-            if cut_at is not None:
-                cut, end = True, cut_at
-                break  # a cut try never returns: no format check, no draw
-            end += step
-        done += 1
-        if slot.fails():
-            slot.failures += 1
-            if retries is not None and retries.policy == "breaker":
-                if slot.failures >= retries.breaker_failures:
-                    slot.open = True
-                break
-            continue
-        slot.failures = 0
-        passed = True
-        break
-    end_s = Fraction(end, unit)
-    if duration_s is not None:
-        slot.busy_until = end_s
-    if cut:
-        fate = "abandoned"
-    elif not passed:
-        fate = "failed"
-    elif duration_s is not None and next_append_ms is not None and next_append_ms * per_ms < end:
-        fate = "discarded"
-    else:
-        fate = "published"
-    return Run(fate, done, cut, start_ms, end_s)

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
     from budgetcore.scenario.model import Scenario
 
-__all__ = ["WhatIf", "log_replay_inputs", "what_if", "whatif_options"]
+__all__ = ["WhatIf", "log_replay_inputs", "log_turns", "what_if", "whatif_options"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +196,27 @@ def log_replay_inputs(
     if opts is None:
         return tuple(turns), options
     prefix = opts.stable_prefix_tokens
-    return tuple(dataclasses.replace(t, required=prefix) for t in turns), opts
+    # A turn that already carries F (log_turns builds them so) is kept as it is.
+    return tuple(
+        t if t.required == prefix else dataclasses.replace(t, required=prefix) for t in turns
+    ), opts
+
+
+def log_turns(
+    log: ParsedLog,
+    asrun: AsRun,
+    options: ReplayOptions | None,
+    *,
+    timed: bool = False,
+    appends: str = "any",
+) -> tuple[tuple[Turn, ...], ReplayOptions | None]:
+    """What :func:`log_replay_inputs` gives for the main series' own turns
+    (``log.main.turns(timed, appends)``), each turn built with its F rather than
+    replaced after (a 200,000-request rollout: 0.6 s less)."""
+    opts = whatif_options(log, asrun, options)
+    if opts is None:
+        return log.main.turns(timed, appends), options
+    return log.main.turns(timed, appends, required=opts.stable_prefix_tokens), opts
 
 
 def what_if(
@@ -216,26 +236,54 @@ def what_if(
     rules: CacheModel = asrun.cache
     main = log.main
     reqs, after = in_order(main)
-    one_hour = next((s.one_hour for s in asrun.series if s.name == main.name), False)
-    modelled, _prefix = modelled_split(
-        reqs,
-        rules,
-        after_compaction=after,
-        one_hour=one_hour,
-        notified=notified_in_order(main, reqs),
-    )
-    on_branch = {(r.file, r.line) for r in main.requests}
-    base_main = [m for r, m in zip(reqs, modelled, strict=True) if (r.file, r.line) in on_branch]
+    mine_asrun = next((s for s in asrun.series if s.name == main.name), None)
+    one_hour = False if mine_asrun is None else mine_asrun.one_hour
+    if (
+        mine_asrun is not None
+        and not mine_asrun.billed_as_logged
+        and len(mine_asrun.split) == len(reqs)
+    ):
+        # The as-run model of this very sequence, as as_run modelled it (same rules,
+        # order, compactions and notified restarts): not modelled a second time.
+        modelled: Sequence[LogRequest] = mine_asrun.split
+    else:
+        modelled, _prefix = modelled_split(
+            reqs,
+            rules,
+            after_compaction=after,
+            one_hour=one_hour,
+            notified=notified_in_order(main, reqs),
+        )
+    if main.abandoned:
+        on_branch = {(r.file, r.line) for r in main.requests}
+        base_main = [
+            m for r, m in zip(reqs, modelled, strict=True) if (r.file, r.line) in on_branch
+        ]
+    else:
+        on_branch = set()
+        base_main = list(modelled)  # every request is on the branch
     log_summary_calls = [
         r for s in log.series if s.name != main.name and is_summary_call(s) for r in s.requests
     ]
     rows = result.rows
+    col = result.columns
     sent: list[LogRequest] = []
     caps: list[int | None] = []
     calls: list[LogRequest] = []
     rejected = 0
-    for row, req in zip(rows, main.requests, strict=False):
-        if not row.admitted:
+    last_context = -1  # the context of the request sent before (-1: none yet)
+    # The engine's columns, not its rows: a row object per turn cost 0.3 µs x 43 fields.
+    for req, admitted, full, output, cached, s_in, s_out in zip(
+        main.requests,
+        col["admitted"],
+        col["full_input"],
+        col["output"],
+        col["cached_input"],
+        col["summary_input_billed"],
+        col["summary_output_billed"],
+        strict=False,
+    ):
+        if not admitted:
             rejected += 1
         else:
             # The engine's layout caps what a request shares only where it departs from
@@ -243,20 +291,20 @@ def what_if(
             # of the request before, the as-run rules alone decide, as for the first
             # request (the same context on both sides), so that a what-if that changes
             # nothing costs what the as-run model costs.
-            shares_all = not sent or row.cached_input >= sent[-1].context
-            caps.append(None if shares_all else row.cached_input)
+            caps.append(None if last_context < 0 or cached >= last_context else cached)
             # req._replace(context=..., output=...) in field order: _replace cost 1.4 s
             # over a 200,000-request rollout.
-            sent.append(new_request((req[0], row.full_input, row.output, *req[3:])))
-        if row.summary_input_billed or row.summary_output_billed:
+            sent.append(new_request((req[0], full, output, *req[3:])))
+            last_context = full
+        if s_in or s_out:
             calls.append(
                 req._replace(
-                    context=row.summary_input_billed,
-                    input=row.summary_input_billed,
+                    context=s_in,
+                    input=s_in,
                     cache_read=0,
                     cache_write=0,
                     cache_write_1h=0,
-                    output=row.summary_output_billed,
+                    output=s_out,
                     reasoning=0,
                     logged_cost=None,
                 )

@@ -10,10 +10,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TypeVar
 
+from budgetcore.replay.engine import point_counts
+from budgetcore.replay.prepared import Session, W
 from budgetcore.tune.grid import check_points
-from budgetcore.tune.kernel import point_counts
 from budgetcore.tune.measures import GridMeasures, from_columns, from_points
-from budgetcore.tune.session import Session, W
 
 __all__ = [
     "ENGINES",

@@ -1,5 +1,5 @@
 """The tune kernel over every point at once, in numpy int64 (CPython only: the CLI and
-the report). The same updates as ``tune.kernel.point_counts``, one array per state
+the report). The same updates as ``replay.engine.point_counts``, one array per state
 variable with one entry per point, one pass over the turns; a property test holds the
 two equal point for point.
 
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from budgetcore.tune.kernel import COUNTS
-from budgetcore.tune.session import CACHE_POINT, NO_IO_CAP, NOT_SENT, Session, W
+from budgetcore.replay.engine import COUNTS
+from budgetcore.replay.prepared import CACHE_POINT, NO_IO_CAP, NOT_SENT, Session, W
 
 __all__ = ["grid_counts"]
 
@@ -28,7 +28,7 @@ Ints = npt.NDArray[np.int64]
 def grid_counts(
     session: Session, ks: Sequence[int], ss: Sequence[int]
 ) -> tuple[dict[str, list[int]], list[list[list[int]]], list[list[list[int]]]]:
-    """Every point's :data:`~budgetcore.tune.kernel.COUNTS` as columns (point i =
+    """Every point's :data:`~budgetcore.replay.engine.COUNTS` as columns (point i =
     K index × len(ss) + S index), and the main and summary tokens per tier as
     ``[category][tier][point]``."""
     i64 = np.int64

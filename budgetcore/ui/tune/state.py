@@ -42,12 +42,12 @@ from budgetcore.ui.replay.state import (
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boot
+    from budgetcore.replay.engine import PointCounts
     from budgetcore.replay.model import ReplayOptions, Turn
+    from budgetcore.replay.prepared import Session
     from budgetcore.tune.choice import Constraints
-    from budgetcore.tune.kernel import PointCounts
     from budgetcore.tune.measures import GridMeasures
     from budgetcore.tune.result import TuneResult
-    from budgetcore.tune.session import Session
 
 __all__ = [
     "SLICE_TURNS",
@@ -309,9 +309,9 @@ def _start(inputs: TuneInputs) -> TuneJob:
 def _advance(job: TuneJob, budget: int) -> TuneJob:
     """The job after one slice: sessions prepared and points replayed, in order, until
     ``budget`` turn updates are spent (at least one piece of work)."""
-    from budgetcore.tune.kernel import point_counts  # noqa: PLC0415
+    from budgetcore.replay.engine import point_counts  # noqa: PLC0415
+    from budgetcore.replay.prepared import prepare  # noqa: PLC0415
     from budgetcore.tune.measures import from_points  # noqa: PLC0415
-    from budgetcore.tune.session import prepare  # noqa: PLC0415
 
     prepared, not_replayed = list(job.prepared), list(job.not_replayed)
     counts, grids = list(job.counts), list(job.grids)

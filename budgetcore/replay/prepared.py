@@ -6,34 +6,33 @@ grid point, so it is computed once per session here: H before and after each tur
 the reply's output, M and the I/O token cap of each stretch of turns between config
 changes, admission (F <= M), the background conditions with their failure draws, the
 prompt cache's stable prefix and how each request's cached part is decided, and the
-prices as integers per tier. The kernels (``tune.kernel``) then run each point's
+prices as integers per tier. The kernels (``replay.engine``) then run each point's
 integer updates over these columns.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
+from typing import Any
 
 from budgetcore.core.capacity import WORK_CAP_TOKENS, main_safe_input, summary_capacity
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.protections import io_token_cap
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.api import Checks
+from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.registry.prices import Prices, tier_rates
 from budgetcore.replay.background import Retries, Timing
-from budgetcore.replay.model import ReplayOptions, Turn
-from budgetcore.replay.simulate import (  # the replay's own price integers and clock
-    check_inputs,
-    first_after,
-    price_places,
-    rates_of,
-    timeline_of,
-)
+from budgetcore.replay.clock import time_unit
+from budgetcore.replay.model import MONEY, ReplayOptions, Turn
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
-from budgetcore.tune.clock import time_unit
 
 __all__ = [
     "CACHE_COLD",
@@ -45,6 +44,247 @@ __all__ = [
     "Session",
     "prepare",
 ]
+
+# ------------------------------------------- prices as integers, the clock, the checks
+
+
+def price_places(prices: Sequence[Prices | None]) -> int:
+    """The decimal places that make every given price an integer (tiers included)."""
+    places = 0
+    for p in prices:
+        if p is None:
+            continue
+        values = [p.input, p.output, p.cache_read, p.cache_write, p.cache_write_1h]
+        for t in p.tiers:
+            values += [t.input, t.output, t.cache_read, t.cache_write, t.cache_write_1h]
+        for value in values:
+            if value is not None:
+                exponent = value.as_tuple().exponent
+                assert isinstance(exponent, int)  # prices are finite
+                places = max(places, -exponent)
+    return places
+
+
+def _units(value: Decimal, places: int) -> int:
+    return int(MONEY.scaleb(value, places))  # exact: the traps forbid rounding
+
+
+TierRates = tuple[int, int, int, int]
+
+
+def rates_of(
+    prices: Prices | None, places: int, cache: bool
+) -> tuple[tuple[int, TierRates], ...] | None:
+    """Per size tier, ascending (the base first, above -1): the tier's threshold and
+    (cold input, cached input, output, summary input) per token in money units, from the
+    one cost rule (:func:`budgetcore.registry.prices.tier_rates`): cached tokens at the
+    cache-read rate, the rest of the input at the 5-minute cache-write rate when caching
+    is on, else at the input rate. A request pays the tier its context is strictly above
+    (docs/models-and-peers.md, "Prices"). None: no input or output price, so tokens
+    only."""
+    tiers = tier_rates(prices)
+    if tiers is None:
+        return None
+    return tuple(
+        (
+            above,
+            (
+                _units(r.cache_write_5m if cache else r.input, places),
+                _units(r.cache_read, places),
+                _units(r.output, places),
+                _units(r.input, places),
+            ),
+        )
+        for above, r in tiers
+    )
+
+
+def _at(rates: tuple[tuple[int, TierRates], ...], context: int) -> TierRates:
+    """The rates of the highest tier ``context`` is strictly above."""
+    chosen = rates[0][1]
+    for above, tier in rates[1:]:
+        if context > above:
+            chosen = tier
+    return chosen
+
+
+Timeline = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+#: The last timeline, by the identity of its turns (a tuple of frozen turns cannot
+#: change) and its timing: the page replays the same turns on every input, and their
+#: seeded gaps are the same each time. One entry; a new tuple replaces it.
+_last_timeline: list[tuple[tuple[Turn, ...], Timing, Timeline]] = []
+
+
+def timeline_of(turns: Sequence[Turn], timing: Timing) -> Timeline:
+    """Each turn's start and the time its run would start, and every timestamp of the
+    session in order (the appends), in milliseconds (docs/spec.md §15). A log's times
+    never go backwards: one earlier than the one before it is taken as that one."""
+    last = _last_timeline[0] if _last_timeline else None
+    if last is not None and last[0] is turns and last[1] == timing:
+        return last[2]
+    starts, runs, events = _timeline_of(turns, timing)
+    found = (tuple(starts), tuple(runs), tuple(events))
+    if type(turns) is tuple:
+        _last_timeline[:] = [(turns, timing, found)]
+    return found
+
+
+def _timeline_of(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[int], list[int]]:
+    logged = [t.time_ms is not None for t in turns]
+    starts: list[int] = []
+    runs: list[int] = []
+    events: list[int] = []
+    if any(logged):
+        if not all(logged) or any(t.gap_ms is not None for t in turns):
+            first = logged.index(False) + 1 if not all(logged) else 1
+            raise ScenarioError(
+                [
+                    Problem(
+                        f"turn {first}",
+                        "must carry a time like every turn of a log (time_ms), not a gap",
+                    )
+                ]
+            )
+        prev = -1
+        from_turn = timing.run_from == "turn"
+        for t in turns:
+            assert t.time_ms is not None
+            seq = (t.time_ms, t.time_ms if t.reply_end_ms is None else t.reply_end_ms, *t.append_ms)
+            clamped = [prev := max(prev, x) for x in seq]
+            starts.append(clamped[0])
+            runs.append(clamped[0] if from_turn else clamped[1])
+            events.extend(clamped)
+        return starts, runs, events
+    rng = random.Random(timing.gap_seed)
+    at = 0
+    for index, t in enumerate(turns, start=1):
+        starts.append(at)
+        gap = t.gap_ms
+        if gap is None:
+            default = timing.gap_ms
+            if default is None:
+                rule = "needs gap_ms (or options.timing.gap_ms for every turn without one)"
+                raise ScenarioError([Problem(f"turn {index}", rule)])
+            gap = default if isinstance(default, int) else default.draw(rng)
+        at += gap
+    return starts, list(starts), list(starts)
+
+
+def _whole(v: object) -> bool:
+    return type(v) is int and 0 <= v <= MAX_TOKENS
+
+
+def _wholes(values: list[Any]) -> bool:
+    """Every value a whole token count, by column in C (map, set, min, max): a 200,000
+    turn log is checked in milliseconds, not in one Python call per field."""
+    return not values or (
+        set(map(type, values)) == {int} and min(values) >= 0 and max(values) <= MAX_TOKENS
+    )
+
+
+def _turns_ok(turns: Sequence[Any]) -> bool:
+    """The common case in a few passes: every turn a Turn, every field as a turns file
+    would give it."""
+    if set(map(type, turns)) != {Turn}:
+        return False
+    if not _wholes([t.added for t in turns]):
+        return False
+    for name in ("required", "output", "gap_ms", "time_ms", "reply_end_ms"):
+        if not _wholes([v for t in turns if (v := getattr(t, name)) is not None]):
+            return False
+    for name in ("billing_recorded", "idle_slot", "lease_acquired"):
+        if not set(map(type, (getattr(t, name) for t in turns))) <= {bool, type(None)}:
+            return False
+    if set(map(type, (t.append_ms for t in turns))) != {tuple}:
+        return False
+    if not _wholes([v for t in turns if t.append_ms for v in t.append_ms]):
+        return False
+    return all(
+        type(t.changes) is tuple
+        and all(type(c) is tuple and len(c) == 2 and type(c[0]) is str for c in t.changes)
+        for t in turns
+        if t.changes or type(t.changes) is not tuple
+    )
+
+
+def _turn_ok(t: object) -> bool:
+    return _turns_ok([t])
+
+
+def _turn_problems(t: object, where: str) -> list[Problem]:
+    """Every problem of a turn built in Python, named as its caller wrote it."""
+    check = Checks(where)
+    if not isinstance(t, Turn):
+        check.rule("", "must be a Turn", t)
+        return [dataclasses.replace(p, path=where) for p in check.problems]
+    check.whole("added", t.added)
+    for name in ("required", "output", "gap_ms", "time_ms", "reply_end_ms"):
+        check.whole(name, getattr(t, name), none=True)
+    for name in ("billing_recorded", "idle_slot", "lease_acquired"):
+        check.flag(name, getattr(t, name), none=True)
+    if not isinstance(t.append_ms, tuple):
+        check.rule("append_ms", "must be a tuple of times in milliseconds", t.append_ms)
+    else:
+        for j, v in enumerate(t.append_ms):
+            check.whole(f"append_ms[{j}]", v)
+    if not isinstance(t.changes, tuple) or not all(
+        isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str) for c in t.changes
+    ):
+        check.rule("changes", "must be a tuple of (override key, value) pairs", t.changes)
+    return check.problems
+
+
+#: The last tuple of turns found valid (a tuple of frozen turns cannot change): the
+#: page replays the same one on every input. One entry.
+_last_valid: list[tuple[Turn, ...]] = []
+
+
+def check_turns(turns: object) -> None:
+    """``turns`` as the Python API takes them (docs/python-api.md): a list of
+    :class:`Turn`, each field held to the rule of a turns file's line, the first bad
+    turn named by its index (``turns[2].added``)."""
+    if _last_valid and turns is _last_valid[0]:
+        return
+    if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
+        raise ScenarioError([Problem.of("turns", "must be a list of Turn values", turns)])
+    if _turns_ok(turns):
+        if type(turns) is tuple:
+            _last_valid[:] = [turns]
+        return
+    for i, t in enumerate(turns):  # which one, and what about it
+        if not _turn_ok(t):
+            problems = _turn_problems(t, f"turns[{i}]")
+            if problems:
+                raise ScenarioError(problems)
+
+
+def check_inputs(turns: Sequence[Turn], opts: ReplayOptions) -> None:
+    """What every replay refuses before its first turn (the tune's grid refuses the same,
+    with the same problems)."""
+    if not turns:
+        raise ScenarioError([Problem("turns", "must hold at least one turn")])
+    if not isinstance(opts, ReplayOptions):
+        raise ScenarioError([Problem.of("options", "must be a ReplayOptions or None", opts)])
+    check_turns(turns)
+    if opts.start_covered > opts.start_history:
+        raise ScenarioError(
+            [
+                Problem(
+                    "options.start_covered",
+                    "must be at most options.start_history (coverage is part of history), "
+                    f"got {opts.start_covered:,} > {opts.start_history:,}",
+                )
+            ]
+        )
+
+
+def first_after(events: Sequence[int], start: int) -> int | None:
+    """The first timestamp strictly after ``start`` (an append at the run's own start
+    does not discard it)."""
+    i = bisect_right(events, start)
+    return events[i] if i < len(events) else None
+
 
 #: How a turn's cached input is decided (docs/spec.md §12 step 4):
 NOT_SENT = 0  # the request was rejected: not sent, no cache, no bill
@@ -75,6 +315,9 @@ class Segment:
     estimate: int | None  # a provider usage baseline + replay (None: the full input)
     model_timeout_s: int = 30  # docs/spec.md §15's timeouts (the scenario's limits)
     run_timeout_s: int = 90
+    # The scenario in force over the stretch (a replay's rows name it); not compared:
+    # the values above are what the engine reads.
+    scenario: Scenario | None = field(default=None, compare=False, repr=False)
 
     def summary(self, s: int) -> tuple[int, int]:
         """(S, C) of this stretch at the point's configured S."""
@@ -102,6 +345,9 @@ class Session:
     required: tuple[int, ...]
     output: tuple[int, ...]
     may_run: tuple[bool, ...]  # billing recorded, idle slot and lease (flags and draws)
+    # Where may_run is False, the first of the three that failed, as a row's status
+    # ("no billing", "no idle slot", "no lease"); None where it is True.
+    blocked: tuple[str | None, ...]
     cache: tuple[int, ...]  # NOT_SENT, CACHE_COLD, CACHE_FIXED or CACHE_POINT
     cached_fixed: tuple[int, ...]  # cached input when CACHE_COLD or CACHE_FIXED
     prefix: tuple[int, ...]  # the stable prefix of the request (min(prefix, F))
@@ -116,7 +362,7 @@ class Session:
     rejected: int
     main_output_tokens: int
     # docs/spec.md §15 (None: no clock, no retries): the clock and the retry policy; in
-    # whole units of 1/unit seconds (tune.clock), each turn's start, when its run would
+    # whole units of 1/unit seconds (replay.clock), each turn's start, when its run would
     # start and the first append after that.
     timing: Timing | None = None
     retries: Retries | None = None
@@ -203,6 +449,7 @@ def prepare(
     required: list[int] = []
     output: list[int] = []
     may_run: list[bool] = []
+    blocked: list[str | None] = []
     cache: list[int] = []
     cached_fixed: list[int] = []
     prefix_col: list[int] = []
@@ -252,6 +499,15 @@ def prepare(
         required.append(f)
         output.append(o)
         may_run.append(billing and idle and lease)
+        blocked.append(
+            None
+            if billing and idle and lease
+            else "no billing"
+            if not billing
+            else "no idle slot"
+            if not idle
+            else "no lease"
+        )
         prefix_col.append(prefix)
         if f > m:
             cache.append(NOT_SENT)
@@ -278,6 +534,7 @@ def prepare(
         required=tuple(required),
         output=tuple(output),
         may_run=tuple(may_run),
+        blocked=tuple(blocked),
         cache=tuple(cache),
         cached_fixed=tuple(cached_fixed),
         prefix=tuple(prefix_col),
@@ -323,4 +580,5 @@ def _segment(base: Scenario, start: int, stop: int, fixed_k: bool, fixed_s: bool
         estimate=estimate,
         model_timeout_s=base.limits.model_timeout_s,
         run_timeout_s=base.limits.run_timeout_s,
+        scenario=base,
     )

@@ -1,22 +1,20 @@
-"""Background runs over time for the tune kernel (docs/tune.md, "Background timing"):
+"""Background runs over time for the replay engine (docs/tune.md, "Background timing"):
 docs/spec.md §15's fate of a run in integers of one time unit.
 
-``replay.background.run_fate`` decides a run's fate with Fractions of seconds; a grid
-decides hundreds of thousands, and a Fraction costs microseconds. Every time a session
-can hold is a whole number of one unit: 1/U seconds, where U is the least common
-multiple of 1,000 (log times and gaps are milliseconds) and the denominators a duration
-can have (a fixed duration's decimal places; a rate model's prefill and decode rates'
-numerators: work / P = work x den(P) / num(P)). So here every time is an integer and
-every comparison exact. The rules are written again on purpose, not shared: the
-property tests hold every point equal to ``replay()``, which uses the Fraction version,
-so a rule written wrong in either shows.
+A replay or a grid decides hundreds of thousands of fates, and a Fraction costs
+microseconds. Every time a session can hold is a whole number of one unit: 1/U
+seconds, where U is the least common multiple of 1,000 (log times and gaps are
+milliseconds) and the denominators a duration can have (a fixed duration's decimal
+places; a rate model's prefill and decode rates' numerators: work / P = work x den(P) /
+num(P)). So here every time is an integer and every comparison exact; a replay's rows
+show a run's end as the exact Fraction of seconds. The independent timing oracle
+(tests/timing_oracle.py, Fractions of seconds) holds these rules to the spec.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
@@ -58,13 +56,28 @@ class PointClock:
     def __init__(self, retries: Retries | None) -> None:
         self.retries = retries
         self._rng = None if retries is None else random.Random(retries.failure_seed)
-        self._rate: Decimal | None = None if retries is None else retries.failure_rate
+        # The rate as the exact ratio p / q of its Decimal (fails() compares by it).
+        self._rate: tuple[int, int] | None = (
+            None if retries is None else retries.failure_rate.as_integer_ratio()
+        )
         self.busy_until: int | None = None
         self.failures = 0
         self.open = False
         self.tries_allowed = 1
         if retries is not None and retries.policy == "resend":
             self.tries_allowed = retries.max_resends + 1
+
+    def fails(self) -> bool:
+        """One try's format check: a draw below the rate is a failure. A float is a
+        dyadic rational n/d exactly (``as_integer_ratio``) and the rate p/q is a
+        Decimal's exact ratio, so ``n * q < p * d`` is the exact comparison
+        (``Decimal(draw) < rate``, which it replaces: the same answer on every draw,
+        tests/property/test_clock_properties.py, without a Decimal per try)."""
+        if self._rng is None or self._rate is None:
+            return False
+        n, d = self._rng.random().as_integer_ratio()
+        p, q = self._rate
+        return n * q < p * d
 
     def fate(
         self,
@@ -85,7 +98,6 @@ class PointClock:
         end = start
         passed = cut = False
         limit = start + run_timeout
-        rng, rate = self._rng, self._rate
         breaker = self.retries is not None and self.retries.policy == "breaker"
         threshold = BREAKER_FAILURES if self.retries is None else self.retries.breaker_failures
         while done < self.tries_allowed:
@@ -98,7 +110,7 @@ class PointClock:
                     break  # a cut try never returns: no format check, no draw
                 end += duration
             done += 1
-            if rng is not None and rate is not None and Decimal(rng.random()) < rate:
+            if self.fails():
                 self.failures += 1
                 if breaker:
                     if self.failures >= threshold:

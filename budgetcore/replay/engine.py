@@ -1,34 +1,40 @@
-"""The tune kernel (docs/tune.md, "How it is fast"): every grid point's replay as integer
-updates over a session's shared columns, in pure Python (the page, and the CPython
-reference the numpy path is held equal to).
+"""The replay engine (docs/spec.md §12 and §15, docs/architecture.md "The engine"): a
+session's turns as integer updates over its prepared columns
+(:mod:`budgetcore.replay.prepared`), one (K, S) point at a time, in pure Python.
 
-Once a point's M, S, C and budgets are known, a turn of docs/spec.md §12 is a handful of
-integer operations on the point's state: c, A and the prompt cache's memory of the last
-request (its summary, raw window start and raw length, and whether a summary was
-published since). This module does exactly those, for one point at a time, so the page
-can run a grid in slices between frames (:func:`run_points`). It is written apart from
-``replay.simulate`` on purpose: a property test holds every point equal to ``replay()``
-of that K and S, field for field, so a rule written wrong in either shows.
+Once a point's M, S, C and budgets are known, a turn is a handful of integer operations
+on the point's state: c, A and the prompt cache's memory of the last request (its
+summary, raw window start and raw length, and whether a summary was published since).
+This module does exactly those, and is the only place that does:
+:func:`budgetcore.replay.simulate.replay` asks it for each turn's values (its rows),
+tune asks it for counters only at every grid point (the page runs a grid in slices
+between frames: :func:`run_points`), and ``tune.kernel_np`` is its vectorised form for
+a whole grid, held equal to it by a property test. The engine itself is held to
+independent oracles written from the spec alone (tests/replay_oracle.py,
+tests/timing_oracle.py) and, turn by turn, to ``plan()``.
 
-Money is not summed per turn: a turn's bill is linear in its token counts within its
-price tier, so the kernel sums tokens per tier and prices the sums once (exact
-integers of the price's smallest unit, as the replay).
+Money is not summed per turn here: a turn's bill is linear in its token counts within
+its price tier, so the counters sum tokens per tier and price the sums once (exact
+integers of the price's smallest unit); a replay's rows price each turn from the same
+integers.
 
 With background timing and retries (docs/spec.md §15) a run's fate decides what its
 tries bill and whether c and A move (at the run's end, with a clock); each point has its
-own slot, breaker and retry draws (``tune.clock``, in integer time).
+own slot, breaker and retry draws (``replay.clock``, in integer time).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from budgetcore.tune.clock import PointClock, try_units
-from budgetcore.tune.session import CACHE_POINT, NOT_SENT, Session, W
+from budgetcore.replay.clock import PointClock, try_units
+from budgetcore.replay.prepared import CACHE_POINT, NOT_SENT, Session, W
 
 __all__ = [
     "COUNTS",
+    "ROW",
     "PointCounts",
     "point_counts",
     "run_points",
@@ -73,6 +79,24 @@ COUNTS: tuple[str, ...] = (
 )
 
 
+#: What :func:`point_counts` records of each turn when asked for rows: the state at plan
+#: time, the request, and the run (0 where none happened).
+ROW: tuple[str, ...] = (
+    "covered",
+    "summary",
+    "summary_adopted",
+    "raw_selected",
+    "full_input",
+    "trigger_reached",
+    "status",
+    "new_raw",
+    "summary_input",
+    "written",
+    "cached_input",
+    "summary_offered",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class PointCounts:
     """One point's counters (:data:`COUNTS`), and its billed tokens per price tier:
@@ -95,9 +119,20 @@ def _tier(thresholds: Sequence[int], context: int) -> int:
     return j
 
 
-def point_counts(session: Session, k: int, s: int) -> PointCounts:
+def point_counts(
+    session: Session,
+    k: int,
+    s: int,
+    rows: list[tuple[Any, ...]] | None = None,
+    fates: dict[int, tuple[str, int, int, int]] | None = None,
+) -> PointCounts:
     """Replay ``session`` at trigger line ``k`` and summary cap ``s`` (docs/spec.md §12)
-    and count what the grid shows."""
+    and count what the grid shows. For :func:`budgetcore.replay.simulate.replay`'s rows:
+    ``rows`` receives each turn's values (:data:`ROW`), and ``fates`` each run's fate
+    under a clock or retries (docs/spec.md §15): by turn index, (fate, tries billed,
+    tries cut, end in the session's time units)."""
+    rec = None if rows is None else rows.append
+    blocked = session.blocked
     hist, after, req, out = session.history, session.history_after, session.required, session.output
     may, cache, fixed, pfx = session.may_run, session.cache, session.cached_fixed, session.prefix
     wrapper = session.wrapper
@@ -178,6 +213,8 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
                 at_k += 1
             kind = cache[t]
             if kind == NOT_SENT:
+                if rec is not None:
+                    rec((c, a, adopted, raw, full, reached, "rejected", 0, 0, 0, 0, off))
                 continue  # rejected: not sent, not billed, starts nothing
             # The prompt cache (docs/spec.md §12 step 4).
             start = h - raw
@@ -202,6 +239,8 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
                 base_c += cached
                 base_o += out[t]
             if not reached:
+                if rec is not None:
+                    rec((c, a, adopted, raw, full, False, "below K", 0, 0, 0, cached, off))
                 continue
             # A background run (docs/spec.md §12 step 2) ...
             backlog = after[t] - c
@@ -212,13 +251,20 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
                 if budget > W:
                     budget = W
                 if budget <= 0 or backlog <= 0:
+                    if rec is not None:
+                        why = "no work" if backlog <= 0 else "no room"
+                        rec((c, a, adopted, raw, full, True, why, 0, 0, 0, cached, off))
                     continue  # no room, or no work
                 new_raw = budget if budget < backlog else backlog
             if not may[t]:
+                if rec is not None:
+                    rec((c, a, adopted, raw, full, True, blocked[t], 0, 0, 0, cached, off))
                 continue  # no billing record, no idle slot or no lease
             work = instr + a + new_raw
             if work > safe:
                 refused += 1
+                if rec is not None:
+                    rec((c, a, adopted, raw, full, True, "refused", 0, 0, 0, cached, off))
                 continue
             if slot is not None:
                 run_start = run_at[t]
@@ -227,9 +273,15 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
                     pending is not None or (busy is not None and run_start < busy)
                 ):
                     in_flight += 1  # one run at a time
+                    if rec is not None:
+                        why = "run in flight"
+                        rec((c, a, adopted, raw, full, True, why, 0, 0, 0, cached, off))
                     continue
                 if slot.open:
                     breaker += 1
+                    if rec is not None:
+                        why = "breaker open"
+                        rec((c, a, adopted, raw, full, True, why, 0, 0, 0, cached, off))
                     continue
             if ratio is None:
                 written = cap
@@ -254,6 +306,11 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
                 outs = known
                 if not bill_failed:
                     outs = 1 if fate in ("published", "discarded") else 0
+                if rec is not None:
+                    how = "run" if new_raw else "recompress"
+                    rec((c, a, adopted, raw, full, True, how, new_raw, work, written, cached, off))
+                    if fates is not None:
+                        fates[t] = (fate, known, cut, end)
                 sum_in += work * known
                 sum_out += written * outs
                 if st:
@@ -304,6 +361,9 @@ def point_counts(session: Session, k: int, s: int) -> PointCounts:
                 first_run = t + 1
             if a + new_raw > peak_consumed:
                 peak_consumed, written_at_peak = a + new_raw, written
+            if rec is not None:
+                how = "run" if new_raw else "recompress"
+                rec((c, a, adopted, raw, full, True, how, new_raw, work, written, cached, off))
             a = written
             c += new_raw
             stale = True
