@@ -336,6 +336,19 @@ class TestReviewFlow:
         assert 'data-differs="config.summary_max_tokens"' in view.html["ab-inputs"]
         assert view.ab_cells["summary_cap"] == ("8,192", "+8,192", "up")
 
+    def test_the_comparison_names_both_plans_models(self) -> None:
+        # Issue 42: the comparison never named the two models. A plan on a registry
+        # model names it; one whose contract is typed by hand is "custom".
+        state = initial_state(Scenario(main_model_name=None))
+        state = reduce(state, Pinned())
+        view = render(typed(state, "config.summary_max_tokens", "16384"))
+        assert "Main model: pinned custom → current custom" in view.html["ab-inputs"]
+        pinned = plan(Scenario(main_model_name="claude-sonnet-4-5"))
+        from budgetcore.ui.view.readouts import differing_inputs  # noqa: PLC0415
+
+        both = differing_inputs(pinned, plan(Scenario()), "zh")
+        assert "主模型:固定 claude-sonnet-4-5 → 当前 自定义" in both
+
     @pytest.mark.parametrize("key", ["lower_k", "lower_s", "raise_i", "f_above_m"])
     def test_experiments_pin_before_and_show_after(self, key: str) -> None:
         state = reduce(fresh(), ExperimentRun(key))

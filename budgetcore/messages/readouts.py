@@ -139,6 +139,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Inputs where the current plan differs from the pinned one (pinned → current):",
         "当前方案与固定方案不同的输入(固定 → 当前):",
     ),
+    "phrase.ab-models": (
+        "Main model: pinned {a} → current {b}",
+        "主模型:固定 {a} → 当前 {b}",
+    ),
     "phrase.ab-no-diff": (
         "The current plan has the same inputs as the pinned one: edit a field to compare.",
         "当前方案与固定方案的输入相同:修改输入项即可比较。",

@@ -104,10 +104,23 @@ def differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
                 yes_no(same_b, lang),
             )
         )
+    # The two plans' models by name (issue 42: the comparison never named them); a
+    # contract no registry model holds any more is "custom".
+    models = el(
+        "p",
+        {"class": "ab-models", "data-ab-models": ""},
+        t(
+            "phrase.ab-models",
+            lang,
+            a=a.scenario.main_model_name or t("phrase.custom", lang),
+            b=b.scenario.main_model_name or t("phrase.custom", lang),
+        ),
+    )
     if not rows:
-        return el("p", {"class": "ab-same"}, t("phrase.ab-no-diff", lang))
+        return join((models, el("p", {"class": "ab-same"}, t("phrase.ab-no-diff", lang))))
     return join(
         (
+            models,
             el("p", {"class": "ab-h"}, t("phrase.ab-diff", lang)),
             el("ul", {"class": "ab-diff"}, *rows),
         )
