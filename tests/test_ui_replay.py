@@ -1415,6 +1415,10 @@ def test_a_backtest_off_by_more_than_5_percent_is_said_beside_every_what_if_numb
     assert len(figures) == 2 + 6 + 6
     for key, shown in figures.items():
         assert (OFF_MARK in shown) == (key != "as_run_modelled_cost"), (key, shown)
+    # The mark says why: no baseline there, a backtest off by more than 5 % here.
+    assert f'title="{t("asrun.off-mark-caveat", lang)}"' in bedrock
+    assert t("asrun.off-mark", lang) not in bedrock
+    assert f'title="{t("asrun.off-mark", lang)}"' in off
 
 
 def test_the_per_series_table_is_open_on_a_wide_screen_and_folded_on_a_phone() -> None:

@@ -85,6 +85,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "无论误差多少,此回测都不能作为假设的基准:Amazon Bedrock 的跨区域推理把每个请求发往日志未记录的区域,AWS 说明这可能导致更多缓存写入;日志中没有任何规则能预测哪个请求命中哪个缓存。本会话的每个假设都是模型的结果,不是会话本身的(均以 ⚠ 标出)。",
     ),
     "asrun.off-mark": ("backtest not within 5 %", "回测误差超过 5 %"),
+    "asrun.off-mark-caveat": (
+        "no baseline: the log cannot show which cache each request found",
+        "无基线:日志无法显示每个请求命中了哪个缓存",
+    ),
     "whatif.h": (
         "What if: this scenario's K and S on the same session",
         "假设:本场景的 K 与 S 用于同一会话",

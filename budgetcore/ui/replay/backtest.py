@@ -299,13 +299,10 @@ def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Ma
     )
 
 
-def _cell(text: str, key: str, value: object, off: bool, lang: str) -> Markup:
-    """A what-if number with its exact value; with the ⚠ mark when the backtest is off."""
-    mark = (
-        el("span", {"class": "rp-off", "title": t("asrun.off-mark", lang)}, " ", OFF_MARK)
-        if off
-        else ""
-    )
+def _cell(text: str, key: str, value: object, off: str, lang: str) -> Markup:
+    """A what-if number with its exact value; with the ⚠ mark, titled with why (``off``:
+    its catalogue key, "" when the backtest is a baseline)."""
+    mark = el("span", {"class": "rp-off", "title": t(off, lang)}, " ", OFF_MARK) if off else ""
     return el("span", {"data-whatif": key, "data-value": _exact(value)}, text, mark)
 
 
@@ -314,7 +311,13 @@ def what_if_html(w: WhatIf, lang: str) -> Markup:
     item by item, the quality measures; every number marked when the backtest is off."""
     from budgetcore.replay.asrun import relative  # noqa: PLC0415
 
-    off = w.backtest_trusted is not True or bool(w.baseline_caveat)
+    # Why every number is marked: no baseline at all (Bedrock), else a backtest off by
+    # more than 5 %; "" when the backtest holds.
+    off = (
+        "asrun.off-mark-caveat"
+        if w.baseline_caveat
+        else ("asrun.off-mark" if w.backtest_trusted is not True else "")
+    )
     k, s = format_int(w.trigger), format_int(w.summary_cap)
     side = el(
         "div",
@@ -326,9 +329,7 @@ def what_if_html(w: WhatIf, lang: str) -> Markup:
             el(
                 "span",
                 {"class": "rp-figure-v"},
-                _cell(
-                    _money(w.as_run_cost, lang), "as_run_modelled_cost", w.as_run_cost, False, lang
-                ),
+                _cell(_money(w.as_run_cost, lang), "as_run_modelled_cost", w.as_run_cost, "", lang),
             ),
         ),
         el(
