@@ -117,6 +117,23 @@ class TestEffects:
         assert download.mime == "application/toml"
         assert download.body == render_export(initial_state())[0]
 
+    def test_with_a_runtime_picked_both_downloads_are_its_own_file(self) -> None:
+        # Issue 39: the export and the Tune panel's chosen point are saved as the picked
+        # runtime's own file (Codex: config.toml), never as budgetcore-overrides.
+        from budgetcore.ui.events import ExportRuntimeChosen, ReplayFieldTyped  # noqa: PLC0415
+
+        state = reduce(initial_state(), ExportRuntimeChosen("codex"))
+        state = reduce(state, ReplayFieldTyped("replay.turns", "40"))
+        state = reduce(state, TuneToggled(True))
+        while (after := reduce(state, JobStep("tune"))) is not state:
+            state = after
+        for action in ("download", "tune-download"):
+            _state, effects = update(state, ActionClicked(action))
+            (download,) = [e for e in effects if isinstance(e, Download)]
+            assert download.filename == "codex-settings.toml", action
+            assert download.mime == "application/toml"
+            assert "model_auto_compact_token_limit" in download.body
+
     def test_a_notice_clears_itself_unless_another_came(self) -> None:
         state, effects = update(
             reduce(initial_state(), FieldTyped("config.trigger_tokens", "x")), Pinned()

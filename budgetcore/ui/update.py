@@ -848,18 +848,17 @@ def _tune_body(state: PageState) -> str | None:
 def _action(state: PageState, e: ActionClicked) -> tuple[PageState, tuple[Effect, ...]]:
     """A button the shell answers (download, copy): the effect, and the notice."""
     fmt = state.export_format
-    mime = "application/toml" if fmt == "toml" else "application/json"
     name = f"budgetcore-overrides.{fmt}"
-    if e.action == "download":
-        runtime = state.export_runtime
-        if runtime != "article":  # the picked runtime's own file, in its own syntax
-            from budgetcore.runtimes import profile  # noqa: PLC0415 - picked: loaded
+    runtime = state.export_runtime
+    if runtime != "article":  # the picked runtime's own file, in its own syntax
+        from budgetcore.runtimes import profile  # noqa: PLC0415 - picked: loaded
 
-            fmt = profile(runtime).syntax
-            mime = "application/toml" if fmt == "toml" else "application/json"
-            name = f"{runtime}-settings.{fmt}"
+        fmt = profile(runtime).syntax
+        name = f"{runtime}-settings.{fmt}"
+    mime = "application/toml" if fmt == "toml" else "application/json"
+    if e.action == "download":
         return state, (Download(_export_body(state), name, mime),)
-    if e.action == "tune-download":  # the Tune panel's chosen point: the reviewed config
+    if e.action == "tune-download":  # the Tune panel's chosen point, in the same file
         body = _tune_body(state)
         return state, (() if body is None else (Download(body, name, mime),))
     if e.action == "copy":
