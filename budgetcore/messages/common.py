@@ -72,8 +72,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "boot.failed": ("Loading failed: {what}", "加载失败:{what}"),
     "boot.resource": ("a resource", "某个资源"),
     "boot.slow": (
-        "Still loading after 120 s: is scripts/serve running? See its log.",
-        "120 秒后仍在加载:scripts/serve 是否在运行?请查看它的日志。",
+        "Still loading after 120 s. A served page: is scripts/serve running (see its log)?"
+        " A page opened from disk: is it budgetcore.html, the one-file page?",
+        "120 秒后仍在加载。由服务器提供的页面:scripts/serve 是否在运行(请查看它的日志)?"
+        "从磁盘打开的页面:打开的是否是单文件页面 budgetcore.html?",
     ),
     "boot.file": (
         "This page cannot run from a file: open budgetcore.html instead (the same page in"
