@@ -39,7 +39,7 @@ from budgetcore.ui.tune.state import (
     run_to_end,
     step,
 )
-from budgetcore.ui.tune.view import BINS, _bin, _edges, render_tune
+from budgetcore.ui.tune.view import BINS, MEASURES, _bin, _edges, render_tune
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.view.config import render_export
 
@@ -207,7 +207,7 @@ def test_every_cell_is_a_focusable_button_with_its_exact_value() -> None:
     g = result.grid
     maps = render_tune(state).html["tune-maps"]
     cells = re.findall(r'<rect class="tc[^"]*"[^>]*>', maps)
-    assert len(cells) == 3 * g.points
+    assert len(cells) == len(MEASURES) * g.points
     for cell in cells[: g.points]:  # the cost map: billed tokens, exact
         assert 'tabindex="-1"' in cell
         assert 'role="button"' in cell
@@ -216,10 +216,17 @@ def test_every_cell_is_a_focusable_button_with_its_exact_value() -> None:
         k, s = g.point(i)
         assert label == f"K {k:,}, S {s:,}: {g.cost_units(i):,} billed tokens"
     assert "What this must not be read as: a forecast for other sessions" in maps
-    assert maps.count("What this must not be read as") == 3
+    assert maps.count("What this must not be read as") == len(MEASURES)
     # Hover or focus shows every exact value of the point.
     focused = reduce(state, TunePointFocused(5))
     text = render_tune(focused).text["tune-point"]
+    # Quality beside cost (issue 37): the point's generations and compression, and a
+    # map of the generations, one cell per point, each the grid's exact count.
+    assert f"{g.generations(5):,} summary generations" in text
+    gens = re.findall(r'data-tune-map="generations".*?</svg>', maps, re.S)[0]
+    for i in range(g.points):
+        k, s = g.point(i)
+        assert f'aria-label="K {k:,}, S {s:,}: {g.generations(i):,} generations"' in gens
     k, s = g.point(5)
     assert text.startswith(f"K {k:,} tokens, S {s:,} tokens: modelled cost {g.cost_units(5):,}")
     assert render_tune(focused).focus == 5
@@ -359,7 +366,7 @@ def test_every_axis_title_is_inside_its_map(lang: str, panel: int) -> None:
     state, _ = _run(reduce(_open("40"), LanguageChosen(lang)))
     maps = render_tune(reduce(state, Resized(640, panel))).html["tune-maps"]
     svgs = re.findall(r'<svg[^>]* width="(\d+)".*?</svg>', maps, re.S)
-    assert len(svgs) == 3
+    assert len(svgs) == len(MEASURES)
     titles = re.findall(
         r'<svg[^>]* width="(\d+)"|<text class="ch-axis-title" x="(\d+)" y="\d+"'
         r'( text-anchor="end")?>([^<]*)</text>',
@@ -377,4 +384,4 @@ def test_every_axis_title_is_inside_its_map(lang: str, panel: int) -> None:
         assert left + text_width(shown) <= width, (shown, left, width)
         seen.append(shown)
     whole_s = t("tune.axis.s", lang)
-    assert "".join(seen).replace(" ", "").count(whole_s.replace(" ", "")) == 3
+    assert "".join(seen).replace(" ", "").count(whole_s.replace(" ", "")) == len(MEASURES)

@@ -52,10 +52,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "K {k} tokens, S {s} tokens: modelled cost {cost}; unseen history {unseen} tokens "
         "summed over turns (at most {peak_unseen} on one turn); {runs} runs and "
         "{recompresses} recompresses; {rejected} rejected turns; peak full input {peak} of "
-        "M {m} tokens",
+        "M {m} tokens; {generations} summary generations, compression {compression}",
         "K {k} tokens,S {s} tokens:模型成本 {cost};未见历史按轮合计 {unseen} tokens(单轮最多 "
         "{peak_unseen});执行 {runs} 次、重压 {recompresses} 次;被拒绝 {rejected} 轮;完整输入"
-        "峰值 {peak},M 为 {m} tokens",
+        "峰值 {peak},M 为 {m} tokens;摘要代数 {generations},压缩比 {compression}",
+    ),
+    "tune.compression": ("{ratio}:1", "{ratio}:1"),
+    "tune.unit.generations": ("generations", "代"),
+    "tune.map.generations.title": (
+        "Summary generations at each K and S (how often the oldest history was summarised"
+        " again; the default choice allows at most 5)",
+        "各 K 与 S 下的摘要代数(最早的历史被再次摘要的次数;默认选择至多允许 5 代)",
     ),
     "tune.cell": ("K {k}, S {s}: {value}", "K {k},S {s}:{value}"),
     "tune.point-hint": (

@@ -43,7 +43,9 @@ __all__ = [
 #: The colour scale's bins (``.tb0`` … ``.tb7`` in web/style.css).
 BINS = 8
 #: Each map: its key (``tune.map.<key>.title``) and the measure's column.
-MEASURES = ("cost", "unseen", "runs")
+#: The maps: cost, and what a cost may hide (unseen history, runs, and the summary's
+#: generations: how often the oldest history was summarised again, docs/spec.md §17).
+MEASURES = ("cost", "unseen", "runs", "generations")
 _PAD = 4
 _TICK = 4
 _LINE = 16
@@ -122,13 +124,17 @@ def _value(g: Any, measure: str, i: int) -> int:
         return int(g.cost_units(i))
     if measure == "unseen":
         return int(g.columns["unseen_tokens"][i])
+    if measure == "generations":
+        return int(g.generations(i))
     return int(g.summary_calls(i))
 
 
 def _value_text(g: Any, measure: str, units: int, lang: str) -> str:
     if measure == "cost":
         return _cost_amount(g, units, lang)
-    unit = "unit.tokens" if measure == "unseen" else "tune.unit.calls"
+    unit = {"unseen": "unit.tokens", "generations": "tune.unit.generations"}.get(
+        measure, "tune.unit.calls"
+    )
     return t("tune.amount", lang, value=format_int(units), unit=t(unit, lang))
 
 
@@ -154,7 +160,22 @@ def point_text(g: Any, i: int, lang: str) -> str:
         rejected=format_int(c["rejected"][i]),
         peak=format_int(c["peak_full_input"][i]),
         m=format_int(c["main_safe_input_at_peak"][i]),
+        generations=format_int(g.generations(i)),
+        compression=_compression_text(g.compression(i), lang),
     )
+
+
+def _compression_text(ratio: Any, lang: str) -> str:
+    """The largest run's compression as "n:1" to one decimal, rounded half-even (its
+    exact ratio is the CLI's); "—" when no run summarised."""
+    if ratio is None:
+        return "—"
+    from decimal import Decimal  # noqa: PLC0415
+
+    value = (Decimal(ratio.numerator) / Decimal(ratio.denominator)).quantize(
+        Decimal("0.1"), ROUND_HALF_EVEN
+    )
+    return t("tune.compression", lang, ratio=f"{value}")
 
 
 # ------------------------------------------------------------------ the maps
