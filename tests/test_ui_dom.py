@@ -92,7 +92,13 @@ def test_the_page_has_the_controls_the_table_is_tested_on() -> None:
     assert all(not (e.attrs.get("data-input") or "").startswith("replay.") for e in CONTROLS)
     assert sum("data-tune-input" in e.attrs for e in CONTROLS) == 3
     assert {b.attrs.get("data-action") for b in BUTTONS} >= {"tune-use", "tune-download"}
-    assert [m.attrs["data-tune-map"] for m in MAPS] == ["cost", "unseen", "runs", "generations"]
+    assert [m.attrs["data-tune-map"] for m in MAPS] == [
+        "cost",
+        "unseen",
+        "runs",
+        "generations",
+        "compression",
+    ]
 
 
 @pytest.mark.parametrize("control", CONTROLS, ids=_name)

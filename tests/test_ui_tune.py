@@ -227,6 +227,18 @@ def test_every_cell_is_a_focusable_button_with_its_exact_value() -> None:
     for i in range(g.points):
         k, s = g.point(i)
         assert f'aria-label="K {k:,}, S {s:,}: {g.generations(i):,} generations"' in gens
+    # The compression map: each run's ratio floored to a tenth, or "no summary run".
+    comp = re.findall(r'data-tune-map="compression".*?</svg>', maps, re.S)[0]
+    for i in range(g.points):
+        k, s = g.point(i)
+        ratio = g.compression(i)
+        if ratio is None:
+            shown = "no summary run"
+        else:
+            tenths = ratio.numerator * 10 // ratio.denominator
+            shown = f"{tenths // 10:,}.{tenths % 10}:1"
+        assert f'aria-label="K {k:,}, S {s:,}: {shown}"' in comp
+    assert any(g.compression(i) is not None for i in range(g.points))
     k, s = g.point(5)
     assert text.startswith(f"K {k:,} tokens, S {s:,} tokens: modelled cost {g.cost_units(5):,}")
     assert render_tune(focused).focus == 5

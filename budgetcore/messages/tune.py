@@ -58,6 +58,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "峰值 {peak},M 为 {m} tokens;摘要代数 {generations},压缩比 {compression}",
     ),
     "tune.compression": ("{ratio}:1", "{ratio}:1"),
+    "tune.no-run": ("no summary run", "没有摘要执行"),
+    "tune.map.compression.title": (
+        "Compression at each K and S (the run that took the most input: what it read to"
+        " what it wrote, floored to a tenth; the default choice allows at most 10:1)",
+        "各 K 与 S 下的压缩比(读入最多的那次执行:读入与写出之比,向下取到十分位;默认选择至多允许 10:1)",
+    ),
     "tune.unit.generations": ("generations", "代"),
     "tune.map.generations.title": (
         "Summary generations at each K and S (how often the oldest history was summarised"

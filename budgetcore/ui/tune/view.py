@@ -44,8 +44,9 @@ __all__ = [
 BINS = 8
 #: Each map: its key (``tune.map.<key>.title``) and the measure's column.
 #: The maps: cost, and what a cost may hide (unseen history, runs, and the summary's
-#: generations: how often the oldest history was summarised again, docs/spec.md §17).
-MEASURES = ("cost", "unseen", "runs", "generations")
+#: quality, docs/spec.md §17: its generations, how often the oldest history was
+#: summarised again, and the compression of the run that took the most input).
+MEASURES = ("cost", "unseen", "runs", "generations", "compression")
 _PAD = 4
 _TICK = 4
 _LINE = 16
@@ -126,12 +127,27 @@ def _value(g: Any, measure: str, i: int) -> int:
         return int(g.columns["unseen_tokens"][i])
     if measure == "generations":
         return int(g.generations(i))
+    if measure == "compression":  # in tenths of n:1, floored (shown: "n.n:1")
+        ratio = g.compression(i)
+        return 0 if ratio is None else ratio.numerator * 10 // ratio.denominator
     return int(g.summary_calls(i))
+
+
+def _shown(g: Any, measure: str, i: int) -> bool:
+    """Whether point ``i`` has a value on this map: a cost of unknown usage has none
+    (docs/spec.md §15), nor a compression where no run summarised."""
+    if measure == "cost":
+        return bool(g.known(i))
+    if measure == "compression":
+        return g.compression(i) is not None
+    return True
 
 
 def _value_text(g: Any, measure: str, units: int, lang: str) -> str:
     if measure == "cost":
         return _cost_amount(g, units, lang)
+    if measure == "compression":
+        return t("tune.compression", lang, ratio=f"{format_int(units // 10)}.{units % 10}")
     unit = {"unseen": "unit.tokens", "generations": "tune.unit.generations"}.get(
         measure, "tune.unit.calls"
     )
@@ -229,8 +245,9 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
         row, col = divmod(i, n_s)
         x = gutter + col * cell_w
         y = top + (n_k - 1 - row) * _CELL_H
-        # A cost of unknown usage is never a colour (docs/spec.md §15): grey, and said.
-        shown = measure != "cost" or known[i]
+        # A cost of unknown usage is never a colour (docs/spec.md §15): grey, and said;
+        # so is a compression where no run summarised.
+        shown = known[i] if measure == "cost" else _shown(g, measure, i)
         cls = f"tc tb{_bin(_value(g, measure, i), lo, hi)}" if shown else "tc tu"
         k, s = g.point(i)
         parts.append(
@@ -254,7 +271,7 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
                         s=format_int(s),
                         value=_value_text(g, measure, _value(g, measure, i), lang)
                         if shown
-                        else t("tune.unknown-usage", lang),
+                        else t(_NO_VALUE[measure], lang),
                     ),
                 },
             )
@@ -351,8 +368,8 @@ def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
             high = _scale_text(g, measure, b, lang, ROUND_CEILING)
             text = t("tune.bin", lang, low=low, high=high)
         items.append(el("li", {"class": f"ch-key tk tb{j}", "data-bin": j}, text))
-    if measure == "cost" and not all(g.known(i) for i in range(g.points)):
-        items.append(el("li", {"class": "ch-key tk tu"}, t("tune.unknown-usage", lang)))
+    if measure in _NO_VALUE and not all(_shown(g, measure, i) for i in range(g.points)):
+        items.append(el("li", {"class": "ch-key tk tu"}, t(_NO_VALUE[measure], lang)))
     return el(
         "ul",
         {"class": "ch-legend tune-scale", "aria-label": t("tune.scale", lang)},
@@ -365,10 +382,12 @@ def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
     )
 
 
+#: What a cell without a value says, per map that can have one.
+_NO_VALUE = {"cost": "tune.unknown-usage", "compression": "tune.no-run"}
+
+
 def _range(g: Any, measure: str) -> tuple[int, int]:
-    values = [
-        _value(g, measure, i) for i in range(g.points) if measure != "cost" or g.known(i)
-    ] or [0]
+    values = [_value(g, measure, i) for i in range(g.points) if _shown(g, measure, i)] or [0]
     return min(values), max(values)
 
 
