@@ -44,7 +44,7 @@ def decode_document(text: str | bytes, fmt: str | None, what: str = "config") ->
         data = load_json(text, what)
     else:
         try:
-            data = tomllib.loads(_signed_zero_as_float(text), parse_float=read_number)
+            data = tomllib.loads(_signed_zero_as_decimal_text(text), parse_float=read_number)
         except tomllib.TOMLDecodeError as exc:
             rule, code = f"is not valid TOML: {exc}", "toml"
             if "overwrite" in str(exc) or "redefine" in str(exc).lower():
@@ -66,10 +66,12 @@ def decode_document(text: str | bytes, fmt: str | None, what: str = "config") ->
 
 
 #: A TOML integer zero with a minus sign as a value: tomllib reads it as 0 and has no
-#: integer hook, so it is read as the float -0.0, which read_number refuses like -0
-#: anywhere else (docs/spec.md §11, "One rule for spaces and signs"), by the field.
+#: integer hook, so it is rewritten as the TOML decimal -0.0, whose text tomllib hands
+#: to read_number (parse_float; no float is made), which refuses it like -0 anywhere else (docs/spec.md §11, "One rule for spaces and signs"), by the field.
 _TOML_SIGNED_ZERO = re.compile(r"(?m)^(\s*[\w.\"'-]+\s*=\s*)-0+(?:_0+)*(\s*(?:#.*)?)$")
 
 
-def _signed_zero_as_float(text: str) -> str:
+def _signed_zero_as_decimal_text(text: str) -> str:
+    # Text in, text out: "-0" becomes "-0.0", which tomllib hands to read_number (never
+    # to float), and read_number refuses it by the field's name.
     return _TOML_SIGNED_ZERO.sub(r"\1-0.0\2", text)
