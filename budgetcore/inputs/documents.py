@@ -67,7 +67,8 @@ def decode_document(text: str | bytes, fmt: str | None, what: str = "config") ->
 
 #: A TOML integer zero with a minus sign as a value: tomllib reads it as 0 and has no
 #: integer hook, so it is rewritten as the TOML decimal -0.0, whose text tomllib hands
-#: to read_number (parse_float; no float is made), which refuses it like -0 anywhere else (docs/spec.md §11, "One rule for spaces and signs"), by the field.
+#: to read_number (parse_float; no float is made), which refuses it like -0 anywhere
+#: else (docs/spec.md §11, "One rule for spaces and signs"), by the field.
 _TOML_SIGNED_ZERO = re.compile(r"(?m)^(\s*[\w.\"'-]+\s*=\s*)-0+(?:_0+)*(\s*(?:#.*)?)$")
 
 
