@@ -16,12 +16,15 @@ from typing import Any
 import pytest
 
 from budgetcore.replay.asrun import (
+    _thinking_traits,
     as_run,
     cache_model,
     error_stats,
+    in_order,
     modelled_split,
     predicted_compactions,
     ratio_text,
+    thinking_restarts,
     version_of,
 )
 from budgetcore.replay.logs import read_session
@@ -589,6 +592,39 @@ NOTICE_LOG = (
     / "dddddddd-dddd-4ddd-8ddd-000000002705.jsonl"
 )
 
+
+@pytest.mark.parametrize(
+    ("model", "traits"),
+    [
+        # Anthropic, "Extended thinking with prompt caching": earlier Opus/Sonnet models
+        # and all Haiku models drop earlier turns' thinking blocks, Opus 4.5+ and Sonnet
+        # 4.6+ keep them; Opus 4.6 and Sonnet 4.6 think adaptively.
+        ("claude-sonnet-4-5-20250929", (False, False)),
+        ("claude-sonnet-4-20250514", (False, False)),
+        ("claude-3-7-sonnet-20250219", (False, False)),
+        ("claude-opus-4-1-20250805", (False, False)),
+        ("claude-haiku-4-5-20251001", (False, False)),
+        ("claude-opus-4-5-20251101", (True, False)),
+        ("claude-opus-4-6", (True, True)),
+        ("claude-sonnet-4-6", (True, True)),
+        ("us.anthropic.claude-sonnet-4-5-20250929-v1:0", (False, False)),
+        ("gpt-5-codex", None),
+        (None, None),
+    ],
+)
+def test_thinking_traits_by_model(model: str | None, traits: tuple[bool, bool] | None) -> None:
+    assert _thinking_traits(model) == traits
+
+
+THINKING_LOG = (
+    LOG_FIXTURES
+    / "claude"
+    / "31-asrun-thinking"
+    / "projects"
+    / "-home-user-proj"
+    / "dddddddd-dddd-4ddd-8ddd-000000002707.jsonl"
+)
+
 #: Every key docs/replay.md ("As run: the backtest", "What if") and docs/spec.md §17 list.
 AS_RUN_KEYS = {
     "runtime",
@@ -746,6 +782,39 @@ class TestCli:
         assert s["as_run"]["modelled"]["cache_read"] == main.modelled.usage.cache_read
         # The what-if restarts at the same request: a what-if that changes nothing
         # (no context reaches K 32,000) costs what the as-run model costs.
+        assert s["runs"] == 0
+        assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
+
+    def test_thinking_dropped_or_switched_restarts_the_cache(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/31-asrun-thinking (docs/replay.md,
+        # "As run", the thinking rules; Anthropic, "Extended thinking with prompt
+        # caching"). Requests are 0-based here: 2 starts a turn after a thinking turn on
+        # Sonnet 4.5 (its thinking blocks dropped: it reads what request 0 was sent,
+        # 20,003); 3 and 5 switch thinking off and on (the stable prefix); 16 starts a
+        # turn more than 20 blocks after the previous turn's first thinking response
+        # (the stable prefix). Tool results start no turn.
+        with THINKING_LOG.open("rb") as f:
+            log = read_session([(THINKING_LOG.name, f)], None)
+        main = log.main
+        assert main.prompted == (0, 2, 3, 4, 5, 16)
+        assert main.thinking == (0, 1, 2, *range(5, 17))
+        reqs, _ = in_order(main)
+        assert thinking_restarts(main, reqs, 300_000) == {2: 20_003, 3: None, 5: None, 16: None}
+        got = as_run(log)
+        (series,) = got.series
+        assert series.stable_prefix == 17_000
+        # Every request reads what it measured: each model read is the logged one.
+        assert series.cache_errors == (0,) * 17
+        assert series.modelled.usage.cache_read == series.measured.usage.cache_read
+        # The 3 uncached tokens of each request are billed as writes: 17 x 3 tokens at
+        # $3.75 - $3 per million.
+        assert got.modelled_cost - got.measured_cost == Decimal("0.00003825")
+        # With a 5-second lifetime, the entry request 1 last read (6 s before request 2)
+        # is gone: the stable prefix.
+        assert thinking_restarts(main, reqs, 5_000)[2] is None
+        # The what-if restarts at the same requests: one that changes nothing (no
+        # context reaches K 32,000) costs what the as-run model costs.
+        (s,) = summaries("--log", str(THINKING_LOG))
         assert s["runs"] == 0
         assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
 

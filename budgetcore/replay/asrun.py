@@ -24,7 +24,8 @@ predicted. Pure: values in, frozen values out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal
 from itertools import islice
@@ -52,6 +53,7 @@ __all__ = [
     "CacheModel",
     "SeriesAsRun",
     "as_run",
+    "cache_lifetime",
     "cache_model",
     "error_stats",
     "in_order",
@@ -61,6 +63,7 @@ __all__ = [
     "predicted_compactions",
     "ratio_text",
     "relative",
+    "thinking_restarts",
     "version_of",
 ]
 
@@ -132,6 +135,11 @@ def cache_model(rules: CacheRules) -> CacheModel:
     )
 
 
+def cache_lifetime(rules: CacheModel, one_hour: bool) -> int:
+    """How long the series' cache entries live: 1 hour where it writes 1-hour ones."""
+    return rules.lifetime_1h_ms if one_hour and rules.lifetime_1h_ms else rules.lifetime_ms
+
+
 def modelled_split(
     requests: Sequence[LogRequest],
     rules: CacheModel,
@@ -140,6 +148,7 @@ def modelled_split(
     one_hour: bool = False,
     caps: Sequence[int | None] | None = None,
     notified: frozenset[int] = frozenset(),
+    restarts: Mapping[int, int | None] | None = None,
 ) -> tuple[tuple[LogRequest, ...], int]:
     """Each request as the model predicts it (its context, output and model as logged,
     the context's split into uncached input, cache writes and cache reads from
@@ -148,6 +157,9 @@ def modelled_split(
     requests sent right after a compaction (their cached part is the stable prefix
     only); ``notified``: the indices of requests the runtime sent right after a
     background task's notification, which restart alike (:func:`notified_in_order`);
+    ``restarts``: request index -> at most how many tokens of its context the
+    cache still holds after Anthropic changed the messages before it (None: the stable
+    prefix alone; :func:`thinking_restarts`);
     ``one_hour``: the series writes 1-hour cache entries; ``caps``: per request,
     at most how much of the previous request's context it can share (None: all of it),
     where a what-if's request layout says (spec §12's prompt cache)."""
@@ -158,7 +170,7 @@ def modelled_split(
     # Calibration, stated: what the first request read is what earlier sessions left in
     # the cache (the system prompt and tools), the one thing fixed before it was sent.
     prefix = min(first.cache_read, first.context)
-    lifetime = rules.lifetime_1h_ms if one_hour and rules.lifetime_1h_ms else rules.lifetime_ms
+    lifetime = cache_lifetime(rules, one_hour)
     # Per model (a provider caches each model apart): the prefix the cache holds for this
     # series (what the model's last request used) and when it was last used (ms).
     held: dict[str | None, tuple[int, int | None]] = {}
@@ -186,6 +198,13 @@ def modelled_split(
                 # series' last request of this model was; a model not used yet in the
                 # series holds nothing.
                 shared = (prefix if prefix < c else c) if model in held else 0
+            elif restarts and i in restarts:
+                # The messages changed before this request (thinking blocks stripped or
+                # thinking switched): it reads what was cached before the change, at
+                # most, or the stable prefix where nothing of it can be found.
+                kept = restarts[i]
+                bound = prefix if kept is None else kept
+                shared = min(cached, c, bound) if model in held else 0
             else:
                 shared = cached if cached < c else c
             if caps is not None:
@@ -654,6 +673,114 @@ def notified_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozense
     return frozenset(i for i, r in enumerate(reqs) if (r.file, r.line) in keys)
 
 
+#: Claude models by family and version (``claude-sonnet-4-5-20250929``, ``claude-opus-4-6``;
+#: the older ``claude-3-7-sonnet-…`` order too): (family, major, minor).
+_CLAUDE = re.compile(
+    r"claude-(?:(opus|sonnet|haiku)-(\d+)(?:-(\d)(?!\d))?"
+    r"|(\d+)(?:-(\d)(?!\d))?-(opus|sonnet|haiku))"
+)
+#: How far back from a breakpoint Anthropic looks for a cached prefix: "up to
+#: approximately 20 blocks before your explicit breakpoint" (platform.claude.com
+#: build-with-claude/prompt-caching, "How automatic prefix checking works").
+LOOKBACK_BLOCKS = 20
+
+
+def _thinking_traits(model: str | None) -> tuple[bool, bool] | None:
+    """(keeps, adaptive) for a Claude model, None for any other: ``keeps``, the model
+    keeps the earlier turns' thinking blocks in its context; ``adaptive``, Claude Code
+    runs it with adaptive thinking, so a response without a thinking block does not show
+    that thinking was off. Anthropic, "Extended thinking" ("Extended thinking with
+    prompt caching"): "On earlier Opus/Sonnet models and all Haiku models, thinking
+    blocks from previous turns are removed from context ... On Opus 4.5+ and Sonnet
+    4.6+, they are kept by default"; adaptive thinking is Opus 4.6's and Sonnet 4.6's."""
+    m = _CLAUDE.search(model or "")
+    if m is None:
+        return None
+    family = m.group(1) or m.group(6)
+    major = int(m.group(2) or m.group(4))
+    minor = int(m.group(3) or m.group(5) or 0)
+    version = (major, minor)
+    keeps = (family == "opus" and version >= (4, 5)) or (family == "sonnet" and version >= (4, 6))
+    adaptive = family != "haiku" and version >= (4, 6)
+    return keeps, adaptive
+
+
+def thinking_restarts(
+    series: LogSeries, reqs: Sequence[LogRequest], lifetime_ms: int
+) -> dict[int, int | None]:
+    """The requests of ``reqs`` (:func:`in_order`'s, or any sequence of the series'
+    requests by file and line) whose messages Anthropic changed before they were sent,
+    each with what the cache still holds of them (None: the stable prefix alone), for
+    :func:`modelled_split`'s ``restarts``. Documented (Anthropic, "Extended thinking",
+    "Extended thinking with prompt caching"), at the first request of a user turn (after
+    a user block that is not a tool result), against the last turn of the same model
+    (each model is cached apart):
+
+    - "Changes to thinking parameters (enabled/disabled or budget allocation) invalidate
+      message cache breakpoints" while "system prompts and tools remain cached": where
+      the turn thinks and the one before did not, or the reverse, the request reads the
+      stable prefix (not on a model Claude Code runs with adaptive thinking, where a
+      response without thinking does not show it was off);
+    - a model that does not keep them drops the thinking blocks of earlier turns: the
+      request departs from what was sent before at the previous turn's first response
+      with thinking, so it reads at most that response's request, which the cache holds
+      while it is alive and within :data:`LOOKBACK_BLOCKS` of the request's breakpoint
+      (each message a block, a response with thinking one more), else the stable prefix.
+
+    Claude Code's own series only (:attr:`LogSeries.prompted`); the first request of a
+    series is the calibration and never restarts."""
+    if not series.prompted:
+        return {}
+    firsts = series.requests
+    starts = {(firsts[j].file, firsts[j].line) for j in series.prompted if j < len(firsts)}
+    thinks = {(firsts[j].file, firsts[j].line) for j in series.thinking if j < len(firsts)}
+    turns: list[list[int]] = []
+    for i, r in enumerate(reqs):
+        if not turns or (r.file, r.line) in starts:
+            turns.append([i])
+        else:
+            turns[-1].append(i)
+    out: dict[int, int | None] = {}
+    # A provider caches each model apart: a turn follows the last turn of its model.
+    last: dict[str | None, list[int]] = {}
+    for turn in turns:
+        i = turn[0]
+        model = reqs[i].model
+        before = last.get(model)
+        last[model] = turn
+        traits = _thinking_traits(model)
+        if before is None or traits is None:
+            continue
+        keeps, adaptive = traits
+        thought = [j for j in before if (reqs[j].file, reqs[j].line) in thinks]
+        now = any((reqs[j].file, reqs[j].line) in thinks for j in turn)
+        if not adaptive and now != bool(thought):
+            out[i] = None
+        elif not keeps and thought:
+            out[i] = _still_held(reqs, thought, i, lifetime_ms)
+    return out
+
+
+def _still_held(
+    reqs: Sequence[LogRequest], thought: list[int], i: int, lifetime_ms: int
+) -> int | None:
+    """What request ``i`` can still read once the thinking blocks of the responses
+    ``thought`` (the turn before it) are dropped: the context of the first of them, if
+    its entry is alive and within the lookback, else None (the stable prefix)."""
+    j = thought[0]
+    here, there = reqs[i].messages, reqs[j].messages
+    if here is None or there is None:
+        return None
+    if here - there + len(thought) > LOOKBACK_BLOCKS:
+        return None
+    # The entry was last used by the request after j (it read it), or written by j.
+    used = reqs[j + 1].started if j + 1 < i else reqs[j].finished
+    at = reqs[i].started
+    if used is not None and at is not None and at - used > lifetime_ms:
+        return None
+    return reqs[j].context
+
+
 _STARTED = attrgetter("started")
 # LogRequest's fields by position (C getters over a column of requests).
 _READ, _WRITE, _WRITE_1H = itemgetter(3), itemgetter(4), itemgetter(9)
@@ -693,6 +820,7 @@ def as_run(
                 after_compaction=after,
                 one_hour=one_hour,
                 notified=notified_in_order(s, reqs),
+                restarts=thinking_restarts(s, reqs, cache_lifetime(rules, one_hour)),
             )
         # Without an exclusion no key is built: 200,000 (file, line) tuples took 0.7 s.
         kept_r: Sequence[LogRequest] = reqs

@@ -56,6 +56,9 @@ GATEWAYS = {"msg_bdrk_": "bedrock", "msg_vrtx_": "vertex"}
 #: message whose text starts with this tag (its task-id, output-file, status, summary
 #: follow); the as-run model restarts the cache after it (docs/replay.md, "As run").
 NOTICE = "<task-notification>"
+#: The content blocks that carry a response's thinking (extended thinking; a redacted one
+#: is thinking the API encrypted): the as-run model's thinking rules key on them.
+THINKING = frozenset({"thinking", "redacted_thinking"})
 #: The longest version string kept ("2.1.39" is 6): longer text is not a version.
 MAX_VERSION = 40
 _CONVERSATION = frozenset({"user", "assistant"})
@@ -73,6 +76,7 @@ class _Entry:
         "notice",
         "parent",
         "preserved",
+        "prompt",
         "request",
         "series",
         "time",
@@ -91,6 +95,7 @@ class _Entry:
         self.time: int | None = None
         self.message = False  # a user message (assistant lines count per response)
         self.notice = False  # a background task's notification (a user message)
+        self.prompt = False  # a user message with a block that is not a tool result
         self.tool = 0  # characters of tool_result content
         self.compaction: tuple[str | None, int | None] | None = None
         self.preserved: frozenset[str] = frozenset()
@@ -108,10 +113,12 @@ class _Request:
         "first",
         "model",
         "started",
+        "thinks",
     )
 
     def __init__(self, entry: _Entry, counts: tuple[int, ...], model: str | None) -> None:
         self.first = entry
+        self.thinks = False  # a copy of it carries a thinking block
         self.best = entry
         self.counts = counts  # input, write 5m, write 1h, read, output, context
         self.model = model
@@ -183,6 +190,42 @@ def _compiled_tool_chars(message: ClaudeMessage | None) -> int:
                 if part.text is not None:
                     total += len(part.text)
     return total
+
+
+def _is_prompt(message: object) -> bool:
+    """Whether a user message holds a block that is not a tool result (a prompt, a
+    command's output, an interruption's marker, a notification): Anthropic strips the
+    earlier turns' thinking blocks from a request that carries one (docs/replay.md,
+    "As run")."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return True
+    if not isinstance(content, list):
+        return False
+    return any(isinstance(b, dict) and b.get("type") != "tool_result" for b in content)
+
+
+def _compiled_is_prompt(message: ClaudeMessage | None) -> bool:
+    """:func:`_is_prompt` of a compiled message."""
+    content = None if message is None else message.content
+    if isinstance(content, str):
+        return True
+    return content is not None and any(b.type != "tool_result" for b in content)
+
+
+def _thinks(message: dict[str, Any]) -> bool:
+    """Whether a response's line carries a thinking block (Claude Code writes each block
+    of a response on its own line)."""
+    content = message.get("content")
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") in THINKING for b in content
+    )
+
+
+def _compiled_thinks(message: ClaudeMessage) -> bool:
+    """:func:`_thinks` of a compiled message."""
+    content = message.content
+    return isinstance(content, list) and any(b.type in THINKING for b in content)
 
 
 class _Reader:
@@ -331,6 +374,7 @@ class _Reader:
                 e.tool = _tool_chars(message)
                 content = message.get("content") if isinstance(message, dict) else None
                 e.notice = isinstance(content, str) and content.startswith(NOTICE)
+                e.prompt = _is_prompt(message)
             elif kind == "system" and obj.get("subtype") == "compact_boundary":
                 problem = self.boundary(e, obj)
                 if problem is not None:
@@ -384,7 +428,9 @@ class _Reader:
                         write_5m = split.ephemeral_5m_input_tokens
                         write_1h = split.ephemeral_1h_input_tokens
                     counts = (fresh, write_5m, write_1h, read, output, fresh + write + read)
-                    self.fold(e, counts, message.id, line.requestId, model)
+                    folded = self.fold(e, counts, message.id, line.requestId, model)
+                    if _compiled_thinks(message):
+                        folded.thinks = True
                     if e.series == "main":
                         self.note_version(line.version)
         elif kind == "assistant":
@@ -403,6 +449,7 @@ class _Reader:
                 e.tool = _compiled_tool_chars(message)
                 content = None if message is None else message.content
                 e.notice = isinstance(content, str) and content.startswith(NOTICE)
+                e.prompt = _compiled_is_prompt(message)
         self.entries.append(e)
 
     def note_version(self, version: object) -> None:
@@ -476,6 +523,8 @@ class _Reader:
             rid if isinstance(rid, str) else None,
             model,
         )
+        if _thinks(message):
+            found.thinks = True
         if e.series == "main":
             self.note_version(obj.get("version"))
         cost = obj.get("costUSD")
@@ -599,6 +648,9 @@ class _Reader:
         messages = tool = 0
         notified: list[int] = []
         noticed = False  # a task notification since the last request
+        prompted: list[int] = []
+        asked = False  # a user block that is not a tool result since the last request
+        thinking: list[int] = []
         seen_uuid: set[str] = set()
         on = branch is None  # on the replayed branch (an entry without a uuid: as before)
         for e in entries:
@@ -628,6 +680,7 @@ class _Reader:
                     messages += 1
                     tool += e.tool
                     noticed = noticed or e.notice
+                    asked = asked or e.prompt
                 continue
             if req.first.series != name or req in placed:
                 continue  # placed already (a split line of the same response)
@@ -640,6 +693,11 @@ class _Reader:
             if noticed:
                 notified.append(len(requests))
                 noticed = False
+            if asked:
+                prompted.append(len(requests))
+                asked = False
+            if req.thinks:
+                thinking.append(len(requests))
             requests.append(out)
         for c in pending:
             compactions.append(_compaction(c, len(requests), None))
@@ -658,6 +716,8 @@ class _Reader:
             tuple(times),
             notified=tuple(notified),
             conversation_times=tuple(talk),
+            prompted=tuple(prompted),
+            thinking=tuple(thinking),
         )
 
     def ledger(
