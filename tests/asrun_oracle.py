@@ -30,6 +30,7 @@ __all__ = [
     "oracle_predicted",
     "oracle_series",
     "oracle_split",
+    "oracle_thinking",
 ]
 
 
@@ -53,7 +54,7 @@ OPENAI = OracleRules(600_000, None, 1024, 128, False)
 
 
 def _served(read: int, rules: OracleRules) -> int:
-    """Step 5: what the cache serves of a shared prefix of ``read`` tokens."""
+    """Step 6: what the cache serves of a shared prefix of ``read`` tokens."""
     if read < rules.minimum:
         return 0
     return read - (read - rules.minimum) % rules.block
@@ -90,6 +91,61 @@ def oracle_notified(series: LogSeries, reqs: Sequence[LogRequest]) -> set[int]:
     return {i for i, r in enumerate(reqs) if any(r is f for f in firsts)}
 
 
+#: Step 4's models, from Anthropic's list as docs/replay.md quotes it: (drops earlier
+#: turns' thinking blocks, runs with adaptive thinking). The generated sessions' models
+#: only; any other (a non-Claude model) has no thinking rule.
+THINKING_MODELS = {
+    "claude-sonnet-4-20250514": (True, False),
+    "claude-haiku-4-5": (True, False),
+    "claude-opus-4-5": (False, False),
+    "claude-opus-4-6": (False, True),
+}
+LOOKBACK = 20  # "up to approximately 20 blocks before your explicit breakpoint"
+
+
+def oracle_thinking(
+    series: LogSeries, reqs: Sequence[LogRequest], lifetime: int
+) -> dict[int, int | None]:
+    """Step 4: position (in the order sent) -> at most what the request reads (None: the
+    stable prefix), for each first request of a user turn whose model's previous turn
+    thought differently (a switch), or thought on a model that drops thinking blocks."""
+    prompted = [series.requests[j] for j in series.prompted if j < len(series.requests)]
+    thinking = [series.requests[j] for j in series.thinking if j < len(series.requests)]
+
+    def marked(r: LogRequest, among: list[LogRequest]) -> bool:
+        return any(r is x for x in among)
+
+    starts = [i for i, r in enumerate(reqs) if i == 0 or marked(r, prompted)]
+    out: dict[int, int | None] = {}
+    for n, i in enumerate(starts):
+        model = reqs[i].model
+        if model not in THINKING_MODELS:
+            continue
+        drops, adaptive = THINKING_MODELS[model]
+        earlier = [k for k in starts[:n] if reqs[k].model == model]
+        if not earlier:
+            continue
+        k = earlier[-1]
+        end = next((x for x in starts if x > k), len(reqs))
+        turn_before = range(k, end)
+        this_end = starts[n + 1] if n + 1 < len(starts) else len(reqs)
+        thought = [x for x in turn_before if marked(reqs[x], thinking)]
+        thinks = any(marked(reqs[x], thinking) for x in range(i, this_end))
+        if not adaptive and thinks != bool(thought):
+            out[i] = None
+        elif drops and thought:
+            j = thought[0]
+            cap: int | None = None
+            here, there = reqs[i].messages, reqs[j].messages
+            if here is not None and there is not None and here - there + len(thought) <= LOOKBACK:
+                used = reqs[j + 1].started if j + 1 < i else reqs[j].finished
+                at = reqs[i].started
+                if used is None or at is None or at - used <= lifetime:
+                    cap = reqs[j].context
+            out[i] = cap
+    return out
+
+
 def oracle_one_hour(requests: Sequence[LogRequest]) -> bool:
     """ "1 hour for a series whose cache writes are mostly 1-hour ones": strictly more
     than half of the measured write tokens."""
@@ -103,8 +159,9 @@ def oracle_split(
     rules: OracleRules,
     after: set[int],
     one_hour: bool,
+    thinking: dict[int, int | None] | None = None,
 ) -> tuple[list[Usage], int]:
-    """Steps 1-5 of docs/replay.md "The cache model", per model: each request's modelled
+    """Steps 1-6 of docs/replay.md "The cache model", per model: each request's modelled
     usage (its context and output as logged) and the series' stable prefix P."""
     lifetime = rules.lifetime_1h_ms if one_hour and rules.lifetime_1h_ms else rules.lifetime_ms
     # Spec §17: "the one calibration is what is fixed before a series' first request";
@@ -126,7 +183,10 @@ def oracle_split(
                 read = 0
             elif cold or i in after:  # steps 2 and 3
                 read = min(stable, r.context)
-            else:  # step 4
+            elif thinking and i in thinking:  # step 4
+                cap = thinking[i]
+                read = min(last_context[m], r.context, stable if cap is None else cap)
+            else:  # step 5
                 read = min(last_context[m], r.context)
             read = _served(read, rules)
         write = r.context - read if rules.writes and r.context >= rules.minimum else 0
@@ -196,10 +256,14 @@ def oracle_series(
     reqs, after = oracle_order(series)
     after = after | oracle_notified(series, reqs)
     one_hour = oracle_one_hour(reqs)
+    lifetime = rules.lifetime_1h_ms if one_hour and rules.lifetime_1h_ms else rules.lifetime_ms
+    thinking = oracle_thinking(series, reqs, lifetime)
     # A request another session bills is still in this session's history (a resumed
     # session's copies): the cache runs through it, and only the sums leave it out.
     split = (
-        [r.usage for r in reqs] if summary_call else oracle_split(reqs, rules, after, one_hour)[0]
+        [r.usage for r in reqs]
+        if summary_call
+        else oracle_split(reqs, rules, after, one_hour, thinking)[0]
     )
     kept = [i for i, r in enumerate(reqs) if (r.file, r.line) not in exclude]
     order = [reqs[i] for i in kept]

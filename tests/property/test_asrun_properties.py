@@ -11,10 +11,12 @@ from hypothesis import strategies as st
 
 from budgetcore.replay.asrun import (
     as_run,
+    cache_lifetime,
     cache_model,
     in_order,
     modelled_split,
     notified_in_order,
+    thinking_restarts,
 )
 from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
@@ -27,9 +29,18 @@ from tests.asrun_oracle import (
     oracle_predicted,
     oracle_series,
     oracle_split,
+    oracle_thinking,
 )
 
-CLAUDE_MODELS = ("claude-sonnet-4-20250514", "claude-haiku-4-5", "mystery-model-x")
+#: The first two are drawn most, the third (no price) seldom; the rest (step 4's models
+#: that keep thinking blocks) with the first two.
+CLAUDE_MODELS = (
+    "claude-sonnet-4-20250514",
+    "claude-haiku-4-5",
+    "mystery-model-x",
+    "claude-opus-4-5",
+    "claude-opus-4-6",
+)
 CODEX_MODELS = ("gpt-5-codex", "gpt-5", "mystery-model-x")
 # Gaps between requests, ms: around 5 minutes, 10 minutes (OpenAI's assumed idle
 # lifetime) and an hour, on both sides and exactly on them.
@@ -51,7 +62,11 @@ def a_request(draw: st.DrawFn, models: tuple[str, ...], line: int, file: int, t:
         output=draw(st.integers(0, 40_000)),
         cache_read=read,
         cache_write=write,
-        model=draw(st.sampled_from(models[:2]) if draw(st.integers(0, 9)) else st.just(models[2])),
+        model=draw(
+            st.sampled_from(models[:2] + models[3:])
+            if draw(st.integers(0, 9))
+            else st.just(models[2])
+        ),
         input=context - read - write,
         cache_write_1h=write_1h,
         started=t,
@@ -91,6 +106,14 @@ def a_series(draw: st.DrawFn, name: str, models: tuple[str, ...], file: int) -> 
         counts = tuple(r.context + r.output + draw(st.integers(0, 60_000)) for r in branch)
     # Requests sent after a background task's notification, runs of them included.
     notified = tuple(sorted(set(draw(st.lists(st.integers(0, len(branch) - 1), max_size=4)))))
+    # Claude Code's user turns and thinking responses (step 4), and the messages on the
+    # branch before each request (the lookback's count), growing along it.
+    prompted = tuple(sorted(set(draw(st.lists(st.integers(0, len(branch) - 1), max_size=5)))))
+    thinking = tuple(sorted(set(draw(st.lists(st.integers(0, len(branch) - 1), max_size=8)))))
+    seen = 0
+    for k, r in enumerate(branch):
+        seen += draw(st.integers(1, 9))
+        branch[k] = r._replace(messages=seen)
     return LogSeries(
         name=name,
         requests=tuple(branch),
@@ -98,6 +121,8 @@ def a_series(draw: st.DrawFn, name: str, models: tuple[str, ...], file: int) -> 
         abandoned=tuple(abandoned),
         counts=counts,
         notified=notified,
+        prompted=prompted,
+        thinking=thinking,
     )
 
 
@@ -175,14 +200,22 @@ def test_modelled_split_agrees_with_the_oracle(
         one_hour = oracle_one_hour(reqs)
         notified = notified_in_order(s, reqs)
         assert set(notified) == oracle_notified(s, reqs)
+        model = cache_model(provider)
+        lifetime = cache_lifetime(model, one_hour)
+        restarts = thinking_restarts(s, reqs, lifetime)
+        want_restarts = oracle_thinking(s, reqs, lifetime)
+        assert restarts == want_restarts
         got, prefix = modelled_split(
             reqs,
-            cache_model(provider),
+            model,
             after_compaction=after,
             one_hour=one_hour,
             notified=notified,
+            restarts=restarts,
         )
-        want, stable = oracle_split(reqs, rules, want_after | set(notified), one_hour)
+        want, stable = oracle_split(
+            reqs, rules, want_after | set(notified), one_hour, want_restarts
+        )
         assert [g.usage for g in got] == want
         assert prefix == stable
         # The model keeps what the log says of each request beyond its split.
