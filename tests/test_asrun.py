@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import io
 import json
 from decimal import Decimal
 from pathlib import Path
@@ -574,6 +575,7 @@ CLAUDE_LOG = CLAUDE_DIR / "dddddddd-dddd-4ddd-8ddd-000000002701.jsonl"
 ONE_HOUR_LOG = CLAUDE_DIR / "dddddddd-dddd-4ddd-8ddd-000000002702.jsonl"
 CODEX_DIR = LOG_FIXTURES / "codex" / "asrun-trigger" / "sessions"
 CODEX_REASONING_DIR = LOG_FIXTURES / "codex" / "asrun-reasoning" / "sessions"
+CODEX_WRITES_DIR = LOG_FIXTURES / "codex" / "asrun-writes" / "sessions"
 CLAUDE_2_0_LOG = (
     LOG_FIXTURES
     / "claude"
@@ -817,6 +819,38 @@ class TestCli:
         (s,) = summaries("--log", str(THINKING_LOG))
         assert s["runs"] == 0
         assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
+
+    def test_gpt_5_6_writes_what_it_does_not_read(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, codex/asrun-writes: GPT-5.6 bills cache
+        # writes at $5 per million against $4 of input (the registry's prices), and the
+        # model writes the rest of each context as Codex 0.145 logged it: 15,904 +
+        # 10,032 + 10,048. Without the write the model billed them as input: $0.035984
+        # less, 16.4 % under the bill.
+        (path,) = sorted(CODEX_WRITES_DIR.rglob("*.jsonl"))
+        with path.open("rb") as f:
+            log = read_session([(path.name, f)], None)
+        got = as_run(log)
+        assert got.cache.writers == frozenset({"gpt-5.6"})
+        assert got.cache.writes is False
+        (main,) = got.series
+        assert main.modelled.usage == main.measured.usage
+        assert main.modelled.usage.cache_write_5m == 15_904 + 10_032 + 10_048
+        assert got.modelled_cost == got.measured_cost
+        (s,) = summaries("--log", str(CODEX_WRITES_DIR))
+        assert s["as_run"]["cache_rules"]["writers"] == ["gpt-5.6"]
+        assert Decimal(s["as_run"]["ratio"]) == 0
+
+    def test_a_write_price_below_the_input_price_is_no_premium(self) -> None:
+        # LiteLLM lists azure/eu/gpt-4o's cache write at $1.38 per million against $2.75
+        # of input: no write premium, so none of its requests is modelled as a write.
+        (path,) = sorted(CODEX_WRITES_DIR.rglob("*.jsonl"))
+        with path.open("rb") as f:
+            log = read_session([(path.name, f)], None)
+        text = path.read_text().replace('"gpt-5.6"', '"azure/eu/gpt-4o"')
+        log = read_session([(path.name, io.BytesIO(text.encode()))], None)
+        got = as_run(log)
+        assert got.cache.writers == frozenset()
+        assert got.modelled.usage.cache_write_5m == 0
 
     def test_csv_comments_carry_both(self) -> None:
         result = run_cli(["replay", "--format", "csv", "--log", str(CLAUDE_LOG)])

@@ -87,6 +87,10 @@ class CacheModel:
     minimum: int
     writes: bool
     source: str
+    # Models of the log whose cache writes are billed where the provider's rules have no
+    # write premium (OpenAI's GPT-5.6 and later: the registry prices their writes): the
+    # rest of their requests' context is written, as with ``writes``.
+    writers: frozenset[str] = frozenset()
 
     def readable(self, shared: int) -> int:
         """How much of a shared prefix of ``shared`` tokens the cache serves."""
@@ -105,6 +109,7 @@ class CacheModel:
             "block": self.block,
             "minimum": self.minimum,
             "writes": self.writes,
+            "writers": sorted(self.writers),
             "source": self.source,
         }
 
@@ -176,7 +181,7 @@ def modelled_split(
     held: dict[str | None, tuple[int, int | None]] = {}
     # rules.readable, inlined: this loop runs once per request (200,000 in a long Codex
     # rollout), and the call was a tenth of its time.
-    minimum, block, writes = rules.minimum, rules.block, rules.writes
+    minimum, block, writes, writers = rules.minimum, rules.block, rules.writes, rules.writers
     for i, r in enumerate(requests):
         # The request's fields in one unpacking (LogRequest's field order: line, context,
         # output, cache_read, cache_write, model, messages, tool_result_chars, input,
@@ -219,7 +224,7 @@ def modelled_split(
                 # OpenAI: the first 1,024 tokens, then whole 128-token blocks.
                 read = shared - (shared - minimum) % block
         rest = c - read
-        write = rest if writes and c >= minimum else 0
+        write = rest if (writes or model in writers) and c >= minimum else 0
         # The request with its split replaced, built in field order: _replace took half
         # of this loop's time on a 200,000-request rollout (docs/performance.md). The
         # log's own cost is of what it measured: None here.
@@ -507,6 +512,41 @@ RUNTIME_OF_FORMAT = {"claude-code": "claude-code", "codex": "codex"}
 CLAUDE_CODE_WINDOWS = (200_000, 1_000_000)
 
 
+def _with_writers(
+    cache: CacheModel, models: Sequence[str], resolver: Callable[[str], Resolution]
+) -> CacheModel:
+    """``cache`` with the log's models whose cache writes the provider bills although
+    its rules have no write premium: OpenAI's GPT-5.6 family and later ("On gpt-5.6 and
+    later models, cache writes are billed in addition to discounted cache reads",
+    Microsoft Foundry's "Prompt caching" page; the Responses API reports them as
+    ``input_tokens_details.cache_write_tokens``, coder/mux#3705; Codex rollouts since
+    0.145 as ``cache_write_input_tokens``), known by a write price in the registry
+    above the input price (a write price below it, as LiteLLM lists for some Azure
+    gpt-4o entries, is no premium: those requests bill no writes)."""
+    if cache.writes:
+        return cache
+    writers = frozenset(m for m in models if _bills_writes(resolver(m)))
+    if not writers:
+        return cache
+    names = ", ".join(sorted(writers))
+    return replace(
+        cache,
+        writers=writers,
+        source=f"{cache.source}; {names}: cache writes billed (the registry's write price), "
+        "the rest of each request's context written",
+    )
+
+
+def _bills_writes(found: Resolution) -> bool:
+    prices = None if found.model is None else found.model.prices
+    return (
+        prices is not None
+        and prices.cache_write is not None
+        and prices.input is not None
+        and prices.cache_write > prices.input
+    )
+
+
 def _codex_window(logged: int, registry: int | None) -> tuple[int, str]:
     """The model's window W of Codex's rule. The rollout's ``model_context_window`` is
     the effective window, ``effective_context_window_percent`` (95 by default) of the
@@ -540,7 +580,7 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
     registry_o = None if entry is None else entry.contract.output_tokens
     registry_i = None if entry is None else entry.contract.input_tokens
     provider = "openai" if log.format == "codex" else "anthropic"
-    cache = cache_model(cache_rules(provider))
+    cache = _with_writers(cache_model(cache_rules(provider)), log.models(), resolver)
     note = GATEWAY_NOTES.get(log.gateway)
     if note is not None:
         cache = replace(cache, source=f"{cache.source}; {note}")
