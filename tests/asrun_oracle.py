@@ -28,6 +28,8 @@ __all__ = [
     "oracle_one_hour",
     "oracle_order",
     "oracle_predicted",
+    "oracle_reasoning",
+    "oracle_restarts",
     "oracle_series",
     "oracle_split",
     "oracle_thinking",
@@ -146,6 +148,34 @@ def oracle_thinking(
     return out
 
 
+def oracle_reasoning(series: LogSeries, reqs: Sequence[LogRequest]) -> dict[int, int | None]:
+    """Step 4 on OpenAI: the first request of a user turn reads at most the context of
+    the first request of its model's previous turn whose response reasoned (the API
+    drops earlier turns' reasoning items)."""
+    prompted = [series.requests[j] for j in series.prompted if j < len(series.requests)]
+    starts = [i for i, r in enumerate(reqs) if i == 0 or any(r is x for x in prompted)]
+    out: dict[int, int | None] = {}
+    for n, i in enumerate(starts):
+        earlier = [k for k in starts[:n] if reqs[k].model == reqs[i].model]
+        if not earlier:
+            continue
+        k = earlier[-1]
+        end = next((x for x in starts if x > k), len(reqs))
+        reasoned = [x for x in range(k, end) if reqs[x].reasoning > 0]
+        if reasoned:
+            out[i] = reqs[reasoned[0]].context
+    return out
+
+
+def oracle_restarts(
+    series: LogSeries, reqs: Sequence[LogRequest], rules: OracleRules, lifetime: int
+) -> dict[int, int | None]:
+    """Step 4 for the provider of ``rules``."""
+    if rules is OPENAI:
+        return oracle_reasoning(series, reqs)
+    return oracle_thinking(series, reqs, lifetime)
+
+
 def oracle_one_hour(requests: Sequence[LogRequest]) -> bool:
     """ "1 hour for a series whose cache writes are mostly 1-hour ones": strictly more
     than half of the measured write tokens."""
@@ -257,7 +287,7 @@ def oracle_series(
     after = after | oracle_notified(series, reqs)
     one_hour = oracle_one_hour(reqs)
     lifetime = rules.lifetime_1h_ms if one_hour and rules.lifetime_1h_ms else rules.lifetime_ms
-    thinking = oracle_thinking(series, reqs, lifetime)
+    thinking = oracle_restarts(series, reqs, rules, lifetime)
     # A request another session bills is still in this session's history (a resumed
     # session's copies): the cache runs through it, and only the sums leave it out.
     split = (

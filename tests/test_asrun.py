@@ -25,6 +25,7 @@ from budgetcore.replay.asrun import (
     modelled_split,
     predicted_compactions,
     ratio_text,
+    reasoning_restarts,
     thinking_restarts,
     version_of,
 )
@@ -576,6 +577,7 @@ ONE_HOUR_LOG = CLAUDE_DIR / "dddddddd-dddd-4ddd-8ddd-000000002702.jsonl"
 CODEX_DIR = LOG_FIXTURES / "codex" / "asrun-trigger" / "sessions"
 CODEX_REASONING_DIR = LOG_FIXTURES / "codex" / "asrun-reasoning" / "sessions"
 CODEX_WRITES_DIR = LOG_FIXTURES / "codex" / "asrun-writes" / "sessions"
+CODEX_TURNS_DIR = LOG_FIXTURES / "codex" / "asrun-turns" / "sessions"
 CLAUDE_2_0_LOG = (
     LOG_FIXTURES
     / "claude"
@@ -839,6 +841,33 @@ class TestCli:
         (s,) = summaries("--log", str(CODEX_WRITES_DIR))
         assert s["as_run"]["cache_rules"]["writers"] == ["gpt-5.6"]
         assert Decimal(s["as_run"]["ratio"]) == 0
+
+    def test_openai_drops_the_reasoning_of_earlier_turns(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, codex/asrun-turns (docs/replay.md, "As
+        # run", step 4; OpenAI, "Reasoning models"). 0-based: request 2 starts a user
+        # turn after one that reasoned from request 0: it reads request 0's 20,000 in
+        # blocks (19,968), not request 1's 21,000; request 4 follows a turn that did not
+        # reason and reads request 3's whole 23,000 in blocks (22,912).
+        (path,) = sorted(CODEX_TURNS_DIR.rglob("*.jsonl"))
+        with path.open("rb") as f:
+            log = read_session([(path.name, f)], None)
+        main = log.main
+        assert main.prompted == (0, 2, 4)
+        reqs, _ = in_order(main)
+        assert reasoning_restarts(main, reqs) == {2: 20_000}
+        got = as_run(log)
+        (series,) = got.series
+        assert series.cache_errors == (0,) * 5
+        assert series.modelled.usage == series.measured.usage
+        assert got.modelled_cost == got.measured_cost
+        # Without the rule request 2 would read 20,992: 1,024 tokens at the cached price.
+        plain, _ = modelled_split(reqs, got.cache, after_compaction=frozenset())
+        assert plain[2].cache_read == 20_992
+        # The what-if restarts at the same request: one that changes nothing costs what
+        # the as-run model costs.
+        (s,) = summaries("--log", str(CODEX_TURNS_DIR))
+        assert s["runs"] == 0
+        assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
 
     def test_a_write_price_below_the_input_price_is_no_premium(self) -> None:
         # LiteLLM lists azure/eu/gpt-4o's cache write at $1.38 per million against $2.75

@@ -55,6 +55,7 @@ __all__ = [
     "as_run",
     "cache_lifetime",
     "cache_model",
+    "cache_restarts",
     "error_stats",
     "in_order",
     "is_summary_call",
@@ -62,6 +63,7 @@ __all__ = [
     "notified_in_order",
     "predicted_compactions",
     "ratio_text",
+    "reasoning_restarts",
     "relative",
     "thinking_restarts",
     "version_of",
@@ -772,24 +774,12 @@ def thinking_restarts(
     if not series.prompted:
         return {}
     firsts = series.requests
-    starts = {(firsts[j].file, firsts[j].line) for j in series.prompted if j < len(firsts)}
     thinks = {(firsts[j].file, firsts[j].line) for j in series.thinking if j < len(firsts)}
-    turns: list[list[int]] = []
-    for i, r in enumerate(reqs):
-        if not turns or (r.file, r.line) in starts:
-            turns.append([i])
-        else:
-            turns[-1].append(i)
     out: dict[int, int | None] = {}
-    # A provider caches each model apart: a turn follows the last turn of its model.
-    last: dict[str | None, list[int]] = {}
-    for turn in turns:
+    for before, turn in _user_turns(series, reqs):
         i = turn[0]
-        model = reqs[i].model
-        before = last.get(model)
-        last[model] = turn
-        traits = _thinking_traits(model)
-        if before is None or traits is None:
+        traits = _thinking_traits(reqs[i].model)
+        if traits is None:
             continue
         keeps, adaptive = traits
         thought = [j for j in before if (reqs[j].file, reqs[j].line) in thinks]
@@ -799,6 +789,63 @@ def thinking_restarts(
         elif not keeps and thought:
             out[i] = _still_held(reqs, thought, i, lifetime_ms)
     return out
+
+
+def _user_turns(series: LogSeries, reqs: Sequence[LogRequest]) -> list[tuple[list[int], list[int]]]:
+    """The user turns of ``reqs`` (indices; a turn starts at the series' first request
+    and at each :attr:`LogSeries.prompted` one), each after the last turn of the same
+    model before it (a provider caches each model apart): (that turn, this turn), for
+    every turn that has one."""
+    firsts = series.requests
+    starts = {(firsts[j].file, firsts[j].line) for j in series.prompted if j < len(firsts)}
+    turns: list[list[int]] = []
+    for i, r in enumerate(reqs):
+        if not turns or (r.file, r.line) in starts:
+            turns.append([i])
+        else:
+            turns[-1].append(i)
+    pairs = []
+    last: dict[str | None, list[int]] = {}
+    for turn in turns:
+        model = reqs[turn[0]].model
+        before = last.get(model)
+        last[model] = turn
+        if before is not None:
+            pairs.append((before, turn))
+    return pairs
+
+
+def reasoning_restarts(series: LogSeries, reqs: Sequence[LogRequest]) -> dict[int, int | None]:
+    """:func:`thinking_restarts` for OpenAI's reasoning models (Codex): the API drops
+    the reasoning items of earlier turns. OpenAI, "Reasoning models": "Input and output
+    tokens from each step are carried over, while reasoning tokens are discarded", and a
+    caller "can discard older reasoning items unless you're responding to a function
+    call, in which case you must include all reasoning items between the function call
+    and the last user message" (platform.openai.com/docs/guides/reasoning). So the first
+    request of a user turn (after an ``event_msg/user_message``) departs from what was
+    sent before at the previous turn's first response that reasoned (its
+    ``reasoning_output_tokens`` above 0), and reads at most that response's request; an
+    automatic prefix cache has no lookback to run out of, and the prefix is part of what
+    the request before it used."""
+    if not series.prompted:
+        return {}
+    out: dict[int, int | None] = {}
+    for before, turn in _user_turns(series, reqs):
+        thought = next((j for j in before if reqs[j].reasoning > 0), None)
+        if thought is not None:
+            out[turn[0]] = reqs[thought].context
+    return out
+
+
+def cache_restarts(
+    series: LogSeries, reqs: Sequence[LogRequest], rules: CacheModel, one_hour: bool
+) -> dict[int, int | None]:
+    """:func:`modelled_split`'s ``restarts`` for ``rules``' provider: OpenAI's dropped
+    reasoning (:func:`reasoning_restarts`), Anthropic's thinking rules
+    (:func:`thinking_restarts`)."""
+    if rules.provider == "openai":
+        return reasoning_restarts(series, reqs)
+    return thinking_restarts(series, reqs, cache_lifetime(rules, one_hour))
 
 
 def _still_held(
@@ -860,7 +907,7 @@ def as_run(
                 after_compaction=after,
                 one_hour=one_hour,
                 notified=notified_in_order(s, reqs),
-                restarts=thinking_restarts(s, reqs, cache_lifetime(rules, one_hour)),
+                restarts=cache_restarts(s, reqs, rules, one_hour),
             )
         # Without an exclusion no key is built: 200,000 (file, line) tuples took 0.7 s.
         kept_r: Sequence[LogRequest] = reqs

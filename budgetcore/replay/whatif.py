@@ -35,14 +35,13 @@ from budgetcore.registry.models import Resolution, resolve
 from budgetcore.replay.asrun import (
     AsRun,
     CacheModel,
-    cache_lifetime,
+    cache_restarts,
     in_order,
     is_summary_call,
     modelled_split,
     notified_in_order,
     ratio_text,
     relative,
-    thinking_restarts,
 )
 from budgetcore.replay.logs.model import LogRequest, ParsedLog, new_request
 from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage
@@ -255,7 +254,7 @@ def what_if(
             after_compaction=after,
             one_hour=one_hour,
             notified=notified_in_order(main, reqs),
-            restarts=thinking_restarts(main, reqs, cache_lifetime(rules, one_hour)),
+            restarts=cache_restarts(main, reqs, rules, one_hour),
         )
     if main.abandoned:
         on_branch = {(r.file, r.line) for r in main.requests}
@@ -344,7 +343,7 @@ def what_if(
         one_hour=one_hour,
         caps=caps_in_order,
         notified=notified_in_order(main, sequence),
-        restarts=thinking_restarts(main, sequence, cache_lifetime(rules, one_hour)),
+        restarts=cache_restarts(main, sequence, rules, one_hour),
     )
     whatif_main = (
         split if not main.abandoned else tuple(m for m, own in zip(split, mine, strict=True) if own)

@@ -13,10 +13,10 @@ from budgetcore.replay.asrun import (
     as_run,
     cache_lifetime,
     cache_model,
+    cache_restarts,
     in_order,
     modelled_split,
     notified_in_order,
-    thinking_restarts,
 )
 from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
@@ -27,9 +27,9 @@ from tests.asrun_oracle import (
     oracle_one_hour,
     oracle_order,
     oracle_predicted,
+    oracle_restarts,
     oracle_series,
     oracle_split,
-    oracle_thinking,
 )
 
 #: The first two are drawn most, the third (no price) seldom; the rest (step 4's models
@@ -56,10 +56,13 @@ def a_request(draw: st.DrawFn, models: tuple[str, ...], line: int, file: int, t:
     read = draw(st.integers(0, context))
     write = draw(st.integers(0, context - read))
     write_1h = draw(st.sampled_from([0, write, write // 2]))
+    output = draw(st.integers(0, 40_000))
     return LogRequest(
         line=line,
         context=context,
-        output=draw(st.integers(0, 40_000)),
+        output=output,
+        # A response that reasoned, or not (OpenAI's step 4 keys on it).
+        reasoning=draw(st.sampled_from([0, output // 3])),
         cache_read=read,
         cache_write=write,
         model=draw(
@@ -202,8 +205,8 @@ def test_modelled_split_agrees_with_the_oracle(
         assert set(notified) == oracle_notified(s, reqs)
         model = cache_model(provider)
         lifetime = cache_lifetime(model, one_hour)
-        restarts = thinking_restarts(s, reqs, lifetime)
-        want_restarts = oracle_thinking(s, reqs, lifetime)
+        restarts = cache_restarts(s, reqs, model, one_hour)
+        want_restarts = oracle_restarts(s, reqs, rules, lifetime)
         assert restarts == want_restarts
         got, prefix = modelled_split(
             reqs,

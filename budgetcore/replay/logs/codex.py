@@ -222,6 +222,10 @@ def _read(
     counts: list[int] = []
     carried = 0
     since = 0
+    # A user message since the last request: the next one starts a user turn, before
+    # which OpenAI drops the earlier turns' reasoning items (docs/replay.md, "As run").
+    asked = False
+    prompted: list[int] = []
     # Codex also counts the items recorded after the last one the model wrote (the tool
     # outputs of the last response, written after its token_count): they are added to
     # the last request's count until the model writes again.
@@ -296,6 +300,7 @@ def _read(
                             tail = False
                     elif p.type == "user_message":
                         carried, since = carried + since, 0
+                        asked = True
                     if replay_until is None:
                         if time is not None:
                             times.append(time)
@@ -366,6 +371,9 @@ def _read(
                                     )
                                 pending.clear()
                             request_since_compaction = True
+                            if asked:
+                                prompted.append(len(requests))
+                                asked = False
                             requests.append(request)
                             counts.append(inp + output + carried)
                             tail = True
@@ -525,6 +533,7 @@ def _read(
                             window = w if w else window
                         elif sub == "user_message":
                             carried, since = carried + since, 0
+                            asked = True
                     elif kind == "response_item":
                         raw_type = payload.get("type")
                         found_type = raw_type if isinstance(raw_type, str) else ""
@@ -633,6 +642,9 @@ def _read(
                     compactions.append(LogCompaction(at, len(requests), None, None, inp, 0, when))
                 pending.clear()
             request_since_compaction = True
+            if asked:
+                prompted.append(len(requests))
+                asked = False
             requests.append(request)
             counts.append(inp + output + carried)
             tail = True
@@ -651,6 +663,7 @@ def _read(
             tuple(times),
             tuple(counts),
             conversation_times=tuple(talk),
+            prompted=tuple(prompted),
         ),
     )
     ledger = FileLedger(

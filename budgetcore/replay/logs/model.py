@@ -131,10 +131,10 @@ class LogSeries:
     counts: tuple[int, ...] = ()
     notified: tuple[int, ...] = ()
     conversation_times: tuple[int, ...] | None = None
-    # Claude Code (docs/replay.md, "As run", the thinking rules): indices into
-    # ``requests`` of those sent after a user block that is not a tool result (a new
-    # prompt: the first request of a user turn), and of those whose response carries a
-    # thinking block. Other readers leave both empty.
+    # docs/replay.md, "As run", step 4: indices into ``requests`` of those sent after a
+    # user message (Claude Code: a user block that is not a tool result; Codex: an
+    # ``event_msg/user_message``), the first request of a user turn; and (Claude Code)
+    # of those whose response carries a thinking block. Other readers leave both empty.
     prompted: tuple[int, ...] = ()
     thinking: tuple[int, ...] = ()
 
