@@ -138,8 +138,19 @@ def cache_model(rules: CacheRules) -> CacheModel:
         block=rules.block_tokens or 1,
         minimum=rules.min_tokens or 0,
         writes=premium,
-        source=rules.source + assumed,
+        source=rules.source + assumed + _TURN_RULES.get(rules.provider, ""),
     )
+
+
+#: What a user turn changes (docs/replay.md, "As run", step 4), said beside the rules.
+_TURN_RULES = {
+    "anthropic": "; at a user turn a thinking switch, or the earlier turn's thinking blocks "
+    "dropped (Sonnet 4.5 and older, Haiku), keep only what was cached before them "
+    "(platform.claude.com/docs/en/build-with-claude/extended-thinking)",
+    "openai": "; at a user turn the API drops the earlier turn's reasoning items: the "
+    "request reads at most what was sent before the first of them "
+    "(platform.openai.com/docs/guides/reasoning)",
+}
 
 
 def cache_lifetime(rules: CacheModel, one_hour: bool) -> int:
