@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal
 from itertools import islice
-from operator import attrgetter, itemgetter, lt, sub
+from operator import attrgetter, is_, itemgetter, lt, sub
 from typing import Any
 
 from budgetcore.registry.models import Resolution, resolve
@@ -802,23 +802,25 @@ def thinking_restarts(
     return out
 
 
-def _user_turns(series: LogSeries, reqs: Sequence[LogRequest]) -> list[tuple[list[int], list[int]]]:
-    """The user turns of ``reqs`` (indices; a turn starts at the series' first request
-    and at each :attr:`LogSeries.prompted` one), each after the last turn of the same
-    model before it (a provider caches each model apart): (that turn, this turn), for
-    every turn that has one."""
+def _user_turns(series: LogSeries, reqs: Sequence[LogRequest]) -> list[tuple[range, range]]:
+    """The user turns of ``reqs`` (index ranges; a turn starts at the first request and
+    at each :attr:`LogSeries.prompted` one), each after the last turn of the same model
+    before it (a provider caches each model apart): (that turn, this turn), for every
+    turn that has one."""
     firsts = series.requests
-    starts = {(firsts[j].file, firsts[j].line) for j in series.prompted if j < len(firsts)}
-    turns: list[list[int]] = []
-    for i, r in enumerate(reqs):
-        if not turns or (r.file, r.line) in starts:
-            turns.append([i])
-        else:
-            turns[-1].append(i)
+    n = len(reqs)
+    if len(firsts) == n and all(map(is_, reqs, firsts)):
+        # The branch as it is (no abandoned request, no reordering): the places are the
+        # indices, and a 200,000-request rollout builds no key per request.
+        starts = sorted({0, *(j for j in series.prompted if j < n)})
+    else:
+        keys = {(firsts[j].file, firsts[j].line) for j in series.prompted if j < len(firsts)}
+        starts = [i for i, r in enumerate(reqs) if i == 0 or (r.file, r.line) in keys]
     pairs = []
-    last: dict[str | None, list[int]] = {}
-    for turn in turns:
-        model = reqs[turn[0]].model
+    last: dict[str | None, range] = {}
+    for a, b in zip(starts, [*starts[1:], n], strict=True):
+        turn = range(a, b)
+        model = reqs[a].model
         before = last.get(model)
         last[model] = turn
         if before is not None:
@@ -860,7 +862,7 @@ def cache_restarts(
 
 
 def _still_held(
-    reqs: Sequence[LogRequest], thought: list[int], i: int, lifetime_ms: int
+    reqs: Sequence[LogRequest], thought: Sequence[int], i: int, lifetime_ms: int
 ) -> int | None:
     """What request ``i`` can still read once the thinking blocks of the responses
     ``thought`` (the turn before it) are dropped: the context of the first of them, if
