@@ -120,7 +120,7 @@ def cmd_export_runtime(args: argparse.Namespace) -> int:
             f"conversion: {x.conversion}",
         ]
         for n in x.not_settable:
-            reviewed_value = "" if n.value is None else f" (reviewed {format_int(n.value)})"
+            reviewed_value = "" if n.value is None else f" (reviewed {_value_text(n.value)})"
             out.append(f"not settable: {n.knob}{reviewed_value}: {n.why}")
         out += [f"note: {n}" for n in x.notes]
         for f in x.files:

@@ -579,10 +579,17 @@ GEMINI_TOKEN_LIMIT = 1_048_576
 GEMMA_4_TOKEN_LIMIT = 256_000
 
 
+#: config/models.ts GEMMA_4_31B_IT_MODEL and GEMMA_4_26B_A4B_IT_MODEL: tokenLimit switches
+#: on these exact names (tokenLimits.ts@5411f113ca); any other name gets the default.
+GEMMA_4_MODELS = ("gemma-4-31b-it", "gemma-4-26b-a4b-it")
+
+
 def gemini_token_limit(model: str | None) -> int:
-    """tokenLimit(model): 1,048,576 for every Gemini 2.5/3 model and any unknown model,
-    256,000 for Gemma 4 (tokenLimits.ts:20-38), whatever the model's real window."""
-    if model is not None and "gemma-4" in model.lower().replace("gemma4", "gemma-4"):
+    """tokenLimit(model): 256,000 for the two Gemma 4 models Gemini CLI names, 1,048,576
+    for every Gemini 2.5/3 model and any other model (tokenLimits.ts:20-38), whatever
+    the model's real window. A registry name's provider prefix (``gemini/``) is not
+    part of the name Gemini CLI sends."""
+    if model is not None and model.rsplit("/", 1)[-1] in GEMMA_4_MODELS:
         return GEMMA_4_TOKEN_LIMIT
     return GEMINI_TOKEN_LIMIT
 
