@@ -283,7 +283,11 @@ def _qwen(t: int, m: Model, r: Reviewed) -> Conversion:
         "T >= min(pct × W, W − 33,000); pct × W lies within a quarter token of "
         "K − 1/2, so the first whole T is K",
         "1 token",
-        ["the key name context.autoCompactThreshold is unconfirmed (RUNTIMES.md §6)"],
+        [
+            "context.autoCompactThreshold is read by Qwen Code's CLI config "
+            "(settings.context?.autoCompactThreshold); versions before the threshold "
+            "redesign read model.chatCompression.contextPercentageThreshold instead"
+        ],
     )
 
 

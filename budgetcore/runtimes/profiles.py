@@ -523,12 +523,14 @@ PI = Profile(
             unit="tokens",
             default=16_384,
             default_text="16,384",
-            low=1,
+            low=0,
             step="1 token",
             since="0.12.7",
             source=_PI_SRC + " :116; core/settings-manager.ts:625",
             confidence="code",
-            note="also sets the summary budget: floor(0.8 × reserveTokens)",
+            note="also sets the summary budget: floor(0.8 × reserveTokens); 0 is accepted "
+            "(no response margin, no summary budget); compaction.modelOverrides.<provider/"
+            "modelId>.reserveTokens wins for that model (docs/settings.md@02c721866b)",
         ),
         Knob(
             name="compaction.keepRecentTokens",
@@ -673,8 +675,10 @@ QWEN_CODE = Profile(
             low=Decimal(0),
             high=Decimal(1),
             step="1 token: a decimal with enough digits that pct × W lands on K",
-            source=_QWEN_SRC + " (computeThresholds); key name from third-party notes",
-            confidence="unconfirmed",
+            source=_QWEN_SRC + " (computeThresholds, pct clamped to [0, 1]); the key: "
+            "packages/cli/src/config/config.ts (stored copy) passes "
+            "settings.context?.autoCompactThreshold as autoCompactThreshold",
+            confidence="code",
         ),
         Knob(
             name="model.generationConfig.contextWindowSize",
