@@ -518,3 +518,31 @@ def test_any_text_gets_an_answer_or_coded_problems_never_a_traceback(
         assert not isinstance(value, float)
         if isinstance(value, Decimal):
             assert value.is_finite()
+
+
+def test_kimis_export_names_the_window_its_reserve_assumes() -> None:
+    # The reserve W − K only lands on K where Kimi's own max_context_size is W.
+    result = run_cli(
+        [
+            "export",
+            "--runtime",
+            "kimi-cli",
+            "--fragment",
+            "main_model.model=gpt-4.1&config.trigger_tokens=500000",
+            "--format",
+            "json",
+        ]
+    )
+    doc = json.loads(result.out)
+    assert doc["settings"] == {"loop_control.reserved_context_size": 1_047_576 - 500_000}
+    assert any("max_context_size = 1,047,576" in n for n in doc["notes"])
+    assert (
+        check_runtime(
+            "kimi-cli",
+            doc["text"] + '\n[models."gpt-4.1"]\nmax_context_size = 1047576\n',
+            window=1_047_576,
+            output=32_768,
+            model="gpt-4.1",
+        ).effective_trigger_tokens
+        == 500_000
+    )

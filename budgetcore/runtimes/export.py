@@ -313,7 +313,13 @@ def _kimi(t: int, m: Model, r: Reviewed) -> Conversion:
         settings,
         text + "; Kimi CLI compacts at T >= ratio × W or T + reserved >= W, so the reserve decides",
         "1 token",
-        [],
+        [
+            # Kimi's W is the model's [models.<name>] max_context_size in the same file,
+            # not the registry's: the reserve lands on K only where they agree.
+            f"Kimi CLI takes W from [models.<name>] max_context_size in config.toml: the "
+            f"reserve lands on K for max_context_size = {_n(m.window)}; check your model's "
+            "entry (budgetcore check --runtime kimi-cli reads it)",
+        ],
     )
 
 
