@@ -249,7 +249,7 @@ CLAUDE_CODE = Profile(
             default_text="unset: E − 13,000 (83.5 % of a 200,000 window)",
             low=1,
             high=100,
-            step="0.01 % of E (written with two decimals, rounded down)",
+            step="1 token: a decimal with enough digits that floor(E × pct / 100) is K",
             source=_CC_DOC,
             confidence="docs",
             note="a percentage of the effective window E; values above the default "
@@ -623,7 +623,8 @@ GEMINI_CLI = Profile(
             "experiment's value instead)",
             low=Decimal(0),
             high=Decimal(1),
-            step="1 token: K / 1,048,576 is a finite decimal, written exactly",
+            step="1 token: K / 1,048,576 written exactly (a double holds it); for Gemma 4's "
+            "256,000 a decimal a quarter token clear of K's edges",
             since="0.18.0",
             source=_GEMINI_SRC,
             confidence="code",

@@ -168,6 +168,11 @@ def test_every_export_meets_the_reference(runtime: str, case: dict[str, Any]) ->
     assert ref.trigger(runtime, settings_, w, o, model, floats=True) == effective
     for key, value in settings_.items():
         assert _in_range(key, value), (key, value)
+    # The step each written knob states (what a reader holds the export to) is the
+    # resolution the export reaches.
+    for knob in doc["knobs"]:
+        if knob["unit"] != "bool":
+            assert knob["step"].startswith("1 token"), knob
     # The file itself, read with the format's standard parser, means the same.
     for f in doc["files"]:
         back = ref.settings_from_file(runtime, f["syntax"], f["text"])
