@@ -251,16 +251,21 @@ def _codex(r: _Reader, text: str, model: str | None) -> None:
             "model_context_window": lambda k, v: r.tokens(k, k, v, 1),
         },
     )
-    # A knob inside a table is not the top-level knob: a profile's applies only with
-    # --profile NAME, and one written after a [section] header lands in that section.
+    # A knob inside a table is not the top-level knob: one written after a [section]
+    # header lands in that section, and a profile's is never read.
     for path in _nested_knobs(doc, ("model_auto_compact_token_limit", "model_context_window")):
         table = path.rsplit(".", 1)[0]
+        # A profile has no such field (ConfigProfile, openai/codex
+        # codex-rs/config/src/profile_toml.rs@1ce4c6064c and core/src/config/profile.rs
+        # @07ca8b3e34): Config takes both keys from the top level only.
         where = (
-            f"applies only with --profile {table.split('.', 1)[1]}"
+            "Codex's profiles have no such setting (it is read at the top level only), "
+            "so even --profile "
+            f"{table.split('.', 1)[1]} ignores it"
             if table.startswith("profiles.")
             else "Codex reads it at the top level, before any [section] header"
         )
-        r.notes.append(f"{path} is inside [{table}]: {where}; not applied here")
+        r.notes.append(f"{path} is inside [{table}]: {where}; not applied")
 
 
 def _nested_knobs(doc: Mapping[str, Any], names: tuple[str, ...], prefix: str = "") -> list[str]:
