@@ -492,3 +492,22 @@ def test_kimis_export_names_the_window_its_reserve_assumes() -> None:
         ).effective_trigger_tokens
         == 500_000
     )
+
+
+@pytest.mark.parametrize(
+    ("runtime", "w", "o"),
+    [("claude-code", 1_000, 1), ("codex", 1, 1), ("kimi-cli", 1_000, 1)],
+)
+def test_a_window_too_small_for_the_runtime_reaches_no_k_and_says_so(
+    runtime: str, w: int, o: int
+) -> None:
+    # Claude Code: E − 13,000 < 1; Codex: floor(0.9 × 1) = 0; Kimi: reserve >= 1,000 = W.
+    fragment = (
+        f"main_model.input_tokens={w}&main_model.output_tokens={o}&config.reply_max_tokens=0"
+        "&config.safety_margin=0&config.trigger_tokens=1"
+    )
+    result = run_cli(["export", "--runtime", runtime, "--fragment", fragment])
+    assert result.code == 2
+    line = _one_line(result.err)
+    assert "reaches no K" in line
+    assert "…" not in line

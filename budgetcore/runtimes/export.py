@@ -143,17 +143,22 @@ def _article(t: int, m: Model, r: Reviewed) -> Conversion:
 def _claude_code(t: int, m: Model, r: Reviewed) -> Conversion:
     effective = m.window - min(m.output, CC_SUMMARY_RESERVE)
     default = effective - CC_BUFFER
-    if t > default:
-        raise _Refused(
-            f"is above Claude Code's default trigger for this model ({_n(default)} = W "
-            f"{_n(m.window)} − min(O, 20,000) − 13,000): CLAUDE_AUTOCOMPACT_PCT_OVERRIDE "
-            f"only lowers it; the highest K it reaches is {_n(default)}, and only a model "
-            "with a larger window (a 1M-context variant) reaches more",
-            t,
-        )
     # floor(E × pct / 100) = t needs E × pct / 100 in [t, t + 1): aim at t + 1/2, or at
     # the range's edge where pct = 1 still floors to t (E / 100 in [t, t + 1/2)).
     lowest = max(1, effective // 100)
+    if default < lowest:
+        raise _Refused(
+            f"reaches no K for this model: its default E − 13,000 = {_n(default)} (E = W − "
+            f"min(O, 20,000) = {_n(effective)}) is below the lowest its percentage reaches",
+            t,
+        )
+    if t > default:
+        raise _Refused(
+            f"is above Claude Code's default E − 13,000 = {_n(default)} (E = W − min(O, "
+            f"20,000)); the percentage only lowers it: the highest K it reaches is "
+            f"{_n(default)} (a larger-window model reaches more)",
+            t,
+        )
     if t < lowest:
         raise _Refused(
             f"is below 1 % of Claude Code's effective window E = {_n(effective)} "
@@ -181,12 +186,18 @@ def _claude_code(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _codex(t: int, m: Model, r: Reviewed) -> Conversion:
     clamp = codex_clamp(m.window)
+    if clamp < 1:
+        raise _Refused(
+            f"reaches no K for W = {_n(m.window)}: floor(0.9 × W) = {_n(clamp)}, and a limit "
+            "below 1 compacts before every turn",
+            t,
+        )
     if t > clamp:
         needed = ceil_fraction(Fraction(t * 10, 9))
         raise _Refused(
-            f"is above Codex's clamp floor(0.9 × W) = {_n(clamp)} for W = {_n(m.window)}: "
-            "a higher model_auto_compact_token_limit is silently ignored; it would take "
-            f"model_context_window >= {_n(needed)}, which must be the model's real window",
+            f"is above Codex's clamp floor(0.9 × W) = {_n(clamp)} (W = {_n(m.window)}), "
+            f"which ignores a higher limit; model_context_window >= {_n(needed)} would "
+            "reach it, if that is the model's real window",
             t,
         )
     return (
@@ -200,7 +211,9 @@ def _codex(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _opencode(t: int, m: Model, r: Reviewed) -> Conversion:
     if t > m.window:
-        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+        raise _Refused(
+            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
+        )
     reserved = m.window - t
     return (
         {
@@ -219,7 +232,9 @@ def _opencode(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _pi(t: int, m: Model, r: Reviewed) -> Conversion:
     if t > m.window:
-        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+        raise _Refused(
+            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
+        )
     reserve = m.window - t + 1
     return (
         {"compaction.reserveTokens": reserve},
@@ -269,13 +284,15 @@ def _qwen(t: int, m: Model, r: Reviewed) -> Conversion:
     effective = max(0, m.window - 20_000)
     if effective - 13_000 > 0 and t > effective - 13_000:
         raise _Refused(
-            f"is above Qwen Code's buffer line W − 33,000 = {_n(effective - 13_000)}, which "
-            "wins over any context.autoCompactThreshold; only a model with a larger "
-            "window (model.generationConfig.contextWindowSize, if real) reaches it",
+            f"is above Qwen Code's line W − 33,000 = {_n(effective - 13_000)}, which wins "
+            "over any context.autoCompactThreshold: the highest K it reaches is "
+            f"{_n(effective - 13_000)} (a larger real window reaches more)",
             t,
         )
     if t > m.window:
-        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+        raise _Refused(
+            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
+        )
     pct = _decimal_near(Fraction(2 * t - 1, 2) / m.window, m.window)
     return (
         {"context.autoCompactThreshold": pct},
@@ -295,6 +312,11 @@ def _kimi(t: int, m: Model, r: Reviewed) -> Conversion:
     # reserved_context_size >= 1,000 and compaction_trigger_ratio <= 0.99 (config.py:88-92):
     # the trigger is min(ceil(ratio × W), W − reserved), so K reaches at most both.
     highest = min(m.window - 1_000, ceil_fraction(Fraction(99, 100) * m.window))
+    if highest < 1:
+        raise _Refused(
+            f"reaches no K for W = {_n(m.window)}: reserved_context_size is at least 1,000",
+            t,
+        )
     if t > highest:
         raise _Refused(
             f"is above what Kimi CLI reaches for W = {_n(m.window)}: reserved_context_size "
@@ -342,7 +364,9 @@ def _cline(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _goose(t: int, m: Model, r: Reviewed) -> Conversion:
     if t > m.window:
-        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+        raise _Refused(
+            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
+        )
     # floor(thr × W) + 1 = t needs thr × W in [t − 1, t): aim at t − 1/2.
     thr = _decimal_near(Fraction(2 * t - 1, 2) / m.window, m.window)
     return (

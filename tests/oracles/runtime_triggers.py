@@ -329,6 +329,11 @@ class Reach:
     def __init__(self, low: int, high: int | None, fixed: int | None = None) -> None:
         self.low, self.high, self.fixed = low, high, fixed
 
+    @property
+    def empty(self) -> bool:
+        """No K at all is reachable for this model (a window too small for the runtime)."""
+        return self.fixed is None and self.high is not None and self.high < self.low
+
     def holds(self, k: int) -> bool:
         if self.fixed is not None:
             return k >= self.fixed
