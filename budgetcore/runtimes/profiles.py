@@ -394,7 +394,9 @@ OPENCODE_OUTPUT_MAX = 32_000
 def opencode_usable(w: int, o: int, s: Settings) -> tuple[int, int]:
     """(usable, reserved): the line T is compared with, and the reserve it used."""
     window = whole(get(s, "limit.context", w))
-    max_out = min(whole(get(s, "limit.output", o)), OPENCODE_OUTPUT_MAX)
+    # ProviderTransform.maxOutputTokens: Math.min(limit.output, OUTPUT_TOKEN_MAX) ||
+    # OUTPUT_TOKEN_MAX (a model without an output limit reserves the whole 32,000).
+    max_out = min(whole(get(s, "limit.output", o)), OPENCODE_OUTPUT_MAX) or OPENCODE_OUTPUT_MAX
     reserved = whole(get(s, "compaction.reserved", min(20_000, max_out)))
     limit_input = s.get("limit.input")
     if limit_input is not None:

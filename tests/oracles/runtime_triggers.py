@@ -141,7 +141,9 @@ def trigger(
     if runtime == "opencode":  # §3: overflow.ts@08f74b9bb5
         if s.get("compaction.auto") is False or s.get("limit.context") == 0:
             return None
-        max_out = _int(s.get("limit.output", o))
+        # maxOutputTokens(model) is ProviderTransform's Math.min(limit.output, 32_000)
+        # || 32_000 (packages/opencode/src/provider/transform.ts, OUTPUT_TOKEN_MAX).
+        max_out = min(_int(s.get("limit.output", o)), 32_000) or 32_000
         reserved = _int(s.get("compaction.reserved", min(20_000, max_out)))
         if s.get("limit.input") is not None:
             return max(0, _int(s["limit.input"]) - reserved)

@@ -226,3 +226,93 @@ def test_gemma_4s_threshold_lands_on_k_in_javascripts_doubles(k: int) -> None:
     assert ref.trigger("gemini-cli", doc["settings"], 262_144, 32_768, doc["model"]) == k
     floats = ref.trigger("gemini-cli", doc["settings"], 262_144, 32_768, doc["model"], floats=True)
     assert floats == k
+
+
+# ---------------------------------------------------------------- any settings
+#
+# Beyond what an export writes: every knob at any value in its range (as `check` reads
+# a person's file), the profile's trigger against the reference's.
+
+_tokens = st.integers(0, 3_000_000)
+
+
+def _decimal(low: str, high: str, places: int = 6) -> st.SearchStrategy[Decimal]:
+    scale = 10**places
+    return st.integers(int(Decimal(low) * scale), int(Decimal(high) * scale)).map(
+        lambda n: Decimal(n) / scale
+    )
+
+
+def _optional(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.one_of(st.none(), strategy)
+
+
+SETTINGS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
+    "claude-code": {
+        "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": _optional(_decimal("1", "100", 3)),
+        "CLAUDE_CODE_AUTO_COMPACT_WINDOW": _optional(st.integers(100_000, 1_000_000)),
+        "autoCompactEnabled": _optional(st.booleans()),
+    },
+    "codex": {
+        "model_auto_compact_token_limit": _optional(st.integers(-1_000, 3_000_000)),
+        "model_context_window": _optional(st.integers(1, 3_000_000)),
+    },
+    "opencode": {
+        "compaction.reserved": _optional(st.integers(0, 200_000)),
+        "compaction.auto": _optional(st.booleans()),
+        "limit.input": _optional(st.integers(1, 2_000_000)),
+        "limit.context": _optional(st.integers(0, 2_000_000)),
+        "limit.output": _optional(st.integers(0, 200_000)),
+    },
+    "pi": {
+        "compaction.reserveTokens": _optional(st.integers(0, 500_000)),
+        "compaction.enabled": _optional(st.booleans()),
+    },
+    "gemini-cli": {"model.compressionThreshold": _optional(_decimal("0", "1"))},
+    "qwen-code": {
+        "context.autoCompactThreshold": _optional(_decimal("0.000001", "1")),
+        "model.generationConfig.contextWindowSize": _optional(st.integers(1, 2_000_000)),
+    },
+    "kimi-cli": {
+        "loop_control.compaction_trigger_ratio": _optional(_decimal("0.5", "0.99", 4)),
+        "loop_control.reserved_context_size": _optional(st.integers(1_000, 500_000)),
+        "max_context_size": _optional(st.integers(1, 2_000_000)),
+    },
+    "cline": {"useAutoCondense": _optional(st.booleans())},
+    "goose": {
+        "GOOSE_AUTO_COMPACT_THRESHOLD": _optional(_decimal("-1", "2")),
+        "GOOSE_CONTEXT_LIMIT": _optional(st.integers(1, 2_000_000)),
+    },
+    "langchain": {
+        "trigger": _optional(
+            st.one_of(
+                st.tuples(st.just("tokens"), st.integers(1, 2_000_000)),
+                st.tuples(st.just("fraction"), _decimal("0.000001", "1")),
+                st.tuples(st.just("messages"), st.integers(1, 100)),
+            )
+        )
+    },
+    "openai-agents": {"compact_threshold": _optional(st.integers(1, 2_000_000))},
+    "anthropic-api": {
+        "trigger.value": _optional(st.integers(50_000, 2_000_000)),
+        "compact": _optional(st.booleans()),
+    },
+}
+SETTINGS["deepagents"] = SETTINGS["langchain"]
+
+
+@pytest.mark.parametrize("runtime", sorted(SETTINGS))
+@settings(max_examples=examples(80))
+@given(data=st.data(), w=st.integers(1, 3_000_000), o=st.integers(0, 200_000))
+def test_every_profile_agrees_with_the_reference_at_any_setting(
+    runtime: str, data: st.DataObject, w: int, o: int
+) -> None:
+    from budgetcore.runtimes import profile  # noqa: PLC0415 - the code under test
+
+    drawn = {key: data.draw(strategy, label=key) for key, strategy in SETTINGS[runtime].items()}
+    given_settings = {key: value for key, value in drawn.items() if value is not None}
+    model = data.draw(st.sampled_from([None, "gemini-2.5-pro", "gemini/gemma-4-31b-it"]))
+    ours = profile(runtime).effective_trigger(w, o, given_settings, model=model)
+    # The reference reads settings as JSON gives them (a ContextSize is a list).
+    as_json = {k: list(v) if isinstance(v, tuple) else v for k, v in given_settings.items()}
+    assert ours == ref.trigger(runtime, as_json, w, o, model), (given_settings, w, o)
