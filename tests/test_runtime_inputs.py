@@ -156,6 +156,7 @@ def test_claude_codes_window_setting_is_capped_at_the_models_window() -> None:
     )
     result = check_runtime("claude-code", text, window=200_000, output=64_000)
     assert (result.window, result.effective_trigger_tokens) == (200_000, 153_000)
+    assert result.window_source == "the model's window (the file's 800,000 is capped at it)"
     assert result.ignored == ("env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS",)
     # "99" and "100" are above the default: they change nothing (it only lowers).
     for pct in ("99", "100"):

@@ -716,6 +716,10 @@ def runtime_window(
         return gemini_token_limit(model), "Gemini CLI's tokenLimit(model), whatever the window"
     if p.name == "claude-code":
         used = claude_code_window(window, settings)
+        asked = settings.get("CLAUDE_CODE_AUTO_COMPACT_WINDOW", settings.get("autoCompactWindow"))
+        if isinstance(asked, int) and not isinstance(asked, bool) and asked > window:
+            # "capped at the model's actual context window" (CLAUDE_CODE_AUTO_COMPACT_WINDOW)
+            return used, f"the model's window (the file's {asked:,} is capped at it)"
         return used, ("the model's window" if used == window else "the auto-compact window setting")
     key = overrides.get(p.name)
     value = settings.get(key) if key else None

@@ -130,7 +130,11 @@ def trigger(
         line = e - 13_000  # AUTOCOMPACT_BUFFER_TOKENS
         if s.get("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE") is not None:
             pct = frac(s["CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"])
-            line = min(math.floor(e * pct / 100), line)  # can only lower it
+            floored = math.floor(e * pct / 100)
+            # The source is not public: in doubles, either order of the arithmetic must
+            # land on the same token for a value to be safe to write.
+            assert not floats or floored == math.floor(e * (pct / 100)), (e, pct)
+            line = min(floored, line)  # can only lower it
         return max(0, line)
     if runtime == "codex":  # §2: T >= min(limit, floor(W * 9 / 10)), Rust i64
         w2 = _int(s.get("model_context_window", w))
