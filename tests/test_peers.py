@@ -504,9 +504,10 @@ class TestPeersAreTheProfiles:
 
     def test_a_model_keyed_limit_reaches_the_peers_line(self) -> None:
         # Gemini CLI's tokenLimit: 1,048,576 for Gemini models, 256,000 for Gemma 4
-        # (gemini-cli@5411f113ca packages/core/src/core/tokenLimits.ts:20-38).
+        # (gemini-cli@5411f113ca packages/core/src/core/tokenLimits.ts:20-38, on the
+        # exact names of config/models.ts).
         scenario = Scenario()
-        rows = peer_lines(256_000, 8_192, plan(scenario), model="gemma-4-27b-it").rows
+        rows = peer_lines(256_000, 8_192, plan(scenario), model="gemma-4-31b-it").rows
         gemini = next(r for r in rows if r.peer.id == "gemini-cli")
         assert gemini.tokens == 128_000
 

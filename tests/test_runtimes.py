@@ -65,7 +65,11 @@ GOLDEN: list[tuple[str, int, int, Settings, str | None, int | None]] = [
     ("gemini-cli", 200_000, 8_192, {}, "gemini-2.5-flash", 524_288),
     ("gemini-cli", 1_048_576, 65_536, {"model.compressionThreshold": D("0.7")}, None, 734_004),
     ("gemini-cli", 1_048_576, 65_536, {"model.compressionThreshold": D("0")}, None, 524_288),
-    ("gemini-cli", 256_000, 8_192, {}, "gemma-4-27b-it", 128_000),
+    # Gemma 4: 256,000 for the exact names config/models.ts gives (gemma-4-31b-it,
+    # gemma-4-26b-a4b-it); any other name, a Gemma included, takes the default.
+    ("gemini-cli", 256_000, 8_192, {}, "gemma-4-31b-it", 128_000),
+    ("gemini-cli", 262_144, 32_768, {}, "gemini/gemma-4-26b-a4b-it", 128_000),
+    ("gemini-cli", 256_000, 8_192, {}, "gemma-4-27b-it", 524_288),
     # Qwen Code chatCompressionService.ts@00b481a304: min(0.85 W, W − 20,000 − 13,000)
     ("qwen-code", 200_000, 32_000, {}, None, 167_000),
     ("qwen-code", 1_000_000, 32_000, {}, None, 850_000),

@@ -11,7 +11,7 @@ from decimal import Decimal
 from budgetcore.cli.shell import EXIT_INVALID, read_input, shown_name
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import decode_utf8
-from budgetcore.runtimes import profile
+from budgetcore.runtimes import Profile, profile
 from budgetcore.runtimes.check import check_runtime
 from budgetcore.runtimes.export import Model, Reviewed, dumps_export, export_runtime
 from budgetcore.runtimes.syntax import decimal_text, dumps_json
@@ -75,11 +75,20 @@ def scenario_and_model(
     )
 
 
+def _profile(name: str) -> Profile:
+    """The runtime ``--runtime`` names; an unknown one is a problem naming the flag."""
+    try:
+        return profile(name)
+    except ScenarioError as exc:
+        flagged = [dataclasses.replace(p, path="--runtime") for p in exc.problems]
+        raise ScenarioError(flagged) from None
+
+
 def cmd_export_runtime(args: argparse.Namespace) -> int:
     from budgetcore.core.plan import plan  # noqa: PLC0415
     from budgetcore.scenario.export import export_toml, overrides_of  # noqa: PLC0415
 
-    p = profile(args.runtime)
+    p = _profile(args.runtime)
     scenario, model = scenario_and_model(args)
     models = {} if model.name is None else {"main_model.model": model.name}
     fmt = args.format or ("toml" if p.name == "article" else "native")
@@ -120,7 +129,7 @@ def cmd_export_runtime(args: argparse.Namespace) -> int:
             f"conversion: {x.conversion}",
         ]
         for n in x.not_settable:
-            reviewed_value = "" if n.value is None else f" (reviewed {format_int(n.value)})"
+            reviewed_value = "" if n.value is None else f" (reviewed {_value_text(n.value)})"
             out.append(f"not settable: {n.knob}{reviewed_value}: {n.why}")
         out += [f"note: {n}" for n in x.notes]
         for f in x.files:
@@ -153,7 +162,7 @@ def _value_text(value: object) -> str:
 def cmd_check_runtime(args: argparse.Namespace) -> int:
     from budgetcore.core.plan import plan  # noqa: PLC0415
 
-    p = profile(args.runtime)
+    p = _profile(args.runtime)
     scenario, model = scenario_and_model(args, scenario_required=False)
     where = "standard input" if args.config == "-" else shown_name(args.config)
     try:

@@ -77,6 +77,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is outside the range this runtime accepts; got {got}",
         "{where} 超出该运行时接受的范围;收到 {got}",
     ),
+    "core.runtime-codex-always": (
+        "{where} must be at least 1: Codex does not check it, and T >= {limit} holds for "
+        "every T, so it compacts before every turn (leave it unset for floor(0.9 × W)); "
+        "got {got}",
+        "{where} 必须至少为 1:Codex 不检查该值,而 T >= {limit} 对任何 T 都成立,"
+        "因此每一轮之前都会压缩(不设置它则为 floor(0.9 × W));收到 {got}",
+    ),
     "core.runtime-duplicate": (
         "{where} is set twice; got {got}",
         "{where} 被设置了两次;收到 {got}",
@@ -92,6 +99,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.runtime-file-syntax": (
         "{where} is not valid {syntax}",
         "{where} 不是有效的 {syntax}",
+    ),
+    "core.runtime-jsonc": (
+        "{where} is not valid JSON: {runtime} reads strict JSON, and this file has comments "
+        "or trailing commas",
+        "{where} 不是有效的 JSON:{runtime} 只读取严格的 JSON,而此文件含有注释或尾随逗号",
     ),
     "core.runtime-no-call": (
         "{where} holds no call to {names}",

@@ -50,19 +50,27 @@ class RuntimeCheck:
 class _Reader:
     """Collects the knobs and the problems of one file."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, title: str = "", *, strings: bool = True) -> None:
         self.what = what
+        self.title = title
+        #: Whether a number written as text ("120000") is read as the number: true for
+        #: environment values and YAML, and for readers that coerce (Kimi's pydantic);
+        #: false where the runtime's own parser rejects it (Codex's serde i64, pi's
+        #: "non-negative safe integers").
+        self.strings = strings
         self.settings: dict[str, Value] = {}
         self.problems: list[Problem] = []
         self.ignored: list[str] = []
         self.notes: list[str] = []
 
-    def bad(self, path: str, rule: str, value: object, code: str = "runtime-key") -> None:
-        self.problems.append(Problem.of(path, rule, value, code))
+    def bad(
+        self, path: str, rule: str, value: object, code: str = "runtime-key", **params: object
+    ) -> None:
+        self.problems.append(Problem.of(path, rule, value, code, **params))
 
     def tokens(self, knob: str, path: str, raw: object, low: int, high: int | None = None) -> None:
         value = raw
-        if isinstance(raw, str) and raw.strip().isdigit():
+        if self.strings and isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
             value = int(raw.strip())
         if isinstance(value, bool) or not isinstance(value, int):
             self.bad(path, "must be a whole number of tokens", raw, "runtime-key-type")
@@ -81,7 +89,7 @@ class _Reader:
             value = None
         elif isinstance(raw, int | Decimal):
             value = Decimal(raw)
-        elif isinstance(raw, str):
+        elif isinstance(raw, str) and self.strings:
             try:
                 value = Decimal(raw.strip())
             except InvalidOperation:
@@ -160,7 +168,7 @@ def _walk(
 
 def _claude(r: _Reader, text: str, model: str | None) -> None:
     if text.lstrip().startswith("{"):
-        doc = _object(r, read_json(text, r.what, comments=False), "")
+        doc = _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
         env = doc.get("env", {})
         env = _object(r, env, "env") if "env" in doc else {}
         r.ignored.extend(
@@ -218,7 +226,22 @@ def _codex(r: _Reader, text: str, model: str | None) -> None:
         r.tokens(key, key, raw, -(2**63), 2**63 - 1)
         value = r.settings.get(key)
         if isinstance(value, int) and value <= 0:
-            r.notes.append(f"{key} = {value} compacts at once (never export it)")
+            # Codex reads the key as Option<i64> and never checks it; the trigger is
+            # min(limit, floor(0.9 × W)) and fires when T >= it (openai/codex
+            # codex-rs/protocol/src/openai_models.rs auto_compact_token_limit,
+            # codex-rs/core/src/session/context_window.rs@11237ebb1b), which every T
+            # passes: it compacts before every turn. A PR to make 0 mean "off" was
+            # closed unmerged (openai/codex#7248). Not a trigger a review means.
+            del r.settings[key]
+            r.bad(
+                key,
+                f"must be at least 1: Codex does not check it, and T >= {value} holds for "
+                "every T, so it compacts before every turn (leave it unset for "
+                "floor(0.9 × W))",
+                raw,
+                "runtime-codex-always",
+                limit=value,
+            )
 
     _walk(
         r,
@@ -228,16 +251,21 @@ def _codex(r: _Reader, text: str, model: str | None) -> None:
             "model_context_window": lambda k, v: r.tokens(k, k, v, 1),
         },
     )
-    # A knob inside a table is not the top-level knob: a profile's applies only with
-    # --profile NAME, and one written after a [section] header lands in that section.
+    # A knob inside a table is not the top-level knob: one written after a [section]
+    # header lands in that section, and a profile's is never read.
     for path in _nested_knobs(doc, ("model_auto_compact_token_limit", "model_context_window")):
         table = path.rsplit(".", 1)[0]
+        # A profile has no such field (ConfigProfile, openai/codex
+        # codex-rs/config/src/profile_toml.rs@1ce4c6064c and core/src/config/profile.rs
+        # @07ca8b3e34): Config takes both keys from the top level only.
         where = (
-            f"applies only with --profile {table.split('.', 1)[1]}"
+            "Codex's profiles have no such setting (it is read at the top level only), "
+            "so even --profile "
+            f"{table.split('.', 1)[1]} ignores it"
             if table.startswith("profiles.")
             else "Codex reads it at the top level, before any [section] header"
         )
-        r.notes.append(f"{path} is inside [{table}]: {where}; not applied here")
+        r.notes.append(f"{path} is inside [{table}]: {where}; not applied")
 
 
 def _nested_knobs(doc: Mapping[str, Any], names: tuple[str, ...], prefix: str = "") -> list[str]:
@@ -302,16 +330,45 @@ def _opencode(r: _Reader, text: str, model: str | None) -> None:
 
 
 def _pi(r: _Reader, text: str, model: str | None) -> None:
-    doc = _object(r, read_json(text, r.what, comments=False), "")
+    # Token values are non-negative integers, 0 accepted ("reserveTokens: 0 leaves no
+    # response margin"); compaction.modelOverrides, keyed by the exact provider/modelId,
+    # wins per token setting (badlogic/pi-mono packages/coding-agent/docs/settings.md
+    # @02c721866b, "Per-model compaction overrides").
+    doc = _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
     _walk(
         r,
         doc,
         {
             "compaction.enabled": lambda k, v: r.flag(k, k, v),
-            "compaction.reserveTokens": lambda k, v: r.tokens(k, k, v, 1),
+            "compaction.reserveTokens": lambda k, v: r.tokens(k, k, v, 0),
             "compaction.keepRecentTokens": lambda k, v: r.tokens(k, k, v, 0),
+            "compaction.modelOverrides": lambda k, v: None,  # read below, per model
         },
     )
+    compaction = doc.get("compaction")
+    overrides = compaction.get("modelOverrides") if isinstance(compaction, dict) else None
+    if overrides is None:
+        return
+    overrides = _object(r, overrides, "compaction.modelOverrides")
+    matches = [
+        key
+        for key in overrides
+        if model is not None and (key == model or key.split("/", 1)[-1] == model)
+    ]
+    if not matches:
+        r.notes.append(
+            f"compaction.modelOverrides has {len(overrides)} entr"
+            f"{'y' if len(overrides) == 1 else 'ies'}, none for "
+            f"{model or 'an unnamed model'} (pi matches provider/modelId exactly): not applied"
+        )
+        return
+    key = matches[0]
+    path = f"compaction.modelOverrides.{key}"
+    entry = _object(r, overrides[key], path)
+    for name in ("reserveTokens", "keepRecentTokens"):
+        if name in entry:
+            r.tokens(f"compaction.{name}", f"{path}.{name}", entry[name], 0)
+    r.notes.append(f"{path} applies to {model}: its token settings win over compaction's")
 
 
 def _gemini(r: _Reader, text: str, model: str | None) -> None:
@@ -338,20 +395,50 @@ def _gemini(r: _Reader, text: str, model: str | None) -> None:
 
 def _qwen(r: _Reader, text: str, model: str | None) -> None:
     doc = _object(r, read_json(text, r.what, comments=True), "")
+
+    def threshold(key: str, raw: object) -> None:
+        _qwen_threshold(r, key, raw)
+
+    def legacy(key: str, raw: object) -> None:
+        # The redesign removed it: "has been removed and is now controlled by built-in
+        # thresholds", a warning, the value ignored (QwenLM/qwen-code
+        # docs/design/auto-compaction-threshold-redesign.md@1f856ba377).
+        r.notes.append(
+            f"{key} is the legacy setting (T >= threshold × token limit, 0.7 by default); "
+            "current Qwen Code ignores it with a warning and reads context.autoCompactThreshold"
+        )
+
     _walk(
         r,
         doc,
         {
-            "context.autoCompactThreshold": lambda k, v: r.number(
-                k, k, v, Decimal(0), Decimal(1), open_low=True
-            ),
+            "context.autoCompactThreshold": threshold,
             "model.generationConfig.contextWindowSize": lambda k, v: r.tokens(k, k, v, 1),
-            "model.chatCompression.contextPercentageThreshold": lambda k, v: r.notes.append(
-                f"{k} is the legacy setting (T >= threshold × token limit, 0.7 by default): "
-                "this profile models the newer context.autoCompactThreshold"
-            ),
+            "model.chatCompression.contextPercentageThreshold": legacy,
+            "chatCompression.contextPercentageThreshold": legacy,
         },
     )
+
+
+def _qwen_threshold(r: _Reader, key: str, raw: object) -> None:
+    # computeThresholds clamps pct to [0, 1] (chatCompressionService.ts@00b481a304): above
+    # 1 it is 1; at or below 0 the auto line is 0 and it compacts before every send.
+    r.number(key, key, raw, Decimal(-(10**9)), Decimal(10**9), open_low=False)
+    value = r.settings.get(key)
+    if not isinstance(value, Decimal):
+        return
+    if value <= 0:
+        del r.settings[key]
+        r.bad(
+            key,
+            "must be above 0: Qwen Code clamps it to 0, and an auto line of 0 compacts "
+            "before every send",
+            raw,
+            "runtime-key-range",
+        )
+    elif value > 1:
+        r.settings[key] = Decimal(1)
+        r.notes.append(f"{key} = {value}: Qwen Code clamps it to 1")
 
 
 def _kimi(r: _Reader, text: str, model: str | None) -> None:
@@ -359,7 +446,7 @@ def _kimi(r: _Reader, text: str, model: str | None) -> None:
     # MoonshotAI/kimi-cli docs/en/configuration/config-files.md
     json_like = text.lstrip().startswith("{")
     doc = (
-        _object(r, read_json(text, r.what, comments=False), "")
+        _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
         if json_like
         else read_toml(text, r.what)
     )
@@ -390,14 +477,19 @@ def _kimi(r: _Reader, text: str, model: str | None) -> None:
 
 
 def _cline(r: _Reader, text: str, model: str | None) -> None:
-    doc = _object(r, read_json(text, r.what, comments=False), "")
+    doc = _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
     _walk(r, doc, {"useAutoCondense": lambda k, v: r.flag(k, k, v)})
 
 
 def _goose(r: _Reader, text: str, model: str | None) -> None:
     lines = [x.strip() for x in text.split("\n") if x.strip() and not x.strip().startswith("#")]
     env_like = bool(lines) and all("=" in x and ":" not in x.split("=", 1)[0] for x in lines)
-    values = read_env(text, r.what) if env_like else read_yaml_flat(text, r.what)
+    values: Mapping[str, object]
+    if text.lstrip().startswith("{"):
+        # JSON is YAML (a flow mapping): Goose would read its top-level keys.
+        values = _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
+    else:
+        values = read_env(text, r.what) if env_like else read_yaml_flat(text, r.what)
     for key, raw in values.items():
         if key == "GOOSE_AUTO_COMPACT_THRESHOLD":
             r.number(key, key, raw, Decimal(-(10**9)), Decimal(10**9), open_low=False)
@@ -532,8 +624,8 @@ def _openai_agents(r: _Reader, text: str, model: str | None) -> None:
 
 
 def _anthropic(r: _Reader, text: str, model: str | None) -> None:
-    if text.lstrip().startswith("{"):
-        doc = _object(r, read_json(text, r.what, comments=False), "")
+    if text.lstrip().startswith(("{", "[")):
+        doc = _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
     else:
         # SDK code: client.beta.messages.create(..., context_management={...})
         doc = read_python_call(text, r.what, ("create", "stream", "count_tokens"))
@@ -602,8 +694,9 @@ def read_settings(
 ) -> tuple[dict[str, Value], tuple[str, ...], tuple[str, ...]]:
     """(settings, ignored keys, notes) of a runtime's file; ScenarioError with every
     problem. ``model`` picks a per-model entry where the file has them."""
-    r = _Reader(what)
-    _READERS[profile(runtime).name](r, text, model)
+    p = profile(runtime)
+    r = _Reader(what, p.title, strings=p.name not in ("codex", "pi"))
+    _READERS[p.name](r, text, model)
     r.done()
     return r.settings, tuple(r.ignored), tuple(r.notes)
 
@@ -623,6 +716,10 @@ def runtime_window(
         return gemini_token_limit(model), "Gemini CLI's tokenLimit(model), whatever the window"
     if p.name == "claude-code":
         used = claude_code_window(window, settings)
+        asked = settings.get("CLAUDE_CODE_AUTO_COMPACT_WINDOW", settings.get("autoCompactWindow"))
+        if isinstance(asked, int) and not isinstance(asked, bool) and asked > window:
+            # "capped at the model's actual context window" (CLAUDE_CODE_AUTO_COMPACT_WINDOW)
+            return used, f"the model's window (the file's {asked:,} is capped at it)"
         return used, ("the model's window" if used == window else "the auto-compact window setting")
     key = overrides.get(p.name)
     value = settings.get(key) if key else None

@@ -70,8 +70,8 @@ class Reviewed:
 
 @dataclass(frozen=True, slots=True)
 class NotSettable:
-    knob: str  # "S (summary cap)"
-    value: int | None  # the reviewed value that cannot be written
+    knob: str  # "S (summary cap)", "K (trigger line)", or a reviewed override's key
+    value: int | Decimal | None  # the reviewed value that cannot be written
     why: str
 
 
@@ -143,22 +143,32 @@ def _article(t: int, m: Model, r: Reviewed) -> Conversion:
 def _claude_code(t: int, m: Model, r: Reviewed) -> Conversion:
     effective = m.window - min(m.output, CC_SUMMARY_RESERVE)
     default = effective - CC_BUFFER
+    # floor(E × pct / 100) = t needs E × pct / 100 in [t, t + 1): aim at t + 1/2, or at
+    # the range's edge where pct = 1 still floors to t (E / 100 in [t, t + 1/2)).
+    lowest = max(1, effective // 100)
+    if default < lowest:
+        raise _Refused(
+            f"reaches no K for this model: its default E − 13,000 = {_n(default)} (E = W − "
+            f"min(O, 20,000) = {_n(effective)}) is below the lowest its percentage reaches",
+            t,
+        )
     if t > default:
         raise _Refused(
-            f"is above Claude Code's default trigger for this model ({_n(default)} = W "
-            f"{_n(m.window)} − min(O, 20,000) − 13,000): CLAUDE_AUTOCOMPACT_PCT_OVERRIDE "
-            "only lowers it; only a model with a larger window (a 1M-context variant) "
-            "reaches it",
+            f"is above Claude Code's default E − 13,000 = {_n(default)} (E = W − min(O, "
+            f"20,000)); the percentage only lowers it: the highest K it reaches is "
+            f"{_n(default)} (a larger-window model reaches more)",
             t,
         )
-    # floor(E × pct / 100) = t needs E × pct / 100 in [t, t + 1): aim at t + 1/2.
-    pct = _decimal_near(Fraction(2 * t + 1, 2) * 100 / effective, effective)
-    if pct < 1:
+    if t < lowest:
         raise _Refused(
             f"is below 1 % of Claude Code's effective window E = {_n(effective)} "
-            "(CLAUDE_AUTOCOMPACT_PCT_OVERRIDE takes 1 to 100)",
+            f"(CLAUDE_AUTOCOMPACT_PCT_OVERRIDE takes 1 to 100): the lowest K it reaches is "
+            f"{_n(lowest)}",
             t,
         )
+    pct = _decimal_near(Fraction(2 * t + 1, 2) * 100 / effective, effective)
+    if pct < 1:
+        pct = Decimal(1)
     return (
         {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": pct},
         f"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = {decimal_text(pct)}: Claude Code compacts at "
@@ -176,12 +186,18 @@ def _claude_code(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _codex(t: int, m: Model, r: Reviewed) -> Conversion:
     clamp = codex_clamp(m.window)
+    if clamp < 1:
+        raise _Refused(
+            f"reaches no K for W = {_n(m.window)}: floor(0.9 × W) = {_n(clamp)}, and a limit "
+            "below 1 compacts before every turn",
+            t,
+        )
     if t > clamp:
         needed = ceil_fraction(Fraction(t * 10, 9))
         raise _Refused(
-            f"is above Codex's clamp floor(0.9 × W) = {_n(clamp)} for W = {_n(m.window)}: "
-            "a higher model_auto_compact_token_limit is silently ignored; it would take "
-            f"model_context_window >= {_n(needed)}, which must be the model's real window",
+            f"is above Codex's clamp floor(0.9 × W) = {_n(clamp)} (W = {_n(m.window)}), "
+            f"which ignores a higher limit; model_context_window >= {_n(needed)} would "
+            "reach it, if that is the model's real window",
             t,
         )
     return (
@@ -195,7 +211,9 @@ def _codex(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _opencode(t: int, m: Model, r: Reviewed) -> Conversion:
     if t > m.window:
-        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+        raise _Refused(
+            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
+        )
     reserved = m.window - t
     return (
         {
@@ -214,7 +232,9 @@ def _opencode(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _pi(t: int, m: Model, r: Reviewed) -> Conversion:
     if t > m.window:
-        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+        raise _Refused(
+            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
+        )
     reserve = m.window - t + 1
     return (
         {"compaction.reserveTokens": reserve},
@@ -228,20 +248,33 @@ def _pi(t: int, m: Model, r: Reviewed) -> Conversion:
 def _gemini(t: int, m: Model, r: Reviewed) -> Conversion:
     limit = gemini_token_limit(m.name)
     if t > limit:
-        raise _Refused(f"is above Gemini CLI's token limit {_n(limit)}", t)
-    exact = Fraction(t, limit)
-    value = Decimal(exact.numerator) / Decimal(exact.denominator)  # 2^a 5^b: finite, exact
-    if Fraction(value) != exact:  # pragma: no cover - both limits are 2^a × 5^b
-        value = _decimal_near(Fraction(2 * t - 1, 2) / limit, limit)
+        raise _Refused(
+            f"is above Gemini CLI's token limit {_n(limit)} for this model (the threshold "
+            f"is a fraction of it, at most 1): the highest K it reaches is {_n(limit)}",
+            t,
+        )
     notes = [
         "the threshold is a fraction of tokenLimit(model) = "
         f"{_n(limit)}, not of the model's window W = {_n(m.window)}"
     ]
+    if limit & (limit - 1) == 0:
+        # A power of 2: K / limit is a double exactly, so JavaScript's threshold × limit
+        # is K exactly and compresses first at K.
+        value = Decimal(t) / Decimal(limit)
+        how = f"K / {_n(limit)} = {decimal_text(value)}, exact (a power of 2)"
+    else:
+        # Gemma 4's 256,000: K / 256,000 is a finite decimal but not a double, and the
+        # double product can land just above K (first compressing at K + 1). Aim at
+        # K − 1/2 instead, a quarter token clear of both edges.
+        value = _decimal_near(Fraction(2 * t - 1, 2) / limit, limit)
+        how = (
+            f"{decimal_text(value)}: threshold × {_n(limit)} lies within a quarter token of "
+            "K − 1/2, so the first whole T is K whatever the float rounding"
+        )
     return (
         {"model.compressionThreshold": value},
-        f"model.compressionThreshold = K / {_n(limit)} = {decimal_text(value)} (exact: "
-        f"{_n(limit)} is a power of 2 times a power of 5); Gemini CLI compresses at "
-        "T >= threshold × tokenLimit(model)",
+        f"model.compressionThreshold = {how}; Gemini CLI compresses unless "
+        "T < threshold × tokenLimit(model)",
         "1 token",
         notes,
     )
@@ -251,13 +284,15 @@ def _qwen(t: int, m: Model, r: Reviewed) -> Conversion:
     effective = max(0, m.window - 20_000)
     if effective - 13_000 > 0 and t > effective - 13_000:
         raise _Refused(
-            f"is above Qwen Code's buffer line W − 33,000 = {_n(effective - 13_000)}, which "
-            "wins over any context.autoCompactThreshold; only a model with a larger "
-            "window (model.generationConfig.contextWindowSize, if real) reaches it",
+            f"is above Qwen Code's line W − 33,000 = {_n(effective - 13_000)}, which wins "
+            "over any context.autoCompactThreshold: the highest K it reaches is "
+            f"{_n(effective - 13_000)} (a larger real window reaches more)",
             t,
         )
     if t > m.window:
-        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+        raise _Refused(
+            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
+        )
     pct = _decimal_near(Fraction(2 * t - 1, 2) / m.window, m.window)
     return (
         {"context.autoCompactThreshold": pct},
@@ -265,15 +300,28 @@ def _qwen(t: int, m: Model, r: Reviewed) -> Conversion:
         "T >= min(pct × W, W − 33,000); pct × W lies within a quarter token of "
         "K − 1/2, so the first whole T is K",
         "1 token",
-        ["the key name context.autoCompactThreshold is unconfirmed (RUNTIMES.md §6)"],
+        [
+            "context.autoCompactThreshold is read by Qwen Code's CLI config "
+            "(settings.context?.autoCompactThreshold); versions before the threshold "
+            "redesign read model.chatCompression.contextPercentageThreshold instead"
+        ],
     )
 
 
 def _kimi(t: int, m: Model, r: Reviewed) -> Conversion:
-    if t > m.window - 1_000:
+    # reserved_context_size >= 1,000 and compaction_trigger_ratio <= 0.99 (config.py:88-92):
+    # the trigger is min(ceil(ratio × W), W − reserved), so K reaches at most both.
+    highest = min(m.window - 1_000, ceil_fraction(Fraction(99, 100) * m.window))
+    if highest < 1:
         raise _Refused(
-            f"is above W − 1,000 = {_n(m.window - 1_000)} (reserved_context_size is at "
-            "least 1,000)",
+            f"reaches no K for W = {_n(m.window)}: reserved_context_size is at least 1,000",
+            t,
+        )
+    if t > highest:
+        raise _Refused(
+            f"is above what Kimi CLI reaches for W = {_n(m.window)}: reserved_context_size "
+            "is at least 1,000 and compaction_trigger_ratio at most 0.99, so the highest K "
+            f"it reaches is {_n(highest)}",
             t,
         )
     settings: dict[str, Value] = {"loop_control.reserved_context_size": m.window - t}
@@ -281,19 +329,19 @@ def _kimi(t: int, m: Model, r: Reviewed) -> Conversion:
     if ceil_fraction(Fraction(85, 100) * m.window) < t:
         # The smallest two-decimal ratio that reaches K, within the runtime's 0.5-0.99.
         ratio = min(Decimal(ceil_fraction(Fraction(t * 100, m.window))) / 100, Decimal("0.99"))
-        if ceil_fraction(Fraction(ratio) * m.window) < t:
-            raise _Refused(
-                f"is above 0.99 × W = {ceil_fraction(Fraction(99, 100) * m.window):,}: "
-                "compaction_trigger_ratio is at most 0.99",
-                t,
-            )
         settings["loop_control.compaction_trigger_ratio"] = ratio
         text += f", compaction_trigger_ratio = {decimal_text(ratio)} (>= K / W)"
     return (
         settings,
         text + "; Kimi CLI compacts at T >= ratio × W or T + reserved >= W, so the reserve decides",
         "1 token",
-        [],
+        [
+            # Kimi's W is the model's [models.<name>] max_context_size in the same file,
+            # not the registry's: the reserve lands on K only where they agree.
+            f"Kimi CLI takes W from [models.<name>] max_context_size in config.toml: the "
+            f"reserve lands on K for max_context_size = {_n(m.window)}; check your model's "
+            "entry (budgetcore check --runtime kimi-cli reads it)",
+        ],
     )
 
 
@@ -302,7 +350,8 @@ def _cline(t: int, m: Model, r: Reviewed) -> Conversion:
     if default > t:
         raise _Refused(
             f"is below Cline's trigger 0.81 × W = {_n(default)}: Cline 4 has no threshold "
-            "setting (cline/cline#14329); only auto-condense on or off",
+            "setting (cline/cline#14329), only auto-condense on or off, so the lowest K it "
+            f"reaches is {_n(default)}",
             t,
         )
     return (
@@ -315,7 +364,9 @@ def _cline(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _goose(t: int, m: Model, r: Reviewed) -> Conversion:
     if t > m.window:
-        raise _Refused(f"is above the model's window W = {_n(m.window)}", t)
+        raise _Refused(
+            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
+        )
     # floor(thr × W) + 1 = t needs thr × W in [t − 1, t): aim at t − 1/2.
     thr = _decimal_near(Fraction(2 * t - 1, 2) / m.window, m.window)
     return (
@@ -402,6 +453,41 @@ _NO_S: dict[str, str] = {
     "openai-agents": "server-side compaction has no summary size parameter",
     "anthropic-api": "compact_20260112 has no summary size parameter",
 }
+
+
+def _not_settable(p: Profile, r: Reviewed, effective: int | None) -> tuple[NotSettable, ...]:
+    """Every reviewed knob this runtime has no setting for, with why: K where the
+    trigger is fixed (Cline), S where there is no cap setting, and any other setting
+    the reviewed config changes from its default (its margin, reply, protections)."""
+    if p.name == "article":
+        return ()
+    out: list[NotSettable] = []
+    if p.name == "cline":
+        fixed = "never" if effective is None else _n(effective)
+        out.append(
+            NotSettable(
+                "K (trigger line)",
+                r.trigger,
+                f"Cline 4 has no threshold setting (cline/cline#14329): it compacts at "
+                f"0.81 × W = {fixed} whatever K",
+            )
+        )
+    if p.name in _NO_S:
+        out.append(NotSettable("S (summary cap)", r.summary_cap, _NO_S[p.name]))
+    for key, value in r.article_settings:
+        if key in ("config.trigger_tokens", "config.summary_max_tokens"):
+            continue
+        if key in ("config.safety_margin", "config.reply_max_tokens"):
+            why = (
+                f"{p.title} has no such setting: it only shapes M = {_n(r.main_safe_input)}, "
+                "which the exported trigger already respects (it is at most min(K, M))"
+            )
+        else:
+            why = f"a protection of the article's runtime (spec §6); {p.title} has no such setting"
+        shown = value if isinstance(value, int | Decimal) and not isinstance(value, bool) else None
+        out.append(NotSettable(key, shown, why))
+    return tuple(out)
+
 
 # ---------------------------------------------------------------- files
 
@@ -590,9 +676,7 @@ def export_runtime(
             f"{_n(model.output)}); name one with --model or main_model.model",
             *notes,
         ]
-    not_settable: tuple[NotSettable, ...] = ()
-    if p.name in _NO_S:
-        not_settable = (NotSettable("S (summary cap)", reviewed.summary_cap, _NO_S[p.name]),)
+    not_settable = _not_settable(p, reviewed, effective)
     return RuntimeExport(
         runtime=p,
         model=model,

@@ -249,7 +249,7 @@ CLAUDE_CODE = Profile(
             default_text="unset: E − 13,000 (83.5 % of a 200,000 window)",
             low=1,
             high=100,
-            step="0.01 % of E (written with two decimals, rounded down)",
+            step="1 token: a decimal with enough digits that floor(E × pct / 100) is K",
             source=_CC_DOC,
             confidence="docs",
             note="a percentage of the effective window E; values above the default "
@@ -394,7 +394,9 @@ OPENCODE_OUTPUT_MAX = 32_000
 def opencode_usable(w: int, o: int, s: Settings) -> tuple[int, int]:
     """(usable, reserved): the line T is compared with, and the reserve it used."""
     window = whole(get(s, "limit.context", w))
-    max_out = min(whole(get(s, "limit.output", o)), OPENCODE_OUTPUT_MAX)
+    # ProviderTransform.maxOutputTokens: Math.min(limit.output, OUTPUT_TOKEN_MAX) ||
+    # OUTPUT_TOKEN_MAX (a model without an output limit reserves the whole 32,000).
+    max_out = min(whole(get(s, "limit.output", o)), OPENCODE_OUTPUT_MAX) or OPENCODE_OUTPUT_MAX
     reserved = whole(get(s, "compaction.reserved", min(20_000, max_out)))
     limit_input = s.get("limit.input")
     if limit_input is not None:
@@ -523,12 +525,14 @@ PI = Profile(
             unit="tokens",
             default=16_384,
             default_text="16,384",
-            low=1,
+            low=0,
             step="1 token",
             since="0.12.7",
             source=_PI_SRC + " :116; core/settings-manager.ts:625",
             confidence="code",
-            note="also sets the summary budget: floor(0.8 × reserveTokens)",
+            note="also sets the summary budget: floor(0.8 × reserveTokens); 0 is accepted "
+            "(no response margin, no summary budget); compaction.modelOverrides.<provider/"
+            "modelId>.reserveTokens wins for that model (docs/settings.md@02c721866b)",
         ),
         Knob(
             name="compaction.keepRecentTokens",
@@ -579,10 +583,17 @@ GEMINI_TOKEN_LIMIT = 1_048_576
 GEMMA_4_TOKEN_LIMIT = 256_000
 
 
+#: config/models.ts GEMMA_4_31B_IT_MODEL and GEMMA_4_26B_A4B_IT_MODEL: tokenLimit switches
+#: on these exact names (tokenLimits.ts@5411f113ca); any other name gets the default.
+GEMMA_4_MODELS = ("gemma-4-31b-it", "gemma-4-26b-a4b-it")
+
+
 def gemini_token_limit(model: str | None) -> int:
-    """tokenLimit(model): 1,048,576 for every Gemini 2.5/3 model and any unknown model,
-    256,000 for Gemma 4 (tokenLimits.ts:20-38), whatever the model's real window."""
-    if model is not None and "gemma-4" in model.lower().replace("gemma4", "gemma-4"):
+    """tokenLimit(model): 256,000 for the two Gemma 4 models Gemini CLI names, 1,048,576
+    for every Gemini 2.5/3 model and any other model (tokenLimits.ts:20-38), whatever
+    the model's real window. A registry name's provider prefix (``gemini/``) is not
+    part of the name Gemini CLI sends."""
+    if model is not None and model.rsplit("/", 1)[-1] in GEMMA_4_MODELS:
         return GEMMA_4_TOKEN_LIMIT
     return GEMINI_TOKEN_LIMIT
 
@@ -614,7 +625,8 @@ GEMINI_CLI = Profile(
             "experiment's value instead)",
             low=Decimal(0),
             high=Decimal(1),
-            step="1 token: K / 1,048,576 is a finite decimal, written exactly",
+            step="1 token: K / 1,048,576 written exactly (a double holds it); for Gemma 4's "
+            "256,000 a decimal a quarter token clear of K's edges",
             since="0.18.0",
             source=_GEMINI_SRC,
             confidence="code",
@@ -666,8 +678,10 @@ QWEN_CODE = Profile(
             low=Decimal(0),
             high=Decimal(1),
             step="1 token: a decimal with enough digits that pct × W lands on K",
-            source=_QWEN_SRC + " (computeThresholds); key name from third-party notes",
-            confidence="unconfirmed",
+            source=_QWEN_SRC + " (computeThresholds, pct clamped to [0, 1]); the key: "
+            "packages/cli/src/config/config.ts (stored copy) passes "
+            "settings.context?.autoCompactThreshold as autoCompactThreshold",
+            confidence="code",
         ),
         Knob(
             name="model.generationConfig.contextWindowSize",

@@ -136,9 +136,26 @@ def strip_jsonc(text: str) -> str:
     return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
 
 
-def read_json(text: str, what: str, *, comments: bool) -> Any:
-    """JSON (JSONC where the runtime accepts comments), numbers exact."""
-    return load_json(strip_jsonc(text) if comments else text, what)
+def read_json(text: str, what: str, *, comments: bool, runtime: str = "") -> Any:
+    """JSON (JSONC where the runtime accepts comments), numbers exact. Where the runtime
+    reads strict JSON, a file that parses only once its comments or trailing commas are
+    stripped says exactly that, rather than where the parser stopped."""
+    if comments:
+        return load_json(strip_jsonc(text), what)
+    try:
+        return load_json(text, what)
+    except ScenarioError as strict:
+        try:
+            json.loads(strip_jsonc(text))
+        except (json.JSONDecodeError, RecursionError):
+            raise strict from None
+        raise _bad(
+            what,
+            f"is not valid JSON: {runtime or 'this runtime'} reads strict JSON, and this "
+            "file has comments or trailing commas",
+            "runtime-jsonc",
+            runtime=runtime or "this runtime",
+        ) from None
 
 
 _ENV_LINE = re.compile(r"(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)")
