@@ -61,8 +61,12 @@ def _named_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
 
 def _kimi_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
     # ccusage reads a subagent's own wire.jsonl as a session named by its folder; we
-    # read it as a series of its session (billed once on both sides).
-    return {Path(f).parent.name for f in files}
+    # read it as a series of its session (billed once on both sides). Kimi Code's
+    # <session>/agents/<agent>/wire.jsonl are one session in both, named by <session>.
+    return {
+        Path(f).parents[2].name if Path(f).parent.parent.name == "agents" else Path(f).parent.name
+        for f in files
+    }
 
 
 def _opencode_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
@@ -115,6 +119,14 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "Qwen Code's promptTokenCount holds the cached tokens (Gemini API usage metadata); "
         "ccusage bills it whole as input and the cached part again as cache reads "
         "(adapter/qwen/parser.rs), we bill the uncached part as input",
+    ),
+    ("kimi", "code", "session_9a9a9a9a-0000-4000-8000-000000000001"): (
+        (9400, 0, 12700, 1360),
+        (3400, 0, 12700, 660),
+        "Kimi Code's usage.record with usageScope 'session' (a call outside a turn: a "
+        "compaction's summary, 6,000 input + 700 output here) is added to the session's "
+        "usage by Kimi Code itself (kimi-code usageAgentRuntime.test.ts); ccusage 20.0.24 "
+        "reads only 'turn' records",
     ),
 }
 

@@ -234,6 +234,10 @@ class KimiLine(Struct, gc=False):
     type: Any = UNSET
     timestamp: Any = UNSET
     message: KimiMessage | UnsetType = UNSET
+    # Kimi Code's flat records (``usage.record``).
+    time: Any = UNSET
+    model: Any = UNSET
+    usage: Any = UNSET
 
 
 class OpenCodeMessage(Struct, gc=False):

@@ -27,6 +27,19 @@ session's ``state.json`` (``session_state.py``). It is written in two places:
   configuration now, not the session's: a session run with ``--model`` or before the
   configuration changed used another. Used, and said to be an assumption.
 
+Kimi Code (MoonshotAI/kimi-code, the TypeScript successor) writes each agent's own wire,
+``<session>/agents/<agent id>/wire.jsonl`` (``agents/main`` the session's own), of flat
+records after the same metadata line: ``{"type":"usage.record","agentId","model",
+"usage":{"inputOther","output","inputCacheRead","inputCacheCreation"},"usageScope",
+"time"}`` (``time`` in epoch milliseconds) is one model call, named by its model.
+kimi-code ``packages/agent-core`` test ``usageAgentRuntime.test.ts`` ("persists flat
+usage.record records with the recorded scope") holds a call without a turn (a
+compaction's summary, a title) as ``usageScope: "session"`` and adds it to the session's
+usage like a ``turn`` one; ccusage 20.0.24 reads only ``turn`` records
+(docs/replay.md, "Differences from ccusage"). Other records (``turn.prompt``,
+``llm.request``, ``context.*``, ``subagent.completed`` with its usage snapshot of the
+child's own wire) are entries, never requests.
+
 With neither, like ccusage, Kimi Code's ``kimi-for-coding`` is priced as Moonshot's
 kimi-k2.5 before 2026-04-20 16:48:10.072 UTC and kimi-k2.6 from then on (ccusage
 ``KIMI_FOR_CODING_K2_6_CUTOFF_MS``), and the same rule prices a configured
@@ -36,12 +49,12 @@ says it), never silent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import ROUND_FLOOR, Decimal
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource
+from budgetcore.replay.logs.reader import LineSource, millis
 from budgetcore.replay.logs.tally import Tally, counts, document_of, lines_of
 
 __all__ = ["GUESSED", "K2_6_FROM_MS", "KIMI_FOR_CODING", "claims", "read_kimi"]
@@ -52,6 +65,9 @@ SKELETON = "kimi-cli"
 #: ccusage ``adapter/kimi/parser.rs`` KIMI_FOR_CODING_K2_6_CUTOFF_MS.
 K2_6_FROM_MS = 1_776_698_890_072
 _USAGE = ("input_other", "input_cache_read", "input_cache_creation", "output")
+_CODE_USAGE = ("inputOther", "inputCacheRead", "inputCacheCreation", "output")
+#: Kimi Code's provider prefix on its own subscription's model ("kimi-code/kimi-for-coding").
+_CODE_PREFIX = "kimi-code/"
 _WIRE_TYPES = frozenset(
     {
         "TurnBegin",
@@ -74,9 +90,12 @@ _WIRE_TYPES = frozenset(
 
 
 def claims(obj: dict[str, object]) -> bool:
-    """A Kimi wire line: the metadata line, or a record whose message is a wire event."""
+    """A Kimi wire line: the metadata line, a record whose message is a wire event, or
+    Kimi Code's ``usage.record``."""
     if obj.get("type") == "metadata":
         return "protocol_version" in obj
+    if obj.get("type") == "usage.record":  # Kimi Code's
+        return isinstance(obj.get("usage"), dict) and "message" not in obj
     message = obj.get("message")
     return (
         isinstance(message, dict)
@@ -178,7 +197,11 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
             "configuration changed, did not use"
         )
 
+    assumed = False  # whether any request was priced by the assumption above
+
     def model_of(series: str, time: int | None) -> str:
+        nonlocal assumed
+        assumed = True
         alias = launched.get(series.removeprefix("subagent:")) if series != "main" else None
         model = (aliases.get(alias, alias) if alias else None) or named
         return model_at(time) if model is None or model == KIMI_FOR_CODING else model
@@ -202,6 +225,9 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
         for number, obj in tally.lines(stream, what, SKELETON):
             if obj.get("type") == "metadata":
                 tally.entry("metadata")
+                continue
+            if "message" not in obj and isinstance(obj.get("type"), str):
+                _code_record(tally, number, obj, own, model_of)
                 continue
             time = _millis(obj.get("timestamp"))
             message = obj.get("message")
@@ -255,4 +281,49 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 model=model_of(series, time),
                 time=time,
             )
+    if not assumed:
+        tally.model_assumed = ""
     return tally.session(files[0][0] if files else "")
+
+
+def _code_record(
+    tally: Tally,
+    number: int,
+    obj: dict[str, object],
+    series: str,
+    model_of: Callable[[str, int | None], str],
+) -> None:
+    """One of Kimi Code's flat records: a ``usage.record`` is a request of the file's
+    own agent, every other record an entry by its type."""
+    kind = obj.get("type")
+    assert isinstance(kind, str)
+    if kind != "usage.record":
+        tally.entry(kind)
+        return
+    raw = obj.get("time")
+    time = raw if type(raw) is int and 0 <= raw < 10**14 else millis(raw)
+    tally.time(series, time)
+    found = counts(obj.get("usage"), _CODE_USAGE, "usage")
+    if isinstance(found, Problem):
+        tally.malformed(number, found)
+        return
+    fresh, read, write, output = found
+    if not (fresh or read or write or output):
+        tally.entry("usage.record (zero usage)")
+        return
+    named = obj.get("model")
+    model = named.removeprefix(_CODE_PREFIX) if isinstance(named, str) else ""
+    if not model:
+        model = model_of(series, time)
+    elif model == KIMI_FOR_CODING:
+        model = model_at(time)
+    tally.request(
+        number,
+        series=series,
+        input=fresh,
+        cache_read=read,
+        cache_write=write,
+        output=output,
+        model=model,
+        time=time,
+    )

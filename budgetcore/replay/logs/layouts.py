@@ -70,12 +70,23 @@ def plan_codex(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``<session>/wire.jsonl`` with ``subagents/<id>/wire.jsonl`` (and its
-    ``meta.json``) and the data folder's ``config.toml``; ``context*.jsonl`` beside a
-    wire is the model's context (its usage is in the wire): not read."""
+    ``meta.json``) and the data folder's ``config.toml``; Kimi Code's
+    ``<session>/agents/main/wire.jsonl`` with its ``agents/<id>/wire.jsonl``;
+    ``context*.jsonl`` beside a wire is the model's context (its usage is in the wire):
+    not read."""
     owned: dict[str, list[str]] = {}
     context: list[str] = []
     for p in paths:
         parts = p.split("/")
+        if parts[-1] == "wire.jsonl" and len(parts) >= 3 and parts[-3] == "agents":
+            # Kimi Code: <session>/agents/<agent id>/wire.jsonl, the session's own agent
+            # "main"; the others are its subagents, read with it.
+            main = "/".join([*parts[:-2], "main", "wire.jsonl"])
+            if main in present:
+                owned.setdefault(main, [])
+                if p != main:
+                    owned[main].append(p)
+                continue
         if parts[-1] == "wire.jsonl" and len(parts) >= 4 and parts[-3] == "subagents":
             owner = "/".join([*parts[:-3], "wire.jsonl"])
             if owner in present:
