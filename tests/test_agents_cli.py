@@ -436,6 +436,28 @@ def test_kimi_reads_the_configured_default_model_and_says_it_is_the_config_of_no
     assert config["entries"] == {"config.toml (default_model)": 1}
 
 
+def test_a_kimi_config_toml_counts_once_in_the_folder_line_total(tmp_path: Path) -> None:
+    """The data folder's config.toml is read with every session (it names their model)
+    and is in each session's ledger; the folder's total counts its line once (it was
+    counted once per session)."""
+    home = _kimi_home(tmp_path)
+    (home / "config.toml").write_text('default_model = "k"\n\n[models.k]\nmodel = "kimi-k3"\n')
+    plain = LOGS / "kimi" / "plain" / "sessions"
+    for session in plain.iterdir():
+        shutil.copytree(session, home / "sessions" / session.name, dirs_exist_ok=True)
+    wires = sorted(home.rglob("wire.jsonl"))
+    result = run_cli(["replay", "--log", str(home), "--usage", "--format", "jsonl"])
+    rows = [json.loads(line) for line in result.out.strip().splitlines()]
+    sessions = [r["summary"]["log"]["ledger"] for r in rows if "summary" in r]
+    assert len(sessions) == 2
+    assert all(any(f["file"] == "config.toml" for f in ledger) for ledger in sessions)
+    wire_lines = sum(len(w.read_bytes().splitlines()) for w in wires)
+    assert rows[-1]["total"]["lines"] == wire_lines + 1
+    table = run_cli(["replay", "--log", str(home), "--usage", "--format", "table"])
+    (total,) = [ln for ln in table.out.splitlines() if ln.startswith("  total ")][:1]
+    assert f"{wire_lines + 1:,}" in total
+
+
 def test_kimi_subagent_runs_the_model_its_meta_json_names(tmp_path: Path) -> None:
     """kimi-cli subagents/store.py @4a550eff: ``meta.json`` ``launch_spec.effective_model``
     is the alias the subagent ran; the main series keeps the configured default."""
