@@ -120,9 +120,9 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "ccusage bills it whole as input and the cached part again as cache reads "
         "(adapter/qwen/parser.rs), we bill the uncached part as input",
     ),
-    ("kimi", "code", "session_9a9a9a9a-0000-4000-8000-000000000001"): (
-        (9400, 0, 12700, 1360),
-        (3400, 0, 12700, 660),
+    ("kimi", "code", "session_9a9a9a9a-0000-4000-8000-000000000002"): (
+        (8000, 0, 3000, 950),
+        (2000, 0, 3000, 250),
         "Kimi Code's usage.record with usageScope 'session' (a call outside a turn: a "
         "compaction's summary, 6,000 input + 700 output here) is added to the session's "
         "usage by Kimi Code itself (kimi-code usageAgentRuntime.test.ts); ccusage 20.0.24 "

@@ -286,6 +286,19 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
     return tally.session(files[0][0] if files else "")
 
 
+def _priced_as(model: str) -> str:
+    """A bare model name as ccusage prices it (``adapter/kimi/parser.rs``
+    ``model_candidates``): Moonshot's ``moonshot/<name>``, then ``kimi/<name>``, where
+    the registry has that id; else the name as written."""
+    from budgetcore.registry.models import lookup  # noqa: PLC0415 - a named model only
+
+    if "/" not in model:
+        for candidate in (f"moonshot/{model}", f"kimi/{model}"):
+            if lookup(candidate) is not None:
+                return candidate
+    return model
+
+
 def _code_record(
     tally: Tally,
     number: int,
@@ -317,6 +330,8 @@ def _code_record(
         model = model_of(series, time)
     elif model == KIMI_FOR_CODING:
         model = model_at(time)
+    else:
+        model = _priced_as(model)
     tally.request(
         number,
         series=series,
