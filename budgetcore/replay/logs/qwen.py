@@ -52,6 +52,7 @@ def claims(obj: dict[str, object]) -> bool:
 def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
     tally = Tally("qwen-code")
     seen: set[str] = set()
+    billed: set[str] = set()  # records whose request is counted
     for name, stream in files:
         tally.open(name)
         for number, obj in tally.lines(stream, what, SKELETON):
@@ -62,10 +63,16 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
             key: str | None = None
             if isinstance(node, str) and (parent is None or isinstance(parent, str)):
                 if node in seen:
-                    tally.duplicate("record written again (same uuid)")
-                    continue
-                seen.add(node)
-                tally.node("main", node, parent if isinstance(parent, str) else None)
+                    # A record written again as it completes: the copy with the usage is
+                    # its request when no earlier copy had any (agent-sessions'
+                    # Qwen fixture 019f...0004: a thought-only copy, then the answer
+                    # with its usageMetadata); else a copy, billed once.
+                    if node in billed or obj.get("usageMetadata") is None:
+                        tally.duplicate("record written again (same uuid)")
+                        continue
+                else:
+                    seen.add(node)
+                    tally.node("main", node, parent if isinstance(parent, str) else None)
                 key = node
             tally.time("main", time, key)
             if not isinstance(kind, str):
@@ -95,6 +102,8 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 tally.entry("assistant (zero usage)")
                 continue
             cached = min(cached, prompt)
+            if key is not None:
+                billed.add(key)
             model = obj.get("model")
             tally.request(
                 number,
