@@ -38,7 +38,9 @@ compaction's summary, a title) as ``usageScope: "session"`` and adds it to the s
 usage like a ``turn`` one; ccusage 20.0.24 reads only ``turn`` records
 (docs/replay.md, "Differences from ccusage"). Other records (``turn.prompt``,
 ``llm.request``, ``context.*``, ``subagent.completed`` with its usage snapshot of the
-child's own wire) are entries, never requests.
+child's own wire) are entries, never requests; ``full_compaction.begin`` ...
+``full_compaction.complete`` is a compaction (its ``source``, manual or auto, the
+trigger), marked at its end.
 
 With neither, like ccusage, Kimi Code's ``kimi-for-coding`` is priced as Moonshot's
 kimi-k2.5 before 2026-04-20 16:48:10.072 UTC and kimi-k2.6 from then on (ccusage
@@ -198,6 +200,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
         )
 
     assumed = False  # whether any request was priced by the assumption above
+    begun: dict[str, str | None] = {}  # series -> its compaction's source, once begun
 
     def model_of(series: str, time: int | None) -> str:
         nonlocal assumed
@@ -227,7 +230,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 tally.entry("metadata")
                 continue
             if "message" not in obj and isinstance(obj.get("type"), str):
-                _code_record(tally, number, obj, own, model_of)
+                _code_record(tally, number, obj, own, model_of, begun=begun)
                 continue
             time = _millis(obj.get("timestamp"))
             message = obj.get("message")
@@ -305,11 +308,31 @@ def _code_record(
     obj: dict[str, object],
     series: str,
     model_of: Callable[[str, int | None], str],
+    *,
+    begun: dict[str, str | None],
 ) -> None:
     """One of Kimi Code's flat records: a ``usage.record`` is a request of the file's
     own agent, every other record an entry by its type."""
     kind = obj.get("type")
     assert isinstance(kind, str)
+    if kind == "full_compaction.begin":
+        # ``source`` says who asked (agent-sessions' Kimi fixture: "manual").
+        source = obj.get("source")
+        begun[series] = source if isinstance(source, str) else None
+        tally.entry(kind)
+        return
+    if kind == "full_compaction.complete":
+        # Kimi Code's compaction, marked where it ends: its summary call (a
+        # session-scope usage.record) is before it, the next turn's request after.
+        raw = obj.get("time")
+        tally.entry(kind)
+        tally.compaction(
+            number,
+            series=series,
+            trigger=begun.pop(series, None),
+            time=raw if type(raw) is int and 0 <= raw < 10**14 else millis(raw),
+        )
+        return
     if kind != "usage.record":
         tally.entry(kind)
         return
