@@ -134,6 +134,22 @@ def test_a_document_of_no_agent_says_what_it_looks_like_and_what_is_missing() ->
     assert "line 1" not in str(info.value)
 
 
+def test_a_droid_transcript_alone_is_named_droid_with_the_file_it_lacks(tmp_path: Path) -> None:
+    """A Droid transcript's lines look like pi's entries (``message`` with ``id`` and
+    ``parentId``): it was "no usable request in this pi file". Its first line,
+    ``session_start``, tells it; its usage is in the settings file beside it."""
+    (transcript,) = (LOGS / "droid" / "totals" / "sessions").rglob("*1.jsonl")
+    alone = tmp_path / "sessions" / "-home-user-proj" / transcript.name
+    alone.parent.mkdir(parents=True)
+    alone.write_bytes(transcript.read_bytes())
+    assert detect_format(alone.read_bytes()) == "droid"
+    for log in (alone, tmp_path / "sessions"):
+        result = run_cli(["replay", "--log", str(log), "--usage", "--format", "jsonl"])
+        assert "Droid transcript" in result.out + result.err
+        assert "settings.json" in result.out + result.err
+        assert "pi file" not in result.out + result.err
+
+
 def test_a_totals_only_session_says_it_cannot_be_replayed() -> None:
     db = LOGS / "goose" / "totals" / "goose" / "data" / "sessions" / "sessions.db"
     result = run_cli(["replay", "--log", str(db), "--format", "table"])

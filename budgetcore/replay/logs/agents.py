@@ -160,7 +160,7 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         "droid",
         "Droid",
-        None,
+        droid.claims,
         droid.read_droid,
         claims_document=droid.claims_document,
         totals_only=droid.TOTALS_WHY,
