@@ -134,6 +134,55 @@ def test_a_document_of_no_agent_says_what_it_looks_like_and_what_is_missing() ->
     assert "line 1" not in str(info.value)
 
 
+def _folder_total(folder: Path) -> tuple[int, int, str]:
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = json.loads(result.out.strip().splitlines()[-1])["total"]
+    return total["sessions"], total["requests"], total["measured"]["cost"]
+
+
+@pytest.mark.parametrize(
+    ("data", "inner"),
+    [
+        # ccusage's README puts Amp's files in threads/: that folder given read nothing.
+        ("amp/ledger/amp", "threads"),
+        (
+            "gemini/json/tmp",
+            "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f/chats",
+        ),
+        (
+            "gemini/subagent/tmp",
+            "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f/chats",
+        ),
+        ("opencode/legacy/opencode", "storage"),
+        ("opencode/legacy/opencode", "storage/message"),
+        ("opencode/legacy/opencode", "storage/message/ses_dddddddddddddddddddddddddd"),
+        # A Kimi session's folder given: its subagents were sessions of their own.
+        (
+            "kimi/subagent/sessions",
+            "abababababababababababababababab/77777777-7777-4777-8777-777777777777",
+        ),
+    ],
+)
+def test_a_folder_inside_an_agent_s_data_folder_reads_as_the_data_folder(
+    data: str, inner: str
+) -> None:
+    whole = _folder_total(LOGS / data)
+    assert whole[1] > 0
+    assert _folder_total(LOGS / data / inner) == whole
+
+
+def test_an_amp_message_no_ledger_event_bills_is_named_in_the_ledger() -> None:
+    """With a usage ledger, ccusage and we bill its events alone; an assistant message
+    with usage that no event points at was listed as "billed by its ledger event"."""
+    folder = LOGS / "amp" / "unbilled-message" / "amp"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    (ledger,) = json.loads(result.out.strip().splitlines()[0])["summary"]["log"]["ledger"]
+    assert ledger["entries"]["assistant message (billed by its ledger event)"] == 1
+    assert ledger["entries"]["assistant message in no ledger event (left out)"] == 1
+    assert ledger["accounted"] == ledger["lines"]
+
+
 def test_a_droid_transcript_alone_is_named_droid_with_the_file_it_lacks(tmp_path: Path) -> None:
     """A Droid transcript's lines look like pi's entries (``message`` with ``id`` and
     ``parentId``): it was "no usable request in this pi file". Its first line,
