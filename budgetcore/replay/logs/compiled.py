@@ -249,6 +249,7 @@ class OpenCodeMessage(Struct, gc=False):
     time: Any = UNSET
     tokens: Any = UNSET
     modelID: Any = UNSET
+    model: Any = UNSET
     cost: Any = UNSET
     summary: Any = UNSET
 
