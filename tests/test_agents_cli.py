@@ -128,6 +128,12 @@ def test_a_document_of_no_agent_says_what_it_looks_like_and_what_is_missing() ->
         parse_log(b'{\n  "sessionId": "x",\n  "startTime": "2025-01-01T00:00:00Z"\n}\n')
     assert [p.code for p in info.value.problems] == ["log-looks-like"]
     assert "looks like a Gemini CLI file but has no messages list" in str(info.value)
+    with pytest.raises(ScenarioError) as info:  # agent-sessions' drifted Gemini chat
+        parse_log(
+            b'{\n  "history": [],\n  "start_time": "2025-12-16T23:47:00.000Z",\n'
+            b'  "lastUpdated": "2025-12-16T23:48:00.000Z"\n}\n'
+        )
+    assert "looks like a Gemini CLI file but has no messages list" in str(info.value)
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{\n  "a": 1\n}\n')
     assert [p.code for p in info.value.problems] == ["log-unknown-document"]
