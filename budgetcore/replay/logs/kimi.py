@@ -35,7 +35,8 @@ records after the same metadata line: ``{"type":"usage.record","agentId","model"
 kimi-code ``packages/agent-core`` test ``usageAgentRuntime.test.ts`` ("persists flat
 usage.record records with the recorded scope") holds a call without a turn (a
 compaction's summary, a title) as ``usageScope: "session"`` and adds it to the session's
-usage like a ``turn`` one; ccusage 20.0.24 reads only ``turn`` records
+usage like a ``turn`` one (here billed in a series of its own, ``<agent>/session``, never
+a turn of the replay); ccusage 20.0.24 reads only ``turn`` records
 (docs/replay.md, "Differences from ccusage"). Other records (``turn.prompt``,
 ``llm.request``, ``context.*``, ``subagent.completed`` with its usage snapshot of the
 child's own wire) are entries, never requests; ``full_compaction.begin`` ...
@@ -355,6 +356,10 @@ def _code_record(
         model = model_at(time)
     else:
         model = _priced_as(model)
+    if obj.get("usageScope") == "session":
+        # A call outside the conversation's turns (a compaction's summary, a title):
+        # billed, in a series of its own, never a turn of the replay.
+        series = f"{series}/session"
     tally.request(
         number,
         series=series,
