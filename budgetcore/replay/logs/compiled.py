@@ -238,6 +238,7 @@ class KimiLine(Struct, gc=False):
     time: Any = UNSET
     model: Any = UNSET
     usage: Any = UNSET
+    usageScope: Any = UNSET
     source: Any = UNSET
 
 
