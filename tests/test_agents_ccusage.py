@@ -131,6 +131,18 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
 }
 
 
+#: (agent, fixture, session id) -> (our cost, ccusage's cost, why): tokens equal.
+COST_DIFFERENCES: dict[tuple[str, str, str], tuple[str, str, str]] = {
+    ("qwen", "dashscope", "99999999-9999-4999-8999-999999999999"): (
+        "0.0774000",
+        "0.043",
+        "one request of 40,000 prompt tokens: LiteLLM's dashscope/qwen3-coder-plus bills "
+        "32,000 to 128,000 at 1.8 and 9 $/M (its tiered_pricing), as the registry does; "
+        "ccusage reads no tier below 200,000 and bills the first tier's 1 and 5 $/M",
+    ),
+}
+
+
 def _fixtures() -> list[tuple[str, str]]:
     out = []
     for agent in AGENTS:
@@ -221,6 +233,11 @@ def test_tokens_and_cost_equal_ccusage_session_by_session(agent: str, fixture: s
         assert got == want, log.name
         cost = sum((Decimal(str(s["totalCost"])) for s in mine), Decimal(0))
         assert measured.cost is not None, log.name
+        if key in COST_DIFFERENCES:
+            ours_cost, theirs_cost, _why = COST_DIFFERENCES[key]
+            assert measured.cost == Decimal(ours_cost), log.name
+            assert abs(cost - Decimal(theirs_cost)) <= CENT_MICRO, (log.name, cost)
+            continue
         assert abs(measured.cost - cost) <= CENT_MICRO, (log.name, measured.cost, cost)
     assert set(theirs) <= covered, ("sessions ccusage reads and we do not", set(theirs) - covered)
 

@@ -49,6 +49,21 @@ def claims(obj: dict[str, object]) -> bool:
     )
 
 
+def _priced_as(model: str) -> str:
+    """A bare model name the registry does not know, as Alibaba's own API bills it:
+    ``dashscope/<name>`` where the registry has that id (``qwen3-coder-plus``, Qwen
+    Code's own model). ccusage (``adapter/qwen/parser.rs`` ``qwen_model_candidates``:
+    the name, ``qwen/``, ``alibaba/``, then its table's loose match) prices the same
+    name at DashScope's rates too, the first tier only; the registry's context tiers
+    bill a request above 32,000 tokens at its tier's rate."""
+    from budgetcore.registry.models import lookup, resolve  # noqa: PLC0415 - a model only
+
+    if "/" in model or resolve(model).model is not None:
+        return model
+    candidate = f"dashscope/{model}"
+    return candidate if lookup(candidate) is not None else model
+
+
 def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
     tally = Tally("qwen-code")
     seen: set[str] = set()
@@ -111,7 +126,9 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 cache_read=cached,
                 output=output + thoughts,
                 reasoning=thoughts,
-                model=model if isinstance(model, str) and model.strip() else None,
+                model=_priced_as(model.strip())
+                if isinstance(model, str) and model.strip()
+                else None,
                 time=time,
                 node=key,
             )
