@@ -19,6 +19,7 @@ ccusage ``rust/crates/ccusage/src/adapter/gemini/parser.rs`` @5816e640:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -57,6 +58,22 @@ def claims_document(doc: object) -> bool:
             or any(isinstance(m, dict) and m.get("type") == "gemini" for m in doc["messages"])
         )
     )
+
+
+#: ccusage ``adapter/gemini/parser.rs`` PROVIDER_PREFIXES, its candidates in order.
+_PREFIXES = ("google", "gemini", "vertex_ai", "openrouter/google")
+
+
+@functools.lru_cache(maxsize=256)
+def _priced_as(model: str) -> str:
+    """A bare model name the registry does not know, as ccusage's Gemini adapter prices
+    it: the first of ``google/``, ``gemini/``, ``vertex_ai/``, ``openrouter/google/`` +
+    the name that the registry has (``gemini-3-pro-preview``: its Vertex AI entry)."""
+    from budgetcore.registry.models import lookup, resolve  # noqa: PLC0415 - a model only
+
+    if "/" in model or resolve(model).model is not None:
+        return model
+    return next((f"{p}/{model}" for p in _PREFIXES if lookup(f"{p}/{model}") is not None), model)
 
 
 class _Reader:
@@ -158,7 +175,7 @@ class _Reader:
                 cache_read=cached,
                 output=output + thoughts,
                 reasoning=thoughts,
-                model=model,
+                model=None if model is None else _priced_as(model),
                 time=time,
                 node=mid if mid in self.parent else None,
                 file=file,  # the file of its first copy
