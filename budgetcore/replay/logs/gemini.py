@@ -19,14 +19,13 @@ ccusage ``rust/crates/ccusage/src/adapter/gemini/parser.rs`` @5816e640:
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
-from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Document, Tally, counts
+from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Document, Tally, counts, registry_name
 
 __all__ = ["claims", "claims_document", "read_gemini"]
 
@@ -64,16 +63,10 @@ def claims_document(doc: object) -> bool:
 _PREFIXES = ("google", "gemini", "vertex_ai", "openrouter/google")
 
 
-@functools.lru_cache(maxsize=256)
 def _priced_as(model: str) -> str:
-    """A bare model name the registry does not know, as ccusage's Gemini adapter prices
-    it: the first of ``google/``, ``gemini/``, ``vertex_ai/``, ``openrouter/google/`` +
-    the name that the registry has (``gemini-3-pro-preview``: its Vertex AI entry)."""
-    from budgetcore.registry.models import lookup, resolve  # noqa: PLC0415 - a model only
-
-    if "/" in model or resolve(model).model is not None:
-        return model
-    return next((f"{p}/{model}" for p in _PREFIXES if lookup(f"{p}/{model}") is not None), model)
+    """As ccusage's Gemini adapter prices a bare name (``gemini-3-pro-preview`` is the
+    registry's ``vertex_ai/gemini-3-pro-preview``): :func:`.tally.registry_name`."""
+    return registry_name(model, _PREFIXES)
 
 
 class _Reader:

@@ -58,7 +58,7 @@ from decimal import ROUND_FLOOR, Decimal
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
-from budgetcore.replay.logs.tally import Tally, counts, document_of, lines_of
+from budgetcore.replay.logs.tally import Tally, counts, document_of, lines_of, registry_name
 
 __all__ = ["GUESSED", "K2_6_FROM_MS", "KIMI_FOR_CODING", "claims", "read_kimi"]
 
@@ -293,14 +293,8 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
 def _priced_as(model: str) -> str:
     """A bare model name as ccusage prices it (``adapter/kimi/parser.rs``
     ``model_candidates``): Moonshot's ``moonshot/<name>``, then ``kimi/<name>``, where
-    the registry has that id; else the name as written."""
-    from budgetcore.registry.models import lookup  # noqa: PLC0415 - a named model only
-
-    if "/" not in model:
-        for candidate in (f"moonshot/{model}", f"kimi/{model}"):
-            if lookup(candidate) is not None:
-                return candidate
-    return model
+    the registry has that id (:func:`.tally.registry_name`); else the name as written."""
+    return registry_name(model, ("moonshot", "kimi"))
 
 
 def _code_record(

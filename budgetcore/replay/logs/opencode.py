@@ -35,7 +35,7 @@ from budgetcore.replay.logs.reader import (
     compiled_from,
     skeleton_batches,
 )
-from budgetcore.replay.logs.tally import Tally, counts, document_of, sqlite
+from budgetcore.replay.logs.tally import Tally, counts, document_of, registry_name, sqlite
 
 __all__ = ["claims_database", "claims_document", "read_opencode", "read_opencode_db"]
 
@@ -63,6 +63,25 @@ def _cost(raw: object) -> Decimal | None:
     if isinstance(raw, Decimal) and raw.is_finite() and raw >= 0:
         return raw
     return None
+
+
+#: ccusage ``adapter/opencode/parser.rs`` ``resolve_open_code_model_name``.
+_ALIASES = {"gemini-3-pro-high": "gemini-3-pro-preview", "k2p6": "kimi-k2.6"}
+
+
+def _priced_as(model: str, provider: object) -> str:
+    """The registry id an OpenCode model is priced at, by ccusage's
+    ``open_code_model_candidates``: its aliases, a Claude name's version written
+    without a separator (``claude-opus-45`` is ``claude-opus-4-5``), then
+    ``<provider>/<name>`` (dashes as underscores) and the name's maker
+    (:func:`.tally.registry_name`)."""
+    name = _ALIASES.get(model, model)
+    for family in ("claude-haiku-", "claude-opus-", "claude-sonnet-"):
+        rest = name.removeprefix(family)
+        if rest != name and len(rest) >= 2 and rest[:2].isdigit():
+            name = f"{family}{rest[0]}-{rest[1:]}"
+    prefix = provider.replace("-", "_") if isinstance(provider, str) else ""
+    return registry_name(name, (prefix,) if prefix and prefix != "unknown" else ())
 
 
 def _message(tally: Tally, number: int, obj: object, series: str, mid: str | None = None) -> None:
@@ -99,10 +118,12 @@ def _message(tally: Tally, number: int, obj: object, series: str, mid: str | Non
         tally.entry("assistant message (zero tokens)")
         return
     model = obj.get("modelID")
+    provider = obj.get("providerID")
     ref = obj.get("model")
     if model is None and isinstance(ref, dict):
         # A model reference object ({id, providerID}: ccusage's OpenCodeModelReference)
         model = ref.get("id", ref.get("modelID"))
+        provider = ref.get("providerID", provider)
     cost = _cost(obj.get("cost"))
     tally.request(
         number,
@@ -112,7 +133,9 @@ def _message(tally: Tally, number: int, obj: object, series: str, mid: str | Non
         cache_write=write,
         output=output + reasoning,
         reasoning=reasoning,
-        model=model if isinstance(model, str) and model.strip() else None,
+        model=_priced_as(model.strip(), provider)
+        if isinstance(model, str) and model.strip()
+        else None,
         time=at,
         # OpenCode writes 0 when it does not know the price; 0 is then no cost logged.
         logged_cost=cost if cost else None,

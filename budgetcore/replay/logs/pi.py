@@ -21,7 +21,7 @@ from decimal import Decimal
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, count_of, millis
-from budgetcore.replay.logs.tally import Tally, counts
+from budgetcore.replay.logs.tally import Tally, counts, registry_name
 
 __all__ = ["claims", "read_pi"]
 
@@ -139,6 +139,11 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Pa
                     tally.entry("message/assistant (zero usage)")
                 continue
             model = message.get("model")
+            if isinstance(model, str) and model:
+                # ccusage prices a name its table lacks by a loose match; the registry
+                # id of the message's provider, then of the name's maker, stands in.
+                provider = message.get("provider")
+                model = registry_name(model, (provider,) if isinstance(provider, str) else ())
             assert isinstance(usage, dict)
             tally.request(
                 number,

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, count_of, millis
-from budgetcore.replay.logs.tally import Tally, counts
+from budgetcore.replay.logs.tally import Tally, counts, registry_name
 
 __all__ = ["claims", "read_qwen"]
 
@@ -52,16 +52,11 @@ def claims(obj: dict[str, object]) -> bool:
 def _priced_as(model: str) -> str:
     """A bare model name the registry does not know, as Alibaba's own API bills it:
     ``dashscope/<name>`` where the registry has that id (``qwen3-coder-plus``, Qwen
-    Code's own model). ccusage (``adapter/qwen/parser.rs`` ``qwen_model_candidates``:
-    the name, ``qwen/``, ``alibaba/``, then its table's loose match) prices the same
-    name at DashScope's rates too, the first tier only; the registry's context tiers
-    bill a request above 32,000 tokens at its tier's rate."""
-    from budgetcore.registry.models import lookup, resolve  # noqa: PLC0415 - a model only
-
-    if "/" in model or resolve(model).model is not None:
-        return model
-    candidate = f"dashscope/{model}"
-    return candidate if lookup(candidate) is not None else model
+    Code's own model; :func:`.tally.registry_name`). ccusage (``adapter/qwen/parser.rs``
+    ``qwen_model_candidates``: the name, ``qwen/``, ``alibaba/``, then its table's loose
+    match) prices the same name at DashScope's rates too, the first tier only; the
+    registry's context tiers bill a request above 32,000 tokens at its tier's rate."""
+    return registry_name(model, ("dashscope",))
 
 
 def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
