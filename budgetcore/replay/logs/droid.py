@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
-from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts
+from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts, registry_name
 
 __all__ = ["TOTALS_WHY", "claims", "claims_document", "model_name", "read_droid"]
 
@@ -86,7 +86,9 @@ def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
             cache_write=write,
             output=output + thinking,
             reasoning=thinking,
-            model=model_name(model) if isinstance(model, str) and model.strip() else None,
+            model=registry_name(model_name(model))
+            if isinstance(model, str) and model.strip()
+            else None,
             time=millis(doc.get("providerLockTimestamp")),
         )
     return tally.session(files[0][0] if files else "")

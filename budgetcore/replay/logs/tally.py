@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -616,7 +617,11 @@ def registry_name(model: str, prefixes: tuple[str, ...] = ()) -> str:
         return model
     lower = model.lower()
     makers = tuple(p for family, p in MAKERS if lower.startswith(family))
-    for prefix in (*prefixes, *makers):
-        if prefix and lookup(f"{prefix}/{model}") is not None:
-            return f"{prefix}/{model}"
+    # A version's dot written as a dash (Droid's names: glm-4-6), as ccusage's loose
+    # match reads both spellings alike.
+    dotted = re.sub(r"(?<=\d)-(?=\d)", ".", model)
+    for name in dict.fromkeys((model, dotted)):
+        for prefix in (*prefixes, *makers):
+            if prefix and lookup(f"{prefix}/{name}") is not None:
+                return f"{prefix}/{name}"
     return model
