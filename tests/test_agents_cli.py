@@ -189,6 +189,22 @@ def test_an_amp_message_no_ledger_event_bills_is_named_in_the_ledger() -> None:
     assert ledger["accounted"] == ledger["lines"]
 
 
+def test_a_jsonl_file_whose_first_line_is_torn_keeps_its_other_lines(tmp_path: Path) -> None:
+    """A .jsonl file whose first line is cut short (a crash while writing it) was read as
+    "one JSON document, not valid JSON": every request in it lost. It is that line's
+    problem, listed by number; the file's other lines are read."""
+    (session,) = (LOGS / "pi" / "basic" / "sessions").rglob("*.jsonl")
+    torn = tmp_path / "sessions" / "--home-user-proj--" / session.name
+    torn.parent.mkdir(parents=True)
+    lines = session.read_bytes().splitlines(keepends=True)
+    torn.write_bytes(lines[0][:20] + b"\n" + b"".join(lines[1:]))
+    result = run_cli(["replay", "--log", str(torn), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    log = json.loads(result.out.strip().splitlines()[0])["summary"]["log"]
+    assert log["requests"] == 3
+    assert log["ledger"][0]["malformed"] == [1]
+
+
 def test_a_droid_transcript_alone_is_named_droid_with_the_file_it_lacks(tmp_path: Path) -> None:
     """A Droid transcript's lines look like pi's entries (``message`` with ``id`` and
     ``parentId``): it was "no usable request in this pi file". Its first line,
