@@ -545,6 +545,25 @@ def test_a_kimi_config_toml_counts_once_in_the_folder_line_total(tmp_path: Path)
     assert f"{wire_lines + 1:,}" in total
 
 
+def test_a_kimi_wire_with_iso_timestamps_prices_each_step_by_its_date(tmp_path: Path) -> None:
+    """Third-party Kimi wires write ``"timestamp":"2026-06-14T12:00:00Z"``: read as the
+    time it says (it was no time at all), so kimi-for-coding is priced by that date."""
+    wire = tmp_path / "sessions" / ("ab" * 16) / "11111111-2222-4333-8444-5555" / "wire.jsonl"
+    wire.parent.mkdir(parents=True)
+    step = (
+        '{{"timestamp":"{}","message":{{"type":"StatusUpdate","payload":{{"token_usage":'
+        '{{"input_other":10,"input_cache_read":0,"input_cache_creation":0,"output":5}}}}}}}}\n'
+    )
+    wire.write_text(
+        '{"type":"metadata","protocol_version":"1.3"}\n'
+        + step.format("2026-03-01T12:00:00Z")
+        + step.format("2026-06-14T12:00:00Z")
+    )
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    models, _assumed = _kimi_models(result.out)
+    assert models == {"moonshot/kimi-k2.5": 1, "moonshot/kimi-k2.6": 1}
+
+
 def test_kimi_subagent_runs_the_model_its_meta_json_names(tmp_path: Path) -> None:
     """kimi-cli subagents/store.py @4a550eff: ``meta.json`` ``launch_spec.effective_model``
     is the alias the subagent ran; the main series keeps the configured default."""

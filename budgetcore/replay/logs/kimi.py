@@ -109,7 +109,11 @@ def claims(obj: dict[str, object]) -> bool:
 
 
 def _millis(raw: object) -> int | None:
-    """Epoch seconds (a JSON number) as whole milliseconds, rounded down."""
+    """Epoch seconds (a JSON number) as whole milliseconds, rounded down; an ISO-8601
+    text as the reader reads one (third-party Kimi wires write
+    ``"timestamp":"2026-06-14T12:00:00Z"``)."""
+    if isinstance(raw, str):
+        return millis(raw)
     if isinstance(raw, int) and not isinstance(raw, bool):
         raw = Decimal(raw)
     if not isinstance(raw, Decimal) or not raw.is_finite() or not 0 <= raw < 10**11:
