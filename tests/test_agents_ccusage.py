@@ -106,7 +106,8 @@ AGENTS: dict[str, tuple[str, str, str, Callable[[Path, tuple[str, ...], Any], se
     "amp": ("amp", "AMP_DATA_DIR", "amp", _amp_ids),
     "droid": ("droid", "DROID_SESSIONS_DIR", "sessions", _droid_ids),
     "goose": ("goose", "GOOSE_PATH_ROOT", "goose", _goose_ids),
-    # ccusage reads Copilot's OpenTelemetry export (a file); events.jsonl it does not.
+    # ccusage reads Copilot's OpenTelemetry export (a file) here; its session-state
+    # events.jsonl (COPILOT_HOME) in test_copilot_events_totals_equal_ccusage_...
     "copilot": ("copilot", "COPILOT_OTEL_FILE_EXPORTER_PATH", "otel", _copilot_ids),
 }
 
@@ -279,3 +280,42 @@ def test_every_fixture_line_is_accounted_for() -> None:
         for _ids, _measured, log in _ours(agent, fixture):
             for f in log.ledger:
                 assert f.accounted == f.lines, (agent, fixture, f)
+
+
+def test_copilot_events_totals_equal_ccusage_reading_session_state() -> None:
+    """ccusage 20.0.24 also reads Copilot CLI's ``session-state/<id>/events.jsonl``
+    (``COPILOT_HOME``; its ``session.shutdown`` model metrics), the totals we measure:
+    equal, session by session."""
+    base = LOGS / "copilot" / "events"
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": tmp,
+            "TZ": "UTC",
+            "LOG_LEVEL": "0",
+            "COPILOT_HOME": str(base.resolve()),
+        }
+        argv = [str(CCUSAGE), "copilot", "session", "--json", "--offline", "--mode", "calculate"]
+        proc = subprocess.run(argv, env=env, cwd=tmp, capture_output=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    theirs = {
+        str(s["sessionId"]): s for s in json.loads(proc.stdout, parse_float=Decimal)["sessions"]
+    }
+    seen = set()
+    for session in plan_folder(_walk(base)).sessions:
+        handles = [open(base / f, "rb") for f in session.files]  # noqa: SIM115
+        try:
+            (log,) = read_sessions(list(zip(session.files, handles, strict=True)))
+        finally:
+            for h in handles:
+                h.close()
+        run = run_session(log.name, log, scenario=None, options=None, replay_it=False)
+        sid = Path(session.files[0]).parent.name
+        seen.add(sid)
+        u = run.measured.usage
+        assert (u.input, u.cache_write_5m + u.cache_write_1h, u.cache_read, u.output) == (
+            _tokens(theirs[sid])
+        )
+        assert run.measured.cost is not None
+        assert abs(run.measured.cost - Decimal(str(theirs[sid]["totalCost"]))) <= CENT_MICRO
+    assert seen == set(theirs)
