@@ -205,6 +205,18 @@ def test_a_jsonl_file_whose_first_line_is_torn_keeps_its_other_lines(tmp_path: P
     assert log["ledger"][0]["malformed"] == [1]
 
 
+def test_a_cline_v3_request_takes_its_model_info_and_an_api_req_finished_counts() -> None:
+    """Cline 3.3x writes ``modelInfo`` beside each ui message (the request's model was
+    taken as unknown); older Cline wrote the counts on ``api_req_finished`` (read as no
+    request). tokscale reads both."""
+    folder = LOGS / "cline" / "v3-model-info"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    measured = json.loads(result.out.strip().splitlines()[0])["summary"]["log"]["measured"]
+    assert measured["requests"] == 2
+    by_model = {m["model"]: (m["requests"], m["input"], m["output"]) for m in measured["models"]}
+    assert by_model == {"claude-sonnet-4-5": (1, 100, 50), None: (1, 10, 4)}
+
+
 def test_a_droid_transcript_alone_is_named_droid_with_the_file_it_lacks(tmp_path: Path) -> None:
     """A Droid transcript's lines look like pi's entries (``message`` with ``id`` and
     ``parentId``): it was "no usable request in this pi file". Its first line,
