@@ -128,10 +128,109 @@ def test_a_document_of_no_agent_says_what_it_looks_like_and_what_is_missing() ->
         parse_log(b'{\n  "sessionId": "x",\n  "startTime": "2025-01-01T00:00:00Z"\n}\n')
     assert [p.code for p in info.value.problems] == ["log-looks-like"]
     assert "looks like a Gemini CLI file but has no messages list" in str(info.value)
+    with pytest.raises(ScenarioError) as info:  # agent-sessions' drifted Gemini chat
+        parse_log(
+            b'{\n  "history": [],\n  "start_time": "2025-12-16T23:47:00.000Z",\n'
+            b'  "lastUpdated": "2025-12-16T23:48:00.000Z"\n}\n'
+        )
+    assert "looks like a Gemini CLI file but has no messages list" in str(info.value)
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{\n  "a": 1\n}\n')
     assert [p.code for p in info.value.problems] == ["log-unknown-document"]
     assert "line 1" not in str(info.value)
+
+
+def _folder_total(folder: Path) -> tuple[int, int, str]:
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = json.loads(result.out.strip().splitlines()[-1])["total"]
+    return total["sessions"], total["requests"], total["measured"]["cost"]
+
+
+@pytest.mark.parametrize(
+    ("data", "inner"),
+    [
+        # ccusage's README puts Amp's files in threads/: that folder given read nothing.
+        ("amp/ledger/amp", "threads"),
+        (
+            "gemini/json/tmp",
+            "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f/chats",
+        ),
+        (
+            "gemini/subagent/tmp",
+            "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f/chats",
+        ),
+        ("opencode/legacy/opencode", "storage"),
+        ("opencode/legacy/opencode", "storage/message"),
+        ("opencode/legacy/opencode", "storage/message/ses_dddddddddddddddddddddddddd"),
+        # A Kimi session's folder given: its subagents were sessions of their own.
+        (
+            "kimi/subagent/sessions",
+            "abababababababababababababababab/77777777-7777-4777-8777-777777777777",
+        ),
+    ],
+)
+def test_a_folder_inside_an_agent_s_data_folder_reads_as_the_data_folder(
+    data: str, inner: str
+) -> None:
+    whole = _folder_total(LOGS / data)
+    assert whole[1] > 0
+    assert _folder_total(LOGS / data / inner) == whole
+
+
+def test_an_amp_message_no_ledger_event_bills_is_named_in_the_ledger() -> None:
+    """With a usage ledger, ccusage and we bill its events alone; an assistant message
+    with usage that no event points at was listed as "billed by its ledger event"."""
+    folder = LOGS / "amp" / "unbilled-message" / "amp"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    (ledger,) = json.loads(result.out.strip().splitlines()[0])["summary"]["log"]["ledger"]
+    assert ledger["entries"]["assistant message (billed by its ledger event)"] == 1
+    assert ledger["entries"]["assistant message in no ledger event (left out)"] == 1
+    assert ledger["accounted"] == ledger["lines"]
+
+
+def test_a_jsonl_file_whose_first_line_is_torn_keeps_its_other_lines(tmp_path: Path) -> None:
+    """A .jsonl file whose first line is cut short (a crash while writing it) was read as
+    "one JSON document, not valid JSON": every request in it lost. It is that line's
+    problem, listed by number; the file's other lines are read."""
+    (session,) = (LOGS / "pi" / "basic" / "sessions").rglob("*.jsonl")
+    torn = tmp_path / "sessions" / "--home-user-proj--" / session.name
+    torn.parent.mkdir(parents=True)
+    lines = session.read_bytes().splitlines(keepends=True)
+    torn.write_bytes(lines[0][:20] + b"\n" + b"".join(lines[1:]))
+    result = run_cli(["replay", "--log", str(torn), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    log = json.loads(result.out.strip().splitlines()[0])["summary"]["log"]
+    assert log["requests"] == 3
+    assert log["ledger"][0]["malformed"] == [1]
+
+
+def test_a_cline_v3_request_takes_its_model_info_and_an_api_req_finished_counts() -> None:
+    """Cline 3.3x writes ``modelInfo`` beside each ui message (the request's model was
+    taken as unknown); older Cline wrote the counts on ``api_req_finished`` (read as no
+    request). tokscale reads both."""
+    folder = LOGS / "cline" / "v3-model-info"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    measured = json.loads(result.out.strip().splitlines()[0])["summary"]["log"]["measured"]
+    assert measured["requests"] == 2
+    by_model = {m["model"]: (m["requests"], m["input"], m["output"]) for m in measured["models"]}
+    assert by_model == {"claude-sonnet-4-5": (1, 100, 50), None: (1, 10, 4)}
+
+
+def test_a_droid_transcript_alone_is_named_droid_with_the_file_it_lacks(tmp_path: Path) -> None:
+    """A Droid transcript's lines look like pi's entries (``message`` with ``id`` and
+    ``parentId``): it was "no usable request in this pi file". Its first line,
+    ``session_start``, tells it; its usage is in the settings file beside it."""
+    (transcript,) = (LOGS / "droid" / "totals" / "sessions").rglob("*1.jsonl")
+    alone = tmp_path / "sessions" / "-home-user-proj" / transcript.name
+    alone.parent.mkdir(parents=True)
+    alone.write_bytes(transcript.read_bytes())
+    assert detect_format(alone.read_bytes()) == "droid"
+    for log in (alone, tmp_path / "sessions"):
+        result = run_cli(["replay", "--log", str(log), "--usage", "--format", "jsonl"])
+        assert "Droid transcript" in result.out + result.err
+        assert "settings.json" in result.out + result.err
+        assert "pi file" not in result.out + result.err
 
 
 def test_a_totals_only_session_says_it_cannot_be_replayed() -> None:
@@ -434,6 +533,47 @@ def test_kimi_reads_the_configured_default_model_and_says_it_is_the_config_of_no
     (config,) = [f for f in ledger if f["file"] == "config.toml"]  # read, and accounted for
     assert config["accounted"] == config["lines"] == 1
     assert config["entries"] == {"config.toml (default_model)": 1}
+
+
+def test_a_kimi_config_toml_counts_once_in_the_folder_line_total(tmp_path: Path) -> None:
+    """The data folder's config.toml is read with every session (it names their model)
+    and is in each session's ledger; the folder's total counts its line once (it was
+    counted once per session)."""
+    home = _kimi_home(tmp_path)
+    (home / "config.toml").write_text('default_model = "k"\n\n[models.k]\nmodel = "kimi-k3"\n')
+    plain = LOGS / "kimi" / "plain" / "sessions"
+    for session in plain.iterdir():
+        shutil.copytree(session, home / "sessions" / session.name, dirs_exist_ok=True)
+    wires = sorted(home.rglob("wire.jsonl"))
+    result = run_cli(["replay", "--log", str(home), "--usage", "--format", "jsonl"])
+    rows = [json.loads(line) for line in result.out.strip().splitlines()]
+    sessions = [r["summary"]["log"]["ledger"] for r in rows if "summary" in r]
+    assert len(sessions) == 2
+    assert all(any(f["file"] == "config.toml" for f in ledger) for ledger in sessions)
+    wire_lines = sum(len(w.read_bytes().splitlines()) for w in wires)
+    assert rows[-1]["total"]["lines"] == wire_lines + 1
+    table = run_cli(["replay", "--log", str(home), "--usage", "--format", "table"])
+    (total,) = [ln for ln in table.out.splitlines() if ln.startswith("  total ")][:1]
+    assert f"{wire_lines + 1:,}" in total
+
+
+def test_a_kimi_wire_with_iso_timestamps_prices_each_step_by_its_date(tmp_path: Path) -> None:
+    """Third-party Kimi wires write ``"timestamp":"2026-06-14T12:00:00Z"``: read as the
+    time it says (it was no time at all), so kimi-for-coding is priced by that date."""
+    wire = tmp_path / "sessions" / ("ab" * 16) / "11111111-2222-4333-8444-5555" / "wire.jsonl"
+    wire.parent.mkdir(parents=True)
+    step = (
+        '{{"timestamp":"{}","message":{{"type":"StatusUpdate","payload":{{"token_usage":'
+        '{{"input_other":10,"input_cache_read":0,"input_cache_creation":0,"output":5}}}}}}}}\n'
+    )
+    wire.write_text(
+        '{"type":"metadata","protocol_version":"1.3"}\n'
+        + step.format("2026-03-01T12:00:00Z")
+        + step.format("2026-06-14T12:00:00Z")
+    )
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    models, _assumed = _kimi_models(result.out)
+    assert models == {"moonshot/kimi-k2.5": 1, "moonshot/kimi-k2.6": 1}
 
 
 def test_kimi_subagent_runs_the_model_its_meta_json_names(tmp_path: Path) -> None:

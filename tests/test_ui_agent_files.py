@@ -102,3 +102,21 @@ def test_the_page_says_when_kimi_s_model_is_assumed(tmp_path: Path, lang: str) -
     assert 'data-model-assumed="config"' in str(logs_html(panel, lang, wide=True))
     panel = with_logs(ReplayPanel(), _picked(LOGS / "pi" / "basic"))
     assert "data-model-assumed" not in str(logs_html(panel, lang, wide=True))
+
+
+def test_the_page_s_folder_total_is_unknown_while_a_session_is_unreadable_as_the_cli_s(
+    tmp_path: Path,
+) -> None:
+    """The CLI's folder cost is unknown while a session of it could not be read (what
+    that one cost no one knows); the page's total showed the sum of the others."""
+    folder = tmp_path / "mixed"
+    shutil.copytree(LOGS / "pi" / "basic" / "sessions", folder / "pi")
+    (folder / "broken.jsonl").write_bytes(b'{"type":"user","message":{"role":"user"}}\n')
+    panel = with_logs(ReplayPanel(), _picked(folder))
+    assert [x.log is None for x in panel.logs].count(True) == 1
+    html = logs_html(panel, "en", wide=True)
+    total_row = html.split('data-session-row="total"', 1)[1].split("</tr>", 1)[0]
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    cli = json.loads(result.out.strip().splitlines()[-1])["total"]["measured"]
+    assert cli["cost"] is None
+    assert 'data-value="null"' in total_row

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from budgetcore.replay.asrun import AsRun, error_stats, ratio_text, relative
 from budgetcore.replay.logs.agents import agent
-from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.model import ParsedLog, folder_lines
 from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
 from budgetcore.replay.logs.tally import TOTALS
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
@@ -408,7 +408,7 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
         if r.log is None:
             shown = "—" if r.lines is None else f"{r.lines:,}"
             rows.append([r.name, shown, "0" if r.lines is not None else "—", "—", "—", "—"])
-    total = sum(sum(f.lines for f in r.log.ledger) for r in ok if r.log is not None) + unread
+    total = folder_lines(r.log for r in ok) + unread
     rows.append(["total", f"{total:,}", "", "", "", ""])
     _grid(head, rows, write)
     merged = folder_usage(runs)

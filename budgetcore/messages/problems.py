@@ -299,6 +299,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "core.log-empty": ("{where} is empty (no line with an entry)", "{where}为空(没有含条目的行)"),
     "core.log-no-file": ("{where}: no file given", "{where}:未给出文件"),
+    "core.log-droid-transcript-alone": (
+        "{where} is a Droid transcript: Droid keeps the session's token totals in "
+        "<id>.settings.json beside it, which was not given",
+        "{where}是 Droid 的对话记录:Droid 把会话的 token 总数记在旁边的 "
+        "<id>.settings.json 中,而该文件未提供",
+    ),
     "core.log-codex-one-file": (
         "{where}: a Codex rollout is one file",
         "{where}:一个 Codex 会话记录只有一个文件",

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from budgetcore.replay.logs.model import FileLedger, ParsedLog
+from budgetcore.replay.logs.model import FileLedger, ParsedLog, folder_lines
 from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
 from budgetcore.replay.logs.usage import MeasuredUsage, merge_usage
 
@@ -189,8 +189,7 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
             for r in runs
             if r.error
         ],
-        "lines": sum(f.lines for r in ok if r.log is not None for f in r.log.ledger)
-        + sum(r.lines or 0 for r in runs if r.log is None),
+        "lines": folder_lines(r.log for r in ok) + sum(r.lines or 0 for r in runs if r.log is None),
         "requests": measured.requests,
         "turns_replayed": turns,
         "modelled_cost": _money(modelled) if replayed else None,

@@ -115,6 +115,9 @@ def _sniff(
                 isinstance(value, Malformed)
                 and value.problem.code == "log-line-not-json"
                 and raw.lstrip()[:1] in (b"{", b"[")
+                # A .jsonl file is lines: a torn or glued first line is that line's
+                # problem, not the file's (it read as "one JSON document, not valid").
+                and not name.endswith(".jsonl")
             ):
                 # One JSON document (pretty-printed, or a .json file): read as a whole.
                 return _document(Replayed(head, stream))

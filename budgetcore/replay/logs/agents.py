@@ -101,7 +101,13 @@ AGENTS: tuple[Agent, ...] = (
         gemini.claims,
         gemini.read_gemini,
         claims_document=gemini.claims_document,
-        looks_like=lambda d: isinstance(d, dict) and "sessionId" in d and "startTime" in d,
+        # A chat's metadata without its messages; agent-sessions' Gemini "schema drift"
+        # fixture spells it start_time, with lastUpdated and a history list.
+        looks_like=lambda d: (
+            isinstance(d, dict)
+            and ("sessionId" in d or "projectHash" in d or "start_time" in d)
+            and ("startTime" in d or "start_time" in d or "lastUpdated" in d)
+        ),
         missing="has no messages list",
         plan=layouts.plan_gemini,
     ),
@@ -160,7 +166,7 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         "droid",
         "Droid",
-        None,
+        droid.claims,
         droid.read_droid,
         claims_document=droid.claims_document,
         totals_only=droid.TOTALS_WHY,

@@ -64,6 +64,8 @@ def _thread(tally: Tally, doc: dict[str, Any]) -> None:
     ledger = doc.get("usageLedger")
     events = ledger.get("events") if isinstance(ledger, dict) else None
     by_id: dict[object, dict[str, Any]] = {}
+    # The messages a ledger event bills (its toMessageId).
+    pointed = {e.get("toMessageId") for e in events or () if isinstance(e, dict)}
     number = 1
     for m in messages:
         number += 1
@@ -79,9 +81,17 @@ def _thread(tally: Tally, doc: dict[str, Any]) -> None:
             tally.entry(f"{role} message" if isinstance(role, str) else "message")
             continue
         if isinstance(events, list):
-            # The ledger bills it; the message lends its cache counts.
+            # The ledger bills it; the message lends its cache counts. One no event
+            # points at is left out, as ccusage leaves it (adapter/amp/parser.rs reads
+            # the ledger alone when there is one), and named so in the ledger: whether
+            # Amp billed it is not in the file.
             by_id[m.get("messageId")] = usage
-            tally.entry("assistant message (billed by its ledger event)")
+            billed = m.get("messageId") in pointed
+            tally.entry(
+                "assistant message (billed by its ledger event)"
+                if billed
+                else "assistant message in no ledger event (left out)"
+            )
             continue
         found = counts(usage, _MESSAGE, "usage")
         if isinstance(found, Problem):

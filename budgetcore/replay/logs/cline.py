@@ -10,9 +10,11 @@ Cline's own (cline/cline ``sdk/packages/core/docs/messages-contract-v1.md``):
   ``lead``) is its own series.
 - **v3 (VS Code)**: ``.../tasks/<taskId>/ui_messages.json``, a JSON array; a
   ``say: "api_req_started"`` message's ``text`` is JSON ``{tokensIn, tokensOut,
-  cacheReads, cacheWrites, cost}`` (``tokensIn`` taken as uncached, as tokscale does).
-  Its model is not in the file: the request's model is unknown (so is its cost; the
-  logged one is beside).
+  cacheReads, cacheWrites, cost}`` (``tokensIn`` taken as uncached, as tokscale does);
+  older Cline wrote the counts on an ``api_req_finished`` message instead. Its model is
+  the message's ``modelInfo`` (``{providerId, modelId}``, written since Cline 3.3x:
+  third-party readers' fixtures); without one the request's model is unknown (so is
+  its cost; the logged one is beside).
 
 Records in the ledger: the document, and each message.
 """
@@ -28,7 +30,7 @@ from budgetcore.errors import NonFinite, Problem
 from budgetcore.inputs.numbers import read_number
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
-from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts
+from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts, registry_name
 
 __all__ = ["claims_document", "read_cline"]
 
@@ -123,6 +125,17 @@ def _v4(tally: Tally, messages: list[Any], series: str) -> None:
         )
 
 
+def _v3_model(m: dict[str, Any]) -> str | None:
+    """The model a v3 message names in its ``modelInfo`` (``{providerId, modelId,
+    mode}``, written beside each message since Cline 3.3x); older ones name none."""
+    info = m.get("modelInfo")
+    model = info.get("modelId") if isinstance(info, dict) else None
+    if not isinstance(model, str) or not model.strip():
+        return None
+    provider = info.get("providerId") if isinstance(info, dict) else None
+    return registry_name(model.strip(), (provider,) if isinstance(provider, str) else ())
+
+
 def _v3(tally: Tally, messages: list[Any]) -> None:
     for number, m in enumerate(messages, start=2):
         tally.record()
@@ -131,7 +144,11 @@ def _v3(tally: Tally, messages: list[Any]) -> None:
             continue
         kind = m.get("say") if m.get("type") == "say" else m.get("ask")
         label = f"{m.get('type')}/{kind}" if isinstance(kind, str) else "message"
-        if kind != "api_req_started" or not isinstance(m.get("text"), str):
+        # Older Cline wrote the request's counts on an api_req_finished message of its
+        # own (the started one holding the request alone), as tokscale reads both.
+        if kind not in ("api_req_started", "api_req_finished") or not isinstance(
+            m.get("text"), str
+        ):
             tally.entry(label)
             continue
         try:
@@ -156,7 +173,7 @@ def _v3(tally: Tally, messages: list[Any]) -> None:
             cache_read=read,
             cache_write=write,
             output=output,
-            model=None,  # v3 does not write the model beside the request
+            model=_v3_model(m),
             time=time,
             logged_cost=_cost(info.get("cost")),
         )

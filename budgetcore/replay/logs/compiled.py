@@ -234,6 +234,12 @@ class KimiLine(Struct, gc=False):
     type: Any = UNSET
     timestamp: Any = UNSET
     message: KimiMessage | UnsetType = UNSET
+    # Kimi Code's flat records (``usage.record``).
+    time: Any = UNSET
+    model: Any = UNSET
+    usage: Any = UNSET
+    usageScope: Any = UNSET
+    source: Any = UNSET
 
 
 class OpenCodeMessage(Struct, gc=False):
@@ -244,6 +250,7 @@ class OpenCodeMessage(Struct, gc=False):
     time: Any = UNSET
     tokens: Any = UNSET
     modelID: Any = UNSET
+    model: Any = UNSET
     cost: Any = UNSET
     summary: Any = UNSET
 

@@ -31,7 +31,7 @@ from typing import Any
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, count_of, millis
-from budgetcore.replay.logs.tally import TOTALS, Tally, counts
+from budgetcore.replay.logs.tally import TOTALS, Tally, counts, registry_name
 
 __all__ = ["TOTALS_WHY", "claims", "claims_database", "read_copilot", "read_session_store"]
 
@@ -150,7 +150,7 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
                 cache_read=read,
                 cache_write=write,
                 output=output,
-                model=str(model) if str(model).strip() else None,
+                model=registry_name(str(model).strip()) if str(model).strip() else None,
                 time=time,
             )
 
@@ -347,7 +347,7 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
             # 20.0.24 bills the output count alone).
             output=output,
             reasoning=min(reasoning, output),
-            model=model,
+            model=None if model is None else registry_name(model),
             time=time,
         )
 
@@ -438,7 +438,7 @@ def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
                 cache_write=write,
                 output=output,
                 reasoning=min(reasoning, output),
-                model=named,
+                model=None if named is None else registry_name(named),
                 time=time,
                 logged_cost=Decimal(nano).scaleb(-11) if nano else None,
             )

@@ -15,15 +15,22 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from budgetcore.errors import Problem
+from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
-from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts
+from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts, registry_name
 
-__all__ = ["TOTALS_WHY", "claims_document", "model_name", "read_droid"]
+__all__ = ["TOTALS_WHY", "claims", "claims_document", "model_name", "read_droid"]
 
 TOTALS_WHY = "Droid records each session's token totals, not its requests"
 _USAGE = ("inputTokens", "cacheCreationTokens", "cacheReadTokens", "outputTokens", "thinkingTokens")
+
+
+def claims(obj: dict[str, object]) -> bool:
+    """A line of a Droid transcript (``<id>.jsonl``): its first, ``session_start``
+    (agent-sessions' Droid fixtures; ccusage reads the settings file only). Its other
+    lines look like pi's entries, so the transcript is told by this one."""
+    return obj.get("type") == "session_start" and "id" in obj and "uuid" not in obj
 
 
 def claims_document(doc: object) -> bool:
@@ -40,7 +47,14 @@ def model_name(raw: str) -> str:
 
 
 def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
-    """``files[0]`` the settings file, then the transcript (when there is one)."""
+    """``files[0]`` the settings file, then the transcript (when there is one). A
+    transcript alone has no usage: said so, naming the file that holds it."""
+    if files and files[0][0].endswith(".jsonl"):
+        rule = (
+            "is a Droid transcript: Droid keeps the session's token totals in "
+            "<id>.settings.json beside it, which was not given"
+        )
+        raise ScenarioError([Problem.coded(what, rule, "log-droid-transcript-alone")])
     tally = Tally("droid")
     for i, (name, stream) in enumerate(files):
         tally.open(name)
@@ -72,7 +86,9 @@ def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
             cache_write=write,
             output=output + thinking,
             reasoning=thinking,
-            model=model_name(model) if isinstance(model, str) and model.strip() else None,
+            model=registry_name(model_name(model))
+            if isinstance(model, str) and model.strip()
+            else None,
             time=millis(doc.get("providerLockTimestamp")),
         )
     return tally.session(files[0][0] if files else "")

@@ -25,7 +25,7 @@ from typing import Any
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
-from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Document, Tally, counts
+from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Document, Tally, counts, registry_name
 
 __all__ = ["claims", "claims_document", "read_gemini"]
 
@@ -57,6 +57,16 @@ def claims_document(doc: object) -> bool:
             or any(isinstance(m, dict) and m.get("type") == "gemini" for m in doc["messages"])
         )
     )
+
+
+#: ccusage ``adapter/gemini/parser.rs`` PROVIDER_PREFIXES, its candidates in order.
+_PREFIXES = ("google", "gemini", "vertex_ai", "openrouter/google")
+
+
+def _priced_as(model: str) -> str:
+    """As ccusage's Gemini adapter prices a bare name (``gemini-3-pro-preview`` is the
+    registry's ``vertex_ai/gemini-3-pro-preview``): :func:`.tally.registry_name`."""
+    return registry_name(model, _PREFIXES)
 
 
 class _Reader:
@@ -158,7 +168,7 @@ class _Reader:
                 cache_read=cached,
                 output=output + thoughts,
                 reasoning=thoughts,
-                model=model,
+                model=None if model is None else _priced_as(model),
                 time=time,
                 node=mid if mid in self.parent else None,
                 file=file,  # the file of its first copy

@@ -21,7 +21,7 @@ from typing import Any
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import count_of, millis
-from budgetcore.replay.logs.tally import Tally, sqlite
+from budgetcore.replay.logs.tally import Tally, registry_name, sqlite
 
 __all__ = ["TOTALS_WHY", "claims_database", "read_goose_db"]
 
@@ -43,7 +43,8 @@ def _model(raw: object) -> str | None:
     except ValueError:
         return None
     name = config.get("model_name") if isinstance(config, dict) else None
-    return name.strip() if isinstance(name, str) and name.strip() else None
+    # A bare name the registry lacks: its maker's entry, where ccusage's loose match lands.
+    return registry_name(name.strip()) if isinstance(name, str) and name.strip() else None
 
 
 def _time(raw: object) -> int | None:

@@ -27,6 +27,22 @@ session's ``state.json`` (``session_state.py``). It is written in two places:
   configuration now, not the session's: a session run with ``--model`` or before the
   configuration changed used another. Used, and said to be an assumption.
 
+Kimi Code (MoonshotAI/kimi-code, the TypeScript successor) writes each agent's own wire,
+``<session>/agents/<agent id>/wire.jsonl`` (``agents/main`` the session's own), of flat
+records after the same metadata line: ``{"type":"usage.record","agentId","model",
+"usage":{"inputOther","output","inputCacheRead","inputCacheCreation"},"usageScope",
+"time"}`` (``time`` in epoch milliseconds) is one model call, named by its model.
+kimi-code ``packages/agent-core`` test ``usageAgentRuntime.test.ts`` ("persists flat
+usage.record records with the recorded scope") holds a call without a turn (a
+compaction's summary, a title) as ``usageScope: "session"`` and adds it to the session's
+usage like a ``turn`` one (here billed in a series of its own, ``<agent>/session``, never
+a turn of the replay); ccusage 20.0.24 reads only ``turn`` records
+(docs/replay.md, "Differences from ccusage"). Other records (``turn.prompt``,
+``llm.request``, ``context.*``, ``subagent.completed`` with its usage snapshot of the
+child's own wire) are entries, never requests; ``full_compaction.begin`` ...
+``full_compaction.complete`` is a compaction (its ``source``, manual or auto, the
+trigger), marked at its end.
+
 With neither, like ccusage, Kimi Code's ``kimi-for-coding`` is priced as Moonshot's
 kimi-k2.5 before 2026-04-20 16:48:10.072 UTC and kimi-k2.6 from then on (ccusage
 ``KIMI_FOR_CODING_K2_6_CUTOFF_MS``), and the same rule prices a configured
@@ -36,13 +52,13 @@ says it), never silent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import ROUND_FLOOR, Decimal
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource
-from budgetcore.replay.logs.tally import Tally, counts, document_of, lines_of
+from budgetcore.replay.logs.reader import LineSource, millis
+from budgetcore.replay.logs.tally import Tally, counts, document_of, lines_of, registry_name
 
 __all__ = ["GUESSED", "K2_6_FROM_MS", "KIMI_FOR_CODING", "claims", "read_kimi"]
 
@@ -52,6 +68,9 @@ SKELETON = "kimi-cli"
 #: ccusage ``adapter/kimi/parser.rs`` KIMI_FOR_CODING_K2_6_CUTOFF_MS.
 K2_6_FROM_MS = 1_776_698_890_072
 _USAGE = ("input_other", "input_cache_read", "input_cache_creation", "output")
+_CODE_USAGE = ("inputOther", "inputCacheRead", "inputCacheCreation", "output")
+#: Kimi Code's provider prefix on its own subscription's model ("kimi-code/kimi-for-coding").
+_CODE_PREFIX = "kimi-code/"
 _WIRE_TYPES = frozenset(
     {
         "TurnBegin",
@@ -74,9 +93,12 @@ _WIRE_TYPES = frozenset(
 
 
 def claims(obj: dict[str, object]) -> bool:
-    """A Kimi wire line: the metadata line, or a record whose message is a wire event."""
+    """A Kimi wire line: the metadata line, a record whose message is a wire event, or
+    Kimi Code's ``usage.record``."""
     if obj.get("type") == "metadata":
         return "protocol_version" in obj
+    if obj.get("type") == "usage.record":  # Kimi Code's
+        return isinstance(obj.get("usage"), dict) and "message" not in obj
     message = obj.get("message")
     return (
         isinstance(message, dict)
@@ -87,7 +109,11 @@ def claims(obj: dict[str, object]) -> bool:
 
 
 def _millis(raw: object) -> int | None:
-    """Epoch seconds (a JSON number) as whole milliseconds, rounded down."""
+    """Epoch seconds (a JSON number) as whole milliseconds, rounded down; an ISO-8601
+    text as the reader reads one (third-party Kimi wires write
+    ``"timestamp":"2026-06-14T12:00:00Z"``)."""
+    if isinstance(raw, str):
+        return millis(raw)
     if isinstance(raw, int) and not isinstance(raw, bool):
         raw = Decimal(raw)
     if not isinstance(raw, Decimal) or not raw.is_finite() or not 0 <= raw < 10**11:
@@ -178,7 +204,12 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
             "configuration changed, did not use"
         )
 
+    assumed = False  # whether any request was priced by the assumption above
+    begun: dict[str, str | None] = {}  # series -> its compaction's source, once begun
+
     def model_of(series: str, time: int | None) -> str:
+        nonlocal assumed
+        assumed = True
         alias = launched.get(series.removeprefix("subagent:")) if series != "main" else None
         model = (aliases.get(alias, alias) if alias else None) or named
         return model_at(time) if model is None or model == KIMI_FOR_CODING else model
@@ -202,6 +233,9 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
         for number, obj in tally.lines(stream, what, SKELETON):
             if obj.get("type") == "metadata":
                 tally.entry("metadata")
+                continue
+            if "message" not in obj and isinstance(obj.get("type"), str):
+                _code_record(tally, number, obj, own, model_of, begun=begun)
                 continue
             time = _millis(obj.get("timestamp"))
             message = obj.get("message")
@@ -255,4 +289,82 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 model=model_of(series, time),
                 time=time,
             )
+    if not assumed:
+        tally.model_assumed = ""
     return tally.session(files[0][0] if files else "")
+
+
+def _priced_as(model: str) -> str:
+    """A bare model name as ccusage prices it (``adapter/kimi/parser.rs``
+    ``model_candidates``): Moonshot's ``moonshot/<name>``, then ``kimi/<name>``, where
+    the registry has that id (:func:`.tally.registry_name`); else the name as written."""
+    return registry_name(model, ("moonshot", "kimi"))
+
+
+def _code_record(
+    tally: Tally,
+    number: int,
+    obj: dict[str, object],
+    series: str,
+    model_of: Callable[[str, int | None], str],
+    *,
+    begun: dict[str, str | None],
+) -> None:
+    """One of Kimi Code's flat records: a ``usage.record`` is a request of the file's
+    own agent, every other record an entry by its type."""
+    kind = obj.get("type")
+    assert isinstance(kind, str)
+    if kind == "full_compaction.begin":
+        # ``source`` says who asked (agent-sessions' Kimi fixture: "manual").
+        source = obj.get("source")
+        begun[series] = source if isinstance(source, str) else None
+        tally.entry(kind)
+        return
+    if kind == "full_compaction.complete":
+        # Kimi Code's compaction, marked where it ends: its summary call (a
+        # session-scope usage.record) is before it, the next turn's request after.
+        raw = obj.get("time")
+        tally.entry(kind)
+        tally.compaction(
+            number,
+            series=series,
+            trigger=begun.pop(series, None),
+            time=raw if type(raw) is int and 0 <= raw < 10**14 else millis(raw),
+        )
+        return
+    if kind != "usage.record":
+        tally.entry(kind)
+        return
+    raw = obj.get("time")
+    time = raw if type(raw) is int and 0 <= raw < 10**14 else millis(raw)
+    tally.time(series, time)
+    found = counts(obj.get("usage"), _CODE_USAGE, "usage")
+    if isinstance(found, Problem):
+        tally.malformed(number, found)
+        return
+    fresh, read, write, output = found
+    if not (fresh or read or write or output):
+        tally.entry("usage.record (zero usage)")
+        return
+    named = obj.get("model")
+    model = named.removeprefix(_CODE_PREFIX) if isinstance(named, str) else ""
+    if not model:
+        model = model_of(series, time)
+    elif model == KIMI_FOR_CODING:
+        model = model_at(time)
+    else:
+        model = _priced_as(model)
+    if obj.get("usageScope") == "session":
+        # A call outside the conversation's turns (a compaction's summary, a title):
+        # billed, in a series of its own, never a turn of the replay.
+        series = f"{series}/session"
+    tally.request(
+        number,
+        series=series,
+        input=fresh,
+        cache_read=read,
+        cache_write=write,
+        output=output,
+        model=model,
+        time=time,
+    )

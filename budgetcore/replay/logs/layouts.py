@@ -70,13 +70,24 @@ def plan_codex(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``<session>/wire.jsonl`` with ``subagents/<id>/wire.jsonl`` (and its
-    ``meta.json``) and the data folder's ``config.toml``; ``context*.jsonl`` beside a
-    wire is the model's context (its usage is in the wire): not read."""
+    ``meta.json``) and the data folder's ``config.toml``; Kimi Code's
+    ``<session>/agents/main/wire.jsonl`` with its ``agents/<id>/wire.jsonl``;
+    ``context*.jsonl`` beside a wire is the model's context (its usage is in the wire):
+    not read."""
     owned: dict[str, list[str]] = {}
     context: list[str] = []
     for p in paths:
         parts = p.split("/")
-        if parts[-1] == "wire.jsonl" and len(parts) >= 4 and parts[-3] == "subagents":
+        if parts[-1] == "wire.jsonl" and len(parts) >= 3 and parts[-3] == "agents":
+            # Kimi Code: <session>/agents/<agent id>/wire.jsonl, the session's own agent
+            # "main"; the others are its subagents, read with it.
+            main = "/".join([*parts[:-2], "main", "wire.jsonl"])
+            if main in present:
+                owned.setdefault(main, [])
+                if p != main:
+                    owned[main].append(p)
+                continue
+        if parts[-1] == "wire.jsonl" and len(parts) >= 3 and parts[-3] == "subagents":
             owner = "/".join([*parts[:-3], "wire.jsonl"])
             if owner in present:
                 owned.setdefault(owner, []).append(p)
@@ -108,14 +119,18 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     sessions: dict[str, list[str]] = {}
     for p in paths:
         chats, _, name = p.rpartition("/")
-        in_chats = chats.rsplit("/", 1)[-1] == "chats" and name.startswith("session-")
+        # The chats folder itself given: its sessions at the top.
+        in_chats = (chats == "" or chats.rsplit("/", 1)[-1] == "chats") and name.startswith(
+            "session-"
+        )
         if in_chats and name.endswith((".json", ".jsonl")):
             stem = name.removesuffix(".jsonl").removesuffix(".json")
             by_prefix[(chats, stem.rsplit("-", 1)[-1])] = p
             sessions[p] = []
     for p in paths:
         parts = p.split("/")
-        if len(parts) >= 3 and parts[-3] == "chats" and len(parts[-2]) >= 8:
+        top = len(parts) == 2  # <parent id>/<id>.jsonl in the chats folder given
+        if (top or (len(parts) >= 3 and parts[-3] == "chats")) and len(parts[-2]) >= 8:
             owner = by_prefix.get(("/".join(parts[:-2]), parts[-2][:8]))
             if owner is not None and p.endswith(".jsonl"):
                 sessions[owner].append(p)
@@ -154,6 +169,12 @@ def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
             and name.endswith(".json")
             and parts[-3] == "message"
             and parts[-4] == "storage"
+        ) or (
+            # storage/ or storage/message/ or one session's folder given: its message
+            # files (OpenCode's ids start msg_) at the top or one folder down.
+            name.startswith("msg_")
+            and name.endswith(".json")
+            and (len(parts) <= 2 or (len(parts) == 3 and parts[0] == "message"))
         ):
             messages.setdefault("/".join(parts[:-1]), []).append(p)
     sessions += [SessionFiles(files[0], tuple(files)) for files in messages.values()]
@@ -161,14 +182,15 @@ def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 
 def plan_amp(paths: Sequence[str], present: frozenset[str]) -> Claim:
-    """``threads/T-<uuid>.json``, each thread a session."""
+    """``threads/T-<uuid>.json``, each thread a session; the ``threads`` folder itself
+    given (where ccusage's README puts the files) holds them at its top."""
     return Claim(
         tuple(
             SessionFiles(p, (p,))
             for p in paths
             if p.endswith(".json")
             and p.rsplit("/", 1)[-1].startswith("T-")
-            and p.split("/")[-2:-1] == ["threads"]
+            and (p.split("/")[-2:-1] == ["threads"] or "/" not in p)
         )
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
@@ -30,6 +31,7 @@ __all__ = [
     "LogRequest",
     "LogSeries",
     "ParsedLog",
+    "folder_lines",
     "new_request",
 ]
 
@@ -252,6 +254,20 @@ class FileLedger:
             + self.blank
             + len(self.malformed)
         )
+
+
+def folder_lines(logs: Iterable[ParsedLog | None]) -> int:
+    """The lines of a folder's sessions, each file once: a file read with several
+    sessions (Kimi's data-folder ``config.toml``, which names the model of every session
+    beside it) is in each session's ledger, and in the folder's total once."""
+    seen: set[str] = set()
+    total = 0
+    for log in logs:
+        for f in log.ledger if log is not None else ():
+            if f.name not in seen:
+                seen.add(f.name)
+                total += f.lines
+    return total
 
 
 _MODEL_OF = itemgetter(5)  # LogRequest.model

@@ -7,9 +7,12 @@ The shape, from ccusage ``rust/crates/ccusage/src/adapter/opencode/loader.rs`` a
 JSON) and anomalyco/opencode ``packages/opencode/src/session/message-v2.ts``: an
 assistant message's ``tokens`` are one request (``input`` uncached, ``cache.read`` /
 ``cache.write`` beside it, ``output``, ``reasoning`` billed as output), ``cost``
-OpenCode's own cost, ``modelID`` / ``providerID`` its model, ``summary: true`` the
+OpenCode's own cost, ``modelID`` / ``providerID`` (or a ``model`` reference
+``{id, providerID}``) its model, ``summary: true`` the
 request that wrote a compaction's summary. The ``session`` table's ``parent_id`` makes
-a child session (a subagent's task) a series of its parent's session.
+a child session (a subagent's task) a series of its parent's session. The newer
+``session_message`` table (``type``, ``data``) holds assistant messages of the same
+JSON: read beside ``message``, each id once, as ccusage 20.0.24 reads both.
 
 The database comes open (``tally.Database``): from its bytes (``sqlite3``
 ``deserialize``, a copy in memory; the page, standard input), or from its file,
@@ -32,7 +35,7 @@ from budgetcore.replay.logs.reader import (
     compiled_from,
     skeleton_batches,
 )
-from budgetcore.replay.logs.tally import Tally, counts, document_of, sqlite
+from budgetcore.replay.logs.tally import Tally, counts, document_of, registry_name, sqlite
 
 __all__ = ["claims_database", "claims_document", "read_opencode", "read_opencode_db"]
 
@@ -60,6 +63,25 @@ def _cost(raw: object) -> Decimal | None:
     if isinstance(raw, Decimal) and raw.is_finite() and raw >= 0:
         return raw
     return None
+
+
+#: ccusage ``adapter/opencode/parser.rs`` ``resolve_open_code_model_name``.
+_ALIASES = {"gemini-3-pro-high": "gemini-3-pro-preview", "k2p6": "kimi-k2.6"}
+
+
+def _priced_as(model: str, provider: object) -> str:
+    """The registry id an OpenCode model is priced at, by ccusage's
+    ``open_code_model_candidates``: its aliases, a Claude name's version written
+    without a separator (``claude-opus-45`` is ``claude-opus-4-5``), then
+    ``<provider>/<name>`` (dashes as underscores) and the name's maker
+    (:func:`.tally.registry_name`)."""
+    name = _ALIASES.get(model, model)
+    for family in ("claude-haiku-", "claude-opus-", "claude-sonnet-"):
+        rest = name.removeprefix(family)
+        if rest != name and len(rest) >= 2 and rest[:2].isdigit():
+            name = f"{family}{rest[0]}-{rest[1:]}"
+    prefix = provider.replace("-", "_") if isinstance(provider, str) else ""
+    return registry_name(name, (prefix,) if prefix and prefix != "unknown" else ())
 
 
 def _message(tally: Tally, number: int, obj: object, series: str, mid: str | None = None) -> None:
@@ -96,6 +118,12 @@ def _message(tally: Tally, number: int, obj: object, series: str, mid: str | Non
         tally.entry("assistant message (zero tokens)")
         return
     model = obj.get("modelID")
+    provider = obj.get("providerID")
+    ref = obj.get("model")
+    if model is None and isinstance(ref, dict):
+        # A model reference object ({id, providerID}: ccusage's OpenCodeModelReference)
+        model = ref.get("id", ref.get("modelID"))
+        provider = ref.get("providerID", provider)
     cost = _cost(obj.get("cost"))
     tally.request(
         number,
@@ -105,7 +133,9 @@ def _message(tally: Tally, number: int, obj: object, series: str, mid: str | Non
         cache_write=write,
         output=output + reasoning,
         reasoning=reasoning,
-        model=model if isinstance(model, str) and model.strip() else None,
+        model=_priced_as(model.strip(), provider)
+        if isinstance(model, str) and model.strip()
+        else None,
         time=at,
         # OpenCode writes 0 when it does not know the price; 0 is then no cost logged.
         logged_cost=cost if cost else None,
@@ -182,11 +212,26 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
 
         # In the order written: OpenCode's time_created (a table without it, as
         # ccusage's own test builds, in row order).
-        columns = {str(r[1]) for r in _rows(db, "PRAGMA table_info(message)")}
-        order = "time_created" if "time_created" in columns else "rowid"
+        def order_of(table: str) -> str:
+            columns = {str(r[1]) for r in _rows(db, f"PRAGMA table_info({table})")}
+            return "time_created" if "time_created" in columns else "rowid"
+
+        source = (
+            f"SELECT id, session_id, data, {order_of('message')} AS t, NULL AS kind FROM message"
+        )
+        tables = {str(r[0]) for r in _rows(db, "SELECT name FROM sqlite_master")}
+        if "session_message" in tables:
+            # OpenCode's newer session_message table (packages/core/src/session/sql.ts):
+            # a row's type is its role, its data the message's JSON; ccusage 20.0.24
+            # reads its rows beside the message table's. A message in both is read once.
+            source += (
+                f" UNION ALL SELECT id, session_id, data, {order_of('session_message')}, type"
+                " FROM session_message WHERE type = 'assistant'"
+                " AND id NOT IN (SELECT id FROM message)"
+            )
         try:
             firsts = db.execute(
-                f"SELECT session_id, MIN({order}) FROM message GROUP BY session_id"
+                f"SELECT session_id, MIN(t) FROM ({source}) GROUP BY session_id"
             ).fetchall()
             # Each session's root and the root's first message: the rows come out one
             # root at a time, so only one session's values are held at once.
@@ -201,9 +246,9 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                 ((str(sid), root(str(sid)), tops[root(str(sid))]) for sid, _f in firsts),
             )
             rows = db.execute(
-                "SELECT m.id, m.session_id, m.data, r.top FROM message m "
+                f"SELECT m.id, m.session_id, m.data, r.top, m.kind FROM ({source}) m "
                 "JOIN roots r ON CAST(m.session_id AS TEXT) = r.sid "
-                f"ORDER BY r.first, r.top, m.{order}, m.id"
+                "ORDER BY r.first, r.top, m.t, m.id"
             )
         except sqlite3.Error as exc:
             raise unusable(exc) from None
@@ -218,7 +263,7 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                 batches = skeleton_batches(SKELETON) or False
             seen += len(chunk)
             values = batches(list(map(_utf8, texts))) if batches else None
-            for i, (mid, session, raw, top) in enumerate(chunk):
+            for i, (mid, session, raw, top, kind) in enumerate(chunk):
                 if tally is None or top != current:
                     if tally is not None:
                         out.append(tally.session(f"{name}#{current}"))
@@ -232,6 +277,8 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                         value = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
                     except (ValueError, TypeError, RecursionError):
                         value = Problem.coded("", "is not valid JSON", "log-line-not-json")
+                if isinstance(kind, str) and isinstance(value, dict) and "role" not in value:
+                    value["role"] = kind  # a session_message row: its type is its role
                 tally.record()
                 series = "main" if sid == top else f"subagent:{sid}"
                 _message(tally, number, value, series, str(mid))

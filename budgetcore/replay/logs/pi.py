@@ -21,7 +21,7 @@ from decimal import Decimal
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, count_of, millis
-from budgetcore.replay.logs.tally import Tally, counts
+from budgetcore.replay.logs.tally import Tally, counts, registry_name
 
 __all__ = ["claims", "read_pi"]
 
@@ -41,17 +41,28 @@ _ENTRY_TYPES = frozenset(
         "session_info",
     }
 )
+#: Entries a version 1 file (no ids) tells pi by: its message and settings changes.
+_V1_ENTRY_TYPES = frozenset({"model_change", "thinking_level_change", "compaction"})
 _USAGE = ("input", "cacheRead", "cacheWrite", "output", "totalTokens")
 
 
 def claims(obj: dict[str, object]) -> bool:
-    """A pi line: the header (``type`` session with a ``version`` and a ``cwd``), or an
-    entry of pi's types with ``id`` and ``parentId`` (Claude Code's are ``uuid`` /
-    ``parentUuid``)."""
+    """A pi line: the header (``type`` session with a ``cwd``), or an entry of pi's
+    types with ``id`` and ``parentId`` (Claude Code's are ``uuid`` / ``parentUuid``).
+
+    A version 1 session (pi before the tree, pi-mono's own test fixtures
+    ``packages/coding-agent/test/fixtures/large-session.jsonl`` @83378aad) has no
+    ``version`` in its header and no ids on its entries: its ``model_change`` and
+    ``thinking_level_change`` lines are pi's alone, and a ``message`` line without an
+    ``id`` is pi's (a Droid transcript's carry one)."""
     kind = obj.get("type")
     if kind == "session":
-        return "version" in obj and "cwd" in obj
-    return kind in _ENTRY_TYPES and "id" in obj and "parentId" in obj and "uuid" not in obj
+        return "cwd" in obj and "id" in obj
+    if kind not in _ENTRY_TYPES or "uuid" in obj:
+        return False
+    if "id" in obj:
+        return "parentId" in obj
+    return kind in _V1_ENTRY_TYPES or (kind == "message" and isinstance(obj.get("message"), dict))
 
 
 def _cost(usage: dict[str, object]) -> Decimal | None:
@@ -128,6 +139,11 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Pa
                     tally.entry("message/assistant (zero usage)")
                 continue
             model = message.get("model")
+            if isinstance(model, str) and model:
+                # ccusage prices a name its table lacks by a loose match; the registry
+                # id of the message's provider, then of the name's maker, stands in.
+                provider = message.get("provider")
+                model = registry_name(model, (provider,) if isinstance(provider, str) else ())
             assert isinstance(usage, dict)
             tally.request(
                 number,

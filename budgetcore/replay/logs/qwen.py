@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, count_of, millis
-from budgetcore.replay.logs.tally import Tally, counts
+from budgetcore.replay.logs.tally import Tally, counts, registry_name
 
 __all__ = ["claims", "read_qwen"]
 
@@ -49,9 +49,20 @@ def claims(obj: dict[str, object]) -> bool:
     )
 
 
+def _priced_as(model: str) -> str:
+    """A bare model name the registry does not know, as Alibaba's own API bills it:
+    ``dashscope/<name>`` where the registry has that id (``qwen3-coder-plus``, Qwen
+    Code's own model; :func:`.tally.registry_name`). ccusage (``adapter/qwen/parser.rs``
+    ``qwen_model_candidates``: the name, ``qwen/``, ``alibaba/``, then its table's loose
+    match) prices the same name at DashScope's rates too, the first tier only; the
+    registry's context tiers bill a request above 32,000 tokens at its tier's rate."""
+    return registry_name(model, ("dashscope",))
+
+
 def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
     tally = Tally("qwen-code")
     seen: set[str] = set()
+    billed: set[str] = set()  # records whose request is counted
     for name, stream in files:
         tally.open(name)
         for number, obj in tally.lines(stream, what, SKELETON):
@@ -62,10 +73,16 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
             key: str | None = None
             if isinstance(node, str) and (parent is None or isinstance(parent, str)):
                 if node in seen:
-                    tally.duplicate("record written again (same uuid)")
-                    continue
-                seen.add(node)
-                tally.node("main", node, parent if isinstance(parent, str) else None)
+                    # A record written again as it completes: the copy with the usage is
+                    # its request when no earlier copy had any (agent-sessions'
+                    # Qwen fixture 019f...0004: a thought-only copy, then the answer
+                    # with its usageMetadata); else a copy, billed once.
+                    if node in billed or obj.get("usageMetadata") is None:
+                        tally.duplicate("record written again (same uuid)")
+                        continue
+                else:
+                    seen.add(node)
+                    tally.node("main", node, parent if isinstance(parent, str) else None)
                 key = node
             tally.time("main", time, key)
             if not isinstance(kind, str):
@@ -95,6 +112,8 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 tally.entry("assistant (zero usage)")
                 continue
             cached = min(cached, prompt)
+            if key is not None:
+                billed.add(key)
             model = obj.get("model")
             tally.request(
                 number,
@@ -102,7 +121,9 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 cache_read=cached,
                 output=output + thoughts,
                 reasoning=thoughts,
-                model=model if isinstance(model, str) and model.strip() else None,
+                model=_priced_as(model.strip())
+                if isinstance(model, str) and model.strip()
+                else None,
                 time=time,
                 node=key,
             )

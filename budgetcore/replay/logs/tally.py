@@ -10,8 +10,10 @@ path serves them all.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -52,6 +54,7 @@ __all__ = [
     "counts",
     "database_bytes",
     "lines_of",
+    "registry_name",
 ]
 
 #: What :meth:`Tally.document` gives for a file that is not one JSON document (its
@@ -585,3 +588,40 @@ def database_bytes(stream: LineSource, limit: int, what: str = "log") -> bytearr
         if len(data) + len(raw) > limit:
             raise too_large(what, limit)
         data += raw
+
+
+#: A bare model name's maker, by its family: the maker's own API's registry prefix.
+#: ccusage prices a name its table lacks by a loose match (``pricing.rs``
+#: ``find_entry``: any key the name is part of), which lands on these entries for the
+#: names agents write (kimi-k2.6, glm-4.6, grok-code-fast-1, qwen3-coder-plus, ...).
+MAKERS = (
+    ("kimi-", "moonshot"),
+    ("glm-", "zai"),
+    ("grok-", "xai"),
+    ("gemini-", "vertex_ai"),
+    ("qwen", "dashscope"),
+    ("minimax-", "minimax"),
+    ("deepseek-", "deepseek"),
+)
+
+
+@functools.lru_cache(maxsize=512)
+def registry_name(model: str, prefixes: tuple[str, ...] = ()) -> str:
+    """The registry id a log's bare model name is priced at, when the registry does not
+    know the name itself: ``<prefix>/<name>`` for the first of ``prefixes`` (the
+    candidates ccusage's adapter for the agent tries), then of the name's maker
+    (:data:`MAKERS`), that the registry has; else the name as written (unpriced)."""
+    from budgetcore.registry.models import lookup, resolve  # noqa: PLC0415 - a model only
+
+    if "/" in model or resolve(model).model is not None:
+        return model
+    lower = model.lower()
+    makers = tuple(p for family, p in MAKERS if lower.startswith(family))
+    # A version's dot written as a dash (Droid's names: glm-4-6), as ccusage's loose
+    # match reads both spellings alike.
+    dotted = re.sub(r"(?<=\d)-(?=\d)", ".", model)
+    for name in dict.fromkeys((model, dotted)):
+        for prefix in (*prefixes, *makers):
+            if prefix and lookup(f"{prefix}/{name}") is not None:
+                return f"{prefix}/{name}"
+    return model

@@ -5,11 +5,13 @@ and its cost beside the modelled one. Pure: panel in, markup out.
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from budgetcore.messages import count, t
 from budgetcore.replay.logs.codex import NO_INFO
+from budgetcore.replay.logs.model import folder_lines
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
 from budgetcore.ui.view.pickers import how_text
@@ -105,7 +107,12 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         rows.append(el("tr", {"data-session-row": i}, el("th", {"scope": "row"}, button), *cells))
     ok = [x for x in panel.logs if x.log is not None]
     total = merge_usage(x.measured for x in ok if x.measured is not None)
-    lines = sum(f.lines for x in ok if x.log is not None for f in x.log.ledger)
+    if any(x.log is None for x in panel.logs):
+        # As the CLI's folder total (session.folder_usage): unknown, the priced part
+        # kept beside, while a session could not be read (it showed the sum of the
+        # others as the folder's cost).
+        total = dataclasses.replace(total, cost=None)
+    lines = folder_lines(x.log for x in ok)
     lines += sum(x.lines or 0 for x in panel.logs if x.log is None)
     on = sum(_requests(x.log)[0] for x in ok if x.log is not None)
     rest = sum(sum(_requests(x.log)[1:]) for x in ok if x.log is not None)
