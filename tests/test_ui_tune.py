@@ -15,6 +15,7 @@ import pytest
 from budgetcore.messages import t
 from budgetcore.replay.prepared import prepare
 from budgetcore.tune.choice import Constraints
+from budgetcore.tune.measures import add_grids
 from budgetcore.tune.result import tune
 from budgetcore.ui.events import (
     FieldTyped,
@@ -283,13 +284,16 @@ def test_a_folder_tunes_every_session_and_names_an_unreadable_one() -> None:
     result = result_of(done.tune, done.plan.scenario)
     assert result is not None
     assert result.grid.sessions == len(inputs.sessions)
-    want = tune(
-        done.plan.scenario,
-        list(inputs.sessions),
-        inputs.options,
-        engine="python",
-    )
-    assert dict(result.grid.columns) == dict(want.grid.columns)
+    # Each session on its own as-run start (its stable prefix and first context), as
+    # its replay and ``tune --log`` of that file have it, never the chosen session's.
+    assert inputs.baselines
+    wants = [
+        tune(done.plan.scenario, [session], inputs.options_of(i), engine="python").grid
+        for i, session in enumerate(inputs.sessions)
+    ]
+    assert dict(result.grid.columns) == dict(add_grids(wants).columns)
+    prefixes = {inputs.options_of(i).stable_prefix_tokens for i in range(len(inputs.sessions))}
+    assert len(prefixes) > 1
     screen = render_tune(done)
     for name, _ in inputs.unreadable:
         assert f"Not replayed: {name}" in screen.html["tune-errors"]

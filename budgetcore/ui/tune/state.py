@@ -23,7 +23,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, whole_text
@@ -45,14 +45,17 @@ if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boo
     from budgetcore.replay.engine import PointCounts
     from budgetcore.replay.model import ReplayOptions, Turn
     from budgetcore.replay.prepared import Session
+    from budgetcore.replay.whatif import WhatIf
     from budgetcore.tune.choice import Constraints
     from budgetcore.tune.measures import GridMeasures
     from budgetcore.tune.result import TuneResult
+    from budgetcore.tune.whatif import Baseline, PointCost
 
 __all__ = [
     "SLICE_TURNS",
     "TIMED_COST",
     "TUNE_FIELDS",
+    "WHAT_IF_COST",
     "TuneField",
     "TuneInputs",
     "TuneJob",
@@ -74,6 +77,10 @@ __all__ = [
 SLICE_TURNS = 16 * 500
 #: A point with a clock or retries costs about this many untimed ones (docs/tune.md).
 TIMED_COST = 5
+#: A point's what-if on a log's as-run baseline costs about this many grid points: a
+#: replay with its rows, then the as-run cache model and the pricing of every request
+#: (a 400-request Claude Code log here: 5.7 ms against 0.46 ms a point).
+WHAT_IF_COST = 12
 #: runs per 100 turns: the CLI's --max-runs-per-100 rule (0 to 100, 6 places).
 _RATE_PLACES = 6
 
@@ -135,12 +142,22 @@ class TuneInputs:
     """What a grid is computed from: the scenario on screen, the sessions' turns, the
     replay options, and the sessions of an import that cannot be replayed (named, never
     dropped). Two inputs that differ only in the scenario's own K and S give the same
-    grid (:meth:`same`)."""
+    grid (:meth:`same`).
+
+    ``baselines``: with a log, each session's as-run baseline (one per session, in
+    order), so every point is also a what-if on it (docs/spec.md §17); empty when a
+    session has none (generated or pasted turns), and then the maps stay absolute."""
 
     scenario: Scenario
     sessions: tuple[tuple[str, tuple[Turn, ...]], ...]
     options: ReplayOptions
     unreadable: tuple[tuple[str, tuple[Problem, ...]], ...] = ()
+    baselines: tuple[Baseline, ...] = field(default=(), compare=False)
+
+    def options_of(self, index: int) -> ReplayOptions | None:
+        """Session ``index``'s options: its own as-run start (stable prefix, first
+        context) with a baseline, else the panel's."""
+        return self.baselines[index].options if self.baselines else self.options
 
     def same(self, other: TuneInputs) -> bool:
         """The same grid: equal scenario and options, the very same turn tuples (the
@@ -186,23 +203,49 @@ def inputs_of(
     if source_waits(replay):
         return None
     options = options_of(replay, picked)
-    _key, sources = session_turns(session_panels(replay), sessions)
+    panels = session_panels(replay)
+    _key, sources = session_turns(panels, sessions)
     if len(sources) == 1:
         (source,) = sources
         if source.error:
             return source.error
         name = replay.log_name if replay.source == "log" else replay.source
-        return TuneInputs(scenario, ((name, source.turns),), options)
+        bases = _baselines(panels, sources, picked)
+        return TuneInputs(scenario, ((name, source.turns),), options, baselines=bases)
     sessions_ = []
     unreadable = []
-    for log, source in zip(replay.logs, sources, strict=True):
+    usable = []
+    for panel, log, source in zip(panels, replay.logs, sources, strict=True):
         if source.error:
             unreadable.append((log.name, source.error))
         else:
             sessions_.append((log.name, source.turns))
+            usable.append((panel, source))
     if not sessions_:
         return tuple(p for _, problems in unreadable for p in problems)
-    return TuneInputs(scenario, tuple(sessions_), options, tuple(unreadable))
+    bases = _baselines(tuple(p for p, _ in usable), tuple(x for _, x in usable), picked)
+    return TuneInputs(scenario, tuple(sessions_), options, tuple(unreadable), bases)
+
+
+def _baselines(
+    panels: tuple[ReplayPanel, ...], sources: tuple[Any, ...], picked: Picked
+) -> tuple[Baseline, ...]:
+    """Each session's as-run baseline (docs/spec.md §17), or none at all when a session
+    has none: a sum of deltas over some sessions and absolute costs over the others
+    would be of no one scope."""
+    from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
+
+    out = []
+    for panel, source in zip(panels, sources, strict=True):
+        chosen, log = panel.chosen, panel.log
+        if panel.source != "log" or chosen is None or chosen.as_run is None or log is None:
+            return ()
+        if not log.main.requests:
+            return ()
+        # Each session's own start (its stable prefix and first context), as its
+        # replay in the panel has it: options_of reads the chosen session's log.
+        out.append(Baseline(log, chosen.as_run, source.turns, options_of(panel, picked)))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,20 +262,44 @@ class TuneJob:
     session: int = 0  # the next session to prepare or replay
     counts: tuple[PointCounts, ...] = ()
     grids: tuple[GridMeasures, ...] = ()
+    # With baselines: after a session's grid, each point's what-if on its as-run
+    # baseline (``what_ifs``: the points done of this session), summed over the
+    # finished sessions in ``costs`` (one per point; () before the first).
+    what_ifs: tuple[WhatIf | None, ...] = ()
+    costs: tuple[PointCost, ...] = ()
+    in_what_if: bool = False  # the session's grid is done; its what-ifs run
 
     @property
     def points(self) -> int:
         return len(self.ks) * len(self.ss)
 
     @property
+    def _passes(self) -> int:
+        return 2 if self.inputs.baselines else 1
+
+    @property
     def total(self) -> int:
-        """Points to replay over every session (a session that cannot be prepared
-        counts none once it is known)."""
-        return self.points * (len(self.inputs.sessions) - len(self.not_replayed))
+        """Points to replay over every session, what-ifs included (a session that
+        cannot be prepared counts none once it is known)."""
+        sessions = len(self.inputs.sessions) - len(self.not_replayed)
+        return self.points * sessions * self._passes
 
     @property
     def done(self) -> int:
-        return self.points * len(self.grids) + len(self.counts)
+        finished = len(self.grids) - (1 if self.in_what_if else 0)
+        return (
+            self.points * finished * self._passes
+            + len(self.counts)
+            + (self.points + len(self.what_ifs) if self.in_what_if else 0)
+        )
+
+    @property
+    def point_costs(self) -> tuple[PointCost, ...] | None:
+        """Each point's what-if summed over the sessions (docs/spec.md §17), once the
+        grid is finished; None without baselines."""
+        if not self.inputs.baselines or not self.finished or not self.costs:
+            return None
+        return self.costs
 
     @property
     def finished(self) -> bool:
@@ -307,29 +374,48 @@ def _start(inputs: TuneInputs) -> TuneJob:
 
 
 def _advance(job: TuneJob, budget: int) -> TuneJob:
-    """The job after one slice: sessions prepared and points replayed, in order, until
-    ``budget`` turn updates are spent (at least one piece of work)."""
+    """The job after one slice: sessions prepared, points replayed and (with a
+    baseline) each point's what-if made, in order, until ``budget`` turn updates are
+    spent (at least one piece of work)."""
     from budgetcore.replay.engine import point_counts  # noqa: PLC0415
     from budgetcore.replay.prepared import prepare  # noqa: PLC0415
     from budgetcore.tune.measures import from_points  # noqa: PLC0415
+    from budgetcore.tune.whatif import PointCost, add_point, point_what_if  # noqa: PLC0415
 
     prepared, not_replayed = list(job.prepared), list(job.not_replayed)
     counts, grids = list(job.counts), list(job.grids)
+    what_ifs, costs, in_what_if = list(job.what_ifs), list(job.costs), job.in_what_if
     index = job.session
-    sessions = job.inputs.sessions
+    inputs = job.inputs
+    sessions = inputs.sessions
     n_s = len(job.ss)
     spent = 0
     while index < len(sessions) and (spent == 0 or spent < budget):
         name, turns = sessions[index]
         if len(prepared) + len(not_replayed) <= index:  # preparing costs about a point
             try:
-                prepared.append(prepare(job.inputs.scenario, turns, job.inputs.options, name))
+                prepared.append(prepare(inputs.scenario, turns, inputs.options_of(index), name))
             except ScenarioError as exc:
                 not_replayed.append((name, exc.problems))
                 index += 1
             spent += max(1, len(turns))
             continue
         session = prepared[-1]
+        if in_what_if:
+            base = inputs.baselines[index]
+            cost = max(1, len(turns)) * WHAT_IF_COST
+            while len(what_ifs) < job.points and (spent == 0 or spent + cost <= budget):
+                i = len(what_ifs)
+                k, s = job.ks[i // n_s], job.ss[i % n_s]
+                what_ifs.append(point_what_if(base, inputs.scenario, k, s))
+                spent += cost
+            if len(what_ifs) < job.points:
+                break
+            before = costs or [PointCost()] * job.points
+            costs = [add_point(c, w) for c, w in zip(before, what_ifs, strict=True)]
+            what_ifs, in_what_if = [], False
+            index += 1
+            continue
         cost = _cost(session)
         while len(counts) < job.points and (spent == 0 or spent + cost <= budget):
             i = len(counts)
@@ -339,6 +425,9 @@ def _advance(job: TuneJob, budget: int) -> TuneJob:
             break
         grids.append(from_points(session, job.ks, job.ss, counts))
         counts = []
+        if inputs.baselines:
+            in_what_if = True
+            continue
         index += 1
     return dataclasses.replace(
         job,
@@ -347,6 +436,9 @@ def _advance(job: TuneJob, budget: int) -> TuneJob:
         session=index,
         counts=tuple(counts),
         grids=tuple(grids),
+        what_ifs=tuple(what_ifs),
+        costs=tuple(costs),
+        in_what_if=in_what_if,
     )
 
 
