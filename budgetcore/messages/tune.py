@@ -247,9 +247,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "假设 {modelled},相对按实际运行模型 {delta}",
     ),
     "tune.point-whatif": ("{point}; {whatif}", "{point};{whatif}"),
-    "tune.asrun-scope": (
-        "The points below are what-ifs on this baseline ({n} sessions; every series).",
-        "下面的点都是基于此基准的假设({n} 个会话;含所有序列)。",
+    "tune.asrun-scope.one": (
+        "The points below are what-ifs on this baseline (every series of the session).",
+        "下面的点都是基于此基准的假设(含该会话的所有序列)。",
+    ),
+    "tune.asrun-scope.other": (
+        "The points below are what-ifs on this baseline ({n} sessions, every series).",
+        "下面的点都是基于此基准的假设({n} 个会话,含所有序列)。",
     ),
     "tune.sessions-named": ("{names}: ", "{names}:"),
     "tune.backtest-off": (
@@ -266,6 +270,55 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tune.choice.whatif": (
         "As a what-if on the as-run baseline: {whatif}.",
         "作为基于按实际运行基准的假设:{whatif}。",
+    ),
+    # Tune in the picked runtime's own knob (issue 39; docs/tune.md, "A runtime's knob").
+    "tune.axis.knob": (
+        "{knob}, the runtime's own setting ({unit}; one row per value, its K in each point's text)",
+        "{knob},该运行时自身的设置({unit};每行一个取值,其 K 见各点的说明)",
+    ),
+    "tune.axis.s-runtime": (
+        "S, {runtime}'s own summary cap (tokens; the runtime sets it, not you)",
+        "S,{runtime} 自身的摘要上限(tokens;由运行时决定,不由你设置)",
+    ),
+    "tune.axis.s-scenario": (
+        "S, summary cap: not settable in {runtime} (the scenario's S, tokens)",
+        "S,摘要上限:在 {runtime} 中不可设置(场景的 S,tokens)",
+    ),
+    "tune.knob-unit.tokens": ("tokens", "tokens"),
+    "tune.knob-unit.percent": ("percent", "百分比"),
+    "tune.knob-unit.fraction": ("a fraction", "比例"),
+    "tune.knob-unit.trigger": ("tokens", "tokens"),
+    "tune.knob-unit.messages": ("messages", "条消息"),
+    "tune.knob-unit.bool": ("on or off", "开或关"),
+    "tune.knob-unit.choice": ("a choice", "选项"),
+    "tune.knob-is": ("{knob} = {value}", "{knob} = {value}"),
+    "tune.not-a-setting": (
+        "no setting of {runtime} (its knob moves K and S together)",
+        "不是 {runtime} 的设置(它的设置同时移动 K 与 S)",
+    ),
+    "tune.point-knob": ("{knob}: {point}", "{knob}:{point}"),
+    "tune.choice.head-knob": (
+        "Chosen: {knob} (K {k}, S {s}).",
+        "选中:{knob}(K {k},S {s})。",
+    ),
+    "tune.runtime-fallback": (
+        "{runtime} cannot be tuned: {why}. The grid is over K and S instead.",
+        "{runtime} 无法调优:{why}。因此网格改为按 K 与 S 展开。",
+    ),
+    # runtimes.tune_axis.NOT_TUNABLE, the same English (a test holds them equal).
+    "tune.not-tunable.cline": (
+        "has no threshold setting in v4 (its line is 0.81 × W)",
+        "在 v4 中没有阈值设置(其触发线为 0.81 × W)",
+    ),
+    "tune.not-tunable.opencode": (
+        "moves its line with compaction.reserved only when the model sets limit.input; "
+        "without it the line is W − min(O, 32,000)",
+        "只有在模型设置了 limit.input 时才会随 compaction.reserved 移动触发线;"
+        "否则触发线为 W − min(O, 32,000)",
+    ),
+    "tune.runtime-never": (
+        "{runtime} never compacts with {knob} = {values}: those values are not on the grid.",
+        "{knob} = {values} 时 {runtime} 从不压缩:这些取值不在网格上。",
     ),
     "aria.tune-progress": ("Grid progress", "网格进度"),
 }

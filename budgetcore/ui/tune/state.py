@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boo
     from budgetcore.replay.model import ReplayOptions, Turn
     from budgetcore.replay.prepared import Session
     from budgetcore.replay.whatif import WhatIf
+    from budgetcore.runtimes.tune_axis import RuntimeAxis
     from budgetcore.tune.choice import Constraints
     from budgetcore.tune.measures import GridMeasures
     from budgetcore.tune.result import TuneResult
@@ -67,6 +68,7 @@ __all__ = [
     "pending",
     "result_of",
     "run_to_end",
+    "runtime_grid",
     "session_panels",
     "step",
     "with_texts",
@@ -153,6 +155,11 @@ class TuneInputs:
     options: ReplayOptions
     unreadable: tuple[tuple[str, tuple[Problem, ...]], ...] = ()
     baselines: tuple[Baseline, ...] = field(default=(), compare=False)
+    # The runtime picked beside Export ("" for the article's): its knob is the grid
+    # (docs/tune.md, "A runtime's knob"); ``runtime_s`` the scenario's S where that
+    # runtime takes it (it has no cap setting), so a new S starts the grid again.
+    runtime: str = ""
+    runtime_s: int | None = None
 
     def options_of(self, index: int) -> ReplayOptions | None:
         """Session ``index``'s options: its own as-run start (stable prefix, first
@@ -170,6 +177,7 @@ class TuneInputs:
             )
             and self.unreadable == other.unreadable
             and self.options == other.options
+            and (self.runtime, self.runtime_s) == (other.runtime, other.runtime_s)
             and _at_own_point_of(self.scenario, other.scenario) == other.scenario
         )
 
@@ -191,6 +199,30 @@ def session_panels(replay: ReplayPanel) -> tuple[ReplayPanel, ...]:
 
 
 def inputs_of(
+    scenario: Scenario,
+    replay: ReplayPanel,
+    picked: Picked = NONE_PICKED,
+    sessions: Sessions | None = None,
+    runtime: str = "",
+) -> TuneInputs | tuple[Problem, ...] | None:
+    made = _inputs_of(scenario, replay, picked, sessions)
+    if not isinstance(made, TuneInputs) or runtime in ("", "article"):
+        return made
+    return dataclasses.replace(made, runtime=runtime, runtime_s=_runtime_s(runtime, scenario))
+
+
+def _runtime_s(runtime: str, scenario: Scenario) -> int | None:
+    """The scenario's S where ``runtime`` has no summary cap of its own (its grid's S)."""
+    from budgetcore.runtimes import profile  # noqa: PLC0415
+
+    try:
+        capped = profile(runtime).summary_cap(None) is not None
+    except ScenarioError:
+        return None
+    return None if capped else scenario.config.summary_max_tokens
+
+
+def _inputs_of(
     scenario: Scenario,
     replay: ReplayPanel,
     picked: Picked = NONE_PICKED,
@@ -268,6 +300,11 @@ class TuneJob:
     what_ifs: tuple[WhatIf | None, ...] = ()
     costs: tuple[PointCost, ...] = ()
     in_what_if: bool = False  # the session's grid is done; its what-ifs run
+    # With a runtime: its knob's values as (K, S) points (the grid is their K × S, only
+    # these points a setting), or why that runtime cannot be tuned (the grid is then
+    # the article's K × S, and the panel says so).
+    axis: RuntimeAxis | None = None
+    axis_problems: tuple[Problem, ...] = ()
 
     @property
     def points(self) -> int:
@@ -369,8 +406,50 @@ def _cost(session: Session) -> int:
 def _start(inputs: TuneInputs) -> TuneJob:
     from budgetcore.tune.result import default_axes  # noqa: PLC0415
 
+    if inputs.runtime:
+        try:
+            axis = runtime_grid(inputs.runtime, inputs.scenario)
+        except ScenarioError as exc:
+            ks, ss = default_axes(inputs.scenario)
+            return TuneJob(inputs, ks, ss, axis_problems=tuple(exc.problems))
+        return TuneJob(inputs, axis.ks, axis.ss, axis=axis)
     ks, ss = default_axes(inputs.scenario)
     return TuneJob(inputs, ks, ss)
+
+
+def runtime_grid(runtime: str, scenario: Scenario) -> RuntimeAxis:
+    """``runtime``'s knob over its default values, each the (K, S) it means for the
+    scenario's main model: ``tune --runtime NAME`` without ``--knob`` (cli.tune_cmds.
+    _runtime_axis; the values by the same rule, the points by the same
+    ``runtimes.tune_axis.runtime_axis``). A ScenarioError when it cannot be tuned."""
+    from budgetcore.core.capacity import main_safe_input  # noqa: PLC0415
+    from budgetcore.runtimes.tune_axis import (  # noqa: PLC0415
+        default_values,
+        runtime_axis,
+        tune_knob,
+    )
+    from budgetcore.tune.grid import check_points, default_k  # noqa: PLC0415
+
+    _profile, knob = tune_knob(runtime)
+    main, cfg = scenario.main_model, scenario.config
+    values: tuple[Any, ...]
+    if knob.unit in ("tokens", "trigger"):
+        values = default_k(main_safe_input(main, cfg.reply_max_tokens, cfg.safety_margin))
+    else:
+        values = default_values(knob, main.input_tokens)
+    axis = runtime_axis(
+        runtime,
+        main.input_tokens,
+        main.output_tokens,
+        scenario.main_model_name,
+        values=values,
+        scenario_s=cfg.summary_max_tokens,
+    )
+    if not axis.points:
+        rule = f"never compacts in {axis.title} at any of its default {knob.name} values"
+        raise ScenarioError([Problem.of("--runtime", rule, runtime, "runtime-never")])
+    check_points(axis.ks, axis.ss)
+    return axis
 
 
 def _advance(job: TuneJob, budget: int) -> TuneJob:
@@ -486,6 +565,11 @@ def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
     if job is None or not job.finished or not job.grids:
         return None
     constraints = constraints_of(panel)
+    axis = job.axis
+    if axis is not None and len(job.ks) * len(job.ss) > len(axis.reachable):
+        # pi's reserveTokens moves K and S together: the rest of the product is no
+        # setting of it, so never chosen (tune --runtime's rule).
+        constraints = dataclasses.replace(constraints, reachable=axis.reachable)
     from budgetcore.tune.engine import grid_of  # noqa: PLC0415
     from budgetcore.tune.result import SessionResult, summarise  # noqa: PLC0415
 
@@ -496,4 +580,5 @@ def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
     ]
     failed = (*job.inputs.unreadable, *job.not_replayed)
     results += [SessionResult(name, None, None, problems) for name, problems in failed]
-    return summarise(scenario, results, constraints)
+    result = summarise(scenario, results, constraints)
+    return result if axis is None else dataclasses.replace(result, runtime=axis)

@@ -17,7 +17,7 @@ from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, text_width, wrap_text
 from budgetcore.errors import Problem
-from budgetcore.messages import t
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.replay.model import decimal_of
 from budgetcore.ui.drawn import reuse
 from budgetcore.ui.markup import Markup, el, join
@@ -154,13 +154,15 @@ def _value_text(g: Any, measure: str, units: int, lang: str) -> str:
     return t("tune.amount", lang, value=format_int(units), unit=t(unit, lang))
 
 
-def point_text(g: Any, i: int, lang: str, costs: Any = None) -> str:
+def point_text(g: Any, i: int, lang: str, costs: Any = None, result: Any = None) -> str:
     """Point ``i``'s exact values in words (a cell's label and the readout); with
     ``costs``, its what-if on the as-run baseline and the change from it too."""
     text = _point_values(g, i, lang)
-    if costs is None:
-        return text
-    return t("tune.point-whatif", lang, point=text, whatif=_delta_text(costs[i], lang))
+    if costs is not None:
+        text = t("tune.point-whatif", lang, point=text, whatif=_delta_text(costs[i], lang))
+    if result is not None and result.runtime is not None:
+        text = t("tune.point-knob", lang, knob=_knob_point(result, i, lang), point=text)
+    return text
 
 
 def _point_values(g: Any, i: int, lang: str) -> str:
@@ -253,14 +255,16 @@ def _map_svg(
 ) -> Markup:
     g = result.grid
     n_k, n_s = len(g.ks), len(g.ss)
-    k_labels = [format_int(k) for k in g.ks]
+    axis = result.runtime
+    k_labels = [format_int(k) if axis is None else knob_row(axis, k) for k in g.ks]
     gutter = _PAD + max(text_width(x) for x in k_labels) + _TICK + 3
     cell_w = max(6, (width - gutter - _PAD) // n_s)
     plot_w = cell_w * n_s
     # The axis titles wrap where the svg is narrower than they are (issue 42: at 390 px
     # in English the S title, anchored at the plot's right edge, lost its first letters).
-    k_title = wrap_text(t("tune.axis.k", lang), width - 2 * _PAD)
-    s_title = wrap_text(t("tune.axis.s", lang), width - 2 * _PAD)
+    k_text, s_text = _axis_titles(axis, lang)
+    k_title = wrap_text(k_text, width - 2 * _PAD)
+    s_title = wrap_text(s_text, width - 2 * _PAD)
     top = _LINE * len(k_title) + 4  # the K axis title's rows
     plot_h = _CELL_H * n_k
     bottom = top + plot_h
@@ -402,9 +406,60 @@ def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
 _NO_VALUE = {"cost": "tune.unknown-usage", "compression": "tune.no-run"}
 
 
-def _range(g: Any, measure: str) -> tuple[int, int]:
-    values = [_value(g, measure, i) for i in range(g.points) if _shown(g, measure, i)] or [0]
+def _range(g: Any, measure: str, skip: frozenset[int] = frozenset()) -> tuple[int, int]:
+    values = [
+        _value(g, measure, i) for i in range(g.points) if _shown(g, measure, i) and i not in skip
+    ] or [0]
     return min(values), max(values)
+
+
+# ------------------------------------------------------------------ a runtime's knob
+
+
+def knob_text(axis: Any, value: object) -> str:
+    """A knob value in its own unit: "85 %", "0.75", "190,000"."""
+    unit = axis.knob.unit
+    if unit == "percent":
+        return f"{value} %"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_int(value)
+    return str(value)
+
+
+def knob_row(axis: Any, k: int) -> str:
+    """A K row's label: the knob value that gives that K (the first of equal ones)."""
+    point = next((p for p in axis.points if p.k == k), None)
+    return format_int(k) if point is None else knob_text(axis, point.value)
+
+
+def _axis_titles(axis: Any, lang: str) -> tuple[str, str]:
+    """The maps' axis titles: K and S, or the runtime's knob and where its S comes from."""
+    if axis is None:
+        return t("tune.axis.k", lang), t("tune.axis.s", lang)
+    unit = t(f"tune.knob-unit.{axis.knob.unit}", lang)
+    k_title = t("tune.axis.knob", lang, knob=axis.knob.name, unit=unit)
+    key = "tune.axis.s-runtime" if axis.summary == "runtime" else "tune.axis.s-scenario"
+    return k_title, t(key, lang, runtime=axis.title)
+
+
+def not_settings(result: Any) -> frozenset[int]:
+    """The grid's points that are no setting of the runtime (pi's reserveTokens moves K
+    and S together: only its diagonal is); none without a runtime."""
+    axis, g = result.runtime, result.grid
+    if axis is None:
+        return frozenset()
+    reachable = axis.reachable
+    return frozenset(i for i in range(g.points) if g.point(i) not in reachable)
+
+
+def _knob_point(result: Any, i: int, lang: str) -> str:
+    """Point ``i`` as the runtime's setting: "knob = value", or that it is none."""
+    axis = result.runtime
+    k, s = result.grid.point(i)
+    at = axis.at(k, s)
+    if at is None:
+        return t("tune.not-a-setting", lang, runtime=axis.title)
+    return t("tune.knob-is", lang, knob=axis.knob.name, value=knob_text(axis, at.value))
 
 
 def _marks_html(result: Any, lang: str) -> Markup:
@@ -433,20 +488,27 @@ def _maps_html(result: Any, lang: str, width: int, costs: Any = None) -> Markup:
     change from the as-run model, on one colour scale diverging at 0."""
     g = result.grid
     figures = [_marks_html(result, lang)]
+    skip = not_settings(result)
+    none_text = "" if not skip else t("tune.not-a-setting", lang, runtime=result.runtime.title)
     for measure in MEASURES:
         unit = t("tune.unit.money" if g.priced else "tune.unit.billed-title", lang)
         if measure == "cost" and costs is not None:
-            delta = _Delta.of(costs)
+            delta = _Delta.of(costs, skip)
             title = t("tune.map.delta.title", lang)
             cells = delta.cells(lang)
             scale = delta.scale_html(lang)
             caveat = t("tune.not-delta", lang)
         else:
-            lo, hi = _range(g, measure)
+            lo, hi = _range(g, measure, skip)
             title = t(f"tune.map.{measure}.title", lang, unit=unit)
             cells = _cells(g, measure, lang, (lo, hi))
             scale = _scale_html(g, measure, lo, hi, lang)
             caveat = t("tune.not", lang)
+        if skip:
+            # No setting of the runtime: grey, and said, never a colour on its scale.
+            cells = [("tu", none_text) if i in skip else c for i, c in enumerate(cells)]
+            item = el("li", {"class": "ch-key tk tu"}, none_text)
+            scale = Markup(str(scale).replace("</ul>", str(item) + "</ul>"))
         figures.append(
             el(
                 "figure",
@@ -482,14 +544,16 @@ class _Delta:
     costs: tuple[Any, ...]
     places: int
     units: tuple[int | None, ...]
+    skip: frozenset[int] = frozenset()
 
     @classmethod
-    def of(cls, costs: Any) -> _Delta:
-        deltas = [c.delta for c in costs]
+    def of(cls, costs: Any, skip: frozenset[int] = frozenset()) -> _Delta:
+        """``skip``: points that are no setting (drawn grey by the caller, off the scale)."""
+        deltas = [None if i in skip else c.delta for i, c in enumerate(costs)]
         known = [d for d in deltas if d is not None]
         places = max([2, *(-int(d.as_tuple().exponent) for d in known)])
         units = tuple(None if d is None else int(d.scaleb(places)) for d in deltas)
-        return cls(tuple(costs), places, units)
+        return cls(tuple(costs), places, units, skip)
 
     @property
     def span(self) -> int:
@@ -539,7 +603,7 @@ class _Delta:
                         high=_signed_figures(Decimal(high).scaleb(-self.places), ROUND_CEILING),
                     )
             items.append(el("li", {"class": f"ch-key tk {_delta_class(b)}", "data-bin": b}, text))
-        if any(u is None for u in self.units):
+        if any(u is None and i not in self.skip for i, u in enumerate(self.units)):
             items.append(el("li", {"class": "ch-key tk tu"}, t("tune.delta.unknown", lang)))
         return el(
             "ul",
@@ -618,7 +682,11 @@ def backtest_html(job: Any, lang: str) -> Markup:
             ),
         ),
         " ",
-        t("tune.asrun-scope", lang, n=format_int(len(runs))),
+        t(
+            "tune.asrun-scope.one" if len(runs) == 1 else "tune.asrun-scope.other",
+            lang,
+            n=format_int(len(runs)),
+        ),
     )
     notes: list[Markup] = [line]
     several = len(runs) > 1
@@ -722,7 +790,15 @@ def _choice_body(result: Any, state: Any, lang: str, costs: Any, job: Any) -> Ma
             el(
                 "strong",
                 None,
-                t("tune.choice.head", lang, k=format_int(choice.k), s=format_int(choice.s)),
+                t("tune.choice.head", lang, k=format_int(choice.k), s=format_int(choice.s))
+                if result.runtime is None
+                else t(
+                    "tune.choice.head-knob",
+                    lang,
+                    knob=_knob_point(result, i, lang),
+                    k=format_int(choice.k),
+                    s=format_int(choice.s),
+                ),
             ),
             " ",
             t(
@@ -878,6 +954,48 @@ def _errors_html(named: list[tuple[str, tuple[Problem, ...]]], lang: str) -> Mar
     return el("ul", {"class": "errors", "role": "alert"}, *items)
 
 
+def _runtime_notes(job: Any, lang: str) -> Markup:
+    """Why a picked runtime's knob is not the grid (it cannot be tuned: the grid is the
+    article's K × S), and the knob values at which it never compacts (off the grid)."""
+    notes = []
+    if job.axis_problems:
+        from budgetcore.runtimes import profile  # noqa: PLC0415
+
+        name = job.inputs.runtime
+        key = f"tune.not-tunable.{name}"
+        # Said from the catalogue where it has the runtime's reason; any other refusal
+        # (a default value at which it never compacts) is the problem's own sentence.
+        why = (
+            t(key, lang)
+            if key in CATALOGUE
+            else t("msg.list-sep", lang).join(_problems(job.axis_problems, lang))
+        )
+        notes.append(
+            el(
+                "p",
+                {"class": "warn", "data-tune-runtime-refused": name},
+                t("tune.runtime-fallback", lang, runtime=profile(name).title, why=why),
+            )
+        )
+    axis = job.axis
+    if axis is not None and axis.never:
+        values = ", ".join(knob_text(axis, v) for v in axis.never)
+        notes.append(
+            el(
+                "p",
+                {"class": "note-small", "data-tune-never": ""},
+                t(
+                    "tune.runtime-never",
+                    lang,
+                    runtime=axis.title,
+                    knob=axis.knob.name,
+                    values=values,
+                ),
+            )
+        )
+    return join(notes)
+
+
 #: The choice and its export, drawn once per (result, scenario, format, language): a
 #: hover redraws only the readout.
 def screen_key(state: Any) -> tuple[object, ...]:
@@ -944,7 +1062,12 @@ def render_tune(state: Any, before: TuneScreen | None = None) -> TuneScreen:
         else:
             text["tune-status"] = t("tune.starting", lang)
         return TuneScreen(html, text, messages, (done, max(total, 1)), -1, drawn)
-    html["tune-errors"] = _errors_html([*job.inputs.unreadable, *job.not_replayed], lang)
+    html["tune-errors"] = join(
+        (
+            _errors_html([*job.inputs.unreadable, *job.not_replayed], lang),
+            _runtime_notes(job, lang),
+        )
+    )
     result = panel.result
     if result is None:
         text["tune-status"] = t("tune.no-session", lang)
@@ -980,7 +1103,7 @@ def render_tune(state: Any, before: TuneScreen | None = None) -> TuneScreen:
     if shown < 0:
         text["tune-point"] = t("tune.point-hint", lang)
     else:
-        text["tune-point"] = point_text(g, shown, lang, costs)
+        text["tune-point"] = point_text(g, shown, lang, costs, result)
         k, s = g.point(shown)
         same = (
             state.plan.scenario.config.trigger_tokens,
