@@ -290,3 +290,39 @@ def test_a_chinese_tune_over_a_log_has_no_english_sentence(fixture: str) -> None
     texts += list(screen.text.values())
     words = {w for x in texts for w in re.findall(r"[A-Za-z]{3,}", x) if w.lower() not in _LATIN_OK}
     assert not words, words
+
+
+def _dollars(text: str) -> Decimal:
+    sign = -1 if text[0] == "−" else 1
+    return sign * Decimal(text.lstrip("+−±$").replace(",", ""))
+
+
+def test_each_legend_range_holds_the_changes_of_its_colour_and_no_other() -> None:
+    """The delta legend names the least and greatest change of each colour (widened
+    outward to four figures): every cell of that colour lies inside it, and both ends
+    are within rounding of a real point's change."""
+    state = _tuned("claude/12-compact-preserved-2.1")
+    job = state.tune.job
+    assert job is not None
+    costs = job.point_costs
+    assert costs is not None
+    maps = render_tune(state).html["tune-maps"]
+    cost_map = maps[maps.index('data-figure="tune-cost"') : maps.index('data-figure="tune-unseen"')]
+    legend = re.findall(r'<li class="ch-key tk (td\w+)" data-bin="-?\d+">([^<]*)</li>', cost_map)
+    assert len(legend) >= 2
+    ranges = {}
+    for cls, text in legend:
+        ends = [_dollars(x) for x in re.findall(r"[+−±]\$[\d,.]+", html.unescape(text))]
+        ranges[cls] = (ends[0], ends[-1])
+    cells = re.findall(r'<rect class="tc (td\w+)"[^>]*data-tune-cell="(\d+)"', cost_map)
+    by_class: dict[str, list[Decimal]] = {}
+    for cls, i in cells:
+        delta = costs[int(i)].delta
+        assert delta is not None
+        low, high = ranges[cls]
+        assert low <= delta <= high, (cls, delta, low, high)
+        by_class.setdefault(cls, []).append(delta)
+    for cls, (low, high) in ranges.items():
+        # Four significant figures: each end within 0.1 % of the colour's real extreme.
+        assert abs(min(by_class[cls]) - low) <= abs(low) / 1000 + Decimal("0.000001")
+        assert abs(max(by_class[cls]) - high) <= abs(high) / 1000 + Decimal("0.000001")

@@ -578,30 +578,27 @@ class _Delta:
         return out
 
     def scale_html(self, lang: str) -> Markup:
-        """The colour scale: each non-empty bin's range of change, money to four
+        """The colour scale: each non-empty bin's range of the changes it holds (their
+        least and greatest, so no range names a change no point has), money to four
         significant figures widened outward (floor the low end, ceiling the high end)."""
-        span = self.span
-        present = {self.bin_of(u) for u in self.units if u is not None}
+        held: dict[int, list[int]] = {}
+        for u in self.units:
+            if u is not None:
+                held.setdefault(self.bin_of(u), []).append(u)
         items = []
         for b in range(-SIDE_BINS, SIDE_BINS + 1):
-            if b not in present:
+            if b not in held:
                 continue
-            if b == 0:
-                text = signed_money(Decimal(0))
+            low, high = min(held[b]), max(held[b])
+            if low == high:  # one change: exactly, as its cells say it
+                text = signed_money(Decimal(low).scaleb(-self.places))
             else:
-                j = abs(b)
-                low, high = span * (j - 1) // SIDE_BINS + 1, span * j // SIDE_BINS
-                if b < 0:
-                    low, high = -high, -low
-                if low == high:
-                    text = _signed_figures(Decimal(low).scaleb(-self.places), ROUND_HALF_EVEN)
-                else:
-                    text = t(
-                        "tune.bin",
-                        lang,
-                        low=_signed_figures(Decimal(low).scaleb(-self.places), ROUND_FLOOR),
-                        high=_signed_figures(Decimal(high).scaleb(-self.places), ROUND_CEILING),
-                    )
+                text = t(
+                    "tune.bin",
+                    lang,
+                    low=_signed_figures(Decimal(low).scaleb(-self.places), ROUND_FLOOR),
+                    high=_signed_figures(Decimal(high).scaleb(-self.places), ROUND_CEILING),
+                )
             items.append(el("li", {"class": f"ch-key tk {_delta_class(b)}", "data-bin": b}, text))
         if any(u is None and i not in self.skip for i, u in enumerate(self.units)):
             items.append(el("li", {"class": "ch-key tk tu"}, t("tune.delta.unknown", lang)))
