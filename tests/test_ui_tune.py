@@ -401,3 +401,14 @@ def test_every_axis_title_is_inside_its_map(lang: str, panel: int) -> None:
         seen.append(shown)
     whole_s = t("tune.axis.s", lang)
     assert "".join(seen).replace(" ", "").count(whole_s.replace(" ", "")) == len(MEASURES)
+
+
+def test_a_map_of_one_value_still_names_it_in_its_legend() -> None:
+    """Seen on a screenshot: a session with no unseen history at any point (every cell
+    0) drew an empty colour scale."""
+    from budgetcore.ui.tune.view import _scale_html  # noqa: PLC0415
+
+    g = _run(_open("40"))[0].tune.result.grid  # type: ignore[union-attr]
+    legend = str(_scale_html(g, "unseen", 0, 0, "en"))
+    assert legend.count('class="ch-key tk tb0"') == 1
+    assert ">0 tokens</li>" in legend

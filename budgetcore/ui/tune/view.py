@@ -378,7 +378,7 @@ def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
     items = []
     for j in range(BINS):
         a = edges[j]
-        b = hi if j == BINS - 1 else edges[j + 1] - 1
+        b = hi if j == BINS - 1 or hi == lo else edges[j + 1] - 1  # one value: bin 0 alone
         if b < a or (hi == lo and j > 0):
             continue
         if a == b:
