@@ -25,7 +25,14 @@ if TYPE_CHECKING:
     from budgetcore.replay.whatif import WhatIf
     from budgetcore.scenario.model import Scenario
 
-__all__ = ["Baseline", "PointCost", "add_point", "backtest_sum", "point_what_if"]
+__all__ = [
+    "Baseline",
+    "PointCost",
+    "add_point",
+    "add_point_costs",
+    "backtest_sum",
+    "point_what_if",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +84,15 @@ def add_point(total: PointCost, w: WhatIf | None) -> PointCost:
     """``total`` with one more session's what-if of the point (None: unknown)."""
     if w is None:
         return PointCost(None, None)
-    return PointCost(_plus(total.modelled, w.modelled_cost), _plus(total.as_run, w.as_run_cost))
+    return add_point_costs(total, w.modelled_cost, w.as_run_cost)
+
+
+def add_point_costs(
+    total: PointCost, modelled: Decimal | None, as_run: Decimal | None
+) -> PointCost:
+    """``total`` with one more session's what-if and as-run cost (the CLI's workers
+    send these two values back, not the what-if)."""
+    return PointCost(_plus(total.modelled, modelled), _plus(total.as_run, as_run))
 
 
 def backtest_sum(
