@@ -146,6 +146,9 @@ def test_pis_knob_moves_k_and_s_together_and_the_rest_is_no_setting() -> None:
     assert len(skip) == g.points - len(result.runtime.points)
     assert result.choice is not None
     assert result.choice.index not in skip
+    # Only settings can be on the frontier (a non-setting cell drew a circle).
+    assert result.frontier
+    assert not set(result.frontier) & skip
     maps = render_tune(state).html["tune-maps"]
     none = html.escape(t("tune.not-a-setting", "en", runtime="pi"), quote=True)
     cost = maps[maps.index('data-figure="tune-cost"') : maps.index('data-figure="tune-unseen"')]

@@ -207,7 +207,7 @@ def summarise(
         own_index=grid.index(k0, s0),
         constraints=constraints,
         choice=choice,
-        frontier=frontier(grid),
+        frontier=frontier(grid, constraints.reachable),
         less_unseen=less,
         sessions=tuple(r.name for r in ok),
         failed=failed,
