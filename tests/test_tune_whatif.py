@@ -71,3 +71,15 @@ def test_turns_without_a_log_have_no_what_if_fields() -> None:
     row = json.loads(text.splitlines()[0])
     assert "what_if_cost" not in row
     assert "delta_from_as_run" not in row
+
+
+def test_the_table_shows_each_points_what_if_and_its_change() -> None:
+    log = _main_file("claude/12-compact-preserved-2.1")
+    table = _tune("--log", log, "--format", "table").splitlines()
+    head = next(x for x in table if x.strip().startswith("K "))
+    assert head.split()[-4:] == ["what-if", "Δ", "as", "run"]
+    summary = json.loads(_tune("--log", log).splitlines()[-1])["summary"]
+    total = Decimal(summary["choice"]["what_if"]["delta"]["total"])
+    chosen = next(x for x in table if x.startswith("  *"))
+    sign = "+" if total >= 0 else "−"
+    assert chosen.split()[-1] == f"{sign}${abs(total)}"

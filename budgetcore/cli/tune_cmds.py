@@ -1187,6 +1187,9 @@ def _table(result: TuneResult, write: Write) -> None:
         "refused",
         "discarded",
     ]
+    what_ifs = result.point_what_ifs
+    if what_ifs is not None:  # each point as a what-if on the as-run baseline (spec §17)
+        head += ["what-if", "Δ as run"]
     rows = []
     for i in range(g.points):
         k, s = g.point(i)
@@ -1214,6 +1217,15 @@ def _table(result: TuneResult, write: Write) -> None:
                 f"{c['discarded'][i]:,}",
             ]
         )
+        if what_ifs is not None:
+            w = what_ifs[i]
+            delta = w.delta
+            shown = (
+                "unknown"
+                if delta is None
+                else ("+" if delta >= 0 else "−") + money_text(abs(delta))
+            )
+            rows[-1] += [money_text(w.modelled), shown]
     from budgetcore.cli.replay_table import _grid  # noqa: PLC0415 - the replay's table layout
 
     _grid(head, rows, write, left=1)
@@ -1221,6 +1233,11 @@ def _table(result: TuneResult, write: Write) -> None:
         "  * chosen, f on the frontier of cost against unseen tokens, o the scenario's own "
         "K and S, x breaks a constraint; summary: the summary calls' share of the cost\n"
     )
+    if what_ifs is not None:
+        write(
+            "  what-if: the point on the as-run baseline (every series, the as-run cache "
+            "model); Δ as run: its change from the as-run model, not from the bill\n"
+        )
     for line in choice_lines(result):
         write(line + "\n")
 
