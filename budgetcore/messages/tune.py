@@ -297,9 +297,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "不是 {runtime} 的设置(它的设置同时移动 K 与 S)",
     ),
     "tune.point-knob": ("{knob}: {point}", "{knob}:{point}"),
+    # A space after the colon in Chinese too: the knob's name is one long word, and the
+    # line may break before it rather than inside "选中" (seen at 390 px).
     "tune.choice.head-knob": (
         "Chosen: {knob} (K {k}, S {s}).",
-        "选中:{knob}(K {k},S {s})。",
+        "选中: {knob}(K {k},S {s})。",
     ),
     "tune.runtime-fallback": (
         "{runtime} cannot be tuned: {why}. The grid is over K and S instead.",
