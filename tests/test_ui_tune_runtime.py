@@ -146,6 +146,12 @@ def test_pis_knob_moves_k_and_s_together_and_the_rest_is_no_setting() -> None:
     assert len(skip) == g.points - len(result.runtime.points)
     assert result.choice is not None
     assert result.choice.index not in skip
+    # A what-if only where the knob reaches: every setting has one, no other point.
+    job = state.tune.job
+    assert job is not None
+    costs = job.point_costs
+    assert costs is not None
+    assert {i for i, c in enumerate(costs) if c.delta is None} == skip
     # Only settings can be on the frontier (a non-setting cell drew a circle).
     assert result.frontier
     assert not set(result.frontier) & skip
