@@ -297,6 +297,12 @@ def test_a_folder_tunes_every_session_and_names_an_unreadable_one() -> None:
     screen = render_tune(done)
     for name, _ in inputs.unreadable:
         assert f"Not replayed: {name}" in screen.html["tune-errors"]
+    # The backtest line sums the replayed sessions' own backtests (measured, modelled).
+    # (unknown, "null", when any session's is: never a partial sum).
+    costs = [b.as_run.modelled_cost for b in inputs.baselines]
+    known = [c for c in costs if c is not None]
+    want = format(sum(known, Decimal(0)), "f") if len(known) == len(costs) else "null"
+    assert f'data-modelled-cost="{want}"' in screen.html["tune-choice"]
 
 
 #: Latin words a Chinese Tune panel keeps: units, keys' names and the spec's cite.
