@@ -10,12 +10,14 @@ when T > W − reserveTokens) and its summary is floor(0.8 × reserveTokens).
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 from pathlib import Path
 
 import pytest
 
+from budgetcore.messages import t
 from budgetcore.registry.models import default_registry
 from budgetcore.registry.peers import default_peers
 from budgetcore.runtimes import PROFILES, RUNTIME_NAMES
@@ -156,6 +158,39 @@ def test_chinese_rows_and_notes() -> None:
     assert "在 pi 中无法设置" in html
     assert "方案仍以 M / K / S 表示" in html
     assert "summary budget" not in html  # the profile's English reason is not shown
+
+
+@pytest.mark.parametrize("runtime", ["codex", "claude-code", "pi", "gemini-cli", "kimi-cli"])
+def test_the_conversion_and_why_s_is_not_settable_are_said_in_chinese(runtime: str) -> None:
+    """Issue 39: on the Chinese page the stated conversion was the formula in English
+    and the profile's reason for "not settable" a dash. Both come from the catalogue,
+    the same sentence as the CLI's in English."""
+    from budgetcore.ui.runtime_picker import runtime_export  # noqa: PLC0415
+
+    zh = str(render_export(page(runtime, lang="zh"))[1])
+    en = str(render_export(page(runtime))[1])
+    conversion = re.search(r"<code data-runtime-conversion[^>]*>([^<]*)</code>", zh)
+    assert conversion is not None
+    assert re.search(r"[\u4e00-\u9fff]", conversion.group(1)), conversion.group(1)
+    english = runtime_export(page(runtime))
+    assert html_lib.escape(english.conversion, quote=False) in en
+    s_row = re.search(r'<tr data-runtime-row="s">(.*?)</tr>', zh, re.S)
+    assert s_row is not None
+    if english.not_settable:
+        key = f"runtime-no-s.{runtime}"
+        assert html_lib.escape(t(key, "zh"), quote=False) in s_row.group(1)
+        assert english.not_settable[0].why == t(key, "en")  # the CLI's English
+        assert ">—<" not in s_row.group(1).split("</td>")[1]
+
+
+def test_the_conversions_and_reasons_are_the_clis_english() -> None:
+    from budgetcore.runtimes.export import CONVERSION_TEXTS, NO_S_TEXTS  # noqa: PLC0415
+
+    for key, english in {**CONVERSION_TEXTS, **NO_S_TEXTS}.items():
+        assert t(key, "en") == english
+        # A formula alone (the Anthropic API's request field) reads the same in both.
+        if key != "runtime-conversion.anthropic-api":
+            assert t(key, "zh") != english
 
 
 def test_the_files_comments_follow_the_page_language_the_settings_do_not() -> None:

@@ -15,6 +15,7 @@ import pytest
 from budgetcore.messages import t
 from budgetcore.replay.prepared import prepare
 from budgetcore.tune.choice import Constraints
+from budgetcore.tune.measures import add_grids
 from budgetcore.tune.result import tune
 from budgetcore.ui.events import (
     FieldTyped,
@@ -283,16 +284,25 @@ def test_a_folder_tunes_every_session_and_names_an_unreadable_one() -> None:
     result = result_of(done.tune, done.plan.scenario)
     assert result is not None
     assert result.grid.sessions == len(inputs.sessions)
-    want = tune(
-        done.plan.scenario,
-        list(inputs.sessions),
-        inputs.options,
-        engine="python",
-    )
-    assert dict(result.grid.columns) == dict(want.grid.columns)
+    # Each session on its own as-run start (its stable prefix and first context), as
+    # its replay and ``tune --log`` of that file have it, never the chosen session's.
+    assert inputs.baselines
+    wants = [
+        tune(done.plan.scenario, [session], inputs.options_of(i), engine="python").grid
+        for i, session in enumerate(inputs.sessions)
+    ]
+    assert dict(result.grid.columns) == dict(add_grids(wants).columns)
+    prefixes = {inputs.options_of(i).stable_prefix_tokens for i in range(len(inputs.sessions))}
+    assert len(prefixes) > 1
     screen = render_tune(done)
     for name, _ in inputs.unreadable:
         assert f"Not replayed: {name}" in screen.html["tune-errors"]
+    # The backtest line sums the replayed sessions' own backtests (measured, modelled).
+    # (unknown, "null", when any session's is: never a partial sum).
+    costs = [b.as_run.modelled_cost for b in inputs.baselines]
+    known = [c for c in costs if c is not None]
+    want = format(sum(known, Decimal(0)), "f") if len(known) == len(costs) else "null"
+    assert f'data-modelled-cost="{want}"' in screen.html["tune-choice"]
 
 
 #: Latin words a Chinese Tune panel keeps: units, keys' names and the spec's cite.
@@ -397,3 +407,14 @@ def test_every_axis_title_is_inside_its_map(lang: str, panel: int) -> None:
         seen.append(shown)
     whole_s = t("tune.axis.s", lang)
     assert "".join(seen).replace(" ", "").count(whole_s.replace(" ", "")) == len(MEASURES)
+
+
+def test_a_map_of_one_value_still_names_it_in_its_legend() -> None:
+    """Seen on a screenshot: a session with no unseen history at any point (every cell
+    0) drew an empty colour scale."""
+    from budgetcore.ui.tune.view import _scale_html  # noqa: PLC0415
+
+    g = _run(_open("40"))[0].tune.result.grid  # type: ignore[union-attr]
+    legend = str(_scale_html(g, "unseen", 0, 0, "en"))
+    assert legend.count('class="ch-key tk tb0"') == 1
+    assert ">0 tokens</li>" in legend

@@ -91,6 +91,8 @@ class Done:
     skipped: int = 0
     first_skipped: str = ""
     backtest: Backtest | None = None  # a log's as-run line (spec §17)
+    # Each grid point's what-if on that baseline: (modelled cost, as-run model's cost).
+    what_ifs: tuple[tuple[Decimal | None, Decimal | None], ...] | None = None
 
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
@@ -108,6 +110,7 @@ def work(task: Task, job: Job) -> Done:
     skipped, first = 0, ""
     options = job.options
     backtest: Backtest | None = None
+    base = None
     try:
         turns = task.turns
         if turns is None:
@@ -145,13 +148,25 @@ def work(task: Task, job: Job) -> Done:
                     run.caveat,
                 )
                 turns, options = log_replay_inputs(log, run, turns, options)
+                from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
+
+                base = Baseline(log, run, tuple(turns), options)
         session = prepare(job.scenario, turns, options, task.name)
         result = session_result(session, job.ks, job.ss, job.own, job.engine)
     except ScenarioError as exc:
         result = SessionResult(task.name, None, None, exc.problems)
     except Unreadable as exc:
         result = SessionResult(task.name, None, None, (unreadable_problem(exc),))
-    return Done(result, skipped, first, backtest)
+    what_ifs = None
+    if base is not None and result.grid is not None:
+        from budgetcore.tune.whatif import point_what_if  # noqa: PLC0415
+
+        # Every point also as a what-if on the as-run baseline (spec §17): its delta.
+        made = [point_what_if(base, job.scenario, k, s) for k in job.ks for s in job.ss]
+        what_ifs = tuple(
+            (None, None) if w is None else (w.modelled_cost, w.as_run_cost) for w in made
+        )
+    return Done(result, skipped, first, backtest, what_ifs)
 
 
 def _work_one(pair: tuple[Task, Job]) -> Done:
@@ -780,6 +795,14 @@ def cmd_tune(args: argparse.Namespace) -> int:
     result = summarise(scenario, [d.result for d in done], constraints)
     backtests = tuple(d.backtest for d in done if d.backtest is not None)
     result = dataclasses.replace(result, backtests=backtests, runtime=runtime)
+    if done and len(done) <= MAX_WHAT_IF_SESSIONS and all(d.what_ifs for d in done):
+        from budgetcore.tune.whatif import PointCost, add_point_costs  # noqa: PLC0415
+
+        sums = [PointCost()] * (len(ks) * len(ss))
+        for d in done:
+            assert d.what_ifs is not None
+            sums = [add_point_costs(c, *w) for c, w in zip(sums, d.what_ifs, strict=True)]
+        result = dataclasses.replace(result, point_what_ifs=tuple(sums))
     chosen = result.chosen_scenario()
     if chosen is not None and backtests:
         logs = [t for t, d in zip(tasks, done, strict=True) if d.backtest]
@@ -842,6 +865,10 @@ def point_rows(result: TuneResult) -> Iterable[dict[str, Any]]:
     """One JSON object per point, in grid order (K, then S)."""
     for i in range(result.grid.points):
         row = {**result.grid.as_dict(i), **_marks(result, i)}
+        if result.point_what_ifs is not None:  # the point as a what-if (spec §17)
+            c = result.point_what_ifs[i]
+            row["what_if_cost"] = None if c.modelled is None else format(c.modelled, "f")
+            row["delta_from_as_run"] = None if c.delta is None else format(c.delta, "f")
         if result.runtime is not None:  # the point in the runtime's own knob (None: not one)
             at = result.runtime.at(*result.grid.point(i))
             row["runtime_value"] = None if at is None else _knob_text(at.value)
@@ -1160,6 +1187,9 @@ def _table(result: TuneResult, write: Write) -> None:
         "refused",
         "discarded",
     ]
+    what_ifs = result.point_what_ifs
+    if what_ifs is not None:  # each point as a what-if on the as-run baseline (spec §17)
+        head += ["what-if", "Δ as run"]
     rows = []
     for i in range(g.points):
         k, s = g.point(i)
@@ -1187,6 +1217,15 @@ def _table(result: TuneResult, write: Write) -> None:
                 f"{c['discarded'][i]:,}",
             ]
         )
+        if what_ifs is not None:
+            w = what_ifs[i]
+            delta = w.delta
+            shown = (
+                "unknown"
+                if delta is None
+                else ("+" if delta >= 0 else "−") + money_text(abs(delta))
+            )
+            rows[-1] += [money_text(w.modelled), shown]
     from budgetcore.cli.replay_table import _grid  # noqa: PLC0415 - the replay's table layout
 
     _grid(head, rows, write, left=1)
@@ -1194,6 +1233,11 @@ def _table(result: TuneResult, write: Write) -> None:
         "  * chosen, f on the frontier of cost against unseen tokens, o the scenario's own "
         "K and S, x breaks a constraint; summary: the summary calls' share of the cost\n"
     )
+    if what_ifs is not None:
+        write(
+            "  what-if: the point on the as-run baseline (every series, the as-run cache "
+            "model); Δ as run: its change from the as-run model, not from the bill\n"
+        )
     for line in choice_lines(result):
         write(line + "\n")
 

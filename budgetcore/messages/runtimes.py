@@ -21,6 +21,138 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "compacts at T >= {tokens} tokens (reviewed K, at most M)",
         "在 T >= {tokens} tokens 时压缩(评审的 K,不超过 M)",
     ),
+    # Each runtime's conversion, stated, and why S cannot be written there
+    # (runtimes.export.CONVERSION_TEXTS and NO_S_TEXTS: the same English, tested).
+    "runtime-conversion.article": (
+        "the reviewed config itself (spec §9): K is config.trigger_tokens",
+        "评审配置本身(spec §9):K 就是 config.trigger_tokens",
+    ),
+    "runtime-conversion.claude-code": (
+        "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = {pct}: Claude Code compacts at floor(E × pct / "
+        "100) with E = W − min(O, 20,000) = {e}; the percentage is chosen so that E × pct / "
+        "100 lies within a quarter token of K + 1/2, so the floor is K whatever the float "
+        "rounding",
+        "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = {pct}:Claude Code 在 floor(E × pct / 100) 处压缩,"
+        "其中 E = W − min(O, 20,000) = {e};所选百分比使 E × pct / 100 落在 K + 1/2 的四分之一"
+        " token 以内,因此无论浮点如何舍入,向下取整都是 K",
+    ),
+    "runtime-conversion.codex": (
+        "model_auto_compact_token_limit = K = {k} (<= floor(0.9 × W) = {clamp}); Codex "
+        "compacts at T >= min(limit, floor(0.9 × W))",
+        "model_auto_compact_token_limit = K = {k}(<= floor(0.9 × W) = {clamp});Codex 在 "
+        "T >= min(limit, floor(0.9 × W)) 时压缩",
+    ),
+    "runtime-conversion.opencode": (
+        "compaction.reserved = limit.input − K = {w} − {k}; OpenCode reads "
+        "compaction.reserved only when the model's limit.input is set, so the model's "
+        "limit (its real W and O) is written too",
+        "compaction.reserved = limit.input − K = {w} − {k};只有在模型设置了 limit.input 时 "
+        "OpenCode 才读取 compaction.reserved,因此也写入模型的 limit(其真实的 W 与 O)",
+    ),
+    "runtime-conversion.pi": (
+        "compaction.reserveTokens = W − K + 1 = {reserve}: pi compacts when T > W − "
+        "reserveTokens (strict), first at T = K",
+        "compaction.reserveTokens = W − K + 1 = {reserve}:pi 在 T > W − reserveTokens"
+        "(严格大于)时压缩,最早在 T = K",
+    ),
+    "runtime-conversion.gemini-cli": (
+        "model.compressionThreshold = K / {limit} = {value}, exact (a power of 2); Gemini CLI "
+        "compresses unless T < threshold × tokenLimit(model)",
+        "model.compressionThreshold = K / {limit} = {value},精确(2 的幂);除非 "
+        "T < threshold × tokenLimit(model),否则 Gemini CLI 进行压缩",
+    ),
+    "runtime-conversion.gemini-cli-near": (
+        "model.compressionThreshold = {value}: threshold × {limit} lies within a quarter token "
+        "of K − 1/2, so the first whole T is K whatever the float rounding; Gemini CLI "
+        "compresses unless T < threshold × tokenLimit(model)",
+        "model.compressionThreshold = {value}:threshold × {limit} 落在 K − 1/2 的四分之一 token "
+        "以内,因此无论浮点如何舍入,第一个整数 T 就是 K;除非 T < threshold × tokenLimit(model),"
+        "否则 Gemini CLI 进行压缩",
+    ),
+    "runtime-conversion.qwen-code": (
+        "context.autoCompactThreshold = {pct}: Qwen Code compacts at T >= min(pct × W, W − "
+        "33,000); pct × W lies within a quarter token of K − 1/2, so the first whole T is K",
+        "context.autoCompactThreshold = {pct}:Qwen Code 在 T >= min(pct × W, W − 33,000) 时"
+        "压缩;pct × W 落在 K − 1/2 的四分之一 token 以内,因此第一个整数 T 就是 K",
+    ),
+    "runtime-conversion.kimi-cli": (
+        "reserved_context_size = W − K = {reserve}; Kimi CLI compacts at T >= ratio × W or "
+        "T + reserved >= W, so the reserve decides",
+        "reserved_context_size = W − K = {reserve};Kimi CLI 在 T >= ratio × W 或 "
+        "T + reserved >= W 时压缩,因此由预留量决定",
+    ),
+    "runtime-conversion.kimi-cli-ratio": (
+        "reserved_context_size = W − K = {reserve}, compaction_trigger_ratio = {ratio} (>= "
+        "K / W); Kimi CLI compacts at T >= ratio × W or T + reserved >= W, so the reserve "
+        "decides",
+        "reserved_context_size = W − K = {reserve},compaction_trigger_ratio = {ratio}"
+        "(>= K / W);Kimi CLI 在 T >= ratio × W 或 T + reserved >= W 时压缩,因此由预留量决定",
+    ),
+    "runtime-conversion.cline": (
+        "no threshold setting: Cline compacts at 0.81 × W = {line}, at or below K",
+        "没有阈值设置:Cline 在 0.81 × W = {line} 处压缩,不高于 K",
+    ),
+    "runtime-conversion.goose": (
+        "GOOSE_AUTO_COMPACT_THRESHOLD = {thr}: Goose compacts when T / W > threshold "
+        "(strict), first at floor(threshold × W) + 1 = K",
+        "GOOSE_AUTO_COMPACT_THRESHOLD = {thr}:Goose 在 T / W > threshold(严格大于)时压缩,"
+        "最早在 floor(threshold × W) + 1 = K",
+    ),
+    "runtime-conversion.tokens-trigger": (
+        'trigger = ("tokens", {k}): the middleware summarises at total_tokens >= K',
+        'trigger = ("tokens", {k}):该中间件在 total_tokens >= K 时生成摘要',
+    ),
+    "runtime-conversion.openai-agents": (
+        "compact_threshold = K = {k} (server-side compaction of the Responses API)",
+        "compact_threshold = K = {k}(Responses API 的服务端压缩)",
+    ),
+    "runtime-conversion.anthropic-api": (
+        "trigger = {{type: input_tokens, value: K = {k}}}",
+        "trigger = {{type: input_tokens, value: K = {k}}}",
+    ),
+    "runtime-no-s.claude-code": (
+        "Claude Code has no summary cap setting (the summary reserves min(O, 20,000), unofficial)",
+        "Claude Code 没有摘要上限设置(摘要预留 min(O, 20,000),非官方)",
+    ),
+    "runtime-no-s.codex": (
+        "Codex has no summary cap setting (compact.rs): the summary is as long as the model writes",
+        "Codex 没有摘要上限设置(compact.rs):摘要有多长取决于模型写多少",
+    ),
+    "runtime-no-s.opencode": ("OpenCode has no summary cap setting", "OpenCode 没有摘要上限设置"),
+    "runtime-no-s.pi": (
+        "pi's summary budget is floor(0.8 × reserveTokens), tied to the trigger",
+        "pi 的摘要预算是 floor(0.8 × reserveTokens),与触发线绑定",
+    ),
+    "runtime-no-s.gemini-cli": (
+        "Gemini CLI has no summary cap setting",
+        "Gemini CLI 没有摘要上限设置",
+    ),
+    "runtime-no-s.qwen-code": (
+        "Qwen Code's summary cap is the constant COMPACT_MAX_OUTPUT_TOKENS = 20,000",
+        "Qwen Code 的摘要上限是常量 COMPACT_MAX_OUTPUT_TOKENS = 20,000",
+    ),
+    "runtime-no-s.kimi-cli": ("Kimi CLI has no summary cap setting", "Kimi CLI 没有摘要上限设置"),
+    "runtime-no-s.cline": (
+        "Cline's summarizer maxOutputTokens (4,096) is an SDK default, not a user setting",
+        "Cline 摘要器的 maxOutputTokens(4,096)是 SDK 默认值,不是用户设置",
+    ),
+    "runtime-no-s.goose": ("Goose has no summary cap setting", "Goose 没有摘要上限设置"),
+    "runtime-no-s.langchain": (
+        "SummarizationMiddleware has no summary cap (trim_tokens_to_summarize caps its input)",
+        "SummarizationMiddleware 没有摘要上限(trim_tokens_to_summarize 限制的是它的输入)",
+    ),
+    "runtime-no-s.deepagents": (
+        "Deep Agents' summarization has no summary cap",
+        "Deep Agents 的摘要功能没有摘要上限",
+    ),
+    "runtime-no-s.openai-agents": (
+        "server-side compaction has no summary size parameter",
+        "服务端压缩没有摘要大小参数",
+    ),
+    "runtime-no-s.anthropic-api": (
+        "compact_20260112 has no summary size parameter",
+        "compact_20260112 没有摘要大小参数",
+    ),
     "runtime.source-fragment": ("the fragment's main_model.model", "链接片段中的 main_model.model"),
     "runtime.source-contract": ("the contract's I and O", "契约的 I 与 O"),
     # The export panel's runtime picker (ui.runtime_picker).

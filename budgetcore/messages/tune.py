@@ -220,5 +220,107 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No session could be replayed.",
         "没有可以重放的会话。",
     ),
+    # Each point as a what-if on the log's as-run baseline (docs/spec.md §17).
+    "tune.map.delta.title": (
+        "Change from the as-run model at each K and S (dollars: the point's what-if, every "
+        "series, minus the session as it ran, modelled)",
+        "各 K 与 S 下相对按实际运行模型的变化(美元:该点的假设,含所有序列,减去按实际运行建模的会话)",
+    ),
+    "tune.scale-delta": (
+        "Colour scale, one for both signs (change in dollars to 4 significant figures, "
+        "ranges widened outward; blue saves, red costs more; a cell shows its exact what-if):",
+        "色标,正负共用一个(变化金额取 4 位有效数字,区间向外取整;蓝色为节省,红色为更贵;单元格显示精确的假设值):",
+    ),
+    "tune.not-delta": (
+        "a forecast, nor a saving on the bill. It is each point's what-if against the "
+        "as-run model of these sessions (the same growth and cache rules, the runtime's "
+        "trigger replaced by K and S), so it is only as good as the backtest above.",
+        "预测,也不是账单上的节省。这是每个点相对这些会话按实际运行模型的假设(相同的增长与缓存规则,"
+        "只把运行时的触发换成 K 与 S),因此它只和上面的回测一样可靠。",
+    ),
+    "tune.delta.unknown": (
+        "what-if unknown (a price or a replay is missing)",
+        "假设未知(缺少价格或重放)",
+    ),
+    "tune.delta.value": (
+        "what-if {modelled}, {delta} from the as-run model",
+        "假设 {modelled},相对按实际运行模型 {delta}",
+    ),
+    "tune.point-whatif": ("{point}; {whatif}", "{point};{whatif}"),
+    "tune.asrun-scope.one": (
+        "The points below are what-ifs on this baseline (every series of the session).",
+        "下面的点都是基于此基准的假设(含该会话的所有序列)。",
+    ),
+    "tune.asrun-scope.other": (
+        "The points below are what-ifs on this baseline ({n} sessions, every series).",
+        "下面的点都是基于此基准的假设({n} 个会话,含所有序列)。",
+    ),
+    "tune.sessions-named": ("{names}: ", "{names}:"),
+    "tune.backtest-off": (
+        "This backtest is not within 5 % of the bill ({ratio}): every point's what-if, the "
+        "chosen one's too, is the model's, not the session's (⚠).",
+        "此回测与账单的差距超过 5 %({ratio}):每个点的假设(包括选中的点)都是模型的结果,"
+        "不是会话本身的(⚠)。",
+    ),
+    "tune.backtest-unchecked": (
+        "This backtest cannot be checked (a cost is unknown): every point's what-if is the "
+        "model's, not the session's (⚠).",
+        "此回测无法核对(有花费未知):每个点的假设都是模型的结果,不是会话本身的(⚠)。",
+    ),
+    "tune.choice.whatif": (
+        "As a what-if on the as-run baseline: {whatif}.",
+        "作为基于按实际运行基准的假设:{whatif}。",
+    ),
+    # Tune in the picked runtime's own knob (issue 39; docs/tune.md, "A runtime's knob").
+    "tune.axis.knob": (
+        "{knob}, the runtime's own setting ({unit}; one row per value, its K in each point's text)",
+        "{knob},该运行时自身的设置({unit};每行一个取值,其 K 见各点的说明)",
+    ),
+    "tune.axis.s-runtime": (
+        "S, {runtime}'s own summary cap (tokens; the runtime sets it, not you)",
+        "S,{runtime} 自身的摘要上限(tokens;由运行时决定,不由你设置)",
+    ),
+    "tune.axis.s-scenario": (
+        "S, summary cap: not settable in {runtime} (the scenario's S, tokens)",
+        "S,摘要上限:在 {runtime} 中不可设置(场景的 S,tokens)",
+    ),
+    "tune.knob-unit.tokens": ("tokens", "tokens"),
+    "tune.knob-unit.percent": ("percent", "百分比"),
+    "tune.knob-unit.fraction": ("a fraction", "比例"),
+    "tune.knob-unit.trigger": ("tokens", "tokens"),
+    "tune.knob-unit.messages": ("messages", "条消息"),
+    "tune.knob-unit.bool": ("on or off", "开或关"),
+    "tune.knob-unit.choice": ("a choice", "选项"),
+    "tune.knob-is": ("{knob} = {value}", "{knob} = {value}"),
+    "tune.not-a-setting": (
+        "no setting of {runtime} (its knob moves K and S together)",
+        "不是 {runtime} 的设置(它的设置同时移动 K 与 S)",
+    ),
+    "tune.point-knob": ("{knob}: {point}", "{knob}:{point}"),
+    # A space after the colon in Chinese too: the knob's name is one long word, and the
+    # line may break before it rather than inside "选中" (seen at 390 px).
+    "tune.choice.head-knob": (
+        "Chosen: {knob} (K {k}, S {s}).",
+        "选中: {knob}(K {k},S {s})。",
+    ),
+    "tune.runtime-fallback": (
+        "{runtime} cannot be tuned: {why}. The grid is over K and S instead.",
+        "{runtime} 无法调优:{why}。因此网格改为按 K 与 S 展开。",
+    ),
+    # runtimes.tune_axis.NOT_TUNABLE, the same English (a test holds them equal).
+    "tune.not-tunable.cline": (
+        "has no threshold setting in v4 (its line is 0.81 × W)",
+        "在 v4 中没有阈值设置(其触发线为 0.81 × W)",
+    ),
+    "tune.not-tunable.opencode": (
+        "moves its line with compaction.reserved only when the model sets limit.input; "
+        "without it the line is W − min(O, 32,000)",
+        "只有在模型设置了 limit.input 时才会随 compaction.reserved 移动触发线;"
+        "否则触发线为 W − min(O, 32,000)",
+    ),
+    "tune.runtime-never": (
+        "{runtime} never compacts with {knob} = {values}: those values are not on the grid.",
+        "{knob} = {values} 时 {runtime} 从不压缩:这些取值不在网格上。",
+    ),
     "aria.tune-progress": ("Grid progress", "网格进度"),
 }

@@ -32,7 +32,9 @@ from budgetcore.runtimes.syntax import decimal_text, dumps_json, toml_value
 from budgetcore.units import format_int
 
 __all__ = [
+    "CONVERSION_TEXTS",
     "HEADER_TEXTS",
+    "NO_S_TEXTS",
     "Model",
     "NotSettable",
     "Reviewed",
@@ -125,16 +127,87 @@ def _decimal_near(target: Fraction, scale: int) -> Decimal:
 
 # ---------------------------------------------------------------- conversions
 #
-# Each takes (t, model, reviewed) and returns (settings, conversion, resolution, notes);
+# Each takes (t, model, reviewed) and returns (settings, conversion as a Said, resolution,
+# notes);
 # _Refused(rule, value) when the runtime cannot reach t.
 
-Conversion = tuple[dict[str, Value], str, str, list[str]]
+#: A sentence by its catalogue key and parameters: the CLI says it in English
+#: (:func:`english`), the page in its language (the catalogue holds the same English).
+Said = tuple[str, dict[str, str]]
+Conversion = tuple[dict[str, Value], Said, str, list[str]]
+
+#: Each conversion, stated (``runtime-conversion.<runtime>``; the page's catalogue holds
+#: the same English under the same keys, tested, and its Chinese).
+CONVERSION_TEXTS: Mapping[str, str] = {
+    "runtime-conversion.article": (
+        "the reviewed config itself (spec §9): K is config.trigger_tokens"
+    ),
+    "runtime-conversion.claude-code": (
+        "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = {pct}: Claude Code compacts at floor(E × pct / "
+        "100) with E = W − min(O, 20,000) = {e}; the percentage is chosen so that E × pct / "
+        "100 lies within a quarter token of K + 1/2, so the floor is K whatever the float "
+        "rounding"
+    ),
+    "runtime-conversion.codex": (
+        "model_auto_compact_token_limit = K = {k} (<= floor(0.9 × W) = {clamp}); Codex "
+        "compacts at T >= min(limit, floor(0.9 × W))"
+    ),
+    "runtime-conversion.opencode": (
+        "compaction.reserved = limit.input − K = {w} − {k}; OpenCode reads "
+        "compaction.reserved only when the model's limit.input is set, so the model's "
+        "limit (its real W and O) is written too"
+    ),
+    "runtime-conversion.pi": (
+        "compaction.reserveTokens = W − K + 1 = {reserve}: pi compacts when T > W − "
+        "reserveTokens (strict), first at T = K"
+    ),
+    "runtime-conversion.gemini-cli": (
+        "model.compressionThreshold = K / {limit} = {value}, exact (a power of 2); Gemini CLI "
+        "compresses unless T < threshold × tokenLimit(model)"
+    ),
+    "runtime-conversion.gemini-cli-near": (
+        "model.compressionThreshold = {value}: threshold × {limit} lies within a quarter token "
+        "of K − 1/2, so the first whole T is K whatever the float rounding; Gemini CLI "
+        "compresses unless T < threshold × tokenLimit(model)"
+    ),
+    "runtime-conversion.qwen-code": (
+        "context.autoCompactThreshold = {pct}: Qwen Code compacts at T >= min(pct × W, W − "
+        "33,000); pct × W lies within a quarter token of K − 1/2, so the first whole T is K"
+    ),
+    "runtime-conversion.kimi-cli": (
+        "reserved_context_size = W − K = {reserve}; Kimi CLI compacts at T >= ratio × W or "
+        "T + reserved >= W, so the reserve decides"
+    ),
+    "runtime-conversion.kimi-cli-ratio": (
+        "reserved_context_size = W − K = {reserve}, compaction_trigger_ratio = {ratio} (>= "
+        "K / W); Kimi CLI compacts at T >= ratio × W or T + reserved >= W, so the reserve "
+        "decides"
+    ),
+    "runtime-conversion.cline": (
+        "no threshold setting: Cline compacts at 0.81 × W = {line}, at or below K"
+    ),
+    "runtime-conversion.goose": (
+        "GOOSE_AUTO_COMPACT_THRESHOLD = {thr}: Goose compacts when T / W > threshold "
+        "(strict), first at floor(threshold × W) + 1 = K"
+    ),
+    "runtime-conversion.tokens-trigger": (
+        'trigger = ("tokens", {k}): the middleware summarises at total_tokens >= K'
+    ),
+    "runtime-conversion.openai-agents": (
+        "compact_threshold = K = {k} (server-side compaction of the Responses API)"
+    ),
+    "runtime-conversion.anthropic-api": "trigger = {{type: input_tokens, value: K = {k}}}",
+}
+
+
+def _said(name: str, **params: str) -> Said:
+    return f"runtime-conversion.{name}", params
 
 
 def _article(t: int, m: Model, r: Reviewed) -> Conversion:
     return (
         dict(r.article_settings),
-        "the reviewed config itself (spec §9): K is config.trigger_tokens",
+        _said("article"),
         "1 token",
         [],
     )
@@ -171,10 +244,7 @@ def _claude_code(t: int, m: Model, r: Reviewed) -> Conversion:
         pct = Decimal(1)
     return (
         {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": pct},
-        f"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = {decimal_text(pct)}: Claude Code compacts at "
-        f"floor(E × pct / 100) with E = W − min(O, 20,000) = {_n(effective)}; the "
-        f"percentage is chosen so that E × pct / 100 lies within a quarter token of "
-        f"K + 1/2, so the floor is K whatever the float rounding",
+        _said("claude-code", pct=decimal_text(pct), e=_n(effective)),
         "1 token",
         [
             "the env block of settings.json is not applied in some Claude Code versions "
@@ -202,8 +272,7 @@ def _codex(t: int, m: Model, r: Reviewed) -> Conversion:
         )
     return (
         {"model_auto_compact_token_limit": t},
-        f"model_auto_compact_token_limit = K = {_n(t)} (<= floor(0.9 × W) = {_n(clamp)}); "
-        "Codex compacts at T >= min(limit, floor(0.9 × W))",
+        _said("codex", k=_n(t), clamp=_n(clamp)),
         "1 token",
         [],
     )
@@ -222,9 +291,7 @@ def _opencode(t: int, m: Model, r: Reviewed) -> Conversion:
             "limit.output": m.output,
             "compaction.reserved": reserved,
         },
-        f"compaction.reserved = limit.input − K = {_n(m.window)} − {_n(t)}; OpenCode reads "
-        "compaction.reserved only when the model's limit.input is set, so the model's "
-        "limit (its real W and O) is written too",
+        _said("opencode", w=_n(m.window), k=_n(t)),
         "1 token",
         [] if m.name else ["no model named: provider and model keys are placeholders"],
     )
@@ -238,8 +305,7 @@ def _pi(t: int, m: Model, r: Reviewed) -> Conversion:
     reserve = m.window - t + 1
     return (
         {"compaction.reserveTokens": reserve},
-        f"compaction.reserveTokens = W − K + 1 = {_n(reserve)}: pi compacts when "
-        f"T > W − reserveTokens (strict), first at T = K",
+        _said("pi", reserve=_n(reserve)),
         "1 token",
         [],
     )
@@ -261,20 +327,16 @@ def _gemini(t: int, m: Model, r: Reviewed) -> Conversion:
         # A power of 2: K / limit is a double exactly, so JavaScript's threshold × limit
         # is K exactly and compresses first at K.
         value = Decimal(t) / Decimal(limit)
-        how = f"K / {_n(limit)} = {decimal_text(value)}, exact (a power of 2)"
+        said = _said("gemini-cli", limit=_n(limit), value=decimal_text(value))
     else:
         # Gemma 4's 256,000: K / 256,000 is a finite decimal but not a double, and the
         # double product can land just above K (first compressing at K + 1). Aim at
         # K − 1/2 instead, a quarter token clear of both edges.
         value = _decimal_near(Fraction(2 * t - 1, 2) / limit, limit)
-        how = (
-            f"{decimal_text(value)}: threshold × {_n(limit)} lies within a quarter token of "
-            "K − 1/2, so the first whole T is K whatever the float rounding"
-        )
+        said = _said("gemini-cli-near", limit=_n(limit), value=decimal_text(value))
     return (
         {"model.compressionThreshold": value},
-        f"model.compressionThreshold = {how}; Gemini CLI compresses unless "
-        "T < threshold × tokenLimit(model)",
+        said,
         "1 token",
         notes,
     )
@@ -296,9 +358,7 @@ def _qwen(t: int, m: Model, r: Reviewed) -> Conversion:
     pct = _decimal_near(Fraction(2 * t - 1, 2) / m.window, m.window)
     return (
         {"context.autoCompactThreshold": pct},
-        f"context.autoCompactThreshold = {decimal_text(pct)}: Qwen Code compacts at "
-        "T >= min(pct × W, W − 33,000); pct × W lies within a quarter token of "
-        "K − 1/2, so the first whole T is K",
+        _said("qwen-code", pct=decimal_text(pct)),
         "1 token",
         [
             "context.autoCompactThreshold is read by Qwen Code's CLI config "
@@ -325,15 +385,15 @@ def _kimi(t: int, m: Model, r: Reviewed) -> Conversion:
             t,
         )
     settings: dict[str, Value] = {"loop_control.reserved_context_size": m.window - t}
-    text = f"reserved_context_size = W − K = {_n(m.window - t)}"
+    said = _said("kimi-cli", reserve=_n(m.window - t))
     if ceil_fraction(Fraction(85, 100) * m.window) < t:
         # The smallest two-decimal ratio that reaches K, within the runtime's 0.5-0.99.
         ratio = min(Decimal(ceil_fraction(Fraction(t * 100, m.window))) / 100, Decimal("0.99"))
         settings["loop_control.compaction_trigger_ratio"] = ratio
-        text += f", compaction_trigger_ratio = {decimal_text(ratio)} (>= K / W)"
+        said = _said("kimi-cli-ratio", reserve=_n(m.window - t), ratio=decimal_text(ratio))
     return (
         settings,
-        text + "; Kimi CLI compacts at T >= ratio × W or T + reserved >= W, so the reserve decides",
+        said,
         "1 token",
         [
             # Kimi's W is the model's [models.<name>] max_context_size in the same file,
@@ -356,7 +416,7 @@ def _cline(t: int, m: Model, r: Reviewed) -> Conversion:
         )
     return (
         {"useAutoCondense": True},
-        f"no threshold setting: Cline compacts at 0.81 × W = {_n(default)}, at or below K",
+        _said("cline", line=_n(default)),
         f"none: the trigger is fixed at {_n(default)}",
         ["Cline 4 has no threshold knob; the trigger is the runtime's fixed 0.81 × W"],
     )
@@ -371,8 +431,7 @@ def _goose(t: int, m: Model, r: Reviewed) -> Conversion:
     thr = _decimal_near(Fraction(2 * t - 1, 2) / m.window, m.window)
     return (
         {"GOOSE_AUTO_COMPACT_THRESHOLD": thr},
-        f"GOOSE_AUTO_COMPACT_THRESHOLD = {decimal_text(thr)}: Goose compacts when "
-        "T / W > threshold (strict), first at floor(threshold × W) + 1 = K",
+        _said("goose", thr=decimal_text(thr)),
         "1 token",
         [
             "Goose takes W from its own model catalogue, which can override a declared "
@@ -387,7 +446,7 @@ def _goose(t: int, m: Model, r: Reviewed) -> Conversion:
 def _tokens_trigger(t: int, m: Model, r: Reviewed) -> Conversion:
     return (
         {"trigger": ("tokens", t)},
-        f'trigger = ("tokens", {t}): the middleware summarises at total_tokens >= K',
+        _said("tokens-trigger", k=str(t)),
         "1 token",
         [],
     )
@@ -396,7 +455,7 @@ def _tokens_trigger(t: int, m: Model, r: Reviewed) -> Conversion:
 def _openai_agents(t: int, m: Model, r: Reviewed) -> Conversion:
     return (
         {"compact_threshold": t},
-        f"compact_threshold = K = {_n(t)} (server-side compaction of the Responses API)",
+        _said("openai-agents", k=_n(t)),
         "1 token",
         ["the comparison is the server's (>= assumed; unconfirmed)"],
     )
@@ -410,7 +469,7 @@ def _anthropic(t: int, m: Model, r: Reviewed) -> Conversion:
         )
     return (
         {"compact": True, "trigger.value": t},
-        f"trigger = {{type: input_tokens, value: K = {_n(t)}}}",
+        _said("anthropic-api", k=_n(t)),
         "1 token",
         ["send the beta header anthropic-beta: compact-2026-01-12"],
     )
@@ -435,27 +494,34 @@ _CONVERT: dict[str, Callable[[int, Model, Reviewed], Conversion]] = {
 
 # ---------------------------------------------------------------- S, where it cannot go
 
-_NO_S: dict[str, str] = {
-    "claude-code": "Claude Code has no summary cap setting (the summary reserves "
-    "min(O, 20,000), unofficial)",
-    "codex": "Codex has no summary cap setting (compact.rs): the summary is as long as "
-    "the model writes",
-    "opencode": "OpenCode has no summary cap setting",
-    "pi": "pi's summary budget is floor(0.8 × reserveTokens), tied to the trigger",
-    "gemini-cli": "Gemini CLI has no summary cap setting",
-    "qwen-code": "Qwen Code's summary cap is the constant COMPACT_MAX_OUTPUT_TOKENS = 20,000",
-    "kimi-cli": "Kimi CLI has no summary cap setting",
-    "cline": "Cline's summarizer maxOutputTokens (4,096) is an SDK default, not a user setting",
-    "goose": "Goose has no summary cap setting",
-    "langchain": "SummarizationMiddleware has no summary cap (trim_tokens_to_summarize "
-    "caps its input)",
-    "deepagents": "Deep Agents' summarization has no summary cap",
-    "openai-agents": "server-side compaction has no summary size parameter",
-    "anthropic-api": "compact_20260112 has no summary size parameter",
+#: Why S cannot be written there (``runtime-no-s.<runtime>``; the catalogue holds the
+#: same English, tested, and its Chinese).
+NO_S_TEXTS: Mapping[str, str] = {
+    "runtime-no-s.claude-code": "Claude Code has no summary cap setting (the summary "
+    "reserves min(O, 20,000), unofficial)",
+    "runtime-no-s.codex": "Codex has no summary cap setting (compact.rs): the summary is as "
+    "long as the model writes",
+    "runtime-no-s.opencode": "OpenCode has no summary cap setting",
+    "runtime-no-s.pi": "pi's summary budget is floor(0.8 × reserveTokens), tied to the trigger",
+    "runtime-no-s.gemini-cli": "Gemini CLI has no summary cap setting",
+    "runtime-no-s.qwen-code": "Qwen Code's summary cap is the constant "
+    "COMPACT_MAX_OUTPUT_TOKENS = 20,000",
+    "runtime-no-s.kimi-cli": "Kimi CLI has no summary cap setting",
+    "runtime-no-s.cline": "Cline's summarizer maxOutputTokens (4,096) is an SDK default, not "
+    "a user setting",
+    "runtime-no-s.goose": "Goose has no summary cap setting",
+    "runtime-no-s.langchain": "SummarizationMiddleware has no summary cap "
+    "(trim_tokens_to_summarize caps its input)",
+    "runtime-no-s.deepagents": "Deep Agents' summarization has no summary cap",
+    "runtime-no-s.openai-agents": "server-side compaction has no summary size parameter",
+    "runtime-no-s.anthropic-api": "compact_20260112 has no summary size parameter",
 }
+_NO_S = frozenset(key.removeprefix("runtime-no-s.") for key in NO_S_TEXTS)
 
 
-def _not_settable(p: Profile, r: Reviewed, effective: int | None) -> tuple[NotSettable, ...]:
+def _not_settable(
+    p: Profile, r: Reviewed, effective: int | None, say: Say
+) -> tuple[NotSettable, ...]:
     """Every reviewed knob this runtime has no setting for, with why: K where the
     trigger is fixed (Cline), S where there is no cap setting, and any other setting
     the reviewed config changes from its default (its margin, reply, protections)."""
@@ -473,7 +539,7 @@ def _not_settable(p: Profile, r: Reviewed, effective: int | None) -> tuple[NotSe
             )
         )
     if p.name in _NO_S:
-        out.append(NotSettable("S (summary cap)", r.summary_cap, _NO_S[p.name]))
+        out.append(NotSettable("S (summary cap)", r.summary_cap, say(f"runtime-no-s.{p.name}")))
     for key, value in r.article_settings:
         if key in ("config.trigger_tokens", "config.summary_max_tokens"):
             continue
@@ -508,7 +574,8 @@ Say = Callable[..., str]
 
 
 def english(key: str, **params: str) -> str:
-    return HEADER_TEXTS[key].format(**params)
+    text = HEADER_TEXTS.get(key) or CONVERSION_TEXTS.get(key) or NO_S_TEXTS[key]
+    return text.format(**params)
 
 
 def _header(p: Profile, m: Model, t: int, prefix: str, say: Say = english) -> str:
@@ -650,7 +717,7 @@ def export_runtime(
             ]
         )
     try:
-        settings, conversion, resolution, notes = _CONVERT[p.name](target, model, reviewed)
+        settings, said, resolution, notes = _CONVERT[p.name](target, model, reviewed)
     except _Refused as refused:
         raise ScenarioError(
             [
@@ -676,7 +743,8 @@ def export_runtime(
             f"{_n(model.output)}); name one with --model or main_model.model",
             *notes,
         ]
-    not_settable = _not_settable(p, reviewed, effective)
+    not_settable = _not_settable(p, reviewed, effective, say)
+    conversion = say(said[0], **said[1])
     return RuntimeExport(
         runtime=p,
         model=model,

@@ -216,12 +216,20 @@ def choose(grid: GridMeasures, constraints: Constraints) -> Choice | None:
     return Choice(best, k, s, grid.points, len(eligible), unknown, broken, runner, decided)
 
 
-def frontier(grid: GridMeasures) -> tuple[int, ...]:
+def frontier(
+    grid: GridMeasures, reachable: frozenset[tuple[int, int]] | None = None
+) -> tuple[int, ...]:
     """The points of known usage that no other such point beats on both cost and unseen
     tokens, by ascending cost (of points equal on both, the first in the choice's
-    order)."""
+    order). ``reachable``: only these (K, S) are settings (``Constraints.reachable``:
+    pi's diagonal), so only they can be on the frontier."""
     ranked = sorted(
-        (i for i in range(grid.points) if grid.known(i)), key=lambda i: order_key(grid, i)
+        (
+            i
+            for i in range(grid.points)
+            if grid.known(i) and (reachable is None or grid.point(i) in reachable)
+        ),
+        key=lambda i: order_key(grid, i),
     )
     out: list[int] = []
     least: int | None = None

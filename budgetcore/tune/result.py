@@ -113,6 +113,10 @@ class TuneResult:
     # ``tune --runtime``: the runtime's knob axis (runtimes.tune_axis.RuntimeAxis) whose
     # values the grid's points are; the CLI fills it.
     runtime: Any = None
+    # Each point as a what-if on the log sessions' as-run baselines, summed
+    # (tune.whatif.PointCost per point, docs/spec.md §17); the CLI fills it when every
+    # session is a log with a baseline.
+    point_what_ifs: tuple[Any, ...] | None = None
 
     @property
     def edges(self) -> tuple[str, ...]:
@@ -203,7 +207,7 @@ def summarise(
         own_index=grid.index(k0, s0),
         constraints=constraints,
         choice=choice,
-        frontier=frontier(grid),
+        frontier=frontier(grid, constraints.reachable),
         less_unseen=less,
         sessions=tuple(r.name for r in ok),
         failed=failed,

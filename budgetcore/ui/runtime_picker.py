@@ -136,11 +136,8 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
     cap = x.summary_cap_tokens
     if s_note is not None:
         s_where: Markup | str = t("runtime.not-settable", lang, runtime=title)
-        # The reason is the profile's English (with its source), shown as such in English;
-        # in Chinese the row says "not settable" and the cap it leaves, in tokens.
-        s_value: Markup | str = (
-            el("span", {"class": "note-small"}, s_note.why) if lang == "en" else "—"
-        )
+        # The reason in the page's language: the export said it through the catalogue.
+        s_value: Markup | str = el("span", {"class": "note-small"}, s_note.why)
         s_tokens = "—" if cap is None else format_int(cap)
     else:
         rest = settings[1:]

@@ -5,6 +5,7 @@ tested in CPython (tests/test_ui_tune.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -81,3 +82,37 @@ def test_a_tap_on_a_cell_shows_the_point_and_its_own_button_sets_it(
         assert not page.errors
     finally:
         context.close()
+
+
+LOG = (
+    Path(__file__).resolve().parents[2]
+    / "tests"
+    / "fixtures"
+    / "logs"
+    / "claude"
+    / "12-compact-preserved-2.1"
+    / "projects"
+)
+
+
+def test_over_a_log_the_maps_are_what_ifs_and_a_runtime_is_its_knob(page: Page) -> None:
+    """A log read locally: the backtest line above the choice and the cost map's change
+    from the as-run model (cells on both sides of 0); a runtime picked beside Export
+    turns the grid into its knob (one column for Claude Code's percentage)."""
+    page.open()
+    p = page.page
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    p.set_input_files("#replay-folder", str(LOG))
+    p.wait_for_selector("[data-what-if]", state="attached", timeout=60_000)
+    p.click("#tune summary")
+    p.wait_for_selector("[data-tune-asrun]", state="attached", timeout=120_000)
+    assert p.locator("[data-tune-whatif]").count() == 1
+    assert p.locator("[data-tune-map=cost] .tdp1, [data-tune-map=cost] .tdp4").count() > 0
+    assert p.locator("[data-tune-map=cost] .tdn1").count() > 0
+    p.select_option("#export-runtime", "claude-code")
+    p.wait_for_selector("[data-tune-map=cost][data-n-s='1']", state="attached", timeout=120_000)
+    assert p.locator("[data-tune-map=cost] [data-tune-cell]").count() == 10
+    assert "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = " in page.text("#tune-choice")
+    page.assert_no_internal_error()
+    assert not page.errors

@@ -38,7 +38,13 @@ def tune_inputs(state: PageState) -> TuneInputs | tuple[Problem, ...] | None:
     """The grid's inputs for the page (None while the scenario on screen is stale)."""
     if state.stale:
         return None
-    return inputs_of(state.plan.scenario, state.replay, picked_prices(state), state.tune.sessions)
+    return inputs_of(
+        state.plan.scenario,
+        state.replay,
+        picked_prices(state),
+        state.tune.sessions,
+        state.export_runtime,
+    )
 
 
 def derived(state: PageState) -> PageState:
@@ -54,7 +60,9 @@ def derived(state: PageState) -> PageState:
     if not state.stale and not source_waits(state.replay):
         sessions = session_turns(session_panels(state.replay), sessions)
         scenario = state.plan.scenario
-        inputs = inputs_of(scenario, state.replay, picked_prices(state), sessions)
+        inputs = inputs_of(
+            scenario, state.replay, picked_prices(state), sessions, state.export_runtime
+        )
     changes: dict[str, Any] = {}
     if sessions is not panel.sessions:
         changes["sessions"] = sessions

@@ -23,7 +23,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, whole_text
@@ -45,14 +45,18 @@ if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boo
     from budgetcore.replay.engine import PointCounts
     from budgetcore.replay.model import ReplayOptions, Turn
     from budgetcore.replay.prepared import Session
+    from budgetcore.replay.whatif import WhatIf
+    from budgetcore.runtimes.tune_axis import RuntimeAxis
     from budgetcore.tune.choice import Constraints
     from budgetcore.tune.measures import GridMeasures
     from budgetcore.tune.result import TuneResult
+    from budgetcore.tune.whatif import Baseline, PointCost
 
 __all__ = [
     "SLICE_TURNS",
     "TIMED_COST",
     "TUNE_FIELDS",
+    "WHAT_IF_COST",
     "TuneField",
     "TuneInputs",
     "TuneJob",
@@ -64,6 +68,7 @@ __all__ = [
     "pending",
     "result_of",
     "run_to_end",
+    "runtime_grid",
     "session_panels",
     "step",
     "with_texts",
@@ -74,6 +79,10 @@ __all__ = [
 SLICE_TURNS = 16 * 500
 #: A point with a clock or retries costs about this many untimed ones (docs/tune.md).
 TIMED_COST = 5
+#: A point's what-if on a log's as-run baseline costs about this many grid points: a
+#: replay with its rows, then the as-run cache model and the pricing of every request
+#: (a 400-request Claude Code log here: 5.7 ms against 0.46 ms a point).
+WHAT_IF_COST = 12
 #: runs per 100 turns: the CLI's --max-runs-per-100 rule (0 to 100, 6 places).
 _RATE_PLACES = 6
 
@@ -135,12 +144,27 @@ class TuneInputs:
     """What a grid is computed from: the scenario on screen, the sessions' turns, the
     replay options, and the sessions of an import that cannot be replayed (named, never
     dropped). Two inputs that differ only in the scenario's own K and S give the same
-    grid (:meth:`same`)."""
+    grid (:meth:`same`).
+
+    ``baselines``: with a log, each session's as-run baseline (one per session, in
+    order), so every point is also a what-if on it (docs/spec.md §17); empty when a
+    session has none (generated or pasted turns), and then the maps stay absolute."""
 
     scenario: Scenario
     sessions: tuple[tuple[str, tuple[Turn, ...]], ...]
     options: ReplayOptions
     unreadable: tuple[tuple[str, tuple[Problem, ...]], ...] = ()
+    baselines: tuple[Baseline, ...] = field(default=(), compare=False)
+    # The runtime picked beside Export ("" for the article's): its knob is the grid
+    # (docs/tune.md, "A runtime's knob"); ``runtime_s`` the scenario's S where that
+    # runtime takes it (it has no cap setting), so a new S starts the grid again.
+    runtime: str = ""
+    runtime_s: int | None = None
+
+    def options_of(self, index: int) -> ReplayOptions | None:
+        """Session ``index``'s options: its own as-run start (stable prefix, first
+        context) with a baseline, else the panel's."""
+        return self.baselines[index].options if self.baselines else self.options
 
     def same(self, other: TuneInputs) -> bool:
         """The same grid: equal scenario and options, the very same turn tuples (the
@@ -153,6 +177,7 @@ class TuneInputs:
             )
             and self.unreadable == other.unreadable
             and self.options == other.options
+            and (self.runtime, self.runtime_s) == (other.runtime, other.runtime_s)
             and _at_own_point_of(self.scenario, other.scenario) == other.scenario
         )
 
@@ -178,6 +203,30 @@ def inputs_of(
     replay: ReplayPanel,
     picked: Picked = NONE_PICKED,
     sessions: Sessions | None = None,
+    runtime: str = "",
+) -> TuneInputs | tuple[Problem, ...] | None:
+    made = _inputs_of(scenario, replay, picked, sessions)
+    if not isinstance(made, TuneInputs) or runtime in ("", "article"):
+        return made
+    return dataclasses.replace(made, runtime=runtime, runtime_s=_runtime_s(runtime, scenario))
+
+
+def _runtime_s(runtime: str, scenario: Scenario) -> int | None:
+    """The scenario's S where ``runtime`` has no summary cap of its own (its grid's S)."""
+    from budgetcore.runtimes import profile  # noqa: PLC0415
+
+    try:
+        capped = profile(runtime).summary_cap(None) is not None
+    except ScenarioError:
+        return None
+    return None if capped else scenario.config.summary_max_tokens
+
+
+def _inputs_of(
+    scenario: Scenario,
+    replay: ReplayPanel,
+    picked: Picked = NONE_PICKED,
+    sessions: Sessions | None = None,
 ) -> TuneInputs | tuple[Problem, ...] | None:
     """The grid's inputs from the replay panel's turn source: None while a replay
     field the source uses is invalid (the panel waits), the source's problems when it
@@ -186,23 +235,49 @@ def inputs_of(
     if source_waits(replay):
         return None
     options = options_of(replay, picked)
-    _key, sources = session_turns(session_panels(replay), sessions)
+    panels = session_panels(replay)
+    _key, sources = session_turns(panels, sessions)
     if len(sources) == 1:
         (source,) = sources
         if source.error:
             return source.error
         name = replay.log_name if replay.source == "log" else replay.source
-        return TuneInputs(scenario, ((name, source.turns),), options)
+        bases = _baselines(panels, sources, picked)
+        return TuneInputs(scenario, ((name, source.turns),), options, baselines=bases)
     sessions_ = []
     unreadable = []
-    for log, source in zip(replay.logs, sources, strict=True):
+    usable = []
+    for panel, log, source in zip(panels, replay.logs, sources, strict=True):
         if source.error:
             unreadable.append((log.name, source.error))
         else:
             sessions_.append((log.name, source.turns))
+            usable.append((panel, source))
     if not sessions_:
         return tuple(p for _, problems in unreadable for p in problems)
-    return TuneInputs(scenario, tuple(sessions_), options, tuple(unreadable))
+    bases = _baselines(tuple(p for p, _ in usable), tuple(x for _, x in usable), picked)
+    return TuneInputs(scenario, tuple(sessions_), options, tuple(unreadable), bases)
+
+
+def _baselines(
+    panels: tuple[ReplayPanel, ...], sources: tuple[Any, ...], picked: Picked
+) -> tuple[Baseline, ...]:
+    """Each session's as-run baseline (docs/spec.md §17), or none at all when a session
+    has none: a sum of deltas over some sessions and absolute costs over the others
+    would be of no one scope."""
+    from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
+
+    out = []
+    for panel, source in zip(panels, sources, strict=True):
+        chosen, log = panel.chosen, panel.log
+        if panel.source != "log" or chosen is None or chosen.as_run is None or log is None:
+            return ()
+        if not log.main.requests:
+            return ()
+        # Each session's own start (its stable prefix and first context), as its
+        # replay in the panel has it: options_of reads the chosen session's log.
+        out.append(Baseline(log, chosen.as_run, source.turns, options_of(panel, picked)))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,20 +294,49 @@ class TuneJob:
     session: int = 0  # the next session to prepare or replay
     counts: tuple[PointCounts, ...] = ()
     grids: tuple[GridMeasures, ...] = ()
+    # With baselines: after a session's grid, each point's what-if on its as-run
+    # baseline (``what_ifs``: the points done of this session), summed over the
+    # finished sessions in ``costs`` (one per point; () before the first).
+    what_ifs: tuple[WhatIf | None, ...] = ()
+    costs: tuple[PointCost, ...] = ()
+    in_what_if: bool = False  # the session's grid is done; its what-ifs run
+    # With a runtime: its knob's values as (K, S) points (the grid is their K × S, only
+    # these points a setting), or why that runtime cannot be tuned (the grid is then
+    # the article's K × S, and the panel says so).
+    axis: RuntimeAxis | None = None
+    axis_problems: tuple[Problem, ...] = ()
 
     @property
     def points(self) -> int:
         return len(self.ks) * len(self.ss)
 
     @property
+    def _passes(self) -> int:
+        return 2 if self.inputs.baselines else 1
+
+    @property
     def total(self) -> int:
-        """Points to replay over every session (a session that cannot be prepared
-        counts none once it is known)."""
-        return self.points * (len(self.inputs.sessions) - len(self.not_replayed))
+        """Points to replay over every session, what-ifs included (a session that
+        cannot be prepared counts none once it is known)."""
+        sessions = len(self.inputs.sessions) - len(self.not_replayed)
+        return self.points * sessions * self._passes
 
     @property
     def done(self) -> int:
-        return self.points * len(self.grids) + len(self.counts)
+        finished = len(self.grids) - (1 if self.in_what_if else 0)
+        return (
+            self.points * finished * self._passes
+            + len(self.counts)
+            + (self.points + len(self.what_ifs) if self.in_what_if else 0)
+        )
+
+    @property
+    def point_costs(self) -> tuple[PointCost, ...] | None:
+        """Each point's what-if summed over the sessions (docs/spec.md §17), once the
+        grid is finished; None without baselines."""
+        if not self.inputs.baselines or not self.finished or not self.costs:
+            return None
+        return self.costs
 
     @property
     def finished(self) -> bool:
@@ -302,34 +406,102 @@ def _cost(session: Session) -> int:
 def _start(inputs: TuneInputs) -> TuneJob:
     from budgetcore.tune.result import default_axes  # noqa: PLC0415
 
+    if inputs.runtime:
+        try:
+            axis = runtime_grid(inputs.runtime, inputs.scenario)
+        except ScenarioError as exc:
+            ks, ss = default_axes(inputs.scenario)
+            return TuneJob(inputs, ks, ss, axis_problems=tuple(exc.problems))
+        return TuneJob(inputs, axis.ks, axis.ss, axis=axis)
     ks, ss = default_axes(inputs.scenario)
     return TuneJob(inputs, ks, ss)
 
 
+def runtime_grid(runtime: str, scenario: Scenario) -> RuntimeAxis:
+    """``runtime``'s knob over its default values, each the (K, S) it means for the
+    scenario's main model: ``tune --runtime NAME`` without ``--knob`` (cli.tune_cmds.
+    _runtime_axis; the values by the same rule, the points by the same
+    ``runtimes.tune_axis.runtime_axis``). A ScenarioError when it cannot be tuned."""
+    from budgetcore.core.capacity import main_safe_input  # noqa: PLC0415
+    from budgetcore.runtimes.tune_axis import (  # noqa: PLC0415
+        default_values,
+        runtime_axis,
+        tune_knob,
+    )
+    from budgetcore.tune.grid import check_points, default_k  # noqa: PLC0415
+
+    _profile, knob = tune_knob(runtime)
+    main, cfg = scenario.main_model, scenario.config
+    values: tuple[Any, ...]
+    if knob.unit in ("tokens", "trigger"):
+        values = default_k(main_safe_input(main, cfg.reply_max_tokens, cfg.safety_margin))
+    else:
+        values = default_values(knob, main.input_tokens)
+    axis = runtime_axis(
+        runtime,
+        main.input_tokens,
+        main.output_tokens,
+        scenario.main_model_name,
+        values=values,
+        scenario_s=cfg.summary_max_tokens,
+    )
+    if not axis.points:
+        rule = f"never compacts in {axis.title} at any of its default {knob.name} values"
+        raise ScenarioError([Problem.of("--runtime", rule, runtime, "runtime-never")])
+    check_points(axis.ks, axis.ss)
+    return axis
+
+
 def _advance(job: TuneJob, budget: int) -> TuneJob:
-    """The job after one slice: sessions prepared and points replayed, in order, until
-    ``budget`` turn updates are spent (at least one piece of work)."""
+    """The job after one slice: sessions prepared, points replayed and (with a
+    baseline) each point's what-if made, in order, until ``budget`` turn updates are
+    spent (at least one piece of work)."""
     from budgetcore.replay.engine import point_counts  # noqa: PLC0415
     from budgetcore.replay.prepared import prepare  # noqa: PLC0415
     from budgetcore.tune.measures import from_points  # noqa: PLC0415
+    from budgetcore.tune.whatif import PointCost, add_point, point_what_if  # noqa: PLC0415
 
     prepared, not_replayed = list(job.prepared), list(job.not_replayed)
     counts, grids = list(job.counts), list(job.grids)
+    what_ifs, costs, in_what_if = list(job.what_ifs), list(job.costs), job.in_what_if
     index = job.session
-    sessions = job.inputs.sessions
+    inputs = job.inputs
+    sessions = inputs.sessions
     n_s = len(job.ss)
     spent = 0
     while index < len(sessions) and (spent == 0 or spent < budget):
         name, turns = sessions[index]
         if len(prepared) + len(not_replayed) <= index:  # preparing costs about a point
             try:
-                prepared.append(prepare(job.inputs.scenario, turns, job.inputs.options, name))
+                prepared.append(prepare(inputs.scenario, turns, inputs.options_of(index), name))
             except ScenarioError as exc:
                 not_replayed.append((name, exc.problems))
                 index += 1
             spent += max(1, len(turns))
             continue
         session = prepared[-1]
+        if in_what_if:
+            base = inputs.baselines[index]
+            cost = max(1, len(turns)) * WHAT_IF_COST
+            reachable = None if job.axis is None else job.axis.reachable
+            while len(what_ifs) < job.points and (spent == 0 or spent + cost <= budget):
+                i = len(what_ifs)
+                k, s = job.ks[i // n_s], job.ss[i % n_s]
+                if reachable is not None and (k, s) not in reachable:
+                    # No setting of the runtime (pi's off-diagonal): drawn grey, never
+                    # a what-if, so none is made (552 of pi's 576 points).
+                    what_ifs.append(None)
+                    spent += 1
+                    continue
+                what_ifs.append(point_what_if(base, inputs.scenario, k, s))
+                spent += cost
+            if len(what_ifs) < job.points:
+                break
+            before = costs or [PointCost()] * job.points
+            costs = [add_point(c, w) for c, w in zip(before, what_ifs, strict=True)]
+            what_ifs, in_what_if = [], False
+            index += 1
+            continue
         cost = _cost(session)
         while len(counts) < job.points and (spent == 0 or spent + cost <= budget):
             i = len(counts)
@@ -339,6 +511,9 @@ def _advance(job: TuneJob, budget: int) -> TuneJob:
             break
         grids.append(from_points(session, job.ks, job.ss, counts))
         counts = []
+        if inputs.baselines:
+            in_what_if = True
+            continue
         index += 1
     return dataclasses.replace(
         job,
@@ -347,6 +522,9 @@ def _advance(job: TuneJob, budget: int) -> TuneJob:
         session=index,
         counts=tuple(counts),
         grids=tuple(grids),
+        what_ifs=tuple(what_ifs),
+        costs=tuple(costs),
+        in_what_if=in_what_if,
     )
 
 
@@ -394,6 +572,11 @@ def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
     if job is None or not job.finished or not job.grids:
         return None
     constraints = constraints_of(panel)
+    axis = job.axis
+    if axis is not None and len(job.ks) * len(job.ss) > len(axis.reachable):
+        # pi's reserveTokens moves K and S together: the rest of the product is no
+        # setting of it, so never chosen (tune --runtime's rule).
+        constraints = dataclasses.replace(constraints, reachable=axis.reachable)
     from budgetcore.tune.engine import grid_of  # noqa: PLC0415
     from budgetcore.tune.result import SessionResult, summarise  # noqa: PLC0415
 
@@ -404,4 +587,5 @@ def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
     ]
     failed = (*job.inputs.unreadable, *job.not_replayed)
     results += [SessionResult(name, None, None, problems) for name, problems in failed]
-    return summarise(scenario, results, constraints)
+    result = summarise(scenario, results, constraints)
+    return result if axis is None else dataclasses.replace(result, runtime=axis)

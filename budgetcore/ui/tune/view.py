@@ -12,12 +12,12 @@ the tab order moves with the arrow keys (a roving tab stop: 384 cells are one st
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, text_width, wrap_text
 from budgetcore.errors import Problem
-from budgetcore.messages import t
+from budgetcore.messages import CATALOGUE, t
 from budgetcore.replay.model import decimal_of
 from budgetcore.ui.drawn import reuse
 from budgetcore.ui.markup import Markup, el, join
@@ -154,8 +154,18 @@ def _value_text(g: Any, measure: str, units: int, lang: str) -> str:
     return t("tune.amount", lang, value=format_int(units), unit=t(unit, lang))
 
 
-def point_text(g: Any, i: int, lang: str) -> str:
-    """Point ``i``'s exact values in words (a cell's label and the readout)."""
+def point_text(g: Any, i: int, lang: str, costs: Any = None, result: Any = None) -> str:
+    """Point ``i``'s exact values in words (a cell's label and the readout); with
+    ``costs``, its what-if on the as-run baseline and the change from it too."""
+    text = _point_values(g, i, lang)
+    if costs is not None:
+        text = t("tune.point-whatif", lang, point=text, whatif=_delta_text(costs[i], lang))
+    if result is not None and result.runtime is not None:
+        text = t("tune.point-knob", lang, knob=_knob_point(result, i, lang), point=text)
+    return text
+
+
+def _point_values(g: Any, i: int, lang: str) -> str:
     k, s = g.point(i)
     c = g.columns
     cost = (
@@ -219,18 +229,42 @@ def _tick_indices(n: int, step: int) -> list[int]:
     return sorted({*inner, n - 1})
 
 
-def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, int]) -> Markup:
+def _cells(g: Any, measure: str, lang: str, span: tuple[int, int]) -> list[tuple[str, str]]:
+    """Each point's colour class and value text on an absolute map."""
     lo, hi = span
+    out = []
+    for i in range(g.points):
+        # A cost of unknown usage is never a colour (docs/spec.md §15): grey, and said;
+        # so is a compression where no run summarised.
+        if _shown(g, measure, i):
+            value = _value(g, measure, i)
+            out.append((f"tb{_bin(value, lo, hi)}", _value_text(g, measure, value, lang)))
+        else:
+            out.append(("tu", t(_NO_VALUE[measure], lang)))
+    return out
+
+
+def _map_svg(
+    result: Any,
+    measure: str,
+    lang: str,
+    width: int,
+    *,
+    cells: list[tuple[str, str]],
+    title: str,
+) -> Markup:
     g = result.grid
     n_k, n_s = len(g.ks), len(g.ss)
-    k_labels = [format_int(k) for k in g.ks]
+    axis = result.runtime
+    k_labels = [format_int(k) if axis is None else knob_row(axis, k) for k in g.ks]
     gutter = _PAD + max(text_width(x) for x in k_labels) + _TICK + 3
     cell_w = max(6, (width - gutter - _PAD) // n_s)
     plot_w = cell_w * n_s
     # The axis titles wrap where the svg is narrower than they are (issue 42: at 390 px
     # in English the S title, anchored at the plot's right edge, lost its first letters).
-    k_title = wrap_text(t("tune.axis.k", lang), width - 2 * _PAD)
-    s_title = wrap_text(t("tune.axis.s", lang), width - 2 * _PAD)
+    k_text, s_text = _axis_titles(axis, lang)
+    k_title = wrap_text(k_text, width - 2 * _PAD)
+    s_title = wrap_text(s_text, width - 2 * _PAD)
     top = _LINE * len(k_title) + 4  # the K axis title's rows
     plot_h = _CELL_H * n_k
     bottom = top + plot_h
@@ -240,21 +274,17 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
         el("text", {"class": "ch-axis-title", "x": _PAD, "y": _LINE * (j + 1)}, line)
         for j, line in enumerate(k_title)
     ]
-    known = [g.known(i) for i in range(g.points)]
     for i in range(g.points):
         row, col = divmod(i, n_s)
         x = gutter + col * cell_w
         y = top + (n_k - 1 - row) * _CELL_H
-        # A cost of unknown usage is never a colour (docs/spec.md §15): grey, and said;
-        # so is a compression where no run summarised.
-        shown = known[i] if measure == "cost" else _shown(g, measure, i)
-        cls = f"tc tb{_bin(_value(g, measure, i), lo, hi)}" if shown else "tc tu"
+        bin_class, value_text = cells[i]
         k, s = g.point(i)
         parts.append(
             el(
                 "rect",
                 {
-                    "class": cls,
+                    "class": f"tc {bin_class}",
                     "x": x,
                     "y": y,
                     "width": cell_w,
@@ -265,13 +295,7 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
                     "data-k": k,
                     "data-s": s,
                     "aria-label": t(
-                        "tune.cell",
-                        lang,
-                        k=format_int(k),
-                        s=format_int(s),
-                        value=_value_text(g, measure, _value(g, measure, i), lang)
-                        if shown
-                        else t(_NO_VALUE[measure], lang),
+                        "tune.cell", lang, k=format_int(k), s=format_int(s), value=value_text
                     ),
                 },
             )
@@ -327,11 +351,7 @@ def _map_svg(result: Any, measure: str, lang: str, width: int, span: tuple[int, 
     parts.append(el("rect", {"class": "tf", **frame}))
     return chart_svg(
         f"tune-{measure}",
-        t(
-            f"tune.map.{measure}.title",
-            lang,
-            unit=t("tune.unit.money" if g.priced else "tune.unit.billed-title", lang),
-        ),
+        title,
         width,
         height,
         [*parts, *texts],
@@ -358,7 +378,7 @@ def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
     items = []
     for j in range(BINS):
         a = edges[j]
-        b = hi if j == BINS - 1 else edges[j + 1] - 1
+        b = hi if j == BINS - 1 or hi == lo else edges[j + 1] - 1  # one value: bin 0 alone
         if b < a or (hi == lo and j > 0):
             continue
         if a == b:
@@ -386,9 +406,60 @@ def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
 _NO_VALUE = {"cost": "tune.unknown-usage", "compression": "tune.no-run"}
 
 
-def _range(g: Any, measure: str) -> tuple[int, int]:
-    values = [_value(g, measure, i) for i in range(g.points) if _shown(g, measure, i)] or [0]
+def _range(g: Any, measure: str, skip: frozenset[int] = frozenset()) -> tuple[int, int]:
+    values = [
+        _value(g, measure, i) for i in range(g.points) if _shown(g, measure, i) and i not in skip
+    ] or [0]
     return min(values), max(values)
+
+
+# ------------------------------------------------------------------ a runtime's knob
+
+
+def knob_text(axis: Any, value: object) -> str:
+    """A knob value in its own unit: "85 %", "0.75", "190,000"."""
+    unit = axis.knob.unit
+    if unit == "percent":
+        return f"{value} %"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_int(value)
+    return str(value)
+
+
+def knob_row(axis: Any, k: int) -> str:
+    """A K row's label: the knob value that gives that K (the first of equal ones)."""
+    point = next((p for p in axis.points if p.k == k), None)
+    return format_int(k) if point is None else knob_text(axis, point.value)
+
+
+def _axis_titles(axis: Any, lang: str) -> tuple[str, str]:
+    """The maps' axis titles: K and S, or the runtime's knob and where its S comes from."""
+    if axis is None:
+        return t("tune.axis.k", lang), t("tune.axis.s", lang)
+    unit = t(f"tune.knob-unit.{axis.knob.unit}", lang)
+    k_title = t("tune.axis.knob", lang, knob=axis.knob.name, unit=unit)
+    key = "tune.axis.s-runtime" if axis.summary == "runtime" else "tune.axis.s-scenario"
+    return k_title, t(key, lang, runtime=axis.title)
+
+
+def not_settings(result: Any) -> frozenset[int]:
+    """The grid's points that are no setting of the runtime (pi's reserveTokens moves K
+    and S together: only its diagonal is); none without a runtime."""
+    axis, g = result.runtime, result.grid
+    if axis is None:
+        return frozenset()
+    reachable = axis.reachable
+    return frozenset(i for i in range(g.points) if g.point(i) not in reachable)
+
+
+def _knob_point(result: Any, i: int, lang: str) -> str:
+    """Point ``i`` as the runtime's setting: "knob = value", or that it is none."""
+    axis = result.runtime
+    k, s = result.grid.point(i)
+    at = axis.at(k, s)
+    if at is None:
+        return t("tune.not-a-setting", lang, runtime=axis.title)
+    return t("tune.knob-is", lang, knob=axis.knob.name, value=knob_text(axis, at.value))
 
 
 def _marks_html(result: Any, lang: str) -> Markup:
@@ -411,30 +482,260 @@ def _marks_html(result: Any, lang: str) -> Markup:
     return el("ul", {"class": "ch-legend tune-marks"}, *items)
 
 
-def _maps_html(result: Any, lang: str, width: int) -> Markup:
+def _maps_html(result: Any, lang: str, width: int, costs: Any = None) -> Markup:
+    """The marks' legend and a map per measure. ``costs``: each point's what-if on the
+    sessions' as-run baselines (docs/spec.md §17); then the cost map shows each point's
+    change from the as-run model, on one colour scale diverging at 0."""
     g = result.grid
     figures = [_marks_html(result, lang)]
+    skip = not_settings(result)
+    none_text = "" if not skip else t("tune.not-a-setting", lang, runtime=result.runtime.title)
     for measure in MEASURES:
-        lo, hi = _range(g, measure)
         unit = t("tune.unit.money" if g.priced else "tune.unit.billed-title", lang)
+        if measure == "cost" and costs is not None:
+            delta = _Delta.of(costs, skip)
+            title = t("tune.map.delta.title", lang)
+            cells = delta.cells(lang)
+            scale = delta.scale_html(lang)
+            caveat = t("tune.not-delta", lang)
+        else:
+            lo, hi = _range(g, measure, skip)
+            title = t(f"tune.map.{measure}.title", lang, unit=unit)
+            cells = _cells(g, measure, lang, (lo, hi))
+            scale = _scale_html(g, measure, lo, hi, lang)
+            caveat = t("tune.not", lang)
+        if skip:
+            # No setting of the runtime: grey, and said, never a colour on its scale.
+            cells = [("tu", none_text) if i in skip else c for i, c in enumerate(cells)]
+            item = el("li", {"class": "ch-key tk tu"}, none_text)
+            scale = Markup(str(scale).replace("</ul>", str(item) + "</ul>"))
         figures.append(
             el(
                 "figure",
                 {"class": "ch-figure", "data-figure": f"tune-{measure}"},
-                el(
-                    "figcaption",
-                    None,
-                    el("strong", None, t(f"tune.map.{measure}.title", lang, unit=unit)),
-                ),
-                _map_svg(result, measure, lang, width, (lo, hi)),
-                _scale_html(g, measure, lo, hi, lang),
-                el("p", {"class": "caveat"}, t("phrase.not", lang), t("tune.not", lang)),
+                el("figcaption", None, el("strong", None, title)),
+                _map_svg(result, measure, lang, width, cells=cells, title=title),
+                scale,
+                el("p", {"class": "caveat"}, t("phrase.not", lang), caveat),
             )
         )
     return join(figures)
 
 
+# ------------------------------------------------------------------ change from as run
+
+#: Colour bins on each side of 0 (``.tdn4`` … ``.tdn1``, ``.td0``, ``.tdp1`` … ``.tdp4``
+#: in web/style.css: a diverging palette, savings blue, extra cost red).
+SIDE_BINS = 4
+
+
+def signed_money(value: Decimal) -> str:
+    """A change in dollars, exactly, its sign always said: "+$0.12", "−$0.12", "±$0.00"."""
+    if value == 0:
+        return "±" + format_money(value)
+    return ("+" if value > 0 else "−") + format_money(abs(value))
+
+
+@dataclass(frozen=True, slots=True)
+class _Delta:
+    """Each point's what-if minus the as-run model, as whole units of 10^-places dollars
+    (exact: every figure is a finite decimal), None where unknown."""
+
+    costs: tuple[Any, ...]
+    places: int
+    units: tuple[int | None, ...]
+    skip: frozenset[int] = frozenset()
+
+    @classmethod
+    def of(cls, costs: Any, skip: frozenset[int] = frozenset()) -> _Delta:
+        """``skip``: points that are no setting (drawn grey by the caller, off the scale)."""
+        deltas = [None if i in skip else c.delta for i, c in enumerate(costs)]
+        known = [d for d in deltas if d is not None]
+        places = max([2, *(-int(d.as_tuple().exponent) for d in known)])
+        units = tuple(None if d is None else int(d.scaleb(places)) for d in deltas)
+        return cls(tuple(costs), places, units, skip)
+
+    @property
+    def span(self) -> int:
+        """The largest change either way: both sides share one scale, so one colour is
+        one size of change, saving or extra."""
+        return max((abs(u) for u in self.units if u is not None), default=0)
+
+    def bin_of(self, u: int) -> int:
+        """−4 … −1 below 0, 0 at exactly 0, 1 … 4 above: ceil(|u| × 4 / span)."""
+        if u == 0:
+            return 0
+        side = -(-abs(u) * SIDE_BINS // self.span)
+        return side if u > 0 else -side
+
+    def cells(self, lang: str) -> list[tuple[str, str]]:
+        out = []
+        for c, u in zip(self.costs, self.units, strict=True):
+            if u is None:
+                out.append(("tu", t("tune.delta.unknown", lang)))
+            else:
+                out.append((_delta_class(self.bin_of(u)), _delta_text(c, lang)))
+        return out
+
+    def scale_html(self, lang: str) -> Markup:
+        """The colour scale: each non-empty bin's range of the changes it holds (their
+        least and greatest, so no range names a change no point has), money to four
+        significant figures widened outward (floor the low end, ceiling the high end)."""
+        held: dict[int, list[int]] = {}
+        for u in self.units:
+            if u is not None:
+                held.setdefault(self.bin_of(u), []).append(u)
+        items = []
+        for b in range(-SIDE_BINS, SIDE_BINS + 1):
+            if b not in held:
+                continue
+            low, high = min(held[b]), max(held[b])
+            if low == high:  # one change: exactly, as its cells say it
+                text = signed_money(Decimal(low).scaleb(-self.places))
+            else:
+                text = t(
+                    "tune.bin",
+                    lang,
+                    low=_signed_figures(Decimal(low).scaleb(-self.places), ROUND_FLOOR),
+                    high=_signed_figures(Decimal(high).scaleb(-self.places), ROUND_CEILING),
+                )
+            items.append(el("li", {"class": f"ch-key tk {_delta_class(b)}", "data-bin": b}, text))
+        if any(u is None and i not in self.skip for i, u in enumerate(self.units)):
+            items.append(el("li", {"class": "ch-key tk tu"}, t("tune.delta.unknown", lang)))
+        return el(
+            "ul",
+            {"class": "ch-legend tune-scale", "aria-label": t("tune.scale", lang)},
+            el("li", {"class": "tune-scale-title"}, t("tune.scale-delta", lang)),
+            *items,
+        )
+
+
+def _delta_class(b: int) -> str:
+    return "td0" if b == 0 else (f"tdp{b}" if b > 0 else f"tdn{-b}")
+
+
+def _signed_figures(value: Decimal, rounding: str) -> str:
+    """A scale edge: signed dollars to four significant figures by ``rounding`` (of the
+    signed value, so a range widened outward stays widened on the negative side)."""
+    text = format_money_figures(value, rounding)
+    if value == 0:
+        return "±" + text
+    return ("−" + text[1:]) if text.startswith("-") else "+" + text
+
+
+def _delta_text(c: Any, lang: str) -> str:
+    """A point's what-if in words: "what-if $X, +$Y from the as-run model"."""
+    if c.modelled is None or c.delta is None:
+        return t("tune.delta.unknown", lang)
+    return t(
+        "tune.delta.value",
+        lang,
+        modelled=format_money(c.modelled),
+        delta=signed_money(c.delta),
+    )
+
+
 # ------------------------------------------------------------------ the choice
+
+
+def backtest_html(job: Any, lang: str) -> Markup:
+    """The as-run baseline the points are what-ifs on, stated first (docs/spec.md §17):
+    "As run: measured $X, modelled $X′ (±r %)" over the replayed sessions, and what
+    a backtest that is no baseline (Bedrock) or worse than 5 % means for every point.
+    Empty without baselines."""
+    from budgetcore.tune.whatif import backtest_sum  # noqa: PLC0415
+    from budgetcore.ui.replay.backtest import UNTRUSTED  # noqa: PLC0415
+
+    inputs = job.inputs
+    if not inputs.baselines:
+        return Markup("")
+    skipped = {name for name, _ in job.not_replayed}
+    named = [
+        (name, b.as_run)
+        for (name, _), b in zip(inputs.sessions, inputs.baselines, strict=True)
+        if name not in skipped
+    ]
+    runs = [run for _, run in named]
+    measured, modelled, ratio = backtest_sum(runs)
+    unknown = t("asrun.unknown", lang)
+    line = el(
+        "p",
+        {
+            "class": "rp-asrun-line",
+            "data-tune-asrun": "",
+            "data-measured-cost": "null" if measured is None else format(measured, "f"),
+            "data-modelled-cost": "null" if modelled is None else format(modelled, "f"),
+            "data-ratio": "null" if ratio is None else format(ratio, "f"),
+        },
+        el(
+            "strong",
+            None,
+            t(
+                "asrun.line",
+                lang,
+                measured=unknown if measured is None else format_money(measured),
+                modelled=unknown if modelled is None else format_money(modelled),
+                ratio=_ratio_text(ratio, lang),
+            ),
+        ),
+        " ",
+        t(
+            "tune.asrun-scope.one" if len(runs) == 1 else "tune.asrun-scope.other",
+            lang,
+            n=format_int(len(runs)),
+        ),
+    )
+    notes: list[Markup] = [line]
+    several = len(runs) > 1
+    caveats = [(name, run) for name, run in named if run.caveat]
+    off = [name for name, run in named if run.trusted is not True and not run.caveat]
+    if caveats:
+        run = caveats[0][1]
+        text = t(UNTRUSTED.get(run.served_by, "asrun.untrusted.bedrock"), lang)
+        if several:
+            text = t("tune.sessions-named", lang, names=", ".join(n for n, _ in caveats)) + text
+        notes.append(el("p", {"class": "warn", "data-baseline-untrusted": run.served_by}, text))
+    if off:
+        key = (
+            "tune.backtest-off"
+            if any(r.trusted is False for _, r in named)
+            else "tune.backtest-unchecked"
+        )
+        text = t(key, lang, ratio=_ratio_text(ratio, lang))
+        if several:
+            text = t("tune.sessions-named", lang, names=", ".join(off)) + text
+        notes.append(el("p", {"class": "warn", "data-backtest-off": ""}, text))
+    return el("div", {"class": "tune-asrun"}, *notes)
+
+
+def _ratio_text(r: Decimal | None, lang: str) -> str:
+    from budgetcore.replay.asrun import ratio_text  # noqa: PLC0415
+
+    return t("asrun.unknown", lang) if r is None else ratio_text(r)
+
+
+def _backtest_off(job: Any) -> bool:
+    """Whether every point's what-if is the model's alone: some session's backtest is no
+    baseline, not within 5 %, or unknown."""
+    return any(b.as_run.caveat or b.as_run.trusted is not True for b in job.inputs.baselines)
+
+
+def _chosen_what_if(costs: Any, i: int, off: bool, lang: str) -> Markup:
+    """The chosen point as a what-if on the as-run baseline, marked ⚠ when the backtest
+    is no baseline (as the replay's what-if is)."""
+    from budgetcore.ui.replay.backtest import OFF_MARK  # noqa: PLC0415
+
+    c = costs[i]
+    mark = el("span", {"class": "rp-off"}, " ", OFF_MARK) if off else ""
+    return el(
+        "p",
+        {
+            "data-tune-whatif": "",
+            "data-value": "null" if c.delta is None else format(c.delta, "f"),
+        },
+        t("tune.choice.whatif", lang, whatif=_delta_text(c, lang)),
+        mark,
+    )
 
 
 def _signed(text: str, negative: bool, zero: bool) -> str:
@@ -446,7 +747,13 @@ def _diff(g: Any, units: int, cost: bool) -> str:
     return _signed(text, units < 0, units == 0)
 
 
-def _choice_html(result: Any, state: Any, lang: str) -> Markup:
+def _choice_html(result: Any, state: Any, lang: str, job: Any = None) -> Markup:
+    head = Markup("") if job is None else backtest_html(job, lang)
+    costs = None if job is None else job.point_costs
+    return join((head, _choice_body(result, state, lang, costs, job)))
+
+
+def _choice_body(result: Any, state: Any, lang: str, costs: Any, job: Any) -> Markup:
     g, choice = result.grid, result.choice
     if choice is None:
         unknown = sum(1 for i in range(g.points) if not g.known(i))
@@ -480,7 +787,15 @@ def _choice_html(result: Any, state: Any, lang: str) -> Markup:
             el(
                 "strong",
                 None,
-                t("tune.choice.head", lang, k=format_int(choice.k), s=format_int(choice.s)),
+                t("tune.choice.head", lang, k=format_int(choice.k), s=format_int(choice.s))
+                if result.runtime is None
+                else t(
+                    "tune.choice.head-knob",
+                    lang,
+                    knob=_knob_point(result, i, lang),
+                    k=format_int(choice.k),
+                    s=format_int(choice.s),
+                ),
             ),
             " ",
             t(
@@ -492,6 +807,8 @@ def _choice_html(result: Any, state: Any, lang: str) -> Markup:
         )
     ]
     unseen = g.columns["unseen_tokens"]
+    if costs is not None:
+        lines.append(_chosen_what_if(costs, i, _backtest_off(job), lang))
     if choice.runner_up is not None and choice.decided_by is not None:
         r = choice.runner_up
         rk, rs = g.point(r)
@@ -634,6 +951,48 @@ def _errors_html(named: list[tuple[str, tuple[Problem, ...]]], lang: str) -> Mar
     return el("ul", {"class": "errors", "role": "alert"}, *items)
 
 
+def _runtime_notes(job: Any, lang: str) -> Markup:
+    """Why a picked runtime's knob is not the grid (it cannot be tuned: the grid is the
+    article's K × S), and the knob values at which it never compacts (off the grid)."""
+    notes = []
+    if job.axis_problems:
+        from budgetcore.runtimes import profile  # noqa: PLC0415
+
+        name = job.inputs.runtime
+        key = f"tune.not-tunable.{name}"
+        # Said from the catalogue where it has the runtime's reason; any other refusal
+        # (a default value at which it never compacts) is the problem's own sentence.
+        why = (
+            t(key, lang)
+            if key in CATALOGUE
+            else t("msg.list-sep", lang).join(_problems(job.axis_problems, lang))
+        )
+        notes.append(
+            el(
+                "p",
+                {"class": "warn", "data-tune-runtime-refused": name},
+                t("tune.runtime-fallback", lang, runtime=profile(name).title, why=why),
+            )
+        )
+    axis = job.axis
+    if axis is not None and axis.never:
+        values = ", ".join(knob_text(axis, v) for v in axis.never)
+        notes.append(
+            el(
+                "p",
+                {"class": "note-small", "data-tune-never": ""},
+                t(
+                    "tune.runtime-never",
+                    lang,
+                    runtime=axis.title,
+                    knob=axis.knob.name,
+                    values=values,
+                ),
+            )
+        )
+    return join(notes)
+
+
 #: The choice and its export, drawn once per (result, scenario, format, language): a
 #: hover redraws only the readout.
 def screen_key(state: Any) -> tuple[object, ...]:
@@ -700,7 +1059,12 @@ def render_tune(state: Any, before: TuneScreen | None = None) -> TuneScreen:
         else:
             text["tune-status"] = t("tune.starting", lang)
         return TuneScreen(html, text, messages, (done, max(total, 1)), -1, drawn)
-    html["tune-errors"] = _errors_html([*job.inputs.unreadable, *job.not_replayed], lang)
+    html["tune-errors"] = join(
+        (
+            _errors_html([*job.inputs.unreadable, *job.not_replayed], lang),
+            _runtime_notes(job, lang),
+        )
+    )
     result = panel.result
     if result is None:
         text["tune-status"] = t("tune.no-session", lang)
@@ -717,12 +1081,17 @@ def render_tune(state: Any, before: TuneScreen | None = None) -> TuneScreen:
             n_s=format_int(len(g.ss)),
         )
     width = panel_chart_width(state.width, state.panel_width, 280)
+    costs = job.point_costs
     html["tune-maps"] = reuse(
-        was, drawn, "maps", (result, lang, width), lambda: _maps_html(result, lang, width)
+        was,
+        drawn,
+        "maps",
+        (result, costs, lang, width),
+        lambda: _maps_html(result, lang, width, costs),
     )
-    key = (result, state.plan.scenario, state.export_format, lang)
+    key = (result, job, state.plan.scenario, state.export_format, lang)
     html["tune-choice"] = reuse(
-        was, drawn, "choice", key, lambda: _choice_html(result, state, lang)
+        was, drawn, "choice", key, lambda: _choice_html(result, state, lang, job)
     )
     focus = panel.focus if 0 <= panel.focus < g.points else -1
     shown = panel.hover if 0 <= panel.hover < g.points else focus
@@ -731,7 +1100,7 @@ def render_tune(state: Any, before: TuneScreen | None = None) -> TuneScreen:
     if shown < 0:
         text["tune-point"] = t("tune.point-hint", lang)
     else:
-        text["tune-point"] = point_text(g, shown, lang)
+        text["tune-point"] = point_text(g, shown, lang, costs, result)
         k, s = g.point(shown)
         same = (
             state.plan.scenario.config.trigger_tokens,

@@ -1,0 +1,85 @@
+"""``tune --log F``: every point also as a what-if on the session's as-run baseline
+(docs/spec.md §17, "Tune's points are what-ifs against the as-run baseline of each
+session ... its delta from the as-run model is shown beside it"): ``what_if_cost`` and
+``delta_from_as_run`` on each JSON Lines and CSV row, held to the chosen point's exact
+what-if (``choice.what_if``, made by a separate path that reads the log again)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LOGS = ROOT / "tests" / "fixtures" / "logs"
+
+
+def _tune(*args: str) -> str:
+    out = subprocess.run(
+        [sys.executable, "-m", "budgetcore", "tune", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return out.stdout
+
+
+def _main_file(fixture: str) -> str:
+    return str(min((LOGS / fixture).rglob("*.jsonl"), key=lambda p: (len(p.parts), p)))
+
+
+@pytest.mark.parametrize("fixture", ["claude/12-compact-preserved-2.1", "codex/compaction"])
+def test_every_point_carries_its_what_if_and_its_change_from_the_as_run_model(
+    fixture: str,
+) -> None:
+    lines = [json.loads(x) for x in _tune("--log", _main_file(fixture)).splitlines()]
+    rows, summary = lines[:-1], lines[-1]["summary"]
+    w = summary["choice"]["what_if"]
+    base = Decimal(w["as_run_modelled_cost"])
+    assert base == Decimal(summary["as_run"][0]["modelled_cost"])
+    deltas = set()
+    for row in rows:
+        cost, delta = Decimal(row["what_if_cost"]), Decimal(row["delta_from_as_run"])
+        assert cost - base == delta  # exact decimals, the same scope as the backtest
+        deltas.add(delta)
+        if row["chosen"]:
+            assert row["what_if_cost"] == w["modelled_cost"]
+            assert row["delta_from_as_run"] == w["delta"]["total"]
+    assert sum(r["chosen"] for r in rows) == 1
+    assert len(rows) == 24 * 16
+    assert len(deltas) > 1  # each point its own what-if, never one figure for all
+
+
+def test_the_csv_has_the_same_two_columns() -> None:
+    text = _tune("--log", _main_file("claude/12-compact-preserved-2.1"), "--format", "csv")
+    body = "\n".join(x for x in text.splitlines() if not x.startswith("#"))
+    rows = list(csv.DictReader(io.StringIO(body)))
+    assert len(rows) == 24 * 16
+    assert all(r["what_if_cost"] and r["delta_from_as_run"] for r in rows)
+
+
+def test_turns_without_a_log_have_no_what_if_fields() -> None:
+    generated = '{"turns": 20, "seed": 1, "added": {"dist": "uniform", "low": 1000, "high": 9000}}'
+    text = _tune("--fragment", "config.trigger_tokens=40000", "--generate", generated)
+    row = json.loads(text.splitlines()[0])
+    assert "what_if_cost" not in row
+    assert "delta_from_as_run" not in row
+
+
+def test_the_table_shows_each_points_what_if_and_its_change() -> None:
+    log = _main_file("claude/12-compact-preserved-2.1")
+    table = _tune("--log", log, "--format", "table").splitlines()
+    head = next(x for x in table if x.strip().startswith("K "))
+    assert head.split()[-4:] == ["what-if", "Δ", "as", "run"]
+    summary = json.loads(_tune("--log", log).splitlines()[-1])["summary"]
+    total = Decimal(summary["choice"]["what_if"]["delta"]["total"])
+    chosen = next(x for x in table if x.startswith("  *"))
+    sign = "+" if total >= 0 else "−"
+    assert chosen.split()[-1] == f"{sign}${abs(total)}"

@@ -1,0 +1,328 @@
+"""The page's Tune panel over a log (docs/spec.md §17, issue 37): every point is also a
+what-if on the session's as-run baseline; the cost map shows its change from the as-run
+model on one colour scale diverging at 0, the backtest line is stated first, and a
+backtest that is no baseline (Bedrock) or worse than 5 % is said beside the choice.
+
+The oracles are the CLI (``tune --log F --format jsonl``: its chosen point's exact
+what-if) and the replay panel's own what-if at the same K and S, never this module's
+arithmetic."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from budgetcore.messages import t
+from budgetcore.replay.asrun import ratio_text
+from budgetcore.ui.events import (
+    JobStep,
+    LanguageChosen,
+    ReplayLogsLoaded,
+    ReplaySourceChosen,
+    ReplayToggled,
+    TunePointChosen,
+    TunePointFocused,
+    TuneToggled,
+)
+from budgetcore.ui.model import PageState
+from budgetcore.ui.replay.backtest import OFF_MARK
+from budgetcore.ui.tune.view import SIDE_BINS, _Delta, render_tune, signed_money
+from budgetcore.ui.update import initial_state, reduce
+from budgetcore.units import format_money
+
+ROOT = Path(__file__).resolve().parents[1]
+LOGS = ROOT / "tests" / "fixtures" / "logs"
+
+
+def _files(base: Path) -> tuple[tuple[str, bytes], ...]:
+    return tuple(
+        (p.relative_to(base).as_posix(), p.read_bytes())
+        for p in sorted(base.rglob("*"))
+        if p.is_file()
+    )
+
+
+def _run(state: PageState) -> PageState:
+    while True:
+        after = reduce(state, JobStep("tune"))
+        if after is state:
+            return state
+        state = after
+
+
+def _tuned(fixture: str, lang: str = "en") -> PageState:
+    state = reduce(initial_state(), LanguageChosen(lang))
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_files(LOGS / fixture)))
+    return _run(reduce(state, TuneToggled(True)))
+
+
+def _cli_tune(fixture: str) -> dict[str, object]:
+    # The session's own file (its subagents beside it are read with it): a folder
+    # needs a scenario, a file stands in with its model.
+    main = min((LOGS / fixture).rglob("*.jsonl"), key=lambda p: (len(p.parts), p))
+    out = subprocess.run(
+        [sys.executable, "-m", "budgetcore", "tune", "--log", str(main), "--format", "jsonl"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    last = json.loads(out.stdout.splitlines()[-1])
+    summary = last["summary"]
+    assert isinstance(summary, dict)
+    return summary
+
+
+@pytest.mark.parametrize("fixture", ["claude/12-compact-preserved-2.1", "codex/compaction"])
+def test_the_chosen_points_what_if_is_the_clis(fixture: str) -> None:
+    """``tune --log F`` (no scenario: the log's own model, as the page's switch) replays
+    its chosen point as an exact what-if on the as-run baseline: the page's point is the
+    same point and its what-if the same money, to the last digit."""
+    state = _tuned(fixture)
+    job = state.tune.job
+    result = state.tune.result
+    assert job is not None
+    assert result is not None
+    assert result.choice is not None
+    costs = job.point_costs
+    assert costs is not None
+    assert len(costs) == result.grid.points
+    cli = _cli_tune(fixture)
+    choice = cli["choice"]
+    assert isinstance(choice, dict)
+    assert (result.choice.k, result.choice.s) == (choice["k"], choice["s"])
+    w = choice["what_if"]
+    c = costs[result.choice.index]
+    assert c.modelled == Decimal(w["modelled_cost"])
+    assert c.as_run == Decimal(w["as_run_modelled_cost"])
+    assert c.delta == Decimal(w["delta"]["total"])
+    screen = render_tune(state)
+    chosen = re.search(r'data-tune-whatif="" data-value="([^"]*)"', screen.html["tune-choice"])
+    assert chosen is not None
+    assert chosen.group(1) == w["delta"]["total"]
+    # The backtest line first, as the CLI's as_run list holds it.
+    (asrun,) = cli["as_run"]
+    assert isinstance(asrun, dict)
+    line = re.search(
+        r'data-tune-asrun="" data-measured-cost="([^"]*)" data-modelled-cost="([^"]*)"',
+        screen.html["tune-choice"],
+    )
+    assert line is not None
+    assert (line.group(1), line.group(2)) == (asrun["measured_cost"], asrun["modelled_cost"])
+    assert screen.html["tune-choice"].index("data-tune-asrun") < screen.html["tune-choice"].index(
+        "data-tune-choice="
+    )
+
+
+def test_every_point_is_the_replay_panels_what_if_at_its_k_and_s() -> None:
+    """A point set from the map gives the replay panel that K and S: its what-if (the
+    panel's own, docs/spec.md §17) is the point's, for points on both sides of 0."""
+    state = _tuned("claude/12-compact-preserved-2.1")
+    job = state.tune.job
+    assert job is not None
+    costs = job.point_costs
+    assert costs is not None
+    g = state.tune.result.grid  # type: ignore[union-attr]
+    signs = {}
+    for i, c in enumerate(costs):
+        assert c.delta is not None
+        signs.setdefault((c.delta > 0) - (c.delta < 0), i)
+    assert len(signs) >= 2, signs  # the fixture's grid saves at some points, costs at others
+    for i in (*signs.values(), 0, g.points - 1):
+        k, s = g.point(i)
+        at = reduce(reduce(state, TunePointChosen(k, s)), JobStep("replay"))
+        run = at.replay.run
+        assert run is not None
+        assert run.what_if is not None
+        assert (run.what_if.trigger, run.what_if.summary_cap) == (k, s)
+        assert run.what_if.modelled_cost == costs[i].modelled
+        assert run.what_if.as_run_cost == costs[i].as_run
+
+
+def test_the_cost_map_diverges_at_zero_and_keeps_each_points_exact_what_if() -> None:
+    state = _tuned("claude/12-compact-preserved-2.1")
+    job = state.tune.job
+    assert job is not None
+    assert job.point_costs is not None
+    costs = job.point_costs
+    maps = render_tune(state).html["tune-maps"]
+    cost_map = maps[maps.index('data-figure="tune-cost"') : maps.index('data-figure="tune-unseen"')]
+    cells = re.findall(
+        r'<rect class="tc (\w+)"[^>]*data-tune-cell="(\d+)"[^>]*aria-label="([^"]*)"', cost_map
+    )
+    assert len(cells) == len(costs)
+    for cls, i, raw in cells:
+        c = costs[int(i)]
+        assert c.delta is not None
+        assert c.modelled is not None
+        # The colour's side is the change's sign; exactly 0 is the neutral middle.
+        want = "td0" if c.delta == 0 else ("tdp" if c.delta > 0 else "tdn")
+        assert cls.startswith(want), (cls, c.delta)
+        # The cell keeps the point's absolute what-if and says its change exactly.
+        label = html.unescape(raw)
+        assert format_money(c.modelled) in label
+        assert signed_money(c.delta) in label
+    assert t("tune.map.delta.title", "en") in html.unescape(cost_map)
+    assert t("tune.scale-delta", "en") in html.unescape(cost_map)
+    assert t("tune.not-delta", "en") in html.unescape(cost_map)
+    # The other maps stay absolute (their own measures have no as-run side).
+    assert "tdp" not in maps[maps.index('data-figure="tune-unseen"') :]
+
+
+def test_the_delta_scale_is_one_scale_for_both_signs_with_exact_integer_bins() -> None:
+    """ceil(|u| × 4 / span): one colour is one size of change either way, and the bin's
+    legend range holds every value put in it."""
+
+    class _C:
+        def __init__(self, d: Decimal) -> None:
+            self.delta, self.modelled, self.as_run = d, d, Decimal(0)
+
+    for values in ((-7, 3, 0, 7), (1, 2, 3), (-100, -1), (0,), (-5, 5, 4, -4, 1, -1)):
+        d = _Delta.of([_C(Decimal(v).scaleb(-2)) for v in values])
+        span = max(abs(v) for v in values)
+        for v in values:
+            b = d.bin_of(v)
+            assert (b > 0) == (v > 0)
+            assert (b < 0) == (v < 0)
+            assert -SIDE_BINS <= b <= SIDE_BINS
+            if v:
+                j = abs(b)
+                assert (
+                    span * (j - 1) // SIDE_BINS
+                    < abs(v)
+                    <= span * j // SIDE_BINS + (span * j % SIDE_BINS > 0)
+                )
+        assert d.bin_of(span) == SIDE_BINS if span else True
+        if span:
+            assert d.bin_of(-span) == -SIDE_BINS
+
+
+def test_a_backtest_off_by_more_than_5_percent_is_said_beside_the_choice() -> None:
+    """claude/25-proxy-model-names: measured $0.0236533, modelled $0.02600158 (+9.9 %)."""
+    state = _tuned("claude/25-proxy-model-names")
+    choice = render_tune(state).html["tune-choice"]
+    assert "data-backtest-off" in choice
+    assert "+9.9 %" in choice
+    assert t("tune.backtest-off", "en", ratio="+9.9 %") in html.unescape(choice)
+    chosen = choice[choice.index("data-tune-whatif") :]
+    assert OFF_MARK in chosen[: chosen.index("</p>")]
+    held = render_tune(_tuned("claude/12-compact-preserved-2.1")).html["tune-choice"]
+    assert "data-backtest-off" not in held
+    assert OFF_MARK not in held
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bedrock_session_is_no_baseline_on_tune_either(lang: str) -> None:
+    """claude/30-asrun-bedrock (±0.0 %, served by Amazon Bedrock): baseline_trusted false
+    whatever its error, so Tune says why beside its choice and marks the what-if."""
+    state = _tuned("claude/30-asrun-bedrock", lang)
+    choice = render_tune(state).html["tune-choice"]
+    assert 'data-baseline-untrusted="bedrock"' in choice
+    assert t("asrun.untrusted.bedrock", lang) in html.unescape(choice)
+    assert ratio_text(Decimal(0)) in choice
+    chosen = choice[choice.index("data-tune-whatif") :]
+    assert OFF_MARK in chosen[: chosen.index("</p>")]
+
+
+def test_generated_turns_have_no_baseline_and_keep_absolute_maps() -> None:
+    state = _run(reduce(reduce(initial_state(), ReplayToggled(True)), TuneToggled(True)))
+    job = state.tune.job
+    assert job is not None
+    assert job.finished
+    assert job.point_costs is None
+    screen = render_tune(state)
+    assert "data-tune-asrun" not in screen.html["tune-choice"]
+    assert "tdp" not in screen.html["tune-maps"]
+    assert "tdn" not in screen.html["tune-maps"]
+    assert t("tune.map.delta.title", "en") not in html.unescape(screen.html["tune-maps"])
+
+
+def test_a_focused_points_text_gives_its_what_if_and_change() -> None:
+    state = _tuned("claude/12-compact-preserved-2.1")
+    job = state.tune.job
+    assert job is not None
+    assert job.point_costs is not None
+    text = render_tune(reduce(state, TunePointFocused(3))).text["tune-point"]
+    c = job.point_costs[3]
+    assert c.modelled is not None
+    assert c.delta is not None
+    assert text.endswith(
+        t("tune.delta.value", "en", modelled=format_money(c.modelled), delta=signed_money(c.delta))
+    )
+
+
+def test_progress_counts_the_what_ifs_and_ends_at_its_total() -> None:
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_files(LOGS / "claude/12-compact-preserved-2.1")))
+    state = reduce(state, TuneToggled(True))
+    seen = []
+    while True:
+        after = reduce(state, JobStep("tune"))
+        if after is state:
+            break
+        state = after
+        job = state.tune.job
+        assert job is not None
+        seen.append((job.done, job.total))
+    assert seen[-1][0] == seen[-1][1] == 2 * 24 * 16
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+#: Latin words a Chinese Tune panel over a log keeps: units, key names, cites and the
+#: cloud's own name.
+_LATIN_OK = {"tokens", "tab", "enter", "spec", "amazon", "bedrock", "aws"}
+
+
+@pytest.mark.parametrize("fixture", ["claude/25-proxy-model-names", "claude/30-asrun-bedrock"])
+def test_a_chinese_tune_over_a_log_has_no_english_sentence(fixture: str) -> None:
+    state = _tuned(fixture, "zh")
+    screen = render_tune(reduce(state, TunePointFocused(2)))
+    texts = [re.sub(r"<pre.*?</pre>", " ", m, flags=re.S) for m in screen.html.values()]
+    texts = [html.unescape(re.sub(r"<[^>]+>", " ", m)) for m in texts]
+    texts += list(screen.text.values())
+    words = {w for x in texts for w in re.findall(r"[A-Za-z]{3,}", x) if w.lower() not in _LATIN_OK}
+    assert not words, words
+
+
+def _dollars(text: str) -> Decimal:
+    sign = -1 if text[0] == "−" else 1
+    return sign * Decimal(text.lstrip("+−±$").replace(",", ""))
+
+
+def test_each_legend_range_holds_the_changes_of_its_colour_and_no_other() -> None:
+    """The delta legend names the least and greatest change of each colour (widened
+    outward to four figures): every cell of that colour lies inside it, and both ends
+    are within rounding of a real point's change."""
+    state = _tuned("claude/12-compact-preserved-2.1")
+    job = state.tune.job
+    assert job is not None
+    costs = job.point_costs
+    assert costs is not None
+    maps = render_tune(state).html["tune-maps"]
+    cost_map = maps[maps.index('data-figure="tune-cost"') : maps.index('data-figure="tune-unseen"')]
+    legend = re.findall(r'<li class="ch-key tk (td\w+)" data-bin="-?\d+">([^<]*)</li>', cost_map)
+    assert len(legend) >= 2
+    ranges = {}
+    for cls, text in legend:
+        ends = [_dollars(x) for x in re.findall(r"[+−±]\$[\d,.]+", html.unescape(text))]
+        ranges[cls] = (ends[0], ends[-1])
+    cells = re.findall(r'<rect class="tc (td\w+)"[^>]*data-tune-cell="(\d+)"', cost_map)
+    by_class: dict[str, list[Decimal]] = {}
+    for cls, i in cells:
+        delta = costs[int(i)].delta
+        assert delta is not None
+        low, high = ranges[cls]
+        assert low <= delta <= high, (cls, delta, low, high)
+        by_class.setdefault(cls, []).append(delta)
+    for cls, (low, high) in ranges.items():
+        # Four significant figures: each end within 0.1 % of the colour's real extreme.
+        assert abs(min(by_class[cls]) - low) <= abs(low) / 1000 + Decimal("0.000001")
+        assert abs(max(by_class[cls]) - high) <= abs(high) / 1000 + Decimal("0.000001")

@@ -1,0 +1,225 @@
+"""The page's Tune in the picked runtime's own units (issue 39; docs/tune.md, "A
+runtime's knob"): with a runtime picked beside Export, the grid is that runtime's knob,
+each point the (K, S) its profile gives, exactly ``tune --runtime NAME``'s; the axes and
+the points are said in the runtime's names and units, and the chosen point exports to
+that runtime's own file."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from budgetcore.messages import t
+from budgetcore.runtimes.tune_axis import NOT_TUNABLE
+from budgetcore.ui.events import (
+    ExportRuntimeChosen,
+    FieldTyped,
+    JobStep,
+    LanguageChosen,
+    ReplayLogsLoaded,
+    ReplaySourceChosen,
+    ReplayToggled,
+    TunePointFocused,
+    TuneToggled,
+)
+from budgetcore.ui.model import PageState
+from budgetcore.ui.tune.view import not_settings, render_tune
+from budgetcore.ui.update import initial_state, reduce
+
+ROOT = Path(__file__).resolve().parents[1]
+LOGS = ROOT / "tests" / "fixtures" / "logs"
+CLAUDE = "claude/12-compact-preserved-2.1"
+CODEX = "codex/compaction"
+
+
+def _files(base: Path) -> tuple[tuple[str, bytes], ...]:
+    return tuple(
+        (p.relative_to(base).as_posix(), p.read_bytes())
+        for p in sorted(base.rglob("*"))
+        if p.is_file()
+    )
+
+
+def _run(state: PageState) -> PageState:
+    while True:
+        after = reduce(state, JobStep("tune"))
+        if after is state:
+            return state
+        state = after
+
+
+def _loaded(fixture: str, runtime: str, lang: str = "en") -> PageState:
+    state = reduce(initial_state(), LanguageChosen(lang))
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_files(LOGS / fixture)))
+    return reduce(reduce(state, ExportRuntimeChosen(runtime)), TuneToggled(True))
+
+
+def _cli(fixture: str, runtime: str) -> dict[str, object]:
+    main = min((LOGS / fixture).rglob("*.jsonl"), key=lambda p: (len(p.parts), p))
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "budgetcore",
+            "tune",
+            "--log",
+            str(main),
+            "--runtime",
+            runtime,
+            "--format",
+            "jsonl",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    summary = json.loads(out.stdout.splitlines()[-1])["summary"]
+    assert isinstance(summary, dict)
+    return summary
+
+
+@pytest.mark.parametrize(
+    ("fixture", "runtime"),
+    [(CODEX, "codex"), (CLAUDE, "claude-code"), (CLAUDE, "pi"), (CLAUDE, "gemini-cli")],
+)
+def test_the_grid_is_the_runtimes_knob_as_tune_runtime_has_it(fixture: str, runtime: str) -> None:
+    """Every knob value and the (K, S) it means, and the chosen value, are the CLI's
+    (``tune --log F --runtime NAME``: its ``runtime`` object, from the same profile)."""
+    state = _run(_loaded(fixture, runtime))
+    job, result = state.tune.job, state.tune.result
+    assert job is not None
+    assert result is not None
+    assert job.axis is not None
+    cli = _cli(fixture, runtime)["runtime"]
+    assert isinstance(cli, dict)
+    page_points = [
+        {"value": str(p.value) if not isinstance(p.value, int) else p.value, "k": p.k, "s": p.s}
+        for p in job.axis.points
+    ]
+    assert page_points == cli["points"]
+    assert result.choice is not None
+    chosen = job.axis.at(result.choice.k, result.choice.s)
+    assert chosen is not None
+    assert (str(chosen.value) if not isinstance(chosen.value, int) else chosen.value) == cli[
+        "chosen"
+    ]
+    # The map's rows are the knob's values, its axis title the knob's own name.
+    maps = html.unescape(render_tune(state).html["tune-maps"])
+    assert job.axis.knob.name in maps
+    assert t("tune.axis.k", "en") not in maps
+
+
+def test_a_one_knob_runtime_draws_one_column_and_says_s_is_not_settable() -> None:
+    state = _run(_loaded(CODEX, "codex"))
+    job = state.tune.job
+    assert job is not None
+    assert len(job.ss) == 1
+    assert len(job.ks) == len(job.axis.points)  # type: ignore[union-attr]
+    maps = render_tune(state).html["tune-maps"]
+    assert 'data-n-s="1"' in maps
+    assert t("tune.axis.s-scenario", "en", runtime="Codex CLI") in html.unescape(maps)
+    # The rows are labelled with knob values (whole tokens for Codex's limit): both
+    # ends, and every tick between is one of them.
+    first = maps[: maps.index("</svg>")]
+    rows = re.findall(r'<text class="ch-tick"[^>]*text-anchor="end">([^<]*)</text>', first)
+    values = [f"{p.value:,}" for p in job.axis.points]  # type: ignore[union-attr]
+    assert rows[0] == values[0]
+    assert rows[-1] == values[-1]
+    assert set(rows) <= set(values)
+
+
+def test_pis_knob_moves_k_and_s_together_and_the_rest_is_no_setting() -> None:
+    state = _run(_loaded(CLAUDE, "pi"))
+    result = state.tune.result
+    assert result is not None
+    assert result.runtime is not None
+    skip = not_settings(result)
+    g = result.grid
+    assert len(skip) == g.points - len(result.runtime.points)
+    assert result.choice is not None
+    assert result.choice.index not in skip
+    # A what-if only where the knob reaches: every setting has one, no other point.
+    job = state.tune.job
+    assert job is not None
+    costs = job.point_costs
+    assert costs is not None
+    assert {i for i, c in enumerate(costs) if c.delta is None} == skip
+    # Only settings can be on the frontier (a non-setting cell drew a circle).
+    assert result.frontier
+    assert not set(result.frontier) & skip
+    maps = render_tune(state).html["tune-maps"]
+    none = html.escape(t("tune.not-a-setting", "en", runtime="pi"), quote=True)
+    cost = maps[maps.index('data-figure="tune-cost"') : maps.index('data-figure="tune-unseen"')]
+    grey = re.findall(r'<rect class="tc tu"[^>]*data-tune-cell="(\d+)"', cost)
+    assert {int(i) for i in grey} == skip
+    assert none in cost
+    # A point's text names its knob value, or says it is none.
+    on = render_tune(reduce(state, TunePointFocused(result.choice.index))).text["tune-point"]
+    assert on.startswith("compaction.reserveTokens = ")
+    off = render_tune(reduce(state, TunePointFocused(min(skip)))).text["tune-point"]
+    assert off.startswith(t("tune.not-a-setting", "en", runtime="pi"))
+
+
+def test_the_chosen_point_exports_to_the_runtimes_file() -> None:
+    state = _run(_loaded(CODEX, "codex"))
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    export = html.unescape(render_tune(state).html["tune-choice"])
+    assert f"model_auto_compact_token_limit = {result.choice.k}" in export
+    assert "[config]" not in export  # not the article's reviewed config
+
+
+def test_a_runtime_that_cannot_be_tuned_says_why_and_tunes_k_and_s() -> None:
+    state = _run(_loaded(CLAUDE, "cline"))
+    job = state.tune.job
+    assert job is not None
+    assert job.axis is None
+    assert (len(job.ks), len(job.ss)) == (24, 16)
+    errors = html.unescape(render_tune(state).html["tune-errors"])
+    assert 'data-tune-runtime-refused="cline"' in errors
+    assert t("tune.not-tunable.cline", "en") in errors
+
+
+def test_the_catalogues_reasons_are_the_profiles_english() -> None:
+    for name, why in NOT_TUNABLE.items():
+        assert t(f"tune.not-tunable.{name}", "en") == why
+
+
+def test_a_new_runtime_or_its_s_starts_the_grid_again_and_a_point_does_not() -> None:
+    state = _run(_loaded(CODEX, "codex"))
+    job = state.tune.job
+    assert job is not None
+    # Codex has no summary cap: its grid's S is the scenario's, so a new S is a new grid.
+    new_s = reduce(state, FieldTyped("config.summary_max_tokens", "4096"))
+    assert reduce(new_s, JobStep("tune")).tune.job is not job
+    # A new K is a point of the same grid.
+    new_k = reduce(state, FieldTyped("config.trigger_tokens", "100000"))
+    assert reduce(new_k, JobStep("tune")) is new_k
+    other = reduce(state, ExportRuntimeChosen("claude-code"))
+    assert reduce(other, JobStep("tune")).tune.job is not job
+
+
+#: Latin words a Chinese panel keeps: units, keys' names, cites, runtime names.
+_LATIN_OK = {"tokens", "tab", "enter", "spec", "codex", "cli", "claude", "code", "cline"}
+
+
+@pytest.mark.parametrize("runtime", ["codex", "pi", "cline"])
+def test_a_chinese_runtime_tune_has_no_english_sentence(runtime: str) -> None:
+    state = _run(_loaded(CODEX if runtime == "codex" else CLAUDE, runtime, "zh"))
+    screen = render_tune(reduce(state, TunePointFocused(2)))
+    texts = [re.sub(r"<pre.*?</pre>", " ", m, flags=re.S) for m in screen.html.values()]
+    texts = [html.unescape(re.sub(r"<[^>]+>", " ", m)) for m in texts]
+    texts += list(screen.text.values())
+    # A knob's name is the runtime's own key (model_auto_compact_token_limit), not words.
+    texts = [re.sub(r"[A-Za-z_]+[._][A-Za-z_.]+", " ", x) for x in texts]
+    words = {w for x in texts for w in re.findall(r"[A-Za-z]{3,}", x) if w.lower() not in _LATIN_OK}
+    assert not words, words
