@@ -608,9 +608,9 @@ def _log_scenario(
             ]
         )
     log = read_log_shown(logs[0], fmt)
-    from budgetcore.replay.asrun import as_run  # noqa: PLC0415
+    from budgetcore.replay.asrun import window_of  # noqa: PLC0415
 
-    model = log_model(log, window=as_run(log).window)  # the runtime's window (spec §17)
+    model = log_model(log, window=window_of(log))  # the runtime's window (spec §17)
     return model.scenario, priced_by(model, _options(args))
 
 

@@ -62,6 +62,7 @@ __all__ = [
     "ratio_text",
     "relative",
     "version_of",
+    "window_of",
 ]
 
 
@@ -567,6 +568,12 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
             + f"; {CC_OLD_RESERVE_SOURCE}"
         )
     return _Runtime(prof, window, source, output, trigger, rule, cache)
+
+
+def window_of(log: ParsedLog, resolver: Callable[[str], Resolution] = resolve) -> int | None:
+    """The window the log's runtime gave the model (:attr:`AsRun.window`), without the
+    backtest: a scenario of the log needs the window alone (tune without a scenario)."""
+    return _runtime_of(log, resolver).window
 
 
 #: Claude Code's reservation before 2.1.21, whose changelog says "Fixed auto-compact
