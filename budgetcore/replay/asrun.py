@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal
-from itertools import islice
+from itertools import compress, islice
 from operator import attrgetter, itemgetter, lt, sub
 from typing import Any
 
@@ -658,12 +658,18 @@ def notified_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozense
         if j != previous + 1 and j < len(firsts):
             keys.add((firsts[j].file, firsts[j].line))
         previous = j
-    return frozenset(i for i, r in enumerate(reqs) if (r.file, r.line) in keys)
+    # A few requests among many: their lines are matched in C, and only a request on
+    # one of those lines gets a (file, line) key (one per request took 0.1 s on a
+    # 200,000-request series).
+    lines = {line for _, line in keys}
+    near = compress(range(len(reqs)), map(lines.__contains__, map(_LINE, reqs)))
+    return frozenset(i for i in near if (reqs[i].file, reqs[i].line) in keys)
 
 
 _STARTED = attrgetter("started")
 # LogRequest's fields by position (C getters over a column of requests).
 _READ, _WRITE, _WRITE_1H = itemgetter(3), itemgetter(4), itemgetter(9)
+_LINE = itemgetter(0)
 
 
 def is_summary_call(series: LogSeries) -> bool:
