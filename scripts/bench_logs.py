@@ -76,18 +76,22 @@ except ImportError:  # a --baseline from before log_turns: the same turns, repla
     from budgetcore.replay.whatif import log_replay_inputs
     def log_turns(log, backtest, options):
         return log_replay_inputs(log, backtest, log.main.turns(), options)
+from budgetcore.cli.shell import collector_paused
 t = [time.perf_counter()]
-with open(sys.argv[1], "rb") as fh:
+# As the command runs them: the read, then the backtest and replay, each with the cycle
+# collector paused (budgetcore.cli.replay_cmds).
+with open(sys.argv[1], "rb") as fh, collector_paused():
     log = read_session([(sys.argv[1], fh)])
 t.append(time.perf_counter())
-backtest = as_run(log)
-t.append(time.perf_counter())
-scenario = log_model(log, window=backtest.window).scenario
-turns, opts = log_turns(log, backtest, None)
-result = replay(scenario, turns, opts)
-t.append(time.perf_counter())
-w = what_if(log, backtest, scenario, result)
-t.append(time.perf_counter())
+with collector_paused():
+    backtest = as_run(log)
+    t.append(time.perf_counter())
+    scenario = log_model(log, window=backtest.window).scenario
+    turns, opts = log_turns(log, backtest, None)
+    result = replay(scenario, turns, opts)
+    t.append(time.perf_counter())
+    w = what_if(log, backtest, scenario, result)
+    t.append(time.perf_counter())
 names = ("read", "as_run", "turns + replay", "what_if")
 print(json.dumps({n: round(b - a, 3) for n, a, b in zip(names, t, t[1:])}))
 """
