@@ -976,8 +976,7 @@ def _what_ifs(
         return None
     from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
     from budgetcore.replay.asrun import as_run, ratio_text, relative  # noqa: PLC0415
-    from budgetcore.replay.simulate import replay  # noqa: PLC0415
-    from budgetcore.replay.whatif import log_replay_inputs, what_if  # noqa: PLC0415
+    from budgetcore.replay.whatif import what_if_direct  # noqa: PLC0415
 
     total: Decimal | None = Decimal(0)
     base: Decimal | None = Decimal(0)
@@ -987,8 +986,7 @@ def _what_ifs(
         try:
             log = read_log_path(task.files[0], task.fmt, files=list(task.files))
             run = as_run(log)
-            turns, opts = log_replay_inputs(log, run, log.main.turns(), options)
-            w = what_if(log, run, scenario, replay(scenario, turns, opts))
+            w = what_if_direct(log, run, scenario, options)  # no rows: the what-if alone
         except (ScenarioError, Unreadable):
             return None
         total = None if total is None or w.modelled_cost is None else total + w.modelled_cost
