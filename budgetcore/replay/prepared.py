@@ -357,7 +357,8 @@ class Session:
     start_covered: int
     start_summary: int
     wrapper: int
-    ratio: tuple[int, int] | None  # the size model's r as (num, den); None: a run writes S
+    # The size model's r as (num, den); None: a run writes min(S, what it read).
+    ratio: tuple[int, int] | None
     main_rates: Rates | None  # per tier (threshold, rates); None: no prices, tokens only
     summary_rates: Rates | None
     places: int
