@@ -5,7 +5,7 @@ point (replay.engine.point_counts, counters only) and the independent oracle
 (tests/timing_oracle.py) must all give them.
 
 The scenario is tests/test_timing_oracle.py's: every turn reaches K (K = 0), a run from
-the empty state reads 100 + 0 + 500 = 600 tokens and writes S = 1,000.
+the empty state reads 100 + 0 + 500 = 600 tokens and writes 500 (min(S, what it read)).
 """
 
 from __future__ import annotations

@@ -8,9 +8,10 @@ K (K = 0) and every run can take the whole backlog:
     C = floor(1 * 50,000) = 50,000; new raw budget = min(64,000, C - (A + 100)).
     Each turn adds 500 tokens, so
     - a run from the empty state (H = 500, c = 0, A = 0): new_raw 500, input
-      100 + 0 + 500 = 600, writes S = 1,000;
-    - a run after one published run (H = 1,000, c = 500, A = 1,000): new_raw 500, input
-      100 + 1,000 + 500 = 1,600;
+      100 + 0 + 500 = 600, writes min(S, 0 + 500) = 500 (docs/spec.md §12: never more
+      than it read);
+    - a run after one published run (H = 1,000, c = 500, A = 500): new_raw 500, input
+      100 + 500 + 500 = 1,100, writes min(S, 1,000) = 1,000;
     - turn k's run when nothing was ever published (H = 500k, c = 0, A = 0): new_raw
       500k, input 100 + 500k.
 """
