@@ -65,30 +65,32 @@ def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
 #: wall time is the row's figure.
 BACKTEST = """
 import json, sys, time
+from budgetcore.cli.shell import collector_paused
 from budgetcore.replay.asrun import as_run
 from budgetcore.replay.logs import read_session
-from budgetcore.replay.logs.session import log_model
-from budgetcore.replay.simulate import replay
-from budgetcore.replay.whatif import what_if
+from budgetcore.replay.logs.session import log_model, priced_by
 try:
-    from budgetcore.replay.whatif import log_turns
-except ImportError:  # a --baseline from before log_turns: the same turns, replaced
-    from budgetcore.replay.whatif import log_replay_inputs
-    def log_turns(log, backtest, options):
-        return log_replay_inputs(log, backtest, log.main.turns(), options)
+    from budgetcore.replay.whatif import what_if_direct
+except ImportError:  # a --baseline from before what_if_direct: the replay's rows, then it
+    from budgetcore.replay.simulate import replay
+    from budgetcore.replay.whatif import log_turns, what_if
+    def what_if_direct(log, backtest, scenario, options):
+        turns, opts = log_turns(log, backtest, options)
+        return what_if(log, backtest, scenario, replay(scenario, turns, opts))
 t = [time.perf_counter()]
-with open(sys.argv[1], "rb") as fh:
+# As the command runs them: the read, then the backtest and the what-if, each with the
+# cycle collector paused (budgetcore.cli.replay_cmds).
+with open(sys.argv[1], "rb") as fh, collector_paused():
     log = read_session([(sys.argv[1], fh)])
 t.append(time.perf_counter())
-backtest = as_run(log)
-t.append(time.perf_counter())
-scenario = log_model(log, window=backtest.window).scenario
-turns, opts = log_turns(log, backtest, None)
-result = replay(scenario, turns, opts)
-t.append(time.perf_counter())
-w = what_if(log, backtest, scenario, result)
-t.append(time.perf_counter())
-names = ("read", "as_run", "turns + replay", "what_if")
+with collector_paused():
+    backtest = as_run(log)
+    t.append(time.perf_counter())
+    model = log_model(log, window=backtest.window)
+    # The what-if of the log's own scenario at its prices, as replay --log prices it.
+    w = what_if_direct(log, backtest, model.scenario, priced_by(model, None))
+    t.append(time.perf_counter())
+names = ("read", "as_run", "what_if")
 print(json.dumps({n: round(b - a, 3) for n, a, b in zip(names, t, t[1:])}))
 """
 

@@ -888,8 +888,9 @@ def test_a_file_value_is_exact_text() -> None:
 
 def _mixed_fates() -> Any:
     """One run of each fate that matters: published, discarded, abandoned (spec §15).
-    Rates 2,000 / 1,000 tokens a second: a run of summary input I writing 8,192 tokens
-    takes I / 2000 + 8.192 s; the model timeout (30 s) cuts a try of 73,192 input."""
+    Rates 2,000 / 1,000 tokens a second: a run of summary input I writing W tokens
+    (min(S, what it read), S = 8,192) takes I / 2000 + W / 1000 s; the model timeout
+    (30 s) cuts the last run's try (70,000 input: 35 s before it writes)."""
     scenario = parse_scenario({"config": {"trigger_tokens": 1000}})
     plan = [(5_000, 60_000), (5_000, 5_000), (5_000, 60_000), (60_000, 60_000)]
     turns = [Turn(added=a, gap_ms=g) for a, g in plan]
@@ -902,8 +903,9 @@ def test_the_publish_rate_divides_by_candidates_not_runs_started() -> None:
     r = _mixed_fates()
     fates = [row.run_fate for row in r.rows]
     assert fates == ["published", "discarded", None, "abandoned"]
-    # turn 1: 6,000 / 2,000 + 8,192 / 1,000 = 11.192 s < 60 s to the next turn: published
-    assert r.rows[0].run_end_ms == 11_192
+    # turn 1 reads 5,000 of raw and writes 5,000: 6,000 / 2,000 + 5,000 / 1,000 = 8 s
+    # < 60 s to the next turn: published
+    assert r.rows[0].run_end_ms == 8_000
     s = r.summary
     assert (s.published, s.discarded, s.abandoned, s.failed) == (1, 1, 1, 0)
     assert s.candidates == 2
@@ -916,11 +918,12 @@ def test_a_total_with_a_cut_try_is_null_and_the_others_stay_numbers() -> None:
     assert s.unknown_tries == 1
     assert s.summary_tokens is None
     assert s.summary_input_tokens is None
-    # the discarded run's one try: 14,192 input + 8,192 written, known
-    assert s.discarded_tokens == 14_192 + 8_192
+    # the discarded run's one try: 1,000 + 5,000 + 5,000 = 11,000 input (instructions,
+    # the 5,000-token summary, 5,000 of new raw) + 8,192 written, known
+    assert s.discarded_tokens == 11_000 + 8_192
     row = json.loads(json.dumps(s.as_dict()))
     assert row["summary_tokens"] is None
-    assert row["discarded_tokens"] == 22_384
+    assert row["discarded_tokens"] == 19_192
 
 
 # ------------------------------------------------------------------ §15's options

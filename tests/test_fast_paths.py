@@ -589,3 +589,34 @@ def test_replay_usage_prints_the_same_with_the_compiled_decoder(tmp_path: Path) 
 
 
 # ---------------------------------------------------------------- measured usage
+
+
+def test_a_log_s_backtest_and_replay_run_with_the_collector_paused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The backtest and the replay of a log build values per request that live to the
+    output (docs/performance.md): the command runs them with the cycle collector
+    paused, as it reads, and gives the collector back as it was."""
+    import gc  # noqa: PLC0415
+
+    from budgetcore.cli import run  # noqa: PLC0415
+    from budgetcore.replay.logs import session  # noqa: PLC0415
+
+    bench = _bench_module()
+    path = tmp_path / "r.jsonl"
+    bench.codex(path, 30)
+    during: list[bool] = []
+    original = session.run_session
+
+    def spied(*args: Any, **kwargs: Any) -> Any:
+        during.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(session, "run_session", spied)
+    for argv in (["--format", "jsonl"], ["--usage"]):
+        with pytest.raises(SystemExit) as stop:
+            run(["replay", "--log", str(path), *argv])
+        assert stop.value.code == 0
+        assert '"as_run"' in capsys.readouterr().out or argv == ["--usage"]
+        assert gc.isenabled()
+    assert during == [False, True]  # the usage-only read builds nothing more

@@ -96,7 +96,7 @@ class TestResize:
         ]
         rows = replay(ARTICLE, turns, opts).rows
         assert rows[0].status == "run"  # 12,000 <= 16,384: an ordinary run
-        assert rows[0].written == 16_384  # a run writes S by default
+        assert rows[0].written == 16_384  # S: the run read 12,000 + its new raw, more than S
         third = rows[2]
         assert third.summary_cap == 8_192
         assert third.status == "recompress"

@@ -5,7 +5,7 @@ point (replay.engine.point_counts, counters only) and the independent oracle
 (tests/timing_oracle.py) must all give them.
 
 The scenario is tests/test_timing_oracle.py's: every turn reaches K (K = 0), a run from
-the empty state reads 100 + 0 + 500 = 600 tokens and writes S = 1,000.
+the empty state reads 100 + 0 + 500 = 600 tokens and writes 500 (min(S, what it read)).
 """
 
 from __future__ import annotations
@@ -74,16 +74,17 @@ FAIL_FAIL_PASS = {"failure_rate": "0.5", "failure_seed": 7, "max_resends": 2}
 @pytest.mark.parametrize(
     ("retries", "bill", "want"),
     [
-        # Three tries, all failed. Billed: 3 x 600 in; the output 3 x 1,000 or none.
-        # Cost at 1 and 2 a token: 1,800 + 6,000 or 1,800. Resends: tries 2 and 3.
-        (ALWAYS_FAILS, True, (1_800, 3_000, 7_800, 2 * 1_600)),
+        # Each try reads 500 of raw and writes 500 (min(S, what it read), docs/spec.md §12).
+        # Three tries, all failed. Billed: 3 x 600 in; the output 3 x 500 or none.
+        # Cost at 1 and 2 a token: 1,800 + 3,000 or 1,800. Resends: tries 2 and 3.
+        (ALWAYS_FAILS, True, (1_800, 1_500, 4_800, 2 * 1_100)),
         (ALWAYS_FAILS, False, (1_800, 0, 1_800, 2 * 600)),
-        # Fail, fail, pass: 3 x 600 in; the output 3 x 1,000, or the passing try's
-        # 1,000 alone. Resends: tries 2 and 3, the third one's output billed.
-        (FAIL_FAIL_PASS, True, (1_800, 3_000, 7_800, 2 * 1_600)),
-        (FAIL_FAIL_PASS, False, (1_800, 1_000, 3_800, 2 * 600 + 1_000)),
+        # Fail, fail, pass: 3 x 600 in; the output 3 x 500, or the passing try's 500
+        # alone. Resends: tries 2 and 3, the third one's output billed.
+        (FAIL_FAIL_PASS, True, (1_800, 1_500, 4_800, 2 * 1_100)),
+        (FAIL_FAIL_PASS, False, (1_800, 500, 2_800, 2 * 600 + 500)),
         # One passing try: the option changes nothing.
-        ({"failure_rate": "0"}, False, (600, 1_000, 2_600, 0)),
+        ({"failure_rate": "0"}, False, (600, 500, 1_600, 0)),
     ],
 )
 def test_failed_tries_may_bill_no_output(
@@ -101,13 +102,14 @@ def test_failed_tries_may_bill_no_output(
 
 def test_a_discarded_run_bills_only_its_passing_output() -> None:
     # Fail, fail, pass at 10 s a try: the run ends at 30 s; turn 2 appends at 25 s, so
-    # it is discarded. Wasted: 3 x 600 in, and 3 x 1,000 or the passing 1,000 out.
+    # it is discarded. Wasted: 3 x 600 in, and 3 x 500 or the passing 500 out (each try
+    # read 500 of raw: min(S, what it read)).
     timing = {"gap_ms": 25_000, "duration": {"fixed_s": "10"}}
     billed = _all_three(_options(FAIL_FAIL_PASS, timing), 2, 25_000)
     free = _all_three(_options({**FAIL_FAIL_PASS, "bill_failed_output": False}, timing), 2, 25_000)
-    assert billed["discarded_tokens"] == 3 * 1_600
-    assert free["discarded_tokens"] == 3 * 600 + 1_000
-    assert free["retry_tokens"] == 2 * 600 + 1_000
+    assert billed["discarded_tokens"] == 3 * 1_100
+    assert free["discarded_tokens"] == 3 * 600 + 500
+    assert free["retry_tokens"] == 2 * 600 + 500
 
 
 def test_bill_failed_output_is_checked_on_every_path() -> None:

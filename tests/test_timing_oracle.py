@@ -8,9 +8,10 @@ K (K = 0) and every run can take the whole backlog:
     C = floor(1 * 50,000) = 50,000; new raw budget = min(64,000, C - (A + 100)).
     Each turn adds 500 tokens, so
     - a run from the empty state (H = 500, c = 0, A = 0): new_raw 500, input
-      100 + 0 + 500 = 600, writes S = 1,000;
-    - a run after one published run (H = 1,000, c = 500, A = 1,000): new_raw 500, input
-      100 + 1,000 + 500 = 1,600;
+      100 + 0 + 500 = 600, writes min(S, 0 + 500) = 500 (docs/spec.md §12: never more
+      than it read);
+    - a run after one published run (H = 1,000, c = 500, A = 500): new_raw 500, input
+      100 + 500 + 500 = 1,100, writes min(S, 1,000) = 1,000;
     - turn k's run when nothing was ever published (H = 500k, c = 0, A = 0): new_raw
       500k, input 100 + 500k.
 """
@@ -71,8 +72,10 @@ class TestSectionTwelveIsUnchanged:
         assert column(rows, "run_end_ms") == [20_000, 45_000, 70_000]
         assert column(rows, "run_fate") == ["published"] * 3
         assert column(rows, "covered") == [0, 500, 1_000]
-        assert column(rows, "summary") == [0, 1_000, 1_000]
-        assert column(rows, "summary_input") == [600, 1_600, 1_600]
+        # docs/spec.md §12: a run writes min(S, what it read): run 1 reads 500 of raw and
+        # writes 500; run 2 reads 500 + 500, run 3 1,000 + 500, and each writes S.
+        assert column(rows, "summary") == [0, 500, 1_000]
+        assert column(rows, "summary_input") == [600, 1_100, 1_600]
         plain_rows, plain = oracle_replay(SCENARIO, turns(3))
         for row, plain_row in zip(rows, plain_rows, strict=True):
             assert {k: row[k] for k in plain_row} == plain_row
@@ -86,7 +89,8 @@ class TestAppendsDecideThePublication:
         # Run 1: 0 s -> 20 s; turn 2 appends at 20,000 ms = 20 s, not before the end.
         rows, summary = oracle_timed_replay(SCENARIO, turns(2), timed("20", 20_000))
         assert rows[0]["run_fate"] == "published"
-        assert (rows[1]["covered"], rows[1]["summary"]) == (500, 1_000)  # turn 2 sees it
+        # Turn 2 sees it: 500 tokens covered, summarised in 500 (min(S, what it read)).
+        assert (rows[1]["covered"], rows[1]["summary"]) == (500, 500)
         # ... and at exactly its end the run no longer holds the slot: turn 2 starts one.
         assert rows[1]["status"] == "run"
         assert rows[1]["run_start_ms"] == 20_000
@@ -125,12 +129,13 @@ class TestAppendsDecideThePublication:
         assert column(rows, "run_fate") == ["discarded", None, "discarded", None]
         assert {(r["covered"], r["summary"]) for r in rows} == {(0, 0)}
         assert {(r["covered_after"], r["summary_after"]) for r in rows} == {(0, 0)}
-        # Both are billed: (600 + 1,000) + (1,600 + 1,000) tokens, every one of them wasted.
-        assert summary["discarded_tokens"] == 1_600 + 2_600
-        assert summary["summary_tokens"] == 4_200
+        # Both are billed: (600 + 500) + (1,600 + 1,000) tokens, every one of them wasted
+        # (run 1 read 500 of raw and writes 500, run 2 read 1,500 and writes S).
+        assert summary["discarded_tokens"] == 1_100 + 2_600
+        assert summary["summary_tokens"] == 3_700
         assert summary["discarded_token_share"] == 1
-        # At 1 and 2 per token: 600 + 2,000 and 1,600 + 2,000.
-        assert summary["discarded_cost"] == 2_600 + 3_600
+        # At 1 and 2 per token: 600 + 1,000 and 1,600 + 2,000.
+        assert summary["discarded_cost"] == 1_600 + 3_600
         assert summary["discarded_cost_share"] == 1
 
     def test_an_append_at_exactly_the_start_does_not_discard(self) -> None:
@@ -143,9 +148,10 @@ class TestAppendsDecideThePublication:
         assert rows[0]["run_fate"] == "published"
         assert (rows[1]["covered"], rows[1]["summary"]) == (0, 0)
         assert rows[1]["status"] == "run in flight"
-        assert (rows[2]["covered"], rows[2]["summary"]) == (500, 1_000)
+        # Run 1 read 500 of raw: its summary is 500 (min(S, what it read)).
+        assert (rows[2]["covered"], rows[2]["summary"]) == (500, 500)
         # The state after turn 2 is what turn 3 is planned with.
-        assert (rows[1]["covered_after"], rows[1]["summary_after"]) == (500, 1_000)
+        assert (rows[1]["covered_after"], rows[1]["summary_after"]) == (500, 500)
 
     def test_every_gap_longer_than_the_duration_publishes_every_run(self) -> None:
         rows, summary = oracle_timed_replay(SCENARIO, turns(6), timed("20", 20_001))
@@ -156,13 +162,14 @@ class TestAppendsDecideThePublication:
 
 class TestDurations:
     def test_prefill_and_decode_give_an_exact_fraction_of_seconds(self) -> None:
-        # d = 600 / 3,000 + 1,000 / 3 = 1/5 + 1,000/3 = 5,003/15 s (333.5333... s).
+        # The run reads 500 of raw and writes 500 (min(S, what it read), docs/spec.md §12):
+        # d = 600 / 3,000 + 500 / 3 = 1/5 + 500/3 = 2,503/15 s (166.8666... s).
         opts = {
             "timing": {"duration": {"prefill_tokens_per_s": "3000", "decode_tokens_per_s": "3"}}
         }
         rows, _ = oracle_timed_replay(with_limits(400, 500, 600), turns(1), opts)
-        # 5,003 / 15 s = 333,533.3… ms, rounded up to the whole millisecond
-        assert rows[0]["run_end_ms"] == 333_534
+        # 2,503 / 15 s = 166,866.6… ms, rounded up to the whole millisecond
+        assert rows[0]["run_end_ms"] == 166_867
         assert isinstance(rows[0]["run_end_ms"], int)
         assert rows[0]["run_fate"] == "published"
 
@@ -210,7 +217,8 @@ class TestTimeouts:
         assert row["run_fate"] == "abandoned"
         assert row["run_end_ms"] == 90_000
         assert (row["run_tries"], row["run_unknown_tries"]) == (5, 1)
-        assert (row["summary_input_billed"], row["summary_output_billed"]) == (4 * 600, 4 * 1_000)
+        # Each try reads 500 of raw and writes 500 (min(S, what it read)).
+        assert (row["summary_input_billed"], row["summary_output_billed"]) == (4 * 600, 4 * 500)
         assert (summary["failed"], summary["abandoned"]) == (0, 1)
         assert summary["retry_tokens"] is None  # the cut 5th try is a retry
 
@@ -234,22 +242,23 @@ class TestTimeouts:
 
 class TestResend:
     def test_resend_up_to_n_is_n_plus_one_tries_each_billed_in_full(self) -> None:
-        # N = 2, every try fails: 3 tries of 600 in + 1,000 out; a failed run moves nothing.
+        # N = 2, every try fails: 3 tries of 600 in + 500 out (the try read 500 of raw:
+        # min(S, what it read), docs/spec.md §12); a failed run moves nothing.
         opts = {"retries": {**ALWAYS_FAILS, "max_resends": 2}, "main_prices": PRICES}
         rows, summary = oracle_timed_replay(SCENARIO, turns(1), opts)
         row = rows[0]
         assert (row["run_fate"], row["run_tries"]) == ("failed", 3)
         assert (row["run_start_ms"], row["run_end_ms"], row["time_ms"]) == (None, None, None)
-        assert (row["summary_input_billed"], row["summary_output_billed"]) == (1_800, 3_000)
+        assert (row["summary_input_billed"], row["summary_output_billed"]) == (1_800, 1_500)
         assert (row["covered_after"], row["summary_after"]) == (0, 0)
-        assert (summary["summary_input_tokens"], summary["summary_output_tokens"]) == (1_800, 3_000)
-        assert summary["summary_tokens"] == 4_800
-        assert summary["retry_tokens"] == 2 * 1_600
+        assert (summary["summary_input_tokens"], summary["summary_output_tokens"]) == (1_800, 1_500)
+        assert summary["summary_tokens"] == 3_300
+        assert summary["retry_tokens"] == 2 * 1_100
         assert summary["retry_token_share"] == Fraction(2, 3)
-        # Main call 1,000 x 1 + 100 x 2 = 1,200; each try 600 x 1 + 1,000 x 2 = 2,600.
-        assert row["cost"] == 1_200 + 3 * 2_600
-        assert summary["summary_cost"] == 3 * 2_600
-        assert summary["retry_cost"] == 2 * 2_600
+        # Main call 1,000 x 1 + 100 x 2 = 1,200; each try 600 x 1 + 500 x 2 = 1,600.
+        assert row["cost"] == 1_200 + 3 * 1_600
+        assert summary["summary_cost"] == 3 * 1_600
+        assert summary["retry_cost"] == 2 * 1_600
         assert summary["retry_cost_share"] == Fraction(2, 3)
         assert summary["discarded_tokens"] == 0
 
@@ -260,14 +269,16 @@ class TestResend:
         policy = {"failure_rate": "0.5", "failure_seed": 7}
         rows, _ = oracle_timed_replay(SCENARIO, turns(1), {"retries": {**policy, "max_resends": 2}})
         assert (rows[0]["run_fate"], rows[0]["run_tries"]) == ("published", 3)
-        assert (rows[0]["covered_after"], rows[0]["summary_after"]) == (500, 1_000)
+        # 500 of raw read, summarised in 500 (min(S, what it read)).
+        assert (rows[0]["covered_after"], rows[0]["summary_after"]) == (500, 500)
         rows, _ = oracle_timed_replay(SCENARIO, turns(1), {"retries": {**policy, "max_resends": 1}})
         assert (rows[0]["run_fate"], rows[0]["run_tries"]) == ("failed", 2)
         assert (rows[0]["covered_after"], rows[0]["summary_after"]) == (0, 0)
 
     def test_a_discarded_run_bills_every_try(self) -> None:
         # Seed 7, p = 0.5: tries fail, fail, pass; 3 x 10 s = 30 s, and turn 2 appends at
-        # 25 s: discarded, 3 x (600 + 1,000) tokens wasted, 2 of them retries.
+        # 25 s: discarded, 3 x (600 + 500) tokens wasted, 2 of them retries (each try
+        # read 500 of raw and writes 500: min(S, what it read)).
         opts = timed("10", 25_000, retries={"failure_rate": "0.5", "failure_seed": 7})
         rows, summary = oracle_timed_replay(SCENARIO, turns(2), opts)
         assert (rows[0]["run_fate"], rows[0]["run_tries"], rows[0]["run_end_ms"]) == (
@@ -276,8 +287,8 @@ class TestResend:
             30_000,
         )
         assert rows[1]["status"] == "run in flight"
-        assert summary["discarded_tokens"] == 3 * 1_600
-        assert summary["retry_tokens"] == 2 * 1_600
+        assert summary["discarded_tokens"] == 3 * 1_100
+        assert summary["retry_tokens"] == 2 * 1_100
 
     def test_a_cut_try_takes_no_draw(self) -> None:
         # A choice where the contract is silent: the cut try gets no reply, so no format
@@ -378,7 +389,8 @@ class TestLogTimes:
         assert rows[0]["run_start_ms"] == 1_000
         assert rows[0]["run_end_ms"] == 6_000
         assert rows[0]["run_fate"] == "published"
-        assert (rows[1]["covered"], rows[1]["summary"]) == (500, 1_000)
+        # Run 1 read 500 of raw and wrote 500 (min(S, what it read)).
+        assert (rows[1]["covered"], rows[1]["summary"]) == (500, 500)
 
     def test_the_run_starts_at_the_reply_line_and_a_later_line_is_an_append(self) -> None:
         # Run 2 s -> 22 s; the line at 5 s discards it; one at exactly 22 s would not.

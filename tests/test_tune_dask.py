@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from budgetcore.cli.tune_cmds import Job, Task, run_tasks, work
+from budgetcore.cli.tune_cmds.runners import Job, Task, run_tasks, work
 from budgetcore.replay.turns import generate, parse_generator
 from budgetcore.scenario.model import Scenario
 from budgetcore.tune.choice import Constraints

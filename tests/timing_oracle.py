@@ -359,7 +359,9 @@ def oracle_timed_replay(
                 status, consumed, run_input = "refused", 0, 0
             else:
                 status = "recompress" if recompress else "run"
-                size = s_cap if r is None else math.ceil(r * (summary + consumed))
+                # docs/spec.md §12: "written is what the run read (previous summary + new
+                # raw) by default"; never more than S.
+                size = summary + consumed if r is None else math.ceil(r * (summary + consumed))
                 written = min(s_cap, size)
         else:
             status = None

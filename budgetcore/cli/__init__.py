@@ -43,7 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "models": ("registry_cmds", "cmd_models"),
     "peers": ("registry_cmds", "cmd_peers"),
     "replay": ("replay_cmds", "cmd_replay"),
-    "tune": ("tune_cmds", "cmd_tune"),
+    "tune": ("tune_cmds.command", "cmd_tune"),
     "cases": ("conformance_cmds", "cmd_cases"),
     "schema": ("conformance_cmds", "cmd_schema"),
 }
@@ -73,7 +73,7 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
 def _tune_arguments(p: argparse.ArgumentParser) -> None:
     if isinstance(p, _Skipped):
         return
-    from budgetcore.cli.tune_cmds import tune_arguments  # noqa: PLC0415
+    from budgetcore.cli.tune_cmds.command import tune_arguments  # noqa: PLC0415
 
     tune_arguments(p)
 

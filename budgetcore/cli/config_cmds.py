@@ -151,7 +151,7 @@ def _report(args: argparse.Namespace, scenario: Scenario | None) -> int:
     session = tuned = None
     backtest: list[str] = []
     if any(getattr(args, k, None) is not None for k in ("turns", "generate", "log")):
-        from budgetcore.cli.tune_cmds import report_session, report_tune  # noqa: PLC0415
+        from budgetcore.cli.tune_cmds.grid import report_session, report_tune  # noqa: PLC0415
 
         result, log, series, turns = report_session(args, scenario)
         scenario = result.scenario

@@ -31,8 +31,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "label.replay.burst_tokens": ("Burst size", "突增大小"),
     "label.replay.summary_ratio": (
-        "Summary size ratio r (empty: a run writes S)",
-        "摘要大小比例 r(留空:每次写满 S)",
+        "Summary size ratio r (empty: a run writes S, or what it read if less)",
+        "摘要大小比例 r(留空:写满 S,读入不足 S 时写读入量)",
     ),
     "label.replay.failure_rate": (
         "Failure rate of idle slot and lease (empty: the scenario's flags)",

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal
-from itertools import islice
+from itertools import compress, islice
 from operator import attrgetter, is_, itemgetter, lt, sub
 from typing import Any
 
@@ -67,6 +67,7 @@ __all__ = [
     "relative",
     "thinking_restarts",
     "version_of",
+    "window_of",
 ]
 
 
@@ -641,6 +642,12 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
     return _Runtime(prof, window, source, output, trigger, rule, cache)
 
 
+def window_of(log: ParsedLog, resolver: Callable[[str], Resolution] = resolve) -> int | None:
+    """The window the log's runtime gave the model (:attr:`AsRun.window`), without the
+    backtest: a scenario of the log needs the window alone (tune without a scenario)."""
+    return _runtime_of(log, resolver).window
+
+
 #: Claude Code's reservation before 2.1.21, whose changelog says "Fixed auto-compact
 #: triggering too early on models with large output token limits" (anthropics/
 #: claude-code CHANGELOG.md, commit 5cfc0a1905ce0c0a9bd81d8a90fe6b62ff614357): 2.0.x's
@@ -723,7 +730,12 @@ def notified_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozense
         if j != previous + 1 and j < len(firsts):
             keys.add((firsts[j].file, firsts[j].line))
         previous = j
-    return frozenset(i for i, r in enumerate(reqs) if (r.file, r.line) in keys)
+    # A few requests among many: their lines are matched in C, and only a request on
+    # one of those lines gets a (file, line) key (one per request took 0.1 s on a
+    # 200,000-request series).
+    lines = {line for _, line in keys}
+    near = compress(range(len(reqs)), map(lines.__contains__, map(_LINE, reqs)))
+    return frozenset(i for i in near if (reqs[i].file, reqs[i].line) in keys)
 
 
 #: Claude models by family and version (``claude-sonnet-4-5-20250929``, ``claude-opus-4-6``;
@@ -809,6 +821,8 @@ def _user_turns(series: LogSeries, reqs: Sequence[LogRequest]) -> list[tuple[ran
     turn that has one."""
     firsts = series.requests
     n = len(reqs)
+    if n == 0:  # a series with no request on its branch has no turn
+        return []
     if len(firsts) == n and all(map(is_, reqs, firsts)):
         # The branch as it is (no abandoned request, no reordering): the places are the
         # indices, and a 200,000-request rollout builds no key per request.
@@ -884,6 +898,7 @@ def _still_held(
 _STARTED = attrgetter("started")
 # LogRequest's fields by position (C getters over a column of requests).
 _READ, _WRITE, _WRITE_1H = itemgetter(3), itemgetter(4), itemgetter(9)
+_LINE = itemgetter(0)
 
 
 def is_summary_call(series: LogSeries) -> bool:

@@ -284,7 +284,9 @@ def point_counts(
                         rec((c, a, adopted, raw, full, True, why, 0, 0, 0, cached, off))
                     continue
             if ratio is None:
-                written = cap
+                # docs/spec.md §12: S bounds what a run writes, and no summary is longer
+                # than what it summarises (the old summary and the new raw it read).
+                written = a + new_raw if a + new_raw < cap else cap
             else:
                 written = -((-(a + new_raw) * ratio[0]) // ratio[1])
                 if written > cap:

@@ -111,7 +111,8 @@ class ReplayOptions:
     start_covered: int = 0  # c0 (at most H0)
     start_summary: int = 0  # A0
     summary_wrapper_tokens: int = 0  # the read-only wrapper around an adopted summary
-    summary_ratio: Decimal | None = None  # None: a run writes S; else ceil(r × (A + new raw))
+    # None: a run writes min(S, A + new raw); else min(S, ceil(r × (A + new raw)))
+    summary_ratio: Decimal | None = None
     failure_rate: Decimal | None = None  # idle slot and lease each fail with this chance
     failure_seed: int = 0
     cache: bool = False  # prompt caching of the main requests

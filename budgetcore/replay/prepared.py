@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 from budgetcore.core.capacity import WORK_CAP_TOKENS, main_safe_input, summary_capacity
@@ -43,6 +44,7 @@ __all__ = [
     "Segment",
     "Session",
     "prepare",
+    "prepare_growth",
 ]
 
 # ------------------------------------------- prices as integers, the clock, the checks
@@ -355,7 +357,8 @@ class Session:
     start_covered: int
     start_summary: int
     wrapper: int
-    ratio: tuple[int, int] | None  # the size model's r as (num, den); None: a run writes S
+    # The size model's r as (num, den); None: a run writes min(S, what it read).
+    ratio: tuple[int, int] | None
     main_rates: Rates | None  # per tier (threshold, rates); None: no prices, tokens only
     summary_rates: Rates | None
     places: int
@@ -420,9 +423,6 @@ def prepare(
     what ``replay()`` refuses, with the same problems."""
     opts = ReplayOptions() if options is None else options
     check_inputs(turns, opts)
-    main_prices = opts.main_prices
-    summary_prices = main_prices if opts.summary_prices is None else opts.summary_prices
-    places = price_places((main_prices, summary_prices))
     rng = random.Random(opts.failure_seed) if opts.failure_rate is not None else None
     rate = opts.failure_rate
     # docs/spec.md §15: the clock is the same at every point (turn starts, when a run
@@ -526,8 +526,8 @@ def prepare(
             cached_fixed.append(0)
         previous_prefix = prefix
     close(len(turns))
-    ratio = None if opts.summary_ratio is None else opts.summary_ratio.as_integer_ratio()
-    return Session(
+    return _session(
+        opts,
         name=name,
         history=tuple(history),
         history_after=tuple(after),
@@ -539,6 +539,92 @@ def prepare(
         cached_fixed=tuple(cached_fixed),
         prefix=tuple(prefix_col),
         segments=tuple(segments),
+        rejected=rejected,
+        main_output_tokens=main_output,
+        starts=starts,
+        run_at=run_at,
+        next_append=next_append,
+    )
+
+
+def prepare_growth(
+    scenario: Scenario,
+    added: Sequence[int],
+    output: Sequence[int],
+    required: int | None,
+    *,
+    options: ReplayOptions | None = None,
+    name: str = "",
+) -> Session | None:
+    """What :func:`prepare` gives for the turns ``Turn(added=a, required=required,
+    output=o)`` of these columns (a log's series: :meth:`LogSeries.growth
+    <budgetcore.replay.logs.model.LogSeries.growth>` and its outputs), built column by
+    column with no turn object: one F, one config and the scenario's background flags
+    for every turn, so admission and the cache's kind are the same at every turn but the
+    first (docs/performance.md). None where these turns need :func:`prepare`'s turn by
+    turn work or its problems: a clock, failure draws, no turn, a start that is not
+    valid, a value that is not a token count."""
+    opts = ReplayOptions() if options is None else options
+    if (
+        opts.timing is not None
+        or opts.failure_rate is not None
+        or not added
+        or len(added) != len(output)
+        or not isinstance(opts, ReplayOptions)
+        or opts.start_covered > opts.start_history
+        or not (_wholes(list(added)) and _wholes(list(output)))
+        or not (required is None or _whole(required))
+    ):
+        return None
+    n = len(added)
+    cfg, work, bg = scenario.config, scenario.workload, scenario.background
+    m = main_safe_input(scenario.main_model, cfg.reply_max_tokens, cfg.safety_margin)
+    f = work.required_tokens if required is None else required
+    may = bg.billing_recorded and bg.idle_slot and bg.lease_acquired
+    why = (
+        None
+        if may
+        else "no billing"
+        if not bg.billing_recorded
+        else "no idle slot"
+        if not bg.idle_slot
+        else "no lease"
+    )
+    after = tuple(accumulate(added, initial=opts.start_history))
+    if f > m:  # every request rejected: not sent, not billed
+        cache, rejected, main_output = (NOT_SENT,) * n, n, 0
+    else:
+        # The first is cold; after it the stable prefix never changes (one F).
+        later = CACHE_POINT if opts.cache else CACHE_COLD
+        cache, rejected, main_output = (CACHE_COLD, *(later,) * (n - 1)), 0, sum(output)
+    return _session(
+        opts,
+        name=name,
+        history=after[:-1],
+        history_after=after[1:],
+        required=(f,) * n,
+        output=tuple(output),
+        may_run=(bool(may),) * n,
+        blocked=(why,) * n,
+        cache=cache,
+        cached_fixed=(0,) * n,
+        prefix=(min(opts.stable_prefix_tokens, f),) * n,
+        segments=(_segment(scenario, 0, n, False, False),),
+        rejected=rejected,
+        main_output_tokens=main_output,
+        run_at=(None,) * n,  # no clock: no run start, no append after it
+        next_append=(None,) * n,
+    )
+
+
+def _session(opts: ReplayOptions, **columns: Any) -> Session:
+    """A :class:`Session` of ``columns`` under ``opts``: its start, size model, prices as
+    integers and clock (none here: :func:`prepare` gives a clock's columns itself)."""
+    main_prices = opts.main_prices
+    summary_prices = main_prices if opts.summary_prices is None else opts.summary_prices
+    places = price_places((main_prices, summary_prices))
+    ratio = None if opts.summary_ratio is None else opts.summary_ratio.as_integer_ratio()
+    return Session(
         start_covered=opts.start_covered,
         start_summary=opts.start_summary,
         wrapper=opts.summary_wrapper_tokens,
@@ -546,14 +632,10 @@ def prepare(
         main_rates=rates_of(main_prices, places, opts.cache),
         summary_rates=rates_of(summary_prices, places, False),  # summary calls are never cached
         places=places,
-        rejected=rejected,
-        main_output_tokens=main_output,
         timing=opts.timing,
         retries=opts.retries,
-        unit=unit,
-        starts=starts,
-        run_at=run_at,
-        next_append=next_append,
+        unit=time_unit(None if opts.timing is None else opts.timing.duration),
+        **columns,
     )
 
 

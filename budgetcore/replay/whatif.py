@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from itertools import compress, islice
+from operator import itemgetter, or_
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.registry.models import Resolution, resolve
@@ -44,14 +46,21 @@ from budgetcore.replay.asrun import (
     relative,
 )
 from budgetcore.replay.logs.model import LogRequest, ParsedLog, new_request
-from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage
-from budgetcore.replay.model import quality_of
+from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage, merge_usage
+from budgetcore.replay.model import Quality, quality_of
 
 if TYPE_CHECKING:
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
     from budgetcore.scenario.model import Scenario
 
-__all__ = ["WhatIf", "log_replay_inputs", "log_turns", "what_if", "whatif_options"]
+__all__ = [
+    "WhatIf",
+    "log_replay_inputs",
+    "log_turns",
+    "what_if",
+    "what_if_direct",
+    "whatif_options",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +243,144 @@ def what_if(
     ``exclude``: (file, line) of the requests another session of the import bills, as
     :func:`~budgetcore.replay.asrun.as_run` takes them (``asrun`` must leave out the
     same): they stay in the replay and the cache sequence, and out of every cost."""
+    col = result.columns
+    last = result.rows[-1]
+    s = result.summary
+    return _what_if_of(
+        log,
+        asrun,
+        _Planned(
+            # The engine's columns, not its rows: a row object per turn cost 0.3 µs x 43.
+            admitted=col["admitted"],
+            full=col["full_input"],
+            output=col["output"],
+            cached=col["cached_input"],
+            summary_in=col["summary_input_billed"],
+            summary_out=col["summary_output_billed"],
+            quality=quality_of(result.rows),
+            trigger=last.trigger_tokens,
+            summary_cap=last.summary_cap,
+            margin=str(last.scenario.config.safety_margin),
+            turns_with_unseen=s.turns_with_unseen,
+            peak_unseen=s.peak_unseen,
+        ),
+        resolver,
+        exclude,
+    )
+
+
+def what_if_direct(
+    log: ParsedLog,
+    asrun: AsRun,
+    scenario: Scenario,
+    options: ReplayOptions | None = None,
+    resolver: Callable[[str], Resolution] = resolve,
+    *,
+    exclude: frozenset[tuple[int, int]] = frozenset(),
+    timed: bool = False,
+    appends: str = "any",
+) -> WhatIf:
+    """:func:`what_if` of the main series replayed under ``scenario`` and ``options``
+    (with :func:`whatif_options`), without the replay's rows: the engine's own values
+    for each request, its counters for the quality, and no turn object where the log's
+    columns make the session (:func:`~budgetcore.replay.prepared.prepare_growth`). What
+    needs the what-if alone (tune's chosen point, the backtest's bench) reads it here:
+    a 200,000-request rollout in a fifth of the time (docs/performance.md). A test
+    holds it equal to :func:`what_if` of :func:`~budgetcore.replay.simulate.replay`."""
+    from budgetcore.core.plan import check_scenario  # noqa: PLC0415 - loaded to replay
+    from budgetcore.replay.engine import COUNTS, point_counts  # noqa: PLC0415
+    from budgetcore.replay.prepared import NOT_SENT, prepare, prepare_growth  # noqa: PLC0415
+
+    main = log.main
+    opts = whatif_options(log, asrun, options)
+    check_scenario(scenario)
+    if opts is None:  # no request on the branch: refused as the replay refuses it
+        session = prepare(scenario, main.turns(timed, appends), options)
+    else:
+        prefix = opts.stable_prefix_tokens
+        found = None
+        if not timed:
+            outputs = list(map(_OUTPUT, main.requests))
+            found = prepare_growth(scenario, main.growth(), outputs, prefix, options=opts)
+        session = (
+            found
+            if found is not None
+            else prepare(scenario, main.turns(timed, appends, required=prefix), opts)
+        )
+    cfg = scenario.config
+    recorded: list[tuple[Any, ...]] = []
+    fates: dict[int, tuple[str, int, int, int]] = {}
+    point = point_counts(session, cfg.trigger_tokens, cfg.summary_max_tokens, recorded, fates)
+    _c, _a, _adopted, _raw, full, _r, _st, _new, work, written, cached, _off = zip(
+        *recorded, strict=True
+    )
+    del recorded
+    billed_in: Sequence[int] = work
+    billed_out: Sequence[int] = written
+    if fates:
+        # What each run's tries billed (docs/spec.md §15), as the replay's rows bill it.
+        billed_in, billed_out = list(work), list(written)
+        retries = session.retries
+        for t, (fate, known, _cut, _end) in fates.items():
+            outs = known if retries is None else retries.output_tries(fate, known)
+            billed_in[t], billed_out[t] = work[t] * known, written[t] * outs
+    counts = dict(zip(COUNTS, point.counts, strict=True))
+    # A run published: with a clock or retries its fate says so, else every run did.
+    generations = counts["published"] if session.timed else counts["runs"] + counts["recompresses"]
+    last = session.segments[-1]
+    return _what_if_of(
+        log,
+        asrun,
+        _Planned(
+            admitted=[kind != NOT_SENT for kind in session.cache],
+            full=full,
+            output=session.output,
+            cached=cached,
+            summary_in=billed_in,
+            summary_out=billed_out,
+            quality=Quality(generations, counts["peak_consumed"], counts["written_at_peak"]),
+            trigger=cfg.trigger_tokens if last.trigger is None else last.trigger,
+            summary_cap=last.summary(cfg.summary_max_tokens)[0],
+            margin=str(last.margin),
+            turns_with_unseen=counts["turns_with_unseen"],
+            peak_unseen=counts["peak_unseen"],
+        ),
+        resolver,
+        exclude,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    """What the engine planned for the main series under the what-if's settings: per
+    turn, whether its request was sent, its context, output and cached part and what
+    its summary run billed; the quality and unseen history of the whole replay."""
+
+    admitted: Sequence[bool]
+    full: Sequence[int]
+    output: Sequence[int]
+    cached: Sequence[int]
+    summary_in: Sequence[int]
+    summary_out: Sequence[int]
+    quality: Quality
+    trigger: int
+    summary_cap: int
+    margin: str
+    turns_with_unseen: int
+    peak_unseen: int
+
+
+_OUTPUT = itemgetter(2)  # LogRequest.output
+
+
+def _what_if_of(
+    log: ParsedLog,
+    asrun: AsRun,
+    planned: _Planned,
+    resolver: Callable[[str], Resolution],
+    exclude: frozenset[tuple[int, int]],
+) -> WhatIf:
+    """The what-if of ``planned`` against the as-run model, costed (:func:`what_if`)."""
     rules: CacheModel = asrun.cache
     main = log.main
     reqs, after = in_order(main)
@@ -256,6 +403,16 @@ def what_if(
             notified=notified_in_order(main, reqs),
             restarts=cache_restarts(main, reqs, rules, one_hour),
         )
+    # The as-run model's series as as_run measured it (its split, nothing left out), or
+    # None: base_main is that very value only then.
+    modelled_kept = (
+        modelled
+        if mine_asrun is not None
+        and modelled is mine_asrun.split
+        and mine_asrun.measured.requests == len(modelled)
+        else None
+    )
+    base_main: Sequence[LogRequest]
     if main.abandoned:
         on_branch = {(r.file, r.line) for r in main.requests}
         base_main = [
@@ -263,54 +420,46 @@ def what_if(
         ]
     else:
         on_branch = set()
-        base_main = list(modelled)  # every request is on the branch
+        base_main = modelled  # every request is on the branch
     log_summary_calls = [
         r for s in log.series if s.name != main.name and is_summary_call(s) for r in s.requests
     ]
-    rows = result.rows
-    col = result.columns
-    sent: list[LogRequest] = []
-    caps: list[int | None] = []
-    calls: list[LogRequest] = []
-    rejected = 0
-    last_context = -1  # the context of the request sent before (-1: none yet)
-    # The engine's columns, not its rows: a row object per turn cost 0.3 µs x 43 fields.
-    for req, admitted, full, output, cached, s_in, s_out in zip(
-        main.requests,
-        col["admitted"],
-        col["full_input"],
-        col["output"],
-        col["cached_input"],
-        col["summary_input_billed"],
-        col["summary_output_billed"],
-        strict=False,
-    ):
-        if not admitted:
-            rejected += 1
-        else:
-            # The engine's layout caps what a request shares only where it departs from
-            # the log's (a run moved the summary or the raw window): where it shares all
-            # of the request before, the as-run rules alone decide, as for the first
-            # request (the same context on both sides), so that a what-if that changes
-            # nothing costs what the as-run model costs.
-            caps.append(None if last_context < 0 or cached >= last_context else cached)
-            # req._replace(context=..., output=...) in field order: _replace cost 1.4 s
-            # over a 200,000-request rollout.
-            sent.append(new_request((req[0], full, output, *req[3:])))
-            last_context = full
-        if s_in or s_out:
-            calls.append(
-                req._replace(
-                    context=s_in,
-                    input=s_in,
-                    cache_read=0,
-                    cache_write=0,
-                    cache_write_1h=0,
-                    output=s_out,
-                    reasoning=0,
-                    logged_cost=None,
-                )
-            )
+    requests = main.requests
+    admitted = list(planned.admitted)
+    rejected = admitted.count(False)
+    # The requests the engine sent, each with the context and output it planned, built
+    # in field order (req._replace cost 1.4 s over a 200,000-request rollout; columns of
+    # the fields by itemgetter cost twice this).
+    fulls = list(compress(planned.full, admitted))
+    sent = [
+        new_request((req[0], full, output, *req[3:]))
+        for req, full, output in zip(
+            compress(requests, admitted), fulls, compress(planned.output, admitted), strict=True
+        )
+    ]
+    # The engine's layout caps what a request shares only where it departs from the
+    # log's (a run moved the summary or the raw window): where it shares all of the
+    # request before, the as-run rules alone decide, as for the first request (the same
+    # context on both sides), so that a what-if that changes nothing costs what the
+    # as-run model costs.
+    cacheds = list(compress(planned.cached, admitted))
+    caps: list[int | None] = [
+        None if cached >= before else cached
+        for cached, before in zip(islice(cacheds, 1, None), fulls, strict=False)
+    ]
+    if sent:
+        caps.insert(0, None)  # the first request sent: nothing before it
+    # Every summary run the engine billed, a call of its input and written tokens.
+    s_in, s_out = planned.summary_in, planned.summary_out
+    calls = [
+        # The turn's request with the call's counts, in LogRequest's field order (line,
+        # context, output, cache read and write, model, messages, tool result chars,
+        # input, 1-hour write, reasoning, started, finished, file, logged cost): never
+        # cached, no reasoning, no logged cost.
+        new_request((r[0], s_in[t], s_out[t], 0, 0, *r[5:8], s_in[t], 0, 0, *r[11:14], None))
+        for t in compress(range(len(requests)), map(or_, s_in, s_out))
+        for r in (requests[t],)
+    ]
     # The abandoned branches stay in the cache sequence, as logged and at their times,
     # as in the as-run model: the stable prefix is calibrated on the same first request
     # and a rewind keeps the cache alive alike on both sides. They are the as-run
@@ -321,7 +470,7 @@ def what_if(
     if not main.abandoned:
         # Nothing to interleave: the branch is the sequence (no 200,000-key dict).
         sequence, caps_in_order, mine = sent, caps, [True] * len(sent)
-    planned = (
+    by_key = (
         {(r.file, r.line): (r, cap) for r, cap in zip(sent, caps, strict=True)}
         if main.abandoned
         else {}
@@ -330,9 +479,9 @@ def what_if(
         key = (r.file, r.line)
         one, cap = r, None
         if key in on_branch:
-            if key not in planned:
+            if key not in by_key:
                 continue  # rejected by the what-if's engine: never sent
-            one, cap = planned[key]
+            one, cap = by_key[key]
         sequence.append(one)
         caps_in_order.append(cap)
         mine.append(key in on_branch)
@@ -358,34 +507,39 @@ def what_if(
         calls = list(filter(billed_here, calls))
         base_main = list(filter(billed_here, base_main))
         log_summary_calls = list(filter(billed_here, log_summary_calls))
-    new = [*whatif_main, *calls]
-    old = [*base_main, *log_summary_calls]
     new_by = cost_by_kind(whatif_main, resolver)
     old_by = cost_by_kind(base_main, resolver)
     delta: dict[str, Decimal | None] = {k: _minus(new_by[k], old_by[k]) for k in KINDS}
-    delta["summary_calls"] = _minus(
-        measured_usage(calls, resolver).cost, measured_usage(log_summary_calls, resolver).cost
-    )
+    new_calls = measured_usage(calls, resolver)
+    old_calls = measured_usage(log_summary_calls, resolver)
+    delta["summary_calls"] = _minus(new_calls.cost, old_calls.cost)
+    if base_main is modelled_kept and mine_asrun is not None:
+        # The as-run model's own series, whole: as_run measured it already (the one cost
+        # rule sums exactly, so the parts' sum is the whole's cost).
+        old_main = mine_asrun.modelled
+    else:
+        old_main = measured_usage(base_main, resolver)
     # The other series and the main series' abandoned branches are the as-run model's on
     # both sides: they cancel in the delta.
-    delta["total"] = _minus(measured_usage(new, resolver).cost, measured_usage(old, resolver).cost)
+    delta["total"] = _minus(
+        merge_usage((measured_usage(whatif_main, resolver), new_calls)).cost,
+        merge_usage((old_main, old_calls)).cost,
+    )
     baseline = asrun.modelled_cost
     total = None if baseline is None or delta["total"] is None else baseline + delta["total"]
-    last = rows[-1]
-    s = result.summary
-    quality = quality_of(rows)
+    quality = planned.quality
     return WhatIf(
-        trigger=last.trigger_tokens,
-        summary_cap=last.summary_cap,
-        margin=str(last.scenario.config.safety_margin),
+        trigger=planned.trigger,
+        summary_cap=planned.summary_cap,
+        margin=planned.margin,
         modelled_cost=total,
         as_run_cost=baseline,
         delta=delta,
         summary_calls=len(calls),
         generations=quality.generations,
         compression=quality.compression,
-        turns_with_unseen=s.turns_with_unseen,
-        peak_unseen=s.peak_unseen,
+        turns_with_unseen=planned.turns_with_unseen,
+        peak_unseen=planned.peak_unseen,
         rejected=rejected,
         backtest_trusted=asrun.trusted,
         baseline_caveat=asrun.caveat,

@@ -124,7 +124,8 @@ def grid_counts(
             ran = go & (work <= safe)
             refused += go & ~ran
             if ratio is None:
-                written = cap
+                # replay.engine's rule: at most S, and at most what the run summarised.
+                written = np.minimum(cap, a + new_raw)
             else:
                 written = np.minimum(cap, -((-(a + new_raw) * ratio[0]) // ratio[1]))
             work_ran = np.where(ran, work, 0)

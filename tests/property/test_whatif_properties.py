@@ -15,7 +15,7 @@ from budgetcore.replay.asrun import as_run
 from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog
 from budgetcore.replay.logs.session import log_model
 from budgetcore.replay.simulate import replay
-from budgetcore.replay.whatif import log_replay_inputs, what_if
+from budgetcore.replay.whatif import log_replay_inputs, what_if, what_if_direct
 from budgetcore.scenario.model import Config
 
 MODELS = {"claude-code": "claude-sonnet-4-5-20250929", "codex": "gpt-5-codex"}
@@ -136,12 +136,23 @@ def test_generations_count_the_published_runs(log: ParsedLog, k: int, s: int) ->
     published = result.summary.runs + result.summary.recompresses
     assert w.generations == published
     assert w.summary_calls >= published
-    # Not ">= 1": the §12 engine writes S tokens whatever a run read, so a run of less
-    # than S writes more than it read (tests/test_asrun.py, the strict xfail below).
+    # docs/spec.md §12: a run writes at most what it read, so no run compresses below 1:1.
     assert (w.compression is None) == (published == 0)
-    assert w.compression is None or w.compression > 0
+    assert w.compression is None or w.compression >= 1
     # The delta is itemised: the kinds and the summary calls add up to the total.
     parts = [v for key, v in w.delta.items() if key != "total"]
     if None not in parts and w.delta["total"] is not None:
         assert sum(parts) == w.delta["total"]
         assert w.modelled_cost == backtest.modelled_cost + w.delta["total"]
+
+
+@given(growing_log(), st.integers(4_000, 60_000), st.integers(1_024, 16_384))
+def test_the_direct_what_if_is_the_replay_s(log: ParsedLog, k: int, s: int) -> None:
+    """``what_if_direct`` (no rows, no turn objects: docs/performance.md) gives the
+    what-if of the replay, field for field."""
+    backtest, _result, w = run_what_if(log, k, s)
+    scenario = dataclasses.replace(
+        log_model(log, window=backtest.window).scenario,
+        config=Config(trigger_tokens=k, summary_max_tokens=s),
+    )
+    assert what_if_direct(log, backtest, scenario) == w

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
-from itertools import chain
-from operator import is_not, itemgetter
+from itertools import chain, islice
+from operator import is_not, itemgetter, sub
 from typing import TYPE_CHECKING, NamedTuple
 
 from budgetcore.errors import Problem, ScenarioError
@@ -140,6 +140,30 @@ class LogSeries:
     prompted: tuple[int, ...] = ()
     thinking: tuple[int, ...] = ()
 
+    def growth(self) -> list[int]:
+        """Each turn's ``added`` (:meth:`turns`): the growth of the context to the next
+        request, across a compaction its preTokens minus this request's context (never
+        below 0) or this reply's output when the log records no size, and the last
+        request's own output. Column by column in C, then the compactions' few turns:
+        the what-if reads it without a turn object per request (docs/performance.md)."""
+        reqs = self.requests
+        if not reqs:
+            return []
+        ctx = list(map(_CONTEXT_OF, reqs))
+        added = [d if d > 0 else 0 for d in map(sub, islice(ctx, 1, None), ctx)]
+        added.append(reqs[-1].output)
+        seen: set[int] = set()
+        for comp in self.compactions:
+            i = comp.after_turn - 1  # the turn before the gap
+            if i in seen or not 0 <= i < len(reqs) - 1:
+                continue  # the first of several in one gap; the last turn adds its output
+            seen.add(i)
+            req = reqs[i]
+            added[i] = (
+                req.output if comp.pre_tokens is None else max(0, comp.pre_tokens - req.context)
+            )
+        return added
+
     def turns(
         self, timed: bool = False, appends: str = "any", *, required: int | None = None
     ) -> tuple[Turn, ...]:
@@ -190,19 +214,8 @@ class LogSeries:
             # clock counts (docs/spec.md §15).
             zero = min([*times[:1], *(r.started for r in reqs if r.started is not None)])
             times = [t - zero for t in times]
-        after: dict[int, LogCompaction] = {}
-        for comp in self.compactions:
-            after.setdefault(comp.after_turn, comp)  # the first of several in one gap
         out = []
-        for i, req in enumerate(reqs):
-            if i + 1 == len(reqs):
-                added = req.output
-            elif (gap := after.get(i + 1)) is not None:
-                added = (
-                    req.output if gap.pre_tokens is None else max(0, gap.pre_tokens - req.context)
-                )
-            else:
-                added = max(0, reqs[i + 1].context - req.context)
+        for i, (req, added) in enumerate(zip(reqs, self.growth(), strict=True)):
             if not timed:
                 out.append(Turn(added=added, required=required, output=req.output))
                 continue
@@ -271,6 +284,7 @@ def folder_lines(logs: Iterable[ParsedLog | None]) -> int:
 
 
 _MODEL_OF = itemgetter(5)  # LogRequest.model
+_CONTEXT_OF = itemgetter(1)  # LogRequest.context
 _is_named = partial(is_not, None)
 
 

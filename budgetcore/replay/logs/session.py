@@ -271,15 +271,17 @@ def run_session(
         measured = totals_measured(log, resolver)
         why = () if not replay_it else (totals_problem(log),)
         return SessionRun(name, log, series, None, measured, None, error=why)
-    from budgetcore.replay.asrun import as_run  # noqa: PLC0415 - a log's backtest
-
-    measured = measured_usage(log, resolver)
     if not replay_it:
         # Usage only: the ledger and the measured usage, at the import's own speed (the
         # backtest is a replay: docs/replay.md, "As run").
         model = None if scenario is not None else log_model(log, resolver=resolver)
-        return SessionRun(name, log, series, None, measured, model)
+        return SessionRun(name, log, series, None, measured_usage(log, resolver), model)
+    from budgetcore.replay.asrun import as_run  # noqa: PLC0415 - a log's backtest
+
     backtest = as_run(log, resolver)
+    # The backtest measured every series already (each request of the log once, by the
+    # same cost rule, which sums exactly): their sum is the session's measured usage.
+    measured = backtest.measured
     model = None
     if scenario is None:
         model = log_model(log, resolver=resolver, window=backtest.window)

@@ -1,0 +1,320 @@
+"""``tune``: every K × S point of a grid replayed over one or more sessions, added up,
+and the choice (docs/tune.md): the command and its flags. The sessions come from
+``grid`` (turns, generated turns) and ``logs``; ``runners`` runs them; ``runtime`` takes
+the grid in a runtime's own knob; ``output`` and ``whatif`` write the result.
+
+Each session is one task: read (a log is read where the task runs), replayed at every
+point (``tune.result.session_result``, a pure function), then the parent adds them up.
+Tasks run in this process, in ``--jobs N`` processes (``concurrent.futures``), or on a
+Dask cluster (``--dask ADDRESS``, the optional extra ``budgetcore[dask]``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from budgetcore.cli.shell import (
+    count_flag,
+    read_input,
+    scenario_of,
+    shown_name,
+    whole_flag,
+)
+from budgetcore.cli.tune_cmds.grid import _axes, _generated, _options, _which
+from budgetcore.cli.tune_cmds.logs import _database_tasks, _log_scenario, _with_subagents
+from budgetcore.cli.tune_cmds.output import write_tune
+from budgetcore.cli.tune_cmds.runners import MAX_JOBS, Job, Task, run_tasks
+from budgetcore.cli.tune_cmds.runtime import _runtime_axis
+from budgetcore.cli.tune_cmds.whatif import MAX_WHAT_IF_SESSIONS, _what_ifs
+from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.inputs.numbers import as_decimal
+from budgetcore.inputs.text import check_size
+from budgetcore.tune.choice import (
+    DEFAULT_MAX_COMPRESSION,
+    DEFAULT_MAX_GENERATIONS,
+    Constraints,
+)
+
+__all__ = ["cmd_tune", "tune_arguments"]
+
+
+def _jobs(text: str) -> int:
+    value = whole_flag(0, MAX_JOBS)(text)
+    return value or (os.cpu_count() or 1)
+
+
+_jobs.__name__ = "integer"
+
+
+def _rate(text: str) -> Decimal:
+    try:
+        check_size(text, "field")
+    except ScenarioError:
+        raise argparse.ArgumentTypeError("is too long") from None
+    value = as_decimal(text.strip(), 0, 100, 6)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            f"must be a decimal from 0 to 100 with at most 6 decimal places, "
+            f"got {render_value(text)}"
+        )
+    return value
+
+
+_rate.__name__ = "decimal"
+
+
+def _off_or(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A flag whose value may be ``off`` (the constraint switched off: None)."""
+
+    def read(text: str) -> Any:
+        return None if text.strip().lower() == "off" else parse(text)
+
+    read.__name__ = getattr(parse, "__name__", "value")
+    return read
+
+
+def _ratio_flag(text: str) -> Decimal:
+    """A compression ratio X (of X:1): a decimal from 1 to 1,000,000, at most 6 places."""
+    try:
+        check_size(text, "field")
+    except ScenarioError:
+        raise argparse.ArgumentTypeError("is too long") from None
+    value = as_decimal(text.strip().removesuffix(":1"), 1, 10**6, 6)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            "must be a ratio X (of X:1) from 1 to 1,000,000 with at most 6 decimal places, "
+            f"or off, got {render_value(text)}"
+        )
+    return value
+
+
+_ratio_flag.__name__ = "ratio"
+
+
+def tune_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
+    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    p.add_argument(
+        "--turns", action="append", help="turns as JSON Lines (a session; repeat for more)"
+    )
+    p.add_argument(
+        "--generate", action="append", help="a generator spec, inline JSON or a file (repeatable)"
+    )
+    p.add_argument(
+        "--log",
+        action="append",
+        help="an agent's session file or database (Claude Code, Codex CLI, pi, Gemini CLI, "
+        "Qwen Code, Kimi CLI, OpenCode, Amp, Droid, Goose, Copilot CLI, Cline), or its data "
+        "folder "
+        "(repeatable; with no scenario, one file: the default scenario with its model)",
+    )
+    from budgetcore.replay.logs.model import FORMATS  # noqa: PLC0415 - the agents' keys
+
+    p.add_argument("--log-format", choices=("auto", *FORMATS), default="auto")
+    p.add_argument("--series", help="which series of each log (default: main)")
+    p.add_argument("--options", help="replay options JSON (start state, cache, prices, ...)")
+    p.add_argument(
+        "--k",
+        help="K values: a list A,B,C or a log-spaced range LOW:HIGH:COUNT "
+        "(HIGH may be M); default 24 from 4,000 to M",
+    )
+    p.add_argument("--s", help="S values, as --k (HIGH may be O); default 16 from 1,024 to O")
+    p.add_argument(
+        "--no-rejected", action="store_true", help="choose no point with a rejected turn"
+    )
+    p.add_argument("--no-refused", action="store_true", help="choose no point with a refused run")
+    p.add_argument(
+        "--max-rejected",
+        type=count_flag,
+        metavar="N",
+        help="choose no point with more than N rejected turns (--no-rejected: 0)",
+    )
+    p.add_argument(
+        "--max-unseen",
+        type=count_flag,
+        metavar="N",
+        help="no turn leaves more than N tokens of history unseen",
+    )
+    p.add_argument(
+        "--max-unseen-total",
+        type=count_flag,
+        metavar="N",
+        help="at most N unseen tokens summed over every turn",
+    )
+    p.add_argument(
+        "--max-runs-per-100",
+        type=_rate,
+        metavar="X",
+        help="at most X summary runs (and recompresses) per 100 turns",
+    )
+    p.add_argument(
+        "--max-generations",
+        type=_off_or(count_flag),
+        default=DEFAULT_MAX_GENERATIONS,
+        metavar="N|off",
+        help="no history token summarised more than N times (default "
+        f"{DEFAULT_MAX_GENERATIONS}: five rounds keep 10 %% of pinned rules, the "
+        "compaction-quality proposal's Compaction Cliff figure)",
+    )
+    p.add_argument(
+        "--max-compression",
+        type=_off_or(_ratio_flag),
+        default=DEFAULT_MAX_COMPRESSION,
+        metavar="X|off",
+        help="no run compresses its input more than X:1 (default "
+        f"{DEFAULT_MAX_COMPRESSION}: the median of the runtimes that cap their summary)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="replay sessions in N processes (0: one per core)",
+    )
+    p.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run sessions on the Dask scheduler at ADDRESS (tcp://host:8786), or "
+        "'local' for a local cluster of --jobs workers; needs budgetcore[dask]",
+    )
+    p.add_argument(
+        "--runtime",
+        help="tune in this runtime's own knob (codex, claude-code, pi, gemini-cli, ...): "
+        "the grid is that knob's values, each a (K, S) of the runtime (docs/tune.md)",
+    )
+    p.add_argument(
+        "--knob",
+        help="with --runtime: the knob's values in its own unit (tokens as --k; a "
+        "percentage or a fraction as a comma list); default a spread over its range",
+    )
+    p.add_argument(
+        "--engine", choices=("auto", "python", "numpy"), default="auto", help=argparse.SUPPRESS
+    )
+    p.add_argument(
+        "--format",
+        choices=("table", "jsonl", "csv"),
+        help="default: table on a terminal, else jsonl",
+    )
+
+
+def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
+    """One task per session of every --turns, --generate and --log, in that order."""
+    from budgetcore.replay.turns import parse_turn_lines  # noqa: PLC0415
+
+    tasks: list[Task] = []
+    for path in args.turns or ():
+        with _which(shown_name(path)):
+            turns, skipped = parse_turn_lines(read_input(path, "turns"))
+        for problem in skipped:
+            print(f"skipped: {shown_name(path)}: {problem}", file=sys.stderr)
+        tasks.append(Task(path, turns))
+    for i, text in enumerate(args.generate or (), start=1):
+        with _which(f"--generate {i}"):
+            tasks.append(Task(f"generated {i}", _generated(text)))
+    for path in args.log or ():
+        if not os.path.isdir(path):
+            if path != "-" and _database_tasks(path, path, fmt, args.series, tasks):
+                continue
+            tasks.append(Task(path, files=_with_subagents(path), fmt=fmt, series=args.series))
+            continue
+        from budgetcore.cli.replay_cmds import _walk  # noqa: PLC0415 - the folder walk
+        from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
+
+        plan = plan_folder(_walk(path))
+        if not plan.sessions:
+            raise ScenarioError([Problem("log", f"folder {shown_name(path)} holds no .jsonl file")])
+        if plan.not_read:
+            print(
+                f"not read: {len(plan.not_read):,} file(s) that are not session logs "
+                f"(first: {plan.not_read[0]})",
+                file=sys.stderr,
+            )
+        for session in plan.sessions:
+            files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
+            if len(files) == 1 and _database_tasks(files[0], session.name, fmt, args.series, tasks):
+                continue
+            tasks.append(Task(session.name, files=files, fmt=fmt, series=args.series))
+    return tasks
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    from budgetcore.tune.result import summarise  # noqa: PLC0415
+
+    if not (args.turns or args.generate or args.log):
+        raise ScenarioError([Problem("turns", "give at least one --turns, --generate or --log")])
+    out_fmt = args.format
+    if out_fmt is None:
+        out_fmt = "table" if sys.stdout is not None and sys.stdout.isatty() else "jsonl"
+    fmt = None if args.log_format == "auto" else args.log_format
+    if args.scenario is None and args.fragment is None:
+        scenario, options = _log_scenario(args, fmt)
+    else:
+        scenario, options = scenario_of(args), _options(args)
+    runtime = None
+    if args.runtime is not None:
+        runtime = _runtime_axis(args, scenario)
+        ks, ss = runtime.ks, runtime.ss
+    else:
+        if args.knob is not None:
+            raise ScenarioError([Problem("--knob", "needs --runtime: whose knob it is")])
+        ks, ss = _axes(args, scenario)
+    reachable = None
+    if runtime is not None and len(ks) * len(ss) > len(runtime.reachable):
+        reachable = runtime.reachable
+    constraints = Constraints(
+        reachable=reachable,
+        no_rejected=args.no_rejected,
+        no_refused=args.no_refused,
+        max_rejected=args.max_rejected,
+        max_unseen=args.max_unseen,
+        max_unseen_total=args.max_unseen_total,
+        max_runs_per_100=args.max_runs_per_100,
+        max_generations=args.max_generations,
+        max_compression=args.max_compression,
+    )
+    own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
+    job = Job(scenario, options, ks, ss, own, args.engine)
+    tasks = _tasks(args, fmt)
+    from budgetcore.cli.progress import Progress  # noqa: PLC0415
+
+    # A grid of a timed session runs the pure kernel: minutes for a grid within the
+    # limits (issue 41, cause 11). On a terminal, a line says how far and how long.
+    progress = Progress("tune", len(tasks) * (len(ks) * len(ss) + 1), "points")
+    try:
+        done = run_tasks(tasks, job, jobs=args.jobs, dask=args.dask, points=progress.advance)
+    finally:
+        progress.close()
+    skipped = [d for d in done if d.skipped]
+    if skipped:
+        total = sum(d.skipped for d in skipped)
+        print(
+            f"skipped: {total:,} malformed line(s) in {len(skipped):,} session(s) "
+            f"(first, in {skipped[0].result.name}: {skipped[0].first_skipped})",
+            file=sys.stderr,
+        )
+    result = summarise(scenario, [d.result for d in done], constraints)
+    backtests = tuple(d.backtest for d in done if d.backtest is not None)
+    result = dataclasses.replace(result, backtests=backtests, runtime=runtime)
+    if done and len(done) <= MAX_WHAT_IF_SESSIONS and all(d.what_ifs for d in done):
+        from budgetcore.tune.whatif import PointCost, add_point_costs  # noqa: PLC0415
+
+        sums = [PointCost()] * (len(ks) * len(ss))
+        for d in done:
+            assert d.what_ifs is not None
+            sums = [add_point_costs(c, *w) for c, w in zip(sums, d.what_ifs, strict=True)]
+        result = dataclasses.replace(result, point_what_ifs=tuple(sums))
+    chosen = result.chosen_scenario()
+    if chosen is not None and backtests:
+        logs = [t for t, d in zip(tasks, done, strict=True) if d.backtest]
+        result = dataclasses.replace(result, chosen_what_if=_what_ifs(logs, chosen, options))
+    for failed in result.failed:
+        text = "; ".join(str(p) for p in failed.problems)
+        print(f"not replayed: {failed.name}: {text}", file=sys.stderr)
+    write_tune(result, out_fmt, sys.stdout.write)
+    return 0

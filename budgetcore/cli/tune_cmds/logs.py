@@ -1,0 +1,75 @@
+"""``tune``'s sessions from logs (``--log``: a file with its subagents, a folder, a
+database of sessions) and, with no scenario, a log's own scenario."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from budgetcore.cli.tune_cmds.grid import _options
+from budgetcore.cli.tune_cmds.runners import Task
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.replay.model import ReplayOptions
+from budgetcore.scenario.model import Scenario
+
+
+def _database_tasks(
+    path: str, shown: str, fmt: str | None, series: str | None, tasks: list[Task]
+) -> bool:
+    """An agent's database (OpenCode's opencode.db) holds many sessions: each is a task
+    of its own, its turns read here. False when ``path`` is not a database."""
+    from budgetcore.cli.replay_cmds import _is_database, read_log_sessions  # noqa: PLC0415
+
+    if not _is_database(path):
+        return False
+    for log in read_log_sessions(path, fmt, shown):
+        if not log.series or log.totals_only:
+            continue  # no request to replay (replay --log lists and measures it)
+        chosen = log.pick(series)
+        tasks.append(Task(log.name, turns=chosen.turns()))
+    return True
+
+
+def _with_subagents(path: str) -> tuple[str, ...]:
+    """A session file and the subagent files beside it (as ``replay --log`` reads it)."""
+    from budgetcore.cli.replay_cmds import _walk  # noqa: PLC0415
+    from budgetcore.replay.logs.folder import subagents_of  # noqa: PLC0415
+
+    base = os.path.dirname(path)
+    stem = os.path.basename(path).removesuffix(".jsonl")
+    if (
+        path == "-"
+        or not path.endswith(".jsonl")
+        or not os.path.isdir(os.path.join(base, stem, "subagents"))
+    ):
+        return (path,)
+    found = [f"{stem}/{p}" for p in _walk(os.path.join(base, stem))]
+    return (
+        path,
+        *(os.path.join(base, *p.split("/")) for p in subagents_of(f"{stem}.jsonl", found)),
+    )
+
+
+def _log_scenario(
+    args: argparse.Namespace, fmt: str | None
+) -> tuple[Scenario, ReplayOptions | None]:
+    """No scenario: one log file's own model (and its prices), as ``replay --log``."""
+    from budgetcore.cli.replay_cmds import read_log_shown  # noqa: PLC0415
+    from budgetcore.replay.logs.session import log_model, priced_by  # noqa: PLC0415
+
+    logs = args.log or []
+    if len(logs) != 1 or os.path.isdir(logs[0]) or args.turns or args.generate:
+        raise ScenarioError(
+            [
+                Problem(
+                    "scenario",
+                    "is required: a JSON file, - or --fragment (only one --log file may "
+                    "stand in for it, with its own model)",
+                )
+            ]
+        )
+    log = read_log_shown(logs[0], fmt)
+    from budgetcore.replay.asrun import window_of  # noqa: PLC0415
+
+    model = log_model(log, window=window_of(log))  # the runtime's window (spec §17)
+    return model.scenario, priced_by(model, _options(args))

@@ -1,0 +1,308 @@
+"""How ``tune``'s sessions run (docs/tune.md): one task per session, in this process,
+in ``--jobs N`` processes or on a Dask cluster, and what one task does (read its log
+where it runs, replay it at every point)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from budgetcore.cli.shell import (
+    Unreadable,
+    unreadable_problem,
+)
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.replay.model import ReplayOptions, Turn
+from budgetcore.scenario.model import Scenario
+from budgetcore.tune.result import SessionResult
+
+#: The most processes ``--jobs`` starts.
+MAX_JOBS = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One session to replay: its turns, or a log's files (read where the task runs)."""
+
+    name: str
+    turns: tuple[Turn, ...] | None = None
+    files: tuple[str, ...] = ()
+    fmt: str | None = None
+    series: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """What every task of one tune shares."""
+
+    scenario: Scenario
+    options: ReplayOptions | None
+    ks: tuple[int, ...]
+    ss: tuple[int, ...]
+    own: tuple[int, int]
+    engine: str = "auto"
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """A task's result and the lines its log skipped (malformed), for the stderr note."""
+
+    result: SessionResult
+    skipped: int = 0
+    first_skipped: str = ""
+    backtest: Backtest | None = None  # a log's as-run line (spec §17)
+    # Each grid point's what-if on that baseline: (modelled cost, as-run model's cost).
+    what_ifs: tuple[tuple[Decimal | None, Decimal | None], ...] | None = None
+
+
+#: A log session's backtest as plain values (sent back from a worker): its name, the
+#: measured and modelled cost, their ratio (exact decimal text), whether within 5 % and
+#: why it is no baseline whatever its error ("" when nothing says so: AsRun.caveat).
+Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None", str]
+
+
+def work(task: Task, job: Job) -> Done:
+    """Read (if a log) and replay one session at every point of the grid. Any problem
+    reading or replaying it is the session's, reported with its name."""
+    from budgetcore.replay.prepared import prepare  # noqa: PLC0415
+    from budgetcore.tune.result import session_result  # noqa: PLC0415
+
+    skipped, first = 0, ""
+    options = job.options
+    backtest: Backtest | None = None
+    base = None
+    try:
+        turns = task.turns
+        if turns is None:
+            from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
+
+            log = read_log_path(task.files[0], task.fmt, files=list(task.files))
+            if log.totals_only:
+                from budgetcore.replay.logs.session import totals_problem  # noqa: PLC0415
+
+                raise ScenarioError([totals_problem(log)])
+            skipped = len(log.skipped)
+            first = str(log.skipped[0]) if log.skipped else ""
+            chosen = log.pick(task.series)
+            # A log's own clock drives a timed tune, as it drives a timed replay.
+            timing = None if job.options is None else job.options.timing
+            turns = chosen.turns(
+                timed=timing is not None, appends="any" if timing is None else timing.appends
+            )
+            if not turns:
+                raise ScenarioError(
+                    [Problem("log", f"has no request on the replayed branch of {chosen.name}")]
+                )
+            if chosen is log.main:
+                from budgetcore.replay.asrun import as_run  # noqa: PLC0415
+                from budgetcore.replay.whatif import log_replay_inputs  # noqa: PLC0415
+
+                # Every point is a what-if on the session's as-run baseline (spec §17).
+                run = as_run(log)
+                backtest = (
+                    task.name,
+                    None if run.measured_cost is None else str(run.measured_cost),
+                    None if run.modelled_cost is None else str(run.modelled_cost),
+                    None if run.ratio is None else str(run.ratio),
+                    run.trusted,
+                    run.caveat,
+                )
+                turns, options = log_replay_inputs(log, run, turns, options)
+                from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
+
+                base = Baseline(log, run, tuple(turns), options)
+        session = prepare(job.scenario, turns, options, task.name)
+        result = session_result(session, job.ks, job.ss, job.own, job.engine)
+    except ScenarioError as exc:
+        result = SessionResult(task.name, None, None, exc.problems)
+    except Unreadable as exc:
+        result = SessionResult(task.name, None, None, (unreadable_problem(exc),))
+    what_ifs = None
+    if base is not None and result.grid is not None:
+        from budgetcore.tune.whatif import point_what_if  # noqa: PLC0415
+
+        # Every point also as a what-if on the as-run baseline (spec §17): its delta.
+        made = [point_what_if(base, job.scenario, k, s) for k in job.ks for s in job.ss]
+        what_ifs = tuple(
+            (None, None) if w is None else (w.modelled_cost, w.as_run_cost) for w in made
+        )
+    return Done(result, skipped, first, backtest, what_ifs)
+
+
+def _work_one(pair: tuple[Task, Job]) -> Done:
+    return work(*pair)
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    job: Job,
+    *,
+    jobs: int = 1,
+    dask: str | None = None,
+    points: Callable[[int], None] | None = None,
+) -> list[Done]:
+    """Every task's result, in task order: here (``jobs`` 1), in ``jobs`` processes, or
+    on the Dask cluster at ``dask`` (a scheduler address, or "local" for a local
+    cluster of ``jobs`` worker processes). ``points(n)`` hears grid points as they
+    are done: one by one here, a session's worth at a time from workers."""
+    per_task = len(job.ks) * len(job.ss) + 1  # the grid and the scenario's own point
+
+    def sessions_done(n: int) -> None:
+        if points is not None:
+            points(n * per_task)
+
+    if dask is not None:
+        return _run_dask(tasks, job, jobs, dask, sessions_done)
+    if jobs <= 1 or len(tasks) <= 1:
+        if points is None:
+            return [work(t, job) for t in tasks]
+        from budgetcore.tune.engine import listening_points  # noqa: PLC0415
+
+        with listening_points(points):
+            return [work(t, job) for t in tasks]
+    from budgetcore.cli.pool import pool_map  # noqa: PLC0415
+
+    workers = min(jobs, len(tasks))
+    chunk = max(1, len(tasks) // (workers * 8))  # few round trips, still balanced
+    return pool_map(
+        _work_one, [(t, job) for t in tasks], workers, chunksize=chunk, done_items=sessions_done
+    )
+
+
+def _run_dask(
+    tasks: Sequence[Task],
+    job: Job,
+    jobs: int,
+    address: str,
+    sessions_done: Callable[[int], None] = lambda _n: None,
+) -> list[Done]:
+    """The tasks on a Dask cluster (docs/tune.md, "Beyond one machine"): the job is sent
+    to every worker once, each task is one ``work`` call, results come back in order."""
+    import importlib  # noqa: PLC0415
+
+    try:
+        # dask.distributed is untyped: held as Any, called only here.
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError as exc:
+        raise ScenarioError(
+            [
+                Problem(
+                    "--dask",
+                    f"needs the optional extra budgetcore[dask] ({exc.name} is missing)",
+                )
+            ]
+        ) from None
+    from budgetcore.cli.pool import POLL_S  # noqa: PLC0415
+    from budgetcore.cli.stop import Interrupted, held, requested  # noqa: PLC0415
+
+    cluster = client = None
+    levels: dict[str, int] = {}
+    if address == "local":
+        # The local cluster's scheduler and nannies run in this process: when a
+        # signal to the group ends its workers, they log it (lost data, a closed
+        # stream) before this thread has read the flag. A task's failure still
+        # reaches us, as the exception gather raises. (Put back afterwards: a caller
+        # that runs the command in-process keeps its logging.)
+        levels = _quiet_dask()
+    # Inside Dask the signal is a flag (cli.stop.held): raised into its event loop or
+    # its sockets it became 64-108 lines of cluster errors and exit 1. The local
+    # cluster's processes write nothing to the terminal (_children_quiet), and Dask's
+    # own logging is silenced for the shutdown.
+    try:
+        with held():
+            if address == "local":
+                # The workers' own logging (another process: _quiet_dask cannot reach
+                # it) from the config Dask reads at import, warnings left out: a
+                # cancelled task's warning is what a stopped command means.
+                os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
+                with _children_quiet():
+                    cluster = distributed.LocalCluster(
+                        n_workers=max(1, jobs),
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                    )
+                client = distributed.Client(cluster)
+            else:
+                try:
+                    client = distributed.Client(address, timeout="30s")
+                except (OSError, TimeoutError, ValueError) as exc:
+                    raise ScenarioError(
+                        [Problem.of("--dask", f"cannot reach the scheduler ({exc})", address)]
+                    ) from None
+            shared = client.scatter(job, broadcast=True)
+            keys = [f"budgetcore-tune-{i}" for i in range(len(tasks))]
+            futures = client.map(work, list(tasks), job=shared, key=keys)
+            finished = 0
+            while finished < len(futures):
+                if requested():
+                    raise Interrupted(requested())
+                time.sleep(POLL_S)
+                now_done = sum(f.done() for f in futures)
+                sessions_done(now_done - finished)
+                finished = now_done
+            done: list[Done] = client.gather(futures)
+            return done
+    except BaseException:
+        _quiet_dask()
+        raise
+    finally:
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close(timeout=10)
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                cluster.close(timeout=10)
+        if not requested():
+            _loud_again(levels)
+
+
+@contextlib.contextmanager
+def _children_quiet() -> Iterator[None]:
+    """The cluster's processes start with their standard error on /dev/null (a child
+    inherits the descriptor it starts with): a signal to the whole group (Ctrl-C at
+    the terminal) ends them too, and what they would print about it (a traceback
+    each, a nanny's warnings) is nobody's business; the parent says the one line. The
+    parent keeps its own handler meanwhile, so no signal is lost, and its standard
+    error is back once the cluster is up. (Ignoring the signals while the children
+    start lost a Ctrl-C: a thread such as numpy's takes it, and drops it.)"""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no standard error at all: nothing to keep quiet
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
+def _quiet_dask() -> dict[str, int]:
+    """No log lines from Dask while a stopped command closes its cluster; the levels
+    before, to put back."""
+    import logging  # noqa: PLC0415
+
+    saved = {}
+    for name in ("distributed", "tornado", "asyncio"):
+        logger = logging.getLogger(name)
+        saved[name] = logger.level
+        logger.setLevel(logging.CRITICAL + 1)
+    return saved
+
+
+def _loud_again(levels: dict[str, int]) -> None:
+    import logging  # noqa: PLC0415
+
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)

@@ -1,0 +1,99 @@
+"""The backtest and the chosen point's what-ifs in ``tune``'s output (docs/spec.md
+§17): each log session's as-run line, and the choice as exact what-ifs on them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from budgetcore.cli.shell import (
+    Unreadable,
+)
+from budgetcore.cli.tune_cmds.runners import Task
+from budgetcore.errors import ScenarioError
+from budgetcore.replay.model import ReplayOptions
+from budgetcore.scenario.model import Scenario
+from budgetcore.tune.result import TuneResult
+
+
+def _as_run_lines(result: TuneResult) -> list[str]:
+    """Each log session's backtest, first (docs/spec.md §17)."""
+    from budgetcore.replay.asrun import ratio_text  # noqa: PLC0415
+    from budgetcore.units import money_text  # noqa: PLC0415
+
+    out = []
+    for name, measured, modelled, ratio, trusted, caveat in result.backtests:
+        m = None if measured is None else Decimal(measured)
+        p = None if modelled is None else Decimal(modelled)
+        r = None if ratio is None else Decimal(ratio)
+        warn = (
+            f"  (no baseline: {caveat}; every figure below is the model's)"
+            if caveat
+            else ""
+            if trusted
+            else "  (not within 5 %: every figure below is the model's)"
+        )
+        out.append(
+            f"As run: {name}: measured {money_text(m)}, modelled {money_text(p)} "
+            f"({ratio_text(r)}){warn}"
+        )
+    return out
+
+
+#: The most log sessions whose chosen point is replayed again as an exact what-if.
+MAX_WHAT_IF_SESSIONS = 50
+
+
+def _what_ifs(
+    tasks: Sequence[Task], scenario: Scenario, options: ReplayOptions | None
+) -> dict[str, Any] | None:
+    """The chosen point as exact what-ifs on each log session's as-run baseline
+    (docs/spec.md §17), summed: the same scope as the backtest (every series, the as-run
+    cache model), where the grid's cost is the engine's bill of the main series. None
+    past :data:`MAX_WHAT_IF_SESSIONS` sessions or when one cannot be read again."""
+    if not tasks or len(tasks) > MAX_WHAT_IF_SESSIONS:
+        return None
+    from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
+    from budgetcore.replay.asrun import as_run, ratio_text, relative  # noqa: PLC0415
+    from budgetcore.replay.whatif import what_if_direct  # noqa: PLC0415
+
+    total: Decimal | None = Decimal(0)
+    base: Decimal | None = Decimal(0)
+    delta: dict[str, Decimal | None] = {}
+    generations = 0
+    for task in tasks:
+        try:
+            log = read_log_path(task.files[0], task.fmt, files=list(task.files))
+            run = as_run(log)
+            w = what_if_direct(log, run, scenario, options)  # no rows: the what-if alone
+        except (ScenarioError, Unreadable):
+            return None
+        total = None if total is None or w.modelled_cost is None else total + w.modelled_cost
+        base = None if base is None or w.as_run_cost is None else base + w.as_run_cost
+        for key, value in w.delta.items():
+            was = delta.get(key, Decimal(0))
+            delta[key] = None if was is None or value is None else was + value
+        generations = max(generations, w.generations)
+    r = relative(total, base)
+    return {
+        "sessions": len(tasks),
+        "modelled_cost": None if total is None else str(total),
+        "as_run_modelled_cost": None if base is None else str(base),
+        "delta": {k: None if v is None else str(v) for k, v in delta.items()},
+        "delta_ratio": None if r is None else str(r),
+        "delta_text": ratio_text(r),
+        "generations": generations,
+    }
+
+
+def _edge_note(result: TuneResult) -> str | None:
+    """What a choice on the grid's edge means (docs/spec.md §17): never silent."""
+    edges = result.edges
+    if not edges:
+        return None
+    return (
+        f"the choice sits on the grid's {' and '.join(edges)}: the best point may lie "
+        "beyond the grid (widen --k / --s to see it), and a smaller S or K saves tokens "
+        "only as far as the quality constraints allow"
+    )
