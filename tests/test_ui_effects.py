@@ -93,7 +93,7 @@ class TestJobs:
         assert state.export[1] == render_export(state)[0]
 
     def test_every_job_is_listed_and_a_step_of_an_unknown_job_changes_nothing(self) -> None:
-        assert JOBS == ("replay", "tune", "sweep", "export")
+        assert JOBS == ("import", "replay", "tune", "sweep", "export")
         state = initial_state()
         assert reduce(state, JobStep("nothing")) is state
 

@@ -23,6 +23,7 @@ from budgetcore.ui.tune.state import TunePanel, initial_tune
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
     from budgetcore.registry.models import Registry
     from budgetcore.registry.peers import Peer
+    from budgetcore.ui.replay.imports import LogImport
 
 __all__ = [
     "PICKER_MIN_CHARS",
@@ -128,6 +129,9 @@ class PageState:
     pickers: Mapping[str, PickerState] = field(default_factory=_no_pickers)
     peers_unit: str = "tokens"  # the peers chart's axis: "tokens" or "percent" of W
     replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
+    # A log import under way (the "import" job, ui.replay.imports); None: none. The
+    # replay panel shows the sessions it read once it is done.
+    importing: LogImport | None = field(default=None, compare=False)
     tune: TunePanel = field(default_factory=initial_tune)  # the Tune panel (ui.tune.state)
     # The jobs whose next step the shell was asked for (a Step effect) and has not sent
     # yet: one waits per job, however many events came meanwhile (ui.effects.Step).

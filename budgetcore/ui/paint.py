@@ -18,7 +18,16 @@ from typing import Any
 from budgetcore.ui.model import PageState
 from budgetcore.ui.view.types import Screen
 
-__all__ = ["OP_KINDS", "Op", "Painted", "cell_selector", "focus_ops", "main_ops", "panel_ops"]
+__all__ = [
+    "OP_KINDS",
+    "Op",
+    "Painted",
+    "cell_selector",
+    "focus_ops",
+    "main_ops",
+    "panel_ops",
+    "step_paints_main",
+]
 
 #: (CSS selector, kind, name, value). Kinds: "text" (textContent), "html" (innerHTML,
 #: markup of ui.markup, escaped), "value" (an input's value), "input" (a checkbox's
@@ -297,6 +306,9 @@ def panel_ops(
         if changed("replay", RV.screen_key(state)):
             ops += _replay_ops(state, painted, keys)
             panels["replay"] = keys.pop("replay-screen")
+            if state.importing is not None:  # the screen's status may be over the progress
+                keys.pop("import", None)
+        ops += _import_ops(state, panels, keys)
     if state.tune.open:
         from budgetcore.ui.tune import view as TV  # noqa: PLC0415
 
@@ -306,6 +318,30 @@ def panel_ops(
             if held is not None:
                 ops.append((cell_selector(*held), "focus", "", None))
     return ops, dataclasses.replace(painted, keys=keys, panels=panels)
+
+
+def _import_ops(state: PageState, panels: Mapping[str, Any], keys: dict[str, object]) -> list[Op]:
+    """The status line while a log import reads: how far, of how much. Written apart
+    from the replay panel's screen, so that a step of the import rewrites one line, not
+    the panel; once the import ends, the screen's own status again."""
+    job = state.importing
+    reading = None if job is None else (job.done, job.total, state.lang)
+    if keys.get("import") == reading:
+        return []
+    keys["import"] = reading
+    if job is not None:
+        from budgetcore.ui.replay.view import reading_text  # noqa: PLC0415
+
+        return [("#replay-status", "text", "", reading_text(job.done, job.total, state.lang))]
+    last = panels.get("replay")
+    return [("#replay-status", "text", "", last.text["replay-status"] if last is not None else "")]
+
+
+def step_paints_main(job: str, state: PageState) -> bool:
+    """Whether a job's step paints the main screen too, not only the panels (the shell
+    asks after the step): an import's last step, which with the log-model switch on
+    sets I and O; every other step changes its panels only."""
+    return job == "import" and state.importing is None
 
 
 def cell_selector(grid: str, cell: object) -> str:

@@ -104,6 +104,8 @@ from budgetcore.ui.model import (
 from budgetcore.ui.picks import chosen_model_of, picked_prices
 from budgetcore.ui.replay.handlers import (
     REPLAY_HANDLERS,
+    import_due,
+    import_step,
     log_refused,
     replay_due,
     replay_step,
@@ -561,7 +563,9 @@ def _notice_expired(state: PageState, e: NoticeExpired) -> PageState:
 
 
 def _failed(state: PageState, e: Failed) -> PageState:
-    return dataclasses.replace(state, error=e.detail[:300])
+    # An import whose step failed cannot go on (its readers' generator is spent): it
+    # ends here, said, rather than waiting for a step forever.
+    return dataclasses.replace(state, error=e.detail[:300], importing=None)
 
 
 # ------------------------------------------------------------------ model pickers and peers
@@ -827,6 +831,7 @@ def _sweep_step(state: PageState) -> PageState:
 
 
 _JOBS: dict[str, tuple[Callable[[PageState], bool], Callable[[PageState], PageState]]] = {
+    "import": (import_due, import_step),
     "replay": (replay_due, replay_step),
     "tune": (page_pending, page_step),
     "sweep": (_sweep_due, _sweep_step),
@@ -894,8 +899,13 @@ def update(state: PageState, event: Event) -> tuple[PageState, tuple[Effect, ...
 
 
 def reduce(state: PageState, event: Event) -> PageState:
-    """The state after ``event``, without its effects (tests, and a step's own state)."""
-    return update(state, event)[0]
+    """The state after ``event``, without its effects (tests, and a step's own state),
+    with an import it leaves under way read to its end: a CPython caller has no
+    browser to give turns to (the import's steps are update's, ``JobStep("import")``)."""
+    after = update(state, event)[0]
+    while after.importing is not None:
+        after = update(after, JobStep("import"))[0]
+    return after
 
 
 def summary_contract_of(state: PageState) -> ModelContract:

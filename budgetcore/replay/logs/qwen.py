@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, count_of, millis
+from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
 from budgetcore.replay.logs.tally import Tally, counts
 
 __all__ = ["claims", "read_qwen"]
@@ -49,12 +49,15 @@ def claims(obj: dict[str, object]) -> bool:
     )
 
 
-def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("qwen-code")
     seen: set[str] = set()
     for name, stream in files:
         tally.open(name)
-        for number, obj in tally.lines(stream, what, SKELETON):
+        for number, obj in tally.lines(stream, what, SKELETON, steps=True):
+            if not number:  # a batch's end (Tally.lines): the import may stop here
+                yield
+                continue
             kind = obj.get("type")
             node = obj.get("uuid")
             parent = obj.get("parentUuid")
