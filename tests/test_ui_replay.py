@@ -761,13 +761,13 @@ def test_the_replay_runs_in_the_update_step_once_per_change(
     import budgetcore.replay.simulate as sim  # noqa: PLC0415
 
     calls: list[int] = []
-    real = sim.replay
+    real = sim.replay_known  # the page's replay (with what its last one knew)
 
-    def counted(*args: object, **kw: object) -> Replay:
+    def counted(*args: object, **kw: object) -> tuple[Replay, object]:
         calls.append(1)
         return real(*args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(sim, "replay", counted)
+    monkeypatch.setattr(sim, "replay_known", counted)
     closed = reduce(initial_state(), JobStep("replay"))
     assert closed.replay.run is None
     assert calls == []

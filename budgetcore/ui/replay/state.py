@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
     from budgetcore.replay.logs.session import LogModel
     from budgetcore.replay.logs.usage import MeasuredUsage
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
+    from budgetcore.replay.prepared import Known
     from budgetcore.replay.turns import GeneratorSpec
     from budgetcore.replay.whatif import WhatIf
     from budgetcore.ui.picker import PickerState
@@ -381,6 +382,10 @@ class ReplayRun:
     # A log's main series as a what-if on its as-run baseline (docs/spec.md §17), the
     # CLI's ``SessionRun.what_if`` for the same file, scenario and options.
     what_if: WhatIf | None = None
+    # What the replay found out about its turns whatever the scenario (valid; with a
+    # clock, their timeline): the next replay of equal turns starts from it, so a timed
+    # redraw does not work it out again (replay.prepared.Known, a value key).
+    known: Known | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -912,10 +917,12 @@ def refreshed(
         source = turns_of(panel)
     run = ReplayRun(scenario, key, options, source)
     if not source.error:
-        from budgetcore.replay.simulate import replay  # noqa: PLC0415
+        from budgetcore.replay.simulate import replay_known  # noqa: PLC0415
 
+        known = None if last is None else last.known
         try:
-            run = dataclasses.replace(run, result=replay(scenario, source.turns, options))
+            result, known = replay_known(scenario, source.turns, options, known)
+            run = dataclasses.replace(run, result=result, known=known)
         except ScenarioError as exc:  # e.g. a clock over turns without times
             run = dataclasses.replace(run, error=exc.problems)
         else:
