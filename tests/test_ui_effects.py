@@ -17,10 +17,10 @@ from budgetcore.ui.events import (
     SweepBoundTyped,
     TuneToggled,
 )
+from budgetcore.ui.export.view import render_export
 from budgetcore.ui.model import PageState
 from budgetcore.ui.paint import OP_KINDS, Painted, main_ops, panel_ops
 from budgetcore.ui.update import initial_state, reduce, update
-from budgetcore.ui.view.config import render_export
 
 
 def _run(state: PageState, event: object) -> tuple[PageState, list[object]]:

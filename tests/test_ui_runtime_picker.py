@@ -30,10 +30,10 @@ from budgetcore.ui.events import (
     ModelDataLoaded,
     Reset,
 )
+from budgetcore.ui.export.runtime import option_title
+from budgetcore.ui.export.view import import_html, render_export
 from budgetcore.ui.model import PageState
-from budgetcore.ui.runtime_picker import option_title
 from budgetcore.ui.update import initial_state, reduce
-from budgetcore.ui.view.config import import_html, render_export
 from tests.helpers import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,9 +20,9 @@ from budgetcore.messages import t  # noqa: E402 - after the mark
 from budgetcore.ui import dom, hooks  # noqa: E402
 from budgetcore.ui import effects as fx  # noqa: E402
 from budgetcore.ui import events as E  # noqa: E402
+from budgetcore.ui.main.view.shell import shell_html  # noqa: E402
 from budgetcore.ui.paint import Op, Painted, main_ops, panel_ops, step_paints_main  # noqa: E402
 from budgetcore.ui.update import first_state, initial_state, update  # noqa: E402
-from budgetcore.ui.view.shell import shell_html  # noqa: E402
 
 window.performance.mark("budgetcore:imported")
 

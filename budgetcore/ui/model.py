@@ -114,7 +114,7 @@ class PageState:
     import_preview: ImportPreview | None = None
     import_text: str = ""  # the import box, kept so Reset and a repaint agree with it
     export_format: str = "toml"
-    export_runtime: str = "article"  # the runtime picker (ui.runtime_picker)
+    export_runtime: str = "article"  # the runtime picker (ui.export.runtime)
     notice: str = ""  # a transient catalogue key ("msg.copied", ...)
     error: str = ""  # an unexpected failure, shown instead of a traceback
     width: int = 640  # the chart column's width in CSS pixels

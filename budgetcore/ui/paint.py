@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from budgetcore.ui.main.view.types import Screen
 from budgetcore.ui.model import PageState
-from budgetcore.ui.view.types import Screen
 
 __all__ = [
     "OP_KINDS",
@@ -79,7 +79,7 @@ def _invalid(selector: str, message: str) -> Op:
 
 
 def _language(lang: str) -> list[Op]:
-    from budgetcore.ui.view.shell import language_html  # noqa: PLC0415
+    from budgetcore.ui.main.view.shell import language_html  # noqa: PLC0415
 
     ops: list[Op] = [
         ("html", "prop", "lang", "zh-CN" if lang == "zh" else "en"),
@@ -154,7 +154,7 @@ def _pickers(screen: Screen) -> list[Op]:
 
 def main_ops(state: PageState, painted: Painted) -> tuple[list[Op], Painted]:
     """The main screen's operations (everything but the panels), and the new record."""
-    from budgetcore.ui.view.screen import render  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import render  # noqa: PLC0415
 
     last = painted.screen
     screen = render(state, last)
@@ -276,8 +276,8 @@ def panel_ops(
     changed: the peers, the export (once computed), the curves (``curves_width``: the
     box's width, measured only to draw), the replay and Tune. ``held``: the Tune cell
     that has the focus (its map, its cell), which keeps it when the maps are rewritten."""
-    from budgetcore.ui.view.peers import render_peers  # noqa: PLC0415
-    from budgetcore.ui.view.screen import curves_key, render_curves  # noqa: PLC0415
+    from budgetcore.ui.main.view.peers import render_peers  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import curves_key, render_curves  # noqa: PLC0415
 
     keys = dict(painted.keys)
     panels = dict(painted.panels)

@@ -82,6 +82,7 @@ from budgetcore.ui.events import (
     Toggled,
     Unpinned,
 )
+from budgetcore.ui.export.runtime import RUNTIME_HANDLERS, runtime_import
 from budgetcore.ui.form import (
     AVERAGES,
     FIELDS,
@@ -90,6 +91,15 @@ from budgetcore.ui.form import (
     nudge,
     parse_text,
     slider_value,
+)
+from budgetcore.ui.main.validate import (
+    above_limit,
+    loaded,
+    preset_of,
+    replanned,
+    scenario_of,
+    scenario_texts,
+    with_field_texts,
 )
 from budgetcore.ui.model import (
     PICKER_MIN_CHARS,
@@ -114,17 +124,7 @@ from budgetcore.ui.replay.handlers import (
 from budgetcore.ui.replay.state import (
     initial_panel,
 )
-from budgetcore.ui.runtime_picker import RUNTIME_HANDLERS, runtime_import
 from budgetcore.ui.tune.handlers import TUNE_HANDLERS, derived, page_pending, page_step
-from budgetcore.ui.validate import (
-    above_limit,
-    loaded,
-    preset_of,
-    replanned,
-    scenario_of,
-    scenario_texts,
-    with_field_texts,
-)
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
@@ -783,7 +783,7 @@ def _next(state: PageState, event: Event) -> PageState:
 
 
 def _export_due(state: PageState) -> bool:
-    from budgetcore.ui.view.config import export_key  # noqa: PLC0415 - after ready
+    from budgetcore.ui.export.view import export_key  # noqa: PLC0415 - after ready
 
     return state.export is None or state.export[0] != export_key(state)
 
@@ -791,7 +791,7 @@ def _export_due(state: PageState) -> bool:
 def _export_step(state: PageState) -> PageState:
     """The export job's one step: the reviewed config file and its diff (the config
     module, hashlib and tomllib load with the first, after the page is ready)."""
-    from budgetcore.ui.view.config import export_key, render_export  # noqa: PLC0415
+    from budgetcore.ui.export.view import export_key, render_export  # noqa: PLC0415
 
     body, diff = render_export(state)
     return dataclasses.replace(state, export=(export_key(state), body, diff))

@@ -23,6 +23,7 @@ from budgetcore.ui.events import (
     ReplayTurnsTyped,
 )
 from budgetcore.ui.form import format_value
+from budgetcore.ui.main.validate import above_limit, with_field_texts
 from budgetcore.ui.model import PageState
 from budgetcore.ui.picker import PickerState
 from budgetcore.ui.picks import picked_prices
@@ -38,7 +39,6 @@ from budgetcore.ui.replay.state import (
     with_texts,
     with_turn_lines,
 )
-from budgetcore.ui.validate import above_limit, with_field_texts
 
 __all__ = [
     "REPLAY_HANDLERS",
