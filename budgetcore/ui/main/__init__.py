@@ -1,5 +1,5 @@
-"""The main form: its one validation path (``validate``) and its view, one module per
-region (``view``). Its state is the page model's own fields (``ui.model.PageState``);
-its handlers are update's own. Nothing here is imported by ``ui.model``."""
+"""The main form: its handlers (``handlers``), its one validation path (``validate``)
+and its view, one module per region (``view``). Its state is the page model's own
+fields (``ui.model.PageState``); nothing here is imported by ``ui.model``."""
 
 __all__: list[str] = []
