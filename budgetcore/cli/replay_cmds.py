@@ -336,8 +336,8 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
     root = args.log
-    plan = plan_folder(_walk(root))
-    jobs = [(s.name, s.files) for s in plan.sessions]
+    folder = plan_folder(_walk(root))
+    jobs = [(s.name, s.files) for s in folder.sessions]
     work = partial(_session_runs, (root, fmt, scenario, options, replay_it))
     workers = _workers(root, jobs)
     from budgetcore.cli.progress import Progress  # noqa: PLC0415
@@ -350,10 +350,10 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     if not runs:
         raise ScenarioError([Problem("log", f"folder {shown_name(root)} holds no .jsonl file")])
     runs = billed_once_runs(runs)
-    if plan.not_read:
+    if folder.not_read:
         print(
-            f"not read: {len(plan.not_read):,} file(s) that are not session logs "
-            f"(first: {plan.not_read[0]})",
+            f"not read: {len(folder.not_read):,} file(s) that are not session logs "
+            f"(first: {folder.not_read[0]})",
             file=sys.stderr,
         )
     return runs, True

@@ -220,13 +220,13 @@ def _field_ops(kind: str, screen: Any, last: Any) -> list[Op]:
 
 
 def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> list[Op]:
-    from budgetcore.ui.replay import view as RV  # noqa: PLC0415 - with the panel, not on boot
+    from budgetcore.ui.replay import view as replay_view  # noqa: PLC0415 - with the panel, not on boot
 
     ops: list[Op] = []
     last = painted.panels.get("replay")
     if last is None:
-        ops += _controls("replay-fields", RV.replay_controls_html(), state.lang)
-    screen = RV.render_replay(state)
+        ops += _controls("replay-fields", replay_view.replay_controls_html(), state.lang)
+    screen = replay_view.render_replay(state)
     ops += _regions(screen, last) + _field_ops("replay", screen, last)
     source = state.replay.source
     if last is None or keys.get("replay-source") != source:
@@ -244,13 +244,13 @@ def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> 
 
 
 def _tune_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> list[Op]:
-    from budgetcore.ui.tune import view as TV  # noqa: PLC0415 - with the panel, not on boot
+    from budgetcore.ui.tune import view as tune_view  # noqa: PLC0415 - with the panel, not on boot
 
     ops: list[Op] = []
     last = painted.panels.get("tune")
     if last is None:
-        ops += _controls("tune-fields", TV.tune_controls_html(), state.lang)
-    screen = TV.render_tune(state, last)
+        ops += _controls("tune-fields", tune_view.tune_controls_html(), state.lang)
+    screen = tune_view.render_tune(state, last)
     ops += _regions(screen, last) + _field_ops("tune", screen, last)
     done, total = screen.progress
     cell = "#tune-maps [data-tune-cell]"
@@ -301,18 +301,18 @@ def panel_ops(
     if curves is not None and changed("curves", (curves, state.width)):
         ops.append(("#curves-out", "html", "", render_curves(state, curves_width())))
     if state.replay.open:
-        from budgetcore.ui.replay import view as RV  # noqa: PLC0415
+        from budgetcore.ui.replay import view as replay_view  # noqa: PLC0415
 
-        if changed("replay", RV.screen_key(state)):
+        if changed("replay", replay_view.screen_key(state)):
             ops += _replay_ops(state, painted, keys)
             panels["replay"] = keys.pop("replay-screen")
             if state.importing is not None:  # the screen's status may be over the progress
                 keys.pop("import", None)
         ops += _import_ops(state, panels, keys)
     if state.tune.open:
-        from budgetcore.ui.tune import view as TV  # noqa: PLC0415
+        from budgetcore.ui.tune import view as tune_view  # noqa: PLC0415
 
-        if changed("tune", TV.screen_key(state)):
+        if changed("tune", tune_view.screen_key(state)):
             ops += _tune_ops(state, painted, keys)
             panels["tune"] = keys.pop("tune-screen")
             if held is not None:

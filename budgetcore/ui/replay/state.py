@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import re
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -60,21 +59,28 @@ __all__ = [
     "GENERATOR_PATHS",
     "LIMIT_PATHS",
     "MAX_PAGE_TURNS",
+    "NONE_PICKED",
     "OPTION_PATHS",
     "REPLAY_FIELDS",
     "SOURCES",
     "TIMING_PATHS",
     "LoadedLog",
+    "Picked",
     "ReplayField",
     "ReplayPanel",
     "ReplayRun",
+    "Sessions",
     "Source",
     "due",
     "import_steps",
     "initial_panel",
+    "log_prices",
+    "option_issue",
     "options_of",
     "parse_field_text",
     "refreshed",
+    "session_turns",
+    "source_waits",
     "timing_json",
     "turns_of",
     "with_imported",
@@ -613,19 +619,21 @@ def import_steps(
     """:func:`with_logs`'s reading in steps (the page's import job, ui.replay.imports):
     the sessions of ``files``, each read by its agent's reader in its steps, the files
     in batches of about ``step_bytes`` (0: as large as the reader takes them)."""
-    from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
+    from budgetcore.replay.logs.folder import picked_subagents, plan_folder  # noqa: PLC0415
 
     total = sum(len(data) for _, data in files)
     if total > limit_of("page-log"):
         error = too_large("log", limit_of("page-log")).problems
         return (LoadedLog(files[0][0] if files else "", error=error),), ()
     by_name = dict(files)
-    planned = _picked_subagents(by_name)  # planned path -> the name as picked
+    planned = picked_subagents(by_name)  # planned path -> the name as picked
     names = list(planned)
-    plan = plan_folder(names)
+    folder = plan_folder(names)
     # A single file of any name is a session (a picked file need not end in .jsonl).
-    sessions = plan.sessions or tuple(_session_of(n) for n in names if not n.endswith(".meta.json"))
-    not_read = tuple(planned[n] for n in plan.not_read if plan.sessions)
+    sessions = folder.sessions or tuple(
+        _session_of(n) for n in names if not n.endswith(".meta.json")
+    )
+    not_read = tuple(planned[n] for n in folder.not_read if folder.sessions)
     from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
 
     loaded: list[LoadedLog] = []
@@ -636,28 +644,6 @@ def import_steps(
         before += sum(len(data) for _, data in picked)
         yield before
     return tuple(billed_once(loaded)), not_read
-
-
-_SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([0-9A-Za-z-]{1,100})"')
-
-
-def _picked_subagents(files: Mapping[str, bytes]) -> dict[str, str]:
-    """Files picked one by one come without their folders: a picked ``agent-*.jsonl``
-    whose entries name a picked session file's id (``"sessionId"``, Claude Code's own
-    link from a subagent file to its session) is planned as that session's
-    ``<id>/subagents/`` file, as the folder holds it. Planned path -> name as picked."""
-    out = {n: n for n in files}
-    flat = {n for n in files if "/" not in n}
-    stems = {n.removesuffix(".jsonl"): n for n in flat if n.endswith(".jsonl")}
-    for name in sorted(flat):
-        if not (name.startswith("agent-") and name.endswith(".jsonl")):
-            continue
-        found = _SESSION_ID.search(files[name][:65_536])
-        owner = None if found is None else stems.get(found.group(1).decode())
-        if owner is not None and owner != name:
-            del out[name]
-            out[f"{owner.removesuffix('.jsonl')}/subagents/{name}"] = name
-    return out
 
 
 def _session_of(name: str) -> Any:
@@ -950,9 +936,6 @@ def _what_if(panel: ReplayPanel, scenario: Scenario, result: Replay | None) -> W
     return what_if(log, chosen.as_run, scenario, result)
 
 
-__all__ += ["NONE_PICKED", "Picked", "log_prices", "option_issue"]
-
-
 #: The sessions' turn sources and what they were made from (their sources' keys).
 Sessions = tuple[object, tuple[Source, ...]]
 
@@ -971,6 +954,3 @@ def source_waits(panel: ReplayPanel) -> bool:
     """Whether a field the chosen source reads is invalid, so nothing replays yet (the
     replay's own rule, without the main form's staleness)."""
     return _waits(panel, False)
-
-
-__all__ += ["Sessions", "session_turns", "source_waits"]

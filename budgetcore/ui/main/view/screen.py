@@ -64,15 +64,14 @@ def _field_views(state: PageState) -> dict[str, FieldView]:
 @lru_cache(maxsize=512)
 def _field_view(path: str, text: str, value: object, message: str, lang: str) -> FieldView:
     ui = FIELDS[path]
-    if True:
-        has_slider = ui.kind not in ("bool", "average")
-        empty = value is None and ui.nullable
-        if empty and has_slider:
-            valuetext = t("phrase.empty", lang) + " — " + t(f"hint.{path}", lang)
-        elif has_slider:
-            valuetext = f"{format_value(path, value)} {t(ui.unit, lang)}".strip()
-        else:
-            valuetext = ""
+    has_slider = ui.kind not in ("bool", "average")
+    empty = value is None and ui.nullable
+    if empty and has_slider:
+        valuetext = t("phrase.empty", lang) + " — " + t(f"hint.{path}", lang)
+    elif has_slider:
+        valuetext = f"{format_value(path, value)} {t(ui.unit, lang)}".strip()
+    else:
+        valuetext = ""
     return FieldView(
         text,
         message,
