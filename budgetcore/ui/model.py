@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.plan import Plan
 from budgetcore.errors import Problem
-from budgetcore.scenario.model import Scenario
+from budgetcore.ui.export.state import ImportPreview
+from budgetcore.ui.main.state import SweepState
 from budgetcore.ui.picker import PICKER_MIN_CHARS, PICKER_SECTIONS, PICKER_SHOWN, PickerState
 from budgetcore.ui.replay.state import (
     ReplayPanel,
@@ -29,67 +30,13 @@ __all__ = [
     "PICKER_MIN_CHARS",
     "PICKER_SECTIONS",
     "PICKER_SHOWN",
-    "PRESETS",
-    "ImportPreview",
     "PageState",
     "PickerState",
-    "SweepState",
 ]
-
-#: Main-model contracts one click away: key -> (I, O, q).
-PRESETS: dict[str, tuple[int, int, bool]] = {
-    "article": (1_048_576, 65_536, True),
-    "w200k": (200_000, 64_000, True),
-    "w128k": (131_072, 16_384, False),
-    "w32k": (32_768, 8_192, True),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class SweepState:
-    path: str = "config.summary_max_tokens"
-    low_text: str = ""
-    high_text: str = ""
-    low: object = 0
-    high: object = 0
-    issues: tuple[Problem, ...] = ()  # each bound's own problem, or the order of the two
-    open: bool = False
-    # The sweep job's result (explore.curves.sweep's curves) and what it was computed
-    # for (scenario, path, low, high): the view draws it, never computes it.
-    curves: Any = None
-    curves_for: object = None
-
-    @property
-    def issue(self) -> Problem | None:
-        return self.issues[0] if self.issues else None
-
-    @property
-    def invalid(self) -> tuple[str, ...]:
-        """The bounds ("low", "high") a problem marks, for their red outline."""
-        marked = {p.removeprefix("sweep.") for i in self.issues for p in i.paths}
-        return tuple(b for b in ("low", "high") if b in marked)
 
 
 def _no_pickers() -> dict[str, PickerState]:
     return {s: PickerState() for s in PICKER_SECTIONS}
-
-
-@dataclass(frozen=True, slots=True)
-class ImportPreview:
-    """A parsed config and what applying it would change, before it is applied."""
-
-    text: str
-    mode: str  # "replace" (the file is the whole override set) or "merge"
-    problems: tuple[Problem, ...] = ()
-    changes: tuple[tuple[str, object, object], ...] = ()  # (key, now, after)
-    keys: tuple[str, ...] = ()  # the overrides the file sets
-    after: Scenario | None = None
-    applied: bool = False
-    # Whether the file records its models ([reviewed]); and the plan it restores, whose
-    # model, M, K and S the preview names before anything is applied.
-    reviewed: bool = False
-    restored: Any = None  # the Plan of ``after``
-    runtime: str = ""  # read as this runtime's own file (the runtime picker), by title
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +57,7 @@ class PageState:
     link_problems: tuple[Problem, ...] = ()
     pinned: Plan | None = None
     outcome: Any = None  # the last experiment's Outcome
-    sweep: SweepState = SweepState()
+    sweep: SweepState = field(default_factory=SweepState)
     import_preview: ImportPreview | None = None
     import_text: str = ""  # the import box, kept so Reset and a repaint agree with it
     export_format: str = "toml"

@@ -35,14 +35,12 @@ from budgetcore.ui.events import (
     Noticed,
 )
 from budgetcore.ui.export.runtime import runtime_import
+from budgetcore.ui.export.state import ImportPreview
 from budgetcore.ui.main.validate import (
     above_limit,
     loaded,
 )
-from budgetcore.ui.model import (
-    ImportPreview,
-    PageState,
-)
+from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.state import (
     initial_panel,
 )

@@ -66,6 +66,7 @@ from budgetcore.ui.form import (
     parse_text,
     slider_value,
 )
+from budgetcore.ui.main.state import PRESETS, SweepState
 from budgetcore.ui.main.validate import (
     above_limit,
     loaded,
@@ -76,10 +77,8 @@ from budgetcore.ui.model import (
     PICKER_MIN_CHARS,
     PICKER_SECTIONS,
     PICKER_SHOWN,
-    PRESETS,
     PageState,
     PickerState,
-    SweepState,
 )
 from budgetcore.ui.replay.handlers import (
     log_refused,
