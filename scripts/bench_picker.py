@@ -11,8 +11,8 @@ import time
 from budgetcore.registry.models import default_registry
 from budgetcore.registry.peers import default_peers
 from budgetcore.ui.events import ModelDataLoaded, PickerTyped
+from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.update import initial_state, reduce
-from budgetcore.ui.view.screen import render
 
 TEXTS = (
     "claude sonnet 4.5",

@@ -48,10 +48,10 @@ from budgetcore.ui.events import (
     SamplesTyped,
 )
 from budgetcore.ui.form import FIELDS
+from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.state import REPLAY_FIELDS
 from budgetcore.ui.update import initial_state, reduce
-from budgetcore.ui.view.screen import render
 from tests.helpers import MALFORMED, Result, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "budgetcore"
 #: its component, removed by a named piece of work; remove an entry when it goes. None
 #: today: issue 38's page refactor removed the last (the page's model, the replay and
 #: Tune panels and the update: each panel's state now imports no handler, and the
-#: validation path lives below the update, in ``ui.validate``).
+#: validation path lives below the update, in ``ui.main.validate``).
 KNOWN_LAZY_CYCLES: frozenset[tuple[str, ...]] = frozenset()
 
 

@@ -10,19 +10,20 @@ U+2028 and friends, key names inside strings, nested objects holding the same ke
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
 from collections.abc import Callable
-from contextlib import ExitStack
 from functools import partial
+from itertools import pairwise
 from pathlib import Path
 from unittest.mock import patch
 
 import pytest
 from hypothesis import find
 
-from budgetcore.replay.logs import progress, reader, shapes
+from budgetcore.replay.logs import reader, shapes
 from budgetcore.replay.logs.reader import (
     millis_of,
     numbered_batches,
@@ -273,27 +274,35 @@ def test_a_batch_with_a_long_run_of_digits_or_a_byte_not_utf8_is_decoded_in_full
     assert not compiled.batch_ok([b'{"a":"\xe2\x80"}\n', b'\xa8"}\n'])  # no pair across lines
 
 
+class _StepStream(io.BytesIO):
+    step_bytes = reader.STEP_BYTES
+
+
 @pytest.mark.parametrize("stepped", [False, True])
-def test_the_readers_tell_the_progress_listener_every_byte(stepped: bool) -> None:
-    """Batch by batch, every byte read is told once; with a listener the batches are
-    about STEP bytes (the page gets its turn often), without one as long as they go."""
-    from budgetcore.replay.logs import read_session  # noqa: PLC0415
+def test_a_stream_read_in_steps_is_read_in_small_steps_to_the_same_session(stepped: bool) -> None:
+    """Step by step, the files' position moves by about STEP_BYTES for a stream that
+    asks for steps (the page's import gets its turn often), by whole batches for one
+    that does not; the session read is the same either way."""
+    from budgetcore.replay.logs import read_session, session_steps  # noqa: PLC0415
 
     lines = [
         json.dumps({"type": "user", "uuid": f"u{i}", "x": "y" * (300 + i * 37 % 400)})
         for i in range(3_000)
     ]
     data = ("\ufeff" + "\n".join(lines) + "\n").encode()
-    heard: list[int] = []
-    with progress.listening(heard.append) if stepped else ExitStack():
-        log = read_session([("s.jsonl", data)], require=False)
+    stream = _StepStream(data) if stepped else io.BytesIO(data)
+    steps = session_steps([("s.jsonl", stream)], require=False)
+    at: list[int] = []  # the stream's position after each step
+    log = reader.finish(steps, lambda: at.append(stream.tell()))
     assert log.ledger[0].lines == 3_000
+    assert log == read_session([("s.jsonl", data)], require=False)
+    assert at[-1] == len(data)
+    growth = [b - a for a, b in pairwise([0, *at])]
     if stepped:
-        assert sum(heard) == len(data)
-        assert max(heard) < 3 * progress.STEP  # lines of 300 to 700 bytes: about a step
-        assert len(heard) > len(data) // progress.STEP
+        assert max(growth) < 3 * reader.STEP_BYTES  # lines of 300 to 700 bytes: a step
+        assert len(at) > len(data) // reader.STEP_BYTES
     else:
-        assert heard == []
+        assert len(at) <= len(lines) // reader.BATCH_LINES + 2
 
 
 @needs_compiled

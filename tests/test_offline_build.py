@@ -36,7 +36,7 @@ def test_main_py_s_imports_come_leaves_first_in_small_groups() -> None:
         ("budgetcore.ui.model", "budgetcore.ui.update"),
         ("budgetcore.messages", "budgetcore.ui.update"),
         ("fractions", "budgetcore.ui.update"),
-        ("budgetcore.ui.view.types", "budgetcore.ui.paint"),
+        ("budgetcore.ui.main.view.types", "budgetcore.ui.paint"),
     ]:
         assert order.index(before) < order.index(after), (before, after)
     assert not {n.split(".")[0] for n in order} & {"pyscript", "pyodide", "js"}

@@ -458,7 +458,7 @@ class TestPagePeersSayNoRoom:
     def test_the_legend_names_why_there_is_no_room(self, lang: str) -> None:
         from budgetcore.messages import t  # noqa: PLC0415
         from budgetcore.registry.peers import default_peers  # noqa: PLC0415
-        from budgetcore.ui.view.peers import peers_html  # noqa: PLC0415
+        from budgetcore.ui.main.view.peers import peers_html  # noqa: PLC0415
 
         scenario = dataclasses.replace(
             Scenario(),

@@ -37,7 +37,7 @@ from budgetcore.registry.models import (
 )
 from budgetcore.registry.prices import Prices, PriceTier, tier_for
 from budgetcore.scenario.parse import parse_scenario_json
-from budgetcore.ui.view.pickers import how_text
+from budgetcore.ui.main.view.pickers import how_text
 from tests import litellm_oracle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -809,8 +809,8 @@ class TestLinksNameModels:
             PickerEntered,
             PickerTyped,
         )
+        from budgetcore.ui.main.view.screen import render  # noqa: PLC0415
         from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
-        from budgetcore.ui.view.screen import render  # noqa: PLC0415
 
         loaded = reduce(initial_state(), ModelDataLoaded(default_registry(), default_peers()))
         typed = reduce(loaded, PickerTyped("main_model", "claude-sonnet-4"))

@@ -22,8 +22,8 @@ from budgetcore.explore.experiments import EXPERIMENTS, run
 from budgetcore.messages import t
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.fragment import parse_fragment, to_fragment
+from budgetcore.ui.main.view.readouts import ab_cells, format_signed
 from budgetcore.ui.svg import curves_chart
-from budgetcore.ui.view.readouts import ab_cells, format_signed
 
 ROOT = Path(__file__).resolve().parent.parent
 

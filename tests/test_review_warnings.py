@@ -14,7 +14,7 @@ import pytest
 from budgetcore.messages import t
 from budgetcore.scenario.parse import parse_scenario
 from budgetcore.scenario.warnings import review_warnings
-from budgetcore.ui.view.config import warnings_html
+from budgetcore.ui.export.view import warnings_html
 
 SONNET = {"input_tokens": 200_000, "output_tokens": 64_000}
 

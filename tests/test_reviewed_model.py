@@ -32,9 +32,9 @@ from budgetcore.ui.events import (
     ModelDataLoaded,
     Reset,
 )
+from budgetcore.ui.export.view import import_html, render_export
+from budgetcore.ui.main.view.pickers import link_models
 from budgetcore.ui.update import chosen_model_of, initial_state, reduce
-from budgetcore.ui.view.config import import_html, render_export
-from budgetcore.ui.view.pickers import link_models
 from tests.helpers import run_cli
 
 SONNET = "claude-sonnet-4-5"

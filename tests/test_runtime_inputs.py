@@ -23,7 +23,7 @@ from budgetcore.ui.events import (
     ModelDataLoaded,
 )
 from budgetcore.ui.update import initial_state, reduce
-from budgetcore.ui.view.config import import_html
+from budgetcore.ui.export.view import import_html
 from tests.helpers import run_cli
 
 

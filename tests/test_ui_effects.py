@@ -17,10 +17,10 @@ from budgetcore.ui.events import (
     SweepBoundTyped,
     TuneToggled,
 )
+from budgetcore.ui.export.view import render_export
 from budgetcore.ui.model import PageState
 from budgetcore.ui.paint import OP_KINDS, Painted, main_ops, panel_ops
 from budgetcore.ui.update import initial_state, reduce, update
-from budgetcore.ui.view.config import render_export
 
 
 def _run(state: PageState, event: object) -> tuple[PageState, list[object]]:
@@ -93,7 +93,7 @@ class TestJobs:
         assert state.export[1] == render_export(state)[0]
 
     def test_every_job_is_listed_and_a_step_of_an_unknown_job_changes_nothing(self) -> None:
-        assert JOBS == ("replay", "tune", "sweep", "export")
+        assert JOBS == ("import", "replay", "tune", "sweep", "export")
         state = initial_state()
         assert reduce(state, JobStep("nothing")) is state
 

@@ -28,10 +28,10 @@ from budgetcore.ui.events import (
     ReplaySourceChosen,
     ReplayToggled,
 )
+from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.view import render_replay
 from budgetcore.ui.update import initial_state, reduce
-from budgetcore.ui.view.screen import render
 
 #: Text that would act if it reached a page or a terminal raw: a live script, an
 #: attribute break, a terminal retitle and clear, a bidirectional override.

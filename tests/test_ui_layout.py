@@ -33,14 +33,14 @@ from budgetcore.ui.events import (
     SamplesTyped,
     TextRefused,
 )
+from budgetcore.ui.export.view import render_export
+from budgetcore.ui.main.view.nav import SECTIONS, nav_html
+from budgetcore.ui.main.view.peers import render_peers
+from budgetcore.ui.main.view.screen import render
+from budgetcore.ui.main.view.shell import shell_html
 from budgetcore.ui.model import PageState
 from budgetcore.ui.prerender import first_screen, prerender
 from budgetcore.ui.update import initial_state, reduce
-from budgetcore.ui.view.config import render_export
-from budgetcore.ui.view.nav import SECTIONS, nav_html
-from budgetcore.ui.view.peers import render_peers
-from budgetcore.ui.view.screen import render
-from budgetcore.ui.view.shell import shell_html
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX = (ROOT / "web" / "index.html").read_text(encoding="utf-8")
@@ -242,7 +242,7 @@ def test_a_paste_box_longer_than_its_limit_is_refused_by_its_length(attr: str, w
 def test_k_and_s_come_first_in_the_form() -> None:
     """Issue 42: the configured overrides (K, S, m, o) lead the inputs; the model
     contracts follow them."""
-    from budgetcore.ui.view.shell import controls_html  # noqa: PLC0415
+    from budgetcore.ui.main.view.shell import controls_html  # noqa: PLC0415
 
     form = str(controls_html())
     groups = re.findall(r'data-group="([a-z_]+)"', form)

@@ -41,15 +41,11 @@ from budgetcore.ui.events import (
     SweepPathChosen,
     TextRefused,
 )
-from budgetcore.ui.model import PageState
-from budgetcore.ui.replay.logs import ENTRY_KEYS
-from budgetcore.ui.replay.view import render_replay, replay_controls_html
-from budgetcore.ui.update import initial_state, reduce
-from budgetcore.ui.view.config import render_export
-from budgetcore.ui.view.nav import nav_html
-from budgetcore.ui.view.peers import render_peers
-from budgetcore.ui.view.screen import render, render_curves
-from budgetcore.ui.view.shell import (
+from budgetcore.ui.export.view import render_export
+from budgetcore.ui.main.view.nav import nav_html
+from budgetcore.ui.main.view.peers import render_peers
+from budgetcore.ui.main.view.screen import render, render_curves
+from budgetcore.ui.main.view.shell import (
     averages_html,
     background_html,
     controls_html,
@@ -59,7 +55,11 @@ from budgetcore.ui.view.shell import (
     shell_html,
     sweep_options_html,
 )
-from budgetcore.ui.view.types import Screen
+from budgetcore.ui.main.view.types import Screen
+from budgetcore.ui.model import PageState
+from budgetcore.ui.replay.logs import ENTRY_KEYS
+from budgetcore.ui.replay.view import render_replay, replay_controls_html
+from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import LOG_FIXTURES
 
 ROOT = Path(__file__).resolve().parent.parent

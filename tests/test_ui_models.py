@@ -34,10 +34,10 @@ from budgetcore.ui.events import (
     SummarySameToggled,
     Toggled,
 )
+from budgetcore.ui.main.view.peers import render_peers
+from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PICKER_MIN_CHARS, PICKER_SHOWN, PageState, PickerState
 from budgetcore.ui.update import initial_state, reduce
-from budgetcore.ui.view.peers import render_peers
-from budgetcore.ui.view.screen import render
 from budgetcore.units import format_int
 from tests.svg_checks import assert_fits, assert_no_collisions
 
@@ -67,8 +67,8 @@ def test_nothing_of_the_registry_or_the_peers_loads_before_ready() -> None:
         "import sys\n"
         "from budgetcore.ui.events import PickerTyped\n"
         "from budgetcore.ui.update import initial_state, reduce\n"
-        "from budgetcore.ui.view.peers import render_peers\n"
-        "from budgetcore.ui.view.screen import render\n"
+        "from budgetcore.ui.main.view.peers import render_peers\n"
+        "from budgetcore.ui.main.view.screen import render\n"
         "screen = render(reduce(initial_state(), PickerTyped('main_model', 'gpt')))\n"
         "print('budgetcore.registry.models' in sys.modules,"
         " 'budgetcore.registry.peers' in sys.modules)\n"
@@ -522,7 +522,7 @@ def test_the_contextbuilder_row_marks_its_count_triggers(
 def test_the_export_records_the_links_own_fragment_with_its_model(fmt: str) -> None:
     """A chosen registry model is in the link (main_model.model=…): the export's
     recorded fragment once left it out, so reopening it gave an unnamed contract."""
-    from budgetcore.ui.view.config import render_export  # noqa: PLC0415
+    from budgetcore.ui.export.view import render_export  # noqa: PLC0415
 
     state = run(
         loaded(),
@@ -545,8 +545,8 @@ def test_a_deprecation_date_already_past_is_marked_as_past(lang: str) -> None:
     from budgetcore.registry.models import default_registry  # noqa: PLC0415
     from budgetcore.registry.peers import default_peers  # noqa: PLC0415
     from budgetcore.ui.events import LanguageChosen, ModelDataLoaded, PickerTyped  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import render  # noqa: PLC0415
     from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
-    from budgetcore.ui.view.screen import render  # noqa: PLC0415
 
     registry = default_registry()
     model = registry.lookup("gpt-5-codex")

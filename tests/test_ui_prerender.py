@@ -12,9 +12,9 @@ import pytest
 from budgetcore import plan
 from budgetcore.messages import t
 from budgetcore.scenario.model import Scenario
+from budgetcore.ui.main.view.types import READOUT_KEYS
 from budgetcore.ui.markup import Markup
 from budgetcore.ui.prerender import PAGES, Document, boot_texts, first_screen, prerender
-from budgetcore.ui.view.types import READOUT_KEYS
 from budgetcore.units import format_int
 from tests.helpers import load_webserver
 

@@ -685,7 +685,7 @@ def test_the_logs_model_is_named_in_the_picker_and_the_link() -> None:
     picker said "custom". Now the picker names it and the link says main_model.model=."""
     from budgetcore.registry.models import default_registry  # noqa: PLC0415
     from budgetcore.registry.peers import default_peers  # noqa: PLC0415
-    from budgetcore.ui.view.screen import render  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import render  # noqa: PLC0415
 
     data = ModelDataLoaded(default_registry(), default_peers())
     state = reduce(reduce(_open(), data), ReplaySourceChosen("log"))
@@ -761,13 +761,13 @@ def test_the_replay_runs_in_the_update_step_once_per_change(
     import budgetcore.replay.simulate as sim  # noqa: PLC0415
 
     calls: list[int] = []
-    real = sim.replay
+    real = sim.replay_known  # the page's replay (with what its last one knew)
 
-    def counted(*args: object, **kw: object) -> Replay:
+    def counted(*args: object, **kw: object) -> tuple[Replay, object]:
         calls.append(1)
         return real(*args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(sim, "replay", counted)
+    monkeypatch.setattr(sim, "replay_known", counted)
     closed = reduce(initial_state(), JobStep("replay"))
     assert closed.replay.run is None
     assert calls == []
@@ -1136,7 +1136,7 @@ def test_an_unusable_logs_problems_are_listed_apart() -> None:
 def test_a_copied_link_says_what_it_leaves_on_the_page() -> None:
     """The page walk: after a log import "Link copied." alone; the link's page showed
     the generator's 200 turns and no cost, and nothing said the log was not in it."""
-    from budgetcore.ui.view.screen import render as render_page  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import render as render_page  # noqa: PLC0415
 
     def notice(state: PageState) -> str:
         return render_page(reduce(state, Noticed("msg.link-copied"))).text["notice"]
@@ -1240,7 +1240,7 @@ def test_the_cli_bills_a_links_model_as_the_page_does(tmp_path: Path) -> None:
     generator gives the page's cost, and without the model the same tokens unpriced."""
     from budgetcore.registry.models import default_registry  # noqa: PLC0415
     from budgetcore.registry.peers import default_peers  # noqa: PLC0415
-    from budgetcore.ui.view.screen import render as render_page  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import render as render_page  # noqa: PLC0415
     from tests.helpers import run_cli  # noqa: PLC0415
 
     loaded = reduce(_open(turns="40"), ModelDataLoaded(default_registry(), default_peers()))

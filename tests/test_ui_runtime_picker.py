@@ -32,10 +32,10 @@ from budgetcore.ui.events import (
     ModelDataLoaded,
     Reset,
 )
+from budgetcore.ui.export.runtime import option_title
+from budgetcore.ui.export.view import import_html, render_export
 from budgetcore.ui.model import PageState
-from budgetcore.ui.runtime_picker import option_title
 from budgetcore.ui.update import initial_state, reduce
-from budgetcore.ui.view.config import import_html, render_export
 from tests.helpers import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,7 +165,7 @@ def test_the_conversion_and_why_s_is_not_settable_are_said_in_chinese(runtime: s
     """Issue 39: on the Chinese page the stated conversion was the formula in English
     and the profile's reason for "not settable" a dash. Both come from the catalogue,
     the same sentence as the CLI's in English."""
-    from budgetcore.ui.runtime_picker import runtime_export  # noqa: PLC0415
+    from budgetcore.ui.export.runtime import runtime_export  # noqa: PLC0415
 
     zh = str(render_export(page(runtime, lang="zh"))[1])
     en = str(render_export(page(runtime))[1])

@@ -37,10 +37,10 @@ from budgetcore.ui.events import (
     Unpinned,
 )
 from budgetcore.ui.form import FIELDS, format_value
+from budgetcore.ui.main.view.screen import render, render_curves
 from budgetcore.ui.model import PageState
 from budgetcore.ui.paint import Painted, main_ops
 from budgetcore.ui.update import initial_state, reduce
-from budgetcore.ui.view.screen import render, render_curves
 from tests.ui_state_helpers import assert_consistent, fresh
 
 
@@ -344,7 +344,7 @@ class TestReviewFlow:
         view = render(typed(state, "config.summary_max_tokens", "16384"))
         assert "Main model: pinned custom → current custom" in view.html["ab-inputs"]
         pinned = plan(Scenario(main_model_name="claude-sonnet-4-5"))
-        from budgetcore.ui.view.readouts import differing_inputs  # noqa: PLC0415
+        from budgetcore.ui.main.view.readouts import differing_inputs  # noqa: PLC0415
 
         both = differing_inputs(pinned, plan(Scenario()), "zh")
         assert "主模型:固定 claude-sonnet-4-5 → 当前 自定义" in both

@@ -29,6 +29,7 @@ from budgetcore.ui.events import (
     TunePointFocused,
     TuneToggled,
 )
+from budgetcore.ui.export.view import render_export
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.state import options_of, turns_of
@@ -42,7 +43,6 @@ from budgetcore.ui.tune.state import (
 )
 from budgetcore.ui.tune.view import BINS, MEASURES, _bin, _edges, render_tune
 from budgetcore.ui.update import initial_state, reduce
-from budgetcore.ui.view.config import render_export
 
 
 def _open(turns: str = "40", **texts: str) -> PageState:

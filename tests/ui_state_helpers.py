@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from budgetcore.scenario.fragment import parse_fragment, to_fragment
 from budgetcore.ui.form import FIELDS
+from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
 from budgetcore.ui.update import initial_state
-from budgetcore.ui.view.screen import render
 
 
 def fresh() -> PageState:

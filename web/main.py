@@ -10,7 +10,7 @@ import asyncio
 import gc
 from typing import Any
 
-from pyodide.ffi import can_run_sync, create_once_callable, create_proxy, run_sync, to_js
+from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
 # User Timing marks: boot phases show up in DevTools and in scripts/bench.
@@ -20,13 +20,11 @@ from budgetcore.messages import t  # noqa: E402 - after the mark
 from budgetcore.ui import dom, hooks  # noqa: E402
 from budgetcore.ui import effects as fx  # noqa: E402
 from budgetcore.ui import events as E  # noqa: E402
-from budgetcore.ui.paint import Op, Painted, main_ops, panel_ops  # noqa: E402
+from budgetcore.ui.main.view.shell import shell_html  # noqa: E402
+from budgetcore.ui.paint import Op, Painted, main_ops, panel_ops, step_paints_main  # noqa: E402
 from budgetcore.ui.update import first_state, initial_state, update  # noqa: E402
-from budgetcore.ui.view.shell import shell_html  # noqa: E402
 
 window.performance.mark("budgetcore:imported")
-#: The longest an import reads before the browser gets a frame (input, paint, progress).
-SLICE_MS = 12
 
 
 def q(selector: str) -> Any:
@@ -107,13 +105,11 @@ class Shell:
             # Folded on a phone, where results come first; open beside them on a desktop.
             write([("details[data-fold]", "prop", "open", True)])
         # The shell's own record: what was written (ui.paint.Painted), whether the panels
-        # wait for a frame, the notice's timer, the packages loading, and the events sent
-        # while an import gives the browser its turn (None: no import).
+        # wait for a frame, the notice's timer and the packages loading.
         self.painted = Painted()
         self.frame = False
         self.notice_timer: Any = None
         self.tasks: set[Any] = set()
-        self.waiting: list[E.Event] | None = None
         if not self.taking_over:
             self.paint()
         self.run(effects)
@@ -136,20 +132,15 @@ class Shell:
 
     # ---------------------------------------------------------------- events and effects
     def dispatch(self, event: E.Event | None, main: bool = True) -> None:
-        """Replace the state with update's, paint, and run its effects. During an import
-        that gives the browser its turn (read_logs), an event waits for the import's
-        state. ``main``: False for an event that changes only the panels (a job's step,
-        a Tune cell hovered), which alone are drawn."""
+        """Replace the state with update's, paint, and run its effects. ``main``: False
+        for an event that changes only the panels (a job's step, a Tune cell hovered),
+        which alone are drawn (ui.paint.step_paints_main: the steps that are not)."""
         if event is None:
             return
-        if self.waiting is not None:
-            self.waiting.append(event)
-            return
-        self.apply(event, main)
-
-    def apply(self, event: E.Event, main: bool = True) -> None:
         try:
             self.state, effects = update(self.state, event)
+            if isinstance(event, E.JobStep) and step_paints_main(event.job, self.state):
+                main = True
         except Exception as exc:  # never a traceback, never a half-updated state
             self.state, effects = update(self.state, E.failed(exc))
             main = True
@@ -381,39 +372,10 @@ class Shell:
             others = [o for o in ("replay-file", "replay-folder") if o != str(event.target.id)]
             write([(f"#{o}", "prop", "value", "") for o in others])
             items = await self.read_files(event, "page-log")
-            if items:
-                self.read_logs(
-                    E.ReplayLogsLoaded(tuple(items)), sum(len(data) for _, data in items)
-                )
+            if items:  # read in steps, the import job (ui.replay.imports)
+                self.dispatch(E.ReplayLogsLoaded(tuple(items)))
         except Exception as exc:
             self.dispatch(E.failed(exc))
-
-    def read_logs(self, event: E.Event, total: int) -> None:
-        """The import, giving the browser a frame every SLICE_MS (JSPI; without it, at
-        once): the status says how far; events sent meanwhile wait, then apply in order
-        on the state the import leaves (docs/page.md)."""
-        from budgetcore.replay.logs.progress import Paced, listening  # noqa: PLC0415
-        from budgetcore.ui.replay.view import reading_text  # noqa: PLC0415
-
-        if not can_run_sync() or self.waiting is not None:  # no JSPI, or one import at a time
-            self.dispatch(event)
-            return
-        status = q("#replay-status")
-
-        def pause(done: int) -> None:
-            status.textContent = reading_text(done, total, self.state.lang)
-            run_sync(asyncio.sleep(0))
-
-        self.waiting = []
-        try:
-            with listening(Paced(window.performance.now, pause, SLICE_MS)):
-                self.apply(event)
-        finally:  # the paint diffs against its last screen, which never had the progress
-            last = self.painted.panels.get("replay")
-            status.textContent = last.text["replay-status"] if last is not None else ""
-            waiting, self.waiting = self.waiting, None
-        for later_event in waiting:
-            self.dispatch(later_event)
 
     def on_toggle(self, event: Any) -> None:
         self.dispatch(dom.toggled_of(str(event.target.id), bool(event.target.open)))

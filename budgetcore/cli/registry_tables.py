@@ -1,6 +1,6 @@
 """The registry's CLI tables (``models``, ``peers``): the registry package returns values
 (``RegistryModel``, ``Resolution``, ``PeerView``) and these lines render them for a
-terminal. The page renders the same values in ``ui/view``."""
+terminal. The page renders the same values in ``ui/main/view``."""
 
 from __future__ import annotations
 

@@ -69,6 +69,13 @@ class _Stream:
                 f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
             ) from None
 
+    def taken(self) -> int:
+        """The bytes read so far (0 where the stream cannot tell: a pipe)."""
+        try:
+            return self._fh.tell()
+        except OSError:
+            return 0
+
     def close(self) -> None:
         if self._fh is not sys.stdin.buffer:
             self._fh.close()
@@ -108,10 +115,18 @@ def _walk(root: str) -> list[str]:
 _NAMED = 20
 
 
-def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) -> Any:
+def read_log_path(
+    path: str,
+    fmt: str | None,
+    files: list[str] | None = None,
+    *,
+    advance: Callable[[int], None] | None = None,
+) -> Any:
     """One session from a file (with its subagent files beside it:
-    ``<session>/subagents/**/agent-*.jsonl``), streamed."""
-    from budgetcore.replay.logs import read_session  # noqa: PLC0415
+    ``<session>/subagents/**/agent-*.jsonl``), streamed. ``advance``: told the bytes
+    the files gave since the last step, after each of the reader's steps."""
+    from budgetcore.replay.logs import session_steps  # noqa: PLC0415
+    from budgetcore.replay.logs.reader import finish  # noqa: PLC0415
 
     names = [path]
     base = os.path.dirname(path)
@@ -135,8 +150,17 @@ def read_log_path(path: str, fmt: str | None, files: list[str] | None = None) ->
             _shown(n) if i == 0 else _shown(os.path.relpath(n, base or "."))
             for i, n in enumerate(names)
         ]
+        told = [0]
+
+        def each() -> None:
+            assert advance is not None
+            now = sum(s.taken() for s in streams)
+            advance(now - told[0])
+            told[0] = now
+
         with collector_paused():
-            return read_session(list(zip(shown, streams, strict=True)), fmt)
+            steps = session_steps(list(zip(shown, streams, strict=True)), fmt)
+            return finish(steps, None if advance is None else each)
     finally:
         for s in streams:
             s.close()
@@ -171,8 +195,8 @@ def _companions(path: str) -> list[str]:
 
 def read_log_shown(path: str, fmt: str | None) -> Any:
     """:func:`read_log_path` with a progress line on a terminal: a large log takes
-    seconds to read (cli.progress; the readers say how many bytes they have taken,
-    replay.logs.progress)."""
+    seconds to read (cli.progress; after each of the reader's steps, the bytes its
+    files gave)."""
     from budgetcore.cli.progress import Progress  # noqa: PLC0415
 
     size = 0
@@ -180,13 +204,10 @@ def read_log_shown(path: str, fmt: str | None) -> Any:
         with contextlib.suppress(OSError):
             size = os.path.getsize(path)
     progress = Progress("reading", size, "bytes")
-    if progress.stream is None or not size:  # nobody to show it to: no listener at all
+    if progress.stream is None or not size:  # nobody to show it to
         return read_log_path(path, fmt)
-    from budgetcore.replay.logs.progress import listening  # noqa: PLC0415
-
     try:
-        with listening(progress.advance):
-            return read_log_path(path, fmt)
+        return read_log_path(path, fmt, advance=progress.advance)
     finally:
         progress.close()
 
@@ -311,8 +332,8 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
     root = args.log
-    plan = plan_folder(_walk(root))
-    jobs = [(s.name, s.files) for s in plan.sessions]
+    folder = plan_folder(_walk(root))
+    jobs = [(s.name, s.files) for s in folder.sessions]
     work = partial(_session_runs, (root, fmt, scenario, options, replay_it))
     workers = _workers(root, jobs)
     from budgetcore.cli.progress import Progress  # noqa: PLC0415
@@ -325,10 +346,10 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     if not runs:
         raise ScenarioError([Problem("log", f"folder {shown_name(root)} holds no .jsonl file")])
     runs = billed_once_runs(runs)
-    if plan.not_read:
+    if folder.not_read:
         print(
-            f"not read: {len(plan.not_read):,} file(s) that are not session logs "
-            f"(first: {plan.not_read[0]})",
+            f"not read: {len(folder.not_read):,} file(s) that are not session logs "
+            f"(first: {folder.not_read[0]})",
             file=sys.stderr,
         )
     return runs, True

@@ -155,7 +155,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "runtime.source-fragment": ("the fragment's main_model.model", "链接片段中的 main_model.model"),
     "runtime.source-contract": ("the contract's I and O", "契约的 I 与 O"),
-    # The export panel's runtime picker (ui.runtime_picker).
+    # The export panel's runtime picker (ui.export.runtime).
     "runtime.label": ("Runtime", "运行时"),
     # Short: a closed select shows it whole at 390 px (the design article's runtime).
     "runtime.article": ("budgetcore (reviewed config)", "budgetcore(评审配置)"),

@@ -41,6 +41,7 @@ __all__ = [
     "CACHE_POINT",
     "NOT_SENT",
     "NO_IO_CAP",
+    "Known",
     "Segment",
     "Session",
     "prepare",
@@ -112,24 +113,35 @@ def _at(rates: tuple[tuple[int, TierRates], ...], context: int) -> TierRates:
 
 Timeline = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
-#: The last timeline, by the identity of its turns (a tuple of frozen turns cannot
-#: change) and its timing: the page replays the same turns on every input, and their
-#: seeded gaps are the same each time. One entry; a new tuple replaces it.
-_last_timeline: list[tuple[tuple[Turn, ...], Timing, Timeline]] = []
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Known:
+    """What a replay found out about its turns whatever the scenario: that they are
+    valid turns (:func:`check_turns`) and, with a clock, their timeline. The page
+    replays the same turns on every input (their seeded gaps the same each time): its
+    replay job keeps this beside the replay (ui.replay.state.ReplayRun) and gives it to
+    the next one, which uses it only for turns and a timing *equal* to these (a value
+    key: the same tuple compares equal at once, another is compared turn by turn)."""
+
+    turns: Sequence[Turn]
+    timing: Timing | None = None
+    timeline: Timeline | None = None
+
+    def holds(self, turns: Sequence[Turn]) -> bool:
+        return self.turns is turns or self.turns == turns
+
+    def timeline_for(self, turns: Sequence[Turn], timing: Timing) -> Timeline | None:
+        if self.timeline is None or self.timing != timing or not self.holds(turns):
+            return None
+        return self.timeline
 
 
 def timeline_of(turns: Sequence[Turn], timing: Timing) -> Timeline:
     """Each turn's start and the time its run would start, and every timestamp of the
     session in order (the appends), in milliseconds (docs/spec.md §15). A log's times
     never go backwards: one earlier than the one before it is taken as that one."""
-    last = _last_timeline[0] if _last_timeline else None
-    if last is not None and last[0] is turns and last[1] == timing:
-        return last[2]
     starts, runs, events = _timeline_of(turns, timing)
-    found = (tuple(starts), tuple(runs), tuple(events))
-    if type(turns) is tuple:
-        _last_timeline[:] = [(turns, timing, found)]
-    return found
+    return (tuple(starts), tuple(runs), tuple(events))
 
 
 def _timeline_of(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list[int], list[int]]:
@@ -237,22 +249,13 @@ def _turn_problems(t: object, where: str) -> list[Problem]:
     return check.problems
 
 
-#: The last tuple of turns found valid (a tuple of frozen turns cannot change): the
-#: page replays the same one on every input. One entry.
-_last_valid: list[tuple[Turn, ...]] = []
-
-
 def check_turns(turns: object) -> None:
     """``turns`` as the Python API takes them (docs/python-api.md): a list of
     :class:`Turn`, each field held to the rule of a turns file's line, the first bad
     turn named by its index (``turns[2].added``)."""
-    if _last_valid and turns is _last_valid[0]:
-        return
     if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
         raise ScenarioError([Problem.of("turns", "must be a list of Turn values", turns)])
     if _turns_ok(turns):
-        if type(turns) is tuple:
-            _last_valid[:] = [turns]
         return
     for i, t in enumerate(turns):  # which one, and what about it
         if not _turn_ok(t):
@@ -261,14 +264,16 @@ def check_turns(turns: object) -> None:
                 raise ScenarioError(problems)
 
 
-def check_inputs(turns: Sequence[Turn], opts: ReplayOptions) -> None:
+def check_inputs(turns: Sequence[Turn], opts: ReplayOptions, known: Known | None = None) -> None:
     """What every replay refuses before its first turn (the tune's grid refuses the same,
-    with the same problems)."""
+    with the same problems). ``known``: turns checked before (:class:`Known`), not
+    checked again when these equal them."""
     if not turns:
         raise ScenarioError([Problem("turns", "must hold at least one turn")])
     if not isinstance(opts, ReplayOptions):
         raise ScenarioError([Problem.of("options", "must be a ReplayOptions or None", opts)])
-    check_turns(turns)
+    if known is None or not known.holds(turns):
+        check_turns(turns)
     if opts.start_covered > opts.start_history:
         raise ScenarioError(
             [
@@ -370,6 +375,9 @@ class Session:
     timing: Timing | None = None
     retries: Retries | None = None
     unit: int = 1000
+    # What was found out about the turns whatever the scenario, for the next replay of
+    # the same turns (Known; compared by nothing: a session is compared by its columns).
+    known: Known | None = field(default=None, compare=False)
     starts: tuple[int, ...] | None = None
     run_at: tuple[int | None, ...] = ()
     next_append: tuple[int | None, ...] = ()
@@ -418,11 +426,13 @@ def prepare(
     turns: Sequence[Turn],
     options: ReplayOptions | None = None,
     name: str = "",
+    known: Known | None = None,
 ) -> Session:
     """The columns of ``turns`` under ``scenario`` that every K and S share. Refuses
-    what ``replay()`` refuses, with the same problems."""
+    what ``replay()`` refuses, with the same problems. ``known``: what an earlier
+    replay found out about these turns (:class:`Known`), used where it holds."""
     opts = ReplayOptions() if options is None else options
-    check_inputs(turns, opts)
+    check_inputs(turns, opts, known)
     rng = random.Random(opts.failure_seed) if opts.failure_rate is not None else None
     rate = opts.failure_rate
     # docs/spec.md §15: the clock is the same at every point (turn starts, when a run
@@ -432,8 +442,12 @@ def prepare(
     next_append: tuple[int | None, ...] = (None,) * len(turns)
     unit = time_unit(None if opts.timing is None else opts.timing.duration)
     per_ms = unit // 1000  # exact: unit is a multiple of 1,000
+    timeline: Timeline | None = None
     if opts.timing is not None:
-        starts_l, runs_l, events = timeline_of(turns, opts.timing)
+        timeline = None if known is None else known.timeline_for(turns, opts.timing)
+        if timeline is None:
+            timeline = timeline_of(turns, opts.timing)
+        starts_l, runs_l, events = timeline
         starts = tuple(x * per_ms for x in starts_l)
         run_at = tuple(x * per_ms for x in runs_l)
         firsts = [first_after(events, r) for r in runs_l]
@@ -544,6 +558,7 @@ def prepare(
         starts=starts,
         run_at=run_at,
         next_append=next_append,
+        known=Known(turns, opts.timing, timeline),
     )
 
 

@@ -29,6 +29,7 @@ from budgetcore.replay.model import (
 )
 from budgetcore.replay.prepared import (
     NOT_SENT,
+    Known,
     Rates,
     _at,
     check_turns,
@@ -49,6 +50,7 @@ __all__ = [
     "price_places",
     "rates_of",
     "replay",
+    "replay_known",
     "timeline_of",
 ]
 
@@ -62,8 +64,22 @@ def replay(
     at every grid point, docs/architecture.md "The engine"): it records each turn, and
     the rows are its values with what follows from them (the state after a turn is the
     next turn's, the bill the tokens at their price tier's rates)."""
+    return replay_known(scenario, turns, options)[0]
+
+
+def replay_known(
+    scenario: Scenario,
+    turns: Sequence[Turn],
+    options: ReplayOptions | None = None,
+    before: Known | None = None,
+) -> tuple[Replay, Known | None]:
+    """:func:`replay`, given (``before``) and giving what is known of the turns
+    whatever the scenario (prepared.Known: valid, their timeline): the page's replay
+    job keeps it for its next replay of the same turns, which then skips that work (the
+    timed redraw). The replay is the same with or without it."""
     check_scenario(scenario)
-    session = prepare(scenario, turns, options)  # every input refused, as named problems
+    # every input refused, as named problems
+    session = prepare(scenario, turns, options, known=before)
     opts = ReplayOptions() if options is None else options
     cfg = scenario.config
     recorded: list[tuple[Any, ...]] = []
@@ -226,7 +242,10 @@ def replay(
     result = _summarise(rows, col)
     if session.timed:
         result = _with_timing(result, rows, col, summary_rates, opts.retries)
-    return Replay(scenario, opts, rows, result, session.timed, MappingProxyType(col))
+    return (
+        Replay(scenario, opts, rows, result, session.timed, MappingProxyType(col)),
+        session.known,
+    )
 
 
 def _summarise(rows: Sequence[TurnRow], col: Mapping[str, Sequence[Any]]) -> ReplaySummary:

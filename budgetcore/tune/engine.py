@@ -27,7 +27,7 @@ __all__ = [
 T = TypeVar("T")
 
 #: Who hears how many grid points are done (the CLI's progress line); nobody by
-#: default. Like replay.logs.progress, the listener only observes.
+#: default. The listener only observes.
 _POINTS: ContextVar[Callable[[int], None] | None] = ContextVar("budgetcore_points", default=None)
 
 

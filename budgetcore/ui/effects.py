@@ -9,7 +9,7 @@ test sees every decision as a value.
 
 The jobs (:data:`JOBS`) are the page's slow work: each runs as steps, and the shell
 gives the browser its turn (input, paint) before each :class:`Step`, the same way for
-all of them (``budgetcore.ui.jobs``).
+all of them (``budgetcore.ui.update``, "jobs and effects").
 """
 
 from __future__ import annotations
@@ -33,12 +33,14 @@ __all__ = [
     "Step",
 ]
 
-#: The page's jobs, in the order their steps are asked for (ui.jobs: what each does).
-JOBS = ("replay", "tune", "sweep", "export")
+#: The page's jobs, in the order their steps are asked for (ui.update's _JOBS: what
+#: each does): a log import first, since the replay and Tune wait for its sessions.
+JOBS = ("import", "replay", "tune", "sweep", "export")
 
 #: The User Timing measure of each job's step and the redraw it causes, in the page
 #: (scripts/bench reads them; the export's has none).
 MEASURES = {
+    "import": "budgetcore:import-step",
     "replay": "budgetcore:replay",
     "tune": "budgetcore:tune-slice",
     "sweep": "budgetcore:sweep",

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.plan import Plan
 from budgetcore.errors import Problem
-from budgetcore.scenario.model import Scenario
+from budgetcore.ui.export.state import ImportPreview
+from budgetcore.ui.main.state import SweepState
 from budgetcore.ui.picker import PICKER_MIN_CHARS, PICKER_SECTIONS, PICKER_SHOWN, PickerState
 from budgetcore.ui.replay.state import (
     ReplayPanel,
@@ -23,72 +24,19 @@ from budgetcore.ui.tune.state import TunePanel, initial_tune
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
     from budgetcore.registry.models import Registry
     from budgetcore.registry.peers import Peer
+    from budgetcore.ui.replay.imports import LogImport
 
 __all__ = [
     "PICKER_MIN_CHARS",
     "PICKER_SECTIONS",
     "PICKER_SHOWN",
-    "PRESETS",
-    "ImportPreview",
     "PageState",
     "PickerState",
-    "SweepState",
 ]
-
-#: Main-model contracts one click away: key -> (I, O, q).
-PRESETS: dict[str, tuple[int, int, bool]] = {
-    "article": (1_048_576, 65_536, True),
-    "w200k": (200_000, 64_000, True),
-    "w128k": (131_072, 16_384, False),
-    "w32k": (32_768, 8_192, True),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class SweepState:
-    path: str = "config.summary_max_tokens"
-    low_text: str = ""
-    high_text: str = ""
-    low: object = 0
-    high: object = 0
-    issues: tuple[Problem, ...] = ()  # each bound's own problem, or the order of the two
-    open: bool = False
-    # The sweep job's result (explore.curves.sweep's curves) and what it was computed
-    # for (scenario, path, low, high): the view draws it, never computes it.
-    curves: Any = None
-    curves_for: object = None
-
-    @property
-    def issue(self) -> Problem | None:
-        return self.issues[0] if self.issues else None
-
-    @property
-    def invalid(self) -> tuple[str, ...]:
-        """The bounds ("low", "high") a problem marks, for their red outline."""
-        marked = {p.removeprefix("sweep.") for i in self.issues for p in i.paths}
-        return tuple(b for b in ("low", "high") if b in marked)
 
 
 def _no_pickers() -> dict[str, PickerState]:
     return {s: PickerState() for s in PICKER_SECTIONS}
-
-
-@dataclass(frozen=True, slots=True)
-class ImportPreview:
-    """A parsed config and what applying it would change, before it is applied."""
-
-    text: str
-    mode: str  # "replace" (the file is the whole override set) or "merge"
-    problems: tuple[Problem, ...] = ()
-    changes: tuple[tuple[str, object, object], ...] = ()  # (key, now, after)
-    keys: tuple[str, ...] = ()  # the overrides the file sets
-    after: Scenario | None = None
-    applied: bool = False
-    # Whether the file records its models ([reviewed]); and the plan it restores, whose
-    # model, M, K and S the preview names before anything is applied.
-    reviewed: bool = False
-    restored: Any = None  # the Plan of ``after``
-    runtime: str = ""  # read as this runtime's own file (the runtime picker), by title
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +57,11 @@ class PageState:
     link_problems: tuple[Problem, ...] = ()
     pinned: Plan | None = None
     outcome: Any = None  # the last experiment's Outcome
-    sweep: SweepState = SweepState()
+    sweep: SweepState = field(default_factory=SweepState)
     import_preview: ImportPreview | None = None
     import_text: str = ""  # the import box, kept so Reset and a repaint agree with it
     export_format: str = "toml"
-    export_runtime: str = "article"  # the runtime picker (ui.runtime_picker)
+    export_runtime: str = "article"  # the runtime picker (ui.export.runtime)
     notice: str = ""  # a transient catalogue key ("msg.copied", ...)
     error: str = ""  # an unexpected failure, shown instead of a traceback
     width: int = 640  # the chart column's width in CSS pixels
@@ -128,6 +76,9 @@ class PageState:
     pickers: Mapping[str, PickerState] = field(default_factory=_no_pickers)
     peers_unit: str = "tokens"  # the peers chart's axis: "tokens" or "percent" of W
     replay: ReplayPanel = field(default_factory=initial_panel)  # the session replay panel
+    # A log import under way (the "import" job, ui.replay.imports); None: none. The
+    # replay panel shows the sessions it read once it is done.
+    importing: LogImport | None = field(default=None, compare=False)
     tune: TunePanel = field(default_factory=initial_tune)  # the Tune panel (ui.tune.state)
     # The jobs whose next step the shell was asked for (a Step effect) and has not sent
     # yet: one waits per job, however many events came meanwhile (ui.effects.Step).

@@ -15,10 +15,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from budgetcore.ui.main.view.types import Screen
 from budgetcore.ui.model import PageState
-from budgetcore.ui.view.types import Screen
 
-__all__ = ["OP_KINDS", "Op", "Painted", "cell_selector", "focus_ops", "main_ops", "panel_ops"]
+__all__ = [
+    "OP_KINDS",
+    "Op",
+    "Painted",
+    "cell_selector",
+    "focus_ops",
+    "main_ops",
+    "panel_ops",
+    "step_paints_main",
+]
 
 #: (CSS selector, kind, name, value). Kinds: "text" (textContent), "html" (innerHTML,
 #: markup of ui.markup, escaped), "value" (an input's value), "input" (a checkbox's
@@ -70,7 +79,7 @@ def _invalid(selector: str, message: str) -> Op:
 
 
 def _language(lang: str) -> list[Op]:
-    from budgetcore.ui.view.shell import language_html  # noqa: PLC0415
+    from budgetcore.ui.main.view.shell import language_html  # noqa: PLC0415
 
     ops: list[Op] = [
         ("html", "prop", "lang", "zh-CN" if lang == "zh" else "en"),
@@ -145,7 +154,7 @@ def _pickers(screen: Screen) -> list[Op]:
 
 def main_ops(state: PageState, painted: Painted) -> tuple[list[Op], Painted]:
     """The main screen's operations (everything but the panels), and the new record."""
-    from budgetcore.ui.view.screen import render  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import render  # noqa: PLC0415
 
     last = painted.screen
     screen = render(state, last)
@@ -211,13 +220,13 @@ def _field_ops(kind: str, screen: Any, last: Any) -> list[Op]:
 
 
 def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> list[Op]:
-    from budgetcore.ui.replay import view as RV  # noqa: PLC0415 - with the panel, not on boot
+    from budgetcore.ui.replay import view as replay_view  # noqa: PLC0415 - with the panel, not on boot
 
     ops: list[Op] = []
     last = painted.panels.get("replay")
     if last is None:
-        ops += _controls("replay-fields", RV.replay_controls_html(), state.lang)
-    screen = RV.render_replay(state)
+        ops += _controls("replay-fields", replay_view.replay_controls_html(), state.lang)
+    screen = replay_view.render_replay(state)
     ops += _regions(screen, last) + _field_ops("replay", screen, last)
     source = state.replay.source
     if last is None or keys.get("replay-source") != source:
@@ -235,13 +244,13 @@ def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> 
 
 
 def _tune_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> list[Op]:
-    from budgetcore.ui.tune import view as TV  # noqa: PLC0415 - with the panel, not on boot
+    from budgetcore.ui.tune import view as tune_view  # noqa: PLC0415 - with the panel, not on boot
 
     ops: list[Op] = []
     last = painted.panels.get("tune")
     if last is None:
-        ops += _controls("tune-fields", TV.tune_controls_html(), state.lang)
-    screen = TV.render_tune(state, last)
+        ops += _controls("tune-fields", tune_view.tune_controls_html(), state.lang)
+    screen = tune_view.render_tune(state, last)
     ops += _regions(screen, last) + _field_ops("tune", screen, last)
     done, total = screen.progress
     cell = "#tune-maps [data-tune-cell]"
@@ -267,8 +276,8 @@ def panel_ops(
     changed: the peers, the export (once computed), the curves (``curves_width``: the
     box's width, measured only to draw), the replay and Tune. ``held``: the Tune cell
     that has the focus (its map, its cell), which keeps it when the maps are rewritten."""
-    from budgetcore.ui.view.peers import render_peers  # noqa: PLC0415
-    from budgetcore.ui.view.screen import curves_key, render_curves  # noqa: PLC0415
+    from budgetcore.ui.main.view.peers import render_peers  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import curves_key, render_curves  # noqa: PLC0415
 
     keys = dict(painted.keys)
     panels = dict(painted.panels)
@@ -292,20 +301,47 @@ def panel_ops(
     if curves is not None and changed("curves", (curves, state.width)):
         ops.append(("#curves-out", "html", "", render_curves(state, curves_width())))
     if state.replay.open:
-        from budgetcore.ui.replay import view as RV  # noqa: PLC0415
+        from budgetcore.ui.replay import view as replay_view  # noqa: PLC0415
 
-        if changed("replay", RV.screen_key(state)):
+        if changed("replay", replay_view.screen_key(state)):
             ops += _replay_ops(state, painted, keys)
             panels["replay"] = keys.pop("replay-screen")
+            if state.importing is not None:  # the screen's status may be over the progress
+                keys.pop("import", None)
+        ops += _import_ops(state, panels, keys)
     if state.tune.open:
-        from budgetcore.ui.tune import view as TV  # noqa: PLC0415
+        from budgetcore.ui.tune import view as tune_view  # noqa: PLC0415
 
-        if changed("tune", TV.screen_key(state)):
+        if changed("tune", tune_view.screen_key(state)):
             ops += _tune_ops(state, painted, keys)
             panels["tune"] = keys.pop("tune-screen")
             if held is not None:
                 ops.append((cell_selector(*held), "focus", "", None))
     return ops, dataclasses.replace(painted, keys=keys, panels=panels)
+
+
+def _import_ops(state: PageState, panels: Mapping[str, Any], keys: dict[str, object]) -> list[Op]:
+    """The status line while a log import reads: how far, of how much. Written apart
+    from the replay panel's screen, so that a step of the import rewrites one line, not
+    the panel; once the import ends, the screen's own status again."""
+    job = state.importing
+    reading = None if job is None else (job.done, job.total, state.lang)
+    if keys.get("import") == reading:
+        return []
+    keys["import"] = reading
+    if job is not None:
+        from budgetcore.ui.replay.view import reading_text  # noqa: PLC0415
+
+        return [("#replay-status", "text", "", reading_text(job.done, job.total, state.lang))]
+    last = panels.get("replay")
+    return [("#replay-status", "text", "", last.text["replay-status"] if last is not None else "")]
+
+
+def step_paints_main(job: str, state: PageState) -> bool:
+    """Whether a job's step paints the main screen too, not only the panels (the shell
+    asks after the step): an import's last step, which with the log-model switch on
+    sets I and O; every other step changes its panels only."""
+    return job == "import" and state.importing is None
 
 
 def cell_selector(grid: str, cell: object) -> str:

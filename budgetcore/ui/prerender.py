@@ -2,7 +2,7 @@
 
 :func:`prerender` fills the page template with exactly what ``web/main.py``'s shell
 writes on its first paint (the shell's start-up markup, the language's texts, the
-readouts, fields and every region of the :class:`~budgetcore.ui.view.types.Screen`), so
+readouts, fields and every region of the :class:`~budgetcore.ui.main.view.types.Screen`), so
 the numbers and charts are on screen at first paint and the shell's own first paint
 changes nothing the eye can see. It is generic over the screen's regions
 (``Screen.html`` and ``Screen.text`` ids): a new panel is pre-rendered as soon as its
@@ -28,11 +28,11 @@ from json import dumps
 
 from budgetcore.messages import CATALOGUE, t
 from budgetcore.ui.form import FIELDS
+from budgetcore.ui.main.view.screen import render
+from budgetcore.ui.main.view.shell import language_html, shell_html
+from budgetcore.ui.main.view.types import Screen
 from budgetcore.ui.markup import Markup
 from budgetcore.ui.update import PRERENDER_WIDTH, first_state
-from budgetcore.ui.view.screen import render
-from budgetcore.ui.view.shell import language_html, shell_html
-from budgetcore.ui.view.types import Screen
 
 __all__ = [
     "PAGES",

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from budgetcore.inputs.text import limit_of
-from budgetcore.ui.view.nav import SECTIONS
+from budgetcore.ui.main.view.nav import SECTIONS
 from tests.browser.conftest import ROOT, Page, _page_at
 
 pytestmark = pytest.mark.browser

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from budgetcore.ui.view.types import READOUT_KEYS
+from budgetcore.ui.main.view.types import READOUT_KEYS
 from tests.browser.conftest import Page
 from tests.helpers import cli_plan, cli_readouts
 

@@ -226,16 +226,16 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
         from budgetcore.cli.replay_cmds import _walk  # noqa: PLC0415 - the folder walk
         from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
-        plan = plan_folder(_walk(path))
-        if not plan.sessions:
+        folder = plan_folder(_walk(path))
+        if not folder.sessions:
             raise ScenarioError([Problem("log", f"folder {shown_name(path)} holds no .jsonl file")])
-        if plan.not_read:
+        if folder.not_read:
             print(
-                f"not read: {len(plan.not_read):,} file(s) that are not session logs "
-                f"(first: {plan.not_read[0]})",
+                f"not read: {len(folder.not_read):,} file(s) that are not session logs "
+                f"(first: {folder.not_read[0]})",
                 file=sys.stderr,
             )
-        for session in plan.sessions:
+        for session in folder.sessions:
             files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
             if len(files) == 1 and _database_tasks(files[0], session.name, fmt, args.series, tasks):
                 continue

@@ -32,8 +32,10 @@ from budgetcore.replay.logs.reader import (
     LineSource,
     Malformed,
     Replayed,
+    Steps,
     at_line,
     decoded_lines,
+    finish,
 )
 from budgetcore.replay.logs.tally import (
     SQLITE_MAGIC,
@@ -61,6 +63,8 @@ __all__ = [
     "read_database",
     "read_session",
     "read_sessions",
+    "session_steps",
+    "sessions_steps",
 ]
 
 #: How many lines format detection looks at before it gives up.
@@ -307,6 +311,17 @@ def read_session(
     """One session from its files (the main file first; Claude Code subagent files
     after it), streamed line by line. ``fmt`` None: detected from the main file's first
     lines. Raises when nothing in it is a request (unless ``require`` is False)."""
+    return finish(session_steps(files, fmt, require=require))
+
+
+def session_steps(
+    files: Sequence[tuple[str, str | bytes | LineSource]],
+    fmt: str | None = None,
+    *,
+    require: bool = True,
+) -> Steps[ParsedLog]:
+    """:func:`read_session` in steps (reader.Steps): the agent's reader yields after
+    each batch of records; detection and a database are one step each."""
     if not files:
         raise ScenarioError([Problem.coded("log", "no file given", "log-no-file")])
     streams: list[tuple[str, LineSource]] = [(name, _stream(data)) for name, data in files]
@@ -349,7 +364,7 @@ def read_session(
             )
         log = logs[0]
     else:
-        log = found.read(streams)
+        log = yield from found.read(streams)
     if require and not log.series:
         raise no_requests(log)
     return log
@@ -361,6 +376,13 @@ def read_sessions(
     """Every session the files hold: one (:func:`read_session`), or each session of an
     agent's database (OpenCode's ``opencode.db``). A session with no request is kept
     (its ledger says what it held)."""
+    return finish(sessions_steps(files, fmt))
+
+
+def sessions_steps(
+    files: Sequence[tuple[str, str | bytes | LineSource]], fmt: str | None = None
+) -> Steps[tuple[ParsedLog, ...]]:
+    """:func:`read_sessions` in steps (reader.Steps)."""
     if not files:
         raise ScenarioError([Problem.coded("log", "no file given", "log-no-file")])
     name, data = files[0]
@@ -389,7 +411,8 @@ def read_sessions(
             return _read_database(found, head, name)
         finally:
             head.close()
-    return (read_session([(name, head), *files[1:]], found.key, require=False),)
+    log = yield from session_steps([(name, head), *files[1:]], found.key, require=False)
+    return (log,)
 
 
 def _read_database(found: Agent, head: Database, name: str) -> tuple[ParsedLog, ...]:

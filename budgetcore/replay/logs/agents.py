@@ -31,11 +31,25 @@ from budgetcore.replay.logs import (
 )
 from budgetcore.replay.logs.layouts import Planner
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, format_of
+from budgetcore.replay.logs.reader import LineSource, Steps, format_of
 
-__all__ = ["AGENTS", "Agent", "agent", "names"]
+__all__ = ["AGENTS", "Agent", "Reader", "agent", "at_once", "names"]
 
-Reader = Callable[[Sequence[tuple[str, LineSource]]], ParsedLog]
+#: How a session is read: its files (main file first), each a binary line source, to
+#: the session, in steps (reader.Steps: the reader yields after each batch of records it
+#: took in, and returns the ParsedLog with its ledger). A reader never keeps anything
+#: between calls; where it yields changes nothing it counts.
+Reader = Callable[[Sequence[tuple[str, LineSource]]], Steps[ParsedLog]]
+
+
+def at_once(read: Callable[..., ParsedLog]) -> Reader:
+    """A reader that takes its files whole (a JSON document, a database), as one step."""
+
+    def steps(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
+        yield from ()  # no batch to stop after: the document is parsed whole
+        return read(files)
+
+    return steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +74,13 @@ class Agent:
     plan: Planner | None = None
 
 
-def _read_claude(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
+def _read_claude(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
     from budgetcore.replay.logs.claude import read_claude_code  # noqa: PLC0415
 
     return read_claude_code(files)
 
 
-def _read_codex(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
+def _read_codex(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
     from budgetcore.errors import Problem, ScenarioError  # noqa: PLC0415
     from budgetcore.replay.logs.codex import read_codex  # noqa: PLC0415
 
@@ -77,6 +91,7 @@ def _read_codex(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
     return read_codex(*files[0])
 
 
+@at_once
 def _no_lines(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
     """An agent whose sessions are in a database only."""
     from budgetcore.errors import Problem, ScenarioError  # noqa: PLC0415
@@ -137,7 +152,7 @@ AGENTS: tuple[Agent, ...] = (
         "opencode",
         "OpenCode",
         None,
-        opencode.read_opencode,
+        at_once(opencode.read_opencode),
         claims_document=opencode.claims_document,
         looks_like=lambda d: isinstance(d, dict) and "sessionID" in d and "modelID" in d,
         missing="has no role and time",
@@ -149,7 +164,7 @@ AGENTS: tuple[Agent, ...] = (
         "amp",
         "Amp",
         None,
-        amp.read_amp,
+        at_once(amp.read_amp),
         claims_document=amp.claims_document,
         looks_like=lambda d: isinstance(d, dict) and str(d.get("id", "")).startswith("T-"),
         missing="has neither messages nor a usageLedger",
@@ -159,7 +174,7 @@ AGENTS: tuple[Agent, ...] = (
         "cline",
         "Cline",
         None,
-        cline.read_cline,
+        at_once(cline.read_cline),
         claims_document=cline.claims_document,
         plan=layouts.plan_cline,
     ),
@@ -167,7 +182,7 @@ AGENTS: tuple[Agent, ...] = (
         "droid",
         "Droid",
         droid.claims,
-        droid.read_droid,
+        at_once(droid.read_droid),
         claims_document=droid.claims_document,
         totals_only=droid.TOTALS_WHY,
         looks_like=lambda d: isinstance(d, dict) and "providerLock" in d,

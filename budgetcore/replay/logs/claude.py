@@ -28,11 +28,13 @@ from budgetcore.replay.logs.reader import (
     MAX_LOG_REQUESTS,
     LineSource,
     Malformed,
+    Steps,
     at_line,
     compiled_batches,
     compiled_from,
     count_of,
     decode_line,
+    finish,
     format_of,
     millis,
     millis_of,
@@ -261,9 +263,22 @@ class _Reader:
         *,
         compiled: bool = False,
     ) -> None:
-        """One file's lines (:func:`numbered_batches`). ``compiled``: read with the
-        compiled decoder (:mod:`.compiled`) from :func:`~.reader.compiled_from` on, where
-        installed; ``decoder``: that one from the first line."""
+        """:meth:`read_steps`, every step at once."""
+        finish(self.read_steps(name, batches, agent, decoder, compiled=compiled))
+
+    def read_steps(
+        self,
+        name: str,
+        batches: Iterable[tuple[int, list[bytes]]],
+        agent: str | None,
+        decoder: Callable[[bytes], ClaudeLine] | None = None,
+        *,
+        compiled: bool = False,
+    ) -> Steps[None]:
+        """One file's lines (:func:`numbered_batches`), a step per batch. ``compiled``:
+        read with the compiled decoder (:mod:`.compiled`) from
+        :func:`~.reader.compiled_from` on, where installed; ``decoder``: that one from
+        the first line."""
         index = len(self.files)
         self.files.append(name)
         blank = 0
@@ -321,6 +336,7 @@ class _Reader:
                 if problem is not None:
                     malformed.append(number)
                     self.problems.append(at_line(file, number, problem))
+            yield  # a batch taken in: the import may stop here
         self.seen += count
         self.lines.append(count)
         self.blank.append(blank)
@@ -859,16 +875,18 @@ def _walk(
     return branch
 
 
-def read_claude_code(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
-    """A Claude Code session: ``files[0]`` is the session file, the others its subagent
-    files (``<session>/subagents/agent-*.jsonl``)."""
+def read_claude_code(
+    files: Sequence[tuple[str, LineSource]], *, what: str = "log"
+) -> Steps[ParsedLog]:
+    """A Claude Code session, in steps: ``files[0]`` is the session file, the others its
+    subagent files (``<session>/subagents/agent-*.jsonl``)."""
     reader = _Reader()
     for i, (name, stream) in enumerate(files):
         agent = None
         if i > 0:
             stem = name.rsplit("/", 1)[-1].removesuffix(".jsonl")
             agent = stem.removeprefix("agent-")
-        reader.read(name, numbered_batches(stream, what), agent, compiled=True)
+        yield from reader.read_steps(name, numbered_batches(stream, what), agent, compiled=True)
     log = reader.session(files[0][0] if files else "")
     for e in reader.entries:  # an entry and its request hold each other: let go of both
         e.request = None  # (freed now, not by the cycle collector, which may be off)

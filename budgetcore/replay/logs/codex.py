@@ -38,11 +38,13 @@ from budgetcore.replay.logs.reader import (
     MAX_LOG_REQUESTS,
     LineSource,
     Malformed,
+    Steps,
     at_line,
     compiled_batches,
     compiled_from,
     count_of,
     decode_line,
+    finish,
     format_of,
     millis,
     millis_of,
@@ -192,7 +194,20 @@ def _read(
     decoder: Callable[[bytes], CodexLine] | None = None,
     compiled: bool = False,
 ) -> ParsedLog:
-    """The rollout's session from its lines (:func:`numbered_batches`). ``compiled``:
+    """:func:`_steps`, every step at once."""
+    return finish(_steps(name, batches, shaped=shaped, decoder=decoder, compiled=compiled))
+
+
+def _steps(
+    name: str,
+    batches: Iterable[tuple[int, list[bytes]]],
+    *,
+    shaped: bool = True,
+    decoder: Callable[[bytes], CodexLine] | None = None,
+    compiled: bool = False,
+) -> Steps[ParsedLog]:
+    """The rollout's session from its lines (:func:`numbered_batches`), a step per
+    batch. ``compiled``:
     read with the compiled decoder (:mod:`.compiled`) from :func:`~.reader.compiled_from`
     on, where installed; ``decoder``: that one from the first line; ``shaped`` False
     decodes every line in full (the fast paths' oracle in tests/test_log_reader.py)."""
@@ -650,6 +665,7 @@ def _read(
             tail = True
             if totals is not None and shape == 2:
                 repeat_tail, repeat_kind = _tail(raw), ""
+        yield  # a batch taken in: the import may stop here
     if same_totals:
         dups[SAME_TOTALS] = dups.get(SAME_TOTALS, 0) + same_totals
     for at, when in pending:
@@ -688,6 +704,6 @@ def _read(
     )
 
 
-def read_codex(name: str, stream: LineSource, *, what: str = "log") -> ParsedLog:
-    """A Codex CLI rollout (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``)."""
-    return _read(name, numbered_batches(stream, what), compiled=True)
+def read_codex(name: str, stream: LineSource, *, what: str = "log") -> Steps[ParsedLog]:
+    """A Codex CLI rollout (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``), in steps."""
+    return _steps(name, numbered_batches(stream, what), compiled=True)

@@ -30,7 +30,7 @@ from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, count_of, millis
+from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
 from budgetcore.replay.logs.tally import TOTALS, Tally, counts, registry_name
 
 __all__ = ["TOTALS_WHY", "claims", "claims_database", "read_copilot", "read_session_store"]
@@ -84,7 +84,7 @@ def claims(obj: dict[str, object]) -> bool:
     )
 
 
-def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("copilot-cli")
     for name, stream in files:
         tally.open(name)
@@ -100,6 +100,7 @@ def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") 
                 break
         else:
             _events(tally, head)
+        yield  # a file read (a step per file: _otel and _events take its lines whole)
     return tally.session(files[0][0] if files else "")
 
 

@@ -35,12 +35,20 @@ not read, never silently passed over.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from budgetcore.replay.logs.layouts import SessionFiles, subagent_owner
 
-__all__ = ["MAX_FOLDER_FILES", "FolderPlan", "SessionFiles", "plan_folder", "subagents_of"]
+__all__ = [
+    "MAX_FOLDER_FILES",
+    "FolderPlan",
+    "SessionFiles",
+    "picked_subagents",
+    "plan_folder",
+    "subagents_of",
+]
 
 #: The most files a folder may hold for one import (every file is listed).
 MAX_FOLDER_FILES = 100_000
@@ -82,3 +90,25 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
             not_read.append(p)
     sessions.sort(key=lambda s: s.name)
     return FolderPlan(tuple(sessions), tuple(sorted(not_read)))
+
+
+_SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([0-9A-Za-z-]{1,100})"')
+
+
+def picked_subagents(files: Mapping[str, bytes]) -> dict[str, str]:
+    """Files picked one by one come without their folders: a picked ``agent-*.jsonl``
+    whose entries name a picked session file's id (``"sessionId"``, Claude Code's own
+    link from a subagent file to its session) is planned as that session's
+    ``<id>/subagents/`` file, as the folder holds it. Planned path -> name as picked."""
+    out = {n: n for n in files}
+    flat = {n for n in files if "/" not in n}
+    stems = {n.removesuffix(".jsonl"): n for n in flat if n.endswith(".jsonl")}
+    for name in sorted(flat):
+        if not (name.startswith("agent-") and name.endswith(".jsonl")):
+            continue
+        found = _SESSION_ID.search(files[name][:65_536])
+        owner = None if found is None else stems.get(found.group(1).decode())
+        if owner is not None and owner != name:
+            del out[name]
+            out[f"{owner.removesuffix('.jsonl')}/subagents/{name}"] = name
+    return out

@@ -24,7 +24,7 @@ from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, millis
+from budgetcore.replay.logs.reader import LineSource, Steps, millis
 from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Document, Tally, counts, registry_name
 
 __all__ = ["claims", "claims_document", "read_gemini"]
@@ -175,7 +175,7 @@ class _Reader:
             )
 
 
-def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("gemini-cli")
     reader = _Reader(tally)
     tally.last_node["main"] = _ROOT
@@ -183,14 +183,20 @@ def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -
         tally.open(name)
         if i > 0:  # a subagent's recording (chats/<parent id>/<id>.jsonl): its own series
             sub = _Reader(tally, f"subagent:{name.rsplit('/', 1)[-1].split('.')[0]}")
-            for number, obj in tally.lines(stream, what, SKELETON):
+            for number, obj in tally.lines(stream, what, SKELETON, steps=True):
+                if not number:  # a batch's end (Tally.lines): the import may stop here
+                    yield
+                    continue
                 sub.record(number, obj)
             sub.finish()
             continue
         if name.endswith(".json") or isinstance(stream, Document):
             _document(tally, reader, stream, what)
             continue
-        for number, obj in tally.lines(stream, what, SKELETON):
+        for number, obj in tally.lines(stream, what, SKELETON, steps=True):
+            if not number:  # a batch's end (Tally.lines): the import may stop here
+                yield
+                continue
             reader.record(number, obj)
     reader.finish()
     return tally.session(files[0][0] if files else "")

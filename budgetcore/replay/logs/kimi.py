@@ -57,7 +57,7 @@ from decimal import ROUND_FLOOR, Decimal
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, millis
+from budgetcore.replay.logs.reader import LineSource, Steps, millis
 from budgetcore.replay.logs.tally import Tally, counts, document_of, lines_of, registry_name
 
 __all__ = ["GUESSED", "K2_6_FROM_MS", "KIMI_FOR_CODING", "claims", "read_kimi"]
@@ -170,7 +170,7 @@ def _launched(doc: object) -> str | None:
     return None
 
 
-def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     """``files[0]`` the session's wire.jsonl, the others its subagents' (named
     ``.../subagents/<agent_id>/wire.jsonl``), their ``meta.json`` and the data
     folder's ``config.toml`` (the planner's, :func:`..layouts.plan_kimi`)."""
@@ -230,7 +230,10 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
         if i > 0:
             parts = name.split("/")
             own = f"subagent:{parts[-2] if len(parts) > 1 else name}"
-        for number, obj in tally.lines(stream, what, SKELETON):
+        for number, obj in tally.lines(stream, what, SKELETON, steps=True):
+            if not number:  # a batch's end (Tally.lines): the import may stop here
+                yield
+                continue
             if obj.get("type") == "metadata":
                 tally.entry("metadata")
                 continue

@@ -20,7 +20,7 @@ from decimal import Decimal
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, count_of, millis
+from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
 from budgetcore.replay.logs.tally import Tally, counts, registry_name
 
 __all__ = ["claims", "read_pi"]
@@ -75,12 +75,15 @@ def _cost(usage: dict[str, object]) -> Decimal | None:
     return None
 
 
-def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("pi")
     seen: set[str] = set()
     for name, stream in files:
         tally.open(name)
-        for number, obj in tally.lines(stream, what, SKELETON):
+        for number, obj in tally.lines(stream, what, SKELETON, steps=True):
+            if not number:  # a batch's end (Tally.lines): the import may stop here
+                yield
+                continue
             kind = obj.get("type")
             node = obj.get("id")
             parent = obj.get("parentId")

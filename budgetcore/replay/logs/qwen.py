@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, count_of, millis
+from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
 from budgetcore.replay.logs.tally import Tally, counts, registry_name
 
 __all__ = ["claims", "read_qwen"]
@@ -59,13 +59,16 @@ def _priced_as(model: str) -> str:
     return registry_name(model, ("dashscope",))
 
 
-def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
+def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("qwen-code")
     seen: set[str] = set()
     billed: set[str] = set()  # records whose request is counted
     for name, stream in files:
         tally.open(name)
-        for number, obj in tally.lines(stream, what, SKELETON):
+        for number, obj in tally.lines(stream, what, SKELETON, steps=True):
+            if not number:  # a batch's end (Tally.lines): the import may stop here
+                yield
+                continue
             kind = obj.get("type")
             node = obj.get("uuid")
             parent = obj.get("parentUuid")

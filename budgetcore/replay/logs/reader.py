@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from datetime import UTC, date, datetime
 from functools import partial
 from itertools import islice
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, as_whole, read_number
 from budgetcore.inputs.text import limit_of, size_text, too_large
-from budgetcore.replay.logs.progress import STEP, advanced, listener
 
 __all__ = [
     "BLANK",
@@ -31,15 +30,18 @@ __all__ = [
     "LONG_LINE",
     "MAX_LINE_BYTES",
     "MAX_LOG_REQUESTS",
+    "STEP_BYTES",
     "LineSource",
     "Malformed",
     "Replayed",
+    "Steps",
     "at_line",
     "compiled_batches",
     "compiled_from",
     "count_of",
     "decode_line",
     "decoded_lines",
+    "finish",
     "format_of",
     "millis",
     "millis_of",
@@ -55,6 +57,34 @@ __all__ = [
 MAX_LOG_REQUESTS = 1_000_000
 
 BLANK = object()  # a line with nothing but white space
+
+T = TypeVar("T")
+
+#: A reader in steps (docs/replay.md, "Reading"): a generator that yields after each
+#: batch of records it has taken in (nothing, just the chance to stop there) and
+#: returns what it read. The page's import job takes as many steps as fit a frame and
+#: comes back for the rest; :func:`finish` takes them all at once (the CLI). The
+#: reader stays a function of its input alone: stopping between steps changes nothing
+#: it reads or counts.
+Steps = Generator[None, None, T]
+
+
+def finish(steps: Generator[object, None, T], each: Callable[[], None] | None = None) -> T:
+    """Every step of ``steps``, at once: what the reader returns. ``each``: called
+    after every step (the CLI's progress line reads how far its files are read)."""
+    try:
+        while True:
+            next(steps)
+            if each is not None:
+                each()
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+
+
+#: The bytes a batch of :func:`numbered_batches` holds, about, for a stream that is
+#: read in steps (``step_bytes`` on the stream, the page's import job): a batch is
+#: under a frame of work in the browser (Pyodide reads about 7 MB of log a second).
+STEP_BYTES = 64 * 1024
 
 
 class LineSource(Protocol):
@@ -168,7 +198,6 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
     limit = limit_of(what)
     number = 0  # lines given so far
     seen = 0
-    heard = 0  # bytes told to the progress listener
     head: list[bytes] = []
     if isinstance(stream, Replayed):
         head, stream = list(stream.head), stream.rest
@@ -182,23 +211,22 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
             number += 1
             line, seen = _finish_line(raw, number, seen, limit, readline, what=what)
             yield number, [line]
-            advanced(seen - heard)
-            heard = seen
     piece = min(PIECE_BYTES, MAX_LINE_BYTES + 1)
     capped = getattr(stream, "readlines_capped", None)
     take: Callable[[int, int], list[bytes]] = capped or partial(_capped, readline)
-    # Someone waits for the progress (the page): batches of about STEP bytes, so that
-    # it hears often enough; else as many lines as a batch takes.
-    stepped = listener() is not None
-    count = 16 if stepped else BATCH_LINES
+    # A stream read in steps (the page's import job) asks for batches of about its
+    # step_bytes, so that a step stops within its frame; else as many lines as a batch
+    # takes.
+    step: int = getattr(stream, "step_bytes", 0)
+    count = 16 if step else BATCH_LINES
     while True:
         batch: list[bytes] = take(piece, count)
         if not batch:
             return
         sizes = list(map(len, batch))
         total = sum(sizes)
-        if stepped:  # as many lines next as made about STEP bytes here, at most twice
-            count = max(1, min(BATCH_LINES, 2 * count, count * STEP // max(total, 1)))
+        if step:  # as many lines next as made about step bytes here, at most twice
+            count = max(1, min(BATCH_LINES, 2 * count, count * step // max(total, 1)))
         if (
             seen + total <= limit
             and max(sizes) < piece  # every one a whole line (or the last)
@@ -207,8 +235,6 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
             seen += total
             yield number + 1, batch
             number += len(batch)
-            advanced(seen - heard)
-            heard = seen
             continue
         # Slowly: a long line in pieces, a byte-order mark, or the size limit within.
         out: list[bytes] = []
@@ -252,8 +278,6 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
                 line = line[3:]
             out.append(line)
         yield first, out
-        advanced(seen - heard)
-        heard = seen
 
 
 #: A log read with the compiled decoder only from this line, or from the batch with

@@ -30,6 +30,7 @@ from budgetcore.replay.logs.model import (
     new_request,
 )
 from budgetcore.replay.logs.reader import (
+    BATCH_LINES,
     BLANK,
     MAX_LOG_REQUESTS,
     LineSource,
@@ -45,6 +46,7 @@ from budgetcore.replay.logs.reader import (
 )
 
 __all__ = [
+    "BATCH_END",
     "NOT_A_DOCUMENT",
     "SQLITE_MAGIC",
     "TOTALS",
@@ -60,6 +62,10 @@ __all__ = [
 #: What :meth:`Tally.document` gives for a file that is not one JSON document (its
 #: problem is in the ledger already). Not None: ``null`` is a document.
 NOT_A_DOCUMENT = object()
+
+#: What :meth:`Tally.lines` gives, as line 0, at a batch's end when asked for steps:
+#: not a line (no line is numbered 0), only the reader's chance to yield.
+BATCH_END: dict[str, object] = {}
 
 #: The series of a session that keeps per-model totals only (ParsedLog.totals_only).
 TOTALS = "session totals"
@@ -157,21 +163,25 @@ class Tally:
         return len(self.files) - 1
 
     def lines(
-        self, stream: LineSource, what: str = "log", skeleton: str = ""
+        self, stream: LineSource, what: str = "log", skeleton: str = "", *, steps: bool = False
     ) -> Iterator[tuple[int, dict[str, object]]]:
         """Every line of the current file that is a JSON object; blank and malformed
         lines are counted here and not given. ``skeleton``: the keys the reader looks
         at (``compiled.SKELETONS``), for the compiled decoder where it is offered: a
-        line then holds only those of its keys (the texts beside them never built)."""
+        line then holds only those of its keys (the texts beside them never built).
+        ``steps``: a batch's end is given too, as line 0 (no line has that number), for
+        a reader in steps to yield there (reader.Steps)."""
         if skeleton:
-            return self._skeleton_lines(stream, what, skeleton)
-        return self._plain_lines(stream, what)
+            return self._skeleton_lines(stream, what, skeleton, steps)
+        return self._plain_lines(stream, what, steps)
 
     def _plain_lines(
-        self, stream: LineSource, what: str
+        self, stream: LineSource, what: str, steps: bool = False
     ) -> Iterator[tuple[int, dict[str, object]]]:
         f = self.files[-1]
         for number, raw in numbered_lines(stream, what):
+            if steps and number % BATCH_LINES == 0:
+                yield 0, BATCH_END
             f.lines = number
             value = decode_line(raw)
             if value is BLANK:
@@ -184,7 +194,7 @@ class Tally:
             yield number, value
 
     def _skeleton_lines(
-        self, stream: LineSource, what: str, skeleton: str
+        self, stream: LineSource, what: str, skeleton: str, steps: bool = False
     ) -> Iterator[tuple[int, dict[str, object]]]:
         """:meth:`lines`, a batch at a time: each line through the skeleton decoder
         once it is worth its import (``compiled_from``), and in full where it gives
@@ -192,6 +202,8 @@ class Tally:
         f = self.files[-1]
         batches: Any = None  # None: not yet asked; False: read in full
         for first, batch in numbered_batches(stream, what):
+            if steps and first > 1:
+                yield 0, BATCH_END
             if batches is None and compiled_from(first, sum(map(len, batch))):
                 batches = skeleton_batches(skeleton) or False
             values = batches(batch) if batches else None

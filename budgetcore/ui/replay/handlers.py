@@ -23,6 +23,7 @@ from budgetcore.ui.events import (
     ReplayTurnsTyped,
 )
 from budgetcore.ui.form import format_value
+from budgetcore.ui.main.validate import above_limit, with_field_texts
 from budgetcore.ui.model import PageState
 from budgetcore.ui.picker import PickerState
 from budgetcore.ui.picks import picked_prices
@@ -33,14 +34,21 @@ from budgetcore.ui.replay.state import (
     Source,
     due,
     refreshed,
+    with_imported,
     with_log,
-    with_logs,
     with_texts,
     with_turn_lines,
 )
-from budgetcore.ui.validate import above_limit, with_field_texts
 
-__all__ = ["REPLAY_HANDLERS", "log_refused", "replay_due", "replay_step", "turns_refused"]
+__all__ = [
+    "REPLAY_HANDLERS",
+    "import_due",
+    "import_step",
+    "log_refused",
+    "replay_due",
+    "replay_step",
+    "turns_refused",
+]
 
 
 def turns_refused(state: PageState, problems: tuple[Problem, ...]) -> PageState:
@@ -59,6 +67,8 @@ def _replay_toggled(state: PageState, e: ReplayToggled) -> PageState:
 def _replay_source(state: PageState, e: ReplaySourceChosen) -> PageState:
     if e.source not in SOURCES:
         return state
+    if e.source != "log":  # an import under way is cancelled: its files are not wanted
+        state = dataclasses.replace(state, importing=None)
     return _log_model(_panel(state, source=e.source, scrub=0))
 
 
@@ -90,14 +100,34 @@ def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
         check_size(e.text, "log")
     except ScenarioError as exc:
         return log_refused(state, e.name, exc.problems)
-    return _log_model(
-        dataclasses.replace(state, replay=with_log(state.replay, e.text, e.name[:200]))
-    )
+    panel = with_log(state.replay, e.text, e.name[:200])  # a text, read at once
+    return _log_model(dataclasses.replace(state, replay=panel, importing=None))
 
 
 def _replay_logs(state: PageState, e: ReplayLogsLoaded) -> PageState:
+    """Picked files: their import starts (the ``import`` job); one under way is
+    dropped (cancelled) for it."""
+    from budgetcore.ui.replay.imports import start  # noqa: PLC0415 - with a pick
+
     files = tuple((str(name)[:500], bytes(data)) for name, data in e.files[:10_000])
-    return _log_model(dataclasses.replace(state, replay=with_logs(state.replay, files)))
+    return dataclasses.replace(state, importing=start(files))
+
+
+def import_due(state: PageState) -> bool:
+    return state.importing is not None
+
+
+def import_step(state: PageState) -> PageState:
+    """The import job's step: about a step's bytes more read; once done, the panel
+    shows the sessions read (and, with the switch on, takes the log's model)."""
+    from budgetcore.ui.replay.imports import LogImport, step  # noqa: PLC0415
+
+    assert state.importing is not None
+    out = step(state.importing)
+    if isinstance(out, LogImport):
+        return dataclasses.replace(state, importing=out)
+    panel = with_imported(state.replay, out)
+    return _log_model(dataclasses.replace(state, replay=panel, importing=None))
 
 
 def _replay_log_chosen(state: PageState, e: ReplayLogChosen) -> PageState:
@@ -167,6 +197,7 @@ def _log_model(state: PageState) -> PageState:
 def log_refused(state: PageState, name: str, problems: tuple[Problem, ...]) -> PageState:
     """A log refused before it is read (above its size limit): the panel shows why."""
     refused = (LoadedLog(name[:200], error=problems),)
+    state = dataclasses.replace(state, importing=None)  # refused unread: no import goes on
     return _log_model(_panel(state, logs=refused, log_index=0, log_not_read=(), scrub=0))
 
 

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from budgetcore.messages import count, t
 from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.replay.logs.model import folder_lines
+from budgetcore.ui.main.view.pickers import how_text
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
-from budgetcore.ui.view.pickers import how_text
 from budgetcore.units import format_int, format_money
 
 if TYPE_CHECKING:

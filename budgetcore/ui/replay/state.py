@@ -20,11 +20,11 @@ the turns or the options, and the view only draws it.
 from __future__ import annotations
 
 import dataclasses
-import re
-from collections.abc import Mapping
+import io
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import (
@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
     from budgetcore.replay.logs.session import LogModel
     from budgetcore.replay.logs.usage import MeasuredUsage
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
+    from budgetcore.replay.prepared import Known
     from budgetcore.replay.turns import GeneratorSpec
     from budgetcore.replay.whatif import WhatIf
     from budgetcore.ui.picker import PickerState
@@ -58,22 +59,31 @@ __all__ = [
     "GENERATOR_PATHS",
     "LIMIT_PATHS",
     "MAX_PAGE_TURNS",
+    "NONE_PICKED",
     "OPTION_PATHS",
     "REPLAY_FIELDS",
     "SOURCES",
     "TIMING_PATHS",
     "LoadedLog",
+    "Picked",
     "ReplayField",
     "ReplayPanel",
     "ReplayRun",
+    "Sessions",
     "Source",
     "due",
+    "import_steps",
     "initial_panel",
+    "log_prices",
+    "option_issue",
     "options_of",
     "parse_field_text",
     "refreshed",
+    "session_turns",
+    "source_waits",
     "timing_json",
     "turns_of",
+    "with_imported",
     "with_log",
     "with_logs",
     "with_texts",
@@ -378,6 +388,10 @@ class ReplayRun:
     # A log's main series as a what-if on its as-run baseline (docs/spec.md §17), the
     # CLI's ``SessionRun.what_if`` for the same file, scenario and options.
     what_if: WhatIf | None = None
+    # What the replay found out about its turns whatever the scenario (valid; with a
+    # clock, their timeline): the next replay of equal turns starts from it, so a timed
+    # redraw does not work it out again (replay.prepared.Known, a value key).
+    known: Known | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -499,15 +513,27 @@ def with_log(panel: ReplayPanel, text: str, name: str) -> ReplayPanel:
     return with_logs(panel, ((name, text.encode("utf-8", "surrogatepass")),))
 
 
-def _load_all(name: str, files: tuple[tuple[str, bytes], ...]) -> list[LoadedLog]:
+T = TypeVar("T")
+
+#: An import in steps: it yields the bytes read so far after each of the readers'
+#: steps, and returns what it read: the sessions, and the files that are not logs.
+ImportSteps = Generator[int, None, T]
+Imported = tuple[tuple["LoadedLog", ...], tuple[str, ...]]
+
+
+def _load_all(
+    name: str, files: tuple[tuple[str, bytes], ...], step_bytes: int, before: int
+) -> ImportSteps[list[LoadedLog]]:
     """One session file's sessions: itself, or each session of an agent's SQLite
     database (OpenCode's opencode.db, Goose's sessions.db), as the CLI reads them. The
     standard library's sqlite3 is imported only here, when such a file is picked
-    (Pyodide 314 builds it in: nothing to fetch; the boot never imports it)."""
+    (Pyodide 314 builds it in: nothing to fetch; the boot never imports it). In steps:
+    a database is one."""
     from budgetcore.replay.logs.tally import SQLITE_MAGIC  # noqa: PLC0415
 
     if len(files) != 1 or not files[0][1].startswith(SQLITE_MAGIC):
-        return [_load(name, files)]
+        loaded = yield from _load(name, files, step_bytes, before)
+        return [loaded]
     from budgetcore.replay.logs import no_requests, read_sessions  # noqa: PLC0415
 
     try:
@@ -543,13 +569,29 @@ def _loaded(name: str, log: ParsedLog) -> LoadedLog:
     )
 
 
-def _load(name: str, files: tuple[tuple[str, bytes], ...]) -> LoadedLog:
-    import io  # noqa: PLC0415
+class _Stepped(io.BytesIO):
+    """A file's bytes read in steps of about ``step_bytes`` (reader.numbered_batches)."""
 
-    from budgetcore.replay.logs import NoRequests, read_session  # noqa: PLC0415 - a log only
+    def __init__(self, data: bytes, step_bytes: int) -> None:
+        super().__init__(data)
+        self.step_bytes = step_bytes
 
+
+def _load(
+    name: str, files: tuple[tuple[str, bytes], ...], step_bytes: int, before: int
+) -> ImportSteps[LoadedLog]:
+    from budgetcore.replay.logs import NoRequests, session_steps  # noqa: PLC0415 - a log only
+
+    streams = [_Stepped(data, step_bytes) if step_bytes else io.BytesIO(data) for _, data in files]
+    steps = session_steps([(n, s) for (n, _), s in zip(files, streams, strict=True)])
     try:
-        log = read_session([(n, io.BytesIO(data)) for n, data in files])
+        while True:  # after each of the reader's steps, the bytes read so far
+            try:
+                next(steps)
+            except StopIteration as done:
+                log: ParsedLog = done.value
+                break
+            yield before + sum(s.tell() for s in streams)
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         return LoadedLog(name, error=exc.problems, lines=lines)
@@ -559,57 +601,49 @@ def _load(name: str, files: tuple[tuple[str, bytes], ...]) -> LoadedLog:
 def with_logs(panel: ReplayPanel, files: tuple[tuple[str, bytes], ...]) -> ReplayPanel:
     """Several files or a folder (paths as the picker gives them): one session per
     session file (its subagent files with it), each parsed at once into numbers; the
-    bytes are not kept (docs/replay.md, "Folders")."""
-    from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
+    bytes are not kept (docs/replay.md, "Folders"). :func:`import_steps`, all at once."""
+    from budgetcore.replay.logs.reader import finish  # noqa: PLC0415
+
+    return with_imported(panel, finish(import_steps(files)))
+
+
+def with_imported(panel: ReplayPanel, imported: Imported) -> ReplayPanel:
+    """The panel showing an import's sessions (the first chosen)."""
+    logs, not_read = imported
+    return dataclasses.replace(panel, logs=logs, log_index=0, log_not_read=not_read, scrub=0)
+
+
+def import_steps(
+    files: tuple[tuple[str, bytes], ...], step_bytes: int = 0
+) -> ImportSteps[Imported]:
+    """:func:`with_logs`'s reading in steps (the page's import job, ui.replay.imports):
+    the sessions of ``files``, each read by its agent's reader in its steps, the files
+    in batches of about ``step_bytes`` (0: as large as the reader takes them)."""
+    from budgetcore.replay.logs.folder import picked_subagents, plan_folder  # noqa: PLC0415
 
     total = sum(len(data) for _, data in files)
     if total > limit_of("page-log"):
         error = too_large("log", limit_of("page-log")).problems
-        logs: tuple[LoadedLog, ...] = (LoadedLog(files[0][0] if files else "", error=error),)
-        return dataclasses.replace(panel, logs=logs, log_index=0, log_not_read=(), scrub=0)
+        return (LoadedLog(files[0][0] if files else "", error=error),), ()
     by_name = dict(files)
-    planned = _picked_subagents(by_name)  # planned path -> the name as picked
+    planned = picked_subagents(by_name)  # planned path -> the name as picked
     names = list(planned)
-    plan = plan_folder(names)
+    folder = plan_folder(names)
     # A single file of any name is a session (a picked file need not end in .jsonl).
-    sessions = plan.sessions or tuple(_session_of(n) for n in names if not n.endswith(".meta.json"))
-    not_read = tuple(planned[n] for n in plan.not_read if plan.sessions)
+    sessions = folder.sessions or tuple(
+        _session_of(n) for n in names if not n.endswith(".meta.json")
+    )
+    not_read = tuple(planned[n] for n in folder.not_read if folder.sessions)
     from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
 
-    logs = tuple(
-        billed_once(
-            [
-                loaded
-                for s in sessions
-                for loaded in _load_all(
-                    planned[s.name], tuple((planned[f], by_name[planned[f]]) for f in s.files)
-                )
-            ]
-        )
-    )
-    return dataclasses.replace(panel, logs=logs, log_index=0, log_not_read=not_read, scrub=0)
-
-
-_SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([0-9A-Za-z-]{1,100})"')
-
-
-def _picked_subagents(files: Mapping[str, bytes]) -> dict[str, str]:
-    """Files picked one by one come without their folders: a picked ``agent-*.jsonl``
-    whose entries name a picked session file's id (``"sessionId"``, Claude Code's own
-    link from a subagent file to its session) is planned as that session's
-    ``<id>/subagents/`` file, as the folder holds it. Planned path -> name as picked."""
-    out = {n: n for n in files}
-    flat = {n for n in files if "/" not in n}
-    stems = {n.removesuffix(".jsonl"): n for n in flat if n.endswith(".jsonl")}
-    for name in sorted(flat):
-        if not (name.startswith("agent-") and name.endswith(".jsonl")):
-            continue
-        found = _SESSION_ID.search(files[name][:65_536])
-        owner = None if found is None else stems.get(found.group(1).decode())
-        if owner is not None and owner != name:
-            del out[name]
-            out[f"{owner.removesuffix('.jsonl')}/subagents/{name}"] = name
-    return out
+    loaded: list[LoadedLog] = []
+    before = 0  # the bytes of the sessions read before this one
+    for s in sessions:
+        picked = tuple((planned[f], by_name[planned[f]]) for f in s.files)
+        loaded += yield from _load_all(planned[s.name], picked, step_bytes, before)
+        before += sum(len(data) for _, data in picked)
+        yield before
+    return tuple(billed_once(loaded)), not_read
 
 
 def _session_of(name: str) -> Any:
@@ -869,10 +903,12 @@ def refreshed(
         source = turns_of(panel)
     run = ReplayRun(scenario, key, options, source)
     if not source.error:
-        from budgetcore.replay.simulate import replay  # noqa: PLC0415
+        from budgetcore.replay.simulate import replay_known  # noqa: PLC0415
 
+        known = None if last is None else last.known
         try:
-            run = dataclasses.replace(run, result=replay(scenario, source.turns, options))
+            result, known = replay_known(scenario, source.turns, options, known)
+            run = dataclasses.replace(run, result=result, known=known)
         except ScenarioError as exc:  # e.g. a clock over turns without times
             run = dataclasses.replace(run, error=exc.problems)
         else:
@@ -900,9 +936,6 @@ def _what_if(panel: ReplayPanel, scenario: Scenario, result: Replay | None) -> W
     return what_if(log, chosen.as_run, scenario, result)
 
 
-__all__ += ["NONE_PICKED", "Picked", "log_prices", "option_issue"]
-
-
 #: The sessions' turn sources and what they were made from (their sources' keys).
 Sessions = tuple[object, tuple[Source, ...]]
 
@@ -921,6 +954,3 @@ def source_waits(panel: ReplayPanel) -> bool:
     """Whether a field the chosen source reads is invalid, so nothing replays yet (the
     replay's own rule, without the main form's staleness)."""
     return _waits(panel, False)
-
-
-__all__ += ["Sessions", "session_turns", "source_waits"]

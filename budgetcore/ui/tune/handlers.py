@@ -12,6 +12,7 @@ from typing import Any
 from budgetcore.errors import Problem
 from budgetcore.ui.events import TuneFieldTyped, TunePointChosen, TunePointFocused, TuneToggled
 from budgetcore.ui.form import format_value
+from budgetcore.ui.main.validate import with_field_texts
 from budgetcore.ui.model import PageState
 from budgetcore.ui.picks import picked_prices
 from budgetcore.ui.replay.state import session_turns, source_waits
@@ -25,7 +26,6 @@ from budgetcore.ui.tune.state import (
     step,
     with_texts,
 )
-from budgetcore.ui.validate import with_field_texts
 
 __all__ = ["TUNE_HANDLERS", "at_point", "derived", "page_pending", "page_step", "tune_inputs"]
 

@@ -3,7 +3,7 @@ grid, computed a slice at a time between frames.
 
 The panel is a value (:class:`TunePanel`) inside the page state, changed only by the
 page's ``reduce``. Every constraint text goes through :func:`parse_field_text` (an
-:class:`~budgetcore.ui.form.Problem` by the field on a problem, as the replay panel's
+:class:`~budgetcore.errors.Problem` by the field on a problem, as the replay panel's
 fields). The sessions are the replay panel's turn source (generated, pasted turns, or
 every session of an imported log or folder) under the scenario on screen.
 

@@ -882,8 +882,8 @@ def _export_html(state: Any, k: int, s: int, lang: str) -> Markup:
     """The chosen point as a reviewed config, through the page's own export (the state
     the point's one event would give, so the file is what the export panel shows
     once the point is set)."""
+    from budgetcore.ui.export.view import render_export  # noqa: PLC0415
     from budgetcore.ui.tune.handlers import at_point  # noqa: PLC0415
-    from budgetcore.ui.view.config import render_export  # noqa: PLC0415
 
     at = at_point(state, k, s)
     body, _diff_markup = render_export(at)

@@ -9,10 +9,10 @@ from budgetcore.ui.form import (
     FIELDS,
     format_value,
 )
+from budgetcore.ui.main.view.readouts import bullet_list
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.model import PageState
 from budgetcore.ui.problems import problem_text
-from budgetcore.ui.view.readouts import bullet_list
 from budgetcore.units import format_int
 
 __all__ = [
@@ -152,7 +152,7 @@ def render_export(state: PageState) -> tuple[str, Markup]:
     from budgetcore.scenario.overrides import OVERRIDES  # noqa: PLC0415
 
     if state.export_runtime != "article":  # the runtime picker: that runtime's own file
-        from budgetcore.ui.runtime_picker import runtime_export_html  # noqa: PLC0415
+        from budgetcore.ui.export.runtime import runtime_export_html  # noqa: PLC0415
 
         return runtime_export_html(state)
     scenario = state.plan.scenario

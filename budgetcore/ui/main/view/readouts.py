@@ -6,9 +6,9 @@ from typing import Any
 
 from budgetcore.core.plan import Plan
 from budgetcore.messages import CATALOGUE, t
+from budgetcore.ui.main.validate import scenario_texts
+from budgetcore.ui.main.view.types import READOUT_KEYS
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.validate import scenario_texts
-from budgetcore.ui.view.types import READOUT_KEYS
 from budgetcore.units import format_int
 
 __all__ = [

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.messages import count, t
+from budgetcore.ui.main.view.types import PickerView
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.model import PICKER_MIN_CHARS, PageState
 from budgetcore.ui.picks import chosen_model_of, link_models
 from budgetcore.ui.problems import problem_text
-from budgetcore.ui.view.types import PickerView
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry loads after the page is ready

@@ -11,10 +11,10 @@ from budgetcore.ui.form import (
     FIELDS,
     slider_max,
 )
+from budgetcore.ui.main.state import PRESETS
+from budgetcore.ui.main.view.nav import nav_html
+from budgetcore.ui.main.view.types import BOOL_KEYS, KEY_READOUTS, READOUT_KEYS
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.model import PRESETS
-from budgetcore.ui.view.nav import nav_html
-from budgetcore.ui.view.types import BOOL_KEYS, KEY_READOUTS, READOUT_KEYS
 
 __all__ = [
     "averages_html",

@@ -23,7 +23,8 @@ from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
 from budgetcore.scenario.model import SECTIONS, Limits, Scenario
 from budgetcore.scenario.parse import parse_samples
 from budgetcore.ui.form import AVERAGES, IssueError, format_value, parse_text
-from budgetcore.ui.model import PICKER_SECTIONS, PRESETS, PageState
+from budgetcore.ui.main.state import PRESETS
+from budgetcore.ui.model import PICKER_SECTIONS, PageState
 from budgetcore.ui.picker import PickerState
 from budgetcore.units import format_int
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from budgetcore.core.plan import Plan
 from budgetcore.messages import t
+from budgetcore.ui.main.view.readouts import yes_no
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.view.readouts import yes_no
 from budgetcore.units import format_int
 
 __all__ = [

@@ -14,19 +14,16 @@ from budgetcore.core.plan import Plan
 from budgetcore.messages import t
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.ui.drawn import reuse
+from budgetcore.ui.export.view import import_html, warnings_html
 from budgetcore.ui.form import (
     FIELDS,
     format_value,
     slider_position,
 )
-from budgetcore.ui.markup import Markup
-from budgetcore.ui.model import PICKER_SECTIONS, PageState
-from budgetcore.ui.problems import problem_text
-from budgetcore.ui.validate import preset_of
-from budgetcore.ui.view.config import import_html, warnings_html
-from budgetcore.ui.view.experiment import experiment_html
-from budgetcore.ui.view.pickers import link_models, picker_parts
-from budgetcore.ui.view.readouts import (
+from budgetcore.ui.main.validate import preset_of
+from budgetcore.ui.main.view.experiment import experiment_html
+from budgetcore.ui.main.view.pickers import link_models, picker_parts
+from budgetcore.ui.main.view.readouts import (
     ab_cells,
     bullet_list,
     differing_inputs,
@@ -34,13 +31,16 @@ from budgetcore.ui.view.readouts import (
     plan_values,
     readout_cells,
 )
-from budgetcore.ui.view.samples import samples_html
-from budgetcore.ui.view.types import (
+from budgetcore.ui.main.view.samples import samples_html
+from budgetcore.ui.main.view.types import (
     KEY_READOUTS,
     REFUSALS,
     FieldView,
     Screen,
 )
+from budgetcore.ui.markup import Markup
+from budgetcore.ui.model import PICKER_SECTIONS, PageState
+from budgetcore.ui.problems import problem_text
 from budgetcore.units import format_int
 
 __all__ = ["curves_key", "render", "render_curves"]
@@ -64,15 +64,14 @@ def _field_views(state: PageState) -> dict[str, FieldView]:
 @lru_cache(maxsize=512)
 def _field_view(path: str, text: str, value: object, message: str, lang: str) -> FieldView:
     ui = FIELDS[path]
-    if True:
-        has_slider = ui.kind not in ("bool", "average")
-        empty = value is None and ui.nullable
-        if empty and has_slider:
-            valuetext = t("phrase.empty", lang) + " — " + t(f"hint.{path}", lang)
-        elif has_slider:
-            valuetext = f"{format_value(path, value)} {t(ui.unit, lang)}".strip()
-        else:
-            valuetext = ""
+    has_slider = ui.kind not in ("bool", "average")
+    empty = value is None and ui.nullable
+    if empty and has_slider:
+        valuetext = t("phrase.empty", lang) + " — " + t(f"hint.{path}", lang)
+    elif has_slider:
+        valuetext = f"{format_value(path, value)} {t(ui.unit, lang)}".strip()
+    else:
+        valuetext = ""
     return FieldView(
         text,
         message,

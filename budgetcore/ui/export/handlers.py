@@ -1,0 +1,254 @@
+"""The config panel's handlers (docs/page.md): the import box (typed, a file, its
+preview, applied or cancelled), the export's format, the buttons the shell answers
+with an effect (download, copy, copy the link) and the export job, whose first step
+loads the export modules after the page is ready. The panel's view is
+``ui.export.view``; its runtime picker ``ui.export.runtime``."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from budgetcore.core.plan import plan
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.text import (
+    decode_utf8,
+    limit_of,
+    too_large,
+)
+from budgetcore.scenario.model import Scenario
+from budgetcore.ui.effects import (
+    Copy,
+    CopyLink,
+    Download,
+    Effect,
+)
+from budgetcore.ui.events import (
+    ActionClicked,
+    ExportFormatChosen,
+    ImportApplied,
+    ImportCancelled,
+    ImportFileLoaded,
+    ImportPreviewed,
+    ImportTyped,
+    Noticed,
+)
+from budgetcore.ui.export.runtime import runtime_import
+from budgetcore.ui.export.state import ImportPreview
+from budgetcore.ui.main.validate import (
+    above_limit,
+    loaded,
+)
+from budgetcore.ui.model import PageState
+from budgetcore.ui.replay.state import (
+    initial_panel,
+)
+
+__all__ = [
+    "EXPORT_HANDLERS",
+    "action",
+    "export_body",
+    "export_due",
+    "export_step",
+    "import_refused",
+    "noticed",
+]
+
+
+def import_refused(state: PageState, problems: tuple[Problem, ...], mode: str) -> PageState:
+    preview = ImportPreview("", mode, problems=problems)
+    return dataclasses.replace(state, import_preview=preview, import_text="", notice="")
+
+
+def _export_format(state: PageState, e: ExportFormatChosen) -> PageState:
+    return dataclasses.replace(state, export_format="json" if e.fmt == "json" else "toml")
+
+
+def _import_typed(state: PageState, e: ImportTyped) -> PageState:
+    refused = above_limit("config", e.text)
+    if refused:
+        return import_refused(state, refused, "replace")
+    return dataclasses.replace(state, import_text=e.text)
+
+
+def _import_file(state: PageState, e: ImportFileLoaded) -> PageState:
+    """A config file: its size and its UTF-8 first (the CLI's rules), then the preview
+    of its text, which the box then shows."""
+    mode = "merge" if e.mode == "merge" else "replace"
+    if len(e.data) > limit_of("config"):
+        return import_refused(state, too_large("config", size=len(e.data)).problems, mode)
+    try:
+        text = decode_utf8(e.data, "config")
+    except ScenarioError as exc:
+        preview = ImportPreview("", mode, problems=exc.problems)
+        return dataclasses.replace(state, import_preview=preview, import_text="", notice="")
+    return _import_preview(state, ImportPreviewed(text, mode))
+
+
+def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
+    from budgetcore.scenario.export import effective_values  # noqa: PLC0415
+    from budgetcore.scenario.overrides import OVERRIDES, apply_overrides, read_reviewed  # noqa: PLC0415
+
+    mode = "merge" if e.mode == "merge" else "replace"
+    refused = above_limit("config", e.text)
+    if refused:
+        return import_refused(state, refused, mode)
+    if not e.text.strip():
+        # Nothing to preview: a box emptied by a refused paste, or never filled. Never
+        # read as "a file that sets nothing", whose replace would reset every setting.
+        problem = Problem.coded(
+            "config", "is empty: paste a TOML or JSON config, or choose a file", "import-empty"
+        )
+        preview = ImportPreview(e.text, mode, problems=(problem,))
+        return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+    if state.stale:
+        problem = Problem.coded(
+            "page", "has invalid fields; fix them before importing", "page-invalid"
+        )
+        preview = ImportPreview(e.text, mode, problems=(problem,))
+        return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+    if state.export_runtime != "article":  # the picked runtime's own file
+        read = runtime_import(state, e.text)
+        preview = ImportPreview(
+            e.text,
+            mode,
+            problems=read.problems,
+            changes=read.changes,
+            keys=read.keys,
+            after=read.after,
+            restored=read.restored,  # a runtime's file names no model: the page's is kept
+            runtime=read.runtime,
+        )
+        return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+    try:
+        overrides, models = read_reviewed(e.text)
+        current = state.plan.scenario
+        # The reviewed models first (a file that records them restores them, in either
+        # mode: they are what the review was for), then the overrides.
+        base = models.applied(current)
+        if mode == "replace":
+            # The file becomes the whole override set: every supported key it does not
+            # set goes back to its default.
+            defaults = {o.key: o.default for o in OVERRIDES if o.key not in overrides}
+            base = apply_overrides(base, defaults)
+        after = apply_overrides(base, overrides)
+    except ScenarioError as exc:
+        preview = ImportPreview(e.text, mode, problems=exc.problems)
+        return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+    now, later = effective_values(current), effective_values(after)
+    changes = tuple(
+        (o.key, now[o.key], later[o.key]) for o in OVERRIDES if now[o.key] != later[o.key]
+    ) + _contract_changes(current, after)
+    preview = ImportPreview(
+        e.text,
+        mode,
+        changes=changes,
+        keys=tuple(overrides),
+        after=after,
+        reviewed=models.present,
+        restored=plan(after),
+    )
+    return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+
+
+def _contract_changes(current: Scenario, after: Scenario) -> tuple[tuple[str, object, object], ...]:
+    """The main model's I and O a reviewed file restores, as rows of the preview's
+    table beside the overrides (the restores line names the model)."""
+    out = []
+    for name in ("input_tokens", "output_tokens"):
+        now, later = getattr(current.main_model, name), getattr(after.main_model, name)
+        if now != later:
+            out.append((f"main_model.{name}", now, later))
+    return tuple(out)
+
+
+def _import_apply(state: PageState, _e: ImportApplied) -> PageState:
+    p = state.import_preview
+    if p is None or p.after is None or p.applied:
+        return state
+    done = dataclasses.replace(p, applied=True)
+    return loaded(state, p.after, import_preview=done)
+
+
+def _import_cancel(state: PageState, _e: ImportCancelled) -> PageState:
+    return dataclasses.replace(state, import_preview=None)
+
+
+def noticed(state: PageState, e: Noticed) -> PageState:
+    key = e.key
+    if key == "msg.link-copied":
+        # The link holds the scenario only: say what it leaves on this page.
+        panel, start = state.replay, initial_panel()
+        if panel.source == "log" and panel.logs:
+            key = "msg.link-copied-log"
+        elif panel.source != start.source or panel.texts != start.texts:
+            key = "msg.link-copied-replay"
+    return dataclasses.replace(state, notice=key)
+
+
+def export_due(state: PageState) -> bool:
+    from budgetcore.ui.export.view import export_key  # noqa: PLC0415 - after ready
+
+    return state.export is None or state.export[0] != export_key(state)
+
+
+def export_step(state: PageState) -> PageState:
+    """The export job's one step: the reviewed config file and its diff (the config
+    module, hashlib and tomllib load with the first, after the page is ready)."""
+    from budgetcore.ui.export.view import export_key, render_export  # noqa: PLC0415
+
+    body, diff = render_export(state)
+    return dataclasses.replace(state, export=(export_key(state), body, diff))
+
+
+def export_body(state: PageState) -> str:
+    if export_due(state):
+        state = export_step(state)
+    assert state.export is not None
+    return state.export[1]
+
+
+def _tune_body(state: PageState) -> str | None:
+    """The export of the Tune panel's chosen point (what its "Download" offers)."""
+    from budgetcore.ui.tune.handlers import at_point  # noqa: PLC0415
+    from budgetcore.ui.tune.state import result_of  # noqa: PLC0415
+
+    result = result_of(state.tune, state.plan.scenario)
+    if result is None or result.choice is None:
+        return None
+    return export_body(at_point(state, result.choice.k, result.choice.s))
+
+
+def action(state: PageState, e: ActionClicked) -> tuple[PageState, tuple[Effect, ...]]:
+    """A button the shell answers (download, copy): the effect, and the notice."""
+    fmt = state.export_format
+    name = f"budgetcore-overrides.{fmt}"
+    runtime = state.export_runtime
+    if runtime != "article":  # the picked runtime's own file, in its own syntax
+        from budgetcore.runtimes import profile  # noqa: PLC0415 - picked: loaded
+
+        fmt = profile(runtime).syntax
+        name = f"{runtime}-settings.{fmt}"
+    mime = "application/toml" if fmt == "toml" else "application/json"
+    if e.action == "download":
+        return state, (Download(export_body(state), name, mime),)
+    if e.action == "tune-download":  # the Tune panel's chosen point, in the same file
+        body = _tune_body(state)
+        return state, (() if body is None else (Download(body, name, mime),))
+    if e.action == "copy":
+        return noticed(state, Noticed("msg.copied")), (Copy(export_body(state)),)
+    if e.action == "copy-link":
+        return noticed(state, Noticed("msg.link-copied")), (CopyLink(),)
+    return state, ()
+
+
+EXPORT_HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
+    ExportFormatChosen: _export_format,
+    ImportTyped: _import_typed,
+    ImportPreviewed: _import_preview,
+    ImportFileLoaded: _import_file,
+    ImportApplied: _import_apply,
+    ImportCancelled: _import_cancel,
+    Noticed: noticed,
+}
