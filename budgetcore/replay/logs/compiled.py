@@ -34,7 +34,7 @@ import re
 import sys
 from collections.abc import Callable
 from decimal import Decimal
-from functools import partial
+from functools import cache, partial
 from types import FrameType
 from typing import Annotated, Any, TypeVar
 
@@ -332,6 +332,13 @@ def skeleton_decoder(kind: str) -> Callable[[bytes], Struct] | None:
     standard library."""
     if not _enabled():
         return None
+    return _skeleton_decoder(kind)
+
+
+@cache
+def _skeleton_decoder(kind: str) -> Callable[[bytes], Struct]:
+    # Made once per kind: building a decoder costs about a millisecond (its type's
+    # plan), as much as reading a few hundred lines, and a folder has one per session.
     return msgspec.json.Decoder(SKELETONS[kind], float_hook=read_number).decode
 
 
@@ -364,18 +371,25 @@ def _enabled() -> bool:
     )
 
 
-def _decoder(kind: type[_T]) -> Callable[[bytes], _T] | None:
-    return msgspec.json.Decoder(kind).decode if _enabled() else None
-
-
 def codex_decoder() -> Callable[[bytes], CodexLine] | None:
     """The Codex line decoder, or None: read with the standard library."""
-    return _decoder(CodexLine)
+    return _codex_decoder() if _enabled() else None
 
 
 def claude_decoder() -> Callable[[bytes], ClaudeLine] | None:
     """The Claude Code line decoder, or None: read with the standard library."""
-    return _decoder(ClaudeLine)
+    return _claude_decoder() if _enabled() else None
+
+
+# Made once each (about a millisecond a decoder: a folder reads a session a file).
+@cache
+def _codex_decoder() -> Callable[[bytes], CodexLine]:
+    return msgspec.json.Decoder(CodexLine).decode
+
+
+@cache
+def _claude_decoder() -> Callable[[bytes], ClaudeLine]:
+    return msgspec.json.Decoder(ClaudeLine).decode
 
 
 def stack_room() -> bool:
