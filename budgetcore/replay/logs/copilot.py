@@ -158,7 +158,10 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
 
 def _attr(attrs: dict[str, Any], key: str) -> str | None:
     value = attrs.get(key)
-    return value.strip() if isinstance(value, str) and value.strip() else None
+    if isinstance(value, str):
+        value = value.strip()
+        return value or None
+    return None
 
 
 class _NotACount(Exception):
@@ -268,16 +271,20 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
     ] = []
     for number, obj in rows:
         attrs = obj.get("attributes")
-        trace = _trace(obj)
-        if trace is not None and isinstance(attrs, dict):
-            model = next((m for k in _MODEL_ATTRS if (m := _attr(attrs, k))), None)
-            if model is not None:
-                models.setdefault(trace, model)
-            for key, rank in _SESSION_ATTRS:
-                sid = _attr(attrs, key)
-                if sid is not None and rank > sessions.get(trace, (0, ""))[0]:
-                    sessions[trace] = (rank, sid)
         source = _source(obj, attrs) if isinstance(attrs, dict) else None
+        # A record's model and sessions, each attribute read once (for its trace, and
+        # for its own request below).
+        model = ids = None
+        if isinstance(attrs, dict):
+            model = _attr(attrs, _MODEL_ATTRS[0]) or _attr(attrs, _MODEL_ATTRS[1])
+            ids = [(rank, sid) for key, rank in _SESSION_ATTRS if (sid := _attr(attrs, key))]
+            trace = _trace(obj)
+            if trace is not None:
+                if model is not None:
+                    models.setdefault(trace, model)
+                for rank, sid in ids:
+                    if rank > sessions.get(trace, (0, ""))[0]:
+                        sessions[trace] = (rank, sid)
         if source is None or not isinstance(attrs, dict):
             kind = obj.get("name") or obj.get("type") or "record"
             tally.entry(f"otel {kind}" if isinstance(kind, str) else "otel record")
@@ -300,10 +307,6 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
         if not (prompt or output or write or reasoning):
             tally.entry(f"otel {_SOURCE_NAMES[source]} (no usage)")
             continue
-        own = max(
-            ((rank, sid) for key, rank in _SESSION_ATTRS if (sid := _attr(attrs, key))),
-            default=None,
-        )
         found.append(
             (
                 number,
@@ -311,8 +314,8 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
                 (prompt - read, read, write, output, reasoning),
                 trace,
                 _attr(attrs, "gen_ai.response.id"),
-                next((m for k in _MODEL_ATTRS if (m := _attr(attrs, k))), None),
-                own,
+                model,
+                max(ids) if ids else None,
                 _time(obj),
             )
         )
