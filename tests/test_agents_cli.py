@@ -610,3 +610,23 @@ def test_a_database_on_standard_input_gives_each_of_its_sessions() -> None:
     total = json.loads(piped.out.strip().splitlines()[-1])["total"]
     assert total == json.loads(named.out.strip().splitlines()[-1])["total"]
     assert total["sessions"] == 2
+
+
+def test_a_kimi_step_id_that_is_not_a_string_is_a_malformed_line_not_an_internal_error(
+    tmp_path: Path,
+) -> None:
+    """Kimi writes ``message_id`` as a string (kimi-cli ``wire/types.py``); an object there
+    once raised "unhashable type: 'dict'" as an internal error."""
+    wire = tmp_path / "wire.jsonl"
+    line = {
+        "timestamp": 1764000021,
+        "message": {
+            "type": "StatusUpdate",
+            "payload": {"token_usage": {"input_other": 5, "output": 3}, "message_id": {"a": 1}},
+        },
+    }
+    wire.write_text(json.dumps(line) + "\n", "utf-8")
+    result = run_cli(["replay", "--log", str(wire)])
+    assert result.code == 2, result
+    assert "message.payload.message_id must be a string, an integer or null" in result.err
+    assert "internal error" not in result.err

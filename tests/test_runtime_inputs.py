@@ -22,8 +22,8 @@ from budgetcore.ui.events import (
     ModelChosen,
     ModelDataLoaded,
 )
-from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.export.view import import_html
+from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import run_cli
 
 

@@ -317,6 +317,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be an object of token counts, got {got}",
         "{where}必须是 token 计数的对象,收到 {got}",
     ),
+    "core.log-line-id": (
+        "{where} must be a string, an integer or null, got {got}",
+        "{where}必须是字符串、整数或 null,收到 {got}",
+    ),
     "core.log-line-info": (
         "{where} must be an object or null, got {got}",
         "{where}必须是对象或 null,收到 {got}",

@@ -277,8 +277,21 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 tally.entry(f"{label} (zero usage)")
                 continue
             assert isinstance(payload, dict)
-            key = (series, payload.get("message_id"), found)
-            if payload.get("message_id") is not None and key in seen:
+            step = payload.get("message_id")
+            if not (step is None or isinstance(step, str | int)) or isinstance(step, bool):
+                # Kimi writes a string (wire/types.py); anything else names no step.
+                tally.malformed(
+                    number,
+                    Problem.of(
+                        "message.payload.message_id",
+                        "must be a string, an integer or null",
+                        step,
+                        "log-line-id",
+                    ),
+                )
+                continue
+            key = (series, step, found)
+            if step is not None and key in seen:
                 tally.duplicate("a subagent's step, in its own wire and the session's")
                 continue
             seen.add(key)
