@@ -32,11 +32,16 @@ file, so a stock server's MIME guesses do (``.mjs`` is not guessed everywhere).
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
+import io
 import json
+import re
 import shutil
 import sys
 import tomllib
+import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +68,34 @@ export const loadPyodide = (options = {{}}) => load({{
   packageBaseUrl: at("./"),
   createPyodideModule,
 }});
+"""
+
+# The page's: the same, restoring the build's memory snapshot instead of starting
+# Python (main.py's imports and the shell's first-use costs done, scripts/snapshot.mjs)
+# and writing budgetcore's files itself instead of installing the wheel (web/snapshot.js).
+PAGE_LOADER = """\
+// Written by scripts/build: Pyodide's own loadPyodide, told this build's hashed names,
+// restoring the build's memory snapshot of Python (web/snapshot.js, below).
+import {{ loadPyodide as load, version }} from "./{pyodide}";
+import createPyodideModule from "./{asm}";
+{restore}
+const at = (name) => new URL(name, import.meta.url).href;
+const get = (name) => fetch(at(name)).then(budgetcoreSnapshot.inflate);
+export {{ version }};
+export const loadPyodide = async ({{ packages = [], ...options }} = {{}}) => {{
+  const files = get("./{files}");  // while the runtime and the snapshot load
+  const pyodide = await load({{
+    ...options,
+    packages: packages.filter((name) => name !== "budgetcore"),  // in the snapshot
+    indexURL: at("./{wasm_dir}/"),
+    stdLibURL: at("./{stdlib}"),
+    lockFileURL: at("./{lock}"),
+    packageBaseUrl: at("./"),
+    createPyodideModule,
+    _loadSnapshot: get("./{snapshot}"),
+  }});
+  return budgetcoreSnapshot.ready(pyodide, await files, {site});
+}};
 """
 
 
@@ -104,9 +137,11 @@ def _copy_pyscript(site: Site) -> str:
     return folder
 
 
-def _copy_pyodide(site: Site) -> tuple[str, str, list[str]]:
-    """Pyodide's runtime, stdlibs, wheels and lock under hashed names; the page's and the
-    baselines' loader names, and the page's boot files' URLs (for preload hints)."""
+def _copy_pyodide(site: Site) -> tuple[str, str, str, list[str]]:
+    """Pyodide's runtime, stdlibs, wheels, lock and the page's memory snapshot under
+    hashed names; the names of the page's loader, of the same without the snapshot (the
+    floor with the page's stdlib) and of the baselines' loader; and the page's boot
+    files' URLs (for preload hints)."""
     src = VENDOR / "pyodide"
     wasm = (src / "pyodide.asm.wasm").read_bytes()
     wasm_dir = f"pyodide-{digest(wasm)}"
@@ -140,25 +175,93 @@ def _copy_pyodide(site: Site) -> tuple[str, str, list[str]]:
     loader = site.put(LOADER.format(**names).encode(), "pyodide-loader", ".js")
     site.urls["./vendor/pyodide/pyodide.mjs"] = f"./assets/{loader}"  # bare.toml's
     page_loader = LOADER.format(**{**names, "stdlib": page_stdlib}).encode()
+    plain = site.put(page_loader, "pyodide-loader-stdlib", ".js")
+    made = snapshot_of(src)
+    snapshot = site.put(made.snapshot, "pyodide-snapshot", ".bin")
+    files = site.put(made.files, "budgetcore-files", ".bin")
+    page_loader = PAGE_LOADER.format(
+        **{**names, "stdlib": page_stdlib},
+        snapshot=snapshot,
+        files=files,
+        site=json.dumps(made.site),
+        restore=made.script,
+    ).encode()
     page = site.put(page_loader, "pyodide-loader-page", ".js")
     site.urls["./vendor/pyodide/pyodide-page.mjs"] = f"./assets/{page}"  # pyscript.toml's
     boot = tomllib.loads((WEB / "pyscript.toml").read_text(encoding="utf-8"))["packages"]
     wanted = {_normal(name) for name in boot}
     return (
         page,
+        plain,
         loader,
         [
             *(f"./assets/{names[k]}" for k in ("pyodide", "asm")),
             f"./assets/{wasm_dir}/pyodide.asm.wasm",
             f"./assets/{page_stdlib}",
+            f"./assets/{snapshot}",
+            f"./assets/{files}",
             f"./assets/{names['lock']}",
             *(
                 f"./assets/{url}"
                 for name, url in wheels.items()
-                if _normal(name.split("-")[0]) in wanted
+                if _normal(name.split("-")[0]) in wanted - {"budgetcore"}  # in the files
             ),
         ],
     )
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The page's memory snapshot (gzip'd), budgetcore's files as the page writes them
+    beside it (gzip'd, :func:`files_blob`), and where (site-packages)."""
+
+    snapshot: bytes
+    files: bytes
+    site: str
+    script: str  # web/snapshot.js, with Pyodide's trampoline module in it
+
+
+def snapshot_of(src: Path) -> Snapshot:
+    """The memory snapshot ``ensure_web`` made in ``src`` (scripts/snapshot.mjs),
+    refused unless it was made from the wheel and the stdlib beside it (a heap from
+    other files would hold modules that are not the files the page writes)."""
+    made = json.loads((src / "snapshot.bin.gz.json").read_text(encoding="utf-8"))
+    wheel = src / made["wheel"]
+    for key, path in (("wheel_sha256", wheel), ("stdlib_sha256", src / "python_stdlib_pyc.zip")):
+        if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != made[key]:
+            raise SystemExit(
+                f"build: the memory snapshot was not made from {path.name}; run scripts/build"
+            )
+    files = files_blob(wheel.read_bytes())
+    script = restore_js((src / "pyodide.asm.mjs").read_text(encoding="utf-8"))
+    return Snapshot((src / "snapshot.bin.gz").read_bytes(), files, made["site"], script)
+
+
+def restore_js(asm: str) -> str:
+    """web/snapshot.js with the bytes of Pyodide's WebAssembly trampoline (its
+    ``getWasmTrampolineModule``), which the page builds again after the restore. The
+    build stops when pyodide.asm.js no longer has it in this shape."""
+    found = re.findall(
+        r"function getWasmTrampolineModule\(\)\{return new WebAssembly\.Module\("
+        r'hexStringToUTF8Array\("([0-9a-f]+)"\)\)\}',
+        asm,
+    )
+    if len(found) != 1:
+        raise SystemExit("build: pyodide.asm.mjs no longer builds its trampoline as the page does")
+    return (WEB / "snapshot.js").read_text(encoding="utf-8").replace("__TRAMPOLINE__", found[0])
+
+
+def files_blob(wheel: bytes) -> bytes:
+    """The wheel's files in one gzip'd blob: a JSON line of ``[name, start, length]``,
+    then their bytes one after the other (web/snapshot.js writes them)."""
+    with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
+        entries = [(i.filename, archive.read(i)) for i in archive.infolist() if not i.is_dir()]
+    index, start = [], 0
+    for name, data in entries:
+        index.append([name, start, len(data)])
+        start += len(data)
+    head = json.dumps(index, separators=(",", ":")).encode() + b"\n"
+    return gzip.compress(head + b"".join(d for _, d in entries), compresslevel=9, mtime=0)
 
 
 def _normal(name: str) -> str:
@@ -208,7 +311,7 @@ def build(out: Path) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     site = Site(tmp)
     pyscript = _copy_pyscript(site)
-    loader, baseline_loader, runtime = _copy_pyodide(site)
+    loader, plain_loader, baseline_loader, runtime = _copy_pyodide(site)
     for name, stem, suffix in (
         ("style.css", "style", ".css"),
         ("boot.js", "boot", ".js"),
@@ -220,7 +323,7 @@ def build(out: Path) -> None:
     site.put(bare_js.encode(), "bare-pyodide", ".js", source="./bare-pyodide.js")
     # The same floor with the page's precompiled stdlib: what the page adds beyond it is
     # PyScript's and ours (scripts/bench prints it beside the floor).
-    bare_js = bare_js.replace(f"./{baseline_loader}", f"./{loader}")
+    bare_js = bare_js.replace(f"./{baseline_loader}", f"./{plain_loader}")
     bare_pyc = site.put(bare_js.encode(), "bare-pyodide-pyc", ".js")
     fetch = {"as": "fetch", "crossorigin": "anonymous"}
     hints = [
@@ -242,7 +345,8 @@ def build(out: Path) -> None:
     html = html.replace("./bare-pyodide.js", f"./assets/{bare_pyc}")
     html = html.replace("</title>", " (the page's stdlib)</title>")
     (tmp / "bare-pyodide-pyc.html").write_text(_rewrite(html, site, []), encoding="utf-8")
-    offline.write(tmp, prerender(template, first_screen(lang="en")), WEB, VENDOR)
+    pages = {lang: prerender(template, first_screen(lang=lang)) for lang in PAGES}
+    offline.write(tmp, pages, WEB, VENDOR, snapshot_of(VENDOR / "pyodide"))
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
 
