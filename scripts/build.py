@@ -187,9 +187,6 @@ def _copy_pyodide(site: Site) -> tuple[str, str, str, list[str]]:
         restore=made.script,
     ).encode()
     page = site.put(page_loader, "pyodide-loader-page", ".js")
-    site.urls["./vendor/pyodide/pyodide-page.mjs"] = f"./assets/{page}"  # pyscript.toml's
-    boot = tomllib.loads((WEB / "pyscript.toml").read_text(encoding="utf-8"))["packages"]
-    wanted = {_normal(name) for name in boot}
     return (
         page,
         plain,
@@ -201,11 +198,6 @@ def _copy_pyodide(site: Site) -> tuple[str, str, str, list[str]]:
             f"./assets/{snapshot}",
             f"./assets/{files}",
             f"./assets/{names['lock']}",
-            *(
-                f"./assets/{url}"
-                for name, url in wheels.items()
-                if _normal(name.split("-")[0]) in wanted - {"budgetcore"}  # in the files
-            ),
         ],
     )
 
@@ -264,10 +256,6 @@ def files_blob(wheel: bytes) -> bytes:
     return gzip.compress(head + b"".join(d for _, d in entries), compresslevel=9, mtime=0)
 
 
-def _normal(name: str) -> str:
-    return name.lower().replace("-", "_").replace(".", "_")
-
-
 def _config_json(path: Path, site: Site) -> str:
     """The page's PyScript config, inline as JSON: no fetch and no TOML parser at boot."""
     config = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -310,7 +298,7 @@ def build(out: Path) -> None:
     tmp = out.with_name(out.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     site = Site(tmp)
-    pyscript = _copy_pyscript(site)
+    _copy_pyscript(site)  # bare.html's, the PyScript baseline
     loader, plain_loader, baseline_loader, runtime = _copy_pyodide(site)
     for name, stem, suffix in (
         ("style.css", "style", ".css"),
@@ -318,6 +306,14 @@ def build(out: Path) -> None:
         ("main.py", "main", ".py"),
     ):
         site.put((WEB / name).read_bytes(), stem, suffix, source=f"./{name}")
+    # The page's start: its imports and fetches are relative to itself, in assets/.
+    start = (WEB / "start.js").read_text(encoding="utf-8")
+    for was, now in (("./vendor/pyodide/pyodide-page.mjs", loader), ("./main.py", None)):
+        target = now or site.urls[was].removeprefix("./assets/")
+        if start.count(f'"{was}"') != 1:
+            raise SystemExit(f"build: web/start.js should name {was} once")
+        start = start.replace(f'"{was}"', f'"./{target}"')
+    site.put(start.encode(), "start", ".js", source="./start.js")
     bare_js = (WEB / "bare-pyodide.js").read_text(encoding="utf-8")
     bare_js = bare_js.replace("./vendor/pyodide/pyodide.mjs", f"./{baseline_loader}")
     site.put(bare_js.encode(), "bare-pyodide", ".js", source="./bare-pyodide.js")
@@ -326,11 +322,7 @@ def build(out: Path) -> None:
     bare_js = bare_js.replace(f"./{baseline_loader}", f"./{plain_loader}")
     bare_pyc = site.put(bare_js.encode(), "bare-pyodide-pyc", ".js")
     fetch = {"as": "fetch", "crossorigin": "anonymous"}
-    hints = [
-        _link("modulepreload", f"./assets/{pyscript}/{p.name}")
-        for p in sorted((site.assets / pyscript).glob("core-*.js"))
-    ]
-    hints += [_link("modulepreload", f"./assets/{loader}")]
+    hints = [_link("modulepreload", f"./assets/{loader}")]
     hints += [_link("modulepreload", url) for url in runtime[:2]]
     hints += [_link("preload", url, **fetch) for url in runtime[2:]]
     hints += [_link("preload", site.urls["./main.py"], **fetch)]

@@ -22,10 +22,11 @@ Each inline script and style is allowed by its sha256 in the page's
 Content-Security-Policy, so the policy stays as strict as the served page's (no
 ``'unsafe-inline'``), and ``connect-src 'none'``: nothing is requested.
 
-PyScript is not in it: the loader runs ``main.py`` with ``pyodide.runPythonAsync`` and
-gives it a ``pyscript`` module with ``document`` and ``window`` (all ``main.py`` imports
-from PyScript). Its sources are the build's own inputs (``web/vendor``, from
-``package-lock.json`` and ``web/wheels.txt``, both hash-checked).
+PyScript is not in it (nor in the served page, web/start.js): the loader runs
+``main.py`` (``budgetcore.ui.snapshot.run_main``) and gives it a ``pyscript`` module with
+``document`` and ``window`` (all ``main.py`` imports from PyScript). Its sources are the
+build's own inputs (``web/vendor``, from ``package-lock.json`` and ``web/wheels.txt``,
+both hash-checked).
 """
 
 from __future__ import annotations
@@ -145,10 +146,7 @@ def write(out: Path, pages: dict[str, str], web: Path, vendor: Path, snapshot: A
         "pyodide-lock.json": _trim_lock(lock, wheel.name),
         "main.py": (web / "main.py").read_bytes(),
     }
-    styles = [
-        (vendor / "pyscript" / "core.css").read_text(encoding="utf-8"),
-        (web / "style.css").read_text(encoding="utf-8"),
-    ]
+    styles = [(web / "style.css").read_text(encoding="utf-8")]
     scripts = [
         (pyodide / "pyodide.js").read_text(encoding="utf-8"),
         classic_asm((pyodide / "pyodide.asm.mjs").read_text(encoding="utf-8")),
@@ -176,7 +174,7 @@ def write(out: Path, pages: dict[str, str], web: Path, vendor: Path, snapshot: A
                 elif child.tag == "script" and child.attrs.get("src") == "./boot.js":
                     node = Element("script", {}, [boot])
                 elif child.tag == "script":
-                    continue  # PyScript's core.js and main.py's <script type="py">
+                    continue  # web/start.js: the file's loader is web/offline.js
                 elif child.tag == "link" and child.attrs.get("rel") == "expect":
                     child.attrs["href"] = f"#{HOLD}"
                 elif child.attrs.get("http-equiv") == "Content-Security-Policy":

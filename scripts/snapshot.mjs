@@ -70,9 +70,11 @@ def _prepare():
                 if exc.name != name:  # a missing dependency, not a name that is no module
                     raise
     # The shell's boot once per language (its first-use costs), then the garbage out.
-    from budgetcore.ui.snapshot import prepare
+    from budgetcore.ui.snapshot import keep_main, prepare
 
     prepare()
+    with open("/tmp/main.py", encoding="utf-8") as f:
+        keep_main(f.read())  # main.py compiled (the page runs it with run_main)
     import gc
 
     gc.collect()

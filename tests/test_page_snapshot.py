@@ -33,3 +33,28 @@ print(len([m for m in sys.modules if m.startswith("budgetcore.")]))
     )
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) > 40  # the views and handlers the first paint reaches
+
+
+def test_run_main_runs_the_code_kept_for_its_source_and_compiles_any_other() -> None:
+    """The page runs main.py from the code the build compiled when the text it loaded is
+    that text; another text (a build whose snapshot is older than its main.py) is
+    compiled then, never run as the kept one."""
+    code = """
+import __main__
+from budgetcore.ui import snapshot
+snapshot.keep_main("ran = 'kept'")
+snapshot._COMPILED["ran = 'kept'"] = compile("ran = 'from the build'", "main.py", "exec")
+snapshot.run_main("ran = 'kept'")
+first = __main__.ran
+snapshot.run_main("ran = 'other'")
+awaited = snapshot.run_main("import asyncio\\nawait asyncio.sleep(0)\\nran = 'awaited'")
+import asyncio, inspect
+assert inspect.iscoroutine(awaited)
+asyncio.run(awaited)
+print(first, __main__.ran)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["from", "the", "build", "awaited"]

@@ -55,6 +55,10 @@
     // What PyScript's module gives main.py on the main thread.
     pyodide.registerJsModule("pyscript", { document, window: globalThis });
     const main = read("main.py").text();
-    await pyodide.runPythonAsync(await main, { filename: "main.py" });
+    // main.py as compiled at build time when it is this text (budgetcore.ui.snapshot).
+    const snapshot = pyodide.pyimport("budgetcore.ui.snapshot");
+    const awaited = snapshot.run_main(await main);
+    snapshot.destroy();
+    if (awaited) await awaited;
   })();
 })();
