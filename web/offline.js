@@ -43,7 +43,7 @@
     const files = read("budgetcore-files.bin").arrayBuffer();
     // The build's memory snapshot (web/snapshot.js, as the served page's loader):
     // Python started, main.py's imports done; budgetcore's files written beside it.
-    const pyodide = budgetcoreSnapshot.ready(await globalThis.loadPyodide({
+    const pyodide = await budgetcoreSnapshot.ready(await globalThis.loadPyodide({
       indexURL: base,
       stdLibURL: base + "python_stdlib.zip",
       lockFileContents: lock,
@@ -55,6 +55,7 @@
     // What PyScript's module gives main.py on the main thread.
     pyodide.registerJsModule("pyscript", { document, window: globalThis });
     const main = read("main.py").text();
+    await budgetcoreSnapshot.pause();
     // main.py as compiled at build time when it is this text (budgetcore.ui.snapshot).
     const snapshot = pyodide.pyimport("budgetcore.ui.snapshot");
     const awaited = snapshot.run_main(await main);

@@ -16,6 +16,7 @@ const main = fetch(new URL("./main.py", import.meta.url)).then((response) => {
 const pyodide = await loadPyodide();
 stage("Loaded Pyodide");
 pyodide.registerJsModule("pyscript", { document, window: globalThis });
+await new Promise((done) => setTimeout(done, 0));  // the browser's turn before main.py
 // main.py as compiled at build time when it is this text (budgetcore.ui.snapshot).
 const snapshot = pyodide.pyimport("budgetcore.ui.snapshot");
 const awaited = snapshot.run_main(await main);
