@@ -1,8 +1,8 @@
 """Write the controller page as a self-contained static folder (see scripts/build).
 
 Input: ``web/`` (the page's sources) and ``web/vendor/`` (Pyodide, PyScript, the wheels
-and their lock, built by ``ensure_web``). Output, all URLs relative (works from any
-subpath, any static host, no CDN)::
+and their lock, the memory snapshot, built by ``ensure_web``). Output, all URLs
+relative (works from any subpath, any static host, no CDN)::
 
     index.html            pre-rendered first view (budgetcore.ui.prerender); revalidate
     index.zh.html         the same in Chinese (web/boot.js goes there for a Chinese reader)
@@ -11,21 +11,23 @@ subpath, any static host, no CDN)::
     bare-pyodide-pyc.html the floor with the page's precompiled stdlib
     budgetcore.html       the same page in one file that runs from disk (scripts/offline.py)
     assets/               every other file, named by its content: cache forever
+      start.<h>.js             the page's start (web/start.js)
       pyodide-loader.<h>.js    Pyodide's loadPyodide told this build's file names
-      pyodide-loader-page.<h>.js   the same, with the page's precompiled stdlib
+      pyodide-loader-stdlib.<h>.js the same, with the page's precompiled stdlib
+      pyodide-loader-page.<h>.js   the page's: that, restoring the memory snapshot
+      pyodide-snapshot.<h>.bin, budgetcore-files.<h>.bin   the snapshot and the files
       pyodide.<h>.js, pyodide.asm.<h>.js, pyodide-<h>/pyodide.asm.wasm
       python_stdlib.<h>.zip    Pyodide's stdlib as shipped (the baselines')
       python_stdlib_pyc.<h>.zip    with bytecode for what the page imports
       pyodide-lock.<h>.json, wheels-<h>/<wheel name>.whl
-      pyscript-<h>/            PyScript's dist (its chunks import each other by name)
+      pyscript-<h>/            PyScript's dist, bare.html's (its chunks import each other)
       style.<h>.css, boot.<h>.js, main.<h>.py, bare-pyodide.<h>.js
 
-PyScript hands ``loadPyodide`` only ``indexURL`` and the packages, and Pyodide derives
-the runtime's, stdlib's and lock's names from ``indexURL``; so the config's
-interpreter is a generated module that calls Pyodide's own ``loadPyodide`` with the
-hashed URLs (``stdLibURL``, ``lockFileURL``, ``packageBaseUrl``) and the already
-imported ``createPyodideModule``. Only the wasm keeps its fixed name, in a folder named
-by its hash. Every name is a ``.js``/``.css``/``.zip``/``.json``/``.wasm``/``.whl``
+Pyodide derives the runtime's, stdlib's and lock's names from ``indexURL``; so each
+loader is a generated module that calls Pyodide's own ``loadPyodide`` with the hashed
+URLs (``stdLibURL``, ``lockFileURL``, ``packageBaseUrl``) and the already imported
+``createPyodideModule``. Only the wasm keeps its fixed name, in a folder named by its
+hash. Every name is a ``.js``/``.css``/``.zip``/``.json``/``.wasm``/``.whl``/``.bin``
 file, so a stock server's MIME guesses do (``.mjs`` is not guessed everywhere).
 """
 
@@ -137,7 +139,7 @@ def _copy_pyscript(site: Site) -> str:
     return folder
 
 
-def _copy_pyodide(site: Site) -> tuple[str, str, str, list[str]]:
+def _copy_pyodide(site: Site, made: Snapshot) -> tuple[str, str, str, list[str]]:
     """Pyodide's runtime, stdlibs, wheels, lock and the page's memory snapshot under
     hashed names; the names of the page's loader, of the same without the snapshot (the
     floor with the page's stdlib) and of the baselines' loader; and the page's boot
@@ -176,7 +178,6 @@ def _copy_pyodide(site: Site) -> tuple[str, str, str, list[str]]:
     site.urls["./vendor/pyodide/pyodide.mjs"] = f"./assets/{loader}"  # bare.toml's
     page_loader = LOADER.format(**{**names, "stdlib": page_stdlib}).encode()
     plain = site.put(page_loader, "pyodide-loader-stdlib", ".js")
-    made = snapshot_of(src)
     snapshot = site.put(made.snapshot, "pyodide-snapshot", ".bin")
     files = site.put(made.files, "budgetcore-files", ".bin")
     page_loader = PAGE_LOADER.format(
@@ -299,7 +300,8 @@ def build(out: Path) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     site = Site(tmp)
     _copy_pyscript(site)  # bare.html's, the PyScript baseline
-    loader, plain_loader, baseline_loader, runtime = _copy_pyodide(site)
+    made = snapshot_of(VENDOR / "pyodide")
+    loader, plain_loader, baseline_loader, runtime = _copy_pyodide(site, made)
     for name, stem, suffix in (
         ("style.css", "style", ".css"),
         ("boot.js", "boot", ".js"),
@@ -317,8 +319,8 @@ def build(out: Path) -> None:
     bare_js = (WEB / "bare-pyodide.js").read_text(encoding="utf-8")
     bare_js = bare_js.replace("./vendor/pyodide/pyodide.mjs", f"./{baseline_loader}")
     site.put(bare_js.encode(), "bare-pyodide", ".js", source="./bare-pyodide.js")
-    # The same floor with the page's precompiled stdlib: what the page adds beyond it is
-    # PyScript's and ours (scripts/bench prints it beside the floor).
+    # The same floor with the page's precompiled stdlib: what the page adds or saves
+    # beyond it is its own start (scripts/bench prints it beside the floor).
     bare_js = bare_js.replace(f"./{baseline_loader}", f"./{plain_loader}")
     bare_pyc = site.put(bare_js.encode(), "bare-pyodide-pyc", ".js")
     fetch = {"as": "fetch", "crossorigin": "anonymous"}
@@ -338,7 +340,7 @@ def build(out: Path) -> None:
     html = html.replace("</title>", " (the page's stdlib)</title>")
     (tmp / "bare-pyodide-pyc.html").write_text(_rewrite(html, site, []), encoding="utf-8")
     pages = {lang: prerender(template, first_screen(lang=lang)) for lang in PAGES}
-    offline.write(tmp, pages, WEB, VENDOR, snapshot_of(VENDOR / "pyodide"))
+    offline.write(tmp, pages, WEB, VENDOR, made)
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
 
