@@ -93,7 +93,7 @@ export const loadPyodide = async ({{ packages = [], ...options }} = {{}}) => {{
     stdLibURL: at("./{stdlib}"),
     lockFileURL: at("./{lock}"),
     packageBaseUrl: at("./"),
-    createPyodideModule,
+    createPyodideModule: budgetcoreSnapshot.instantiate(createPyodideModule),
     _loadSnapshot: get("./{snapshot}"),
   }});
   return budgetcoreSnapshot.ready(pyodide, await files, {site});

@@ -48,7 +48,8 @@
       stdLibURL: base + "python_stdlib.zip",
       lockFileContents: lock,
       packageBaseUrl: base,
-      createPyodideModule: globalThis.__budgetcoreCreatePyodideModule,
+      createPyodideModule: budgetcoreSnapshot.instantiate(
+        globalThis.__budgetcoreCreatePyodideModule),
       _loadSnapshot: read("snapshot.bin").arrayBuffer(),
     }), await files, JSON.parse(document.getElementById("site").textContent));
     stage("Loaded Pyodide");

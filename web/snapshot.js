@@ -7,6 +7,14 @@ const budgetcoreSnapshot = {
   // as one task of 0.5-1.5 s on a loaded machine (scripts/bench's longest task).
   pause: () => (globalThis.scheduler?.yield
     ? scheduler.yield() : new Promise((done) => setTimeout(done, 0))),
+  // Pyodide's createPyodideModule, then the browser's turn: its instance is made in one
+  // task and the restore and Python's settling in the next (inside loadPyodide, with no
+  // await between them otherwise).
+  instantiate: (create) => async (settings) => {
+    const module = await create(settings);
+    await budgetcoreSnapshot.pause();
+    return module;
+  },
   // A gzip'd response's bytes, inflated as they stream in.
   inflate: (response) => {
     if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
