@@ -3,8 +3,9 @@
 // the budgetcore wheel installed where Pyodide installs it, and every module main.py
 // imports at its top imported, and the shell's boot run once per language
 // (budgetcore.ui.snapshot.prepare: its lazy imports and memos, the registry and the
-// peers parsed); then Pyodide's `makeMemorySnapshot` copies the interpreter's memory. The page restores it (`_loadSnapshot`) instead of starting
-// Python and importing: Python's start and main.py's imports become a memory copy.
+// peers parsed), and main.py compiled (budgetcore.ui.snapshot.keep_main); then
+// Pyodide's `makeMemorySnapshot` copies the interpreter's memory. The page restores it
+// (`_loadSnapshot`, web/snapshot.js) instead of starting Python and importing.
 //
 // Pyodide's snapshot API is private (`_makeSnapshot`, `_loadSnapshot`: pyodide/pyodide
 // src/js/snapshot.ts, src/js/pyodide.ts); a snapshot is refused by another runtime
