@@ -80,7 +80,8 @@ ensure_web() {
     local vendor="$ROOT/web/vendor" stamp want
     stamp="$vendor/.stamp"
     want="$( (cat "$ROOT/package-lock.json" "$ROOT/web/wheels.txt" "$ROOT/pyproject.toml" \
-        "$ROOT/scripts/_common.sh" "$ROOT/scripts/precompile.mjs"; find "$ROOT/budgetcore" -type f ! -name '*.pyc' -print0 \
+        "$ROOT/scripts/_common.sh" "$ROOT/scripts/precompile.mjs" "$ROOT/scripts/snapshot.mjs" \
+        "$ROOT/web/main.py"; find "$ROOT/budgetcore" -type f ! -name '*.pyc' -print0 \
         | LC_ALL=C sort -z | xargs -0 cat) | sha256sum | cut -d' ' -f1)"
     if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
     ensure_lock_tool
@@ -110,6 +111,13 @@ ensure_web() {
         'from pyodide_lock.cli import main; main()' add-wheels \
         --input "$ROOT/node_modules/pyodide/pyodide-lock.json" \
         --output "$pyodide_dir/pyodide-lock.json" ./*.whl >/dev/null)
+    # The page's memory snapshot: Python started and main.py's imports done, at build
+    # time, from the wheel and the stdlib just written (scripts/snapshot.mjs). With
+    # WebAssembly stack switching on, as in the browser: Python records at its start
+    # whether run_sync can work, and the page's log import needs it to.
+    node --experimental-wasm-stack-switching "$ROOT/scripts/snapshot.mjs" "$pyodide_dir" \
+        "$ROOT/web/main.py" \
+        "$pyodide_dir/snapshot.bin.gz" >/dev/null
     rm -rf "$vendor"
     mv "$tmp" "$vendor"
     echo "$want" > "$stamp"

@@ -85,7 +85,8 @@ LOAD_FIGURES = """() => {
     fcp: fcp ? fcp.startTime : null,
     bytes: nav.transferSize + res.reduce((s, e) => s + e.transferSize, 0),
     requests: res.length + 1,
-    core_js: end('/core.js'), wasm: end('.wasm'), wheel: end('budgetcore-'), marks,
+    start_js: end('/start.'), wasm: end('.wasm'), snapshot: end('/pyodide-snapshot.'),
+    files: end('/budgetcore-files.'), marks,
     long_tasks: window.__longTasks,
   };
 }"""
@@ -368,11 +369,12 @@ def boot_figures(
         "pyscript_ready_ms_all": [round(f["ready"]) for f in cold["pyscript"]],
         "page_ready_ms_all": [round(f["ready"]) for f in page_cold],
         "page_second_visit_ms_all": [round(f["ready"]) for f in page_warm],
-        "boot_core_js_loaded_ms": med([f["core_js"] or 0 for f in page_cold]),
-        "boot_load_pyodide_called_ms": mark("pyscript:Loading interpreter"),
+        "boot_start_js_loaded_ms": med([f["start_js"] or 0 for f in page_cold]),
+        "boot_load_pyodide_called_ms": mark("pyscript:Loading Pyodide"),
         "boot_wasm_loaded_ms": med([f["wasm"] for f in page_cold]),
-        "boot_wheel_loaded_ms": med([f["wheel"] for f in page_cold]),
-        "boot_interpreter_and_packages_loaded_ms": mark("pyscript:Loaded interpreter"),
+        "boot_snapshot_loaded_ms": med([f["snapshot"] for f in page_cold]),
+        "boot_files_loaded_ms": med([f["files"] for f in page_cold]),
+        "boot_snapshot_restored_ms": mark("budgetcore:snapshot-restored"),
         "boot_main_py_start_ms": mark("budgetcore:main-start"),
         "python_imports_ms_median": med(
             [m["budgetcore:imported"] - m["budgetcore:main-start"] for m in marks]
@@ -468,10 +470,11 @@ def print_boot(f: dict[str, Any], loads: int) -> None:
         f"{f['page_bytes_warm']:,.0f}; floor cold {f['floor_bytes_cold']:,.0f}"
     )
     print(
-        f"  page boot: core.js loaded {f['boot_core_js_loaded_ms']} ms, loadPyodide called "
+        f"  page boot: start.js loaded {f['boot_start_js_loaded_ms']} ms, loadPyodide called "
         f"{f['boot_load_pyodide_called_ms']} ms, wasm loaded {f['boot_wasm_loaded_ms']} ms, "
-        f"wheel loaded {f['boot_wheel_loaded_ms']} ms, interpreter + packages ready "
-        f"{f['boot_interpreter_and_packages_loaded_ms']} ms, main.py starts "
+        f"snapshot loaded {f['boot_snapshot_loaded_ms']} ms, files loaded "
+        f"{f['boot_files_loaded_ms']} ms, snapshot restored and files written "
+        f"{f['boot_snapshot_restored_ms']} ms, main.py starts "
         f"{f['boot_main_py_start_ms']} ms, imports {f['python_imports_ms_median']} ms, "
         f"first render {f['first_render_ms_median']} ms"
     )

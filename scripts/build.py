@@ -1,8 +1,8 @@
 """Write the controller page as a self-contained static folder (see scripts/build).
 
 Input: ``web/`` (the page's sources) and ``web/vendor/`` (Pyodide, PyScript, the wheels
-and their lock, built by ``ensure_web``). Output, all URLs relative (works from any
-subpath, any static host, no CDN)::
+and their lock, the memory snapshot, built by ``ensure_web``). Output, all URLs
+relative (works from any subpath, any static host, no CDN)::
 
     index.html            pre-rendered first view (budgetcore.ui.prerender); revalidate
     index.zh.html         the same in Chinese (web/boot.js goes there for a Chinese reader)
@@ -11,32 +11,39 @@ subpath, any static host, no CDN)::
     bare-pyodide-pyc.html the floor with the page's precompiled stdlib
     budgetcore.html       the same page in one file that runs from disk (scripts/offline.py)
     assets/               every other file, named by its content: cache forever
+      start.<h>.js             the page's start (web/start.js)
       pyodide-loader.<h>.js    Pyodide's loadPyodide told this build's file names
-      pyodide-loader-page.<h>.js   the same, with the page's precompiled stdlib
+      pyodide-loader-stdlib.<h>.js the same, with the page's precompiled stdlib
+      pyodide-loader-page.<h>.js   the page's: that, restoring the memory snapshot
+      pyodide-snapshot.<h>.bin, budgetcore-files.<h>.bin   the snapshot and the files
       pyodide.<h>.js, pyodide.asm.<h>.js, pyodide-<h>/pyodide.asm.wasm
       python_stdlib.<h>.zip    Pyodide's stdlib as shipped (the baselines')
       python_stdlib_pyc.<h>.zip    with bytecode for what the page imports
       pyodide-lock.<h>.json, wheels-<h>/<wheel name>.whl
-      pyscript-<h>/            PyScript's dist (its chunks import each other by name)
+      pyscript-<h>/            PyScript's dist, bare.html's (its chunks import each other)
       style.<h>.css, boot.<h>.js, main.<h>.py, bare-pyodide.<h>.js
 
-PyScript hands ``loadPyodide`` only ``indexURL`` and the packages, and Pyodide derives
-the runtime's, stdlib's and lock's names from ``indexURL``; so the config's
-interpreter is a generated module that calls Pyodide's own ``loadPyodide`` with the
-hashed URLs (``stdLibURL``, ``lockFileURL``, ``packageBaseUrl``) and the already
-imported ``createPyodideModule``. Only the wasm keeps its fixed name, in a folder named
-by its hash. Every name is a ``.js``/``.css``/``.zip``/``.json``/``.wasm``/``.whl``
+Pyodide derives the runtime's, stdlib's and lock's names from ``indexURL``; so each
+loader is a generated module that calls Pyodide's own ``loadPyodide`` with the hashed
+URLs (``stdLibURL``, ``lockFileURL``, ``packageBaseUrl``) and the already imported
+``createPyodideModule``. Only the wasm keeps its fixed name, in a folder named by its
+hash. Every name is a ``.js``/``.css``/``.zip``/``.json``/``.wasm``/``.whl``/``.bin``
 file, so a stock server's MIME guesses do (``.mjs`` is not guessed everywhere).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
+import io
 import json
+import re
 import shutil
 import sys
 import tomllib
+import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +70,34 @@ export const loadPyodide = (options = {{}}) => load({{
   packageBaseUrl: at("./"),
   createPyodideModule,
 }});
+"""
+
+# The page's: the same, restoring the build's memory snapshot instead of starting
+# Python (main.py's imports and the shell's first-use costs done, scripts/snapshot.mjs)
+# and writing budgetcore's files itself instead of installing the wheel (web/snapshot.js).
+PAGE_LOADER = """\
+// Written by scripts/build: Pyodide's own loadPyodide, told this build's hashed names,
+// restoring the build's memory snapshot of Python (web/snapshot.js, below).
+import {{ loadPyodide as load, version }} from "./{pyodide}";
+import createPyodideModule from "./{asm}";
+{restore}
+const at = (name) => new URL(name, import.meta.url).href;
+const get = (name) => fetch(at(name)).then(budgetcoreSnapshot.inflate);
+export {{ version }};
+export const loadPyodide = async ({{ packages = [], ...options }} = {{}}) => {{
+  const files = get("./{files}");  // while the runtime and the snapshot load
+  const pyodide = await load({{
+    ...options,
+    packages: packages.filter((name) => name !== "budgetcore"),  // in the snapshot
+    indexURL: at("./{wasm_dir}/"),
+    stdLibURL: at("./{stdlib}"),
+    lockFileURL: at("./{lock}"),
+    packageBaseUrl: at("./"),
+    createPyodideModule: budgetcoreSnapshot.instantiate(createPyodideModule),
+    _loadSnapshot: get("./{snapshot}"),
+  }});
+  return budgetcoreSnapshot.ready(pyodide, await files, {site});
+}};
 """
 
 
@@ -104,9 +139,11 @@ def _copy_pyscript(site: Site) -> str:
     return folder
 
 
-def _copy_pyodide(site: Site) -> tuple[str, str, list[str]]:
-    """Pyodide's runtime, stdlibs, wheels and lock under hashed names; the page's and the
-    baselines' loader names, and the page's boot files' URLs (for preload hints)."""
+def _copy_pyodide(site: Site, made: Snapshot) -> tuple[str, str, str, list[str]]:
+    """Pyodide's runtime, stdlibs, wheels, lock and the page's memory snapshot under
+    hashed names; the names of the page's loader, of the same without the snapshot (the
+    floor with the page's stdlib) and of the baselines' loader; and the page's boot
+    files' URLs (for preload hints)."""
     src = VENDOR / "pyodide"
     wasm = (src / "pyodide.asm.wasm").read_bytes()
     wasm_dir = f"pyodide-{digest(wasm)}"
@@ -140,29 +177,84 @@ def _copy_pyodide(site: Site) -> tuple[str, str, list[str]]:
     loader = site.put(LOADER.format(**names).encode(), "pyodide-loader", ".js")
     site.urls["./vendor/pyodide/pyodide.mjs"] = f"./assets/{loader}"  # bare.toml's
     page_loader = LOADER.format(**{**names, "stdlib": page_stdlib}).encode()
+    plain = site.put(page_loader, "pyodide-loader-stdlib", ".js")
+    snapshot = site.put(made.snapshot, "pyodide-snapshot", ".bin")
+    files = site.put(made.files, "budgetcore-files", ".bin")
+    page_loader = PAGE_LOADER.format(
+        **{**names, "stdlib": page_stdlib},
+        snapshot=snapshot,
+        files=files,
+        site=json.dumps(made.site),
+        restore=made.script,
+    ).encode()
     page = site.put(page_loader, "pyodide-loader-page", ".js")
-    site.urls["./vendor/pyodide/pyodide-page.mjs"] = f"./assets/{page}"  # pyscript.toml's
-    boot = tomllib.loads((WEB / "pyscript.toml").read_text(encoding="utf-8"))["packages"]
-    wanted = {_normal(name) for name in boot}
     return (
         page,
+        plain,
         loader,
         [
             *(f"./assets/{names[k]}" for k in ("pyodide", "asm")),
             f"./assets/{wasm_dir}/pyodide.asm.wasm",
             f"./assets/{page_stdlib}",
+            f"./assets/{snapshot}",
+            f"./assets/{files}",
             f"./assets/{names['lock']}",
-            *(
-                f"./assets/{url}"
-                for name, url in wheels.items()
-                if _normal(name.split("-")[0]) in wanted
-            ),
         ],
     )
 
 
-def _normal(name: str) -> str:
-    return name.lower().replace("-", "_").replace(".", "_")
+@dataclass(frozen=True)
+class Snapshot:
+    """The page's memory snapshot (gzip'd), budgetcore's files as the page writes them
+    beside it (gzip'd, :func:`files_blob`), and where (site-packages)."""
+
+    snapshot: bytes
+    files: bytes
+    site: str
+    script: str  # web/snapshot.js, with Pyodide's trampoline module in it
+
+
+def snapshot_of(src: Path) -> Snapshot:
+    """The memory snapshot ``ensure_web`` made in ``src`` (scripts/snapshot.mjs),
+    refused unless it was made from the wheel and the stdlib beside it (a heap from
+    other files would hold modules that are not the files the page writes)."""
+    made = json.loads((src / "snapshot.bin.gz.json").read_text(encoding="utf-8"))
+    wheel = src / made["wheel"]
+    for key, path in (("wheel_sha256", wheel), ("stdlib_sha256", src / "python_stdlib_pyc.zip")):
+        if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != made[key]:
+            raise SystemExit(
+                f"build: the memory snapshot was not made from {path.name}; run scripts/build"
+            )
+    files = files_blob(wheel.read_bytes())
+    script = restore_js((src / "pyodide.asm.mjs").read_text(encoding="utf-8"))
+    return Snapshot((src / "snapshot.bin.gz").read_bytes(), files, made["site"], script)
+
+
+def restore_js(asm: str) -> str:
+    """web/snapshot.js with the bytes of Pyodide's WebAssembly trampoline (its
+    ``getWasmTrampolineModule``), which the page builds again after the restore. The
+    build stops when pyodide.asm.js no longer has it in this shape."""
+    found = re.findall(
+        r"function getWasmTrampolineModule\(\)\{return new WebAssembly\.Module\("
+        r'hexStringToUTF8Array\("([0-9a-f]+)"\)\)\}',
+        asm,
+    )
+    if len(found) != 1:
+        raise SystemExit("build: pyodide.asm.mjs no longer builds its trampoline as the page does")
+    return (WEB / "snapshot.js").read_text(encoding="utf-8").replace("__TRAMPOLINE__", found[0])
+
+
+def files_blob(wheel: bytes) -> bytes:
+    """The wheel's files in one gzip'd blob: a JSON line of ``[name, start, length]``,
+    then their bytes one after the other (web/snapshot.js writes them)."""
+    with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
+        entries = [(i.filename, archive.read(i)) for i in archive.infolist() if not i.is_dir()]
+    index, start = [], 0
+    for name, data in entries:
+        index.append([name, start, len(data)])
+        start += len(data)
+    head = json.dumps(index, separators=(",", ":")).encode() + b"\n"
+    return gzip.compress(head + b"".join(d for _, d in entries), compresslevel=9, mtime=0)
 
 
 def _config_json(path: Path, site: Site) -> str:
@@ -207,27 +299,32 @@ def build(out: Path) -> None:
     tmp = out.with_name(out.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     site = Site(tmp)
-    pyscript = _copy_pyscript(site)
-    loader, baseline_loader, runtime = _copy_pyodide(site)
+    _copy_pyscript(site)  # bare.html's, the PyScript baseline
+    made = snapshot_of(VENDOR / "pyodide")
+    loader, plain_loader, baseline_loader, runtime = _copy_pyodide(site, made)
     for name, stem, suffix in (
         ("style.css", "style", ".css"),
         ("boot.js", "boot", ".js"),
         ("main.py", "main", ".py"),
     ):
         site.put((WEB / name).read_bytes(), stem, suffix, source=f"./{name}")
+    # The page's start: its imports and fetches are relative to itself, in assets/.
+    start = (WEB / "start.js").read_text(encoding="utf-8")
+    for was, now in (("./vendor/pyodide/pyodide-page.mjs", loader), ("./main.py", None)):
+        target = now or site.urls[was].removeprefix("./assets/")
+        if start.count(f'"{was}"') != 1:
+            raise SystemExit(f"build: web/start.js should name {was} once")
+        start = start.replace(f'"{was}"', f'"./{target}"')
+    site.put(start.encode(), "start", ".js", source="./start.js")
     bare_js = (WEB / "bare-pyodide.js").read_text(encoding="utf-8")
     bare_js = bare_js.replace("./vendor/pyodide/pyodide.mjs", f"./{baseline_loader}")
     site.put(bare_js.encode(), "bare-pyodide", ".js", source="./bare-pyodide.js")
-    # The same floor with the page's precompiled stdlib: what the page adds beyond it is
-    # PyScript's and ours (scripts/bench prints it beside the floor).
-    bare_js = bare_js.replace(f"./{baseline_loader}", f"./{loader}")
+    # The same floor with the page's precompiled stdlib: what the page adds or saves
+    # beyond it is its own start (scripts/bench prints it beside the floor).
+    bare_js = bare_js.replace(f"./{baseline_loader}", f"./{plain_loader}")
     bare_pyc = site.put(bare_js.encode(), "bare-pyodide-pyc", ".js")
     fetch = {"as": "fetch", "crossorigin": "anonymous"}
-    hints = [
-        _link("modulepreload", f"./assets/{pyscript}/{p.name}")
-        for p in sorted((site.assets / pyscript).glob("core-*.js"))
-    ]
-    hints += [_link("modulepreload", f"./assets/{loader}")]
+    hints = [_link("modulepreload", f"./assets/{loader}")]
     hints += [_link("modulepreload", url) for url in runtime[:2]]
     hints += [_link("preload", url, **fetch) for url in runtime[2:]]
     hints += [_link("preload", site.urls["./main.py"], **fetch)]
@@ -242,7 +339,8 @@ def build(out: Path) -> None:
     html = html.replace("./bare-pyodide.js", f"./assets/{bare_pyc}")
     html = html.replace("</title>", " (the page's stdlib)</title>")
     (tmp / "bare-pyodide-pyc.html").write_text(_rewrite(html, site, []), encoding="utf-8")
-    offline.write(tmp, prerender(template, first_screen(lang="en")), WEB, VENDOR)
+    pages = {lang: prerender(template, first_screen(lang=lang)) for lang in PAGES}
+    offline.write(tmp, pages, WEB, VENDOR, made)
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
 

@@ -4,38 +4,40 @@ when opened from disk (``file://``), with no server and no network.
 Chromium gives a ``file://`` page an opaque origin: module scripts and ``fetch()`` of
 other files are refused. So this file holds everything inline:
 
-- the pre-rendered English first view and its stylesheets (``<style>``);
+- the pre-rendered first view in English, and in Chinese in a ``<template>`` that
+  ``FIRST_VIEW`` puts in its place for a Chinese reader before the first frame, and
+  their stylesheets (``<style>``);
 - ``web/boot.js``, Pyodide's classic ``pyodide.js`` (its ``loadPyodide``), Pyodide's
   ``pyodide.asm.mjs`` made a classic script (its ``export default`` becomes a global
   the loader hands to ``loadPyodide`` as ``createPyodideModule``; its
-  ``import.meta.url`` is only read under Node), and ``web/offline.js`` (the loader);
+  ``import.meta.url`` is only read under Node), ``web/snapshot.js`` and
+  ``web/offline.js`` (the loader);
 - the runtime (``pyodide.asm.wasm``), the page's precompiled stdlib, the lock (the
-  budgetcore entry only) and the budgetcore wheel, and ``web/main.py``, each gzip'd and
-  base64'd in a ``<script type="application/octet-stream" data-asset>`` block, which
-  the browser neither runs nor fetches.
+  budgetcore entry only), ``web/main.py``, the build's memory snapshot of Python and
+  budgetcore's files (scripts/build.py ``snapshot_of``), each gzip'd and base64'd in a
+  ``<script type="application/octet-stream" data-asset>`` block, which the browser
+  neither runs nor fetches.
 
 Each inline script and style is allowed by its sha256 in the page's
 Content-Security-Policy, so the policy stays as strict as the served page's (no
 ``'unsafe-inline'``), and ``connect-src 'none'``: nothing is requested.
 
-PyScript is not in it: the loader runs ``main.py`` with ``pyodide.runPythonAsync`` and
-gives it a ``pyscript`` module with ``document`` and ``window`` (all ``main.py`` imports
-from PyScript). Its sources are the build's own inputs (``web/vendor``, from
-``package-lock.json`` and ``web/wheels.txt``, both hash-checked).
+PyScript is not in it (nor in the served page, web/start.js): the loader runs
+``main.py`` (``budgetcore.ui.snapshot.run_main``) and gives it a ``pyscript`` module with
+``document`` and ``window`` (all ``main.py`` imports from PyScript). Its sources are the
+build's own inputs (``web/vendor``, from ``package-lock.json`` and ``web/wheels.txt``,
+both hash-checked).
 """
 
 from __future__ import annotations
 
-import ast
 import base64
 import gzip
 import hashlib
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
+from typing import Any
 
 from budgetcore.ui.prerender import Document, Element
 
@@ -70,51 +72,10 @@ def classic_asm(module: str) -> str:
     return text
 
 
-def _asset(name: str, data: bytes) -> Element:
-    packed = base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode()
+def _asset(name: str, data: bytes, gzipped: bool = False) -> Element:
+    packed = data if gzipped else gzip.compress(data, compresslevel=9, mtime=0)
+    packed = base64.b64encode(packed).decode()
     return Element("script", {"type": "application/octet-stream", "data-asset": name}, [packed])
-
-
-def boot_modules(main_py: str, root: Path) -> list[list[str]]:
-    """What ``main.py``'s top-level imports load, in the order their imports finish
-    (CPython's ``-X importtime``: a module's imports finish before it does), in groups
-    of about 5 ms of CPython import time. The loader imports one group per task before
-    it runs ``main.py``, which then finds them loaded: the imports (about 0.2-0.5 s in
-    Pyodide) no longer hold the page in one task. A module CPython loads and Pyodide
-    lacks is skipped by the loader; one Pyodide loads and CPython does not is imported
-    by ``main.py`` as before."""
-    lines = [
-        ast.get_source_segment(main_py, node) or ""
-        for node in ast.parse(main_py).body
-        if isinstance(node, ast.Import | ast.ImportFrom)
-    ]
-    # The browser's modules (PyScript's, Pyodide's FFI) are not CPython's to load.
-    wanted = [line for line in lines if not re.search(r"\b(pyscript|pyodide)\b", line)]
-
-    def loaded(code: str) -> list[tuple[str, int]]:
-        found = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", code],
-            cwd=root,
-            env={**os.environ, "PYTHONPATH": str(root)},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stderr
-        pattern = r"import time:\s+(\d+) \|\s+\d+ \|\s*(\S+)$"
-        return [(m[2], int(m[1])) for m in re.finditer(pattern, found, re.M)]
-
-    started = {name for name, _ in loaded("pass")}  # the interpreter's own start
-    groups: list[list[str]] = [[]]
-    spent = 0
-    for name, micros in loaded("\n".join(wanted)):
-        if name in started:
-            continue
-        groups[-1].append(name)
-        spent += micros
-        if spent >= 5000:  # microseconds
-            groups.append([])
-            spent = 0
-    return [g for g in groups if g]
 
 
 def _trim_lock(lock: dict[str, object], wheel: str) -> bytes:
@@ -128,9 +89,54 @@ def _trim_lock(lock: dict[str, object], wheel: str) -> bytes:
     return json.dumps({**lock, "packages": {"budgetcore": entry}}, sort_keys=True).encode()
 
 
-def write(out: Path, page_html: str, web: Path, vendor: Path) -> Path:
-    """Write ``out/budgetcore.html`` from the pre-rendered English page (its template
-    form, before the build's URL rewriting) and the built vendor folder."""
+#: Runs where the first view ends, before anything is painted (the head's render hold
+#: names the element after it): in a Chinese reader's file (boot.js marks
+#: html[data-first-view]) the English first view is replaced by the Chinese one from
+#: its <template>, with the <html> language, boot texts and title that go with it.
+FIRST_VIEW = """(() => {
+  "use strict";
+  const root = document.documentElement;
+  const zh = document.getElementById("first-view-zh");
+  const end = document.currentScript;
+  if (root.dataset.firstView === "zh") {
+    while (zh.nextSibling !== end) zh.nextSibling.remove();
+    root.lang = zh.dataset.lang;
+    root.dataset.bootTexts = zh.dataset.bootTexts;
+    document.title = zh.dataset.title;
+    zh.replaceWith(zh.content);
+  } else {
+    zh.remove();
+  }
+  end.remove();
+})();"""
+
+#: The element the first frame waits for (``<link rel="expect">``): the first asset,
+#: just after FIRST_VIEW, so no frame shows the English view a Chinese reader loses.
+HOLD = "assets"
+
+
+def _first_view_zh(zh_html: str) -> Element:
+    """The Chinese pre-render's body (its scripts left out, as the English one's) in a
+    ``<template>``, with what FIRST_VIEW sets on the page beside it."""
+    doc = Document.parse(zh_html)
+    (root,) = doc.find(lambda e: e.tag == "html")
+    (title,) = doc.find(lambda e: e.tag == "title")
+    (body,) = doc.find(lambda e: e.tag == "body")
+    attrs: dict[str, str | None] = {
+        "id": "first-view-zh",
+        "data-lang": root.attrs["lang"],
+        "data-boot-texts": root.attrs["data-boot-texts"],
+        "data-title": "".join(str(c) for c in title.children),
+    }
+    kept = [c for c in body.children if not (isinstance(c, Element) and c.tag == "script")]
+    return Element("template", attrs, kept)
+
+
+def write(out: Path, pages: dict[str, str], web: Path, vendor: Path, snapshot: Any) -> Path:
+    """Write ``out/budgetcore.html`` from the pre-rendered pages (``{"en": ..., "zh":
+    ...}``, their template form, before the build's URL rewriting), the built vendor
+    folder and the page's memory snapshot (scripts/build.py ``Snapshot``: the heap and
+    budgetcore's files, both gzip'd, and where the files go)."""
     pyodide = vendor / "pyodide"
     (wheel,) = sorted(pyodide.glob("budgetcore-*.whl"))
     lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
@@ -138,24 +144,21 @@ def write(out: Path, page_html: str, web: Path, vendor: Path) -> Path:
         "pyodide.asm.wasm": (pyodide / "pyodide.asm.wasm").read_bytes(),
         "python_stdlib.zip": (pyodide / "python_stdlib_pyc.zip").read_bytes(),
         "pyodide-lock.json": _trim_lock(lock, wheel.name),
-        wheel.name: wheel.read_bytes(),
         "main.py": (web / "main.py").read_bytes(),
     }
-    styles = [
-        (vendor / "pyscript" / "core.css").read_text(encoding="utf-8"),
-        (web / "style.css").read_text(encoding="utf-8"),
-    ]
+    styles = [(web / "style.css").read_text(encoding="utf-8")]
     scripts = [
         (pyodide / "pyodide.js").read_text(encoding="utf-8"),
         classic_asm((pyodide / "pyodide.asm.mjs").read_text(encoding="utf-8")),
+        snapshot.script,
         (web / "offline.js").read_text(encoding="utf-8"),
     ]
     boot = (web / "boot.js").read_text(encoding="utf-8")
-    for text in (*styles, boot, *scripts):
+    for text in (*styles, boot, FIRST_VIEW, *scripts):
         if re.search(r"</(script|style)", text, re.I):
             raise SystemExit("build: an inline script or style would end its element early")
 
-    doc = Document.parse(page_html)
+    doc = Document.parse(pages["en"])
     (root,) = doc.find(lambda e: e.tag == "html")
     root.attrs["data-offline"] = ""  # boot.js: runs from file://, no language redirect
     (head,) = doc.find(lambda e: e.tag == "head")
@@ -171,21 +174,29 @@ def write(out: Path, page_html: str, web: Path, vendor: Path) -> Path:
                 elif child.tag == "script" and child.attrs.get("src") == "./boot.js":
                     node = Element("script", {}, [boot])
                 elif child.tag == "script":
-                    continue  # PyScript's core.js and main.py's <script type="py">
+                    continue  # web/start.js: the file's loader is web/offline.js
+                elif child.tag == "link" and child.attrs.get("rel") == "expect":
+                    child.attrs["href"] = f"#{HOLD}"
                 elif child.attrs.get("http-equiv") == "Content-Security-Policy":
                     child.attrs["content"] = _CSP.format(
-                        scripts=" ".join(_hash(s) for s in (boot, *scripts)),
+                        scripts=" ".join(_hash(s) for s in (boot, FIRST_VIEW, *scripts)),
                         styles=" ".join(_hash(s) for s in styles),
                     )
             kept.append(node)
         parent.children[:] = kept
-    for name, data in assets.items():
-        body.children += ["\n", _asset(name, data)]
-    modules = json.dumps(boot_modules((web / "main.py").read_text(encoding="utf-8"), web.parent))
-    body.children += [
-        "\n",
-        Element("script", {"type": "application/json", "id": "boot-modules"}, [modules]),
-    ]
+    # The Chinese first view (about 83 kB, beside 13 MB of runtime) before the English
+    # one, so the script after both can choose.
+    body.children[:0] = ["\n", _first_view_zh(pages["zh"])]
+    body.children += [Element("script", {}, [FIRST_VIEW]), "\n"]
+    for i, (name, data) in enumerate(assets.items()):
+        block = _asset(name, data)
+        if i == 0:
+            block.attrs["id"] = HOLD
+        body.children += ["\n", block]
+    body.children += ["\n", _asset("snapshot.bin", snapshot.snapshot, gzipped=True)]
+    body.children += ["\n", _asset("budgetcore-files.bin", snapshot.files, gzipped=True)]
+    site = json.dumps(snapshot.site)
+    body.children += ["\n", Element("script", {"type": "application/json", "id": "site"}, [site])]
     for text in scripts:
         body.children += ["\n", Element("script", {}, [text])]
     body.children.append("\n")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from budgetcore.ui.prerender import Document, first_screen, prerender
 from tests.helpers import ROOT
 
 
@@ -25,24 +26,6 @@ def _offline() -> Any:
         sys.path.remove(str(ROOT / "scripts"))
 
 
-def test_main_py_s_imports_come_leaves_first_in_small_groups() -> None:
-    """Each module after the modules it imports, so that importing a group runs only
-    that group's own bodies; nothing of the browser's (pyscript, pyodide)."""
-    groups = _offline().boot_modules((ROOT / "web" / "main.py").read_text("utf-8"), ROOT)
-    order = [name for group in groups for name in group]
-    assert len(order) == len(set(order))
-    assert len(groups) > 10
-    for before, after in [
-        ("budgetcore.ui.model", "budgetcore.ui.update"),
-        ("budgetcore.messages", "budgetcore.ui.update"),
-        ("fractions", "budgetcore.ui.update"),
-        ("budgetcore.ui.main.view.types", "budgetcore.ui.paint"),
-    ]:
-        assert order.index(before) < order.index(after), (before, after)
-    assert not {n.split(".")[0] for n in order} & {"pyscript", "pyodide", "js"}
-    assert "budgetcore.ui.tune.state" in order
-
-
 def test_pyodide_s_runtime_module_becomes_a_classic_script_or_the_build_stops() -> None:
     offline = _offline()
     module = 'var x=1;async function _createPyodideModule(){return new URL("a",import.meta.url)}'
@@ -54,3 +37,28 @@ def test_pyodide_s_runtime_module_becomes_a_classic_script_or_the_build_stops() 
         offline.classic_asm(module + "export{_createPyodideModule as default};")
     with pytest.raises(SystemExit, match="module syntax"):
         offline.classic_asm('import "x";\n' + module + "export default _createPyodideModule;")
+
+
+def test_the_chinese_first_view_is_the_chinese_pre_render_s_body_in_a_template() -> None:
+    """What FIRST_VIEW swaps in for a Chinese reader: the zh pre-render's body without
+    its scripts, and the <html> language, boot texts and title of that page."""
+    offline = _offline()
+    template = (ROOT / "web" / "index.html").read_text("utf-8")
+    zh = prerender(template, first_screen(lang="zh"))
+    view = offline._first_view_zh(zh)
+    assert view.tag == "template"
+    assert view.attrs["id"] == "first-view-zh"
+    assert view.attrs["data-lang"] == "zh-CN"
+    assert "正在加载" in view.attrs["data-boot-texts"] or "已加载" in view.attrs["data-boot-texts"]
+    assert view.attrs["data-title"] == Document.parse(zh).find(lambda e: e.tag == "title")[0].html()
+    assert not [e for e in view.iter() if e.tag == "script"]
+    ids = {e.attrs.get("id") for e in view.iter()}
+    assert {"controls", "key-readouts", "boot-stage", "app"} <= ids
+    (lang,) = [e for e in view.iter() if e.attrs.get("id") == "lang"]
+    assert [o.attrs.get("value") for o in lang.iter() if "selected" in o.attrs] == ["zh"]
+
+
+def test_the_render_hold_names_the_element_just_after_the_first_view_s_script() -> None:
+    offline = _offline()
+    assert "document.currentScript" in offline.FIRST_VIEW
+    assert offline.HOLD == "assets"

@@ -8,10 +8,12 @@
     if (el) el.textContent = text;
   };
   // The texts below, in the page's language: the build wrote them from the message
-  // catalogue (budgetcore/messages, "boot." keys) into html[data-boot-texts].
-  let texts = {};
-  try { texts = JSON.parse(root.dataset.bootTexts || "{}"); } catch { /* the template */ }
-  const say = (key, what = "") => (texts[key] || "{what}").replace("{what}", what);
+  // catalogue (budgetcore/messages, "boot." keys) into html[data-boot-texts]. Read when
+  // said: the one-file page sets the Chinese ones after this script has run.
+  const texts = () => {
+    try { return JSON.parse(root.dataset.bootTexts || "{}"); } catch { return {}; }  // the template
+  };
+  const say = (key, what = "") => (texts()[key] || "{what}").replace("{what}", what);
   const fail = (text) => {
     if (root.dataset.state !== "loading") return;
     root.dataset.state = "error";
@@ -33,9 +35,10 @@
   const asked = (pairs.find(([key]) => key === "lang") || [])[1];
   const lang = asked === "en" || asked === "zh" ? asked
     : String(navigator.language).toLowerCase().startsWith("zh") ? "zh" : "en";
-  // The self-contained file (html[data-offline], scripts/offline.py) is one page, in
-  // English at first paint; the shell turns it into the reader's language at "ready".
+  // The self-contained file (html[data-offline], scripts/offline.py) is one page that
+  // holds both first views: its script after them keeps the one named here.
   const offline = root.hasAttribute("data-offline");
+  if (offline) root.dataset.firstView = lang;
   if (lang !== (root.lang === "zh-CN" ? "zh" : "en") && location.protocol !== "file:"
       && !offline) {
     location.replace((lang === "zh" ? "index.zh.html" : "./") + location.search + location.hash);

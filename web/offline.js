@@ -1,12 +1,12 @@
 // The self-contained page's loader (scripts/offline.py inlines it into budgetcore.html,
 // after Pyodide's own pyodide.js and pyodide.asm.js). Opened from disk, Chromium
 // refuses module scripts and fetch() on file:// (an opaque origin), so nothing here
-// imports or fetches: the runtime, the stdlib, the lock, the wheel and main.py are
-// gzip'd base64 in <script type="application/octet-stream" data-asset="<name>">
-// blocks, and Pyodide gets them through the loadPyodide options it has for this
-// (createPyodideModule, lockFileContents; pyodide/pyodide src/js/pyodide.ts) and a
-// fetch() that answers its remaining requests (the wasm, the stdlib, the wheel:
-// src/js/compat.ts browser_getBinaryResponse) from memory. PyScript is not loaded:
+// imports or fetches: the runtime, the stdlib, the lock, main.py, the memory snapshot
+// and budgetcore's files are gzip'd base64 in <script type="application/octet-stream"
+// data-asset="<name>"> blocks, and Pyodide gets them through the loadPyodide options
+// it has for this (createPyodideModule, lockFileContents, _loadSnapshot; pyodide/pyodide
+// src/js/pyodide.ts) and a fetch() that answers its remaining requests (the wasm, the
+// stdlib: src/js/compat.ts browser_getBinaryResponse) from memory. PyScript is not loaded:
 // the page's main.py only needs `pyscript.document` and `pyscript.window`.
 (() => {
   "use strict";
@@ -40,37 +40,27 @@
   (async () => {
     stage("Loading Pyodide");
     const lock = read("pyodide-lock.json").json();
-    const pyodide = await globalThis.loadPyodide({
+    const files = read("budgetcore-files.bin").arrayBuffer();
+    // The build's memory snapshot (web/snapshot.js, as the served page's loader):
+    // Python started, main.py's imports done; budgetcore's files written beside it.
+    const pyodide = await budgetcoreSnapshot.ready(await globalThis.loadPyodide({
       indexURL: base,
       stdLibURL: base + "python_stdlib.zip",
       lockFileContents: lock,
       packageBaseUrl: base,
-      createPyodideModule: globalThis.__budgetcoreCreatePyodideModule,
-      packages: ["budgetcore"],
-    });
+      createPyodideModule: budgetcoreSnapshot.instantiate(
+        globalThis.__budgetcoreCreatePyodideModule),
+      _loadSnapshot: read("snapshot.bin").arrayBuffer(),
+    }), await files, JSON.parse(document.getElementById("site").textContent));
     stage("Loaded Pyodide");
     // What PyScript's module gives main.py on the main thread.
     pyodide.registerJsModule("pyscript", { document, window: globalThis });
     const main = read("main.py").text();
-    // main.py's imports, a few modules per task (the build lists them in the order
-    // their imports finish, scripts/offline.py boot_modules): in one task they held the
-    // page for 0.2-0.5 s. main.py then finds them loaded.
-    const pause = () => (globalThis.scheduler?.yield
-      ? scheduler.yield() : new Promise((r) => setTimeout(r, 0)));
-    const importer = pyodide.runPython(
-      "def _load(names):\n"
-      + "    import importlib\n"
-      + "    for name in names:\n"
-      + "        try:\n"
-      + "            importlib.import_module(name)\n"
-      + "        except ImportError:\n"
-      + "            pass  # CPython's module, not in Pyodide: main.py imports what it needs\n"
-      + "_load", { globals: pyodide.toPy({}) });  // its own namespace, not main.py's
-    for (const group of JSON.parse(document.getElementById("boot-modules").textContent)) {
-      importer(group);
-      await pause();
-    }
-    importer.destroy();
-    await pyodide.runPythonAsync(await main, { filename: "main.py" });
+    await budgetcoreSnapshot.pause();
+    // main.py as compiled at build time when it is this text (budgetcore.ui.snapshot).
+    const snapshot = pyodide.pyimport("budgetcore.ui.snapshot");
+    const awaited = snapshot.run_main(await main);
+    snapshot.destroy();
+    if (awaited) await awaited;
   })();
 })();

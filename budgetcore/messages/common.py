@@ -47,7 +47,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # web/boot.js shows these while Python loads (the pre-render hands them over in the
     # page's language, html[data-boot-texts]); a stage is PyScript's py:progress text,
     # its key that text in lower case with dashes.
-    "boot.start": ("starting PyScript", "正在启动 PyScript"),
+    "boot.start": ("starting Python", "正在启动 Python"),
     "boot.stage.loading-pyodide": ("Loading Pyodide", "正在加载 Pyodide"),
     "boot.stage.loaded-pyodide": ("Loaded Pyodide", "已加载 Pyodide"),
     "boot.stage.loading-files": ("Loading files", "正在加载文件"),

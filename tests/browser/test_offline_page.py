@@ -97,8 +97,8 @@ def test_the_file_allows_each_inline_script_by_its_hash_and_nothing_else(site: P
     (csp,) = re.findall(r'http-equiv="Content-Security-Policy" content="([^"]*)"', text)
     inline = re.findall(r"<script>(.*?)</script>", text, re.S)
     styles = re.findall(r"<style>(.*?)</style>", text, re.S)
-    assert len(inline) == 4
-    assert len(styles) == 2
+    assert len(inline) == 6  # boot.js, the first view's, Pyodide's two, snapshot.js, offline.js
+    assert len(styles) == 1
 
     def sha(s: str) -> str:
         return "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
@@ -110,15 +110,63 @@ def test_the_file_allows_each_inline_script_by_its_hash_and_nothing_else(site: P
     assert not re.search(r'(?:src|href)="(?!data:|#)', text), "the file refers to another file"
 
 
-def test_the_file_turns_to_the_reader_s_language_at_ready(browser: Any, site: Path) -> None:
-    """One file, pre-rendered in English: a Chinese browser gets Chinese at "ready"
-    (no index.zh.html to go to from disk, and boot.js does not try)."""
-    context = browser.new_context(locale="zh-CN")
+# The first frame, the boot stages shown, and the layout shifts, from before any script.
+FIRST_FRAME = """
+window.__first = new Promise(done => requestAnimationFrame(() => done({
+  lang: document.documentElement.lang, title: document.title,
+  h1: document.querySelector('h1').textContent,
+  m: document.querySelector('[data-key-summary="main_safe_input"]').textContent,
+  views: document.querySelectorAll('template#first-view-zh, #controls').length,
+})));
+window.__stages = []; window.__shifts = [];
+new PerformanceObserver(l => window.__shifts.push(...l.getEntries().map(e => e.value)))
+  .observe({ type: 'layout-shift', buffered: true });
+document.addEventListener('DOMContentLoaded', () => {
+  const el = document.getElementById('boot-stage');
+  window.__stages.push(el.textContent);
+  new MutationObserver(() => window.__stages.push(el.textContent))
+    .observe(el, { childList: true, characterData: true, subtree: true });
+});"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_file_s_first_frame_is_in_the_reader_s_language(
+    browser: Any, site: Path, lang: str
+) -> None:
+    """One file, both first views: a Chinese browser's first frame is the Chinese
+    pre-render (its title, heading and exact numbers), not English that turns Chinese
+    at "ready"; the boot stages are Chinese throughout, nothing moves, and Python takes
+    the page over in its language. An English browser gets the English one."""
+    locale = "zh-CN" if lang == "zh" else "en-US"
+    context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 900})
     try:
         page = Page(context.new_page(), (site / "budgetcore.html").as_uri())
+        page.page.add_init_script(FIRST_FRAME)
         page.open()
-        assert page.page.evaluate("document.documentElement.lang") == "zh-CN"
+        first = page.page.evaluate("window.__first")
+        stages = page.page.evaluate("window.__stages")
+        now = page.page.evaluate(
+            "[document.documentElement.lang, document.title,"
+            " document.querySelectorAll('#controls').length,"
+            " document.getElementById('first-view-zh')]"
+        )
+        shown = page.readouts()
+        page.page.wait_for_timeout(300)
+        shifts = page.page.evaluate("window.__shifts")
         assert page.page.evaluate("location.pathname").endswith("/budgetcore.html")
         assert page.errors == []
     finally:
         context.close()
+    want = {
+        "en": ("en", "budgetcore — compaction budget controller", "Compaction budget controller"),
+        "zh": ("zh-CN", "budgetcore — 压缩预算控制器", "压缩预算控制器"),
+    }[lang]
+    assert (first["lang"], first["title"], first["h1"]) == want
+    assert first["m"] == f"{GOLDEN['main_safe_input']:,}"
+    assert first["views"] == 1  # the chosen view only: no template left, one #controls
+    assert now == [want[0], want[1], 1, None]
+    assert {k: shown[k] for k in GOLDEN} == GOLDEN
+    cjk = [bool(re.search(r"[\u4e00-\u9fff]", s)) for s in stages]
+    assert len(stages) >= 3, stages
+    assert cjk == [lang == "zh"] * len(stages), stages
+    assert sum(shifts) < 0.001, shifts

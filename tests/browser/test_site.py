@@ -46,12 +46,13 @@ REGIONS = sorted(
 
 @pytest.fixture
 def before_python(browser: Any, base_url: str) -> Iterator[Any]:
-    """A page whose PyScript never loads: what a visitor sees before Python is ready.
-    (Open it with wait_until="commit": the held module keeps DOMContentLoaded away.)"""
+    """A page whose start module (web/start.js) never loads: what a visitor sees before
+    Python is ready. (Open it with wait_until="commit": the held module keeps
+    DOMContentLoaded away.)"""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = context.new_page()
-        page.route("**/core.js", lambda route: None)  # held: never answered
+        page.route("**/assets/start.*.js", lambda route: None)  # held: never answered
         yield page
     finally:
         context.close()
@@ -264,21 +265,25 @@ def test_every_request_is_a_relative_hashed_asset(page: Page) -> None:
 
 
 # Every text #boot-stage shows while the page boots, in order.
+# From its first text as parsed (the start module runs before DOMContentLoaded).
 STAGES = """window.__stages = [];
-addEventListener('DOMContentLoaded', () => {
+new MutationObserver((_, parsing) => {
   const el = document.getElementById('boot-stage');
+  if (!el || !el.firstChild) return;
+  parsing.disconnect();
   window.__stages.push(el.textContent);
   new MutationObserver(() => window.__stages.push(el.textContent))
     .observe(el, {childList: true, characterData: true, subtree: true});
-});"""
+}).observe(document, {childList: true, subtree: true});"""
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_boot_stages_are_told_in_the_page_s_language(
     browser: Any, base_url: str, lang: str
 ) -> None:
-    """PyScript's stages (py:progress) and the shell's last one, as the reader's
-    language has them: a Chinese page said "Loaded Pyodide" while Python loaded."""
+    """The start's stages (py:progress, named as PyScript named them) and the shell's
+    last one, as the reader's language has them: a Chinese page said "Loaded Pyodide"
+    while Python loaded."""
     locale = "zh-CN" if lang == "zh" else "en-US"
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
     try:
@@ -291,10 +296,10 @@ def test_the_boot_stages_are_told_in_the_page_s_language(
         stages = page.page.evaluate("window.__stages")
     finally:
         context.close()
-    assert len(stages) >= 3, stages  # the start, PyScript's stages, the shell's
+    assert len(stages) >= 3, stages  # the start, the loader's stages, the shell's
     want = {
-        "en": ("starting PyScript", "Drawing the plan"),
-        "zh": ("正在启动 PyScript", "正在绘制方案"),
+        "en": ("starting Python", "Drawing the plan"),
+        "zh": ("正在启动 Python", "正在绘制方案"),
     }
     assert (stages[0], stages[-1]) == want[lang]
     assert want[lang][0] not in stages[1:], stages  # never back to the start (a retext)

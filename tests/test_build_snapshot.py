@@ -1,0 +1,104 @@
+"""scripts/build.py's memory-snapshot steps that run in CPython: budgetcore's files in
+one blob (web/snapshot.js writes them), the refusal of a snapshot made from other
+files, and the trampoline bytes copied out of Pyodide's runtime. The snapshot itself is
+restored by the browser tests (tests/browser/test_page.py, test_offline_page.py)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.util
+import io
+import json
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import ROOT
+
+
+def _build() -> Any:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        name = "scripts_build"  # registered: its dataclass looks its module up
+        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "build.py")
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+
+
+def _wheel(files: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("budgetcore/sub/", b"")  # a directory entry: no file to write
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def test_the_files_blob_holds_each_file_of_the_wheel_as_the_page_reads_it() -> None:
+    """Read as web/snapshot.js reads it: a JSON line of [name, start, length], then the
+    bytes; every file of the wheel, byte for byte, and no directory entry."""
+    files = {
+        "budgetcore/__init__.py": b"x = 1\n",
+        "budgetcore/data/models.json": b'{"\\n": "\xc3\xa9"}\n' * 50,
+        "budgetcore/__pycache__/a.cpython-314.pyc": bytes(range(256)),
+        "budgetcore-0.1.0.dist-info/RECORD": b"",
+    }
+    blob = gzip.decompress(_build().files_blob(_wheel(files)))
+    end = blob.index(b"\n")
+    index = json.loads(blob[:end])
+    body = blob[end + 1 :]
+    read = {name: body[start : start + length] for name, start, length in index}
+    assert read == files
+    assert sum(length for _, _, length in index) == len(body)
+
+
+def _vendor(tmp: Path, wheel: bytes, stdlib: bytes, made: dict[str, str]) -> Path:
+    (tmp / "budgetcore-0.1.0-py3-none-any.whl").write_bytes(wheel)
+    (tmp / "python_stdlib_pyc.zip").write_bytes(stdlib)
+    (tmp / "snapshot.bin.gz").write_bytes(gzip.compress(b"heap"))
+    asm = (
+        "function getWasmTrampolineModule(){return new WebAssembly.Module("
+        'hexStringToUTF8Array("0061736d"))}'
+    )
+    (tmp / "pyodide.asm.mjs").write_text(asm)
+    (tmp / "snapshot.bin.gz.json").write_text(json.dumps(made))
+    return tmp
+
+
+def test_a_snapshot_made_from_another_wheel_or_stdlib_is_refused(tmp_path: Path) -> None:
+    build = _build()
+    wheel, stdlib = _wheel({"budgetcore/__init__.py": b""}), b"zip"
+    made = {
+        "wheel": "budgetcore-0.1.0-py3-none-any.whl",
+        "wheel_sha256": hashlib.sha256(wheel).hexdigest(),
+        "stdlib_sha256": hashlib.sha256(stdlib).hexdigest(),
+        "site": "/lib/python3.14/site-packages",
+    }
+    ok = build.snapshot_of(_vendor(tmp_path, wheel, stdlib, made))
+    assert ok.site == "/lib/python3.14/site-packages"
+    assert gzip.decompress(ok.snapshot) == b"heap"
+    assert '"0061736d"' in ok.script  # the trampoline's bytes, in web/snapshot.js
+    assert "__TRAMPOLINE__" not in ok.script
+    (tmp_path / "python_stdlib_pyc.zip").write_bytes(b"another zip")
+    with pytest.raises(SystemExit, match=r"python_stdlib_pyc\.zip"):
+        build.snapshot_of(tmp_path)
+    (tmp_path / "python_stdlib_pyc.zip").write_bytes(stdlib)
+    (tmp_path / "budgetcore-0.1.0-py3-none-any.whl").write_bytes(_wheel({"budgetcore/x.py": b""}))
+    with pytest.raises(SystemExit, match=r"budgetcore-0\.1\.0-py3-none-any\.whl"):
+        build.snapshot_of(tmp_path)
+
+
+def test_the_build_stops_when_pyodide_builds_its_trampoline_otherwise() -> None:
+    build = _build()
+    with pytest.raises(SystemExit, match="trampoline"):
+        build.restore_js("function getWasmTrampolineModule(){return makeIt()}")

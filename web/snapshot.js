@@ -1,0 +1,70 @@
+// The build's memory snapshot of Python (scripts/snapshot.mjs), restored. Shared text:
+// scripts/build.py writes it into the served page's loader (a module) and
+// scripts/offline.py inlines it before web/offline.js (a classic script), so it has no
+// import or export.
+const budgetcoreSnapshot = {
+  // The browser's turn between the boot's steps: restore, files, Python, main.py ran
+  // as one task of 0.5-1.5 s on a loaded machine (scripts/bench's longest task).
+  pause: () => (globalThis.scheduler?.yield
+    ? scheduler.yield() : new Promise((done) => setTimeout(done, 0))),
+  // Pyodide's createPyodideModule, then the browser's turn: its instance is made in one
+  // task and the restore and Python's settling in the next (inside loadPyodide, with no
+  // await between them otherwise).
+  instantiate: (create) => async (settings) => {
+    const module = await create(settings);
+    await budgetcoreSnapshot.pause();
+    return module;
+  },
+  // A gzip'd response's bytes, inflated as they stream in.
+  inflate: (response) => {
+    if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
+    return new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+  },
+  // After the restore, before any other Python runs. The heap holds the modules main.py
+  // imports, not the files: budgetcore's files go where the snapshot had them (`site`),
+  // for what the page imports later and the data files it reads. Written here from one
+  // blob (scripts/build.py files_blob): Pyodide's wheel install took 1.4 s of a boot.
+  // Then the import system is told, and the global random generator seeded again (the
+  // snapshot's state would be every reader's).
+  async ready(pyodide, files, site) {
+    await budgetcoreSnapshot.pause();  // after the restore
+    const bytes = new Uint8Array(files);
+    const end = bytes.indexOf(10);
+    const index = JSON.parse(new TextDecoder().decode(bytes.subarray(0, end)));
+    for (const [name, start, length] of index) {
+      const path = `${site}/${name}`;
+      pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+      pyodide.FS.writeFile(path, bytes.subarray(end + 1 + start, end + 1 + start + length));
+    }
+    budgetcoreSnapshot.trampoline(pyodide._module);
+    await budgetcoreSnapshot.pause();
+    pyodide.runPython("import importlib, sys\nimportlib.invalidate_caches()\n"
+      + "if 'random' in sys.modules: sys.modules['random'].seed()\ndel importlib, sys");
+    performance.mark("budgetcore:snapshot-restored");
+    return pyodide;
+  },
+  // How Python calls a function pointer: Pyodide's start builds a WebAssembly
+  // trampoline where the engine can (getPyEMTrampolinePtr in pyodide.asm.js) and
+  // stores its table index in _PyRuntime, which the restore then overwrites with the
+  // build's value: 0, the JavaScript trampoline, as Node cannot build this one. Through
+  // JavaScript frames no call can suspend (JSPI), and the log import's run_sync died
+  // ("trying to suspend JS frames"). So the page's own is built again here, from the
+  // same module (the build copies its bytes out of pyodide.asm.js), where Pyodide would.
+  trampoline(M) {
+    const slot = (M.__PyRuntime + M.HEAP32[M.__PyEM_EMSCRIPTEN_TRAMPOLINE_OFFSET >>> 2]) >>> 2;
+    const ios = globalThis.navigator && (/iPad|iPhone|iPod/.test(navigator.userAgent)
+      || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1));
+    if (M.HEAP32[slot] !== 0 || ios) return;  // Pyodide keeps JavaScript's on iOS
+    let instance;
+    try {
+      const hex = "__TRAMPOLINE__";
+      const bytes = new Uint8Array(hex.length / 2);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+      instance = new WebAssembly.Instance(new WebAssembly.Module(bytes),
+        { env: { __indirect_function_table: M.wasmTable, memory: M.memory } });
+    } catch {
+      return;  // an engine without it: the JavaScript trampoline, as Pyodide's start
+    }
+    M.HEAP32[slot] = M.addFunction(instance.exports.trampoline_call);
+  },
+};
