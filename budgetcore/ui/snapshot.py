@@ -42,7 +42,7 @@ def prepare() -> None:
         initial_state,
         update,
     )
-    from budgetcore.ui.view.shell import shell_html  # noqa: PLC0415
+    from budgetcore.ui.main.view.shell import shell_html  # noqa: PLC0415
 
     shell_html()
     registry, peers = default_registry(), default_peers()
