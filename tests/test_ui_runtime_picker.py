@@ -210,3 +210,84 @@ def test_the_files_comments_follow_the_page_language_the_settings_do_not() -> No
     assert [ln for ln in zh_body.splitlines() if not ln.startswith("#")] == [
         ln for ln in en_body.splitlines() if not ln.startswith("#")
     ]
+
+
+def test_the_refusals_and_other_not_settable_reasons_are_the_clis_english() -> None:
+    """Issue 39 (page walk): on the Chinese page a K the runtime cannot reach was
+    refused in English, and Cline's K and the margin, reply and protection reasons were
+    the CLI's English. Every one is a catalogue sentence, its English the CLI's."""
+    from string import Formatter  # noqa: PLC0415
+
+    from budgetcore.runtimes.export import NOT_SETTABLE_TEXTS, REFUSED_TEXTS  # noqa: PLC0415
+
+    # The problem renderer reads these parameter names itself (a "line" is a pasted
+    # line's number): a reason's own parameters must not take them.
+    taken = {"line", "file", "key", "other", "dropped", "detail", "why", "where", "got"}
+    taken |= {"runtime", "k", "reason"}
+    for key, english in {**REFUSED_TEXTS, **NOT_SETTABLE_TEXTS}.items():
+        assert t(key, "en") == english
+        assert t(key, "zh") != english
+        names = {name for _lit, name, _spec, _conv in Formatter().parse(english) if name}
+        both = {name for _lit, name, _spec, _conv in Formatter().parse(t(key, "zh")) if name}
+        assert names == both, key
+        if key.startswith("runtime-refused."):
+            assert not names & taken, key
+
+
+# Each refusal on gpt-5-codex (W 272,000, O 128,000; M 237,427), by hand from
+# RUNTIMES.md: Anthropic's minimum trigger is 50,000; Cline 4 fires at
+# ceil(0.81 × 272,000) = 220,320 whatever K; Claude Code's E = 272,000 − min(128,000,
+# 20,000) = 252,000, whose 1 % is 2,520.
+REFUSALS = [
+    ("anthropic-api", "20000", "runtime-refused.anthropic-api-below", {"minimum": "50,000"}),
+    ("cline", "120000", "runtime-refused.cline-below", {"trigger": "220,320"}),
+    (
+        "claude-code",
+        "1000",
+        "runtime-refused.claude-code-below",
+        {"effective": "252,000", "lowest": "2,520"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("runtime", "k", "key", "params"), REFUSALS)
+def test_an_unreachable_k_is_refused_in_the_pages_language(
+    runtime: str, k: str, key: str, params: dict[str, str]
+) -> None:
+    zh = reduce(page(runtime, lang="zh"), FieldTyped("config.trigger_tokens", k))
+    body, html = render_export(zh)
+    assert body == ""
+    refused = html_lib.unescape(str(html))
+    assert "data-runtime-refused" in refused
+    assert t(key, "zh", **params) in refused
+    assert "触发线 K(config.trigger_tokens)" in refused  # the field, not a line number
+    assert not re.search(r"\b(is|above|below|reaches)\b", refused), refused
+    en = reduce(page(runtime), FieldTyped("config.trigger_tokens", k))
+    # The English page says the CLI's sentence, word for word.
+    result = run_cli(
+        [
+            "export",
+            "--runtime",
+            runtime,
+            "--fragment",
+            f"main_model.model={CODEX}&config.trigger_tokens={k}",
+        ]
+    )
+    assert result.code == 2
+    cli_reason = t(key, "en", **params)
+    assert cli_reason in result.err
+    assert cli_reason in html_lib.unescape(str(render_export(en)[1]))
+
+
+def test_clines_k_and_the_reply_are_not_settable_in_the_pages_language() -> None:
+    from budgetcore.ui.runtime_picker import runtime_export  # noqa: PLC0415
+
+    state = reduce(page("cline", lang="zh"), FieldTyped("config.trigger_tokens", "230000"))
+    state = reduce(state, FieldTyped("config.reply_max_tokens", "4096"))
+    x = runtime_export(state)
+    whys = {n.knob: n.why for n in x.not_settable}
+    assert whys["K (trigger line)"] == t("runtime-not-settable.cline-k", "zh", fixed="220,320")
+    m = f"{state.plan.main_safe_input:,}"
+    assert whys["config.reply_max_tokens"] == t(
+        "runtime-not-settable.shapes-m", "zh", runtime="Cline", m=m
+    )
