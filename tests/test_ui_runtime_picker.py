@@ -36,6 +36,7 @@ from budgetcore.ui.model import PageState
 from budgetcore.ui.runtime_picker import option_title
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.ui.view.config import import_html, render_export
+from budgetcore.ui.view.screen import render
 from tests.helpers import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -291,3 +292,63 @@ def test_clines_k_and_the_reply_are_not_settable_in_the_pages_language() -> None
     assert whys["config.reply_max_tokens"] == t(
         "runtime-not-settable.shapes-m", "zh", runtime="Cline", m=m
     )
+
+
+# A Claude Code 2.1 log of claude-opus-4-7, whose registry window (LiteLLM) is
+# 1,000,000 with O 128,000; Claude Code runs it at 200,000 (RUNTIMES.md §1, spec §17),
+# and no request of this log exceeds 200,000.
+OPUS_LOG = ROOT / "tests/fixtures/logs/claude/12-compact-preserved-2.1/projects/-home-user-proj"
+
+
+def log_page(runtime: str, lang: str = "en") -> PageState:
+    """The page as the walk had it: the registry loaded (as the page loads it after
+    ready), then the log imported and a runtime picked."""
+    from budgetcore.ui.events import (  # noqa: PLC0415
+        ReplayLogsLoaded,
+        ReplaySourceChosen,
+        ReplayToggled,
+    )
+
+    state = reduce(initial_state(), ModelDataLoaded(default_registry(), default_peers()))
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
+    file = next(OPUS_LOG.glob("*.jsonl"))
+    state = reduce(state, ReplayLogsLoaded(((file.name, file.read_bytes()),)))
+    if lang != "en":
+        state = reduce(state, LanguageChosen(lang))
+    return reduce(state, ExportRuntimeChosen(runtime))
+
+
+def test_a_logs_model_at_its_runtimes_window_is_still_named_in_every_export() -> None:
+    """The walk (Chromium): with a claude-opus-4-7 log imported, the Codex export's
+    header said 未指定模型 and the reviewed file's fragment had no main_model.model. The
+    log's 200,000 window is not the registry's 1,000,000, and the one rule dropped the
+    name. It is still that model, at the runtime's window: the export names it and says
+    which window it assumed."""
+    from budgetcore.ui.tune.handlers import at_point  # noqa: PLC0415
+
+    state = log_page("codex", lang="zh")
+    scenario = state.plan.scenario
+    assert (scenario.main_model.input_tokens, scenario.main_model.output_tokens) == (
+        200_000,
+        128_000,
+    )
+    assert scenario.main_model_name == "claude-opus-4-7"
+    for shown in (state, at_point(state, 120_000, 8_192)):  # the panel, and Tune's point
+        body, _table = render_export(shown)
+        assert "未指定模型" not in body
+        assert "# 模型 claude-opus-4-7:W = 200,000(场景的窗口,小于注册表的 1,000,000)" in body
+    en = log_page("codex")
+    body, _table = render_export(en)
+    assert (
+        "# model claude-opus-4-7: W = 200,000 (the scenario's window, below the registry's "
+        "1,000,000), O = 128,000 (the fragment's main_model.model)\n" in body
+    )
+    # The CLI writes the same file from the page's link.
+    result = run_cli(["export", "--runtime", "codex", "--fragment", render(en).fragment])
+    assert result.code == 0, result.err
+    assert result.out == body
+    # The reviewed config (the article's runtime) records the model and its window.
+    article, _diff = render_export(reduce(en, ExportRuntimeChosen("article")))
+    assert "main_model.model=claude-opus-4-7" in article
+    reviewed = article.split("[reviewed.main_model]\n", 1)[1]
+    assert reviewed.startswith('model = "claude-opus-4-7"\ninput_tokens = 200000\n')

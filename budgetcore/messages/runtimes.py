@@ -16,6 +16,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "model {model}: W = {w}, O = {o} ({source})",
         "模型 {model}:W = {w},O = {o}({source})",
     ),
+    "runtime-export.model-window": (
+        "model {model}: W = {w} (the scenario's window, below the registry's {registry}), "
+        "O = {o} ({source})",
+        "模型 {model}:W = {w}(场景的窗口,小于注册表的 {registry}),O = {o}({source})",
+    ),
     "runtime-export.no-model": ("no model named", "未指定模型"),
     "runtime-export.compacts": (
         "compacts at T >= {tokens} tokens (reviewed K, at most M)",

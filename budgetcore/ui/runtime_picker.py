@@ -63,6 +63,7 @@ def _model(state: PageState) -> Any:
     contract = scenario.main_model
     name = scenario.main_model_name
     entry = None if name is None or state.registry is None else state.registry.lookup(name)
+    registry_i = None if entry is None else entry.contract.input_tokens
     return Model(
         name=name,
         provider=None if entry is None else entry.provider,
@@ -70,6 +71,8 @@ def _model(state: PageState) -> Any:
         output=contract.output_tokens,
         # The page's link is a fragment: the same words as export --runtime --fragment.
         source=t("runtime.source-fragment" if name else "runtime.source-contract", state.lang),
+        # A log's model at its runtime's window (spec §17), said in the header.
+        registry_window=None if registry_i == contract.input_tokens else registry_i,
     )
 
 
