@@ -352,3 +352,39 @@ def test_a_logs_model_at_its_runtimes_window_is_still_named_in_every_export() ->
     assert "main_model.model=claude-opus-4-7" in article
     reviewed = article.split("[reviewed.main_model]\n", 1)[1]
     assert reviewed.startswith('model = "claude-opus-4-7"\ninput_tokens = 200000\n')
+
+
+@pytest.mark.parametrize("runtime", ["cline", "codex", "pi", "claude-code", "anthropic-api"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_not_settable_knob_of_the_export_is_on_the_page(runtime: str, lang: str) -> None:
+    """The page walk: the page showed only S of ``not_settable``, while the export's JSON
+    also names K in Cline and every reviewed override the runtime lacks (the reply
+    budget, a protection). The page lists each, in its language, beside the export:
+    the same knobs, in the same order, as ``export --runtime NAME --format json``."""
+    texts = {
+        "config.trigger_tokens": "230000",
+        "config.reply_max_tokens": "4096",
+        "limits.lease_s": "200",
+    }
+    state = page(runtime, lang=lang)
+    for path, text in texts.items():
+        state = reduce(state, FieldTyped(path, text))
+    html = str(render_export(state)[1])
+    block = re.search(r'<div [^>]*data-runtime-not-settable="([^"]+)"[^>]*>(.*?)</div>', html)
+    assert block is not None
+    assert block.group(1) == runtime
+    shown = re.findall(r'<li data-not-settable="([^"]+)">(.*?)</li>', block.group(2))
+    fragment = f"main_model.model={CODEX}&" + "&".join(f"{k}={v}" for k, v in texts.items())
+    result = run_cli(["export", "--runtime", runtime, "--fragment", fragment, "--format", "json"])
+    assert result.code == 0, result.err
+    listed = json.loads(result.out)["not_settable"]
+    assert [knob for knob, _item in shown] == [n["knob"] for n in listed]
+    assert {"config.reply_max_tokens", "limits.lease_s"} <= {n["knob"] for n in listed}
+    for (_knob, item), n in zip(shown, listed, strict=True):
+        text = html_lib.unescape(re.sub(r"<[^>]+>", "", item))
+        if lang == "en":
+            assert text.endswith(f": {n['why']}")  # the CLI's words
+        else:
+            why = text.split(t("runtime.not-settable-why", "zh"), 1)[1]
+            assert re.search(r"[\u4e00-\u9fff]", why), text
+            assert n["why"] not in text

@@ -263,6 +263,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "runtime.m": ("M, main safe input", "M,主调用安全输入容量"),
     "runtime.plan-only": ("the plan's own (no setting)", "方案自身的值(不是设置)"),
     "runtime.not-settable": ("not settable in {runtime}", "在 {runtime} 中无法设置"),
+    # Above the list of every reviewed knob the runtime lacks (the export's not_settable).
+    "runtime.not-settable-head": (
+        "Not settable in {runtime}: the plan keeps these, the file cannot carry them.",
+        "在 {runtime} 中无法设置:方案保留这些值,文件无法携带它们。",
+    ),
+    # Between a knob's reviewed value and why it is not settable.
+    "runtime.not-settable-why": (": ", ":"),
     "runtime.effective": ("compacts at T ≥ {tokens}", "在 T ≥ {tokens} 时压缩"),
     "runtime.plan-stays": (
         "The plan stays in M / K / S; only the names and units are {runtime}'s.",
