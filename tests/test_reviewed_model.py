@@ -34,6 +34,7 @@ from budgetcore.ui.events import (
 )
 from budgetcore.ui.export.view import import_html, render_export
 from budgetcore.ui.main.view.pickers import link_models
+from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.update import chosen_model_of, initial_state, reduce
 from tests.helpers import run_cli
 
@@ -69,11 +70,28 @@ class TestTheScenarioCarriesTheModel:
         assert s.main_model_name == SONNET
         assert parse_scenario(scenario_json(s)) == s
 
-    def test_an_explicit_window_makes_it_custom_by_the_one_rule(self) -> None:
-        s = parse_scenario({"main_model": {"model": SONNET, "input_tokens": 100_000}})
-        assert s.main_model.input_tokens == 100_000
+    def test_a_larger_window_or_another_output_makes_it_custom_by_the_one_rule(self) -> None:
+        s = parse_scenario({"main_model": {"model": SONNET, "input_tokens": 300_000}})
+        assert s.main_model.input_tokens == 300_000
         assert s.main_model_name is None
         assert not still_named(default_registry().lookup(SONNET), s.main_model)
+        s = parse_scenario({"main_model": {"model": SONNET, "output_tokens": 32_000}})
+        assert s.main_model_name is None
+
+    def test_a_smaller_window_is_still_the_model_as_a_runtime_runs_it(self) -> None:
+        """Spec §17: the as-run window is the runtime's, not the registry's API maximum
+        (Claude Code runs claude-opus-4-7, 1,000,000 in LiteLLM's registry, at 200,000).
+        The model at that window is still the model: named, priced, round-tripped."""
+        s = parse_scenario({"main_model": {"model": SONNET, "input_tokens": 100_000}})
+        assert s.main_model.input_tokens == 100_000
+        assert s.main_model_name == SONNET
+        assert parse_scenario(scenario_json(s)) == s
+        opus = parse_fragment("main_model.model=claude-opus-4-7&main_model.input_tokens=200000")
+        assert opus.scenario.main_model_name == "claude-opus-4-7"
+        assert (opus.scenario.main_model.input_tokens, opus.scenario.main_model.output_tokens) == (
+            200_000,
+            128_000,
+        )
 
     def test_q_is_the_adapters_not_the_models(self) -> None:
         s = parse_scenario({"main_model": {"model": SONNET, "reserves_output": False}})
@@ -178,15 +196,27 @@ class TestThePageRestoresTheReviewedPlan:
         assert f"主模型 {SONNET}" in preview
         assert f"M {SONNET_M_AT_15:,}" in preview
 
-    def test_editing_i_by_hand_drops_the_name_everywhere(self) -> None:
+    def test_raising_i_by_hand_drops_the_name_everywhere(self) -> None:
         state = reduce(loaded_page(), ModelChosen("main_model", SONNET))
         assert state.plan.scenario.main_model_name == SONNET
         assert link_models(state) == {"main_model.model": SONNET}
-        state = reduce(state, FieldTyped("main_model.input_tokens", "150000"))
-        assert state.plan.scenario.main_model_name is None
-        assert link_models(state) == {}
-        assert chosen_model_of(state, "main_model") == (SONNET, False)
-        assert "model =" not in render_export(state)[0]
+        raised = reduce(state, FieldTyped("main_model.input_tokens", "250000"))
+        assert raised.plan.scenario.main_model_name is None
+        assert link_models(raised) == {}
+        assert chosen_model_of(raised, "main_model") == (SONNET, False)
+        assert "model =" not in render_export(raised)[0]
+        # A smaller window is the model as a runtime runs it (spec §17): still named,
+        # and the picker says at which window.
+        lowered = reduce(state, FieldTyped("main_model.input_tokens", "150000"))
+        assert lowered.plan.scenario.main_model_name == SONNET
+        assert chosen_model_of(lowered, "main_model") == (SONNET, True)
+        assert f'model = "{SONNET}"' in render_export(lowered)[0]
+        info = render(lowered).html["picker-main_model-info"]
+        assert 'data-window="150000"' in info
+        assert (
+            "run at a window of 150,000 (a runtime&#x27;s window, below the model&#x27;s 200,000)"
+            in info
+        )
 
     def test_a_linked_model_unknown_to_the_registry_is_dropped_once_it_loads(self) -> None:
         state = reduce(initial_state(), LinkOpened(f"main_model.model={SONNET}"))

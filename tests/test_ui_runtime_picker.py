@@ -34,6 +34,7 @@ from budgetcore.ui.events import (
 )
 from budgetcore.ui.export.runtime import option_title
 from budgetcore.ui.export.view import import_html, render_export
+from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
 from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import run_cli
@@ -210,3 +211,180 @@ def test_the_files_comments_follow_the_page_language_the_settings_do_not() -> No
     assert [ln for ln in zh_body.splitlines() if not ln.startswith("#")] == [
         ln for ln in en_body.splitlines() if not ln.startswith("#")
     ]
+
+
+def test_the_refusals_and_other_not_settable_reasons_are_the_clis_english() -> None:
+    """Issue 39 (page walk): on the Chinese page a K the runtime cannot reach was
+    refused in English, and Cline's K and the margin, reply and protection reasons were
+    the CLI's English. Every one is a catalogue sentence, its English the CLI's."""
+    from string import Formatter  # noqa: PLC0415
+
+    from budgetcore.runtimes.export import NOT_SETTABLE_TEXTS, REFUSED_TEXTS  # noqa: PLC0415
+
+    # The problem renderer reads these parameter names itself (a "line" is a pasted
+    # line's number): a reason's own parameters must not take them.
+    taken = {"line", "file", "key", "other", "dropped", "detail", "why", "where", "got"}
+    taken |= {"runtime", "k", "reason"}
+    for key, english in {**REFUSED_TEXTS, **NOT_SETTABLE_TEXTS}.items():
+        assert t(key, "en") == english
+        assert t(key, "zh") != english
+        names = {name for _lit, name, _spec, _conv in Formatter().parse(english) if name}
+        both = {name for _lit, name, _spec, _conv in Formatter().parse(t(key, "zh")) if name}
+        assert names == both, key
+        if key.startswith("runtime-refused."):
+            assert not names & taken, key
+
+
+# Each refusal on gpt-5-codex (W 272,000, O 128,000; M 237,427), by hand from
+# RUNTIMES.md: Anthropic's minimum trigger is 50,000; Cline 4 fires at
+# ceil(0.81 × 272,000) = 220,320 whatever K; Claude Code's E = 272,000 − min(128,000,
+# 20,000) = 252,000, whose 1 % is 2,520.
+REFUSALS = [
+    ("anthropic-api", "20000", "runtime-refused.anthropic-api-below", {"minimum": "50,000"}),
+    ("cline", "120000", "runtime-refused.cline-below", {"trigger": "220,320"}),
+    (
+        "claude-code",
+        "1000",
+        "runtime-refused.claude-code-below",
+        {"effective": "252,000", "lowest": "2,520"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("runtime", "k", "key", "params"), REFUSALS)
+def test_an_unreachable_k_is_refused_in_the_pages_language(
+    runtime: str, k: str, key: str, params: dict[str, str]
+) -> None:
+    zh = reduce(page(runtime, lang="zh"), FieldTyped("config.trigger_tokens", k))
+    body, html = render_export(zh)
+    assert body == ""
+    refused = html_lib.unescape(str(html))
+    assert "data-runtime-refused" in refused
+    assert t(key, "zh", **params) in refused
+    assert "触发线 K(config.trigger_tokens)" in refused  # the field, not a line number
+    assert not re.search(r"\b(is|above|below|reaches)\b", refused), refused
+    en = reduce(page(runtime), FieldTyped("config.trigger_tokens", k))
+    # The English page says the CLI's sentence, word for word.
+    result = run_cli(
+        [
+            "export",
+            "--runtime",
+            runtime,
+            "--fragment",
+            f"main_model.model={CODEX}&config.trigger_tokens={k}",
+        ]
+    )
+    assert result.code == 2
+    cli_reason = t(key, "en", **params)
+    assert cli_reason in result.err
+    assert cli_reason in html_lib.unescape(str(render_export(en)[1]))
+
+
+def test_clines_k_and_the_reply_are_not_settable_in_the_pages_language() -> None:
+    from budgetcore.ui.export.runtime import runtime_export  # noqa: PLC0415
+
+    state = reduce(page("cline", lang="zh"), FieldTyped("config.trigger_tokens", "230000"))
+    state = reduce(state, FieldTyped("config.reply_max_tokens", "4096"))
+    x = runtime_export(state)
+    whys = {n.knob: n.why for n in x.not_settable}
+    assert whys["K (trigger line)"] == t("runtime-not-settable.cline-k", "zh", fixed="220,320")
+    m = f"{state.plan.main_safe_input:,}"
+    assert whys["config.reply_max_tokens"] == t(
+        "runtime-not-settable.shapes-m", "zh", runtime="Cline", m=m
+    )
+
+
+# A Claude Code 2.1 log of claude-opus-4-7, whose registry window (LiteLLM) is
+# 1,000,000 with O 128,000; Claude Code runs it at 200,000 (RUNTIMES.md §1, spec §17),
+# and no request of this log exceeds 200,000.
+OPUS_LOG = ROOT / "tests/fixtures/logs/claude/12-compact-preserved-2.1/projects/-home-user-proj"
+
+
+def log_page(runtime: str, lang: str = "en") -> PageState:
+    """The page as the walk had it: the registry loaded (as the page loads it after
+    ready), then the log imported and a runtime picked."""
+    from budgetcore.ui.events import (  # noqa: PLC0415
+        ReplayLogsLoaded,
+        ReplaySourceChosen,
+        ReplayToggled,
+    )
+
+    state = reduce(initial_state(), ModelDataLoaded(default_registry(), default_peers()))
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
+    file = next(OPUS_LOG.glob("*.jsonl"))
+    state = reduce(state, ReplayLogsLoaded(((file.name, file.read_bytes()),)))
+    if lang != "en":
+        state = reduce(state, LanguageChosen(lang))
+    return reduce(state, ExportRuntimeChosen(runtime))
+
+
+def test_a_logs_model_at_its_runtimes_window_is_still_named_in_every_export() -> None:
+    """The walk (Chromium): with a claude-opus-4-7 log imported, the Codex export's
+    header said 未指定模型 and the reviewed file's fragment had no main_model.model. The
+    log's 200,000 window is not the registry's 1,000,000, and the one rule dropped the
+    name. It is still that model, at the runtime's window: the export names it and says
+    which window it assumed."""
+    from budgetcore.ui.tune.handlers import at_point  # noqa: PLC0415
+
+    state = log_page("codex", lang="zh")
+    scenario = state.plan.scenario
+    assert (scenario.main_model.input_tokens, scenario.main_model.output_tokens) == (
+        200_000,
+        128_000,
+    )
+    assert scenario.main_model_name == "claude-opus-4-7"
+    for shown in (state, at_point(state, 120_000, 8_192)):  # the panel, and Tune's point
+        body, _table = render_export(shown)
+        assert "未指定模型" not in body
+        assert "# 模型 claude-opus-4-7:W = 200,000(场景的窗口,小于注册表的 1,000,000)" in body
+    en = log_page("codex")
+    body, _table = render_export(en)
+    assert (
+        "# model claude-opus-4-7: W = 200,000 (the scenario's window, below the registry's "
+        "1,000,000), O = 128,000 (the fragment's main_model.model)\n" in body
+    )
+    # The CLI writes the same file from the page's link.
+    result = run_cli(["export", "--runtime", "codex", "--fragment", render(en).fragment])
+    assert result.code == 0, result.err
+    assert result.out == body
+    # The reviewed config (the article's runtime) records the model and its window.
+    article, _diff = render_export(reduce(en, ExportRuntimeChosen("article")))
+    assert "main_model.model=claude-opus-4-7" in article
+    reviewed = article.split("[reviewed.main_model]\n", 1)[1]
+    assert reviewed.startswith('model = "claude-opus-4-7"\ninput_tokens = 200000\n')
+
+
+@pytest.mark.parametrize("runtime", ["cline", "codex", "pi", "claude-code", "anthropic-api"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_not_settable_knob_of_the_export_is_on_the_page(runtime: str, lang: str) -> None:
+    """The page walk: the page showed only S of ``not_settable``, while the export's JSON
+    also names K in Cline and every reviewed override the runtime lacks (the reply
+    budget, a protection). The page lists each, in its language, beside the export:
+    the same knobs, in the same order, as ``export --runtime NAME --format json``."""
+    texts = {
+        "config.trigger_tokens": "230000",
+        "config.reply_max_tokens": "4096",
+        "limits.lease_s": "200",
+    }
+    state = page(runtime, lang=lang)
+    for path, text in texts.items():
+        state = reduce(state, FieldTyped(path, text))
+    html = str(render_export(state)[1])
+    block = re.search(r'<div [^>]*data-runtime-not-settable="([^"]+)"[^>]*>(.*?)</div>', html)
+    assert block is not None
+    assert block.group(1) == runtime
+    shown = re.findall(r'<li data-not-settable="([^"]+)">(.*?)</li>', block.group(2))
+    fragment = f"main_model.model={CODEX}&" + "&".join(f"{k}={v}" for k, v in texts.items())
+    result = run_cli(["export", "--runtime", runtime, "--fragment", fragment, "--format", "json"])
+    assert result.code == 0, result.err
+    listed = json.loads(result.out)["not_settable"]
+    assert [knob for knob, _item in shown] == [n["knob"] for n in listed]
+    assert {"config.reply_max_tokens", "limits.lease_s"} <= {n["knob"] for n in listed}
+    for (_knob, item), n in zip(shown, listed, strict=True):
+        text = html_lib.unescape(re.sub(r"<[^>]+>", "", item))
+        if lang == "en":
+            assert text.endswith(f": {n['why']}")  # the CLI's words
+        else:
+            why = text.split(t("runtime.not-settable-why", "zh"), 1)[1]
+            assert re.search(r"[\u4e00-\u9fff]", why), text
+            assert n["why"] not in text

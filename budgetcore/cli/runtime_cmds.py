@@ -62,16 +62,20 @@ def scenario_and_model(
         scenario = dataclasses.replace(scenario, main_model=found.contract)
         named, source = found.name, "--model"
     provider = None
+    contract = scenario.main_model
+    registry_window = None
     if named is not None:
         entry = default_registry().lookup(named)
         provider = None if entry is None else entry.provider
-    contract = scenario.main_model
+        if entry is not None and entry.contract.input_tokens != contract.input_tokens:
+            registry_window = entry.contract.input_tokens  # a runtime's window (spec §17)
     return scenario, Model(
         name=named,
         provider=provider,
         window=contract.input_tokens,
         output=contract.output_tokens,
         source=source,
+        registry_window=registry_window,
     )
 
 

@@ -18,10 +18,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "picker.all.one": ("{n} match.", "{n} 个匹配。"),
     "picker.all.other": ("{n} matches.", "{n} 个匹配。"),
     "picker.custom": (
-        "Custom: I or O edited by hand after choosing {name}.",
-        "自定义:选择 {name} 后手动修改了 I 或 O。",
+        "Custom: O edited, or I raised above the model's window, by hand after choosing {name}.",
+        "自定义:选择 {name} 后手动修改了 O,或把 I 调到了模型窗口之上。",
     ),
     "picker.contract": ("({provider}): I {i}, O {o}", "({provider}):I {i},O {o}"),
+    # A registry model run at a smaller window than its own (a runtime's, spec §17).
+    "picker.window": (
+        "run at a window of {w} (a runtime's window, below the model's {i})",
+        "以 {w} 的窗口运行(运行时给的窗口,小于模型的 {i})",
+    ),
     "picker.prices": (
         "USD per 1,000,000 tokens: input {input} · output {output} · cache read {read} · cache write {write}",
         "每 1,000,000 tokens 美元价格:输入 {input} · 输出 {output} · 缓存读取 {read} · 缓存写入 {write}",

@@ -16,6 +16,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "model {model}: W = {w}, O = {o} ({source})",
         "模型 {model}:W = {w},O = {o}({source})",
     ),
+    "runtime-export.model-window": (
+        "model {model}: W = {w} (the scenario's window, below the registry's {registry}), "
+        "O = {o} ({source})",
+        "模型 {model}:W = {w}(场景的窗口,小于注册表的 {registry}),O = {o}({source})",
+    ),
     "runtime-export.no-model": ("no model named", "未指定模型"),
     "runtime-export.compacts": (
         "compacts at T >= {tokens} tokens (reviewed K, at most M)",
@@ -153,6 +158,96 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "compact_20260112 has no summary size parameter",
         "compact_20260112 没有摘要大小参数",
     ),
+    # Why a runtime cannot reach K (runtimes.export.REFUSED_TEXTS: the same English,
+    # tested), said after "K = …" in core.runtime-unreachable.
+    "runtime-refused.claude-code-none": (
+        "reaches no K for this model: its default E − 13,000 = {default} (E = W − "
+        "min(O, 20,000) = {effective}) is below the lowest its percentage reaches",
+        "对该模型达不到任何 K:其默认值 E − 13,000 = {default}(E = W − min(O, 20,000) = "
+        "{effective})低于其百分比能达到的最低值",
+    ),
+    "runtime-refused.claude-code-above": (
+        "is above Claude Code's default E − 13,000 = {default} (E = W − min(O, "
+        "20,000)); the percentage only lowers it: the highest K it reaches is "
+        "{default} (a larger-window model reaches more)",
+        "高于 Claude Code 的默认值 E − 13,000 = {default}(E = W − min(O, 20,000));"
+        "百分比只能调低它:它能达到的最高 K 是 {default}(窗口更大的模型能达到更高)",
+    ),
+    "runtime-refused.claude-code-below": (
+        "is below 1 % of Claude Code's effective window E = {effective} "
+        "(CLAUDE_AUTOCOMPACT_PCT_OVERRIDE takes 1 to 100): the lowest K it reaches is "
+        "{lowest}",
+        "低于 Claude Code 有效窗口 E = {effective} 的 1 %"
+        "(CLAUDE_AUTOCOMPACT_PCT_OVERRIDE 取 1 到 100):它能达到的最低 K 是 {lowest}",
+    ),
+    "runtime-refused.codex-none": (
+        "reaches no K for W = {w}: floor(0.9 × W) = {clamp}, and a limit below 1 compacts "
+        "before every turn",
+        "在 W = {w} 时达不到任何 K:floor(0.9 × W) = {clamp},而小于 1 的上限会在每一轮之前都压缩",
+    ),
+    "runtime-refused.codex-above": (
+        "is above Codex's clamp floor(0.9 × W) = {clamp} (W = {w}), which ignores a higher "
+        "limit; model_context_window >= {needed} would reach it, if that is the model's "
+        "real window",
+        "高于 Codex 的钳制值 floor(0.9 × W) = {clamp}(W = {w}),更高的上限会被忽略;"
+        "若模型的真实窗口如此,model_context_window >= {needed} 才能达到它",
+    ),
+    "runtime-refused.above-window": (
+        "is above the model's window: the highest K it reaches is W = {w}",
+        "高于模型的窗口:它能达到的最高 K 是 W = {w}",
+    ),
+    "runtime-refused.gemini-cli-above": (
+        "is above Gemini CLI's token limit {limit} for this model (the threshold is a "
+        "fraction of it, at most 1): the highest K it reaches is {limit}",
+        "高于 Gemini CLI 对该模型的 token 上限 {limit}(阈值是它的一个比例,最大为 1):"
+        "它能达到的最高 K 是 {limit}",
+    ),
+    "runtime-refused.qwen-code-above": (
+        "is above Qwen Code's line W − 33,000 = {highest}, which wins over any "
+        "context.autoCompactThreshold: the highest K it reaches is {highest} (a larger real "
+        "window reaches more)",
+        "高于 Qwen Code 的界线 W − 33,000 = {highest},它优先于任何 "
+        "context.autoCompactThreshold:它能达到的最高 K 是 {highest}(真实窗口更大则更高)",
+    ),
+    "runtime-refused.kimi-cli-none": (
+        "reaches no K for W = {w}: reserved_context_size is at least 1,000",
+        "在 W = {w} 时达不到任何 K:reserved_context_size 至少为 1,000",
+    ),
+    "runtime-refused.kimi-cli-above": (
+        "is above what Kimi CLI reaches for W = {w}: reserved_context_size is at least "
+        "1,000 and compaction_trigger_ratio at most 0.99, so the highest K it reaches is "
+        "{highest}",
+        "高于 Kimi CLI 在 W = {w} 时能达到的值:reserved_context_size 至少为 1,000,"
+        "compaction_trigger_ratio 至多为 0.99,因此它能达到的最高 K 是 {highest}",
+    ),
+    "runtime-refused.cline-below": (
+        "is below Cline's trigger 0.81 × W = {trigger}: Cline 4 has no threshold setting "
+        "(cline/cline#14329), only auto-condense on or off, so the lowest K it reaches is "
+        "{trigger}",
+        "低于 Cline 的触发线 0.81 × W = {trigger}:Cline 4 没有阈值设置(cline/cline#14329),"
+        "只能开关自动压缩,因此它能达到的最低 K 是 {trigger}",
+    ),
+    "runtime-refused.anthropic-api-below": (
+        "is below the API's minimum compaction trigger {minimum}",
+        "低于该 API 的最小压缩触发值 {minimum}",
+    ),
+    # Why a reviewed knob other than S cannot be written there
+    # (runtimes.export.NOT_SETTABLE_TEXTS: the same English, tested).
+    "runtime-not-settable.cline-k": (
+        "Cline 4 has no threshold setting (cline/cline#14329): it compacts at 0.81 × W = "
+        "{fixed} whatever K",
+        "Cline 4 没有阈值设置(cline/cline#14329):无论 K 是多少,它都在 0.81 × W = {fixed} 处压缩",
+    ),
+    "runtime-not-settable.never": ("never", "从不"),
+    "runtime-not-settable.shapes-m": (
+        "{runtime} has no such setting: it only shapes M = {m}, which the exported trigger "
+        "already respects (it is at most min(K, M))",
+        "{runtime} 没有这项设置:它只影响 M = {m},而导出的触发线已满足它(至多为 min(K, M))",
+    ),
+    "runtime-not-settable.protection": (
+        "a protection of the article's runtime (spec §6); {runtime} has no such setting",
+        "这是文章运行时的一项保护(spec §6);{runtime} 没有这项设置",
+    ),
     "runtime.source-fragment": ("the fragment's main_model.model", "链接片段中的 main_model.model"),
     "runtime.source-contract": ("the contract's I and O", "契约的 I 与 O"),
     # The export panel's runtime picker (ui.export.runtime).
@@ -168,6 +263,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "runtime.m": ("M, main safe input", "M,主调用安全输入容量"),
     "runtime.plan-only": ("the plan's own (no setting)", "方案自身的值(不是设置)"),
     "runtime.not-settable": ("not settable in {runtime}", "在 {runtime} 中无法设置"),
+    # Above the list of every reviewed knob the runtime lacks (the export's not_settable).
+    "runtime.not-settable-head": (
+        "Not settable in {runtime}: the plan keeps these, the file cannot carry them.",
+        "在 {runtime} 中无法设置:方案保留这些值,文件无法携带它们。",
+    ),
+    # Between a knob's reviewed value and why it is not settable.
+    "runtime.not-settable-why": (": ", ":"),
     "runtime.effective": ("compacts at T ≥ {tokens}", "在 T ≥ {tokens} 时压缩"),
     "runtime.plan-stays": (
         "The plan stays in M / K / S; only the names and units are {runtime}'s.",
@@ -181,8 +283,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be one of the runtimes budgetcore knows; got {got}",
         "{where} 必须是 budgetcore 已知的运行时之一;收到 {got}",
     ),
-    # The reason is the raise site's English ({reason}): a per-runtime sentence with
-    # the numbers that would reach K.
+    # The reason ({reason}) is a runtime-refused.* sentence with the numbers that would
+    # reach K, said in the reader's language (ui.problems).
     "core.runtime-unreachable": (
         "{where} cannot be set in {runtime}: K = {k} {reason}; got {got}",
         "{where} 无法在 {runtime} 中设置:K = {k},{reason};收到 {got}",

@@ -623,15 +623,20 @@ def default_registry() -> Registry:
 
 
 def still_named(model: RegistryModel | None, contract: ModelContract | None) -> bool:
-    """THE rule for "is this contract still that registry model's": its I and O are the
-    model's (q is the local adapter's, not the model's). Edited by hand, it is "custom":
-    no name, no prices. The scenario's names (``Scenario.main_model_name``), the page's
-    pickers and link, and the prices a replay bills at all ask this one function."""
+    """THE rule for "is this contract still that registry model's": its O is the model's
+    and its I is the model's window or a smaller one, the window a runtime runs it at
+    (docs/spec.md §17: the as-run window is the runtime's, not the registry's API
+    maximum; Claude Code runs claude-opus-4-7, 1,000,000 in the registry, at 200,000, and
+    Codex gpt-5.1-codex at 272,000 of the API's 400,000). q is the local adapter's, not
+    the model's. A larger I, or another O, is no longer that model: "custom", no name,
+    no prices. The scenario's names (``Scenario.main_model_name``), the page's pickers
+    and link, and the prices a replay bills at all ask this one function; a window below
+    the registry's is said where the name is (the runtime export's header, the picker)."""
     if model is None or contract is None:
         return False
-    return (contract.input_tokens, contract.output_tokens) == (
-        model.contract.input_tokens,
-        model.contract.output_tokens,
+    return (
+        contract.output_tokens == model.contract.output_tokens
+        and contract.input_tokens <= model.contract.input_tokens
     )
 
 

@@ -34,7 +34,9 @@ from budgetcore.units import format_int
 __all__ = [
     "CONVERSION_TEXTS",
     "HEADER_TEXTS",
+    "NOT_SETTABLE_TEXTS",
     "NO_S_TEXTS",
+    "REFUSED_TEXTS",
     "Model",
     "NotSettable",
     "Reviewed",
@@ -57,6 +59,10 @@ class Model:
     window: int
     output: int
     source: str  # "--model", "the scenario's main_model.model", "the contract's I and O"
+    # The registry's window for the named model where W is a smaller one (the window a
+    # runtime runs it at, docs/spec.md §17: still that model, registry.models.still_named);
+    # None: W is the registry's, or no model is named.
+    registry_window: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -106,10 +112,14 @@ class RuntimeExport:
 
 
 class _Refused(Exception):
-    def __init__(self, rule: str, value: int) -> None:
-        super().__init__(rule)
-        self.rule = rule
+    """K cannot be reached: why, as a catalogue key (``runtime-refused.<key>``, the CLI's
+    English in REFUSED_TEXTS) and its parameters, so the page says it in its language."""
+
+    def __init__(self, key: str, value: int, **params: str) -> None:
+        super().__init__(key)
+        self.key = f"runtime-refused.{key}"
         self.value = value
+        self.params = params
 
 
 def _n(value: int) -> str:
@@ -129,7 +139,7 @@ def _decimal_near(target: Fraction, scale: int) -> Decimal:
 #
 # Each takes (t, model, reviewed) and returns (settings, conversion as a Said, resolution,
 # notes);
-# _Refused(rule, value) when the runtime cannot reach t.
+# _Refused(key, value, **params) when the runtime cannot reach t (REFUSED_TEXTS).
 
 #: A sentence by its catalogue key and parameters: the CLI says it in English
 #: (:func:`english`), the page in its language (the catalogue holds the same English).
@@ -200,6 +210,64 @@ CONVERSION_TEXTS: Mapping[str, str] = {
 }
 
 
+#: Why a runtime cannot reach K (``runtime-refused.<key>``, said after "K = …" in the
+#: problem ``core.runtime-unreachable``; the catalogue holds the same English, tested,
+#: and its Chinese).
+REFUSED_TEXTS: Mapping[str, str] = {
+    "runtime-refused.claude-code-none": (
+        "reaches no K for this model: its default E − 13,000 = {default} (E = W − "
+        "min(O, 20,000) = {effective}) is below the lowest its percentage reaches"
+    ),
+    "runtime-refused.claude-code-above": (
+        "is above Claude Code's default E − 13,000 = {default} (E = W − min(O, "
+        "20,000)); the percentage only lowers it: the highest K it reaches is "
+        "{default} (a larger-window model reaches more)"
+    ),
+    "runtime-refused.claude-code-below": (
+        "is below 1 % of Claude Code's effective window E = {effective} "
+        "(CLAUDE_AUTOCOMPACT_PCT_OVERRIDE takes 1 to 100): the lowest K it reaches is "
+        "{lowest}"
+    ),
+    "runtime-refused.codex-none": (
+        "reaches no K for W = {w}: floor(0.9 × W) = {clamp}, and a limit below 1 compacts "
+        "before every turn"
+    ),
+    "runtime-refused.codex-above": (
+        "is above Codex's clamp floor(0.9 × W) = {clamp} (W = {w}), which ignores a higher "
+        "limit; model_context_window >= {needed} would reach it, if that is the model's "
+        "real window"
+    ),
+    "runtime-refused.above-window": (
+        "is above the model's window: the highest K it reaches is W = {w}"
+    ),
+    "runtime-refused.gemini-cli-above": (
+        "is above Gemini CLI's token limit {limit} for this model (the threshold is a "
+        "fraction of it, at most 1): the highest K it reaches is {limit}"
+    ),
+    "runtime-refused.qwen-code-above": (
+        "is above Qwen Code's line W − 33,000 = {highest}, which wins over any "
+        "context.autoCompactThreshold: the highest K it reaches is {highest} (a larger real "
+        "window reaches more)"
+    ),
+    "runtime-refused.kimi-cli-none": (
+        "reaches no K for W = {w}: reserved_context_size is at least 1,000"
+    ),
+    "runtime-refused.kimi-cli-above": (
+        "is above what Kimi CLI reaches for W = {w}: reserved_context_size is at least "
+        "1,000 and compaction_trigger_ratio at most 0.99, so the highest K it reaches is "
+        "{highest}"
+    ),
+    "runtime-refused.cline-below": (
+        "is below Cline's trigger 0.81 × W = {trigger}: Cline 4 has no threshold setting "
+        "(cline/cline#14329), only auto-condense on or off, so the lowest K it reaches is "
+        "{trigger}"
+    ),
+    "runtime-refused.anthropic-api-below": (
+        "is below the API's minimum compaction trigger {minimum}"
+    ),
+}
+
+
 def _said(name: str, **params: str) -> Said:
     return f"runtime-conversion.{name}", params
 
@@ -220,25 +288,11 @@ def _claude_code(t: int, m: Model, r: Reviewed) -> Conversion:
     # the range's edge where pct = 1 still floors to t (E / 100 in [t, t + 1/2)).
     lowest = max(1, effective // 100)
     if default < lowest:
-        raise _Refused(
-            f"reaches no K for this model: its default E − 13,000 = {_n(default)} (E = W − "
-            f"min(O, 20,000) = {_n(effective)}) is below the lowest its percentage reaches",
-            t,
-        )
+        raise _Refused("claude-code-none", t, default=_n(default), effective=_n(effective))
     if t > default:
-        raise _Refused(
-            f"is above Claude Code's default E − 13,000 = {_n(default)} (E = W − min(O, "
-            f"20,000)); the percentage only lowers it: the highest K it reaches is "
-            f"{_n(default)} (a larger-window model reaches more)",
-            t,
-        )
+        raise _Refused("claude-code-above", t, default=_n(default))
     if t < lowest:
-        raise _Refused(
-            f"is below 1 % of Claude Code's effective window E = {_n(effective)} "
-            f"(CLAUDE_AUTOCOMPACT_PCT_OVERRIDE takes 1 to 100): the lowest K it reaches is "
-            f"{_n(lowest)}",
-            t,
-        )
+        raise _Refused("claude-code-below", t, effective=_n(effective), lowest=_n(lowest))
     pct = _decimal_near(Fraction(2 * t + 1, 2) * 100 / effective, effective)
     if pct < 1:
         pct = Decimal(1)
@@ -257,19 +311,10 @@ def _claude_code(t: int, m: Model, r: Reviewed) -> Conversion:
 def _codex(t: int, m: Model, r: Reviewed) -> Conversion:
     clamp = codex_clamp(m.window)
     if clamp < 1:
-        raise _Refused(
-            f"reaches no K for W = {_n(m.window)}: floor(0.9 × W) = {_n(clamp)}, and a limit "
-            "below 1 compacts before every turn",
-            t,
-        )
+        raise _Refused("codex-none", t, w=_n(m.window), clamp=_n(clamp))
     if t > clamp:
         needed = ceil_fraction(Fraction(t * 10, 9))
-        raise _Refused(
-            f"is above Codex's clamp floor(0.9 × W) = {_n(clamp)} (W = {_n(m.window)}), "
-            f"which ignores a higher limit; model_context_window >= {_n(needed)} would "
-            "reach it, if that is the model's real window",
-            t,
-        )
+        raise _Refused("codex-above", t, clamp=_n(clamp), w=_n(m.window), needed=_n(needed))
     return (
         {"model_auto_compact_token_limit": t},
         _said("codex", k=_n(t), clamp=_n(clamp)),
@@ -280,9 +325,7 @@ def _codex(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _opencode(t: int, m: Model, r: Reviewed) -> Conversion:
     if t > m.window:
-        raise _Refused(
-            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
-        )
+        raise _Refused("above-window", t, w=_n(m.window))
     reserved = m.window - t
     return (
         {
@@ -299,9 +342,7 @@ def _opencode(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _pi(t: int, m: Model, r: Reviewed) -> Conversion:
     if t > m.window:
-        raise _Refused(
-            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
-        )
+        raise _Refused("above-window", t, w=_n(m.window))
     reserve = m.window - t + 1
     return (
         {"compaction.reserveTokens": reserve},
@@ -314,11 +355,7 @@ def _pi(t: int, m: Model, r: Reviewed) -> Conversion:
 def _gemini(t: int, m: Model, r: Reviewed) -> Conversion:
     limit = gemini_token_limit(m.name)
     if t > limit:
-        raise _Refused(
-            f"is above Gemini CLI's token limit {_n(limit)} for this model (the threshold "
-            f"is a fraction of it, at most 1): the highest K it reaches is {_n(limit)}",
-            t,
-        )
+        raise _Refused("gemini-cli-above", t, limit=_n(limit))
     notes = [
         "the threshold is a fraction of tokenLimit(model) = "
         f"{_n(limit)}, not of the model's window W = {_n(m.window)}"
@@ -345,16 +382,9 @@ def _gemini(t: int, m: Model, r: Reviewed) -> Conversion:
 def _qwen(t: int, m: Model, r: Reviewed) -> Conversion:
     effective = max(0, m.window - 20_000)
     if effective - 13_000 > 0 and t > effective - 13_000:
-        raise _Refused(
-            f"is above Qwen Code's line W − 33,000 = {_n(effective - 13_000)}, which wins "
-            "over any context.autoCompactThreshold: the highest K it reaches is "
-            f"{_n(effective - 13_000)} (a larger real window reaches more)",
-            t,
-        )
+        raise _Refused("qwen-code-above", t, highest=_n(effective - 13_000))
     if t > m.window:
-        raise _Refused(
-            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
-        )
+        raise _Refused("above-window", t, w=_n(m.window))
     pct = _decimal_near(Fraction(2 * t - 1, 2) / m.window, m.window)
     return (
         {"context.autoCompactThreshold": pct},
@@ -373,17 +403,9 @@ def _kimi(t: int, m: Model, r: Reviewed) -> Conversion:
     # the trigger is min(ceil(ratio × W), W − reserved), so K reaches at most both.
     highest = min(m.window - 1_000, ceil_fraction(Fraction(99, 100) * m.window))
     if highest < 1:
-        raise _Refused(
-            f"reaches no K for W = {_n(m.window)}: reserved_context_size is at least 1,000",
-            t,
-        )
+        raise _Refused("kimi-cli-none", t, w=_n(m.window))
     if t > highest:
-        raise _Refused(
-            f"is above what Kimi CLI reaches for W = {_n(m.window)}: reserved_context_size "
-            "is at least 1,000 and compaction_trigger_ratio at most 0.99, so the highest K "
-            f"it reaches is {_n(highest)}",
-            t,
-        )
+        raise _Refused("kimi-cli-above", t, w=_n(m.window), highest=_n(highest))
     settings: dict[str, Value] = {"loop_control.reserved_context_size": m.window - t}
     said = _said("kimi-cli", reserve=_n(m.window - t))
     if ceil_fraction(Fraction(85, 100) * m.window) < t:
@@ -408,12 +430,7 @@ def _kimi(t: int, m: Model, r: Reviewed) -> Conversion:
 def _cline(t: int, m: Model, r: Reviewed) -> Conversion:
     default = ceil_fraction(Fraction(81, 100) * m.window)
     if default > t:
-        raise _Refused(
-            f"is below Cline's trigger 0.81 × W = {_n(default)}: Cline 4 has no threshold "
-            "setting (cline/cline#14329), only auto-condense on or off, so the lowest K it "
-            f"reaches is {_n(default)}",
-            t,
-        )
+        raise _Refused("cline-below", t, trigger=_n(default))
     return (
         {"useAutoCondense": True},
         _said("cline", line=_n(default)),
@@ -424,9 +441,7 @@ def _cline(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _goose(t: int, m: Model, r: Reviewed) -> Conversion:
     if t > m.window:
-        raise _Refused(
-            f"is above the model's window: the highest K it reaches is W = {_n(m.window)}", t
-        )
+        raise _Refused("above-window", t, w=_n(m.window))
     # floor(thr × W) + 1 = t needs thr × W in [t − 1, t): aim at t − 1/2.
     thr = _decimal_near(Fraction(2 * t - 1, 2) / m.window, m.window)
     return (
@@ -463,10 +478,7 @@ def _openai_agents(t: int, m: Model, r: Reviewed) -> Conversion:
 
 def _anthropic(t: int, m: Model, r: Reviewed) -> Conversion:
     if t < ANTHROPIC_MIN_TRIGGER:
-        raise _Refused(
-            f"is below the API's minimum compaction trigger {_n(ANTHROPIC_MIN_TRIGGER)}",
-            t,
-        )
+        raise _Refused("anthropic-api-below", t, minimum=_n(ANTHROPIC_MIN_TRIGGER))
     return (
         {"compact": True, "trigger.value": t},
         _said("anthropic-api", k=_n(t)),
@@ -518,6 +530,23 @@ NO_S_TEXTS: Mapping[str, str] = {
 }
 _NO_S = frozenset(key.removeprefix("runtime-no-s.") for key in NO_S_TEXTS)
 
+#: Why a reviewed knob other than S cannot be written (``runtime-not-settable.<key>``;
+#: the catalogue holds the same English, tested, and its Chinese).
+NOT_SETTABLE_TEXTS: Mapping[str, str] = {
+    "runtime-not-settable.cline-k": (
+        "Cline 4 has no threshold setting (cline/cline#14329): it compacts at 0.81 × W = "
+        "{fixed} whatever K"
+    ),
+    "runtime-not-settable.never": "never",
+    "runtime-not-settable.shapes-m": (
+        "{runtime} has no such setting: it only shapes M = {m}, which the exported trigger "
+        "already respects (it is at most min(K, M))"
+    ),
+    "runtime-not-settable.protection": (
+        "a protection of the article's runtime (spec §6); {runtime} has no such setting"
+    ),
+}
+
 
 def _not_settable(
     p: Profile, r: Reviewed, effective: int | None, say: Say
@@ -529,27 +558,18 @@ def _not_settable(
         return ()
     out: list[NotSettable] = []
     if p.name == "cline":
-        fixed = "never" if effective is None else _n(effective)
-        out.append(
-            NotSettable(
-                "K (trigger line)",
-                r.trigger,
-                f"Cline 4 has no threshold setting (cline/cline#14329): it compacts at "
-                f"0.81 × W = {fixed} whatever K",
-            )
-        )
+        fixed = say("runtime-not-settable.never") if effective is None else _n(effective)
+        why = say("runtime-not-settable.cline-k", fixed=fixed)
+        out.append(NotSettable("K (trigger line)", r.trigger, why))
     if p.name in _NO_S:
         out.append(NotSettable("S (summary cap)", r.summary_cap, say(f"runtime-no-s.{p.name}")))
     for key, value in r.article_settings:
         if key in ("config.trigger_tokens", "config.summary_max_tokens"):
             continue
         if key in ("config.safety_margin", "config.reply_max_tokens"):
-            why = (
-                f"{p.title} has no such setting: it only shapes M = {_n(r.main_safe_input)}, "
-                "which the exported trigger already respects (it is at most min(K, M))"
-            )
+            why = say("runtime-not-settable.shapes-m", runtime=p.title, m=_n(r.main_safe_input))
         else:
-            why = f"a protection of the article's runtime (spec §6); {p.title} has no such setting"
+            why = say("runtime-not-settable.protection", runtime=p.title)
         shown = value if isinstance(value, int | Decimal) and not isinstance(value, bool) else None
         out.append(NotSettable(key, shown, why))
     return tuple(out)
@@ -564,6 +584,10 @@ def _not_settable(
 HEADER_TEXTS: Mapping[str, str] = {
     "runtime-export.generated": "generated by budgetcore {version} for {runtime} ({release})",
     "runtime-export.model": "model {model}: W = {w}, O = {o} ({source})",
+    "runtime-export.model-window": (
+        "model {model}: W = {w} (the scenario's window, below the registry's {registry}), "
+        "O = {o} ({source})"
+    ),
     "runtime-export.no-model": "no model named",
     "runtime-export.compacts": "compacts at T >= {tokens} tokens (reviewed K, at most M)",
 }
@@ -573,16 +597,30 @@ HEADER_TEXTS: Mapping[str, str] = {
 Say = Callable[..., str]
 
 
+#: Every sentence of a runtime export, by its catalogue key: the CLI's English.
+_ENGLISH: Mapping[str, str] = {
+    **HEADER_TEXTS,
+    **CONVERSION_TEXTS,
+    **NO_S_TEXTS,
+    **REFUSED_TEXTS,
+    **NOT_SETTABLE_TEXTS,
+}
+
+
 def english(key: str, **params: str) -> str:
-    text = HEADER_TEXTS.get(key) or CONVERSION_TEXTS.get(key) or NO_S_TEXTS[key]
-    return text.format(**params)
+    return _ENGLISH[key].format(**params)
 
 
 def _header(p: Profile, m: Model, t: int, prefix: str, say: Say = english) -> str:
     model = m.name or say("runtime-export.no-model")
+    sizes = {"model": model, "w": _n(m.window), "o": _n(m.output), "source": m.source}
+    if m.registry_window is None:
+        said = say("runtime-export.model", **sizes)
+    else:  # the window assumed, said: a runtime's, not the registry's (spec §17)
+        said = say("runtime-export.model-window", registry=_n(m.registry_window), **sizes)
     lines = [
         say("runtime-export.generated", version=__version__, runtime=p.title, release=p.version),
-        say("runtime-export.model", model=model, w=_n(m.window), o=_n(m.output), source=m.source),
+        said,
         say("runtime-export.compacts", tokens=_n(t)),
     ]
     return "".join(f"{prefix} {line}\n" for line in lines)
@@ -719,16 +757,20 @@ def export_runtime(
     try:
         settings, said, resolution, notes = _CONVERT[p.name](target, model, reviewed)
     except _Refused as refused:
+        # The reason is a catalogue key with its own parameters beside the problem's,
+        # so the page says it in its language (ui.problems); the CLI, in English.
+        reason = english(refused.key, **refused.params)
         raise ScenarioError(
             [
                 Problem.of(
                     "config.trigger_tokens",
-                    f"cannot be set in {p.title}: K = {_n(refused.value)} {refused.rule}",
+                    f"cannot be set in {p.title}: K = {_n(refused.value)} {reason}",
                     refused.value,
                     "runtime-unreachable",
                     runtime=p.title,
                     k=_n(refused.value),
-                    reason=refused.rule,
+                    reason=refused.key,
+                    **refused.params,
                 )
             ]
         ) from None
@@ -741,6 +783,14 @@ def export_runtime(
         notes = [
             f"no model named: W and O are the contract's I and O ({_n(model.window)}, "
             f"{_n(model.output)}); name one with --model or main_model.model",
+            *notes,
+        ]
+    elif model.registry_window is not None:
+        notes = [
+            f"W = {_n(model.window)} is the scenario's main_model.input_tokens, below the "
+            f"registry's {_n(model.registry_window)} for {model.name}: the window a runtime "
+            "runs the model at (spec §17; Claude Code runs most models at 200,000); the "
+            "trigger holds for that window",
             *notes,
         ]
     not_settable = _not_settable(p, reviewed, effective, say)

@@ -60,6 +60,11 @@ def problem_sentence(problem: Problem, lang: str) -> str:
         # KeyError and the page's whole log panel failed (issue 41's hostile walk).
         if name in params and params[name] in CATALOGUE:
             params[name] = t(params[name], lang)
+    reason = params.get("reason", "")
+    if reason.startswith("runtime-refused.") and reason in CATALOGUE:
+        # Why a runtime cannot reach K: its own sentence, with its own parameters beside
+        # the problem's (runtimes.export.REFUSED_TEXTS), in the reader's language.
+        params["reason"] = t(reason, lang, **params)
     if "other" in params:  # a cross-key rule: both fields by their labels alone
         where = _label(problem.path, lang)
         params["other"] = _label(params["other"], lang)

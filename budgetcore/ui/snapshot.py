@@ -35,6 +35,7 @@ def prepare() -> None:
     from budgetcore.registry.peers import default_peers  # noqa: PLC0415
     from budgetcore.ui import effects as fx  # noqa: PLC0415
     from budgetcore.ui import events as E  # noqa: PLC0415
+    from budgetcore.ui.main.view.shell import shell_html  # noqa: PLC0415
     from budgetcore.ui.paint import Painted, main_ops, panel_ops  # noqa: PLC0415
     from budgetcore.ui.update import (  # noqa: PLC0415
         PRERENDER_WIDTH,
@@ -42,7 +43,6 @@ def prepare() -> None:
         initial_state,
         update,
     )
-    from budgetcore.ui.main.view.shell import shell_html  # noqa: PLC0415
 
     shell_html()
     registry, peers = default_registry(), default_peers()

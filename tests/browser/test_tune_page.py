@@ -114,5 +114,24 @@ def test_over_a_log_the_maps_are_what_ifs_and_a_runtime_is_its_knob(page: Page) 
     p.wait_for_selector("[data-tune-map=cost][data-n-s='1']", state="attached", timeout=120_000)
     assert p.locator("[data-tune-map=cost] [data-tune-cell]").count() == 10
     assert "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = " in page.text("#tune-choice")
+    lacking = p.locator('[data-runtime-not-settable="claude-code"] [data-not-settable]')
+    assert lacking.count() >= 1  # S at least, beside the export
+    # The walk: with this log (claude-opus-4-7, run at Claude Code's 200,000, not the
+    # registry's 1,000,000) and Codex picked, Tune's export said "no model named" once
+    # the registry was in, and the link lost main_model.model. Both name it now, and
+    # the header says which window it assumed.
+    p.select_option("#export-runtime", "codex")
+    named = (
+        "model claude-opus-4-7: W = 200,000 (the scenario's window, below the "
+        "registry's 1,000,000), O = 128,000"
+    )
+    for where in ("#export-text", "#tune-export"):
+        p.wait_for_function(
+            "([sel, s]) => (document.querySelector(sel)?.textContent ?? '').includes(s)",
+            arg=[where, named],
+            timeout=120_000,
+        )
+        assert "no model named" not in page.text(where)
+    assert "main_model.model=claude-opus-4-7" in p.evaluate("location.hash")
     page.assert_no_internal_error()
     assert not page.errors

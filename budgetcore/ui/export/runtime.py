@@ -63,6 +63,7 @@ def _model(state: PageState) -> Any:
     contract = scenario.main_model
     name = scenario.main_model_name
     entry = None if name is None or state.registry is None else state.registry.lookup(name)
+    registry_i = None if entry is None else entry.contract.input_tokens
     return Model(
         name=name,
         provider=None if entry is None else entry.provider,
@@ -70,6 +71,8 @@ def _model(state: PageState) -> Any:
         output=contract.output_tokens,
         # The page's link is a fragment: the same words as export --runtime --fragment.
         source=t("runtime.source-fragment" if name else "runtime.source-contract", state.lang),
+        # A log's model at its runtime's window (spec §17), said in the header.
+        registry_window=None if registry_i == contract.input_tokens else registry_i,
     )
 
 
@@ -166,6 +169,7 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
         ),
     )
     files = ", ".join(f.name for f in x.files)
+    lacking = _not_settable_html(x, lang)
     notes = el(
         "p",
         {"class": "note-small"},
@@ -175,7 +179,51 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
         " ",
         el("code", {"data-runtime-conversion": ""}, x.conversion),
     )
-    return x.text, join((table, notes))
+    return x.text, join((table, lacking, notes))
+
+
+#: The export's knob names for K and S (runtimes.export.NotSettable.knob) -> the rows'
+#: own words; any other is a reviewed override's key, said by its field's label.
+_PLAN_KNOBS = {"K (trigger line)": "runtime.k", "S (summary cap)": "runtime.s"}
+
+
+def _not_settable_html(x: Any, lang: str) -> Markup:
+    """Every reviewed knob the runtime has no setting for, as the export's JSON lists
+    them (``not_settable``): K in Cline, S, and each override the review changed from
+    its default (margin, reply, protections), with its reviewed value and why (the
+    export said why through the catalogue, in the page's language)."""
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
+
+    if not x.not_settable:
+        return Markup("")
+    items = []
+    for n in x.not_settable:
+        key = _PLAN_KNOBS.get(n.knob, f"label.{n.knob}")
+        name = t(key, lang) if key in CATALOGUE else n.knob
+        # The reviewed value as the plan shows it (a token count in full, a margin as is).
+        value = "—" if n.value is None else _shown(n.value)
+        items.append(
+            el(
+                "li",
+                {"data-not-settable": n.knob},
+                el("strong", None, name),
+                " ",
+                el("code", None, value),
+                t("runtime.not-settable-why", lang),
+                n.why,
+            )
+        )
+    head = t("runtime.not-settable-head", lang, runtime=x.runtime.title)
+    return el(
+        "div",
+        {"class": "note-small", "data-runtime-not-settable": x.runtime.name},
+        el("p", None, head),
+        el("ul", None, join(items)),
+    )
+
+
+def _shown(value: object) -> str:
+    return format_int(value) if isinstance(value, int) else str(value)
 
 
 def _value(value: object) -> str:

@@ -179,6 +179,16 @@ def _chosen_html(state: PageState, section: str) -> Markup:
         for tier in p.tiers
     ]
     marks = _model_marks(model, lang, state.today)
+    # Still this model at a smaller window (a log's runtime's, spec §17): said, since
+    # the contract shown is the registry's.
+    typed_i = state.values.get(f"{section}.input_tokens")
+    window: list[Markup | str] = []
+    if isinstance(typed_i, int) and typed_i < model.contract.input_tokens:
+        i, w = format_int(model.contract.input_tokens), format_int(typed_i)
+        window = [
+            el("br"),
+            el("span", {"data-window": str(typed_i)}, t("picker.window", lang, w=w, i=i)),
+        ]
     written = state.pickers[section].written
     resolved = state.registry.resolve(written) if written and written != name else None
     return el(
@@ -193,6 +203,7 @@ def _chosen_html(state: PageState, section: str) -> Markup:
             i=format_int(model.contract.input_tokens),
             o=format_int(model.contract.output_tokens),
         ),
+        *window,
         *(
             [el("br"), el("span", {"class": "picker-marks", "data-marks": name}, marks)]
             if marks
