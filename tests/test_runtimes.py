@@ -4,6 +4,7 @@ them (repository, path and commit in each comment)."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from budgetcore.errors import ScenarioError
 from budgetcore.runtimes import PROFILES, RUNTIME_NAMES, profile
 from budgetcore.runtimes.model import Settings
+from tests.helpers import run_cli
 
 D = Decimal
 
@@ -228,3 +230,35 @@ def test_a_window_or_output_out_of_range_is_a_problem(w: int, o: int) -> None:
 # (TestPeersAreTheProfiles) holds every runtime peer's line to its profile, and to
 # hand arithmetic from RUNTIMES.md; the decisions where PEERS.md disagreed are in
 # docs/models-and-peers.md ("Peers").
+
+
+@pytest.mark.parametrize(
+    ("model", "provider", "model_id"),
+    [
+        # OpenCode's catalogue is models.dev's: Gemini's API is "google", not LiteLLM's
+        # "gemini", and the model id carries no LiteLLM routing prefix.
+        ("gemini/gemini-2.5-pro", "google", "gemini-2.5-pro"),
+        ("claude-sonnet-4-5", "anthropic", "claude-sonnet-4-5"),
+        ("gpt-5", "openai", "gpt-5"),
+    ],
+)
+def test_opencode_s_file_keys_the_model_by_opencode_s_provider_id(
+    model: str, provider: str, model_id: str
+) -> None:
+    result = run_cli(
+        [
+            "export",
+            "--runtime",
+            "opencode",
+            "--fragment",
+            "config.trigger_tokens=100000",
+            "--model",
+            model,
+            "--format",
+            "json",
+        ]
+    )
+    assert result.code == 0, result.err
+    doc = json.loads(json.loads(result.out)["text"])
+    assert list(doc["provider"]) == [provider]
+    assert list(doc["provider"][provider]["models"]) == [model_id]

@@ -284,7 +284,7 @@ def _model_entry(
     """The entry of ``model`` in a per-model table, or the only one there is."""
     if model is not None:
         for key, entry in models.items():
-            if key == model or key.split("/")[-1] == model:
+            if key == model or key.split("/")[-1] in (model, model.split("/")[-1]):
                 return key, _object(r, entry, f"{path}.{key}")
     if len(models) == 1:
         ((key, entry),) = models.items()

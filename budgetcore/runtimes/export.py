@@ -336,8 +336,63 @@ def _opencode(t: int, m: Model, r: Reviewed) -> Conversion:
         },
         _said("opencode", w=_n(m.window), k=_n(t)),
         "1 token",
-        [] if m.name else ["no model named: provider and model keys are placeholders"],
+        _opencode_notes(m),
     )
+
+
+def _opencode_notes(m: Model) -> list[str]:
+    if not m.name:
+        return ["no model named: provider and model keys are placeholders"]
+    if m.provider is not None and m.provider not in OPENCODE_PROVIDERS:
+        return [
+            f"the provider key is LiteLLM's {m.provider!r}: rename it to OpenCode's id for "
+            "that provider (its /models list shows it)"
+        ]
+    return []
+
+
+#: OpenCode keys a model by models.dev's provider id, not LiteLLM's provider name (OpenCode
+#: docs "Providers": its catalogue is models.dev's; the ids as OpenCode's provider registry
+#: lists them, e.g. "google", "google-vertex", "amazon-bedrock", "fireworks-ai").
+OPENCODE_PROVIDERS: Mapping[str, str] = {
+    "anthropic": "anthropic",
+    "openai": "openai",
+    "gemini": "google",
+    "vertex_ai-language-models": "google-vertex",
+    "vertex_ai-anthropic_models": "google-vertex-anthropic",
+    "bedrock": "amazon-bedrock",
+    "bedrock_converse": "amazon-bedrock",
+    "azure": "azure",
+    "azure_ai": "azure",
+    "openrouter": "openrouter",
+    "groq": "groq",
+    "mistral": "mistral",
+    "deepseek": "deepseek",
+    "xai": "xai",
+    "together_ai": "togetherai",
+    "fireworks_ai": "fireworks-ai",
+    "moonshot": "moonshotai",
+    "dashscope": "alibaba",
+    "github_copilot": "github-copilot",
+    "cerebras": "cerebras",
+    "deepinfra": "deepinfra",
+    "minimax": "minimax",
+    "perplexity": "perplexity",
+}
+
+
+def opencode_ids(provider: str | None, model: str | None) -> tuple[str, str]:
+    """The (provider, model) keys of ``opencode.json`` for a registry model: models.dev's
+    provider id and the model's id without LiteLLM's routing prefix
+    (``gemini/gemini-2.5-pro`` is ``google`` / ``gemini-2.5-pro``). A provider OpenCode's
+    catalogue does not name keeps LiteLLM's name (the export's notes say so)."""
+    pid = "PROVIDER" if provider is None else OPENCODE_PROVIDERS.get(provider, provider)
+    mid = model or "MODEL"
+    for prefix in (f"{provider}/", "bedrock/", "vertex_ai/", "gemini/", "azure/"):
+        if provider is not None and mid.startswith(prefix):
+            mid = mid[len(prefix) :]
+            break
+    return pid, mid
 
 
 def _pi(t: int, m: Model, r: Reviewed) -> Conversion:
@@ -677,12 +732,11 @@ def _files(
         return [RuntimeFile(p.file, "toml", body)]
     if name == "opencode":
         limit = {k.split(".", 1)[1]: v for k, v in s.items() if k.startswith("limit.")}
+        provider, model_id = opencode_ids(m.provider, m.name)
         doc = {
             "$schema": "https://opencode.ai/config.json",
             "compaction": {"reserved": s["compaction.reserved"]},
-            "provider": {
-                m.provider or "PROVIDER": {"models": {m.name or "MODEL": {"limit": limit}}}
-            },
+            "provider": {provider: {"models": {model_id: {"limit": limit}}}},
         }
         return [RuntimeFile("opencode.json", "json", dumps_json(doc) + "\n")]
     if name in ("pi", "gemini-cli", "qwen-code", "cline"):
