@@ -129,15 +129,27 @@ def test_an_agent_without_a_profile_predicts_no_trigger_and_borrows_none() -> No
     assert a.window == _window(log.main_model())
 
 
-def test_kimi_s_trigger_is_its_reserve_on_the_model_s_window() -> None:
-    for log in _sessions(LOGS / "kimi" / "subagent"):
+def test_kimi_s_window_is_the_one_its_wire_states() -> None:
+    """The main wire's StatusUpdate max_context_tokens (262,144 in the fixture) is W;
+    the trigger is min(ceil(0.85 × W), W − 50,000) = 212,144."""
+    (log,) = _sessions(LOGS / "kimi" / "subagent")
+    assert log.window == 262_144
+    a = as_run(log)
+    assert a.window == 262_144
+    assert a.window_source.startswith("the log's max_context_tokens (262,144)")
+    assert a.trigger == min(-(-85 * 262_144 // 100), 262_144 - 50_000) == 212_144
+    assert a.cache.provider == "moonshot"
+    assert not a.cache.known
+
+
+def test_kimi_without_a_stated_window_takes_the_registry_s() -> None:
+    for log in _sessions(LOGS / "kimi" / "plain"):
+        assert log.window is None
         a = as_run(log)
         w = _window(log.main_model())
         assert a.window == w
         if w is not None:
             assert a.trigger == min(-(-85 * w // 100), w - 50_000)
-        assert a.cache.provider == "moonshot"
-        assert not a.cache.known
 
 
 def test_opencode_reserves_the_model_s_output_up_to_32000() -> None:

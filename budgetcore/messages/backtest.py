@@ -44,6 +44,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the registry's input tokens of the log's model",
         "注册表中日志模型的输入 tokens",
     ),
+    "asrun.window.kimi-log": (
+        "the log's own max_context_tokens (Kimi CLI's max_context_size for the model)",
+        "日志自身的 max_context_tokens(Kimi CLI 为该模型设定的 max_context_size)",
+    ),
     "asrun.window.gemini": (
         "Gemini CLI's tokenLimit of the model, whatever the model's own window",
         "Gemini CLI 给该模型的 tokenLimit,与模型自身的窗口无关",

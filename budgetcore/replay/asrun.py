@@ -603,7 +603,11 @@ def provider_of(model: str | None) -> str | None:
 
 
 def _no_cache_model(provider: str | None, model: str | None) -> CacheModel:
+    """No rules to predict with (Google's implicit caching publishes a minimum and no
+    lifetime, block size or guarantee; Moonshot's and DashScope's were not read): said,
+    with what is known of the provider's cache."""
     who = provider or "unknown"
+    known = "" if provider is None else f" ({cache_rules(provider).source})"
     return CacheModel(
         provider=who,
         lifetime_ms=0,
@@ -613,7 +617,7 @@ def _no_cache_model(provider: str | None, model: str | None) -> CacheModel:
         writes=False,
         source=f"no cache model for this provider ({who}, model {model or 'unnamed'}): "
         "the measured cache split is not predicted; every request's context is modelled "
-        "as uncached input",
+        f"as uncached input{known}",
         known=False,
     )
 
@@ -758,7 +762,11 @@ def _other_runtime(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Ru
     else:
         title, rule = prof.title, prof.rule
     window: int | None
-    if prof is not None and prof.name == "gemini-cli":
+    if log.window is not None:
+        # Kimi CLI's wire states it: StatusUpdate's max_context_tokens.
+        window = log.window
+        source = f"the log's max_context_tokens ({window:,}), {title}'s window for the model"
+    elif prof is not None and prof.name == "gemini-cli":
         # Gemini CLI compares with tokenLimit(model), not the model's own window.
         window = gemini_token_limit(name)
         source = (

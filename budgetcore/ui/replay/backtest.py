@@ -105,6 +105,8 @@ def window_evidence(a: AsRun, log: ParsedLog, lang: str) -> str:
 
     if a.window is None:
         return t("asrun.window.unknown", lang)
+    if log.format == "kimi-cli" and log.window is not None and a.window == log.window:
+        return t("asrun.window.kimi-log", lang)
     if a.runtime == "gemini-cli":
         return t("asrun.window.gemini", lang)
     if log.format not in ("codex", "claude-code"):
