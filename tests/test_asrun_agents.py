@@ -12,6 +12,7 @@ min(0.85 × W, W − 33,000), OpenCode at W − min(O, 32,000) without limit.inp
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,64 @@ def test_the_page_names_the_agent_s_runtime(lang: str) -> None:
         runtime = RUNTIME_OF_FORMAT.get(case.split("/")[0].replace("gemini", "gemini-cli"))
         assert f'data-as-run="{runtime or "amp"}"' in page
         assert ("运行时 " if lang == "zh" else "Runtime ") + title in page
+
+
+def _pi_session(tmp_path: Path, before: int) -> ParsedLog:
+    """A pi v3 session on claude-sonnet-4-5 (the registry's 200,000-token window): two
+    requests, a compaction whose tokensBefore is ``before``, one request after it."""
+    lines = [
+        {"type": "session", "version": 3, "id": "s", "timestamp": "2025-11-24T10:00:00.000Z"},
+    ]
+    parent = None
+    for i, (kind, body) in enumerate(
+        [
+            ("message", {"role": "user", "content": "placeholder"}),
+            ("message", {"input": 1, "cacheRead": 0, "cacheWrite": 100_000, "output": 500}),
+            ("message", {"role": "user", "content": "placeholder"}),
+            ("message", {"input": 1, "cacheRead": 100_000, "cacheWrite": 83_000, "output": 500}),
+            ("compaction", {"tokensBefore": before}),
+            ("message", {"role": "user", "content": "placeholder"}),
+            ("message", {"input": 1, "cacheRead": 0, "cacheWrite": 9_000, "output": 300}),
+        ]
+    ):
+        entry: dict[str, object] = {
+            "type": kind,
+            "id": f"e{i}",
+            "parentId": parent,
+            "timestamp": f"2025-11-24T10:00:{i + 1:02d}.000Z",
+        }
+        if kind == "compaction":
+            entry.update(summary="placeholder", firstKeptEntryId=f"e{i - 1}", **body)
+        elif "role" in body:
+            entry["message"] = body
+        else:
+            output = body.pop("output")
+            entry["message"] = {
+                "role": "assistant",
+                "content": [],
+                "provider": "anthropic",
+                "model": "claude-sonnet-4-5",
+                "usage": {**body, "output": output},
+            }
+        lines.append(entry)
+        parent = f"e{i}"
+    case = tmp_path / "sessions" / "--p--"
+    case.mkdir(parents=True)
+    (case / "2025-11-24T10-00-00-000Z_s.jsonl").write_text(
+        "".join(json.dumps(x) + "\n" for x in lines)
+    )
+    (log,) = _sessions(tmp_path)
+    return log
+
+
+@pytest.mark.parametrize(("before", "predicted"), [(183_617, (2,)), (183_616, ())])
+def test_pi_s_strict_trigger_predicts_the_logged_compaction_to_the_token(
+    tmp_path: Path, before: int, predicted: tuple[int, ...]
+) -> None:
+    """pi fires when T > W − 16,384 (compaction.ts :214): at tokensBefore 183,617 on a
+    200,000 window, not at 183,616."""
+    log = _pi_session(tmp_path, before)
+    a = as_run(log)
+    assert a.window == 200_000
+    assert a.logged_compactions == (2,)
+    assert a.predicted_compactions == predicted
