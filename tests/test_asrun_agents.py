@@ -22,6 +22,7 @@ from budgetcore.replay.asrun import (
     NO_PROFILE,
     RUNTIME_OF_FORMAT,
     as_run,
+    cline_v3_trigger,
     modelled_split,
     provider_of,
 )
@@ -282,3 +283,23 @@ def test_pi_s_strict_trigger_predicts_the_logged_compaction_to_the_token(
     assert a.window == 200_000
     assert a.logged_compactions == (2,)
     assert a.predicted_compactions == predicted
+
+
+@pytest.mark.parametrize(
+    ("window", "trigger"),
+    # min(floor(0.75 W), maxAllowed), RUNTIMES.md §8 (cline v3.59.0 ContextManager.ts,
+    # context-window-utils.ts): 64k: W − 27,000; 128k: W − 30,000; 200k: W − 40,000.
+    [(64_000, 37_000), (128_000, 96_000), (200_000, 150_000), (1_000_000, 750_000)],
+)
+def test_cline_3_s_own_rule(window: int, trigger: int) -> None:
+    assert cline_v3_trigger(window) == trigger
+
+
+def test_a_cline_3_task_is_backtested_on_cline_3_s_rule_and_a_4_session_on_4_s() -> None:
+    (v3,) = _sessions(LOGS / "cline" / "v3-model-info")
+    (v4,) = _sessions(LOGS / "cline" / "v4")
+    a3, a4 = as_run(v3), as_run(v4)
+    assert a3.window == a4.window == 200_000
+    assert a3.trigger == 150_000
+    assert a3.trigger_rule.startswith("Cline 3.x")
+    assert a4.trigger == 162_000  # ceil(0.81 × 200,000)

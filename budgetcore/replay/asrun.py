@@ -786,7 +786,10 @@ def _other_runtime(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Ru
             f"{name or 'an unnamed model'}"
         )
     trigger = None
-    if prof is not None and window is not None:
+    if prof is not None and prof.name == "cline" and _cline_v3(log):
+        rule = CLINE_V3_RULE
+        trigger = None if window is None else cline_v3_trigger(window)
+    elif prof is not None and window is not None:
         # O matters only to OpenCode's rule, which takes its own 32,000 when the model
         # states none (ProviderTransform's OUTPUT_TOKEN_MAX); 0 says "none" to it.
         trigger = prof.effective_trigger(window=window, output=output or 0, model=name)
@@ -821,6 +824,32 @@ def _other_runtime(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Ru
         cache,
         caveat,
     )
+
+
+#: Cline 3.x (the VS Code extension's ui_messages.json) compacted on its own rule, not
+#: v4's 0.81 × W (shared RUNTIMES.md §8: cline/cline v3.59.0 = 56de96e5ff
+#: src/core/context/context-management/ContextManager.ts:160-164,
+#: context-window-utils.ts:22-31).
+CLINE_V3_RULE = (
+    "Cline 3.x: T >= min(floor(W × autoCondenseThreshold 0.75), maxAllowed), maxAllowed = "
+    "W − 27,000 (64k), W − 30,000 (128k), W − 40,000 (200k), else max(W − 40,000, 0.8 × W)"
+)
+
+
+def cline_v3_trigger(window: int) -> int:
+    """The first whole T that Cline 3.x's ``T >= min(floor(W × 0.75), maxAllowed)``
+    passes at its default threshold (0.8 × W is fractional in JavaScript: T >= it
+    first at its ceiling)."""
+    by_size = {64_000: window - 27_000, 128_000: window - 30_000, 200_000: window - 40_000}
+    allowed = by_size.get(window)
+    if allowed is None:
+        allowed = max(window - 40_000, -(-window * 4 // 5))
+    return max(0, min(window * 3 // 4, allowed))
+
+
+def _cline_v3(log: ParsedLog) -> bool:
+    """A Cline 3.x task (its ui_messages.json), as the reader's ledger names it."""
+    return any(kind == "ui_messages document" for f in log.ledger for kind, _ in f.entries)
 
 
 def window_of(log: ParsedLog, resolver: Callable[[str], Resolution] = resolve) -> int | None:
