@@ -303,3 +303,17 @@ def test_a_cline_3_task_is_backtested_on_cline_3_s_rule_and_a_4_session_on_4_s()
     assert a3.trigger == 150_000
     assert a3.trigger_rule.startswith("Cline 3.x")
     assert a4.trigger == 162_000  # ceil(0.81 × 200,000)
+
+
+def test_a_session_of_two_makers_is_no_baseline_and_says_whose_rules_it_applied() -> None:
+    (log,) = _sessions(LOGS / "copilot" / "otel")
+    makers = {provider_of(m) for m in log.models()}
+    assert makers == {"anthropic", "openai"}
+    a = as_run(log)
+    main = provider_of(log.main_model())
+    (other,) = makers - {main}
+    assert a.cache.provider == main
+    assert a.caveat.startswith(
+        f"the session's models have more than one provider ({main} and {other})"
+    )
+    assert a.baseline_trusted is False

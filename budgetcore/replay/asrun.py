@@ -809,7 +809,7 @@ def _other_runtime(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Ru
         # request, which the other maker's cache may not follow.
         caveat = (
             f"the session's models have more than one provider ({provider} and "
-            f"{', '.join(sorted(str(o) for o in others))}): the cache rules of the main "
+            f"{', '.join(sorted(o or 'unknown' for o in others))}): the cache rules of the main "
             f"model's ({provider}) are applied to every request"
         )
     return _Runtime(
