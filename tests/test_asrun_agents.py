@@ -317,3 +317,22 @@ def test_a_session_of_two_makers_is_no_baseline_and_says_whose_rules_it_applied(
         f"the session's models have more than one provider ({main} and {other})"
     )
     assert a.baseline_trusted is False
+
+
+def test_the_cli_table_names_the_agent_s_runtime_and_its_cache() -> None:
+    from tests.helpers import run_cli  # noqa: PLC0415
+
+    pi = run_cli(["replay", "--log", str(LOGS / "pi" / "basic"), "--format", "table"])
+    assert pi.code == 0, pi.err
+    assert "  runtime pi; window 200,000 (the registry's input tokens of" in pi.out
+    assert "its trigger 183,617 (T > W − compaction.reserveTokens)" in pi.out
+    assert "  cache: anthropic rules (" in pi.out
+    gemini = run_cli(["replay", "--log", str(LOGS / "gemini" / "jsonl"), "--format", "table"])
+    assert gemini.code == 0, gemini.err
+    assert "  runtime Gemini CLI; window 1,048,576 (Gemini CLI's tokenLimit(" in gemini.out
+    assert "  cache: not predicted: no cache model for this provider (google" in gemini.out
+    assert "no baseline for a what-if, whatever its error: no cache model" in gemini.out
+    amp = run_cli(["replay", "--log", str(LOGS / "amp" / "ledger"), "--format", "table"])
+    assert amp.code == 0, amp.err
+    assert "its trigger unknown (no runtime profile for Amp: no trigger predicted" in amp.out
+    assert "Claude Code" not in pi.out + gemini.out + amp.out
