@@ -345,10 +345,13 @@ def _as_run(a: AsRun, write: Write) -> None:
         f"  runtime {a.runtime_title}; window {window} ({a.window_source}); its trigger "
         f"{trigger} ({a.trigger_rule}); settings: {a.settings_source}\n"
     )
-    write(
-        f"  cache: {a.cache.provider} rules ({a.cache.source}); calibrated only on each "
-        "series' first request (the stable prefix it read)\n"
-    )
+    if a.cache.known:
+        write(
+            f"  cache: {a.cache.provider} rules ({a.cache.source}); calibrated only on each "
+            "series' first request (the stable prefix it read)\n"
+        )
+    else:
+        write(f"  cache: not predicted: {a.cache.source}\n")
     rows = []
     for s in a.series:
         med, top = error_stats(s.cache_errors)

@@ -44,6 +44,34 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the registry's input tokens of the log's model",
         "注册表中日志模型的输入 tokens",
     ),
+    "asrun.window.kimi-log": (
+        "the log's own max_context_tokens (Kimi CLI's max_context_size for the model)",
+        "日志自身的 max_context_tokens(Kimi CLI 为该模型设定的 max_context_size)",
+    ),
+    "asrun.window.gemini": (
+        "Gemini CLI's tokenLimit of the model, whatever the model's own window",
+        "Gemini CLI 给该模型的 tokenLimit,与模型自身的窗口无关",
+    ),
+    "asrun.window.registry-runtime": (
+        "the registry's window of the log's model: {runtime} takes it from its own model table, and the log does not state it",
+        "注册表中日志模型的窗口:{runtime} 从它自己的模型表取得,日志未写明",
+    ),
+    "asrun.no-profile": (
+        "none predicted ({runtime} has no runtime profile)",
+        "不预测({runtime} 没有运行时配置档)",
+    ),
+    "asrun.cache-none": (
+        "No cache model for this provider ({provider}): the measured cache split is not predicted; every request's context is modelled as uncached input, never with another provider's rules.",
+        "没有该提供方({provider})的缓存模型:不预测实测的缓存拆分;每个请求的上下文都按未缓存输入建模,从不套用其他提供方的规则。",
+    ),
+    "asrun.untrusted.no-cache": (
+        "This backtest is no baseline for a what-if, whatever its error: no cache rules of this provider ({provider}) are recorded, so the model does not predict its cache. Every what-if of this session is the model's, not the session's (each is marked ⚠).",
+        "无论误差多少,此回测都不能作为假设的基准:没有记录该提供方({provider})的缓存规则,模型不预测其缓存。本会话的每个假设都是模型的结果,不是会话本身的(均以 ⚠ 标出)。",
+    ),
+    "asrun.untrusted.providers": (
+        "This backtest is no baseline for a what-if, whatever its error: the session's models have more than one provider, and the main model's ({provider}) cache rules are applied to every request. Every what-if of this session is the model's, not the session's (each is marked ⚠).",
+        "无论误差多少,此回测都不能作为假设的基准:会话中的模型来自不止一个提供方,所有请求都套用了主模型({provider})的缓存规则。本会话的每个假设都是模型的结果,不是会话本身的(均以 ⚠ 标出)。",
+    ),
     "asrun.window.unknown": (
         "the log states none and the registry has no entry",
         "日志未写明,注册表中也没有条目",

@@ -43,7 +43,7 @@ from budgetcore.replay.logs.model import (
 )
 from budgetcore.replay.logs.usage import MeasuredUsage, measured_usage, merge_usage
 from budgetcore.runtimes import CacheRules, Profile, cache_rules, profile
-from budgetcore.runtimes.profiles import CC_BUFFER
+from budgetcore.runtimes.profiles import CC_BUFFER, gemini_token_limit
 from budgetcore.units import format_money
 
 __all__ = [
@@ -62,6 +62,7 @@ __all__ = [
     "modelled_split",
     "notified_in_order",
     "predicted_compactions",
+    "provider_of",
     "ratio_text",
     "reasoning_restarts",
     "relative",
@@ -94,6 +95,11 @@ class CacheModel:
     # write premium (OpenAI's GPT-5.6 and later: the registry prices their writes): the
     # rest of their requests' context is written, as with ``writes``.
     writers: frozenset[str] = frozenset()
+    # False: no cache rules are recorded for the model's provider (Google, Moonshot,
+    # DashScope, an unknown maker): nothing of the measured split is predicted, every
+    # request's context is modelled as uncached input and the backtest says so
+    # (AsRun.caveat). Never another provider's rules in their place.
+    known: bool = True
 
     def readable(self, shared: int) -> int:
         """How much of a shared prefix of ``shared`` tokens the cache serves."""
@@ -185,6 +191,15 @@ def modelled_split(
     out: list[LogRequest] = []
     if not requests:
         return (), 0
+    if not rules.known:
+        # No rules to predict with: no calibration either (a first request's read says
+        # nothing about the later ones without them).
+        return tuple(
+            r._replace(
+                cache_read=0, cache_write=0, input=r.context, cache_write_1h=0, logged_cost=None
+            )
+            for r in requests
+        ), 0
     first = requests[0]
     # Calibration, stated: what the first request read is what earlier sessions left in
     # the cache (the system prompt and tools), the one thing fixed before it was sent.
@@ -328,6 +343,9 @@ class AsRun:
     excluded: int  # requests another session of the import bills
     served_by: str = ""  # the cloud the log's message ids name ("" the provider's own API)
     version: str = ""  # the runtime's version as the log writes it ("" when it does not)
+    # Why no what-if may rest on this backtest beyond a cloud's (:attr:`caveat`): no
+    # cache model for the model's provider, or several providers in one session.
+    cache_caveat: str = ""
 
     @property
     def measured(self) -> MeasuredUsage:
@@ -365,8 +383,9 @@ class AsRun:
     def caveat(self) -> str:
         """Why no what-if of this session may rest on its backtest, whatever its error
         ("" when nothing known stands in the way): a cloud whose cache the model cannot
-        predict request by request (:data:`UNPREDICTABLE_CACHE`)."""
-        return UNPREDICTABLE_CACHE.get(self.served_by, "")
+        predict request by request (:data:`UNPREDICTABLE_CACHE`), a provider without
+        recorded cache rules, or a session whose models have several providers."""
+        return UNPREDICTABLE_CACHE.get(self.served_by, "") or self.cache_caveat
 
     @property
     def baseline_trusted(self) -> bool | None:
@@ -471,13 +490,16 @@ def _tokens(u: Usage) -> dict[str, int]:
 
 @dataclass(frozen=True, slots=True)
 class _Runtime:
-    profile: Profile
+    name: str  # the profile's name, or the agent's key where it has none
+    title: str
+    profile: Profile | None  # None: the agent has no runtime profile (NO_PROFILE)
     window: int | None
     window_source: str
     output: int | None
     trigger: int | None
     rule: str
     cache: CacheModel
+    caveat: str = ""  # why the backtest is no baseline whatever its error ("" none)
 
 
 #: What the model cannot see when a cloud served the session (its message ids say which,
@@ -519,11 +541,85 @@ UNPREDICTABLE_CACHE = {
     ),
 }
 
-#: A log's format -> the runtime that writes it.
-RUNTIME_OF_FORMAT = {"claude-code": "claude-code", "codex": "codex"}
+#: A log's format -> the runtime profile of the agent that writes it (docs/runtimes.md):
+#: every agent that has one. Amp, Droid and Copilot CLI have none (NO_PROFILE).
+RUNTIME_OF_FORMAT = {
+    "claude-code": "claude-code",
+    "codex": "codex",
+    "pi": "pi",
+    "opencode": "opencode",
+    "gemini-cli": "gemini-cli",
+    "qwen-code": "qwen-code",
+    "kimi-cli": "kimi-cli",
+    "cline": "cline",
+    "goose": "goose",
+}
+#: The agents we read that have no runtime profile, and why (shared RUNTIMES.md §10-12):
+#: their backtest predicts no trigger, never another runtime's.
+NO_PROFILE = {
+    "amp": (
+        "Amp",
+        "no runtime profile for Amp: no trigger predicted (Amp removed compaction for "
+        "Handoff, ampcode.com/news/handoff)",
+    ),
+    "droid": (
+        "Droid",
+        "no runtime profile for Droid: no trigger predicted (no documented threshold, "
+        "docs.factory.ai/factory-cli/configuration/settings)",
+    ),
+    "copilot-cli": (
+        "Copilot CLI",
+        "no runtime profile for Copilot CLI: no trigger predicted (no user-facing "
+        "threshold; github/copilot-cli#3026, #1761)",
+    ),
+}
 #: Claude Code's windows (RUNTIMES.md §1): most models at 200,000 tokens, the 1M-context
 #: variants at 1,000,000; a request above 200,000 proves the larger one.
 CLAUDE_CODE_WINDOWS = (200_000, 1_000_000)
+
+
+#: A model name's maker -> its provider's key in cache_rules (the name without a route
+#: prefix such as ``openrouter/anthropic/``): Claude is Anthropic's, GPT, the o-series
+#: and Codex models OpenAI's, Gemini and Gemma Google's, Kimi Moonshot's, Qwen Alibaba
+#: Cloud's (DashScope). The registry's provider names the route (bedrock, azure,
+#: openrouter), not whose cache rules apply: the name's maker decides.
+_MAKERS = (
+    (re.compile(r"claude"), "anthropic"),
+    (re.compile(r"^(?:gpt-|chatgpt|o\d(?:-|$)|codex)"), "openai"),
+    (re.compile(r"^(?:gemini|gemma)"), "google"),
+    (re.compile(r"^(?:kimi|moonshot)"), "moonshot"),
+    (re.compile(r"^qwen"), "dashscope"),
+)
+
+
+def provider_of(model: str | None) -> str | None:
+    """The provider whose prompt cache serves ``model``, by the model's name; None when
+    the name says no maker we know."""
+    name = (model or "").rsplit("/", 1)[-1].lower()
+    for pattern, provider in _MAKERS:
+        if pattern.search(name):
+            return provider
+    return None
+
+
+def _no_cache_model(provider: str | None, model: str | None) -> CacheModel:
+    """No rules to predict with (Google's implicit caching publishes a minimum and no
+    lifetime, block size or guarantee; Moonshot's and DashScope's were not read): said,
+    with what is known of the provider's cache."""
+    who = provider or "unknown"
+    known = "" if provider is None else f" ({cache_rules(provider).source})"
+    return CacheModel(
+        provider=who,
+        lifetime_ms=0,
+        lifetime_1h_ms=None,
+        block=1,
+        minimum=0,
+        writes=False,
+        source=f"no cache model for this provider ({who}, model {model or 'unnamed'}): "
+        "the measured cache split is not predicted; every request's context is modelled "
+        f"as uncached input{known}",
+        known=False,
+    )
 
 
 def _with_writers(
@@ -587,7 +683,11 @@ def _codex_window(logged: int, registry: int | None) -> tuple[int, str]:
 def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runtime:
     """The runtime a log names, the window it gave the model (with its evidence) and its
     trigger line at its defaults, from the runtime's profile (docs/runtimes.md)."""
-    prof = profile(RUNTIME_OF_FORMAT.get(log.format, "claude-code"))
+    if log.format not in RUNTIME_OF_FORMAT:
+        return _other_runtime(log, resolver)
+    prof = profile(RUNTIME_OF_FORMAT[log.format])
+    if prof.name not in ("claude-code", "codex"):
+        return _other_runtime(log, resolver)
     name = log.main_model()
     res = None if name is None else resolver(name)
     entry = None if res is None else res.model
@@ -639,7 +739,117 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
             + ("" if output is not None else " (O unknown: taken as at least 32,000)")
             + f"; {CC_OLD_RESERVE_SOURCE}"
         )
-    return _Runtime(prof, window, source, output, trigger, rule, cache)
+    return _Runtime(prof.name, prof.title, prof, window, source, output, trigger, rule, cache)
+
+
+def _other_runtime(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runtime:
+    """Every agent but Claude Code and Codex: its own profile where it has one (none:
+    no trigger predicted, said), the window that runtime gives the model with its
+    evidence (unknown where nothing says it), and the cache rules of the main model's
+    provider, by the model's name (none recorded: not predicted, said)."""
+    name = log.main_model()
+    res = None if name is None else resolver(name)
+    entry = None if res is None else res.model
+    output = None if entry is None else entry.contract.output_tokens
+    registry_i = None if entry is None else entry.contract.input_tokens
+    key = RUNTIME_OF_FORMAT.get(log.format)
+    prof = None if key is None else profile(key)
+    if prof is None:
+        title, rule = NO_PROFILE.get(
+            log.format,
+            (log.format, f"no runtime profile for {log.format}: no trigger predicted"),
+        )
+    else:
+        title, rule = prof.title, prof.rule
+    window: int | None
+    if log.window is not None:
+        # Kimi CLI's wire states it: StatusUpdate's max_context_tokens.
+        window = log.window
+        source = f"the log's max_context_tokens ({window:,}), {title}'s window for the model"
+    elif prof is not None and prof.name == "gemini-cli":
+        # Gemini CLI compares with tokenLimit(model), not the model's own window.
+        window = gemini_token_limit(name)
+        source = (
+            f"Gemini CLI's tokenLimit({name or 'the model'}) = {window:,}, the window it "
+            "gives the model whatever the model's own (tokenLimits.ts@5411f113ca)"
+        )
+    elif registry_i is not None:
+        window = registry_i
+        source = (
+            f"the registry's input tokens of {name}: {title} takes the model's window from "
+            "its own model table, and the log does not state it"
+        )
+    else:
+        window = None
+        source = (
+            f"unknown: the log states none and the registry has no window for "
+            f"{name or 'an unnamed model'}"
+        )
+    trigger = None
+    if prof is not None and prof.name == "cline" and _cline_v3(log):
+        rule = CLINE_V3_RULE
+        trigger = None if window is None else cline_v3_trigger(window)
+    elif prof is not None and window is not None:
+        # O matters only to OpenCode's rule, which takes its own 32,000 when the model
+        # states none (ProviderTransform's OUTPUT_TOKEN_MAX); 0 says "none" to it.
+        trigger = prof.effective_trigger(window=window, output=output or 0, model=name)
+        if output is None and prof.name == "opencode":
+            rule += " (O unknown: OpenCode's own 32,000)"
+    provider = provider_of(name)
+    rules = cache_rules(provider) if provider is not None else None
+    caveat = ""
+    if rules is not None and rules.provider in ("anthropic", "openai"):
+        cache = _with_writers(cache_model(rules), log.models(), resolver)
+    else:
+        cache = _no_cache_model(provider, name)
+        caveat = cache.source
+    others = {provider_of(m) for m in log.models()} - {provider}
+    if cache.known and others:
+        # A session that switched makers: the main model's rules are applied to every
+        # request, which the other maker's cache may not follow.
+        caveat = (
+            f"the session's models have more than one provider ({provider} and "
+            f"{', '.join(sorted(o or 'unknown' for o in others))}): the cache rules of the main "
+            f"model's ({provider}) are applied to every request"
+        )
+    return _Runtime(
+        prof.name if prof is not None else log.format,
+        title,
+        prof,
+        window,
+        source,
+        output,
+        trigger,
+        rule,
+        cache,
+        caveat,
+    )
+
+
+#: Cline 3.x (the VS Code extension's ui_messages.json) compacted on its own rule, not
+#: v4's 0.81 × W (shared RUNTIMES.md §8: cline/cline v3.59.0 = 56de96e5ff
+#: src/core/context/context-management/ContextManager.ts:160-164,
+#: context-window-utils.ts:22-31).
+CLINE_V3_RULE = (
+    "Cline 3.x: T >= min(floor(W × autoCondenseThreshold 0.75), maxAllowed), maxAllowed = "
+    "W − 27,000 (64k), W − 30,000 (128k), W − 40,000 (200k), else max(W − 40,000, 0.8 × W)"
+)
+
+
+def cline_v3_trigger(window: int) -> int:
+    """The first whole T that Cline 3.x's ``T >= min(floor(W × 0.75), maxAllowed)``
+    passes at its default threshold (0.8 × W is fractional in JavaScript: T >= it
+    first at its ceiling)."""
+    by_size = {64_000: window - 27_000, 128_000: window - 30_000, 200_000: window - 40_000}
+    allowed = by_size.get(window)
+    if allowed is None:
+        allowed = max(window - 40_000, -(-window * 4 // 5))
+    return max(0, min(window * 3 // 4, allowed))
+
+
+def _cline_v3(log: ParsedLog) -> bool:
+    """A Cline 3.x task (its ui_messages.json), as the reader's ledger names it."""
+    return any(kind == "ui_messages document" for f in log.ledger for kind, _ in f.entries)
 
 
 def window_of(log: ParsedLog, resolver: Callable[[str], Resolution] = resolve) -> int | None:
@@ -965,8 +1175,8 @@ def as_run(
     logged = tuple(c.after_turn for c in main.compactions if c.trigger != "manual")
     manual = tuple(c.after_turn for c in main.compactions if c.trigger == "manual")
     return AsRun(
-        runtime=runtime.profile.name,
-        runtime_title=runtime.profile.title,
+        runtime=runtime.name,
+        runtime_title=runtime.title,
         window=runtime.window,
         window_source=runtime.window_source,
         output=runtime.output,
@@ -977,10 +1187,11 @@ def as_run(
         series=tuple(out),
         logged_compactions=logged,
         manual_compactions=manual,
-        predicted_compactions=predicted_compactions(main, runtime.trigger, runtime.profile.fires),
+        predicted_compactions=predicted_compactions(main, runtime.trigger, Profile.fires),
         excluded=excluded,
         served_by=log.gateway,
         version=log.version,
+        cache_caveat=runtime.caveat,
     )
 
 

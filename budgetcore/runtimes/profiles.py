@@ -86,6 +86,7 @@ MODEL_PROVIDER_CACHE = CacheRules(
     confidence="unconfirmed",
 )
 
+_NOT_READ = "not read from the provider's documentation in this survey"
 _UNKNOWN_CACHE = {
     provider: CacheRules(
         provider=provider,
@@ -96,13 +97,22 @@ _UNKNOWN_CACHE = {
         read_multiplier=None,
         min_tokens=None,
         block_tokens=None,
-        source="not read from the provider's documentation in this survey",
+        source=source,
         confidence="unconfirmed",
     )
-    for provider, kind in (
-        ("google", "implicit (automatic) context caching"),
-        ("moonshot", "automatic context caching"),
-        ("dashscope", "provider context caching"),
+    for provider, kind, source in (
+        (
+            "google",
+            "implicit (automatic) context caching",
+            # Google publishes a per-model minimum (1,024 to 4,096 tokens, changed
+            # between versions of the page) and no lifetime, block size or guarantee:
+            # "Try to send requests with similar prefix in a short amount of time";
+            # "We automatically pass on cost savings if your request hits caches".
+            "https://ai.google.dev/gemini-api/docs/caching (implicit caching: a minimum "
+            "per model, no published lifetime or block size, hits not guaranteed)",
+        ),
+        ("moonshot", "automatic context caching", _NOT_READ),
+        ("dashscope", "provider context caching", _NOT_READ),
     )
 }
 

@@ -219,6 +219,7 @@ class QwenLine(Struct, gc=False):
 class KimiPayload(Struct, gc=False):
     token_usage: Any = UNSET
     message_id: Any = UNSET
+    max_context_tokens: Any = UNSET  # the window the as-run trigger takes
     agent_id: Any = UNSET
     event: KimiMessage | UnsetType = UNSET
 

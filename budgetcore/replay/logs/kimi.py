@@ -277,6 +277,17 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 tally.entry(f"{label} (zero usage)")
                 continue
             assert isinstance(payload, dict)
+            window = payload.get("max_context_tokens")
+            # The window Kimi CLI gives the model (its max_context_size), as the main
+            # wire states it (MoonshotAI/kimi-cli@4a550effdf wire/types.py StatusUpdate):
+            # the as-run trigger's W. The last one stated wins.
+            if (
+                series == "main"
+                and isinstance(window, int)
+                and not isinstance(window, bool)
+                and window > 0
+            ):
+                tally.window = window
             step = payload.get("message_id")
             if not (step is None or isinstance(step, str | int)) or isinstance(step, bool):
                 # Kimi writes a string (wire/types.py); anything else names no step.

@@ -87,6 +87,17 @@ SERVED_BY = {"bedrock": "asrun.served.bedrock", "vertex": "asrun.served.vertex"}
 UNTRUSTED = {"bedrock": "asrun.untrusted.bedrock"}
 
 
+def caveat_text(a: AsRun, lang: str) -> str:
+    """Why no what-if may rest on this backtest (:attr:`AsRun.caveat`), in the page's
+    language: a cloud's cache, no cache model for the model's provider, or a session
+    whose models have several providers."""
+    if a.served_by in UNTRUSTED:
+        return t(UNTRUSTED[a.served_by], lang)
+    if not a.cache.known:
+        return t("asrun.untrusted.no-cache", lang, provider=a.cache.provider)
+    return t("asrun.untrusted.providers", lang, provider=a.cache.provider)
+
+
 def window_evidence(a: AsRun, log: ParsedLog, lang: str) -> str:
     """Why the window is what it is, in the page's language: the same evidence the
     CLI prints (``AsRun.window_source``), read from the values it was decided on."""
@@ -94,6 +105,12 @@ def window_evidence(a: AsRun, log: ParsedLog, lang: str) -> str:
 
     if a.window is None:
         return t("asrun.window.unknown", lang)
+    if log.format == "kimi-cli" and log.window is not None and a.window == log.window:
+        return t("asrun.window.kimi-log", lang)
+    if a.runtime == "gemini-cli":
+        return t("asrun.window.gemini", lang)
+    if log.format not in ("codex", "claude-code"):
+        return t("asrun.window.registry-runtime", lang, runtime=a.runtime_title)
     if log.format == "codex":
         if log.window is None:
             return t("asrun.window.registry", lang)
@@ -129,7 +146,7 @@ def _off_note(a: AsRun, lang: str) -> Markup:
         return el(
             "p",
             {"class": "warn", "data-baseline-untrusted": a.served_by},
-            t(UNTRUSTED[a.served_by], lang),
+            caveat_text(a, lang),
         )
     if a.trusted is True:
         return Markup("")
@@ -192,6 +209,16 @@ def _series_table(a: AsRun, lang: str, wide: bool) -> Markup:
     )
 
 
+def _trigger_text(a: AsRun, lang: str) -> str:
+    from budgetcore.replay.asrun import NO_PROFILE  # noqa: PLC0415
+
+    if a.trigger is not None:
+        return format_int(a.trigger)
+    if a.runtime in NO_PROFILE:
+        return t("asrun.no-profile", lang, runtime=a.runtime_title)
+    return t("asrun.unknown", lang)
+
+
 def _lifetime_ms(a: AsRun) -> int:
     """The main series' cache lifetime: 1 hour where it writes 1-hour entries."""
     main = next((s for s in a.series if s.name == "main"), None)
@@ -240,7 +267,7 @@ def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Ma
             runtime=a.runtime_title,
             window=unknown if a.window is None else format_int(a.window),
             evidence=window_evidence(a, log, lang),
-            trigger=unknown if a.trigger is None else format_int(a.trigger),
+            trigger=_trigger_text(a, lang),
         ),
         " ",
         t("asrun.rule", lang),
@@ -255,7 +282,9 @@ def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Ma
             lang,
             provider=a.cache.provider,  # the registry's provider name: data
             minutes=format_int(_lifetime_ms(a) // 60_000),
-        ),
+        )
+        if a.cache.known
+        else t("asrun.cache-none", lang, provider=a.cache.provider),
         *(
             (" ", el("span", {"data-served-by": a.served_by}, t(SERVED_BY[a.served_by], lang)))
             if a.served_by in SERVED_BY

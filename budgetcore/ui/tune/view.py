@@ -644,7 +644,7 @@ def backtest_html(job: Any, lang: str) -> Markup:
     a backtest that is no baseline (Bedrock) or worse than 5 % means for every point.
     Empty without baselines."""
     from budgetcore.tune.whatif import backtest_sum  # noqa: PLC0415
-    from budgetcore.ui.replay.backtest import UNTRUSTED  # noqa: PLC0415
+    from budgetcore.ui.replay.backtest import caveat_text  # noqa: PLC0415
 
     inputs = job.inputs
     if not inputs.baselines:
@@ -691,7 +691,7 @@ def backtest_html(job: Any, lang: str) -> Markup:
     off = [name for name, run in named if run.trusted is not True and not run.caveat]
     if caveats:
         run = caveats[0][1]
-        text = t(UNTRUSTED.get(run.served_by, "asrun.untrusted.bedrock"), lang)
+        text = caveat_text(run, lang)
         if several:
             text = t("tune.sessions-named", lang, names=", ".join(n for n, _ in caveats)) + text
         notes.append(el("p", {"class": "warn", "data-baseline-untrusted": run.served_by}, text))
