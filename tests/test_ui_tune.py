@@ -306,7 +306,10 @@ def test_a_folder_tunes_every_session_and_names_an_unreadable_one() -> None:
 
 
 #: Latin words a Chinese Tune panel keeps: units, keys' names and the spec's cite.
-_LATIN_OK = {"tokens", "tab", "enter", "spec"}
+# The quality limits' sources name runtimes and a measurement ("Compaction Cliff"), and
+# "off" is what one types to switch a limit off, as on the CLI.
+_QUALITY_NAMES = {"claude", "code", "qwen", "cline", "compaction", "cliff", "off"}
+_LATIN_OK = {"tokens", "tab", "enter", "spec", *_QUALITY_NAMES}
 
 
 def _visible(markup: str) -> str:

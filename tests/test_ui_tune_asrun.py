@@ -278,7 +278,10 @@ def test_progress_counts_the_what_ifs_and_ends_at_its_total() -> None:
 
 #: Latin words a Chinese Tune panel over a log keeps: units, key names, cites and the
 #: cloud's own name.
-_LATIN_OK = {"tokens", "tab", "enter", "spec", "amazon", "bedrock", "aws"}
+# The quality limits' sources name runtimes and a measurement ("Compaction Cliff"), and
+# "off" is what one types to switch a limit off, as on the CLI.
+_QUALITY_NAMES = {"claude", "code", "qwen", "cline", "compaction", "cliff", "off"}
+_LATIN_OK = {"tokens", "tab", "enter", "spec", "amazon", "bedrock", "aws", *_QUALITY_NAMES}
 
 
 @pytest.mark.parametrize("fixture", ["claude/25-proxy-model-names", "claude/30-asrun-bedrock"])

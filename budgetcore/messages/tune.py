@@ -35,6 +35,48 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "runs and recompresses; empty: no limit",
         "执行与重压合计;留空:不限制",
     ),
+    # The quality limits (docs/spec.md §17), the CLI's --max-generations N|off and
+    # --max-compression X|off; their defaults and sources are tune/choice.py's.
+    "label.tune.max_generations": (
+        "Summary generations at most",
+        "摘要代数至多",
+    ),
+    "hint.tune.max_generations": (
+        "how often the oldest history may be summarised again; default {default}: "
+        "{source}. off or empty: no limit",
+        "最早的历史至多可被再次摘要的次数;默认 {default}:{source}。填 off 或留空:不限制",
+    ),
+    "label.tune.max_compression": (
+        "Compression at most (X of X:1)",
+        "压缩比至多(X:1 中的 X)",
+    ),
+    "hint.tune.max_compression": (
+        "what the largest run reads to what it writes; default {default}:1: {source}. "
+        "off or empty: no limit",
+        "读入最多的那次执行的读入与写出之比;默认 {default}:1:{source}。填 off 或留空:不限制",
+    ),
+    # tune.choice.DEFAULT_SOURCES, the same English (a test holds them equal).
+    "tune.source.max_generations": (
+        "the compaction-quality proposal: 53 % of pinned rules kept after one compaction "
+        "round, 10 % after five (Compaction Cliff)",
+        "压缩质量提案:一轮压缩后保留 53 % 的固定规则,五轮后仅剩 10 %(Compaction Cliff)",
+    ),
+    "tune.source.max_compression": (
+        "the median of the runtimes that cap their summary, at their defaults on a "
+        "200,000 window: Claude Code and Qwen Code 8.35:1, pi 12.5:1, Cline v4 34.7:1 "
+        "(median 10.4:1, rounded down)",
+        "为摘要设上限的运行时在 200,000 窗口下默认值的中位数:Claude Code 与 Qwen Code 8.35:1,"
+        "pi 12.5:1,Cline v4 34.7:1(中位数 10.4:1,向下取整)",
+    ),
+    "problem.tune-generations": (
+        "{field} must be a whole number of generations from 0 to {high}, or off; got {got}",
+        "{field} 必须是 0 到 {high} 之间的整数代数,或 off;收到 {got}",
+    ),
+    "problem.tune-compression": (
+        "{field} must be a ratio X (of X:1) from 1 to 1,000,000 with at most 6 decimal "
+        "places, or off; got {got}",
+        "{field} 必须是 1 到 1,000,000 之间、最多 6 位小数的比值 X(X:1),或 off;收到 {got}",
+    ),
     "problem.tune-rate": (
         "{field} must be a number from 0 to 100 with at most 6 decimal places; got {got}",
         "{field} 必须是 0 到 100 之间、最多 6 位小数的数;收到 {got}",

@@ -24,9 +24,11 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.svg.axes import chart_svg, panel_chart_width
 from budgetcore.ui.tune.state import (
+    QUALITY,
     TUNE_FIELDS,
     TuneInputs,
     TunePanel,
+    default_text,
 )
 from budgetcore.units import format_int, format_money, format_money_figures
 
@@ -75,21 +77,45 @@ def _field(path: str) -> Markup:
     if f.kind == "bool":
         box = el("input", {"type": "checkbox", "id": fid, "data-tune-input": path})
         return el("div", {"class": "field check"}, box, label, msg)
-    hint = el("p", {"class": "hint", "data-i18n": f"hint.{path}"}, t(f"hint.{path}", "en"))
+    if path in QUALITY:
+        # Its default and source are parameters, so render_tune writes it (by its id)
+        # in the page's language, not data-i18n.
+        hint = el("p", {"class": "hint", "id": fid + "-hint"}, quality_hint(path, "en"))
+    else:
+        hint = el("p", {"class": "hint", "data-i18n": f"hint.{path}"}, t(f"hint.{path}", "en"))
     box = el(
         "input",
         {
             "type": "text",
             "id": fid,
             "data-tune-input": path,
-            "value": f.default,
-            "inputmode": "decimal" if f.kind == "rate" else "numeric",
+            "value": default_text(path),
+            "inputmode": "decimal" if f.kind in ("rate", "ratio") else "numeric",
             "autocomplete": "off",
             "spellcheck": "false",
             "class": "short",
         },
     )
     return el("div", {"class": "field"}, label, box, hint, msg)
+
+
+def quality_hint(path: str, lang: str) -> str:
+    """A quality limit's hint: its default value and that default's source
+    (tune.choice.DEFAULT_SOURCES, said in the page's language), and how to switch it
+    off."""
+    return t(
+        f"hint.{path}",
+        lang,
+        default=default_text(path),
+        source=t(f"tune.source.{QUALITY[path]}", lang),
+    )
+
+
+def _quality_hints(lang: str) -> dict[str, str]:
+    return {
+        "tn-" + p.split(".", 1)[1].replace("_", "-") + "-hint": quality_hint(p, lang)
+        for p in QUALITY
+    }
 
 
 def tune_controls_html() -> Markup:
@@ -1028,7 +1054,7 @@ def render_tune(state: Any, before: TuneScreen | None = None) -> TuneScreen:
         "tune-maps": Markup(""),
         "tune-point-use": Markup(""),
     }
-    text = {"tune-status": "", "tune-sessions": "", "tune-point": ""}
+    text = {"tune-status": "", "tune-sessions": "", "tune-point": "", **_quality_hints(lang)}
     screen = TuneScreen(html, text, messages, (0, 0), -1, drawn)
     if state.stale:
         text["tune-status"] = t("tune.stale", lang)

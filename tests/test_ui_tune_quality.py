@@ -1,0 +1,142 @@
+"""The Tune panel's quality limits (issue 37, docs/tune.md "Quality"): the Constraints
+box shows the choice's default limits with their values and sources (tune/choice.py,
+the CLI's constraints.defaults), each editable and switchable off as the CLI's
+``--max-generations N|off`` and ``--max-compression X|off``; the choice says which limit
+binds; the maps' colour bands are quantiles with half-open labels."""
+
+from __future__ import annotations
+
+import html
+import re
+from decimal import Decimal
+
+import pytest
+
+from budgetcore.messages import t
+from budgetcore.tune.choice import (
+    DEFAULT_MAX_COMPRESSION,
+    DEFAULT_MAX_GENERATIONS,
+    DEFAULT_SOURCES,
+    Constraints,
+)
+from budgetcore.tune.result import tune
+from budgetcore.ui.events import (
+    JobStep,
+    LanguageChosen,
+    ReplayFieldTyped,
+    TuneFieldTyped,
+    TuneToggled,
+)
+from budgetcore.ui.form import IssueError
+from budgetcore.ui.model import PageState
+from budgetcore.ui.replay.state import options_of, turns_of
+from budgetcore.ui.tune.state import constraints_of, parse_field_text
+from budgetcore.ui.tune.view import render_tune, tune_controls_html
+from budgetcore.ui.update import initial_state, reduce
+
+
+def _open(turns: str | None = None, **texts: str) -> PageState:
+    state = initial_state()
+    if turns is not None:
+        state = reduce(state, ReplayFieldTyped("replay.turns", turns))
+    state = reduce(state, TuneToggled(True))
+    for path, text in texts.items():
+        state = reduce(state, TuneFieldTyped(path, text))
+    return state
+
+
+def _run(state: PageState) -> PageState:
+    while True:
+        after = reduce(state, JobStep("tune"))
+        if after is state:
+            return state
+        state = after
+
+
+def _plain(markup: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+def test_the_constraints_box_shows_the_default_quality_limits_and_their_sources() -> None:
+    controls = str(tune_controls_html())
+    gens = re.search(r'data-tune-input="tune.max_generations" value="([^"]*)"', controls)
+    comp = re.search(r'data-tune-input="tune.max_compression" value="([^"]*)"', controls)
+    assert gens is not None
+    assert gens.group(1) == str(DEFAULT_MAX_GENERATIONS)
+    assert comp is not None
+    assert comp.group(1) == str(DEFAULT_MAX_COMPRESSION)
+    # The sources in the page's language; the English is the CLI's constraints.defaults.
+    for name, source in DEFAULT_SOURCES.items():
+        assert t(f"tune.source.{name}", "en") == source
+        assert source in html.unescape(controls)
+    zh = render_tune(reduce(_open(), LanguageChosen("zh")))
+    hint = zh.text["tn-max-generations-hint"]
+    assert t("tune.source.max_generations", "zh") in hint
+    assert f"默认 {DEFAULT_MAX_GENERATIONS}" in hint
+    assert "off" in zh.text["tn-max-compression-hint"]
+
+
+def test_a_new_panel_applies_the_clis_default_constraints() -> None:
+    assert constraints_of(_open().tune) == Constraints()
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "want"),
+    [
+        ("tune.max_generations", "off", None),
+        ("tune.max_generations", " OFF ", None),
+        ("tune.max_generations", "", None),
+        ("tune.max_generations", "12", 12),
+        ("tune.max_generations", "0", 0),
+        ("tune.max_compression", "off", None),
+        ("tune.max_compression", "12.5", Decimal("12.5")),
+        ("tune.max_compression", "20:1", Decimal(20)),
+    ],
+)
+def test_quality_fields_read_as_the_clis_flags(path: str, text: str, want: object) -> None:
+    assert parse_field_text(path, text) == want
+    attr = path.split(".", 1)[1]
+    assert getattr(constraints_of(_open(**{path: text}).tune), attr) == want
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("tune.max_generations", "1.5"),
+        ("tune.max_generations", "-1"),
+        ("tune.max_generations", "five"),
+        ("tune.max_compression", "0.5"),
+        ("tune.max_compression", "10:2"),
+        ("tune.max_compression", "1.0000001"),
+        ("tune.max_compression", "9" * 2000),
+    ],
+)
+def test_a_bad_quality_limit_is_refused_by_its_field(path: str, text: str) -> None:
+    with pytest.raises(IssueError):
+        parse_field_text(path, text)
+    screen = render_tune(_open(**{path: text}))
+    label = t(f"label.{path}", "en")
+    assert label in screen.field_messages[path]
+    # The rule says "or off" (a text past the size limit is refused by its size).
+    assert ("off" in screen.field_messages[path]) == (len(text) < 1000)
+
+
+def test_switched_off_limits_choose_as_the_cli_does() -> None:
+    state = _run(_open("40", **{"tune.max_generations": "off", "tune.max_compression": "off"}))
+    result = state.tune.result
+    source = turns_of(state.replay)
+    want = tune(
+        state.plan.scenario,
+        [("generate", source.turns)],
+        options_of(state.replay),
+        constraints=Constraints(max_generations=None, max_compression=None),
+        engine="python",
+    )
+    assert result is not None
+    assert want.choice is not None
+    assert result.choice == want.choice
+    assert result.constraints == want.constraints
+    # With no limit the cheapest point of the grid is chosen: nothing excludes it.
+    g = result.grid
+    cheapest = min(range(g.points), key=lambda i: (g.cost_units(i), i))
+    assert g.cost_units(result.choice.index) == g.cost_units(cheapest)
