@@ -140,3 +140,68 @@ def test_switched_off_limits_choose_as_the_cli_does() -> None:
     g = result.grid
     cheapest = min(range(g.points), key=lambda i: (g.cost_units(i), i))
     assert g.cost_units(result.choice.index) == g.cost_units(cheapest)
+
+
+def _choice_text(state: PageState, lang: str = "en") -> str:
+    markup = str(render_tune(reduce(state, LanguageChosen(lang))).html["tune-choice"])
+    return _plain(re.sub(r"<pre.*?</pre>", " ", markup, flags=re.S))
+
+
+def test_the_default_session_says_which_limit_binds_and_why() -> None:
+    # The page's own default (200 generated turns): no point makes 5 generations or
+    # fewer, so the CLI relaxes the limit to the fewest the grid allows; the choice
+    # says so, and what excludes the scenario's own point and the grid's cheapest.
+    state = _run(_open())
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    g, own = result.grid, result.own
+    fewest = min(
+        g.generations(i)
+        for i in range(g.points)
+        if g.compression(i) is None or g.compression(i) <= DEFAULT_MAX_COMPRESSION
+    )
+    assert result.relaxed == (DEFAULT_MAX_GENERATIONS, fewest)
+    text = _choice_text(state)
+    assert f"No point makes at most {DEFAULT_MAX_GENERATIONS} summary generations" in text
+    assert f"relaxed to the fewest this grid allows, {fewest:,}." in text
+    assert (
+        f"The scenario's own K {own.ks[0]:,}, S {own.ss[0]:,} is excluded: it makes "
+        f"{own.generations(0):,} summary generations, above the limit {fewest:,}" in text
+    )
+    cheapest = min(range(g.points), key=lambda i: (g.cost_units(i), i))
+    k, s = g.point(cheapest)
+    assert f"The grid's cheapest point, K {k:,}, S {s:,} (" in text
+    # The choice's K is the grid's top (M): said, as the CLI's edge_note says it.
+    assert result.edges == ("largest K",)
+    assert "The choice sits on the grid's largest K" in text
+    zh = _choice_text(state, "zh")
+    assert f"上限放宽到本网格能做到的最少代数 {fewest:,}" in zh
+    assert "网格的最大 K" in zh
+
+
+def test_a_limit_the_user_sets_excludes_points_by_name_and_value() -> None:
+    state = _run(_open("40", **{"tune.max_generations": "off", "tune.max_compression": "3"}))
+    result = state.tune.result
+    assert result is not None
+    assert result.relaxed is None
+    text = _choice_text(state)
+    assert "No point makes at most" not in text
+    g = result.grid
+    cheapest = min(range(g.points), key=lambda i: (g.cost_units(i), i))
+    ratio = g.compression(cheapest)
+    assert ratio is not None
+    assert ratio > 3
+    tenths = -(-ratio.numerator * 10 // ratio.denominator)  # rounded up, as said
+    assert (
+        f"its largest run compresses {tenths // 10}.{tenths % 10}:1 (rounded up), "
+        "above the limit 3:1" in text
+    )
+    assert "summary generations, above" not in text
+
+
+def test_no_binding_limit_is_said_when_none_binds() -> None:
+    state = _run(_open("40", **{"tune.max_generations": "off", "tune.max_compression": "off"}))
+    text = _choice_text(state)
+    assert "is excluded" not in text
+    assert "relaxed" not in text

@@ -68,6 +68,64 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "为摘要设上限的运行时在 200,000 窗口下默认值的中位数:Claude Code 与 Qwen Code 8.35:1,"
         "pi 12.5:1,Cline v4 34.7:1(中位数 10.4:1,向下取整)",
     ),
+    # Which limit decides the choice (issue 37): said beside it, with the values.
+    "tune.binds.relaxed": (
+        "No point makes at most {default} summary generations (the default: {source}), so "
+        "the limit is relaxed to the fewest this grid allows, {fewest}.",
+        "没有点的摘要代数不超过 {default}(默认值:{source}),因此上限放宽到本网格能做到的最少代数 {fewest}。",
+    ),
+    "tune.binds.own": (
+        "The scenario's own K {k}, S {s} is excluded: {why}.",
+        "场景自身的 K {k}、S {s} 被排除:{why}。",
+    ),
+    "tune.binds.cheapest": (
+        "The grid's cheapest point, K {k}, S {s} ({cost} less), is excluded: {why}.",
+        "网格中成本最低的点 K {k}、S {s}(便宜 {cost})被排除:{why}。",
+    ),
+    "tune.binds.edge": (
+        "The choice sits on the grid's {edges}: the best point may lie beyond the grid.",
+        "选中的点位于网格的{edges}:最优点可能在网格之外。",
+    ),
+    "tune.edge.smallest-k": ("smallest K", "最小 K"),
+    "tune.edge.largest-k": ("largest K", "最大 K"),
+    "tune.edge.smallest-s": ("smallest S", "最小 S"),
+    "tune.edge.largest-s": ("largest S", "最大 S"),
+    "tune.broken.max_generations": (
+        "it makes {value} summary generations, above the limit {limit}",
+        "它有 {value} 代摘要,超过上限 {limit}",
+    ),
+    "tune.broken.max_compression": (
+        "its largest run compresses {value}:1 (rounded up), above the limit {limit}:1",
+        "它读入最多的那次执行压缩比为 {value}:1(向上取整),超过上限 {limit}:1",
+    ),
+    "tune.broken.no_rejected": (
+        "it rejects {value} turns, and none may be",
+        "它拒绝了 {value} 轮,而一轮都不允许",
+    ),
+    "tune.broken.max_rejected": (
+        "it rejects {value} turns, above the limit {limit}",
+        "它拒绝了 {value} 轮,超过上限 {limit}",
+    ),
+    "tune.broken.no_refused": (
+        "it has {value} refusals, and none may be",
+        "它有 {value} 次拒答,而一次都不允许",
+    ),
+    "tune.broken.max_unseen": (
+        "it leaves {value} tokens unseen on one turn, above the limit {limit}",
+        "它在单轮留下 {value} 个未见 tokens,超过上限 {limit}",
+    ),
+    "tune.broken.max_unseen_total": (
+        "it leaves {value} tokens unseen over all turns, above the limit {limit}",
+        "它在所有轮次共留下 {value} 个未见 tokens,超过上限 {limit}",
+    ),
+    "tune.broken.max_runs_per_100": (
+        "it makes {value} summary calls per 100 turns (rounded up), above the limit {limit}",
+        "它每 100 轮有 {value} 次摘要调用(向上取整),超过上限 {limit}",
+    ),
+    "tune.broken.runtime_unreachable": (
+        "it is no setting of the runtime",
+        "它不是该运行时的设置",
+    ),
     "problem.tune-generations": (
         "{field} must be a whole number of generations from 0 to {high}, or off; got {got}",
         "{field} 必须是 0 到 {high} 之间的整数代数,或 off;收到 {got}",

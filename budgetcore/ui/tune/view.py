@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
 from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, text_width, wrap_text
@@ -857,6 +858,7 @@ def _choice_body(result: Any, state: Any, lang: str, costs: Any, job: Any) -> Ma
         lines.append(el("p", None, t("tune.why.only", lang)))
     if choice.unknown:
         lines.append(el("p", None, t("tune.why.unknown", lang, n=format_int(choice.unknown))))
+    lines += _binding_html(result, lang)
     own = result.own
     if own.known(0):
         diff = _diff(g, g.cost_units(i) - own.cost_units(0), True)
@@ -902,6 +904,113 @@ def _choice_body(result: Any, state: Any, lang: str, costs: Any, job: Any) -> Ma
         )
     lines.append(_export_html(state, choice.k, choice.s, lang))
     return el("div", {"class": "tune-choice"}, *lines)
+
+
+def _binding_html(result: Any, lang: str) -> list[Markup]:
+    """Which limits decide the choice (docs/tune.md, "Quality"): a default generations
+    limit relaxed to what the grid allows, the limits that exclude the scenario's own
+    point and the grid's cheapest point, each with its value there, and a choice on the
+    grid's edge, where the best point may lie beyond it (the CLI's ``edge_note``)."""
+    g, choice, c = result.grid, result.choice, result.constraints
+    out: list[Markup] = []
+    if result.relaxed is not None:
+        default, fewest = result.relaxed
+        text = t(
+            "tune.binds.relaxed",
+            lang,
+            default=format_int(default),
+            fewest=format_int(fewest),
+            source=t("tune.source.max_generations", lang),
+        )
+        out.append(el("p", {"data-tune-relaxed": fewest}, text))
+    own = result.own
+    if own.known(0) and c.broken(own, 0):
+        text = t(
+            "tune.binds.own",
+            lang,
+            k=format_int(own.ks[0]),
+            s=format_int(own.ss[0]),
+            why=_broken_text(c, own, 0, lang),
+        )
+        out.append(el("p", {"data-tune-binds": "own"}, text))
+    from budgetcore.tune.choice import order_key  # noqa: PLC0415
+
+    # Among the settings only: pi's off-diagonal points are no choice to speak of.
+    known = [
+        i
+        for i in range(g.points)
+        if g.known(i) and (c.reachable is None or g.point(i) in c.reachable)
+    ]
+    cheapest = min(known, key=lambda i: order_key(g, i), default=None)
+    if (
+        cheapest is not None
+        and cheapest not in (choice.index, result.own_index)
+        and c.broken(g, cheapest)
+    ):
+        k, s = g.point(cheapest)
+        text = t(
+            "tune.binds.cheapest",
+            lang,
+            k=format_int(k),
+            s=format_int(s),
+            cost=_cost_amount(g, g.cost_units(choice.index) - g.cost_units(cheapest), lang),
+            why=_broken_text(c, g, cheapest, lang),
+        )
+        out.append(el("p", {"data-tune-binds": "cheapest"}, text))
+    edges = [
+        f"tune.edge.{end}-{name}"
+        for name, value, axis in (("k", choice.k, g.ks), ("s", choice.s, g.ss))
+        for end, at in (("smallest", min(axis)), ("largest", max(axis)))
+        if len(axis) > 1 and value == at
+    ]
+    if edges:
+        where = t("msg.list-sep", lang).join(t(key, lang) for key in edges)
+        out.append(el("p", {"data-tune-edge": ""}, t("tune.binds.edge", lang, edges=where)))
+    return out
+
+
+def _broken_text(c: Any, g: Any, i: int, lang: str) -> str:
+    """The constraints point ``i`` breaks, each with its value there and the limit."""
+    cols = g.columns
+    turns = cols["turns"][i]
+    reasons = []
+    for name in c.broken(g, i):
+        value: object = None
+        limit: object = None
+        if name == "max_generations":
+            value, limit = format_int(g.generations(i)), format_int(c.max_generations)
+        elif name == "max_compression":
+            value, limit = _ceil_tenth(g.compression(i)), _limit_text(c.max_compression)
+        elif name in ("no_rejected", "max_rejected"):
+            value, limit = format_int(cols["rejected"][i]), format_int(c.max_rejected or 0)
+        elif name == "no_refused":
+            value = format_int(cols["refusals"][i])
+        elif name == "max_unseen":
+            value, limit = format_int(cols["peak_unseen"][i]), format_int(c.max_unseen)
+        elif name == "max_unseen_total":
+            value, limit = format_int(cols["unseen_tokens"][i]), format_int(c.max_unseen_total)
+        elif name == "max_runs_per_100":
+            rate = Fraction(100 * g.summary_calls(i), turns) if turns else Fraction(0)
+            value, limit = _ceil_places(rate, 2), _limit_text(c.max_runs_per_100)
+        reasons.append(t(f"tune.broken.{name}", lang, value=value, limit=limit))
+    return t("msg.list-sep", lang).join(reasons)
+
+
+def _ceil_places(ratio: Fraction, places: int) -> str:
+    """A ratio rounded up (ceiling) to ``places`` decimals: a value above a limit never
+    reads as equal to it."""
+    scale = 10**places
+    whole = -(-ratio.numerator * scale // ratio.denominator)
+    return str(Decimal(whole).scaleb(-places))
+
+
+def _ceil_tenth(ratio: Fraction | None) -> str:
+    return "—" if ratio is None else _ceil_places(ratio, 1)
+
+
+def _limit_text(value: Decimal | None) -> str:
+    """A limit as typed: "10", "12.5" (never "1E+1")."""
+    return "" if value is None else format(value.normalize(), "f")
 
 
 def _export_html(state: Any, k: int, s: int, lang: str) -> Markup:
