@@ -7,10 +7,13 @@ binds; the maps' colour bands are quantiles with half-open labels."""
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from budgetcore.messages import t
 from budgetcore.tune.choice import (
@@ -31,7 +34,7 @@ from budgetcore.ui.form import IssueError
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.state import options_of, turns_of
 from budgetcore.ui.tune.state import constraints_of, parse_field_text
-from budgetcore.ui.tune.view import render_tune, tune_controls_html
+from budgetcore.ui.tune.view import BINS, band_of, quantile_edges, render_tune, tune_controls_html
 from budgetcore.ui.update import initial_state, reduce
 
 
@@ -205,3 +208,56 @@ def test_no_binding_limit_is_said_when_none_binds() -> None:
     text = _choice_text(state)
     assert "is excluded" not in text
     assert "relaxed" not in text
+
+
+@given(st.lists(st.integers(0, 10**12), min_size=1, max_size=200))
+def test_quantile_bands_partition_the_values(values: list[int]) -> None:
+    edges = quantile_edges(values)
+    assert edges[0] == min(values)
+    assert edges[-1] == max(values)
+    assert 1 <= len(edges) - 1 <= BINS
+    inner = edges[1:-1]
+    assert all(a < b for a, b in itertools.pairwise(edges[:-1]))  # strictly rising
+    assert all(e <= edges[-1] for e in inner)
+    held = [0] * (len(edges) - 1)
+    for v in values:
+        # The oracle: the last band whose low end is at most v (the top one closed).
+        j = max(j for j in range(len(edges) - 1) if edges[j] <= v)
+        assert band_of(v, edges) == j
+        held[j] += 1
+    assert all(held)  # no empty band in the legend
+
+
+def _legend(markup: str, figure: str) -> tuple[list[tuple[str, str]], dict[int, str]]:
+    part = markup[markup.index(f'data-figure="tune-{figure}"') :]
+    part = part[: part.index("</figure>")]
+    items = re.findall(r'<li class="ch-key tk (tb\d)" data-bin="\d">([^<]*)</li>', part)
+    cells = re.findall(r'<rect class="tc (\w+)"[^>]*data-tune-cell="(\d+)"', part)
+    return [(c, html.unescape(x)) for c, x in items], {int(i): c for c, i in cells}
+
+
+def test_the_default_cost_map_has_quantile_bands_written_half_open() -> None:
+    state = _run(_open())
+    result = state.tune.result
+    assert result is not None
+    g = result.grid
+    items, cells = _legend(str(render_tune(state).html["tune-maps"]), "cost")
+    assert len(items) == BINS
+    spans = []
+    for n, (cls, text) in enumerate(items):
+        ends = [int(x.replace(",", "")) for x in re.findall(r"[\d,]+(?= billed)", text)]
+        last = n == len(items) - 1
+        # Half-open, "a to < b", but the last band, closed at the greatest cost.
+        assert (" to < " in text) != last
+        spans.append((cls, ends[0], ends[1], last))
+    for (_, _, high, _), (_, low, _, _) in itertools.pairwise(spans):
+        assert high == low  # no overlap, no gap: one band ends where the next begins
+    counts = dict.fromkeys((c for c, *_ in spans), 0)
+    for i, cls in cells.items():
+        _, low, high, last = next(s for s in spans if s[0] == cls)
+        cost = g.cost_units(i)
+        assert low <= cost
+        assert cost <= high if last else cost < high
+        counts[cls] += 1
+    # About an eighth of the 384 points each (edges rounded to 3 figures move a few).
+    assert all(384 // 8 - 16 <= n <= 384 // 8 + 16 for n in counts.values()), counts

@@ -3,14 +3,17 @@ words and its reviewed config. Pure: page state in, markup out.
 
 Maps are drawn the way :mod:`budgetcore.ui.svg` draws: at the container's real width
 (12 px text), ticks with units, every label in a gutter of its own (never on a mark),
-and what the map must not be read as. Colours are 8 bins of exact integer edges
-(``web/style.css`` holds the palette); the legend prints each bin's exact range. Each
+and what the map must not be read as. Colours are up to 8 quantile bands, their edges
+rounded to 3 significant figures and exact integers (``web/style.css`` holds the
+palette); the legend prints each band as a half-open range. Each
 cell is a focusable button whose label holds the point's exact values; the one in
 the tab order moves with the arrow keys (a roving tab stop: 384 cells are one stop).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
@@ -35,10 +38,15 @@ from budgetcore.units import format_int, format_money, format_money_figures
 
 __all__ = [
     "BINS",
+    "EDGE_FIGURES",
     "MEASURES",
     "TuneScreen",
+    "band_class",
+    "band_of",
     "point_text",
+    "quantile_edges",
     "render_tune",
+    "round_figures",
     "screen_key",
     "tune_controls_html",
 ]
@@ -234,18 +242,66 @@ def _compression_text(ratio: Any, lang: str) -> str:
 # ------------------------------------------------------------------ the maps
 
 
-def _edges(lo: int, hi: int) -> tuple[int, ...]:
-    """Bin j holds the values v with edges[j] <= v < edges[j + 1] (the last one up to
-    ``hi`` itself): edges[j] = lo + ceil(j × (hi − lo) / BINS), exact integers."""
-    span = hi - lo
-    return tuple(lo - (-(j * span) // BINS) for j in range(BINS + 1))
+#: A band edge's significant figures: the fewest that keep it above the edge below.
+EDGE_FIGURES = 3
 
 
-def _bin(v: int, lo: int, hi: int) -> int:
-    """The bin of ``v``: floor((v − lo) × BINS / (hi − lo)), the top value in the last."""
-    if hi == lo:
-        return 0
-    return min(BINS - 1, (v - lo) * BINS // (hi - lo))
+def round_figures(v: int, figures: int) -> int:
+    """``v`` (>= 0) to ``figures`` significant digits, half-even: an edge a reader can
+    write down ("$2.42", "141,000,000"), exact in the map's integer units."""
+    digits = len(str(v))
+    if digits <= figures:
+        return v
+    q: int = 10 ** (digits - figures)
+    whole, rest = divmod(v, q)
+    if 2 * rest > q or (2 * rest == q and whole % 2):
+        whole += 1
+    return whole * q
+
+
+def quantile_edges(values: Sequence[int], bands: int = BINS) -> tuple[int, ...]:
+    """Quantile bands: edges[0] is the least value, edges[-1] the greatest, and each
+    edge between is the value that leaves about 1/``bands`` of the points below it (so
+    each band holds about as many points: a cluster of near-equal costs, as around a
+    choice, still spans several colours), rounded to :data:`EDGE_FIGURES` significant
+    figures, or more where fewer would not stay above the edge below. Band j holds
+    edges[j] <= v < edges[j + 1], the last one up to the greatest value itself. Where
+    many points are equal (most points leave 0 tokens unseen) that value is a band of
+    its own and the bands left share the points above it."""
+    ranked = sorted(values)
+    if not ranked:
+        return (0, 0)
+    hi = ranked[-1]
+    edges = [ranked[0]]
+    rest = ranked
+    while len(edges) < bands:
+        # Above the least value left, so the band below the new edge holds a point.
+        above = [v for v in rest if v > rest[0]]
+        if not above:
+            break
+        left = bands - len(edges) + 1  # bands still to make, this one included
+        raw = max(rest[len(rest) // left], above[0])
+        figures = EDGE_FIGURES
+        edge = round_figures(raw, figures)
+        while not rest[0] < edge <= hi:
+            figures += 1
+            edge = round_figures(raw, figures)
+        edges.append(edge)
+        rest = [v for v in rest if v >= edge]
+    edges.append(hi)  # the last band closed; [hi, hi] when the greatest is an edge itself
+    return tuple(edges)
+
+
+def band_of(v: int, edges: tuple[int, ...]) -> int:
+    """The band of ``v``: the last j with edges[j] <= v, the greatest value in the last."""
+    return max(0, min(len(edges) - 2, bisect_right(edges, v) - 1))
+
+
+def band_class(j: int, edges: tuple[int, ...]) -> str:
+    """Band j's colour: the bands spread over the palette's ends (``.tb0`` … ``.tb7``),
+    so three bands are dark, middle and light, not the three darkest."""
+    n = len(edges) - 1
+    return f"tb{0 if n <= 1 else j * (BINS - 1) // (n - 1)}"
 
 
 def _tick_indices(n: int, step: int) -> list[int]:
@@ -256,16 +312,16 @@ def _tick_indices(n: int, step: int) -> list[int]:
     return sorted({*inner, n - 1})
 
 
-def _cells(g: Any, measure: str, lang: str, span: tuple[int, int]) -> list[tuple[str, str]]:
+def _cells(g: Any, measure: str, lang: str, edges: tuple[int, ...]) -> list[tuple[str, str]]:
     """Each point's colour class and value text on an absolute map."""
-    lo, hi = span
     out = []
     for i in range(g.points):
         # A cost of unknown usage is never a colour (docs/spec.md §15): grey, and said;
         # so is a compression where no run summarised.
         if _shown(g, measure, i):
             value = _value(g, measure, i)
-            out.append((f"tb{_bin(value, lo, hi)}", _value_text(g, measure, value, lang)))
+            band = band_class(band_of(value, edges), edges)
+            out.append((band, _value_text(g, measure, value, lang)))
         else:
             out.append(("tu", t(_NO_VALUE[measure], lang)))
     return out
@@ -398,23 +454,22 @@ def _scale_text(g: Any, measure: str, units: int, lang: str, rounding: str) -> s
     return format_money_figures(value, rounding)
 
 
-def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
-    """The colour scale: each non-empty bin's range, with the unit; money ranges
-    widened outward to four significant figures (floor the low end, ceiling the high)."""
-    edges = _edges(lo, hi)
+def _scale_html(g: Any, measure: str, edges: tuple[int, ...], lang: str) -> Markup:
+    """The colour scale: each quantile band as a half-open range ("$0.97 to < $2.42",
+    the last one closed at the greatest value), with the unit. The edges between bands
+    are exact (:func:`quantile_edges` rounds them); the least and greatest values are
+    money widened outward to four significant figures (floor, ceiling)."""
     items = []
-    for j in range(BINS):
-        a = edges[j]
-        b = hi if j == BINS - 1 or hi == lo else edges[j + 1] - 1  # one value: bin 0 alone
-        if b < a or (hi == lo and j > 0):
-            continue
-        if a == b:
-            text = _scale_text(g, measure, a, lang, ROUND_HALF_EVEN)
+    n = len(edges) - 1
+    for j in range(n):
+        if edges[j] == edges[j + 1]:  # one value: the map's only one, or its greatest
+            text = _scale_text(g, measure, edges[j], lang, ROUND_HALF_EVEN)
         else:
-            low = _scale_text(g, measure, a, lang, ROUND_FLOOR)
-            high = _scale_text(g, measure, b, lang, ROUND_CEILING)
-            text = t("tune.bin", lang, low=low, high=high)
-        items.append(el("li", {"class": f"ch-key tk tb{j}", "data-bin": j}, text))
+            low = _edge_text(g, measure, edges[j], lang, ROUND_FLOOR if j == 0 else None)
+            last = j == n - 1
+            high = _edge_text(g, measure, edges[j + 1], lang, ROUND_CEILING if last else None)
+            text = t("tune.bin" if last else "tune.bin-open", lang, low=low, high=high)
+        items.append(el("li", {"class": f"ch-key tk {band_class(j, edges)}", "data-bin": j}, text))
     if measure in _NO_VALUE and not all(_shown(g, measure, i) for i in range(g.points)):
         items.append(el("li", {"class": "ch-key tk tu"}, t(_NO_VALUE[measure], lang)))
     return el(
@@ -429,15 +484,24 @@ def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
     )
 
 
+def _edge_text(g: Any, measure: str, units: int, lang: str, rounding: str | None) -> str:
+    """A band edge: a rounded edge between bands exactly ("$2.42"); the map's least or
+    greatest value (``rounding`` given) as the scale's other money, to four figures."""
+    if rounding is not None or measure != "cost" or not g.priced:
+        return _scale_text(g, measure, units, lang, rounding or ROUND_HALF_EVEN)
+    return _cost_value(g, units)
+
+
 #: What a cell without a value says, per map that can have one.
 _NO_VALUE = {"cost": "tune.unknown-usage", "compression": "tune.no-run"}
 
 
-def _range(g: Any, measure: str, skip: frozenset[int] = frozenset()) -> tuple[int, int]:
+def _band_edges(g: Any, measure: str, skip: frozenset[int] = frozenset()) -> tuple[int, ...]:
+    """The map's quantile bands over the points it colours (``skip``: no setting)."""
     values = [
         _value(g, measure, i) for i in range(g.points) if _shown(g, measure, i) and i not in skip
-    ] or [0]
-    return min(values), max(values)
+    ]
+    return quantile_edges(values)
 
 
 # ------------------------------------------------------------------ a runtime's knob
@@ -526,10 +590,10 @@ def _maps_html(result: Any, lang: str, width: int, costs: Any = None) -> Markup:
             scale = delta.scale_html(lang)
             caveat = t("tune.not-delta", lang)
         else:
-            lo, hi = _range(g, measure, skip)
+            edges = _band_edges(g, measure, skip)
             title = t(f"tune.map.{measure}.title", lang, unit=unit)
-            cells = _cells(g, measure, lang, (lo, hi))
-            scale = _scale_html(g, measure, lo, hi, lang)
+            cells = _cells(g, measure, lang, edges)
+            scale = _scale_html(g, measure, edges, lang)
             caveat = t("tune.not", lang)
         if skip:
             # No setting of the runtime: grey, and said, never a colour on its scale.
@@ -583,49 +647,69 @@ class _Delta:
         return cls(tuple(costs), places, units, skip)
 
     @property
-    def span(self) -> int:
-        """The largest change either way: both sides share one scale, so one colour is
-        one size of change, saving or extra."""
-        return max((abs(u) for u in self.units if u is not None), default=0)
+    def edges(self) -> tuple[int, ...]:
+        """Quantile bands of the changes' sizes (:func:`quantile_edges`, up to
+        :data:`SIDE_BINS`), one scale for both signs so one colour is one size of
+        change, saving or extra; 0 is a band of its own, the edge between the sides."""
+        return quantile_edges([abs(u) for u in self.units if u], SIDE_BINS)
 
-    def bin_of(self, u: int) -> int:
-        """−4 … −1 below 0, 0 at exactly 0, 1 … 4 above: ceil(|u| × 4 / span)."""
+    def bin_of(self, u: int, edges: tuple[int, ...] | None = None) -> int:
+        """−4 … −1 below 0, 0 at exactly 0, 1 … 4 above: the size's band, spread over
+        the palette's side as :func:`band_class` spreads the absolute maps'."""
         if u == 0:
             return 0
-        side = -(-abs(u) * SIDE_BINS // self.span)
+        edges = self.edges if edges is None else edges
+        n = len(edges) - 1
+        j = band_of(abs(u), edges)
+        side = 1 if n <= 1 else 1 + j * (SIDE_BINS - 1) // (n - 1)
         return side if u > 0 else -side
 
     def cells(self, lang: str) -> list[tuple[str, str]]:
+        edges = self.edges
         out = []
         for c, u in zip(self.costs, self.units, strict=True):
             if u is None:
                 out.append(("tu", t("tune.delta.unknown", lang)))
             else:
-                out.append((_delta_class(self.bin_of(u)), _delta_text(c, lang)))
+                out.append((_delta_class(self.bin_of(u, edges)), _delta_text(c, lang)))
         return out
 
+    def _dollars(self, units: int) -> Decimal:
+        return Decimal(units).scaleb(-self.places)
+
     def scale_html(self, lang: str) -> Markup:
-        """The colour scale: each non-empty bin's range of the changes it holds (their
-        least and greatest, so no range names a change no point has), money to four
-        significant figures widened outward (floor the low end, ceiling the high end)."""
+        """The colour scale: 0 alone, and on each side each band of sizes held there
+        as a half-open range ("saves $0.97 to < $2.42"): the edges between bands
+        exact, the side's least and greatest size widened outward to four figures."""
+        edges = self.edges
         held: dict[int, list[int]] = {}
         for u in self.units:
             if u is not None:
-                held.setdefault(self.bin_of(u), []).append(u)
+                held.setdefault(self.bin_of(u, edges), []).append(abs(u))
+        n = len(edges) - 1
         items = []
         for b in range(-SIDE_BINS, SIDE_BINS + 1):
             if b not in held:
                 continue
-            low, high = min(held[b]), max(held[b])
-            if low == high:  # one change: exactly, as its cells say it
-                text = signed_money(Decimal(low).scaleb(-self.places))
+            sizes = held[b]
+            j = band_of(sizes[0], edges)
+            first, last = j == 0, j == n - 1
+            if b == 0 or min(sizes) == max(sizes):  # one change: exactly, as its cells say
+                text = signed_money(self._dollars(sizes[0] if b >= 0 else -sizes[0]))
             else:
-                text = t(
-                    "tune.bin",
-                    lang,
-                    low=_signed_figures(Decimal(low).scaleb(-self.places), ROUND_FLOOR),
-                    high=_signed_figures(Decimal(high).scaleb(-self.places), ROUND_CEILING),
+                low = (
+                    format_money_figures(self._dollars(min(sizes)), ROUND_FLOOR)
+                    if first
+                    else format_money(self._dollars(edges[j]))
                 )
+                high = (
+                    format_money_figures(self._dollars(max(sizes)), ROUND_CEILING)
+                    if last
+                    else format_money(self._dollars(edges[j + 1]))
+                )
+                side = "save" if b < 0 else "more"
+                key = f"tune.bin-{side}" if last else f"tune.bin-{side}-open"
+                text = t(key, lang, low=low, high=high)
             items.append(el("li", {"class": f"ch-key tk {_delta_class(b)}", "data-bin": b}, text))
         if any(u is None and i not in self.skip for i, u in enumerate(self.units)):
             items.append(el("li", {"class": "ch-key tk tu"}, t("tune.delta.unknown", lang)))
