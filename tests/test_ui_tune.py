@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import itertools
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -357,23 +358,32 @@ def test_the_money_scale_is_rounded_outward_to_four_figures_and_says_so() -> Non
 
     from budgetcore.ui.tune.view import _scale_html  # noqa: PLC0415
 
-    g = SimpleNamespace(priced=True, places=8, points=2, known=lambda i: True)
     lo, hi = 7_945_439_549, 8_512_345_678  # $79.45439549 to $85.12345678
-    edges = quantile_edges([lo, hi])
+    values = [lo + k * (hi - lo) // 15 for k in range(16)]
+    g = SimpleNamespace(
+        priced=True, places=8, points=16, known=lambda i: True, cost_units=lambda i: values[i]
+    )
+    edges = quantile_edges(values)
     raw = str(_scale_html(g, "cost", edges, "en"))
     scale = html.unescape(raw)
     bins = [html.unescape(b) for b in re.findall(r'data-bin="\d">([^<]*)<', raw)]
-    assert bins[0] == "$79.45 to < $85.10"  # the least floored; the edge exact
-    assert bins[-1] == "$85.10 to $85.13"  # the greatest ceiled
+    assert len(bins) == BINS
+    assert bins[0].startswith("$79.45 to < $")  # the least floored
+    assert bins[-1].endswith(" to $85.13")  # the greatest ceiled
+    for a, b in itertools.pairwise(bins):
+        assert a.split(" to < ")[1] == b.split(" to ")[0]  # edges exact, no overlap
+    assert all(len(re.sub(r"\D", "", part)) <= 4 for b in bins for part in b.split(" to "))
     assert "8 significant" not in scale
     assert "3 significant figures" in scale
     assert "the least and greatest cost to 4" in scale
     assert "tune-scale-title" in scale
     zh = str(_scale_html(g, "cost", edges, "zh"))
     assert "3 位有效数字" in zh
-    unpriced = SimpleNamespace(priced=False, places=0, points=2, known=lambda i: True)
-    edges = quantile_edges([1_000_001, 1_000_009])
-    tokens = html.unescape(str(_scale_html(unpriced, "cost", edges, "en")))
+    tokens_at = [1_000_001, 1_000_009]
+    unpriced = SimpleNamespace(
+        priced=False, places=0, points=2, known=lambda i: True, cost_units=lambda i: tokens_at[i]
+    )
+    tokens = html.unescape(str(_scale_html(unpriced, "cost", quantile_edges(tokens_at), "en")))
     assert "1,000,001" in tokens
     assert "1,000,009" in tokens
 

@@ -261,3 +261,13 @@ def test_the_default_cost_map_has_quantile_bands_written_half_open() -> None:
         counts[cls] += 1
     # About an eighth of the 384 points each (edges rounded to 3 figures move a few).
     assert all(384 // 8 - 16 <= n <= 384 // 8 + 16 for n in counts.values()), counts
+
+
+def test_a_value_most_points_share_is_a_band_said_alone() -> None:
+    # The default session leaves no history unseen below K = M: 0 is its own band,
+    # said as one value, and the bands left share the K = M row's unseen tokens.
+    state = _run(_open())
+    items, _cells = _legend(str(render_tune(state).html["tune-maps"]), "unseen")
+    assert items[0][1] == "0 tokens"
+    assert len(items) == BINS
+    assert all(" to " in text for _, text in items[1:])

@@ -247,24 +247,23 @@ EDGE_FIGURES = 3
 
 
 def round_figures(v: int, figures: int) -> int:
-    """``v`` (>= 0) to ``figures`` significant digits, half-even: an edge a reader can
-    write down ("$2.42", "141,000,000"), exact in the map's integer units."""
+    """``v`` (>= 0) rounded down to ``figures`` significant digits: an edge a reader can
+    write down ("$2.42", "141,000,000"), exact in the map's integer units. Down, so
+    the value the edge stands for is in the band above it, as a quantile's is."""
     digits = len(str(v))
     if digits <= figures:
         return v
     q: int = 10 ** (digits - figures)
-    whole, rest = divmod(v, q)
-    if 2 * rest > q or (2 * rest == q and whole % 2):
-        whole += 1
-    return whole * q
+    return v // q * q
 
 
 def quantile_edges(values: Sequence[int], bands: int = BINS) -> tuple[int, ...]:
     """Quantile bands: edges[0] is the least value, edges[-1] the greatest, and each
     edge between is the value that leaves about 1/``bands`` of the points below it (so
     each band holds about as many points: a cluster of near-equal costs, as around a
-    choice, still spans several colours), rounded to :data:`EDGE_FIGURES` significant
-    figures, or more where fewer would not stay above the edge below. Band j holds
+    choice, still spans several colours), rounded down to :data:`EDGE_FIGURES`
+    significant figures, or more where fewer would not stay above the least value
+    left. Band j holds
     edges[j] <= v < edges[j + 1], the last one up to the greatest value itself. Where
     many points are equal (most points leave 0 tokens unseen) that value is a band of
     its own and the bands left share the points above it."""
@@ -454,16 +453,24 @@ def _scale_text(g: Any, measure: str, units: int, lang: str, rounding: str) -> s
     return format_money_figures(value, rounding)
 
 
-def _scale_html(g: Any, measure: str, edges: tuple[int, ...], lang: str) -> Markup:
+def _scale_html(
+    g: Any, measure: str, edges: tuple[int, ...], lang: str, skip: frozenset[int] = frozenset()
+) -> Markup:
     """The colour scale: each quantile band as a half-open range ("$0.97 to < $2.42",
     the last one closed at the greatest value), with the unit. The edges between bands
     are exact (:func:`quantile_edges` rounds them); the least and greatest values are
     money widened outward to four significant figures (floor, ceiling)."""
     items = []
     n = len(edges) - 1
+    held: dict[int, set[int]] = {}
+    for i in range(g.points):
+        if _shown(g, measure, i) and i not in skip:
+            v = _value(g, measure, i)
+            held.setdefault(band_of(v, edges), set()).add(v)
     for j in range(n):
-        if edges[j] == edges[j + 1]:  # one value: the map's only one, or its greatest
-            text = _scale_text(g, measure, edges[j], lang, ROUND_HALF_EVEN)
+        one = held.get(j, set())
+        if len(one) == 1:  # one value (0 unseen tokens on most points): said alone
+            text = _scale_text(g, measure, min(one), lang, ROUND_HALF_EVEN)
         else:
             low = _edge_text(g, measure, edges[j], lang, ROUND_FLOOR if j == 0 else None)
             last = j == n - 1
@@ -593,7 +600,7 @@ def _maps_html(result: Any, lang: str, width: int, costs: Any = None) -> Markup:
             edges = _band_edges(g, measure, skip)
             title = t(f"tune.map.{measure}.title", lang, unit=unit)
             cells = _cells(g, measure, lang, edges)
-            scale = _scale_html(g, measure, edges, lang)
+            scale = _scale_html(g, measure, edges, lang, skip)
             caveat = t("tune.not", lang)
         if skip:
             # No setting of the runtime: grey, and said, never a colour on its scale.
