@@ -12,8 +12,6 @@ import re
 from decimal import Decimal
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from budgetcore.messages import t
 from budgetcore.tune.choice import (
@@ -34,7 +32,7 @@ from budgetcore.ui.form import IssueError
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.state import options_of, turns_of
 from budgetcore.ui.tune.state import constraints_of, parse_field_text
-from budgetcore.ui.tune.view import BINS, band_of, quantile_edges, render_tune, tune_controls_html
+from budgetcore.ui.tune.view import BINS, render_tune, tune_controls_html
 from budgetcore.ui.update import initial_state, reduce
 
 
@@ -208,24 +206,6 @@ def test_no_binding_limit_is_said_when_none_binds() -> None:
     text = _choice_text(state)
     assert "is excluded" not in text
     assert "relaxed" not in text
-
-
-@given(st.lists(st.integers(0, 10**12), min_size=1, max_size=200))
-def test_quantile_bands_partition_the_values(values: list[int]) -> None:
-    edges = quantile_edges(values)
-    assert edges[0] == min(values)
-    assert edges[-1] == max(values)
-    assert 1 <= len(edges) - 1 <= BINS
-    inner = edges[1:-1]
-    assert all(a < b for a, b in itertools.pairwise(edges[:-1]))  # strictly rising
-    assert all(e <= edges[-1] for e in inner)
-    held = [0] * (len(edges) - 1)
-    for v in values:
-        # The oracle: the last band whose low end is at most v (the top one closed).
-        j = max(j for j in range(len(edges) - 1) if edges[j] <= v)
-        assert band_of(v, edges) == j
-        held[j] += 1
-    assert all(held)  # no empty band in the legend
 
 
 def _legend(markup: str, figure: str) -> tuple[list[tuple[str, str]], dict[int, str]]:
