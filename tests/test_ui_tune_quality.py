@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import html
 import itertools
+import json
 import re
+import subprocess
+import sys
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -34,6 +38,8 @@ from budgetcore.ui.replay.state import options_of, turns_of
 from budgetcore.ui.tune.state import constraints_of, parse_field_text
 from budgetcore.ui.tune.view import BINS, render_tune, tune_controls_html
 from budgetcore.ui.update import initial_state, reduce
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _open(turns: str | None = None, **texts: str) -> PageState:
@@ -251,3 +257,37 @@ def test_a_value_most_points_share_is_a_band_said_alone() -> None:
     assert items[0][1] == "0 tokens"
     assert len(items) == BINS
     assert all(" to " in text for _, text in items[1:])
+
+
+def test_the_default_session_chooses_as_the_cli_does(tmp_path: Path) -> None:
+    """Issue 37: the page's default (the article's scenario, its 200 generated turns, F
+    8,000) through ``budgetcore tune`` with the same generator and options: the same
+    choice, relaxed limit, edge and cost, and the same constraints.defaults text."""
+    state = _run(_open())
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    v = state.replay.values
+    spec = {
+        "turns": v["replay.turns"],
+        "seed": v["replay.seed"],
+        "added": {"dist": v["replay.dist"], "low": v["replay.low"], "high": v["replay.high"]},
+        "burst": {"rate": str(v["replay.burst_rate"]), "tokens": v["replay.burst_tokens"]},
+    }
+    options = tmp_path / "options.json"
+    options.write_text(json.dumps({"stable_prefix_tokens": v["replay.stable_prefix"]}))
+    command = [sys.executable, "-m", "budgetcore", "tune", "--fragment", ""]
+    command += ["--generate", json.dumps(spec), "--options", str(options), "--format", "jsonl"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+    cli = json.loads(out.stdout.splitlines()[-1])["summary"]
+    assert cli["turns"] == 200
+    choice = cli["choice"]
+    assert (choice["k"], choice["s"]) == (result.choice.k, result.choice.s)
+    assert choice["reason"]["eligible"] == result.choice.eligible
+    assert choice["generations"] == result.grid.generations(result.choice.index)
+    assert (choice["relaxed"]["max_generations"], choice["relaxed"]["fewest_on_grid"]) == (
+        result.relaxed
+    )
+    assert choice["on_grid_edge"] == list(result.edges)
+    assert choice["cost"] == f"{result.grid.cost_units(result.choice.index):,} tokens"
+    assert cli["constraints"] == result.constraints.as_dict()
