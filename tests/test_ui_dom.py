@@ -90,7 +90,7 @@ def test_the_page_has_the_controls_the_table_is_tested_on() -> None:
     assert len(CONTROLS) > len(FIELDS)
     assert len(BUTTONS) >= 8
     assert all(not (e.attrs.get("data-input") or "").startswith("replay.") for e in CONTROLS)
-    assert sum("data-tune-input" in e.attrs for e in CONTROLS) == 3
+    assert sum("data-tune-input" in e.attrs for e in CONTROLS) == 5
     assert {b.attrs.get("data-action") for b in BUTTONS} >= {"tune-use", "tune-download"}
     assert [m.attrs["data-tune-map"] for m in MAPS] == [
         "cost",

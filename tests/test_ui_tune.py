@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import itertools
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -41,7 +42,7 @@ from budgetcore.ui.tune.state import (
     run_to_end,
     step,
 )
-from budgetcore.ui.tune.view import BINS, MEASURES, _bin, _edges, render_tune
+from budgetcore.ui.tune.view import BINS, MEASURES, band_of, quantile_edges, render_tune
 from budgetcore.ui.update import initial_state, reduce
 
 
@@ -252,15 +253,16 @@ def test_every_cell_is_a_focusable_button_with_its_exact_value() -> None:
     assert render_tune(reduce(hovered, TunePointFocused(9))).focus == 9
 
 
-def test_colour_bins_have_exact_integer_edges() -> None:
-    for lo, hi in ((0, 7), (3, 3), (100, 1_000_003), (5, 12)):
-        edges = _edges(lo, hi)
-        for v in range(lo, min(hi, lo + 400) + 1):
-            b = _bin(v, lo, hi)
-            assert 0 <= b < BINS
-            if hi > lo:
-                assert edges[b] <= v
-                assert b == BINS - 1 or v < edges[b + 1]
+def test_colour_bands_have_exact_integer_edges() -> None:
+    for values in ([0, 7], [3, 3], [100, 1_000_003, 5000, 77], list(range(5, 13)), [0] * 50):
+        edges = quantile_edges(values)
+        assert edges[0] == min(values)
+        assert edges[-1] == max(values)
+        for v in values:
+            b = band_of(v, edges)
+            assert 0 <= b < len(edges) - 1 <= BINS
+            assert edges[b] <= v
+            assert b == len(edges) - 2 or v < edges[b + 1]
 
 
 def test_a_folder_tunes_every_session_and_names_an_unreadable_one() -> None:
@@ -306,7 +308,10 @@ def test_a_folder_tunes_every_session_and_names_an_unreadable_one() -> None:
 
 
 #: Latin words a Chinese Tune panel keeps: units, keys' names and the spec's cite.
-_LATIN_OK = {"tokens", "tab", "enter", "spec"}
+# The quality limits' sources name runtimes and a measurement ("Compaction Cliff"), and
+# "off" is what one types to switch a limit off, as on the CLI.
+_QUALITY_NAMES = {"claude", "code", "qwen", "cline", "compaction", "cliff", "off"}
+_LATIN_OK = {"tokens", "tab", "enter", "spec", *_QUALITY_NAMES}
 
 
 def _visible(markup: str) -> str:
@@ -345,36 +350,42 @@ def test_the_panel_state_is_frozen() -> None:
 
 
 def test_the_money_scale_is_rounded_outward_to_four_figures_and_says_so() -> None:
-    """Issue 42: the colour scale read "$79.45439549" (the price's eight places). Each
-    range is now widened outward (floor the low end, ceiling the high) to four
-    significant figures; its title names the rounding; integers stay exact."""
+    """Issue 42: the colour scale read "$79.45439549" (the price's eight places). The
+    least and greatest values are widened outward to four significant figures, the
+    edges between bands are exact at three; its title names the rounding; integers
+    stay exact."""
     from types import SimpleNamespace  # noqa: PLC0415
 
     from budgetcore.ui.tune.view import _scale_html  # noqa: PLC0415
 
-    g = SimpleNamespace(priced=True, places=8, points=2, known=lambda i: True)
     lo, hi = 7_945_439_549, 8_512_345_678  # $79.45439549 to $85.12345678
-    scale = html.unescape(str(_scale_html(g, "cost", lo, hi, "en")))
-    bins = re.findall(r'data-bin="\d">([^<]*)<', scale)
-    assert bins[0] == "$79.45 to $80.17"  # 79.45439549 floored; edge 1 − 1 unit ceiled
-    assert bins[-1].endswith(" to $85.13")
+    values = [lo + k * (hi - lo) // 15 for k in range(16)]
+    g = SimpleNamespace(
+        priced=True, places=8, points=16, known=lambda i: True, cost_units=lambda i: values[i]
+    )
+    edges = quantile_edges(values)
+    raw = str(_scale_html(g, "cost", edges, "en"))
+    scale = html.unescape(raw)
+    bins = [html.unescape(b) for b in re.findall(r'data-bin="\d">([^<]*)<', raw)]
+    assert len(bins) == BINS
+    assert bins[0].startswith("$79.45 to < $")  # the least floored
+    assert bins[-1].endswith(" to $85.13")  # the greatest ceiled
+    for a, b in itertools.pairwise(bins):
+        assert a.split(" to < ")[1] == b.split(" to ")[0]  # edges exact, no overlap
     assert all(len(re.sub(r"\D", "", part)) <= 4 for b in bins for part in b.split(" to "))
     assert "8 significant" not in scale
-    assert "money to 4 significant figures" in scale
-    # Each shown range holds the exact one.
-    edges = _edges(lo, hi)
-    for j, text in enumerate(bins):
-        a, b = (Decimal(p.strip("$").replace(",", "")) for p in text.split(" to "))
-        exact_hi = hi if j == BINS - 1 else edges[j + 1] - 1
-        assert a * 10**8 <= edges[j]
-        assert exact_hi <= b * 10**8
+    assert "3 significant figures" in scale
+    assert "the least and greatest cost to 4" in scale
     assert "tune-scale-title" in scale
-    zh = str(_scale_html(g, "cost", lo, hi, "zh"))
-    assert "4 位有效数字" in zh
-    unpriced = SimpleNamespace(priced=False, places=0, points=2, known=lambda i: True)
-    tokens = html.unescape(str(_scale_html(unpriced, "cost", 1_000_001, 1_000_009, "en")))
+    zh = str(_scale_html(g, "cost", edges, "zh"))
+    assert "3 位有效数字" in zh
+    tokens_at = [1_000_001, 1_000_009]
+    unpriced = SimpleNamespace(
+        priced=False, places=0, points=2, known=lambda i: True, cost_units=lambda i: tokens_at[i]
+    )
+    tokens = html.unescape(str(_scale_html(unpriced, "cost", quantile_edges(tokens_at), "en")))
     assert "1,000,001" in tokens
-    assert "exact ranges" in tokens
+    assert "1,000,009" in tokens
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -415,6 +426,6 @@ def test_a_map_of_one_value_still_names_it_in_its_legend() -> None:
     from budgetcore.ui.tune.view import _scale_html  # noqa: PLC0415
 
     g = _run(_open("40"))[0].tune.result.grid  # type: ignore[union-attr]
-    legend = str(_scale_html(g, "unseen", 0, 0, "en"))
+    legend = str(_scale_html(g, "unseen", quantile_edges([0, 0]), "en"))
     assert legend.count('class="ch-key tk tb0"') == 1
     assert ">0 tokens</li>" in legend

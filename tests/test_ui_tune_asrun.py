@@ -10,6 +10,7 @@ arithmetic."""
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import re
 import subprocess
@@ -177,9 +178,9 @@ def test_the_cost_map_diverges_at_zero_and_keeps_each_points_exact_what_if() -> 
     assert "tdp" not in maps[maps.index('data-figure="tune-unseen"') :]
 
 
-def test_the_delta_scale_is_one_scale_for_both_signs_with_exact_integer_bins() -> None:
-    """ceil(|u| × 4 / span): one colour is one size of change either way, and the bin's
-    legend range holds every value put in it."""
+def test_the_delta_scale_is_one_scale_for_both_signs_with_0_its_own_band() -> None:
+    """Quantile bands of the change's size, shared by both signs (one colour is one size
+    of change either way); 0 is a band of its own, the edge between the sides."""
 
     class _C:
         def __init__(self, d: Decimal) -> None:
@@ -187,22 +188,23 @@ def test_the_delta_scale_is_one_scale_for_both_signs_with_exact_integer_bins() -
 
     for values in ((-7, 3, 0, 7), (1, 2, 3), (-100, -1), (0,), (-5, 5, 4, -4, 1, -1)):
         d = _Delta.of([_C(Decimal(v).scaleb(-2)) for v in values])
-        span = max(abs(v) for v in values)
         for v in values:
             b = d.bin_of(v)
             assert (b > 0) == (v > 0)
             assert (b < 0) == (v < 0)
             assert -SIDE_BINS <= b <= SIDE_BINS
-            if v:
-                j = abs(b)
-                assert (
-                    span * (j - 1) // SIDE_BINS
-                    < abs(v)
-                    <= span * j // SIDE_BINS + (span * j % SIDE_BINS > 0)
-                )
-        assert d.bin_of(span) == SIDE_BINS if span else True
+            assert d.bin_of(-v) == -b  # one size, one colour, either side
+        span = max(abs(v) for v in values)
         if span:
+            assert d.bin_of(span) == SIDE_BINS
             assert d.bin_of(-span) == -SIDE_BINS
+    # Sizes ranked: each band of four holds about a quarter of the changed points.
+    d = _Delta.of([_C(Decimal(v)) for v in range(-40, 41)])
+    counts: dict[int, int] = {}
+    for u in d.units:
+        if u is not None and u > 0:
+            counts[d.bin_of(u)] = counts.get(d.bin_of(u), 0) + 1
+    assert counts == {1: 10, 2: 10, 3: 10, 4: 10}
 
 
 def test_a_backtest_off_by_more_than_5_percent_is_said_beside_the_choice() -> None:
@@ -278,7 +280,10 @@ def test_progress_counts_the_what_ifs_and_ends_at_its_total() -> None:
 
 #: Latin words a Chinese Tune panel over a log keeps: units, key names, cites and the
 #: cloud's own name.
-_LATIN_OK = {"tokens", "tab", "enter", "spec", "amazon", "bedrock", "aws"}
+# The quality limits' sources name runtimes and a measurement ("Compaction Cliff"), and
+# "off" is what one types to switch a limit off, as on the CLI.
+_QUALITY_NAMES = {"claude", "code", "qwen", "cline", "compaction", "cliff", "off"}
+_LATIN_OK = {"tokens", "tab", "enter", "spec", "amazon", "bedrock", "aws", *_QUALITY_NAMES}
 
 
 @pytest.mark.parametrize("fixture", ["claude/25-proxy-model-names", "claude/30-asrun-bedrock"])
@@ -298,9 +303,9 @@ def _dollars(text: str) -> Decimal:
 
 
 def test_each_legend_range_holds_the_changes_of_its_colour_and_no_other() -> None:
-    """The delta legend names the least and greatest change of each colour (widened
-    outward to four figures): every cell of that colour lies inside it, and both ends
-    are within rounding of a real point's change."""
+    """The delta legend is half-open bands of the change's size ("saves $a to < $b",
+    "$a to < $b more", the last closed): every cell of that colour lies inside its
+    range, and no two ranges of one side overlap."""
     state = _tuned("claude/12-compact-preserved-2.1")
     job = state.tune.job
     assert job is not None
@@ -310,19 +315,29 @@ def test_each_legend_range_holds_the_changes_of_its_colour_and_no_other() -> Non
     cost_map = maps[maps.index('data-figure="tune-cost"') : maps.index('data-figure="tune-unseen"')]
     legend = re.findall(r'<li class="ch-key tk (td\w+)" data-bin="-?\d+">([^<]*)</li>', cost_map)
     assert len(legend) >= 2
-    ranges = {}
-    for cls, text in legend:
-        ends = [_dollars(x) for x in re.findall(r"[+−±]\$[\d,.]+", html.unescape(text))]
-        ranges[cls] = (ends[0], ends[-1])
+    ranges: dict[str, tuple[Decimal, Decimal, bool]] = {}
+    for cls, raw in legend:
+        text = html.unescape(raw)
+        if cls == "td0":
+            ranges[cls] = (Decimal(0), Decimal(0), False)
+            continue
+        sign = -1 if text.startswith("saves") else 1
+        ends = [Decimal(x.replace(",", "")) for x in re.findall(r"\$([\d,.]+)", text)]
+        if len(ends) == 1:  # one change, exactly
+            ranges[cls] = (sign * ends[0], sign * ends[0], False)
+            continue
+        assert sign == 1 or "saves" in text
+        ranges[cls] = (ends[0], ends[1], "< " in text)
     cells = re.findall(r'<rect class="tc (td\w+)"[^>]*data-tune-cell="(\d+)"', cost_map)
-    by_class: dict[str, list[Decimal]] = {}
     for cls, i in cells:
         delta = costs[int(i)].delta
         assert delta is not None
-        low, high = ranges[cls]
-        assert low <= delta <= high, (cls, delta, low, high)
-        by_class.setdefault(cls, []).append(delta)
-    for cls, (low, high) in ranges.items():
-        # Four significant figures: each end within 0.1 % of the colour's real extreme.
-        assert abs(min(by_class[cls]) - low) <= abs(low) / 1000 + Decimal("0.000001")
-        assert abs(max(by_class[cls]) - high) <= abs(high) / 1000 + Decimal("0.000001")
+        low, high, open_ = ranges[cls]
+        size = abs(delta) if cls != "td0" else delta
+        assert low <= size, (cls, delta, low)
+        assert size < high if open_ else size <= high, (cls, delta, high)
+    for side in ("tdn", "tdp"):
+        spans = sorted(v for c, v in ranges.items() if c.startswith(side))
+        for (_, high, open_), (low, _, _) in itertools.pairwise(spans):
+            assert open_
+            assert high <= low

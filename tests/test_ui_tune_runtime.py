@@ -209,7 +209,21 @@ def test_a_new_runtime_or_its_s_starts_the_grid_again_and_a_point_does_not() -> 
 
 
 #: Latin words a Chinese panel keeps: units, keys' names, cites, runtime names.
-_LATIN_OK = {"tokens", "tab", "enter", "spec", "codex", "cli", "claude", "code", "cline"}
+# The quality limits' sources name runtimes and a measurement ("Compaction Cliff"), and
+# "off" is what one types to switch a limit off, as on the CLI.
+_QUALITY_NAMES = {"claude", "code", "qwen", "cline", "compaction", "cliff", "off"}
+_LATIN_OK = {
+    "tokens",
+    "tab",
+    "enter",
+    "spec",
+    "codex",
+    "cli",
+    "claude",
+    "code",
+    "cline",
+    *_QUALITY_NAMES,
+}
 
 
 @pytest.mark.parametrize("runtime", ["codex", "pi", "cline"])

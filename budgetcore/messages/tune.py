@@ -35,6 +35,106 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "runs and recompresses; empty: no limit",
         "执行与重压合计;留空:不限制",
     ),
+    # The quality limits (docs/spec.md §17), the CLI's --max-generations N|off and
+    # --max-compression X|off; their defaults and sources are tune/choice.py's.
+    "label.tune.max_generations": (
+        "Summary generations at most",
+        "摘要代数至多",
+    ),
+    "hint.tune.max_generations": (
+        "how often the oldest history may be summarised again; default {default}: "
+        "{source}. off or empty: no limit",
+        "最早的历史至多可被再次摘要的次数;默认 {default}:{source}。填 off 或留空:不限制",
+    ),
+    "label.tune.max_compression": (
+        "Compression at most (X of X:1)",
+        "压缩比至多(X:1 中的 X)",
+    ),
+    "hint.tune.max_compression": (
+        "what the largest run reads to what it writes; default {default}:1: {source}. "
+        "off or empty: no limit",
+        "读入最多的那次执行的读入与写出之比;默认 {default}:1:{source}。填 off 或留空:不限制",
+    ),
+    # tune.choice.DEFAULT_SOURCES, the same English (a test holds them equal).
+    "tune.source.max_generations": (
+        "the compaction-quality proposal: 53 % of pinned rules kept after one compaction "
+        "round, 10 % after five (Compaction Cliff)",
+        "压缩质量提案:一轮压缩后保留 53 % 的固定规则,五轮后仅剩 10 %(Compaction Cliff)",
+    ),
+    "tune.source.max_compression": (
+        "the median of the runtimes that cap their summary, at their defaults on a "
+        "200,000 window: Claude Code and Qwen Code 8.35:1, pi 12.5:1, Cline v4 34.7:1 "
+        "(median 10.4:1, rounded down)",
+        "为摘要设上限的运行时在 200,000 窗口下默认值的中位数:Claude Code 与 Qwen Code 8.35:1,"
+        "pi 12.5:1,Cline v4 34.7:1(中位数 10.4:1,向下取整)",
+    ),
+    # Which limit decides the choice (issue 37): said beside it, with the values.
+    "tune.binds.relaxed": (
+        "No point makes at most {default} summary generations (the default: {source}), so "
+        "the limit is relaxed to the fewest this grid allows, {fewest}.",
+        "没有点的摘要代数不超过 {default}(默认值:{source}),因此上限放宽到本网格能做到的最少代数 {fewest}。",
+    ),
+    "tune.binds.own": (
+        "The scenario's own K {k}, S {s} is excluded: {why}.",
+        "场景自身的 K {k}、S {s} 被排除:{why}。",
+    ),
+    "tune.binds.cheapest": (
+        "The grid's cheapest point, K {k}, S {s} ({cost} less), is excluded: {why}.",
+        "网格中成本最低的点 K {k}、S {s}(便宜 {cost})被排除:{why}。",
+    ),
+    "tune.binds.edge": (
+        "The choice sits on the grid's {edges}: the best point may lie beyond the grid.",
+        "选中的点位于网格的{edges}:最优点可能在网格之外。",
+    ),
+    "tune.edge.smallest-k": ("smallest K", "最小 K"),
+    "tune.edge.largest-k": ("largest K", "最大 K"),
+    "tune.edge.smallest-s": ("smallest S", "最小 S"),
+    "tune.edge.largest-s": ("largest S", "最大 S"),
+    "tune.broken.max_generations": (
+        "it makes {value} summary generations, above the limit {limit}",
+        "它有 {value} 代摘要,超过上限 {limit}",
+    ),
+    "tune.broken.max_compression": (
+        "its largest run compresses {value}:1 (rounded up), above the limit {limit}:1",
+        "它读入最多的那次执行压缩比为 {value}:1(向上取整),超过上限 {limit}:1",
+    ),
+    "tune.broken.no_rejected": (
+        "it rejects {value} turns, and none may be",
+        "它拒绝了 {value} 轮,而一轮都不允许",
+    ),
+    "tune.broken.max_rejected": (
+        "it rejects {value} turns, above the limit {limit}",
+        "它拒绝了 {value} 轮,超过上限 {limit}",
+    ),
+    "tune.broken.no_refused": (
+        "it has {value} refusals, and none may be",
+        "它有 {value} 次拒答,而一次都不允许",
+    ),
+    "tune.broken.max_unseen": (
+        "it leaves {value} tokens unseen on one turn, above the limit {limit}",
+        "它在单轮留下 {value} 个未见 tokens,超过上限 {limit}",
+    ),
+    "tune.broken.max_unseen_total": (
+        "it leaves {value} tokens unseen over all turns, above the limit {limit}",
+        "它在所有轮次共留下 {value} 个未见 tokens,超过上限 {limit}",
+    ),
+    "tune.broken.max_runs_per_100": (
+        "it makes {value} summary calls per 100 turns (rounded up), above the limit {limit}",
+        "它每 100 轮有 {value} 次摘要调用(向上取整),超过上限 {limit}",
+    ),
+    "tune.broken.runtime_unreachable": (
+        "it is no setting of the runtime",
+        "它不是该运行时的设置",
+    ),
+    "problem.tune-generations": (
+        "{field} must be a whole number of generations from 0 to {high}, or off; got {got}",
+        "{field} 必须是 0 到 {high} 之间的整数代数,或 off;收到 {got}",
+    ),
+    "problem.tune-compression": (
+        "{field} must be a ratio X (of X:1) from 1 to 1,000,000 with at most 6 decimal "
+        "places, or off; got {got}",
+        "{field} 必须是 1 到 1,000,000 之间、最多 6 位小数的比值 X(X:1),或 off;收到 {got}",
+    ),
     "problem.tune-rate": (
         "{field} must be a number from 0 to 100 with at most 6 decimal places; got {got}",
         "{field} 必须是 0 到 100 之间、最多 6 位小数的数;收到 {got}",
@@ -95,13 +195,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Summary runs at each K and S (runs and recompresses)",
         "各 K 与 S 下的摘要执行(执行与重压合计)",
     ),
-    "tune.scale": ("Colour scale (exact ranges):", "色标(精确区间):"),
+    "tune.scale": (
+        "Colour scale: quantile bands, each about an eighth of the points; each band "
+        "runs from its low end up to, not including, the next (edges rounded to 3 "
+        "significant figures, exact):",
+        "色标:分位数色带,每带约占八分之一的点;每带从其下端起,到下一带的下端为止(不含;边界取 3 位"
+        "有效数字,为精确值):",
+    ),
     "tune.scale-money": (
-        "Colour scale (money to 4 significant figures, ranges widened outward; a cell "
-        "shows its exact cost):",
-        "色标(金额取 4 位有效数字,区间向外取整;单元格显示精确成本):",
+        "Colour scale: quantile bands, each about an eighth of the points; each band "
+        "runs from its low end up to, not including, the next (edges rounded to 3 "
+        "significant figures, exact; the least and greatest cost to 4, widened outward; a "
+        "cell shows its exact cost):",
+        "色标:分位数色带,每带约占八分之一的点;每带从其下端起,到下一带的下端为止(不含;边界取 3 位"
+        "有效数字,为精确值;最低与最高成本取 4 位有效数字并向外取整;单元格显示精确成本):",
     ),
     "tune.bin": ("{low} to {high}", "{low} 至 {high}"),
+    "tune.bin-open": ("{low} to < {high}", "{low} 至 < {high}"),
     "tune.mark.own": (
         "outlined: the scenario's own K {k}, S {s}",
         "描边:场景自身的 K {k}、S {s}",
@@ -227,10 +337,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "各 K 与 S 下相对按实际运行模型的变化(美元:该点的假设,含所有序列,减去按实际运行建模的会话)",
     ),
     "tune.scale-delta": (
-        "Colour scale, one for both signs (change in dollars to 4 significant figures, "
-        "ranges widened outward; blue saves, red costs more; a cell shows its exact what-if):",
-        "色标,正负共用一个(变化金额取 4 位有效数字,区间向外取整;蓝色为节省,红色为更贵;单元格显示精确的假设值):",
+        "Colour scale, one for both signs: 0 alone, then quantile bands of the change's "
+        "size, each about a quarter of the changed points, from its low end up to, not "
+        "including, the next (edges rounded to 3 significant figures, exact; a side's "
+        "least and greatest change to 4, widened outward); blue saves, red costs more; a "
+        "cell shows its exact what-if:",
+        "色标,正负共用一个:0 单独一档,其余按变化大小分位,每带约占有变化的点的四分之一,从其下端起,到下一带的"
+        "下端为止(不含;边界取 3 位有效数字,为精确值;每侧最小与最大变化取 4 位有效数字并向外取整);"
+        "蓝色为节省,红色为更贵;单元格显示精确的假设值:",
     ),
+    "tune.bin-save-open": ("saves {low} to < {high}", "节省 {low} 至 < {high}"),
+    "tune.bin-save": ("saves {low} to {high}", "节省 {low} 至 {high}"),
+    "tune.bin-more-open": ("{low} to < {high} more", "多花 {low} 至 < {high}"),
+    "tune.bin-more": ("{low} to {high} more", "多花 {low} 至 {high}"),
     "tune.not-delta": (
         "a forecast, nor a saving on the bill. It is each point's what-if against the "
         "as-run model of these sessions (the same growth and cache rules, the runtime's "

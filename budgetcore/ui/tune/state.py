@@ -53,6 +53,7 @@ if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boo
     from budgetcore.tune.whatif import Baseline, PointCost
 
 __all__ = [
+    "QUALITY",
     "SLICE_TURNS",
     "TIMED_COST",
     "TUNE_FIELDS",
@@ -62,6 +63,7 @@ __all__ = [
     "TuneJob",
     "TunePanel",
     "constraints_of",
+    "default_text",
     "initial_tune",
     "inputs_of",
     "parse_field_text",
@@ -90,8 +92,10 @@ _RATE_PLACES = 6
 @dataclass(frozen=True, slots=True)
 class TuneField:
     path: str  # "tune.<name>": its label is "label.tune.<name>"
-    kind: str  # "bool", "tokens" or "rate"
-    default: str
+    kind: str  # "bool", "tokens", "rate", "generations" or "ratio"
+    # The text a new panel holds; None: the choice's stated default (a quality limit,
+    # tune.choice.DEFAULT_MAX_*, read when the panel is drawn: :func:`default_text`).
+    default: str | None
 
 
 TUNE_FIELDS: dict[str, TuneField] = {
@@ -100,8 +104,26 @@ TUNE_FIELDS: dict[str, TuneField] = {
         TuneField("tune.no_rejected", "bool", "false"),
         TuneField("tune.max_unseen", "tokens", ""),
         TuneField("tune.max_runs_per_100", "rate", ""),
+        # The quality limits every choice applies unless told otherwise (docs/spec.md
+        # §17): the CLI's --max-generations N|off and --max-compression X|off.
+        TuneField("tune.max_generations", "generations", None),
+        TuneField("tune.max_compression", "ratio", None),
     )
 }
+
+#: Each quality field's Constraints attribute.
+QUALITY = {"tune.max_generations": "max_generations", "tune.max_compression": "max_compression"}
+
+
+def default_text(path: str) -> str:
+    """A field's text in a new panel: a quality limit's default as the CLI states it
+    (one home, tune/choice.py; imported here, not at boot: it loads the replay engine)."""
+    f = TUNE_FIELDS[path]
+    if f.default is not None:
+        return f.default
+    from budgetcore.tune.choice import Constraints  # noqa: PLC0415
+
+    return str(getattr(Constraints(), QUALITY[path]))
 
 
 def _got(text: str) -> Param:
@@ -122,6 +144,8 @@ def parse_field_text(path: str, text: str) -> object:
         raise IssueError(Problem.page("problem.bool", (_got(text),), (path,)))
     if text == "":
         return None
+    if f.kind in ("generations", "ratio"):
+        return _quality_value(path, f.kind, text)
     if f.kind == "rate":
         value = as_decimal(text, 0, 100, _RATE_PLACES)
         if value is None:
@@ -137,6 +161,27 @@ def parse_field_text(path: str, text: str) -> object:
         )
         raise IssueError(Problem.page("problem.whole-range", params, (path,)))
     return number
+
+
+#: A compression limit X (of X:1): the CLI's --max-compression rule.
+_RATIO_LOW, _RATIO_HIGH, _RATIO_PLACES = 1, 10**6, 6
+
+
+def _quality_value(path: str, kind: str, text: str) -> object:
+    """A quality limit: "off" switches it off (None, as the CLI's ``off``); else a whole
+    number of generations, or a ratio X of X:1 ("10" or "10:1")."""
+    if text.lower() == "off":
+        return None
+    if kind == "generations":
+        number = whole_text(text, MAX_TOKENS)
+        if number is None:
+            params: tuple[Param, ...] = (("high", format_int(MAX_TOKENS), False), _got(text))
+            raise IssueError(Problem.page("problem.tune-generations", params, (path,)))
+        return number
+    value = as_decimal(text.removesuffix(":1").strip(), _RATIO_LOW, _RATIO_HIGH, _RATIO_PLACES)
+    if value is None:
+        raise IssueError(Problem.page("problem.tune-compression", (_got(text),), (path,)))
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,7 +428,11 @@ def with_texts(panel: TunePanel, updates: Mapping[str, str]) -> TunePanel:
 
 
 def initial_tune() -> TunePanel:
-    return with_texts(TunePanel(), {p: f.default for p, f in TUNE_FIELDS.items()})
+    """A new panel. A quality field holds no text until it is typed in: untouched, it is
+    the choice's default (:func:`constraints_of`), whose value the panel shows."""
+    return with_texts(
+        TunePanel(), {p: f.default for p, f in TUNE_FIELDS.items() if f.default is not None}
+    )
 
 
 def constraints_of(panel: TunePanel) -> Constraints:
@@ -391,10 +440,17 @@ def constraints_of(panel: TunePanel) -> Constraints:
 
     v = panel.values
     unseen, rate = v.get("tune.max_unseen"), v.get("tune.max_runs_per_100")
+    # A quality field never typed in keeps the choice's default; one typed "off" or
+    # empty is None, switched off.
+    default = Constraints()
+    gens = v.get("tune.max_generations", default.max_generations)
+    ratio = v.get("tune.max_compression", default.max_compression)
     return Constraints(
         no_rejected=v.get("tune.no_rejected") is True,
         max_unseen=unseen if isinstance(unseen, int) else None,
         max_runs_per_100=rate if isinstance(rate, Decimal) else None,
+        max_generations=gens if isinstance(gens, int) else None,
+        max_compression=ratio if isinstance(ratio, Decimal) else None,
     )
 
 

@@ -3,16 +3,20 @@ words and its reviewed config. Pure: page state in, markup out.
 
 Maps are drawn the way :mod:`budgetcore.ui.svg` draws: at the container's real width
 (12 px text), ticks with units, every label in a gutter of its own (never on a mark),
-and what the map must not be read as. Colours are 8 bins of exact integer edges
-(``web/style.css`` holds the palette); the legend prints each bin's exact range. Each
+and what the map must not be read as. Colours are up to 8 quantile bands, their edges
+rounded to 3 significant figures and exact integers (``web/style.css`` holds the
+palette); the legend prints each band as a half-open range. Each
 cell is a focusable button whose label holds the point's exact values; the one in
 the tab order moves with the arrow keys (a roving tab stop: 384 cells are one stop).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
 from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, text_width, wrap_text
@@ -24,18 +28,25 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.svg.axes import chart_svg, panel_chart_width
 from budgetcore.ui.tune.state import (
+    QUALITY,
     TUNE_FIELDS,
     TuneInputs,
     TunePanel,
+    default_text,
 )
 from budgetcore.units import format_int, format_money, format_money_figures
 
 __all__ = [
     "BINS",
+    "EDGE_FIGURES",
     "MEASURES",
     "TuneScreen",
+    "band_class",
+    "band_of",
     "point_text",
+    "quantile_edges",
     "render_tune",
+    "round_figures",
     "screen_key",
     "tune_controls_html",
 ]
@@ -75,21 +86,45 @@ def _field(path: str) -> Markup:
     if f.kind == "bool":
         box = el("input", {"type": "checkbox", "id": fid, "data-tune-input": path})
         return el("div", {"class": "field check"}, box, label, msg)
-    hint = el("p", {"class": "hint", "data-i18n": f"hint.{path}"}, t(f"hint.{path}", "en"))
+    if path in QUALITY:
+        # Its default and source are parameters, so render_tune writes it (by its id)
+        # in the page's language, not data-i18n.
+        hint = el("p", {"class": "hint", "id": fid + "-hint"}, quality_hint(path, "en"))
+    else:
+        hint = el("p", {"class": "hint", "data-i18n": f"hint.{path}"}, t(f"hint.{path}", "en"))
     box = el(
         "input",
         {
             "type": "text",
             "id": fid,
             "data-tune-input": path,
-            "value": f.default,
-            "inputmode": "decimal" if f.kind == "rate" else "numeric",
+            "value": default_text(path),
+            "inputmode": "decimal" if f.kind in ("rate", "ratio") else "numeric",
             "autocomplete": "off",
             "spellcheck": "false",
             "class": "short",
         },
     )
     return el("div", {"class": "field"}, label, box, hint, msg)
+
+
+def quality_hint(path: str, lang: str) -> str:
+    """A quality limit's hint: its default value and that default's source
+    (tune.choice.DEFAULT_SOURCES, said in the page's language), and how to switch it
+    off."""
+    return t(
+        f"hint.{path}",
+        lang,
+        default=default_text(path),
+        source=t(f"tune.source.{QUALITY[path]}", lang),
+    )
+
+
+def _quality_hints(lang: str) -> dict[str, str]:
+    return {
+        "tn-" + p.split(".", 1)[1].replace("_", "-") + "-hint": quality_hint(p, lang)
+        for p in QUALITY
+    }
 
 
 def tune_controls_html() -> Markup:
@@ -207,18 +242,65 @@ def _compression_text(ratio: Any, lang: str) -> str:
 # ------------------------------------------------------------------ the maps
 
 
-def _edges(lo: int, hi: int) -> tuple[int, ...]:
-    """Bin j holds the values v with edges[j] <= v < edges[j + 1] (the last one up to
-    ``hi`` itself): edges[j] = lo + ceil(j × (hi − lo) / BINS), exact integers."""
-    span = hi - lo
-    return tuple(lo - (-(j * span) // BINS) for j in range(BINS + 1))
+#: A band edge's significant figures: the fewest that keep it above the edge below.
+EDGE_FIGURES = 3
 
 
-def _bin(v: int, lo: int, hi: int) -> int:
-    """The bin of ``v``: floor((v − lo) × BINS / (hi − lo)), the top value in the last."""
-    if hi == lo:
-        return 0
-    return min(BINS - 1, (v - lo) * BINS // (hi - lo))
+def round_figures(v: int, figures: int) -> int:
+    """``v`` (>= 0) rounded down to ``figures`` significant digits: an edge a reader can
+    write down ("$2.42", "141,000,000"), exact in the map's integer units. Down, so
+    the value the edge stands for is in the band above it, as a quantile's is."""
+    digits = len(str(v))
+    if digits <= figures:
+        return v
+    q: int = 10 ** (digits - figures)
+    return v // q * q
+
+
+def quantile_edges(values: Sequence[int], bands: int = BINS) -> tuple[int, ...]:
+    """Quantile bands: edges[0] is the least value, edges[-1] the greatest, and each
+    edge between is the value that leaves about 1/``bands`` of the points below it (so
+    each band holds about as many points: a cluster of near-equal costs, as around a
+    choice, still spans several colours), rounded down to :data:`EDGE_FIGURES`
+    significant figures, or more where fewer would not stay above the least value
+    left. Band j holds
+    edges[j] <= v < edges[j + 1], the last one up to the greatest value itself. Where
+    many points are equal (most points leave 0 tokens unseen) that value is a band of
+    its own and the bands left share the points above it."""
+    ranked = sorted(values)
+    if not ranked:
+        return (0, 0)
+    hi = ranked[-1]
+    edges = [ranked[0]]
+    rest = ranked
+    while len(edges) < bands:
+        # Above the least value left, so the band below the new edge holds a point.
+        above = [v for v in rest if v > rest[0]]
+        if not above:
+            break
+        left = bands - len(edges) + 1  # bands still to make, this one included
+        raw = max(rest[len(rest) // left], above[0])
+        figures = EDGE_FIGURES
+        edge = round_figures(raw, figures)
+        while not rest[0] < edge <= hi:
+            figures += 1
+            edge = round_figures(raw, figures)
+        edges.append(edge)
+        rest = [v for v in rest if v >= edge]
+    edges.append(hi)  # the last band closed; [hi, hi] when the greatest is an edge itself
+    return tuple(edges)
+
+
+def band_of(v: int, edges: tuple[int, ...]) -> int:
+    """The band of ``v``: the last j with edges[j] <= v, the greatest value in the last."""
+    return max(0, min(len(edges) - 2, bisect_right(edges, v) - 1))
+
+
+def band_class(j: int, edges: tuple[int, ...]) -> str:
+    """Band j's colour: the bands spread over the palette's ends (``.tb0`` … ``.tb7``),
+    so three bands are dark, middle and light, not the three darkest."""
+    n = len(edges) - 1
+    return f"tb{0 if n <= 1 else j * (BINS - 1) // (n - 1)}"
 
 
 def _tick_indices(n: int, step: int) -> list[int]:
@@ -229,16 +311,16 @@ def _tick_indices(n: int, step: int) -> list[int]:
     return sorted({*inner, n - 1})
 
 
-def _cells(g: Any, measure: str, lang: str, span: tuple[int, int]) -> list[tuple[str, str]]:
+def _cells(g: Any, measure: str, lang: str, edges: tuple[int, ...]) -> list[tuple[str, str]]:
     """Each point's colour class and value text on an absolute map."""
-    lo, hi = span
     out = []
     for i in range(g.points):
         # A cost of unknown usage is never a colour (docs/spec.md §15): grey, and said;
         # so is a compression where no run summarised.
         if _shown(g, measure, i):
             value = _value(g, measure, i)
-            out.append((f"tb{_bin(value, lo, hi)}", _value_text(g, measure, value, lang)))
+            band = band_class(band_of(value, edges), edges)
+            out.append((band, _value_text(g, measure, value, lang)))
         else:
             out.append(("tu", t(_NO_VALUE[measure], lang)))
     return out
@@ -371,23 +453,30 @@ def _scale_text(g: Any, measure: str, units: int, lang: str, rounding: str) -> s
     return format_money_figures(value, rounding)
 
 
-def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
-    """The colour scale: each non-empty bin's range, with the unit; money ranges
-    widened outward to four significant figures (floor the low end, ceiling the high)."""
-    edges = _edges(lo, hi)
+def _scale_html(
+    g: Any, measure: str, edges: tuple[int, ...], lang: str, skip: frozenset[int] = frozenset()
+) -> Markup:
+    """The colour scale: each quantile band as a half-open range ("$0.97 to < $2.42",
+    the last one closed at the greatest value), with the unit. The edges between bands
+    are exact (:func:`quantile_edges` rounds them); the least and greatest values are
+    money widened outward to four significant figures (floor, ceiling)."""
     items = []
-    for j in range(BINS):
-        a = edges[j]
-        b = hi if j == BINS - 1 or hi == lo else edges[j + 1] - 1  # one value: bin 0 alone
-        if b < a or (hi == lo and j > 0):
-            continue
-        if a == b:
-            text = _scale_text(g, measure, a, lang, ROUND_HALF_EVEN)
+    n = len(edges) - 1
+    held: dict[int, set[int]] = {}
+    for i in range(g.points):
+        if _shown(g, measure, i) and i not in skip:
+            v = _value(g, measure, i)
+            held.setdefault(band_of(v, edges), set()).add(v)
+    for j in range(n):
+        one = held.get(j, set())
+        if len(one) == 1:  # one value (0 unseen tokens on most points): said alone
+            text = _scale_text(g, measure, min(one), lang, ROUND_HALF_EVEN)
         else:
-            low = _scale_text(g, measure, a, lang, ROUND_FLOOR)
-            high = _scale_text(g, measure, b, lang, ROUND_CEILING)
-            text = t("tune.bin", lang, low=low, high=high)
-        items.append(el("li", {"class": f"ch-key tk tb{j}", "data-bin": j}, text))
+            low = _edge_text(g, measure, edges[j], lang, ROUND_FLOOR if j == 0 else None)
+            last = j == n - 1
+            high = _edge_text(g, measure, edges[j + 1], lang, ROUND_CEILING if last else None)
+            text = t("tune.bin" if last else "tune.bin-open", lang, low=low, high=high)
+        items.append(el("li", {"class": f"ch-key tk {band_class(j, edges)}", "data-bin": j}, text))
     if measure in _NO_VALUE and not all(_shown(g, measure, i) for i in range(g.points)):
         items.append(el("li", {"class": "ch-key tk tu"}, t(_NO_VALUE[measure], lang)))
     return el(
@@ -402,15 +491,24 @@ def _scale_html(g: Any, measure: str, lo: int, hi: int, lang: str) -> Markup:
     )
 
 
+def _edge_text(g: Any, measure: str, units: int, lang: str, rounding: str | None) -> str:
+    """A band edge: a rounded edge between bands exactly ("$2.42"); the map's least or
+    greatest value (``rounding`` given) as the scale's other money, to four figures."""
+    if rounding is not None or measure != "cost" or not g.priced:
+        return _scale_text(g, measure, units, lang, rounding or ROUND_HALF_EVEN)
+    return _cost_value(g, units)
+
+
 #: What a cell without a value says, per map that can have one.
 _NO_VALUE = {"cost": "tune.unknown-usage", "compression": "tune.no-run"}
 
 
-def _range(g: Any, measure: str, skip: frozenset[int] = frozenset()) -> tuple[int, int]:
+def _band_edges(g: Any, measure: str, skip: frozenset[int] = frozenset()) -> tuple[int, ...]:
+    """The map's quantile bands over the points it colours (``skip``: no setting)."""
     values = [
         _value(g, measure, i) for i in range(g.points) if _shown(g, measure, i) and i not in skip
-    ] or [0]
-    return min(values), max(values)
+    ]
+    return quantile_edges(values)
 
 
 # ------------------------------------------------------------------ a runtime's knob
@@ -499,10 +597,10 @@ def _maps_html(result: Any, lang: str, width: int, costs: Any = None) -> Markup:
             scale = delta.scale_html(lang)
             caveat = t("tune.not-delta", lang)
         else:
-            lo, hi = _range(g, measure, skip)
+            edges = _band_edges(g, measure, skip)
             title = t(f"tune.map.{measure}.title", lang, unit=unit)
-            cells = _cells(g, measure, lang, (lo, hi))
-            scale = _scale_html(g, measure, lo, hi, lang)
+            cells = _cells(g, measure, lang, edges)
+            scale = _scale_html(g, measure, edges, lang, skip)
             caveat = t("tune.not", lang)
         if skip:
             # No setting of the runtime: grey, and said, never a colour on its scale.
@@ -556,49 +654,69 @@ class _Delta:
         return cls(tuple(costs), places, units, skip)
 
     @property
-    def span(self) -> int:
-        """The largest change either way: both sides share one scale, so one colour is
-        one size of change, saving or extra."""
-        return max((abs(u) for u in self.units if u is not None), default=0)
+    def edges(self) -> tuple[int, ...]:
+        """Quantile bands of the changes' sizes (:func:`quantile_edges`, up to
+        :data:`SIDE_BINS`), one scale for both signs so one colour is one size of
+        change, saving or extra; 0 is a band of its own, the edge between the sides."""
+        return quantile_edges([abs(u) for u in self.units if u], SIDE_BINS)
 
-    def bin_of(self, u: int) -> int:
-        """−4 … −1 below 0, 0 at exactly 0, 1 … 4 above: ceil(|u| × 4 / span)."""
+    def bin_of(self, u: int, edges: tuple[int, ...] | None = None) -> int:
+        """−4 … −1 below 0, 0 at exactly 0, 1 … 4 above: the size's band, spread over
+        the palette's side as :func:`band_class` spreads the absolute maps'."""
         if u == 0:
             return 0
-        side = -(-abs(u) * SIDE_BINS // self.span)
+        edges = self.edges if edges is None else edges
+        n = len(edges) - 1
+        j = band_of(abs(u), edges)
+        side = 1 if n <= 1 else 1 + j * (SIDE_BINS - 1) // (n - 1)
         return side if u > 0 else -side
 
     def cells(self, lang: str) -> list[tuple[str, str]]:
+        edges = self.edges
         out = []
         for c, u in zip(self.costs, self.units, strict=True):
             if u is None:
                 out.append(("tu", t("tune.delta.unknown", lang)))
             else:
-                out.append((_delta_class(self.bin_of(u)), _delta_text(c, lang)))
+                out.append((_delta_class(self.bin_of(u, edges)), _delta_text(c, lang)))
         return out
 
+    def _dollars(self, units: int) -> Decimal:
+        return Decimal(units).scaleb(-self.places)
+
     def scale_html(self, lang: str) -> Markup:
-        """The colour scale: each non-empty bin's range of the changes it holds (their
-        least and greatest, so no range names a change no point has), money to four
-        significant figures widened outward (floor the low end, ceiling the high end)."""
+        """The colour scale: 0 alone, and on each side each band of sizes held there
+        as a half-open range ("saves $0.97 to < $2.42"): the edges between bands
+        exact, the side's least and greatest size widened outward to four figures."""
+        edges = self.edges
         held: dict[int, list[int]] = {}
         for u in self.units:
             if u is not None:
-                held.setdefault(self.bin_of(u), []).append(u)
+                held.setdefault(self.bin_of(u, edges), []).append(abs(u))
+        n = len(edges) - 1
         items = []
         for b in range(-SIDE_BINS, SIDE_BINS + 1):
             if b not in held:
                 continue
-            low, high = min(held[b]), max(held[b])
-            if low == high:  # one change: exactly, as its cells say it
-                text = signed_money(Decimal(low).scaleb(-self.places))
+            sizes = held[b]
+            j = band_of(sizes[0], edges)
+            first, last = j == 0, j == n - 1
+            if b == 0 or min(sizes) == max(sizes):  # one change: exactly, as its cells say
+                text = signed_money(self._dollars(sizes[0] if b >= 0 else -sizes[0]))
             else:
-                text = t(
-                    "tune.bin",
-                    lang,
-                    low=_signed_figures(Decimal(low).scaleb(-self.places), ROUND_FLOOR),
-                    high=_signed_figures(Decimal(high).scaleb(-self.places), ROUND_CEILING),
+                low = (
+                    format_money_figures(self._dollars(min(sizes)), ROUND_FLOOR)
+                    if first
+                    else format_money(self._dollars(edges[j]))
                 )
+                high = (
+                    format_money_figures(self._dollars(max(sizes)), ROUND_CEILING)
+                    if last
+                    else format_money(self._dollars(edges[j + 1]))
+                )
+                side = "save" if b < 0 else "more"
+                key = f"tune.bin-{side}" if last else f"tune.bin-{side}-open"
+                text = t(key, lang, low=low, high=high)
             items.append(el("li", {"class": f"ch-key tk {_delta_class(b)}", "data-bin": b}, text))
         if any(u is None and i not in self.skip for i, u in enumerate(self.units)):
             items.append(el("li", {"class": "ch-key tk tu"}, t("tune.delta.unknown", lang)))
@@ -831,6 +949,7 @@ def _choice_body(result: Any, state: Any, lang: str, costs: Any, job: Any) -> Ma
         lines.append(el("p", None, t("tune.why.only", lang)))
     if choice.unknown:
         lines.append(el("p", None, t("tune.why.unknown", lang, n=format_int(choice.unknown))))
+    lines += _binding_html(result, lang)
     own = result.own
     if own.known(0):
         diff = _diff(g, g.cost_units(i) - own.cost_units(0), True)
@@ -876,6 +995,113 @@ def _choice_body(result: Any, state: Any, lang: str, costs: Any, job: Any) -> Ma
         )
     lines.append(_export_html(state, choice.k, choice.s, lang))
     return el("div", {"class": "tune-choice"}, *lines)
+
+
+def _binding_html(result: Any, lang: str) -> list[Markup]:
+    """Which limits decide the choice (docs/tune.md, "Quality"): a default generations
+    limit relaxed to what the grid allows, the limits that exclude the scenario's own
+    point and the grid's cheapest point, each with its value there, and a choice on the
+    grid's edge, where the best point may lie beyond it (the CLI's ``edge_note``)."""
+    g, choice, c = result.grid, result.choice, result.constraints
+    out: list[Markup] = []
+    if result.relaxed is not None:
+        default, fewest = result.relaxed
+        text = t(
+            "tune.binds.relaxed",
+            lang,
+            default=format_int(default),
+            fewest=format_int(fewest),
+            source=t("tune.source.max_generations", lang),
+        )
+        out.append(el("p", {"data-tune-relaxed": fewest}, text))
+    own = result.own
+    if own.known(0) and c.broken(own, 0):
+        text = t(
+            "tune.binds.own",
+            lang,
+            k=format_int(own.ks[0]),
+            s=format_int(own.ss[0]),
+            why=_broken_text(c, own, 0, lang),
+        )
+        out.append(el("p", {"data-tune-binds": "own"}, text))
+    from budgetcore.tune.choice import order_key  # noqa: PLC0415
+
+    # Among the settings only: pi's off-diagonal points are no choice to speak of.
+    known = [
+        i
+        for i in range(g.points)
+        if g.known(i) and (c.reachable is None or g.point(i) in c.reachable)
+    ]
+    cheapest = min(known, key=lambda i: order_key(g, i), default=None)
+    if (
+        cheapest is not None
+        and cheapest not in (choice.index, result.own_index)
+        and c.broken(g, cheapest)
+    ):
+        k, s = g.point(cheapest)
+        text = t(
+            "tune.binds.cheapest",
+            lang,
+            k=format_int(k),
+            s=format_int(s),
+            cost=_cost_amount(g, g.cost_units(choice.index) - g.cost_units(cheapest), lang),
+            why=_broken_text(c, g, cheapest, lang),
+        )
+        out.append(el("p", {"data-tune-binds": "cheapest"}, text))
+    edges = [
+        f"tune.edge.{end}-{name}"
+        for name, value, axis in (("k", choice.k, g.ks), ("s", choice.s, g.ss))
+        for end, at in (("smallest", min(axis)), ("largest", max(axis)))
+        if len(axis) > 1 and value == at
+    ]
+    if edges:
+        where = t("msg.list-sep", lang).join(t(key, lang) for key in edges)
+        out.append(el("p", {"data-tune-edge": ""}, t("tune.binds.edge", lang, edges=where)))
+    return out
+
+
+def _broken_text(c: Any, g: Any, i: int, lang: str) -> str:
+    """The constraints point ``i`` breaks, each with its value there and the limit."""
+    cols = g.columns
+    turns = cols["turns"][i]
+    reasons = []
+    for name in c.broken(g, i):
+        value: object = None
+        limit: object = None
+        if name == "max_generations":
+            value, limit = format_int(g.generations(i)), format_int(c.max_generations)
+        elif name == "max_compression":
+            value, limit = _ceil_tenth(g.compression(i)), _limit_text(c.max_compression)
+        elif name in ("no_rejected", "max_rejected"):
+            value, limit = format_int(cols["rejected"][i]), format_int(c.max_rejected or 0)
+        elif name == "no_refused":
+            value = format_int(cols["refusals"][i])
+        elif name == "max_unseen":
+            value, limit = format_int(cols["peak_unseen"][i]), format_int(c.max_unseen)
+        elif name == "max_unseen_total":
+            value, limit = format_int(cols["unseen_tokens"][i]), format_int(c.max_unseen_total)
+        elif name == "max_runs_per_100":
+            rate = Fraction(100 * g.summary_calls(i), turns) if turns else Fraction(0)
+            value, limit = _ceil_places(rate, 2), _limit_text(c.max_runs_per_100)
+        reasons.append(t(f"tune.broken.{name}", lang, value=value, limit=limit))
+    return t("msg.list-sep", lang).join(reasons)
+
+
+def _ceil_places(ratio: Fraction, places: int) -> str:
+    """A ratio rounded up (ceiling) to ``places`` decimals: a value above a limit never
+    reads as equal to it."""
+    scale = 10**places
+    whole = -(-ratio.numerator * scale // ratio.denominator)
+    return str(Decimal(whole).scaleb(-places))
+
+
+def _ceil_tenth(ratio: Fraction | None) -> str:
+    return "—" if ratio is None else _ceil_places(ratio, 1)
+
+
+def _limit_text(value: Decimal | None) -> str:
+    """A limit as typed: "10", "12.5" (never "1E+1")."""
+    return "" if value is None else format(value.normalize(), "f")
 
 
 def _export_html(state: Any, k: int, s: int, lang: str) -> Markup:
@@ -1028,7 +1254,7 @@ def render_tune(state: Any, before: TuneScreen | None = None) -> TuneScreen:
         "tune-maps": Markup(""),
         "tune-point-use": Markup(""),
     }
-    text = {"tune-status": "", "tune-sessions": "", "tune-point": ""}
+    text = {"tune-status": "", "tune-sessions": "", "tune-point": "", **_quality_hints(lang)}
     screen = TuneScreen(html, text, messages, (0, 0), -1, drawn)
     if state.stale:
         text["tune-status"] = t("tune.stale", lang)
