@@ -1482,3 +1482,26 @@ def test_the_charts_fill_a_full_width_panel() -> None:
     widths = [re.findall(r'<svg[^>]* width="(\d+)"', svg)[0] for svg in (column, wide)]
     assert widths == [str(950 - 44), str(1342 - 18)]
     assert reduce(reduce(state, Resized(950, 1342)), Resized(950, 1342)).panel_width == 1342
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_new_import_is_drawn_before_its_replay_without_the_last_session_s_rows(
+    lang: str,
+) -> None:
+    """Walk of December 2026 (1440, both languages): Cline's v4 session, then Goose's
+    folder (its sessions replay no request). The shell draws the page between the
+    import and the replay's step; that draw paired the Cline replay's rows with Goose's
+    empty series, and the timeline's peers indexed past it (an IndexError in the
+    browser, the panel left half drawn). Before its step the new import shows its
+    sessions and no chart; after it, its own replay."""
+    state = reduce(reduce(_open(), ReplaySourceChosen("log")), LanguageChosen(lang))
+    state = reduce(state, ReplayLogsLoaded(_folder(LOGS / "cline" / "v4")))
+    cline = _screen(state)
+    assert cline.html["replay-timeline"]
+    state = reduce(reduce(state, JobStep("replay")), ReplayLogsLoaded(_folder(LOGS / "goose")))
+    assert state.replay.run is not None
+    assert state.replay.run.result is not None  # the last session's, not replayed yet
+    before = render_replay(state)
+    assert before.html["replay-timeline"] == ""
+    assert 'data-sessions="2"' in before.html["replay-log"]
+    assert render_replay(reduce(state, JobStep("replay"))).html["replay-timeline"] == ""
