@@ -175,3 +175,21 @@ def test_the_files_comments_follow_the_page_language_the_settings_do_not() -> No
     assert [ln for ln in zh_body.splitlines() if not ln.startswith("#")] == [
         ln for ln in en_body.splitlines() if not ln.startswith("#")
     ]
+
+
+@pytest.mark.parametrize("runtime", ["claude-code", "codex", "goose"])
+def test_the_toml_json_choice_is_hidden_while_a_runtime_s_own_file_shows(runtime: str) -> None:
+    """Walk of December 2026 (1440 EN, 390 ZH): with Claude Code picked, "TOML" stayed
+    checked above its JSON settings file (Goose's is YAML); the choice changes nothing
+    in a runtime's own file, so it shows only for budgetcore's reviewed config."""
+    from budgetcore.ui.paint import Painted, main_ops  # noqa: PLC0415
+
+    hide = [op for op in main_ops(page(runtime), Painted())[0] if op[0] == "#export-format"]
+    assert hide == [("#export-format", "prop", "hidden", True)]
+    back = reduce(page(runtime), ExportRuntimeChosen("article"))
+    shown = [op for op in main_ops(back, Painted())[0] if op[0] == "#export-format"]
+    assert shown == [("#export-format", "prop", "hidden", False)]
+    index = (Path(__file__).resolve().parents[1] / "web" / "index.html").read_text()
+    group = re.search(r'<span id="export-format"[^>]*>(.*?)</span>', index, re.S)
+    assert group is not None
+    assert group.group(1).count("data-export-format") == 2
