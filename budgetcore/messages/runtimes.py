@@ -22,7 +22,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "在 T >= {tokens} tokens 时压缩(评审的 K,不超过 M)",
     ),
     "runtime.source-fragment": ("the fragment's main_model.model", "链接片段中的 main_model.model"),
-    "runtime.source-contract": ("the contract's I and O", "契约的 I 与 O"),
+    "runtime.source-contract": ("the contract's I and O", "合同的 I 与 O"),
     # The export panel's runtime picker (ui.runtime_picker).
     "runtime.label": ("Runtime", "运行时"),
     # Short: a closed select shows it whole at 390 px (the design article's runtime).
