@@ -1505,3 +1505,22 @@ def test_a_new_import_is_drawn_before_its_replay_without_the_last_session_s_rows
     assert before.html["replay-timeline"] == ""
     assert 'data-sessions="2"' in before.html["replay-log"]
     assert render_replay(reduce(state, JobStep("replay"))).html["replay-timeline"] == ""
+
+
+def test_every_token_field_of_the_replay_form_says_its_unit() -> None:
+    """Walk of December 2026 (1440 EN): "Stable prefix (part of F) 8,000", "Summary
+    wrapper 0", "Burst size 40,000" and the generator's low and high were bare numbers
+    beside the timing fields' seconds and milliseconds. A token field now says
+    "tokens" beside its box, as the main form's fields do."""
+    from budgetcore.ui.replay.form import replay_controls_html  # noqa: PLC0415
+    from budgetcore.ui.replay.state import REPLAY_FIELDS  # noqa: PLC0415
+
+    form = str(replay_controls_html())
+    fields = re.findall(r'<div class="field[^"]*">.*?</div>', form, re.S)
+    tokens = [p for p, f in REPLAY_FIELDS.items() if f.kind == "tokens"]
+    assert {"replay.stable_prefix", "replay.wrapper", "replay.burst_tokens"} <= set(tokens)
+    for path in tokens:
+        (cell,) = [c for c in fields if f'data-replay-input="{path}"' in c]
+        assert 'data-i18n="unit.tokens"' in cell, path
+    others = [c for c in fields if 'data-i18n="unit.tokens"' in c]
+    assert len(others) == len(tokens)  # a seed or a share says no tokens
