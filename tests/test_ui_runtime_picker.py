@@ -193,3 +193,33 @@ def test_the_toml_json_choice_is_hidden_while_a_runtime_s_own_file_shows(runtime
     group = re.search(r'<span id="export-format"[^>]*>(.*?)</span>', index, re.S)
     assert group is not None
     assert group.group(1).count("data-export-format") == 2
+
+
+@pytest.mark.parametrize(
+    ("runtime", "filename", "mime"),
+    [
+        ("codex", "codex-settings.toml", "application/toml"),
+        ("claude-code", "claude-code-settings.json", "application/json"),
+        ("goose", "goose-settings.yaml", "application/yaml"),
+        ("langchain", "langchain-settings.py", "text/x-python"),
+        ("openai-agents", "openai-agents-settings.py", "text/x-python"),
+    ],
+)
+def test_a_runtime_s_download_is_named_and_typed_as_its_syntax(
+    runtime: str, filename: str, mime: str
+) -> None:
+    """Walk of December 2026 (1440 EN): LangChain's Python call was saved as
+    "langchain-settings.python", and it and Goose's YAML were offered as JSON. A file
+    of each syntax takes that syntax's usual suffix and media type (RFC 9512 for YAML),
+    and the import's file picker offers those suffixes."""
+    from budgetcore.ui.effects import Download  # noqa: PLC0415
+    from budgetcore.ui.events import ActionClicked  # noqa: PLC0415
+    from budgetcore.ui.update import update  # noqa: PLC0415
+
+    _state, effects = update(page(runtime), ActionClicked("download"))
+    (download,) = [e for e in effects if isinstance(e, Download)]
+    assert (download.filename, download.mime) == (filename, mime)
+    index = (Path(__file__).resolve().parents[1] / "web" / "index.html").read_text()
+    accept = re.search(r'id="import-file" accept="([^"]*)"', index)
+    assert accept is not None
+    assert "." + filename.rsplit(".", 1)[1] in accept.group(1).split(",")
