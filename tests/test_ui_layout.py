@@ -275,3 +275,19 @@ def test_every_key_readout_names_its_unit(lang: str) -> None:
             unit = re.search(r'data-i18n="unit.tokens"[^>]*>([^<]*)<', cell)
             assert unit is not None, key
             assert unit.group(1) == t("unit.tokens", lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("key", ["lower_k", "lower_s", "raise_i", "f_above_m"])
+def test_an_experiment_s_table_stacks_on_a_phone(key: str, lang: str) -> None:
+    """Walk of December 2026 (390, ZH): experiment 4's table broke its numbers across
+    lines ("1,854,0" over "64"): its five columns do not fit 390 px, and a cell may
+    break anywhere. Like every wide table, it stacks on a phone, each cell named."""
+    from budgetcore.ui.events import ExperimentRun  # noqa: PLC0415
+
+    state = reduce(reduce(initial_state(), LanguageChosen(lang)), ExperimentRun(key))
+    (table,) = _tables(str(render(state).html["experiment-result"]))
+    _assert_stacked(table)
+    heads = t("phrase.watched", lang).split("|")
+    labels = set(re.findall(r'data-label="([^"]*)"', table))
+    assert labels == set(heads[1:])
