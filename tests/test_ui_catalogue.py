@@ -51,7 +51,7 @@ def test_a_core_code_has_no_dot_so_the_one_renderer_can_tell_the_two_kinds_apart
 
 #: One Chinese word per idea, as the page's own labels say it: the runtime picker
 #: (运行时), the model picker (模型注册表), the form's headings (主模型合同).
-ZH_TERMS = {"运行端": "运行时", "模型登记": "模型注册表", "契约": "合同"}
+ZH_TERMS = {"运行端": "运行时", "登记": "注册表", "契约": "合同"}
 
 
 def test_the_chinese_page_names_each_idea_one_way() -> None:

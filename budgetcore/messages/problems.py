@@ -158,7 +158,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "core.unknown-model": (
         "{where} must name a chat model of the {release} registry (near matches: {near}); got {got}",
-        "{where} 必须是 {release} 登记中的对话模型(相近的名称:{near});收到 {got}",
+        "{where} 必须是 {release} 注册表中的对话模型(相近的名称:{near});收到 {got}",
     ),
     "core.dropped": (
         "{sentence} (not used from the link: {fields})",
