@@ -223,3 +223,25 @@ def test_a_runtime_s_download_is_named_and_typed_as_its_syntax(
     accept = re.search(r'id="import-file" accept="([^"]*)"', index)
     assert accept is not None
     assert "." + filename.rsplit(".", 1)[1] in accept.group(1).split(",")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_copied_link_keeps_the_picked_runtime(lang: str) -> None:
+    """Walk of December 2026 (390 ZH): with Codex CLI picked, "Copy link" gave
+    `#config.trigger_tokens=120000`, and the link opened on budgetcore's own config:
+    a reviewer sent the link lost the runtime the review was for. The link carries it
+    (`runtime=codex`); an unknown one is named at the top and the page keeps its own."""
+    from budgetcore.ui.events import LinkOpened  # noqa: PLC0415
+    from budgetcore.ui.view.screen import render  # noqa: PLC0415
+
+    state = page("codex", lang)
+    fragment = render(state).fragment
+    assert fragment.endswith("&runtime=codex")
+    opened = reduce(initial_state(), LinkOpened("#" + fragment, "zh-CN" if lang == "zh" else "en"))
+    assert opened.export_runtime == "codex"
+    assert render(opened).fragment == fragment
+    assert "runtime=" not in render(page("article", lang)).fragment
+    bad = reduce(initial_state(), LinkOpened("#runtime=vim&config.trigger_tokens=40000"))
+    assert bad.export_runtime == "article"
+    assert [p.code for p in bad.link_problems] == ["runtime-unknown"]
+    assert '"vim"' in render(bad).text["link-problems"]
