@@ -240,6 +240,10 @@ def test_a_copied_link_keeps_the_picked_runtime(lang: str) -> None:
     opened = reduce(initial_state(), LinkOpened("#" + fragment, "zh-CN" if lang == "zh" else "en"))
     assert opened.export_runtime == "codex"
     assert render(opened).fragment == fragment
+    from budgetcore.ui.paint import Painted, main_ops  # noqa: PLC0415
+
+    ops = main_ops(opened, Painted())[0]
+    assert ("#export-runtime", "value", "value", "codex") in ops  # the picker shows it
     assert "runtime=" not in render(page("article", lang)).fragment
     bad = reduce(initial_state(), LinkOpened("#runtime=vim&config.trigger_tokens=40000"))
     assert bad.export_runtime == "article"
