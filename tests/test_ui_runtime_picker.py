@@ -249,3 +249,15 @@ def test_a_copied_link_keeps_the_picked_runtime(lang: str) -> None:
     assert bad.export_runtime == "article"
     assert [p.code for p in bad.link_problems] == ["runtime-unknown"]
     assert '"vim"' in render(bad).text["link-problems"]
+
+
+def test_the_tune_export_note_does_not_send_the_reader_to_a_hidden_format_choice() -> None:
+    """The TOML / JSON choice hides while a runtime is picked, so Tune's note above the
+    chosen point's file says it is written as the export panel writes it, the runtime
+    picked there included, in both languages."""
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
+
+    en, zh = CATALOGUE["tune.export-note"]
+    assert "runtime" in en
+    assert "format chosen below" not in en
+    assert "运行时" in zh
