@@ -47,3 +47,17 @@ def test_a_core_code_has_no_dot_so_the_one_renderer_can_tell_the_two_kinds_apart
         assert problem_text(page, lang) == t(
             "problem.bool", lang, field=t("label.replay.cache", lang), got='"x"'
         )
+
+
+#: One Chinese word per idea, as the page's own labels say it: the runtime picker
+#: (运行时), the model picker (模型注册表), the form's headings (主模型合同).
+ZH_TERMS = {"运行端": "运行时", "登记": "注册表", "契约": "合同"}
+
+
+def test_the_chinese_page_names_each_idea_one_way() -> None:
+    """Walk of December 2026 (390, ZH): the export panel's heading said 运行端 under a
+    picker labelled 运行时, 模型登记 beside the 模型注册表 of the model picker, and the
+    export's header 模型契约 for the form's 模型合同: three words a reader takes for
+    three things."""
+    stray = {key: zh for key, (_en, zh) in CATALOGUE.items() for other in ZH_TERMS if other in zh}
+    assert stray == {}

@@ -249,3 +249,45 @@ def test_k_and_s_come_first_in_the_form() -> None:
     assert groups == ["config", "main_model", "summary_model", "workload", "limits"]
     inputs = re.findall(r'data-input="([a-z_.]+)"', form)
     assert inputs[:2] == ["config.trigger_tokens", "config.summary_max_tokens"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_key_readout_names_its_unit(lang: str) -> None:
+    """Walk of December 2026 (1440 and 390, both languages): the key bar's M, K, S, C
+    and full input were bare numbers, the one place on the first screen without a unit.
+    Each now says "tokens" beside its value, in the page's language, while the value's
+    own cell keeps the exact number alone (the DOM contract's ``data-key-summary``)."""
+    page = prerender(INDEX, first_screen(lang=lang))
+    keybar = re.findall(r'<div class="kv" data-kv="([a-z_]+)">(.*?)</div>', page, re.S)
+    numbers = [k for k, _ in keybar if k not in ("admitted", "trigger_reached")]
+    assert numbers == [
+        "main_safe_input",
+        "trigger_tokens",
+        "summary_cap",
+        "summary_safe_input",
+        "full_input",
+    ]
+    for key, cell in keybar:
+        if key in numbers:
+            value = re.search(rf'data-key-summary="{key}"[^>]*>([^<]*)<', cell)
+            assert value is not None
+            assert re.fullmatch(r"[0-9,]+", value.group(1)), (key, value.group(1))
+            unit = re.search(r'data-i18n="unit.tokens"[^>]*>([^<]*)<', cell)
+            assert unit is not None, key
+            assert unit.group(1) == t("unit.tokens", lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("key", ["lower_k", "lower_s", "raise_i", "f_above_m"])
+def test_an_experiment_s_table_stacks_on_a_phone(key: str, lang: str) -> None:
+    """Walk of December 2026 (390, ZH): experiment 4's table broke its numbers across
+    lines ("1,854,0" over "64"): its five columns do not fit 390 px, and a cell may
+    break anywhere. Like every wide table, it stacks on a phone, each cell named."""
+    from budgetcore.ui.events import ExperimentRun  # noqa: PLC0415
+
+    state = reduce(reduce(initial_state(), LanguageChosen(lang)), ExperimentRun(key))
+    (table,) = _tables(str(render(state).html["experiment-result"]))
+    _assert_stacked(table)
+    heads = t("phrase.watched", lang).split("|")
+    labels = set(re.findall(r'data-label="([^"]*)"', table))
+    assert labels == set(heads[1:])

@@ -1482,3 +1482,45 @@ def test_the_charts_fill_a_full_width_panel() -> None:
     widths = [re.findall(r'<svg[^>]* width="(\d+)"', svg)[0] for svg in (column, wide)]
     assert widths == [str(950 - 44), str(1342 - 18)]
     assert reduce(reduce(state, Resized(950, 1342)), Resized(950, 1342)).panel_width == 1342
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_new_import_is_drawn_before_its_replay_without_the_last_session_s_rows(
+    lang: str,
+) -> None:
+    """Walk of December 2026 (1440, both languages): Cline's v4 session, then Goose's
+    folder (its sessions replay no request). The shell draws the page between the
+    import and the replay's step; that draw paired the Cline replay's rows with Goose's
+    empty series, and the timeline's peers indexed past it (an IndexError in the
+    browser, the panel left half drawn). Before its step the new import shows its
+    sessions and no chart; after it, its own replay."""
+    state = reduce(reduce(_open(), ReplaySourceChosen("log")), LanguageChosen(lang))
+    state = reduce(state, ReplayLogsLoaded(_folder(LOGS / "cline" / "v4")))
+    cline = _screen(state)
+    assert cline.html["replay-timeline"]
+    state = reduce(reduce(state, JobStep("replay")), ReplayLogsLoaded(_folder(LOGS / "goose")))
+    assert state.replay.run is not None
+    assert state.replay.run.result is not None  # the last session's, not replayed yet
+    before = render_replay(state)
+    assert before.html["replay-timeline"] == ""
+    assert 'data-sessions="2"' in before.html["replay-log"]
+    assert render_replay(reduce(state, JobStep("replay"))).html["replay-timeline"] == ""
+
+
+def test_every_token_field_of_the_replay_form_says_its_unit() -> None:
+    """Walk of December 2026 (1440 EN): "Stable prefix (part of F) 8,000", "Summary
+    wrapper 0", "Burst size 40,000" and the generator's low and high were bare numbers
+    beside the timing fields' seconds and milliseconds. A token field now says
+    "tokens" beside its box, as the main form's fields do."""
+    from budgetcore.ui.replay.form import replay_controls_html  # noqa: PLC0415
+    from budgetcore.ui.replay.state import REPLAY_FIELDS  # noqa: PLC0415
+
+    form = str(replay_controls_html())
+    fields = re.findall(r'<div class="field[^"]*">.*?</div>', form, re.S)
+    tokens = [p for p, f in REPLAY_FIELDS.items() if f.kind == "tokens"]
+    assert {"replay.stable_prefix", "replay.wrapper", "replay.burst_tokens"} <= set(tokens)
+    for path in tokens:
+        (cell,) = [c for c in fields if f'data-replay-input="{path}"' in c]
+        assert 'data-i18n="unit.tokens"' in cell, path
+    others = [c for c in fields if 'data-i18n="unit.tokens"' in c]
+    assert len(others) == len(tokens)  # a seed or a share says no tokens

@@ -388,3 +388,89 @@ def test_every_not_settable_knob_of_the_export_is_on_the_page(runtime: str, lang
             why = text.split(t("runtime.not-settable-why", "zh"), 1)[1]
             assert re.search(r"[\u4e00-\u9fff]", why), text
             assert n["why"] not in text
+
+
+@pytest.mark.parametrize("runtime", ["claude-code", "codex", "goose"])
+def test_the_toml_json_choice_is_hidden_while_a_runtime_s_own_file_shows(runtime: str) -> None:
+    """Walk of December 2026 (1440 EN, 390 ZH): with Claude Code picked, "TOML" stayed
+    checked above its JSON settings file (Goose's is YAML); the choice changes nothing
+    in a runtime's own file, so it shows only for budgetcore's reviewed config."""
+    from budgetcore.ui.paint import Painted, main_ops  # noqa: PLC0415
+
+    hide = [op for op in main_ops(page(runtime), Painted())[0] if op[0] == "#export-format"]
+    assert hide == [("#export-format", "prop", "hidden", True)]
+    back = reduce(page(runtime), ExportRuntimeChosen("article"))
+    shown = [op for op in main_ops(back, Painted())[0] if op[0] == "#export-format"]
+    assert shown == [("#export-format", "prop", "hidden", False)]
+    index = (Path(__file__).resolve().parents[1] / "web" / "index.html").read_text()
+    group = re.search(r'<span id="export-format"[^>]*>(.*?)</span>', index, re.S)
+    assert group is not None
+    assert group.group(1).count("data-export-format") == 2
+
+
+@pytest.mark.parametrize(
+    ("runtime", "filename", "mime"),
+    [
+        ("codex", "codex-settings.toml", "application/toml"),
+        ("claude-code", "claude-code-settings.json", "application/json"),
+        ("goose", "goose-settings.yaml", "application/yaml"),
+        ("langchain", "langchain-settings.py", "text/x-python"),
+        ("openai-agents", "openai-agents-settings.py", "text/x-python"),
+    ],
+)
+def test_a_runtime_s_download_is_named_and_typed_as_its_syntax(
+    runtime: str, filename: str, mime: str
+) -> None:
+    """Walk of December 2026 (1440 EN): LangChain's Python call was saved as
+    "langchain-settings.python", and it and Goose's YAML were offered as JSON. A file
+    of each syntax takes that syntax's usual suffix and media type (RFC 9512 for YAML),
+    and the import's file picker offers those suffixes."""
+    from budgetcore.ui.effects import Download  # noqa: PLC0415
+    from budgetcore.ui.events import ActionClicked  # noqa: PLC0415
+    from budgetcore.ui.update import update  # noqa: PLC0415
+
+    _state, effects = update(page(runtime), ActionClicked("download"))
+    (download,) = [e for e in effects if isinstance(e, Download)]
+    assert (download.filename, download.mime) == (filename, mime)
+    index = (Path(__file__).resolve().parents[1] / "web" / "index.html").read_text()
+    accept = re.search(r'id="import-file" accept="([^"]*)"', index)
+    assert accept is not None
+    assert "." + filename.rsplit(".", 1)[1] in accept.group(1).split(",")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_copied_link_keeps_the_picked_runtime(lang: str) -> None:
+    """Walk of December 2026 (390 ZH): with Codex CLI picked, "Copy link" gave
+    `#config.trigger_tokens=120000`, and the link opened on budgetcore's own config:
+    a reviewer sent the link lost the runtime the review was for. The link carries it
+    (`runtime=codex`); an unknown one is named at the top and the page keeps its own."""
+    from budgetcore.ui.events import LinkOpened  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import render  # noqa: PLC0415
+
+    state = page("codex", lang)
+    fragment = render(state).fragment
+    assert fragment.endswith("&runtime=codex")
+    opened = reduce(initial_state(), LinkOpened("#" + fragment, "zh-CN" if lang == "zh" else "en"))
+    assert opened.export_runtime == "codex"
+    assert render(opened).fragment == fragment
+    from budgetcore.ui.paint import Painted, main_ops  # noqa: PLC0415
+
+    ops = main_ops(opened, Painted())[0]
+    assert ("#export-runtime", "value", "value", "codex") in ops  # the picker shows it
+    assert "runtime=" not in render(page("article", lang)).fragment
+    bad = reduce(initial_state(), LinkOpened("#runtime=vim&config.trigger_tokens=40000"))
+    assert bad.export_runtime == "article"
+    assert [p.code for p in bad.link_problems] == ["runtime-unknown"]
+    assert '"vim"' in render(bad).text["link-problems"]
+
+
+def test_the_tune_export_note_does_not_send_the_reader_to_a_hidden_format_choice() -> None:
+    """The TOML / JSON choice hides while a runtime is picked, so Tune's note above the
+    chosen point's file says it is written as the export panel writes it, the runtime
+    picked there included, in both languages."""
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
+
+    en, zh = CATALOGUE["tune.export-note"]
+    assert "runtime" in en
+    assert "format chosen below" not in en
+    assert "运行时" in zh

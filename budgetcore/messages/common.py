@@ -33,11 +33,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "static.to": ("to", "到"),
     "static.config-h": (
         "Reviewed config: supported overrides only",
-        "评审后的配置:只含运行端支持的覆盖项",
+        "评审后的配置:只含运行时支持的覆盖项",
     ),
     "static.config-note": (
         "Only K, S, m, o and the runtime protections are runtime settings. Model contracts belong to the runtime's model registry and are never exported; apply the file by hand after review.",
-        "只有 K、S、m、o 与运行保护是运行端设置。模型合同属于运行端的模型登记,从不导出;评审后请人工应用该文件。",
+        "只有 K、S、m、o 与运行保护是运行时设置。模型合同属于运行时的模型注册表,从不导出;评审后请人工应用该文件。",
     ),
     "static.boot-loading": ("Loading the Python runtime:", "正在加载 Python 运行时:"),
     "static.noscript": (

@@ -52,7 +52,7 @@ MESSAGES.update(
             "only supported overrides that differ from the defaults; model contracts "
             "belong to the model registry ([reviewed.main_model] records the one reviewed, "
             "so that an import restores the reviewed plan; it sets nothing)",
-            "只含与默认值不同的受支持覆盖项;模型契约属于模型注册表"
+            "只含与默认值不同的受支持覆盖项;模型合同属于模型注册表"
             "([reviewed.main_model] 记录评审时的模型,导入时据此恢复评审的方案;它不设置任何项)",
         ),
         "export.none": (

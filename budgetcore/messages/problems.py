@@ -130,7 +130,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.needs-value": ("{where} needs a value (path=value)", "{where} 需要一个值(path=value)"),
     "core.model-contract": (
         "{where} is a model contract value: the runtime's model registry owns it, and this config cannot change it",
-        "{where} 是模型合同的值:由运行端的模型登记管理,此配置不能修改它",
+        "{where} 是模型合同的值:由运行时的模型注册表管理,此配置不能修改它",
     ),
     "core.work-cap": (
         "{where} is the built-in 64,000-token work cap and cannot be configured",
@@ -138,7 +138,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "core.scenario-input": (
         "{where} is a scenario input, not a runtime setting",
-        "{where} 是场景输入,不是运行端设置",
+        "{where} 是场景输入,不是运行时设置",
     ),
     "core.not-override": (
         "{where} is not a supported override; got {got}",
@@ -154,11 +154,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "core.model-name": (
         "{where} must be a model name of the registry; got {got}",
-        "{where} 必须是模型登记中的模型名;收到 {got}",
+        "{where} 必须是模型注册表中的模型名;收到 {got}",
     ),
     "core.unknown-model": (
         "{where} must name a chat model of the {release} registry (near matches: {near}); got {got}",
-        "{where} 必须是 {release} 登记中的对话模型(相近的名称:{near});收到 {got}",
+        "{where} 必须是 {release} 注册表中的对话模型(相近的名称:{near});收到 {got}",
     ),
     "core.dropped": (
         "{sentence} (not used from the link: {fields})",

@@ -249,7 +249,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "这是文章运行时的一项保护(spec §6);{runtime} 没有这项设置",
     ),
     "runtime.source-fragment": ("the fragment's main_model.model", "链接片段中的 main_model.model"),
-    "runtime.source-contract": ("the contract's I and O", "契约的 I 与 O"),
+    "runtime.source-contract": ("the contract's I and O", "合同的 I 与 O"),
     # The export panel's runtime picker (ui.export.runtime).
     "runtime.label": ("Runtime", "运行时"),
     # Short: a closed select shows it whole at 390 px (the design article's runtime).

@@ -54,7 +54,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "文件未记录模型(较早版本写出):页面保留当前模型 {model}(I {input},O {output}):"
         "M {m},K {k},S {s}。",
     ),
-    "phrase.custom-contract": ("a custom contract", "自定义契约"),
+    "phrase.custom-contract": ("a custom contract", "自定义合同"),
     "phrase.import-runtime": (
         "Read as {runtime}'s own file for the page's main model {model} (I {input}, "
         "O {output}): M {m}, K {k}, S {s}.",

@@ -293,8 +293,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tune.use-shown": ("Set K and S to this point", "把 K 和 S 设为这个点"),
     "tune.download": ("Download its reviewed config", "下载它的审阅配置"),
     "tune.export-note": (
-        "The chosen point's reviewed config (spec §9), in the export format chosen below:",
-        "选中点的审阅配置(spec §9),格式为下方导出所选的格式:",
+        "The chosen point's reviewed config (spec §9), as the export panel below writes it (its format, or the runtime picked there):",
+        "选中点的审阅配置(spec §9),按下方导出面板的写法(其格式,或其中选定的运行时):",
     ),
     "tune.sessions.one": (
         "From the session replay: 1 session, {turns} turns.",

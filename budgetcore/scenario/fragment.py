@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 #: Keys the fragment may carry that are page state, not scenario inputs.
-UI_KEYS = ("lang",)
+UI_KEYS = ("lang", "runtime")  # runtime: the export panel's picked runtime
 #: A registry model name per contract (resolved; its I and O fill the contract).
 MODEL_KEYS = ("main_model.model", "summary_model.model")
 #: ``pin=1``: the link carries a pinned plan, its pairs under :data:`PIN_PREFIX`.

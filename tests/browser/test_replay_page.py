@@ -303,3 +303,38 @@ def test_an_agent_database_and_a_compressed_rollout_import_and_the_boot_leaves_s
     assert p.locator("[data-sessions]").count() == 0  # one session: no table of them
     page.assert_no_internal_error()
     assert not page.errors
+
+
+#: Every column header word drawn whole: the client rectangles of each word's text.
+_BROKEN_HEADER_WORDS = """() => {
+  const out = [];
+  for (const th of document.querySelectorAll('#replay table th[scope="col"]')) {
+    if (!th.offsetParent) continue;
+    const node = th.firstChild;
+    if (!node || node.nodeType !== 3) continue;
+    for (const m of node.textContent.matchAll(/\\S+/g)) {
+      const r = document.createRange();
+      r.setStart(node, m.index);
+      r.setEnd(node, m.index + m[0].length);
+      const rows = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+      if (rows.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+}"""
+
+
+def test_a_wide_screen_never_breaks_a_column_header_inside_a_word(page: Page) -> None:
+    """Walk of December 2026 (1440 EN): the backtest's per-series table drew its
+    "requests" header as "request" over "s" while its series column took 435 px: a
+    header could break anywhere, so the table shrank it below its own word."""
+    page.open()
+    p = page.page
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    p.set_input_files("#replay-folder", str(LOGS / "27-asrun-backtest" / "projects"))
+    p.wait_for_selector("[data-asrun-series]", state="attached")
+    p.evaluate("document.querySelectorAll('#replay details').forEach(d => d.open = true)")
+    assert p.evaluate(_BROKEN_HEADER_WORDS) == []
+    page.assert_no_internal_error()
+    assert not page.errors

@@ -220,6 +220,16 @@ def _tune_body(state: PageState) -> str | None:
     return export_body(at_point(state, result.choice.k, result.choice.s))
 
 
+#: A runtime file's syntax -> its usual suffix and media type (YAML: RFC 9512).
+_SUFFIX = {"python": "py"}
+_MIME = {
+    "toml": "application/toml",
+    "json": "application/json",
+    "yaml": "application/yaml",
+    "python": "text/x-python",
+}
+
+
 def action(state: PageState, e: ActionClicked) -> tuple[PageState, tuple[Effect, ...]]:
     """A button the shell answers (download, copy): the effect, and the notice."""
     fmt = state.export_format
@@ -229,8 +239,8 @@ def action(state: PageState, e: ActionClicked) -> tuple[PageState, tuple[Effect,
         from budgetcore.runtimes import profile  # noqa: PLC0415 - picked: loaded
 
         fmt = profile(runtime).syntax
-        name = f"{runtime}-settings.{fmt}"
-    mime = "application/toml" if fmt == "toml" else "application/json"
+        name = f"{runtime}-settings.{_SUFFIX.get(fmt, fmt)}"
+    mime = _MIME.get(fmt, "application/json")
     if e.action == "download":
         return state, (Download(export_body(state), name, mime),)
     if e.action == "tune-download":  # the Tune panel's chosen point, in the same file

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.plan import plan
-from budgetcore.errors import Problem
+from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import (
     limit_of,
     too_large,
@@ -178,6 +178,14 @@ def _link(state: PageState, e: LinkOpened) -> PageState:
             *problems,
             Problem.of("lang", "must be en or zh", ui["lang"], "link-lang"),
         )
+    runtime = state.export_runtime
+    if "runtime" in ui:  # the export panel's runtime, kept by a copied link
+        from budgetcore.runtimes import profile  # noqa: PLC0415 - only when a link names one
+
+        try:
+            runtime = profile(ui["runtime"]).name
+        except ScenarioError as exc:  # named in the banner, the page's runtime kept
+            problems = (*problems, *exc.problems)
     # A pinned plan the link carries is pinned again: the comparison survives a copied link.
     pinned = None if result.pinned is None else plan(result.pinned)
     opened = loaded(
@@ -188,6 +196,8 @@ def _link(state: PageState, e: LinkOpened) -> PageState:
         lang_chosen=chosen,
         pinned=pinned,
     )
+    if runtime != opened.export_runtime:
+        opened = dataclasses.replace(opened, export_runtime=runtime)
     if not result.models:
         return opened
     # A model the link names: its picker shows it (once the registry is in) and how the

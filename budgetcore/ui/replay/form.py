@@ -85,6 +85,9 @@ def _field(path: str) -> Markup:
             "replay.format_failure_rate",
         )
         box = _text_box(fid, path, f.default, decimal)
+        if f.kind == "tokens":  # as the main form's fields: the unit beside the box
+            unit = el("span", {"class": "unit", "data-i18n": "unit.tokens"}, t("unit.tokens", "en"))
+            box = el("span", {"class": "rp-typed"}, box, unit)
     return el("div", {"class": "field"}, label, box, msg)
 
 

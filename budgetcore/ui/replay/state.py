@@ -79,6 +79,7 @@ __all__ = [
     "options_of",
     "parse_field_text",
     "refreshed",
+    "run_is_current",
     "session_turns",
     "source_waits",
     "timing_json",
@@ -696,6 +697,14 @@ def _same(a: object, b: object) -> bool:
         x is y or (type(x) in (str, int, bool, Decimal) and x == y)
         for x, y in zip(a, b, strict=True)
     )
+
+
+def run_is_current(panel: ReplayPanel) -> bool:
+    """Whether the panel's stored run was made from the turns it now names. The shell
+    draws between an event and the replay's step, so a new import or session meets the
+    last one's run: its rows are another session's."""
+    run = panel.run
+    return run is not None and _same(run.source_key, _source_key(panel))
 
 
 def turns_of(panel: ReplayPanel) -> Source:

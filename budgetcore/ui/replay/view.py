@@ -21,7 +21,7 @@ from budgetcore.replay.model import SUMMARY_KEYS, TIMING_SUMMARY_KEYS, Replay, T
 from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.replay.charts import timeline_figure
 from budgetcore.ui.replay.form import field_messages, field_values, replay_controls_html
-from budgetcore.ui.replay.state import LIMIT_PATHS, ReplayPanel
+from budgetcore.ui.replay.state import LIMIT_PATHS, ReplayPanel, run_is_current
 from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.units import format_bytes, format_int, format_mean_money, format_money
 
@@ -277,7 +277,8 @@ def render_replay(state: Any) -> ReplayScreen:
     timing = bool(run.error) or any(p.code == "log-no-times" for p in error)
     html["replay-errors"] = _source_errors(panel, lang, error, source.problems, force=timing)
     result = run.result
-    if result is None:
+    if result is None or (panel.source == "log" and not run_is_current(panel)):
+        # (a log's rows drawn with another log's series indexed past its requests)
         return ReplayScreen({**empty.html, **html}, text, messages, (1, 1, ""), values)
     n = len(result.rows)
     scrub = panel.scrub if 1 <= panel.scrub <= n else result.summary.peak_turn

@@ -33,19 +33,23 @@ def _expected(text: str, lang: str) -> str:
 def experiment_html(outcome: Any, lang: str) -> Markup:
     """The expected outcome, what changed and what did not, and why a failure failed."""
     e = outcome.experiment
+    names = t("phrase.watched", lang).split("|")
+    # Each cell names its column: the table stacks on a phone, where five columns
+    # broke a number across lines.
+    before, after, expected, holds = ({"data-label": n} for n in names[1:])
     rows = join(
         el(
             "tr",
             {"data-check": c.key, "data-holds": "true" if c.holds else "false"},
             el("th", {"scope": "row"}, t(f"watch.{c.key}", lang)),
-            el("td", None, _shown(c.before, lang)),
-            el("td", None, _shown(c.after, lang)),
-            el("td", None, _expected(c.expected, lang)),
-            el("td", None, "✓" if c.holds else "✗"),
+            el("td", before, _shown(c.before, lang)),
+            el("td", after, _shown(c.after, lang)),
+            el("td", expected, _expected(c.expected, lang)),
+            el("td", holds, "✓" if c.holds else "✗"),
         )
         for c in outcome.checks
     )
-    heads = join(el("th", {"scope": "col"}, h) for h in t("phrase.watched", lang).split("|"))
+    heads = join(el("th", {"scope": "col"}, h) for h in names)
     verdict = t("phrase.holds" if outcome.holds else "phrase.fails", lang)
     why = [] if outcome.holds else _why_failed(outcome, lang)
     return el(
@@ -55,7 +59,7 @@ def experiment_html(outcome: Any, lang: str) -> Markup:
         el("p", {"class": "expect"}, t(f"exp.{e.key}.expect", lang)),
         el(
             "table",
-            {"class": "grid"},
+            {"class": "grid stack"},
             el("thead", None, el("tr", None, heads)),
             el("tbody", None, rows),
         ),

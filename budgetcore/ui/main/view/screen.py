@@ -135,6 +135,7 @@ def render(state: PageState, before: Screen | None = None) -> Screen:
         p.scenario,
         None if pinned is None else pinned.scenario,
         lang=lang if state.lang_chosen else "",
+        runtime="" if state.export_runtime == "article" else state.export_runtime,
         **link_models(state),
     )
     key_ab: dict[str, str] = {}

@@ -239,7 +239,25 @@ def key_readouts_html() -> Markup:
             "div",
             {"class": "kv", "data-kv": k},
             el("span", {"class": "k", "data-i18n": f"key.{k}"}, t(f"key.{k}", "en")),
-            el("span", {"class": "v num", "data-key-summary": k}),
+            # The unit beside the value, never in it: the value's cell is the exact
+            # number alone (the DOM contract); the two lamps' booleans have none.
+            el(
+                "span",
+                {"class": "vu"},
+                el("span", {"class": "v num", "data-key-summary": k}),
+                *(
+                    ()
+                    if k in BOOL_KEYS
+                    else (
+                        " ",
+                        el(
+                            "span",
+                            {"class": "u", "data-i18n": "unit.tokens"},
+                            t("unit.tokens", "en"),
+                        ),
+                    )
+                ),
+            ),
             el("span", {"class": "kv-ab num", "data-key-ab": k}),
         )
         for k in KEY_READOUTS
