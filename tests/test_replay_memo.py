@@ -1,6 +1,7 @@
-"""The replay's memos for the page's repeated inputs (budgetcore/replay/turns.py
-``generate``, prepared.py ``check_turns`` and ``timeline_of``): the same values as
-computed afresh, and never a stale answer for turns that can change."""
+"""The replay's repeated inputs (budgetcore/replay/turns.py ``generate``, memoised by
+value; prepared.py ``check_turns`` and ``timeline_of``, no longer memoised: the page's
+replay job keeps what it found in ``Known``, tests/test_replay_known.py): the same
+values as computed afresh, and never a stale answer for turns that can change."""
 
 from __future__ import annotations
 
@@ -32,12 +33,12 @@ def test_a_generated_session_is_the_same_tuple_and_equal_to_a_fresh_one() -> Non
     assert generate.__wrapped__(spec) == turns
 
 
-def test_the_timeline_memo_gives_the_fresh_timeline_and_follows_the_timing() -> None:
+def test_the_timeline_is_the_fresh_timeline_and_follows_the_timing() -> None:
     turns = generate(parse_generator(SPEC))
     timing = parse_options(TIMED).timing
     assert timing is not None
     first = timeline_of(turns, timing)
-    assert timeline_of(turns, timing) is first
+    assert timeline_of(turns, timing) == first
     assert first == tuple(map(tuple, _timeline_of(turns, timing)))
     other = dataclasses.replace(timing, gap_seed=timing.gap_seed + 1)
     assert timeline_of(turns, other) == tuple(map(tuple, _timeline_of(turns, other)))
@@ -54,6 +55,6 @@ def test_a_list_of_turns_is_checked_again_after_it_changed() -> None:
         check_turns(turns)
     valid = tuple(generate(parse_generator(SPEC)))
     check_turns(valid)
-    check_turns(valid)  # the memo: the same tuple, valid again
+    check_turns(valid)  # the same tuple, valid again
     with pytest.raises(ScenarioError):
         check_turns((*valid, Turn(added=-5)))
