@@ -179,12 +179,14 @@ def test_the_default_session_says_which_limit_binds_and_why() -> None:
     cheapest = min(range(g.points), key=lambda i: (g.cost_units(i), i))
     k, s = g.point(cheapest)
     assert f"The grid's cheapest point, K {k:,}, S {s:,} (" in text
-    # The choice's K is the grid's top (M): said, as the CLI's edge_note says it.
-    assert result.edges == ("largest K",)
-    assert "The choice sits on the grid's largest K" in text
+    # The choice's K is the grid's top, M: nothing lies beyond M for K, so no edge note
+    # (a larger grid could not hold a better K).
+    assert result.choice.k == max(g.ks)
+    assert result.edges == ()
+    assert "The choice sits on the grid's" not in text
     zh = _choice_text(state, "zh")
     assert f"上限放宽到本网格能做到的最少代数 {fewest:,}" in zh
-    assert "网格的最大 K" in zh
+    assert "网格的最大 K" not in zh
 
 
 def test_a_limit_the_user_sets_excludes_points_by_name_and_value() -> None:

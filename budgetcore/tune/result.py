@@ -124,6 +124,12 @@ class TuneResult:
         there the best point may lie beyond the grid (docs/spec.md §17)."""
         if self.choice is None:
             return ()
+        cfg = self.scenario.config
+        m = main_safe_input(self.scenario.main_model, cfg.reply_max_tokens, cfg.safety_margin)
+        # Nothing lies beyond M for K (a trigger at or above M never fires before the
+        # request is refused) nor beyond the summary model's O for S: there the grid's end
+        # is the scenario's own limit, not the grid's.
+        limits = {"K": m, "S": self.scenario.summary_contract.output_tokens}
         out = []
         for name, value, axis in (
             ("K", self.choice.k, self.grid.ks),
@@ -131,7 +137,7 @@ class TuneResult:
         ):
             if len(axis) > 1 and value == min(axis):
                 out.append(f"smallest {name}")
-            if len(axis) > 1 and value == max(axis):
+            if len(axis) > 1 and value == max(axis) and value < limits[name]:
                 out.append(f"largest {name}")
         return tuple(out)
 

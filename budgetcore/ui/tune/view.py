@@ -1048,12 +1048,8 @@ def _binding_html(result: Any, lang: str) -> list[Markup]:
             why=_broken_text(c, g, cheapest, lang),
         )
         out.append(el("p", {"data-tune-binds": "cheapest"}, text))
-    edges = [
-        f"tune.edge.{end}-{name}"
-        for name, value, axis in (("k", choice.k, g.ks), ("s", choice.s, g.ss))
-        for end, at in (("smallest", min(axis)), ("largest", max(axis)))
-        if len(axis) > 1 and value == at
-    ]
+    # The ends the result names ("largest K", ...: TuneResult.edges, the CLI's too).
+    edges = [f"tune.edge.{'-'.join(edge.lower().split())}" for edge in result.edges]
     if edges:
         where = t("msg.list-sep", lang).join(t(key, lang) for key in edges)
         out.append(el("p", {"data-tune-edge": ""}, t("tune.binds.edge", lang, edges=where)))
