@@ -704,7 +704,7 @@ def test_a_refused_file_says_its_limit_on_the_page() -> None:
 def test_a_fifo_in_a_folder_read_by_workers_is_named_and_never_opened(tmp_path: Path) -> None:
     """A large folder is read by one process per core. A FIFO named ``*.jsonl`` in it
     once blocked a worker for good (issue 41, cause 10): it is named and passed over,
-    never opened. (A signal while workers read: tests/test_battery_round3.py.)"""
+    never opened. (A signal while workers read: tests/test_cli_process.py.)"""
     folder = tmp_path / "projects" / "-p"
     folder.mkdir(parents=True)
     for i in range(3):
