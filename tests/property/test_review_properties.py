@@ -1,4 +1,5 @@
-"""The hypothesis properties of tests/test_review.py, held beside the other properties
+"""The hypothesis properties of the boundary experiments (tests/test_experiments.py) and
+the link fragment (tests/test_scenario.py), held beside the other properties
 (tests/property/), so each obeys the profiles in tests/conftest.py."""
 
 from __future__ import annotations
