@@ -52,23 +52,11 @@ from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.state import REPLAY_FIELDS
 from budgetcore.ui.update import initial_state, reduce
-from tests.helpers import MALFORMED, Result, run_cli
+from tests.helpers import MALFORMED, assert_clean, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 HUGE = "1e1000000000000000000"  # Decimal itself refuses exponents of 10^18 and more
 GEN = '{"turns": 3, "added": 1000}'
-
-
-def assert_clean(result: Result, codes: tuple[int, ...] = (0, 2)) -> None:
-    """The contract every command keeps on any input."""
-    assert result.code in codes, result.err
-    assert "Traceback" not in result.err
-    assert "internal error" not in result.err, result.err
-    lines = result.err.splitlines()
-    assert all(len(line) <= 500 for line in lines), max(lines, key=len)[:200]
-    if result.code == 2:
-        assert result.out == ""
-        assert len(lines) == 1, lines
 
 
 def files_under(folder: Path) -> set[Path]:
