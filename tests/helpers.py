@@ -24,6 +24,7 @@ __all__ = [
     "LOG_FIXTURES",
     "ROOT",
     "Result",
+    "assert_clean",
     "cli_plan",
     "cli_readouts",
     "fixture_sessions",
@@ -103,6 +104,20 @@ def run_cli(argv: list[str], stdin: bytes = b"") -> Result:
         sys.stdin, sys.stdout, sys.stderr = saved
     code = info.value.code
     return Result(code if isinstance(code, int) else 0, out.getvalue(), err.getvalue())
+
+
+def assert_clean(result: Result, codes: tuple[int, ...] = (0, 2)) -> None:
+    """The contract every command keeps on any input: an expected exit code, no
+    traceback, no stderr line longer than 500 characters, and a refusal (exit 2) is one
+    line on stderr with nothing on stdout."""
+    assert result.code in codes, result.err
+    assert "Traceback" not in result.err
+    assert "internal error" not in result.err, result.err
+    lines = result.err.splitlines()
+    assert all(len(line) <= 500 for line in lines), max(lines, key=len)[:200]
+    if result.code == 2:
+        assert result.out == ""
+        assert len(lines) == 1, lines
 
 
 def replay_cli_args(panel: ReplayPanel) -> dict[str, Any]:

@@ -52,23 +52,11 @@ from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.state import REPLAY_FIELDS
 from budgetcore.ui.update import initial_state, reduce
-from tests.helpers import MALFORMED, Result, run_cli
+from tests.helpers import MALFORMED, assert_clean, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 HUGE = "1e1000000000000000000"  # Decimal itself refuses exponents of 10^18 and more
 GEN = '{"turns": 3, "added": 1000}'
-
-
-def assert_clean(result: Result, codes: tuple[int, ...] = (0, 2)) -> None:
-    """The contract every command keeps on any input."""
-    assert result.code in codes, result.err
-    assert "Traceback" not in result.err
-    assert "internal error" not in result.err, result.err
-    lines = result.err.splitlines()
-    assert all(len(line) <= 500 for line in lines), max(lines, key=len)[:200]
-    if result.code == 2:
-        assert result.out == ""
-        assert len(lines) == 1, lines
 
 
 def files_under(folder: Path) -> set[Path]:
@@ -704,7 +692,7 @@ def test_a_refused_file_says_its_limit_on_the_page() -> None:
 def test_a_fifo_in_a_folder_read_by_workers_is_named_and_never_opened(tmp_path: Path) -> None:
     """A large folder is read by one process per core. A FIFO named ``*.jsonl`` in it
     once blocked a worker for good (issue 41, cause 10): it is named and passed over,
-    never opened. (A signal while workers read: tests/test_battery_round3.py.)"""
+    never opened. (A signal while workers read: tests/test_cli_process.py.)"""
     folder = tmp_path / "projects" / "-p"
     folder.mkdir(parents=True)
     for i in range(3):

@@ -1,4 +1,6 @@
-"""Sweep values and positions: a log sweep from 0, the current value as a point."""
+"""Capacity curves (budgetcore.explore.curves): sweep values and positions (a log sweep
+from 0, the current value as a point), and every point of a sweep is the plan of that
+value."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from budgetcore import Scenario, parse_scenario
+from budgetcore import Scenario, parse_scenario, plan
 from budgetcore.explore.curves import (
     SWEEPABLE,
     UNIT,
@@ -19,6 +21,8 @@ from budgetcore.explore.curves import (
     with_current,
     x_pixels,
 )
+from budgetcore.scenario.dump import scenario_json
+from budgetcore.ui.svg import curves_chart
 
 
 class TestSweepValues:
@@ -88,3 +92,62 @@ class TestPositions:
     def test_state_spans_meet_halfway_between_points(self) -> None:
         spans = state_spans((True, False, False, True), (0, 10, 30, 40))
         assert spans == ((0, 5, True), (5, 35, False), (35, 40, True))
+
+
+class TestCurves:
+    @pytest.mark.parametrize("path", list(SWEEPABLE))
+    def test_every_point_is_the_plan_of_that_value(self, path: str) -> None:
+        scenario = parse_scenario({"config": {"trigger_tokens": 40_000}})
+        low, high = default_range(scenario, path)
+        values = sweep_values(low, high, path)
+        assert len(values) == 500
+        assert (values[0], values[-1]) == (low, high)
+        assert list(values) == sorted(values)
+        s = sweep(scenario, path, values)
+        # The scenario's own value is inserted when the grid misses it.
+        assert s.current in s.values
+        assert len(s.values) in (500, 501)
+        section, name = path.split(".", 1)
+        for i in (0, 137, s.values.index(s.current), len(s.values) - 1):
+            data = scenario_json(scenario)
+            if section == "summary_model" and data["summary_model"] is None:
+                data["summary_model"] = dict(data["main_model"])
+            value = s.values[i]
+            data[section][name] = str(value) if isinstance(value, Decimal) else value
+            p = plan(parse_scenario(data))
+            assert s.series["main_safe_input"][i] == p.main_safe_input
+            assert s.series["full_input"][i] == p.funnel.full_input
+            assert s.series["summary_safe_input"][i] == p.summary.safe_input
+            assert s.series["summary_new_raw_budget"][i] == p.summary.new_raw_budget
+            assert s.series["summary_cap"][i] == p.summary.cap
+            assert s.states["trigger_reached"][i] is p.trigger.reached
+            assert s.states["admitted"][i] is p.funnel.admitted
+
+    def test_raising_s_never_raises_m(self) -> None:
+        s = sweep(
+            Scenario(),
+            "config.summary_max_tokens",
+            sweep_values(256, 1_000_000, "config.summary_max_tokens"),
+        )
+        assert len(set(s.series["main_safe_input"])) == 1
+
+    def test_margin_sweep_is_exact_decimals(self) -> None:
+        values = sweep_values(Decimal(0), Decimal("0.5"), "config.safety_margin")
+        assert values[1] == Decimal("0.001002004008016032064128256513")
+        assert all(isinstance(v, Decimal) for v in values)
+
+    def test_current_value_is_marked_and_states_are_runs(self) -> None:
+        s = sweep(
+            Scenario(),
+            "config.trigger_tokens",
+            sweep_values(3_200, 320_000, "config.trigger_tokens"),
+        )
+        assert s.series["main_safe_input"][s.values.index(32_000)] == 936_345
+        flags = s.states["trigger_reached"]
+        flip = flags.index(False)  # reached while K <= 36,000, then never again
+        assert all(flags[:flip])
+        assert not any(flags[flip:])
+        assert s.values[flip - 1] <= 36_000 < s.values[flip]
+        svg = curves_chart(s, "en")
+        assert 'data-points="501"' in svg  # 500 grid points and K = 32,000 itself
+        assert 'data-current="32000"' in svg

@@ -5,15 +5,22 @@ every parser that uses it, plus the causes the second input battery found."""
 from __future__ import annotations
 
 import io
+import json
+import re
 import sys
 from collections.abc import Callable
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from budgetcore import cli
-from budgetcore.conformance.cases import parse_cases, random_cases, shipped_cases_text
+from budgetcore.conformance.cases import (
+    parse_cases,
+    random_cases,
+    shipped_cases_text,
+)
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.jsonio import key_problems, load_json
 from budgetcore.inputs.numbers import MAX_SEED, bound_text, whole_text
@@ -37,6 +44,8 @@ from budgetcore.ui.events import (
 )
 from budgetcore.ui.problems import problem_sentence
 from budgetcore.ui.update import initial_state, reduce
+from tests.helpers import assert_clean
+from tests.helpers import run_cli as run_command
 
 
 def run_cli(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
@@ -487,3 +496,126 @@ def test_a_line_separator_inside_a_string_splits_no_pasted_line() -> None:
             f'{{"channel": "bson", "tokens": 1, "bytes": 2, "n{sep}": 1}}\n{{"channel": "x"}}'
         )
         assert [dict(p.params)["line"] for p in found] == ["1", "2"]
+
+
+# ------------------------------------------------------------------ the CLI's arguments
+
+# The commands below read a Result (tests.helpers.run_cli, imported as run_command:
+# this module's own run_cli returns a tuple).
+GEN = '{"turns": 3, "added": 1000}'
+
+
+# ------------------------------------------------------------------ tune's axes
+
+
+def test_tune_k_with_a_grouping_comma_is_one_value() -> None:
+    """Cause 4: ``--k 8,000`` was K = 0 and K = 8, exit 0."""
+    r = run_command(["tune", "--fragment", "", "--generate", GEN, "--k", "8,000", "--s", "1024"])
+    assert_clean(r)
+    assert r.code == 0
+    points = [json.loads(line) for line in r.out.splitlines()[:-1]]  # the last: the summary
+    assert [p["k"] for p in points] == [8_000]
+
+
+def test_tune_k_with_a_mistyped_group_is_refused() -> None:
+    r = run_command(["tune", "--fragment", "", "--generate", GEN, "--k", "8,00", "--s", "1024"])
+    assert r.code == 2
+    assert "--k each value must not start a value with 0" in r.err
+
+
+def test_tune_s_above_o_is_warned_never_clamped_in_silence() -> None:
+    """Cause 5: three S above O gave identical points and no word."""
+    r = run_command(
+        ["tune", "--fragment", "", "--generate", GEN, "--k", "8000", "--s", "65536,70000,100000"]
+    )
+    assert r.code == 0
+    assert r.err.startswith("warning: --s 70,000, 100,000 are above the summary model's output")
+    assert "clamped to S = 65,536" in r.err
+    below = run_command(["tune", "--fragment", "", "--generate", GEN, "--k", "8000", "--s", "1024"])
+    assert "warning" not in below.err
+
+
+def test_tune_names_which_turns_file_is_bad(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cause 17: with several --turns, the error did not say which one."""
+    monkeypatch.chdir(tmp_path)
+    Path("good.jsonl").write_text('{"added": 5}\n', "utf-8")
+    Path("bad.jsonl").write_text('{"added": -5}\n', "utf-8")
+    args = ["tune", "--fragment", "", "--k", "8000", "--s", "1024"]
+    r = run_command([*args, "--turns", "good.jsonl", "--turns", "bad.jsonl"])
+    assert_clean(r)
+    assert r.code == 2
+    assert r.err.startswith(
+        "bad.jsonl: turns has no usable turn line; bad.jsonl: line 1: added must"
+    )
+
+
+def test_tune_names_which_generator_is_bad() -> None:
+    args = ["tune", "--fragment", "", "--k", "8000", "--s", "1024"]
+    r = run_command([*args, "--generate", GEN, "--generate", '{"turns": -1, "added": 5}'])
+    assert r.code == 2
+    assert r.err.startswith("--generate 2: generate.turns must be")
+
+
+# ------------------------------------------------------------------ spaces and signs
+
+#: docs/spec.md §11, "One rule for spaces and signs": every path refuses a minus sign,
+#: on zero too, and names the value as written.
+SIGNED_ZERO: list[tuple[list[str], bytes, str]] = [
+    (["plan", "-"], b'{"config": {"trigger_tokens": -0}}', "config.trigger_tokens must be"),
+    (["plan", "-"], b'{"config": {"safety_margin": -0.0}}', "config.safety_margin must be"),
+    (["plan", "-"], b'{"config": {"safety_margin": "-0"}}', "config.safety_margin must be"),
+    (["check", "-"], b"[config]\ntrigger_tokens = -0\n", "config.trigger_tokens must be"),
+    (["check", "-"], b'{"config.trigger_tokens": -0}', "config.trigger_tokens must be"),
+    (
+        ["replay", "--fragment", "", "--generate", GEN, "--options", "-"],
+        b'{"summary_ratio": -0}',
+        "options.summary_ratio must be",
+    ),
+    (["replay", "--fragment", "", "--turns", "-"], b'{"added": -0}\n', "turns has no usable"),
+    (["replay", "--fragment", "", "--generate", "-"], b'{"turns": 3, "added": -0}', "generate"),
+]
+
+
+@pytest.mark.parametrize(("argv", "stdin", "start"), SIGNED_ZERO)
+def test_a_signed_zero_is_refused_on_every_path(argv: list[str], stdin: bytes, start: str) -> None:
+    r = run_command(argv, stdin)
+    assert_clean(r)
+    assert r.code == 2
+    assert start in r.err
+    assert re.search(r"got \"?-0", r.err), r.err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["models", "--limit", "-0", "claude"],
+        ["peers", "--window", "-0", "--max-output", "8192"],
+        ["tune", "--fragment", "", "--generate", GEN, "--max-runs-per-100", "-0"],
+        ["tune", "--fragment", "", "--generate", GEN, "--max-unseen", "-0"],
+    ],
+)
+def test_a_typed_signed_zero_is_refused(argv: list[str]) -> None:
+    r = run_command(argv)
+    assert r.code == 2
+    assert 'got "-0"' in r.err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["models", "--limit", " 5", "claude"],
+        ["peers", "--window", " 200000", "--max-output", " 8192"],
+        ["tune", "--fragment", "", "--generate", GEN, "--k", "8000", "--max-runs-per-100", " 5"],
+    ],
+)
+def test_typed_numbers_are_read_trimmed(argv: list[str]) -> None:
+    r = run_command(argv)
+    assert_clean(r, (0,))
+
+
+def test_a_file_value_is_exact_text() -> None:
+    r = run_command(["plan", "-"], b'{"config": {"safety_margin": " 0.1"}}')
+    assert r.code == 2
+    assert "config.safety_margin must be a decimal" in r.err

@@ -12,6 +12,9 @@ what goes into the files.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,3 +230,50 @@ def test_a_label_crossed_by_a_line_moves_past_it() -> None:
 )
 def test_matplotlib_ticks_are_written_in_full(value: float, text: str) -> None:
     assert report.tick_text(value) == text  # never 1.2e+07
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# ------------------------------------------------------------------ the report command
+
+
+def test_report_writes_plan_charts_curves_and_summary(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "budgetcore",
+            "report",
+            "--fragment",
+            "#config.trigger_tokens=40000",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    plan_json = json.loads((out / "plan.json").read_text())
+    assert plan_json["trigger_reached"] is False
+    for name in ("funnel", "branch", "work", "curves-config-summary_max_tokens"):
+        png = (out / f"{name}.png").read_bytes()
+        assert png.startswith(b"\x89PNG")
+        assert len(png) > 5_000
+        assert (out / f"{name}.svg").read_text().lstrip().startswith("<?xml")
+    summary = (out / "summary.md").read_text()
+    assert "`#config.trigger_tokens=40000`" in summary
+    for link in (
+        "plan.json",
+        "funnel.png",
+        "branch.svg",
+        "overrides.toml",
+        "curves-config-trigger_tokens.png",
+    ):
+        assert f"]({link})" in summary
+        assert (out / link).exists()
+    assert "trigger_tokens = 40000" in (out / "overrides.toml").read_text()

@@ -1,4 +1,5 @@
-"""Scenario validation: every problem reported at once, each naming field, rule and value."""
+"""Scenario validation: every problem reported at once, each naming field, rule and value;
+the link fragment keeps the page's language out of the scenario."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from budgetcore import Scenario, ScenarioError, parse_scenario, parse_scenario_json
 from budgetcore.core.contracts import ModelContract
 from budgetcore.scenario.fields import SCENARIO_FIELDS
+from budgetcore.scenario.fragment import parse_fragment, to_fragment
 from budgetcore.scenario.model import Background, Config, Limits, Workload
 
 TOKENS_RULE = "must be an integer from 0 to 10^12"
@@ -245,3 +247,11 @@ def test_field_table_covers_every_dataclass_field() -> None:
 def test_parse_scenario_accepts_python_values_too() -> None:
     got = parse_scenario({"config": {"safety_margin": Decimal("0.2")}})
     assert got.config.safety_margin == Decimal("0.2")
+
+
+class TestFragments:
+    def test_language_is_page_state_not_scenario(self) -> None:
+        result = parse_fragment("#lang=zh&config.trigger_tokens=1")
+        assert result.ui == (("lang", "zh"),)
+        assert result.scenario.config.trigger_tokens == 1
+        assert to_fragment(result.scenario, lang="zh") == "config.trigger_tokens=1&lang=zh"

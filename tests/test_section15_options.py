@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +20,15 @@ import pytest
 
 from budgetcore import parse_scenario
 from budgetcore.errors import ScenarioError
-from budgetcore.replay.background import Retries
+from budgetcore.replay.background import Duration, Retries, Timing
 from budgetcore.replay.logs import read_session
 from budgetcore.replay.logs.model import LogSeries
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.replay.options import parse_options_json
 from budgetcore.replay.simulate import replay
+from budgetcore.tune.choice import Constraints
 from budgetcore.tune.result import tune
-from tests.helpers import run_cli
+from tests.helpers import assert_clean, run_cli
 from tests.timing_oracle import oracle_timed_replay
 from tests.timing_oracle_helpers import SCENARIO
 
@@ -350,3 +352,186 @@ def test_the_pages_form_has_every_section_15_option_by_its_file_name() -> None:
         parse_field_text("replay.round_up_ms", "3,600,001")
     assert info.value.issue.code == "core.whole"
     assert parse_field_text("replay.round_up_ms", "") is None
+
+
+GEN = '{"turns": 3, "added": 1000}'
+SC = parse_scenario({})
+
+
+# ------------------------------------------------------------------ §15's two decisions
+
+
+def _mixed_fates() -> Any:
+    """One run of each fate that matters: published, discarded, abandoned (spec §15).
+    Rates 2,000 / 1,000 tokens a second: a run of summary input I writing W tokens
+    (min(S, what it read), S = 8,192) takes I / 2000 + W / 1000 s; the model timeout
+    (30 s) cuts the last run's try (70,000 input: 35 s before it writes)."""
+    scenario = parse_scenario({"config": {"trigger_tokens": 1000}})
+    plan = [(5_000, 60_000), (5_000, 5_000), (5_000, 60_000), (60_000, 60_000)]
+    turns = [Turn(added=a, gap_ms=g) for a, g in plan]
+    rates = Duration(prefill_tokens_per_s=Decimal(2000), decode_tokens_per_s=Decimal(1000))
+    return replay(scenario, turns, ReplayOptions(timing=Timing(duration=rates)))
+
+
+def test_the_publish_rate_divides_by_candidates_not_runs_started() -> None:
+    """docs/spec.md §15: published / (published + discarded); abandoned is apart."""
+    r = _mixed_fates()
+    fates = [row.run_fate for row in r.rows]
+    assert fates == ["published", "discarded", None, "abandoned"]
+    # turn 1 reads 5,000 of raw and writes 5,000: 6,000 / 2,000 + 5,000 / 1,000 = 8 s
+    # < 60 s to the next turn: published
+    assert r.rows[0].run_end_ms == 8_000
+    s = r.summary
+    assert (s.published, s.discarded, s.abandoned, s.failed) == (1, 1, 1, 0)
+    assert s.candidates == 2
+    assert s.publish_rate == Fraction(1, 2)  # not 1/3: the abandoned run wrote nothing
+
+
+def test_a_total_with_a_cut_try_is_null_and_the_others_stay_numbers() -> None:
+    """docs/spec.md §15: never a number with an "incomplete" flag."""
+    s = _mixed_fates().summary
+    assert s.unknown_tries == 1
+    assert s.summary_tokens is None
+    assert s.summary_input_tokens is None
+    # the discarded run's one try: 1,000 + 5,000 + 5,000 = 11,000 input (instructions,
+    # the 5,000-token summary, 5,000 of new raw) + 8,192 written, known
+    assert s.discarded_tokens == 11_000 + 8_192
+    row = json.loads(json.dumps(s.as_dict()))
+    assert row["summary_tokens"] is None
+    assert row["discarded_tokens"] == 19_192
+
+
+# ------------------------------------------------------------------ §15's options
+
+
+def _replay_and_point(opts: ReplayOptions, turns: list[Turn]) -> tuple[Any, Any]:
+    """The replay and the tune grid's point at the scenario's own K and S: the two
+    kernels (replay.simulate and replay.clock) must agree on every §15 option."""
+    scenario = parse_scenario({"config": {"trigger_tokens": 1000}})
+    result = replay(scenario, turns, opts)
+    cfg = scenario.config
+    grid = tune(
+        scenario, [("s", turns)], opts, ks=[cfg.trigger_tokens], ss=[cfg.summary_max_tokens]
+    ).grid
+    return result.summary, grid
+
+
+@pytest.mark.parametrize(("threshold", "runs_before_open"), [(1, 1), (2, 2), (3, 3), (5, 5)])
+def test_a_breaker_threshold_other_than_3(threshold: int, runs_before_open: int) -> None:
+    """Every try fails: the breaker opens after ``threshold`` failed runs in a row."""
+    retries = Retries(failure_rate=Decimal(1), policy="breaker", breaker_failures=threshold)
+    turns = [Turn(added=5_000)] * 8
+    summary, grid = _replay_and_point(ReplayOptions(retries=retries), turns)
+    assert summary.failed == runs_before_open
+    assert summary.breaker_open_turns == 8 - runs_before_open
+    assert grid.columns["failed"][0] == summary.failed
+    assert grid.columns["breaker_open_turns"][0] == summary.breaker_open_turns
+    parsed = parse_options_json('{"retries": {"failure_rate": "1", "policy": "breaker"}}')
+    assert parsed.retries is not None
+    assert parsed.retries.breaker_failures == 3  # the contract's, by default
+
+
+def test_durations_rounded_up_only_when_asked() -> None:
+    exact = Duration(fixed_s=Decimal("20.3"))
+    rounded = Duration(fixed_s=Decimal("20.3"), round_up_ms=1000)
+    assert exact.seconds(0, 0) == Fraction(203, 10)
+    assert rounded.seconds(0, 0) == 21
+    rates = Duration(
+        prefill_tokens_per_s=Decimal(3000), decode_tokens_per_s=Decimal(70), round_up_ms=250
+    )
+    # 10,000 / 3,000 + 700 / 70 = 13.333… s, up to the next quarter second: 13.5 s
+    assert rates.seconds(10_000, 700) == Fraction(27, 2)
+    turns = [Turn(added=5_000, gap_ms=g) for g in (20_500, 20_500, 30_000, 21_000)]
+    for duration, published in ((exact, 4), (rounded, 2)):
+        opts = ReplayOptions(timing=Timing(duration=duration))
+        summary, grid = _replay_and_point(opts, turns)
+        # a run of 20.3 s publishes before an append 20.5 s later; of 21 s it does not
+        assert summary.published == published, duration
+        assert grid.columns["published"][0] == published
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            '{"retries": {"failure_rate": "0.1", "breaker_failures": 0}}',
+            "options.retries.breaker_failures must be an integer from 1 to 100, got 0",
+        ),
+        (
+            '{"timing": {"gap_ms": 5, "duration": {"fixed_s": "1", "round_up_ms": 0}}}',
+            "options.timing.duration.round_up_ms must be an integer from 1 to 3,600,000, got 0",
+        ),
+    ],
+)
+def test_the_new_options_are_checked(options: str, message: str) -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_options_json(options)
+    assert info.value.one_line() == message
+
+
+def test_tune_can_allow_at_most_n_rejected_turns() -> None:
+    """Tune's constraints could not say "at most N rejected turns"."""
+    # Two turns require more than M (936,345 for the default scenario): rejected at
+    # every point, so a limit of 2 allows every point and a limit of 1 none.
+    turns = [Turn(added=5_000)] * 4 + [Turn(added=5_000, required=1_000_000)] * 2
+    kwargs: dict[str, Any] = {"ks": [8_000, 30_000], "ss": [1_024]}
+    grid = tune(SC, [("s", turns)], **kwargs).grid
+    assert grid.columns["rejected"] == (2, 2)
+
+    def chosen(constraints: Constraints) -> bool:
+        return tune(SC, [("s", turns)], constraints=constraints, **kwargs).choice is not None
+
+    assert chosen(Constraints(max_rejected=2))
+    assert not chosen(Constraints(max_rejected=1))
+    assert not chosen(Constraints(max_rejected=0))
+    assert not chosen(Constraints(no_rejected=True))  # the same as max_rejected=0
+    assert Constraints(max_rejected=1).broken(grid, 0) == ("max_rejected",)
+    r = run_cli(["tune", "--fragment", "", "--generate", GEN, "--k", "8000", "--max-rejected", "0"])
+    assert_clean(r, (0,))
+    assert '"max_rejected": 0' in r.out
+
+
+def test_a_logs_run_may_start_at_the_turns_start() -> None:
+    """§15: the run starts at the reply's line; a runtime that starts it with the
+    request is the option timing.run_from = "turn"."""
+    turns = [
+        Turn(added=5_000, time_ms=0, reply_end_ms=15_000),
+        Turn(added=5_000, time_ms=20_000, reply_end_ms=21_000),
+        Turn(added=5_000, time_ms=60_000, reply_end_ms=61_000),
+    ]
+    ten = Duration(fixed_s=Decimal(10))
+    fates = {}
+    for run_from in ("reply", "turn"):
+        opts = ReplayOptions(timing=Timing(duration=ten, run_from=run_from))  # type: ignore[arg-type]
+        summary, grid = _replay_and_point(opts, turns)
+        fates[run_from] = (summary.published, summary.discarded)
+        assert (grid.columns["published"][0], grid.columns["discarded"][0]) == fates[run_from]
+    # from the reply: 15 s to 25 s, turn 2 starts at 20 s inside it: discarded; turn 3
+    # publishes (61 s to 71 s). From the turn: 0 s to 10 s publishes before the reply's
+    # line at 15 s; turns 2 and 3 start runs that their own reply lines (1 s later,
+    # appends too) discard.
+    assert fates == {"reply": (1, 1), "turn": (1, 2)}
+    parsed = parse_options_json('{"timing": {"duration": {"fixed_s": "10"}, "run_from": "turn"}}')
+    assert parsed.timing is not None
+    assert parsed.timing.run_from == "turn"
+    with pytest.raises(ScenarioError, match=r"options\.timing\.run_from must be one of"):
+        parse_options_json('{"timing": {"duration": {"fixed_s": "10"}, "run_from": "end"}}')
+
+
+def test_tune_points_leave_out_the_clocks_measures_without_a_clock(tmp_path: Path) -> None:
+    """Drift list: tune points printed "published: 0" with no clock, where every run
+    lands; the replay's summary leaves §15's keys out then, and so does a point now."""
+    plain = run_cli(["tune", "--fragment", "", "--generate", GEN, "--k", "8000", "--s", "1024"])
+    assert_clean(plain, (0,))
+    point = json.loads(plain.out.splitlines()[0])
+    assert point["runs"] > 0
+    assert "published" not in point
+    assert "tries" not in point
+    options = tmp_path / "timed.json"
+    options.write_text('{"timing": {"gap_ms": 60000, "duration": {"fixed_s": "1"}}}', "utf-8")
+    timed = run_cli(
+        ["tune", "--fragment", "", "--generate", GEN, "--options", str(options), "--k", "8000"]
+    )
+    assert_clean(timed, (0,))
+    point = json.loads(timed.out.splitlines()[0])
+    assert point["published"] == point["runs"]

@@ -1,5 +1,6 @@
-"""Logs and measured usage in the replay panel (issue 21): the log import's sources, rows and
-notes.
+"""The replay panel's agent logs: the import's sources and formats (``replay.log.*``), the
+read sessions' table, the ledger of where every line went, and the measured usage and its
+cost (``replay.logs.*``).
 """
 
 MESSAGES: dict[str, tuple[str, str]] = {

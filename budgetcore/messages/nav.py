@@ -1,6 +1,8 @@
-"""The section navigation, the page's title and the texts of the page's layout (issue 25).
+"""The page's frame: its title and section navigation (``nav.*``; ``nav.<section>`` names a
+section's button), an input refused for its size before it is read (``core.too-large-*``),
+and the exported override file's comments (``export.*``).
 
-English and Chinese side by side; ``nav.<section>`` names a section's button.
+English and Chinese side by side.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "nav.export": ("Export", "导出"),
 }
 
-# An input refused before it is read, with its size (issue 25): a file's size in bytes,
+# An input refused before it is read, with its size: a file's size in bytes,
 # or a paste's lower bound (its length; its UTF-8 bytes are never fewer).
 MESSAGES.update(
     {

@@ -187,3 +187,12 @@ def test_a_repeated_key_is_named_once_and_the_first_decides(pairs: list[tuple[st
     assert dict(result.ui).get("lang") == firsts.get("lang")
     if firsts.get("config.trigger_tokens") in ("1", "2"):
         assert result.scenario.config.trigger_tokens == int(firsts["config.trigger_tokens"])
+
+
+class TestFragments:
+    @given(scenarios())
+    def test_every_scenario_round_trips_through_its_fragment(self, data: dict[str, Any]) -> None:
+        scenario = parse_scenario(data)
+        result = parse_fragment("#" + to_fragment(scenario))
+        assert result.problems == ()
+        assert result.scenario == scenario

@@ -1,5 +1,6 @@
-"""The hypothesis properties of tests/test_review.py, held beside the other properties
-(tests/property/), so each obeys the profiles in tests/conftest.py."""
+"""The hypothesis properties of the boundary experiments (tests/test_experiments.py), held
+beside the other properties (tests/property/), so each obeys the profiles in
+tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from hypothesis import given
 
 from budgetcore import parse_scenario
 from budgetcore.explore.experiments import EXPERIMENTS, run
-from budgetcore.scenario.fragment import parse_fragment, to_fragment
 from tests.property.strategies import scenarios
 
 
@@ -26,12 +26,3 @@ class TestExperiments:
         outcome = run(EXPERIMENTS[3], parse_scenario(data))
         assert outcome.after.funnel.admitted is False
         assert outcome.after.funnel.raw_selected == 0
-
-
-class TestFragments:
-    @given(scenarios())
-    def test_every_scenario_round_trips_through_its_fragment(self, data: dict[str, Any]) -> None:
-        scenario = parse_scenario(data)
-        result = parse_fragment("#" + to_fragment(scenario))
-        assert result.problems == ()
-        assert result.scenario == scenario
