@@ -5,7 +5,6 @@ The cross-key rules are restated here from docs/spec.md §6, independently of LI
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from hypothesis import given
@@ -31,7 +30,6 @@ EXTREMES = ["0", "1", "2", "10", "29", "30", "31", "60", "89", "90", "91", "119"
             "121", "199", "200", "201", "1999", "2000", "2001", "1000000000000",
             "1000000000001", "-1", "1e3", "1e1000000000000000000", "9" * 5000, "x", "null",
             "", "%ff", "%", "1:2,3:4", "0." + "1" * 500]  # fmt: skip
-BOUND_S = 1.0  # a link is decided in milliseconds; this only catches loops and blow-ups
 
 
 def _oracle_conflicts(limits: Limits) -> list[str]:
@@ -63,10 +61,9 @@ fragments = st.one_of(
 
 
 def _decide(fragment: str) -> Any:
-    start = time.perf_counter()
-    result = parse_fragment(fragment)
-    assert time.perf_counter() - start < BOUND_S, fragment[:200]
-    return result
+    # No clock here (speed is scripts/bench's, never a timed test): a loop or blow-up
+    # shows as a run that does not end.
+    return parse_fragment(fragment)
 
 
 @given(fragments)
