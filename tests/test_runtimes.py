@@ -262,3 +262,16 @@ def test_opencode_s_file_keys_the_model_by_opencode_s_provider_id(
     doc = json.loads(json.loads(result.out)["text"])
     assert list(doc["provider"]) == [provider]
     assert list(doc["provider"][provider]["models"]) == [model_id]
+
+
+def test_a_link_s_runtime_that_differs_from_the_command_s_is_said_not_dropped() -> None:
+    """The page's link keeps its picked runtime (``runtime=codex``); the CLI writes the
+    ``--runtime`` it is given, and says so when the two differ."""
+    fragment = "config.trigger_tokens=100000&runtime=codex"
+    args = ["export", "--runtime", "pi", "--fragment", fragment, "--model", "claude-sonnet-4-5"]
+    result = run_cli(args)
+    assert result.code == 0, result.err
+    assert "the link's runtime=codex is the page's pick; this writes --runtime pi" in result.err
+    same = run_cli(["export", "--runtime", "codex", "--fragment", fragment, "--model", "gpt-5"])
+    assert same.code == 0, same.err
+    assert "the page's pick" not in same.err

@@ -40,6 +40,14 @@ def scenario_and_model(
         if result.problems:
             raise ScenarioError(list(result.problems))
         scenario = result.scenario
+        linked = dict(result.ui).get("runtime")
+        wanted = getattr(args, "runtime", None)
+        if linked and wanted and linked != wanted:  # the page's pick, not this command's
+            print(
+                f"note: the link's runtime={linked} is the page's pick; this writes --runtime "
+                f"{wanted}",
+                file=sys.stderr,
+            )
         if scenario.main_model_name is not None:  # kept while the contract is the model's
             named, source = scenario.main_model_name, "the fragment's main_model.model"
     elif args.scenario is not None:
