@@ -125,3 +125,15 @@ def test_the_page_s_folder_total_is_unknown_while_a_session_is_unreadable_as_the
     cli = json.loads(result.out.strip().splitlines()[-1])["total"]["measured"]
     assert cli["cost"] is None
     assert 'data-value="null"' in total_row
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("case", [LOGS / "droid" / "totals", LOGS / "goose" / "totals"])
+def test_a_totals_only_session_says_why_it_has_no_backtest(case: Path, lang: str) -> None:
+    """Goose and Droid keep per-session totals only: no "As run" line, and the page says
+    why (the walk found it silent)."""
+    panel = with_logs(ReplayPanel(), _picked(case))
+    page = str(logs_html(panel, lang, wide=True))
+    assert "data-replay-totals-only" in page, case
+    assert "data-as-run=" not in page
+    assert ("No backtest" in page) == (lang == "en")

@@ -6,6 +6,11 @@ cost (``replay.logs.*``).
 MESSAGES: dict[str, tuple[str, str]] = {
     "replay.log.none": ("Choose a log file to replay it.", "请选择要回放的日志文件。"),
     "replay.log.unusable": ("This file cannot be replayed ({name}):", "无法回放此文件({name}):"),
+    "replay.log.totals-only": (
+        "No backtest: this session keeps only per-session totals ({why}), so it cannot be "
+        "replayed turn by turn; the measured usage below is all it records.",
+        "无回测:此会话只保存每个会话的总量({why}),无法逐轮回放;下面的实测用量就是它记录的全部。",
+    ),
     "replay.log.read": (
         "{name}: {fmt}, {requests} in the main series, {duplicates} repeated entries dropped.",
         "{name}:{fmt},主序列 {requests},丢弃重复条目 {duplicates} 个。",

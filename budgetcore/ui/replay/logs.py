@@ -445,6 +445,14 @@ def logs_html(
         return join(parts)
     log = item.log
     main = log.main
+    if log.totals_only:  # no request to replay: why there is no "As run" line
+        parts.append(
+            el(
+                "p",
+                {"class": "note", "data-replay-totals-only": log.format},
+                t("replay.log.totals-only", lang, why=log.totals_only),
+            )
+        )
     if item.as_run is not None:
         from budgetcore.ui.replay.backtest import as_run_html, what_if_html  # noqa: PLC0415
 
