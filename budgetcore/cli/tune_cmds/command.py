@@ -27,7 +27,7 @@ from budgetcore.cli.shell import (
     whole_flag,
 )
 from budgetcore.cli.tune_cmds.grid import _axes, _generated, _options, _which
-from budgetcore.cli.tune_cmds.logs import _database_tasks, _log_scenario, _with_subagents
+from budgetcore.cli.tune_cmds.logs import _database_tasks, _log_scenario
 from budgetcore.cli.tune_cmds.output import write_tune
 from budgetcore.cli.tune_cmds.runners import MAX_JOBS, Job, Task, run_tasks
 from budgetcore.cli.tune_cmds.runtime import _runtime_axis
@@ -221,7 +221,10 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
         if not os.path.isdir(path):
             if path != "-" and _database_tasks(path, path, fmt, args.series, tasks):
                 continue
-            tasks.append(Task(path, files=_with_subagents(path), fmt=fmt, series=args.series))
+            from budgetcore.cli.replay_cmds import with_subagents  # noqa: PLC0415
+
+            files = tuple(with_subagents(path))
+            tasks.append(Task(path, files=files, fmt=fmt, series=args.series))
             continue
         from budgetcore.cli.replay_cmds import _walk  # noqa: PLC0415 - the folder walk
         from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
