@@ -26,10 +26,10 @@ import numpy as np
 from matplotlib.patches import Rectangle
 
 from budgetcore.charts.geometry import nice_domain, nice_ticks
-from budgetcore.cli.stop import checkpoint
 from budgetcore.files import atomic_path
 from budgetcore.messages import t
 from budgetcore.report_axes import TICKS, to_axis
+from budgetcore.stop import checkpoint
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import TuneResult
 from budgetcore.units import format_int, money_text

@@ -20,12 +20,14 @@ from typing import Any
 
 import pytest
 
+from budgetcore.cli.replay_cmds import with_subagents
 from budgetcore.core.contracts import ModelContract
 from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import RegistryModel, Resolution, resolve
 from budgetcore.registry.prices import Prices, PriceTier, request_cost
 from budgetcore.replay.logs import claude as claude_mod
 from budgetcore.replay.logs import parse_claude_code, parse_codex, parse_log, read_session
+from budgetcore.replay.logs.folder import plan_folder
 from budgetcore.replay.logs.model import LogRequest
 from budgetcore.replay.logs.reader import millis
 from budgetcore.replay.logs.session import log_model, run_session
@@ -618,6 +620,29 @@ class TestCli:
         assert "subagents/agent-a7e3c1d2b4f5a6b7.jsonl: 4 lines" in text
         assert "This session cost" in text
         assert "as logged" in text
+
+    def test_a_session_file_given_alone_is_read_with_what_its_folder_plans(self) -> None:
+        # One rule (replay.logs.folder) for a file given alone and for its folder: the
+        # file's subagents are the files the folder's plan groups with it.
+        project = LOGS / "claude" / "05-subagents-dir-2.1" / "projects" / "-home-user-proj"
+        main = next(project.glob("*.jsonl"))
+        alone = [Path(p).relative_to(project).as_posix() for p in with_subagents(str(main))]
+        walked = [p.relative_to(project).as_posix() for p in project.rglob("*") if p.is_file()]
+        (session,) = plan_folder(walked).sessions
+        assert alone == list(session.files)
+        assert len(alone) == 3  # the session, a subagent, a workflow's subagent
+        assert with_subagents("-") == ["-"]
+
+    def test_the_cli_finds_a_files_subagents_in_one_place(self) -> None:
+        # tune --log FILE and replay --log FILE both call replay_cmds.with_subagents:
+        # no second copy of the rule may come back in another command.
+        users = [
+            p.relative_to(ROOT).as_posix()
+            for p in sorted((ROOT / "budgetcore" / "cli").rglob("*.py"))
+            if "subagents_of" in p.read_text(encoding="utf-8")
+            or "subagents_beside" in p.read_text(encoding="utf-8")
+        ]
+        assert users == ["budgetcore/cli/replay_cmds.py"]
 
     def test_a_folder_gives_one_result_per_session_and_a_total(self) -> None:
         proc = cli("replay", "--log", str(LOGS / "codex" / "fork" / "sessions"))

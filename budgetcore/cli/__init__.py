@@ -28,8 +28,8 @@ from budgetcore.cli.shell import (
     tokens_flag,
     whole_flag,
 )
-from budgetcore.cli.stop import Interrupted, ignore_signals, signals
 from budgetcore.errors import ScenarioError, render_value
+from budgetcore.stop import Interrupted, ignore_signals, signals
 
 __all__ = ["COMMANDS", "build_parser", "main", "run"]
 

@@ -146,7 +146,7 @@ def _report(args: argparse.Namespace, scenario: Scenario | None) -> int:
         return EXIT_INVALID
     from pathlib import Path  # noqa: PLC0415
 
-    from budgetcore.cli.stop import held  # noqa: PLC0415
+    from budgetcore.stop import held  # noqa: PLC0415
 
     session = tuned = None
     backtest: list[str] = []

@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from budgetcore.cli.stop import SIGNALS, Interrupted, held, requested
+from budgetcore.stop import SIGNALS, Interrupted, held, requested
 
 __all__ = ["POLL_S", "abandoned", "pool_map"]
 

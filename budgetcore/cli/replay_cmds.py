@@ -128,20 +128,8 @@ def read_log_path(
     from budgetcore.replay.logs import session_steps  # noqa: PLC0415
     from budgetcore.replay.logs.reader import finish  # noqa: PLC0415
 
-    names = [path]
-    base = os.path.dirname(path)
-    if files is not None:
-        names = files
-        base = os.path.dirname(files[0])
-    elif path != "-" and path.endswith(".jsonl"):
-        stem = os.path.basename(path).removesuffix(".jsonl")
-        if os.path.isdir(os.path.join(base, stem, "subagents")):
-            from budgetcore.replay.logs.folder import subagents_of  # noqa: PLC0415
-
-            found = [f"{stem}/{p}" for p in _walk(os.path.join(base, stem))]
-            names += [
-                os.path.join(base, *p.split("/")) for p in subagents_of(f"{stem}.jsonl", found)
-            ]
+    names = with_subagents(path) if files is None else files
+    base = os.path.dirname(names[0])
     if files is None and path != "-":
         names += _companions(path)
     streams = [_open(n, "log") for n in names]
@@ -164,6 +152,20 @@ def read_log_path(
     finally:
         for s in streams:
             s.close()
+
+
+def with_subagents(path: str) -> list[str]:
+    """A session file given alone and the subagent files beside it, found on disk by
+    the rule of ``replay.logs.folder`` (``session_folder``, ``subagents_beside``): what
+    ``replay --log FILE`` and ``tune --log FILE`` read."""
+    from budgetcore.replay.logs.folder import session_folder, subagents_beside  # noqa: PLC0415
+
+    base, name = os.path.split(path)
+    folder = session_folder(name)
+    if folder is None or not os.path.isdir(os.path.join(base, folder, "subagents")):
+        return [path]
+    found = _walk(os.path.join(base, folder))
+    return [path, *(os.path.join(base, *p.split("/")) for p in subagents_beside(name, found))]
 
 
 def _companions(path: str) -> list[str]:

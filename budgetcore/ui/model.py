@@ -50,7 +50,8 @@ class PageState:
     cross_issues: tuple[Problem, ...] = ()  # broken cross-key rules (valid fields only)
     summary_same: bool = True
     samples_text: str = ""
-    sample_lines: Mapping[str, Any] = field(default_factory=dict)  # the pasted samples
+    # The pasted samples, frozen once (ui.main.validate.frozen_lines: SampleLines).
+    sample_lines: tuple[tuple[str, tuple[Any, ...]], ...] = ()
     sample_problems: tuple[Problem, ...] = ()
     lang: str = "en"
     lang_chosen: bool = False  # kept in the link once the user picks a language

@@ -16,7 +16,6 @@ import dataclasses
 import os
 import sys
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from budgetcore.cli.shell import (
@@ -27,19 +26,19 @@ from budgetcore.cli.shell import (
     whole_flag,
 )
 from budgetcore.cli.tune_cmds.grid import _axes, _generated, _options, _which
-from budgetcore.cli.tune_cmds.logs import _database_tasks, _log_scenario, _with_subagents
+from budgetcore.cli.tune_cmds.logs import _database_tasks, _log_scenario
 from budgetcore.cli.tune_cmds.output import write_tune
 from budgetcore.cli.tune_cmds.runners import MAX_JOBS, Job, Task, run_tasks
 from budgetcore.cli.tune_cmds.runtime import _runtime_axis
 from budgetcore.cli.tune_cmds.whatif import MAX_WHAT_IF_SESSIONS, _what_ifs
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.inputs.numbers import as_decimal
-from budgetcore.inputs.text import check_size
+from budgetcore.inputs.text import check_size, too_large
 from budgetcore.tune.choice import (
     DEFAULT_MAX_COMPRESSION,
     DEFAULT_MAX_GENERATIONS,
     Constraints,
 )
+from budgetcore.tune.constraints import constraint_value
 
 __all__ = ["cmd_tune", "tune_arguments"]
 
@@ -52,49 +51,30 @@ def _jobs(text: str) -> int:
 _jobs.__name__ = "integer"
 
 
-def _rate(text: str) -> Decimal:
-    try:
-        check_size(text, "field")
-    except ScenarioError:
-        raise argparse.ArgumentTypeError("is too long") from None
-    value = as_decimal(text.strip(), 0, 100, 6)
-    if value is None:
-        raise argparse.ArgumentTypeError(
-            f"must be a decimal from 0 to 100 with at most 6 decimal places, "
-            f"got {render_value(text)}"
-        )
-    return value
+def _constraint(kind: str, too_long: str, name: str) -> Callable[[str], Any]:
+    """An argparse type for a constraint flag: the rule of tune.constraints (the page's
+    Tune fields read the same), a count in digits only as every flag takes it."""
+
+    def flag(text: str) -> Any:
+        try:
+            check_size(text, "field")
+        except ScenarioError:
+            raise argparse.ArgumentTypeError(too_long) from None
+        try:
+            return constraint_value("", kind, text, plain=True)
+        except ScenarioError as e:
+            rule = e.problems[0].rule
+            raise argparse.ArgumentTypeError(f"{rule}, got {render_value(text)}") from None
+
+    flag.__name__ = name  # argparse names the type in its own messages
+    return flag
 
 
-_rate.__name__ = "decimal"
-
-
-def _off_or(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    """A flag whose value may be ``off`` (the constraint switched off: None)."""
-
-    def read(text: str) -> Any:
-        return None if text.strip().lower() == "off" else parse(text)
-
-    read.__name__ = getattr(parse, "__name__", "value")
-    return read
-
-
-def _ratio_flag(text: str) -> Decimal:
-    """A compression ratio X (of X:1): a decimal from 1 to 1,000,000, at most 6 places."""
-    try:
-        check_size(text, "field")
-    except ScenarioError:
-        raise argparse.ArgumentTypeError("is too long") from None
-    value = as_decimal(text.strip().removesuffix(":1"), 1, 10**6, 6)
-    if value is None:
-        raise argparse.ArgumentTypeError(
-            "must be a ratio X (of X:1) from 1 to 1,000,000 with at most 6 decimal places, "
-            f"or off, got {render_value(text)}"
-        )
-    return value
-
-
-_ratio_flag.__name__ = "ratio"
+_COUNT_TOO_LONG = too_large("field").problems[0].rule
+_count = _constraint("tokens", _COUNT_TOO_LONG, "integer")
+_rate = _constraint("rate", "is too long", "decimal")
+_generations = _constraint("generations", _COUNT_TOO_LONG, "integer")
+_ratio = _constraint("ratio", "is too long", "ratio")
 
 
 def tune_arguments(p: argparse.ArgumentParser) -> None:
@@ -137,13 +117,13 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-unseen",
-        type=count_flag,
+        type=_count,
         metavar="N",
         help="no turn leaves more than N tokens of history unseen",
     )
     p.add_argument(
         "--max-unseen-total",
-        type=count_flag,
+        type=_count,
         metavar="N",
         help="at most N unseen tokens summed over every turn",
     )
@@ -155,7 +135,7 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-generations",
-        type=_off_or(count_flag),
+        type=_generations,
         default=DEFAULT_MAX_GENERATIONS,
         metavar="N|off",
         help="no history token summarised more than N times (default "
@@ -164,7 +144,7 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-compression",
-        type=_off_or(_ratio_flag),
+        type=_ratio,
         default=DEFAULT_MAX_COMPRESSION,
         metavar="X|off",
         help="no run compresses its input more than X:1 (default "
@@ -221,7 +201,10 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
         if not os.path.isdir(path):
             if path != "-" and _database_tasks(path, path, fmt, args.series, tasks):
                 continue
-            tasks.append(Task(path, files=_with_subagents(path), fmt=fmt, series=args.series))
+            from budgetcore.cli.replay_cmds import with_subagents  # noqa: PLC0415
+
+            files = tuple(with_subagents(path))
+            tasks.append(Task(path, files=files, fmt=fmt, series=args.series))
             continue
         from budgetcore.cli.replay_cmds import _walk  # noqa: PLC0415 - the folder walk
         from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415

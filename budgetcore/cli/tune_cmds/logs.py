@@ -30,26 +30,6 @@ def _database_tasks(
     return True
 
 
-def _with_subagents(path: str) -> tuple[str, ...]:
-    """A session file and the subagent files beside it (as ``replay --log`` reads it)."""
-    from budgetcore.cli.replay_cmds import _walk  # noqa: PLC0415
-    from budgetcore.replay.logs.folder import subagents_of  # noqa: PLC0415
-
-    base = os.path.dirname(path)
-    stem = os.path.basename(path).removesuffix(".jsonl")
-    if (
-        path == "-"
-        or not path.endswith(".jsonl")
-        or not os.path.isdir(os.path.join(base, stem, "subagents"))
-    ):
-        return (path,)
-    found = [f"{stem}/{p}" for p in _walk(os.path.join(base, stem))]
-    return (
-        path,
-        *(os.path.join(base, *p.split("/")) for p in subagents_of(f"{stem}.jsonl", found)),
-    )
-
-
 def _log_scenario(
     args: argparse.Namespace, fmt: str | None
 ) -> tuple[Scenario, ReplayOptions | None]:

@@ -199,7 +199,7 @@ def _run_dask(
             ]
         ) from None
     from budgetcore.cli.pool import POLL_S  # noqa: PLC0415
-    from budgetcore.cli.stop import Interrupted, held, requested  # noqa: PLC0415
+    from budgetcore.stop import Interrupted, held, requested  # noqa: PLC0415
 
     cluster = client = None
     levels: dict[str, int] = {}

@@ -47,6 +47,8 @@ __all__ = [
     "SessionFiles",
     "picked_subagents",
     "plan_folder",
+    "session_folder",
+    "subagents_beside",
     "subagents_of",
 ]
 
@@ -63,6 +65,26 @@ class FolderPlan:
 def subagents_of(session: str, paths: Sequence[str]) -> tuple[str, ...]:
     """The subagent files of ``session`` among ``paths`` (sorted)."""
     return tuple(sorted(p for p in paths if p.endswith(".jsonl") and subagent_owner(p) == session))
+
+
+def session_folder(name: str) -> str | None:
+    """The folder beside a Claude Code session file given alone that holds its
+    subagents (``<session>.jsonl`` -> ``<session>``, whose ``subagents/`` the shell
+    looks for); None for standard input or any other file."""
+    if name == "-" or not name.endswith(".jsonl"):
+        return None
+    return name.removesuffix(".jsonl")
+
+
+def subagents_beside(name: str, found: Sequence[str]) -> tuple[str, ...]:
+    """The subagent files of the session file ``name`` (a file name, no folder) given
+    alone: ``found`` is every file under its :func:`session_folder`, relative to it;
+    the result is relative to the session file's own folder (sorted), as a folder
+    holding both would plan them (:func:`subagents_of`)."""
+    folder = session_folder(name)
+    if folder is None:
+        return ()
+    return subagents_of(name, [f"{folder}/{p}" for p in found])
 
 
 def plan_folder(paths: Sequence[str]) -> FolderPlan:

@@ -23,7 +23,18 @@ from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import MONEY, Prices, Usage, tier_rates
 from budgetcore.replay.logs.model import LogRequest, ParsedLog
 
-__all__ = ["KINDS", "MeasuredUsage", "ModelUsage", "cost_by_kind", "measured_usage", "total_usage"]
+__all__ = [
+    "KINDS",
+    "Elsewhere",
+    "MeasuredUsage",
+    "ModelUsage",
+    "billed_elsewhere",
+    "cost_by_kind",
+    "measured_once",
+    "measured_usage",
+    "merge_usage",
+    "total_usage",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,19 +108,60 @@ def _sum(values: Iterable[Usage]) -> Usage:
     return total
 
 
-class _Acc:
-    """One model's sums. Requests are summed per price tier (the prices are flat within
-    one, so the sum of products is the product of the sums, exactly) and priced once."""
+class _ModelSums:
+    """One model's running sums while :func:`measured_usage` reads its requests, never
+    returned (:meth:`row` makes the frozen :class:`ModelUsage`). Priced requests are
+    summed per price tier (the prices are flat within one, so the sum of products is
+    the product of the sums, exactly) and priced once, in :meth:`row`."""
 
-    __slots__ = ("logged", "logged_n", "n", "parts", "tiers", "unpriced")
+    __slots__ = ("logged", "logged_requests", "parts", "prices", "requests", "tiers", "unpriced")
 
-    def __init__(self) -> None:
-        self.n = 0
+    def __init__(self, prices: Prices | None) -> None:
+        self.prices = prices  # None: no input or output price, nothing of it is priced
+        self.requests = 0
+        # input, 5-minute cache writes, 1-hour cache writes, cache reads, output, reasoning
         self.parts = [0, 0, 0, 0, 0, 0]
-        self.tiers: dict[int, list[int]] = {}  # tier index -> priced requests' sums
+        self.tiers: dict[int, list[int]] = {}  # tier index -> priced requests' parts[:5]
         self.unpriced = 0
         self.logged = Decimal(0)
-        self.logged_n = 0
+        self.logged_requests = 0
+
+    def row(self, model: str | None, res: Resolution | None) -> ModelUsage:
+        cost = Decimal(0)
+        if self.tiers:
+            rates = tier_rates(self.prices)
+            assert rates is not None  # a model whose requests were summed has prices
+            for index, sums in self.tiers.items():
+                for n, price in zip(sums, rates[index][1], strict=True):
+                    if n:
+                        cost = MONEY.add(cost, MONEY.multiply(price, Decimal(n)))
+        p = self.parts
+        return ModelUsage(
+            model=model,
+            resolved=None if res is None or res.model is None else res.model.name,
+            how="none" if res is None else res.how,
+            requests=self.requests,
+            usage=Usage(
+                input=p[0],
+                cache_write_5m=p[1],
+                cache_write_1h=p[2],
+                cache_read=p[3],
+                output=p[4],
+                reasoning=p[5],
+            ),
+            cost=None if self.unpriced else cost,
+            known_cost=cost,
+            unpriced=self.unpriced,
+            logged_cost=self.logged if self.logged_requests else None,
+            logged_requests=self.logged_requests,
+        )
+
+
+def _priced(res: Resolution | None) -> Prices | None:
+    """A resolved model's prices, None when it lacks an input or output price: then
+    nothing of it can be priced (the one cost rule, registry.prices.tier_rates)."""
+    found = None if res is None or res.model is None else res.model.prices
+    return found if tier_rates(found) is not None else None
 
 
 def _tier_index(prices: Prices, context: int) -> int:
@@ -127,10 +179,9 @@ def measured_usage(
 ) -> MeasuredUsage:
     """The measured usage of a session's requests (a :class:`ParsedLog`: all of them)."""
     reqs = requests.all_requests() if isinstance(requests, ParsedLog) else tuple(requests)
-    accs: dict[str | None, _Acc] = {}
+    accs: dict[str | None, _ModelSums] = {}
     found: dict[str, Resolution] = {}
-    prices_of: dict[str | None, Prices | None] = {}
-    one = _one_model(reqs, resolver, found, prices_of)
+    one = _one_model(reqs, resolver, found)
     if one is not None:
         accs[reqs[0].model] = one
         reqs = ()  # summed already
@@ -139,15 +190,12 @@ def measured_usage(
     for r in reqs:
         acc = accs.get(r.model)
         if acc is None:
-            acc = accs[r.model] = _Acc()
             res = None if r.model is None else found.setdefault(r.model, resolver(r.model))
-            found_prices = None if res is None or res.model is None else res.model.prices
-            # No input or output price: nothing of this model can be priced.
-            prices_of[r.model] = found_prices if tier_rates(found_prices) is not None else None
-        prices = prices_of[r.model]
+            acc = accs[r.model] = _ModelSums(_priced(res))
+        prices = acc.prices
         write_1h = r.cache_write_1h
         fresh, write_5m, read, output = r.input, r.cache_write - write_1h, r.cache_read, r.output
-        acc.n += 1
+        acc.requests += 1
         p = acc.parts
         p[0] += fresh
         p[1] += write_5m
@@ -157,7 +205,7 @@ def measured_usage(
         p[5] += r.reasoning
         if r.logged_cost is not None:
             acc.logged = MONEY.add(acc.logged, r.logged_cost)
-            acc.logged_n += 1
+            acc.logged_requests += 1
         if prices is None:
             acc.unpriced += 1
             continue
@@ -170,40 +218,7 @@ def measured_usage(
         sums[2] += write_1h
         sums[3] += read
         sums[4] += output
-    models = []
-    for name, acc in accs.items():
-        res = None if name is None else found[name]
-        prices = prices_of[name]
-        cost = Decimal(0)
-        for index, sums in acc.tiers.items():
-            assert prices is not None
-            rates = tier_rates(prices)
-            assert rates is not None  # a model whose requests were summed has prices
-            for n, price in zip(sums, rates[index][1], strict=True):
-                if n:
-                    cost = MONEY.add(cost, MONEY.multiply(price, Decimal(n)))
-        usage = Usage(
-            input=acc.parts[0],
-            cache_write_5m=acc.parts[1],
-            cache_write_1h=acc.parts[2],
-            cache_read=acc.parts[3],
-            output=acc.parts[4],
-            reasoning=acc.parts[5],
-        )
-        models.append(
-            ModelUsage(
-                model=name,
-                resolved=None if res is None or res.model is None else res.model.name,
-                how="none" if res is None else res.how,
-                requests=acc.n,
-                usage=usage,
-                cost=None if acc.unpriced else cost,
-                known_cost=cost,
-                unpriced=acc.unpriced,
-                logged_cost=acc.logged if acc.logged_n else None,
-                logged_requests=acc.logged_n,
-            )
-        )
+    models = [acc.row(name, None if name is None else found[name]) for name, acc in accs.items()]
     models.sort(key=lambda m: (-(m.known_cost), m.model or ""))
     return total_usage(models)
 
@@ -212,8 +227,7 @@ def _one_model(
     reqs: tuple[LogRequest, ...],
     resolver: Callable[[str], Resolution],
     found: dict[str, Resolution],
-    prices_of: dict[str | None, Prices | None],
-) -> _Acc | None:
+) -> _ModelSums | None:
     """The sums of requests of one model, column by column in C, when the per-request
     loop would put every one in the same place: one model, no logged cost, all in the
     base price tier, a price for every category they use. None otherwise (the loop
@@ -226,10 +240,7 @@ def _one_model(
         map(is_, map(_LOGGED, reqs), repeat(None))
     ):
         return None
-    res = None if model is None else found.setdefault(model, resolver(model))
-    prices = None if res is None or res.model is None else res.model.prices
-    if tier_rates(prices) is None:
-        prices = None
+    prices = _priced(None if model is None else found.setdefault(model, resolver(model)))
     if (
         prices is not None
         and prices.tiers
@@ -245,12 +256,11 @@ def _one_model(
         sum(map(_OUTPUT, reqs)),
         sum(map(_REASONING, reqs)),
     ]
-    prices_of[model] = prices
-    acc = _Acc()
-    acc.n = len(reqs)
+    acc = _ModelSums(prices)
+    acc.requests = len(reqs)
     acc.parts = parts
     if prices is None:
-        acc.unpriced = acc.n
+        acc.unpriced = acc.requests
     else:
         acc.tiers[0] = parts[:5]
     return acc
@@ -265,14 +275,7 @@ _READ, _OUTPUT, _REASONING = itemgetter(3), itemgetter(2), itemgetter(10)
 def total_usage(models: Iterable[ModelUsage]) -> MeasuredUsage:
     """The total of per-model rows (also: of several sessions' rows, model by model)."""
     rows = tuple(models)
-    known = Decimal(0)
-    logged = Decimal(0)
-    for m in rows:
-        known = MONEY.add(known, m.known_cost)
-        if m.logged_cost is not None:
-            logged = MONEY.add(logged, m.logged_cost)
-    unpriced = sum(m.unpriced for m in rows)
-    logged_n = sum(m.logged_requests for m in rows)
+    known, unpriced, logged, logged_n = _money(rows)
     return MeasuredUsage(
         models=rows,
         requests=sum(m.requests for m in rows),
@@ -280,9 +283,22 @@ def total_usage(models: Iterable[ModelUsage]) -> MeasuredUsage:
         cost=None if unpriced else known,
         known_cost=known,
         unpriced=unpriced,
-        logged_cost=logged if logged_n else None,
+        logged_cost=logged,
         logged_requests=logged_n,
     )
+
+
+def _money(rows: Sequence[ModelUsage]) -> tuple[Decimal, int, Decimal | None, int]:
+    """Rows' known cost, unpriced requests, logged cost (None: no row logged one) and
+    logged requests, summed: what a total and a merged model row both say."""
+    known = Decimal(0)
+    logged = Decimal(0)
+    for m in rows:
+        known = MONEY.add(known, m.known_cost)
+        if m.logged_cost is not None:
+            logged = MONEY.add(logged, m.logged_cost)
+    logged_n = sum(m.logged_requests for m in rows)
+    return known, sum(m.unpriced for m in rows), logged if logged_n else None, logged_n
 
 
 def merge_usage(parts: Iterable[MeasuredUsage]) -> MeasuredUsage:
@@ -293,14 +309,7 @@ def merge_usage(parts: Iterable[MeasuredUsage]) -> MeasuredUsage:
             by_model.setdefault(m.model, []).append(m)
     rows = []
     for name, group in by_model.items():
-        known = Decimal(0)
-        logged = Decimal(0)
-        for m in group:
-            known = MONEY.add(known, m.known_cost)
-            if m.logged_cost is not None:
-                logged = MONEY.add(logged, m.logged_cost)
-        unpriced = sum(m.unpriced for m in group)
-        logged_n = sum(m.logged_requests for m in group)
+        known, unpriced, logged, logged_n = _money(group)
         rows.append(
             ModelUsage(
                 model=name,
@@ -311,15 +320,12 @@ def merge_usage(parts: Iterable[MeasuredUsage]) -> MeasuredUsage:
                 cost=None if unpriced else known,
                 known_cost=known,
                 unpriced=unpriced,
-                logged_cost=logged if logged_n else None,
+                logged_cost=logged,
                 logged_requests=logged_n,
             )
         )
     rows.sort(key=lambda m: (-(m.known_cost), m.model or ""))
     return total_usage(rows)
-
-
-__all__ += ["merge_usage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,9 +413,6 @@ def measured_once(
     return measured_usage([r for r in log.all_requests() if (r.file, r.line) not in gone], resolver)
 
 
-__all__ += ["Elsewhere", "billed_elsewhere", "measured_once"]
-
-
 #: The billed kinds of a request, in the order of :class:`~budgetcore.registry.prices.Rates`
 #: (the two cache writes are one kind here: what a what-if's delta is itemised by).
 KINDS = ("input", "cache_write", "cache_read", "output")
@@ -429,9 +432,7 @@ def cost_by_kind(
         reqs = ()  # summed already, column by column
     for r in reqs:
         if r.model not in prices_of:
-            res = None if r.model is None else resolver(r.model)
-            found = None if res is None or res.model is None else res.model.prices
-            prices_of[r.model] = found if tier_rates(found) is not None else None
+            prices_of[r.model] = _priced(None if r.model is None else resolver(r.model))
         prices = prices_of[r.model]
         used = (r.input, r.cache_write - r.cache_write_1h, r.cache_write_1h, r.cache_read, r.output)
         if prices is None:
@@ -469,9 +470,7 @@ def _one_tier_sums(
     model = reqs[0].model
     if not all(map(eq, map(_MODEL, reqs), repeat(model))):
         return False
-    res = None if model is None else resolver(model)
-    found = None if res is None or res.model is None else res.model.prices
-    prices = found if tier_rates(found) is not None else None
+    prices = _priced(None if model is None else resolver(model))
     if (
         prices is not None
         and prices.tiers

@@ -69,6 +69,7 @@ from budgetcore.ui.form import (
 from budgetcore.ui.main.state import PRESETS, SweepState
 from budgetcore.ui.main.validate import (
     above_limit,
+    frozen_lines,
     loaded,
     replanned,
     with_field_texts,
@@ -217,7 +218,7 @@ def _language(state: PageState, e: LanguageChosen) -> PageState:
 
 def _samples_refused(state: PageState, problems: tuple[Problem, ...]) -> PageState:
     return replanned(
-        dataclasses.replace(state, samples_text="", sample_lines={}, sample_problems=problems)
+        dataclasses.replace(state, samples_text="", sample_lines=(), sample_problems=problems)
     )
 
 
@@ -239,7 +240,10 @@ def _samples(state: PageState, e: SamplesTyped) -> PageState:
     lines, problems = parse_sample_lines(e.text)
     return replanned(
         dataclasses.replace(
-            state, samples_text=e.text, sample_lines=lines, sample_problems=tuple(problems)
+            state,
+            samples_text=e.text,
+            sample_lines=frozen_lines(lines),
+            sample_problems=tuple(problems),
         )
     )
 
@@ -266,7 +270,7 @@ def _example(state: PageState, _e: ExampleSamples) -> PageState:
     state = dataclasses.replace(
         state,
         samples_text=EXAMPLE_SAMPLES,
-        sample_lines=lines,
+        sample_lines=frozen_lines(lines),
         sample_problems=tuple(problems),
     )
     return with_field_texts(state, EXAMPLE_AVERAGES)

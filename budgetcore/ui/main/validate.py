@@ -29,7 +29,9 @@ from budgetcore.ui.picker import PickerState
 from budgetcore.units import format_int
 
 __all__ = [
+    "SampleLines",
     "above_limit",
+    "frozen_lines",
     "loaded",
     "preset_of",
     "replanned",
@@ -122,7 +124,7 @@ def scenario_of(state: PageState) -> Scenario:
     return dataclasses.replace(built, **names) if names else built
 
 
-def _build(values: Mapping[str, object], summary_same: bool, lines: Mapping[str, Any]) -> Scenario:
+def _build(values: Mapping[str, object], summary_same: bool, lines: SampleLines) -> Scenario:
     """The scenario of validated field values. Every value already passed its field's
     rule and the cross-key rules, so the sections are built directly (this runs on every
     keystroke); the pasted samples were validated line by line when they were pasted."""
@@ -133,20 +135,43 @@ def _build(values: Mapping[str, object], summary_same: bool, lines: Mapping[str,
     if summary_same:
         built["summary_model"] = None
     averages = tuple(values[p] for p in AVERAGES)
-    return Scenario(**built, samples=_samples_of(_freeze(lines), averages))
+    return Scenario(**built, samples=_samples_of(lines, averages))
 
 
-def _freeze(lines: Mapping[str, Any]) -> str:
-    import json  # noqa: PLC0415
+#: The pasted samples as a frozen value (:func:`frozen_lines`): frozen once, when they
+#: are pasted, so the scenario of every keystroke finds their samples by value.
+SampleLines = tuple[tuple[str, tuple[Any, ...]], ...]
 
-    return json.dumps(lines, sort_keys=True)
+
+def frozen_lines(lines: Mapping[str, Any]) -> SampleLines:
+    """``parse_sample_lines``' samples (channel -> its samples, each an object or a
+    number) as nested tuples, sorted by key, each leaf with its type: a value equal
+    to another only where the JSON is (``1`` and ``true`` differ)."""
+    return tuple((k, tuple(_freeze(v) for v in lines[k])) for k in sorted(lines))
+
+
+def _freeze(value: object) -> tuple[str, Any]:
+    if isinstance(value, Mapping):
+        return ("object", tuple((k, _freeze(value[k])) for k in sorted(value)))
+    if isinstance(value, list | tuple):
+        return ("array", tuple(_freeze(v) for v in value))
+    if value is None or isinstance(value, bool | int | str):
+        return (type(value).__name__, value)
+    raise TypeError(f"not a pasted sample's value: {value!r}")  # lines hold whole numbers
+
+
+def _thaw(frozen: tuple[str, Any]) -> object:
+    kind, body = frozen
+    if kind == "object":
+        return {k: _thaw(v) for k, v in body}
+    if kind == "array":
+        return [_thaw(v) for v in body]
+    return body
 
 
 @lru_cache(maxsize=16)
-def _samples_of(lines_json: str, averages: tuple[object, ...]) -> Samples:
-    import json  # noqa: PLC0415
-
-    data: dict[str, Any] = json.loads(lines_json)
+def _samples_of(lines: SampleLines, averages: tuple[object, ...]) -> Samples:
+    data: dict[str, Any] = {k: [_thaw(v) for v in items] for k, items in lines}
     for path, value in zip(AVERAGES, averages, strict=True):
         data[path.split(".", 1)[1]] = None if value is None else str(value)
     problems: list[Problem] = []
@@ -168,9 +193,9 @@ def replanned(state: PageState) -> PageState:
 def loaded(state: PageState, scenario: Scenario, **changes: Any) -> PageState:
     """Show ``scenario`` in every field, through the same parse-and-validate step."""
     lines = scenario_json(scenario)["samples"]
-    sample_lines = {
-        k: v for k, v in lines.items() if k not in ("tokens_per_message", "messages_per_session")
-    }
+    sample_lines = frozen_lines(
+        {k: v for k, v in lines.items() if k not in ("tokens_per_message", "messages_per_session")}
+    )
     # The pickers show the scenario's models (a reviewed file's, a link's); none: custom.
     pickers = {
         section: PickerState(query=name, chosen=name) if name else PickerState()

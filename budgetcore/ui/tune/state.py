@@ -25,11 +25,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, whole_text
+from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import limit_of, utf8_size_above
 from budgetcore.scenario.model import Scenario
-from budgetcore.ui.form import IssueError, Param, too_large_issue
+from budgetcore.ui.form import IssueError, too_large_issue
 from budgetcore.ui.replay.state import (
     NONE_PICKED,
     Picked,
@@ -39,7 +38,6 @@ from budgetcore.ui.replay.state import (
     session_turns,
     source_waits,
 )
-from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boot
     from budgetcore.replay.engine import PointCounts
@@ -85,8 +83,6 @@ TIMED_COST = 5
 #: replay with its rows, then the as-run cache model and the pricing of every request
 #: (a 400-request Claude Code log here: 5.7 ms against 0.46 ms a point).
 WHAT_IF_COST = 12
-#: runs per 100 turns: the CLI's --max-runs-per-100 rule (0 to 100, 6 places).
-_RATE_PLACES = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,62 +122,24 @@ def default_text(path: str) -> str:
     return str(getattr(Constraints(), QUALITY[path]))
 
 
-def _got(text: str) -> Param:
-    return ("got", render_value(text), False)
-
-
 def parse_field_text(path: str, text: str) -> object:
-    """The value of a constraint's text (None: empty, no such constraint); raises
-    :class:`IssueError` naming the field. The rules are the CLI's (``--no-rejected``,
-    ``--max-unseen``, ``--max-runs-per-100``)."""
+    """The value of a constraint's text (None: empty, no such constraint, or a quality
+    limit ``off``); raises :class:`IssueError` naming the field. The rule is the CLI's
+    flags' own (``tune.constraints``), a count also read from ``1e3`` as every field."""
     f = TUNE_FIELDS[path]
     if utf8_size_above(text, limit_of("field")):
         raise IssueError(too_large_issue(path))
-    text = text.strip()
-    if f.kind == "bool":
-        if text in ("true", "false"):
-            return text == "true"
-        raise IssueError(Problem.page("problem.bool", (_got(text),), (path,)))
-    if text == "":
+    if f.kind != "bool" and text.strip() == "":
         return None
-    if f.kind in ("generations", "ratio"):
-        return _quality_value(path, f.kind, text)
-    if f.kind == "rate":
-        value = as_decimal(text, 0, 100, _RATE_PLACES)
-        if value is None:
-            raise IssueError(Problem.page("problem.tune-rate", (_got(text),), (path,)))
-        return value
-    number = whole_text(text, MAX_TOKENS)
-    if number is None:
-        params: tuple[Param, ...] = (
-            ("unit", "unit.tokens", True),
-            ("low", "0", False),
-            ("high", format_int(MAX_TOKENS), False),
-            _got(text),
-        )
-        raise IssueError(Problem.page("problem.whole-range", params, (path,)))
-    return number
+    # Light (errors, numbers), but the tune package loads when the panel first runs.
+    from budgetcore.tune.constraints import constraint_value  # noqa: PLC0415
 
-
-#: A compression limit X (of X:1): the CLI's --max-compression rule.
-_RATIO_LOW, _RATIO_HIGH, _RATIO_PLACES = 1, 10**6, 6
-
-
-def _quality_value(path: str, kind: str, text: str) -> object:
-    """A quality limit: "off" switches it off (None, as the CLI's ``off``); else a whole
-    number of generations, or a ratio X of X:1 ("10" or "10:1")."""
-    if text.lower() == "off":
-        return None
-    if kind == "generations":
-        number = whole_text(text, MAX_TOKENS)
-        if number is None:
-            params: tuple[Param, ...] = (("high", format_int(MAX_TOKENS), False), _got(text))
-            raise IssueError(Problem.page("problem.tune-generations", params, (path,)))
-        return number
-    value = as_decimal(text.removesuffix(":1").strip(), _RATIO_LOW, _RATIO_HIGH, _RATIO_PLACES)
-    if value is None:
-        raise IssueError(Problem.page("problem.tune-compression", (_got(text),), (path,)))
-    return value
+    try:
+        return constraint_value(path, f.kind, text)
+    except ScenarioError as e:
+        p = e.problems[0]
+        params = tuple((name, value, name in p.keys) for name, value in p.params)
+        raise IssueError(Problem.page(p.code, params, (path,))) from None
 
 
 @dataclass(frozen=True, slots=True)

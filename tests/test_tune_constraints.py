@@ -1,0 +1,83 @@
+"""The Tune constraints' text has one rule (budgetcore/tune/constraints.py) for the CLI's
+flags and the page's Tune fields (issue 38: it had a home in each shell)."""
+
+from __future__ import annotations
+
+import argparse
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from budgetcore.cli.tune_cmds import command
+from budgetcore.errors import ScenarioError
+from budgetcore.tune.constraints import RATE_RULE, RATIO_RULE, constraint_value
+from budgetcore.ui.form import IssueError
+from budgetcore.ui.tune.state import parse_field_text
+
+PACKAGE = Path(__file__).resolve().parent.parent / "budgetcore"
+
+#: (page field, the CLI's flag type, kind)
+PAIRS = [
+    ("tune.max_unseen", command._count, "tokens"),
+    ("tune.max_runs_per_100", command._rate, "rate"),
+    ("tune.max_generations", command._generations, "generations"),
+    ("tune.max_compression", command._ratio, "ratio"),
+]
+TEXTS = [
+    "0", "5", " 7 ", "1,048,576", "100", "100.5", "99.999999", "0.0000001", "-1", "-0",
+    "x", "off", " OFF ", "10:1", "10 :1", "1000000", "1000001", "0.5", "12", "1e3",
+]  # fmt: skip
+
+
+def _cli(flag: object, text: str) -> object:
+    try:
+        return flag(text)  # type: ignore[operator]
+    except argparse.ArgumentTypeError as e:
+        return ("refused", str(e))
+
+
+def _page(path: str, text: str) -> object:
+    try:
+        return parse_field_text(path, text)
+    except IssueError as e:
+        return ("refused", e.issue.code)
+
+
+@pytest.mark.parametrize(("path", "flag", "kind"), PAIRS)
+def test_the_cli_and_the_page_read_a_constraint_alike(path: str, flag: object, kind: str) -> None:
+    for text in TEXTS:
+        cli, page = _cli(flag, text), _page(path, text)
+        if kind in ("tokens", "generations") and text == "1e3":
+            # The one difference, the project's: a flag's count is digits only, a
+            # field also reads exact decimal text (inputs.numbers.whole_text).
+            assert (cli[0], page) == ("refused", 1000)  # type: ignore[index]
+            continue
+        if isinstance(cli, tuple):
+            assert isinstance(page, tuple), (text, page)
+        else:
+            assert page == cli, text
+
+
+def test_the_cli_states_the_rule_and_what_it_got() -> None:
+    assert _cli(command._rate, "x") == ("refused", f'{RATE_RULE}, got "x"')
+    assert _cli(command._ratio, " 0 ") == ("refused", f'{RATIO_RULE}, got " 0 "')
+    assert command._ratio("10:1") == Decimal(10)
+    assert command._generations("off") is None
+
+
+def test_the_page_names_its_field_in_the_catalogues_words() -> None:
+    with pytest.raises(ScenarioError) as e:
+        constraint_value("tune.max_runs_per_100", "rate", "101")
+    (p,) = e.value.problems
+    assert (p.path, p.code, p.rule) == ("tune.max_runs_per_100", "problem.tune-rate", RATE_RULE)
+    assert p.params == (("got", '"101"'),)
+
+
+def test_neither_shell_holds_a_constraint_rule_of_its_own() -> None:
+    # The number readers are called in tune/constraints.py, not beside the flags or
+    # the fields (where the rules had two homes).
+    for shell in ("cli/tune_cmds/command.py", "ui/tune/state.py"):
+        text = (PACKAGE / shell).read_text(encoding="utf-8")
+        assert "as_decimal(" not in text, shell
+        assert "whole_text(" not in text, shell
