@@ -8,7 +8,7 @@ again here: their text and problem come from the page state, never from the pane
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el, join
@@ -20,6 +20,9 @@ from budgetcore.ui.replay.state import (
     REPLAY_FIELDS,
     TIMING_PATHS,
 )
+
+if TYPE_CHECKING:
+    from budgetcore.ui.model import PageState
 
 __all__ = ["POLICY_CHOICES", "field_messages", "field_values", "replay_controls_html"]
 
@@ -122,7 +125,7 @@ def replay_controls_html() -> Markup:
     )
 
 
-def field_messages(state: Any) -> dict[str, str]:
+def field_messages(state: PageState) -> dict[str, str]:
     """Every field's problem in the reader's language ("" when valid): the panel's own
     from the panel, the timeouts' from the main form (a broken cross-key rule marks
     each of its fields)."""
@@ -134,15 +137,15 @@ def field_messages(state: Any) -> dict[str, str]:
     for path, issue in panel.issues.items():
         out[path] = problem_text(issue, lang)
     for path in LIMIT_PATHS:
-        issue = state.field_issues.get(path)
-        if issue is None:
-            issue = next((i for i in state.cross_issues if path in i.paths), None)
-        if issue is not None:
-            out[path] = problem_text(issue, lang)
+        limit_issue = state.field_issues.get(path)
+        if limit_issue is None:
+            limit_issue = next((i for i in state.cross_issues if path in i.paths), None)
+        if limit_issue is not None:
+            out[path] = problem_text(limit_issue, lang)
     return out
 
 
-def field_values(state: Any) -> dict[str, str]:
+def field_values(state: PageState) -> dict[str, str]:
     """Every field's text as the state holds it (the shell writes a box only when it
     differs: after a reset, a link, or a timeout typed in the main form)."""
     panel = state.replay

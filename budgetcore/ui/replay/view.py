@@ -13,17 +13,28 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from budgetcore.errors import Problem
 from budgetcore.messages import t
-from budgetcore.replay.model import SUMMARY_KEYS, TIMING_SUMMARY_KEYS, Replay, TurnRow, money_text
+from budgetcore.replay.model import (
+    SUMMARY_KEYS,
+    TIMING_SUMMARY_KEYS,
+    Replay,
+    ReplaySummary,
+    TurnRow,
+    money_text,
+)
 from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.replay.charts import timeline_figure
 from budgetcore.ui.replay.form import field_messages, field_values, replay_controls_html
 from budgetcore.ui.replay.state import LIMIT_PATHS, ReplayPanel, run_is_current
 from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.units import format_bytes, format_int, format_mean_money, format_money
+
+if TYPE_CHECKING:
+    from budgetcore.core.plan import Plan
+    from budgetcore.ui.model import PageState
 
 __all__ = [
     "ROW_SHOWN",
@@ -80,7 +91,7 @@ class ReplayScreen:
     values: dict[str, str]  # replay field path -> the text (or "true"/"false") it shows
 
 
-def screen_key(state: Any) -> tuple[object, ...]:
+def screen_key(state: PageState) -> tuple[object, ...]:
     """Everything the screen is a function of (the shell redraws when it changes): the
     panel (its run compares by identity), the language, the width, and the timeouts'
     texts and problems, which the main form owns."""
@@ -143,7 +154,7 @@ def _row_head(key: str, lang: str) -> Markup:
     return el("th", {"scope": "row"}, t(key, lang))
 
 
-def _summary_cell(key: str, value: object, s: Any, lang: str) -> Markup:
+def _summary_cell(key: str, value: object, s: ReplaySummary, lang: str) -> Markup:
     shown = _shown(value, lang)
     if key == "cost_per_turn" and isinstance(value, Decimal):  # a mean: 28 digits
         shown = format_mean_money(value)
@@ -248,7 +259,7 @@ def _source_errors(
 # ------------------------------------------------------------------ the panel
 
 
-def render_replay(state: Any) -> ReplayScreen:
+def render_replay(state: PageState) -> ReplayScreen:
     """The replay panel of page state ``state`` (its ``replay`` panel and its run, the
     language, the width). Draws the run the update step stored; replays nothing."""
     panel: ReplayPanel = state.replay
@@ -325,7 +336,7 @@ def reading_text(done: int, total: int, lang: str) -> str:
     return t("replay.reading", lang, done=done_text, total=format_bytes(total, word=word))
 
 
-def _funnel(p: Any, lang: str, width: int) -> Markup:
+def _funnel(p: Plan, lang: str, width: int) -> Markup:
     """The funnel chart of one turn's plan (``plan_charts``' first chart, drawn alone)."""
     from budgetcore.ui.svg.bars import funnel_figure  # noqa: PLC0415
 
