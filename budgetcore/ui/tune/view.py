@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING
 
 from budgetcore.charts.geometry import FONT_PX, text_width, wrap_text
 from budgetcore.errors import Problem
@@ -31,10 +31,19 @@ from budgetcore.ui.tune.state import (
     QUALITY,
     TUNE_FIELDS,
     TuneInputs,
+    TuneJob,
     TunePanel,
     default_text,
 )
 from budgetcore.units import format_int, format_money, format_money_figures
+
+if TYPE_CHECKING:  # the tune model loads when the panel first runs, not on boot
+    from budgetcore.runtimes.tune_axis import RuntimeAxis
+    from budgetcore.tune.choice import Constraints
+    from budgetcore.tune.measures import GridMeasures
+    from budgetcore.tune.result import TuneResult
+    from budgetcore.tune.whatif import PointCost
+    from budgetcore.ui.model import PageState
 
 __all__ = [
     "BINS",
@@ -135,7 +144,7 @@ def tune_controls_html() -> Markup:
 # ------------------------------------------------------------------ numbers as text
 
 
-def _cost_value(g: Any, units: int) -> str:
+def _cost_value(g: GridMeasures, units: int) -> str:
     """A cost (or a difference of costs) exactly: dollars at every place, else tokens."""
     if g.priced:
         value = decimal_of(units, g.places)
@@ -144,18 +153,18 @@ def _cost_value(g: Any, units: int) -> str:
     return format_int(units)
 
 
-def _cost_amount(g: Any, units: int, lang: str) -> str:
+def _cost_amount(g: GridMeasures, units: int, lang: str) -> str:
     """A cost with its unit: "$0.325395" (the sign says dollars), or "n billed tokens"."""
     if g.priced:
         return _cost_value(g, units)
     return t("tune.amount", lang, value=format_int(units), unit=t(_cost_unit(g), lang))
 
 
-def _cost_unit(g: Any) -> str:
+def _cost_unit(g: GridMeasures) -> str:
     return "tune.unit.money" if g.priced else "tune.unit.billed"
 
 
-def _value(g: Any, measure: str, i: int) -> int:
+def _value(g: GridMeasures, measure: str, i: int) -> int:
     if measure == "cost":
         return int(g.cost_units(i))
     if measure == "unseen":
@@ -168,7 +177,7 @@ def _value(g: Any, measure: str, i: int) -> int:
     return int(g.summary_calls(i))
 
 
-def _shown(g: Any, measure: str, i: int) -> bool:
+def _shown(g: GridMeasures, measure: str, i: int) -> bool:
     """Whether point ``i`` has a value on this map: a cost of unknown usage has none
     (docs/spec.md §15), nor a compression where no run summarised."""
     if measure == "cost":
@@ -178,7 +187,7 @@ def _shown(g: Any, measure: str, i: int) -> bool:
     return True
 
 
-def _value_text(g: Any, measure: str, units: int, lang: str) -> str:
+def _value_text(g: GridMeasures, measure: str, units: int, lang: str) -> str:
     if measure == "cost":
         return _cost_amount(g, units, lang)
     if measure == "compression":
@@ -189,7 +198,13 @@ def _value_text(g: Any, measure: str, units: int, lang: str) -> str:
     return t("tune.amount", lang, value=format_int(units), unit=t(unit, lang))
 
 
-def point_text(g: Any, i: int, lang: str, costs: Any = None, result: Any = None) -> str:
+def point_text(
+    g: GridMeasures,
+    i: int,
+    lang: str,
+    costs: Sequence[PointCost] | None = None,
+    result: TuneResult | None = None,
+) -> str:
     """Point ``i``'s exact values in words (a cell's label and the readout); with
     ``costs``, its what-if on the as-run baseline and the change from it too."""
     text = _point_values(g, i, lang)
@@ -200,7 +215,7 @@ def point_text(g: Any, i: int, lang: str, costs: Any = None, result: Any = None)
     return text
 
 
-def _point_values(g: Any, i: int, lang: str) -> str:
+def _point_values(g: GridMeasures, i: int, lang: str) -> str:
     k, s = g.point(i)
     c = g.columns
     cost = (
@@ -226,7 +241,7 @@ def _point_values(g: Any, i: int, lang: str) -> str:
     )
 
 
-def _compression_text(ratio: Any, lang: str) -> str:
+def _compression_text(ratio: Fraction | None, lang: str) -> str:
     """The largest run's compression as "n:1" to one decimal, rounded half-even (its
     exact ratio is the CLI's); "—" when no run summarised."""
     if ratio is None:
@@ -311,7 +326,9 @@ def _tick_indices(n: int, step: int) -> list[int]:
     return sorted({*inner, n - 1})
 
 
-def _cells(g: Any, measure: str, lang: str, edges: tuple[int, ...]) -> list[tuple[str, str]]:
+def _cells(
+    g: GridMeasures, measure: str, lang: str, edges: tuple[int, ...]
+) -> list[tuple[str, str]]:
     """Each point's colour class and value text on an absolute map."""
     out = []
     for i in range(g.points):
@@ -327,7 +344,7 @@ def _cells(g: Any, measure: str, lang: str, edges: tuple[int, ...]) -> list[tupl
 
 
 def _map_svg(
-    result: Any,
+    result: TuneResult,
     measure: str,
     lang: str,
     width: int,
@@ -401,8 +418,8 @@ def _map_svg(
         row, col = divmod(own, n_s)
         x = gutter + col * cell_w
         y = top + (n_k - 1 - row) * _CELL_H
-        attrs = {"x": x + 1, "y": y + 1, "width": cell_w - 2, "height": _CELL_H - 2}
-        parts.append(el("rect", {"class": "tm tm-own", **attrs}))
+        own_box = {"x": x + 1, "y": y + 1, "width": cell_w - 2, "height": _CELL_H - 2}
+        parts.append(el("rect", {"class": "tm tm-own", **own_box}))
     # Ticks and labels in the gutters: K at the left (upwards), S below.
     for row in _tick_indices(n_k, -(-(FONT_PX + 4) // _CELL_H)):
         y = top + (n_k - 1 - row) * _CELL_H + _CELL_H // 2
@@ -443,7 +460,7 @@ def _map_svg(
     )
 
 
-def _scale_text(g: Any, measure: str, units: int, lang: str, rounding: str) -> str:
+def _scale_text(g: GridMeasures, measure: str, units: int, lang: str, rounding: str) -> str:
     """A colour scale's edge: money to four significant figures by ``rounding`` (a cell
     shows its exact cost); billed tokens, unseen tokens and runs exactly."""
     if measure != "cost" or not g.priced:
@@ -454,7 +471,11 @@ def _scale_text(g: Any, measure: str, units: int, lang: str, rounding: str) -> s
 
 
 def _scale_html(
-    g: Any, measure: str, edges: tuple[int, ...], lang: str, skip: frozenset[int] = frozenset()
+    g: GridMeasures,
+    measure: str,
+    edges: tuple[int, ...],
+    lang: str,
+    skip: frozenset[int] = frozenset(),
 ) -> Markup:
     """The colour scale: each quantile band as a half-open range ("$0.97 to < $2.42",
     the last one closed at the greatest value), with the unit. The edges between bands
@@ -491,7 +512,7 @@ def _scale_html(
     )
 
 
-def _edge_text(g: Any, measure: str, units: int, lang: str, rounding: str | None) -> str:
+def _edge_text(g: GridMeasures, measure: str, units: int, lang: str, rounding: str | None) -> str:
     """A band edge: a rounded edge between bands exactly ("$2.42"); the map's least or
     greatest value (``rounding`` given) as the scale's other money, to four figures."""
     if rounding is not None or measure != "cost" or not g.priced:
@@ -503,7 +524,9 @@ def _edge_text(g: Any, measure: str, units: int, lang: str, rounding: str | None
 _NO_VALUE = {"cost": "tune.unknown-usage", "compression": "tune.no-run"}
 
 
-def _band_edges(g: Any, measure: str, skip: frozenset[int] = frozenset()) -> tuple[int, ...]:
+def _band_edges(
+    g: GridMeasures, measure: str, skip: frozenset[int] = frozenset()
+) -> tuple[int, ...]:
     """The map's quantile bands over the points it colours (``skip``: no setting)."""
     values = [
         _value(g, measure, i) for i in range(g.points) if _shown(g, measure, i) and i not in skip
@@ -514,7 +537,7 @@ def _band_edges(g: Any, measure: str, skip: frozenset[int] = frozenset()) -> tup
 # ------------------------------------------------------------------ a runtime's knob
 
 
-def knob_text(axis: Any, value: object) -> str:
+def knob_text(axis: RuntimeAxis, value: object) -> str:
     """A knob value in its own unit: "85 %", "0.75", "190,000"."""
     unit = axis.knob.unit
     if unit == "percent":
@@ -524,13 +547,13 @@ def knob_text(axis: Any, value: object) -> str:
     return str(value)
 
 
-def knob_row(axis: Any, k: int) -> str:
+def knob_row(axis: RuntimeAxis, k: int) -> str:
     """A K row's label: the knob value that gives that K (the first of equal ones)."""
     point = next((p for p in axis.points if p.k == k), None)
     return format_int(k) if point is None else knob_text(axis, point.value)
 
 
-def _axis_titles(axis: Any, lang: str) -> tuple[str, str]:
+def _axis_titles(axis: RuntimeAxis | None, lang: str) -> tuple[str, str]:
     """The maps' axis titles: K and S, or the runtime's knob and where its S comes from."""
     if axis is None:
         return t("tune.axis.k", lang), t("tune.axis.s", lang)
@@ -540,7 +563,7 @@ def _axis_titles(axis: Any, lang: str) -> tuple[str, str]:
     return k_title, t(key, lang, runtime=axis.title)
 
 
-def not_settings(result: Any) -> frozenset[int]:
+def not_settings(result: TuneResult) -> frozenset[int]:
     """The grid's points that are no setting of the runtime (pi's reserveTokens moves K
     and S together: only its diagonal is); none without a runtime."""
     axis, g = result.runtime, result.grid
@@ -550,7 +573,7 @@ def not_settings(result: Any) -> frozenset[int]:
     return frozenset(i for i in range(g.points) if g.point(i) not in reachable)
 
 
-def _knob_point(result: Any, i: int, lang: str) -> str:
+def _knob_point(result: TuneResult, i: int, lang: str) -> str:
     """Point ``i`` as the runtime's setting: "knob = value", or that it is none."""
     axis = result.runtime
     k, s = result.grid.point(i)
@@ -560,7 +583,7 @@ def _knob_point(result: Any, i: int, lang: str) -> str:
     return t("tune.knob-is", lang, knob=axis.knob.name, value=knob_text(axis, at.value))
 
 
-def _marks_html(result: Any, lang: str) -> Markup:
+def _marks_html(result: TuneResult, lang: str) -> Markup:
     own = result.own
     items = [
         el(
@@ -580,7 +603,9 @@ def _marks_html(result: Any, lang: str) -> Markup:
     return el("ul", {"class": "ch-legend tune-marks"}, *items)
 
 
-def _maps_html(result: Any, lang: str, width: int, costs: Any = None) -> Markup:
+def _maps_html(
+    result: TuneResult, lang: str, width: int, costs: Sequence[PointCost] | None = None
+) -> Markup:
     """The marks' legend and a map per measure. ``costs``: each point's what-if on the
     sessions' as-run baselines (docs/spec.md §17); then the cost map shows each point's
     change from the as-run model, on one colour scale diverging at 0."""
@@ -639,13 +664,13 @@ class _Delta:
     """Each point's what-if minus the as-run model, as whole units of 10^-places dollars
     (exact: every figure is a finite decimal), None where unknown."""
 
-    costs: tuple[Any, ...]
+    costs: tuple[PointCost, ...]
     places: int
     units: tuple[int | None, ...]
     skip: frozenset[int] = frozenset()
 
     @classmethod
-    def of(cls, costs: Any, skip: frozenset[int] = frozenset()) -> _Delta:
+    def of(cls, costs: Sequence[PointCost], skip: frozenset[int] = frozenset()) -> _Delta:
         """``skip``: points that are no setting (drawn grey by the caller, off the scale)."""
         deltas = [None if i in skip else c.delta for i, c in enumerate(costs)]
         known = [d for d in deltas if d is not None]
@@ -741,7 +766,7 @@ def _signed_figures(value: Decimal, rounding: str) -> str:
     return ("−" + text[1:]) if text.startswith("-") else "+" + text
 
 
-def _delta_text(c: Any, lang: str) -> str:
+def _delta_text(c: PointCost, lang: str) -> str:
     """A point's what-if in words: "what-if $X, +$Y from the as-run model"."""
     if c.modelled is None or c.delta is None:
         return t("tune.delta.unknown", lang)
@@ -756,7 +781,7 @@ def _delta_text(c: Any, lang: str) -> str:
 # ------------------------------------------------------------------ the choice
 
 
-def backtest_html(job: Any, lang: str) -> Markup:
+def backtest_html(job: TuneJob, lang: str) -> Markup:
     """The as-run baseline the points are what-ifs on, stated first (docs/spec.md §17):
     "As run: measured $X, modelled $X′ (±r %)" over the replayed sessions, and what
     a backtest that is no baseline (Bedrock) or worse than 5 % means for every point.
@@ -832,13 +857,13 @@ def _ratio_text(r: Decimal | None, lang: str) -> str:
     return t("asrun.unknown", lang) if r is None else ratio_text(r)
 
 
-def _backtest_off(job: Any) -> bool:
+def _backtest_off(job: TuneJob) -> bool:
     """Whether every point's what-if is the model's alone: some session's backtest is no
     baseline, not within 5 %, or unknown."""
     return any(b.as_run.caveat or b.as_run.trusted is not True for b in job.inputs.baselines)
 
 
-def _chosen_what_if(costs: Any, i: int, off: bool, lang: str) -> Markup:
+def _chosen_what_if(costs: Sequence[PointCost], i: int, off: bool, lang: str) -> Markup:
     """The chosen point as a what-if on the as-run baseline, marked ⚠ when the backtest
     is no baseline (as the replay's what-if is)."""
     from budgetcore.ui.replay.backtest import OFF_MARK  # noqa: PLC0415
@@ -860,18 +885,26 @@ def _signed(text: str, negative: bool, zero: bool) -> str:
     return ("±" if zero else "−" if negative else "+") + text.lstrip("-")
 
 
-def _diff(g: Any, units: int, cost: bool) -> str:
+def _diff(g: GridMeasures, units: int, cost: bool) -> str:
     text = _cost_value(g, abs(units)) if cost else format_int(abs(units))
     return _signed(text, units < 0, units == 0)
 
 
-def _choice_html(result: Any, state: Any, lang: str, job: Any = None) -> Markup:
+def _choice_html(
+    result: TuneResult, state: PageState, lang: str, job: TuneJob | None = None
+) -> Markup:
     head = Markup("") if job is None else backtest_html(job, lang)
     costs = None if job is None else job.point_costs
     return join((head, _choice_body(result, state, lang, costs, job)))
 
 
-def _choice_body(result: Any, state: Any, lang: str, costs: Any, job: Any) -> Markup:
+def _choice_body(
+    result: TuneResult,
+    state: PageState,
+    lang: str,
+    costs: Sequence[PointCost] | None,
+    job: TuneJob | None,
+) -> Markup:
     g, choice = result.grid, result.choice
     if choice is None:
         unknown = sum(1 for i in range(g.points) if not g.known(i))
@@ -926,6 +959,7 @@ def _choice_body(result: Any, state: Any, lang: str, costs: Any, job: Any) -> Ma
     ]
     unseen = g.columns["unseen_tokens"]
     if costs is not None:
+        assert job is not None  # costs are job.point_costs
         lines.append(_chosen_what_if(costs, i, _backtest_off(job), lang))
     if choice.runner_up is not None and choice.decided_by is not None:
         r = choice.runner_up
@@ -997,12 +1031,13 @@ def _choice_body(result: Any, state: Any, lang: str, costs: Any, job: Any) -> Ma
     return el("div", {"class": "tune-choice"}, *lines)
 
 
-def _binding_html(result: Any, lang: str) -> list[Markup]:
+def _binding_html(result: TuneResult, lang: str) -> list[Markup]:
     """Which limits decide the choice (docs/tune.md, "Quality"): a default generations
     limit relaxed to what the grid allows, the limits that exclude the scenario's own
     point and the grid's cheapest point, each with its value there, and a choice on the
     grid's edge, where the best point may lie beyond it (the CLI's ``edge_note``)."""
     g, choice, c = result.grid, result.choice, result.constraints
+    assert choice is not None  # only _choice_body asks, past its "no choice" return
     out: list[Markup] = []
     if result.relaxed is not None:
         default, fewest = result.relaxed
@@ -1056,7 +1091,7 @@ def _binding_html(result: Any, lang: str) -> list[Markup]:
     return out
 
 
-def _broken_text(c: Any, g: Any, i: int, lang: str) -> str:
+def _broken_text(c: Constraints, g: GridMeasures, i: int, lang: str) -> str:
     """The constraints point ``i`` breaks, each with its value there and the limit."""
     cols = g.columns
     turns = cols["turns"][i]
@@ -1065,6 +1100,7 @@ def _broken_text(c: Any, g: Any, i: int, lang: str) -> str:
         value: object = None
         limit: object = None
         if name == "max_generations":
+            assert c.max_generations is not None  # broken() names only a limit that is set
             value, limit = format_int(g.generations(i)), format_int(c.max_generations)
         elif name == "max_compression":
             value, limit = _ceil_tenth(g.compression(i)), _limit_text(c.max_compression)
@@ -1073,8 +1109,10 @@ def _broken_text(c: Any, g: Any, i: int, lang: str) -> str:
         elif name == "no_refused":
             value = format_int(cols["refusals"][i])
         elif name == "max_unseen":
+            assert c.max_unseen is not None
             value, limit = format_int(cols["peak_unseen"][i]), format_int(c.max_unseen)
         elif name == "max_unseen_total":
+            assert c.max_unseen_total is not None
             value, limit = format_int(cols["unseen_tokens"][i]), format_int(c.max_unseen_total)
         elif name == "max_runs_per_100":
             rate = Fraction(100 * g.summary_calls(i), turns) if turns else Fraction(0)
@@ -1100,7 +1138,7 @@ def _limit_text(value: Decimal | None) -> str:
     return "" if value is None else format(value.normalize(), "f")
 
 
-def _export_html(state: Any, k: int, s: int, lang: str) -> Markup:
+def _export_html(state: PageState, k: int, s: int, lang: str) -> Markup:
     """The chosen point as a reviewed config, through the page's own export (the state
     the point's one event would give, so the file is what the export panel shows
     once the point is set)."""
@@ -1135,7 +1173,7 @@ def _export_html(state: Any, k: int, s: int, lang: str) -> Markup:
 # ------------------------------------------------------------------ the panel
 
 
-def _issue(issue: Any, lang: str) -> str:
+def _issue(issue: Problem, lang: str) -> str:
     return problem_text(issue, lang)
 
 
@@ -1173,7 +1211,7 @@ def _errors_html(named: list[tuple[str, tuple[Problem, ...]]], lang: str) -> Mar
     return el("ul", {"class": "errors", "role": "alert"}, *items)
 
 
-def _runtime_notes(job: Any, lang: str) -> Markup:
+def _runtime_notes(job: TuneJob, lang: str) -> Markup:
     """Why a picked runtime's knob is not the grid (it cannot be tuned: the grid is the
     article's K × S), and the knob values at which it never compacts (off the grid)."""
     notes = []
@@ -1217,7 +1255,7 @@ def _runtime_notes(job: Any, lang: str) -> Markup:
 
 #: The choice and its export, drawn once per (result, scenario, format, language): a
 #: hover redraws only the readout.
-def screen_key(state: Any) -> tuple[object, ...]:
+def screen_key(state: PageState) -> tuple[object, ...]:
     """Everything the panel is drawn from (the shell draws it again when it changes):
     the plan's value (never its id, reused once the plan is freed), the replay and Tune
     panels, the language, the width and the export format."""
@@ -1232,7 +1270,7 @@ def screen_key(state: Any) -> tuple[object, ...]:
     )
 
 
-def render_tune(state: Any, before: TuneScreen | None = None) -> TuneScreen:
+def render_tune(state: PageState, before: TuneScreen | None = None) -> TuneScreen:
     """The Tune panel of page state ``state`` (its ``tune`` and ``replay`` panels,
     plan, lang, width). It reads what update derived (the inputs, the result); the maps
     and the choice are drawn again only when what they show changed since ``before``
