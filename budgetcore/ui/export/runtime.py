@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import t
@@ -20,9 +20,11 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.problems import problem_text
 from budgetcore.units import format_int
 
-#: The page's state (ui.model.PageState). Not imported, not even for typing: the state's
-#: module imports the panels that import update, which imports this one.
-PageState = Any
+if TYPE_CHECKING:  # ui.model imports the panels that import update, which imports this one
+    from budgetcore.core.plan import Plan
+    from budgetcore.runtimes.export import Model, RuntimeExport
+    from budgetcore.scenario.model import Scenario
+    from budgetcore.ui.model import PageState
 
 __all__ = [
     "ARTICLE",
@@ -51,10 +53,10 @@ def _chosen(state: PageState, e: ExportRuntimeChosen) -> PageState:
     return dataclasses.replace(state, export_runtime=e.runtime, import_preview=None)
 
 
-RUNTIME_HANDLERS: dict[type, Callable[[Any, Any], Any]] = {ExportRuntimeChosen: _chosen}
+RUNTIME_HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {ExportRuntimeChosen: _chosen}
 
 
-def _model(state: PageState) -> Any:
+def _model(state: PageState) -> Model:
     """The model the file is for: the scenario's registry model (its provider keys
     OpenCode's file), else the contract's I and O, said as such."""
     from budgetcore.runtimes.export import Model  # noqa: PLC0415
@@ -76,7 +78,7 @@ def _model(state: PageState) -> Any:
     )
 
 
-def runtime_export(state: PageState) -> Any:
+def runtime_export(state: PageState) -> RuntimeExport:
     """The picked runtime's export of the plan (runtimes.export.RuntimeExport); a
     ScenarioError when the runtime cannot reach K (named, with what would)."""
     from budgetcore.runtimes.export import Reviewed, export_runtime  # noqa: PLC0415
@@ -187,7 +189,7 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
 _PLAN_KNOBS = {"K (trigger line)": "runtime.k", "S (summary cap)": "runtime.s"}
 
 
-def _not_settable_html(x: Any, lang: str) -> Markup:
+def _not_settable_html(x: RuntimeExport, lang: str) -> Markup:
     """Every reviewed knob the runtime has no setting for, as the export's JSON lists
     them (``not_settable``): K in Cline, S, and each override the review changed from
     its default (margin, reply, protections), with its reviewed value and why (the
@@ -242,8 +244,8 @@ class RuntimeImport:
     problems: tuple[Problem, ...] = ()
     changes: tuple[tuple[str, object, object], ...] = ()
     keys: tuple[str, ...] = ()
-    after: Any = None
-    restored: Any = None
+    after: Scenario | None = None
+    restored: Plan | None = None
     runtime: str = ""
 
 

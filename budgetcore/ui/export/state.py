@@ -4,10 +4,13 @@ the export's format, its runtime and the export job's result): an import's previ
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from budgetcore.errors import Problem
 from budgetcore.scenario.model import Scenario
+
+if TYPE_CHECKING:
+    from budgetcore.core.plan import Plan
 
 __all__ = ["ImportPreview"]
 
@@ -26,5 +29,5 @@ class ImportPreview:
     # Whether the file records its models ([reviewed]); and the plan it restores, whose
     # model, M, K and S the preview names before anything is applied.
     reviewed: bool = False
-    restored: Any = None  # the Plan of ``after``
+    restored: Plan | None = None  # the Plan of ``after``
     runtime: str = ""  # read as this runtime's own file (the runtime picker), by title

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from budgetcore.messages import count, t
 from budgetcore.ui.form import (
@@ -14,6 +14,13 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.model import PageState
 from budgetcore.ui.problems import problem_text
 from budgetcore.units import format_int
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from budgetcore.core.plan import Plan
+    from budgetcore.registry.peers import Peer
+    from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "export_key",
@@ -88,7 +95,7 @@ def import_html(state: PageState) -> Markup:
     )
 
 
-def restored_html(restored: Any, reviewed: bool, lang: str, runtime: str = "") -> Markup:
+def restored_html(restored: Plan | None, reviewed: bool, lang: str, runtime: str = "") -> Markup:
     """Which model and plan an import brings: the file's own ([reviewed]), or, for a
     file that records none, the page's, said as kept (a runtime's own file: read for
     the page's model)."""
@@ -119,7 +126,7 @@ def _label_with_key(key: str, lang: str) -> Markup:
     return join((t(f"label.{key}", lang), " ", el("code", None, key)))
 
 
-def warnings_html(scenario: Any, lang: str, peers: Any = None) -> Markup:
+def warnings_html(scenario: Scenario, lang: str, peers: Sequence[Peer] | None = None) -> Markup:
     """Every reviewer warning (budgetcore.scenario.warnings, the CLI's too), one line
     each, in the page's language; the peers' one once their rules are loaded (after
     ready: the boot loads no registry)."""
