@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from budgetcore.core.plan import Plan
 from budgetcore.messages import t
 from budgetcore.ui.main.view.readouts import yes_no
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.units import format_int
+
+if TYPE_CHECKING:  # the experiments load with the first one run
+    from budgetcore.explore.experiments import Outcome
 
 __all__ = [
     "experiment_html",
@@ -30,7 +33,7 @@ def _expected(text: str, lang: str) -> str:
     return t(f"phrase.expect-{text}", lang)
 
 
-def experiment_html(outcome: Any, lang: str) -> Markup:
+def experiment_html(outcome: Outcome, lang: str) -> Markup:
     """The expected outcome, what changed and what did not, and why a failure failed."""
     e = outcome.experiment
     names = t("phrase.watched", lang).split("|")
@@ -68,7 +71,7 @@ def experiment_html(outcome: Any, lang: str) -> Markup:
     )
 
 
-def _why_failed(outcome: Any, lang: str) -> list[tuple[str, str]]:
+def _why_failed(outcome: Outcome, lang: str) -> list[tuple[str, str]]:
     """The reasons a stated outcome failed that the scenario itself shows."""
     out = []
     after: Plan = outcome.after

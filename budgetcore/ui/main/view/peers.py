@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from budgetcore.core.plan import Plan
 from budgetcore.messages import t
@@ -14,6 +14,11 @@ from budgetcore.ui.model import PageState
 from budgetcore.ui.picks import chosen_model_of
 from budgetcore.ui.svg.axes import box_swatch
 from budgetcore.units import format_int
+
+if TYPE_CHECKING:  # the peers load after the page is ready
+    from collections.abc import Sequence
+
+    from budgetcore.registry.peers import Gap, Peer, PeerView, ReferenceLine
 
 __all__ = ["peers_html", "render_peers"]
 
@@ -61,7 +66,7 @@ def render_peers(
 
 def peers_html(
     p: Plan,
-    peers: Any,
+    peers: Sequence[Peer] | None,
     lang: str,
     *,
     width: int = 640,
@@ -118,7 +123,7 @@ def peers_html(
     ref_heads_text = t("peers.ref-head", lang).split("|")
     # One row per line: the hard line is both this scenario's and the article's, and is
     # listed once with both sources.
-    lines: dict[str, tuple[Any, list[str]]] = {}
+    lines: dict[str, tuple[ReferenceLine, list[str]]] = {}
     for group, refs in (("scenario", view.scenario), ("article", view.article)):
         for ref in refs:
             lines.setdefault(ref.key, (ref, []))[1].append(group)
@@ -163,7 +168,7 @@ def peers_html(
     )
 
 
-def _table(view: Any, lang: str) -> Markup:
+def _table(view: PeerView, lang: str) -> Markup:
     from budgetcore.ui.svg.peers import peer_percent  # noqa: PLC0415
 
     names = t("peers.head", lang).split("|")
@@ -249,7 +254,7 @@ def _table(view: Any, lang: str) -> Markup:
     return fold(caption, table)
 
 
-def _gap_text(g: Any, view: Any, lang: str) -> str:
+def _gap_text(g: Gap, view: PeerView, lang: str) -> str:
     """The room between two article lines, or why there is none (never a negative room)."""
     low = t(f"peers.line-short.{g.low}", lang)
     high = t(f"peers.line-short.{g.high}", lang)

@@ -7,13 +7,16 @@ from __future__ import annotations
 import json
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.plan import Plan
 from budgetcore.messages import count, t
 from budgetcore.ui.drawn import Drawn, reuse
 from budgetcore.ui.markup import Markup, el, fold, join, td
 from budgetcore.units import format_bytes, format_int
+
+if TYPE_CHECKING:
+    from budgetcore.core.protections import LimitRow
 
 __all__ = [
     "samples_html",
@@ -222,7 +225,7 @@ _UNIT_KEYS = {
 }
 
 
-def _basis(row: Any, lang: str) -> str:
+def _basis(row: LimitRow, lang: str) -> str:
     return t(row.basis_key, lang, **dict(row.basis_params))
 
 
