@@ -13,10 +13,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.ui.main.view.types import Screen
 from budgetcore.ui.model import PageState
+
+if TYPE_CHECKING:  # the panels' views load with their panels, not on boot
+    from budgetcore.ui.replay.view import ReplayScreen
+    from budgetcore.ui.tune.view import TuneScreen
+
+    AnyScreen = Screen | ReplayScreen | TuneScreen
 
 __all__ = [
     "OP_KINDS",
@@ -48,6 +54,7 @@ class Painted:
 
     screen: Screen | None = None
     keys: Mapping[str, object] = field(default_factory=dict)
+    # Each panel's own record: a ReplayScreen, a TuneScreen, the peers' drawings.
     panels: Mapping[str, Any] = field(default_factory=dict)
     boxes: Mapping[str, str | None] = field(default_factory=dict)
 
@@ -60,7 +67,7 @@ def _sel(attr: str, key: str) -> str:
     return f'[{attr}="{key}"]'
 
 
-def _regions(screen: Any, last: Any) -> list[Op]:
+def _regions(screen: AnyScreen, last: AnyScreen | None) -> list[Op]:
     ops: list[Op] = [
         (f"#{rid}", "html", "", m)
         for rid, m in screen.html.items()
@@ -210,7 +217,9 @@ def _controls(region: str, markup: str, lang: str) -> list[Op]:
     ]
 
 
-def _field_ops(kind: str, screen: Any, last: Any) -> list[Op]:
+def _field_ops(
+    kind: str, screen: ReplayScreen | TuneScreen, last: ReplayScreen | TuneScreen | None
+) -> list[Op]:
     """A panel's field messages and outlines, then its values, where they changed."""
     ops: list[Op] = []
     for path, message in screen.field_messages.items():
@@ -218,7 +227,7 @@ def _field_ops(kind: str, screen: Any, last: Any) -> list[Op]:
             box = _sel(f"data-{kind}-input", path)
             ops += [(_sel(f"data-{kind}-msg", path), "text", "", message), _invalid(box, message)]
     for path, value in getattr(screen, "values", {}).items():
-        if last is None or last.values.get(path) != value:
+        if last is None or getattr(last, "values", {}).get(path) != value:
             ops.append((_sel(f"data-{kind}-input", path), "input", "", value))
     return ops
 
