@@ -22,8 +22,10 @@ from budgetcore.ui.replay.state import (
 from budgetcore.ui.tune.state import TunePanel, initial_tune
 
 if TYPE_CHECKING:  # the registry and the peers load after the page is ready
+    from budgetcore.explore.experiments import Outcome
     from budgetcore.registry.models import Registry
     from budgetcore.registry.peers import Peer
+    from budgetcore.ui.markup import Markup
     from budgetcore.ui.replay.imports import LogImport
 
 __all__ = [
@@ -50,14 +52,15 @@ class PageState:
     cross_issues: tuple[Problem, ...] = ()  # broken cross-key rules (valid fields only)
     summary_same: bool = True
     samples_text: str = ""
-    # The pasted samples, frozen once (ui.main.validate.frozen_lines: SampleLines).
+    # The pasted samples, frozen once (ui.main.validate.frozen_lines: SampleLines): the
+    # pasted JSON's values, so Any.
     sample_lines: tuple[tuple[str, tuple[Any, ...]], ...] = ()
     sample_problems: tuple[Problem, ...] = ()
     lang: str = "en"
     lang_chosen: bool = False  # kept in the link once the user picks a language
     link_problems: tuple[Problem, ...] = ()
     pinned: Plan | None = None
-    outcome: Any = None  # the last experiment's Outcome
+    outcome: Outcome | None = None  # the last experiment's
     sweep: SweepState = field(default_factory=SweepState)
     import_preview: ImportPreview | None = None
     import_text: str = ""  # the import box, kept so Reset and a repaint agree with it
@@ -86,7 +89,7 @@ class PageState:
     scheduled: frozenset[str] = field(default=frozenset(), compare=False)
     # The export job's result: (what it was made from, the file, its diff's markup);
     # None until the first step, after the page is ready (ui.update, "export").
-    export: tuple[object, str, Any] | None = field(default=None, compare=False)
+    export: tuple[object, str, Markup] | None = field(default=None, compare=False)
 
     @property
     def issues(self) -> tuple[Problem, ...]:

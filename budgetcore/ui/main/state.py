@@ -5,9 +5,12 @@ and the sweep job's result."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from budgetcore.errors import Problem
+
+if TYPE_CHECKING:  # the curves module loads with the first sweep
+    from budgetcore.explore.curves import Sweep
 
 __all__ = ["PRESETS", "SweepState"]
 
@@ -31,7 +34,7 @@ class SweepState:
     open: bool = False
     # The sweep job's result (explore.curves.sweep's curves) and what it was computed
     # for (scenario, path, low, high): the view draws it, never computes it.
-    curves: Any = None
+    curves: Sweep | None = None
     curves_for: object = None
 
     @property
