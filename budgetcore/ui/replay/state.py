@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
     from budgetcore.registry.prices import Prices
     from budgetcore.replay.asrun import AsRun
     from budgetcore.replay.logs import ParsedLog
+    from budgetcore.replay.logs.folder import SessionFiles
     from budgetcore.replay.logs.session import LogModel
     from budgetcore.replay.logs.usage import MeasuredUsage
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
@@ -647,7 +648,7 @@ def import_steps(
     return tuple(billed_once(loaded)), not_read
 
 
-def _session_of(name: str) -> Any:
+def _session_of(name: str) -> SessionFiles:
     from budgetcore.replay.logs.folder import SessionFiles  # noqa: PLC0415
 
     return SessionFiles(name, (name,))
@@ -746,7 +747,7 @@ def turns_of(panel: ReplayPanel) -> Source:
     return Source(generate(_generator(panel.values)))
 
 
-def log_prices(panel: ReplayPanel) -> Any:
+def log_prices(panel: ReplayPanel) -> Prices | None:
     """The prices of the log's model when the switch gives the scenario that model."""
     chosen = panel.chosen
     if panel.source != "log" or not panel.log_model or chosen is None or chosen.model is None:

@@ -23,7 +23,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import limit_of, utf8_size_above
@@ -34,6 +34,7 @@ from budgetcore.ui.replay.state import (
     Picked,
     ReplayPanel,
     Sessions,
+    Source,
     options_of,
     session_turns,
     source_waits,
@@ -44,6 +45,7 @@ if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boo
     from budgetcore.replay.model import ReplayOptions, Turn
     from budgetcore.replay.prepared import Session
     from budgetcore.replay.whatif import WhatIf
+    from budgetcore.runtimes.model import Value
     from budgetcore.runtimes.tune_axis import RuntimeAxis
     from budgetcore.tune.choice import Constraints
     from budgetcore.tune.measures import GridMeasures
@@ -263,7 +265,7 @@ def _inputs_of(
 
 
 def _baselines(
-    panels: tuple[ReplayPanel, ...], sources: tuple[Any, ...], picked: Picked
+    panels: tuple[ReplayPanel, ...], sources: tuple[Source, ...], picked: Picked
 ) -> tuple[Baseline, ...]:
     """Each session's as-run baseline (docs/spec.md §17), or none at all when a session
     has none: a sum of deltas over some sessions and absolute costs over the others
@@ -446,7 +448,7 @@ def runtime_grid(runtime: str, scenario: Scenario) -> RuntimeAxis:
 
     _profile, knob = tune_knob(runtime)
     main, cfg = scenario.main_model, scenario.config
-    values: tuple[Any, ...]
+    values: tuple[Value, ...]
     if knob.unit in ("tokens", "trigger"):
         values = default_k(main_safe_input(main, cfg.reply_max_tokens, cfg.safety_margin))
     else:
