@@ -106,6 +106,7 @@ def _job_step(state: PageState, e: JobStep) -> PageState:
     return job[1](state)
 
 
+# Each handler takes its own event class, so the event is Any: a Callable cannot narrow it.
 _HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     **MAIN_HANDLERS,
     **EXPORT_HANDLERS,

@@ -120,7 +120,8 @@ def _chosen(state: PageState, e: TunePointChosen) -> PageState:
     return at_point(state, e.k, e.s)
 
 
-TUNE_HANDLERS: dict[type, Callable[[Any, Any], Any]] = {
+# Each handler takes its own event class, so the event is Any: a Callable cannot narrow it.
+TUNE_HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     TuneToggled: _toggled,
     TuneFieldTyped: _typed,
     TunePointFocused: _focused,
