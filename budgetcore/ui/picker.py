@@ -37,4 +37,5 @@ class PickerState:
     # only those. The view reads them; it never searches.
     found: Picks | None = field(default=None, compare=False, repr=False)
     searched: str | None = field(default=None, compare=False, repr=False)
+    # Rows of registry.models' private _Row (Picks.matches): not named outside it.
     matches: tuple[Any, ...] = field(default=(), compare=False, repr=False)
