@@ -3,11 +3,13 @@ a file or paste above its size limit refused before it is read."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from budgetcore.inputs.text import limit_of
 from budgetcore.ui.main.view.nav import SECTIONS
@@ -32,7 +34,14 @@ def test_every_nav_button_scrolls_to_its_section_and_never_touches_the_fragment(
         end = "0" if section == SECTIONS[-1][0] else "document.body.scrollHeight"
         page.page.evaluate(f"window.scrollTo(0, {end})")
         page.page.click(f'#nav [data-nav="{section}"]')
-        page.page.wait_for_timeout(50)
+        # The scroll lands within a frame or two, later on a loaded machine: wait for it
+        # (up to 5 s) rather than a fixed 50 ms, then assert where it landed.
+        with contextlib.suppress(PlaywrightTimeout):
+            page.page.wait_for_function(
+                f"(() => {{ const t = document.getElementById('{section}')"
+                ".getBoundingClientRect().top; return t >= 0 && t < 450; })()",
+                timeout=5000,
+            )
         top = page.page.evaluate(
             f"document.getElementById('{section}').getBoundingClientRect().top"
         )
