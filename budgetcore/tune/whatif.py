@@ -5,8 +5,10 @@ what-if's modelled cost, its delta from the as-run model is shown beside it").
 The grid's own cost is the engine's bill of the main series; a point's what-if is the
 whole session (every series, the as-run cache model), so its delta from the as-run
 model is of the same scope as the backtest. Each point is one
-:func:`~budgetcore.replay.whatif.what_if` of that K and S, exactly as the replay panel
-and ``tune --log``'s chosen point make it: no second copy of the what-if's rules.
+:func:`~budgetcore.replay.whatif.what_if_direct` of that K and S (``what_if`` of a
+replay without its rows, held equal to it by tests and a property), made by
+:func:`point_what_if` for the CLI's ``tune --log`` and the page's Tune alike: no second
+copy of the what-if's rules, and one path for both.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from budgetcore.errors import ScenarioError
 if TYPE_CHECKING:
     from budgetcore.replay.asrun import AsRun
     from budgetcore.replay.logs.model import ParsedLog
-    from budgetcore.replay.model import ReplayOptions, Turn
+    from budgetcore.replay.model import ReplayOptions
     from budgetcore.replay.whatif import WhatIf
     from budgetcore.scenario.model import Scenario
 
@@ -37,25 +39,33 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Baseline:
-    """What a log session's what-ifs are made from: the log, its backtest, and the main
-    series' turns and options as a what-if on it (``replay.whatif.log_replay_inputs``)."""
+    """What a log session's what-ifs are made from: the log, its backtest, and the replay
+    options (with or without the as-run start of ``replay.whatif.whatif_options``, which
+    every what-if applies itself; their ``timing`` says whether the log's clock runs)."""
 
     log: ParsedLog
     as_run: AsRun
-    turns: tuple[Turn, ...]
     options: ReplayOptions | None
 
 
 def point_what_if(base: Baseline, scenario: Scenario, k: int, s: int) -> WhatIf | None:
     """The what-if of ``scenario`` at (``k``, ``s``) on ``base``; None when the replay
-    refuses that point (its cost is then unknown, never 0)."""
-    from budgetcore.replay.simulate import replay  # noqa: PLC0415
-    from budgetcore.replay.whatif import what_if  # noqa: PLC0415
+    refuses that point (its cost is then unknown, never 0). A timed what-if reads the
+    log's own clock, as the grid's timed replay of the same log does."""
+    from budgetcore.replay.whatif import what_if_direct  # noqa: PLC0415
     from budgetcore.tune.result import scenario_at  # noqa: PLC0415
 
+    timing = None if base.options is None else base.options.timing
     try:
         at = scenario_at(scenario, k, s)
-        return what_if(base.log, base.as_run, at, replay(at, base.turns, base.options))
+        return what_if_direct(
+            base.log,
+            base.as_run,
+            at,
+            base.options,
+            timed=timing is not None,
+            appends="any" if timing is None else timing.appends,
+        )
     except ScenarioError:
         return None
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from budgetcore.cli.shell import (
     Unreadable,
@@ -21,9 +21,6 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.scenario.model import Scenario
 from budgetcore.tune.result import SessionResult
-
-if TYPE_CHECKING:
-    from budgetcore.replay.whatif import WhatIf
 
 #: The most processes ``--jobs`` starts.
 MAX_JOBS = 256
@@ -119,7 +116,7 @@ def work(task: Task, job: Job) -> Done:
                 turns, options = log_replay_inputs(log, run, turns, options)
                 from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
 
-                base = Baseline(log, run, tuple(turns), options)
+                base = Baseline(log, run, options)
         session = prepare(job.scenario, turns, options, task.name)
         result = session_result(session, job.ks, job.ss, job.own, job.engine)
     except ScenarioError as exc:
@@ -128,26 +125,11 @@ def work(task: Task, job: Job) -> Done:
         result = SessionResult(task.name, None, None, (unreadable_problem(exc),))
     what_ifs = None
     if base is not None and result.grid is not None:
-        from budgetcore.replay.whatif import what_if_direct  # noqa: PLC0415
-        from budgetcore.tune.result import scenario_at  # noqa: PLC0415
+        from budgetcore.tune.whatif import point_what_if  # noqa: PLC0415
 
         # Every point also as a what-if on the as-run baseline (spec §17): its delta.
-        # what_if_direct is what_if of a replay without the rows (a test and a property
-        # hold them equal), as the chosen point's what-if is made.
-        timing = None if job.options is None else job.options.timing
-        timed, appends = timing is not None, "any" if timing is None else timing.appends
-
-        def point(k: int, s: int) -> WhatIf | None:
-            assert base is not None
-            try:
-                at = scenario_at(job.scenario, k, s)
-                return what_if_direct(
-                    base.log, base.as_run, at, job.options, timed=timed, appends=appends
-                )
-            except ScenarioError:  # the point is refused: its cost is unknown, never 0
-                return None
-
-        made = [point(k, s) for k in job.ks for s in job.ss]
+        # The page's Tune makes each point's by the same function.
+        made = [point_what_if(base, job.scenario, k, s) for k in job.ks for s in job.ss]
         what_ifs = tuple(
             (None, None) if w is None else (w.modelled_cost, w.as_run_cost) for w in made
         )

@@ -34,7 +34,6 @@ from budgetcore.ui.replay.state import (
     Picked,
     ReplayPanel,
     Sessions,
-    Source,
     options_of,
     session_turns,
     source_waits,
@@ -81,9 +80,10 @@ __all__ = [
 SLICE_TURNS = 16 * 500
 #: A point with a clock or retries costs about this many untimed ones (docs/tune.md).
 TIMED_COST = 5
-#: A point's what-if on a log's as-run baseline costs about this many grid points: a
-#: replay with its rows, then the as-run cache model and the pricing of every request
-#: (a 400-request Claude Code log here: 5.7 ms against 0.46 ms a point).
+#: A point's what-if on a log's as-run baseline costs about this many grid points: the
+#: engine's run without rows (``what_if_direct``), then the as-run cache model and the
+#: pricing of every request (a 400-request Claude Code log, scripts/make_bench_logs.py
+#: --claude-requests 400, in CPython: 2.8 ms against 0.24 ms a point; a Codex one 2.0 ms).
 WHAT_IF_COST = 12
 
 
@@ -247,7 +247,7 @@ def _inputs_of(
         if source.error:
             return source.error
         name = replay.log_name if replay.source == "log" else replay.source
-        bases = _baselines(panels, sources, picked)
+        bases = _baselines(panels, picked)
         return TuneInputs(scenario, ((name, source.turns),), options, baselines=bases)
     sessions_ = []
     unreadable = []
@@ -257,23 +257,21 @@ def _inputs_of(
             unreadable.append((log.name, source.error))
         else:
             sessions_.append((log.name, source.turns))
-            usable.append((panel, source))
+            usable.append(panel)
     if not sessions_:
         return tuple(p for _, problems in unreadable for p in problems)
-    bases = _baselines(tuple(p for p, _ in usable), tuple(x for _, x in usable), picked)
+    bases = _baselines(tuple(usable), picked)
     return TuneInputs(scenario, tuple(sessions_), options, tuple(unreadable), bases)
 
 
-def _baselines(
-    panels: tuple[ReplayPanel, ...], sources: tuple[Source, ...], picked: Picked
-) -> tuple[Baseline, ...]:
+def _baselines(panels: tuple[ReplayPanel, ...], picked: Picked) -> tuple[Baseline, ...]:
     """Each session's as-run baseline (docs/spec.md §17), or none at all when a session
     has none: a sum of deltas over some sessions and absolute costs over the others
     would be of no one scope."""
     from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
 
     out = []
-    for panel, source in zip(panels, sources, strict=True):
+    for panel in panels:
         chosen, log = panel.chosen, panel.log
         if panel.source != "log" or chosen is None or chosen.as_run is None or log is None:
             return ()
@@ -281,7 +279,7 @@ def _baselines(
             return ()
         # Each session's own start (its stable prefix and first context), as its
         # replay in the panel has it: options_of reads the chosen session's log.
-        out.append(Baseline(log, chosen.as_run, source.turns, options_of(panel, picked)))
+        out.append(Baseline(log, chosen.as_run, options_of(panel, picked)))
     return tuple(out)
 
 
