@@ -2,7 +2,9 @@
 (docs/spec.md §17, "Tune's points are what-ifs against the as-run baseline of each
 session ... its delta from the as-run model is shown beside it"): ``what_if_cost`` and
 ``delta_from_as_run`` on each JSON Lines and CSV row, held to the chosen point's exact
-what-if (``choice.what_if``, made by a separate path that reads the log again)."""
+what-if (``choice.what_if``, read from the same per-point pass), and that to the replay's
+own what-if of the chosen K and S (``replay --log F``: a full replay with its rows, a
+path of its own)."""
 
 from __future__ import annotations
 
@@ -20,9 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "fixtures" / "logs"
 
 
-def _tune(*args: str) -> str:
+def _tune(*args: str, command: str = "tune") -> str:
     out = subprocess.run(
-        [sys.executable, "-m", "budgetcore", "tune", *args],
+        [sys.executable, "-m", "budgetcore", command, *args],
         capture_output=True,
         text=True,
         check=True,
@@ -83,3 +85,53 @@ def test_the_table_shows_each_points_what_if_and_its_change() -> None:
     chosen = next(x for x in table if x.startswith("  *"))
     sign = "+" if total >= 0 else "−"
     assert chosen.split()[-1] == f"{sign}${abs(total)}"
+
+
+#: A log's clock with the engine's durations (docs/spec.md §15): the timed what-if.
+TIMED = '{"timing": {"duration": {"prefill_tokens_per_s": "20000", "decode_tokens_per_s": "400"}}}'
+
+
+@pytest.mark.parametrize(
+    ("fixture", "timed"),
+    [
+        ("claude/12-compact-preserved-2.1", False),
+        ("codex/compaction", False),
+        ("timed", True),
+    ],
+)
+def test_the_chosen_points_what_if_is_the_replays_at_that_k_and_s(
+    fixture: str, timed: bool, tmp_path: Path
+) -> None:
+    """``choice.what_if`` is read from the per-point pass (no log is read again): it is
+    what ``replay --log F`` says of the chosen K and S (its scenario is the choice's
+    ``fragment``), item by item, with the log's clock when the options give one."""
+    log = _main_file(fixture)
+    extra: tuple[str, ...] = ()
+    if timed:
+        opts = tmp_path / "timed.json"
+        opts.write_text(TIMED)
+        extra = ("--options", str(opts))
+    grid = ("--k", "8000,40000,120000", "--s", "2048,8192")
+    summary = json.loads(_tune("--log", log, *grid, *extra).splitlines()[-1])["summary"]
+    choice = summary["choice"]
+    mine = choice["what_if"]
+    out = _tune(
+        "--log",
+        log,
+        "--fragment",
+        choice["fragment"],
+        "--format",
+        "jsonl",
+        *extra,
+        command="replay",
+    )
+    last = json.loads(out.splitlines()[-1])
+    theirs = last.get("summary", last)["what_if"]
+    assert (theirs["trigger_tokens"], theirs["summary_max_tokens"]) == (choice["k"], choice["s"])
+    assert Decimal(mine["modelled_cost"]) == Decimal(theirs["modelled_cost"])
+    assert Decimal(mine["as_run_modelled_cost"]) == Decimal(theirs["as_run_modelled_cost"])
+    assert {k: Decimal(v) for k, v in mine["delta"].items()} == {
+        k: Decimal(v) for k, v in theirs["delta"].items()
+    }
+    assert mine["generations"] == theirs["generations"]
+    assert mine["sessions"] == 1

@@ -105,7 +105,7 @@ class TuneResult:
     # text; the CLI fills it.
     backtests: tuple[tuple[str, str | None, str | None, str | None, bool | None, str], ...] = ()
     # The chosen point as exact what-ifs on the log sessions' as-run baselines, summed
-    # (the CLI fills it: it reads the logs again).
+    # (the CLI fills it from each point's what-if, made in the grid's pass).
     chosen_what_if: dict[str, Any] | None = None
     # The default generations limit, when no point met it: (the default, the fewest
     # generations a point makes that meets every other constraint).

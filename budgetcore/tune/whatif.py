@@ -31,7 +31,6 @@ __all__ = [
     "Baseline",
     "PointCost",
     "add_point",
-    "add_point_costs",
     "backtest_sum",
     "point_what_if",
 ]
@@ -94,15 +93,7 @@ def add_point(total: PointCost, w: WhatIf | None) -> PointCost:
     """``total`` with one more session's what-if of the point (None: unknown)."""
     if w is None:
         return PointCost(None, None)
-    return add_point_costs(total, w.modelled_cost, w.as_run_cost)
-
-
-def add_point_costs(
-    total: PointCost, modelled: Decimal | None, as_run: Decimal | None
-) -> PointCost:
-    """``total`` with one more session's what-if and as-run cost (the CLI's workers
-    send these two values back, not the what-if)."""
-    return PointCost(_plus(total.modelled, modelled), _plus(total.as_run, as_run))
+    return PointCost(_plus(total.modelled, w.modelled_cost), _plus(total.as_run, w.as_run_cost))
 
 
 def backtest_sum(

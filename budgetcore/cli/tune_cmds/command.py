@@ -262,8 +262,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
         max_compression=args.max_compression,
     )
     own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
-    job = Job(scenario, options, ks, ss, own, args.engine)
     tasks = _tasks(args, fmt)
+    what_ifs = len(tasks) <= MAX_WHAT_IF_SESSIONS
+    job = Job(scenario, options, ks, ss, own, args.engine, what_ifs=what_ifs)
     from budgetcore.cli.progress import Progress  # noqa: PLC0415
 
     # A grid of a timed session runs the pure kernel: minutes for a grid within the
@@ -284,18 +285,18 @@ def cmd_tune(args: argparse.Namespace) -> int:
     result = summarise(scenario, [d.result for d in done], constraints)
     backtests = tuple(d.backtest for d in done if d.backtest is not None)
     result = dataclasses.replace(result, backtests=backtests, runtime=runtime)
-    if done and len(done) <= MAX_WHAT_IF_SESSIONS and all(d.what_ifs for d in done):
-        from budgetcore.tune.whatif import PointCost, add_point_costs  # noqa: PLC0415
+    if done and what_ifs and all(d.what_ifs for d in done):
+        from budgetcore.tune.whatif import PointCost, add_point  # noqa: PLC0415
 
         sums = [PointCost()] * (len(ks) * len(ss))
         for d in done:
             assert d.what_ifs is not None
-            sums = [add_point_costs(c, *w) for c, w in zip(sums, d.what_ifs, strict=True)]
+            sums = [add_point(c, w) for c, w in zip(sums, d.what_ifs, strict=True)]
         result = dataclasses.replace(result, point_what_ifs=tuple(sums))
-    chosen = result.chosen_scenario()
-    if chosen is not None and backtests:
-        logs = [t for t, d in zip(tasks, done, strict=True) if d.backtest]
-        result = dataclasses.replace(result, chosen_what_if=_what_ifs(logs, chosen, options))
+    if result.choice is not None and backtests and what_ifs:
+        # Read from the per-point pass: no log is read or replayed again.
+        chosen = _what_ifs([d.what_ifs for d in done if d.backtest], result.choice.index)
+        result = dataclasses.replace(result, chosen_what_if=chosen)
     for failed in result.failed:
         text = "; ".join(str(p) for p in failed.problems)
         print(f"not replayed: {failed.name}: {text}", file=sys.stderr)

@@ -10,8 +10,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.cli.shell import (
     Unreadable,
@@ -21,6 +20,9 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.scenario.model import Scenario
 from budgetcore.tune.result import SessionResult
+
+if TYPE_CHECKING:
+    from budgetcore.replay.whatif import WhatIf
 
 #: The most processes ``--jobs`` starts.
 MAX_JOBS = 256
@@ -47,6 +49,9 @@ class Job:
     ss: tuple[int, ...]
     own: tuple[int, int]
     engine: str = "auto"
+    # Each point's what-if on a log's as-run baseline is made (spec §17) only for a tune
+    # of at most whatif.MAX_WHAT_IF_SESSIONS sessions: the parent keeps every one.
+    what_ifs: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +62,9 @@ class Done:
     skipped: int = 0
     first_skipped: str = ""
     backtest: Backtest | None = None  # a log's as-run line (spec §17)
-    # Each grid point's what-if on that baseline: (modelled cost, as-run model's cost).
-    what_ifs: tuple[tuple[Decimal | None, Decimal | None], ...] | None = None
+    # Each grid point's what-if on that baseline (None: the point is refused), whole:
+    # the chosen point's itemised what-if is read from it, never made again.
+    what_ifs: tuple[WhatIf | None, ...] | None = None
 
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
@@ -124,15 +130,12 @@ def work(task: Task, job: Job) -> Done:
     except Unreadable as exc:
         result = SessionResult(task.name, None, None, (unreadable_problem(exc),))
     what_ifs = None
-    if base is not None and result.grid is not None:
+    if base is not None and result.grid is not None and job.what_ifs:
         from budgetcore.tune.whatif import point_what_if  # noqa: PLC0415
 
         # Every point also as a what-if on the as-run baseline (spec §17): its delta.
         # The page's Tune makes each point's by the same function.
-        made = [point_what_if(base, job.scenario, k, s) for k in job.ks for s in job.ss]
-        what_ifs = tuple(
-            (None, None) if w is None else (w.modelled_cost, w.as_run_cost) for w in made
-        )
+        what_ifs = tuple(point_what_if(base, job.scenario, k, s) for k in job.ks for s in job.ss)
     return Done(result, skipped, first, backtest, what_ifs)
 
 

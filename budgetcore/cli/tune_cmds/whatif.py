@@ -5,16 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from budgetcore.cli.shell import (
-    Unreadable,
-)
-from budgetcore.cli.tune_cmds.runners import Task
-from budgetcore.errors import ScenarioError
-from budgetcore.replay.model import ReplayOptions
-from budgetcore.scenario.model import Scenario
 from budgetcore.tune.result import TuneResult
+
+if TYPE_CHECKING:
+    from budgetcore.replay.whatif import WhatIf
 
 
 def _as_run_lines(result: TuneResult) -> list[str]:
@@ -41,33 +37,32 @@ def _as_run_lines(result: TuneResult) -> list[str]:
     return out
 
 
-#: The most log sessions whose chosen point is replayed again as an exact what-if.
+#: The most sessions a tune makes each point's what-if for (every one is kept until the
+#: choice, whose itemised what-if is read from them).
 MAX_WHAT_IF_SESSIONS = 50
 
 
 def _what_ifs(
-    tasks: Sequence[Task], scenario: Scenario, options: ReplayOptions | None
+    sessions: Sequence[tuple[WhatIf | None, ...] | None], index: int
 ) -> dict[str, Any] | None:
-    """The chosen point as exact what-ifs on each log session's as-run baseline
-    (docs/spec.md §17), summed: the same scope as the backtest (every series, the as-run
-    cache model), where the grid's cost is the engine's bill of the main series. None
-    past :data:`MAX_WHAT_IF_SESSIONS` sessions or when one cannot be read again."""
-    if not tasks or len(tasks) > MAX_WHAT_IF_SESSIONS:
+    """The chosen point (grid point ``index``) as exact what-ifs on each log session's
+    as-run baseline (docs/spec.md §17), summed: the same scope as the backtest (every
+    series, the as-run cache model), where the grid's cost is the engine's bill of the
+    main series. ``sessions``: each log session's what-if of every point, as the
+    per-point pass made them (``runners.work``). None past
+    :data:`MAX_WHAT_IF_SESSIONS` sessions, or when a session has none of that point
+    (refused, or never replayed): a sum over some sessions would be of no one scope."""
+    if not sessions or len(sessions) > MAX_WHAT_IF_SESSIONS:
         return None
-    from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
-    from budgetcore.replay.asrun import as_run, ratio_text, relative  # noqa: PLC0415
-    from budgetcore.replay.whatif import what_if_direct  # noqa: PLC0415
+    from budgetcore.replay.asrun import ratio_text, relative  # noqa: PLC0415
 
     total: Decimal | None = Decimal(0)
     base: Decimal | None = Decimal(0)
     delta: dict[str, Decimal | None] = {}
     generations = 0
-    for task in tasks:
-        try:
-            log = read_log_path(task.files[0], task.fmt, files=list(task.files))
-            run = as_run(log)
-            w = what_if_direct(log, run, scenario, options)  # no rows: the what-if alone
-        except (ScenarioError, Unreadable):
+    for points in sessions:
+        w = None if points is None else points[index]
+        if w is None:
             return None
         total = None if total is None or w.modelled_cost is None else total + w.modelled_cost
         base = None if base is None or w.as_run_cost is None else base + w.as_run_cost
@@ -77,7 +72,7 @@ def _what_ifs(
         generations = max(generations, w.generations)
     r = relative(total, base)
     return {
-        "sessions": len(tasks),
+        "sessions": len(sessions),
         "modelled_cost": None if total is None else str(total),
         "as_run_modelled_cost": None if base is None else str(base),
         "delta": {k: None if v is None else str(v) for k, v in delta.items()},
