@@ -82,11 +82,16 @@ def _cli_tune(fixture: str) -> dict[str, object]:
     return summary
 
 
-@pytest.mark.parametrize("fixture", ["claude/12-compact-preserved-2.1", "codex/compaction"])
+@pytest.mark.parametrize(
+    "fixture",
+    ["claude/12-compact-preserved-2.1", "codex/compaction", "claude/31-asrun-thinking"],
+)
 def test_the_chosen_points_what_if_is_the_clis(fixture: str) -> None:
     """``tune --log F`` (no scenario: the log's own model, as the page's switch) replays
     its chosen point as an exact what-if on the as-run baseline: the page's point is the
-    same point and its what-if the same money, to the last digit."""
+    same point and its what-if the same money, to the last digit. Both rank the figure
+    the cost map shows: the chosen cell is the map's cheapest allowed cell (on 31 the
+    grid's own cost would choose K 28,519, S 1,024, whose what-if is $0.0019311 dearer)."""
     state = _tuned(fixture)
     job = state.tune.job
     result = state.tune.result
@@ -96,6 +101,10 @@ def test_the_chosen_points_what_if_is_the_clis(fixture: str) -> None:
     costs = job.point_costs
     assert costs is not None
     assert len(costs) == result.grid.points
+    g = result.grid
+    allowed = [i for i in range(g.points) if g.known(i) and not result.constraints.broken(g, i)]
+    cheapest = min(costs[i].delta for i in allowed if costs[i].delta is not None)
+    assert costs[result.choice.index].delta == cheapest
     cli = _cli_tune(fixture)
     choice = cli["choice"]
     assert isinstance(choice, dict)

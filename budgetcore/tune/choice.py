@@ -6,10 +6,15 @@ point with unknown usage is never chosen; ties go to fewer unseen tokens, then f
 runs, then the smaller K, then the smaller S. "Runs" here are summary calls started:
 runs and recompresses (both bill the summary model). The frontier is every point no
 other point beats on both cost and unseen tokens.
+
+The cost ranked is the one the map shows (docs/spec.md §17): over logs with an as-run
+baseline, each point's what-if on it (``costs``, exact money, None where unknown: such
+a point is never chosen); otherwise the grid's own modelled cost.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -24,10 +29,16 @@ __all__ = [
     "ORDER",
     "Choice",
     "Constraints",
+    "Costs",
     "choose",
     "frontier",
     "order_key",
+    "ranked",
 ]
+
+#: Each point's what-if cost, the figure the choice ranks (None: unknown there); None
+#: for the whole grid: the grid's own cost is ranked.
+Costs = Sequence[Decimal | None] | None
 
 #: What decides between two points, in order (docs/spec.md §16).
 ORDER: tuple[str, ...] = ("cost", "unseen_tokens", "runs", "k", "s")
@@ -167,10 +178,22 @@ class Constraints:
         }
 
 
-def order_key(grid: GridMeasures, i: int) -> tuple[int, int, int, int, int]:
-    """Point ``i``'s place in the choice's order: cost, unseen tokens, runs, K, S."""
+def order_key(
+    grid: GridMeasures, i: int, costs: Costs = None
+) -> tuple[int | Decimal, int, int, int, int]:
+    """Point ``i``'s place in the choice's order: cost (its what-if's with ``costs``, a
+    point whose what-if is unknown has no place: see :func:`ranked`), unseen tokens,
+    runs, K, S."""
     k, s = grid.point(i)
-    return (grid.cost_units(i), grid.columns["unseen_tokens"][i], grid.summary_calls(i), k, s)
+    cost: int | Decimal | None = grid.cost_units(i) if costs is None else costs[i]
+    assert cost is not None  # only ranked points are ordered
+    return (cost, grid.columns["unseen_tokens"][i], grid.summary_calls(i), k, s)
+
+
+def ranked(grid: GridMeasures, i: int, costs: Costs = None) -> bool:
+    """Whether point ``i`` has the cost the choice ranks: known usage, and with
+    ``costs`` a known what-if."""
+    return grid.known(i) and (costs is None or costs[i] is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,8 +215,10 @@ class Choice:
     decided_by: str | None
 
 
-def choose(grid: GridMeasures, constraints: Constraints) -> Choice | None:
-    """The point the contract chooses, or None when no point is eligible."""
+def choose(grid: GridMeasures, constraints: Constraints, costs: Costs = None) -> Choice | None:
+    """The point the contract chooses, or None when no point is eligible. ``costs``:
+    each point's what-if cost, ranked instead of the grid's (a point whose what-if is
+    unknown counts as of unknown usage, after the constraints it breaks)."""
     eligible = []
     unknown = broken = 0
     for i in range(grid.points):
@@ -201,39 +226,44 @@ def choose(grid: GridMeasures, constraints: Constraints) -> Choice | None:
             unknown += 1
         elif constraints.broken(grid, i):
             broken += 1
+        elif not ranked(grid, i, costs):
+            unknown += 1
         else:
             eligible.append(i)
     if not eligible:
         return None
-    ranked = sorted(eligible, key=lambda i: order_key(grid, i))
-    best = ranked[0]
-    runner = ranked[1] if len(ranked) > 1 else None
+    ranking = sorted(eligible, key=lambda i: order_key(grid, i, costs))
+    best = ranking[0]
+    runner = ranking[1] if len(ranking) > 1 else None
     decided = None
     if runner is not None:
-        a, b = order_key(grid, best), order_key(grid, runner)
+        a, b = order_key(grid, best, costs), order_key(grid, runner, costs)
         decided = next(name for name, x, y in zip(ORDER, a, b, strict=True) if x != y)
     k, s = grid.point(best)
     return Choice(best, k, s, grid.points, len(eligible), unknown, broken, runner, decided)
 
 
 def frontier(
-    grid: GridMeasures, reachable: frozenset[tuple[int, int]] | None = None
+    grid: GridMeasures,
+    reachable: frozenset[tuple[int, int]] | None = None,
+    costs: Costs = None,
 ) -> tuple[int, ...]:
     """The points of known usage that no other such point beats on both cost and unseen
     tokens, by ascending cost (of points equal on both, the first in the choice's
     order). ``reachable``: only these (K, S) are settings (``Constraints.reachable``:
-    pi's diagonal), so only they can be on the frontier."""
-    ranked = sorted(
+    pi's diagonal), so only they can be on the frontier. ``costs``: the what-ifs' cost
+    is the cost, as for the choice."""
+    ranking = sorted(
         (
             i
             for i in range(grid.points)
-            if grid.known(i) and (reachable is None or grid.point(i) in reachable)
+            if ranked(grid, i, costs) and (reachable is None or grid.point(i) in reachable)
         ),
-        key=lambda i: order_key(grid, i),
+        key=lambda i: order_key(grid, i, costs),
     )
     out: list[int] = []
     least: int | None = None
-    for i in ranked:
+    for i in ranking:
         unseen = grid.columns["unseen_tokens"][i]
         if least is None or unseen < least:
             out.append(i)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.capacity import main_safe_input
 from budgetcore.core.plan import check_scenario
@@ -21,13 +22,18 @@ from budgetcore.tune.choice import (
     DEFAULT_MAX_GENERATIONS,
     Choice,
     Constraints,
+    Costs,
     choose,
     frontier,
     order_key,
+    ranked,
 )
 from budgetcore.tune.engine import ENGINES, grid_of
 from budgetcore.tune.grid import check_axis, check_points, default_k, default_s
 from budgetcore.tune.measures import GridMeasures, add_grids
+
+if TYPE_CHECKING:
+    from budgetcore.tune.whatif import PointCost
 
 __all__ = [
     "SessionResult",
@@ -114,9 +120,24 @@ class TuneResult:
     # values the grid's points are; the CLI fills it.
     runtime: Any = None
     # Each point as a what-if on the log sessions' as-run baselines, summed
-    # (tune.whatif.PointCost per point, docs/spec.md §17); the CLI fills it when every
-    # session is a log with a baseline.
+    # (tune.whatif.PointCost per point, docs/spec.md §17), when every session is a log
+    # with a baseline (summarise takes them).
     point_what_ifs: tuple[Any, ...] | None = None
+    # The cost the choice and the frontier ranked: each point's what-if cost (the map's
+    # figure, None where unknown), or None when the grid's own cost was (no what-ifs,
+    # or none known).
+    ranked_costs: tuple[Decimal | None, ...] | None = None
+
+    def cost_gap(self, j: int, i: int) -> int | Decimal:
+        """Point ``j``'s ranked cost minus point ``i``'s: exact money with what-ifs, else
+        in the grid's cost units (money units or billed tokens). Both must be ranked."""
+        costs = self.ranked_costs
+        if costs is None:
+            return self.grid.cost_units(j) - self.grid.cost_units(i)
+        a, b = costs[j], costs[i]
+        assert a is not None  # only ranked points are compared
+        assert b is not None
+        return a - b
 
     @property
     def edges(self) -> tuple[str, ...]:
@@ -150,7 +171,7 @@ class TuneResult:
 
 
 def _relaxed(
-    grid: GridMeasures, constraints: Constraints
+    grid: GridMeasures, constraints: Constraints, costs: Costs = None
 ) -> tuple[Constraints, tuple[int, int] | None]:
     """A long session summarises often under any K of the article's runtime (a run
     covers at most 64,000 new tokens): when no point makes at most the *default*
@@ -165,7 +186,7 @@ def _relaxed(
         (
             grid.generations(i)
             for i in range(grid.points)
-            if grid.known(i) and not others.broken(grid, i)
+            if ranked(grid, i, costs) and not others.broken(grid, i)
         ),
         default=None,
     )
@@ -175,10 +196,16 @@ def _relaxed(
 
 
 def summarise(
-    scenario: Scenario, results: Sequence[SessionResult], constraints: Constraints
+    scenario: Scenario,
+    results: Sequence[SessionResult],
+    constraints: Constraints,
+    point_costs: Sequence[PointCost] | None = None,
 ) -> TuneResult:
     """Add up the sessions' grids and choose. Sessions without a grid are listed in
-    ``failed``, never silently left out; with none at all, the error names them."""
+    ``failed``, never silently left out; with none at all, the error names them.
+    ``point_costs``: each point's what-if on the sessions' as-run baselines, summed
+    (docs/spec.md §17): the choice then ranks their cost, the figure the map shows (the
+    CLI and the page alike), unless no point's is known."""
     ok = [r for r in results if r.grid is not None and r.own is not None]
     failed = tuple(r for r in results if r.grid is None or r.own is None)
     if not ok:
@@ -189,23 +216,29 @@ def summarise(
     grid = add_grids(r.grid for r in ok if r.grid is not None)
     own = add_grids(r.own for r in ok if r.own is not None)
     k0, s0 = own.ks[0], own.ss[0]
-    choice = choose(grid, constraints)
+    costs = None
+    if point_costs is not None:
+        costs = tuple(c.modelled for c in point_costs)
+        assert len(costs) == grid.points  # one per point, in the grid's order
+        if all(c is None for c in costs):
+            costs = None  # nothing to rank on: the grid's own cost is
+    choice = choose(grid, constraints, costs)
     relaxed = None
     if choice is None:
-        constraints, relaxed = _relaxed(grid, constraints)
+        constraints, relaxed = _relaxed(grid, constraints, costs)
         if relaxed is not None:
-            choice = choose(grid, constraints)
+            choice = choose(grid, constraints, costs)
     less = None
     if choice is not None:
         unseen = grid.columns["unseen_tokens"][choice.index]
         better = [
             i
             for i in range(grid.points)
-            if grid.known(i)
+            if ranked(grid, i, costs)
             and not constraints.broken(grid, i)
             and grid.columns["unseen_tokens"][i] < unseen
         ]
-        less = min(better, key=lambda i: order_key(grid, i)) if better else None
+        less = min(better, key=lambda i: order_key(grid, i, costs)) if better else None
     return TuneResult(
         scenario=scenario,
         grid=grid,
@@ -213,11 +246,13 @@ def summarise(
         own_index=grid.index(k0, s0),
         constraints=constraints,
         choice=choice,
-        frontier=frontier(grid, constraints.reachable),
+        frontier=frontier(grid, constraints.reachable, costs),
         less_unseen=less,
         sessions=tuple(r.name for r in ok),
         failed=failed,
         relaxed=relaxed,
+        point_what_ifs=None if point_costs is None else tuple(point_costs),
+        ranked_costs=costs,
     )
 
 

@@ -282,9 +282,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
             f"(first, in {skipped[0].result.name}: {skipped[0].first_skipped})",
             file=sys.stderr,
         )
-    result = summarise(scenario, [d.result for d in done], constraints)
-    backtests = tuple(d.backtest for d in done if d.backtest is not None)
-    result = dataclasses.replace(result, backtests=backtests, runtime=runtime)
+    sums = None
     if done and what_ifs and all(d.what_ifs for d in done):
         from budgetcore.tune.whatif import PointCost, add_point  # noqa: PLC0415
 
@@ -292,7 +290,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
         for d in done:
             assert d.what_ifs is not None
             sums = [add_point(c, w) for c, w in zip(sums, d.what_ifs, strict=True)]
-        result = dataclasses.replace(result, point_what_ifs=tuple(sums))
+    # With what-ifs the choice ranks their cost, the page's map's figure (spec §17).
+    result = summarise(scenario, [d.result for d in done], constraints, sums)
+    backtests = tuple(d.backtest for d in done if d.backtest is not None)
+    result = dataclasses.replace(result, backtests=backtests, runtime=runtime)
     if result.choice is not None and backtests and what_ifs:
         # Read from the per-point pass: no log is read or replayed again.
         chosen = _what_ifs([d.what_ifs for d in done if d.backtest], result.choice.index)

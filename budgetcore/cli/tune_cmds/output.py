@@ -74,6 +74,9 @@ def choice_dict(result: TuneResult) -> dict[str, Any] | None:
         "cost": _money(g, g.cost_units(i)),
         "reason": {
             "rule": "lowest cost, then fewer unseen tokens, fewer runs, smaller K, smaller S",
+            # The cost ranked: each point's what-if on the logs' as-run baselines (the
+            # what_if_cost column) when known, else the grid's own (spec §17).
+            "ranks": "cost" if result.ranked_costs is None else "what_if_cost",
             "points": choice.points,
             "eligible": choice.eligible,
             "unknown_usage": choice.unknown,
@@ -88,7 +91,7 @@ def choice_dict(result: TuneResult) -> dict[str, Any] | None:
             **_at(result, result.less_unseen),
             "fewer_unseen_tokens": g.columns["unseen_tokens"][i]
             - g.columns["unseen_tokens"][result.less_unseen],
-            "costs_more": _money(g, g.cost_units(result.less_unseen) - g.cost_units(i)),
+            "costs_more": _gap(result, result.less_unseen, i),
         },
         "fragment": fragment,
         "export": _export_command(result, fragment),
@@ -104,6 +107,13 @@ def choice_dict(result: TuneResult) -> dict[str, Any] | None:
         else {"max_generations": result.relaxed[0], "fewest_on_grid": result.relaxed[1]},
     }
     return out
+
+
+def _gap(result: TuneResult, j: int, i: int) -> str:
+    """Point ``j``'s ranked cost minus point ``i``'s: exact money text (what-ifs, or a
+    priced grid), else billed tokens."""
+    gap = result.cost_gap(j, i)
+    return format(gap, "f") if isinstance(gap, Decimal) else _money(result.grid, gap)
 
 
 def _export_command(result: TuneResult, fragment: str) -> str:
@@ -359,17 +369,23 @@ def choice_lines(result: TuneResult) -> list[str]:
         if result.constraints.any
         else f"of all {choice.points:,} points"
     )
+    costs = result.ranked_costs
     best = "the lowest cost" if g.priced else "the fewest billed tokens (no prices given)"
-    lines.append(
-        f"Choice: K = {choice.k:,}, S = {choice.s:,} — {best} {scope}: {amount(g.cost_units(i))}"
-    )
+    value = amount(g.cost_units(i))
+    if costs is not None:  # the figure the what-if column shows (spec §17)
+        best, value = "the lowest what-if cost on the as-run baseline", money_text(costs[i])
+    lines.append(f"Choice: K = {choice.k:,}, S = {choice.s:,} — {best} {scope}: {value}")
+
+    def gap(j: int, k: int) -> str:
+        moved = result.cost_gap(j, k)
+        return money_text(moved) if isinstance(moved, Decimal) else amount(moved)
+
     unseen = g.columns["unseen_tokens"]
     if choice.runner_up is not None:
         r = choice.runner_up
         rk, rs = g.point(r)
         by = {
-            "cost": f"{amount(g.cost_units(r) - g.cost_units(i))} less than the next, "
-            f"K = {rk:,}, S = {rs:,}",
+            "cost": f"{gap(r, i)} less than the next, K = {rk:,}, S = {rs:,}",
             "unseen_tokens": f"the same {measure} as K = {rk:,}, S = {rs:,}, with "
             f"{unseen[r] - unseen[i]:,} fewer unseen tokens",
             "runs": f"the same {measure} and unseen tokens as K = {rk:,}, S = {rs:,}, with "
@@ -405,7 +421,7 @@ def choice_lines(result: TuneResult) -> list[str]:
         lines.append(
             f"  trades: K = {jk:,}, S = {js:,} leaves "
             f"{g.columns['unseen_tokens'][i] - g.columns['unseen_tokens'][j]:,} fewer tokens "
-            f"unseen for {amount(g.cost_units(j) - g.cost_units(i))} more"
+            f"unseen for {gap(j, i)} more"
         )
     d = choice_dict(result)
     assert d is not None

@@ -601,5 +601,6 @@ def result_of(panel: TunePanel, scenario: Scenario) -> TuneResult | None:
     ]
     failed = (*job.inputs.unreadable, *job.not_replayed)
     results += [SessionResult(name, None, None, problems) for name, problems in failed]
-    result = summarise(scenario, results, constraints)
+    # With what-ifs the choice ranks their cost, as the cost map shows it (spec §17).
+    result = summarise(scenario, results, constraints, job.point_costs)
     return result if axis is None else dataclasses.replace(result, runtime=axis)

@@ -160,6 +160,25 @@ def _cost_amount(g: GridMeasures, units: int, lang: str) -> str:
     return t("tune.amount", lang, value=format_int(units), unit=t(_cost_unit(g), lang))
 
 
+def _ranked_amount(result: TuneResult, i: int, lang: str) -> str:
+    """Point ``i``'s cost as the choice ranks it: its what-if on the as-run baseline
+    (the cost map's figure) over logs, else the grid's modelled cost."""
+    costs = result.ranked_costs
+    if costs is None:
+        return _cost_amount(result.grid, result.grid.cost_units(i), lang)
+    value = costs[i]
+    assert value is not None  # only ranked points are named
+    return format_money(value)
+
+
+def _gap_amount(result: TuneResult, j: int, i: int, lang: str) -> str:
+    """Point ``j``'s ranked cost minus point ``i``'s, with its unit."""
+    gap = result.cost_gap(j, i)
+    if isinstance(gap, Decimal):
+        return format_money(gap)
+    return _cost_amount(result.grid, gap, lang)
+
+
 def _cost_unit(g: GridMeasures) -> str:
     return "tune.unit.money" if g.priced else "tune.unit.billed"
 
@@ -953,7 +972,7 @@ def _choice_body(
                 "tune.choice.best",
                 lang,
                 scope=scope,
-                cost=_cost_amount(g, g.cost_units(i), lang),
+                cost=_ranked_amount(result, i, lang),
             ),
         )
     ]
@@ -973,7 +992,7 @@ def _choice_body(
                     lang,
                     k=format_int(rk),
                     s=format_int(rs),
-                    cost=_cost_amount(g, g.cost_units(r) - g.cost_units(i), lang),
+                    cost=_gap_amount(result, r, i, lang),
                     unseen=format_int(unseen[r] - unseen[i]),
                     runs=format_int(g.summary_calls(r) - g.summary_calls(i)),
                 ),
@@ -1023,7 +1042,7 @@ def _choice_body(
                     k=format_int(jk),
                     s=format_int(js),
                     unseen=format_int(unseen[i] - unseen[j]),
-                    cost=_cost_amount(g, g.cost_units(j) - g.cost_units(i), lang),
+                    cost=_gap_amount(result, j, i, lang),
                 ),
             )
         )
@@ -1059,15 +1078,17 @@ def _binding_html(result: TuneResult, lang: str) -> list[Markup]:
             why=_broken_text(c, own, 0, lang),
         )
         out.append(el("p", {"data-tune-binds": "own"}, text))
-    from budgetcore.tune.choice import order_key  # noqa: PLC0415
+    from budgetcore.tune.choice import order_key, ranked  # noqa: PLC0415
 
-    # Among the settings only: pi's off-diagonal points are no choice to speak of.
+    # Among the settings only: pi's off-diagonal points are no choice to speak of. The
+    # cheapest by the figure the choice ranks (the map's).
+    costs = result.ranked_costs
     known = [
         i
         for i in range(g.points)
-        if g.known(i) and (c.reachable is None or g.point(i) in c.reachable)
+        if ranked(g, i, costs) and (c.reachable is None or g.point(i) in c.reachable)
     ]
-    cheapest = min(known, key=lambda i: order_key(g, i), default=None)
+    cheapest = min(known, key=lambda i: order_key(g, i, costs), default=None)
     if (
         cheapest is not None
         and cheapest not in (choice.index, result.own_index)
@@ -1079,7 +1100,7 @@ def _binding_html(result: TuneResult, lang: str) -> list[Markup]:
             lang,
             k=format_int(k),
             s=format_int(s),
-            cost=_cost_amount(g, g.cost_units(choice.index) - g.cost_units(cheapest), lang),
+            cost=_gap_amount(result, choice.index, cheapest, lang),
             why=_broken_text(c, g, cheapest, lang),
         )
         out.append(el("p", {"data-tune-binds": "cheapest"}, text))
