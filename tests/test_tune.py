@@ -321,6 +321,25 @@ class TestChoice:
         )
         assert frontier(g) == (0, 2, 4)
 
+    def test_the_what_ifs_cost_is_ranked_when_given(self) -> None:
+        """Over logs the choice ranks each point's what-if (docs/spec.md §17), the map's
+        figure: the grid's cheapest point (cost 1) loses to the cheapest what-if; a
+        point whose what-if is unknown is never chosen, nor on the frontier."""
+        g = _grid(
+            [{"cost": 1, "unseen": 10}, {"cost": 2, "unseen": 10}, {"cost": 3}, {"cost": 4}],
+            (1,),
+            (1, 2, 3, 4),
+        )
+        costs = (Decimal("0.50"), Decimal("0.40"), None, Decimal("0.45"))
+        grid_choice = choose(g, Constraints())
+        assert grid_choice is not None
+        assert grid_choice.s == 1
+        c = choose(g, Constraints(), costs)
+        assert c is not None
+        assert (c.s, c.runner_up, c.decided_by, c.unknown, c.eligible) == (2, 3, "cost", 1, 3)
+        assert frontier(g, None, costs) == (1, 3)  # 0 is beaten by 1 on both
+        assert frontier(g) == (0, 2)
+
 
 # ------------------------------------------------------------------ the library call
 
