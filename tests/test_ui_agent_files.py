@@ -137,3 +137,23 @@ def test_a_totals_only_session_says_why_it_has_no_backtest(case: Path, lang: str
     assert "data-replay-totals-only" in page, case
     assert "data-as-run=" not in page
     assert ("No backtest" in page) == (lang == "en")
+
+
+@pytest.mark.parametrize(
+    "case", [LOGS / "droid" / "totals", LOGS / "goose" / "totals", LOGS / "copilot" / "events"]
+)
+def test_a_totals_only_folder_replays_with_timing_on_without_a_traceback(case: Path) -> None:
+    """With the replay's timing box on, a totals-only folder (no request to replay) raised
+    ValueError from min() of no times out of the page's reduce."""
+    from budgetcore.ui.events import (  # noqa: PLC0415
+        JobStep,
+        ReplayFieldTyped,
+        ReplaySourceChosen,
+        ReplayToggled,
+    )
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = dataclasses.replace(state, replay=with_logs(state.replay, _picked(case)))
+    state = reduce(reduce(state, ReplayFieldTyped("replay.timing", "true")), JobStep("replay"))
+    assert "data-replay-totals-only" in str(logs_html(state.replay, "en", wide=True))

@@ -180,6 +180,10 @@ class LogSeries:
         from budgetcore.replay.model import Turn  # noqa: PLC0415 - the replay's, loaded to replay
 
         reqs = self.requests
+        if not reqs:
+            # A totals-only session (Goose, Droid, Copilot CLI's shutdown metrics) has no
+            # request to replay, timed or not; its times are not read (min() of none).
+            return ()
         if timed:
             missing = next((r for r in reqs if r.started is None or r.finished is None), None)
             if missing is not None:
