@@ -163,14 +163,14 @@ REJECTIONS = [
     ),
     pytest.param(
         "[limits]\nmessage_page_size = 3000\n",
-        "limits.message_page_size must be at most limits.raw_records_read (a page within the"
-        " record cap), got 3000 > 2000",
+        "limits.message_page_size must be at most limits.raw_records_read (a message page fits"
+        " within the record cap), got 3000 > 2000",
         id="message-page",
     ),
     pytest.param(
         "[limits]\ndirectory_page_size = 300\n",
-        "limits.directory_page_size must be at most limits.directory_sessions_read (a page"
-        " within the session cap), got 300 > 200",
+        "limits.directory_page_size must be at most limits.directory_sessions_read (a directory"
+        " page fits within the session cap), got 300 > 200",
         id="directory-page",
     ),
     pytest.param(

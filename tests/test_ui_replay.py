@@ -856,7 +856,8 @@ def test_the_gap_range_is_checked_across_its_two_fields_as_the_cli_does() -> Non
     state = _timed(gap_low="9,000", gap_high="1,000")
     msg = _screen(state).field_messages["replay.gap_high"]
     assert (
-        msg == "Gap: high (ms) (1,000) must be at least Gap: low, or the fixed value (ms) (9,000)"
+        msg
+        == "Gap: high (ms) must be at least Gap: low, or the fixed value (ms), got 1,000 < 9,000"
     )
     fixed = reduce(state, ReplayFieldTyped("replay.gap", "fixed"))
     assert _screen(fixed).field_messages["replay.gap_high"] == ""
@@ -987,8 +988,8 @@ def test_a_logs_own_times_decide_the_fates_and_a_log_without_times_says_so() -> 
     untimed = reduce(on, ReplayLogLoaded(plain, "claude-session.jsonl"))
     screen = _screen(untimed)
     assert (
-        "line 2 needs every request&#x27;s time for background timing; this request has no"
-        in (screen.html["replay-errors"])
+        "Log file has no timestamp on the request of line 2: background timing needs every "
+        "request&#x27;s time" in (screen.html["replay-errors"])
     )
     assert screen.html["replay-summary"] == ""
 
