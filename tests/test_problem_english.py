@@ -11,6 +11,8 @@ so a new one is checked without a test naming it.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import pickle
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +20,7 @@ from string import Formatter
 
 import pytest
 
-from budgetcore.errors import Problem
+from budgetcore.errors import _MAX_PATH, _MAX_RULE, Problem
 from budgetcore.messages import CATALOGUE
 
 PACKAGE = Path(__file__).resolve().parent.parent / "budgetcore"
@@ -227,3 +229,14 @@ def test_the_scan_catches_a_literal_rule(call: str) -> None:
     skip = 2 if kind == "Problem.of" else 1
     old_form = kind in POSITIONAL and len(node.value.args) > POSITIONAL[kind]
     assert _sentences(node.value, skip) or old_form
+
+
+def test_a_problem_stays_a_small_frozen_picklable_value() -> None:
+    problem = Problem.of("x" * 500, "v", "dask-unreachable", why="refused " * 100)
+    assert pickle.loads(pickle.dumps(problem)) == problem  # tune's workers send them back
+    assert len(problem.path) == _MAX_PATH
+    # Outside text in a parameter is data: the rule it fills stays within its limit.
+    assert len(problem.rule) == _MAX_RULE
+    assert problem.rule.endswith("…")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        problem.code = "whole"  # type: ignore[misc]

@@ -856,8 +856,7 @@ def test_the_gap_range_is_checked_across_its_two_fields_as_the_cli_does() -> Non
     state = _timed(gap_low="9,000", gap_high="1,000")
     msg = _screen(state).field_messages["replay.gap_high"]
     assert (
-        msg
-        == "Gap: high (ms) must be at least Gap: low, or the fixed value (ms), got 1,000 < 9,000"
+        msg == "Gap: high (ms) (1,000) must be at least Gap: low, or the fixed value (ms) (9,000)"
     )
     fixed = reduce(state, ReplayFieldTyped("replay.gap", "fixed"))
     assert _screen(fixed).field_messages["replay.gap_high"] == ""

@@ -151,8 +151,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 不是受支持的覆盖项(见注册表);收到 {got}",
     ),
     "core.at-most": (
-        "{where} must be at most {other} ({why}), got {value} > {other_value}",
-        "{where} 必须不大于 {other}({why}),收到 {value} > {other_value}",
+        "{where} ({value}) must be at most {other} ({other_value}): {why}",
+        "{where} ({value})必须不大于{other}({other_value}):{why}",
     ),
     "core.less-than": (
         "{where} must be less than {other} ({why}), got {value} >= {other_value}",
@@ -417,8 +417,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 不是回放选项;收到 {got}",
     ),
     "core.at-least": (
-        "{where} must be at least {other}, got {value} < {other_value}",
-        "{where} 必须不小于 {other},收到 {value} < {other_value}",
+        "{where} ({value}) must be at least {other} ({other_value})",
+        "{where}({value})必须不小于{other}({other_value})",
     ),
     "core.not-generator-key": (
         "{where} is not a generator key; got {got}",

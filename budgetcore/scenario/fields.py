@@ -174,9 +174,10 @@ class LimitRule:
             f"limits.{self.low}",
             "less-than" if self.strict else "at-most",
             other=f"limits.{self.high}",
-            # As the CLI has always said them: whole digits.
-            value=str(a),
-            other_value=str(b),
+            # less-than says them as the CLI always has, in plain digits; at-most, as the
+            # page always has, with separators.
+            value=str(a) if self.strict else f"{a:,}",
+            other_value=str(b) if self.strict else f"{b:,}",
             why=_WHY_KEYS[self.reason],
         )
 
