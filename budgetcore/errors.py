@@ -160,9 +160,13 @@ class Problem:
         return dataclasses.replace(self, value=render_value(value))
 
     def __str__(self) -> str:
+        from budgetcore.messages import rule_says_got  # noqa: PLC0415 - as rule
+
         rule = self.rule
         text = f"{self.path} {rule}" if self.path else rule
-        return text if self.value is None else f"{text}, got {self.value}"
+        if self.value is None or rule_says_got(self.code):
+            return text
+        return f"{text}, got {self.value}"
 
 
 def _params(params: dict[str, object]) -> tuple[tuple[str, str], ...]:

@@ -124,8 +124,8 @@ def test_a_link_that_repeats_a_key_is_refused_naming_the_key() -> None:
     )
     # The link goes on with the first value, and says so (core.duplicate-first).
     assert line.endswith(
-        'config.trigger_tokens appears more than once: the first value, "40000", is used, '
-        'got "50000"'
+        'config.trigger_tokens appears more than once: the first value, "40000", is used and '
+        '"50000" is not'
     ), line
 
 

@@ -23,7 +23,17 @@ from functools import lru_cache
 from importlib import import_module
 from string import Formatter
 
-__all__ = ["AREAS", "CATALOGUE", "LANGS", "count", "merge", "problem_params", "problem_rule", "t"]
+__all__ = [
+    "AREAS",
+    "CATALOGUE",
+    "LANGS",
+    "count",
+    "merge",
+    "problem_params",
+    "problem_rule",
+    "rule_says_got",
+    "t",
+]
 
 LANGS = ("en", "zh")
 
@@ -188,6 +198,13 @@ def problem_params(params: Mapping[str, str], lang: str) -> dict[str, str]:
 @lru_cache(maxsize=1024)
 def _rule_template(key: str) -> str:
     return _GOT.sub("", _PLACE.sub("", CATALOGUE[key][0], count=1))
+
+
+def rule_says_got(code: str) -> bool:
+    """Whether the rule of ``code`` says the received value itself (``... is used and
+    {got} is not``), so the CLI adds no ``, got ...`` after it."""
+    key = code if "." in code else f"core.{code}"
+    return key in CATALOGUE and "{got}" in _rule_template(key)
 
 
 def problem_rule(

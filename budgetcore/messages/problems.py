@@ -101,8 +101,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "core.duplicate": ("{where} appears more than once", "{where} 出现了不止一次"),
     "core.duplicate-first": (
-        "{where} appears more than once: the first value, {kept}, is used; got {got}",
-        "{where} 出现了不止一次:使用第一个值 {kept};收到 {got}",
+        "{where} appears more than once: the first value, {kept}, is used and {got} is not",
+        "{where} 出现了不止一次:使用第一个值 {kept},未使用 {got}",
     ),
     "core.pin-flag": (
         "{where} must be 1 (pin=1 marks a pinned plan); got {got}",

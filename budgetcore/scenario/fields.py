@@ -158,7 +158,7 @@ class LimitRule:
     low: str  # a Limits field name
     high: str
     strict: bool
-    reason: str
+    why: str  # why the rule holds, a catalogue key (``why.*``): said in either language
 
     @property
     def fields(self) -> tuple[str, str]:
@@ -178,24 +178,16 @@ class LimitRule:
             # page always has, with separators.
             value=str(a) if self.strict else f"{a:,}",
             other_value=str(b) if self.strict else f"{b:,}",
-            why=_WHY_KEYS[self.reason],
+            why=self.why,
         )
 
 
-_TIMEOUTS = "model timeout <= run timeout < lease"
-_WHY_KEYS = {
-    _TIMEOUTS: "why.timeouts",
-    "a page within the record cap": "why.record-page",
-    "a page within the session cap": "why.session-page",
-}
 #: Cross-key rules of docs/spec.md §6; the defaults satisfy every one.
 LIMIT_RULES: tuple[LimitRule, ...] = (
-    LimitRule("model_timeout_s", "run_timeout_s", False, _TIMEOUTS),
-    LimitRule("run_timeout_s", "lease_s", True, _TIMEOUTS),
-    LimitRule("message_page_size", "raw_records_read", False, "a page within the record cap"),
-    LimitRule(
-        "directory_page_size", "directory_sessions_read", False, "a page within the session cap"
-    ),
+    LimitRule("model_timeout_s", "run_timeout_s", False, "why.timeouts"),
+    LimitRule("run_timeout_s", "lease_s", True, "why.timeouts"),
+    LimitRule("message_page_size", "raw_records_read", False, "why.record-page"),
+    LimitRule("directory_page_size", "directory_sessions_read", False, "why.session-page"),
 )
 assert all(rule.holds(Limits()) for rule in LIMIT_RULES)
 
