@@ -240,3 +240,11 @@ def test_a_problem_stays_a_small_frozen_picklable_value() -> None:
     assert problem.rule.endswith("…")
     with pytest.raises(dataclasses.FrozenInstanceError):
         problem.code = "whole"  # type: ignore[misc]
+
+
+def test_a_rule_that_says_its_value_is_not_followed_by_it_again() -> None:
+    problem = Problem.of("config.x", "2", "duplicate-first", kept='"1"')
+    assert (
+        str(problem)
+        == 'config.x appears more than once: the first value, "1", is used and "2" is not'
+    )
