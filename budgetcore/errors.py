@@ -83,14 +83,22 @@ def _shorten(text: str, limit: int = _MAX_RENDERED) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One invalid field: where it is, which rule it breaks, and what was received."""
+    """One invalid field: where it is, which rule it breaks, and what was received.
+
+    The rule is data: a catalogue code and its parameters. Its sentence has one home,
+    the catalogue's ``core.<code>`` (``budgetcore/messages/``), English and Chinese; the
+    page says it in the reader's language (``ui/problems.py``), the CLI prints
+    :attr:`rule`, the same English. A raise site names the code and the parameters
+    only::
+
+        Problem.of("config.trigger_tokens", "8k", "whole", low="0", high="10^12")
+        Problem.coded("log", "log-empty")
+    """
 
     path: str
-    rule: str  # English, for the CLI: "must be ..."
+    # A catalogue id without its ``core.`` prefix; a page-only problem's whole key.
+    code: str
     value: str | None = None
-    # The same problem as data for the page: a catalogue id (``core.<code>``) and its
-    # parameters, so the page renders it in the reader's language.
-    code: str = ""
     params: tuple[tuple[str, str], ...] = ()
     # For the page: the further fields the problem marks (a rule between two fields
     # marks both), and the names of the params whose text is itself a catalogue key,
@@ -102,17 +110,16 @@ class Problem:
         # A path echoes keys the input chose (a 10 MB unknown key): shorten it like a value.
         if len(self.path) > _MAX_PATH or not self.path.isprintable():
             object.__setattr__(self, "path", _shorten(self.path, _MAX_PATH))
-        if len(self.rule) > _MAX_RULE or not self.rule.isprintable():
-            object.__setattr__(self, "rule", _shorten(self.rule, _MAX_RULE))
 
     @classmethod
-    def of(cls, path: str, rule: str, value: object, code: str = "", **params: object) -> Problem:
-        return cls(path, rule, render_value(value), code, _params(params))
+    def of(cls, path: str, value: object, code: str, /, **params: object) -> Problem:
+        """A problem quoting ``value`` as received."""
+        return cls(path, code, render_value(value), _params(params))
 
     @classmethod
-    def coded(cls, path: str, rule: str, code: str, **params: object) -> Problem:
-        """A problem without a received value, with its catalogue code."""
-        return cls(path, rule, None, code, _params(params))
+    def coded(cls, path: str, code: str, /, **params: object) -> Problem:
+        """A problem without a received value."""
+        return cls(path, code, None, _params(params))
 
     @classmethod
     def page(
@@ -125,11 +132,23 @@ class Problem:
             paths[0],
             code,
             None,
-            code,
             tuple((name, text) for name, text, _ in params),
             paths[1:],
             tuple(name for name, _, is_key in params if is_key),
         )
+
+    @property
+    def rule(self) -> str:
+        """The rule in English, as the CLI prints it after the path ("must be ..."):
+        rendered from the catalogue when asked, never stored (a log reader builds a
+        problem per bad line; most are only counted)."""
+        # The catalogue loads with the first problem said, not with every command.
+        from budgetcore.messages import problem_rule  # noqa: PLC0415
+
+        rule = problem_rule(self.code, dict(self.params), self.value, self.keys)
+        if len(rule) > _MAX_RULE or not rule.isprintable():
+            return _shorten(rule, _MAX_RULE)
+        return rule
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -141,8 +160,13 @@ class Problem:
         return dataclasses.replace(self, value=render_value(value))
 
     def __str__(self) -> str:
-        text = f"{self.path} {self.rule}" if self.path else self.rule
-        return text if self.value is None else f"{text}, got {self.value}"
+        from budgetcore.messages import rule_says_got  # noqa: PLC0415 - as rule
+
+        rule = self.rule
+        text = f"{self.path} {rule}" if self.path else rule
+        if self.value is None or rule_says_got(self.code):
+            return text
+        return f"{text}, got {self.value}"
 
 
 def _params(params: dict[str, object]) -> tuple[tuple[str, str], ...]:

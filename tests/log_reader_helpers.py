@@ -47,19 +47,15 @@ def oracle(raw: bytes) -> object:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Malformed(
-            f"is not UTF-8 text (byte {exc.start + 1} of the line)",
-            "log-line-not-utf8",
-            byte=exc.start + 1,
-        )
+        return Malformed("log-line-not-utf8", byte=exc.start + 1)
     try:
         obj = _oracle_decode(text)
     except RecursionError:
-        return Malformed("is nested too deeply", "log-line-too-deep")
+        return Malformed("log-line-too-deep")
     except ValueError:
-        return Malformed("is not valid JSON", "log-line-not-json")
+        return Malformed("log-line-not-json")
     if not isinstance(obj, dict):
-        return Malformed("is not a JSON object", "log-line-not-object")
+        return Malformed("log-line-not-object")
     return obj
 
 

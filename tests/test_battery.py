@@ -680,11 +680,14 @@ def test_a_refused_file_says_its_limit_on_the_page() -> None:
     state = reduce(initial_state(), FileRefused("config", "huge.toml"))
     assert state.import_preview is not None
     (problem,) = state.import_preview.problems
-    assert (problem.code, dict(problem.params)) == ("too-large", {"limit": "1 MiB"})
+    assert (problem.code, dict(problem.params)) == (
+        "too-large",
+        {"limit": "1 MiB", "bytes": "1,048,576"},
+    )
     _page_ok(state)
     log = reduce(initial_state(), FileRefused("page-log", "huge.jsonl"))
     assert [(p.code, dict(p.params)) for p in log.replay.log_error] == [
-        ("too-large", {"limit": "512 MiB"})
+        ("too-large", {"limit": "512 MiB", "bytes": "536,870,912"})
     ]
     _page_ok(log)
 

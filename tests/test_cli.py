@@ -122,7 +122,11 @@ def test_a_link_that_repeats_a_key_is_refused_naming_the_key() -> None:
     line = _one_line(
         run("plan", "--fragment", "#config.trigger_tokens=40000&config.trigger_tokens=50000")
     )
-    assert line.endswith('config.trigger_tokens appears more than once, got "50000"'), line
+    # The link goes on with the first value, and says so (core.duplicate-first).
+    assert line.endswith(
+        'config.trigger_tokens appears more than once: the first value, "40000", is used and '
+        '"50000" is not'
+    ), line
 
 
 def test_a_link_with_a_pinned_plan_plans_its_current_scenario() -> None:

@@ -151,8 +151,8 @@ REJECTIONS = [
     ),
     pytest.param(
         "[limits]\nmodel_timeout_s = 100\n",
-        "limits.model_timeout_s must be at most limits.run_timeout_s (model timeout <= run"
-        " timeout < lease), got 100 > 90",
+        "limits.model_timeout_s (100) must be at most limits.run_timeout_s (90): model timeout"
+        " <= run timeout < lease",
         id="timeouts",
     ),
     pytest.param(
@@ -163,14 +163,14 @@ REJECTIONS = [
     ),
     pytest.param(
         "[limits]\nmessage_page_size = 3000\n",
-        "limits.message_page_size must be at most limits.raw_records_read (a page within the"
-        " record cap), got 3000 > 2000",
+        "limits.message_page_size (3,000) must be at most limits.raw_records_read (2,000): a"
+        " message page fits within the record cap",
         id="message-page",
     ),
     pytest.param(
         "[limits]\ndirectory_page_size = 300\n",
-        "limits.directory_page_size must be at most limits.directory_sessions_read (a page"
-        " within the session cap), got 300 > 200",
+        "limits.directory_page_size (300) must be at most limits.directory_sessions_read (200):"
+        " a directory page fits within the session cap",
         id="directory-page",
     ),
     pytest.param(

@@ -171,7 +171,7 @@ class TestFiles:
         first, line = info.value.problems
         assert (first.code, dict(first.params)) == (
             "log-no-requests",
-            {"lines": "2", "malformed": "1", "entries": "user 1"},
+            {"format": "Claude Code", "lines": "2", "malformed": "1", "entries": "user 1"},
         )
         assert (line.code, dict(line.params)) == ("log-line-not-json", {"line": "1"})
 

@@ -85,7 +85,7 @@ API_MISUSE: list[tuple[str, Any, str]] = [
     (
         "ReplayOptions covered > history",
         lambda: ReplayOptions(start_covered=5),
-        "ReplayOptions.start_covered must be at most start_history",
+        "ReplayOptions.start_covered (5) must be at most start_history (0)",
     ),
     ("ReplayOptions cache", lambda: ReplayOptions(cache="yes"), "ReplayOptions.cache must be"),  # type: ignore[arg-type]
     (

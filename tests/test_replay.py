@@ -277,7 +277,10 @@ class TestErrors:
     @pytest.mark.parametrize(
         ("options", "message"),
         [
-            ({"start_history": 5, "start_covered": 6}, "options.start_covered must be at most"),
+            (
+                {"start_history": 5, "start_covered": 6},
+                r"options.start_covered \(6\) must be at most",
+            ),
             ({"start_history": -1}, "options.start_history must be an integer from 0"),
             ({"cache": "yes"}, "options.cache must be true or false"),
             ({"failure_rate": "1.5"}, "options.failure_rate must be a decimal from 0 to 1"),

@@ -11,9 +11,14 @@ import pytest
 
 from budgetcore.cli.tune_cmds import command
 from budgetcore.errors import ScenarioError
-from budgetcore.tune.constraints import RATE_RULE, RATIO_RULE, constraint_value
+from budgetcore.tune.constraints import constraint_value
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.tune.state import parse_field_text
+
+#: The CLI's rules, as it has printed them since the constraint flags came (now the
+#: catalogue's English: problem.tune-rate, problem.tune-compression).
+RATE_RULE = "must be a decimal from 0 to 100 with at most 6 decimal places"
+RATIO_RULE = "must be a ratio X (of X:1) from 1 to 1,000,000 with at most 6 decimal places, or off"
 
 PACKAGE = Path(__file__).resolve().parent.parent / "budgetcore"
 

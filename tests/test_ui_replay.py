@@ -987,8 +987,8 @@ def test_a_logs_own_times_decide_the_fates_and_a_log_without_times_says_so() -> 
     untimed = reduce(on, ReplayLogLoaded(plain, "claude-session.jsonl"))
     screen = _screen(untimed)
     assert (
-        "line 2 needs every request&#x27;s time for background timing; this request has no"
-        in (screen.html["replay-errors"])
+        "Log file has no timestamp on the request of line 2: background timing needs every "
+        "request&#x27;s time" in (screen.html["replay-errors"])
     )
     assert screen.html["replay-summary"] == ""
 

@@ -210,7 +210,7 @@ class TestLinks:
         assert state.pinned is not None
         assert state.pinned.scenario.config.trigger_tokens == 32_000  # its default
         banner = render(state).text["link-problems"]
-        assert "Pinned plan: Trigger line K (config.trigger_tokens) must be a whole" in banner
+        assert "Pinned plan: Trigger line K (config.trigger_tokens) must be an integer" in banner
 
 
 class TestImport:

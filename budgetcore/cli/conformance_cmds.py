@@ -37,7 +37,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     from budgetcore.conformance.schemas import SCHEMA_NAMES, schema_text  # noqa: PLC0415
 
     if args.name not in SCHEMA_NAMES:
-        rule = f"must be one of {', '.join(SCHEMA_NAMES)}"
-        raise ScenarioError([Problem.of("schema", rule, args.name)])
+        names = ", ".join(SCHEMA_NAMES)
+        raise ScenarioError([Problem.of("schema", args.name, "one-of", names=names)])
     sys.stdout.write(schema_text(args.name))
     return 0

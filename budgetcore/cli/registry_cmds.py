@@ -93,7 +93,7 @@ def cmd_peers(args: argparse.Namespace) -> int:
     resolved: Resolution | None = None
     if args.model is not None:
         if args.window is not None or args.max_output is not None:
-            raise ScenarioError([Problem("--model", "give --model or --window/--max-output")])
+            raise ScenarioError([Problem.coded("--model", "peers-model")])
         q = base.main_model.reserves_output
         check_size(args.model, "query", "--model")
         resolved = default_registry().require_resolved(args.model, "--model", reserves_output=q)
@@ -108,14 +108,13 @@ def cmd_peers(args: argparse.Namespace) -> int:
     elif args.window is None and args.max_output is None and args.scenario is not None:
         contract = base.main_model
     else:
-        raise ScenarioError([Problem("peers", "needs --window and --max-output, or --model")])
+        raise ScenarioError([Problem.coded("peers", "peers-needs")])
     if contract.output_tokens > contract.input_tokens:  # the output is part of the window
         where = "--max-output" if args.max_output is not None else "main_model.output_tokens"
-        rule = (
-            "must be at most the window W (the output is part of it), "
-            f"got {contract.output_tokens:,} > {contract.input_tokens:,}"
+        output, window = f"{contract.output_tokens:,}", f"{contract.input_tokens:,}"
+        raise ScenarioError(
+            [Problem.coded(where, "output-above-window", output=output, window=window)]
         )
-        raise ScenarioError([Problem(where, rule)])
     scenario = dataclasses.replace(base, main_model=contract)
     named = base.main_model_name if contract is base.main_model else None
     if resolved is not None and resolved.model is not None:

@@ -264,13 +264,13 @@ def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any,
 
     sources = [s for s in (args.turns, args.generate, args.log) if s is not None]
     if len(sources) != 1:
-        raise ScenarioError([Problem("turns", "give exactly one of --turns, --generate, --log")])
+        raise ScenarioError([Problem.coded("turns", "one-source")])
     options = (
         None if args.options is None else parse_options_json(read_input(args.options, "options"))
     )
     if args.log is not None:
         if os.path.isdir(args.log):
-            raise ScenarioError([Problem("log", "must be one file here, not a folder")])
+            raise ScenarioError([Problem.coded("log", "log-folder-here")])
         log = read_log_shown(args.log, _log_format(args))
         if scenario is not None:
             options = link_priced(args, scenario, options)
@@ -346,7 +346,7 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     finally:
         progress.close()
     if not runs:
-        raise ScenarioError([Problem("log", f"folder {shown_name(root)} holds no .jsonl file")])
+        raise ScenarioError([Problem.coded("log", "folder-no-jsonl", folder=shown_name(root))])
     runs = billed_once_runs(runs)
     if folder.not_read:
         print(
@@ -540,7 +540,8 @@ def _database_runs(
     except ScenarioError as exc:
         return [SessionRun(name, None, error=exc.problems)]
     except Unreadable as exc:
-        return [SessionRun(name, None, error=(Problem("log", str(exc)),))]
+        problem = Problem.coded("log", "unreadable", why=str(exc))
+        return [SessionRun(name, None, error=(problem,))]
     runs = []
     for log in logs:
         try:
@@ -602,19 +603,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     scenario = scenario_of(args) if _has_scenario(args) or args.log is None else None
     if args.log is None:
         if args.usage:
-            raise ScenarioError([Problem("usage", "needs --log")])
+            raise ScenarioError([Problem.coded("usage", "usage-needs-log")])
         from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
 
         result, _log, _series = replay_of(args, scenario)
         runs, folder = [SessionRun("", None, None, result)], False
     else:
         if args.turns is not None or args.generate is not None:
-            raise ScenarioError(
-                [Problem("turns", "give exactly one of --turns, --generate, --log")]
-            )
+            raise ScenarioError([Problem.coded("turns", "one-source")])
         runs, folder = _log_runs(args, scenario)
         if not folder and runs[0].result is None and not args.usage:
-            raise ScenarioError(list(runs[0].error) or [Problem("log", "no replay")])
+            raise ScenarioError(list(runs[0].error) or [Problem.coded("log", "no-replay")])
     write_sessions(runs, fmt, sys.stdout.write, folder=folder)
     return 0
 

@@ -33,7 +33,7 @@ def scenario_and_model(
     fragment = getattr(args, "fragment", None)
     if fragment is not None:
         if args.scenario is not None:
-            raise ScenarioError([Problem("scenario", "give a file or --fragment, not both")])
+            raise ScenarioError([Problem.coded("scenario", "scenario-both")])
         from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415
 
         result = parse_fragment(fragment)
@@ -57,7 +57,7 @@ def scenario_and_model(
         if scenario.main_model_name is not None:
             named, source = scenario.main_model_name, "the scenario's main_model.model"
     elif scenario_required:
-        raise ScenarioError([Problem("scenario", "is required: a JSON file, - or --fragment")])
+        raise ScenarioError([Problem.coded("scenario", "scenario-required")])
     else:
         scenario = Scenario()
     if args.model is not None:
@@ -109,7 +109,6 @@ def cmd_export_runtime(args: argparse.Namespace) -> int:
             [
                 Problem.of(
                     "--format",
-                    f"toml is not {p.title}'s syntax ({p.syntax}); use json or text",
                     fmt,
                     "runtime-format",
                     runtime=p.title,

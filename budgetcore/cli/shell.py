@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_rule, whole_text
+from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_problem, whole_text
 from budgetcore.inputs.text import check_size, limit_of, neutral, read_limited, too_large
 
 if TYPE_CHECKING:
@@ -162,12 +162,9 @@ class Unreadable(Exception):
 def unreadable_problem(exc: Unreadable) -> Problem:
     """A session's file that cannot be read, as the session's problem: ``log file X
     cannot be read: …`` (the problem's path is "log": never "log log file")."""
-    text = str(exc)
-    return (
-        Problem("log", text.removeprefix("log "))
-        if text.startswith("log ")
-        else Problem("log", text)
-    )
+    # The reason is the shell's own line (a path and the system's words for what
+    # failed): data for the sentence, shown as it came.
+    return Problem.coded("log", "unreadable", why=str(exc).removeprefix("log "))
 
 
 #: Errors of the medium rather than of the path: the output cannot be written (exit 1).
@@ -224,7 +221,7 @@ def scenario_of(args: argparse.Namespace) -> Scenario:
     """The scenario of a command: a file, or a fragment (strict: any problem fails)."""
     if getattr(args, "fragment", None) is not None:
         if args.scenario is not None:
-            raise ScenarioError([Problem("scenario", "give a file or --fragment, not both")])
+            raise ScenarioError([Problem.coded("scenario", "scenario-both")])
         from budgetcore.scenario.fragment import parse_fragment  # noqa: PLC0415
 
         result = parse_fragment(args.fragment)
@@ -232,7 +229,7 @@ def scenario_of(args: argparse.Namespace) -> Scenario:
             raise ScenarioError(list(result.problems))
         return result.scenario
     if args.scenario is None:
-        raise ScenarioError([Problem("scenario", "is required: a JSON file, - or --fragment")])
+        raise ScenarioError([Problem.coded("scenario", "scenario-required")])
     from budgetcore.scenario.parse import parse_scenario_json  # noqa: PLC0415 - with a scenario
 
     return parse_scenario_json(read_input(args.scenario, "scenario"))
@@ -250,7 +247,8 @@ def whole_flag(low: int, high: int, what: str = "field") -> Callable[[str], int]
             raise argparse.ArgumentTypeError(too_large(what).problems[0].rule) from None
         value = whole_text(text, high, plain=True)
         if value is None or value < low:
-            raise argparse.ArgumentTypeError(f"{whole_rule(low, high)}, got {render_value(text)}")
+            # The problem without a path: its rule and what it got.
+            raise argparse.ArgumentTypeError(str(whole_problem("", text, low, high)))
         return value
 
     flag.__name__ = "integer"  # argparse names the type in its own messages

@@ -56,8 +56,8 @@ def walk(root: str, limit: int) -> Walk:
     try:
         top = os.stat(root)
     except OSError as exc:
-        rule = f"folder cannot be read: {exc.strerror}"
-        raise ScenarioError([Problem.of("log", rule, root)]) from None
+        problem = Problem.of("log", root, "folder-unreadable", why=exc.strerror)
+        raise ScenarioError([problem]) from None
     seen = {(top.st_dev, top.st_ino)}
     stack: list[str] = [""]  # relative folders still to walk, the next one last
     while stack:
@@ -90,6 +90,6 @@ def walk(root: str, limit: int) -> Walk:
             else:
                 passed.append((path, _kind(st.st_mode)))
             if len(files) + len(passed) > limit:
-                raise ScenarioError([Problem("log", f"folder holds more than {limit:,} files")])
+                raise ScenarioError([Problem.coded("log", "folder-too-many", limit=f"{limit:,}")])
         stack.extend(reversed(subfolders))
     return Walk(tuple(files), tuple(passed))

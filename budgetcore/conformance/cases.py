@@ -662,9 +662,13 @@ def dump_cases(cases: Sequence[Case]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _fail(where: str, rule: str, value: object = None) -> ScenarioError:
+def _fail(where: str, code: str, value: object = None, /, **params: object) -> ScenarioError:
     return ScenarioError(
-        [Problem.of(where, rule, value) if value is not None else Problem(where, rule)]
+        [
+            Problem.of(where, value, code, **params)
+            if value is not None
+            else Problem.coded(where, code, **params)
+        ]
     )
 
 
@@ -674,7 +678,7 @@ def _plain(value: Any, line: int) -> Any:
     try:
         return _copy(value, f"line {line}", line)
     except RecursionError:
-        raise _fail(f"line {line}", "is nested too deeply") from None
+        raise _fail(f"line {line}", "nested-deep") from None
 
 
 def _copy(value: Any, path: str, line: int) -> Any:
@@ -696,67 +700,66 @@ def parse_cases(text: str | bytes) -> CaseFile:
         text = decode_utf8(text, "cases")
     lines = [(n, line) for n, line in split_lines(text) if line.strip()]
     if not lines:
-        raise _fail("cases", "is empty: the first line must be the header")
+        raise _fail("cases", "cases-empty")
     number, first = lines[0]
     header = _plain(load_json(first, f"line {number}"), number)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise _fail(f"line {number}", f'must be the header {{"format": "{FORMAT}", ...}}', header)
+        raise _fail(f"line {number}", "cases-header", header, format=FORMAT)
     version = header.get("format_version")
     if (
         not isinstance(version, int)
         or isinstance(version, bool)
         or not 1 <= version <= FORMAT_VERSION
     ):
-        rule = f"must be a format version this budgetcore reads (1 to {FORMAT_VERSION})"
-        raise _fail(f"line {number}: format_version", rule, version)
+        raise _fail(f"line {number}: format_version", "cases-version", version, high=FORMAT_VERSION)
     cases: list[Case] = []
     seen: set[str] = set()
     for number, line in lines[1:]:
         where = f"line {number}"
         obj = _plain(load_json(line, where), number)
         if not isinstance(obj, dict):
-            raise _fail(where, "must be a JSON object", obj)
+            raise _fail(where, "object", obj)
         name = obj.get("name")
         if not isinstance(name, str) or not name:
-            raise _fail(f"{where}: name", "must be a non-empty string", name)
+            raise _fail(f"{where}: name", "cases-name", name)
         if name in seen:
-            raise _fail(f"{where}: name", "appears more than once", name)
+            raise _fail(f"{where}: name", "cases-name-twice", name)
         seen.add(name)
         for key in ("scenario", "plan"):
             if not isinstance(obj.get(key), dict):
-                raise _fail(f"{where}: {key}", "must be a JSON object", obj.get(key))
+                raise _fail(f"{where}: {key}", "object", obj.get(key))
         try:  # a case's scenario is an input like any other: its field named, never run
             parse_scenario(obj["scenario"])
         except ScenarioError as exc:
             problem = exc.problems[0]
-            more = f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""
-            raise ScenarioError(
-                [
-                    dataclasses.replace(
-                        problem,
-                        path=f"{where} ({name}): scenario.{problem.path}",
-                        rule=problem.rule + more,
-                    )
-                ]
-            ) from None
+            path = f"{where} ({name}): scenario.{problem.path}"
+            if len(exc.problems) > 1:  # the first problem's rule, and how many follow
+                more = len(exc.problems) - 1
+                problem = Problem(
+                    path, "and-more", problem.value, (("rule", problem.rule), ("more", str(more)))
+                )
+            raise ScenarioError([dataclasses.replace(problem, path=path)]) from None
         missing = [k for k in OUTPUT_KEYS if k not in obj["plan"]]
         if missing:
-            rule = (
-                f"lacks {len(missing)} of the {len(OUTPUT_KEYS)} spec §11 output keys "
-                f"({', '.join(missing[:3])}{', …' if len(missing) > 3 else ''})"
+            raise _fail(
+                f"{where}: plan",
+                "cases-plan-keys",
+                None,
+                missing=len(missing),
+                keys=len(OUTPUT_KEYS),
+                names=", ".join(missing[:3]) + (", …" if len(missing) > 3 else ""),
             )
-            raise _fail(f"{where}: plan", rule)
         note = obj.get("note", "")
         tags = obj.get("tags", [])
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-            raise _fail(f"{where}: tags", "must be a list of strings", tags)
+            raise _fail(f"{where}: tags", "cases-tags", tags)
         note = note if isinstance(note, str) else ""
         cases.append(Case(name, note, tuple(tags), obj["scenario"], obj["plan"]))
     declared = header.get("cases")
     if declared is not None and declared != len(cases):
-        raise _fail("cases", f"header declares {declared} cases, the file has {len(cases)}")
+        raise _fail("cases", "cases-count", None, declared=declared, found=len(cases))
     if not cases:
-        raise _fail("cases", "has no case after its header: a conformance run needs one")
+        raise _fail("cases", "cases-none")
     return CaseFile(header, tuple(cases))
 
 

@@ -98,11 +98,10 @@ def _count(config: pytest.Config) -> int:
 
 
 def _seed(config: pytest.Config) -> int:
-    from budgetcore.inputs.numbers import MAX_SEED, whole_rule  # noqa: PLC0415 - when given
+    from budgetcore.inputs.numbers import MAX_SEED, whole_problem  # noqa: PLC0415 - when given
 
-    return _option(
-        config, "--budget-seed", MAX_SEED, whole_rule(0, MAX_SEED).removeprefix("must be ")
-    )
+    rule = whole_problem("--budget-seed", "", 0, MAX_SEED).rule
+    return _option(config, "--budget-seed", MAX_SEED, rule.removeprefix("must be "))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -259,8 +259,7 @@ def check_scenario(scenario: object, what: str = "scenario") -> None:
     """A public entry point's scenario argument: a :class:`Scenario` (what
     ``parse_scenario`` returns), never a dict that fails later on an attribute."""
     if not isinstance(scenario, Scenario):
-        rule = "must be a Scenario (parse_scenario reads one from a dict or JSON)"
-        raise ScenarioError([Problem.of(what, rule, scenario)])
+        raise ScenarioError([Problem.of(what, scenario, "py-scenario")])
 
 
 def plan(scenario: Scenario) -> Plan:

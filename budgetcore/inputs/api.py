@@ -10,10 +10,11 @@ The problems are the number reader's own (:func:`~budgetcore.inputs.numbers.whol
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.numbers import MAX_TOKENS, decimal, whole
+from budgetcore.inputs.numbers import MAX_TOKENS, as_whole, decimal, whole, whole_problem
 
 __all__ = ["Checks"]
 
@@ -34,11 +35,11 @@ class Checks:
     def whole(
         self, name: str, value: object, low: int = 0, high: int = MAX_TOKENS, *, none: bool = False
     ) -> None:
-        before = len(self.problems)
-        whole(value, self._path(name), self.problems, low, high, nullable=none)
-        if none and len(self.problems) > before:  # Python's word for it, not JSON's
-            p = self.problems[-1]
-            self.problems[-1] = Problem(p.path, p.rule.replace(" or null", " or None"), p.value)
+        if not none:
+            whole(value, self._path(name), self.problems, low, high)
+        elif value is not None and as_whole(value, low, high) is None:
+            # Python's word for it, not JSON's: None
+            self.problems.append(whole_problem(self._path(name), value, low, high, "whole-or-none"))
 
     def decimal(
         self,
@@ -64,28 +65,34 @@ class Checks:
     def flag(self, name: str, value: object, *, none: bool = False) -> None:
         if isinstance(value, bool) or (none and value is None):
             return
-        rule = "must be True or False" + (" or None" if none else "")
-        self.problems.append(_problem(self._path(name), rule, value))
+        code = "py-bool-or-none" if none else "py-bool"
+        self.problems.append(_problem(self._path(name), value, code))
 
-    def instance(self, name: str, value: object, kind: type | tuple[type, ...], what: str) -> None:
-        """``value`` is a ``kind`` (or None): ``what`` says which, as the caller knows it."""
+    def instance(self, name: str, value: object, kind: type) -> None:
+        """``value`` is a ``kind`` (or None), named by its class as the caller knows it."""
         if value is None or isinstance(value, kind):
             return
-        self.problems.append(_problem(self._path(name), f"must be {what} or None", value))
+        self.problems.append(_problem(self._path(name), value, "py-instance", what=kind.__name__))
 
-    def rule(self, name: str, rule: str, value: object = None) -> None:
-        """A rule of the caller's own wording; no value when the rule already shows it."""
+    def rule(self, name: str, code: str, got: object = None, /, **params: object) -> None:
+        """A rule of the caller's own (``core.<code>``) that ``got`` breaks; no value
+        when the rule already shows it."""
         path = self._path(name)
-        self.problems.append(Problem(path, rule) if value is None else _problem(path, rule, value))
+        if got is None:
+            self.problems.append(Problem.coded(path, code, **params))
+        else:
+            self.problems.append(_problem(path, got, code, **params))
 
     def done(self) -> None:
         if self.problems:
             raise ScenarioError(self.problems)
 
 
-def _problem(path: str, rule: str, value: object) -> Problem:
+def _problem(path: str, value: object, code: str, /, **params: object) -> Problem:
     """A value as a problem shows it: as JSON would (a string quoted: ``"no"``), or an
     object of no JSON shape by its type, never its repr's internals."""
     if value is None or isinstance(value, str | int | Decimal | float | list | dict | tuple):
-        return Problem.of(path, rule, value)
-    return Problem(path, rule, f"a {type(value).__name__}")
+        return Problem.of(path, value, code, **params)
+    return dataclasses.replace(
+        Problem.coded(path, code, **params), value=f"a {type(value).__name__}"
+    )

@@ -29,7 +29,40 @@ def _looks_like_json(text: str) -> bool:
     return False
 
 
-_TOML_AT = re.compile(r"at line (\d+), column (\d+)")
+#: tomllib's messages -> catalogue ids (``toml.<id>``, each the message's own English),
+#: so the page can say them in Chinese; a message not here (one naming a key) is shown
+#: as it came. tomllib ends each with its place: ``(at line 3, column 19)``.
+_TOML_DETAIL = {
+    "Invalid value": "invalid-value",
+    "Invalid statement": "invalid-statement",
+    "Invalid initial character for a key part": "invalid-key",
+    "Expected '=' after a key in a key/value pair": "expected-equals",
+    "Expected ']' at the end of a table declaration": "expected-bracket",
+    "Expected ']]' at the end of an array declaration": "expected-brackets",
+    "Expected newline or end of document after a statement": "expected-newline",
+    "Cannot overwrite a value": "overwrite",
+    "Invalid date or datetime": "invalid-date",
+    "Invalid hex value": "invalid-hex",
+    "Unclosed array": "unclosed-array",
+    "Unclosed inline table": "unclosed-table",
+    "Unterminated string": "unterminated-string",
+}
+_TOML_AT = re.compile(r"(.*) \((?:at line (\d+), column (\d+)|(at end of document))\)", re.DOTALL)
+
+
+def _toml_problem(what: str, message: str) -> Problem:
+    """tomllib's message as a problem: what it says (a catalogue id, or its own words)
+    and where (a line and column, or the document's end)."""
+    found = _TOML_AT.fullmatch(message)
+    if found is None:
+        return Problem.coded(what, "toml-other", detail=message)
+    said, line, column, end = found.groups()
+    detail = f"toml.{_TOML_DETAIL[said]}" if said in _TOML_DETAIL else said
+    duplicate = "overwrite" in said or "redefine" in said.lower()
+    code = "toml-duplicate" if duplicate else "toml"
+    if end:
+        return Problem.coded(what, code + "-end", detail=detail)
+    return Problem.coded(what, code, detail=detail, at_line=line, at_column=column)
 
 
 def decode_document(text: str | bytes, fmt: str | None, what: str = "config") -> Mapping[str, Any]:
@@ -46,22 +79,14 @@ def decode_document(text: str | bytes, fmt: str | None, what: str = "config") ->
         try:
             data = tomllib.loads(_signed_zero_as_decimal_text(text), parse_float=read_number)
         except tomllib.TOMLDecodeError as exc:
-            rule, code = f"is not valid TOML: {exc}", "toml"
-            if "overwrite" in str(exc) or "redefine" in str(exc).lower():
-                rule, code = f"has a duplicate key: {exc}", "toml-duplicate"
-            where = _TOML_AT.search(str(exc))
-            line, column = where.groups() if where else ("?", "?")
-            problem = Problem.coded(what, rule, code, at_line=line, at_column=column)
+            problem = _toml_problem(what, str(exc))
             raise ScenarioError([problem]) from None
         except RecursionError:
-            rule = "is not valid TOML: nested too deeply"
-            raise ScenarioError([Problem.coded(what, rule, "toml-deep")]) from None
+            raise ScenarioError([Problem.coded(what, "toml-deep")]) from None
         except ValueError:  # tomllib's int() refuses numbers of thousands of digits
-            rule = "is not valid TOML: a number has too many digits"
-            raise ScenarioError([Problem.coded(what, rule, "toml-digits")]) from None
+            raise ScenarioError([Problem.coded(what, "toml-digits")]) from None
     if not isinstance(data, dict):
-        rule = "must be a table/object of overrides"
-        raise ScenarioError([Problem.of(what, rule, data, "table")])
+        raise ScenarioError([Problem.of(what, data, "table")])
     return data
 
 

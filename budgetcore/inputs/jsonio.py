@@ -44,7 +44,8 @@ def _pairs(pairs: list[tuple[str, Any]]) -> JsonObject:
     return obj
 
 
-#: json's messages -> catalogue ids (``json.<id>``), so the page can say them in Chinese.
+#: json's messages -> catalogue ids (``json.<id>``, each the message's own English), so
+#: the page can say them in Chinese; a message not here is shown as it came.
 _JSON_DETAIL = {
     "Expecting value": "expecting-value",
     "Expecting property name enclosed in double quotes": "expecting-name",
@@ -53,10 +54,10 @@ _JSON_DETAIL = {
     "Unterminated string starting at": "unterminated-string",
     "Invalid control character at": "control-character",
     "Invalid \\escape": "bad-escape",
-    "Invalid \\uXXXX escape": "bad-escape",
+    "Invalid \\uXXXX escape": "bad-unicode-escape",
     "Extra data": "extra-data",
-    "Illegal trailing comma before end of object": "trailing-comma",
-    "Illegal trailing comma before end of array": "trailing-comma",
+    "Illegal trailing comma before end of object": "trailing-comma-object",
+    "Illegal trailing comma before end of array": "trailing-comma-array",
 }
 
 
@@ -75,14 +76,17 @@ def load_json(text: str | bytes, what: str = "scenario") -> Any:
             object_pairs_hook=_pairs,
         )
     except json.JSONDecodeError as exc:
-        rule = f"is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        detail = _JSON_DETAIL.get(exc.msg, "other")
+        detail = _JSON_DETAIL.get(exc.msg)
         problem = Problem.coded(
-            what, rule, "json", detail=f"json.{detail}", at_line=exc.lineno, at_column=exc.colno
+            what,
+            "json",
+            detail=exc.msg if detail is None else f"json.{detail}",
+            at_line=exc.lineno,
+            at_column=exc.colno,
         )
         raise ScenarioError([problem]) from None
     except RecursionError:
-        problem = Problem.coded(what, "is not valid JSON: nested too deeply", "json-deep")
+        problem = Problem.coded(what, "json-deep")
         raise ScenarioError([problem]) from None
 
 
@@ -120,7 +124,6 @@ def key_problems(
     path: str,
     known: Collection[str] | None,
     *,
-    rule: str = "is not a known key",
     code: str = "unknown-key",
     line: int | None = None,
     **params: object,
@@ -132,9 +135,7 @@ def key_problems(
     problems = [duplicate(path, key, line) for key in dict.fromkeys(duplicates_of(obj))]
     if known is not None:
         problems += [
-            Problem.of(
-                key_path(path, key, line), rule, value, code, **params, **_at(path, key, line)
-            )
+            Problem.of(key_path(path, key, line), value, code, **params, **_at(path, key, line))
             for key, value in obj.items()
             if key not in known
         ]
@@ -154,10 +155,9 @@ def duplicate(
     ``repeated`` the one it ignored (code ``duplicate-first``)."""
     where = key_path(path, key, line)
     if kept is None:
-        return Problem.coded(where, "appears more than once", "duplicate", **_at(path, key, line))
+        return Problem.coded(where, "duplicate", **_at(path, key, line))
     return Problem.of(
         where,
-        "appears more than once",
         repeated,
         "duplicate-first",
         kept=render_value(kept),

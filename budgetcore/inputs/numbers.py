@@ -34,7 +34,7 @@ __all__ = [
     "read_number",
     "typed",
     "whole",
-    "whole_rule",
+    "whole_problem",
     "whole_text",
 ]
 
@@ -168,21 +168,6 @@ def bound_text(value: int | Decimal) -> str:
     return f"{value:,}"
 
 
-def _param(value: int | Decimal) -> str:
-    """A range end as a message parameter: integers with separators, decimals as written."""
-    return f"{value:,}" if isinstance(value, int) else str(value)
-
-
-def whole_rule(low: int = 0, high: int = MAX_TOKENS, *, nullable: bool = False) -> str:
-    """The rule a whole-number field states.
-
-    >>> whole_rule(1)
-    'must be an integer from 1 to 10^12'
-    """
-    rule = f"must be an integer from {bound_text(low)} to {bound_text(high)}"
-    return rule + " or null" if nullable else rule
-
-
 def whole(
     raw: object,
     path: str,
@@ -206,18 +191,21 @@ def whole(
     value = as_whole(raw, low, high)
     if value is None:
         code = "whole-or-null" if nullable else "whole"
-        problems.append(
-            Problem.of(
-                path,
-                whole_rule(low, high, nullable=nullable),
-                raw,
-                code,
-                low=_param(low),
-                high=_param(high),
-                **where,
-            )
-        )
+        problems.append(whole_problem(path, raw, low, high, code, **where))
     return value
+
+
+def whole_problem(
+    path: str,
+    raw: object,
+    low: int = 0,
+    high: int = MAX_TOKENS,
+    code: str = "whole",
+    **where: object,
+) -> Problem:
+    """The problem of a whole number outside ``low``..``high`` (``core.whole``, or a
+    variant ``code`` with the same bounds: ``whole-or-null``, ``whole-or-none``)."""
+    return Problem.of(path, raw, code, low=bound_text(low), high=bound_text(high), **where)
 
 
 def decimal(
@@ -229,16 +217,15 @@ def decimal(
     high: Decimal | int,
     places: int,
     code: str = "decimal",
-    high_open: bool = False,
     nullable: bool = False,
-    unit: str = "",
     strings: bool = True,
     **where: object,
 ) -> Decimal | None:
-    """:func:`as_decimal`, appending the coded problem (``core.decimal``, or ``code``;
-    ``-or-null`` when ``nullable``) when it fails. ``unit`` says what the number is
-    (``money per token``); ``where`` as for :func:`whole`. Without ``strings`` (a
-    Python caller's value, docs/python-api.md) only an int or a Decimal is a number.
+    """:func:`as_decimal`, appending the coded problem (``core.decimal``, or ``code``,
+    whose sentence says what the number is: ``price``) when it fails: ``-or-null`` when
+    ``nullable``; ``-py`` without ``strings`` (a Python caller's value,
+    docs/python-api.md: only an int or a Decimal is a number; ``-py-or-none``).
+    ``where`` as for :func:`whole`.
 
     >>> found = []
     >>> decimal("1.5", "options.failure_rate", found, low=0, high=1, places=30)
@@ -248,23 +235,18 @@ def decimal(
     """
     if raw is None and nullable:
         return None
-    value = as_decimal(raw, low, high, places, high_open=high_open, strings=strings)
+    value = as_decimal(raw, low, high, places, strings=strings)
     if value is None:
-        upper = " (exclusive)" if high_open else ""
-        of = f" ({unit})" if unit else ""
-        rule = (
-            f"must be a decimal from {bound_text(low)} to {bound_text(high)}{upper}{of} with at "
-            f"most {places} decimal places, "
-            + ("as a string or an exact JSON number" if strings else "as an int or a Decimal")
-        ) + ((", or null" if strings else ", or None") if nullable else "")
+        variant = ("" if strings else "-py") + (
+            ("-or-null" if strings else "-or-none") if nullable else ""
+        )
         problems.append(
             Problem.of(
                 path,
-                rule,
                 raw,
-                code + ("-or-null" if nullable else ""),
-                low=_param(low),
-                high=_param(high),
+                code + variant,
+                low=bound_text(low),
+                high=bound_text(high),
                 places=str(places),
                 **where,
             )

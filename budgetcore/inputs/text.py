@@ -90,9 +90,13 @@ def size_text(size: int, byte: str = "bytes") -> str:
     return f"{size:,} {byte}"
 
 
-def _limit_text(limit: int) -> str:
-    shown = size_text(limit)
-    return shown if shown.endswith("bytes") else f"{shown} ({limit:,} bytes)"
+def _limit(limit: int) -> tuple[str, dict[str, str]]:
+    """A limit as a problem says it: in a binary unit and in bytes (``1 MiB (1,048,576
+    bytes)``), or in bytes alone below a whole KiB (``-bytes``, ``256 bytes``)."""
+    shown = size_text(limit, "B")
+    if shown.endswith(" B"):
+        return "-bytes", {"bytes": f"{limit:,}"}
+    return "", {"limit": shown, "bytes": f"{limit:,}"}
 
 
 def too_large(
@@ -112,14 +116,11 @@ def too_large(
     config is at least 5,242,880 bytes, larger than its limit of 1 MiB (1,048,576 bytes)
     """
     cap = limit_of(what) if limit is None else limit
+    variant, params = _limit(cap)
     if size is None:
-        rule = f"is larger than its limit of {_limit_text(cap)}"
-        return ScenarioError([Problem.coded(what, rule, "too-large", limit=size_text(cap, "B"))])
-    least = "at least " if at_least else ""
-    rule = f"is {least}{size:,} bytes, larger than its limit of {_limit_text(cap)}"
-    code = "too-large-least" if at_least else "too-large-size"
-    params = {"limit": size_text(cap, "B"), "size": f"{size:,}"}
-    return ScenarioError([Problem.coded(what, rule, code, **params)])
+        return ScenarioError([Problem.coded(what, "too-large" + variant, **params)])
+    code = ("too-large-least" if at_least else "too-large-size") + variant
+    return ScenarioError([Problem.coded(what, code, size=f"{size:,}", **params)])
 
 
 def utf8_size_above(text: str, limit: int) -> bool:
@@ -157,8 +158,7 @@ def decode_utf8(data: bytes, what: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        rule = f"must be UTF-8 text (byte {exc.start})"
-        raise ScenarioError([Problem.coded(what, rule, "utf8", byte=exc.start)]) from None
+        raise ScenarioError([Problem.coded(what, "utf8", byte=exc.start)]) from None
 
 
 def split_lines(text: str) -> Iterator[tuple[int, str]]:

@@ -17,12 +17,23 @@ Terminology follows the source article: 触发线 K, 摘要上限 S, 安全余�
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from importlib import import_module
 from string import Formatter
 
-__all__ = ["AREAS", "CATALOGUE", "LANGS", "count", "merge", "t"]
+__all__ = [
+    "AREAS",
+    "CATALOGUE",
+    "LANGS",
+    "count",
+    "merge",
+    "problem_params",
+    "problem_rule",
+    "rule_says_got",
+    "t",
+]
 
 LANGS = ("en", "zh")
 
@@ -139,3 +150,84 @@ def count(key: str, n: int, lang: str, **params: object) -> str:
     """
     form = "one" if n == 1 and lang != "zh" else "other"
     return t(f"{key}.{form}", lang, n=f"{n:,}", **params)
+
+
+# ------------------------------------------------------------------ a problem's rule
+#
+# A problem (budgetcore.errors.Problem) is a code and parameters; its sentence has one
+# home, ``core.<code>`` here. The page says the whole sentence in the reader's language
+# (ui/problems.py); the CLI says ``<path> <rule>, got <value>``, its rule being the same
+# English sentence without the place it starts with and the received value it ends with.
+
+#: What starts a problem's sentence: its place (``{where} ``, ``{where}: ``; a page-only
+#: problem's ``{field} ``).
+_PLACE = re.compile(r"^\{(?:where|field)\}:? ?")
+#: What ends it: the received value (``; got {got}``, ``, got {got}``).
+_GOT = re.compile(r"[,;] got \{got\}$")
+
+
+class _Unfilled(dict[str, object]):
+    """Parameters where one a message names is missing: shown as ``{name}``, so a raise
+    site that forgot one still says its rule (tests/test_problem_english.py holds every
+    site's parameters to its message's), never a KeyError instead of the problem."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def problem_params(params: Mapping[str, str], lang: str) -> dict[str, str]:
+    """A problem's parameters as said in ``lang``: a parameter whose text is a catalogue
+    key (a JSON decoder's ``detail``, a rule's ``why``, a runtime's ``reason``) is that
+    message; any other text is data (a zstd library's own message), shown as it came.
+
+    >>> problem_params({"detail": "json.expecting-value", "why": "a zstd frame"}, "zh")
+    {'detail': '此处应为一个值', 'why': 'a zstd frame'}
+    """
+    said = dict(params)
+    for name in ("detail", "why"):
+        if said.get(name, "") in CATALOGUE:
+            said[name] = t(said[name], lang)
+    reason = said.get("reason", "")
+    if reason.startswith("runtime-refused.") and reason in CATALOGUE:
+        # Why a runtime cannot reach K: its own sentence, with its own parameters beside
+        # the problem's (runtimes.export.REFUSED_TEXTS).
+        said["reason"] = t(reason, lang, **said)
+    return said
+
+
+@lru_cache(maxsize=1024)
+def _rule_template(key: str) -> str:
+    return _GOT.sub("", _PLACE.sub("", CATALOGUE[key][0], count=1))
+
+
+def rule_says_got(code: str) -> bool:
+    """Whether the rule of ``code`` says the received value itself (``... is used and
+    {got} is not``), so the CLI adds no ``, got ...`` after it."""
+    key = code if "." in code else f"core.{code}"
+    return key in CATALOGUE and "{got}" in _rule_template(key)
+
+
+def problem_rule(
+    code: str, params: Mapping[str, str], got: str | None = None, keys: Iterable[str] = ()
+) -> str:
+    """The rule of the problem ``code`` (a ``core.*`` key without its prefix, or a
+    page-only problem's whole key, whose parameters named in ``keys`` are catalogue
+    keys) in English, as the CLI prints it after the problem's path: the catalogue's
+    sentence without its place and its received value.
+
+    >>> problem_rule("whole", {"low": "1", "high": "10^12"})
+    'must be an integer from 1 to 10^12'
+    >>> problem_rule("no-such-code", {})
+    'breaks the rule no-such-code'
+    """
+    key = code if "." in code else f"core.{code}"
+    if key not in CATALOGUE:  # a new code without its sentence (a test says so)
+        return f"breaks the rule {code}"
+    said = _Unfilled(problem_params(params, "en"))
+    for name in keys:
+        text = str(said.get(name, ""))
+        if text in CATALOGUE:
+            said[name] = t(text, "en")
+    if got is not None:
+        said["got"] = got
+    return _rule_template(key).format_map(said)

@@ -26,12 +26,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
 MESSAGES.update(
     {
         "core.too-large-size": (
-            "{where} is {size} bytes, larger than its limit of {limit}: nothing of it was read",
-            "{where}有 {size} 字节,超过了大小上限 {limit}:未读取其中任何内容",
+            "{where} is {size} bytes, larger than its limit of {limit} ({bytes} bytes)",
+            "{where}有 {size} 字节,超过了大小上限 {limit}({bytes} 字节)",
         ),
         "core.too-large-least": (
-            "{where} is at least {size} bytes, larger than its limit of {limit}: nothing of it was read",
-            "{where}至少有 {size} 字节,超过了大小上限 {limit}:未读取其中任何内容",
+            "{where} is at least {size} bytes, larger than its limit of {limit} ({bytes} bytes)",
+            "{where}至少有 {size} 字节,超过了大小上限 {limit}({bytes} 字节)",
         ),
     }
 )

@@ -40,31 +40,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "where.config": ("The config file", "配置文件"),
     "where.page": ("The page", "页面"),
     "core.whole": (
-        "{where} must be a whole number from {low} to {high}; got {got}",
+        "{where} must be an integer from {low} to {high}; got {got}",
         "{where} 必须是 {low} 到 {high} 之间的整数;收到 {got}",
     ),
     "core.whole-or-null": (
-        "{where} must be a whole number from {low} to {high}, or empty; got {got}",
-        "{where} 必须是 {low} 到 {high} 之间的整数,或留空;收到 {got}",
+        "{where} must be an integer from {low} to {high} or null; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间的整数或 null;收到 {got}",
     ),
     "core.margin": (
-        "{where} must be a decimal from 0 up to but not including 1, with at most 28 decimal places; got {got}",
-        "{where} 必须是不小于 0 且小于 1 的小数,最多 28 位小数;收到 {got}",
+        "{where} must be a decimal from 0 (inclusive) to 1 (exclusive), as a string or an exact JSON number, with at most {places} decimal places; got {got}",
+        "{where} 必须是不小于 0 且小于 1 的小数,以字符串或精确的 JSON 数字给出,最多 {places} 位小数;收到 {got}",
     ),
     "core.bool": (
         "{where} must be true or false; got {got}",
         "{where} 必须是 true 或 false;收到 {got}",
     ),
     "core.average": (
-        "{where} must be a number above 0 and at most {high}, with at most 6 decimal places, or empty; got {got}",
-        "{where} 必须是大于 0、不超过 {high}、最多 6 位小数的数,或留空;收到 {got}",
+        "{where} must be a decimal above 0 and at most {high} with at most 6 decimal places, or null; got {got}",
+        "{where} 必须是大于 0、不超过 {high}、最多 6 位小数的小数,或 null;收到 {got}",
     ),
     "core.utf8": (
-        "{where} must be UTF-8 text (byte {byte} is not)",
+        "{where} must be UTF-8 text (byte {byte})",
         "{where} 必须是 UTF-8 文本(第 {byte} 字节不是)",
     ),
     "core.json": (
-        "{where} is not valid JSON: {detail} at line {at_line}, column {at_column}",
+        "{where} is not valid JSON: {detail} at line {at_line} column {at_column}",
         "{where} 不是有效的 JSON:第 {at_line} 行第 {at_column} 列{detail}",
     ),
     "core.json-deep": (
@@ -72,10 +72,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 不是有效的 JSON:嵌套过深",
     ),
     "core.toml": (
-        "{where} is not valid TOML at line {at_line}, column {at_column}",
-        "{where} 不是有效的 TOML:第 {at_line} 行第 {at_column} 列有误",
+        "{where} is not valid TOML: {detail} (at line {at_line}, column {at_column})",
+        "{where} 不是有效的 TOML:第 {at_line} 行第 {at_column} 列{detail}",
     ),
-    "core.toml-duplicate": ("{where} sets the same key twice", "{where} 重复设置了同一个键"),
+    "core.toml-duplicate": (
+        "{where} has a duplicate key: {detail} (at line {at_line}, column {at_column})",
+        "{where} 有重复的键:第 {at_line} 行第 {at_column} 列{detail}",
+    ),
     "core.toml-deep": (
         "{where} is not valid TOML: nested too deeply",
         "{where} 不是有效的 TOML:嵌套过深",
@@ -85,8 +88,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 不是有效的 TOML:数字位数过多",
     ),
     "core.table": (
-        "{where} must be a table of overrides; got {got}",
-        "{where} 必须是覆盖项的表;收到 {got}",
+        "{where} must be a table/object of overrides; got {got}",
+        "{where} 必须是覆盖项的表(或对象);收到 {got}",
     ),
     "core.object": (
         "{where} must be a JSON object; got {got}",
@@ -120,20 +123,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 必须是以下之一:{channels};收到 {got}",
     ),
     "core.sample-list": (
-        "{where} must be a list like 812:3310,1500:6480; got {got}",
-        "{where} 必须是形如 812:3310,1500:6480 的列表;收到 {got}",
+        "{where} must be a list like 812:3310,1500:6480 ({chunk} is not {pair}); got {got}",
+        '{where} 必须是形如 812:3310,1500:6480 的列表({chunk} 不是 "{pair}" 的形式);收到 {got}',
     ),
     "core.not-field": (
         "{where} is not a scenario field; got {got}",
         "{where} 不是场景输入项;收到 {got}",
     ),
-    "core.needs-value": ("{where} needs a value (path=value)", "{where} 需要一个值(path=value)"),
+    "core.needs-value": (
+        "{where} needs a value: path=value",
+        "{where} 需要一个值:path=value",
+    ),
     "core.model-contract": (
         "{where} is a model contract value: the runtime's model registry owns it, and this config cannot change it",
         "{where} 是模型合同的值:由运行时的模型注册表管理,此配置不能修改它",
     ),
     "core.work-cap": (
-        "{where} is the built-in 64,000-token work cap and cannot be configured",
+        "{where} is the built-in 64,000-token work cap and is not configurable",
         "{where} 是内置的 64,000 tokens 工作量上限,不可配置",
     ),
     "core.scenario-input": (
@@ -141,20 +147,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 是场景输入,不是运行时设置",
     ),
     "core.not-override": (
-        "{where} is not a supported override; got {got}",
-        "{where} 不是受支持的覆盖项;收到 {got}",
+        "{where} is not a supported override (see the registry); got {got}",
+        "{where} 不是受支持的覆盖项(见注册表);收到 {got}",
     ),
     "core.at-most": (
         "{where} ({value}) must be at most {other} ({other_value}): {why}",
         "{where} ({value})必须不大于{other}({other_value}):{why}",
     ),
     "core.less-than": (
-        "{where} ({value}) must be less than {other} ({other_value}): {why}",
-        "{where} ({value})必须小于{other}({other_value}):{why}",
+        "{where} must be less than {other} ({why}), got {value} >= {other_value}",
+        "{where} 必须小于 {other}({why}),收到 {value} >= {other_value}",
     ),
     "core.model-name": (
-        "{where} must be a model name of the registry; got {got}",
-        "{where} 必须是模型注册表中的模型名;收到 {got}",
+        "{where} must be a model name of the registry (a string); got {got}",
+        "{where} 必须是模型注册表中的模型名(字符串);收到 {got}",
     ),
     "core.unknown-model": (
         "{where} must name a chat model of the {release} registry (near matches: {near}); got {got}",
@@ -174,19 +180,41 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}为空:请粘贴 TOML 或 JSON 配置,或选择文件(要恢复全部默认值,请用“重置”)",
     ),
     "core.page-invalid": (
-        "The page has invalid fields: fix them before importing",
-        "页面有无效的输入项:请先修正再导入",
+        "{where} has invalid fields: fix them before importing",
+        "{where}有无效的输入项:请先修正再导入",
     ),
-    "json.expecting-value": ("a value was expected", "此处应为一个值"),
-    "json.expecting-name": ("a key in double quotes was expected", "此处应为带双引号的键"),
-    "json.expecting-colon": ("':' was expected", "此处应为 ':'"),
-    "json.expecting-comma": ("',' was expected", "此处应为 ','"),
-    "json.unterminated-string": ("a string is not closed", "字符串未结束"),
-    "json.control-character": ("a control character is not allowed", "不允许控制字符"),
-    "json.bad-escape": ("an escape sequence is invalid", "转义序列无效"),
-    "json.extra-data": ("there is more after the value", "值之后还有多余内容"),
-    "json.trailing-comma": ("a comma before the end is not allowed", "结尾前不允许逗号"),
-    "json.other": ("the text cannot be read", "无法解析该文本"),
+    "json.expecting-value": (
+        "Expecting value",
+        "此处应为一个值",
+    ),
+    "json.expecting-name": (
+        "Expecting property name enclosed in double quotes",
+        "此处应为带双引号的键",
+    ),
+    "json.expecting-colon": (
+        "Expecting ':' delimiter",
+        "此处应为 ':'",
+    ),
+    "json.expecting-comma": (
+        "Expecting ',' delimiter",
+        "此处应为 ','",
+    ),
+    "json.unterminated-string": (
+        "Unterminated string starting at",
+        "字符串未结束",
+    ),
+    "json.control-character": (
+        "Invalid control character at",
+        "不允许控制字符",
+    ),
+    "json.bad-escape": (
+        "Invalid \\escape",
+        "转义序列无效",
+    ),
+    "json.extra-data": (
+        "Extra data",
+        "值之后还有多余内容",
+    ),
     "problem.internal": (
         "Something went wrong on this page ({detail}); nothing was changed. Reset or reload the page.",
         "页面出错({detail}),未做任何更改。请重置或重新加载页面。",
@@ -346,12 +374,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}是 Codex CLI 会话记录中的一行 Claude Code 记录",
     ),
     "core.log-no-requests": (
-        "{where} has no usable request: {lines} lines read, {malformed} malformed, not requests: {entries}",
-        "{where}没有可用的请求:读取 {lines} 行,{malformed} 行格式错误,非请求条目:{entries}",
+        "{where} has no usable request in this {format} file: {lines} line(s) read, {malformed} malformed, not requests: {entries}",
+        "{where}在这个 {format} 文件中没有可用的请求:读取 {lines} 行,{malformed} 行格式错误,非请求条目:{entries}",
     ),
     "core.too-large": (
-        "{where} is larger than its limit of {limit}: nothing of it was read",
-        "{where}超过了大小上限 {limit}:未读取其中任何内容",
+        "{where} is larger than its limit of {limit} ({bytes} bytes)",
+        "{where}超过了大小上限 {limit}({bytes} 字节)",
     ),
     "problem.too-large": (
         "{field} is larger than its limit of {limit}: nothing of it was read",
@@ -365,24 +393,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "where.generate": ("The generator", "生成器"),
     "where.cases": ("The cases file", "用例文件"),
     "core.decimal": (
-        "{where} must be a decimal from {low} to {high} with at most {places} decimal places; got {got}",
-        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数;收到 {got}",
+        "{where} must be a decimal from {low} to {high} with at most {places} decimal places, as a string or an exact JSON number; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,以字符串或精确的 JSON 数字给出;收到 {got}",
     ),
     "core.decimal-or-null": (
-        "{where} must be a decimal from {low} to {high} with at most {places} decimal places, or empty; got {got}",
-        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,或留空;收到 {got}",
+        "{where} must be a decimal from {low} to {high} with at most {places} decimal places, as a string or an exact JSON number, or null; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,以字符串或精确的 JSON 数字给出,或 null;收到 {got}",
     ),
     "core.price-or-null": (
-        "{where} must be a price per token from {low} to {high} with at most {places} decimal places, or empty; got {got}",
-        "{where} 必须是每 token 价格,{low} 到 {high} 之间、最多 {places} 位小数,或留空;收到 {got}",
+        "{where} must be a decimal from {low} to {high} (money per token) with at most {places} decimal places, as a string or an exact JSON number, or null; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间的小数(每 token 的金额),最多 {places} 位小数,以字符串或精确的 JSON 数字给出,或 null;收到 {got}",
     ),
     "core.prices": (
-        "{where} must be an object of per-token prices, or empty; got {got}",
-        "{where} 必须是每 token 价格的对象,或留空;收到 {got}",
+        "{where} must be a JSON object of per-token prices or null; got {got}",
+        "{where} 必须是每 token 价格的 JSON 对象,或 null;收到 {got}",
     ),
     "core.not-price": (
-        "{where} is not a price (input, output, cache_read, cache_write); got {got}",
-        "{where} 不是价格项(input、output、cache_read、cache_write);收到 {got}",
+        "{where} is not a price (use {names}); got {got}",
+        "{where} 不是价格项(可用:{names});收到 {got}",
     ),
     "core.not-option": (
         "{where} is not a replay option; got {got}",
@@ -397,80 +425,90 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 不是生成器的键;收到 {got}",
     ),
     "core.dist": (
-        "{where} must be a whole number or a distribution (fixed, uniform, triangular, choice); got {got}",
-        "{where} 必须是整数或分布(fixed、uniform、triangular、choice);收到 {got}",
+        '{where} must be an integer or {{"dist": NAME, ...}} (fixed, uniform, triangular, choice); got {got}',
+        '{where} 必须是整数或 {{"dist": NAME, ...}}(fixed、uniform、triangular、choice);收到 {got}',
     ),
     "core.dist-name": (
         "{where} must be one of {names}; got {got}",
         "{where} 必须是以下之一:{names};收到 {got}",
     ),
     "core.not-param": (
-        "{where} is not a parameter of the {dist} distribution; got {got}",
-        "{where} 不是 {dist} 分布的参数;收到 {got}",
+        "{where} is not a parameter of {dist}; got {got}",
+        "{where} 不是 {dist} 的参数;收到 {got}",
     ),
     "core.choice-values": (
-        "{where} must be a list of 1 to {high} whole numbers; got {got}",
+        "{where} must be a list of 1 to {high} integers; got {got}",
         "{where} 必须是 1 到 {high} 个整数的列表;收到 {got}",
     ),
     "core.choice-weights": (
-        "{where} must be a list of whole numbers, one per value; got {got}",
+        "{where} must be a list of integers, one per value; got {got}",
         "{where} 必须是整数列表,每个值一个;收到 {got}",
     ),
     "core.weights-zero": ("{where} must not all be 0", "{where} 不能全为 0"),
     "core.burst": (
-        "{where} must be an object with a rate and tokens, or empty; got {got}",
-        "{where} 必须是包含 rate 与 tokens 的对象,或留空;收到 {got}",
+        '{where} must be {{"rate": ..., "tokens": ...}} or null; got {got}',
+        '{where} 必须是 {{"rate": ..., "tokens": ...}} 或 null;收到 {got}',
     ),
     "core.not-burst-key": (
-        "{where} is not a burst key (rate, tokens); got {got}",
-        "{where} 不是突发的键(rate、tokens);收到 {got}",
+        "{where} is not a burst key; got {got}",
+        "{where} 不是突发的键;收到 {got}",
     ),
     "core.not-turn-field": (
         "{where} is not a turn field; got {got}",
         "{where} 不是轮次的字段;收到 {got}",
     ),
     "core.bool-or-null": (
-        "{where} must be true, false or empty; got {got}",
-        "{where} 必须是 true、false 或留空;收到 {got}",
+        "{where} must be true, false or null; got {got}",
+        "{where} 必须是 true、false 或 null;收到 {got}",
     ),
     "core.changes": (
-        "{where} must be an object of supported overrides; got {got}",
-        "{where} 必须是受支持覆盖项的对象;收到 {got}",
+        "{where} must be a JSON object of supported overrides; got {got}",
+        "{where} 必须是受支持覆盖项的 JSON 对象;收到 {got}",
     ),
-    "core.no-turns": ("{where} has no line that is a usable turn", "{where} 没有一行是可用的轮次"),
-    "core.too-many-turns": ("{where} has more than {high} turns", "{where} 超过 {high} 轮"),
+    "core.no-turns": (
+        "{where} has no usable turn line",
+        "{where} 没有可用的轮次行",
+    ),
+    "core.too-many-turns": (
+        "{where} must be at most {high} turns",
+        "{where} 至多 {high} 轮",
+    ),
     "core.one-of": (
         "{where} must be one of {names}; got {got}",
         "{where} 必须是以下之一:{names};收到 {got}",
     ),
     "core.duration-both": (
-        "{where} gives a fixed duration or the two rates, not both",
-        "{where} 只能给固定时长或两个速率,不能同时给",
+        "{where} gives fixed_s or the two rates, not both",
+        "{where} 只能给 fixed_s 或两个速率,不能同时给",
     ),
     "core.gap-and-time": (
-        "{where} gives a gap or a log's times, not both",
-        "{where} 只能给间隔或日志时间,不能同时给",
+        "{where} gives gap_ms or a log's times (time_ms, reply_end_ms), not both",
+        "{where} 只能给 gap_ms 或日志时间(time_ms、reply_end_ms),不能同时给",
     ),
     "core.log-no-times": (
-        "{where} needs every request's time for background timing; this request has no timestamp",
-        "{where} 需要每个请求的时间才能做后台计时;该请求没有时间戳",
+        "{where} has no timestamp on the request of line {request_line}: background timing needs every request's time",
+        "{where}第 {request_line} 行的请求没有时间戳:后台计时需要每个请求的时间",
     ),
-    "core.list": ("{where} must be a list; got {got}", "{where} 必须是列表;收到 {got}"),
     "core.log-kimi-config-not-toml": (
         "{where} is not a TOML file ({why})",
         "{where}不是 TOML 文件({why})",
     ),
     "core.runtime-not-tunable": (
-        "{where} cannot be tuned: {title} {why}",
-        "{where}无法调优:{title} {why}",
+        "{where} cannot be tuned: {title} {why}; got {got}",
+        "{where}无法调优:{title} {why};收到 {got}",
     ),
     "core.knob-values": (
-        "{where} must list the runtime knob's values in its own unit, each above 0, within "
-        "its range and with at most {places} decimal places",
-        "{where}须以该运行时设置项自己的单位列出取值:每个都大于 0、在其范围内,且至多 {places} 位小数",
+        "{where} must list {knob} values in {unit}, each above 0, with at most {places} decimal places; got {got}",
+        "{where} 须以 {unit} 列出 {knob} 的取值:每个都大于 0,且至多 {places} 位小数;收到 {got}",
     ),
-    "core.knob-repeat": ("{where} must not repeat a value", "{where}不得重复同一个值"),
-    "core.knob-many": ("{where} must hold at most {high} values", "{where}至多只能有 {high} 个值"),
+    "core.knob-repeat": (
+        "{where} must not repeat a value; got {got}",
+        "{where}不得重复同一个值;收到 {got}",
+    ),
+    "core.knob-many": (
+        "{where} must hold at most {high} values; got {got}",
+        "{where}至多只能有 {high} 个值;收到 {got}",
+    ),
     "core.reviewed-table": (
         "{where} must be a table of models; got {got}",
         "{where}必须是模型的表;收到 {got}",
@@ -487,5 +525,445 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is conversation, but this log's reader does not tell its conversation lines "
         "from the others (Claude Code and Codex logs do)",
         "{where} 为 conversation,但该日志的读取器无法区分对话行与其他行(Claude Code 与 Codex 日志可以)",
+    ),
+    "core.whole-or-none": (
+        "{where} must be an integer from {low} to {high} or None; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间的整数或 None;收到 {got}",
+    ),
+    "core.decimal-py": (
+        "{where} must be a decimal from {low} to {high} with at most {places} decimal places, as an int or a Decimal; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,以 int 或 Decimal 给出;收到 {got}",
+    ),
+    "core.decimal-py-or-none": (
+        "{where} must be a decimal from {low} to {high} with at most {places} decimal places, as an int or a Decimal, or None; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,以 int 或 Decimal 给出,或 None;收到 {got}",
+    ),
+    "core.py-bool": (
+        "{where} must be True or False; got {got}",
+        "{where} 必须是 True 或 False;收到 {got}",
+    ),
+    "core.py-bool-or-none": (
+        "{where} must be True or False or None; got {got}",
+        "{where} 必须是 True、False 或 None;收到 {got}",
+    ),
+    "core.py-instance": (
+        "{where} must be a {what} or None; got {got}",
+        "{where} 必须是 {what} 或 None;收到 {got}",
+    ),
+    "json.bad-unicode-escape": (
+        "Invalid \\uXXXX escape",
+        "\\uXXXX 转义序列无效",
+    ),
+    "json.trailing-comma-object": (
+        "Illegal trailing comma before end of object",
+        "对象结尾前不允许逗号",
+    ),
+    "json.trailing-comma-array": (
+        "Illegal trailing comma before end of array",
+        "数组结尾前不允许逗号",
+    ),
+    "core.unknown-key-spec": (
+        "{where} is not a known key (see spec §11); got {got}",
+        "{where} 不是已知的键(见规范 §11);收到 {got}",
+    ),
+    "core.runtime-tokens": (
+        "{where} must be a whole number of tokens; got {got}",
+        "{where} 必须是整数个 token;收到 {got}",
+    ),
+    "core.runtime-at-least": (
+        "{where} must be at least {low}; got {got}",
+        "{where} 必须至少为 {low};收到 {got}",
+    ),
+    "core.runtime-range": (
+        "{where} must be from {low} to {high}; got {got}",
+        "{where} 必须在 {low} 到 {high} 之间;收到 {got}",
+    ),
+    "core.runtime-number": (
+        "{where} must be a number; got {got}",
+        "{where} 必须是数字;收到 {got}",
+    ),
+    "core.runtime-above-up-to": (
+        "{where} must be above {low} up to {high}; got {got}",
+        "{where} 必须大于 {low} 且不超过 {high};收到 {got}",
+    ),
+    "core.runtime-from-up-to": (
+        "{where} must be from {low} up to {high}; got {got}",
+        "{where} 必须不小于 {low} 且不超过 {high};收到 {got}",
+    ),
+    "core.runtime-bool": (
+        "{where} must be true or false; got {got}",
+        "{where} 必须是 true 或 false;收到 {got}",
+    ),
+    "core.runtime-object": (
+        "{where} must be an object; got {got}",
+        "{where} 必须是对象;收到 {got}",
+    ),
+    "core.runtime-settings-table": (
+        "{where} must be a table of settings; got {got}",
+        "{where} 必须是设置项的表;收到 {got}",
+    ),
+    "core.runtime-qwen-zero": (
+        "{where} must be above 0: Qwen Code clamps it to 0, and an auto line of 0 compacts before every send; got {got}",
+        "{where} 必须大于 0:Qwen Code 会把它截为 0,而自动线为 0 时每次发送之前都会压缩;收到 {got}",
+    ),
+    "core.runtime-context-size": (
+        '{where} must be ("tokens", n), ("messages", n) or ("fraction", f); got {got}',
+        '{where} 必须是 ("tokens", n)、("messages", n) 或 ("fraction", f);收到 {got}',
+    ),
+    "core.runtime-fraction": (
+        "{where} a fraction must be above 0 up to 1; got {got}",
+        "{where} 比例必须大于 0 且不超过 1;收到 {got}",
+    ),
+    "core.runtime-count": (
+        "{where} a {kind} count must be a whole number >= 1; got {got}",
+        "{where} {kind} 计数必须是 >= 1 的整数;收到 {got}",
+    ),
+    "core.runtime-literal": (
+        "{where} must be a literal to be checked (not an expression); got {got}",
+        "{where} 必须是字面量才能检查(不能是表达式);收到 {got}",
+    ),
+    "core.runtime-edits": (
+        "{where} must be a list of objects; got {got}",
+        "{where} 必须是对象的列表;收到 {got}",
+    ),
+    "core.runtime-edits-list": (
+        "{where} must be a list of edits; got {got}",
+        "{where} 必须是 edits 的列表;收到 {got}",
+    ),
+    "core.runtime-input-tokens": (
+        '{where} must be {{"type": "input_tokens", "value": N}}; got {got}',
+        '{where} 必须是 {{"type": "input_tokens", "value": N}};收到 {got}',
+    ),
+    "core.runtime-python": (
+        "{where} is not valid Python: {detail} at line {at_line}",
+        "{where} 不是有效的 Python:第 {at_line} 行 {detail}",
+    ),
+    "core.knob-values-range": (
+        "{where} must list {knob} values in {unit}, each above 0 and from {low} to {high}, with at most {places} decimal places; got {got}",
+        "{where} 须以 {unit} 列出 {knob} 的取值:每个都大于 0、在 {low} 到 {high} 之间,且至多 {places} 位小数;收到 {got}",
+    ),
+    "core.unknown-model-none": (
+        "{where} must name a chat model of the {release} registry; got {got}",
+        "{where} 必须是 {release} 注册表中的对话模型;收到 {got}",
+    ),
+    "core.margin-or-null": (
+        "{where} must be a decimal from 0 (inclusive) to 1 (exclusive), as a string or an exact JSON number, with at most {places} decimal places or null; got {got}",
+        "{where} 必须是不小于 0 且小于 1 的小数,以字符串或精确的 JSON 数字给出,最多 {places} 位小数,或 null;收到 {got}",
+    ),
+    "core.not-override-spec": (
+        "{where} is not a supported override (spec §9); got {got}",
+        "{where} 不是受支持的覆盖项(见规范 §9);收到 {got}",
+    ),
+    "core.tiers": (
+        "{where} must be a list of at most {high} size tiers or null; got {got}",
+        "{where} 必须是至多 {high} 个规模档位的列表,或 null;收到 {got}",
+    ),
+    "core.tier-object": (
+        "{where} must be a JSON object: above and its prices; got {got}",
+        "{where} 必须是 JSON 对象:above 及其价格;收到 {got}",
+    ),
+    "core.tier-order": (
+        "{where} must be above the previous tier's; got {got}",
+        "{where} 必须大于上一档的值;收到 {got}",
+    ),
+    "core.duration-required": (
+        "{where} is required: fixed_s, or both rates",
+        "{where} 是必填项:fixed_s,或两个速率",
+    ),
+    "core.append-list": (
+        "{where} must be a list of at most {high} times in milliseconds; got {got}",
+        "{where} 必须是至多 {high} 个毫秒时间的列表;收到 {got}",
+    ),
+    "core.turn-needs-time": (
+        "{where} must carry a time like every turn of a log (time_ms), not a gap",
+        "{where} 必须像日志的每一轮那样带有时间(time_ms),而不是间隔",
+    ),
+    "core.turn-needs-gap": (
+        "{where} needs gap_ms (or options.timing.gap_ms for every turn without one)",
+        "{where} 需要 gap_ms(或用 options.timing.gap_ms 给出所有未带间隔的轮次的间隔)",
+    ),
+    "core.py-turn": (
+        "{where} must be a Turn; got {got}",
+        "{where} 必须是 Turn;收到 {got}",
+    ),
+    "core.py-append-ms": (
+        "{where} must be a tuple of times in milliseconds; got {got}",
+        "{where} 必须是以毫秒为单位的时间元组;收到 {got}",
+    ),
+    "core.py-changes": (
+        "{where} must be a tuple of (override key, value) pairs; got {got}",
+        "{where} 必须是(覆盖项键, 值)对的元组;收到 {got}",
+    ),
+    "core.py-turns": (
+        "{where} must be a list of Turn values; got {got}",
+        "{where} 必须是 Turn 值的列表;收到 {got}",
+    ),
+    "core.no-turn": (
+        "{where} must hold at least one turn",
+        "{where} 必须至少包含一轮",
+    ),
+    "core.turns-need-timing": (
+        "{where} carry times: a clock needs options.timing (its duration model)",
+        "{where} 带有时间:时钟需要 options.timing(它的时长模型)",
+    ),
+    "core.py-duration": (
+        "{where} must be a Duration; got {got}",
+        "{where} 必须是 Duration;收到 {got}",
+    ),
+    "core.folder-unreadable": (
+        "{where} folder cannot be read: {why}; got {got}",
+        "{where} 文件夹无法读取:{why};收到 {got}",
+    ),
+    "core.folder-too-many": (
+        "{where} folder holds more than {limit} files",
+        "{where} 文件夹中的文件超过 {limit} 个",
+    ),
+    "core.folder-no-jsonl": (
+        "{where} folder {folder} holds no .jsonl file",
+        "{where} 文件夹 {folder} 中没有 .jsonl 文件",
+    ),
+    "core.dask-missing": (
+        "{where} needs the optional extra budgetcore[dask] ({module} is missing)",
+        "{where} 需要可选扩展 budgetcore[dask](缺少 {module})",
+    ),
+    "core.dask-unreachable": (
+        "{where} cannot reach the scheduler ({why}); got {got}",
+        "{where} 无法连接调度器({why});收到 {got}",
+    ),
+    "core.knob-not-axes": (
+        "{where} takes its grid from --knob, not --k or --s",
+        "{where} 的网格取自 --knob,而不是 --k 或 --s",
+    ),
+    "core.knob-never": (
+        "{where} gives no value at which it compacts; got {got}",
+        "{where} 没有给出任何会触发压缩的取值;收到 {got}",
+    ),
+    "core.knob-needs-runtime": (
+        "{where} needs --runtime: whose knob it is",
+        "{where} 需要 --runtime:说明这是哪个运行时的设置项",
+    ),
+    "core.one-source": (
+        "{where} give exactly one of --turns, --generate, --log",
+        "{where} 只能给出 --turns、--generate、--log 中的一个",
+    ),
+    "core.one-source-at-least": (
+        "{where} give at least one --turns, --generate or --log",
+        "{where} 至少给出一个 --turns、--generate 或 --log",
+    ),
+    "core.log-folder-here": (
+        "{where} must be one file here, not a folder",
+        "{where} 在此处必须是一个文件,而不是文件夹",
+    ),
+    "core.usage-needs-log": (
+        "{where} needs --log",
+        "{where} 需要 --log",
+    ),
+    "core.no-replay": (
+        "{where} no replay",
+        "{where} 没有回放",
+    ),
+    "core.unreadable": (
+        "{where} {why}",
+        "{where} {why}",
+    ),
+    "core.scenario-both": (
+        "{where} give a file or --fragment, not both",
+        "{where} 只能给文件或 --fragment,不能同时给",
+    ),
+    "core.scenario-required": (
+        "{where} is required: a JSON file, - or --fragment",
+        "{where} 是必填项:JSON 文件、- 或 --fragment",
+    ),
+    "core.scenario-required-log": (
+        "{where} is required: a JSON file, - or --fragment (only one --log file may stand in for it, with its own model)",
+        "{where} 是必填项:JSON 文件、- 或 --fragment(只有一个 --log 文件时可以用它及其模型代替)",
+    ),
+    "core.peers-model": (
+        "{where} give --model or --window/--max-output",
+        "{where} 请给出 --model 或 --window/--max-output",
+    ),
+    "core.peers-needs": (
+        "{where} needs --window and --max-output, or --model",
+        "{where} 需要 --window 和 --max-output,或 --model",
+    ),
+    "core.output-above-window": (
+        "{where} must be at most the window W (the output is part of it), got {output} > {window}",
+        "{where} 必须不大于窗口 W(输出是窗口的一部分),收到 {output} > {window}",
+    ),
+    "core.py-scenario": (
+        "{where} must be a Scenario (parse_scenario reads one from a dict or JSON); got {got}",
+        "{where} 必须是 Scenario(parse_scenario 可从 dict 或 JSON 读取);收到 {got}",
+    ),
+    "core.py-whole-at-least": (
+        "{where} must be a whole number >= {low}; got {got}",
+        "{where} 必须是 >= {low} 的整数;收到 {got}",
+    ),
+    "core.no-session": (
+        "{where} must hold at least one session",
+        "{where} 必须至少包含一个会话",
+    ),
+    "core.py-sessions": (
+        "{where} must be a list of (name, turns) pairs; got {got}",
+        "{where} 必须是 (name, turns) 对的列表;收到 {got}",
+    ),
+    "core.py-session": (
+        "{where} must be a (name, turns) pair with a string name; got {got}",
+        "{where} 必须是名称为字符串的 (name, turns) 对;收到 {got}",
+    ),
+    "core.axis-syntax": (
+        "{where} must be a list A,B,C or a range LOW:HIGH:COUNT; got {got}",
+        "{where} 必须是列表 A,B,C 或范围 LOW:HIGH:COUNT;收到 {got}",
+    ),
+    "core.axis-range": (
+        "{where} must have 1 <= LOW <= HIGH (a log-spaced range starts at 1 or more); got {got}",
+        "{where} 必须满足 1 <= LOW <= HIGH(对数间隔的范围从 1 或更大开始);收到 {got}",
+    ),
+    "core.axis-many": (
+        "{where} must list at most {high} values; got {got}",
+        "{where} 至多只能列出 {high} 个值;收到 {got}",
+    ),
+    "core.axis-zero": (
+        "{where} must not start a value with 0 (list 8000,16000: no grouping commas in a list); got {got}",
+        "{where} 的值不能以 0 开头(列表写作 8000,16000:列表中不用千位分隔逗号);收到 {got}",
+    ),
+    "core.axis-empty": (
+        "{where} must hold at least one value; got {got}",
+        "{where} 必须至少包含一个值;收到 {got}",
+    ),
+    "core.py-axis": (
+        "{where} must be a list of whole token counts; got {got}",
+        "{where} 必须是整数 token 数的列表;收到 {got}",
+    ),
+    "core.grid-many": (
+        "{where} must hold at most {high} points, got {ks} K × {ss} S = {points}",
+        "{where} 至多只能有 {high} 个点,收到 {ks} 个 K × {ss} 个 S = {points}",
+    ),
+    "core.nested-deep": (
+        "{where} is nested too deeply",
+        "{where} 嵌套过深",
+    ),
+    "core.cases-empty": (
+        "{where} is empty: the first line must be the header",
+        "{where} 为空:第一行必须是文件头",
+    ),
+    "core.cases-header": (
+        '{where} must be the header {{"format": "{format}", ...}}; got {got}',
+        '{where} 必须是文件头 {{"format": "{format}", ...}};收到 {got}',
+    ),
+    "core.cases-version": (
+        "{where} must be a format version this budgetcore reads (1 to {high}); got {got}",
+        "{where} 必须是此 budgetcore 能读取的格式版本(1 到 {high});收到 {got}",
+    ),
+    "core.cases-name": (
+        "{where} must be a non-empty string; got {got}",
+        "{where} 必须是非空字符串;收到 {got}",
+    ),
+    "core.cases-name-twice": (
+        "{where} appears more than once; got {got}",
+        "{where} 出现了不止一次;收到 {got}",
+    ),
+    "core.and-more": (
+        "{where} {rule} (and {more} more)",
+        "{where} {rule}(另有 {more} 个问题)",
+    ),
+    "core.cases-plan-keys": (
+        "{where} lacks {missing} of the {keys} spec §11 output keys ({names})",
+        "{where} 缺少规范 §11 的 {keys} 个输出键中的 {missing} 个({names})",
+    ),
+    "core.cases-tags": (
+        "{where} must be a list of strings; got {got}",
+        "{where} 必须是字符串列表;收到 {got}",
+    ),
+    "core.cases-count": (
+        "{where} header declares {declared} cases, the file has {found}",
+        "{where} 文件头声明了 {declared} 个用例,文件中有 {found} 个",
+    ),
+    "core.cases-none": (
+        "{where} has no case after its header: a conformance run needs one",
+        "{where} 的文件头之后没有用例:一致性运行至少需要一个",
+    ),
+    "core.runtime-never-tune": (
+        "{where} never compacts in {runtime} at any of its default {knob} values; got {got}",
+        "{where} 在 {runtime} 中以 {knob} 的任何默认取值都不会压缩;收到 {got}",
+    ),
+    "problem.tune-tokens": (
+        "{field} must be an integer from 0 to {high}; got {got}",
+        "{field} 必须是 0 到 {high} 之间的整数(tokens);收到 {got}",
+    ),
+    "core.too-large-bytes": (
+        "{where} is larger than its limit of {bytes} bytes",
+        "{where}超过了大小上限 {bytes} 字节",
+    ),
+    "core.too-large-size-bytes": (
+        "{where} is {size} bytes, larger than its limit of {bytes} bytes",
+        "{where}有 {size} 字节,超过了大小上限 {bytes} 字节",
+    ),
+    "core.too-large-least-bytes": (
+        "{where} is at least {size} bytes, larger than its limit of {bytes} bytes",
+        "{where}至少有 {size} 字节,超过了大小上限 {bytes} 字节",
+    ),
+    "core.toml-end": (
+        "{where} is not valid TOML: {detail} (at end of document)",
+        "{where} 不是有效的 TOML:文档末尾{detail}",
+    ),
+    "core.toml-other": (
+        "{where} is not valid TOML: {detail}",
+        "{where} 不是有效的 TOML:{detail}",
+    ),
+    "core.toml-duplicate-end": (
+        "{where} has a duplicate key: {detail} (at end of document)",
+        "{where} 有重复的键:文档末尾{detail}",
+    ),
+    "toml.invalid-value": (
+        "Invalid value",
+        "值无效",
+    ),
+    "toml.invalid-statement": (
+        "Invalid statement",
+        "语句无效",
+    ),
+    "toml.invalid-key": (
+        "Invalid initial character for a key part",
+        "键的首字符无效",
+    ),
+    "toml.expected-equals": (
+        "Expected '=' after a key in a key/value pair",
+        "键值对的键之后应为 '='",
+    ),
+    "toml.expected-bracket": (
+        "Expected ']' at the end of a table declaration",
+        "表声明的结尾应为 ']'",
+    ),
+    "toml.expected-brackets": (
+        "Expected ']]' at the end of an array declaration",
+        "数组表声明的结尾应为 ']]'",
+    ),
+    "toml.expected-newline": (
+        "Expected newline or end of document after a statement",
+        "语句之后应为换行或文档结尾",
+    ),
+    "toml.overwrite": (
+        "Cannot overwrite a value",
+        "不能覆盖已有的值",
+    ),
+    "toml.invalid-date": (
+        "Invalid date or datetime",
+        "日期或日期时间无效",
+    ),
+    "toml.invalid-hex": (
+        "Invalid hex value",
+        "十六进制值无效",
+    ),
+    "toml.unclosed-array": (
+        "Unclosed array",
+        "数组未闭合",
+    ),
+    "toml.unclosed-table": (
+        "Unclosed inline table",
+        "内联表未闭合",
+    ),
+    "toml.unterminated-string": (
+        "Unterminated string",
+        "字符串未结束",
     ),
 }

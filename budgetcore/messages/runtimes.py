@@ -280,8 +280,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{runtime} 从 {file} 读取它;导入框也读取该文件。换算:",
     ),
     "core.runtime-unknown": (
-        "{where} must be one of the runtimes budgetcore knows; got {got}",
-        "{where} 必须是 budgetcore 已知的运行时之一;收到 {got}",
+        "{where} must be one of {names}; got {got}",
+        "{where} 必须是以下之一:{names};收到 {got}",
     ),
     # The reason ({reason}) is a runtime-refused.* sentence with the numbers that would
     # reach K, said in the reader's language (ui.problems).
@@ -298,18 +298,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.runtime-format": (
         "{where} toml is not {runtime}'s syntax ({syntax}); use json or text; got {got}",
         "{where} toml 不是 {runtime} 的语法({syntax});请用 json 或 text;收到 {got}",
-    ),
-    "core.runtime-key": (
-        "{where} is not a valid setting; got {got}",
-        "{where} 不是有效的设置;收到 {got}",
-    ),
-    "core.runtime-key-type": (
-        "{where} has the wrong type for this runtime; got {got}",
-        "{where} 的类型不符合该运行时;收到 {got}",
-    ),
-    "core.runtime-key-range": (
-        "{where} is outside the range this runtime accepts; got {got}",
-        "{where} 超出该运行时接受的范围;收到 {got}",
     ),
     "core.runtime-codex-always": (
         "{where} must be at least 1: Codex does not check it, and T >= {limit} holds for "
@@ -331,8 +319,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 必须是 KEY: value;收到 {got}",
     ),
     "core.runtime-file-syntax": (
-        "{where} is not valid {syntax}",
-        "{where} 不是有效的 {syntax}",
+        "{where} is not valid {syntax}: {detail}",
+        "{where} 不是有效的 {syntax}:{detail}",
     ),
     "core.runtime-jsonc": (
         "{where} is not valid JSON: {runtime} reads strict JSON, and this file has comments "

@@ -481,30 +481,17 @@ class Registry:
         """The resolution of ``name`` (see :meth:`resolve`), or a ScenarioError at
         ``path`` listing near matches when it is not a name or matches nothing."""
         if not isinstance(name, str) or not name:
-            raise ScenarioError(
-                [
-                    Problem.of(
-                        path, "must be a model name of the registry (a string)", name, "model-name"
-                    )
-                ]
-            )
+            raise ScenarioError([Problem.of(path, name, "model-name")])
         found = self.resolve(name, reserves_output=reserves_output)
         if found.model is not None:
             return found
         near = self.near_matches(name)
-        hint = f" (near matches: {', '.join(near)})" if near else ""
-        rule = f"must name a chat model of the {self.provenance.label} registry{hint}"
-        near_text = ", ".join(near) if near else "—"
+        release = self.provenance.label
         raise ScenarioError(
             [
-                Problem.of(
-                    path,
-                    rule,
-                    name,
-                    "unknown-model",
-                    release=self.provenance.label,
-                    near=near_text,
-                )
+                Problem.of(path, name, "unknown-model", release=release, near=", ".join(near))
+                if near
+                else Problem.of(path, name, "unknown-model-none", release=release)
             ]
         )
 

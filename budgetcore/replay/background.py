@@ -86,7 +86,7 @@ class Duration:
         if self.fixed_s is not None:
             check.decimal("fixed_s", self.fixed_s, 0, MAX_SECONDS, 6)
             if rates != (None, None):
-                check.rule("fixed_s", "gives fixed_s or the two rates, not both")
+                check.rule("fixed_s", "duration-both")
         else:
             check.decimal("prefill_tokens_per_s", rates[0], MIN_RATE, MAX_RATE, 6)
             check.decimal("decode_tokens_per_s", rates[1], MIN_RATE, MAX_RATE, 6)
@@ -136,14 +136,14 @@ class Timing:
     def __post_init__(self) -> None:
         check = Checks("Timing")
         if self.run_from not in RUN_FROM:
-            check.rule("run_from", f"must be one of {', '.join(RUN_FROM)}", self.run_from)
+            check.rule("run_from", "one-of", self.run_from, names=", ".join(RUN_FROM))
         if self.appends not in APPENDS:
-            check.rule("appends", f"must be one of {', '.join(APPENDS)}", self.appends)
+            check.rule("appends", "one-of", self.appends, names=", ".join(APPENDS))
         if not isinstance(self.gap_ms, Distribution):
             check.whole("gap_ms", self.gap_ms, none=True)
         check.whole("gap_seed", self.gap_seed, 0, MAX_SEED)
         if not isinstance(self.duration, Duration):
-            check.rule("duration", "must be a Duration", self.duration)
+            check.rule("duration", "py-duration", self.duration)
         check.done()
 
 
@@ -172,7 +172,7 @@ class Retries:
         check.decimal("failure_rate", self.failure_rate, 0, 1, 30)
         check.whole("failure_seed", self.failure_seed, 0, MAX_SEED)
         if self.policy not in POLICIES:
-            check.rule("policy", f"must be one of {', '.join(POLICIES)}", self.policy)
+            check.rule("policy", "one-of", self.policy, names=", ".join(POLICIES))
         check.whole("max_resends", self.max_resends, 0, 100)
         check.whole("breaker_failures", self.breaker_failures, 1, 100)
         check.flag("bill_failed_output", self.bill_failed_output)

@@ -80,26 +80,19 @@ def int_or_low(
     return low if value is None else value
 
 
-_DIST_RULE = 'must be an integer or {"dist": NAME, ...} (fixed, uniform, triangular, choice)'
-
-
 def distribution(raw: object, path: str, problems: list[Problem]) -> Distribution | None:
     if isinstance(raw, int | Decimal) and not isinstance(raw, bool):
         return Distribution("fixed", (int_or_low(raw, path, problems),))
     if not isinstance(raw, dict):
-        problems.append(Problem.of(path, _DIST_RULE, raw, "dist"))
+        problems.append(Problem.of(path, raw, "dist"))
         return None
     name = raw.get("dist")
     if name not in DISTRIBUTIONS:
         names = ", ".join(DISTRIBUTIONS)
-        rule = f"must be one of {names}"
-        problems.append(Problem.of(f"{path}.dist", rule, name, "dist-name", names=names))
+        problems.append(Problem.of(f"{path}.dist", name, "dist-name", names=names))
         return None
     before = len(problems)
-    rule = f"is not a parameter of {name}"
-    problems += key_problems(
-        raw, path, ("dist", *DISTRIBUTIONS[name]), rule=rule, code="not-param", dist=name
-    )
+    problems += key_problems(raw, path, ("dist", *DISTRIBUTIONS[name]), code="not-param", dist=name)
     if name == "fixed":
         dist = Distribution(name, (int_or_low(raw.get("value"), f"{path}.value", problems),))
     elif name in ("uniform", "triangular"):
@@ -107,12 +100,12 @@ def distribution(raw: object, path: str, problems: list[Problem]) -> Distributio
         high = int_or_low(raw.get("high"), f"{path}.high", problems)
         if len(problems) == before and low > high:
             problems.append(
-                Problem(
+                Problem.coded(
                     f"{path}.high",
-                    f"must be at least {path}.low, got {high:,} < {low:,}",
-                    None,
                     "at-least",
-                    (("other", f"{path}.low"), ("value", f"{high:,}"), ("other_value", f"{low:,}")),
+                    other=f"{path}.low",
+                    value=f"{high:,}",
+                    other_value=f"{low:,}",
                 )
             )
         dist = Distribution(name, (low, high))
@@ -120,25 +113,21 @@ def distribution(raw: object, path: str, problems: list[Problem]) -> Distributio
         values = raw.get("values")
         weights = raw.get("weights")
         if not isinstance(values, list) or not values or len(values) > MAX_CHOICES:
-            rule = f"must be a list of 1 to {MAX_CHOICES:,} integers"
             problems.append(
-                Problem.of(f"{path}.values", rule, values, "choice-values", high=f"{MAX_CHOICES:,}")
+                Problem.of(f"{path}.values", values, "choice-values", high=f"{MAX_CHOICES:,}")
             )
             return None
         ints = tuple(int_or_low(v, f"{path}.values[{i}]", problems) for i, v in enumerate(values))
         wts = None
         if weights is not None:
             if not isinstance(weights, list) or len(weights) != len(values):
-                rule = "must be a list of integers, one per value"
-                problems.append(Problem.of(f"{path}.weights", rule, weights, "choice-weights"))
+                problems.append(Problem.of(f"{path}.weights", weights, "choice-weights"))
                 return None
             wts = tuple(
                 int_or_low(w, f"{path}.weights[{i}]", problems, 0, 10**9)
                 for i, w in enumerate(weights)
             )
             if len(problems) == before and not any(wts):
-                problems.append(
-                    Problem.coded(f"{path}.weights", "must not all be 0", "weights-zero")
-                )
+                problems.append(Problem.coded(f"{path}.weights", "weights-zero"))
         dist = Distribution(name, ints, wts)
     return dist if len(problems) == before else None

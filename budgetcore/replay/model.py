@@ -134,16 +134,18 @@ class ReplayOptions:
         check.whole("failure_seed", self.failure_seed, 0, MAX_SEED)
         check.flag("cache", self.cache)
         for name in ("main_prices", "summary_prices"):
-            check.instance(name, getattr(self, name), Prices, "a Prices")
-        check.instance("timing", self.timing, Timing, "a Timing")
-        check.instance("retries", self.retries, Retries, "a Retries")
+            check.instance(name, getattr(self, name), Prices)
+        check.instance("timing", self.timing, Timing)
+        check.instance("retries", self.retries, Retries)
         check.done()
         if self.start_covered > self.start_history:
             check.rule(
                 "start_covered",
-                "must be at most start_history (coverage is part of history), "
-                f"got {self.start_covered:,} > {self.start_history:,}",
-                None,
+                "at-most",
+                other="start_history",
+                value=f"{self.start_covered:,}",
+                other_value=f"{self.start_history:,}",
+                why="why.coverage",
             )
             check.done()
 

@@ -78,8 +78,7 @@ def _price_values(
     obj: dict[str, Any], path: str, problems: list[Problem], allowed: tuple[str, ...]
 ) -> dict[str, Decimal | None]:
     """The prices of ``obj`` (keys checked against ``allowed``: once each, known)."""
-    rule = f"is not a price (use {', '.join(allowed)})"
-    problems += key_problems(obj, path, allowed, rule=rule, code="not-price")
+    problems += key_problems(obj, path, allowed, code="not-price", names=", ".join(allowed))
     return {
         key: decimal(
             obj.get(key),
@@ -90,7 +89,6 @@ def _price_values(
             places=_MAX_PLACES,
             code="price",
             nullable=True,
-            unit="money per token",
         )
         for key in _PRICE_KEYS
     }
@@ -102,23 +100,19 @@ def _parse_tiers(raw: object, path: str, problems: list[Problem]) -> tuple[Price
     if raw is None:
         return ()
     if not isinstance(raw, list) or len(raw) > _MAX_TIERS:
-        problems.append(
-            Problem.of(path, f"must be a list of at most {_MAX_TIERS} size tiers or null", raw)
-        )
+        problems.append(Problem.of(path, raw, "tiers", high=_MAX_TIERS))
         return ()
     tiers: list[PriceTier] = []
     for i, item in enumerate(raw):
         where = f"{path}[{i}]"
         if not isinstance(item, dict):
-            problems.append(Problem.of(where, "must be a JSON object: above and its prices", item))
+            problems.append(Problem.of(where, item, "tier-object"))
             continue
         before = len(problems)
         above = whole(item.get("above"), f"{where}.above", problems)
         values = _price_values(item, where, problems, ("above", *_PRICE_KEYS))
         if above is not None and tiers and above <= tiers[-1].above:
-            problems.append(
-                Problem.of(f"{where}.above", "must be above the previous tier's", item.get("above"))
-            )
+            problems.append(Problem.of(f"{where}.above", item.get("above"), "tier-order"))
         if len(problems) == before and above is not None:
             tiers.append(PriceTier(above=above, **values))
     return tuple(tiers)
@@ -132,8 +126,7 @@ def parse_prices(obj: object, path: str, problems: list[Problem]) -> Prices | No
     if obj is None:
         return None
     if not isinstance(obj, dict):
-        rule = "must be a JSON object of per-token prices or null"
-        problems.append(Problem.of(path, rule, obj, "prices"))
+        problems.append(Problem.of(path, obj, "prices"))
         return None
     values = _price_values(obj, path, problems, (*_PRICE_KEYS, "tiers"))
     tiers = _parse_tiers(obj.get("tiers"), f"{path}.tiers", problems)
@@ -143,10 +136,8 @@ def parse_prices(obj: object, path: str, problems: list[Problem]) -> Prices | No
 def parse_options(obj: object) -> ReplayOptions:
     """Validate replay options (every problem at once); omitted keys take the defaults."""
     if not isinstance(obj, dict):
-        raise ScenarioError([Problem.of("options", "must be a JSON object", obj, "object")])
-    problems = key_problems(
-        obj, "options", _OPTION_KEYS, rule="is not a replay option", code="not-option"
-    )
+        raise ScenarioError([Problem.of("options", obj, "object")])
+    problems = key_problems(obj, "options", _OPTION_KEYS, code="not-option")
     values: dict[str, Any] = {}
     for key in _OPTION_TOKENS:
         if key in obj:
@@ -162,9 +153,7 @@ def parse_options(obj: object) -> ReplayOptions:
         if isinstance(obj["cache"], bool):
             values["cache"] = obj["cache"]
         else:
-            problems.append(
-                Problem.of("options.cache", "must be true or false", obj["cache"], "bool")
-            )
+            problems.append(Problem.of("options.cache", obj["cache"], "bool"))
     for key in ("main_prices", "summary_prices"):
         if key in obj:
             values[key] = parse_prices(obj[key], f"options.{key}", problems)
@@ -175,18 +164,13 @@ def parse_options(obj: object) -> ReplayOptions:
     if not problems and values.get("start_covered", 0) > values.get("start_history", 0):
         covered, history = values["start_covered"], values.get("start_history", 0)
         problems.append(
-            Problem(
+            Problem.coded(
                 "options.start_covered",
-                "must be at most options.start_history (coverage is part of history), "
-                f"got {covered:,} > {history:,}",
-                None,
                 "at-most",
-                (
-                    ("other", "options.start_history"),
-                    ("value", f"{covered:,}"),
-                    ("other_value", f"{history:,}"),
-                    ("why", "why.coverage"),
-                ),
+                other="options.start_history",
+                value=f"{covered:,}",
+                other_value=f"{history:,}",
+                why="why.coverage",
             )
         )
     if problems:
@@ -199,7 +183,7 @@ _MIN_RATE, _MAX_RATE, _MAX_SECONDS = MIN_RATE, MAX_RATE, MAX_SECONDS
 
 def _object(raw: object, path: str, keys: tuple[str, ...], problems: list[Problem]) -> bool:
     if not isinstance(raw, dict):
-        problems.append(Problem.of(path, "must be a JSON object", raw, "object"))
+        problems.append(Problem.of(path, raw, "object"))
         return False
     problems += key_problems(raw, path, keys)
     return True
@@ -232,22 +216,21 @@ def _one_of(value: Any, path: str, names: tuple[str, ...], problems: list[Proble
     returns nothing then)."""
     if value not in names:
         text = ", ".join(names)
-        problems.append(Problem.of(path, f"must be one of {text}", value, "one-of", names=text))
+        problems.append(Problem.of(path, value, "one-of", names=text))
     return value
 
 
 def _duration(raw: object, path: str, problems: list[Problem]) -> Duration | None:
     keys = ("fixed_s", "prefill_tokens_per_s", "decode_tokens_per_s", "round_up_ms")
     if raw is None:
-        problems.append(Problem.coded(path, "is required: fixed_s, or both rates", "required"))
+        problems.append(Problem.coded(path, "duration-required"))
         return None
     if not _object(raw, path, keys, problems):
         return None
     assert isinstance(raw, dict)
     if "fixed_s" in raw:
         if "prefill_tokens_per_s" in raw or "decode_tokens_per_s" in raw:
-            rule = "gives fixed_s or the two rates, not both"
-            problems.append(Problem.coded(path, rule, "duration-both"))
+            problems.append(Problem.coded(path, "duration-both"))
             return None
         fixed = decimal(
             raw["fixed_s"], f"{path}.fixed_s", problems, low=0, high=_MAX_SECONDS, places=6
@@ -286,7 +269,6 @@ def renamed(raw: dict[str, Any], path: str, problems: list[Problem]) -> None:
             problems.append(
                 Problem.coded(
                     f"{path}.{old}",
-                    f"is renamed: give {given} (docs/cli.md, Names and units)",
                     "renamed",
                     new=given,
                 )
@@ -315,9 +297,7 @@ def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | 
     policy = raw.get("policy", "resend")
     if policy not in POLICIES:
         names = ", ".join(POLICIES)
-        problems.append(
-            Problem.of(f"{path}.policy", f"must be one of {names}", policy, "one-of", names=names)
-        )
+        problems.append(Problem.of(f"{path}.policy", policy, "one-of", names=names))
     resends = whole(raw.get("max_resends", 10), f"{path}.max_resends", problems, 0, 100)
     breaker = whole(
         raw.get("breaker_failures", BREAKER_FAILURES), f"{path}.breaker_failures", problems, 1, 100
@@ -325,7 +305,7 @@ def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | 
     bill = raw.get("bill_failed_output", True)
     if not isinstance(bill, bool):
         where = f"{path}.bill_failed_output"
-        problems.append(Problem.of(where, "must be true or false", bill, "bool"))
+        problems.append(Problem.of(where, bill, "bool"))
     if len(problems) > before or rate is None or seed is None or resends is None or breaker is None:
         return None
     return Retries(
@@ -350,8 +330,7 @@ def parse_changes(
     ``{"config": {"summary_max_tokens": 8192}}``; supported overrides only (docs/spec.md §9),
     each once (read like an override file: ``scenario.overrides.override_pairs``)."""
     if not isinstance(obj, dict):
-        rule = "must be a JSON object of supported overrides"
-        problems.append(Problem.of(path, rule, obj, "changes", **on_line(path, line)))
+        problems.append(Problem.of(path, obj, "changes", **on_line(path, line)))
         return ()
     out: dict[str, object] = {}
     seen: set[str] = set()
@@ -363,8 +342,7 @@ def parse_changes(
         seen.add(key)
         override = _CHANGEABLE.get(key)
         if override is None:
-            rule = "is not a supported override (spec §9)"
-            problems.append(Problem.of(where, rule, raw, "not-override", **on_line(where, line)))
+            problems.append(Problem.of(where, raw, "not-override-spec", **on_line(where, line)))
             continue
         try:
             out[key] = parse_field(override.spec, raw)

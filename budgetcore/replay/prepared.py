@@ -152,14 +152,7 @@ def _timeline_of(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list
     if any(logged):
         if not all(logged) or any(t.gap_ms is not None for t in turns):
             first = logged.index(False) + 1 if not all(logged) else 1
-            raise ScenarioError(
-                [
-                    Problem(
-                        f"turn {first}",
-                        "must carry a time like every turn of a log (time_ms), not a gap",
-                    )
-                ]
-            )
+            raise ScenarioError([Problem.coded(f"turn {first}", "turn-needs-time")])
         prev = -1
         from_turn = timing.run_from == "turn"
         for t in turns:
@@ -178,8 +171,7 @@ def _timeline_of(turns: Sequence[Turn], timing: Timing) -> tuple[list[int], list
         if gap is None:
             default = timing.gap_ms
             if default is None:
-                rule = "needs gap_ms (or options.timing.gap_ms for every turn without one)"
-                raise ScenarioError([Problem(f"turn {index}", rule)])
+                raise ScenarioError([Problem.coded(f"turn {index}", "turn-needs-gap")])
             gap = default if isinstance(default, int) else default.draw(rng)
         at += gap
     return starts, list(starts), list(starts)
@@ -230,7 +222,7 @@ def _turn_problems(t: object, where: str) -> list[Problem]:
     """Every problem of a turn built in Python, named as its caller wrote it."""
     check = Checks(where)
     if not isinstance(t, Turn):
-        check.rule("", "must be a Turn", t)
+        check.rule("", "py-turn", t)
         return [dataclasses.replace(p, path=where) for p in check.problems]
     check.whole("added", t.added)
     for name in ("required", "output", "gap_ms", "time_ms", "reply_end_ms"):
@@ -238,14 +230,14 @@ def _turn_problems(t: object, where: str) -> list[Problem]:
     for name in ("billing_recorded", "idle_slot", "lease_acquired"):
         check.flag(name, getattr(t, name), none=True)
     if not isinstance(t.append_ms, tuple):
-        check.rule("append_ms", "must be a tuple of times in milliseconds", t.append_ms)
+        check.rule("append_ms", "py-append-ms", t.append_ms)
     else:
         for j, v in enumerate(t.append_ms):
             check.whole(f"append_ms[{j}]", v)
     if not isinstance(t.changes, tuple) or not all(
         isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str) for c in t.changes
     ):
-        check.rule("changes", "must be a tuple of (override key, value) pairs", t.changes)
+        check.rule("changes", "py-changes", t.changes)
     return check.problems
 
 
@@ -254,7 +246,7 @@ def check_turns(turns: object) -> None:
     :class:`Turn`, each field held to the rule of a turns file's line, the first bad
     turn named by its index (``turns[2].added``)."""
     if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
-        raise ScenarioError([Problem.of("turns", "must be a list of Turn values", turns)])
+        raise ScenarioError([Problem.of("turns", turns, "py-turns")])
     if _turns_ok(turns):
         return
     for i, t in enumerate(turns):  # which one, and what about it
@@ -269,18 +261,21 @@ def check_inputs(turns: Sequence[Turn], opts: ReplayOptions, known: Known | None
     with the same problems). ``known``: turns checked before (:class:`Known`), not
     checked again when these equal them."""
     if not turns:
-        raise ScenarioError([Problem("turns", "must hold at least one turn")])
+        raise ScenarioError([Problem.coded("turns", "no-turn")])
     if not isinstance(opts, ReplayOptions):
-        raise ScenarioError([Problem.of("options", "must be a ReplayOptions or None", opts)])
+        raise ScenarioError([Problem.of("options", opts, "py-instance", what="ReplayOptions")])
     if known is None or not known.holds(turns):
         check_turns(turns)
     if opts.start_covered > opts.start_history:
         raise ScenarioError(
             [
-                Problem(
+                Problem.coded(
                     "options.start_covered",
-                    "must be at most options.start_history (coverage is part of history), "
-                    f"got {opts.start_covered:,} > {opts.start_history:,}",
+                    "at-most",
+                    other="options.start_history",
+                    value=f"{opts.start_covered:,}",
+                    other_value=f"{opts.start_history:,}",
+                    why="why.coverage",
                 )
             ]
         )
@@ -453,8 +448,7 @@ def prepare(
         firsts = [first_after(events, r) for r in runs_l]
         next_append = tuple(None if x is None else x * per_ms for x in firsts)
     elif any(t.timed for t in turns):
-        rule = "carry times: a clock needs options.timing (its duration model)"
-        raise ScenarioError([Problem("turns", rule)])
+        raise ScenarioError([Problem.coded("turns", "turns-need-timing")])
 
     base = scenario
     fixed_k = fixed_s = False  # a change fixed K (or S) for every point from then on
@@ -486,7 +480,10 @@ def prepare(
                 base = apply_overrides(base, dict(turn.changes))
             except ScenarioError as exc:
                 raise ScenarioError(
-                    [Problem(f"turn {index + 1}: {p.path}", p.rule, p.value) for p in exc.problems]
+                    [
+                        dataclasses.replace(p, path=f"turn {index + 1}: {p.path}")
+                        for p in exc.problems
+                    ]
                 ) from None
             keys = {k for k, _ in turn.changes}
             fixed_k = fixed_k or "config.trigger_tokens" in keys

@@ -84,16 +84,14 @@ def parse_generator(obj: object) -> GeneratorSpec:
     """``{"turns": 200, "seed": 7, "added": {"dist": "uniform", "low": 1000, "high": 6000},
     "required": 20000, "output": null, "burst": {"rate": "0.05", "tokens": 30000}}``."""
     if not isinstance(obj, dict):
-        raise ScenarioError([Problem.of("generate", "must be a JSON object", obj, "object")])
-    problems = key_problems(
-        obj, "generate", _GENERATOR_KEYS, rule="is not a generator key", code="not-generator-key"
-    )
+        raise ScenarioError([Problem.of("generate", obj, "object")])
+    problems = key_problems(obj, "generate", _GENERATOR_KEYS, code="not-generator-key")
     if "turns" not in obj:
-        problems.append(Problem.coded("generate.turns", "is required", "required"))
+        problems.append(Problem.coded("generate.turns", "required"))
     turns = int_or_low(obj.get("turns", 1), "generate.turns", problems, 1, MAX_TURNS)
     seed = int_or_low(obj.get("seed", 0), "generate.seed", problems, 0, MAX_SEED)
     if "added" not in obj:
-        problems.append(Problem.coded("generate.added", "is required", "required"))
+        problems.append(Problem.coded("generate.added", "required"))
     added = distribution(obj.get("added", 0), "generate.added", problems)
     required = output = None
     if obj.get("required") is not None:
@@ -105,14 +103,12 @@ def parse_generator(obj: object) -> GeneratorSpec:
     raw_burst = obj.get("burst")
     if raw_burst is not None:
         if not isinstance(raw_burst, dict):
-            rule = 'must be {"rate": ..., "tokens": ...} or null'
-            problems.append(Problem.of("generate.burst", rule, raw_burst, "burst"))
+            problems.append(Problem.of("generate.burst", raw_burst, "burst"))
         else:
             problems += key_problems(
                 raw_burst,
                 "generate.burst",
                 ("rate", "tokens"),
-                rule="is not a burst key",
                 code="not-burst-key",
             )
             # A finer rate is not a setting, and the exact fraction stays cheap.
@@ -122,9 +118,7 @@ def parse_generator(obj: object) -> GeneratorSpec:
             rate = Decimal(0) if value is None else value
             burst = distribution(raw_burst.get("tokens"), "generate.burst.tokens", problems)
     if problems or added is None:
-        raise ScenarioError(
-            problems or [Problem.coded("generate.added", "is required", "required")]
-        )
+        raise ScenarioError(problems or [Problem.coded("generate.added", "required")])
     return GeneratorSpec(
         turns=turns,
         seed=seed,
@@ -161,13 +155,9 @@ MAX_APPENDS = 100_000
 def _turn(obj: dict[str, Any], number: int, problems: list[Problem]) -> Turn | None:
     where = f"line {number}"
     before = len(problems)
-    problems += key_problems(
-        obj, where, _TURN_KEYS, rule="is not a turn field", code="not-turn-field", line=number
-    )
+    problems += key_problems(obj, where, _TURN_KEYS, code="not-turn-field", line=number)
     if "added" not in obj:
-        problems.append(
-            Problem.coded(f"{where}: added", "is required", "required", line=number, key="added")
-        )
+        problems.append(Problem.coded(f"{where}: added", "required", line=number, key="added"))
     added = int_or_low(obj.get("added", 0), f"{where}: added", problems, line=number)
     values: dict[str, Any] = {}
     for key in ("required", "output"):
@@ -181,7 +171,6 @@ def _turn(obj: dict[str, Any], number: int, problems: list[Problem]) -> Turn | N
                 problems.append(
                     Problem.of(
                         f"{where}: {key}",
-                        "must be true, false or null",
                         obj[key],
                         "bool-or-null",
                         line=number,
@@ -196,10 +185,14 @@ def _turn(obj: dict[str, Any], number: int, problems: list[Problem]) -> Turn | N
     appends = obj.get("append_ms")
     if appends is not None:
         if not isinstance(appends, list) or len(appends) > MAX_APPENDS:
-            rule = f"must be a list of at most {MAX_APPENDS:,} times in milliseconds"
             problems.append(
                 Problem.of(
-                    f"{where}: append_ms", rule, appends, "list", line=number, key="append_ms"
+                    f"{where}: append_ms",
+                    appends,
+                    "append-list",
+                    high=f"{MAX_APPENDS:,}",
+                    line=number,
+                    key="append_ms",
                 )
             )
         else:
@@ -208,8 +201,7 @@ def _turn(obj: dict[str, Any], number: int, problems: list[Problem]) -> Turn | N
                 for i, t in enumerate(appends)
             )
     if "gap_ms" in values and ("time_ms" in values or "reply_end_ms" in values):
-        rule = "gives gap_ms or a log's times (time_ms, reply_end_ms), not both"
-        problems.append(Problem.coded(f"{where}: gap_ms", rule, "gap-and-time", line=number))
+        problems.append(Problem.coded(f"{where}: gap_ms", "gap-and-time", line=number))
     if len(problems) > before:
         return None
     return Turn(added=added, **values)
@@ -232,21 +224,15 @@ def parse_turn_lines(text: str | bytes) -> tuple[tuple[Turn, ...], tuple[Problem
             problems.extend(_on_line(p, number) for p in obj.problems)
             continue
         if not isinstance(obj, dict):
-            rule = "must be a JSON object"
-            problems.append(Problem.of(f"line {number}", rule, obj, "object", line=number))
+            problems.append(Problem.of(f"line {number}", obj, "object", line=number))
             continue
         turn = _turn(obj, number, problems)
         if turn is not None:
             turns.append(turn)
         if len(turns) > MAX_TURNS:
-            rule = f"must be at most {MAX_TURNS:,} turns"
-            raise ScenarioError(
-                [Problem.coded("turns", rule, "too-many-turns", high=f"{MAX_TURNS:,}")]
-            )
+            raise ScenarioError([Problem.coded("turns", "too-many-turns", high=f"{MAX_TURNS:,}")])
     if not turns:
-        raise ScenarioError(
-            [Problem.coded("turns", "has no usable turn line", "no-turns"), *problems]
-        )
+        raise ScenarioError([Problem.coded("turns", "no-turns"), *problems])
     return tuple(turns), tuple(problems)
 
 

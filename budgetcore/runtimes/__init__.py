@@ -32,6 +32,6 @@ def profile(name: str) -> Profile:
     choices and the value."""
     found = PROFILES.get(name) if isinstance(name, str) else None
     if found is None:
-        rule = "must be one of " + ", ".join(RUNTIME_NAMES)
-        raise ScenarioError([Problem.of("runtime", rule, name, "runtime-unknown")])
+        names = ", ".join(RUNTIME_NAMES)
+        raise ScenarioError([Problem.of("runtime", name, "runtime-unknown", names=names)])
     return found

@@ -63,21 +63,21 @@ class _Reader:
         self.ignored: list[str] = []
         self.notes: list[str] = []
 
-    def bad(
-        self, path: str, rule: str, value: object, code: str = "runtime-key", **params: object
-    ) -> None:
-        self.problems.append(Problem.of(path, rule, value, code, **params))
+    def bad(self, path: str, value: object, code: str, /, **params: object) -> None:
+        self.problems.append(Problem.of(path, value, code, **params))
 
     def tokens(self, knob: str, path: str, raw: object, low: int, high: int | None = None) -> None:
         value = raw
         if self.strings and isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
             value = int(raw.strip())
         if isinstance(value, bool) or not isinstance(value, int):
-            self.bad(path, "must be a whole number of tokens", raw, "runtime-key-type")
+            self.bad(path, raw, "runtime-tokens")
             return
         if value < low or (high is not None and value > high):
-            span = f"from {low:,} to {high:,}" if high is not None else f"at least {low:,}"
-            self.bad(path, f"must be {span}", raw, "runtime-key-range")
+            if high is None:
+                self.bad(path, raw, "runtime-at-least", low=f"{low:,}")
+            else:
+                self.bad(path, raw, "runtime-range", low=f"{low:,}", high=f"{high:,}")
             return
         self.settings[knob] = value
 
@@ -97,12 +97,12 @@ class _Reader:
             if value is not None and not value.is_finite():
                 value = None
         if value is None:
-            self.bad(path, "must be a number", raw, "runtime-key-type")
+            self.bad(path, raw, "runtime-number")
             return
         below = value <= low if open_low else value < low
         if below or value > high:
-            left = "above" if open_low else "from"
-            self.bad(path, f"must be {left} {low} up to {high}", raw, "runtime-key-range")
+            code = "runtime-above-up-to" if open_low else "runtime-from-up-to"
+            self.bad(path, raw, code, low=low, high=high)
             return
         self.settings[knob] = value
 
@@ -110,7 +110,7 @@ class _Reader:
         if isinstance(raw, str) and raw.strip().lower() in ("1", "true", "0", "false"):
             raw = raw.strip().lower() in ("1", "true")
         if not isinstance(raw, bool):
-            self.bad(path, "must be true or false", raw, "runtime-key-type")
+            self.bad(path, raw, "runtime-bool")
             return
         self.settings[knob] = raw
 
@@ -123,9 +123,9 @@ def _object(r: _Reader, doc: object, path: str) -> Mapping[str, Any]:
     if isinstance(doc, dict):
         dups = getattr(doc, "duplicates", ())
         for key in dups:
-            r.bad(f"{path}.{key}" if path else key, "is set twice", key, "runtime-duplicate")
+            r.bad(f"{path}.{key}" if path else key, key, "runtime-duplicate")
         return doc
-    r.bad(path or r.what, "must be an object", doc, "runtime-key-type")
+    r.bad(path or r.what, doc, "runtime-object")
     return {}
 
 
@@ -146,12 +146,12 @@ def _walk(
             node = node.get(part) if isinstance(node, dict) else None
         if not isinstance(node, dict):
             if node is not None:
-                r.bad(prefix, "must be a table of settings", node, "runtime-key-type")
+                r.bad(prefix, node, "runtime-settings-table")
             continue
         here = f"{prefix}." if prefix else ""
         for key in getattr(node, "duplicates", ()):
             if prefix:  # the top level's are named by _object
-                r.bad(here + key, "is set twice", key, "runtime-duplicate")
+                r.bad(here + key, key, "runtime-duplicate")
         r.ignored.extend(here + key for key in node if key not in names)
     for dotted, visit in known.items():
         value: object = doc
@@ -233,15 +233,7 @@ def _codex(r: _Reader, text: str, model: str | None) -> None:
             # passes: it compacts before every turn. A PR to make 0 mean "off" was
             # closed unmerged (openai/codex#7248). Not a trigger a review means.
             del r.settings[key]
-            r.bad(
-                key,
-                f"must be at least 1: Codex does not check it, and T >= {value} holds for "
-                "every T, so it compacts before every turn (leave it unset for "
-                "floor(0.9 × W))",
-                raw,
-                "runtime-codex-always",
-                limit=value,
-            )
+            r.bad(key, raw, "runtime-codex-always", limit=value)
 
     _walk(
         r,
@@ -429,13 +421,7 @@ def _qwen_threshold(r: _Reader, key: str, raw: object) -> None:
         return
     if value <= 0:
         del r.settings[key]
-        r.bad(
-            key,
-            "must be above 0: Qwen Code clamps it to 0, and an auto line of 0 compacts "
-            "before every send",
-            raw,
-            "runtime-key-range",
-        )
+        r.bad(key, raw, "runtime-qwen-zero")
     elif value > 1:
         r.settings[key] = Decimal(1)
         r.notes.append(f"{key} = {value}: Qwen Code clamps it to 1")
@@ -508,21 +494,16 @@ def _context_size(r: _Reader, path: str, raw: object) -> tuple[object, ...] | No
         or len(raw) != 2
         or raw[0] not in ("tokens", "messages", "fraction")
     ):
-        r.bad(
-            path,
-            'must be ("tokens", n), ("messages", n) or ("fraction", f)',
-            raw,
-            "runtime-key-type",
-        )
+        r.bad(path, raw, "runtime-context-size")
         return None
     kind, value = raw
     if kind == "fraction":
         if not isinstance(value, Decimal | int) or isinstance(value, bool) or not 0 < value <= 1:
-            r.bad(path, "a fraction must be above 0 up to 1", raw, "runtime-key-range")
+            r.bad(path, raw, "runtime-fraction")
             return None
         return (kind, Decimal(value))
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        r.bad(path, f"a {kind} count must be a whole number >= 1", raw, "runtime-key-range")
+        r.bad(path, raw, "runtime-count", kind=kind)
         return None
     return (kind, value)
 
@@ -550,12 +531,7 @@ def _summarization(r: _Reader, text: str, defaults: str) -> None:
     kwargs = _call_or_defaults(r, text, ("SummarizationMiddleware",), defaults)
     for key, raw in kwargs.items():
         if isinstance(raw, NotLiteral) and key in ("trigger", "keep", "max_tokens_before_summary"):
-            r.bad(
-                key,
-                "must be a literal to be checked (not an expression)",
-                str(raw),
-                "runtime-key-type",
-            )
+            r.bad(key, str(raw), "runtime-literal")
             continue
         if key == "max_tokens_before_summary":
             # langchain < 1.1 (summarization.py@01b1122a81): the trigger as a token count.
@@ -599,15 +575,10 @@ def _openai_agents(r: _Reader, text: str, model: str | None) -> None:
     if edits is None:
         return
     if isinstance(edits, NotLiteral):
-        r.bad(
-            "context_management",
-            "must be a literal to be checked (not an expression)",
-            str(edits),
-            "runtime-key-type",
-        )
+        r.bad("context_management", str(edits), "runtime-literal")
         return
     if not isinstance(edits, tuple):
-        r.bad("context_management", "must be a list of objects", edits, "runtime-key-type")
+        r.bad("context_management", edits, "runtime-edits")
         return
     for i, edit in enumerate(edits):
         if (
@@ -643,7 +614,7 @@ def _anthropic(r: _Reader, text: str, model: str | None) -> None:
         return
     edits = cm.get("edits") if isinstance(cm, dict) else None
     if not isinstance(edits, list):
-        r.bad("context_management.edits", "must be a list of edits", edits, "runtime-key-type")
+        r.bad("context_management.edits", edits, "runtime-edits-list")
         return
     for i, edit in enumerate(edits):
         if not isinstance(edit, dict) or edit.get("type") != "compact_20260112":
@@ -655,8 +626,7 @@ def _anthropic(r: _Reader, text: str, model: str | None) -> None:
             return  # the default trigger, 150,000
         path = f"context_management.edits[{i}].trigger"
         if not isinstance(trigger, dict) or trigger.get("type") != "input_tokens":
-            rule = 'must be {"type": "input_tokens", "value": N}'
-            r.bad(path, rule, trigger, "runtime-key-type")
+            r.bad(path, trigger, "runtime-input-tokens")
             return
         r.tokens("trigger.value", f"{path}.value", trigger.get("value"), ANTHROPIC_MIN_TRIGGER)
         return

@@ -799,8 +799,6 @@ def export_runtime(
             [
                 Problem.of(
                     "config.trigger_tokens",
-                    f"must be at least 1 to export to {p.title}: min(K, M) = {target} "
-                    "would compact on every request",
                     target,
                     "runtime-target",
                     runtime=p.title,
@@ -813,12 +811,10 @@ def export_runtime(
     except _Refused as refused:
         # The reason is a catalogue key with its own parameters beside the problem's,
         # so the page says it in its language (ui.problems); the CLI, in English.
-        reason = english(refused.key, **refused.params)
         raise ScenarioError(
             [
                 Problem.of(
                     "config.trigger_tokens",
-                    f"cannot be set in {p.title}: K = {_n(refused.value)} {reason}",
                     refused.value,
                     "runtime-unreachable",
                     runtime=p.title,

@@ -157,9 +157,9 @@ class Profile:
         it never compacts by tokens. ``model`` only matters where the runtime keys a
         limit by model name (Gemini CLI's token limit)."""
         if isinstance(window, bool) or not isinstance(window, int) or window < 1:
-            raise ScenarioError([Problem.of("window", "must be a whole number >= 1", window)])
+            raise ScenarioError([Problem.of("window", window, "py-whole-at-least", low=1)])
         if isinstance(output, bool) or not isinstance(output, int) or output < 0:
-            raise ScenarioError([Problem.of("output", "must be a whole number >= 0", output)])
+            raise ScenarioError([Problem.of("output", output, "py-whole-at-least", low=0)])
         return self.trigger(window, output, settings or {}, model)
 
     @staticmethod

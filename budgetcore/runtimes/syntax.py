@@ -85,8 +85,8 @@ def toml_value(value: object) -> str:
 # ---------------------------------------------------------------- readers
 
 
-def _bad(what: str, rule: str, code: str, **params: object) -> ScenarioError:
-    return ScenarioError([Problem.coded(what, rule, code, **params)])
+def _bad(what: str, code: str, /, **params: object) -> ScenarioError:
+    return ScenarioError([Problem.coded(what, code, **params)])
 
 
 def read_toml(text: str, what: str) -> dict[str, Any]:
@@ -94,9 +94,7 @@ def read_toml(text: str, what: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
-        raise _bad(
-            what, f"is not valid TOML: {exc}", "runtime-file-syntax", syntax="TOML"
-        ) from None
+        raise _bad(what, "runtime-file-syntax", syntax="TOML", detail=str(exc)) from None
 
 
 def strip_jsonc(text: str) -> str:
@@ -149,13 +147,7 @@ def read_json(text: str, what: str, *, comments: bool, runtime: str = "") -> Any
             json.loads(strip_jsonc(text))
         except (json.JSONDecodeError, RecursionError):
             raise strict from None
-        raise _bad(
-            what,
-            f"is not valid JSON: {runtime or 'this runtime'} reads strict JSON, and this "
-            "file has comments or trailing commas",
-            "runtime-jsonc",
-            runtime=runtime or "this runtime",
-        ) from None
+        raise _bad(what, "runtime-jsonc", runtime=runtime or "this runtime") from None
 
 
 _ENV_LINE = re.compile(r"(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)")
@@ -175,7 +167,6 @@ def read_env(text: str, what: str) -> dict[str, str]:
             problems.append(
                 Problem.of(
                     f"{what} line {number}",
-                    "must be KEY=value or export KEY=value",
                     line,
                     "runtime-env-line",
                     line=number,
@@ -186,9 +177,7 @@ def read_env(text: str, what: str) -> dict[str, str]:
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             value = value[1:-1]
         if key in found:
-            problems.append(
-                Problem.of(key, "is set twice", value, "runtime-duplicate", line=number)
-            )
+            problems.append(Problem.of(key, value, "runtime-duplicate", line=number))
             continue
         found[key] = value
     if problems:
@@ -212,7 +201,6 @@ def read_yaml_flat(text: str, what: str) -> dict[str, str]:
                 [
                     Problem.of(
                         f"{what} line {number}",
-                        "must be KEY: value",
                         raw,
                         "runtime-yaml-line",
                         line=number,
@@ -233,12 +221,7 @@ def read_python_call(text: str, what: str, names: tuple[str, ...]) -> dict[str, 
     try:
         tree = ast.parse(text)
     except SyntaxError as exc:
-        raise _bad(
-            what,
-            f"is not valid Python: {exc.msg} at line {exc.lineno}",
-            "runtime-file-syntax",
-            syntax="Python",
-        ) from None
+        raise _bad(what, "runtime-python", detail=exc.msg, at_line=exc.lineno) from None
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -257,12 +240,7 @@ def read_python_call(text: str, what: str, names: tuple[str, ...]) -> dict[str, 
                 # the caller lists it, or says it cannot read a knob given that way.
                 out[kw.arg] = NotLiteral(ast.get_source_segment(text, kw.value) or "")
         return out
-    raise _bad(
-        what,
-        "holds no call to " + " or ".join(names),
-        "runtime-no-call",
-        names=", ".join(names),
-    )
+    raise _bad(what, "runtime-no-call", names=" or ".join(names))
 
 
 class NotLiteral(str):

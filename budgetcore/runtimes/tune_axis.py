@@ -100,9 +100,7 @@ def tune_knob(runtime: str) -> tuple[Profile, Knob]:
     p = profile(runtime)
     if p.name in NOT_TUNABLE:
         why = NOT_TUNABLE[p.name]
-        rule = f"cannot be tuned: {p.title} {why}"
-        code = "runtime-not-tunable"
-        problem = Problem.of("--runtime", rule, runtime, code, title=p.title, why=why)
+        problem = Problem.of("--runtime", runtime, "runtime-not-tunable", title=p.title, why=why)
         raise ScenarioError([problem])
     return p, p.knob(TUNE_KNOBS[p.name])
 
@@ -129,22 +127,24 @@ def parse_knob_values(text: str, knob: Knob) -> tuple[Value, ...]:
             ok = ok and (low is None or number >= low) and (high is None or number <= high)
             ok = ok and number > 0
         if not ok:
-            rule = (
-                f"must list {knob.name} values in {knob.unit}, each above 0"
-                + (f" and from {knob.low} to {knob.high}" if knob.high is not None else "")
-                + f", with at most {places} decimal places"
+            said = {"knob": knob.name, "unit": knob.unit, "places": places}
+            problem = (
+                Problem.of("--knob", item, "knob-values", **said)
+                if knob.high is None
+                else Problem.of(
+                    "--knob", item, "knob-values-range", low=knob.low, high=knob.high, **said
+                )
             )
-            raise ScenarioError([Problem.of("--knob", rule, item, "knob-values", places=places)])
+            raise ScenarioError([problem])
         assert isinstance(number, int | Decimal)
         out.append(number)
     if len(set(out)) != len(out):
-        raise ScenarioError([Problem.of("--knob", "must not repeat a value", text, "knob-repeat")])
+        raise ScenarioError([Problem.of("--knob", text, "knob-repeat")])
     if len(out) > MAX_VALUES:
         raise ScenarioError(
             [
                 Problem.of(
                     "--knob",
-                    f"must hold at most {MAX_VALUES} values",
                     len(out),
                     "knob-many",
                     high=MAX_VALUES,

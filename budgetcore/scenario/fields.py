@@ -10,7 +10,7 @@ from typing import Any
 
 from budgetcore.core.contracts import ARTICLE_CONTRACT
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, as_whole
+from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, as_whole, bound_text
 from budgetcore.scenario.model import MAX_MARGIN_PLACES, SECTIONS, Kind, Limits
 
 __all__ = [
@@ -114,19 +114,6 @@ FIELDS_BY_SECTION: dict[str, tuple[FieldSpec, ...]] = {
 # ---------------------------------------------------------------- field rules
 
 
-def _rule(kind: Kind, nullable: bool) -> str:
-    text = {
-        "tokens": "must be an integer from 0 to 10^12",
-        "positive": "must be an integer from 1 to 10^12",
-        "margin": (
-            "must be a decimal from 0 (inclusive) to 1 (exclusive), as a string "
-            f"or an exact JSON number, with at most {MAX_MARGIN_PLACES} decimal places"
-        ),
-        "bool": "must be true or false",
-    }[kind]
-    return text + " or null" if nullable else text
-
-
 def _as_margin(raw: object) -> Decimal | None:
     return as_decimal(raw, 0, 1, MAX_MARGIN_PLACES, high_open=True)
 
@@ -153,11 +140,11 @@ def parse_field(spec: FieldSpec, raw: object) -> object:
             [
                 Problem.of(
                     spec.path,
-                    _rule(spec.kind, spec.nullable),
                     raw,
                     code + ("-or-null" if spec.nullable else ""),
-                    low=f"{low:,}",
-                    high=f"{MAX_TOKENS:,}",
+                    low=bound_text(low),
+                    high=bound_text(MAX_TOKENS),
+                    places=MAX_MARGIN_PLACES,
                 )
             ]
         )
@@ -171,7 +158,7 @@ class LimitRule:
     low: str  # a Limits field name
     high: str
     strict: bool
-    reason: str
+    why: str  # why the rule holds, a catalogue key (``why.*``): said in either language
 
     @property
     def fields(self) -> tuple[str, str]:
@@ -183,35 +170,24 @@ class LimitRule:
 
     def problem(self, limits: Limits) -> Problem:
         a, b = getattr(limits, self.low), getattr(limits, self.high)
-        word, op = ("less than", ">=") if self.strict else ("at most", ">")
-        return Problem(
+        return Problem.coded(
             f"limits.{self.low}",
-            f"must be {word} limits.{self.high} ({self.reason}), got {a} {op} {b}",
-            None,
             "less-than" if self.strict else "at-most",
-            (
-                ("other", f"limits.{self.high}"),
-                ("value", f"{a:,}"),
-                ("other_value", f"{b:,}"),
-                ("why", _WHY_KEYS[self.reason]),
-            ),
+            other=f"limits.{self.high}",
+            # less-than says them as the CLI always has, in plain digits; at-most, as the
+            # page always has, with separators.
+            value=str(a) if self.strict else f"{a:,}",
+            other_value=str(b) if self.strict else f"{b:,}",
+            why=self.why,
         )
 
 
-_TIMEOUTS = "model timeout <= run timeout < lease"
-_WHY_KEYS = {
-    _TIMEOUTS: "why.timeouts",
-    "a page within the record cap": "why.record-page",
-    "a page within the session cap": "why.session-page",
-}
 #: Cross-key rules of docs/spec.md §6; the defaults satisfy every one.
 LIMIT_RULES: tuple[LimitRule, ...] = (
-    LimitRule("model_timeout_s", "run_timeout_s", False, _TIMEOUTS),
-    LimitRule("run_timeout_s", "lease_s", True, _TIMEOUTS),
-    LimitRule("message_page_size", "raw_records_read", False, "a page within the record cap"),
-    LimitRule(
-        "directory_page_size", "directory_sessions_read", False, "a page within the session cap"
-    ),
+    LimitRule("model_timeout_s", "run_timeout_s", False, "why.timeouts"),
+    LimitRule("run_timeout_s", "lease_s", True, "why.timeouts"),
+    LimitRule("message_page_size", "raw_records_read", False, "why.record-page"),
+    LimitRule("directory_page_size", "directory_sessions_read", False, "why.session-page"),
 )
 assert all(rule.holds(Limits()) for rule in LIMIT_RULES)
 

@@ -129,6 +129,14 @@ def _sample_pairs(samples: dict[str, Any]) -> list[str]:
     return out
 
 
+class _NotPair(ValueError):
+    """A chunk of a samples.* list that is not a pair (``tokens:bytes``)."""
+
+    def __init__(self, chunk: str, pair: str) -> None:
+        super().__init__(chunk, pair)
+        self.chunk, self.pair = chunk, pair
+
+
 def _sample_value(name: str, text: str) -> object:
     """The JSON shape of one samples.* pair; raises ValueError on a malformed list."""
     if name in _PAIRED:
@@ -137,7 +145,7 @@ def _sample_value(name: str, text: str) -> object:
         for chunk in text.split(","):
             x, colon, y = chunk.partition(":")
             if not colon:
-                raise ValueError(f"{render_value(chunk)} is not {a}:{b}")
+                raise _NotPair(render_value(chunk), f"{a}:{b}")
             items.append({a: _int_or_text(x), b: _int_or_text(y)})
         return items
     if name == "query_ms":
@@ -228,7 +236,7 @@ def parse_fragment(fragment: str) -> FragmentResult:
             ui.append((path, raw_text))
         elif path == PIN_KEY:
             if raw_text != "1":
-                problems.append(Problem.of(path, "must be 1 (pin=1)", raw_text, "pin-flag"))
+                problems.append(Problem.of(path, raw_text, "pin-flag"))
         elif path.startswith(PIN_PREFIX):
             pin.append((path[len(PIN_PREFIX) :], bool(sep), raw_text))
         else:
@@ -252,7 +260,7 @@ def _read_pairs(
     for path, sep, raw_text in pairs:
         if path in MODEL_KEYS:
             if not sep or not raw_text:
-                found.append(Problem.coded(path, "needs a value: path=value", "needs-value"))
+                found.append(Problem.coded(path, "needs-value"))
             else:
                 named[path] = raw_text
             continue
@@ -262,9 +270,9 @@ def _read_pairs(
                 value = _sample_value(name, raw_text)
                 checked: list[Problem] = []
                 parse_samples({name: value}, checked)
-            except ValueError as exc:
-                rule = f"must be a list like 812:3310,1500:6480 ({exc})"
-                checked = [Problem.of(path, rule, raw_text, "sample-list")]
+            except _NotPair as exc:
+                problem = Problem.of(path, raw_text, "sample-list", chunk=exc.chunk, pair=exc.pair)
+                checked = [problem]
             if checked:
                 found.extend(p.got(raw_text) for p in checked)
             else:
@@ -272,12 +280,10 @@ def _read_pairs(
             continue
         spec = _SPECS.get(path)
         if spec is None:
-            found.append(
-                Problem.of(path or "(empty)", "is not a scenario field", raw_text, "not-field")
-            )
+            found.append(Problem.of(path or "(empty)", raw_text, "not-field"))
             continue
         if not sep:
-            found.append(Problem.coded(path, "needs a value: path=value", "needs-value"))
+            found.append(Problem.coded(path, "needs-value"))
             continue
         try:
             values[path] = parse_field(spec, _raw(spec.kind, raw_text))

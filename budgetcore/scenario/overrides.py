@@ -103,20 +103,17 @@ _MODEL_NAMES = {"input_tokens", "output_tokens", "reserves_output"}
 _BUILT_IN = {"work_cap_tokens", "summary_work_cap", "W"}
 
 
-def _refusal(key: str) -> tuple[str, str]:
-    """Why ``key`` cannot be an override: (English rule, catalogue code)."""
+def _refusal(key: str) -> str:
+    """Why ``key`` cannot be an override, as its catalogue code."""
     _head, _, name = key.rpartition(".")
     section = key.split(".", 1)[0]
     if section in _MODEL_SECTIONS or name in _MODEL_NAMES:
-        return (
-            "is a model contract value: the runtime's model registry owns it, "
-            "and this config cannot change it"
-        ), "model-contract"
+        return "model-contract"
     if name in _BUILT_IN or key.endswith("work_cap"):
-        return "is the built-in 64,000-token work cap and is not configurable", "work-cap"
+        return "work-cap"
     if section in ("workload", "background"):
-        return "is a scenario input, not a runtime setting", "scenario-input"
-    return "is not a supported override (see the registry)", "not-override"
+        return "scenario-input"
+    return "not-override"
 
 
 # ------------------------------------------------------------------ import
@@ -186,8 +183,7 @@ def _overrides_of(data: Mapping[str, Any]) -> dict[str, object]:
         seen.add(key)
         override = OVERRIDE_BY_KEY.get(key)
         if override is None:
-            rule, code = _refusal(key)
-            problems.append(Problem.of(key, rule, raw, code))
+            problems.append(Problem.of(key, raw, _refusal(key)))
             continue
         try:
             values[key] = parse_field(override.spec, raw)

@@ -13,7 +13,7 @@ from budgetcore.core.samples import BYTE_CHANNELS, ByteSample, ReadSample, Sampl
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.documents import decode_document
 from budgetcore.inputs.jsonio import JsonObject, json_lines, key_problems, load_json
-from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, whole
+from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, bound_text, whole
 from budgetcore.inputs.text import check_size
 from budgetcore.scenario.fields import (
     FIELDS_BY_SECTION,
@@ -46,9 +46,9 @@ def _check_object(
     obj: object, path: str, known: Iterator[str] | tuple[str, ...], problems: list[Problem]
 ) -> Mapping[str, Any] | None:
     if not isinstance(obj, dict):
-        problems.append(Problem.of(path, "must be a JSON object", obj, "object"))
+        problems.append(Problem.of(path, obj, "object"))
         return None
-    problems.extend(key_problems(obj, path, set(known), rule="is not a known key (see spec §11)"))
+    problems.extend(key_problems(obj, path, set(known), code="unknown-key-spec"))
     return obj
 
 
@@ -145,13 +145,11 @@ def reviewed_models(data: Mapping[str, Any], problems: list[Problem]) -> Reviewe
         return ReviewedModels()
     table = data[REVIEWED]
     if not isinstance(table, dict):
-        problems.append(Problem.of(REVIEWED, "must be a table of models", table, "reviewed-table"))
+        problems.append(Problem.of(REVIEWED, table, "reviewed-table"))
         return ReviewedModels()
-    found: list[Problem] = list(
-        key_problems(table, REVIEWED, {"main_model", "summary_model"}, rule="is not a known key")
-    )
+    found: list[Problem] = list(key_problems(table, REVIEWED, {"main_model", "summary_model"}))
     if "main_model" not in table:
-        found.append(Problem.coded(f"{REVIEWED}.main_model", "is required", "required"))
+        found.append(Problem.coded(f"{REVIEWED}.main_model", "required"))
     parsed: dict[str, Any] = {}
     for section in ("main_model", "summary_model"):
         if section in table:
@@ -179,14 +177,13 @@ def parse_scenario(obj: object) -> Scenario:
     problems: list[Problem] = []
     mapping = _check_object(obj, "", (*SECTIONS, "samples", EXPORT_HEADER, REVIEWED), problems)
     if mapping is None:
-        problems = [Problem.of("scenario", "must be a JSON object", obj, "object")]
+        problems = [Problem.of("scenario", obj, "object")]
         raise ScenarioError(problems)
     # A reviewed export records the models it was reviewed with (its [reviewed] table):
     # they are the scenario's models, unless the file also names its own (a conflict).
     reviewed = reviewed_models(mapping, problems)
     if reviewed.present and any(m in mapping for m in _MODEL_SECTIONS):
-        rule = "records the reviewed models; the file may not also set a model section"
-        problems.append(Problem.coded(REVIEWED, rule, "reviewed-and-model"))
+        problems.append(Problem.coded(REVIEWED, "reviewed-and-model"))
     parts: dict[str, Any] = {}
     if "samples" in mapping:
         parts["samples"] = parse_samples(mapping["samples"], problems)
@@ -243,8 +240,7 @@ def _average(raw: object, path: str, problems: list[Problem]) -> Decimal | None:
         return None
     value = as_decimal(raw, 0, MAX_TOKENS, 6, low_open=True)
     if value is None:
-        rule = "must be a decimal above 0 and at most 10^12 with at most 6 decimal places, or null"
-        problems.append(Problem.of(path, rule, raw, "average", high=f"{MAX_TOKENS:,}"))
+        problems.append(Problem.of(path, raw, "average", high=bound_text(MAX_TOKENS)))
         return None
     return value
 
@@ -268,7 +264,7 @@ def parse_samples(obj: object, problems: list[Problem]) -> Samples:
         raw_list = mapping.get(name, [])
         path = f"samples.{name}"
         if not isinstance(raw_list, list):
-            problems.append(Problem.of(path, "must be a JSON array", raw_list, "array"))
+            problems.append(Problem.of(path, raw_list, "array"))
             continue
         items: list[Any] = []
         for i, item in enumerate(raw_list):
@@ -283,7 +279,7 @@ def parse_samples(obj: object, problems: list[Problem]) -> Samples:
             values = []
             for key, low, high in fields:
                 if key not in sample:
-                    problems.append(Problem.coded(f"{here}.{key}", "is required", "required"))
+                    problems.append(Problem.coded(f"{here}.{key}", "required"))
                     values.append(-1)
                 else:
                     values.append(_sample_int(sample[key], f"{here}.{key}", low, high, problems))
@@ -331,16 +327,14 @@ def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
             problems.extend(_at_line(p, number) for p in obj.problems)
             continue
         if not isinstance(obj, dict):
-            problems.append(Problem.of(where, "must be a JSON object", obj, "object", line=number))
+            problems.append(Problem.of(where, obj, "object", line=number))
             continue
         channel = obj.get("channel")
         if not isinstance(channel, str) or channel not in LINE_CHANNELS:
             # At the line's "channel" key, like every other problem of a pasted line.
-            rule = f"must be one of {', '.join(LINE_CHANNELS)}"
             problems.append(
                 Problem.of(
                     f"{where}: channel",
-                    rule,
                     channel,
                     "channel",
                     line=number,
@@ -355,7 +349,6 @@ def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
             obj,
             where,
             ("channel", *LINE_CHANNELS[channel]),
-            rule="is not a field of this channel",
             code="not-channel-field",
             line=number,
         )
@@ -363,9 +356,7 @@ def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
         for key in LINE_CHANNELS[channel]:
             if key not in obj:
                 line_problems.append(
-                    Problem.coded(
-                        f"{where}: {key}", "is required", "required", line=number, key=key
-                    )
+                    Problem.coded(f"{where}: {key}", "required", line=number, key=key)
                 )
                 continue
             low, high = bounds[key]

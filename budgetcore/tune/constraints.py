@@ -4,23 +4,21 @@ for the CLI's flags (``--max-unseen``, ``--max-unseen-total``, ``--max-runs-per-
 (``tune.*``). The values are :class:`budgetcore.tune.choice.Constraints`' own; this
 module reads text into them and imports nothing heavy (the page loads it at boot).
 
-A problem carries both sentences: the English rule the CLI prints (``rule``, then
-``, got <value>``) and the catalogue code and parameters the page shows in the reader's
-language (``messages/tune.py``, ``messages/problems.py``).
+A problem is the page's (``Problem.page``: a catalogue key and its parameters,
+``messages/tune.py``, ``messages/problems.py``); the page says it in the reader's
+language, and the CLI prints its rule, the same entry's English (``Problem.rule``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from decimal import Decimal
 from typing import NoReturn
 
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, whole_rule, whole_text
+from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, bound_text, whole_text
 from budgetcore.inputs.text import check_size
-from budgetcore.units import format_int
 
-__all__ = ["KINDS", "RATE_RULE", "RATIO_RULE", "constraint_value"]
+__all__ = ["KINDS", "constraint_value"]
 
 #: The kinds of constraint text: a switch, a count of tokens, runs per 100 turns, a
 #: generation limit (or off), a compression limit X of X:1 (or off).
@@ -28,17 +26,12 @@ KINDS = ("bool", "tokens", "rate", "generations", "ratio")
 
 #: Runs per 100 turns: Constraints.max_runs_per_100's range (tune/choice.py, 0 to 100).
 _RATE_LOW, _RATE_HIGH, _RATE_PLACES = 0, 100, 6
-RATE_RULE = "must be a decimal from 0 to 100 with at most 6 decimal places"
 #: A compression limit X (of X:1): Constraints.max_compression's range.
 _RATIO_LOW, _RATIO_HIGH, _RATIO_PLACES = 1, 10**6, 6
-RATIO_RULE = "must be a ratio X (of X:1) from 1 to 1,000,000 with at most 6 decimal places, or off"
 
 
-def _problem(
-    field: str, rule: str, code: str, params: tuple[tuple[str, str, bool], ...]
-) -> NoReturn:
-    # Problem.page carries the page's code and parameters; the rule is the CLI's.
-    raise ScenarioError([dataclasses.replace(Problem.page(code, params, (field,)), rule=rule)])
+def _problem(field: str, code: str, params: tuple[tuple[str, str, bool], ...]) -> NoReturn:
+    raise ScenarioError([Problem.page(code, params, (field,))])
 
 
 def constraint_value(
@@ -54,32 +47,25 @@ def constraint_value(
     if kind == "bool":
         if text in ("true", "false"):
             return text == "true"
-        _problem(field, "must be on or off", "problem.bool", (got,))
+        _problem(field, "problem.bool", (got,))
     if kind in ("generations", "ratio") and text.lower() == "off":
         return None
     if kind in ("tokens", "generations"):
         number = whole_text(text, MAX_TOKENS, plain=plain)
         if number is not None:
             return number
-        if kind == "generations":
-            high = ("high", format_int(MAX_TOKENS), False)
-            _problem(field, whole_rule(0, MAX_TOKENS), "problem.tune-generations", (high, got))
-        params = (
-            ("unit", "unit.tokens", True),
-            ("low", "0", False),
-            ("high", format_int(MAX_TOKENS), False),
-            got,
-        )
-        _problem(field, whole_rule(0, MAX_TOKENS), "problem.whole-range", params)
+        high = ("high", bound_text(MAX_TOKENS), False)
+        code = "problem.tune-generations" if kind == "generations" else "problem.tune-tokens"
+        _problem(field, code, (high, got))
     if kind == "rate":
         value = as_decimal(text, _RATE_LOW, _RATE_HIGH, _RATE_PLACES)
         if value is None:
-            _problem(field, RATE_RULE, "problem.tune-rate", (got,))
+            _problem(field, "problem.tune-rate", (got,))
         return value
     if kind == "ratio":
         # "10" or "10:1" (spaces around either part are the typist's, not the value's)
         ratio = as_decimal(text.removesuffix(":1").strip(), _RATIO_LOW, _RATIO_HIGH, _RATIO_PLACES)
         if ratio is None:
-            _problem(field, RATIO_RULE, "problem.tune-compression", (got,))
+            _problem(field, "problem.tune-compression", (got,))
         return ratio
     raise ValueError(f"no such constraint kind: {kind!r}")  # a programming error

@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.inputs.numbers import GROUPED, MAX_TOKENS, whole, whole_rule, whole_text
+from budgetcore.inputs.numbers import GROUPED, MAX_TOKENS, whole, whole_problem, whole_text
 from budgetcore.inputs.text import check_size
 
 __all__ = [
@@ -129,8 +129,8 @@ def default_s(summary_output: int) -> tuple[int, ...]:
     return _axis(DEFAULT_S_LOW, summary_output, DEFAULT_S_COUNT)
 
 
-def _problem(what: str, rule: str, value: object) -> ScenarioError:
-    return ScenarioError([Problem.of(what, rule, value)])
+def _problem(what: str, value: object, code: str, /, **params: object) -> ScenarioError:
+    return ScenarioError([Problem.of(what, value, code, **params)])
 
 
 def parse_axis(text: str, what: str, top: tuple[str, int] | None = None) -> tuple[int, ...]:
@@ -149,7 +149,7 @@ def parse_axis(text: str, what: str, top: tuple[str, int] | None = None) -> tupl
     if ":" in text:
         parts = text.split(":")
         if len(parts) != 3:
-            raise _problem(what, "must be a list A,B,C or a range LOW:HIGH:COUNT", text)
+            raise _problem(what, text, "axis-syntax")
         low = _whole(parts[0], what, "LOW")
         if top is not None and parts[1].strip() == top[0]:
             high = top[1]
@@ -157,23 +157,21 @@ def parse_axis(text: str, what: str, top: tuple[str, int] | None = None) -> tupl
             high = _whole(parts[1], what, "HIGH")
         count = whole_text(parts[2], MAX_AXIS, plain=True)
         if count is None or count < 1:
-            raise _problem(f"{what} COUNT", whole_rule(1, MAX_AXIS), parts[2])
+            raise ScenarioError([whole_problem(f"{what} COUNT", parts[2], 1, MAX_AXIS)])
         if low < 1 or high < low:
-            rule = "must have 1 <= LOW <= HIGH (a log-spaced range starts at 1 or more)"
-            raise _problem(what, rule, text)
+            raise _problem(what, text, "axis-range")
         return log_spaced(low, high, count)
     items = _grouped_items(text)
     if len(items) > MAX_AXIS:
-        raise _problem(what, f"must list at most {MAX_AXIS} values", text)
+        raise _problem(what, text, "axis-many", high=MAX_AXIS)
     for item in items:
         if re.fullmatch(r"\s*0\d+\s*", item, re.ASCII):
             # "8,00" or "8, 000": a mistyped group, never the values 8 and 0
-            rule = "must not start a value with 0 (list 8000,16000: no grouping commas in a list)"
-            raise _problem(f"{what} each value", rule, item.strip())
+            raise _problem(f"{what} each value", item.strip(), "axis-zero")
     values = sorted(_whole(item, what, "each value") for item in items)
     for a, b in itertools.pairwise(values):
         if a == b:
-            raise _problem(what, "must not repeat a value", a)
+            raise _problem(what, a, "knob-repeat")
     return tuple(values)
 
 
@@ -192,7 +190,7 @@ def _grouped_items(text: str) -> list[str]:
 def _whole(text: str, what: str, part: str) -> int:
     value = whole_text(text, MAX_TOKENS, plain=True)
     if value is None:
-        raise _problem(f"{what} {part}", whole_rule(0, MAX_TOKENS), text.strip())
+        raise ScenarioError([whole_problem(f"{what} {part}", text.strip())])
     return value
 
 
@@ -209,11 +207,11 @@ def check_axis(values: object, what: str) -> tuple[int, ...]:
     budgetcore.errors.ScenarioError: ks[0] must be an integer from 0 to 10^12, got -5
     """
     if isinstance(values, str | bytes) or not isinstance(values, Sequence):
-        raise _problem(what, "must be a list of whole token counts", values)
+        raise _problem(what, values, "py-axis")
     if not values:
-        raise _problem(what, "must hold at least one value", values)
+        raise _problem(what, values, "axis-empty")
     if len(values) > MAX_AXIS:
-        raise _problem(what, f"must list at most {MAX_AXIS} values", len(values))
+        raise _problem(what, len(values), "axis-many", high=MAX_AXIS)
     problems: list[Problem] = []
     out = [whole(v, f"{what}[{i}]", problems) for i, v in enumerate(values)]
     if problems:
@@ -221,7 +219,7 @@ def check_axis(values: object, what: str) -> tuple[int, ...]:
     ordered = sorted(v for v in out if v is not None)
     for a, b in itertools.pairwise(ordered):
         if a == b:
-            raise _problem(what, "must not repeat a value", a)
+            raise _problem(what, a, "knob-repeat")
     return tuple(ordered)
 
 
@@ -230,10 +228,13 @@ def check_points(ks: Sequence[int], ss: Sequence[int]) -> None:
     if len(ks) * len(ss) > MAX_POINTS:
         raise ScenarioError(
             [
-                Problem(
+                Problem.coded(
                     "grid",
-                    f"must hold at most {MAX_POINTS:,} points, got {len(ks):,} K × "
-                    f"{len(ss):,} S = {len(ks) * len(ss):,}",
+                    "grid-many",
+                    high=f"{MAX_POINTS:,}",
+                    ks=f"{len(ks):,}",
+                    ss=f"{len(ss):,}",
+                    points=f"{len(ks) * len(ss):,}",
                 )
             ]
         )

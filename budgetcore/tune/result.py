@@ -210,7 +210,7 @@ def summarise(
     failed = tuple(r for r in results if r.grid is None or r.own is None)
     if not ok:
         problems = [p for r in failed for p in r.problems] or [
-            Problem("sessions", "must hold at least one session")
+            Problem.coded("sessions", "no-session")
         ]
         raise ScenarioError(problems)
     grid = add_grids(r.grid for r in ok if r.grid is not None)
@@ -262,14 +262,11 @@ def check_sessions(
     """``sessions`` as :func:`tune` takes them: a list of (name, turns) pairs (the turns
     themselves are checked where they are replayed, as ``replay`` checks them)."""
     if isinstance(sessions, str | bytes) or not isinstance(sessions, Sequence):
-        raise ScenarioError(
-            [Problem.of("sessions", "must be a list of (name, turns) pairs", sessions)]
-        )
+        raise ScenarioError([Problem.of("sessions", sessions, "py-sessions")])
     out = []
     for i, item in enumerate(sessions):
         if not (isinstance(item, tuple | list) and len(item) == 2 and isinstance(item[0], str)):
-            rule = "must be a (name, turns) pair with a string name"
-            raise ScenarioError([Problem.of(f"sessions[{i}]", rule, item)])
+            raise ScenarioError([Problem.of(f"sessions[{i}]", item, "py-session")])
         out.append((item[0], item[1]))
     return tuple(out)
 
@@ -296,14 +293,14 @@ def tune(
     ss = ds if ss is None else check_axis(ss, "ss")
     check_points(ks, ss)
     if options is not None and not isinstance(options, ReplayOptions):
-        raise ScenarioError([Problem.of("options", "must be a ReplayOptions or None", options)])
+        raise ScenarioError([Problem.of("options", options, "py-instance", what="ReplayOptions")])
     if constraints is not None and not isinstance(constraints, Constraints):
         raise ScenarioError(
-            [Problem.of("constraints", "must be a Constraints or None", constraints)]
+            [Problem.of("constraints", constraints, "py-instance", what="Constraints")]
         )
     if engine not in ENGINES:
         names = ", ".join(ENGINES)
-        raise ScenarioError([Problem.of("engine", f"must be one of {names}", engine)])
+        raise ScenarioError([Problem.of("engine", engine, "one-of", names=names)])
     sessions = check_sessions(sessions)
     own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
     results = [

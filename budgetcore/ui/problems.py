@@ -4,14 +4,14 @@ import, pasted samples, a link, a log, a scenario: ``code`` is a ``core.*`` key 
 its prefix, ``where`` the field as the user sees it) and a problem only the page has (a
 field's typed text, two bounds out of order: :meth:`Problem.page`, ``code`` a whole
 catalogue key, ``field`` its first field's label). Each is rendered from its code and
-parameters, never by editing the English rule the CLI prints."""
+parameters; the CLI's English rule (``Problem.rule``) is the same catalogue entry."""
 
 from __future__ import annotations
 
 import dataclasses
 
 from budgetcore.errors import Problem
-from budgetcore.messages import CATALOGUE, t
+from budgetcore.messages import CATALOGUE, problem_params, t
 from budgetcore.scenario.fragment import PIN_PREFIX
 
 __all__ = ["problem_sentence", "problem_text", "where_text"]
@@ -47,24 +47,14 @@ def problem_sentence(problem: Problem, lang: str) -> str:
         # A link's pinned plan (``pin.config.x``): the field's own sentence, said of it.
         inner = dataclasses.replace(problem, path=problem.path[len(PIN_PREFIX) :])
         return t("where.pinned", lang, sentence=problem_sentence(inner, lang))
-    params = dict(problem.params)
-    where = where_text(problem.path, lang, params)
+    where = where_text(problem.path, lang, dict(problem.params))
     got = "" if problem.value is None else problem.value
     key = f"core.{problem.code}"
-    if not problem.code or key not in CATALOGUE:
-        # A rule without a code: say where, keep the rule's own words (tests forbid it).
-        return f"{where}: {problem.rule}" + (f" ({got})" if got else "")
-    for name in ("detail", "why"):
-        # A catalogue key is said in the language; any other text is data (a zstd
-        # library's own message about a corrupt frame), shown as it came: it raised
-        # KeyError and the page's whole log panel failed (issue 41's hostile walk).
-        if name in params and params[name] in CATALOGUE:
-            params[name] = t(params[name], lang)
-    reason = params.get("reason", "")
-    if reason.startswith("runtime-refused.") and reason in CATALOGUE:
-        # Why a runtime cannot reach K: its own sentence, with its own parameters beside
-        # the problem's (runtimes.export.REFUSED_TEXTS), in the reader's language.
-        params["reason"] = t(reason, lang, **params)
+    if key not in CATALOGUE:  # a code without its sentence (tests forbid it): say it as data
+        return f"{where}: {problem.code}" + (f" ({got})" if got else "")
+    # A parameter whose text is a catalogue key is said in the language; any other text
+    # is data (a zstd library's own message about a corrupt frame), shown as it came.
+    params = problem_params(dict(problem.params), lang)
     if "other" in params:  # a cross-key rule: both fields by their labels alone
         where = _label(problem.path, lang)
         params["other"] = _label(params["other"], lang)

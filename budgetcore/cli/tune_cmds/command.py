@@ -211,7 +211,7 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
 
         folder = plan_folder(_walk(path))
         if not folder.sessions:
-            raise ScenarioError([Problem("log", f"folder {shown_name(path)} holds no .jsonl file")])
+            raise ScenarioError([Problem.coded("log", "folder-no-jsonl", folder=shown_name(path))])
         if folder.not_read:
             print(
                 f"not read: {len(folder.not_read):,} file(s) that are not session logs "
@@ -230,7 +230,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from budgetcore.tune.result import summarise  # noqa: PLC0415
 
     if not (args.turns or args.generate or args.log):
-        raise ScenarioError([Problem("turns", "give at least one --turns, --generate or --log")])
+        raise ScenarioError([Problem.coded("turns", "one-source-at-least")])
     out_fmt = args.format
     if out_fmt is None:
         out_fmt = "table" if sys.stdout is not None and sys.stdout.isatty() else "jsonl"
@@ -245,7 +245,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         ks, ss = runtime.ks, runtime.ss
     else:
         if args.knob is not None:
-            raise ScenarioError([Problem("--knob", "needs --runtime: whose knob it is")])
+            raise ScenarioError([Problem.coded("--knob", "knob-needs-runtime")])
         ks, ss = _axes(args, scenario)
     reachable = None
     if runtime is not None and len(ks) * len(ss) > len(runtime.reachable):

@@ -85,7 +85,7 @@ def report_session(
         result, log, series = replay_of(args, scenario)
         return result, log, series, log.pick(series).turns()
     if (args.turns is None) == (args.generate is None):
-        raise ScenarioError([Problem("turns", "give exactly one of --turns, --generate, --log")])
+        raise ScenarioError([Problem.coded("turns", "one-source")])
     options = _options(args)
     if scenario is None:
         scenario = scenario_of(args)

@@ -39,15 +39,7 @@ def _log_scenario(
 
     logs = args.log or []
     if len(logs) != 1 or os.path.isdir(logs[0]) or args.turns or args.generate:
-        raise ScenarioError(
-            [
-                Problem(
-                    "scenario",
-                    "is required: a JSON file, - or --fragment (only one --log file may "
-                    "stand in for it, with its own model)",
-                )
-            ]
-        )
+        raise ScenarioError([Problem.coded("scenario", "scenario-required-log")])
     log = read_log_shown(logs[0], fmt)
     from budgetcore.replay.asrun import window_of  # noqa: PLC0415
 

@@ -103,7 +103,14 @@ def work(task: Task, job: Job) -> Done:
             )
             if not turns:
                 raise ScenarioError(
-                    [Problem("log", f"has no request on the replayed branch of {chosen.name}")]
+                    [
+                        Problem.coded(
+                            "log",
+                            "log-no-branch-requests",
+                            series=chosen.name,
+                            abandoned=f"{len(chosen.abandoned):,}",
+                        )
+                    ]
                 )
             if chosen is log.main:
                 from budgetcore.replay.asrun import as_run  # noqa: PLC0415
@@ -194,14 +201,7 @@ def _run_dask(
         # dask.distributed is untyped: held as Any, called only here.
         distributed: Any = importlib.import_module("distributed")
     except ImportError as exc:
-        raise ScenarioError(
-            [
-                Problem(
-                    "--dask",
-                    f"needs the optional extra budgetcore[dask] ({exc.name} is missing)",
-                )
-            ]
-        ) from None
+        raise ScenarioError([Problem.coded("--dask", "dask-missing", module=exc.name)]) from None
     from budgetcore.cli.pool import POLL_S  # noqa: PLC0415
     from budgetcore.stop import Interrupted, held, requested  # noqa: PLC0415
 
@@ -238,7 +238,7 @@ def _run_dask(
                     client = distributed.Client(address, timeout="30s")
                 except (OSError, TimeoutError, ValueError) as exc:
                     raise ScenarioError(
-                        [Problem.of("--dask", f"cannot reach the scheduler ({exc})", address)]
+                        [Problem.of("--dask", address, "dask-unreachable", why=str(exc))]
                     ) from None
             shared = client.scatter(job, broadcast=True)
             keys = [f"budgetcore-tune-{i}" for i in range(len(tasks))]

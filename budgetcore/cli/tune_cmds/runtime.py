@@ -26,7 +26,7 @@ def _runtime_axis(args: argparse.Namespace, scenario: Scenario) -> Any:
     from budgetcore.tune.grid import check_points, default_k, parse_axis  # noqa: PLC0415
 
     if args.k is not None or args.s is not None:
-        raise ScenarioError([Problem("--runtime", "takes its grid from --knob, not --k or --s")])
+        raise ScenarioError([Problem.coded("--runtime", "knob-not-axes")])
     _profile, knob = tune_knob(args.runtime)
     main, cfg = scenario.main_model, scenario.config
     m = main_safe_input(main, cfg.reply_max_tokens, cfg.safety_margin)
@@ -55,9 +55,7 @@ def _runtime_axis(args: argparse.Namespace, scenario: Scenario) -> Any:
             file=sys.stderr,
         )
     if not axis.points:
-        raise ScenarioError(
-            [Problem.of("--knob", "gives no value at which it compacts", args.knob)]
-        )
+        raise ScenarioError([Problem.of("--knob", args.knob, "knob-never")])
     check_points(axis.ks, axis.ss)
     return axis
 

@@ -161,16 +161,13 @@ def _unknown(head: Replayed | Document | Database) -> ScenarioError:
             [
                 Problem.coded(
                     "log",
-                    f"is an SQLite database, but not one of an agent we read (tables: {tables})",
                     "log-unknown-database",
                     tables=tables,
                 )
             ]
         )
     if all(not line.strip() for line in head.head) and len(head.head) < _SNIFF_LINES:
-        return ScenarioError(
-            [Problem.coded("log", "is empty (no line with an entry)", "log-empty")]
-        )
+        return ScenarioError([Problem.coded("log", "log-empty")])
     first = head.head[0] if head.head else b""
     pairs = first[: len(first) // 2 * 2]
     if (
@@ -183,8 +180,6 @@ def _unknown(head: Replayed | Document | Database) -> ScenarioError:
             [
                 Problem.coded(
                     "log",
-                    "is UTF-16 text (a byte-order mark or zero bytes); a log is UTF-8 JSON "
-                    "Lines (iconv -f UTF-16 -t UTF-8 converts it)",
                     "log-utf16",
                 )
             ]
@@ -209,7 +204,6 @@ def _unknown(head: Replayed | Document | Database) -> ScenarioError:
                 [
                     Problem.coded(
                         "log",
-                        f"looks like a {looks.name} file but {looks.missing}",
                         "log-looks-like",
                         agent=looks.name,
                         missing=looks.missing,
@@ -220,7 +214,6 @@ def _unknown(head: Replayed | Document | Database) -> ScenarioError:
         [
             Problem.coded(
                 "log",
-                f"is not a session log of an agent we read ({names()})",
                 "log-unknown-format",
                 agents=names(),
             ),
@@ -234,7 +227,6 @@ def _unknown_document(doc: Document) -> Problem:
     if isinstance(doc.value, Problem):
         return Problem.coded(
             "log",
-            f"is one JSON document (not JSON Lines), and it {doc.value.rule}",
             "log-document-bad",
             why=doc.value.rule,
         )
@@ -243,14 +235,12 @@ def _unknown_document(doc: Document) -> Problem:
         a = looks[0]
         return Problem.coded(
             "log",
-            f"looks like a {a.name} file but {a.missing}",
             "log-looks-like",
             agent=a.name,
             missing=a.missing,
         )
     return Problem.coded(
         "log",
-        f"is one JSON document (not JSON Lines) that no agent we read writes ({names()})",
         "log-unknown-document",
         agents=names(),
     )
@@ -292,12 +282,11 @@ def no_requests(log: ParsedLog) -> ScenarioError:
     fmt = log.format if found is None else found.name
     first = Problem.coded(
         "log",
-        f"has no usable request in this {fmt} file: {lines:,} line(s) read, {malformed:,} "
-        f"malformed, not requests: {entries or 'none'}",
         "log-no-requests",
+        format=fmt,
         lines=f"{lines:,}",
         malformed=f"{malformed:,}",
-        entries=entries or "-",
+        entries=entries or "none",
     )
     return NoRequests([first, *log.skipped[:_NAMED_LINES]], log)
 
@@ -323,7 +312,7 @@ def session_steps(
     """:func:`read_session` in steps (reader.Steps): the agent's reader yields after
     each batch of records; detection and a database are one step each."""
     if not files:
-        raise ScenarioError([Problem.coded("log", "no file given", "log-no-file")])
+        raise ScenarioError([Problem.coded("log", "log-no-file")])
     streams: list[tuple[str, LineSource]] = [(name, _stream(data)) for name, data in files]
     database: Database | None = None
     if fmt is None:
@@ -337,9 +326,7 @@ def session_steps(
     else:
         found = agent(fmt)
         if found is None:
-            raise ScenarioError(
-                [Problem.of("log format", f"must be one of {', '.join(FORMATS)}", fmt)]
-            )
+            raise ScenarioError([Problem.of("log format", fmt, "one-of", names=", ".join(FORMATS))])
         first_line = streams[0][1].readline(MAX_LINE_BYTES + 1)
         given: LineSource = Replayed([first_line], streams[0][1])
         if first_line.startswith(ZSTD_MAGIC):
@@ -355,8 +342,6 @@ def session_steps(
                 [
                     Problem.coded(
                         "log",
-                        f"holds {len(logs):,} sessions: give it as a folder's file, or with "
-                        "--usage, to read each",
                         "log-many-sessions",
                         sessions=f"{len(logs):,}",
                     )
@@ -384,7 +369,7 @@ def sessions_steps(
 ) -> Steps[tuple[ParsedLog, ...]]:
     """:func:`read_sessions` in steps (reader.Steps)."""
     if not files:
-        raise ScenarioError([Problem.coded("log", "no file given", "log-no-file")])
+        raise ScenarioError([Problem.coded("log", "log-no-file")])
     name, data = files[0]
     stream = _stream(data)
     found: Agent | None
@@ -396,9 +381,7 @@ def sessions_steps(
     else:
         found = agent(fmt)
         if found is None:
-            raise ScenarioError(
-                [Problem.of("log format", f"must be one of {', '.join(FORMATS)}", fmt)]
-            )
+            raise ScenarioError([Problem.of("log format", fmt, "one-of", names=", ".join(FORMATS))])
         first = stream.readline(MAX_LINE_BYTES + 1)
         head = Replayed([first], stream)
         if first.startswith(SQLITE_MAGIC):

@@ -85,9 +85,7 @@ def _read_codex(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
     from budgetcore.replay.logs.codex import read_codex  # noqa: PLC0415
 
     if len(files) > 1:
-        raise ScenarioError(
-            [Problem.coded("log", "a Codex rollout is one file", "log-codex-one-file")]
-        )
+        raise ScenarioError([Problem.coded("log", "log-codex-one-file")])
     return read_codex(*files[0])
 
 
@@ -96,9 +94,7 @@ def _no_lines(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
     """An agent whose sessions are in a database only."""
     from budgetcore.errors import Problem, ScenarioError  # noqa: PLC0415
 
-    raise ScenarioError(
-        [Problem.coded("log", "must be the agent's SQLite database", "log-not-a-database")]
-    )
+    raise ScenarioError([Problem.coded("log", "log-not-a-database")])
 
 
 AGENTS: tuple[Agent, ...] = (

@@ -26,7 +26,7 @@ __all__ = ["claims_document", "read_amp"]
 
 _MESSAGE = ("inputTokens", "cacheCreationInputTokens", "cacheReadInputTokens", "outputTokens")
 _EVENT = ("input", "output")
-_NOT_OBJECT = Problem.coded("", "is not a JSON object", "log-line-not-object")
+_NOT_OBJECT = Problem.coded("", "log-line-not-object")
 
 
 def claims_document(doc: object) -> bool:
@@ -71,9 +71,7 @@ def _thread(tally: Tally, doc: dict[str, Any]) -> None:
         number += 1
         tally.record()
         if not isinstance(m, dict):
-            tally.malformed(
-                number, Problem.coded("", "is not a JSON object", "log-line-not-object")
-            )
+            tally.malformed(number, Problem.coded("", "log-line-not-object"))
             continue
         role = m.get("role")
         usage = m.get("usage")
@@ -118,9 +116,7 @@ def _thread(tally: Tally, doc: dict[str, Any]) -> None:
         number += 1
         tally.record()
         if not isinstance(e, dict):
-            tally.malformed(
-                number, Problem.coded("", "is not a JSON object", "log-line-not-object")
-            )
+            tally.malformed(number, Problem.coded("", "log-line-not-object"))
             continue
         found = counts(e.get("tokens"), _EVENT, "tokens")
         if isinstance(found, Problem):

@@ -326,7 +326,6 @@ class _Reader:
                             number,
                             Problem.coded(
                                 "",
-                                "is a Codex CLI rollout line in a Claude Code session file",
                                 "log-line-codex-in-claude",
                             ),
                         )
@@ -506,7 +505,6 @@ class _Reader:
             field = next(f for f in _USAGE if count_of(usage.get(f)) is None)
             return Problem.of(
                 f"message.usage.{field}",
-                "must be an integer from 0 to 10^12 or null",
                 usage[field],
                 "log-line-count",
             )
@@ -524,7 +522,6 @@ class _Reader:
                 bad = "ephemeral_5m_input_tokens" if five is None else "ephemeral_1h_input_tokens"
                 return Problem.of(
                     f"message.usage.cache_creation.{bad}",
-                    "must be an integer from 0 to 10^12 or null",
                     split.get(bad),
                     "log-line-count",
                 )
@@ -585,7 +582,6 @@ class _Reader:
         if raw is not None and pre is None:
             return Problem.of(
                 "compactMetadata.preTokens",
-                "must be an integer from 0 to 10^12 or null",
                 raw,
                 "log-line-count",
             )

@@ -36,7 +36,7 @@ __all__ = ["claims_document", "read_cline"]
 
 _V4 = ("inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens")
 _V3 = ("tokensIn", "cacheReads", "cacheWrites", "tokensOut")
-_NOT_OBJECT = Problem.coded("", "is not a JSON object", "log-line-not-object")
+_NOT_OBJECT = Problem.coded("", "log-line-not-object")
 
 
 def claims_document(doc: object) -> bool:
@@ -154,7 +154,7 @@ def _v3(tally: Tally, messages: list[Any]) -> None:
         try:
             info = json.loads(m["text"], parse_float=read_number, parse_constant=NonFinite)
         except (ValueError, RecursionError):
-            tally.malformed(number, Problem.coded("text", "is not valid JSON", "log-line-not-json"))
+            tally.malformed(number, Problem.coded("text", "log-line-not-json"))
             continue
         found = counts(info, _V3, "text")
         if isinstance(found, Problem):

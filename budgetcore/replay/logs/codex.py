@@ -457,7 +457,6 @@ def _steps(
                                 number,
                                 Problem.coded(
                                     "",
-                                    "is a Claude Code line in a Codex CLI rollout",
                                     "log-line-claude-in-codex",
                                 ),
                             )
@@ -580,7 +579,7 @@ def _steps(
                         at_line(
                             "",
                             number,
-                            Problem.of("info", "must be an object or null", info_, "log-line-info"),
+                            Problem.of("info", info_, "log-line-info"),
                         )
                     )
                     continue
@@ -594,7 +593,6 @@ def _steps(
                 if bad is None and last_v is None and totals_v is None:
                     bad = Problem.coded(
                         "info",
-                        "has neither last_token_usage nor total_token_usage",
                         "log-line-no-usage",
                     )
                 if bad is not None:

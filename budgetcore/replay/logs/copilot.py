@@ -24,6 +24,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from itertools import chain
 from typing import Any
@@ -130,13 +131,7 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
             assert isinstance(problem, Problem)
             tally.malformed(
                 number,
-                Problem(
-                    f"data.modelMetrics.{model}.{problem.path}",
-                    problem.rule,
-                    problem.value,
-                    problem.code,
-                    problem.params,
-                ),
+                dataclasses.replace(problem, path=f"data.modelMetrics.{model}.{problem.path}"),
             )
             continue
         for model, totals in checked:
@@ -171,7 +166,6 @@ class _NotACount(Exception):
         super().__init__(key)
         self.problem = Problem.of(
             f"attributes.{key}",
-            "must be an integer from 0 to 10^12 or null",
             raw,
             "log-line-count",
         )
@@ -397,7 +391,6 @@ def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
             [
                 Problem.coded(
                     "log",
-                    f"is an SQLite database Copilot CLI's reader cannot use ({exc})",
                     "log-sqlite-unreadable-copilot",
                     why=str(exc),
                 )

@@ -50,11 +50,7 @@ def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
     """``files[0]`` the settings file, then the transcript (when there is one). A
     transcript alone has no usage: said so, naming the file that holds it."""
     if files and files[0][0].endswith(".jsonl"):
-        rule = (
-            "is a Droid transcript: Droid keeps the session's token totals in "
-            "<id>.settings.json beside it, which was not given"
-        )
-        raise ScenarioError([Problem.coded(what, rule, "log-droid-transcript-alone")])
+        raise ScenarioError([Problem.coded(what, "log-droid-transcript-alone")])
     tally = Tally("droid")
     for i, (name, stream) in enumerate(files):
         tally.open(name)

@@ -216,6 +216,6 @@ def _document(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> N
     for i, message in enumerate(doc["messages"], start=2):
         tally.record()
         if not isinstance(message, dict):
-            tally.malformed(i, Problem.coded("", "is not a JSON object", "log-line-not-object"))
+            tally.malformed(i, Problem.coded("", "log-line-not-object"))
             continue
         reader.record(i, message)

@@ -80,7 +80,6 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             [
                 Problem.coded(
                     "log",
-                    f"is an SQLite database Goose's reader cannot use ({exc})",
                     "log-sqlite-unreadable-goose",
                     why=str(exc),
                 )
@@ -118,7 +117,6 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                 1,
                 Problem.of(
                     f"sessions.{bad[0]}",
-                    "must be an integer from 0 to 10^12 or null",
                     bad[1],
                     "log-line-count",
                 ),

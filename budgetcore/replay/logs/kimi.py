@@ -144,9 +144,7 @@ def _configured(data: bytes) -> tuple[str, dict[str, str]] | Problem:
     try:
         config = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return Problem.coded(
-            "", f"is not a TOML file ({exc})", "log-kimi-config-not-toml", why=str(exc)
-        )
+        return Problem.coded("", "log-kimi-config-not-toml", why=str(exc))
     alias = config.get("default_model")
     models = config.get("models")
     ids: dict[str, str] = {}
@@ -295,7 +293,6 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                     number,
                     Problem.of(
                         "message.payload.message_id",
-                        "must be a string, an integer or null",
                         step,
                         "log-line-id",
                     ),

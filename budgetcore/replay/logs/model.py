@@ -189,13 +189,9 @@ class LogSeries:
             if missing is not None:
                 raise ScenarioError(
                     [
-                        Problem.coded(
-                            "log",
-                            f"has no timestamp on the request of line {missing.line}: "
-                            "background timing needs every request's time",
-                            "log-no-times",
-                            line=missing.line,
-                        )
+                        # Not ``line``: the page names a pasted line by it, and this
+                        # problem is the log's.
+                        Problem.coded("log", "log-no-times", request_line=missing.line)
                     ]
                 )
             own = self.times
@@ -205,9 +201,6 @@ class LogSeries:
                         [
                             Problem.coded(
                                 "options.timing.appends",
-                                "is conversation, but this log's reader does not tell its "
-                                "conversation lines from the others (Claude Code and Codex "
-                                "logs do)",
                                 "log-no-conversation-lines",
                             )
                         ]
@@ -336,7 +329,7 @@ class ParsedLog:
             if s.name == name:
                 return s
         names = ", ".join(s.name for s in self.series)
-        raise ScenarioError([Problem.of("series", f"must be one of {names}", name)])
+        raise ScenarioError([Problem.of("series", name, "one-of", names=names)])
 
     def models(self) -> tuple[str, ...]:
         """Every model a request names, in the order first seen (series by series, each

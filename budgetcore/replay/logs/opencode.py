@@ -92,7 +92,7 @@ def _message(tally: Tally, number: int, obj: object, series: str, mid: str | Non
         tally.malformed(number, obj)
         return
     if not isinstance(obj, dict):
-        tally.malformed(number, Problem.coded("", "is not a JSON object", "log-line-not-object"))
+        tally.malformed(number, Problem.coded("", "log-line-not-object"))
         return
     created = obj.get("time")
     time = created.get("created") if isinstance(created, dict) else None
@@ -192,7 +192,6 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             [
                 Problem.coded(
                     "log",
-                    f"is an SQLite database OpenCode's reader cannot use ({exc})",
                     "log-sqlite-unreadable",
                     why=str(exc),
                 )
@@ -276,7 +275,7 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                     try:
                         value = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
                     except (ValueError, TypeError, RecursionError):
-                        value = Problem.coded("", "is not valid JSON", "log-line-not-json")
+                        value = Problem.coded("", "log-line-not-json")
                 if isinstance(kind, str) and isinstance(value, dict) and "role" not in value:
                     value["role"] = kind  # a session_message row: its type is its role
                 tally.record()

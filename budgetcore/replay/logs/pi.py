@@ -132,8 +132,6 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
                         number,
                         Problem.of(
                             "message.usage",
-                            "has totalTokens but no input, output or cache counts "
-                            "(how they split is unknown)",
                             total,
                             "log-line-total-only",
                         ),

@@ -10,6 +10,7 @@ that the field check rejects, never an ``InvalidOperation``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -98,8 +99,8 @@ class Malformed:
 
     __slots__ = ("problem",)
 
-    def __init__(self, reason: str, code: str, **params: object) -> None:
-        self.problem = Problem.coded("", reason, code, **params)
+    def __init__(self, code: str, /, **params: object) -> None:
+        self.problem = Problem.coded("", code, **params)
 
     @property
     def reason(self) -> str:
@@ -118,7 +119,7 @@ def at_line(file: str, number: int, inner: Problem) -> Problem:
         params.append(("key", key))
     if file:
         params.append(("file", file))
-    return Problem(path, inner.rule, inner.value, inner.code, (*inner.params, *params))
+    return dataclasses.replace(inner, path=path, params=(*inner.params, *params))
 
 
 #: The decoder's C scanner, called directly: ``JSONDecoder.decode`` adds two Python
@@ -376,34 +377,26 @@ def decoded_lines(stream: LineSource, what: str = "log") -> Iterator[tuple[int, 
 def decode_line(raw: bytes) -> object:
     """One line's value: a dict, :data:`BLANK` or a :class:`Malformed`."""
     if raw is LONG_LINE:
-        return Malformed(
-            f"is longer than {size_text(MAX_LINE_BYTES)}",
-            "log-line-too-long",
-            limit=size_text(MAX_LINE_BYTES),
-        )
+        return Malformed("log-line-too-long", limit=size_text(MAX_LINE_BYTES))
     if raw[:1] != b"{" and not raw.strip():  # a line that opens an object is not blank
         return BLANK
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Malformed(
-            f"is not UTF-8 text (byte {exc.start + 1} of the line)",
-            "log-line-not-utf8",
-            byte=exc.start + 1,
-        )
+        return Malformed("log-line-not-utf8", byte=exc.start + 1)
     start = 0
     if text[:1] in JSON_SPACE:
         start = len(text) - len(text.lstrip(JSON_SPACE))
     try:
         obj, end = scan(text, start)
     except RecursionError:
-        return Malformed("is nested too deeply", "log-line-too-deep")
+        return Malformed("log-line-too-deep")
     except (ValueError, StopIteration):  # bad JSON, no value, or too many digits for int()
-        return Malformed("is not valid JSON", "log-line-not-json")
+        return Malformed("log-line-not-json")
     if end != len(text) and text[end:].strip(JSON_SPACE):
-        return Malformed("is not valid JSON", "log-line-not-json")  # more after the value
+        return Malformed("log-line-not-json")  # more after the value
     if type(obj) is not dict:
-        return Malformed("is not a JSON object", "log-line-not-object")
+        return Malformed("log-line-not-object")
     return obj
 
 
@@ -615,7 +608,6 @@ def too_many_requests(limit: int = MAX_LOG_REQUESTS) -> ScenarioError:
         [
             Problem.coded(
                 "log",
-                f"has more than {limit:,} requests (the most one session may hold)",
                 "log-too-many-requests",
                 limit=f"{limit:,}",
             )

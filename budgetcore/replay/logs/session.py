@@ -182,8 +182,6 @@ def totals_problem(log: ParsedLog) -> Problem:
     """Why a totals-only session is not replayed."""
     return Problem.coded(
         "log",
-        f"keeps only per-session totals ({log.totals_only}): it cannot be replayed turn "
-        "by turn; --usage measures it",
         "log-totals-only",
         why=log.totals_only,
     )
@@ -313,8 +311,6 @@ def run_session(
             [
                 Problem.coded(
                     "log",
-                    f"has no request on the replayed branch of series {chosen.name} "
-                    f"({off:,} on abandoned branches)",
                     "log-no-branch-requests",
                     series=chosen.name,
                     abandoned=f"{off:,}",

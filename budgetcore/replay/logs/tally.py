@@ -82,7 +82,7 @@ def counts(raw: object, keys: tuple[str, ...], path: str) -> tuple[int, ...] | P
     """The token counts ``keys`` of the object ``raw`` (a missing or null count is 0),
     or the problem naming the first that is not a count."""
     if not isinstance(raw, dict):
-        return Problem.of(path, "must be an object of token counts", raw, "log-line-counts")
+        return Problem.of(path, raw, "log-line-counts")
     out = []
     get = raw.get
     for key in keys:
@@ -95,7 +95,6 @@ def counts(raw: object, keys: tuple[str, ...], path: str) -> tuple[int, ...] | P
             if value is None:
                 return Problem.of(
                     f"{path}.{key}",
-                    "must be an integer from 0 to 10^12 or null",
                     raw[key],
                     "log-line-count",
                 )
@@ -500,7 +499,6 @@ class Document(io.BytesIO):
                 data,
                 Problem.coded(
                     "",
-                    f"is not UTF-8 text (byte {exc.start + 1})",
                     "log-document-not-utf8",
                     byte=exc.start + 1,
                 ),
@@ -508,7 +506,7 @@ class Document(io.BytesIO):
         try:
             value = json.loads(text, parse_float=read_number, parse_constant=NonFinite)
         except (ValueError, RecursionError):
-            value = Problem.coded("", "is not valid JSON", "log-document-not-json")
+            value = Problem.coded("", "log-document-not-json")
         return cls(data, value)
 
 
@@ -562,7 +560,6 @@ def sqlite() -> Any:
             [
                 Problem.coded(
                     "log",
-                    "is an SQLite database, and this Python has no sqlite3 module to read it",
                     "log-no-sqlite",
                 )
             ]

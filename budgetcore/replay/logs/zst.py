@@ -50,10 +50,6 @@ def no_decoder() -> ScenarioError:
         [
             Problem.coded(
                 "log",
-                "is zstd-compressed (a Codex rollout idle for a week is written as "
-                ".jsonl.zst), and this Python has no zstd decoder: Python 3.14's "
-                "compression.zstd, or the backports.zstd package "
-                "(pip install 'budgetcore[zstd]'), reads it",
                 "log-zstd-no-decoder",
             )
         ]
@@ -79,7 +75,6 @@ def _corrupt(exc: Exception) -> ScenarioError:
         [
             Problem.coded(
                 "log",
-                f"is zstd-compressed but cannot be decompressed ({exc})",
                 "log-zstd-corrupt",
                 why=str(exc),
             )
@@ -126,9 +121,6 @@ class _Checked:
                 [
                     Problem.coded(
                         "log",
-                        f"is zstd-compressed and decompresses to more than {MAX_RATIO:,} "
-                        f"times its {self._compressed:,} bytes (a compression bomb, not a "
-                        "log): refused",
                         "log-zstd-bomb",
                         ratio=f"{MAX_RATIO:,}",
                         size=f"{self._compressed:,}",

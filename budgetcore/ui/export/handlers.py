@@ -97,15 +97,11 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     if not e.text.strip():
         # Nothing to preview: a box emptied by a refused paste, or never filled. Never
         # read as "a file that sets nothing", whose replace would reset every setting.
-        problem = Problem.coded(
-            "config", "is empty: paste a TOML or JSON config, or choose a file", "import-empty"
-        )
+        problem = Problem.coded("config", "import-empty")
         preview = ImportPreview(e.text, mode, problems=(problem,))
         return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     if state.stale:
-        problem = Problem.coded(
-            "page", "has invalid fields; fix them before importing", "page-invalid"
-        )
+        problem = Problem.coded("page", "page-invalid")
         preview = ImportPreview(e.text, mode, problems=(problem,))
         return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     if state.export_runtime != "article":  # the picked runtime's own file

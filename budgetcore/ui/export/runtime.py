@@ -267,9 +267,8 @@ def runtime_import(state: PageState, text: str) -> RuntimeImport:
     except ScenarioError as exc:
         return RuntimeImport(problems=tuple(exc.problems))
     if checked.effective_trigger_tokens is None:
-        rule = f"never compacts in {checked.runtime.title} as this file sets it"
         return RuntimeImport(
-            problems=(Problem.of("config", rule, state.export_runtime, "runtime-never"),)
+            problems=(Problem.of("config", state.export_runtime, "runtime-never"),)
         )
     overrides: dict[str, object] = {"config.trigger_tokens": checked.effective_trigger_tokens}
     if checked.summary_cap_tokens is not None:

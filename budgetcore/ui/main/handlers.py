@@ -177,7 +177,7 @@ def _link(state: PageState, e: LinkOpened) -> PageState:
     if "lang" in ui and not chosen:  # named in the banner, the browser's language used
         problems = (
             *problems,
-            Problem.of("lang", "must be en or zh", ui["lang"], "link-lang"),
+            Problem.of("lang", ui["lang"], "link-lang"),
         )
     runtime = state.export_runtime
     if "runtime" in ui:  # the export panel's runtime, kept by a copied link

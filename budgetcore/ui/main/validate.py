@@ -78,13 +78,6 @@ def _limits(values: Mapping[str, object]) -> Limits:
     return Limits(**kw)
 
 
-_WHY = {
-    "model timeout <= run timeout < lease": "why.timeouts",
-    "a page within the record cap": "why.record-page",
-    "a page within the session cap": "why.session-page",
-}
-
-
 def _cross_issues(limits: Limits) -> tuple[Problem, ...]:
     """One issue per broken cross-key rule, marking both of its fields."""
     out = []
@@ -96,7 +89,7 @@ def _cross_issues(limits: Limits) -> tuple[Problem, ...]:
             ("value", format_int(getattr(limits, rule.low)), False),
             ("other", f"label.{b}", True),
             ("other_value", format_int(getattr(limits, rule.high)), False),
-            ("why", _WHY[rule.reason], True),
+            ("why", rule.why, True),
         )
         out.append(
             Problem.page("problem.less-than" if rule.strict else "problem.at-most", params, (a, b))

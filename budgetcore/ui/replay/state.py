@@ -712,13 +712,13 @@ def turns_of(panel: ReplayPanel) -> Source:
     """The chosen source's turns (generator fields must be valid)."""
     if panel.source == "turns":
         if not panel.turns_text.strip() and not panel.pasted.error:  # (refused: emptied)
-            return Source(error=(Problem.coded("turns", "is empty", "replay-no-turns"),))
+            return Source(error=(Problem.coded("turns", "replay-no-turns"),))
         return panel.pasted
     if panel.source == "log":
         if panel.log_error:
             return Source(error=panel.log_error)
         if panel.log is None:
-            return Source(error=(Problem.coded("log", "no file chosen", "replay-no-log"),))
+            return Source(error=(Problem.coded("log", "replay-no-log"),))
         try:  # with a clock the turns carry the log's times (docs/spec.md §15)
             timed = panel.values.get("replay.timing") is True
             appends = panel.values.get("replay.appends", "any")
@@ -735,7 +735,6 @@ def turns_of(panel: ReplayPanel) -> Source:
             main = panel.log.main
             problem = Problem.coded(
                 "log",
-                f"has no request on the replayed branch of series {main.name}",
                 "log-no-branch-requests",
                 series=main.name,
                 abandoned=format_int(len(main.abandoned)),

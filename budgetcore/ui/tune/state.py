@@ -460,8 +460,10 @@ def runtime_grid(runtime: str, scenario: Scenario) -> RuntimeAxis:
         scenario_s=cfg.summary_max_tokens,
     )
     if not axis.points:
-        rule = f"never compacts in {axis.title} at any of its default {knob.name} values"
-        raise ScenarioError([Problem.of("--runtime", rule, runtime, "runtime-never")])
+        problem = Problem.of(
+            "--runtime", runtime, "runtime-never-tune", runtime=axis.title, knob=knob.name
+        )
+        raise ScenarioError([problem])
     check_points(axis.ks, axis.ss)
     return axis
 
