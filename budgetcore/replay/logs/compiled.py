@@ -43,6 +43,7 @@ from msgspec import UNSET, Meta, Raw, Struct, UnsetType, to_builtins
 from msgspec.structs import astuple
 
 from budgetcore.inputs.numbers import MAX_TOKENS, read_number
+from budgetcore.replay.logs.records import ABSENT, Shape
 
 __all__ = [
     "DECODE_ERRORS",
@@ -56,6 +57,8 @@ __all__ = [
     "codex_decoder",
     "decode_batch",
     "plain",
+    "record_decoder",
+    "record_struct",
     "skeleton_decoder",
     "stack_room",
 ]
@@ -341,6 +344,36 @@ def _skeleton_decoder(kind: str) -> Callable[[bytes], Struct]:
     # Made once per kind: building a decoder costs about a millisecond (its type's
     # plan), as much as reading a few hundred lines, and a folder has one per session.
     return msgspec.json.Decoder(SKELETONS[kind], float_hook=read_number).decode
+
+
+# ---------------------------------------------------------------- records by attribute
+#
+# A reader's Shape (:mod:`.records`) made a Struct: each key any JSON value (the
+# standard library's, floats through ``read_number``), a nested key its shape's struct
+# or null (any other value fails the line: it is decoded in full and made the same
+# record by ``records.record_of``), a missing key None or ABSENT as the shape says.
+
+
+@cache
+def record_struct(shape: Shape) -> type[Struct]:
+    """The struct of a reader's record shape (made once per shape)."""
+    fields: list[tuple[str, Any, Any]] = []
+    for key in shape.keys:
+        sub = shape.under(key)
+        kind: Any = Any if sub is None else record_struct(sub) | None
+        fields.append((key, kind, ABSENT if key in shape.told else None))
+    return msgspec.defstruct(shape.name, fields, gc=False)
+
+
+def record_decoder(shape: Shape) -> Callable[[bytes], Struct] | None:
+    """The line decoder of a reader's records (:mod:`.records`), or None: read with the
+    standard library."""
+    return _record_decoder(shape) if _enabled() else None
+
+
+@cache
+def _record_decoder(shape: Shape) -> Callable[[bytes], Struct]:
+    return msgspec.json.Decoder(record_struct(shape), float_hook=read_number).decode
 
 
 def plain(structs: list[Any]) -> list[Any]:

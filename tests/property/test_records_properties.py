@@ -1,0 +1,202 @@
+"""A reader's records (``budgetcore.replay.logs.records``): the compiled struct decoded
+from a line's bytes and the standard library's decode made a record (the page's path)
+have the same attributes, on generated lines in each agent's real shape with any key
+now and then holding any other JSON value; and a whole session reads to the same
+ParsedLog either way.
+
+The oracle of which lines the struct may refuse is written from the shapes' declared
+nesting alone: a nested key holding something other than an object or null.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from budgetcore.errors import NonFinite
+from budgetcore.replay.logs import kimi, reader, records, tally
+from budgetcore.replay.logs.records import Shape, fields_of, record_of
+from tests.profiles import examples
+
+compiled = pytest.importorskip("budgetcore.replay.logs.compiled")
+needs_decoder = pytest.mark.skipif(
+    compiled.record_decoder(kimi.LINE) is None,
+    reason="the compiled decoder is not offered on this interpreter",
+)
+
+_SETTINGS = settings(
+    max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def canon(value: object) -> object:
+    """A value with its types spelt out (1, True, 1.0 and Decimal 1 all differ)."""
+    if isinstance(value, tuple):
+        return ("record", [canon(v) for v in value])
+    if isinstance(value, dict):
+        return ("dict", [(k, canon(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("list", [canon(v) for v in value])
+    if isinstance(value, NonFinite):
+        return ("nonfinite", value.text)
+    if isinstance(value, Decimal):
+        return ("decimal", str(value))
+    if value is records.ABSENT:
+        return ("absent",)
+    return (type(value).__name__, value)
+
+
+def fits(value: dict[str, Any], shape: Shape) -> bool:
+    """Whether every nested key of the shape holds an object (that fits) or null."""
+    for key, sub in shape.nested:
+        inner = value.get(key)
+        if inner is None:
+            continue
+        if not isinstance(inner, dict) or not fits(inner, sub):
+            return False
+    return True
+
+
+def marked(value: Any) -> bool:
+    """A number read_number marks (NonFinite): msgspec refuses NaN and Infinity."""
+    if isinstance(value, NonFinite):
+        return True
+    if isinstance(value, dict):
+        return any(marked(v) for v in value.values())
+    if isinstance(value, list):
+        return any(marked(v) for v in value)
+    return False
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=6,
+)
+COUNTS = st.one_of(
+    st.integers(min_value=0, max_value=90_000),
+    st.none(),
+    st.sampled_from([-1, 10**13, 1.0, 2.5, "7", True]),
+)
+TIMES = st.one_of(
+    st.integers(min_value=1_767_225_600, max_value=1_777_000_000),
+    st.sampled_from(["2026-06-14T12:00:00Z", "2026-04-20T16:48:10.072Z", 1.5, None, -3]),
+)
+
+
+def odd(draw: st.DrawFn, value: dict[str, Any]) -> dict[str, Any]:
+    """Now and then a key dropped, or holding any JSON value instead."""
+    if value and draw(st.integers(0, 5)) == 0:
+        key = draw(st.sampled_from(sorted(value)))
+        if draw(st.booleans()):
+            del value[key]
+        else:
+            value[key] = draw(JSON_VALUES)
+    return value
+
+
+@st.composite
+def kimi_usage(draw: st.DrawFn, keys: tuple[str, ...]) -> dict[str, Any]:
+    return odd(draw, {k: draw(COUNTS) for k in keys})
+
+
+@st.composite
+def kimi_message(draw: st.DrawFn, depth: int = 0) -> dict[str, Any]:
+    kind = draw(
+        st.sampled_from(
+            ["StatusUpdate", "ContentPart", "CompactionBegin", "TurnBegin", "SubagentEvent", 7]
+        )
+    )
+    payload: dict[str, Any] = {}
+    if kind == "SubagentEvent" and depth == 0:
+        payload = {"agent_id": draw(st.sampled_from(["a1", "a2", 3])), "type": "x"}
+        payload["event"] = draw(kimi_message(depth + 1))
+    elif kind == "StatusUpdate":
+        payload = {
+            "token_usage": draw(kimi_usage(kimi._USAGE)),
+            "message_id": draw(st.sampled_from(["m1", "m2", "m3", 4, None, True])),
+        }
+        if draw(st.booleans()):
+            payload["max_context_tokens"] = draw(st.sampled_from([262_144, 0, None, "8k"]))
+    else:
+        payload = {"type": "text", "text": draw(st.text(max_size=12))}
+    return odd(draw, {"type": kind, "payload": payload})
+
+
+@st.composite
+def kimi_line(draw: st.DrawFn) -> dict[str, Any]:
+    form = draw(st.integers(0, 5))
+    if form == 0:
+        return {"type": "metadata", "protocol_version": "1.3"}
+    if form == 1:  # Kimi Code's flat records
+        kind = draw(
+            st.sampled_from(
+                ["usage.record", "full_compaction.begin", "full_compaction.complete", "turn.prompt"]
+            )
+        )
+        line: dict[str, Any] = {"type": kind, "time": draw(TIMES)}
+        if kind == "usage.record":
+            line["usage"] = draw(kimi_usage(kimi._CODE_USAGE))
+            line["model"] = draw(st.sampled_from(["kimi-code/kimi-for-coding", "kimi-k2.6", ""]))
+            line["usageScope"] = draw(st.sampled_from(["turn", "session"]))
+        if kind == "full_compaction.begin":
+            line["source"] = draw(st.sampled_from(["manual", "auto", None]))
+        return odd(draw, line)
+    return odd(draw, {"timestamp": draw(TIMES), "message": draw(kimi_message())})
+
+
+@needs_decoder
+@_SETTINGS
+@given(line=kimi_line())
+def test_a_kimi_line_is_the_same_record_either_way(line: dict[str, Any]) -> None:
+    raw = json.dumps(line).encode()
+    full = reader.decode_line(raw)
+    assert isinstance(full, dict)
+    struct = compiled.decode_batch(compiled.record_decoder(kimi.LINE), [raw])
+    assert struct is not None
+    expected = canon(fields_of(record_of(full, kimi.LINE), kimi.LINE))
+    if struct[0] is None:  # decoded in full instead: only where the shape does not fit
+        assert not fits(full, kimi.LINE) or marked(full)
+    else:
+        assert canon(fields_of(struct[0], kimi.LINE)) == expected
+
+
+def _read_kimi(files: list[tuple[str, bytes]]) -> Any:
+    return reader.finish(kimi.read_kimi([(name, io.BytesIO(data)) for name, data in files]))
+
+
+@needs_decoder
+@_SETTINGS
+@given(
+    main=st.lists(kimi_line(), max_size=12),
+    agent=st.lists(kimi_line(), max_size=4),
+    batch=st.sampled_from([1, 3, 512]),
+)
+def test_a_kimi_session_reads_alike_either_way(
+    main: list[dict[str, Any]], agent: list[dict[str, Any]], batch: int
+) -> None:
+    def wire(lines: list[dict[str, Any]]) -> bytes:
+        return b"".join(json.dumps(x).encode() + b"\n" for x in lines)
+
+    files = [("s/wire.jsonl", wire(main))]
+    if agent:
+        files.append(("s/subagents/a1/wire.jsonl", wire(agent)))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "BATCH_LINES", batch)
+        mp.setattr(tally, "record_batches", lambda shape: None)
+        plain = _read_kimi(files)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "BATCH_LINES", batch)
+        mp.setattr(tally, "compiled_from", lambda line, size=0: True)
+        typed = _read_kimi(files)
+    assert typed == plain
