@@ -21,7 +21,7 @@ LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 AGENTS = ("pi", "gemini", "qwen", "kimi", "droid", "opencode", "copilot")
 #: Where the readers ask for the compiled decoder: the skeleton's dicts, or the records
 #: read by attribute (reader.record_batches, given a reader's records.Shape).
-ASKERS = ((tally, "skeleton_batches"), (opencode, "skeleton_batches"), (tally, "record_batches"))
+ASKERS = ((tally, "skeleton_batches"), (tally, "record_batches"), (opencode, "record_batches"))
 
 
 def _sessions(agent: str) -> list[tuple[Path, tuple[str, ...]]]:

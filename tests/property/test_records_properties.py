@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 from decimal import Decimal
 from typing import Any
 
@@ -20,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgetcore.errors import NonFinite
-from budgetcore.replay.logs import kimi, reader, records, tally
+from budgetcore.inputs.numbers import read_number
+from budgetcore.replay.logs import kimi, opencode, reader, records, tally
 from budgetcore.replay.logs.records import Shape, fields_of, record_of
 from tests.profiles import examples
 
@@ -199,4 +201,89 @@ def test_a_kimi_session_reads_alike_either_way(
         mp.setattr(reader, "BATCH_LINES", batch)
         mp.setattr(tally, "compiled_from", lambda line, size=0: True)
         typed = _read_kimi(files)
+    assert typed == plain
+
+
+@st.composite
+def opencode_message(draw: st.DrawFn) -> dict[str, Any]:
+    tokens: dict[str, Any] = {k: draw(COUNTS) for k in opencode._TOKENS}
+    tokens["cache"] = odd(draw, {k: draw(COUNTS) for k in opencode._CACHE})
+    message: dict[str, Any] = {
+        "id": draw(st.sampled_from(["msg_1", "msg_2", "", 5])),
+        "sessionID": "ses_1",
+        "role": draw(st.sampled_from(["assistant", "assistant", "user", None])),
+        "time": odd(draw, {"created": draw(TIMES), "completed": draw(TIMES)}),
+        "tokens": odd(draw, tokens),
+        "cost": draw(st.sampled_from([0, 0.0123, None, 2, "1"])),
+        "parts": [{"type": "text", "text": draw(st.text(max_size=12))}],
+    }
+    if draw(st.booleans()):
+        message["modelID"] = draw(st.sampled_from(["claude-sonnet-4-5", "k2p6", " ", None]))
+        message["providerID"] = draw(st.sampled_from(["anthropic", "moonshot-ai", None]))
+    else:
+        ref = {"id": draw(st.sampled_from(["gpt-5", None])), "providerID": "openai"}
+        message["model"] = odd(draw, ref)
+    if draw(st.integers(0, 4)) == 0:
+        message["summary"] = draw(st.sampled_from([True, False, "yes"]))
+    return odd(draw, message)
+
+
+@needs_decoder
+@_SETTINGS
+@given(message=opencode_message())
+def test_an_opencode_message_is_the_same_record_either_way(message: dict[str, Any]) -> None:
+    raw = json.dumps(message).encode()
+    full = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
+    struct = compiled.decode_batch(compiled.record_decoder(opencode.MESSAGE), [raw])
+    assert struct is not None
+    expected = canon(fields_of(record_of(full, opencode.MESSAGE), opencode.MESSAGE))
+    if struct[0] is None:
+        assert not fits(full, opencode.MESSAGE) or marked(full)
+    else:
+        assert canon(fields_of(struct[0], opencode.MESSAGE)) == expected
+
+
+def _read_opencode(rows: list[tuple[str, str, str]], v2: list[tuple[str, str, str]]) -> Any:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT)")
+    db.executemany("INSERT INTO session VALUES (?, ?)", [("s1", None), ("s2", "s1")])
+    db.execute("CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, data TEXT)")
+    db.executemany("INSERT INTO message VALUES (?, ?, ?)", rows)
+    if v2:
+        db.execute("CREATE TABLE session_message (id TEXT, session_id TEXT, type TEXT, data TEXT)")
+        db.executemany(
+            "INSERT INTO session_message VALUES (?, ?, 'assistant', ?)",
+            [(i, s, d) for i, s, d in v2],
+        )
+    try:
+        return opencode.read_opencode_db(db, "opencode.db")
+    finally:
+        db.close()
+
+
+@needs_decoder
+@_SETTINGS
+@given(
+    messages=st.lists(
+        st.tuples(opencode_message(), st.sampled_from(["s1", "s2"]), st.booleans()), max_size=10
+    ),
+    batch=st.sampled_from([1, 3, 512]),
+)
+def test_an_opencode_database_reads_alike_either_way(
+    messages: list[tuple[dict[str, Any], str, bool]], batch: int
+) -> None:
+    rows = []
+    v2 = []
+    for k, (message, session, newer) in enumerate(messages):
+        # A session_message row's type is its role: some have none of their own.
+        data = json.dumps({k: v for k, v in message.items() if not (newer and k == "role")})
+        (v2 if newer else rows).append((f"m{k}", session, data))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(opencode, "BATCH_LINES", batch)
+        mp.setattr(opencode, "record_batches", lambda shape: None)
+        plain = _read_opencode(rows, v2)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(opencode, "BATCH_LINES", batch)
+        mp.setattr(opencode, "compiled_from", lambda line, size=0: True)
+        typed = _read_opencode(rows, v2)
     assert typed == plain
