@@ -1,8 +1,10 @@
-"""The compiled skeleton decoder of the other agents' lines (docs/replay.md, "Speed";
-``budgetcore.replay.logs.compiled.SKELETONS``) against the standard library's full
-decode: every fixture of pi, Gemini CLI, Qwen Code, Kimi CLI, Droid, Copilot CLI and
-OpenCode (its database's messages) read both ways gives the same session, ledger and all
-(tests/property/test_skeleton_properties.py holds any line alike).
+"""The compiled decoder of the other agents' lines (docs/replay.md, "Speed": the
+skeletons of ``budgetcore.replay.logs.compiled.SKELETONS``, and the records of
+``budgetcore.replay.logs.records`` that Kimi CLI and OpenCode read by attribute) against
+the standard library's full decode: every fixture of pi, Gemini CLI, Qwen Code, Kimi
+CLI, Droid, Copilot CLI and OpenCode (its database's messages) read both ways gives the
+same session, ledger and all (tests/property/test_skeleton_properties.py and
+tests/property/test_records_properties.py hold any line alike).
 """
 
 from __future__ import annotations

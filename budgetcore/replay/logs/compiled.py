@@ -219,46 +219,6 @@ class QwenLine(Struct, gc=False):
     model: Any = UNSET
 
 
-class KimiPayload(Struct, gc=False):
-    token_usage: Any = UNSET
-    message_id: Any = UNSET
-    max_context_tokens: Any = UNSET  # the window the as-run trigger takes
-    agent_id: Any = UNSET
-    event: KimiMessage | UnsetType = UNSET
-
-
-class KimiMessage(Struct, gc=False):
-    type: Any = UNSET
-    payload: KimiPayload | UnsetType = UNSET
-
-
-class KimiLine(Struct, gc=False):
-    """Kimi CLI's wire (``budgetcore.replay.logs.kimi.read_kimi``)."""
-
-    type: Any = UNSET
-    timestamp: Any = UNSET
-    message: KimiMessage | UnsetType = UNSET
-    # Kimi Code's flat records (``usage.record``).
-    time: Any = UNSET
-    model: Any = UNSET
-    usage: Any = UNSET
-    usageScope: Any = UNSET
-    source: Any = UNSET
-
-
-class OpenCodeMessage(Struct, gc=False):
-    """An OpenCode message's JSON (``budgetcore.replay.logs.opencode._message``)."""
-
-    id: Any = UNSET
-    role: Any = UNSET
-    time: Any = UNSET
-    tokens: Any = UNSET
-    modelID: Any = UNSET
-    model: Any = UNSET
-    cost: Any = UNSET
-    summary: Any = UNSET
-
-
 #: The OpenTelemetry attributes Copilot CLI's reader looks at (``copilot._otel``).
 COPILOT_ATTRIBUTES = (
     "event.name",
@@ -324,8 +284,6 @@ SKELETONS: dict[str, type[Struct]] = {
     "pi": PiLine,
     "gemini-cli": GeminiLine,
     "qwen-code": QwenLine,
-    "kimi-cli": KimiLine,
-    "opencode": OpenCodeMessage,
     "copilot-cli": CopilotLine,
     "type-only": TypeOnly,
 }
