@@ -287,3 +287,70 @@ def test_an_opencode_database_reads_alike_either_way(
         mp.setattr(opencode, "compiled_from", lambda line, size=0: True)
         typed = _read_opencode(rows, v2)
     assert typed == plain
+
+
+@st.composite
+def opencode_tables(draw: st.DrawFn) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """Rows of message and session_message (id, session, time, data), written in any
+    order, times often alike; each id once (the two tables may share one: read once)."""
+    n = draw(st.integers(0, 12))
+    ids = [f"m{k}" for k in range(n)]
+    rows: list[tuple[Any, ...]] = []
+    v2: list[tuple[Any, ...]] = []
+    for mid in draw(st.permutations(ids)):
+        session = draw(st.sampled_from(["s1", "s2", "s3"]))
+        when = draw(st.integers(0, 3))
+        data = json.dumps({"role": "assistant", "tokens": {"input": when + 1}, "id": mid})
+        place = draw(st.integers(0, 2))
+        if place != 1:
+            rows.append((mid, session, when, data))
+        if place != 0:
+            v2.append((mid, session, when, data))
+    return rows, v2
+
+
+def _database(rows: list[tuple[Any, ...]], v2: list[tuple[Any, ...]], rowid: bool) -> Any:
+    """A database of those rows; ``rowid``: its tables' rowids under every name SQLite
+    gives them, or hidden behind columns so named (then sorted whole)."""
+    db = sqlite3.connect(":memory:")
+    hide = "" if rowid else ", rowid INTEGER, _rowid_ INTEGER, oid INTEGER"
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT)")
+    db.executemany("INSERT INTO session VALUES (?, ?)", [("s1", None), ("s2", "s1"), ("s3", None)])
+    db.execute(f"CREATE TABLE message (id TEXT, session_id TEXT, time_created, data{hide})")
+    db.execute(
+        f"CREATE TABLE session_message (id TEXT, session_id TEXT, type TEXT, time_created,"
+        f" data{hide})"
+    )
+    db.executemany(
+        "INSERT INTO message (id, session_id, time_created, data) VALUES (?, ?, ?, ?)", rows
+    )
+    db.executemany(
+        "INSERT INTO session_message (id, session_id, type, time_created, data)"
+        " VALUES (?, ?, 'assistant', ?, ?)",
+        v2,
+    )
+    return db
+
+
+@_SETTINGS
+@given(tables=opencode_tables(), batch=st.sampled_from([1, 2, 512]))
+def test_an_opencode_database_reads_alike_sorted_by_keys_or_whole(
+    tables: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]], batch: int
+) -> None:
+    """The rows sorted by their keys, each chunk's data then fetched by rowid, come in
+    the order of the whole rows sorted, to the same sessions."""
+    rows, v2 = tables
+    read = []
+    for rowid in (True, False):
+        db = _database(rows, v2, rowid)
+        try:
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(opencode, "BATCH_LINES", batch)
+                read.append(opencode.read_opencode_db(db, "opencode.db"))
+        finally:
+            db.close()
+    by_keys, whole = read
+    assert by_keys == whole
+    assert sum(len(s.requests) for log in whole for s in log.series) == len(
+        {r[0] for r in rows} | {r[0] for r in v2}
+    )

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -237,25 +237,28 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                 sid = parents[sid]
             return sid
 
-        # In the order written: OpenCode's time_created (a table without it, as
-        # ccusage's own test builds, in row order).
-        def order_of(table: str) -> str:
-            columns = {str(r[1]) for r in _rows(db, f"PRAGMA table_info({table})")}
-            return "time_created" if "time_created" in columns else "rowid"
+        def columns_of(table: str) -> set[str]:
+            return {str(r[1]) for r in _rows(db, f"PRAGMA table_info({table})")}
 
-        source = (
-            f"SELECT id, session_id, data, {order_of('message')} AS t, NULL AS kind FROM message"
-        )
+        # Each table read: its name, its columns, the kind its rows stand for and which.
+        reads = [("message", columns_of("message"), "NULL", "")]
         tables = {str(r[0]) for r in _rows(db, "SELECT name FROM sqlite_master")}
         if "session_message" in tables:
             # OpenCode's newer session_message table (packages/core/src/session/sql.ts):
             # a row's type is its role, its data the message's JSON; ccusage 20.0.24
             # reads its rows beside the message table's. A message in both is read once.
-            source += (
-                f" UNION ALL SELECT id, session_id, data, {order_of('session_message')}, type"
-                " FROM session_message WHERE type = 'assistant'"
-                " AND id NOT IN (SELECT id FROM message)"
+            reads.append(
+                (
+                    "session_message",
+                    columns_of("session_message"),
+                    "type",
+                    " WHERE type = 'assistant' AND id NOT IN (SELECT id FROM message)",
+                )
             )
+        source = " UNION ALL ".join(
+            f"SELECT id, session_id, data, {_order(c)} AS t, {kind} AS kind FROM {t}{where}"
+            for t, c, kind, where in reads
+        )
         try:
             firsts = db.execute(
                 f"SELECT session_id, MIN(t) FROM ({source}) GROUP BY session_id"
@@ -272,11 +275,7 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                 "INSERT INTO roots VALUES (?, ?, ?)",
                 ((str(sid), root(str(sid)), tops[root(str(sid))]) for sid, _f in firsts),
             )
-            rows = db.execute(
-                f"SELECT m.id, m.session_id, m.data, r.top, m.kind FROM ({source}) m "
-                "JOIN roots r ON CAST(m.session_id AS TEXT) = r.sid "
-                "ORDER BY r.first, r.top, m.t, m.id"
-            )
+            chunks = _chunks(db, reads, source)
         except sqlite3.Error as exc:
             raise unusable(exc) from None
         tally: Tally | None = None
@@ -284,7 +283,7 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
         number = 0
         seen = 0
         batches: Any = None  # the compiled decoder: None not yet asked, False none
-        while chunk := rows.fetchmany(BATCH_LINES):
+        for chunk in chunks:
             texts = [r[2] for r in chunk]
             if batches is None and compiled_from(seen + 1, sum(map(_size, texts))):
                 batches = record_batches(MESSAGE) or False
@@ -321,6 +320,73 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
         with contextlib.suppress(sqlite3.Error):
             db.execute("DROP TABLE IF EXISTS temp.roots")
     return tuple(out)
+
+
+def _order(columns: set[str]) -> str:
+    """A table's order of writing: OpenCode's time_created; a table without it (as
+    ccusage's own test builds) in row order."""
+    return "time_created" if "time_created" in columns else "rowid"
+
+
+#: The names SQLite gives a table's rowid, where no column takes them.
+_ROWIDS = ("rowid", "_rowid_", "oid")
+
+
+def _chunks(db: Any, reads: list[tuple[str, set[str], str, str]], source: str) -> Iterator[Any]:
+    """The message rows (id, session id, data, root session, kind) in reading order, a
+    chunk at a time: each root's sessions in turn, each in the order written. Sorted by
+    their keys alone, each chunk's data then fetched by rowid: sorted whole, every
+    message's JSON went through SQLite's sorter, which spills past its memory to
+    temporary files (the bench's 60 MB database: 25,620 pages written and read back,
+    553 now). A table whose rowid every name of it hides (columns so named), or that
+    has none (WITHOUT ROWID), is sorted whole. Rows alike in every key come in the
+    tables' order, each by rowid. The first query runs here, so that its error is the
+    caller's to name."""
+    sqlite3 = sqlite()
+    rids = [
+        next((r for r in _ROWIDS if r not in {c.lower() for c in cols}), None)
+        for _t, cols, _k, _w in reads
+    ]
+    keys = None
+    if None not in rids:
+        keyed = " UNION ALL ".join(
+            f"SELECT {rid} AS rid, {n} AS tab, id, session_id, {_order(cols)} AS t,"
+            f" {kind} AS kind FROM {table}{where}"
+            for n, ((table, cols, kind, where), rid) in enumerate(zip(reads, rids, strict=True))
+        )
+        try:
+            keys = db.execute(
+                f"SELECT m.rid, m.tab, m.id, m.session_id, r.top, m.kind FROM ({keyed}) m "
+                "JOIN roots r ON CAST(m.session_id AS TEXT) = r.sid "
+                "ORDER BY r.first, r.top, m.t, m.id, m.tab, m.rid"
+            )
+        except sqlite3.OperationalError:  # no rowid (WITHOUT ROWID): sorted whole
+            keys = None
+    if keys is None:
+        rows = db.execute(
+            f"SELECT m.id, m.session_id, m.data, r.top, m.kind FROM ({source}) m "
+            "JOIN roots r ON CAST(m.session_id AS TEXT) = r.sid "
+            "ORDER BY r.first, r.top, m.t, m.id"
+        )
+        return iter(functools.partial(rows.fetchmany, BATCH_LINES), [])
+    fetch = [
+        f"SELECT {rid}, data FROM {table} WHERE {rid} IN "
+        for (table, _c, _k, _w), rid in zip(reads, rids, strict=True)
+    ]
+    return _by_rowid(db, keys, fetch)
+
+
+def _by_rowid(db: Any, keys: Any, fetch: list[str]) -> Iterator[list[Any]]:
+    while chunk := keys.fetchmany(BATCH_LINES):
+        data: list[dict[Any, Any]] = []
+        for n, query in enumerate(fetch):
+            wanted = [r[0] for r in chunk if r[1] == n]
+            found = db.execute(f"{query}({','.join('?' * len(wanted))})", wanted) if wanted else ()
+            data.append(dict(found))
+        # The keys' open statement holds the read's snapshot (and the roots' insert its
+        # transaction): every row keyed is here. One gone all the same would read as
+        # no JSON (malformed, counted), never in silence.
+        yield [(mid, sid, data[tab].get(rid), top, kind) for rid, tab, mid, sid, top, kind in chunk]
 
 
 def claims_database(tables: frozenset[str]) -> bool:
