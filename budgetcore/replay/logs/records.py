@@ -1,5 +1,5 @@
 """A reader's records read by attribute, one shape for both decoders (docs/replay.md,
-"Speed"; issue 40).
+"Reading"; issue 40).
 
 A reader declares the keys it looks at as a :class:`Shape`, and its one loop reads each
 line or row as a record of those keys, by attribute: ``rec.message.payload``. Only the
