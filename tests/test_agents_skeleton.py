@@ -1,8 +1,10 @@
-"""The compiled skeleton decoder of the other agents' lines (docs/replay.md, "Speed";
-``budgetcore.replay.logs.compiled.SKELETONS``) against the standard library's full
-decode: every fixture of pi, Gemini CLI, Qwen Code, Kimi CLI, Droid, Copilot CLI and
-OpenCode (its database's messages) read both ways gives the same session, ledger and all
-(tests/property/test_skeleton_properties.py holds any line alike).
+"""The compiled decoder of the other agents' lines (docs/replay.md, "Speed": the
+skeletons of ``budgetcore.replay.logs.compiled.SKELETONS``, and the records of
+``budgetcore.replay.logs.records`` that Kimi CLI and OpenCode read by attribute) against
+the standard library's full decode: every fixture of pi, Gemini CLI, Qwen Code, Kimi
+CLI, Droid, Copilot CLI and OpenCode (its database's messages) read both ways gives the
+same session, ledger and all (tests/property/test_skeleton_properties.py and
+tests/property/test_records_properties.py hold any line alike).
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ compiled = pytest.importorskip("budgetcore.replay.logs.compiled")
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 AGENTS = ("pi", "gemini", "qwen", "kimi", "droid", "opencode", "copilot")
-#: Where the readers ask for the skeleton decoder.
-ASKERS = (tally, opencode)
+#: Where the readers ask for the compiled decoder: the skeleton's dicts, or the records
+#: read by attribute (reader.record_batches, given a reader's records.Shape).
+ASKERS = ((tally, "skeleton_batches"), (tally, "record_batches"), (opencode, "record_batches"))
 
 
 def _sessions(agent: str) -> list[tuple[Path, tuple[str, ...]]]:
@@ -48,19 +51,21 @@ def test_every_fixture_reads_the_same_through_the_skeleton_as_in_full(
     sessions = _sessions(agent)
     assert sessions
     # msgspec is loaded (this module's import): the readers would use it at once.
-    for module in ASKERS:
-        monkeypatch.setattr(module, "skeleton_batches", lambda kind: None)
+    for module, asks in ASKERS:
+        monkeypatch.setattr(module, asks, lambda kind: None)
     full = [_read(base, files) for base, files in sessions]
-    asked: list[str] = []
+    asked: list[object] = []
 
-    def counted(kind: str) -> Any:
+    def counted(kind: Any) -> Any:
         asked.append(kind)
-        return reader.skeleton_batches(kind)
+        if isinstance(kind, str):
+            return reader.skeleton_batches(kind)
+        return reader.record_batches(kind)
 
     # From the first line on (not past the import's threshold): every line through it.
-    for module in ASKERS:
+    for module, asks in ASKERS:
         monkeypatch.setattr(module, "compiled_from", lambda line, size=0: True)
-        monkeypatch.setattr(module, "skeleton_batches", counted)
+        monkeypatch.setattr(module, asks, counted)
     fast = [_read(base, files) for base, files in sessions]
-    assert asked  # the skeleton was used
+    assert asked  # the compiled decoder was used
     assert fast == full

@@ -92,16 +92,7 @@ SHAPES: dict[str, dict[str, Any]] = {
             )
         ),
     },
-    "opencode": dict.fromkeys(("id", "role", "time", "tokens", "modelID", "cost", "summary")),
 }
-_KIMI_MESSAGE: dict[str, Any] = {"type": None}
-_KIMI_MESSAGE["payload"] = {
-    "token_usage": None,
-    "message_id": None,
-    "agent_id": None,
-    "event": _KIMI_MESSAGE,
-}
-SHAPES["kimi-cli"] = {"type": None, "timestamp": None, "message": _KIMI_MESSAGE}
 
 
 def _cut(value: dict[str, Any], shape: dict[str, Any]) -> dict[str, Any] | None:

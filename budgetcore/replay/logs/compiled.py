@@ -43,6 +43,7 @@ from msgspec import UNSET, Meta, Raw, Struct, UnsetType, to_builtins
 from msgspec.structs import astuple
 
 from budgetcore.inputs.numbers import MAX_TOKENS, read_number
+from budgetcore.replay.logs.records import ABSENT, Shape
 
 __all__ = [
     "DECODE_ERRORS",
@@ -56,6 +57,8 @@ __all__ = [
     "codex_decoder",
     "decode_batch",
     "plain",
+    "record_decoder",
+    "record_struct",
     "skeleton_decoder",
     "stack_room",
 ]
@@ -216,46 +219,6 @@ class QwenLine(Struct, gc=False):
     model: Any = UNSET
 
 
-class KimiPayload(Struct, gc=False):
-    token_usage: Any = UNSET
-    message_id: Any = UNSET
-    max_context_tokens: Any = UNSET  # the window the as-run trigger takes
-    agent_id: Any = UNSET
-    event: KimiMessage | UnsetType = UNSET
-
-
-class KimiMessage(Struct, gc=False):
-    type: Any = UNSET
-    payload: KimiPayload | UnsetType = UNSET
-
-
-class KimiLine(Struct, gc=False):
-    """Kimi CLI's wire (``budgetcore.replay.logs.kimi.read_kimi``)."""
-
-    type: Any = UNSET
-    timestamp: Any = UNSET
-    message: KimiMessage | UnsetType = UNSET
-    # Kimi Code's flat records (``usage.record``).
-    time: Any = UNSET
-    model: Any = UNSET
-    usage: Any = UNSET
-    usageScope: Any = UNSET
-    source: Any = UNSET
-
-
-class OpenCodeMessage(Struct, gc=False):
-    """An OpenCode message's JSON (``budgetcore.replay.logs.opencode._message``)."""
-
-    id: Any = UNSET
-    role: Any = UNSET
-    time: Any = UNSET
-    tokens: Any = UNSET
-    modelID: Any = UNSET
-    model: Any = UNSET
-    cost: Any = UNSET
-    summary: Any = UNSET
-
-
 #: The OpenTelemetry attributes Copilot CLI's reader looks at (``copilot._otel``).
 COPILOT_ATTRIBUTES = (
     "event.name",
@@ -321,8 +284,6 @@ SKELETONS: dict[str, type[Struct]] = {
     "pi": PiLine,
     "gemini-cli": GeminiLine,
     "qwen-code": QwenLine,
-    "kimi-cli": KimiLine,
-    "opencode": OpenCodeMessage,
     "copilot-cli": CopilotLine,
     "type-only": TypeOnly,
 }
@@ -341,6 +302,36 @@ def _skeleton_decoder(kind: str) -> Callable[[bytes], Struct]:
     # Made once per kind: building a decoder costs about a millisecond (its type's
     # plan), as much as reading a few hundred lines, and a folder has one per session.
     return msgspec.json.Decoder(SKELETONS[kind], float_hook=read_number).decode
+
+
+# ---------------------------------------------------------------- records by attribute
+#
+# A reader's Shape (:mod:`.records`) made a Struct: each key any JSON value (the
+# standard library's, floats through ``read_number``), a nested key its shape's struct
+# or null (any other value fails the line: it is decoded in full and made the same
+# record by ``records.record_of``), a missing key None or ABSENT as the shape says.
+
+
+@cache
+def record_struct(shape: Shape) -> type[Struct]:
+    """The struct of a reader's record shape (made once per shape)."""
+    fields: list[tuple[str, Any, Any]] = []
+    for key in shape.keys:
+        sub = shape.under(key)
+        kind: Any = Any if sub is None else record_struct(sub) | None
+        fields.append((key, kind, ABSENT if key in shape.told else None))
+    return msgspec.defstruct(shape.name, fields, gc=False)
+
+
+def record_decoder(shape: Shape) -> Callable[[bytes], Struct] | None:
+    """The line decoder of a reader's records (:mod:`.records`), or None: read with the
+    standard library."""
+    return _record_decoder(shape) if _enabled() else None
+
+
+@cache
+def _record_decoder(shape: Shape) -> Callable[[bytes], Struct]:
+    return msgspec.json.Decoder(record_struct(shape), float_hook=read_number).decode
 
 
 def plain(structs: list[Any]) -> list[Any]:

@@ -54,16 +54,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from decimal import ROUND_FLOOR, Decimal
+from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, millis
+from budgetcore.replay.logs.records import ABSENT, Shape
 from budgetcore.replay.logs.tally import Tally, counts, document_of, lines_of, registry_name
 
 __all__ = ["GUESSED", "K2_6_FROM_MS", "KIMI_FOR_CODING", "claims", "read_kimi"]
 
-#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
-SKELETON = "kimi-cli"
+#: The keys the reader looks at, one record per wire line (records.Shape): a step's
+#: payload, a subagent's event (its own message, whose payload is a step's), the wire
+#: line with Kimi Code's flat keys beside Kimi CLI's. A line without ``message`` is told
+#: from one whose message is null (Kimi Code's records have none).
+_STEP = ("token_usage", "message_id", "max_context_tokens")
+INNER = Shape("KimiInner", ("type", "payload"), (("payload", Shape("KimiStep", _STEP)),))
+PAYLOAD = Shape("KimiPayload", (*_STEP, "agent_id", "event"), (("event", INNER),))
+MESSAGE = Shape("KimiMessage", ("type", "payload"), (("payload", PAYLOAD),))
+LINE = Shape(
+    "KimiLine",
+    ("type", "timestamp", "message", "time", "model", "usage", "usageScope", "source"),
+    (("message", MESSAGE),),
+    frozenset({"message"}),
+)
 
 #: ccusage ``adapter/kimi/parser.rs`` KIMI_FOR_CODING_K2_6_CUTOFF_MS.
 K2_6_FROM_MS = 1_776_698_890_072
@@ -112,6 +126,8 @@ def _millis(raw: object) -> int | None:
     """Epoch seconds (a JSON number) as whole milliseconds, rounded down; an ISO-8601
     text as the reader reads one (third-party Kimi wires write
     ``"timestamp":"2026-06-14T12:00:00Z"``)."""
+    if type(raw) is int:  # Kimi CLI's own form: whole seconds, exact without a Decimal
+        return raw * 1000 if 0 <= raw < 10**11 else None
     if isinstance(raw, str):
         return millis(raw)
     if isinstance(raw, int) and not isinstance(raw, bool):
@@ -205,12 +221,19 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
     assumed = False  # whether any request was priced by the assumption above
     begun: dict[str, str | None] = {}  # series -> its compaction's source, once begun
 
+    # Each series' model once, None where it is priced by the step's date (model_at).
+    fixed: dict[str, str | None] = {}
+
     def model_of(series: str, time: int | None) -> str:
         nonlocal assumed
         assumed = True
-        alias = launched.get(series.removeprefix("subagent:")) if series != "main" else None
-        model = (aliases.get(alias, alias) if alias else None) or named
-        return model_at(time) if model is None or model == KIMI_FOR_CODING else model
+        if series in fixed:
+            model = fixed[series]
+        else:
+            alias = launched.get(series.removeprefix("subagent:")) if series != "main" else None
+            model = (aliases.get(alias, alias) if alias else None) or named
+            model = fixed[series] = None if model == KIMI_FOR_CODING else model
+        return model_at(time) if model is None else model
 
     for i, (name, stream) in enumerate(files):
         tally.open(name)
@@ -228,43 +251,45 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
         if i > 0:
             parts = name.split("/")
             own = f"subagent:{parts[-2] if len(parts) > 1 else name}"
-        for number, obj in tally.lines(stream, what, SKELETON, steps=True):
-            if not number:  # a batch's end (Tally.lines): the import may stop here
+        entry, timed = tally.entry, tally.time  # bound once: called for nearly every line
+        for number, rec in tally.record_lines(stream, what, LINE, steps=True):
+            if not number:  # a batch's end (Tally.record_lines): the import may stop here
                 yield
                 continue
-            if obj.get("type") == "metadata":
-                tally.entry("metadata")
+            message = rec.message
+            if rec.type == "metadata":
+                entry("metadata")
                 continue
-            if "message" not in obj and isinstance(obj.get("type"), str):
-                _code_record(tally, number, obj, own, model_of, begun=begun)
-                continue
-            time = _millis(obj.get("timestamp"))
-            message = obj.get("message")
+            if message is ABSENT:
+                if isinstance(rec.type, str):
+                    _code_record(tally, number, rec, own, model_of, begun=begun)
+                    continue
+                message = None
+            time = _millis(rec.timestamp)
             series = own
-            if isinstance(message, dict) and message.get("type") == "SubagentEvent":
-                payload = message.get("payload")
-                agent = payload.get("agent_id") if isinstance(payload, dict) else None
-                inner = payload.get("event") if isinstance(payload, dict) else None
-                if not isinstance(agent, str) or not isinstance(inner, dict):
-                    tally.entry("SubagentEvent")
+            if message is not None and message.type == "SubagentEvent":
+                payload = message.payload
+                agent = None if payload is None else payload.agent_id
+                inner = None if payload is None else payload.event
+                if not isinstance(agent, str) or inner is None:
+                    entry("SubagentEvent")
                     continue
                 series = f"subagent:{agent}"
                 message = inner
-            kind = message.get("type") if isinstance(message, dict) else None
+            kind = None if message is None else message.type
             if not isinstance(kind, str):
-                tally.entry("(no message type)")
+                entry("(no message type)")
                 continue
             label = kind if series == own else f"SubagentEvent/{kind}"
-            tally.time(series, time)
+            timed(series, time)
             if kind == "CompactionBegin":
-                tally.entry(label)
+                entry(label)
                 tally.compaction(number, series=series, time=time)
                 continue
-            assert isinstance(message, dict)
-            payload = message.get("payload")
-            usage = payload.get("token_usage") if isinstance(payload, dict) else None
+            payload = message.payload
+            usage = None if payload is None else payload.token_usage
             if kind != "StatusUpdate" or usage is None:
-                tally.entry(label if kind != "StatusUpdate" else f"{label} (no token usage)")
+                entry(label if kind != "StatusUpdate" else f"{label} (no token usage)")
                 continue
             found = counts(usage, _USAGE, "message.payload.token_usage")
             if isinstance(found, Problem):
@@ -272,10 +297,9 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 continue
             fresh, read, write, output = found
             if not (fresh or read or write or output):
-                tally.entry(f"{label} (zero usage)")
+                entry(f"{label} (zero usage)")
                 continue
-            assert isinstance(payload, dict)
-            window = payload.get("max_context_tokens")
+            window = payload.max_context_tokens
             # The window Kimi CLI gives the model (its max_context_size), as the main
             # wire states it (MoonshotAI/kimi-cli@4a550effdf wire/types.py StatusUpdate):
             # the as-run trigger's W. The last one stated wins.
@@ -286,8 +310,10 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 and window > 0
             ):
                 tally.window = window
-            step = payload.get("message_id")
-            if not (step is None or isinstance(step, str | int)) or isinstance(step, bool):
+            step = payload.message_id
+            if type(step) is not str and (
+                not (step is None or isinstance(step, int)) or isinstance(step, bool)
+            ):
                 # Kimi writes a string (wire/types.py); anything else names no step.
                 tally.malformed(
                     number,
@@ -328,7 +354,7 @@ def _priced_as(model: str) -> str:
 def _code_record(
     tally: Tally,
     number: int,
-    obj: dict[str, object],
+    rec: Any,
     series: str,
     model_of: Callable[[str, int | None], str],
     *,
@@ -336,18 +362,17 @@ def _code_record(
 ) -> None:
     """One of Kimi Code's flat records: a ``usage.record`` is a request of the file's
     own agent, every other record an entry by its type."""
-    kind = obj.get("type")
-    assert isinstance(kind, str)
+    kind = rec.type
     if kind == "full_compaction.begin":
         # ``source`` says who asked (agent-sessions' Kimi fixture: "manual").
-        source = obj.get("source")
+        source = rec.source
         begun[series] = source if isinstance(source, str) else None
         tally.entry(kind)
         return
     if kind == "full_compaction.complete":
         # Kimi Code's compaction, marked where it ends: its summary call (a
         # session-scope usage.record) is before it, the next turn's request after.
-        raw = obj.get("time")
+        raw = rec.time
         tally.entry(kind)
         tally.compaction(
             number,
@@ -359,10 +384,10 @@ def _code_record(
     if kind != "usage.record":
         tally.entry(kind)
         return
-    raw = obj.get("time")
+    raw = rec.time
     time = raw if type(raw) is int and 0 <= raw < 10**14 else millis(raw)
     tally.time(series, time)
-    found = counts(obj.get("usage"), _CODE_USAGE, "usage")
+    found = counts(rec.usage, _CODE_USAGE, "usage")
     if isinstance(found, Problem):
         tally.malformed(number, found)
         return
@@ -370,7 +395,7 @@ def _code_record(
     if not (fresh or read or write or output):
         tally.entry("usage.record (zero usage)")
         return
-    named = obj.get("model")
+    named = rec.model
     model = named.removeprefix(_CODE_PREFIX) if isinstance(named, str) else ""
     if not model:
         model = model_of(series, time)
@@ -378,7 +403,7 @@ def _code_record(
         model = model_at(time)
     else:
         model = _priced_as(model)
-    if obj.get("usageScope") == "session":
+    if rec.usageScope == "session":
         # A call outside the conversation's turns (a compaction's summary, a title):
         # billed, in a series of its own, never a turn of the replay.
         series = f"{series}/session"

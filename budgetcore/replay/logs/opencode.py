@@ -23,7 +23,8 @@ read-only, opened by the shell; the core never touches a file, and never writes 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import functools
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -33,14 +34,25 @@ from budgetcore.replay.logs.reader import (
     BATCH_LINES,
     LineSource,
     compiled_from,
-    skeleton_batches,
+    record_batches,
 )
+from budgetcore.replay.logs.records import ABSENT, Shape, record_of
 from budgetcore.replay.logs.tally import Tally, counts, document_of, registry_name, sqlite
 
 __all__ = ["claims_database", "claims_document", "read_opencode", "read_opencode_db"]
 
-#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
-SKELETON = "opencode"
+#: The keys the reader looks at, one record per message (records.Shape): a model
+#: reference's ``id`` and ``providerID`` are told absent from null (either one's absence
+#: falls back), and so is the role (a session_message row's type stands in for it).
+_MODEL_REF = Shape(
+    "OpenCodeModel", ("id", "modelID", "providerID"), (), frozenset({"id", "providerID"})
+)
+MESSAGE = Shape(
+    "OpenCodeMessage",
+    ("id", "role", "time", "tokens", "modelID", "providerID", "model", "cost", "summary"),
+    (("time", Shape("OpenCodeTime", ("created",))), ("model", _MODEL_REF)),
+    frozenset({"role"}),
+)
 
 _TOKENS = ("input", "output", "reasoning", "total")
 _CACHE = ("read", "write")
@@ -75,56 +87,71 @@ def _priced_as(model: str, provider: object) -> str:
     without a separator (``claude-opus-45`` is ``claude-opus-4-5``), then
     ``<provider>/<name>`` (dashes as underscores) and the name's maker
     (:func:`.tally.registry_name`)."""
+    return _priced(model, provider if isinstance(provider, str) else "")
+
+
+@functools.lru_cache(maxsize=512)
+def _priced(model: str, provider: str) -> str:
+    # Once per model and provider: a database names a few, each on thousands of rows.
     name = _ALIASES.get(model, model)
     for family in ("claude-haiku-", "claude-opus-", "claude-sonnet-"):
         rest = name.removeprefix(family)
         if rest != name and len(rest) >= 2 and rest[:2].isdigit():
             name = f"{family}{rest[0]}-{rest[1:]}"
-    prefix = provider.replace("-", "_") if isinstance(provider, str) else ""
+    prefix = provider.replace("-", "_")
     return registry_name(name, (prefix,) if prefix and prefix != "unknown" else ())
 
 
-def _message(tally: Tally, number: int, obj: object, series: str, mid: str | None = None) -> None:
-    """One message (a file, a row), as a request or an entry. ``mid``: its id (a row's
-    column; a file's ``id``), by which a message both in the database and in the older
-    files is billed once (usage.billed_elsewhere, as ccusage folds them)."""
-    if isinstance(obj, Problem):
-        tally.malformed(number, obj)
+def _record(value: object) -> Any:
+    """A message's decoded JSON as its record (:data:`MESSAGE`), or the Problem saying
+    why it is none."""
+    if isinstance(value, dict):
+        return record_of(value, MESSAGE)
+    if isinstance(value, Problem):
+        return value
+    return Problem.coded("", "log-line-not-object")
+
+
+def _message(tally: Tally, number: int, rec: Any, series: str, mid: str | None = None) -> None:
+    """One message (a file, a row: its record, or the Problem of one that is none), as a
+    request or an entry. ``mid``: its id (a row's column; a file's ``id``), by which a
+    message both in the database and in the older files is billed once
+    (usage.billed_elsewhere, as ccusage folds them)."""
+    if isinstance(rec, Problem):
+        tally.malformed(number, rec)
         return
-    if not isinstance(obj, dict):
-        tally.malformed(number, Problem.coded("", "log-line-not-object"))
-        return
-    created = obj.get("time")
-    time = created.get("created") if isinstance(created, dict) else None
+    created = rec.time
+    time = None if created is None else created.created
     at = time if isinstance(time, int) and not isinstance(time, bool) and time >= 0 else None
     tally.time(series, at)
-    role = obj.get("role")
-    tokens = obj.get("tokens")
+    role = rec.role
+    tokens = rec.tokens
     if role != "assistant" or tokens is None:
         tally.entry(f"{role} message" if isinstance(role, str) else "message")
         return
     found = counts(tokens, _TOKENS, "tokens")
-    cache = tokens.get("cache") if isinstance(tokens, dict) else None
-    cached = (0, 0) if cache is None else counts(cache, _CACHE, "tokens.cache")
-    bad = next((x for x in (found, cached) if isinstance(x, Problem)), None)
-    if bad is not None:
-        tally.malformed(number, bad)
+    if isinstance(found, Problem):
+        tally.malformed(number, found)
         return
-    assert not isinstance(found, Problem)
-    assert not isinstance(cached, Problem)
+    cache = tokens.get("cache")
+    cached = (0, 0) if cache is None else counts(cache, _CACHE, "tokens.cache")
+    if isinstance(cached, Problem):
+        tally.malformed(number, cached)
+        return
     fresh, output, reasoning, _total = found
     read, write = cached
     if not (fresh or output or reasoning or read or write):
         tally.entry("assistant message (zero tokens)")
         return
-    model = obj.get("modelID")
-    provider = obj.get("providerID")
-    ref = obj.get("model")
-    if model is None and isinstance(ref, dict):
+    model = rec.modelID
+    provider = rec.providerID
+    ref = rec.model
+    if model is None and ref is not None:
         # A model reference object ({id, providerID}: ccusage's OpenCodeModelReference)
-        model = ref.get("id", ref.get("modelID"))
-        provider = ref.get("providerID", provider)
-    cost = _cost(obj.get("cost"))
+        model = ref.modelID if ref.id is ABSENT else ref.id
+        if ref.providerID is not ABSENT:
+            provider = ref.providerID
+    cost = _cost(rec.cost)
     tally.request(
         number,
         series=series,
@@ -141,11 +168,11 @@ def _message(tally: Tally, number: int, obj: object, series: str, mid: str | Non
         logged_cost=cost if cost else None,
     )
     if mid is None:
-        found_id = obj.get("id")
+        found_id = rec.id
         mid = found_id if isinstance(found_id, str) and found_id else None
     if mid is not None:
         tally.ids.append((tally.file, number, mid, "opencode"))
-    if obj.get("summary") is True:
+    if rec.summary is True:
         tally.compaction(number, series=series, trigger="auto", time=at)
 
 
@@ -155,7 +182,7 @@ def read_opencode(files: Sequence[tuple[str, LineSource]], *, what: str = "log")
     for name, stream in files:
         tally.open(name)
         tally.record()
-        _message(tally, 1, document_of(stream, what), "main")
+        _message(tally, 1, _record(document_of(stream, what)), "main")
     return tally.session(files[0][0] if files else "")
 
 
@@ -172,7 +199,7 @@ def _size(raw: object) -> int:
 
 
 def _utf8(raw: object) -> bytes:
-    """A row's data for the skeleton decoder; b"" (no value: decoded in full) for one
+    """A row's data for the compiled decoder; b"" (no value: decoded in full) for one
     that is not text."""
     return raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else b""
 
@@ -209,25 +236,28 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                 sid = parents[sid]
             return sid
 
-        # In the order written: OpenCode's time_created (a table without it, as
-        # ccusage's own test builds, in row order).
-        def order_of(table: str) -> str:
-            columns = {str(r[1]) for r in _rows(db, f"PRAGMA table_info({table})")}
-            return "time_created" if "time_created" in columns else "rowid"
+        def columns_of(table: str) -> set[str]:
+            return {str(r[1]) for r in _rows(db, f"PRAGMA table_info({table})")}
 
-        source = (
-            f"SELECT id, session_id, data, {order_of('message')} AS t, NULL AS kind FROM message"
-        )
+        # Each table read: its name, its columns, the kind its rows stand for and which.
+        reads = [("message", columns_of("message"), "NULL", "")]
         tables = {str(r[0]) for r in _rows(db, "SELECT name FROM sqlite_master")}
         if "session_message" in tables:
             # OpenCode's newer session_message table (packages/core/src/session/sql.ts):
             # a row's type is its role, its data the message's JSON; ccusage 20.0.24
             # reads its rows beside the message table's. A message in both is read once.
-            source += (
-                f" UNION ALL SELECT id, session_id, data, {order_of('session_message')}, type"
-                " FROM session_message WHERE type = 'assistant'"
-                " AND id NOT IN (SELECT id FROM message)"
+            reads.append(
+                (
+                    "session_message",
+                    columns_of("session_message"),
+                    "type",
+                    " WHERE type = 'assistant' AND id NOT IN (SELECT id FROM message)",
+                )
             )
+        source = " UNION ALL ".join(
+            f"SELECT id, session_id, data, {_order(c)} AS t, {kind} AS kind FROM {t}{where}"
+            for t, c, kind, where in reads
+        )
         try:
             firsts = db.execute(
                 f"SELECT session_id, MIN(t) FROM ({source}) GROUP BY session_id"
@@ -244,22 +274,18 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                 "INSERT INTO roots VALUES (?, ?, ?)",
                 ((str(sid), root(str(sid)), tops[root(str(sid))]) for sid, _f in firsts),
             )
-            rows = db.execute(
-                f"SELECT m.id, m.session_id, m.data, r.top, m.kind FROM ({source}) m "
-                "JOIN roots r ON CAST(m.session_id AS TEXT) = r.sid "
-                "ORDER BY r.first, r.top, m.t, m.id"
-            )
+            chunks = _chunks(db, reads, source)
         except sqlite3.Error as exc:
             raise unusable(exc) from None
         tally: Tally | None = None
         current = ""
         number = 0
         seen = 0
-        batches: Any = None  # the skeleton decoder: None not yet asked, False none
-        while chunk := rows.fetchmany(BATCH_LINES):
+        batches: Any = None  # the compiled decoder: None not yet asked, False none
+        for chunk in chunks:
             texts = [r[2] for r in chunk]
             if batches is None and compiled_from(seen + 1, sum(map(_size, texts))):
-                batches = skeleton_batches(SKELETON) or False
+                batches = record_batches(MESSAGE) or False
             seen += len(chunk)
             values = batches(list(map(_utf8, texts))) if batches else None
             for i, (mid, session, raw, top, kind) in enumerate(chunk):
@@ -273,11 +299,17 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                 value = values[i] if values is not None else None
                 if value is None:
                     try:
-                        value = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
+                        value = _record(
+                            json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
+                        )
                     except (ValueError, TypeError, RecursionError):
                         value = Problem.coded("", "log-line-not-json")
-                if isinstance(kind, str) and isinstance(value, dict) and "role" not in value:
-                    value["role"] = kind  # a session_message row: its type is its role
+                if (
+                    isinstance(kind, str)
+                    and not isinstance(value, Problem)
+                    and value.role is ABSENT
+                ):
+                    value.role = kind  # a session_message row: its type is its role
                 tally.record()
                 series = "main" if sid == top else f"subagent:{sid}"
                 _message(tally, number, value, series, str(mid))
@@ -287,6 +319,73 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
         with contextlib.suppress(sqlite3.Error):
             db.execute("DROP TABLE IF EXISTS temp.roots")
     return tuple(out)
+
+
+def _order(columns: set[str]) -> str:
+    """A table's order of writing: OpenCode's time_created; a table without it (as
+    ccusage's own test builds) in row order."""
+    return "time_created" if "time_created" in columns else "rowid"
+
+
+#: The names SQLite gives a table's rowid, where no column takes them.
+_ROWIDS = ("rowid", "_rowid_", "oid")
+
+
+def _chunks(db: Any, reads: list[tuple[str, set[str], str, str]], source: str) -> Iterator[Any]:
+    """The message rows (id, session id, data, root session, kind) in reading order, a
+    chunk at a time: each root's sessions in turn, each in the order written. Sorted by
+    their keys alone, each chunk's data then fetched by rowid: sorted whole, every
+    message's JSON went through SQLite's sorter, which spills past its memory to
+    temporary files (the bench's 60 MB database: 25,620 pages written and read back,
+    553 now). A table whose rowid every name of it hides (columns so named), or that
+    has none (WITHOUT ROWID), is sorted whole. Rows alike in every key come in the
+    tables' order, each by rowid. The first query runs here, so that its error is the
+    caller's to name."""
+    sqlite3 = sqlite()
+    rids = [
+        next((r for r in _ROWIDS if r not in {c.lower() for c in cols}), None)
+        for _t, cols, _k, _w in reads
+    ]
+    keys = None
+    if None not in rids:
+        keyed = " UNION ALL ".join(
+            f"SELECT {rid} AS rid, {n} AS tab, id, session_id, {_order(cols)} AS t,"
+            f" {kind} AS kind FROM {table}{where}"
+            for n, ((table, cols, kind, where), rid) in enumerate(zip(reads, rids, strict=True))
+        )
+        try:
+            keys = db.execute(
+                f"SELECT m.rid, m.tab, m.id, m.session_id, r.top, m.kind FROM ({keyed}) m "
+                "JOIN roots r ON CAST(m.session_id AS TEXT) = r.sid "
+                "ORDER BY r.first, r.top, m.t, m.id, m.tab, m.rid"
+            )
+        except sqlite3.OperationalError:  # no rowid (WITHOUT ROWID): sorted whole
+            keys = None
+    if keys is None:
+        rows = db.execute(
+            f"SELECT m.id, m.session_id, m.data, r.top, m.kind FROM ({source}) m "
+            "JOIN roots r ON CAST(m.session_id AS TEXT) = r.sid "
+            "ORDER BY r.first, r.top, m.t, m.id"
+        )
+        return iter(functools.partial(rows.fetchmany, BATCH_LINES), [])
+    fetch = [
+        f"SELECT {rid}, data FROM {table} WHERE {rid} IN "
+        for (table, _c, _k, _w), rid in zip(reads, rids, strict=True)
+    ]
+    return _by_rowid(db, keys, fetch)
+
+
+def _by_rowid(db: Any, keys: Any, fetch: list[str]) -> Iterator[list[Any]]:
+    while chunk := keys.fetchmany(BATCH_LINES):
+        data: list[dict[Any, Any]] = []
+        for n, query in enumerate(fetch):
+            wanted = [r[0] for r in chunk if r[1] == n]
+            found = db.execute(f"{query}({','.join('?' * len(wanted))})", wanted) if wanted else ()
+            data.append(dict(found))
+        # The keys' open statement holds the read's snapshot (and the roots' insert its
+        # transaction): every row keyed is here. One gone all the same would read as
+        # no JSON (malformed, counted), never in silence.
+        yield [(mid, sid, data[tab].get(rid), top, kind) for rid, tab, mid, sid, top, kind in chunk]
 
 
 def claims_database(tables: frozenset[str]) -> bool:

@@ -48,6 +48,7 @@ __all__ = [
     "millis_of",
     "numbered_batches",
     "numbered_lines",
+    "record_batches",
     "scan",
     "too_many_requests",
 ]
@@ -336,6 +337,20 @@ def skeleton_batches(kind: str) -> Callable[[list[bytes]], Any] | None:
         return None if structs is None else compiled.plain(structs)
 
     return batches
+
+
+def record_batches(shape: Any) -> Callable[[list[bytes]], list[Any] | None] | None:
+    """The compiled decoder of a reader's records (``records.Shape``) as a batch
+    decoder (a struct per line, None for a line to decode in full; None for a batch it
+    may not take), or None, as :func:`compiled_batches`."""
+    try:
+        from budgetcore.replay.logs import compiled  # noqa: PLC0415 (msgspec, on demand)
+    except ImportError:
+        return None
+    decoder = compiled.record_decoder(shape)
+    if decoder is None or not compiled.stack_room():
+        return None
+    return partial(compiled.decode_batch, decoder)
 
 
 def _capped(readline: Callable[[int], bytes], size: int, count: int) -> list[bytes]:

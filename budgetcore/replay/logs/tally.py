@@ -41,9 +41,11 @@ from budgetcore.replay.logs.reader import (
     decode_line,
     numbered_batches,
     numbered_lines,
+    record_batches,
     skeleton_batches,
     too_many_requests,
 )
+from budgetcore.replay.logs.records import Shape, record_of
 
 __all__ = [
     "BATCH_END",
@@ -225,6 +227,39 @@ class Tally:
                         continue
                 yield number, value
 
+    def record_lines(
+        self, stream: LineSource, what: str, shape: Shape, *, steps: bool = False
+    ) -> Iterator[tuple[int, Any]]:
+        """:meth:`lines` as records of ``shape`` (:mod:`.records`), read by attribute:
+        each line decoded straight into the shape's struct where the compiled decoder
+        is offered and worth its import (``compiled_from``), else (the page, a line the
+        struct does not fit) decoded in full and made the same record. A batch's end,
+        for ``steps``, is line 0 with no record."""
+        f = self.files[-1]
+        batches: Any = None  # None: not yet asked; False: read with the standard library
+        for first, batch in numbered_batches(stream, what):
+            if steps and first > 1:
+                yield 0, None
+            if batches is None and compiled_from(first, sum(map(len, batch))):
+                batches = record_batches(shape) or False
+            values = batches(batch) if batches else None
+            f.lines = first + len(batch) - 1
+            if values is not None and None not in values:  # every line a struct
+                yield from zip(range(first, first + len(batch)), values, strict=True)
+                continue
+            for number, raw in enumerate(batch, first):
+                value: Any = values[number - first] if values is not None else None
+                if value is None:
+                    value = decode_line(raw)
+                    if value is BLANK:
+                        f.blank += 1
+                        continue
+                    if isinstance(value, Malformed):
+                        self.malformed(number, value.problem)
+                        continue
+                    value = record_of(value, shape)
+                yield number, value
+
     def record(self) -> None:
         """One more record of the current file (a document's record, a table row)."""
         self.files[-1].lines += 1
@@ -255,7 +290,7 @@ class Tally:
 
     def entry(self, kind: str) -> None:
         """A line that is not a request, by its kind."""
-        k = label(kind)
+        k = kind if len(kind) <= _MAX_LABEL else label(kind)  # label's rule, its call saved
         kinds = self.files[-1].kinds
         kinds[k] = kinds.get(k, 0) + 1
 
@@ -279,8 +314,11 @@ class Tally:
 
     def time(self, series: str, at: int | None, node: str | None = None) -> None:
         if at is not None:
-            self._series(series)
-            self.times[series].append((node, at))
+            times = self.times.get(series)
+            if times is None:
+                self._series(series)
+                times = self.times[series]
+            times.append((node, at))
 
     def request(
         self,
@@ -302,7 +340,8 @@ class Tally:
         it (``reasoning`` is the part of it spent thinking)."""
         if len(self.requests) >= MAX_LOG_REQUESTS:
             raise too_many_requests(MAX_LOG_REQUESTS)
-        self._series(series)
+        if series not in self.times:
+            self._series(series)
         req: LogRequest = new_request(
             (
                 line,
@@ -318,7 +357,7 @@ class Tally:
                 min(reasoning, output),
                 time,
                 time,
-                self.file if file is None else file,
+                len(self.files) - 1 if file is None else file,  # self.file, its call saved
                 logged_cost,
             )
         )

@@ -1,0 +1,356 @@
+"""A reader's records (``budgetcore.replay.logs.records``): the compiled struct decoded
+from a line's bytes and the standard library's decode made a record (the page's path)
+have the same attributes, on generated lines in each agent's real shape with any key
+now and then holding any other JSON value; and a whole session reads to the same
+ParsedLog either way.
+
+The oracle of which lines the struct may refuse is written from the shapes' declared
+nesting alone: a nested key holding something other than an object or null.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from budgetcore.errors import NonFinite
+from budgetcore.inputs.numbers import read_number
+from budgetcore.replay.logs import kimi, opencode, reader, records, tally
+from budgetcore.replay.logs.records import Shape, fields_of, record_of
+from tests.profiles import examples
+
+compiled = pytest.importorskip("budgetcore.replay.logs.compiled")
+needs_decoder = pytest.mark.skipif(
+    compiled.record_decoder(kimi.LINE) is None,
+    reason="the compiled decoder is not offered on this interpreter",
+)
+
+_SETTINGS = settings(
+    max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def canon(value: object) -> object:
+    """A value with its types spelt out (1, True, 1.0 and Decimal 1 all differ)."""
+    if isinstance(value, tuple):
+        return ("record", [canon(v) for v in value])
+    if isinstance(value, dict):
+        return ("dict", [(k, canon(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("list", [canon(v) for v in value])
+    if isinstance(value, NonFinite):
+        return ("nonfinite", value.text)
+    if isinstance(value, Decimal):
+        return ("decimal", str(value))
+    if value is records.ABSENT:
+        return ("absent",)
+    return (type(value).__name__, value)
+
+
+def fits(value: dict[str, Any], shape: Shape) -> bool:
+    """Whether every nested key of the shape holds an object (that fits) or null."""
+    for key, sub in shape.nested:
+        inner = value.get(key)
+        if inner is None:
+            continue
+        if not isinstance(inner, dict) or not fits(inner, sub):
+            return False
+    return True
+
+
+def marked(value: Any) -> bool:
+    """A number read_number marks (NonFinite): msgspec refuses NaN and Infinity."""
+    if isinstance(value, NonFinite):
+        return True
+    if isinstance(value, dict):
+        return any(marked(v) for v in value.values())
+    if isinstance(value, list):
+        return any(marked(v) for v in value)
+    return False
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=6,
+)
+COUNTS = st.one_of(
+    st.integers(min_value=0, max_value=90_000),
+    st.none(),
+    st.sampled_from([-1, 10**13, 1.0, 2.5, "7", True]),
+)
+TIMES = st.one_of(
+    st.integers(min_value=1_767_225_600, max_value=1_777_000_000),
+    st.sampled_from(["2026-06-14T12:00:00Z", "2026-04-20T16:48:10.072Z", 1.5, None, -3]),
+)
+
+
+def odd(draw: st.DrawFn, value: dict[str, Any]) -> dict[str, Any]:
+    """Now and then a key dropped, or holding any JSON value instead."""
+    if value and draw(st.integers(0, 5)) == 0:
+        key = draw(st.sampled_from(sorted(value)))
+        if draw(st.booleans()):
+            del value[key]
+        else:
+            value[key] = draw(JSON_VALUES)
+    return value
+
+
+@st.composite
+def kimi_usage(draw: st.DrawFn, keys: tuple[str, ...]) -> dict[str, Any]:
+    return odd(draw, {k: draw(COUNTS) for k in keys})
+
+
+@st.composite
+def kimi_message(draw: st.DrawFn, depth: int = 0) -> dict[str, Any]:
+    kind = draw(
+        st.sampled_from(
+            ["StatusUpdate", "ContentPart", "CompactionBegin", "TurnBegin", "SubagentEvent", 7]
+        )
+    )
+    payload: dict[str, Any] = {}
+    if kind == "SubagentEvent" and depth == 0:
+        payload = {"agent_id": draw(st.sampled_from(["a1", "a2", 3])), "type": "x"}
+        payload["event"] = draw(kimi_message(depth + 1))
+    elif kind == "StatusUpdate":
+        payload = {
+            "token_usage": draw(kimi_usage(kimi._USAGE)),
+            "message_id": draw(st.sampled_from(["m1", "m2", "m3", 4, None, True])),
+        }
+        if draw(st.booleans()):
+            payload["max_context_tokens"] = draw(st.sampled_from([262_144, 0, None, "8k"]))
+    else:
+        payload = {"type": "text", "text": draw(st.text(max_size=12))}
+    return odd(draw, {"type": kind, "payload": payload})
+
+
+@st.composite
+def kimi_line(draw: st.DrawFn) -> dict[str, Any]:
+    form = draw(st.integers(0, 5))
+    if form == 0:
+        return {"type": "metadata", "protocol_version": "1.3"}
+    if form == 1:  # Kimi Code's flat records
+        kind = draw(
+            st.sampled_from(
+                ["usage.record", "full_compaction.begin", "full_compaction.complete", "turn.prompt"]
+            )
+        )
+        line: dict[str, Any] = {"type": kind, "time": draw(TIMES)}
+        if kind == "usage.record":
+            line["usage"] = draw(kimi_usage(kimi._CODE_USAGE))
+            line["model"] = draw(st.sampled_from(["kimi-code/kimi-for-coding", "kimi-k2.6", ""]))
+            line["usageScope"] = draw(st.sampled_from(["turn", "session"]))
+        if kind == "full_compaction.begin":
+            line["source"] = draw(st.sampled_from(["manual", "auto", None]))
+        return odd(draw, line)
+    return odd(draw, {"timestamp": draw(TIMES), "message": draw(kimi_message())})
+
+
+@needs_decoder
+@_SETTINGS
+@given(line=kimi_line())
+def test_a_kimi_line_is_the_same_record_either_way(line: dict[str, Any]) -> None:
+    raw = json.dumps(line).encode()
+    full = reader.decode_line(raw)
+    assert isinstance(full, dict)
+    struct = compiled.decode_batch(compiled.record_decoder(kimi.LINE), [raw])
+    assert struct is not None
+    expected = canon(fields_of(record_of(full, kimi.LINE), kimi.LINE))
+    if struct[0] is None:  # decoded in full instead: only where the shape does not fit
+        assert not fits(full, kimi.LINE) or marked(full)
+    else:
+        assert canon(fields_of(struct[0], kimi.LINE)) == expected
+
+
+def _read_kimi(files: list[tuple[str, bytes]]) -> Any:
+    return reader.finish(kimi.read_kimi([(name, io.BytesIO(data)) for name, data in files]))
+
+
+@needs_decoder
+@_SETTINGS
+@given(
+    main=st.lists(kimi_line(), max_size=12),
+    agent=st.lists(kimi_line(), max_size=4),
+    batch=st.sampled_from([1, 3, 512]),
+)
+def test_a_kimi_session_reads_alike_either_way(
+    main: list[dict[str, Any]], agent: list[dict[str, Any]], batch: int
+) -> None:
+    def wire(lines: list[dict[str, Any]]) -> bytes:
+        return b"".join(json.dumps(x).encode() + b"\n" for x in lines)
+
+    files = [("s/wire.jsonl", wire(main))]
+    if agent:
+        files.append(("s/subagents/a1/wire.jsonl", wire(agent)))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "BATCH_LINES", batch)
+        mp.setattr(tally, "record_batches", lambda shape: None)
+        plain = _read_kimi(files)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "BATCH_LINES", batch)
+        mp.setattr(tally, "compiled_from", lambda line, size=0: True)
+        typed = _read_kimi(files)
+    assert typed == plain
+
+
+@st.composite
+def opencode_message(draw: st.DrawFn) -> dict[str, Any]:
+    tokens: dict[str, Any] = {k: draw(COUNTS) for k in opencode._TOKENS}
+    tokens["cache"] = odd(draw, {k: draw(COUNTS) for k in opencode._CACHE})
+    message: dict[str, Any] = {
+        "id": draw(st.sampled_from(["msg_1", "msg_2", "", 5])),
+        "sessionID": "ses_1",
+        "role": draw(st.sampled_from(["assistant", "assistant", "user", None])),
+        "time": odd(draw, {"created": draw(TIMES), "completed": draw(TIMES)}),
+        "tokens": odd(draw, tokens),
+        "cost": draw(st.sampled_from([0, 0.0123, None, 2, "1"])),
+        "parts": [{"type": "text", "text": draw(st.text(max_size=12))}],
+    }
+    if draw(st.booleans()):
+        message["modelID"] = draw(st.sampled_from(["claude-sonnet-4-5", "k2p6", " ", None]))
+        message["providerID"] = draw(st.sampled_from(["anthropic", "moonshot-ai", None]))
+    else:
+        ref = {"id": draw(st.sampled_from(["gpt-5", None])), "providerID": "openai"}
+        message["model"] = odd(draw, ref)
+    if draw(st.integers(0, 4)) == 0:
+        message["summary"] = draw(st.sampled_from([True, False, "yes"]))
+    return odd(draw, message)
+
+
+@needs_decoder
+@_SETTINGS
+@given(message=opencode_message())
+def test_an_opencode_message_is_the_same_record_either_way(message: dict[str, Any]) -> None:
+    raw = json.dumps(message).encode()
+    full = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
+    struct = compiled.decode_batch(compiled.record_decoder(opencode.MESSAGE), [raw])
+    assert struct is not None
+    expected = canon(fields_of(record_of(full, opencode.MESSAGE), opencode.MESSAGE))
+    if struct[0] is None:
+        assert not fits(full, opencode.MESSAGE) or marked(full)
+    else:
+        assert canon(fields_of(struct[0], opencode.MESSAGE)) == expected
+
+
+def _read_opencode(rows: list[tuple[str, str, str]], v2: list[tuple[str, str, str]]) -> Any:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT)")
+    db.executemany("INSERT INTO session VALUES (?, ?)", [("s1", None), ("s2", "s1")])
+    db.execute("CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, data TEXT)")
+    db.executemany("INSERT INTO message VALUES (?, ?, ?)", rows)
+    if v2:
+        db.execute("CREATE TABLE session_message (id TEXT, session_id TEXT, type TEXT, data TEXT)")
+        db.executemany(
+            "INSERT INTO session_message VALUES (?, ?, 'assistant', ?)",
+            [(i, s, d) for i, s, d in v2],
+        )
+    try:
+        return opencode.read_opencode_db(db, "opencode.db")
+    finally:
+        db.close()
+
+
+@needs_decoder
+@_SETTINGS
+@given(
+    messages=st.lists(
+        st.tuples(opencode_message(), st.sampled_from(["s1", "s2"]), st.booleans()), max_size=10
+    ),
+    batch=st.sampled_from([1, 3, 512]),
+)
+def test_an_opencode_database_reads_alike_either_way(
+    messages: list[tuple[dict[str, Any], str, bool]], batch: int
+) -> None:
+    rows = []
+    v2 = []
+    for k, (message, session, newer) in enumerate(messages):
+        # A session_message row's type is its role: some have none of their own.
+        data = json.dumps({k: v for k, v in message.items() if not (newer and k == "role")})
+        (v2 if newer else rows).append((f"m{k}", session, data))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(opencode, "BATCH_LINES", batch)
+        mp.setattr(opencode, "record_batches", lambda shape: None)
+        plain = _read_opencode(rows, v2)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(opencode, "BATCH_LINES", batch)
+        mp.setattr(opencode, "compiled_from", lambda line, size=0: True)
+        typed = _read_opencode(rows, v2)
+    assert typed == plain
+
+
+@st.composite
+def opencode_tables(draw: st.DrawFn) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """Rows of message and session_message (id, session, time, data), written in any
+    order, times often alike; each id once (the two tables may share one: read once)."""
+    n = draw(st.integers(0, 12))
+    ids = [f"m{k}" for k in range(n)]
+    rows: list[tuple[Any, ...]] = []
+    v2: list[tuple[Any, ...]] = []
+    for mid in draw(st.permutations(ids)):
+        session = draw(st.sampled_from(["s1", "s2", "s3"]))
+        when = draw(st.integers(0, 3))
+        data = json.dumps({"role": "assistant", "tokens": {"input": when + 1}, "id": mid})
+        place = draw(st.integers(0, 2))
+        if place != 1:
+            rows.append((mid, session, when, data))
+        if place != 0:
+            v2.append((mid, session, when, data))
+    return rows, v2
+
+
+def _database(rows: list[tuple[Any, ...]], v2: list[tuple[Any, ...]], rowid: bool) -> Any:
+    """A database of those rows; ``rowid``: its tables' rowids under every name SQLite
+    gives them, or hidden behind columns so named (then sorted whole)."""
+    db = sqlite3.connect(":memory:")
+    hide = "" if rowid else ", rowid INTEGER, _rowid_ INTEGER, oid INTEGER"
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT)")
+    db.executemany("INSERT INTO session VALUES (?, ?)", [("s1", None), ("s2", "s1"), ("s3", None)])
+    db.execute(f"CREATE TABLE message (id TEXT, session_id TEXT, time_created, data{hide})")
+    db.execute(
+        f"CREATE TABLE session_message (id TEXT, session_id TEXT, type TEXT, time_created,"
+        f" data{hide})"
+    )
+    db.executemany(
+        "INSERT INTO message (id, session_id, time_created, data) VALUES (?, ?, ?, ?)", rows
+    )
+    db.executemany(
+        "INSERT INTO session_message (id, session_id, type, time_created, data)"
+        " VALUES (?, ?, 'assistant', ?, ?)",
+        v2,
+    )
+    return db
+
+
+@_SETTINGS
+@given(tables=opencode_tables(), batch=st.sampled_from([1, 2, 512]))
+def test_an_opencode_database_reads_alike_sorted_by_keys_or_whole(
+    tables: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]], batch: int
+) -> None:
+    """The rows sorted by their keys, each chunk's data then fetched by rowid, come in
+    the order of the whole rows sorted, to the same sessions."""
+    rows, v2 = tables
+    read = []
+    for rowid in (True, False):
+        db = _database(rows, v2, rowid)
+        try:
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(opencode, "BATCH_LINES", batch)
+                read.append(opencode.read_opencode_db(db, "opencode.db"))
+        finally:
+            db.close()
+    by_keys, whole = read
+    assert by_keys == whole
+    assert sum(len(s.requests) for log in whole for s in log.series) == len(
+        {r[0] for r in rows} | {r[0] for r in v2}
+    )
