@@ -32,7 +32,7 @@ from budgetcore.ui.events import (
     ModelDataLoaded,
     Reset,
 )
-from budgetcore.ui.export.runtime import option_title
+from budgetcore.ui.export.runtime import option_title, runtime_export
 from budgetcore.ui.export.view import import_html, render_export
 from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
@@ -474,3 +474,27 @@ def test_the_tune_export_note_does_not_send_the_reader_to_a_hidden_format_choice
     assert "runtime" in en
     assert "format chosen below" not in en
     assert "运行时" in zh
+
+
+@pytest.mark.parametrize(
+    ("runtime", "knob", "value"),
+    [
+        # OpenCode compacts at limit.input − compaction.reserved (RUNTIMES.md): K 120,000
+        # on W 272,000 is reserved 152,000; its model limits come with it, after it.
+        ("opencode", "compaction.reserved", 272_000 - 120_000),
+        # Anthropic's compact_20260112 takes K as trigger.value, beside the compact flag.
+        ("anthropic-api", "trigger.value", 120_000),
+    ],
+)
+def test_the_k_row_names_the_knob_that_sets_k_first(runtime: str, knob: str, value: int) -> None:
+    # Walk of December 2026: OpenCode's K row read "limit.context 272000" and Anthropic's
+    # "compact true", the first setting of the file, not the one that sets K.
+    html = str(render_export(page(runtime))[1])
+    k_row = re.search(r'data-runtime-row="k">(.*?)</tr>', html)
+    assert k_row is not None
+    names = re.findall(r"<code>([^<]*)</code>", k_row.group(1))
+    settings = dict(zip(names[: len(names) // 2], names[len(names) // 2 :], strict=True))
+    assert names[0] == knob
+    assert settings[knob] == str(value)
+    # Every setting the runtime's export writes is on the row (S is not settable there).
+    assert set(settings) == {name for name, _v in runtime_export(page(runtime)).settings}

@@ -10,7 +10,7 @@ runtime modules load when a runtime is first picked, never at boot.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem, ScenarioError
@@ -110,6 +110,11 @@ def option_title(name: str) -> str:
     return SHORT_TITLES.get(name, PROFILES[name].title)
 
 
+def _lines(cells: Iterable[Markup]) -> Markup:
+    """Several settings in one cell, one per line, so a name and its value sit level."""
+    return join(cells, sep=el("br"))
+
+
 def _row(key: str, lang: str, where: Markup | str, value: Markup | str, tokens: str) -> Markup:
     return el(
         "tr",
@@ -132,12 +137,20 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
         items = join(el("li", None, problem_text(p, lang)) for p in exc.problems)
         return "", el("ul", {"class": "errors", "data-runtime-refused": "", "role": "alert"}, items)
     title = x.runtime.title
-    settings = [(name, value) for name, value in x.settings]
-    k_names = join(el("code", None, name) for name, _v in settings[:1])
-    k_value = join(el("code", None, _value(v)) for _n, v in settings[:1])
+    # The profile lists its trigger's knob first; the export writes its settings in the
+    # file's order (OpenCode's model limits before compaction.reserved), so the rows go by
+    # the profile's order.
+    order = {k.name: i for i, k in enumerate(x.runtime.knobs)}
+    settings = sorted(x.settings, key=lambda kv: order.get(kv[0], len(order)))
+    s_note = next((n for n in x.not_settable if n.knob.startswith("S")), None)
+    # Where S is not settable, every setting the file writes is there for K (OpenCode's
+    # limit.input, without which compaction.reserved is not read; Anthropic's compact
+    # flag; Kimi's ratio beside its reserve): the K row shows them all, one per line.
+    k_settings = settings if s_note is not None else settings[:1]
+    k_names = _lines(el("code", None, name) for name, _v in k_settings)
+    k_value = _lines(el("code", None, _value(v)) for _n, v in k_settings)
     trigger = x.effective_trigger_tokens
     k_tokens = "—" if trigger is None else t("runtime.effective", lang, tokens=format_int(trigger))
-    s_note = next((n for n in x.not_settable if n.knob.startswith("S")), None)
     cap = x.summary_cap_tokens
     if s_note is not None:
         s_where: Markup | str = t("runtime.not-settable", lang, runtime=title)
