@@ -91,13 +91,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "asrun.col.cache-max": ("cache error, largest (tokens)", "缓存误差最大值(tokens)"),
     "asrun.as-logged": ("{name} (a summary call, billed as logged)", "{name}(摘要调用,按日志计费)"),
     "asrun.compactions": (
-        "Compactions after request (main series): the log's automatic ones {logged}; the runtime's rule predicts {predicted}.",
-        "压缩发生在第几个请求之后(主序列):日志中的自动压缩 {logged};该运行时的规则预测 {predicted}。",
+        "Automatic compactions (main series): in the log, {logged}; by the runtime's rule, {predicted}.",
+        "自动压缩(主序列):日志中,{logged};按该运行时的规则预测,{predicted}。",
     ),
     "asrun.compactions-manual": (
         "Manual compactions (the user's, only shown): {manual}.",
         "手动压缩(用户发起,仅展示):{manual}。",
     ),
+    # A bare "2" after "automatic ones" read as a count; the requests are named as such.
+    "asrun.after-requests.one": ("after request {requests}", "第 {requests} 个请求之后"),
+    "asrun.after-requests.other": ("after requests {requests}", "第 {requests} 个请求之后"),
     "asrun.none": ("none", "无"),
     "asrun.unknown": ("unknown", "未知"),
     "asrun.off": (

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from budgetcore.messages import t
+from budgetcore.messages import count, t
 from budgetcore.ui.markup import Markup, el, td
 from budgetcore.units import format_int, format_money
 
@@ -77,7 +77,12 @@ def _exact(value: object) -> str:
 
 
 def _numbers(values: Sequence[int], lang: str) -> str:
-    return ", ".join(format_int(n) for n in values) if values else t("asrun.none", lang)
+    """The requests a compaction followed, named as requests ("after requests 2, 5"),
+    or "none"."""
+    if not values:
+        return t("asrun.none", lang)
+    numbers = (", " if lang != "zh" else "、").join(format_int(n) for n in values)
+    return count("asrun.after-requests", len(values), lang, requests=numbers)
 
 
 #: The clouds a Claude Code log's message ids can name (budgetcore/replay/logs/claude.py
