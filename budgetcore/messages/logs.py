@@ -66,6 +66,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name}: {fmt}, {files}; on the replayed branch: {requests}; on abandoned branches: {abandoned}; in other series (subagents): {other}; copies folded: {copies}.",
         "{name}:{fmt},{files};回放分支上 {requests},废弃分支上 {abandoned} 个,其他序列(子代理)中 {other} 个;合并重复副本 {copies} 个。",
     ),
+    # A totals-only session (Goose, Droid, Copilot CLI) holds totals, not requests: no
+    # branch, replayed or abandoned, as the CLI's ledger says ("session totals (not requests)").
+    "replay.logs.read-totals": (
+        "{name}: {fmt}, {files}; per-model totals, not requests (none replayed): {totals}; copies folded: {copies}.",
+        "{name}:{fmt},{files};按模型的合计(不是请求,不回放){totals} 条;合并重复副本 {copies} 个。",
+    ),
+    "replay.logs.series-totals": (
+        "session totals (not requests) in {lines}",
+        "会话合计(不是请求)在 {lines}",
+    ),
     "replay.logs.unknown": ("unknown", "未知"),
     "replay.logs.copy.request": ("the same response written again", "同一响应的再次写入"),
     "replay.logs.copy.main": ("a subagent replaying a main response", "子代理重放的主会话响应"),

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from budgetcore.messages import count, t
 from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.replay.logs.model import folder_lines
+from budgetcore.replay.logs.tally import TOTALS
 from budgetcore.ui.main.view.pickers import how_text
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
@@ -223,7 +224,9 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
     rows = []
     for f in log.ledger:
         reqs = "; ".join(
-            t(
+            t("replay.logs.series-totals", lang, lines=count("count.line", on + off, lang))
+            if s == TOTALS  # a totals-only agent's per-model totals, as the CLI's ledger
+            else t(
                 "replay.logs.series",
                 lang,
                 name=series_name(s, lang),
@@ -461,26 +464,39 @@ def logs_html(
             parts.append(what_if_html(what_if, lang))
     on, off, other = _requests(log)
     copies = log.duplicates
-    parts.append(
-        el(
-            "p",
-            {"data-replay-log": log.format, "data-requests": on},
-            t(
-                "replay.logs.read",
-                lang,
-                name=item.name,
-                fmt=t(f"replay.log.format.{log.format}", lang),
-                files=count("count.file", len(log.files), lang),
-                requests=count("count.request", on, lang),
-                abandoned=format_int(off),
-                other=format_int(other),
-                copies=format_int(copies),
-            ),
+    fmt = t(f"replay.log.format.{log.format}", lang)
+    files = count("count.file", len(log.files), lang)
+    if log.totals_only:
+        # Its totals sit in the abandoned column of the reader's series (never turns):
+        # said as what they are, not as branches.
+        read = t(
+            "replay.logs.read-totals",
+            lang,
+            name=item.name,
+            fmt=fmt,
+            files=files,
+            totals=format_int(on + off + other),
+            copies=format_int(copies),
         )
-    )
+    else:
+        read = t(
+            "replay.logs.read",
+            lang,
+            name=item.name,
+            fmt=fmt,
+            files=files,
+            requests=count("count.request", on, lang),
+            abandoned=format_int(off),
+            other=format_int(other),
+            copies=format_int(copies),
+        )
+    parts.append(el("p", {"data-replay-log": log.format, "data-requests": on}, read))
     if log.model_assumed:
         parts.append(_model_assumed(log, lang))
-    parts.append(_model_switch(item, panel, lang))
+    if not log.totals_only:
+        # Totals have no request to replay with the log's model, and their models are
+        # the usage table's rows: "The log names no model" there was false.
+        parts.append(_model_switch(item, panel, lang))
     if result is not None:
         parts.append(cost_sentence(panel, result, lang))
     others = [s for s in log.series if s is not main]
