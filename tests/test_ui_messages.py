@@ -57,7 +57,8 @@ from budgetcore.ui.main.view.shell import (
 )
 from budgetcore.ui.main.view.types import Screen
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay.logs import ENTRY_KEYS
+from budgetcore.ui.replay.logs import ENTRY_KEYS, logs_html
+from budgetcore.ui.replay.state import ReplayPanel, with_logs
 from budgetcore.ui.replay.view import render_replay, replay_controls_html
 from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import LOG_FIXTURES
@@ -502,3 +503,33 @@ def test_a_count_of_one_never_reads_as_a_plural() -> None:
     shown = t("tune.mark.frontier", "en", n="1")
     assert "1 points" not in shown
     assert shown.endswith(": 1)")
+
+
+def test_a_totals_only_reason_is_the_readers_english_and_has_its_chinese() -> None:
+    """Walk of December 2026: the Chinese page said "无回测:此会话只保存每个会话的总量(Goose
+    records each session's token totals, not its requests)". Each totals-only reader's
+    reason has its catalogue line, whose English is the reader's (and the CLI's)."""
+    from budgetcore.replay.logs import copilot, droid, goose  # noqa: PLC0415
+
+    readers = {"droid": droid, "goose": goose, "copilot-cli": copilot}
+    for fmt, module in readers.items():
+        key = f"replay.log.totals-why.{fmt}"
+        assert t(key, "en") == module.TOTALS_WHY
+        zh = t(key, "zh").replace("token", "").replace("events.jsonl", "")
+        assert not re.findall(r"\b[a-z]{3,}", zh), key
+    logs = Path(__file__).resolve().parent / "fixtures" / "logs"
+    for folder in (
+        logs / "goose" / "totals",
+        logs / "droid" / "totals",
+        logs / "copilot" / "events",
+    ):
+        files = tuple(
+            (p.relative_to(folder).as_posix(), p.read_bytes())
+            for p in sorted(folder.rglob("*"))
+            if p.is_file()
+        )
+        panel = with_logs(ReplayPanel(), files)
+        assert any(x.log is not None and x.log.totals_only for x in panel.logs), folder
+        page = html.unescape(str(logs_html(panel, "zh", wide=True)))
+        assert "records" not in page, folder
+        assert "keeps no usage" not in page, folder

@@ -11,6 +11,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "replayed turn by turn; the measured usage below is all it records.",
         "无回测:此会话只保存每个会话的总量({why}),无法逐轮回放;下面的实测用量就是它记录的全部。",
     ),
+    # Why a reader keeps totals only (its TOTALS_WHY, the CLI's English word for word,
+    # held equal by tests/test_ui_messages.py), by the log's format.
+    "replay.log.totals-why.droid": (
+        "Droid records each session's token totals, not its requests",
+        "Droid 只记录每个会话的 token 总量,不记录各个请求",
+    ),
+    "replay.log.totals-why.goose": (
+        "Goose records each session's token totals, not its requests",
+        "Goose 只记录每个会话的 token 总量,不记录各个请求",
+    ),
+    "replay.log.totals-why.copilot-cli": (
+        "Copilot CLI's events.jsonl records token totals at each shutdown, not requests",
+        "Copilot CLI 的 events.jsonl 在每次退出时记录 token 总量,不记录各个请求",
+    ),
     "replay.log.read": (
         "{name}: {fmt}, {requests} in the main series, {duplicates} repeated entries dropped.",
         "{name}:{fmt},主序列 {requests},丢弃重复条目 {duplicates} 个。",
@@ -143,6 +157,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),
     "replay.logs.entry.no-tokens": ("assistant (no tokens)", "助手条目(token 全为 0)"),
     "replay.logs.entry.no-usage": ("assistant (no usage)", "助手条目(无用量)"),
+    "replay.logs.entry.goose-message": (
+        "message (Goose keeps no usage per message)",
+        "消息(Goose 不按消息记录用量)",
+    ),
     "replay.logs.entry.rate-limits-only": (
         "event_msg/token_count (rate limits only)",
         "event_msg/token_count(仅有速率限制)",

@@ -9,7 +9,7 @@ import dataclasses
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from budgetcore.messages import count, t
+from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.replay.logs.model import folder_lines
 from budgetcore.replay.logs.tally import TOTALS
@@ -206,7 +206,15 @@ ENTRY_KEYS = {
     "assistant (<synthetic>)": "replay.logs.entry.synthetic",
     "assistant (no tokens)": "replay.logs.entry.no-tokens",
     "assistant (no usage)": "replay.logs.entry.no-usage",
+    "message (Goose keeps no usage per message)": "replay.logs.entry.goose-message",
 }
+
+
+def _totals_why(log: ParsedLog, lang: str) -> str:
+    """Why a session keeps totals only, in the page's language: the reader's English
+    is the catalogue's for its format; a reason the catalogue lacks stays as written."""
+    key = f"replay.log.totals-why.{log.format}"
+    return t(key, lang) if key in CATALOGUE else log.totals_only
 
 
 def _entry_kind(kind: str, lang: str) -> str:
@@ -453,7 +461,7 @@ def logs_html(
             el(
                 "p",
                 {"class": "note", "data-replay-totals-only": log.format},
-                t("replay.log.totals-only", lang, why=log.totals_only),
+                t("replay.log.totals-only", lang, why=_totals_why(log, lang)),
             )
         )
     if item.as_run is not None:
