@@ -101,6 +101,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "token_count copied from the parent session",
         "从父会话复制的 token_count",
     ),
+    "replay.logs.copy.entry-again": ("entry written again (same id)", "同一条目再次写入(相同 id)"),
+    "replay.logs.copy.record-again-id": (
+        "record written again (same id)",
+        "同一记录再次写入(相同 id)",
+    ),
+    "replay.logs.copy.record-again-uuid": (
+        "record written again (same uuid)",
+        "同一记录再次写入(相同 uuid)",
+    ),
     "replay.logs.at-least": ("unknown (at least {cost})", "未知(至少 {cost})"),
     "replay.logs.unnamed": ("(unnamed)", "(未命名)"),
     "replay.logs.unusable-short": ("cannot be replayed", "无法回放"),
@@ -157,6 +166,43 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),
     "replay.logs.entry.no-tokens": ("assistant (no tokens)", "助手条目(token 全为 0)"),
     "replay.logs.entry.no-usage": ("assistant (no usage)", "助手条目(无用量)"),
+    # The other readers' own labels (amp, cline, copilot, droid, gemini, goose, kimi, pi,
+    # qwen): words, not the log's type names.
+    "replay.logs.entry.amp-unbilled": (
+        "assistant message in no ledger event (left out)",
+        "助手消息(不在任何账本事件中,未计入)",
+    ),
+    "replay.logs.entry.amp-billed": (
+        "assistant message (billed by its ledger event)",
+        "助手消息(由其账本事件计费)",
+    ),
+    "replay.logs.entry.amp-zero-event": (
+        "usage ledger event (zero tokens)",
+        "用量账本事件(零 token)",
+    ),
+    "replay.logs.entry.message-zero-usage": (
+        "assistant message (zero usage)",
+        "助手消息(用量为零)",
+    ),
+    "replay.logs.entry.message-zero-tokens": (
+        "assistant message (zero tokens)",
+        "助手消息(零 token)",
+    ),
+    "replay.logs.entry.usage-event-no-tokens": ("usage event (no tokens)", "用量事件(无 token)"),
+    "replay.logs.entry.settings-no-tokens": ("settings (no tokens)", "设置(无 token)"),
+    "replay.logs.entry.session-no-tokens": ("session (no tokens)", "会话(无 token)"),
+    "replay.logs.entry.gemini-no-tokens": ("gemini (no tokens)", "gemini 条目(无 token)"),
+    "replay.logs.entry.gemini-zero-tokens": ("gemini (zero tokens)", "gemini 条目(零 token)"),
+    "replay.logs.entry.pi-no-usage": (
+        "message/assistant (no usage)",
+        "message/assistant 条目(无用量)",
+    ),
+    "replay.logs.entry.pi-zero-usage": (
+        "message/assistant (zero usage)",
+        "message/assistant 条目(用量为零)",
+    ),
+    "replay.logs.entry.zero-usage": ("assistant (zero usage)", "助手条目(用量为零)"),
+    "replay.logs.entry.no-message-type": ("(no message type)", "(无消息类型)"),
     "replay.logs.entry.goose-message": (
         "message (Goose keeps no usage per message)",
         "消息(Goose 不按消息记录用量)",

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from budgetcore.replay.model import Replay
     from budgetcore.replay.whatif import WhatIf
 
-__all__ = ["ENTRY_KEYS", "cost_sentence", "logs_html", "money", "series_name"]
+__all__ = ["COPY_KEYS", "ENTRY_KEYS", "cost_sentence", "logs_html", "money", "series_name"]
 
 
 def money(value: Decimal | None, lang: str) -> str:
@@ -184,16 +184,19 @@ def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
 
 
 #: The ledger's kinds of folded copies (docs/replay.md, "The ledger"), by catalogue key.
-_COPY_KEYS = {
+COPY_KEYS = {
     "copy of a request": "replay.logs.copy.request",
     "copy of a main request": "replay.logs.copy.main",
     "token_count repeating the previous totals": "replay.logs.copy.same-totals",
     "token_count copied from the parent session": "replay.logs.copy.parent",
+    "entry written again (same id)": "replay.logs.copy.entry-again",
+    "record written again (same id)": "replay.logs.copy.record-again-id",
+    "record written again (same uuid)": "replay.logs.copy.record-again-uuid",
 }
 
 
 def _copy_kind(kind: str, lang: str) -> str:
-    key = _COPY_KEYS.get(kind)
+    key = COPY_KEYS.get(kind)
     return kind if key is None else t(key, lang)
 
 
@@ -207,6 +210,20 @@ ENTRY_KEYS = {
     "assistant (no tokens)": "replay.logs.entry.no-tokens",
     "assistant (no usage)": "replay.logs.entry.no-usage",
     "message (Goose keeps no usage per message)": "replay.logs.entry.goose-message",
+    "assistant message in no ledger event (left out)": "replay.logs.entry.amp-unbilled",
+    "assistant message (billed by its ledger event)": "replay.logs.entry.amp-billed",
+    "usage ledger event (zero tokens)": "replay.logs.entry.amp-zero-event",
+    "assistant message (zero usage)": "replay.logs.entry.message-zero-usage",
+    "assistant message (zero tokens)": "replay.logs.entry.message-zero-tokens",
+    "usage event (no tokens)": "replay.logs.entry.usage-event-no-tokens",
+    "settings (no tokens)": "replay.logs.entry.settings-no-tokens",
+    "session (no tokens)": "replay.logs.entry.session-no-tokens",
+    "gemini (no tokens)": "replay.logs.entry.gemini-no-tokens",
+    "gemini (zero tokens)": "replay.logs.entry.gemini-zero-tokens",
+    "message/assistant (no usage)": "replay.logs.entry.pi-no-usage",
+    "message/assistant (zero usage)": "replay.logs.entry.pi-zero-usage",
+    "assistant (zero usage)": "replay.logs.entry.zero-usage",
+    "(no message type)": "replay.logs.entry.no-message-type",
 }
 
 
