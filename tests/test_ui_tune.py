@@ -429,3 +429,21 @@ def test_a_map_of_one_value_still_names_it_in_its_legend() -> None:
     legend = str(_scale_html(g, "unseen", quantile_edges([0, 0]), "en"))
     assert legend.count('class="ch-key tk tb0"') == 1
     assert ">0 tokens</li>" in legend
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_maps_caveat_speaks_of_its_own_measure(lang: str) -> None:
+    # Walk of December 2026: under the unseen-history, runs, generations and compression
+    # maps the "must not be read as" line said "It is the modelled cost of these
+    # sessions"; only the cost map's line speaks of cost.
+    state, _slices = _run(_open())
+    if lang != "en":
+        state = reduce(state, LanguageChosen(lang))
+    maps = render_tune(state).html["tune-maps"]
+    cost_word = {"en": "cost", "zh": "成本"}[lang]
+    for measure in MEASURES:
+        figure = re.search(rf'data-figure="tune-{measure}">(.*?)</figure>', maps, re.S)
+        assert figure is not None, measure
+        caveat = re.findall(r'<p class="caveat">(.*?)</p>', figure.group(1), re.S)
+        assert len(caveat) == 1, measure
+        assert (cost_word in caveat[0]) == (measure == "cost"), (measure, caveat[0])
