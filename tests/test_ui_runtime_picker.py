@@ -498,3 +498,15 @@ def test_the_k_row_names_the_knob_that_sets_k_first(runtime: str, knob: str, val
     assert settings[knob] == str(value)
     # Every setting the runtime's export writes is on the row (S is not settable there).
     assert set(settings) == {name for name, _v in runtime_export(page(runtime)).settings}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_config_note_says_the_file_records_the_reviewed_model(lang: str) -> None:
+    # Walk of December 2026: the note above the export said model contracts "are never
+    # exported" while the file below it carries [reviewed.main_model] (spec §9: recorded,
+    # so that an import restores the reviewed plan, and set nowhere).
+    body, _table = render_export(page("article", lang))
+    assert "[reviewed.main_model]" in body
+    note = t("static.config-note", lang)
+    assert "[reviewed.main_model]" in note
+    assert {"en": "never exported", "zh": "从不导出"}[lang] not in note
