@@ -544,3 +544,30 @@ def test_a_totals_only_reason_is_the_readers_english_and_has_its_chinese() -> No
         page = html.unescape(str(logs_html(panel, "zh", wide=True)))
         assert "records" not in page, folder
         assert "keeps no usage" not in page, folder
+
+
+def test_each_runtime_rule_is_its_profiles_and_the_chinese_page_shows_it_in_chinese() -> None:
+    """Walk of December 2026: the Chinese backtest read "该运行时的规则: T >= K, K = E −
+    13,000 with E = W' − min(O, 20,000), W' = min(window setting, W); with the
+    percentage: ...". Each profile's rule has its catalogue line, whose English is the
+    profile's own."""
+    from budgetcore.runtimes.profiles import PROFILES  # noqa: PLC0415
+
+    prose = re.compile(r"\b(with|when|else|for|by|default|unless|off|no|every|checked)\b")
+    for name, profile in PROFILES.items():
+        assert t(f"runtime-rule.{name}", "en") == profile.rule, name
+        if prose.search(profile.rule):  # a bare formula reads the same in both
+            assert t(f"runtime-rule.{name}", "zh") != profile.rule, name
+    folder = Path(__file__).resolve().parent / "fixtures" / "logs" / "claude"
+    base = folder / "12-compact-preserved-2.1"
+    files = tuple(
+        (p.relative_to(base).as_posix(), p.read_bytes())
+        for p in sorted(base.rglob("*"))
+        if p.is_file()
+    )
+    panel = with_logs(ReplayPanel(), files)
+    zh = html.unescape(str(logs_html(panel, "zh", wide=True)))
+    assert t("runtime-rule.claude-code", "zh") in zh
+    assert "window setting" not in zh
+    en = html.unescape(str(logs_html(panel, "en", wide=True)))
+    assert PROFILES["claude-code"].rule in en
