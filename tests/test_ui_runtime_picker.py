@@ -489,13 +489,17 @@ def test_the_tune_export_note_does_not_send_the_reader_to_a_hidden_format_choice
 def test_the_k_row_names_the_knob_that_sets_k_first(runtime: str, knob: str, value: int) -> None:
     # Walk of December 2026: OpenCode's K row read "limit.context 272000" and Anthropic's
     # "compact true", the first setting of the file, not the one that sets K.
+    # One table row per setting, name beside value (at 390 px a long name wraps; two
+    # stacked lists in two cells lost their alignment).
     html = str(render_export(page(runtime))[1])
-    k_row = re.search(r'data-runtime-row="k">(.*?)</tr>', html)
-    assert k_row is not None
-    names = re.findall(r"<code>([^<]*)</code>", k_row.group(1))
-    settings = dict(zip(names[: len(names) // 2], names[len(names) // 2 :], strict=True))
-    assert names[0] == knob
+    rows = re.findall(r'<tr data-runtime-row="k">(.*?)</tr>', html)
+    pairs = [re.findall(r"<td><code>([^<]*)</code></td>", row) for row in rows]
+    assert all(len(pair) == 2 for pair in pairs), rows
+    settings = dict(pairs)
+    assert pairs[0][0] == knob
     assert settings[knob] == str(value)
+    assert f'rowspan="{len(rows)}"' in rows[0]
+    assert "compacts at T ≥ 120,000" in rows[0]
     # Every setting the runtime's export writes is on the row (S is not settable there).
     assert set(settings) == {name for name, _v in runtime_export(page(runtime)).settings}
 

@@ -10,7 +10,7 @@ runtime modules load when a runtime is first picked, never at boot.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem, ScenarioError
@@ -23,6 +23,7 @@ from budgetcore.units import format_int
 if TYPE_CHECKING:  # ui.model imports the panels that import update, which imports this one
     from budgetcore.core.plan import Plan
     from budgetcore.runtimes.export import Model, RuntimeExport
+    from budgetcore.runtimes.model import Value
     from budgetcore.scenario.model import Scenario
     from budgetcore.ui.model import PageState
 
@@ -110,9 +111,28 @@ def option_title(name: str) -> str:
     return SHORT_TITLES.get(name, PROFILES[name].title)
 
 
-def _lines(cells: Iterable[Markup]) -> Markup:
-    """Several settings in one cell, one per line, so a name and its value sit level."""
-    return join(cells, sep=el("br"))
+def _k_rows(settings: list[tuple[str, Value]], lang: str, tokens: str) -> Markup:
+    """K's row, one table row per setting (the first carries the plan's name and the
+    trigger, spanning the others), so a name and its value stay level however a
+    narrow screen wraps a long name."""
+    if not settings:
+        return _row("k", lang, "—", "—", tokens)
+    span = {"rowspan": len(settings)} if len(settings) > 1 else {}
+    rows = []
+    for i, (name, value) in enumerate(settings):
+        head = (el("th", {"scope": "row", **span}, t("runtime.k", lang)),) if i == 0 else ()
+        tail = (el("td", {"class": "num", **span}, tokens),) if i == 0 else ()
+        rows.append(
+            el(
+                "tr",
+                {"data-runtime-row": "k"},
+                *head,
+                el("td", None, el("code", None, name)),
+                el("td", None, el("code", None, _value(value))),
+                *tail,
+            )
+        )
+    return join(rows)
 
 
 def _row(key: str, lang: str, where: Markup | str, value: Markup | str, tokens: str) -> Markup:
@@ -147,8 +167,6 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
     # limit.input, without which compaction.reserved is not read; Anthropic's compact
     # flag; Kimi's ratio beside its reserve): the K row shows them all, one per line.
     k_settings = settings if s_note is not None else settings[:1]
-    k_names = _lines(el("code", None, name) for name, _v in k_settings)
-    k_value = _lines(el("code", None, _value(v)) for _n, v in k_settings)
     trigger = x.effective_trigger_tokens
     k_tokens = "—" if trigger is None else t("runtime.effective", lang, tokens=format_int(trigger))
     cap = x.summary_cap_tokens
@@ -172,7 +190,7 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
         el(
             "tbody",
             None,
-            _row("k", lang, k_names, k_value, k_tokens),
+            _k_rows(k_settings, lang, k_tokens),
             _row("s", lang, s_where, s_value, s_tokens),
             _row(
                 "m",
