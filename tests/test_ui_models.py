@@ -253,6 +253,18 @@ def test_reset_keeps_the_loaded_data_and_empties_the_pickers() -> None:
     assert fresh.pickers["main_model"] == PickerState()
 
 
+def test_reset_keeps_todays_date_so_a_past_deprecation_stays_marked() -> None:
+    # Walk of December 2026: after Reset, gpt-5-codex (deprecated 2026-07-23 in LiteLLM
+    # 1.110.2) read "deprecation date 2026-07-23" again, as if still ahead.
+    data = ModelDataLoaded(default_registry(), default_peers(), "2026-12-05")
+    state = reduce(initial_state(), data)
+    state = reduce(state, Reset())
+    assert state.today == "2026-12-05"
+    state = reduce(state, ModelChosen("main_model", "gpt-5-codex"))
+    info = render(state).html["picker-main_model-info"]
+    assert "deprecated since 2026-07-23 (already past)" in info
+
+
 def test_chinese_picker_texts() -> None:
     state = run(loaded(lang="zh"), PickerTyped("main_model", "sonnet 4.5"))
     assert "共 42 个匹配" in render(state).text["picker-main_model-status"]
