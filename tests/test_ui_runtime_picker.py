@@ -493,7 +493,7 @@ def test_the_k_row_names_the_knob_that_sets_k_first(runtime: str, knob: str, val
     # stacked lists in two cells lost their alignment).
     html = str(render_export(page(runtime))[1])
     rows = re.findall(r'<tr data-runtime-row="k">(.*?)</tr>', html)
-    pairs = [re.findall(r"<td><code>([^<]*)</code></td>", row) for row in rows]
+    pairs = [re.findall(r"<td[^>]*><code>([^<]*)</code></td>", row) for row in rows]
     assert all(len(pair) == 2 for pair in pairs), rows
     settings = dict(pairs)
     assert pairs[0][0] == knob
@@ -514,3 +514,21 @@ def test_the_config_note_says_the_file_records_the_reviewed_model(lang: str) -> 
     note = t("static.config-note", lang)
     assert "[reviewed.main_model]" in note
     assert {"en": "never exported", "zh": "从不导出"}[lang] not in note
+
+
+@pytest.mark.parametrize("runtime", ["article", "opencode", "anthropic-api", "codex"])
+def test_the_export_tables_stack_on_a_phone_each_cell_named(runtime: str) -> None:
+    # Walk of December 2026, 390 px: the reviewed config's diff (config.trigger_tokens in
+    # its first of five columns) and a runtime's table (Anthropic's "compact_20260112")
+    # were wider than the panel and scrolled sideways, hidden. A table of class "stack"
+    # shows each row as named lines on a phone (web/style.css), as the other tables do.
+    for lang in ("en", "zh"):
+        _body, table = render_export(page(runtime, lang))
+        html = str(table)
+        assert re.match(r'<table class="diff stack"', html), html[:80]
+        heads = re.findall(r'<th scope="col">([^<]*)</th>', html)
+        cells = re.findall(r"<td([^>]*)>", html)
+        assert cells
+        labels = [re.search(r'data-label="([^"]*)"', c) for c in cells]
+        assert all(labels), cells
+        assert {m.group(1) for m in labels if m} <= set(heads[1:])

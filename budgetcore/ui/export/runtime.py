@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import t
 from budgetcore.ui.events import ExportRuntimeChosen
-from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.problems import problem_text
 from budgetcore.units import format_int
 
@@ -111,38 +111,46 @@ def option_title(name: str) -> str:
     return SHORT_TITLES.get(name, PROFILES[name].title)
 
 
-def _k_rows(settings: list[tuple[str, Value]], lang: str, tokens: str) -> Markup:
+def _k_rows(settings: list[tuple[str, Value]], lang: str, tokens: str, cols: list[str]) -> Markup:
     """K's row, one table row per setting (the first carries the plan's name and the
     trigger, spanning the others), so a name and its value stay level however a
-    narrow screen wraps a long name."""
+    narrow screen wraps a long name; on a phone the rows stack, each cell named."""
     if not settings:
-        return _row("k", lang, "—", "—", tokens)
+        return _row("k", lang, "—", "—", tokens, cols=cols)
     span = {"rowspan": len(settings)} if len(settings) > 1 else {}
     rows = []
     for i, (name, value) in enumerate(settings):
         head = (el("th", {"scope": "row", **span}, t("runtime.k", lang)),) if i == 0 else ()
-        tail = (el("td", {"class": "num", **span}, tokens),) if i == 0 else ()
+        tail = (td(cols[3], {"class": "num", **span}, tokens),) if i == 0 else ()
         rows.append(
             el(
                 "tr",
                 {"data-runtime-row": "k"},
                 *head,
-                el("td", None, el("code", None, name)),
-                el("td", None, el("code", None, _value(value))),
+                td(cols[1], None, el("code", None, name)),
+                td(cols[2], None, el("code", None, _value(value))),
                 *tail,
             )
         )
     return join(rows)
 
 
-def _row(key: str, lang: str, where: Markup | str, value: Markup | str, tokens: str) -> Markup:
+def _row(
+    key: str,
+    lang: str,
+    where: Markup | str,
+    value: Markup | str,
+    tokens: str,
+    *,
+    cols: list[str],
+) -> Markup:
     return el(
         "tr",
         {"data-runtime-row": key},
         el("th", {"scope": "row"}, t(f"runtime.{key}", lang)),
-        el("td", None, where),
-        el("td", None, value),
-        el("td", {"class": "num"}, tokens),
+        td(cols[1], None, where),
+        td(cols[2], None, value),
+        td(cols[3], {"class": "num"}, tokens),
     )
 
 
@@ -180,24 +188,26 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
         s_where = join(el("code", None, n) for n, _v in rest) if rest else "—"
         s_value = join(el("code", None, _value(v)) for _n, v in rest) if rest else "—"
         s_tokens = "—" if cap is None else format_int(cap)
-    heads = join(
-        el("th", {"scope": "col"}, h) for h in t("runtime.head", lang, runtime=title).split("|")
-    )
+    cols = t("runtime.head", lang, runtime=title).split("|")
+    heads = join(el("th", {"scope": "col"}, h) for h in cols)
+    # Stacked on a phone, each cell named: four columns of long setting names and
+    # reasons scrolled sideways, hidden, at 390 px.
     table = el(
         "table",
-        {"class": "diff", "data-runtime-table": x.runtime.name},
+        {"class": "diff stack", "data-runtime-table": x.runtime.name},
         el("thead", None, el("tr", None, heads)),
         el(
             "tbody",
             None,
-            _k_rows(k_settings, lang, k_tokens),
-            _row("s", lang, s_where, s_value, s_tokens),
+            _k_rows(k_settings, lang, k_tokens, cols),
+            _row("s", lang, s_where, s_value, s_tokens, cols=cols),
             _row(
                 "m",
                 lang,
                 t("runtime.plan-only", lang),
                 format_int(state.plan.main_safe_input),
                 format_int(state.plan.main_safe_input),
+                cols=cols,
             ),
         ),
     )
