@@ -532,3 +532,18 @@ def test_the_export_tables_stack_on_a_phone_each_cell_named(runtime: str) -> Non
         labels = [re.search(r'data-label="([^"]*)"', c) for c in cells]
         assert all(labels), cells
         assert {m.group(1) for m in labels if m} <= set(heads[1:])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_import_preview_table_stacks_on_a_phone_each_cell_named(lang: str) -> None:
+    # Walk of December 2026, 390 px: the import preview's table (a long label with its
+    # key in the first of three columns) scrolled sideways, hidden, as the diff did.
+    text = "[config]\ntrigger_tokens = 50000\nsummary_max_tokens = 4096\n"
+    state = reduce(page("article", lang), ImportPreviewed(text, "replace"))
+    preview = str(import_html(state))
+    table = re.search(r'<table class="diff stack" data-import-diff="">(.*?)</table>', preview)
+    assert table is not None, preview[:300]
+    heads = re.findall(r'<th scope="col">([^<]*)</th>', table.group(1))
+    labels = re.findall(r'<td data-label="([^"]*)"', table.group(1))
+    assert len(labels) == 2 * len(re.findall(r"<tr data-import-change=", table.group(1))) > 0
+    assert set(labels) == set(heads[1:])

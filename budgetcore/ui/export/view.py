@@ -53,22 +53,22 @@ def import_html(state: PageState) -> Markup:
     elif not p.keys:
         head = t("phrase.import-empty-replace", lang)
     if p.changes:
+        cols = t("phrase.import-head", lang).split("|")
         rows = join(
             el(
                 "tr",
                 {"data-import-change": key},
                 el("th", {"scope": "row"}, _label_with_key(key, lang)),
-                el("td", None, format_value(key, now)),
-                el("td", None, el("strong", None, format_value(key, after))),
+                td(cols[1], None, format_value(key, now)),
+                td(cols[2], None, el("strong", None, format_value(key, after))),
             )
             for key, now, after in p.changes
         )
-        heads = join(
-            el("th", {"scope": "col"}, h) for h in t("phrase.import-head", lang).split("|")
-        )
+        heads = join(el("th", {"scope": "col"}, h) for h in cols)
+        # Stacked on a phone, as the export's diff: at 390 px it scrolled sideways.
         table: Markup = el(
             "table",
-            {"class": "diff"},
+            {"class": "diff stack", "data-import-diff": ""},
             el("thead", None, el("tr", None, heads)),
             el("tbody", None, rows),
         )
