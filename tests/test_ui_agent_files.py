@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -157,3 +158,27 @@ def test_a_totals_only_folder_replays_with_timing_on_without_a_traceback(case: P
     state = dataclasses.replace(state, replay=with_logs(state.replay, _picked(case)))
     state = reduce(reduce(state, ReplayFieldTyped("replay.timing", "true")), JobStep("replay"))
     assert "data-replay-totals-only" in str(logs_html(state.replay, "en", wide=True))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    "case", [LOGS / "droid" / "totals", LOGS / "goose" / "totals", LOGS / "copilot" / "events"]
+)
+def test_a_totals_only_session_calls_its_totals_totals(case: Path, lang: str) -> None:
+    """Walk of December 2026: a Goose, Droid or Copilot CLI session read "on abandoned
+    branches: 1", its ledger "session totals 0 replayed, 1 abandoned", and "The log
+    names no model." above a usage table that names it. The totals are neither
+    requests nor branches (the CLI's ledger: "session totals (not requests)"), and with
+    no request there is no log model to replay with."""
+    panel = with_logs(ReplayPanel(), _picked(case))
+    page = str(logs_html(panel, lang, wide=True))
+    read = re.search(r"<p data-replay-log=[^>]*>(.*?)</p>", page)
+    assert read is not None
+    said = {"en": ("per-model totals, not requests", "abandoned"), "zh": ("按模型的合计", "废弃")}
+    assert said[lang][0] in read.group(1)
+    assert said[lang][1] not in read.group(1)
+    ledger = CATALOGUE["replay.logs.series-totals"][lang == "zh"].split("{")[0]
+    assert ledger in page
+    assert CATALOGUE["replay.logs.series"][lang == "zh"].split("{on}")[1].split("{")[0] not in page
+    assert "data-log-model" not in page
+    assert CATALOGUE["replay.logs.no-model"][lang == "zh"] not in page

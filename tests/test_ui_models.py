@@ -23,6 +23,7 @@ from budgetcore.registry.peers import default_peers, peer_lines
 from budgetcore.ui.events import (
     ExportFormatChosen,
     FieldTyped,
+    LanguageChosen,
     ModelChosen,
     ModelDataLoaded,
     PeersUnitChosen,
@@ -185,6 +186,25 @@ def test_enter_chooses_sets_i_and_o_keeps_q_and_replans() -> None:
     assert 'data-custom="false"' in info
 
 
+@pytest.mark.parametrize(
+    ("lang", "write"), [("en", "cache write not in the registry"), ("zh", "缓存写入 注册表未列出")]
+)
+def test_a_price_the_registry_lacks_is_said_missing_not_a_dash(lang: str, write: str) -> None:
+    # Walk of December 2026: gpt-5-codex read "cache read 0.125 · cache write -", a dash
+    # that reads as free. LiteLLM 1.110.2 lists no cache write price for it (OpenAI bills
+    # none); the picker says the registry lacks it.
+    model = default_registry().lookup("gpt-5-codex")
+    assert model is not None
+    assert model.prices.cache_write is None
+    state = reduce(loaded(), ModelChosen("main_model", "gpt-5-codex"))
+    if lang != "en":
+        state = reduce(state, LanguageChosen(lang))
+    info = render(state).html["picker-main_model-info"]
+    assert write in info
+    assert " -<" not in info
+    assert not info.rstrip().endswith("-")
+
+
 def test_a_click_chooses_by_name_and_unknown_names_change_nothing() -> None:
     state = loaded()
     chosen = reduce(state, ModelChosen("main_model", "gemini-2.5-pro"))
@@ -231,6 +251,18 @@ def test_reset_keeps_the_loaded_data_and_empties_the_pickers() -> None:
     assert fresh.registry is state.registry
     assert fresh.peers is state.peers
     assert fresh.pickers["main_model"] == PickerState()
+
+
+def test_reset_keeps_todays_date_so_a_past_deprecation_stays_marked() -> None:
+    # Walk of December 2026: after Reset, gpt-5-codex (deprecated 2026-07-23 in LiteLLM
+    # 1.110.2) read "deprecation date 2026-07-23" again, as if still ahead.
+    data = ModelDataLoaded(default_registry(), default_peers(), "2026-12-05")
+    state = reduce(initial_state(), data)
+    state = reduce(state, Reset())
+    assert state.today == "2026-12-05"
+    state = reduce(state, ModelChosen("main_model", "gpt-5-codex"))
+    info = render(state).html["picker-main_model-info"]
+    assert "deprecated since 2026-07-23 (already past)" in info
 
 
 def test_chinese_picker_texts() -> None:

@@ -1524,3 +1524,29 @@ def test_every_token_field_of_the_replay_form_says_its_unit() -> None:
         assert 'data-i18n="unit.tokens"' in cell, path
     others = [c for c in fields if 'data-i18n="unit.tokens"' in c]
     assert len(others) == len(tokens)  # a seed or a share says no tokens
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence"),
+    [
+        (
+            "en",
+            "Automatic compactions (main series): in the log, after request 2; "
+            "by the runtime&#x27;s rule, none.",
+        ),
+        ("zh", "自动压缩(主序列):日志中,第 2 个请求之后;按该运行时的规则预测,无。"),
+    ],
+)
+def test_the_compactions_line_names_requests_not_a_count(lang: str, sentence: str) -> None:
+    # Walk of December 2026: "the log's automatic ones 2" read as two compactions; the
+    # fixture logs one, after its request 2 (compact_boundary at line 6, preTokens
+    # 150,703), and Claude Code's rule (trigger 167,000) predicts none below 150,503.
+    base = FIXTURES / "logs" / "claude" / "12-compact-preserved-2.1"
+    state = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded(_files(base)))
+    if lang != "en":
+        state = reduce(state, LanguageChosen(lang))
+    log = _screen(state).html["replay-log"]
+    line = r'<p data-asrun-compactions="" data-logged="2" data-predicted="">(.*?)</p>'
+    found = re.search(line, log)
+    assert found is not None
+    assert found.group(1) == sentence

@@ -32,7 +32,7 @@ from budgetcore.ui.events import (
     ModelDataLoaded,
     Reset,
 )
-from budgetcore.ui.export.runtime import option_title
+from budgetcore.ui.export.runtime import option_title, runtime_export
 from budgetcore.ui.export.view import import_html, render_export
 from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
@@ -474,3 +474,76 @@ def test_the_tune_export_note_does_not_send_the_reader_to_a_hidden_format_choice
     assert "runtime" in en
     assert "format chosen below" not in en
     assert "运行时" in zh
+
+
+@pytest.mark.parametrize(
+    ("runtime", "knob", "value"),
+    [
+        # OpenCode compacts at limit.input − compaction.reserved (RUNTIMES.md): K 120,000
+        # on W 272,000 is reserved 152,000; its model limits come with it, after it.
+        ("opencode", "compaction.reserved", 272_000 - 120_000),
+        # Anthropic's compact_20260112 takes K as trigger.value, beside the compact flag.
+        ("anthropic-api", "trigger.value", 120_000),
+    ],
+)
+def test_the_k_row_names_the_knob_that_sets_k_first(runtime: str, knob: str, value: int) -> None:
+    # Walk of December 2026: OpenCode's K row read "limit.context 272000" and Anthropic's
+    # "compact true", the first setting of the file, not the one that sets K.
+    # One table row per setting, name beside value (at 390 px a long name wraps; two
+    # stacked lists in two cells lost their alignment).
+    html = str(render_export(page(runtime))[1])
+    rows = re.findall(r'<tr data-runtime-row="k">(.*?)</tr>', html)
+    pairs = [re.findall(r"<td[^>]*><code>([^<]*)</code></td>", row) for row in rows]
+    assert all(len(pair) == 2 for pair in pairs), rows
+    settings = dict(pairs)
+    assert pairs[0][0] == knob
+    assert settings[knob] == str(value)
+    assert f'rowspan="{len(rows)}"' in rows[0]
+    assert "compacts at T ≥ 120,000" in rows[0]
+    # Every setting the runtime's export writes is on the row (S is not settable there).
+    assert set(settings) == {name for name, _v in runtime_export(page(runtime)).settings}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_config_note_says_the_file_records_the_reviewed_model(lang: str) -> None:
+    # Walk of December 2026: the note above the export said model contracts "are never
+    # exported" while the file below it carries [reviewed.main_model] (spec §9: recorded,
+    # so that an import restores the reviewed plan, and set nowhere).
+    body, _table = render_export(page("article", lang))
+    assert "[reviewed.main_model]" in body
+    note = t("static.config-note", lang)
+    assert "[reviewed.main_model]" in note
+    assert {"en": "never exported", "zh": "从不导出"}[lang] not in note
+
+
+@pytest.mark.parametrize("runtime", ["article", "opencode", "anthropic-api", "codex"])
+def test_the_export_tables_stack_on_a_phone_each_cell_named(runtime: str) -> None:
+    # Walk of December 2026, 390 px: the reviewed config's diff (config.trigger_tokens in
+    # its first of five columns) and a runtime's table (Anthropic's "compact_20260112")
+    # were wider than the panel and scrolled sideways, hidden. A table of class "stack"
+    # shows each row as named lines on a phone (web/style.css), as the other tables do.
+    for lang in ("en", "zh"):
+        _body, table = render_export(page(runtime, lang))
+        html = str(table)
+        assert re.match(r'<table class="diff stack"', html), html[:80]
+        heads = re.findall(r'<th scope="col">([^<]*)</th>', html)
+        cells = re.findall(r"<td([^>]*)>", html)
+        assert cells
+        labels = [re.search(r'data-label="([^"]*)"', c) for c in cells]
+        assert all(labels), cells
+        assert {m.group(1) for m in labels if m} <= set(heads[1:])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_import_preview_table_stacks_on_a_phone_each_cell_named(lang: str) -> None:
+    # Walk of December 2026, 390 px: the import preview's table (a long label with its
+    # key in the first of three columns) scrolled sideways, hidden, as the diff did.
+    text = "[config]\ntrigger_tokens = 50000\nsummary_max_tokens = 4096\n"
+    state = reduce(page("article", lang), ImportPreviewed(text, "replace"))
+    preview = str(import_html(state))
+    table = re.search(r'<table class="diff stack" data-import-diff="">(.*?)</table>', preview)
+    assert table is not None, preview[:300]
+    heads = re.findall(r'<th scope="col">([^<]*)</th>', table.group(1))
+    labels = re.findall(r'<td data-label="([^"]*)"', table.group(1))
+    assert len(labels) == 2 * len(re.findall(r"<tr data-import-change=", table.group(1))) > 0
+    assert set(labels) == set(heads[1:])

@@ -25,6 +25,8 @@ from budgetcore.ui.events import (
     ReplayFieldTyped,
     ReplayLogsLoaded,
     ReplaySourceChosen,
+    Reset,
+    Resized,
     TuneFieldTyped,
     TunePointChosen,
     TunePointFocused,
@@ -34,6 +36,7 @@ from budgetcore.ui.export.view import render_export
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.state import options_of, turns_of
+from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.ui.tune.handlers import tune_inputs
 from budgetcore.ui.tune.state import (
     parse_field_text,
@@ -429,3 +432,38 @@ def test_a_map_of_one_value_still_names_it_in_its_legend() -> None:
     legend = str(_scale_html(g, "unseen", quantile_edges([0, 0]), "en"))
     assert legend.count('class="ch-key tk tb0"') == 1
     assert ">0 tokens</li>" in legend
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_maps_caveat_speaks_of_its_own_measure(lang: str) -> None:
+    # Walk of December 2026: under the unseen-history, runs, generations and compression
+    # maps the "must not be read as" line said "It is the modelled cost of these
+    # sessions"; only the cost map's line speaks of cost.
+    state, _slices = _run(_open())
+    if lang != "en":
+        state = reduce(state, LanguageChosen(lang))
+    maps = render_tune(state).html["tune-maps"]
+    cost_word = {"en": "cost", "zh": "成本"}[lang]
+    for measure in MEASURES:
+        figure = re.search(rf'data-figure="tune-{measure}">(.*?)</figure>', maps, re.S)
+        assert figure is not None, measure
+        caveat = re.findall(r'<p class="caveat">(.*?)</p>', figure.group(1), re.S)
+        assert len(caveat) == 1, measure
+        assert (cost_word in caveat[0]) == (measure == "cost"), (measure, caveat[0])
+
+
+def test_reset_keeps_an_open_tune_panel_live_and_the_measured_widths() -> None:
+    """Walk of December 2026: after Reset with Tune open, the panel on screen kept its
+    old grid and, K moved to 40,000, still said "Against the scenario's own K 32,000";
+    and the replay and Tune charts drew at the default width (906 of 1,324 px)."""
+    state = reduce(_open(), Resized(900, 1324))
+    state, _slices = _run(state)
+    state = reduce(state, Reset())
+    assert state.tune.open
+    assert (state.width, state.panel_width) == (900, 1324)
+    state, _slices = _run(reduce(state, FieldTyped("config.trigger_tokens", "40000")))
+    text = _visible(render_tune(state).html["tune-choice"])
+    assert "scenario's own K 40,000" in text, text
+    maps = render_tune(state).html["tune-maps"]
+    assert f'width="{panel_chart_width(900, 1324, 280)}"' in maps
+    assert f'width="{panel_chart_width(900, 0, 280)}"' not in maps

@@ -12,6 +12,64 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "运行时 {runtime};窗口 {window}({evidence});其触发线 {trigger};设置:该运行时的默认值(未提供它的配置文件)。",
     ),
     "asrun.rule": ("The runtime's rule:", "该运行时的规则:"),
+    # Each runtime profile's trigger rule (runtimes/profiles.py Profile.rule, its English
+    # word for word, held equal by tests/test_ui_messages.py), for the backtest's line.
+    "runtime-rule.article": (
+        "T_soft >= K (config.trigger_tokens)",
+        "T_soft >= K(config.trigger_tokens)",
+    ),
+    "runtime-rule.claude-code": (
+        "T >= K, K = E − 13,000 with E = W' − min(O, 20,000), W' = min(window setting, W); with the percentage: min(floor(E × pct / 100), E − 13,000)",
+        "T >= K,K = E − 13,000,其中 E = W' − min(O, 20,000),W' = min(窗口设置, W);设置百分比时:min(floor(E × pct / 100), E − 13,000)",
+    ),
+    "runtime-rule.codex": (
+        "T >= min(model_auto_compact_token_limit, floor(0.9 × W))",
+        "T >= min(model_auto_compact_token_limit, floor(0.9 × W))",
+    ),
+    "runtime-rule.opencode": (
+        "T >= usable; usable = limit.input − reserved when the model's limit.input is set, else W − min(O, 32,000); reserved = compaction.reserved or min(20,000, maxOut)",
+        "T >= usable;设置了模型的 limit.input 时 usable = limit.input − reserved,否则 W − min(O, 32,000);reserved = compaction.reserved,未设置时为 min(20,000, maxOut)",
+    ),
+    "runtime-rule.pi": (
+        "T > W − compaction.reserveTokens",
+        "T > W − compaction.reserveTokens",
+    ),
+    "runtime-rule.gemini-cli": (
+        "T >= model.compressionThreshold × tokenLimit(model), tokenLimit = 1,048,576 for every Gemini model",
+        "T >= model.compressionThreshold × tokenLimit(model),每个 Gemini 模型的 tokenLimit 都是 1,048,576",
+    ),
+    "runtime-rule.qwen-code": (
+        "T >= min(pct × W, W − 33,000), pct = context.autoCompactThreshold",
+        "T >= min(pct × W, W − 33,000),pct = context.autoCompactThreshold",
+    ),
+    "runtime-rule.kimi-cli": (
+        "T >= ratio × W or T + reserved_context_size >= W",
+        "T >= ratio × W 或 T + reserved_context_size >= W",
+    ),
+    "runtime-rule.cline": (
+        "T >= 0.9 × E, E = 0.9 × W for a window-only model (0.81 × W); no threshold setting",
+        "T >= 0.9 × E,只有窗口的模型 E = 0.9 × W(即 0.81 × W);没有阈值设置",
+    ),
+    "runtime-rule.goose": (
+        "T / W > GOOSE_AUTO_COMPACT_THRESHOLD (checked at user-turn boundaries)",
+        "T / W > GOOSE_AUTO_COMPACT_THRESHOLD(在用户轮次的边界检查)",
+    ),
+    "runtime-rule.langchain": (
+        'total_tokens >= n for ("tokens", n); >= int(max_input_tokens × f) for ("fraction", f); off by default',
+        '("tokens", n) 时 total_tokens >= n;("fraction", f) 时 >= int(max_input_tokens × f);默认不触发',
+    ),
+    "runtime-rule.deepagents": (
+        'total_tokens >= int(max_input_tokens × 0.85) by default ("fraction", 0.85); ("tokens", 170000) for a model without a profile',
+        '默认 total_tokens >= int(max_input_tokens × 0.85)("fraction", 0.85);没有 profile 的模型为 ("tokens", 170000)',
+    ),
+    "runtime-rule.openai-agents": (
+        "server-side: context tokens >= compact_threshold; off unless set",
+        "服务端:上下文 tokens >= compact_threshold;未设置时不触发",
+    ),
+    "runtime-rule.anthropic-api": (
+        "input tokens >= trigger.value (default 150,000, minimum 50,000)",
+        "输入 tokens >= trigger.value(默认 150,000,最小 50,000)",
+    ),
     "asrun.window.claude-default": (
         "Claude Code's default window; no request exceeds it, the largest is {peak}",
         "Claude Code 的默认窗口;没有请求超过它,最大为 {peak}",
@@ -91,13 +149,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "asrun.col.cache-max": ("cache error, largest (tokens)", "缓存误差最大值(tokens)"),
     "asrun.as-logged": ("{name} (a summary call, billed as logged)", "{name}(摘要调用,按日志计费)"),
     "asrun.compactions": (
-        "Compactions after request (main series): the log's automatic ones {logged}; the runtime's rule predicts {predicted}.",
-        "压缩发生在第几个请求之后(主序列):日志中的自动压缩 {logged};该运行时的规则预测 {predicted}。",
+        "Automatic compactions (main series): in the log, {logged}; by the runtime's rule, {predicted}.",
+        "自动压缩(主序列):日志中,{logged};按该运行时的规则预测,{predicted}。",
     ),
     "asrun.compactions-manual": (
         "Manual compactions (the user's, only shown): {manual}.",
         "手动压缩(用户发起,仅展示):{manual}。",
     ),
+    # A bare "2" after "automatic ones" read as a count; the requests are named as such.
+    "asrun.after-requests.one": ("after request {requests}", "第 {requests} 个请求之后"),
+    "asrun.after-requests.other": ("after requests {requests}", "第 {requests} 个请求之后"),
     "asrun.none": ("none", "无"),
     "asrun.unknown": ("unknown", "未知"),
     "asrun.off": (

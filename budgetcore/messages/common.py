@@ -36,8 +36,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "评审后的配置:只含运行时支持的覆盖项",
     ),
     "static.config-note": (
-        "Only K, S, m, o and the runtime protections are runtime settings. Model contracts belong to the runtime's model registry and are never exported; apply the file by hand after review.",
-        "只有 K、S、m、o 与运行保护是运行时设置。模型合同属于运行时的模型注册表,从不导出;评审后请人工应用该文件。",
+        "Only K, S, m, o and the runtime protections are runtime settings. Model contracts belong to the runtime's model registry: the file records the reviewed one ([reviewed.main_model]) so that an import restores the plan, and sets none; apply the file by hand after review.",
+        "只有 K、S、m、o 与运行保护是运行时设置。模型合同属于运行时的模型注册表:文件只记录评审时的模型([reviewed.main_model]),以便导入时恢复该方案,不设置任何合同;评审后请人工应用该文件。",
     ),
     "static.boot-loading": ("Loading the Python runtime:", "正在加载 Python 运行时:"),
     "static.noscript": (

@@ -11,6 +11,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "replayed turn by turn; the measured usage below is all it records.",
         "无回测:此会话只保存每个会话的总量({why}),无法逐轮回放;下面的实测用量就是它记录的全部。",
     ),
+    # Why a reader keeps totals only (its TOTALS_WHY, the CLI's English word for word,
+    # held equal by tests/test_ui_messages.py), by the log's format.
+    "replay.log.totals-why.droid": (
+        "Droid records each session's token totals, not its requests",
+        "Droid 只记录每个会话的 token 总量,不记录各个请求",
+    ),
+    "replay.log.totals-why.goose": (
+        "Goose records each session's token totals, not its requests",
+        "Goose 只记录每个会话的 token 总量,不记录各个请求",
+    ),
+    "replay.log.totals-why.copilot-cli": (
+        "Copilot CLI's events.jsonl records token totals at each shutdown, not requests",
+        "Copilot CLI 的 events.jsonl 在每次退出时记录 token 总量,不记录各个请求",
+    ),
     "replay.log.read": (
         "{name}: {fmt}, {requests} in the main series, {duplicates} repeated entries dropped.",
         "{name}:{fmt},主序列 {requests},丢弃重复条目 {duplicates} 个。",
@@ -66,6 +80,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name}: {fmt}, {files}; on the replayed branch: {requests}; on abandoned branches: {abandoned}; in other series (subagents): {other}; copies folded: {copies}.",
         "{name}:{fmt},{files};回放分支上 {requests},废弃分支上 {abandoned} 个,其他序列(子代理)中 {other} 个;合并重复副本 {copies} 个。",
     ),
+    # A totals-only session (Goose, Droid, Copilot CLI) holds totals, not requests: no
+    # branch, replayed or abandoned, as the CLI's ledger says ("session totals (not requests)").
+    "replay.logs.read-totals": (
+        "{name}: {fmt}, {files}; per-model totals, not requests (none replayed): {totals}; copies folded: {copies}.",
+        "{name}:{fmt},{files};按模型的合计(不是请求,不回放){totals} 条;合并重复副本 {copies} 个。",
+    ),
+    "replay.logs.series-totals": (
+        "session totals (not requests) in {lines}",
+        "会话合计(不是请求)在 {lines}",
+    ),
     "replay.logs.unknown": ("unknown", "未知"),
     "replay.logs.copy.request": ("the same response written again", "同一响应的再次写入"),
     "replay.logs.copy.main": ("a subagent replaying a main response", "子代理重放的主会话响应"),
@@ -76,6 +100,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.copy.parent": (
         "token_count copied from the parent session",
         "从父会话复制的 token_count",
+    ),
+    "replay.logs.copy.entry-again": ("entry written again (same id)", "同一条目再次写入(相同 id)"),
+    "replay.logs.copy.record-again-id": (
+        "record written again (same id)",
+        "同一记录再次写入(相同 id)",
+    ),
+    "replay.logs.copy.record-again-uuid": (
+        "record written again (same uuid)",
+        "同一记录再次写入(相同 uuid)",
     ),
     "replay.logs.at-least": ("unknown (at least {cost})", "未知(至少 {cost})"),
     "replay.logs.unnamed": ("(unnamed)", "(未命名)"),
@@ -133,6 +166,47 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),
     "replay.logs.entry.no-tokens": ("assistant (no tokens)", "助手条目(token 全为 0)"),
     "replay.logs.entry.no-usage": ("assistant (no usage)", "助手条目(无用量)"),
+    # The other readers' own labels (amp, cline, copilot, droid, gemini, goose, kimi, pi,
+    # qwen): words, not the log's type names.
+    "replay.logs.entry.amp-unbilled": (
+        "assistant message in no ledger event (left out)",
+        "助手消息(不在任何账本事件中,未计入)",
+    ),
+    "replay.logs.entry.amp-billed": (
+        "assistant message (billed by its ledger event)",
+        "助手消息(由其账本事件计费)",
+    ),
+    "replay.logs.entry.amp-zero-event": (
+        "usage ledger event (zero tokens)",
+        "用量账本事件(零 token)",
+    ),
+    "replay.logs.entry.message-zero-usage": (
+        "assistant message (zero usage)",
+        "助手消息(用量为零)",
+    ),
+    "replay.logs.entry.message-zero-tokens": (
+        "assistant message (zero tokens)",
+        "助手消息(零 token)",
+    ),
+    "replay.logs.entry.usage-event-no-tokens": ("usage event (no tokens)", "用量事件(无 token)"),
+    "replay.logs.entry.settings-no-tokens": ("settings (no tokens)", "设置(无 token)"),
+    "replay.logs.entry.session-no-tokens": ("session (no tokens)", "会话(无 token)"),
+    "replay.logs.entry.gemini-no-tokens": ("gemini (no tokens)", "gemini 条目(无 token)"),
+    "replay.logs.entry.gemini-zero-tokens": ("gemini (zero tokens)", "gemini 条目(零 token)"),
+    "replay.logs.entry.pi-no-usage": (
+        "message/assistant (no usage)",
+        "message/assistant 条目(无用量)",
+    ),
+    "replay.logs.entry.pi-zero-usage": (
+        "message/assistant (zero usage)",
+        "message/assistant 条目(用量为零)",
+    ),
+    "replay.logs.entry.zero-usage": ("assistant (zero usage)", "助手条目(用量为零)"),
+    "replay.logs.entry.no-message-type": ("(no message type)", "(无消息类型)"),
+    "replay.logs.entry.goose-message": (
+        "message (Goose keeps no usage per message)",
+        "消息(Goose 不按消息记录用量)",
+    ),
     "replay.logs.entry.rate-limits-only": (
         "event_msg/token_count (rate limits only)",
         "event_msg/token_count(仅有速率限制)",

@@ -49,6 +49,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "picker.how.alias": ("alias", "别名"),
     "picker.how.version separator": ("version separator", "版本号分隔符"),
     "picker.how.route prefix": ("route prefix", "去掉路由前缀"),
+    "picker.price-unlisted": ("not in the registry", "注册表未列出"),
     "picker.prices-1h": (" · 1-hour cache write {write_1h}", " · 1 小时缓存写入 {write_1h}"),
     "picker.tier": (
         "Above {above} context tokens the whole request pays: input {input} · output {output} · cache read {read} · cache write {write}",

@@ -232,6 +232,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "对其他会话的预测。这是这些会话在本场景规则下的模型成本,每个点都是一次重放;未见历史是请求"
         "没有带上的部分,不是丢失的部分。",
     ),
+    # Under the maps that are not the cost (unseen history, runs, generations,
+    # compression): "tune.not" called each of them "the modelled cost".
+    "tune.not-measure": (
+        "a forecast for other sessions. Each cell is these sessions replayed under this "
+        "scenario's rules at that K and S, modelled, not measured; unseen history is what a "
+        "request leaves out, not what is lost.",
+        "对其他会话的预测。每个格子是这些会话在本场景规则下以该 K 与 S 重放的结果,是模型计算的,"
+        "不是实测;未见历史是请求没有带上的部分,不是丢失的部分。",
+    ),
     "tune.choice.none": (
         "No point is chosen: of {points} points, {broken} break a constraint and {unknown} "
         "have unknown usage.",

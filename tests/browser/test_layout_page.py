@@ -149,6 +149,40 @@ def test_no_table_or_field_is_cut_on_a_phone(phone_page: Page) -> None:
     assert not clipped, clipped
 
 
+#: The tables of #app wider than their box, or scrolled inside it (a hidden scroll).
+_CUT_TABLES = """() => [...document.querySelectorAll('#app table')].filter(t => {
+     const box = t.parentElement.getBoundingClientRect();
+     const r = t.getBoundingClientRect();
+     return r.width > 0 && (r.right > box.right + 1 || t.scrollWidth > t.clientWidth + 1);
+   }).map(t => t.className + ' ' + (t.dataset.runtimeTable || ''))"""
+
+
+def test_no_export_table_is_cut_on_a_phone_for_any_runtime(phone_page: Page) -> None:
+    """Walk of December 2026: with a reviewed K, the reviewed config's diff, the import
+    preview's table and six runtimes' tables (OpenCode, Anthropic API, Qwen Code,
+    LangChain, ...) scrolled sideways, hidden, at 390 px; the CPython side is
+    test_ui_runtime_picker's."""
+    page = phone_page.open("#main_model.model=claude-sonnet-4-5&config.trigger_tokens=120000")
+    diff = "table.diff[data-export-diff]"
+    page.page.wait_for_selector(diff, state="attached")
+    names = page.page.evaluate(
+        "[...document.querySelectorAll('#export-runtime option')].map(o => o.value)"
+    )
+    assert len(names) >= 10, names
+    for name in names:
+        page.page.select_option("#export-runtime", name)
+        table = diff if name == "article" else f'[data-runtime-table="{name}"]'
+        page.page.wait_for_selector(table, state="attached", timeout=20_000)
+        cut = page.page.evaluate(_CUT_TABLES)
+        assert not cut, (name, cut)
+    page.page.select_option("#export-runtime", "article")
+    page.page.fill("#import-text", "[config]\ntrigger_tokens = 50000\nsummary_max_tokens = 4096\n")
+    page.page.click('[data-action="import"]')
+    page.page.wait_for_selector("table.diff[data-import-diff]", state="attached")
+    cut = page.page.evaluate(_CUT_TABLES)
+    assert not cut, ("import preview", cut)
+
+
 def test_a_file_above_its_limit_is_refused_unread_with_its_size(page: Page, tmp_path: Path) -> None:
     page.open()
     big = tmp_path / "big.toml"

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import t
 from budgetcore.ui.events import ExportRuntimeChosen
-from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.problems import problem_text
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # ui.model imports the panels that import update, which imports this one
     from budgetcore.core.plan import Plan
     from budgetcore.runtimes.export import Model, RuntimeExport
+    from budgetcore.runtimes.model import Value
     from budgetcore.scenario.model import Scenario
     from budgetcore.ui.model import PageState
 
@@ -110,14 +111,46 @@ def option_title(name: str) -> str:
     return SHORT_TITLES.get(name, PROFILES[name].title)
 
 
-def _row(key: str, lang: str, where: Markup | str, value: Markup | str, tokens: str) -> Markup:
+def _k_rows(settings: list[tuple[str, Value]], lang: str, tokens: str, cols: list[str]) -> Markup:
+    """K's row, one table row per setting (the first carries the plan's name and the
+    trigger, spanning the others), so a name and its value stay level however a
+    narrow screen wraps a long name; on a phone the rows stack, each cell named."""
+    if not settings:
+        return _row("k", lang, "—", "—", tokens, cols=cols)
+    span = {"rowspan": len(settings)} if len(settings) > 1 else {}
+    rows = []
+    for i, (name, value) in enumerate(settings):
+        head = (el("th", {"scope": "row", **span}, t("runtime.k", lang)),) if i == 0 else ()
+        tail = (td(cols[3], {"class": "num", **span}, tokens),) if i == 0 else ()
+        rows.append(
+            el(
+                "tr",
+                {"data-runtime-row": "k"},
+                *head,
+                td(cols[1], None, el("code", None, name)),
+                td(cols[2], None, el("code", None, _value(value))),
+                *tail,
+            )
+        )
+    return join(rows)
+
+
+def _row(
+    key: str,
+    lang: str,
+    where: Markup | str,
+    value: Markup | str,
+    tokens: str,
+    *,
+    cols: list[str],
+) -> Markup:
     return el(
         "tr",
         {"data-runtime-row": key},
         el("th", {"scope": "row"}, t(f"runtime.{key}", lang)),
-        el("td", None, where),
-        el("td", None, value),
-        el("td", {"class": "num"}, tokens),
+        td(cols[1], None, where),
+        td(cols[2], None, value),
+        td(cols[3], {"class": "num"}, tokens),
     )
 
 
@@ -132,12 +165,18 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
         items = join(el("li", None, problem_text(p, lang)) for p in exc.problems)
         return "", el("ul", {"class": "errors", "data-runtime-refused": "", "role": "alert"}, items)
     title = x.runtime.title
-    settings = [(name, value) for name, value in x.settings]
-    k_names = join(el("code", None, name) for name, _v in settings[:1])
-    k_value = join(el("code", None, _value(v)) for _n, v in settings[:1])
+    # The profile lists its trigger's knob first; the export writes its settings in the
+    # file's order (OpenCode's model limits before compaction.reserved), so the rows go by
+    # the profile's order.
+    order = {k.name: i for i, k in enumerate(x.runtime.knobs)}
+    settings = sorted(x.settings, key=lambda kv: order.get(kv[0], len(order)))
+    s_note = next((n for n in x.not_settable if n.knob.startswith("S")), None)
+    # Where S is not settable, every setting the file writes is there for K (OpenCode's
+    # limit.input, without which compaction.reserved is not read; Anthropic's compact
+    # flag; Kimi's ratio beside its reserve): the K row shows them all, one per line.
+    k_settings = settings if s_note is not None else settings[:1]
     trigger = x.effective_trigger_tokens
     k_tokens = "—" if trigger is None else t("runtime.effective", lang, tokens=format_int(trigger))
-    s_note = next((n for n in x.not_settable if n.knob.startswith("S")), None)
     cap = x.summary_cap_tokens
     if s_note is not None:
         s_where: Markup | str = t("runtime.not-settable", lang, runtime=title)
@@ -149,24 +188,26 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
         s_where = join(el("code", None, n) for n, _v in rest) if rest else "—"
         s_value = join(el("code", None, _value(v)) for _n, v in rest) if rest else "—"
         s_tokens = "—" if cap is None else format_int(cap)
-    heads = join(
-        el("th", {"scope": "col"}, h) for h in t("runtime.head", lang, runtime=title).split("|")
-    )
+    cols = t("runtime.head", lang, runtime=title).split("|")
+    heads = join(el("th", {"scope": "col"}, h) for h in cols)
+    # Stacked on a phone, each cell named: four columns of long setting names and
+    # reasons scrolled sideways, hidden, at 390 px.
     table = el(
         "table",
-        {"class": "diff", "data-runtime-table": x.runtime.name},
+        {"class": "diff stack", "data-runtime-table": x.runtime.name},
         el("thead", None, el("tr", None, heads)),
         el(
             "tbody",
             None,
-            _row("k", lang, k_names, k_value, k_tokens),
-            _row("s", lang, s_where, s_value, s_tokens),
+            _k_rows(k_settings, lang, k_tokens, cols),
+            _row("s", lang, s_where, s_value, s_tokens, cols=cols),
             _row(
                 "m",
                 lang,
                 t("runtime.plan-only", lang),
                 format_int(state.plan.main_safe_input),
                 format_int(state.plan.main_safe_input),
+                cols=cols,
             ),
         ),
     )

@@ -10,7 +10,7 @@ from budgetcore.ui.form import (
     format_value,
 )
 from budgetcore.ui.main.view.readouts import bullet_list
-from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.model import PageState
 from budgetcore.ui.problems import problem_text
 from budgetcore.units import format_int
@@ -53,22 +53,22 @@ def import_html(state: PageState) -> Markup:
     elif not p.keys:
         head = t("phrase.import-empty-replace", lang)
     if p.changes:
+        cols = t("phrase.import-head", lang).split("|")
         rows = join(
             el(
                 "tr",
                 {"data-import-change": key},
                 el("th", {"scope": "row"}, _label_with_key(key, lang)),
-                el("td", None, format_value(key, now)),
-                el("td", None, el("strong", None, format_value(key, after))),
+                td(cols[1], None, format_value(key, now)),
+                td(cols[2], None, el("strong", None, format_value(key, after))),
             )
             for key, now, after in p.changes
         )
-        heads = join(
-            el("th", {"scope": "col"}, h) for h in t("phrase.import-head", lang).split("|")
-        )
+        heads = join(el("th", {"scope": "col"}, h) for h in cols)
+        # Stacked on a phone, as the export's diff: at 390 px it scrolled sideways.
         table: Markup = el(
             "table",
-            {"class": "diff"},
+            {"class": "diff stack", "data-import-diff": ""},
             el("thead", None, el("tr", None, heads)),
             el("tbody", None, rows),
         )
@@ -176,23 +176,26 @@ def render_export(state: PageState) -> tuple[str, Markup]:
     changed = overrides_of(scenario)
     if not changed:
         return body, el("p", {"class": "diff-empty"}, t("phrase.no-overrides", lang))
+    cols = t("phrase.diff-head", lang).split("|")
     rows = join(
         el(
             "tr",
             {"data-override": o.key},
             el("th", {"scope": "row"}, el("code", None, o.key)),
-            el("td", None, format_value(o.key, o.default)),
-            el("td", None, el("strong", None, format_value(o.key, changed[o.key]))),
-            el("td", None, t(FIELDS[o.key].unit, lang)),
-            el("td", None, t(f"override.{o.key}", lang)),
+            td(cols[1], None, format_value(o.key, o.default)),
+            td(cols[2], None, el("strong", None, format_value(o.key, changed[o.key]))),
+            td(cols[3], None, t(FIELDS[o.key].unit, lang)),
+            td(cols[4], None, t(f"override.{o.key}", lang)),
         )
         for o in OVERRIDES
         if o.key in changed
     )
-    heads = join(el("th", {"scope": "col"}, h) for h in t("phrase.diff-head", lang).split("|"))
+    heads = join(el("th", {"scope": "col"}, h) for h in cols)
+    # Stacked rows on a phone, each cell with its column's name: five columns with
+    # config.trigger_tokens in the first scrolled sideways, hidden, at 390 px.
     return body, el(
         "table",
-        {"class": "diff"},
+        {"class": "diff stack", "data-export-diff": ""},
         el("thead", None, el("tr", None, heads)),
         el("tbody", None, rows),
     )

@@ -301,16 +301,24 @@ def _reset(state: PageState, _e: Reset) -> PageState:
     fresh = initial_state(
         lang=state.lang,
         lang_chosen=state.lang_chosen,
+        # What the shell measured and told once (Resized, ModelDataLoaded): lost, the
+        # replay and Tune charts drew at the default width, two thirds of their card,
+        # and a past deprecation date was no longer marked as past.
         width=state.width,
+        panel_width=state.panel_width,
+        today=state.today,
         registry=state.registry,  # loaded data stays; the pickers start empty again
         peers=state.peers,
         peers_unit=state.peers_unit,
         export_runtime=state.export_runtime,  # the picker shows it still
     )
+    # An open panel stays open, as its <details> does: a Tune panel closed in the state
+    # and open on screen kept showing its last grid, "against K 32,000" after K moved.
     return dataclasses.replace(
         fresh,
         sweep=dataclasses.replace(fresh.sweep, open=state.sweep.open),
         replay=dataclasses.replace(fresh.replay, open=state.replay.open),
+        tune=dataclasses.replace(fresh.tune, open=state.tune.open),
     )
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from budgetcore.messages import t
+from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.ui.markup import Markup, el, td
 from budgetcore.units import format_int, format_money
 
@@ -76,8 +76,23 @@ def _exact(value: object) -> str:
     return str(value)
 
 
+def _rule_text(a: AsRun, lang: str) -> str:
+    """The runtime's trigger rule in the page's language where it is its profile's own
+    (a variant, such as an old Claude Code's reserve or an unknown O, stays as the
+    backtest wrote it)."""
+    key = f"runtime-rule.{a.runtime}"
+    if key in CATALOGUE and t(key, "en") == a.trigger_rule:
+        return t(key, lang)
+    return a.trigger_rule
+
+
 def _numbers(values: Sequence[int], lang: str) -> str:
-    return ", ".join(format_int(n) for n in values) if values else t("asrun.none", lang)
+    """The requests a compaction followed, named as requests ("after requests 2, 5"),
+    or "none"."""
+    if not values:
+        return t("asrun.none", lang)
+    numbers = (", " if lang != "zh" else "、").join(format_int(n) for n in values)
+    return count("asrun.after-requests", len(values), lang, requests=numbers)
 
 
 #: The clouds a Claude Code log's message ids can name (budgetcore/replay/logs/claude.py
@@ -272,7 +287,7 @@ def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Ma
         " ",
         t("asrun.rule", lang),
         " ",
-        el("code", None, a.trigger_rule),
+        el("code", None, _rule_text(a, lang)),
     )
     cache = el(
         "p",

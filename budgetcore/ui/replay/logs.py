@@ -9,9 +9,10 @@ import dataclasses
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from budgetcore.messages import count, t
+from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.replay.logs.model import folder_lines
+from budgetcore.replay.logs.tally import TOTALS
 from budgetcore.ui.main.view.pickers import how_text
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from budgetcore.replay.model import Replay
     from budgetcore.replay.whatif import WhatIf
 
-__all__ = ["ENTRY_KEYS", "cost_sentence", "logs_html", "money", "series_name"]
+__all__ = ["COPY_KEYS", "ENTRY_KEYS", "cost_sentence", "logs_html", "money", "series_name"]
 
 
 def money(value: Decimal | None, lang: str) -> str:
@@ -183,16 +184,19 @@ def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
 
 
 #: The ledger's kinds of folded copies (docs/replay.md, "The ledger"), by catalogue key.
-_COPY_KEYS = {
+COPY_KEYS = {
     "copy of a request": "replay.logs.copy.request",
     "copy of a main request": "replay.logs.copy.main",
     "token_count repeating the previous totals": "replay.logs.copy.same-totals",
     "token_count copied from the parent session": "replay.logs.copy.parent",
+    "entry written again (same id)": "replay.logs.copy.entry-again",
+    "record written again (same id)": "replay.logs.copy.record-again-id",
+    "record written again (same uuid)": "replay.logs.copy.record-again-uuid",
 }
 
 
 def _copy_kind(kind: str, lang: str) -> str:
-    key = _COPY_KEYS.get(kind)
+    key = COPY_KEYS.get(kind)
     return kind if key is None else t(key, lang)
 
 
@@ -205,7 +209,29 @@ ENTRY_KEYS = {
     "assistant (<synthetic>)": "replay.logs.entry.synthetic",
     "assistant (no tokens)": "replay.logs.entry.no-tokens",
     "assistant (no usage)": "replay.logs.entry.no-usage",
+    "message (Goose keeps no usage per message)": "replay.logs.entry.goose-message",
+    "assistant message in no ledger event (left out)": "replay.logs.entry.amp-unbilled",
+    "assistant message (billed by its ledger event)": "replay.logs.entry.amp-billed",
+    "usage ledger event (zero tokens)": "replay.logs.entry.amp-zero-event",
+    "assistant message (zero usage)": "replay.logs.entry.message-zero-usage",
+    "assistant message (zero tokens)": "replay.logs.entry.message-zero-tokens",
+    "usage event (no tokens)": "replay.logs.entry.usage-event-no-tokens",
+    "settings (no tokens)": "replay.logs.entry.settings-no-tokens",
+    "session (no tokens)": "replay.logs.entry.session-no-tokens",
+    "gemini (no tokens)": "replay.logs.entry.gemini-no-tokens",
+    "gemini (zero tokens)": "replay.logs.entry.gemini-zero-tokens",
+    "message/assistant (no usage)": "replay.logs.entry.pi-no-usage",
+    "message/assistant (zero usage)": "replay.logs.entry.pi-zero-usage",
+    "assistant (zero usage)": "replay.logs.entry.zero-usage",
+    "(no message type)": "replay.logs.entry.no-message-type",
 }
+
+
+def _totals_why(log: ParsedLog, lang: str) -> str:
+    """Why a session keeps totals only, in the page's language: the reader's English
+    is the catalogue's for its format; a reason the catalogue lacks stays as written."""
+    key = f"replay.log.totals-why.{log.format}"
+    return t(key, lang) if key in CATALOGUE else log.totals_only
 
 
 def _entry_kind(kind: str, lang: str) -> str:
@@ -223,7 +249,9 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
     rows = []
     for f in log.ledger:
         reqs = "; ".join(
-            t(
+            t("replay.logs.series-totals", lang, lines=count("count.line", on + off, lang))
+            if s == TOTALS  # a totals-only agent's per-model totals, as the CLI's ledger
+            else t(
                 "replay.logs.series",
                 lang,
                 name=series_name(s, lang),
@@ -450,7 +478,7 @@ def logs_html(
             el(
                 "p",
                 {"class": "note", "data-replay-totals-only": log.format},
-                t("replay.log.totals-only", lang, why=log.totals_only),
+                t("replay.log.totals-only", lang, why=_totals_why(log, lang)),
             )
         )
     if item.as_run is not None:
@@ -461,26 +489,39 @@ def logs_html(
             parts.append(what_if_html(what_if, lang))
     on, off, other = _requests(log)
     copies = log.duplicates
-    parts.append(
-        el(
-            "p",
-            {"data-replay-log": log.format, "data-requests": on},
-            t(
-                "replay.logs.read",
-                lang,
-                name=item.name,
-                fmt=t(f"replay.log.format.{log.format}", lang),
-                files=count("count.file", len(log.files), lang),
-                requests=count("count.request", on, lang),
-                abandoned=format_int(off),
-                other=format_int(other),
-                copies=format_int(copies),
-            ),
+    fmt = t(f"replay.log.format.{log.format}", lang)
+    files = count("count.file", len(log.files), lang)
+    if log.totals_only:
+        # Its totals sit in the abandoned column of the reader's series (never turns):
+        # said as what they are, not as branches.
+        read = t(
+            "replay.logs.read-totals",
+            lang,
+            name=item.name,
+            fmt=fmt,
+            files=files,
+            totals=format_int(on + off + other),
+            copies=format_int(copies),
         )
-    )
+    else:
+        read = t(
+            "replay.logs.read",
+            lang,
+            name=item.name,
+            fmt=fmt,
+            files=files,
+            requests=count("count.request", on, lang),
+            abandoned=format_int(off),
+            other=format_int(other),
+            copies=format_int(copies),
+        )
+    parts.append(el("p", {"data-replay-log": log.format, "data-requests": on}, read))
     if log.model_assumed:
         parts.append(_model_assumed(log, lang))
-    parts.append(_model_switch(item, panel, lang))
+    if not log.totals_only:
+        # Totals have no request to replay with the log's model, and their models are
+        # the usage table's rows: "The log names no model" there was false.
+        parts.append(_model_switch(item, panel, lang))
     if result is not None:
         parts.append(cost_sentence(panel, result, lang))
     others = [s for s in log.series if s is not main]

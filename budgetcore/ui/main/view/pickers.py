@@ -16,6 +16,8 @@ from budgetcore.ui.problems import problem_text
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # the registry loads after the page is ready
+    from decimal import Decimal
+
     from budgetcore.registry.models import RegistryModel, Resolution
 
 
@@ -140,7 +142,7 @@ def _chosen_html(state: PageState, section: str) -> Markup:
     lang = state.lang
     if not name or state.registry is None:
         return Markup("")
-    from budgetcore.registry.models import per_million  # noqa: PLC0415 - loaded after ready
+    from budgetcore.registry.models import per_million as money  # noqa: PLC0415 - after ready
 
     release = state.registry.provenance.label
     if not same:
@@ -152,6 +154,12 @@ def _chosen_html(state: PageState, section: str) -> Markup:
     model = state.registry.lookup(name)
     assert model is not None
     p = model.prices
+
+    def per_million(price: Decimal | None) -> str:
+        # The registry's "-" (the CLI's table cell) read as a free price here: a price
+        # the registry lacks is said to be missing (a request that needs it is unpriced).
+        return t("picker.price-unlisted", lang) if price is None else money(price)
+
     prices = t(
         "picker.prices",
         lang,
