@@ -386,6 +386,9 @@ class Shell:
             x = int(event.clientX - svg.getBoundingClientRect().left)
             self.dispatch(dom.pointed_of(dom.target_of(svg), x))
 
+    def on_hashchange(self, _event: Any) -> None:
+        self.dispatch(E.LinkOpened(str(window.location.hash), str(window.navigator.language)))
+
     def on_resize(self, _event: Any) -> None:
         self.dispatch(E.Resized(self.box_width("#chart-funnel"), self.box_width("#experiments")))
 

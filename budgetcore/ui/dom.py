@@ -452,6 +452,10 @@ LISTENERS: tuple[tuple[str, str, str], ...] = (
     ("#replay-timeline", "click", "on_replay_pointer"),
     ("#lang", "input", "on_event"),
     ("window", "resize", "on_resize"),
+    # A link pasted into the address bar of an open tab changes only the fragment: no
+    # load, so the page reads it as it reads a link at boot (the page's own writes use
+    # history.replaceState, which fires no hashchange).
+    ("window", "hashchange", "on_hashchange"),
 )
 
 

@@ -39,3 +39,19 @@ def test_a_link_with_a_pinned_plan_opens_pinned_and_keeps_it_in_the_url(page: Pa
     page.page.wait_for_function("location.hash === '#config.trigger_tokens=40000'")
     page.assert_no_internal_error()
     assert page.errors == []
+
+
+def test_a_link_pasted_into_an_open_tab_is_read_as_at_boot(page: Page) -> None:
+    """The December walk: a new link put in the address bar of an open tab (only the
+    fragment changes, so the page does not load again) left the page as it was."""
+    page.open("")
+    page.page.evaluate("location.hash = '#config.trigger_tokens=40000'")
+    page.page.wait_for_function(
+        "document.querySelector('[data-input=\"config.trigger_tokens\"]').value === '40,000'"
+    )
+    page.page.evaluate("location.hash = '#limits.lease_s=60'")
+    page.page.wait_for_function(
+        "document.querySelector('#link-problems').textContent.includes('must be')"
+    )
+    page.assert_no_internal_error()
+    assert page.errors == []
