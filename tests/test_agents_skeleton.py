@@ -1,8 +1,10 @@
-"""The compiled skeleton decoder of the other agents' lines (docs/replay.md, "Speed";
-``budgetcore.replay.logs.compiled.SKELETONS``) against the standard library's full
-decode: every fixture of pi, Gemini CLI, Qwen Code, Kimi CLI, Droid, Copilot CLI and
-OpenCode (its database's messages) read both ways gives the same session, ledger and all
-(tests/property/test_skeleton_properties.py holds any line alike).
+"""The compiled decoders of the other agents' lines (docs/replay.md, "Speed"; a
+skeleton, ``budgetcore.replay.logs.compiled.SKELETONS``, or a typed record,
+``compiled.TYPED``) against the standard library's full decode: every fixture of pi,
+Gemini CLI, Qwen Code, Kimi CLI, Droid, Copilot CLI and OpenCode (its database's
+messages) read both ways gives the same session, ledger and all
+(tests/property/test_skeleton_properties.py and test_typed_records_properties.py hold
+any line alike).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def test_every_fixture_reads_the_same_through_the_skeleton_as_in_full(
     # msgspec is loaded (this module's import): the readers would use it at once.
     for module in ASKERS:
         monkeypatch.setattr(module, "skeleton_batches", lambda kind: None)
+    monkeypatch.setattr(tally, "typed_batches", lambda kind: None)
     full = [_read(base, files) for base, files in sessions]
     asked: list[str] = []
 
@@ -57,10 +60,15 @@ def test_every_fixture_reads_the_same_through_the_skeleton_as_in_full(
         asked.append(kind)
         return reader.skeleton_batches(kind)
 
+    def typed(kind: str) -> Any:
+        asked.append(kind)
+        return reader.typed_batches(kind)
+
     # From the first line on (not past the import's threshold): every line through it.
     for module in ASKERS:
         monkeypatch.setattr(module, "compiled_from", lambda line, size=0: True)
         monkeypatch.setattr(module, "skeleton_batches", counted)
+    monkeypatch.setattr(tally, "typed_batches", typed)
     fast = [_read(base, files) for base, files in sessions]
-    assert asked  # the skeleton was used
+    assert asked  # the compiled decoder was used
     assert fast == full

@@ -43,11 +43,13 @@ from msgspec import UNSET, Meta, Raw, Struct, UnsetType, to_builtins
 from msgspec.structs import astuple
 
 from budgetcore.inputs.numbers import MAX_TOKENS, read_number
+from budgetcore.replay.logs.model import ABSENT
 
 __all__ = [
     "DECODE_ERRORS",
     "DEPTH_MARGIN",
     "SKELETONS",
+    "TYPED",
     "ClaudeLine",
     "CodexLine",
     "astuple",
@@ -58,6 +60,7 @@ __all__ = [
     "plain",
     "skeleton_decoder",
     "stack_room",
+    "typed_decoder",
 ]
 
 #: How many frames deeper than the full decode msgspec decodes: the standard decoder
@@ -190,19 +193,6 @@ class PiLine(Struct, gc=False):
     message: PiMessage | UnsetType = UNSET
 
 
-class GeminiLine(Struct, gc=False):
-    """Gemini CLI's JSON Lines records (``budgetcore.replay.logs.gemini``)."""
-
-    type: Any = UNSET
-    id: Any = UNSET
-    timestamp: Any = UNSET
-    model: Any = UNSET
-    tokens: Any = UNSET
-    sessionId: Any = UNSET
-    set: Any = msgspec.field(default=UNSET, name="$set")
-    rewind: Any = msgspec.field(default=UNSET, name="$rewindTo")
-
-
 class QwenLine(Struct, gc=False):
     """Qwen Code (``budgetcore.replay.logs.qwen.read_qwen``)."""
 
@@ -319,7 +309,6 @@ class TypeOnly(Struct, gc=False):
 
 SKELETONS: dict[str, type[Struct]] = {
     "pi": PiLine,
-    "gemini-cli": GeminiLine,
     "qwen-code": QwenLine,
     "kimi-cli": KimiLine,
     "opencode": OpenCodeMessage,
@@ -450,3 +439,56 @@ def batch_ok(batch: list[bytes]) -> bool:
             return False
     limit = sys.get_int_max_str_digits()
     return not (limit and _TEN_DIGITS.search(data[:: (limit + 1) // 10]))
+
+
+# ---------------------------------------------------------------- typed records
+#
+# One record shape per reader (docs/replay.md, "Speed"): the struct a line decodes to
+# here has the attributes, and for any line it takes the values, of the record the
+# reader's adapter makes of the standard library's decode (the page, a line the types
+# do not fit). The reader's one loop reads either by attribute; the types stand for the
+# checks the adapter makes, so a line they refuse is decoded in full and adapted
+# (tests/property/test_typed_records_properties.py holds the two equal).
+
+
+class GeminiTokens(Struct, gc=False):
+    """``gemini.Tokens``."""
+
+    input: Count = 0
+    output: Count = 0
+    cached: Count = 0
+    thoughts: Count = 0
+    tool: Count = 0
+    total: Count = 0
+
+
+class GeminiRecord(Struct, gc=False):
+    """``gemini.Record``: a Gemini CLI line or message record."""
+
+    type: str | None = None
+    id: str | None = None
+    timestamp: str | int | None = None
+    model: str | None = None
+    tokens: GeminiTokens | None = None
+    sessionId: Any = ABSENT  # the log's own key names, as written
+    set: Any = msgspec.field(default=ABSENT, name="$set")
+    rewind: Any = msgspec.field(default=ABSENT, name="$rewindTo")
+
+
+#: The typed records, by the reader's key (``reader.typed_batches``).
+TYPED: dict[str, type[Struct]] = {
+    "gemini-cli": GeminiRecord,
+}
+
+
+def typed_decoder(kind: str) -> Callable[[bytes], Struct] | None:
+    """The line decoder of a reader's typed record (:data:`TYPED`); None: read with the
+    standard library."""
+    return _typed_decoder(kind) if _enabled() else None
+
+
+@cache
+def _typed_decoder(kind: str) -> Callable[[bytes], Struct]:
+    # Floats as the full decode reads them (read_number): a field kept as any JSON
+    # value holds what the adapter's would.
+    return msgspec.json.Decoder(TYPED[kind], float_hook=read_number).decode

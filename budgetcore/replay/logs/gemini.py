@@ -20,21 +20,58 @@ ccusage ``rust/crates/ccusage/src/adapter/gemini/parser.rs`` @5816e640:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from budgetcore.errors import Problem
-from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.model import ABSENT, ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, millis
 from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Document, Tally, counts, registry_name
 
-__all__ = ["claims", "claims_document", "read_gemini"]
+__all__ = ["Record", "Tokens", "claims", "claims_document", "read_gemini"]
 
-#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
-SKELETON = "gemini-cli"
+#: The reader's typed record, for the compiled decoder (compiled.TYPED).
+TYPED = "gemini-cli"
 
-_TOKENS = ("input", "output", "cached", "thoughts", "tool")
-_COUNTED = (*_TOKENS, "total")
+_COUNTED = ("input", "output", "cached", "thoughts", "tool", "total")
 _ROOT = "\x00start"  # the conversation before its first message (a rewind may go back to it)
+
+
+class Tokens(NamedTuple):
+    """A record's ``tokens``, each a count (a missing or null one is 0)."""
+
+    input: int
+    output: int
+    cached: int
+    thoughts: int
+    tool: int
+    total: int
+
+
+class Record:
+    """A line or message record as the reader's loop reads it, made of its full decode
+    (the page, a line ``compiled.GeminiRecord`` does not fit); the compiled decoder makes
+    the same attributes of the line's bytes. A text that is not one (``type``, ``id``,
+    ``model``) is None; ``tokens`` is None (absent or null), :class:`Tokens`, or the
+    Problem naming the count that is not one; a key whose mere presence counts is
+    :data:`~.model.ABSENT` when the line lacks it, else its value."""
+
+    __slots__ = ("id", "model", "rewind", "sessionId", "set", "timestamp", "tokens", "type")
+
+    def __init__(self, obj: dict[str, Any]) -> None:
+        get = obj.get
+        kind, mid, model, raw = get("type"), get("id"), get("model"), get("tokens")
+        self.type = kind if isinstance(kind, str) else None
+        self.id = mid if isinstance(mid, str) else None
+        self.model = model if isinstance(model, str) else None
+        self.timestamp = get("timestamp")
+        tokens: Tokens | Problem | None = None
+        if raw is not None:
+            found = counts(raw, _COUNTED, "tokens")
+            tokens = found if isinstance(found, Problem) else Tokens._make(found)
+        self.tokens = tokens
+        self.sessionId = get("sessionId", ABSENT)
+        self.set = get("$set", ABSENT)
+        self.rewind = get("$rewindTo", ABSENT)
 
 
 def claims(obj: dict[str, object]) -> bool:
@@ -81,70 +118,75 @@ class _Reader:
         # id -> (line, file, ledger kind) of its first copy, in order
         self.first: dict[str, tuple[int, int, str]] = {}
         # id -> (tokens, model, time) of its latest copy with tokens
-        self.found: dict[str, tuple[tuple[int, ...], str | None, int | None]] = {}
+        self.found: dict[str, tuple[Any, str | None, int | None]] = {}
         self.anonymous = 0
 
-    def record(self, number: int, obj: dict[str, Any]) -> None:
-        """One line or record. A message record's first copy becomes its request (when
-        some copy has tokens) or an entry of its type; later copies are folded."""
+    def batch(
+        self, numbers: Sequence[int], records: Sequence[Any], times: Sequence[int | None]
+    ) -> None:
+        """Lines or records (:class:`Record` or ``compiled.GeminiRecord``), with their
+        times. A message record's first copy becomes its request (when some copy has
+        tokens) or an entry of its type; later copies are folded."""
         t = self.tally
-        named = obj.get("model")
-        name = named.strip() if isinstance(named, str) else ""
-        if name:
-            self.model = name
-        if "$rewindTo" in obj:
-            t.entry("$rewindTo")
-            target = obj["$rewindTo"]
-            if isinstance(target, str) and target in self.live:
-                ids = list(self.live)
-                for gone in ids[ids.index(target) :]:
-                    del self.live[gone]
-            else:  # an unknown target clears the conversation (gemini-cli's own rule)
-                self.live.clear()
-            self.last = next(reversed(self.live)) if self.live else _ROOT
-            t.last_node[self.series] = self.last
-            return
-        if "$set" in obj:
-            t.entry("$set")
-            return
-        kind = obj.get("type")
-        if not isinstance(kind, str):
-            t.entry("metadata" if "sessionId" in obj else "(no type)")
-            return
-        tokens: tuple[int, ...] | None = None
-        raw = obj.get("tokens")
-        if kind == "gemini" and raw is not None:
-            found = counts(raw, _COUNTED, "tokens")
-            if isinstance(found, Problem):
-                t.malformed(number, found)
-                return
-            tokens = found
-        mid = obj.get("id")
-        time = millis(obj.get("timestamp"))
-        seen = False
-        if not isinstance(mid, str):
-            self.anonymous += 1
-            mid = f"\x00{self.anonymous}"  # never written again: its own record
-        elif mid in self.first:
-            seen = True
-            t.duplicate("record written again (same id)")
-        real = not mid.startswith("\x00")
-        if not seen:
-            label = kind if kind != "gemini" else "gemini (no tokens)"
-            self.first[mid] = (number, len(t.files) - 1, label)
-            if real:
-                t.time(self.series, time, mid)
-        if real and mid not in self.live:
-            # A message not in the conversation extends it (a new one, or one a rewind
-            # dropped, written again); a copy of a live one updates it in place
-            # (gemini-cli's upsert) and moves nothing.
-            self.parent[mid] = self.last
-            t.parents[mid] = self.last
-            t.last_node[self.series] = mid
-            self.live[mid] = None
-            self.last = mid
-        if tokens is not None:
-            self.found[mid] = (tokens, name or self.model, time)
+        series = self.series
+        live, first, found, parent = self.live, self.first, self.found, self.parent
+        parents, last_node = t.parents, t.last_node
+        stamps = t.times.get(series)
+        file = len(t.files) - 1
+        for number, rec, time in zip(numbers, records, times, strict=True):
+            name = rec.model
+            if name is not None:
+                name = name.strip()
+                if name:
+                    self.model = name
+            if rec.rewind is not ABSENT:
+                t.entry("$rewindTo")
+                target = rec.rewind
+                if isinstance(target, str) and target in live:
+                    ids = list(live)
+                    for gone in ids[ids.index(target) :]:
+                        del live[gone]
+                else:  # an unknown target clears the conversation (gemini-cli's own rule)
+                    live.clear()
+                self.last = next(reversed(live)) if live else _ROOT
+                last_node[series] = self.last
+                continue
+            if rec.set is not ABSENT:
+                t.entry("$set")
+                continue
+            kind = rec.type
+            if kind is None:
+                t.entry("metadata" if rec.sessionId is not ABSENT else "(no type)")
+                continue
+            tokens = rec.tokens if kind == "gemini" else None
+            if tokens is not None and tokens.__class__ is Problem:
+                t.malformed(number, tokens)
+                continue
+            mid = rec.id
+            seen = False
+            if mid is None:
+                self.anonymous += 1
+                mid = f"\x00{self.anonymous}"  # never written again: its own record
+            elif mid in first:
+                seen = True
+                t.duplicate("record written again (same id)")
+            real = not mid.startswith("\x00")
+            if not seen:
+                first[mid] = (number, file, kind if kind != "gemini" else "gemini (no tokens)")
+                if real and time is not None:
+                    if stamps is None:
+                        stamps = t.stamps(series)
+                    stamps.append((mid, time))
+            if real and mid not in live:
+                # A message not in the conversation extends it (a new one, or one a rewind
+                # dropped, written again); a copy of a live one updates it in place
+                # (gemini-cli's upsert) and moves nothing.
+                parent[mid] = parents[mid] = self.last
+                last_node[series] = mid
+                live[mid] = None
+                self.last = mid
+            if tokens is not None:
+                found[mid] = (tokens, name or self.model, time)
 
     def finish(self) -> None:
         t = self.tally
@@ -152,7 +194,9 @@ class _Reader:
             got = self.found.get(mid)
             fresh = output = cached = thoughts = tool = 0
             if got is not None:
-                (fresh, output, cached, thoughts, tool, total), model, time = got
+                tokens, model, time = got
+                fresh, output, cached = tokens.input, tokens.output, tokens.cached
+                thoughts, tool, total = tokens.thoughts, tokens.tool, tokens.total
                 inclusive = fresh + output + thoughts + tool
                 if cached and total == inclusive and total != inclusive + cached:
                     fresh -= min(fresh, cached)
@@ -183,23 +227,22 @@ def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -
         tally.open(name)
         if i > 0:  # a subagent's recording (chats/<parent id>/<id>.jsonl): its own series
             sub = _Reader(tally, f"subagent:{name.rsplit('/', 1)[-1].split('.')[0]}")
-            for number, obj in tally.lines(stream, what, SKELETON, steps=True):
-                if not number:  # a batch's end (Tally.lines): the import may stop here
-                    yield
-                    continue
-                sub.record(number, obj)
+            yield from _lines(tally, sub, stream, what)
             sub.finish()
             continue
         if name.endswith(".json") or isinstance(stream, Document):
             _document(tally, reader, stream, what)
             continue
-        for number, obj in tally.lines(stream, what, SKELETON, steps=True):
-            if not number:  # a batch's end (Tally.lines): the import may stop here
-                yield
-                continue
-            reader.record(number, obj)
+        yield from _lines(tally, reader, stream, what)
     reader.finish()
     return tally.session(files[0][0] if files else "")
+
+
+def _lines(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> Steps[None]:
+    for i, (numbers, records, times) in enumerate(tally.typed_records(stream, what, TYPED, Record)):
+        if i:  # between batches: the import may stop here (reader.Steps)
+            yield
+        reader.batch(numbers, records, times)
 
 
 def _document(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> None:
@@ -213,9 +256,16 @@ def _document(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> N
     named = doc.get("model")
     if isinstance(named, str) and named.strip():
         reader.model = named.strip()
+    numbers: list[int] = []
+    records: list[Record] = []
     for i, message in enumerate(doc["messages"], start=2):
         tally.record()
-        if not isinstance(message, dict):
-            tally.malformed(i, Problem.coded("", "is not a JSON object", "log-line-not-object"))
+        if isinstance(message, dict):
+            numbers.append(i)
+            records.append(Record(message))
             continue
-        reader.record(i, message)
+        # The records before it first: the problems stay in the records' order.
+        reader.batch(numbers, records, [millis(r.timestamp) for r in records])
+        numbers, records = [], []
+        tally.malformed(i, Problem.coded("", "is not a JSON object", "log-line-not-object"))
+    reader.batch(numbers, records, [millis(r.timestamp) for r in records])

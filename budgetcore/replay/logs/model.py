@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from budgetcore.replay.model import Turn
 
 __all__ = [
+    "ABSENT",
     "FORMATS",
     "FileLedger",
     "LogCompaction",
@@ -93,6 +94,19 @@ class LogRequest(NamedTuple):
 #: A request from its 15 values in field order, in one C call (no keyword parsing): the
 #: readers' builder (tests/test_fast_paths.py builds the same request by keywords).
 new_request = partial(tuple.__new__, LogRequest)
+
+
+class _Absent:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+#: A reader's record's value for a key its line does not have, where having the key at
+#: all (even null) says something (a Gemini CLI ``$set``): both decodings give this one
+#: object (``compiled.TYPED`` as the field's default, the reader's adapter in the page).
+ABSENT = _Absent()
 
 
 @dataclass(frozen=True, slots=True)
