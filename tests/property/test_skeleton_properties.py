@@ -31,18 +31,6 @@ SHAPES: dict[str, dict[str, Any]] = {
         "tokensBefore": None,
         "message": {"role": None, "model": None, "usage": None},
     },
-    "qwen-code": dict.fromkeys(
-        (
-            "type",
-            "subtype",
-            "uuid",
-            "parentUuid",
-            "timestamp",
-            "systemPayload",
-            "usageMetadata",
-            "model",
-        )
-    ),
     "type-only": {"type": None},
     "copilot-cli": {
         **dict.fromkeys(

@@ -1,13 +1,15 @@
 """One record shape per reader, two decodings (docs/replay.md, "Speed"): the typed
 struct the compiled decoder makes of a line's bytes (``compiled.TYPED``) has, for any
 line it takes, the attributes and values of the record the reader's adapter makes of
-the standard library's full decode (``gemini.Record``); a line in the agent's ordinary
-shape is always taken; and a session read through either is the same session, ledger
-and problems and all.
+the standard library's full decode (``gemini.Record``, ``qwen.Record``); a line in the
+agent's ordinary shape is always taken; and a session read through either is the same
+session, ledger and problems and all.
 
 The lines are drawn in each agent's real shape (gemini-cli
 ``packages/core/src/services/chatRecordingService.ts``: a metadata line, message
-records written again as they change, ``$set`` and ``$rewindTo`` lines), every field
+records written again as they change, ``$set`` and ``$rewindTo`` lines; qwen-code's
+``chatRecordingService.ts`` ``ChatRecord``: a tree of ``uuid`` / ``parentUuid``,
+``usageMetadata`` on assistant records, ``systemPayload`` on system ones), every field
 now and then holding any JSON value instead, beside lines that are blank, not JSON or
 not UTF-8.
 """
@@ -27,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgetcore.errors import NonFinite, Problem
-from budgetcore.replay.logs import gemini, read_session, reader, tally
+from budgetcore.replay.logs import gemini, qwen, read_session, reader, tally
 from budgetcore.replay.logs.model import ABSENT
 from budgetcore.replay.logs.reader import decode_line
 from tests.profiles import examples
@@ -132,6 +134,84 @@ def gemini_typical(draw: st.DrawFn) -> dict[str, Any]:
     return out
 
 
+# ---------------------------------------------------------------- Qwen Code
+
+QWEN_IDS = st.sampled_from(["u1", "u2", "u3", "u4", "u5"])
+QWEN_USAGE = keyed(
+    dict.fromkeys(
+        (
+            "promptTokenCount",
+            "cachedContentTokenCount",
+            "candidatesTokenCount",
+            "thoughtsTokenCount",
+            "toolUsePromptTokenCount",
+            "totalTokenCount",
+        ),
+        COUNTS,
+    )
+)
+QWEN_PAYLOADS = st.one_of(
+    st.fixed_dictionaries({"info": keyed({"originalTokenCount": COUNTS, "newTokenCount": COUNTS})}),
+    st.fixed_dictionaries({"uiEvent": st.fixed_dictionaries({"event.name": st.text(max_size=5)})}),
+)
+QWEN_KINDS = ["user", "assistant", "assistant", "tool_result", "system"]
+QWEN_SUBTYPES = ["chat_compression", "ui_telemetry", "slash_command", "at_command"]
+
+
+@st.composite
+def qwen_line(draw: st.DrawFn) -> dict[str, Any]:
+    return draw(
+        keyed(
+            {
+                "uuid": maybe(QWEN_IDS),
+                "parentUuid": maybe(st.none() | QWEN_IDS),
+                "sessionId": st.just("s"),
+                "timestamp": maybe(STAMPS),
+                "type": maybe(st.sampled_from(QWEN_KINDS)),
+                "subtype": maybe(st.sampled_from(QWEN_SUBTYPES)),
+                "model": maybe(st.sampled_from(["qwen3-coder-plus", " gpt-5 ", ""])),
+                "usageMetadata": maybe(QWEN_USAGE),
+                "systemPayload": maybe(QWEN_PAYLOADS),
+            }
+        )
+    )
+
+
+@st.composite
+def qwen_typical(draw: st.DrawFn) -> dict[str, Any]:
+    """A chat record as Qwen Code writes it, every field of its type."""
+    kind = draw(st.sampled_from(QWEN_KINDS))
+    out: dict[str, Any] = {
+        "uuid": draw(QWEN_IDS),
+        "parentUuid": draw(st.none() | QWEN_IDS),
+        "sessionId": "s",
+        "timestamp": draw(STAMPS),
+        "type": kind,
+        "message": {"role": "user", "parts": [{"text": draw(st.text(max_size=20))}]},
+    }
+    counts = st.integers(min_value=0, max_value=10**6)
+    if kind == "assistant":
+        out["model"] = "qwen3-coder-plus"
+        out["usageMetadata"] = draw(
+            keyed(
+                dict.fromkeys(
+                    (
+                        "promptTokenCount",
+                        "candidatesTokenCount",
+                        "cachedContentTokenCount",
+                        "thoughtsTokenCount",
+                        "totalTokenCount",
+                    ),
+                    counts,
+                )
+            )
+        )
+    if kind == "system":
+        out["subtype"] = draw(st.sampled_from(QWEN_SUBTYPES))
+        out["systemPayload"] = {"info": {"originalTokenCount": draw(counts), "newTokenCount": 1}}
+    return out
+
+
 # ---------------------------------------------------------------- the agents
 
 
@@ -155,6 +235,15 @@ AGENTS = {
         gemini_line(),
         gemini_typical(),
         "chats/session-2026-01-01T00-00-s.jsonl",
+    ),
+    "qwen-code": Agent(
+        "qwen-code",
+        qwen.Record,
+        qwen.Record.__slots__,
+        {"usage": qwen.Usage._fields, "systemPayload": qwen.Payload._fields},
+        qwen_line(),
+        qwen_typical(),
+        "chats/s.jsonl",
     ),
 }
 

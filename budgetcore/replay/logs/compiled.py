@@ -193,19 +193,6 @@ class PiLine(Struct, gc=False):
     message: PiMessage | UnsetType = UNSET
 
 
-class QwenLine(Struct, gc=False):
-    """Qwen Code (``budgetcore.replay.logs.qwen.read_qwen``)."""
-
-    type: Any = UNSET
-    subtype: Any = UNSET
-    uuid: Any = UNSET
-    parentUuid: Any = UNSET
-    timestamp: Any = UNSET
-    systemPayload: Any = UNSET
-    usageMetadata: Any = UNSET
-    model: Any = UNSET
-
-
 class KimiPayload(Struct, gc=False):
     token_usage: Any = UNSET
     message_id: Any = UNSET
@@ -309,7 +296,6 @@ class TypeOnly(Struct, gc=False):
 
 SKELETONS: dict[str, type[Struct]] = {
     "pi": PiLine,
-    "qwen-code": QwenLine,
     "kimi-cli": KimiLine,
     "opencode": OpenCodeMessage,
     "copilot-cli": CopilotLine,
@@ -475,9 +461,40 @@ class GeminiRecord(Struct, gc=False):
     rewind: Any = msgspec.field(default=ABSENT, name="$rewindTo")
 
 
+class QwenUsage(Struct, gc=False):
+    """``qwen.Usage``: an assistant record's ``usageMetadata``."""
+
+    prompt: Count = msgspec.field(default=0, name="promptTokenCount")
+    cached: Count = msgspec.field(default=0, name="cachedContentTokenCount")
+    output: Count = msgspec.field(default=0, name="candidatesTokenCount")
+    thoughts: Count = msgspec.field(default=0, name="thoughtsTokenCount")
+    tool: Count = msgspec.field(default=0, name="toolUsePromptTokenCount")
+
+
+class QwenPayload(Struct, gc=False):
+    """``qwen.Payload``: a system record's ``systemPayload`` (its other keys, such as a
+    telemetry event's, skipped)."""
+
+    info: Any = None
+
+
+class QwenRecord(Struct, gc=False):
+    """``qwen.Record``: a Qwen Code chat record."""
+
+    type: str | None = None
+    subtype: str | None = None
+    uuid: str | None = None
+    parentUuid: str | None = None  # the log's own key names, as written
+    timestamp: str | int | None = None
+    systemPayload: QwenPayload | None = None
+    usage: QwenUsage | None = msgspec.field(default=None, name="usageMetadata")
+    model: str | None = None
+
+
 #: The typed records, by the reader's key (``reader.typed_batches``).
 TYPED: dict[str, type[Struct]] = {
     "gemini-cli": GeminiRecord,
+    "qwen-code": QwenRecord,
 }
 
 

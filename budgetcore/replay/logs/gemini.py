@@ -19,13 +19,21 @@ ccusage ``rust/crates/ccusage/src/adapter/gemini/parser.rs`` @5816e640:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ABSENT, ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, millis
-from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Document, Tally, counts, registry_name
+from budgetcore.replay.logs.tally import (
+    NOT_A_DOCUMENT,
+    Document,
+    Row,
+    Tally,
+    counts,
+    registry_name,
+)
 
 __all__ = ["Record", "Tokens", "claims", "claims_document", "read_gemini"]
 
@@ -130,15 +138,17 @@ class _Reader:
         t = self.tally
         series = self.series
         live, first, found, parent = self.live, self.first, self.found, self.parent
-        parents, last_node = t.parents, t.last_node
+        parents = t.parents
         stamps = t.times.get(series)
         file = len(t.files) - 1
+        # The reader's state in locals for the batch, written back at its end.
+        model, last, moved = self.model, self.last, False
         for number, rec, time in zip(numbers, records, times, strict=True):
             name = rec.model
             if name is not None:
                 name = name.strip()
                 if name:
-                    self.model = name
+                    model = name
             if rec.rewind is not ABSENT:
                 t.entry("$rewindTo")
                 target = rec.rewind
@@ -148,8 +158,8 @@ class _Reader:
                         del live[gone]
                 else:  # an unknown target clears the conversation (gemini-cli's own rule)
                     live.clear()
-                self.last = next(reversed(live)) if live else _ROOT
-                last_node[series] = self.last
+                last = next(reversed(live)) if live else _ROOT
+                moved = True
                 continue
             if rec.set is not ABSENT:
                 t.entry("$set")
@@ -163,60 +173,68 @@ class _Reader:
                 t.malformed(number, tokens)
                 continue
             mid = rec.id
-            seen = False
             if mid is None:
                 self.anonymous += 1
-                mid = f"\x00{self.anonymous}"  # never written again: its own record
-            elif mid in first:
-                seen = True
-                t.duplicate("record written again (same id)")
-            real = not mid.startswith("\x00")
-            if not seen:
+                # Never written again: its own record, on every branch.
+                mid = f"\x00{self.anonymous}"
                 first[mid] = (number, file, kind if kind != "gemini" else "gemini (no tokens)")
-                if real and time is not None:
-                    if stamps is None:
-                        stamps = t.stamps(series)
-                    stamps.append((mid, time))
-            if real and mid not in live:
-                # A message not in the conversation extends it (a new one, or one a rewind
-                # dropped, written again); a copy of a live one updates it in place
-                # (gemini-cli's upsert) and moves nothing.
-                parent[mid] = parents[mid] = self.last
-                last_node[series] = mid
-                live[mid] = None
-                self.last = mid
+            else:
+                real = not mid.startswith("\x00")
+                if mid in first:
+                    t.duplicate("record written again (same id)")
+                else:
+                    first[mid] = (number, file, kind if kind != "gemini" else "gemini (no tokens)")
+                    if real and time is not None:
+                        if stamps is None:
+                            stamps = t.stamps(series)
+                        stamps.append((mid, time))
+                if real and mid not in live:
+                    # A message not in the conversation extends it (a new one, or one a
+                    # rewind dropped, written again); a copy of a live one updates it in
+                    # place (gemini-cli's upsert) and moves nothing.
+                    parent[mid] = parents[mid] = last
+                    live[mid] = None
+                    last, moved = mid, True
             if tokens is not None:
-                found[mid] = (tokens, name or self.model, time)
+                found[mid] = (tokens, name or model, time)
+        self.model, self.last = model, last
+        if moved:
+            t.last_node[series] = last
 
     def finish(self) -> None:
         t = self.tally
-        for mid, (line, file, kind) in self.first.items():
-            got = self.found.get(mid)
-            fresh = output = cached = thoughts = tool = 0
-            if got is not None:
-                tokens, model, time = got
-                fresh, output, cached = tokens.input, tokens.output, tokens.cached
-                thoughts, tool, total = tokens.thoughts, tokens.tool, tokens.total
-                inclusive = fresh + output + thoughts + tool
-                if cached and total == inclusive and total != inclusive + cached:
-                    fresh -= min(fresh, cached)
-            if not (fresh or output or cached or thoughts or tool):
-                label = kind if got is None else "gemini (zero tokens)"
-                kinds = t.files[file].kinds
-                kinds[label] = kinds.get(label, 0) + 1
+        first, found, parent = self.first, self.found, self.parent
+        priced: dict[str, str] = {}  # a model as written -> as priced
+        rows: list[Row] = []
+        # A record no copy of which has tokens is an entry of its kind.
+        unbilled = Counter([place[1:] for mid, place in first.items() if mid not in found])
+        for mid, (line, file, _kind) in first.items():
+            got = found.get(mid)
+            if got is None:
                 continue
-            t.request(
-                line,
-                series=self.series,
-                input=fresh + tool,
-                cache_read=cached,
-                output=output + thoughts,
-                reasoning=thoughts,
-                model=None if model is None else _priced_as(model),
-                time=time,
-                node=mid if mid in self.parent else None,
-                file=file,  # the file of its first copy
+            tokens, model, time = got
+            fresh, output, cached = tokens.input, tokens.output, tokens.cached
+            thoughts, tool, total = tokens.thoughts, tokens.tool, tokens.total
+            inclusive = fresh + output + thoughts + tool
+            if cached and total == inclusive and total != inclusive + cached:
+                fresh -= min(fresh, cached)
+            if not (fresh or output or cached or thoughts or tool):
+                unbilled[file, "gemini (zero tokens)"] += 1
+                continue
+            if model is not None:
+                as_priced = priced.get(model)
+                if as_priced is None:
+                    as_priced = priced[model] = _priced_as(model)
+                model = as_priced
+            node = mid if mid in parent else None
+            # The file of its first copy.
+            rows.append(
+                (line, fresh + tool, cached, output + thoughts, thoughts, model, time, node, file)
             )
+        for (file, kind), n in unbilled.items():
+            kinds = t.files[file].kinds
+            kinds[kind] = kinds.get(kind, 0) + n
+        t.requests_of(self.series, rows)
 
 
 def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:

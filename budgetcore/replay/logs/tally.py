@@ -14,6 +14,7 @@ import functools
 import io
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -54,6 +55,7 @@ __all__ = [
     "TOTALS",
     "Database",
     "Document",
+    "Row",
     "Tally",
     "counts",
     "database_bytes",
@@ -71,6 +73,10 @@ BATCH_END: dict[str, object] = {}
 
 #: The series of a session that keeps per-model totals only (ParsedLog.totals_only).
 TOTALS = "session totals"
+
+#: A request for :meth:`Tally.requests_of`: (line, input uncached, cache reads, output
+#: with reasoning in it, reasoning, model, time, tree entry, file).
+Row = tuple[int, int, int, int, int, str | None, int | None, str | None, int]
 
 _MAX_LABEL = 48
 
@@ -115,12 +121,11 @@ class _File:
     dups: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class _Req:
-    request: LogRequest
-    series: str
-    node: str | None  # the tree entry it belongs to (pi, Qwen), None: on every branch
-    off: bool = False  # never on a branch (a session's totals: billed, not a turn)
+#: A request and its place: (the request, its series, the tree entry it belongs to (pi,
+#: Qwen; None: on every branch), off: never on a branch (a session's totals: billed,
+#: not a turn)). A plain tuple: one per request, and a class's instance cost three
+#: times as much to make.
+_Req = tuple[LogRequest, str, str | None, bool]
 
 
 @dataclass(slots=True)
@@ -369,9 +374,48 @@ class Tally:
                 logged_cost,
             )
         )
-        self.requests.append(_Req(req, series, node))
+        self.requests.append((req, series, node, False))
         self.per_series[series] = self.per_series.get(series, 0) + 1
         return req
+
+    def requests_of(self, series: str, rows: Sequence[Row]) -> None:
+        """Requests of one series at once, each as :meth:`request` gives it with no
+        cache write and no logged cost, from its :data:`Row`. A reader gathers a batch's
+        (or a session's) and hands them over in one call: a keyword call per request
+        cost about a microsecond."""
+        if not rows:
+            return
+        if len(self.requests) + len(rows) > MAX_LOG_REQUESTS:
+            raise too_many_requests(MAX_LOG_REQUESTS)
+        self._series(series)
+        self.requests += [
+            (
+                new_request(
+                    (
+                        line,
+                        fresh + cached,
+                        output,
+                        cached,
+                        0,
+                        model,
+                        None,  # messages, tool_result_chars: not counted for these logs
+                        None,
+                        fresh,
+                        0,
+                        reasoning if reasoning < output else output,
+                        time,
+                        time,
+                        file,
+                        None,
+                    )
+                ),
+                series,
+                node,
+                False,
+            )
+            for line, fresh, cached, output, reasoning, model, time, node, file in rows
+        ]
+        self.per_series[series] = self.per_series.get(series, 0) + len(rows)
 
     def total(
         self,
@@ -400,7 +444,8 @@ class Tally:
             model=model,
             time=time,
         )
-        self.requests[-1].off = True
+        req, series, node, _off = self.requests[-1]
+        self.requests[-1] = (req, series, node, True)
 
     def compaction(
         self,
@@ -435,7 +480,10 @@ class Tally:
         per_file: dict[int, dict[str, list[int]]] = {}
         by_series: dict[str, list[_Req]] = {}
         for r in self.requests:  # one pass: a log may hold many series (conversations)
-            by_series.setdefault(r.series, []).append(r)
+            mine = by_series.get(r[1])
+            if mine is None:
+                mine = by_series[r[1]] = []
+            mine.append(r)
         comps_of: dict[str, list[_Comp]] = {}
         for c in self.compactions:
             comps_of.setdefault(c.series, []).append(c)
@@ -447,35 +495,42 @@ class Tally:
 
             mine = by_series.get(s, [])
             # Each request's place once: on the branch (kept) or not (dropped).
-            flags = [
-                not r.off and (branch is None or r.node is None or r.node in branch) for r in mine
-            ]
-            kept = [r.request for r, k in zip(mine, flags, strict=True) if k]
-            dropped = [r.request for r, k in zip(mine, flags, strict=True) if not k]
-            seen_lines: set[tuple[int, int]] = set()
-            for r, k in zip(mine, flags, strict=True):
-                if r.off and s == TOTALS:
-                    # One line may hold several models' totals: the line is one place.
-                    if (r.request.file, r.request.line) in seen_lines:
-                        continue
-                    seen_lines.add((r.request.file, r.request.line))
-                counts_ = per_file.setdefault(r.request.file, {}).setdefault(s, [0, 0])
-                counts_[0 if k else 1] += 1
+            if branch is None:
+                flags = [not off for _r, _s, _n, off in mine]
+            else:
+                flags = [not off and (n is None or n in branch) for _r, _s, n, off in mine]
+            kept = [r[0] for r, k in zip(mine, flags, strict=True) if k]
+            dropped = [r[0] for r, k in zip(mine, flags, strict=True) if not k]
+            if s == TOTALS:
+                seen_lines: set[tuple[int, int]] = set()
+                for (req, _s, _n, off), k in zip(mine, flags, strict=True):
+                    if off:
+                        # One line may hold several models' totals: the line is one place.
+                        if (req.file, req.line) in seen_lines:
+                            continue
+                        seen_lines.add((req.file, req.line))
+                    counts_ = per_file.setdefault(req.file, {}).setdefault(s, [0, 0])
+                    counts_[0 if k else 1] += 1
+            else:
+                # Counted in C: (file, kept) -> requests.
+                places = Counter(zip([r[0].file for r in mine], flags, strict=True))
+                for (file, k), n in places.items():
+                    per_file.setdefault(file, {}).setdefault(s, [0, 0])[0 if k else 1] += n
             comps = []
             for c in comps_of.get(s, ()):
                 if not on(c.node):
                     continue
                 # Its place among the branch's requests: those read before it on the branch.
-                after = sum(1 for r in mine[: c.at] if on(r.node))
+                after = sum(1 for r in mine[: c.at] if on(r[2]))
                 post = kept[after].context if after < len(kept) else None
                 comps.append(
                     LogCompaction(c.line, after, c.trigger, c.pre_tokens, post, c.file, c.time)
                 )
             stamps = self.times.get(s, ())
             times = (
-                tuple(t for _n, t in stamps)
+                tuple([t for _n, t in stamps])
                 if branch is None
-                else tuple(t for n, t in stamps if n is None or n in branch)
+                else tuple([t for n, t in stamps if n is None or n in branch])
             )
             if kept or dropped:
                 series_out.append(LogSeries(s, tuple(kept), tuple(comps), tuple(dropped), times))
