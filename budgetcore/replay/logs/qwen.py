@@ -134,6 +134,7 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 yield
             stamps = tally.times.get("main")
             rows: list[Row] = []  # the batch's requests, handed over at once
+            kinds: list[str] = []  # the batch's other records, by kind
             last = None  # the batch's last new tree entry
             for number, rec, time in zip(numbers, records, times, strict=True):
                 key = rec.uuid
@@ -157,11 +158,11 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                     stamps.append((key, time))
                 kind = rec.type
                 if kind is None:
-                    tally.entry("(no type)")
+                    kinds.append("(no type)")
                     continue
                 subtype = rec.subtype
                 if kind == "system" and subtype == "chat_compression":
-                    tally.entry("system/chat_compression")
+                    kinds.append("system/chat_compression")
                     # Its place among the requests: those before it are counted first.
                     tally.requests_of("main", rows)
                     rows = []
@@ -174,9 +175,9 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                     continue
                 if kind != "assistant" or usage is None:
                     if kind == "assistant":
-                        tally.entry("assistant (no usage)")
+                        kinds.append("assistant (no usage)")
                     else:
-                        tally.entry(kind if subtype is None else f"{kind}/{subtype}")
+                        kinds.append(kind if subtype is None else f"{kind}/{subtype}")
                     continue
                 if usage.__class__ is Problem:
                     tally.malformed(number, usage)
@@ -184,7 +185,7 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 prompt, cached, output = usage.prompt, usage.cached, usage.output
                 thoughts, tool = usage.thoughts, usage.tool
                 if not (prompt or cached or output or thoughts or tool):
-                    tally.entry("assistant (zero usage)")
+                    kinds.append("assistant (zero usage)")
                     continue
                 cached = min(cached, prompt)
                 if key is not None:
@@ -210,6 +211,7 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                     )
                 )
             tally.requests_of("main", rows)
+            tally.entries(kinds)
             if last is not None:
                 tally.last_node["main"] = last
     return tally.session(files[0][0] if files else "")

@@ -15,7 +15,7 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -311,6 +311,14 @@ class Tally:
         kinds = self.files[-1].kinds
         kinds[k] = kinds.get(k, 0) + 1
 
+    def entries(self, kinds: Iterable[str]) -> None:
+        """Lines that are not requests, by their kinds (:meth:`entry` of each, counted
+        in C: a batch's at once)."""
+        mine = self.files[-1].kinds
+        for kind, n in Counter(kinds).items():
+            k = label(kind)
+            mine[k] = mine.get(k, 0) + n
+
     def duplicate(self, kind: str) -> None:
         """A line that repeats a request counted already (folded into it)."""
         dups = self.files[-1].dups
@@ -479,11 +487,14 @@ class Tally:
         series_out: list[LogSeries] = []
         per_file: dict[int, dict[str, list[int]]] = {}
         by_series: dict[str, list[_Req]] = {}
-        for r in self.requests:  # one pass: a log may hold many series (conversations)
-            mine = by_series.get(r[1])
-            if mine is None:
-                mine = by_series[r[1]] = []
-            mine.append(r)
+        if len(self.order) == 1:  # one series (a request names a series it opens)
+            by_series[self.order[0]] = self.requests
+        else:
+            for r in self.requests:  # one pass: a log may hold many series
+                mine = by_series.get(r[1])
+                if mine is None:
+                    mine = by_series[r[1]] = []
+                mine.append(r)
         comps_of: dict[str, list[_Comp]] = {}
         for c in self.compactions:
             comps_of.setdefault(c.series, []).append(c)
