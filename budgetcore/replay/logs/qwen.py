@@ -120,7 +120,6 @@ def _priced_as(model: str) -> str:
 
 def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("qwen-code")
-    seen: set[str] = set()
     billed: set[str] = set()  # records whose request is counted
     priced: dict[str, str] = {}  # a model as written -> as priced
     parents = tally.parents
@@ -140,7 +139,7 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 key = rec.uuid
                 usage = rec.usage
                 if key is not None:
-                    if key in seen:
+                    if key in parents:  # seen before (only this reader writes the tree)
                         # A record written again as it completes: the copy with the usage
                         # is its request when no earlier copy had any (agent-sessions'
                         # Qwen fixture 019f...0004: a thought-only copy, then the answer
@@ -149,7 +148,6 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                             tally.duplicate("record written again (same uuid)")
                             continue
                     else:
-                        seen.add(key)
                         parents[key] = rec.parentUuid
                         last = key
                 if time is not None:
