@@ -356,3 +356,32 @@ def test_a_session_reads_alike_through_either_decoding(
             fast = _read(agent, raw)
     assert fast == plain
     assert asked or not raw
+
+
+# ---------------------------------------------------------------- the adapters' own rules
+# What the loop cannot tell apart once a line is a record, pinned (the properties above
+# hold the two decodings alike, so they cannot see a rule both would share).
+
+
+def test_a_qwen_record_whose_parent_is_neither_text_nor_null_is_no_tree_entry() -> None:
+    assert qwen.Record({"uuid": "u2", "parentUuid": 5}).uuid is None
+    assert qwen.Record({"uuid": "u2", "parentUuid": None}).uuid == "u2"
+    assert qwen.Record({"uuid": "u2", "parentUuid": "u1"}).parentUuid == "u1"
+    assert qwen.Record({"uuid": 7, "parentUuid": "u1"}).uuid is None
+
+
+def test_an_adapter_reads_counts_by_the_one_count_rule() -> None:
+    usage = qwen.Record({"usageMetadata": {"promptTokenCount": None}}).usage
+    assert usage == qwen.Usage(0, 0, 0, 0, 0)
+    bad = qwen.Record({"usageMetadata": {"candidatesTokenCount": -1}}).usage
+    assert isinstance(bad, Problem)
+    assert bad.path == "usageMetadata.candidatesTokenCount"
+    assert isinstance(gemini.Record({"tokens": [1]}).tokens, Problem)
+    assert gemini.Record({"tokens": None}).tokens is None
+
+
+def test_presence_alone_is_kept_apart_from_null() -> None:
+    record = gemini.Record({"$rewindTo": None, "sessionId": None})
+    assert record.rewind is None
+    assert record.sessionId is None
+    assert record.set is ABSENT
