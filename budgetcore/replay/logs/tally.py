@@ -476,12 +476,19 @@ class Tally:
         leaf = self.last_node.get(series)
         if leaf is None:
             return None
-        path: set[str] = set()
-        node: str | None = leaf
-        while node is not None and node not in path:
-            path.add(node)
-            node = self.parents.get(node)
-        return path
+        parents = self.parents
+        if parents and leaf == next(reversed(parents)):
+            # A conversation that never branched (each entry the child of the one
+            # before it, the leaf the last): the walk would visit every entry, and the
+            # first one's parent. Told by comparing two lists in C, not by the walk.
+            keys = list(parents)
+            if list(parents.values())[1:] == keys[:-1]:
+                path = set(keys)
+                root = parents[keys[0]]
+                if root is not None:
+                    path.add(root)
+                return path
+        return _walk(parents, leaf)
 
     def session(self, name: str) -> ParsedLog:
         series_out: list[LogSeries] = []
@@ -574,6 +581,17 @@ class Tally:
             self.totals_only,
             model_assumed=self.model_assumed,
         )
+
+
+def _walk(parents: dict[str, str | None], leaf: str) -> set[str]:
+    """The entries on the path from ``leaf`` to its root, by ``parents`` (a loop stops
+    where it closes)."""
+    path: set[str] = set()
+    node: str | None = leaf
+    while node is not None and node not in path:
+        path.add(node)
+        node = parents.get(node)
+    return path
 
 
 def lines_of(stream: LineSource, limit: int, what: str = "log") -> bytes:
