@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from budgetcore.replay.logs import parse_log
+from budgetcore.replay.logs.tally import Tally
 
 COUNTS = st.integers(min_value=0, max_value=10**6)
 USAGE = st.tuples(COUNTS, COUNTS, COUNTS, COUNTS)  # input, cacheRead, cacheWrite, output
@@ -152,3 +153,36 @@ def test_gemini_bills_each_message_once_with_its_last_copy_and_rewinds_leave_the
     assert {r.line for r in series.requests} == {first_line[k] for k in on}
     (ledger,) = log.ledger
     assert ledger.accounted == ledger.lines == len(lines)
+
+
+@st.composite
+def trees(draw: st.DrawFn) -> tuple[dict[str, str | None], str]:
+    """Tree entries in the order read (often a chain, each the child of the one before,
+    now and then a branch, a dangling or looping parent) and the leaf to replay to."""
+    keys = draw(st.lists(st.text(alphabet="abcdefgh", min_size=1, max_size=2), unique=True))
+    parents: dict[str, str | None] = {}
+    for i, key in enumerate(keys):
+        chained = keys[i - 1] if i else None
+        parents[key] = draw(st.sampled_from([chained, chained, None, "zz"]) | st.sampled_from(keys))
+    leaf = draw(st.sampled_from(keys[-1:] * 3 + keys + ["zz"]))
+    return parents, leaf
+
+
+def _path_oracle(parents: dict[str, str | None], leaf: str) -> set[str]:
+    path: set[str] = set()
+    node: str | None = leaf
+    while node is not None and node not in path:
+        path.add(node)
+        node = parents.get(node)
+    return path
+
+
+@given(trees())
+def test_the_branch_replayed_is_the_path_from_the_leaf_to_its_root(
+    drawn: tuple[dict[str, str | None], str],
+) -> None:
+    parents, leaf = drawn
+    t = Tally("pi")
+    t.parents.update(parents)
+    t.last_node["main"] = leaf
+    assert t._branch("main") == _path_oracle(parents, leaf)

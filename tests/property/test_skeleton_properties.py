@@ -31,21 +31,6 @@ SHAPES: dict[str, dict[str, Any]] = {
         "tokensBefore": None,
         "message": {"role": None, "model": None, "usage": None},
     },
-    "gemini-cli": dict.fromkeys(
-        ("type", "id", "timestamp", "model", "tokens", "sessionId", "$set", "$rewindTo")
-    ),
-    "qwen-code": dict.fromkeys(
-        (
-            "type",
-            "subtype",
-            "uuid",
-            "parentUuid",
-            "timestamp",
-            "systemPayload",
-            "usageMetadata",
-            "model",
-        )
-    ),
     "type-only": {"type": None},
     "copilot-cli": {
         **dict.fromkeys(

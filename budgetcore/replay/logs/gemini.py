@@ -19,22 +19,67 @@ ccusage ``rust/crates/ccusage/src/adapter/gemini/parser.rs`` @5816e640:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from budgetcore.errors import Problem
-from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.model import ABSENT, ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, millis
-from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Document, Tally, counts, registry_name
+from budgetcore.replay.logs.tally import (
+    NOT_A_DOCUMENT,
+    Document,
+    Row,
+    Tally,
+    counts,
+    registry_name,
+)
 
-__all__ = ["claims", "claims_document", "read_gemini"]
+__all__ = ["Record", "Tokens", "claims", "claims_document", "read_gemini"]
 
-#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
-SKELETON = "gemini-cli"
+#: The reader's typed record, for the compiled decoder (compiled.TYPED).
+TYPED = "gemini-cli"
 
-_TOKENS = ("input", "output", "cached", "thoughts", "tool")
-_COUNTED = (*_TOKENS, "total")
+_COUNTED = ("input", "output", "cached", "thoughts", "tool", "total")
 _ROOT = "\x00start"  # the conversation before its first message (a rewind may go back to it)
+
+
+class Tokens(NamedTuple):
+    """A record's ``tokens``, each a count (a missing or null one is 0)."""
+
+    input: int
+    output: int
+    cached: int
+    thoughts: int
+    tool: int
+    total: int
+
+
+class Record:
+    """A line or message record as the reader's loop reads it, made of its full decode
+    (the page, a line ``compiled.GeminiRecord`` does not fit); the compiled decoder makes
+    the same attributes of the line's bytes. A text that is not one (``type``, ``id``,
+    ``model``) is None; ``tokens`` is None (absent or null), :class:`Tokens`, or the
+    Problem naming the count that is not one; a key whose mere presence counts is
+    :data:`~.model.ABSENT` when the line lacks it, else its value."""
+
+    __slots__ = ("id", "model", "rewind", "sessionId", "set", "timestamp", "tokens", "type")
+
+    def __init__(self, obj: dict[str, Any]) -> None:
+        get = obj.get
+        kind, mid, model, raw = get("type"), get("id"), get("model"), get("tokens")
+        self.type = kind if isinstance(kind, str) else None
+        self.id = mid if isinstance(mid, str) else None
+        self.model = model if isinstance(model, str) else None
+        self.timestamp = get("timestamp")
+        tokens: Tokens | Problem | None = None
+        if raw is not None:
+            found = counts(raw, _COUNTED, "tokens")
+            tokens = found if isinstance(found, Problem) else Tokens._make(found)
+        self.tokens = tokens
+        self.sessionId = get("sessionId", ABSENT)
+        self.set = get("$set", ABSENT)
+        self.rewind = get("$rewindTo", ABSENT)
 
 
 def claims(obj: dict[str, object]) -> bool:
@@ -81,98 +126,115 @@ class _Reader:
         # id -> (line, file, ledger kind) of its first copy, in order
         self.first: dict[str, tuple[int, int, str]] = {}
         # id -> (tokens, model, time) of its latest copy with tokens
-        self.found: dict[str, tuple[tuple[int, ...], str | None, int | None]] = {}
+        self.found: dict[str, tuple[Any, str | None, int | None]] = {}
         self.anonymous = 0
 
-    def record(self, number: int, obj: dict[str, Any]) -> None:
-        """One line or record. A message record's first copy becomes its request (when
-        some copy has tokens) or an entry of its type; later copies are folded."""
+    def batch(
+        self, numbers: Sequence[int], records: Sequence[Any], times: Sequence[int | None]
+    ) -> None:
+        """Lines or records (:class:`Record` or ``compiled.GeminiRecord``), with their
+        times. A message record's first copy becomes its request (when some copy has
+        tokens) or an entry of its type; later copies are folded."""
         t = self.tally
-        named = obj.get("model")
-        name = named.strip() if isinstance(named, str) else ""
-        if name:
-            self.model = name
-        if "$rewindTo" in obj:
-            t.entry("$rewindTo")
-            target = obj["$rewindTo"]
-            if isinstance(target, str) and target in self.live:
-                ids = list(self.live)
-                for gone in ids[ids.index(target) :]:
-                    del self.live[gone]
-            else:  # an unknown target clears the conversation (gemini-cli's own rule)
-                self.live.clear()
-            self.last = next(reversed(self.live)) if self.live else _ROOT
-            t.last_node[self.series] = self.last
-            return
-        if "$set" in obj:
-            t.entry("$set")
-            return
-        kind = obj.get("type")
-        if not isinstance(kind, str):
-            t.entry("metadata" if "sessionId" in obj else "(no type)")
-            return
-        tokens: tuple[int, ...] | None = None
-        raw = obj.get("tokens")
-        if kind == "gemini" and raw is not None:
-            found = counts(raw, _COUNTED, "tokens")
-            if isinstance(found, Problem):
-                t.malformed(number, found)
-                return
-            tokens = found
-        mid = obj.get("id")
-        time = millis(obj.get("timestamp"))
-        seen = False
-        if not isinstance(mid, str):
-            self.anonymous += 1
-            mid = f"\x00{self.anonymous}"  # never written again: its own record
-        elif mid in self.first:
-            seen = True
-            t.duplicate("record written again (same id)")
-        real = not mid.startswith("\x00")
-        if not seen:
-            label = kind if kind != "gemini" else "gemini (no tokens)"
-            self.first[mid] = (number, len(t.files) - 1, label)
-            if real:
-                t.time(self.series, time, mid)
-        if real and mid not in self.live:
-            # A message not in the conversation extends it (a new one, or one a rewind
-            # dropped, written again); a copy of a live one updates it in place
-            # (gemini-cli's upsert) and moves nothing.
-            self.parent[mid] = self.last
-            t.parents[mid] = self.last
-            t.last_node[self.series] = mid
-            self.live[mid] = None
-            self.last = mid
-        if tokens is not None:
-            self.found[mid] = (tokens, name or self.model, time)
+        series = self.series
+        live, first, found, parent = self.live, self.first, self.found, self.parent
+        parents = t.parents
+        stamps = t.times.get(series)
+        file = len(t.files) - 1
+        # The reader's state in locals for the batch, written back at its end.
+        model, last, moved = self.model, self.last, False
+        for number, rec, time in zip(numbers, records, times, strict=True):
+            name = rec.model
+            if name is not None:
+                name = name.strip()
+                if name:
+                    model = name
+            if rec.rewind is not ABSENT:
+                t.entry("$rewindTo")
+                target = rec.rewind
+                if isinstance(target, str) and target in live:
+                    ids = list(live)
+                    for gone in ids[ids.index(target) :]:
+                        del live[gone]
+                else:  # an unknown target clears the conversation (gemini-cli's own rule)
+                    live.clear()
+                last = next(reversed(live)) if live else _ROOT
+                moved = True
+                continue
+            if rec.set is not ABSENT:
+                t.entry("$set")
+                continue
+            kind = rec.type
+            if kind is None:
+                t.entry("metadata" if rec.sessionId is not ABSENT else "(no type)")
+                continue
+            tokens = rec.tokens if kind == "gemini" else None
+            if tokens is not None and tokens.__class__ is Problem:
+                t.malformed(number, tokens)
+                continue
+            mid = rec.id
+            if mid is None:
+                self.anonymous += 1
+                # Never written again: its own record, on every branch.
+                mid = f"\x00{self.anonymous}"
+                first[mid] = (number, file, kind if kind != "gemini" else "gemini (no tokens)")
+            else:
+                real = not mid.startswith("\x00")
+                if mid in first:
+                    t.duplicate("record written again (same id)")
+                else:
+                    first[mid] = (number, file, kind if kind != "gemini" else "gemini (no tokens)")
+                    if real and time is not None:
+                        if stamps is None:
+                            stamps = t.stamps(series)
+                        stamps.append((mid, time))
+                if real and mid not in live:
+                    # A message not in the conversation extends it (a new one, or one a
+                    # rewind dropped, written again); a copy of a live one updates it in
+                    # place (gemini-cli's upsert) and moves nothing.
+                    parent[mid] = parents[mid] = last
+                    live[mid] = None
+                    last, moved = mid, True
+            if tokens is not None:
+                found[mid] = (tokens, name or model, time)
+        self.model, self.last = model, last
+        if moved:
+            t.last_node[series] = last
 
     def finish(self) -> None:
         t = self.tally
-        for mid, (line, file, kind) in self.first.items():
-            got = self.found.get(mid)
-            fresh = output = cached = thoughts = tool = 0
-            if got is not None:
-                (fresh, output, cached, thoughts, tool, total), model, time = got
-                inclusive = fresh + output + thoughts + tool
-                if cached and total == inclusive and total != inclusive + cached:
-                    fresh -= min(fresh, cached)
-            if not (fresh or output or cached or thoughts or tool):
-                label = kind if got is None else "gemini (zero tokens)"
-                kinds = t.files[file].kinds
-                kinds[label] = kinds.get(label, 0) + 1
+        first, found, parent = self.first, self.found, self.parent
+        priced: dict[str, str] = {}  # a model as written -> as priced
+        rows: list[Row] = []
+        # A record no copy of which has tokens is an entry of its kind.
+        unbilled = Counter([place[1:] for mid, place in first.items() if mid not in found])
+        for mid, (line, file, _kind) in first.items():
+            got = found.get(mid)
+            if got is None:
                 continue
-            t.request(
-                line,
-                series=self.series,
-                input=fresh + tool,
-                cache_read=cached,
-                output=output + thoughts,
-                reasoning=thoughts,
-                model=None if model is None else _priced_as(model),
-                time=time,
-                node=mid if mid in self.parent else None,
-                file=file,  # the file of its first copy
+            tokens, model, time = got
+            fresh, output, cached = tokens.input, tokens.output, tokens.cached
+            thoughts, tool, total = tokens.thoughts, tokens.tool, tokens.total
+            inclusive = fresh + output + thoughts + tool
+            if cached and total == inclusive and total != inclusive + cached:
+                fresh -= min(fresh, cached)
+            if not (fresh or output or cached or thoughts or tool):
+                unbilled[file, "gemini (zero tokens)"] += 1
+                continue
+            if model is not None:
+                as_priced = priced.get(model)
+                if as_priced is None:
+                    as_priced = priced[model] = _priced_as(model)
+                model = as_priced
+            node = mid if mid in parent else None
+            # The file of its first copy.
+            rows.append(
+                (line, fresh + tool, cached, output + thoughts, thoughts, model, time, node, file)
             )
+        for (file, kind), n in unbilled.items():
+            kinds = t.files[file].kinds
+            kinds[kind] = kinds.get(kind, 0) + n
+        t.requests_of(self.series, rows)
 
 
 def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
@@ -183,23 +245,22 @@ def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -
         tally.open(name)
         if i > 0:  # a subagent's recording (chats/<parent id>/<id>.jsonl): its own series
             sub = _Reader(tally, f"subagent:{name.rsplit('/', 1)[-1].split('.')[0]}")
-            for number, obj in tally.lines(stream, what, SKELETON, steps=True):
-                if not number:  # a batch's end (Tally.lines): the import may stop here
-                    yield
-                    continue
-                sub.record(number, obj)
+            yield from _lines(tally, sub, stream, what)
             sub.finish()
             continue
         if name.endswith(".json") or isinstance(stream, Document):
             _document(tally, reader, stream, what)
             continue
-        for number, obj in tally.lines(stream, what, SKELETON, steps=True):
-            if not number:  # a batch's end (Tally.lines): the import may stop here
-                yield
-                continue
-            reader.record(number, obj)
+        yield from _lines(tally, reader, stream, what)
     reader.finish()
     return tally.session(files[0][0] if files else "")
+
+
+def _lines(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> Steps[None]:
+    for i, (numbers, records, times) in enumerate(tally.typed_records(stream, what, TYPED, Record)):
+        if i:  # between batches: the import may stop here (reader.Steps)
+            yield
+        reader.batch(numbers, records, times)
 
 
 def _document(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> None:
@@ -213,9 +274,16 @@ def _document(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> N
     named = doc.get("model")
     if isinstance(named, str) and named.strip():
         reader.model = named.strip()
+    numbers: list[int] = []
+    records: list[Record] = []
     for i, message in enumerate(doc["messages"], start=2):
         tally.record()
-        if not isinstance(message, dict):
-            tally.malformed(i, Problem.coded("", "log-line-not-object"))
+        if isinstance(message, dict):
+            numbers.append(i)
+            records.append(Record(message))
             continue
-        reader.record(i, message)
+        # The records before it first: the problems stay in the records' order.
+        reader.batch(numbers, records, [millis(r.timestamp) for r in records])
+        numbers, records = [], []
+        tally.malformed(i, Problem.coded("", "log-line-not-object"))
+    reader.batch(numbers, records, [millis(r.timestamp) for r in records])

@@ -21,10 +21,15 @@ from typing import TYPE_CHECKING, NamedTuple
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.prices import Usage
 
+# A reader's record's value for a key its line does not have (one object, in records.py,
+# which imports nothing of the package so that compiled.py can build structs from it).
+from budgetcore.replay.logs.records import ABSENT
+
 if TYPE_CHECKING:
     from budgetcore.replay.model import Turn
 
 __all__ = [
+    "ABSENT",
     "FORMATS",
     "FileLedger",
     "LogCompaction",

@@ -15,16 +15,17 @@ compaction (``systemPayload.info.originalTokenCount`` the context before it).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
-from budgetcore.replay.logs.tally import Tally, counts, registry_name
+from budgetcore.replay.logs.reader import LineSource, Steps, count_of
+from budgetcore.replay.logs.tally import Row, Tally, counts, registry_name
 
-__all__ = ["claims", "read_qwen"]
+__all__ = ["Payload", "Record", "Usage", "claims", "read_qwen"]
 
-#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
-SKELETON = "qwen-code"
+#: The reader's typed record, for the compiled decoder (compiled.TYPED).
+TYPED = "qwen-code"
 
 _USAGE = (
     "promptTokenCount",
@@ -33,6 +34,64 @@ _USAGE = (
     "thoughtsTokenCount",
     "toolUsePromptTokenCount",
 )
+
+
+class Usage(NamedTuple):
+    """An assistant record's ``usageMetadata``, each a count (missing or null: 0)."""
+
+    prompt: int
+    cached: int
+    output: int
+    thoughts: int
+    tool: int
+
+
+class Payload(NamedTuple):
+    """A system record's ``systemPayload``: its ``info`` (any JSON value, None when
+    absent)."""
+
+    info: Any
+
+
+class Record:
+    """A chat record as the reader's loop reads it, made of its full decode (the page,
+    a line ``compiled.QwenRecord`` does not fit); the compiled decoder makes the same
+    attributes of the line's bytes. A text that is not one is None, and so is ``uuid``
+    when ``parentUuid`` is neither a text nor null (the record is then no tree entry);
+    ``systemPayload`` is a :class:`Payload` when it is an object, else None; ``usage``
+    (``usageMetadata``) is None (absent or null), :class:`Usage`, or the Problem naming
+    the count that is not one."""
+
+    __slots__ = (
+        "model",
+        "parentUuid",
+        "subtype",
+        "systemPayload",
+        "timestamp",
+        "type",
+        "usage",
+        "uuid",
+    )
+
+    def __init__(self, obj: dict[str, Any]) -> None:
+        get = obj.get
+        kind, subtype, node, parent = get("type"), get("subtype"), get("uuid"), get("parentUuid")
+        self.type = kind if isinstance(kind, str) else None
+        self.subtype = subtype if isinstance(subtype, str) else None
+        tree = isinstance(node, str) and (parent is None or isinstance(parent, str))
+        self.uuid = node if tree else None
+        self.parentUuid = parent if isinstance(parent, str) else None
+        self.timestamp = get("timestamp")
+        payload = get("systemPayload")
+        self.systemPayload = Payload(payload.get("info")) if isinstance(payload, dict) else None
+        raw = get("usageMetadata")
+        usage: Usage | Problem | None = None
+        if raw is not None:
+            found = counts(raw, _USAGE, "usageMetadata")
+            usage = found if isinstance(found, Problem) else Usage._make(found)
+        self.usage = usage
+        model = get("model")
+        self.model = model if isinstance(model, str) else None
 
 
 def claims(obj: dict[str, object]) -> bool:
@@ -61,73 +120,96 @@ def _priced_as(model: str) -> str:
 
 def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("qwen-code")
-    seen: set[str] = set()
     billed: set[str] = set()  # records whose request is counted
+    priced: dict[str, str] = {}  # a model as written -> as priced
+    parents = tally.parents
     for name, stream in files:
         tally.open(name)
-        for number, obj in tally.lines(stream, what, SKELETON, steps=True):
-            if not number:  # a batch's end (Tally.lines): the import may stop here
+        file = tally.file
+        for i, (numbers, records, times) in enumerate(
+            tally.typed_records(stream, what, TYPED, Record)
+        ):
+            if i:  # between batches: the import may stop here (reader.Steps)
                 yield
-                continue
-            kind = obj.get("type")
-            node = obj.get("uuid")
-            parent = obj.get("parentUuid")
-            time = millis(obj.get("timestamp"))
-            key: str | None = None
-            if isinstance(node, str) and (parent is None or isinstance(parent, str)):
-                if node in seen:
-                    # A record written again as it completes: the copy with the usage is
-                    # its request when no earlier copy had any (agent-sessions'
-                    # Qwen fixture 019f...0004: a thought-only copy, then the answer
-                    # with its usageMetadata); else a copy, billed once.
-                    if node in billed or obj.get("usageMetadata") is None:
-                        tally.duplicate("record written again (same uuid)")
-                        continue
-                else:
-                    seen.add(node)
-                    tally.node("main", node, parent if isinstance(parent, str) else None)
-                key = node
-            tally.time("main", time, key)
-            if not isinstance(kind, str):
-                tally.entry("(no type)")
-                continue
-            subtype = obj.get("subtype")
-            if kind == "system" and subtype == "chat_compression":
-                tally.entry("system/chat_compression")
-                payload = obj.get("systemPayload")
-                info = payload.get("info") if isinstance(payload, dict) else None
-                before = None
-                if isinstance(info, dict):
-                    before = count_of(info.get("originalTokenCount"))
-                tally.compaction(number, pre_tokens=before or None, time=time, node=key)
-                continue
-            usage = obj.get("usageMetadata")
-            if kind != "assistant" or usage is None:
-                label = f"{kind}/{subtype}" if isinstance(subtype, str) else kind
-                tally.entry(label if kind != "assistant" else "assistant (no usage)")
-                continue
-            found = counts(usage, _USAGE, "usageMetadata")
-            if isinstance(found, Problem):
-                tally.malformed(number, found)
-                continue
-            prompt, cached, output, thoughts, tool = found
-            if not (prompt or cached or output or thoughts or tool):
-                tally.entry("assistant (zero usage)")
-                continue
-            cached = min(cached, prompt)
-            if key is not None:
-                billed.add(key)
-            model = obj.get("model")
-            tally.request(
-                number,
-                input=prompt - cached + tool,
-                cache_read=cached,
-                output=output + thoughts,
-                reasoning=thoughts,
-                model=_priced_as(model.strip())
-                if isinstance(model, str) and model.strip()
-                else None,
-                time=time,
-                node=key,
-            )
+            stamps = tally.times.get("main")
+            rows: list[Row] = []  # the batch's requests, handed over at once
+            kinds: list[str] = []  # the batch's other records, by kind
+            last = None  # the batch's last new tree entry
+            for number, rec, time in zip(numbers, records, times, strict=True):
+                key = rec.uuid
+                usage = rec.usage
+                if key is not None:
+                    if key in parents:  # seen before (only this reader writes the tree)
+                        # A record written again as it completes: the copy with the usage
+                        # is its request when no earlier copy had any (agent-sessions'
+                        # Qwen fixture 019f...0004: a thought-only copy, then the answer
+                        # with its usageMetadata); else a copy, billed once.
+                        if key in billed or usage is None:
+                            tally.duplicate("record written again (same uuid)")
+                            continue
+                    else:
+                        parents[key] = rec.parentUuid
+                        last = key
+                if time is not None:
+                    if stamps is None:
+                        stamps = tally.stamps("main")
+                    stamps.append((key, time))
+                kind = rec.type
+                if kind is None:
+                    kinds.append("(no type)")
+                    continue
+                subtype = rec.subtype
+                if kind == "system" and subtype == "chat_compression":
+                    kinds.append("system/chat_compression")
+                    # Its place among the requests: those before it are counted first.
+                    tally.requests_of("main", rows)
+                    rows = []
+                    payload = rec.systemPayload
+                    info = None if payload is None else payload.info
+                    before = None
+                    if isinstance(info, dict):
+                        before = count_of(info.get("originalTokenCount"))
+                    tally.compaction(number, pre_tokens=before or None, time=time, node=key)
+                    continue
+                if kind != "assistant" or usage is None:
+                    if kind == "assistant":
+                        kinds.append("assistant (no usage)")
+                    else:
+                        kinds.append(kind if subtype is None else f"{kind}/{subtype}")
+                    continue
+                if usage.__class__ is Problem:
+                    tally.malformed(number, usage)
+                    continue
+                prompt, cached, output = usage.prompt, usage.cached, usage.output
+                thoughts, tool = usage.thoughts, usage.tool
+                if not (prompt or cached or output or thoughts or tool):
+                    kinds.append("assistant (zero usage)")
+                    continue
+                cached = min(cached, prompt)
+                if key is not None:
+                    billed.add(key)
+                model = rec.model
+                if model is not None:
+                    as_priced = priced.get(model)
+                    if as_priced is None:
+                        stripped = model.strip()
+                        as_priced = priced[model] = _priced_as(stripped) if stripped else ""
+                    model = as_priced or None
+                rows.append(
+                    (
+                        number,
+                        prompt - cached + tool,
+                        cached,
+                        output + thoughts,
+                        thoughts,
+                        model,
+                        time,
+                        key,
+                        file,
+                    )
+                )
+            tally.requests_of("main", rows)
+            tally.entries(kinds)
+            if last is not None:
+                tally.last_node["main"] = last
     return tally.session(files[0][0] if files else "")

@@ -14,7 +14,8 @@ import functools
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -39,11 +40,13 @@ from budgetcore.replay.logs.reader import (
     compiled_from,
     count_of,
     decode_line,
+    millis_of,
     numbered_batches,
     numbered_lines,
     record_batches,
     skeleton_batches,
     too_many_requests,
+    typed_batches,
 )
 from budgetcore.replay.logs.records import Shape, record_of
 
@@ -54,6 +57,7 @@ __all__ = [
     "TOTALS",
     "Database",
     "Document",
+    "Row",
     "Tally",
     "counts",
     "database_bytes",
@@ -71,6 +75,10 @@ BATCH_END: dict[str, object] = {}
 
 #: The series of a session that keeps per-model totals only (ParsedLog.totals_only).
 TOTALS = "session totals"
+
+#: A request for :meth:`Tally.requests_of`: (line, input uncached, cache reads, output
+#: with reasoning in it, reasoning, model, time, tree entry, file).
+Row = tuple[int, int, int, int, int, str | None, int | None, str | None, int]
 
 _MAX_LABEL = 48
 
@@ -114,12 +122,11 @@ class _File:
     dups: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class _Req:
-    request: LogRequest
-    series: str
-    node: str | None  # the tree entry it belongs to (pi, Qwen), None: on every branch
-    off: bool = False  # never on a branch (a session's totals: billed, not a turn)
+#: A request and its place: (the request, its series, the tree entry it belongs to (pi,
+#: Qwen; None: on every branch), off: never on a branch (a session's totals: billed,
+#: not a turn)). A plain tuple: one per request, and a class's instance cost three
+#: times as much to make.
+_Req = tuple[LogRequest, str, str | None, bool]
 
 
 @dataclass(slots=True)
@@ -260,6 +267,50 @@ class Tally:
                     value = record_of(value, shape)
                 yield number, value
 
+    def typed_records(
+        self, stream: LineSource, what: str, kind: str, adapt: Callable[[dict[str, Any]], Any]
+    ) -> Iterator[tuple[Sequence[int], list[Any], list[int | None]]]:
+        """The current file's records a batch at a time: (their line numbers, the
+        records, their times), blank and malformed lines counted here and left out. A
+        record is the reader's one shape: the typed struct the compiled decoder makes
+        of the line (``compiled.TYPED[kind]``, once it is worth its import:
+        ``compiled_from``), else ``adapt`` of the line's full decode (no msgspec, the
+        page, a line the types do not fit), the same attributes either way. A time is
+        the record's ``timestamp`` read by :func:`~.reader.millis`, a batch at once
+        (``millis_of``)."""
+        f = self.files[-1]
+        batches: Any = None  # None: not yet asked; False: read in full
+        for first, batch in numbered_batches(stream, what):
+            if batches is None and compiled_from(first, sum(map(len, batch))):
+                batches = typed_batches(kind) or False
+            typed = batches(batch) if batches else None
+            f.lines = first + len(batch) - 1
+            numbers: Sequence[int]
+            if typed is not None and None not in typed:
+                numbers, records = range(first, first + len(batch)), typed
+            else:
+                numbers, records = [], []
+                for number, raw in enumerate(batch, first):
+                    value = typed[number - first] if typed is not None else None
+                    if value is None:
+                        value = decode_line(raw)
+                        if value is BLANK:
+                            f.blank += 1
+                            continue
+                        if isinstance(value, Malformed):
+                            self.malformed(number, value.problem)
+                            continue
+                        value = adapt(value)  # type: ignore[arg-type]  # a dict
+                    numbers.append(number)
+                    records.append(value)
+            yield numbers, records, millis_of([r.timestamp for r in records])
+
+    def stamps(self, series: str) -> list[tuple[str | None, int]]:
+        """The series' times, to append (node, time) to (:meth:`time`, for a loop that
+        takes it once)."""
+        self._series(series)
+        return self.times[series]
+
     def record(self) -> None:
         """One more record of the current file (a document's record, a table row)."""
         self.files[-1].lines += 1
@@ -293,6 +344,14 @@ class Tally:
         k = kind if len(kind) <= _MAX_LABEL else label(kind)  # label's rule, its call saved
         kinds = self.files[-1].kinds
         kinds[k] = kinds.get(k, 0) + 1
+
+    def entries(self, kinds: Iterable[str]) -> None:
+        """Lines that are not requests, by their kinds (:meth:`entry` of each, counted
+        in C: a batch's at once)."""
+        mine = self.files[-1].kinds
+        for kind, n in Counter(kinds).items():
+            k = label(kind)
+            mine[k] = mine.get(k, 0) + n
 
     def duplicate(self, kind: str) -> None:
         """A line that repeats a request counted already (folded into it)."""
@@ -361,9 +420,48 @@ class Tally:
                 logged_cost,
             )
         )
-        self.requests.append(_Req(req, series, node))
+        self.requests.append((req, series, node, False))
         self.per_series[series] = self.per_series.get(series, 0) + 1
         return req
+
+    def requests_of(self, series: str, rows: Sequence[Row]) -> None:
+        """Requests of one series at once, each as :meth:`request` gives it with no
+        cache write and no logged cost, from its :data:`Row`. A reader gathers a batch's
+        (or a session's) and hands them over in one call: a keyword call per request
+        cost about a microsecond."""
+        if not rows:
+            return
+        if len(self.requests) + len(rows) > MAX_LOG_REQUESTS:
+            raise too_many_requests(MAX_LOG_REQUESTS)
+        self._series(series)
+        self.requests += [
+            (
+                new_request(
+                    (
+                        line,
+                        fresh + cached,
+                        output,
+                        cached,
+                        0,
+                        model,
+                        None,  # messages, tool_result_chars: not counted for these logs
+                        None,
+                        fresh,
+                        0,
+                        reasoning if reasoning < output else output,
+                        time,
+                        time,
+                        file,
+                        None,
+                    )
+                ),
+                series,
+                node,
+                False,
+            )
+            for line, fresh, cached, output, reasoning, model, time, node, file in rows
+        ]
+        self.per_series[series] = self.per_series.get(series, 0) + len(rows)
 
     def total(
         self,
@@ -392,7 +490,8 @@ class Tally:
             model=model,
             time=time,
         )
-        self.requests[-1].off = True
+        req, series, node, _off = self.requests[-1]
+        self.requests[-1] = (req, series, node, True)
 
     def compaction(
         self,
@@ -415,19 +514,32 @@ class Tally:
         leaf = self.last_node.get(series)
         if leaf is None:
             return None
-        path: set[str] = set()
-        node: str | None = leaf
-        while node is not None and node not in path:
-            path.add(node)
-            node = self.parents.get(node)
-        return path
+        parents = self.parents
+        if parents and leaf == next(reversed(parents)):
+            # A conversation that never branched (each entry the child of the one
+            # before it, the leaf the last): the walk would visit every entry, and the
+            # first one's parent. Told by comparing two lists in C, not by the walk.
+            keys = list(parents)
+            if list(parents.values())[1:] == keys[:-1]:
+                path = set(keys)
+                root = parents[keys[0]]
+                if root is not None:
+                    path.add(root)
+                return path
+        return _walk(parents, leaf)
 
     def session(self, name: str) -> ParsedLog:
         series_out: list[LogSeries] = []
         per_file: dict[int, dict[str, list[int]]] = {}
         by_series: dict[str, list[_Req]] = {}
-        for r in self.requests:  # one pass: a log may hold many series (conversations)
-            by_series.setdefault(r.series, []).append(r)
+        if len(self.order) == 1:  # one series (a request names a series it opens)
+            by_series[self.order[0]] = self.requests
+        else:
+            for r in self.requests:  # one pass: a log may hold many series
+                mine = by_series.get(r[1])
+                if mine is None:
+                    mine = by_series[r[1]] = []
+                mine.append(r)
         comps_of: dict[str, list[_Comp]] = {}
         for c in self.compactions:
             comps_of.setdefault(c.series, []).append(c)
@@ -439,35 +551,42 @@ class Tally:
 
             mine = by_series.get(s, [])
             # Each request's place once: on the branch (kept) or not (dropped).
-            flags = [
-                not r.off and (branch is None or r.node is None or r.node in branch) for r in mine
-            ]
-            kept = [r.request for r, k in zip(mine, flags, strict=True) if k]
-            dropped = [r.request for r, k in zip(mine, flags, strict=True) if not k]
-            seen_lines: set[tuple[int, int]] = set()
-            for r, k in zip(mine, flags, strict=True):
-                if r.off and s == TOTALS:
-                    # One line may hold several models' totals: the line is one place.
-                    if (r.request.file, r.request.line) in seen_lines:
-                        continue
-                    seen_lines.add((r.request.file, r.request.line))
-                counts_ = per_file.setdefault(r.request.file, {}).setdefault(s, [0, 0])
-                counts_[0 if k else 1] += 1
+            if branch is None:
+                flags = [not off for _r, _s, _n, off in mine]
+            else:
+                flags = [not off and (n is None or n in branch) for _r, _s, n, off in mine]
+            kept = [r[0] for r, k in zip(mine, flags, strict=True) if k]
+            dropped = [r[0] for r, k in zip(mine, flags, strict=True) if not k]
+            if s == TOTALS:
+                seen_lines: set[tuple[int, int]] = set()
+                for (req, _s, _n, off), k in zip(mine, flags, strict=True):
+                    if off:
+                        # One line may hold several models' totals: the line is one place.
+                        if (req.file, req.line) in seen_lines:
+                            continue
+                        seen_lines.add((req.file, req.line))
+                    counts_ = per_file.setdefault(req.file, {}).setdefault(s, [0, 0])
+                    counts_[0 if k else 1] += 1
+            else:
+                # Counted in C: (file, kept) -> requests.
+                places = Counter(zip([r[0].file for r in mine], flags, strict=True))
+                for (file, k), n in places.items():
+                    per_file.setdefault(file, {}).setdefault(s, [0, 0])[0 if k else 1] += n
             comps = []
             for c in comps_of.get(s, ()):
                 if not on(c.node):
                     continue
                 # Its place among the branch's requests: those read before it on the branch.
-                after = sum(1 for r in mine[: c.at] if on(r.node))
+                after = sum(1 for r in mine[: c.at] if on(r[2]))
                 post = kept[after].context if after < len(kept) else None
                 comps.append(
                     LogCompaction(c.line, after, c.trigger, c.pre_tokens, post, c.file, c.time)
                 )
             stamps = self.times.get(s, ())
             times = (
-                tuple(t for _n, t in stamps)
+                tuple([t for _n, t in stamps])
                 if branch is None
-                else tuple(t for n, t in stamps if n is None or n in branch)
+                else tuple([t for n, t in stamps if n is None or n in branch])
             )
             if kept or dropped:
                 series_out.append(LogSeries(s, tuple(kept), tuple(comps), tuple(dropped), times))
@@ -500,6 +619,17 @@ class Tally:
             self.totals_only,
             model_assumed=self.model_assumed,
         )
+
+
+def _walk(parents: dict[str, str | None], leaf: str) -> set[str]:
+    """The entries on the path from ``leaf`` to its root, by ``parents`` (a loop stops
+    where it closes)."""
+    path: set[str] = set()
+    node: str | None = leaf
+    while node is not None and node not in path:
+        path.add(node)
+        node = parents.get(node)
+    return path
 
 
 def lines_of(stream: LineSource, limit: int, what: str = "log") -> bytes:
