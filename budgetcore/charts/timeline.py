@@ -380,7 +380,8 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     if not result.timed or all(v is None for v in starts):
         return None
     xs = _xs(len(result.rows), width)
-    ends, nexts = col["run_end_ms"], col["run_next_append_ms"]
+    # Lists, indexed in C (the columns' own indexing is a Python call, a few per run).
+    ends, nexts = list(col["run_end_ms"]), list(col["run_next_append_ms"])
     # (index, duration numerator, denominator, append ms or None), in seconds.
     runs: list[tuple[int, int, int, int | None]] = []
     for i, start in enumerate(starts):
@@ -405,7 +406,7 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     sn, sd = scale.numerator, scale.denominator
     h = height * UNIT
     bars = []
-    turn, fate, tries = col["turn"], col["run_fate"], col["run_tries"]
+    turn, fate, tries = list(col["turn"]), col["run_fate"], list(col["run_tries"])
     # Runs mostly last the same few durations (one fixed duration, or cut at a
     # timeout): one Fraction each, not one per run.
     durations: dict[tuple[int, int], Fraction] = {}
