@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 from itertools import pairwise
 from operator import add
 from typing import NamedTuple
@@ -361,6 +361,13 @@ def _fates(
     return tuple((f, tuple(by[f])) for f in _FATES)
 
 
+@lru_cache(maxsize=4_096)
+def _seconds(ms: int) -> Fraction:
+    """``ms`` milliseconds as exact seconds, by value: a redraw's appends mostly recur in
+    the next (a Fraction is a microsecond or two in CPython, a few hundred per input)."""
+    return Fraction(ms, 1000)
+
+
 #: The strip's top is at most this many times the longest run: a session whose next
 #: append is an hour away would otherwise flatten every run to the base.
 _APPEND_REACH = 4
@@ -422,7 +429,7 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
                 str(fate[i]),
                 tries[i],
                 duration,
-                None if a is None else Fraction(a, 1000),
+                None if a is None else _seconds(a),
                 h - (n * h * sd) // (d * sn),  # floor: never above the exact height
                 None if a is None or above else h - (a * h * sd) // (1000 * sn),
                 above,
