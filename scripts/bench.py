@@ -532,7 +532,8 @@ def loop_figures(loops: dict[str, Any], floor: float) -> dict[str, Any]:
         "replay_timed_redraw_ms_p95": round(pct(timed, 0.95), 2),
         # The same past the first fifth: the first redraws after timing is switched on
         # run its paths for the first time (V8 compiles each wasm function at its first
-        # call and optimises the hot ones later), 3-6 times the later ones.
+        # call and optimises the hot ones later); in one per-redraw series they took 3-6
+        # times the later ones, in a bench run after it not (docs/performance.md).
         "replay_timed_warm_redraw_ms_p95": round(pct(timed[len(timed) // 5 :], 0.95), 2),
         "floor_ready_ms_median": floor,
     }
