@@ -17,6 +17,7 @@ relative (works from any subpath, any static host, no CDN)::
       pyodide-loader-page.<h>.js   the page's: that, restoring the memory snapshot
       pyodide-snapshot.<h>.bin, budgetcore-files.<h>.bin   the snapshot and the files
       pyodide.<h>.js, pyodide.asm.<h>.js, pyodide-<h>/pyodide.asm.wasm
+      pyodide.asm-page.<h>.js  the page's copy of pyodide.asm.js (page_asm)
       python_stdlib.<h>.zip    Pyodide's stdlib as shipped (the baselines')
       python_stdlib_pyc.<h>.zip    with bytecode for what the page imports
       pyodide-lock.<h>.json, wheels-<h>/<wheel name>.whl
@@ -152,6 +153,11 @@ def _copy_pyodide(site: Site, made: Snapshot) -> tuple[str, str, str, list[str]]
     names = {
         "pyodide": site.put((src / "pyodide.mjs").read_bytes(), "pyodide", ".js"),
         "asm": site.put((src / "pyodide.asm.mjs").read_bytes(), "pyodide.asm", ".js"),
+        "page_asm": site.put(
+            page_asm((src / "pyodide.asm.mjs").read_text(encoding="utf-8")).encode(),
+            "pyodide.asm-page",
+            ".js",
+        ),
         "stdlib": site.put((src / "python_stdlib.zip").read_bytes(), "python_stdlib", ".zip"),
         "wasm_dir": wasm_dir,
     }
@@ -181,7 +187,7 @@ def _copy_pyodide(site: Site, made: Snapshot) -> tuple[str, str, str, list[str]]
     snapshot = site.put(made.snapshot, "pyodide-snapshot", ".bin")
     files = site.put(made.files, "budgetcore-files", ".bin")
     page_loader = PAGE_LOADER.format(
-        **{**names, "stdlib": page_stdlib},
+        **{**names, "stdlib": page_stdlib, "asm": names["page_asm"]},
         snapshot=snapshot,
         files=files,
         site=json.dumps(made.site),
@@ -193,7 +199,7 @@ def _copy_pyodide(site: Site, made: Snapshot) -> tuple[str, str, str, list[str]]
         plain,
         loader,
         [
-            *(f"./assets/{names[k]}" for k in ("pyodide", "asm")),
+            *(f"./assets/{names[k]}" for k in ("pyodide", "page_asm")),
             f"./assets/{wasm_dir}/pyodide.asm.wasm",
             f"./assets/{page_stdlib}",
             f"./assets/{snapshot}",
@@ -242,6 +248,33 @@ def restore_js(asm: str) -> str:
     if len(found) != 1:
         raise SystemExit("build: pyodide.asm.mjs no longer builds its trampoline as the page does")
     return (WEB / "snapshot.js").read_text(encoding="utf-8").replace("__TRAMPOLINE__", found[0])
+
+
+#: Emscripten's ``convertJsFunctionToWasm`` (in Pyodide's pyodide.asm.mjs) compiles a
+#: one-function wasm module for each JavaScript function it puts in the function table.
+#: The module's bytes depend only on the signature, and Pyodide's start puts about 260
+#: functions there: 260 synchronous compiles in one task (a traced cold load: the
+#: runtime's start, 0.28 s on a loaded machine; each compile 0.5-16 ms). The page's
+#: copy compiles each distinct module once and instantiates it per function.
+WRAPPER_COMPILE = "var module=new WebAssembly.Module(bytes);"
+WRAPPER_CACHED = (
+    "var key=bytes.join(),made=convertJsFunctionToWasm.made??=new Map,module=made.get(key);"
+    "if(!module)made.set(key,module=new WebAssembly.Module(bytes));"
+)
+
+
+def page_asm(asm: str) -> str:
+    """Pyodide's pyodide.asm.mjs as the page runs it: its JavaScript functions' table
+    wrappers compiled once per signature (:data:`WRAPPER_COMPILE`). The build stops when
+    the runtime no longer has that line in that function. The floors keep Pyodide's own
+    file (what any Pyodide page costs)."""
+    start = asm.find("var convertJsFunctionToWasm=(func,sig)=>{")
+    at = asm.find(WRAPPER_COMPILE, start)
+    if start < 0 or asm.count(WRAPPER_COMPILE) != 1 or at - start > 400:
+        raise SystemExit(
+            "build: pyodide.asm.mjs no longer wraps a JavaScript function as the page expects"
+        )
+    return asm.replace(WRAPPER_COMPILE, WRAPPER_CACHED)
 
 
 def files_blob(wheel: bytes) -> bytes:
@@ -340,7 +373,7 @@ def build(out: Path) -> None:
     html = html.replace("</title>", " (the page's stdlib)</title>")
     (tmp / "bare-pyodide-pyc.html").write_text(_rewrite(html, site, []), encoding="utf-8")
     pages = {lang: prerender(template, first_screen(lang=lang)) for lang in PAGES}
-    offline.write(tmp, pages, WEB, VENDOR, made)
+    offline.write(tmp, pages, WEB, VENDOR, made, patch=page_asm)
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
 

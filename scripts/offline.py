@@ -36,6 +36,7 @@ import gzip
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -132,11 +133,20 @@ def _first_view_zh(zh_html: str) -> Element:
     return Element("template", attrs, kept)
 
 
-def write(out: Path, pages: dict[str, str], web: Path, vendor: Path, snapshot: Any) -> Path:
+def write(
+    out: Path,
+    pages: dict[str, str],
+    web: Path,
+    vendor: Path,
+    snapshot: Any,
+    *,
+    patch: Callable[[str], str] = lambda asm: asm,
+) -> Path:
     """Write ``out/budgetcore.html`` from the pre-rendered pages (``{"en": ..., "zh":
     ...}``, their template form, before the build's URL rewriting), the built vendor
     folder and the page's memory snapshot (scripts/build.py ``Snapshot``: the heap and
-    budgetcore's files, both gzip'd, and where the files go)."""
+    budgetcore's files, both gzip'd, and where the files go); ``patch`` makes Pyodide's
+    runtime the page's (scripts/build.py ``page_asm``)."""
     pyodide = vendor / "pyodide"
     (wheel,) = sorted(pyodide.glob("budgetcore-*.whl"))
     lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
@@ -149,7 +159,7 @@ def write(out: Path, pages: dict[str, str], web: Path, vendor: Path, snapshot: A
     styles = [(web / "style.css").read_text(encoding="utf-8")]
     scripts = [
         (pyodide / "pyodide.js").read_text(encoding="utf-8"),
-        classic_asm((pyodide / "pyodide.asm.mjs").read_text(encoding="utf-8")),
+        classic_asm(patch((pyodide / "pyodide.asm.mjs").read_text(encoding="utf-8"))),
         snapshot.script,
         (web / "offline.js").read_text(encoding="utf-8"),
     ]

@@ -10,6 +10,8 @@ import hashlib
 import importlib.util
 import io
 import json
+import shutil
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -102,3 +104,39 @@ def test_the_build_stops_when_pyodide_builds_its_trampoline_otherwise() -> None:
     build = _build()
     with pytest.raises(SystemExit, match="trampoline"):
         build.restore_js("function getWasmTrampolineModule(){return makeIt()}")
+
+
+ASM = ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs"
+NODE = shutil.which("node")
+
+
+def test_the_page_runtime_compiles_a_table_wrapper_once_per_signature() -> None:
+    """Emscripten's convertJsFunctionToWasm as Pyodide ships it (node_modules' pyodide.asm.mjs,
+    from ``var uleb128EncodeWithLen`` to ``var addFunction``), patched by page_asm and
+    run in Node: each JavaScript function gets its own working wrapper, and three
+    functions of two signatures compile two modules (Pyodide's start: about 260
+    functions, one compile each before)."""
+    if NODE is None or not ASM.exists():
+        pytest.skip("node and node_modules' Pyodide are needed")
+    asm = ASM.read_text(encoding="utf-8")
+    code = _build().page_asm(asm)
+    part = code[code.index("var uleb128EncodeWithLen=") : code.index("var addFunction=")]
+    script = part + (
+        "let compiled=0;const Module=WebAssembly.Module;"
+        "WebAssembly.Module=function(b){compiled++;return new Module(b)};"
+        "const f=convertJsFunctionToWasm((a)=>a+1,'ii'),g=convertJsFunctionToWasm((a)=>a*2,'ii'),"
+        "h=convertJsFunctionToWasm((a,b)=>a-b,'iii');"
+        "console.log(JSON.stringify([f(3),g(3),h(7,2),compiled]))"
+    )
+    out = subprocess.run([NODE, "-e", script], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == [4, 6, 5, 2]
+    original = asm[asm.index("var uleb128EncodeWithLen=") : asm.index("var addFunction=")]
+    out = subprocess.run(
+        [NODE, "-e", script.replace(part, original)], capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout) == [4, 6, 5, 3]  # the oracle: one compile per function
+
+
+def test_the_build_stops_when_pyodide_wraps_javascript_functions_otherwise() -> None:
+    with pytest.raises(SystemExit, match="wraps a JavaScript function"):
+        _build().page_asm("var convertJsFunctionToWasm=(func,sig)=>{return makeIt(func)};")

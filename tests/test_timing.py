@@ -222,3 +222,18 @@ def test_with_no_clock_and_retries_that_never_fail_nothing_changes() -> None:
     assert [r.as_dict() for r in plain.rows] == [r.as_dict() for r in retried.rows]
     assert retried.summary.as_dict().items() >= plain.summary.as_dict().items()
     assert dataclasses.replace(retried.summary, timed=False).as_dict() == plain.summary.as_dict()
+
+
+def test_a_run_cut_after_billed_tries_leaves_its_resends_unknown_as_the_oracle_does() -> None:
+    """tests/test_timing_oracle.py's case (every try fails and is resent; the 5th would
+    end past the 90 s execution timeout and is cut) in the replay: four tries billed,
+    the fifth unknown, so the resends' tokens are unknown (None, never 0), and every
+    other total is the oracle's. Hypothesis rarely draws a cut after a billed try."""
+    from tests.property.test_timing_properties import _replay, assert_same  # noqa: PLC0415
+    from tests.timing_oracle_helpers import SCENARIO, timed  # noqa: PLC0415
+
+    opts = timed("20", 1_000, retries={"failure_rate": "1", "max_resends": 10})
+    got = _replay(SCENARIO, [{"added": 500}], opts)
+    assert (got.rows[0].run_tries, got.rows[0].run_unknown_tries) == (5, 1)
+    assert got.summary.retry_tokens is None
+    assert_same(got, oracle_timed_replay(SCENARIO, [{"added": 500}], opts))

@@ -85,13 +85,10 @@ def settle_gc() -> None:
 
 
 class Shell:
-    def __init__(self) -> None:
+    def __init__(self, state: Any, effects: tuple[fx.Effect, ...], lang: str) -> None:
+        """The shell over the first state (``update`` of the link, see :func:`boot`)."""
         root = document.documentElement
-        lang = "zh" if root.lang == "zh-CN" else "en"
-        q("#boot-stage").textContent = t("boot.drawing", lang)
-        state = initial_state(width=self.box_width("#chart-funnel"))
-        link = E.LinkOpened(str(window.location.hash), str(window.navigator.language))
-        self.state, effects = update(state, link)
+        self.state = state
         # The build pre-rendered render(first_state(lang=...)): when that is this state
         # (no fragment, the page's language, desktop width), the page shows what the
         # first paint would write, and nothing is written; adopt() renders the screen to
@@ -121,7 +118,8 @@ class Shell:
             _ops, self.painted = main_ops(self.state, self.painted)
         self.on_resize(None)  # the full-width panels' width, now that the page is laid out
 
-    def box_width(self, selector: str) -> int:
+    @staticmethod
+    def box_width(selector: str) -> int:
         # Charts draw at their box's real width (12 px text at any width): its inner
         # width, without its padding.
         box = q(selector)
@@ -393,9 +391,25 @@ class Shell:
         self.dispatch(E.Resized(self.box_width("#chart-funnel"), self.box_width("#experiments")))
 
 
-def boot() -> None:
-    shell = Shell()
+async def turn() -> None:
+    """The browser's turn (Pyodide's event loop runs a ready callback in a timer): the
+    boot's Python ran as one task of 0.25-0.45 s on a loaded machine (scripts/bench's
+    longest after the numbers are visible), the first use of each path compiling the
+    interpreter's code on the way."""
+    await asyncio.sleep(0)
+
+
+async def boot() -> None:
+    lang = "zh" if document.documentElement.lang == "zh-CN" else "en"
+    q("#boot-stage").textContent = t("boot.drawing", lang)
+    state = initial_state(width=Shell.box_width("#chart-funnel"))
+    await turn()
+    link = E.LinkOpened(str(window.location.hash), str(window.navigator.language))
+    state, effects = update(state, link)
+    await turn()
+    shell = Shell(state, effects, lang)
     window.performance.mark("budgetcore:rendered")
+    await turn()
     for selector, kind, handler in dom.LISTENERS:
         node = window if selector == "window" else q(selector)
         node.addEventListener(kind, create_proxy(getattr(shell, handler)))
@@ -408,8 +422,10 @@ def boot() -> None:
     later(0, shell.load_model_data)
 
 
+# A top-level await: run_main (budgetcore.ui.snapshot) hands the coroutine to start.js,
+# which awaits it, as Pyodide's runPythonAsync would.
 try:
-    boot()
+    await boot()  # type: ignore[top-level-await]  # noqa: F704, PLE1142
 except Exception as exc:  # a readable error instead of a traceback
     document.documentElement.dataset.state = "error"
     q("#boot-error").textContent = f"Start-up failed: {type(exc).__name__}: {exc}"

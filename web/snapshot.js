@@ -7,18 +7,51 @@ const budgetcoreSnapshot = {
   // as one task of 0.5-1.5 s on a loaded machine (scripts/bench's longest task).
   pause: () => (globalThis.scheduler?.yield
     ? scheduler.yield() : new Promise((done) => setTimeout(done, 0))),
-  // Pyodide's createPyodideModule, then the browser's turn: its instance is made in one
-  // task and the restore and Python's settling in the next (inside loadPyodide, with no
-  // await between them otherwise).
+  // A pause only once `budget` ms have passed since the last one (a loop's turns).
+  budget: 30,
+  since: 0,
+  async due() {
+    if (performance.now() - budgetcoreSnapshot.since < budgetcoreSnapshot.budget) return;
+    await budgetcoreSnapshot.pause();
+    budgetcoreSnapshot.since = performance.now();
+  },
+  // Pyodide's createPyodideModule, with the browser's turn between its steps, each of
+  // which was one task with the next (a trace of a cold load, docs/performance.md):
+  // the wasm's instance made (the end of the streaming compile, instantiate), then
+  // Emscripten's receiveInstance (its dynamic-linking table); the runtime's start
+  // (Emscripten runs it in a timer when `setStatus` is set, its own hook for a status
+  // line); then the restore and Python's settling, inside loadPyodide.
   instantiate: (create) => async (settings) => {
+    const wasm = settings.instantiateWasm;  // Pyodide's: streaming, with its imports
+    if (wasm) {
+      settings.instantiateWasm = (imports, received) => wasm(imports, (instance, module) => {
+        budgetcoreSnapshot.pause().then(() => received(instance, module));
+      });
+    }
+    settings.setStatus ??= () => {};
     const module = await create(settings);
     await budgetcoreSnapshot.pause();
     return module;
   },
-  // A gzip'd response's bytes, inflated as they stream in.
-  inflate: (response) => {
+  // A gzip'd response's bytes, inflated as they stream in, a slice at a time with the
+  // browser's turn between slices: DecompressionStream inflates on the main thread,
+  // and a pipe from the response ran as microtasks of one task (the 6.7 MB snapshot:
+  // tasks of 140-210 ms in a traced cold load). Small slices: the heap is mostly
+  // zeros, and 64 kB of them inflate to up to 64 MB (one slice took 87 ms).
+  inflate: async (response) => {
     if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
-    return new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    const inflater = new DecompressionStream("gzip");
+    const writer = inflater.writable.getWriter();
+    const bytes = new Response(inflater.readable).arrayBuffer();
+    const reader = response.body.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      for (let at = 0; at < read.value.length; at += 1 << 12) {
+        await writer.write(read.value.subarray(at, at + (1 << 12)));
+        await budgetcoreSnapshot.due();
+      }
+    }
+    await writer.close();
+    return bytes;
   },
   // After the restore, before any other Python runs. The heap holds the modules main.py
   // imports, not the files: budgetcore's files go where the snapshot had them (`site`),
@@ -35,6 +68,7 @@ const budgetcoreSnapshot = {
       const path = `${site}/${name}`;
       pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
       pyodide.FS.writeFile(path, bytes.subarray(end + 1 + start, end + 1 + start + length));
+      await budgetcoreSnapshot.due();  // some hundred files: 0.1-0.16 s in one task
     }
     budgetcoreSnapshot.trampoline(pyodide._module);
     await budgetcoreSnapshot.pause();

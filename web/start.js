@@ -19,6 +19,7 @@ pyodide.registerJsModule("pyscript", { document, window: globalThis });
 await new Promise((done) => setTimeout(done, 0));  // the browser's turn before main.py
 // main.py as compiled at build time when it is this text (budgetcore.ui.snapshot).
 const snapshot = pyodide.pyimport("budgetcore.ui.snapshot");
+await new Promise((done) => setTimeout(done, 0));  // and before main.py's first step
 const awaited = snapshot.run_main(await main);
 snapshot.destroy();
 if (awaited) await awaited;

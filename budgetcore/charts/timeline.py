@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 from itertools import pairwise
 from operator import add
 from typing import NamedTuple
@@ -361,6 +361,13 @@ def _fates(
     return tuple((f, tuple(by[f])) for f in _FATES)
 
 
+@lru_cache(maxsize=4_096)
+def _seconds(ms: int) -> Fraction:
+    """``ms`` milliseconds as exact seconds, by value: a redraw's appends mostly recur in
+    the next (a Fraction is a microsecond or two in CPython, a few hundred per input)."""
+    return Fraction(ms, 1000)
+
+
 #: The strip's top is at most this many times the longest run: a session whose next
 #: append is an hour away would otherwise flatten every run to the base.
 _APPEND_REACH = 4
@@ -380,7 +387,8 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     if not result.timed or all(v is None for v in starts):
         return None
     xs = _xs(len(result.rows), width)
-    ends, nexts = col["run_end_ms"], col["run_next_append_ms"]
+    # Lists, indexed in C (the columns' own indexing is a Python call, a few per run).
+    ends, nexts = list(col["run_end_ms"]), list(col["run_next_append_ms"])
     # (index, duration numerator, denominator, append ms or None), in seconds.
     runs: list[tuple[int, int, int, int | None]] = []
     for i, start in enumerate(starts):
@@ -405,7 +413,7 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     sn, sd = scale.numerator, scale.denominator
     h = height * UNIT
     bars = []
-    turn, fate, tries = col["turn"], col["run_fate"], col["run_tries"]
+    turn, fate, tries = list(col["turn"]), col["run_fate"], list(col["run_tries"])
     # Runs mostly last the same few durations (one fixed duration, or cut at a
     # timeout): one Fraction each, not one per run.
     durations: dict[tuple[int, int], Fraction] = {}
@@ -421,7 +429,7 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
                 str(fate[i]),
                 tries[i],
                 duration,
-                None if a is None else Fraction(a, 1000),
+                None if a is None else _seconds(a),
                 h - (n * h * sd) // (d * sn),  # floor: never above the exact height
                 None if a is None or above else h - (a * h * sd) // (1000 * sn),
                 above,

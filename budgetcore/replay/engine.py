@@ -158,6 +158,13 @@ def point_counts(
     slot = PointClock(session.retries) if timed else None
     bill_failed = session.retries is None or session.retries.bill_failed_output
     unit = session.unit
+    # A fixed duration is every try's, whatever it reads and writes: once, not a cached
+    # call per run (hashing the Duration each time; a few hundred runs per redraw).
+    fixed_try = (
+        try_units(timing.duration, unit, 0, 0)
+        if timing is not None and timing.duration.fixed_s is not None
+        else None
+    )
     starts, run_at, nxt = session.starts, session.run_at, session.next_append
     pending: tuple[int, int, int] | None = None  # (end, c, A) of a run not yet landed
     published = discarded = abandoned = failed = in_flight = breaker = 0
@@ -296,7 +303,9 @@ def point_counts(
                 # c and A move (at its end, with a clock).
                 fate, known, cut, end = slot.fate(
                     0 if run_start is None else run_start,
-                    None if timing is None else try_units(timing.duration, unit, work, written),
+                    fixed_try
+                    if fixed_try is not None or timing is None
+                    else try_units(timing.duration, unit, work, written),
                     seg.model_timeout_s * unit,
                     seg.run_timeout_s * unit,
                     nxt[t],

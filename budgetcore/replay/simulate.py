@@ -319,30 +319,39 @@ def _with_timing(
     retry_units = 0
     priced = rates is not None
     bill_failed = retries is None or retries.bill_failed_output
-    for r in rows:
-        known = r.run_tries - r.run_unknown_tries  # the tries billed
+    # The turns with a run, read by column (a TurnRow per turn cost more than the sums:
+    # 500 rows per redraw of the page's timed replay); as lists, indexed in C.
+    tries_col, cut_col = list(col["run_tries"]), list(col["run_unknown_tries"])
+    ran = [i for i, n in enumerate(tries_col) if n]
+    in_billed, out_billed = list(col["summary_input_billed"]), list(col["summary_output_billed"])
+    units_col, inputs = list(col["summary_units"]), list(col["summary_input"])
+    written_col = list(col["written"])
+    for i in ran:
+        cut = cut_col[i]
+        known = tries_col[i] - cut  # the tries billed
         if not known:
             continue
-        run_tokens = r.summary_input_billed + r.summary_output_billed
-        run_units = 0 if r.summary_units is None else r.summary_units
+        run_tokens = in_billed[i] + out_billed[i]
+        run_units = units_col[i] or 0  # None without prices
         tokens += run_tokens
         units += run_units
-        if r.run_fate == "discarded":
+        if fates[i] == "discarded":
             wasted_tokens += run_tokens
             wasted_units += run_units
         if retry_tokens is not None:
             # The resends are every billed try but the first, which bills its input and
             # its output unless it failed with failed tries' output off (the output
             # tries are the last ones: only the passing try, which ends the run).
-            if r.run_unknown_tries:  # the try after a known one was cut: a resend, unknown
+            if cut:  # the try after a known one was cut: a resend, unknown
                 retry_tokens = None
                 continue
-            passed = r.run_fate in ("published", "discarded")
+            passed = fates[i] in ("published", "discarded")
             first_out = int(bill_failed or (passed and known == 1))
-            retry_tokens += run_tokens - r.summary_input - r.written * first_out
+            summary_input, written = inputs[i], written_col[i]
+            retry_tokens += run_tokens - summary_input - written * first_out
             if rates is not None:
-                _, _, out_rate, plain = _at(rates, r.summary_input)
-                first_units = r.summary_input * plain + r.written * first_out * out_rate
+                _, _, out_rate, plain = _at(rates, summary_input)
+                first_units = summary_input * plain + written * first_out * out_rate
                 retry_units += run_units - first_units
     complete = unknown == 0
     total_tokens = tokens if complete else None
