@@ -112,8 +112,10 @@ class TestTurnLines:
         assert [str(p) for p in problems] == [
             "line 2: added must be an integer from 0 to 10^12, got -1",
             "line 3 must be a JSON object, got [1]",
+            # At its column in line 4: the decoder's own "line 1 column 2" read as a
+            # second line number (the December walk).
             "line 4 is not valid JSON: Expecting property name enclosed in double quotes "
-            "at line 1 column 2",
+            "at column 2",
             "line 5: set.workload.required_tokens is not a supported override (spec §9), got 1",
         ]
 
@@ -122,3 +124,14 @@ class TestTurnLines:
             parse_turn_lines('{"added": "x"}\n')
         with pytest.raises(ScenarioError, match="turns has no usable turn line"):
             parse_turn_lines("")
+
+
+def test_a_pasted_line_s_json_problem_is_at_its_column_in_that_line_in_both_languages() -> None:
+    """Indented lines count their indent: the column is the line's, as an editor shows it."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    _turns, problems = parse_turn_lines('{"added": 1}\n   {"added": }\n')
+    (problem,) = problems
+    assert problem.code == "json-in-line"
+    assert problem_text(problem, "en").endswith("Expecting value at column 14")
+    assert "第 14 列" in problem_text(problem, "zh")

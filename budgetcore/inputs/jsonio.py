@@ -100,7 +100,17 @@ def json_lines(text: str) -> Iterator[tuple[int, object]]:
         try:
             yield number, load_json(stripped, f"line {number}")
         except ScenarioError as exc:
-            yield number, exc
+            yield number, ScenarioError([_in_line(p, line) for p in exc.problems])
+
+
+def _in_line(problem: Problem, line: str) -> Problem:
+    """A line's JSON problem at its column in that line: the decoder's "line 1 column
+    5" read as a second line number beside "line 14" (the December walk)."""
+    if problem.code != "json":
+        return problem
+    params = dict(problem.params)
+    column = int(params["at_column"]) + len(line) - len(line.lstrip())
+    return Problem.coded(problem.path, "json-in-line", detail=params["detail"], at_column=column)
 
 
 # ---------------------------------------------------------------- the key rule

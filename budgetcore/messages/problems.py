@@ -67,6 +67,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is not valid JSON: {detail} at line {at_line} column {at_column}",
         "{where} 不是有效的 JSON:第 {at_line} 行第 {at_column} 列{detail}",
     ),
+    "core.json-in-line": (
+        "{where} is not valid JSON: {detail} at column {at_column}",
+        "{where} 不是有效的 JSON:第 {at_column} 列{detail}",
+    ),
     "core.json-deep": (
         "{where} is not valid JSON: nested too deeply",
         "{where} 不是有效的 JSON:嵌套过深",
