@@ -229,8 +229,8 @@ def test_a_run_cut_after_billed_tries_leaves_its_resends_unknown_as_the_oracle_d
     end past the 90 s execution timeout and is cut) in the replay: four tries billed,
     the fifth unknown, so the resends' tokens are unknown (None, never 0), and every
     other total is the oracle's. Hypothesis rarely draws a cut after a billed try."""
-    from tests.property.test_timing_properties import _replay, assert_same  # noqa: PLC0415
     from tests.timing_oracle_helpers import SCENARIO, timed  # noqa: PLC0415
+    from tests.timing_replay_helpers import _replay, assert_same  # noqa: PLC0415
 
     opts = timed("20", 1_000, retries={"failure_rate": "1", "max_resends": 10})
     got = _replay(SCENARIO, [{"added": 500}], opts)

@@ -127,8 +127,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "它不是该运行时的设置",
     ),
     "problem.tune-generations": (
-        "{field} must be an integer from 0 to {high}; got {got}",
-        "{field} 必须是 0 到 {high} 之间的整数(代数);收到 {got}",
+        "{field} must be an integer from 0 to {high}, or off; got {got}",
+        "{field} 必须是 0 到 {high} 之间的整数(代数),或 off;收到 {got}",
     ),
     "problem.tune-compression": (
         "{field} must be a ratio X (of X:1) from 1 to 1,000,000 with at most 6 decimal "

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.numbers import GROUPED, MAX_TOKENS, whole, whole_problem, whole_text
 from budgetcore.inputs.text import check_size
+from budgetcore.scenario.model import Scenario
+from budgetcore.scenario.overrides import apply_overrides
 
 __all__ = [
     "DEFAULT_K_COUNT",
@@ -38,6 +40,7 @@ __all__ = [
     "iroot",
     "log_spaced",
     "parse_axis",
+    "scenario_at",
 ]
 
 #: docs/spec.md §16: exactly 24 K values from 4,000 to M and 16 S values from 1,024 to O.
@@ -238,3 +241,9 @@ def check_points(ks: Sequence[int], ss: Sequence[int]) -> None:
                 )
             ]
         )
+
+
+def scenario_at(scenario: Scenario, k: int, s: int) -> Scenario:
+    """``scenario`` with trigger line ``k`` and summary cap ``s``: what the point replays
+    and what its reviewed config exports."""
+    return apply_overrides(scenario, {"config.trigger_tokens": k, "config.summary_max_tokens": s})

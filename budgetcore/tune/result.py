@@ -17,7 +17,6 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.replay.prepared import Session, prepare
 from budgetcore.scenario.model import Scenario
-from budgetcore.scenario.overrides import apply_overrides
 from budgetcore.tune.choice import (
     DEFAULT_MAX_GENERATIONS,
     Choice,
@@ -29,7 +28,7 @@ from budgetcore.tune.choice import (
     ranked,
 )
 from budgetcore.tune.engine import ENGINES, grid_of
-from budgetcore.tune.grid import check_axis, check_points, default_k, default_s
+from budgetcore.tune.grid import check_axis, check_points, default_k, default_s, scenario_at
 from budgetcore.tune.measures import GridMeasures, add_grids
 
 if TYPE_CHECKING:
@@ -52,12 +51,6 @@ def default_axes(scenario: Scenario) -> tuple[tuple[int, ...], tuple[int, ...]]:
     cfg = scenario.config
     m = main_safe_input(scenario.main_model, cfg.reply_max_tokens, cfg.safety_margin)
     return default_k(m), default_s(scenario.summary_contract.output_tokens)
-
-
-def scenario_at(scenario: Scenario, k: int, s: int) -> Scenario:
-    """``scenario`` with trigger line ``k`` and summary cap ``s``: what the point replays
-    and what its reviewed config exports."""
-    return apply_overrides(scenario, {"config.trigger_tokens": k, "config.summary_max_tokens": s})
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ def point_what_if(base: Baseline, scenario: Scenario, k: int, s: int) -> WhatIf 
     refuses that point (its cost is then unknown, never 0). A timed what-if reads the
     log's own clock, as the grid's timed replay of the same log does."""
     from budgetcore.replay.whatif import what_if_direct  # noqa: PLC0415
-    from budgetcore.tune.result import scenario_at  # noqa: PLC0415
+    from budgetcore.tune.grid import scenario_at  # noqa: PLC0415
 
     timing = None if base.options is None else base.options.timing
     try:

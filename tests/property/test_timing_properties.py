@@ -3,19 +3,11 @@
 
 from __future__ import annotations
 
-import json
-from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from budgetcore.replay.model import Replay
-from budgetcore.replay.options import parse_options
-from budgetcore.replay.simulate import replay
-from budgetcore.replay.turns import parse_turn_lines
-from budgetcore.scenario.parse import parse_scenario
 from tests.property.timed_strategies import (
     any_sessions,
     breaker_dicts,
@@ -27,12 +19,7 @@ from tests.property.timed_strategies import (
 )
 from tests.replay_oracle import oracle_replay
 from tests.timing_oracle import Undecided, oracle_timed_replay
-
-
-def _replay(data: dict[str, Any], turns: list[dict[str, Any]], opts: dict[str, Any]) -> Replay:
-    parsed, problems = parse_turn_lines("\n".join(json.dumps(t) for t in turns))
-    assert problems == ()
-    return replay(parse_scenario(data), parsed, parse_options(opts))
+from tests.timing_replay_helpers import _replay, assert_same
 
 
 def _oracle(
@@ -43,27 +30,6 @@ def _oracle(
     except Undecided:
         assume(False)
         raise
-
-
-def _exact(value: object) -> object:
-    return Fraction(value) if isinstance(value, Decimal) else value
-
-
-def assert_same(got: Replay, want: tuple[list[dict[str, Any]], dict[str, Any]]) -> None:
-    """Every value the oracle gives, row by row and in the summary, is the replay's."""
-    rows, summary = want
-    assert len(got.rows) == len(rows)
-    for row, expected in zip(got.rows, rows, strict=True):
-        for key, value in expected.items():
-            if key == "status":
-                if value is None:  # the oracle names only statuses it models itself
-                    assert row.status not in ("run", "recompress", "refused"), row.turn
-                else:
-                    assert row.status == value, row.turn
-            else:
-                assert _exact(getattr(row, key)) == value, (row.turn, key)
-    for key, value in summary.items():
-        assert _exact(getattr(got.summary, key)) == value, key
 
 
 @given(any_sessions, timed_options())

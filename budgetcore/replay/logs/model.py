@@ -185,10 +185,6 @@ class LogSeries:
         from budgetcore.replay.model import Turn  # noqa: PLC0415 - the replay's, loaded to replay
 
         reqs = self.requests
-        if not reqs:
-            # A totals-only session (Goose, Droid, Copilot CLI's shutdown metrics) has no
-            # request to replay, timed or not; its times are not read (min() of none).
-            return ()
         if timed:
             missing = next((r for r in reqs if r.started is None or r.finished is None), None)
             if missing is not None:
@@ -214,7 +210,11 @@ class LogSeries:
             times = sorted(own)
             # Milliseconds from the branch's first timestamped entry, as a replay's
             # clock counts (docs/spec.md §15).
-            zero = min([*times[:1], *(r.started for r in reqs if r.started is not None)])
+            # default: a totals-only session (Goose, Droid, Copilot CLI's shutdown metrics)
+            # has no request and no time, and no turn to time.
+            zero = min(
+                [*times[:1], *(r.started for r in reqs if r.started is not None)], default=0
+            )
             times = [t - zero for t in times]
         out = []
         for i, (req, added) in enumerate(zip(reqs, self.growth(), strict=True)):
