@@ -20,6 +20,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -142,6 +143,21 @@ def test_the_folder_plan_reads_a_session_s_parts_after_its_messages() -> None:
         "storage/part/msg_9/prt_9.json",
         "storage/session/prj_1/ses_1.json",
     )
+
+
+def test_the_compiled_decode_reads_a_summary_s_parent_as_the_plain_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The message shape's parentID, decoded straight into msgspec's struct (a large
+    database's path) or by the standard library: the same compactions."""
+    pytest.importorskip("msgspec")
+    monkeypatch.setattr(opencode, "compiled_from", lambda line, size=0: True)
+    typed = _db_log()
+    assert opencode.record_batches(opencode.MESSAGE) is not None  # compiled here
+    monkeypatch.setattr(opencode, "record_batches", lambda shape: None)
+    plain = _db_log()
+    assert _compactions(typed) == _compactions(plain) == EXPECTED
+    assert typed == plain
 
 
 # ---------------------------------------------------------------- in-memory databases
