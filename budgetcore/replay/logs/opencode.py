@@ -451,19 +451,22 @@ def _db_parts(db: Any, tally: Tally, number: int, asked: Asked, has_parts: bool)
                 "SELECT message_id, data FROM part WHERE message_id IN "
                 f"({','.join('?' * len(ids))}) ORDER BY message_id, id",
                 ids,
-            ).fetchall()
+            )
+            # One row held at a time: a message's parts are bounded only by the file.
+            for message, raw in rows:
+                number += 1
+                tally.record()
+                try:
+                    value: object = json.loads(
+                        raw, parse_float=read_number, parse_constant=NonFinite
+                    )
+                except (ValueError, TypeError, RecursionError):
+                    value = Problem.coded("", "log-line-not-json")
+                _part(tally, number, value, str(message), asked)
         except sqlite().Error as exc:
             raise ScenarioError(
                 [Problem.coded("log", "log-sqlite-unreadable", why=str(exc))]
             ) from None
-        for message, raw in rows:
-            number += 1
-            tally.record()
-            try:
-                value: object = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
-            except (ValueError, TypeError, RecursionError):
-                value = Problem.coded("", "log-line-not-json")
-            _part(tally, number, value, str(message), asked)
     _settle(tally, asked)
 
 
