@@ -138,6 +138,14 @@ def test_the_folder_plan_reads_a_session_s_parts_after_its_messages() -> None:
         ),
         ("storage/message/ses_2/msg_3.json",),
     ]
+    # The storage folder itself given: its message and part folders at the top.
+    inside = [p.removeprefix("storage/") for p in paths[:6]]
+    (one, _two) = plan_opencode(inside, frozenset(inside)).sessions
+    assert one.files[2:] == (
+        "part/msg_1/prt_1.json",
+        "part/msg_2/prt_2.json",
+        "part/msg_2/prt_3.json",
+    )
     # The part of no message read, and the session file, are named as not read.
     assert plan_folder(paths).not_read == (
         "storage/part/msg_9/prt_9.json",
