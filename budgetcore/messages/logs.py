@@ -203,6 +203,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "replay.logs.entry.zero-usage": ("assistant (zero usage)", "助手条目(用量为零)"),
     "replay.logs.entry.no-message-type": ("(no message type)", "(无消息类型)"),
+    # OpenCode's parts of the messages a summary names (opencode.py): who asked.
+    "replay.logs.entry.opencode-compaction-auto": (
+        "compaction part (auto)",
+        "压缩部件(自动)",
+    ),
+    "replay.logs.entry.opencode-compaction-manual": (
+        "compaction part (manual)",
+        "压缩部件(手动)",
+    ),
+    "replay.logs.entry.opencode-compaction-unknown": (
+        "compaction part (auto unknown)",
+        "压缩部件(未说明是否自动)",
+    ),
+    "replay.logs.entry.opencode-part-no-type": ("part (no type)", "部件(无类型)"),
     "replay.logs.entry.goose-message": (
         "message (Goose keeps no usage per message)",
         "消息(Goose 不按消息记录用量)",

@@ -156,7 +156,9 @@ def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``opencode.db`` (``opencode-<channel>.db``), each session in it read apart; the
-    older ``storage/message/<session>/<message>.json``, one session per folder."""
+    older ``storage/message/<session>/<message>.json``, one session per folder, with
+    the parts of its messages (``storage/part/<message>/<part>.json``: who asked for a
+    compaction) after its messages."""
     sessions: list[SessionFiles] = []
     messages: dict[str, list[str]] = {}
     for p in paths:
@@ -177,8 +179,27 @@ def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
             and (len(parts) <= 2 or (len(parts) == 3 and parts[0] == "message"))
         ):
             messages.setdefault("/".join(parts[:-1]), []).append(p)
-    sessions += [SessionFiles(files[0], tuple(files)) for files in messages.values()]
+    parts_of = _opencode_parts(paths)
+    for files in messages.values():
+        own = [f for m in files for f in parts_of.get(_message_key(m), ())]
+        sessions.append(SessionFiles(files[0], (*files, *own)))
     return Claim(tuple(sessions))
+
+
+def _message_key(path: str) -> tuple[str, str]:
+    """A message file's storage folder and id: ``<storage>/message/<session>/<id>.json``."""
+    parts = path.split("/")
+    return "/".join(parts[:-3]), parts[-1].removesuffix(".json")
+
+
+def _opencode_parts(paths: Sequence[str]) -> dict[tuple[str, str], list[str]]:
+    """``<storage>/part/<message id>/<part id>.json`` by (storage folder, message id)."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for p in paths:
+        parts = p.split("/")
+        if len(parts) >= 3 and parts[-3] == "part" and parts[-1].endswith(".json"):
+            out.setdefault(("/".join(parts[:-3]), parts[-2]), []).append(p)
+    return out
 
 
 def plan_amp(paths: Sequence[str], present: frozenset[str]) -> Claim:

@@ -14,6 +14,21 @@ a child session (a subagent's task) a series of its parent's session. The newer
 ``session_message`` table (``type``, ``data``) holds assistant messages of the same
 JSON: read beside ``message``, each id once, as ccusage 20.0.24 reads both.
 
+Who asked for a compaction: OpenCode's ``SessionCompaction.create`` writes a user
+message and on it a ``compaction`` part ``{type: "compaction", auto, overflow?}``
+(``auto`` true from the overflow check, the user's ``/compact`` false); the summary is
+the assistant message with ``summary: true`` whose ``parentID`` is that user message
+(sst/opencode ``packages/opencode/src/session/compaction.ts`` @31e22f65 ``create``,
+``processCompaction``; anomalyco/opencode ``packages/opencode/src/session/message-v2.ts``
+@007a9409 ``CompactionPart``). The part is a row of the ``part`` table (``id,
+message_id, session_id, time_created, time_updated, data``: anomalyco/opencode
+``packages/core/src/session/sql.ts`` @02ce4a33 ``PartTable``), or in the older files
+``storage/part/<message id>/<part id>.json`` (the ids from the path, as OpenCode's own
+``packages/opencode/src/storage/json-migration.ts`` @0a8a0ed8 takes them). The reader
+reads the parts of the messages a summary names, each in the ledger, and marks the
+compaction ``manual`` (``auto`` false), ``auto`` (true) or unknown (None: no part
+says, as older OpenCode wrote none).
+
 The database comes open (``tally.Database``): from its bytes (``sqlite3``
 ``deserialize``, a copy in memory; the page, standard input), or from its file,
 read-only, opened by the shell; the core never touches a file, and never writes one
@@ -49,7 +64,18 @@ _MODEL_REF = Shape(
 )
 MESSAGE = Shape(
     "OpenCodeMessage",
-    ("id", "role", "time", "tokens", "modelID", "providerID", "model", "cost", "summary"),
+    (
+        "id",
+        "role",
+        "time",
+        "tokens",
+        "modelID",
+        "providerID",
+        "model",
+        "cost",
+        "summary",
+        "parentID",
+    ),
     (("time", Shape("OpenCodeTime", ("created",))), ("model", _MODEL_REF)),
     frozenset({"role"}),
 )
@@ -112,11 +138,20 @@ def _record(value: object) -> Any:
     return Problem.coded("", "log-line-not-object")
 
 
-def _message(tally: Tally, number: int, rec: Any, series: str, mid: str | None = None) -> None:
+def _message(
+    tally: Tally,
+    number: int,
+    rec: Any,
+    series: str,
+    mid: str | None = None,
+    *,
+    asked: Asked | None = None,
+) -> None:
     """One message (a file, a row: its record, or the Problem of one that is none), as a
     request or an entry. ``mid``: its id (a row's column; a file's ``id``), by which a
     message both in the database and in the older files is billed once
-    (usage.billed_elsewhere, as ccusage folds them)."""
+    (usage.billed_elsewhere, as ccusage folds them). ``asked``: where a summary's
+    compaction is noted, its trigger set once the parts are read (:func:`_settle`)."""
     if isinstance(rec, Problem):
         tally.malformed(number, rec)
         return
@@ -173,16 +208,86 @@ def _message(tally: Tally, number: int, rec: Any, series: str, mid: str | None =
     if mid is not None:
         tally.ids.append((tally.file, number, mid, "opencode"))
     if rec.summary is True:
-        tally.compaction(number, series=series, trigger="auto", time=at)
+        tally.compaction(number, series=series, trigger=None, time=at)
+        if asked is not None:
+            asked.summaries.append((len(tally.compactions) - 1, rec.parentID))
+
+
+class Asked:
+    """A session's compactions and who asked for them: each summary's compaction (its
+    place in ``Tally.compactions``, the message it names as its parent) and each
+    message's compaction parts read (its id -> "auto", "manual", or None: not told)."""
+
+    __slots__ = ("parts", "summaries")
+
+    def __init__(self) -> None:
+        self.summaries: list[tuple[int, object]] = []
+        self.parts: dict[str, str | None] = {}
+
+    def parents(self) -> list[str]:
+        """The messages the summaries name, each once, in order."""
+        return list(dict.fromkeys(p for _i, p in self.summaries if isinstance(p, str) and p))
+
+
+#: A part's ``auto`` -> the compaction's trigger and the part's kind in the ledger.
+_AUTO: dict[object, tuple[str, str]] = {
+    True: ("auto", "compaction part (auto)"),
+    False: ("manual", "compaction part (manual)"),
+}
+_AUTO_UNKNOWN = "compaction part (auto unknown)"
+
+
+def _part(tally: Tally, number: int, value: object, message: str, asked: Asked) -> None:
+    """One part (a row of ``part``, a file of ``storage/part``) of ``message``, its
+    decoded JSON (or the Problem of one that is none), counted in the ledger by its
+    type; a compaction part's ``auto`` noted for the message's summary."""
+    if isinstance(value, Problem):
+        tally.malformed(number, value)
+        return
+    if not isinstance(value, dict):
+        tally.malformed(number, Problem.coded("", "log-line-not-object"))
+        return
+    kind = value.get("type")
+    if kind != "compaction":
+        tally.entry(f"{kind} part" if isinstance(kind, str) and kind else "part (no type)")
+        return
+    auto = value.get("auto")
+    trigger, label = _AUTO[auto] if isinstance(auto, bool) else (None, _AUTO_UNKNOWN)
+    tally.entry(label)
+    # Two parts of one message that disagree tell nothing: unknown.
+    known = asked.parts.get(message, trigger)
+    asked.parts[message] = trigger if known == trigger else None
+
+
+def _settle(tally: Tally, asked: Asked) -> None:
+    """Each summary's compaction takes the trigger its parent message's compaction
+    part says (None where no part of it was read)."""
+    for index, parent in asked.summaries:
+        trigger = asked.parts.get(parent) if isinstance(parent, str) else None
+        tally.compactions[index].trigger = trigger
+
+
+def _part_file(name: str) -> str | None:
+    """The message a ``storage/part/<message id>/<part id>.json`` file belongs to, by
+    its path (as OpenCode's json-migration.ts takes it); None: not a part file."""
+    parts = name.split("/")
+    return parts[-2] if len(parts) >= 3 and parts[-3] == "part" and parts[-2] else None
 
 
 def read_opencode(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
-    """One session's message files (``storage/message/<session>/*.json``), in order."""
+    """One session's message files (``storage/message/<session>/*.json``), in order,
+    with the part files of its messages (``storage/part/<message>/*.json``)."""
     tally = Tally("opencode")
+    asked = Asked()
     for name, stream in files:
         tally.open(name)
         tally.record()
-        _message(tally, 1, _record(document_of(stream, what)), "main")
+        message = _part_file(name)
+        if message is not None:
+            _part(tally, 1, document_of(stream, what), message, asked)
+            continue
+        _message(tally, 1, _record(document_of(stream, what)), "main", asked=asked)
+    _settle(tally, asked)
     return tally.session(files[0][0] if files else "")
 
 
@@ -277,7 +382,9 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             chunks = _chunks(db, reads, source)
         except sqlite3.Error as exc:
             raise unusable(exc) from None
+        has_parts = "part" in tables and {"id", "message_id", "data"} <= columns_of("part")
         tally: Tally | None = None
+        asked = Asked()
         current = ""
         number = 0
         seen = 0
@@ -291,8 +398,9 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             for i, (mid, session, raw, top, kind) in enumerate(chunk):
                 if tally is None or top != current:
                     if tally is not None:
+                        _db_parts(db, tally, number, asked, has_parts)
                         out.append(tally.session(f"{name}#{current}"))
-                    tally, current, number = Tally("opencode"), top, 0
+                    tally, current, number, asked = Tally("opencode"), top, 0, Asked()
                     tally.open(f"{name}#{top}")
                 number += 1
                 sid = str(session)
@@ -312,13 +420,54 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                     value.role = kind  # a session_message row: its type is its role
                 tally.record()
                 series = "main" if sid == top else f"subagent:{sid}"
-                _message(tally, number, value, series, str(mid))
+                _message(tally, number, value, series, str(mid), asked=asked)
         if tally is not None:
+            _db_parts(db, tally, number, asked, has_parts)
             out.append(tally.session(f"{name}#{current}"))
     finally:
         with contextlib.suppress(sqlite3.Error):
             db.execute("DROP TABLE IF EXISTS temp.roots")
     return tuple(out)
+
+
+#: Message ids asked for in one query (SQLite's least limit of variables is 999).
+_IDS_PER_QUERY = 500
+
+
+def _db_parts(db: Any, tally: Tally, number: int, asked: Asked, has_parts: bool) -> None:
+    """The ``part`` rows of the messages this root's summaries name (by the table's
+    message_id index), each a record of the root's ledger after its messages (numbered
+    on from ``number``), then each summary's trigger set. Only these rows are read: a
+    session's other parts (its text, its tools' output) hold no token count."""
+    import json  # noqa: PLC0415
+
+    from budgetcore.inputs.numbers import read_number  # noqa: PLC0415
+
+    wanted = asked.parents() if has_parts else []
+    for start in range(0, len(wanted), _IDS_PER_QUERY):
+        ids = wanted[start : start + _IDS_PER_QUERY]
+        try:
+            rows = db.execute(
+                "SELECT message_id, data FROM part WHERE message_id IN "
+                f"({','.join('?' * len(ids))}) ORDER BY message_id, id",
+                ids,
+            )
+            # One row held at a time: a message's parts are bounded only by the file.
+            for message, raw in rows:
+                number += 1
+                tally.record()
+                try:
+                    value: object = json.loads(
+                        raw, parse_float=read_number, parse_constant=NonFinite
+                    )
+                except (ValueError, TypeError, RecursionError):
+                    value = Problem.coded("", "log-line-not-json")
+                _part(tally, number, value, str(message), asked)
+        except sqlite().Error as exc:
+            raise ScenarioError(
+                [Problem.coded("log", "log-sqlite-unreadable", why=str(exc))]
+            ) from None
+    _settle(tally, asked)
 
 
 def _order(columns: set[str]) -> str:

@@ -224,6 +224,10 @@ ENTRY_KEYS = {
     "message/assistant (zero usage)": "replay.logs.entry.pi-zero-usage",
     "assistant (zero usage)": "replay.logs.entry.zero-usage",
     "(no message type)": "replay.logs.entry.no-message-type",
+    "compaction part (auto)": "replay.logs.entry.opencode-compaction-auto",
+    "compaction part (manual)": "replay.logs.entry.opencode-compaction-manual",
+    "compaction part (auto unknown)": "replay.logs.entry.opencode-compaction-unknown",
+    "part (no type)": "replay.logs.entry.opencode-part-no-type",
 }
 
 

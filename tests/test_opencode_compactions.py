@@ -1,0 +1,318 @@
+"""OpenCode's manual compactions told from automatic ones (issues 37 and 40; docs/replay.md,
+"Other agents").
+
+OpenCode's ``SessionCompaction.create`` writes a user message with a part
+``{type: "compaction", auto}`` (``auto`` true from its overflow check, false from the
+user's ``/compact``), and the summary is the assistant message with ``summary: true``
+whose ``parentID`` is that message (sst/opencode
+``packages/opencode/src/session/compaction.ts`` @31e22f65; anomalyco/opencode
+``packages/opencode/src/session/message-v2.ts`` @007a9409 ``CompactionPart``). The
+fixtures ``opencode/compaction-db`` and ``opencode/compaction-files`` hold one session in
+the database and in the older files (``tests/fixtures/logs/opencode/make.py`` says its
+numbers); ccusage reads both (``tests/test_agents_ccusage.py``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from budgetcore.replay.asrun import as_run
+from budgetcore.replay.logs import opencode, read_sessions
+from budgetcore.replay.logs.folder import plan_folder
+from budgetcore.replay.logs.layouts import plan_opencode
+from budgetcore.replay.logs.model import ParsedLog
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs" / "opencode"
+DB = LOGS / "compaction-db" / "opencode" / "opencode.db"
+FILES = LOGS / "compaction-files" / "opencode"
+
+#: make.py: the summaries are requests 4, 6 and 8 of the main series; the first was
+#: asked by OpenCode (auto: true), the second by the user (auto: false), the third's
+#: parent message has no compaction part.
+EXPECTED = [(4, "auto"), (6, "manual"), (8, None)]
+
+
+def _db_log() -> ParsedLog:
+    (log,) = read_sessions([("opencode.db", DB.read_bytes())])
+    return log
+
+
+def _files_log() -> ParsedLog:
+    paths = sorted(p.relative_to(FILES).as_posix() for p in FILES.rglob("*") if p.is_file())
+    (session,) = plan_folder(paths).sessions
+    (log,) = read_sessions([(f, (FILES / f).read_bytes()) for f in session.files])
+    return log
+
+
+def _compactions(log: ParsedLog) -> list[tuple[int, str | None]]:
+    return [(c.after_turn, c.trigger) for c in log.main.compactions]
+
+
+def test_the_database_s_compaction_parts_say_who_asked() -> None:
+    log = _db_log()
+    assert _compactions(log) == EXPECTED
+    (ledger,) = log.ledger
+    # 14 messages, then the parts of the three summaries' parents: each row read is a
+    # line of the ledger (the other parts, text and steps, are not read).
+    assert ledger.lines == 17
+    assert dict(ledger.entries) == {
+        "user message": 6,
+        "compaction part (auto)": 1,
+        "compaction part (manual)": 1,
+        "text part": 1,
+    }
+
+
+def test_the_older_files_compaction_parts_say_who_asked() -> None:
+    log = _files_log()
+    assert _compactions(log) == EXPECTED
+    parts = [f for f in log.ledger if "/part/" in f.name]
+    # Every part file of the session's messages is read, one line each, by its type.
+    assert len(parts) == 9
+    assert all(f.lines == 1 and not f.malformed and not f.requests for f in parts)
+    kinds: dict[str, int] = {}
+    for f in parts:
+        for kind, n in f.entries:
+            kinds[kind] = kinds.get(kind, 0) + n
+    assert kinds == {
+        "text part": 5,
+        "step-start part": 1,
+        "step-finish part": 1,
+        "compaction part (auto)": 1,
+        "compaction part (manual)": 1,
+    }
+    # The step-finish part's tokens are the message's again: billed once, as ccusage.
+    assert len(log.main.requests) == 8
+
+
+def test_the_backtest_holds_the_prediction_to_the_automatic_compactions_only() -> None:
+    """SPEC §17: predicted against the compactions the log marks automatic (and those it
+    does not mark); the user's /compact is only shown. OpenCode's trigger for
+    claude-sonnet-4-5 at its defaults is 200,000 − min(64,000, 32,000) = 168,000
+    (overflow.ts@08f74b9bb5): request 3 ends at 168,500 + 1,500 = 170,000 and fires it;
+    the /compact after request 6 came at 9,000 + 1,200 tokens."""
+    for log in (_db_log(), _files_log()):
+        a = as_run(log)
+        assert a.trigger == 168_000
+        assert a.logged_compactions == (4, 8)
+        assert a.manual_compactions == (6,)
+        assert a.predicted_compactions == (3,)
+        # Read as before (every compaction automatic), the /compact was one the rule
+        # had to predict.
+        comps = tuple(dataclasses.replace(c, trigger="auto") for c in log.main.compactions)
+        main = dataclasses.replace(log.main, compactions=comps)
+        series = (main, *log.series[1:])
+        before = as_run(dataclasses.replace(log, series=series))
+        assert before.logged_compactions == (4, 6, 8)
+        assert before.manual_compactions == ()
+        assert before.predicted_compactions == a.predicted_compactions
+
+
+def test_the_folder_plan_reads_a_session_s_parts_after_its_messages() -> None:
+    paths = [
+        "storage/message/ses_1/msg_1.json",
+        "storage/message/ses_1/msg_2.json",
+        "storage/message/ses_2/msg_3.json",
+        "storage/part/msg_1/prt_1.json",
+        "storage/part/msg_2/prt_2.json",
+        "storage/part/msg_2/prt_3.json",
+        "storage/part/msg_9/prt_9.json",  # no message of it: not this agent's to read
+        "storage/session/prj_1/ses_1.json",
+    ]
+    claim = plan_opencode(paths, frozenset(paths))
+    assert [s.files for s in claim.sessions] == [
+        (
+            "storage/message/ses_1/msg_1.json",
+            "storage/message/ses_1/msg_2.json",
+            "storage/part/msg_1/prt_1.json",
+            "storage/part/msg_2/prt_2.json",
+            "storage/part/msg_2/prt_3.json",
+        ),
+        ("storage/message/ses_2/msg_3.json",),
+    ]
+    # The storage folder itself given: its message and part folders at the top.
+    inside = [p.removeprefix("storage/") for p in paths[:6]]
+    (one, _two) = plan_opencode(inside, frozenset(inside)).sessions
+    assert one.files[2:] == (
+        "part/msg_1/prt_1.json",
+        "part/msg_2/prt_2.json",
+        "part/msg_2/prt_3.json",
+    )
+    # The part of no message read, and the session file, are named as not read.
+    assert plan_folder(paths).not_read == (
+        "storage/part/msg_9/prt_9.json",
+        "storage/session/prj_1/ses_1.json",
+    )
+
+
+def test_the_compiled_decode_reads_a_summary_s_parent_as_the_plain_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The message shape's parentID, decoded straight into msgspec's struct (a large
+    database's path) or by the standard library: the same compactions."""
+    pytest.importorskip("msgspec")
+    monkeypatch.setattr(opencode, "compiled_from", lambda line, size=0: True)
+    typed = _db_log()
+    assert opencode.record_batches(opencode.MESSAGE) is not None  # compiled here
+    monkeypatch.setattr(opencode, "record_batches", lambda shape: None)
+    plain = _db_log()
+    assert _compactions(typed) == _compactions(plain) == EXPECTED
+    assert typed == plain
+
+
+# ---------------------------------------------------------------- in-memory databases
+
+
+def _database(messages: list[tuple[str, dict[str, Any]]], parts: list[tuple[str, str, Any]]) -> Any:
+    """An opencode.db of one session: (id, data) messages in order, (id, message id,
+    data as JSON text or a value to write as JSON) parts."""
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT)")
+    db.execute(
+        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER,"
+        " data TEXT)"
+    )
+    db.execute(
+        "CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT, session_id TEXT, data TEXT)"
+    )
+    db.execute("INSERT INTO session VALUES ('s', NULL)")
+    for n, (mid, data) in enumerate(messages):
+        db.execute("INSERT INTO message VALUES (?, 's', ?, ?)", (mid, n, json.dumps(data)))
+    for pid, mid, data in parts:
+        text = data if isinstance(data, str) else json.dumps(data)
+        db.execute("INSERT INTO part VALUES (?, ?, 's', ?)", (pid, mid, text))
+    return db
+
+
+def _summary(n: int, parent: str) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "time": {"created": n},
+        "modelID": "claude-sonnet-4-5",
+        "providerID": "anthropic",
+        "tokens": {"input": 100 + n, "output": 10, "cache": {"read": 0, "write": 0}},
+        "summary": True,
+        "parentID": parent,
+    }
+
+
+def _user(n: int) -> dict[str, Any]:
+    return {"role": "user", "time": {"created": n}}
+
+
+def _read(db: Any) -> ParsedLog:
+    try:
+        (log,) = opencode.read_opencode_db(db, "opencode.db")
+    finally:
+        db.close()
+    return log
+
+
+def test_a_part_that_is_no_json_is_malformed_and_its_compaction_unknown() -> None:
+    db = _database([("u1", _user(1)), ("a1", _summary(2, "u1"))], [("p1", "u1", "{not json")])
+    log = _read(db)
+    assert _compactions(log) == [(1, None)]
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.malformed) == (3, (3,))
+    assert [p.code for p in log.skipped] == ["log-line-not-json"]
+
+
+def test_a_compaction_part_whose_auto_is_no_boolean_or_disagrees_is_unknown() -> None:
+    db = _database(
+        [
+            ("u1", _user(1)),
+            ("a1", _summary(2, "u1")),
+            ("u2", _user(3)),
+            ("a2", _summary(4, "u2")),
+            ("u3", _user(5)),
+            ("a3", _summary(6, "u3")),
+        ],
+        [
+            ("p1", "u1", {"type": "compaction", "auto": "yes"}),
+            ("p2", "u2", {"type": "compaction", "auto": True}),
+            ("p3", "u2", {"type": "compaction", "auto": False}),
+            ("p4", "u3", [1]),
+            ("p5", "u3", {"type": "compaction", "auto": False}),
+            ("p6", "u3", {"text": "x"}),
+        ],
+    )
+    log = _read(db)
+    assert _compactions(log) == [(1, None), (2, None), (3, "manual")]
+    (ledger,) = log.ledger
+    assert ledger.lines == 6 + 6
+    assert dict(ledger.entries) == {
+        "user message": 3,
+        "compaction part (auto unknown)": 1,
+        "compaction part (auto)": 1,
+        "compaction part (manual)": 2,
+        "part (no type)": 1,
+    }
+    assert [p.code for p in log.skipped] == ["log-line-not-object"]
+
+
+def test_a_database_without_a_part_table_leaves_every_compaction_unknown() -> None:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT)")
+    db.execute("CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, data TEXT)")
+    db.execute("INSERT INTO session VALUES ('s', NULL)")
+    db.execute("INSERT INTO message VALUES ('u1', 's', ?)", (json.dumps(_user(1)),))
+    db.execute("INSERT INTO message VALUES ('a1', 's', ?)", (json.dumps(_summary(2, "u1")),))
+    log = _read(db)
+    assert _compactions(log) == [(1, None)]
+    assert log.ledger[0].lines == 2
+
+
+# ---------------------------------------------------------------- the property
+
+#: What a compaction's parent message holds: no part, or one compaction part whose auto
+#: is this value (a non-boolean tells nothing), or a text part.
+_FLAGS = st.sampled_from(["none", True, False, "x", None, "text"])
+
+
+def _oracle(flag: object) -> str | None:
+    """The trigger, written from OpenCode's CompactionPart (auto: boolean) alone."""
+    if flag is True:
+        return "auto"
+    if flag is False:
+        return "manual"
+    return None
+
+
+@given(flags=st.lists(_FLAGS, max_size=8), files=st.booleans())
+def test_each_compaction_takes_its_parent_s_flag_in_either_store(
+    flags: list[object], files: bool
+) -> None:
+    messages: list[tuple[str, dict[str, Any]]] = []
+    parts: list[tuple[str, str, Any]] = []
+    for i, flag in enumerate(flags):
+        user, summary = f"msg_u{i:02d}", f"msg_s{i:02d}"
+        messages += [(user, _user(2 * i)), (summary, _summary(2 * i + 1, user))]
+        if flag == "text":
+            parts.append((f"prt_{i:02d}", user, {"type": "text", "text": "x"}))
+        elif flag != "none":
+            parts.append((f"prt_{i:02d}", user, {"type": "compaction", "auto": flag}))
+    if files:
+        given_files = [
+            (
+                f"storage/message/ses_1/{mid}.json",
+                json.dumps({"id": mid, "sessionID": "ses_1", **m}).encode(),
+            )
+            for mid, m in messages
+        ] + [(f"storage/part/{mid}/{pid}.json", json.dumps(p).encode()) for pid, mid, p in parts]
+        logs = read_sessions(given_files) if given_files else ()
+        log = logs[0] if logs else None
+    else:
+        log = _read(_database(messages, parts)) if messages else None
+    got = [] if log is None else [c.trigger for c in log.main.compactions]
+    assert got == [_oracle(f) for f in flags]
+    if log is not None:
+        read = sum(n for f in log.ledger for k, n in f.entries if "part" in k)
+        assert read == len(parts)  # every part row or file read is in the ledger
