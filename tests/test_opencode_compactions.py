@@ -18,17 +18,15 @@ import dataclasses
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from budgetcore.replay.asrun import as_run
 from budgetcore.replay.logs import opencode, read_sessions
 from budgetcore.replay.logs.folder import plan_folder
 from budgetcore.replay.logs.layouts import plan_opencode
 from budgetcore.replay.logs.model import ParsedLog
+from tests.opencode_helpers import _database, _read, _summary, _user
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs" / "opencode"
 DB = LOGS / "compaction-db" / "opencode" / "opencode.db"
@@ -171,51 +169,6 @@ def test_the_compiled_decode_reads_a_summary_s_parent_as_the_plain_one(
 # ---------------------------------------------------------------- in-memory databases
 
 
-def _database(messages: list[tuple[str, dict[str, Any]]], parts: list[tuple[str, str, Any]]) -> Any:
-    """An opencode.db of one session: (id, data) messages in order, (id, message id,
-    data as JSON text or a value to write as JSON) parts."""
-    db = sqlite3.connect(":memory:")
-    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT)")
-    db.execute(
-        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER,"
-        " data TEXT)"
-    )
-    db.execute(
-        "CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT, session_id TEXT, data TEXT)"
-    )
-    db.execute("INSERT INTO session VALUES ('s', NULL)")
-    for n, (mid, data) in enumerate(messages):
-        db.execute("INSERT INTO message VALUES (?, 's', ?, ?)", (mid, n, json.dumps(data)))
-    for pid, mid, data in parts:
-        text = data if isinstance(data, str) else json.dumps(data)
-        db.execute("INSERT INTO part VALUES (?, ?, 's', ?)", (pid, mid, text))
-    return db
-
-
-def _summary(n: int, parent: str) -> dict[str, Any]:
-    return {
-        "role": "assistant",
-        "time": {"created": n},
-        "modelID": "claude-sonnet-4-5",
-        "providerID": "anthropic",
-        "tokens": {"input": 100 + n, "output": 10, "cache": {"read": 0, "write": 0}},
-        "summary": True,
-        "parentID": parent,
-    }
-
-
-def _user(n: int) -> dict[str, Any]:
-    return {"role": "user", "time": {"created": n}}
-
-
-def _read(db: Any) -> ParsedLog:
-    try:
-        (log,) = opencode.read_opencode_db(db, "opencode.db")
-    finally:
-        db.close()
-    return log
-
-
 def test_a_part_that_is_no_json_is_malformed_and_its_compaction_unknown() -> None:
     db = _database([("u1", _user(1)), ("a1", _summary(2, "u1"))], [("p1", "u1", "{not json")])
     log = _read(db)
@@ -268,51 +221,3 @@ def test_a_database_without_a_part_table_leaves_every_compaction_unknown() -> No
     log = _read(db)
     assert _compactions(log) == [(1, None)]
     assert log.ledger[0].lines == 2
-
-
-# ---------------------------------------------------------------- the property
-
-#: What a compaction's parent message holds: no part, or one compaction part whose auto
-#: is this value (a non-boolean tells nothing), or a text part.
-_FLAGS = st.sampled_from(["none", True, False, "x", None, "text"])
-
-
-def _oracle(flag: object) -> str | None:
-    """The trigger, written from OpenCode's CompactionPart (auto: boolean) alone."""
-    if flag is True:
-        return "auto"
-    if flag is False:
-        return "manual"
-    return None
-
-
-@given(flags=st.lists(_FLAGS, max_size=8), files=st.booleans())
-def test_each_compaction_takes_its_parent_s_flag_in_either_store(
-    flags: list[object], files: bool
-) -> None:
-    messages: list[tuple[str, dict[str, Any]]] = []
-    parts: list[tuple[str, str, Any]] = []
-    for i, flag in enumerate(flags):
-        user, summary = f"msg_u{i:02d}", f"msg_s{i:02d}"
-        messages += [(user, _user(2 * i)), (summary, _summary(2 * i + 1, user))]
-        if flag == "text":
-            parts.append((f"prt_{i:02d}", user, {"type": "text", "text": "x"}))
-        elif flag != "none":
-            parts.append((f"prt_{i:02d}", user, {"type": "compaction", "auto": flag}))
-    if files:
-        given_files = [
-            (
-                f"storage/message/ses_1/{mid}.json",
-                json.dumps({"id": mid, "sessionID": "ses_1", **m}).encode(),
-            )
-            for mid, m in messages
-        ] + [(f"storage/part/{mid}/{pid}.json", json.dumps(p).encode()) for pid, mid, p in parts]
-        logs = read_sessions(given_files) if given_files else ()
-        log = logs[0] if logs else None
-    else:
-        log = _read(_database(messages, parts)) if messages else None
-    got = [] if log is None else [c.trigger for c in log.main.compactions]
-    assert got == [_oracle(f) for f in flags]
-    if log is not None:
-        read = sum(n for f in log.ledger for k, n in f.entries if "part" in k)
-        assert read == len(parts)  # every part row or file read is in the ledger

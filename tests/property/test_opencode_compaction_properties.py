@@ -1,0 +1,58 @@
+"""OpenCode's compaction flag, read from either store (tests/test_opencode_compactions.py
+holds the examples): each compaction takes its parent message's compaction part's auto."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from budgetcore.replay.logs import read_sessions
+from tests.opencode_helpers import _database, _read, _summary, _user
+
+#: What a compaction's parent message holds: no part, or one compaction part whose auto
+#: is this value (a non-boolean tells nothing), or a text part.
+_FLAGS = st.sampled_from(["none", True, False, "x", None, "text"])
+
+
+def _oracle(flag: object) -> str | None:
+    """The trigger, written from OpenCode's CompactionPart (auto: boolean) alone."""
+    if flag is True:
+        return "auto"
+    if flag is False:
+        return "manual"
+    return None
+
+
+@given(flags=st.lists(_FLAGS, max_size=8), files=st.booleans())
+def test_each_compaction_takes_its_parent_s_flag_in_either_store(
+    flags: list[object], files: bool
+) -> None:
+    messages: list[tuple[str, dict[str, Any]]] = []
+    parts: list[tuple[str, str, Any]] = []
+    for i, flag in enumerate(flags):
+        user, summary = f"msg_u{i:02d}", f"msg_s{i:02d}"
+        messages += [(user, _user(2 * i)), (summary, _summary(2 * i + 1, user))]
+        if flag == "text":
+            parts.append((f"prt_{i:02d}", user, {"type": "text", "text": "x"}))
+        elif flag != "none":
+            parts.append((f"prt_{i:02d}", user, {"type": "compaction", "auto": flag}))
+    if files:
+        given_files = [
+            (
+                f"storage/message/ses_1/{mid}.json",
+                json.dumps({"id": mid, "sessionID": "ses_1", **m}).encode(),
+            )
+            for mid, m in messages
+        ] + [(f"storage/part/{mid}/{pid}.json", json.dumps(p).encode()) for pid, mid, p in parts]
+        logs = read_sessions(given_files) if given_files else ()
+        log = logs[0] if logs else None
+    else:
+        log = _read(_database(messages, parts)) if messages else None
+    got = [] if log is None else [c.trigger for c in log.main.compactions]
+    assert got == [_oracle(f) for f in flags]
+    if log is not None:
+        read = sum(n for f in log.ledger for k, n in f.entries if "part" in k)
+        assert read == len(parts)  # every part row or file read is in the ledger
