@@ -28,6 +28,7 @@ __all__ = [
     "CATALOGUE",
     "LANGS",
     "count",
+    "english_of",
     "merge",
     "problem_params",
     "problem_rule",
@@ -231,3 +232,10 @@ def problem_rule(
     if got is not None:
         said["got"] = got
     return _rule_template(key).format_map(said)
+
+
+def english_of(prefix: str) -> dict[str, str]:
+    """The English of every entry under ``prefix.``: the texts a domain module writes in
+    English into a file or a problem (a runtime export's comments, a refusal's reason)
+    have their one home here, with their Chinese beside them."""
+    return {k: en for k, (en, _zh) in CATALOGUE.items() if k.startswith(prefix + ".")}

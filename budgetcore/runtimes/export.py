@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from budgetcore._version import __version__
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.messages import english_of
 from budgetcore.runtimes import profile
 from budgetcore.runtimes.model import Profile, Value, ceil_fraction
 from budgetcore.runtimes.profiles import (
@@ -142,130 +143,19 @@ def _decimal_near(target: Fraction, scale: int) -> Decimal:
 # _Refused(key, value, **params) when the runtime cannot reach t (REFUSED_TEXTS).
 
 #: A sentence by its catalogue key and parameters: the CLI says it in English
-#: (:func:`english`), the page in its language (the catalogue holds the same English).
+#: (:func:`english`), the page in its language (the English is the catalogue's: one home).
 Said = tuple[str, dict[str, str]]
 Conversion = tuple[dict[str, Value], Said, str, list[str]]
 
 #: Each conversion, stated (``runtime-conversion.<runtime>``; the page's catalogue holds
-#: the same English under the same keys, tested, and its Chinese).
-CONVERSION_TEXTS: Mapping[str, str] = {
-    "runtime-conversion.article": (
-        "the reviewed config itself (spec §9): K is config.trigger_tokens"
-    ),
-    "runtime-conversion.claude-code": (
-        "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = {pct}: Claude Code compacts at floor(E × pct / "
-        "100) with E = W − min(O, 20,000) = {e}; the percentage is chosen so that E × pct / "
-        "100 lies within a quarter token of K + 1/2, so the floor is K whatever the float "
-        "rounding"
-    ),
-    "runtime-conversion.codex": (
-        "model_auto_compact_token_limit = K = {k} (<= floor(0.9 × W) = {clamp}); Codex "
-        "compacts at T >= min(limit, floor(0.9 × W))"
-    ),
-    "runtime-conversion.opencode": (
-        "compaction.reserved = limit.input − K = {w} − {k}; OpenCode reads "
-        "compaction.reserved only when the model's limit.input is set, so the model's "
-        "limit (its real W and O) is written too"
-    ),
-    "runtime-conversion.pi": (
-        "compaction.reserveTokens = W − K + 1 = {reserve}: pi compacts when T > W − "
-        "reserveTokens (strict), first at T = K"
-    ),
-    "runtime-conversion.gemini-cli": (
-        "model.compressionThreshold = K / {limit} = {value}, exact (a power of 2); Gemini CLI "
-        "compresses unless T < threshold × tokenLimit(model)"
-    ),
-    "runtime-conversion.gemini-cli-near": (
-        "model.compressionThreshold = {value}: threshold × {limit} lies within a quarter token "
-        "of K − 1/2, so the first whole T is K whatever the float rounding; Gemini CLI "
-        "compresses unless T < threshold × tokenLimit(model)"
-    ),
-    "runtime-conversion.qwen-code": (
-        "context.autoCompactThreshold = {pct}: Qwen Code compacts at T >= min(pct × W, W − "
-        "33,000); pct × W lies within a quarter token of K − 1/2, so the first whole T is K"
-    ),
-    "runtime-conversion.kimi-cli": (
-        "reserved_context_size = W − K = {reserve}; Kimi CLI compacts at T >= ratio × W or "
-        "T + reserved >= W, so the reserve decides"
-    ),
-    "runtime-conversion.kimi-cli-ratio": (
-        "reserved_context_size = W − K = {reserve}, compaction_trigger_ratio = {ratio} (>= "
-        "K / W); Kimi CLI compacts at T >= ratio × W or T + reserved >= W, so the reserve "
-        "decides"
-    ),
-    "runtime-conversion.cline": (
-        "no threshold setting: Cline compacts at 0.81 × W = {line}, at or below K"
-    ),
-    "runtime-conversion.goose": (
-        "GOOSE_AUTO_COMPACT_THRESHOLD = {thr}: Goose compacts when T / W > threshold "
-        "(strict), first at floor(threshold × W) + 1 = K"
-    ),
-    "runtime-conversion.tokens-trigger": (
-        'trigger = ("tokens", {k}): the middleware summarises at total_tokens >= K'
-    ),
-    "runtime-conversion.openai-agents": (
-        "compact_threshold = K = {k} (server-side compaction of the Responses API)"
-    ),
-    "runtime-conversion.anthropic-api": "trigger = {{type: input_tokens, value: K = {k}}}",
-}
+#: the English is the catalogue's, beside its Chinese: one home).
+CONVERSION_TEXTS: Mapping[str, str] = english_of("runtime-conversion")
 
 
 #: Why a runtime cannot reach K (``runtime-refused.<key>``, said after "K = …" in the
-#: problem ``core.runtime-unreachable``; the catalogue holds the same English, tested,
+#: problem ``core.runtime-unreachable``; the English is the catalogue's, one home,
 #: and its Chinese).
-REFUSED_TEXTS: Mapping[str, str] = {
-    "runtime-refused.claude-code-none": (
-        "reaches no K for this model: its default E − 13,000 = {default} (E = W − "
-        "min(O, 20,000) = {effective}) is below the lowest its percentage reaches"
-    ),
-    "runtime-refused.claude-code-above": (
-        "is above Claude Code's default E − 13,000 = {default} (E = W − min(O, "
-        "20,000)); the percentage only lowers it: the highest K it reaches is "
-        "{default} (a larger-window model reaches more)"
-    ),
-    "runtime-refused.claude-code-below": (
-        "is below 1 % of Claude Code's effective window E = {effective} "
-        "(CLAUDE_AUTOCOMPACT_PCT_OVERRIDE takes 1 to 100): the lowest K it reaches is "
-        "{lowest}"
-    ),
-    "runtime-refused.codex-none": (
-        "reaches no K for W = {w}: floor(0.9 × W) = {clamp}, and a limit below 1 compacts "
-        "before every turn"
-    ),
-    "runtime-refused.codex-above": (
-        "is above Codex's clamp floor(0.9 × W) = {clamp} (W = {w}), which ignores a higher "
-        "limit; model_context_window >= {needed} would reach it, if that is the model's "
-        "real window"
-    ),
-    "runtime-refused.above-window": (
-        "is above the model's window: the highest K it reaches is W = {w}"
-    ),
-    "runtime-refused.gemini-cli-above": (
-        "is above Gemini CLI's token limit {limit} for this model (the threshold is a "
-        "fraction of it, at most 1): the highest K it reaches is {limit}"
-    ),
-    "runtime-refused.qwen-code-above": (
-        "is above Qwen Code's line W − 33,000 = {highest}, which wins over any "
-        "context.autoCompactThreshold: the highest K it reaches is {highest} (a larger real "
-        "window reaches more)"
-    ),
-    "runtime-refused.kimi-cli-none": (
-        "reaches no K for W = {w}: reserved_context_size is at least 1,000"
-    ),
-    "runtime-refused.kimi-cli-above": (
-        "is above what Kimi CLI reaches for W = {w}: reserved_context_size is at least "
-        "1,000 and compaction_trigger_ratio at most 0.99, so the highest K it reaches is "
-        "{highest}"
-    ),
-    "runtime-refused.cline-below": (
-        "is below Cline's trigger 0.81 × W = {trigger}: Cline 4 has no threshold setting "
-        "(cline/cline#14329), only auto-condense on or off, so the lowest K it reaches is "
-        "{trigger}"
-    ),
-    "runtime-refused.anthropic-api-below": (
-        "is below the API's minimum compaction trigger {minimum}"
-    ),
-}
+REFUSED_TEXTS: Mapping[str, str] = english_of("runtime-refused")
 
 
 def _said(name: str, **params: str) -> Said:
@@ -562,45 +452,13 @@ _CONVERT: dict[str, Callable[[int, Model, Reviewed], Conversion]] = {
 # ---------------------------------------------------------------- S, where it cannot go
 
 #: Why S cannot be written there (``runtime-no-s.<runtime>``; the catalogue holds the
-#: same English, tested, and its Chinese).
-NO_S_TEXTS: Mapping[str, str] = {
-    "runtime-no-s.claude-code": "Claude Code has no summary cap setting (the summary "
-    "reserves min(O, 20,000), unofficial)",
-    "runtime-no-s.codex": "Codex has no summary cap setting (compact.rs): the summary is as "
-    "long as the model writes",
-    "runtime-no-s.opencode": "OpenCode has no summary cap setting",
-    "runtime-no-s.pi": "pi's summary budget is floor(0.8 × reserveTokens), tied to the trigger",
-    "runtime-no-s.gemini-cli": "Gemini CLI has no summary cap setting",
-    "runtime-no-s.qwen-code": "Qwen Code's summary cap is the constant "
-    "COMPACT_MAX_OUTPUT_TOKENS = 20,000",
-    "runtime-no-s.kimi-cli": "Kimi CLI has no summary cap setting",
-    "runtime-no-s.cline": "Cline's summarizer maxOutputTokens (4,096) is an SDK default, not "
-    "a user setting",
-    "runtime-no-s.goose": "Goose has no summary cap setting",
-    "runtime-no-s.langchain": "SummarizationMiddleware has no summary cap "
-    "(trim_tokens_to_summarize caps its input)",
-    "runtime-no-s.deepagents": "Deep Agents' summarization has no summary cap",
-    "runtime-no-s.openai-agents": "server-side compaction has no summary size parameter",
-    "runtime-no-s.anthropic-api": "compact_20260112 has no summary size parameter",
-}
+#: English is the catalogue's, beside its Chinese).
+NO_S_TEXTS: Mapping[str, str] = english_of("runtime-no-s")
 _NO_S = frozenset(key.removeprefix("runtime-no-s.") for key in NO_S_TEXTS)
 
 #: Why a reviewed knob other than S cannot be written (``runtime-not-settable.<key>``;
-#: the catalogue holds the same English, tested, and its Chinese).
-NOT_SETTABLE_TEXTS: Mapping[str, str] = {
-    "runtime-not-settable.cline-k": (
-        "Cline 4 has no threshold setting (cline/cline#14329): it compacts at 0.81 × W = "
-        "{fixed} whatever K"
-    ),
-    "runtime-not-settable.never": "never",
-    "runtime-not-settable.shapes-m": (
-        "{runtime} has no such setting: it only shapes M = {m}, which the exported trigger "
-        "already respects (it is at most min(K, M))"
-    ),
-    "runtime-not-settable.protection": (
-        "a protection of the article's runtime (spec §6); {runtime} has no such setting"
-    ),
-}
+#: the catalogue holds the English is the catalogue's, beside its Chinese).
+NOT_SETTABLE_TEXTS: Mapping[str, str] = english_of("runtime-not-settable")
 
 
 def _not_settable(
@@ -634,18 +492,9 @@ def _not_settable(
 
 
 #: The header's sentences as the CLI writes them; the page says them in its language
-#: (its catalogue holds the same English under the same keys, tested), as the reviewed
+#: (the English is the catalogue's: one home), as the reviewed
 #: config's header does (scenario.export.HEADER_TEXTS).
-HEADER_TEXTS: Mapping[str, str] = {
-    "runtime-export.generated": "generated by budgetcore {version} for {runtime} ({release})",
-    "runtime-export.model": "model {model}: W = {w}, O = {o} ({source})",
-    "runtime-export.model-window": (
-        "model {model}: W = {w} (the scenario's window, below the registry's {registry}), "
-        "O = {o} ({source})"
-    ),
-    "runtime-export.no-model": "no model named",
-    "runtime-export.compacts": "compacts at T >= {tokens} tokens (reviewed K, at most M)",
-}
+HEADER_TEXTS: Mapping[str, str] = english_of("runtime-export")
 
 #: A header sentence by key, with its parameters (English unless the caller, the page,
 #: gives its own).

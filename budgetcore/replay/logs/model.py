@@ -212,9 +212,7 @@ class LogSeries:
             # clock counts (docs/spec.md §15).
             # default: a totals-only session (Goose, Droid, Copilot CLI's shutdown metrics)
             # has no request and no time, and no turn to time.
-            zero = min(
-                [*times[:1], *(r.started for r in reqs if r.started is not None)], default=0
-            )
+            zero = min([*times[:1], *(r.started for r in reqs if r.started is not None)], default=0)
             times = [t - zero for t in times]
         out = []
         for i, (req, added) in enumerate(zip(reqs, self.growth(), strict=True)):
