@@ -280,10 +280,12 @@ def _skeleton_decoder(kind: str) -> Callable[[bytes], Struct]:
 
 # ---------------------------------------------------------------- records by attribute
 #
-# A reader's Shape (:mod:`.records`) made a Struct: each key any JSON value (the
-# standard library's, floats through ``read_number``), a nested key its shape's struct
-# or null (any other value fails the line: it is decoded in full and made the same
-# record by ``records.record_of``), a missing key None or ABSENT as the shape says.
+# A reader's Shape (:mod:`.records`) made a Struct, the shape's own keys and nothing
+# else: a key any JSON value (the standard library's, floats through ``read_number``),
+# a text ``str`` or null, a count an ``int`` from 0 to 10^12, a nested key its shape's
+# struct or null. A value the types refuse fails the line: it is decoded in full and
+# made the same record by ``records.record_of``. A missing key is None, ABSENT or 0 as
+# the shape says.
 
 
 @cache
@@ -292,9 +294,16 @@ def record_struct(shape: Shape) -> type[Struct]:
     fields: list[tuple[str, Any, Any]] = []
     for key in shape.keys:
         sub = shape.under(key)
-        kind: Any = Any if sub is None else record_struct(sub) | None
-        fields.append((key, kind, ABSENT if key in shape.told else None))
-    return msgspec.defstruct(shape.name, fields, gc=False)
+        kind: Any = Any
+        default: Any = ABSENT if key in shape.told else None
+        if shape.counts:
+            kind, default = Count, 0
+        elif sub is not None:
+            kind = record_struct(sub) | None
+        elif key in shape.texts:
+            kind = str | None
+        fields.append((key, kind, default))
+    return msgspec.defstruct(shape.name, fields, rename=dict(shape.keyed) or None, gc=False)
 
 
 def record_decoder(shape: Shape) -> Callable[[bytes], Struct] | None:
