@@ -1,11 +1,15 @@
-"""A reader's records (``budgetcore.replay.logs.records``): the compiled struct decoded
+"""A reader's records (``budgetcore.replay.logs.records``), for every reader that reads
+by attribute (Kimi CLI, OpenCode, Gemini CLI, Qwen Code): the compiled struct decoded
 from a line's bytes and the standard library's decode made a record (the page's path)
 have the same attributes, on generated lines in each agent's real shape with any key
 now and then holding any other JSON value; and a whole session reads to the same
 ParsedLog either way.
 
-The oracle of which lines the struct may refuse is written from the shapes' declared
-nesting alone: a nested key holding something other than an object or null.
+The oracle of which lines the struct refuses is written from the rules the shapes
+declare, not from the struct: a text holding something other than a string or null, a
+nested key something other than an object or null, a count anything other than a whole
+number from 0 to 10^12 written as one. A line in the agent's ordinary shape always
+fits, so it is always taken.
 """
 
 from __future__ import annotations
@@ -20,9 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from budgetcore.errors import NonFinite
-from budgetcore.inputs.numbers import read_number
-from budgetcore.replay.logs import kimi, opencode, reader, records, tally
+from budgetcore.errors import NonFinite, Problem
+from budgetcore.replay.logs import gemini, kimi, opencode, read_session, reader, records, tally
 from budgetcore.replay.logs.records import Shape, fields_of, record_of
 from tests.profiles import examples
 
@@ -51,16 +54,35 @@ def canon(value: object) -> object:
         return ("decimal", str(value))
     if value is records.ABSENT:
         return ("absent",)
+    if isinstance(value, Problem):
+        return ("problem", value)
     return (type(value).__name__, value)
 
 
 def fits(value: dict[str, Any], shape: Shape) -> bool:
-    """Whether every nested key of the shape holds an object (that fits) or null."""
-    for key, sub in shape.nested:
-        inner = value.get(key)
-        if inner is None:
+    """Whether the struct takes the object, by the shape's declared rules: every text
+    null or a string, every nested key null or an object that fits, every count under
+    a counts key missing or a whole number from 0 to 10^12 written as one (msgspec is
+    strict: not null, 12.0 or true)."""
+    for name in shape.keys:
+        key = shape.key_of(name)
+        if key not in value or value[key] is None:
             continue
-        if not isinstance(inner, dict) or not fits(inner, sub):
+        inner = value[key]
+        sub = shape.under(name)
+        if name in shape.texts and not isinstance(inner, str):
+            return False
+        if sub is None:
+            continue
+        if not isinstance(inner, dict):
+            return False
+        if sub.counts:
+            written = [sub.key_of(k) for k in sub.keys]
+            if not all(
+                type(inner[k]) is int and 0 <= inner[k] <= 10**12 for k in written if k in inner
+            ):
+                return False
+        elif not fits(inner, sub):
             return False
     return True
 
@@ -157,22 +179,6 @@ def kimi_line(draw: st.DrawFn) -> dict[str, Any]:
     return odd(draw, {"timestamp": draw(TIMES), "message": draw(kimi_message())})
 
 
-@needs_decoder
-@_SETTINGS
-@given(line=kimi_line())
-def test_a_kimi_line_is_the_same_record_either_way(line: dict[str, Any]) -> None:
-    raw = json.dumps(line).encode()
-    full = reader.decode_line(raw)
-    assert isinstance(full, dict)
-    struct = compiled.decode_batch(compiled.record_decoder(kimi.LINE), [raw])
-    assert struct is not None
-    expected = canon(fields_of(record_of(full, kimi.LINE), kimi.LINE))
-    if struct[0] is None:  # decoded in full instead: only where the shape does not fit
-        assert not fits(full, kimi.LINE) or marked(full)
-    else:
-        assert canon(fields_of(struct[0], kimi.LINE)) == expected
-
-
 def _read_kimi(files: list[tuple[str, bytes]]) -> Any:
     return reader.finish(kimi.read_kimi([(name, io.BytesIO(data)) for name, data in files]))
 
@@ -226,21 +232,6 @@ def opencode_message(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.integers(0, 4)) == 0:
         message["summary"] = draw(st.sampled_from([True, False, "yes"]))
     return odd(draw, message)
-
-
-@needs_decoder
-@_SETTINGS
-@given(message=opencode_message())
-def test_an_opencode_message_is_the_same_record_either_way(message: dict[str, Any]) -> None:
-    raw = json.dumps(message).encode()
-    full = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
-    struct = compiled.decode_batch(compiled.record_decoder(opencode.MESSAGE), [raw])
-    assert struct is not None
-    expected = canon(fields_of(record_of(full, opencode.MESSAGE), opencode.MESSAGE))
-    if struct[0] is None:
-        assert not fits(full, opencode.MESSAGE) or marked(full)
-    else:
-        assert canon(fields_of(struct[0], opencode.MESSAGE)) == expected
 
 
 def _read_opencode(rows: list[tuple[str, str, str]], v2: list[tuple[str, str, str]]) -> Any:
@@ -354,3 +345,205 @@ def test_an_opencode_database_reads_alike_sorted_by_keys_or_whole(
     assert sum(len(s.requests) for log in whole for s in log.series) == len(
         {r[0] for r in rows} | {r[0] for r in v2}
     )
+
+
+# ---------------------------------------------------------------- Gemini CLI
+# gemini-cli packages/core/src/services/chatRecordingService.ts: a metadata line,
+# message records written again as they change, ``$set`` and ``$rewindTo`` lines.
+
+#: A count as the agents write it, and the values next to the rule's edges.
+EDGE_COUNTS = st.integers(min_value=0, max_value=10**6) | st.sampled_from(
+    [0, 10**12, 10**12 + 1, -1, None, 12.0, True, "12"]
+)
+STAMPS = st.sampled_from(
+    [
+        "2026-01-01T00:00:01.000Z",
+        "2026-01-01T00:00:01.500Z",
+        "2026-02-28T23:59:59.999Z",
+        "2026-01-01T00:00:01Z",
+        "2026-01-01T00:00:01.123456+02:00",
+        "not a time",
+        1767225600,
+        1767225600123,
+    ]
+)
+
+
+def maybe(typed: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """The field as the agent writes it, now and then any JSON value."""
+    return st.one_of(typed, typed, typed, JSON_VALUES)
+
+
+@st.composite
+def keyed(draw: st.DrawFn, fields: dict[str, st.SearchStrategy[Any]]) -> dict[str, Any]:
+    """Some of ``fields`` (each present or not), and a text no reader reads."""
+    out = {key: draw(value) for key, value in fields.items() if draw(st.booleans())}
+    if draw(st.booleans()):
+        out["content"] = draw(st.text(max_size=20))
+    return out
+
+
+GEMINI_IDS = st.sampled_from(["m1", "m2", "m3", "m4", "\x00x"])
+GEMINI_TOKENS = keyed(dict.fromkeys(gemini._COUNTED, EDGE_COUNTS))
+
+
+@st.composite
+def gemini_line(draw: st.DrawFn) -> dict[str, Any]:
+    shape = draw(
+        st.sampled_from(["message", "message", "message", "metadata", "$set", "$rewindTo"])
+    )
+    if shape == "metadata":
+        return {"sessionId": "s", "projectHash": "h", "startTime": draw(STAMPS)}
+    if shape == "$set":
+        return {"$set": draw(maybe(st.fixed_dictionaries({"lastUpdated": STAMPS})))}
+    if shape == "$rewindTo":
+        return {"$rewindTo": draw(maybe(GEMINI_IDS))}
+    out = draw(
+        keyed(
+            {
+                "id": maybe(GEMINI_IDS),
+                "timestamp": maybe(STAMPS),
+                "model": maybe(st.sampled_from(["gemini-2.5-flash", " gemini-2.5-pro ", ""])),
+                "tokens": maybe(GEMINI_TOKENS),
+                "sessionId": JSON_VALUES,
+            }
+        )
+    )
+    # The type first, as gemini-cli writes it; absent now and then.
+    if draw(st.integers(0, 5)):
+        kind = draw(maybe(st.sampled_from(["gemini", "gemini", "user", "info", "error"])))
+        out = {"type": kind, **out}
+    return out
+
+
+@st.composite
+def gemini_typical(draw: st.DrawFn) -> dict[str, Any]:
+    """A message record as gemini-cli writes it, every field of its type."""
+    out: dict[str, Any] = {
+        "id": draw(GEMINI_IDS),
+        "timestamp": draw(STAMPS),
+        "type": draw(st.sampled_from(["gemini", "user", "info"])),
+        "content": draw(st.text(max_size=20)),
+    }
+    if out["type"] == "gemini":
+        out["model"] = "gemini-2.5-flash"
+        counts = st.integers(min_value=0, max_value=10**6)
+        out["tokens"] = draw(keyed(dict.fromkeys(gemini._COUNTED, counts)))
+    return out
+
+
+ODD_LINES = st.sampled_from([b"\n", b"   \n", b"{not json\n", b"[1, 2]\n", b'{"type": "\xff"}\n'])
+
+
+@st.composite
+def session_bytes(
+    draw: st.DrawFn, line: st.SearchStrategy[Any], typical: st.SearchStrategy[Any]
+) -> bytes:
+    """A session file: lines in the agent's shape, odd ones now and then, and lines that
+    are blank, not JSON or not UTF-8."""
+    lines = draw(
+        st.lists(
+            st.one_of(
+                line.map(lambda x: json.dumps(x).encode() + b"\n"),
+                typical.map(lambda x: json.dumps(x).encode() + b"\n"),
+                ODD_LINES,
+            ),
+            max_size=30,
+        )
+    )
+    return b"".join(lines)
+
+
+#: The line readers read through Tally.record_batches: (format, session file name, the
+#: lines drawn, the lines in the agent's ordinary shape).
+LINE_READERS = {
+    "gemini-cli": ("chats/session-2026-01-01T00-00-s.jsonl", gemini_line(), gemini_typical()),
+}
+
+
+@needs_decoder
+@pytest.mark.parametrize("fmt", sorted(LINE_READERS))
+@_SETTINGS
+@given(data=st.data(), batch=st.sampled_from([1, 2, 5, 512]))
+def test_a_session_reads_alike_through_either_decoding(
+    fmt: str, data: st.DataObject, batch: int
+) -> None:
+    name, line, typical = LINE_READERS[fmt]
+    raw = data.draw(session_bytes(line, typical))
+    asked: list[Shape] = []
+
+    def counted(shape: Shape) -> Any:
+        asked.append(shape)
+        return reader.record_batches(shape)
+
+    def read() -> object:
+        return read_session([(name, io.BytesIO(raw))], fmt, require=False)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "BATCH_LINES", batch)
+        mp.setattr(tally, "record_batches", lambda shape: None)
+        plain = read()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "BATCH_LINES", batch)
+        # From the first line on (not past the import's threshold): every line through it.
+        mp.setattr(tally, "compiled_from", lambda line, size=0: True)
+        mp.setattr(tally, "record_batches", counted)
+        fast = read()
+    assert fast == plain
+    assert asked or not raw
+
+
+# ---------------------------------------------------------------- every reader's records
+
+#: Each reader's record shape, with the lines (or messages) drawn in its real shape.
+SHAPES: dict[str, tuple[Shape, st.SearchStrategy[dict[str, Any]]]] = {
+    "kimi-cli": (kimi.LINE, kimi_line()),
+    "opencode": (opencode.MESSAGE, opencode_message()),
+    "gemini-cli": (gemini.LINE, gemini_line()),
+    "gemini-cli (its own shape)": (gemini.LINE, gemini_typical()),
+}
+
+
+@needs_decoder
+@pytest.mark.parametrize("agent", sorted(SHAPES))
+@_SETTINGS
+@given(data=st.data())
+def test_a_line_is_the_same_record_either_way(agent: str, data: st.DataObject) -> None:
+    shape, lines = SHAPES[agent]
+    raw = json.dumps(data.draw(lines)).encode()
+    full = reader.decode_line(raw)
+    assert isinstance(full, dict)
+    struct = compiled.decode_batch(compiled.record_decoder(shape), [raw])
+    assert struct is not None
+    if not marked(full):  # msgspec refuses NaN and Infinity; read_number marks them
+        # Refused (then decoded in full, the record below) exactly where it does not fit.
+        assert (struct[0] is None) == (not fits(full, shape))
+    if struct[0] is not None:
+        expected = canon(fields_of(record_of(full, shape), shape))
+        assert canon(fields_of(struct[0], shape)) == expected
+
+
+# ---------------------------------------------------------------- what both share
+# The properties above hold the two decodings alike, so they cannot see a rule both
+# would share: the shapes' own rules, pinned.
+
+
+def test_a_count_is_read_by_the_one_count_rule() -> None:
+    tokens = record_of({"tokens": {"input": None, "output": 3}}, gemini.LINE).tokens
+    assert (tokens.input, tokens.output, tokens.total) == (0, 3, 0)
+    bad = record_of({"tokens": {"cached": -1}}, gemini.LINE).tokens
+    assert isinstance(bad, Problem)
+    assert bad.path == "tokens.cached"
+    assert record_of({"tokens": [1]}, gemini.LINE).tokens == Problem.of(
+        "tokens", [1], "log-line-counts"
+    )
+    assert record_of({"tokens": None}, gemini.LINE).tokens is None
+
+
+def test_presence_alone_is_kept_apart_from_null_and_keys_are_read_as_written() -> None:
+    record = record_of({"$rewindTo": None, "sessionId": None, "type": 5}, gemini.LINE)
+    assert record.rewind is None
+    assert record.sessionId is None
+    assert record.set is records.ABSENT
+    assert record.type is None  # a text that is not one
+    assert record_of({"$set": {}}, gemini.LINE).set == {}

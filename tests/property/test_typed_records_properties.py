@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgetcore.errors import NonFinite, Problem
-from budgetcore.replay.logs import gemini, qwen, read_session, reader, tally
+from budgetcore.replay.logs import qwen, read_session, reader, tally
 from budgetcore.replay.logs.model import ABSENT
 from budgetcore.replay.logs.reader import decode_line
 from tests.profiles import examples
@@ -76,61 +76,6 @@ def keyed(draw: st.DrawFn, fields: dict[str, st.SearchStrategy[Any]]) -> dict[st
     out = {key: draw(value) for key, value in fields.items() if draw(st.booleans())}
     if draw(st.booleans()):
         out["content"] = draw(st.text(max_size=20))
-    return out
-
-
-# ---------------------------------------------------------------- Gemini CLI
-
-GEMINI_IDS = st.sampled_from(["m1", "m2", "m3", "m4", "\x00x"])
-GEMINI_TOKENS = keyed(
-    dict.fromkeys(("input", "output", "cached", "thoughts", "tool", "total"), COUNTS)
-)
-
-
-@st.composite
-def gemini_line(draw: st.DrawFn) -> dict[str, Any]:
-    shape = draw(
-        st.sampled_from(["message", "message", "message", "metadata", "$set", "$rewindTo"])
-    )
-    if shape == "metadata":
-        return {"sessionId": "s", "projectHash": "h", "startTime": draw(STAMPS)}
-    if shape == "$set":
-        return {"$set": draw(maybe(st.fixed_dictionaries({"lastUpdated": STAMPS})))}
-    if shape == "$rewindTo":
-        return {"$rewindTo": draw(maybe(GEMINI_IDS))}
-    out = draw(
-        keyed(
-            {
-                "id": maybe(GEMINI_IDS),
-                "timestamp": maybe(STAMPS),
-                "model": maybe(st.sampled_from(["gemini-2.5-flash", " gemini-2.5-pro ", ""])),
-                "tokens": maybe(GEMINI_TOKENS),
-                "sessionId": JSON_VALUES,
-            }
-        )
-    )
-    # The type first, as gemini-cli writes it; absent now and then.
-    if draw(st.integers(0, 5)):
-        kind = draw(maybe(st.sampled_from(["gemini", "gemini", "user", "info", "error"])))
-        out = {"type": kind, **out}
-    return out
-
-
-@st.composite
-def gemini_typical(draw: st.DrawFn) -> dict[str, Any]:
-    """A message record as gemini-cli writes it, every field of its type."""
-    out: dict[str, Any] = {
-        "id": draw(GEMINI_IDS),
-        "timestamp": draw(STAMPS),
-        "type": draw(st.sampled_from(["gemini", "user", "info"])),
-        "content": draw(st.text(max_size=20)),
-    }
-    if out["type"] == "gemini":
-        out["model"] = "gemini-2.5-flash"
-        counts = st.integers(min_value=0, max_value=10**6)
-        out["tokens"] = draw(
-            keyed(dict.fromkeys(("input", "output", "cached", "thoughts", "tool", "total"), counts))
-        )
     return out
 
 
@@ -227,15 +172,6 @@ class Agent:
 
 
 AGENTS = {
-    "gemini-cli": Agent(
-        "gemini-cli",
-        gemini.Record,
-        gemini.Record.__slots__,
-        {"tokens": gemini.Tokens._fields},
-        gemini_line(),
-        gemini_typical(),
-        "chats/session-2026-01-01T00-00-s.jsonl",
-    ),
     "qwen-code": Agent(
         "qwen-code",
         qwen.Record,
@@ -376,12 +312,3 @@ def test_an_adapter_reads_counts_by_the_one_count_rule() -> None:
     bad = qwen.Record({"usageMetadata": {"candidatesTokenCount": -1}}).usage
     assert isinstance(bad, Problem)
     assert bad.path == "usageMetadata.candidatesTokenCount"
-    assert isinstance(gemini.Record({"tokens": [1]}).tokens, Problem)
-    assert gemini.Record({"tokens": None}).tokens is None
-
-
-def test_presence_alone_is_kept_apart_from_null() -> None:
-    record = gemini.Record({"$rewindTo": None, "sessionId": None})
-    assert record.rewind is None
-    assert record.sessionId is None
-    assert record.set is ABSENT
