@@ -25,7 +25,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgetcore.errors import NonFinite, Problem
-from budgetcore.replay.logs import gemini, kimi, opencode, read_session, reader, records, tally
+from budgetcore.replay.logs import (
+    gemini,
+    kimi,
+    opencode,
+    qwen,
+    read_session,
+    reader,
+    records,
+    tally,
+)
 from budgetcore.replay.logs.records import Shape, fields_of, record_of
 from tests.profiles import examples
 
@@ -432,6 +441,71 @@ def gemini_typical(draw: st.DrawFn) -> dict[str, Any]:
     return out
 
 
+# ---------------------------------------------------------------- Qwen Code
+# qwen-code packages/core/src/services/chatRecordingService.ts ChatRecord: a tree of
+# ``uuid`` / ``parentUuid``, ``usageMetadata`` on assistant records, ``systemPayload``
+# on system ones.
+
+QWEN_IDS = st.sampled_from(["u1", "u2", "u3", "u4", "u5"])
+QWEN_COUNTS = (
+    "promptTokenCount",
+    "cachedContentTokenCount",
+    "candidatesTokenCount",
+    "thoughtsTokenCount",
+    "toolUsePromptTokenCount",
+    "totalTokenCount",
+)
+QWEN_PAYLOADS = st.one_of(
+    st.fixed_dictionaries(
+        {"info": keyed({"originalTokenCount": EDGE_COUNTS, "newTokenCount": EDGE_COUNTS})}
+    ),
+    st.fixed_dictionaries({"uiEvent": st.fixed_dictionaries({"event.name": st.text(max_size=5)})}),
+)
+QWEN_KINDS = ["user", "assistant", "assistant", "tool_result", "system"]
+QWEN_SUBTYPES = ["chat_compression", "ui_telemetry", "slash_command", "at_command"]
+
+
+@st.composite
+def qwen_line(draw: st.DrawFn) -> dict[str, Any]:
+    return draw(
+        keyed(
+            {
+                "uuid": maybe(QWEN_IDS),
+                "parentUuid": maybe(st.none() | QWEN_IDS),
+                "sessionId": st.just("s"),
+                "timestamp": maybe(STAMPS),
+                "type": maybe(st.sampled_from(QWEN_KINDS)),
+                "subtype": maybe(st.sampled_from(QWEN_SUBTYPES)),
+                "model": maybe(st.sampled_from(["qwen3-coder-plus", " gpt-5 ", ""])),
+                "usageMetadata": maybe(keyed(dict.fromkeys(QWEN_COUNTS, EDGE_COUNTS))),
+                "systemPayload": maybe(QWEN_PAYLOADS),
+            }
+        )
+    )
+
+
+@st.composite
+def qwen_typical(draw: st.DrawFn) -> dict[str, Any]:
+    """A chat record as Qwen Code writes it, every field of its type."""
+    kind = draw(st.sampled_from(QWEN_KINDS))
+    out: dict[str, Any] = {
+        "uuid": draw(QWEN_IDS),
+        "parentUuid": draw(st.none() | QWEN_IDS),
+        "sessionId": "s",
+        "timestamp": draw(STAMPS),
+        "type": kind,
+        "message": {"role": "user", "parts": [{"text": draw(st.text(max_size=20))}]},
+    }
+    counts = st.integers(min_value=0, max_value=10**6)
+    if kind == "assistant":
+        out["model"] = "qwen3-coder-plus"
+        out["usageMetadata"] = draw(keyed(dict.fromkeys(QWEN_COUNTS, counts)))
+    if kind == "system":
+        out["subtype"] = draw(st.sampled_from(QWEN_SUBTYPES))
+        out["systemPayload"] = {"info": {"originalTokenCount": draw(counts), "newTokenCount": 1}}
+    return out
+
+
 ODD_LINES = st.sampled_from([b"\n", b"   \n", b"{not json\n", b"[1, 2]\n", b'{"type": "\xff"}\n'])
 
 
@@ -458,6 +532,7 @@ def session_bytes(
 #: lines drawn, the lines in the agent's ordinary shape).
 LINE_READERS = {
     "gemini-cli": ("chats/session-2026-01-01T00-00-s.jsonl", gemini_line(), gemini_typical()),
+    "qwen-code": ("chats/s.jsonl", qwen_line(), qwen_typical()),
 }
 
 
@@ -501,6 +576,8 @@ SHAPES: dict[str, tuple[Shape, st.SearchStrategy[dict[str, Any]]]] = {
     "opencode": (opencode.MESSAGE, opencode_message()),
     "gemini-cli": (gemini.LINE, gemini_line()),
     "gemini-cli (its own shape)": (gemini.LINE, gemini_typical()),
+    "qwen-code": (qwen.LINE, qwen_line()),
+    "qwen-code (its own shape)": (qwen.LINE, qwen_typical()),
 }
 
 
@@ -531,6 +608,11 @@ def test_a_line_is_the_same_record_either_way(agent: str, data: st.DataObject) -
 def test_a_count_is_read_by_the_one_count_rule() -> None:
     tokens = record_of({"tokens": {"input": None, "output": 3}}, gemini.LINE).tokens
     assert (tokens.input, tokens.output, tokens.total) == (0, 3, 0)
+    usage = record_of({"usageMetadata": {"promptTokenCount": None}}, qwen.LINE).usage
+    assert usage == (0, 0, 0, 0, 0)
+    wrong = record_of({"usageMetadata": {"candidatesTokenCount": -1}}, qwen.LINE).usage
+    assert isinstance(wrong, Problem)
+    assert wrong.path == "usageMetadata.candidatesTokenCount"  # as written in the log
     bad = record_of({"tokens": {"cached": -1}}, gemini.LINE).tokens
     assert isinstance(bad, Problem)
     assert bad.path == "tokens.cached"
@@ -547,3 +629,29 @@ def test_presence_alone_is_kept_apart_from_null_and_keys_are_read_as_written() -
     assert record.set is records.ABSENT
     assert record.type is None  # a text that is not one
     assert record_of({"$set": {}}, gemini.LINE).set == {}
+
+
+def _qwen(lines: list[dict[str, Any]]) -> Any:
+    data = b"".join(json.dumps(x).encode() + b"\n" for x in lines)
+    return read_session([("chats/s.jsonl", io.BytesIO(data))], "qwen-code", require=False)
+
+
+def test_a_qwen_record_whose_parent_is_neither_text_nor_null_is_no_tree_entry() -> None:
+    """u2 then u3 answer beside each other, u3 last: u2, a tree entry, is on another
+    branch (abandoned); not one (no text for a parent or for itself), on every branch."""
+    root = {"uuid": "u1", "parentUuid": None, "type": "user"}
+    last = {"uuid": "u3", "parentUuid": "u1", "type": "assistant"}
+    last["usageMetadata"] = {"promptTokenCount": 20, "candidatesTokenCount": 1}
+    usage = {"promptTokenCount": 10, "candidatesTokenCount": 1}
+    for node, parent, entry in (
+        ("u2", "u1", True),
+        ("u2", None, True),
+        ("u2", 5, False),
+        ("u2", [], False),
+        (7, "u1", False),
+    ):
+        line = {"uuid": node, "parentUuid": parent, "type": "assistant", "usageMetadata": usage}
+        (main,) = _qwen([root, line, last]).series
+        on_branch = [r.context for r in main.requests]
+        assert on_branch == ([20] if entry else [10, 20]), (node, parent)
+        assert [r.context for r in main.abandoned] == ([10] if entry else [])

@@ -15,7 +15,7 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -45,7 +45,6 @@ from budgetcore.replay.logs.reader import (
     record_batches,
     skeleton_batches,
     too_many_requests,
-    typed_batches,
 )
 from budgetcore.replay.logs.records import Shape, counts, record_of
 
@@ -262,44 +261,6 @@ class Tally:
                 numbers.append(number)
                 records.append(value)
             yield numbers, records
-
-    def typed_records(
-        self, stream: LineSource, what: str, kind: str, adapt: Callable[[dict[str, Any]], Any]
-    ) -> Iterator[tuple[Sequence[int], list[Any], list[int | None]]]:
-        """The current file's records a batch at a time: (their line numbers, the
-        records, their times), blank and malformed lines counted here and left out. A
-        record is the reader's one shape: the typed struct the compiled decoder makes
-        of the line (``compiled.TYPED[kind]``, once it is worth its import:
-        ``compiled_from``), else ``adapt`` of the line's full decode (no msgspec, the
-        page, a line the types do not fit), the same attributes either way. A time is
-        the record's ``timestamp`` read by :func:`~.reader.millis`, a batch at once
-        (``millis_of``)."""
-        f = self.files[-1]
-        batches: Any = None  # None: not yet asked; False: read in full
-        for first, batch in numbered_batches(stream, what):
-            if batches is None and compiled_from(first, sum(map(len, batch))):
-                batches = typed_batches(kind) or False
-            typed = batches(batch) if batches else None
-            f.lines = first + len(batch) - 1
-            numbers: Sequence[int]
-            if typed is not None and None not in typed:
-                numbers, records = range(first, first + len(batch)), typed
-            else:
-                numbers, records = [], []
-                for number, raw in enumerate(batch, first):
-                    value = typed[number - first] if typed is not None else None
-                    if value is None:
-                        value = decode_line(raw)
-                        if value is BLANK:
-                            f.blank += 1
-                            continue
-                        if isinstance(value, Malformed):
-                            self.malformed(number, value.problem)
-                            continue
-                        value = adapt(value)  # type: ignore[arg-type]  # a dict
-                    numbers.append(number)
-                    records.append(value)
-            yield numbers, records, millis_of([r.timestamp for r in records])
 
     def stamps(self, series: str) -> list[tuple[str | None, int]]:
         """The series' times, to append (node, time) to (:meth:`time`, for a loop that
