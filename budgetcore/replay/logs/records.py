@@ -43,6 +43,7 @@ or :meth:`.tally.Tally.timed_records` (a batch with its times at once; the decod
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -85,6 +86,9 @@ class Shape:
     texts: frozenset[str] = field(default_factory=frozenset)
     keyed: tuple[tuple[str, str], ...] = ()
     counts: bool = False
+    # record_of's function for the shape, by its place in the line: found without
+    # hashing the shape (a frozen dataclass hashes every field, nested shapes too).
+    plans: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # A shape is written by hand in a reader: a slip in it is a bug, said at import.
@@ -145,37 +149,13 @@ def fields_of(rec: object, shape: Shape) -> tuple[object, ...]:
 
 # ---------------------------------------------------------------- the standard library's
 
-# How record_of reads a key (the order of the tests in its loop).
-_ANY, _TEXT, _NESTED, _COUNTS = range(4)
-
-#: One step of a record: (attribute, key, its value when missing, how it is read, what
-#: reads it (a nested key's shape; counts' record class and keys as written), its path
-#: in the line).
-_Step = tuple[str, str, object, int, Any, str]
-
 
 @cache
-def _plan(shape: Shape, at: str) -> tuple[Any, tuple[_Step, ...]]:
-    """The record class of a shape and how each of its keys is read; ``at``: the path
-    of the shape's object in the line ("" or ``key.``), for a count's problem."""
+def _class(shape: Shape) -> Any:
+    """The record class of a shape: slots for its attributes; counts a named tuple."""
     if shape.counts:
-        return namedtuple(shape.name, shape.keys), ()
-    cls = type(shape.name, (), {"__slots__": shape.keys, "__repr__": _repr})
-    steps: list[_Step] = []
-    for name in shape.keys:
-        key = shape.key_of(name)
-        sub: Any = shape.under(name)
-        how = _ANY
-        if sub is not None and sub.counts:
-            how, sub = _COUNTS, (_plan(sub, "")[0], tuple(map(sub.key_of, sub.keys)))
-        elif sub is not None:
-            how = _NESTED
-        elif name in shape.texts:
-            how = _TEXT
-        missing = ABSENT if name in shape.told else None
-        path = f"{at}{key}." if how == _NESTED else f"{at}{key}"  # the nested shape's ``at``
-        steps.append((name, key, missing, how, sub, path))
-    return cls, tuple(steps)
+        return namedtuple(shape.name, shape.keys)
+    return type(shape.name, (), {"__slots__": shape.keys, "__repr__": _repr})
 
 
 def _repr(self: object) -> str:
@@ -183,23 +163,48 @@ def _repr(self: object) -> str:
     return f"{type(self).__name__}({inner})"
 
 
+def _maker(shape: Shape, at: str) -> Callable[[dict[str, Any]], Any]:
+    """record_of for one shape at one place in the line (``at``: "" or ``key.``, the
+    path of a count's problem), written out as a function: a loop over the shape's keys
+    cost twice the time per record, and the page makes one per line. The source holds
+    only the shape's own names (a reader's constants), never a log's text."""
+    names: dict[str, Any] = {"new": _class(shape).__new__, "cls": _class(shape)}
+    names.update(ABSENT=ABSENT, Problem=Problem, counts=counts)
+    body = ["def make(value):", "    get = value.get", "    rec = new(cls)"]
+    for i, name in enumerate(shape.keys):
+        key = shape.key_of(name)
+        sub = shape.under(name)
+        told = name in shape.told
+        body.append(f"    v = get({key!r}, ABSENT)" if told else f"    v = get({key!r})")
+        given = "v is not None and v is not ABSENT" if told else "v is not None"
+        if sub is not None and sub.counts:
+            names[f"keys{i}"] = tuple(map(sub.key_of, sub.keys))
+            names[f"made{i}"] = _class(sub)._make
+            body += [
+                f"    if {given}:",
+                f"        v = counts(v, keys{i}, {at + key!r})",
+                f"        if v.__class__ is not Problem: v = made{i}(v)",
+            ]
+        elif sub is not None:
+            names[f"sub{i}"], names[f"at{i}"] = sub, f"{at}{key}."
+            body.append(
+                f"    if {given}: v = record_of(v, sub{i}, at{i}) if v.__class__ is dict else None"
+            )
+        elif name in shape.texts:
+            body.append("    if v.__class__ is not str: v = None")
+        body.append(f"    rec.{name} = v")
+    body.append("    return rec")
+    names["record_of"] = record_of
+    exec("\n".join(body), names)  # the shape's names only, above
+    return names["make"]  # type: ignore[no-any-return]
+
+
 def record_of(value: dict[str, Any], shape: Shape, at: str = "") -> Any:
     """The record of a decoded JSON object, with the attributes the compiled struct
     has (the page's path, and a line the struct does not fit). ``at``: where the object
     is in the line (``key.``), for a nested count's problem."""
-    cls, plan = _plan(shape, at)
-    rec = cls.__new__(cls)
-    get = value.get
-    for name, key, missing, how, sub, path in plan:
-        v = get(key, missing)
-        if how and v is not missing:
-            if how == _TEXT:
-                if v.__class__ is not str:
-                    v = None
-            elif how == _NESTED:
-                v = record_of(v, sub, path) if v.__class__ is dict else None
-            elif v is not None:  # counts
-                found = counts(v, sub[1], path)
-                v = found if found.__class__ is Problem else sub[0]._make(found)
-        setattr(rec, name, v)
-    return rec
+    try:
+        make = shape.plans[at]
+    except KeyError:
+        make = shape.plans[at] = _maker(shape, at)
+    return make(value)
