@@ -690,3 +690,22 @@ def test_a_qwen_record_whose_parent_is_neither_text_nor_null_is_no_tree_entry() 
         on_branch = [r.context for r in main.requests]
         assert on_branch == ([20] if entry else [10, 20]), (node, parent)
         assert [r.context for r in main.abandoned] == ([10] if entry else [])
+
+
+@pytest.mark.parametrize(
+    ("shape", "why"),
+    [
+        ({"keys": ("a", "a")}, "named twice"),
+        ({"keys": ("a",), "texts": frozenset({"b"})}, "not among its keys"),
+        ({"keys": ("a",), "keyed": (("b", "$b"),)}, "not among its keys"),
+        ({"keys": ("a-b",)}, "no identifier"),
+        ({"keys": ("class",)}, "no identifier"),
+        ({"keys": ("a",), "texts": frozenset({"a"}), "told": frozenset({"a"})}, "text"),
+        ({"keys": ("a",), "counts": True, "texts": frozenset({"a"})}, "counts only"),
+    ],
+)
+def test_a_shape_written_wrong_is_refused_where_it_is_written(
+    shape: dict[str, Any], why: str
+) -> None:
+    with pytest.raises(ValueError, match=why):
+        Shape("Wrong", **shape)

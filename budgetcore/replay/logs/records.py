@@ -46,6 +46,7 @@ from collections import namedtuple
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from keyword import iskeyword
 from typing import Any
 
 from budgetcore.errors import Problem
@@ -95,8 +96,12 @@ class Shape:
         names = {key for key, _ in self.nested} | self.told | self.texts | set(dict(self.keyed))
         if not names <= set(self.keys) or len(set(self.keys)) != len(self.keys):
             raise ValueError(f"shape {self.name}: a key named twice or not among its keys")
+        words = (self.name, *self.keys)
+        if not all(w.isidentifier() and not iskeyword(w) for w in words):
+            # record_of writes them out as a class and its attributes
+            raise ValueError(f"shape {self.name}: an attribute that is no identifier")
         if self.texts & (self.told | {key for key, _ in self.nested}):
-            raise ValueError(f"shape {self.name}: a text is neither told apart nor nested")
+            raise ValueError(f"shape {self.name}: a text can be neither told apart nor nested")
         if self.counts and (self.nested or self.told or self.texts):
             raise ValueError(f"shape {self.name}: counts are counts only")
 
