@@ -1,11 +1,11 @@
 """The compiled decoders of the other agents' lines (docs/replay.md, "Speed": a
-skeleton, ``budgetcore.replay.logs.compiled.SKELETONS``; a typed record,
-``compiled.TYPED``, that Gemini CLI and Qwen Code read by attribute; or a record of
-``budgetcore.replay.logs.records`` that Kimi CLI and OpenCode read by attribute) against
-the standard library's full decode: every fixture of pi, Gemini CLI, Qwen Code, Kimi
-CLI, Droid, Copilot CLI and OpenCode (its database's messages) read both ways gives the
-same session, ledger and all (tests/property/test_skeleton_properties.py,
-test_typed_records_properties.py and test_records_properties.py hold any line alike).
+skeleton, ``budgetcore.replay.logs.compiled.SKELETONS``, or a record of
+``budgetcore.replay.logs.records`` that Gemini CLI, Qwen Code, Kimi CLI and OpenCode
+read by attribute) against the standard library's full decode: every fixture of pi,
+Gemini CLI, Qwen Code, Kimi CLI, Droid, Copilot CLI and OpenCode (its database's
+messages) read both ways gives the same session, ledger and all
+(tests/property/test_skeleton_properties.py and test_records_properties.py hold any
+line alike).
 """
 
 from __future__ import annotations
@@ -54,7 +54,6 @@ def test_every_fixture_reads_the_same_through_the_skeleton_as_in_full(
     # msgspec is loaded (this module's import): the readers would use it at once.
     for module, asks in ASKERS:
         monkeypatch.setattr(module, asks, lambda kind: None)
-    monkeypatch.setattr(tally, "typed_batches", lambda kind: None)
     full = [_read(base, files) for base, files in sessions]
     asked: list[object] = []
 
@@ -64,15 +63,10 @@ def test_every_fixture_reads_the_same_through_the_skeleton_as_in_full(
             return reader.skeleton_batches(kind)
         return reader.record_batches(kind)
 
-    def typed(kind: str) -> Any:
-        asked.append(kind)
-        return reader.typed_batches(kind)
-
     # From the first line on (not past the import's threshold): every line through it.
     for module, asks in ASKERS:
         monkeypatch.setattr(module, "compiled_from", lambda line, size=0: True)
         monkeypatch.setattr(module, asks, counted)
-    monkeypatch.setattr(tally, "typed_batches", typed)
     fast = [_read(base, files) for base, files in sessions]
     assert asked  # the compiled decoder was used
     assert fast == full

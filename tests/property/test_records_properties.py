@@ -1,11 +1,15 @@
-"""A reader's records (``budgetcore.replay.logs.records``): the compiled struct decoded
+"""A reader's records (``budgetcore.replay.logs.records``), for every reader that reads
+by attribute (Kimi CLI, OpenCode, Gemini CLI, Qwen Code): the compiled struct decoded
 from a line's bytes and the standard library's decode made a record (the page's path)
 have the same attributes, on generated lines in each agent's real shape with any key
 now and then holding any other JSON value; and a whole session reads to the same
 ParsedLog either way.
 
-The oracle of which lines the struct may refuse is written from the shapes' declared
-nesting alone: a nested key holding something other than an object or null.
+The oracle of which lines the struct refuses is written from the rules the shapes
+declare, not from the struct: a text holding something other than a string or null, a
+nested key something other than an object or null, a count anything other than a whole
+number from 0 to 10^12 written as one. A line in the agent's ordinary shape always
+fits, so it is always taken.
 """
 
 from __future__ import annotations
@@ -20,9 +24,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from budgetcore.errors import NonFinite
-from budgetcore.inputs.numbers import read_number
-from budgetcore.replay.logs import kimi, opencode, reader, records, tally
+from budgetcore.errors import NonFinite, Problem
+from budgetcore.replay.logs import (
+    gemini,
+    kimi,
+    opencode,
+    qwen,
+    read_session,
+    reader,
+    records,
+    tally,
+)
 from budgetcore.replay.logs.records import Shape, fields_of, record_of
 from tests.profiles import examples
 
@@ -51,18 +63,70 @@ def canon(value: object) -> object:
         return ("decimal", str(value))
     if value is records.ABSENT:
         return ("absent",)
+    if isinstance(value, Problem):
+        return ("problem", value)
     return (type(value).__name__, value)
 
 
 def fits(value: dict[str, Any], shape: Shape) -> bool:
-    """Whether every nested key of the shape holds an object (that fits) or null."""
-    for key, sub in shape.nested:
-        inner = value.get(key)
-        if inner is None:
+    """Whether the struct takes the object, by the shape's declared rules: every text
+    null or a string, every nested key null or an object that fits, every count under
+    a counts key missing or a whole number from 0 to 10^12 written as one (msgspec is
+    strict: not null, 12.0 or true)."""
+    for name in shape.keys:
+        key = shape.key_of(name)
+        if key not in value or value[key] is None:
             continue
-        if not isinstance(inner, dict) or not fits(inner, sub):
+        inner = value[key]
+        sub = shape.under(name)
+        if name in shape.texts and not isinstance(inner, str):
+            return False
+        if sub is None:
+            continue
+        if not isinstance(inner, dict):
+            return False
+        if sub.counts:
+            written = [sub.key_of(k) for k in sub.keys]
+            if not all(
+                type(inner[k]) is int and 0 <= inner[k] <= 10**12 for k in written if k in inner
+            ):
+                return False
+        elif not fits(inner, sub):
             return False
     return True
+
+
+def oracle(value: dict[str, Any], shape: Shape, at: str = "") -> tuple[object, ...]:
+    """The record's values by the rules docs/replay.md ("Reading") states, written
+    apart from records.record_of: the fields_of of any line's record, refused or not.
+    Counts by reader.count_of, the count rule every reader shares."""
+    out: list[object] = []
+    for name in shape.keys:
+        key = shape.key_of(name)
+        sub = shape.under(name)
+        if key not in value:
+            out.append(records.ABSENT if name in shape.told else None)
+            continue
+        v = value[key]
+        if name in shape.texts:
+            v = v if isinstance(v, str) else None
+        elif sub is not None and v is not None and sub.counts:
+            if not isinstance(v, dict):
+                v = Problem.of(at + key, v, "log-line-counts")
+            else:
+                found: list[int] = []
+                for written in map(sub.key_of, sub.keys):
+                    count = reader.count_of(v.get(written))
+                    if count is None:
+                        v = Problem.of(f"{at}{key}.{written}", v[written], "log-line-count")
+                        break
+                    found.append(count)
+                else:
+                    v = tuple(found)
+        elif sub is not None and v is not None:
+            v = oracle(v, sub, f"{at}{key}.") if isinstance(v, dict) else None
+        out.append(v)
+    return tuple(out)
 
 
 def marked(value: Any) -> bool:
@@ -157,22 +221,6 @@ def kimi_line(draw: st.DrawFn) -> dict[str, Any]:
     return odd(draw, {"timestamp": draw(TIMES), "message": draw(kimi_message())})
 
 
-@needs_decoder
-@_SETTINGS
-@given(line=kimi_line())
-def test_a_kimi_line_is_the_same_record_either_way(line: dict[str, Any]) -> None:
-    raw = json.dumps(line).encode()
-    full = reader.decode_line(raw)
-    assert isinstance(full, dict)
-    struct = compiled.decode_batch(compiled.record_decoder(kimi.LINE), [raw])
-    assert struct is not None
-    expected = canon(fields_of(record_of(full, kimi.LINE), kimi.LINE))
-    if struct[0] is None:  # decoded in full instead: only where the shape does not fit
-        assert not fits(full, kimi.LINE) or marked(full)
-    else:
-        assert canon(fields_of(struct[0], kimi.LINE)) == expected
-
-
 def _read_kimi(files: list[tuple[str, bytes]]) -> Any:
     return reader.finish(kimi.read_kimi([(name, io.BytesIO(data)) for name, data in files]))
 
@@ -226,21 +274,6 @@ def opencode_message(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.integers(0, 4)) == 0:
         message["summary"] = draw(st.sampled_from([True, False, "yes"]))
     return odd(draw, message)
-
-
-@needs_decoder
-@_SETTINGS
-@given(message=opencode_message())
-def test_an_opencode_message_is_the_same_record_either_way(message: dict[str, Any]) -> None:
-    raw = json.dumps(message).encode()
-    full = json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
-    struct = compiled.decode_batch(compiled.record_decoder(opencode.MESSAGE), [raw])
-    assert struct is not None
-    expected = canon(fields_of(record_of(full, opencode.MESSAGE), opencode.MESSAGE))
-    if struct[0] is None:
-        assert not fits(full, opencode.MESSAGE) or marked(full)
-    else:
-        assert canon(fields_of(struct[0], opencode.MESSAGE)) == expected
 
 
 def _read_opencode(rows: list[tuple[str, str, str]], v2: list[tuple[str, str, str]]) -> Any:
@@ -354,3 +387,325 @@ def test_an_opencode_database_reads_alike_sorted_by_keys_or_whole(
     assert sum(len(s.requests) for log in whole for s in log.series) == len(
         {r[0] for r in rows} | {r[0] for r in v2}
     )
+
+
+# ---------------------------------------------------------------- Gemini CLI
+# gemini-cli packages/core/src/services/chatRecordingService.ts: a metadata line,
+# message records written again as they change, ``$set`` and ``$rewindTo`` lines.
+
+#: A count as the agents write it, and the values next to the rule's edges.
+EDGE_COUNTS = st.integers(min_value=0, max_value=10**6) | st.sampled_from(
+    [0, 10**12, 10**12 + 1, -1, None, 12.0, True, "12"]
+)
+STAMPS = st.sampled_from(
+    [
+        "2026-01-01T00:00:01.000Z",
+        "2026-01-01T00:00:01.500Z",
+        "2026-02-28T23:59:59.999Z",
+        "2026-01-01T00:00:01Z",
+        "2026-01-01T00:00:01.123456+02:00",
+        "not a time",
+        1767225600,
+        1767225600123,
+    ]
+)
+
+
+def maybe(typed: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """The field as the agent writes it, now and then any JSON value."""
+    return st.one_of(typed, typed, typed, JSON_VALUES)
+
+
+@st.composite
+def keyed(draw: st.DrawFn, fields: dict[str, st.SearchStrategy[Any]]) -> dict[str, Any]:
+    """Some of ``fields`` (each present or not), and a text no reader reads."""
+    out = {key: draw(value) for key, value in fields.items() if draw(st.booleans())}
+    if draw(st.booleans()):
+        out["content"] = draw(st.text(max_size=20))
+    return out
+
+
+GEMINI_IDS = st.sampled_from(["m1", "m2", "m3", "m4", "\x00x"])
+GEMINI_TOKENS = keyed(dict.fromkeys(gemini._COUNTED, EDGE_COUNTS))
+
+
+@st.composite
+def gemini_line(draw: st.DrawFn) -> dict[str, Any]:
+    shape = draw(
+        st.sampled_from(["message", "message", "message", "metadata", "$set", "$rewindTo"])
+    )
+    if shape == "metadata":
+        return {"sessionId": "s", "projectHash": "h", "startTime": draw(STAMPS)}
+    if shape == "$set":
+        return {"$set": draw(maybe(st.fixed_dictionaries({"lastUpdated": STAMPS})))}
+    if shape == "$rewindTo":
+        return {"$rewindTo": draw(maybe(GEMINI_IDS))}
+    out = draw(
+        keyed(
+            {
+                "id": maybe(GEMINI_IDS),
+                "timestamp": maybe(STAMPS),
+                "model": maybe(st.sampled_from(["gemini-2.5-flash", " gemini-2.5-pro ", ""])),
+                "tokens": maybe(GEMINI_TOKENS),
+                "sessionId": JSON_VALUES,
+            }
+        )
+    )
+    # The type first, as gemini-cli writes it; absent now and then.
+    if draw(st.integers(0, 5)):
+        kind = draw(maybe(st.sampled_from(["gemini", "gemini", "user", "info", "error"])))
+        out = {"type": kind, **out}
+    return out
+
+
+@st.composite
+def gemini_typical(draw: st.DrawFn) -> dict[str, Any]:
+    """A message record as gemini-cli writes it, every field of its type."""
+    out: dict[str, Any] = {
+        "id": draw(GEMINI_IDS),
+        "timestamp": draw(STAMPS),
+        "type": draw(st.sampled_from(["gemini", "user", "info"])),
+        "content": draw(st.text(max_size=20)),
+    }
+    if out["type"] == "gemini":
+        out["model"] = "gemini-2.5-flash"
+        counts = st.integers(min_value=0, max_value=10**6)
+        out["tokens"] = draw(keyed(dict.fromkeys(gemini._COUNTED, counts)))
+    return out
+
+
+# ---------------------------------------------------------------- Qwen Code
+# qwen-code packages/core/src/services/chatRecordingService.ts ChatRecord: a tree of
+# ``uuid`` / ``parentUuid``, ``usageMetadata`` on assistant records, ``systemPayload``
+# on system ones.
+
+QWEN_IDS = st.sampled_from(["u1", "u2", "u3", "u4", "u5"])
+QWEN_COUNTS = (
+    "promptTokenCount",
+    "cachedContentTokenCount",
+    "candidatesTokenCount",
+    "thoughtsTokenCount",
+    "toolUsePromptTokenCount",
+    "totalTokenCount",
+)
+QWEN_PAYLOADS = st.one_of(
+    st.fixed_dictionaries(
+        {"info": keyed({"originalTokenCount": EDGE_COUNTS, "newTokenCount": EDGE_COUNTS})}
+    ),
+    st.fixed_dictionaries({"uiEvent": st.fixed_dictionaries({"event.name": st.text(max_size=5)})}),
+)
+QWEN_KINDS = ["user", "assistant", "assistant", "tool_result", "system"]
+QWEN_SUBTYPES = ["chat_compression", "ui_telemetry", "slash_command", "at_command"]
+
+
+@st.composite
+def qwen_line(draw: st.DrawFn) -> dict[str, Any]:
+    return draw(
+        keyed(
+            {
+                "uuid": maybe(QWEN_IDS),
+                "parentUuid": maybe(st.none() | QWEN_IDS),
+                "sessionId": st.just("s"),
+                "timestamp": maybe(STAMPS),
+                "type": maybe(st.sampled_from(QWEN_KINDS)),
+                "subtype": maybe(st.sampled_from(QWEN_SUBTYPES)),
+                "model": maybe(st.sampled_from(["qwen3-coder-plus", " gpt-5 ", ""])),
+                "usageMetadata": maybe(keyed(dict.fromkeys(QWEN_COUNTS, EDGE_COUNTS))),
+                "systemPayload": maybe(QWEN_PAYLOADS),
+            }
+        )
+    )
+
+
+@st.composite
+def qwen_typical(draw: st.DrawFn) -> dict[str, Any]:
+    """A chat record as Qwen Code writes it, every field of its type."""
+    kind = draw(st.sampled_from(QWEN_KINDS))
+    out: dict[str, Any] = {
+        "uuid": draw(QWEN_IDS),
+        "parentUuid": draw(st.none() | QWEN_IDS),
+        "sessionId": "s",
+        "timestamp": draw(STAMPS),
+        "type": kind,
+        "message": {"role": "user", "parts": [{"text": draw(st.text(max_size=20))}]},
+    }
+    counts = st.integers(min_value=0, max_value=10**6)
+    if kind == "assistant":
+        out["model"] = "qwen3-coder-plus"
+        out["usageMetadata"] = draw(keyed(dict.fromkeys(QWEN_COUNTS, counts)))
+    if kind == "system":
+        out["subtype"] = draw(st.sampled_from(QWEN_SUBTYPES))
+        out["systemPayload"] = {"info": {"originalTokenCount": draw(counts), "newTokenCount": 1}}
+    return out
+
+
+ODD_LINES = st.sampled_from([b"\n", b"   \n", b"{not json\n", b"[1, 2]\n", b'{"type": "\xff"}\n'])
+
+
+@st.composite
+def session_bytes(
+    draw: st.DrawFn, line: st.SearchStrategy[Any], typical: st.SearchStrategy[Any]
+) -> bytes:
+    """A session file: lines in the agent's shape, odd ones now and then, and lines that
+    are blank, not JSON or not UTF-8."""
+    lines = draw(
+        st.lists(
+            st.one_of(
+                line.map(lambda x: json.dumps(x).encode() + b"\n"),
+                typical.map(lambda x: json.dumps(x).encode() + b"\n"),
+                ODD_LINES,
+            ),
+            max_size=30,
+        )
+    )
+    return b"".join(lines)
+
+
+#: The line readers read through Tally.record_batches: (format, session file name, the
+#: lines drawn, the lines in the agent's ordinary shape).
+LINE_READERS = {
+    "gemini-cli": ("chats/session-2026-01-01T00-00-s.jsonl", gemini_line(), gemini_typical()),
+    "qwen-code": ("chats/s.jsonl", qwen_line(), qwen_typical()),
+}
+
+
+@needs_decoder
+@pytest.mark.parametrize("fmt", sorted(LINE_READERS))
+@_SETTINGS
+@given(data=st.data(), batch=st.sampled_from([1, 2, 5, 512]))
+def test_a_session_reads_alike_through_either_decoding(
+    fmt: str, data: st.DataObject, batch: int
+) -> None:
+    name, line, typical = LINE_READERS[fmt]
+    raw = data.draw(session_bytes(line, typical))
+    asked: list[Shape] = []
+
+    def counted(shape: Shape) -> Any:
+        asked.append(shape)
+        return reader.record_batches(shape)
+
+    def read() -> object:
+        return read_session([(name, io.BytesIO(raw))], fmt, require=False)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "BATCH_LINES", batch)
+        mp.setattr(tally, "record_batches", lambda shape: None)
+        plain = read()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "BATCH_LINES", batch)
+        # From the first line on (not past the import's threshold): every line through it.
+        mp.setattr(tally, "compiled_from", lambda line, size=0: True)
+        mp.setattr(tally, "record_batches", counted)
+        fast = read()
+    assert fast == plain
+    assert asked or not raw
+
+
+# ---------------------------------------------------------------- every reader's records
+
+#: Each reader's record shape, with the lines (or messages) drawn in its real shape.
+SHAPES: dict[str, tuple[Shape, st.SearchStrategy[dict[str, Any]]]] = {
+    "kimi-cli": (kimi.LINE, kimi_line()),
+    "opencode": (opencode.MESSAGE, opencode_message()),
+    "gemini-cli": (gemini.LINE, gemini_line()),
+    "gemini-cli (its own shape)": (gemini.LINE, gemini_typical()),
+    "qwen-code": (qwen.LINE, qwen_line()),
+    "qwen-code (its own shape)": (qwen.LINE, qwen_typical()),
+}
+
+
+@needs_decoder
+@pytest.mark.parametrize("agent", sorted(SHAPES))
+@_SETTINGS
+@given(data=st.data())
+def test_a_line_is_the_same_record_either_way(agent: str, data: st.DataObject) -> None:
+    shape, lines = SHAPES[agent]
+    raw = json.dumps(data.draw(lines)).encode()
+    full = reader.decode_line(raw)
+    assert isinstance(full, dict)
+    # The standard library's record, by the stated rules.
+    assert canon(fields_of(record_of(full, shape), shape)) == canon(oracle(full, shape))
+    struct = compiled.decode_batch(compiled.record_decoder(shape), [raw])
+    assert struct is not None
+    if not marked(full):  # msgspec refuses NaN and Infinity; read_number marks them
+        # Refused (then decoded in full, the record below) exactly where it does not fit.
+        assert (struct[0] is None) == (not fits(full, shape))
+    if struct[0] is not None:
+        expected = canon(fields_of(record_of(full, shape), shape))
+        assert canon(fields_of(struct[0], shape)) == expected
+
+
+# ---------------------------------------------------------------- what both share
+# The properties above hold the two decodings alike, so they cannot see a rule both
+# would share: the shapes' own rules, pinned.
+
+
+def test_a_count_is_read_by_the_one_count_rule() -> None:
+    tokens = record_of({"tokens": {"input": None, "output": 3}}, gemini.LINE).tokens
+    assert (tokens.input, tokens.output, tokens.total) == (0, 3, 0)
+    usage = record_of({"usageMetadata": {"promptTokenCount": None}}, qwen.LINE).usage
+    assert usage == (0, 0, 0, 0, 0)
+    wrong = record_of({"usageMetadata": {"candidatesTokenCount": -1}}, qwen.LINE).usage
+    assert isinstance(wrong, Problem)
+    assert wrong.path == "usageMetadata.candidatesTokenCount"  # as written in the log
+    bad = record_of({"tokens": {"cached": -1}}, gemini.LINE).tokens
+    assert isinstance(bad, Problem)
+    assert bad.path == "tokens.cached"
+    assert record_of({"tokens": [1]}, gemini.LINE).tokens == Problem.of(
+        "tokens", [1], "log-line-counts"
+    )
+    assert record_of({"tokens": None}, gemini.LINE).tokens is None
+
+
+def test_presence_alone_is_kept_apart_from_null_and_keys_are_read_as_written() -> None:
+    record = record_of({"$rewindTo": None, "sessionId": None, "type": 5}, gemini.LINE)
+    assert record.rewind is None
+    assert record.sessionId is None
+    assert record.set is records.ABSENT
+    assert record.type is None  # a text that is not one
+    assert record_of({"$set": {}}, gemini.LINE).set == {}
+
+
+def _qwen(lines: list[dict[str, Any]]) -> Any:
+    data = b"".join(json.dumps(x).encode() + b"\n" for x in lines)
+    return read_session([("chats/s.jsonl", io.BytesIO(data))], "qwen-code", require=False)
+
+
+def test_a_qwen_record_whose_parent_is_neither_text_nor_null_is_no_tree_entry() -> None:
+    """u2 then u3 answer beside each other, u3 last: u2, a tree entry, is on another
+    branch (abandoned); not one (no text for a parent or for itself), on every branch."""
+    root = {"uuid": "u1", "parentUuid": None, "type": "user"}
+    last = {"uuid": "u3", "parentUuid": "u1", "type": "assistant"}
+    last["usageMetadata"] = {"promptTokenCount": 20, "candidatesTokenCount": 1}
+    usage = {"promptTokenCount": 10, "candidatesTokenCount": 1}
+    for node, parent, entry in (
+        ("u2", "u1", True),
+        ("u2", None, True),
+        ("u2", 5, False),
+        ("u2", [], False),
+        (7, "u1", False),
+    ):
+        line = {"uuid": node, "parentUuid": parent, "type": "assistant", "usageMetadata": usage}
+        (main,) = _qwen([root, line, last]).series
+        on_branch = [r.context for r in main.requests]
+        assert on_branch == ([20] if entry else [10, 20]), (node, parent)
+        assert [r.context for r in main.abandoned] == ([10] if entry else [])
+
+
+@pytest.mark.parametrize(
+    ("shape", "why"),
+    [
+        ({"keys": ("a", "a")}, "named twice"),
+        ({"keys": ("a",), "texts": frozenset({"b"})}, "not among its keys"),
+        ({"keys": ("a",), "keyed": (("b", "$b"),)}, "not among its keys"),
+        ({"keys": ("a-b",)}, "no identifier"),
+        ({"keys": ("class",)}, "no identifier"),
+        ({"keys": ("a",), "texts": frozenset({"a"}), "told": frozenset({"a"})}, "text"),
+        ({"keys": ("a",), "counts": True, "texts": frozenset({"a"})}, "counts only"),
+    ],
+)
+def test_a_shape_written_wrong_is_refused_where_it_is_written(
+    shape: dict[str, Any], why: str
+) -> None:
+    with pytest.raises(ValueError, match=why):
+        Shape("Wrong", **shape)

@@ -49,7 +49,6 @@ __all__ = [
     "DECODE_ERRORS",
     "DEPTH_MARGIN",
     "SKELETONS",
-    "TYPED",
     "ClaudeLine",
     "CodexLine",
     "astuple",
@@ -62,7 +61,6 @@ __all__ = [
     "record_struct",
     "skeleton_decoder",
     "stack_room",
-    "typed_decoder",
 ]
 
 #: How many frames deeper than the full decode msgspec decodes: the standard decoder
@@ -280,10 +278,12 @@ def _skeleton_decoder(kind: str) -> Callable[[bytes], Struct]:
 
 # ---------------------------------------------------------------- records by attribute
 #
-# A reader's Shape (:mod:`.records`) made a Struct: each key any JSON value (the
-# standard library's, floats through ``read_number``), a nested key its shape's struct
-# or null (any other value fails the line: it is decoded in full and made the same
-# record by ``records.record_of``), a missing key None or ABSENT as the shape says.
+# A reader's Shape (:mod:`.records`) made a Struct, the shape's own keys and nothing
+# else: a key any JSON value (the standard library's, floats through ``read_number``),
+# a text ``str`` or null, a count an ``int`` from 0 to 10^12, a nested key its shape's
+# struct or null. A value the types refuse fails the line: it is decoded in full and
+# made the same record by ``records.record_of``. A missing key is None, ABSENT or 0 as
+# the shape says.
 
 
 @cache
@@ -292,9 +292,16 @@ def record_struct(shape: Shape) -> type[Struct]:
     fields: list[tuple[str, Any, Any]] = []
     for key in shape.keys:
         sub = shape.under(key)
-        kind: Any = Any if sub is None else record_struct(sub) | None
-        fields.append((key, kind, ABSENT if key in shape.told else None))
-    return msgspec.defstruct(shape.name, fields, gc=False)
+        kind: Any = Any
+        default: Any = ABSENT if key in shape.told else None
+        if shape.counts:
+            kind, default = Count, 0
+        elif sub is not None:
+            kind = record_struct(sub) | None
+        elif key in shape.texts:
+            kind = str | None
+        fields.append((key, kind, default))
+    return msgspec.defstruct(shape.name, fields, rename=dict(shape.keyed) or None, gc=False)
 
 
 def record_decoder(shape: Shape) -> Callable[[bytes], Struct] | None:
@@ -415,87 +422,3 @@ def batch_ok(batch: list[bytes]) -> bool:
             return False
     limit = sys.get_int_max_str_digits()
     return not (limit and _TEN_DIGITS.search(data[:: (limit + 1) // 10]))
-
-
-# ---------------------------------------------------------------- typed records
-#
-# One record shape per reader (docs/replay.md, "Speed"): the struct a line decodes to
-# here has the attributes, and for any line it takes the values, of the record the
-# reader's adapter makes of the standard library's decode (the page, a line the types
-# do not fit). The reader's one loop reads either by attribute; the types stand for the
-# checks the adapter makes, so a line they refuse is decoded in full and adapted
-# (tests/property/test_typed_records_properties.py holds the two equal).
-
-
-class GeminiTokens(Struct, gc=False):
-    """``gemini.Tokens``."""
-
-    input: Count = 0
-    output: Count = 0
-    cached: Count = 0
-    thoughts: Count = 0
-    tool: Count = 0
-    total: Count = 0
-
-
-class GeminiRecord(Struct, gc=False):
-    """``gemini.Record``: a Gemini CLI line or message record."""
-
-    type: str | None = None
-    id: str | None = None
-    timestamp: str | int | None = None
-    model: str | None = None
-    tokens: GeminiTokens | None = None
-    sessionId: Any = ABSENT  # the log's own key names, as written
-    set: Any = msgspec.field(default=ABSENT, name="$set")
-    rewind: Any = msgspec.field(default=ABSENT, name="$rewindTo")
-
-
-class QwenUsage(Struct, gc=False):
-    """``qwen.Usage``: an assistant record's ``usageMetadata``."""
-
-    prompt: Count = msgspec.field(default=0, name="promptTokenCount")
-    cached: Count = msgspec.field(default=0, name="cachedContentTokenCount")
-    output: Count = msgspec.field(default=0, name="candidatesTokenCount")
-    thoughts: Count = msgspec.field(default=0, name="thoughtsTokenCount")
-    tool: Count = msgspec.field(default=0, name="toolUsePromptTokenCount")
-
-
-class QwenPayload(Struct, gc=False):
-    """``qwen.Payload``: a system record's ``systemPayload`` (its other keys, such as a
-    telemetry event's, skipped)."""
-
-    info: Any = None
-
-
-class QwenRecord(Struct, gc=False):
-    """``qwen.Record``: a Qwen Code chat record."""
-
-    type: str | None = None
-    subtype: str | None = None
-    uuid: str | None = None
-    parentUuid: str | None = None  # the log's own key names, as written
-    timestamp: str | int | None = None
-    systemPayload: QwenPayload | None = None
-    usage: QwenUsage | None = msgspec.field(default=None, name="usageMetadata")
-    model: str | None = None
-
-
-#: The typed records, by the reader's key (``reader.typed_batches``).
-TYPED: dict[str, type[Struct]] = {
-    "gemini-cli": GeminiRecord,
-    "qwen-code": QwenRecord,
-}
-
-
-def typed_decoder(kind: str) -> Callable[[bytes], Struct] | None:
-    """The line decoder of a reader's typed record (:data:`TYPED`); None: read with the
-    standard library."""
-    return _typed_decoder(kind) if _enabled() else None
-
-
-@cache
-def _typed_decoder(kind: str) -> Callable[[bytes], Struct]:
-    # Floats as the full decode reads them (read_number): a field kept as any JSON
-    # value holds what the adapter's would.
-    return msgspec.json.Decoder(TYPED[kind], float_hook=read_number).decode

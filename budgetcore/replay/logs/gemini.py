@@ -21,65 +21,39 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from budgetcore.errors import Problem
-from budgetcore.replay.logs.model import ABSENT, ParsedLog
+from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, millis
+from budgetcore.replay.logs.records import ABSENT, Shape, record_of
 from budgetcore.replay.logs.tally import (
     NOT_A_DOCUMENT,
     Document,
     Row,
     Tally,
-    counts,
     registry_name,
 )
 
-__all__ = ["Record", "Tokens", "claims", "claims_document", "read_gemini"]
-
-#: The reader's typed record, for the compiled decoder (compiled.TYPED).
-TYPED = "gemini-cli"
+__all__ = ["LINE", "TOKENS", "claims", "claims_document", "read_gemini"]
 
 _COUNTED = ("input", "output", "cached", "thoughts", "tool", "total")
 _ROOT = "\x00start"  # the conversation before its first message (a rewind may go back to it)
 
-
-class Tokens(NamedTuple):
-    """A record's ``tokens``, each a count (a missing or null one is 0)."""
-
-    input: int
-    output: int
-    cached: int
-    thoughts: int
-    tool: int
-    total: int
-
-
-class Record:
-    """A line or message record as the reader's loop reads it, made of its full decode
-    (the page, a line ``compiled.GeminiRecord`` does not fit); the compiled decoder makes
-    the same attributes of the line's bytes. A text that is not one (``type``, ``id``,
-    ``model``) is None; ``tokens`` is None (absent or null), :class:`Tokens`, or the
-    Problem naming the count that is not one; a key whose mere presence counts is
-    :data:`~.model.ABSENT` when the line lacks it, else its value."""
-
-    __slots__ = ("id", "model", "rewind", "sessionId", "set", "timestamp", "tokens", "type")
-
-    def __init__(self, obj: dict[str, Any]) -> None:
-        get = obj.get
-        kind, mid, model, raw = get("type"), get("id"), get("model"), get("tokens")
-        self.type = kind if isinstance(kind, str) else None
-        self.id = mid if isinstance(mid, str) else None
-        self.model = model if isinstance(model, str) else None
-        self.timestamp = get("timestamp")
-        tokens: Tokens | Problem | None = None
-        if raw is not None:
-            found = counts(raw, _COUNTED, "tokens")
-            tokens = found if isinstance(found, Problem) else Tokens._make(found)
-        self.tokens = tokens
-        self.sessionId = get("sessionId", ABSENT)
-        self.set = get("$set", ABSENT)
-        self.rewind = get("$rewindTo", ABSENT)
+#: The keys the reader looks at, one record per line or message (records.Shape): a
+#: message record's ``type``, ``id`` and ``model`` texts (a value that is no text is
+#: None), its ``tokens`` counts (or the Problem naming the count that is not one), and
+#: the keys whose mere presence counts (the metadata's ``sessionId``, ``$set``,
+#: ``$rewindTo``), told absent from null.
+TOKENS = Shape("GeminiTokens", _COUNTED, counts=True)
+LINE = Shape(
+    "GeminiRecord",
+    ("type", "id", "timestamp", "model", "tokens", "sessionId", "set", "rewind"),
+    (("tokens", TOKENS),),
+    told=frozenset({"sessionId", "set", "rewind"}),
+    texts=frozenset({"type", "id", "model"}),
+    keyed=(("set", "$set"), ("rewind", "$rewindTo")),
+)
 
 
 def claims(obj: dict[str, object]) -> bool:
@@ -132,9 +106,9 @@ class _Reader:
     def batch(
         self, numbers: Sequence[int], records: Sequence[Any], times: Sequence[int | None]
     ) -> None:
-        """Lines or records (:class:`Record` or ``compiled.GeminiRecord``), with their
-        times. A message record's first copy becomes its request (when some copy has
-        tokens) or an entry of its type; later copies are folded."""
+        """Records of :data:`LINE` (a line's or a message's), with their times. A
+        message record's first copy becomes its request (when some copy has tokens) or
+        an entry of its type; later copies are folded."""
         t = self.tally
         series = self.series
         live, first, found, parent = self.live, self.first, self.found, self.parent
@@ -257,7 +231,7 @@ def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -
 
 
 def _lines(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> Steps[None]:
-    for i, (numbers, records, times) in enumerate(tally.typed_records(stream, what, TYPED, Record)):
+    for i, (numbers, records, times) in enumerate(tally.timed_records(stream, what, LINE)):
         if i:  # between batches: the import may stop here (reader.Steps)
             yield
         reader.batch(numbers, records, times)
@@ -275,12 +249,12 @@ def _document(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> N
     if isinstance(named, str) and named.strip():
         reader.model = named.strip()
     numbers: list[int] = []
-    records: list[Record] = []
+    records: list[Any] = []
     for i, message in enumerate(doc["messages"], start=2):
         tally.record()
         if isinstance(message, dict):
             numbers.append(i)
-            records.append(Record(message))
+            records.append(record_of(message, LINE))
             continue
         # The records before it first: the problems stay in the records' order.
         reader.batch(numbers, records, [millis(r.timestamp) for r in records])

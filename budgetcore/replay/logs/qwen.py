@@ -15,83 +15,40 @@ compaction (``systemPayload.info.originalTokenCount`` the context before it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of
-from budgetcore.replay.logs.tally import Row, Tally, counts, registry_name
+from budgetcore.replay.logs.records import Shape
+from budgetcore.replay.logs.tally import Row, Tally, registry_name
 
-__all__ = ["Payload", "Record", "Usage", "claims", "read_qwen"]
+__all__ = ["LINE", "USAGE", "claims", "read_qwen"]
 
-#: The reader's typed record, for the compiled decoder (compiled.TYPED).
-TYPED = "qwen-code"
-
-_USAGE = (
-    "promptTokenCount",
-    "cachedContentTokenCount",
-    "candidatesTokenCount",
-    "thoughtsTokenCount",
-    "toolUsePromptTokenCount",
+#: The keys the reader looks at, one record per line (records.Shape): the record's
+#: texts (a value that is no text is None), ``parentUuid`` as written (a parent neither
+#: text nor null makes the record no tree entry: the loop's rule), a system record's
+#: ``systemPayload`` (its ``info``; any other value None) and an assistant record's
+#: ``usageMetadata``, read as ``usage``: its counts, or the Problem naming the count
+#: that is not one.
+USAGE = Shape(
+    "QwenUsage",
+    ("prompt", "cached", "output", "thoughts", "tool"),
+    keyed=(
+        ("prompt", "promptTokenCount"),
+        ("cached", "cachedContentTokenCount"),
+        ("output", "candidatesTokenCount"),
+        ("thoughts", "thoughtsTokenCount"),
+        ("tool", "toolUsePromptTokenCount"),
+    ),
+    counts=True,
 )
-
-
-class Usage(NamedTuple):
-    """An assistant record's ``usageMetadata``, each a count (missing or null: 0)."""
-
-    prompt: int
-    cached: int
-    output: int
-    thoughts: int
-    tool: int
-
-
-class Payload(NamedTuple):
-    """A system record's ``systemPayload``: its ``info`` (any JSON value, None when
-    absent)."""
-
-    info: Any
-
-
-class Record:
-    """A chat record as the reader's loop reads it, made of its full decode (the page,
-    a line ``compiled.QwenRecord`` does not fit); the compiled decoder makes the same
-    attributes of the line's bytes. A text that is not one is None, and so is ``uuid``
-    when ``parentUuid`` is neither a text nor null (the record is then no tree entry);
-    ``systemPayload`` is a :class:`Payload` when it is an object, else None; ``usage``
-    (``usageMetadata``) is None (absent or null), :class:`Usage`, or the Problem naming
-    the count that is not one."""
-
-    __slots__ = (
-        "model",
-        "parentUuid",
-        "subtype",
-        "systemPayload",
-        "timestamp",
-        "type",
-        "usage",
-        "uuid",
-    )
-
-    def __init__(self, obj: dict[str, Any]) -> None:
-        get = obj.get
-        kind, subtype, node, parent = get("type"), get("subtype"), get("uuid"), get("parentUuid")
-        self.type = kind if isinstance(kind, str) else None
-        self.subtype = subtype if isinstance(subtype, str) else None
-        tree = isinstance(node, str) and (parent is None or isinstance(parent, str))
-        self.uuid = node if tree else None
-        self.parentUuid = parent if isinstance(parent, str) else None
-        self.timestamp = get("timestamp")
-        payload = get("systemPayload")
-        self.systemPayload = Payload(payload.get("info")) if isinstance(payload, dict) else None
-        raw = get("usageMetadata")
-        usage: Usage | Problem | None = None
-        if raw is not None:
-            found = counts(raw, _USAGE, "usageMetadata")
-            usage = found if isinstance(found, Problem) else Usage._make(found)
-        self.usage = usage
-        model = get("model")
-        self.model = model if isinstance(model, str) else None
+LINE = Shape(
+    "QwenRecord",
+    ("type", "subtype", "uuid", "parentUuid", "timestamp", "systemPayload", "usage", "model"),
+    (("systemPayload", Shape("QwenPayload", ("info",))), ("usage", USAGE)),
+    texts=frozenset({"type", "subtype", "uuid", "model"}),
+    keyed=(("usage", "usageMetadata"),),
+)
 
 
 def claims(obj: dict[str, object]) -> bool:
@@ -126,9 +83,7 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
     for name, stream in files:
         tally.open(name)
         file = tally.file
-        for i, (numbers, records, times) in enumerate(
-            tally.typed_records(stream, what, TYPED, Record)
-        ):
+        for i, (numbers, records, times) in enumerate(tally.timed_records(stream, what, LINE)):
             if i:  # between batches: the import may stop here (reader.Steps)
                 yield
             stamps = tally.times.get("main")
@@ -137,6 +92,9 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
             last = None  # the batch's last new tree entry
             for number, rec, time in zip(numbers, records, times, strict=True):
                 key = rec.uuid
+                parent = rec.parentUuid
+                if parent is not None and parent.__class__ is not str:
+                    key = parent = None  # a parent neither text nor null: no tree entry
                 usage = rec.usage
                 if key is not None:
                     if key in parents:  # seen before (only this reader writes the tree)
@@ -148,7 +106,7 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                             tally.duplicate("record written again (same uuid)")
                             continue
                     else:
-                        parents[key] = rec.parentUuid
+                        parents[key] = parent
                         last = key
                 if time is not None:
                     if stamps is None:

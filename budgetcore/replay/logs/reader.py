@@ -51,7 +51,6 @@ __all__ = [
     "record_batches",
     "scan",
     "too_many_requests",
-    "typed_batches",
 ]
 
 #: The most requests one session may hold, every series and file together. A real
@@ -349,20 +348,6 @@ def record_batches(shape: Any) -> Callable[[list[bytes]], list[Any] | None] | No
     except ImportError:
         return None
     decoder = compiled.record_decoder(shape)
-    if decoder is None or not compiled.stack_room():
-        return None
-    return partial(compiled.decode_batch, decoder)
-
-
-def typed_batches(kind: str) -> Callable[[list[bytes]], Any] | None:
-    """The compiled decoder of an agent's typed records (``compiled.TYPED``) as a batch
-    decoder giving structs (None for a line to decode in full), or None, as
-    :func:`compiled_batches`."""
-    try:
-        from budgetcore.replay.logs import compiled  # noqa: PLC0415 (msgspec, on demand)
-    except ImportError:
-        return None
-    decoder = compiled.typed_decoder(kind)
     if decoder is None or not compiled.stack_room():
         return None
     return partial(compiled.decode_batch, decoder)

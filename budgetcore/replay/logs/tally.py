@@ -15,13 +15,13 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from budgetcore.errors import NonFinite, Problem
-from budgetcore.inputs.numbers import MAX_TOKENS, read_number
+from budgetcore.inputs.numbers import read_number
 from budgetcore.replay.logs.model import (
     FileLedger,
     LogCompaction,
@@ -38,7 +38,6 @@ from budgetcore.replay.logs.reader import (
     Malformed,
     at_line,
     compiled_from,
-    count_of,
     decode_line,
     millis_of,
     numbered_batches,
@@ -46,9 +45,8 @@ from budgetcore.replay.logs.reader import (
     record_batches,
     skeleton_batches,
     too_many_requests,
-    typed_batches,
 )
-from budgetcore.replay.logs.records import Shape, record_of
+from budgetcore.replay.logs.records import Shape, counts, record_of
 
 __all__ = [
     "BATCH_END",
@@ -86,30 +84,6 @@ _MAX_LABEL = 48
 def label(text: str) -> str:
     """A ledger kind, cut to a length a table shows."""
     return text if len(text) <= _MAX_LABEL else text[: _MAX_LABEL - 1] + "…"
-
-
-def counts(raw: object, keys: tuple[str, ...], path: str) -> tuple[int, ...] | Problem:
-    """The token counts ``keys`` of the object ``raw`` (a missing or null count is 0),
-    or the problem naming the first that is not a count."""
-    if not isinstance(raw, dict):
-        return Problem.of(path, raw, "log-line-counts")
-    out = []
-    get = raw.get
-    for key in keys:
-        value = get(key)
-        # count_of's rule, its common cases inline (a call per count costs a third).
-        if value is None:
-            value = 0
-        elif type(value) is not int or not 0 <= value <= MAX_TOKENS:
-            value = count_of(value)
-            if value is None:
-                return Problem.of(
-                    f"{path}.{key}",
-                    raw[key],
-                    "log-line-count",
-                )
-        out.append(value)
-    return tuple(out)
 
 
 @dataclass(slots=True)
@@ -237,23 +211,42 @@ class Tally:
     def record_lines(
         self, stream: LineSource, what: str, shape: Shape, *, steps: bool = False
     ) -> Iterator[tuple[int, Any]]:
-        """:meth:`lines` as records of ``shape`` (:mod:`.records`), read by attribute:
-        each line decoded straight into the shape's struct where the compiled decoder
-        is offered and worth its import (``compiled_from``), else (the page, a line the
-        struct does not fit) decoded in full and made the same record. A batch's end,
-        for ``steps``, is line 0 with no record."""
+        """:meth:`record_batches` a line at a time. A batch's end, for ``steps``, is
+        line 0 with no record (the reader's chance to yield: reader.Steps)."""
+        for i, (numbers, records) in enumerate(self.record_batches(stream, what, shape)):
+            if steps and i:
+                yield 0, None
+            yield from zip(numbers, records, strict=True)
+
+    def timed_records(
+        self, stream: LineSource, what: str, shape: Shape
+    ) -> Iterator[tuple[Sequence[int], list[Any], list[int | None]]]:
+        """:meth:`record_batches` with each record's time: its ``timestamp`` read by
+        :func:`~.reader.millis`, a batch at once (``millis_of``)."""
+        for numbers, records in self.record_batches(stream, what, shape):
+            yield numbers, records, millis_of([r.timestamp for r in records])
+
+    def record_batches(
+        self, stream: LineSource, what: str, shape: Shape
+    ) -> Iterator[tuple[Sequence[int], list[Any]]]:
+        """The current file's lines a batch at a time as records of ``shape``
+        (:mod:`.records`), read by attribute: (their line numbers, the records), blank
+        and malformed lines counted here and left out. Each line is decoded straight
+        into the shape's struct where the compiled decoder is offered and worth its
+        import (``compiled_from``), else (the page, a line the struct does not fit)
+        decoded in full and made the same record."""
         f = self.files[-1]
         batches: Any = None  # None: not yet asked; False: read with the standard library
         for first, batch in numbered_batches(stream, what):
-            if steps and first > 1:
-                yield 0, None
             if batches is None and compiled_from(first, sum(map(len, batch))):
                 batches = record_batches(shape) or False
             values = batches(batch) if batches else None
             f.lines = first + len(batch) - 1
             if values is not None and None not in values:  # every line a struct
-                yield from zip(range(first, first + len(batch)), values, strict=True)
+                yield range(first, first + len(batch)), values
                 continue
+            numbers: list[int] = []
+            records: list[Any] = []
             for number, raw in enumerate(batch, first):
                 value: Any = values[number - first] if values is not None else None
                 if value is None:
@@ -265,45 +258,9 @@ class Tally:
                         self.malformed(number, value.problem)
                         continue
                     value = record_of(value, shape)
-                yield number, value
-
-    def typed_records(
-        self, stream: LineSource, what: str, kind: str, adapt: Callable[[dict[str, Any]], Any]
-    ) -> Iterator[tuple[Sequence[int], list[Any], list[int | None]]]:
-        """The current file's records a batch at a time: (their line numbers, the
-        records, their times), blank and malformed lines counted here and left out. A
-        record is the reader's one shape: the typed struct the compiled decoder makes
-        of the line (``compiled.TYPED[kind]``, once it is worth its import:
-        ``compiled_from``), else ``adapt`` of the line's full decode (no msgspec, the
-        page, a line the types do not fit), the same attributes either way. A time is
-        the record's ``timestamp`` read by :func:`~.reader.millis`, a batch at once
-        (``millis_of``)."""
-        f = self.files[-1]
-        batches: Any = None  # None: not yet asked; False: read in full
-        for first, batch in numbered_batches(stream, what):
-            if batches is None and compiled_from(first, sum(map(len, batch))):
-                batches = typed_batches(kind) or False
-            typed = batches(batch) if batches else None
-            f.lines = first + len(batch) - 1
-            numbers: Sequence[int]
-            if typed is not None and None not in typed:
-                numbers, records = range(first, first + len(batch)), typed
-            else:
-                numbers, records = [], []
-                for number, raw in enumerate(batch, first):
-                    value = typed[number - first] if typed is not None else None
-                    if value is None:
-                        value = decode_line(raw)
-                        if value is BLANK:
-                            f.blank += 1
-                            continue
-                        if isinstance(value, Malformed):
-                            self.malformed(number, value.problem)
-                            continue
-                        value = adapt(value)  # type: ignore[arg-type]  # a dict
-                    numbers.append(number)
-                    records.append(value)
-            yield numbers, records, millis_of([r.timestamp for r in records])
+                numbers.append(number)
+                records.append(value)
+            yield numbers, records
 
     def stamps(self, series: str) -> list[tuple[str | None, int]]:
         """The series' times, to append (node, time) to (:meth:`time`, for a loop that
