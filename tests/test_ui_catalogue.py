@@ -117,3 +117,42 @@ def test_the_chinese_page_names_each_idea_one_way() -> None:
     three things."""
     stray = {key: zh for key, (_en, zh) in CATALOGUE.items() for other in ZH_TERMS if other in zh}
     assert stray == {}
+
+
+#: Texts no field takes whole (a field of each kind refuses some of them).
+_BAD_TEXTS = ("x", "-1", "1.5", "2", "0", "", "1" * 5_000, "off")
+
+
+def test_every_field_s_refusal_is_its_core_rule_said_of_its_label_in_both_languages() -> None:
+    """A page field's problem is a core rule's sentence with every placeholder filled
+    (the page's sites build their parameters by hand: a missing one would be a
+    KeyError on the page, not a problem line), said of the field by its label."""
+    from budgetcore.ui.form import FIELDS, IssueError, parse_text  # noqa: PLC0415
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+    from budgetcore.ui.replay.state import REPLAY_FIELDS  # noqa: PLC0415
+    from budgetcore.ui.replay.state import parse_field_text as replay_text  # noqa: PLC0415
+    from budgetcore.ui.tune.state import TUNE_FIELDS  # noqa: PLC0415
+    from budgetcore.ui.tune.state import parse_field_text as tune_text  # noqa: PLC0415
+
+    parsers = [(parse_text, p) for p in FIELDS]
+    parsers += [(replay_text, p) for p in REPLAY_FIELDS]
+    parsers += [(tune_text, p) for p in TUNE_FIELDS]
+    codes: set[str] = set()
+    for parse, path in parsers:
+        for text in _BAD_TEXTS:
+            try:
+                parse(path, text)
+            except IssueError as e:
+                issue = e.issue
+            else:
+                continue
+            codes.add(issue.code)
+            assert issue.code.startswith("core."), (path, text, issue.code)
+            for lang in ("en", "zh"):
+                said = problem_text(issue, lang)
+                assert "{" not in said, (path, text, said)
+                label = f"label.{path}"
+                if label in CATALOGUE:
+                    assert said.startswith(t(label, lang)), (path, said)
+    # Each kind of field was refused at least once: the loop saw the sites.
+    assert {"core.whole-unit", "core.margin-typed", "core.bool", "core.whole-or-off"} <= codes

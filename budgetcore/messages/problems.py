@@ -386,6 +386,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is larger than its limit of {limit} ({bytes} bytes)",
         "{where}超过了大小上限 {limit}({bytes} 字节)",
     ),
+    # A page field's typed text: refused whole, the field keeps its last valid value.
+    "core.too-large-unread": (
+        "{where} is larger than its limit of {limit} ({bytes} bytes): nothing of it was read",
+        "{where}超过了大小上限 {limit}({bytes} 字节):未读取其中任何内容",
+    ),
     "where.samples": ("The pasted samples text", "粘贴的样本文本"),
     "where.page-turns": ("The pasted turns text", "粘贴的轮次文本"),
     "where.fragment": ("The link", "链接"),

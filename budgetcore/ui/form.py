@@ -139,7 +139,7 @@ def too_large_issue(path: str, what: str = "field") -> Problem:
         ("limit", size_text(limit, "B"), False),
         ("bytes", format_int(limit), False),
     )
-    return Problem.page("core.too-large", params, (path,))
+    return Problem.page("core.too-large-unread", params, (path,))
 
 
 def parse_text(path: str, text: str) -> object:
