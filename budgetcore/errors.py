@@ -96,7 +96,7 @@ class Problem:
     """
 
     path: str
-    # A catalogue id without its ``core.`` prefix; a page-only problem's whole key.
+    # A catalogue id without its ``core.`` prefix; a page field's problem's whole key.
     code: str
     value: str | None = None
     params: tuple[tuple[str, str], ...] = ()
@@ -125,9 +125,11 @@ class Problem:
     def page(
         cls, code: str, params: tuple[tuple[str, str, bool], ...], paths: tuple[str, ...]
     ) -> Problem:
-        """A problem only the page shows (a field's typed text, the order of two
-        bounds): ``code`` is its whole catalogue key, ``params`` are (name, text, whether
-        text is a catalogue key), ``paths`` the fields it marks, the first named."""
+        """A page field's problem (a field's typed text, two fields out of order):
+        ``code`` is its whole catalogue key, a core rule's (``core.whole-unit``, said of
+        the field by its label) or one of the few page-only rules (``problem.*``);
+        ``params`` are (name, text, whether text is a catalogue key), ``paths`` the
+        fields it marks, the first named."""
         return cls(
             paths[0],
             code,

@@ -324,9 +324,12 @@ def test_the_page_refuses_a_paste_above_its_limit_as_the_cli_does(
 def test_a_typed_value_above_its_limit_is_refused_by_the_field() -> None:
     state = reduce(initial_state(), FieldTyped("config.trigger_tokens", "1" * 2_000))
     issue = state.field_issues["config.trigger_tokens"]
-    assert (issue.code, issue.params) == ("problem.too-large", (("limit", "1 KiB"),))
+    assert (issue.code, issue.params) == (
+        "core.too-large-unread",
+        (("limit", "1 KiB"), ("bytes", "1,024")),
+    )
     seed = reduce(initial_state(), ReplayFieldTyped("replay.seed", "9" * 40))
-    assert seed.replay.issues["replay.seed"].code == "problem.too-large"
+    assert seed.replay.issues["replay.seed"].code == "core.too-large-unread"
 
 
 # ------------------------------------------------------------------ long input, short lines

@@ -39,8 +39,8 @@ CODE_AT = {
 #: The most positional arguments each constructor takes: (path, value, code) and
 #: (path, code); one more is the old form's rule (``Problem.of(path, rule, value, code)``).
 POSITIONAL = {"Problem.of": 3, "Problem.coded": 2}
-#: What a code looks like: a ``core.*`` key's tail (``log-line-count``), or a page-only
-#: problem's whole key (``problem.whole-range``).
+#: What a code looks like: a ``core.*`` key's tail (``log-line-count``), or a
+#: page field's problem's whole key (``core.whole-unit``, ``problem.sweep-order``).
 CODE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9-]+)*")
 
 

@@ -11,12 +11,14 @@ import pytest
 
 from budgetcore.cli.tune_cmds import command
 from budgetcore.errors import ScenarioError
+from budgetcore.messages import t
 from budgetcore.tune.constraints import constraint_value
 from budgetcore.ui.form import IssueError
+from budgetcore.ui.problems import problem_text
 from budgetcore.ui.tune.state import parse_field_text
 
 #: The CLI's rules, as it has printed them since the constraint flags came (now the
-#: catalogue's English: problem.tune-rate, problem.tune-compression).
+#: catalogue's English: core.decimal-typed, core.ratio-or-off).
 RATE_RULE = "must be a decimal from 0 to 100 with at most 6 decimal places"
 RATIO_RULE = "must be a ratio X (of X:1) from 1 to 1,000,000 with at most 6 decimal places, or off"
 
@@ -75,8 +77,12 @@ def test_the_page_names_its_field_in_the_catalogues_words() -> None:
     with pytest.raises(ScenarioError) as e:
         constraint_value("tune.max_runs_per_100", "rate", "101")
     (p,) = e.value.problems
-    assert (p.path, p.code, p.rule) == ("tune.max_runs_per_100", "problem.tune-rate", RATE_RULE)
-    assert p.params == (("got", '"101"'),)
+    assert (p.path, p.code, p.rule) == ("tune.max_runs_per_100", "core.decimal-typed", RATE_RULE)
+    assert p.params == (("low", "0"), ("high", "100"), ("places", "6"), ("got", '"101"'))
+    # The page says the core's one sentence of the field, by its label.
+    assert (
+        problem_text(p, "en") == f'{t("label.tune.max_runs_per_100", "en")} {RATE_RULE}; got "101"'
+    )
 
 
 def test_neither_shell_holds_a_constraint_rule_of_its_own() -> None:

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 
+from budgetcore.errors import render_value
 from budgetcore.inputs.numbers import MAX_TOKENS
 from budgetcore.ui.form import (
     FIELDS,
@@ -80,7 +81,10 @@ class TestTypedText:
             with pytest.raises(IssueError) as info:
                 parse_text("config.safety_margin", bad)
             text = problem_text(info.value.issue, "en")
-            assert text.startswith("Safety margin m must be a decimal from 0 up to")
+            assert text.startswith(
+                "Safety margin m must be a decimal from 0 (inclusive) to 1 (exclusive), with"
+            )
+            assert text.endswith("(for example 0.10); got " + render_value(bad))
             assert "JSON" not in text
 
     @pytest.mark.parametrize("path", NUMBER_PATHS)

@@ -1,6 +1,6 @@
 """The one message catalogue: every user-visible string of the page, in both languages.
 
-Keys are stable ids (``label.config.trigger_tokens``, ``problem.whole-range``); values
+Keys are stable ids (``label.config.trigger_tokens``, ``core.whole``); values
 are (English, Chinese) with named ``{parameters}``. Numbers are formatted before they
 reach a message (``budgetcore.units``), identically in both languages. Plurals are
 rules (``count``), never string surgery, and a problem is data (a code and

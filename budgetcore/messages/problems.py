@@ -1,35 +1,17 @@
-"""Problems as data, in both languages: the form's ``problem.*`` codes ({field} is the label
-the user sees, {got} the quoted input), the core's ``core.*`` codes
-(``budgetcore.errors.Problem.code``, with {where} and {got}), the JSON reader's ``json.*``
-and the ``where.*`` names of each input.
+"""Problems as data, in both languages: the core's ``core.*`` codes
+(``budgetcore.errors.Problem.code``, with {where} and {got}), each rule's one sentence,
+which the CLI prints and the page says of a field by its label; the page-only
+``problem.*`` codes, for the few rules the core does not have ({field} is the label the
+user sees); the JSON reader's ``json.*`` and the ``where.*`` names of each input.
+
+A ``problem.*`` entry never restates a ``core.*`` rule: a page field's typed text
+breaks a core rule (or its typed variant, ``core.*-typed``, ``core.whole-unit``, ...),
+and ``tests/test_ui_catalogue.py`` lists the page-only keys, a list that may only
+shrink.
 """
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    "problem.whole-range": (
-        "{field} must be a whole number of {unit} from {low} to {high}; got {got}",
-        "{field} 必须是 {low} 到 {high} 之间的整数({unit});收到 {got}",
-    ),
-    "problem.whole-range-or-empty": (
-        "{field} must be a whole number of {unit} from {low} to {high}, or empty ({empty}); got {got}",
-        "{field}必须是 {low} 到 {high} 之间的整数({unit}),或留空({empty});收到 {got}",
-    ),
-    "problem.margin": (
-        "{field} must be a decimal from 0 up to but not including 1, with at most {places} decimal places (for example 0.10); got {got}",
-        "{field}必须是不小于 0 且小于 1 的小数,最多 {places} 位小数(例如 0.10);收到 {got}",
-    ),
-    "problem.average": (
-        "{field} must be a number above 0 and at most {high}, with at most 6 decimal places, or empty (unknown); got {got}",
-        "{field}必须是大于 0、不超过 {high}、最多 6 位小数的数,或留空(未知);收到 {got}",
-    ),
-    "problem.bool": ("{field} must be on or off; got {got}", "{field} 必须是开或关;收到 {got}"),
-    "problem.at-most": (
-        "{field} ({value}) must be at most {other} ({other_value}): {why}",
-        "{field} ({value})必须不大于{other}({other_value}):{why}",
-    ),
-    "problem.less-than": (
-        "{field} ({value}) must be less than {other} ({other_value}): {why}",
-        "{field} ({value})必须小于{other}({other_value}):{why}",
-    ),
+    # Page-only: the curves' sweep is the page's alone (no CLI flag or file has it).
     "problem.sweep-order": (
         "Sweep: 'from' ({low}) must be below 'to' ({high})",
         "扫描:起点({low})必须小于终点({high})",
@@ -58,6 +40,40 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.average": (
         "{where} must be a decimal above 0 and at most {high} with at most 6 decimal places, or null; got {got}",
         "{where} 必须是大于 0、不超过 {high}、最多 6 位小数的小数,或 null;收到 {got}",
+    ),
+    # A typed text's variants of the rules above (a page field, a CLI flag): no JSON
+    # shape to name, an empty field is the page's null, and a unit or "off" is said.
+    "core.whole-unit": (
+        "{where} must be a whole number of {unit} from {low} to {high}; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间的整数({unit});收到 {got}",
+    ),
+    "core.whole-unit-or-empty": (
+        "{where} must be a whole number of {unit} from {low} to {high}, or empty ({empty}); got {got}",
+        "{where} 必须是 {low} 到 {high} 之间的整数({unit}),或留空({empty});收到 {got}",
+    ),
+    "core.whole-or-off": (
+        "{where} must be an integer from {low} to {high}, or off; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间的整数,或 off;收到 {got}",
+    ),
+    "core.margin-typed": (
+        "{where} must be a decimal from 0 (inclusive) to 1 (exclusive), with at most {places} decimal places (for example 0.10); got {got}",
+        "{where} 必须是不小于 0 且小于 1 的小数,最多 {places} 位小数(例如 0.10);收到 {got}",
+    ),
+    "core.average-typed": (
+        "{where} must be a decimal above 0 and at most {high} with at most 6 decimal places, or empty (unknown); got {got}",
+        "{where} 必须是大于 0、不超过 {high}、最多 6 位小数的小数,或留空(未知);收到 {got}",
+    ),
+    "core.decimal-typed": (
+        "{where} must be a decimal from {low} to {high} with at most {places} decimal places; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数;收到 {got}",
+    ),
+    "core.decimal-typed-or-empty": (
+        "{where} must be a decimal from {low} to {high} with at most {places} decimal places, or empty; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,或留空;收到 {got}",
+    ),
+    "core.ratio-or-off": (
+        "{where} must be a ratio X (of X:1) from {low} to {high} with at most {places} decimal places, or off; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的比值 X(X:1),或 off;收到 {got}",
     ),
     "core.utf8": (
         "{where} must be UTF-8 text (byte {byte})",
@@ -219,25 +235,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Extra data",
         "值之后还有多余内容",
     ),
+    # Page-only: the page's own failure, no input's rule.
     "problem.internal": (
         "Something went wrong on this page ({detail}); nothing was changed. Reset or reload the page.",
         "页面出错({detail}),未做任何更改。请重置或重新加载页面。",
-    ),
-    "problem.replay-dist": (
-        "{field} must be fixed, uniform or triangular; got {got}",
-        "{field}必须是固定、均匀分布或三角分布;收到 {got}",
-    ),
-    "problem.replay-fraction": (
-        "{field} must be a decimal from 0 to 1 with at most 30 decimal places, or empty; got {got}",
-        "{field}必须是 0 到 1 之间、最多 30 位小数的小数,或留空;收到 {got}",
-    ),
-    "problem.replay-seed": (
-        "{field} must be a whole number from 0 to {high}; got {got}",
-        "{field}必须是 0 到 {high} 之间的整数;收到 {got}",
-    ),
-    "problem.replay-order": (
-        "{field} ({high}) must be at least the low value ({low})",
-        "{field}({high})必须不小于下限({low})",
     ),
     "core.replay-no-turns": (
         "{where} needs at least one pasted turn line",
@@ -385,9 +386,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is larger than its limit of {limit} ({bytes} bytes)",
         "{where}超过了大小上限 {limit}({bytes} 字节)",
     ),
-    "problem.too-large": (
-        "{field} is larger than its limit of {limit}: nothing of it was read",
-        "{field}超过了大小上限 {limit}:未读取其中任何内容",
+    # A page field's typed text: refused whole, the field keeps its last valid value.
+    "core.too-large-unread": (
+        "{where} is larger than its limit of {limit} ({bytes} bytes): nothing of it was read",
+        "{where}超过了大小上限 {limit}({bytes} 字节):未读取其中任何内容",
     ),
     "where.samples": ("The pasted samples text", "粘贴的样本文本"),
     "where.page-turns": ("The pasted turns text", "粘贴的轮次文本"),
@@ -889,10 +891,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.runtime-never-tune": (
         "{where} never compacts in {runtime} at any of its default {knob} values; got {got}",
         "{where} 在 {runtime} 中以 {knob} 的任何默认取值都不会压缩;收到 {got}",
-    ),
-    "problem.tune-tokens": (
-        "{field} must be an integer from 0 to {high}; got {got}",
-        "{field} 必须是 0 到 {high} 之间的整数(tokens);收到 {got}",
     ),
     "core.too-large-bytes": (
         "{where} is larger than its limit of {bytes} bytes",

@@ -84,10 +84,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "A failed try bills its written output",
         "失败的尝试也按其写出的输出计费",
     ),
-    "problem.replay-choice": (
-        "{field} must be one of {names}; got {got}",
-        "{field}必须是以下之一:{names};收到 {got}",
-    ),
     # -------- the timeline
     "replay.fate.published": ("published", "已发布"),
     "replay.fate.discarded": ("discarded (source appended)", "已丢弃(源内容已追加)"),

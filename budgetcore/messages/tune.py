@@ -126,19 +126,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "it is no setting of the runtime",
         "它不是该运行时的设置",
     ),
-    "problem.tune-generations": (
-        "{field} must be an integer from 0 to {high}, or off; got {got}",
-        "{field} 必须是 0 到 {high} 之间的整数(代数),或 off;收到 {got}",
-    ),
-    "problem.tune-compression": (
-        "{field} must be a ratio X (of X:1) from 1 to 1,000,000 with at most 6 decimal "
-        "places, or off; got {got}",
-        "{field} 必须是 1 到 1,000,000 之间、最多 6 位小数的比值 X(X:1),或 off;收到 {got}",
-    ),
-    "problem.tune-rate": (
-        "{field} must be a decimal from 0 to 100 with at most 6 decimal places; got {got}",
-        "{field} 必须是 0 到 100 之间、最多 6 位小数的小数;收到 {got}",
-    ),
     "tune.unit.money": ("dollars", "美元"),
     "tune.unit.billed": ("billed tokens", "计费 tokens"),
     "tune.unit.billed-title": ("billed tokens: no prices given", "计费 tokens:未给价格"),

@@ -4,9 +4,10 @@ for the CLI's flags (``--max-unseen``, ``--max-unseen-total``, ``--max-runs-per-
 (``tune.*``). The values are :class:`budgetcore.tune.choice.Constraints`' own; this
 module reads text into them and imports nothing heavy (the page loads it at boot).
 
-A problem is the page's (``Problem.page``: a catalogue key and its parameters,
-``messages/tune.py``, ``messages/problems.py``); the page says it in the reader's
-language, and the CLI prints its rule, the same entry's English (``Problem.rule``).
+A problem is a core rule's (``Problem.page`` with a ``core.*`` key and its parameters,
+``messages/problems.py``: a typed text's variant such as ``core.whole-or-off``); the page
+says it of the field in the reader's language, and the CLI prints its rule, the same
+entry's English (``Problem.rule``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,14 @@ _RATE_LOW, _RATE_HIGH, _RATE_PLACES = 0, 100, 6
 _RATIO_LOW, _RATIO_HIGH, _RATIO_PLACES = 1, 10**6, 6
 
 
+def _range(low: int, high: int, places: int) -> tuple[tuple[str, str, bool], ...]:
+    return (
+        ("low", bound_text(low), False),
+        ("high", bound_text(high), False),
+        ("places", str(places), False),
+    )
+
+
 def _problem(field: str, code: str, params: tuple[tuple[str, str, bool], ...]) -> NoReturn:
     raise ScenarioError([Problem.page(code, params, (field,))])
 
@@ -47,25 +56,29 @@ def constraint_value(
     if kind == "bool":
         if text in ("true", "false"):
             return text == "true"
-        _problem(field, "problem.bool", (got,))
+        _problem(field, "core.bool", (got,))
     if kind in ("generations", "ratio") and text.lower() == "off":
         return None
     if kind in ("tokens", "generations"):
         number = whole_text(text, MAX_TOKENS, plain=plain)
         if number is not None:
             return number
-        high = ("high", bound_text(MAX_TOKENS), False)
-        code = "problem.tune-generations" if kind == "generations" else "problem.tune-tokens"
-        _problem(field, code, (high, got))
+        low, high = ("low", "0", False), ("high", bound_text(MAX_TOKENS), False)
+        code = "core.whole-or-off" if kind == "generations" else "core.whole"
+        _problem(field, code, (low, high, got))
     if kind == "rate":
         value = as_decimal(text, _RATE_LOW, _RATE_HIGH, _RATE_PLACES)
         if value is None:
-            _problem(field, "problem.tune-rate", (got,))
+            _problem(
+                field, "core.decimal-typed", (*_range(_RATE_LOW, _RATE_HIGH, _RATE_PLACES), got)
+            )
         return value
     if kind == "ratio":
         # "10" or "10:1" (spaces around either part are the typist's, not the value's)
         ratio = as_decimal(text.removesuffix(":1").strip(), _RATIO_LOW, _RATIO_HIGH, _RATIO_PLACES)
         if ratio is None:
-            _problem(field, "problem.tune-compression", (got,))
+            _problem(
+                field, "core.ratio-or-off", (*_range(_RATIO_LOW, _RATIO_HIGH, _RATIO_PLACES), got)
+            )
         return ratio
     raise ValueError(f"no such constraint kind: {kind!r}")  # a programming error

@@ -3,8 +3,9 @@
 Every way a value reaches the page — typing, a slider, a key, a link, an import, an
 experiment, a reset — ends in :func:`parse_text` for its field, then in the scenario's
 cross-key rules (``budgetcore.scenario.fields.LIMIT_RULES``). A problem is data
-(:meth:`budgetcore.errors.Problem.page`: a catalogue code and parameters); its sentence
-is rendered in the reader's language by :func:`budgetcore.ui.problems.problem_text`.
+(:meth:`budgetcore.errors.Problem.page`: a catalogue code and parameters), the core's
+rule (``core.*``, the sentence the CLI prints too) said of the field by its label; its
+sentence is rendered in the reader's language by :func:`budgetcore.ui.problems.problem_text`.
 """
 
 from __future__ import annotations
@@ -126,15 +127,19 @@ def _range_issue(ui: FieldUI, text: str) -> Problem:
     )
     if ui.nullable:
         return Problem.page(
-            "problem.whole-range-or-empty", (*params, ("empty", ui.empty, True)), (ui.path,)
+            "core.whole-unit-or-empty", (*params, ("empty", ui.empty, True)), (ui.path,)
         )
-    return Problem.page("problem.whole-range", params, (ui.path,))
+    return Problem.page("core.whole-unit", params, (ui.path,))
 
 
 def too_large_issue(path: str, what: str = "field") -> Problem:
     """The issue of a typed text above its size limit (``inputs.text.SIZE_LIMITS``)."""
-    params: tuple[Param, ...] = (("limit", size_text(limit_of(what), "B"), False),)
-    return Problem.page("problem.too-large", params, (path,))
+    limit = limit_of(what)
+    params: tuple[Param, ...] = (
+        ("limit", size_text(limit, "B"), False),
+        ("bytes", format_int(limit), False),
+    )
+    return Problem.page("core.too-large-unread", params, (path,))
 
 
 def parse_text(path: str, text: str) -> object:
@@ -148,11 +153,11 @@ def parse_text(path: str, text: str) -> object:
             return parse_average(text or None, path)
         except ScenarioError:
             params = (("high", format_int(MAX_TOKENS), False), _got(text))
-            raise IssueError(Problem.page("problem.average", params, (path,))) from None
+            raise IssueError(Problem.page("core.average-typed", params, (path,))) from None
     if ui.kind == "bool":
         if text in ("true", "false"):
             return text == "true"
-        raise IssueError(Problem.page("problem.bool", (_got(text),), (path,)))
+        raise IssueError(Problem.page("core.bool", (_got(text),), (path,)))
     if ui.nullable and text == "":
         return None
     if ui.kind == "margin":
@@ -160,7 +165,7 @@ def parse_text(path: str, text: str) -> object:
             return parse_field(_SPECS[path], typed(text))
         except ScenarioError:
             params = (("places", str(MAX_MARGIN_PLACES), False), _got(text))
-            raise IssueError(Problem.page("problem.margin", params, (path,))) from None
+            raise IssueError(Problem.page("core.margin-typed", params, (path,))) from None
     value = whole_text(text)
     if value is None or value < ui.minimum:
         raise IssueError(_range_issue(ui, text))

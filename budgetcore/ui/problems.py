@@ -1,9 +1,10 @@
 """Every problem line the page shows, in the reader's language, from one type
 (:class:`budgetcore.errors.Problem`) and this one renderer: a core problem (a config
 import, pasted samples, a link, a log, a scenario: ``code`` is a ``core.*`` key without
-its prefix, ``where`` the field as the user sees it) and a problem only the page has (a
-field's typed text, two bounds out of order: :meth:`Problem.page`, ``code`` a whole
-catalogue key, ``field`` its first field's label). Each is rendered from its code and
+its prefix, ``where`` the field as the user sees it) and a page field's problem
+(:meth:`Problem.page`, ``code`` a whole catalogue key: a field's typed text breaking a
+core rule, ``core.*``, or one of the few page-only rules, ``problem.*``; ``where`` and
+``field`` are its first field's label). Each is rendered from its code and
 parameters; the CLI's English rule (``Problem.rule``) is the same catalogue entry."""
 
 from __future__ import annotations
@@ -86,6 +87,9 @@ def _page_sentence(problem: Problem, lang: str) -> str:
         params.setdefault("field", t(f"field.{problem.path}", lang))
     else:
         params.setdefault("field", problem.path)
+    # A field's typed text breaking a core rule: the core's one sentence, said of the
+    # field by its label (the CLI says the same sentence of its path or flag).
+    params.setdefault("where", params["field"])
     return t(problem.code, lang, **params)
 
 

@@ -124,7 +124,11 @@ def test_moving_k_changes_the_trigger_and_nothing_of_m_s_g_c(page: Page, how: st
             "0",
             "Input capacity I must be a whole number of tokens from 1",
         ),
-        ("config.safety_margin", "1.5", "Safety margin m must be a decimal from 0 up to but not"),
+        (
+            "config.safety_margin",
+            "1.5",
+            "Safety margin m must be a decimal from 0 (inclusive) to 1",
+        ),
         ("workload.required_tokens", "1,2,3", "Required input F must be a whole number of tokens"),
     ],
 )

@@ -94,7 +94,7 @@ def test_the_first_binding_limit_is_highlighted_and_narrows_the_funnel(page: Pag
 def test_bad_average_is_named_inline(page: Page) -> None:
     page.open()
     page.page.fill('[data-sample-avg="samples.tokens_per_message"]', "-3")
-    assert "Average tokens per message must be a number above 0" in page.text(
+    assert "Average tokens per message must be a decimal above 0" in page.text(
         '[data-msg="samples.tokens_per_message"]'
     )
     assert page.page.get_attribute("#results", "data-stale") == "true"

@@ -92,7 +92,7 @@ def _cross_issues(limits: Limits) -> tuple[Problem, ...]:
             ("why", rule.why, True),
         )
         out.append(
-            Problem.page("problem.less-than" if rule.strict else "problem.at-most", params, (a, b))
+            Problem.page("core.less-than" if rule.strict else "core.at-most", params, (a, b))
         )
     return tuple(out)
 

@@ -33,6 +33,7 @@ from budgetcore.inputs.numbers import (
     MAX_SEED,
     MAX_TOKENS,
     as_decimal,
+    bound_text,
     read_number,
     typed,
     whole_text,
@@ -312,16 +313,17 @@ def parse_field_text(path: str, text: str) -> object:
     if f.kind == "bool":
         if text in ("true", "false"):
             return text == "true"
-        raise IssueError(Problem.page("problem.bool", (_got(text),), (path,)))
+        raise IssueError(Problem.page("core.bool", (_got(text),), (path,)))
     if f.kind == "dist":
         if text in DISTS:
             return text
-        raise IssueError(Problem.page("problem.replay-dist", (_got(text),), (path,)))
+        names = ("names", ", ".join(DISTS), False)
+        raise IssueError(Problem.page("core.dist-name", (names, _got(text)), (path,)))
     if f.kind == "choice":
         if text in f.choices:
             return text
         names = ("names", ", ".join(f.choices), False)
-        raise IssueError(Problem.page("problem.replay-choice", (names, _got(text)), (path,)))
+        raise IssueError(Problem.page("core.one-of", (names, _got(text)), (path,)))
     if f.nullable and text == "":
         return None
     if f.kind == "option":
@@ -329,21 +331,27 @@ def parse_field_text(path: str, text: str) -> object:
     if f.kind == "fraction":
         value = as_decimal(typed(text), 0, 1, _MAX_PLACES)
         if value is None:
-            raise IssueError(Problem.page("problem.replay-fraction", (_got(text),), (path,)))
+            params: tuple[Param, ...] = (
+                ("low", "0", False),
+                ("high", "1", False),
+                ("places", str(_MAX_PLACES), False),
+                _got(text),
+            )
+            raise IssueError(Problem.page("core.decimal-typed-or-empty", params, (path,)))
         return value
     number = whole_text(text, f.high, plain=True)
     if number is None or number < f.low:
         unit = "unit.tokens" if f.kind == "tokens" else "unit.turns"
         if f.kind == "seed":
-            params: tuple[Param, ...] = (("high", "2^63 − 1", False), _got(text))  # MAX_SEED
-            raise IssueError(Problem.page("problem.replay-seed", params, (path,)))
+            params = (("low", "0", False), ("high", bound_text(MAX_SEED), False), _got(text))
+            raise IssueError(Problem.page("core.whole", params, (path,)))
         params = (
             ("unit", unit, True),
             ("low", format_int(f.low), False),
             ("high", format_int(f.high), False),
             _got(text),
         )
-        raise IssueError(Problem.page("problem.whole-range", params, (path,)))
+        raise IssueError(Problem.page("core.whole-unit", params, (path,)))
     return number
 
 
@@ -464,10 +472,11 @@ def with_texts(panel: ReplayPanel, updates: Mapping[str, str]) -> ReplayPanel:
         and low > high
     ):
         params: tuple[Param, ...] = (
-            ("low", format_int(low), False),
-            ("high", format_int(high), False),
+            ("value", format_int(high), False),
+            ("other", "label.replay.low", True),
+            ("other_value", format_int(low), False),
         )
-        issues["replay.high"] = Problem.page("problem.replay-order", params, ("replay.high",))
+        issues["replay.high"] = Problem.page("core.at-least", params, ("replay.high",))
     gap_high = issues.get("replay.gap_high")
     if gap_high is not None and gap_high.code == _ORDER:  # the cross rule's, redone
         del issues["replay.gap_high"]
