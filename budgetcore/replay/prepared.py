@@ -46,6 +46,7 @@ __all__ = [
     "Session",
     "prepare",
     "prepare_growth",
+    "same_but_k_s",
 ]
 
 # ------------------------------------------- prices as integers, the clock, the checks
@@ -126,14 +127,53 @@ class Known:
     turns: Sequence[Turn]
     timing: Timing | None = None
     timeline: Timeline | None = None
+    # The whole session of these turns under ``scenario``, ``options`` and ``name``,
+    # kept when no turn changes the config (one segment, K and S the point's own): its
+    # columns are the same at any other K and S (prepare reads neither), so a page input
+    # that changes only K or S reuses them (:func:`same_but_k_s`).
+    scenario: Scenario | None = None
+    options: ReplayOptions | None = None
+    session: Session | None = None
 
     def holds(self, turns: Sequence[Turn]) -> bool:
         return self.turns is turns or self.turns == turns
+
+    def session_for(
+        self, scenario: Scenario, turns: Sequence[Turn], opts: ReplayOptions, name: str
+    ) -> Session | None:
+        """The kept session under ``scenario`` (its one segment naming it), when only
+        K or S differ from the one it was prepared under; else None."""
+        s = self.session
+        if (
+            s is None
+            or self.scenario is None
+            or s.name != name
+            or self.options != opts
+            or not same_but_k_s(self.scenario, scenario)
+            or not self.holds(turns)
+        ):
+            return None
+        (segment,) = s.segments
+        return dataclasses.replace(
+            s, segments=(dataclasses.replace(segment, scenario=scenario),), known=self
+        )
 
     def timeline_for(self, turns: Sequence[Turn], timing: Timing) -> Timeline | None:
         if self.timeline is None or self.timing != timing or not self.holds(turns):
             return None
         return self.timeline
+
+
+def same_but_k_s(a: Scenario, b: Scenario) -> bool:
+    """Whether ``a`` and ``b`` differ at most in K and S (``config.trigger_tokens``,
+    ``config.summary_max_tokens``): every other field, present or added later, compared."""
+    if a is b:
+        return True
+    ca, cb = a.config, b.config
+    like_b = dataclasses.replace(
+        ca, trigger_tokens=cb.trigger_tokens, summary_max_tokens=cb.summary_max_tokens
+    )
+    return like_b == cb and dataclasses.replace(a, config=cb) == b
 
 
 def timeline_of(turns: Sequence[Turn], timing: Timing) -> Timeline:
@@ -428,6 +468,9 @@ def prepare(
     replay found out about these turns (:class:`Known`), used where it holds."""
     opts = ReplayOptions() if options is None else options
     check_inputs(turns, opts, known)
+    kept = None if known is None else known.session_for(scenario, turns, opts, name)
+    if kept is not None:
+        return kept
     rng = random.Random(opts.failure_seed) if opts.failure_rate is not None else None
     rate = opts.failure_rate
     # docs/spec.md §15: the clock is the same at every point (turn starts, when a run
@@ -472,8 +515,10 @@ def prepare(
         if stop > seg_start:
             segments.append(_segment(base, seg_start, stop, fixed_k, fixed_s))
 
+    plain = True  # no turn changes the config: the session is kept for other K and S
     for index, turn in enumerate(turns):
         if turn.changes:
+            plain = False
             close(index)
             seg_start = index
             try:
@@ -537,7 +582,7 @@ def prepare(
             cached_fixed.append(0)
         previous_prefix = prefix
     close(len(turns))
-    return _session(
+    session = _session(
         opts,
         name=name,
         history=tuple(history),
@@ -555,8 +600,12 @@ def prepare(
         starts=starts,
         run_at=run_at,
         next_append=next_append,
-        known=Known(turns, opts.timing, timeline),
+        known=None,
     )
+    if not plain:
+        return dataclasses.replace(session, known=Known(turns, opts.timing, timeline))
+    kept_known = Known(turns, opts.timing, timeline, scenario, opts, session)
+    return dataclasses.replace(session, known=kept_known)
 
 
 def prepare_growth(
