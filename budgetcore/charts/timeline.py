@@ -138,6 +138,8 @@ class CostChart:
 
 # A marker straight from its values (a NamedTuple's __new__ is a Python function).
 _marker = partial(tuple.__new__, TimelineMarker)
+# A run's bar the same way (a few hundred per timed redraw).
+_run_bar = partial(tuple.__new__, RunBar)
 
 
 @lru_cache(maxsize=16)
@@ -430,16 +432,18 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
         if duration is None:
             duration = durations[n, d] = Fraction(n, d)
         bars.append(
-            RunBar(
-                turn[i],
-                xs[i],
-                str(fate[i]),
-                tries[i],
-                duration,
-                None if a is None else _seconds(a),
-                h - (n * h * sd) // (d * sn),  # floor: never above the exact height
-                None if a is None or above else h - (a * h * sd) // (1000 * sn),
-                above,
+            _run_bar(
+                (
+                    turn[i],
+                    xs[i],
+                    str(fate[i]),
+                    tries[i],
+                    duration,
+                    None if a is None else _seconds(a),
+                    h - (n * h * sd) // (d * sn),  # floor: never above the exact height
+                    None if a is None or above else h - (a * h * sd) // (1000 * sn),
+                    above,
+                )
             )
         )
     return RunTimes(height, scale, tuple(bars))

@@ -853,7 +853,9 @@ def _counts_note(result: Replay, lang: str) -> Markup:
     (docs/replay.md, "Why three counts differ"), with this replay's three numbers."""
     col = result.columns
     reached = col["trigger_reached"]
-    fires = sum(1 for i, r in enumerate(reached) if r and (i == 0 or not reached[i - 1]))
+    # a turn that reaches K after one that did not (the first turn after none)
+    after = zip((False, *reached), reached, strict=False)
+    fires = sum(1 for before, r in after if r and not before)
     s = result.summary
     return el(
         "p",
