@@ -80,7 +80,10 @@ def _points(pts: tuple[tuple[int, int], ...]) -> str:
 # ------------------------------------------------------------------ charts
 
 
+@lru_cache(maxsize=256, typed=True)  # typed: 10 and Decimal(10) tick differently
 def _y_ticks(top: int | Decimal, height: int) -> tuple[Any, ...]:
+    """An axis's ticks from 0 to ``top``. By value: a redraw asks for the cost
+    chart's twice (the shared gutter, the chart) and its running total's twice."""
     count_ = max(2, min(5, height // 40))
     return nice_ticks(0, top, count_) if top else (0,)
 
@@ -402,12 +405,14 @@ def _seconds_text(v: Fraction) -> str:
     return format_int(int(v)) if v.denominator == 1 else f"{Decimal(v.numerator) / v.denominator:f}"
 
 
-def _seconds_ticks(scale: Fraction) -> list[Fraction]:
-    """Nice ticks from 0 to the scale: integers when the scale is a second or more."""
+@lru_cache(maxsize=64, typed=True)
+def _seconds_ticks(scale: Fraction) -> tuple[Fraction, ...]:
+    """Nice ticks from 0 to the scale: integers when the scale is a second or more. By
+    value: the scale is the longest run, mostly the same from one redraw to the next."""
     if scale >= 2:
-        return [Fraction(v) for v in nice_ticks(0, int(scale), 3)]
+        return tuple([Fraction(v) for v in nice_ticks(0, int(scale), 3)])
     milli = int(scale * 1000)
-    return [Fraction(v, 1000) for v in nice_ticks(0, max(1, milli), 3)]
+    return tuple([Fraction(v, 1000) for v in nice_ticks(0, max(1, milli), 3)])
 
 
 def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
@@ -441,8 +446,10 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     y += (len(lines) - 1) * LINE
     top = y + LINE + 6  # the title's descenders clear the top grid line
     h = times.height
+    sn, sd = times.scale_s.numerator, times.scale_s.denominator
     for v in _seconds_ticks(times.scale_s):
-        ty = top + h - int(v * h / times.scale_s)
+        # int(v * h / scale), v and the scale >= 0, in integers: (a/b) h / (c/d) floored
+        ty = top + h - (v.numerator * h * sd) // (v.denominator * sn)
         parts.append(
             el("line", {"class": "ch-grid", "x1": gutter, "x2": gutter + pw, "y1": ty, "y2": ty})
         )
