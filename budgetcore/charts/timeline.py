@@ -261,7 +261,10 @@ def timeline_chart(
     full, summ, unseen = col["full_input"], col["summary"], col["unseen"]
     ks, ms = col["trigger_tokens"], col["main_safe_input"]
     ctx = [] if log is None else [q.context for q in log.requests[:n]]
-    data = max(*full, *summ, *unseen, *ks, *ctx)
+    # each column's max in C (unpacking them all into one call built a tuple of them)
+    # (0 for no log: every count is at least 0)
+    tops = (max(full), max(summ), max(unseen), max(ks), max(ctx, default=0))
+    data = max(tops)
     pre = [c.pre_tokens for c in (log.compactions if log else ()) if c.pre_tokens is not None]
     data = max(data, max(pre, default=0))
     notes: list[tuple[str, int]] = []
@@ -302,10 +305,11 @@ def timeline_chart(
     # Where this scenario's K fires: each turn whose request reaches K after one that
     # did not (a run may still not start there: see the row's status).
     was = False
+    turn = list(col["turn"])  # indexed in C (a column's indexing is a Python call)
     for i, reached in enumerate(col["trigger_reached"]):
         if reached and not was:
             k, k_y = ks[i], _y(ks[i], scale, height)
-            markers.append(TimelineMarker("trigger", col["turn"][i], xs[i], k_y, k))
+            markers.append(_marker(("trigger", turn[i], xs[i], k_y, k)))
         was = reached
     if log is not None:
         for c in log.compactions:
@@ -412,7 +416,7 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     for _, n, d, _ in runs:
         if n * ld > ln * d:
             ln, ld = n, d
-    late = max((a for *_, a in runs if a is not None), default=0)
+    late = max([r[3] for r in runs if r[3] is not None], default=0)
     scale = Fraction(ln, ld)
     if late * ld > ln * 1000:  # an append later than the longest run
         reach = _APPEND_REACH * scale if ln else Fraction(late, 1000)
