@@ -109,6 +109,11 @@ class TestKeptSession:
         fresh = replay(moved, run.source.turns, run.options)
         assert _same(again, fresh)
         assert again.rows[0].scenario is moved  # the rows name the new scenario
+        # the columns no K or S changes, kept by the first replay, are these very ones
+        assert run.known.columns is not None
+        for key, column in run.known.columns.items():
+            assert again.columns[key] is column
+            assert tuple(column) == tuple(fresh.columns[key])
 
     @pytest.mark.parametrize(
         ("section", "values"),
@@ -143,6 +148,7 @@ class TestKeptSession:
         _, known = replay_known(scenario, turns, run.options)
         assert known is not None
         assert known.session is None
+        assert known.columns is None
         moved = _config(scenario, summary_max_tokens=2_048)
         again, _ = replay_known(moved, turns, run.options, known)
         assert _same(again, replay(moved, turns, run.options))

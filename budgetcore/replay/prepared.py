@@ -15,11 +15,12 @@ from __future__ import annotations
 import dataclasses
 import random
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 from itertools import accumulate
+from operator import sub
 from typing import Any
 
 from budgetcore.core.capacity import WORK_CAP_TOKENS, main_safe_input, summary_capacity
@@ -31,7 +32,7 @@ from budgetcore.inputs.numbers import MAX_TOKENS
 from budgetcore.registry.prices import Prices, tier_rates
 from budgetcore.replay.background import Retries, Timing
 from budgetcore.replay.clock import time_unit
-from budgetcore.replay.model import MONEY, ReplayOptions, Turn
+from budgetcore.replay.model import MONEY, ReplayOptions, Turn, stored_column
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
 
@@ -134,6 +135,9 @@ class Known:
     scenario: Scenario | None = None
     options: ReplayOptions | None = None
     session: Session | None = None
+    # That session's rows' columns that no K or S changes, as a replay stores them
+    # (:func:`fixed_columns`): the first replay of it adds them, for every next one.
+    columns: Mapping[str, Sequence[Any]] | None = None
 
     def holds(self, turns: Sequence[Turn]) -> bool:
         return self.turns is turns or self.turns == turns
@@ -606,6 +610,38 @@ def prepare(
         return dataclasses.replace(session, known=Known(turns, opts.timing, timeline))
     kept_known = Known(turns, opts.timing, timeline, scenario, opts, session)
     return dataclasses.replace(session, known=kept_known)
+
+
+def fixed_columns(session: Session) -> dict[str, Sequence[Any]]:
+    """The columns of a replay's rows that the session alone decides, whatever K and S
+    (``replay.model.TurnRow``'s names), stored as a replay stores them: a session
+    kept for other K and S (:class:`Known`) gives them to each replay that reuses it."""
+    n = session.turns
+    history, after = session.history, session.history_after
+    admitted = [kind != NOT_SENT for kind in session.cache]
+    m_col: list[int] = []
+    for seg in session.segments:
+        m_col += [seg.m] * (seg.stop - seg.start)
+    time_col: Sequence[int | None] = (None,) * n
+    if session.starts is not None:
+        per_ms = session.unit // 1000  # exact: the unit is a multiple of 1,000 (replay.clock)
+        time_col = [x // per_ms for x in session.starts]
+    values: dict[str, Iterable[Any]] = {
+        "turn": range(1, n + 1),
+        "history": history,
+        "history_after": after,
+        "required": session.required,
+        "added": map(sub, after, history),
+        "output": session.output,
+        "admitted": admitted,
+        "main_output_billed": [
+            o if ok else 0 for o, ok in zip(session.output, admitted, strict=True)
+        ],
+        "main_safe_input": m_col,
+        "money_places": [session.places] * n,
+        "time_ms": time_col,
+    }
+    return {k: stored_column(k, v) for k, v in values.items()}
 
 
 def prepare_growth(
