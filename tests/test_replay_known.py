@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from budgetcore.errors import ScenarioError
-from budgetcore.replay.prepared import Known
+from budgetcore.replay.prepared import Known, same_but_k_s
 from budgetcore.replay.simulate import replay, replay_known
 from budgetcore.ui.events import FieldTyped, JobStep
 from budgetcore.ui.update import reduce
@@ -78,6 +79,85 @@ class TestKnown:
         assert not known.holds(bad)
         with pytest.raises(ScenarioError, match=r"turns\[0\]\.added"):
             replay_known(run.result.scenario, bad, run.options, known)
+
+
+def _config(scenario: Any, **values: Any) -> Any:
+    return dataclasses.replace(scenario, config=dataclasses.replace(scenario.config, **values))
+
+
+class TestKeptSession:
+    """prepare reads neither K nor S: a Known keeps the whole session of turns that
+    change no config, and the next replay at another K or S takes it (the page's input
+    that moves K re-replays without preparing again); at any other change it is not."""
+
+    @pytest.mark.parametrize(
+        "change",
+        [
+            {"trigger_tokens": 24_000},
+            {"summary_max_tokens": 2_048},
+            {"trigger_tokens": 50_000, "summary_max_tokens": 16_384},
+        ],
+    )
+    def test_another_k_or_s_reuses_it_and_replays_as_a_fresh_replay(
+        self, change: dict[str, int]
+    ) -> None:
+        run = _run(timed_page())
+        assert run.known.session is not None
+        moved = _config(run.result.scenario, **change)
+        again, kept = replay_known(moved, run.source.turns, run.options, run.known)
+        assert kept is run.known  # the columns were not worked out again
+        fresh = replay(moved, run.source.turns, run.options)
+        assert _same(again, fresh)
+        assert again.rows[0].scenario is moved  # the rows name the new scenario
+        # the columns no K or S changes, kept by the first replay, are these very ones
+        assert run.known.columns is not None
+        for key, column in run.known.columns.items():
+            assert again.columns[key] is column
+            assert tuple(column) == tuple(fresh.columns[key])
+
+    @pytest.mark.parametrize(
+        ("section", "values"),
+        [
+            ("config", {"safety_margin": Decimal("0.2")}),
+            ("config", {"reply_max_tokens": 4_096}),
+            ("workload", {"required_tokens": 30_000}),
+            ("background", {"idle_slot": False}),
+        ],
+    )
+    def test_any_other_change_prepares_again(self, section: str, values: dict[str, Any]) -> None:
+        run = _run(timed_page())
+        scenario = run.result.scenario
+        other = dataclasses.replace(
+            scenario, **{section: dataclasses.replace(getattr(scenario, section), **values)}
+        )
+        assert not same_but_k_s(scenario, other)
+        result, found = replay_known(other, run.source.turns, run.options, run.known)
+        assert found is not run.known
+        assert _same(result, replay(other, run.source.turns, run.options))
+        # other options (the cache off) too
+        options = dataclasses.replace(run.options, cache=not run.options.cache)
+        result, found = replay_known(scenario, run.source.turns, options, run.known)
+        assert found is not run.known
+        assert _same(result, replay(scenario, run.source.turns, options))
+
+    def test_turns_that_change_the_config_keep_no_session(self) -> None:
+        run = _run(timed_page())
+        turns = list(run.source.turns)
+        turns[10] = dataclasses.replace(turns[10], changes=(("config.trigger_tokens", 12_000),))
+        scenario = run.result.scenario
+        _, known = replay_known(scenario, turns, run.options)
+        assert known is not None
+        assert known.session is None
+        assert known.columns is None
+        moved = _config(scenario, summary_max_tokens=2_048)
+        again, _ = replay_known(moved, turns, run.options, known)
+        assert _same(again, replay(moved, turns, run.options))
+
+    def test_same_but_k_s(self) -> None:
+        scenario = _run(timed_page()).result.scenario
+        assert same_but_k_s(scenario, _config(scenario, trigger_tokens=1, summary_max_tokens=2))
+        assert not same_but_k_s(scenario, _config(scenario, safety_margin=Decimal("0.3")))
+        assert not same_but_k_s(scenario, dataclasses.replace(scenario, main_model_name="x"))
 
 
 def _writes(fn: ast.AST, names: set[str]) -> bool:

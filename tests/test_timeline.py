@@ -245,3 +245,40 @@ def test_the_running_total_s_scale_alone_is_the_chart_s() -> None:
     for result in (_timed_replay([30_000, 10_000] * 3, "20"), _timed_replay([1_000], "5")):
         chart = cost_chart(result)
         assert cost_total_scale(result) == (chart.unit, chart.scale_total)
+
+
+def test_the_cost_basis_is_each_turn_s_bill_and_the_chart_s_own() -> None:
+    """The page works out the cost chart's basis once for the chart and both scales:
+    each turn's money units when every turn is priced, else its four billed token
+    counts (summed from the rows here), and the chart drawn from it is the chart."""
+    from budgetcore.charts.timeline import (  # noqa: PLC0415
+        cost_basis,
+        cost_scale,
+        cost_total_scale,
+    )
+
+    prices = Prices(input=Decimal("0.000003"), output=Decimal("0.000015"))
+    turns = [Turn(added=9_000)] * 12
+    scenario = Scenario()
+    for options in (ReplayOptions(main_prices=prices), ReplayOptions()):
+        result = replay(scenario, turns, options)
+        basis = cost_basis(result)
+        rows = list(result.rows)
+        if options.main_prices is not None:
+            assert basis.priced
+            expected = [r.main_units + r.summary_units for r in rows]  # type: ignore[operator]
+        else:
+            assert not basis.priced
+            expected = [
+                r.main_input_billed
+                + r.main_output_billed
+                + r.summary_input_billed
+                + r.summary_output_billed
+                for r in rows
+            ]
+        assert basis.per == expected
+        assert any(expected[0] != e for e in expected)  # a summary's bill is in its turn
+        chart = cost_chart(result, width=300, height=90)
+        assert cost_chart(result, width=300, height=90, basis=basis) == chart
+        assert cost_scale(result, basis) == cost_scale(result) == (chart.unit, chart.scale_turn)
+        assert cost_total_scale(result, basis) == (chart.unit, chart.scale_total)

@@ -1552,3 +1552,40 @@ def test_the_compactions_line_names_requests_not_a_count(lang: str, sentence: st
     found = re.search(line, log)
     assert found is not None
     assert found.group(1) == sentence
+
+
+def test_an_axis_s_ticks_keep_the_type_of_its_scale_whatever_was_drawn_before() -> None:
+    """The axes' ticks are kept by value (and charts.geometry.nice_ticks's): a token
+    scale of 10 and a money scale of $10 are equal keys, yet one ticks in whole tokens
+    and the other in dollars (untyped, the second got the first's ints)."""
+    from budgetcore.ui.replay.charts import _y_ticks  # noqa: PLC0415
+
+    tokens = _y_ticks(10, 90)
+    money = _y_ticks(Decimal(10), 90)
+    assert tokens
+    assert all(type(v) is int for v in tokens)
+    assert money
+    assert all(type(v) is Decimal for v in money)
+    assert _y_ticks(10, 90) == tokens
+
+
+def test_the_run_strip_s_seconds_ticks_sit_at_their_exact_floored_height() -> None:
+    """Each seconds tick of the run-time strip is drawn at floor(tick / scale x height)
+    from the strip's base, computed in integers (the oracle here: Fraction)."""
+    import math  # noqa: PLC0415
+    from fractions import Fraction  # noqa: PLC0415
+
+    from budgetcore.charts.timeline import RunTimes  # noqa: PLC0415
+    from budgetcore.ui.replay.charts import _run_strip, _seconds_ticks  # noqa: PLC0415
+
+    for scale in (Fraction(20), Fraction(7, 3), Fraction(37, 40), Fraction(1, 1000)):
+        parts: list[str] = []
+        times = RunTimes(80, scale, ())
+        _run_strip(times, "en", 0, 50, 600, 10, parts, [])  # type: ignore[arg-type]
+        grid = [p for p in parts if 'class="ch-grid"' in p]
+        ticks = _seconds_ticks(scale)
+        assert len(grid) == len(ticks) >= 2
+        top = int(re.search(r'y1="(-?\d+)"', grid[0]).group(1)) - 80  # type: ignore[union-attr]
+        for line, v in zip(grid, ticks, strict=True):
+            y = int(re.search(r'y1="(-?\d+)"', line).group(1))  # type: ignore[union-attr]
+            assert y == top + 80 - math.floor(v * 80 / scale)

@@ -71,7 +71,8 @@ def _as_number(value: Fraction, integral: bool) -> int | Decimal:
     return Decimal(value.numerator) / Decimal(value.denominator)
 
 
-@lru_cache(maxsize=1024)
+# typed: 10 and Decimal(10) are equal keys, but one ticks in ints, the other in Decimals
+@lru_cache(maxsize=1024, typed=True)
 def nice_ticks(low: int | Decimal, high: int | Decimal, count: int) -> tuple[Any, ...]:
     """About ``count`` ticks at multiples of a 1, 2, 5 × 10**k step, all inside
     [low, high]; integers for integer bounds (tokens: the step is at least 1), exact

@@ -27,6 +27,7 @@ from budgetcore.replay.model import Replay
 
 __all__ = [
     "UNIT",
+    "CostBasis",
     "CostChart",
     "CountRule",
     "Line",
@@ -35,6 +36,7 @@ __all__ = [
     "RunTimes",
     "Timeline",
     "TimelineMarker",
+    "cost_basis",
     "cost_chart",
     "cost_scale",
     "run_times",
@@ -136,11 +138,16 @@ class CostChart:
 
 # A marker straight from its values (a NamedTuple's __new__ is a Python function).
 _marker = partial(tuple.__new__, TimelineMarker)
+# A run's bar the same way (a few hundred per timed redraw).
+_run_bar = partial(tuple.__new__, RunBar)
 
 
-def _xs(n: int, width: int) -> list[int]:
+@lru_cache(maxsize=16)
+def _xs(n: int, width: int) -> tuple[int, ...]:
+    """Each turn slot's middle. By value: every chart of a redraw, and every redraw of
+    one session at one width, has the same (a pass over the turns each)."""
     w = width * UNIT
-    return [((2 * t - 1) * w) // (2 * n) for t in range(1, n + 1)]
+    return tuple([((2 * t - 1) * w) // (2 * n) for t in range(1, n + 1)])
 
 
 def _edge(t: int, n: int, width: int) -> int:
@@ -152,10 +159,12 @@ def _y(tokens: int, scale: int, height: int) -> int:
     return h - (tokens * h) // scale if scale else h
 
 
-def _edges(n: int, width: int) -> list[int]:
-    """Every turn slot's edges, ``_edge(t, n, width)`` for t = 0..n, computed once."""
+@lru_cache(maxsize=16)
+def _edges(n: int, width: int) -> tuple[int, ...]:
+    """Every turn slot's edges, ``_edge(t, n, width)`` for t = 0..n, by value (as
+    :func:`_xs`)."""
     w = width * UNIT
-    return [(t * w) // n for t in range(n + 1)]
+    return tuple([(t * w) // n for t in range(n + 1)])
 
 
 def turning_points(values: Sequence[int]) -> list[int]:
@@ -252,7 +261,10 @@ def timeline_chart(
     full, summ, unseen = col["full_input"], col["summary"], col["unseen"]
     ks, ms = col["trigger_tokens"], col["main_safe_input"]
     ctx = [] if log is None else [q.context for q in log.requests[:n]]
-    data = max(*full, *summ, *unseen, *ks, *ctx)
+    # each column's max in C (unpacking them all into one call built a tuple of them)
+    # (0 for no log: every count is at least 0)
+    tops = (max(full), max(summ), max(unseen), max(ks), max(ctx, default=0))
+    data = max(tops)
     pre = [c.pre_tokens for c in (log.compactions if log else ()) if c.pre_tokens is not None]
     data = max(data, max(pre, default=0))
     notes: list[tuple[str, int]] = []
@@ -293,10 +305,11 @@ def timeline_chart(
     # Where this scenario's K fires: each turn whose request reaches K after one that
     # did not (a run may still not start there: see the row's status).
     was = False
+    turn = list(col["turn"])  # indexed in C (a column's indexing is a Python call)
     for i, reached in enumerate(col["trigger_reached"]):
         if reached and not was:
             k, k_y = ks[i], _y(ks[i], scale, height)
-            markers.append(TimelineMarker("trigger", col["turn"][i], xs[i], k_y, k))
+            markers.append(_marker(("trigger", turn[i], xs[i], k_y, k)))
         was = reached
     if log is not None:
         for c in log.compactions:
@@ -403,7 +416,7 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     for _, n, d, _ in runs:
         if n * ld > ln * d:
             ln, ld = n, d
-    late = max((a for *_, a in runs if a is not None), default=0)
+    late = max([r[3] for r in runs if r[3] is not None], default=0)
     scale = Fraction(ln, ld)
     if late * ld > ln * 1000:  # an append later than the longest run
         reach = _APPEND_REACH * scale if ln else Fraction(late, 1000)
@@ -423,16 +436,18 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
         if duration is None:
             duration = durations[n, d] = Fraction(n, d)
         bars.append(
-            RunBar(
-                turn[i],
-                xs[i],
-                str(fate[i]),
-                tries[i],
-                duration,
-                None if a is None else _seconds(a),
-                h - (n * h * sd) // (d * sn),  # floor: never above the exact height
-                None if a is None or above else h - (a * h * sd) // (1000 * sn),
-                above,
+            _run_bar(
+                (
+                    turn[i],
+                    xs[i],
+                    str(fate[i]),
+                    tries[i],
+                    duration,
+                    None if a is None else _seconds(a),
+                    h - (n * h * sd) // (d * sn),  # floor: never above the exact height
+                    None if a is None or above else h - (a * h * sd) // (1000 * sn),
+                    above,
+                )
             )
         )
     return RunTimes(height, scale, tuple(bars))
@@ -456,45 +471,61 @@ _BILLED = (
 )
 
 
-def _per_turn(result: Replay) -> tuple[bool, list[int], Sequence[int]]:
-    """Whether every turn is priced, each turn's cost (money units, else billed
-    tokens) and the running totals."""
+class CostBasis(NamedTuple):
+    """What the cost chart and its scales are drawn from: whether every turn is
+    priced, each turn's cost (money units, else billed tokens) and the running totals.
+    The page works it out once per redraw (:func:`cost_basis`) for the chart and both
+    scales, which it sizes the gutters from before the chart is drawn."""
+
+    priced: bool
+    per: list[int]
+    totals: Sequence[int]
+
+
+def cost_basis(result: Replay) -> CostBasis:
+    """The :class:`CostBasis` of ``result``."""
     rows = result.rows
     col = result.columns
     priced = rows[-1].cumulative_units is not None  # every turn's cost is known
     if priced:  # then no turn's units are None
-        return (
+        return CostBasis(
             priced,
             list(map(add, col["main_units"], col["summary_units"])),
             col["cumulative_units"],
         )
-    billed = [col[k] for k in _BILLED]
-    return priced, list(map(sum, zip(*billed, strict=True))), col["cumulative_tokens"]
+    a, b, c, d = (col[k] for k in _BILLED)
+    # the four billed counts of each turn summed, pairwise in C (no tuple per turn)
+    return CostBasis(
+        priced, list(map(add, map(add, a, b), map(add, c, d))), col["cumulative_tokens"]
+    )
 
 
-def cost_scale(result: Replay) -> tuple[str, int | Decimal]:
+def cost_scale(result: Replay, basis: CostBasis | None = None) -> tuple[str, int | Decimal]:
     """The cost chart's unit ("money" or "tokens") and per-turn scale, without drawing
-    it (the page sizes the charts' shared gutter from its widest tick)."""
-    priced, per, _totals = _per_turn(result)
+    it (the page sizes the charts' shared gutter from its widest tick). ``basis``:
+    ``cost_basis(result)``, when the caller has it."""
+    priced, per, _totals = cost_basis(result) if basis is None else basis
     top = max(per)
     return ("money", _as_money(top, result.rows[0].money_places)) if priced else ("tokens", top)
 
 
-def cost_total_scale(result: Replay) -> tuple[str, int | Decimal]:
+def cost_total_scale(result: Replay, basis: CostBasis | None = None) -> tuple[str, int | Decimal]:
     """The running total's unit and scale (``cost_chart``'s ``scale_total``), without
     drawing it: the page's right axis is sized from it before the chart is drawn."""
-    priced, _per, totals = _per_turn(result)
+    priced, _per, totals = cost_basis(result) if basis is None else basis
     total = totals[-1]
     return ("money", _as_money(total, result.rows[0].money_places)) if priced else ("tokens", total)
 
 
-def cost_chart(result: Replay, *, width: int = 640, height: int = 120) -> CostChart:
+def cost_chart(
+    result: Replay, *, width: int = 640, height: int = 120, basis: CostBasis | None = None
+) -> CostChart:
     """Cost per turn as bars and the running total as a line, each on its own scale
     (money when prices are known, else billed tokens). A turn with a summary call
     shows its whole bill; the chart does not spread it over the turns it serves."""
     rows = result.rows
     n = len(rows)
-    priced, per, totals = _per_turn(result)
+    priced, per, totals = cost_basis(result) if basis is None else basis
     top, total = max(per), totals[-1]
     h = height * UNIT
     bars = []

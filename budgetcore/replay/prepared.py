@@ -15,11 +15,12 @@ from __future__ import annotations
 import dataclasses
 import random
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 from itertools import accumulate
+from operator import sub
 from typing import Any
 
 from budgetcore.core.capacity import WORK_CAP_TOKENS, main_safe_input, summary_capacity
@@ -31,7 +32,7 @@ from budgetcore.inputs.numbers import MAX_TOKENS
 from budgetcore.registry.prices import Prices, tier_rates
 from budgetcore.replay.background import Retries, Timing
 from budgetcore.replay.clock import time_unit
-from budgetcore.replay.model import MONEY, ReplayOptions, Turn
+from budgetcore.replay.model import MONEY, ReplayOptions, Turn, stored_column
 from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
 
@@ -46,6 +47,7 @@ __all__ = [
     "Session",
     "prepare",
     "prepare_growth",
+    "same_but_k_s",
 ]
 
 # ------------------------------------------- prices as integers, the clock, the checks
@@ -126,14 +128,56 @@ class Known:
     turns: Sequence[Turn]
     timing: Timing | None = None
     timeline: Timeline | None = None
+    # The whole session of these turns under ``scenario``, ``options`` and ``name``,
+    # kept when no turn changes the config (one segment, K and S the point's own): its
+    # columns are the same at any other K and S (prepare reads neither), so a page input
+    # that changes only K or S reuses them (:func:`same_but_k_s`).
+    scenario: Scenario | None = None
+    options: ReplayOptions | None = None
+    session: Session | None = None
+    # That session's rows' columns that no K or S changes, as a replay stores them
+    # (:func:`fixed_columns`): the first replay of it adds them, for every next one.
+    columns: Mapping[str, Sequence[Any]] | None = None
 
     def holds(self, turns: Sequence[Turn]) -> bool:
         return self.turns is turns or self.turns == turns
+
+    def session_for(
+        self, scenario: Scenario, turns: Sequence[Turn], opts: ReplayOptions, name: str
+    ) -> Session | None:
+        """The kept session under ``scenario`` (its one segment naming it), when only
+        K or S differ from the one it was prepared under; else None."""
+        s = self.session
+        if (
+            s is None
+            or self.scenario is None
+            or s.name != name
+            or self.options != opts
+            or not same_but_k_s(self.scenario, scenario)
+            or not self.holds(turns)
+        ):
+            return None
+        (segment,) = s.segments
+        return dataclasses.replace(
+            s, segments=(dataclasses.replace(segment, scenario=scenario),), known=self
+        )
 
     def timeline_for(self, turns: Sequence[Turn], timing: Timing) -> Timeline | None:
         if self.timeline is None or self.timing != timing or not self.holds(turns):
             return None
         return self.timeline
+
+
+def same_but_k_s(a: Scenario, b: Scenario) -> bool:
+    """Whether ``a`` and ``b`` differ at most in K and S (``config.trigger_tokens``,
+    ``config.summary_max_tokens``): every other field, present or added later, compared."""
+    if a is b:
+        return True
+    ca, cb = a.config, b.config
+    like_b = dataclasses.replace(
+        ca, trigger_tokens=cb.trigger_tokens, summary_max_tokens=cb.summary_max_tokens
+    )
+    return like_b == cb and dataclasses.replace(a, config=cb) == b
 
 
 def timeline_of(turns: Sequence[Turn], timing: Timing) -> Timeline:
@@ -428,6 +472,9 @@ def prepare(
     replay found out about these turns (:class:`Known`), used where it holds."""
     opts = ReplayOptions() if options is None else options
     check_inputs(turns, opts, known)
+    kept = None if known is None else known.session_for(scenario, turns, opts, name)
+    if kept is not None:
+        return kept
     rng = random.Random(opts.failure_seed) if opts.failure_rate is not None else None
     rate = opts.failure_rate
     # docs/spec.md §15: the clock is the same at every point (turn starts, when a run
@@ -472,8 +519,10 @@ def prepare(
         if stop > seg_start:
             segments.append(_segment(base, seg_start, stop, fixed_k, fixed_s))
 
+    plain = True  # no turn changes the config: the session is kept for other K and S
     for index, turn in enumerate(turns):
         if turn.changes:
+            plain = False
             close(index)
             seg_start = index
             try:
@@ -537,7 +586,7 @@ def prepare(
             cached_fixed.append(0)
         previous_prefix = prefix
     close(len(turns))
-    return _session(
+    session = _session(
         opts,
         name=name,
         history=tuple(history),
@@ -555,8 +604,44 @@ def prepare(
         starts=starts,
         run_at=run_at,
         next_append=next_append,
-        known=Known(turns, opts.timing, timeline),
+        known=None,
     )
+    if not plain:
+        return dataclasses.replace(session, known=Known(turns, opts.timing, timeline))
+    kept_known = Known(turns, opts.timing, timeline, scenario, opts, session)
+    return dataclasses.replace(session, known=kept_known)
+
+
+def fixed_columns(session: Session) -> dict[str, Sequence[Any]]:
+    """The columns of a replay's rows that the session alone decides, whatever K and S
+    (``replay.model.TurnRow``'s names), stored as a replay stores them: a session
+    kept for other K and S (:class:`Known`) gives them to each replay that reuses it."""
+    n = session.turns
+    history, after = session.history, session.history_after
+    admitted = [kind != NOT_SENT for kind in session.cache]
+    m_col: list[int] = []
+    for seg in session.segments:
+        m_col += [seg.m] * (seg.stop - seg.start)
+    time_col: Sequence[int | None] = (None,) * n
+    if session.starts is not None:
+        per_ms = session.unit // 1000  # exact: the unit is a multiple of 1,000 (replay.clock)
+        time_col = [x // per_ms for x in session.starts]
+    values: dict[str, Iterable[Any]] = {
+        "turn": range(1, n + 1),
+        "history": history,
+        "history_after": after,
+        "required": session.required,
+        "added": map(sub, after, history),
+        "output": session.output,
+        "admitted": admitted,
+        "main_output_billed": [
+            o if ok else 0 for o, ok in zip(session.output, admitted, strict=True)
+        ],
+        "main_safe_input": m_col,
+        "money_places": [session.places] * n,
+        "time_ms": time_col,
+    }
+    return {k: stored_column(k, v) for k, v in values.items()}
 
 
 def prepare_growth(

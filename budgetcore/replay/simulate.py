@@ -28,12 +28,12 @@ from budgetcore.replay.model import (
     stored_column,
 )
 from budgetcore.replay.prepared import (
-    NOT_SENT,
     Known,
     Rates,
     _at,
     check_turns,
     first_after,
+    fixed_columns,
     prepare,
     price_places,
     rates_of,
@@ -101,21 +101,26 @@ def replay_known(
         offered,
     ) = zip(*recorded, strict=True)
     del recorded
-    m_col: list[int] = []
+    # The columns no K or S changes: a kept session's (prepared.Known), or worked out
+    # now and kept with it (for the next replay at another K or S).
+    kept = session.known
+    fixed = None if kept is None else kept.columns
+    if fixed is None:
+        fixed = fixed_columns(session)
+        if kept is not None and kept.session is not None:
+            kept = dataclasses.replace(kept, columns=fixed)
     k_col: list[int] = []
     s_col: list[int] = []
     scenarios: list[Scenario] = []
     for seg in session.segments:
         span = seg.stop - seg.start
-        m_col += [seg.m] * span
         k_col += [cfg.trigger_tokens if seg.trigger is None else seg.trigger] * span
         s_col += [seg.summary(cfg.summary_max_tokens)[0]] * span
         assert seg.scenario is not None
         scenarios += [seg.scenario] * span
-    history, after = session.history, session.history_after
-    admitted = [kind != NOT_SENT for kind in session.cache]
+    history = session.history
+    admitted, main_out = fixed["admitted"], fixed["main_output_billed"]
     main_in = [f if ok else 0 for f, ok in zip(full, admitted, strict=True)]
-    main_out = [o if ok else 0 for o, ok in zip(session.output, admitted, strict=True)]
     uncovered = list(map(sub, history, covered))
     final_covered = counts.counts[COUNTS.index("final_covered")]
     final_summary = counts.counts[COUNTS.index("final_summary")]
@@ -130,11 +135,8 @@ def replay_known(
     start_col: Sequence[int | None] = none
     end_col: Sequence[int | None] = none
     append_col: Sequence[int | None] = none
-    time_col: Sequence[int | None] = none
     unit = session.unit
     per_ms = unit // 1000  # exact: the unit is a multiple of 1,000 (replay.clock)
-    if session.starts is not None:
-        time_col = [x // per_ms for x in session.starts]
     if fates:
         billed_in, billed_out = list(work), list(written)
         fate_l: list[str | None] = [None] * n
@@ -159,7 +161,6 @@ def replay_known(
                 append_l[t] = None if following is None else following // per_ms
         fate_col, tries_col, cut_col = fate_l, tries_l, cut_l
         start_col, end_col, append_col = start_l, end_l, append_l
-    places = session.places
     main_rates, summary_rates = session.main_rates, session.summary_rates
     main_units: list[int] | None = None
     summary_units: list[int | None] | None = None
@@ -193,42 +194,31 @@ def replay_known(
             cumulative = accumulate(map(add, main_units, summary_units))
     tokens = map(add, map(add, main_in, main_out), map(add, billed_in, billed_out))
     values: dict[str, Iterable[Any]] = {
-        "turn": range(1, n + 1),
-        "history": history,
         "covered": covered,
         "uncovered": uncovered,
         "summary": summary,
-        "main_safe_input": m_col,
         "trigger_tokens": k_col,
         "summary_cap": s_col,
-        "required": session.required,
         "summary_adopted": adopted,
         "raw_selected": raw,
         "full_input": full,
         "unseen": map(sub, uncovered, raw),
         "trigger_reached": reached,
-        "admitted": admitted,
-        "added": map(sub, after, history),
-        "output": session.output,
         "status": status,
         "new_raw": new_raw,
         "summary_input": work,
         "written": written,
-        "history_after": after,
         "covered_after": (*covered[1:], final_covered),
         "summary_after": (*summary[1:], final_summary),
         "cached_input": cached,
         "main_input_billed": main_in,
-        "main_output_billed": main_out,
         "summary_input_billed": billed_in,
         "summary_output_billed": billed_out,
         "cumulative_tokens": accumulate(tokens),
         "main_units": none if main_units is None else main_units,
         "summary_units": none if summary_units is None else summary_units,
         "cumulative_units": cumulative,
-        "money_places": [places] * n,
         "summary_offered": offered,
-        "time_ms": time_col,
         "run_fate": fate_col,
         "run_tries": tries_col,
         "run_unknown_tries": cut_col,
@@ -237,14 +227,14 @@ def replay_known(
         "run_next_append_ms": append_col,
         "scenario": scenarios,
     }
-    col = {k: stored_column(k, values[k]) for k in TurnRow._fields}
+    col = {k: fixed[k] if k in fixed else stored_column(k, values[k]) for k in TurnRow._fields}
     rows = TurnRows(col)
     result = _summarise(rows, col)
     if session.timed:
         result = _with_timing(result, rows, col, summary_rates, opts.retries)
     return (
         Replay(scenario, opts, rows, result, session.timed, MappingProxyType(col)),
-        session.known,
+        kept,
     )
 
 

@@ -23,7 +23,9 @@ from typing import Any
 from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width, wrap_text
 from budgetcore.charts.timeline import (
     UNIT,
+    CostBasis,
     RunTimes,
+    cost_basis,
     cost_chart,
     cost_scale,
     cost_total_scale,
@@ -78,7 +80,10 @@ def _points(pts: tuple[tuple[int, int], ...]) -> str:
 # ------------------------------------------------------------------ charts
 
 
+@lru_cache(maxsize=256, typed=True)  # typed: 10 and Decimal(10) tick differently
 def _y_ticks(top: int | Decimal, height: int) -> tuple[Any, ...]:
+    """An axis's ticks from 0 to ``top``. By value: a redraw asks for the cost
+    chart's twice (the shared gutter, the chart) and its running total's twice."""
     count_ = max(2, min(5, height // 40))
     return nice_ticks(0, top, count_) if top else (0,)
 
@@ -158,6 +163,7 @@ def _timeline_svg(
     peer_marks: list[tuple[str, int]],
     peer_names: dict[str, str],
     peer_also: dict[str, list[tuple[str, str, int]]] | None = None,
+    basis: CostBasis,
 ) -> tuple[Markup, list[tuple[str, int]], int, int, RunTimes | None]:
     """The timeline svg, its off-scale notes, the plot's left edge and width, and the
     run-time strip's geometry (None without a clock)."""
@@ -174,13 +180,15 @@ def _timeline_svg(
         values += [q.context for q in log.requests]
     widest = max(values)
     # The cost chart below shares this gutter: it fits that chart's widest tick too.
-    unit, scale = cost_scale(result)
+    unit, scale = cost_scale(result, basis)
     cost_ticks = (_y_tick_text(v, unit == "money") for v in _y_ticks(scale, _COST))
     gutter = PAD + max(text_width(format_int(max(1, widest))), *map(text_width, cost_ticks))
     gutter += TICK + 4
     # The cost chart's running total has its own axis on the right (issue 42: "own
     # scale" with no axis); both charts keep one plot width, so turns line up.
-    right = max(12, TICK + 4 + max((text_width(x) for _, x in _cum_ticks(result)), default=0))
+    right = max(
+        12, TICK + 4 + max((text_width(x) for _, x in _cum_ticks(result, basis)), default=0)
+    )
     pw = max(40, width - gutter - PAD - right)
     geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks, also=peer_also)
     top = LINE // 2
@@ -397,12 +405,14 @@ def _seconds_text(v: Fraction) -> str:
     return format_int(int(v)) if v.denominator == 1 else f"{Decimal(v.numerator) / v.denominator:f}"
 
 
-def _seconds_ticks(scale: Fraction) -> list[Fraction]:
-    """Nice ticks from 0 to the scale: integers when the scale is a second or more."""
+@lru_cache(maxsize=64, typed=True)
+def _seconds_ticks(scale: Fraction) -> tuple[Fraction, ...]:
+    """Nice ticks from 0 to the scale: integers when the scale is a second or more. By
+    value: the scale is the longest run, mostly the same from one redraw to the next."""
     if scale >= 2:
-        return [Fraction(v) for v in nice_ticks(0, int(scale), 3)]
+        return tuple([Fraction(v) for v in nice_ticks(0, int(scale), 3)])
     milli = int(scale * 1000)
-    return [Fraction(v, 1000) for v in nice_ticks(0, max(1, milli), 3)]
+    return tuple([Fraction(v, 1000) for v in nice_ticks(0, max(1, milli), 3)])
 
 
 def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
@@ -436,8 +446,10 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     y += (len(lines) - 1) * LINE
     top = y + LINE + 6  # the title's descenders clear the top grid line
     h = times.height
+    sn, sd = times.scale_s.numerator, times.scale_s.denominator
     for v in _seconds_ticks(times.scale_s):
-        ty = top + h - int(v * h / times.scale_s)
+        # int(v * h / scale), v and the scale >= 0, in integers: (a/b) h / (c/d) floored
+        ty = top + h - (v.numerator * h * sd) // (v.denominator * sn)
         parts.append(
             el("line", {"class": "ch-grid", "x1": gutter, "x2": gutter + pw, "y1": ty, "y2": ty})
         )
@@ -508,16 +520,18 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     return bottom + FONT_PX + TICK + 2 + (len(caption) - 1) * LINE
 
 
-def _cum_ticks(result: Replay) -> tuple[tuple[int | Decimal, str], ...]:
+def _cum_ticks(result: Replay, basis: CostBasis) -> tuple[tuple[int | Decimal, str], ...]:
     """The running total's axis: round ticks above 0 (its base is the shared 0), as
     the left axis has them; the exact total is in the axis title."""
-    unit, total = cost_total_scale(result)  # the scale alone: no chart drawn for it
+    unit, total = cost_total_scale(result, basis)  # the scale alone: no chart drawn for it
     money = unit != "tokens"
     return tuple((v, _y_tick_text(v, money)) for v in _y_ticks(total, _COST) if v)
 
 
-def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tuple[Markup, str]:
-    geo = cost_chart(result, width=pw, height=_COST)
+def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
+    result: Replay, lang: str, width: int, gutter: int, pw: int, basis: CostBasis
+) -> tuple[Markup, str]:
+    geo = cost_chart(result, width=pw, height=_COST, basis=basis)
     top = LINE // 2
     parts: list[Markup] = []
     texts: list[Markup] = []
@@ -587,7 +601,7 @@ def _cost_svg(result: Replay, lang: str, width: int, gutter: int, pw: int) -> tu
             {"class": "ch-axis rp-cum-axis", "x1": right, "x2": right, "y1": top, "y2": bottom},
         )
     )
-    for i, (value, label) in enumerate(_cum_ticks(result), start=1):
+    for i, (value, label) in enumerate(_cum_ticks(result, basis), start=1):
         y = top + _y_of(value, geo.scale_total, _COST)
         parts.append(
             el("line", {"class": "ch-axis", "x1": right, "x2": right + TICK, "y1": y, "y2": y})
@@ -666,6 +680,7 @@ def timeline_figure(
                     )
                     if all(getattr(q, a.count) is None for q in log.requests):
                         uncounted.append(f"{row.peer.name}: {a.text.get(lang)}")
+    basis = cost_basis(result)  # both charts' scales and the cost chart: one pass
     svg, notes, gutter, pw, times = _timeline_svg(
         result,
         lang,
@@ -675,6 +690,7 @@ def timeline_figure(
         peer_marks=peer_marks,
         peer_names=peer_names,
         peer_also=peer_also,
+        basis=basis,
     )
     last = result.rows[-1]
     legend_items = [
@@ -771,7 +787,7 @@ def timeline_figure(
         el("p", {"class": "caveat"}, t("phrase.not", lang), t("replay.timeline.not", lang)),
         *timed,
     )
-    cost_svg, unit = _cost_svg(result, lang, width, gutter, pw)
+    cost_svg, unit = _cost_svg(result, lang, width, gutter, pw, basis)
     cost_note = t("replay.cost.tokens-only" if unit == "tokens" else "replay.cost.priced", lang)
     if unit == "tokens" and result.options.main_prices is not None:
         # Priced, but tries cut by a timeout used tokens no one knows: so no money.
@@ -844,7 +860,9 @@ def _counts_note(result: Replay, lang: str) -> Markup:
     (docs/replay.md, "Why three counts differ"), with this replay's three numbers."""
     col = result.columns
     reached = col["trigger_reached"]
-    fires = sum(1 for i, r in enumerate(reached) if r and (i == 0 or not reached[i - 1]))
+    # a turn that reaches K after one that did not (the first turn after none)
+    after = zip((False, *reached), reached, strict=False)
+    fires = sum(1 for before, r in after if r and not before)
     s = result.summary
     return el(
         "p",

@@ -1,0 +1,67 @@
+"""Dump the replay panel's DOM operations over a series of inputs, to diff a speed change.
+
+A change made for speed must leave what the page writes as it was, byte for byte. This
+drives the page's own steps in CPython, as the shell does for the benchmark's replay
+loop (``scripts/bench.py``): the panel open on a 500-turn generated session, then 40
+inputs (K, and every third one S), each followed by the replay job's step and the
+panels' operations (``ui.paint.panel_ops``, diffed against what was painted before);
+once without timing and once with it. Every operation list is written as its ``repr``,
+one per input, and the file's SHA-256 is printed::
+
+    .venv/bin/python scripts/replay_panel_dump.py before.txt
+    # ... the change ...
+    .venv/bin/python scripts/replay_panel_dump.py after.txt
+    cmp before.txt after.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from pathlib import Path
+from typing import TextIO
+
+from budgetcore.ui.events import FieldTyped, JobStep, ReplayFieldTyped, ReplayToggled
+from budgetcore.ui.paint import Painted, panel_ops
+from budgetcore.ui.update import initial_state, reduce
+
+WIDTH = 900  # the curves box's width the shell would measure (px)
+
+
+def dump(out: TextIO, *, timing: bool, turns: int, inputs: int) -> None:
+    state = reduce(initial_state(width=1200), ReplayToggled(True))
+    typed = [("replay.turns", str(turns))] + ([("replay.timing", "true")] if timing else [])
+    for path, text in typed:
+        state = reduce(state, ReplayFieldTyped(path, text))
+    state = reduce(state, JobStep("replay"))
+    ops, painted = panel_ops(state, Painted(), lambda: WIDTH)
+    out.write(repr(ops) + "\n")
+    for i in range(inputs):
+        if i % 3 == 2:
+            event = FieldTyped("config.summary_max_tokens", f"{4_096 + 96 * i:,}")
+        else:
+            event = FieldTyped("config.trigger_tokens", f"{30_000 + 250 * i:,}")
+        state = reduce(state, event)
+        steps = 0
+        while "replay" in state.scheduled and steps < 10:  # the shell's steps, in turn
+            state = reduce(state, JobStep("replay"))
+            steps += 1
+        ops, painted = panel_ops(state, painted, lambda: WIDTH)
+        out.write(f"--- input {i} steps={steps}\n{ops!r}\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path, help="the file to write")
+    parser.add_argument("--turns", type=int, default=500)
+    parser.add_argument("--inputs", type=int, default=40)
+    args = parser.parse_args()
+    with args.out.open("w", encoding="utf-8") as out:
+        dump(out, timing=False, turns=args.turns, inputs=args.inputs)
+        out.write("=== with timing on\n")
+        dump(out, timing=True, turns=args.turns, inputs=args.inputs)
+    print(hashlib.sha256(args.out.read_bytes()).hexdigest())
+
+
+if __name__ == "__main__":
+    main()
