@@ -221,3 +221,24 @@ def test_a_database_without_a_part_table_leaves_every_compaction_unknown() -> No
     log = _read(db)
     assert _compactions(log) == [(1, None)]
     assert log.ledger[0].lines == 2
+
+
+def test_every_row_of_the_newer_session_message_table_is_in_the_ledger() -> None:
+    """OpenCode's session_message table holds every message (anomalyco/opencode
+    ``packages/core/src/session/sql.ts``), not only the assistant's: the user rows were
+    neither read nor counted, so the ledger's lines did not add up to the rows. A row
+    also in the message table is still read once."""
+    db = Path(__file__).resolve().parent / "fixtures" / "logs" / "opencode" / "v2"
+    path = db / "opencode" / "opencode.db"
+    con = sqlite3.connect(path)
+    try:
+        rows = con.execute(
+            "SELECT COUNT(*) FROM (SELECT id FROM session_message UNION SELECT id FROM message)"
+        ).fetchone()[0]
+    finally:
+        con.close()
+    with path.open("rb") as stream:
+        (log,) = read_sessions([("opencode/opencode.db", stream)])
+    assert sum(f.lines for f in log.ledger) == rows == 4
+    assert dict(log.ledger[0].entries)["user message"] == 2
+    assert len(log.main.requests) == 2

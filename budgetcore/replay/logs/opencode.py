@@ -351,12 +351,16 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             # OpenCode's newer session_message table (packages/core/src/session/sql.ts):
             # a row's type is its role, its data the message's JSON; ccusage 20.0.24
             # reads its rows beside the message table's. A message in both is read once.
+            # Every row is read, not only the assistant's: a user or compaction row is an
+            # entry of the ledger (it was neither read nor counted). A compaction row
+            # (type "compaction", its reason auto or manual: packages/core/src/session/
+            # message.ts) is counted, not yet a compaction of the series.
             reads.append(
                 (
                     "session_message",
                     columns_of("session_message"),
                     "type",
-                    " WHERE type = 'assistant' AND id NOT IN (SELECT id FROM message)",
+                    " WHERE id NOT IN (SELECT id FROM message)",
                 )
             )
         source = " UNION ALL ".join(
