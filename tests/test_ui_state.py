@@ -212,6 +212,16 @@ class TestLinks:
         banner = render(state).text["link-problems"]
         assert "Pinned plan: Trigger line K (config.trigger_tokens) must be an integer" in banner
 
+    @pytest.mark.parametrize("lang", ["en", "zh"])
+    def test_each_link_problem_is_a_line_of_the_banner(self, lang: str) -> None:
+        """The December walk: several problems read as one run-on paragraph."""
+        link = "#config.trigger_tokens=8k&limits.lease_s=x&main_model.model=nope-1"
+        state = reduce(fresh(), LinkOpened(link, lang))
+        lines = render(state).text["link-problems"].split("\n")
+        assert len(state.link_problems) == 3
+        assert len(lines) == 1 + len(state.link_problems)
+        assert all(line.startswith("• ") for line in lines[1:])
+
 
 class TestImport:
     def test_replace_makes_the_file_the_whole_override_set(self) -> None:

@@ -115,9 +115,11 @@ def render(state: PageState, before: Screen | None = None) -> Screen:
     )
     html["import-result"] = import_html(state)
     html["warnings"] = warnings_html(p.scenario, lang, state.peers)
+    # One problem a line (the banner keeps its line breaks: white-space: pre-line), where
+    # a link with several problems read as one run-on paragraph (the December walk).
     text["link-problems"] = (
-        t("msg.link-problems", lang)
-        + t("msg.list-sep", lang).join(problem_text(x, lang) for x in state.link_problems)
+        t("msg.link-problems", lang).rstrip()
+        + "".join(f"\n• {problem_text(x, lang)}" for x in state.link_problems)
         if state.link_problems
         else ""
     )
