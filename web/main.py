@@ -384,8 +384,12 @@ class Shell:
             x = int(event.clientX - svg.getBoundingClientRect().left)
             self.dispatch(dom.pointed_of(dom.target_of(svg), x))
 
-    def on_hashchange(self, _event: Any) -> None:
-        self.dispatch(E.LinkOpened(str(window.location.hash), str(window.navigator.language)))
+    def on_hashchange(self, event: Any) -> None:
+        # The event's own URL: a paint between the change and this handler may already
+        # have put the state's fragment back (history.replaceState fires no hashchange).
+        url = str(event.newURL)
+        fragment = url[url.index("#") :] if "#" in url else ""
+        self.dispatch(E.LinkOpened(fragment, str(window.navigator.language)))
 
     def on_resize(self, _event: Any) -> None:
         self.dispatch(E.Resized(self.box_width("#chart-funnel"), self.box_width("#experiments")))

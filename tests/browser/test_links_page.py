@@ -45,6 +45,8 @@ def test_a_link_pasted_into_an_open_tab_is_read_as_at_boot(page: Page) -> None:
     """The December walk: a new link put in the address bar of an open tab (only the
     fragment changes, so the page does not load again) left the page as it was."""
     page.open("")
+    # At once after ready: the registry's load paints meanwhile and used to put the
+    # default fragment back before the handler read location.hash.
     page.page.evaluate("location.hash = '#config.trigger_tokens=40000'")
     page.page.wait_for_function(
         "document.querySelector('[data-input=\"config.trigger_tokens\"]').value === '40,000'"
