@@ -157,6 +157,19 @@ class Tally:
             return self._skeleton_lines(stream, what, skeleton, steps)
         return self._plain_lines(stream, what, steps)
 
+    def _object(self, f: _File, number: int, raw: bytes) -> dict[str, object] | None:
+        """A line decoded in full: its object, or None for a blank line (counted in
+        ``f``) or a malformed one (listed by number): the one rule of every loop below."""
+        value = decode_line(raw)
+        if value is BLANK:
+            f.blank += 1
+            return None
+        if isinstance(value, Malformed):
+            self.malformed(number, value.problem)
+            return None
+        assert isinstance(value, dict)
+        return value
+
     def _plain_lines(
         self, stream: LineSource, what: str, steps: bool = False
     ) -> Iterator[tuple[int, dict[str, object]]]:
@@ -165,15 +178,9 @@ class Tally:
             if steps and number % BATCH_LINES == 0:
                 yield 0, BATCH_END
             f.lines = number
-            value = decode_line(raw)
-            if value is BLANK:
-                f.blank += 1
-                continue
-            if isinstance(value, Malformed):
-                self.malformed(number, value.problem)
-                continue
-            assert isinstance(value, dict)
-            yield number, value
+            value = self._object(f, number, raw)
+            if value is not None:
+                yield number, value
 
     def _skeleton_lines(
         self, stream: LineSource, what: str, skeleton: str, steps: bool = False
@@ -199,12 +206,8 @@ class Tally:
                 number += 1
                 value: Any = values[i] if values is not None else None
                 if value is None:
-                    value = decode_line(raw)
-                    if value is BLANK:
-                        f.blank += 1
-                        continue
-                    if isinstance(value, Malformed):
-                        self.malformed(number, value.problem)
+                    value = self._object(f, number, raw)
+                    if value is None:
                         continue
                 yield number, value
 
@@ -250,14 +253,10 @@ class Tally:
             for number, raw in enumerate(batch, first):
                 value: Any = values[number - first] if values is not None else None
                 if value is None:
-                    value = decode_line(raw)
-                    if value is BLANK:
-                        f.blank += 1
+                    obj = self._object(f, number, raw)
+                    if obj is None:
                         continue
-                    if isinstance(value, Malformed):
-                        self.malformed(number, value.problem)
-                        continue
-                    value = record_of(value, shape)
+                    value = record_of(obj, shape)
                 numbers.append(number)
                 records.append(value)
             yield numbers, records
