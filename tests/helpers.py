@@ -219,3 +219,25 @@ def timed_page(**texts: str) -> Any:
     for path, text in {"turns": "60", "timing": "true", **texts}.items():
         state = reduce(state, ReplayFieldTyped(f"replay.{path}", text))
     return reduce(state, FieldTyped("config.trigger_tokens", "20,000"))
+
+
+def tune_done(state: Any) -> Any:
+    """``state`` with the page's Tune job stepped until it has nothing left to do."""
+    from budgetcore.ui.events import JobStep  # noqa: PLC0415
+    from budgetcore.ui.update import reduce  # noqa: PLC0415
+
+    while True:
+        after = reduce(state, JobStep("tune"))
+        if after is state:
+            return state
+        state = after
+
+
+def folder_files(base: Path) -> tuple[tuple[str, bytes], ...]:
+    """Every file under ``base`` as (its path inside ``base``, its bytes), as a page's
+    file list gives them."""
+    return tuple(
+        (p.relative_to(base).as_posix(), p.read_bytes())
+        for p in sorted(base.rglob("*"))
+        if p.is_file()
+    )

@@ -48,7 +48,7 @@ from budgetcore.ui.replay.charts import timeline_figure
 from budgetcore.ui.replay.state import parse_field_text
 from budgetcore.ui.replay.view import ReplayScreen, render_replay
 from budgetcore.ui.update import initial_state, reduce
-from tests.helpers import replay_cli_args
+from tests.helpers import folder_files, replay_cli_args
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -1269,14 +1269,6 @@ def test_the_cli_bills_a_links_model_as_the_page_does(tmp_path: Path) -> None:
     assert json.loads(found.out.splitlines()[-1])["summary"]["cost"] is None
 
 
-def _files(base: Path) -> tuple[tuple[str, bytes], ...]:
-    return tuple(
-        (p.relative_to(base).as_posix(), p.read_bytes())
-        for p in sorted(base.rglob("*"))
-        if p.is_file()
-    )
-
-
 def _backtest_cells(log: str) -> dict[str, str]:
     """The page's backtest and what-if figures, each as the CLI's JSON Lines text."""
     cells = dict(re.findall(r'data-whatif="([^"]+)" data-value="([^"]*)"', log))
@@ -1360,7 +1352,7 @@ def test_the_pages_backtest_and_what_if_are_the_clis_for_the_same_file(fixture: 
     CLI's default scenario of the log's model): the as-run figures and the what-if the
     page shows are ``replay --log F --format jsonl``'s, to the last digit."""
     base = FIXTURES / "logs" / fixture
-    state = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded(_files(base)))
+    state = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded(folder_files(base)))
     screen = _screen(state)
     page = _backtest_cells(screen.html["replay-log"])
     out = subprocess.run(
@@ -1392,7 +1384,7 @@ def test_a_backtest_off_by_more_than_5_percent_is_said_beside_every_what_if_numb
         state = reduce(_open(), LanguageChosen(lang))
         state = reduce(
             reduce(state, ReplaySourceChosen("log")),
-            ReplayLogsLoaded(_files(FIXTURES / "logs" / fixture)),
+            ReplayLogsLoaded(folder_files(FIXTURES / "logs" / fixture)),
         )
         return _screen(state).html["replay-log"]
 
@@ -1426,7 +1418,7 @@ def test_a_backtest_off_by_more_than_5_percent_is_said_beside_every_what_if_numb
 def test_the_per_series_table_is_open_on_a_wide_screen_and_folded_on_a_phone() -> None:
     state = reduce(
         reduce(_open(), ReplaySourceChosen("log")),
-        ReplayLogsLoaded(_files(FIXTURES / "logs" / "claude/05-subagents-dir-2.1")),
+        ReplayLogsLoaded(folder_files(FIXTURES / "logs" / "claude/05-subagents-dir-2.1")),
     )
     wide = _screen(reduce(state, Resized(830 + 44))).html["replay-log"]
     phone = _screen(reduce(state, Resized(358 + 44))).html["replay-log"]
@@ -1442,7 +1434,9 @@ def test_a_compaction_without_trigger_or_count_says_the_log_records_neither(lang
     """Issue 42: a Codex compaction read "(trigger —, preTokens —)"; the dashes looked
     like our own missing value. Claude Code's, which records both, keep their figures."""
     state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
-    codex = reduce(state, ReplayLogsLoaded(_files(FIXTURES / "logs" / "codex" / "compaction")))
+    codex = reduce(
+        state, ReplayLogsLoaded(folder_files(FIXTURES / "logs" / "codex" / "compaction"))
+    )
     items = re.findall(r"<li data-compaction[^>]*>([^<]*)</li>", _screen(codex).html["replay-log"])
     assert items
     for text in items:
@@ -1461,7 +1455,9 @@ def test_the_log_model_switch_names_what_it_changes_and_never_k(lang: str) -> No
     """Issue 42: "Use the log's model for K, M …", though K does not depend on the
     model. The switch names I (the runtime's window) and O, and says K and S stay."""
     state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
-    state = reduce(state, ReplayLogsLoaded(_files(FIXTURES / "logs" / "claude" / "08-cache-1h")))
+    state = reduce(
+        state, ReplayLogsLoaded(folder_files(FIXTURES / "logs" / "claude" / "08-cache-1h"))
+    )
     switch = re.search(r"<p class=\"rp-switch\"[^>]*>(.*?)</p>", _screen(state).html["replay-log"])
     assert switch is not None
     text = unescape(re.sub(r"<[^>]+>", "", switch.group(1)))
@@ -1544,7 +1540,7 @@ def test_the_compactions_line_names_requests_not_a_count(lang: str, sentence: st
     # fixture logs one, after its request 2 (compact_boundary at line 6, preTokens
     # 150,703), and Claude Code's rule (trigger 167,000) predicts none below 150,503.
     base = FIXTURES / "logs" / "claude" / "12-compact-preserved-2.1"
-    state = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded(_files(base)))
+    state = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded(folder_files(base)))
     if lang != "en":
         state = reduce(state, LanguageChosen(lang))
     log = _screen(state).html["replay-log"]

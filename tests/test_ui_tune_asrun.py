@@ -37,32 +37,17 @@ from budgetcore.ui.replay.backtest import OFF_MARK
 from budgetcore.ui.tune.view import SIDE_BINS, _Delta, render_tune, signed_money
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.units import format_money
+from tests.helpers import folder_files, tune_done
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "fixtures" / "logs"
 
 
-def _files(base: Path) -> tuple[tuple[str, bytes], ...]:
-    return tuple(
-        (p.relative_to(base).as_posix(), p.read_bytes())
-        for p in sorted(base.rglob("*"))
-        if p.is_file()
-    )
-
-
-def _run(state: PageState) -> PageState:
-    while True:
-        after = reduce(state, JobStep("tune"))
-        if after is state:
-            return state
-        state = after
-
-
 def _tuned(fixture: str, lang: str = "en") -> PageState:
     state = reduce(initial_state(), LanguageChosen(lang))
     state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
-    state = reduce(state, ReplayLogsLoaded(_files(LOGS / fixture)))
-    return _run(reduce(state, TuneToggled(True)))
+    state = reduce(state, ReplayLogsLoaded(folder_files(LOGS / fixture)))
+    return tune_done(reduce(state, TuneToggled(True)))
 
 
 def _cli_tune(fixture: str) -> dict[str, object]:
@@ -244,7 +229,7 @@ def test_a_bedrock_session_is_no_baseline_on_tune_either(lang: str) -> None:
 
 
 def test_generated_turns_have_no_baseline_and_keep_absolute_maps() -> None:
-    state = _run(reduce(reduce(initial_state(), ReplayToggled(True)), TuneToggled(True)))
+    state = tune_done(reduce(reduce(initial_state(), ReplayToggled(True)), TuneToggled(True)))
     job = state.tune.job
     assert job is not None
     assert job.finished
@@ -272,7 +257,7 @@ def test_a_focused_points_text_gives_its_what_if_and_change() -> None:
 
 def test_progress_counts_the_what_ifs_and_ends_at_its_total() -> None:
     state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
-    state = reduce(state, ReplayLogsLoaded(_files(LOGS / "claude/12-compact-preserved-2.1")))
+    state = reduce(state, ReplayLogsLoaded(folder_files(LOGS / "claude/12-compact-preserved-2.1")))
     state = reduce(state, TuneToggled(True))
     seen = []
     while True:

@@ -26,7 +26,6 @@ from budgetcore.tune.choice import (
 )
 from budgetcore.tune.result import tune
 from budgetcore.ui.events import (
-    JobStep,
     LanguageChosen,
     ReplayFieldTyped,
     TuneFieldTyped,
@@ -38,6 +37,7 @@ from budgetcore.ui.replay.state import options_of, turns_of
 from budgetcore.ui.tune.state import constraints_of, parse_field_text
 from budgetcore.ui.tune.view import BINS, render_tune, tune_controls_html
 from budgetcore.ui.update import initial_state, reduce
+from tests.helpers import tune_done
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,14 +50,6 @@ def _open(turns: str | None = None, **texts: str) -> PageState:
     for path, text in texts.items():
         state = reduce(state, TuneFieldTyped(path, text))
     return state
-
-
-def _run(state: PageState) -> PageState:
-    while True:
-        after = reduce(state, JobStep("tune"))
-        if after is state:
-            return state
-        state = after
 
 
 def _plain(markup: str) -> str:
@@ -129,7 +121,7 @@ def test_a_bad_quality_limit_is_refused_by_its_field(path: str, text: str) -> No
 
 
 def test_switched_off_limits_choose_as_the_cli_does() -> None:
-    state = _run(_open("40", **{"tune.max_generations": "off", "tune.max_compression": "off"}))
+    state = tune_done(_open("40", **{"tune.max_generations": "off", "tune.max_compression": "off"}))
     result = state.tune.result
     source = turns_of(state.replay)
     want = tune(
@@ -158,7 +150,7 @@ def test_the_default_session_says_which_limit_binds_and_why() -> None:
     # The page's own default (200 generated turns): no point makes 5 generations or
     # fewer, so the CLI relaxes the limit to the fewest the grid allows; the choice
     # says so, and what excludes the scenario's own point and the grid's cheapest.
-    state = _run(_open())
+    state = tune_done(_open())
     result = state.tune.result
     assert result is not None
     assert result.choice is not None
@@ -190,7 +182,7 @@ def test_the_default_session_says_which_limit_binds_and_why() -> None:
 
 
 def test_a_limit_the_user_sets_excludes_points_by_name_and_value() -> None:
-    state = _run(_open("40", **{"tune.max_generations": "off", "tune.max_compression": "3"}))
+    state = tune_done(_open("40", **{"tune.max_generations": "off", "tune.max_compression": "3"}))
     result = state.tune.result
     assert result is not None
     assert result.relaxed is None
@@ -210,7 +202,7 @@ def test_a_limit_the_user_sets_excludes_points_by_name_and_value() -> None:
 
 
 def test_no_binding_limit_is_said_when_none_binds() -> None:
-    state = _run(_open("40", **{"tune.max_generations": "off", "tune.max_compression": "off"}))
+    state = tune_done(_open("40", **{"tune.max_generations": "off", "tune.max_compression": "off"}))
     text = _choice_text(state)
     assert "is excluded" not in text
     assert "relaxed" not in text
@@ -225,7 +217,7 @@ def _legend(markup: str, figure: str) -> tuple[list[tuple[str, str]], dict[int, 
 
 
 def test_the_default_cost_map_has_quantile_bands_written_half_open() -> None:
-    state = _run(_open())
+    state = tune_done(_open())
     result = state.tune.result
     assert result is not None
     g = result.grid
@@ -254,7 +246,7 @@ def test_the_default_cost_map_has_quantile_bands_written_half_open() -> None:
 def test_a_value_most_points_share_is_a_band_said_alone() -> None:
     # The default session leaves no history unseen below K = M: 0 is its own band,
     # said as one value, and the bands left share the K = M row's unseen tokens.
-    state = _run(_open())
+    state = tune_done(_open())
     items, _cells = _legend(str(render_tune(state).html["tune-maps"]), "unseen")
     assert items[0][1] == "0 tokens"
     assert len(items) == BINS
@@ -265,7 +257,7 @@ def test_the_default_session_chooses_as_the_cli_does(tmp_path: Path) -> None:
     """Issue 37: the page's default (the article's scenario, its 200 generated turns, F
     8,000) through ``budgetcore tune`` with the same generator and options: the same
     choice, relaxed limit, edge and cost, and the same constraints.defaults text."""
-    state = _run(_open())
+    state = tune_done(_open())
     result = state.tune.result
     assert result is not None
     assert result.choice is not None

@@ -31,6 +31,7 @@ from budgetcore.ui.events import (
 from budgetcore.ui.model import PageState
 from budgetcore.ui.tune.view import not_settings, render_tune
 from budgetcore.ui.update import initial_state, reduce
+from tests.helpers import folder_files, tune_done
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "fixtures" / "logs"
@@ -38,26 +39,10 @@ CLAUDE = "claude/12-compact-preserved-2.1"
 CODEX = "codex/compaction"
 
 
-def _files(base: Path) -> tuple[tuple[str, bytes], ...]:
-    return tuple(
-        (p.relative_to(base).as_posix(), p.read_bytes())
-        for p in sorted(base.rglob("*"))
-        if p.is_file()
-    )
-
-
-def _run(state: PageState) -> PageState:
-    while True:
-        after = reduce(state, JobStep("tune"))
-        if after is state:
-            return state
-        state = after
-
-
 def _loaded(fixture: str, runtime: str, lang: str = "en") -> PageState:
     state = reduce(initial_state(), LanguageChosen(lang))
     state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
-    state = reduce(state, ReplayLogsLoaded(_files(LOGS / fixture)))
+    state = reduce(state, ReplayLogsLoaded(folder_files(LOGS / fixture)))
     return reduce(reduce(state, ExportRuntimeChosen(runtime)), TuneToggled(True))
 
 
@@ -93,7 +78,7 @@ def _cli(fixture: str, runtime: str) -> dict[str, object]:
 def test_the_grid_is_the_runtimes_knob_as_tune_runtime_has_it(fixture: str, runtime: str) -> None:
     """Every knob value and the (K, S) it means, and the chosen value, are the CLI's
     (``tune --log F --runtime NAME``: its ``runtime`` object, from the same profile)."""
-    state = _run(_loaded(fixture, runtime))
+    state = tune_done(_loaded(fixture, runtime))
     job, result = state.tune.job, state.tune.result
     assert job is not None
     assert result is not None
@@ -118,7 +103,7 @@ def test_the_grid_is_the_runtimes_knob_as_tune_runtime_has_it(fixture: str, runt
 
 
 def test_a_one_knob_runtime_draws_one_column_and_says_s_is_not_settable() -> None:
-    state = _run(_loaded(CODEX, "codex"))
+    state = tune_done(_loaded(CODEX, "codex"))
     job = state.tune.job
     assert job is not None
     assert len(job.ss) == 1
@@ -137,7 +122,7 @@ def test_a_one_knob_runtime_draws_one_column_and_says_s_is_not_settable() -> Non
 
 
 def test_pis_knob_moves_k_and_s_together_and_the_rest_is_no_setting() -> None:
-    state = _run(_loaded(CLAUDE, "pi"))
+    state = tune_done(_loaded(CLAUDE, "pi"))
     result = state.tune.result
     assert result is not None
     assert result.runtime is not None
@@ -169,7 +154,7 @@ def test_pis_knob_moves_k_and_s_together_and_the_rest_is_no_setting() -> None:
 
 
 def test_the_chosen_point_exports_to_the_runtimes_file() -> None:
-    state = _run(_loaded(CODEX, "codex"))
+    state = tune_done(_loaded(CODEX, "codex"))
     result = state.tune.result
     assert result is not None
     assert result.choice is not None
@@ -179,7 +164,7 @@ def test_the_chosen_point_exports_to_the_runtimes_file() -> None:
 
 
 def test_a_runtime_that_cannot_be_tuned_says_why_and_tunes_k_and_s() -> None:
-    state = _run(_loaded(CLAUDE, "cline"))
+    state = tune_done(_loaded(CLAUDE, "cline"))
     job = state.tune.job
     assert job is not None
     assert job.axis is None
@@ -195,7 +180,7 @@ def test_the_catalogues_reasons_are_the_profiles_english() -> None:
 
 
 def test_a_new_runtime_or_its_s_starts_the_grid_again_and_a_point_does_not() -> None:
-    state = _run(_loaded(CODEX, "codex"))
+    state = tune_done(_loaded(CODEX, "codex"))
     job = state.tune.job
     assert job is not None
     # Codex has no summary cap: its grid's S is the scenario's, so a new S is a new grid.
@@ -228,7 +213,7 @@ _LATIN_OK = {
 
 @pytest.mark.parametrize("runtime", ["codex", "pi", "cline"])
 def test_a_chinese_runtime_tune_has_no_english_sentence(runtime: str) -> None:
-    state = _run(_loaded(CODEX if runtime == "codex" else CLAUDE, runtime, "zh"))
+    state = tune_done(_loaded(CODEX if runtime == "codex" else CLAUDE, runtime, "zh"))
     screen = render_tune(reduce(state, TunePointFocused(2)))
     texts = [re.sub(r"<pre.*?</pre>", " ", m, flags=re.S) for m in screen.html.values()]
     texts = [html.unescape(re.sub(r"<[^>]+>", " ", m)) for m in texts]
