@@ -193,6 +193,24 @@ def test_no_core_sentence_is_unused() -> None:
     assert unused == []
 
 
+#: Codes whose sentence is another code's on purpose: the code tells the cases apart
+#: for the program (``replay.logs`` keeps a document's decode failure apart from a
+#: line's), while the reader is told the same thing.
+SAME_SENTENCE = {frozenset({"core.log-document-not-json", "core.log-line-not-json"})}
+
+
+def test_no_two_core_codes_say_the_same_sentence() -> None:
+    """One rule, one code: ``core.dist-name``, ``core.runtime-unknown`` and
+    ``core.runtime-bool`` each restated ``core.one-of`` or ``core.bool`` word for word
+    in both languages, so a change of wording had to be made in two places."""
+    by_sentence: dict[tuple[str, str], set[str]] = {}
+    for key, sentences in CATALOGUE.items():
+        if key.startswith("core."):
+            by_sentence.setdefault(sentences, set()).add(key)
+    twice = [keys for keys in by_sentence.values() if len(keys) > 1]
+    assert [keys for keys in twice if frozenset(keys) not in SAME_SENTENCE] == []
+
+
 def test_the_rule_is_the_sentence_without_its_place_and_value() -> None:
     problem = Problem.of("config.trigger_tokens", "8k", "whole", low="0", high="10^12")
     assert problem.rule == "must be an integer from 0 to 10^12"

@@ -460,7 +460,7 @@ def test_a_copied_link_keeps_the_picked_runtime(lang: str) -> None:
     assert "runtime=" not in render(page("article", lang)).fragment
     bad = reduce(initial_state(), LinkOpened("#runtime=vim&config.trigger_tokens=40000"))
     assert bad.export_runtime == "article"
-    assert [p.code for p in bad.link_problems] == ["runtime-unknown"]
+    assert [p.code for p in bad.link_problems] == ["one-of"]
     assert '"vim"' in render(bad).text["link-problems"]
 
 

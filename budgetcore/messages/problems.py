@@ -434,10 +434,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         '{where} must be an integer or {{"dist": NAME, ...}} (fixed, uniform, triangular, choice); got {got}',
         '{where} 必须是整数或 {{"dist": NAME, ...}}(fixed、uniform、triangular、choice);收到 {got}',
     ),
-    "core.dist-name": (
-        "{where} must be one of {names}; got {got}",
-        "{where} 必须是以下之一:{names};收到 {got}",
-    ),
     "core.not-param": (
         "{where} is not a parameter of {dist}; got {got}",
         "{where} 不是 {dist} 的参数;收到 {got}",
@@ -595,10 +591,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.runtime-from-up-to": (
         "{where} must be from {low} up to {high}; got {got}",
         "{where} 必须不小于 {low} 且不超过 {high};收到 {got}",
-    ),
-    "core.runtime-bool": (
-        "{where} must be true or false; got {got}",
-        "{where} 必须是 true 或 false;收到 {got}",
     ),
     "core.runtime-object": (
         "{where} must be an object; got {got}",

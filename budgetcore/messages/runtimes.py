@@ -279,10 +279,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{runtime} reads it from {file}; the import box reads that file too. Conversion:",
         "{runtime} 从 {file} 读取它;导入框也读取该文件。换算:",
     ),
-    "core.runtime-unknown": (
-        "{where} must be one of {names}; got {got}",
-        "{where} 必须是以下之一:{names};收到 {got}",
-    ),
     # The reason ({reason}) is a runtime-refused.* sentence with the numbers that would
     # reach K, said in the reader's language (ui.problems).
     "core.runtime-unreachable": (

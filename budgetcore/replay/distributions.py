@@ -89,7 +89,7 @@ def distribution(raw: object, path: str, problems: list[Problem]) -> Distributio
     name = raw.get("dist")
     if name not in DISTRIBUTIONS:
         names = ", ".join(DISTRIBUTIONS)
-        problems.append(Problem.of(f"{path}.dist", name, "dist-name", names=names))
+        problems.append(Problem.of(f"{path}.dist", name, "one-of", names=names))
         return None
     before = len(problems)
     problems += key_problems(raw, path, ("dist", *DISTRIBUTIONS[name]), code="not-param", dist=name)

@@ -33,5 +33,5 @@ def profile(name: str) -> Profile:
     found = PROFILES.get(name) if isinstance(name, str) else None
     if found is None:
         names = ", ".join(RUNTIME_NAMES)
-        raise ScenarioError([Problem.of("runtime", name, "runtime-unknown", names=names)])
+        raise ScenarioError([Problem.of("runtime", name, "one-of", names=names)])
     return found

@@ -110,7 +110,7 @@ class _Reader:
         if isinstance(raw, str) and raw.strip().lower() in ("1", "true", "0", "false"):
             raw = raw.strip().lower() in ("1", "true")
         if not isinstance(raw, bool):
-            self.bad(path, raw, "runtime-bool")
+            self.bad(path, raw, "bool")
             return
         self.settings[knob] = raw
 

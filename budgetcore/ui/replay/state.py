@@ -318,7 +318,7 @@ def parse_field_text(path: str, text: str) -> object:
         if text in DISTS:
             return text
         names = ("names", ", ".join(DISTS), False)
-        raise IssueError(Problem.page("core.dist-name", (names, _got(text)), (path,)))
+        raise IssueError(Problem.page("core.one-of", (names, _got(text)), (path,)))
     if f.kind == "choice":
         if text in f.choices:
             return text
