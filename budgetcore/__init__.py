@@ -8,7 +8,7 @@ from budgetcore.errors import Problem, ScenarioError
 
 if TYPE_CHECKING:
     from budgetcore.core.plan import Plan, plan
-    from budgetcore.scenario.model import Scenario
+    from budgetcore.core.scenario import Scenario
     from budgetcore.scenario.parse import parse_scenario, parse_scenario_json, parse_scenario_text
 
 
@@ -30,7 +30,7 @@ __all__ = [
 _LAZY = {
     "Plan": "budgetcore.core.plan",
     "plan": "budgetcore.core.plan",
-    "Scenario": "budgetcore.scenario.model",
+    "Scenario": "budgetcore.core.scenario",
     "parse_scenario": "budgetcore.scenario.parse",
     "parse_scenario_json": "budgetcore.scenario.parse",
     "parse_scenario_text": "budgetcore.scenario.parse",

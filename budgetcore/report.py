@@ -39,6 +39,7 @@ from budgetcore._version import __version__
 from budgetcore.charts.bars import CHART_KEYS, Ref, Row, plan_rows, split_refs
 from budgetcore.charts.geometry import log_tick_sets, nice_domain, nice_ticks, text_width
 from budgetcore.core.plan import READOUT_KEYS, Plan, plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.explore.curves import (
     SERIES,
     SWEEPABLE,
@@ -56,7 +57,6 @@ from budgetcore.messages import CATALOGUE, t
 from budgetcore.report_axes import TICKS, tick_text, to_axis
 from budgetcore.scenario.export import export_toml, overrides_of
 from budgetcore.scenario.fragment import to_fragment
-from budgetcore.scenario.model import Scenario
 from budgetcore.stop import checkpoint
 from budgetcore.units import format_int
 

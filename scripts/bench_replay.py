@@ -24,12 +24,12 @@ from decimal import Decimal
 
 from budgetcore.charts.timeline import cost_chart, run_times, timeline_chart
 from budgetcore.core.plan import plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.registry.prices import Prices
 from budgetcore.replay.model import ReplayOptions
 from budgetcore.replay.options import parse_retries, parse_timing
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.turns import generate, parse_generator
-from budgetcore.scenario.model import Scenario
 
 
 def _inputs(n: int) -> list[Scenario]:

@@ -34,12 +34,12 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.registry.prices import Prices
 from budgetcore.replay.model import ReplayOptions
 from budgetcore.replay.options import parse_options
 from budgetcore.replay.prepared import Session, prepare
 from budgetcore.replay.turns import generate, parse_generator
-from budgetcore.scenario.model import Scenario
 from budgetcore.tune.engine import grid_of
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import default_axes

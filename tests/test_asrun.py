@@ -965,10 +965,10 @@ def test_a_resumed_sessions_what_if_rests_on_the_same_baseline_as_its_as_run() -
 
 
 def test_a_summary_is_never_longer_than_what_it_summarises() -> None:
+    from budgetcore.core.scenario import Config  # noqa: PLC0415
     from budgetcore.replay.logs.session import log_model  # noqa: PLC0415
     from budgetcore.replay.simulate import replay  # noqa: PLC0415
     from budgetcore.replay.whatif import log_replay_inputs, what_if  # noqa: PLC0415
-    from budgetcore.scenario.model import Config  # noqa: PLC0415
 
     # The stable prefix is the 2 tokens the first request read: 3,998 of history.
     main = LogSeries("main", (req(1, 4_000, 2, 0, 0, CODEX, 0),), ())
@@ -996,10 +996,10 @@ def test_a_what_if_that_changes_nothing_costs_the_as_run_model_with_a_rewind() -
     # is calibrated on it, and the branch's first request reads min(21,000, 20,000) by
     # step 4 on both sides. Before the fix the what-if calibrated on the branch alone
     # (P 10,000) and billed +$0.0345 for a K no request reaches.
+    from budgetcore.core.scenario import Config  # noqa: PLC0415
     from budgetcore.replay.logs.session import log_model  # noqa: PLC0415
     from budgetcore.replay.simulate import replay  # noqa: PLC0415
     from budgetcore.replay.whatif import log_replay_inputs, what_if  # noqa: PLC0415
-    from budgetcore.scenario.model import Config  # noqa: PLC0415
 
     main = LogSeries(
         "main",

@@ -9,7 +9,7 @@ import pytest
 
 from budgetcore import parse_scenario, plan
 from budgetcore.charts.bars import FAR, plan_rows, split_refs
-from budgetcore.scenario.model import Scenario
+from budgetcore.core.scenario import Scenario
 
 
 def _shape(rows: Any, refs: Any) -> tuple[Any, Any]:

@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.core.scenario import Limits
 from budgetcore.inputs.numbers import MAX_SEED
 from budgetcore.inputs.text import SIZE_LIMITS, size_text
-from budgetcore.scenario.model import Limits
 from budgetcore.ui.events import (
     FieldCommitted,
     FieldTyped,

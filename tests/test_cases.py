@@ -29,8 +29,8 @@ from budgetcore.conformance.cases import (
     shipped_cases_text,
 )
 from budgetcore.core.plan import OUTPUT_KEYS
+from budgetcore.core.scenario import Limits
 from budgetcore.errors import ScenarioError
-from budgetcore.scenario.model import Limits
 from budgetcore.scenario.parse import parse_scenario
 from tests.oracle import oracle_plan
 

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from budgetcore.cli import COMMANDS, build_parser
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import DATA_FILE, _norm, default_registry, parse_registry
 from budgetcore.registry.prices import Prices
@@ -36,7 +37,6 @@ from budgetcore.replay.model import (
     row_dicts_of,
 )
 from budgetcore.replay.simulate import replay
-from budgetcore.scenario.model import Scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 PRICES = Prices(

@@ -276,11 +276,9 @@ SHELL_OF = {
     "report_tune": "report",
     "report_axes": "report",
 }
-#: Known exceptions (docs/architecture.md), each an edge: the formulas read the
-#: scenario's value types; the scenario's parser and link resolve a named model.
+#: Known exceptions (docs/architecture.md), each an edge: the scenario's parser and
+#: link resolve a named model.
 EXCEPTIONS = {
-    ("budgetcore.core.plan", "budgetcore.scenario.model"),
-    ("budgetcore.core.protections", "budgetcore.scenario.model"),
     ("budgetcore.scenario.parse", "budgetcore.registry.models"),
     ("budgetcore.scenario.fragment", "budgetcore.registry.models"),
     # The reviewer's warnings compare K with the peers' lines, loaded only when asked

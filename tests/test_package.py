@@ -26,7 +26,7 @@ def test_the_package_s_names_load_their_modules_on_first_use() -> None:
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    main(['replay', '--log', sys.argv[1], '--usage', '--format', 'jsonl'])\n"
         "print(sorted(m for m in ('budgetcore.core.plan', 'budgetcore.replay.model',\n"
-        "    'budgetcore.replay.simulate', 'budgetcore.scenario.model',\n"
+        "    'budgetcore.replay.simulate', 'budgetcore.core.scenario',\n"
         "    'budgetcore.scenario.parse', 'budgetcore.core.samples', 'csv', 'difflib',\n"
         "    'zipfile', 'tempfile', 'pathlib', 'importlib.resources') if m in sys.modules))\n"
         "import budgetcore\n"
@@ -45,6 +45,6 @@ def test_the_package_s_names_load_their_modules_on_first_use() -> None:
     )
     assert out.stdout.splitlines() == [
         "[]",
-        "True True budgetcore.scenario.model",
+        "True True budgetcore.core.scenario",
         "module 'budgetcore' has no attribute 'nope'",
     ]

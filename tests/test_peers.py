@@ -14,6 +14,7 @@ import pytest
 
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
+from budgetcore.core.scenario import Config, Scenario
 from budgetcore.registry.peers import (
     FormulaError,
     default_peers,
@@ -22,7 +23,6 @@ from budgetcore.registry.peers import (
     peer_lines,
     view_as_dict,
 )
-from budgetcore.scenario.model import Config, Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 

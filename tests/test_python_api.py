@@ -13,11 +13,11 @@ import pytest
 import budgetcore
 from budgetcore import parse_scenario, plan
 from budgetcore.conformance.cases import assert_plan_matches, case_of
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.background import Duration, Retries, Timing
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.replay.simulate import replay
-from budgetcore.scenario.model import Scenario
 from budgetcore.tune.choice import Constraints
 from budgetcore.tune.result import tune
 from tests.helpers import ROOT

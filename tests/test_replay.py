@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import pytest
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import lookup
 from budgetcore.registry.prices import Prices, PriceTier
 from budgetcore.replay.model import ROW_KEYS, ReplayOptions, Turn
 from budgetcore.replay.options import parse_options, parse_options_json
 from budgetcore.replay.simulate import replay
-from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.parse import parse_scenario
 
 ARTICLE = Scenario()  # M 936,345, K 32,000, S 8,192, F 20,000, instructions 1,000

@@ -9,13 +9,13 @@ import dataclasses
 
 import pytest
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.model import Turn
 from budgetcore.replay.options import parse_options
 from budgetcore.replay.prepared import _timeline_of
 from budgetcore.replay.simulate import check_turns, replay, timeline_of
 from budgetcore.replay.turns import generate, parse_generator
-from budgetcore.scenario.model import Scenario
 
 SPEC = {"turns": 40, "seed": 3, "added": {"dist": "uniform", "low": 500, "high": 9_000}}
 TIMED = {

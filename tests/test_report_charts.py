@@ -32,9 +32,9 @@ from budgetcore import (
     report,
 )
 from budgetcore.core.plan import plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.explore.curves import SWEEPABLE
 from budgetcore.messages import t
-from budgetcore.scenario.model import Scenario
 from budgetcore.units import format_int
 
 NOT = "What this must not be read as: "

@@ -14,13 +14,13 @@ import tomllib
 
 import pytest
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import default_registry, still_named
 from budgetcore.registry.peers import default_peers
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.export import export_json, export_toml
 from budgetcore.scenario.fragment import parse_fragment, to_fragment
-from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import parse_config, read_reviewed
 from budgetcore.scenario.parse import parse_scenario
 from budgetcore.ui.events import (

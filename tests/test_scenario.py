@@ -10,9 +10,9 @@ import pytest
 
 from budgetcore import Scenario, ScenarioError, parse_scenario, parse_scenario_json
 from budgetcore.core.contracts import ModelContract
+from budgetcore.core.scenario import Background, Config, Limits, Workload
 from budgetcore.scenario.fields import SCENARIO_FIELDS
 from budgetcore.scenario.fragment import parse_fragment, to_fragment
-from budgetcore.scenario.model import Background, Config, Limits, Workload
 
 TOKENS_RULE = "must be an integer from 0 to 10^12"
 

@@ -23,12 +23,12 @@ from jsonschema import Draft202012Validator
 
 from budgetcore.conformance.cases import random_cases
 from budgetcore.conformance.schemas import SCHEMA_NAMES, schema, schema_text
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import ScenarioError
 from budgetcore.inputs.jsonio import load_json
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.export import export_json, export_toml
 from budgetcore.scenario.fields import SCENARIO_FIELDS
-from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import OVERRIDES, parse_config
 from budgetcore.scenario.parse import parse_scenario
 from tests.schemas_helpers import (

@@ -14,11 +14,11 @@ from budgetcore.charts.timeline import (
     timeline_chart,
     turn_at,
 )
+from budgetcore.core.scenario import Scenario
 from budgetcore.registry.prices import Prices
 from budgetcore.replay.logs import LogRequest, LogSeries, parse_claude_code
 from budgetcore.replay.model import Replay, ReplayOptions, Turn
 from budgetcore.replay.simulate import replay
-from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.parse import parse_scenario
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
+from budgetcore.core.scenario import Config, Scenario
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.logs import read_session
 from budgetcore.replay.model import SUMMARY_KEYS, TIMING_ROW_KEYS, TIMING_SUMMARY_KEYS, Turn
 from budgetcore.replay.options import parse_options
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.turns import parse_turn_lines
-from budgetcore.scenario.model import Config, Scenario
 from budgetcore.scenario.parse import parse_scenario
 from tests.helpers import run_cli
 from tests.timing_oracle import oracle_timed_replay

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from budgetcore import cli
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import ScenarioError
 from budgetcore.registry.prices import Prices, PriceTier
 from budgetcore.replay.model import ReplayOptions, Turn
@@ -24,7 +25,6 @@ from budgetcore.replay.options import parse_options_json
 from budgetcore.replay.prepared import prepare
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.turns import generate, parse_generator
-from budgetcore.scenario.model import Scenario
 from budgetcore.tune.choice import Constraints, choose, frontier
 from budgetcore.tune.engine import grid_of, numpy_exact
 from budgetcore.tune.grid import (
@@ -599,7 +599,7 @@ def test_the_core_imports_neither_numpy_nor_dask() -> None:
     code = (
         "import sys\n"
         "import budgetcore.tune.result, budgetcore.replay.engine, budgetcore.tune.grid\n"
-        "from budgetcore.scenario.model import Scenario\n"
+        "from budgetcore.core.scenario import Scenario\n"
         "from budgetcore.replay.model import Turn\n"
         "r = budgetcore.tune.result.tune(Scenario(), [('a', (Turn(added=9000),) * 20)],"
         " engine='python')\n"

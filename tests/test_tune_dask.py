@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from budgetcore.cli.tune_cmds.runners import Job, Task, run_tasks, work
+from budgetcore.core.scenario import Scenario
 from budgetcore.replay.turns import generate, parse_generator
-from budgetcore.scenario.model import Scenario
 from budgetcore.tune.choice import Constraints
 from budgetcore.tune.result import default_axes, summarise
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from budgetcore import cli
+from budgetcore.core.scenario import Scenario
 from budgetcore.replay.model import quality_of
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.turns import generate, parse_generator_json
-from budgetcore.scenario.model import Scenario
 from budgetcore.tune.choice import (
     DEFAULT_MAX_COMPRESSION,
     DEFAULT_MAX_GENERATIONS,

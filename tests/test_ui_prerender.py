@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from budgetcore import plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.messages import t
-from budgetcore.scenario.model import Scenario
 from budgetcore.ui.main.view.types import READOUT_KEYS
 from budgetcore.ui.markup import Markup
 from budgetcore.ui.prerender import PAGES, Document, boot_texts, first_screen, prerender

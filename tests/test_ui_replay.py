@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.messages import CATALOGUE, t
 from budgetcore.replay.logs import LogRequest, LogSeries
 from budgetcore.replay.model import SUMMARY_KEYS, TIMING_SUMMARY_KEYS, Replay
 from budgetcore.replay.simulate import replay
 from budgetcore.scenario.dump import scenario_json
-from budgetcore.scenario.model import Scenario
 from budgetcore.ui.events import (
     FieldTyped,
     JobStep,

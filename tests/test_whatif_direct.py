@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.core.scenario import Config
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.asrun import as_run
 from budgetcore.replay.logs import read_session
@@ -21,7 +22,6 @@ from budgetcore.replay.options import parse_options_json
 from budgetcore.replay.prepared import prepare, prepare_growth
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.whatif import log_turns, what_if, what_if_direct
-from budgetcore.scenario.model import Config
 
 FIXTURES = Path(__file__).parent / "fixtures" / "logs"
 LOGS = sorted(

@@ -45,7 +45,7 @@ def plan_rows(p: Plan, key: str) -> tuple[tuple[Row, ...], tuple[Ref, ...]]:
     """The rows and reference lines of chart ``key`` (one of ``CHART_KEYS``) for ``p``.
 
     >>> from budgetcore.core.plan import plan
-    >>> from budgetcore.scenario.model import Scenario
+    >>> from budgetcore.core.scenario import Scenario
     >>> rows, refs = plan_rows(plan(Scenario()), "branch")
     >>> [(r.name, r.total) for r in rows][-1], [(r.key, r.tokens) for r in refs]
     (('phrase.full-input', 36000), [('trigger', 32000), ('main_safe_input', 936345)])
@@ -108,7 +108,7 @@ def split_refs(
     beyond the axis (further than ``FAR`` times the largest row or always-line).
 
     >>> from budgetcore.core.plan import plan
-    >>> from budgetcore.scenario.model import Scenario
+    >>> from budgetcore.core.scenario import Scenario
     >>> top, lines, beyond = split_refs(*plan_rows(plan(Scenario()), "branch"))
     >>> top, [r.key for r in lines], [r.key for r in beyond]
     (36000, ['trigger'], ['main_safe_input'])

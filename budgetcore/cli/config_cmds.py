@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 from budgetcore.cli.shell import EXIT_INVALID, read_input, scenario_of, shown_name, write_failed
 from budgetcore.core.plan import plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import ScenarioError
 from budgetcore.scenario.export import effective_values, export_json, export_toml
-from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import (
     OVERRIDES,
     ReviewedModels,

@@ -11,6 +11,7 @@ from budgetcore.cli.registry_tables import render_models, render_table, resoluti
 from budgetcore.cli.shell import scenario_of
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.text import check_size
 from budgetcore.registry.models import (
@@ -21,7 +22,6 @@ from budgetcore.registry.models import (
     picks,
 )
 from budgetcore.registry.peers import peer_lines, view_as_dict
-from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "cmd_models",

@@ -25,8 +25,8 @@ from budgetcore.errors import Problem, ScenarioError, render_value
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from budgetcore.core.scenario import Scenario
     from budgetcore.replay.logs.session import SessionRun
-    from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "cmd_replay",

@@ -9,13 +9,13 @@ import sys
 from decimal import Decimal
 
 from budgetcore.cli.shell import EXIT_INVALID, read_input, shown_name
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import decode_utf8
 from budgetcore.runtimes import Profile, profile
 from budgetcore.runtimes.check import check_runtime
 from budgetcore.runtimes.export import Model, Reviewed, dumps_export, export_runtime
 from budgetcore.runtimes.syntax import decimal_text, dumps_json
-from budgetcore.scenario.model import Scenario
 from budgetcore.units import format_int
 
 __all__ = ["cmd_check_runtime", "cmd_export_runtime", "scenario_and_model"]

@@ -17,7 +17,7 @@ from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_problem, whole
 from budgetcore.inputs.text import check_size, limit_of, neutral, read_limited, too_large
 
 if TYPE_CHECKING:
-    from budgetcore.scenario.model import Scenario
+    from budgetcore.core.scenario import Scenario
 
 __all__ = [
     "EXIT_INVALID",

@@ -29,6 +29,7 @@ from budgetcore.conformance import MAX_RANDOM_COUNT
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import OUTPUT_KEYS, plan
 from budgetcore.core.samples import ByteSample, ReadSample, Samples
+from budgetcore.core.scenario import Background, Config, Limits, Scenario, Workload
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.explore.experiments import EXPERIMENTS
 from budgetcore.inputs.jsonio import key_path, key_problems, load_json
@@ -36,7 +37,6 @@ from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS
 from budgetcore.inputs.text import check_size, decode_utf8, split_lines
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.fragment import to_fragment
-from budgetcore.scenario.model import Background, Config, Limits, Scenario, Workload
 from budgetcore.scenario.parse import parse_scenario
 
 __all__ = [

@@ -23,9 +23,9 @@ from typing import Any
 
 from budgetcore.core.plan import OUTPUT_KEYS
 from budgetcore.core.samples import BYTE_CHANNELS
+from budgetcore.core.scenario import MAX_MARGIN_PLACES
 from budgetcore.inputs.numbers import MAX_TOKENS
 from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec
-from budgetcore.scenario.model import MAX_MARGIN_PLACES
 from budgetcore.scenario.overrides import OVERRIDES
 from budgetcore.scenario.parse import AVERAGES, SAMPLE_FIELDS
 

@@ -12,9 +12,9 @@ from budgetcore.core.funnel import Funnel, main_funnel
 from budgetcore.core.protections import IoVerdict, ReadTime, io_verdict, read_time
 from budgetcore.core.resize import SummaryRound, summary_round
 from budgetcore.core.samples import BYTE_CHANNELS, ChannelStats, Samples, channel_stats, predict
+from budgetcore.core.scenario import Scenario
 from budgetcore.core.trigger import SummaryStart, Trigger, soft_trigger, summary_start
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.scenario.model import Scenario
 
 __all__ = ["OUTPUT_KEYS", "READOUT_KEYS", "Plan", "check_scenario", "plan", "request_stages"]
 

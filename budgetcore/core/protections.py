@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from budgetcore.core.samples import Samples, channel_stats
-from budgetcore.scenario.model import Limits
+from budgetcore.core.scenario import Limits
 
 __all__ = ["IoVerdict", "LimitRow", "ReadTime", "io_token_cap", "io_verdict", "read_time"]
 

@@ -20,8 +20,8 @@ from typing import Any
 from budgetcore.core.capacity import SummaryCapacity, summary_capacity
 from budgetcore.core.funnel import Funnel, main_funnel
 from budgetcore.core.plan import Plan, plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.core.trigger import Trigger, soft_trigger
-from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "SERIES",

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from budgetcore.core.plan import Plan, plan
-from budgetcore.scenario.model import Scenario
+from budgetcore.core.scenario import Scenario
 
 __all__ = ["EXPERIMENTS", "Check", "Experiment", "Outcome", "run"]
 

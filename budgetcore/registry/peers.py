@@ -554,7 +554,7 @@ def peer_lines(
     registry name) matters only where the runtime keys a limit by name (Gemini CLI).
 
     >>> from budgetcore.core.plan import plan as make_plan
-    >>> from budgetcore.scenario.model import Scenario
+    >>> from budgetcore.core.scenario import Scenario
     >>> view = peer_lines(200_000, 32_000, make_plan(Scenario()))
     >>> [(r.peer.id, r.tokens) for r in view.rows][:3]
     [('pi', 183617), ('codex', 180000), ('claude-code', 167000)]

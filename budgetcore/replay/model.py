@@ -31,11 +31,11 @@ from struct import pack
 from typing import Any, NamedTuple, overload
 
 from budgetcore.core.plan import Plan, plan
+from budgetcore.core.scenario import Scenario, Workload
 from budgetcore.inputs.api import Checks
 from budgetcore.inputs.numbers import MAX_SEED
 from budgetcore.registry.prices import MONEY, Prices
 from budgetcore.replay.background import Retries, Timing
-from budgetcore.scenario.model import Scenario, Workload
 
 __all__ = [
     "MONEY",

@@ -26,6 +26,7 @@ from typing import Any
 from budgetcore.core.capacity import WORK_CAP_TOKENS, main_safe_input, summary_capacity
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.protections import io_token_cap
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.api import Checks
 from budgetcore.inputs.numbers import MAX_TOKENS
@@ -33,7 +34,6 @@ from budgetcore.registry.prices import Prices, tier_rates
 from budgetcore.replay.background import Retries, Timing
 from budgetcore.replay.clock import time_unit
 from budgetcore.replay.model import MONEY, ReplayOptions, Turn, stored_column
-from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
 
 __all__ = [

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.cost import per_turn_cost
 from budgetcore.core.plan import check_scenario
+from budgetcore.core.scenario import Scenario
 from budgetcore.replay.engine import COUNTS, point_counts
 from budgetcore.replay.model import (
     Replay,
@@ -39,7 +40,6 @@ from budgetcore.replay.prepared import (
     rates_of,
     timeline_of,
 )
-from budgetcore.scenario.model import Scenario
 
 if TYPE_CHECKING:
     from budgetcore.replay.background import Retries

@@ -50,8 +50,8 @@ from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage, me
 from budgetcore.replay.model import Quality, quality_of
 
 if TYPE_CHECKING:
+    from budgetcore.core.scenario import Scenario
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
-    from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "WhatIf",

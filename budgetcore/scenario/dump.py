@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from budgetcore.core.samples import BYTE_CHANNELS, Samples
-from budgetcore.scenario.model import SECTIONS, Scenario
+from budgetcore.core.scenario import SECTIONS, Scenario
 from budgetcore.scenario.parse import AVERAGES
 
 __all__ = [

@@ -10,9 +10,9 @@ from decimal import Decimal
 from typing import Any
 
 from budgetcore._version import __version__
+from budgetcore.core.scenario import Scenario
 from budgetcore.messages import english_of
 from budgetcore.scenario.fragment import to_fragment
-from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import OVERRIDE_BY_KEY, OVERRIDES
 
 __all__ = [

@@ -9,9 +9,9 @@ from decimal import Decimal
 from typing import Any
 
 from budgetcore.core.contracts import ARTICLE_CONTRACT
+from budgetcore.core.scenario import MAX_MARGIN_PLACES, SECTIONS, Kind, Limits
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, as_decimal, as_whole, bound_text
-from budgetcore.scenario.model import MAX_MARGIN_PLACES, SECTIONS, Kind, Limits
 
 __all__ = [
     "FIELDS_BY_SECTION",

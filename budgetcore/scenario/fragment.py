@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from budgetcore.core.scenario import Limits, Scenario
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.jsonio import duplicate
 from budgetcore.inputs.numbers import read_number
 from budgetcore.inputs.text import check_size
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS, LimitRule, parse_field
-from budgetcore.scenario.model import Limits, Scenario
 from budgetcore.scenario.parse import parse_samples, parse_scenario
 
 __all__ = [

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.documents import decode_document
 from budgetcore.inputs.jsonio import duplicate, duplicates_of
 from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, limit_problems, parse_field
-from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.parse import REVIEWED, ReviewedModels, reviewed_models
 
 __all__ = [

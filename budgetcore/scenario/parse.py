@@ -10,6 +10,7 @@ from typing import Any
 
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.samples import BYTE_CHANNELS, ByteSample, ReadSample, Samples
+from budgetcore.core.scenario import SECTIONS, Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.documents import decode_document
 from budgetcore.inputs.jsonio import JsonObject, json_lines, key_problems, load_json
@@ -20,7 +21,6 @@ from budgetcore.scenario.fields import (
     limit_problems,
     parse_field,
 )
-from budgetcore.scenario.model import SECTIONS, Scenario
 
 __all__ = [
     "AVERAGES",

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
 from budgetcore.core.capacity import clamps_summary, main_safe_input
-from budgetcore.scenario.model import Scenario
+from budgetcore.core.scenario import Scenario
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:

@@ -21,10 +21,10 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.numbers import GROUPED, MAX_TOKENS, whole, whole_problem, whole_text
 from budgetcore.inputs.text import check_size
-from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
 
 __all__ = [

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.capacity import main_safe_input
 from budgetcore.core.plan import check_scenario
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.replay.prepared import Session, prepare
-from budgetcore.scenario.model import Scenario
 from budgetcore.tune.choice import (
     DEFAULT_MAX_GENERATIONS,
     Choice,

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 from budgetcore.errors import ScenarioError
 
 if TYPE_CHECKING:
+    from budgetcore.core.scenario import Scenario
     from budgetcore.replay.asrun import AsRun
     from budgetcore.replay.logs.model import ParsedLog
     from budgetcore.replay.model import ReplayOptions
     from budgetcore.replay.whatif import WhatIf
-    from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "Baseline",

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from functools import lru_cache
 
+from budgetcore.core.scenario import MAX_MARGIN_PLACES
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_TOKENS, typed, whole_text
 from budgetcore.inputs.text import limit_of, size_text, utf8_size_above
 from budgetcore.scenario.fields import SCENARIO_FIELDS, FieldSpec, parse_field
-from budgetcore.scenario.model import MAX_MARGIN_PLACES
 from budgetcore.scenario.parse import parse_average
 from budgetcore.units import format_int
 

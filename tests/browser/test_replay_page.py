@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.scenario.dump import scenario_json
-from budgetcore.scenario.model import Scenario
 from tests.browser.conftest import ROOT, Page
 
 pytestmark = pytest.mark.browser

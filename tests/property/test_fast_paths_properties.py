@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.replay.logs import LogRequest
 from budgetcore.replay.model import (
     Ints,
@@ -19,7 +20,6 @@ from budgetcore.replay.model import (
     stored_column,
     units_text,
 )
-from budgetcore.scenario.model import Scenario
 from tests.profiles import examples
 
 _BIG = st.integers(min_value=-(2**70), max_value=2**70)

@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from budgetcore import parse_scenario
+from budgetcore.core.scenario import Limits
 from budgetcore.scenario.fields import SCENARIO_FIELDS
 from budgetcore.scenario.fragment import parse_fragment, to_fragment
-from budgetcore.scenario.model import Limits
 from tests.property.strategies import scenarios
 
 LIMIT_KEYS = [f.path for f in SCENARIO_FIELDS if f.section == "limits"]

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.registry.models import default_registry, search
 from budgetcore.registry.peers import peer_lines
-from budgetcore.scenario.model import Scenario
 
 windows = st.one_of(
     st.integers(1, 4_000_000),

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.replay.model import Replay, Turn, quality_of
 from budgetcore.replay.options import parse_options
 from budgetcore.replay.prepared import prepare
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.turns import parse_turn_lines
-from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.overrides import apply_overrides
 from budgetcore.scenario.parse import parse_scenario
 from budgetcore.tune.engine import grid_of, numpy_exact

@@ -10,13 +10,13 @@ import dataclasses
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
+from budgetcore.core.scenario import Config
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.asrun import as_run
 from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog
 from budgetcore.replay.logs.session import log_model
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.whatif import log_replay_inputs, what_if, what_if_direct
-from budgetcore.scenario.model import Config
 
 MODELS = {"claude-code": "claude-sonnet-4-5-20250929", "codex": "gpt-5-codex"}
 T0 = 1_760_000_000_000

@@ -14,9 +14,9 @@ from budgetcore.cli.shell import (
     read_input,
     scenario_of,
 )
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.model import ReplayOptions, Turn
-from budgetcore.scenario.model import Scenario
 from budgetcore.tune.result import TuneResult
 
 

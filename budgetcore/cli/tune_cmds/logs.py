@@ -8,9 +8,9 @@ import os
 
 from budgetcore.cli.tune_cmds.grid import _options
 from budgetcore.cli.tune_cmds.runners import Task
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.model import ReplayOptions
-from budgetcore.scenario.model import Scenario
 
 
 def _database_tasks(

@@ -16,9 +16,9 @@ from budgetcore.cli.shell import (
     Unreadable,
     unreadable_problem,
 )
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.model import ReplayOptions, Turn
-from budgetcore.scenario.model import Scenario
 from budgetcore.tune.result import SessionResult
 
 if TYPE_CHECKING:

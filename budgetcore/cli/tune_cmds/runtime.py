@@ -8,8 +8,8 @@ import sys
 from decimal import Decimal
 from typing import Any
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.scenario.model import Scenario
 from budgetcore.tune.result import TuneResult
 
 

@@ -27,10 +27,10 @@ from budgetcore.replay.logs.usage import (
 )
 
 if TYPE_CHECKING:
+    from budgetcore.core.scenario import Scenario
     from budgetcore.replay.asrun import AsRun
     from budgetcore.replay.model import Replay, ReplayOptions
     from budgetcore.replay.whatif import WhatIf
-    from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "LogModel",
@@ -67,7 +67,7 @@ class LogModel:
         O; q stays the base's), or the base unchanged when the registry does not know
         the model. Built when asked for: a usage-only read never needs the scenario
         modules (docs/replay.md, "Speed")."""
-        from budgetcore.scenario.model import Scenario  # noqa: PLC0415
+        from budgetcore.core.scenario import Scenario  # noqa: PLC0415
 
         scenario = Scenario() if self.base is None else self.base
         if self.resolution is None or self.resolution.model is None:

@@ -11,13 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from budgetcore.core.plan import plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import (
     decode_utf8,
     limit_of,
     too_large,
 )
-from budgetcore.scenario.model import Scenario
 from budgetcore.ui.effects import (
     Copy,
     CopyLink,

@@ -22,9 +22,9 @@ from budgetcore.units import format_int
 
 if TYPE_CHECKING:  # ui.model imports the panels that import update, which imports this one
     from budgetcore.core.plan import Plan
+    from budgetcore.core.scenario import Scenario
     from budgetcore.runtimes.export import Model, RuntimeExport
     from budgetcore.runtimes.model import Value
-    from budgetcore.scenario.model import Scenario
     from budgetcore.ui.model import PageState
 
 __all__ = [

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem
-from budgetcore.scenario.model import Scenario
 
 if TYPE_CHECKING:
     from budgetcore.core.plan import Plan

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from budgetcore.core.plan import Plan
+    from budgetcore.core.scenario import Scenario
     from budgetcore.registry.peers import Peer
-    from budgetcore.scenario.model import Scenario
 
 __all__ = [
     "export_key",

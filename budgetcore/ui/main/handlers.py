@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.core.plan import plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import (
     limit_of,
@@ -21,7 +22,6 @@ from budgetcore.inputs.text import (
     utf8_size_above,
 )
 from budgetcore.scenario.fields import SCENARIO_FIELDS
-from budgetcore.scenario.model import Scenario
 from budgetcore.scenario.parse import parse_sample_lines
 from budgetcore.ui.events import (
     CurvesToggled,

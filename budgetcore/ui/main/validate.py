@@ -16,11 +16,11 @@ from typing import Any
 
 from budgetcore.core.plan import plan
 from budgetcore.core.samples import Samples
+from budgetcore.core.scenario import SECTIONS, Limits, Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.scenario.dump import samples_to_lines, scenario_json
 from budgetcore.scenario.fields import LIMIT_RULES, SCENARIO_FIELDS
-from budgetcore.scenario.model import SECTIONS, Limits, Scenario
 from budgetcore.scenario.parse import parse_samples
 from budgetcore.ui.form import AVERAGES, IssueError, format_value, parse_text
 from budgetcore.ui.main.state import PRESETS

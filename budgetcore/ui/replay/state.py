@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import (
     DECIMAL_TEXT,
@@ -39,7 +40,6 @@ from budgetcore.inputs.numbers import (
     whole_text,
 )
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
-from budgetcore.scenario.model import Scenario
 from budgetcore.ui.form import IssueError, Param, too_large_issue
 from budgetcore.units import format_int
 

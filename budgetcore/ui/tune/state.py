@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import limit_of, utf8_size_above
-from budgetcore.scenario.model import Scenario
 from budgetcore.ui.form import IssueError, too_large_issue
 from budgetcore.ui.replay.state import (
     NONE_PICKED,
