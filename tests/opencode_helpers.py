@@ -11,7 +11,7 @@ from typing import Any
 from budgetcore.replay.logs import opencode
 from budgetcore.replay.logs.model import ParsedLog
 
-__all__ = ["_database", "_read", "_summary", "_user"]
+__all__ = ["_database", "_read", "_reply", "_summary", "_user"]
 
 
 def _database(messages: list[tuple[str, dict[str, Any]]], parts: list[tuple[str, str, Any]]) -> Any:
@@ -44,6 +44,17 @@ def _summary(n: int, parent: str) -> dict[str, Any]:
         "tokens": {"input": 100 + n, "output": 10, "cache": {"read": 0, "write": 0}},
         "summary": True,
         "parentID": parent,
+    }
+
+
+def _reply(n: int) -> dict[str, Any]:
+    """A request of the conversation (no summary): the request a compaction follows."""
+    return {
+        "role": "assistant",
+        "time": {"created": n},
+        "modelID": "claude-sonnet-4-5",
+        "providerID": "anthropic",
+        "tokens": {"input": 200 + n, "output": 20, "cache": {"read": 0, "write": 0}},
     }
 
 

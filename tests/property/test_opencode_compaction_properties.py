@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from budgetcore.replay.logs import read_sessions
-from tests.opencode_helpers import _database, _read, _summary, _user
+from tests.opencode_helpers import _database, _read, _reply, _summary, _user
 
 #: What a compaction's parent message holds: no part, or one compaction part whose auto
 #: is this value (a non-boolean tells nothing), or a text part.
@@ -33,8 +33,14 @@ def test_each_compaction_takes_its_parent_s_flag_in_either_store(
     messages: list[tuple[str, dict[str, Any]]] = []
     parts: list[tuple[str, str, Any]] = []
     for i, flag in enumerate(flags):
-        user, summary = f"msg_u{i:02d}", f"msg_s{i:02d}"
-        messages += [(user, _user(2 * i)), (summary, _summary(2 * i + 1, user))]
+        # The request the compaction follows, then OpenCode's compaction message and
+        # the summary (its own series, summary:main).
+        reply, user, summary = f"msg_r{i:02d}", f"msg_u{i:02d}", f"msg_s{i:02d}"
+        messages += [
+            (reply, _reply(3 * i)),
+            (user, _user(3 * i + 1)),
+            (summary, _summary(3 * i + 2, user)),
+        ]
         if flag == "text":
             parts.append((f"prt_{i:02d}", user, {"type": "text", "text": "x"}))
         elif flag != "none":
@@ -51,8 +57,8 @@ def test_each_compaction_takes_its_parent_s_flag_in_either_store(
         log = logs[0] if logs else None
     else:
         log = _read(_database(messages, parts)) if messages else None
-    got = [] if log is None else [c.trigger for c in log.main.compactions]
-    assert got == [_oracle(f) for f in flags]
+    got = [] if log is None else [(c.after_turn, c.trigger) for c in log.main.compactions]
+    assert got == [(i + 1, _oracle(f)) for i, f in enumerate(flags)]
     if log is not None:
         read = sum(n for f in log.ledger for k, n in f.entries if "part" in k)
         assert read == len(parts)  # every part row or file read is in the ledger

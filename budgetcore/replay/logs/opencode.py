@@ -8,11 +8,13 @@ JSON) and anomalyco/opencode ``packages/opencode/src/session/message-v2.ts``: an
 assistant message's ``tokens`` are one request (``input`` uncached, ``cache.read`` /
 ``cache.write`` beside it, ``output``, ``reasoning`` billed as output), ``cost``
 OpenCode's own cost, ``modelID`` / ``providerID`` (or a ``model`` reference
-``{id, providerID}``) its model, ``summary: true`` the
-request that wrote a compaction's summary. The ``session`` table's ``parent_id`` makes
-a child session (a subagent's task) a series of its parent's session. The newer
-``session_message`` table (``type``, ``data``) holds assistant messages of the same
-JSON: read beside ``message``, each id once, as ccusage 20.0.24 reads both.
+``{id, providerID}``) its model, ``summary: true`` the request that wrote a
+compaction's summary (a series of its own, ``summary:<series>``: the compaction's
+summary call, billed as logged; docs/replay.md). The ``session`` table's
+``parent_id`` makes a child session (a subagent's task) a series of its parent's
+session. The newer ``session_message`` table (``type``, ``data``) holds assistant
+messages of the same JSON: read beside ``message``, each id once, as ccusage 20.0.24
+reads both.
 
 Who asked for a compaction: OpenCode's ``SessionCompaction.create`` writes a user
 message and on it a ``compaction`` part ``{type: "compaction", auto, overflow?}``
@@ -44,7 +46,7 @@ from decimal import Decimal
 from typing import Any
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
-from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.model import ParsedLog, summary_series
 from budgetcore.replay.logs.reader import (
     BATCH_LINES,
     LineSource,
@@ -158,8 +160,17 @@ def _message(
     created = rec.time
     time = None if created is None else created.created
     at = time if isinstance(time, int) and not isinstance(time, bool) and time >= 0 else None
-    tally.time(series, at)
     role = rec.role
+    # A summary is the compaction's own call, its own series (as Claude Code's
+    # agent-acompact file): OpenCode's overflow check skips it (sst/opencode
+    # packages/opencode/src/session/prompt.ts @00d0a710, ``lastFinished.summary !==
+    # true``) and builds its request apart from the conversation's (compaction.ts
+    # @3df4a255: no system prompt, no tools, the history serialised into one user
+    # message), so the compaction follows the request that fired it, and the summary is
+    # billed as logged (asrun.is_summary_call).
+    summary = rec.summary is True and role == "assistant"
+    own = summary_series(series) if summary else series
+    tally.time(own, at)
     tokens = rec.tokens
     if role != "assistant" or tokens is None:
         tally.entry(f"{role} message" if isinstance(role, str) else "message")
@@ -189,7 +200,7 @@ def _message(
     cost = _cost(rec.cost)
     tally.request(
         number,
-        series=series,
+        series=own,
         input=fresh,
         cache_read=read,
         cache_write=write,
@@ -207,7 +218,7 @@ def _message(
         mid = found_id if isinstance(found_id, str) and found_id else None
     if mid is not None:
         tally.ids.append((tally.file, number, mid, "opencode"))
-    if rec.summary is True:
+    if summary:
         tally.compaction(number, series=series, trigger=None, time=at)
         if asked is not None:
             asked.summaries.append((len(tally.compactions) - 1, rec.parentID))
