@@ -11,7 +11,7 @@ from typing import Any
 from budgetcore.replay.logs import opencode
 from budgetcore.replay.logs.model import ParsedLog
 
-__all__ = ["_database", "_read", "_reply", "_summary", "_user"]
+__all__ = ["_database", "_database_v2", "_read", "_reply", "_summary", "_user"]
 
 
 def _database(messages: list[tuple[str, dict[str, Any]]], parts: list[tuple[str, str, Any]]) -> Any:
@@ -32,6 +32,26 @@ def _database(messages: list[tuple[str, dict[str, Any]]], parts: list[tuple[str,
     for pid, mid, data in parts:
         text = data if isinstance(data, str) else json.dumps(data)
         db.execute("INSERT INTO part VALUES (?, ?, 's', ?)", (pid, mid, text))
+    return db
+
+
+def _database_v2(rows: list[tuple[str, dict[str, Any]]]) -> Any:
+    """An opencode.db of one session in the newer store: (type, data) rows of
+    ``session_message`` in order (anomalyco/opencode ``packages/core/src/session/sql.ts``
+    @02ce4a33: the data without its type and id), beside an empty ``message`` table."""
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT)")
+    db.execute("CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, data TEXT)")
+    db.execute(
+        "CREATE TABLE session_message (id TEXT PRIMARY KEY, session_id TEXT, type TEXT,"
+        " seq INTEGER, time_created INTEGER, data TEXT)"
+    )
+    db.execute("INSERT INTO session VALUES ('s', NULL)")
+    for n, (kind, data) in enumerate(rows):
+        db.execute(
+            "INSERT INTO session_message VALUES (?, 's', ?, ?, ?, ?)",
+            (f"msg_{n:03d}", kind, n, n, json.dumps(data)),
+        )
     return db
 
 

@@ -27,7 +27,7 @@ from budgetcore.replay.logs import opencode, read_sessions
 from budgetcore.replay.logs.folder import plan_folder
 from budgetcore.replay.logs.layouts import plan_opencode
 from budgetcore.replay.logs.model import ParsedLog
-from tests.opencode_helpers import _database, _read, _reply, _summary, _user
+from tests.opencode_helpers import _database, _database_v2, _read, _reply, _summary, _user
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs" / "opencode"
 DB = LOGS / "compaction-db" / "opencode" / "opencode.db"
@@ -326,3 +326,65 @@ def test_every_row_of_the_newer_session_message_table_is_in_the_ledger() -> None
     assert sum(f.lines for f in log.ledger) == rows == 4
     assert dict(log.ledger[0].entries)["user message"] == 2
     assert len(log.main.requests) == 2
+
+
+# ---------------------------------------------------------------- the newer store
+
+V2 = LOGS / "compaction-v2" / "opencode" / "opencode.db"
+
+
+def test_the_newer_store_s_compaction_rows_are_compactions_of_their_series() -> None:
+    """make.py's compaction-v2: a ``session_message`` row of type ``compaction`` is a
+    compaction of its series, automatic or manual as its ``reason`` says
+    (anomalyco/opencode ``packages/core/src/session/message.ts`` @08e3e1f9,
+    ``event.ts`` @05dca9f6); the /compact that failed (``status`` "failed",
+    ``message-updater.ts`` @03130971) replaced nothing and is an entry only. The child
+    session's compaction is its series'."""
+    (log,) = read_sessions([("opencode.db", V2.read_bytes())])
+    assert _compactions(log) == [(3, "auto"), (4, "manual")]
+    child = log.pick("subagent:ses_" + "w" * 26)
+    assert [(c.after_turn, c.trigger) for c in child.compactions] == [(1, "auto")]
+    assert [len(s.requests) for s in log.series] == [6, 2]
+    (ledger,) = log.ledger
+    assert ledger.lines == ledger.accounted == 16  # every row of both sessions
+    assert dict(ledger.entries) == {
+        "user message": 4,
+        "compaction message (auto)": 2,
+        "compaction message (manual)": 1,
+        "compaction message (failed)": 1,
+    }
+    a = as_run(log)
+    # The third request ends at 168,500 + 1,500 = 170,000 >= 168,000: OpenCode's rule
+    # fires where the row says it compacted.
+    assert (a.logged_compactions, a.manual_compactions, a.predicted_compactions) == (
+        (3,),
+        (4,),
+        (3,),
+    )
+
+
+def test_a_compaction_row_s_reason_and_status_in_the_older_and_newer_schema() -> None:
+    """Rows as the older schema wrote them (no ``status``: message.ts @08e3e1f9) and the
+    newer (``status``); a reason neither auto nor manual tells nothing; a row still
+    "running" (never completed) is no compaction."""
+    rows: list[tuple[str, dict[str, object]]] = []
+    for n, row in enumerate(
+        [
+            {"reason": "auto"},
+            {"reason": "manual", "status": "completed"},
+            {"reason": "overflow"},
+            {"status": "completed"},
+            {"reason": "auto", "status": "running"},
+            {"reason": ["auto"], "status": "completed"},
+            {"reason": "auto", "status": 7},
+        ]
+    ):
+        rows += [("assistant", _reply(2 * n)), ("compaction", {**row, "time": {"created": n}})]
+    log = _read(_database_v2(rows))
+    assert _compactions(log) == [(1, "auto"), (2, "manual"), (3, None), (4, None), (6, None)]
+    assert dict(log.ledger[0].entries) == {
+        "compaction message (auto)": 1,
+        "compaction message (manual)": 1,
+        "compaction message (reason unknown)": 3,
+        "compaction message (not completed)": 2,
+    }
