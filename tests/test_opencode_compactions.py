@@ -150,6 +150,29 @@ def test_the_summary_is_its_own_call_billed_as_logged_and_counted_once() -> None
         assert a.requests == 8
 
 
+def test_a_summary_that_ended_in_an_error_is_billed_but_compacted_nothing() -> None:
+    """OpenCode looks for its last compaction among summaries without an error
+    (sst/opencode compaction.ts @31e22f65, ``completedCompactions``): one that failed
+    (a provider error, here with the tokens it had used) replaced nothing. Its request
+    is still billed, in the summary series; the retry after it is the compaction."""
+    failed = {**_summary(2, "u1"), "error": {"name": "APIError", "data": {"message": "x"}}}
+    db = _database(
+        [
+            ("r1", _reply(0)),
+            ("u1", _user(1)),
+            ("a1", failed),
+            ("a2", _summary(3, "u1")),
+            ("r2", _reply(4)),
+        ],
+        [("p1", "u1", {"type": "compaction", "auto": True})],
+    )
+    log = _read(db)
+    assert _compactions(log) == [(1, "auto")]
+    assert len(log.pick("summary:main").requests) == 2
+    # Every request once: the two replies and both summaries.
+    assert as_run(log).measured_cost == _cost(200 + 204 + 102 + 103, 0, 0, 20 + 20 + 10 + 10)
+
+
 def _with_child_summary(summary: bool) -> ParsedLog:
     """One root session and a child session (a subagent's task), each compacting once;
     the child's summary left out when ``summary`` is false."""

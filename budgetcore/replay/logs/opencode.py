@@ -79,6 +79,7 @@ MESSAGE = Shape(
         "parentID",
         "reason",
         "status",
+        "error",
     ),
     (("time", Shape("OpenCodeTime", ("created",))), ("model", _MODEL_REF)),
     frozenset({"role"}),
@@ -223,7 +224,11 @@ def _message(
         mid = found_id if isinstance(found_id, str) and found_id else None
     if mid is not None:
         tally.ids.append((tally.file, number, mid, "opencode"))
-    if summary:
+    # A summary that ended in an error is billed, but compacted nothing: OpenCode itself
+    # skips it when it looks for the last compaction (sst/opencode compaction.ts
+    # @31e22f65 completedCompactions, ``msg.info.error``), and the session goes on with
+    # its whole history.
+    if summary and rec.error is None:
         tally.compaction(number, series=series, trigger=None, time=at)
         if asked is not None:
             asked.summaries.append((len(tally.compactions) - 1, rec.parentID))
