@@ -285,11 +285,11 @@ def folder_lines(logs: Iterable[ParsedLog | None]) -> int:
     return total
 
 
-#: The series of a compaction's own summary calls where the log bills them among the
-#: conversation's messages (OpenCode's ``summary: true`` assistant message): the series
-#: they summarise after the prefix. They are not requests of that series (the runtime's
-#: trigger never counts them, and the compaction comes after the request that fired it),
-#: and the as-run model bills them as logged (asrun.is_summary_call).
+#: The prefix of the series of a compaction's own summary calls where the log bills them
+#: among the conversation's messages (OpenCode's ``summary: true`` assistant message),
+#: named by it and the series they summarise. They are not requests of that series (the
+#: runtime's trigger never counts them, and the compaction comes after the request that
+#: fired it), and the as-run model bills them as logged (asrun.is_summary_call).
 SUMMARY_SERIES = "summary:"
 
 
