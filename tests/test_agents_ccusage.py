@@ -75,7 +75,10 @@ def _opencode_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
     # files is named by its session.
     if "#" in log.name:
         top = log.name.rsplit("#", 1)[1]
-        return {top} | {s.name.removeprefix("subagent:") for s in log.series if s.name != "main"}
+        # (A summary:<series> series, the compactions' summary calls, is messages of
+        # the session it summarises: no session of its own on either side.)
+        children = (s.name for s in log.series if s.name.startswith("subagent:"))
+        return {top} | {name.removeprefix("subagent:") for name in children}
     return {Path(files[0]).parent.name}
 
 

@@ -410,8 +410,15 @@ def test_opencode_marks_the_summary_request_as_a_compaction() -> None:
     # The summary's parentID names no message with a compaction part (older OpenCode):
     # who asked for it is unknown, never taken as automatic.
     assert c.trigger is None
-    assert c.after_turn == 3  # after the summarizer's own request (billed, a request)
-    assert [s.name for s in first.series] == ["main", "subagent:ses_cccccccccccccccccccccccccc"]
+    # After the request before it: the summarizer's own request is billed as its own
+    # series (summary:main), not a request of the conversation.
+    assert c.after_turn == 2
+    assert [s.name for s in first.series] == [
+        "main",
+        "subagent:ses_cccccccccccccccccccccccccc",
+        "summary:main",
+    ]
+    assert len(first.pick("summary:main").requests) == 1
 
 
 def test_copilot_session_store_is_one_request_per_usage_event() -> None:

@@ -217,6 +217,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "压缩部件(未说明是否自动)",
     ),
     "replay.logs.entry.opencode-part-no-type": ("part (no type)", "部件(无类型)"),
+    # OpenCode's newer session_message compaction rows (opencode.py): who asked, or why
+    # the row is no compaction.
+    "replay.logs.entry.opencode-row-auto": ("compaction message (auto)", "压缩消息(自动)"),
+    "replay.logs.entry.opencode-row-manual": ("compaction message (manual)", "压缩消息(手动)"),
+    "replay.logs.entry.opencode-row-unknown": (
+        "compaction message (reason unknown)",
+        "压缩消息(原因未知)",
+    ),
+    "replay.logs.entry.opencode-row-failed": ("compaction message (failed)", "压缩消息(失败)"),
+    "replay.logs.entry.opencode-row-not-completed": (
+        "compaction message (not completed)",
+        "压缩消息(未完成)",
+    ),
     "replay.logs.entry.goose-message": (
         "message (Goose keeps no usage per message)",
         "消息(Goose 不按消息记录用量)",

@@ -35,6 +35,7 @@ from typing import Any
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import Usage
 from budgetcore.replay.logs.model import (
+    SUMMARY_SERIES,
     LogCompaction,
     LogRequest,
     LogSeries,
@@ -66,6 +67,7 @@ __all__ = [
     "ratio_text",
     "reasoning_restarts",
     "relative",
+    "summarised",
     "thinking_restarts",
     "version_of",
     "window_of",
@@ -1113,8 +1115,17 @@ _LINE = itemgetter(0)
 
 def is_summary_call(series: LogSeries) -> bool:
     """Claude Code writes a compaction's own request as a subagent file
-    ``agent-acompact-*.jsonl``."""
-    return series.name.startswith("sidechain:acompact")
+    ``agent-acompact-*.jsonl``; OpenCode's are the series :data:`SUMMARY_SERIES` names
+    (its ``summary: true`` messages)."""
+    return series.name.startswith(("sidechain:acompact", SUMMARY_SERIES))
+
+
+def summarised(series: LogSeries) -> str | None:
+    """The series whose compactions a summary-call series wrote: OpenCode's says it in its
+    name (``summary:<series>``); None where the log does not say (Claude Code's
+    acompact file: its compactions are the main conversation's)."""
+    name = series.name
+    return name[len(SUMMARY_SERIES) :] if name.startswith(SUMMARY_SERIES) else None
 
 
 def as_run(

@@ -44,6 +44,7 @@ from budgetcore.replay.asrun import (
     notified_in_order,
     ratio_text,
     relative,
+    summarised,
 )
 from budgetcore.replay.logs.model import LogRequest, ParsedLog, new_request
 from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage, merge_usage
@@ -421,8 +422,13 @@ def _what_if_of(
     else:
         on_branch = set()
         base_main = modelled  # every request is on the branch
+    # The log's summary calls of this series (another series' are the as-run model's on
+    # both sides, as that series is).
     log_summary_calls = [
-        r for s in log.series if s.name != main.name and is_summary_call(s) for r in s.requests
+        r
+        for s in log.series
+        if s.name != main.name and is_summary_call(s) and summarised(s) in (None, main.name)
+        for r in s.requests
     ]
     requests = main.requests
     admitted = list(planned.admitted)

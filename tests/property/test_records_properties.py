@@ -273,6 +273,14 @@ def opencode_message(draw: st.DrawFn) -> dict[str, Any]:
         message["model"] = odd(draw, ref)
     if draw(st.integers(0, 4)) == 0:
         message["summary"] = draw(st.sampled_from([True, False, "yes"]))
+        if draw(st.booleans()):
+            message["error"] = draw(
+                st.sampled_from([None, {"name": "APIError", "data": {"message": "x"}}, "x"])
+            )
+    if draw(st.integers(0, 4)) == 0:
+        # A newer session_message compaction row's own keys (message-updater.ts).
+        message["reason"] = draw(st.sampled_from(["auto", "manual", None, 1]))
+        message["status"] = draw(st.sampled_from(["completed", "failed", "running", None]))
     return odd(draw, message)
 
 

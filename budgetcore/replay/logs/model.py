@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ABSENT",
     "FORMATS",
+    "SUMMARY_SERIES",
     "FileLedger",
     "LogCompaction",
     "LogRequest",
@@ -38,6 +39,7 @@ __all__ = [
     "ParsedLog",
     "folder_lines",
     "new_request",
+    "summary_series",
 ]
 
 #: Every agent's key (budgetcore.replay.logs.agents.AGENTS holds how each is read).
@@ -281,6 +283,19 @@ def folder_lines(logs: Iterable[ParsedLog | None]) -> int:
                 seen.add(f.name)
                 total += f.lines
     return total
+
+
+#: The prefix of the series of a compaction's own summary calls where the log bills them
+#: among the conversation's messages (OpenCode's ``summary: true`` assistant message),
+#: named by it and the series they summarise. They are not requests of that series (the
+#: runtime's trigger never counts them, and the compaction comes after the request that
+#: fired it), and the as-run model bills them as logged (asrun.is_summary_call).
+SUMMARY_SERIES = "summary:"
+
+
+def summary_series(of: str) -> str:
+    """The series of the summary calls of the series ``of`` (:data:`SUMMARY_SERIES`)."""
+    return SUMMARY_SERIES + of
 
 
 _MODEL_OF = itemgetter(5)  # LogRequest.model

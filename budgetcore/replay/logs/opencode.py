@@ -8,11 +8,13 @@ JSON) and anomalyco/opencode ``packages/opencode/src/session/message-v2.ts``: an
 assistant message's ``tokens`` are one request (``input`` uncached, ``cache.read`` /
 ``cache.write`` beside it, ``output``, ``reasoning`` billed as output), ``cost``
 OpenCode's own cost, ``modelID`` / ``providerID`` (or a ``model`` reference
-``{id, providerID}``) its model, ``summary: true`` the
-request that wrote a compaction's summary. The ``session`` table's ``parent_id`` makes
-a child session (a subagent's task) a series of its parent's session. The newer
-``session_message`` table (``type``, ``data``) holds assistant messages of the same
-JSON: read beside ``message``, each id once, as ccusage 20.0.24 reads both.
+``{id, providerID}``) its model, ``summary: true`` the request that wrote a
+compaction's summary (a series of its own, ``summary:<series>``: the compaction's
+summary call, billed as logged; docs/replay.md). The ``session`` table's
+``parent_id`` makes a child session (a subagent's task) a series of its parent's
+session. The newer ``session_message`` table (``type``, ``data``) holds assistant
+messages of the same JSON: read beside ``message``, each id once, as ccusage 20.0.24
+reads both; its ``compaction`` rows are compactions (:func:`_compaction_row`).
 
 Who asked for a compaction: OpenCode's ``SessionCompaction.create`` writes a user
 message and on it a ``compaction`` part ``{type: "compaction", auto, overflow?}``
@@ -44,7 +46,7 @@ from decimal import Decimal
 from typing import Any
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
-from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.model import ParsedLog, summary_series
 from budgetcore.replay.logs.reader import (
     BATCH_LINES,
     LineSource,
@@ -75,6 +77,9 @@ MESSAGE = Shape(
         "cost",
         "summary",
         "parentID",
+        "reason",
+        "status",
+        "error",
     ),
     (("time", Shape("OpenCodeTime", ("created",))), ("model", _MODEL_REF)),
     frozenset({"role"}),
@@ -158,8 +163,20 @@ def _message(
     created = rec.time
     time = None if created is None else created.created
     at = time if isinstance(time, int) and not isinstance(time, bool) and time >= 0 else None
-    tally.time(series, at)
     role = rec.role
+    # A summary is the compaction's own call, its own series (as Claude Code's
+    # agent-acompact file): OpenCode's overflow check skips it (sst/opencode
+    # packages/opencode/src/session/prompt.ts @00d0a710, ``lastFinished.summary !==
+    # true``) and builds its request apart from the conversation's (compaction.ts
+    # @3df4a255: no system prompt, no tools, the history serialised into one user
+    # message), so the compaction follows the request that fired it, and the summary is
+    # billed as logged (asrun.is_summary_call).
+    summary = rec.summary is True and role == "assistant"
+    own = summary_series(series) if summary else series
+    tally.time(own, at)
+    if role == "compaction":  # a session_message row's type
+        _compaction_row(tally, number, rec, series, at)
+        return
     tokens = rec.tokens
     if role != "assistant" or tokens is None:
         tally.entry(f"{role} message" if isinstance(role, str) else "message")
@@ -189,7 +206,7 @@ def _message(
     cost = _cost(rec.cost)
     tally.request(
         number,
-        series=series,
+        series=own,
         input=fresh,
         cache_read=read,
         cache_write=write,
@@ -207,10 +224,55 @@ def _message(
         mid = found_id if isinstance(found_id, str) and found_id else None
     if mid is not None:
         tally.ids.append((tally.file, number, mid, "opencode"))
-    if rec.summary is True:
+    # A summary that ended in an error is billed, but compacted nothing: OpenCode itself
+    # skips it when it looks for the last compaction (sst/opencode compaction.ts
+    # @31e22f65 completedCompactions, ``msg.info.error``), and the session goes on with
+    # its whole history.
+    if summary and rec.error is None:
         tally.compaction(number, series=series, trigger=None, time=at)
         if asked is not None:
             asked.summaries.append((len(tally.compactions) - 1, rec.parentID))
+
+
+#: A ``session_message`` compaction row's ``reason`` -> the compaction's trigger and the
+#: row's kind in the ledger: "auto" | "manual" (anomalyco/opencode
+#: ``packages/core/src/session/event.ts`` @05dca9f6, ``Compaction.Started``).
+_REASONS: dict[str, tuple[str, str]] = {
+    "auto": ("auto", "compaction message (auto)"),
+    "manual": ("manual", "compaction message (manual)"),
+}
+_REASON_UNKNOWN = "compaction message (reason unknown)"
+
+
+def _compaction_row(tally: Tally, number: int, rec: Any, series: str, at: int | None) -> None:
+    """A row of the newer ``session_message`` table whose type is ``compaction``
+    (anomalyco/opencode ``packages/core/src/session/message.ts`` @08e3e1f9: ``reason``,
+    ``summary``, ``recent``, ``time.created``; the table's ``data`` holds all but the
+    type and id, ``sql.ts`` @02ce4a33): a compaction of its series where it completed,
+    automatic or manual as its reason says, else unknown. Newer rows carry a ``status``
+    (``message-updater.ts`` @03130971: "running" from ``compaction.started``, then
+    "completed" or "failed"); one that failed, or never completed, replaced nothing: an
+    entry of the ledger, no compaction. A row without one (the older schema) completed.
+
+    Its summary call is no row: core's ``session/compaction.ts`` @031a4a9c publishes its
+    usage as ``UsageRecorded`` (source "compaction"), which adds to the session row's
+    totals only; neither we nor ccusage read those."""
+    status = rec.status
+    if status is not None and status != "completed":
+        tally.entry(
+            "compaction message (failed)"
+            if status == "failed"
+            else "compaction message (not completed)"
+        )
+        return
+    reason = rec.reason
+    trigger, label = (
+        _REASONS.get(reason, (None, _REASON_UNKNOWN))
+        if isinstance(reason, str)
+        else (None, _REASON_UNKNOWN)
+    )
+    tally.entry(label)
+    tally.compaction(number, series=series, trigger=trigger, time=at)
 
 
 class Asked:
@@ -351,10 +413,9 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             # OpenCode's newer session_message table (packages/core/src/session/sql.ts):
             # a row's type is its role, its data the message's JSON; ccusage 20.0.24
             # reads its rows beside the message table's. A message in both is read once.
-            # Every row is read, not only the assistant's: a user or compaction row is an
-            # entry of the ledger (it was neither read nor counted). A compaction row
-            # (type "compaction", its reason auto or manual: packages/core/src/session/
-            # message.ts) is counted, not yet a compaction of the series.
+            # Every row is read, not only the assistant's: a user row is an entry of the
+            # ledger, a compaction row (type "compaction") a compaction of its series
+            # (_compaction_row).
             reads.append(
                 (
                     "session_message",

@@ -228,6 +228,11 @@ ENTRY_KEYS = {
     "compaction part (manual)": "replay.logs.entry.opencode-compaction-manual",
     "compaction part (auto unknown)": "replay.logs.entry.opencode-compaction-unknown",
     "part (no type)": "replay.logs.entry.opencode-part-no-type",
+    "compaction message (auto)": "replay.logs.entry.opencode-row-auto",
+    "compaction message (manual)": "replay.logs.entry.opencode-row-manual",
+    "compaction message (reason unknown)": "replay.logs.entry.opencode-row-unknown",
+    "compaction message (failed)": "replay.logs.entry.opencode-row-failed",
+    "compaction message (not completed)": "replay.logs.entry.opencode-row-not-completed",
 }
 
 
