@@ -184,8 +184,10 @@ def main_ops(state: PageState, painted: Painted) -> tuple[list[Op], Painted]:
         ('[data-action="unpin"]', "prop", "disabled", not screen.ab),
         # TOML or JSON is budgetcore's own file's choice; a runtime's file has its own.
         ("#export-format", "prop", "hidden", state.export_runtime != "article"),
-        # The picker shows the runtime a link named, not only the one a click chose.
+        # The picker shows the runtime a link named, not only the one a click chose; the
+        # first screen's picker is the same state (one value, two selects).
         ("#export-runtime", "value", "value", state.export_runtime),
+        ("#runtime", "value", "value", state.export_runtime),
     ]
     ops += _readouts(screen, last)
     ops += _regions(screen, last)
