@@ -51,6 +51,7 @@ __all__ = [
     "Pinned",
     "PresetChosen",
     "ReplayFieldTyped",
+    "ReplayFilesChosen",
     "ReplayLogChosen",
     "ReplayLogLoaded",
     "ReplayLogModelToggled",
@@ -332,6 +333,15 @@ class TextRefused(Event):
     length: int
 
 
+class ReplayFilesChosen(Event):
+    """Files picked in the replay's file or folder box, before they are read: the
+    status beside the box names them in the page's language (the browser's own "No
+    file chosen" is in the browser's)."""
+
+    box: str  # the input's id: "replay-file" or "replay-folder"
+    names: tuple[str, ...]  # each file's name (a folder's: its path in the folder)
+
+
 class ReplayLogsLoaded(Event):
     files: tuple[tuple[str, bytes], ...]  # (path in the folder or file name, bytes)
 
@@ -423,6 +433,7 @@ AnyEvent = (
     | ReplayLogLoaded
     | FileRefused
     | TextRefused
+    | ReplayFilesChosen
     | ReplayLogsLoaded
     | ReplayLogChosen
     | ReplayLogModelToggled

@@ -236,6 +236,7 @@ def _field_ops(
 
 def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> list[Op]:
     from budgetcore.ui.replay import view as replay_view  # noqa: PLC0415 - with the panel, not on boot
+    from budgetcore.ui.replay.state import FILE_BOXES  # noqa: PLC0415 - with the panel
 
     ops: list[Op] = []
     last = painted.panels.get("replay")
@@ -248,6 +249,10 @@ def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> 
         part = f'[data-replay-part="{source}"]'
         ops += [("[data-replay-part]", "prop", "hidden", True), (part, "prop", "hidden", False)]
         keys["replay-source"] = source
+    # A file box the state says holds nothing is emptied (the other box's pick, a
+    # Reset), so the status beside it never names files the box does not hold.
+    picked = state.replay.files_picked[0]
+    ops += [(f"#{box}", "prop", "value", "") for box in FILE_BOXES if box != picked]
     turns, turn, valuetext = screen.scrub
     ops += [
         ("#replay-scrub", "prop", "max", str(turns)),
