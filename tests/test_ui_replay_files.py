@@ -1,7 +1,8 @@
-"""The replay's file and folder boxes in the page's language (issue 42): the browser
-writes its own "Choose Files" / "No file chosen" in the browser's language, so the page
-hides the browser's button under its own label, and says what the box holds from the
-catalogue, in both languages."""
+"""The page's file boxes in the page's language (issue 42): the replay's file and
+folder boxes and the Export panel's import file. The browser writes its own "Choose
+Files" / "No file chosen" in the browser's language, so the page hides the browser's
+button under its own label, and says what the box holds from the catalogue, in both
+languages."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from html.parser import HTMLParser
 import pytest
 
 from budgetcore.messages import CATALOGUE, t
-from budgetcore.ui.events import ReplayFilesChosen, ReplayToggled, Reset
+from budgetcore.ui.events import ImportFileChosen, ReplayFilesChosen, ReplayToggled, Reset
+from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
-from budgetcore.ui.paint import Painted, panel_ops
+from budgetcore.ui.paint import Painted, main_ops, panel_ops
 from budgetcore.ui.replay.state import FILE_BOXES
 from budgetcore.ui.replay.view import render_replay
 from budgetcore.ui.update import initial_state, reduce
@@ -49,7 +51,7 @@ def _status(state: PageState) -> dict[str, str]:
     return {box: text[f"{box}-status"] for box in FILE_BOXES}
 
 
-@pytest.mark.parametrize("box", FILE_BOXES)
+@pytest.mark.parametrize("box", [*FILE_BOXES, "import-file"])
 def test_each_box_has_the_pages_own_button_and_status(box: str) -> None:
     """The input is the page's (its id and data attribute, which the browser tests
     give files to), transparent over a label styled as a button whose text is the
@@ -57,7 +59,7 @@ def test_each_box_has_the_pages_own_button_and_status(box: str) -> None:
     tags = _tags()
     (attrs,) = [a for tag, a in tags if tag == "input" and a.get("id") == box]
     assert attrs["type"] == "file"
-    assert "data-replay-file" in attrs
+    assert ("data-import-file" if box == "import-file" else "data-replay-file") in attrs
     assert attrs.get("class") == "file-input"
     assert attrs.get("aria-describedby") == f"{box}-status"
     buttons = [a for tag, a in tags if tag == "label" and a.get("for") == box]
@@ -69,7 +71,7 @@ def test_each_box_has_the_pages_own_button_and_status(box: str) -> None:
     assert status.get("aria-live") == "polite"
     # The input lies right before its button, inside the same box: the CSS shows its
     # focus on the button (input:focus-visible + .file-button).
-    box_html = re.search(rf'<input type="file" id="{box}"[^>]*><label for="{box}"', INDEX)
+    box_html = re.search(rf'<input type="file" id="{box}"[^>]*><label for="{box}" class', INDEX)
     assert box_html is not None
 
 
@@ -152,3 +154,21 @@ def test_a_pick_keeps_as_many_names_as_an_import_reads() -> None:
     assert len(names) == 10_000
     assert {len(n) for n in names} == {500}
     assert _status(state)["replay-file"].startswith("10,000 files: ")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_import_file_box_says_what_it_holds(lang: str) -> None:
+    """The Export panel's file box: "No file chosen" from the catalogue until a file is
+    picked, then its name; Reset empties the box and says so again."""
+    state = initial_state(lang=lang, lang_chosen=True)
+    none = t("static.import-file-none", lang)
+    assert render(state).text["import-file-status"] == none
+    assert none == ("No file chosen" if lang == "en" else "未选择文件")
+    picked = reduce(state, ImportFileChosen("reviewed.toml"))
+    assert render(picked).text["import-file-status"] == "reviewed.toml"
+    empty_box = ("#import-file", "prop", "value", "")
+    assert empty_box not in main_ops(picked, Painted())[0]
+    reset = reduce(picked, Reset())
+    assert render(reset).text["import-file-status"] == none
+    assert empty_box in main_ops(reset, Painted())[0]
+    assert len(reduce(state, ImportFileChosen("x" * 900)).import_file) == 500

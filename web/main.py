@@ -361,6 +361,9 @@ class Shell:
     async def on_file(self, event: Any) -> None:
         try:
             if str(event.target.id) == "import-file":
+                files = event.target.files
+                name = str(files.item(0).name) if files.length else ""
+                self.dispatch(E.ImportFileChosen(name))
                 items = await self.read_files(event, "config")
                 if items:
                     self.dispatch(E.ImportFileLoaded(items[0][1], self.import_mode()))

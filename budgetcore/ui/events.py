@@ -33,6 +33,7 @@ __all__ = [
     "FileRefused",
     "ImportApplied",
     "ImportCancelled",
+    "ImportFileChosen",
     "ImportFileLoaded",
     "ImportPreviewed",
     "ImportTyped",
@@ -203,6 +204,14 @@ class ImportTyped(Event):
 class ImportPreviewed(Event):
     text: str
     mode: str  # "replace" or "merge"
+
+
+class ImportFileChosen(Event):
+    """A config file picked in the Export panel's file box, before it is read: named
+    beside the box in the page's language (the browser's own "No file chosen" is in
+    the browser's)."""
+
+    name: str
 
 
 class ImportFileLoaded(Event):

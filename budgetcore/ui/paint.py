@@ -189,6 +189,8 @@ def main_ops(state: PageState, painted: Painted) -> tuple[list[Op], Painted]:
         ("#export-runtime", "value", "value", state.export_runtime),
         ("#runtime", "value", "value", state.export_runtime),
     ]
+    if not state.import_file:  # a Reset: the box holds no file the status does not name
+        ops.append(("#import-file", "prop", "value", ""))
     ops += _readouts(screen, last)
     ops += _regions(screen, last)
     ops += _pickers(screen)  # after the lists above are written

@@ -126,6 +126,11 @@ def test_the_file_boxes_speak_the_pages_language_and_open_by_key_and_click(
                  return e.defaultPrevented; })"""
         )
         assert prevented == [False, False]
+        # The Export panel's import file box: the same, in the page's language.
+        assert page.text('label.file-button[for="import-file"]') == (
+            "选择文件" if zh else "Choose a file"
+        )
+        assert page.text("#import-file-status") == ("未选择文件" if zh else "No file chosen")
         name = sorted(LOG.rglob("*.jsonl"))[0]
         p.set_input_files("#replay-file", str(name))
         want = f"1 个文件:{name.name}" if zh else f"1 file: {name.name}"

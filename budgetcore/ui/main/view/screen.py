@@ -116,6 +116,8 @@ def render(state: PageState, before: Screen | None = None) -> Screen:
     )
     html["import-result"] = import_html(state)
     html["warnings"] = warnings_html(p.scenario, lang, state.peers)
+    # The import file box's status, in the page's language (the browser's is not).
+    text["import-file-status"] = state.import_file or t("static.import-file-none", lang)
     # The runtime picked beside the model, and what it changes (nothing on the readouts).
     text["runtime-effect"] = reuse(
         was,
