@@ -394,7 +394,19 @@ class TestPeersCommand:
         assert by_name.returncode == 0, by_name.stderr
         named = json.loads(by_name.stdout)
         assert named.pop("model")["name"] == "claude-sonnet-4-5"
-        assert named == json.loads(by_numbers.stdout)
+        numbers = json.loads(by_numbers.stdout)
+        # The name says which systems run it: Gemini CLI does not run Sonnet (its line
+        # is tokenLimit's 524,288, not this window's); numbers alone name no model.
+        apart = [p["id"] for p in named["peers"] if not p["for_model"]]
+        assert apart == ["gemini-cli"]
+        assert all(p["for_model"] for p in numbers["peers"])
+        for p in named["peers"]:
+            p["for_model"] = True
+        assert named == numbers
+        text = run("--model", "claude-sonnet-4-5").stdout
+        (gemini,) = [ln for ln in text.splitlines() if ln.startswith("Gemini CLI")]
+        assert "524,288" in gemini
+        assert "(does not run this model)" in gemini
 
     def test_a_codex_model_is_found_and_shown(self) -> None:
         proc = run("--model", "gpt-5-codex")

@@ -160,3 +160,112 @@ def test_full_width_digits_typed_on_the_chinese_page_set_k() -> None:
     assert "replay.turns" not in replay.replay.issues
     rate = reduce(replay, ReplayFieldTyped("replay.failure_rate", "０．２"))
     assert rate.replay.values["replay.failure_rate"] == Decimal("0.2")
+
+
+# What a Chinese input method types for the decimal point: 。 (U+3002, the ideographic
+# full stop, its "." key in Chinese punctuation mode) and ． (U+FF0E, the full-width
+# point). Issue 42: "0。15" was refused in the margin.
+IME_POINTS = ("。", "．")
+# A decimal in range of every decimal field: the first one a field takes is its probe.
+PROBES = ("0.5", "0.25", "1.5", "12.5")
+
+
+def _decimal_fields() -> list[tuple[str, str]]:
+    """Every page field that takes a decimal typed with "." (table, path), found by
+    asking each field's own parser, so a decimal field added later is covered."""
+    from budgetcore.ui.replay.state import REPLAY_FIELDS  # noqa: PLC0415
+    from budgetcore.ui.replay.state import parse_field_text as replay_parse  # noqa: PLC0415
+    from budgetcore.ui.tune.state import TUNE_FIELDS  # noqa: PLC0415
+    from budgetcore.ui.tune.state import parse_field_text as tune_parse  # noqa: PLC0415
+
+    tables = (("main", FIELDS, parse_text), ("replay", REPLAY_FIELDS, replay_parse))
+    found = []
+    for table, paths, parse in (*tables, ("tune", TUNE_FIELDS, tune_parse)):
+        for path in paths:
+            for probe in PROBES:
+                try:
+                    value = parse(path, probe)  # type: ignore[operator]
+                except IssueError:
+                    continue
+                if isinstance(value, Decimal) and value != value.to_integral_value():
+                    found.append((table, path))
+                    break
+    return found
+
+
+DECIMAL_FIELDS = _decimal_fields()
+
+
+def test_the_decimal_fields_are_all_found() -> None:
+    """The probe finds the decimal fields of every panel (a probe that found none would
+    make the test below pass over nothing)."""
+    paths = {path for _, path in DECIMAL_FIELDS}
+    assert {
+        "config.safety_margin",
+        "samples.tokens_per_message",
+        "replay.failure_rate",
+        "replay.burst_rate",
+        "replay.fixed_s",
+        "replay.format_failure_rate",
+        "tune.max_runs_per_100",
+        "tune.max_compression",
+    } <= paths
+    assert "config.trigger_tokens" not in paths
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("table", "path"), DECIMAL_FIELDS)
+def test_an_ime_decimal_point_reads_as_the_point(table: str, path: str, lang: str) -> None:
+    """Every decimal field, typed on either page, takes 。 and ． (with half- or
+    full-width digits) for the point: the same value as typed with "."."""
+    from budgetcore.ui.events import (  # noqa: PLC0415
+        FieldTyped,
+        ReplayFieldTyped,
+        ReplayToggled,
+        TuneFieldTyped,
+    )
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    start = initial_state(lang=lang, lang_chosen=True)
+    if table == "replay":
+        start = reduce(start, ReplayToggled(True))
+
+    def typed_in(text: str) -> object:
+        if table == "main":
+            state = reduce(start, FieldTyped(path, text))
+            assert path not in state.field_issues, text
+            return state.values[path]
+        if table == "replay":
+            state = reduce(start, ReplayFieldTyped(path, text))
+            assert path not in state.replay.issues, text
+            return state.replay.values[path]
+        state = reduce(start, TuneFieldTyped(path, text))
+        assert path not in state.tune.issues, text
+        return state.tune.values[path]
+
+    for probe in PROBES:
+        try:
+            expected = typed_in(probe)
+        except AssertionError:
+            continue
+        assert isinstance(expected, Decimal)
+        if expected == expected.to_integral_value():
+            continue
+        full_width_digits = probe.translate({c: c + 0xFEE0 for c in range(0x30, 0x3A)})
+        for point in IME_POINTS:
+            assert typed_in(probe.replace(".", point)) == expected, (probe, point)
+            assert typed_in(full_width_digits.replace(".", point)) == expected
+        return
+    pytest.fail(f"{path}: no probe accepted on the page")
+
+
+def test_an_ime_point_refused_still_quotes_the_text_as_typed() -> None:
+    """A refused text names what the person typed, not its ASCII reading."""
+    from budgetcore.ui.tune.state import parse_field_text as tune_parse  # noqa: PLC0415
+
+    with pytest.raises(IssueError) as info:
+        parse_text("config.safety_margin", "1。5")
+    assert problem_text(info.value.issue, "zh").endswith(render_value("1。5"))
+    with pytest.raises(IssueError) as info:
+        tune_parse("tune.max_runs_per_100", "１。５ｘ")
+    assert problem_text(info.value.issue, "en").endswith(render_value("１。５ｘ"))

@@ -122,6 +122,9 @@ LATIN_OK = {
     "code",
     "codex",
     "cli",
+    # Model families a peer runs (gemini-*, gemma-*: Gemini CLI; "gemini" is also a
+    # LiteLLM provider's name): names, the same in both languages.
+    "gemma",
 }
 # ids whose two texts are the same on purpose (symbols, formats, numbers only)
 SAME_OK = re.compile(

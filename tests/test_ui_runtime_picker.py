@@ -132,10 +132,12 @@ def test_a_bad_runtime_file_is_a_coded_problem() -> None:
     assert "model_auto_compact_token_limit" in preview
 
 
-def test_an_unknown_runtime_changes_nothing_and_reset_keeps_the_pick() -> None:
+def test_an_unknown_runtime_changes_nothing_and_reset_resets_the_pick() -> None:
+    """Reset is the page as first opened: the runtime too (issue 42; it kept the pick
+    when the picker lived only in Export)."""
     state = page("codex")
     assert reduce(state, ExportRuntimeChosen("no-such-agent")) == state
-    assert reduce(state, Reset()).export_runtime == "codex"
+    assert reduce(state, Reset()).export_runtime == "article"
 
 
 def test_the_picker_is_in_the_page_with_every_runtime_and_its_dom_event() -> None:
@@ -547,3 +549,136 @@ def test_the_import_preview_table_stacks_on_a_phone_each_cell_named(lang: str) -
     labels = re.findall(r'<td data-label="([^"]*)"', table.group(1))
     assert len(labels) == 2 * len(re.findall(r"<tr data-import-change=", table.group(1))) > 0
     assert set(labels) == set(heads[1:])
+
+
+# ---------------------------------------------------------------- the first screen's picker
+
+
+def _first_screen_select() -> str:
+    from budgetcore.ui.main.view.shell import controls_html  # noqa: PLC0415
+
+    controls = str(controls_html())
+    config = re.search(r'<fieldset data-group="config">(.*?)</fieldset>', controls, re.S)
+    assert config is not None
+    select = re.search(r'<select id="runtime"([^>]*)>(.*?)</select>', config.group(1), re.S)
+    assert select is not None, "no runtime picker among K, S, m and o"
+    return select.group(0)
+
+
+def test_the_first_screen_has_a_runtime_picker_beside_the_model() -> None:
+    """Issue 42: users pick their model and runtime first, but the runtime picker lived
+    only in the Export panel. It is in the first fieldset, after K and S and just
+    before the model contract (whose first fields are the preset and the picker),
+    with every profile, as the Export panel's lists them."""
+    from budgetcore.ui.main.view.shell import controls_html  # noqa: PLC0415
+
+    select = _first_screen_select()
+    options = re.findall(r'<option value="([^"]+)"[^>]*>([^<]*)</option>', select)
+    assert [v for v, _ in options] == list(RUNTIME_NAMES)
+    assert RUNTIME_NAMES[0] == "article"
+    assert all(title == option_title(v) for v, title in options if v != "article")
+    export = re.search(
+        r'<select id="export-runtime" data-export-runtime>(.*?)</select>',
+        (ROOT / "web" / "index.html").read_text("utf-8"),
+        re.S,
+    )
+    assert export is not None
+    assert re.findall(r'<option value="([^"]+)"', export.group(1)) == [v for v, _ in options]
+    controls = str(controls_html())
+    order = [
+        controls.index('data-input="config.trigger_tokens"'),
+        controls.index('data-input="config.summary_max_tokens"'),
+        controls.index('id="runtime"'),
+        controls.index('data-group="main_model"'),
+        controls.index('data-picker="main_model"'),
+    ]
+    assert order == sorted(order)
+    assert 'id="runtime-effect"' in controls
+
+
+def test_both_pickers_are_one_runtime() -> None:
+    """The first screen's select and Export's give the same event and show the same
+    value: one state (``PageState.export_runtime``), changed from either, painted on
+    both, carried by the link and reset by Reset."""
+    from budgetcore.ui.events import LinkOpened  # noqa: PLC0415
+    from budgetcore.ui.paint import Painted, main_ops  # noqa: PLC0415
+
+    select = _first_screen_select()
+    assert "data-export-runtime" in select
+    first = event_of("input", Target({"data-export-runtime": ""}, "codex", False, "select-one"))
+    assert first == ExportRuntimeChosen("codex")
+    state = page("codex")
+    ops = main_ops(state, Painted())[0]
+    assert ("#runtime", "value", "value", "codex") in ops
+    assert ("#export-runtime", "value", "value", "codex") in ops
+    assert render_export(state)[0] == cli_export("codex")  # Export follows the pick
+    fragment = render(state).fragment
+    assert "runtime=codex" in fragment
+    assert reduce(initial_state(), LinkOpened("#" + fragment, "en")).export_runtime == "codex"
+    # A link without a runtime is budgetcore's own config, whatever was picked before:
+    # the page writes no runtime for it, so only then does such a link round-trip.
+    plain = render(page("article")).fragment
+    assert "runtime=" not in plain
+    opened = reduce(state, LinkOpened("#" + plain, "en"))
+    assert opened.export_runtime == "article"
+    assert render(opened).fragment == plain
+    reset = reduce(state, Reset())
+    assert reset.export_runtime == "article"
+    assert ("#runtime", "value", "value", "article") in main_ops(reset, Painted())[0]
+
+
+def test_the_runtime_changes_no_readout_and_says_so() -> None:
+    """M, K and S are the plan in every runtime: the readouts, lamps and charts are the
+    same whichever is picked, and the line beside the picker says it changes only the
+    export and Tune's grid."""
+    base = render(page("article"))
+    for runtime in RUNTIME_NAMES[1:]:
+        screen = render(page(runtime))
+        assert screen.readouts == base.readouts, runtime
+        assert {k: v for k, v in screen.html.items() if k.startswith("chart-")} == {
+            k: v for k, v in base.html.items() if k.startswith("chart-")
+        }
+        assert screen.text["runtime-effect"].endswith(
+            "Readouts unchanged: the runtime changes only the export and Tune's grid."
+        ), runtime
+    assert base.text["runtime-effect"] == (
+        "budgetcore's own reviewed config: the readouts above are the plan, and Export "
+        "writes its override file."
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_line_beside_the_picker_says_what_the_runtime_does_with_k_and_s(lang: str) -> None:
+    """By hand from RUNTIMES.md for gpt-5-codex (W 272,000) and K 120,000: Codex writes K
+    as model_auto_compact_token_limit in tokens and has no S; pi's reserveTokens is
+    W − K + 1 = 152,001 and its summary floor(0.8 × 152,001) = 121,600; Anthropic's
+    compact_20260112 needs a trigger of at least 50,000, so K 20,000 is refused."""
+    codex = render(page("codex", lang)).text["runtime-effect"]
+    pi = render(page("pi", lang)).text["runtime-effect"]
+    refused = render(
+        reduce(page("anthropic-api", lang), FieldTyped("config.trigger_tokens", "20000"))
+    ).text["runtime-effect"]
+    if lang == "en":
+        assert codex.startswith(
+            "Codex CLI compacts at T ≥ 120,000 tokens for this model "
+            "(model_auto_compact_token_limit = 120000); S: not settable there. "
+        )
+        assert pi.startswith(
+            "pi compacts at T ≥ 120,000 tokens for this model "
+            "(compaction.reserveTokens = 152001); S: not settable there, its own cap is "
+            "121,600 tokens. "
+        )
+        assert "cannot be set in Anthropic API compaction" in refused
+        assert "50,000" in refused
+        assert refused.endswith(
+            ". Readouts unchanged: the runtime changes only the export and Tune's grid."
+        )
+    else:
+        assert codex.startswith(
+            "Codex CLI 对此模型在 T ≥ 120,000 tokens 时压缩"
+            "(model_auto_compact_token_limit = 120000);S:在那里无法设置。读数不变"
+        )
+        assert "它自己的上限为 121,600 tokens" in pi
+        assert "(compaction.reserveTokens = 152001)" in pi
+        assert "无法在 Anthropic API compaction 中设置" in refused
+        assert refused.endswith("。读数不变:运行时只改变导出与 Tune 的网格。")

@@ -361,14 +361,22 @@ class Shell:
     async def on_file(self, event: Any) -> None:
         try:
             if str(event.target.id) == "import-file":
+                files = event.target.files
+                name = str(files.item(0).name) if files.length else ""
+                self.dispatch(E.ImportFileChosen(name))
                 items = await self.read_files(event, "config")
                 if items:
                     self.dispatch(E.ImportFileLoaded(items[0][1], self.import_mode()))
                 return
-            # One source at a time: the other picker forgets its choice, so the page
-            # never names files ("4 files") that are not the ones shown.
-            others = [o for o in ("replay-file", "replay-folder") if o != str(event.target.id)]
-            write([(f"#{o}", "prop", "value", "") for o in others])
+            # One source at a time: the other picker forgets its choice (the paint
+            # empties it), so the page never names files ("4 files") that are not the
+            # ones shown. Named first, in the page's language, before any is read.
+            files = event.target.files
+            names = tuple(
+                str(f.webkitRelativePath or f.name)
+                for f in (files.item(i) for i in range(min(files.length, 10_000)))
+            )
+            self.dispatch(E.ReplayFilesChosen(str(event.target.id), names))
             items = await self.read_files(event, "page-log")
             if items:  # read in steps, the import job (ui.replay.imports)
                 self.dispatch(E.ReplayLogsLoaded(tuple(items)))

@@ -138,6 +138,8 @@ def render_table(view: PeerView) -> list[str]:
             line, share = format_int(r.tokens), format_percent(r.share or Fraction(0))
             if r.beyond_window:
                 share += " (beyond W)"
+            if not r.for_model:  # the page lists it apart, never drawn on this window
+                share += " (does not run this model)"
         rows.append(
             (
                 f"{r.peer.name}{mark}",

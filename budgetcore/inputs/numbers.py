@@ -254,18 +254,24 @@ def decimal(
     return value
 
 
-#: Full-width forms (U+FF01-U+FF5E: ０-９, ，, ．, ｅ, ＋, －) as their ASCII twins, and the
-#: ideographic space as a space: what a Chinese or Japanese input method types for
-#: digits. Only for text a person typed; a file's numbers stay as strict as their format.
-_FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+#: Full-width forms (U+FF01-U+FF5E: ０-９, ，, ．, ｅ, ＋, －) as their ASCII twins, the
+#: ideographic space as a space, and the ideographic full stop 。 (U+3002) as the decimal
+#: point: what a Chinese or Japanese input method types for digits (its "." key gives 。
+#: in Chinese punctuation mode, so "0。15" is 0.15 as typed). Only for text a person
+#: typed; a file's numbers stay as strict as their format.
+_FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20, 0x3002: 0x2E}
 
 
 def typed(text: str) -> str:
     """What a person typed, with full-width digits and signs read as ASCII (an IME types
-    ``４００００`` for 40000); every other character unchanged, so the rules refuse it.
+    ``４００００`` for 40000) and 。 or ． as the decimal point; every other character
+    unchanged, so the rules refuse it. Every field of the page reads its text through
+    this, the one place (``ui/form.py``, the replay's and Tune's fields).
 
     >>> typed("４００００"), typed("１，０４８，５７６"), typed("０．１５"), typed("8k")
     ('40000', '1,048,576', '0.15', '8k')
+    >>> typed("0。15"), typed("０。１５")
+    ('0.15', '0.15')
     """
     return text.translate(_FULL_WIDTH) if not text.isascii() else text
 

@@ -29,6 +29,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "peers.line-short.clean": ("clean", "清理"),
     "peers.line-short.compact": ("compact", "压缩"),
     "peers.line-short.hard": ("hard", "硬线"),
+    # The window's edge on the peers chart: the axis ends there, a longer bar is cut.
+    "peers.line-short.window": ("W (window)", "W(窗口)"),
+    # Peers that do not run the model (registry.peers.runs_model), listed apart.
+    "peers.apart-head": (
+        "Not drawn: these systems do not run {model}, so their lines are not about its window.",
+        "未画出:这些系统不运行 {model},它们的线与该模型的窗口无关。",
+    ),
+    "peers.apart-row": ("{name}: {tokens} tokens, {why}", "{name}:{tokens} tokens,{why}"),
+    "peers.apart-row-none": ("{name}: {why}", "{name}:{why}"),
+    "peers.mark-not-for-model": (
+        "does not run this model: not drawn",
+        "不运行此模型:未画出",
+    ),
+    "peers.not-cut": (
+        " A bar cut at W with an arrow is a line beyond this model's window: it never "
+        "fires here, and its length is W, not its value (the label has the value).",
+        "带箭头、在 W 处截断的条是超出此模型窗口的线:它在这里永远不会触发,它的长度是 W,"
+        "不是它的值(值见标签)。",
+    ),
     "peers.no-line.events": (
         "counts events, not tokens: no token line",
         "按事件计数而非 token:没有 token 线",

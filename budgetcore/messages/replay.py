@@ -175,6 +175,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "replay.file-label-many": ("Log files", "日志文件"),
     "replay.folder-label": ("or a folder of sessions", "或一个会话文件夹"),
+    # The file boxes' own buttons and statuses: the browser's ("Choose Files", "No file
+    # chosen") are in the browser's language whatever the page's (issue 42).
+    "replay.file-button": ("Choose files", "选择文件"),
+    "replay.folder-button": ("Choose a folder", "选择文件夹"),
+    "replay.file-none": ("No file chosen", "未选择文件"),
+    "replay.folder-none": ("No folder chosen", "未选择文件夹"),
+    "replay.files-picked.one": ("{n} file: {names}", "{n} 个文件:{names}"),
+    "replay.files-picked.other": ("{n} files: {names}", "{n} 个文件:{names}"),
+    "replay.folder-picked.one": ("folder {folder}: {n} file", "文件夹 {folder}:{n} 个文件"),
+    "replay.folder-picked.other": ("folder {folder}: {n} files", "文件夹 {folder}:{n} 个文件"),
+    "replay.names-sep": (", ", "、"),
+    "replay.names-more": ("{names} and {n} more", "{names} 等另外 {n} 个"),
     "replay.mark.peer-count": (
         "{name} would fire on a count, not tokens ({what})",
         "{name} 会按计数触发,不是 token({what})",

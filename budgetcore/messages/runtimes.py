@@ -271,6 +271,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Between a knob's reviewed value and why it is not settable.
     "runtime.not-settable-why": (": ", ":"),
     "runtime.effective": ("compacts at T ≥ {tokens}", "在 T ≥ {tokens} 时压缩"),
+    # The first screen's runtime picker, beside the model: one line of what the runtime
+    # picked changes (ui.export.runtime.runtime_effect). The plan's readouts never change.
+    "runtime.first-article": (
+        "budgetcore's own reviewed config: the readouts above are the plan, and Export "
+        "writes its override file.",
+        "budgetcore 自身的评审配置:上方读数就是方案,导出写出它的覆盖文件。",
+    ),
+    "runtime.first-effect": (
+        "{runtime} compacts at T ≥ {tokens} tokens for this model ({setting}); S: {s}.",
+        "{runtime} 对此模型在 T ≥ {tokens} tokens 时压缩({setting});S:{s}。",
+    ),
+    "runtime.first-no-trigger": (
+        "{runtime} has no token trigger to set for this model; S: {s}.",
+        "{runtime} 对此模型没有可设置的 token 触发线;S:{s}。",
+    ),
+    "runtime.first-cap": ("{tokens} tokens ({setting})", "{tokens} tokens({setting})"),
+    "runtime.first-no-cap": ("not settable there", "在那里无法设置"),
+    "runtime.first-own-cap": (
+        "not settable there, its own cap is {tokens} tokens",
+        "在那里无法设置,它自己的上限为 {tokens} tokens",
+    ),
+    "runtime.first-stays": (
+        "Readouts unchanged: the runtime changes only the export and Tune's grid.",
+        "读数不变:运行时只改变导出与 Tune 的网格。",
+    ),
+    # Between a refusal (a problem's sentence, which has no full stop) and the next one.
+    "runtime.first-then": (". ", "。"),
     "runtime.plan-stays": (
         "The plan stays in M / K / S; only the names and units are {runtime}'s.",
         "方案仍以 M / K / S 表示;只有名称与单位换成 {runtime} 的。",

@@ -16,6 +16,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "static.import-h": ("Import a config", "导入配置"),
     "static.import-paste": ("Paste TOML or JSON", "粘贴 TOML 或 JSON"),
     "static.import-file": ("or choose a file", "或选择文件"),
+    # The import file box's own button and status: the browser's are in its language.
+    "static.import-file-button": ("Choose a file", "选择文件"),
+    "static.import-file-none": ("No file chosen", "未选择文件"),
     "static.import-apply": ("Apply import", "应用导入"),
     "phrase.samples": ("samples", "样本数"),
     "phrase.import-replace": ("replace", "替换"),

@@ -17,6 +17,7 @@ compact and hard lines, each in tokens and as an exact share of the window.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -45,6 +46,7 @@ __all__ = [
     "evaluate",
     "parse_peers",
     "peer_lines",
+    "runs_model",
     "token_line",
     "view_as_dict",
 ]
@@ -201,6 +203,12 @@ class Peer:
     # The runtime profile (budgetcore.runtimes) this peer is, at its defaults: its
     # trigger, summary cap, version and confidence are the profile's, never a copy.
     profile: str | None = None
+    # The model families it runs (a name part starting "<family>-"), empty for any:
+    # a line of a system that cannot run the model is not about that model's window
+    # (Gemini CLI's 0.5 × 1,048,576 beside Sonnet). ``runs_text`` says which, both
+    # languages.
+    runs: tuple[str, ...] = ()
+    runs_text: Text | None = None
 
     @property
     def reported(self) -> bool:
@@ -248,6 +256,44 @@ _PROFILE_CONFIDENCE: dict[str, Confidence] = {
 }
 
 
+_FAMILY = re.compile(r"[a-z][a-z0-9]*")
+
+
+def _runs(raw: object, where: str) -> tuple[tuple[str, ...], Text | None]:
+    """A peer's ``runs``: the model families it runs and the sentence that says so."""
+    if raw is None:
+        return (), None
+    families = raw.get("families") if isinstance(raw, dict) else None
+    if (
+        not isinstance(families, list)
+        or not families
+        or not all(isinstance(f, str) and _FAMILY.fullmatch(f) for f in families)
+    ):
+        raise FormulaError(f"{where}.runs.families: a non-empty list of model-name families")
+    assert isinstance(raw, dict)
+    return tuple(families), _text(raw.get("text"), f"{where}.runs.text")
+
+
+def runs_model(peer: Peer, model: str | None) -> bool:
+    """Whether ``peer`` runs the registry model ``model``: any model without ``runs``;
+    else a model whose name has a part (between ``/``, ``.``, ``:`` and ``@``) that
+    starts with one of its families and a hyphen (``gemini/gemini-2.5-pro``,
+    ``us.anthropic.claude-sonnet-4-5``). A contract typed by hand names no model: assumed
+    to run, as the line has always been read.
+
+    >>> gemini = Peer(id="g", name="g", version=None, repo=None, path=None, url=None,
+    ...     seed=None, confidence="code", evidence=Text("", ""), kind="tokens", compare=">=",
+    ...     line=None, rule=Text("", ""), summary_cap=None, keeps=Text("", ""),
+    ...     runs=("gemini", "gemma"))
+    >>> [runs_model(gemini, m) for m in ("vertex_ai/gemini-2.5-pro", "claude-sonnet-4-5", None)]
+    [True, False, True]
+    """
+    if not peer.runs or model is None:
+        return True
+    parts = re.split(r"[/.:@]", model.lower())
+    return any(part.startswith(f"{family}-") for part in parts for family in peer.runs)
+
+
 def _profile_peer(raw: Mapping[str, Any], where: str) -> Peer:
     """A runtime peer: the profile's facts, the file's words (both languages)."""
     # Imported here: the peers load with the registry after the page is ready.
@@ -275,7 +321,10 @@ def _profile_peer(raw: Mapping[str, Any], where: str) -> Peer:
     url = raw.get("url")
     if url is None and repo is not None:
         url = f"https://github.com/{repo}" + ("" if path is None else f"/blob/HEAD/{path}")
+    runs, runs_text = _runs(raw.get("runs"), where)
     return Peer(
+        runs=runs,
+        runs_text=runs_text,
         id=raw["id"],
         name=raw["name"],
         version=label or found.version,
@@ -320,7 +369,10 @@ def _peer(raw: Mapping[str, Any], i: int) -> Peer:
     url = raw.get("url")
     if url is None and repo is not None:
         url = f"https://github.com/{repo}" + ("" if path is None else f"/blob/HEAD/{path}")
+    runs, runs_text = _runs(raw.get("runs"), where)
     return Peer(
+        runs=runs,
+        runs_text=runs_text,
         id=raw["id"],
         name=raw["name"],
         version=raw.get("version"),
@@ -380,6 +432,9 @@ class PeerLine:
     beyond_window: bool  # a fixed count above this window: never reached
     summary_cap: int | None  # floor of the cap formula, where the system sets one
     no_line: Text | None  # why there is no token line
+    # The system runs this model (``runs_model``): a line of one that cannot is listed
+    # apart from the chart, never drawn against this model's window.
+    for_model: bool = True
 
     @property
     def data_key(self) -> str:
@@ -581,7 +636,11 @@ def peer_lines(
     return PeerView(
         window=window,
         max_output=max_output,
-        rows=tuple(_peer_line(p, window, max_output, model) for p in peers),
+        rows=tuple(
+            dataclasses.replace(line, for_model=False) if not runs_model(p, model) else line
+            for p in peers
+            for line in (_peer_line(p, window, max_output, model),)
+        ),
         scenario=(
             ReferenceLine(
                 key="trigger",
@@ -672,6 +731,8 @@ def view_as_dict(view: PeerView, lang: str = "en") -> dict[str, Any]:
                 "share": _fraction(r.share),
                 "clamped": r.clamped,
                 "beyond_window": r.beyond_window,
+                "for_model": r.for_model,
+                "runs": None if r.peer.runs_text is None else r.peer.runs_text.get(lang),
                 "no_line": None if r.no_line is None else r.no_line.get(lang),
                 "summary_cap": r.summary_cap,
                 "keeps": r.peer.keeps.get(lang),

@@ -33,6 +33,7 @@ __all__ = [
     "FileRefused",
     "ImportApplied",
     "ImportCancelled",
+    "ImportFileChosen",
     "ImportFileLoaded",
     "ImportPreviewed",
     "ImportTyped",
@@ -51,6 +52,7 @@ __all__ = [
     "Pinned",
     "PresetChosen",
     "ReplayFieldTyped",
+    "ReplayFilesChosen",
     "ReplayLogChosen",
     "ReplayLogLoaded",
     "ReplayLogModelToggled",
@@ -204,6 +206,14 @@ class ImportPreviewed(Event):
     mode: str  # "replace" or "merge"
 
 
+class ImportFileChosen(Event):
+    """A config file picked in the Export panel's file box, before it is read: named
+    beside the box in the page's language (the browser's own "No file chosen" is in
+    the browser's)."""
+
+    name: str
+
+
 class ImportFileLoaded(Event):
     """A config file's bytes, as read: decoded by the one strict UTF-8 rule in update
     (the browser's own File.text() puts U+FFFD for a bad byte, silently)."""
@@ -332,6 +342,15 @@ class TextRefused(Event):
     length: int
 
 
+class ReplayFilesChosen(Event):
+    """Files picked in the replay's file or folder box, before they are read: the
+    status beside the box names them in the page's language (the browser's own "No
+    file chosen" is in the browser's)."""
+
+    box: str  # the input's id: "replay-file" or "replay-folder"
+    names: tuple[str, ...]  # each file's name (a folder's: its path in the folder)
+
+
 class ReplayLogsLoaded(Event):
     files: tuple[tuple[str, bytes], ...]  # (path in the folder or file name, bytes)
 
@@ -423,6 +442,7 @@ AnyEvent = (
     | ReplayLogLoaded
     | FileRefused
     | TextRefused
+    | ReplayFilesChosen
     | ReplayLogsLoaded
     | ReplayLogChosen
     | ReplayLogModelToggled

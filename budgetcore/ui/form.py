@@ -150,7 +150,7 @@ def parse_text(path: str, text: str) -> object:
     text = text.strip()
     if ui.kind == "average":
         try:
-            return parse_average(text or None, path)
+            return parse_average(typed(text) or None, path)
         except ScenarioError:
             params = (("high", format_int(MAX_TOKENS), False), _got(text))
             raise IssueError(Problem.page("core.average-typed", params, (path,))) from None

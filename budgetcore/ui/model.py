@@ -64,6 +64,7 @@ class PageState:
     sweep: SweepState = field(default_factory=SweepState)
     import_preview: ImportPreview | None = None
     import_text: str = ""  # the import box, kept so Reset and a repaint agree with it
+    import_file: str = ""  # the file picked beside it ("": none; the paint empties it)
     export_format: str = "toml"
     export_runtime: str = "article"  # the runtime picker (ui.export.runtime)
     notice: str = ""  # a transient catalogue key ("msg.copied", ...)

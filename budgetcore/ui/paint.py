@@ -184,9 +184,13 @@ def main_ops(state: PageState, painted: Painted) -> tuple[list[Op], Painted]:
         ('[data-action="unpin"]', "prop", "disabled", not screen.ab),
         # TOML or JSON is budgetcore's own file's choice; a runtime's file has its own.
         ("#export-format", "prop", "hidden", state.export_runtime != "article"),
-        # The picker shows the runtime a link named, not only the one a click chose.
+        # The picker shows the runtime a link named, not only the one a click chose; the
+        # first screen's picker is the same state (one value, two selects).
         ("#export-runtime", "value", "value", state.export_runtime),
+        ("#runtime", "value", "value", state.export_runtime),
     ]
+    if not state.import_file:  # a Reset: the box holds no file the status does not name
+        ops.append(("#import-file", "prop", "value", ""))
     ops += _readouts(screen, last)
     ops += _regions(screen, last)
     ops += _pickers(screen)  # after the lists above are written
@@ -234,6 +238,7 @@ def _field_ops(
 
 def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> list[Op]:
     from budgetcore.ui.replay import view as replay_view  # noqa: PLC0415 - with the panel, not on boot
+    from budgetcore.ui.replay.state import FILE_BOXES  # noqa: PLC0415 - with the panel
 
     ops: list[Op] = []
     last = painted.panels.get("replay")
@@ -246,6 +251,10 @@ def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> 
         part = f'[data-replay-part="{source}"]'
         ops += [("[data-replay-part]", "prop", "hidden", True), (part, "prop", "hidden", False)]
         keys["replay-source"] = source
+    # A file box the state says holds nothing is emptied (the other box's pick, a
+    # Reset), so the status beside it never names files the box does not hold.
+    picked = state.replay.files_picked[0]
+    ops += [(f"#{box}", "prop", "value", "") for box in FILE_BOXES if box != picked]
     turns, turn, valuetext = screen.scrub
     ops += [
         ("#replay-scrub", "prop", "max", str(turns)),

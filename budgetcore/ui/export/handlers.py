@@ -29,6 +29,7 @@ from budgetcore.ui.events import (
     ExportFormatChosen,
     ImportApplied,
     ImportCancelled,
+    ImportFileChosen,
     ImportFileLoaded,
     ImportPreviewed,
     ImportTyped,
@@ -70,6 +71,11 @@ def _import_typed(state: PageState, e: ImportTyped) -> PageState:
     if refused:
         return import_refused(state, refused, "replace")
     return dataclasses.replace(state, import_text=e.text)
+
+
+def _import_file_chosen(state: PageState, e: ImportFileChosen) -> PageState:
+    """A file picked: its name beside the box (at most a field's length of it)."""
+    return dataclasses.replace(state, import_file=str(e.name)[:500])
 
 
 def _import_file(state: PageState, e: ImportFileLoaded) -> PageState:
@@ -253,6 +259,7 @@ EXPORT_HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ExportFormatChosen: _export_format,
     ImportTyped: _import_typed,
     ImportPreviewed: _import_preview,
+    ImportFileChosen: _import_file_chosen,
     ImportFileLoaded: _import_file,
     ImportApplied: _import_apply,
     ImportCancelled: _import_cancel,

@@ -32,9 +32,11 @@ __all__ = [
     "RUNTIME_HANDLERS",
     "RuntimeImport",
     "option_title",
+    "runtime_effect",
     "runtime_export",
     "runtime_export_html",
     "runtime_import",
+    "runtime_options_html",
 ]
 
 #: The design article's runtime: the reviewed config of spec §9 (the panel as it was).
@@ -98,6 +100,63 @@ def runtime_export(state: PageState) -> RuntimeExport:
         return t(key, state.lang, **params)
 
     return export_runtime(state.export_runtime, _model(state), reviewed, say)
+
+
+def runtime_effect(state: PageState) -> str:
+    """One line beside the first screen's runtime picker: what the picked runtime does
+    with the plan for this model (its effective trigger in tokens and the setting that
+    gives it, its S), then that the readouts stay the plan's. The picker changes no
+    readout: M, K and S are budgetcore's plan in every runtime (docs/page.md); the
+    runtime's own numbers come from its profile through the export (never a second
+    table), the same figures as the Export panel's table."""
+    lang = state.lang
+    if state.export_runtime == ARTICLE:
+        return t("runtime.first-article", lang)
+    stays = t("runtime.first-stays", lang)
+    gap = "" if lang == "zh" else " "  # between two sentences
+    try:
+        x = runtime_export(state)
+    except ScenarioError as exc:  # K out of the runtime's reach: why, as Export says it
+        return problem_text(exc.problems[0], lang) + t("runtime.first-then", lang) + stays
+    title = x.runtime.title
+    order = {k.name: i for i, k in enumerate(x.runtime.knobs)}
+    settings = sorted(x.settings, key=lambda kv: order.get(kv[0], len(order)))
+    s_settable = not any(n.knob.startswith("S") for n in x.not_settable)
+    cap = x.summary_cap_tokens
+    if s_settable and cap is not None and len(settings) > 1:
+        name, value = settings[1]
+        s = t(
+            "runtime.first-cap", lang, tokens=format_int(cap), setting=f"{name} = {_value(value)}"
+        )
+    elif cap is not None and not s_settable:
+        s = t("runtime.first-own-cap", lang, tokens=format_int(cap))
+    else:
+        s = t("runtime.first-no-cap", lang)
+    trigger = x.effective_trigger_tokens
+    if trigger is None or not settings:
+        return t("runtime.first-no-trigger", lang, runtime=title, s=s) + gap + stays
+    name, value = settings[0]
+    said = t(
+        "runtime.first-effect",
+        lang,
+        runtime=title,
+        tokens=format_int(trigger),
+        setting=f"{name} = {_value(value)}",
+        s=s,
+    )
+    return said + gap + stays
+
+
+def runtime_options_html() -> Markup:
+    """The runtime picker's options: budgetcore's own config (its title from the
+    catalogue), then every other profile (``runtimes.profiles``, the one table) by its
+    title."""
+    return join(
+        el("option", {"value": n, "data-i18n": "runtime.article"}, t("runtime.article", "en"))
+        if n == ARTICLE
+        else el("option", {"value": n}, option_title(n))
+        for n in _names()
+    )
 
 
 #: An option's text where the profile's title is too long for a closed select at 390 px.

@@ -179,13 +179,17 @@ def _link(state: PageState, e: LinkOpened) -> PageState:
             *problems,
             Problem.of("lang", ui["lang"], "link-lang"),
         )
-    runtime = state.export_runtime
-    if "runtime" in ui:  # the export panel's runtime, kept by a copied link
+    # The runtime (the first screen's picker and Export's, one value) is the link's: a
+    # link without one is budgetcore's own config, as the page writes it (to_fragment
+    # leaves the article's out), so a link opened over a runtime round-trips.
+    runtime = "article"
+    if "runtime" in ui:  # the runtime picked, kept by a copied link
         from budgetcore.runtimes import profile  # noqa: PLC0415 - only when a link names one
 
         try:
             runtime = profile(ui["runtime"]).name
         except ScenarioError as exc:  # named in the banner, the page's runtime kept
+            runtime = state.export_runtime
             problems = (*problems, *exc.problems)
     # A pinned plan the link carries is pinned again: the comparison survives a copied link.
     pinned = None if result.pinned is None else plan(result.pinned)
@@ -310,7 +314,8 @@ def _reset(state: PageState, _e: Reset) -> PageState:
         registry=state.registry,  # loaded data stays; the pickers start empty again
         peers=state.peers,
         peers_unit=state.peers_unit,
-        export_runtime=state.export_runtime,  # the picker shows it still
+        # The runtime picked goes back to budgetcore's own, with every other choice:
+        # Reset is the page as first opened (issue 42; it kept the pick before).
     )
     # An open panel stays open, as its <details> does: a Tune panel closed in the state
     # and open on screen kept showing its last grid, "against K 32,000" after K moved.

@@ -12,6 +12,7 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import check_size
 from budgetcore.ui.events import (
     ReplayFieldTyped,
+    ReplayFilesChosen,
     ReplayLogChosen,
     ReplayLogLoaded,
     ReplayLogModelToggled,
@@ -28,6 +29,7 @@ from budgetcore.ui.model import PageState
 from budgetcore.ui.picker import PickerState
 from budgetcore.ui.picks import picked_prices
 from budgetcore.ui.replay.state import (
+    FILE_BOXES,
     LIMIT_PATHS,
     SOURCES,
     LoadedLog,
@@ -104,12 +106,26 @@ def _replay_log(state: PageState, e: ReplayLogLoaded) -> PageState:
     return _log_model(dataclasses.replace(state, replay=panel, importing=None))
 
 
+#: The most names a pick keeps, and their length: as many as an import reads.
+_MAX_NAMES, _MAX_NAME = 10_000, 500
+
+
+def _files_chosen(state: PageState, e: ReplayFilesChosen) -> PageState:
+    """Files picked in a box: named beside it (the other box is emptied by the paint)."""
+    if e.box not in FILE_BOXES:
+        return state
+    names = tuple(str(n)[:_MAX_NAME] for n in e.names[:_MAX_NAMES])
+    return dataclasses.replace(
+        state, replay=dataclasses.replace(state.replay, files_picked=(e.box, names))
+    )
+
+
 def _replay_logs(state: PageState, e: ReplayLogsLoaded) -> PageState:
     """Picked files: their import starts (the ``import`` job); one under way is
     dropped (cancelled) for it."""
     from budgetcore.ui.replay.imports import start  # noqa: PLC0415 - with a pick
 
-    files = tuple((str(name)[:500], bytes(data)) for name, data in e.files[:10_000])
+    files = tuple((str(name)[:_MAX_NAME], bytes(data)) for name, data in e.files[:_MAX_NAMES])
     return dataclasses.replace(state, importing=start(files))
 
 
@@ -219,6 +235,7 @@ REPLAY_HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {
     ReplayFieldTyped: _replay_field,
     ReplayTurnsTyped: _replay_turns,
     ReplayLogLoaded: _replay_log,
+    ReplayFilesChosen: _files_chosen,
     ReplayLogsLoaded: _replay_logs,
     ReplayLogChosen: _replay_log_chosen,
     ReplayLogModelToggled: _replay_log_model,

@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
 
 __all__ = [
     "DISTS",
+    "FILE_BOXES",
     "GENERATOR_PATHS",
     "LIMIT_PATHS",
     "MAX_PAGE_TURNS",
@@ -404,6 +405,10 @@ class ReplayRun:
     known: Known | None = None
 
 
+#: The replay's file boxes (their ids): a pick in one forgets the other's.
+FILE_BOXES = ("replay-file", "replay-folder")
+
+
 @dataclass(frozen=True, slots=True)
 class ReplayPanel:
     open: bool = False
@@ -421,6 +426,9 @@ class ReplayPanel:
     saved_model: tuple[str, str, PickerState] | None = None
     scrub: int = 0  # the scrubbed turn (1-based); 0: the peak turn
     run: ReplayRun | None = None  # the replay of the current inputs (see refreshed)
+    # The file or folder box last picked in ("replay-file", "replay-folder"; "" for
+    # none) and its files' names: the status beside the boxes, in the page's language.
+    files_picked: tuple[str, tuple[str, ...]] = ("", ())
 
     @property
     def stale(self) -> bool:

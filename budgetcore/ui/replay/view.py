@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from budgetcore.errors import Problem
-from budgetcore.messages import t
+from budgetcore.messages import count, t
 from budgetcore.replay.model import (
     SUMMARY_KEYS,
     TIMING_SUMMARY_KEYS,
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ROW_SHOWN",
     "ReplayScreen",
+    "files_status",
     "reading_text",
     "render_replay",
     "replay_controls_html",
@@ -267,7 +268,7 @@ def render_replay(state: PageState) -> ReplayScreen:
     messages = field_messages(state)
     values = field_values(state)
     html: dict[str, Markup] = {"replay-log": _log_html(panel, lang, state.width >= _WIDE)}
-    text = {"replay-status": "", "replay-scrub-out": ""}
+    text = {"replay-status": "", "replay-scrub-out": "", **files_status(panel, lang)}
     blank = dict.fromkeys(
         ("replay-errors", "replay-timeline", "replay-cost", "replay-summary", "replay-row"),
         Markup(""),
@@ -327,6 +328,30 @@ def render_replay(state: PageState) -> ReplayScreen:
     )
     text["replay-scrub-out"] = valuetext  # beside the slider: the turn while dragging
     return ReplayScreen(html, text, messages, (n, scrub, valuetext), values)
+
+
+#: The names a file box's status lists before "and N more".
+_NAMES_SHOWN = 3
+
+
+def files_status(panel: ReplayPanel, lang: str) -> dict[str, str]:
+    """What each file box holds, beside it, in the page's language (the browser's own
+    "No file chosen" is in the browser's, whatever the page's): "No file chosen",
+    "2 files: a.jsonl, b.jsonl", "folder projects: 82 files". Only the box last
+    picked in holds files (the paint empties the other)."""
+    box, names = panel.files_picked
+    out = {"replay-file-status": t("replay.file-none", lang)}
+    out["replay-folder-status"] = t("replay.folder-none", lang)
+    if box == "replay-folder" and names:
+        folder = names[0].split("/", 1)[0]
+        out[f"{box}-status"] = count("replay.folder-picked", len(names), lang, folder=folder)
+    elif box == "replay-file" and names:
+        shown = t("replay.names-sep", lang).join(names[:_NAMES_SHOWN])
+        if len(names) > _NAMES_SHOWN:
+            more = format_int(len(names) - _NAMES_SHOWN)
+            shown = t("replay.names-more", lang, names=shown, n=more)
+        out[f"{box}-status"] = count("replay.files-picked", len(names), lang, names=shown)
+    return out
 
 
 def reading_text(done: int, total: int, lang: str) -> str:

@@ -1,5 +1,14 @@
 """The peers' trigger lines: one bar per peer system on one axis (tokens, or percent of
 the window W), beside this scenario's K, M and hard line and the article's lines.
+
+One scale, the model's window: the axis runs from 0 to W (100 % of W), whatever the
+lines. A line beyond W (a fixed count above a small window, or K set above it) never
+fires for this model: its bar stops at W's edge, drawn as cut (an arrow past the
+edge), and its label keeps its exact value and "beyond W" — so no such line stretches
+the axis and shrinks every other bar (Gemini CLI's 524,288 beside Sonnet's 200,000
+did). A system that does not run this model (``registry.peers.runs_model``: Gemini
+CLI beside a Claude model) is not drawn at all: its line is not about this window,
+and the panel lists it apart (``ui.main.view.peers``).
 """
 
 from __future__ import annotations
@@ -35,6 +44,11 @@ _PEER_BAR = 12
 _PEER_GAP = 6
 
 
+#: How far past W's edge the arrow of a cut bar reaches (px; the axis's right pad is
+#: wider, so it stays inside the chart).
+_CUT_ARROW = 6
+
+
 def peer_percent(share: object) -> str:
     """A share of the window as the peers view shows it: 0.835 -> '83.5 %'."""
     from fractions import Fraction  # noqa: PLC0415
@@ -64,9 +78,12 @@ def _peer_rows(view: object, lang: str, unit: str) -> list[_PeerRow]:
         return (pct, tok) if unit == "percent" else (tok, pct)
 
     rows = []
+    beyond = t("peers.mark-beyond", lang)
     for ref in view.scenario:
         main, other = value(ref.tokens, ref.share)
         text = t("peers.row", lang, name=t(f"peers.line.{ref.key}", lang), value=main, other=other)
+        if ref.tokens > view.window:  # K above W: cut at W's edge, like a peer's line
+            text = f"{text} — {beyond}"
         rows.append(_PeerRow("ref", ref.key, text, ((f"pr-ref pr-ref-{ref.key}", ref.tokens),)))
     clean, compact, hard = (view.line(k) for k in ("clean", "compact", "hard"))
     text = t(
@@ -83,6 +100,8 @@ def _peer_rows(view: object, lang: str, unit: str) -> list[_PeerRow]:
     )
     rows.append(_PeerRow("article", "article", text, parts))
     for r in view.rows:
+        if not r.for_model:  # not about this model's window: listed apart, never drawn
+            continue
         name = r.peer.name + (f" {r.peer.version}" if r.peer.version else "")
         if r.tokens is None or r.share is None:
             key = f"peers.no-line.{r.peer.kind}"
@@ -95,7 +114,7 @@ def _peer_rows(view: object, lang: str, unit: str) -> list[_PeerRow]:
         if r.peer.reported:
             marks.append(t("peers.mark-reported", lang))
         if r.beyond_window:
-            marks.append(t("peers.mark-beyond", lang))
+            marks.append(beyond)
         if r.clamped:
             marks.append(t("peers.mark-clamped", lang))
         if r.peer.also:  # count triggers beside the line: never drawn as tokens
@@ -122,21 +141,18 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
     w = view.window
     percent = unit == "percent"
     rows = _peer_rows(view, lang, unit)
-    all_tokens = [tok for r in rows for _, tok in r.parts] + [w]
-    if percent:
-        top = max(-((-max(all_tokens) * 100) // w), 100)
-        axis = token_axis(top, width, _percent_label)
-    else:
-        axis = token_axis(max(all_tokens), width)
+    # One scale: 0 to W. A line beyond W is cut at W's edge (the module's docstring).
+    axis = token_axis(100, width, _percent_label) if percent else token_axis(w, width)
 
     def pos(tokens: int) -> int:
         # One rounding for every mark: half up to the nearest pixel, exact until then.
-        v = Fraction(tokens * 100, w) if percent else Fraction(tokens)
+        v = Fraction(min(tokens, w) * 100, w) if percent else Fraction(min(tokens, w))
         return axis.left + (2 * v * axis.span + axis.high) // (2 * axis.high)
 
-    # The article's lines, labelled in bands above the plot (a label that would touch
-    # another goes one band lower).
+    # The article's lines and the window's edge, labelled in bands above the plot (a
+    # label that would touch another goes one band lower).
     lines = [(k, view.line(k).tokens) for k in ("clean", "compact", "hard")]
+    lines.append(("window", w))
     bands: list[list[Box]] = []
     line_labels: list[tuple[int, int, str, str]] = []
     for key, tokens in lines:
@@ -203,6 +219,7 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
             x1 = max(x0, pos(tokens))
             if tokens > 0 and x1 == axis.left:
                 x1 = axis.left + 1  # a line above 0 is never drawn as nothing
+            cut = tokens > w
             parts.append(
                 el(
                     "rect",
@@ -214,10 +231,23 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
                         "height": _PEER_BAR,
                         "data-peer-bar": row.key,
                         "data-peer-tokens": tokens,
+                        "data-peer-cut": "true" if cut else None,
                     },
                     el("title", None, row.text),
                 )
             )
+            if cut:  # an arrow past W's edge: the bar goes on, off this model's window
+                tip = x1 + _CUT_ARROW
+                parts.append(
+                    el(
+                        "polygon",
+                        {
+                            "class": "pr-cut",
+                            "points": f"{x1},{y} {tip},{y + _PEER_BAR // 2} {x1},{y + _PEER_BAR}",
+                            "data-peer-cut": row.key,
+                        },
+                    )
+                )
             x0 = x1
         if row.parts:
             y += _PEER_BAR

@@ -26,7 +26,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from budgetcore.core.scenario import Scenario
-from budgetcore.errors import Problem, ScenarioError
+from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.inputs.numbers import typed
 from budgetcore.inputs.text import limit_of, utf8_size_above
 from budgetcore.ui.form import IssueError, too_large_issue
 from budgetcore.ui.replay.state import (
@@ -137,10 +138,15 @@ def parse_field_text(path: str, text: str) -> object:
     from budgetcore.tune.constraints import constraint_value  # noqa: PLC0415
 
     try:
-        return constraint_value(path, f.kind, text)
+        # Read as every page field reads its text (full-width digits, 。 as the point);
+        # the problem still quotes the text as typed.
+        return constraint_value(path, f.kind, typed(text))
     except ScenarioError as e:
         p = e.problems[0]
-        params = tuple((name, value, name in p.keys) for name, value in p.params)
+        params = tuple(
+            (name, render_value(text.strip()) if name == "got" else value, name in p.keys)
+            for name, value in p.params
+        )
         raise IssueError(Problem.page(p.code, params, (path,))) from None
 
 

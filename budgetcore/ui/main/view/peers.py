@@ -1,5 +1,13 @@
 """The peers panel: every system's trigger line for the main model, a chart and a table
 (spec §13).
+
+The chart compares lines on one scale, the model's window W (``ui.svg.peers``): a line
+beyond W is cut at W's edge with an arrow and its exact value in its label, and says
+so under the chart; a system that does not run the model (``registry.peers.runs_model``:
+Gemini CLI, whose line is 0.5 × tokenLimit = 524,288 for any model, beside Sonnet;
+the Anthropic API's features beside a GPT model) is listed apart under the chart with
+its exact line and why, never drawn against this window. The table lists every
+system, those marked.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ def render_peers(
     sc = p.scenario
     key = (
         sc.main_model,
+        sc.main_model_name,  # which peers run it (registry.peers.runs_model)
         sc.config.trigger_tokens,
         sc.config.reply_max_tokens,
         p.main_safe_input,
@@ -114,9 +123,9 @@ def peers_html(
             for i, g in enumerate(view.gaps, start=1)
         ),
     )
-    # Every system's row depends on W, O and the language only (not on K or M): typing
-    # K redraws the chart and reuses the table.
-    key = (view.window, view.max_output, peers, lang)
+    # Every system's row depends on W, O, the model's name and the language only (not
+    # on K or M): typing K redraws the chart and reuses the table.
+    key = (view.window, view.max_output, p.scenario.main_model_name, peers, lang)
     table = reuse(
         was, {} if drawn is None else drawn, "peers-table", key, lambda: _table(view, lang)
     )
@@ -155,16 +164,52 @@ def peers_html(
         el("thead", None, el("tr", None, ref_heads)),
         el("tbody", None, *ref_rows),
     )
+    # A line beyond W (a peer's, or K) is cut at W's edge: said with what not to read.
+    cut = view.line("trigger").tokens > view.window or any(
+        r.for_model and r.beyond_window for r in view.rows
+    )
+    caveat = t("peers.not", lang) + (t("peers.not-cut", lang) if cut else "")
     return el(
         "figure",
         {"class": "ch-figure", "data-figure": "peers", "data-unit": unit},
         el("figcaption", None, el("strong", None, title)),
         svg,
         legend,
+        _apart(view, model or p.scenario.main_model_name or "", lang),
         el("p", {"class": "ch-note"}, t("peers.rounding", lang)),
-        el("p", {"class": "caveat"}, t("phrase.not", lang), t("peers.not", lang)),
+        el("p", {"class": "caveat"}, t("phrase.not", lang), caveat),
         table,
         refs_table,
+    )
+
+
+def _apart(view: PeerView, model: str, lang: str) -> Markup:
+    """The systems that do not run this model, under the chart: each with its exact
+    line (or why it has none) and why it is not drawn (the peer's own ``runs`` text)."""
+    apart = [r for r in view.rows if not r.for_model]
+    if not apart:
+        return Markup("")
+    items = []
+    for r in apart:
+        name = r.peer.name + (f" {r.peer.version}" if r.peer.version else "")
+        why = "" if r.peer.runs_text is None else r.peer.runs_text.get(lang)
+        text = (
+            t("peers.apart-row-none", lang, name=name, why=why)
+            if r.tokens is None
+            else t("peers.apart-row", lang, name=name, tokens=format_int(r.tokens), why=why)
+        )
+        items.append(
+            el(
+                "li",
+                {"data-peer-apart": r.peer.id, "data-peer-tokens": r.tokens},
+                text,
+            )
+        )
+    return el(
+        "div",
+        {"class": "note-small peers-apart", "data-peers-apart": ""},
+        el("p", None, t("peers.apart-head", lang, model=model)),
+        el("ul", None, *items),
     )
 
 
@@ -192,6 +237,8 @@ def _table(view: PeerView, lang: str) -> Markup:
             marks = [t("peers.mark-beyond", lang)] if r.beyond_window else []
             if r.clamped:
                 marks.append(t("peers.mark-clamped", lang))
+            if not r.for_model:
+                marks.append(t("peers.mark-not-for-model", lang))
             line = join(
                 (
                     td(names[2], {"class": "num", "data-key": r.data_key}, format_int(r.tokens)),

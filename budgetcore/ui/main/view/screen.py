@@ -14,6 +14,7 @@ from budgetcore.core.plan import Plan
 from budgetcore.messages import t
 from budgetcore.scenario.fragment import to_fragment
 from budgetcore.ui.drawn import reuse
+from budgetcore.ui.export.runtime import runtime_effect
 from budgetcore.ui.export.view import import_html, warnings_html
 from budgetcore.ui.form import (
     FIELDS,
@@ -115,6 +116,16 @@ def render(state: PageState, before: Screen | None = None) -> Screen:
     )
     html["import-result"] = import_html(state)
     html["warnings"] = warnings_html(p.scenario, lang, state.peers)
+    # The import file box's status, in the page's language (the browser's is not).
+    text["import-file-status"] = state.import_file or t("static.import-file-none", lang)
+    # The runtime picked beside the model, and what it changes (nothing on the readouts).
+    text["runtime-effect"] = reuse(
+        was,
+        drawn,
+        "runtime-effect",
+        (p.scenario, state.export_runtime, lang, state.registry is not None),
+        lambda: runtime_effect(state),
+    )
     # One problem a line (the banner keeps its line breaks: white-space: pre-line), where
     # a link with several problems read as one run-on paragraph (the December walk).
     text["link-problems"] = (

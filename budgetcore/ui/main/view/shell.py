@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from budgetcore.messages import CATALOGUE, t
 from budgetcore.scenario.fields import SCENARIO_FIELDS
+from budgetcore.ui.export.runtime import runtime_options_html
 from budgetcore.ui.form import (
     AVERAGES,
     FIELDS,
@@ -25,6 +26,7 @@ __all__ = [
     "language_html",
     "picker_html",
     "readouts_html",
+    "runtime_html",
     "shell_html",
     "sweep_options_html",
 ]
@@ -167,6 +169,10 @@ def controls_html() -> Markup:
                     t("phrase.engine-drops", "en"),
                 ),
             )
+        elif section == "config":
+            # The runtime beside the knobs it writes and just above the model: users
+            # pick their model and runtime first (issue 42: it lived only in Export).
+            body = join((body, runtime_html()))
         legend = el("span", {"data-i18n": f"group.{section}"}, t(f"group.{section}", "en"))
         if section in _FOLDED:
             parts.append(
@@ -183,6 +189,23 @@ def controls_html() -> Markup:
                 el("fieldset", {"data-group": section}, el("legend", None, legend), extra, body)
             )
     return join(parts)
+
+
+def runtime_html() -> Markup:
+    """The first screen's runtime picker: the same state as the Export panel's (both
+    selects carry ``data-export-runtime``, one event, ``PageState.export_runtime``),
+    and the line of what the picked runtime changes (``#runtime-effect``)."""
+    return el(
+        "div",
+        {"class": "field runtime-field", "data-runtime-field": ""},
+        el("label", {"for": "runtime", "data-i18n": "runtime.label"}, t("runtime.label", "en")),
+        el(
+            "select",
+            {"id": "runtime", "data-export-runtime": "", "aria-describedby": "runtime-effect"},
+            runtime_options_html(),
+        ),
+        el("p", {"id": "runtime-effect", "class": "hint runtime-effect", "aria-live": "polite"}),
+    )
 
 
 def background_html() -> Markup:

@@ -1,0 +1,174 @@
+"""The page's file boxes in the page's language (issue 42): the replay's file and
+folder boxes and the Export panel's import file. The browser writes its own "Choose
+Files" / "No file chosen" in the browser's language, so the page hides the browser's
+button under its own label, and says what the box holds from the catalogue, in both
+languages."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from budgetcore.messages import CATALOGUE, t
+from budgetcore.ui.events import ImportFileChosen, ReplayFilesChosen, ReplayToggled, Reset
+from budgetcore.ui.main.view.screen import render
+from budgetcore.ui.model import PageState
+from budgetcore.ui.paint import Painted, main_ops, panel_ops
+from budgetcore.ui.replay.state import FILE_BOXES
+from budgetcore.ui.replay.view import render_replay
+from budgetcore.ui.update import initial_state, reduce
+from tests.helpers import ROOT
+
+INDEX = (ROOT / "web" / "index.html").read_text("utf-8")
+STYLE = (ROOT / "web" / "style.css").read_text("utf-8")
+
+
+class _Elements(HTMLParser):
+    """Every start tag's attributes, in document order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def _tags() -> list[tuple[str, dict[str, str | None]]]:
+    parser = _Elements()
+    parser.feed(INDEX)
+    return parser.tags
+
+
+def _page(lang: str = "en") -> PageState:
+    return reduce(initial_state(lang=lang, lang_chosen=True), ReplayToggled(True))
+
+
+def _status(state: PageState) -> dict[str, str]:
+    text = render_replay(state).text
+    return {box: text[f"{box}-status"] for box in FILE_BOXES}
+
+
+@pytest.mark.parametrize("box", [*FILE_BOXES, "import-file"])
+def test_each_box_has_the_pages_own_button_and_status(box: str) -> None:
+    """The input is the page's (its id and data attribute, which the browser tests
+    give files to), transparent over a label styled as a button whose text is the
+    catalogue's, in both languages; a status beside it, which the input names."""
+    tags = _tags()
+    (attrs,) = [a for tag, a in tags if tag == "input" and a.get("id") == box]
+    assert attrs["type"] == "file"
+    assert ("data-import-file" if box == "import-file" else "data-replay-file") in attrs
+    assert attrs.get("class") == "file-input"
+    assert attrs.get("aria-describedby") == f"{box}-status"
+    buttons = [a for tag, a in tags if tag == "label" and a.get("for") == box]
+    (button,) = [a for a in buttons if a.get("class") == "file-button"]
+    key = str(button["data-i18n"])
+    assert CATALOGUE[key][0]
+    assert CATALOGUE[key][1] != CATALOGUE[key][0]  # said in Chinese on the Chinese page
+    (status,) = [a for tag, a in tags if a.get("id") == f"{box}-status"]
+    assert status.get("aria-live") == "polite"
+    # The input lies right before its button, inside the same box: the CSS shows its
+    # focus on the button (input:focus-visible + .file-button).
+    box_html = re.search(rf'<input type="file" id="{box}"[^>]*><label for="{box}" class', INDEX)
+    assert box_html is not None
+
+
+def test_the_browsers_own_file_box_is_never_shown() -> None:
+    """The input is transparent and lets a click through to its label, keeps its box
+    (so it stays the 40 px tap target) and shows its focus on the label."""
+    rule = re.search(r"\.file-input \{([^}]*)\}", STYLE)
+    assert rule is not None
+    for part in ("position: absolute", "inset: 0", "opacity: 0", "pointer-events: none"):
+        assert part in rule.group(1)
+    assert ".file-input:focus-visible + .file-button { outline:" in STYLE
+    assert "display: none" not in rule.group(1)  # out of the tab order
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_status_says_what_each_box_holds_in_the_pages_language(lang: str) -> None:
+    state = _page(lang)
+    assert _status(state) == {
+        "replay-file": t("replay.file-none", lang),
+        "replay-folder": t("replay.folder-none", lang),
+    }
+    one = _status(reduce(state, ReplayFilesChosen("replay-file", ("a.jsonl",))))
+    two = _status(reduce(state, ReplayFilesChosen("replay-file", ("a.jsonl", "b.jsonl"))))
+    five = _status(reduce(state, ReplayFilesChosen("replay-file", tuple("abcde"))))
+    folder = _status(
+        reduce(
+            state,
+            ReplayFilesChosen("replay-folder", ("projects/x/1.jsonl", "projects/x/2.jsonl")),
+        )
+    )
+    if lang == "en":
+        assert one["replay-file"] == "1 file: a.jsonl"
+        assert two["replay-file"] == "2 files: a.jsonl, b.jsonl"
+        assert five["replay-file"] == "5 files: a, b, c and 2 more"
+        assert folder == {
+            "replay-file": "No file chosen",
+            "replay-folder": "folder projects: 2 files",
+        }
+        assert two["replay-folder"] == "No folder chosen"
+    else:
+        assert one["replay-file"] == "1 个文件:a.jsonl"
+        assert two["replay-file"] == "2 个文件:a.jsonl、b.jsonl"
+        assert five["replay-file"] == "5 个文件:a、b、c 等另外 2 个"
+        assert folder == {"replay-file": "未选择文件", "replay-folder": "文件夹 projects:2 个文件"}
+    for text in (*one.values(), *two.values(), *five.values(), *folder.values()):
+        assert "chosen" not in text or lang == "en"
+        assert "Choose" not in text
+
+
+def test_a_pick_empties_the_other_box_and_reset_empties_both() -> None:
+    """One source at a time: the paint empties the box the state says holds nothing
+    (the other box's pick, a Reset), so a status never names files a box lacks; a
+    box that is not the replay's is not a pick."""
+    state = _page()
+
+    def emptied(s: PageState) -> set[str]:
+        ops = panel_ops(s, Painted(), lambda: 600)[0]
+        return {
+            sel[1:]
+            for sel, kind, name, value in ops
+            if (kind, name, value) == ("prop", "value", "") and sel[1:] in FILE_BOXES
+        }
+
+    picked = reduce(state, ReplayFilesChosen("replay-folder", ("p/a.jsonl",)))
+    assert emptied(picked) == {"replay-file"}
+    assert emptied(reduce(picked, ReplayFilesChosen("replay-file", ("a.jsonl",)))) == {
+        "replay-folder"
+    }
+    reset = reduce(picked, Reset())
+    assert emptied(reset) == set(FILE_BOXES)
+    assert _status(reset)["replay-folder"] == "No folder chosen"
+    assert reduce(state, ReplayFilesChosen("import-file", ("x.toml",))) == state
+
+
+def test_a_pick_keeps_as_many_names_as_an_import_reads() -> None:
+    """Every input has a size limit: 10,000 names of at most 500 characters each."""
+    state = reduce(_page(), ReplayFilesChosen("replay-file", ("n" * 600,) * 20_000))
+    box, names = state.replay.files_picked
+    assert box == "replay-file"
+    assert len(names) == 10_000
+    assert {len(n) for n in names} == {500}
+    assert _status(state)["replay-file"].startswith("10,000 files: ")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_import_file_box_says_what_it_holds(lang: str) -> None:
+    """The Export panel's file box: "No file chosen" from the catalogue until a file is
+    picked, then its name; Reset empties the box and says so again."""
+    state = initial_state(lang=lang, lang_chosen=True)
+    none = t("static.import-file-none", lang)
+    assert render(state).text["import-file-status"] == none
+    assert none == ("No file chosen" if lang == "en" else "未选择文件")
+    picked = reduce(state, ImportFileChosen("reviewed.toml"))
+    assert render(picked).text["import-file-status"] == "reviewed.toml"
+    empty_box = ("#import-file", "prop", "value", "")
+    assert empty_box not in main_ops(picked, Painted())[0]
+    reset = reduce(picked, Reset())
+    assert render(reset).text["import-file-status"] == none
+    assert empty_box in main_ops(reset, Painted())[0]
+    assert len(reduce(state, ImportFileChosen("x" * 900)).import_file) == 500
