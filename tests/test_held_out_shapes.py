@@ -1,0 +1,32 @@
+"""Shapes found in held-out public session files of other projects (issue 40's check,
+docs/replay.md "Other agents"), each held here by a fixture in the real shape with
+placeholder numbers; tests/test_agents_ccusage.py holds the same fixtures to ccusage
+20.0.24."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from budgetcore.replay.logs import read_sessions
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
+
+
+def test_an_opencode_v2_store_database_is_read_from_its_session_message_rows() -> None:
+    """OpenCode's v2 store (session_v2 and session_message, no session or message
+    table: a database of OpenCode 0.0.0-beta-19381 in agentsview's tests) was refused
+    as "not one of an agent we read", where ccusage 20.0.24 reads it. Every row is a
+    line of the ledger; the child session (parent_id in session_v2) is a series."""
+    path = LOGS / "opencode" / "v2-store" / "opencode" / "opencode.db"
+    with path.open("rb") as stream:
+        (log,) = read_sessions([("opencode/opencode.db", stream)])
+    assert log.format == "opencode"
+    assert log.name == "opencode/opencode.db#ses_" + "a" * 26
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (5, 5)
+    assert dict(ledger.entries) == {"user message": 2}
+    assert len(log.main.requests) == 2
+    (child,) = [s for s in log.series if s.name != "main"]
+    assert child.name == "subagent:ses_" + "b" * 26
+    assert len(child.requests) == 1
+    assert [r.model for r in log.main.requests] == ["claude-sonnet-4-5"] * 2
