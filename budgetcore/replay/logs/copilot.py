@@ -6,10 +6,11 @@
   ``{"type", "data", "timestamp"}``. Only ``session.shutdown`` carries usage, as
   ``modelMetrics.<model>.usage.{inputTokens, outputTokens, cacheReadTokens,
   cacheWriteTokens}`` totals for one process lifetime (a resumed session appends another
-  shutdown; they add up). So the file is totals-only: measured, never replayed turn by
-  turn. ``inputTokens`` is taken to hold the cache reads, as Copilot's session store's
-  ``input_tokens`` does (RUNTIMES.md; unconfirmed for the shutdown metrics).
-  ``session.compaction_start`` is a compaction.
+  shutdown; they add up: a resumed process starts its usage from 0, github/copilot-cli
+  #3994 on 1.0.67, #524; ccusage 20.0.24 takes them as cumulative). So the file is
+  totals-only: measured, never replayed turn by turn. ``inputTokens`` is taken to hold
+  the cache reads, as Copilot's session store's ``input_tokens`` does (RUNTIMES.md;
+  unconfirmed for the shutdown metrics). ``session.compaction_start`` is a compaction.
 - **session-store.db** (``~/.copilot/session-store.db``): one request per row of
   ``assistant_usage_events`` (tokscale ``copilot_session_store.rs``); ccusage does not
   read it. A folder that holds it reads it instead of the events.jsonl totals.
