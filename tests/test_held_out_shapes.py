@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from budgetcore.replay.logs import read_sessions
+import pytest
+
+from budgetcore.errors import ScenarioError
+from budgetcore.replay.logs import detect_format, read_sessions
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -30,3 +33,22 @@ def test_an_opencode_v2_store_database_is_read_from_its_session_message_rows() -
     assert child.name == "subagent:ses_" + "b" * 26
     assert len(child.requests) == 1
     assert [r.model for r in log.main.requests] == ["claude-sonnet-4-5"] * 2
+
+
+def test_droid_exec_output_is_named_not_read_as_a_claude_code_file() -> None:
+    """``droid exec --output-format stream-json``'s captured output (agent-sessions'
+    Droid stream_json fixtures) was "no usable request in this Claude Code file" (its
+    init line names a ``sessionId``) or "not a session log of an agent we read". It is
+    Droid's, and says it is no session and where Droid keeps a session's totals."""
+    path = LOGS / "droid" / "exec-output.jsonl"
+    assert detect_format(path.read_bytes()) == "droid"
+    with path.open("rb") as stream, pytest.raises(ScenarioError) as caught:
+        read_sessions([("exec-output.jsonl", stream)])
+    (problem,) = caught.value.problems
+    assert problem.rule == (
+        "is the output of droid exec (stream-json), not a Droid session: Droid keeps each "
+        "session's token totals in <id>.settings.json in ~/.factory/sessions"
+    )
+    # Without the init line, the completion line still tells it.
+    tail = b"\n".join(path.read_bytes().splitlines()[1:]).replace(b"sessionId", b"session_id")
+    assert detect_format(tail) == "droid"

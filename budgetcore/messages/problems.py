@@ -338,6 +338,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}是 Droid 的对话记录:Droid 把会话的 token 总数记在旁边的 "
         "<id>.settings.json 中,而该文件未提供",
     ),
+    "core.log-droid-exec-output": (
+        "{where} is the output of droid exec (stream-json), not a Droid session: Droid "
+        "keeps each session's token totals in <id>.settings.json in ~/.factory/sessions",
+        "{where}是 droid exec 的输出(stream-json),不是 Droid 会话:Droid 把每个会话的 "
+        "token 总数记在 ~/.factory/sessions 中的 <id>.settings.json 里",
+    ),
     "core.log-codex-one-file": (
         "{where}: a Codex rollout is one file",
         "{where}:一个 Codex 会话记录只有一个文件",
