@@ -121,6 +121,14 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "ccusage bills it whole as input and the cached part again as cache reads "
         "(adapter/qwen/parser.rs), we bill the uncached part as input",
     ),
+    ("amp", "total-only", "T-cccccccc-cccc-4ccc-8ccc-cccccccccccc"): (
+        (100, 200, 1000, 50),
+        (100, 200, 1000, 395),
+        "a ledger event with only tokens.total (345, the shape of ccusage's own Amp test): "
+        "ccusage bills the total as output (utils.rs apply_total_token_fallback); which of "
+        "those tokens were input and which output is not written, so we list the event as "
+        "malformed with that reason",
+    ),
     ("kimi", "code", "session_9a9a9a9a-0000-4000-8000-000000000002"): (
         (8000, 0, 3000, 950),
         (2000, 0, 3000, 250),

@@ -52,3 +52,24 @@ def test_droid_exec_output_is_named_not_read_as_a_claude_code_file() -> None:
     # Without the init line, the completion line still tells it.
     tail = b"\n".join(path.read_bytes().splitlines()[1:]).replace(b"sessionId", b"session_id")
     assert detect_format(tail) == "droid"
+
+
+def test_an_amp_usage_with_only_a_total_is_listed_not_read_as_zero_tokens() -> None:
+    """An Amp ledger event ``tokens: {total: 345}`` (ccusage's own Amp test) was "usage
+    ledger event (zero tokens)": 345 tokens read as none. It is malformed now, its
+    reason the total and what is missing; the thread's other request is read."""
+    path = LOGS / "amp" / "total-only" / "amp" / "threads"
+    (thread,) = path.iterdir()
+    with thread.open("rb") as stream:
+        (log,) = read_sessions([(thread.name, stream)])
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (5, 5)
+    assert "usage ledger event (zero tokens)" not in dict(ledger.entries)
+    assert len(log.main.requests) == 1
+    assert ledger.malformed == (5,)
+    (problem,) = log.skipped
+    assert problem.path.endswith("tokens.total")
+    assert problem.rule == (
+        "is a total of 345 tokens with no input, output or cache count beside it: which "
+        "were input and which output is not written, so it cannot be priced"
+    )

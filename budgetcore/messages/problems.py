@@ -352,6 +352,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be an integer from 0 to 10^12 or null, got {got}",
         "{where}必须是 0 到 10^12 的整数或 null,收到 {got}",
     ),
+    "core.log-total-only": (
+        "{where} is a total of {got} tokens with no input, output or cache count beside "
+        "it: which were input and which output is not written, so it cannot be priced",
+        "{where}是 {got} 个 token 的总数,旁边没有输入、输出或缓存计数:"
+        "未写明哪些是输入、哪些是输出,因此无法计价",
+    ),
     "core.log-line-counts": (
         "{where} must be an object of token counts, got {got}",
         "{where}必须是 token 计数的对象,收到 {got}",
