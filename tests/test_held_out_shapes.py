@@ -5,12 +5,15 @@ placeholder numbers; tests/test_agents_ccusage.py holds the same fixtures to ccu
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.logs import detect_format, read_sessions
+from budgetcore.replay.logs.session import run_session
+from tests.helpers import run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -73,3 +76,27 @@ def test_an_amp_usage_with_only_a_total_is_listed_not_read_as_zero_tokens() -> N
         "is a total of 345 tokens with no input, output or cache count beside it: which "
         "were input and which output is not written, so it cannot be priced"
     )
+
+
+def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:
+    """A Goose row with every count 0 (a session opened and closed with no model call,
+    as in a Goose database another project's demo builds) had no series, and the
+    command line stopped with "internal error ... IndexError" for the whole database.
+    It is a session with no usable request now; the other session is measured."""
+    folder = LOGS / "goose" / "no-tokens"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    lines = [json.loads(line) for line in result.out.strip().splitlines()]
+    total = lines[-1]["total"]
+    assert (total["sessions"], total["sessions_read"]) == (2, 1)
+    (unread,) = total["sessions_unreadable"]
+    assert unread["session"] == "sessions.db#20260422_1"
+    assert unread["problems"] == [
+        "log has no usable request in this Goose file: 1 line(s) read, 0 malformed, "
+        "not requests: session (no tokens) 1"
+    ]
+    assert total["measured"]["input"] == 7500
+    with (folder / "sessions.db").open("rb") as stream:
+        _read, empty = read_sessions([("sessions.db", stream)])
+    with pytest.raises(ScenarioError):
+        run_session(empty.name, empty, scenario=None, options=None, replay_it=False)
