@@ -100,3 +100,24 @@ def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:
         _read, empty = read_sessions([("sessions.db", stream)])
     with pytest.raises(ScenarioError):
         run_session(empty.name, empty, scenario=None, options=None, replay_it=False)
+
+
+def test_a_cline_v3_task_takes_its_models_from_task_metadata() -> None:
+    """Cline's ui messages named no model from April to November 2025, but the task's
+    task_metadata.json did (``model_usage``, an entry as a request starts whenever the
+    model changed: cline ModelContextTracker.ts); the requests' models, and so their
+    cost, were unknown. Each request now takes the model that ran at its time, read
+    with the folder or with the ui_messages.json given alone."""
+    task = LOGS / "cline" / "v3-task-metadata"
+    for given in (task, task / "tasks" / "cline-task-3" / "ui_messages.json"):
+        result = run_cli(["replay", "--log", str(given), "--usage", "--format", "jsonl"])
+        assert result.code == 0, result.err
+        log = json.loads(result.out.strip().splitlines()[0])["summary"]["log"]
+        assert log["ledger"][-1]["entries"] == {"task_metadata.json (model_usage)": 1}
+        measured = log["measured"]
+        by_model = {m["model"]: (m["requests"], m["input"], m["cost"]) for m in measured["models"]}
+        assert by_model == {
+            "claude-sonnet-4-20250514": (1, 400, "0.01050000"),
+            "claude-3-5-haiku-20241022": (1, 300, "0.00072000"),
+        }
+        assert measured["cost"] == "0.01122000"
