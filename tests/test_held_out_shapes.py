@@ -121,3 +121,17 @@ def test_a_cline_v3_task_takes_its_models_from_task_metadata() -> None:
             "claude-3-5-haiku-20241022": (1, 300, "0.00072000"),
         }
         assert measured["cost"] == "0.01122000"
+
+
+def test_a_cline_messages_file_without_its_header_is_read() -> None:
+    """agentsview's Cline sample is ``{"messages": [...]}`` alone (no version, agent nor
+    sessionId): "no agent we read writes" it. Its assistant messages' ``metrics`` are
+    Cline's: read, the model carried on to the next message as for a headed file."""
+    (path,) = (LOGS / "cline" / "v4-headerless").rglob("*.messages.json")
+    assert detect_format(path.read_bytes()) == "cline"
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    first, second = log.main.requests
+    assert (first.input, first.cache_read, first.output) == (1000, 3000, 150)
+    assert (second.input, second.cache_read, second.output) == (1000, 4000, 80)
+    assert first.model == second.model == "claude-sonnet-4-5"

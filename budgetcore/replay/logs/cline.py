@@ -51,12 +51,24 @@ _NOT_OBJECT = Problem.coded("", "log-line-not-object")
 
 
 def claims_document(doc: object) -> bool:
-    """A Cline v4 messages file, or a v3 ui_messages array (``say`` / ``ask`` items)."""
+    """A Cline v4 messages file, or a v3 ui_messages array (``say`` / ``ask`` items). A
+    messages file without its header (agentsview's Cline sample: ``{"messages": [...]}``)
+    is told by its messages: an assistant one with Cline's ``metrics`` or ``modelInfo``."""
     if isinstance(doc, dict):
-        return (
-            isinstance(doc.get("messages"), list)
-            and ("agent" in doc or doc.get("version") == 1)
-            and isinstance(doc.get("sessionId"), str)
+        messages = doc.get("messages")
+        if not isinstance(messages, list):
+            return False
+        headed = ("agent" in doc or doc.get("version") == 1) and isinstance(
+            doc.get("sessionId"), str
+        )
+        return headed or any(
+            isinstance(m, dict)
+            and m.get("role") == "assistant"
+            and (
+                isinstance(m.get("metrics"), dict)
+                or (isinstance(m.get("modelInfo"), dict) and "id" in m["modelInfo"])
+            )
+            for m in messages[:50]
         )
     return (
         isinstance(doc, list)
