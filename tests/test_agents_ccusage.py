@@ -129,6 +129,20 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "those tokens were input and which output is not written, so we list the event as "
         "malformed with that reason",
     ),
+    ("copilot", "otel", "conv-a"): (
+        (9300, 1200, 25000, 950),
+        (10500, 1200, 25000, 950),
+        "Copilot CLI's gen_ai.usage.input_tokens holds the cache writes as it holds the "
+        "reads (OpenTelemetry's GenAI conventions; a live export's 19,335 = 8,888 read + "
+        "10,437 written + 10): we take both out, ccusage 20.0.24 the reads only and bills "
+        "the 1,200 written twice, as input and as cache writes",
+    ),
+    ("copilot", "otel-cache-write", "cccccccc-0000-4000-8000-0000000000c1"): (
+        (10, 11000, 19000, 300),
+        (11010, 11000, 19000, 300),
+        "the first chat span's 20,005 input tokens are 9,000 read + 11,000 written + 5: "
+        "ccusage 20.0.24 takes out the reads only and bills the 11,000 written twice",
+    ),
     ("kimi", "code", "session_9a9a9a9a-0000-4000-8000-000000000002"): (
         (8000, 0, 3000, 950),
         (2000, 0, 3000, 250),

@@ -135,3 +135,23 @@ def test_a_cline_messages_file_without_its_header_is_read() -> None:
     assert (first.input, first.cache_read, first.output) == (1000, 3000, 150)
     assert (second.input, second.cache_read, second.output) == (1000, 4000, 80)
     assert first.model == second.model == "claude-sonnet-4-5"
+
+
+def test_copilot_otel_input_holds_the_cache_writes_as_it_holds_the_reads() -> None:
+    """OpenTelemetry's GenAI conventions put the cache reads and writes in
+    ``gen_ai.usage.input_tokens``, and a live Copilot CLI 1.0.80 export does (19,335 =
+    8,888 read + 10,437 written + 10, in aiusage-core's test of it). The written tokens
+    were billed twice: as uncached input and as cache writes."""
+    (path,) = (LOGS / "copilot" / "otel-cache-write").rglob("*.jsonl")
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    first, second = log.main.requests
+    assert (first.input, first.cache_read, first.cache_write, first.output) == (
+        5,
+        9000,
+        11000,
+        200,
+    )
+    assert (second.input, second.cache_read, second.cache_write) == (5, 10000, 0)
+    (ledger,) = log.ledger
+    assert ledger.accounted == ledger.lines == 6
