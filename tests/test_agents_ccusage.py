@@ -143,6 +143,13 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "the first chat span's 20,005 input tokens are 9,000 read + 11,000 written + 5: "
         "ccusage 20.0.24 takes out the reads only and bills the 11,000 written twice",
     ),
+    ("qwen", "tool-prompt", "77777777-7777-4777-8777-777777777777"): (
+        (1250, 0, 0, 300),
+        (1200, 0, 0, 350),
+        "toolUsePromptTokenCount (50) is prompt outside promptTokenCount (the Gemini API's "
+        "usage metadata: totalTokenCount 1,550 = 1,200 + 300 + 50): we bill it as input; "
+        "ccusage 20.0.24 finds it only in the total, beyond the parts, and bills it as output",
+    ),
     ("kimi", "code", "session_9a9a9a9a-0000-4000-8000-000000000002"): (
         (8000, 0, 3000, 950),
         (2000, 0, 3000, 250),
