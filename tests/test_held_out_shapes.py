@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from budgetcore.errors import ScenarioError
-from budgetcore.replay.logs import detect_format, read_sessions
+from budgetcore.replay.logs import detect_format, read_session, read_sessions
 from budgetcore.replay.logs.session import run_session
 from tests.helpers import run_cli
 
@@ -155,3 +155,68 @@ def test_copilot_otel_input_holds_the_cache_writes_as_it_holds_the_reads() -> No
     assert (second.input, second.cache_read, second.cache_write) == (5, 10000, 0)
     (ledger,) = log.ledger
     assert ledger.accounted == ledger.lines == 6
+
+
+@pytest.mark.parametrize(
+    ("agent", "lines", "code"),
+    [
+        (
+            "codex",
+            [
+                '{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x"}}',
+                '{"timestamp":"2026-01-01T00:00:01Z","type":"response_item","payload":'
+                '{"type":"message","role":"assistant","content":[]}}',
+            ],
+            "log-no-requests-codex",
+        ),
+        (
+            "gemini-cli",
+            [
+                '{"sessionId":"s","projectHash":"h","startTime":"2026-01-01T00:00:00Z"}',
+                '{"id":"a1","timestamp":"2026-01-01T00:00:01Z","type":"gemini","content":"x"}',
+            ],
+            "log-no-requests-gemini",
+        ),
+        (
+            "kimi-cli",
+            [
+                '{"type": "metadata", "protocol_version": "1.3"}',
+                '{"timestamp": 1704067200.0, "message": {"type": "TurnBegin", "payload": {}}}',
+            ],
+            "log-no-requests-kimi",
+        ),
+    ],
+)
+def test_a_file_with_no_request_says_where_its_agent_writes_the_counts(
+    agent: str, lines: list[str], code: str
+) -> None:
+    """Held-out files of Codex (agentsview's rollouts without token_count), Gemini CLI
+    (responses without tokens), Kimi (a wire without StatusUpdate) and Copilot CLI
+    (events.jsonl without session.shutdown) said "no usable request" and listed their
+    entries, not what they lacked: a second line now says where the agent writes its
+    token counts."""
+    with pytest.raises(ScenarioError) as caught:
+        read_session([("log.jsonl", "\n".join(lines) + "\n")])
+    first, lacks = caught.value.problems
+    assert first.code == "log-no-requests"
+    assert (
+        dict(first.params)["format"]
+        == {
+            "codex": "Codex CLI",
+            "gemini-cli": "Gemini CLI",
+            "kimi-cli": "Kimi CLI",
+        }[agent]
+    )
+    assert lacks.code == code
+
+
+def test_a_copilot_session_without_shutdown_says_copilot_writes_its_counts_there() -> None:
+    folder = LOGS / "copilot" / "events-open"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    (unread,) = json.loads(result.out.strip().splitlines()[-1])["total"]["sessions_unreadable"]
+    assert unread["problems"][1] == (
+        "log has no session.shutdown with model metrics nor OpenTelemetry record with "
+        "usage: Copilot CLI writes a session's token counts only there, its shutdown as "
+        "the CLI exits (a session still open, or left with /new, has none)"
+    )

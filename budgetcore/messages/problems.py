@@ -394,6 +394,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} has no usable request in this {format} file: {lines} line(s) read, {malformed} malformed, not requests: {entries}",
         "{where}在这个 {format} 文件中没有可用的请求:读取 {lines} 行,{malformed} 行格式错误,非请求条目:{entries}",
     ),
+    "core.log-no-requests-codex": (
+        "{where} has no event_msg token_count event that counts a token, where Codex CLI "
+        "writes its token counts",
+        "{where}中没有计有 token 的 event_msg token_count 事件,而 Codex CLI 的 token 数写在那里",
+    ),
+    "core.log-no-requests-gemini": (
+        "{where} has no response with token counts (Gemini CLI writes them in a response's tokens)",
+        "{where}中没有带 token 数的回复(Gemini CLI 把它们写在回复的 tokens 中)",
+    ),
+    "core.log-no-requests-kimi": (
+        "{where} has no StatusUpdate token_usage (Kimi CLI) or usage.record (Kimi Code) "
+        "that counts a token, where Kimi writes its token counts",
+        "{where}中没有计有 token 的 StatusUpdate token_usage(Kimi CLI)或 usage.record"
+        "(Kimi Code),而 Kimi 的 token 数写在那里",
+    ),
+    "core.log-no-requests-copilot": (
+        "{where} has no session.shutdown with model metrics nor OpenTelemetry record with "
+        "usage: Copilot CLI writes a session's token counts only there, its shutdown as "
+        "the CLI exits (a session still open, or left with /new, has none)",
+        "{where}中没有带模型指标的 session.shutdown,也没有带用量的 OpenTelemetry 记录:"
+        "Copilot CLI 只在那里写入会话的 token 数,shutdown 在 CLI 退出时写入"
+        "(仍在进行、或以 /new 离开的会话没有)",
+    ),
     "core.too-large": (
         "{where} is larger than its limit of {limit} ({bytes} bytes)",
         "{where}超过了大小上限 {limit}({bytes} 字节)",
