@@ -171,7 +171,8 @@ def with_subagents(path: str) -> list[str]:
 def _companions(path: str) -> list[str]:
     """The files read with one given file, as the agent lays them out
     (budgetcore/replay/logs/folder.py): a Kimi wire's subagent wires (with their
-    meta.json) and its data folder's config.toml, a Droid settings file's transcript."""
+    meta.json) and its data folder's config.toml, a Droid settings file's transcript, a
+    Cline task's task_metadata.json (the models it ran)."""
     base = os.path.dirname(path)
     if os.path.basename(path) == "wire.jsonl":
         out: list[str] = []
@@ -192,6 +193,10 @@ def _companions(path: str) -> list[str]:
         transcript = path.removesuffix(".settings.json") + ".jsonl"
         if os.path.isfile(transcript):
             return [transcript]
+    if os.path.basename(path) == "ui_messages.json":
+        meta = os.path.join(base, "task_metadata.json")
+        if os.path.isfile(meta):
+            return [meta]
     return []
 
 

@@ -338,6 +338,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}是 Droid 的对话记录:Droid 把会话的 token 总数记在旁边的 "
         "<id>.settings.json 中,而该文件未提供",
     ),
+    "core.log-droid-exec-output": (
+        "{where} is the output of droid exec (stream-json), not a Droid session: Droid "
+        "keeps each session's token totals in <id>.settings.json in ~/.factory/sessions",
+        "{where}是 droid exec 的输出(stream-json),不是 Droid 会话:Droid 把每个会话的 "
+        "token 总数记在 ~/.factory/sessions 中的 <id>.settings.json 里",
+    ),
     "core.log-codex-one-file": (
         "{where}: a Codex rollout is one file",
         "{where}:一个 Codex 会话记录只有一个文件",
@@ -345,6 +351,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.log-line-count": (
         "{where} must be an integer from 0 to 10^12 or null, got {got}",
         "{where}必须是 0 到 10^12 的整数或 null,收到 {got}",
+    ),
+    "core.log-total-only": (
+        "{where} is a total of {got} tokens with no input, output or cache count beside "
+        "it: which were input and which output is not written, so it cannot be priced",
+        "{where}是 {got} 个 token 的总数,旁边没有输入、输出或缓存计数:"
+        "未写明哪些是输入、哪些是输出,因此无法计价",
     ),
     "core.log-line-counts": (
         "{where} must be an object of token counts, got {got}",
@@ -381,6 +393,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.log-no-requests": (
         "{where} has no usable request in this {format} file: {lines} line(s) read, {malformed} malformed, not requests: {entries}",
         "{where}在这个 {format} 文件中没有可用的请求:读取 {lines} 行,{malformed} 行格式错误,非请求条目:{entries}",
+    ),
+    "core.log-no-requests-codex": (
+        "{where} has no event_msg token_count event that counts a token, where Codex CLI "
+        "writes its token counts",
+        "{where}中没有计有 token 的 event_msg token_count 事件,而 Codex CLI 的 token 数写在那里",
+    ),
+    "core.log-no-requests-gemini": (
+        "{where} has no response with token counts (Gemini CLI writes them in a response's tokens)",
+        "{where}中没有带 token 数的回复(Gemini CLI 把它们写在回复的 tokens 中)",
+    ),
+    "core.log-no-requests-kimi": (
+        "{where} has no StatusUpdate token_usage (Kimi CLI) or usage.record (Kimi Code) "
+        "that counts a token, where Kimi writes its token counts",
+        "{where}中没有计有 token 的 StatusUpdate token_usage(Kimi CLI)或 usage.record"
+        "(Kimi Code),而 Kimi 的 token 数写在那里",
+    ),
+    "core.log-no-requests-copilot": (
+        "{where} has no session.shutdown with model metrics nor OpenTelemetry record with "
+        "usage: Copilot CLI writes a session's token counts only there, its shutdown as "
+        "the CLI exits (a session still open, or left with /new, has none)",
+        "{where}中没有带模型指标的 session.shutdown,也没有带用量的 OpenTelemetry 记录:"
+        "Copilot CLI 只在那里写入会话的 token 数,shutdown 在 CLI 退出时写入"
+        "(仍在进行、或以 /new 离开的会话没有)",
     ),
     "core.too-large": (
         "{where} is larger than its limit of {limit} ({bytes} bytes)",

@@ -288,7 +288,9 @@ def no_requests(log: ParsedLog) -> ScenarioError:
         malformed=f"{malformed:,}",
         entries=entries or "none",
     )
-    return NoRequests([first, *log.skipped[:_NAMED_LINES]], log)
+    # Where the agent writes its counts, where it says (what the file lacks).
+    lacks = [Problem.coded("log", found.no_request)] if found and found.no_request else []
+    return NoRequests([first, *lacks, *log.skipped[:_NAMED_LINES]], log)
 
 
 def read_session(

@@ -72,6 +72,9 @@ class Agent:
     # Which files of a folder are its sessions (budgetcore.replay.logs.layouts); None: its
     # files are JSON Lines sessions of their own, each read alone.
     plan: Planner | None = None
+    # Where the agent writes its token counts, said after "no usable request" (a
+    # catalogue code; "" for none): what such a file lacks.
+    no_request: str = ""
 
 
 def _read_claude(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
@@ -104,6 +107,7 @@ AGENTS: tuple[Agent, ...] = (
         lambda o: format_of(o) == "codex",
         _read_codex,
         plan=layouts.plan_codex,
+        no_request="log-no-requests-codex",
     ),
     Agent("pi", "pi", pi.claims, pi.read_pi),
     Agent(
@@ -121,6 +125,7 @@ AGENTS: tuple[Agent, ...] = (
         ),
         missing="has no messages list",
         plan=layouts.plan_gemini,
+        no_request="log-no-requests-gemini",
     ),
     Agent("qwen-code", "Qwen Code", qwen.claims, qwen.read_qwen),
     Agent(
@@ -134,6 +139,7 @@ AGENTS: tuple[Agent, ...] = (
         ),
         missing="is its context (context.jsonl): the usage is in the wire.jsonl beside it",
         plan=layouts.plan_kimi,
+        no_request="log-no-requests-kimi",
     ),
     Agent(
         "copilot-cli",
@@ -143,6 +149,7 @@ AGENTS: tuple[Agent, ...] = (
         claims_database=copilot.claims_database,
         read_database=copilot.read_session_store,
         plan=layouts.plan_copilot,
+        no_request="log-no-requests-copilot",
     ),
     Agent(
         "opencode",

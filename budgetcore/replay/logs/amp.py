@@ -19,7 +19,7 @@ from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, millis
+from budgetcore.replay.logs.reader import LineSource, count_of, millis
 from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts
 
 __all__ = ["claims_document", "read_amp"]
@@ -37,6 +37,15 @@ def claims_document(doc: object) -> bool:
         and doc["id"].startswith("T-")
         and (isinstance(doc.get("messages"), list) or isinstance(doc.get("usageLedger"), dict))
     )
+
+
+def _total_only(counts_of: object, key: str, path: str) -> Problem | None:
+    """Why a usage of no part but a total above 0 cannot be billed: which of its
+    tokens were input and which output is not written (ccusage's own Amp test has
+    ``tokens: {total: 345}``; ccusage bills such a total as output, adapter/amp/parser.rs
+    and utils.rs ``apply_total_token_fallback`` @5816e640). None: no such total."""
+    raw = counts_of.get(key) if isinstance(counts_of, dict) else None
+    return Problem.of(path, raw, "log-total-only") if count_of(raw) else None
 
 
 def _name(raw: object) -> str | None:
@@ -97,7 +106,11 @@ def _thread(tally: Tally, doc: dict[str, Any]) -> None:
             continue
         fresh, write, read, output = found
         if not (fresh or write or read or output):
-            tally.entry("assistant message (zero usage)")
+            told = _total_only(usage, "totalTokens", "usage.totalTokens")
+            if told is not None:
+                tally.malformed(number, told)
+            else:
+                tally.entry("assistant message (zero usage)")
             continue
         time = millis(usage.get("timestamp")) or millis(m.get("timestamp"))
         tally.time("main", time)
@@ -130,7 +143,11 @@ def _thread(tally: Tally, doc: dict[str, Any]) -> None:
             continue
         write, read = cached
         if not (fresh or output or write or read):
-            tally.entry("usage ledger event (zero tokens)")
+            told = _total_only(e.get("tokens"), "total", "tokens.total")
+            if told is not None:
+                tally.malformed(number, told)
+            else:
+                tally.entry("usage ledger event (zero tokens)")
             continue
         time = millis(e.get("timestamp"))
         tally.time("main", time)

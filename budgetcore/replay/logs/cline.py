@@ -13,8 +13,13 @@ Cline's own (cline/cline ``sdk/packages/core/docs/messages-contract-v1.md``):
   cacheReads, cacheWrites, cost}`` (``tokensIn`` taken as uncached, as tokscale does);
   older Cline wrote the counts on an ``api_req_finished`` message instead. Its model is
   the message's ``modelInfo`` (``{providerId, modelId}``, written since Cline 3.3x:
-  third-party readers' fixtures); without one the request's model is unknown (so is
-  its cost; the logged one is beside).
+  third-party readers' fixtures); without one, the model the task's
+  ``task_metadata.json`` says ran at the request's time: its ``model_usage``, an entry
+  ``{ts, model_id, model_provider_id, mode}`` appended at the start of a request whenever
+  the model changed (cline/cline ``src/core/context/context-tracking/
+  ModelContextTracker.ts`` and ``src/core/task/index.ts`` ``recursivelyMakeClineRequests``
+  @40c2e5341e; written since April 2025, when messages named no model yet). With
+  neither, the request's model is unknown (so is its cost; the logged one is beside).
 
 Records in the ledger: the document, and each message.
 """
@@ -30,7 +35,13 @@ from budgetcore.errors import NonFinite, Problem
 from budgetcore.inputs.numbers import read_number
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
-from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts, registry_name
+from budgetcore.replay.logs.tally import (
+    NOT_A_DOCUMENT,
+    Tally,
+    counts,
+    document_of,
+    registry_name,
+)
 
 __all__ = ["claims_document", "read_cline"]
 
@@ -40,12 +51,24 @@ _NOT_OBJECT = Problem.coded("", "log-line-not-object")
 
 
 def claims_document(doc: object) -> bool:
-    """A Cline v4 messages file, or a v3 ui_messages array (``say`` / ``ask`` items)."""
+    """A Cline v4 messages file, or a v3 ui_messages array (``say`` / ``ask`` items). A
+    messages file without its header (agentsview's Cline sample: ``{"messages": [...]}``)
+    is told by its messages: an assistant one with Cline's ``metrics`` or ``modelInfo``."""
     if isinstance(doc, dict):
-        return (
-            isinstance(doc.get("messages"), list)
-            and ("agent" in doc or doc.get("version") == 1)
-            and isinstance(doc.get("sessionId"), str)
+        messages = doc.get("messages")
+        if not isinstance(messages, list):
+            return False
+        headed = ("agent" in doc or doc.get("version") == 1) and isinstance(
+            doc.get("sessionId"), str
+        )
+        return headed or any(
+            isinstance(m, dict)
+            and m.get("role") == "assistant"
+            and (
+                isinstance(m.get("metrics"), dict)
+                or (isinstance(m.get("modelInfo"), dict) and "id" in m["modelInfo"])
+            )
+            for m in messages[:50]
         )
     return (
         isinstance(doc, list)
@@ -64,10 +87,56 @@ def _time(raw: object) -> int | None:
     return millis(raw)
 
 
+def _model_usage(doc: object) -> list[tuple[int | None, str]]:
+    """A task_metadata.json's ``model_usage``: (time, model as the registry names it)
+    for each entry naming a model, in the order written."""
+    entries = doc.get("model_usage") if isinstance(doc, dict) else None
+    out = []
+    for e in entries if isinstance(entries, list) else ():
+        model = e.get("model_id") if isinstance(e, dict) else None
+        if isinstance(e, dict) and isinstance(model, str) and model.strip():
+            provider = e.get("model_provider_id")
+            prefix = (provider,) if isinstance(provider, str) else ()
+            out.append((_time(e.get("ts")), registry_name(model.strip(), prefix)))
+    return out
+
+
+def _ran_at(used: list[tuple[int | None, str]], time: int | None) -> str | None:
+    """The model the task ran at ``time``: its only one, else the last entry written at
+    or before it (Cline writes one as a request starts, before its api_req_started).
+    None before the first, or with no time to tell them apart."""
+    models = {m for _t, m in used}
+    if len(models) == 1:
+        return next(iter(models))
+    found = None
+    for at, model in used:
+        if at is None or time is None:
+            return None
+        if at > time:
+            break
+        found = model
+    return found
+
+
 def read_cline(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
     tally = Tally("cline")
-    for name, stream in files:
+    # The task's models first: the metadata is read before the messages it prices.
+    meta: dict[int, object] = {}
+    used: list[tuple[int | None, str]] = []
+    for k, (name, stream) in enumerate(files):
+        if name.rsplit("/", 1)[-1] == "task_metadata.json":
+            meta[k] = document_of(stream, what)
+            used = _model_usage(meta[k])
+    for k, (name, stream) in enumerate(files):
         tally.open(name)
+        if k in meta:  # one record in the ledger
+            tally.record()
+            value = meta[k]
+            if isinstance(value, Problem):
+                tally.malformed(1, value)
+            else:
+                tally.entry("task_metadata.json (model_usage)")
+            continue
         doc = tally.document(stream, what)
         if doc is NOT_A_DOCUMENT:
             continue
@@ -78,7 +147,7 @@ def read_cline(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
             _v4(tally, doc["messages"], series)
         elif isinstance(doc, list):
             tally.entry("ui_messages document")
-            _v3(tally, doc)
+            _v3(tally, doc, used)
         else:
             tally.entry("document that is not a Cline task")
     return tally.session(files[0][0] if files else "")
@@ -136,7 +205,7 @@ def _v3_model(m: dict[str, Any]) -> str | None:
     return registry_name(model.strip(), (provider,) if isinstance(provider, str) else ())
 
 
-def _v3(tally: Tally, messages: list[Any]) -> None:
+def _v3(tally: Tally, messages: list[Any], used: list[tuple[int | None, str]]) -> None:
     for number, m in enumerate(messages, start=2):
         tally.record()
         if not isinstance(m, dict):
@@ -173,7 +242,7 @@ def _v3(tally: Tally, messages: list[Any]) -> None:
             cache_read=read,
             cache_write=write,
             output=output,
-            model=_v3_model(m),
+            model=_v3_model(m) or _ran_at(used, time),
             time=time,
             logged_cost=_cost(info.get("cost")),
         )

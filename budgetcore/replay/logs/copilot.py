@@ -6,10 +6,11 @@
   ``{"type", "data", "timestamp"}``. Only ``session.shutdown`` carries usage, as
   ``modelMetrics.<model>.usage.{inputTokens, outputTokens, cacheReadTokens,
   cacheWriteTokens}`` totals for one process lifetime (a resumed session appends another
-  shutdown; they add up). So the file is totals-only: measured, never replayed turn by
-  turn. ``inputTokens`` is taken to hold the cache reads, as Copilot's session store's
-  ``input_tokens`` does (RUNTIMES.md; unconfirmed for the shutdown metrics).
-  ``session.compaction_start`` is a compaction.
+  shutdown; they add up: a resumed process starts its usage from 0, github/copilot-cli
+  #3994 on 1.0.67, #524; ccusage 20.0.24 takes them as cumulative). So the file is
+  totals-only: measured, never replayed turn by turn. ``inputTokens`` is taken to hold
+  the cache reads, as Copilot's session store's ``input_tokens`` does (RUNTIMES.md;
+  unconfirmed for the shutdown metrics). ``session.compaction_start`` is a compaction.
 - **session-store.db** (``~/.copilot/session-store.db``): one request per row of
   ``assistant_usage_events`` (tokscale ``copilot_session_store.rs``); ccusage does not
   read it. A folder that holds it reads it instead of the events.jsonl totals.
@@ -17,9 +18,10 @@
   @5816e640): a line with ``attributes`` holding ``gen_ai.usage.*`` is a request: a
   ``chat`` span first; an inference-details log, an agent-turn log or an
   ``invoke_agent`` span only where no higher source covers its trace or response id
-  (then it is a copy). ``gen_ai.usage.input_tokens`` holds the cache reads
-  (``cache_read.input_tokens``); the reasoning tokens are part of the output. Each
-  conversation (``gen_ai.conversation.id``, ...; else the trace) is a series.
+  (then it is a copy). ``gen_ai.usage.input_tokens`` holds the cache reads and writes
+  (``cache_read.input_tokens``, ``cache_creation.input_tokens``); the reasoning tokens
+  are part of the output. Each conversation (``gen_ai.conversation.id``, ...; else the
+  trace) is a series.
 """
 
 from __future__ import annotations
@@ -287,10 +289,20 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
             prompt = _number(attrs, "gen_ai.usage.input_tokens")
             output = _number(attrs, "gen_ai.usage.output_tokens")
             read = min(_number(attrs, "gen_ai.usage.cache_read.input_tokens"), prompt)
-            write = _number(
-                attrs,
-                "gen_ai.usage.cache_write.input_tokens",
-                "gen_ai.usage.cache_creation.input_tokens",
+            # The cache writes are in the input count too, as the reads are: OpenTelemetry's
+            # GenAI conventions (gen_ai.usage.cache_creation.input_tokens / cache_write:
+            # "SHOULD be included in gen_ai.usage.input_tokens"), and a live Copilot CLI
+            # 1.0.80 export's chat span, 19,335 input = 8,888 read + 10,437 written + 10
+            # (RandomCodeSpace/aiusage-core's copilot adapter test, shape copied from
+            # ~/.copilot/otel). ccusage 20.0.24 takes out the reads only and bills the
+            # written tokens twice, as input and as cache writes.
+            write = min(
+                _number(
+                    attrs,
+                    "gen_ai.usage.cache_write.input_tokens",
+                    "gen_ai.usage.cache_creation.input_tokens",
+                ),
+                prompt - read,
             )
             reasoning = _number(
                 attrs, "gen_ai.usage.reasoning.output_tokens", "gen_ai.usage.reasoning_tokens"
@@ -305,7 +317,7 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
             (
                 number,
                 source,
-                (prompt - read, read, write, output, reasoning),
+                (prompt - read - write, read, write, output, reasoning),
                 trace,
                 _attr(attrs, "gen_ai.response.id"),
                 model,

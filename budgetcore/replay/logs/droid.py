@@ -17,10 +17,10 @@ from collections.abc import Sequence
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, millis
+from budgetcore.replay.logs.reader import LineSource, decoded_lines, millis
 from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts, registry_name
 
-__all__ = ["TOTALS_WHY", "claims", "claims_document", "model_name", "read_droid"]
+__all__ = ["TOTALS_WHY", "claims", "claims_document", "exec_output", "model_name", "read_droid"]
 
 TOTALS_WHY = "Droid records each session's token totals, not its requests"
 _USAGE = ("inputTokens", "cacheCreationTokens", "cacheReadTokens", "outputTokens", "thinkingTokens")
@@ -29,8 +29,29 @@ _USAGE = ("inputTokens", "cacheCreationTokens", "cacheReadTokens", "outputTokens
 def claims(obj: dict[str, object]) -> bool:
     """A line of a Droid transcript (``<id>.jsonl``): its first, ``session_start``
     (agent-sessions' Droid fixtures; ccusage reads the settings file only). Its other
-    lines look like pi's entries, so the transcript is told by this one."""
-    return obj.get("type") == "session_start" and "id" in obj and "uuid" not in obj
+    lines look like pi's entries, so the transcript is told by this one. Or a line of
+    ``droid exec``'s output (:func:`exec_output`), told apart so that it is named."""
+    if obj.get("type") == "session_start":
+        return "id" in obj and "uuid" not in obj
+    return exec_output(obj)
+
+
+def exec_output(obj: dict[str, object]) -> bool:
+    """A line of ``droid exec --output-format stream-json``'s output (captured from its
+    standard output: not a session of the data folder): its ``completion`` line with
+    ``finalText``, or its ``system`` / ``init`` line with ``reasoning_effort``
+    (jazzyalex/agent-sessions ``Resources/Fixtures/stage0/agents/droid/stream_json_*``
+    @651e854f). The init line names its session ``sessionId`` as Claude Code's lines do,
+    so without this it was read as a Claude Code file."""
+    kind = obj.get("type")
+    if kind == "completion":
+        return "finalText" in obj
+    return (
+        kind == "system"
+        and obj.get("subtype") == "init"
+        and "reasoning_effort" in obj
+        and "uuid" not in obj
+    )
 
 
 def claims_document(doc: object) -> bool:
@@ -50,7 +71,14 @@ def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
     """``files[0]`` the settings file, then the transcript (when there is one). A
     transcript alone has no usage: said so, naming the file that holds it."""
     if files and files[0][0].endswith(".jsonl"):
-        raise ScenarioError([Problem.coded(what, "log-droid-transcript-alone")])
+        # Which of the two Droid files with no usage of a session this is: the first
+        # line either claims says.
+        code = "log-droid-transcript-alone"
+        for _number, obj in decoded_lines(files[0][1], what):
+            if isinstance(obj, dict) and claims(obj):
+                code = "log-droid-exec-output" if exec_output(obj) else code
+                break
+        raise ScenarioError([Problem.coded(what, code)])
     tally = Tally("droid")
     for i, (name, stream) in enumerate(files):
         tally.open(name)

@@ -234,14 +234,16 @@ def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 
 def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
-    """v4 ``sessions/<id>/<id>.messages.json``, v3 ``tasks/<task>/ui_messages.json``."""
-    return Claim(
-        tuple(
-            SessionFiles(p, (p,))
-            for p in paths
-            if p.endswith(".messages.json") or p.rsplit("/", 1)[-1] == "ui_messages.json"
-        )
-    )
+    """v4 ``sessions/<id>/<id>.messages.json``, v3 ``tasks/<task>/ui_messages.json``
+    with the task's ``task_metadata.json`` where there is one (the models it ran)."""
+    out = []
+    for p in paths:
+        if p.endswith(".messages.json"):
+            out.append(SessionFiles(p, (p,)))
+        elif p.rsplit("/", 1)[-1] == "ui_messages.json":
+            meta = p.removesuffix("ui_messages.json") + "task_metadata.json"
+            out.append(SessionFiles(p, (p, meta) if meta in present else (p,)))
+    return Claim(tuple(out))
 
 
 def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:

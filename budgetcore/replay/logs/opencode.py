@@ -394,7 +394,13 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
 
     out = []
     try:
-        parents = dict(_rows(db, "SELECT id, parent_id FROM session"))
+        tables = {str(r[0]) for r in _rows(db, "SELECT name FROM sqlite_master")}
+        # OpenCode's v2 store names its sessions' table session_v2 and has no message
+        # table: its messages are session_message's rows alone (a beta's database,
+        # whr819987540/agentsview internal/parser/testdata/opencode_v2/beta.sql
+        # @89c7d8d9, "captured from OpenCode 0.0.0-beta-19381"; ccusage 20.0.24 reads it).
+        sessions = "session" if "session" in tables else "session_v2"
+        parents = dict(_rows(db, f"SELECT id, parent_id FROM {sessions}"))
 
         def root(sid: str) -> str:
             seen = set()
@@ -407,8 +413,8 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             return {str(r[1]) for r in _rows(db, f"PRAGMA table_info({table})")}
 
         # Each table read: its name, its columns, the kind its rows stand for and which.
-        reads = [("message", columns_of("message"), "NULL", "")]
-        tables = {str(r[0]) for r in _rows(db, "SELECT name FROM sqlite_master")}
+        has_message = "message" in tables
+        reads = [("message", columns_of("message"), "NULL", "")] if has_message else []
         if "session_message" in tables:
             # OpenCode's newer session_message table (packages/core/src/session/sql.ts):
             # a row's type is its role, its data the message's JSON; ccusage 20.0.24
@@ -421,7 +427,7 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                     "session_message",
                     columns_of("session_message"),
                     "type",
-                    " WHERE id NOT IN (SELECT id FROM message)",
+                    " WHERE id NOT IN (SELECT id FROM message)" if has_message else "",
                 )
             )
         source = " UNION ALL ".join(
@@ -603,4 +609,6 @@ def _by_rowid(db: Any, keys: Any, fetch: list[str]) -> Iterator[list[Any]]:
 
 
 def claims_database(tables: frozenset[str]) -> bool:
-    return {"message", "session"} <= tables
+    """OpenCode's tables: ``session`` and ``message`` (``session_message`` beside them
+    in newer versions), or the v2 store's ``session_v2`` and ``session_message``."""
+    return {"message", "session"} <= tables or {"session_message", "session_v2"} <= tables

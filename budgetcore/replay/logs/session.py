@@ -263,6 +263,12 @@ def run_session(
     """Measure and (unless ``replay_it`` is False) replay one session. ``scenario``
     None: the log's own model (:func:`log_model`), whose prices also bill the replay
     when ``options`` give none."""
+    if not log.series:
+        # A database's session with nothing billed (a Goose row of no tokens): no
+        # series to measure, said as for a file with no request (the page's check too).
+        from budgetcore.replay.logs import no_requests  # noqa: PLC0415
+
+        raise no_requests(log)
     if log.totals_only:
         # Per-model totals, no requests: measured, never replayed (and no request
         # count is made up for them), so no backtest either.

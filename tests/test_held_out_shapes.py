@@ -1,0 +1,222 @@
+"""Shapes found in held-out public session files of other projects (issue 40's check,
+docs/replay.md "Other agents"), each held here by a fixture in the real shape with
+placeholder numbers; tests/test_agents_ccusage.py holds the same fixtures to ccusage
+20.0.24."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from budgetcore.errors import ScenarioError
+from budgetcore.replay.logs import detect_format, read_session, read_sessions
+from budgetcore.replay.logs.session import run_session
+from tests.helpers import run_cli
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
+
+
+def test_an_opencode_v2_store_database_is_read_from_its_session_message_rows() -> None:
+    """OpenCode's v2 store (session_v2 and session_message, no session or message
+    table: a database of OpenCode 0.0.0-beta-19381 in agentsview's tests) was refused
+    as "not one of an agent we read", where ccusage 20.0.24 reads it. Every row is a
+    line of the ledger; the child session (parent_id in session_v2) is a series."""
+    path = LOGS / "opencode" / "v2-store" / "opencode" / "opencode.db"
+    with path.open("rb") as stream:
+        (log,) = read_sessions([("opencode/opencode.db", stream)])
+    assert log.format == "opencode"
+    assert log.name == "opencode/opencode.db#ses_" + "a" * 26
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (5, 5)
+    assert dict(ledger.entries) == {"user message": 2}
+    assert len(log.main.requests) == 2
+    (child,) = [s for s in log.series if s.name != "main"]
+    assert child.name == "subagent:ses_" + "b" * 26
+    assert len(child.requests) == 1
+    assert [r.model for r in log.main.requests] == ["claude-sonnet-4-5"] * 2
+
+
+def test_droid_exec_output_is_named_not_read_as_a_claude_code_file() -> None:
+    """``droid exec --output-format stream-json``'s captured output (agent-sessions'
+    Droid stream_json fixtures) was "no usable request in this Claude Code file" (its
+    init line names a ``sessionId``) or "not a session log of an agent we read". It is
+    Droid's, and says it is no session and where Droid keeps a session's totals."""
+    path = LOGS / "droid" / "exec-output.jsonl"
+    assert detect_format(path.read_bytes()) == "droid"
+    with path.open("rb") as stream, pytest.raises(ScenarioError) as caught:
+        read_sessions([("exec-output.jsonl", stream)])
+    (problem,) = caught.value.problems
+    assert problem.rule == (
+        "is the output of droid exec (stream-json), not a Droid session: Droid keeps each "
+        "session's token totals in <id>.settings.json in ~/.factory/sessions"
+    )
+    # Without the init line, the completion line still tells it.
+    tail = b"\n".join(path.read_bytes().splitlines()[1:]).replace(b"sessionId", b"session_id")
+    assert detect_format(tail) == "droid"
+
+
+def test_an_amp_usage_with_only_a_total_is_listed_not_read_as_zero_tokens() -> None:
+    """An Amp ledger event ``tokens: {total: 345}`` (ccusage's own Amp test) was "usage
+    ledger event (zero tokens)": 345 tokens read as none. It is malformed now, its
+    reason the total and what is missing; the thread's other request is read."""
+    path = LOGS / "amp" / "total-only" / "amp" / "threads"
+    (thread,) = path.iterdir()
+    with thread.open("rb") as stream:
+        (log,) = read_sessions([(thread.name, stream)])
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (5, 5)
+    assert "usage ledger event (zero tokens)" not in dict(ledger.entries)
+    assert len(log.main.requests) == 1
+    assert ledger.malformed == (5,)
+    (problem,) = log.skipped
+    assert problem.path.endswith("tokens.total")
+    assert problem.rule == (
+        "is a total of 345 tokens with no input, output or cache count beside it: which "
+        "were input and which output is not written, so it cannot be priced"
+    )
+
+
+def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:
+    """A Goose row with every count 0 (a session opened and closed with no model call,
+    as in a Goose database another project's demo builds) had no series, and the
+    command line stopped with "internal error ... IndexError" for the whole database.
+    It is a session with no usable request now; the other session is measured."""
+    folder = LOGS / "goose" / "no-tokens"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    lines = [json.loads(line) for line in result.out.strip().splitlines()]
+    total = lines[-1]["total"]
+    assert (total["sessions"], total["sessions_read"]) == (2, 1)
+    (unread,) = total["sessions_unreadable"]
+    assert unread["session"] == "sessions.db#20260422_1"
+    assert unread["problems"] == [
+        "log has no usable request in this Goose file: 1 line(s) read, 0 malformed, "
+        "not requests: session (no tokens) 1"
+    ]
+    assert total["measured"]["input"] == 7500
+    with (folder / "sessions.db").open("rb") as stream:
+        _read, empty = read_sessions([("sessions.db", stream)])
+    with pytest.raises(ScenarioError):
+        run_session(empty.name, empty, scenario=None, options=None, replay_it=False)
+
+
+def test_a_cline_v3_task_takes_its_models_from_task_metadata() -> None:
+    """Cline's ui messages named no model from April to November 2025, but the task's
+    task_metadata.json did (``model_usage``, an entry as a request starts whenever the
+    model changed: cline ModelContextTracker.ts); the requests' models, and so their
+    cost, were unknown. Each request now takes the model that ran at its time, read
+    with the folder or with the ui_messages.json given alone."""
+    task = LOGS / "cline" / "v3-task-metadata"
+    for given in (task, task / "tasks" / "cline-task-3" / "ui_messages.json"):
+        result = run_cli(["replay", "--log", str(given), "--usage", "--format", "jsonl"])
+        assert result.code == 0, result.err
+        log = json.loads(result.out.strip().splitlines()[0])["summary"]["log"]
+        assert log["ledger"][-1]["entries"] == {"task_metadata.json (model_usage)": 1}
+        measured = log["measured"]
+        by_model = {m["model"]: (m["requests"], m["input"], m["cost"]) for m in measured["models"]}
+        assert by_model == {
+            "claude-sonnet-4-20250514": (1, 400, "0.01050000"),
+            "claude-3-5-haiku-20241022": (1, 300, "0.00072000"),
+        }
+        assert measured["cost"] == "0.01122000"
+
+
+def test_a_cline_messages_file_without_its_header_is_read() -> None:
+    """agentsview's Cline sample is ``{"messages": [...]}`` alone (no version, agent nor
+    sessionId): "no agent we read writes" it. Its assistant messages' ``metrics`` are
+    Cline's: read, the model carried on to the next message as for a headed file."""
+    (path,) = (LOGS / "cline" / "v4-headerless").rglob("*.messages.json")
+    assert detect_format(path.read_bytes()) == "cline"
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    first, second = log.main.requests
+    assert (first.input, first.cache_read, first.output) == (1000, 3000, 150)
+    assert (second.input, second.cache_read, second.output) == (1000, 4000, 80)
+    assert first.model == second.model == "claude-sonnet-4-5"
+
+
+def test_copilot_otel_input_holds_the_cache_writes_as_it_holds_the_reads() -> None:
+    """OpenTelemetry's GenAI conventions put the cache reads and writes in
+    ``gen_ai.usage.input_tokens``, and a live Copilot CLI 1.0.80 export does (19,335 =
+    8,888 read + 10,437 written + 10, in aiusage-core's test of it). The written tokens
+    were billed twice: as uncached input and as cache writes."""
+    (path,) = (LOGS / "copilot" / "otel-cache-write").rglob("*.jsonl")
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    first, second = log.main.requests
+    assert (first.input, first.cache_read, first.cache_write, first.output) == (
+        5,
+        9000,
+        11000,
+        200,
+    )
+    assert (second.input, second.cache_read, second.cache_write) == (5, 10000, 0)
+    (ledger,) = log.ledger
+    assert ledger.accounted == ledger.lines == 6
+
+
+@pytest.mark.parametrize(
+    ("agent", "lines", "code"),
+    [
+        (
+            "codex",
+            [
+                '{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x"}}',
+                '{"timestamp":"2026-01-01T00:00:01Z","type":"response_item","payload":'
+                '{"type":"message","role":"assistant","content":[]}}',
+            ],
+            "log-no-requests-codex",
+        ),
+        (
+            "gemini-cli",
+            [
+                '{"sessionId":"s","projectHash":"h","startTime":"2026-01-01T00:00:00Z"}',
+                '{"id":"a1","timestamp":"2026-01-01T00:00:01Z","type":"gemini","content":"x"}',
+            ],
+            "log-no-requests-gemini",
+        ),
+        (
+            "kimi-cli",
+            [
+                '{"type": "metadata", "protocol_version": "1.3"}',
+                '{"timestamp": 1704067200.0, "message": {"type": "TurnBegin", "payload": {}}}',
+            ],
+            "log-no-requests-kimi",
+        ),
+    ],
+)
+def test_a_file_with_no_request_says_where_its_agent_writes_the_counts(
+    agent: str, lines: list[str], code: str
+) -> None:
+    """Held-out files of Codex (agentsview's rollouts without token_count), Gemini CLI
+    (responses without tokens), Kimi (a wire without StatusUpdate) and Copilot CLI
+    (events.jsonl without session.shutdown) said "no usable request" and listed their
+    entries, not what they lacked: a second line now says where the agent writes its
+    token counts."""
+    with pytest.raises(ScenarioError) as caught:
+        read_session([("log.jsonl", "\n".join(lines) + "\n")])
+    first, lacks = caught.value.problems
+    assert first.code == "log-no-requests"
+    assert (
+        dict(first.params)["format"]
+        == {
+            "codex": "Codex CLI",
+            "gemini-cli": "Gemini CLI",
+            "kimi-cli": "Kimi CLI",
+        }[agent]
+    )
+    assert lacks.code == code
+
+
+def test_a_copilot_session_without_shutdown_says_copilot_writes_its_counts_there() -> None:
+    folder = LOGS / "copilot" / "events-open"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    (unread,) = json.loads(result.out.strip().splitlines()[-1])["total"]["sessions_unreadable"]
+    assert unread["problems"][1] == (
+        "log has no session.shutdown with model metrics nor OpenTelemetry record with "
+        "usage: Copilot CLI writes a session's token counts only there, its shutdown as "
+        "the CLI exits (a session still open, or left with /new, has none)"
+    )
