@@ -60,7 +60,14 @@ from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, millis
 from budgetcore.replay.logs.records import ABSENT, Shape
-from budgetcore.replay.logs.tally import Tally, counts, document_of, lines_of, registry_name
+from budgetcore.replay.logs.tally import (
+    Row,
+    Tally,
+    counts,
+    document_of,
+    lines_of,
+    registry_name,
+)
 
 __all__ = ["GUESSED", "K2_6_FROM_MS", "KIMI_FOR_CODING", "claims", "read_kimi"]
 
@@ -240,8 +247,22 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
             model = fixed[series] = None if model == KIMI_FOR_CODING else model
         return model_at(time) if model is None else model
 
+    # The requests of the series being read, handed to the ledger at once
+    # (Tally.requests_of: a keyword call of Tally.request per request cost about a
+    # microsecond), before anything that counts them (a compaction, Kimi Code's
+    # records), before another series' and at each batch's end: the ledger gets them in
+    # the order read, and a series is made known at its first request, as
+    # Tally.request does (Tally.stamps).
+    pending: list[Row] = []
+    pending_series = ""
+
+    def hand_over() -> None:
+        if pending:
+            tally.requests_of(pending_series, pending)
+            pending.clear()
+
     for i, (name, stream) in enumerate(files):
-        tally.open(name)
+        here = tally.open(name)
         if i in others:  # one record each, in the ledger in the files' order
             tally.record()
             value = others[i]
@@ -259,6 +280,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
         entry, timed = tally.entry, tally.time  # bound once: called for nearly every line
         for number, rec in tally.record_lines(stream, what, LINE, steps=True):
             if not number:  # a batch's end (Tally.record_lines): the import may stop here
+                hand_over()
                 yield
                 continue
             message = rec.message
@@ -267,6 +289,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 continue
             if message is ABSENT:
                 if isinstance(rec.type, str):
+                    hand_over()
                     _code_record(tally, number, rec, own, model_of, begun=begun)
                     continue
                 message = None
@@ -289,6 +312,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
             timed(series, time)
             if kind == "CompactionBegin":
                 entry(label)
+                hand_over()
                 tally.compaction(number, series=series, time=time)
                 continue
             payload = message.payload
@@ -335,16 +359,14 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 tally.duplicate("a subagent's step, in its own wire and the session's")
                 continue
             seen.add(key)
-            tally.request(
-                number,
-                series=series,
-                input=fresh,
-                cache_read=read,
-                cache_write=write,
-                output=output,
-                model=model_of(series, time),
-                time=time,
+            if series != pending_series:
+                hand_over()
+                pending_series = series
+                tally.stamps(series)
+            pending.append(
+                (number, fresh, read, output, 0, model_of(series, time), time, None, here, write)
             )
+        hand_over()
     if not assumed:
         tally.model_assumed = ""
     return tally.session(files[0][0] if files else "")
