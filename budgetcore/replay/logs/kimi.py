@@ -252,14 +252,21 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
     # microsecond), before anything that counts them (a compaction, Kimi Code's
     # records), before another series' and at each batch's end: the ledger gets them in
     # the order read, and a series is made known at its first request, as
-    # Tally.request does (Tally.stamps).
+    # Tally.request does (Tally.stamps). The lines that are no request are counted
+    # the same way (Tally.entries, in C), each kind first seen where Tally.entry would
+    # have seen it first: every entry of the wire's lines goes through the list.
     pending: list[Row] = []
     pending_series = ""
+    kinds: list[str] = []
+    stamps: dict[str, list[tuple[str | None, int]]] = {}  # series -> its times
 
     def hand_over() -> None:
         if pending:
             tally.requests_of(pending_series, pending)
             pending.clear()
+        if kinds:
+            tally.entries(kinds)
+            kinds.clear()
 
     for i, (name, stream) in enumerate(files):
         here = tally.open(name)
@@ -277,7 +284,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
         if i > 0:
             parts = name.split("/")
             own = f"subagent:{parts[-2] if len(parts) > 1 else name}"
-        entry, timed = tally.entry, tally.time  # bound once: called for nearly every line
+        entry = kinds.append  # called for nearly every line
         for number, rec in tally.record_lines(stream, what, LINE, steps=True):
             if not number:  # a batch's end (Tally.record_lines): the import may stop here
                 hand_over()
@@ -309,7 +316,11 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 entry("(no message type)")
                 continue
             label = kind if series == own else f"SubagentEvent/{kind}"
-            timed(series, time)
+            if time is not None:  # Tally.time's rule, without its call per line
+                times = stamps.get(series)
+                if times is None:
+                    times = stamps[series] = tally.stamps(series)
+                times.append((None, time))
             if kind == "CompactionBegin":
                 entry(label)
                 hand_over()
