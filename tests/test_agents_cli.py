@@ -5,6 +5,7 @@ many sessions, and the messages for files we cannot read."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 from decimal import Decimal
@@ -16,7 +17,7 @@ from budgetcore.cli import replay_cmds
 from budgetcore.errors import ScenarioError
 from budgetcore.inputs import text
 from budgetcore.replay import logs
-from budgetcore.replay.logs import detect_format, parse_log
+from budgetcore.replay.logs import detect_format, kimi, parse_log, reader, tally
 from tests.helpers import run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
@@ -639,3 +640,28 @@ def test_a_kimi_step_id_that_is_not_a_string_is_a_malformed_line_not_an_internal
     assert result.code == 2, result
     assert "message.payload.message_id must be a string, an integer or null" in result.err
     assert "internal error" not in result.err
+
+
+def test_a_bad_count_in_a_kimi_subagent_event_names_the_events_own_field() -> None:
+    """A SubagentEvent's step carries its counts under ``message.payload.event.payload``;
+    a count there that is not one is named at that path (the message named
+    ``message.payload.token_usage``, the outer event's, until the counts were read by
+    the record's shape), with msgspec and without it alike."""
+    step = {"type": "StatusUpdate", "payload": {"token_usage": {"input_other": -1, "output": 3}}}
+    lines = [
+        {"timestamp": 1764000020, "message": {"type": "TurnBegin", "payload": {}}},
+        {
+            "timestamp": 1764000021,
+            "message": {"type": "SubagentEvent", "payload": {"agent_id": "a1", "event": step}},
+        },
+    ]
+    data = b"".join(json.dumps(x).encode() + b"\n" for x in lines)
+    for compiled in (False, True):
+        with pytest.MonkeyPatch.context() as mp:
+            if compiled:
+                mp.setattr(tally, "compiled_from", lambda line, size=0: True)
+            else:
+                mp.setattr(tally, "record_batches", lambda shape: None)
+            log = reader.finish(kimi.read_kimi([("wire.jsonl", io.BytesIO(data))]))
+        paths = [p.path for p in log.skipped]
+        assert paths == ["line 2: message.payload.event.payload.token_usage.input_other"]

@@ -203,7 +203,18 @@ class _Reader:
             node = mid if mid in parent else None
             # The file of its first copy.
             rows.append(
-                (line, fresh + tool, cached, output + thoughts, thoughts, model, time, node, file)
+                (
+                    line,
+                    fresh + tool,
+                    cached,
+                    output + thoughts,
+                    thoughts,
+                    model,
+                    time,
+                    node,
+                    file,
+                    0,
+                )
             )
         for (file, kind), n in unbilled.items():
             kinds = t.files[file].kinds

@@ -60,7 +60,14 @@ from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, millis
 from budgetcore.replay.logs.records import ABSENT, Shape
-from budgetcore.replay.logs.tally import Tally, counts, document_of, lines_of, registry_name
+from budgetcore.replay.logs.tally import (
+    Row,
+    Tally,
+    counts,
+    document_of,
+    lines_of,
+    registry_name,
+)
 
 __all__ = ["GUESSED", "K2_6_FROM_MS", "KIMI_FOR_CODING", "claims", "read_kimi"]
 
@@ -69,8 +76,14 @@ __all__ = ["GUESSED", "K2_6_FROM_MS", "KIMI_FOR_CODING", "claims", "read_kimi"]
 #: line with Kimi Code's flat keys beside Kimi CLI's. A line without ``message`` is told
 #: from one whose message is null (Kimi Code's records have none).
 _STEP = ("token_usage", "message_id", "max_context_tokens")
-INNER = Shape("KimiInner", ("type", "payload"), (("payload", Shape("KimiStep", _STEP)),))
-PAYLOAD = Shape("KimiPayload", (*_STEP, "agent_id", "event"), (("event", INNER),))
+#: A step's ``token_usage``, read as counts (records.Shape.counts): with msgspec its four
+#: integers are checked in C as the line is decoded, where a call of ``counts`` per
+#: request cost about a microsecond; the Problem of a bad one is the same either way.
+_USAGE = ("input_other", "input_cache_read", "input_cache_creation", "output")
+USAGE = Shape("KimiUsage", _USAGE, counts=True)
+_COUNTED = (("token_usage", USAGE),)
+INNER = Shape("KimiInner", ("type", "payload"), (("payload", Shape("KimiStep", _STEP, _COUNTED)),))
+PAYLOAD = Shape("KimiPayload", (*_STEP, "agent_id", "event"), (("event", INNER), *_COUNTED))
 MESSAGE = Shape("KimiMessage", ("type", "payload"), (("payload", PAYLOAD),))
 LINE = Shape(
     "KimiLine",
@@ -81,7 +94,6 @@ LINE = Shape(
 
 #: ccusage ``adapter/kimi/parser.rs`` KIMI_FOR_CODING_K2_6_CUTOFF_MS.
 K2_6_FROM_MS = 1_776_698_890_072
-_USAGE = ("input_other", "input_cache_read", "input_cache_creation", "output")
 _CODE_USAGE = ("inputOther", "inputCacheRead", "inputCacheCreation", "output")
 #: Kimi Code's provider prefix on its own subscription's model ("kimi-code/kimi-for-coding").
 _CODE_PREFIX = "kimi-code/"
@@ -235,8 +247,29 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
             model = fixed[series] = None if model == KIMI_FOR_CODING else model
         return model_at(time) if model is None else model
 
+    # The requests of the series being read, handed to the ledger at once
+    # (Tally.requests_of: a keyword call of Tally.request per request cost about a
+    # microsecond), before anything that counts them (a compaction, Kimi Code's
+    # records), before another series' and at each batch's end: the ledger gets them in
+    # the order read, and a series is made known at its first request, as
+    # Tally.request does (Tally.stamps). The lines that are no request are counted
+    # the same way (Tally.entries, in C), each kind first seen where Tally.entry would
+    # have seen it first: every entry of the wire's lines goes through the list.
+    pending: list[Row] = []
+    pending_series = ""
+    kinds: list[str] = []
+    stamps: dict[str, list[tuple[str | None, int]]] = {}  # series -> its times
+
+    def hand_over() -> None:
+        if pending:
+            tally.requests_of(pending_series, pending)
+            pending.clear()
+        if kinds:
+            tally.entries(kinds)
+            kinds.clear()
+
     for i, (name, stream) in enumerate(files):
-        tally.open(name)
+        here = tally.open(name)
         if i in others:  # one record each, in the ledger in the files' order
             tally.record()
             value = others[i]
@@ -251,9 +284,10 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
         if i > 0:
             parts = name.split("/")
             own = f"subagent:{parts[-2] if len(parts) > 1 else name}"
-        entry, timed = tally.entry, tally.time  # bound once: called for nearly every line
+        entry = kinds.append  # called for nearly every line
         for number, rec in tally.record_lines(stream, what, LINE, steps=True):
             if not number:  # a batch's end (Tally.record_lines): the import may stop here
+                hand_over()
                 yield
                 continue
             message = rec.message
@@ -262,6 +296,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 continue
             if message is ABSENT:
                 if isinstance(rec.type, str):
+                    hand_over()
                     _code_record(tally, number, rec, own, model_of, begun=begun)
                     continue
                 message = None
@@ -281,9 +316,14 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 entry("(no message type)")
                 continue
             label = kind if series == own else f"SubagentEvent/{kind}"
-            timed(series, time)
+            if time is not None:  # Tally.time's rule, without its call per line
+                times = stamps.get(series)
+                if times is None:
+                    times = stamps[series] = tally.stamps(series)
+                times.append((None, time))
             if kind == "CompactionBegin":
                 entry(label)
+                hand_over()
                 tally.compaction(number, series=series, time=time)
                 continue
             payload = message.payload
@@ -291,11 +331,12 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
             if kind != "StatusUpdate" or usage is None:
                 entry(label if kind != "StatusUpdate" else f"{label} (no token usage)")
                 continue
-            found = counts(usage, _USAGE, "message.payload.token_usage")
-            if isinstance(found, Problem):
-                tally.malformed(number, found)
+            if usage.__class__ is Problem:
+                tally.malformed(number, usage)
                 continue
-            fresh, read, write, output = found
+            fresh, read = usage.input_other, usage.input_cache_read
+            write, output = usage.input_cache_creation, usage.output
+            found = (fresh, read, write, output)
             if not (fresh or read or write or output):
                 entry(f"{label} (zero usage)")
                 continue
@@ -329,16 +370,14 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 tally.duplicate("a subagent's step, in its own wire and the session's")
                 continue
             seen.add(key)
-            tally.request(
-                number,
-                series=series,
-                input=fresh,
-                cache_read=read,
-                cache_write=write,
-                output=output,
-                model=model_of(series, time),
-                time=time,
+            if series != pending_series:
+                hand_over()
+                pending_series = series
+                tally.stamps(series)
+            pending.append(
+                (number, fresh, read, output, 0, model_of(series, time), time, None, here, write)
             )
+        hand_over()
     if not assumed:
         tally.model_assumed = ""
     return tally.session(files[0][0] if files else "")

@@ -164,6 +164,7 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                         time,
                         key,
                         file,
+                        0,
                     )
                 )
             tally.requests_of("main", rows)

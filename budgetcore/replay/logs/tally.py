@@ -75,8 +75,8 @@ BATCH_END: dict[str, object] = {}
 TOTALS = "session totals"
 
 #: A request for :meth:`Tally.requests_of`: (line, input uncached, cache reads, output
-#: with reasoning in it, reasoning, model, time, tree entry, file).
-Row = tuple[int, int, int, int, int, str | None, int | None, str | None, int]
+#: with reasoning in it, reasoning, model, time, tree entry, file, cache writes).
+Row = tuple[int, int, int, int, int, str | None, int | None, str | None, int, int]
 
 _MAX_LABEL = 48
 
@@ -382,7 +382,7 @@ class Tally:
 
     def requests_of(self, series: str, rows: Sequence[Row]) -> None:
         """Requests of one series at once, each as :meth:`request` gives it with no
-        cache write and no logged cost, from its :data:`Row`. A reader gathers a batch's
+        logged cost, from its :data:`Row`. A reader gathers a batch's
         (or a session's) and hands them over in one call: a keyword call per request
         cost about a microsecond."""
         if not rows:
@@ -395,10 +395,10 @@ class Tally:
                 new_request(
                     (
                         line,
-                        fresh + cached,
+                        fresh + cached + write,
                         output,
                         cached,
-                        0,
+                        write,
                         model,
                         None,  # messages, tool_result_chars: not counted for these logs
                         None,
@@ -415,7 +415,7 @@ class Tally:
                 node,
                 False,
             )
-            for line, fresh, cached, output, reasoning, model, time, node, file in rows
+            for line, fresh, cached, output, reasoning, model, time, node, file, write in rows
         ]
         self.per_series[series] = self.per_series.get(series, 0) + len(rows)
 
