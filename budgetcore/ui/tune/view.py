@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from budgetcore.charts.geometry import FONT_PX, text_width, wrap_text
 from budgetcore.errors import Problem
-from budgetcore.messages import CATALOGUE, t
+from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.replay.model import decimal_of
 from budgetcore.ui.drawn import reuse
 from budgetcore.ui.markup import Markup, el, join
@@ -211,10 +211,12 @@ def _value_text(g: GridMeasures, measure: str, units: int, lang: str) -> str:
         return _cost_amount(g, units, lang)
     if measure == "compression":
         return t("tune.compression", lang, ratio=f"{format_int(units // 10)}.{units % 10}")
-    unit = {"unseen": "unit.tokens", "generations": "tune.unit.generations"}.get(
-        measure, "tune.unit.calls"
+    # A counted phrase: a band or cell of one says "1 generation", never "1 generations"
+    # (the January walk saw "1 generations" and "1 summary calls" in a legend).
+    key = {"unseen": "tune.count.tokens", "generations": "tune.count.generations"}.get(
+        measure, "tune.count.calls"
     )
-    return t("tune.amount", lang, value=format_int(units), unit=t(unit, lang))
+    return count(key, units, lang)
 
 
 def point_text(
