@@ -182,3 +182,36 @@ def test_a_totals_only_session_calls_its_totals_totals(case: Path, lang: str) ->
     assert CATALOGUE["replay.logs.series"][lang == "zh"].split("{on}")[1].split("{")[0] not in page
     assert "data-log-model" not in page
     assert CATALOGUE["replay.logs.no-model"][lang == "zh"] not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    "case", [LOGS / "droid" / "totals", LOGS / "goose" / "totals", LOGS / "copilot" / "events"]
+)
+def test_a_totals_only_session_has_no_turn_to_tune_and_says_so(case: Path, lang: str) -> None:
+    """Second walk of December 2026: Tune on a Goose folder said, once per session, "Log
+    file has no request on the replayed branch of series session totals (1 on
+    abandoned branches)", in English inside the Chinese sentence. A session of totals
+    has no turn, as the CLI's ``tune`` says (``totals_problem``), in the page's words."""
+    from budgetcore.ui.events import LanguageChosen, ReplaySourceChosen, TuneToggled  # noqa: PLC0415
+    from budgetcore.ui.replay.state import turns_of  # noqa: PLC0415
+    from budgetcore.ui.tune.view import render_tune  # noqa: PLC0415
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), _picked(case))
+    source = turns_of(dataclasses.replace(panel, source="log"))
+    assert [p.code for p in source.error] == ["problem.log-totals-only"]
+    state = reduce(reduce(initial_state(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = dataclasses.replace(state, replay=with_logs(state.replay, _picked(case)))
+    errors = str(render_tune(reduce(state, TuneToggled(True))).html["tune-errors"])
+    lines = re.findall(r"<li>(.*?)</li>", errors)
+    assert lines
+    assert len(lines) == len(set(lines))  # one line however many sessions say it
+    said = {"en": "keeps only per-session totals", "zh": "只保存每个会话的总量"}[lang]
+    assert all(said in line for line in lines), lines
+    assert "session totals" not in errors.replace("per-session totals", "")
+    assert "abandoned" not in errors
+    assert "废弃" not in errors
+    if lang == "zh":  # the agents' and files' names and "token" are the only Latin
+        words = set(re.findall(r"[A-Za-z][\w.]*", " ".join(lines)))
+        assert words <= {"Goose", "Droid", "Copilot", "CLI", "events.jsonl", "token"}, words

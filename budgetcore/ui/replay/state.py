@@ -728,6 +728,8 @@ def turns_of(panel: ReplayPanel) -> Source:
             return Source(error=panel.log_error)
         if panel.log is None:
             return Source(error=(Problem.coded("log", "replay-no-log"),))
+        if panel.log.totals_only:
+            return Source(error=(_totals_only(panel.log),))
         try:  # with a clock the turns carry the log's times (docs/spec.md §15)
             timed = panel.values.get("replay.timing") is True
             appends = panel.values.get("replay.appends", "any")
@@ -753,6 +755,18 @@ def turns_of(panel: ReplayPanel) -> Source:
     from budgetcore.replay.turns import generate  # noqa: PLC0415
 
     return Source(generate(_generator(panel.values)))
+
+
+def _totals_only(log: ParsedLog) -> Problem:
+    """Why a session of per-session totals (Goose, Droid, Copilot CLI's shutdowns) has
+    no turn to replay or tune, as the CLI's ``tune`` says it (``totals_problem``), in
+    the page's words: its totals sit in the reader's abandoned column, which the
+    branch rule read as "no request on the replayed branch of series session totals"."""
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
+
+    key = f"replay.log.totals-why.{log.format}"
+    why: Param = ("why", key, True) if key in CATALOGUE else ("why", log.totals_only, False)
+    return Problem.page("problem.log-totals-only", (("where", "where.log", True), why), ("log",))
 
 
 def log_prices(panel: ReplayPanel) -> Prices | None:

@@ -1321,10 +1321,12 @@ def render_tune(state: PageState, before: TuneScreen | None = None) -> TuneScree
         text["tune-status"] = t("tune.replay-stale", lang)
         return screen
     if not isinstance(inputs, TuneInputs):
+        # No session has a turn: each session's problem, said once (the sessions of a
+        # totals-only folder all give the same one).
         html["tune-errors"] = el(
             "ul",
             {"class": "errors", "role": "alert"},
-            *(el("li", None, x) for x in _problems(inputs, lang)),
+            *(el("li", None, x) for x in dict.fromkeys(_problems(inputs, lang))),
         )
         return screen
     text["tune-sessions"] = _sessions_text(inputs, lang)
