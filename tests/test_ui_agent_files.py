@@ -215,3 +215,24 @@ def test_a_totals_only_session_has_no_turn_to_tune_and_says_so(case: Path, lang:
     if lang == "zh":  # the agents' and files' names and "token" are the only Latin
         words = set(re.findall(r"[A-Za-z][\w.]*", " ".join(lines)))
         assert words <= {"Goose", "Droid", "Copilot", "CLI", "events.jsonl", "token"}, words
+
+
+@pytest.mark.parametrize(
+    "case", [LOGS / "droid" / "totals", LOGS / "goose" / "totals", LOGS / "copilot" / "events"]
+)
+def test_a_totals_only_session_bills_no_known_count_of_requests_in_the_sessions_table(
+    case: Path,
+) -> None:
+    """Second walk of December 2026: the sessions table of a Goose or Droid folder said
+    "other requests billed: 1" for each session (its totals line), beside a usage table
+    that counts 0 requests and says totals are no requests. The count is unknown."""
+    panel = with_logs(ReplayPanel(), _picked(case))
+    page = str(logs_html(panel, "en", wide=True))
+    other = CATALOGUE["replay.logs.col.other"][0]
+    cells = re.findall(rf'<td data-label="{re.escape(other)}"[^>]*>([^<]*)</td>', page)
+    if len(panel.logs) > 1:  # the table of an import's sessions, with its total row
+        assert cells == ["—"] * (len(panel.logs) + 1), cells
+    else:
+        assert cells == []
+    # The ledger still counts the totals' lines, as the CLI's does.
+    assert CATALOGUE["replay.logs.series-totals"][0].split("{")[0] in page

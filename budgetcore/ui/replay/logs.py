@@ -55,6 +55,13 @@ def _requests(log: ParsedLog) -> tuple[int, int, int]:
     return len(main.requests), len(main.abandoned), other
 
 
+def _billed_text(log: ParsedLog, billed: int) -> str:
+    """The requests a session billed beside the replayed ones: unknown ("—") for a
+    session of per-session totals, whose totals sit in the reader's abandoned column
+    and are no requests (the usage table counts none, as the CLI's; it read "1")."""
+    return "—" if log.totals_only else format_int(billed)
+
+
 def _unusable_why(item: LoadedLog, lang: str) -> str:
     """Why a session of an import cannot be replayed, in its row: its first problem
     (all of them when it is chosen)."""
@@ -102,7 +109,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
             cells = [
                 td(col["lines"], {"class": "num"}, format_int(lines)),
                 td(col["replayed"], {"class": "num"}, format_int(on)),
-                td(col["other"], {"class": "num"}, format_int(off + other)),
+                td(col["other"], {"class": "num"}, _billed_text(item.log, off + other)),
                 _cost_cell(item.measured, lang),
             ]
         rows.append(el("tr", {"data-session-row": i}, el("th", {"scope": "row"}, button), *cells))
@@ -117,6 +124,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
     lines += sum(x.lines or 0 for x in panel.logs if x.log is None)
     on = sum(_requests(x.log)[0] for x in ok if x.log is not None)
     rest = sum(sum(_requests(x.log)[1:]) for x in ok if x.log is not None)
+    totals_only = any(x.log is not None and x.log.totals_only for x in ok)
     rows.append(
         el(
             "tr",
@@ -124,7 +132,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
             el("th", {"scope": "row"}, _total_label(panel, lang)),
             td(col["lines"], {"class": "num"}, format_int(lines)),
             td(col["replayed"], {"class": "num"}, format_int(on)),
-            td(col["other"], {"class": "num"}, format_int(rest)),
+            td(col["other"], {"class": "num"}, "—" if totals_only else format_int(rest)),
             _cost_cell(total, lang),
         )
     )
