@@ -163,6 +163,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "旧版会话记录行(无 token 计数)",
     ),
     "replay.logs.entry.no-type": ("(no type)", "(无类型)"),
+    # After a record's own type name (data): the reader's words about it.
+    "replay.logs.entry-suffix.no-tokens-yet": ("{kind} (no tokens yet)", "{kind}(尚无 token)"),
+    "replay.logs.entry-suffix.no-token-usage": ("{kind} (no token usage)", "{kind}(无 token 用量)"),
+    "replay.logs.entry-suffix.zero-usage": ("{kind} (zero usage)", "{kind}(用量为零)"),
     "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),
     "replay.logs.entry.no-tokens": ("assistant (no tokens)", "助手条目(token 全为 0)"),
     "replay.logs.entry.no-usage": ("assistant (no usage)", "助手条目(无用量)"),

@@ -24,7 +24,15 @@ if TYPE_CHECKING:
     from budgetcore.replay.model import Replay
     from budgetcore.replay.whatif import WhatIf
 
-__all__ = ["COPY_KEYS", "ENTRY_KEYS", "cost_sentence", "logs_html", "money", "series_name"]
+__all__ = [
+    "COPY_KEYS",
+    "ENTRY_KEYS",
+    "ENTRY_SUFFIXES",
+    "cost_sentence",
+    "logs_html",
+    "money",
+    "series_name",
+]
 
 
 def money(value: Decimal | None, lang: str) -> str:
@@ -246,9 +254,23 @@ def _totals_why(log: ParsedLog, lang: str) -> str:
     return t(key, lang) if key in CATALOGUE else log.totals_only
 
 
+#: What a reader appends to a record's own type name (``f"{label} (no tokens yet)"``):
+#: the name is the log's data, the words after it the reader's, said in the language.
+ENTRY_SUFFIXES = {
+    " (no tokens yet)": "replay.logs.entry-suffix.no-tokens-yet",
+    " (no token usage)": "replay.logs.entry-suffix.no-token-usage",
+    " (zero usage)": "replay.logs.entry-suffix.zero-usage",
+}
+
+
 def _entry_kind(kind: str, lang: str) -> str:
     key = ENTRY_KEYS.get(kind)
-    return kind if key is None else t(key, lang)
+    if key is not None:
+        return t(key, lang)
+    for suffix, key in ENTRY_SUFFIXES.items():
+        if kind.endswith(suffix):
+            return t(key, lang, kind=kind[: -len(suffix)])
+    return kind
 
 
 def series_name(name: str, lang: str) -> str:
