@@ -455,6 +455,24 @@ def test_a_count_of_one_on_a_map_is_singular() -> None:
     assert "1 代至 &lt; 4 代" in render_tune(reduce(state, LanguageChosen("zh"))).html["tune-maps"]
 
 
+def test_the_chosen_points_file_wraps_as_the_export_panels_does() -> None:
+    """Second walk of December 2026: the Tune panel's file (its long comment lines)
+    ran off to the right behind a sideways scroll, where the export panel's wraps."""
+    css = (Path(__file__).resolve().parents[1] / "web" / "style.css").read_text()
+
+    def rule(selector: str) -> str:
+        found = re.search(rf"^{re.escape(selector)} \{{([^}}]*)\}}", css, re.M)
+        assert found, selector
+        return found.group(1)
+
+    for selector in ("#export-text", "#tune-export"):
+        assert "white-space: pre-wrap" in rule(selector)
+        assert "overflow-wrap: anywhere" in rule(selector)
+    state, _ = _run(_open("40"))
+    choice = render_tune(state).html["tune-choice"]
+    assert re.search(r'<pre id="tune-export"[^>]*>', choice)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_each_maps_caveat_speaks_of_its_own_measure(lang: str) -> None:
     # Walk of December 2026: under the unseen-history, runs, generations and compression
