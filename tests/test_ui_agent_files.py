@@ -236,3 +236,34 @@ def test_a_totals_only_session_bills_no_known_count_of_requests_in_the_sessions_
         assert cells == []
     # The ledger still counts the totals' lines, as the CLI's does.
     assert CATALOGUE["replay.logs.series-totals"][0].split("{")[0] in page
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_compaction_is_placed_among_the_turns_and_never_after_turn_0(lang: str) -> None:
+    """Second walk of December 2026: Copilot CLI's compaction, in a session that keeps
+    totals and has no turn, read "line 4: compacted after turn 0"."""
+    from budgetcore.replay.logs.model import LogCompaction  # noqa: PLC0415
+    from budgetcore.ui.replay.logs import _compaction_text  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), _picked(LOGS / "copilot" / "events"))
+    page = str(logs_html(panel, lang, wide=True))
+    items = re.findall(r"<li data-compaction=[^>]*>([^<]*)</li>", page)
+    assert len(items) == 1
+    assert CATALOGUE["replay.log.compaction-when.totals"][lang == "zh"] in items[0]
+    after = CATALOGUE["replay.log.compaction-when.after"][lang == "zh"]
+    assert after.replace("{turn}", "0") not in items[0]
+    first = _compaction_text(LogCompaction(7, 0, "auto", 150_000, 20_000), lang)
+    assert CATALOGUE["replay.log.compaction-when.first"][lang == "zh"] in first
+    assert " 0" not in first.replace("150,000", "")
+    third = _compaction_text(LogCompaction(9, 3, None, None, None), lang)
+    assert after.replace("{turn}", "3") in third
+    # A Codex rollout's compaction, after its first request, as before.
+    codex = with_logs(ReplayPanel(), _picked(LOGS / "codex" / "compaction" / "sessions"))
+    said = re.findall(r"<li data-compaction=[^>]*>([^<]*)</li>", str(logs_html(codex, lang)))
+    assert said == [_compaction_text(c, lang) for c in codex.log.main.compactions]  # type: ignore[union-attr]
+    turns = [c.after_turn for c in codex.log.main.compactions]  # type: ignore[union-attr]
+    assert turns
+    assert all(t > 0 for t in turns)
+    assert len(said) == len(turns)
+    for x, n in zip(said, turns, strict=True):
+        assert after.replace("{turn}", f"{n:,}") in x, x

@@ -62,14 +62,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "……另有 {n} 行(budgetcore replay --log 会逐一列出)",
     ),
     "replay.log.compaction": (
-        "line {line}: compacted after turn {turn} (trigger {trigger}, preTokens {pre})",
-        "第 {line} 行:第 {turn} 轮后压缩(触发方式 {trigger},preTokens {pre})",
+        "line {line}: compacted {when} (trigger {trigger}, preTokens {pre})",
+        "第 {line} 行:{when}压缩(触发方式 {trigger},preTokens {pre})",
     ),
     # A Codex rollout's compacted line records neither (issue 42: "trigger —" read as
     # a missing value of ours).
     "replay.log.compaction-bare": (
-        "line {line}: compacted after turn {turn} (the log records neither what triggered it nor the token count before it)",
-        "第 {line} 行:第 {turn} 轮后压缩(日志既没有记录触发方式,也没有记录压缩前的 token 数)",
+        "line {line}: compacted {when} (the log records neither what triggered it nor the token count before it)",
+        "第 {line} 行:{when}压缩(日志既没有记录触发方式,也没有记录压缩前的 token 数)",
+    ),
+    # Where a compaction sits among the replayed turns: "after turn 0" read as a turn.
+    "replay.log.compaction-when.after": ("after turn {turn}", "第 {turn} 轮后"),
+    "replay.log.compaction-when.first": ("before the first turn", "第一轮之前"),
+    "replay.log.compaction-when.totals": (
+        "in a session of totals, which has no turns",
+        "在只有总量、没有轮次的会话中",
     ),
     "replay.log.not-recorded": ("not recorded in the log", "日志未记录"),
     "replay.log.kept": (

@@ -592,7 +592,7 @@ def logs_html(
             el(
                 "li",
                 {"data-compaction": c.after_turn, "data-pre-tokens": _exact_int(c.pre_tokens)},
-                _compaction_text(c, lang),
+                _compaction_text(c, lang, totals=bool(log.totals_only)),
             )
             for c in main.compactions
         ]
@@ -607,18 +607,26 @@ def logs_html(
     return join(parts)
 
 
-def _compaction_text(c: LogCompaction, lang: str) -> str:
+def _compaction_text(c: LogCompaction, lang: str, *, totals: bool = False) -> str:
     """A logged compaction, saying what the log did not record rather than a bare dash
-    (a Codex rollout records neither its trigger nor its count before)."""
-    line, turn = format_int(c.line), format_int(c.after_turn)
+    (a Codex rollout records neither its trigger nor its count before), and where it
+    sits among the turns: never "after turn 0" (Copilot CLI's compaction in a session
+    of totals read so, in the second walk of December 2026)."""
+    line = format_int(c.line)
+    if totals:
+        when = t("replay.log.compaction-when.totals", lang)
+    elif c.after_turn == 0:
+        when = t("replay.log.compaction-when.first", lang)
+    else:
+        when = t("replay.log.compaction-when.after", lang, turn=format_int(c.after_turn))
     if c.trigger is None and c.pre_tokens is None:
-        return t("replay.log.compaction-bare", lang, line=line, turn=turn)
+        return t("replay.log.compaction-bare", lang, line=line, when=when)
     missing = t("replay.log.not-recorded", lang)
     return t(
         "replay.log.compaction",
         lang,
         line=line,
-        turn=turn,
+        when=when,
         trigger=c.trigger or missing,
         pre=missing if c.pre_tokens is None else format_int(c.pre_tokens),
     )
