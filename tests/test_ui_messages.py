@@ -481,6 +481,11 @@ def test_every_entry_kind_a_reader_writes_itself_is_in_the_catalogue() -> None:
     for suffix, key in ENTRY_SUFFIXES.items():
         assert t(key, "en", kind="x") == "x" + suffix
         assert suffix.strip() not in t(key, "zh", kind="x")
+    # A whole document counted as one entry: the reader's word "document" (Cline's
+    # "ui_messages document" stayed English in Chinese, the same walk).
+    documents = set(re.findall(r'entry\("([^"]* document|document [^"]*)"\)', source))
+    assert {"session document", "ui_messages document"} <= documents
+    assert documents <= set(ENTRY_KEYS), documents - set(ENTRY_KEYS)
 
 
 @pytest.mark.parametrize(

@@ -228,6 +228,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "压缩部件(未说明是否自动)",
     ),
     "replay.logs.entry.opencode-part-no-type": ("part (no type)", "部件(无类型)"),
+    "replay.logs.entry.session-document": ("session document", "会话文档"),
+    "replay.logs.entry.ui-messages-document": ("ui_messages document", "ui_messages 文档"),
+    "replay.logs.entry.document-without-messages": (
+        "document without messages",
+        "没有消息的文档",
+    ),
+    "replay.logs.entry.not-amp-thread": (
+        "document that is not an Amp thread",
+        "不是 Amp 线程的文档",
+    ),
+    "replay.logs.entry.not-cline-task": (
+        "document that is not a Cline task",
+        "不是 Cline 任务的文档",
+    ),
+    "replay.logs.entry.droid-no-token-usage": (
+        "document without tokenUsage",
+        "没有 tokenUsage 的文档",
+    ),
     "replay.logs.entry.goose-message": (
         "message (Goose keeps no usage per message)",
         "消息(Goose 不按消息记录用量)",

@@ -244,6 +244,13 @@ ENTRY_KEYS = {
     "compaction part (manual)": "replay.logs.entry.opencode-compaction-manual",
     "compaction part (auto unknown)": "replay.logs.entry.opencode-compaction-unknown",
     "part (no type)": "replay.logs.entry.opencode-part-no-type",
+    # A whole JSON document, counted once beside its records (Gemini CLI's, Cline's).
+    "session document": "replay.logs.entry.session-document",
+    "ui_messages document": "replay.logs.entry.ui-messages-document",
+    "document without messages": "replay.logs.entry.document-without-messages",
+    "document that is not an Amp thread": "replay.logs.entry.not-amp-thread",
+    "document that is not a Cline task": "replay.logs.entry.not-cline-task",
+    "document without tokenUsage": "replay.logs.entry.droid-no-token-usage",
 }
 
 
