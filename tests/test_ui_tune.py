@@ -468,6 +468,7 @@ def test_the_chosen_points_file_wraps_as_the_export_panels_does() -> None:
     for selector in ("#export-text", "#tune-export"):
         assert "white-space: pre-wrap" in rule(selector)
         assert "overflow-wrap: anywhere" in rule(selector)
+        assert "border: 1px solid" in rule(selector)  # a box: its cut edge scrolls
     state, _ = _run(_open("40"))
     choice = render_tune(state).html["tune-choice"]
     assert re.search(r'<pre id="tune-export"[^>]*>', choice)
