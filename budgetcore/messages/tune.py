@@ -351,6 +351,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tune.bin-save": ("saves {low} to {high}", "节省 {low} 至 {high}"),
     "tune.bin-more-open": ("{low} to < {high} more", "多花 {low} 至 < {high}"),
     "tune.bin-more": ("{low} to {high} more", "多花 {low} 至 {high}"),
+    "tune.bin-save-one": ("saves {value}", "节省 {value}"),
+    "tune.bin-more-one": ("{value} more", "多花 {value}"),
     "tune.not-delta": (
         "a forecast, nor a saving on the bill. It is each point's what-if against the "
         "as-run model of these sessions (the same growth and cache rules, the runtime's "

@@ -747,8 +747,12 @@ class _Delta:
             sizes = held[b]
             j = band_of(sizes[0], edges)
             first, last = j == 0, j == n - 1
-            if b == 0 or min(sizes) == max(sizes):  # one change: exactly, as its cells say
-                text = signed_money(self._dollars(sizes[0] if b >= 0 else -sizes[0]))
+            if b == 0:
+                text = signed_money(self._dollars(0))
+            elif min(sizes) == max(sizes):  # one change: exactly, as its cells say, in the
+                # words of the bands beside it ("saves $0.2978285", not a lone "−$0.29…")
+                key = "tune.bin-save-one" if b < 0 else "tune.bin-more-one"
+                text = t(key, lang, value=format_money(self._dollars(sizes[0])))
             else:
                 low = (
                     format_money_figures(self._dollars(min(sizes)), ROUND_FLOOR)
