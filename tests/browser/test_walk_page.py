@@ -35,3 +35,22 @@ def test_a_session_path_without_break_points_keeps_the_phone_page_narrow(
     assert p.evaluate("document.documentElement.scrollWidth") <= width
     page.assert_no_internal_error()
     assert not page.errors
+
+
+def test_tunes_backtest_notes_keep_the_phone_page_narrow(narrow_page: Page) -> None:
+    """Tune's backtest note names each session off by more than 5 % by its id
+    ("opencode/opencode.db#ses_aaaa…: This backtest is not within 5 %"): it widened the
+    phone's page to 474 px."""
+    page = narrow_page.open()
+    p = page.page
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    p.set_input_files("#replay-folder", str(LOGS / "opencode" / "db" / "opencode"))
+    p.wait_for_selector("[data-as-run]", state="attached")
+    p.click("#tune summary")
+    p.wait_for_selector("[data-backtest-off]", state="attached", timeout=60_000)
+    width = p.evaluate("document.documentElement.clientWidth")
+    assert width <= 380
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
+    page.assert_no_internal_error()
+    assert not page.errors
