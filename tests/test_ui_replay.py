@@ -879,6 +879,23 @@ def test_a_timing_field_says_its_rule_as_a_typed_field_and_echoes_the_text(
         assert "000000" not in msg.replace(text, ""), msg
 
 
+def test_a_what_if_of_no_change_says_plus_or_minus_zero() -> None:
+    """Second walk of December 2026: a what-if equal to the as-run model read
+    "+$0.00 (±0.0 %) from the as-run model", its items "+$0.00"."""
+    state = reduce(
+        reduce(_open(), ReplaySourceChosen("log")),
+        ReplayLogsLoaded(folder_files(FIXTURES / "logs" / "claude" / "05-subagents-dir-2.1")),
+    )
+    log = _screen(state).html["replay-log"]
+    figure = r'data-whatif="(delta\.[^"]+)" data-value="([^"]*)">([^<]*)'
+    deltas = {k: (value, shown) for k, value, shown in re.findall(figure, log)}
+    assert len(deltas) == 6, deltas
+    for value, shown in deltas.values():
+        assert Decimal(value) == 0
+        assert shown == "±$0.00", deltas
+    assert "+$0.00" not in log
+
+
 def test_the_gap_range_is_checked_across_its_two_fields_as_the_cli_does() -> None:
     state = _timed(gap_low="9,000", gap_high="1,000")
     msg = _screen(state).field_messages["replay.gap_high"]
