@@ -171,6 +171,11 @@ def test_a_folders_file_without_a_request_still_counts_its_lines(tmp_path: Path)
         "-p/c.jsonl": ["—", "—"],
         "total": ["3"],
     }
+    # One session is one (the second walk of December 2026 read "Total: 1 sessions").
+    (folder / "a.jsonl").unlink()
+    (folder / "c.jsonl").unlink()
+    one = run("replay", "--log", str(tmp_path / "projects"), "--usage", "--format", "table")
+    assert "Total: 1 session (0 not read)\n" in one.stdout.decode()
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "table"])

@@ -182,3 +182,88 @@ def test_a_totals_only_session_calls_its_totals_totals(case: Path, lang: str) ->
     assert CATALOGUE["replay.logs.series"][lang == "zh"].split("{on}")[1].split("{")[0] not in page
     assert "data-log-model" not in page
     assert CATALOGUE["replay.logs.no-model"][lang == "zh"] not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    "case", [LOGS / "droid" / "totals", LOGS / "goose" / "totals", LOGS / "copilot" / "events"]
+)
+def test_a_totals_only_session_has_no_turn_to_tune_and_says_so(case: Path, lang: str) -> None:
+    """Second walk of December 2026: Tune on a Goose folder said, once per session, "Log
+    file has no request on the replayed branch of series session totals (1 on
+    abandoned branches)", in English inside the Chinese sentence. A session of totals
+    has no turn, as the CLI's ``tune`` says (``totals_problem``), in the page's words."""
+    from budgetcore.ui.events import LanguageChosen, ReplaySourceChosen, TuneToggled  # noqa: PLC0415
+    from budgetcore.ui.replay.state import turns_of  # noqa: PLC0415
+    from budgetcore.ui.tune.view import render_tune  # noqa: PLC0415
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), _picked(case))
+    source = turns_of(dataclasses.replace(panel, source="log"))
+    assert [p.code for p in source.error] == ["problem.log-totals-only"]
+    state = reduce(reduce(initial_state(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = dataclasses.replace(state, replay=with_logs(state.replay, _picked(case)))
+    errors = str(render_tune(reduce(state, TuneToggled(True))).html["tune-errors"])
+    lines = re.findall(r"<li>(.*?)</li>", errors)
+    assert lines
+    assert len(lines) == len(set(lines))  # one line however many sessions say it
+    said = {"en": "keeps only per-session totals", "zh": "只保存每个会话的总量"}[lang]
+    assert all(said in line for line in lines), lines
+    assert "session totals" not in errors.replace("per-session totals", "")
+    assert "abandoned" not in errors
+    assert "废弃" not in errors
+    if lang == "zh":  # the agents' and files' names and "token" are the only Latin
+        words = set(re.findall(r"[A-Za-z][\w.]*", " ".join(lines)))
+        assert words <= {"Goose", "Droid", "Copilot", "CLI", "events.jsonl", "token"}, words
+
+
+@pytest.mark.parametrize(
+    "case", [LOGS / "droid" / "totals", LOGS / "goose" / "totals", LOGS / "copilot" / "events"]
+)
+def test_a_totals_only_session_bills_no_known_count_of_requests_in_the_sessions_table(
+    case: Path,
+) -> None:
+    """Second walk of December 2026: the sessions table of a Goose or Droid folder said
+    "other requests billed: 1" for each session (its totals line), beside a usage table
+    that counts 0 requests and says totals are no requests. The count is unknown."""
+    panel = with_logs(ReplayPanel(), _picked(case))
+    page = str(logs_html(panel, "en", wide=True))
+    other = CATALOGUE["replay.logs.col.other"][0]
+    cells = re.findall(rf'<td data-label="{re.escape(other)}"[^>]*>([^<]*)</td>', page)
+    if len(panel.logs) > 1:  # the table of an import's sessions, with its total row
+        assert cells == ["—"] * (len(panel.logs) + 1), cells
+    else:
+        assert cells == []
+    # The ledger still counts the totals' lines, as the CLI's does.
+    assert CATALOGUE["replay.logs.series-totals"][0].split("{")[0] in page
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_compaction_is_placed_among_the_turns_and_never_after_turn_0(lang: str) -> None:
+    """Second walk of December 2026: Copilot CLI's compaction, in a session that keeps
+    totals and has no turn, read "line 4: compacted after turn 0"."""
+    from budgetcore.replay.logs.model import LogCompaction  # noqa: PLC0415
+    from budgetcore.ui.replay.logs import _compaction_text  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), _picked(LOGS / "copilot" / "events"))
+    page = str(logs_html(panel, lang, wide=True))
+    items = re.findall(r"<li data-compaction=[^>]*>([^<]*)</li>", page)
+    assert len(items) == 1
+    assert CATALOGUE["replay.log.compaction-when.totals"][lang == "zh"] in items[0]
+    after = CATALOGUE["replay.log.compaction-when.after"][lang == "zh"]
+    assert after.replace("{turn}", "0") not in items[0]
+    first = _compaction_text(LogCompaction(7, 0, "auto", 150_000, 20_000), lang)
+    assert CATALOGUE["replay.log.compaction-when.first"][lang == "zh"] in first
+    assert " 0" not in first.replace("150,000", "")
+    third = _compaction_text(LogCompaction(9, 3, None, None, None), lang)
+    assert after.replace("{turn}", "3") in third
+    # A Codex rollout's compaction, after its first request, as before.
+    codex = with_logs(ReplayPanel(), _picked(LOGS / "codex" / "compaction" / "sessions"))
+    said = re.findall(r"<li data-compaction=[^>]*>([^<]*)</li>", str(logs_html(codex, lang)))
+    assert said == [_compaction_text(c, lang) for c in codex.log.main.compactions]  # type: ignore[union-attr]
+    turns = [c.after_turn for c in codex.log.main.compactions]  # type: ignore[union-attr]
+    assert turns
+    assert all(t > 0 for t in turns)
+    assert len(said) == len(turns)
+    for x, n in zip(said, turns, strict=True):
+        assert after.replace("{turn}", f"{n:,}") in x, x

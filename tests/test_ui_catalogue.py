@@ -57,6 +57,7 @@ def test_a_core_code_has_no_dot_so_the_one_renderer_can_tell_the_two_kinds_apart
 PAGE_ONLY = {
     "problem.sweep-order",  # the curves' sweep: no CLI flag or file has one
     "problem.internal",  # the page's own failure, no input's rule
+    "problem.log-totals-only",  # the CLI's sentence names its --usage flag
 }
 
 

@@ -126,3 +126,17 @@ def test_an_experiment_s_table_stacks_on_a_phone(key: str, lang: str) -> None:
     heads = t("phrase.watched", lang).split("|")
     labels = set(re.findall(r'data-label="([^"]*)"', table))
     assert labels == set(heads[1:])
+
+
+def test_every_legend_swatch_has_its_gap_before_its_label_inside_a_chart_or_not() -> None:
+    """Second walk of December 2026: the peers' legend (in ``#peers-out``, no ``.chart``)
+    drew its swatches touching their labels ("■read in the code"): the swatch's margin
+    was a rule of ``.chart`` only."""
+    css = (ROOT / "web" / "style.css").read_text(encoding="utf-8")
+    rules = re.findall(r"^([^{}\n]*)\{([^}]*)\}", css, re.M)
+    unscoped = [body for sel, body in rules if "svg.ch-swatch" in sel.replace(".chart svg.", "")]
+    assert any("margin-right" in body for body in unscoped), unscoped
+    peers = re.search(r'<div id="peers-out"([^>]*)>', INDEX)
+    assert peers is not None
+    assert "chart" not in peers.group(1)  # the case the scoped rule missed
+    assert 'class="ch-swatch"' in str(render_peers(loaded()))

@@ -57,7 +57,7 @@ from budgetcore.ui.main.view.shell import (
 )
 from budgetcore.ui.main.view.types import Screen
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay.logs import COPY_KEYS, ENTRY_KEYS, logs_html
+from budgetcore.ui.replay.logs import COPY_KEYS, ENTRY_KEYS, ENTRY_SUFFIXES, logs_html
 from budgetcore.ui.replay.state import ReplayPanel, with_logs
 from budgetcore.ui.replay.view import render_replay, replay_controls_html
 from budgetcore.ui.update import initial_state, reduce
@@ -369,12 +369,21 @@ def _log_data_removed(text: str, state: PageState) -> str:
             continue
         for f in item.log.ledger:
             # The reader's own labels are words to translate, not the log's data.
-            names.update(k for k, _ in f.entries if k not in ENTRY_KEYS)
+            names.update(_data_of(k) for k, _ in f.entries if k not in ENTRY_KEYS)
         names.update(s.name for s in item.log.series if s.name != "main")
         names.update(c.trigger for s in item.log.series for c in s.compactions if c.trigger)
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
     return text
+
+
+def _data_of(kind: str) -> str:
+    """An entry's data: the log's own type name, without the words a reader put after
+    it (translated, so they stay in the text the walk reads)."""
+    for suffix in ENTRY_SUFFIXES:
+        if kind.endswith(suffix):
+            return kind[: -len(suffix)]
+    return kind
 
 
 def _english(texts: list[str]) -> set[str]:
@@ -467,6 +476,38 @@ def test_every_entry_kind_a_reader_writes_itself_is_in_the_catalogue() -> None:
     assert written <= labels, written - labels
     for key in (*ENTRY_KEYS.values(), *COPY_KEYS.values()):
         assert t(key, "zh") != t(key, "en")
+    # And the words a reader appends to a record's own name (second walk of December
+    # 2026: Cline's "say/api_req_started (no tokens yet)" stayed English in Chinese).
+    appended = set(re.findall(r'f"\{\w+\}( \([^"(){}]+\))"', source))
+    assert {" (no tokens yet)", " (no token usage)", " (zero usage)"} <= appended
+    assert appended <= set(ENTRY_SUFFIXES), appended - set(ENTRY_SUFFIXES)
+    for suffix, key in ENTRY_SUFFIXES.items():
+        assert t(key, "en", kind="x") == "x" + suffix
+        assert suffix.strip() not in t(key, "zh", kind="x")
+    # A whole document counted as one entry: the reader's word "document" (Cline's
+    # "ui_messages document" stayed English in Chinese, the same walk).
+    documents = set(re.findall(r'entry\("([^"]* document|document [^"]*)"\)', source))
+    assert {"session document", "ui_messages document"} <= documents
+    assert documents <= set(ENTRY_KEYS), documents - set(ENTRY_KEYS)
+
+
+@pytest.mark.parametrize(
+    "folder", ["cline/v3", "kimi/subagent", "pi/v1-linear"], ids=["cline", "kimi", "pi"]
+)
+def test_a_ledger_entry_the_reader_annotates_is_said_in_chinese(folder: str) -> None:
+    from tests.helpers import folder_files  # noqa: PLC0415
+
+    base = Path(__file__).resolve().parent / "fixtures" / "logs" / folder
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(base)))
+    page = html.unescape(str(logs_html(state.replay, "zh", wide=True)))
+    kinds = [k for x in state.replay.logs if x.log for f in x.log.ledger for k, _ in f.entries]
+    annotated = [k for k in kinds if k.endswith(tuple(ENTRY_SUFFIXES))]
+    assert annotated, kinds
+    for kind in annotated:
+        data = _data_of(kind)
+        assert data in page
+        assert kind[len(data) :].strip() not in page, kind
 
 
 def test_a_chinese_message_spaces_a_latin_value_from_the_chinese_after_it() -> None:

@@ -841,10 +841,16 @@ def test_a_timing_field_refuses_what_the_cli_refuses_with_its_code(
     problem = caught.value.problems[0]
     with pytest.raises(IssueError) as issue:
         parse_field_text(path, text)
-    assert issue.value.issue.code == f"core.{problem.code}"
+    # The CLI's rule, said of a typed field (no "as a string or an exact JSON number").
+    typed = {"decimal": "decimal-typed", "decimal-or-null": "decimal-typed-or-empty"}
+    assert issue.value.issue.code == f"core.{typed.get(problem.code, problem.code)}"
     assert issue.value.issue.paths == (path,)
     page = dict(issue.value.issue.params)
-    assert dict(problem.params).items() <= page.items()
+    grouped = {
+        k: f"{int(v):,}" if k in ("low", "high") and v.isdigit() else v for k, v in problem.params
+    }
+    assert grouped.items() <= page.items()
+    assert page["got"] == f'"{text}"'  # what was typed, as every field echoes it
     state = _timed(**{path.split(".", 1)[1]: text})
     en, zh = _screen(state), _screen(reduce(state, LanguageChosen("zh")))
     label = CATALOGUE[f"label.{path}"]
@@ -852,6 +858,42 @@ def test_a_timing_field_refuses_what_the_cli_refuses_with_its_code(
     assert zh.field_messages[path].startswith(label[1])
     assert en.text["replay-status"]
     assert en.html["replay-summary"] == ""
+
+
+@pytest.mark.parametrize("text", ["1e400", "1" * 40, "NaN", "0x10"])
+@pytest.mark.parametrize(
+    "path", ["replay.fixed_s", "replay.prefill_rate", "replay.format_failure_rate"]
+)
+def test_a_timing_field_says_its_rule_as_a_typed_field_and_echoes_the_text(
+    path: str, text: str
+) -> None:
+    """Second walk of December 2026: "Prefill rate ... must be a decimal from 0.001 to
+    1000000000 ..., as a string or an exact JSON number; got 1E+400" for a typed
+    "1e400": JSON words for a text field, the value rewritten, the bound ungrouped."""
+    state = _timed(**{path.split(".", 1)[1]: text})
+    for lang in ("en", "zh"):
+        msg = _screen(reduce(state, LanguageChosen(lang))).field_messages[path]
+        assert msg.endswith(f'"{text}"'), msg
+        assert "JSON" not in msg
+        assert "E+" not in msg
+        assert "000000" not in msg.replace(text, ""), msg
+
+
+def test_a_what_if_of_no_change_says_plus_or_minus_zero() -> None:
+    """Second walk of December 2026: a what-if equal to the as-run model read
+    "+$0.00 (±0.0 %) from the as-run model", its items "+$0.00"."""
+    state = reduce(
+        reduce(_open(), ReplaySourceChosen("log")),
+        ReplayLogsLoaded(folder_files(FIXTURES / "logs" / "claude" / "05-subagents-dir-2.1")),
+    )
+    log = _screen(state).html["replay-log"]
+    figure = r'data-whatif="(delta\.[^"]+)" data-value="([^"]*)">([^<]*)'
+    deltas = {k: (value, shown) for k, value, shown in re.findall(figure, log)}
+    assert len(deltas) == 6, deltas
+    for value, shown in deltas.values():
+        assert Decimal(value) == 0
+        assert shown == "±$0.00", deltas
+    assert "+$0.00" not in log
 
 
 def test_the_gap_range_is_checked_across_its_two_fields_as_the_cli_does() -> None:

@@ -231,7 +231,9 @@ def test_every_cell_is_a_focusable_button_with_its_exact_value() -> None:
     gens = re.findall(r'data-tune-map="generations".*?</svg>', maps, re.S)[0]
     for i in range(g.points):
         k, s = g.point(i)
-        assert f'aria-label="K {k:,}, S {s:,}: {g.generations(i):,} generations"' in gens
+        n = g.generations(i)
+        said = f"{n:,} generation" if n == 1 else f"{n:,} generations"
+        assert f'aria-label="K {k:,}, S {s:,}: {said}"' in gens
     # The compression map: each run's ratio floored to a tenth, or "no summary run".
     comp = re.findall(r'data-tune-map="compression".*?</svg>', maps, re.S)[0]
     for i in range(g.points):
@@ -432,6 +434,44 @@ def test_a_map_of_one_value_still_names_it_in_its_legend() -> None:
     legend = str(_scale_html(g, "unseen", quantile_edges([0, 0]), "en"))
     assert legend.count('class="ch-key tk tb0"') == 1
     assert ">0 tokens</li>" in legend
+
+
+def test_a_count_of_one_on_a_map_is_singular() -> None:
+    """Second walk of December 2026: the generations map's legend read "1 generations" and the
+    runs map's "1 summary calls" (a band, or a cell, of exactly one)."""
+    state = _run(_open("40"))[0]
+    markup = render_tune(state).html["tune-maps"]
+    legends = [html.unescape(x) for x in re.findall(r'data-bin="\d+">([^<]*)</li>', markup)]
+    maps = html.unescape(markup)
+    assert "1 generation to < 4 generations" in legends
+    assert "1 summary call to < 4 summary calls" in legends
+    for said in ("1 generations", "1 summary calls", "1 tokens"):
+        assert not re.search(rf"(?<![\d,]){said}", maps), said
+    g = state.tune.result.grid  # type: ignore[union-attr]
+    ones = [i for i in range(g.points) if g.generations(i) == 1]
+    assert ones
+    k, s = g.point(ones[0])
+    assert f'aria-label="K {k:,}, S {s:,}: 1 generation"' in maps
+    assert "1 代至 &lt; 4 代" in render_tune(reduce(state, LanguageChosen("zh"))).html["tune-maps"]
+
+
+def test_the_chosen_points_file_wraps_as_the_export_panels_does() -> None:
+    """Second walk of December 2026: the Tune panel's file (its long comment lines)
+    ran off to the right behind a sideways scroll, where the export panel's wraps."""
+    css = (Path(__file__).resolve().parents[1] / "web" / "style.css").read_text()
+
+    def rule(selector: str) -> str:
+        found = re.search(rf"^{re.escape(selector)} \{{([^}}]*)\}}", css, re.M)
+        assert found, selector
+        return found.group(1)
+
+    for selector in ("#export-text", "#tune-export"):
+        assert "white-space: pre-wrap" in rule(selector)
+        assert "overflow-wrap: anywhere" in rule(selector)
+        assert "border: 1px solid" in rule(selector)  # a box: its cut edge scrolls
+    state, _ = _run(_open("40"))
+    choice = render_tune(state).html["tune-choice"]
+    assert re.search(r'<pre id="tune-export"[^>]*>', choice)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

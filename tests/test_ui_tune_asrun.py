@@ -201,6 +201,28 @@ def test_the_delta_scale_is_one_scale_for_both_signs_with_0_its_own_band() -> No
     assert counts == {1: 10, 2: 10, 3: 10, 4: 10}
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_band_of_one_change_says_saves_or_more_as_the_bands_beside_it(lang: str) -> None:
+    """Second walk of December 2026: a lone saving read "−$0.2978285" beside "$0.8165 to
+    < $1.55 more": the same change in the legend's own words, still exact."""
+
+    class _C:
+        def __init__(self, d: Decimal) -> None:
+            self.delta, self.modelled, self.as_run = d, d, Decimal(0)
+
+    values = ["-0.2978285", "0", "0.8165", "0.9", "1.2", "1.55", "2.14", "4.09", "10.06"]
+    d = _Delta.of([_C(Decimal(v)) for v in values])  # type: ignore[list-item]
+    items = re.findall(r'data-bin="(-?\d+)">([^<]*)</li>', str(d.scale_html(lang)))
+    said = {int(b): html.unescape(text) for b, text in items}
+    lone = min(said)
+    assert lone < 0
+    assert said[lone] == t("tune.bin-save-one", lang, value="$0.2978285")
+    assert said[0] == "±$0.00"
+    assert "−" not in "".join(said.values())
+    more = t("tune.bin-more-one", "en", value="$1")
+    assert more == "$1 more"
+
+
 def test_a_backtest_off_by_more_than_5_percent_is_said_beside_the_choice() -> None:
     """claude/25-proxy-model-names: measured $0.0236533, modelled $0.02600158 (+9.9 %)."""
     state = _tuned("claude/25-proxy-model-names")
@@ -317,8 +339,8 @@ def test_each_legend_range_holds_the_changes_of_its_colour_and_no_other() -> Non
             continue
         sign = -1 if text.startswith("saves") else 1
         ends = [Decimal(x.replace(",", "")) for x in re.findall(r"\$([\d,.]+)", text)]
-        if len(ends) == 1:  # one change, exactly
-            ranges[cls] = (sign * ends[0], sign * ends[0], False)
+        if len(ends) == 1:  # one change, exactly, its size ("saves $a", "$a more")
+            ranges[cls] = (ends[0], ends[0], False)
             continue
         assert sign == 1 or "saves" in text
         ranges[cls] = (ends[0], ends[1], "< " in text)

@@ -395,7 +395,8 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
     if not folder:
         return
     ok = [r for r in runs if r.log is not None]
-    write(f"Total: {len(runs):,} sessions ({len(runs) - len(ok):,} not read)\n")
+    noun = "session" if len(runs) == 1 else "sessions"  # "Total: 1 sessions" read wrong
+    write(f"Total: {len(runs):,} {noun} ({len(runs) - len(ok):,} not read)\n")
     unread = sum(r.lines or 0 for r in runs if r.log is None)
     head = ["session", "lines", "requests", "turns", "measured cost", "modelled cost"]
     rows = []

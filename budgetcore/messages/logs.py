@@ -62,14 +62,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "……另有 {n} 行(budgetcore replay --log 会逐一列出)",
     ),
     "replay.log.compaction": (
-        "line {line}: compacted after turn {turn} (trigger {trigger}, preTokens {pre})",
-        "第 {line} 行:第 {turn} 轮后压缩(触发方式 {trigger},preTokens {pre})",
+        "line {line}: compacted {when} (trigger {trigger}, preTokens {pre})",
+        "第 {line} 行:{when}压缩(触发方式 {trigger},preTokens {pre})",
     ),
     # A Codex rollout's compacted line records neither (issue 42: "trigger —" read as
     # a missing value of ours).
     "replay.log.compaction-bare": (
-        "line {line}: compacted after turn {turn} (the log records neither what triggered it nor the token count before it)",
-        "第 {line} 行:第 {turn} 轮后压缩(日志既没有记录触发方式,也没有记录压缩前的 token 数)",
+        "line {line}: compacted {when} (the log records neither what triggered it nor the token count before it)",
+        "第 {line} 行:{when}压缩(日志既没有记录触发方式,也没有记录压缩前的 token 数)",
+    ),
+    # Where a compaction sits among the replayed turns: "after turn 0" read as a turn.
+    "replay.log.compaction-when.after": ("after turn {turn}", "第 {turn} 轮后"),
+    "replay.log.compaction-when.first": ("before the first turn", "第一轮之前"),
+    "replay.log.compaction-when.totals": (
+        "in a session of totals, which has no turns",
+        "在只有总量、没有轮次的会话中",
     ),
     "replay.log.not-recorded": ("not recorded in the log", "日志未记录"),
     "replay.log.kept": (
@@ -163,6 +170,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "旧版会话记录行(无 token 计数)",
     ),
     "replay.logs.entry.no-type": ("(no type)", "(无类型)"),
+    # After a record's own type name (data): the reader's words about it.
+    "replay.logs.entry-suffix.no-tokens-yet": ("{kind} (no tokens yet)", "{kind}(尚无 token)"),
+    "replay.logs.entry-suffix.no-token-usage": ("{kind} (no token usage)", "{kind}(无 token 用量)"),
+    "replay.logs.entry-suffix.zero-usage": ("{kind} (zero usage)", "{kind}(用量为零)"),
     "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),
     "replay.logs.entry.no-tokens": ("assistant (no tokens)", "助手条目(token 全为 0)"),
     "replay.logs.entry.no-usage": ("assistant (no usage)", "助手条目(无用量)"),
@@ -229,6 +240,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.entry.opencode-row-not-completed": (
         "compaction message (not completed)",
         "压缩消息(未完成)",
+    ),
+    "replay.logs.entry.session-document": ("session document", "会话文档"),
+    "replay.logs.entry.ui-messages-document": ("ui_messages document", "ui_messages 文档"),
+    "replay.logs.entry.document-without-messages": (
+        "document without messages",
+        "没有消息的文档",
+    ),
+    "replay.logs.entry.not-amp-thread": (
+        "document that is not an Amp thread",
+        "不是 Amp 线程的文档",
+    ),
+    "replay.logs.entry.not-cline-task": (
+        "document that is not a Cline task",
+        "不是 Cline 任务的文档",
+    ),
+    "replay.logs.entry.droid-no-token-usage": (
+        "document without tokenUsage",
+        "没有 tokenUsage 的文档",
     ),
     "replay.logs.entry.goose-message": (
         "message (Goose keeps no usage per message)",

@@ -235,6 +235,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Extra data",
         "值之后还有多余内容",
     ),
+    # Page-only: a totals-only session has no turn for the replay or Tune (the CLI's
+    # core.log-totals-only points at --usage, a flag the page has not).
+    "problem.log-totals-only": (
+        "{where} keeps only per-session totals ({why}): it cannot be replayed turn by turn; the replay panel shows its measured usage",
+        "{where}只保存每个会话的总量({why}):无法逐轮回放;回放面板显示它的实测用量",
+    ),
     # Page-only: the page's own failure, no input's rule.
     "problem.internal": (
         "Something went wrong on this page ({detail}); nothing was changed. Reset or reload the page.",

@@ -129,7 +129,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tune.unit.money": ("dollars", "美元"),
     "tune.unit.billed": ("billed tokens", "计费 tokens"),
     "tune.unit.billed-title": ("billed tokens: no prices given", "计费 tokens:未给价格"),
-    "tune.unit.calls": ("summary calls", "次摘要调用"),
+    # A map's value counted (a cell, a legend's band): the plural rule of count().
+    "tune.count.calls.one": ("{n} summary call", "{n} 次摘要调用"),
+    "tune.count.calls.other": ("{n} summary calls", "{n} 次摘要调用"),
+    "tune.count.generations.one": ("{n} generation", "{n} 代"),
+    "tune.count.generations.other": ("{n} generations", "{n} 代"),
+    "tune.count.tokens.one": ("{n} token", "{n} tokens"),
+    "tune.count.tokens.other": ("{n} tokens", "{n} tokens"),
     "tune.amount": ("{value} {unit}", "{value} {unit}"),
     "tune.unknown-usage": (
         "unknown (a try's usage is unknown)",
@@ -151,7 +157,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " what it wrote, floored to a tenth; the default choice allows at most 10:1)",
         "各 K 与 S 下的压缩比(读入最多的那次执行:读入与写出之比,向下取到十分位;默认选择至多允许 10:1)",
     ),
-    "tune.unit.generations": ("generations", "代"),
     "tune.map.generations.title": (
         "Summary generations at each K and S (how often the oldest history was summarised"
         " again; the default choice allows at most 5)",
@@ -346,6 +351,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tune.bin-save": ("saves {low} to {high}", "节省 {low} 至 {high}"),
     "tune.bin-more-open": ("{low} to < {high} more", "多花 {low} 至 < {high}"),
     "tune.bin-more": ("{low} to {high} more", "多花 {low} 至 {high}"),
+    "tune.bin-save-one": ("saves {value}", "节省 {value}"),
+    "tune.bin-more-one": ("{value} more", "多花 {value}"),
     "tune.not-delta": (
         "a forecast, nor a saving on the bill. It is each point's what-if against the "
         "as-run model of these sessions (the same growth and cache rules, the runtime's "

@@ -54,9 +54,11 @@ def _money(value: Decimal | None, lang: str) -> str:
 
 
 def _signed(value: Decimal | None, lang: str) -> str:
+    """A change in dollars, its sign said; none is "±$0.00", as the percentage beside it
+    ("±0.0 %") and Tune's scale say it (it read "+$0.00 (±0.0 %)")."""
     if value is None:
         return t("asrun.unknown", lang)
-    return ("+" if value >= 0 else "−") + format_money(abs(value))
+    return ("±" if value == 0 else "+" if value > 0 else "−") + format_money(abs(value))
 
 
 def _ratio(r: Decimal | None, lang: str) -> str:

@@ -24,7 +24,15 @@ if TYPE_CHECKING:
     from budgetcore.replay.model import Replay
     from budgetcore.replay.whatif import WhatIf
 
-__all__ = ["COPY_KEYS", "ENTRY_KEYS", "cost_sentence", "logs_html", "money", "series_name"]
+__all__ = [
+    "COPY_KEYS",
+    "ENTRY_KEYS",
+    "ENTRY_SUFFIXES",
+    "cost_sentence",
+    "logs_html",
+    "money",
+    "series_name",
+]
 
 
 def money(value: Decimal | None, lang: str) -> str:
@@ -53,6 +61,13 @@ def _requests(log: ParsedLog) -> tuple[int, int, int]:
     main = log.main
     other = sum(len(s.requests) + len(s.abandoned) for s in log.series if s is not main)
     return len(main.requests), len(main.abandoned), other
+
+
+def _billed_text(log: ParsedLog, billed: int) -> str:
+    """The requests a session billed beside the replayed ones: unknown ("—") for a
+    session of per-session totals, whose totals sit in the reader's abandoned column
+    and are no requests (the usage table counts none, as the CLI's; it read "1")."""
+    return "—" if log.totals_only else format_int(billed)
 
 
 def _unusable_why(item: LoadedLog, lang: str) -> str:
@@ -102,7 +117,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
             cells = [
                 td(col["lines"], {"class": "num"}, format_int(lines)),
                 td(col["replayed"], {"class": "num"}, format_int(on)),
-                td(col["other"], {"class": "num"}, format_int(off + other)),
+                td(col["other"], {"class": "num"}, _billed_text(item.log, off + other)),
                 _cost_cell(item.measured, lang),
             ]
         rows.append(el("tr", {"data-session-row": i}, el("th", {"scope": "row"}, button), *cells))
@@ -117,6 +132,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
     lines += sum(x.lines or 0 for x in panel.logs if x.log is None)
     on = sum(_requests(x.log)[0] for x in ok if x.log is not None)
     rest = sum(sum(_requests(x.log)[1:]) for x in ok if x.log is not None)
+    totals_only = any(x.log is not None and x.log.totals_only for x in ok)
     rows.append(
         el(
             "tr",
@@ -124,7 +140,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
             el("th", {"scope": "row"}, _total_label(panel, lang)),
             td(col["lines"], {"class": "num"}, format_int(lines)),
             td(col["replayed"], {"class": "num"}, format_int(on)),
-            td(col["other"], {"class": "num"}, format_int(rest)),
+            td(col["other"], {"class": "num"}, "—" if totals_only else format_int(rest)),
             _cost_cell(total, lang),
         )
     )
@@ -233,6 +249,13 @@ ENTRY_KEYS = {
     "compaction message (reason unknown)": "replay.logs.entry.opencode-row-unknown",
     "compaction message (failed)": "replay.logs.entry.opencode-row-failed",
     "compaction message (not completed)": "replay.logs.entry.opencode-row-not-completed",
+    # A whole JSON document, counted once beside its records (Gemini CLI's, Cline's).
+    "session document": "replay.logs.entry.session-document",
+    "ui_messages document": "replay.logs.entry.ui-messages-document",
+    "document without messages": "replay.logs.entry.document-without-messages",
+    "document that is not an Amp thread": "replay.logs.entry.not-amp-thread",
+    "document that is not a Cline task": "replay.logs.entry.not-cline-task",
+    "document without tokenUsage": "replay.logs.entry.droid-no-token-usage",
 }
 
 
@@ -243,9 +266,23 @@ def _totals_why(log: ParsedLog, lang: str) -> str:
     return t(key, lang) if key in CATALOGUE else log.totals_only
 
 
+#: What a reader appends to a record's own type name (``f"{label} (no tokens yet)"``):
+#: the name is the log's data, the words after it the reader's, said in the language.
+ENTRY_SUFFIXES = {
+    " (no tokens yet)": "replay.logs.entry-suffix.no-tokens-yet",
+    " (no token usage)": "replay.logs.entry-suffix.no-token-usage",
+    " (zero usage)": "replay.logs.entry-suffix.zero-usage",
+}
+
+
 def _entry_kind(kind: str, lang: str) -> str:
     key = ENTRY_KEYS.get(kind)
-    return kind if key is None else t(key, lang)
+    if key is not None:
+        return t(key, lang)
+    for suffix, key in ENTRY_SUFFIXES.items():
+        if kind.endswith(suffix):
+            return t(key, lang, kind=kind[: -len(suffix)])
+    return kind
 
 
 def series_name(name: str, lang: str) -> str:
@@ -567,7 +604,7 @@ def logs_html(
             el(
                 "li",
                 {"data-compaction": c.after_turn, "data-pre-tokens": _exact_int(c.pre_tokens)},
-                _compaction_text(c, lang),
+                _compaction_text(c, lang, totals=bool(log.totals_only)),
             )
             for c in main.compactions
         ]
@@ -582,18 +619,26 @@ def logs_html(
     return join(parts)
 
 
-def _compaction_text(c: LogCompaction, lang: str) -> str:
+def _compaction_text(c: LogCompaction, lang: str, *, totals: bool = False) -> str:
     """A logged compaction, saying what the log did not record rather than a bare dash
-    (a Codex rollout records neither its trigger nor its count before)."""
-    line, turn = format_int(c.line), format_int(c.after_turn)
+    (a Codex rollout records neither its trigger nor its count before), and where it
+    sits among the turns: never "after turn 0" (Copilot CLI's compaction in a session
+    of totals read so, in the second walk of December 2026)."""
+    line = format_int(c.line)
+    if totals:
+        when = t("replay.log.compaction-when.totals", lang)
+    elif c.after_turn == 0:
+        when = t("replay.log.compaction-when.first", lang)
+    else:
+        when = t("replay.log.compaction-when.after", lang, turn=format_int(c.after_turn))
     if c.trigger is None and c.pre_tokens is None:
-        return t("replay.log.compaction-bare", lang, line=line, turn=turn)
+        return t("replay.log.compaction-bare", lang, line=line, when=when)
     missing = t("replay.log.not-recorded", lang)
     return t(
         "replay.log.compaction",
         lang,
         line=line,
-        turn=turn,
+        when=when,
         trigger=c.trigger or missing,
         pre=missing if c.pre_tokens is None else format_int(c.pre_tokens),
     )

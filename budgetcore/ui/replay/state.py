@@ -274,17 +274,29 @@ def _page_path(cli_path: str) -> str:
     return _BY_CLI_PATH.get(cli_path, cli_path)
 
 
-def option_issue(problem: Problem) -> Problem:
-    """A core problem of the timing options as the page's issue: the same catalogue
-    code (``core.<code>``) and parameters, the field named by its page label."""
+#: A core rule of the options JSON and the same rule said of a typed field: without
+#: "as a string or an exact JSON number", which a page field is neither.
+_TYPED_RULES = {"decimal": "decimal-typed", "decimal-or-null": "decimal-typed-or-empty"}
+
+
+def option_issue(problem: Problem, text: str | None = None) -> Problem:
+    """A core problem of the timing options as the page's issue: the same rule
+    (``core.<code>``, or its typed field's wording) and parameters, the field named by
+    its page label, and ``text``, what was typed, as the value it got (the second walk
+    of December 2026 saw "got 1E+400" for a typed "1e400", and bounds as
+    "1000000000" where every other field groups them)."""
     path = _page_path(problem.path)
-    params: list[Param] = [("where", f"label.{path}", True), _got_value(problem.value)]
+    got = _got(text) if text is not None else _got_value(problem.value)
+    params: list[Param] = [("where", f"label.{path}", True), got]
     for name, value in problem.params:
         if name == "other":
             params.append((name, f"label.{_page_path(value)}", True))
+        elif name in ("low", "high") and value.isdigit():
+            params.append((name, format_int(int(value)), False))
         else:
             params.append((name, value, name in ("why", "detail")))
-    return Problem.page(f"core.{problem.code}", tuple(params), (path,))
+    code = problem.code if text is None else _TYPED_RULES.get(problem.code, problem.code)
+    return Problem.page(f"core.{code}", tuple(params), (path,))
 
 
 def _got_value(value: str | None) -> Param:
@@ -300,7 +312,7 @@ def _parse_option(f: ReplayField, text: str) -> object:
     parse(_option_raw(f, value), f"options.{f.option[0]}", problems)
     mine = [p for p in problems if p.path == _cli_path(f)]
     if mine:
-        raise IssueError(option_issue(mine[0]))
+        raise IssueError(option_issue(mine[0], text))
     assert not problems, problems  # the rest of the object is valid by construction
     return value
 
@@ -736,6 +748,8 @@ def turns_of(panel: ReplayPanel) -> Source:
             return Source(error=panel.log_error)
         if panel.log is None:
             return Source(error=(Problem.coded("log", "replay-no-log"),))
+        if panel.log.totals_only:
+            return Source(error=(_totals_only(panel.log),))
         try:  # with a clock the turns carry the log's times (docs/spec.md §15)
             timed = panel.values.get("replay.timing") is True
             appends = panel.values.get("replay.appends", "any")
@@ -761,6 +775,18 @@ def turns_of(panel: ReplayPanel) -> Source:
     from budgetcore.replay.turns import generate  # noqa: PLC0415
 
     return Source(generate(_generator(panel.values)))
+
+
+def _totals_only(log: ParsedLog) -> Problem:
+    """Why a session of per-session totals (Goose, Droid, Copilot CLI's shutdowns) has
+    no turn to replay or tune, as the CLI's ``tune`` says it (``totals_problem``), in
+    the page's words: its totals sit in the reader's abandoned column, which the
+    branch rule read as "no request on the replayed branch of series session totals"."""
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
+
+    key = f"replay.log.totals-why.{log.format}"
+    why: Param = ("why", key, True) if key in CATALOGUE else ("why", log.totals_only, False)
+    return Problem.page("problem.log-totals-only", (("where", "where.log", True), why), ("log",))
 
 
 def log_prices(panel: ReplayPanel) -> Prices | None:

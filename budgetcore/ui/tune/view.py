@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from budgetcore.charts.geometry import FONT_PX, text_width, wrap_text
 from budgetcore.errors import Problem
-from budgetcore.messages import CATALOGUE, t
+from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.replay.model import decimal_of
 from budgetcore.ui.drawn import reuse
 from budgetcore.ui.markup import Markup, el, join
@@ -211,10 +211,12 @@ def _value_text(g: GridMeasures, measure: str, units: int, lang: str) -> str:
         return _cost_amount(g, units, lang)
     if measure == "compression":
         return t("tune.compression", lang, ratio=f"{format_int(units // 10)}.{units % 10}")
-    unit = {"unseen": "unit.tokens", "generations": "tune.unit.generations"}.get(
-        measure, "tune.unit.calls"
+    # A counted phrase: a band or cell of one says "1 generation", never "1 generations"
+    # (the January walk saw "1 generations" and "1 summary calls" in a legend).
+    key = {"unseen": "tune.count.tokens", "generations": "tune.count.generations"}.get(
+        measure, "tune.count.calls"
     )
-    return t("tune.amount", lang, value=format_int(units), unit=t(unit, lang))
+    return count(key, units, lang)
 
 
 def point_text(
@@ -745,8 +747,12 @@ class _Delta:
             sizes = held[b]
             j = band_of(sizes[0], edges)
             first, last = j == 0, j == n - 1
-            if b == 0 or min(sizes) == max(sizes):  # one change: exactly, as its cells say
-                text = signed_money(self._dollars(sizes[0] if b >= 0 else -sizes[0]))
+            if b == 0:
+                text = signed_money(self._dollars(0))
+            elif min(sizes) == max(sizes):  # one change: exactly, as its cells say, in the
+                # words of the bands beside it ("saves $0.2978285", not a lone "−$0.29…")
+                key = "tune.bin-save-one" if b < 0 else "tune.bin-more-one"
+                text = t(key, lang, value=format_money(self._dollars(sizes[0])))
             else:
                 low = (
                     format_money_figures(self._dollars(min(sizes)), ROUND_FLOOR)
@@ -1319,10 +1325,12 @@ def render_tune(state: PageState, before: TuneScreen | None = None) -> TuneScree
         text["tune-status"] = t("tune.replay-stale", lang)
         return screen
     if not isinstance(inputs, TuneInputs):
+        # No session has a turn: each session's problem, said once (the sessions of a
+        # totals-only folder all give the same one).
         html["tune-errors"] = el(
             "ul",
             {"class": "errors", "role": "alert"},
-            *(el("li", None, x) for x in _problems(inputs, lang)),
+            *(el("li", None, x) for x in dict.fromkeys(_problems(inputs, lang))),
         )
         return screen
     text["tune-sessions"] = _sessions_text(inputs, lang)

@@ -1,0 +1,56 @@
+"""What the second walk of December 2026 saw in the browser alone: a layout no CPython
+test can measure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import Page
+
+pytestmark = pytest.mark.browser
+
+LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+
+
+@pytest.mark.parametrize(
+    "folder",
+    [LOGS / "gemini" / "json" / "tmp", LOGS / "kimi" / "plain" / "sessions"],
+    ids=["gemini", "kimi"],
+)
+def test_a_session_path_without_break_points_keeps_the_phone_page_narrow(
+    narrow_page: Page, folder: Path
+) -> None:
+    """Gemini CLI's 64-hex project folder and Kimi's 32-hex session id in the line that
+    says what was read widened the phone's page to 693 and 514 px (it zoomed out)."""
+    page = narrow_page.open()
+    p = page.page
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    p.set_input_files("#replay-folder", str(folder))
+    p.wait_for_selector("p[data-replay-log]", state="attached")
+    width = p.evaluate("document.documentElement.clientWidth")
+    assert width <= 380
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
+    page.assert_no_internal_error()
+    assert not page.errors
+
+
+def test_tunes_backtest_notes_keep_the_phone_page_narrow(narrow_page: Page) -> None:
+    """Tune's backtest note names each session off by more than 5 % by its id
+    ("opencode/opencode.db#ses_aaaa…: This backtest is not within 5 %"): it widened the
+    phone's page to 474 px."""
+    page = narrow_page.open()
+    p = page.page
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    p.set_input_files("#replay-folder", str(LOGS / "opencode" / "db" / "opencode"))
+    p.wait_for_selector("[data-as-run]", state="attached")
+    p.click("#tune summary")
+    p.wait_for_selector("[data-backtest-off]", state="attached", timeout=60_000)
+    width = p.evaluate("document.documentElement.clientWidth")
+    assert width <= 380
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
+    page.assert_no_internal_error()
+    assert not page.errors
