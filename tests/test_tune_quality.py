@@ -60,14 +60,19 @@ def test_the_default_choice_keeps_the_stated_quality_limits() -> None:
     assert on.choice is not None
     i = on.choice.index
     # 150 turns of about 4,750 tokens: no K of this grid summarises at most 5 times, so
-    # the default limit becomes the fewest the grid allows, and the result says so.
+    # the default limit becomes what the scenario's own point makes, or the fewest the
+    # grid allows where that is more, and the result says so.
     assert on.relaxed is not None
-    default, fewest = on.relaxed
+    default, fewest, limit = on.relaxed
     assert default == DEFAULT_MAX_GENERATIONS
-    assert (
-        on.grid.generations(i)
-        == fewest
-        == min(on.grid.generations(j) for j in range(on.grid.points))
+    assert fewest == min(on.grid.generations(j) for j in range(on.grid.points))
+    assert limit == max(fewest, on.own.generations(0))
+    assert on.grid.generations(i) <= limit
+    # The cheapest point within it: none cheaper summarises at most ``limit`` times.
+    assert all(
+        on.grid.cost_units(j) >= on.grid.cost_units(i)
+        for j in range(on.grid.points)
+        if on.grid.generations(j) <= limit and not on.constraints.broken(on.grid, j)
     )
     comp = on.grid.compression(i)
     assert comp is None or comp <= Fraction(DEFAULT_MAX_COMPRESSION)

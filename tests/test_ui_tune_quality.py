@@ -148,8 +148,10 @@ def _choice_text(state: PageState, lang: str = "en") -> str:
 
 def test_the_default_session_says_which_limit_binds_and_why() -> None:
     # The page's own default (200 generated turns): no point makes 5 generations or
-    # fewer, so the CLI relaxes the limit to the fewest the grid allows; the choice
-    # says so, and what excludes the scenario's own point and the grid's cheapest.
+    # fewer, so the limit is relaxed to what the scenario's own point makes (more than
+    # the fewest the grid allows); the choice says so, and is the cheapest point that
+    # summarises no more often than the scenario's own. Relaxed to the fewest alone, it
+    # was K = M at twelve times the own point's billed tokens.
     state = tune_done(_open())
     result = state.tune.result
     assert result is not None
@@ -160,25 +162,28 @@ def test_the_default_session_says_which_limit_binds_and_why() -> None:
         for i in range(g.points)
         if g.compression(i) is None or g.compression(i) <= DEFAULT_MAX_COMPRESSION
     )
-    assert result.relaxed == (DEFAULT_MAX_GENERATIONS, fewest)
+    mine = own.generations(0)
+    assert fewest < mine
+    assert result.relaxed == (DEFAULT_MAX_GENERATIONS, fewest, mine)
+    i = result.choice.index
+    assert g.generations(i) <= mine
+    assert g.cost_units(i) <= own.cost_units(0)
+    assert result.choice.k < max(g.ks)
     text = _choice_text(state)
     assert f"No point makes at most {DEFAULT_MAX_GENERATIONS} summary generations" in text
-    assert f"relaxed to the fewest this grid allows, {fewest:,}." in text
     assert (
-        f"The scenario's own K {own.ks[0]:,}, S {own.ss[0]:,} is excluded: it makes "
-        f"{own.generations(0):,} summary generations, above the limit {fewest:,}" in text
+        f"the fewest this grid allows is {fewest:,}, so the limit is relaxed to "
+        f"{mine:,}, what the scenario's own K {own.ks[0]:,}, S {own.ss[0]:,} makes" in text
     )
+    assert "is excluded: it makes" not in text.split("The grid's cheapest point")[0]
     cheapest = min(range(g.points), key=lambda i: (g.cost_units(i), i))
     k, s = g.point(cheapest)
     assert f"The grid's cheapest point, K {k:,}, S {s:,} (" in text
-    # The choice's K is the grid's top, M: nothing lies beyond M for K, so no edge note
-    # (a larger grid could not hold a better K).
-    assert result.choice.k == max(g.ks)
     assert result.edges == ()
     assert "The choice sits on the grid's" not in text
     zh = _choice_text(state, "zh")
-    assert f"上限放宽到本网格能做到的最少代数 {fewest:,}" in zh
-    assert "网格的最大 K" not in zh
+    assert f"本网格能做到的最少代数为 {fewest:,}" in zh
+    assert f"因此上限放宽到 {mine:,}" in zh
 
 
 def test_a_limit_the_user_sets_excludes_points_by_name_and_value() -> None:
@@ -279,9 +284,11 @@ def test_the_default_session_chooses_as_the_cli_does(tmp_path: Path) -> None:
     assert (choice["k"], choice["s"]) == (result.choice.k, result.choice.s)
     assert choice["reason"]["eligible"] == result.choice.eligible
     assert choice["generations"] == result.grid.generations(result.choice.index)
-    assert (choice["relaxed"]["max_generations"], choice["relaxed"]["fewest_on_grid"]) == (
-        result.relaxed
-    )
+    assert (
+        choice["relaxed"]["max_generations"],
+        choice["relaxed"]["fewest_on_grid"],
+        choice["relaxed"]["relaxed_to"],
+    ) == (result.relaxed)
     assert choice["on_grid_edge"] == list(result.edges)
     assert choice["cost"] == f"{result.grid.cost_units(result.choice.index):,} tokens"
     assert cli["constraints"] == result.constraints.as_dict()

@@ -74,6 +74,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the limit is relaxed to the fewest this grid allows, {fewest}.",
         "没有点的摘要代数不超过 {default}(默认值:{source}),因此上限放宽到本网格能做到的最少代数 {fewest}。",
     ),
+    "tune.binds.relaxed-own": (
+        "No point makes at most {default} summary generations (the default: {source}); the "
+        "fewest this grid allows is {fewest}, so the limit is relaxed to {limit}, what the "
+        "scenario's own K {k}, S {s} makes: the choice summarises no more often than it.",
+        "没有点的摘要代数不超过 {default}(默认值:{source});本网格能做到的最少代数为 {fewest},"
+        "因此上限放宽到 {limit},即场景自身的 K {k}、S {s} 的代数:所选点的摘要次数不多于它。",
+    ),
     "tune.binds.own": (
         "The scenario's own K {k}, S {s} is excluded: {why}.",
         "场景自身的 K {k}、S {s} 被排除:{why}。",

@@ -107,8 +107,9 @@ class TuneResult:
     # (the CLI fills it from each point's what-if, made in the grid's pass).
     chosen_what_if: dict[str, Any] | None = None
     # The default generations limit, when no point met it: (the default, the fewest
-    # generations a point makes that meets every other constraint).
-    relaxed: tuple[int, int] | None = None
+    # generations a point makes that meets every other constraint, the limit the choice
+    # then applied: the larger of that fewest and the scenario's own point's).
+    relaxed: tuple[int, int, int] | None = None
     # ``tune --runtime``: the runtime's knob axis (runtimes.tune_axis.RuntimeAxis) whose
     # values the grid's points are; the CLI fills it.
     runtime: Any = None
@@ -164,13 +165,17 @@ class TuneResult:
 
 
 def _relaxed(
-    grid: GridMeasures, constraints: Constraints, costs: Costs = None
-) -> tuple[Constraints, tuple[int, int] | None]:
+    grid: GridMeasures, constraints: Constraints, own_generations: int, costs: Costs = None
+) -> tuple[Constraints, tuple[int, int, int] | None]:
     """A long session summarises often under any K of the article's runtime (a run
     covers at most 64,000 new tokens): when no point makes at most the *default*
-    generations, the limit becomes the fewest any point makes that meets every other
-    constraint, and the result says so (docs/tune.md, "Quality"). A limit the user set
-    is never relaxed."""
+    generations, the limit becomes what the scenario's own point makes (its K and S as
+    run), or the fewest any point makes that meets every other constraint where that
+    is more. So the choice summarises no more often than the session did, and is the
+    cheapest such point: relaxing to the fewest alone bought one or two generations
+    fewer at any price (K = M on the page's default session, twelve times its own
+    point's billed tokens). The result says so (docs/tune.md, "Quality"). A limit the
+    user set is never relaxed."""
     limit = constraints.max_generations
     if limit is None or limit != DEFAULT_MAX_GENERATIONS:
         return constraints, None
@@ -185,7 +190,8 @@ def _relaxed(
     )
     if fewest is None or fewest <= limit:
         return constraints, None
-    return dataclasses.replace(constraints, max_generations=fewest), (limit, fewest)
+    relaxed = max(fewest, own_generations)
+    return dataclasses.replace(constraints, max_generations=relaxed), (limit, fewest, relaxed)
 
 
 def summarise(
@@ -218,7 +224,7 @@ def summarise(
     choice = choose(grid, constraints, costs)
     relaxed = None
     if choice is None:
-        constraints, relaxed = _relaxed(grid, constraints, costs)
+        constraints, relaxed = _relaxed(grid, constraints, own.generations(0), costs)
         if relaxed is not None:
             choice = choose(grid, constraints, costs)
     less = None

@@ -104,7 +104,11 @@ def choice_dict(result: TuneResult) -> dict[str, Any] | None:
         "what_if": result.chosen_what_if,
         "relaxed": None
         if result.relaxed is None
-        else {"max_generations": result.relaxed[0], "fewest_on_grid": result.relaxed[1]},
+        else {
+            "max_generations": result.relaxed[0],
+            "fewest_on_grid": result.relaxed[1],
+            "relaxed_to": result.relaxed[2],
+        },
     }
     return out
 
@@ -432,13 +436,20 @@ def choice_lines(result: TuneResult) -> list[str]:
         f"{_quality_limits(result)})"
     )
     if result.relaxed is not None:
-        default, fewest = result.relaxed
+        default, fewest, limit = result.relaxed
         from budgetcore.tune.choice import DEFAULT_SOURCES  # noqa: PLC0415
 
+        said = (
+            f"the choice is among those that summarise the fewest times this grid "
+            f"allows, {fewest:,}"
+            if limit == fewest
+            else f"the fewest this grid allows is {fewest:,}, so the choice summarises at "
+            f"most {limit:,} times, as the scenario's own K {result.own.ks[0]:,}, "
+            f"S {result.own.ss[0]:,} does"
+        )
         lines.append(
             f"  note: no point summarises at most {default:,} times (the default: "
-            f"{DEFAULT_SOURCES['max_generations']}); the choice is among those that "
-            f"summarise the fewest times this grid allows, {fewest:,}"
+            f"{DEFAULT_SOURCES['max_generations']}); {said}"
         )
     if d["edge_note"] is not None:
         lines.append(f"  note: {d['edge_note']}")

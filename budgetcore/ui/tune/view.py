@@ -1065,15 +1065,18 @@ def _binding_html(result: TuneResult, lang: str) -> list[Markup]:
     assert choice is not None  # only _choice_body asks, past its "no choice" return
     out: list[Markup] = []
     if result.relaxed is not None:
-        default, fewest = result.relaxed
+        default, fewest, limit = result.relaxed
         text = t(
-            "tune.binds.relaxed",
+            "tune.binds.relaxed" if limit == fewest else "tune.binds.relaxed-own",
             lang,
             default=format_int(default),
             fewest=format_int(fewest),
+            limit=format_int(limit),
+            k=format_int(result.own.ks[0]),
+            s=format_int(result.own.ss[0]),
             source=t("tune.source.max_generations", lang),
         )
-        out.append(el("p", {"data-tune-relaxed": fewest}, text))
+        out.append(el("p", {"data-tune-relaxed": limit}, text))
     own = result.own
     if own.known(0) and c.broken(own, 0):
         text = t(
