@@ -187,3 +187,26 @@ def test_a_logs_tune_prints_its_backtest_first_and_reads_the_logs_clock(
     assert code == 0, err
     point = json.loads(out.splitlines()[0])
     assert point["turns"] == 3
+
+
+def test_a_choice_that_starts_no_summary_call_is_not_on_the_s_edge() -> None:
+    """Codex rollout 05 of the public logs: at the chosen K the session never compacts,
+    so every S ties, the tie rule takes the grid's smallest, and the choice said "the
+    best point may lie beyond the grid" of S, which caps nothing there."""
+    turns = generate(parse_generator_json('{"turns": 20, "seed": 3, "added": 800}'))
+    result = tune(Scenario(), [("g", turns)], ks=(40_000, 60_000), ss=(1_024, 4_096, 8_192))
+    assert result.choice is not None
+    assert result.grid.summary_calls(result.choice.index) == 0
+    assert result.choice.s == 1_024  # the tie rule (docs/spec.md §13): smaller S
+    assert result.edges == ("smallest K",)
+    # A choice that does start one keeps its S edge.
+    busy = tune(
+        Scenario(),
+        [("g", generate(parse_generator_json(GEN)))],
+        ks=(8_000, 16_000),
+        ss=(4_096, 8_192),
+        constraints=Constraints(max_generations=None, max_compression=None),
+    )
+    assert busy.choice is not None
+    assert busy.grid.summary_calls(busy.choice.index) > 0
+    assert any(e.endswith(" S") for e in busy.edges)

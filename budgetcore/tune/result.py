@@ -145,11 +145,14 @@ class TuneResult:
         # request is refused) nor beyond the summary model's O for S: there the grid's end
         # is the scenario's own limit, not the grid's.
         limits = {"K": m, "S": self.scenario.summary_contract.output_tokens}
+        # Where the chosen point starts no summary call, its S caps nothing: every S ties,
+        # the tie rule takes the smallest (docs/spec.md §13), and no S beyond the grid
+        # could do better or worse.
+        axes = [("K", self.choice.k, self.grid.ks)]
+        if self.grid.summary_calls(self.choice.index):
+            axes.append(("S", self.choice.s, self.grid.ss))
         out = []
-        for name, value, axis in (
-            ("K", self.choice.k, self.grid.ks),
-            ("S", self.choice.s, self.grid.ss),
-        ):
+        for name, value, axis in axes:
             if len(axis) > 1 and value == min(axis):
                 out.append(f"smallest {name}")
             if len(axis) > 1 and value == max(axis) and value < limits[name]:
