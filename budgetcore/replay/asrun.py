@@ -1196,7 +1196,7 @@ def _still_held(
 
 _STARTED = attrgetter("started")
 # LogRequest's fields by position (C getters over a column of requests).
-_READ, _WRITE, _WRITE_1H = itemgetter(3), itemgetter(4), itemgetter(9)
+_READ = itemgetter(3)
 _LINE, _CONTEXT, _OUTPUT = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
@@ -1224,7 +1224,11 @@ def as_run(
         if not reqs:
             continue
         as_logged = is_summary_call(s)
-        one_hour = sum(map(_WRITE_1H, reqs)) * 2 > sum(map(_WRITE, reqs))
+        # The series' measured usage, as logged: its cache writes say the lifetime too
+        # (no pass of their own over the requests).
+        as_sent = measured_usage(reqs, resolver)
+        writes_1h, writes_5m = as_sent.usage.cache_write_1h, as_sent.usage.cache_write_5m
+        one_hour = writes_1h * 2 > writes_5m + writes_1h
         reads: list[int] | None = None
         writes: list[int] | None = None
         if as_logged:
@@ -1271,7 +1275,7 @@ def as_run(
                 billed_as_logged=as_logged,
                 stable_prefix=prefix,
                 one_hour=one_hour,
-                measured=measured_usage(kept_r, resolver),
+                measured=as_sent if kept_r is reqs else measured_usage(kept_r, resolver),
                 modelled=modelled_usage,
                 # |modelled - measured| cache reads, column by column in C.
                 cache_errors=tuple(map(abs, map(sub, model_reads, map(_READ, kept_r)))),
