@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal
 from itertools import compress, islice, repeat
-from operator import attrgetter, is_, itemgetter, lt, sub
+from operator import add, attrgetter, is_, itemgetter, lt, sub
 from typing import Any
 
 from budgetcore.registry.models import Resolution, resolve
@@ -1333,19 +1333,31 @@ def predicted_compactions(
         # The first of several in one gap: the count where the runtime compacted (a
         # second one, a /compact right after, compacts what the first left).
         at.setdefault(c.after_turn, c)
+    n = len(reqs)
+    # The count after each request: the runtime's own, else its input plus output.
+    after = own if own is not None else list(map(add, map(_CONTEXT, reqs), map(_OUTPUT, reqs)))
     out = []
     armed = True
-    for j in range(len(reqs) + 1):
-        comp = at.get(j)
-        if comp is not None and comp.pre_tokens is not None:
+    start = 1  # before the first request nothing is measured
+    # Stretch by stretch between the log's compactions: a rule that fired waits for the
+    # next one, so a stretch is read only while it is armed (200,000 requests: a few
+    # hundred stretches, most of them read only up to where the rule fires).
+    for stop in (*sorted(j for j in at if 0 <= j <= n), n + 1):
+        if armed:
+            for j in range(start, stop):
+                if fires(after[j - 1], trigger):
+                    out.append(j)
+                    armed = False
+                    break
+        if stop > n:
+            break
+        comp = at[stop]
+        if comp.pre_tokens is not None:
             tokens: int | None = comp.pre_tokens  # the runtime's own count where it compacted
-        elif j > 0:
-            tokens = own[j - 1] if own is not None else reqs[j - 1].context + reqs[j - 1].output
         else:
-            tokens = None  # before the first request: nothing measured
+            tokens = after[stop - 1] if stop > 0 else None
         if armed and tokens is not None and fires(tokens, trigger):
-            out.append(j)
-            armed = False
-        if comp is not None:
-            armed = True
+            out.append(stop)
+        armed = True  # the log compacted: the context dropped
+        start = stop + 1
     return tuple(out)
