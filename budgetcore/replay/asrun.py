@@ -1246,7 +1246,7 @@ def as_run(
         if reads is not None and writes is not None and not exclude:
             # The modelled usage summed column by column (no request built: 0.2 s on a
             # 200,000-request rollout), where every request sums to the same place.
-            found = split_usage(reqs, reads, writes, one_hour, resolver)
+            found = split_usage(reqs, reads, writes, one_hour, resolver, logged=as_sent)
         if found is not None and reads is not None:
             kept_r: Sequence[LogRequest] = reqs
             modelled_usage, kinds = found

@@ -495,7 +495,16 @@ def _what_if_of(
         None
         if main.abandoned or exclude
         else split_usage(
-            sequence, reads, writes, one_hour, resolver, contexts=contexts, outputs=sizes
+            sequence,
+            reads,
+            writes,
+            one_hour,
+            resolver,
+            contexts=contexts,
+            outputs=sizes,
+            # Every request of the series sent, none left out: the as-run side measured
+            # these very requests (their model and reasoning).
+            logged=mine_asrun.measured if whole and mask is None and mine_asrun else None,
         )
     )
     if exclude:

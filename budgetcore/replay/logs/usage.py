@@ -215,6 +215,7 @@ def split_usage(
     *,
     contexts: Sequence[int] | None = None,
     outputs: Sequence[int] | None = None,
+    logged: MeasuredUsage | None = None,
 ) -> tuple[MeasuredUsage, dict[str, Decimal | None]] | None:
     """:func:`usage_and_kinds` of ``requests`` as a cache model split them
     (:func:`budgetcore.replay.asrun.split_columns`: each request's cache read and write,
@@ -222,11 +223,20 @@ def split_usage(
     logged cost; ``contexts`` and ``outputs`` in place of the logged ones where given),
     summed column by column in C with no request built, when every request sums to the
     same place: one model, all in the base price tier. None otherwise (the caller builds
-    the requests: :func:`budgetcore.replay.asrun.split_requests`)."""
+    the requests: :func:`budgetcore.replay.asrun.split_requests`). ``logged``: the
+    measured usage of these very requests as logged, whose per-model rows and sums
+    (output, reasoning) stand in for passes over them."""
     if not requests:
         return None
     model = requests[0].model
-    if not all(map(eq, map(_MODEL, requests), repeat(model))):
+    known = (
+        logged is not None
+        and logged.requests == len(requests)
+        and len(logged.models) == 1
+        and logged.models[0].model == model
+    )
+    # One row of these requests' own measured usage: every one names that model.
+    if not known and not all(map(eq, map(_MODEL, requests), repeat(model))):
         return None
     found: dict[str, Resolution] = {}
     prices = _priced(None if model is None else found.setdefault(model, resolver(model)))
@@ -242,8 +252,12 @@ def split_usage(
         written - write_1h,
         write_1h,
         read,
-        sum(map(_OUTPUT, requests)) if outputs is None else sum(outputs),
-        sum(map(_REASONING, requests)),
+        sum(outputs)
+        if outputs is not None
+        else logged.usage.output
+        if known and logged is not None
+        else sum(map(_OUTPUT, requests)),
+        logged.usage.reasoning if known and logged is not None else sum(map(_REASONING, requests)),
     ]
     acc = _ModelSums(prices)
     acc.requests = len(requests)
