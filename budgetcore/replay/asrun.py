@@ -25,11 +25,11 @@ predicted. Pure: values in, frozen values out.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal
-from itertools import compress, islice
-from operator import attrgetter, is_, itemgetter, lt, sub
+from itertools import compress, islice, repeat
+from operator import add, attrgetter, is_, itemgetter, lt, sub
 from typing import Any
 
 from budgetcore.registry.models import Resolution, resolve
@@ -42,7 +42,13 @@ from budgetcore.replay.logs.model import (
     ParsedLog,
     new_request,
 )
-from budgetcore.replay.logs.usage import MeasuredUsage, measured_usage, merge_usage
+from budgetcore.replay.logs.usage import (
+    MeasuredUsage,
+    measured_usage,
+    merge_usage,
+    split_usage,
+    usage_and_kinds,
+)
 from budgetcore.runtimes import CacheRules, Profile, cache_rules, profile
 from budgetcore.runtimes.profiles import CC_BUFFER, gemini_token_limit
 from budgetcore.units import format_money
@@ -67,6 +73,8 @@ __all__ = [
     "ratio_text",
     "reasoning_restarts",
     "relative",
+    "split_columns",
+    "split_requests",
     "summarised",
     "thinking_restarts",
     "version_of",
@@ -176,6 +184,8 @@ def modelled_split(
     caps: Sequence[int | None] | None = None,
     notified: frozenset[int] = frozenset(),
     restarts: Mapping[int, int | None] | None = None,
+    contexts: Sequence[int] | None = None,
+    outputs: Sequence[int] | None = None,
 ) -> tuple[tuple[LogRequest, ...], int]:
     """Each request as the model predicts it (its context, output and model as logged,
     the context's split into uncached input, cache writes and cache reads from
@@ -189,23 +199,91 @@ def modelled_split(
     prefix alone; :func:`thinking_restarts`);
     ``one_hour``: the series writes 1-hour cache entries; ``caps``: per request,
     at most how much of the previous request's context it can share (None: all of it),
-    where a what-if's request layout says (spec §12's prompt cache)."""
-    out: list[LogRequest] = []
+    where a what-if's request layout says (spec §12's prompt cache);
+    ``contexts`` and ``outputs``: per request, the context and output a what-if's engine
+    planned for it, in place of the logged ones (None: as logged), so that no request
+    is copied to carry them."""
+    reads, writes, prefix = split_columns(
+        requests,
+        rules,
+        after_compaction=after_compaction,
+        one_hour=one_hour,
+        caps=caps,
+        notified=notified,
+        restarts=restarts,
+        contexts=contexts,
+    )
+    return split_requests(
+        requests, reads, writes, one_hour, contexts=contexts, outputs=outputs
+    ), prefix
+
+
+def split_requests(
+    requests: Sequence[LogRequest],
+    reads: Sequence[int],
+    writes: Sequence[int],
+    one_hour: bool,
+    *,
+    contexts: Sequence[int] | None = None,
+    outputs: Sequence[int] | None = None,
+) -> tuple[LogRequest, ...]:
+    """``requests`` with the split :func:`split_columns` predicted (and the what-if's
+    contexts and outputs where given), built in field order: _replace took half of the
+    split's time on a 200,000-request rollout (docs/performance.md). The log's own cost
+    is of what it measured: None here."""
+    sizes: Iterable[int] = map(_CONTEXT, requests) if contexts is None else contexts
+    outs: Iterable[int] = map(_OUTPUT, requests) if outputs is None else outputs
+    return tuple(
+        new_request(
+            (
+                r[0],
+                c,
+                o,
+                read,
+                write,
+                r[5],
+                r[6],
+                r[7],
+                c - read - write,
+                write if one_hour else 0,
+                r[10],
+                r[11],
+                r[12],
+                r[13],
+                None,
+            )
+        )
+        for r, c, o, read, write in zip(requests, sizes, outs, reads, writes, strict=True)
+    )
+
+
+def split_columns(
+    requests: Sequence[LogRequest],
+    rules: CacheModel,
+    *,
+    after_compaction: frozenset[int] = frozenset(),
+    one_hour: bool = False,
+    caps: Sequence[int | None] | None = None,
+    notified: frozenset[int] = frozenset(),
+    restarts: Mapping[int, int | None] | None = None,
+    contexts: Sequence[int] | None = None,
+) -> tuple[list[int], list[int], int]:
+    """:func:`modelled_split`'s cache rule (the one place it is written) as columns:
+    each request's predicted cache read and cache write, and the stable prefix. The
+    backtest and the what-if sum these columns instead of building a request each
+    (docs/performance.md); the rest of a request's context is uncached input."""
     if not requests:
-        return (), 0
+        return [], [], 0
+    n = len(requests)
     if not rules.known:
         # No rules to predict with: no calibration either (a first request's read says
         # nothing about the later ones without them).
-        return tuple(
-            r._replace(
-                cache_read=0, cache_write=0, input=r.context, cache_write_1h=0, logged_cost=None
-            )
-            for r in requests
-        ), 0
+        return [0] * n, [0] * n, 0
+    sizes: Iterable[int] = map(_CONTEXT, requests) if contexts is None else contexts
     first = requests[0]
     # Calibration, stated: what the first request read is what earlier sessions left in
     # the cache (the system prompt and tools), the one thing fixed before it was sent.
-    prefix = min(first.cache_read, first.context)
+    prefix = min(first.cache_read, first.context if contexts is None else contexts[0])
     lifetime = cache_lifetime(rules, one_hour)
     # Per model (a provider caches each model apart): the prefix the cache holds for this
     # series (what the model's last request used) and when it was last used (ms).
@@ -213,11 +291,15 @@ def modelled_split(
     # rules.readable, inlined: this loop runs once per request (200,000 in a long Codex
     # rollout), and the call was a tenth of its time.
     minimum, block, writes, writers = rules.minimum, rules.block, rules.writes, rules.writers
-    for i, r in enumerate(requests):
-        # The request's fields in one unpacking (LogRequest's field order: line, context,
-        # output, cache_read, cache_write, model, messages, tool_result_chars, input,
-        # cache_write_1h, reasoning, started, finished, file, logged_cost).
-        line, c, output, _, _, model, messages, chars, _, _, reasoning, at, done, file, _ = r
+    # The few requests that depart from the plain prefix rule, found by one lookup per
+    # request instead of three (then told apart below).
+    special = after_compaction | notified | frozenset(restarts or ())
+    capped: Iterable[int | None] = repeat(None, n) if caps is None else caps
+    reads: list[int] = []
+    written: list[int] = []
+    read_to, write_to = reads.append, written.append
+    for i, (r, c, cap) in enumerate(zip(requests, sizes, capped, strict=True)):
+        model, at, done = r[5], r[11], r[12]  # LogRequest's model, started, finished
         if i == 0:
             read = prefix
             last: int | None = None  # nothing held before the first request
@@ -228,25 +310,24 @@ def modelled_split(
                 # first request read from earlier sessions (the stable prefix) is what
                 # other sessions keep warm, as that first read shows.
                 shared = prefix if prefix < c else c
+            elif i not in special:
+                shared = cached if cached < c else c
             elif i in after_compaction or i in notified:
                 # A compaction keeps only the stable prefix, which other sessions keep warm
                 # (docs/replay.md step 3: min(P, its context)), however short the
                 # series' last request of this model was; a model not used yet in the
                 # series holds nothing.
                 shared = (prefix if prefix < c else c) if model in held else 0
-            elif restarts and i in restarts:
+            else:
                 # The messages changed before this request (thinking blocks stripped or
                 # thinking switched): it reads what was cached before the change, at
                 # most, or the stable prefix where nothing of it can be found.
+                assert restarts is not None  # special holds only these three kinds
                 kept = restarts[i]
                 bound = prefix if kept is None else kept
                 shared = min(cached, c, bound) if model in held else 0
-            else:
-                shared = cached if cached < c else c
-            if caps is not None:
-                cap = caps[i]
-                if cap is not None and cap < shared:
-                    shared = cap
+            if cap is not None and cap < shared:
+                shared = cap
             if shared < minimum:
                 read = 0
             elif block <= 1:
@@ -255,35 +336,12 @@ def modelled_split(
                 # OpenAI: the first 1,024 tokens, then whole 128-token blocks.
                 read = shared - (shared - minimum) % block
         rest = c - read
-        write = rest if (writes or model in writers) and c >= minimum else 0
-        # The request with its split replaced, built in field order: _replace took half
-        # of this loop's time on a 200,000-request rollout (docs/performance.md). The
-        # log's own cost is of what it measured: None here.
-        out.append(
-            new_request(
-                (
-                    line,
-                    c,
-                    output,
-                    read,
-                    write,
-                    model,
-                    messages,
-                    chars,
-                    rest - write,
-                    write if one_hour else 0,
-                    reasoning,
-                    at,
-                    done,
-                    file,
-                    None,
-                )
-            )
-        )
+        read_to(read)
+        write_to(rest if (writes or (writers and model in writers)) and c >= minimum else 0)
         stamp = done if done is not None else at
         # ``last``: when this model's entries were last used (None: not yet).
-        held[model] = (c, stamp if last is None or stamp is None else max(last, stamp))
-    return tuple(out), prefix
+        held[model] = (c, stamp if last is None or stamp is None or stamp > last else last)
+    return reads, written, prefix
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,14 +356,30 @@ class SeriesAsRun:
     measured: MeasuredUsage
     modelled: MeasuredUsage
     cache_errors: tuple[int, ...]  # |modelled - measured| cache reads, per request
-    # Every modelled request in the order sent (in_order's, exclusions included): the
-    # what-if of the same series starts from them instead of modelling them again
-    # (docs/performance.md). Not part of the value: equal backtests compare equal.
-    split: tuple[LogRequest, ...] = field(default=(), compare=False, repr=False)
+    # Every request in the order sent (in_order's, exclusions included) and its
+    # predicted cache read and write (split_columns; None: billed as logged): the
+    # what-if of the same series starts from them instead of modelling them again, and
+    # ``split`` builds them as requests only when asked (docs/performance.md). Not part
+    # of the value: equal backtests compare equal.
+    order: Sequence[LogRequest] = field(default=(), compare=False, repr=False)
+    reads: Sequence[int] | None = field(default=None, compare=False, repr=False)
+    writes: Sequence[int] | None = field(default=None, compare=False, repr=False)
+    # What each kind of the modelled requests cost (cost_by_kind of them), priced from
+    # the same sums as ``modelled``: the what-if's delta reads it (docs/performance.md).
+    modelled_kinds: Mapping[str, Decimal | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @property
     def requests(self) -> int:
         return self.measured.requests
+
+    @property
+    def split(self) -> tuple[LogRequest, ...]:
+        """Every modelled request in the order sent (exclusions included)."""
+        if self.reads is None or self.writes is None:
+            return tuple(self.order)
+        return split_requests(self.order, self.reads, self.writes, self.one_hour)
 
     def as_dict(self) -> dict[str, Any]:
         med, top = error_stats(self.cache_errors)
@@ -983,7 +1057,10 @@ def _thinking_traits(model: str | None) -> tuple[bool, bool] | None:
 
 
 def thinking_restarts(
-    series: LogSeries, reqs: Sequence[LogRequest], lifetime_ms: int
+    series: LogSeries,
+    reqs: Sequence[LogRequest],
+    lifetime_ms: int,
+    contexts: Sequence[int] | None = None,
 ) -> dict[int, int | None]:
     """The requests of ``reqs`` (:func:`in_order`'s, or any sequence of the series'
     requests by file and line) whose messages Anthropic changed before they were sent,
@@ -1005,7 +1082,8 @@ def thinking_restarts(
       (each message a block, a response with thinking one more), else the stable prefix.
 
     Claude Code's own series only (:attr:`LogSeries.prompted`); the first request of a
-    series is the calibration and never restarts."""
+    series is the calibration and never restarts. ``contexts``: each request's context
+    where a what-if planned another (:func:`modelled_split`'s)."""
     if not series.prompted:
         return {}
     firsts = series.requests
@@ -1022,7 +1100,7 @@ def thinking_restarts(
         if not adaptive and now != bool(thought):
             out[i] = None
         elif not keeps and thought:
-            out[i] = _still_held(reqs, thought, i, lifetime_ms)
+            out[i] = _still_held(reqs, thought, i, lifetime_ms, contexts)
     return out
 
 
@@ -1054,7 +1132,9 @@ def _user_turns(series: LogSeries, reqs: Sequence[LogRequest]) -> list[tuple[ran
     return pairs
 
 
-def reasoning_restarts(series: LogSeries, reqs: Sequence[LogRequest]) -> dict[int, int | None]:
+def reasoning_restarts(
+    series: LogSeries, reqs: Sequence[LogRequest], contexts: Sequence[int] | None = None
+) -> dict[int, int | None]:
     """:func:`thinking_restarts` for OpenAI's reasoning models (Codex): the API drops
     the reasoning items of earlier turns. OpenAI, "Reasoning models": "Input and output
     tokens from each step are carried over, while reasoning tokens are discarded", and a
@@ -1065,30 +1145,39 @@ def reasoning_restarts(series: LogSeries, reqs: Sequence[LogRequest]) -> dict[in
     sent before at the previous turn's first response that reasoned (its
     ``reasoning_output_tokens`` above 0), and reads at most that response's request; an
     automatic prefix cache has no lookback to run out of, and the prefix is part of what
-    the request before it used."""
+    the request before it used. ``contexts``: as :func:`thinking_restarts`'."""
     if not series.prompted:
         return {}
     out: dict[int, int | None] = {}
     for before, turn in _user_turns(series, reqs):
         thought = next((j for j in before if reqs[j].reasoning > 0), None)
         if thought is not None:
-            out[turn[0]] = reqs[thought].context
+            out[turn[0]] = reqs[thought].context if contexts is None else contexts[thought]
     return out
 
 
 def cache_restarts(
-    series: LogSeries, reqs: Sequence[LogRequest], rules: CacheModel, one_hour: bool
+    series: LogSeries,
+    reqs: Sequence[LogRequest],
+    rules: CacheModel,
+    one_hour: bool,
+    *,
+    contexts: Sequence[int] | None = None,
 ) -> dict[int, int | None]:
     """:func:`modelled_split`'s ``restarts`` for ``rules``' provider: OpenAI's dropped
     reasoning (:func:`reasoning_restarts`), Anthropic's thinking rules
-    (:func:`thinking_restarts`)."""
+    (:func:`thinking_restarts`); ``contexts`` as theirs."""
     if rules.provider == "openai":
-        return reasoning_restarts(series, reqs)
-    return thinking_restarts(series, reqs, cache_lifetime(rules, one_hour))
+        return reasoning_restarts(series, reqs, contexts)
+    return thinking_restarts(series, reqs, cache_lifetime(rules, one_hour), contexts)
 
 
 def _still_held(
-    reqs: Sequence[LogRequest], thought: Sequence[int], i: int, lifetime_ms: int
+    reqs: Sequence[LogRequest],
+    thought: Sequence[int],
+    i: int,
+    lifetime_ms: int,
+    contexts: Sequence[int] | None = None,
 ) -> int | None:
     """What request ``i`` can still read once the thinking blocks of the responses
     ``thought`` (the turn before it) are dropped: the context of the first of them, if
@@ -1104,13 +1193,13 @@ def _still_held(
     at = reqs[i].started
     if used is not None and at is not None and at - used > lifetime_ms:
         return None
-    return reqs[j].context
+    return reqs[j].context if contexts is None else contexts[j]
 
 
 _STARTED = attrgetter("started")
 # LogRequest's fields by position (C getters over a column of requests).
-_READ, _WRITE, _WRITE_1H = itemgetter(3), itemgetter(4), itemgetter(9)
-_LINE = itemgetter(0)
+_READ = itemgetter(3)
+_LINE, _CONTEXT, _OUTPUT = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 def is_summary_call(series: LogSeries) -> bool:
@@ -1146,11 +1235,17 @@ def as_run(
         if not reqs:
             continue
         as_logged = is_summary_call(s)
-        one_hour = sum(map(_WRITE_1H, reqs)) * 2 > sum(map(_WRITE, reqs))
+        # The series' measured usage, as logged: its cache writes say the lifetime too
+        # (no pass of their own over the requests).
+        as_sent = measured_usage(reqs, resolver)
+        writes_1h, writes_5m = as_sent.usage.cache_write_1h, as_sent.usage.cache_write_5m
+        one_hour = writes_1h * 2 > writes_5m + writes_1h
+        reads: list[int] | None = None
+        writes: list[int] | None = None
         if as_logged:
-            modelled, prefix = tuple(reqs), min(reqs[0].cache_read, reqs[0].context)
+            prefix = min(reqs[0].cache_read, reqs[0].context)
         else:
-            modelled, prefix = modelled_split(
+            reads, writes, prefix = split_columns(
                 reqs,
                 rules,
                 after_compaction=after,
@@ -1158,16 +1253,32 @@ def as_run(
                 notified=notified_in_order(s, reqs),
                 restarts=cache_restarts(s, reqs, rules, one_hour),
             )
-        # Without an exclusion no key is built: 200,000 (file, line) tuples took 0.7 s.
-        kept_r: Sequence[LogRequest] = reqs
-        kept_m: Sequence[LogRequest] = modelled
-        if exclude:
-            kept = [
-                (r, m)
-                for r, m in zip(reqs, modelled, strict=True)
-                if (r.file, r.line) not in exclude
-            ]
-            kept_r, kept_m = [r for r, _ in kept], [m for _, m in kept]
+        found = None
+        if reads is not None and writes is not None and not exclude:
+            # The modelled usage summed column by column (no request built: 0.2 s on a
+            # 200,000-request rollout), where every request sums to the same place.
+            found = split_usage(reqs, reads, writes, one_hour, resolver, logged=as_sent)
+        if found is not None and reads is not None:
+            kept_r: Sequence[LogRequest] = reqs
+            modelled_usage, kinds = found
+            model_reads: Iterable[int] = reads
+        else:
+            modelled: Sequence[LogRequest] = (
+                reqs
+                if reads is None or writes is None
+                else split_requests(reqs, reads, writes, one_hour)
+            )
+            # Without an exclusion no key is built: 200,000 (file, line) tuples took 0.7 s.
+            kept_r, kept_m = reqs, modelled
+            if exclude:
+                kept = [
+                    (r, m)
+                    for r, m in zip(reqs, modelled, strict=True)
+                    if (r.file, r.line) not in exclude
+                ]
+                kept_r, kept_m = [r for r, _ in kept], [m for _, m in kept]
+            modelled_usage, kinds = usage_and_kinds(kept_m, resolver)
+            model_reads = map(_READ, kept_m)
         excluded += len(reqs) - len(kept_r)
         out.append(
             SeriesAsRun(
@@ -1175,11 +1286,14 @@ def as_run(
                 billed_as_logged=as_logged,
                 stable_prefix=prefix,
                 one_hour=one_hour,
-                measured=measured_usage(kept_r, resolver),
-                modelled=measured_usage(kept_m, resolver),
+                measured=as_sent if kept_r is reqs else measured_usage(kept_r, resolver),
+                modelled=modelled_usage,
                 # |modelled - measured| cache reads, column by column in C.
-                cache_errors=tuple(map(abs, map(sub, map(_READ, kept_m), map(_READ, kept_r)))),
-                split=modelled,
+                cache_errors=tuple(map(abs, map(sub, model_reads, map(_READ, kept_r)))),
+                order=reqs,
+                reads=reads,
+                writes=writes,
+                modelled_kinds=kinds,
             )
         )
     main = log.main
@@ -1230,19 +1344,31 @@ def predicted_compactions(
         # The first of several in one gap: the count where the runtime compacted (a
         # second one, a /compact right after, compacts what the first left).
         at.setdefault(c.after_turn, c)
+    n = len(reqs)
+    # The count after each request: the runtime's own, else its input plus output.
+    after = own if own is not None else list(map(add, map(_CONTEXT, reqs), map(_OUTPUT, reqs)))
     out = []
     armed = True
-    for j in range(len(reqs) + 1):
-        comp = at.get(j)
-        if comp is not None and comp.pre_tokens is not None:
+    start = 1  # before the first request nothing is measured
+    # Stretch by stretch between the log's compactions: a rule that fired waits for the
+    # next one, so a stretch is read only while it is armed (200,000 requests: a few
+    # hundred stretches, most of them read only up to where the rule fires).
+    for stop in (*sorted(j for j in at if 0 <= j <= n), n + 1):
+        if armed:
+            for j in range(start, stop):
+                if fires(after[j - 1], trigger):
+                    out.append(j)
+                    armed = False
+                    break
+        if stop > n:
+            break
+        comp = at[stop]
+        if comp.pre_tokens is not None:
             tokens: int | None = comp.pre_tokens  # the runtime's own count where it compacted
-        elif j > 0:
-            tokens = own[j - 1] if own is not None else reqs[j - 1].context + reqs[j - 1].output
         else:
-            tokens = None  # before the first request: nothing measured
+            tokens = after[stop - 1] if stop > 0 else None
         if armed and tokens is not None and fires(tokens, trigger):
-            out.append(j)
-            armed = False
-        if comp is not None:
-            armed = True
+            out.append(stop)
+        armed = True  # the log compacted: the context dropped
+        start = stop + 1
     return tuple(out)

@@ -125,13 +125,23 @@ def point_counts(
     s: int,
     rows: list[tuple[Any, ...]] | None = None,
     fates: dict[int, tuple[str, int, int, int]] | None = None,
+    *,
+    sent: list[int] | None = None,
+    calls: list[tuple[int, int, int]] | None = None,
 ) -> PointCounts:
     """Replay ``session`` at trigger line ``k`` and summary cap ``s`` (docs/spec.md §12)
     and count what the grid shows. For :func:`budgetcore.replay.simulate.replay`'s rows:
     ``rows`` receives each turn's values (:data:`ROW`), and ``fates`` each run's fate
     under a clock or retries (docs/spec.md §15): by turn index, (fate, tries billed,
-    tries cut, end in the session's time units)."""
+    tries cut, end in the session's time units). For a what-if, which reads only the
+    requests and the runs (:func:`budgetcore.replay.whatif.what_if_direct`): ``sent``
+    receives each request sent, its context then its cached part (two values a request,
+    in turn order), and ``calls`` each run that was started, (turn index, input, written)
+    of one try; a row of twelve values per turn and their transposition took twice as
+    long (docs/performance.md)."""
     rec = None if rows is None else rows.append
+    put = None if sent is None else sent.append
+    ran = None if calls is None else calls.append
     blocked = session.blocked
     hist, after, req, out = session.history, session.history_after, session.required, session.output
     may, cache, fixed, pfx = session.may_run, session.cache, session.cached_fixed, session.prefix
@@ -234,6 +244,9 @@ def point_counts(
             else:
                 cached = pfx[t] + adopted + p_raw
             p_adopted, p_start, p_raw, stale = adopted, start, raw, False
+            if put is not None:
+                put(full)
+                put(cached)
             main_in += full
             main_cached += cached
             if full > first_tier:
@@ -320,8 +333,10 @@ def point_counts(
                 if rec is not None:
                     how = "run" if new_raw else "recompress"
                     rec((c, a, adopted, raw, full, True, how, new_raw, work, written, cached, off))
-                    if fates is not None:
-                        fates[t] = (fate, known, cut, end)
+                if fates is not None:
+                    fates[t] = (fate, known, cut, end)
+                if ran is not None:
+                    ran((t, work, written))
                 sum_in += work * known
                 sum_out += written * outs
                 if st:
@@ -375,6 +390,8 @@ def point_counts(
             if rec is not None:
                 how = "run" if new_raw else "recompress"
                 rec((c, a, adopted, raw, full, True, how, new_raw, work, written, cached, off))
+            if ran is not None:
+                ran((t, work, written))
             a = written
             c += new_raw
             stale = True

@@ -44,10 +44,18 @@ from budgetcore.replay.asrun import (
     notified_in_order,
     ratio_text,
     relative,
+    split_columns,
+    split_requests,
     summarised,
 )
 from budgetcore.replay.logs.model import LogRequest, ParsedLog, new_request
-from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage, merge_usage
+from budgetcore.replay.logs.usage import (
+    KINDS,
+    measured_usage,
+    merge_usage,
+    split_usage,
+    usage_and_kinds,
+)
 from budgetcore.replay.model import Quality, quality_of
 
 if TYPE_CHECKING:
@@ -247,17 +255,21 @@ def what_if(
     col = result.columns
     last = result.rows[-1]
     s = result.summary
+    admitted = list(col["admitted"])
+    s_in, s_out = col["summary_input_billed"], col["summary_output_billed"]
     return _what_if_of(
         log,
         asrun,
         _Planned(
             # The engine's columns, not its rows: a row object per turn cost 0.3 µs x 43.
-            admitted=col["admitted"],
-            full=col["full_input"],
-            output=col["output"],
-            cached=col["cached_input"],
-            summary_in=col["summary_input_billed"],
-            summary_out=col["summary_output_billed"],
+            sent=None if all(admitted) else admitted,
+            full=list(compress(col["full_input"], admitted)),
+            output=list(compress(col["output"], admitted)),
+            cached=list(compress(col["cached_input"], admitted)),
+            calls=[
+                (t, s_in[t], s_out[t]) for t in compress(range(len(s_in)), map(or_, s_in, s_out))
+            ],
+            rejected=admitted.count(False),
             quality=quality_of(result.rows),
             trigger=last.trigger_tokens,
             summary_cap=last.summary_cap,
@@ -309,22 +321,26 @@ def what_if_direct(
             else prepare(scenario, main.turns(timed, appends, required=prefix), opts)
         )
     cfg = scenario.config
-    recorded: list[tuple[Any, ...]] = []
+    # The engine records only what the what-if reads: each request sent (its context and
+    # cached part) and each run (docs/performance.md).
+    flat: list[int] = []
+    runs: list[tuple[int, int, int]] = []
     fates: dict[int, tuple[str, int, int, int]] = {}
-    point = point_counts(session, cfg.trigger_tokens, cfg.summary_max_tokens, recorded, fates)
-    _c, _a, _adopted, _raw, full, _r, _st, _new, work, written, cached, _off = zip(
-        *recorded, strict=True
+    point = point_counts(
+        session, cfg.trigger_tokens, cfg.summary_max_tokens, fates=fates, sent=flat, calls=runs
     )
-    del recorded
-    billed_in: Sequence[int] = work
-    billed_out: Sequence[int] = written
+    calls = runs
     if fates:
         # What each run's tries billed (docs/spec.md §15), as the replay's rows bill it.
-        billed_in, billed_out = list(work), list(written)
         retries = session.retries
-        for t, (fate, known, _cut, _end) in fates.items():
+        calls = []
+        for t, work, written in runs:
+            fate, known, _cut, _end = fates[t]
             outs = known if retries is None else retries.output_tries(fate, known)
-            billed_in[t], billed_out[t] = work[t] * known, written[t] * outs
+            calls.append((t, work * known, written * outs))
+    # A run that billed nothing (every try cut) is no call, as in the replay's rows.
+    calls = [call for call in calls if call[1] or call[2]]
+    mask = None if NOT_SENT not in session.cache else [k != NOT_SENT for k in session.cache]
     counts = dict(zip(COUNTS, point.counts, strict=True))
     # A run published: with a clock or retries its fate says so, else every run did.
     generations = counts["published"] if session.timed else counts["runs"] + counts["recompresses"]
@@ -333,12 +349,12 @@ def what_if_direct(
         log,
         asrun,
         _Planned(
-            admitted=[kind != NOT_SENT for kind in session.cache],
-            full=full,
-            output=session.output,
-            cached=cached,
-            summary_in=billed_in,
-            summary_out=billed_out,
+            sent=mask,
+            full=flat[0::2],
+            output=session.output if mask is None else list(compress(session.output, mask)),
+            cached=flat[1::2],
+            calls=calls,
+            rejected=0 if mask is None else mask.count(False),
             quality=Quality(generations, counts["peak_consumed"], counts["written_at_peak"]),
             trigger=cfg.trigger_tokens if last.trigger is None else last.trigger,
             summary_cap=last.summary(cfg.summary_max_tokens)[0],
@@ -353,16 +369,17 @@ def what_if_direct(
 
 @dataclass(frozen=True, slots=True)
 class _Planned:
-    """What the engine planned for the main series under the what-if's settings: per
-    turn, whether its request was sent, its context, output and cached part and what
-    its summary run billed; the quality and unseen history of the whole replay."""
+    """What the engine planned for the main series under the what-if's settings: which
+    turns' requests were sent (None: every one), each sent request's context, output and
+    cached part, each summary run that billed (turn index, input, output), and the
+    quality and unseen history of the whole replay."""
 
-    admitted: Sequence[bool]
+    sent: Sequence[bool] | None
     full: Sequence[int]
     output: Sequence[int]
     cached: Sequence[int]
-    summary_in: Sequence[int]
-    summary_out: Sequence[int]
+    calls: Sequence[tuple[int, int, int]]
+    rejected: int
     quality: Quality
     trigger: int
     summary_cap: int
@@ -384,44 +401,23 @@ def _what_if_of(
     """The what-if of ``planned`` against the as-run model, costed (:func:`what_if`)."""
     rules: CacheModel = asrun.cache
     main = log.main
-    reqs, after = in_order(main)
     mine_asrun = next((s for s in asrun.series if s.name == main.name), None)
     one_hour = False if mine_asrun is None else mine_asrun.one_hour
-    if (
-        mine_asrun is not None
-        and not mine_asrun.billed_as_logged
-        and len(mine_asrun.split) == len(reqs)
-    ):
-        # The as-run model of this very sequence, as as_run modelled it (same rules,
-        # order, compactions and notified restarts): not modelled a second time.
-        modelled: Sequence[LogRequest] = mine_asrun.split
-    else:
-        modelled, _prefix = modelled_split(
-            reqs,
-            rules,
-            after_compaction=after,
-            one_hour=one_hour,
-            notified=notified_in_order(main, reqs),
-            restarts=cache_restarts(main, reqs, rules, one_hour),
-        )
-    # The as-run model's series as as_run measured it (its split, nothing left out), or
-    # None: base_main is that very value only then.
-    modelled_kept = (
-        modelled
-        if mine_asrun is not None
-        and modelled is mine_asrun.split
-        and mine_asrun.measured.requests == len(modelled)
-        else None
+    # The as-run model of this very sequence, as as_run modelled it (same rules, order,
+    # compactions and notified restarts): not modelled, nor put in order, a second time.
+    reuse = mine_asrun is not None and not mine_asrun.billed_as_logged and bool(mine_asrun.order)
+    # in_order(main)'s requests, as as_run took them where it modelled this series.
+    reqs = mine_asrun.order if reuse and mine_asrun is not None else in_order(main)[0]
+    # The as-run model's series as as_run measured and priced it (nothing left out, every
+    # request on the branch): its usage is the baseline's own.
+    whole = (
+        reuse
+        and mine_asrun is not None
+        and mine_asrun.measured.requests == len(reqs)
+        and not main.abandoned
+        and not exclude
     )
-    base_main: Sequence[LogRequest]
-    if main.abandoned:
-        on_branch = {(r.file, r.line) for r in main.requests}
-        base_main = [
-            m for r, m in zip(reqs, modelled, strict=True) if (r.file, r.line) in on_branch
-        ]
-    else:
-        on_branch = set()
-        base_main = modelled  # every request is on the branch
+    on_branch = {(r.file, r.line) for r in main.requests} if main.abandoned else set()
     # The log's summary calls of this series (another series' are the as-run model's on
     # both sides, as that series is).
     log_summary_calls = [
@@ -431,77 +427,91 @@ def _what_if_of(
         for r in s.requests
     ]
     requests = main.requests
-    admitted = list(planned.admitted)
-    rejected = admitted.count(False)
-    # The requests the engine sent, each with the context and output it planned, built
-    # in field order (req._replace cost 1.4 s over a 200,000-request rollout; columns of
-    # the fields by itemgetter cost twice this).
-    fulls = list(compress(planned.full, admitted))
-    sent = [
-        new_request((req[0], full, output, *req[3:]))
-        for req, full, output in zip(
-            compress(requests, admitted), fulls, compress(planned.output, admitted), strict=True
-        )
-    ]
+    mask = planned.sent
+    # The requests the engine sent, as logged: the what-if's own context and output of
+    # each go beside them to the cache model, and no request is built twice (a copy of
+    # each with its planned context cost 0.12 s over a 200,000-request rollout).
+    sent: Sequence[LogRequest] = requests if mask is None else list(compress(requests, mask))
+    fulls, outputs = planned.full, planned.output
     # The engine's layout caps what a request shares only where it departs from the
     # log's (a run moved the summary or the raw window): where it shares all of the
     # request before, the as-run rules alone decide, as for the first request (the same
     # context on both sides), so that a what-if that changes nothing costs what the
     # as-run model costs.
-    cacheds = list(compress(planned.cached, admitted))
     caps: list[int | None] = [
         None if cached >= before else cached
-        for cached, before in zip(islice(cacheds, 1, None), fulls, strict=False)
+        for cached, before in zip(islice(planned.cached, 1, None), fulls, strict=False)
     ]
     if sent:
         caps.insert(0, None)  # the first request sent: nothing before it
     # Every summary run the engine billed, a call of its input and written tokens.
-    s_in, s_out = planned.summary_in, planned.summary_out
     calls = [
         # The turn's request with the call's counts, in LogRequest's field order (line,
         # context, output, cache read and write, model, messages, tool result chars,
         # input, 1-hour write, reasoning, started, finished, file, logged cost): never
         # cached, no reasoning, no logged cost.
-        new_request((r[0], s_in[t], s_out[t], 0, 0, *r[5:8], s_in[t], 0, 0, *r[11:14], None))
-        for t in compress(range(len(requests)), map(or_, s_in, s_out))
+        new_request(
+            (r[0], s_in, s_out, 0, 0, r[5], r[6], r[7], s_in, 0, 0, r[11], r[12], r[13], None)
+        )
+        for t, s_in, s_out in planned.calls
         for r in (requests[t],)
     ]
     # The abandoned branches stay in the cache sequence, as logged and at their times,
     # as in the as-run model: the stable prefix is calibrated on the same first request
     # and a rewind keeps the cache alive alike on both sides. They are the as-run
     # model's on both sides, so only the branch's requests are costed.
-    sequence: list[LogRequest] = []
-    caps_in_order: list[int | None] = []
+    sequence: Sequence[LogRequest] = sent
+    contexts: Sequence[int] = fulls
+    sizes: Sequence[int] = outputs
+    caps_in_order: list[int | None] = caps
     mine: list[bool] = []
-    if not main.abandoned:
-        # Nothing to interleave: the branch is the sequence (no 200,000-key dict).
-        sequence, caps_in_order, mine = sent, caps, [True] * len(sent)
-    by_key = (
-        {(r.file, r.line): (r, cap) for r, cap in zip(sent, caps, strict=True)}
-        if main.abandoned
-        else {}
-    )
-    for r in reqs if main.abandoned else ():
-        key = (r.file, r.line)
-        one, cap = r, None
-        if key in on_branch:
-            if key not in by_key:
-                continue  # rejected by the what-if's engine: never sent
-            one, cap = by_key[key]
-        sequence.append(one)
-        caps_in_order.append(cap)
-        mine.append(key in on_branch)
+    if main.abandoned:
+        by_key = {
+            (r.file, r.line): (r, full, out, cap)
+            for r, full, out, cap in zip(sent, fulls, outputs, caps, strict=True)
+        }
+        interleaved: list[tuple[LogRequest, int, int, int | None]] = []
+        for r in reqs:
+            key = (r.file, r.line)
+            one: tuple[LogRequest, int, int, int | None] = (r, r.context, r.output, None)
+            if key in on_branch:
+                if key not in by_key:
+                    continue  # rejected by the what-if's engine: never sent
+                one = by_key[key]
+            interleaved.append(one)
+            mine.append(key in on_branch)
+        sequence = [one[0] for one in interleaved]
+        contexts = [one[1] for one in interleaved]
+        sizes = [one[2] for one in interleaved]
+        caps_in_order = [one[3] for one in interleaved]
     # A task notification restarts the cache on both sides alike (the same request).
-    split, _ = modelled_split(
+    reads, writes, _ = split_columns(
         sequence,
         rules,
         one_hour=one_hour,
         caps=caps_in_order,
         notified=notified_in_order(main, sequence),
-        restarts=cache_restarts(main, sequence, rules, one_hour),
+        restarts=cache_restarts(main, sequence, rules, one_hour, contexts=contexts),
+        contexts=contexts,
     )
-    whatif_main = (
-        split if not main.abandoned else tuple(m for m, own in zip(split, mine, strict=True) if own)
+    # Each side's usage and its cost by kind, priced from one summation of its tokens:
+    # column by column where nothing is left out (no request built), else request by
+    # request.
+    found = (
+        None
+        if main.abandoned or exclude
+        else split_usage(
+            sequence,
+            reads,
+            writes,
+            one_hour,
+            resolver,
+            contexts=contexts,
+            outputs=sizes,
+            # Every request of the series sent, none left out: the as-run side measured
+            # these very requests (their model and reasoning).
+            logged=mine_asrun.measured if whole and mask is None and mine_asrun else None,
+        )
     )
     if exclude:
         # Billed by another session of the import: left out of both sides, as the
@@ -509,26 +519,52 @@ def _what_if_of(
         def billed_here(r: LogRequest) -> bool:
             return (r.file, r.line) not in exclude
 
-        whatif_main = tuple(filter(billed_here, whatif_main))
         calls = list(filter(billed_here, calls))
-        base_main = list(filter(billed_here, base_main))
         log_summary_calls = list(filter(billed_here, log_summary_calls))
-    new_by = cost_by_kind(whatif_main, resolver)
-    old_by = cost_by_kind(base_main, resolver)
+    if found is None:
+        split = split_requests(sequence, reads, writes, one_hour, contexts=contexts, outputs=sizes)
+        whatif_main: Sequence[LogRequest] = (
+            split
+            if not main.abandoned
+            else tuple(m for m, own in zip(split, mine, strict=True) if own)
+        )
+        if exclude:
+            whatif_main = tuple(filter(billed_here, whatif_main))
+        found = usage_and_kinds(whatif_main, resolver)
+    new_main, new_by = found
+    if whole and mine_asrun is not None:
+        # The as-run model's own series, whole: as_run measured and priced it already
+        # (the one cost rule sums exactly, so the parts' sum is the whole's cost).
+        old_main, old_by = mine_asrun.modelled, mine_asrun.modelled_kinds
+    else:
+        modelled: Sequence[LogRequest]
+        if reuse and mine_asrun is not None:
+            modelled = mine_asrun.split
+        else:
+            modelled, _prefix = modelled_split(
+                reqs,
+                rules,
+                after_compaction=in_order(main)[1],
+                one_hour=one_hour,
+                notified=notified_in_order(main, reqs),
+                restarts=cache_restarts(main, reqs, rules, one_hour),
+            )
+        base_main: Sequence[LogRequest] = modelled  # every request is on the branch
+        if main.abandoned:
+            base_main = [
+                m for r, m in zip(reqs, modelled, strict=True) if (r.file, r.line) in on_branch
+            ]
+        if exclude:
+            base_main = list(filter(billed_here, base_main))
+        old_main, old_by = usage_and_kinds(base_main, resolver)
     delta: dict[str, Decimal | None] = {k: _minus(new_by[k], old_by[k]) for k in KINDS}
     new_calls = measured_usage(calls, resolver)
     old_calls = measured_usage(log_summary_calls, resolver)
     delta["summary_calls"] = _minus(new_calls.cost, old_calls.cost)
-    if base_main is modelled_kept and mine_asrun is not None:
-        # The as-run model's own series, whole: as_run measured it already (the one cost
-        # rule sums exactly, so the parts' sum is the whole's cost).
-        old_main = mine_asrun.modelled
-    else:
-        old_main = measured_usage(base_main, resolver)
     # The other series and the main series' abandoned branches are the as-run model's on
     # both sides: they cancel in the delta.
     delta["total"] = _minus(
-        merge_usage((measured_usage(whatif_main, resolver), new_calls)).cost,
+        merge_usage((new_main, new_calls)).cost,
         merge_usage((old_main, old_calls)).cost,
     )
     baseline = asrun.modelled_cost
@@ -546,7 +582,7 @@ def _what_if_of(
         compression=quality.compression,
         turns_with_unseen=planned.turns_with_unseen,
         peak_unseen=planned.peak_unseen,
-        rejected=rejected,
+        rejected=planned.rejected,
         backtest_trusted=asrun.trusted,
         baseline_caveat=asrun.caveat,
     )

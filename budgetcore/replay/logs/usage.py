@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import chain, repeat
-from operator import eq, is_, itemgetter
+from operator import eq, is_, itemgetter, sub
 
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import MONEY, Prices, Usage, tier_rates
@@ -33,7 +33,9 @@ __all__ = [
     "measured_once",
     "measured_usage",
     "merge_usage",
+    "split_usage",
     "total_usage",
+    "usage_and_kinds",
 ]
 
 
@@ -114,7 +116,16 @@ class _ModelSums:
     summed per price tier (the prices are flat within one, so the sum of products is
     the product of the sums, exactly) and priced once, in :meth:`row`."""
 
-    __slots__ = ("logged", "logged_requests", "parts", "prices", "requests", "tiers", "unpriced")
+    __slots__ = (
+        "logged",
+        "logged_requests",
+        "parts",
+        "prices",
+        "requests",
+        "tiers",
+        "unpriced",
+        "used",
+    )
 
     def __init__(self, prices: Prices | None) -> None:
         self.prices = prices  # None: no input or output price, nothing of it is priced
@@ -123,6 +134,9 @@ class _ModelSums:
         self.parts = [0, 0, 0, 0, 0, 0]
         self.tiers: dict[int, list[int]] = {}  # tier index -> priced requests' parts[:5]
         self.unpriced = 0
+        # Of the unpriced requests, whether one used each kind (KINDS): that kind's cost
+        # is unknown (cost_by_kind).
+        self.used = [False, False, False, False]
         self.logged = Decimal(0)
         self.logged_requests = 0
 
@@ -179,6 +193,101 @@ def measured_usage(
 ) -> MeasuredUsage:
     """The measured usage of a session's requests (a :class:`ParsedLog`: all of them)."""
     reqs = requests.all_requests() if isinstance(requests, ParsedLog) else tuple(requests)
+    accs, found = _sums(reqs, resolver)
+    return _usage_of(accs, found)
+
+
+def usage_and_kinds(
+    requests: Iterable[LogRequest], resolver: Callable[[str], Resolution] = resolve
+) -> tuple[MeasuredUsage, dict[str, Decimal | None]]:
+    """:func:`measured_usage` and :func:`cost_by_kind` of the same requests, from one
+    summation of their tokens (a what-if prices each side both ways: docs/performance.md)."""
+    accs, found = _sums(tuple(requests), resolver)
+    return _usage_of(accs, found), _kinds_of(accs)
+
+
+def split_usage(
+    requests: Sequence[LogRequest],
+    reads: Sequence[int],
+    writes: Sequence[int],
+    one_hour: bool,
+    resolver: Callable[[str], Resolution] = resolve,
+    *,
+    contexts: Sequence[int] | None = None,
+    outputs: Sequence[int] | None = None,
+    logged: MeasuredUsage | None = None,
+) -> tuple[MeasuredUsage, dict[str, Decimal | None]] | None:
+    """:func:`usage_and_kinds` of ``requests`` as a cache model split them
+    (:func:`budgetcore.replay.asrun.split_columns`: each request's cache read and write,
+    the rest of its context uncached input, its writes 1-hour ones with ``one_hour``, no
+    logged cost; ``contexts`` and ``outputs`` in place of the logged ones where given),
+    summed column by column in C with no request built, when every request sums to the
+    same place: one model, all in the base price tier. None otherwise (the caller builds
+    the requests: :func:`budgetcore.replay.asrun.split_requests`). ``logged``: the
+    measured usage of these very requests as logged, whose per-model rows and sums
+    (output, reasoning) stand in for passes over them."""
+    if not requests:
+        return None
+    model = requests[0].model
+    known = (
+        logged is not None
+        and logged.requests == len(requests)
+        and len(logged.models) == 1
+        and logged.models[0].model == model
+    )
+    # One row of these requests' own measured usage: every one names that model.
+    if not known and not all(map(eq, map(_MODEL, requests), repeat(model))):
+        return None
+    found: dict[str, Resolution] = {}
+    prices = _priced(None if model is None else found.setdefault(model, resolver(model)))
+    sizes: Sequence[int] = list(map(_CONTEXT, requests)) if contexts is None else contexts
+    if prices is not None and prices.tiers and max(sizes) > min(t.above for t in prices.tiers):
+        return None
+    written = sum(writes)
+    read = sum(reads)
+    fresh = sum(sizes) - read - written
+    write_1h = written if one_hour else 0
+    parts = [
+        fresh,
+        written - write_1h,
+        write_1h,
+        read,
+        sum(outputs)
+        if outputs is not None
+        else logged.usage.output
+        if known and logged is not None
+        else sum(map(_OUTPUT, requests)),
+        logged.usage.reasoning if known and logged is not None else sum(map(_REASONING, requests)),
+    ]
+    acc = _ModelSums(prices)
+    acc.requests = len(requests)
+    acc.parts = parts
+    if prices is None:
+        acc.unpriced = acc.requests
+        # A kind is used when a request used it, as the loop tests each request.
+        acc.used = [
+            any(map(sub, map(sub, sizes, reads), writes)),
+            any(writes),
+            any(reads),
+            any(map(_OUTPUT, requests)) if outputs is None else any(outputs),
+        ]
+    else:
+        acc.tiers[0] = parts[:5]
+    accs = {model: acc}
+    return _usage_of(accs, found), _kinds_of(accs)
+
+
+def _usage_of(accs: dict[str | None, _ModelSums], found: dict[str, Resolution]) -> MeasuredUsage:
+    models = [acc.row(name, None if name is None else found[name]) for name, acc in accs.items()]
+    models.sort(key=lambda m: (-(m.known_cost), m.model or ""))
+    return total_usage(models)
+
+
+def _sums(
+    reqs: tuple[LogRequest, ...], resolver: Callable[[str], Resolution]
+) -> tuple[dict[str | None, _ModelSums], dict[str, Resolution]]:
+    """Every model's sums of ``reqs`` (per price tier where priced), and the models'
+    resolutions: what the measured usage and the cost by kind are priced from."""
     accs: dict[str | None, _ModelSums] = {}
     found: dict[str, Resolution] = {}
     one = _one_model(reqs, resolver, found)
@@ -208,6 +317,11 @@ def measured_usage(
             acc.logged_requests += 1
         if prices is None:
             acc.unpriced += 1
+            used = acc.used
+            used[0] = used[0] or fresh != 0
+            used[1] = used[1] or r.cache_write != 0
+            used[2] = used[2] or read != 0
+            used[3] = used[3] or output != 0
             continue
         index = _tier_index(prices, r.context) if prices.tiers else 0
         sums = acc.tiers.get(index)
@@ -218,9 +332,28 @@ def measured_usage(
         sums[2] += write_1h
         sums[3] += read
         sums[4] += output
-    models = [acc.row(name, None if name is None else found[name]) for name, acc in accs.items()]
-    models.sort(key=lambda m: (-(m.known_cost), m.model or ""))
-    return total_usage(models)
+    return accs, found
+
+
+def _kinds_of(accs: dict[str | None, _ModelSums]) -> dict[str, Decimal | None]:
+    """:func:`cost_by_kind` of the sums :func:`_sums` made: each model's tokens per tier
+    at that tier's prices. A kind an unpriced request used is unknown; a kind no request
+    used costs 0. Sums are exact (MONEY), so their order changes no digit."""
+    out = [Decimal(0)] * 5
+    unknown = [False] * 4
+    for acc in accs.values():
+        if acc.unpriced:
+            unknown = [u or v for u, v in zip(unknown, acc.used, strict=True)]
+        if not acc.tiers:
+            continue
+        rates = tier_rates(acc.prices)
+        assert rates is not None  # a model whose requests were summed by tier has prices
+        for index, sums in acc.tiers.items():
+            for i, (n, price) in enumerate(zip(sums, rates[index][1], strict=True)):
+                if n:
+                    out[i] = MONEY.add(out[i], MONEY.multiply(price, Decimal(n)))
+    merged = (out[0], MONEY.add(out[1], out[2]), out[3], out[4])
+    return {k: None if unknown[i] else merged[i] for i, k in enumerate(KINDS)}
 
 
 def _one_model(
@@ -261,6 +394,14 @@ def _one_model(
     acc.parts = parts
     if prices is None:
         acc.unpriced = acc.requests
+        # A kind is used when a request used it: any nonzero count, as the loop tests
+        # each request (cache writes: both lifetimes together).
+        acc.used = [
+            any(map(_INPUT, reqs)),
+            any(map(_WRITE, reqs)),
+            any(map(_READ, reqs)),
+            any(map(_OUTPUT, reqs)),
+        ]
     else:
         acc.tiers[0] = parts[:5]
     return acc
@@ -424,75 +565,4 @@ def cost_by_kind(
     """What each kind of token of ``requests`` cost (KINDS), by the one cost rule: each
     request at its tier, summed per model and tier first. A kind is unknown (None) when
     a request that used it has no price; a kind no request used costs 0."""
-    sums: dict[tuple[str | None, int], list[int]] = {}
-    prices_of: dict[str | None, Prices | None] = {}
-    unknown = [False] * 4
-    reqs = requests if isinstance(requests, list | tuple) else list(requests)
-    if _one_tier_sums(reqs, resolver, sums, prices_of, unknown):
-        reqs = ()  # summed already, column by column
-    for r in reqs:
-        if r.model not in prices_of:
-            prices_of[r.model] = _priced(None if r.model is None else resolver(r.model))
-        prices = prices_of[r.model]
-        used = (r.input, r.cache_write - r.cache_write_1h, r.cache_write_1h, r.cache_read, r.output)
-        if prices is None:
-            for i, n in enumerate((used[0], used[1] + used[2], used[3], used[4])):
-                if n:
-                    unknown[i] = True
-            continue
-        index = _tier_index(prices, r.context) if prices.tiers else 0
-        acc = sums.setdefault((r.model, index), [0, 0, 0, 0, 0])
-        for i, n in enumerate(used):
-            acc[i] += n
-    out = [Decimal(0)] * 5
-    for (model, index), acc in sums.items():
-        rates = tier_rates(prices_of[model])
-        assert rates is not None
-        for i, (n, price) in enumerate(zip(acc, rates[index][1], strict=True)):
-            if n:
-                out[i] = MONEY.add(out[i], MONEY.multiply(price, Decimal(n)))
-    merged = (out[0], MONEY.add(out[1], out[2]), out[3], out[4])
-    return {k: None if unknown[i] else merged[i] for i, k in enumerate(KINDS)}
-
-
-def _one_tier_sums(
-    reqs: Sequence[LogRequest],
-    resolver: Callable[[str], Resolution],
-    sums: dict[tuple[str | None, int], list[int]],
-    prices_of: dict[str | None, Prices | None],
-    unknown: list[bool],
-) -> bool:
-    """:func:`cost_by_kind`'s sums, column by column in C, when its per-request loop
-    would put every request in one place: one model, all in the base price tier (or no
-    price). False otherwise (the loop sums them). 200,000 requests: 0.3 s less."""
-    if not reqs:
-        return False
-    model = reqs[0].model
-    if not all(map(eq, map(_MODEL, reqs), repeat(model))):
-        return False
-    prices = _priced(None if model is None else resolver(model))
-    if (
-        prices is not None
-        and prices.tiers
-        and max(map(_CONTEXT, reqs)) > min(t.above for t in prices.tiers)
-    ):
-        return False
-    prices_of[model] = prices
-    write_1h = sum(map(_WRITE_1H, reqs))
-    used = [
-        sum(map(_INPUT, reqs)),
-        sum(map(_WRITE, reqs)) - write_1h,
-        write_1h,
-        sum(map(_READ, reqs)),
-        sum(map(_OUTPUT, reqs)),
-    ]
-    if prices is None:
-        # A kind is unknown when a request used it: any nonzero count, as the loop
-        # tests each request (cache writes: both lifetimes together).
-        unknown[0] = any(map(_INPUT, reqs))
-        unknown[1] = any(map(_WRITE, reqs))
-        unknown[2] = any(map(_READ, reqs))
-        unknown[3] = any(map(_OUTPUT, reqs))
-        return True
-    sums[(model, 0)] = used
-    return True
+    return _kinds_of(_sums(tuple(requests), resolver)[0])
