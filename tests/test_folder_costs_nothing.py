@@ -25,6 +25,7 @@ from budgetcore.replay.logs.model import FileLedger, LogSeries, ParsedLog
 from tests.ccusage import run_ccusage
 from tests.helpers import run_cli
 from tests.test_agents_ccusage import _ccusage
+from tests.test_ui_agent_files import _picked
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 CENT_MICRO = Decimal("0.000001")
@@ -79,6 +80,27 @@ def test_a_session_with_nothing_billable_leaves_the_total_known_as_ccusage_s_sum
     # The group of sessions not read is known too: nothing in it cost anything.
     groups = {a["agent"]: a for a in total["agents"]}
     assert (groups[None]["cost"], groups[None]["sessions"]) == ("0", 1)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [*(f"{a}/{f}" for a, f, _e, _k in KNOWN), "goose/no-tokens", "pi/assistant-no-usage"],
+)
+def test_the_page_s_total_is_the_cli_s(case: str) -> None:
+    """The page's sessions table (its total row's exact value) reads the same cost as
+    the CLI's folder total, known or unknown, by the same rule."""
+    from budgetcore.ui.replay.logs import logs_html  # noqa: PLC0415
+    from budgetcore.ui.replay.state import ReplayPanel, with_logs  # noqa: PLC0415
+
+    folder = LOGS / case
+    panel = with_logs(ReplayPanel(), _picked(folder))
+    unread = [x for x in panel.logs if x.log is None]
+    assert len(unread) == 1
+    html = str(logs_html(panel, "en", wide=True))
+    total_row = html.split('data-session-row="total"', 1)[1].split("</tr>", 1)[0]
+    cost = _total(folder, "--usage")["measured"]["cost"]
+    assert unread[0].costs_nothing is (cost is not None)
+    assert f'data-value="{"null" if cost is None else cost}"' in total_row
 
 
 def test_a_goose_row_of_no_tokens_and_no_messages_leaves_the_total_known() -> None:
