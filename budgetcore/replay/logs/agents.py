@@ -115,10 +115,11 @@ def _no_lines(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
 # (its role is not in the label), and every kind of the agents not listed.
 
 #: Claude Code writes `message.usage` on assistant lines only (RUNTIMES.md, summary
-#: table; ccusage `rust/crates/ccusage/src/adapter/claude/mod.rs` @5816e640 bills
-#: nothing else): a user line (a prompt or a tool result), a `summary` line (a
-#: session's title: `summary`, `leafUuid`), a `file-history-snapshot` (the files'
-#: backups for a rewind) and a `custom-title` (the name the user gave) carry none.
+#: table; ccusage `rust/crates/ccusage/src/adapter/claude/mod.rs` @017f4cc7,
+#: `read_usage_file`, bills only lines holding `"usage":{`): a user line (a prompt or
+#: a tool result), a `summary` line (a session's title: `summary`, `leafUuid`), a
+#: `file-history-snapshot` (the files' backups for a rewind) and a `custom-title` (the
+#: name the user gave) carry none.
 _CLAUDE_NO_BILL = frozenset({"user", "summary", "file-history-snapshot", "custom-title"})
 #: pi writes `usage` on assistant messages only (pi-mono `packages/ai/src/types.ts`
 #: lines 167-179, RUNTIMES.md "pi"): the header (`session`), user and tool-result
@@ -151,9 +152,11 @@ _QWEN_NO_BILL = frozenset({"user", "tool_result", "system/custom_title"})
 #: (RUNTIMES.md, summary table): the `session_meta` header, a `turn_context` (the
 #: turn's settings) and the user's message event carry none.
 _CODEX_NO_BILL = frozenset({"session_meta", "turn_context", "event_msg/user_message"})
-#: A Goose `sessions` row whose every count is 0 or absent (block/goose
-#: `crates/goose/src/session`: the counts grow with each model reply). Its `messages`
-#: rows are another kind, not listed: a row with messages but no counts may have cost.
+#: A Goose `sessions` row whose every count is 0 or absent: Goose adds a reply's
+#: provider usage to them after each model call (block/goose `crates/goose/src/agents`,
+#: the session metrics update; ccusage `adapter/goose/parser.rs` @5816e640 reads these
+#: counts only). Its `messages` rows are another kind, not listed: a row with messages
+#: but no counts may have cost (a provider that reported no usage).
 _GOOSE_NO_BILL = frozenset({"session (no tokens)"})
 
 
