@@ -53,6 +53,12 @@ KNOWN = [
     ("pi", "header-only", "12121212-1212-4212-8212-121212121212", {"session": 1}),
     ("gemini", "info-only", "session-2025-11-25T08-00-35353535", {"info": 1, "metadata": 1}),
     (
+        "amp",
+        "user-only",
+        "T-12121212-1212-4212-8212-121212121212",
+        {"thread": 1, "user message": 1},
+    ),
+    (
         "claude",
         "32-summary-only",
         "32323232-3232-4232-8232-323232323232",

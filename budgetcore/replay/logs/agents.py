@@ -152,6 +152,12 @@ _QWEN_NO_BILL = frozenset({"user", "tool_result", "system/custom_title"})
 #: (RUNTIMES.md, summary table): the `session_meta` header, a `turn_context` (the
 #: turn's settings) and the user's message event carry none.
 _CODEX_NO_BILL = frozenset({"session_meta", "turn_context", "event_msg/user_message"})
+#: Amp writes usage on an assistant message (`usage`) and in the thread's
+#: `usageLedger.events` only (ccusage `rust/crates/ccusage/src/adapter/amp/parser.rs`
+#: @5816e640 reads those alone; docs/replay.md, "Other agents"): the thread document's
+#: own record and a user message carry none. (An assistant message without usage is
+#: "assistant message": not listed.)
+_AMP_NO_BILL = frozenset({"thread", "user message"})
 #: A Goose `sessions` row whose every count is 0 or absent: Goose adds a reply's
 #: provider usage to them after each model call (block/goose `crates/goose/src/agents`,
 #: the session metrics update; ccusage `adapter/goose/parser.rs` @5816e640 reads these
@@ -234,6 +240,7 @@ AGENTS: tuple[Agent, ...] = (
         looks_like=lambda d: isinstance(d, dict) and str(d.get("id", "")).startswith("T-"),
         missing="has neither messages nor a usageLedger",
         plan=layouts.plan_amp,
+        no_bill=_AMP_NO_BILL,
     ),
     Agent(
         "cline",
