@@ -107,6 +107,8 @@ def test_the_page_s_total_is_the_cli_s(case: str) -> None:
     cost = _total(folder, "--usage")["measured"]["cost"]
     assert unread[0].costs_nothing is (cost is not None)
     assert f'data-value="{"null" if cost is None else cost}"' in total_row
+    # Beside the table, why the total is known (as the CLI's table says).
+    assert ('data-costs-nothing="1"' in html) is (cost is not None)
 
 
 def test_a_goose_row_of_no_tokens_and_no_messages_leaves_the_total_known() -> None:

@@ -106,13 +106,14 @@ def _no_lines(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
 
 # Each agent's ledger kinds that carry no bill (Agent.no_bill), as its reader labels
 # them, and why. Left out on purpose, each a record that stands for a model call whose
-# usage is not on it, or may be: a response or usage record without counts (the
-# "(no usage)", "(no tokens)", "(zero ...)" kinds), an error record after a failed call
-# (Gemini's `error`, Claude Code's `system/api_error` and `assistant (<synthetic>)`),
-# a compaction or branch summary (the summary call's usage is not written on it:
-# pi's `compaction` holds `tokensBefore` only, RUNTIMES.md "pi"), Qwen's
-# `system/ui_telemetry` (it carries API response telemetry), a Codex `response_item`
-# (its role is not in the label), and every kind of the agents not listed.
+# usage is not on it, or may be: a response or usage record without counts (the kinds
+# ending in `(no usage)`, `(no tokens)`, `(zero usage)`), an error record after a
+# failed call (Gemini's `error`, Claude Code's `system/api_error` and its locally
+# written `<synthetic>` assistant), a compaction or branch summary (the summary call's
+# usage is not written on it: pi's `compaction` holds `tokensBefore` only, RUNTIMES.md
+# "pi"), Qwen's `system/ui_telemetry` (it carries API response telemetry), a Codex
+# `response_item` (its role is not in the label), and every kind of the agents not
+# listed.
 
 #: Claude Code writes `message.usage` on assistant lines only (RUNTIMES.md, summary
 #: table; ccusage `rust/crates/ccusage/src/adapter/claude/mod.rs` @017f4cc7,

@@ -156,11 +156,18 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         el("thead", None, head),
         el("tbody", None, *rows),
     )
+    notes = [table]
     copies = sum(n for x in ok for _, n in x.elsewhere)
-    if not copies:
-        return table
-    note = t("replay.logs.elsewhere-total", lang, n=format_int(copies))
-    return join([table, el("p", {"class": "note-small", "data-elsewhere": copies}, note)])
+    if copies:
+        note = t("replay.logs.elsewhere-total", lang, n=format_int(copies))
+        notes.append(el("p", {"class": "note-small", "data-elsewhere": copies}, note))
+    # Why the total stays known beside a session that cannot be replayed (the CLI's
+    # table says it too): session.folder_usage's one rule.
+    free = sum(1 for x in panel.logs if x.log is None and x.costs_nothing)
+    if free:
+        note = t("replay.logs.costs-nothing-total", lang, n=format_int(free))
+        notes.append(el("p", {"class": "note-small", "data-costs-nothing": free}, note))
+    return notes[0] if len(notes) == 1 else join(notes)
 
 
 def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
