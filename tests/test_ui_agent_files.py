@@ -11,6 +11,7 @@ import dataclasses
 import json
 import re
 import shutil
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -110,22 +111,37 @@ def test_the_page_says_when_kimi_s_model_is_assumed(tmp_path: Path, lang: str) -
     assert "data-model-assumed" not in str(logs_html(panel, lang, wide=True))
 
 
+@pytest.mark.parametrize(
+    ("line", "known"),
+    [
+        # A response with no usage: it may have cost something no one can read.
+        (b'{"type":"assistant","message":{"role":"assistant"}}\n', False),
+        # Only a user's message: nothing in it carries a bill (agents.costs_nothing).
+        (b'{"type":"user","message":{"role":"user"}}\n', True),
+    ],
+)
 def test_the_page_s_folder_total_is_unknown_while_a_session_is_unreadable_as_the_cli_s(
-    tmp_path: Path,
+    tmp_path: Path, line: bytes, known: bool
 ) -> None:
-    """The CLI's folder cost is unknown while a session of it could not be read (what
-    that one cost no one knows); the page's total showed the sum of the others."""
+    """The CLI's folder cost is unknown while a session of it could not be read and may
+    have cost something (what that one cost no one knows); the page's total showed the
+    sum of the others. A session that holds nothing that may carry a bill leaves both
+    known, at the sum of the others."""
     folder = tmp_path / "mixed"
     shutil.copytree(LOGS / "pi" / "basic" / "sessions", folder / "pi")
-    (folder / "broken.jsonl").write_bytes(b'{"type":"user","message":{"role":"user"}}\n')
+    (folder / "broken.jsonl").write_bytes(line)
     panel = with_logs(ReplayPanel(), _picked(folder))
     assert [x.log is None for x in panel.logs].count(True) == 1
     html = logs_html(panel, "en", wide=True)
     total_row = html.split('data-session-row="total"', 1)[1].split("</tr>", 1)[0]
     result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
     cli = json.loads(result.out.strip().splitlines()[-1])["total"]["measured"]
-    assert cli["cost"] is None
-    assert 'data-value="null"' in total_row
+    if not known:
+        assert cli["cost"] is None
+        assert 'data-value="null"' in total_row
+        return
+    assert Decimal(cli["cost"]) == Decimal("0.0444")  # pi/basic's own, below
+    assert f'data-value="{cli["cost"]}"' in total_row
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

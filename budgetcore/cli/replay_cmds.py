@@ -537,6 +537,7 @@ def _database_runs(
     path: str, name: str, settings: tuple[str, str | None, Any, Any, bool]
 ) -> list[Any]:
     """Each session of a database file (or standard input, ``-``), run."""
+    from budgetcore.replay.logs import NoRequests  # noqa: PLC0415
     from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
 
     _root, fmt, scenario, options, replay_it = settings
@@ -554,7 +555,8 @@ def _database_runs(
                 _paused_run(log.name, log, scenario=scenario, options=options, replay_it=replay_it)
             )
         except ScenarioError as exc:  # a session of it with no request to replay
-            runs.append(SessionRun(log.name, None, error=exc.problems))
+            free = isinstance(exc, NoRequests) and exc.costs_nothing
+            runs.append(SessionRun(log.name, None, error=exc.problems, costs_nothing=free))
     return runs
 
 
@@ -573,7 +575,8 @@ def _session_run(
         return _paused_run(name, log, scenario=scenario, options=options, replay_it=replay_it)
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
-        return SessionRun(name, None, error=exc.problems, lines=lines)
+        free = isinstance(exc, NoRequests) and exc.costs_nothing
+        return SessionRun(name, None, error=exc.problems, lines=lines, costs_nothing=free)
     except Unreadable as exc:
         return SessionRun(name, None, error=(unreadable_problem(exc),))
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from budgetcore.replay.asrun import AsRun, error_stats, ratio_text, relative
 from budgetcore.replay.logs.agents import agent
 from budgetcore.replay.logs.model import ParsedLog, folder_lines
-from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
+from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage, may_have_cost
 from budgetcore.replay.logs.tally import TOTALS
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
 from budgetcore.units import format_percent, money_text
@@ -417,10 +417,15 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
     _grid(head, rows, write)
     merged = folder_usage(runs)
     _measured(merged, write)
-    if unread_runs := len(runs) - len(ok):
+    if unread_runs := may_have_cost(runs):
         write(
             f"  The total cost is unknown: {unread_runs:,} session(s) could not be read, "
             "and what they cost no one knows.\n"
+        )
+    if free := sum(1 for r in runs if r.log is None and r.costs_nothing):
+        write(
+            f"  {free:,} session(s) not read hold nothing that may carry a bill (every line "
+            "read, none a response or a usage record): the total counts them as $0.\n"
         )
     by_agent = agent_totals(runs)
     if len(by_agent) > 1:

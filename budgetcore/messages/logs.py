@@ -298,6 +298,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Requests found in more than one session (a resumed session writes the earlier one's responses again): {n}. Each is billed once, in the row of the session that bills it and in the total.",
         "出现在多个会话中的请求(恢复的会话会再次写入之前会话的响应):{n} 个。每个只计费一次:计入为其计费的会话的那一行与合计。",
     ),
+    "replay.logs.costs-nothing-total": (
+        "Sessions that cannot be replayed but hold nothing that may carry a bill (every line read, none a response or a usage record): {n}. The total counts them as $0.",
+        "无法回放、但其中没有任何可能计费之条目的会话(每一行都已读取,没有回复或用量记录):{n} 个。合计将其计为 $0。",
+    ),
     "replay.logs.logged-cost": (
         "The log's own costUSD, on requests: {n}, sums to {cost} (beside ours, never used for it).",
         "日志自带的 costUSD({n} 个请求):{cost}(仅作对照,不参与我们的计算)。",

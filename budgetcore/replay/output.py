@@ -184,8 +184,15 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
     return {
         "sessions": len(runs),
         "sessions_read": len(ok),
+        # A session not read that holds nothing that may carry a bill (costs_nothing
+        # true) leaves the measured cost known; any other makes it unknown.
         "sessions_unreadable": [
-            {"session": r.name, "problems": [str(p) for p in r.error], "lines": r.lines}
+            {
+                "session": r.name,
+                "problems": [str(p) for p in r.error],
+                "lines": r.lines,
+                "costs_nothing": r.costs_nothing,
+            }
             for r in runs
             if r.error
         ],

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.replay.logs.agents import AGENTS, Agent, agent, names
+from budgetcore.replay.logs.agents import AGENTS, Agent, agent, costs_nothing, names
 from budgetcore.replay.logs.model import (
     FORMATS,
     FileLedger,
@@ -55,6 +55,7 @@ __all__ = [
     "LogSeries",
     "NoRequests",
     "ParsedLog",
+    "costs_nothing",
     "detect_format",
     "no_requests",
     "parse_claude_code",
@@ -261,11 +262,13 @@ _NAMED_LINES = 3
 
 class NoRequests(ScenarioError):
     """A file read to its end with no usable request: the error, and the ledger of what
-    it held (``lines``, so a folder's total still counts every line)."""
+    it held (``lines``, so a folder's total still counts every line; ``costs_nothing``,
+    so a folder's cost stays known when nothing in it may carry a bill)."""
 
     def __init__(self, problems: list[Problem], log: ParsedLog) -> None:
         super().__init__(problems)
         self.lines = sum(f.lines for f in log.ledger)
+        self.costs_nothing = costs_nothing(log)
 
 
 def no_requests(log: ParsedLog) -> ScenarioError:

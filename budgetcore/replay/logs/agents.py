@@ -33,7 +33,7 @@ from budgetcore.replay.logs.layouts import Planner
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, format_of
 
-__all__ = ["AGENTS", "Agent", "Reader", "agent", "at_once", "names"]
+__all__ = ["AGENTS", "Agent", "Reader", "agent", "at_once", "costs_nothing", "names"]
 
 #: How a session is read: its files (main file first), each a binary line source, to
 #: the session, in steps (reader.Steps: the reader yields after each batch of records it
@@ -75,6 +75,10 @@ class Agent:
     # Where the agent writes its token counts, said after "no usable request" (a
     # catalogue code; "" for none): what such a file lacks.
     no_request: str = ""
+    # The ledger kinds of this agent's records that carry no bill: the agent writes no
+    # usage on such a record, and it stands for no model call (costs_nothing). A kind
+    # not listed is taken as one that may (the safe side).
+    no_bill: frozenset[str] = frozenset()
 
 
 def _read_claude(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
@@ -100,6 +104,69 @@ def _no_lines(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
     raise ScenarioError([Problem.coded("log", "log-not-a-database")])
 
 
+# Each agent's ledger kinds that carry no bill (Agent.no_bill), as its reader labels
+# them, and why. Left out on purpose, each a record that stands for a model call whose
+# usage is not on it, or may be: a response or usage record without counts (the kinds
+# ending in `(no usage)`, `(no tokens)`, `(zero usage)`), an error record after a
+# failed call (Gemini's `error`, Claude Code's `system/api_error` and its locally
+# written `<synthetic>` assistant), a compaction or branch summary (the summary call's
+# usage is not written on it: pi's `compaction` holds `tokensBefore` only, RUNTIMES.md
+# "pi"), Qwen's `system/ui_telemetry` (it carries API response telemetry), a Codex
+# `response_item` (its role is not in the label), and every kind of the agents not
+# listed.
+
+#: Claude Code writes `message.usage` on assistant lines only (RUNTIMES.md, summary
+#: table; ccusage `rust/crates/ccusage/src/adapter/claude/mod.rs` @017f4cc7,
+#: `read_usage_file`, bills only lines holding `"usage":{`): a user line (a prompt or
+#: a tool result), a `summary` line (a session's title: `summary`, `leafUuid`), a
+#: `file-history-snapshot` (the files' backups for a rewind) and a `custom-title` (the
+#: name the user gave) carry none.
+_CLAUDE_NO_BILL = frozenset({"user", "summary", "file-history-snapshot", "custom-title"})
+#: pi writes `usage` on assistant messages only (pi-mono `packages/ai/src/types.ts`
+#: lines 167-179, RUNTIMES.md "pi"): the header (`session`), user and tool-result
+#: messages, and the settings entries (`model_change`, `thinking_level_change`), a
+#: `label` and `session_info` (pi-mono `packages/coding-agent/docs/session.md`).
+_PI_NO_BILL = frozenset(
+    {
+        "session",
+        "message/user",
+        "message/toolResult",
+        "model_change",
+        "thinking_level_change",
+        "label",
+        "session_info",
+    }
+)
+#: Gemini CLI writes `tokens` on `type: gemini` records only (gemini-cli
+#: `packages/core/src/services/chatRecordingTypes.ts` lines 19-26, RUNTIMES.md "Gemini
+#: CLI"): the metadata line, the `$set` and `$rewindTo` update records, `user`, `info`
+#: and `warning` messages, and a `.json` chat's document record (its messages are
+#: counted one by one beside it).
+_GEMINI_NO_BILL = frozenset(
+    {"metadata", "$set", "$rewindTo", "user", "info", "warning", "session document"}
+)
+#: Qwen Code writes `usageMetadata` on `type: assistant` records only (ccusage
+#: `rust/crates/ccusage/src/adapter/qwen/parser.rs` lines 82-90, RUNTIMES.md "Qwen
+#: Code"): user and tool-result records and a session's custom title carry none.
+_QWEN_NO_BILL = frozenset({"user", "tool_result", "system/custom_title"})
+#: Codex CLI writes its token counts in `event_msg` `token_count` events only
+#: (RUNTIMES.md, summary table): the `session_meta` header, a `turn_context` (the
+#: turn's settings) and the user's message event carry none.
+_CODEX_NO_BILL = frozenset({"session_meta", "turn_context", "event_msg/user_message"})
+#: Amp writes usage on an assistant message (`usage`) and in the thread's
+#: `usageLedger.events` only (ccusage `rust/crates/ccusage/src/adapter/amp/parser.rs`
+#: @5816e640 reads those alone; docs/replay.md, "Other agents"): the thread document's
+#: own record and a user message carry none. (An assistant message without usage is
+#: "assistant message": not listed.)
+_AMP_NO_BILL = frozenset({"thread", "user message"})
+#: A Goose `sessions` row whose every count is 0 or absent: Goose adds a reply's
+#: provider usage to them after each model call (block/goose `crates/goose/src/agents`,
+#: the session metrics update; ccusage `adapter/goose/parser.rs` @5816e640 reads these
+#: counts only). Its `messages` rows are another kind, not listed: a row with messages
+#: but no counts may have cost (a provider that reported no usage).
+_GOOSE_NO_BILL = frozenset({"session (no tokens)"})
+
+
 AGENTS: tuple[Agent, ...] = (
     Agent(
         "codex",
@@ -108,8 +175,9 @@ AGENTS: tuple[Agent, ...] = (
         _read_codex,
         plan=layouts.plan_codex,
         no_request="log-no-requests-codex",
+        no_bill=_CODEX_NO_BILL,
     ),
-    Agent("pi", "pi", pi.claims, pi.read_pi),
+    Agent("pi", "pi", pi.claims, pi.read_pi, no_bill=_PI_NO_BILL),
     Agent(
         "gemini-cli",
         "Gemini CLI",
@@ -126,8 +194,9 @@ AGENTS: tuple[Agent, ...] = (
         missing="has no messages list",
         plan=layouts.plan_gemini,
         no_request="log-no-requests-gemini",
+        no_bill=_GEMINI_NO_BILL,
     ),
-    Agent("qwen-code", "Qwen Code", qwen.claims, qwen.read_qwen),
+    Agent("qwen-code", "Qwen Code", qwen.claims, qwen.read_qwen, no_bill=_QWEN_NO_BILL),
     Agent(
         "kimi-cli",
         "Kimi CLI",
@@ -172,6 +241,7 @@ AGENTS: tuple[Agent, ...] = (
         looks_like=lambda d: isinstance(d, dict) and str(d.get("id", "")).startswith("T-"),
         missing="has neither messages nor a usageLedger",
         plan=layouts.plan_amp,
+        no_bill=_AMP_NO_BILL,
     ),
     Agent(
         "cline",
@@ -201,6 +271,7 @@ AGENTS: tuple[Agent, ...] = (
         read_database=goose.read_goose_db,
         totals_only=goose.TOTALS_WHY,
         plan=layouts.plan_goose,
+        no_bill=_GOOSE_NO_BILL,
     ),
     Agent(
         "claude-code",
@@ -208,6 +279,7 @@ AGENTS: tuple[Agent, ...] = (
         lambda o: format_of(o) == "claude-code",
         _read_claude,
         plan=layouts.plan_claude,
+        no_bill=_CLAUDE_NO_BILL,
     ),
 )
 _BY_KEY = {a.key: a for a in AGENTS}
@@ -220,3 +292,21 @@ def agent(key: str) -> Agent | None:
 def names() -> str:
     """Every agent we read, for messages: "Claude Code, Codex CLI, pi, ..."."""
     return ", ".join(a.name for a in AGENTS)
+
+
+def costs_nothing(log: ParsedLog) -> bool:
+    """Whether a session with no request cost nothing we know of (docs/replay.md,
+    "Folders"): every line of it was read (none malformed, no line folded as a copy of
+    another), and each is a kind its agent's table (:attr:`Agent.no_bill`) says carries
+    no bill. Such a session, though not replayed, leaves a folder's cost known; any
+    other leaves it unknown, since it may have cost something we could not read."""
+    found = agent(log.format)
+    if found is None or log.series or log.skipped or not any(f.entries for f in log.ledger):
+        return False
+    return all(
+        not f.malformed
+        and not f.requests
+        and not f.duplicates
+        and all(kind in found.no_bill for kind, _ in f.entries)
+        for f in log.ledger
+    )

@@ -10,7 +10,7 @@ the registry does not know the model, the default scenario stays, and that is sa
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -39,6 +39,7 @@ __all__ = [
     "billed_once",
     "folder_usage",
     "log_model",
+    "may_have_cost",
     "priced_by",
     "run_session",
     "totals_measured",
@@ -125,6 +126,9 @@ class SessionRun:
     as_run: AsRun | None = None
     # The replay's settings as a what-if against the as-run model (main series only).
     what_if: WhatIf | None = None
+    # Not read (``log`` None), but read to its end with nothing in it that may carry a
+    # bill (agents.costs_nothing): it leaves the folder's cost known.
+    costs_nothing: bool = False
 
 
 class _Billed(Protocol):
@@ -212,12 +216,31 @@ def totals_measured(
     return total_usage(rows)
 
 
-def folder_usage(runs: Sequence[SessionRun]) -> MeasuredUsage:
-    """The measured usage of a folder's sessions together. Its cost is unknown (the
-    priced part kept beside, "at least") while any session of it could not be read:
-    what that one cost no one knows, so the total is not the sum of the others."""
+class _Unread(Protocol):
+    @property
+    def log(self) -> ParsedLog | None: ...
+    @property
+    def measured(self) -> MeasuredUsage | None: ...
+    @property
+    def costs_nothing(self) -> bool: ...
+
+
+def may_have_cost(runs: Iterable[_Unread]) -> int:
+    """How many sessions could not be read and may have cost something: all those not
+    read but the ones read to their end with nothing in them that may carry a bill
+    (agents.costs_nothing)."""
+    return sum(1 for r in runs if r.log is None and not r.costs_nothing)
+
+
+def folder_usage(runs: Sequence[_Unread]) -> MeasuredUsage:
+    """The measured usage of a folder's sessions together (the CLI's runs and the
+    page's sessions alike). Its cost is unknown (the priced part kept beside, "at
+    least") while any session of it could not be read and may have cost something
+    (:func:`may_have_cost`): what that one cost no one knows, so the total is not the
+    sum of the others. A session that holds nothing that may carry a bill cost
+    nothing we know of, and leaves it known."""
     merged = merge_usage(r.measured for r in runs if r.log is not None and r.measured is not None)
-    if any(r.log is None for r in runs):
+    if may_have_cost(runs):
         return dataclasses.replace(merged, cost=None)
     return merged
 

@@ -5,7 +5,6 @@ and its cost beside the modelled one. Pure: panel in, markup out.
 
 from __future__ import annotations
 
-import dataclasses
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -93,7 +92,7 @@ def _total_label(panel: ReplayPanel, lang: str) -> str:
 
 
 def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
-    from budgetcore.replay.logs.usage import merge_usage  # noqa: PLC0415
+    from budgetcore.replay.logs.session import folder_usage  # noqa: PLC0415
 
     rows = []
     chosen = panel.chosen
@@ -122,12 +121,10 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
             ]
         rows.append(el("tr", {"data-session-row": i}, el("th", {"scope": "row"}, button), *cells))
     ok = [x for x in panel.logs if x.log is not None]
-    total = merge_usage(x.measured for x in ok if x.measured is not None)
-    if any(x.log is None for x in panel.logs):
-        # As the CLI's folder total (session.folder_usage): unknown, the priced part
-        # kept beside, while a session could not be read (it showed the sum of the
-        # others as the folder's cost).
-        total = dataclasses.replace(total, cost=None)
+    # The CLI's folder total (one rule): unknown, the priced part kept beside, while a
+    # session could not be read and may have cost something (it showed the sum of the
+    # others as the folder's cost).
+    total = folder_usage(panel.logs)
     lines = folder_lines(x.log for x in ok)
     lines += sum(x.lines or 0 for x in panel.logs if x.log is None)
     on = sum(_requests(x.log)[0] for x in ok if x.log is not None)
@@ -159,11 +156,18 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         el("thead", None, head),
         el("tbody", None, *rows),
     )
+    notes = [table]
     copies = sum(n for x in ok for _, n in x.elsewhere)
-    if not copies:
-        return table
-    note = t("replay.logs.elsewhere-total", lang, n=format_int(copies))
-    return join([table, el("p", {"class": "note-small", "data-elsewhere": copies}, note)])
+    if copies:
+        note = t("replay.logs.elsewhere-total", lang, n=format_int(copies))
+        notes.append(el("p", {"class": "note-small", "data-elsewhere": copies}, note))
+    # Why the total stays known beside a session that cannot be replayed (the CLI's
+    # table says it too): session.folder_usage's one rule.
+    free = sum(1 for x in panel.logs if x.log is None and x.costs_nothing)
+    if free:
+        note = t("replay.logs.costs-nothing-total", lang, n=format_int(free))
+        notes.append(el("p", {"class": "note-small", "data-costs-nothing": free}, note))
+    return notes[0] if len(notes) == 1 else join(notes)
 
 
 def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:

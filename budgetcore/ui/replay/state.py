@@ -391,6 +391,9 @@ class LoadedLog:
     # (that session's name, requests); ``measured`` leaves them out.
     elsewhere: tuple[tuple[str, int], ...] = ()
     as_run: AsRun | None = None  # the backtest (docs/spec.md §17), as the CLI's
+    # Not read, but nothing in it may carry a bill (replay.logs.agents.costs_nothing):
+    # the import's cost stays known, as the CLI's folder total.
+    costs_nothing: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -565,7 +568,11 @@ def _load_all(
     if len(files) != 1 or not files[0][1].startswith(SQLITE_MAGIC):
         loaded = yield from _load(name, files, step_bytes, before)
         return [loaded]
-    from budgetcore.replay.logs import no_requests, read_sessions  # noqa: PLC0415
+    from budgetcore.replay.logs import (  # noqa: PLC0415
+        costs_nothing,
+        no_requests,
+        read_sessions,
+    )
 
     try:
         logs = read_sessions([files[0]])
@@ -577,7 +584,8 @@ def _load_all(
         if not log.series:
             error = no_requests(log)
             lines = sum(f.lines for f in log.ledger)
-            out.append(LoadedLog(shown, error=error.problems, lines=lines))
+            free = costs_nothing(log)
+            out.append(LoadedLog(shown, error=error.problems, lines=lines, costs_nothing=free))
             continue
         out.append(_loaded(shown, log))
     return out
@@ -625,7 +633,8 @@ def _load(
             yield before + sum(s.tell() for s in streams)
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
-        return LoadedLog(name, error=exc.problems, lines=lines)
+        free = isinstance(exc, NoRequests) and exc.costs_nothing
+        return LoadedLog(name, error=exc.problems, lines=lines, costs_nothing=free)
     return _loaded(name, log)
 
 
