@@ -357,3 +357,45 @@ def test_each_legend_range_holds_the_changes_of_its_colour_and_no_other() -> Non
         for (_, high, open_), (low, _, _) in itertools.pairwise(spans):
             assert open_
             assert high <= low
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_choice_above_the_session_as_run_says_no_point_beats_it(lang: str) -> None:
+    """``codex/compaction``: every point's what-if costs more than the session as run
+    ($0.126108), so the cheapest point within the limits is still a loss; the page, the
+    CLI's table and its JSON say so (the walk saw only a "+$0.1547" beside the choice)."""
+    state = _tuned("codex/compaction", lang)
+    result = state.tune.result
+    assert result is not None
+    assert result.point_what_ifs is not None
+    as_run = result.point_what_ifs[0].as_run
+    assert as_run == Decimal("0.126108000")
+    assert all(p.modelled is not None and p.modelled > as_run for p in result.point_what_ifs)
+    assert result.above_as_run == (as_run, 0)
+    markup = str(render_tune(state).html["tune-choice"])
+    line = re.search(r'data-tune-binds="above-as-run">([^<]*)<', markup)
+    assert line is not None
+    said = {
+        "en": "No point of this grid costs less than the session as run",
+        "zh": "本网格中没有点",
+    }
+    assert said[lang] in line.group(1)
+    assert format_money(as_run) in line.group(1)
+    summary = _cli_tune("codex/compaction")
+    choice = summary["choice"]
+    assert isinstance(choice, dict)
+    assert choice["above_as_run"] == {"as_run_cost": "0.126108000", "points_below": 0}
+
+
+def test_a_choice_at_or_below_the_session_as_run_says_nothing_of_it() -> None:
+    state = _tuned("claude/01-plain-2.1")
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    assert result.point_what_ifs is not None
+    mine = result.point_what_ifs[result.choice.index]
+    assert mine.modelled is not None
+    assert mine.as_run is not None
+    assert mine.modelled <= mine.as_run
+    assert result.above_as_run is None
+    assert "above-as-run" not in str(render_tune(state).html["tune-choice"])

@@ -81,6 +81,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "没有点的摘要代数不超过 {default}(默认值:{source});本网格能做到的最少代数为 {fewest},"
         "因此上限放宽到 {limit},即场景自身的 K {k}、S {s} 的代数:所选点的摘要次数不多于它。",
     ),
+    "tune.binds.above-as-run": (
+        "No point within the limits costs less than the session as run, {as_run}: "
+        "{below} of the grid's points do, and each breaks a limit above. Keeping the "
+        "runtime's own settings is cheaper by this model.",
+        "限制之内没有点比会话实际运行({as_run})更便宜:网格中有 {below} 个点更便宜,但每个都违反上面的某个限制。"
+        "按此模型,保留运行时自身的设置更便宜。",
+    ),
+    "tune.binds.above-as-run-none": (
+        "No point of this grid costs less than the session as run, {as_run}. Keeping the "
+        "runtime's own settings is cheaper by this model.",
+        "本网格中没有点比会话实际运行({as_run})更便宜。按此模型,保留运行时自身的设置更便宜。",
+    ),
     "tune.binds.own": (
         "The scenario's own K {k}, S {s} is excluded: {why}.",
         "场景自身的 K {k}、S {s} 被排除:{why}。",

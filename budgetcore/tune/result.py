@@ -159,6 +159,22 @@ class TuneResult:
                 out.append(f"largest {name}")
         return tuple(out)
 
+    @property
+    def above_as_run(self) -> tuple[Decimal, int] | None:
+        """Where the chosen point's what-if costs more than the sessions as run: (that
+        as-run cost, how many of the grid's points cost less than it, each breaking a
+        limit, or none at all). The choice is still the cheapest within the limits, but
+        the reader is owed that no point beats what they run (docs/tune.md)."""
+        if self.choice is None or not self.point_what_ifs:
+            return None
+        mine = self.point_what_ifs[self.choice.index]
+        if mine.modelled is None or mine.as_run is None or mine.modelled <= mine.as_run:
+            return None
+        below = sum(
+            1 for p in self.point_what_ifs if p.modelled is not None and p.modelled < mine.as_run
+        )
+        return mine.as_run, below
+
     def chosen_scenario(self) -> Scenario | None:
         """The scenario with the chosen K and S: what ``export`` writes as the reviewed
         config (docs/spec.md §9)."""

@@ -99,6 +99,14 @@ def choice_dict(result: TuneResult) -> dict[str, Any] | None:
         "compression": None if g.compression(i) is None else str(g.compression(i)),
         "on_grid_edge": list(result.edges),
         "edge_note": _edge_note(result),
+        # Where the chosen what-if costs more than the sessions as run: that cost and how
+        # many points cost less (each breaking a limit); None otherwise.
+        "above_as_run": None
+        if result.above_as_run is None
+        else {
+            "as_run_cost": str(result.above_as_run[0]),
+            "points_below": result.above_as_run[1],
+        },
         # The grid's cost is the engine's bill of the replayed series; this is the
         # chosen point as exact what-ifs on the logs' as-run baselines (every series).
         "what_if": result.chosen_what_if,
@@ -453,6 +461,16 @@ def choice_lines(result: TuneResult) -> list[str]:
         )
     if d["edge_note"] is not None:
         lines.append(f"  note: {d['edge_note']}")
+    above = result.above_as_run
+    if above is not None:
+        as_run, below = above
+        said = (
+            f"no point within the limits costs less than the sessions as run, ${as_run}: "
+            f"{below:,} of the grid's points do, each breaking a limit"
+            if below
+            else f"no point of the grid costs less than the sessions as run, ${as_run}"
+        )
+        lines.append(f"  note: {said}; keeping the runtime's own settings is cheaper by this model")
     w = result.chosen_what_if
     if w is not None:
         total = None if w["modelled_cost"] is None else Decimal(w["modelled_cost"])

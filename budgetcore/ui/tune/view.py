@@ -1113,6 +1113,16 @@ def _binding_html(result: TuneResult, lang: str) -> list[Markup]:
             why=_broken_text(c, g, cheapest, lang),
         )
         out.append(el("p", {"data-tune-binds": "cheapest"}, text))
+    gap = result.above_as_run
+    if gap is not None:
+        as_run, below = gap
+        text = t(
+            "tune.binds.above-as-run" if below else "tune.binds.above-as-run-none",
+            lang,
+            as_run=format_money(as_run),
+            below=format_int(below),
+        )
+        out.append(el("p", {"data-tune-binds": "above-as-run"}, text))
     # The ends the result names ("largest K", ...: TuneResult.edges, the CLI's too).
     edges = [f"tune.edge.{'-'.join(edge.lower().split())}" for edge in result.edges]
     if edges:
