@@ -305,6 +305,9 @@ class SeriesAsRun:
 
     @property
     def requests(self) -> int:
+        # A backtest measures requests one by one; only a totals-only session has no
+        # count, and it is never backtested.
+        assert self.measured.requests is not None
         return self.measured.requests
 
     def as_dict(self) -> dict[str, Any]:
