@@ -102,7 +102,9 @@ def test_a_totals_only_sessions_request_count_is_unknown_never_0(folder: str) ->
     assert result.code == 0, result.err
     lines = [json.loads(x) for x in result.out.strip().splitlines()]
     for row in lines[:-1]:
-        measured = row["summary"]["log"]["measured"]
+        log = row["summary"]["log"]
+        assert (log["requests"], log["abandoned"]) == (None, None), row["session"]
+        measured = log["measured"]
         assert measured["requests"] is None, row["session"]
         assert [m["requests"] for m in measured["models"]] == [None] * len(measured["models"])
         assert measured["cost"] is not None  # what is known stays known
