@@ -19,6 +19,7 @@ __all__ = [
     "format_money_figures",
     "format_percent",
     "money_text",
+    "signed_money_text",
 ]
 
 KIB = 1_024
@@ -109,6 +110,22 @@ def money_text(value: Decimal | None) -> str:
     ('$0.1275', 'unknown')
     """
     return "unknown" if value is None else format_money(value)
+
+
+def signed_money_text(value: Decimal | None) -> str:
+    """A change in dollars, exactly, its sign always said; no change is "±$0.00", as a
+    percentage of none is "±0.0 %" (the CLI's what-ifs read "+$0.00 (±0.0 %)"); or
+    "unknown". The page's what-if and Tune's scale say it alike.
+
+    >>> signed_money_text(Decimal("0.12")), signed_money_text(Decimal("-0.12"))
+    ('+$0.12', '−$0.12')
+    >>> signed_money_text(Decimal("0E-8")), signed_money_text(None)
+    ('±$0.00', 'unknown')
+    """
+    if value is None:
+        return "unknown"
+    sign = "±" if value == 0 else "+" if value > 0 else "−"
+    return sign + format_money(abs(value))
 
 
 def format_k(value: int) -> str:

@@ -91,6 +91,55 @@ def test_a_mixed_folder_gives_one_total_per_agent_and_an_unknown_total_while_one
     assert "By agent" in table.out
 
 
+@pytest.mark.parametrize(
+    "folder", ["goose/totals/goose", "droid/totals/sessions", "copilot/events/session-state"]
+)
+def test_a_totals_only_sessions_request_count_is_unknown_never_0(folder: str) -> None:
+    """Walk of December 2026 (issue 42): Goose, Droid and Copilot CLI's shutdown metrics
+    keep token totals and no requests, and the usage table said "requests 0" for
+    sessions that cost money. The count is unknown, in JSON (null) and in the table."""
+    result = run_cli(["replay", "--log", str(LOGS / folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    lines = [json.loads(x) for x in result.out.strip().splitlines()]
+    for row in lines[:-1]:
+        log = row["summary"]["log"]
+        assert (log["requests"], log["abandoned"]) == (None, None), row["session"]
+        measured = log["measured"]
+        assert measured["requests"] is None, row["session"]
+        assert [m["requests"] for m in measured["models"]] == [None] * len(measured["models"])
+        assert measured["cost"] is not None  # what is known stays known
+    total = lines[-1]["total"]
+    assert total["requests"] is None
+    assert total["measured"]["requests"] is None
+    assert [a["requests"] for a in total["agents"]] == [None]
+    table = run_cli(["replay", "--log", str(LOGS / folder), "--usage", "--format", "table"])
+    rows = [x.split() for x in table.out.splitlines()]
+    counted = [r for r in rows if r[:1] == ["total"] and len(r) > 2]
+    assert counted, table.out
+    assert all(r[1] == "unknown" for r in counted), counted
+
+
+def test_a_folder_total_mixing_counted_and_totals_only_requests_is_unknown(
+    tmp_path: Path,
+) -> None:
+    """A folder of pi sessions (3 requests counted) and Goose totals: the pi row keeps
+    its count, Goose's and the folder's are unknown ("3" would undercount, docs/replay.md
+    "Totals only"); the folder's cost stays known."""
+    shutil.copytree(LOGS / "pi" / "basic" / "sessions", tmp_path / "pi")
+    shutil.copytree(LOGS / "goose" / "totals" / "goose", tmp_path / "goose")
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = _total(result.out)
+    agents = {a["agent"]: a["requests"] for a in total["agents"]}  # type: ignore[attr-defined]
+    assert agents == {"pi": 3, "goose": None}
+    assert total["requests"] is None
+    assert total["measured"]["cost"] is not None  # type: ignore[index]
+    table = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "table"])
+    by_agent = table.out.split("By agent\n")[1].splitlines()
+    rows = sorted(r.split()[:3] for r in by_agent[1:])
+    assert rows == [["Goose", "2", "unknown"], ["pi", "1", "3"]]
+
+
 def test_a_database_file_is_many_sessions_for_replay_and_tune(tmp_path: Path) -> None:
     db = LOGS / "opencode" / "db" / "opencode" / "opencode.db"
     result = run_cli(["replay", "--log", str(db), "--usage", "--format", "jsonl"])

@@ -12,6 +12,7 @@ min(0.85 × W, W − 33,000), OpenCode at W − min(O, 32,000) without limit.inp
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 from pathlib import Path
 
@@ -303,6 +304,55 @@ def test_a_cline_3_task_is_backtested_on_cline_3_s_rule_and_a_4_session_on_4_s()
     assert a3.trigger == 150_000
     assert a3.trigger_rule.startswith("Cline 3.x")
     assert a4.trigger == 162_000  # ceil(0.81 × 200,000)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_cline_3_task_that_names_no_model_says_what_is_missing_not_its_provider(
+    lang: str,
+) -> None:
+    """Walk of December 2026 (issue 42): a Cline 3.x task whose requests name no model
+    read "no cache rules of this provider (unknown)". Cline's api_req_started carries no
+    model or provider (cline/cline src/shared/ExtensionMessage.ts ClineApiReqInfo
+    @0014234a2d; the fixture's apiProtocol is its forks' wire protocol, not a provider):
+    the sentence says the log names no model, and where Cline 3.x would have named it."""
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
+    from tests.helpers import run_cli  # noqa: PLC0415
+
+    (log,) = _sessions(LOGS / "cline" / "v3")
+    assert log.main_model() is None
+    a = as_run(log)
+    assert not a.cache.known
+    assert a.cache.missing == "no-model-cline-v3"
+    assert a.caveat.startswith("no cache model: the log names no model")
+    assert "this provider (unknown" not in a.caveat
+    picked = tuple((f"x/{n}", b) for n, b in _files(LOGS / "cline" / "v3"))
+    panel = with_logs(ReplayPanel(), picked)
+    page = html.unescape(str(logs_html(dataclasses.replace(panel, log_index=0), lang, wide=True)))
+    zh = lang == "zh"
+    for key in ("asrun.untrusted.no-model", "asrun.cache-none.no-model"):
+        assert CATALOGUE[key][zh] in page, key
+    # Said after each of the two sentences.
+    assert page.count(CATALOGUE["asrun.no-model.cline-v3"][zh]) == 2
+    unknown = CATALOGUE["asrun.untrusted.no-cache"][zh].split("{provider}")[0]
+    assert unknown not in page
+    cli = run_cli(["replay", "--log", str(LOGS / "cline" / "v3"), "--format", "table"])
+    assert cli.code == 0, cli.err
+    assert "this provider (unknown" not in cli.out
+    assert "cache: not predicted: no cache model: the log names no model" in cli.out
+    assert "this task has neither" in cli.out
+    # A model whose maker no rule knows: named, not "unknown".
+    odd = dataclasses.replace(
+        log,
+        series=tuple(
+            dataclasses.replace(
+                s, requests=tuple(r._replace(model="mystery-1") for r in s.requests)
+            )
+            for s in log.series
+        ),
+    )
+    b = as_run(odd)
+    assert b.cache.missing == "no-maker"
+    assert b.caveat.startswith("no cache model: the maker of mystery-1 is not known")
 
 
 def test_a_session_of_two_makers_is_no_baseline_and_says_whose_rules_it_applied() -> None:

@@ -4,8 +4,11 @@ value."""
 
 from __future__ import annotations
 
+import html
 import itertools
+import re
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +16,7 @@ from budgetcore import Scenario, parse_scenario, plan
 from budgetcore.explore.curves import (
     SWEEPABLE,
     UNIT,
+    Sweep,
     default_range,
     state_spans,
     sweep,
@@ -21,6 +25,7 @@ from budgetcore.explore.curves import (
     with_current,
     x_pixels,
 )
+from budgetcore.messages import t
 from budgetcore.scenario.dump import scenario_json
 from budgetcore.ui.svg import curves_chart
 
@@ -151,3 +156,43 @@ class TestCurves:
         svg = curves_chart(s, "en")
         assert 'data-points="501"' in svg  # 500 grid points and K = 32,000 itself
         assert 'data-current="32000"' in svg
+
+    @pytest.mark.parametrize("lang", ["en", "zh"])
+    def test_the_caption_counts_the_grid_and_the_plans_own_value(self, lang: str) -> None:
+        """Walk of December 2026 (issue 42): the caption said "(501 points)" while the
+        README and docs/page.md said 500. Both are the code's: 500 on the grid
+        (sweep_values' default) and the plan's own value where the grid misses it."""
+        path = "config.summary_max_tokens"
+        name = t(f"sweep.{path}", lang)
+        grid = sweep_values(0, 128_000, path)
+        assert len(grid) == 500
+        assert 8_192 not in grid
+        own = sweep(Scenario(), path, grid)
+        assert own.own_added
+        assert len(own.values) == 501
+        own_says = {"name": name, "low": "0", "high": "128,000", "n": "501", "grid": "500"}
+        assert _caption(own, lang) == t("phrase.sweeping-own", lang, **own_says)
+        on_grid = sweep(Scenario(), path, sweep_values(8_192, 128_000, path))
+        assert not on_grid.own_added
+        assert len(on_grid.values) == 500
+        want = t("phrase.sweeping", lang, name=name, low="8,192", high="128,000", n="500")
+        assert _caption(on_grid, lang) == want
+
+    def test_the_docs_count_the_sweep_as_the_code_does(self) -> None:
+        root = Path(__file__).resolve().parents[1]
+        page = " ".join((root / "docs" / "page.md").read_text().split())
+        assert "a grid of 500 points" in page
+        assert '"501 points: 500 on the grid and this plan\'s own value"' in page
+        assert t("phrase.sweeping-own", "en", name="x", low=0, high=1, n="501", grid="500") == (
+            "Sweeping x from 0 to 1 (501 points: 500 on the grid and this plan's own value); "
+            "everything else fixed"
+        )
+        readme = " ".join((root / "README.md").read_text().split())
+        assert "sweeps (a 500-point grid and the plan's own value)" in readme
+        assert "500-point sweeps" not in readme
+
+
+def _caption(s: Sweep, lang: str) -> str:
+    found = re.search(r"<figcaption>(.*?)</figcaption>", str(curves_chart(s, lang)))
+    assert found is not None
+    return html.unescape(re.sub(r"<[^>]+>", "", found.group(1)))

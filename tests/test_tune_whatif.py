@@ -84,8 +84,26 @@ def test_the_table_shows_each_points_what_if_and_its_change() -> None:
     summary = json.loads(_tune("--log", log).splitlines()[-1])["summary"]
     total = Decimal(summary["choice"]["what_if"]["delta"]["total"])
     chosen = next(x for x in table if x.startswith("  *"))
-    sign = "+" if total >= 0 else "−"
+    sign = "±" if total == 0 else "+" if total > 0 else "−"
     assert chosen.split()[-1] == f"{sign}${abs(total)}"
+
+
+def test_no_change_from_the_as_run_model_is_plus_or_minus_zero_in_the_cli() -> None:
+    """Walk of December 2026 (issue 42): the CLI's what-if of a point equal to the as-run
+    model read "+$0.00 from the as-run model (±0.0 %)" and "+$0.00" for each item, where
+    the page says "±$0.00"; so did tune's "Δ as run" column and its choice line."""
+    folder = str(LOGS / "claude" / "05-subagents-dir-2.1")
+    replayed = _tune("--log", folder, "--format", "table", command="replay")
+    (line,) = [x for x in replayed.splitlines() if x.startswith("What if ")]
+    assert "±$0.00 from the as-run model (±0.0 %)" in line, line
+    assert line.count("±$0.00") == 6, line  # the total and its five items
+    assert "+$0.00" not in replayed
+    one = _main_file("claude/05-subagents-dir-2.1")
+    tuned = _tune("--log", one, "--k", "32000,40000", "--s", "8192", "--format", "table")
+    rows = [x for x in tuned.splitlines() if x.strip().endswith("$0.00")]
+    assert [r.split()[-1] for r in rows] == ["±$0.00", "±$0.00"], tuned
+    assert "$0.06784275, ±$0.00 from the as-run model (±0.0 %)" in tuned
+    assert "+$0.00" not in tuned
 
 
 #: A log's clock with the engine's durations (docs/spec.md §15): the timed what-if.

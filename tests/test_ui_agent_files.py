@@ -283,3 +283,19 @@ def test_a_compaction_is_placed_among_the_turns_and_never_after_turn_0(lang: str
     assert len(said) == len(turns)
     for x, n in zip(said, turns, strict=True):
         assert after.replace("{turn}", f"{n:,}") in x, x
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    "case", [LOGS / "droid" / "totals", LOGS / "goose" / "totals", LOGS / "copilot" / "events"]
+)
+def test_a_totals_only_sessions_usage_table_counts_its_requests_as_unknown(
+    case: Path, lang: str
+) -> None:
+    """Walk of December 2026 (issue 42): the usage table of a session that keeps totals
+    said "requests 0" beside the cost those requests made. The count is unknown."""
+    panel = with_logs(ReplayPanel(), _picked(case))
+    page = str(logs_html(panel, lang, wide=True))
+    cells = re.findall(r'data-usage="requests"[^>]*>([^<]*)</td>', page)
+    assert cells, page[:2000]
+    assert set(cells) == {CATALOGUE["replay.logs.unknown"][lang == "zh"]}, cells

@@ -140,3 +140,25 @@ def test_every_legend_swatch_has_its_gap_before_its_label_inside_a_chart_or_not(
     assert peers is not None
     assert "chart" not in peers.group(1)  # the case the scoped rule missed
     assert 'class="ch-swatch"' in str(render_peers(loaded()))
+
+
+def test_a_checkbox_field_sits_at_the_top_of_its_grid_cell() -> None:
+    """Walk of December 2026 (issue 42): Tune's "No rejected turn" and the replay's
+    checkboxes sat alone in a grid column, centred against the tall hints beside them.
+    The grid stretches each cell to its row; a checkbox field keeps to the top of its
+    cell (its own box and its flex line), as the other fields' labels do."""
+    from budgetcore.ui.replay.form import replay_controls_html  # noqa: PLC0415
+    from budgetcore.ui.tune.view import tune_controls_html  # noqa: PLC0415
+
+    css = (ROOT / "web" / "style.css").read_text(encoding="utf-8")
+    # The rules every width has: unindented (a media query's are indented).
+    rules = dict(re.findall(r"^([.#][^{}\n]*?) \{([^}]*)\}", css, re.M))
+    decls = dict(
+        (k.strip(), v.strip())
+        for k, v in (d.split(":", 1) for d in rules[".field.check"].split(";") if ":" in d)
+    )
+    assert decls.get("align-self") == "start", decls
+    assert decls.get("align-content") == "flex-start", decls
+    assert "display: grid" in rules[".rp-grid"]  # the cells that stretch to their row
+    for form in (str(tune_controls_html()), str(replay_controls_html())):
+        assert re.search(r'class="rp-grid"[^>]*>(?:(?!</div>).)*class="field check"', form, re.S)

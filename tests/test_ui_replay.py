@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -328,7 +329,7 @@ def test_the_cost_bars_are_one_stepped_outline_with_a_top_per_turn() -> None:
     state = _open(turns="60")
     svg = _screen(state).html["replay-cost"]
     (d,) = re.findall(r'<path class="rp-bar" data-series="cost" d="([^"]+)"', svg)
-    plot = re.search(r'data-plot-width="(\d+)"', _screen(state).html["replay-timeline"])
+    plot = re.search(r'data-plot-width="(\d+)"', svg)  # the cost chart's own plot
     assert plot
     result = _run(state)
     geo = cost_chart(result, width=int(plot.group(1)), height=90)
@@ -353,7 +354,7 @@ def test_more_turns_than_pixels_show_each_columns_tallest_bar(inner: int) -> Non
     state = reduce(_open(turns="2000"), Resized(inner + 44))
     screen = _screen(state)
     (d,) = re.findall(r'class="rp-bar" data-series="cost" d="([^"]+)"', screen.html["replay-cost"])
-    plot = re.search(r'data-plot-width="(\d+)"', screen.html["replay-timeline"])
+    plot = re.search(r'data-plot-width="(\d+)"', screen.html["replay-cost"])
     assert plot
     result = _run(state)
     geo = cost_chart(result, width=int(plot.group(1)), height=90)
@@ -1628,3 +1629,51 @@ def test_the_run_strip_s_seconds_ticks_sit_at_their_exact_floored_height() -> No
         for line, v in zip(grid, ticks, strict=True):
             y = int(re.search(r'y1="(-?\d+)"', line).group(1))  # type: ignore[union-attr]
             assert y == top + 80 - math.floor(v * 80 / scale)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("priced", [False, True])
+@pytest.mark.parametrize("width", [288, 320, 358, 900])
+def test_the_timeline_takes_the_width_on_a_phone(lang: str, priced: bool, width: int) -> None:
+    """Walk of December 2026 (issue 42): at 390 px the timeline drew its plot in 176 of
+    320 px, keeping the cost chart's right axis (the running total's tick labels) as its
+    own margin. On a phone the timeline's plot runs to its right padding; the cost chart
+    keeps its axis, its plot and its labels inside the width. From 600 px on both share
+    one plot, so their turns line up."""
+    from budgetcore.replay.options import parse_options  # noqa: PLC0415
+    from budgetcore.replay.turns import parse_turn_lines  # noqa: PLC0415
+    from tests.svg_checks import (  # noqa: PLC0415
+        assert_fits,
+        chart_of,
+        parse_svg,
+        text_rect,
+        texts_of,
+    )
+
+    turns, _ = parse_turn_lines("\n".join(json.dumps({"added": 9000}) for _ in range(60)))
+    prices = {"input": "0.000003", "output": "0.000015"}
+    result = replay(Scenario(), turns, parse_options({"main_prices": prices}) if priced else None)
+    figure, cost = timeline_figure(result, lang, width=width, scrub=1, log=None, window=200_000)
+    plots = []
+    for markup in (figure, cost):
+        svg = chart_of(parse_svg(f"<div>{markup}</div>"))
+        assert_fits(svg, width)  # every label readable inside the width
+        ticks = sorted(text_rect(e) for e in texts_of(svg) if (e.get("class") or "") == "ch-tick")
+        rows: dict[object, list[object]] = {}
+        for r in ticks:  # tick labels of one row never touch
+            rows.setdefault(r[1], []).append(r)
+        for row in rows.values():
+            for a, b in itertools.pairwise(row):
+                assert a[2] <= b[0], (a, b)  # type: ignore[index]
+        plots.append((int(svg.get("data-plot-left") or 0), int(svg.get("data-plot-width") or 0)))
+    (left, plot), (cost_left, cost_plot) = plots
+    assert left == cost_left  # one left gutter: the two charts' scales start together
+    axis = re.search(r'class="ch-axis rp-cum-axis" x1="(\d+)"', str(cost))
+    assert axis is not None
+    assert int(axis.group(1)) == cost_left + cost_plot  # the running total's axis
+    if width < 600:
+        assert plot == width - left - 4, (plot, width)  # up to the right padding
+        assert plot > cost_plot
+        assert plot * 10 >= width * 7  # at 320: 251, it was 176
+    else:
+        assert plot == cost_plot

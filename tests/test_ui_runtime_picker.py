@@ -682,3 +682,54 @@ def test_the_line_beside_the_picker_says_what_the_runtime_does_with_k_and_s(lang
         assert "(compaction.reserveTokens = 152001)" in pi
         assert "无法在 Anthropic API compaction 中设置" in refused
         assert refused.endswith("。读数不变:运行时只改变导出与 Tune 的网格。")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_with_a_runtime_picked_the_panel_says_what_it_writes_and_where(lang: str) -> None:
+    """Walk of December 2026 (issue 42): with Codex CLI picked, the Export panel kept
+    the reviewed config's heading and intro ("Reviewed config: supported overrides only")
+    and "Paste TOML or JSON", above Codex's own ~/.codex/config.toml. The texts are the
+    runtime's, from the catalogue, in the page's language; back on budgetcore's own, the
+    static ones return (with their keys, so the language switch translates them)."""
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
+    from budgetcore.ui.export.view import CONFIG_TEXTS  # noqa: PLC0415
+    from budgetcore.ui.paint import Painted, main_ops, panel_ops  # noqa: PLC0415
+
+    index = (Path(__file__).resolve().parents[1] / "web" / "index.html").read_text()
+    for sel, key in CONFIG_TEXTS.items():  # each text is where the ops write it
+        found = re.search(r'<(\w+) ([^>]*)data-i18n="' + re.escape(key) + '"', index)
+        assert found is not None, key
+        if sel.startswith("#"):
+            assert f'id="{sel[1:]}"' in found.group(2), sel
+        else:
+            assert found.group(1) == "label", sel
+            assert 'for="import-text"' in found.group(2), sel
+
+    def texts(state: PageState) -> dict[str, tuple[str | None, str]]:
+        _ops, painted = main_ops(state, Painted())
+        ops, _ = panel_ops(state, painted, lambda: 600)
+        out: dict[str, list[object]] = {}
+        for sel, kind, name, value in ops:
+            if sel in CONFIG_TEXTS and kind in ("attr", "text"):
+                out.setdefault(sel, []).append(value if kind == "text" or name else None)
+        return {sel: (v[0], v[1]) for sel, v in out.items()}  # type: ignore[misc]
+
+    codex = texts(page("codex", lang))
+    assert set(codex) == set(CONFIG_TEXTS)
+    zh = lang == "zh"
+    assert all(key is None for key, _text in codex.values())  # no static key to overwrite
+    where = {"runtime": "Codex CLI", "file": "~/.codex/config.toml"}
+    assert codex["#config-h"][1] == t("runtime.config-h", lang, **where)
+    assert "~/.codex/config.toml" in codex["#config-note"][1]
+    assert "~/.codex/config.toml" in codex['label[for="import-text"]'][1]
+    for sel, key in CONFIG_TEXTS.items():
+        assert codex[sel][1] != CATALOGUE[key][zh], sel
+    article = texts(page("article", lang))
+    assert article == {sel: (key, CATALOGUE[key][zh]) for sel, key in CONFIG_TEXTS.items()}
+    # The static text of every runtime but the article's is its own.
+    for runtime in RUNTIME_NAMES:
+        if runtime == "article":
+            continue
+        mine = texts(page(runtime, lang))
+        assert PROFILES[runtime].title in mine["#config-h"][1], runtime
+        assert PROFILES[runtime].file in mine["#config-note"][1], runtime

@@ -173,6 +173,12 @@ def _ledger(log: ParsedLog, write: Write) -> None:
             write(f"    parent not in the file, continued from the entry before: lines {nums}\n")
 
 
+def _requests_text(n: int | None) -> str:
+    """A request count, or "unknown" where the log keeps totals and no requests (it
+    read 0, as if none had been made)."""
+    return "unknown" if n is None else f"{n:,}"
+
+
 def _usage_rows(models: Sequence[ModelUsage], total: MeasuredUsage) -> list[list[str]]:
     rows = []
     for m in models:
@@ -183,12 +189,12 @@ def _usage_rows(models: Sequence[ModelUsage], total: MeasuredUsage) -> list[list
             name += " (not in the registry)"
         u = m.usage
         cost = money_text(m.cost)
-        if m.cost is None and m.unpriced < m.requests:
+        if m.partly_priced:
             cost = f"unknown (≥ {money_text(m.known_cost)})"
         rows.append(
             [
                 name,
-                f"{m.requests:,}",
+                _requests_text(m.requests),
                 f"{u.input:,}",
                 f"{u.cache_write_5m:,}",
                 f"{u.cache_write_1h:,}",
@@ -200,12 +206,12 @@ def _usage_rows(models: Sequence[ModelUsage], total: MeasuredUsage) -> list[list
         )
     u = total.usage
     cost = money_text(total.cost)
-    if total.cost is None and total.unpriced < total.requests:
+    if total.partly_priced:
         cost = f"unknown (≥ {money_text(total.known_cost)})"
     rows.append(
         [
             "total",
-            f"{total.requests:,}",
+            _requests_text(total.requests),
             f"{u.input:,}",
             f"{u.cache_write_5m:,}",
             f"{u.cache_write_1h:,}",
@@ -406,7 +412,7 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
         turns = "—" if r.result is None else f"{r.result.summary.turns:,}"
         modelled = "—" if r.result is None else money_text(r.result.summary.cost)
         measured = "—" if r.measured is None else money_text(r.measured.cost)
-        reqs = "—" if r.measured is None else f"{r.measured.requests:,}"
+        reqs = "—" if r.measured is None else _requests_text(r.measured.requests)
         rows.append([r.name, f"{lines:,}", reqs, turns, measured, modelled])
     for r in runs:  # not replayed: its lines where it was read to its end
         if r.log is None:
@@ -436,5 +442,5 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
             cost = money_text(m.cost)
             if m.cost is None and m.known_cost:
                 cost = f"unknown (≥ {money_text(m.known_cost)})"
-            rows.append([name, f"{n:,}", f"{m.requests:,}", cost])
+            rows.append([name, f"{n:,}", _requests_text(m.requests), cost])
         _grid(["agent", "sessions", "requests", "measured cost"], rows, write)

@@ -70,6 +70,9 @@ class Sweep:
     series: dict[str, tuple[int, ...]]  # SERIES key -> one value per point
     states: dict[str, tuple[bool, ...]]  # STATES key -> one flag per point
     current: int | Decimal  # the scenario's own value of the swept input
+    # The scenario's own value was inserted (the grid missed it): the sweep has one
+    # point more than its grid, and says so ("501 points: 500 on the grid and ...").
+    own_added: bool = False
 
 
 def _value(scenario: Scenario, path: str) -> int | Decimal:
@@ -236,6 +239,7 @@ def sweep(scenario: Scenario, path: str, values: tuple[int | Decimal, ...]) -> S
     range (inserted in order if the grid misses it), so the marker sits on a plotted
     point and its labels are that plan's exact readouts.
     """
+    grid = len(values)
     values = with_current(values, _value(scenario, path))
     points = _staged_points(scenario, plan(scenario), path, values)
     if points is None:
@@ -266,6 +270,7 @@ def sweep(scenario: Scenario, path: str, values: tuple[int | Decimal, ...]) -> S
         {k: tuple(v) for k, v in series.items()},
         {k: tuple(v) for k, v in states.items()},
         _value(scenario, path),
+        own_added=len(values) > grid,
     )
 
 

@@ -126,6 +126,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This backtest is no baseline for a what-if, whatever its error: no cache rules of this provider ({provider}) are recorded, so the model does not predict its cache. Every what-if of this session is the model's, not the session's (each is marked ⚠).",
         "无论误差多少,此回测都不能作为假设的基准:没有记录该提供方({provider})的缓存规则,模型不预测其缓存。本会话的每个假设都是模型的结果,不是会话本身的(均以 ⚠ 标出)。",
     ),
+    "asrun.untrusted.no-model": (
+        "This backtest is no baseline for a what-if, whatever its error: the log names no model, so whose cache rules apply (which provider's) is unknown, and the model does not predict its cache. Every what-if of this session is the model's, not the session's (each is marked ⚠).",
+        "无论误差多少,此回测都不能作为假设的基准:日志没有写明模型,无从知道适用哪个提供方的缓存规则,模型不预测其缓存。本会话的每个假设都是模型的结果,不是会话本身的(均以 ⚠ 标出)。",
+    ),
+    "asrun.untrusted.no-maker": (
+        "This backtest is no baseline for a what-if, whatever its error: the maker of {model} is not known, so no provider's cache rules apply, and the model does not predict its cache. Every what-if of this session is the model's, not the session's (each is marked ⚠).",
+        "无论误差多少,此回测都不能作为假设的基准:不知道 {model} 出自哪家,没有可套用的提供方缓存规则,模型不预测其缓存。本会话的每个假设都是模型的结果,不是会话本身的(均以 ⚠ 标出)。",
+    ),
+    "asrun.cache-none.no-model": (
+        "No cache model: the log names no model, so whose cache rules apply (which provider's) is unknown; the measured cache split is not predicted, and every request's context is modelled as uncached input.",
+        "没有缓存模型:日志没有写明模型,无从知道适用哪个提供方的缓存规则;不预测实测的缓存拆分,每个请求的上下文都按未缓存输入建模。",
+    ),
+    "asrun.cache-none.no-maker": (
+        "No cache model: the maker of {model} is not known, so no provider's cache rules apply; the measured cache split is not predicted, and every request's context is modelled as uncached input.",
+        "没有缓存模型:不知道 {model} 出自哪家,没有可套用的提供方缓存规则;不预测实测的缓存拆分,每个请求的上下文都按未缓存输入建模。",
+    ),
+    "asrun.no-model.cline-v3": (
+        "Cline 3.x names a request's model in its message's modelInfo, or in the model_usage of the task_metadata.json beside ui_messages.json; this task has neither.",
+        "Cline 3.x 把请求的模型写在该消息的 modelInfo 中,或写在 ui_messages.json 旁边 task_metadata.json 的 model_usage 中;这个任务两者都没有。",
+    ),
     "asrun.untrusted.providers": (
         "This backtest is no baseline for a what-if, whatever its error: the session's models have more than one provider, and the main model's ({provider}) cache rules are applied to every request. Every what-if of this session is the model's, not the session's (each is marked ⚠).",
         "无论误差多少,此回测都不能作为假设的基准:会话中的模型来自不止一个提供方,所有请求都套用了主模型({provider})的缓存规则。本会话的每个假设都是模型的结果,不是会话本身的(均以 ⚠ 标出)。",

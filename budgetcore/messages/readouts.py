@@ -64,6 +64,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Sweeping {name} from {low} to {high} ({n} points); everything else fixed",
         "扫描{name}:从 {low} 到 {high}({n} 个点),其他输入固定",
     ),
+    "phrase.sweeping-own": (
+        "Sweeping {name} from {low} to {high} ({n} points: {grid} on the grid and this "
+        "plan's own value); everything else fixed",
+        "扫描{name}:从 {low} 到 {high}({n} 个点:网格上 {grid} 个,加上本方案自己的取值),"
+        "其他输入固定",
+    ),
     "phrase.here": ("; here {value}", ";当前 {value}"),
     "phrase.dark-yes": ("(dark = yes)", "(深色 = 是)"),
     "phrase.trigger-reached": ("trigger reached", "达到触发线"),

@@ -302,6 +302,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The plan stays in M / K / S; only the names and units are {runtime}'s.",
         "方案仍以 M / K / S 表示;只有名称与单位换成 {runtime} 的。",
     ),
+    # The Export panel's heading, intro and import labels with a runtime picked
+    # (ui.export.view.config_texts); {file} is where the runtime reads its settings.
+    "runtime.config-h": (
+        "{runtime}'s settings for this plan",
+        "{runtime} 的设置(按此方案)",
+    ),
+    "runtime.config-note": (
+        "This panel writes the plan's K (and S, where {runtime} has a setting for it) as "
+        "{runtime}'s own settings, under its names and units, for {file}. M stays the "
+        "plan's: no runtime sets it. Apply the file by hand after review.",
+        "此面板把方案的 K(以及 {runtime} 有对应设置时的 S)写成 {runtime} 自己的设置,"
+        "用它的名称与单位,写入 {file}。M 仍是方案的值:没有运行时设置它。评审后请人工应用该文件。",
+    ),
+    "runtime.import-h": ("Import {runtime}'s settings", "导入 {runtime} 的设置"),
+    "runtime.import-paste": (
+        "Paste {runtime}'s file ({file})",
+        "粘贴 {runtime} 的文件({file})",
+    ),
     "runtime.file": (
         "{runtime} reads it from {file}; the import box reads that file too. Conversion:",
         "{runtime} 从 {file} 读取它;导入框也读取该文件。换算:",

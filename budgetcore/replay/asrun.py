@@ -110,6 +110,12 @@ class CacheModel:
     # request's context is modelled as uncached input and the backtest says so
     # (AsRun.caveat). Never another provider's rules in their place.
     known: bool = True
+    # Why no provider was found, where none was (``known`` False, ``provider``
+    # "unknown"): "no-model" the log names no model; "no-model-cline-v3" a Cline 3.x task
+    # that names none where Cline writes it; "no-maker" a model whose maker is unknown
+    # (``model``). "" otherwise. The page says each in its language.
+    missing: str = ""
+    model: str | None = None
 
     def readable(self, shared: int) -> int:
         """How much of a shared prefix of ``shared`` tokens the cache serves."""
@@ -372,6 +378,9 @@ class SeriesAsRun:
 
     @property
     def requests(self) -> int:
+        # A backtest measures requests one by one; only a totals-only session has no
+        # count, and it is never backtested.
+        assert self.measured.requests is not None
         return self.measured.requests
 
     @property
@@ -678,23 +687,57 @@ def provider_of(model: str | None) -> str | None:
     return None
 
 
-def _no_cache_model(provider: str | None, model: str | None) -> CacheModel:
+#: What a Cline 3.x task lacks when it names no model (budgetcore/replay/logs/cline.py):
+#: its requests (``api_req_started``) carry tokens and cost and no model or provider
+#: (cline/cline ``src/shared/ExtensionMessage.ts`` ``ClineApiReqInfo`` @0014234a2d). The
+#: ``apiProtocol`` some files hold is its forks' (Roo Code, Kilo Code:
+#: ``ParsedApiReqStartedTextType``), the wire protocol ("anthropic" | "openai"), not whose
+#: cache served the request, so no provider is taken from it.
+CLINE_V3_NO_MODEL = (
+    "Cline 3.x names a request's model in its message's modelInfo, or in the model_usage "
+    "of the task_metadata.json beside ui_messages.json; this task has neither"
+)
+
+
+def _no_cache_model(provider: str | None, model: str | None, cline_v3: bool = False) -> CacheModel:
     """No rules to predict with (Google's implicit caching publishes a minimum and no
     lifetime, block size or guarantee; Moonshot's and DashScope's were not read): said,
-    with what is known of the provider's cache."""
-    who = provider or "unknown"
-    known = "" if provider is None else f" ({cache_rules(provider).source})"
+    with what is known of the provider's cache, or with what is missing to know the
+    provider (it read "this provider (unknown, model unnamed)")."""
+    effect = (
+        "the measured cache split is not predicted; every request's context is modelled "
+        "as uncached input"
+    )
+    missing = ""
+    if provider is not None:
+        source = (
+            f"no cache model for this provider ({provider}, model {model}): {effect} "
+            f"({cache_rules(provider).source})"
+        )
+    elif model is None:
+        missing = "no-model-cline-v3" if cline_v3 else "no-model"
+        why = f" ({CLINE_V3_NO_MODEL})" if cline_v3 else ""
+        source = (
+            "no cache model: the log names no model, so whose prompt cache served it (which "
+            f"provider's rules apply) is unknown{why}: {effect}"
+        )
+    else:
+        missing = "no-maker"
+        source = (
+            f"no cache model: the maker of {model} is not known, so no provider's cache "
+            f"rules apply: {effect}"
+        )
     return CacheModel(
-        provider=who,
+        provider=provider or "unknown",
         lifetime_ms=0,
         lifetime_1h_ms=None,
         block=1,
         minimum=0,
         writes=False,
-        source=f"no cache model for this provider ({who}, model {model or 'unnamed'}): "
-        "the measured cache split is not predicted; every request's context is modelled "
-        f"as uncached input{known}",
+        source=source,
         known=False,
+        missing=missing,
+        model=model,
     )
 
 
@@ -877,7 +920,7 @@ def _other_runtime(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Ru
     if rules is not None and rules.provider in ("anthropic", "openai"):
         cache = _with_writers(cache_model(rules), log.models(), resolver)
     else:
-        cache = _no_cache_model(provider, name)
+        cache = _no_cache_model(provider, name, cline_v3=log.format == "cline" and _cline_v3(log))
         caveat = cache.source
     others = {provider_of(m) for m in log.models()} - {provider}
     if cache.known and others:

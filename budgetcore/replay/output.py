@@ -93,8 +93,10 @@ def log_dict(
             for s in log.series
             if s is not chosen
         ],
-        "requests": len(chosen.requests),
-        "abandoned": len(chosen.abandoned),
+        # A totals-only session has no request to count (its totals sit where the reader
+        # puts abandoned requests; they read "requests": 0, "abandoned": 1): unknown.
+        "requests": None if log.totals_only else len(chosen.requests),
+        "abandoned": None if log.totals_only else len(chosen.abandoned),
         "models": list(log.models()),
         "main_model": log.main_model(),
         "context_window": log.window,

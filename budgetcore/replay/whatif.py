@@ -162,9 +162,9 @@ def _dollars(v: Decimal | None) -> str:
 
 
 def _signed(v: Decimal | None) -> str:
-    if v is None:
-        return "unknown"
-    return ("+" if v >= 0 else "−") + _dollars(abs(v))
+    from budgetcore.units import signed_money_text  # noqa: PLC0415
+
+    return signed_money_text(v)
 
 
 def _ratio(value: Decimal | None, base: Decimal | None) -> str | None:

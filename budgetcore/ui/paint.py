@@ -316,6 +316,13 @@ def panel_ops(
     panels["peers"] = drawn
     if changed("peers", markup):
         ops.append(("#peers-out", "html", "", markup))
+    if changed("config-texts", (state.export_runtime, state.lang)):
+        from budgetcore.ui.export.view import config_texts  # noqa: PLC0415
+
+        # After the language switch's ops (main_ops): a runtime's texts carry no static
+        # key, so the switch leaves them, and these say them in the new language.
+        for sel, (key, text) in config_texts(state.export_runtime, state.lang).items():
+            ops += [(sel, "attr", "data-i18n", key), (sel, "text", "", text)]
     export = state.export
     if export is not None and changed("export", export):
         ops += [("#export-text", "text", "", export[1]), ("#export-diff", "html", "", export[2])]

@@ -261,7 +261,7 @@ def _percent(share: Fraction | None) -> str:
 
 
 def _table(result: TuneResult, write: Write) -> None:
-    from budgetcore.units import money_text  # noqa: PLC0415
+    from budgetcore.units import money_text, signed_money_text  # noqa: PLC0415
 
     g = result.grid
     c = g.columns
@@ -328,13 +328,7 @@ def _table(result: TuneResult, write: Write) -> None:
         )
         if what_ifs is not None:
             w = what_ifs[i]
-            delta = w.delta
-            shown = (
-                "unknown"
-                if delta is None
-                else ("+" if delta >= 0 else "−") + money_text(abs(delta))
-            )
-            rows[-1] += [money_text(w.modelled), shown]
+            rows[-1] += [money_text(w.modelled), signed_money_text(w.delta)]
     from budgetcore.cli.replay_table import _grid  # noqa: PLC0415 - the replay's table layout
 
     _grid(head, rows, write, left=1)
@@ -353,7 +347,7 @@ def _table(result: TuneResult, write: Write) -> None:
 
 def choice_lines(result: TuneResult) -> list[str]:
     """The choice in words: what, why, what it trades, and the export command."""
-    from budgetcore.units import money_text  # noqa: PLC0415
+    from budgetcore.units import money_text, signed_money_text  # noqa: PLC0415
 
     g = result.grid
     choice = result.choice
@@ -475,11 +469,10 @@ def choice_lines(result: TuneResult) -> list[str]:
     if w is not None:
         total = None if w["modelled_cost"] is None else Decimal(w["modelled_cost"])
         moved = w["delta"].get("total")
-        sign = "" if moved is None else ("+" if Decimal(moved) >= 0 else "−")
         lines.append(
             f"  as a what-if on the as-run baseline (every series, the as-run cache model): "
-            f"{money_text(total)}, {sign}"
-            f"{money_text(None if moved is None else abs(Decimal(moved)))} from the as-run "
+            f"{money_text(total)}, "
+            f"{signed_money_text(None if moved is None else Decimal(moved))} from the as-run "
             f"model ({w['delta_text']})"
         )
     runtime = _runtime_dict(result)

@@ -194,9 +194,11 @@ def totals_problem(log: ParsedLog) -> Problem:
 def totals_measured(
     log: ParsedLog, resolver: Callable[[str], Resolution] = resolve
 ) -> MeasuredUsage:
-    """The measured usage of a session that keeps per-model totals only: no request is
-    counted, and a model whose prices have context tiers has an unknown cost (a total
-    cannot say which of its requests crossed a tier)."""
+    """The measured usage of a session that keeps per-model totals only: its request
+    count is unknown (None: the totals say how many tokens, not in how many requests;
+    it read 0), and a model whose prices have context tiers has an unknown cost (a
+    total cannot say which of its requests crossed a tier). Its totals count as the
+    unpriced part there (``unpriced``), which is what makes that cost unknown."""
     from budgetcore.replay.logs.usage import total_usage  # noqa: PLC0415
 
     rows = []
@@ -207,10 +209,10 @@ def totals_measured(
         rows.append(
             dataclasses.replace(
                 row,
-                requests=0,
+                requests=None,
                 cost=None if tiered else row.cost,
                 known_cost=Decimal(0) if tiered else row.known_cost,
-                unpriced=row.requests if tiered else row.unpriced,
+                unpriced=(row.requests or 0) if tiered else row.unpriced,
             )
         )
     return total_usage(rows)

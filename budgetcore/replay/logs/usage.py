@@ -33,6 +33,7 @@ __all__ = [
     "measured_once",
     "measured_usage",
     "merge_usage",
+    "requests_sum",
     "split_usage",
     "total_usage",
     "usage_and_kinds",
@@ -44,7 +45,9 @@ class ModelUsage:
     model: str | None  # as the log wrote it (None: the log names no model)
     resolved: str | None  # the registry entry it maps to
     how: str  # how it was mapped ("exact", ...; "none": no entry)
-    requests: int
+    # None: unknown, the log keeps per-session totals and no requests (Goose, Droid,
+    # Copilot CLI's shutdown metrics); never 0, which would say none was made.
+    requests: int | None
     usage: Usage
     cost: Decimal | None  # None: at least one request has no price
     known_cost: Decimal  # the cost of the requests that have one
@@ -52,17 +55,39 @@ class ModelUsage:
     logged_cost: Decimal | None = None  # the log's own costUSD, where it wrote one
     logged_requests: int = 0
 
+    @property
+    def partly_priced(self) -> bool:
+        """The cost is unknown but a part of it is priced: said as at least that part."""
+        return _partly_priced(self)
+
+
+def _partly_priced(m: ModelUsage | MeasuredUsage) -> bool:
+    """Whether an unknown cost has a priced part, said "at least" its known cost. Where
+    the requests are counted, some of them are priced; where a part kept totals only
+    (no count), a known cost above 0 says it (a total of priced requests that cost
+    nothing beside an unpriced total reads "unknown", which is as true)."""
+    if m.cost is not None:
+        return False
+    if m.requests is not None:
+        return m.unpriced < m.requests
+    return m.known_cost > 0
+
 
 @dataclass(frozen=True, slots=True)
 class MeasuredUsage:
     models: tuple[ModelUsage, ...]  # by cost, then by name
-    requests: int
+    requests: int | None  # None: some part of it kept totals only (ModelUsage.requests)
     usage: Usage
     cost: Decimal | None
     known_cost: Decimal
     unpriced: int
     logged_cost: Decimal | None
     logged_requests: int
+
+    @property
+    def partly_priced(self) -> bool:
+        """The cost is unknown but a part of it is priced: said as at least that part."""
+        return _partly_priced(self)
 
     def as_dict(self) -> dict[str, object]:
         def one(u: Usage) -> dict[str, int]:
@@ -413,13 +438,25 @@ _INPUT, _WRITE, _WRITE_1H = itemgetter(8), itemgetter(4), itemgetter(9)
 _READ, _OUTPUT, _REASONING = itemgetter(3), itemgetter(2), itemgetter(10)
 
 
+def requests_sum(counts: Iterable[int | None]) -> int | None:
+    """Request counts added up: unknown (None) when any is unknown. "At least N" would
+    be true too, but a count beside which nothing says "at least" reads as the count
+    (docs/replay.md, "Totals only"); the known counts stay in the rows they come from."""
+    total = 0
+    for n in counts:
+        if n is None:
+            return None
+        total += n
+    return total
+
+
 def total_usage(models: Iterable[ModelUsage]) -> MeasuredUsage:
     """The total of per-model rows (also: of several sessions' rows, model by model)."""
     rows = tuple(models)
     known, unpriced, logged, logged_n = _money(rows)
     return MeasuredUsage(
         models=rows,
-        requests=sum(m.requests for m in rows),
+        requests=requests_sum(m.requests for m in rows),
         usage=_sum(m.usage for m in rows),
         cost=None if unpriced else known,
         known_cost=known,
@@ -456,7 +493,7 @@ def merge_usage(parts: Iterable[MeasuredUsage]) -> MeasuredUsage:
                 model=name,
                 resolved=group[0].resolved,
                 how=group[0].how,
-                requests=sum(m.requests for m in group),
+                requests=requests_sum(m.requests for m in group),
                 usage=_sum(m.usage for m in group),
                 cost=None if unpriced else known,
                 known_cost=known,

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from budgetcore.registry.peers import Peer
 
 __all__ = [
+    "CONFIG_TEXTS",
+    "config_texts",
     "export_key",
     "import_html",
     "render_export",
@@ -141,6 +143,36 @@ def warnings_html(scenario: Scenario, lang: str, peers: Sequence[Peer] | None = 
         el("p", {"class": "warn", "data-warning": w.code}, f"{label}{colon}{w.text(lang)}")
         for w in found
     )
+
+
+#: The panel's texts that say what it writes (web/index.html): selector -> the reviewed
+#: config's static key, read by the language switch while no runtime is picked.
+CONFIG_TEXTS = {
+    "#config-h": "static.config-h",
+    "#config-note": "static.config-note",
+    "#import-h": "static.import-h",
+    'label[for="import-text"]': "static.import-paste",
+}
+
+
+def config_texts(runtime: str, lang: str) -> dict[str, tuple[str | None, str]]:
+    """The heading, intro and import labels of the panel: (the static key the language
+    switch translates, None where the text is the runtime's; the text). With a runtime
+    picked they say what the panel writes for it and where that goes (it kept the
+    reviewed config's "Reviewed config: supported overrides only" and "Paste TOML or
+    JSON" above Codex's ~/.codex/config.toml)."""
+    if runtime == "article":
+        return {sel: (key, t(key, lang)) for sel, key in CONFIG_TEXTS.items()}
+    from budgetcore.runtimes import profile  # noqa: PLC0415 - loaded with a runtime picked
+
+    prof = profile(runtime)
+    where = {"runtime": prof.title, "file": prof.file}
+    return {
+        "#config-h": (None, t("runtime.config-h", lang, **where)),
+        "#config-note": (None, t("runtime.config-note", lang, **where)),
+        "#import-h": (None, t("runtime.import-h", lang, **where)),
+        'label[for="import-text"]': (None, t("runtime.import-paste", lang, **where)),
+    }
 
 
 def export_key(state: PageState) -> object:

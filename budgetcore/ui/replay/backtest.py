@@ -111,8 +111,23 @@ def caveat_text(a: AsRun, lang: str) -> str:
     if a.served_by in UNTRUSTED:
         return t(UNTRUSTED[a.served_by], lang)
     if not a.cache.known:
-        return t("asrun.untrusted.no-cache", lang, provider=a.cache.provider)
+        return _no_cache_text(a, "asrun.untrusted", "asrun.untrusted.no-cache", lang)
     return t("asrun.untrusted.providers", lang, provider=a.cache.provider)
+
+
+def _no_cache_text(a: AsRun, prefix: str, recorded: str, lang: str) -> str:
+    """Why no cache is predicted (``prefix`` the caveat's keys or the cache line's): the
+    provider's rules are not recorded (``recorded``), or what is missing to know the
+    provider (a Cline 3.x task read "no cache rules of this provider (unknown)")."""
+    missing = a.cache.missing
+    if missing == "no-maker":
+        return t(f"{prefix}.no-maker", lang, model=a.cache.model)
+    if missing.startswith("no-model"):
+        text = t(f"{prefix}.no-model", lang)
+        if missing == "no-model-cline-v3":
+            text += (" " if lang != "zh" else "") + t("asrun.no-model.cline-v3", lang)
+        return text
+    return t(recorded, lang, provider=a.cache.provider)
 
 
 def window_evidence(a: AsRun, log: ParsedLog, lang: str) -> str:
@@ -301,7 +316,7 @@ def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Ma
             minutes=format_int(_lifetime_ms(a) // 60_000),
         )
         if a.cache.known
-        else t("asrun.cache-none", lang, provider=a.cache.provider),
+        else _no_cache_text(a, "asrun.cache-none", "asrun.cache-none", lang),
         *(
             (" ", el("span", {"data-served-by": a.served_by}, t(SERVED_BY[a.served_by], lang)))
             if a.served_by in SERVED_BY

@@ -49,6 +49,13 @@ _STRIP = 10
 _PLOT = 200
 _COST = 90
 _RUNS = 80  # the run-time strip's height
+#: From this figure width on, the timeline and the cost chart share one plot width, so
+#: their turns line up. Below it (a phone: 390 px gives a figure of about 358), the cost
+#: chart's right axis (its running total's tick labels, up to about 75 px) left the
+#: timeline about half the width (issue 42: 176 of 320 px): the timeline takes the width
+#: up to its right padding, and the cost chart keeps its own plot beside that axis, its
+#: turns labelled under its bars.
+_SHARED_WIDTH = 600
 
 #: A fate's mark on its strip (a path at x = 0, 10 px high), each its own shape.
 _GLYPH = {
@@ -164,9 +171,10 @@ def _timeline_svg(
     peer_names: dict[str, str],
     peer_also: dict[str, list[tuple[str, str, int]]] | None = None,
     basis: CostBasis,
-) -> tuple[Markup, list[tuple[str, int]], int, int, RunTimes | None]:
-    """The timeline svg, its off-scale notes, the plot's left edge and width, and the
-    run-time strip's geometry (None without a clock)."""
+) -> tuple[Markup, list[tuple[str, int]], int, int, int, RunTimes | None]:
+    """The timeline svg, its off-scale notes, the plot's left edge and width, the cost
+    chart's plot width (the same from :data:`_SHARED_WIDTH` on), and the run-time
+    strip's geometry (None without a clock)."""
     rows = result.rows
     n = len(rows)
     # The gutter fits the widest tick label the scale can have (the scale is at most
@@ -185,11 +193,13 @@ def _timeline_svg(
     gutter = PAD + max(text_width(format_int(max(1, widest))), *map(text_width, cost_ticks))
     gutter += TICK + 4
     # The cost chart's running total has its own axis on the right (issue 42: "own
-    # scale" with no axis); both charts keep one plot width, so turns line up.
+    # scale" with no axis); both charts keep one plot width, so turns line up, where the
+    # figure is wide enough to spare it (_SHARED_WIDTH).
     right = max(
         12, TICK + 4 + max((text_width(x) for _, x in _cum_ticks(result, basis)), default=0)
     )
-    pw = max(40, width - gutter - PAD - right)
+    cost_pw = max(40, width - gutter - PAD - right)
+    pw = cost_pw if width >= _SHARED_WIDTH else max(40, width - gutter - PAD)
     geo = timeline_chart(result, width=pw, height=_PLOT, log=log, lines=peer_marks, also=peer_also)
     top = LINE // 2
     parts: list[Markup] = []
@@ -270,16 +280,22 @@ def _timeline_svg(
                 },
             )
         )
+        label = format_int(v)
+        # On a phone the plot runs to the right padding (_SHARED_WIDTH): the last turn's
+        # label, centred, would pass the edge; it ends there instead, under its tick.
+        tx, anchor = (x, "middle")
+        if x + (text_width(label) + 1) // 2 > width - PAD:
+            tx, anchor = width - PAD, "end"
         texts.append(
             el(
                 "text",
                 {
                     "class": "ch-tick",
-                    "x": x,
+                    "x": tx,
                     "y": plot_bottom + TICK + FONT_PX,
-                    "text-anchor": "middle",
+                    "text-anchor": anchor,
                 },
-                format_int(v),
+                label,
             )
         )
     title_y = plot_bottom + TICK + FONT_PX + LINE
@@ -397,7 +413,7 @@ def _timeline_svg(
         [*parts, *texts],
         data={"data-turns": n, "data-plot-left": gutter, "data-plot-width": pw},
     )
-    return svg, list(geo.notes), gutter, pw, times
+    return svg, list(geo.notes), gutter, pw, cost_pw, times
 
 
 def _seconds_text(v: Fraction) -> str:
@@ -651,7 +667,14 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
             )
         )
     height = bottom + len(lines) * LINE + 10
-    svg = chart_svg("replay-cost", t("replay.cost.title", lang), width, height, [*parts, *texts])
+    svg = chart_svg(
+        "replay-cost",
+        t("replay.cost.title", lang),
+        width,
+        height,
+        [*parts, *texts],
+        data={"data-plot-left": gutter, "data-plot-width": pw},
+    )
     return svg, geo.unit
 
 
@@ -681,7 +704,7 @@ def timeline_figure(
                     if all(getattr(q, a.count) is None for q in log.requests):
                         uncounted.append(f"{row.peer.name}: {a.text.get(lang)}")
     basis = cost_basis(result)  # both charts' scales and the cost chart: one pass
-    svg, notes, gutter, pw, times = _timeline_svg(
+    svg, notes, gutter, _pw, cost_pw, times = _timeline_svg(
         result,
         lang,
         width=width,
@@ -787,7 +810,7 @@ def timeline_figure(
         el("p", {"class": "caveat"}, t("phrase.not", lang), t("replay.timeline.not", lang)),
         *timed,
     )
-    cost_svg, unit = _cost_svg(result, lang, width, gutter, pw, basis)
+    cost_svg, unit = _cost_svg(result, lang, width, gutter, cost_pw, basis)
     cost_note = t("replay.cost.tokens-only" if unit == "tokens" else "replay.cost.priced", lang)
     if unit == "tokens" and result.options.main_prices is not None:
         # Priced, but tries cut by a timeout used tokens no one knows: so no money.

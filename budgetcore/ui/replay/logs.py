@@ -19,7 +19,7 @@ from budgetcore.units import format_int, format_money
 
 if TYPE_CHECKING:
     from budgetcore.replay.logs.model import LogCompaction, ParsedLog
-    from budgetcore.replay.logs.usage import MeasuredUsage
+    from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
     from budgetcore.replay.model import Replay
     from budgetcore.replay.whatif import WhatIf
 
@@ -51,7 +51,7 @@ def _cost_cell(m: MeasuredUsage | None, lang: str) -> Markup:
     if m is None:
         return td(label, {"class": "num"}, "—")
     text = money(m.cost, lang)
-    if m.cost is None and m.unpriced < m.requests:
+    if m.partly_priced:
         text = t("replay.logs.at-least", lang, cost=money(m.known_cost, lang))
     return td(label, {"class": "num", "data-value": _exact(m.cost)}, text)
 
@@ -396,37 +396,27 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
     label = {k: t(f"replay.logs.col.{k}", lang) for k in ("requests", *keys, "cost")}
     rows = []
     for row in (*m.models, None):
+        part: MeasuredUsage | ModelUsage = m if row is None else row
         if row is None:
             name = t("replay.logs.total-row", lang)
-            usage, reqs, cost, known, unpriced = (
-                m.usage,
-                m.requests,
-                m.cost,
-                m.known_cost,
-                m.unpriced,
-            )
         else:
             name = row.model or t("replay.logs.no-model-row", lang)
             if row.resolved is None and row.model is not None:  # "(no model)" says it all
                 name = t("replay.logs.not-in-registry", lang, model=name)
             elif row.resolved != row.model:
                 name = f"{name} → {row.resolved}"
-            usage, reqs, cost, known, unpriced = (
-                row.usage,
-                row.requests,
-                row.cost,
-                row.known_cost,
-                row.unpriced,
-            )
+        usage, reqs, cost = part.usage, part.requests, part.cost
         shown = money(cost, lang)
-        if cost is None and unpriced < reqs:
-            shown = t("replay.logs.at-least", lang, cost=money(known, lang))
+        if part.partly_priced:
+            shown = t("replay.logs.at-least", lang, cost=money(part.known_cost, lang))
+        # A totals-only session's count is unknown, as its cost would be (it read 0).
+        count = t("replay.logs.unknown", lang) if reqs is None else format_int(reqs)
         rows.append(
             el(
                 "tr",
                 {"data-usage-model": "total" if row is None else (row.model or "")},
                 el("th", {"scope": "row"}, name),
-                td(label["requests"], {"class": "num"}, format_int(reqs)),
+                td(label["requests"], {"class": "num", "data-usage": "requests"}, count),
                 *(
                     td(label[k], {"class": "num", "data-usage": k}, format_int(getattr(usage, k)))
                     for k in keys
@@ -673,7 +663,7 @@ def cost_sentence(panel: ReplayPanel, result: Replay, lang: str) -> Markup:
         key = "replay.logs.cost-cut"  # priced, but a run cut by a timeout used unknown tokens
     m = item.measured
     measured = money(m.cost, lang)
-    if m.cost is None and m.unpriced < m.requests:
+    if m.partly_priced:
         measured = t("replay.logs.at-least", lang, cost=money(m.known_cost, lang))
     return el(
         "p",

@@ -241,7 +241,17 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
     svg = chart_svg(
         "curves", t("curves.aria", lang), width, height, [*parts, *texts], data={"data-points": n}
     )
-    title = t("phrase.sweeping", lang, name=name, low=_fmt(low), high=_fmt(high_x), n=format_int(n))
+    # The count is the points planned: the grid's, and the plan's own value where the
+    # grid missed it (the docs said 500 beside a caption of 501).
+    title = t(
+        "phrase.sweeping-own" if s.own_added else "phrase.sweeping",
+        lang,
+        name=name,
+        low=_fmt(low),
+        high=_fmt(high_x),
+        n=format_int(n),
+        grid=format_int(n - 1),
+    )
     notes = [t("curves.scales", lang)]
     if axis.gap:
         notes.append(t("curves.log-zero", lang))
