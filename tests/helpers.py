@@ -241,3 +241,13 @@ def folder_files(base: Path) -> tuple[tuple[str, bytes], ...]:
         for p in sorted(base.rglob("*"))
         if p.is_file()
     )
+
+
+def picked_folder(folder: Path) -> tuple[tuple[str, bytes], ...]:
+    """The folder as the page's folder picker gives it: paths from the folder's own
+    name down (``folder/sub/file``), and bytes."""
+    return tuple(
+        (p.relative_to(folder.parent).as_posix(), p.read_bytes())
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    )

@@ -16,7 +16,6 @@ except where DIFFERENCES lists the exact figures and why; the cost, in ccusage's
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import tempfile
 from collections.abc import Callable
@@ -29,6 +28,7 @@ import pytest
 from budgetcore.replay.logs import read_sessions
 from budgetcore.replay.logs.folder import plan_folder
 from budgetcore.replay.logs.session import billed_once, run_session
+from tests.ccusage import AGENT_DIRS, agent_sessions
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "fixtures" / "logs"
@@ -99,20 +99,20 @@ def _copilot_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
 
 
 #: agent folder -> (ccusage command, its data-dir variable, the fixture's data folder
-#: inside each fixture, which ccusage session ids one of our sessions covers)
-AGENTS: dict[str, tuple[str, str, str, Callable[[Path, tuple[str, ...], Any], set[str]]]] = {
-    "pi": ("pi", "PI_AGENT_DIR", "sessions", _pi_ids),
-    "gemini": ("gemini", "GEMINI_DATA_DIR", "tmp", _named_ids),
-    "qwen": ("qwen", "QWEN_DATA_DIR", ".", _named_ids),
-    "kimi": ("kimi", "KIMI_DATA_DIR", ".", _kimi_ids),
-    "opencode": ("opencode", "OPENCODE_DATA_DIR", "opencode", _opencode_ids),
-    "amp": ("amp", "AMP_DATA_DIR", "amp", _amp_ids),
-    "droid": ("droid", "DROID_SESSIONS_DIR", "sessions", _droid_ids),
-    "goose": ("goose", "GOOSE_PATH_ROOT", "goose", _goose_ids),
-    # ccusage reads Copilot's OpenTelemetry export (a file) here; its session-state
-    # events.jsonl (COPILOT_HOME) in test_copilot_events_totals_equal_ccusage_...
-    "copilot": ("copilot", "COPILOT_OTEL_FILE_EXPORTER_PATH", "otel", _copilot_ids),
+#: inside each fixture (tests/ccusage.AGENT_DIRS), which ccusage session ids one of our
+#: sessions covers)
+IDS: dict[str, Callable[[Path, tuple[str, ...], Any], set[str]]] = {
+    "pi": _pi_ids,
+    "gemini": _named_ids,
+    "qwen": _named_ids,
+    "kimi": _kimi_ids,
+    "opencode": _opencode_ids,
+    "amp": _amp_ids,
+    "droid": _droid_ids,
+    "goose": _goose_ids,
+    "copilot": _copilot_ids,
 }
+AGENTS = {agent: (*AGENT_DIRS[agent], ids) for agent, ids in IDS.items()}
 
 #: (agent, fixture, session id) -> (our tokens, ccusage's tokens, why): input, cache
 #: write, cache read, output.
@@ -186,34 +186,6 @@ def _fixtures() -> list[tuple[str, str]]:
     return out
 
 
-def _ccusage(agent: str, fixture: str, mode: str = "calculate") -> list[dict[str, Any]]:
-    if not os.access(CCUSAGE, os.X_OK):
-        pytest.fail(
-            f"ccusage is not installed at {CCUSAGE}: run scripts/test (it sets up node_modules)"
-        )
-    command, variable, sub, _ids = AGENTS[agent]
-    with tempfile.TemporaryDirectory() as tmp:
-        t = Path(tmp)
-        (t / "home").mkdir()
-        (t / "cwd").mkdir()
-        env = {
-            "PATH": "/usr/bin:/bin",
-            "HOME": str(t / "home"),
-            "TZ": "UTC",
-            "LOG_LEVEL": "0",
-            variable: str((LOGS / agent / fixture / sub).resolve()),
-        }
-        if variable.endswith("_PATH"):  # a file, not a folder: the one file in it
-            (only,) = sorted(p for p in (LOGS / agent / fixture / sub).rglob("*") if p.is_file())
-            env[variable] = str(only.resolve())
-        argv = [str(CCUSAGE), command, "session", "--json", "--offline", "--mode", mode]
-        proc = subprocess.run(argv, env=env, cwd=t / "cwd", capture_output=True, check=False)
-    assert proc.returncode == 0, proc.stderr
-    out: dict[str, Any] = json.loads(proc.stdout, parse_float=Decimal)
-    sessions: list[dict[str, Any]] = out["sessions"]
-    return sessions
-
-
 def _walk(base: Path) -> list[str]:
     return sorted(p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_file())
 
@@ -255,7 +227,7 @@ def _tokens(s: dict[str, Any]) -> tuple[int, ...]:
 
 @pytest.mark.parametrize(("agent", "fixture"), _fixtures())
 def test_tokens_and_cost_equal_ccusage_session_by_session(agent: str, fixture: str) -> None:
-    theirs = {str(s["sessionId"]): s for s in _ccusage(agent, fixture)}
+    theirs = {str(s["sessionId"]): s for s in agent_sessions(agent, fixture)}
     ours = _ours(agent, fixture)
     assert ours, f"no session read in {agent}/{fixture}"
     covered: set[str] = set()
@@ -290,7 +262,7 @@ def test_tokens_and_cost_equal_ccusage_session_by_session(agent: str, fixture: s
 def test_opencode_logged_cost_is_the_one_ccusage_uses() -> None:
     """OpenCode writes its own cost on each message; ccusage uses it where it is above 0,
     even with --mode calculate. Ours is beside ours ("as logged")."""
-    theirs = {str(s["sessionId"]): s for s in _ccusage("opencode", "logged")}
+    theirs = {str(s["sessionId"]): s for s in agent_sessions("opencode", "logged")}
     ((ids, measured, _log),) = _ours("opencode", "logged")
     (one,) = [theirs[i] for i in ids]
     assert measured.logged_cost is not None
@@ -300,7 +272,7 @@ def test_opencode_logged_cost_is_the_one_ccusage_uses() -> None:
 def test_pi_logged_cost_is_the_one_ccusage_shows_by_default() -> None:
     """pi writes its own cost (``usage.cost.total``); ccusage's default (auto) mode
     shows it, and so does our "as logged" line."""
-    theirs = {str(s["sessionId"]): s for s in _ccusage("pi", "basic", mode="auto")}
+    theirs = {str(s["sessionId"]): s for s in agent_sessions("pi", "basic", mode="auto")}
     ((ids, measured, _log),) = _ours("pi", "basic")
     (one,) = [theirs[i] for i in ids]
     assert measured.logged_cost is not None

@@ -22,10 +22,8 @@ import pytest
 from budgetcore.replay.logs import NoRequests, read_session
 from budgetcore.replay.logs.agents import AGENTS, costs_nothing
 from budgetcore.replay.logs.model import FileLedger, LogSeries, ParsedLog
-from tests.ccusage import run_ccusage
-from tests.helpers import run_cli
-from tests.test_agents_ccusage import _ccusage
-from tests.test_ui_agent_files import _picked
+from tests.ccusage import agent_sessions, run_ccusage
+from tests.helpers import picked_folder, run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 CENT_MICRO = Decimal("0.000001")
@@ -44,7 +42,7 @@ def _ccusage_sum(agent: str, fixture: str) -> Decimal:
         files = {p.relative_to(base).as_posix(): p.read_bytes() for p in base.rglob("*.jsonl")}
         sessions = run_ccusage("claude", files)["sessions"]
     else:
-        sessions = _ccusage(agent, fixture)
+        sessions = agent_sessions(agent, fixture)
     return sum((Decimal(str(s["totalCost"])) for s in sessions), Decimal(0))
 
 
@@ -99,7 +97,7 @@ def test_the_page_s_total_is_the_cli_s(case: str) -> None:
     from budgetcore.ui.replay.state import ReplayPanel, with_logs  # noqa: PLC0415
 
     folder = LOGS / case
-    panel = with_logs(ReplayPanel(), _picked(folder))
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
     unread = [x for x in panel.logs if x.log is None]
     assert len(unread) == 1
     html = str(logs_html(panel, "en", wide=True))

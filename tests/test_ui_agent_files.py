@@ -20,18 +20,9 @@ from budgetcore.messages import CATALOGUE
 from budgetcore.replay.logs.agents import AGENTS
 from budgetcore.ui.replay.logs import logs_html
 from budgetcore.ui.replay.state import ReplayPanel, with_logs
-from tests.helpers import run_cli
+from tests.helpers import picked_folder, run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
-
-
-def _picked(folder: Path) -> tuple[tuple[str, bytes], ...]:
-    """The folder as the page's folder picker gives it: paths inside it, and bytes."""
-    return tuple(
-        (p.relative_to(folder.parent).as_posix(), p.read_bytes())
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    )
 
 
 def _cli(folder: Path) -> dict[str, dict[str, object]]:
@@ -55,7 +46,7 @@ def _cli(folder: Path) -> dict[str, dict[str, object]]:
     ids=["opencode.db", "goose sessions.db", "codex .jsonl.zst"],
 )
 def test_the_page_reads_a_database_and_a_compressed_rollout_as_the_cli(folder: Path) -> None:
-    panel = with_logs(ReplayPanel(), _picked(folder))
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
     assert all(not loaded.error for loaded in panel.logs), [x.error for x in panel.logs]
     page = {}
     for loaded in panel.logs:
@@ -85,7 +76,7 @@ def test_every_agent_has_its_name_in_the_page_s_catalogue() -> None:
 )
 def test_each_agent_s_sessions_render_in_the_page(folder: Path, lang: str) -> None:
     for case in sorted(c for c in folder.iterdir() if c.is_dir()):
-        panel = with_logs(ReplayPanel(), _picked(case))
+        panel = with_logs(ReplayPanel(), picked_folder(case))
         for i in range(len(panel.logs)):
             chosen = dataclasses.replace(panel, log_index=i)
             page = str(logs_html(chosen, lang, wide=True))
@@ -102,12 +93,12 @@ def test_the_page_says_when_kimi_s_model_is_assumed(tmp_path: Path, lang: str) -
     ccusage's guess without a config.toml, the configured default with one."""
     home = tmp_path / "kimi"
     shutil.copytree(LOGS / "kimi" / "subagent", home)
-    panel = with_logs(ReplayPanel(), _picked(home))
+    panel = with_logs(ReplayPanel(), picked_folder(home))
     assert 'data-model-assumed="guess"' in str(logs_html(panel, lang, wide=True))
     (home / "config.toml").write_text('default_model = "k"\n[models.k]\nmodel = "kimi-k3"\n')
-    panel = with_logs(ReplayPanel(), _picked(home))
+    panel = with_logs(ReplayPanel(), picked_folder(home))
     assert 'data-model-assumed="config"' in str(logs_html(panel, lang, wide=True))
-    panel = with_logs(ReplayPanel(), _picked(LOGS / "pi" / "basic"))
+    panel = with_logs(ReplayPanel(), picked_folder(LOGS / "pi" / "basic"))
     assert "data-model-assumed" not in str(logs_html(panel, lang, wide=True))
 
 
@@ -130,7 +121,7 @@ def test_the_page_s_folder_total_is_unknown_while_a_session_is_unreadable_as_the
     folder = tmp_path / "mixed"
     shutil.copytree(LOGS / "pi" / "basic" / "sessions", folder / "pi")
     (folder / "broken.jsonl").write_bytes(line)
-    panel = with_logs(ReplayPanel(), _picked(folder))
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
     assert [x.log is None for x in panel.logs].count(True) == 1
     html = logs_html(panel, "en", wide=True)
     total_row = html.split('data-session-row="total"', 1)[1].split("</tr>", 1)[0]
@@ -149,7 +140,7 @@ def test_the_page_s_folder_total_is_unknown_while_a_session_is_unreadable_as_the
 def test_a_totals_only_session_says_why_it_has_no_backtest(case: Path, lang: str) -> None:
     """Goose and Droid keep per-session totals only: no "As run" line, and the page says
     why (the walk found it silent)."""
-    panel = with_logs(ReplayPanel(), _picked(case))
+    panel = with_logs(ReplayPanel(), picked_folder(case))
     page = str(logs_html(panel, lang, wide=True))
     assert "data-replay-totals-only" in page, case
     assert "data-as-run=" not in page
@@ -171,7 +162,7 @@ def test_a_totals_only_folder_replays_with_timing_on_without_a_traceback(case: P
     from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
 
     state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
-    state = dataclasses.replace(state, replay=with_logs(state.replay, _picked(case)))
+    state = dataclasses.replace(state, replay=with_logs(state.replay, picked_folder(case)))
     state = reduce(reduce(state, ReplayFieldTyped("replay.timing", "true")), JobStep("replay"))
     assert "data-replay-totals-only" in str(logs_html(state.replay, "en", wide=True))
 
@@ -186,7 +177,7 @@ def test_a_totals_only_session_calls_its_totals_totals(case: Path, lang: str) ->
     names no model." above a usage table that names it. The totals are neither
     requests nor branches (the CLI's ledger: "session totals (not requests)"), and with
     no request there is no log model to replay with."""
-    panel = with_logs(ReplayPanel(), _picked(case))
+    panel = with_logs(ReplayPanel(), picked_folder(case))
     page = str(logs_html(panel, lang, wide=True))
     read = re.search(r"<p data-replay-log=[^>]*>(.*?)</p>", page)
     assert read is not None
@@ -214,11 +205,11 @@ def test_a_totals_only_session_has_no_turn_to_tune_and_says_so(case: Path, lang:
     from budgetcore.ui.tune.view import render_tune  # noqa: PLC0415
     from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
 
-    panel = with_logs(ReplayPanel(), _picked(case))
+    panel = with_logs(ReplayPanel(), picked_folder(case))
     source = turns_of(dataclasses.replace(panel, source="log"))
     assert [p.code for p in source.error] == ["problem.log-totals-only"]
     state = reduce(reduce(initial_state(), LanguageChosen(lang)), ReplaySourceChosen("log"))
-    state = dataclasses.replace(state, replay=with_logs(state.replay, _picked(case)))
+    state = dataclasses.replace(state, replay=with_logs(state.replay, picked_folder(case)))
     errors = str(render_tune(reduce(state, TuneToggled(True))).html["tune-errors"])
     lines = re.findall(r"<li>(.*?)</li>", errors)
     assert lines
@@ -242,7 +233,7 @@ def test_a_totals_only_session_bills_no_known_count_of_requests_in_the_sessions_
     """Second walk of December 2026: the sessions table of a Goose or Droid folder said
     "other requests billed: 1" for each session (its totals line), beside a usage table
     that counts 0 requests and says totals are no requests. The count is unknown."""
-    panel = with_logs(ReplayPanel(), _picked(case))
+    panel = with_logs(ReplayPanel(), picked_folder(case))
     page = str(logs_html(panel, "en", wide=True))
     other = CATALOGUE["replay.logs.col.other"][0]
     cells = re.findall(rf'<td data-label="{re.escape(other)}"[^>]*>([^<]*)</td>', page)
@@ -261,7 +252,7 @@ def test_a_compaction_is_placed_among_the_turns_and_never_after_turn_0(lang: str
     from budgetcore.replay.logs.model import LogCompaction  # noqa: PLC0415
     from budgetcore.ui.replay.logs import _compaction_text  # noqa: PLC0415
 
-    panel = with_logs(ReplayPanel(), _picked(LOGS / "copilot" / "events"))
+    panel = with_logs(ReplayPanel(), picked_folder(LOGS / "copilot" / "events"))
     page = str(logs_html(panel, lang, wide=True))
     items = re.findall(r"<li data-compaction=[^>]*>([^<]*)</li>", page)
     assert len(items) == 1
@@ -274,7 +265,7 @@ def test_a_compaction_is_placed_among_the_turns_and_never_after_turn_0(lang: str
     third = _compaction_text(LogCompaction(9, 3, None, None, None), lang)
     assert after.replace("{turn}", "3") in third
     # A Codex rollout's compaction, after its first request, as before.
-    codex = with_logs(ReplayPanel(), _picked(LOGS / "codex" / "compaction" / "sessions"))
+    codex = with_logs(ReplayPanel(), picked_folder(LOGS / "codex" / "compaction" / "sessions"))
     said = re.findall(r"<li data-compaction=[^>]*>([^<]*)</li>", str(logs_html(codex, lang)))
     assert said == [_compaction_text(c, lang) for c in codex.log.main.compactions]  # type: ignore[union-attr]
     turns = [c.after_turn for c in codex.log.main.compactions]  # type: ignore[union-attr]
@@ -294,7 +285,7 @@ def test_a_totals_only_sessions_usage_table_counts_its_requests_as_unknown(
 ) -> None:
     """Walk of December 2026 (issue 42): the usage table of a session that keeps totals
     said "requests 0" beside the cost those requests made. The count is unknown."""
-    panel = with_logs(ReplayPanel(), _picked(case))
+    panel = with_logs(ReplayPanel(), picked_folder(case))
     page = str(logs_html(panel, lang, wide=True))
     cells = re.findall(r'data-usage="requests"[^>]*>([^<]*)</td>', page)
     assert cells, page[:2000]
