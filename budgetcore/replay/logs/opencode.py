@@ -638,7 +638,7 @@ def _chunks(db: Any, reads: list[tuple[str, set[str], str, str]], source: str) -
         )
         return iter(functools.partial(rows.fetchmany, BATCH_LINES), [])
     fetch = [
-        f"SELECT {rid}, data FROM {table} WHERE {rid} IN "
+        f"SELECT {rid}, data FROM {table} WHERE {rid} "
         for (table, _c, _k, _w), rid in zip(reads, rids, strict=True)
     ]
     return _by_rowid(db, keys, fetch)
@@ -649,7 +649,19 @@ def _by_rowid(db: Any, keys: Any, fetch: list[str]) -> Iterator[list[Any]]:
         data: list[dict[Any, Any]] = []
         for n, query in enumerate(fetch):
             wanted = [r[0] for r in chunk if r[1] == n]
-            found = db.execute(f"{query}({','.join('?' * len(wanted))})", wanted) if wanted else ()
+            if not wanted:
+                data.append({})
+                continue
+            low, high = min(wanted), max(wanted)
+            # A table's rows are keyed once each, so rowids that span no more than their
+            # number are every rowid between: one range read in order, where the list
+            # of them cost a seek each (most chunks, where a session's messages were
+            # written together).
+            found = (
+                db.execute(f"{query}BETWEEN ? AND ?", (low, high))
+                if high - low + 1 == len(wanted)
+                else db.execute(f"{query}IN ({','.join('?' * len(wanted))})", wanted)
+            )
             data.append(dict(found))
         # The keys' open statement holds the read's snapshot (and the roots' insert its
         # transaction): every row keyed is here. One gone all the same would read as
