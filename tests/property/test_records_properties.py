@@ -743,6 +743,14 @@ def test_a_qwen_record_whose_parent_is_neither_text_nor_null_is_no_tree_entry() 
             {"keys": ("a",), "counts": True, "nested": (("a", Shape("Inner", ("b",))),)},
             "counts only",
         ),
+        (
+            {
+                "keys": ("a", "b"),
+                "counts": True,
+                "nested": (("a", Shape("Inner", ("c",), counts=True)),),
+            },
+            "nested counts after the counts",
+        ),
     ],
 )
 def test_a_shape_written_wrong_is_refused_where_it_is_written(

@@ -109,6 +109,11 @@ class Shape:
             self.told or self.texts or not all(sub.counts for _k, sub in self.nested)
         ):
             raise ValueError(f"shape {self.name}: counts are counts only")
+        if self.counts and self.nested:
+            # a record's fields in key order, its own counts first (nested_counts)
+            tail = self.keys[len(self.keys) - len(self.nested) :]
+            if tail != tuple(key for key, _ in self.nested):
+                raise ValueError(f"shape {self.name}: nested counts after the counts")
 
     def under(self, key: str) -> Shape | None:
         return dict(self.nested).get(key)
@@ -147,21 +152,29 @@ def nested_counts(raw: object, shape: Shape, path: str) -> Any:
     """The record of a counts shape that nests counts shapes (``raw`` not null): its
     own counts first, then each nested object's (missing or null: None), or the
     Problem of the first that is not one, as the compiled struct's types refuse the
-    line (then read here)."""
-    mine = tuple(key for key in shape.keys if shape.under(key) is None)
-    found = counts(raw, tuple(map(shape.key_of, mine)), path)
-    if isinstance(found, Problem):
+    line (then read here). The page reads one per message: its plan is made once per
+    shape, found without hashing the shape."""
+    try:
+        mine, inner, make = shape.plans["counts"]
+    except KeyError:
+        mine = tuple(shape.key_of(k) for k in shape.keys if shape.under(k) is None)
+        inner = tuple((shape.key_of(k), sub, f".{shape.key_of(k)}") for k, sub in shape.nested)
+        make = _class(shape)._make
+        # Beside record_of's plans, keyed by a place in the line ("" or "key."): apart.
+        shape.plans["counts"] = (mine, inner, make)
+    found = counts(raw, mine, path)
+    if found.__class__ is Problem:
         return found
-    assert isinstance(raw, dict)  # counts took it
-    values: dict[str, Any] = dict(zip(mine, found, strict=True))
-    for key, sub in shape.nested:
-        inner = raw.get(shape.key_of(key))
-        if inner is not None:
-            inner = nested_counts(inner, sub, f"{path}.{shape.key_of(key)}")
-            if isinstance(inner, Problem):
-                return inner
-        values[key] = inner
-    return _class(shape)(**values)
+    values = list(found)  # type: ignore[arg-type]
+    get = raw.get  # type: ignore[attr-defined]  # counts took it: a dict
+    for key, sub, at in inner:
+        value = get(key)
+        if value is not None:
+            value = nested_counts(value, sub, path + at)
+            if value.__class__ is Problem:
+                return value
+        values.append(value)
+    return make(values)
 
 
 def fields_of(rec: object, shape: Shape) -> tuple[object, ...]:
