@@ -435,10 +435,15 @@ def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
     tally: Tally | None = None
     current: object = None
     number = 0
+    # A session's requests, handed to its ledger at once (Tally.requests_of: a keyword
+    # call of Tally.request per request cost about a microsecond) at the session's end.
+    pending: list[Row] = []
     try:
         for eid, sid, usage_model, model, *raw, created in rows:
             if tally is None or sid != current:
                 if tally is not None:
+                    tally.requests_of("main", pending)
+                    pending = []
                     out.append(tally.session(f"{name}#{current}"))
                 tally, current, number = Tally("copilot-cli"), sid, 0
                 tally.open(f"{name}#{sid}")
@@ -463,19 +468,24 @@ def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
             if isinstance(created, str) and len(created) == 19 and created[10] == " ":
                 stamp = f"{created[:10]}T{created[11:]}Z"
             time = millis(stamp)
-            tally.request(
-                number,
-                input=prompt - read - write,
-                cache_read=read,
-                cache_write=write,
-                output=output,
-                reasoning=min(reasoning, output),
-                model=None if named is None else registry_name(named),
-                time=time,
-                logged_cost=Decimal(nano).scaleb(-11) if nano else None,
+            pending.append(
+                (
+                    number,
+                    prompt - read - write,
+                    read,
+                    output,
+                    min(reasoning, output),
+                    None if named is None else registry_name(named),
+                    time,
+                    None,
+                    0,
+                    write,
+                    Decimal(nano).scaleb(-11) if nano else None,
+                )
             )
             tally.ids.append((0, number, f"copilot-event:{eid}", "copilot"))
         if tally is not None:
+            tally.requests_of("main", pending)
             out.append(tally.session(f"{name}#{current}"))
     finally:
         rows.close()
