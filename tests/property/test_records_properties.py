@@ -86,14 +86,54 @@ def fits(value: dict[str, Any], shape: Shape) -> bool:
         if not isinstance(inner, dict):
             return False
         if sub.counts:
-            written = [sub.key_of(k) for k in sub.keys]
-            if not all(
-                type(inner[k]) is int and 0 <= inner[k] <= 10**12 for k in written if k in inner
-            ):
+            if not fits_counts(inner, sub):
                 return False
         elif not fits(inner, sub):
             return False
     return True
+
+
+def fits_counts(inner: dict[str, Any], shape: Shape) -> bool:
+    """Whether the struct takes an object of counts: each count missing or a whole
+    number from 0 to 10^12 written as one, each nested object of counts missing, null
+    or one that fits in turn."""
+    for name in shape.keys:
+        k = shape.key_of(name)
+        if k not in inner:
+            continue
+        sub = shape.under(name)
+        if sub is None:
+            if not (type(inner[k]) is int and 0 <= inner[k] <= 10**12):
+                return False
+        elif inner[k] is not None and not (
+            isinstance(inner[k], dict) and fits_counts(inner[k], sub)
+        ):
+            return False
+    return True
+
+
+def oracle_counts(v: object, shape: Shape, path: str) -> object:
+    """An object of counts by the stated rules: its own counts by reader.count_of (the
+    first that is none its Problem), then each nested object of counts (missing or
+    null: None), the values in the shape's key order."""
+    if not isinstance(v, dict):
+        return Problem.of(path, v, "log-line-counts")
+    found: dict[str, object] = {}
+    for name in shape.keys:
+        if shape.under(name) is None:
+            written = shape.key_of(name)
+            count = reader.count_of(v.get(written))
+            if count is None:
+                return Problem.of(f"{path}.{written}", v[written], "log-line-count")
+            found[name] = count
+    for name, sub in shape.nested:
+        inner = v.get(shape.key_of(name))
+        if inner is not None:
+            inner = oracle_counts(inner, sub, f"{path}.{shape.key_of(name)}")
+            if isinstance(inner, Problem):
+                return inner
+        found[name] = inner
+    return tuple(found[name] for name in shape.keys)
 
 
 def oracle(value: dict[str, Any], shape: Shape, at: str = "") -> tuple[object, ...]:
@@ -111,18 +151,7 @@ def oracle(value: dict[str, Any], shape: Shape, at: str = "") -> tuple[object, .
         if name in shape.texts:
             v = v if isinstance(v, str) else None
         elif sub is not None and v is not None and sub.counts:
-            if not isinstance(v, dict):
-                v = Problem.of(at + key, v, "log-line-counts")
-            else:
-                found: list[int] = []
-                for written in map(sub.key_of, sub.keys):
-                    count = reader.count_of(v.get(written))
-                    if count is None:
-                        v = Problem.of(f"{at}{key}.{written}", v[written], "log-line-count")
-                        break
-                    found.append(count)
-                else:
-                    v = tuple(found)
+            v = oracle_counts(v, sub, at + key)
         elif sub is not None and v is not None:
             v = oracle(v, sub, f"{at}{key}.") if isinstance(v, dict) else None
         out.append(v)
@@ -710,6 +739,18 @@ def test_a_qwen_record_whose_parent_is_neither_text_nor_null_is_no_tree_entry() 
         ({"keys": ("class",)}, "no identifier"),
         ({"keys": ("a",), "texts": frozenset({"a"}), "told": frozenset({"a"})}, "text"),
         ({"keys": ("a",), "counts": True, "texts": frozenset({"a"})}, "counts only"),
+        (
+            {"keys": ("a",), "counts": True, "nested": (("a", Shape("Inner", ("b",))),)},
+            "counts only",
+        ),
+        (
+            {
+                "keys": ("a", "b"),
+                "counts": True,
+                "nested": (("a", Shape("Inner", ("c",), counts=True)),),
+            },
+            "nested counts after the counts",
+        ),
     ],
 )
 def test_a_shape_written_wrong_is_refused_where_it_is_written(

@@ -294,7 +294,7 @@ def record_struct(shape: Shape) -> type[Struct]:
         sub = shape.under(key)
         kind: Any = Any
         default: Any = ABSENT if key in shape.told else None
-        if shape.counts:
+        if shape.counts and sub is None:
             kind, default = Count, 0
         elif sub is not None:
             kind = record_struct(sub) | None

@@ -34,7 +34,7 @@ from typing import Any
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
-from budgetcore.replay.logs.tally import TOTALS, Tally, counts, registry_name
+from budgetcore.replay.logs.tally import TOTALS, Row, Tally, counts, registry_name
 
 __all__ = ["TOTALS_WHY", "claims", "claims_database", "read_copilot", "read_session_store"]
 
@@ -332,6 +332,14 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
             traces[source].add(trace)
         if response:
             responses[source].add(response)
+    # The requests of the series being read, handed to the ledger at once
+    # (Tally.requests_of: a keyword call of Tally.request per request cost about a
+    # microsecond), before another series' and at the end: in the order read, each
+    # series made known at its first request, as Tally.request and Tally.time do.
+    pending: list[Row] = []
+    pending_series = ""
+    stamps: dict[str, list[tuple[str | None, int]]] = {}
+    here = tally.file
     for number, source, usage, trace, response, named, own, time in found:
         fresh, read, write, output, reasoning = usage
         higher = range(source)
@@ -346,20 +354,35 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
             if trace in sessions
             else trace or "unknown-session"
         )
-        tally.time(f"conversation:{session}", time)
-        tally.request(
-            number,
-            series=f"conversation:{session}",
-            input=fresh,
-            cache_read=read,
-            cache_write=write,
-            # Reasoning is part of the output (OpenAI's completion tokens; ccusage
-            # 20.0.24 bills the output count alone).
-            output=output,
-            reasoning=min(reasoning, output),
-            model=None if model is None else registry_name(model),
-            time=time,
+        series = f"conversation:{session}"
+        if series != pending_series:
+            if pending:
+                tally.requests_of(pending_series, pending)
+                pending = []
+            pending_series = series
+        times = stamps.get(series)
+        if times is None:
+            times = stamps[series] = tally.stamps(series)
+        if time is not None:
+            times.append((None, time))
+        pending.append(
+            (
+                number,
+                fresh,
+                read,
+                # Reasoning is part of the output (OpenAI's completion tokens; ccusage
+                # 20.0.24 bills the output count alone).
+                output,
+                min(reasoning, output),
+                None if model is None else registry_name(model),
+                time,
+                None,
+                here,
+                write,
+                None,
+            )
         )
+    tally.requests_of(pending_series, pending)
 
 
 #: The columns of a session store's usage event the reader takes (tokscale
@@ -412,10 +435,15 @@ def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
     tally: Tally | None = None
     current: object = None
     number = 0
+    # A session's requests, handed to its ledger at once (Tally.requests_of: a keyword
+    # call of Tally.request per request cost about a microsecond) at the session's end.
+    pending: list[Row] = []
     try:
         for eid, sid, usage_model, model, *raw, created in rows:
             if tally is None or sid != current:
                 if tally is not None:
+                    tally.requests_of("main", pending)
+                    pending = []
                     out.append(tally.session(f"{name}#{current}"))
                 tally, current, number = Tally("copilot-cli"), sid, 0
                 tally.open(f"{name}#{sid}")
@@ -440,19 +468,24 @@ def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
             if isinstance(created, str) and len(created) == 19 and created[10] == " ":
                 stamp = f"{created[:10]}T{created[11:]}Z"
             time = millis(stamp)
-            tally.request(
-                number,
-                input=prompt - read - write,
-                cache_read=read,
-                cache_write=write,
-                output=output,
-                reasoning=min(reasoning, output),
-                model=None if named is None else registry_name(named),
-                time=time,
-                logged_cost=Decimal(nano).scaleb(-11) if nano else None,
+            pending.append(
+                (
+                    number,
+                    prompt - read - write,
+                    read,
+                    output,
+                    min(reasoning, output),
+                    None if named is None else registry_name(named),
+                    time,
+                    None,
+                    0,
+                    write,
+                    Decimal(nano).scaleb(-11) if nano else None,
+                )
             )
             tally.ids.append((0, number, f"copilot-event:{eid}", "copilot"))
         if tally is not None:
+            tally.requests_of("main", pending)
             out.append(tally.session(f"{name}#{current}"))
     finally:
         rows.close()

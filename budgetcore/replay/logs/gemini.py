@@ -214,6 +214,7 @@ class _Reader:
                     node,
                     file,
                     0,
+                    None,
                 )
             )
         for (file, kind), n in unbilled.items():

@@ -375,7 +375,19 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 pending_series = series
                 tally.stamps(series)
             pending.append(
-                (number, fresh, read, output, 0, model_of(series, time), time, None, here, write)
+                (
+                    number,
+                    fresh,
+                    read,
+                    output,
+                    0,
+                    model_of(series, time),
+                    time,
+                    None,
+                    here,
+                    write,
+                    None,
+                )
             )
         hand_over()
     if not assumed:

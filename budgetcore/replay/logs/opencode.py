@@ -54,9 +54,21 @@ from budgetcore.replay.logs.reader import (
     record_batches,
 )
 from budgetcore.replay.logs.records import ABSENT, Shape, record_of
-from budgetcore.replay.logs.tally import Tally, counts, document_of, registry_name, sqlite
+from budgetcore.replay.logs.tally import Row, Tally, document_of, registry_name, sqlite
 
 __all__ = ["claims_database", "claims_document", "read_opencode", "read_opencode_db"]
+
+#: An assistant message's ``tokens``, read as counts (records.Shape.counts), its
+#: ``cache`` object of counts nested: with msgspec its counts are checked in C as the
+#: message is decoded (two ``records.counts`` calls a request had cost about 2 µs).
+_TOKENS = ("input", "output", "reasoning", "total")
+_CACHE = ("read", "write")
+TOKENS = Shape(
+    "OpenCodeTokens",
+    (*_TOKENS, "cache"),
+    (("cache", Shape("OpenCodeCache", _CACHE, counts=True)),),
+    counts=True,
+)
 
 #: The keys the reader looks at, one record per message (records.Shape): a model
 #: reference's ``id`` and ``providerID`` are told absent from null (either one's absence
@@ -81,12 +93,9 @@ MESSAGE = Shape(
         "status",
         "error",
     ),
-    (("time", Shape("OpenCodeTime", ("created",))), ("model", _MODEL_REF)),
+    (("time", Shape("OpenCodeTime", ("created",))), ("tokens", TOKENS), ("model", _MODEL_REF)),
     frozenset({"role"}),
 )
-
-_TOKENS = ("input", "output", "reasoning", "total")
-_CACHE = ("read", "write")
 
 
 def claims_document(doc: object) -> bool:
@@ -143,8 +152,29 @@ def _record(value: object) -> Any:
     return Problem.coded("", "log-line-not-object")
 
 
+class Pending:
+    """A session's requests not yet in its ledger, of one series, handed over at once
+    (``Tally.requests_of``: a keyword call of ``Tally.request`` per request cost about a
+    microsecond, as for Kimi CLI), before anything that counts them (a compaction),
+    before another series' and at each chunk's end, so the ledger gets them in the
+    order read; and each series' times, appended to as ``Tally.time`` would."""
+
+    __slots__ = ("rows", "series", "stamps", "tally")
+
+    def __init__(self, tally: Tally) -> None:
+        self.tally = tally
+        self.rows: list[Row] = []
+        self.series = ""
+        self.stamps: dict[str, list[tuple[str | None, int]]] = {}
+
+    def hand_over(self) -> None:
+        if self.rows:
+            self.tally.requests_of(self.series, self.rows)
+            self.rows = []
+
+
 def _message(
-    tally: Tally,
+    pending: Pending,
     number: int,
     rec: Any,
     series: str,
@@ -153,16 +183,18 @@ def _message(
     asked: Asked | None = None,
 ) -> None:
     """One message (a file, a row: its record, or the Problem of one that is none), as a
-    request or an entry. ``mid``: its id (a row's column; a file's ``id``), by which a
-    message both in the database and in the older files is billed once
-    (usage.billed_elsewhere, as ccusage folds them). ``asked``: where a summary's
-    compaction is noted, its trigger set once the parts are read (:func:`_settle`)."""
+    request (for ``pending``'s ledger, :class:`Pending`) or an entry. ``mid``: its id (a
+    row's column; a file's ``id``), by which a message both in the database and in the
+    older files is billed once (usage.billed_elsewhere, as ccusage folds them).
+    ``asked``: where a summary's compaction is noted, its trigger set once the parts are
+    read (:func:`_settle`)."""
+    tally = pending.tally
     if isinstance(rec, Problem):
         tally.malformed(number, rec)
         return
     created = rec.time
     time = None if created is None else created.created
-    at = time if isinstance(time, int) and not isinstance(time, bool) and time >= 0 else None
+    at = time if time.__class__ is int and time >= 0 else None  # a bool is no time
     role = rec.role
     # A summary is the compaction's own call, its own series (as Claude Code's
     # agent-acompact file): OpenCode's overflow check skips it (sst/opencode
@@ -173,25 +205,25 @@ def _message(
     # billed as logged (asrun.is_summary_call).
     summary = rec.summary is True and role == "assistant"
     own = summary_series(series) if summary else series
-    tally.time(own, at)
+    if at is not None:  # Tally.time's rule, without its call per message
+        times = pending.stamps.get(own)
+        if times is None:
+            times = pending.stamps[own] = tally.stamps(own)
+        times.append((None, at))
     if role == "compaction":  # a session_message row's type
+        pending.hand_over()
         _compaction_row(tally, number, rec, series, at)
         return
     tokens = rec.tokens
     if role != "assistant" or tokens is None:
         tally.entry(f"{role} message" if isinstance(role, str) else "message")
         return
-    found = counts(tokens, _TOKENS, "tokens")
-    if isinstance(found, Problem):
-        tally.malformed(number, found)
+    if tokens.__class__ is Problem:  # a count that is none (records.Shape.counts)
+        tally.malformed(number, tokens)
         return
-    cache = tokens.get("cache")
-    cached = (0, 0) if cache is None else counts(cache, _CACHE, "tokens.cache")
-    if isinstance(cached, Problem):
-        tally.malformed(number, cached)
-        return
-    fresh, output, reasoning, _total = found
-    read, write = cached
+    fresh, output, reasoning = tokens.input, tokens.output, tokens.reasoning
+    cache = tokens.cache
+    read, write = (0, 0) if cache is None else (cache.read, cache.write)
     if not (fresh or output or reasoning or read or write):
         tally.entry("assistant message (zero tokens)")
         return
@@ -203,32 +235,43 @@ def _message(
         model = ref.modelID if ref.id is ABSENT else ref.id
         if ref.providerID is not ABSENT:
             provider = ref.providerID
-    cost = _cost(rec.cost)
-    tally.request(
-        number,
-        series=own,
-        input=fresh,
-        cache_read=read,
-        cache_write=write,
-        output=output + reasoning,
-        reasoning=reasoning,
-        model=_priced_as(model.strip(), provider)
-        if isinstance(model, str) and model.strip()
-        else None,
-        time=at,
-        # OpenCode writes 0 when it does not know the price; 0 is then no cost logged.
-        logged_cost=cost if cost else None,
+    cost = rec.cost
+    # OpenCode writes 0 when it does not know the price; 0 is then no cost logged (as
+    # is any other falsy value, which _cost would not take either).
+    cost = _cost(cost) if cost else None
+    if own != pending.series:
+        pending.hand_over()
+        pending.series = own
+        tally.stamps(own)  # a series made known at its first request, as Tally.request
+    file = len(tally.files) - 1
+    pending.rows.append(
+        (
+            number,
+            fresh,
+            read,
+            output + reasoning,
+            reasoning,
+            _priced_as(model.strip(), provider)
+            if isinstance(model, str) and model.strip()
+            else None,
+            at,
+            None,
+            file,
+            write,
+            cost,
+        )
     )
     if mid is None:
         found_id = rec.id
         mid = found_id if isinstance(found_id, str) and found_id else None
     if mid is not None:
-        tally.ids.append((tally.file, number, mid, "opencode"))
+        tally.ids.append((file, number, mid, "opencode"))
     # A summary that ended in an error is billed, but compacted nothing: OpenCode itself
     # skips it when it looks for the last compaction (sst/opencode compaction.ts
     # @31e22f65 completedCompactions, ``msg.info.error``), and the session goes on with
     # its whole history.
     if summary and rec.error is None:
+        pending.hand_over()
         tally.compaction(number, series=series, trigger=None, time=at)
         if asked is not None:
             asked.summaries.append((len(tally.compactions) - 1, rec.parentID))
@@ -340,6 +383,7 @@ def read_opencode(files: Sequence[tuple[str, LineSource]], *, what: str = "log")
     """One session's message files (``storage/message/<session>/*.json``), in order,
     with the part files of its messages (``storage/part/<message>/*.json``)."""
     tally = Tally("opencode")
+    pending = Pending(tally)
     asked = Asked()
     for name, stream in files:
         tally.open(name)
@@ -348,7 +392,8 @@ def read_opencode(files: Sequence[tuple[str, LineSource]], *, what: str = "log")
         if message is not None:
             _part(tally, 1, document_of(stream, what), message, asked)
             continue
-        _message(tally, 1, _record(document_of(stream, what)), "main", asked=asked)
+        _message(pending, 1, _record(document_of(stream, what)), "main", asked=asked)
+    pending.hand_over()
     _settle(tally, asked)
     return tally.session(files[0][0] if files else "")
 
@@ -455,6 +500,7 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             raise unusable(exc) from None
         has_parts = "part" in tables and {"id", "message_id", "data"} <= columns_of("part")
         tally: Tally | None = None
+        pending = Pending(Tally("opencode"))
         asked = Asked()
         current = ""
         number = 0
@@ -469,9 +515,11 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             for i, (mid, session, raw, top, kind) in enumerate(chunk):
                 if tally is None or top != current:
                     if tally is not None:
+                        pending.hand_over()
                         _db_parts(db, tally, number, asked, has_parts)
                         out.append(tally.session(f"{name}#{current}"))
                     tally, current, number, asked = Tally("opencode"), top, 0, Asked()
+                    pending = Pending(tally)
                     tally.open(f"{name}#{top}")
                 number += 1
                 sid = str(session)
@@ -491,7 +539,8 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                     value.role = kind  # a session_message row: its type is its role
                 tally.record()
                 series = "main" if sid == top else f"subagent:{sid}"
-                _message(tally, number, value, series, str(mid), asked=asked)
+                _message(pending, number, value, series, str(mid), asked=asked)
+            pending.hand_over()
         if tally is not None:
             _db_parts(db, tally, number, asked, has_parts)
             out.append(tally.session(f"{name}#{current}"))
@@ -589,7 +638,7 @@ def _chunks(db: Any, reads: list[tuple[str, set[str], str, str]], source: str) -
         )
         return iter(functools.partial(rows.fetchmany, BATCH_LINES), [])
     fetch = [
-        f"SELECT {rid}, data FROM {table} WHERE {rid} IN "
+        f"SELECT {rid}, data FROM {table} WHERE {rid} "
         for (table, _c, _k, _w), rid in zip(reads, rids, strict=True)
     ]
     return _by_rowid(db, keys, fetch)
@@ -600,7 +649,19 @@ def _by_rowid(db: Any, keys: Any, fetch: list[str]) -> Iterator[list[Any]]:
         data: list[dict[Any, Any]] = []
         for n, query in enumerate(fetch):
             wanted = [r[0] for r in chunk if r[1] == n]
-            found = db.execute(f"{query}({','.join('?' * len(wanted))})", wanted) if wanted else ()
+            if not wanted:
+                data.append({})
+                continue
+            low, high = min(wanted), max(wanted)
+            # A table's rows are keyed once each, so rowids that span no more than their
+            # number are every rowid between: one range read in order, where the list
+            # of them cost a seek each (most chunks, where a session's messages were
+            # written together).
+            found = (
+                db.execute(f"{query}BETWEEN ? AND ?", (low, high))
+                if high - low + 1 == len(wanted)
+                else db.execute(f"{query}IN ({','.join('?' * len(wanted))})", wanted)
+            )
             data.append(dict(found))
         # The keys' open statement holds the read's snapshot (and the roots' insert its
         # transaction): every row keyed is here. One gone all the same would read as

@@ -21,7 +21,7 @@ from decimal import Decimal
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
-from budgetcore.replay.logs.tally import Tally, counts, registry_name
+from budgetcore.replay.logs.tally import Row, Tally, counts, registry_name
 
 __all__ = ["claims", "read_pi"]
 
@@ -78,10 +78,21 @@ def _cost(usage: dict[str, object]) -> Decimal | None:
 def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("pi")
     seen: set[str] = set()
+    # The requests read, handed to the ledger at once (Tally.requests_of: a keyword call
+    # of Tally.request per request cost about a microsecond, as for Kimi CLI), before a
+    # compaction counts them and at each batch's and file's end: in the order read.
+    pending: list[Row] = []
+
+    def hand_over() -> None:
+        if pending:
+            tally.requests_of("main", pending)
+            pending.clear()
+
     for name, stream in files:
-        tally.open(name)
+        here = tally.open(name)
         for number, obj in tally.lines(stream, what, SKELETON, steps=True):
             if not number:  # a batch's end (Tally.lines): the import may stop here
+                hand_over()
                 yield
                 continue
             kind = obj.get("type")
@@ -107,6 +118,7 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
             if kind == "compaction":
                 tally.entry("compaction")
                 before = count_of(obj.get("tokensBefore"))
+                hand_over()
                 tally.compaction(number, pre_tokens=before or None, time=time, node=key)
                 continue
             message = obj.get("message")
@@ -146,15 +158,20 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
                 provider = message.get("provider")
                 model = registry_name(model, (provider,) if isinstance(provider, str) else ())
             assert isinstance(usage, dict)
-            tally.request(
-                number,
-                input=fresh,
-                cache_read=read,
-                cache_write=write,
-                output=output,
-                model=model if isinstance(model, str) and model else None,
-                time=time,
-                logged_cost=_cost(usage),
-                node=key,
+            pending.append(
+                (
+                    number,
+                    fresh,
+                    read,
+                    output,
+                    0,
+                    model if isinstance(model, str) and model else None,
+                    time,
+                    key,
+                    here,
+                    write,
+                    _cost(usage),
+                )
             )
+        hand_over()
     return tally.session(files[0][0] if files else "")

@@ -165,6 +165,7 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                         key,
                         file,
                         0,
+                        None,
                     )
                 )
             tally.requests_of("main", rows)

@@ -23,7 +23,8 @@ What a record holds, either way, by what the shape says of each key:
 - an object of token counts (a nested shape with :attr:`Shape.counts`): None when null,
   else each count as :func:`counts` reads it (missing or null: 0), or the
   :class:`~budgetcore.errors.Problem` naming the first that is not one (or the value
-  that is no object);
+  that is no object); a counts object nested in one (a key of its ``nested``) is None
+  when missing or null, else read the same way, after the counts beside it;
 - a key whose absence the reader tells from null (:attr:`Shape.told`) is
   :data:`ABSENT` when missing; every other missing key is None (a count: 0).
 
@@ -52,7 +53,7 @@ from typing import Any
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, as_whole
 
-__all__ = ["ABSENT", "Shape", "counts", "fields_of", "record_of"]
+__all__ = ["ABSENT", "Shape", "counts", "fields_of", "nested_counts", "record_of"]
 
 
 class _Absent:
@@ -78,7 +79,9 @@ class Shape:
     :data:`ABSENT`, not None; ``texts``: the keys read as a text or None; ``keyed``:
     (attribute, the key as the log writes it) where the two differ (``$set``, a name
     too long to read); ``counts``: every key a token count, the record the Problem of
-    the first that is not one."""
+    the first that is not one. A counts shape may nest counts shapes (OpenCode's
+    ``tokens.cache``): each such key None when missing or null, else its own counts,
+    read after the shape's own counts."""
 
     name: str
     keys: tuple[str, ...]
@@ -102,8 +105,15 @@ class Shape:
             raise ValueError(f"shape {self.name}: an attribute that is no identifier")
         if self.texts & (self.told | {key for key, _ in self.nested}):
             raise ValueError(f"shape {self.name}: a text can be neither told apart nor nested")
-        if self.counts and (self.nested or self.told or self.texts):
+        if self.counts and (
+            self.told or self.texts or not all(sub.counts for _k, sub in self.nested)
+        ):
             raise ValueError(f"shape {self.name}: counts are counts only")
+        if self.counts and self.nested:
+            # a record's fields in key order, its own counts first (nested_counts)
+            tail = self.keys[len(self.keys) - len(self.nested) :]
+            if tail != tuple(key for key, _ in self.nested):
+                raise ValueError(f"shape {self.name}: nested counts after the counts")
 
     def under(self, key: str) -> Shape | None:
         return dict(self.nested).get(key)
@@ -136,6 +146,35 @@ def counts(raw: object, keys: tuple[str, ...], path: str) -> tuple[int, ...] | P
                 )
         out.append(value)
     return tuple(out)
+
+
+def nested_counts(raw: object, shape: Shape, path: str) -> Any:
+    """The record of a counts shape that nests counts shapes (``raw`` not null): its
+    own counts first, then each nested object's (missing or null: None), or the
+    Problem of the first that is not one, as the compiled struct's types refuse the
+    line (then read here). The page reads one per message: its plan is made once per
+    shape, found without hashing the shape."""
+    try:
+        mine, inner, make = shape.plans["counts"]
+    except KeyError:
+        mine = tuple(shape.key_of(k) for k in shape.keys if shape.under(k) is None)
+        inner = tuple((shape.key_of(k), sub, f".{shape.key_of(k)}") for k, sub in shape.nested)
+        make = _class(shape)._make
+        # Beside record_of's plans, keyed by a place in the line ("" or "key."): apart.
+        shape.plans["counts"] = (mine, inner, make)
+    found = counts(raw, mine, path)
+    if found.__class__ is Problem:
+        return found
+    values = list(found)  # type: ignore[arg-type]
+    get = raw.get  # type: ignore[attr-defined]  # counts took it: a dict
+    for key, sub, at in inner:
+        value = get(key)
+        if value is not None:
+            value = nested_counts(value, sub, path + at)
+            if value.__class__ is Problem:
+                return value
+        values.append(value)
+    return make(values)
 
 
 def fields_of(rec: object, shape: Shape) -> tuple[object, ...]:
@@ -182,7 +221,10 @@ def _maker(shape: Shape, at: str) -> Callable[[dict[str, Any]], Any]:
         told = name in shape.told
         body.append(f"    v = get({key!r}, ABSENT)" if told else f"    v = get({key!r})")
         given = "v is not None and v is not ABSENT" if told else "v is not None"
-        if sub is not None and sub.counts:
+        if sub is not None and sub.counts and sub.nested:
+            names[f"sub{i}"] = sub
+            body.append(f"    if {given}: v = nested_counts(v, sub{i}, {at + key!r})")
+        elif sub is not None and sub.counts:
             names[f"keys{i}"] = tuple(map(sub.key_of, sub.keys))
             names[f"made{i}"] = _class(sub)._make
             body += [
@@ -199,7 +241,7 @@ def _maker(shape: Shape, at: str) -> Callable[[dict[str, Any]], Any]:
             body.append("    if v.__class__ is not str: v = None")
         body.append(f"    rec.{name} = v")
     body.append("    return rec")
-    names["record_of"] = record_of
+    names["record_of"], names["nested_counts"] = record_of, nested_counts
     exec("\n".join(body), names)  # the shape's names only, above
     return names["make"]  # type: ignore[no-any-return]
 

@@ -75,8 +75,9 @@ BATCH_END: dict[str, object] = {}
 TOTALS = "session totals"
 
 #: A request for :meth:`Tally.requests_of`: (line, input uncached, cache reads, output
-#: with reasoning in it, reasoning, model, time, tree entry, file, cache writes).
-Row = tuple[int, int, int, int, int, str | None, int | None, str | None, int, int]
+#: with reasoning in it, reasoning, model, time, tree entry, file, cache writes, the
+#: cost the agent logged or None).
+Row = tuple[int, int, int, int, int, str | None, int | None, str | None, int, int, Decimal | None]
 
 _MAX_LABEL = 48
 
@@ -381,8 +382,8 @@ class Tally:
         return req
 
     def requests_of(self, series: str, rows: Sequence[Row]) -> None:
-        """Requests of one series at once, each as :meth:`request` gives it with no
-        logged cost, from its :data:`Row`. A reader gathers a batch's
+        """Requests of one series at once, each as :meth:`request` gives it, from its
+        :data:`Row`. A reader gathers a batch's
         (or a session's) and hands them over in one call: a keyword call per request
         cost about a microsecond."""
         if not rows:
@@ -408,14 +409,14 @@ class Tally:
                         time,
                         time,
                         file,
-                        None,
+                        cost,
                     )
                 ),
                 series,
                 node,
                 False,
             )
-            for line, fresh, cached, output, reasoning, model, time, node, file, write in rows
+            for line, fresh, cached, output, reasoning, model, time, node, file, write, cost in rows
         ]
         self.per_series[series] = self.per_series.get(series, 0) + len(rows)
 
