@@ -3,6 +3,7 @@ test can measure."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -41,24 +42,21 @@ def test_tunes_backtest_notes_keep_the_phone_page_narrow(narrow_page: Page, tmp_
     """Tune's backtest note names each session off by more than 5 % by its path
     ("opencode/opencode.db#ses_aaaa…: This backtest is not within 5 %"): it widened the
     phone's page to 474 px. OpenCode's fixture is within 5 % since its summary calls are
-    billed as logged; Qwen Code's two fixtures, one folder here, are not (−14.7 % and
-    −16.3 %), and the note names both by their paths."""
+    billed as logged; a Qwen Code and a pi session in one folder are not, and the note
+    names both by their paths."""
     page = narrow_page.open()
     p = page.page
     p.click("#replay summary")
     p.check("input[data-replay-source][value=log]")
-    chats = tmp_path / "qwen" / "projects" / "-home-user-proj" / "chats"
-    chats.mkdir(parents=True)
-    for fixture in ("plain", "rewritten"):
-        for f in (LOGS / "qwen" / fixture).rglob("*.jsonl"):
-            (chats / f.name).write_bytes(f.read_bytes())
-    p.set_input_files("#replay-folder", str(tmp_path / "qwen"))
+    shutil.copytree(LOGS / "qwen" / "plain", tmp_path / "logs" / "qwen")
+    shutil.copytree(LOGS / "pi" / "branch", tmp_path / "logs" / "pi")
+    p.set_input_files("#replay-folder", str(tmp_path / "logs"))
     p.wait_for_selector("[data-as-run]", state="attached")
     p.click("#tune summary")
     p.wait_for_selector("[data-backtest-off]", state="attached", timeout=60_000)
     note = p.inner_text("[data-backtest-off]")
     assert "55555555-5555" in note
-    assert "77777777-7777" in note
+    assert "22222222-2222" in note
     width = p.evaluate("document.documentElement.clientWidth")
     assert width <= 380
     assert p.evaluate("document.documentElement.scrollWidth") <= width
