@@ -53,8 +53,8 @@ def test_tunes_backtest_notes_keep_the_phone_page_narrow(narrow_page: Page, tmp_
     p.set_input_files("#replay-folder", str(tmp_path / "logs"))
     p.wait_for_selector("[data-as-run]", state="attached")
     p.click("#tune summary")
-    p.wait_for_selector("[data-backtest-off]", state="attached", timeout=60_000)
-    note = p.inner_text("[data-backtest-off]")
+    p.wait_for_selector(".tune-asrun [data-backtest-off]", state="attached", timeout=60_000)
+    note = p.inner_text(".tune-asrun [data-backtest-off]")
     assert "55555555-5555" in note
     assert "22222222-2222" in note
     width = p.evaluate("document.documentElement.clientWidth")
