@@ -284,20 +284,18 @@ def split_usage(
         else sum(map(_OUTPUT, requests)),
         logged.usage.reasoning if known and logged is not None else sum(map(_REASONING, requests)),
     ]
-    acc = _ModelSums(prices)
-    acc.requests = len(requests)
-    acc.parts = parts
-    if prices is None:
-        acc.unpriced = acc.requests
-        # A kind is used when a request used it, as the loop tests each request.
-        acc.used = [
+    # A kind is used when a request used it, as the loop tests each request.
+    acc = _summed(
+        prices,
+        len(requests),
+        parts,
+        lambda: [
             any(map(sub, map(sub, sizes, reads), writes)),
             any(writes),
             any(reads),
             any(map(_OUTPUT, requests)) if outputs is None else any(outputs),
-        ]
-    else:
-        acc.tiers[0] = parts[:5]
+        ],
+    )
     accs = {model: acc}
     return _usage_of(accs, found), _kinds_of(accs)
 
@@ -414,19 +412,33 @@ def _one_model(
         sum(map(_OUTPUT, reqs)),
         sum(map(_REASONING, reqs)),
     ]
-    acc = _ModelSums(prices)
-    acc.requests = len(reqs)
-    acc.parts = parts
-    if prices is None:
-        acc.unpriced = acc.requests
-        # A kind is used when a request used it: any nonzero count, as the loop tests
-        # each request (cache writes: both lifetimes together).
-        acc.used = [
+    # A kind is used when a request used it: any nonzero count, as the loop tests each
+    # request (cache writes: both lifetimes together).
+    return _summed(
+        prices,
+        len(reqs),
+        parts,
+        lambda: [
             any(map(_INPUT, reqs)),
             any(map(_WRITE, reqs)),
             any(map(_READ, reqs)),
             any(map(_OUTPUT, reqs)),
-        ]
+        ],
+    )
+
+
+def _summed(
+    prices: Prices | None, requests: int, parts: list[int], used: Callable[[], list[bool]]
+) -> _ModelSums:
+    """One model's sums from its column totals (``parts``: input, 5-minute and 1-hour
+    writes, reads, output, reasoning), all in the first price tier; unpriced, which
+    kinds its requests used (``used``, worked out only then)."""
+    acc = _ModelSums(prices)
+    acc.requests = requests
+    acc.parts = parts
+    if prices is None:
+        acc.unpriced = requests
+        acc.used = used()
     else:
         acc.tiers[0] = parts[:5]
     return acc
