@@ -6,6 +6,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from budgetcore.errors import NonFinite
+
 # Mostly realistic sizes, with the edges (0, tiny, 10^12) mixed in.
 tokens = st.one_of(
     st.integers(0, 2_000_000),
@@ -72,3 +74,30 @@ def samples(draw: st.DrawFn) -> dict[str, Any]:
         "tokens_per_message": draw(averages),
         "messages_per_session": draw(averages),
     }
+
+
+def json_values(text_size: int, leaves: int) -> st.SearchStrategy[Any]:
+    """Any JSON value: nulls, bools, big integers, decimals (a float here is only a way
+    to write a decimal literal into a line), short texts, lists and objects."""
+    return st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers(min_value=-(10**20), max_value=10**20)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=text_size),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+        max_leaves=leaves,
+    )
+
+
+def marked(value: Any) -> bool:
+    """Whether a decoded value holds a number read_number marks (NonFinite: NaN,
+    Infinity, -0.0, an absurd exponent), which msgspec refuses and a skeleton leaves to
+    the full decode."""
+    if isinstance(value, NonFinite):
+        return True
+    if isinstance(value, dict):
+        return any(marked(v) for v in value.values())
+    if isinstance(value, list):
+        return any(marked(v) for v in value)
+    return False

@@ -37,6 +37,7 @@ from budgetcore.replay.logs import (
 )
 from budgetcore.replay.logs.records import Shape, fields_of, record_of
 from tests.profiles import examples
+from tests.property.strategies import json_values, marked
 
 compiled = pytest.importorskip("budgetcore.replay.logs.compiled")
 needs_decoder = pytest.mark.skipif(
@@ -158,26 +159,7 @@ def oracle(value: dict[str, Any], shape: Shape, at: str = "") -> tuple[object, .
     return tuple(out)
 
 
-def marked(value: Any) -> bool:
-    """A number read_number marks (NonFinite): msgspec refuses NaN and Infinity."""
-    if isinstance(value, NonFinite):
-        return True
-    if isinstance(value, dict):
-        return any(marked(v) for v in value.values())
-    if isinstance(value, list):
-        return any(marked(v) for v in value)
-    return False
-
-
-JSON_VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(10**20), max_value=10**20)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=6),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
-    max_leaves=6,
-)
+JSON_VALUES = json_values(6, 6)
 COUNTS = st.one_of(
     st.integers(min_value=0, max_value=90_000),
     st.none(),

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetcore.errors import NonFinite
 from budgetcore.replay.logs import reader
+from tests.property.strategies import json_values, marked
 
 compiled = pytest.importorskip("budgetcore.replay.logs.compiled")
 
@@ -97,28 +97,7 @@ def _cut(value: dict[str, Any], shape: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-def _marked(value: Any) -> bool:
-    """Whether a decoded value holds a number read_number marks (NonFinite: -0.0, an
-    absurd exponent), which the skeleton leaves to the full decode."""
-    if isinstance(value, NonFinite):
-        return True
-    if isinstance(value, dict):
-        return any(_marked(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_marked(v) for v in value)
-    return False
-
-
-JSON_VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(10**20), max_value=10**20)
-    # A float here is only a way to write a decimal literal into the line.
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
-    max_leaves=8,
-)
+JSON_VALUES = json_values(8, 8)
 
 
 @st.composite
@@ -151,7 +130,7 @@ def test_a_skeleton_line_is_the_full_decode_cut_to_its_keys(kind: str, data: Any
     expected = _cut(full, SHAPES[kind])
     if got is None:
         # Decoded in full instead: a key that is no object, or a number read as a marker.
-        assert expected is None or _marked(expected)
+        assert expected is None or marked(expected)
     else:
         assert got == expected
         assert {k: type(v) for k, v in got.items()} == {k: type(v) for k, v in expected.items()}
