@@ -50,7 +50,7 @@ from budgetcore.ui.events import (
 from budgetcore.ui.form import FIELDS
 from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay.state import REPLAY_FIELDS
+from budgetcore.ui.replay.fields import REPLAY_FIELDS
 from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import MALFORMED, assert_clean, run_cli
 

@@ -324,7 +324,7 @@ def test_the_pages_form_has_every_section_15_option_by_its_file_name() -> None:
     parse function: breaker_failures, round_up_ms (empty: exact), run_from, appends,
     bill_failed_output."""
     from budgetcore.ui.form import IssueError  # noqa: PLC0415
-    from budgetcore.ui.replay.state import parse_field_text  # noqa: PLC0415
+    from budgetcore.ui.replay.fields import parse_field_text  # noqa: PLC0415
     from tests.helpers import page_replay as _run  # noqa: PLC0415
     from tests.helpers import timed_page as _timed  # noqa: PLC0415
 

@@ -130,8 +130,8 @@ def test_every_field_s_refusal_is_its_core_rule_said_of_its_label_in_both_langua
     KeyError on the page, not a problem line), said of the field by its label."""
     from budgetcore.ui.form import FIELDS, IssueError, parse_text  # noqa: PLC0415
     from budgetcore.ui.problems import problem_text  # noqa: PLC0415
-    from budgetcore.ui.replay.state import REPLAY_FIELDS  # noqa: PLC0415
-    from budgetcore.ui.replay.state import parse_field_text as replay_text  # noqa: PLC0415
+    from budgetcore.ui.replay.fields import REPLAY_FIELDS  # noqa: PLC0415
+    from budgetcore.ui.replay.fields import parse_field_text as replay_text  # noqa: PLC0415
     from budgetcore.ui.tune.state import TUNE_FIELDS  # noqa: PLC0415
     from budgetcore.ui.tune.state import parse_field_text as tune_text  # noqa: PLC0415
 

@@ -173,8 +173,8 @@ PROBES = ("0.5", "0.25", "1.5", "12.5")
 def _decimal_fields() -> list[tuple[str, str]]:
     """Every page field that takes a decimal typed with "." (table, path), found by
     asking each field's own parser, so a decimal field added later is covered."""
-    from budgetcore.ui.replay.state import REPLAY_FIELDS  # noqa: PLC0415
-    from budgetcore.ui.replay.state import parse_field_text as replay_parse  # noqa: PLC0415
+    from budgetcore.ui.replay.fields import REPLAY_FIELDS  # noqa: PLC0415
+    from budgetcore.ui.replay.fields import parse_field_text as replay_parse  # noqa: PLC0415
     from budgetcore.ui.tune.state import TUNE_FIELDS  # noqa: PLC0415
     from budgetcore.ui.tune.state import parse_field_text as tune_parse  # noqa: PLC0415
 

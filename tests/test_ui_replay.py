@@ -46,7 +46,7 @@ from budgetcore.ui.form import IssueError
 from budgetcore.ui.markup import escape
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.charts import timeline_figure
-from budgetcore.ui.replay.state import parse_field_text
+from budgetcore.ui.replay.fields import parse_field_text
 from budgetcore.ui.replay.view import ReplayScreen, render_replay
 from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import folder_files, replay_cli_args
@@ -1554,8 +1554,8 @@ def test_every_token_field_of_the_replay_form_says_its_unit() -> None:
     wrapper 0", "Burst size 40,000" and the generator's low and high were bare numbers
     beside the timing fields' seconds and milliseconds. A token field now says
     "tokens" beside its box, as the main form's fields do."""
+    from budgetcore.ui.replay.fields import REPLAY_FIELDS  # noqa: PLC0415
     from budgetcore.ui.replay.form import replay_controls_html  # noqa: PLC0415
-    from budgetcore.ui.replay.state import REPLAY_FIELDS  # noqa: PLC0415
 
     form = str(replay_controls_html())
     fields = re.findall(r'<div class="field[^"]*">.*?</div>', form, re.S)

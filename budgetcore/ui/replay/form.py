@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el, join
-from budgetcore.ui.replay.state import (
+from budgetcore.ui.replay.fields import (
     DISTS,
     GENERATOR_PATHS,
     LIMIT_PATHS,

@@ -28,10 +28,9 @@ from budgetcore.ui.main.validate import above_limit, with_field_texts
 from budgetcore.ui.model import PageState
 from budgetcore.ui.picker import PickerState
 from budgetcore.ui.picks import picked_prices
+from budgetcore.ui.replay.fields import LIMIT_PATHS, SOURCES
 from budgetcore.ui.replay.state import (
     FILE_BOXES,
-    LIMIT_PATHS,
-    SOURCES,
     LoadedLog,
     Source,
     due,

@@ -27,8 +27,9 @@ from budgetcore.replay.model import (
 )
 from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.replay.charts import timeline_figure
+from budgetcore.ui.replay.fields import LIMIT_PATHS
 from budgetcore.ui.replay.form import field_messages, field_values, replay_controls_html
-from budgetcore.ui.replay.state import LIMIT_PATHS, ReplayPanel, run_is_current
+from budgetcore.ui.replay.state import ReplayPanel, run_is_current
 from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.units import format_bytes, format_int, format_mean_money, format_money
 
