@@ -13,10 +13,12 @@ from typing import Any
 
 from budgetcore.cli.tune_cmds.runtime import _knob_text, _runtime_dict
 from budgetcore.cli.tune_cmds.whatif import _as_run_lines, _edge_note
+from budgetcore.messages import t as message
 from budgetcore.tune.choice import (
     Constraints,
 )
 from budgetcore.tune.result import TuneResult
+from budgetcore.units import format_int, format_money
 
 Write = Callable[[str], object]
 
@@ -457,14 +459,11 @@ def choice_lines(result: TuneResult) -> list[str]:
         lines.append(f"  note: {d['edge_note']}")
     above = result.above_as_run
     if above is not None:
+        # The page's sentence (one home: the catalogue), in English.
         as_run, below = above
-        said = (
-            f"no point within the limits costs less than the sessions as run, ${as_run}: "
-            f"{below:,} of the grid's points do, each breaking a limit"
-            if below
-            else f"no point of the grid costs less than the sessions as run, ${as_run}"
-        )
-        lines.append(f"  note: {said}; keeping the runtime's own settings is cheaper by this model")
+        key = "tune.binds.above-as-run" if below else "tune.binds.above-as-run-none"
+        said = message(key, "en", as_run=format_money(as_run), below=format_int(below))
+        lines.append(f"  note: {said}")
     w = result.chosen_what_if
     if w is not None:
         total = None if w["modelled_cost"] is None else Decimal(w["modelled_cost"])
