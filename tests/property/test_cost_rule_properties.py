@@ -21,7 +21,8 @@ from budgetcore.replay.logs.model import LogRequest
 from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage
 from budgetcore.replay.simulate import price_places, rates_of
 
-price = st.one_of(st.none(), st.decimals(min_value="1E-9", max_value="1E-4", places=9))
+listed = st.decimals(min_value="1E-9", max_value="1E-4", places=9)
+price = st.one_of(st.none(), listed)
 
 
 @st.composite
@@ -34,8 +35,10 @@ def prices(draw: st.DrawFn) -> Prices:
             PriceTier(above=above, input=draw(price), output=draw(price), cache_read=draw(price))
         )
     return Prices(
-        input=draw(price.filter(lambda p: p is not None)),
-        output=draw(price.filter(lambda p: p is not None)),
+        # Drawn listed, not filtered: half of price's draws are None, and filtering them
+        # out failed Hypothesis's too-much-filtering health check now and then (CI).
+        input=draw(listed),
+        output=draw(listed),
         cache_read=draw(price),
         cache_write=draw(price),
         cache_write_1h=draw(price),
