@@ -326,12 +326,15 @@ class Shell:
         if not heading.matches("summary, [tabindex]"):
             heading.setAttribute("tabindex", "-1")  # focusable by script, not in the tab order
         # Clear of the key bar where it sticks (its height changes with the width, a
-        # stale plan's note and the warnings): measured now, not guessed in CSS.
+        # stale plan's note and the warnings): measured now, not guessed in CSS. The
+        # scroller's padding, not the section's margin, so that Chromium's scroll anchor
+        # is chosen below the bar too (web/style.css says why).
         bar = q("#key")
         sticky = str(window.getComputedStyle(bar).position) == "sticky"
-        section.style.scrollMarginTop = (
-            f"{int(bar.getBoundingClientRect().height) + 8 if sticky else 8}px"
+        window.document.documentElement.style.scrollPaddingTop = (
+            f"{int(bar.getBoundingClientRect().height) if sticky else 0}px"
         )
+        section.style.scrollMarginTop = "8px"
         section.scrollIntoView(js({"block": "start"}))
         heading.focus(js({"preventScroll": True}))
         if not window.matchMedia("(min-width: 1000px)").matches:
