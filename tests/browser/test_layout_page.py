@@ -555,3 +555,49 @@ def test_the_readmes_screenshot_shows_the_live_first_screen(browser: Any, base_u
             "the page's first screen changed: run scripts/screenshot and commit "
             "docs/img/page-1440-en.png and .json"
         )
+
+
+#: Every visible typed field of the replay form and the main form that shows less than
+#: its value (scrollWidth past clientWidth), runs past the grid cell that holds it, or
+#: past its form's content box; and every label of one cut inside itself.
+_CUT_TYPED = """() => {
+  const out = [];
+  const right = el => { const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+    return r.right - parseFloat(s.paddingRight) - parseFloat(s.borderRightWidth); };
+  for (const form of ['#replay-fields', '#controls']) {
+    const box = document.querySelector(form);
+    for (const e of box.querySelectorAll('input[type=text]')) {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0) continue;
+      const name = e.dataset.replayInput || e.dataset.input || e.id;
+      let cell = e;  // the grid item that holds the field (its label's cell)
+      while (cell.parentElement !== box && getComputedStyle(cell.parentElement).display !== 'grid')
+        cell = cell.parentElement;
+      if (e.scrollWidth > e.clientWidth + 1)
+        out.push([name, 'value cut', e.scrollWidth, e.clientWidth]);
+      if (r.right > cell.getBoundingClientRect().right + 0.5)
+        out.push([name, 'past its cell', r.right, cell.getBoundingClientRect().right]);
+      if (r.right > right(box) + 0.5) out.push([name, 'past its form', r.right, right(box)]);
+      const label = cell.querySelector('label')
+        || (e.id && document.querySelector(`label[for="${e.id}"]`));
+      if (label && label.scrollWidth > label.clientWidth + 1)
+        out.push([name, 'label cut', label.scrollWidth, label.clientWidth]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [1440, 390])
+def test_every_typed_field_shows_its_value_and_label_whole(
+    browser: Any, base_url: str, width: int, lang: str
+) -> None:
+    """Issue 42's last walk: at 1440 px the replay form's right-most column ran 8 px past
+    the panel ("0.05", "30" cut): each 187 px field (17ch + 1rem) sat in an 11rem column."""
+    for page in _page_at(browser, base_url, width, 900 if width == 1440 else 844):
+        p = page.open("#lang=zh" if lang == "zh" else "")
+        p.page.evaluate("for (const d of document.querySelectorAll('#app details')) d.open = true")
+        p.page.set_checked("[data-replay-input='replay.timing']", True)
+        p.page.wait_for_selector("[data-replay-input='replay.policy']", state="visible")
+        assert p.page.evaluate(_CUT_TYPED) == []
