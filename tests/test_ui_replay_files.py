@@ -46,9 +46,31 @@ def _page(lang: str = "en") -> PageState:
     return reduce(initial_state(lang=lang, lang_chosen=True), ReplayToggled(True))
 
 
+class _Status(HTMLParser):
+    """A status's text and its title (the whole list of names)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text = ""
+        self.title: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.title = dict(attrs).get("title", self.title)
+
+    def handle_data(self, data: str) -> None:
+        self.text += data
+
+
+def _read(markup: str) -> _Status:
+    parser = _Status()
+    parser.feed(markup)
+    parser.close()
+    return parser
+
+
 def _status(state: PageState) -> dict[str, str]:
-    text = render_replay(state).text
-    return {box: text[f"{box}-status"] for box in FILE_BOXES}
+    html = render_replay(state).html
+    return {box: _read(html[f"{box}-status"]).text for box in FILE_BOXES}
 
 
 @pytest.mark.parametrize("box", [*FILE_BOXES, "import-file"])
@@ -105,7 +127,7 @@ def test_the_status_says_what_each_box_holds_in_the_pages_language(lang: str) ->
     if lang == "en":
         assert one["replay-file"] == "1 file: a.jsonl"
         assert two["replay-file"] == "2 files: a.jsonl, b.jsonl"
-        assert five["replay-file"] == "5 files: a, b, c and 2 more"
+        assert five["replay-file"] == "5 files: a, b, +3"
         assert folder == {
             "replay-file": "No file chosen",
             "replay-folder": "folder projects: 2 files",
@@ -114,11 +136,43 @@ def test_the_status_says_what_each_box_holds_in_the_pages_language(lang: str) ->
     else:
         assert one["replay-file"] == "1 个文件:a.jsonl"
         assert two["replay-file"] == "2 个文件:a.jsonl、b.jsonl"
-        assert five["replay-file"] == "5 个文件:a、b、c 等另外 2 个"
+        assert five["replay-file"] == "5 个文件:a、b 及另外 3 个"
         assert folder == {"replay-file": "未选择文件", "replay-folder": "文件夹 projects:2 个文件"}
     for text in (*one.values(), *two.values(), *five.values(), *folder.values()):
         assert "chosen" not in text or lang == "en"
         assert "Choose" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_three_long_names_make_a_short_status_with_every_name_in_its_title(lang: str) -> None:
+    """Issue 42's last walk: three Claude Code session files (36-character UUIDs) wrapped
+    the status to about five lines at 390 px. It shows two names cut in the middle and
+    how many more; its title lists them all."""
+    names = (
+        "0f3c9a2e-7b41-4d8e-9c55-1a2b3c4d5e6f.jsonl",
+        "8e7d6c5b-4a39-4281-b7f6-e5d4c3b2a190.jsonl",
+        "c0ffee00-1234-4abc-8def-0123456789ab.jsonl",
+    )
+    state = reduce(_page(lang), ReplayFilesChosen("replay-file", names))
+    status = _read(render_replay(state).html["replay-file-status"])
+    if lang == "en":
+        assert status.text == "3 files: 0f3c9a2e-…5e6f.jsonl, 8e7d6c5b-…a190.jsonl, +1"
+        assert status.title == ", ".join(names)
+    else:
+        assert status.text == "3 个文件:0f3c9a2e-…5e6f.jsonl、8e7d6c5b-…a190.jsonl 及另外 1 个"
+        assert status.title == "、".join(names)
+    assert len(status.text) <= 60  # was 134 characters: every name whole
+    # A pick of 10,000 names titles 50 of them and how many more, never all.
+    many = tuple(f"{i:05}.jsonl" for i in range(10_000))
+    big = _read(
+        render_replay(reduce(_page(lang), ReplayFilesChosen("replay-file", many))).html[
+            "replay-file-status"
+        ]
+    )
+    assert big.title is not None
+    assert "00049.jsonl" in big.title
+    assert "00050" not in big.title
+    assert big.title.endswith(t("replay.names-more", lang, names="", n="9,950").strip())
 
 
 def test_a_pick_empties_the_other_box_and_reset_empties_both() -> None:

@@ -187,6 +187,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.folder-picked.other": ("folder {folder}: {n} files", "文件夹 {folder}:{n} 个文件"),
     "replay.names-sep": (", ", "、"),
     "replay.names-more": ("{names} and {n} more", "{names} 等另外 {n} 个"),
+    # The status's short list: two names, then how many more ("a.jsonl, b.jsonl, +1").
+    "replay.names-plus": ("{names}, +{n}", "{names} 及另外 {n} 个"),
     "replay.mark.peer-count": (
         "{name} would fire on a count, not tokens ({what})",
         "{name} 会按计数触发,不是 token({what})",

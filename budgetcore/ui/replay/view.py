@@ -268,8 +268,11 @@ def render_replay(state: PageState) -> ReplayScreen:
     lang = state.lang
     messages = field_messages(state)
     values = field_values(state)
-    html: dict[str, Markup] = {"replay-log": _log_html(panel, lang, state.width >= _WIDE)}
-    text = {"replay-status": "", "replay-scrub-out": "", **files_status(panel, lang)}
+    html: dict[str, Markup] = {
+        "replay-log": _log_html(panel, lang, state.width >= _WIDE),
+        **files_status(panel, lang),
+    }
+    text = {"replay-status": "", "replay-scrub-out": ""}
     blank = dict.fromkeys(
         ("replay-errors", "replay-timeline", "replay-cost", "replay-summary", "replay-row"),
         Markup(""),
@@ -331,27 +334,50 @@ def render_replay(state: PageState) -> ReplayScreen:
     return ReplayScreen(html, text, messages, (n, scrub, valuetext), values)
 
 
-#: The names a file box's status lists before "and N more".
-_NAMES_SHOWN = 3
+#: The names a file box's status shows before "+N", and each name's length there: three
+#: long session names (a Claude Code log is a 36-character UUID) wrapped the status to
+#: about five lines at 390 px (issue 42); the whole list is its title.
+_NAMES_SHOWN = 2
+_NAME_CHARS = 20
+#: The names its title lists before "and N more" (a pick holds up to 10,000).
+_NAMES_TITLED = 50
 
 
-def files_status(panel: ReplayPanel, lang: str) -> dict[str, str]:
+def _short_name(name: str) -> str:
+    """A file name cut in its middle to ``_NAME_CHARS`` characters, keeping its start
+    and its end (the extension, and the end of an id that tells sessions apart)."""
+    if len(name) <= _NAME_CHARS:
+        return name
+    head = (_NAME_CHARS - 1) // 2
+    return f"{name[:head]}…{name[len(name) - (_NAME_CHARS - 1 - head) :]}"
+
+
+def files_status(panel: ReplayPanel, lang: str) -> dict[str, Markup]:
     """What each file box holds, beside it, in the page's language (the browser's own
     "No file chosen" is in the browser's, whatever the page's): "No file chosen",
-    "2 files: a.jsonl, b.jsonl", "folder projects: 82 files". Only the box last
-    picked in holds files (the paint empties the other)."""
+    "3 files: a.jsonl, b.jsonl, +1" (the whole list in its title), "folder projects:
+    82 files". Only the box last picked in holds files (the paint empties the other)."""
     box, names = panel.files_picked
-    out = {"replay-file-status": t("replay.file-none", lang)}
-    out["replay-folder-status"] = t("replay.folder-none", lang)
+    out = {
+        "replay-file-status": el("span", None, t("replay.file-none", lang)),
+        "replay-folder-status": el("span", None, t("replay.folder-none", lang)),
+    }
     if box == "replay-folder" and names:
         folder = names[0].split("/", 1)[0]
-        out[f"{box}-status"] = count("replay.folder-picked", len(names), lang, folder=folder)
+        said = count("replay.folder-picked", len(names), lang, folder=folder)
+        out[f"{box}-status"] = el("span", None, said)
     elif box == "replay-file" and names:
-        shown = t("replay.names-sep", lang).join(names[:_NAMES_SHOWN])
+        sep = t("replay.names-sep", lang)
+        shown = sep.join(_short_name(n) for n in names[:_NAMES_SHOWN])
         if len(names) > _NAMES_SHOWN:
             more = format_int(len(names) - _NAMES_SHOWN)
-            shown = t("replay.names-more", lang, names=shown, n=more)
-        out[f"{box}-status"] = count("replay.files-picked", len(names), lang, names=shown)
+            shown = t("replay.names-plus", lang, names=shown, n=more)
+        every = sep.join(names[:_NAMES_TITLED])
+        if len(names) > _NAMES_TITLED:
+            more = format_int(len(names) - _NAMES_TITLED)
+            every = t("replay.names-more", lang, names=every, n=more)
+        said = count("replay.files-picked", len(names), lang, names=shown)
+        out[f"{box}-status"] = el("span", {"title": every}, said)
     return out
 
 
