@@ -13,6 +13,7 @@ import pytest
 
 from budgetcore import cli
 from budgetcore.core.scenario import Scenario
+from budgetcore.messages import t
 from budgetcore.replay.model import quality_of
 from budgetcore.replay.simulate import replay
 from budgetcore.replay.turns import generate, parse_generator_json
@@ -22,6 +23,7 @@ from budgetcore.tune.choice import (
     Constraints,
 )
 from budgetcore.tune.result import scenario_at, tune
+from budgetcore.units import format_int
 
 GEN = '{"turns": 150, "seed": 5, "added": {"dist": "uniform", "low": 500, "high": 9000}}'
 LOGS = Path(__file__).parent / "fixtures" / "logs"
@@ -210,3 +212,48 @@ def test_a_choice_that_starts_no_summary_call_is_not_on_the_s_edge() -> None:
     assert busy.choice is not None
     assert busy.grid.summary_calls(busy.choice.index) > 0
     assert any(e.endswith(" S") for e in busy.edges)
+
+
+def test_the_clis_relaxed_limit_and_edge_notes_are_the_pages_sentences(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """One home: the CLI printed its own wording of the page's catalogue notes ("no point
+    summarises at most 5 times ...", "the choice sits on the grid's smallest K: ...");
+    it prints the catalogue's English sentence, as for "no point beats the session"."""
+    sc = tmp_path / "s.json"
+    sc.write_text("{}")
+    ks, ss = (8_000, 16_000, 32_000, 64_000, 128_000), (1_024, 2_048, 4_096, 8_192, 16_384)
+    on = tune(Scenario(), [("g", _turns())], ks=ks, ss=ss)
+    assert on.relaxed is not None
+    default, fewest, limit = on.relaxed
+    relaxed = t(
+        "tune.binds.relaxed" if limit == fewest else "tune.binds.relaxed-own",
+        "en",
+        default=format_int(default),
+        fewest=format_int(fewest),
+        limit=format_int(limit),
+        k=format_int(on.own.ks[0]),
+        s=format_int(on.own.ss[0]),
+        source=t("tune.source.max_generations", "en"),
+    )
+    code, table, _ = _cli(
+        capsys, str(sc), "--generate", GEN, "--k", ",".join(map(str, ks)),
+        "--s", ",".join(map(str, ss)), "--format", "table",
+    )  # fmt: skip
+    assert code == 0
+    assert f"  note: {relaxed}" in table.splitlines()
+    off = Constraints(max_generations=None, max_compression=None)
+    corner = tune(
+        Scenario(), [("g", _turns())], ks=(8_000, 16_000), ss=(4_096, 8_192), constraints=off
+    )
+    assert corner.edges
+    where = t("msg.list-sep", "en").join(
+        t(f"tune.edge.{'-'.join(e.lower().split())}", "en") for e in corner.edges
+    )
+    edge = f"{t('tune.binds.edge', 'en', edges=where)} {t('tune.edge.widen-cli', 'en')}"
+    code, table, _ = _cli(
+        capsys, str(sc), "--generate", GEN, "--k", "8000,16000", "--s", "4096,8192",
+        "--max-generations", "off", "--max-compression", "off", "--format", "table",
+    )  # fmt: skip
+    assert code == 0
+    assert f"  note: {edge}" in table.splitlines()

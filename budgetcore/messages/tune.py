@@ -105,6 +105,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The choice sits on the grid's {edges}: the best point may lie beyond the grid.",
         "选中的点位于网格的{edges}:最优点可能在网格之外。",
     ),
+    # The CLI's words after tune.binds.edge: what its flags do about it.
+    "tune.edge.widen-cli": (
+        "Widen --k / --s to see it; a smaller S or K saves tokens only as far as the "
+        "quality constraints allow.",
+        "用 --k / --s 加宽网格即可看到;更小的 S 或 K 只在质量约束允许的范围内节省 token。",
+    ),
     "tune.edge.smallest-k": ("smallest K", "最小 K"),
     "tune.edge.largest-k": ("largest K", "最大 K"),
     "tune.edge.smallest-s": ("smallest S", "最小 S"),

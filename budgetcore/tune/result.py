@@ -133,6 +133,38 @@ class TuneResult:
         assert b is not None
         return a - b
 
+    def relaxed_note(self, lang: str) -> str | None:
+        """The sentence that says the default generations limit was relaxed, and to
+        what, in ``lang`` (the catalogue's; the page and the CLI both say it)."""
+        if self.relaxed is None:
+            return None
+        from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue
+        from budgetcore.units import format_int  # noqa: PLC0415
+
+        default, fewest, limit = self.relaxed
+        return t(
+            "tune.binds.relaxed" if limit == fewest else "tune.binds.relaxed-own",
+            lang,
+            default=format_int(default),
+            fewest=format_int(fewest),
+            limit=format_int(limit),
+            k=format_int(self.own.ks[0]),
+            s=format_int(self.own.ss[0]),
+            source=t("tune.source.max_generations", lang),
+        )
+
+    def edge_note(self, lang: str) -> str | None:
+        """The sentence that says the choice sits on the grid's ends (:attr:`edges`),
+        in ``lang`` (the catalogue's; the page and the CLI both say it)."""
+        if not self.edges:
+            return None
+        from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue
+
+        # "smallest K" -> tune.edge.smallest-k: each end in the sentence's language.
+        keys = [f"tune.edge.{'-'.join(edge.lower().split())}" for edge in self.edges]
+        where = t("msg.list-sep", lang).join(t(key, lang) for key in keys)
+        return t("tune.binds.edge", lang, edges=where)
+
     @property
     def edges(self) -> tuple[str, ...]:
         """Which ends of the grid the choice sits on ("smallest K", "largest S", ...):

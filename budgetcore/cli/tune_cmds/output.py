@@ -439,22 +439,9 @@ def choice_lines(result: TuneResult) -> list[str]:
         f"  quality: generations {d['generations']:,}, compression {shown} (constraints: "
         f"{_quality_limits(result)})"
     )
-    if result.relaxed is not None:
-        default, fewest, limit = result.relaxed
-        from budgetcore.tune.choice import DEFAULT_SOURCES  # noqa: PLC0415
-
-        said = (
-            f"the choice is among those that summarise the fewest times this grid "
-            f"allows, {fewest:,}"
-            if limit == fewest
-            else f"the fewest this grid allows is {fewest:,}, so the choice summarises at "
-            f"most {limit:,} times, as the scenario's own K {result.own.ks[0]:,}, "
-            f"S {result.own.ss[0]:,} does"
-        )
-        lines.append(
-            f"  note: no point summarises at most {default:,} times (the default: "
-            f"{DEFAULT_SOURCES['max_generations']}); {said}"
-        )
+    relaxed = result.relaxed_note("en")  # the page's sentence (one home: the catalogue)
+    if relaxed is not None:
+        lines.append(f"  note: {relaxed}")
     if d["edge_note"] is not None:
         lines.append(f"  note: {d['edge_note']}")
     above = result.above_as_run

@@ -83,12 +83,12 @@ def _what_ifs(
 
 
 def _edge_note(result: TuneResult) -> str | None:
-    """What a choice on the grid's edge means (docs/spec.md §17): never silent."""
-    edges = result.edges
-    if not edges:
+    """What a choice on the grid's edge means (docs/spec.md §17): never silent. The
+    page's sentence in English (one home: the catalogue), then what the CLI's flags do
+    about it."""
+    said = result.edge_note("en")
+    if said is None:
         return None
-    return (
-        f"the choice sits on the grid's {' and '.join(edges)}: the best point may lie "
-        "beyond the grid (widen --k / --s to see it), and a smaller S or K saves tokens "
-        "only as far as the quality constraints allow"
-    )
+    from budgetcore.messages import t  # noqa: PLC0415
+
+    return f"{said} {t('tune.edge.widen-cli', 'en')}"

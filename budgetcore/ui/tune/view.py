@@ -1064,19 +1064,9 @@ def _binding_html(result: TuneResult, lang: str) -> list[Markup]:
     g, choice, c = result.grid, result.choice, result.constraints
     assert choice is not None  # only _choice_body asks, past its "no choice" return
     out: list[Markup] = []
-    if result.relaxed is not None:
-        default, fewest, limit = result.relaxed
-        text = t(
-            "tune.binds.relaxed" if limit == fewest else "tune.binds.relaxed-own",
-            lang,
-            default=format_int(default),
-            fewest=format_int(fewest),
-            limit=format_int(limit),
-            k=format_int(result.own.ks[0]),
-            s=format_int(result.own.ss[0]),
-            source=t("tune.source.max_generations", lang),
-        )
-        out.append(el("p", {"data-tune-relaxed": limit}, text))
+    relaxed = result.relaxed_note(lang)  # the CLI's note too (one home)
+    if result.relaxed is not None and relaxed is not None:
+        out.append(el("p", {"data-tune-relaxed": result.relaxed[2]}, relaxed))
     own = result.own
     if own.known(0) and c.broken(own, 0):
         text = t(
@@ -1123,11 +1113,10 @@ def _binding_html(result: TuneResult, lang: str) -> list[Markup]:
             below=format_int(below),
         )
         out.append(el("p", {"data-tune-binds": "above-as-run"}, text))
-    # The ends the result names ("largest K", ...: TuneResult.edges, the CLI's too).
-    edges = [f"tune.edge.{'-'.join(edge.lower().split())}" for edge in result.edges]
-    if edges:
-        where = t("msg.list-sep", lang).join(t(key, lang) for key in edges)
-        out.append(el("p", {"data-tune-edge": ""}, t("tune.binds.edge", lang, edges=where)))
+    # The ends the result names ("largest K", ...: TuneResult.edges), the CLI's note too.
+    edge = result.edge_note(lang)
+    if edge is not None:
+        out.append(el("p", {"data-tune-edge": ""}, edge))
     return out
 
 
