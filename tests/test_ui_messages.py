@@ -125,6 +125,10 @@ LATIN_OK = {
     # Model families a peer runs (gemini-*, gemma-*: Gemini CLI; "gemini" is also a
     # LiteLLM provider's name): names, the same in both languages.
     "gemma",
+    # The product a peer's rule belongs to, in its "runs" sentence ("Anthropic API 的功能:
+    # 只用于 claude-* 模型"), now under the replay timeline too: a name, like Claude Code.
+    "anthropic",
+    "api",
 }
 # ids whose two texts are the same on purpose (symbols, formats, numbers only)
 SAME_OK = re.compile(

@@ -1677,3 +1677,33 @@ def test_the_timeline_takes_the_width_on_a_phone(lang: str, priced: bool, width:
         assert plot * 10 >= width * 7  # at 320: 251, it was 176
     else:
         assert plot == cost_plot
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_timeline_marks_no_peer_that_cannot_run_the_logs_model(lang: str) -> None:
+    """Issue 42's last walk: a Codex log on gpt-5.1-codex was marked with the Anthropic
+    API's compaction (150,000) and context editing (100,000), features that serve Claude
+    models only. The peers chart's rule (peers.json ``runs``: Anthropic's two "claude",
+    Gemini CLI "gemini" and "gemma") leaves them out here too, and a note says which and
+    why."""
+    file = next((LOGS / "codex" / "compaction").rglob("*.jsonl"))
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(((file.name, file.read_bytes()),)))
+    assert state.plan.scenario.main_model_name == "gpt-5.1-codex"
+    timeline = _screen(state).html["replay-timeline"]
+    marked = set(re.findall(r'<line class="rp-peer" data-line="peer-([^"]+)"', timeline))
+    assert "codex" in marked  # a system that runs any model keeps its mark
+    assert not marked & {"anthropic-compaction", "anthropic-context-editing", "gemini-cli"}
+    note = re.search(r'data-peers-not-marked="(\d+)">([^<]*)<', timeline)
+    assert note is not None
+    assert note.group(1) == "3"
+    text = unescape(note.group(2))
+    assert "gpt-5.1-codex" in text
+    for name, tokens in (
+        ("Anthropic API server compaction", "150,000"),  # compact_20260112's default
+        ("Anthropic API context editing", "100,000"),  # clear_tool_uses_20250919's
+        ("Gemini CLI core", "524,288"),  # 0.5 × tokenLimit = 0.5 × 1,048,576 for any model
+    ):
+        assert f"{name}{':' if lang == 'zh' else ': '}{tokens} tokens" in text
+    claude = "Anthropic API 的功能:只用于 claude-* 模型" if lang == "zh" else "Claude models only"
+    assert claude in text

@@ -79,6 +79,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "cumulative (its own axis, on the right)",
         "累计(独立刻度,见右侧坐标轴)",
     ),
+    # The peers that do not run the log's model (registry.peers.runs_model, as the
+    # peers chart lists them apart): no mark on the timeline, each said here with why.
+    "replay.note.peers-apart": (
+        "Not marked: these systems do not run {model}, so their lines say nothing about "
+        "this session: {rows}.",
+        "未标出:这些系统不运行 {model},它们的线与本会话无关:{rows}。",
+    ),
     "replay.note.off-scale": (
         "Far above the data, so not drawn (tokens): {names}.",
         "远高于数据,因此未绘制(tokens):{names}。",

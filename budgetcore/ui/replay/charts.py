@@ -679,20 +679,46 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
 
 
 def timeline_figure(
-    result: Replay, lang: str, *, width: int, scrub: int, log: LogSeries | None, window: int
+    result: Replay,
+    lang: str,
+    *,
+    width: int,
+    scrub: int,
+    log: LogSeries | None,
+    window: int,
+    model: str | None = None,
 ) -> tuple[Markup, Markup]:
     """The timeline figure and the cost figure, each with its legend, notes and what it
-    must not be read as."""
+    must not be read as. ``model``: the registry model the window is of (the peers'
+    marks leave out a system that does not run it; None: a contract typed by hand)."""
     peer_marks: list[tuple[str, int]] = []
     peer_names: dict[str, str] = {}
     peer_also: dict[str, list[tuple[str, str, int]]] = {}
     uncounted: list[str] = []  # count triggers the log gives no counts for
+    apart: list[str] = []  # systems that do not run the model: not marked, said why
     if log is not None:
         from budgetcore.registry.peers import peer_lines  # noqa: PLC0415 - only with a log
 
         first = result.rows[0].plan
-        view = peer_lines(window, first.scenario.main_model.output_tokens, first)
+        # The peers chart's rule (registry.peers.runs_model, through peer_lines): a
+        # system that cannot run this model (the Anthropic API's features beside GPT)
+        # has no line on its growth; it is named under the chart instead.
+        view = peer_lines(window, first.scenario.main_model.output_tokens, first, model=model)
         for row in view.rows:
+            if not row.for_model:
+                why = "" if row.peer.runs_text is None else row.peer.runs_text.get(lang)
+                apart.append(
+                    t("peers.apart-row-none", lang, name=row.peer.name, why=why)
+                    if row.tokens is None
+                    else t(
+                        "peers.apart-row",
+                        lang,
+                        name=row.peer.name,
+                        tokens=format_int(row.tokens),
+                        why=why,
+                    )
+                )
+                continue
             if row.tokens is not None and not row.beyond_window:
                 peer_marks.append((row.data_key, row.tokens))
                 peer_names[row.data_key] = row.peer.name
@@ -770,6 +796,19 @@ def timeline_figure(
                 "p",
                 {"class": "ch-note", "data-uncounted": len(uncounted)},
                 t("replay.note.uncounted", lang, rules="; ".join(uncounted)),
+            )
+        )
+    if apart:
+        note_ps.append(
+            el(
+                "p",
+                {"class": "ch-note", "data-peers-not-marked": len(apart)},
+                t(
+                    "replay.note.peers-apart",
+                    lang,
+                    model=model or "",
+                    rows=t("msg.list-sep", lang).join(apart),
+                ),
             )
         )
     note_ps.append(_counts_note(result, lang))

@@ -305,7 +305,13 @@ def render_replay(state: PageState) -> ReplayScreen:
     window = result.scenario.main_model.input_tokens
     width = panel_chart_width(state.width, state.panel_width, 240)
     timeline, cost = timeline_figure(
-        result, lang, width=width, scrub=scrub, log=series, window=window
+        result,
+        lang,
+        width=width,
+        scrub=scrub,
+        log=series,
+        window=window,
+        model=state.plan.scenario.main_model_name,
     )
     if series is not None:
         from budgetcore.ui.replay.logs import logs_html  # noqa: PLC0415
