@@ -542,3 +542,24 @@ class TestPeersAreTheProfiles:
         codex["trigger"]["line"] = {"mul": ["0.9", "W"]}
         with pytest.raises(FormulaError, match="the profile's own line"):
             parse_peers(json.dumps(data))
+
+
+def test_which_models_a_runtime_peer_runs_is_its_profiles_fact() -> None:
+    """One home: a runtime's families are its profile's (runtimes/profiles.py, the
+    export's warning reads them); peers.json gives only the sentence, both languages."""
+    from budgetcore.runtimes import PROFILES  # noqa: PLC0415
+
+    peers = {
+        p.id: p for p in parse_peers((ROOT / "budgetcore" / "data" / "peers.json").read_text())
+    }
+    assert peers["gemini-cli"].runs == PROFILES["gemini-cli"].runs == ("gemini", "gemma")
+    assert peers["anthropic-compaction"].runs == PROFILES["anthropic-api"].runs == ("claude",)
+    assert peers["codex"].runs == PROFILES["codex"].runs == ()
+    data = json.loads((ROOT / "budgetcore" / "data" / "peers.json").read_text("utf-8"))
+    gemini = next(p for p in data["peers"] if p["id"] == "gemini-cli")
+    gemini["runs"]["families"] = ["gemini"]
+    with pytest.raises(FormulaError, match="the profile's own"):
+        parse_peers(json.dumps(data))
+    del gemini["runs"]
+    with pytest.raises(FormulaError, match=r"runs\.text"):
+        parse_peers(json.dumps(data))

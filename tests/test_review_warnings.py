@@ -4,17 +4,22 @@ both languages."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from budgetcore.messages import t
 from budgetcore.scenario.parse import parse_scenario
-from budgetcore.scenario.warnings import review_warnings
+from budgetcore.scenario.warnings import review_warnings, runtime_warning
+from budgetcore.ui.events import ModelDataLoaded
 from budgetcore.ui.export.view import warnings_html
+from budgetcore.ui.markup import escape
+from tests.helpers import run_cli
 
 SONNET = {"input_tokens": 200_000, "output_tokens": 64_000}
 
@@ -125,3 +130,113 @@ def test_plan_json_carries_every_warning_coded_in_both_languages() -> None:
     assert k_m["text"]["zh"] != k_m["text"]["en"]
     assert out["main_safe_input"] == 936_345  # beside the numbers, not instead of them
     assert planned("{}")["warnings"] == []
+
+
+# Which models a runtime runs (runtimes/profiles.py ``runs``, sources in RUNTIMES.md):
+# the Anthropic API's compaction is a Messages API feature, Claude models only (§16);
+# Gemini CLI's tokenLimit(model) knows Gemini and Gemma models only (§5). Others: any.
+NOT_SERVED = [
+    ("anthropic-api", "gpt-5", "Anthropic API compaction", "claude-*"),
+    ("anthropic-api", "gemini/gemini-2.5-pro", "Anthropic API compaction", "claude-*"),
+    ("gemini-cli", "claude-sonnet-4-5", "Gemini CLI", "gemini-* / gemma-*"),
+]
+SERVED = [
+    ("anthropic-api", "claude-sonnet-4-5"),
+    ("anthropic-api", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    ("gemini-cli", "gemini/gemini-2.5-pro"),
+    ("codex", "claude-sonnet-4-5"),
+    ("article", "gpt-5"),
+    ("anthropic-api", None),  # a contract typed by hand names no model: assumed to run
+]
+
+
+@pytest.mark.parametrize(("runtime", "model", "title", "families"), NOT_SERVED)
+def test_a_runtime_that_cannot_run_the_model_is_warned(
+    runtime: str, model: str, title: str, families: str
+) -> None:
+    sc = dataclasses.replace(parse_scenario({}), main_model_name=model)
+    (w,) = [w for w in review_warnings(sc, None, runtime) if w.code == "runtime-not-for-model"]
+    assert w.text("en") == (
+        f"The {title} runtime does not serve {model} (it runs {families} models only): "
+        "this export would not apply."
+    )
+    assert (
+        w.text("zh") == f"{title} 运行时不提供 {model}(它只运行 {families} 模型):此导出不会生效。"
+    )
+    assert "runtime-not-for-model" not in [w.code for w in review_warnings(sc, None)]
+
+
+@pytest.mark.parametrize(("runtime", "model"), SERVED)
+def test_a_runtime_that_runs_the_model_is_not_warned(runtime: str, model: str | None) -> None:
+    sc = dataclasses.replace(parse_scenario({}), main_model_name=model)
+    assert runtime_warning(runtime, model) is None
+    assert "runtime-not-for-model" not in [w.code for w in review_warnings(sc, None, runtime)]
+
+
+def test_the_cli_export_and_check_for_a_runtime_warn_that_it_cannot_run_the_model(
+    tmp_path: Path,
+) -> None:
+    """Issue 42: exporting for the Anthropic API with a GPT model was not flagged."""
+    said = "warning: The Anthropic API compaction runtime does not serve gpt-5 (it runs"
+    frag = ["--fragment", "config.trigger_tokens=120000"]
+    out = run_cli(["export", "--runtime", "anthropic-api", "--model", "gpt-5", *frag])
+    assert out.code == 0, out.err
+    assert said in out.err
+    assert said not in out.out  # the file alone on stdout
+    text = run_cli(
+        ["export", "--runtime", "anthropic-api", "--model", "gpt-5", "--format", "text", *frag]
+    )
+    assert said in text.out
+    doc = json.loads(
+        run_cli(
+            ["export", "--runtime", "anthropic-api", "--model", "gpt-5", "--format", "json", *frag]
+        ).out
+    )
+    assert [w["code"] for w in doc["warnings"]] == ["runtime-not-for-model"]
+    assert doc["warnings"][0]["params"]["model"] == "gpt-5"
+    claude = run_cli(
+        ["export", "--runtime", "anthropic-api", "--model", "claude-sonnet-4-5", *frag]
+    )
+    assert claude.code == 0
+    assert "does not serve" not in claude.err
+    body = tmp_path / "body.json"
+    body.write_text(out.out)
+    check = run_cli(["check", "--runtime", "anthropic-api", "--model", "gpt-5", str(body)])
+    assert check.code == 0, check.err
+    assert said in check.err
+    checked = run_cli(
+        ["check", "--runtime", "anthropic-api", "--model", "gpt-5", "--format", "json", str(body)]
+    )
+    assert [w["code"] for w in json.loads(checked.out)["warnings"]] == ["runtime-not-for-model"]
+    fine = run_cli(
+        ["check", "--runtime", "anthropic-api", "--model", "claude-sonnet-4-5", str(body)]
+    )
+    assert "does not serve" not in fine.err
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_warns_beside_the_export_and_in_the_key_bar(lang: str) -> None:
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+    from budgetcore.ui.events import ExportRuntimeChosen, LanguageChosen, ModelChosen  # noqa: PLC0415
+    from budgetcore.ui.export.view import render_export  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import render  # noqa: PLC0415
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    state = reduce(initial_state(), ModelDataLoaded(default_registry(), default_peers()))
+    state = reduce(reduce(state, ModelChosen("main_model", "gpt-5")), LanguageChosen(lang))
+    picked = reduce(state, ExportRuntimeChosen("anthropic-api"))
+    sentence = t(
+        "warn.runtime-not-for-model",
+        lang,
+        runtime="Anthropic API compaction",
+        model="gpt-5",
+        families="claude-*",
+    )
+    _text, panel = render_export(picked)
+    assert 'data-warning="runtime-not-for-model"' in str(panel)
+    assert escape(sentence) in str(panel)
+    assert 'data-warning="runtime-not-for-model"' in str(render(picked).html["warnings"])
+    for other in (state, reduce(state, ExportRuntimeChosen("codex"))):  # runs any model
+        assert "runtime-not-for-model" not in str(render_export(other)[1])
+        assert "runtime-not-for-model" not in str(render(other).html["warnings"])

@@ -527,7 +527,8 @@ def test_the_export_tables_stack_on_a_phone_each_cell_named(runtime: str) -> Non
     for lang in ("en", "zh"):
         _body, table = render_export(page(runtime, lang))
         html = str(table)
-        assert re.match(r'<table class="diff stack"', html), html[:80]
+        # (after a warning where the runtime cannot run the model: Anthropic's, GPT here)
+        assert re.match(r'(<p class="warn"[^>]*>[^<]*</p>)?<table class="diff stack"', html)
         heads = re.findall(r'<th scope="col">([^<]*)</th>', html)
         cells = re.findall(r"<td([^>]*)>", html)
         assert cells

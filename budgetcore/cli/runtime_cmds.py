@@ -14,7 +14,7 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import decode_utf8
 from budgetcore.runtimes import Profile, profile
 from budgetcore.runtimes.check import check_runtime
-from budgetcore.runtimes.export import Model, Reviewed, dumps_export, export_runtime
+from budgetcore.runtimes.export import Model, Reviewed, export_as_dict, export_runtime
 from budgetcore.runtimes.syntax import decimal_text, dumps_json
 from budgetcore.units import format_int
 
@@ -124,8 +124,16 @@ def cmd_export_runtime(args: argparse.Namespace) -> int:
         article_settings=tuple(overrides_of(scenario).items()),  # type: ignore[arg-type]
     )
     x = export_runtime(p.name, model, reviewed)
+    # The reviewer's warnings, one path with export and check (scenario/warnings.py), for
+    # the model the file is for (--model included): here also a runtime that cannot run it.
+    from budgetcore.scenario.warnings import review_warnings  # noqa: PLC0415
+
+    named = dataclasses.replace(scenario, main_model_name=model.name)
+    warnings = review_warnings(named, runtime=p.name)
     if fmt == "json":
-        sys.stdout.write(dumps_export(x))
+        doc = export_as_dict(x)
+        doc["warnings"] = [w.as_json() for w in warnings]
+        sys.stdout.write(dumps_json(doc) + "\n")
         return 0
     if fmt == "text":
         k = x.effective_trigger_tokens
@@ -143,6 +151,7 @@ def cmd_export_runtime(args: argparse.Namespace) -> int:
             reviewed_value = "" if n.value is None else f" (reviewed {_value_text(n.value)})"
             out.append(f"not settable: {n.knob}{reviewed_value}: {n.why}")
         out += [f"note: {n}" for n in x.notes]
+        out += [f"warning: {w.text('en')}" for w in warnings]
         for f in x.files:
             out += ["", f"--- {f.name} ({f.syntax})", f.text.rstrip("\n")]
         print("\n".join(out))
@@ -155,6 +164,8 @@ def cmd_export_runtime(args: argparse.Namespace) -> int:
         print(f"note: {note}", file=sys.stderr)
     for f in x.files[1:]:
         print(f"note: also {f.name}:\n{f.text.rstrip()}", file=sys.stderr)
+    for w in warnings:  # the file is written; the reviewer is told
+        print(f"warning: {w.text('en')}", file=sys.stderr)
     return 0
 
 
@@ -193,6 +204,11 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
             scenario.config.summary_max_tokens,
         )
     k, s = result.effective_trigger_tokens, result.summary_cap_tokens
+    from budgetcore.scenario.warnings import runtime_warning  # noqa: PLC0415
+
+    # A file for a runtime that cannot run this model never applies: the export's warning.
+    warned = runtime_warning(p.name, model.name)
+    warnings = [] if warned is None else [warned]
     differences: list[str] = []
     if reviewed is not None:
         rk, rm, rs = reviewed
@@ -228,6 +244,7 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
                 "summary_max_tokens": reviewed[2],
             },
             "differences": differences,
+            "warnings": [w.as_json() for w in warnings],
         }
         sys.stdout.write(dumps_json(doc) + "\n")
         return 0
@@ -248,6 +265,8 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
         print(f"  ignored: {len(result.ignored)} other key(s): {', '.join(result.ignored[:8])}")
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
+    for w in warnings:
+        print(f"warning: {w.text('en')}", file=sys.stderr)
     if reviewed is not None:
         k_text, m_text, s_text = (format_int(v) for v in reviewed)
         print(

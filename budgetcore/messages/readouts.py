@@ -189,6 +189,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "uses for this model ({low}, {peer}): it compacts far earlier than any of them.",
         "K = {k} 低于其他系统对该模型所用最低触发线({low},{peer})的四分之一:压缩远早于它们。",
     ),
+    # A runtime that cannot run the model (runtimes/profiles.py ``runs``): its settings
+    # would never meet this plan.
+    "warn.runtime-not-for-model": (
+        "The {runtime} runtime does not serve {model} (it runs {families} models only): "
+        "this export would not apply.",
+        "{runtime} 运行时不提供 {model}(它只运行 {families} 模型):此导出不会生效。",
+    ),
     "warn.s-above-o": (
         "S = {s} is above the summary model's output capacity O = {o}: it is clamped to S = {o}.",
         "S = {s} 超过摘要模型的输出能力 O = {o},将被限幅为 S = {o}。",

@@ -276,10 +276,9 @@ def _runs(raw: object, where: str) -> tuple[tuple[str, ...], Text | None]:
 
 def runs_model(peer: Peer, model: str | None) -> bool:
     """Whether ``peer`` runs the registry model ``model``: any model without ``runs``;
-    else a model whose name has a part (between ``/``, ``.``, ``:`` and ``@``) that
-    starts with one of its families and a hyphen (``gemini/gemini-2.5-pro``,
-    ``us.anthropic.claude-sonnet-4-5``). A contract typed by hand names no model: assumed
-    to run, as the line has always been read.
+    else by the runtimes' one rule (``runtimes.model.serves``: a name part that starts
+    with one of its families and a hyphen). A contract typed by hand names no model:
+    assumed to run, as the line has always been read.
 
     >>> gemini = Peer(id="g", name="g", version=None, repo=None, path=None, url=None,
     ...     seed=None, confidence="code", evidence=Text("", ""), kind="tokens", compare=">=",
@@ -288,10 +287,9 @@ def runs_model(peer: Peer, model: str | None) -> bool:
     >>> [runs_model(gemini, m) for m in ("vertex_ai/gemini-2.5-pro", "claude-sonnet-4-5", None)]
     [True, False, True]
     """
-    if not peer.runs or model is None:
-        return True
-    parts = re.split(r"[/.:@]", model.lower())
-    return any(part.startswith(f"{family}-") for part in parts for family in peer.runs)
+    from budgetcore.runtimes.model import serves  # noqa: PLC0415
+
+    return serves(peer.runs, model)
 
 
 def _profile_peer(raw: Mapping[str, Any], where: str) -> Peer:
@@ -321,9 +319,16 @@ def _profile_peer(raw: Mapping[str, Any], where: str) -> Peer:
     url = raw.get("url")
     if url is None and repo is not None:
         url = f"https://github.com/{repo}" + ("" if path is None else f"/blob/HEAD/{path}")
-    runs, runs_text = _runs(raw.get("runs"), where)
+    # Which models it runs is the profile's fact (runtimes/profiles.py, with its
+    # source; the export warns with it too); the file gives only its sentence.
+    said = raw.get("runs")
+    if said is not None and (not isinstance(said, dict) or set(said) != {"text"}):
+        raise FormulaError(f"{where}.runs: only its text; the families are the profile's own")
+    if (said is None) != (not found.runs):
+        raise FormulaError(f"{where}.runs.text: says which models the profile runs, if any")
+    runs_text = None if said is None else _text(said["text"], f"{where}.runs.text")
     return Peer(
-        runs=runs,
+        runs=found.runs,
         runs_text=runs_text,
         id=raw["id"],
         name=raw["name"],

@@ -9,6 +9,7 @@ third-party analysis or the unofficial Claude Code source dump) and ``unconfirme
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -31,6 +32,7 @@ __all__ = [
     "decimal_of",
     "floor_fraction",
     "get",
+    "serves",
     "whole",
 ]
 
@@ -131,12 +133,20 @@ class Profile:
     #: (W, O, settings, model) -> the first T that compacts, or None (never compacts).
     trigger: Callable[[int, int, Settings, str | None], int | None]
     traps: tuple[str, ...] = ()
+    #: The model families it serves (:func:`serves`), empty for any model: only where
+    #: its source says so, with that source (``runs_source``).
+    runs: tuple[str, ...] = ()
+    runs_source: str = ""
 
     def __post_init__(self) -> None:
         # A knob read at the profile's own version says so; one read elsewhere (the
         # version that introduced it) keeps its own.
         knobs = tuple(k if k.version else replace(k, version=self.version) for k in self.knobs)
         object.__setattr__(self, "knobs", knobs)
+
+    def serves(self, model: str | None) -> bool:
+        """Whether this runtime can run the registry model ``model`` (:func:`serves`)."""
+        return serves(self.runs, model)
 
     def knob(self, name: str) -> Knob:
         for k in self.knobs:
@@ -171,6 +181,25 @@ class Profile:
     def summary_cap(self, settings: Settings | None = None) -> int | None:
         """The summary cap in tokens these settings mean, or None (no cap)."""
         return self.keeps.cap(settings)
+
+
+def serves(families: tuple[str, ...], model: str | None) -> bool:
+    """Whether something that runs only ``families`` runs the registry model ``model``:
+    any model when ``families`` is empty; else a model whose name has a part (between
+    ``/``, ``.``, ``:`` and ``@``) that starts with one of them and a hyphen
+    (``gemini/gemini-2.5-pro``, ``us.anthropic.claude-sonnet-4-5``). A contract typed by
+    hand names no model: assumed to run. The one rule: a runtime's profile and a peer's
+    line (``registry.peers.runs_model``) both ask it.
+
+    >>> [serves(("gemini", "gemma"), m) for m in ("vertex_ai/gemini-2.5-pro", "gpt-5", None)]
+    [True, False, True]
+    >>> serves(("claude",), "us.anthropic.claude-sonnet-4-5-20250929-v1:0")
+    True
+    """
+    if not families or model is None:
+        return True
+    parts = re.split(r"[/.:@]", model.lower())
+    return any(part.startswith(f"{family}-") for part in parts for family in families)
 
 
 def decimal_of(value: Value) -> Decimal:

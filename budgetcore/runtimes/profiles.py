@@ -654,6 +654,10 @@ GEMINI_CLI = Profile(
     syntax="json",
     trigger=_gemini_trigger,
     traps=("the threshold is a fraction of 1,048,576 for every Gemini model, whatever its window",),
+    # tokenLimit(model) knows Gemini 2.5/3 and Gemma 4 models only; any other name gets
+    # 1,048,576 (RUNTIMES.md §5, the trigger formula).
+    runs=("gemini", "gemma"),
+    runs_source=f"{_RUNTIMES_MD} §5; {_GEMINI_SRC}",
 )
 
 # ---------------------------------------------------------------- Qwen Code
@@ -1180,6 +1184,10 @@ ANTHROPIC_API = Profile(
     syntax="json",
     trigger=_anthropic_trigger,
     traps=("the compaction pass is billed in usage.iterations[], not the top-level usage",),
+    # A Messages API feature (beta compact-2026-01-12): the API serves Claude models only
+    # (RUNTIMES.md §16).
+    runs=("claude",),
+    runs_source=f"{_RUNTIMES_MD} §16; {_ANT_SRC}",
 )
 
 # ---------------------------------------------------------------- the table

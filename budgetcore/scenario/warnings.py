@@ -10,7 +10,10 @@ English and Chinese.
   every request after the first summary is above K;
 - ``k-far-below-peers``: K below a quarter of the lowest token line of every other agent
   system's rule for this model (docs/models-and-peers.md): it compacts far earlier than
-  any peer does.
+  any peer does;
+- ``runtime-not-for-model``: the runtime the export is for cannot run the model
+  (its profile's ``runs``: the Anthropic API serves Claude models only, Gemini CLI's
+  limits know Gemini and Gemma): the exported settings would never apply to this plan.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from budgetcore.units import format_int
 if TYPE_CHECKING:
     from budgetcore.registry.peers import Peer
 
-__all__ = ["PEER_FRACTION", "ReviewWarning", "review_warnings"]
+__all__ = ["PEER_FRACTION", "ReviewWarning", "review_warnings", "runtime_warning"]
 
 #: "Far below" every peer: under this share of the lowest peer's token line.
 PEER_FRACTION = Fraction(1, 4)
@@ -68,12 +71,31 @@ def _peers_low(
     return low
 
 
+def runtime_warning(runtime: str, model: str | None) -> ReviewWarning | None:
+    """``runtime-not-for-model`` when the runtime profile ``runtime`` cannot run the
+    registry model ``model`` (None: a contract typed by hand, assumed to run)."""
+    from budgetcore.runtimes import profile  # noqa: PLC0415 - with a runtime only
+
+    prof = profile(runtime)
+    if model is None or prof.serves(model):
+        return None
+    families = " / ".join(f"{f}-*" for f in prof.runs)  # names, the same in both languages
+    return ReviewWarning(
+        "runtime-not-for-model",
+        (("runtime", prof.title), ("model", model), ("families", families)),
+    )
+
+
 def review_warnings(
-    scenario: Scenario, peers: Sequence[Peer] | Literal["default"] | None = "default"
+    scenario: Scenario,
+    peers: Sequence[Peer] | Literal["default"] | None = "default",
+    runtime: str | None = None,
 ) -> tuple[ReviewWarning, ...]:
     """Every warning ``scenario`` deserves, in the order above. ``peers``: the peers'
     rules to compare K with ("default": the shipped ones, loaded here; None: not yet
-    loaded, as on the page before its registry arrives: that warning waits)."""
+    loaded, as on the page before its registry arrives: that warning waits).
+    ``runtime``: the runtime profile the export is for (None: budgetcore's own config),
+    checked against the scenario's model."""
     cfg = scenario.config
     out = []
     s, k = cfg.summary_max_tokens, cfg.trigger_tokens
@@ -103,4 +125,8 @@ def review_warnings(
                 (("k", format_int(k)), ("low", format_int(low[0])), ("peer", low[1])),
             )
         )
+    if runtime is not None:
+        found = runtime_warning(runtime, scenario.main_model_name)
+        if found is not None:
+            out.append(found)
     return tuple(out)

@@ -218,11 +218,19 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
     units: K as its knob (and the trigger it gives for this model, in tokens), S as its
     setting or "not settable there", M as it stays."""
     lang = state.lang
+    # Beside the export: a runtime that cannot run the page's model (the CLI's warning
+    # too, scenario/warnings.py); the key bar lists it with the other warnings.
+    from budgetcore.scenario.warnings import runtime_warning  # noqa: PLC0415
+    from budgetcore.ui.export.view import warning_lines  # noqa: PLC0415
+
+    found = runtime_warning(state.export_runtime, state.plan.scenario.main_model_name)
+    warned = warning_lines([] if found is None else [found], lang)
     try:
         x = runtime_export(state)
     except ScenarioError as exc:
         items = join(el("li", None, problem_text(p, lang)) for p in exc.problems)
-        return "", el("ul", {"class": "errors", "data-runtime-refused": "", "role": "alert"}, items)
+        refused = el("ul", {"class": "errors", "data-runtime-refused": "", "role": "alert"}, items)
+        return "", join((warned, refused))
     title = x.runtime.title
     # The profile lists its trigger's knob first; the export writes its settings in the
     # file's order (OpenCode's model limits before compaction.reserved), so the rows go by
@@ -281,7 +289,7 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
         " ",
         el("code", {"data-runtime-conversion": ""}, x.conversion),
     )
-    return x.text, join((table, lacking, notes))
+    return x.text, join((warned, table, lacking, notes))
 
 
 #: The export's knob names for K and S (runtimes.export.NotSettable.knob) -> the rows'

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from budgetcore.core.plan import Plan
     from budgetcore.core.scenario import Scenario
     from budgetcore.registry.peers import Peer
+    from budgetcore.scenario.warnings import ReviewWarning
 
 __all__ = [
     "CONFIG_TEXTS",
@@ -28,6 +29,7 @@ __all__ = [
     "export_key",
     "import_html",
     "render_export",
+    "warning_lines",
     "warnings_html",
 ]
 
@@ -128,13 +130,22 @@ def _label_with_key(key: str, lang: str) -> Markup:
     return join((t(f"label.{key}", lang), " ", el("code", None, key)))
 
 
-def warnings_html(scenario: Scenario, lang: str, peers: Sequence[Peer] | None = None) -> Markup:
+def warnings_html(
+    scenario: Scenario,
+    lang: str,
+    peers: Sequence[Peer] | None = None,
+    runtime: str | None = None,
+) -> Markup:
     """Every reviewer warning (budgetcore.scenario.warnings, the CLI's too), one line
     each, in the page's language; the peers' one once their rules are loaded (after
-    ready: the boot loads no registry)."""
+    ready: the boot loads no registry); with ``runtime``, whether it runs the model."""
     from budgetcore.scenario.warnings import review_warnings  # noqa: PLC0415
 
-    found = review_warnings(scenario, peers)
+    return warning_lines(review_warnings(scenario, peers, runtime), lang)
+
+
+def warning_lines(found: Sequence[ReviewWarning], lang: str) -> Markup:
+    """Reviewer warnings, one ``.warn`` line each, labelled, in the page's language."""
     if not found:
         return Markup("")
     label = t("warn.label", lang)

@@ -115,7 +115,7 @@ def render(state: PageState, before: Screen | None = None) -> Screen:
         experiment_html(state.outcome, lang) if state.outcome is not None else Markup("")
     )
     html["import-result"] = import_html(state)
-    html["warnings"] = warnings_html(p.scenario, lang, state.peers)
+    html["warnings"] = warnings_html(p.scenario, lang, state.peers, state.export_runtime)
     # The import file box's status, in the page's language (the browser's is not).
     text["import-file-status"] = state.import_file or t("static.import-file-none", lang)
     # The runtime picked beside the model, and what it changes (nothing on the readouts).
