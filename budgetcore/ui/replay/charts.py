@@ -698,6 +698,7 @@ def timeline_figure(
     apart: list[str] = []  # systems that do not run the model: not marked, said why
     if log is not None:
         from budgetcore.registry.peers import peer_lines  # noqa: PLC0415 - only with a log
+        from budgetcore.ui.main.view.peers import apart_text  # noqa: PLC0415
 
         first = result.rows[0].plan
         # The peers chart's rule (registry.peers.runs_model, through peer_lines): a
@@ -706,18 +707,7 @@ def timeline_figure(
         view = peer_lines(window, first.scenario.main_model.output_tokens, first, model=model)
         for row in view.rows:
             if not row.for_model:
-                why = "" if row.peer.runs_text is None else row.peer.runs_text.get(lang)
-                apart.append(
-                    t("peers.apart-row-none", lang, name=row.peer.name, why=why)
-                    if row.tokens is None
-                    else t(
-                        "peers.apart-row",
-                        lang,
-                        name=row.peer.name,
-                        tokens=format_int(row.tokens),
-                        why=why,
-                    )
-                )
+                apart.append(apart_text(row, lang))
                 continue
             if row.tokens is not None and not row.beyond_window:
                 peer_marks.append((row.data_key, row.tokens))

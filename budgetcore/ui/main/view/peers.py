@@ -26,9 +26,9 @@ from budgetcore.units import format_int
 if TYPE_CHECKING:  # the peers load after the page is ready
     from collections.abc import Sequence
 
-    from budgetcore.registry.peers import Gap, Peer, PeerView, ReferenceLine
+    from budgetcore.registry.peers import Gap, Peer, PeerLine, PeerView, ReferenceLine
 
-__all__ = ["peers_html", "render_peers"]
+__all__ = ["apart_text", "peers_html", "render_peers"]
 
 
 def render_peers(
@@ -183,28 +183,27 @@ def peers_html(
     )
 
 
+def apart_text(r: PeerLine, lang: str) -> str:
+    """A system that does not run the model, as the chart's note lists it: its name, its
+    exact line (or none) and why (the peer's own ``runs`` text). The replay timeline's
+    note says the same of the peers it does not mark."""
+    name = r.peer.name + (f" {r.peer.version}" if r.peer.version else "")
+    why = "" if r.peer.runs_text is None else r.peer.runs_text.get(lang)
+    if r.tokens is None:
+        return t("peers.apart-row-none", lang, name=name, why=why)
+    return t("peers.apart-row", lang, name=name, tokens=format_int(r.tokens), why=why)
+
+
 def _apart(view: PeerView, model: str, lang: str) -> Markup:
     """The systems that do not run this model, under the chart: each with its exact
     line (or why it has none) and why it is not drawn (the peer's own ``runs`` text)."""
     apart = [r for r in view.rows if not r.for_model]
     if not apart:
         return Markup("")
-    items = []
-    for r in apart:
-        name = r.peer.name + (f" {r.peer.version}" if r.peer.version else "")
-        why = "" if r.peer.runs_text is None else r.peer.runs_text.get(lang)
-        text = (
-            t("peers.apart-row-none", lang, name=name, why=why)
-            if r.tokens is None
-            else t("peers.apart-row", lang, name=name, tokens=format_int(r.tokens), why=why)
-        )
-        items.append(
-            el(
-                "li",
-                {"data-peer-apart": r.peer.id, "data-peer-tokens": r.tokens},
-                text,
-            )
-        )
+    items = [
+        el("li", {"data-peer-apart": r.peer.id, "data-peer-tokens": r.tokens}, apart_text(r, lang))
+        for r in apart
+    ]
     return el(
         "div",
         {"class": "note-small peers-apart", "data-peers-apart": ""},
