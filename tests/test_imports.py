@@ -284,6 +284,9 @@ EXCEPTIONS = {
     # The reviewer's warnings compare K with the peers' lines, loaded only when asked
     # (the page passes its own, loaded after ready).
     ("budgetcore.scenario.warnings", "budgetcore.registry.peers"),
+    # ... and ask the runtime an export is for whether it runs the model (its profile),
+    # only for such an export.
+    ("budgetcore.scenario.warnings", "budgetcore.runtimes"),
 }
 
 

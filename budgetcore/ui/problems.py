@@ -10,12 +10,19 @@ parameters; the CLI's English rule (``Problem.rule``) is the same catalogue entr
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from budgetcore.errors import Problem
 from budgetcore.messages import CATALOGUE, problem_params, t
 from budgetcore.scenario.fragment import PIN_PREFIX
+from budgetcore.ui.markup import Markup, el, join
 
-__all__ = ["problem_sentence", "problem_text", "where_text"]
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from budgetcore.scenario.warnings import ReviewWarning
+
+__all__ = ["problem_sentence", "problem_text", "warning_lines", "where_text"]
 
 _MODEL_GROUPS = ("main_model.", "summary_model.")
 
@@ -96,3 +103,16 @@ def _page_sentence(problem: Problem, lang: str) -> str:
 def problem_text(problem: Problem, lang: str) -> str:
     """Any problem the page shows, in ``lang``."""
     return problem_sentence(problem, lang)
+
+
+def warning_lines(found: Sequence[ReviewWarning], lang: str) -> Markup:
+    """A reviewer's warnings (``scenario.warnings``), one ``.warn`` line each, labelled,
+    in the page's language: the key bar's and the export panel's."""
+    if not found:
+        return Markup("")
+    label = t("warn.label", lang)
+    colon = ":" if lang == "zh" else ": "
+    return join(
+        el("p", {"class": "warn", "data-warning": w.code}, f"{label}{colon}{w.text(lang)}")
+        for w in found
+    )

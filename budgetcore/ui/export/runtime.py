@@ -221,7 +221,7 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
     # Beside the export: a runtime that cannot run the page's model (the CLI's warning
     # too, scenario/warnings.py); the key bar lists it with the other warnings.
     from budgetcore.scenario.warnings import runtime_warning  # noqa: PLC0415
-    from budgetcore.ui.export.view import warning_lines  # noqa: PLC0415
+    from budgetcore.ui.problems import warning_lines  # noqa: PLC0415
 
     found = runtime_warning(state.export_runtime, state.plan.scenario.main_model_name)
     warned = warning_lines([] if found is None else [found], lang)

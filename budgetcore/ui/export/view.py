@@ -12,7 +12,7 @@ from budgetcore.ui.form import (
 from budgetcore.ui.main.view.readouts import bullet_list
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.model import PageState
-from budgetcore.ui.problems import problem_text
+from budgetcore.ui.problems import problem_text, warning_lines
 from budgetcore.units import format_int
 
 if TYPE_CHECKING:
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from budgetcore.core.plan import Plan
     from budgetcore.core.scenario import Scenario
     from budgetcore.registry.peers import Peer
-    from budgetcore.scenario.warnings import ReviewWarning
 
 __all__ = [
     "CONFIG_TEXTS",
@@ -29,7 +28,6 @@ __all__ = [
     "export_key",
     "import_html",
     "render_export",
-    "warning_lines",
     "warnings_html",
 ]
 
@@ -142,18 +140,6 @@ def warnings_html(
     from budgetcore.scenario.warnings import review_warnings  # noqa: PLC0415
 
     return warning_lines(review_warnings(scenario, peers, runtime), lang)
-
-
-def warning_lines(found: Sequence[ReviewWarning], lang: str) -> Markup:
-    """Reviewer warnings, one ``.warn`` line each, labelled, in the page's language."""
-    if not found:
-        return Markup("")
-    label = t("warn.label", lang)
-    colon = ":" if lang == "zh" else ": "
-    return join(
-        el("p", {"class": "warn", "data-warning": w.code}, f"{label}{colon}{w.text(lang)}")
-        for w in found
-    )
 
 
 #: The panel's texts that say what it writes (web/index.html): selector -> the reviewed
