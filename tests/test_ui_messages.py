@@ -615,3 +615,46 @@ def test_each_runtime_rule_is_its_profiles_and_the_chinese_page_shows_it_in_chin
     assert "window setting" not in zh
     en = html.unescape(str(logs_html(panel, "en", wide=True)))
     assert PROFILES["claude-code"].rule in en
+
+
+def test_every_copy_kind_a_reader_folds_is_in_the_catalogue() -> None:
+    """The ledger's "copies folded" line in both languages (third walk of December 2026:
+    Copilot's "inference log covered by a higher source" and Kimi's "a subagent's
+    step, ..." stayed English on the Chinese page): every kind a reader passes to
+    ``Tally.duplicate`` has its catalogue key."""
+    from budgetcore.replay.logs.copilot import _SOURCE_NAMES  # noqa: PLC0415
+
+    root = ROOT / "budgetcore" / "replay" / "logs"
+    source = "".join(p.read_text() for p in sorted(root.glob("*.py")))
+    literal = set(re.findall(r'\.duplicate\(\s*"([^"]+)"\s*\)', source))
+    assert len(literal) >= 4, literal
+    # Copilot's one formatted kind, for each of its four sources.
+    assert 'duplicate(f"{_SOURCE_NAMES[source]} covered by a higher source")' in source
+    formatted = {f"{name} covered by a higher source" for name in _SOURCE_NAMES}
+    assert len(re.findall(r'\.duplicate\(\s*f"', source)) == 1
+    kinds = literal | formatted
+    assert kinds <= set(COPY_KEYS), kinds - set(COPY_KEYS)
+    for kind in kinds:
+        assert t(COPY_KEYS[kind], "en") == kind
+        assert t(COPY_KEYS[kind], "zh") != kind
+
+
+@pytest.mark.parametrize(
+    "folder", ["copilot/otel", "kimi/subagent", "cline/v4"], ids=["copilot", "kimi", "cline"]
+)
+def test_a_ledger_line_of_copies_and_messages_is_said_in_chinese(folder: str) -> None:
+    from tests.helpers import folder_files  # noqa: PLC0415
+
+    base = ROOT / "tests" / "fixtures" / "logs" / folder
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(base)))
+    page = html.unescape(str(logs_html(state.replay, "zh", wide=True)))
+    ledger = [f for x in state.replay.logs if x.log for f in x.log.ledger]
+    dups = [k for f in ledger for k, _ in f.duplicates]
+    messages = [k for f in ledger for k, _ in f.entries if k.endswith(" message")]
+    assert dups or messages, folder
+    for kind in dups:
+        assert kind not in page, kind
+    for kind in messages:  # "user message": the role is the log's, "message" the reader's
+        assert kind not in page, kind
+        assert kind.removesuffix(" message") in page, kind

@@ -117,6 +117,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "record written again (same uuid)",
         "同一记录再次写入(相同 uuid)",
     ),
+    # Copilot CLI's four OpenTelemetry sources, each folded into a higher one that
+    # holds the same request (replay/logs/copilot.py, _SOURCE_NAMES).
+    "replay.logs.copy.copilot-chat": (
+        "chat span covered by a higher source",
+        "chat 跨度,已由更高优先级的来源计入",
+    ),
+    "replay.logs.copy.copilot-inference": (
+        "inference log covered by a higher source",
+        "推理日志,已由更高优先级的来源计入",
+    ),
+    "replay.logs.copy.copilot-turn": (
+        "agent turn log covered by a higher source",
+        "智能体轮次日志,已由更高优先级的来源计入",
+    ),
+    "replay.logs.copy.copilot-agent": (
+        "invoke_agent span covered by a higher source",
+        "invoke_agent 跨度,已由更高优先级的来源计入",
+    ),
+    "replay.logs.copy.kimi-subagent-step": (
+        "a subagent's step, in its own wire and the session's",
+        "子代理的一步,同时写在它自己的 wire 与会话的 wire 中",
+    ),
     "replay.logs.at-least": ("unknown (at least {cost})", "未知(至少 {cost})"),
     "replay.logs.unnamed": ("(unnamed)", "(未命名)"),
     "replay.logs.unusable-short": ("cannot be replayed", "无法回放"),
@@ -174,6 +196,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.entry-suffix.no-tokens-yet": ("{kind} (no tokens yet)", "{kind}(尚无 token)"),
     "replay.logs.entry-suffix.no-token-usage": ("{kind} (no token usage)", "{kind}(无 token 用量)"),
     "replay.logs.entry-suffix.zero-usage": ("{kind} (zero usage)", "{kind}(用量为零)"),
+    "replay.logs.entry-suffix.message": ("{kind} message", "{kind} 消息"),
     "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),
     "replay.logs.entry.no-tokens": ("assistant (no tokens)", "助手条目(token 全为 0)"),
     "replay.logs.entry.no-usage": ("assistant (no usage)", "助手条目(无用量)"),
