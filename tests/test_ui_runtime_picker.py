@@ -99,6 +99,33 @@ def test_an_unreachable_k_is_refused_with_the_reason() -> None:
     assert "cannot be set in" in str(html)
 
 
+@pytest.mark.parametrize("action", ["download", "copy"])
+def test_a_refused_runtime_file_is_neither_saved_nor_copied(action: str) -> None:
+    """Third walk of December 2026 (1440 EN, Cline, K 120,000 on Sonnet): the panel said
+    K cannot be set in Cline and showed no file, yet Download saved an empty
+    cline-settings.json and Copy said "Copied." in the green notice of a success.
+    Both are refused, in the refusal's notice, and nothing is saved or copied."""
+    from budgetcore.ui.effects import Copy, Download  # noqa: PLC0415
+    from budgetcore.ui.events import ActionClicked  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import render  # noqa: PLC0415
+    from budgetcore.ui.update import update  # noqa: PLC0415
+
+    for lang in ("en", "zh"):
+        state = reduce(page("cline", lang), FieldTyped("config.trigger_tokens", "120000"))
+        assert render_export(state)[0] == ""
+        after, effects = update(state, ActionClicked(action))
+        assert not [e for e in effects if isinstance(e, (Copy, Download))], effects
+        assert after.notice == "msg.nothing-to-export"
+        screen = render(after)
+        assert screen.notice_kind == "refusal"
+        assert screen.text["notice"] == t("msg.nothing-to-export", lang)
+    # A file the runtime can write is still saved and copied.
+    state = reduce(page("codex"), FieldTyped("config.trigger_tokens", "120000"))
+    after, effects = update(state, ActionClicked(action))
+    assert [e for e in effects if isinstance(e, (Copy, Download))]
+    assert after.notice != "msg.nothing-to-export"
+
+
 def test_the_import_box_reads_the_runtimes_own_file() -> None:
     state = reduce(
         page("codex"), ImportPreviewed("model_auto_compact_token_limit = 90000\n", "replace")

@@ -152,6 +152,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Cannot pin while the plan is stale: fix the highlighted fields first.",
         "结果已过期时不能固定:请先修正标出的输入项。",
     ),
+    "msg.nothing-to-export": (
+        "Nothing to save or copy: this runtime cannot set the plan's K (the reason is in the Export panel).",
+        "没有可保存或复制的内容:该运行时无法设置本方案的 K(原因见导出面板)。",
+    ),
     "msg.pinned": (
         "Pinned. Edit any field to compare the current plan with it.",
         "已固定。修改任意输入项即可用当前方案与之比较。",

@@ -243,13 +243,20 @@ def action(state: PageState, e: ActionClicked) -> tuple[PageState, tuple[Effect,
         fmt = profile(runtime).syntax
         name = f"{runtime}-settings.{_SUFFIX.get(fmt, fmt)}"
     mime = _MIME.get(fmt, "application/json")
+    # A runtime that cannot reach K writes no file (its reason stands where the file
+    # would): an empty file saved, or "Copied." said over nothing, would read as done.
+    nothing = noticed(state, Noticed("msg.nothing-to-export")), ()
     if e.action == "download":
-        return state, (Download(export_body(state), name, mime),)
+        body = export_body(state)
+        return (state, (Download(body, name, mime),)) if body else nothing
     if e.action == "tune-download":  # the Tune panel's chosen point, in the same file
         body = _tune_body(state)
+        if body == "":
+            return nothing
         return state, (() if body is None else (Download(body, name, mime),))
     if e.action == "copy":
-        return noticed(state, Noticed("msg.copied")), (Copy(export_body(state)),)
+        body = export_body(state)
+        return (noticed(state, Noticed("msg.copied")), (Copy(body),)) if body else nothing
     if e.action == "copy-link":
         return noticed(state, Noticed("msg.link-copied")), (CopyLink(),)
     return state, ()
