@@ -250,10 +250,10 @@ def action(state: PageState, e: ActionClicked) -> tuple[PageState, tuple[Effect,
         body = export_body(state)
         return (state, (Download(body, name, mime),)) if body else nothing
     if e.action == "tune-download":  # the Tune panel's chosen point, in the same file
-        body = _tune_body(state)
-        if body == "":
+        chosen = _tune_body(state)
+        if chosen == "":
             return nothing
-        return state, (() if body is None else (Download(body, name, mime),))
+        return state, (() if chosen is None else (Download(chosen, name, mime),))
     if e.action == "copy":
         body = export_body(state)
         return (noticed(state, Noticed("msg.copied")), (Copy(body),)) if body else nothing
