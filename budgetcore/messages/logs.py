@@ -313,6 +313,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "What the log says every billed request used (abandoned branches and subagents included, each response once), priced per request at the registry's prices; a model without a price makes the cost unknown, never 0.",
         "日志记录的每个计费请求的用量(含废弃分支与子代理,每个响应计一次),按注册表价格逐个请求计价;没有价格的模型使花费未知,而不是 0。",
     ),
+    "replay.logs.measured-note-totals": (
+        "What the log says the session used in all: it records per-session token totals, not requests, so the request count is unknown; the totals are priced at the registry's prices; a model without a price makes the cost unknown, never 0.",
+        "日志记录的本会话总用量:它只记录每个会话的 token 合计,不记录请求,因此请求数未知;合计按注册表价格计价;没有价格的模型使花费未知,而不是 0。",
+    ),
     "replay.logs.elsewhere": (
         "Not billed here: requests of this session billed in session {session}: {n} (the same response in both files, as a resumed session writes the earlier one's again).",
         "不在此计费:本会话在会话 {session} 中计费的请求:{n} 个(两个文件中是同一个响应,恢复的会话会再次写入之前会话的响应)。",

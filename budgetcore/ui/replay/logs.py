@@ -437,7 +437,17 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
         )
     parts = [
         el("h3", None, t("replay.logs.measured", lang)),
-        el("p", {"class": "note-small"}, t("replay.logs.measured-note", lang)),
+        # A totals-only session (Goose, Droid) holds no request: its totals are priced.
+        el(
+            "p",
+            {"class": "note-small"},
+            t(
+                "replay.logs.measured-note"
+                if m.requests is not None
+                else "replay.logs.measured-note-totals",
+                lang,
+            ),
+        ),
         el(
             "table",
             {"class": "grid stack rp-usage"},
