@@ -658,3 +658,26 @@ def test_a_ledger_line_of_copies_and_messages_is_said_in_chinese(folder: str) ->
     for kind in messages:  # "user message": the role is the log's, "message" the reader's
         assert kind not in page, kind
         assert kind.removesuffix(" message") in page, kind
+
+
+def test_an_unknown_read_time_runs_on_in_chinese() -> None:
+    """Third walk of December 2026 (390 ZH, samples panel): "读取耗时 未知" set a space
+    between two Chinese words, where its sentence's other unknowns ran on ("记录数未知").
+    A known time keeps the space before its digits (the catalogue's rule)."""
+    from budgetcore.ui.main.view.samples import samples_html  # noqa: PLC0415
+
+    p = initial_state(lang="zh").plan
+    text = _visible(samples_html(p, p.as_dict(), "zh"))
+    assert "读取耗时未知。" in text, text
+    assert "读取耗时 未知" not in text
+    english = _visible(samples_html(p, p.as_dict(), "en"))
+    assert "read time unknown." in english
+    known = reduce(
+        initial_state(lang="zh"),
+        SamplesTyped(
+            '{"channel": "bson", "tokens": 100, "bytes": 400}\n'
+            '{"channel": "read", "bytes": 4000, "ms": 10}'
+        ),
+    ).plan
+    text = _visible(samples_html(known, known.as_dict(), "zh"))
+    assert re.search(r"读取耗时 [\d,]+ – [\d,]+ 毫秒。", text), text
