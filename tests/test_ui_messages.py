@@ -681,3 +681,35 @@ def test_an_unknown_read_time_runs_on_in_chinese() -> None:
     ).plan
     text = _visible(samples_html(known, known.as_dict(), "zh"))
     assert re.search(r"读取耗时 [\d,]+ – [\d,]+ 毫秒。", text), text
+
+
+@pytest.mark.parametrize(
+    ("agent", "folder"),
+    [
+        ("amp", "amp/unbilled-message"),
+        ("copilot-cli", "copilot/otel"),
+        ("droid", "droid/custom-model"),
+    ],
+)
+def test_an_agent_without_a_profile_says_why_in_chinese(agent: str, folder: str) -> None:
+    """Third walk of December 2026 (1440 ZH): Amp's and Copilot CLI's backtest read "该运行
+    时的规则: no runtime profile for Copilot CLI: no trigger predicted (no user-facing
+    threshold; ...)". The agents without a profile (asrun.NO_PROFILE) have their
+    catalogue line as the profiles do, its English the backtest's own."""
+    from budgetcore.replay.asrun import NO_PROFILE  # noqa: PLC0415
+
+    assert agent in NO_PROFILE
+    _title, rule = NO_PROFILE[agent]
+    assert t(f"runtime-rule.{agent}", "en") == rule
+    assert t(f"runtime-rule.{agent}", "zh") != rule
+    from tests.helpers import folder_files  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), folder_files(LOG_FIXTURES / folder))
+    zh = html.unescape(str(logs_html(panel, "zh", wide=True)))
+    if "data-replay-totals-only" in zh:  # no backtest, so no rule to say (Droid's totals)
+        assert rule not in zh
+        return
+    assert t(f"runtime-rule.{agent}", "zh") in zh
+    assert "no runtime profile" not in zh
+    en = html.unescape(str(logs_html(panel, "en", wide=True)))
+    assert rule in en
