@@ -126,6 +126,22 @@ def test_a_refused_runtime_file_is_neither_saved_nor_copied(action: str) -> None
     assert after.notice != "msg.nothing-to-export"
 
 
+def test_a_preview_for_a_contract_without_a_name_reads_as_a_sentence() -> None:
+    """Third walk of December 2026 (1440 EN): after Reset (the article's contract, no
+    registry name), a Codex CLI file's preview read "Read as Codex CLI's own file for
+    the page's main model a custom contract (I 1,048,576, O 65,536)"."""
+    state = reduce(initial_state(), ExportRuntimeChosen("codex"))
+    state = reduce(state, ImportPreviewed("model_auto_compact_token_limit = 90000\n", "replace"))
+    preview = html_lib.unescape(str(import_html(state)))
+    assert "main model a custom contract" not in preview
+    assert "main model with a custom contract (I 1,048,576, O 65,536)" in preview
+    zh = reduce(
+        reduce(initial_state(lang="zh"), ExportRuntimeChosen("codex")),
+        ImportPreviewed("model_auto_compact_token_limit = 90000\n", "replace"),
+    )
+    assert "主模型 自定义合同(I 1,048,576" in html_lib.unescape(str(import_html(zh)))
+
+
 def test_the_import_box_reads_the_runtimes_own_file() -> None:
     state = reduce(
         page("codex"), ImportPreviewed("model_auto_compact_token_limit = 90000\n", "replace")
