@@ -776,3 +776,24 @@ def test_with_a_runtime_picked_the_panel_says_what_it_writes_and_where(lang: str
         mine = texts(page(runtime, lang))
         assert PROFILES[runtime].title in mine["#config-h"][1], runtime
         assert PROFILES[runtime].file in mine["#config-note"][1], runtime
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_import_label_names_the_runtime_s_file_without_nested_parentheses(
+    lang: str,
+) -> None:
+    """Third walk of December 2026 (1440 EN): "Paste Cline's file (Cline extension state
+    (no file))" and "Paste Claude Code's file (~/.claude/settings.json (env block) or
+    shell export lines)". The file follows a colon, as any text the profile gives."""
+    from budgetcore.runtimes.profiles import PROFILES  # noqa: PLC0415
+    from budgetcore.ui.export.view import config_texts  # noqa: PLC0415
+
+    for name, prof in PROFILES.items():
+        if name == "article":
+            continue
+        label = config_texts(name, lang)['label[for="import-text"]'][1]
+        assert label.endswith(prof.file), label
+        assert f"({prof.file})" not in label and f"\uff08{prof.file}\uff09" not in label, label
+    cline = config_texts("cline", lang)['label[for="import-text"]'][1]
+    said = {"en": "Paste Cline's file: Cline extension state (no file)", "zh": "粘贴 Cline 的文件:"}
+    assert cline.startswith(said[lang]), cline

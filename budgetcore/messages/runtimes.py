@@ -316,9 +316,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "用它的名称与单位,写入 {file}。M 仍是方案的值:没有运行时设置它。评审后请人工应用该文件。",
     ),
     "runtime.import-h": ("Import {runtime}'s settings", "导入 {runtime} 的设置"),
+    # The file after a colon: a profile's own text may hold parentheses ("Cline extension
+    # state (no file)"), which nested in ours read as a typo.
     "runtime.import-paste": (
-        "Paste {runtime}'s file ({file})",
-        "粘贴 {runtime} 的文件({file})",
+        "Paste {runtime}'s file: {file}",
+        "粘贴 {runtime} 的文件:{file}",
     ),
     "runtime.file": (
         "{runtime} reads it from {file}; the import box reads that file too. Conversion:",
