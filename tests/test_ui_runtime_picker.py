@@ -793,7 +793,8 @@ def test_the_import_label_names_the_runtime_s_file_without_nested_parentheses(
             continue
         label = config_texts(name, lang)['label[for="import-text"]'][1]
         assert label.endswith(prof.file), label
-        assert f"({prof.file})" not in label and f"\uff08{prof.file}\uff09" not in label, label
+        assert f"({prof.file})" not in label, label
+        assert f"\uff08{prof.file}\uff09" not in label, label
     cline = config_texts("cline", lang)['label[for="import-text"]'][1]
     said = {"en": "Paste Cline's file: Cline extension state (no file)", "zh": "粘贴 Cline 的文件:"}
     assert cline.startswith(said[lang]), cline
