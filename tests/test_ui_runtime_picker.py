@@ -798,3 +798,21 @@ def test_the_import_label_names_the_runtime_s_file_without_nested_parentheses(
     cline = config_texts("cline", lang)['label[for="import-text"]'][1]
     said = {"en": "Paste Cline's file: Cline extension state (no file)", "zh": "粘贴 Cline 的文件:"}
     assert cline.startswith(said[lang]), cline
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_empty_import_asks_for_the_picked_runtime_s_own_file(lang: str) -> None:
+    """Third walk of December 2026 (1440 EN, Goose picked): Preview on an empty box said
+    "paste a TOML or JSON config", though the box reads Goose's YAML (LangChain's: a
+    Python call). With a runtime picked it asks for that runtime's file."""
+    state = reduce(page("goose", lang), ImportPreviewed("", "replace"))
+    preview = html_lib.unescape(str(import_html(state)))
+    said = {
+        "en": "paste or choose Goose's own file: ~/.config/goose/config.yaml.",
+        "zh": "请粘贴或选择 Goose 自己的文件:~/.config/goose/config.yaml。",
+    }
+    assert said[lang] in preview, preview
+    assert "TOML" not in preview, preview
+    # budgetcore's own reviewed config still asks for TOML or JSON.
+    own = reduce(page("article", lang), ImportPreviewed("", "replace"))
+    assert "TOML" in html_lib.unescape(str(import_html(own)))

@@ -199,6 +199,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is empty: paste a TOML or JSON config, or choose a file (to go back to every default, use Reset)",
         "{where}为空:请粘贴 TOML 或 JSON 配置,或选择文件(要恢复全部默认值,请用“重置”)",
     ),
+    # With a runtime picked the box reads that runtime's own file (YAML, a Python call...).
+    "core.import-empty-runtime": (
+        "{where} is empty: paste or choose {runtime}'s own file: {settings}. To go back to every default, use Reset.",
+        "{where}为空:请粘贴或选择 {runtime} 自己的文件:{settings}。要恢复全部默认值,请用“重置”。",
+    ),
     "core.page-invalid": (
         "{where} has invalid fields: fix them before importing",
         "{where}有无效的输入项:请先修正再导入",

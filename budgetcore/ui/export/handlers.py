@@ -104,6 +104,13 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
         # Nothing to preview: a box emptied by a refused paste, or never filled. Never
         # read as "a file that sets nothing", whose replace would reset every setting.
         problem = Problem.coded("config", "import-empty")
+        if state.export_runtime != "article":  # the box reads the runtime's own file
+            from budgetcore.runtimes import profile  # noqa: PLC0415 - picked: loaded
+
+            prof = profile(state.export_runtime)
+            problem = Problem.coded(
+                "config", "import-empty-runtime", runtime=prof.title, settings=prof.file
+            )
         preview = ImportPreview(e.text, mode, problems=(problem,))
         return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     if state.stale:
