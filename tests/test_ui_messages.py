@@ -713,3 +713,39 @@ def test_an_agent_without_a_profile_says_why_in_chinese(agent: str, folder: str)
     assert "no runtime profile" not in zh
     en = html.unescape(str(logs_html(panel, "en", wide=True)))
     assert rule in en
+
+
+def test_every_runtime_s_file_is_named_in_chinese() -> None:
+    """Third walk of December 2026 (1440 ZH, Export with a runtime picked): the panel's
+    intro, import label and note named the file in English inside Chinese sentences:
+    "写入 ~/.claude/settings.json (env block) or shell export lines", "Cline extension
+    state (no file)", "Messages API request body (fragment)", "shell profile (export
+    lines)". A path or a call stays as it is (data); the words around it are said."""
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+    from budgetcore.runtimes.profiles import PROFILES  # noqa: PLC0415
+    from budgetcore.ui.events import ExportRuntimeChosen  # noqa: PLC0415
+    from budgetcore.ui.export.runtime import runtime_export_html  # noqa: PLC0415
+    from budgetcore.ui.export.view import config_texts  # noqa: PLC0415
+
+    base = reduce(initial_state(lang="zh"), ModelDataLoaded(default_registry(), default_peers()))
+    base = reduce(base, ModelChosen("main_model", "claude-sonnet-4-5"))
+    base = reduce(base, FieldTyped("config.trigger_tokens", "170000"))  # in every reach
+    calls = re.compile(r"(?:Python: )?\w+\([^)]*\)|~?[\w./-]+\.(?:json|toml|yaml)\b")
+    for name in PROFILES:
+        if name == "article":
+            continue
+        texts = [text for _key, text in config_texts(name, "zh").values()]
+        state = reduce(base, ExportRuntimeChosen(name))
+        _body, html_text = runtime_export_html(state)
+        note = re.search(
+            r'<p class="note-small">(.*?)<code data-runtime-conversion', str(html_text)
+        )
+        if note is not None:
+            texts.append(_visible(note.group(1)))
+        # Proper nouns, the same in both languages: the runtime, Anthropic's Messages API.
+        nouns = (PROFILES[name].title, "Messages API")
+        for noun in nouns:
+            texts = [text.replace(noun, " ") for text in texts]
+        english = _english([calls.sub(" ", text) for text in texts])
+        assert not english, (name, sorted(english), texts)

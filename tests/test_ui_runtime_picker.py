@@ -32,7 +32,7 @@ from budgetcore.ui.events import (
     ModelDataLoaded,
     Reset,
 )
-from budgetcore.ui.export.runtime import option_title, runtime_export
+from budgetcore.ui.export.runtime import file_text, option_title, runtime_export
 from budgetcore.ui.export.view import import_html, render_export
 from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
@@ -775,7 +775,8 @@ def test_with_a_runtime_picked_the_panel_says_what_it_writes_and_where(lang: str
             continue
         mine = texts(page(runtime, lang))
         assert PROFILES[runtime].title in mine["#config-h"][1], runtime
-        assert PROFILES[runtime].file in mine["#config-note"][1], runtime
+        # The file as the page says it (its words in the page's language, its path as is).
+        assert file_text(PROFILES[runtime].file, lang) in mine["#config-note"][1], runtime
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -792,9 +793,10 @@ def test_the_import_label_names_the_runtime_s_file_without_nested_parentheses(
         if name == "article":
             continue
         label = config_texts(name, lang)['label[for="import-text"]'][1]
-        assert label.endswith(prof.file), label
-        assert f"({prof.file})" not in label, label
-        assert f"\uff08{prof.file}\uff09" not in label, label
+        said = file_text(prof.file, lang)
+        assert label.endswith(said), label
+        assert f"({said})" not in label, label
+        assert f"\uff08{said}\uff09" not in label, label
     cline = config_texts("cline", lang)['label[for="import-text"]'][1]
     said = {"en": "Paste Cline's file: Cline extension state (no file)", "zh": "粘贴 Cline 的文件:"}
     assert cline.startswith(said[lang]), cline

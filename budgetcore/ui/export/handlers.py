@@ -106,10 +106,12 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
         problem = Problem.coded("config", "import-empty")
         if state.export_runtime != "article":  # the box reads the runtime's own file
             from budgetcore.runtimes import profile  # noqa: PLC0415 - picked: loaded
+            from budgetcore.ui.export.runtime import file_text  # noqa: PLC0415
 
             prof = profile(state.export_runtime)
+            settings = file_text(prof.file, state.lang)
             problem = Problem.coded(
-                "config", "import-empty-runtime", runtime=prof.title, settings=prof.file
+                "config", "import-empty-runtime", runtime=prof.title, settings=settings
             )
         preview = ImportPreview(e.text, mode, problems=(problem,))
         return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
