@@ -749,3 +749,11 @@ def test_every_runtime_s_file_is_named_in_chinese() -> None:
             texts = [text.replace(noun, " ") for text in texts]
         english = _english([calls.sub(" ", text) for text in texts])
         assert not english, (name, sorted(english), texts)
+
+
+def test_no_message_hedges_a_plural() -> None:
+    """Third walk of December 2026 (1440 EN, a Gemini CLI folder): "no usable request in
+    this Gemini CLI file: 2 line(s) read". As "1 points" (issue 42): a counted phrase is
+    a plural rule (``count``) or puts the number after a colon, never "(s)"."""
+    hedged = {key for key, (en, _zh) in CATALOGUE.items() if re.search(r"\w\(s\)", en)}
+    assert not hedged, sorted(hedged)

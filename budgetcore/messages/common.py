@@ -88,7 +88,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This link has problems (a value that could not be used leaves its field at the default): ",
         "此链接有问题(无法使用的值对应的输入项保留默认值):",
     ),
-    "msg.applied": ("Applied {n} override(s): {keys}.", "已应用 {n} 个覆盖项:{keys}。"),
+    "msg.applied": ("Overrides applied: {n}: {keys}.", "已应用 {n} 个覆盖项:{keys}。"),
     "msg.copied": ("Copied.", "已复制。"),
     "msg.link-copied": ("Link copied.", "链接已复制。"),
     "msg.link-copied-log": (

@@ -402,7 +402,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}是 Codex CLI 会话记录中的一行 Claude Code 记录",
     ),
     "core.log-no-requests": (
-        "{where} has no usable request in this {format} file: {lines} line(s) read, {malformed} malformed, not requests: {entries}",
+        "{where} has no usable request in this {format} file: lines read: {lines}, malformed: {malformed}, not requests: {entries}",
         "{where}在这个 {format} 文件中没有可用的请求:读取 {lines} 行,{malformed} 行格式错误,非请求条目:{entries}",
     ),
     "core.log-no-requests-codex": (
