@@ -123,7 +123,7 @@ def test_a_goose_row_of_no_tokens_and_no_messages_leaves_the_total_known() -> No
 #: (fixture, why the session may have cost something)
 UNKNOWN = [
     ("assistant-no-usage", "message/assistant (no usage) 1"),
-    ("malformed-line", "1 malformed"),
+    ("malformed-line", "malformed: 1"),
 ]
 
 

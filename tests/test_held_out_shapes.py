@@ -92,7 +92,7 @@ def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:
     (unread,) = total["sessions_unreadable"]
     assert unread["session"] == "sessions.db#20260422_1"
     assert unread["problems"] == [
-        "log has no usable request in this Goose file: 1 line(s) read, 0 malformed, "
+        "log has no usable request in this Goose file: lines read: 1, malformed: 0, "
         "not requests: session (no tokens) 1"
     ]
     assert total["measured"]["input"] == 7500

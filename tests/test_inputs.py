@@ -329,7 +329,27 @@ def test_a_typed_value_above_its_limit_is_refused_by_the_field() -> None:
         (("limit", "1 KiB"), ("bytes", "1,024")),
     )
     seed = reduce(initial_state(), ReplayFieldTyped("replay.seed", "9" * 40))
-    assert seed.replay.issues["replay.seed"].code == "core.too-large-unread"
+    # The seed's limit is below a KiB: said in bytes alone (the test below).
+    assert seed.replay.issues["replay.seed"].code == "core.too-large-unread-bytes"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_typed_value_above_a_limit_below_a_kib_is_said_in_bytes(lang: str) -> None:
+    """Third walk of December 2026 (1440 EN): 40 digits in the replay's Seed read "Seed
+    is larger than its limit of 32 B (32 bytes): nothing of it was read". A limit below
+    a whole KiB is said in bytes alone, as every other input's is (``too_large``)."""
+    seed = reduce(initial_state(lang=lang), ReplayFieldTyped("replay.seed", "9" * 40))
+    issue = seed.replay.issues["replay.seed"]
+    sentence = problem_sentence(issue, lang)
+    assert "32 B" not in sentence, sentence
+    said = {"en": "larger than its limit of 32 bytes: nothing of it was read", "zh": "32 字节"}
+    assert said[lang] in sentence, sentence
+    assert "(32" not in sentence, sentence
+    assert "\uff0832" not in sentence, sentence
+    # A limit of a KiB or more keeps its binary unit and the exact count.
+    field = reduce(initial_state(), FieldTyped("config.trigger_tokens", "1" * 2_000))
+    text = problem_sentence(field.field_issues["config.trigger_tokens"], "en")
+    assert "larger than its limit of 1 KiB (1,024 bytes)" in text, text
 
 
 # ------------------------------------------------------------------ long input, short lines

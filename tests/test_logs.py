@@ -165,7 +165,7 @@ class TestFiles:
         with pytest.raises(ScenarioError) as info:
             parse_claude_code(b'{"broken\n{"type": "user", "uuid": "u"}\n')
         assert info.value.one_line() == (
-            "log has no usable request in this Claude Code file: 2 line(s) read, 1 malformed, "
+            "log has no usable request in this Claude Code file: lines read: 2, malformed: 1, "
             "not requests: user 1; line 1 is not valid JSON"
         )
         first, line = info.value.problems

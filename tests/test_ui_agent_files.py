@@ -8,6 +8,7 @@ test_replay_page.py's."""
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 import re
 import shutil
@@ -189,6 +190,28 @@ def test_a_totals_only_session_calls_its_totals_totals(case: Path, lang: str) ->
     assert CATALOGUE["replay.logs.series"][lang == "zh"].split("{on}")[1].split("{")[0] not in page
     assert "data-log-model" not in page
     assert CATALOGUE["replay.logs.no-model"][lang == "zh"] not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    "case", [LOGS / "droid" / "totals", LOGS / "goose" / "totals", LOGS / "copilot" / "events"]
+)
+def test_a_totals_only_session_s_usage_is_not_said_to_be_per_request(case: Path, lang: str) -> None:
+    """Third walk of December 2026 (1440 EN, Droid and Goose): above a usage table whose
+    requests read "unknown", the note said "What the log says every billed request used
+    ..., priced per request": the log holds no request, only the session's totals, and
+    they are what is priced."""
+    panel = with_logs(ReplayPanel(), picked_folder(case))
+    page = html.unescape(str(logs_html(panel, lang, wide=True)))
+    per_request = CATALOGUE["replay.logs.measured-note"][lang == "zh"]
+    totals = CATALOGUE["replay.logs.measured-note-totals"][lang == "zh"]
+    assert per_request not in page
+    assert totals in page
+    # A session of requests keeps the per-request note.
+    requests = with_logs(ReplayPanel(), picked_folder(LOGS / "pi" / "v1-linear"))
+    page = html.unescape(str(logs_html(requests, lang, wide=True)))
+    assert per_request in page
+    assert totals not in page
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -619,3 +619,145 @@ def test_each_runtime_rule_is_its_profiles_and_the_chinese_page_shows_it_in_chin
     assert "window setting" not in zh
     en = html.unescape(str(logs_html(panel, "en", wide=True)))
     assert PROFILES["claude-code"].rule in en
+
+
+def test_every_copy_kind_a_reader_folds_is_in_the_catalogue() -> None:
+    """The ledger's "copies folded" line in both languages (third walk of December 2026:
+    Copilot's "inference log covered by a higher source" and Kimi's "a subagent's
+    step, ..." stayed English on the Chinese page): every kind a reader passes to
+    ``Tally.duplicate`` has its catalogue key."""
+    from budgetcore.replay.logs.copilot import _SOURCE_NAMES  # noqa: PLC0415
+
+    root = ROOT / "budgetcore" / "replay" / "logs"
+    source = "".join(p.read_text() for p in sorted(root.glob("*.py")))
+    literal = set(re.findall(r'\.duplicate\(\s*"([^"]+)"\s*\)', source))
+    assert len(literal) >= 4, literal
+    # Copilot's one formatted kind, for each of its four sources.
+    assert 'duplicate(f"{_SOURCE_NAMES[source]} covered by a higher source")' in source
+    formatted = {f"{name} covered by a higher source" for name in _SOURCE_NAMES}
+    assert len(re.findall(r'\.duplicate\(\s*f"', source)) == 1
+    kinds = literal | formatted
+    assert kinds <= set(COPY_KEYS), kinds - set(COPY_KEYS)
+    for kind in kinds:
+        assert t(COPY_KEYS[kind], "en") == kind
+        assert t(COPY_KEYS[kind], "zh") != kind
+
+
+@pytest.mark.parametrize(
+    "folder", ["copilot/otel", "kimi/subagent", "cline/v4"], ids=["copilot", "kimi", "cline"]
+)
+def test_a_ledger_line_of_copies_and_messages_is_said_in_chinese(folder: str) -> None:
+    from tests.helpers import folder_files  # noqa: PLC0415
+
+    base = ROOT / "tests" / "fixtures" / "logs" / folder
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(base)))
+    page = html.unescape(str(logs_html(state.replay, "zh", wide=True)))
+    ledger = [f for x in state.replay.logs if x.log for f in x.log.ledger]
+    dups = [k for f in ledger for k, _ in f.duplicates]
+    messages = [k for f in ledger for k, _ in f.entries if k.endswith(" message")]
+    assert dups or messages, folder
+    for kind in dups:
+        assert kind not in page, kind
+    for kind in messages:  # "user message": the role is the log's, "message" the reader's
+        assert kind not in page, kind
+        assert kind.removesuffix(" message") in page, kind
+
+
+def test_an_unknown_read_time_runs_on_in_chinese() -> None:
+    """Third walk of December 2026 (390 ZH, samples panel): "读取耗时 未知" set a space
+    between two Chinese words, where its sentence's other unknowns ran on ("记录数未知").
+    A known time keeps the space before its digits (the catalogue's rule)."""
+    from budgetcore.ui.main.view.samples import samples_html  # noqa: PLC0415
+
+    p = initial_state(lang="zh").plan
+    text = _visible(samples_html(p, p.as_dict(), "zh"))
+    assert "读取耗时未知。" in text, text
+    assert "读取耗时 未知" not in text
+    english = _visible(samples_html(p, p.as_dict(), "en"))
+    assert "read time unknown." in english
+    known = reduce(
+        initial_state(lang="zh"),
+        SamplesTyped(
+            '{"channel": "bson", "tokens": 100, "bytes": 400}\n'
+            '{"channel": "read", "bytes": 4000, "ms": 10}'
+        ),
+    ).plan
+    text = _visible(samples_html(known, known.as_dict(), "zh"))
+    assert re.search(r"读取耗时 [\d,]+ – [\d,]+ 毫秒。", text), text
+
+
+@pytest.mark.parametrize(
+    ("agent", "folder"),
+    [
+        ("amp", "amp/unbilled-message"),
+        ("copilot-cli", "copilot/otel"),
+        ("droid", "droid/custom-model"),
+    ],
+)
+def test_an_agent_without_a_profile_says_why_in_chinese(agent: str, folder: str) -> None:
+    """Third walk of December 2026 (1440 ZH): Amp's and Copilot CLI's backtest read "该运行
+    时的规则: no runtime profile for Copilot CLI: no trigger predicted (no user-facing
+    threshold; ...)". The agents without a profile (asrun.NO_PROFILE) have their
+    catalogue line as the profiles do, its English the backtest's own."""
+    from budgetcore.replay.asrun import NO_PROFILE  # noqa: PLC0415
+
+    assert agent in NO_PROFILE
+    _title, rule = NO_PROFILE[agent]
+    assert t(f"runtime-rule.{agent}", "en") == rule
+    assert t(f"runtime-rule.{agent}", "zh") != rule
+    from tests.helpers import folder_files  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), folder_files(LOG_FIXTURES / folder))
+    zh = html.unescape(str(logs_html(panel, "zh", wide=True)))
+    if "data-replay-totals-only" in zh:  # no backtest, so no rule to say (Droid's totals)
+        assert rule not in zh
+        return
+    assert t(f"runtime-rule.{agent}", "zh") in zh
+    assert "no runtime profile" not in zh
+    en = html.unescape(str(logs_html(panel, "en", wide=True)))
+    assert rule in en
+
+
+def test_every_runtime_s_file_is_named_in_chinese() -> None:
+    """Third walk of December 2026 (1440 ZH, Export with a runtime picked): the panel's
+    intro, import label and note named the file in English inside Chinese sentences:
+    "写入 ~/.claude/settings.json (env block) or shell export lines", "Cline extension
+    state (no file)", "Messages API request body (fragment)", "shell profile (export
+    lines)". A path or a call stays as it is (data); the words around it are said."""
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+    from budgetcore.runtimes.profiles import PROFILES  # noqa: PLC0415
+    from budgetcore.ui.events import ExportRuntimeChosen  # noqa: PLC0415
+    from budgetcore.ui.export.runtime import runtime_export_html  # noqa: PLC0415
+    from budgetcore.ui.export.view import config_texts  # noqa: PLC0415
+
+    base = reduce(initial_state(lang="zh"), ModelDataLoaded(default_registry(), default_peers()))
+    base = reduce(base, ModelChosen("main_model", "claude-sonnet-4-5"))
+    base = reduce(base, FieldTyped("config.trigger_tokens", "170000"))  # in every reach
+    calls = re.compile(r"(?:Python: )?\w+\([^)]*\)|~?[\w./-]+\.(?:json|toml|yaml)\b")
+    for name in PROFILES:
+        if name == "article":
+            continue
+        texts = [text for _key, text in config_texts(name, "zh").values()]
+        state = reduce(base, ExportRuntimeChosen(name))
+        _body, html_text = runtime_export_html(state)
+        note = re.search(
+            r'<p class="note-small">(.*?)<code data-runtime-conversion', str(html_text)
+        )
+        if note is not None:
+            texts.append(_visible(note.group(1)))
+        # Proper nouns, the same in both languages: the runtime, Anthropic's Messages API.
+        nouns = (PROFILES[name].title, "Messages API")
+        for noun in nouns:
+            texts = [text.replace(noun, " ") for text in texts]
+        english = _english([calls.sub(" ", text) for text in texts])
+        assert not english, (name, sorted(english), texts)
+
+
+def test_no_message_hedges_a_plural() -> None:
+    """Third walk of December 2026 (1440 EN, a Gemini CLI folder): "no usable request in
+    this Gemini CLI file: 2 line(s) read". As "1 points" (issue 42): a counted phrase is
+    a plural rule (``count``) or puts the number after a colon, never "(s)"."""
+    hedged = {key for key, (en, _zh) in CATALOGUE.items() if re.search(r"\w\(s\)", en)}
+    assert not hedged, sorted(hedged)

@@ -32,7 +32,7 @@ from budgetcore.ui.events import (
     ModelDataLoaded,
     Reset,
 )
-from budgetcore.ui.export.runtime import option_title, runtime_export
+from budgetcore.ui.export.runtime import file_text, option_title, runtime_export
 from budgetcore.ui.export.view import import_html, render_export
 from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
@@ -97,6 +97,49 @@ def test_an_unreachable_k_is_refused_with_the_reason() -> None:
     assert body == ""
     assert "data-runtime-refused" in str(html)
     assert "cannot be set in" in str(html)
+
+
+@pytest.mark.parametrize("action", ["download", "copy"])
+def test_a_refused_runtime_file_is_neither_saved_nor_copied(action: str) -> None:
+    """Third walk of December 2026 (1440 EN, Cline, K 120,000 on Sonnet): the panel said
+    K cannot be set in Cline and showed no file, yet Download saved an empty
+    cline-settings.json and Copy said "Copied." in the green notice of a success.
+    Both are refused, in the refusal's notice, and nothing is saved or copied."""
+    from budgetcore.ui.effects import Copy, Download  # noqa: PLC0415
+    from budgetcore.ui.events import ActionClicked  # noqa: PLC0415
+    from budgetcore.ui.main.view.screen import render  # noqa: PLC0415
+    from budgetcore.ui.update import update  # noqa: PLC0415
+
+    for lang in ("en", "zh"):
+        state = reduce(page("cline", lang), FieldTyped("config.trigger_tokens", "120000"))
+        assert render_export(state)[0] == ""
+        after, effects = update(state, ActionClicked(action))
+        assert not [e for e in effects if isinstance(e, (Copy, Download))], effects
+        assert after.notice == "msg.nothing-to-export"
+        screen = render(after)
+        assert screen.notice_kind == "refusal"
+        assert screen.text["notice"] == t("msg.nothing-to-export", lang)
+    # A file the runtime can write is still saved and copied.
+    state = reduce(page("codex"), FieldTyped("config.trigger_tokens", "120000"))
+    after, effects = update(state, ActionClicked(action))
+    assert [e for e in effects if isinstance(e, (Copy, Download))]
+    assert after.notice != "msg.nothing-to-export"
+
+
+def test_a_preview_for_a_contract_without_a_name_reads_as_a_sentence() -> None:
+    """Third walk of December 2026 (1440 EN): after Reset (the article's contract, no
+    registry name), a Codex CLI file's preview read "Read as Codex CLI's own file for
+    the page's main model a custom contract (I 1,048,576, O 65,536)"."""
+    state = reduce(initial_state(), ExportRuntimeChosen("codex"))
+    state = reduce(state, ImportPreviewed("model_auto_compact_token_limit = 90000\n", "replace"))
+    preview = html_lib.unescape(str(import_html(state)))
+    assert "main model a custom contract" not in preview
+    assert "main model with a custom contract (I 1,048,576, O 65,536)" in preview
+    zh = reduce(
+        reduce(initial_state(lang="zh"), ExportRuntimeChosen("codex")),
+        ImportPreviewed("model_auto_compact_token_limit = 90000\n", "replace"),
+    )
+    assert "主模型 自定义合同(I 1,048,576" in html_lib.unescape(str(import_html(zh)))
 
 
 def test_the_import_box_reads_the_runtimes_own_file() -> None:
@@ -733,4 +776,46 @@ def test_with_a_runtime_picked_the_panel_says_what_it_writes_and_where(lang: str
             continue
         mine = texts(page(runtime, lang))
         assert PROFILES[runtime].title in mine["#config-h"][1], runtime
-        assert PROFILES[runtime].file in mine["#config-note"][1], runtime
+        # The file as the page says it (its words in the page's language, its path as is).
+        assert file_text(PROFILES[runtime].file, lang) in mine["#config-note"][1], runtime
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_import_label_names_the_runtime_s_file_without_nested_parentheses(
+    lang: str,
+) -> None:
+    """Third walk of December 2026 (1440 EN): "Paste Cline's file (Cline extension state
+    (no file))" and "Paste Claude Code's file (~/.claude/settings.json (env block) or
+    shell export lines)". The file follows a colon, as any text the profile gives."""
+    from budgetcore.runtimes.profiles import PROFILES  # noqa: PLC0415
+    from budgetcore.ui.export.view import config_texts  # noqa: PLC0415
+
+    for name, prof in PROFILES.items():
+        if name == "article":
+            continue
+        label = config_texts(name, lang)['label[for="import-text"]'][1]
+        said = file_text(prof.file, lang)
+        assert label.endswith(said), label
+        assert f"({said})" not in label, label
+        assert f"\uff08{said}\uff09" not in label, label
+    cline = config_texts("cline", lang)['label[for="import-text"]'][1]
+    said = {"en": "Paste Cline's file: Cline extension state (no file)", "zh": "粘贴 Cline 的文件:"}
+    assert cline.startswith(said[lang]), cline
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_empty_import_asks_for_the_picked_runtime_s_own_file(lang: str) -> None:
+    """Third walk of December 2026 (1440 EN, Goose picked): Preview on an empty box said
+    "paste a TOML or JSON config", though the box reads Goose's YAML (LangChain's: a
+    Python call). With a runtime picked it asks for that runtime's file."""
+    state = reduce(page("goose", lang), ImportPreviewed("", "replace"))
+    preview = html_lib.unescape(str(import_html(state)))
+    said = {
+        "en": "paste or choose Goose's own file: ~/.config/goose/config.yaml.",
+        "zh": "请粘贴或选择 Goose 自己的文件:~/.config/goose/config.yaml。",
+    }
+    assert said[lang] in preview, preview
+    assert "TOML" not in preview, preview
+    # budgetcore's own reviewed config still asks for TOML or JSON.
+    own = reduce(page("article", lang), ImportPreviewed("", "replace"))
+    assert "TOML" in html_lib.unescape(str(import_html(own)))

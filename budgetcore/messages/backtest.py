@@ -70,6 +70,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "input tokens >= trigger.value (default 150,000, minimum 50,000)",
         "输入 tokens >= trigger.value(默认 150,000,最小 50,000)",
     ),
+    # The agents read without a runtime profile (replay/asrun.py NO_PROFILE, its English
+    # word for word): why their backtest predicts no trigger.
+    "runtime-rule.amp": (
+        "no runtime profile for Amp: no trigger predicted (Amp removed compaction for "
+        "Handoff, ampcode.com/news/handoff)",
+        "Amp 没有运行时配置档:不预测触发线(Amp 已用 Handoff 取代压缩,ampcode.com/news/handoff)",
+    ),
+    "runtime-rule.droid": (
+        "no runtime profile for Droid: no trigger predicted (no documented threshold, "
+        "docs.factory.ai/factory-cli/configuration/settings)",
+        "Droid 没有运行时配置档:不预测触发线(没有公开文档记载的阈值,"
+        "docs.factory.ai/factory-cli/configuration/settings)",
+    ),
+    "runtime-rule.copilot-cli": (
+        "no runtime profile for Copilot CLI: no trigger predicted (no user-facing "
+        "threshold; github/copilot-cli#3026, #1761)",
+        "Copilot CLI 没有运行时配置档:不预测触发线(没有面向用户的阈值;"
+        "github/copilot-cli#3026、#1761)",
+    ),
     "asrun.window.claude-default": (
         "Claude Code's default window; no request exceeds it, the largest is {peak}",
         "Claude Code 的默认窗口;没有请求超过它,最大为 {peak}",

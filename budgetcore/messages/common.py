@@ -88,7 +88,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This link has problems (a value that could not be used leaves its field at the default): ",
         "此链接有问题(无法使用的值对应的输入项保留默认值):",
     ),
-    "msg.applied": ("Applied {n} override(s): {keys}.", "已应用 {n} 个覆盖项:{keys}。"),
+    "msg.applied": ("Overrides applied: {n}: {keys}.", "已应用 {n} 个覆盖项:{keys}。"),
     "msg.copied": ("Copied.", "已复制。"),
     "msg.link-copied": ("Link copied.", "链接已复制。"),
     "msg.link-copied-log": (
@@ -151,6 +151,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "msg.pin-stale": (
         "Cannot pin while the plan is stale: fix the highlighted fields first.",
         "结果已过期时不能固定:请先修正标出的输入项。",
+    ),
+    "msg.nothing-to-export": (
+        "Nothing to save or copy: this runtime cannot set the plan's K (the reason is in the Export panel).",
+        "没有可保存或复制的内容:该运行时无法设置本方案的 K(原因见导出面板)。",
     ),
     "msg.pinned": (
         "Pinned. Edit any field to compare the current plan with it.",

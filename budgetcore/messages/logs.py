@@ -117,6 +117,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "record written again (same uuid)",
         "同一记录再次写入(相同 uuid)",
     ),
+    # Copilot CLI's four OpenTelemetry sources, each folded into a higher one that
+    # holds the same request (replay/logs/copilot.py, _SOURCE_NAMES).
+    "replay.logs.copy.copilot-chat": (
+        "chat span covered by a higher source",
+        "chat 跨度,已由更高优先级的来源计入",
+    ),
+    "replay.logs.copy.copilot-inference": (
+        "inference log covered by a higher source",
+        "推理日志,已由更高优先级的来源计入",
+    ),
+    "replay.logs.copy.copilot-turn": (
+        "agent turn log covered by a higher source",
+        "智能体轮次日志,已由更高优先级的来源计入",
+    ),
+    "replay.logs.copy.copilot-agent": (
+        "invoke_agent span covered by a higher source",
+        "invoke_agent 跨度,已由更高优先级的来源计入",
+    ),
+    "replay.logs.copy.kimi-subagent-step": (
+        "a subagent's step, in its own wire and the session's",
+        "子代理的一步,同时写在它自己的 wire 与会话的 wire 中",
+    ),
     "replay.logs.at-least": ("unknown (at least {cost})", "未知(至少 {cost})"),
     "replay.logs.unnamed": ("(unnamed)", "(未命名)"),
     "replay.logs.unusable-short": ("cannot be replayed", "无法回放"),
@@ -174,6 +196,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.entry-suffix.no-tokens-yet": ("{kind} (no tokens yet)", "{kind}(尚无 token)"),
     "replay.logs.entry-suffix.no-token-usage": ("{kind} (no token usage)", "{kind}(无 token 用量)"),
     "replay.logs.entry-suffix.zero-usage": ("{kind} (zero usage)", "{kind}(用量为零)"),
+    "replay.logs.entry-suffix.message": ("{kind} message", "{kind} 消息"),
     "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),
     "replay.logs.entry.no-tokens": ("assistant (no tokens)", "助手条目(token 全为 0)"),
     "replay.logs.entry.no-usage": ("assistant (no usage)", "助手条目(无用量)"),
@@ -289,6 +312,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.measured-note": (
         "What the log says every billed request used (abandoned branches and subagents included, each response once), priced per request at the registry's prices; a model without a price makes the cost unknown, never 0.",
         "日志记录的每个计费请求的用量(含废弃分支与子代理,每个响应计一次),按注册表价格逐个请求计价;没有价格的模型使花费未知,而不是 0。",
+    ),
+    "replay.logs.measured-note-totals": (
+        "What the log says the session used in all: it records per-session token totals, not requests, so the request count is unknown; the totals are priced at the registry's prices; a model without a price makes the cost unknown, never 0.",
+        "日志记录的本会话总用量:它只记录每个会话的 token 合计,不记录请求,因此请求数未知;合计按注册表价格计价;没有价格的模型使花费未知,而不是 0。",
     ),
     "replay.logs.elsewhere": (
         "Not billed here: requests of this session billed in session {session}: {n} (the same response in both files, as a resumed session writes the earlier one's again).",

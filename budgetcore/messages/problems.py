@@ -199,6 +199,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is empty: paste a TOML or JSON config, or choose a file (to go back to every default, use Reset)",
         "{where}为空:请粘贴 TOML 或 JSON 配置,或选择文件(要恢复全部默认值,请用“重置”)",
     ),
+    # With a runtime picked the box reads that runtime's own file (YAML, a Python call...).
+    "core.import-empty-runtime": (
+        "{where} is empty: paste or choose {runtime}'s own file: {settings}. To go back to every default, use Reset.",
+        "{where}为空:请粘贴或选择 {runtime} 自己的文件:{settings}。要恢复全部默认值,请用“重置”。",
+    ),
     "core.page-invalid": (
         "{where} has invalid fields: fix them before importing",
         "{where}有无效的输入项:请先修正再导入",
@@ -397,7 +402,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}是 Codex CLI 会话记录中的一行 Claude Code 记录",
     ),
     "core.log-no-requests": (
-        "{where} has no usable request in this {format} file: {lines} line(s) read, {malformed} malformed, not requests: {entries}",
+        "{where} has no usable request in this {format} file: lines read: {lines}, malformed: {malformed}, not requests: {entries}",
         "{where}在这个 {format} 文件中没有可用的请求:读取 {lines} 行,{malformed} 行格式错误,非请求条目:{entries}",
     ),
     "core.log-no-requests-codex": (
@@ -928,6 +933,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.too-large-bytes": (
         "{where} is larger than its limit of {bytes} bytes",
         "{where}超过了大小上限 {bytes} 字节",
+    ),
+    "core.too-large-unread-bytes": (
+        "{where} is larger than its limit of {bytes} bytes: nothing of it was read",
+        "{where}超过了大小上限 {bytes} 字节:未读取其中任何内容",
     ),
     "core.too-large-size-bytes": (
         "{where} is {size} bytes, larger than its limit of {bytes} bytes",

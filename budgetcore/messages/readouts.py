@@ -40,9 +40,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "phrase.first-bites": ("First to bite: {name}.", "最先生效的限制:{name}。"),
     "phrase.does-not-bite": ("does not bite", "不会生效"),
     "phrase.time": (
-        "Prefetch of {tokens} tokens: {records}, {sessions}, {pages}, {dirs}; read time {read}.",
-        "预取 {tokens} tokens:{records},{sessions},{pages},{dirs};读取耗时 {read}。",
+        "Prefetch of {tokens} tokens: {records}, {sessions}, {pages}, {dirs}; {read}.",
+        "预取 {tokens} tokens:{records},{sessions},{pages},{dirs};{read}。",
     ),
+    # Its own phrase, as count.unknown.* are: "读取耗时未知" runs on, a range keeps its space.
+    "phrase.read-time": ("read time {range}", "读取耗时 {range}"),
+    "phrase.read-time-unknown": ("read time unknown", "读取耗时未知"),
     "phrase.no-overrides": (
         "No overrides: every supported setting is at its default.",
         "没有覆盖项:所有受支持的设置均为默认值。",

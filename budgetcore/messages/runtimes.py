@@ -315,10 +315,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "此面板把方案的 K(以及 {runtime} 有对应设置时的 S)写成 {runtime} 自己的设置,"
         "用它的名称与单位,写入 {file}。M 仍是方案的值:没有运行时设置它。评审后请人工应用该文件。",
     ),
+    # Where a runtime's settings go, where words surround the path (ui/export/runtime.py
+    # FILE_KEYS; the English is the profile's or the export's own, word for word).
+    "runtime-file.claude-code": (
+        "~/.claude/settings.json (env block) or shell export lines",
+        "~/.claude/settings.json(其中的环境变量块)或终端里的导出行",
+    ),
+    "runtime-file.shell-profile": ("shell profile (export lines)", "终端配置文件(导出行)"),
+    "runtime-file.cline": ("Cline extension state (no file)", "Cline 扩展的状态(没有文件)"),
+    "runtime-file.anthropic-api": (
+        "Messages API request body (fragment)",
+        "Messages API 的请求体(片段)",
+    ),
+    "runtime-file.request-body": ("request body fragment", "请求体片段"),
     "runtime.import-h": ("Import {runtime}'s settings", "导入 {runtime} 的设置"),
+    # The file after a colon: a profile's own text may hold parentheses ("Cline extension
+    # state (no file)"), which nested in ours read as a typo.
     "runtime.import-paste": (
-        "Paste {runtime}'s file ({file})",
-        "粘贴 {runtime} 的文件({file})",
+        "Paste {runtime}'s file: {file}",
+        "粘贴 {runtime} 的文件:{file}",
     ),
     "runtime.file": (
         "{runtime} reads it from {file}; the import box reads that file too. Conversion:",

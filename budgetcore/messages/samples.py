@@ -57,7 +57,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "文件未记录模型(较早版本写出):页面保留当前模型 {model}(I {input},O {output}):"
         "M {m},K {k},S {s}。",
     ),
-    "phrase.custom-contract": ("a custom contract", "自定义合同"),
+    # Where {model} has no registry name: "the page's main model with a custom contract".
+    "phrase.custom-contract": ("with a custom contract", "自定义合同"),
     "phrase.import-runtime": (
         "Read as {runtime}'s own file for the page's main model {model} (I {input}, "
         "O {output}): M {m}, K {k}, S {s}.",

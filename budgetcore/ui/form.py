@@ -135,8 +135,12 @@ def _range_issue(ui: FieldUI, text: str) -> Problem:
 def too_large_issue(path: str, what: str = "field") -> Problem:
     """The issue of a typed text above its size limit (``inputs.text.SIZE_LIMITS``)."""
     limit = limit_of(what)
+    shown = size_text(limit, "B")
+    if shown.endswith(" B"):  # below a whole KiB: in bytes alone, not "32 B (32 bytes)"
+        only: tuple[Param, ...] = (("bytes", format_int(limit), False),)
+        return Problem.page("core.too-large-unread-bytes", only, (path,))
     params: tuple[Param, ...] = (
-        ("limit", size_text(limit, "B"), False),
+        ("limit", shown, False),
         ("bytes", format_int(limit), False),
     )
     return Problem.page("core.too-large-unread", params, (path,))

@@ -104,6 +104,15 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
         # Nothing to preview: a box emptied by a refused paste, or never filled. Never
         # read as "a file that sets nothing", whose replace would reset every setting.
         problem = Problem.coded("config", "import-empty")
+        if state.export_runtime != "article":  # the box reads the runtime's own file
+            from budgetcore.runtimes import profile  # noqa: PLC0415 - picked: loaded
+            from budgetcore.ui.export.runtime import file_text  # noqa: PLC0415
+
+            prof = profile(state.export_runtime)
+            settings = file_text(prof.file, state.lang)
+            problem = Problem.coded(
+                "config", "import-empty-runtime", runtime=prof.title, settings=settings
+            )
         preview = ImportPreview(e.text, mode, problems=(problem,))
         return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     if state.stale:
@@ -243,13 +252,20 @@ def action(state: PageState, e: ActionClicked) -> tuple[PageState, tuple[Effect,
         fmt = profile(runtime).syntax
         name = f"{runtime}-settings.{_SUFFIX.get(fmt, fmt)}"
     mime = _MIME.get(fmt, "application/json")
+    # A runtime that cannot reach K writes no file (its reason stands where the file
+    # would): an empty file saved, or "Copied." said over nothing, would read as done.
+    nothing = noticed(state, Noticed("msg.nothing-to-export")), ()
     if e.action == "download":
-        return state, (Download(export_body(state), name, mime),)
+        body = export_body(state)
+        return (state, (Download(body, name, mime),)) if body else nothing
     if e.action == "tune-download":  # the Tune panel's chosen point, in the same file
-        body = _tune_body(state)
-        return state, (() if body is None else (Download(body, name, mime),))
+        chosen = _tune_body(state)
+        if chosen == "":
+            return nothing
+        return state, (() if chosen is None else (Download(chosen, name, mime),))
     if e.action == "copy":
-        return noticed(state, Noticed("msg.copied")), (Copy(export_body(state)),)
+        body = export_body(state)
+        return (noticed(state, Noticed("msg.copied")), (Copy(body),)) if body else nothing
     if e.action == "copy-link":
         return noticed(state, Noticed("msg.link-copied")), (CopyLink(),)
     return state, ()

@@ -31,6 +31,7 @@ __all__ = [
     "ARTICLE",
     "RUNTIME_HANDLERS",
     "RuntimeImport",
+    "file_text",
     "option_title",
     "runtime_effect",
     "runtime_export",
@@ -163,6 +164,25 @@ def runtime_options_html() -> Markup:
 SHORT_TITLES = {"langchain": "LangChain summarization"}
 
 
+#: Where a runtime's settings go, as its profile or export names it in English
+#: (runtimes/profiles.py ``file``, runtimes/export.py ``RuntimeFile.name``), by catalogue
+#: key where words surround the path; a bare path or a Python call is data in any
+#: language.
+FILE_KEYS = {
+    "~/.claude/settings.json (env block) or shell export lines": "runtime-file.claude-code",
+    "shell profile (export lines)": "runtime-file.shell-profile",
+    "Cline extension state (no file)": "runtime-file.cline",
+    "Messages API request body (fragment)": "runtime-file.anthropic-api",
+    "request body fragment": "runtime-file.request-body",
+}
+
+
+def file_text(name: str, lang: str) -> str:
+    """A runtime's file as the page says it in ``lang``."""
+    key = FILE_KEYS.get(name)
+    return name if key is None else t(key, lang)
+
+
 def option_title(name: str) -> str:
     """A runtime as the picker lists it: its profile's title, or a short form of it."""
     from budgetcore.runtimes import PROFILES  # noqa: PLC0415
@@ -278,7 +298,7 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
             ),
         ),
     )
-    files = ", ".join(f.name for f in x.files)
+    files = ("、" if lang == "zh" else ", ").join(file_text(f.name, lang) for f in x.files)
     lacking = _not_settable_html(x, lang)
     notes = el(
         "p",

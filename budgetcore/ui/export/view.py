@@ -161,9 +161,10 @@ def config_texts(runtime: str, lang: str) -> dict[str, tuple[str | None, str]]:
     if runtime == "article":
         return {sel: (key, t(key, lang)) for sel, key in CONFIG_TEXTS.items()}
     from budgetcore.runtimes import profile  # noqa: PLC0415 - loaded with a runtime picked
+    from budgetcore.ui.export.runtime import file_text  # noqa: PLC0415
 
     prof = profile(runtime)
-    where = {"runtime": prof.title, "file": prof.file}
+    where = {"runtime": prof.title, "file": file_text(prof.file, lang)}
     return {
         "#config-h": (None, t("runtime.config-h", lang, **where)),
         "#config-note": (None, t("runtime.config-note", lang, **where)),

@@ -212,6 +212,11 @@ COPY_KEYS = {
     "entry written again (same id)": "replay.logs.copy.entry-again",
     "record written again (same id)": "replay.logs.copy.record-again-id",
     "record written again (same uuid)": "replay.logs.copy.record-again-uuid",
+    "chat span covered by a higher source": "replay.logs.copy.copilot-chat",
+    "inference log covered by a higher source": "replay.logs.copy.copilot-inference",
+    "agent turn log covered by a higher source": "replay.logs.copy.copilot-turn",
+    "invoke_agent span covered by a higher source": "replay.logs.copy.copilot-agent",
+    "a subagent's step, in its own wire and the session's": "replay.logs.copy.kimi-subagent-step",
 }
 
 
@@ -276,6 +281,8 @@ ENTRY_SUFFIXES = {
     " (no tokens yet)": "replay.logs.entry-suffix.no-tokens-yet",
     " (no token usage)": "replay.logs.entry-suffix.no-token-usage",
     " (zero usage)": "replay.logs.entry-suffix.zero-usage",
+    # Cline's, Amp's and OpenCode's "<role> message": the role is the log's.
+    " message": "replay.logs.entry-suffix.message",
 }
 
 
@@ -430,7 +437,17 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
         )
     parts = [
         el("h3", None, t("replay.logs.measured", lang)),
-        el("p", {"class": "note-small"}, t("replay.logs.measured-note", lang)),
+        # A totals-only session (Goose, Droid) holds no request: its totals are priced.
+        el(
+            "p",
+            {"class": "note-small"},
+            t(
+                "replay.logs.measured-note"
+                if m.requests is not None
+                else "replay.logs.measured-note-totals",
+                lang,
+            ),
+        ),
         el(
             "table",
             {"class": "grid stack rp-usage"},

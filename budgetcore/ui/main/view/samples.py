@@ -197,9 +197,14 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
 
     read_ms = tm["read_ms"]
     read = (
-        unknown
+        t("phrase.read-time-unknown", lang)
         if read_ms == "unknown"
-        else f"{format_int(read_ms['low'])} – {format_int(read_ms['high'])} {t('unit.ms', lang)}"
+        else t(
+            "phrase.read-time",
+            lang,
+            range=f"{format_int(read_ms['low'])} – {format_int(read_ms['high'])} "
+            + t("unit.ms", lang),
+        )
     )
     sentence = t(
         "phrase.time",

@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 #: The notices that report an action the page refused (the rest report one done).
-REFUSALS = frozenset({"msg.pin-stale", "msg.fix-first"})
+REFUSALS = frozenset({"msg.pin-stale", "msg.fix-first", "msg.nothing-to-export"})
 
 
 #: The readouts that stay in view while editing (and come first on a phone).
