@@ -177,17 +177,52 @@ def test_each_jsonl_point_names_its_knob_value(capsys: pytest.CaptureFixture[str
     code = cli.main(
         [
             "tune", "--fragment", "main_model.model=claude-sonnet-4-5", "--generate", GEN,
-            "--runtime", "pi", "--knob", "16384,65536", "--format", "jsonl",
+            "--runtime", "pi", "--knob", "16384,32768,65536", "--format", "jsonl",
         ]
     )  # fmt: skip
-    out = capsys.readouterr().out.splitlines()
+    captured = capsys.readouterr()
+    out = captured.out.splitlines()
     assert code == 0
     points = [json.loads(line) for line in out[:-1]]
     by_point = {(p["k"], p["s"]): p["runtime_value"] for p in points}
     # pi: K = W − r + 1, S = floor(0.8 r); the product's other corners are no setting.
-    assert by_point[(200_000 - 16_384 + 1, 8 * 16_384 // 10)] == 16_384
+    # pi's default 16,384 on Sonnet's 200,000 fires at 183,617, above M = 172,627: kept
+    # aside and said, not on the grid.
+    assert by_point[(200_000 - 32_768 + 1, 8 * 32_768 // 10)] == 32_768
     assert by_point[(200_000 - 65_536 + 1, 8 * 65_536 // 10)] == 65_536
-    assert sorted(v for v in by_point.values() if v is not None) == [16_384, 65_536]
+    assert sorted(v for v in by_point.values() if v is not None) == [32_768, 65_536]
+    assert json.loads(out[-1])["summary"]["runtime"]["above_safe_input"] == [16_384]
+    assert "compaction.reserveTokens = 16384" in captured.err
+    assert "M = 172,627" in captured.err
     assert sum(v is None for v in by_point.values()) == 2
     unreachable = [p for p in points if p["runtime_value"] is None]
     assert all("runtime_unreachable" in p["broken"] for p in unreachable)
+
+
+def test_pis_default_grid_spans_k_to_m_and_its_choice_exports_as_said(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The walk: pi's default reserves ran 4,000 to M, so K ran from W − M up, mostly
+    above M; the choice was K 937,841 above M 936,345, "reserveTokens = 110,736", while
+    the export wrote 112,232 (K capped at M). The default reserves are now W + 1 − K for
+    the default K spread (4,000 to M), and the chosen value is the export's."""
+    from budgetcore.runtimes.tune_axis import default_token_values  # noqa: PLC0415
+    from budgetcore.tune.grid import default_k  # noqa: PLC0415
+
+    ks = default_k(936_345)
+    reserves = default_token_values("pi", 1_048_576, ks)
+    assert sorted(1_048_576 + 1 - r for r in reserves) == sorted(ks)
+    assert default_token_values("codex", 1_048_576, ks) == tuple(ks)
+    code = cli.main(["tune", "--fragment", "", "--generate", GEN, "--runtime", "pi",
+                     "--format", "jsonl"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 0
+    summary = json.loads(captured.out.splitlines()[-1])["summary"]
+    choice, runtime = summary["choice"], summary["runtime"]
+    assert choice["k"] <= 936_345
+    assert max(p["k"] for p in runtime["points"]) <= 936_345
+    assert runtime["above_safe_input"] == []
+    fragment = f"config.trigger_tokens={choice['k']}&config.summary_max_tokens={choice['s']}"
+    assert cli.main(["export", "--runtime", "pi", "--fragment", fragment]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported["compaction"]["reserveTokens"] == runtime["chosen"]

@@ -73,7 +73,7 @@ def _cli(fixture: str, runtime: str) -> dict[str, object]:
 
 @pytest.mark.parametrize(
     ("fixture", "runtime"),
-    [(CODEX, "codex"), (CLAUDE, "claude-code"), (CLAUDE, "pi"), (CLAUDE, "gemini-cli")],
+    [(CODEX, "codex"), (CLAUDE, "claude-code"), (CLAUDE, "pi"), ("gemini/jsonl", "gemini-cli")],
 )
 def test_the_grid_is_the_runtimes_knob_as_tune_runtime_has_it(fixture: str, runtime: str) -> None:
     """Every knob value and the (K, S) it means, and the chosen value, are the CLI's
@@ -222,3 +222,34 @@ def test_a_chinese_runtime_tune_has_no_english_sentence(runtime: str) -> None:
     texts = [re.sub(r"[A-Za-z_]+[._][A-Za-z_.]+", " ", x) for x in texts]
     words = {w for x in texts for w in re.findall(r"[A-Za-z]{3,}", x) if w.lower() not in _LATIN_OK}
     assert not words, words
+
+
+def test_a_knob_value_whose_trigger_lies_above_m_is_off_the_grid_and_said() -> None:
+    """The walk's pi choice: K 937,841 above M 936,345 (pi's smaller reserves on a
+    1,048,576-token window), chosen because the replay caps a request at M and reads such
+    a point as a session that never summarises, while the export wrote the knob for
+    K = M. Such values are kept aside and named; the grid's K never passes M."""
+    # The page's own generated session on its default 1,048,576-token model: Claude
+    # Code's 95 % of (W − 20,000) is 977,147, above M = 936,345.
+    state = reduce(initial_state(), ReplayToggled(True))
+    state = tune_done(reduce(reduce(state, ExportRuntimeChosen("claude-code")), TuneToggled(True)))
+    job = state.tune.job
+    assert job is not None
+    assert job.axis is not None
+    m = job.axis.safe_input
+    assert m == 936_345
+    assert job.axis.above == (95,)
+    assert all(p.k <= m for p in job.axis.points)
+    markup = html.unescape(str(render_tune(state).html))
+    assert "data-tune-above" in markup
+    assert f"M = {m:,}" in markup
+
+
+def test_gemini_cli_on_a_200k_model_is_refused_naming_m() -> None:
+    """Gemini CLI's line is a fraction of its own 1,048,576-token limit for a model it
+    does not know: every default value lies above a 200,000-token model's M."""
+    state = tune_done(_loaded(CLAUDE, "gemini-cli"))
+    job = state.tune.job
+    assert job is not None
+    assert job.axis is None
+    assert [p.code for p in job.axis_problems] == ["knob-above"]

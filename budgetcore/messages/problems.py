@@ -782,6 +782,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} gives no value at which it compacts; got {got}",
         "{where} 没有给出任何会触发压缩的取值;收到 {got}",
     ),
+    "core.knob-above": (
+        "{where} gives no value whose trigger is at or below the safe input M = {m}"
+        " (a trigger above M sends more than M before it compacts); got {got}",
+        "{where} 没有给出任何触发线不高于安全输入 M = {m} 的取值"
+        "(触发线高于 M 时,压缩前发送的输入会超过 M);收到 {got}",
+    ),
     "core.knob-needs-runtime": (
         "{where} needs --runtime: whose knob it is",
         "{where} 需要 --runtime:说明这是哪个运行时的设置项",

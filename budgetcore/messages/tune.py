@@ -469,5 +469,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{runtime} never compacts with {knob} = {values}: those values are not on the grid.",
         "{knob} = {values} 时 {runtime} 从不压缩:这些取值不在网格上。",
     ),
+    "tune.runtime-above": (
+        "{knob} = {values}: {runtime} would compact above the safe input M = {m}, so"
+        " those values are not on the grid (the replay caps a request at M, and would"
+        " read them as a session that never summarises).",
+        "{knob} = {values} 时 {runtime} 的压缩触发线高于安全输入 M = {m},因此这些取值"
+        "不在网格上(回放会把请求截在 M,把它们读成从不摘要的会话)。",
+    ),
     "aria.tune-progress": ("Grid progress", "网格进度"),
 }

@@ -22,6 +22,7 @@ __all__ = [
     "TUNE_KNOBS",
     "KnobPoint",
     "RuntimeAxis",
+    "default_token_values",
     "default_values",
     "parse_knob_values",
     "runtime_axis",
@@ -76,6 +77,12 @@ class RuntimeAxis:
     # "scenario" (the runtime has no cap setting: the scenario's S, not settable there).
     summary: str
     never: tuple[Value, ...] = ()  # values at which the runtime never compacts
+    # Values whose trigger lies above the main request's safe input M: the runtime would
+    # send more than M before it compacts. Off the grid: the replay caps a request at M
+    # and drops history unseen there, so such a point reads as a session that never
+    # summarises (0 generations, cheap) while the export would write the knob for K = M.
+    above: tuple[Value, ...] = ()
+    safe_input: int | None = None
 
     @property
     def ks(self) -> tuple[int, ...]:
@@ -166,6 +173,23 @@ def default_values(knob: Knob, window: int) -> tuple[Value, ...]:
     return tuple(v for v in steps if low <= v <= high)
 
 
+#: Token knobs that move the trigger down as they grow, each as the value that puts the
+#: first compacting T at K on a window W: pi fires at T > W − reserveTokens
+#: (compaction.ts:214), so reserveTokens = W + 1 − K. A default spread of K (4,000 to M)
+#: is turned into these values, so that the runtime's grid spans the same K as the
+#: others' instead of reserves of 4,000 to M (K from W − M up, mostly above M).
+_DOWNWARD: dict[str, str] = {"pi": "reserve"}
+
+
+def default_token_values(runtime: str, window: int, ks: Sequence[int]) -> tuple[int, ...]:
+    """The default values of a runtime's token knob for a spread of triggers ``ks``: the
+    triggers themselves where the knob is the trigger (Codex's limit), else the values
+    that give them (pi's reserve)."""
+    if profile(runtime).name in _DOWNWARD:
+        return tuple(sorted({window + 1 - k for k in ks if 0 < k <= window}))
+    return tuple(ks)
+
+
 def runtime_axis(
     runtime: str,
     window: int,
@@ -174,21 +198,29 @@ def runtime_axis(
     *,
     values: Sequence[Value],
     scenario_s: int,
+    safe_input: int | None = None,
 ) -> RuntimeAxis:
     """Each knob value's (K, S) for a model of window W and output O: K is the profile's
     effective trigger with the knob at that value (the rest at their defaults), S the
     runtime's cap where it has one (pi's follows reserveTokens), else the scenario's S
     (named as not settable there). Values at which the runtime never compacts are kept
-    aside, never dropped in silence."""
+    aside, never dropped in silence, and so are values whose K lies above
+    ``safe_input`` (M) where it is given: pi's small reserveTokens or Claude Code's 95 %
+    on a 1,048,576-token window."""
     p, knob = tune_knob(runtime)
-    points, never = [], []
+    points, never, above = [], [], []
     for value in values:
         settings = {knob.name: _setting(knob, value)}
         k = p.effective_trigger(window, output, settings, model)
         if k is None:
             never.append(value)
             continue
+        if safe_input is not None and k > safe_input:
+            above.append(value)
+            continue
         cap = p.summary_cap(settings) if p.name != "article" else scenario_s
         points.append(KnobPoint(value, k, scenario_s if cap is None else cap))
     summary = "scenario" if p.summary_cap(None) is None or p.name == "article" else "runtime"
-    return RuntimeAxis(p.name, p.title, knob, tuple(points), summary, tuple(never))
+    return RuntimeAxis(
+        p.name, p.title, knob, tuple(points), summary, tuple(never), tuple(above), safe_input
+    )

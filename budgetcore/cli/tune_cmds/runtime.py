@@ -18,6 +18,7 @@ def _runtime_axis(args: argparse.Namespace, scenario: Scenario) -> Any:
     range), each turned into its (K, S) for the scenario's main model by the profile."""
     from budgetcore.core.capacity import main_safe_input  # noqa: PLC0415
     from budgetcore.runtimes.tune_axis import (  # noqa: PLC0415
+        default_token_values,
         default_values,
         parse_knob_values,
         runtime_axis,
@@ -32,7 +33,11 @@ def _runtime_axis(args: argparse.Namespace, scenario: Scenario) -> Any:
     m = main_safe_input(main, cfg.reply_max_tokens, cfg.safety_margin)
     values: tuple[Any, ...]
     if knob.unit in ("tokens", "trigger"):
-        values = default_k(m) if args.knob is None else parse_axis(args.knob, "--knob", ("M", m))
+        values = (
+            default_token_values(args.runtime, main.input_tokens, default_k(m))
+            if args.knob is None
+            else parse_axis(args.knob, "--knob", ("M", m))
+        )
     else:
         values = (
             default_values(knob, main.input_tokens)
@@ -46,6 +51,7 @@ def _runtime_axis(args: argparse.Namespace, scenario: Scenario) -> Any:
         scenario.main_model_name,
         values=values,
         scenario_s=cfg.summary_max_tokens,
+        safe_input=m,
     )
     if axis.never:
         shown = ", ".join(str(v) for v in axis.never[:5])
@@ -54,7 +60,17 @@ def _runtime_axis(args: argparse.Namespace, scenario: Scenario) -> Any:
             "those values are not on the grid",
             file=sys.stderr,
         )
+    if axis.above:
+        from budgetcore.messages import t  # noqa: PLC0415
+
+        shown = ", ".join(str(v) for v in axis.above)
+        said = t(
+            "tune.runtime-above", "en", knob=knob.name, values=shown, runtime=axis.title, m=f"{m:,}"
+        )
+        print(f"warning: {said}", file=sys.stderr)
     if not axis.points:
+        if axis.above:
+            raise ScenarioError([Problem.of("--knob", args.knob, "knob-above", m=f"{m:,}")])
         raise ScenarioError([Problem.of("--knob", args.knob, "knob-never")])
     check_points(axis.ks, axis.ss)
     return axis
@@ -78,6 +94,7 @@ def _runtime_dict(result: TuneResult) -> dict[str, Any] | None:
         ),
         "points": [{"value": _knob_text(p.value), "k": p.k, "s": p.s} for p in axis.points],
         "never_compacts": [_knob_text(v) for v in axis.never],
+        "above_safe_input": [_knob_text(v) for v in axis.above],
         "chosen": None if chosen is None else _knob_text(chosen.value),
     }
 

@@ -444,6 +444,7 @@ def runtime_grid(runtime: str, scenario: Scenario) -> RuntimeAxis:
     ``runtimes.tune_axis.runtime_axis``). A ScenarioError when it cannot be tuned."""
     from budgetcore.core.capacity import main_safe_input  # noqa: PLC0415
     from budgetcore.runtimes.tune_axis import (  # noqa: PLC0415
+        default_token_values,
         default_values,
         runtime_axis,
         tune_knob,
@@ -453,8 +454,9 @@ def runtime_grid(runtime: str, scenario: Scenario) -> RuntimeAxis:
     _profile, knob = tune_knob(runtime)
     main, cfg = scenario.main_model, scenario.config
     values: tuple[Value, ...]
+    m = main_safe_input(main, cfg.reply_max_tokens, cfg.safety_margin)
     if knob.unit in ("tokens", "trigger"):
-        values = default_k(main_safe_input(main, cfg.reply_max_tokens, cfg.safety_margin))
+        values = default_token_values(runtime, main.input_tokens, default_k(m))
     else:
         values = default_values(knob, main.input_tokens)
     axis = runtime_axis(
@@ -464,7 +466,10 @@ def runtime_grid(runtime: str, scenario: Scenario) -> RuntimeAxis:
         scenario.main_model_name,
         values=values,
         scenario_s=cfg.summary_max_tokens,
+        safe_input=m,
     )
+    if not axis.points and axis.above:
+        raise ScenarioError([Problem.of("--runtime", runtime, "knob-above", m=f"{m:,}")])
     if not axis.points:
         problem = Problem.of(
             "--runtime", runtime, "runtime-never-tune", runtime=axis.title, knob=knob.name

@@ -1279,6 +1279,22 @@ def _runtime_notes(job: TuneJob, lang: str) -> Markup:
                 ),
             )
         )
+    if axis is not None and axis.above:
+        values = ", ".join(knob_text(axis, v) for v in axis.above)
+        notes.append(
+            el(
+                "p",
+                {"class": "note-small", "data-tune-above": ""},
+                t(
+                    "tune.runtime-above",
+                    lang,
+                    runtime=axis.title,
+                    knob=axis.knob.name,
+                    values=values,
+                    m=format_int(axis.safe_input or 0),
+                ),
+            )
+        )
     return join(notes)
 
 
