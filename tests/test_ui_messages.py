@@ -761,3 +761,31 @@ def test_no_message_hedges_a_plural() -> None:
     a plural rule (``count``) or puts the number after a colon, never "(s)"."""
     hedged = {key for key, (en, _zh) in CATALOGUE.items() if re.search(r"\w\(s\)", en)}
     assert not hedged, sorted(hedged)
+
+
+@pytest.mark.parametrize(
+    ("fixture", "said"),
+    [
+        ("claude/28-asrun-2.0", "2.1.21 之前"),  # an old Claude Code's 32,000 reserve
+        ("codex/pricing-models", "O 未知"),  # a model the registry does not know
+    ],
+)
+def test_a_variant_trigger_rule_is_said_in_chinese(fixture: str, said: str) -> None:
+    """The walk: an old Claude Code's reserve and an unknown O were written in English
+    by the backtest and shown so on the Chinese page. They are catalogue sentences now;
+    their English is the backtest's, word for word (the JSON's trigger_rule)."""
+    from budgetcore.replay.asrun import as_run  # noqa: PLC0415
+    from budgetcore.replay.logs import read_session  # noqa: PLC0415
+    from budgetcore.ui.replay.backtest import _rule_text  # noqa: PLC0415
+
+    def backtest(path: Path) -> object:
+        with path.open("rb") as handle:
+            return as_run(read_session([(path.name, handle)], None))
+
+    found = [backtest(p) for p in sorted((LOG_FIXTURES / fixture).rglob("*.jsonl"))]
+    a = next(b for b in found if b.trigger_rule_parts)  # type: ignore[attr-defined]
+    assert _rule_text(a, "en") == a.trigger_rule
+    zh = _rule_text(a, "zh")
+    assert said in zh
+    assert "reserved up to" not in zh
+    assert "unknown" not in zh

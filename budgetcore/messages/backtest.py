@@ -22,6 +22,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "T >= K, K = E − 13,000 with E = W' − min(O, 20,000), W' = min(window setting, W); with the percentage: min(floor(E × pct / 100), E − 13,000)",
         "T >= K,K = E − 13,000,其中 E = W' − min(O, 20,000),W' = min(窗口设置, W);设置百分比时:min(floor(E × pct / 100), E − 13,000)",
     ),
+    # The variants the backtest writes beside a profile's rule (replay/asrun.py
+    # _rule_of: the English there is these sentences).
+    "runtime-rule.claude-code-32k": (
+        "T >= K, K = W − min(O, 32,000) − 13,000: Claude Code {version} (before 2.1.21)"
+        " reserved up to 32,000 output tokens, not 20,000",
+        "T >= K,K = W − min(O, 32,000) − 13,000:Claude Code {version}(2.1.21 之前)"
+        "最多为输出预留 32,000 个 token,而不是 20,000",
+    ),
+    "runtime-rule.o-unknown": (
+        " (O unknown: taken as at least {floor})",
+        "(O 未知:按至少 {floor} 计)",
+    ),
+    "runtime-rule.o-unknown-opencode": (
+        " (O unknown: OpenCode's own 32,000)",
+        "(O 未知:取 OpenCode 自己的 32,000)",
+    ),
+    "runtime-rule.sourced": ("; {source}", ";来源:{source}"),
     "runtime-rule.codex": (
         "T >= min(model_auto_compact_token_limit, floor(0.9 × W))",
         "T >= min(model_auto_compact_token_limit, floor(0.9 × W))",

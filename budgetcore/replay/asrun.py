@@ -431,6 +431,9 @@ class AsRun:
     # Why no what-if may rest on this backtest beyond a cloud's (:attr:`caveat`): no
     # cache model for the model's provider, or several providers in one session.
     cache_caveat: str = ""
+    # The trigger rule as catalogue sentences where it is a variant of the profile's
+    # (() where :attr:`trigger_rule` is the profile's own, or has no catalogue line).
+    trigger_rule_parts: RuleParts = ()
 
     @property
     def measured(self) -> MeasuredUsage:
@@ -573,6 +576,18 @@ def _tokens(u: Usage) -> dict[str, int]:
 # ------------------------------------------------------------------ the runtime
 
 
+#: A trigger rule said as catalogue sentences, each a key and its parameters, so that
+#: the page says a variant (an old Claude Code's reserve, an unknown O) in its language;
+#: the English is the one the JSON and the table print.
+RuleParts = tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+
+
+def _rule_of(parts: RuleParts) -> str:
+    from budgetcore.messages import t  # noqa: PLC0415 - the catalogue, loaded on use
+
+    return "".join(t(key, "en", **dict(params)) for key, params in parts)
+
+
 @dataclass(frozen=True, slots=True)
 class _Runtime:
     name: str  # the profile's name, or the agent's key where it has none
@@ -585,6 +600,7 @@ class _Runtime:
     rule: str
     cache: CacheModel
     caveat: str = ""  # why the backtest is no baseline whatever its error ("" none)
+    rule_parts: RuleParts = ()  # a variant rule as catalogue sentences (see _rule_of)
 
 
 #: What the model cannot see when a cloud served the session (its message ids say which,
@@ -842,7 +858,16 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
         # taken at O >= 20,000 (every current Claude model), and said so in the rule.
         o = output if output is not None else window
         trigger = prof.effective_trigger(window=window, output=o, model=name)
-    rule = prof.rule + ("" if output is not None else " (O unknown: taken as at least 20,000)")
+    # The profile's own rule is its catalogue line (tests/test_ui_messages.py holds them
+    # equal); with an unknown O the backtest says what it took.
+    parts: RuleParts = ()
+    rule = prof.rule
+    if output is None:
+        parts = (
+            (f"runtime-rule.{prof.name}", ()),
+            ("runtime-rule.o-unknown", (("floor", "20,000"),)),
+        )
+        rule = _rule_of(parts)
     version = version_of(log.version)
     if (
         prof.name == "claude-code"
@@ -852,13 +877,23 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
     ):
         o = output if output is not None else window
         trigger = max(0, window - min(o, CC_OLD_RESERVE) - CC_BUFFER)
-        rule = (
-            f"T >= K, K = W − min(O, 32,000) − 13,000: Claude Code {log.version} (before "
-            "2.1.21) reserved up to 32,000 output tokens, not 20,000"
-            + ("" if output is not None else " (O unknown: taken as at least 32,000)")
-            + f"; {CC_OLD_RESERVE_SOURCE}"
-        )
-    return _Runtime(prof.name, prof.title, prof, window, source, output, trigger, rule, cache)
+        parts = (("runtime-rule.claude-code-32k", (("version", log.version),)),)
+        if output is None:
+            parts += (("runtime-rule.o-unknown", (("floor", "32,000"),)),)
+        parts += (("runtime-rule.sourced", (("source", CC_OLD_RESERVE_SOURCE),)),)
+        rule = _rule_of(parts)
+    return _Runtime(
+        prof.name,
+        prof.title,
+        prof,
+        window,
+        source,
+        output,
+        trigger,
+        rule,
+        cache,
+        rule_parts=parts,
+    )
 
 
 def _other_runtime(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runtime:
@@ -905,6 +940,7 @@ def _other_runtime(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Ru
             f"{name or 'an unnamed model'}"
         )
     trigger = None
+    parts: RuleParts = ()
     if prof is not None and prof.name == "cline" and _cline_v3(log):
         rule = CLINE_V3_RULE
         trigger = None if window is None else cline_v3_trigger(window)
@@ -913,7 +949,8 @@ def _other_runtime(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Ru
         # states none (ProviderTransform's OUTPUT_TOKEN_MAX); 0 says "none" to it.
         trigger = prof.effective_trigger(window=window, output=output or 0, model=name)
         if output is None and prof.name == "opencode":
-            rule += " (O unknown: OpenCode's own 32,000)"
+            parts = (("runtime-rule.opencode", ()), ("runtime-rule.o-unknown-opencode", ()))
+            rule = _rule_of(parts)
     provider = provider_of(name)
     rules = cache_rules(provider) if provider is not None else None
     caveat = ""
@@ -942,6 +979,7 @@ def _other_runtime(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Ru
         rule,
         cache,
         caveat,
+        parts,
     )
 
 
@@ -1350,6 +1388,7 @@ def as_run(
         output=runtime.output,
         trigger=runtime.trigger,
         trigger_rule=runtime.rule,
+        trigger_rule_parts=runtime.rule_parts,
         settings_source="the runtime's defaults (no config file given)",
         cache=rules,
         series=tuple(out),

@@ -80,8 +80,10 @@ def _exact(value: object) -> str:
 
 def _rule_text(a: AsRun, lang: str) -> str:
     """The runtime's trigger rule in the page's language where it is its profile's own
-    (a variant, such as an old Claude Code's reserve or an unknown O, stays as the
-    backtest wrote it)."""
+    and a variant (an old Claude Code's reserve, an unknown O) from the catalogue
+    sentences the backtest wrote it with; any other rule as the backtest wrote it."""
+    if a.trigger_rule_parts:
+        return "".join(t(part, lang, **dict(params)) for part, params in a.trigger_rule_parts)
     key = f"runtime-rule.{a.runtime}"
     if key in CATALOGUE and t(key, "en") == a.trigger_rule:
         return t(key, lang)
