@@ -6,10 +6,10 @@ loop (``scripts/bench.py``): the panel open on a 500-turn generated session, the
 inputs (K, and every third one S), each followed by the replay job's step and the
 panels' operations (``ui.paint.panel_ops``, diffed against what was painted before);
 once without timing and once with it. Every operation list is written as its ``repr``,
-one per input, and the file's SHA-256 is printed. A region written as a patch (its
-attribute and text changes, ``ui.patch``) is written here as the markup it ends as, so
-that a dump before the patches and one after compare equal when the markup does
-(``tests/test_ui_patch.py`` holds the patches to the markup)::
+one per input, and the file's SHA-256 is printed. A region written as a patch (the
+shell writes its attribute and text changes, ``ui.runner``) is written here as an "html"
+operation, so that a dump before the patches and one after compare equal when the
+markup does (``tests/test_ui_patch.py`` holds the patches to the markup)::
 
     .venv/bin/python scripts/replay_panel_dump.py before.txt
     # ... the change ...
@@ -32,11 +32,10 @@ WIDTH = 900  # the curves box's width the shell would measure (px)
 
 
 def _resolved(ops: list[Op]) -> list[Op]:
-    """Each "patch" operation as the "html" one of the markup it ends as."""
+    """Each "patch" operation as the "html" one of the same markup."""
     return [
-        (sel, "html", "", value[-1]) if how == "patch" and isinstance(value, tuple) else op
-        for op in ops
-        for sel, how, _name, value in (op,)
+        (sel, "html", name, value) if how == "patch" else (sel, how, name, value)
+        for sel, how, name, value in ops
     ]
 
 

@@ -1,15 +1,49 @@
-"""An oracle for ``ui.patch``: markup parsed by the standard library's HTML parser into
-the nodes the shell's patch addresses (elements and text runs, each in document order),
-and a patch applied to them as the shell's JavaScript applies it (web/main.py RUN_OPS).
-Independent of ``ui.patch``'s own tokens: a patch is right when the old markup's nodes,
-patched, are the new markup's."""
+"""The shell's patches (``ui.runner``'s ``diff``, run in Node) and their oracle: markup
+parsed by the standard library's HTML parser into the nodes a patch addresses (elements
+and text runs, each in document order), and a patch applied to them as the runner
+applies it. A patch is right when the old markup's nodes, patched, are the new
+markup's."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from pathlib import Path
 
-__all__ = ["Nodes", "apply_patch", "nodes_of"]
+from budgetcore.ui.runner import RUNNER
+
+__all__ = ["NODE", "Nodes", "apply_patch", "js_diffs", "nodes_of"]
+
+NODE = shutil.which("node")
+
+_DIFFS = """
+const fs = require("fs");
+const { diff } = new Function(fs.readFileSync(process.argv[1], "utf8"))();
+const pairs = JSON.parse(fs.readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(pairs.map(([old, now]) => diff(old, now))));
+"""
+
+
+def js_diffs(pairs: list[tuple[str, str]]) -> list[list[object] | None]:
+    """``diff(old, new)`` of the shell's runner for each pair, in one Node process."""
+    assert NODE is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        runner = Path(tmp) / "runner.js"
+        runner.write_text(RUNNER, encoding="utf-8")
+        done = subprocess.run(
+            [NODE, "-e", _DIFFS, str(runner)],
+            input=json.dumps(pairs),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    found: list[list[object] | None] = json.loads(done.stdout)
+    return found
+
 
 _VOID = frozenset({"input", "br", "hr", "img", "meta", "link", "col", "wbr"})
 
@@ -59,12 +93,12 @@ def nodes_of(markup: str) -> Nodes:
     return parser.nodes
 
 
-def apply_patch(nodes: Nodes, value: tuple[object, ...]) -> Nodes:
-    """``value`` (a "patch" operation's: counts, changes, markup) on a copy of ``nodes``,
-    as the shell applies it: the markup whole when the counts differ."""
-    elements, texts, changes, markup = value
+def apply_patch(nodes: Nodes, found: list[object], markup: str) -> Nodes:
+    """``found`` (``diff``'s counts and changes) on a copy of ``nodes``, as the runner
+    applies it: ``markup`` whole when the counts differ."""
+    elements, texts, changes = found
     if len(nodes.elements) != elements or len(nodes.texts) != texts:
-        return nodes_of(str(markup))
+        return nodes_of(markup)
     out = Nodes(
         [[tag, parent, dict(attrs)] for tag, parent, attrs in nodes.elements],  # type: ignore[call-overload]
         [list(t) for t in nodes.texts],

@@ -22,7 +22,7 @@ from budgetcore.ui import effects as fx  # noqa: E402
 from budgetcore.ui import events as E  # noqa: E402
 from budgetcore.ui.main.view.shell import shell_html  # noqa: E402
 from budgetcore.ui.paint import Op, Painted, main_ops, panel_ops, step_paints_main  # noqa: E402
-from budgetcore.ui.runner import RUN_OPS  # noqa: E402
+from budgetcore.ui.runner import RUNNER  # noqa: E402
 from budgetcore.ui.update import first_state, initial_state, update  # noqa: E402
 
 window.performance.mark("budgetcore:imported")
@@ -41,12 +41,12 @@ def js(value: dict[str, Any]) -> Any:
 
 
 # One call per paint, every operation in one array (budgetcore.ui.runner says why).
-run_ops = window.Function("ops", "translate", RUN_OPS)
+run_ops = window.Function(RUNNER)().run
 translate = create_proxy(lambda key, lang: t(str(key), str(lang)))
 
 
 def write(ops: list[Op]) -> None:
-    """Every operation, in order, on the elements its selector matches (RUN_OPS)."""
+    """Every operation, in order, on the elements its selector matches (ui.runner)."""
     if ops:
         run_ops(to_js(ops), translate)
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.ui.main.view.types import Screen
 from budgetcore.ui.model import PageState
-from budgetcore.ui.patch import patch_of
 
 if TYPE_CHECKING:  # the panels' views load with their panels, not on boot
     from budgetcore.ui.replay.view import ReplayScreen
@@ -43,9 +42,9 @@ __all__ = [
 #: text in language ``value``, read from its attribute ``name``: ``data-i18n`` into its
 #: text, ``data-i18n-aria`` into its aria-label), "scroll" (into view, ``value`` the
 #: block), "focus" (the element takes the focus), "url" (the location's fragment:
-#: replaced when it differs), "patch" (a region whose last markup had the same elements:
-#: ``value`` is :func:`budgetcore.ui.patch.patch_of`'s counts and changes, then the
-#: markup, written whole when the region does not hold the counted nodes).
+#: replaced when it differs), "patch" (markup, as "html", written as the attribute and
+#: text changes from the markup the region was last written with where the two have the
+#: same elements: ``budgetcore.ui.runner``).
 Op = tuple[str, str, str, object]
 OP_KINDS = (
     "text",
@@ -82,30 +81,14 @@ def _sel(attr: str, key: str) -> str:
     return f'[{attr}="{key}"]'
 
 
-def _html(rid: str, markup: str, was: str | None) -> Op:
-    """A region's new markup: as attribute and text changes where its last markup had
-    the same elements (the replay's charts and tables, redrawn on every input), else
-    whole."""
-    found = None if was is None else patch_of(was, markup)
-    if found is None:
-        return (f"#{rid}", "html", "", markup)
-    return (f"#{rid}", "patch", "", (*found, markup))
-
-
 def _regions(screen: AnyScreen, last: AnyScreen | None, *, patch: bool = False) -> list[Op]:
-    ops: list[Op]
-    if patch and last is not None:
-        ops = [
-            _html(rid, m, last.html.get(rid))
-            for rid, m in screen.html.items()
-            if last.html.get(rid) != m
-        ]
-    else:
-        ops = [
-            (f"#{rid}", "html", "", m)
-            for rid, m in screen.html.items()
-            if last is None or last.html.get(rid) != m
-        ]
+    # The replay panel's regions, redrawn on every input, as patches (ui.runner).
+    how = "patch" if patch else "html"
+    ops: list[Op] = [
+        (f"#{rid}", how, "", m)
+        for rid, m in screen.html.items()
+        if last is None or last.html.get(rid) != m
+    ]
     ops += [
         (f"#{rid}", "text", "", text)
         for rid, text in screen.text.items()
