@@ -79,9 +79,9 @@ def _points(pts: tuple[tuple[int, int], ...]) -> str:
     two on the same pixel row draws nothing and is left out: a value held over many
     turns (the summary, an empty backlog, K) is one segment, not hundreds of points."""
     half = UNIT // 2
-    xs = [(x + half) // UNIT for x, _ in pts]
     ys = [(y + half) // UNIT for _, y in pts]
-    return " ".join([f"{xs[i]},{ys[i]}" for i in turning_points(ys)])
+    # x only for the points kept (most of a 500-turn line is flat rows)
+    return " ".join([f"{(pts[i][0] + half) // UNIT},{ys[i]}" for i in turning_points(ys)])
 
 
 # ------------------------------------------------------------------ charts
