@@ -564,32 +564,11 @@ Picked = tuple["Prices | None", "Prices | None"]
 NONE_PICKED: Picked = (None, None)
 
 
-#: The last options made, after what they were made of (see :func:`options_of`).
-_LAST_OPTIONS: list[tuple[tuple[object, ...], ReplayOptions]] = []
-
-
 def options_of(panel: ReplayPanel, picked: Picked = NONE_PICKED) -> ReplayOptions:
     """The replay's options from the panel's values; the main request is billed at the
     log's model's prices while the log's switch gives the scenario that model, else at
     the picked main model's, and a summary model of its own at its picked prices (as
-    the CLI bills a log's model, docs/replay.md).
-
-    The last options are kept with all they were read from: an input and the replay's
-    step asked for them three times each, the timing's JSON parsed every time (about
-    0.2 ms of a 5 ms step in CPython). The log and its chosen session are compared by
-    identity (a log is large, and the panel replaces, never mutates, them), the rest by
-    value."""
-    made = (panel.values, panel.source, panel.log_model, picked)
-    if _LAST_OPTIONS:
-        (log, chosen, *was), options = _LAST_OPTIONS[0]
-        if log is panel.log and chosen is panel.chosen and tuple(was) == made:
-            return options
-    options = _options_of(panel, picked)
-    _LAST_OPTIONS[:] = [((panel.log, panel.chosen, *made), options)]
-    return options
-
-
-def _options_of(panel: ReplayPanel, picked: Picked) -> ReplayOptions:
+    the CLI bills a log's model, docs/replay.md)."""
     from budgetcore.replay.model import ReplayOptions  # noqa: PLC0415
 
     v = panel.values
