@@ -151,6 +151,11 @@ PAGES = {
 
 
 REGISTRY_PARSE = "performance.getEntriesByName('budgetcore:registry-parse')"
+#: The page's tasks after "ready" (web/main.py): the peers' load and repaint, and the
+#: collector's settling (each a task of its own), in ms.
+AFTER_READY = """() => Object.fromEntries(performance.getEntriesByType('measure')
+  .filter(e => e.name === 'budgetcore:model-data' || e.name === 'budgetcore:settle-gc')
+  .map(e => [e.name.slice('budgetcore:'.length), e.duration]))"""
 #: After the registry is in: long enough for the peers and the export to draw.
 IDLE_MS = 1500
 
@@ -177,6 +182,7 @@ def load(context: BrowserContext, url: str) -> dict[str, Any]:
             figures["registry_parse"] = page.evaluate(f"{REGISTRY_PARSE}[0].duration")
             page.wait_for_timeout(IDLE_MS)  # the deferred panels after the registry
             figures["long_tasks"] = page.evaluate("window.__longTasks")
+            figures["after_ready"] = page.evaluate(AFTER_READY)
         return figures
     finally:
         page.close()
@@ -212,6 +218,10 @@ def cold_and_warm(p: Playwright, url: str) -> tuple[dict[str, Any], dict[str, An
             return load(context, url), load(context, url)
         finally:
             context.close()
+
+
+def _rounded(ms: float | None) -> float | None:
+    return None if ms is None else round(ms, 1)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -414,6 +424,9 @@ def boot_figures(
             longest(f["long_tasks"], visible(f)) for f in file_cold
         ],
         "registry_parse_ms_median": med([f["registry_parse"] for f in page_cold]),
+        # None: a page that does not measure it (built before the measures).
+        "model_data_ms_all": [_rounded(f["after_ready"].get("model-data")) for f in page_cold],
+        "settle_gc_ms_all": [_rounded(f["after_ready"].get("settle-gc")) for f in page_cold],
         "registry_parse_ms_all": [round(f["registry_parse"]) for f in page_cold],
         **registry_sizes(args.dir),
     }
@@ -485,7 +498,9 @@ def print_boot(f: dict[str, Any], loads: int) -> None:
         f"{f['longest_task_floor_boot_ms_median']} ms), after numbers visible "
         f"{f['longest_task_after_numbers_ms_all']} (target <= 200), after ready "
         f"{f['longest_task_after_ready_ms_median']} ms (all "
-        f"{f['longest_task_after_ready_ms_all']})"
+        f"{f['longest_task_after_ready_ms_all']}); after ready, the peers' load and "
+        f"repaint {f['model_data_ms_all']} ms, the collector's settling "
+        f"{f['settle_gc_ms_all']} ms"
     )
     print(
         f"  budgetcore.html from file://: {f['file_bytes']:,} bytes; numbers visible "
