@@ -151,8 +151,9 @@ PAGES = {
 
 
 REGISTRY_PARSE = "performance.getEntriesByName('budgetcore:registry-parse')"
-#: The page's tasks after "ready" (web/main.py): the peers' load and repaint, and the
-#: collector's settling (each a task of its own), in ms.
+#: The page's tasks after "ready" (web/main.py): the peers' load with the main form's
+#: repaint (the panels draw in the next frame), and the collector's settling (each a
+#: task of its own), in ms.
 AFTER_READY = """() => Object.fromEntries(performance.getEntriesByType('measure')
   .filter(e => e.name === 'budgetcore:model-data' || e.name === 'budgetcore:settle-gc')
   .map(e => [e.name.slice('budgetcore:'.length), e.duration]))"""
@@ -498,8 +499,8 @@ def print_boot(f: dict[str, Any], loads: int) -> None:
         f"{f['longest_task_floor_boot_ms_median']} ms), after numbers visible "
         f"{f['longest_task_after_numbers_ms_all']} (target <= 200), after ready "
         f"{f['longest_task_after_ready_ms_median']} ms (all "
-        f"{f['longest_task_after_ready_ms_all']}); after ready, the peers' load and "
-        f"repaint {f['model_data_ms_all']} ms, the collector's settling "
+        f"{f['longest_task_after_ready_ms_all']}); after ready, the peers' load and the main "
+        f"form's repaint {f['model_data_ms_all']} ms, the collector's settling "
         f"{f['settle_gc_ms_all']} ms"
     )
     print(
