@@ -6,7 +6,10 @@ loop (``scripts/bench.py``): the panel open on a 500-turn generated session, the
 inputs (K, and every third one S), each followed by the replay job's step and the
 panels' operations (``ui.paint.panel_ops``, diffed against what was painted before);
 once without timing and once with it. Every operation list is written as its ``repr``,
-one per input, and the file's SHA-256 is printed::
+one per input, and the file's SHA-256 is printed. A region written as a patch (the
+shell writes its attribute and text changes, ``ui.runner``) is written here as an "html"
+operation, so that a dump before the patches and one after compare equal when the
+markup does (``tests/test_ui_patch.py`` holds the patches to the markup)::
 
     .venv/bin/python scripts/replay_panel_dump.py before.txt
     # ... the change ...
@@ -22,10 +25,18 @@ from pathlib import Path
 from typing import TextIO
 
 from budgetcore.ui.events import FieldTyped, JobStep, ReplayFieldTyped, ReplayToggled
-from budgetcore.ui.paint import Painted, panel_ops
+from budgetcore.ui.paint import Op, Painted, panel_ops
 from budgetcore.ui.update import initial_state, reduce
 
 WIDTH = 900  # the curves box's width the shell would measure (px)
+
+
+def _resolved(ops: list[Op]) -> list[Op]:
+    """Each "patch" operation as the "html" one of the same markup."""
+    return [
+        (sel, "html", name, value) if how == "patch" else (sel, how, name, value)
+        for sel, how, name, value in ops
+    ]
 
 
 def dump(out: TextIO, *, timing: bool, turns: int, inputs: int) -> None:
@@ -35,7 +46,7 @@ def dump(out: TextIO, *, timing: bool, turns: int, inputs: int) -> None:
         state = reduce(state, ReplayFieldTyped(path, text))
     state = reduce(state, JobStep("replay"))
     ops, painted = panel_ops(state, Painted(), lambda: WIDTH)
-    out.write(repr(ops) + "\n")
+    out.write(repr(_resolved(ops)) + "\n")
     for i in range(inputs):
         if i % 3 == 2:
             event = FieldTyped("config.summary_max_tokens", f"{4_096 + 96 * i:,}")
@@ -47,7 +58,7 @@ def dump(out: TextIO, *, timing: bool, turns: int, inputs: int) -> None:
             state = reduce(state, JobStep("replay"))
             steps += 1
         ops, painted = panel_ops(state, painted, lambda: WIDTH)
-        out.write(f"--- input {i} steps={steps}\n{ops!r}\n")
+        out.write(f"--- input {i} steps={steps}\n{_resolved(ops)!r}\n")
 
 
 def main() -> None:

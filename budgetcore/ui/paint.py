@@ -42,9 +42,23 @@ __all__ = [
 #: text in language ``value``, read from its attribute ``name``: ``data-i18n`` into its
 #: text, ``data-i18n-aria`` into its aria-label), "scroll" (into view, ``value`` the
 #: block), "focus" (the element takes the focus), "url" (the location's fragment:
-#: replaced when it differs).
+#: replaced when it differs), "patch" (markup, as "html", written as the attribute and
+#: text changes from the markup the region was last written with where the two have the
+#: same elements: ``budgetcore.ui.runner``).
 Op = tuple[str, str, str, object]
-OP_KINDS = ("text", "html", "value", "input", "prop", "attr", "i18n", "scroll", "focus", "url")
+OP_KINDS = (
+    "text",
+    "html",
+    "value",
+    "input",
+    "prop",
+    "attr",
+    "i18n",
+    "scroll",
+    "focus",
+    "url",
+    "patch",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +81,11 @@ def _sel(attr: str, key: str) -> str:
     return f'[{attr}="{key}"]'
 
 
-def _regions(screen: AnyScreen, last: AnyScreen | None) -> list[Op]:
+def _regions(screen: AnyScreen, last: AnyScreen | None, *, patch: bool = False) -> list[Op]:
+    # The replay panel's regions, redrawn on every input, as patches (ui.runner).
+    how = "patch" if patch else "html"
     ops: list[Op] = [
-        (f"#{rid}", "html", "", m)
+        (f"#{rid}", how, "", m)
         for rid, m in screen.html.items()
         if last is None or last.html.get(rid) != m
     ]
@@ -245,7 +261,7 @@ def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> 
     if last is None:
         ops += _controls("replay-fields", replay_view.replay_controls_html(), state.lang)
     screen = replay_view.render_replay(state)
-    ops += _regions(screen, last) + _field_ops("replay", screen, last)
+    ops += _regions(screen, last, patch=True) + _field_ops("replay", screen, last)
     source = state.replay.source
     if last is None or keys.get("replay-source") != source:
         part = f'[data-replay-part="{source}"]'

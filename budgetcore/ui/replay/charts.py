@@ -79,9 +79,9 @@ def _points(pts: tuple[tuple[int, int], ...]) -> str:
     two on the same pixel row draws nothing and is left out: a value held over many
     turns (the summary, an empty backlog, K) is one segment, not hundreds of points."""
     half = UNIT // 2
-    xs = [(x + half) // UNIT for x, _ in pts]
     ys = [(y + half) // UNIT for _, y in pts]
-    return " ".join([f"{xs[i]},{ys[i]}" for i in turning_points(ys)])
+    # x only for the points kept (most of a 500-turn line is flat rows)
+    return " ".join([f"{(pts[i][0] + half) // UNIT},{ys[i]}" for i in turning_points(ys)])
 
 
 # ------------------------------------------------------------------ charts
@@ -123,6 +123,19 @@ def _y_grid(  # noqa: PLR0917 - one call site per chart, all positions
 ) -> None:
     """A y axis from 0 to ``scale``: grid lines into ``parts``, tick labels into
     ``texts`` (with ``data-tick`` when ``tagged``; in dollars when ``money``)."""
+    lines, labels = _y_axis(scale, height, top, gutter, pw, tagged, money)
+    parts += lines
+    texts += labels
+
+
+@lru_cache(maxsize=64, typed=True)  # by value, as its ticks (_y_ticks)
+def _y_axis(  # noqa: PLR0917 - _y_grid's arguments
+    scale: int | Decimal, height: int, top: int, gutter: int, pw: int, tagged: bool, money: bool
+) -> tuple[tuple[Markup, ...], tuple[Markup, ...]]:
+    """:func:`_y_grid`'s lines and labels: the same from one input to the next while the
+    scale is (it is a nice round value), so they are not built again."""
+    parts: list[Markup] = []
+    texts: list[Markup] = []
     for v in _y_ticks(scale, height):
         y = top + _y_of(v, scale, height)
         parts.append(
@@ -137,6 +150,7 @@ def _y_grid(  # noqa: PLR0917 - one call site per chart, all positions
         if tagged:
             attrs["data-tick"] = v
         texts.append(el("text", attrs, _y_tick_text(v, money)))
+    return tuple(parts), tuple(texts)
 
 
 @lru_cache(maxsize=64)
@@ -150,6 +164,49 @@ def _turn_ticks(n: int, pw: int) -> tuple[int, ...]:
         if all(not a.overlaps(b, 8) for a, b in pairwise(boxes)):
             return tuple(ticks)
     return (1,)
+
+
+@lru_cache(maxsize=64)
+def _turn_axis(
+    n: int, pw: int, gutter: int, width: int, plot_bottom: int
+) -> tuple[tuple[Markup, ...], tuple[Markup, ...]]:
+    """The timeline's turn ticks and labels: the same for every redraw of one session at
+    one width, so they are built once."""
+    parts: list[Markup] = []
+    texts: list[Markup] = []
+    for v in _turn_ticks(n, pw):
+        x = gutter + ((2 * v - 1) * pw) // (2 * n)
+        parts.append(
+            el(
+                "line",
+                {
+                    "class": "ch-axis",
+                    "x1": x,
+                    "x2": x,
+                    "y1": plot_bottom,
+                    "y2": plot_bottom + TICK,
+                },
+            )
+        )
+        label = format_int(v)
+        # On a phone the plot runs to the right padding (_SHARED_WIDTH): the last turn's
+        # label, centred, would pass the edge; it ends there instead, under its tick.
+        tx, anchor = (x, "middle")
+        if x + (text_width(label) + 1) // 2 > width - PAD:
+            tx, anchor = width - PAD, "end"
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-tick",
+                    "x": tx,
+                    "y": plot_bottom + TICK + FONT_PX,
+                    "text-anchor": anchor,
+                },
+                label,
+            )
+        )
+    return tuple(parts), tuple(texts)
 
 
 def _mark_key_text(key: str, lang: str, peers: dict[str, str]) -> str:
@@ -266,38 +323,9 @@ def _timeline_svg(
             },
         )
     )
-    for v in _turn_ticks(n, pw):
-        x = gutter + ((2 * v - 1) * pw) // (2 * n)
-        parts.append(
-            el(
-                "line",
-                {
-                    "class": "ch-axis",
-                    "x1": x,
-                    "x2": x,
-                    "y1": plot_bottom,
-                    "y2": plot_bottom + TICK,
-                },
-            )
-        )
-        label = format_int(v)
-        # On a phone the plot runs to the right padding (_SHARED_WIDTH): the last turn's
-        # label, centred, would pass the edge; it ends there instead, under its tick.
-        tx, anchor = (x, "middle")
-        if x + (text_width(label) + 1) // 2 > width - PAD:
-            tx, anchor = width - PAD, "end"
-        texts.append(
-            el(
-                "text",
-                {
-                    "class": "ch-tick",
-                    "x": tx,
-                    "y": plot_bottom + TICK + FONT_PX,
-                    "text-anchor": anchor,
-                },
-                label,
-            )
-        )
+    ticks, labels = _turn_axis(n, pw, gutter, width, plot_bottom)
+    parts += ticks
+    texts += labels
     title_y = plot_bottom + TICK + FONT_PX + LINE
     texts.append(
         el(
@@ -536,6 +564,34 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     return bottom + FONT_PX + TICK + 2 + (len(caption) - 1) * LINE
 
 
+@lru_cache(maxsize=64)
+def _cost_turn_axis(
+    n: int, pw: int, gutter: int, bottom: int
+) -> tuple[tuple[Markup, ...], tuple[Markup, ...]]:
+    """The cost chart's turn ticks and labels, built once per session and width."""
+    parts: list[Markup] = []
+    texts: list[Markup] = []
+    for v in _turn_ticks(n, pw):
+        x = gutter + ((2 * v - 1) * pw) // (2 * n)
+        parts.append(
+            el("line", {"class": "ch-axis", "x1": x, "x2": x, "y1": bottom, "y2": bottom + TICK})
+        )
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-tick",
+                    "data-turn-tick": v,
+                    "x": x,
+                    "y": bottom + TICK + FONT_PX,
+                    "text-anchor": "middle",
+                },
+                format_int(v),
+            )
+        )
+    return tuple(parts), tuple(texts)
+
+
 def _cum_ticks(result: Replay, basis: CostBasis) -> tuple[tuple[int | Decimal, str], ...]:
     """The running total's axis: round ticks above 0 (its base is the shared 0), as
     the left axis has them; the exact total is in the axis title."""
@@ -589,25 +645,9 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
     )
     # The turns under the bars, as on the timeline (issue 42: two wide blocks with no
     # turn labels).
-    n = len(result.rows)
-    for v in _turn_ticks(n, pw):
-        x = gutter + ((2 * v - 1) * pw) // (2 * n)
-        parts.append(
-            el("line", {"class": "ch-axis", "x1": x, "x2": x, "y1": bottom, "y2": bottom + TICK})
-        )
-        texts.append(
-            el(
-                "text",
-                {
-                    "class": "ch-tick",
-                    "data-turn-tick": v,
-                    "x": x,
-                    "y": bottom + TICK + FONT_PX,
-                    "text-anchor": "middle",
-                },
-                format_int(v),
-            )
-        )
+    ticks, labels = _cost_turn_axis(len(result.rows), pw, gutter, bottom)
+    parts += ticks
+    texts += labels
     # The running total's own axis, on the right: round ticks (0 is the shared base
     # line, labelled on the left; the exact total is in the title below).
     right = gutter + pw

@@ -156,18 +156,32 @@ def _row_head(key: str, lang: str) -> Markup:
     return el("th", {"scope": "row"}, t(key, lang))
 
 
+#: The summary's rows already written, by value: a new K or S changes about a third of
+#: the summary's 45 lines, and the rest were built again on every input. The key is the
+#: value's repr (a Decimal's exponent is in its text, and 1 and True differ).
+_SUMMARY_ROWS: dict[tuple[str, str, str, bool], Markup] = {}
+
+
 def _summary_cell(key: str, value: object, s: ReplaySummary, lang: str) -> Markup:
+    unknown = value is None and key in _UNKNOWN_WHEN_NONE and bool(s.unknown_tries)
+    memo = (key, repr(value), lang, unknown)
+    row = _SUMMARY_ROWS.get(memo)
+    if row is not None:
+        return row
     shown = _shown(value, lang)
     if key == "cost_per_turn" and isinstance(value, Decimal):  # a mean: 28 digits
         shown = format_mean_money(value)
-    if value is None and key in _UNKNOWN_WHEN_NONE and s.unknown_tries:
+    if unknown:
         shown = t("replay.sum.unknown", lang)  # a try cut by a timeout: never free
-    return el(
+    if len(_SUMMARY_ROWS) >= 4096:  # bounded: a long session of inputs
+        _SUMMARY_ROWS.clear()
+    row = _SUMMARY_ROWS[memo] = el(
         "tr",
         None,
         _row_head(f"replay.sum.{key}", lang),
         el("td", {"class": "num", "data-replay-summary": key, "data-value": _exact(value)}, shown),
     )
+    return row
 
 
 def _summary_table(result: Replay, lang: str) -> Markup:
@@ -198,28 +212,35 @@ def _summary_table(result: Replay, lang: str) -> Markup:
     )
 
 
+#: The scrubbed turn's rows already written, by value (as :data:`_SUMMARY_ROWS`).
+_TURN_ROWS: dict[tuple[str, str, str], Markup] = {}
+
+
+def _turn_cell(key: str, value: object, lang: str) -> Markup:
+    memo = (key, repr(value), lang)
+    cell = _TURN_ROWS.get(memo)
+    if cell is not None:
+        return cell
+    if key == "status":
+        shown = _status(str(value), lang)
+    elif key == "run_fate":
+        shown = _fate(None if value is None else str(value), lang)
+    else:
+        shown = _shown(value, lang)
+    if len(_TURN_ROWS) >= 4096:  # bounded: a long session of inputs
+        _TURN_ROWS.clear()
+    cell = _TURN_ROWS[memo] = el(
+        "tr",
+        None,
+        _row_head(f"replay.row.{key}", lang),
+        el("td", {"class": "num", "data-replay-row": key, "data-value": _exact(value)}, shown),
+    )
+    return cell
+
+
 def _row_table(row: TurnRow, lang: str, timed: bool) -> Markup:
-    cells = []
-    for key in (*ROW_SHOWN, *ROW_TIMED) if timed else ROW_SHOWN:
-        value = getattr(row, key)
-        if key == "status":
-            shown = _status(str(value), lang)
-        elif key == "run_fate":
-            shown = _fate(None if value is None else str(value), lang)
-        else:
-            shown = _shown(value, lang)
-        cells.append(
-            el(
-                "tr",
-                None,
-                _row_head(f"replay.row.{key}", lang),
-                el(
-                    "td",
-                    {"class": "num", "data-replay-row": key, "data-value": _exact(value)},
-                    shown,
-                ),
-            )
-        )
+    keys = (*ROW_SHOWN, *ROW_TIMED) if timed else ROW_SHOWN
+    cells = [_turn_cell(key, getattr(row, key), lang) for key in keys]
     return el(
         "table",
         {"class": "grid rp-row", "data-turn": row.turn},
