@@ -113,7 +113,7 @@ def test_a_line_beyond_the_window_is_cut_at_its_edge_with_its_exact_value() -> N
     # 781.25 % rounded half-even to one decimal, as every share of the view
     said = "K, this scenario's trigger: 1,000,000 (781.2 %) — beyond W: never reached"
     assert said in html_lib.unescape(svg)
-    assert _ticks(svg)[-1] == "140,000"  # the nice tick just past W, not past 1,000,000
+    assert _ticks(svg)[-1] == "120,000"  # the last nice tick within W: the axis ends at W
     k32 = str(
         peers_chart(
             peer_lines(128_000, 16_384, plan(_scenario(None, 128_000, 16_384)), default_peers()),
@@ -152,3 +152,20 @@ def test_which_models_a_peer_runs_from_registry_names() -> None:
     assert not any("gpt" in n for n in claude + gemini)
     assert all(runs_model(p, None) for p in peers.values())
     assert all(runs_model(p, "gpt-4o") for p in peers.values() if not p.runs)
+
+
+@pytest.mark.parametrize("width", [340, 360, 900])
+def test_the_axis_ends_at_w_on_a_phone_too(width: int) -> None:
+    """The walk: at 390 px the token axis of a 1,048,576-token window ran to 1,500,000
+    (four nice ticks), a third of the chart empty. The domain is W itself at any width,
+    the ticks the nice values within it, and the window's edge the plot's right end."""
+    s = _scenario(None, 1_048_576, 65_536)
+    view = peer_lines(1_048_576, 65_536, plan(s), default_peers())
+    svg = str(peers_chart(view, "en", width=width))
+    ticks = [int(v.replace(",", "")) for v in _ticks(svg)]
+    assert ticks[0] == 0
+    assert max(ticks) <= 1_048_576
+    assert max(ticks) >= 1_000_000
+    edge = re.search(r'<line class="ch-ref pr-line pr-line-window"[^>]*x1="(\d+)"', svg)
+    assert edge is not None
+    assert int(edge.group(1)) >= width - 40  # W is the right end, not two thirds of it

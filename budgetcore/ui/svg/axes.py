@@ -117,12 +117,37 @@ class Axis:
         return max(n, 1) if tokens > 0 else 0
 
 
-def token_axis(top_value: int, width: int, label: Callable[[int], str] = format_int) -> Axis:
+def token_axis(
+    top_value: int,
+    width: int,
+    label: Callable[[int], str] = format_int,
+    *,
+    end_at_top: bool = False,
+) -> Axis:
     """A 0-based token axis across ``width`` whose tick labels fit without touching:
     as many nice ticks as fit (at most 8, at least 0 and the end), the domain widened
     to the last one. ``label`` writes a tick (whole percents on the peers chart's
-    percent axis)."""
+    percent axis). ``end_at_top``: the domain ends at ``top_value`` itself, with the
+    nice ticks at or below it (the peers chart, whose one scale is the window W: a
+    1,048,576-token window on a phone's four ticks was drawn to 1,500,000, a third of
+    the chart empty)."""
     count = max(2, min(8, (width - 2 * PAD) // 80))
+    while end_at_top and top_value > 0:
+        ticks = tuple(v for v in nice_ticks(0, top_value, count) if v <= top_value)
+        last = ticks[-1]
+        right_pad = PAD + (text_width(label(last)) + 1) // 2
+        left = PAD + (text_width(label(0)) + 1) // 2
+        # The last tick's label is centred on its own x, short of the end when it is
+        # short of W: only what of it would pass the plot's right edge needs room.
+        span = max(1, width - left - right_pad)
+        axis = Axis(left, span, top_value, ticks)
+        room = axis.x(top_value) - axis.x(last)
+        span = max(1, width - left - max(PAD, right_pad - room))
+        axis = Axis(left, span, top_value, ticks)
+        boxes = [text_box(axis.x(v), 0, label(v), "middle") for v in ticks]
+        if count == 1 or all(not a.overlaps(b, 6) for a, b in pairwise(boxes)):
+            return axis
+        count -= 1
     while True:
         low, high, _step = nice_domain(0, top_value, count)
         right_pad = PAD + (text_width(label(high)) + 1) // 2

@@ -142,7 +142,11 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
     percent = unit == "percent"
     rows = _peer_rows(view, lang, unit)
     # One scale: 0 to W. A line beyond W is cut at W's edge (the module's docstring).
-    axis = token_axis(100, width, _percent_label) if percent else token_axis(w, width)
+    axis = (
+        token_axis(100, width, _percent_label, end_at_top=True)
+        if percent
+        else token_axis(w, width, end_at_top=True)
+    )
 
     def pos(tokens: int) -> int:
         # One rounding for every mark: half up to the nearest pixel, exact until then.
