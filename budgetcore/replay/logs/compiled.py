@@ -176,23 +176,6 @@ class ClaudeLine(Struct, gc=False):
 # the skeleton and is decoded in full: the reader then sees the whole line, as before.
 
 
-class PiMessage(Struct, gc=False):
-    role: Any = UNSET
-    model: Any = UNSET
-    usage: Any = UNSET
-
-
-class PiLine(Struct, gc=False):
-    """pi (``budgetcore.replay.logs.pi.read_pi``)."""
-
-    type: Any = UNSET
-    id: Any = UNSET
-    parentId: Any = UNSET  # the log's own key names, as written
-    timestamp: Any = UNSET
-    tokensBefore: Any = UNSET
-    message: PiMessage | UnsetType = UNSET
-
-
 #: The OpenTelemetry attributes Copilot CLI's reader looks at (``copilot._otel``).
 COPILOT_ATTRIBUTES = (
     "event.name",
@@ -255,7 +238,6 @@ class TypeOnly(Struct, gc=False):
 
 
 SKELETONS: dict[str, type[Struct]] = {
-    "pi": PiLine,
     "copilot-cli": CopilotLine,
     "type-only": TypeOnly,
 }
