@@ -1,6 +1,6 @@
 """The compiled decoders of the other agents' lines (docs/replay.md, "Speed": a
 skeleton, ``budgetcore.replay.logs.compiled.SKELETONS``, or a record of
-``budgetcore.replay.logs.records`` that Gemini CLI, Qwen Code, Kimi CLI and OpenCode
+``budgetcore.replay.logs.records`` that Gemini CLI, Qwen Code, Kimi CLI, OpenCode and pi
 read by attribute) against the standard library's full decode: every fixture of pi,
 Gemini CLI, Qwen Code, Kimi CLI, Droid, Copilot CLI and OpenCode (its database's
 messages) read both ways gives the same session, ledger and all

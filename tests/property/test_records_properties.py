@@ -1,5 +1,5 @@
 """A reader's records (``budgetcore.replay.logs.records``), for every reader that reads
-by attribute (Kimi CLI, OpenCode, Gemini CLI, Qwen Code): the compiled struct decoded
+by attribute (Kimi CLI, OpenCode, Gemini CLI, Qwen Code, pi): the compiled struct decoded
 from a line's bytes and the standard library's decode made a record (the page's path)
 have the same attributes, on generated lines in each agent's real shape with any key
 now and then holding any other JSON value; and a whole session reads to the same
@@ -8,7 +8,8 @@ ParsedLog either way.
 The oracle of which lines the struct refuses is written from the rules the shapes
 declare, not from the struct: a text holding something other than a string or null, a
 nested key something other than an object or null, a count anything other than a whole
-number from 0 to 10^12 written as one. A line in the agent's ordinary shape always
+number from 0 to 10^12 written as one, under a counts object a nested object of other
+values (pi's ``usage.cost``) that does not fit in turn. A line in the agent's ordinary shape always
 fits, so it is always taken.
 """
 
@@ -29,6 +30,7 @@ from budgetcore.replay.logs import (
     gemini,
     kimi,
     opencode,
+    pi,
     qwen,
     read_session,
     reader,
@@ -96,8 +98,8 @@ def fits(value: dict[str, Any], shape: Shape) -> bool:
 
 def fits_counts(inner: dict[str, Any], shape: Shape) -> bool:
     """Whether the struct takes an object of counts: each count missing or a whole
-    number from 0 to 10^12 written as one, each nested object of counts missing, null
-    or one that fits in turn."""
+    number from 0 to 10^12 written as one, each nested object (of counts or of other
+    values) missing, null or one that fits in turn."""
     for name in shape.keys:
         k = shape.key_of(name)
         if k not in inner:
@@ -107,7 +109,8 @@ def fits_counts(inner: dict[str, Any], shape: Shape) -> bool:
             if not (type(inner[k]) is int and 0 <= inner[k] <= 10**12):
                 return False
         elif inner[k] is not None and not (
-            isinstance(inner[k], dict) and fits_counts(inner[k], sub)
+            isinstance(inner[k], dict)
+            and (fits_counts(inner[k], sub) if sub.counts else fits(inner[k], sub))
         ):
             return False
     return True
@@ -116,7 +119,8 @@ def fits_counts(inner: dict[str, Any], shape: Shape) -> bool:
 def oracle_counts(v: object, shape: Shape, path: str) -> object:
     """An object of counts by the stated rules: its own counts by reader.count_of (the
     first that is none its Problem), then each nested object of counts (missing or
-    null: None), the values in the shape's key order."""
+    null: None) or of other values (a record; missing, null or no object: None), the
+    values in the shape's key order."""
     if not isinstance(v, dict):
         return Problem.of(path, v, "log-line-counts")
     found: dict[str, object] = {}
@@ -129,7 +133,10 @@ def oracle_counts(v: object, shape: Shape, path: str) -> object:
             found[name] = count
     for name, sub in shape.nested:
         inner = v.get(shape.key_of(name))
-        if inner is not None:
+        if inner is not None and not sub.counts:
+            at = f"{path}.{shape.key_of(name)}."
+            inner = oracle(inner, sub, at) if isinstance(inner, dict) else None
+        elif inner is not None:
             inner = oracle_counts(inner, sub, f"{path}.{shape.key_of(name)}")
             if isinstance(inner, Problem):
                 return inner
@@ -580,11 +587,83 @@ def session_bytes(
     return b"".join(lines)
 
 
+# ---------------------------------------------------------------- pi
+# pi-mono packages/coding-agent/docs/session.md (version 3): a header, then entries of
+# a tree (``id`` / ``parentId``); an assistant message's ``usage`` with pi's own
+# ``cost`` beside its counts; a compaction's ``tokensBefore``.
+
+PI_IDS = st.sampled_from(["e1", "e2", "e3", "e4", "e5"])
+PI_COUNTS = ("input", "cacheRead", "cacheWrite", "output", "totalTokens")
+PI_COSTS = st.fixed_dictionaries(
+    {"total": st.sampled_from([0, 0.0123, 2, 1e400, -1, "1", None, True])},
+    optional={"input": st.sampled_from([0.001, 0])},
+)
+PI_KINDS = ["message", "message", "message", "compaction", "model_change", "session", "label"]
+
+
+@st.composite
+def pi_usage(draw: st.DrawFn) -> dict[str, Any]:
+    usage = draw(keyed(dict.fromkeys(PI_COUNTS, EDGE_COUNTS)))
+    if draw(st.booleans()):
+        usage["cost"] = draw(maybe(PI_COSTS))
+    return usage
+
+
+@st.composite
+def pi_line(draw: st.DrawFn) -> dict[str, Any]:
+    message = keyed(
+        {
+            "role": maybe(st.sampled_from(["assistant", "assistant", "user", "toolResult"])),
+            "model": maybe(st.sampled_from(["claude-sonnet-4-5", "kimi-k2.6", ""])),
+            "provider": maybe(st.sampled_from(["anthropic", "openrouter", ""])),
+            "usage": maybe(pi_usage()),
+        }
+    )
+    return draw(
+        keyed(
+            {
+                "type": maybe(st.sampled_from(PI_KINDS)),
+                "id": maybe(PI_IDS),
+                "parentId": maybe(st.none() | PI_IDS),
+                "timestamp": maybe(STAMPS),
+                "tokensBefore": maybe(EDGE_COUNTS),
+                "message": maybe(message),
+            }
+        )
+    )
+
+
+@st.composite
+def pi_typical(draw: st.DrawFn) -> dict[str, Any]:
+    """An entry as pi writes it, every field of its type."""
+    kind = draw(st.sampled_from(PI_KINDS))
+    out: dict[str, Any] = {
+        "type": kind,
+        "id": draw(PI_IDS),
+        "parentId": draw(st.none() | PI_IDS),
+        "timestamp": draw(STAMPS),
+    }
+    if kind == "session":
+        return {"type": kind, "version": 3, "id": "s", "timestamp": out["timestamp"], "cwd": "/p"}
+    if kind == "compaction":
+        out["tokensBefore"] = draw(st.integers(min_value=0, max_value=10**6))
+    if kind == "message":
+        role = draw(st.sampled_from(["assistant", "user"]))
+        out["message"] = {"role": role, "content": [{"type": "text", "text": draw(st.text())}]}
+        if role == "assistant":
+            counts = st.integers(min_value=0, max_value=10**6)
+            usage = draw(keyed(dict.fromkeys(PI_COUNTS, counts)))
+            usage["cost"] = {"input": 0.001, "total": draw(st.sampled_from([0.0123, 0, 1]))}
+            out["message"].update(provider="anthropic", model="claude-sonnet-4-5", usage=usage)
+    return out
+
+
 #: The line readers read through Tally.record_batches: (format, session file name, the
 #: lines drawn, the lines in the agent's ordinary shape).
 LINE_READERS = {
     "gemini-cli": ("chats/session-2026-01-01T00-00-s.jsonl", gemini_line(), gemini_typical()),
     "qwen-code": ("chats/s.jsonl", qwen_line(), qwen_typical()),
+    "pi": ("sessions/--p--/2026-01-01T00-00-00-000Z_s.jsonl", pi_line(), pi_typical()),
 }
 
 
@@ -630,6 +709,8 @@ SHAPES: dict[str, tuple[Shape, st.SearchStrategy[dict[str, Any]]]] = {
     "gemini-cli (its own shape)": (gemini.LINE, gemini_typical()),
     "qwen-code": (qwen.LINE, qwen_line()),
     "qwen-code (its own shape)": (qwen.LINE, qwen_typical()),
+    "pi": (pi.LINE, pi_line()),
+    "pi (its own shape)": (pi.LINE, pi_typical()),
 }
 
 
@@ -676,6 +757,23 @@ def test_a_count_is_read_by_the_one_count_rule() -> None:
     assert record_of({"tokens": None}, gemini.LINE).tokens is None
 
 
+def test_an_object_of_other_values_beside_counts_is_a_record_or_none() -> None:
+    """pi's ``usage.cost`` beside its counts: a record where it is an object, None
+    where it is null or no object, read after the counts (a bad count names itself)."""
+
+    def usage(value: dict[str, Any]) -> Any:
+        return record_of({"message": {"usage": value}}, pi.LINE).message.usage
+
+    read = usage({"input": 3, "cost": {"total": Decimal("0.5"), "input": 1}})
+    assert (read.input, read.output, read.cost.total) == (3, 0, Decimal("0.5"))
+    assert usage({"input": 3, "cost": 5}).cost is None
+    assert usage({"input": 3, "cost": None}).cost is None
+    assert usage({"input": 3}).cost is None
+    bad = usage({"input": -1, "cost": {"total": 1}})
+    assert bad == Problem.of("message.usage.input", -1, "log-line-count")
+    assert usage([]) == Problem.of("message.usage", [], "log-line-counts")
+
+
 def test_presence_alone_is_kept_apart_from_null_and_keys_are_read_as_written() -> None:
     record = record_of({"$rewindTo": None, "sessionId": None, "type": 5}, gemini.LINE)
     assert record.rewind is None
@@ -711,6 +809,33 @@ def test_a_qwen_record_whose_parent_is_neither_text_nor_null_is_no_tree_entry() 
         assert [r.context for r in main.abandoned] == ([10] if entry else [])
 
 
+@pytest.mark.parametrize("pure", [True, False])
+def test_a_pi_batch_lists_its_malformed_lines_in_line_order(pure: bool) -> None:
+    """The decoder lists a line that is not JSON as it reads the batch, before the
+    reader sees the batch's records and finds a bad count: both are listed in line
+    order, as a line-by-line read lists them."""
+    head = {"type": "session", "version": 3, "id": "s", "cwd": "/p"}
+    usage = {"input": 1, "output": 1}
+    lines = [json.dumps(head).encode()]
+    for n, count in enumerate((1, -1, 2, 1.5, 3)):
+        message = {"role": "assistant", "usage": {**usage, "cacheRead": count}}
+        lines.append(json.dumps({"type": "message", "id": f"e{n}", "message": message}).encode())
+    lines[3:3] = [b"{torn"]  # line 4, between the two bad counts (lines 3 and 6)
+    data = b"\n".join(lines) + b"\n"
+    with pytest.MonkeyPatch.context() as mp:
+        if pure:
+            mp.setattr(tally, "record_batches", lambda shape: None)
+        else:
+            mp.setattr(tally, "compiled_from", lambda line, size=0: True)
+        log = read_session([("s.jsonl", io.BytesIO(data))], "pi")
+    assert log.ledger[0].malformed == (3, 4, 6)
+    assert [p.path for p in log.skipped] == [
+        "line 3: message.usage.cacheRead",
+        "line 4",
+        "line 6: message.usage.cacheRead",
+    ]
+
+
 @pytest.mark.parametrize(
     ("shape", "why"),
     [
@@ -722,7 +847,7 @@ def test_a_qwen_record_whose_parent_is_neither_text_nor_null_is_no_tree_entry() 
         ({"keys": ("a",), "texts": frozenset({"a"}), "told": frozenset({"a"})}, "text"),
         ({"keys": ("a",), "counts": True, "texts": frozenset({"a"})}, "counts only"),
         (
-            {"keys": ("a",), "counts": True, "nested": (("a", Shape("Inner", ("b",))),)},
+            {"keys": ("a",), "counts": True, "told": frozenset({"a"})},
             "counts only",
         ),
         (

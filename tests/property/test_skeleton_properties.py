@@ -23,14 +23,6 @@ compiled = pytest.importorskip("budgetcore.replay.logs.compiled")
 #: Each skeleton's keys, as the agents write them: a key's own keys when the reader looks
 #: under it (a value that is not an object then sends the line to the full decode).
 SHAPES: dict[str, dict[str, Any]] = {
-    "pi": {
-        "type": None,
-        "id": None,
-        "parentId": None,
-        "timestamp": None,
-        "tokensBefore": None,
-        "message": {"role": None, "model": None, "usage": None},
-    },
     "type-only": {"type": None},
     "copilot-cli": {
         **dict.fromkeys(

@@ -113,10 +113,14 @@ def _sniff(
             from budgetcore.inputs.text import limit_of  # noqa: PLC0415
 
             return _sniff(decompressed(Replayed(head, stream), limit_of("log")), name)
+        if first is BLANK and name.endswith(".json"):
+            # One JSON document, read as a whole: its first line's value says nothing
+            # more (an Amp thread is one line of megabytes, decoded twice before).
+            return _document(Replayed(head, stream))
         value = _head_value(raw)
         if first is BLANK:
             first = value
-            if name.endswith(".json") or (
+            if (
                 isinstance(value, Malformed)
                 and value.problem.code == "log-line-not-json"
                 and raw.lstrip()[:1] in (b"{", b"[")
@@ -124,7 +128,7 @@ def _sniff(
                 # problem, not the file's (it read as "one JSON document, not valid").
                 and not name.endswith(".jsonl")
             ):
-                # One JSON document (pretty-printed, or a .json file): read as a whole.
+                # One JSON document (pretty-printed): read as a whole.
                 return _document(Replayed(head, stream))
         if isinstance(value, dict) and (found := _claimed(value)) is not None:
             break

@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from budgetcore.errors import Problem
+from budgetcore.inputs.numbers import MAX_TOKENS
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, count_of, millis
+from budgetcore.replay.logs.reader import LineSource, count_of, millis, millis_of
 from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Row, Tally, counts
 
 __all__ = ["claims_document", "read_amp"]
@@ -82,16 +83,22 @@ def _thread(tally: Tally, doc: dict[str, Any]) -> None:
     times: list[tuple[str | None, int]] = []
     here = tally.file
     number = 1
+    tally.files[here].lines += len(messages)  # each message one record
+    kinds: list[str] = []  # the messages that are no request, by kind (counted in C)
+    # The requests' usage times, read a batch at once (millis_of) after the loop, and
+    # the messages whose own time stands in for a usage time there is none of.
+    billed: list[tuple[int, int, int, int, int, str | None, dict[str, Any]]] = []
+    stamps: list[object] = []
+    names: dict[str, str | None] = {}  # a model as written -> as read (_name)
     for m in messages:
         number += 1
-        tally.record()
-        if not isinstance(m, dict):
+        if m.__class__ is not dict:
             tally.malformed(number, Problem.coded("", "log-line-not-object"))
             continue
         role = m.get("role")
         usage = m.get("usage")
-        if role != "assistant" or not isinstance(usage, dict):
-            tally.entry(f"{role} message" if isinstance(role, str) else "message")
+        if role != "assistant" or usage.__class__ is not dict:
+            kinds.append(f"{role} message" if isinstance(role, str) else "message")
             continue
         if isinstance(events, list):
             # The ledger bills it; the message lends its cache counts. One no event
@@ -99,29 +106,55 @@ def _thread(tally: Tally, doc: dict[str, Any]) -> None:
             # the ledger alone when there is one), and named so in the ledger: whether
             # Amp billed it is not in the file.
             by_id[m.get("messageId")] = usage
-            billed = m.get("messageId") in pointed
-            tally.entry(
+            kinds.append(
                 "assistant message (billed by its ledger event)"
-                if billed
+                if m.get("messageId") in pointed
                 else "assistant message in no ledger event (left out)"
             )
             continue
-        found = counts(usage, _MESSAGE, "usage")
-        if isinstance(found, Problem):
-            tally.malformed(number, found)
-            continue
-        fresh, write, read, output = found
+        get = usage.get
+        fresh = get("inputTokens")
+        write = get("cacheCreationInputTokens")
+        read = get("cacheReadInputTokens")
+        output = get("outputTokens")
+        # The common case inline, four counts each an int in range (a call of counts
+        # per message cost about a microsecond); anything else by the one count rule.
+        if not (
+            fresh.__class__ is int
+            and write.__class__ is int
+            and read.__class__ is int
+            and output.__class__ is int
+            and 0 <= fresh <= MAX_TOKENS
+            and 0 <= write <= MAX_TOKENS
+            and 0 <= read <= MAX_TOKENS
+            and 0 <= output <= MAX_TOKENS
+        ):
+            found = counts(usage, _MESSAGE, "usage")
+            if isinstance(found, Problem):
+                tally.malformed(number, found)
+                continue
+            fresh, write, read, output = found
         if not (fresh or write or read or output):
             told = _total_only(usage, "totalTokens", "usage.totalTokens")
             if told is not None:
                 tally.malformed(number, told)
             else:
-                tally.entry("assistant message (zero usage)")
+                kinds.append("assistant message (zero usage)")
             continue
-        time = millis(usage.get("timestamp")) or millis(m.get("timestamp"))
+        raw = get("model")
+        model = None  # _name of anything but a text
+        if raw.__class__ is str:
+            model = names[raw] if raw in names else names.setdefault(raw, _name(raw))
+        billed.append((number, fresh, read, output, write, model or _name(m.get("model")), m))
+        stamps.append(get("timestamp"))
+    tally.entries(kinds)
+    # A usage's time, else (none, or the epoch) its message's.
+    for (number, fresh, read, output, write, model, m), stamp in zip(
+        billed, millis_of(stamps), strict=True
+    ):
+        time = stamp or millis(m.get("timestamp"))
         if time is not None:
             times.append((None, time))
-        model = _name(usage.get("model")) or _name(m.get("model"))
         rows.append((number, fresh, read, output, 0, model, time, None, here, write, None))
     if not isinstance(events, list):
         _hand_over(tally, rows, times)

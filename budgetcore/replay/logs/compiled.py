@@ -56,6 +56,7 @@ __all__ = [
     "claude_decoder",
     "codex_decoder",
     "decode_batch",
+    "document_decoder",
     "plain",
     "record_decoder",
     "record_struct",
@@ -176,23 +177,6 @@ class ClaudeLine(Struct, gc=False):
 # the skeleton and is decoded in full: the reader then sees the whole line, as before.
 
 
-class PiMessage(Struct, gc=False):
-    role: Any = UNSET
-    model: Any = UNSET
-    usage: Any = UNSET
-
-
-class PiLine(Struct, gc=False):
-    """pi (``budgetcore.replay.logs.pi.read_pi``)."""
-
-    type: Any = UNSET
-    id: Any = UNSET
-    parentId: Any = UNSET  # the log's own key names, as written
-    timestamp: Any = UNSET
-    tokensBefore: Any = UNSET
-    message: PiMessage | UnsetType = UNSET
-
-
 #: The OpenTelemetry attributes Copilot CLI's reader looks at (``copilot._otel``).
 COPILOT_ATTRIBUTES = (
     "event.name",
@@ -255,7 +239,6 @@ class TypeOnly(Struct, gc=False):
 
 
 SKELETONS: dict[str, type[Struct]] = {
-    "pi": PiLine,
     "copilot-cli": CopilotLine,
     "type-only": TypeOnly,
 }
@@ -342,6 +325,21 @@ def _enabled() -> bool:
         and sys.version_info[:2] == (3, 11)
         and not os.environ.get("BUDGETCORE_PURE_PYTHON")
     )
+
+
+def document_decoder() -> Callable[[bytes], Any] | None:
+    """The decoder of a whole JSON document (an Amp thread, a Gemini CLI ``.json``
+    session), any value as the standard library's ``json.loads`` gives it (floats
+    through ``read_number``), or None: read with the standard library. Where the two
+    differ, msgspec refuses and the standard library reads: ``NaN`` and ``Infinity``,
+    a lone surrogate escape (``"\\ud800"``), a byte-order mark (the caller strips it);
+    the guards of :func:`decode_batch` hold the rest (UTF-8, long integers, nesting)."""
+    return _document_decoder() if _enabled() else None
+
+
+@cache
+def _document_decoder() -> Callable[[bytes], Any]:
+    return msgspec.json.Decoder(float_hook=read_number).decode
 
 
 def codex_decoder() -> Callable[[bytes], CodexLine] | None:

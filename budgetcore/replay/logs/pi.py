@@ -17,16 +17,40 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
-from budgetcore.replay.logs.tally import Row, Tally, counts, registry_name
+from budgetcore.replay.logs.reader import LineSource, Steps, count_of
+from budgetcore.replay.logs.records import Shape
+from budgetcore.replay.logs.tally import Row, Tally, registry_name
 
-__all__ = ["claims", "read_pi"]
+__all__ = ["LINE", "USAGE", "claims", "read_pi"]
 
-#: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS).
-SKELETON = "pi"
+#: The keys the reader looks at, one record per line (records.Shape): the entry's
+#: ``type`` and ``id`` texts (a value that is no text is None), ``parentId`` as written
+#: (a parent neither text nor null makes the entry no tree entry: the loop's rule), a
+#: compaction's ``tokensBefore``, and a message's ``role``, ``model`` and ``provider``
+#: texts and ``usage``: its counts (or the Problem naming the count that is not one),
+#: with pi's own ``cost`` object beside them (its ``total``; any other value None).
+USAGE = Shape(
+    "PiUsage",
+    ("input", "cacheRead", "cacheWrite", "output", "totalTokens", "cost"),
+    (("cost", Shape("PiCost", ("total",))),),
+    counts=True,
+)
+MESSAGE = Shape(
+    "PiMessage",
+    ("role", "model", "provider", "usage"),
+    (("usage", USAGE),),
+    texts=frozenset({"role", "model", "provider"}),
+)
+LINE = Shape(
+    "PiRecord",
+    ("type", "id", "parentId", "timestamp", "tokensBefore", "message"),
+    (("message", MESSAGE),),
+    texts=frozenset({"type", "id"}),
+)
 
 _ENTRY_TYPES = frozenset(
     {
@@ -43,7 +67,7 @@ _ENTRY_TYPES = frozenset(
 )
 #: Entries a version 1 file (no ids) tells pi by: its message and settings changes.
 _V1_ENTRY_TYPES = frozenset({"model_change", "thinking_level_change", "compaction"})
-_USAGE = ("input", "cacheRead", "cacheWrite", "output", "totalTokens")
+_TOTAL_ONLY = "log-line-total-only"
 
 
 def claims(obj: dict[str, object]) -> bool:
@@ -65,9 +89,10 @@ def claims(obj: dict[str, object]) -> bool:
     return kind in _V1_ENTRY_TYPES or (kind == "message" and isinstance(obj.get("message"), dict))
 
 
-def _cost(usage: dict[str, object]) -> Decimal | None:
-    cost = usage.get("cost")
-    total = cost.get("total") if isinstance(cost, dict) else None
+def _cost(cost: Any) -> Decimal | None:
+    """pi's own cost of a request (``usage.cost.total``, ``cost`` a record), or None:
+    not a finite amount from 0 up."""
+    total = cost.total
     if isinstance(total, int) and not isinstance(total, bool):
         total = Decimal(total)
     if isinstance(total, Decimal) and total.is_finite() and total >= 0:
@@ -77,101 +102,119 @@ def _cost(usage: dict[str, object]) -> Decimal | None:
 
 def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("pi")
-    seen: set[str] = set()
-    # The requests read, handed to the ledger at once (Tally.requests_of: a keyword call
-    # of Tally.request per request cost about a microsecond, as for Kimi CLI), before a
-    # compaction counts them and at each batch's and file's end: in the order read.
-    pending: list[Row] = []
-
-    def hand_over() -> None:
-        if pending:
-            tally.requests_of("main", pending)
-            pending.clear()
-
+    parents = tally.parents  # tree entries (only this reader writes them): seen ids
+    priced: dict[tuple[str, str | None], str] = {}  # (model, provider) -> as priced
     for name, stream in files:
         here = tally.open(name)
-        for number, obj in tally.lines(stream, what, SKELETON, steps=True):
-            if not number:  # a batch's end (Tally.lines): the import may stop here
-                hand_over()
+        f = tally.files[here]
+        # The lines the decoder found malformed are listed as it meets them, before the
+        # reader sees their batch: the reader's own (bad counts) are put among them in
+        # line order at the batch's end, as a line-by-line read lists them.
+        marks = (0, len(tally.problems))
+        for i, (numbers, records, times) in enumerate(tally.timed_records(stream, what, LINE)):
+            if i:  # between batches: the import may stop here (reader.Steps)
                 yield
-                continue
-            kind = obj.get("type")
-            node = obj.get("id")
-            parent = obj.get("parentId")
-            time = millis(obj.get("timestamp"))
-            if kind == "session":
-                tally.entry("session")
-                continue
-            if not isinstance(kind, str):
-                tally.entry("(no type)")
-                continue
-            tree = isinstance(node, str) and (parent is None or isinstance(parent, str))
-            if tree:
-                assert isinstance(node, str)
-                if node in seen:
-                    tally.duplicate("entry written again (same id)")
+            stamps = tally.times.get("main")
+            # The batch's requests, handed to the ledger at once (Tally.requests_of: a
+            # keyword call of Tally.request per request cost about a microsecond), before
+            # a compaction counts them and at the batch's end: in the order read.
+            rows: list[Row] = []
+            kinds: list[str] = []  # the batch's other lines, by kind
+            bad: list[tuple[int, Problem]] = []  # the batch's lines with bad counts
+            last = None  # the batch's last new tree entry
+            for number, rec, time in zip(numbers, records, times, strict=True):
+                kind = rec.type
+                if kind == "session":
+                    kinds.append("session")
                     continue
-                seen.add(node)
-                tally.node("main", node, parent if isinstance(parent, str) else None)
-            key = node if tree and isinstance(node, str) else None
-            tally.time("main", time, key)
-            if kind == "compaction":
-                tally.entry("compaction")
-                before = count_of(obj.get("tokensBefore"))
-                hand_over()
-                tally.compaction(number, pre_tokens=before or None, time=time, node=key)
-                continue
-            message = obj.get("message")
-            if kind != "message" or not isinstance(message, dict):
-                tally.entry(kind)
-                continue
-            role = message.get("role")
-            usage = message.get("usage")
-            if role != "assistant":
-                tally.entry(f"message/{role}" if isinstance(role, str) else "message")
-                continue
-            if usage is None:
-                tally.entry("message/assistant (no usage)")
-                continue
-            found = counts(usage, _USAGE, "message.usage")
-            if isinstance(found, Problem):
-                tally.malformed(number, found)
-                continue
-            fresh, read, write, output, total = found
-            if not (fresh or read or write or output):
-                if total:
-                    tally.malformed(
-                        number,
-                        Problem.of(
-                            "message.usage",
-                            total,
-                            "log-line-total-only",
-                        ),
-                    )
+                if kind is None:
+                    kinds.append("(no type)")
+                    continue
+                key = rec.id
+                parent = rec.parentId
+                if key is not None and (parent is None or parent.__class__ is str):
+                    if key in parents:
+                        tally.duplicate("entry written again (same id)")
+                        continue
+                    parents[key] = parent
+                    last = key
                 else:
-                    tally.entry("message/assistant (zero usage)")
-                continue
-            model = message.get("model")
-            if isinstance(model, str) and model:
-                # ccusage prices a name its table lacks by a loose match; the registry
-                # id of the message's provider, then of the name's maker, stands in.
-                provider = message.get("provider")
-                model = registry_name(model, (provider,) if isinstance(provider, str) else ())
-            assert isinstance(usage, dict)
-            pending.append(
-                (
-                    number,
-                    fresh,
-                    read,
-                    output,
-                    0,
-                    model if isinstance(model, str) and model else None,
-                    time,
-                    key,
-                    here,
-                    write,
-                    _cost(usage),
-                )
-            )
-        hand_over()
+                    key = None  # no tree entry: on every branch
+                if time is not None:
+                    if stamps is None:
+                        stamps = tally.stamps("main")
+                    stamps.append((key, time))
+                if kind == "compaction":
+                    kinds.append("compaction")
+                    before = count_of(rec.tokensBefore)
+                    # Its place among the requests: those before it are counted first.
+                    tally.requests_of("main", rows)
+                    rows = []
+                    tally.compaction(number, pre_tokens=before or None, time=time, node=key)
+                    continue
+                message = rec.message
+                if kind != "message" or message is None:
+                    kinds.append(kind)
+                    continue
+                role = message.role
+                if role != "assistant":
+                    kinds.append("message" if role is None else f"message/{role}")
+                    continue
+                usage = message.usage
+                if usage is None:
+                    kinds.append("message/assistant (no usage)")
+                    continue
+                if usage.__class__ is Problem:
+                    bad.append((number, usage))
+                    continue
+                fresh, read, write = usage.input, usage.cacheRead, usage.cacheWrite
+                output = usage.output
+                if not (fresh or read or write or output):
+                    total = usage.totalTokens
+                    if total:
+                        bad.append((number, Problem.of("message.usage", total, _TOTAL_ONLY)))
+                    else:
+                        kinds.append("message/assistant (zero usage)")
+                    continue
+                model = message.model
+                if model:
+                    # ccusage prices a name its table lacks by a loose match; the registry
+                    # id of the message's provider, then of the name's maker, stands in.
+                    provider = message.provider
+                    as_priced = priced.get((model, provider))
+                    if as_priced is None:
+                        as_priced = priced[model, provider] = registry_name(
+                            model, () if provider is None else (provider,)
+                        )
+                    model = as_priced
+                else:
+                    model = None
+                cost = usage.cost
+                if cost is not None:  # most lines have none: no call
+                    cost = _cost(cost)
+                rows.append((number, fresh, read, output, 0, model, time, key, here, write, cost))
+            tally.requests_of("main", rows)
+            tally.entries(kinds)
+            if last is not None:
+                tally.last_node["main"] = last
+            if bad or len(f.malformed) > marks[0]:
+                _in_line_order(tally, bad, marks)
+            marks = (len(f.malformed), len(tally.problems))
     return tally.session(files[0][0] if files else "")
+
+
+def _in_line_order(tally: Tally, bad: list[tuple[int, Problem]], marks: tuple[int, int]) -> None:
+    """A batch's malformed lines, the decoder's (listed since ``marks``) and the
+    reader's (``bad``), listed in line order."""
+    f = tally.files[-1]
+    mine, problems = marks
+    listed = list(zip(f.malformed[mine:], tally.problems[problems:], strict=True))
+    del f.malformed[mine:]
+    del tally.problems[problems:]
+    ordered = sorted([(n, p, True) for n, p in listed] + [(n, p, False) for n, p in bad])
+    for number, problem, placed in ordered:
+        if placed:
+            f.malformed.append(number)
+            tally.problems.append(problem)
+        else:
+            tally.malformed(number, problem)

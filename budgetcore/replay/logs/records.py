@@ -24,7 +24,9 @@ What a record holds, either way, by what the shape says of each key:
   else each count as :func:`counts` reads it (missing or null: 0), or the
   :class:`~budgetcore.errors.Problem` naming the first that is not one (or the value
   that is no object); a counts object nested in one (a key of its ``nested``) is None
-  when missing or null, else read the same way, after the counts beside it;
+  when missing or null, else read the same way, after the counts beside it; an object
+  of other values nested in one (pi's ``usage.cost``) is read as a nested key is
+  anywhere, a record or None, after the counts beside it;
 - a key whose absence the reader tells from null (:attr:`Shape.told`) is
   :data:`ABSENT` when missing; every other missing key is None (a count: 0).
 
@@ -81,7 +83,8 @@ class Shape:
     too long to read); ``counts``: every key a token count, the record the Problem of
     the first that is not one. A counts shape may nest counts shapes (OpenCode's
     ``tokens.cache``): each such key None when missing or null, else its own counts,
-    read after the shape's own counts."""
+    read after the shape's own counts; and shapes of other values (pi's
+    ``usage.cost``): a record, or None when null or not an object."""
 
     name: str
     keys: tuple[str, ...]
@@ -105,9 +108,7 @@ class Shape:
             raise ValueError(f"shape {self.name}: an attribute that is no identifier")
         if self.texts & (self.told | {key for key, _ in self.nested}):
             raise ValueError(f"shape {self.name}: a text can be neither told apart nor nested")
-        if self.counts and (
-            self.told or self.texts or not all(sub.counts for _k, sub in self.nested)
-        ):
+        if self.counts and (self.told or self.texts):
             raise ValueError(f"shape {self.name}: counts are counts only")
         if self.counts and self.nested:
             # a record's fields in key order, its own counts first (nested_counts)
@@ -149,16 +150,20 @@ def counts(raw: object, keys: tuple[str, ...], path: str) -> tuple[int, ...] | P
 
 
 def nested_counts(raw: object, shape: Shape, path: str) -> Any:
-    """The record of a counts shape that nests counts shapes (``raw`` not null): its
-    own counts first, then each nested object's (missing or null: None), or the
+    """The record of a counts shape that nests shapes (``raw`` not null): its own
+    counts first, then each nested object of counts (missing or null: None), or the
     Problem of the first that is not one, as the compiled struct's types refuse the
-    line (then read here). The page reads one per message: its plan is made once per
+    line (then read here); a nested shape of other values is a record, or None when
+    null or not an object. The page reads one per message: its plan is made once per
     shape, found without hashing the shape."""
     try:
         mine, inner, make = shape.plans["counts"]
     except KeyError:
         mine = tuple(shape.key_of(k) for k in shape.keys if shape.under(k) is None)
-        inner = tuple((shape.key_of(k), sub, f".{shape.key_of(k)}") for k, sub in shape.nested)
+        inner = tuple(
+            (shape.key_of(k), sub, f".{shape.key_of(k)}" + ("" if sub.counts else "."))
+            for k, sub in shape.nested
+        )
         make = _class(shape)._make
         # Beside record_of's plans, keyed by a place in the line ("" or "key."): apart.
         shape.plans["counts"] = (mine, inner, make)
@@ -169,7 +174,11 @@ def nested_counts(raw: object, shape: Shape, path: str) -> Any:
     get = raw.get  # type: ignore[attr-defined]  # counts took it: a dict
     for key, sub, at in inner:
         value = get(key)
-        if value is not None:
+        if value is None:
+            pass
+        elif not sub.counts:  # other values: a record where an object is, as anywhere
+            value = record_of(value, sub, path + at) if value.__class__ is dict else None
+        else:
             value = nested_counts(value, sub, path + at)
             if value.__class__ is Problem:
                 return value
