@@ -23,13 +23,14 @@ from budgetcore.cli.shell import (
 from budgetcore.errors import Problem, ScenarioError, render_value
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Generator
 
     from budgetcore.core.scenario import Scenario
     from budgetcore.replay.logs.session import SessionRun
 
 __all__ = [
     "cmd_replay",
+    "log_sessions",
     "read_log_path",
     "read_log_shown",
     "replay_arguments",
@@ -500,25 +501,35 @@ def _stdin_is_database() -> bool:
 
 def read_log_sessions(path: str, fmt: str | None, shown: str) -> list[Any]:
     """Every session of a database file, each named ``<shown>#<session id>``."""
+    return list(log_sessions(path, fmt, shown))
+
+
+def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None, None]:
+    """:func:`read_log_sessions` one session at a time where the agent's reader hands
+    them over so (OpenCode's database): a folder's read measures each and keeps what
+    its output needs before the next is read (docs/performance.md). The file is
+    closed when the iteration ends or is closed."""
     import dataclasses  # noqa: PLC0415
 
-    from budgetcore.replay.logs import read_database, read_sessions  # noqa: PLC0415
+    from budgetcore.replay.logs import database_sessions, read_sessions  # noqa: PLC0415
 
     db = _read_only(path) if path != "-" else None
     if db is not None:
         try:
             with collector_paused():
-                logs = read_database(db, shown, fmt)
+                for log in database_sessions(db, shown, fmt):
+                    yield dataclasses.replace(log, name=log.name or shown)
         finally:
             db.close()
-    else:
-        stream = _open(path, "log")
-        try:
-            with collector_paused():
-                logs = read_sessions([(shown, stream)], fmt)
-        finally:
-            stream.close()
-    return [dataclasses.replace(log, name=log.name or shown) for log in logs]
+        return
+    stream = _open(path, "log")
+    try:
+        with collector_paused():
+            logs = read_sessions([(shown, stream)], fmt)
+    finally:
+        stream.close()
+    for log in logs:
+        yield dataclasses.replace(log, name=log.name or shown)
 
 
 def _session_runs(
@@ -536,27 +547,30 @@ def _session_runs(
 def _database_runs(
     path: str, name: str, settings: tuple[str, str | None, Any, Any, bool]
 ) -> list[Any]:
-    """Each session of a database file (or standard input, ``-``), run."""
+    """Each session of a database file (or standard input, ``-``), run as it is read
+    (kept: with no replay, only what the output needs). A problem that stops the read
+    midway makes the file one session that could not be read, as one met first."""
     from budgetcore.replay.logs import NoRequests  # noqa: PLC0415
-    from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
+    from budgetcore.replay.logs.session import SessionRun, kept  # noqa: PLC0415
 
     _root, fmt, scenario, options, replay_it = settings
+    runs = []
     try:
-        logs = read_log_sessions(path, fmt, name)
+        with contextlib.closing(log_sessions(path, fmt, name)) as logs:
+            for log in logs:
+                try:
+                    run = _paused_run(
+                        log.name, log, scenario=scenario, options=options, replay_it=replay_it
+                    )
+                except ScenarioError as exc:  # a session of it with no request to replay
+                    free = isinstance(exc, NoRequests) and exc.costs_nothing
+                    run = SessionRun(log.name, None, error=exc.problems, costs_nothing=free)
+                runs.append(kept(run))
     except ScenarioError as exc:
         return [SessionRun(name, None, error=exc.problems)]
     except Unreadable as exc:
         problem = Problem.coded("log", "unreadable", why=str(exc))
         return [SessionRun(name, None, error=(problem,))]
-    runs = []
-    for log in logs:
-        try:
-            runs.append(
-                _paused_run(log.name, log, scenario=scenario, options=options, replay_it=replay_it)
-            )
-        except ScenarioError as exc:  # a session of it with no request to replay
-            free = isinstance(exc, NoRequests) and exc.costs_nothing
-            runs.append(SessionRun(log.name, None, error=exc.problems, costs_nothing=free))
     return runs
 
 
@@ -565,14 +579,14 @@ def _session_run(
 ) -> Any:
     """One session of a folder: its run, or why it could not be read."""
     from budgetcore.replay.logs import NoRequests  # noqa: PLC0415
-    from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
+    from budgetcore.replay.logs.session import SessionRun, kept  # noqa: PLC0415
 
     root, fmt, scenario, options, replay_it = settings
     name, files = job
     paths = [os.path.join(root, *p.split("/")) for p in files]
     try:
         log = _renamed(read_log_path(paths[0], fmt, files=paths), files)
-        return _paused_run(name, log, scenario=scenario, options=options, replay_it=replay_it)
+        return kept(_paused_run(name, log, scenario=scenario, options=options, replay_it=replay_it))
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         free = isinstance(exc, NoRequests) and exc.costs_nothing

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
@@ -133,10 +133,10 @@ class LogSeries:
     """
 
     name: str  # "main"; "sidechain:<agentId>"; "sidechain-<n>" (an inline run, 1.0.x)
-    requests: tuple[LogRequest, ...]
+    requests: Sequence[LogRequest]
     compactions: tuple[LogCompaction, ...]
-    abandoned: tuple[LogRequest, ...] = ()
-    times: tuple[int, ...] = ()
+    abandoned: Sequence[LogRequest] = ()
+    times: Sequence[int] = ()
     counts: tuple[int, ...] = ()
     notified: tuple[int, ...] = ()
     conversation_times: tuple[int, ...] | None = None
@@ -321,7 +321,7 @@ class ParsedLog:
     # (file, line, message id, request id) of each request that has both ids (Claude
     # Code): what names one response across the sessions of one import, where a resumed
     # session's file holds the earlier one's responses again (usage.billed_elsewhere).
-    ids: tuple[tuple[int, int, str, str], ...] = ()
+    ids: Sequence[tuple[int, int, str, str]] = ()
     # Why this session holds per-model totals and no requests (Goose, Droid), "" when it
     # holds requests: its totals are billed (series "session totals", abandoned: never
     # turns), and it cannot be replayed turn by turn.

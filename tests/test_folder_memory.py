@@ -1,0 +1,241 @@
+"""What a folder's read keeps of a session once it is measured (issue 40's memory target;
+docs/performance.md, "A folder's sessions let go once measured"): with no replay, its
+log as bytes (``replay.logs.packed``), read back as it was read; an OpenCode database's
+sessions handed over one at a time, each measured before the next is read.
+
+The oracle is the log as the reader made it: every request, time and id read back from
+the bytes equals it field by field, type included.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sqlite3
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from budgetcore.cli import replay_cmds
+from budgetcore.cli.shell import Unreadable
+from budgetcore.cli.walk import walk
+from budgetcore.errors import ScenarioError
+from budgetcore.replay.logs import database_sessions, read_database
+from budgetcore.replay.logs.folder import MAX_FOLDER_FILES, plan_folder
+from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.logs.packed import Packed, packed
+from budgetcore.replay.logs.session import kept, run_session
+from budgetcore.replay.logs.usage import measured_usage
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
+
+
+def _typed(values: Any) -> list[Any]:
+    """Each value beside its type: 1 and True, or Decimal("0") and Decimal("0.00"),
+    read alike by ``==`` and not alike here."""
+    return [
+        (tuple((type(v), str(v)) for v in x) if isinstance(x, tuple) else (type(x), str(x)))
+        for x in values
+    ]
+
+
+def _assert_same(log: ParsedLog, back: ParsedLog) -> None:
+    assert len(back.series) == len(log.series)
+    for s, b in zip(log.series, back.series, strict=True):
+        for name in ("requests", "abandoned", "times"):
+            before, after = list(getattr(s, name)), list(getattr(b, name))
+            assert after == before, name
+            assert _typed(after) == _typed(before), name
+            assert len(getattr(b, name)) == len(before)
+        assert all(type(r) is LogRequest for r in b.requests)
+        assert (b.compactions, b.counts, b.notified) == (s.compactions, s.counts, s.notified)
+    assert list(back.ids) == list(log.ids)
+    assert _typed(back.ids) == _typed(log.ids)
+    assert (back.ledger, back.skipped, back.name, back.format) == (
+        log.ledger,
+        log.skipped,
+        log.name,
+        log.format,
+    )
+    assert back.models() == log.models()
+    if log.series:
+        assert back.main_model() == log.main_model()
+    assert back.all_requests() == log.all_requests()
+
+
+def _fixture_logs() -> list[tuple[str, ParsedLog]]:
+    """Every session of every fixture folder of every agent, read as the CLI reads a
+    folder (a database: each of its sessions)."""
+    out: list[tuple[str, ParsedLog]] = []
+    for agent in sorted(p for p in LOGS.iterdir() if p.is_dir()):
+        found = walk(str(agent), MAX_FOLDER_FILES)
+        for session in plan_folder(list(found.files)).sessions:
+            paths = [str(agent.joinpath(*f.split("/"))) for f in session.files]
+            try:
+                if len(paths) == 1 and replay_cmds._is_database(paths[0]):
+                    logs = replay_cmds.read_log_sessions(paths[0], None, session.name)
+                else:
+                    logs = [replay_cmds.read_log_path(paths[0], None, files=paths)]
+            except (ScenarioError, Unreadable):  # a fixture refused: nothing to keep
+                continue
+            out += [(f"{agent.name}/{session.name}", log) for log in logs]
+    return out
+
+
+FIXTURES = _fixture_logs()
+
+
+def test_the_fixtures_hold_every_agent_s_sessions() -> None:
+    formats = {log.format for _name, log in FIXTURES}
+    # Not a test that passes on nothing: every agent with requests is here.
+    assert {"claude-code", "codex", "opencode", "copilot-cli", "pi", "kimi-cli"} <= formats
+    assert sum(len(log.all_requests()) for _n, log in FIXTURES) > 200
+    assert any(log.ids for _n, log in FIXTURES)
+
+
+@pytest.mark.parametrize(("name", "log"), FIXTURES, ids=[n for n, _l in FIXTURES])
+def test_a_fixture_session_packed_reads_back_as_it_was_read(name: str, log: ParsedLog) -> None:
+    back = packed(log)
+    _assert_same(log, back)
+    assert measured_usage(back) == measured_usage(log)
+    _assert_same(log, pickle.loads(pickle.dumps(back)))  # a worker process's runs
+
+
+_COUNT = st.one_of(st.integers(0, 2**40), st.integers(-(2**70), 2**70))
+_MODEL = st.one_of(st.none(), st.sampled_from(["claude-sonnet-4-5", "gpt-5", "é-model"]))
+
+
+@st.composite
+def _requests(draw: st.DrawFn) -> LogRequest:
+    ints = [draw(_COUNT) for _ in range(5)]
+    return LogRequest(
+        line=draw(st.integers(1, 10**9)),
+        context=ints[0],
+        output=ints[1],
+        cache_read=ints[2],
+        cache_write=ints[3],
+        model=draw(_MODEL),
+        messages=draw(st.one_of(st.none(), st.integers(0, 10**6))),
+        tool_result_chars=draw(st.one_of(st.none(), _COUNT)),
+        input=ints[4],
+        cache_write_1h=draw(st.sampled_from([0, 1, 2**64])),
+        reasoning=draw(st.integers(0, 10**6)),
+        started=draw(st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1))),
+        finished=draw(st.one_of(st.none(), st.integers(0, 2**45))),
+        file=draw(st.integers(0, 3)),
+        logged_cost=draw(st.one_of(st.none(), st.sampled_from([Decimal(0), Decimal("0.00")]))),
+    )
+
+
+@given(
+    st.lists(_requests(), max_size=12),
+    st.lists(_requests(), max_size=4),
+    st.lists(st.one_of(st.integers(0, 2**45), st.integers(-(2**80), 2**80)), max_size=12),
+    st.lists(
+        st.tuples(
+            st.integers(0, 3),
+            st.integers(1, 10**6),
+            st.text(max_size=6),
+            st.sampled_from(["req_1", "opencode", "copilot"]),
+        ),
+        max_size=12,
+    ),
+)
+def test_any_requests_times_and_ids_read_back_as_they_were(
+    requests: list[LogRequest],
+    abandoned: list[LogRequest],
+    times: list[int],
+    ids: list[tuple[int, int, str, str]],
+) -> None:
+    series = LogSeries("main", tuple(requests), (), tuple(abandoned), tuple(times))
+    log = ParsedLog("claude-code", (series,), (), 0, None, ids=tuple(ids))
+    back = packed(log)
+    _assert_same(log, back)
+    costs = [r.logged_cost for r in (*requests, *abandoned)]
+    for part, before in ((back.main.requests, requests), (back.main.abandoned, abandoned)):
+        # A Decimal (a logged cost) is not marshal's: those requests stay as read.
+        stays = not before or any(r.logged_cost is not None for r in before)
+        assert isinstance(part, Packed) is not stays
+    assert costs == [r.logged_cost for r in back.all_requests()]
+
+
+def _bench_db(path: Path, sessions: int, requests: int) -> None:
+    """An opencode.db in the bench's shape (scripts/bench_agents.py ``make_opencode``)."""
+    import json  # noqa: PLC0415
+
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, time_created INT)")
+    db.execute(
+        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INT, data TEXT)"
+    )
+    n = 0
+    for s in range(sessions):
+        db.execute("INSERT INTO session VALUES (?, NULL, 0)", (f"ses_{s}",))
+        for i in range(requests):
+            n += 1
+            data = {
+                "role": "assistant",
+                "time": {"created": 1767225600000 + n},
+                "modelID": "claude-sonnet-4-5",
+                "providerID": "anthropic",
+                "cost": 0,
+                "tokens": {
+                    "input": 10 + i,
+                    "output": 5 + s,
+                    "reasoning": 0,
+                    "cache": {"read": 1000 * i, "write": 7},
+                },
+            }
+            db.execute(
+                "INSERT INTO message VALUES (?, ?, ?, ?)",
+                (f"msg_{n}", f"ses_{s}", n, json.dumps(data)),
+            )
+    db.commit()
+    db.close()
+
+
+def test_a_database_s_sessions_come_one_at_a_time_as_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "opencode.db"
+    _bench_db(path, 3, 4)
+    db = sqlite3.connect(path)
+    try:
+        whole = read_database(db, "opencode.db")
+        one_by_one = database_sessions(db, "opencode.db")
+        first = next(one_by_one)
+        assert first == whole[0]
+        assert (first, *one_by_one) == whole
+    finally:
+        db.close()
+    assert [len(log.all_requests()) for log in whole] == [4, 4, 4]
+
+
+def test_a_folder_keeps_each_measured_session_packed_and_its_output_as_before(
+    tmp_path: Path,
+) -> None:
+    _bench_db(tmp_path / "opencode.db", 3, 4)
+    settings = (str(tmp_path), None, None, None, False)  # usage only
+    runs = replay_cmds._session_runs(settings, ("opencode.db", ["opencode.db"]))
+    assert [r.name for r in runs] == [f"opencode.db#ses_{s}" for s in range(3)]
+    db = sqlite3.connect(tmp_path / "opencode.db")
+    try:
+        logs = read_database(db, "opencode.db")
+    finally:
+        db.close()
+    for run, log in zip(runs, logs, strict=True):
+        assert run.log is not None
+        assert isinstance(run.log.main.requests, Packed)
+        assert isinstance(run.log.ids, Packed)
+        _assert_same(log, run.log)
+        assert run.measured == measured_usage(log)
+
+
+def test_a_replayed_session_is_kept_whole() -> None:
+    name, log = next((n, lg) for n, lg in FIXTURES if lg.format == "claude-code" and lg.series)
+    run = run_session(name, log, scenario=None, options=None)
+    assert run.result is not None
+    assert kept(run) is run
+    usage = run_session(name, log, scenario=None, options=None, replay_it=False)
+    assert kept(usage).log is not usage.log
