@@ -12,6 +12,7 @@ from __future__ import annotations
 import pickle
 import sqlite3
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -224,12 +225,23 @@ def test_a_folder_keeps_each_measured_session_packed_and_its_output_as_before(
         logs = read_database(db, "opencode.db")
     finally:
         db.close()
-    for run, log in zip(runs, logs, strict=True):
+    # Each kept once the next is read; the last is the folder's to keep (_folder_runs).
+    for i, (run, log) in enumerate(zip(runs, logs, strict=True)):
         assert run.log is not None
-        assert isinstance(run.log.main.requests, Packed)
-        assert isinstance(run.log.ids, Packed)
+        assert isinstance(run.log.main.requests, Packed) is (i < 2)
+        assert isinstance(run.log.ids, Packed) is (i < 2)
         _assert_same(log, run.log)
         assert run.measured == measured_usage(log)
+    jobs = [("opencode.db", ["opencode.db"]), ("opencode.db", ["opencode.db"])]
+    work = partial(replay_cmds._session_runs, settings)
+    both = replay_cmds._folder_runs(work, jobs, 1, _Quiet())
+    assert [isinstance(r.log.main.requests, Packed) for r in both] == [True] * 5 + [False]
+    assert [r.measured for r in both] == [r.measured for r in runs] * 2
+
+
+class _Quiet:
+    def advance(self, _n: int) -> None:
+        pass
 
 
 def test_a_replayed_session_is_kept_whole() -> None:

@@ -385,10 +385,16 @@ def billed_once_runs(runs: list[Any]) -> list[Any]:
 
 def _folder_runs(work: Any, jobs: list[Any], workers: int, progress: Any) -> list[Any]:
     """Each session of a folder (a job may hold several: an agent's database), here or
-    in ``workers`` processes, in the folder's order."""
+    in ``workers`` processes, in the folder's order. A session read is kept as bytes
+    (session.kept: with no replay) once the next is read: what the read holds stays
+    small, and the last one, after which nothing is read, is written as read."""
+    from budgetcore.replay.logs.session import kept  # noqa: PLC0415
+
     if workers < 2:
-        runs = []
+        runs: list[Any] = []
         for job in jobs:
+            if runs:  # a job's runs are kept but its last (_database_runs)
+                runs[-1] = kept(runs[-1])
             runs.extend(work(job))
             progress.advance(1)
         return runs
@@ -402,14 +408,25 @@ def _folder_runs(work: Any, jobs: list[Any], workers: int, progress: Any) -> lis
 
     # Sessions are independent: one process per core reads its share, in the
     # folder's order. A signal to any of them ends them all (cli.pool).
+    # A worker's runs come back together: each is kept before it is sent.
     found = pool_map(
-        work,
+        partial(_kept_runs, work),
         jobs,
         workers,
         chunksize=max(1, len(jobs) // (4 * workers)),
         done_items=progress.advance,
     )
     return [run for part in found for run in part]
+
+
+def _kept_runs(work: Any, job: Any) -> list[Any]:
+    """A job's runs, each kept (session.kept) as a worker sends them back."""
+    from budgetcore.replay.logs.session import kept  # noqa: PLC0415
+
+    runs: list[Any] = work(job)
+    if runs:  # the others are already (_database_runs)
+        runs[-1] = kept(runs[-1])
+    return runs
 
 
 #: A folder is read by more than one process from this many bytes on (below, starting
@@ -547,14 +564,15 @@ def _session_runs(
 def _database_runs(
     path: str, name: str, settings: tuple[str, str | None, Any, Any, bool]
 ) -> list[Any]:
-    """Each session of a database file (or standard input, ``-``), run as it is read
-    (kept: with no replay, only what the output needs). A problem that stops the read
+    """Each session of a database file (or standard input, ``-``), run as it is read,
+    each kept as bytes once the next is read (session.kept: with no replay; the last
+    is the caller's to keep, :func:`_folder_runs`). A problem that stops the read
     midway makes the file one session that could not be read, as one met first."""
     from budgetcore.replay.logs import NoRequests  # noqa: PLC0415
     from budgetcore.replay.logs.session import SessionRun, kept  # noqa: PLC0415
 
     _root, fmt, scenario, options, replay_it = settings
-    runs = []
+    runs: list[Any] = []
     try:
         with contextlib.closing(log_sessions(path, fmt, name)) as logs:
             for log in logs:
@@ -565,7 +583,9 @@ def _database_runs(
                 except ScenarioError as exc:  # a session of it with no request to replay
                     free = isinstance(exc, NoRequests) and exc.costs_nothing
                     run = SessionRun(log.name, None, error=exc.problems, costs_nothing=free)
-                runs.append(kept(run))
+                if runs:
+                    runs[-1] = kept(runs[-1])
+                runs.append(run)
     except ScenarioError as exc:
         return [SessionRun(name, None, error=exc.problems)]
     except Unreadable as exc:
@@ -579,14 +599,14 @@ def _session_run(
 ) -> Any:
     """One session of a folder: its run, or why it could not be read."""
     from budgetcore.replay.logs import NoRequests  # noqa: PLC0415
-    from budgetcore.replay.logs.session import SessionRun, kept  # noqa: PLC0415
+    from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
 
     root, fmt, scenario, options, replay_it = settings
     name, files = job
     paths = [os.path.join(root, *p.split("/")) for p in files]
     try:
         log = _renamed(read_log_path(paths[0], fmt, files=paths), files)
-        return kept(_paused_run(name, log, scenario=scenario, options=options, replay_it=replay_it))
+        return _paused_run(name, log, scenario=scenario, options=options, replay_it=replay_it)
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         free = isinstance(exc, NoRequests) and exc.costs_nothing

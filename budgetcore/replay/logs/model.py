@@ -16,7 +16,7 @@ from decimal import Decimal
 from functools import partial
 from itertools import chain, compress, islice, repeat
 from operator import gt, is_not, itemgetter, sub
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.prices import Usage
@@ -302,6 +302,15 @@ def summary_series(of: str) -> str:
 
 
 _MODEL_OF = itemgetter(5)  # LogRequest.model
+
+
+def _models_of(requests: Sequence[LogRequest]) -> Iterable[Any]:
+    """Each request's model, in order: a kept session's (replay.logs.packed, whose
+    ``models`` are its requests' without reading them back) or each request's."""
+    models: Iterable[Any] | None = getattr(requests, "models", None)
+    return map(_MODEL_OF, requests) if models is None else models
+
+
 _CONTEXT_OF = itemgetter(1)  # LogRequest.context
 _is_named = partial(is_not, None)
 
@@ -356,14 +365,15 @@ class ParsedLog:
         """Every model a request names, in the order first seen (series by series, each
         series' branch before its abandoned requests)."""
         named = (
-            filter(_is_named, map(_MODEL_OF, chain(s.requests, s.abandoned))) for s in self.series
+            filter(_is_named, chain(_models_of(s.requests), _models_of(s.abandoned)))
+            for s in self.series
         )
         return tuple(dict.fromkeys(chain.from_iterable(named)))  # in C: 200,000 requests
 
     def main_model(self) -> str | None:
         """The model of most requests on the main series' branch (ties: the first seen
         there); None when no request names one."""
-        named: list[str] = list(filter(_is_named, map(_MODEL_OF, self.main.requests)))
+        named: list[str] = list(filter(_is_named, _models_of(self.main.requests)))
         if named and named.count(named[0]) == len(named):
             return named[0]  # one model: no count per model (in C, 200,000 requests)
         counts: Counter[str] = Counter(named)

@@ -19,14 +19,17 @@ from __future__ import annotations
 
 import dataclasses
 import marshal
+from array import array
 from collections.abc import Callable, Iterator, Sequence
+from operator import itemgetter
 from typing import Any, Generic, TypeVar, cast, overload
 
-from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog, new_request
+from budgetcore.replay.logs.model import LogSeries, ParsedLog, new_request
 
 __all__ = ["Packed", "packed"]
 
 _T = TypeVar("_T")
+_MODEL_OF = itemgetter(5)  # LogRequest.model
 
 
 class Packed(Sequence[_T], Generic[_T]):
@@ -34,10 +37,26 @@ class Packed(Sequence[_T], Generic[_T]):
     :class:`LogRequest` from its tuple; None: as stored). Reading one item reads them
     all: made for a pass over them (a count, a sum, an index built once)."""
 
-    __slots__ = ("_blob", "_build", "_n")
+    __slots__ = ("_blob", "_build", "_models", "_n")
 
-    def __init__(self, blob: bytes, n: int, build: Callable[[Any], _T] | None) -> None:
-        self._blob, self._n, self._build = blob, n, build
+    def __init__(
+        self,
+        blob: bytes,
+        n: int,
+        build: Callable[[Any], _T] | None,
+        models: tuple[tuple[str | None, ...], array[int]] | None = None,
+    ) -> None:
+        self._blob, self._n, self._build, self._models = blob, n, build, models
+
+    @property
+    def models(self) -> Iterator[str | None] | None:
+        """Each request's model in order, without reading the requests back (the
+        output asks for a session's models and its main model: two passes over every
+        request); None for values that are not requests."""
+        if self._models is None:
+            return None
+        names, places = self._models
+        return map(names.__getitem__, places)
 
     def __len__(self) -> int:
         return self._n
@@ -59,7 +78,7 @@ class Packed(Sequence[_T], Generic[_T]):
     def __reduce__(self) -> tuple[Any, ...]:
         # A folder's runs come back from its worker processes pickled (the same
         # interpreter: the same marshal format).
-        return (Packed, (self._blob, self._n, self._build))
+        return (Packed, (self._blob, self._n, self._build, self._models))
 
 
 def _pack(items: Sequence[Any], as_tuples: bool, build: Callable[[Any], _T] | None) -> Any:
@@ -73,18 +92,24 @@ def _pack(items: Sequence[Any], as_tuples: bool, build: Callable[[Any], _T] | No
         blob = marshal.dumps(list(map(tuple, items)) if as_tuples else list(items))
     except ValueError:
         return items
-    return Packed(blob, len(items), build)
-
-
-def _request(values: tuple[Any, ...]) -> LogRequest:
-    return new_request(values)
+    models = None
+    if build is new_request:
+        # Each request's model as its place among the few names (2 bytes a request).
+        column = list(map(_MODEL_OF, items))
+        names = tuple(dict.fromkeys(column))
+        place = {name: i for i, name in enumerate(names)}
+        models = (
+            names,
+            array("H" if len(names) < 1 << 16 else "L", map(place.__getitem__, column)),
+        )
+    return Packed(blob, len(items), build, models)
 
 
 def _series(s: LogSeries) -> LogSeries:
     return dataclasses.replace(
         s,
-        requests=_pack(s.requests, True, _request),
-        abandoned=_pack(s.abandoned, True, _request),
+        requests=_pack(s.requests, True, new_request),
+        abandoned=_pack(s.abandoned, True, new_request),
         times=_pack(s.times, False, None),
     )
 
