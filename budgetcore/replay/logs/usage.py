@@ -537,14 +537,14 @@ def _twice(ids: Sequence[Sequence[tuple[int, int, str, str]]]) -> set[tuple[str,
     first, in a set of the strings: a pair counted costs a tuple and a counter's entry
     more (about 6 MB at 60,000 ids, docs/performance.md)."""
     rids: set[str] = set()
+    mids: set[str] = set()
     for part in ids:
-        rids.update(map(_RID, part))
-    if len(rids) == 1:
-        mids: set[str] = set()
-        for part in ids:
-            mids.update(map(_MID, part))
-        if len(mids) == sum(map(len, ids)):
-            return set()
+        items = list(part)  # a kept session's ids (replay.logs.packed) read back once
+        rids.update(map(_RID, items))
+        if len(rids) == 1:
+            mids.update(map(_MID, items))
+    if len(rids) == 1 and len(mids) == sum(map(len, ids)):
+        return set()
     counts = Counter(map(_ID, chain.from_iterable(ids)))
     return {key for key, n in counts.items() if n > 1}
 
