@@ -4,21 +4,18 @@ log as bytes (``replay.logs.packed``), read back as it was read; an OpenCode dat
 sessions handed over one at a time, each measured before the next is read.
 
 The oracle is the log as the reader made it: every request, time and id read back from
-the bytes equals it field by field, type included.
+the bytes equals it field by field, type included (tests/packed_helpers.py; the
+property on generated requests is tests/property/test_packed_properties.py).
 """
 
 from __future__ import annotations
 
 import pickle
 import sqlite3
-from decimal import Decimal
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from budgetcore.cli import replay_cmds
 from budgetcore.cli.shell import Unreadable
@@ -26,45 +23,13 @@ from budgetcore.cli.walk import walk
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.logs import database_sessions, read_database
 from budgetcore.replay.logs.folder import MAX_FOLDER_FILES, plan_folder
-from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.packed import Packed, packed
 from budgetcore.replay.logs.session import kept, run_session
 from budgetcore.replay.logs.usage import measured_usage
+from tests.packed_helpers import assert_same
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
-
-
-def _typed(values: Any) -> list[Any]:
-    """Each value beside its type: 1 and True, or Decimal("0") and Decimal("0.00"),
-    read alike by ``==`` and not alike here."""
-    return [
-        (tuple((type(v), str(v)) for v in x) if isinstance(x, tuple) else (type(x), str(x)))
-        for x in values
-    ]
-
-
-def _assert_same(log: ParsedLog, back: ParsedLog) -> None:
-    assert len(back.series) == len(log.series)
-    for s, b in zip(log.series, back.series, strict=True):
-        for name in ("requests", "abandoned", "times"):
-            before, after = list(getattr(s, name)), list(getattr(b, name))
-            assert after == before, name
-            assert _typed(after) == _typed(before), name
-            assert len(getattr(b, name)) == len(before)
-        assert all(type(r) is LogRequest for r in b.requests)
-        assert (b.compactions, b.counts, b.notified) == (s.compactions, s.counts, s.notified)
-    assert list(back.ids) == list(log.ids)
-    assert _typed(back.ids) == _typed(log.ids)
-    assert (back.ledger, back.skipped, back.name, back.format) == (
-        log.ledger,
-        log.skipped,
-        log.name,
-        log.format,
-    )
-    assert back.models() == log.models()
-    if log.series:
-        assert back.main_model() == log.main_model()
-    assert back.all_requests() == log.all_requests()
 
 
 def _fixture_logs() -> list[tuple[str, ParsedLog]]:
@@ -100,67 +65,9 @@ def test_the_fixtures_hold_every_agent_s_sessions() -> None:
 @pytest.mark.parametrize(("name", "log"), FIXTURES, ids=[n for n, _l in FIXTURES])
 def test_a_fixture_session_packed_reads_back_as_it_was_read(name: str, log: ParsedLog) -> None:
     back = packed(log)
-    _assert_same(log, back)
+    assert_same(log, back)
     assert measured_usage(back) == measured_usage(log)
-    _assert_same(log, pickle.loads(pickle.dumps(back)))  # a worker process's runs
-
-
-_COUNT = st.one_of(st.integers(0, 2**40), st.integers(-(2**70), 2**70))
-_MODEL = st.one_of(st.none(), st.sampled_from(["claude-sonnet-4-5", "gpt-5", "é-model"]))
-
-
-@st.composite
-def _requests(draw: st.DrawFn) -> LogRequest:
-    ints = [draw(_COUNT) for _ in range(5)]
-    return LogRequest(
-        line=draw(st.integers(1, 10**9)),
-        context=ints[0],
-        output=ints[1],
-        cache_read=ints[2],
-        cache_write=ints[3],
-        model=draw(_MODEL),
-        messages=draw(st.one_of(st.none(), st.integers(0, 10**6))),
-        tool_result_chars=draw(st.one_of(st.none(), _COUNT)),
-        input=ints[4],
-        cache_write_1h=draw(st.sampled_from([0, 1, 2**64])),
-        reasoning=draw(st.integers(0, 10**6)),
-        started=draw(st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1))),
-        finished=draw(st.one_of(st.none(), st.integers(0, 2**45))),
-        file=draw(st.integers(0, 3)),
-        logged_cost=draw(st.one_of(st.none(), st.sampled_from([Decimal(0), Decimal("0.00")]))),
-    )
-
-
-@given(
-    st.lists(_requests(), max_size=12),
-    st.lists(_requests(), max_size=4),
-    st.lists(st.one_of(st.integers(0, 2**45), st.integers(-(2**80), 2**80)), max_size=12),
-    st.lists(
-        st.tuples(
-            st.integers(0, 3),
-            st.integers(1, 10**6),
-            st.text(max_size=6),
-            st.sampled_from(["req_1", "opencode", "copilot"]),
-        ),
-        max_size=12,
-    ),
-)
-def test_any_requests_times_and_ids_read_back_as_they_were(
-    requests: list[LogRequest],
-    abandoned: list[LogRequest],
-    times: list[int],
-    ids: list[tuple[int, int, str, str]],
-) -> None:
-    series = LogSeries("main", tuple(requests), (), tuple(abandoned), tuple(times))
-    log = ParsedLog("claude-code", (series,), (), 0, None, ids=tuple(ids))
-    back = packed(log)
-    _assert_same(log, back)
-    costs = [r.logged_cost for r in (*requests, *abandoned)]
-    for part, before in ((back.main.requests, requests), (back.main.abandoned, abandoned)):
-        # A Decimal (a logged cost) is not marshal's: those requests stay as read.
-        stays = not before or any(r.logged_cost is not None for r in before)
-        assert isinstance(part, Packed) is not stays
-    assert costs == [r.logged_cost for r in back.all_requests()]
+    assert_same(log, pickle.loads(pickle.dumps(back)))  # a worker process's runs
 
 
 def _bench_db(path: Path, sessions: int, requests: int) -> None:
@@ -230,7 +137,7 @@ def test_a_folder_keeps_each_measured_session_packed_and_its_output_as_before(
         assert run.log is not None
         assert isinstance(run.log.main.requests, Packed) is (i < 2)
         assert isinstance(run.log.ids, Packed) is (i < 2)
-        _assert_same(log, run.log)
+        assert_same(log, run.log)
         assert run.measured == measured_usage(log)
     jobs = [("opencode.db", ["opencode.db"]), ("opencode.db", ["opencode.db"])]
     work = partial(replay_cmds._session_runs, settings)
