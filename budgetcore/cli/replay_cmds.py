@@ -23,13 +23,14 @@ from budgetcore.cli.shell import (
 from budgetcore.errors import Problem, ScenarioError, render_value
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Generator
 
     from budgetcore.core.scenario import Scenario
     from budgetcore.replay.logs.session import SessionRun
 
 __all__ = [
     "cmd_replay",
+    "log_sessions",
     "read_log_path",
     "read_log_shown",
     "replay_arguments",
@@ -384,10 +385,16 @@ def billed_once_runs(runs: list[Any]) -> list[Any]:
 
 def _folder_runs(work: Any, jobs: list[Any], workers: int, progress: Any) -> list[Any]:
     """Each session of a folder (a job may hold several: an agent's database), here or
-    in ``workers`` processes, in the folder's order."""
+    in ``workers`` processes, in the folder's order. A session read is kept as bytes
+    (session.kept: with no replay) once the next is read: what the read holds stays
+    small, and the last one, after which nothing is read, is written as read."""
+    from budgetcore.replay.logs.session import kept  # noqa: PLC0415
+
     if workers < 2:
-        runs = []
+        runs: list[Any] = []
         for job in jobs:
+            if runs:  # a job's runs are kept but its last (_database_runs)
+                runs[-1] = kept(runs[-1])
             runs.extend(work(job))
             progress.advance(1)
         return runs
@@ -401,14 +408,25 @@ def _folder_runs(work: Any, jobs: list[Any], workers: int, progress: Any) -> lis
 
     # Sessions are independent: one process per core reads its share, in the
     # folder's order. A signal to any of them ends them all (cli.pool).
+    # A worker's runs come back together: each is kept before it is sent.
     found = pool_map(
-        work,
+        partial(_kept_runs, work),
         jobs,
         workers,
         chunksize=max(1, len(jobs) // (4 * workers)),
         done_items=progress.advance,
     )
     return [run for part in found for run in part]
+
+
+def _kept_runs(work: Any, job: Any) -> list[Any]:
+    """A job's runs, each kept (session.kept) as a worker sends them back."""
+    from budgetcore.replay.logs.session import kept  # noqa: PLC0415
+
+    runs: list[Any] = work(job)
+    if runs:  # the others are already (_database_runs)
+        runs[-1] = kept(runs[-1])
+    return runs
 
 
 #: A folder is read by more than one process from this many bytes on (below, starting
@@ -500,25 +518,35 @@ def _stdin_is_database() -> bool:
 
 def read_log_sessions(path: str, fmt: str | None, shown: str) -> list[Any]:
     """Every session of a database file, each named ``<shown>#<session id>``."""
+    return list(log_sessions(path, fmt, shown))
+
+
+def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None, None]:
+    """:func:`read_log_sessions` one session at a time where the agent's reader hands
+    them over so (OpenCode's database): a folder's read measures each and keeps what
+    its output needs before the next is read (docs/performance.md). The file is
+    closed when the iteration ends or is closed."""
     import dataclasses  # noqa: PLC0415
 
-    from budgetcore.replay.logs import read_database, read_sessions  # noqa: PLC0415
+    from budgetcore.replay.logs import database_sessions, read_sessions  # noqa: PLC0415
 
     db = _read_only(path) if path != "-" else None
     if db is not None:
         try:
             with collector_paused():
-                logs = read_database(db, shown, fmt)
+                for log in database_sessions(db, shown, fmt):
+                    yield dataclasses.replace(log, name=log.name or shown)
         finally:
             db.close()
-    else:
-        stream = _open(path, "log")
-        try:
-            with collector_paused():
-                logs = read_sessions([(shown, stream)], fmt)
-        finally:
-            stream.close()
-    return [dataclasses.replace(log, name=log.name or shown) for log in logs]
+        return
+    stream = _open(path, "log")
+    try:
+        with collector_paused():
+            logs = read_sessions([(shown, stream)], fmt)
+    finally:
+        stream.close()
+    for log in logs:
+        yield dataclasses.replace(log, name=log.name or shown)
 
 
 def _session_runs(
@@ -536,27 +564,33 @@ def _session_runs(
 def _database_runs(
     path: str, name: str, settings: tuple[str, str | None, Any, Any, bool]
 ) -> list[Any]:
-    """Each session of a database file (or standard input, ``-``), run."""
+    """Each session of a database file (or standard input, ``-``), run as it is read,
+    each kept as bytes once the next is read (session.kept: with no replay; the last
+    is the caller's to keep, :func:`_folder_runs`). A problem that stops the read
+    midway makes the file one session that could not be read, as one met first."""
     from budgetcore.replay.logs import NoRequests  # noqa: PLC0415
-    from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
+    from budgetcore.replay.logs.session import SessionRun, kept  # noqa: PLC0415
 
     _root, fmt, scenario, options, replay_it = settings
+    runs: list[Any] = []
     try:
-        logs = read_log_sessions(path, fmt, name)
+        with contextlib.closing(log_sessions(path, fmt, name)) as logs:
+            for log in logs:
+                try:
+                    run = _paused_run(
+                        log.name, log, scenario=scenario, options=options, replay_it=replay_it
+                    )
+                except ScenarioError as exc:  # a session of it with no request to replay
+                    free = isinstance(exc, NoRequests) and exc.costs_nothing
+                    run = SessionRun(log.name, None, error=exc.problems, costs_nothing=free)
+                if runs:
+                    runs[-1] = kept(runs[-1])
+                runs.append(run)
     except ScenarioError as exc:
         return [SessionRun(name, None, error=exc.problems)]
     except Unreadable as exc:
         problem = Problem.coded("log", "unreadable", why=str(exc))
         return [SessionRun(name, None, error=(problem,))]
-    runs = []
-    for log in logs:
-        try:
-            runs.append(
-                _paused_run(log.name, log, scenario=scenario, options=options, replay_it=replay_it)
-            )
-        except ScenarioError as exc:  # a session of it with no request to replay
-            free = isinstance(exc, NoRequests) and exc.costs_nothing
-            runs.append(SessionRun(log.name, None, error=exc.problems, costs_nothing=free))
     return runs
 
 

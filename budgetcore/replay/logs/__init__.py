@@ -12,7 +12,7 @@ dropped with its line: nothing here keeps, shows or sends it.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from budgetcore.errors import Problem, ScenarioError
@@ -56,6 +56,7 @@ __all__ = [
     "NoRequests",
     "ParsedLog",
     "costs_nothing",
+    "database_sessions",
     "detect_format",
     "no_requests",
     "parse_claude_code",
@@ -408,6 +409,10 @@ def sessions_steps(
 
 
 def _read_database(found: Agent, head: Database, name: str) -> tuple[ParsedLog, ...]:
+    return tuple(_database_sessions(found, head, name))
+
+
+def _database_sessions(found: Agent, head: Database, name: str) -> Iterable[ParsedLog]:
     if found.read_database is None or head.db is None:
         raise _unknown(head)
     return found.read_database(head.db, name)
@@ -417,6 +422,15 @@ def read_database(db: Any, name: str, fmt: str | None = None) -> tuple[ParsedLog
     """Every session of an agent's SQLite database given open (``sqlite3``
     connection; the caller closes it): the shell opens a file read-only this way, so
     the database is read from its file, not copied into memory first."""
+    return tuple(database_sessions(db, name, fmt))
+
+
+def database_sessions(db: Any, name: str, fmt: str | None = None) -> Iterator[ParsedLog]:
+    """:func:`read_database` a session at a time where the agent's reader hands them
+    over so (OpenCode's): the caller may measure each and let it go before the next is
+    read. The agent is found (or the database refused) before the first is asked for;
+    a problem met midway is raised by the iteration. Read it to its end before closing
+    ``db``."""
     head = Database(db)
     found = agent(fmt) if fmt is not None else None
     if found is None:
@@ -426,7 +440,7 @@ def read_database(db: Any, name: str, fmt: str | None = None) -> tuple[ParsedLog
         )
     if found is None:
         raise _unknown(head)
-    return _read_database(found, head, name)
+    return iter(_database_sessions(found, head, name))
 
 
 def _log_limit() -> int:

@@ -12,7 +12,7 @@ Code (whose lines say least: any ``message`` object) last.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,8 +67,9 @@ class Agent:
     missing: str = ""
     # A database file (SQLite): whether its tables are this agent's, and its sessions.
     claims_database: Callable[[frozenset[str]], bool] | None = None
-    # (an open sqlite3 connection, the file's name shown): the caller closes it.
-    read_database: Callable[[Any, str], tuple[ParsedLog, ...]] | None = None
+    # (an open sqlite3 connection, the file's name shown): the caller closes it, after
+    # reading its sessions to their end (an iterator may hand them over one at a time).
+    read_database: Callable[[Any, str], Iterable[ParsedLog]] | None = None
     # Which files of a folder are its sessions (budgetcore.replay.logs.layouts); None: its
     # files are JSON Lines sessions of their own, each read alone.
     plan: Planner | None = None
@@ -229,7 +230,7 @@ AGENTS: tuple[Agent, ...] = (
         looks_like=lambda d: isinstance(d, dict) and "sessionID" in d and "modelID" in d,
         missing="has no role and time",
         claims_database=opencode.claims_database,
-        read_database=opencode.read_opencode_db,
+        read_database=opencode.opencode_db_sessions,
         plan=layouts.plan_opencode,
     ),
     Agent(

@@ -70,6 +70,7 @@ _SESSION_ATTRS = (
     ("github.copilot.interaction_id", 2),
     ("gen_ai.response.id", 1),
 )
+_TOP_RANK = max(rank for _key, rank in _SESSION_ATTRS)
 # The sources in the order they win (ccusage's should_emit_candidate).
 _CHAT, _INFERENCE, _TURN, _AGENT = range(4)
 _SOURCE_NAMES = ("chat span", "inference log", "agent turn log", "invoke_agent span")
@@ -250,18 +251,35 @@ def _time(obj: dict[str, Any]) -> int | None:
 def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
     """One pass over the records: each trace's model and session (from any of its
     records), and each record's usage with what it says of its own model, session and
-    time (no record kept); then the requests, deduplicated across sources."""
+    time (no record kept); then the requests, deduplicated across sources.
+
+    What the first pass holds per request is what its request will (the counts, the
+    line, the time) and little more: the counts beside each other in one tuple, its own
+    session as its name, a model or conversation name met again as the one string,
+    a trace's session without a (rank, name) pair where it has its conversation's, and
+    the traces and responses of a source only where a lower source may be covered by
+    them. The second pass lets each record go as its request is made. The bench's
+    58 MB export (docs/performance.md): 70 → 36 MB of values at the read's peak, with
+    Tally.plain_stamps."""
     models: dict[str, str] = {}
-    sessions: dict[str, tuple[int, str]] = {}
+    # A trace's session: the first name of its highest rank (_SESSION_ATTRS). The top
+    # rank's alone, most traces, keep the name; a lower one its rank beside it.
+    top: dict[str, str] = {}
+    low: dict[str, tuple[int, str]] = {}
+    names: dict[str, str] = {}  # a model's or a conversation's name: one string each
     found: list[
         tuple[
             int,
             int,
-            tuple[int, ...],
+            int,
+            int,
+            int,
+            int,
+            int,
             str | None,
             str | None,
             str | None,
-            tuple[int, str] | None,
+            str | None,
             int | None,
         ]
     ] = []
@@ -270,17 +288,26 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
         source = _source(obj, attrs) if isinstance(attrs, dict) else None
         # A record's model and sessions, each attribute read once (for its trace, and
         # for its own request below).
-        model = ids = None
+        model = own = trace = None
         if isinstance(attrs, dict):
             model = _attr(attrs, _MODEL_ATTRS[0]) or _attr(attrs, _MODEL_ATTRS[1])
+            if model is not None:
+                model = names.setdefault(model, model)
             ids = [(rank, sid) for key, rank in _SESSION_ATTRS if (sid := _attr(attrs, key))]
+            if ids:
+                rank, own = max(ids)
+                if rank == _TOP_RANK:
+                    own = names.setdefault(own, own)
             trace = _trace(obj)
             if trace is not None:
                 if model is not None:
                     models.setdefault(trace, model)
                 for rank, sid in ids:
-                    if rank > sessions.get(trace, (0, ""))[0]:
-                        sessions[trace] = (rank, sid)
+                    if rank == _TOP_RANK:
+                        if trace not in top:
+                            top[trace] = names.setdefault(sid, sid)
+                    elif trace not in top and rank > low.get(trace, (0, ""))[0]:
+                        low[trace] = (rank, sid)
         if source is None or not isinstance(attrs, dict):
             kind = obj.get("name") or obj.get("type") or "record"
             tally.entry(f"otel {kind}" if isinstance(kind, str) else "otel record")
@@ -317,41 +344,74 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
             (
                 number,
                 source,
-                (prompt - read - write, read, write, output, reasoning),
+                prompt - read - write,
+                read,
+                write,
+                output,
+                reasoning,
                 trace,
                 _attr(attrs, "gen_ai.response.id"),
                 model,
-                max(ids) if ids else None,
+                own,
                 _time(obj),
             )
         )
-    traces: list[set[str]] = [set(), set(), set(), set()]
-    responses: list[set[str]] = [set(), set(), set(), set()]
-    for _line, source, _u, trace, response, _m, _o, _t in found:
-        if trace:
-            traces[source].add(trace)
-        if response:
-            responses[source].add(response)
+    # A trace's model or session is asked for only by a record without its own: where
+    # none lacks it (a chat span names both), the traces' are let go before the
+    # requests are made.
+    if all(f[9] is not None or f[7] is None for f in found):
+        models.clear()
+    if all(f[10] is not None or f[7] is None for f in found):
+        top.clear()
+        low.clear()
+    # A record of source s is a copy when a higher source (below s) covers its trace or
+    # response: only the sources below the lowest-ranked one present are looked in.
+    lowest = max((f[1] for f in found), default=_CHAT)
+    traces: list[set[str]] = [set() for _ in range(lowest)]
+    responses: list[set[str]] = [set() for _ in range(lowest)]
+    for f in found:
+        if f[1] < lowest:
+            if f[7]:
+                traces[f[1]].add(f[7])
+            if f[8]:
+                responses[f[1]].add(f[8])
     # The requests of the series being read, handed to the ledger at once
     # (Tally.requests_of: a keyword call of Tally.request per request cost about a
     # microsecond), before another series' and at the end: in the order read, each
     # series made known at its first request, as Tally.request and Tally.time do.
     pending: list[Row] = []
     pending_series = ""
-    stamps: dict[str, list[tuple[str | None, int]]] = {}
+    stamps: dict[str, list[int]] = {}
     here = tally.file
-    for number, source, usage, trace, response, named, own, time in found:
-        fresh, read, write, output, reasoning = usage
-        higher = range(source)
-        if any((trace in traces[h]) or (response in responses[h]) for h in higher):
+    found.reverse()  # taken from the end: each record let go as its request is made
+    while found:
+        (
+            number,
+            source,
+            fresh,
+            read,
+            write,
+            output,
+            reasoning,
+            trace,
+            response,
+            named,
+            own,
+            time,
+        ) = found.pop()
+        if source and any(
+            (trace in traces[h]) or (response in responses[h]) for h in range(source)
+        ):
             tally.duplicate(f"{_SOURCE_NAMES[source]} covered by a higher source")
             continue
         model = named if named is not None or trace is None else models.get(trace)
         session = (
-            own[1]
+            own
             if own is not None
-            else sessions[trace][1]
-            if trace in sessions
+            else top[trace]
+            if trace in top
+            else low[trace][1]
+            if trace in low
             else trace or "unknown-session"
         )
         series = f"conversation:{session}"
@@ -362,9 +422,9 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
             pending_series = series
         times = stamps.get(series)
         if times is None:
-            times = stamps[series] = tally.stamps(series)
+            times = stamps[series] = tally.plain_stamps(series)
         if time is not None:
-            times.append((None, time))
+            times.append(time)
         pending.append(
             (
                 number,

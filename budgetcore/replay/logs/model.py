@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
 from itertools import chain, compress, islice, repeat
 from operator import gt, is_not, itemgetter, sub
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.prices import Usage
@@ -133,10 +133,10 @@ class LogSeries:
     """
 
     name: str  # "main"; "sidechain:<agentId>"; "sidechain-<n>" (an inline run, 1.0.x)
-    requests: tuple[LogRequest, ...]
+    requests: Sequence[LogRequest]
     compactions: tuple[LogCompaction, ...]
-    abandoned: tuple[LogRequest, ...] = ()
-    times: tuple[int, ...] = ()
+    abandoned: Sequence[LogRequest] = ()
+    times: Sequence[int] = ()
     counts: tuple[int, ...] = ()
     notified: tuple[int, ...] = ()
     conversation_times: tuple[int, ...] | None = None
@@ -302,6 +302,15 @@ def summary_series(of: str) -> str:
 
 
 _MODEL_OF = itemgetter(5)  # LogRequest.model
+
+
+def _models_of(requests: Sequence[LogRequest]) -> Iterable[Any]:
+    """Each request's model, in order: a kept session's (replay.logs.packed, whose
+    ``models`` are its requests' without reading them back) or each request's."""
+    models: Iterable[Any] | None = getattr(requests, "models", None)
+    return map(_MODEL_OF, requests) if models is None else models
+
+
 _CONTEXT_OF = itemgetter(1)  # LogRequest.context
 _is_named = partial(is_not, None)
 
@@ -321,7 +330,7 @@ class ParsedLog:
     # (file, line, message id, request id) of each request that has both ids (Claude
     # Code): what names one response across the sessions of one import, where a resumed
     # session's file holds the earlier one's responses again (usage.billed_elsewhere).
-    ids: tuple[tuple[int, int, str, str], ...] = ()
+    ids: Sequence[tuple[int, int, str, str]] = ()
     # Why this session holds per-model totals and no requests (Goose, Droid), "" when it
     # holds requests: its totals are billed (series "session totals", abandoned: never
     # turns), and it cannot be replayed turn by turn.
@@ -356,14 +365,15 @@ class ParsedLog:
         """Every model a request names, in the order first seen (series by series, each
         series' branch before its abandoned requests)."""
         named = (
-            filter(_is_named, map(_MODEL_OF, chain(s.requests, s.abandoned))) for s in self.series
+            filter(_is_named, chain(_models_of(s.requests), _models_of(s.abandoned)))
+            for s in self.series
         )
         return tuple(dict.fromkeys(chain.from_iterable(named)))  # in C: 200,000 requests
 
     def main_model(self) -> str | None:
         """The model of most requests on the main series' branch (ties: the first seen
         there); None when no request names one."""
-        named: list[str] = list(filter(_is_named, map(_MODEL_OF, self.main.requests)))
+        named: list[str] = list(filter(_is_named, _models_of(self.main.requests)))
         if named and named.count(named[0]) == len(named):
             return named[0]  # one model: no count per model (in C, 200,000 requests)
         counts: Counter[str] = Counter(named)

@@ -56,7 +56,13 @@ from budgetcore.replay.logs.reader import (
 from budgetcore.replay.logs.records import ABSENT, Shape, record_of
 from budgetcore.replay.logs.tally import Row, Tally, document_of, registry_name, sqlite
 
-__all__ = ["claims_database", "claims_document", "read_opencode", "read_opencode_db"]
+__all__ = [
+    "claims_database",
+    "claims_document",
+    "opencode_db_sessions",
+    "read_opencode",
+    "read_opencode_db",
+]
 
 #: An assistant message's ``tokens``, read as counts (records.Shape.counts), its
 #: ``cache`` object of counts nested: with msgspec its counts are checked in C as the
@@ -420,6 +426,13 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
     """Every session of an ``opencode.db`` (open: ``db``, a sqlite3 connection the
     caller closes): a child session (``parent_id``) is a series of its root session,
     named ``subagent:<its id>``."""
+    return tuple(opencode_db_sessions(db, name))
+
+
+def opencode_db_sessions(db: Any, name: str) -> Iterator[ParsedLog]:
+    """:func:`read_opencode_db` one session at a time, each as soon as its rows are
+    read: a folder's read measures it and lets its requests go before the next
+    (docs/performance.md). Read it to its end (or close it) before closing ``db``."""
     import json  # noqa: PLC0415
 
     from budgetcore.inputs.numbers import read_number  # noqa: PLC0415
@@ -437,7 +450,6 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             ]
         )
 
-    out = []
     try:
         tables = {str(r[0]) for r in _rows(db, "SELECT name FROM sqlite_master")}
         # OpenCode's v2 store names its sessions' table session_v2 and has no message
@@ -517,7 +529,7 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                     if tally is not None:
                         pending.hand_over()
                         _db_parts(db, tally, number, asked, has_parts)
-                        out.append(tally.session(f"{name}#{current}"))
+                        yield tally.session(f"{name}#{current}")
                     tally, current, number, asked = Tally("opencode"), top, 0, Asked()
                     pending = Pending(tally)
                     tally.open(f"{name}#{top}")
@@ -543,11 +555,10 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             pending.hand_over()
         if tally is not None:
             _db_parts(db, tally, number, asked, has_parts)
-            out.append(tally.session(f"{name}#{current}"))
+            yield tally.session(f"{name}#{current}")
     finally:
         with contextlib.suppress(sqlite3.Error):
             db.execute("DROP TABLE IF EXISTS temp.roots")
-    return tuple(out)
 
 
 #: Message ids asked for in one query (SQLite's least limit of variables is 999).

@@ -126,6 +126,8 @@ class Tally:
         self.requests: list[_Req] = []
         self.compactions: list[_Comp] = []
         self.times: dict[str, list[tuple[str | None, int]]] = {}
+        # A series' times on no node, where its reader has none (plain_stamps).
+        self.plain: dict[str, list[int]] = {}
         self.parents: dict[str, str | None] = {}  # tree entries: id -> parent id
         self.last_node: dict[str, str] = {}  # series -> its last tree entry (the leaf)
         self.window: int | None = None
@@ -267,6 +269,14 @@ class Tally:
         takes it once)."""
         self._series(series)
         return self.times[series]
+
+    def plain_stamps(self, series: str) -> list[int]:
+        """The series' times, to append a time to, where no entry of it is on a node (a
+        reader of no branches, such as Copilot CLI's export): the times alone, not a
+        (None, time) pair each (64 bytes a request). A series takes its times one way
+        or the other (:meth:`stamps`), never both."""
+        self._series(series)
+        return self.plain.setdefault(series, [])
 
     def record(self) -> None:
         """One more record of the current file (a document's record, a table row)."""
@@ -540,8 +550,11 @@ class Tally:
                     LogCompaction(c.line, after, c.trigger, c.pre_tokens, post, c.file, c.time)
                 )
             stamps = self.times.get(s, ())
+            plain = self.plain.get(s)
             times = (
-                tuple([t for _n, t in stamps])
+                tuple(plain)
+                if plain is not None
+                else tuple([t for _n, t in stamps])
                 if branch is None
                 else tuple([t for n, t in stamps if n is None or n in branch])
             )

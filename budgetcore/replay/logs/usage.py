@@ -526,6 +526,29 @@ class Elsewhere:
     sessions: tuple[tuple[int, int], ...]  # (the billing session's index, requests), in order
 
 
+_MID, _RID = itemgetter(2), itemgetter(3)
+
+
+def _twice(ids: Sequence[Sequence[tuple[int, int, str, str]]]) -> set[tuple[str, str]]:
+    """The (message id, request id) pairs in more than one session. A session's ids are
+    unique within it (its reader folded its copies): an id seen twice is in two
+    sessions. Counted in C; most folders have none. Where every id has one request id
+    (OpenCode's and Copilot's: the agent's name) the message ids alone are compared
+    first, in a set of the strings: a pair counted costs a tuple and a counter's entry
+    more (about 6 MB at 60,000 ids, docs/performance.md)."""
+    rids: set[str] = set()
+    mids: set[str] = set()
+    for part in ids:
+        items = list(part)  # a kept session's ids (replay.logs.packed) read back once
+        rids.update(map(_RID, items))
+        if len(rids) == 1:
+            mids.update(map(_MID, items))
+    if len(rids) == 1 and len(mids) == sum(map(len, ids)):
+        return set()
+    counts = Counter(map(_ID, chain.from_iterable(ids)))
+    return {key for key, n in counts.items() if n > 1}
+
+
 def billed_elsewhere(logs: Sequence[ParsedLog | None]) -> tuple[Elsewhere | None, ...]:
     """Each session's requests that another session of one import (a folder, or files
     picked together) bills; None where there are none (docs/replay.md, "Folders").
@@ -537,10 +560,7 @@ def billed_elsewhere(logs: Sequence[ParsedLog | None]) -> tuple[Elsewhere | None
     the one whose file comes first in path order. A response without a request id is
     never matched across sessions (gateways reuse message ids). This is how ccusage
     counts a projects folder (tests/test_ccusage_folders.py holds the two alike)."""
-    # A session's ids are unique within it (its reader folded its copies): an id seen
-    # twice is in two sessions. Counted in C first; most folders have none.
-    counts = Counter(map(_ID, chain.from_iterable(log.ids for log in logs if log is not None)))
-    twice = {key for key, n in counts.items() if n > 1}
+    twice = _twice([log.ids for log in logs if log is not None])
     if not twice:
         return tuple(None for _ in logs)
     seen: dict[tuple[str, str], list[tuple[int, int, int]]] = {}

@@ -1,0 +1,160 @@
+"""What a folder's read keeps of a session once it is measured (issue 40's memory target;
+docs/performance.md, "A folder's sessions let go once measured"): with no replay, its
+log as bytes (``replay.logs.packed``), read back as it was read; an OpenCode database's
+sessions handed over one at a time, each measured before the next is read.
+
+The oracle is the log as the reader made it: every request, time and id read back from
+the bytes equals it field by field, type included (tests/packed_helpers.py; the
+property on generated requests is tests/property/test_packed_properties.py).
+"""
+
+from __future__ import annotations
+
+import pickle
+import sqlite3
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from budgetcore.cli import replay_cmds
+from budgetcore.cli.shell import Unreadable
+from budgetcore.cli.walk import walk
+from budgetcore.errors import ScenarioError
+from budgetcore.replay.logs import database_sessions, read_database
+from budgetcore.replay.logs.folder import MAX_FOLDER_FILES, plan_folder
+from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.packed import Packed, packed
+from budgetcore.replay.logs.session import kept, run_session
+from budgetcore.replay.logs.usage import measured_usage
+from tests.packed_helpers import assert_same
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
+
+
+def _fixture_logs() -> list[tuple[str, ParsedLog]]:
+    """Every session of every fixture folder of every agent, read as the CLI reads a
+    folder (a database: each of its sessions)."""
+    out: list[tuple[str, ParsedLog]] = []
+    for agent in sorted(p for p in LOGS.iterdir() if p.is_dir()):
+        found = walk(str(agent), MAX_FOLDER_FILES)
+        for session in plan_folder(list(found.files)).sessions:
+            paths = [str(agent.joinpath(*f.split("/"))) for f in session.files]
+            try:
+                if len(paths) == 1 and replay_cmds._is_database(paths[0]):
+                    logs = replay_cmds.read_log_sessions(paths[0], None, session.name)
+                else:
+                    logs = [replay_cmds.read_log_path(paths[0], None, files=paths)]
+            except (ScenarioError, Unreadable):  # a fixture refused: nothing to keep
+                continue
+            out += [(f"{agent.name}/{session.name}", log) for log in logs]
+    return out
+
+
+FIXTURES = _fixture_logs()
+
+
+def test_the_fixtures_hold_every_agent_s_sessions() -> None:
+    formats = {log.format for _name, log in FIXTURES}
+    # Not a test that passes on nothing: every agent with requests is here.
+    assert {"claude-code", "codex", "opencode", "copilot-cli", "pi", "kimi-cli"} <= formats
+    assert sum(len(log.all_requests()) for _n, log in FIXTURES) > 200
+    assert any(log.ids for _n, log in FIXTURES)
+
+
+@pytest.mark.parametrize(("name", "log"), FIXTURES, ids=[n for n, _l in FIXTURES])
+def test_a_fixture_session_packed_reads_back_as_it_was_read(name: str, log: ParsedLog) -> None:
+    back = packed(log)
+    assert_same(log, back)
+    assert measured_usage(back) == measured_usage(log)
+    assert_same(log, pickle.loads(pickle.dumps(back)))  # a worker process's runs
+
+
+def _bench_db(path: Path, sessions: int, requests: int) -> None:
+    """An opencode.db in the bench's shape (scripts/bench_agents.py ``make_opencode``)."""
+    import json  # noqa: PLC0415
+
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, time_created INT)")
+    db.execute(
+        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INT, data TEXT)"
+    )
+    n = 0
+    for s in range(sessions):
+        db.execute("INSERT INTO session VALUES (?, NULL, 0)", (f"ses_{s}",))
+        for i in range(requests):
+            n += 1
+            data = {
+                "role": "assistant",
+                "time": {"created": 1767225600000 + n},
+                "modelID": "claude-sonnet-4-5",
+                "providerID": "anthropic",
+                "cost": 0,
+                "tokens": {
+                    "input": 10 + i,
+                    "output": 5 + s,
+                    "reasoning": 0,
+                    "cache": {"read": 1000 * i, "write": 7},
+                },
+            }
+            db.execute(
+                "INSERT INTO message VALUES (?, ?, ?, ?)",
+                (f"msg_{n}", f"ses_{s}", n, json.dumps(data)),
+            )
+    db.commit()
+    db.close()
+
+
+def test_a_database_s_sessions_come_one_at_a_time_as_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "opencode.db"
+    _bench_db(path, 3, 4)
+    db = sqlite3.connect(path)
+    try:
+        whole = read_database(db, "opencode.db")
+        one_by_one = database_sessions(db, "opencode.db")
+        first = next(one_by_one)
+        assert first == whole[0]
+        assert (first, *one_by_one) == whole
+    finally:
+        db.close()
+    assert [len(log.all_requests()) for log in whole] == [4, 4, 4]
+
+
+def test_a_folder_keeps_each_measured_session_packed_and_its_output_as_before(
+    tmp_path: Path,
+) -> None:
+    _bench_db(tmp_path / "opencode.db", 3, 4)
+    settings = (str(tmp_path), None, None, None, False)  # usage only
+    runs = replay_cmds._session_runs(settings, ("opencode.db", ["opencode.db"]))
+    assert [r.name for r in runs] == [f"opencode.db#ses_{s}" for s in range(3)]
+    db = sqlite3.connect(tmp_path / "opencode.db")
+    try:
+        logs = read_database(db, "opencode.db")
+    finally:
+        db.close()
+    # Each kept once the next is read; the last is the folder's to keep (_folder_runs).
+    for i, (run, log) in enumerate(zip(runs, logs, strict=True)):
+        assert run.log is not None
+        assert isinstance(run.log.main.requests, Packed) is (i < 2)
+        assert isinstance(run.log.ids, Packed) is (i < 2)
+        assert_same(log, run.log)
+        assert run.measured == measured_usage(log)
+    jobs = [("opencode.db", ["opencode.db"]), ("opencode.db", ["opencode.db"])]
+    work = partial(replay_cmds._session_runs, settings)
+    both = replay_cmds._folder_runs(work, jobs, 1, _Quiet())
+    assert [isinstance(r.log.main.requests, Packed) for r in both] == [True] * 5 + [False]
+    assert [r.measured for r in both] == [r.measured for r in runs] * 2
+
+
+class _Quiet:
+    def advance(self, _n: int) -> None:
+        pass
+
+
+def test_a_replayed_session_is_kept_whole() -> None:
+    name, log = next((n, lg) for n, lg in FIXTURES if lg.format == "claude-code" and lg.series)
+    run = run_session(name, log, scenario=None, options=None)
+    assert run.result is not None
+    assert kept(run) is run
+    usage = run_session(name, log, scenario=None, options=None, replay_it=False)
+    assert kept(usage).log is not usage.log
