@@ -27,6 +27,8 @@ from typing import Any, cast
 
 import matplotlib
 
+from budgetcore.units import counted
+
 matplotlib.use("Agg")  # files only, no display
 
 import matplotlib.pyplot as plt
@@ -681,7 +683,7 @@ def _replay_lines(session: tuple[Any, Any], files: dict[str, list[str]]) -> list
         lines += [
             "",
             f"Imported log: series {md_code(log.name)}, {len(log.requests):,} requests, "
-            f"{len(log.compactions):,} compaction(s) of its own "
+            f"{counted(len(log.compactions), 'compaction')} of its own "
             + ", ".join(
                 f"after turn {c.after_turn} "
                 f"({md_code(c.trigger) if c.trigger else 'trigger not stated'}, preTokens "

@@ -12,6 +12,7 @@ from fractions import Fraction
 __all__ = [
     "KIB",
     "MIB",
+    "counted",
     "format_bytes",
     "format_int",
     "format_k",
@@ -24,6 +25,16 @@ __all__ = [
 
 KIB = 1_024
 MIB = 1_048_576
+
+
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """A count and its noun, singular for one ("1 session", "2 sessions"): the CLI's
+    English, where "session(s)" hedged (issue 42).
+
+    >>> counted(1, "session"), counted(1_200, "line"), counted(2, "key", "keys")
+    ('1 session', '1,200 lines', '2 keys')
+    """
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def format_int(value: int) -> str:

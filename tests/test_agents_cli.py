@@ -87,7 +87,7 @@ def test_a_mixed_folder_gives_one_total_per_agent_and_an_unknown_total_while_one
     assert total["measured"]["known_cost"] is not None  # type: ignore[index]
     assert [a["agent"] for a in total["agents"]].count(None) == 1  # type: ignore[attr-defined]
     table = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "table"])
-    assert "The total cost is unknown: 1 session(s) could not be read" in table.out
+    assert "The total cost is unknown: 1 session could not be read" in table.out
     assert "By agent" in table.out
 
 

@@ -149,11 +149,11 @@ def test_the_table_says_which_unread_sessions_count_as_nothing() -> None:
         ["replay", "--log", str(LOGS / "pi" / "header-only"), "--usage", "--format", "table"]
     ).out
     assert "The total cost is unknown" not in table
-    assert "1 session(s) not read hold nothing that may carry a bill" in table
+    assert "1 session not read holds nothing that may carry a bill" in table
     table = run_cli(
         ["replay", "--log", str(LOGS / "pi" / "malformed-line"), "--usage", "--format", "table"]
     ).out
-    assert "The total cost is unknown: 1 session(s) could not be read" in table
+    assert "The total cost is unknown: 1 session could not be read" in table
 
 
 def _log(fmt: str, entries: dict[str, int], *, malformed: tuple[int, ...] = ()) -> ParsedLog:

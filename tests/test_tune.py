@@ -654,4 +654,4 @@ def test_a_timed_tune_prints_fates_and_never_chooses_unknown_usage(
     code, table, _ = _tune(capsys, sc, *args, "--format", "table")
     assert "each replayed exactly (spec §12 and §15)" in table
     assert "unknown" in table
-    assert "2 point(s) with unknown usage were never candidates" in table
+    assert "2 points with unknown usage were never candidates" in table

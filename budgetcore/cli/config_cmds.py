@@ -23,6 +23,7 @@ from budgetcore.scenario.overrides import (
     warnings_for,
 )
 from budgetcore.scenario.warnings import review_warnings
+from budgetcore.units import counted
 
 __all__ = [
     "cmd_check",
@@ -79,7 +80,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     base = reviewed.applied(Scenario()) if args.scenario is None else scenario_of(args)
     scenario = apply_overrides(base, overrides)
     values = effective_values(scenario)
-    print(f"{shown_name(args.config)}: valid, {len(overrides)} override(s)")
+    print(f"{shown_name(args.config)}: valid, {counted(len(overrides), 'override')}")
     if reviewed.present:
         print(_reviewed_line(scenario, reviewed))
     width = max(len(o.key) for o in OVERRIDES)

@@ -21,6 +21,7 @@ from budgetcore.cli.shell import (
     unreadable_problem,
 )
 from budgetcore.errors import Problem, ScenarioError, render_value
+from budgetcore.units import counted
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
@@ -356,7 +357,7 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     runs = billed_once_runs(runs)
     if folder.not_read:
         print(
-            f"not read: {len(folder.not_read):,} file(s) that are not session logs "
+            f"not read: {counted(len(folder.not_read), 'file')} that are not session logs "
             f"(first: {folder.not_read[0]})",
             file=sys.stderr,
         )

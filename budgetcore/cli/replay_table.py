@@ -16,7 +16,7 @@ from budgetcore.replay.logs.model import ParsedLog, folder_lines
 from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage, may_have_cost
 from budgetcore.replay.logs.tally import TOTALS
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
-from budgetcore.units import format_percent, money_text
+from budgetcore.units import counted, format_percent, money_text
 
 if TYPE_CHECKING:
     from budgetcore.replay.model import Replay
@@ -154,7 +154,7 @@ def _ledger(log: ParsedLog, write: Write) -> None:
         write(f"  {f.name or 'log'}: {f.lines:,} lines{mark}\n")
         for s, on, off in f.requests:
             if s == TOTALS:  # a totals-only agent's per-model totals: not requests
-                write(f"    session totals (not requests): {on + off:,} line(s)\n")
+                write(f"    session totals (not requests): {counted(on + off, 'line')}\n")
                 continue
             write(f"    requests, {s}: {on:,} on the replayed branch, {off:,} on abandoned ones\n")
         for kind, n in f.duplicates:
@@ -242,7 +242,7 @@ def _measured(m: MeasuredUsage, write: Write) -> None:
     _grid(_USAGE_HEAD, _usage_rows(m.models, m), write)
     if m.logged_cost is not None:
         write(
-            f"  The log's own costUSD, on {m.logged_requests:,} request(s): "
+            f"  The log's own costUSD, on {counted(m.logged_requests, 'request')}: "
             f"{money_text(m.logged_cost)}\n"
         )
 
@@ -425,13 +425,15 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
     _measured(merged, write)
     if unread_runs := may_have_cost(runs):
         write(
-            f"  The total cost is unknown: {unread_runs:,} session(s) could not be read, "
+            f"  The total cost is unknown: {counted(unread_runs, 'session')} could not be read, "
             "and what they cost no one knows.\n"
         )
     if free := sum(1 for r in runs if r.log is None and r.costs_nothing):
+        hold = "holds" if free == 1 else "hold"
         write(
-            f"  {free:,} session(s) not read hold nothing that may carry a bill (every line "
-            "read, none a response or a usage record): the total counts them as $0.\n"
+            f"  {counted(free, 'session')} not read {hold} nothing that may carry a bill "
+            "(every line read, none a response or a usage record): the total counts them as"
+            " $0.\n"
         )
     by_agent = agent_totals(runs)
     if len(by_agent) > 1:

@@ -16,7 +16,7 @@ from budgetcore.runtimes import Profile, profile
 from budgetcore.runtimes.check import check_runtime
 from budgetcore.runtimes.export import Model, Reviewed, export_as_dict, export_runtime
 from budgetcore.runtimes.syntax import decimal_text, dumps_json
-from budgetcore.units import format_int
+from budgetcore.units import counted, format_int
 
 __all__ = ["cmd_check_runtime", "cmd_export_runtime", "scenario_and_model"]
 
@@ -248,7 +248,7 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
         }
         sys.stdout.write(dumps_json(doc) + "\n")
         return 0
-    print(f"{where}: valid {p.title} settings, {len(result.settings)} compaction knob(s)")
+    print(f"{where}: valid {p.title} settings, {counted(len(result.settings), 'compaction knob')}")
     for key, value in result.settings:
         print(f"  {key} = {_value_text(value)}")
     print(f"for {model.name or 'no model named'} ({model.source}):")
@@ -262,7 +262,8 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
         + ("" if s is None else " tokens")
     )
     if result.ignored:
-        print(f"  ignored: {len(result.ignored)} other key(s): {', '.join(result.ignored[:8])}")
+        ignored = counted(len(result.ignored), "other key")
+        print(f"  ignored: {ignored}: {', '.join(result.ignored[:8])}")
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     for w in warnings:

@@ -39,6 +39,7 @@ from budgetcore.tune.choice import (
     Constraints,
 )
 from budgetcore.tune.constraints import constraint_value
+from budgetcore.units import counted
 
 __all__ = ["cmd_tune", "tune_arguments"]
 
@@ -214,7 +215,7 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
             raise ScenarioError([Problem.coded("log", "folder-no-jsonl", folder=shown_name(path))])
         if folder.not_read:
             print(
-                f"not read: {len(folder.not_read):,} file(s) that are not session logs "
+                f"not read: {counted(len(folder.not_read), 'file')} that are not session logs "
                 f"(first: {folder.not_read[0]})",
                 file=sys.stderr,
             )
@@ -278,7 +279,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if skipped:
         total = sum(d.skipped for d in skipped)
         print(
-            f"skipped: {total:,} malformed line(s) in {len(skipped):,} session(s) "
+            f"skipped: {counted(total, 'malformed line')} in {counted(len(skipped), 'session')} "
             f"(first, in {skipped[0].result.name}: {skipped[0].first_skipped})",
             file=sys.stderr,
         )

@@ -18,7 +18,7 @@ from budgetcore.tune.choice import (
     Constraints,
 )
 from budgetcore.tune.result import TuneResult
-from budgetcore.units import format_int, format_money
+from budgetcore.units import counted, format_int, format_money
 
 Write = Callable[[str], object]
 
@@ -406,7 +406,9 @@ def choice_lines(result: TuneResult) -> list[str]:
         assert choice.decided_by is not None
         lines.append(f"  why: {by[choice.decided_by]}")
     if choice.unknown:
-        lines.append(f"  {choice.unknown:,} point(s) with unknown usage were never candidates")
+        lines.append(
+            f"  {counted(choice.unknown, 'point')} with unknown usage were never candidates"
+        )
     base = own.cost_units(0)
     diff = g.cost_units(i) - base
     rel = "" if base == 0 else f" ({'+' if diff > 0 else ''}{_percent(Fraction(diff, base))})"
