@@ -1,5 +1,6 @@
-// The page's only hand-written JavaScript, kept on purpose: before Pyodide has loaded,
-// Python cannot report boot stages, a failed download, or a page opened from disk.
+// The page's boot script, hand-written on purpose: before Pyodide has loaded, Python
+// cannot report boot stages, a failed download, or a page opened from disk. (The other
+// JavaScript is the paint's op runner, held as text in budgetcore/ui/runner.py.)
 (() => {
   "use strict";
   const root = document.documentElement;
