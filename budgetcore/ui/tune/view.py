@@ -1264,34 +1264,25 @@ def _runtime_notes(job: TuneJob, lang: str) -> Markup:
             )
         )
     axis = job.axis
-    if axis is not None and axis.never:
-        values = ", ".join(knob_text(axis, v) for v in axis.never)
+    # The knob's values kept off the grid, each set with its reason: never compacts, or
+    # compacts above M (runtimes.tune_axis.RuntimeAxis).
+    aside = () if axis is None else (("never", axis.never), ("above", axis.above))
+    for kind, kept in aside:
+        if axis is None or not kept:
+            continue
+        said = {"m": format_int(axis.safe_input or 0)} if kind == "above" else {}
+        values = ", ".join(knob_text(axis, v) for v in kept)
         notes.append(
             el(
                 "p",
-                {"class": "note-small", "data-tune-never": ""},
+                {"class": "note-small", f"data-tune-{kind}": ""},
                 t(
-                    "tune.runtime-never",
+                    f"tune.runtime-{kind}",
                     lang,
                     runtime=axis.title,
                     knob=axis.knob.name,
                     values=values,
-                ),
-            )
-        )
-    if axis is not None and axis.above:
-        values = ", ".join(knob_text(axis, v) for v in axis.above)
-        notes.append(
-            el(
-                "p",
-                {"class": "note-small", "data-tune-above": ""},
-                t(
-                    "tune.runtime-above",
-                    lang,
-                    runtime=axis.title,
-                    knob=axis.knob.name,
-                    values=values,
-                    m=format_int(axis.safe_input or 0),
+                    **said,
                 ),
             )
         )
