@@ -9,11 +9,12 @@ here replays, generates turns or memoises.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem
 from budgetcore.messages import count, t
@@ -162,26 +163,35 @@ def _row_head(key: str, lang: str) -> Markup:
 _SUMMARY_ROWS: dict[tuple[str, str, str, bool], Markup] = {}
 
 
+def _kept(cache: dict[Any, Markup], memo: Any, build: Callable[[], Markup]) -> Markup:
+    """``build()``, kept in ``cache`` by ``memo``; bounded: cleared whole at 4,096 rows
+    (a long session of inputs)."""
+    row = cache.get(memo)
+    if row is None:
+        if len(cache) >= 4096:
+            cache.clear()
+        row = cache[memo] = build()
+    return row
+
+
 def _summary_cell(key: str, value: object, s: ReplaySummary, lang: str) -> Markup:
     unknown = value is None and key in _UNKNOWN_WHEN_NONE and bool(s.unknown_tries)
     memo = (key, repr(value), lang, unknown)
-    row = _SUMMARY_ROWS.get(memo)
-    if row is not None:
-        return row
+    return _kept(_SUMMARY_ROWS, memo, lambda: _summary_row(key, value, lang, unknown))
+
+
+def _summary_row(key: str, value: object, lang: str, unknown: bool) -> Markup:
     shown = _shown(value, lang)
     if key == "cost_per_turn" and isinstance(value, Decimal):  # a mean: 28 digits
         shown = format_mean_money(value)
     if unknown:
         shown = t("replay.sum.unknown", lang)  # a try cut by a timeout: never free
-    if len(_SUMMARY_ROWS) >= 4096:  # bounded: a long session of inputs
-        _SUMMARY_ROWS.clear()
-    row = _SUMMARY_ROWS[memo] = el(
+    return el(
         "tr",
         None,
         _row_head(f"replay.sum.{key}", lang),
         el("td", {"class": "num", "data-replay-summary": key, "data-value": _exact(value)}, shown),
     )
-    return row
 
 
 def _summary_table(result: Replay, lang: str) -> Markup:
@@ -217,25 +227,22 @@ _TURN_ROWS: dict[tuple[str, str, str], Markup] = {}
 
 
 def _turn_cell(key: str, value: object, lang: str) -> Markup:
-    memo = (key, repr(value), lang)
-    cell = _TURN_ROWS.get(memo)
-    if cell is not None:
-        return cell
+    return _kept(_TURN_ROWS, (key, repr(value), lang), lambda: _turn_row(key, value, lang))
+
+
+def _turn_row(key: str, value: object, lang: str) -> Markup:
     if key == "status":
         shown = _status(str(value), lang)
     elif key == "run_fate":
         shown = _fate(None if value is None else str(value), lang)
     else:
         shown = _shown(value, lang)
-    if len(_TURN_ROWS) >= 4096:  # bounded: a long session of inputs
-        _TURN_ROWS.clear()
-    cell = _TURN_ROWS[memo] = el(
+    return el(
         "tr",
         None,
         _row_head(f"replay.row.{key}", lang),
         el("td", {"class": "num", "data-replay-row": key, "data-value": _exact(value)}, shown),
     )
-    return cell
 
 
 def _row_table(row: TurnRow, lang: str, timed: bool) -> Markup:
