@@ -714,3 +714,36 @@ def test_a_bad_count_in_a_kimi_subagent_event_names_the_events_own_field() -> No
             log = reader.finish(kimi.read_kimi([("wire.jsonl", io.BytesIO(data))]))
         paths = [p.path for p in log.skipped]
         assert paths == ["line 2: message.payload.event.payload.token_usage.input_other"]
+
+
+def test_a_folder_of_only_other_files_names_them_and_one_file_is_said_in_the_singular(
+    tmp_path: Path,
+) -> None:
+    """A folder holding only files no agent writes (Gemini CLI's ``logs.json`` beside no
+    chat, codemie-ai/codemie-code's held-out fixture) names what it did not read, where
+    it said "holds no .jsonl file" of a folder holding one; an empty one still says
+    that; and one such file beside sessions is "1 file that is", not "that are"."""
+    logs_json = tmp_path / "tmp" / "abcd" / "logs.json"
+    logs_json.parent.mkdir(parents=True)
+    logs_json.write_text('[{"sessionId": "s", "messageId": 0, "type": "user"}]\n', "utf-8")
+    for argv in (
+        ["replay", "--log", str(tmp_path), "--usage"],
+        ["tune", "--fragment", "", "--log", str(tmp_path)],
+    ):
+        result = run_cli(argv)
+        assert result.code == 2, result
+        assert (
+            "holds no session log of an agent we read; files not read: 1 "
+            "(first: tmp/abcd/logs.json)" in result.err
+        ), result.err
+    (tmp_path / "empty").mkdir()
+    assert "holds no .jsonl file" in run_cli(["replay", "--log", str(tmp_path / "empty")]).err
+    folder = tmp_path / "pi"
+    shutil.copytree(LOGS / "pi" / "basic", folder)
+    (folder / "notes.txt").write_text("x\n", "utf-8")
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    assert "not read: 1 file that is not a session log (first: notes.txt)" in result.err
+    (folder / "more.txt").write_text("x\n", "utf-8")
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert "not read: 2 files that are not session logs (first: more.txt)" in result.err

@@ -21,7 +21,7 @@ from budgetcore.cli.shell import (
     unreadable_problem,
 )
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.units import counted
+from budgetcore.units import counted, format_int
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
@@ -353,15 +353,34 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     finally:
         progress.close()
     if not runs:
-        raise ScenarioError([Problem.coded("log", "folder-no-jsonl", folder=shown_name(root))])
+        raise ScenarioError([no_session(folder, root)])
     runs = billed_once_runs(runs)
     if folder.not_read:
-        print(
-            f"not read: {counted(len(folder.not_read), 'file')} that are not session logs "
-            f"(first: {folder.not_read[0]})",
-            file=sys.stderr,
-        )
+        print(not_read_note(folder.not_read), file=sys.stderr)
     return runs, True
+
+
+def no_session(folder: Any, root: str) -> Problem:
+    """A folder with no session to read: empty, or only files no agent writes (a
+    Gemini ``logs.json``, an ``opencode export`` document), which are named rather than
+    called missing ("holds no .jsonl file" said nothing of them)."""
+    if not folder.not_read:
+        return Problem.coded("log", "folder-no-jsonl", folder=shown_name(root))
+    return Problem.coded(
+        "log",
+        "folder-no-session",
+        folder=shown_name(root),
+        n=format_int(len(folder.not_read)),
+        first=folder.not_read[0],
+    )
+
+
+def not_read_note(not_read: Sequence[str]) -> str:
+    """The stderr line naming a folder's files that are not session logs, its verb
+    agreeing with the count ("1 file that is", never "1 file that are")."""
+    n = len(not_read)
+    what = "that is not a session log" if n == 1 else "that are not session logs"
+    return f"not read: {counted(n, 'file')} {what} (first: {not_read[0]})"
 
 
 def _paused_run(name: str, log: Any, **settings: Any) -> Any:

@@ -766,6 +766,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} folder {folder} holds no .jsonl file",
         "{where} 文件夹 {folder} 中没有 .jsonl 文件",
     ),
+    "core.folder-no-session": (
+        "{where} folder {folder} holds no session log of an agent we read; files not read: "
+        "{n} (first: {first})",
+        "{where} 文件夹 {folder} 中没有我们能读取的代理会话日志;未读取的文件:{n} 个(第一个:{first})",
+    ),
     "core.dask-missing": (
         "{where} needs the optional extra budgetcore[dask] ({module} is missing)",
         "{where} 需要可选扩展 budgetcore[dask](缺少 {module})",

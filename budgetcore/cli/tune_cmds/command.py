@@ -207,18 +207,18 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
             files = tuple(with_subagents(path))
             tasks.append(Task(path, files=files, fmt=fmt, series=args.series))
             continue
-        from budgetcore.cli.replay_cmds import _walk  # noqa: PLC0415 - the folder walk
+        from budgetcore.cli.replay_cmds import (  # noqa: PLC0415 - the folder walk
+            _walk,
+            no_session,
+            not_read_note,
+        )
         from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
         folder = plan_folder(_walk(path))
         if not folder.sessions:
-            raise ScenarioError([Problem.coded("log", "folder-no-jsonl", folder=shown_name(path))])
+            raise ScenarioError([no_session(folder, path)])
         if folder.not_read:
-            print(
-                f"not read: {counted(len(folder.not_read), 'file')} that are not session logs "
-                f"(first: {folder.not_read[0]})",
-                file=sys.stderr,
-            )
+            print(not_read_note(folder.not_read), file=sys.stderr)
         for session in folder.sessions:
             files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
             if len(files) == 1 and _database_tasks(files[0], session.name, fmt, args.series, tasks):
