@@ -132,6 +132,14 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "those tokens were input and which output is not written, so we list the event as "
         "malformed with that reason",
     ),
+    ("pi", "total-only", "0c0c0c0c-0000-4000-8000-000000000001"): (
+        (1000, 500, 3000, 200),
+        (1000, 500, 3000, 320),
+        "an assistant message whose usage is totalTokens alone (120; frixaco/"
+        "export-ai-sessions' pi fixture has {totalTokens: 12}): ccusage 20.0.24 bills the "
+        "total as output; which of those tokens were input and which output is not "
+        "written, so we list the line as malformed with that reason, as Amp's",
+    ),
     ("copilot", "otel", "conv-a"): (
         (9300, 1200, 25000, 950),
         (10500, 1200, 25000, 950),

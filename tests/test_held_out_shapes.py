@@ -78,6 +78,26 @@ def test_an_amp_usage_with_only_a_total_is_listed_not_read_as_zero_tokens() -> N
     )
 
 
+def test_a_pi_usage_with_only_total_tokens_is_listed_and_the_other_request_read() -> None:
+    """A pi assistant message whose ``usage`` is ``{"totalTokens": 12}`` alone
+    (frixaco/export-ai-sessions ``tests/fixtures/pi/source.jsonl`` @5f3d6827, held out in
+    round 8): ccusage 20.0.24 bills the total as output; which of those tokens were input
+    and which output is not written, so the line is malformed with that reason, as
+    Amp's, and the session's other request is read and priced."""
+    folder = LOGS / "pi" / "total-only" / "sessions" / "--home-user-proj--"
+    (path,) = folder.iterdir()
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (5, 5)
+    assert ledger.malformed == (5,)
+    assert len(log.main.requests) == 1
+    (problem,) = log.skipped
+    assert problem.path == "line 5: message.usage"
+    assert "has totalTokens but no input, output or cache counts" in problem.rule
+    assert problem.value == "120"
+
+
 def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:
     """A Goose row with every count 0 (a session opened and closed with no model call,
     as in a Goose database another project's demo builds) had no series, and the
