@@ -6,6 +6,7 @@ placeholder numbers; tests/test_agents_ccusage.py holds the same fixtures to ccu
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,30 @@ def test_a_pi_usage_with_only_total_tokens_is_listed_and_the_other_request_read(
     assert problem.path == "line 5: message.usage"
     assert "has totalTokens but no input, output or cache counts" in problem.rule
     assert problem.value == "120"
+
+
+def test_a_copilot_shutdown_s_nano_aiu_is_its_own_cost_beside_ours() -> None:
+    """Copilot CLI 1.0.75 writes each model's ``totalNanoAiu`` in a shutdown's metrics
+    (a live one, quoted verbatim by a third-party runner's test: 6,056,400,000 for
+    tokens costing $0.060564 at list prices): / 10^11 it is the agent's own cost, shown
+    beside ours as the session store's ``total_nano_aiu`` is, of no request counted."""
+    folder = LOGS / "copilot" / "events-nano-aiu"
+    (path,) = folder.rglob("events.jsonl")
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    run = run_session(log.name, log, scenario=None, options=None, replay_it=False)
+    assert run.measured.requests is None
+    assert run.measured.cost == run.measured.logged_cost == Decimal("0.0234")
+    table = run_cli(["replay", "--log", str(folder), "--usage", "--format", "table"])
+    assert table.code == 0, table.err
+    assert "  The log's own cost: $0.0234\n" in table.out
+    assert "costUSD, on" not in table.out
+    # An older shutdown, without it, has none (the events fixture).
+    (older,) = (LOGS / "copilot" / "events").rglob("events.jsonl")
+    with older.open("rb") as stream:
+        (log,) = read_sessions([(older.name, stream)])
+    run = run_session(log.name, log, scenario=None, options=None, replay_it=False)
+    assert run.measured.logged_cost is None
 
 
 def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:

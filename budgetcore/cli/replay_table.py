@@ -240,7 +240,10 @@ _USAGE_HEAD = [
 def _measured(m: MeasuredUsage, write: Write) -> None:
     write("Measured usage (what the log says every billed request used, each once)\n")
     _grid(_USAGE_HEAD, _usage_rows(m.models, m), write)
-    if m.logged_cost is not None:
+    if m.logged_cost is not None and m.requests is None:
+        # Totals (Copilot CLI's shutdowns): a cost the agent wrote of no request it counts.
+        write(f"  The log's own cost: {money_text(m.logged_cost)}\n")
+    elif m.logged_cost is not None:
         write(
             f"  The log's own costUSD, on {counted(m.logged_requests, 'request')}: "
             f"{money_text(m.logged_cost)}\n"

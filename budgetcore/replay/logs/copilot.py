@@ -8,9 +8,11 @@
   cacheWriteTokens}`` totals for one process lifetime (a resumed session appends another
   shutdown; they add up: a resumed process starts its usage from 0, github/copilot-cli
   #3994 on 1.0.67, #524; ccusage 20.0.24 takes them as cumulative). So the file is
-  totals-only: measured, never replayed turn by turn. ``inputTokens`` is taken to hold
-  the cache reads, as Copilot's session store's ``input_tokens`` does (RUNTIMES.md;
-  unconfirmed for the shutdown metrics). ``session.compaction_start`` is a compaction.
+  totals-only: measured, never replayed turn by turn. ``inputTokens`` holds the cache
+  reads and writes, as Copilot's session store's ``input_tokens`` does (a live 1.0.75
+  shutdown's ``tokenDetails``: input 2 + cache write 24,208 = its ``inputTokens``
+  24,210); its ``totalNanoAiu`` / 10^11 is the model's own cost.
+  ``session.compaction_start`` is a compaction.
 - **session-store.db** (``~/.copilot/session-store.db``): one request per row of
   ``assistant_usage_events`` (tokscale ``copilot_session_store.rs``); ccusage does not
   read it. A folder that holds it reads it instead of the events.jsonl totals.
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from itertools import chain
 from typing import Any
 
@@ -151,7 +154,18 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
                 output=output,
                 model=registry_name(str(model).strip()) if str(model).strip() else None,
                 time=time,
+                logged_cost=_nano_aiu(metrics[model]),
             )
+
+
+def _nano_aiu(metric: object) -> Decimal | None:
+    """A model's own cost at a shutdown: its ``totalNanoAiu`` / 10^11 dollars, as the
+    session store's ``total_nano_aiu`` (Copilot CLI 1.0.75 writes it in the shutdown's
+    model metrics; a live shutdown's 6,056,400,000 is the $0.060564 its tokens cost at
+    list prices). Older shutdowns have none, and a value that is no count is none."""
+    raw = metric.get("totalNanoAiu") if isinstance(metric, dict) else None
+    nano = count_of(raw) if raw is not None else None
+    return Decimal(nano).scaleb(-11) if nano else None
 
 
 def _attr(attrs: dict[str, Any], key: str) -> str | None:

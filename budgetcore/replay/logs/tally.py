@@ -442,9 +442,11 @@ class Tally:
         reasoning: int = 0,
         model: str | None,
         time: int | None = None,
+        logged_cost: Decimal | None = None,
     ) -> None:
         """A session's per-model totals, where the agent keeps no request of its own
-        (``why``): billed, never a turn, never counted as a request."""
+        (``why``): billed, never a turn, never counted as a request; ``logged_cost`` the
+        agent's own cost of them, where it writes one."""
         self.totals_only = why
         self.request(
             line,
@@ -456,6 +458,7 @@ class Tally:
             reasoning=reasoning,
             model=model,
             time=time,
+            logged_cost=logged_cost,
         )
         req, series, node, _off = self.requests[-1]
         self.requests[-1] = (req, series, node, True)
