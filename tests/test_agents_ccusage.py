@@ -140,6 +140,13 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "total as output; which of those tokens were input and which output is not "
         "written, so we list the line as malformed with that reason, as Amp's",
     ),
+    ("gemini", "no-model", "5a5a5a5a-0000-4000-8000-000000000001"): (
+        (100, 0, 0, 50),
+        (0, 0, 0, 0),
+        "a response that names no model (codemie-ai/codemie-code's Gemini fixture): "
+        "ccusage 20.0.24 drops it (adapter/gemini/parser.rs build_event: no model, no "
+        "event) and lists no session; we count the request, its cost unknown",
+    ),
     ("copilot", "otel", "conv-a"): (
         (9300, 1200, 25000, 950),
         (10500, 1200, 25000, 950),
@@ -245,12 +252,13 @@ def test_tokens_and_cost_equal_ccusage_session_by_session(agent: str, fixture: s
             covered |= ids
             assert all(s["totalTokens"] == 0 for s in mine), log.name
             continue
-        assert mine, (f"ccusage reads no session of {log.name}", sorted(theirs))
+        key = (agent, fixture, next(iter(sorted(ids))))
+        # (A session ccusage does not list at all is one only DIFFERENCES may name.)
+        assert mine or key in DIFFERENCES, (f"ccusage reads no session of {log.name}", theirs)
         covered |= ids
         u = measured.usage
         got = (u.input, u.cache_write_5m + u.cache_write_1h, u.cache_read, u.output)
-        want = tuple(sum(t) for t in zip(*(_tokens(s) for s in mine), strict=True))
-        key = (agent, fixture, next(iter(sorted(ids))))
+        want = tuple(sum(t) for t in zip(*(_tokens(s) for s in mine), strict=True)) or (0,) * 4
         if key in DIFFERENCES:
             ours_expected, theirs_expected, _why = DIFFERENCES[key]
             assert (got, want) == (ours_expected, theirs_expected), log.name
