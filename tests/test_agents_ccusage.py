@@ -83,7 +83,10 @@ def _opencode_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
 
 
 def _amp_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
-    return {Path(files[0]).stem}  # T-<uuid>, the thread's id
+    # The thread's own id (T-<uuid>, its file's name; ccusage takes the document's
+    # "id", which agent-cockpit's test thread has otherwise: fixture amp/ledger-id).
+    named = json.loads((base / files[0]).read_text("utf-8")).get("id")
+    return {named if isinstance(named, str) and named else Path(files[0]).stem}
 
 
 def _droid_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
@@ -146,6 +149,15 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "a response that names no model (codemie-ai/codemie-code's Gemini fixture): "
         "ccusage 20.0.24 drops it (adapter/gemini/parser.rs build_event: no model, no "
         "event) and lists no session; we count the request, its cost unknown",
+    ),
+    ("amp", "ledger-id", "thread-d"): (
+        (1500, 150, 750, 300),
+        (1500, 150, 750, 400),
+        "a ledger event whose tokens.total (1,000) is 100 above its parts and its "
+        "message's cache counts (nashory/agent-cockpit's Amp test thread: 150 against "
+        "135): ccusage 20.0.24 bills the remainder as output (utils.rs "
+        "apply_total_token_fallback); what those tokens were is not written, so we bill "
+        "the parts as written",
     ),
     ("copilot", "otel", "conv-a"): (
         (9300, 1200, 25000, 950),

@@ -5,6 +5,7 @@ placeholder numbers; tests/test_agents_ccusage.py holds the same fixtures to ccu
 
 from __future__ import annotations
 
+import io
 import json
 from decimal import Decimal
 from pathlib import Path
@@ -121,6 +122,29 @@ def test_a_copilot_shutdown_s_nano_aiu_is_its_own_cost_beside_ours() -> None:
         (log,) = read_sessions([(older.name, stream)])
     run = run_session(log.name, log, scenario=None, options=None, replay_it=False)
     assert run.measured.logged_cost is None
+
+
+def test_an_amp_thread_with_a_usage_ledger_is_amp_s_whatever_its_id() -> None:
+    """nashory/agent-cockpit's Amp test thread (id ``thread-a``, not ``T-...``, with a
+    usage ledger; held out in round 8) was "one JSON document that no agent we read
+    writes", where ccusage 20.0.24 reads it by its place (``threads/T-*.json``). A
+    ``usageLedger.events`` list is Amp's alone: the thread is read, each event a
+    request, its cache counts from the message it points at."""
+    (path,) = (LOGS / "amp" / "ledger-id" / "amp" / "threads").iterdir()
+    assert detect_format(path.read_bytes()) == "amp"
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (5, 5)
+    assert [(r.input, r.cache_read, r.cache_write, r.output) for r in log.main.requests] == [
+        (1000, 500, 100, 200),
+        (500, 250, 50, 100),
+    ]
+    # A document with neither a T- id nor a ledger stays no agent's (cass's made-up
+    # Amp thread of role/text messages).
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([("T-x.json", io.BytesIO(b'{"id": "thread-001", "messages": []}'))])
+    assert "no agent we read writes" in str(caught.value)
 
 
 def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:
