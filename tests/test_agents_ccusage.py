@@ -159,6 +159,13 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "apply_total_token_fallback); what those tokens were is not written, so we bill "
         "the parts as written",
     ),
+    ("kimi", "total-only", "9c9c9c9c-0000-4000-8000-000000000001"): (
+        (1000, 0, 3000, 200),
+        (1000, 0, 3000, 632),
+        "a StatusUpdate whose token_usage is {total: 432} alone (nashory/agent-cockpit's "
+        "Kimi test): ccusage 20.0.24 bills the total as output; which of those tokens were "
+        "input and which output is not written, so we list the line as malformed, as Amp's",
+    ),
     ("copilot", "otel", "conv-a"): (
         (9300, 1200, 25000, 950),
         (10500, 1200, 25000, 950),

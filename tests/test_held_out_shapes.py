@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from budgetcore.errors import ScenarioError
-from budgetcore.replay.logs import detect_format, read_session, read_sessions
+from budgetcore.replay.logs import detect_format, kimi, read_session, read_sessions, reader, tally
 from budgetcore.replay.logs.session import run_session
 from tests.helpers import run_cli
 
@@ -145,6 +145,49 @@ def test_an_amp_thread_with_a_usage_ledger_is_amp_s_whatever_its_id() -> None:
     with pytest.raises(ScenarioError) as caught:
         read_sessions([("T-x.json", io.BytesIO(b'{"id": "thread-001", "messages": []}'))])
     assert "no agent we read writes" in str(caught.value)
+
+
+def test_a_kimi_token_usage_of_only_a_total_is_listed_not_read_as_zero_usage() -> None:
+    """A Kimi CLI StatusUpdate ``token_usage: {"total": 432}`` (nashory/agent-cockpit's
+    Kimi test, held out in round 8) was "StatusUpdate (zero usage)": 432 tokens read as
+    none. It is malformed now with the total's reason, with the compiled decoder and
+    without it, in a subagent's event too; so is a Kimi Code usage.record of a total."""
+    (path,) = (LOGS / "kimi" / "total-only").rglob("wire.jsonl")
+    data = path.read_bytes()
+    step = {"type": "StatusUpdate", "payload": {"token_usage": {"total": 40}}}
+    sub = {
+        "timestamp": 1770983428.7,
+        "message": {"type": "SubagentEvent", "payload": {"agent_id": "a1", "event": step}},
+    }
+    data += json.dumps(sub).encode() + b"\n"
+    for compiled in (False, True):
+        with pytest.MonkeyPatch.context() as mp:
+            if compiled:
+                mp.setattr(tally, "compiled_from", lambda line, size=0: True)
+            else:
+                mp.setattr(tally, "record_batches", lambda shape: None)
+            log = reader.finish(kimi.read_kimi([("wire.jsonl", io.BytesIO(data))]))
+        (ledger,) = log.ledger
+        assert (ledger.lines, ledger.accounted, ledger.malformed) == (6, 6, (4, 6))
+        assert "StatusUpdate (zero usage)" not in dict(ledger.entries)
+        assert [p.path for p in log.skipped] == [
+            "line 4: message.payload.token_usage.total",
+            "line 6: message.payload.event.payload.token_usage.total",
+        ]
+        assert log.skipped[0].rule.startswith("is a total of 432 tokens with no input")
+        assert len(log.main.requests) == 1
+    record = {
+        "type": "usage.record",
+        "model": "kimi-code/kimi-for-coding",
+        "usage": {"total": 99},
+        "usageScope": "turn",
+        "time": 1781368649432,
+    }
+    code = b'{"type":"metadata","protocol_version":"1.4"}\n' + json.dumps(record).encode() + b"\n"
+    log = reader.finish(kimi.read_kimi([("wire.jsonl", io.BytesIO(code))]))
+    (problem,) = log.skipped
+    assert (problem.path, problem.code) == ("line 2: usage.total", "log-total-only")
+    assert not log.series or not any(s.requests for s in log.series)
 
 
 def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:

@@ -58,7 +58,7 @@ from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, Steps, millis
+from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
 from budgetcore.replay.logs.records import ABSENT, Shape
 from budgetcore.replay.logs.tally import (
     Row,
@@ -79,7 +79,7 @@ _STEP = ("token_usage", "message_id", "max_context_tokens")
 #: A step's ``token_usage``, read as counts (records.Shape.counts): with msgspec its four
 #: integers are checked in C as the line is decoded, where a call of ``counts`` per
 #: request cost about a microsecond; the Problem of a bad one is the same either way.
-_USAGE = ("input_other", "input_cache_read", "input_cache_creation", "output")
+_USAGE = ("input_other", "input_cache_read", "input_cache_creation", "output", "total")
 USAGE = Shape("KimiUsage", _USAGE, counts=True)
 _COUNTED = (("token_usage", USAGE),)
 INNER = Shape("KimiInner", ("type", "payload"), (("payload", Shape("KimiStep", _STEP, _COUNTED)),))
@@ -338,6 +338,18 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
             write, output = usage.input_cache_creation, usage.output
             found = (fresh, read, write, output)
             if not (fresh or read or write or output):
+                if usage.total:
+                    # {"total": 432} alone (nashory/agent-cockpit's Kimi test, held
+                    # out in round 8): tokens, never "zero usage"; ccusage bills them
+                    # as output, how they split is not written.
+                    where = (
+                        "message.payload." if series == own else "message.payload.event.payload."
+                    )
+                    tally.malformed(
+                        number,
+                        Problem.of(f"{where}token_usage.total", usage.total, "log-total-only"),
+                    )
+                    continue
                 entry(f"{label} (zero usage)")
                 continue
             window = payload.max_context_tokens
@@ -444,6 +456,10 @@ def _code_record(
         return
     fresh, read, write, output = found
     if not (fresh or read or write or output):
+        total = rec.usage.get("total") if isinstance(rec.usage, dict) else None
+        if count_of(total):  # a total alone: tokens, their split not written
+            tally.malformed(number, Problem.of("usage.total", total, "log-total-only"))
+            return
         tally.entry("usage.record (zero usage)")
         return
     named = rec.model
