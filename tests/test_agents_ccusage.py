@@ -166,6 +166,14 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "Kimi test): ccusage 20.0.24 bills the total as output; which of those tokens were "
         "input and which output is not written, so we list the line as malformed, as Amp's",
     ),
+    ("qwen", "no-uuid", "5b5b5b5b-0000-4000-8000-000000000001"): (
+        (2600, 0, 400, 500),
+        (3000, 0, 400, 500),
+        "Qwen Code's promptTokenCount holds the cached tokens, as in qwen/cached (400 of "
+        "the first request's 1,000); the second request's response, no "
+        "candidatesTokenCount, is its totalTokenCount beyond its prompt (300) on both "
+        "sides",
+    ),
     ("copilot", "otel", "conv-a"): (
         (9300, 1200, 25000, 950),
         (10500, 1200, 25000, 950),

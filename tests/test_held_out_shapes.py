@@ -190,6 +190,26 @@ def test_a_kimi_token_usage_of_only_a_total_is_listed_not_read_as_zero_usage() -
     assert not log.series or not any(s.requests for s in log.series)
 
 
+def test_qwen_records_without_uuid_are_qwen_s_and_a_response_is_its_total_s_rest() -> None:
+    """nashory/agent-cockpit's Qwen test lines (``type``, ``usageMetadata``, no
+    ``uuid``; held out in round 8) were "no usable request in this Claude Code file" or
+    no agent's. A Gemini-style ``usageMetadata`` on a record of Qwen's types is Qwen
+    Code's; a usage with no ``candidatesTokenCount`` and a ``totalTokenCount`` above
+    its prompt has that rest as its response (the Gemini API's total), where its 80
+    tokens were read as none."""
+    (path,) = (LOGS / "qwen" / "no-uuid").rglob("*.jsonl")
+    assert detect_format(path.read_bytes()) == "qwen-code"
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (3, 3)
+    assert dict(ledger.entries) == {"user": 1}
+    assert [(r.input, r.cache_read, r.output) for r in log.main.requests] == [
+        (600, 400, 200),
+        (2000, 0, 300),
+    ]
+
+
 def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:
     """A Goose row with every count 0 (a session opened and closed with no model call,
     as in a Goose database another project's demo builds) had no series, and the

@@ -32,13 +32,14 @@ __all__ = ["LINE", "USAGE", "claims", "read_qwen"]
 #: that is not one.
 USAGE = Shape(
     "QwenUsage",
-    ("prompt", "cached", "output", "thoughts", "tool"),
+    ("prompt", "cached", "output", "thoughts", "tool", "total"),
     keyed=(
         ("prompt", "promptTokenCount"),
         ("cached", "cachedContentTokenCount"),
         ("output", "candidatesTokenCount"),
         ("thoughts", "thoughtsTokenCount"),
         ("tool", "toolUsePromptTokenCount"),
+        ("total", "totalTokenCount"),
     ),
     counts=True,
 )
@@ -53,9 +54,17 @@ LINE = Shape(
 
 def claims(obj: dict[str, object]) -> bool:
     """A Qwen Code record: a ``uuid`` with Gemini-style usage or content (``parts``), or
-    a type only Qwen writes."""
+    a type only Qwen writes; or, without a ``uuid``, a record of Qwen's types whose
+    ``usageMetadata`` is Gemini-style usage (nashory/agent-cockpit's Qwen test lines,
+    held out in round 8, were "no usable request in this Claude Code file" by their
+    ``type: assistant``)."""
     if "uuid" not in obj:
-        return False
+        return isinstance(obj.get("usageMetadata"), dict) and obj.get("type") in (
+            "assistant",
+            "user",
+            "system",
+            "tool_result",
+        )
     message = obj.get("message")
     return (
         "usageMetadata" in obj
@@ -140,6 +149,13 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                     continue
                 prompt, cached, output = usage.prompt, usage.cached, usage.output
                 thoughts, tool = usage.thoughts, usage.tool
+                if not output and usage.total > prompt + thoughts + tool:
+                    # No candidatesTokenCount: the response is the rest of the total,
+                    # which the Gemini API's usage metadata defines as prompt +
+                    # candidates + thoughts + tool-use prompt (nashory/agent-cockpit's
+                    # Qwen test: prompt 100, total 180, its 80 response tokens were
+                    # read as none).
+                    output = usage.total - prompt - thoughts - tool
                 if not (prompt or cached or output or thoughts or tool):
                     kinds.append("assistant (zero usage)")
                     continue
