@@ -9,12 +9,14 @@ import io
 import json
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.logs import detect_format, kimi, read_session, read_sessions, reader, tally
 from budgetcore.replay.logs.session import run_session
+from tests.fixtures.logs.goose.make import make_tiered
 from tests.helpers import run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
@@ -208,6 +210,33 @@ def test_qwen_records_without_uuid_are_qwen_s_and_a_response_is_its_total_s_rest
         (600, 400, 200),
         (2000, 0, 300),
     ]
+
+
+def test_totals_of_a_tiered_model_within_its_first_tier_are_priced(tmp_path: Path) -> None:
+    """nashory/agent-cockpit's Goose test session (claude-sonnet-4, 100 input and 80
+    output tokens; held out in round 8) had an unknown cost: its prices have a tier
+    above 200,000 tokens of context and a total cannot say which request crossed it.
+    None can when the whole total's input side is within the first tier: priced, as
+    ccusage prices it (fixture goose/tiered). Above it, the cost stays unknown."""
+
+    def measured(path: Path) -> Any:
+        with path.open("rb") as stream:
+            (log,) = read_sessions([("sessions.db", stream)])
+        return run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+
+    db = LOGS / "goose" / "tiered" / "goose" / "data" / "sessions" / "sessions.db"
+    within = measured(db)
+    assert (within.requests, within.cost) == (None, Decimal("0.0015"))
+    # 210,000 input tokens in all: one request of them may have crossed the tier.
+    above = measured(
+        make_tiered(tmp_path, (("s", "claude-sonnet-4-20250514", 210_050, 210_000, 50),))
+    )
+    assert above.cost is None
+    assert above.known_cost == 0
+    edge = measured(
+        make_tiered(tmp_path, (("s", "claude-sonnet-4-20250514", 200_050, 200_000, 50),))
+    )
+    assert edge.cost is not None  # a tier is "above" its threshold: 200,000 is within
 
 
 def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:

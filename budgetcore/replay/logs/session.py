@@ -211,15 +211,23 @@ def totals_measured(
     """The measured usage of a session that keeps per-model totals only: its request
     count is unknown (None: the totals say how many tokens, not in how many requests;
     it read 0), and a model whose prices have context tiers has an unknown cost (a
-    total cannot say which of its requests crossed a tier). Its totals count as the
-    unpriced part there (``unpriced``), which is what makes that cost unknown."""
+    total cannot say which of its requests crossed a tier) unless the whole total's
+    input side is within the first tier: no request's context can be above the sum of
+    them all (nashory/agent-cockpit's Goose test session, held out in round 8: 100
+    input tokens of claude-sonnet-4, whose tier starts above 200,000, was unknown).
+    Its totals count as the unpriced part there (``unpriced``), which is what makes that
+    cost unknown."""
     from budgetcore.replay.logs.usage import total_usage  # noqa: PLC0415
 
     rows = []
     for row in measured_usage(log, resolver).models:
         res = None if row.model is None else resolver(row.model)
         prices = None if res is None or res.model is None else res.model.prices
-        tiered = prices is not None and bool(prices.tiers)
+        u = row.usage
+        whole = u.input + u.cache_write_5m + u.cache_write_1h + u.cache_read
+        tiered = (
+            prices is not None and bool(prices.tiers) and whole > min(t.above for t in prices.tiers)
+        )
         rows.append(
             dataclasses.replace(
                 row,
