@@ -174,6 +174,19 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "candidatesTokenCount, is its totalTokenCount beyond its prompt (300) on both "
         "sides",
     ),
+    ("goose", "unnamed", "missing-model"): (
+        (1, 0, 0, 0),
+        (0, 0, 0, 0),
+        "a Goose session row whose model_config_json names no model (nashory/agent-"
+        "cockpit's Goose test): ccusage 20.0.24 skips the row (goose/parser.rs "
+        "row_to_entry: no model, no entry); we measure its tokens, their cost unknown",
+    ),
+    ("goose", "unnamed", "missing-time"): (
+        (1, 0, 0, 0),
+        (0, 0, 0, 0),
+        "a Goose session row with an empty created_at: ccusage 20.0.24 skips it (no "
+        "timestamp, no entry); a total needs no time to be billed, so we measure it",
+    ),
     ("copilot", "otel", "conv-a"): (
         (9300, 1200, 25000, 950),
         (10500, 1200, 25000, 950),
