@@ -187,6 +187,13 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "a Goose session row with an empty created_at: ccusage 20.0.24 skips it (no "
         "timestamp, no entry); a total needs no time to be billed, so we measure it",
     ),
+    ("opencode", "no-role", "ses_nr"): (
+        (1000, 200, 3000, 500),
+        (1000, 200, 3000, 623),
+        "a message whose tokens are a total alone (123; nashory/agent-cockpit's OpenCode "
+        "test): ccusage 20.0.24 bills the total as output; which of those tokens were "
+        "input and which output is not written, so we list it as malformed, as Amp's",
+    ),
     ("copilot", "otel", "conv-a"): (
         (9300, 1200, 25000, 950),
         (10500, 1200, 25000, 950),

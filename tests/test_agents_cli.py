@@ -177,13 +177,13 @@ def test_a_document_of_no_agent_says_what_it_looks_like_and_what_is_missing() ->
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{\n  "sessionId": "x",\n  "startTime": "2025-01-01T00:00:00Z"\n}\n')
     assert [p.code for p in info.value.problems] == ["log-looks-like"]
-    assert "looks like a Gemini CLI file but has no messages list" in str(info.value)
+    assert "looks like a file of Gemini CLI but has no messages list" in str(info.value)
     with pytest.raises(ScenarioError) as info:  # agent-sessions' drifted Gemini chat
         parse_log(
             b'{\n  "history": [],\n  "start_time": "2025-12-16T23:47:00.000Z",\n'
             b'  "lastUpdated": "2025-12-16T23:48:00.000Z"\n}\n'
         )
-    assert "looks like a Gemini CLI file but has no messages list" in str(info.value)
+    assert "looks like a file of Gemini CLI but has no messages list" in str(info.value)
     with pytest.raises(ScenarioError) as info:
         parse_log(b'{\n  "a": 1\n}\n')
     assert [p.code for p in info.value.problems] == ["log-unknown-document"]
@@ -353,9 +353,9 @@ def test_one_file_is_read_with_the_files_the_agent_lays_beside_it() -> None:
     ("data", "said"),
     [
         (b'{"role":"_checkpoint","id":0}\n{"role":"_usage","token_count":9}\n', "Kimi CLI"),
-        (b'{\n  "providerLock": "anthropic"\n}\n', "Droid file but has no tokenUsage"),
-        (b'{\n  "id": "T-1", "v": 1\n}\n', "Amp file but has neither messages"),
-        (b'{\n  "sessionID": "s", "modelID": "m"\n}\n', "OpenCode file but has no role"),
+        (b'{\n  "providerLock": "anthropic"\n}\n', "a file of Droid but has no tokenUsage"),
+        (b'{\n  "id": "T-1", "v": 1\n}\n', "a file of Amp but has neither messages"),
+        (b'{\n  "sessionID": "s", "modelID": "m"\n}\n', "a file of OpenCode but has no role"),
     ],
 )
 def test_a_file_that_resembles_an_agents_says_which_and_what_is_missing(

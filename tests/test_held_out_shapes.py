@@ -239,6 +239,31 @@ def test_totals_of_a_tiered_model_within_its_first_tier_are_priced(tmp_path: Pat
     assert edge.cost is not None  # a tier is "above" its threshold: 200,000 is within
 
 
+def test_an_opencode_message_without_a_role_is_an_assistant_s_when_it_has_tokens() -> None:
+    """nashory/agent-cockpit's OpenCode test message has no ``role`` (held out in round
+    8): it "looks like a OpenCode file but has no role and time" (an article wrong for
+    OpenCode and Amp: now "a file of OpenCode"), where ccusage 20.0.24
+    reads it. Only an assistant message carries ``tokens``: it is read as one; a
+    ``tokens`` of a total alone is malformed with that reason, never zero tokens; a
+    document with neither role nor tokens still says what it lacks, in English."""
+    folder = LOGS / "opencode" / "no-role" / "opencode" / "storage" / "message" / "ses_nr"
+    files = sorted(folder.iterdir())
+    handles = [f.open("rb") for f in files]
+    try:
+        (log,) = read_sessions([(f.name, h) for f, h in zip(files, handles, strict=True)])
+    finally:
+        for h in handles:
+            h.close()
+    assert [(r.input, r.cache_write, r.cache_read, r.output) for r in log.main.requests] == [
+        (1000, 200, 3000, 500)
+    ]
+    (problem,) = log.skipped
+    assert (problem.path, problem.code) == ("msg_nr2.json line 1: tokens.total", "log-total-only")
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([("m.json", io.BytesIO(b'{"sessionID": "s", "modelID": "m"}'))])
+    assert "looks like a file of OpenCode but has no role and time" in str(caught.value)
+
+
 def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:
     """A Goose row with every count 0 (a session opened and closed with no model call,
     as in a Goose database another project's demo builds) had no series, and the

@@ -285,7 +285,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}不是 UTF-8 文本(第 {byte} 个字节)",
     ),
     "core.log-looks-like": (
-        "{where} looks like a {agent} file but {missing}",
+        "{where} looks like a file of {agent} but {missing}",
         "{where}看起来是 {agent} 文件,但{missing}",
     ),
     "core.log-unknown-document": (

@@ -62,7 +62,7 @@ class Agent:
     # Why a session of this agent cannot be replayed turn by turn ("" when it can).
     totals_only: str = ""
     # A document that resembles this agent's but that it cannot read, and what such a
-    # document lacks ("looks like a ... file but ...").
+    # document lacks ("looks like a file of ... but ...").
     looks_like: Callable[[object], bool] | None = None
     missing: str = ""
     # A database file (SQLite): whether its tables are this agent's, and its sessions.

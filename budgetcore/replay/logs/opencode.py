@@ -105,14 +105,18 @@ MESSAGE = Shape(
 
 
 def claims_document(doc: object) -> bool:
-    """An OpenCode message file: a ``role`` with ``sessionID`` and ``time``, or an
-    assistant's ``modelID`` / ``providerID``."""
-    return (
+    """An OpenCode message file: a ``role`` with ``sessionID`` and ``time``; or, with no
+    ``role`` at all, ``tokens`` beside them, which only an assistant message carries
+    (nashory/agent-cockpit's OpenCode test message, held out in round 8, has none; ccusage
+    20.0.24 reads it)."""
+    if not (
         isinstance(doc, dict)
         and isinstance(doc.get("sessionID"), str)
-        and doc.get("role") in ("user", "assistant")
         and isinstance(doc.get("time"), dict)
-    )
+    ):
+        return False
+    role = doc.get("role")
+    return role in ("user", "assistant") or (role is None and isinstance(doc.get("tokens"), dict))
 
 
 def _cost(raw: object) -> Decimal | None:
@@ -221,6 +225,8 @@ def _message(
         _compaction_row(tally, number, rec, series, at)
         return
     tokens = rec.tokens
+    if role is ABSENT and tokens is not None:
+        role = "assistant"  # tokens and no role: only an assistant message has them
     if role != "assistant" or tokens is None:
         tally.entry(f"{role} message" if isinstance(role, str) else "message")
         return
@@ -231,6 +237,9 @@ def _message(
     cache = tokens.cache
     read, write = (0, 0) if cache is None else (cache.read, cache.write)
     if not (fresh or output or reasoning or read or write):
+        if tokens.total:  # a total alone: tokens, their split not written (as Amp's)
+            tally.malformed(number, Problem.of("tokens.total", tokens.total, "log-total-only"))
+            return
         tally.entry("assistant message (zero tokens)")
         return
     model = rec.modelID
