@@ -13,6 +13,7 @@ where the session may have cost something, ccusage still shows that sum and we s
 from __future__ import annotations
 
 import json
+import shutil
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -194,3 +195,24 @@ def test_the_reader_s_error_carries_the_rule() -> None:
     with pytest.raises(NoRequests) as found:
         read_session([(path.name, path.read_bytes())])
     assert not found.value.costs_nothing
+
+
+def test_an_oh_my_pi_title_line_carries_no_bill(tmp_path: Path) -> None:
+    """oh-my-pi writes a ``title`` line first (steipete/CodexBar
+    ``Tests/CodexBarTests/Fixtures/PiFamily/omp/.../2026-08-03T12-00-00-000Z_omp-fixture.jsonl``
+    @27c7f334, held out in round 8): a session of a title and its header alone cost
+    nothing, as one of its header alone does; its folder's cost stays known."""
+    folder = tmp_path / "sessions" / "--tmp-proj--"
+    folder.mkdir(parents=True)
+    lines = [
+        {"type": "title", "v": 1, "title": "placeholder", "updatedAt": "2026-08-03T12:00:02.000Z"},
+        {"type": "session", "id": "omp-1", "timestamp": "2026-08-03T12:00:00.000Z", "cwd": "/tmp"},
+    ]
+    body = "".join(json.dumps(x) + "\n" for x in lines)
+    (folder / "2026-08-03T12-00-00-000Z_omp-1.jsonl").write_text(body, "utf-8")
+    shutil.copytree(LOGS / "pi" / "basic" / "sessions", tmp_path / "sessions", dirs_exist_ok=True)
+    total = _total(tmp_path / "sessions", "--usage")
+    assert (total["sessions"], total["sessions_read"]) == (2, 1)
+    assert total["measured"]["cost"] is not None
+    (unread,) = total["sessions_unreadable"]
+    assert unread["costs_nothing"] is True

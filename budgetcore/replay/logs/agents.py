@@ -136,6 +136,9 @@ _PI_NO_BILL = frozenset(
         "thinking_level_change",
         "label",
         "session_info",
+        # oh-my-pi's first line, a title slot rewritten in place (steipete/CodexBar's
+        # PiFamily omp fixture @27c7f334, held out in round 8): a name, no bill.
+        "title",
     }
 )
 #: Gemini CLI writes `tokens` on `type: gemini` records only (gemini-cli
