@@ -356,6 +356,12 @@ def test_one_file_is_read_with_the_files_the_agent_lays_beside_it() -> None:
         (b'{\n  "providerLock": "anthropic"\n}\n', "a file of Droid but has no tokenUsage"),
         (b'{\n  "id": "T-1", "v": 1\n}\n', "a file of Amp but has neither messages"),
         (b'{\n  "sessionID": "s", "modelID": "m"\n}\n', "a file of OpenCode but has no role"),
+        # cass's made-up Copilot CLI events (held out in round 8): no data object.
+        (
+            b'{"session_id":"s","type":"user.message","prompt":"x","timestamp":1}\n'
+            b'{"session_id":"s","type":"assistant.message","output":"x","timestamp":2}\n',
+            "a file of Copilot CLI but its events have no data object",
+        ),
     ],
 )
 def test_a_file_that_resembles_an_agents_says_which_and_what_is_missing(

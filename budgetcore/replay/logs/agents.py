@@ -219,6 +219,11 @@ AGENTS: tuple[Agent, ...] = (
         "Copilot CLI",
         copilot.claims,
         copilot.read_copilot,
+        # A line of Copilot CLI's event types without its data object (the made-up
+        # events.jsonl of Dicklesworthstone/coding_agent_session_search's fixtures,
+        # held out in round 8, was "not a session log of an agent we read").
+        looks_like=lambda d: isinstance(d, dict) and copilot.is_event_type(d.get("type")),
+        missing="its events have no data object, where Copilot CLI writes their fields",
         claims_database=copilot.claims_database,
         read_database=copilot.read_session_store,
         plan=layouts.plan_copilot,

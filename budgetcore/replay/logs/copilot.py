@@ -39,7 +39,14 @@ from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
 from budgetcore.replay.logs.tally import TOTALS, Row, Tally, counts, registry_name
 
-__all__ = ["TOTALS_WHY", "claims", "claims_database", "read_copilot", "read_session_store"]
+__all__ = [
+    "TOTALS_WHY",
+    "claims",
+    "claims_database",
+    "is_event_type",
+    "read_copilot",
+    "read_session_store",
+]
 
 #: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS): a line's
 #: texts (the prompt in its attributes, a message's content) are never built.
@@ -77,6 +84,11 @@ _TOP_RANK = max(rank for _key, rank in _SESSION_ATTRS)
 # The sources in the order they win (ccusage's should_emit_candidate).
 _CHAT, _INFERENCE, _TURN, _AGENT = range(4)
 _SOURCE_NAMES = ("chat span", "inference log", "agent turn log", "invoke_agent span")
+
+
+def is_event_type(kind: object) -> bool:
+    """One of Copilot CLI's session event types (``session.start``, ...)."""
+    return kind in _EVENT_TYPES
 
 
 def claims(obj: dict[str, object]) -> bool:
