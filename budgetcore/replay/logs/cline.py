@@ -194,6 +194,37 @@ def _v4(tally: Tally, messages: list[Any], series: str) -> None:
         )
 
 
+#: A v3 message whose text sums the usage of several requests, which Cline counts in
+#: the task's totals (cline/cline webview ``combineApiRequests`` filter: "aggregated
+#: api_req metrics from deleted messages", "aggregated subagent usage metrics for
+#: task-level accounting"; ``getApiMetrics`` adds both): its problem's code.
+_AGGREGATES = {
+    "deleted_api_reqs": "log-cline-deleted-reqs",
+    "subagent_usage": "log-cline-subagent-usage",
+}
+
+
+def _aggregate(tally: Tally, number: int, text: str, label: str, code: str) -> None:
+    """A message summing several requests' usage (a checkpoint restore's deleted
+    requests, a subagent run's): spent, but how many requests it sums is not written,
+    so it is listed with its tokens, never billed as one request nor passed over as an
+    entry (a third-party collector's legacy Cline fixture has one, held out in round
+    8). One with no token is an entry."""
+    try:
+        info = json.loads(text, parse_float=read_number, parse_constant=NonFinite)
+    except (ValueError, RecursionError):
+        tally.malformed(number, Problem.coded("text", "log-line-not-json"))
+        return
+    found = counts(info, _V3, "text")
+    if isinstance(found, Problem):
+        tally.malformed(number, found)
+        return
+    if not any(found):
+        tally.entry(label)
+        return
+    tally.malformed(number, Problem.of("text", sum(found), code))
+
+
 def _v3_model(m: dict[str, Any]) -> str | None:
     """The model a v3 message names in its ``modelInfo`` (``{providerId, modelId,
     mode}``, written beside each message since Cline 3.3x); older ones name none."""
@@ -213,6 +244,9 @@ def _v3(tally: Tally, messages: list[Any], used: list[tuple[int | None, str]]) -
             continue
         kind = m.get("say") if m.get("type") == "say" else m.get("ask")
         label = f"{m.get('type')}/{kind}" if isinstance(kind, str) else "message"
+        if kind in _AGGREGATES and isinstance(m.get("text"), str):
+            _aggregate(tally, number, m["text"], label, _AGGREGATES[kind])
+            continue
         # Older Cline wrote the request's counts on an api_req_finished message of its
         # own (the started one holding the request alone), as tokscale reads both.
         if kind not in ("api_req_started", "api_req_finished") or not isinstance(
