@@ -285,6 +285,32 @@ def test_cline_s_summed_usage_messages_are_listed_with_their_tokens_not_passed_o
     assert "how many requests it holds is not written" in log.skipped[0].rule
 
 
+def test_a_database_of_sessions_and_messages_without_goose_s_columns_is_no_agent_s(
+    tmp_path: Path,
+) -> None:
+    """The Go OpenCode's database (sessions.prompt_tokens, completion_tokens; nashory/
+    agent-cockpit's legacy OpenCode test, held out in round 8) has a sessions and a
+    messages table, as Goose's does: it said "an SQLite database Goose's reader cannot
+    use (no such column: model_config_json)". None of Goose's columns: no agent's."""
+    import sqlite3  # noqa: PLC0415
+
+    path = tmp_path / "opencode.db"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE sessions (id TEXT, prompt_tokens INTEGER, completion_tokens INTEGER,"
+        " updated_at INTEGER, created_at INTEGER);"
+        "CREATE TABLE messages (session_id TEXT, model TEXT, updated_at INTEGER);"
+        "INSERT INTO sessions VALUES ('s1', 100, 50, 1767312000, 1767311000);"
+    )
+    db.commit()
+    db.close()
+    with path.open("rb") as stream, pytest.raises(ScenarioError) as caught:
+        read_sessions([("opencode.db", stream)])
+    assert str(caught.value) == (
+        "log is an SQLite database, but not one of an agent we read (tables: messages, sessions)"
+    )
+
+
 def test_a_goose_session_of_no_tokens_says_so_and_the_others_are_read() -> None:
     """A Goose row with every count 0 (a session opened and closed with no model call,
     as in a Goose database another project's demo builds) had no series, and the
