@@ -74,8 +74,8 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
     caller closes)."""
     sqlite3 = sqlite()
     try:
-        columns = {str(r[1]) for r in db.execute("PRAGMA table_info(sessions)").fetchall()}
-        if not columns & {"model_config_json", "accumulated_input_tokens", "input_tokens"}:
+        has = {str(r[1]) for r in db.execute("PRAGMA table_info(sessions)").fetchall()}
+        if not has & {"model_config_json", "accumulated_input_tokens", "input_tokens"}:
             # A sessions and a messages table but none of Goose's columns: another
             # tool's database (the Go OpenCode's, sessions.prompt_tokens; nashory/
             # agent-cockpit's legacy OpenCode test, held out in round 8), not a Goose
