@@ -587,6 +587,15 @@ CLAUDE_2_0_LOG = (
     / "dddddddd-dddd-4ddd-8ddd-000000002703.jsonl"
 )
 
+VERSION_FIRST_LINE_LOG = (
+    LOG_FIXTURES
+    / "claude"
+    / "33-asrun-version-first-line"
+    / "projects"
+    / "-home-user-proj"
+    / "dddddddd-dddd-4ddd-8ddd-000000002708.jsonl"
+)
+
 NOTICE_LOG = (
     LOG_FIXTURES
     / "claude"
@@ -752,6 +761,15 @@ class TestCli:
         # tests/fixtures/logs/asrun/make.py, claude/28-asrun-2.0: preTokens 155,803 is
         # below 2.1's 167,000 and above 2.0's 155,000.
         (s,) = summaries("--log", str(CLAUDE_2_0_LOG))
+        a = s["as_run"]
+        assert (a["runtime_version"], a["trigger_tokens"]) == ("2.0.76", 155_000)
+        assert a["logged_compactions"] == a["predicted_compactions"] == [3]
+
+    def test_the_version_of_a_user_line_where_no_request_line_names_one(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/33-asrun-version-first-line: 28's
+        # session with "version" on its first user line only; without it the trigger
+        # would be 2.1's 167,000 and the logged compaction at 155,803 not predicted.
+        (s,) = summaries("--log", str(VERSION_FIRST_LINE_LOG))
         a = s["as_run"]
         assert (a["runtime_version"], a["trigger_tokens"]) == ("2.0.76", 155_000)
         assert a["logged_compactions"] == a["predicted_compactions"] == [3]
