@@ -631,6 +631,7 @@ CODEX_DIR = LOG_FIXTURES / "codex" / "asrun-trigger" / "sessions"
 CODEX_REASONING_DIR = LOG_FIXTURES / "codex" / "asrun-reasoning" / "sessions"
 CODEX_WRITES_DIR = LOG_FIXTURES / "codex" / "asrun-writes" / "sessions"
 CODEX_TURNS_DIR = LOG_FIXTURES / "codex" / "asrun-turns" / "sessions"
+CODEX_UNBILLED_DIR = LOG_FIXTURES / "codex" / "asrun-writes-unbilled" / "sessions"
 CLAUDE_2_0_LOG = (
     LOG_FIXTURES
     / "claude"
@@ -935,6 +936,33 @@ class TestCli:
         (s,) = summaries("--log", str(CODEX_WRITES_DIR))
         assert s["as_run"]["cache_rules"]["writers"] == ["gpt-5.6"]
         assert Decimal(s["as_run"]["ratio"]) == 0
+
+    def test_a_series_whose_first_request_wrote_nothing_bills_no_write(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, codex/asrun-writes-unbilled: asrun-writes'
+        # GPT-5.6 rollout as Codex 0.155 logs it, every cache_write_input_tokens 0.
+        # Request 1 left 15,904 tokens unread and wrote none: no request is modelled as
+        # a write (with the write the model was 19.6 % over the bill).
+        (path,) = sorted(CODEX_UNBILLED_DIR.rglob("*.jsonl"))
+        with path.open("rb") as f:
+            log = read_session([(path.name, f)], None)
+        got = as_run(log)
+        assert got.cache.writers == frozenset({"gpt-5.6"})  # the log's rules say so
+        (main,) = got.series
+        assert main.writes_unbilled is True
+        assert main.modelled.usage == main.measured.usage
+        assert main.modelled.usage.cache_write_5m == 0
+        (s,) = summaries("--log", str(CODEX_UNBILLED_DIR))
+        (series,) = s["as_run"]["series"]
+        assert series["writes_unbilled"] is True
+        assert Decimal(s["as_run"]["ratio"]) == 0
+        # The what-if writes nothing either.
+        assert Decimal(s["what_if"]["delta"]["cache_write"]) == 0
+        # asrun-writes' first request wrote what it did not read: writes stay billed.
+        (path,) = sorted(CODEX_WRITES_DIR.rglob("*.jsonl"))
+        with path.open("rb") as f:
+            (kept,) = as_run(read_session([(path.name, f)], None)).series
+        assert kept.writes_unbilled is False
+        assert "writes_unbilled" not in kept.as_dict()
 
     def test_openai_drops_the_reasoning_of_earlier_turns(self) -> None:
         # tests/fixtures/logs/asrun/make.py, codex/asrun-turns (docs/replay.md, "As

@@ -379,6 +379,9 @@ class SeriesAsRun:
         default_factory=dict, compare=False, repr=False
     )
     cache_off: bool = False  # the series ran with the provider's cache off (cache_off)
+    # The series' first request logged no write of what it did not read, on a model
+    # whose writes the registry prices (writes_unbilled): no request of it writes.
+    writes_unbilled: bool = False
 
     @property
     def requests(self) -> int:
@@ -398,6 +401,8 @@ class SeriesAsRun:
         med, top = error_stats(self.cache_errors)
         # "cache_off" only where it holds: every other series' object is as it was.
         off: dict[str, Any] = {"cache_off": True} if self.cache_off else {}
+        if self.writes_unbilled:
+            off["writes_unbilled"] = True
         return {
             "series": self.name,
             "requests": self.requests,
@@ -1317,6 +1322,23 @@ def cache_off(reqs: Sequence[LogRequest], rules: CacheModel) -> bool:
     )
 
 
+def writes_unbilled(reqs: Sequence[LogRequest], rules: CacheModel) -> bool:
+    """Whether a series bills no cache write although its first request's model is one
+    of ``rules.writers`` (the registry prices its writes above its input: GPT-5.6 and
+    later), from that first request alone: part of its context was not read from the
+    cache (at least the provider's minimum), and it logged no write of it. Codex logs
+    ``cache_write_input_tokens`` since 0.145; Codex 0.155 (codex_work_desktop) logs 0
+    on every request of gpt-5.6-sol and gpt-6-astra (vedntzz/The-Session test/fixtures/
+    codex/rollout-2026-09-23T19-24-04-01a0d095-5bd9-7d73-871a-b6756ea97139.jsonl
+    @3b1aca92: 14,222 tokens of its first request unread, none written)."""
+    first = reqs[0]
+    return (
+        first.model in rules.writers
+        and not first.cache_write
+        and first.context - first.cache_read >= rules.minimum
+    )
+
+
 def is_summary_call(series: LogSeries) -> bool:
     """Claude Code writes a compaction's own request as a subagent file
     ``agent-acompact-*.jsonl``; OpenCode's are the series :data:`SUMMARY_SERIES` names
@@ -1358,7 +1380,12 @@ def as_run(
         reads: list[int] | None = None
         writes: list[int] | None = None
         off = not as_logged and cache_off(reqs, rules)
-        mine = replace(rules, off=True) if off else rules
+        unbilled = not as_logged and not off and writes_unbilled(reqs, rules)
+        mine = rules
+        if off:
+            mine = replace(rules, off=True)
+        elif unbilled:
+            mine = replace(rules, writers=frozenset())
         if as_logged:
             prefix = min(reqs[0].cache_read, reqs[0].context)
         else:
@@ -1412,6 +1439,7 @@ def as_run(
                 writes=writes,
                 modelled_kinds=kinds,
                 cache_off=off,
+                writes_unbilled=unbilled,
             )
         )
     main = log.main
