@@ -851,6 +851,17 @@ class TestCli:
         assert Decimal(s["what_if"]["delta"]["cache_read"]) == 0
         assert Decimal(s["what_if"]["delta"]["cache_write"]) == 0
 
+    def test_a_summary_call_read_alone_predicts_no_compaction(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/35-asrun-acompact-alone: one summary
+        # call of 169,248 tokens; as a conversation it would "compact" after request 1.
+        (s,) = summaries("--log", str(LOG_FIXTURES / "claude" / "35-asrun-acompact-alone"))
+        a = s["as_run"]
+        (series,) = a["series"]
+        assert (series["series"], series["billed_as_logged"]) == ("sidechain:acompact-35aa", True)
+        assert a["logged_compactions"] == a["predicted_compactions"] == []
+        assert a["trigger_tokens"] == 167_000
+        assert series["measured"]["cache_read"] + series["measured"]["cache_write_5m"] > 167_000
+
     def test_codex_counts_the_reasoning_its_history_carries(self) -> None:
         # tests/fixtures/logs/asrun/make.py, codex/asrun-reasoning: request 4 ends at
         # 237,000 tokens, plus two carried reasoning items of 6,000 tokens each (Codex's

@@ -1459,7 +1459,13 @@ def as_run(
         series=tuple(out),
         logged_compactions=logged,
         manual_compactions=manual,
-        predicted_compactions=predicted_compactions(main, runtime.trigger, Profile.fires),
+        # A summary call the log records is no conversation that grows toward the
+        # trigger (a Claude Code agent-acompact file read alone): nothing to predict.
+        predicted_compactions=(
+            ()
+            if is_summary_call(main)
+            else predicted_compactions(main, runtime.trigger, Profile.fires)
+        ),
         excluded=excluded,
         served_by=log.gateway,
         version=log.version,
