@@ -290,9 +290,25 @@ def oracle_series(
     thinking = oracle_restarts(series, reqs, rules, lifetime)
     # A request another session bills is still in this session's history (a resumed
     # session's copies): the cache runs through it, and only the sums leave it out.
+    # "A series that ran without the cache": a provider that reports its writes, a first
+    # request of at least 4,096 tokens that neither read nor wrote; every request is
+    # then uncached input.
+    first = reqs[0] if reqs else None
+    off = (
+        first is not None
+        and rules.writes
+        and first.cache_read == 0
+        and first.cache_write == 0
+        and first.context >= 4_096
+    )
     split = (
         [r.usage for r in reqs]
         if summary_call
+        else [
+            Usage(input=r.context, cache_read=0, output=r.output, reasoning=r.reasoning)
+            for r in reqs
+        ]
+        if off
         else oracle_split(reqs, rules, after, one_hour, thinking)[0]
     )
     kept = [i for i, r in enumerate(reqs) if (r.file, r.line) not in exclude]

@@ -362,6 +362,13 @@ def test_one_file_is_read_with_the_files_the_agent_lays_beside_it() -> None:
             b'{"session_id":"s","type":"assistant.message","output":"x","timestamp":2}\n',
             "a file of Copilot CLI but its events have no data object",
         ),
+        # A rollout line's envelope with a type Codex does not write (superbased-observer
+        # testdata/codex/rollout-session.jsonl @c3a3840a, in its shape).
+        (
+            b'{"id":"sc","timestamp":"2026-04-16T12:00:00Z","type":"session_configured",'
+            b'"payload":{"session_id":"s","model":"m"}}\n',
+            "a file of Codex CLI but no line is one of its records",
+        ),
     ],
 )
 def test_a_file_that_resembles_an_agents_says_which_and_what_is_missing(

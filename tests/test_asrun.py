@@ -17,9 +17,11 @@ from typing import Any
 import pytest
 
 from budgetcore.replay.asrun import (
+    CACHE_OFF_FROM,
     _thinking_traits,
     as_run,
     cache_model,
+    cache_off,
     error_stats,
     in_order,
     modelled_split,
@@ -34,6 +36,7 @@ from budgetcore.replay.logs.codex import reasoning_estimate
 from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.runtimes import profile
 from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
+from tests.asrun_oracle import ANTHROPIC, oracle_series
 from tests.helpers import LOG_FIXTURES, run_cli
 
 SONNET = "claude-sonnet-4-5-20250929"
@@ -299,6 +302,56 @@ class TestTextAndStats:
         self, errors: list[int], stats: tuple[int | None, int | None]
     ) -> None:
         assert error_stats(errors) == stats
+
+
+@pytest.mark.parametrize(
+    ("first", "rules", "off"),
+    [
+        # Anthropic reports its writes: a first request of 4,096 tokens or more that
+        # neither read nor wrote ran without the cache.
+        (req(1, CACHE_OFF_FROM, 0, 0, 10, SONNET), ANTHROPIC_CACHE, True),
+        (req(1, 16_878, 0, 0, 237, HAIKU), ANTHROPIC_CACHE, True),
+        # Below the largest minimum: too short to be cached whatever the setting.
+        (req(1, CACHE_OFF_FROM - 1, 0, 0, 10, SONNET), ANTHROPIC_CACHE, False),
+        # It wrote, or it read: the cache was on.
+        (req(1, 20_000, 0, 20_000, 10, SONNET), ANTHROPIC_CACHE, False),
+        (req(1, 20_000, 17_000, 0, 10, SONNET), ANTHROPIC_CACHE, False),
+        # OpenAI reports no writes: a first request that read nothing is a cold cache.
+        (req(1, 20_000, 0, 0, 10, CODEX), OPENAI_CACHE, False),
+    ],
+)
+def test_a_series_whose_first_request_used_no_cache_ran_without_it(
+    first: LogRequest, rules: Any, off: bool
+) -> None:
+    later = req(2, 30_000, 0, 0, 10, first.model or SONNET, 60_000)
+    assert cache_off([first, later], cache_model(rules)) is off
+
+
+def test_a_series_without_the_cache_is_modelled_uncached() -> None:
+    # The later requests would read the first one's 20,000 with the cache on; the
+    # series ran without it, so the model predicts what the log billed, to the token.
+    main = LogSeries(
+        name="main",
+        requests=(
+            req(2, 20_000, 0, 0, 500, SONNET, 0),
+            req(4, 25_000, 0, 0, 500, SONNET, 10_000),
+            req(6, 30_000, 0, 0, 500, SONNET, 20_000),
+        ),
+        compactions=(),
+    )
+    result = as_run(log_of("claude-code", main))
+    (series,) = result.series
+    assert series.cache_off is True
+    assert series.as_dict()["cache_off"] is True
+    assert series.modelled.usage == series.measured.usage
+    assert result.modelled_cost == result.measured_cost
+    assert series.cache_errors == (0, 0, 0)
+    # The independent oracle (tests/asrun_oracle.py, from docs/replay.md) agrees.
+    oracle = oracle_series(main, ANTHROPIC)
+    assert (oracle.modelled, oracle.modelled_cost) == (series.modelled.usage, result.modelled_cost)
+    # Any other series' object has no such key.
+    (other,) = as_run(log_of("claude-code", CLAUDE_MAIN)).series
+    assert "cache_off" not in other.as_dict()
 
 
 def test_unknown_model_costs_are_unknown_never_zero() -> None:
@@ -578,6 +631,7 @@ CODEX_DIR = LOG_FIXTURES / "codex" / "asrun-trigger" / "sessions"
 CODEX_REASONING_DIR = LOG_FIXTURES / "codex" / "asrun-reasoning" / "sessions"
 CODEX_WRITES_DIR = LOG_FIXTURES / "codex" / "asrun-writes" / "sessions"
 CODEX_TURNS_DIR = LOG_FIXTURES / "codex" / "asrun-turns" / "sessions"
+CODEX_UNBILLED_DIR = LOG_FIXTURES / "codex" / "asrun-writes-unbilled" / "sessions"
 CLAUDE_2_0_LOG = (
     LOG_FIXTURES
     / "claude"
@@ -585,6 +639,24 @@ CLAUDE_2_0_LOG = (
     / "projects"
     / "-home-user-proj"
     / "dddddddd-dddd-4ddd-8ddd-000000002703.jsonl"
+)
+
+VERSION_FIRST_LINE_LOG = (
+    LOG_FIXTURES
+    / "claude"
+    / "33-asrun-version-first-line"
+    / "projects"
+    / "-home-user-proj"
+    / "dddddddd-dddd-4ddd-8ddd-000000002708.jsonl"
+)
+
+CACHE_OFF_LOG = (
+    LOG_FIXTURES
+    / "claude"
+    / "34-asrun-cache-off"
+    / "projects"
+    / "-home-user-proj"
+    / "dddddddd-dddd-4ddd-8ddd-000000002709.jsonl"
 )
 
 NOTICE_LOG = (
@@ -756,6 +828,40 @@ class TestCli:
         assert (a["runtime_version"], a["trigger_tokens"]) == ("2.0.76", 155_000)
         assert a["logged_compactions"] == a["predicted_compactions"] == [3]
 
+    def test_the_version_of_a_user_line_where_no_request_line_names_one(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/33-asrun-version-first-line: 28's
+        # session with "version" on its first user line only; without it the trigger
+        # would be 2.1's 167,000 and the logged compaction at 155,803 not predicted.
+        (s,) = summaries("--log", str(VERSION_FIRST_LINE_LOG))
+        a = s["as_run"]
+        assert (a["runtime_version"], a["trigger_tokens"]) == ("2.0.76", 155_000)
+        assert a["logged_compactions"] == a["predicted_compactions"] == [3]
+
+    def test_a_session_that_ran_without_the_cache_is_modelled_without_it(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/34-asrun-cache-off: no cache counts
+        # in the log; with the cache on the model would read and write 50,000 tokens.
+        (s,) = summaries("--log", str(CACHE_OFF_LOG))
+        a = s["as_run"]
+        (main,) = a["series"]
+        assert main["cache_off"] is True
+        assert main["modelled"] == main["measured"]
+        assert a["modelled_cost"] == a["measured_cost"]
+        assert a["within_5_percent"] is True
+        # The what-if runs without the cache too: no cache read or write appears.
+        assert Decimal(s["what_if"]["delta"]["cache_read"]) == 0
+        assert Decimal(s["what_if"]["delta"]["cache_write"]) == 0
+
+    def test_a_summary_call_read_alone_predicts_no_compaction(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/35-asrun-acompact-alone: one summary
+        # call of 169,248 tokens; as a conversation it would "compact" after request 1.
+        (s,) = summaries("--log", str(LOG_FIXTURES / "claude" / "35-asrun-acompact-alone"))
+        a = s["as_run"]
+        (series,) = a["series"]
+        assert (series["series"], series["billed_as_logged"]) == ("sidechain:acompact-35aa", True)
+        assert a["logged_compactions"] == a["predicted_compactions"] == []
+        assert a["trigger_tokens"] == 167_000
+        assert series["measured"]["cache_read"] + series["measured"]["cache_write_5m"] > 167_000
+
     def test_codex_counts_the_reasoning_its_history_carries(self) -> None:
         # tests/fixtures/logs/asrun/make.py, codex/asrun-reasoning: request 4 ends at
         # 237,000 tokens, plus two carried reasoning items of 6,000 tokens each (Codex's
@@ -841,6 +947,33 @@ class TestCli:
         (s,) = summaries("--log", str(CODEX_WRITES_DIR))
         assert s["as_run"]["cache_rules"]["writers"] == ["gpt-5.6"]
         assert Decimal(s["as_run"]["ratio"]) == 0
+
+    def test_a_series_whose_first_request_wrote_nothing_bills_no_write(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, codex/asrun-writes-unbilled: asrun-writes'
+        # GPT-5.6 rollout as Codex 0.155 logs it, every cache_write_input_tokens 0.
+        # Request 1 left 15,904 tokens unread and wrote none: no request is modelled as
+        # a write (with the write the model was 19.6 % over the bill).
+        (path,) = sorted(CODEX_UNBILLED_DIR.rglob("*.jsonl"))
+        with path.open("rb") as f:
+            log = read_session([(path.name, f)], None)
+        got = as_run(log)
+        assert got.cache.writers == frozenset({"gpt-5.6"})  # the log's rules say so
+        (main,) = got.series
+        assert main.writes_unbilled is True
+        assert main.modelled.usage == main.measured.usage
+        assert main.modelled.usage.cache_write_5m == 0
+        (s,) = summaries("--log", str(CODEX_UNBILLED_DIR))
+        (series,) = s["as_run"]["series"]
+        assert series["writes_unbilled"] is True
+        assert Decimal(s["as_run"]["ratio"]) == 0
+        # The what-if writes nothing either.
+        assert Decimal(s["what_if"]["delta"]["cache_write"]) == 0
+        # asrun-writes' first request wrote what it did not read: writes stay billed.
+        (path,) = sorted(CODEX_WRITES_DIR.rglob("*.jsonl"))
+        with path.open("rb") as f:
+            (kept,) = as_run(read_session([(path.name, f)], None)).series
+        assert kept.writes_unbilled is False
+        assert "writes_unbilled" not in kept.as_dict()
 
     def test_openai_drops_the_reasoning_of_earlier_turns(self) -> None:
         # tests/fixtures/logs/asrun/make.py, codex/asrun-turns (docs/replay.md, "As

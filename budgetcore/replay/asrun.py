@@ -116,6 +116,9 @@ class CacheModel:
     # (``model``). "" otherwise. The page says each in its language.
     missing: str = ""
     model: str | None = None
+    # True: the series ran with the cache off (:func:`cache_off`): its requests are
+    # modelled as uncached input, as the log billed them.
+    off: bool = False
 
     def readable(self, shared: int) -> int:
         """How much of a shared prefix of ``shared`` tokens the cache serves."""
@@ -281,9 +284,9 @@ def split_columns(
     if not requests:
         return [], [], 0
     n = len(requests)
-    if not rules.known:
-        # No rules to predict with: no calibration either (a first request's read says
-        # nothing about the later ones without them).
+    if not rules.known or rules.off:
+        # No rules to predict with, or a cache the series ran without: no calibration
+        # either (a first request's read says nothing about the later ones without them).
         return [0] * n, [0] * n, 0
     sizes: Iterable[int] = map(_CONTEXT, requests) if contexts is None else contexts
     first = requests[0]
@@ -375,6 +378,10 @@ class SeriesAsRun:
     modelled_kinds: Mapping[str, Decimal | None] = field(
         default_factory=dict, compare=False, repr=False
     )
+    cache_off: bool = False  # the series ran with the provider's cache off (cache_off)
+    # The series' first request logged no write of what it did not read, on a model
+    # whose writes the registry prices (writes_unbilled): no request of it writes.
+    writes_unbilled: bool = False
 
     @property
     def requests(self) -> int:
@@ -392,6 +399,10 @@ class SeriesAsRun:
 
     def as_dict(self) -> dict[str, Any]:
         med, top = error_stats(self.cache_errors)
+        # "cache_off" only where it holds: every other series' object is as it was.
+        off: dict[str, Any] = {"cache_off": True} if self.cache_off else {}
+        if self.writes_unbilled:
+            off["writes_unbilled"] = True
         return {
             "series": self.name,
             "requests": self.requests,
@@ -404,6 +415,7 @@ class SeriesAsRun:
             "modelled_cost": _money(self.modelled.cost),
             "cache_error_median": med,
             "cache_error_max": top,
+            **off,
         }
 
 
@@ -1283,6 +1295,50 @@ _READ = itemgetter(3)
 _LINE, _CONTEXT, _OUTPUT = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
+#: The largest minimum cacheable prompt Anthropic lists: 4,096 tokens (Claude Opus 4.5
+#: and 4.6, Haiku 4.5; "Cache limitations", platform.claude.com/docs/en/build-with-claude/
+#: prompt-caching). A shorter prompt may be cached by nothing for that reason alone.
+CACHE_OFF_FROM = 4_096
+
+
+def cache_off(reqs: Sequence[LogRequest], rules: CacheModel) -> bool:
+    """Whether a series ran with the provider's cache off, from its first request (the
+    one request the model may be calibrated on, SPEC 17): at least :data:`CACHE_OFF_FROM`
+    tokens long, sent to a provider that reports its cache writes, it neither read nor
+    wrote the cache. Anthropic caches only up to a ``cache_control`` breakpoint
+    (prompt-caching page, "How prompt caching works"): such a request was sent without
+    one (Claude Code's DISABLE_PROMPT_CACHING) or through a gateway that does not cache
+    (a Claude Code subagent's ``{"input_tokens","output_tokens"}`` usage through a
+    LiteLLM Bedrock route, codemie-ai/codemie-code tests/integration/metrics/fixtures/
+    claude/-tmp-private/agent-50243ee8.jsonl @8e8d4ce5). Its later requests are not
+    looked at: a cache that came on later is the model's error, said by the backtest."""
+    first = reqs[0]
+    return (
+        rules.known
+        and rules.writes
+        and not first.cache_read
+        and not first.cache_write
+        and first.context >= CACHE_OFF_FROM
+    )
+
+
+def writes_unbilled(reqs: Sequence[LogRequest], rules: CacheModel) -> bool:
+    """Whether a series bills no cache write although its first request's model is one
+    of ``rules.writers`` (the registry prices its writes above its input: GPT-5.6 and
+    later), from that first request alone: part of its context was not read from the
+    cache (at least the provider's minimum), and it logged no write of it. Codex logs
+    ``cache_write_input_tokens`` since 0.145; Codex 0.155 (codex_work_desktop) logs 0
+    on every request of gpt-5.6-sol and gpt-6-astra (vedntzz/The-Session test/fixtures/
+    codex/rollout-2026-09-23T19-24-04-01a0d095-5bd9-7d73-871a-b6756ea97139.jsonl
+    @3b1aca92: 14,222 tokens of its first request unread, none written)."""
+    first = reqs[0]
+    return (
+        first.model in rules.writers
+        and not first.cache_write
+        and first.context - first.cache_read >= rules.minimum
+    )
+
+
 def is_summary_call(series: LogSeries) -> bool:
     """Claude Code writes a compaction's own request as a subagent file
     ``agent-acompact-*.jsonl``; OpenCode's are the series :data:`SUMMARY_SERIES` names
@@ -1323,16 +1379,23 @@ def as_run(
         one_hour = writes_1h * 2 > writes_5m + writes_1h
         reads: list[int] | None = None
         writes: list[int] | None = None
+        off = not as_logged and cache_off(reqs, rules)
+        unbilled = not as_logged and not off and writes_unbilled(reqs, rules)
+        mine = rules
+        if off:
+            mine = replace(rules, off=True)
+        elif unbilled:
+            mine = replace(rules, writers=frozenset())
         if as_logged:
             prefix = min(reqs[0].cache_read, reqs[0].context)
         else:
             reads, writes, prefix = split_columns(
                 reqs,
-                rules,
+                mine,
                 after_compaction=after,
                 one_hour=one_hour,
                 notified=notified_in_order(s, reqs),
-                restarts=cache_restarts(s, reqs, rules, one_hour),
+                restarts=cache_restarts(s, reqs, mine, one_hour),
             )
         found = None
         if reads is not None and writes is not None and not exclude:
@@ -1375,6 +1438,8 @@ def as_run(
                 reads=reads,
                 writes=writes,
                 modelled_kinds=kinds,
+                cache_off=off,
+                writes_unbilled=unbilled,
             )
         )
     main = log.main
@@ -1394,7 +1459,13 @@ def as_run(
         series=tuple(out),
         logged_compactions=logged,
         manual_compactions=manual,
-        predicted_compactions=predicted_compactions(main, runtime.trigger, Profile.fires),
+        # A summary call the log records is no conversation that grows toward the
+        # trigger (a Claude Code agent-acompact file read alone): nothing to predict.
+        predicted_compactions=(
+            ()
+            if is_summary_call(main)
+            else predicted_compactions(main, runtime.trigger, Profile.fires)
+        ),
         excluded=excluded,
         served_by=log.gateway,
         version=log.version,

@@ -177,6 +177,20 @@ AGENTS: tuple[Agent, ...] = (
         "Codex CLI",
         lambda o: format_of(o) == "codex",
         _read_codex,
+        # A rollout line's envelope (timestamp, type, payload: codex-rs/protocol
+        # RolloutLine) with a type Codex does not write: superbased-observer's
+        # testdata/codex/rollout-session.jsonl @c3a3840a ("session_configured",
+        # "token_count" at the top).
+        looks_like=lambda d: (
+            isinstance(d, dict)
+            and isinstance(d.get("payload"), dict)
+            and isinstance(d.get("type"), str)
+            and "timestamp" in d
+        ),
+        missing=(
+            "no line is one of its records (session_meta, turn_context, event_msg, "
+            "response_item, compacted)"
+        ),
         plan=layouts.plan_codex,
         no_request="log-no-requests-codex",
         no_bill=_CODEX_NO_BILL,

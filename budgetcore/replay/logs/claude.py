@@ -251,6 +251,9 @@ class _Reader:
         self.other_series = False  # an entry of a series other than main was read
         self.preserving: list[_Entry] = []  # compactions that preserved a segment
         self.version = ""  # Claude Code's version on the main series' last request line
+        # The version a main-series user line names, for a file whose request lines name
+        # none (other projects' fixtures write it on the first user line only).
+        self.user_version = ""
 
     # ---------------------------------------------------------------- one file
 
@@ -387,6 +390,8 @@ class _Reader:
             if kind == "user":
                 e.message = True
                 e.tool = _tool_chars(message)
+                if e.series == "main":
+                    self.note_version(obj.get("version"), user=True)
                 content = message.get("content") if isinstance(message, dict) else None
                 e.notice = isinstance(content, str) and content.startswith(NOTICE)
                 e.prompt = _is_prompt(message)
@@ -462,16 +467,21 @@ class _Reader:
             if kind == "user":
                 e.message = True
                 e.tool = _compiled_tool_chars(message)
+                if e.series == "main":
+                    self.note_version(line.version, user=True)
                 content = None if message is None else message.content
                 e.notice = isinstance(content, str) and content.startswith(NOTICE)
                 e.prompt = _compiled_is_prompt(message)
         self.entries.append(e)
 
-    def note_version(self, version: object) -> None:
+    def note_version(self, version: object, *, user: bool = False) -> None:
         """Keep the version a main request's line names (at most 40 characters: a
-        version, never a whole text)."""
+        version, never a whole text); ``user``: a main user line's, kept apart."""
         if isinstance(version, str) and 0 < len(version) <= MAX_VERSION:
-            self.version = version
+            if user:
+                self.user_version = version
+            else:
+                self.version = version
 
     def inline_run(self, e: _Entry) -> str:
         """The series of a sidechain entry without agentId: its run, a chain of
@@ -639,7 +649,7 @@ class _Reader:
             tuple(self.files),
             ids,
             gateway=gateway,
-            version=self.version,
+            version=self.version or self.user_version,
         )
 
     def series(
