@@ -1545,8 +1545,9 @@ def test_a_new_import_is_drawn_before_its_replay_without_the_last_session_s_rows
     assert state.replay.run.result is not None  # the last session's, not replayed yet
     before = render_replay(state)
     assert before.html["replay-timeline"] == ""
-    # goose/totals' two sessions and goose/no-tokens' two (one with no request).
-    assert 'data-sessions="4"' in before.html["replay-log"]
+    # goose/totals' two sessions, goose/no-tokens' two (one with no request),
+    # goose/tiered's one and goose/unnamed's three.
+    assert 'data-sessions="8"' in before.html["replay-log"]
     assert render_replay(reduce(state, JobStep("replay"))).html["replay-timeline"] == ""
 
 
