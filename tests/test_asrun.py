@@ -1174,3 +1174,44 @@ def test_the_report_says_a_bedrock_session_is_no_baseline(tmp_path: Path) -> Non
     text = (tmp_path / "r" / "summary.md").read_text("utf-8")
     said = "- No baseline for a what-if, whatever its error: served by Amazon Bedrock"
     assert text.index("- As run: measured") < text.index(said) < text.index("- What if K ")
+
+
+@pytest.mark.parametrize(
+    ("folder", "said", "zh"),
+    [
+        (
+            "claude/34-asrun-cache-off",
+            "Series main is modelled without the cache: its first request, 4,096 tokens or "
+            "more, neither read nor wrote it.",
+            "按不用缓存建模",
+        ),
+        (
+            "codex/asrun-writes-unbilled",
+            "Series main is modelled with no cache writes: its first request logged none of "
+            "what it did not read from the cache.",
+            "按不写缓存建模",
+        ),
+    ],
+)
+def test_a_series_set_aside_from_the_cache_rules_is_said_under_them(
+    folder: str, said: str, zh: str
+) -> None:
+    """The eighth held-out round's two first-request rules (cache_off, writes_unbilled)
+    were in the JSON alone: the table and the page said "Prompt cache predicted from
+    <provider>'s rules" and nothing else, as if the rules applied to that series."""
+    from budgetcore.ui.replay.backtest import as_run_html  # noqa: PLC0415
+
+    table = run_cli(["replay", "--format", "table", "--log", str(LOG_FIXTURES / folder)])
+    assert table.code == 0
+    lines = table.out.splitlines()
+    cache = next(i for i, line in enumerate(lines) if line.startswith("  cache: "))
+    assert lines[cache + 1] == "  " + said
+    files = sorted((LOG_FIXTURES / folder).rglob("*.jsonl"))
+    log = read_session([(p.name, io.BytesIO(p.read_bytes())) for p in files], None)
+    a = as_run(log)
+    en, cn = (html.unescape(str(as_run_html(a, log, lang))) for lang in ("en", "zh"))
+    assert f'<span data-cache-rule="main">{said}</span>' in en
+    assert f"序列“主会话”{zh}" in cn
+    # A series of the same agent that used the cache says no such thing.
+    plain = read_session([(CLAUDE_LOG.name, io.BytesIO(CLAUDE_LOG.read_bytes()))], None)
+    assert "data-cache-rule" not in str(as_run_html(as_run(plain), plain, "en"))

@@ -10,6 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from budgetcore.messages import t
 from budgetcore.replay.asrun import AsRun, error_stats, ratio_text, relative
 from budgetcore.replay.logs.agents import agent
 from budgetcore.replay.logs.model import ParsedLog, folder_lines
@@ -361,6 +362,12 @@ def _as_run(a: AsRun, write: Write) -> None:
         )
     else:
         write(f"  cache: not predicted: {a.cache.source}\n")
+    for s in a.series:
+        part = s.cache_rule_part()
+        if part is not None:
+            key, params = part
+            shown = {k: f"{v:,}" for k, v in params.items()}
+            write(f"  {t(key, 'en', name=s.name, **shown)}\n")
     rows = []
     for s in a.series:
         med, top = error_stats(s.cache_errors)

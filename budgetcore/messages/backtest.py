@@ -203,6 +203,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "asrun.col.error": ("error", "误差"),
     "asrun.col.cache-median": ("cache error, median (tokens)", "缓存误差中位数(tokens)"),
     "asrun.col.cache-max": ("cache error, largest (tokens)", "缓存误差最大值(tokens)"),
+    # A series whose first request shows how it used the cache (asrun.cache_off,
+    # asrun.writes_unbilled): said under the series table, or "Prompt cache predicted
+    # from Anthropic's rules" would read as applied to it.
+    "asrun.series.cache-off": (
+        "Series {name} is modelled without the cache: its first request, {least} tokens or more, neither read nor wrote it.",
+        "序列“{name}”按不用缓存建模:它的第一个请求不少于 {least} 个 token,既未读取也未写入缓存。",
+    ),
+    "asrun.series.writes-unbilled": (
+        "Series {name} is modelled with no cache writes: its first request logged none of what it did not read from the cache.",
+        "序列“{name}”按不写缓存建模:它的第一个请求未从缓存读取的部分没有记录任何写入。",
+    ),
     "asrun.as-logged": ("{name} (a summary call, billed as logged)", "{name}(摘要调用,按日志计费)"),
     "asrun.compactions": (
         "Automatic compactions (main series): in the log, {logged}; by the runtime's rule, {predicted}.",

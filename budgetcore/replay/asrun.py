@@ -383,6 +383,17 @@ class SeriesAsRun:
     # whose writes the registry prices (writes_unbilled): no request of it writes.
     writes_unbilled: bool = False
 
+    def cache_rule_part(self) -> tuple[str, dict[str, int]] | None:
+        """Why this series' cache is not modelled by its provider's rules alone, as a
+        catalogue key and its parameters (the page and the table each say it in their
+        language), or None: read from its first request only (:func:`cache_off`,
+        :func:`writes_unbilled`)."""
+        if self.cache_off:
+            return "asrun.series.cache-off", {"least": CACHE_OFF_FROM}
+        if self.writes_unbilled:
+            return "asrun.series.writes-unbilled", {}
+        return None
+
     @property
     def requests(self) -> int:
         # A backtest measures requests one by one; only a totals-only session has no

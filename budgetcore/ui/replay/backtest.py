@@ -191,6 +191,22 @@ def _off_note(a: AsRun, lang: str) -> Markup:
     return el("p", {"class": "warn", "data-backtest-off": _exact(a.trusted)}, text)
 
 
+def _series_cache_rules(a: AsRun, lang: str) -> list[Markup | str]:
+    """Each series whose first request set its cache aside from the provider's rules
+    (``SeriesAsRun.cache_rule_part``), said after the rules, which would otherwise read
+    as applied to it."""
+    out: list[Markup | str] = []
+    for s in a.series:
+        part = s.cache_rule_part()
+        if part is None:
+            continue
+        key, params = part
+        name = t("replay.logs.main", lang) if s.name == "main" else s.name
+        shown = {k: format_int(v) for k, v in params.items()}
+        out += [" ", el("span", {"data-cache-rule": s.name}, t(key, lang, name=name, **shown))]
+    return out
+
+
 def _series_table(a: AsRun, lang: str, wide: bool) -> Markup:
     from budgetcore.replay.asrun import error_stats, relative  # noqa: PLC0415
 
@@ -324,6 +340,7 @@ def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Ma
             if a.served_by in SERVED_BY
             else ()
         ),
+        *_series_cache_rules(a, lang),
     )
     compactions = [
         el(
