@@ -145,6 +145,18 @@ class Usage:
         """Every input token of the request: what a tier's threshold is compared with."""
         return self.input + self.cache_write_5m + self.cache_write_1h + self.cache_read
 
+    def as_dict(self) -> dict[str, int]:
+        """The counts by their JSON keys, in the order the tables show them: the one
+        shape of a usage in the measured usage's and the backtest's JSON."""
+        return {
+            "input": self.input,
+            "cache_write_5m": self.cache_write_5m,
+            "cache_write_1h": self.cache_write_1h,
+            "cache_read": self.cache_read,
+            "output": self.output,
+            "reasoning": self.reasoning,
+        }
+
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             input=self.input + other.input,

@@ -33,7 +33,6 @@ from operator import add, attrgetter, is_, itemgetter, lt, sub
 from typing import Any
 
 from budgetcore.registry.models import Resolution, resolve
-from budgetcore.registry.prices import Usage
 from budgetcore.replay.logs.model import (
     SUMMARY_SERIES,
     LogCompaction,
@@ -420,8 +419,8 @@ class SeriesAsRun:
             "billed_as_logged": self.billed_as_logged,
             "stable_prefix_tokens": self.stable_prefix,
             "cache_lifetime": "1h" if self.one_hour else "default",
-            "measured": _tokens(self.measured.usage),
-            "modelled": _tokens(self.modelled.usage),
+            "measured": self.measured.usage.as_dict(),
+            "modelled": self.modelled.usage.as_dict(),
             "measured_cost": _money(self.measured.cost),
             "modelled_cost": _money(self.modelled.cost),
             "cache_error_median": med,
@@ -522,8 +521,8 @@ class AsRun:
             "requests_measured": self.requests,
             "requests_modelled": self.requests,
             "requests_billed_elsewhere": self.excluded,
-            "measured": _tokens(self.measured.usage),
-            "modelled": _tokens(self.modelled.usage),
+            "measured": self.measured.usage.as_dict(),
+            "modelled": self.modelled.usage.as_dict(),
             "measured_cost": _money(self.measured_cost),
             "modelled_cost": _money(self.modelled_cost),
             "ratio": None if self.ratio is None else str(self.ratio),
@@ -583,17 +582,6 @@ def error_stats(errors: Sequence[int]) -> tuple[int | None, int | None]:
 def _money(value: Decimal | None) -> str | None:
     # Positional, never an exponent ("0E-8"): exact decimal text.
     return None if value is None else format(value, "f")
-
-
-def _tokens(u: Usage) -> dict[str, int]:
-    return {
-        "input": u.input,
-        "cache_write_5m": u.cache_write_5m,
-        "cache_write_1h": u.cache_write_1h,
-        "cache_read": u.cache_read,
-        "output": u.output,
-        "reasoning": u.reasoning,
-    }
 
 
 # ------------------------------------------------------------------ the runtime

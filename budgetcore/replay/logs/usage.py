@@ -90,22 +90,12 @@ class MeasuredUsage:
         return _partly_priced(self)
 
     def as_dict(self) -> dict[str, object]:
-        def one(u: Usage) -> dict[str, int]:
-            return {
-                "input": u.input,
-                "cache_write_5m": u.cache_write_5m,
-                "cache_write_1h": u.cache_write_1h,
-                "cache_read": u.cache_read,
-                "output": u.output,
-                "reasoning": u.reasoning,
-            }
-
         def money(value: Decimal | None) -> str | None:
             return None if value is None else str(value)
 
         return {
             "requests": self.requests,
-            **one(self.usage),
+            **self.usage.as_dict(),
             "cost": money(self.cost),
             "known_cost": money(self.known_cost),
             "unpriced_requests": self.unpriced,
@@ -117,7 +107,7 @@ class MeasuredUsage:
                     "registry": m.resolved,
                     "how": m.how,
                     "requests": m.requests,
-                    **one(m.usage),
+                    **m.usage.as_dict(),
                     "cost": money(m.cost),
                     "known_cost": money(m.known_cost),
                     "unpriced_requests": m.unpriced,
