@@ -819,3 +819,26 @@ def test_an_empty_import_asks_for_the_picked_runtime_s_own_file(lang: str) -> No
     # budgetcore's own reviewed config still asks for TOML or JSON.
     own = reduce(page("article", lang), ImportPreviewed("", "replace"))
     assert "TOML" in html_lib.unescape(str(import_html(own)))
+
+
+def test_a_runtime_named_in_the_plural_takes_an_apostrophe_alone() -> None:
+    """Walk of 6 December 2026 (1440 EN, Deep Agents picked): "only the names and units
+    are Deep Agents's", "Deep Agents's settings for this plan", "Import Deep Agents's
+    settings". A name ending in s takes the apostrophe alone in English; every other
+    name keeps 's, and the Chinese is untouched."""
+    from budgetcore.ui.export.view import config_texts  # noqa: PLC0415
+
+    for name, prof in PROFILES.items():
+        if name == "article":
+            continue
+        said = " ".join(text for _key, text in config_texts(name, "en").values())
+        said += " " + html_lib.unescape(str(render_export(page(name))[1]))
+        assert "s's" not in said, (name, said)
+        if prof.title.endswith("s"):
+            assert f"{prof.title}' settings for this plan" in said, name
+            assert f"the names and units are {prof.title}'." in said, name
+        else:
+            assert f"{prof.title}'s settings for this plan" in said, name
+    assert t("runtime.import-h", "en", runtime="Deep Agents") == "Import Deep Agents' settings"
+    assert t("runtime.import-h", "en", runtime="pi") == "Import pi's settings"
+    assert t("runtime.import-h", "zh", runtime="Deep Agents") == "导入 Deep Agents 的设置"
