@@ -507,3 +507,37 @@ def test_reset_keeps_an_open_tune_panel_live_and_the_measured_widths() -> None:
     maps = render_tune(state).html["tune-maps"]
     assert f'width="{panel_chart_width(900, 1324, 280)}"' in maps
     assert f'width="{panel_chart_width(900, 0, 280)}"' not in maps
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_points_values_count_one_in_the_singular(lang: str) -> None:
+    """Walk of 6 December 2026 (1440 EN, a Claude log, ArrowDown on the cost map): "1 runs
+    and 0 recompresses". Each count of a point's line is a counted phrase: "1 run",
+    "1 recompress", "1 rejected turn", "1 summary generation"."""
+    from budgetcore.ui.events import LanguageChosen  # noqa: PLC0415
+
+    state, _ = _run(_open("40"))
+    state = reduce(state, LanguageChosen(lang))
+    result = result_of(state.tune, state.plan.scenario)
+    assert result is not None
+    g = result.grid
+    c = g.columns
+    phrases = {  # the column: its English, one and other, and its Chinese
+        "runs": ("{n} run", "{n} runs", "执行 {n} 次"),
+        "recompresses": ("{n} recompress", "{n} recompresses", "重压 {n} 次"),
+        "rejected": ("{n} rejected turn", "{n} rejected turns", "被拒绝 {n} 轮"),
+    }
+    # The points with a count of one, and a few others (each render is a whole panel).
+    single = [i for i in range(g.points) if 1 in (*(c[k][i] for k in phrases), g.generations(i))]
+    assert single  # the grid has points of one run or one generation, or this tests nothing
+    ones = 0
+    for i in [*single[:8], 0, g.points - 1]:
+        text = render_tune(reduce(state, TunePointFocused(i))).text["tune-point"]
+        counts = [(c[column][i], said) for column, said in phrases.items()]
+        gens = g.generations(i)
+        counts.append((gens, ("{n} summary generation", "{n} summary generations", "摘要代数 {n}")))
+        for n, (one, other, zh) in counts:
+            ones += n == 1
+            said = zh if lang == "zh" else one if n == 1 else other
+            assert re.search(re.escape(said.format(n=f"{n:,}")) + "(?![a-z])", text), text
+    assert ones

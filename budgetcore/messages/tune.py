@@ -166,15 +166,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "unknown (a try's usage is unknown)",
         "未知(有一次尝试的用量未知)",
     ),
+    # {runs}, {recompresses}, {rejected} and {generations} are counted phrases
+    # (tune.count.*): "1 run", never "1 runs" (the walk of 6 December).
     "tune.point": (
         "K {k} tokens, S {s} tokens: modelled cost {cost}; unseen history {unseen} tokens "
-        "summed over turns (at most {peak_unseen} on one turn); {runs} runs and "
-        "{recompresses} recompresses; {rejected} rejected turns; peak full input {peak} of "
-        "M {m} tokens; {generations} summary generations, compression {compression}",
+        "summed over turns (at most {peak_unseen} on one turn); {runs} and "
+        "{recompresses}; {rejected}; peak full input {peak} of "
+        "M {m} tokens; {generations}, compression {compression}",
         "K {k} tokens,S {s} tokens:模型成本 {cost};未见历史按轮合计 {unseen} tokens(单轮最多 "
-        "{peak_unseen});执行 {runs} 次、重压 {recompresses} 次;被拒绝 {rejected} 轮;完整输入"
-        "峰值 {peak},M 为 {m} tokens;摘要代数 {generations},压缩比 {compression}",
+        "{peak_unseen});{runs}、{recompresses};{rejected};完整输入"
+        "峰值 {peak},M 为 {m} tokens;{generations},压缩比 {compression}",
     ),
+    "tune.count.runs.one": ("{n} run", "执行 {n} 次"),
+    "tune.count.runs.other": ("{n} runs", "执行 {n} 次"),
+    "tune.count.recompresses.one": ("{n} recompress", "重压 {n} 次"),
+    "tune.count.recompresses.other": ("{n} recompresses", "重压 {n} 次"),
+    "tune.count.rejected.one": ("{n} rejected turn", "被拒绝 {n} 轮"),
+    "tune.count.rejected.other": ("{n} rejected turns", "被拒绝 {n} 轮"),
+    "tune.count.summary-generations.one": ("{n} summary generation", "摘要代数 {n}"),
+    "tune.count.summary-generations.other": ("{n} summary generations", "摘要代数 {n}"),
     "tune.compression": ("{ratio}:1", "{ratio}:1"),
     "tune.no-run": ("no summary run", "没有摘要执行"),
     "tune.map.compression.title": (

@@ -252,12 +252,12 @@ def _point_values(g: GridMeasures, i: int, lang: str) -> str:
         cost=cost,
         unseen=format_int(c["unseen_tokens"][i]),
         peak_unseen=format_int(c["peak_unseen"][i]),
-        runs=format_int(c["runs"][i]),
-        recompresses=format_int(c["recompresses"][i]),
-        rejected=format_int(c["rejected"][i]),
+        runs=count("tune.count.runs", c["runs"][i], lang),
+        recompresses=count("tune.count.recompresses", c["recompresses"][i], lang),
+        rejected=count("tune.count.rejected", c["rejected"][i], lang),
         peak=format_int(c["peak_full_input"][i]),
         m=format_int(c["main_safe_input_at_peak"][i]),
-        generations=format_int(g.generations(i)),
+        generations=count("tune.count.summary-generations", g.generations(i), lang),
         compression=_compression_text(g.compression(i), lang),
     )
 
