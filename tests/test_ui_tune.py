@@ -541,3 +541,26 @@ def test_a_points_values_count_one_in_the_singular(lang: str) -> None:
             said = zh if lang == "zh" else one if n == 1 else other
             assert re.search(re.escape(said.format(n=f"{n:,}")) + "(?![a-z])", text), text
     assert ones
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_one_turn_is_said_in_the_singular(lang: str) -> None:
+    """Walk of 6 December 2026: a one-turn session read "From the session replay:
+    1 session, 1 turns.", and a point that rejects it "it rejects 1 turns"."""
+    from budgetcore.ui.events import FieldTyped, LanguageChosen  # noqa: PLC0415
+    from budgetcore.ui.tune.view import _broken_text  # noqa: PLC0415
+
+    state = reduce(_open("1"), FieldTyped("workload.required_tokens", "1000000"))  # F > M
+    state, _ = _run(reduce(state, LanguageChosen(lang)))
+    said = {
+        "en": ("From the session replay: 1 session, 1 turn.", "it rejects 1 turn, and none"),
+        "zh": ("来自会话回放:1 个会话,1 轮。", "它拒绝了 1 轮,而一轮都不允许"),
+    }[lang]
+    assert render_tune(state).text["tune-sessions"] == said[0]
+    result = result_of(state.tune, state.plan.scenario)
+    assert result is not None
+    assert result.grid.columns["rejected"][0] == 1
+    assert _broken_text(Constraints(no_rejected=True), result.grid, 0, lang).startswith(said[1])
+    two = _run(reduce(_open("2"), LanguageChosen(lang)))[0]
+    other = {"en": "1 session, 2 turns.", "zh": "1 个会话,2 轮。"}[lang]
+    assert render_tune(two).text["tune-sessions"].endswith(other)

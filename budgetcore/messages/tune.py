@@ -124,12 +124,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "它读入最多的那次执行压缩比为 {value}:1(向上取整),超过上限 {limit}:1",
     ),
     "tune.broken.no_rejected": (
-        "it rejects {value} turns, and none may be",
-        "它拒绝了 {value} 轮,而一轮都不允许",
+        "it rejects {value}, and none may be",
+        "它拒绝了 {value},而一轮都不允许",
     ),
     "tune.broken.max_rejected": (
-        "it rejects {value} turns, above the limit {limit}",
-        "它拒绝了 {value} 轮,超过上限 {limit}",
+        "it rejects {value}, above the limit {limit}",
+        "它拒绝了 {value},超过上限 {limit}",
     ),
     "tune.broken.no_refused": (
         "it has {value} refusals, and none may be",
@@ -177,6 +177,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{peak_unseen});{runs}、{recompresses};{rejected};完整输入"
         "峰值 {peak},M 为 {m} tokens;{generations},压缩比 {compression}",
     ),
+    # {value} of tune.broken.*_rejected and {turns} of tune.sessions.*: "1 turn".
+    "tune.count.turns.one": ("{n} turn", "{n} 轮"),
+    "tune.count.turns.other": ("{n} turns", "{n} 轮"),
     "tune.count.runs.one": ("{n} run", "执行 {n} 次"),
     "tune.count.runs.other": ("{n} runs", "执行 {n} 次"),
     "tune.count.recompresses.one": ("{n} recompress", "重压 {n} 次"),
@@ -333,12 +336,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "选中点的审阅配置(spec §9),按下方导出面板的写法(其格式,或其中选定的运行时):",
     ),
     "tune.sessions.one": (
-        "From the session replay: 1 session, {turns} turns.",
-        "来自会话回放:1 个会话,{turns} 轮。",
+        "From the session replay: 1 session, {turns}.",
+        "来自会话回放:1 个会话,{turns}。",
     ),
     "tune.sessions.other": (
-        "From the session replay: {n} sessions, {turns} turns, added up.",
-        "来自会话回放:{n} 个会话,共 {turns} 轮,合计。",
+        "From the session replay: {n} sessions, {turns}, added up.",
+        "来自会话回放:{n} 个会话,共 {turns},合计。",
     ),
     "tune.not-replayed": ("Not replayed: {name}: {why}", "未重放:{name}:{why}"),
     "tune.stale": (

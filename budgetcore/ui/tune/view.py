@@ -1134,7 +1134,8 @@ def _broken_text(c: Constraints, g: GridMeasures, i: int, lang: str) -> str:
         elif name == "max_compression":
             value, limit = _ceil_tenth(g.compression(i)), _limit_text(c.max_compression)
         elif name in ("no_rejected", "max_rejected"):
-            value, limit = format_int(cols["rejected"][i]), format_int(c.max_rejected or 0)
+            value = count("tune.count.turns", cols["rejected"][i], lang)
+            limit = format_int(c.max_rejected or 0)
         elif name == "no_refused":
             value = format_int(cols["refusals"][i])
         elif name == "max_unseen":
@@ -1217,7 +1218,7 @@ def _sessions_text(inputs: TuneInputs, lang: str) -> str:
         "tune.sessions.one" if n == 1 else "tune.sessions.other",
         lang,
         n=format_int(n),
-        turns=format_int(turns),
+        turns=count("tune.count.turns", turns, lang),
     )
 
 
