@@ -1708,3 +1708,28 @@ def test_the_timeline_marks_no_peer_that_cannot_run_the_logs_model(lang: str) ->
         assert re.search(rf"{name}( [^:：]+)?{':' if lang == 'zh' else ': '}{tokens} tokens", text)
     claude = "Anthropic API 的功能:只用于 claude-* 模型" if lang == "zh" else "Claude models only"
     assert claude in text
+
+
+@pytest.mark.parametrize(
+    ("k", "turns", "later", "said"),
+    [
+        ("50000", "8", 1, "1 run's next append is later than 80 s"),
+        (None, "40", None, "runs' next append is later than 80 s"),
+    ],
+)
+def test_the_later_appends_note_counts_one_run_in_the_singular(
+    k: str | None, turns: str, later: int | None, said: str
+) -> None:
+    """Walk of 6 December 2026 (timing on, a fixed gap of 100 s after 20 s runs): the
+    run-time strip's note read "1 runs' next append is later than 80 s"."""
+    from budgetcore.ui.events import FieldTyped  # noqa: PLC0415
+
+    state = _open(turns=turns, timing="true", gap="fixed", gap_low="100000")
+    if k is not None:
+        state = reduce(state, FieldTyped("config.trigger_tokens", k))
+    html = unescape(str(_screen(state).html["replay-timeline"]))
+    found = re.search(r'data-later-appends="(\d+)"[^>]*>([^<]*)', html)
+    assert found is not None
+    n = int(found.group(1))
+    assert n == later if later is not None else n > 1
+    assert found.group(2).startswith(said if n == 1 else f"{n:,} {said}"), found.group(2)

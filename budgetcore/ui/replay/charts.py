@@ -33,7 +33,7 @@ from budgetcore.charts.timeline import (
     timeline_chart,
     turning_points,
 )
-from budgetcore.messages import t
+from budgetcore.messages import count, t
 from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import Replay
 from budgetcore.ui.markup import Markup, el
@@ -852,12 +852,7 @@ def timeline_figure(
                     el(
                         "p",
                         {"class": "ch-note", "data-later-appends": later},
-                        t(
-                            "replay.runs.later",
-                            lang,
-                            n=format_int(later),
-                            scale=_seconds_text(times.scale_s),
-                        ),
+                        count("replay.runs.later", later, lang, scale=_seconds_text(times.scale_s)),
                     )
                 )
         timed = [
