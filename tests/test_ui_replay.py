@@ -1253,7 +1253,7 @@ def test_other_agents_lines_are_named_and_an_undrawn_line_has_no_legend_swatch(
     timeline = _screen(low).html["replay-timeline"]
     off = re.search(r'data-off-scale="\d+">([^<]*)<', timeline)
     assert off is not None
-    assert " M 172,627" in off.group(1)
+    assert t("msg.list-sep", lang) + "M 172,627" in off.group(1)  # "；" on the Chinese page
     assert 'data-legend="main_safe_input"' not in timeline
     assert 'data-legend="trigger"' in timeline
 
@@ -1733,3 +1733,34 @@ def test_the_later_appends_note_counts_one_run_in_the_singular(
     n = int(found.group(1))
     assert n == later if later is not None else n > 1
     assert found.group(2).startswith(said if n == 1 else f"{n:,} {said}"), found.group(2)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_replays_lists_use_the_languages_separator(lang: str) -> None:
+    """Walk of 6 December 2026 (390 ZH, a Codex log, then a Claude log with
+    a sidechain): the timeline's list of other agents' lines, the counts the log does not
+    record and the ledger's series were joined by the English "; " on the Chinese page
+    ("ContextBuilder tutorial: 消息数超过 40 条; ContextBuilder tutorial: …")."""
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+    from budgetcore.ui.events import LanguageChosen, ModelDataLoaded  # noqa: PLC0415
+
+    sep = t("msg.list-sep", lang)
+    state = reduce(initial_state(), ModelDataLoaded(default_registry(), default_peers()))
+    state = reduce(reduce(state, LanguageChosen(lang)), ReplayToggled(True))
+    state = reduce(state, ReplaySourceChosen("log"))
+    codex = reduce(state, ReplayLogsLoaded(_folder(LOGS / "codex" / "compaction" / "sessions")))
+    html = unescape(str(_screen(codex).html["replay-timeline"]))
+    for attr in ('data-legend="peers"', "data-uncounted="):
+        found = re.search(attr + r"[^>]*>(.*?)</(?:li|p)>", html, re.S)
+        assert found is not None, attr
+        said = re.sub(r"<[^>]+>", "", found.group(1))
+        assert said.count(sep) >= 1, said
+        if lang == "zh":
+            assert "; " not in said, said
+    claude = reduce(state, ReplayLogsLoaded(_folder(LOGS / "claude" / "04-sidechain-inline-1.0")))
+    log = unescape(str(_screen(claude).html["replay-log"]))
+    series = re.findall(r"(?:main|主序列|主)[^<]*?(?:abandoned|废弃 \d+)[^<]*", log)
+    assert any(sep in s for s in series), series
+    if lang == "zh":
+        assert not any("; " in s for s in series), series
