@@ -6,6 +6,7 @@ from typing import Any
 
 from budgetcore.core.plan import Plan
 from budgetcore.messages import CATALOGUE, t
+from budgetcore.ui.main.state import PRESETS
 from budgetcore.ui.main.validate import scenario_texts
 from budgetcore.ui.main.view.types import READOUT_KEYS
 from budgetcore.ui.markup import Markup, el, join
@@ -105,16 +106,12 @@ def differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
             )
         )
     # The two plans' models by name (issue 42: the comparison never named them); a
-    # contract no registry model holds any more is "custom".
+    # contract no registry model holds is its preset's, as the picker names it, or
+    # "custom".
     models = el(
         "p",
         {"class": "ab-models", "data-ab-models": ""},
-        t(
-            "phrase.ab-models",
-            lang,
-            a=a.scenario.main_model_name or t("phrase.custom", lang),
-            b=b.scenario.main_model_name or t("phrase.custom", lang),
-        ),
+        t("phrase.ab-models", lang, a=_model_name(a, lang), b=_model_name(b, lang)),
     )
     if not rows:
         return join((models, el("p", {"class": "ab-same"}, t("phrase.ab-no-diff", lang))))
@@ -125,6 +122,19 @@ def differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
             el("ul", {"class": "ab-diff"}, *rows),
         )
     )
+
+
+def _model_name(p: Plan, lang: str) -> str:
+    """A plan's main model as the comparison names it: its registry name, the preset
+    whose contract it has ("pinned custom" sat under a picker reading "Article: …"),
+    or "custom"."""
+    if p.scenario.main_model_name:
+        return p.scenario.main_model_name
+    c = p.scenario.main_model
+    for key, contract in PRESETS.items():
+        if contract == (c.input_tokens, c.output_tokens, c.reserves_output):
+            return t("phrase.ab-preset", lang, name=t(f"preset.{key}", lang))
+    return t("phrase.custom", lang)
 
 
 def bullet_list(items: list[str]) -> Markup:
