@@ -440,6 +440,11 @@ class TestSweep:
         assert screen.sweep_invalid == ("low", "high")
         assert screen.text["sweep-msg"].startswith("Sweep to must be")
         assert "Sweep from must be" in screen.text["sweep-msg"]
+        # The walk of 6 December: the two sentences ran on with a bare space
+        # ('… got "" Sweep from must be …'); they are a list, as every other.
+        assert 'got "y"; Sweep from must be' in screen.text["sweep-msg"]
+        zh = render(reduce(state, LanguageChosen("zh"))).text["sweep-msg"]
+        assert '收到 "y"；' in zh, zh
 
     def test_bounds_out_of_order_mark_both_bounds(self) -> None:
         state = reduce(fresh(), SweepPathChosen("config.trigger_tokens"))
