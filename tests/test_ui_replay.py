@@ -1764,3 +1764,23 @@ def test_the_replays_lists_use_the_languages_separator(lang: str) -> None:
     assert any(sep in s for s in series), series
     if lang == "zh":
         assert not any("; " in s for s in series), series
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_backtests_runtime_line_joins_sentences_as_the_language_does(lang: str) -> None:
+    """Walk of 6 December 2026 (390 ZH, a Codex log): "设置:该运行时的默认值(未提供它
+    的配置文件)。 该运行时的规则:": a space after "。" between two sentences."""
+    from budgetcore.ui.events import LanguageChosen  # noqa: PLC0415
+
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_folder(LOGS / "codex" / "compaction" / "sessions")))
+    log = unescape(str(_screen(state).html["replay-log"]))
+    line = re.search(r"data-asrun-runtime[^>]*>(.*?)</p>", log, re.S)
+    assert line is not None
+    said = re.sub(r"<[^>]+>", "", line.group(1))
+    rule = t("asrun.rule", lang)
+    if lang == "zh":
+        assert "。" + rule in said, said
+        assert "。 " not in said, said
+    else:
+        assert ". " + rule in said or ") " + rule in said, said

@@ -842,3 +842,14 @@ def test_a_runtime_named_in_the_plural_takes_an_apostrophe_alone() -> None:
     assert t("runtime.import-h", "en", runtime="Deep Agents") == "Import Deep Agents' settings"
     assert t("runtime.import-h", "en", runtime="pi") == "Import pi's settings"
     assert t("runtime.import-h", "zh", runtime="Deep Agents") == "导入 Deep Agents 的设置"
+
+
+def test_chinese_sentences_follow_each_other_with_no_space() -> None:
+    """Walk of 6 December 2026 (390 ZH, pi picked): "只有名称与单位换成 pi 的。 pi 从
+    ~/.pi/agent/settings.json 读取它": a space after "。". Sentences meet as the
+    language writes them: "。pi 从" in Chinese, ". pi reads" in English."""
+    zh = html_lib.unescape(str(render_export(page("pi", "zh"))[1]))
+    assert "换成 pi 的。pi 从" in zh, zh
+    assert "。 " not in zh, zh
+    en = html_lib.unescape(str(render_export(page("pi", "en"))[1]))
+    assert "are pi's. pi reads it from" in en, en
