@@ -564,3 +564,21 @@ def test_one_turn_is_said_in_the_singular(lang: str) -> None:
     two = _run(reduce(_open("2"), LanguageChosen(lang)))[0]
     other = {"en": "1 session, 2 turns.", "zh": "1 个会话,2 轮。"}[lang]
     assert render_tune(two).text["tune-sessions"].endswith(other)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_choice_line_joins_its_sentences_as_the_language_does(lang: str) -> None:
+    """Walk of 6 December 2026 (390 ZH): "选中:K 172,627,S 1,024。 在满足约束的 226 个点":
+    a space after "。"."""
+    from budgetcore.ui.events import LanguageChosen  # noqa: PLC0415
+
+    state, _ = _run(reduce(_open("40"), LanguageChosen(lang)))
+    markup = render_tune(state).html["tune-choice"]
+    found = re.search(r'<p data-tune-choice="[\d,]+">(.*?)</p>', markup, re.S)
+    assert found is not None
+    said = html.unescape(re.sub(r"<[^>]+>", "", found.group(1)))
+    if lang == "zh":
+        assert re.search(r"。(在|的)", said), said
+        assert "。 " not in said, said
+    else:
+        assert re.search(r"\. The lowest", said), said

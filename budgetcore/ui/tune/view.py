@@ -973,7 +973,7 @@ def _choice_body(
                     s=format_int(choice.s),
                 ),
             ),
-            " ",
+            t("msg.sentence-gap", lang),
             t(
                 "tune.choice.best",
                 lang,
