@@ -582,3 +582,24 @@ def test_the_choice_line_joins_its_sentences_as_the_language_does(lang: str) -> 
         assert "。 " not in said, said
     else:
         assert re.search(r"\. The lowest", said), said
+
+
+@pytest.mark.parametrize(
+    ("unknown", "said"),
+    [
+        (1, "1 point with unknown usage was never a candidate."),
+        (2, "2 points with unknown usage were never candidates."),
+    ],
+)
+def test_one_point_of_unknown_usage_is_said_in_the_singular(unknown: int, said: str) -> None:
+    """Walk of 6 December 2026: the choice's note said "{n} points with unknown usage
+    were never candidates." whatever n (the CLI counts it)."""
+    from budgetcore.ui.tune.view import _choice_body  # noqa: PLC0415
+
+    state, _ = _run(_open("40"))
+    result = result_of(state.tune, state.plan.scenario)
+    assert result is not None
+    assert result.choice is not None
+    one = dataclasses.replace(result, choice=dataclasses.replace(result.choice, unknown=unknown))
+    text = html.unescape(re.sub(r"<[^>]+>", "", str(_choice_body(one, state, "en", None, None))))
+    assert said in text, text

@@ -310,7 +310,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Why: it is the only point that meets the constraints.",
         "原因:它是唯一满足约束的点。",
     ),
-    "tune.why.unknown": (
+    "tune.why.unknown.one": (
+        "{n} point with unknown usage was never a candidate.",
+        "{n} 个用量未知的点从未参与选择。",
+    ),
+    "tune.why.unknown.other": (
         "{n} points with unknown usage were never candidates.",
         "{n} 个用量未知的点从未参与选择。",
     ),

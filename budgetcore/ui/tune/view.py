@@ -1007,7 +1007,7 @@ def _choice_body(
     elif choice.runner_up is None:
         lines.append(el("p", None, t("tune.why.only", lang)))
     if choice.unknown:
-        lines.append(el("p", None, t("tune.why.unknown", lang, n=format_int(choice.unknown))))
+        lines.append(el("p", None, count("tune.why.unknown", choice.unknown, lang)))
     lines += _binding_html(result, lang)
     own = result.own
     if own.known(0):
