@@ -129,17 +129,26 @@ def test_a_refused_runtime_file_is_neither_saved_nor_copied(action: str) -> None
 def test_a_preview_for_a_contract_without_a_name_reads_as_a_sentence() -> None:
     """Third walk of December 2026 (1440 EN): after Reset (the article's contract, no
     registry name), a Codex CLI file's preview read "Read as Codex CLI's own file for
-    the page's main model a custom contract (I 1,048,576, O 65,536)"."""
+    the page's main model a custom contract (I 1,048,576, O 65,536)". The walk of
+    6 December: it then said "with a custom contract" under a preset picker reading
+    "Article: 1,048,576 / 65,536, q = 1"; a preset's contract is named by its preset,
+    any other contract is custom."""
+    file = "model_auto_compact_token_limit = 90000\n"
     state = reduce(initial_state(), ExportRuntimeChosen("codex"))
-    state = reduce(state, ImportPreviewed("model_auto_compact_token_limit = 90000\n", "replace"))
-    preview = html_lib.unescape(str(import_html(state)))
+    preview = html_lib.unescape(str(import_html(reduce(state, ImportPreviewed(file, "replace")))))
     assert "main model a custom contract" not in preview
-    assert "main model with a custom contract (I 1,048,576, O 65,536)" in preview
+    article = "main model preset “Article: 1,048,576 / 65,536, q = 1” (I 1,048,576, O 65,536)"
+    assert article in preview, preview
+    hand = reduce(state, FieldTyped("main_model.input_tokens", "1048577"))
+    preview = html_lib.unescape(str(import_html(reduce(hand, ImportPreviewed(file, "replace")))))
+    assert "main model with a custom contract (I 1,048,577, O 65,536)" in preview, preview
     zh = reduce(
         reduce(initial_state(lang="zh"), ExportRuntimeChosen("codex")),
-        ImportPreviewed("model_auto_compact_token_limit = 90000\n", "replace"),
+        ImportPreviewed(file, "replace"),
     )
-    assert "主模型 自定义合同(I 1,048,576" in html_lib.unescape(str(import_html(zh)))
+    assert "主模型 预设“文章: 1,048,576 / 65,536, q = 1”(I 1,048,576" in html_lib.unescape(
+        str(import_html(zh))
+    )
 
 
 def test_the_import_box_reads_the_runtimes_own_file() -> None:

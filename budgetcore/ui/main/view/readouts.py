@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from budgetcore.core.plan import Plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.messages import CATALOGUE, t
 from budgetcore.ui.main.state import PRESETS
 from budgetcore.ui.main.validate import scenario_texts
@@ -17,6 +18,7 @@ __all__ = [
     "bullet_list",
     "differing_inputs",
     "format_signed",
+    "model_name",
     "plan_values",
     "readout_cells",
     "yes_no",
@@ -111,7 +113,12 @@ def differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
     models = el(
         "p",
         {"class": "ab-models", "data-ab-models": ""},
-        t("phrase.ab-models", lang, a=_model_name(a, lang), b=_model_name(b, lang)),
+        t(
+            "phrase.ab-models",
+            lang,
+            a=model_name(a.scenario, lang),
+            b=model_name(b.scenario, lang),
+        ),
     )
     if not rows:
         return join((models, el("p", {"class": "ab-same"}, t("phrase.ab-no-diff", lang))))
@@ -124,17 +131,17 @@ def differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
     )
 
 
-def _model_name(p: Plan, lang: str) -> str:
-    """A plan's main model as the comparison names it: its registry name, the preset
+def model_name(scenario: Scenario, lang: str, custom: str = "phrase.custom") -> str:
+    """A scenario's main model as the page names it: its registry name, the preset
     whose contract it has ("pinned custom" sat under a picker reading "Article: …"),
-    or "custom"."""
-    if p.scenario.main_model_name:
-        return p.scenario.main_model_name
-    c = p.scenario.main_model
+    or the catalogue's ``custom`` phrase."""
+    if scenario.main_model_name:
+        return scenario.main_model_name
+    c = scenario.main_model
     for key, contract in PRESETS.items():
         if contract == (c.input_tokens, c.output_tokens, c.reserves_output):
             return t("phrase.ab-preset", lang, name=t(f"preset.{key}", lang))
-    return t("phrase.custom", lang)
+    return t(custom, lang)
 
 
 def bullet_list(items: list[str]) -> Markup:
