@@ -603,3 +603,23 @@ def test_one_point_of_unknown_usage_is_said_in_the_singular(unknown: int, said: 
     one = dataclasses.replace(result, choice=dataclasses.replace(result.choice, unknown=unknown))
     text = html.unescape(re.sub(r"<[^>]+>", "", str(_choice_body(one, state, "en", None, None))))
     assert said in text, text
+
+
+@pytest.mark.parametrize(
+    ("unknown", "said"),
+    [(1, "1 point with unknown usage was never a candidate"), (3, "3 points with unknown")],
+)
+def test_the_clis_table_counts_one_unknown_point_in_the_singular(unknown: int, said: str) -> None:
+    """The same note in `tune --format table` read "1 point with unknown usage were
+    never candidates" (the walk of 6 December, beside the page's)."""
+    from budgetcore.cli.tune_cmds.output import choice_lines  # noqa: PLC0415
+
+    state, _ = _run(_open("40"))
+    result = result_of(state.tune, state.plan.scenario)
+    assert result is not None
+    assert result.choice is not None
+    one = dataclasses.replace(result, choice=dataclasses.replace(result.choice, unknown=unknown))
+    lines = [x.strip() for x in choice_lines(one)]
+    assert any(x.startswith(said) for x in lines), lines
+    if unknown > 1:
+        assert f"{unknown} points with unknown usage were never candidates" in lines
