@@ -504,7 +504,7 @@ def test_a_pasted_turn_problem_is_chinese_on_a_chinese_page() -> None:
     state = reduce(state, ReplayTurnsTyped('{"added": 1}\n{"added": "x"}\n'))
     (problem,) = state.replay.pasted.problems
     assert problem_sentence(problem, "zh") == (
-        '第 2 行 · added 必须是 0 到 10^12 之间的整数;收到 "x"'
+        '第 2 行 · added 必须是 0 到 1,000,000,000,000 之间的整数;收到 "x"'
     )
 
 

@@ -553,6 +553,21 @@ class TestCurves:
         ]
         assert t("curves.outside", "en", name=name, value="8,192") in notes
 
+    @pytest.mark.parametrize("lang", ["en", "zh"])
+    @pytest.mark.parametrize("path", list(SWEEPABLE))
+    def test_the_x_axis_title_never_shows_empty_brackets(self, path: str, lang: str) -> None:
+        """The third walk saw "safety margin m ()": a ratio has no unit, so its axis
+        title is its name alone, and a token count's keeps "(tokens)"."""
+        low, high = default_range(Scenario(), path)
+        s = sweep(Scenario(), path, sweep_values(low, high, path))
+        svg = chart_of(parse_svg(curves_chart(s, lang)))
+        (title,) = [e.text or "" for e in texts_of(svg) if e.get("class") == "ch-axis-title"]
+        name = t(f"sweep.{path}", lang)
+        if path == "config.safety_margin":
+            assert title == name
+        else:
+            assert title == t("axis.swept", lang, name=name, unit=t("unit.tokens", lang))
+
     def test_points_counts_every_plotted_point(self) -> None:
         s = sweep(
             Scenario(),

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from budgetcore.errors import render_value
+from budgetcore.errors import Problem, render_value
 from budgetcore.inputs.numbers import MAX_TOKENS
 from budgetcore.ui.form import (
     FIELDS,
@@ -269,3 +269,30 @@ def test_an_ime_point_refused_still_quotes_the_text_as_typed() -> None:
     with pytest.raises(IssueError) as info:
         tune_parse("tune.max_runs_per_100", "１。５ｘ")
     assert problem_text(info.value.issue, "en").endswith(render_value("１。５ｘ"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_range_the_page_says_is_written_in_digits(lang: str) -> None:
+    """Walk of 6 December 2026 (1440 EN): a typed K said "from 0 to 1,000,000,000,000",
+    while the same rule from an imported file said "from 0 to 10^12", and the replay's
+    seed field "from 0 to 2^63 - 1". The page writes every bound in digits, as its
+    fields do (the CLI keeps its own notation)."""
+    from budgetcore.ui.events import ImportPreviewed, ReplayFieldTyped, ReplayToggled  # noqa: PLC0415
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    state = reduce(initial_state(), ImportPreviewed("[config]\ntrigger_tokens = -5\n", "replace"))
+    assert state.import_preview is not None
+    (imported,) = state.import_preview.problems
+    assert imported.rule.endswith("from 0 to 10^12")  # the CLI's English is unchanged
+    said = problem_text(imported, lang)
+    assert "1,000,000,000,000" in said, said
+    assert "10^12" not in said, said
+    state = reduce(initial_state(), ReplayToggled(True))
+    state = reduce(state, ReplayFieldTyped("replay.seed", "x"))
+    said = problem_text(state.replay.issues["replay.seed"], lang)
+    assert "9,223,372,036,854,775,807" in said, said
+    assert "2^63" not in said, said
+    bad = Problem.of("config.trigger_tokens", "x", "whole", low="0", high="10^9")
+    typed = problem_text(bad, lang)
+    assert "1,000,000,000" in typed, typed
+    assert "10^9" not in typed, typed

@@ -1253,7 +1253,7 @@ def test_other_agents_lines_are_named_and_an_undrawn_line_has_no_legend_swatch(
     timeline = _screen(low).html["replay-timeline"]
     off = re.search(r'data-off-scale="\d+">([^<]*)<', timeline)
     assert off is not None
-    assert " M 172,627" in off.group(1)
+    assert t("msg.list-sep", lang) + "M 172,627" in off.group(1)  # "；" on the Chinese page
     assert 'data-legend="main_safe_input"' not in timeline
     assert 'data-legend="trigger"' in timeline
 
@@ -1710,3 +1710,79 @@ def test_the_timeline_marks_no_peer_that_cannot_run_the_logs_model(lang: str) ->
         assert re.search(rf"{name}( [^:：]+)?{':' if lang == 'zh' else ': '}{tokens} tokens", text)
     claude = "Anthropic API 的功能:只用于 claude-* 模型" if lang == "zh" else "Claude models only"
     assert claude in text
+
+
+@pytest.mark.parametrize(
+    ("k", "turns", "later", "said"),
+    [
+        ("50000", "8", 1, "1 run's next append is later than 80 s"),
+        (None, "40", None, "runs' next append is later than 80 s"),
+    ],
+)
+def test_the_later_appends_note_counts_one_run_in_the_singular(
+    k: str | None, turns: str, later: int | None, said: str
+) -> None:
+    """Walk of 6 December 2026 (timing on, a fixed gap of 100 s after 20 s runs): the
+    run-time strip's note read "1 runs' next append is later than 80 s"."""
+    from budgetcore.ui.events import FieldTyped  # noqa: PLC0415
+
+    state = _open(turns=turns, timing="true", gap="fixed", gap_low="100000")
+    if k is not None:
+        state = reduce(state, FieldTyped("config.trigger_tokens", k))
+    html = unescape(str(_screen(state).html["replay-timeline"]))
+    found = re.search(r'data-later-appends="(\d+)"[^>]*>([^<]*)', html)
+    assert found is not None
+    n = int(found.group(1))
+    assert n == later if later is not None else n > 1
+    assert found.group(2).startswith(said if n == 1 else f"{n:,} {said}"), found.group(2)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_replays_lists_use_the_languages_separator(lang: str) -> None:
+    """Walk of 6 December 2026 (390 ZH, a Codex log, then a Claude log with
+    a sidechain): the timeline's list of other agents' lines, the counts the log does not
+    record and the ledger's series were joined by the English "; " on the Chinese page
+    ("ContextBuilder tutorial: 消息数超过 40 条; ContextBuilder tutorial: …")."""
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.registry.peers import default_peers  # noqa: PLC0415
+    from budgetcore.ui.events import LanguageChosen, ModelDataLoaded  # noqa: PLC0415
+
+    sep = t("msg.list-sep", lang)
+    state = reduce(initial_state(), ModelDataLoaded(default_registry(), default_peers()))
+    state = reduce(reduce(state, LanguageChosen(lang)), ReplayToggled(True))
+    state = reduce(state, ReplaySourceChosen("log"))
+    codex = reduce(state, ReplayLogsLoaded(_folder(LOGS / "codex" / "compaction" / "sessions")))
+    html = unescape(str(_screen(codex).html["replay-timeline"]))
+    for attr in ('data-legend="peers"', "data-uncounted="):
+        found = re.search(attr + r"[^>]*>(.*?)</(?:li|p)>", html, re.S)
+        assert found is not None, attr
+        said = re.sub(r"<[^>]+>", "", found.group(1))
+        assert said.count(sep) >= 1, said
+        if lang == "zh":
+            assert "; " not in said, said
+    claude = reduce(state, ReplayLogsLoaded(_folder(LOGS / "claude" / "04-sidechain-inline-1.0")))
+    log = unescape(str(_screen(claude).html["replay-log"]))
+    series = re.findall(r"(?:main|主序列|主)[^<]*?(?:abandoned|废弃 \d+)[^<]*", log)
+    assert any(sep in s for s in series), series
+    if lang == "zh":
+        assert not any("; " in s for s in series), series
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_backtests_runtime_line_joins_sentences_as_the_language_does(lang: str) -> None:
+    """Walk of 6 December 2026 (390 ZH, a Codex log): "设置:该运行时的默认值(未提供它
+    的配置文件)。 该运行时的规则:": a space after "。" between two sentences."""
+    from budgetcore.ui.events import LanguageChosen  # noqa: PLC0415
+
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_folder(LOGS / "codex" / "compaction" / "sessions")))
+    log = unescape(str(_screen(state).html["replay-log"]))
+    line = re.search(r"data-asrun-runtime[^>]*>(.*?)</p>", log, re.S)
+    assert line is not None
+    said = re.sub(r"<[^>]+>", "", line.group(1))
+    rule = t("asrun.rule", lang)
+    if lang == "zh":
+        assert "。" + rule in said, said
+        assert "。 " not in said, said
+    else:
+        assert ". " + rule in said or ") " + rule in said, said

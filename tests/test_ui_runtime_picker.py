@@ -129,17 +129,26 @@ def test_a_refused_runtime_file_is_neither_saved_nor_copied(action: str) -> None
 def test_a_preview_for_a_contract_without_a_name_reads_as_a_sentence() -> None:
     """Third walk of December 2026 (1440 EN): after Reset (the article's contract, no
     registry name), a Codex CLI file's preview read "Read as Codex CLI's own file for
-    the page's main model a custom contract (I 1,048,576, O 65,536)"."""
+    the page's main model a custom contract (I 1,048,576, O 65,536)". The walk of
+    6 December: it then said "with a custom contract" under a preset picker reading
+    "Article: 1,048,576 / 65,536, q = 1"; a preset's contract is named by its preset,
+    any other contract is custom."""
+    file = "model_auto_compact_token_limit = 90000\n"
     state = reduce(initial_state(), ExportRuntimeChosen("codex"))
-    state = reduce(state, ImportPreviewed("model_auto_compact_token_limit = 90000\n", "replace"))
-    preview = html_lib.unescape(str(import_html(state)))
+    preview = html_lib.unescape(str(import_html(reduce(state, ImportPreviewed(file, "replace")))))
     assert "main model a custom contract" not in preview
-    assert "main model with a custom contract (I 1,048,576, O 65,536)" in preview
+    article = "main model preset “Article: 1,048,576 / 65,536, q = 1” (I 1,048,576, O 65,536)"
+    assert article in preview, preview
+    hand = reduce(state, FieldTyped("main_model.input_tokens", "1048577"))
+    preview = html_lib.unescape(str(import_html(reduce(hand, ImportPreviewed(file, "replace")))))
+    assert "main model with a custom contract (I 1,048,577, O 65,536)" in preview, preview
     zh = reduce(
         reduce(initial_state(lang="zh"), ExportRuntimeChosen("codex")),
-        ImportPreviewed("model_auto_compact_token_limit = 90000\n", "replace"),
+        ImportPreviewed(file, "replace"),
     )
-    assert "主模型 自定义合同(I 1,048,576" in html_lib.unescape(str(import_html(zh)))
+    assert "主模型 预设“文章: 1,048,576 / 65,536, q = 1”(I 1,048,576" in html_lib.unescape(
+        str(import_html(zh))
+    )
 
 
 def test_the_import_box_reads_the_runtimes_own_file() -> None:
@@ -819,3 +828,37 @@ def test_an_empty_import_asks_for_the_picked_runtime_s_own_file(lang: str) -> No
     # budgetcore's own reviewed config still asks for TOML or JSON.
     own = reduce(page("article", lang), ImportPreviewed("", "replace"))
     assert "TOML" in html_lib.unescape(str(import_html(own)))
+
+
+def test_a_runtime_named_in_the_plural_takes_an_apostrophe_alone() -> None:
+    """Walk of 6 December 2026 (1440 EN, Deep Agents picked): "only the names and units
+    are Deep Agents's", "Deep Agents's settings for this plan", "Import Deep Agents's
+    settings". A name ending in s takes the apostrophe alone in English; every other
+    name keeps 's, and the Chinese is untouched."""
+    from budgetcore.ui.export.view import config_texts  # noqa: PLC0415
+
+    for name, prof in PROFILES.items():
+        if name == "article":
+            continue
+        said = " ".join(text for _key, text in config_texts(name, "en").values())
+        said += " " + html_lib.unescape(str(render_export(page(name))[1]))
+        assert "s's" not in said, (name, said)
+        if prof.title.endswith("s"):
+            assert f"{prof.title}' settings for this plan" in said, name
+            assert f"the names and units are {prof.title}'." in said, name
+        else:
+            assert f"{prof.title}'s settings for this plan" in said, name
+    assert t("runtime.import-h", "en", runtime="Deep Agents") == "Import Deep Agents' settings"
+    assert t("runtime.import-h", "en", runtime="pi") == "Import pi's settings"
+    assert t("runtime.import-h", "zh", runtime="Deep Agents") == "导入 Deep Agents 的设置"
+
+
+def test_chinese_sentences_follow_each_other_with_no_space() -> None:
+    """Walk of 6 December 2026 (390 ZH, pi picked): "只有名称与单位换成 pi 的。 pi 从
+    ~/.pi/agent/settings.json 读取它": a space after "。". Sentences meet as the
+    language writes them: "。pi 从" in Chinese, ". pi reads" in English."""
+    zh = html_lib.unescape(str(render_export(page("pi", "zh"))[1]))
+    assert "换成 pi 的。pi 从" in zh, zh
+    assert "。 " not in zh, zh
+    en = html_lib.unescape(str(render_export(page("pi", "en"))[1]))
+    assert "are pi's. pi reads it from" in en, en

@@ -4,12 +4,14 @@ always describe what the fields show (or the plan is marked stale)."""
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
 from budgetcore import Scenario, plan
+from budgetcore.core.contracts import ModelContract
 from budgetcore.scenario.export import export_toml
 from budgetcore.scenario.overrides import parse_config
 from budgetcore.ui.events import (
@@ -348,16 +350,25 @@ class TestReviewFlow:
 
     def test_the_comparison_names_both_plans_models(self) -> None:
         # Issue 42: the comparison never named the two models. A plan on a registry
-        # model names it; one whose contract is typed by hand is "custom".
+        # model names it; one on a preset's contract names the preset as its picker
+        # does (the walk of 6 December: "pinned custom → current custom" under a
+        # picker reading "Article: 1,048,576 / 65,536, q = 1"); any other contract is
+        # "custom".
         state = initial_state(Scenario(main_model_name=None))
         state = reduce(state, Pinned())
         view = render(typed(state, "config.summary_max_tokens", "16384"))
-        assert "Main model: pinned custom → current custom" in view.html["ab-inputs"]
+        article = "preset “Article: 1,048,576 / 65,536, q = 1”"
+        assert f"Main model: pinned {article} → current {article}" in view.html["ab-inputs"]
+        view = render(typed(state, "main_model.input_tokens", "1048577"))
+        assert f"Main model: pinned {article} → current custom" in view.html["ab-inputs"]
         pinned = plan(Scenario(main_model_name="claude-sonnet-4-5"))
         from budgetcore.ui.main.view.readouts import differing_inputs  # noqa: PLC0415
 
         both = differing_inputs(pinned, plan(Scenario()), "zh")
-        assert "主模型:固定 claude-sonnet-4-5 → 当前 自定义" in both
+        assert "主模型:固定 claude-sonnet-4-5 → 当前 预设“文章: 1,048,576 / 65,536, q = 1”" in both
+        contract = ModelContract(input_tokens=100_000, output_tokens=8_000, reserves_output=True)
+        hand = dataclasses.replace(Scenario(), main_model=contract)
+        assert "→ 当前 自定义" in differing_inputs(pinned, plan(hand), "zh")
 
     @pytest.mark.parametrize("key", ["lower_k", "lower_s", "raise_i", "f_above_m"])
     def test_experiments_pin_before_and_show_after(self, key: str) -> None:
@@ -429,6 +440,11 @@ class TestSweep:
         assert screen.sweep_invalid == ("low", "high")
         assert screen.text["sweep-msg"].startswith("Sweep to must be")
         assert "Sweep from must be" in screen.text["sweep-msg"]
+        # The walk of 6 December: the two sentences ran on with a bare space
+        # ('… got "" Sweep from must be …'); they are a list, as every other.
+        assert 'got "y"; Sweep from must be' in screen.text["sweep-msg"]
+        zh = render(reduce(state, LanguageChosen("zh"))).text["sweep-msg"]
+        assert '收到 "y"；' in zh, zh
 
     def test_bounds_out_of_order_mark_both_bounds(self) -> None:
         state = reduce(fresh(), SweepPathChosen("config.trigger_tokens"))

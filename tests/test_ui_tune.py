@@ -507,3 +507,119 @@ def test_reset_keeps_an_open_tune_panel_live_and_the_measured_widths() -> None:
     maps = render_tune(state).html["tune-maps"]
     assert f'width="{panel_chart_width(900, 1324, 280)}"' in maps
     assert f'width="{panel_chart_width(900, 0, 280)}"' not in maps
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_points_values_count_one_in_the_singular(lang: str) -> None:
+    """Walk of 6 December 2026 (1440 EN, a Claude log, ArrowDown on the cost map): "1 runs
+    and 0 recompresses". Each count of a point's line is a counted phrase: "1 run",
+    "1 recompress", "1 rejected turn", "1 summary generation"."""
+    from budgetcore.ui.events import LanguageChosen  # noqa: PLC0415
+
+    state, _ = _run(_open("40"))
+    state = reduce(state, LanguageChosen(lang))
+    result = result_of(state.tune, state.plan.scenario)
+    assert result is not None
+    g = result.grid
+    c = g.columns
+    phrases = {  # the column: its English, one and other, and its Chinese
+        "runs": ("{n} run", "{n} runs", "执行 {n} 次"),
+        "recompresses": ("{n} recompress", "{n} recompresses", "重压 {n} 次"),
+        "rejected": ("{n} rejected turn", "{n} rejected turns", "被拒绝 {n} 轮"),
+    }
+    # The points with a count of one, and a few others (each render is a whole panel).
+    single = [i for i in range(g.points) if 1 in (*(c[k][i] for k in phrases), g.generations(i))]
+    assert single  # the grid has points of one run or one generation, or this tests nothing
+    ones = 0
+    for i in [*single[:8], 0, g.points - 1]:
+        text = render_tune(reduce(state, TunePointFocused(i))).text["tune-point"]
+        counts = [(c[column][i], said) for column, said in phrases.items()]
+        gens = g.generations(i)
+        counts.append((gens, ("{n} summary generation", "{n} summary generations", "摘要代数 {n}")))
+        for n, (one, other, zh) in counts:
+            ones += n == 1
+            said = zh if lang == "zh" else one if n == 1 else other
+            assert re.search(re.escape(said.format(n=f"{n:,}")) + "(?![a-z])", text), text
+    assert ones
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_one_turn_is_said_in_the_singular(lang: str) -> None:
+    """Walk of 6 December 2026: a one-turn session read "From the session replay:
+    1 session, 1 turns.", and a point that rejects it "it rejects 1 turns"."""
+    from budgetcore.ui.events import FieldTyped, LanguageChosen  # noqa: PLC0415
+    from budgetcore.ui.tune.view import _broken_text  # noqa: PLC0415
+
+    state = reduce(_open("1"), FieldTyped("workload.required_tokens", "1000000"))  # F > M
+    state, _ = _run(reduce(state, LanguageChosen(lang)))
+    said = {
+        "en": ("From the session replay: 1 session, 1 turn.", "it rejects 1 turn, and none"),
+        "zh": ("来自会话回放:1 个会话,1 轮。", "它拒绝了 1 轮,而一轮都不允许"),
+    }[lang]
+    assert render_tune(state).text["tune-sessions"] == said[0]
+    result = result_of(state.tune, state.plan.scenario)
+    assert result is not None
+    assert result.grid.columns["rejected"][0] == 1
+    assert _broken_text(Constraints(no_rejected=True), result.grid, 0, lang).startswith(said[1])
+    two = _run(reduce(_open("2"), LanguageChosen(lang)))[0]
+    other = {"en": "1 session, 2 turns.", "zh": "1 个会话,2 轮。"}[lang]
+    assert render_tune(two).text["tune-sessions"].endswith(other)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_choice_line_joins_its_sentences_as_the_language_does(lang: str) -> None:
+    """Walk of 6 December 2026 (390 ZH): "选中:K 172,627,S 1,024。 在满足约束的 226 个点":
+    a space after "。"."""
+    from budgetcore.ui.events import LanguageChosen  # noqa: PLC0415
+
+    state, _ = _run(reduce(_open("40"), LanguageChosen(lang)))
+    markup = render_tune(state).html["tune-choice"]
+    found = re.search(r'<p data-tune-choice="[\d,]+">(.*?)</p>', markup, re.S)
+    assert found is not None
+    said = html.unescape(re.sub(r"<[^>]+>", "", found.group(1)))
+    if lang == "zh":
+        assert re.search(r"。(在|的)", said), said
+        assert "。 " not in said, said
+    else:
+        assert re.search(r"\. The lowest", said), said
+
+
+@pytest.mark.parametrize(
+    ("unknown", "said"),
+    [
+        (1, "1 point with unknown usage was never a candidate."),
+        (2, "2 points with unknown usage were never candidates."),
+    ],
+)
+def test_one_point_of_unknown_usage_is_said_in_the_singular(unknown: int, said: str) -> None:
+    """Walk of 6 December 2026: the choice's note said "{n} points with unknown usage
+    were never candidates." whatever n (the CLI counts it)."""
+    from budgetcore.ui.tune.view import _choice_body  # noqa: PLC0415
+
+    state, _ = _run(_open("40"))
+    result = result_of(state.tune, state.plan.scenario)
+    assert result is not None
+    assert result.choice is not None
+    one = dataclasses.replace(result, choice=dataclasses.replace(result.choice, unknown=unknown))
+    text = html.unescape(re.sub(r"<[^>]+>", "", str(_choice_body(one, state, "en", None, None))))
+    assert said in text, text
+
+
+@pytest.mark.parametrize(
+    ("unknown", "said"),
+    [(1, "1 point with unknown usage was never a candidate"), (3, "3 points with unknown")],
+)
+def test_the_clis_table_counts_one_unknown_point_in_the_singular(unknown: int, said: str) -> None:
+    """The same note in `tune --format table` read "1 point with unknown usage were
+    never candidates" (the walk of 6 December, beside the page's)."""
+    from budgetcore.cli.tune_cmds.output import choice_lines  # noqa: PLC0415
+
+    state, _ = _run(_open("40"))
+    result = result_of(state.tune, state.plan.scenario)
+    assert result is not None
+    assert result.choice is not None
+    one = dataclasses.replace(result, choice=dataclasses.replace(result.choice, unknown=unknown))
+    lines = [x.strip() for x in choice_lines(one)]
+    assert any(x.startswith(said) for x in lines), lines
+    if unknown > 1:
+        assert f"{unknown} points with unknown usage were never candidates" in lines

@@ -99,7 +99,31 @@ def t(key: str, lang: str, **params: object) -> str:
     text = CATALOGUE[key][1 if lang == "zh" else 0]
     if not params:
         return text
-    return _zh_format(text, params) if lang == "zh" else text.format(**params)
+    if lang == "zh":
+        return _zh_format(text, params)
+    return _en_possessive(text, params) if "}'s" in text else text.format(**params)
+
+
+def _en_possessive(text: str, params: Mapping[str, object]) -> str:
+    """``text.format(**params)`` where a value ending in "s" takes the apostrophe alone
+    before the message's "'s": "Deep Agents' settings", never "Deep Agents's" (a runtime's
+    name is the profile's, in the plural for one of them).
+
+    >>> _en_possessive("Import {runtime}'s settings", {"runtime": "Deep Agents"})
+    "Import Deep Agents' settings"
+    >>> _en_possessive("Import {runtime}'s settings", {"runtime": "pi"})
+    "Import pi's settings"
+    """
+    out: list[str] = []
+    last = ""
+    for lit, name, spec in _pieces(text):
+        out.append("'" + lit[2:] if last.endswith("s") and lit.startswith("'s") else lit)
+        if name is None:
+            last = ""
+            continue
+        last = format(params[name], spec)
+        out.append(last)
+    return "".join(out)
 
 
 def _cjk(c: str) -> bool:

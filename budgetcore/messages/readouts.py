@@ -152,6 +152,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Main model: pinned {a} → current {b}",
         "主模型:固定 {a} → 当前 {b}",
     ),
+    # A plan on a preset's contract, named as the preset picker names it.
+    "phrase.ab-preset": ("preset “{name}”", "预设“{name}”"),
     "phrase.ab-no-diff": (
         "The current plan has the same inputs as the pinned one: edit a field to compare.",
         "当前方案与固定方案的输入相同:修改输入项即可比较。",

@@ -119,7 +119,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "up: seconds from the run's start; across: the turns above",
         "纵向:自执行开始的秒数;横向:与上图相同的轮次",
     ),
-    "replay.runs.later": (
+    "replay.runs.later.one": (
+        "{n} run's next append is later than {scale} s, the strip's top: marked by a "
+        "triangle there (it came after the run ended).",
+        "{n} 次执行的下一次追加晚于条带顶端的 {scale} 秒:"
+        "以顶端的三角形标出(追加发生在执行结束之后)。",
+    ),
+    "replay.runs.later.other": (
         "{n} runs' next append is later than {scale} s, the strip's top: marked by a "
         "triangle there (it came after the run ended).",
         "{n} 次执行的下一次追加晚于条带顶端的 {scale} 秒:"

@@ -124,12 +124,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "它读入最多的那次执行压缩比为 {value}:1(向上取整),超过上限 {limit}:1",
     ),
     "tune.broken.no_rejected": (
-        "it rejects {value} turns, and none may be",
-        "它拒绝了 {value} 轮,而一轮都不允许",
+        "it rejects {value}, and none may be",
+        "它拒绝了 {value},而一轮都不允许",
     ),
     "tune.broken.max_rejected": (
-        "it rejects {value} turns, above the limit {limit}",
-        "它拒绝了 {value} 轮,超过上限 {limit}",
+        "it rejects {value}, above the limit {limit}",
+        "它拒绝了 {value},超过上限 {limit}",
     ),
     "tune.broken.no_refused": (
         "it has {value} refusals, and none may be",
@@ -166,15 +166,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "unknown (a try's usage is unknown)",
         "未知(有一次尝试的用量未知)",
     ),
+    # {runs}, {recompresses}, {rejected} and {generations} are counted phrases
+    # (tune.count.*): "1 run", never "1 runs" (the walk of 6 December).
     "tune.point": (
         "K {k} tokens, S {s} tokens: modelled cost {cost}; unseen history {unseen} tokens "
-        "summed over turns (at most {peak_unseen} on one turn); {runs} runs and "
-        "{recompresses} recompresses; {rejected} rejected turns; peak full input {peak} of "
-        "M {m} tokens; {generations} summary generations, compression {compression}",
+        "summed over turns (at most {peak_unseen} on one turn); {runs} and "
+        "{recompresses}; {rejected}; peak full input {peak} of "
+        "M {m} tokens; {generations}, compression {compression}",
         "K {k} tokens,S {s} tokens:模型成本 {cost};未见历史按轮合计 {unseen} tokens(单轮最多 "
-        "{peak_unseen});执行 {runs} 次、重压 {recompresses} 次;被拒绝 {rejected} 轮;完整输入"
-        "峰值 {peak},M 为 {m} tokens;摘要代数 {generations},压缩比 {compression}",
+        "{peak_unseen});{runs}、{recompresses};{rejected};完整输入"
+        "峰值 {peak},M 为 {m} tokens;{generations},压缩比 {compression}",
     ),
+    # {value} of tune.broken.*_rejected and {turns} of tune.sessions.*: "1 turn".
+    "tune.count.turns.one": ("{n} turn", "{n} 轮"),
+    "tune.count.turns.other": ("{n} turns", "{n} 轮"),
+    "tune.count.runs.one": ("{n} run", "执行 {n} 次"),
+    "tune.count.runs.other": ("{n} runs", "执行 {n} 次"),
+    "tune.count.recompresses.one": ("{n} recompress", "重压 {n} 次"),
+    "tune.count.recompresses.other": ("{n} recompresses", "重压 {n} 次"),
+    "tune.count.rejected.one": ("{n} rejected turn", "被拒绝 {n} 轮"),
+    "tune.count.rejected.other": ("{n} rejected turns", "被拒绝 {n} 轮"),
+    "tune.count.summary-generations.one": ("{n} summary generation", "摘要代数 {n}"),
+    "tune.count.summary-generations.other": ("{n} summary generations", "摘要代数 {n}"),
     "tune.compression": ("{ratio}:1", "{ratio}:1"),
     "tune.no-run": ("no summary run", "没有摘要执行"),
     "tune.map.compression.title": (
@@ -297,7 +310,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Why: it is the only point that meets the constraints.",
         "原因:它是唯一满足约束的点。",
     ),
-    "tune.why.unknown": (
+    "tune.why.unknown.one": (
+        "{n} point with unknown usage was never a candidate.",
+        "{n} 个用量未知的点从未参与选择。",
+    ),
+    "tune.why.unknown.other": (
         "{n} points with unknown usage were never candidates.",
         "{n} 个用量未知的点从未参与选择。",
     ),
@@ -323,12 +340,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "选中点的审阅配置(spec §9),按下方导出面板的写法(其格式,或其中选定的运行时):",
     ),
     "tune.sessions.one": (
-        "From the session replay: 1 session, {turns} turns.",
-        "来自会话回放:1 个会话,{turns} 轮。",
+        "From the session replay: 1 session, {turns}.",
+        "来自会话回放:1 个会话,{turns}。",
     ),
     "tune.sessions.other": (
-        "From the session replay: {n} sessions, {turns} turns, added up.",
-        "来自会话回放:{n} 个会话,共 {turns} 轮,合计。",
+        "From the session replay: {n} sessions, {turns}, added up.",
+        "来自会话回放:{n} 个会话,共 {turns},合计。",
     ),
     "tune.not-replayed": ("Not replayed: {name}: {why}", "未重放:{name}:{why}"),
     "tune.stale": (

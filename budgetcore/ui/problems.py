@@ -13,6 +13,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from budgetcore.errors import Problem
+from budgetcore.inputs.numbers import MAX_SEED
 from budgetcore.messages import CATALOGUE, problem_params, t
 from budgetcore.scenario.fragment import PIN_PREFIX
 from budgetcore.ui.markup import Markup, el, join
@@ -25,6 +26,20 @@ if TYPE_CHECKING:
 __all__ = ["problem_sentence", "problem_text", "warning_lines", "where_text"]
 
 _MODEL_GROUPS = ("main_model.", "summary_model.")
+
+
+def _digits(params: dict[str, str]) -> dict[str, str]:
+    """A range's ends in digits, as the page's fields write them ("from 0 to
+    1,000,000,000,000"): the CLI's rules write 10^12 and 2^63 - 1 (``bound_text``), which
+    beside a field's own sentence read as two different limits."""
+    out = dict(params)
+    for name in ("low", "high"):
+        text = out.get(name, "")
+        if text == "2^63 - 1":
+            out[name] = f"{MAX_SEED:,}"
+        elif text.startswith("10^") and text[3:].isdigit():
+            out[name] = f"{10 ** int(text[3:]):,}"
+    return out
 
 
 def where_text(path: str, lang: str, params: dict[str, str] | None = None) -> str:
@@ -62,7 +77,7 @@ def problem_sentence(problem: Problem, lang: str) -> str:
         return f"{where}: {problem.code}" + (f" ({got})" if got else "")
     # A parameter whose text is a catalogue key is said in the language; any other text
     # is data (a zstd library's own message about a corrupt frame), shown as it came.
-    params = problem_params(dict(problem.params), lang)
+    params = problem_params(_digits(dict(problem.params)), lang)
     if "other" in params:  # a cross-key rule: both fields by their labels alone
         where = _label(problem.path, lang)
         params["other"] = _label(params["other"], lang)
@@ -84,9 +99,9 @@ def _label(path: str, lang: str) -> str:
 
 
 def _page_sentence(problem: Problem, lang: str) -> str:
-    params = {
-        name: t(value, lang) if name in problem.keys else value for name, value in problem.params
-    }
+    params = _digits(
+        {name: t(value, lang) if name in problem.keys else value for name, value in problem.params}
+    )
     label_key = f"label.{problem.path}"
     if label_key in CATALOGUE:
         params.setdefault("field", t(label_key, lang))

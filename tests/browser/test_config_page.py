@@ -148,8 +148,10 @@ def test_a_bad_pair_in_a_link_falls_back_and_is_named(page: Page) -> None:
     page.open("#config.trigger_tokens=8k&workload.required_tokens=900000&nonsense=1")
     problems = page.text("#link-problems")
     assert (
-        # core.whole, the CLI's sentence too (one home since issue 38)
-        'Trigger line K (config.trigger_tokens) must be an integer from 0 to 10^12; got "8k"'
+        # core.whole, the CLI's sentence too (one home since issue 38), its bound in
+        # digits as the page's fields write it (the CLI says 10^12)
+        "Trigger line K (config.trigger_tokens) must be an integer from 0 to "
+        '1,000,000,000,000; got "8k"'
     ) in problems
     assert '"nonsense" is not a scenario field' in problems
     assert page.readouts() == cli_readouts({"workload": {"required_tokens": 900_000}})

@@ -406,9 +406,8 @@ def choice_lines(result: TuneResult) -> list[str]:
         assert choice.decided_by is not None
         lines.append(f"  why: {by[choice.decided_by]}")
     if choice.unknown:
-        lines.append(
-            f"  {counted(choice.unknown, 'point')} with unknown usage were never candidates"
-        )
+        never = "was never a candidate" if choice.unknown == 1 else "were never candidates"
+        lines.append(f"  {counted(choice.unknown, 'point')} with unknown usage {never}")
     base = own.cost_units(0)
     diff = g.cost_units(i) - base
     rel = "" if base == 0 else f" ({'+' if diff > 0 else ''}{_percent(Fraction(diff, base))})"

@@ -304,7 +304,7 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
         "p",
         {"class": "note-small"},
         t("runtime.plan-stays", lang, runtime=title),
-        " ",
+        t("msg.sentence-gap", lang),
         t("runtime.file", lang, runtime=title, file=files),
         " ",
         el("code", {"data-runtime-conversion": ""}, x.conversion),

@@ -9,7 +9,7 @@ from budgetcore.ui.form import (
     FIELDS,
     format_value,
 )
-from budgetcore.ui.main.view.readouts import bullet_list
+from budgetcore.ui.main.view.readouts import bullet_list, model_name
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.model import PageState
 from budgetcore.ui.problems import problem_text, warning_lines
@@ -112,7 +112,7 @@ def restored_html(restored: Plan | None, reviewed: bool, lang: str, runtime: str
         key,
         lang,
         runtime=runtime,
-        model=scenario.main_model_name or t("phrase.custom-contract", lang),
+        model=model_name(scenario, lang, "phrase.custom-contract"),
         input=format_int(contract.input_tokens),
         output=format_int(contract.output_tokens),
         m=format_int(restored.main_safe_input),

@@ -319,7 +319,7 @@ def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Ma
             evidence=window_evidence(a, log, lang),
             trigger=_trigger_text(a, lang),
         ),
-        " ",
+        t("msg.sentence-gap", lang),
         t("asrun.rule", lang),
         " ",
         el("code", None, _rule_text(a, lang)),

@@ -33,7 +33,7 @@ from budgetcore.charts.timeline import (
     timeline_chart,
     turning_points,
 )
-from budgetcore.messages import t
+from budgetcore.messages import count, t
 from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import Replay
 from budgetcore.ui.markup import Markup, el
@@ -798,7 +798,8 @@ def timeline_figure(
         reverse=True,
     )
     if drawn:
-        names = "; ".join(f"{name} {format_int(tokens)}" for tokens, name in drawn)
+        sep = t("msg.list-sep", lang)
+        names = sep.join(f"{name} {format_int(tokens)}" for tokens, name in drawn)
         items.append(
             el(
                 "li",
@@ -816,7 +817,7 @@ def timeline_figure(
         el(
             "p",
             {"class": "ch-note", "data-off-scale": len(off)},
-            t("replay.note.off-scale", lang, names="; ".join(off)),
+            t("replay.note.off-scale", lang, names=t("msg.list-sep", lang).join(off)),
         )
         for _ in off[:1]
     ]
@@ -825,7 +826,7 @@ def timeline_figure(
             el(
                 "p",
                 {"class": "ch-note", "data-uncounted": len(uncounted)},
-                t("replay.note.uncounted", lang, rules="; ".join(uncounted)),
+                t("replay.note.uncounted", lang, rules=t("msg.list-sep", lang).join(uncounted)),
             )
         )
     if apart:
@@ -852,12 +853,7 @@ def timeline_figure(
                     el(
                         "p",
                         {"class": "ch-note", "data-later-appends": later},
-                        t(
-                            "replay.runs.later",
-                            lang,
-                            n=format_int(later),
-                            scale=_seconds_text(times.scale_s),
-                        ),
+                        count("replay.runs.later", later, lang, scale=_seconds_text(times.scale_s)),
                     )
                 )
         timed = [

@@ -305,7 +305,7 @@ def series_name(name: str, lang: str) -> str:
 def _ledger(log: ParsedLog, lang: str) -> Markup:
     rows = []
     for f in log.ledger:
-        reqs = "; ".join(
+        reqs = t("msg.list-sep", lang).join(
             t("replay.logs.series-totals", lang, lines=count("count.line", on + off, lang))
             if s == TOTALS  # a totals-only agent's per-model totals, as the CLI's ledger
             else t(

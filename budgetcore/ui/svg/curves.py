@@ -225,13 +225,14 @@ def curves_chart(s: Sweep, lang: str, *, width: int = 640) -> Markup:
                 _fmt(v),
             )
         )
+    # A ratio has no unit: its title is its name, never "safety margin m ()".
     unit = t("unit.fraction" if not log else "unit.tokens", lang)
     title_y = tick_base + LINE
     texts.append(
         el(
             "text",
             {"class": "ch-axis-title", "x": width - PAD, "y": title_y, "text-anchor": "end"},
-            t("axis.swept", lang, name=name, unit=unit),
+            t("axis.swept", lang, name=name, unit=unit) if unit else name,
         )
     )
     height = title_y + 5

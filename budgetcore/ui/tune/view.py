@@ -252,12 +252,12 @@ def _point_values(g: GridMeasures, i: int, lang: str) -> str:
         cost=cost,
         unseen=format_int(c["unseen_tokens"][i]),
         peak_unseen=format_int(c["peak_unseen"][i]),
-        runs=format_int(c["runs"][i]),
-        recompresses=format_int(c["recompresses"][i]),
-        rejected=format_int(c["rejected"][i]),
+        runs=count("tune.count.runs", c["runs"][i], lang),
+        recompresses=count("tune.count.recompresses", c["recompresses"][i], lang),
+        rejected=count("tune.count.rejected", c["rejected"][i], lang),
         peak=format_int(c["peak_full_input"][i]),
         m=format_int(c["main_safe_input_at_peak"][i]),
-        generations=format_int(g.generations(i)),
+        generations=count("tune.count.summary-generations", g.generations(i), lang),
         compression=_compression_text(g.compression(i), lang),
     )
 
@@ -973,7 +973,7 @@ def _choice_body(
                     s=format_int(choice.s),
                 ),
             ),
-            " ",
+            t("msg.sentence-gap", lang),
             t(
                 "tune.choice.best",
                 lang,
@@ -1007,7 +1007,7 @@ def _choice_body(
     elif choice.runner_up is None:
         lines.append(el("p", None, t("tune.why.only", lang)))
     if choice.unknown:
-        lines.append(el("p", None, t("tune.why.unknown", lang, n=format_int(choice.unknown))))
+        lines.append(el("p", None, count("tune.why.unknown", choice.unknown, lang)))
     lines += _binding_html(result, lang)
     own = result.own
     if own.known(0):
@@ -1134,7 +1134,8 @@ def _broken_text(c: Constraints, g: GridMeasures, i: int, lang: str) -> str:
         elif name == "max_compression":
             value, limit = _ceil_tenth(g.compression(i)), _limit_text(c.max_compression)
         elif name in ("no_rejected", "max_rejected"):
-            value, limit = format_int(cols["rejected"][i]), format_int(c.max_rejected or 0)
+            value = count("tune.count.turns", cols["rejected"][i], lang)
+            limit = format_int(c.max_rejected or 0)
         elif name == "no_refused":
             value = format_int(cols["refusals"][i])
         elif name == "max_unseen":
@@ -1217,7 +1218,7 @@ def _sessions_text(inputs: TuneInputs, lang: str) -> str:
         "tune.sessions.one" if n == 1 else "tune.sessions.other",
         lang,
         n=format_int(n),
-        turns=format_int(turns),
+        turns=count("tune.count.turns", turns, lang),
     )
 
 

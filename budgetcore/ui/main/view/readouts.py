@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from budgetcore.core.plan import Plan
+from budgetcore.core.scenario import Scenario
 from budgetcore.messages import CATALOGUE, t
+from budgetcore.ui.main.state import PRESETS
 from budgetcore.ui.main.validate import scenario_texts
 from budgetcore.ui.main.view.types import READOUT_KEYS
 from budgetcore.ui.markup import Markup, el, join
@@ -16,6 +18,7 @@ __all__ = [
     "bullet_list",
     "differing_inputs",
     "format_signed",
+    "model_name",
     "plan_values",
     "readout_cells",
     "yes_no",
@@ -105,15 +108,16 @@ def differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
             )
         )
     # The two plans' models by name (issue 42: the comparison never named them); a
-    # contract no registry model holds any more is "custom".
+    # contract no registry model holds is its preset's, as the picker names it, or
+    # "custom".
     models = el(
         "p",
         {"class": "ab-models", "data-ab-models": ""},
         t(
             "phrase.ab-models",
             lang,
-            a=a.scenario.main_model_name or t("phrase.custom", lang),
-            b=b.scenario.main_model_name or t("phrase.custom", lang),
+            a=model_name(a.scenario, lang),
+            b=model_name(b.scenario, lang),
         ),
     )
     if not rows:
@@ -125,6 +129,19 @@ def differing_inputs(a: Plan, b: Plan, lang: str) -> Markup:
             el("ul", {"class": "ab-diff"}, *rows),
         )
     )
+
+
+def model_name(scenario: Scenario, lang: str, custom: str = "phrase.custom") -> str:
+    """A scenario's main model as the page names it: its registry name, the preset
+    whose contract it has ("pinned custom" sat under a picker reading "Article: …"),
+    or the catalogue's ``custom`` phrase."""
+    if scenario.main_model_name:
+        return scenario.main_model_name
+    c = scenario.main_model
+    for key, contract in PRESETS.items():
+        if contract == (c.input_tokens, c.output_tokens, c.reserves_output):
+            return t("phrase.ab-preset", lang, name=t(f"preset.{key}", lang))
+    return t(custom, lang)
 
 
 def bullet_list(items: list[str]) -> Markup:

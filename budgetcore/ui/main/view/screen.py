@@ -136,7 +136,9 @@ def render(state: PageState, before: Screen | None = None) -> Screen:
     )
     text["status"] = t("problem.internal", lang, detail=state.error) if state.error else ""
     text["notice"] = t(state.notice, lang) if state.notice else ""
-    text["sweep-msg"] = " ".join(problem_text(i, lang) for i in state.sweep.issues)
+    text["sweep-msg"] = t("msg.list-sep", lang).join(
+        problem_text(i, lang) for i in state.sweep.issues
+    )
     pickers = {}
     for section in PICKER_SECTIONS:
         view, parts = picker_parts(state, section)
