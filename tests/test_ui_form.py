@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from decimal import Decimal
 
 import pytest
@@ -296,3 +297,24 @@ def test_every_range_the_page_says_is_written_in_digits(lang: str) -> None:
     typed = problem_text(bad, lang)
     assert "1,000,000,000" in typed, typed
     assert "10^9" not in typed, typed
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_logs_bad_count_names_its_limit_in_digits_on_the_page(lang: str) -> None:
+    """The third walk (6 December 2026): a log's count out of range said "from 0 to
+    10^12" on the page, where the limit was written into the catalogue sentence itself
+    and not a parameter the page could write in digits."""
+    from budgetcore.replay.logs import read_session  # noqa: PLC0415
+
+    line = (
+        b'{"type":"assistant","uuid":"a","sessionId":"s","timestamp":"2026-01-01T00:00:00Z",'
+        b'"message":{"id":"m","model":"claude-sonnet-4-5","role":"assistant","content":[],'
+        b'"usage":{"input_tokens":-5,"output_tokens":1,"cache_creation_input_tokens":0,'
+        b'"cache_read_input_tokens":0}}}\n'
+    )
+    log = read_session([("s.jsonl", io.BytesIO(line))], None, require=False)
+    (problem,) = log.skipped
+    assert problem.rule == "must be an integer from 0 to 10^12 or null"  # the CLI's
+    said = problem_text(problem, lang)
+    assert "1,000,000,000,000" in said, said
+    assert "10^12" not in said, said

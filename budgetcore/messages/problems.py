@@ -360,8 +360,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}:一个 Codex 会话记录只有一个文件",
     ),
     "core.log-line-count": (
-        "{where} must be an integer from 0 to 10^12 or null, got {got}",
-        "{where}必须是 0 到 10^12 的整数或 null,收到 {got}",
+        "{where} must be an integer from 0 to {high} or null, got {got}",
+        "{where}必须是 0 到 {high} 的整数或 null,收到 {got}",
     ),
     "core.log-cline-deleted-reqs": (
         "{where} sums the usage of requests deleted from the task ({got} tokens, in Cline's "

@@ -859,7 +859,8 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
         else:
             window = small
             source = (
-                f"{small:,}: Claude Code's default window (RUNTIMES.md §1); no request "
+                f"{small:,}: Claude Code's default window (its settings reference, "
+                "CLAUDE_CODE_AUTO_COMPACT_WINDOW: the model's window, 200K or 1M); no request "
                 f"exceeds it (largest {peak:,})"
             )
     output = registry_o

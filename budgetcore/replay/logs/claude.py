@@ -15,6 +15,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem
+from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs.model import (
     FileLedger,
     LogCompaction,
@@ -517,6 +518,7 @@ class _Reader:
                 f"message.usage.{field}",
                 usage[field],
                 "log-line-count",
+                high=bound_text(MAX_TOKENS),
             )
         if not (fresh or write or read or output):
             # An API error's placeholder (real model, all counts 0): nothing was billed,
@@ -534,6 +536,7 @@ class _Reader:
                     f"message.usage.cache_creation.{bad}",
                     split.get(bad),
                     "log-line-count",
+                    high=bound_text(MAX_TOKENS),
                 )
             # The split, when given, is what was billed (docs/replay.md, "Cache writes").
             write_5m, write_1h = five, hour
@@ -594,6 +597,7 @@ class _Reader:
                 "compactMetadata.preTokens",
                 raw,
                 "log-line-count",
+                high=bound_text(MAX_TOKENS),
             )
         e.compaction = (trigger, pre)
         kept: set[str] = set()

@@ -35,6 +35,7 @@ from itertools import chain
 from typing import Any
 
 from budgetcore.errors import Problem
+from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
 from budgetcore.replay.logs.tally import TOTALS, Row, Tally, counts, registry_name
@@ -197,6 +198,7 @@ class _NotACount(Exception):
             f"attributes.{key}",
             raw,
             "log-line-count",
+            high=bound_text(MAX_TOKENS),
         )
 
 

@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import count_of, millis
 from budgetcore.replay.logs.tally import Tally, registry_name, sqlite
@@ -128,6 +129,7 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
                     f"sessions.{bad[0]}",
                     bad[1],
                     "log-line-count",
+                    high=bound_text(MAX_TOKENS),
                 ),
             )
             out.append(tally.session(shown))

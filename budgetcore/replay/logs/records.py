@@ -53,7 +53,7 @@ from keyword import iskeyword
 from typing import Any
 
 from budgetcore.errors import Problem
-from budgetcore.inputs.numbers import MAX_TOKENS, as_whole
+from budgetcore.inputs.numbers import MAX_TOKENS, as_whole, bound_text
 
 __all__ = ["ABSENT", "Shape", "counts", "fields_of", "nested_counts", "record_of"]
 
@@ -144,6 +144,7 @@ def counts(raw: object, keys: tuple[str, ...], path: str) -> tuple[int, ...] | P
                     f"{path}.{key}",
                     raw[key],
                     "log-line-count",
+                    high=bound_text(MAX_TOKENS),
                 )
         out.append(value)
     return tuple(out)
