@@ -120,3 +120,67 @@ def test_the_runner_handles_every_kind() -> None:
     """The runner has a branch for every kind of operation ``ui.paint`` makes; the
     browser tests run it."""
     assert [k for k in OP_KINDS if f'how === "{k}"' not in RUNNER] == []
+
+
+_RUN_WRITES = """
+const fs = require("fs");
+const writes = [];
+// Two elements as the page holds them: a property and an attribute each, and a record of
+// every write the runner makes to them.
+const node = (id) => {
+  const attrs = new Map([["data-stale", "false"]]);
+  let hidden = false;
+  return {
+    get hidden() { return hidden; },
+    set hidden(v) { writes.push([id, "hidden", v]); hidden = v; },
+    hasAttribute: (name) => attrs.has(name),
+    getAttribute: (name) => (attrs.has(name) ? attrs.get(name) : null),
+    setAttribute: (name, v) => { writes.push([id, name, String(v)]); attrs.set(name, String(v)); },
+    removeAttribute: (name) => { writes.push([id, name, null]); attrs.delete(name); },
+  };
+};
+const nodes = { "#a": node("a"), "#b": node("b") };
+globalThis.document = { querySelectorAll: (sel) => (nodes[sel] ? [nodes[sel]] : []) };
+const { run } = new Function(fs.readFileSync(process.argv[1], "utf8"))();
+run(JSON.parse(fs.readFileSync(0, "utf8")), null);
+process.stdout.write(JSON.stringify(writes));
+"""
+
+
+@needs_node
+def test_the_runner_writes_no_property_or_attribute_an_element_holds() -> None:
+    """A "prop" or "attr" operation of the value the element holds writes nothing (the
+    main screen's paint repeats a dozen of them on every input); another value, or a
+    held attribute removed, is written."""
+    import json  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    ops = [
+        ("#a", "prop", "hidden", False),  # held
+        ("#a", "attr", "data-stale", "false"),  # held
+        ("#a", "attr", "data-ab", None),  # absent, removed: nothing to do
+        ("#b", "prop", "hidden", True),
+        ("#b", "attr", "data-stale", "true"),
+        ("#b", "attr", "data-ab", "on"),
+        ("#b", "attr", "data-ab", "on"),  # held now
+        ("#b", "attr", "data-stale", None),
+    ]
+    assert NODE is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        runner = Path(tmp) / "runner.js"
+        runner.write_text(RUNNER, encoding="utf-8")
+        done = subprocess.run(
+            [NODE, "-e", _RUN_WRITES, str(runner)],
+            input=json.dumps(ops),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    assert json.loads(done.stdout) == [
+        ["b", "hidden", True],
+        ["b", "data-stale", "true"],
+        ["b", "data-ab", "on"],
+        ["b", "data-stale", None],
+    ]
