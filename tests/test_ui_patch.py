@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from budgetcore.ui.events import FieldTyped, JobStep, ReplayFieldTyped, ReplayToggled
+from budgetcore.ui.events import (
+    FieldTyped,
+    JobStep,
+    LanguageChosen,
+    ReplayFieldTyped,
+    ReplayToggled,
+)
 from budgetcore.ui.markup import el
-from budgetcore.ui.paint import OP_KINDS, Painted, panel_ops
+from budgetcore.ui.paint import OP_KINDS, Painted, main_ops, panel_ops
 from budgetcore.ui.runner import RUNNER
 from budgetcore.ui.update import initial_state, reduce
 from tests.patch_helpers import NODE, apply_patch, js_diffs, nodes_of
@@ -57,6 +63,51 @@ def test_every_replay_redraw_patched_is_the_new_markup(timing: bool) -> None:
             assert apply_patch(nodes_of(old), diff, new) == nodes_of(new), sel
             patched.add(sel)
     assert {"#replay-timeline", "#replay-cost", "#replay-summary", "#replay-row"} <= patched
+
+
+def _main_redraws() -> list[tuple[str, str, str]]:
+    """The main screen over the bench's inputs (K, S, F, the history, the margin, the
+    last summary, then the language), as the shell paints it: (region, its last markup,
+    its new markup) for every "patch" operation."""
+    state = initial_state(width=1200)
+    ops, painted = main_ops(state, Painted())
+    held = {sel: str(value) for sel, how, _, value in ops if how in ("html", "patch")}
+    events = [
+        FieldTyped(path, text)
+        for path, texts in (
+            ("config.trigger_tokens", ("40,000", "120,000")),
+            ("config.summary_max_tokens", ("8,192", "4,096")),
+            ("workload.required_tokens", ("930,000", "50,000")),
+            ("workload.history_tokens", ("500,000", "0")),
+            ("config.safety_margin", ("0.2", "0.05")),
+            ("workload.previous_summary_tokens", ("12,000", "6,000")),
+        )
+        for text in texts
+    ]
+    out = []
+    for event in [*events, LanguageChosen("zh"), FieldTyped("config.trigger_tokens", "50,000")]:
+        state = reduce(state, event)
+        ops, painted = main_ops(state, painted)
+        for sel, how, _, value in ops:
+            if how == "patch" and sel in held:
+                out.append((sel, held[sel], str(value)))
+            if how in ("html", "patch"):
+                held[sel] = str(value)
+    return out
+
+
+@needs_node
+def test_every_main_redraw_patched_is_the_new_markup() -> None:
+    """The main screen's regions are patched as the replay panel's: each patch turns
+    the region's last markup into the new one, and the charts are patched."""
+    redraws = _main_redraws()
+    found = js_diffs([(old, new) for _, old, new in redraws])
+    patched = set()
+    for (sel, old, new), diff in zip(redraws, found, strict=True):
+        if diff is not None:
+            assert apply_patch(nodes_of(old), diff, new) == nodes_of(new), sel
+            patched.add(sel)
+    assert "#chart-funnel" in patched
 
 
 @needs_node

@@ -82,7 +82,8 @@ def _sel(attr: str, key: str) -> str:
 
 
 def _regions(screen: AnyScreen, last: AnyScreen | None, *, patch: bool = False) -> list[Op]:
-    # The replay panel's regions, redrawn on every input, as patches (ui.runner).
+    # The main screen's and the replay panel's regions, redrawn on every input, as
+    # patches (ui.runner).
     how = "patch" if patch else "html"
     ops: list[Op] = [
         (f"#{rid}", how, "", m)
@@ -214,7 +215,9 @@ def main_ops(state: PageState, painted: Painted) -> tuple[list[Op], Painted]:
     if not state.import_file:  # a Reset: the box holds no file the status does not name
         ops.append(("#import-file", "prop", "value", ""))
     ops += _readouts(screen, last)
-    ops += _regions(screen, last)
+    # Patched as the replay panel's are: a new value redraws the charts, the samples and
+    # the warnings with the same elements, where the browser parsed each again.
+    ops += _regions(screen, last, patch=True)
     ops += _pickers(screen)  # after the lists above are written
     notice = screen.text["notice"]
     if notice and (last is None or last.text["notice"] != notice):
