@@ -106,6 +106,10 @@ def apply_patch(nodes: Nodes, found: list[object], markup: str) -> Nodes:
     flat = list(changes)  # type: ignore[call-overload]
     for i in range(0, len(flat), 4):
         kind, at, name, text = flat[i : i + 4]
+        # The oracle's parser reads attribute names in lower case; the browser's keeps an
+        # SVG attribute's case (viewBox) in its parser and in setAttribute alike, so the
+        # runner's name as written is the same attribute (a chart's height moved it).
+        name = str(name).lower()
         if kind == 1:
             out.texts[at][1] = text
         elif text is None:

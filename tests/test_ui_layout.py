@@ -15,6 +15,7 @@ from budgetcore.registry.models import default_registry
 from budgetcore.registry.peers import default_peers
 from budgetcore.ui.events import (
     ExampleSamples,
+    FieldTyped,
     LanguageChosen,
     ModelDataLoaded,
 )
@@ -162,3 +163,17 @@ def test_a_checkbox_field_sits_at_the_top_of_its_grid_cell() -> None:
     assert "display: grid" in rules[".rp-grid"]  # the cells that stretch to their row
     for form in (str(tune_controls_html()), str(replay_controls_html())):
         assert re.search(r'class="rp-grid"[^>]*>(?:(?!</div>).)*class="field check"', form, re.S)
+
+
+def test_the_samples_tables_follow_the_plan_with_no_samples_pasted() -> None:
+    """The predicted-bytes table's rows name the plan's token counts, also when every
+    prediction is unknown (no samples): drawn again from the last render's drawings,
+    the rows kept the first plan's counts while only the predictions were compared."""
+    from budgetcore.units import format_int  # noqa: PLC0415
+
+    state = initial_state(width=1200)
+    before = render(state)
+    state = reduce(state, FieldTyped("workload.required_tokens", "930,000"))
+    html = render(state, before).html["samples-out"]
+    for q, tokens in state.plan.predicted_tokens().items():
+        assert f"{t(f'quantity.{q}', 'en')} {format_int(tokens)} " in html, q

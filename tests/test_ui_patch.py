@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from budgetcore.ui.events import FieldTyped, JobStep, ReplayFieldTyped, ReplayToggled
+from budgetcore.ui.events import (
+    FieldTyped,
+    JobStep,
+    LanguageChosen,
+    ReplayFieldTyped,
+    ReplayToggled,
+)
 from budgetcore.ui.markup import el
-from budgetcore.ui.paint import OP_KINDS, Painted, panel_ops
+from budgetcore.ui.paint import OP_KINDS, Painted, main_ops, panel_ops
 from budgetcore.ui.runner import RUNNER
 from budgetcore.ui.update import initial_state, reduce
 from tests.patch_helpers import NODE, apply_patch, js_diffs, nodes_of
@@ -57,6 +63,51 @@ def test_every_replay_redraw_patched_is_the_new_markup(timing: bool) -> None:
             assert apply_patch(nodes_of(old), diff, new) == nodes_of(new), sel
             patched.add(sel)
     assert {"#replay-timeline", "#replay-cost", "#replay-summary", "#replay-row"} <= patched
+
+
+def _main_redraws() -> list[tuple[str, str, str]]:
+    """The main screen over the bench's inputs (K, S, F, the history, the margin, the
+    last summary, then the language), as the shell paints it: (region, its last markup,
+    its new markup) for every "patch" operation."""
+    state = initial_state(width=1200)
+    ops, painted = main_ops(state, Painted())
+    held = {sel: str(value) for sel, how, _, value in ops if how in ("html", "patch")}
+    events = [
+        FieldTyped(path, text)
+        for path, texts in (
+            ("config.trigger_tokens", ("40,000", "120,000")),
+            ("config.summary_max_tokens", ("8,192", "4,096")),
+            ("workload.required_tokens", ("930,000", "50,000")),
+            ("workload.history_tokens", ("500,000", "0")),
+            ("config.safety_margin", ("0.2", "0.05")),
+            ("workload.previous_summary_tokens", ("12,000", "6,000")),
+        )
+        for text in texts
+    ]
+    out = []
+    for event in [*events, LanguageChosen("zh"), FieldTyped("config.trigger_tokens", "50,000")]:
+        state = reduce(state, event)
+        ops, painted = main_ops(state, painted)
+        for sel, how, _, value in ops:
+            if how == "patch" and sel in held:
+                out.append((sel, held[sel], str(value)))
+            if how in ("html", "patch"):
+                held[sel] = str(value)
+    return out
+
+
+@needs_node
+def test_every_main_redraw_patched_is_the_new_markup() -> None:
+    """The main screen's regions are patched as the replay panel's: each patch turns
+    the region's last markup into the new one, and the charts are patched."""
+    redraws = _main_redraws()
+    found = js_diffs([(old, new) for _, old, new in redraws])
+    patched = set()
+    for (sel, old, new), diff in zip(redraws, found, strict=True):
+        if diff is not None:
+            assert apply_patch(nodes_of(old), diff, new) == nodes_of(new), sel
+            patched.add(sel)
+    assert "#chart-funnel" in patched
 
 
 @needs_node
@@ -120,3 +171,67 @@ def test_the_runner_handles_every_kind() -> None:
     """The runner has a branch for every kind of operation ``ui.paint`` makes; the
     browser tests run it."""
     assert [k for k in OP_KINDS if f'how === "{k}"' not in RUNNER] == []
+
+
+_RUN_WRITES = """
+const fs = require("fs");
+const writes = [];
+// Two elements as the page holds them: a property and an attribute each, and a record of
+// every write the runner makes to them.
+const node = (id) => {
+  const attrs = new Map([["data-stale", "false"]]);
+  let hidden = false;
+  return {
+    get hidden() { return hidden; },
+    set hidden(v) { writes.push([id, "hidden", v]); hidden = v; },
+    hasAttribute: (name) => attrs.has(name),
+    getAttribute: (name) => (attrs.has(name) ? attrs.get(name) : null),
+    setAttribute: (name, v) => { writes.push([id, name, String(v)]); attrs.set(name, String(v)); },
+    removeAttribute: (name) => { writes.push([id, name, null]); attrs.delete(name); },
+  };
+};
+const nodes = { "#a": node("a"), "#b": node("b") };
+globalThis.document = { querySelectorAll: (sel) => (nodes[sel] ? [nodes[sel]] : []) };
+const { run } = new Function(fs.readFileSync(process.argv[1], "utf8"))();
+run(JSON.parse(fs.readFileSync(0, "utf8")), null);
+process.stdout.write(JSON.stringify(writes));
+"""
+
+
+@needs_node
+def test_the_runner_writes_no_property_or_attribute_an_element_holds() -> None:
+    """A "prop" or "attr" operation of the value the element holds writes nothing (the
+    main screen's paint repeats a dozen of them on every input); another value, or a
+    held attribute removed, is written."""
+    import json  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    ops = [
+        ("#a", "prop", "hidden", False),  # held
+        ("#a", "attr", "data-stale", "false"),  # held
+        ("#a", "attr", "data-ab", None),  # absent, removed: nothing to do
+        ("#b", "prop", "hidden", True),
+        ("#b", "attr", "data-stale", "true"),
+        ("#b", "attr", "data-ab", "on"),
+        ("#b", "attr", "data-ab", "on"),  # held now
+        ("#b", "attr", "data-stale", None),
+    ]
+    assert NODE is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        runner = Path(tmp) / "runner.js"
+        runner.write_text(RUNNER, encoding="utf-8")
+        done = subprocess.run(
+            [NODE, "-e", _RUN_WRITES, str(runner)],
+            input=json.dumps(ops),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    assert json.loads(done.stdout) == [
+        ["b", "hidden", True],
+        ["b", "data-stale", "true"],
+        ["b", "data-ab", "on"],
+        ["b", "data-stale", None],
+    ]

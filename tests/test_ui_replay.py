@@ -1786,3 +1786,33 @@ def test_the_backtests_runtime_line_joins_sentences_as_the_language_does(lang: s
         assert "。 " not in said, said
     else:
         assert ". " + rule in said or ") " + rule in said, said
+
+
+def test_the_timing_is_parsed_when_its_values_change_not_on_each_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The panel keeps its timing and retries options parsed (``ReplayPanel.timed``,
+    made by ``with_texts``): an input reads the options four times and parsed their
+    JSON each time. What it keeps is what a fresh parse of the values gives, and a
+    changed value is parsed again."""
+    import dataclasses  # noqa: PLC0415
+
+    import budgetcore.replay.options as parse  # noqa: PLC0415
+    from budgetcore.ui.replay.state import initial_panel, options_of, with_texts  # noqa: PLC0415
+
+    panel = initial_panel()
+    assert panel.timed is None  # the box is off
+    timed = with_texts(panel, {"replay.timing": "true", "replay.gap_low": "4000"})
+    changed = with_texts(timed, {"replay.gap_low": "9000"})
+    for p in (timed, changed):
+        assert p.timed is not None
+        assert options_of(p) == options_of(dataclasses.replace(p, timed=None))
+    assert options_of(timed).timing != options_of(changed).timing
+    calls: list[object] = []
+    real = parse.parse_timing
+    monkeypatch.setattr(parse, "parse_timing", lambda *a: calls.append(a) or real(*a))
+    for _ in range(4):
+        options_of(changed)
+    assert calls == []
+    with_texts(changed, {"replay.gap_low": "9500"})  # the field's own checks parse too
+    assert [c for c in calls if "gap_seed" in c[0]] != []  # and the whole options once

@@ -43,6 +43,7 @@ from budgetcore.units import format_int
 if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on boot
     from budgetcore.registry.prices import Prices
     from budgetcore.replay.asrun import AsRun
+    from budgetcore.replay.background import Retries, Timing
     from budgetcore.replay.logs import ParsedLog
     from budgetcore.replay.logs.folder import SessionFiles
     from budgetcore.replay.logs.session import LogModel
@@ -157,6 +158,11 @@ class ReplayPanel:
     # The file or folder box last picked in ("replay-file", "replay-folder"; "" for
     # none) and its files' names: the status beside the boxes, in the page's language.
     files_picked: tuple[str, tuple[str, ...]] = ("", ())
+    # The timing and retries options parsed from ``values`` (None: the box is off, or
+    # they do not parse): made by with_texts, the one way values change, so that an input
+    # reads them four times (options_of, from the job's due and refreshed) without
+    # parsing the timing's JSON each time.
+    timed: tuple[Timing | None, Retries | None] | None = None
 
     @property
     def stale(self) -> bool:
@@ -219,7 +225,33 @@ def with_texts(panel: ReplayPanel, updates: Mapping[str, str]) -> ReplayPanel:
     gap_issue = _gap_order(values, issues)
     if gap_issue is not None:
         issues["replay.gap_high"] = gap_issue
-    return dataclasses.replace(panel, texts=texts, values=values, issues=issues, scrub=0)
+    timed, problems = _parsed_timing(values) if values.get("replay.timing") is True else (None, [])
+    return dataclasses.replace(
+        panel,
+        texts=texts,
+        values=values,
+        issues=issues,
+        scrub=0,
+        timed=None if problems else timed,
+    )
+
+
+def _parsed_timing(
+    values: Mapping[str, object],
+) -> tuple[tuple[Timing | None, Retries | None] | None, list[Problem]]:
+    """The ``timing`` and ``retries`` options of the panel's values (None while the box
+    is off), by the CLI's own parse of the same JSON, and its problems."""
+    raw = timing_json(values)
+    if raw is None:
+        return None, []
+    from budgetcore.replay.options import parse_retries, parse_timing  # noqa: PLC0415
+
+    problems: list[Problem] = []
+    timed = (
+        parse_timing(raw["timing"], "options.timing", problems),
+        parse_retries(raw["retries"], "options.retries", problems),
+    )
+    return timed, problems
 
 
 _ORDER = "core.at-least"
@@ -581,16 +613,11 @@ def options_of(panel: ReplayPanel, picked: Picked = NONE_PICKED) -> ReplayOption
     assert isinstance(seed, int)
     assert isinstance(prefix, int)
     assert isinstance(wrapper, int)
-    timed: dict[str, Any] = {}
-    raw = timing_json(v)
-    if raw is not None:
-        from budgetcore.replay.options import parse_retries, parse_timing  # noqa: PLC0415
-
-        # The CLI's own parse of the same JSON: every field passed it alone already,
-        # and the one cross rule (the gap's order) was checked in with_texts.
-        problems: list[Problem] = []
-        timed["timing"] = parse_timing(raw["timing"], "options.timing", problems)
-        timed["retries"] = parse_retries(raw["retries"], "options.retries", problems)
+    timed = panel.timed  # parsed when the values were set (with_texts)
+    if timed is None:
+        # Every field passed the CLI's parse alone already, and the one cross rule (the
+        # gap's order) was checked in with_texts: the problems of values that do not.
+        timed, problems = _parsed_timing(v)
         if problems:
             raise ScenarioError(problems)
     options = ReplayOptions(
@@ -602,7 +629,8 @@ def options_of(panel: ReplayPanel, picked: Picked = NONE_PICKED) -> ReplayOption
         stable_prefix_tokens=prefix,
         main_prices=log_prices(panel) or picked[0],
         summary_prices=picked[1],
-        **timed,
+        timing=None if timed is None else timed[0],
+        retries=None if timed is None else timed[1],
     )
     chosen = panel.chosen
     if (

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,10 @@ def _ratio_text(value: str | None) -> Markup:
     return el("span", {"title": value}, f"{approx:.4f}")
 
 
+def _key(*parts: object) -> str:
+    return json.dumps(parts, sort_keys=True, default=str)
+
+
 def samples_html(
     p: Plan,
     out: dict[str, Any],
@@ -40,28 +45,53 @@ def samples_html(
     was: Drawn | None = None,
     drawn: dict[str, tuple[object, object]] | None = None,
 ) -> Markup:
-    """Ratio ranges, byte predictions, the limits verdict and the read time (drawn again
-    only when something it shows changed: ``was``, the last render's drawings)."""
-    key = json.dumps(
-        [out["bytes"], out["io"], out["time"], out["first_binding_limit"], p.funnel.prefetched],
-        sort_keys=True,
-        default=str,
-    )
+    """Ratio ranges, byte predictions, the limits verdict and the read time, each part
+    drawn again only when what it shows changed (``was``, the last render's drawings):
+    a new history or F moves the predictions and the limits, never the ratios, and the
+    whole panel was some hundred elements built again for each new value. ``out``:
+    the plan's values (``p.as_dict()`` and more)."""
     now = {} if drawn is None else drawn
-    return reuse(was, now, "samples", (key, lang), lambda: _samples_body(p, p.as_dict(), lang))
-
-
-def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
     by = out["bytes"]
-    unknown = t("msg.unknown", lang)
-    word = t("unit.bytes", lang)
+    ratio_key = _key({c: [by[c][k] for k in _RATIO_KEYS] for c in by})
+    ratios = reuse(was, now, "samples-ratios", (ratio_key, lang), lambda: _ratios(by, lang))
+    tokens = p.predicted_tokens()
+    predicted_key = _key({c: by[c]["predictions"] for c in by}, tokens)
+    predictions = reuse(
+        was,
+        now,
+        "samples-predictions",
+        (predicted_key, lang),
+        lambda: _predictions(by, tokens, lang),
+    )
+    first = out["first_binding_limit"]
+    limits = reuse(
+        was,
+        now,
+        "samples-limits",
+        (_key(out["io"], first), p.io.rows, lang),
+        lambda: _limits(out["io"], p.io.rows, first, lang),
+    )
+    time = reuse(
+        was,
+        now,
+        "samples-time",
+        (_key(out["time"], p.funnel.prefetched), lang),
+        lambda: _time(out["time"], p.funnel.prefetched, lang),
+    )
+    return join((ratios, predictions, limits, time))
+
+
+_RATIO_KEYS = ("samples", "ratio_min", "ratio_max", "ratio_pooled")
+
+
+def _ratios(by: dict[str, Any], lang: str) -> Markup:
     ratio_heads = [
         t(k, lang)
         for k in ("phrase.channel", "phrase.samples", "phrase.min", "phrase.max", "phrase.pooled")
     ]
     # The two bytes tables are long references: folded until opened.
     ratios_caption = t("phrase.ratios", lang)
-    ratios = fold(
+    return fold(
         ratios_caption,
         el(
             "table",
@@ -88,9 +118,14 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
             ),
         ),
     )
+
+
+def _predictions(by: dict[str, Any], predicted: dict[str, int], lang: str) -> Markup:
+    unknown = t("msg.unknown", lang)
+    word = t("unit.bytes", lang)
     channels = {c: t(f"channel.{c}", lang) for c in by}
     rows = []
-    for q, tokens in p.predicted_tokens().items():
+    for q, tokens in predicted.items():
         tds = []
         for c in by:
             pred = by[c]["predictions"][q]
@@ -126,7 +161,7 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
             )
         )
     predicted_caption = t("phrase.predicted", lang)
-    predictions = fold(
+    return fold(
         predicted_caption,
         el(
             "table",
@@ -145,12 +180,15 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
             el("tbody", None, *rows),
         ),
     )
+
+
+def _limits(io: list[Any], io_rows: Sequence[LimitRow], first: str, lang: str) -> Markup:
+    unknown = t("msg.unknown", lang)
     limit_heads = [
         t(k, lang) for k in ("phrase.limit", "phrase.value", "phrase.equivalent", "phrase.basis")
     ]
-    first = out["first_binding_limit"]
     limit_rows = []
-    for r, limit_row in zip(out["io"], p.io.rows, strict=True):
+    for r, limit_row in zip(io, io_rows, strict=True):
         if not r["known"]:
             equivalent = unknown
         elif r["tokens"] is None:
@@ -174,7 +212,7 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
         if first == "history"
         else t("phrase.first-bites", lang, name=t(f"limit.{first}", lang))
     )
-    limits = join(
+    return join(
         (
             el(
                 "table",
@@ -190,8 +228,9 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
             el("p", {"class": "verdict", "data-verdict": first}, verdict),
         )
     )
-    tm = out["time"]
 
+
+def _time(tm: dict[str, Any], prefetched: int, lang: str) -> Markup:
     def num(v: int | None, key: str) -> str:
         return t(f"count.unknown.{key}", lang) if v is None else count(f"count.{key}", v, lang)
 
@@ -209,16 +248,14 @@ def _samples_body(p: Plan, out: dict[str, Any], lang: str) -> Markup:
     sentence = t(
         "phrase.time",
         lang,
-        tokens=format_int(p.funnel.prefetched),
+        tokens=format_int(prefetched),
         records=num(tm["records"], "record"),
         sessions=num(tm["sessions"], "session"),
         pages=num(tm["message_pages"], "message-page"),
         dirs=num(tm["directory_pages"], "directory-page"),
         read=read,
     )
-    return join(
-        (ratios, predictions, limits, el("p", {"class": "time", "data-time": ""}, sentence))
-    )
+    return el("p", {"class": "time", "data-time": ""}, sentence)
 
 
 _UNIT_KEYS = {
