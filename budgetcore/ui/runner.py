@@ -25,7 +25,8 @@ tag, every attribute value is quoted with ``"`` and escaped, and no text holds a
 character the HTML parser would change (a carriage return, an entity other than
 :func:`budgetcore.ui.markup.escape`'s five). Anything else (an unknown entity, a ``>``
 in a value, a form control or a ``<details>`` whose state the user holds) is written
-whole, as is a region that does not hold as many elements (and, when a text changes,
+whole, keeping each fold open or closed as the user left it where the view did not
+change it, as is a region that does not hold as many elements (and, when a text changes,
 text nodes) as its last markup made. ``tests/test_ui_patch.py`` runs ``diff`` in Node
 and holds its changes to the standard library's HTML parser.
 """
@@ -133,12 +134,33 @@ const diff = (old, markup) => {
 
 const held = new WeakMap();  // a region -> the markup it was last written with
 
+// Whether each <details> of the markup is written open, in document order.
+const FOLD = /<details\b([^>]*)>/g;
+const opens = (markup) => [...markup.matchAll(FOLD)].map((m) => /\sopen(?:[\s=]|$)/.test(m[1]));
+
+// A region written whole keeps each fold as the user left it: the user's toggle of a
+// <details> is state the markup does not hold, and a redraw (a new F changes the
+// samples' tables) closed the fold being read. Where the view itself opens or closes a
+// fold (a replay fold opened on a wide screen), or the folds are not the same ones,
+// the markup's wins.
+const whole = (root, was, markup) => {
+  const folds = was === undefined ? [] : [...root.getElementsByTagName("details")];
+  const shown = folds.map((d) => d.open);
+  root.innerHTML = markup;
+  if (!shown.length) return;
+  const before = opens(was), after = opens(markup);
+  const now = root.getElementsByTagName("details");
+  if (before.length !== shown.length || after.length !== shown.length) return;
+  if (now.length !== shown.length) return;
+  for (let i = 0; i < shown.length; i++) if (after[i] === before[i]) now[i].open = shown[i];
+};
+
 const patch = (root, markup) => {
   const was = held.get(root);
   held.set(root, markup);
   const found = was === undefined ? null : diff(was, markup);
   if (found === null) {
-    root.innerHTML = markup;
+    whole(root, was, markup);
     return;
   }
   const [elements, texts, changes] = found;
@@ -152,7 +174,7 @@ const patch = (root, markup) => {
     }
   }
   if (all.length !== elements || (runs !== null && runs.length !== texts)) {
-    root.innerHTML = markup;  // not what the last markup made
+    whole(root, was, markup);  // not what the last markup made
     return;
   }
   for (let i = 0; i < changes.length; i += 4) {

@@ -101,3 +101,24 @@ def test_bad_average_is_named_inline(page: Page) -> None:
     assert page.page.get_attribute("#results", "data-stale") == "true"
     page.page.fill('[data-sample-avg="samples.tokens_per_message"]', "")
     assert page.page.get_attribute("#results", "data-stale") == "false"
+
+
+def test_a_fold_the_user_opened_stays_open_when_its_region_is_redrawn(page: Page) -> None:
+    """The redraw round (6 December 2026) patched the main screen's regions: a region the
+    diff cannot patch (it holds a <details>) is written whole, and a new F, which
+    redraws the samples' tables, closed the fold the user was reading. The runner keeps
+    each fold as the user left it, unless the view itself opens or closes it."""
+    page.open()
+    page.page.click('[data-action="example-samples"]')
+    folds = page.page.locator("#samples-out details")
+    assert folds.count() >= 2
+    before = page.text("#samples-out")
+    folds.first.locator("summary").click()
+    assert folds.first.evaluate("d => d.open") is True
+    assert folds.nth(1).evaluate("d => d.open") is False
+    page.fill("workload.required_tokens", "12345")
+    page.page.wait_for_function(
+        "t => document.querySelector('#samples-out').textContent !== t", arg=before
+    )
+    assert folds.first.evaluate("d => d.open") is True
+    assert folds.nth(1).evaluate("d => d.open") is False
