@@ -36,6 +36,7 @@ from budgetcore.tune.grid import (
 )
 from budgetcore.tune.measures import GridMeasures
 from budgetcore.tune.result import default_axes, scenario_at, tune
+from tests.helpers import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "fixtures" / "logs" / "claude"
@@ -655,3 +656,31 @@ def test_a_timed_tune_prints_fates_and_never_chooses_unknown_usage(
     assert "each replayed exactly (spec §12 and §15)" in table
     assert "unknown" in table
     assert "2 points with unknown usage were never candidates" in table
+
+
+def test_no_point_that_rejects_every_turn_is_chosen() -> None:
+    """The third walk (6 December 2026): with F 1,000,000 above M 936,345, every point
+    of the grid rejects every turn, bills 0 tokens, and Tune chose K 4,000, S 1,024 "at
+    0 billed tokens". Such a point serves nothing: it is never chosen, and the choice
+    says the plan itself rejects the turns."""
+    argv = [
+        "tune",
+        "--fragment",
+        "workload.required_tokens=1000000",
+        "--generate",
+        '{"turns": 3, "added": {"dist": "fixed", "value": 100}}',
+    ]
+    done = run_cli(argv)
+    assert done.code == 0, done.err
+    lines = [json.loads(line) for line in done.out.splitlines()]
+    points, summary = lines[:-1], lines[-1]["summary"]
+    assert len(points) == 384
+    assert all(p["rejected"] == p["turns"] == 3 for p in points)
+    assert all("serves_no_turn" in p["broken"] for p in points)
+    assert summary["choice"] is None
+    table = run_cli([*argv, "--format", "table"]).out
+    assert "No point is chosen: each of the 384 points rejects every turn" in table
+    # One point that serves a turn is enough for a choice: F 900,000 fits under M.
+    served = run_cli([*argv[:2], "workload.required_tokens=900000", *argv[3:]])
+    chosen = json.loads(served.out.splitlines()[-1])["summary"]["choice"]
+    assert chosen is not None

@@ -151,6 +151,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "it is no setting of the runtime",
         "它不是该运行时的设置",
     ),
+    "tune.broken.serves_no_turn": (
+        "it rejects every turn, so nothing is served and its cost says nothing",
+        "它拒绝了每一轮,什么也没有服务,它的花费说明不了什么",
+    ),
     "tune.unit.money": ("dollars", "美元"),
     "tune.unit.billed": ("billed tokens", "计费 tokens"),
     "tune.unit.billed-title": ("billed tokens: no prices given", "计费 tokens:未给价格"),
@@ -270,6 +274,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "request leaves out, not what is lost.",
         "对其他会话的预测。每个格子是这些会话在本场景规则下以该 K 与 S 重放的结果,是模型计算的,"
         "不是实测;未见历史是请求没有带上的部分,不是丢失的部分。",
+    ),
+    "tune.choice.none-serves": (
+        "No point is chosen: each of the {points} points rejects every turn, whatever its K and S, so none serves these sessions and a cost of 0 says nothing. The plan itself rejects them: a turn's required input does not fit under M.",
+        "没有选中的点:{points} 个点中的每一个都拒绝了每一轮,与 K 和 S 无关,因此没有一个点服务这些会话,0 花费说明不了什么。是方案本身拒绝了它们:一轮的必需输入放不进 M。",
     ),
     "tune.choice.none": (
         "No point is chosen: of {points} points, {broken} break a constraint and {unknown} "

@@ -142,6 +142,11 @@ class Constraints:
                 out.append("max_compression")
         if self.reachable is not None and grid.point(i) not in self.reachable:
             out.append("runtime_unreachable")
+        # Always on, as the runtime's own settings are: a point that rejects every turn
+        # serves nothing, and its cost of 0 would win every ranking (F above M: every
+        # point of the grid, the third walk's "K 4,000, S 1,024 at 0 billed tokens").
+        if c["turns"][i] and c["rejected"][i] == c["turns"][i]:
+            out.append("serves_no_turn")
         return tuple(out)
 
     def as_dict(self) -> dict[str, object]:

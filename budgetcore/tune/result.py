@@ -153,6 +153,21 @@ class TuneResult:
             source=t("tune.source.max_generations", lang),
         )
 
+    def none_note(self, lang: str) -> str | None:
+        """Why no point is chosen when every point rejects every turn (the always-on
+        ``serves_no_turn``: no K or S serves these sessions), in ``lang``; None when a
+        point is chosen or some point serves a turn (the count of broken points says
+        the rest)."""
+        g = self.grid
+        if self.choice is not None or not g.points:
+            return None
+        if any("serves_no_turn" not in self.constraints.broken(g, i) for i in range(g.points)):
+            return None
+        from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue
+        from budgetcore.units import format_int  # noqa: PLC0415
+
+        return t("tune.choice.none-serves", lang, points=format_int(g.points))
+
     def edge_note(self, lang: str) -> str | None:
         """The sentence that says the choice sits on the grid's ends (:attr:`edges`),
         in ``lang`` (the catalogue's; the page and the CLI both say it)."""

@@ -370,6 +370,9 @@ def choice_lines(result: TuneResult) -> list[str]:
             f"Choice: none — of {g.points:,} points, {g.points - unknown:,} break a constraint "
             f"and {unknown:,} have unknown usage"
         )
+        note = result.none_note("en")
+        if note is not None:
+            lines.append(note)
         return lines
     i = choice.index
     scope = (

@@ -936,7 +936,8 @@ def _choice_body(
         return el(
             "p",
             {"class": "tune-none", "data-tune-choice": "none"},
-            t(
+            result.none_note(lang)
+            or t(
                 "tune.choice.none",
                 lang,
                 points=format_int(g.points),
