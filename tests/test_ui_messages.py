@@ -789,3 +789,6 @@ def test_a_variant_trigger_rule_is_said_in_chinese(fixture: str, said: str) -> N
     assert said in zh
     assert "reserved up to" not in zh
     assert "unknown" not in zh
+    # Its source's prose too (the third walk: "来源:changelog 2.1.21; the 45,000-token
+    # autocompact buffer of 2.0.x's /context"); the citations stay as written.
+    assert "autocompact buffer" not in zh

@@ -38,7 +38,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " (O unknown: OpenCode's own 32,000)",
         "(O 未知:取 OpenCode 自己的 32,000)",
     ),
-    "runtime-rule.sourced": ("; {source}", ";来源:{source}"),
+    # The old reserve's source: its prose in the page's language, the citations as
+    # written (the Chinese page showed the English sentence inside its own).
+    "runtime-rule.claude-code-32k-source": (
+        "; changelog 2.1.21; the 45,000-token autocompact buffer of 2.0.x's /context (anthropics/claude-code#10266, #15435)",
+        ";来源:changelog 2.1.21;2.0.x 的 /context 显示的 45,000 token 自动压缩缓冲(anthropics/claude-code#10266、#15435)",
+    ),
     "runtime-rule.codex": (
         "T >= min(model_auto_compact_token_limit, floor(0.9 × W))",
         "T >= min(model_auto_compact_token_limit, floor(0.9 × W))",

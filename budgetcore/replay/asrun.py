@@ -892,7 +892,7 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
         parts = (("runtime-rule.claude-code-32k", (("version", log.version),)),)
         if output is None:
             parts += (("runtime-rule.o-unknown", (("floor", "32,000"),)),)
-        parts += (("runtime-rule.sourced", (("source", CC_OLD_RESERVE_SOURCE),)),)
+        parts += (("runtime-rule.claude-code-32k-source", ()),)
         rule = _rule_of(parts)
     return _Runtime(
         prof.name,
@@ -1037,10 +1037,6 @@ def window_of(log: ParsedLog, resolver: Callable[[str], Resolution] = resolve) -
 CC_OLD_RESERVE = 32_000
 CC_RESERVE_32K_FROM = (2, 0, 0)
 CC_RESERVE_20K_FROM = (2, 1, 21)
-CC_OLD_RESERVE_SOURCE = (
-    "changelog 2.1.21; the 45,000-token autocompact buffer of 2.0.x's /context "
-    "(anthropics/claude-code#10266, #15435)"
-)
 
 
 def version_of(text: str) -> tuple[int, ...] | None:
