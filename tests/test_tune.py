@@ -680,6 +680,9 @@ def test_no_point_that_rejects_every_turn_is_chosen() -> None:
     assert summary["choice"] is None
     table = run_cli([*argv, "--format", "table"]).out
     assert "No point is chosen: each of the 384 points rejects every turn" in table
+    # The counts after a colon: "1 break a constraint" read wrong (the third walk).
+    none = "Choice: none. Of the 384 points, breaking a constraint: 384; of unknown usage: 0."
+    assert none in table
     # One point that serves a turn is enough for a choice: F 900,000 fits under M.
     served = run_cli([*argv[:2], "workload.required_tokens=900000", *argv[3:]])
     chosen = json.loads(served.out.splitlines()[-1])["summary"]["choice"]

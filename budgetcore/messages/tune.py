@@ -280,8 +280,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "没有选中的点:{points} 个点中的每一个都拒绝了每一轮,与 K 和 S 无关,因此没有一个点服务这些会话,0 花费说明不了什么。是方案本身拒绝了它们:一轮的必需输入放不进 M。",
     ),
     "tune.choice.none": (
-        "No point is chosen: of {points} points, {broken} break a constraint and {unknown} "
-        "have unknown usage.",
+        "No point is chosen. Of the {points} points, breaking a constraint: {broken}; of "
+        "unknown usage: {unknown}.",
         "没有选中的点:{points} 个点中,{broken} 个违反约束,{unknown} 个用量未知。",
     ),
     "tune.choice.scope": (

@@ -366,10 +366,16 @@ def choice_lines(result: TuneResult) -> list[str]:
     lines = []
     if choice is None:
         unknown = sum(1 for i in range(g.points) if not g.known(i))
-        lines.append(
-            f"Choice: none — of {g.points:,} points, {g.points - unknown:,} break a constraint "
-            f"and {unknown:,} have unknown usage"
+        # The page's sentence: "1 break a constraint" read wrong, so the counts follow
+        # a colon (the walk of 6 December 2026).
+        text = message(
+            "tune.choice.none",
+            "en",
+            points=f"{g.points:,}",
+            broken=f"{g.points - unknown:,}",
+            unknown=f"{unknown:,}",
         )
+        lines.append(f"Choice: none. {text.removeprefix('No point is chosen. ')}")
         note = result.none_note("en")
         if note is not None:
             lines.append(note)
