@@ -1211,6 +1211,9 @@ def test_a_series_set_aside_from_the_cache_rules_is_said_under_them(
     a = as_run(log)
     en, cn = (html.unescape(str(as_run_html(a, log, lang))) for lang in ("en", "zh"))
     assert f'<span data-cache-rule="main">{said}</span>' in en
+    # The provider as its company writes it (the third walk: "anthropic's rules").
+    maker = "Anthropic" if folder.startswith("claude") else "OpenAI"
+    assert f"Prompt cache predicted from {maker}'s rules" in en
     assert f"序列“主会话”{zh}" in cn
     # A series of the same agent that used the cache says no such thing.
     plain = read_session([(CLAUDE_LOG.name, io.BytesIO(CLAUDE_LOG.read_bytes()))], None)

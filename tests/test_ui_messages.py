@@ -129,6 +129,8 @@ LATIN_OK = {
     # 只用于 claude-* 模型"), now under the replay timeline too: a name, like Claude Code.
     "anthropic",
     "api",
+    # The cache rules' provider, as its company writes it ("按 OpenAI 的规则预测"): a name.
+    "openai",
 }
 # ids whose two texts are the same on purpose (symbols, formats, numbers only)
 SAME_OK = re.compile(

@@ -199,6 +199,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Prompt cache predicted from {provider}'s rules (a {minutes}-minute lifetime from the log's own times, a compaction keeps only the stable prefix, a long gap starts cold), never from a request's own measured split; calibrated only on each series' first request (the stable prefix it read).",
         "提示缓存按 {provider} 的规则预测(按日志自身的时间计 {minutes} 分钟有效期,压缩后只保留稳定前缀,长时间间隔后从冷缓存开始),从不取自请求自身的实测拆分;只在每个序列的第一个请求上校准(它读取的稳定前缀)。",
     ),
+    # The registry's provider keys as the companies write their names.
+    "provider.anthropic": ("Anthropic", "Anthropic"),
+    "provider.openai": ("OpenAI", "OpenAI"),
+    "provider.google": ("Google", "Google"),
+    "provider.moonshot": ("Moonshot AI", "月之暗面"),
+    "provider.dashscope": ("Alibaba Cloud DashScope", "阿里云百炼"),
     "asrun.series": ("Per series: measured against modelled", "逐序列:实测与模型对比"),
     "asrun.col.series": ("series", "序列"),
     "asrun.col.requests": ("requests", "请求"),

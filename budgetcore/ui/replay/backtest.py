@@ -114,7 +114,14 @@ def caveat_text(a: AsRun, lang: str) -> str:
         return t(UNTRUSTED[a.served_by], lang)
     if not a.cache.known:
         return _no_cache_text(a, "asrun.untrusted", "asrun.untrusted.no-cache", lang)
-    return t("asrun.untrusted.providers", lang, provider=a.cache.provider)
+    return t("asrun.untrusted.providers", lang, provider=provider_name(a.cache.provider, lang))
+
+
+def provider_name(provider: str, lang: str) -> str:
+    """A provider as its company writes it ("Anthropic's rules", not the registry's key
+    "anthropic"); a provider the catalogue does not name, as the registry has it."""
+    key = f"provider.{provider}"
+    return t(key, lang) if key in CATALOGUE else provider
 
 
 def _no_cache_text(a: AsRun, prefix: str, recorded: str, lang: str) -> str:
@@ -129,7 +136,7 @@ def _no_cache_text(a: AsRun, prefix: str, recorded: str, lang: str) -> str:
         if missing == "no-model-cline-v3":
             text += (" " if lang != "zh" else "") + t("asrun.no-model.cline-v3", lang)
         return text
-    return t(recorded, lang, provider=a.cache.provider)
+    return t(recorded, lang, provider=provider_name(a.cache.provider, lang))
 
 
 def window_evidence(a: AsRun, log: ParsedLog, lang: str) -> str:
@@ -330,7 +337,7 @@ def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Ma
         t(
             "asrun.cache",
             lang,
-            provider=a.cache.provider,  # the registry's provider name: data
+            provider=provider_name(a.cache.provider, lang),
             minutes=format_int(_lifetime_ms(a) // 60_000),
         )
         if a.cache.known
