@@ -225,11 +225,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "此处应为 ','",
     ),
     "json.unterminated-string": (
-        "Unterminated string starting at",
+        # json's own text ends in "at"; the catalogue's line adds "at line N column C".
+        "Unterminated string starting",
         "字符串未结束",
     ),
     "json.control-character": (
-        "Invalid control character at",
+        "Invalid control character",
         "不允许控制字符",
     ),
     "json.bad-escape": (

@@ -1,0 +1,61 @@
+"""The December CLI walk (round 8): bad inputs through every path, as a hostile user
+types them. Each row is one command line and the one line it must end with (exit 2,
+nothing on standard output); each row failed before its fix."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).parent / "fixtures"
+SESSION = str(FIXTURES / "claude-session.jsonl")
+CODEX = str(FIXTURES / "codex-rollout.jsonl")
+
+
+def run(*args: str, stdin: bytes = b"", cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "budgetcore", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+
+
+def refusal(proc: subprocess.CompletedProcess[bytes]) -> str:
+    """The one line of a refusal: exit 2, nothing on stdout, one line on stderr (a
+    replay's "skipped:" notes about the fixture's own bad lines may come before it)."""
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert proc.stdout == b""
+    err = [x for x in proc.stderr.decode().splitlines() if not x.startswith("skipped: ")]
+    assert len(err) == 1, err
+    assert "Traceback" not in err[0]
+    return err[0]
+
+
+# (command line, standard input, what the line must say)
+BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
+    # json's own "Invalid control character at" was followed by the catalogue's "at line".
+    (
+        ("plan", "-"),
+        b'{"config": {"\x00": 1}}',
+        "scenario is not valid JSON: Invalid control character at line 1 column 14",
+    ),
+    (
+        ("plan", "-"),
+        b'{"config": {"trigger',
+        "scenario is not valid JSON: Unterminated string starting at line 1 column 13",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "stdin", "message"), BAD_INPUTS)
+def test_a_bad_input_is_one_line_naming_it(
+    args: tuple[str, ...], stdin: bytes, message: str
+) -> None:
+    assert refusal(run(*args, stdin=stdin)) == message
