@@ -51,6 +51,23 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
         b'{"config": {"trigger',
         "scenario is not valid JSON: Unterminated string starting at line 1 column 13",
     ),
+    # Rules that read "scenario give a file ...": a path then a rule, as every other.
+    (
+        ("plan", "-", "--fragment", ""),
+        b"{}",
+        "scenario must be a file or --fragment, not both",
+    ),
+    (
+        ("peers", "--model", "claude-sonnet-4-5", "--window", "1000"),
+        b"",
+        "--model cannot be given with --window/--max-output: give one or the other",
+    ),
+    (
+        ("replay", "--log", SESSION, "--turns", SESSION),
+        b"",
+        "turns must come from exactly one of --turns, --generate, --log",
+    ),
+    (("tune", "-"), b"{}", "turns must come from at least one --turns, --generate or --log"),
 ]
 
 

@@ -811,11 +811,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 需要 --runtime:说明这是哪个运行时的设置项",
     ),
     "core.one-source": (
-        "{where} give exactly one of --turns, --generate, --log",
+        "{where} must come from exactly one of --turns, --generate, --log",
         "{where} 只能给出 --turns、--generate、--log 中的一个",
     ),
     "core.one-source-at-least": (
-        "{where} give at least one --turns, --generate or --log",
+        "{where} must come from at least one --turns, --generate or --log",
         "{where} 至少给出一个 --turns、--generate 或 --log",
     ),
     "core.log-folder-here": (
@@ -827,15 +827,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 需要 --log",
     ),
     "core.no-replay": (
-        "{where} no replay",
-        "{where} 没有回放",
+        "{where} has no session that could be replayed",
+        "{where} 没有可回放的会话",
     ),
     "core.unreadable": (
         "{where} {why}",
         "{where} {why}",
     ),
     "core.scenario-both": (
-        "{where} give a file or --fragment, not both",
+        "{where} must be a file or --fragment, not both",
         "{where} 只能给文件或 --fragment,不能同时给",
     ),
     "core.scenario-required": (
@@ -847,7 +847,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 是必填项:JSON 文件、- 或 --fragment(只有一个 --log 文件时可以用它及其模型代替)",
     ),
     "core.peers-model": (
-        "{where} give --model or --window/--max-output",
+        "{where} cannot be given with --window/--max-output: give one or the other",
         "{where} 请给出 --model 或 --window/--max-output",
     ),
     "core.peers-needs": (
