@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).parent / "fixtures"
-SESSION = str(FIXTURES / "claude-session.jsonl")
-CODEX = str(FIXTURES / "codex-rollout.jsonl")
+SESSION = "tests/fixtures/claude-session.jsonl"  # relative to ROOT: shown whole
+CODEX = "tests/fixtures/codex-rollout.jsonl"
 
 
 def run(*args: str, stdin: bytes = b"", cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
@@ -68,6 +67,33 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
         "turns must come from exactly one of --turns, --generate, --log",
     ),
     (("tune", "-"), b"{}", "turns must come from at least one --turns, --generate or --log"),
+    # A flag given twice: argparse kept the last (the first --log was never read).
+    (
+        ("replay", "--log", SESSION, "--log", CODEX),
+        b"",
+        f'budgetcore replay: argument --log: is given more than once; give it once, got "{CODEX}"'
+        " (see --help)",
+    ),
+    (
+        ("plan", "--fragment", "config.trigger_tokens=1", "--fragment", "x=2"),
+        b"",
+        "budgetcore plan: argument --fragment: is given more than once; give it once,"
+        ' got "x=2" (see --help)',
+    ),
+    (
+        (
+            *("tune", "-", "--generate", '{"turns": 3}'),
+            *("--max-compression", "off", "--max-compression", "3"),
+        ),
+        b"{}",
+        "budgetcore tune: argument --max-compression: is given more than once; give it once"
+        " (see --help)",
+    ),
+    (
+        ("models", "--limit", "3", "--limit", "4"),
+        b"",
+        "budgetcore models: argument --limit: is given more than once; give it once (see --help)",
+    ),
 ]
 
 

@@ -120,6 +120,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 必须是 JSON 数组;收到 {got}",
     ),
     "core.duplicate": ("{where} appears more than once", "{where} 出现了不止一次"),
+    "core.flag-twice": (
+        "{where} is given more than once; give it once",
+        "{where} 给出了不止一次;请只给一次",
+    ),
     "core.duplicate-first": (
         "{where} appears more than once: the first value, {kept}, is used and {got} is not",
         "{where} 出现了不止一次:使用第一个值 {kept},未使用 {got}",
