@@ -94,6 +94,20 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
         b"",
         "budgetcore models: argument --limit: is given more than once; give it once (see --help)",
     ),
+    # An empty --out is the current folder to pathlib: report wrote its 35 files there.
+    (
+        ("report", "-", "--out", ""),
+        b"{}",
+        'budgetcore report: argument --out: must name a file or folder, got "" (see --help)',
+    ),
+    (
+        ("cases", "--out", ""),
+        b"",
+        'budgetcore cases: argument --out: must name a file or folder, got "" (see --help)',
+    ),
+    # An empty file name showed as nothing: "log file  cannot be read".
+    (("replay", "--log", ""), b"", 'log file "" cannot be read: No such file or directory'),
+    (("plan", ""), b"", 'scenario file "" cannot be read: No such file or directory'),
 ]
 
 

@@ -24,6 +24,7 @@ from budgetcore.cli.shell import (
     count_flag,
     neutral_streams,
     one_shot,
+    out_flag,
     seed_flag,
     tokens_flag,
     whole_flag,
@@ -122,7 +123,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = add("report", help="write a review report: plan, charts, curves, summary")
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
-    p.add_argument("--out", required=True, help="folder to write into (created if needed)")
+    p.add_argument(
+        "--out", required=True, type=out_flag, help="folder to write into (created if needed)"
+    )
     _replay_arguments(p)
 
     p = add("check", help="validate an override file and show effective values")
@@ -165,7 +168,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=seed_flag, default=0, metavar="S", help="seed of the random cases"
     )
-    p.add_argument("--out", help="write to this file instead of standard output")
+    p.add_argument("--out", type=out_flag, help="write to this file instead of standard output")
 
     p = add("schema", help="print a JSON Schema: scenario, plan or config")
     p.add_argument("name", help="scenario, plan or config")

@@ -29,6 +29,7 @@ __all__ = [
     "neutral_streams",
     "one_shot",
     "open_input",
+    "out_flag",
     "read_input",
     "scenario_of",
     "seed_flag",
@@ -243,8 +244,21 @@ def read_input(source: str, what: str) -> bytes:
 
 
 def shown_name(path: str) -> str:
-    """A file name for a one-line message: as given, or quoted and shortened."""
-    return path if len(path) <= 80 and path.isprintable() else render_value(path)
+    """A file name for a one-line message: as given, or quoted and shortened (and
+    quoted when it is empty or starts or ends with a space, which would not show)."""
+    plain = 0 < len(path) <= 80 and path.isprintable() and path == path.strip()
+    return path if plain else render_value(path)
+
+
+def out_flag(text: str) -> str:
+    """An argparse type for a path to write: never empty, which ``Path("")`` reads as
+    the current folder (``report --out ''`` wrote its files there)."""
+    if not text:
+        raise argparse.ArgumentTypeError(str(Problem.of("", text, "path-empty")))
+    return text
+
+
+out_flag.__name__ = "path"
 
 
 def scenario_of(args: argparse.Namespace) -> Scenario:

@@ -120,6 +120,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 必须是 JSON 数组;收到 {got}",
     ),
     "core.duplicate": ("{where} appears more than once", "{where} 出现了不止一次"),
+    "core.path-empty": (
+        "{where} must name a file or folder; got {got}",
+        "{where} 必须是文件或文件夹的路径;收到 {got}",
+    ),
     "core.flag-twice": (
         "{where} is given more than once; give it once",
         "{where} 给出了不止一次;请只给一次",
