@@ -4,6 +4,7 @@ nothing on standard output); each row failed before its fix."""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -116,3 +117,38 @@ def test_a_bad_input_is_one_line_naming_it(
     args: tuple[str, ...], stdin: bytes, message: str
 ) -> None:
     assert refusal(run(*args, stdin=stdin)) == message
+
+
+@pytest.mark.parametrize(
+    ("content", "tables"),
+    [
+        (b"SQLite format 3\x00" + b"\x5a" * 5000, "none readable"),
+        (None, "foo"),
+    ],
+)
+def test_a_database_of_no_agent_given_as_log_is_refused(
+    tmp_path: Path, content: bytes | None, tables: str
+) -> None:
+    """A single .db that is no agent's was a folder's row of it, with exit 0, where a
+    .jsonl that is no agent's log exits 2."""
+    path = tmp_path / "some.db"
+    if content is None:
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE foo (a)")
+        db.commit()
+        db.close()
+    else:
+        path.write_bytes(content)
+    for args in (("--log", str(path)), ("--log", str(path), "--usage")):
+        message = f"log is an SQLite database, but not one of an agent we read (tables: {tables})"
+        assert refusal(run("replay", *args)) == message
+    with path.open("rb") as stdin:
+        proc = subprocess.run(
+            [sys.executable, "-m", "budgetcore", "replay", "--log", "-"],
+            stdin=stdin,
+            capture_output=True,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+        )
+    assert refusal(proc) == message
