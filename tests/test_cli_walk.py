@@ -95,6 +95,20 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
         b"",
         "budgetcore models: argument --limit: is given more than once; give it once (see --help)",
     ),
+    # A constraint flag past its size said "is too long" (no limit, not in the catalogue);
+    # --dask had no size limit at all.
+    (
+        ("tune", "-", "--generate", '{"turns": 3}', "--max-compression", "9" * 2000),
+        b"{}",
+        "budgetcore tune: argument --max-compression: is larger than its limit of 1 KiB"
+        " (1,024 bytes) (see --help)",
+    ),
+    (
+        ("tune", "-", "--generate", '{"turns": 3}', "--dask", "a" * 2000),
+        b"{}",
+        "budgetcore tune: argument --dask: is larger than its limit of 1 KiB (1,024 bytes)"
+        " (see --help)",
+    ),
     # An empty --out is the current folder to pathlib: report wrote its 35 files there.
     (
         ("report", "-", "--out", ""),
