@@ -109,6 +109,32 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
         "budgetcore tune: argument --dask: is larger than its limit of 1 KiB (1,024 bytes)"
         " (see --help)",
     ),
+    # Two inputs of standard input: the first read it all, the second got nothing
+    # (plan planned without its config, exit 0; replay read the turns as a scenario).
+    (
+        ("plan", "-", "--config", "-"),
+        b"{}",
+        "scenario and --config both read standard input (-), which only one of them can;"
+        " give the other a file",
+    ),
+    (
+        ("check", "-", "--scenario", "-"),
+        b"{}",
+        "--scenario and config both read standard input (-), which only one of them can;"
+        " give the other a file",
+    ),
+    (
+        ("replay", "-", "--turns", "-"),
+        b'{"added": 5}',
+        "scenario and --turns both read standard input (-), which only one of them can;"
+        " give the other a file",
+    ),
+    (
+        ("tune", "--fragment", "", "--turns", SESSION, "--turns", "-", "--log", "-"),
+        b"",
+        "--turns and --log both read standard input (-), which only one of them can;"
+        " give the other a file",
+    ),
     # An empty --out is the current folder to pathlib: report wrote its 35 files there.
     (
         ("report", "-", "--out", ""),

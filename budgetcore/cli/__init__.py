@@ -29,7 +29,7 @@ from budgetcore.cli.shell import (
     tokens_flag,
     whole_flag,
 )
-from budgetcore.errors import ScenarioError, render_value
+from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.stop import Interrupted, ignore_signals, signals
 
 __all__ = ["COMMANDS", "build_parser", "main", "run"]
@@ -190,11 +190,39 @@ def _random_count(text: str) -> int:
 _random_count.__name__ = "integer"
 
 
+#: The inputs that read standard input when given as ``-``: (attribute, its name as a
+#: flag; as a positional argument, the attribute's own name).
+_STDIN_INPUTS = (
+    ("scenario", "--scenario"),
+    ("config", "--config"),
+    ("turns", "--turns"),
+    ("generate", "--generate"),
+    ("log", "--log"),
+    ("options", "--options"),
+)
+
+
+def _one_standard_input(args: argparse.Namespace, given: Sequence[str]) -> None:
+    """Refuse two inputs that both read ``-``: the first read all of standard input and
+    the second got nothing (``plan - --config -`` planned without the config, exit 0)."""
+    readers: list[str] = []
+    for name, flag in _STDIN_INPUTS:
+        value = getattr(args, name, None)
+        values = value if isinstance(value, list) else [value]
+        # check's config and plan's scenario are positional; check's scenario is a flag.
+        shown = flag if any(a == flag or a.startswith(flag + "=") for a in given) else name
+        readers += [shown] * sum(v == "-" for v in values)
+    if len(readers) > 1:
+        problem = Problem.coded(readers[0], "stdin-twice", other=readers[1])
+        raise ScenarioError([problem])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
     command = given[0] if given and given[0] in COMMANDS else None
     args = build_parser(command).parse_args(given)
     try:
+        _one_standard_input(args, given)
         code: int = args.func(args)
     except Unreadable as exc:
         print(exc, file=sys.stderr)

@@ -124,6 +124,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must name a file or folder; got {got}",
         "{where} 必须是文件或文件夹的路径;收到 {got}",
     ),
+    "core.stdin-twice": (
+        "{where} and {other} both read standard input (-), which only one of them can;"
+        " give the other a file",
+        "{where} 和 {other} 都读取标准输入(-),但只有一个能读到;请给另一个一个文件",
+    ),
     "core.flag-twice": (
         "{where} is given more than once; give it once",
         "{where} 给出了不止一次;请只给一次",
