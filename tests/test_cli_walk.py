@@ -14,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SESSION = "tests/fixtures/claude-session.jsonl"  # relative to ROOT: shown whole
 CODEX = "tests/fixtures/codex-rollout.jsonl"
+GEN = '{"turns": 3, "added": {"dist": "fixed", "value": 1000}}'
 
 
 def run(*args: str, stdin: bytes = b"", cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
@@ -135,6 +136,11 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
         "--turns and --log both read standard input (-), which only one of them can;"
         " give the other a file",
     ),
+    # A flag of --log without --log was ignored (report --usage wrote a report, exit 0).
+    (("replay", "-", "--generate", GEN, "--series", "main"), b"{}", "--series needs --log"),
+    (("tune", "-", "--generate", GEN, "--log-format", "codex"), b"{}", "--log-format needs --log"),
+    (("report", "-", "--out", "never", "--usage"), b"{}", "--usage needs --log"),
+    (("replay", "-", "--turns", SESSION, "--usage"), b"{}", "--usage needs --log"),
     # An empty --out is the current folder to pathlib: report wrote its 35 files there.
     (
         ("report", "-", "--out", ""),

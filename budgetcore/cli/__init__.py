@@ -217,12 +217,27 @@ def _one_standard_input(args: argparse.Namespace, given: Sequence[str]) -> None:
         raise ScenarioError([problem])
 
 
+#: Flags that say how to read --log: without one, nothing reads them.
+_LOG_ONLY = ("--series", "--log-format", "--usage")
+
+
+def _log_only(args: argparse.Namespace, given: Sequence[str]) -> None:
+    """Refuse a flag of --log given without it (``replay --generate G --series main``
+    ran the generated turns and said nothing of the series)."""
+    if not hasattr(args, "log") or args.log:
+        return
+    for flag in _LOG_ONLY:
+        if any(a == flag or a.startswith(flag + "=") for a in given):
+            raise ScenarioError([Problem.coded(flag, "usage-needs-log")])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
     command = given[0] if given and given[0] in COMMANDS else None
     args = build_parser(command).parse_args(given)
     try:
         _one_standard_input(args, given)
+        _log_only(args, given)
         code: int = args.func(args)
     except Unreadable as exc:
         print(exc, file=sys.stderr)
