@@ -195,5 +195,5 @@ class ScenarioError(ValueError):
             shown.append(text)
             length += len(text) + 2
         rest = len(self.problems) - len(shown)
-        more = f"; and {rest} more problem{'' if rest == 1 else 's'}" if rest else ""
+        more = f"; and {rest:,} more problem{'' if rest == 1 else 's'}" if rest else ""
         return "; ".join(shown) + more

@@ -198,3 +198,15 @@ def test_a_database_of_no_agent_given_as_log_is_refused(
             check=False,
         )
     assert refusal(proc) == message
+
+
+def test_a_folder_of_sessions_none_of_which_tune_can_read_names_each(tmp_path: Path) -> None:
+    """Of 10,000 empty files tune said "log is empty (no line with an entry)" again and
+    again, naming none, then "and 9990 more problems"."""
+    for i in range(12):
+        (tmp_path / f"{i:02}.jsonl").write_bytes(b"")
+    line = refusal(run("tune", "--fragment", "", "--log", str(tmp_path)))
+    empty = "log is empty (no line with an entry)"
+    assert line.startswith(f"00.jsonl: {empty}; 01.jsonl: {empty}; 02.jsonl: {empty}"), line
+    shown = line.count(empty)
+    assert line.endswith(f"; and {12 - shown:,} more problems"), line
