@@ -210,3 +210,28 @@ def test_a_folder_of_sessions_none_of_which_tune_can_read_names_each(tmp_path: P
     assert line.startswith(f"00.jsonl: {empty}; 01.jsonl: {empty}; 02.jsonl: {empty}"), line
     shown = line.count(empty)
     assert line.endswith(f"; and {12 - shown:,} more problems"), line
+
+
+@pytest.mark.parametrize(
+    ("value", "window", "pct"),
+    [
+        # str.isdigit() holds for "²": int() raised, "internal error, please report it".
+        ('"²"', "whole number of tokens", "number"),
+        # Full-width digits and an underscore: JavaScript's Number/parseFloat read NaN
+        # (or 1 for "1_0"), where Decimal read 150,000, 12 and 10: "valid".
+        ('"１２"', "whole number of tokens", "number"),
+        ('"1_0"', "whole number of tokens", "number"),
+    ],
+)
+def test_a_claude_code_setting_in_digits_no_runtime_reads_is_refused(
+    tmp_path: Path, value: str, window: str, pct: str
+) -> None:
+    path = tmp_path / "settings.json"
+    env = f'"CLAUDE_CODE_AUTO_COMPACT_WINDOW": {value}, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": {value}'
+    path.write_text('{"env": {' + env + "}}", encoding="utf-8")
+    line = refusal(run("check", "--runtime", "claude-code", str(path)))
+    assert line.startswith("2 problems in "), line
+    assert line.endswith(
+        f": env.CLAUDE_CODE_AUTO_COMPACT_WINDOW must be a {window},"
+        f" got {value}; env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE must be a {pct}, got {value}"
+    ), line
