@@ -4,6 +4,7 @@ nothing on standard output); each row failed before its fix."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -235,3 +236,45 @@ def test_a_claude_code_setting_in_digits_no_runtime_reads_is_refused(
         f": env.CLAUDE_CODE_AUTO_COMPACT_WINDOW must be a {window},"
         f" got {value}; env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE must be a {pct}, got {value}"
     ), line
+
+
+GOOSE_DB = ROOT / "tests/fixtures/logs/goose/totals/goose/data/sessions/sessions.db"
+
+
+def test_a_goose_time_in_superscript_digits_is_no_time_not_an_internal_error(
+    tmp_path: Path,
+) -> None:
+    """str.isdigit() holds for "²", int() refuses it: the reader's time raised, and the
+    command ended with "internal error, please report it" (exit 1)."""
+    path = tmp_path / "sessions.db"
+    path.write_bytes(GOOSE_DB.read_bytes())
+    db = sqlite3.connect(path)
+    db.execute("UPDATE sessions SET created_at = '²', updated_at = '²'")
+    db.execute("UPDATE messages SET created_timestamp = '²'")
+    db.commit()
+    db.close()
+    proc = run("replay", "--log", str(path), "--usage", "--format", "jsonl")
+    assert proc.returncode == 0, proc.stderr
+    assert b"internal error" not in proc.stderr
+    assert b'"session": "sessions.db#20251124_1"' in proc.stdout
+
+
+def test_a_worker_count_in_superscript_digits_is_ignored_like_any_other_text(
+    tmp_path: Path,
+) -> None:
+    """BUDGETCORE_WORKERS="²" raised in int() (an internal error); "abc" was ignored."""
+    for name in ("a.jsonl", "b.jsonl"):
+        (tmp_path / name).write_bytes(Path(ROOT / SESSION).read_bytes())
+    results = []
+    for workers in ("²", "abc"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "budgetcore", "replay", "--log", str(tmp_path)],
+            capture_output=True,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+            env={**os.environ, "BUDGETCORE_WORKERS": workers},
+        )
+        assert proc.returncode == 0, proc.stderr
+        results.append(proc.stdout)
+    assert results[0] == results[1]

@@ -458,7 +458,7 @@ _MAX_WORKERS = 4
 
 def _workers(root: str, jobs: Sequence[tuple[str, Sequence[str]]]) -> int:
     given = os.environ.get("BUDGETCORE_WORKERS", "")
-    if given.isdigit():
+    if given.isascii() and given.isdigit():  # "²" is a digit to isdigit, not to int
         return min(int(given), len(jobs), _MAX_WORKERS)
     if len(jobs) < 2 or not hasattr(os, "fork"):
         return 1
