@@ -278,3 +278,19 @@ def test_a_worker_count_in_superscript_digits_is_ignored_like_any_other_text(
         assert proc.returncode == 0, proc.stderr
         results.append(proc.stdout)
     assert results[0] == results[1]
+
+
+def test_a_copilot_count_in_superscript_digits_is_a_malformed_count() -> None:
+    """Copilot CLI's OpenTelemetry counts may be text ("120"): "²" passed isdigit() and
+    raised in int(), past the reader's own malformed-line problem."""
+    from budgetcore.replay.logs import copilot  # noqa: PLC0415
+
+    assert copilot._number({"gen_ai.usage.input_tokens": "120"}, "gen_ai.usage.input_tokens") == 120
+    with pytest.raises(copilot._NotACount) as caught:
+        copilot._number({"gen_ai.usage.input_tokens": "²"}, "gen_ai.usage.input_tokens")
+    problem = caught.value.problem
+    assert (problem.path, problem.code, problem.value) == (
+        "attributes.gen_ai.usage.input_tokens",
+        "log-line-count",
+        '"²"',
+    )
