@@ -142,6 +142,12 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
     (("tune", "-", "--generate", GEN, "--log-format", "codex"), b"{}", "--log-format needs --log"),
     (("report", "-", "--out", "never", "--usage"), b"{}", "--usage needs --log"),
     (("replay", "-", "--turns", SESSION, "--usage"), b"{}", "--usage needs --log"),
+    # A number inside a quoted object was shown as a string: {"trigger_tokens": "0.5"}.
+    (
+        ("replay", "--fragment", "", "--generate", GEN, "--options", "-"),
+        b'{"config": {"trigger_tokens": 0.5, "n": 1e999999999}}',
+        'options.config is not a replay option, got {"trigger_tokens": 0.5, "n": 1e999999999}',
+    ),
     # An empty --out is the current folder to pathlib: report wrote its 35 files there.
     (
         ("report", "-", "--out", ""),
