@@ -47,12 +47,30 @@ def render_value(value: object) -> str:
             text = f"an integer of {value.bit_length():,} bits"
     else:
         try:
-            text = json.dumps(value, ensure_ascii=False, default=str)
+            text = _container_text(value)
         except (TypeError, ValueError):
             text = repr(value)
         except RecursionError:  # nested deeper than the encoder goes
             text = _nested_start(value)
     return _shorten(text)
+
+
+def _container_text(value: object) -> str:
+    """A list or object as JSON, its exact numbers (Decimal, a NonFinite's text) written
+    as the numbers they were, not as strings: {"a": 0.5}, never {"a": "0.5"}."""
+    numbers: dict[str, str] = {}
+
+    def default(item: object) -> object:
+        if isinstance(item, Decimal | NonFinite):
+            mark = f"\x00{id(numbers)}:{len(numbers)}\x00"  # a NUL is escaped in JSON
+            numbers[json.dumps(mark)] = str(item) if isinstance(item, Decimal) else item.text
+            return mark
+        return str(item)
+
+    text = json.dumps(value, ensure_ascii=False, default=default)
+    for mark, number in numbers.items():
+        text = text.replace(mark, number, 1)
+    return text
 
 
 def _nested_start(value: object) -> str:
@@ -195,5 +213,5 @@ class ScenarioError(ValueError):
             shown.append(text)
             length += len(text) + 2
         rest = len(self.problems) - len(shown)
-        more = f"; and {rest} more problem{'' if rest == 1 else 's'}" if rest else ""
+        more = f"; and {rest:,} more problem{'' if rest == 1 else 's'}" if rest else ""
         return "; ".join(shown) + more

@@ -221,7 +221,7 @@ def test_a_ten_megabyte_scenario_is_refused_at_its_size_limit() -> None:
 def test_many_problems_stay_one_short_line() -> None:
     doc = "{" + ",".join(f'"k{i}": 1' for i in range(80_000)) + "}"  # within 1 MiB
     line = _one_line(run("plan", "-", stdin=doc.encode()))
-    assert line.endswith("and 79992 more problems"), line[-80:]  # 8 fit in 400 chars
+    assert line.endswith("and 79,992 more problems"), line[-80:]  # 8 fit in 400 chars
 
 
 def test_no_cli_sentence_hedges_a_plural() -> None:

@@ -98,7 +98,7 @@ def test_codex_sidechain_choice_and_csv() -> None:
     ("args", "message"),
     [
         (("--turns", "missing.jsonl"), "turns file missing.jsonl cannot be read"),
-        ((), "give exactly one of --turns, --generate, --log"),
+        ((), "must come from exactly one of --turns, --generate, --log"),
         (("--generate", '{"turns": 0, "added": 1}'), "generate.turns must be an integer"),
         (("--generate", "{"), "generate is not valid JSON"),
         (

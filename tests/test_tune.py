@@ -535,7 +535,7 @@ def test_one_log_without_a_scenario_takes_its_model(capsys: pytest.CaptureFixtur
             "--max-runs-per-100: must be a decimal",
         ),
         (("-", "--generate", GEN, "--max-unseen", "1.5"), "--max-unseen: must be an integer"),
-        (("-",), "give at least one --turns, --generate or --log"),
+        (("-",), "must come from at least one --turns, --generate or --log"),
         (("--generate", GEN), "scenario is required"),
         (("-", "--generate", '{"turns": 0, "added": 1}'), "turns must be an integer from 1"),
     ],

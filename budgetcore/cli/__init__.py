@@ -24,11 +24,12 @@ from budgetcore.cli.shell import (
     count_flag,
     neutral_streams,
     one_shot,
+    out_flag,
     seed_flag,
     tokens_flag,
     whole_flag,
 )
-from budgetcore.errors import ScenarioError, render_value
+from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.stop import Interrupted, ignore_signals, signals
 
 __all__ = ["COMMANDS", "build_parser", "main", "run"]
@@ -122,7 +123,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = add("report", help="write a review report: plan, charts, curves, summary")
     p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
     p.add_argument("--fragment", help="a page link's fragment instead of a file")
-    p.add_argument("--out", required=True, help="folder to write into (created if needed)")
+    p.add_argument(
+        "--out", required=True, type=out_flag, help="folder to write into (created if needed)"
+    )
     _replay_arguments(p)
 
     p = add("check", help="validate an override file and show effective values")
@@ -165,7 +168,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=seed_flag, default=0, metavar="S", help="seed of the random cases"
     )
-    p.add_argument("--out", help="write to this file instead of standard output")
+    p.add_argument("--out", type=out_flag, help="write to this file instead of standard output")
 
     p = add("schema", help="print a JSON Schema: scenario, plan or config")
     p.add_argument("name", help="scenario, plan or config")
@@ -187,11 +190,54 @@ def _random_count(text: str) -> int:
 _random_count.__name__ = "integer"
 
 
+#: The inputs that read standard input when given as ``-``: (attribute, its name as a
+#: flag; as a positional argument, the attribute's own name).
+_STDIN_INPUTS = (
+    ("scenario", "--scenario"),
+    ("config", "--config"),
+    ("turns", "--turns"),
+    ("generate", "--generate"),
+    ("log", "--log"),
+    ("options", "--options"),
+)
+
+
+def _one_standard_input(args: argparse.Namespace, given: Sequence[str]) -> None:
+    """Refuse two inputs that both read ``-``: the first read all of standard input and
+    the second got nothing (``plan - --config -`` planned without the config, exit 0)."""
+    readers: list[str] = []
+    for name, flag in _STDIN_INPUTS:
+        value = getattr(args, name, None)
+        values = value if isinstance(value, list) else [value]
+        # check's config and plan's scenario are positional; check's scenario is a flag.
+        shown = flag if any(a == flag or a.startswith(flag + "=") for a in given) else name
+        readers += [shown] * sum(v == "-" for v in values)
+    if len(readers) > 1:
+        problem = Problem.coded(readers[0], "stdin-twice", other=readers[1])
+        raise ScenarioError([problem])
+
+
+#: Flags that say how to read --log: without one, nothing reads them.
+_LOG_ONLY = ("--series", "--log-format", "--usage")
+
+
+def _log_only(args: argparse.Namespace, given: Sequence[str]) -> None:
+    """Refuse a flag of --log given without it (``replay --generate G --series main``
+    ran the generated turns and said nothing of the series)."""
+    if not hasattr(args, "log") or args.log:
+        return
+    for flag in _LOG_ONLY:
+        if any(a == flag or a.startswith(flag + "=") for a in given):
+            raise ScenarioError([Problem.coded(flag, "usage-needs-log")])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
     command = given[0] if given and given[0] in COMMANDS else None
     args = build_parser(command).parse_args(given)
     try:
+        _one_standard_input(args, given)
+        _log_only(args, given)
         code: int = args.func(args)
     except Unreadable as exc:
         print(exc, file=sys.stderr)

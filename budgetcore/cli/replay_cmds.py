@@ -319,11 +319,12 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     if args.log == "-" and _stdin_is_database():
         # A database on standard input: each of its sessions is a row, as from its file.
         settings = ("", fmt, scenario, options, replay_it)
-        return billed_once_runs(_database_runs("-", "-", settings)), True
+        return billed_once_runs(_whole_database(_database_runs("-", "-", settings), "-")), True
     if not os.path.isdir(args.log) and args.log != "-" and _is_database(args.log):
         # A database holds many sessions: each is a row, as in a folder.
         settings = (os.path.dirname(args.log), fmt, scenario, options, replay_it)
-        runs = _session_runs(settings, (os.path.basename(args.log), [os.path.basename(args.log)]))
+        name = os.path.basename(args.log)
+        runs = _whole_database(_session_runs(settings, (name, [name])), name)
         return billed_once_runs(runs), True
     if not os.path.isdir(args.log):
         log = read_log_shown(args.log, fmt)
@@ -457,7 +458,7 @@ _MAX_WORKERS = 4
 
 def _workers(root: str, jobs: Sequence[tuple[str, Sequence[str]]]) -> int:
     given = os.environ.get("BUDGETCORE_WORKERS", "")
-    if given.isdigit():
+    if given.isascii() and given.isdigit():  # "²" is a digit to isdigit, not to int
         return min(int(given), len(jobs), _MAX_WORKERS)
     if len(jobs) < 2 or not hasattr(os, "fork"):
         return 1
@@ -567,6 +568,15 @@ def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None,
         stream.close()
     for log in logs:
         yield dataclasses.replace(log, name=log.name or shown)
+
+
+def _whole_database(runs: list[Any], name: str) -> list[Any]:
+    """The sessions of a database given as --log, or its refusal (exit 2) when it
+    could not be read as an agent's at all: one file that is not a log we read, as a
+    .jsonl that is none is refused, not a folder's row of it with exit 0."""
+    if len(runs) == 1 and runs[0].log is None and runs[0].name == name and runs[0].error:
+        raise ScenarioError(list(runs[0].error))
+    return runs
 
 
 def _session_runs(

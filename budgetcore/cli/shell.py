@@ -29,6 +29,7 @@ __all__ = [
     "neutral_streams",
     "one_shot",
     "open_input",
+    "out_flag",
     "read_input",
     "scenario_of",
     "seed_flag",
@@ -131,7 +132,37 @@ EXIT_INVALID = 2
 _MAX_USAGE = 300
 
 
+class _Once(argparse.Action):
+    """An option that takes a value, given once: argparse keeps the last of two
+    (``--log a.jsonl --log b.jsonl`` read b alone), and a repeated key is an error in
+    every other input (docs/cli.md). Options meant to repeat say ``action="append"``."""
+
+    _filled: argparse.Namespace | None = None
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        # One parse fills one namespace: a second call with the same one is a repeat.
+        if option_string is not None and self._filled is namespace:
+            if isinstance(values, str):
+                problem = Problem.of("", values, "flag-twice")
+            else:
+                problem = Problem.coded("", "flag-twice")
+            raise argparse.ArgumentError(self, str(problem))
+        self._filled = namespace
+        setattr(namespace, self.dest, values)
+
+
 class Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
+
     def error(self, message: str) -> NoReturn:
         # argparse prints usage over several lines; the contract is one line on stderr,
         # and a line that quotes a 10,000-letter argument is not one a person reads.
@@ -213,8 +244,21 @@ def read_input(source: str, what: str) -> bytes:
 
 
 def shown_name(path: str) -> str:
-    """A file name for a one-line message: as given, or quoted and shortened."""
-    return path if len(path) <= 80 and path.isprintable() else render_value(path)
+    """A file name for a one-line message: as given, or quoted and shortened (and
+    quoted when it is empty or starts or ends with a space, which would not show)."""
+    plain = 0 < len(path) <= 80 and path.isprintable() and path == path.strip()
+    return path if plain else render_value(path)
+
+
+def out_flag(text: str) -> str:
+    """An argparse type for a path to write: never empty, which ``Path("")`` reads as
+    the current folder (``report --out ''`` wrote its files there)."""
+    if not text:
+        raise argparse.ArgumentTypeError(str(Problem.of("", text, "path-empty")))
+    return text
+
+
+out_flag.__name__ = "path"
 
 
 def scenario_of(args: argparse.Namespace) -> Scenario:

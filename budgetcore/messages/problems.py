@@ -120,6 +120,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 必须是 JSON 数组;收到 {got}",
     ),
     "core.duplicate": ("{where} appears more than once", "{where} 出现了不止一次"),
+    "core.path-empty": (
+        "{where} must name a file or folder; got {got}",
+        "{where} 必须是文件或文件夹的路径;收到 {got}",
+    ),
+    "core.stdin-twice": (
+        "{where} and {other} both read standard input (-), which only one of them can;"
+        " give the other a file",
+        "{where} 和 {other} 都读取标准输入(-),但只有一个能读到;请给另一个一个文件",
+    ),
+    "core.flag-twice": (
+        "{where} is given more than once; give it once",
+        "{where} 给出了不止一次;请只给一次",
+    ),
     "core.duplicate-first": (
         "{where} appears more than once: the first value, {kept}, is used and {got} is not",
         "{where} 出现了不止一次:使用第一个值 {kept},未使用 {got}",
@@ -225,11 +238,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "此处应为 ','",
     ),
     "json.unterminated-string": (
-        "Unterminated string starting at",
+        # json's own text ends in "at"; the catalogue's line adds "at line N column C".
+        "Unterminated string starting",
         "字符串未结束",
     ),
     "json.control-character": (
-        "Invalid control character at",
+        "Invalid control character",
         "不允许控制字符",
     ),
     "json.bad-escape": (
@@ -810,11 +824,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 需要 --runtime:说明这是哪个运行时的设置项",
     ),
     "core.one-source": (
-        "{where} give exactly one of --turns, --generate, --log",
+        "{where} must come from exactly one of --turns, --generate, --log",
         "{where} 只能给出 --turns、--generate、--log 中的一个",
     ),
     "core.one-source-at-least": (
-        "{where} give at least one --turns, --generate or --log",
+        "{where} must come from at least one --turns, --generate or --log",
         "{where} 至少给出一个 --turns、--generate 或 --log",
     ),
     "core.log-folder-here": (
@@ -826,15 +840,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 需要 --log",
     ),
     "core.no-replay": (
-        "{where} no replay",
-        "{where} 没有回放",
+        "{where} has no session that could be replayed",
+        "{where} 没有可回放的会话",
     ),
     "core.unreadable": (
         "{where} {why}",
         "{where} {why}",
     ),
     "core.scenario-both": (
-        "{where} give a file or --fragment, not both",
+        "{where} must be a file or --fragment, not both",
         "{where} 只能给文件或 --fragment,不能同时给",
     ),
     "core.scenario-required": (
@@ -846,7 +860,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 是必填项:JSON 文件、- 或 --fragment(只有一个 --log 文件时可以用它及其模型代替)",
     ),
     "core.peers-model": (
-        "{where} give --model or --window/--max-output",
+        "{where} cannot be given with --window/--max-output: give one or the other",
         "{where} 请给出 --model 或 --window/--max-output",
     ),
     "core.peers-needs": (

@@ -47,6 +47,10 @@ class RuntimeCheck:
     notes: tuple[str, ...]
 
 
+def _ascii_digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
 class _Reader:
     """Collects the knobs and the problems of one file."""
 
@@ -68,7 +72,9 @@ class _Reader:
 
     def tokens(self, knob: str, path: str, raw: object, low: int, high: int | None = None) -> None:
         value = raw
-        if self.strings and isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+        # ASCII digits only: str.isdigit() holds for "²" (int() then raised: an internal
+        # error) and for full-width digits, which no runtime's parseInt or Number reads.
+        if self.strings and isinstance(raw, str) and _ascii_digits(raw.strip().lstrip("-")):
             value = int(raw.strip())
         if isinstance(value, bool) or not isinstance(value, int):
             self.bad(path, raw, "runtime-tokens")
@@ -89,7 +95,9 @@ class _Reader:
             value = None
         elif isinstance(raw, int | Decimal):
             value = Decimal(raw)
-        elif isinstance(raw, str) and self.strings:
+        elif isinstance(raw, str) and self.strings and raw.isascii() and "_" not in raw:
+            # Decimal reads "１２" as 12 and "1_0" as 10; JavaScript's parseFloat reads
+            # NaN and 1 (Claude Code's CLAUDE_AUTOCOMPACT_PCT_OVERRIDE): refused here.
             try:
                 value = Decimal(raw.strip())
             except InvalidOperation:

@@ -274,9 +274,14 @@ def summarise(
     ok = [r for r in results if r.grid is not None and r.own is not None]
     failed = tuple(r for r in results if r.grid is None or r.own is None)
     if not ok:
-        problems = [p for r in failed for p in r.problems] or [
-            Problem.coded("sessions", "no-session")
-        ]
+        # Of several sessions, each problem names its own ("log is empty" 10,000
+        # times said of no file).
+        named = len(failed) > 1
+        problems = [
+            dataclasses.replace(p, path=f"{r.name}: {p.path}") if named and r.name else p
+            for r in failed
+            for p in r.problems
+        ] or [Problem.coded("sessions", "no-session")]
         raise ScenarioError(problems)
     grid = add_grids(r.grid for r in ok if r.grid is not None)
     own = add_grids(r.own for r in ok if r.own is not None)

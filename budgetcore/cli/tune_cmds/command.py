@@ -73,9 +73,22 @@ def _constraint(kind: str, too_long: str, name: str) -> Callable[[str], Any]:
 
 _COUNT_TOO_LONG = too_large("field").problems[0].rule
 _count = _constraint("tokens", _COUNT_TOO_LONG, "integer")
-_rate = _constraint("rate", "is too long", "decimal")
+_rate = _constraint("rate", _COUNT_TOO_LONG, "decimal")
 _generations = _constraint("generations", _COUNT_TOO_LONG, "integer")
-_ratio = _constraint("ratio", "is too long", "ratio")
+_ratio = _constraint("ratio", _COUNT_TOO_LONG, "ratio")
+
+
+def _address(text: str) -> str:
+    """An argparse type for --dask: any text the scheduler may read, within the size
+    of a typed value (the address is quoted back in a refusal)."""
+    try:
+        check_size(text, "field")
+    except ScenarioError:
+        raise argparse.ArgumentTypeError(_COUNT_TOO_LONG) from None
+    return text
+
+
+_address.__name__ = "address"
 
 
 def tune_arguments(p: argparse.ArgumentParser) -> None:
@@ -160,6 +173,7 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--dask",
+        type=_address,
         metavar="ADDRESS",
         help="run sessions on the Dask scheduler at ADDRESS (tcp://host:8786), or "
         "'local' for a local cluster of --jobs workers; needs budgetcore[dask]",

@@ -209,8 +209,8 @@ def _number(attrs: dict[str, Any], *keys: str) -> int:
         raw = attrs.get(key)
         if raw is None:
             continue
-        if isinstance(raw, str) and raw.strip().isdigit():
-            raw = int(raw.strip())
+        if isinstance(raw, str) and raw.strip().isascii() and raw.strip().isdigit():
+            raw = int(raw.strip())  # ASCII: "²" is a digit to isdigit, not to int
         value = count_of(raw)
         if value is None:
             raise _NotACount(key, raw)

@@ -53,7 +53,7 @@ def _time(raw: object) -> int | None:
         return millis(raw)
     if isinstance(raw, str):
         text = raw.strip()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():  # "²" is a digit to isdigit, not to int
             return millis(int(text))
         if len(text) == 19 and text[10] in " T":  # SQLite's CURRENT_TIMESTAMP, in UTC
             return millis(f"{text[:10]}T{text[11:]}Z")

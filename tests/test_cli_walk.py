@@ -1,0 +1,302 @@
+"""The December CLI walk (round 8): bad inputs through every path, as a hostile user
+types them. Each row is one command line and the one line it must end with (exit 2,
+nothing on standard output); each row failed before its fix."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SESSION = "tests/fixtures/claude-session.jsonl"  # relative to ROOT: shown whole
+CODEX = "tests/fixtures/codex-rollout.jsonl"
+GEN = '{"turns": 3, "added": {"dist": "fixed", "value": 1000}}'
+
+
+def run(*args: str, stdin: bytes = b"", cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "budgetcore", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+
+
+def refusal(proc: subprocess.CompletedProcess[bytes]) -> str:
+    """The one line of a refusal: exit 2, nothing on stdout, one line on stderr (a
+    replay's "skipped:" notes about the fixture's own bad lines may come before it)."""
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert proc.stdout == b""
+    err = [x for x in proc.stderr.decode().splitlines() if not x.startswith("skipped: ")]
+    assert len(err) == 1, err
+    assert "Traceback" not in err[0]
+    return err[0]
+
+
+# (command line, standard input, what the line must say)
+BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
+    # json's own "Invalid control character at" was followed by the catalogue's "at line".
+    (
+        ("plan", "-"),
+        b'{"config": {"\x00": 1}}',
+        "scenario is not valid JSON: Invalid control character at line 1 column 14",
+    ),
+    (
+        ("plan", "-"),
+        b'{"config": {"trigger',
+        "scenario is not valid JSON: Unterminated string starting at line 1 column 13",
+    ),
+    # Rules that read "scenario give a file ...": a path then a rule, as every other.
+    (
+        ("plan", "-", "--fragment", ""),
+        b"{}",
+        "scenario must be a file or --fragment, not both",
+    ),
+    (
+        ("peers", "--model", "claude-sonnet-4-5", "--window", "1000"),
+        b"",
+        "--model cannot be given with --window/--max-output: give one or the other",
+    ),
+    (
+        ("replay", "--log", SESSION, "--turns", SESSION),
+        b"",
+        "turns must come from exactly one of --turns, --generate, --log",
+    ),
+    (("tune", "-"), b"{}", "turns must come from at least one --turns, --generate or --log"),
+    # A flag given twice: argparse kept the last (the first --log was never read).
+    (
+        ("replay", "--log", SESSION, "--log", CODEX),
+        b"",
+        f'budgetcore replay: argument --log: is given more than once; give it once, got "{CODEX}"'
+        " (see --help)",
+    ),
+    (
+        ("plan", "--fragment", "config.trigger_tokens=1", "--fragment", "x=2"),
+        b"",
+        "budgetcore plan: argument --fragment: is given more than once; give it once,"
+        ' got "x=2" (see --help)',
+    ),
+    (
+        (
+            *("tune", "-", "--generate", '{"turns": 3}'),
+            *("--max-compression", "off", "--max-compression", "3"),
+        ),
+        b"{}",
+        "budgetcore tune: argument --max-compression: is given more than once; give it once"
+        " (see --help)",
+    ),
+    (
+        ("models", "--limit", "3", "--limit", "4"),
+        b"",
+        "budgetcore models: argument --limit: is given more than once; give it once (see --help)",
+    ),
+    # A constraint flag past its size said "is too long" (no limit, not in the catalogue);
+    # --dask had no size limit at all.
+    (
+        ("tune", "-", "--generate", '{"turns": 3}', "--max-compression", "9" * 2000),
+        b"{}",
+        "budgetcore tune: argument --max-compression: is larger than its limit of 1 KiB"
+        " (1,024 bytes) (see --help)",
+    ),
+    (
+        ("tune", "-", "--generate", '{"turns": 3}', "--dask", "a" * 2000),
+        b"{}",
+        "budgetcore tune: argument --dask: is larger than its limit of 1 KiB (1,024 bytes)"
+        " (see --help)",
+    ),
+    # Two inputs of standard input: the first read it all, the second got nothing
+    # (plan planned without its config, exit 0; replay read the turns as a scenario).
+    (
+        ("plan", "-", "--config", "-"),
+        b"{}",
+        "scenario and --config both read standard input (-), which only one of them can;"
+        " give the other a file",
+    ),
+    (
+        ("check", "-", "--scenario", "-"),
+        b"{}",
+        "--scenario and config both read standard input (-), which only one of them can;"
+        " give the other a file",
+    ),
+    (
+        ("replay", "-", "--turns", "-"),
+        b'{"added": 5}',
+        "scenario and --turns both read standard input (-), which only one of them can;"
+        " give the other a file",
+    ),
+    (
+        ("tune", "--fragment", "", "--turns", SESSION, "--turns", "-", "--log", "-"),
+        b"",
+        "--turns and --log both read standard input (-), which only one of them can;"
+        " give the other a file",
+    ),
+    # A flag of --log without --log was ignored (report --usage wrote a report, exit 0).
+    (("replay", "-", "--generate", GEN, "--series", "main"), b"{}", "--series needs --log"),
+    (("tune", "-", "--generate", GEN, "--log-format", "codex"), b"{}", "--log-format needs --log"),
+    (("report", "-", "--out", "never", "--usage"), b"{}", "--usage needs --log"),
+    (("replay", "-", "--turns", SESSION, "--usage"), b"{}", "--usage needs --log"),
+    # A number inside a quoted object was shown as a string: {"trigger_tokens": "0.5"}.
+    (
+        ("replay", "--fragment", "", "--generate", GEN, "--options", "-"),
+        b'{"config": {"trigger_tokens": 0.5, "n": 1e999999999}}',
+        'options.config is not a replay option, got {"trigger_tokens": 0.5, "n": 1e999999999}',
+    ),
+    # An empty --out is the current folder to pathlib: report wrote its 35 files there.
+    (
+        ("report", "-", "--out", ""),
+        b"{}",
+        'budgetcore report: argument --out: must name a file or folder, got "" (see --help)',
+    ),
+    (
+        ("cases", "--out", ""),
+        b"",
+        'budgetcore cases: argument --out: must name a file or folder, got "" (see --help)',
+    ),
+    # An empty file name showed as nothing: "log file  cannot be read".
+    (("replay", "--log", ""), b"", 'log file "" cannot be read: No such file or directory'),
+    (("plan", ""), b"", 'scenario file "" cannot be read: No such file or directory'),
+]
+
+
+@pytest.mark.parametrize(("args", "stdin", "message"), BAD_INPUTS)
+def test_a_bad_input_is_one_line_naming_it(
+    args: tuple[str, ...], stdin: bytes, message: str
+) -> None:
+    assert refusal(run(*args, stdin=stdin)) == message
+
+
+@pytest.mark.parametrize(
+    ("content", "tables"),
+    [
+        (b"SQLite format 3\x00" + b"\x5a" * 5000, "none readable"),
+        (None, "foo"),
+    ],
+)
+def test_a_database_of_no_agent_given_as_log_is_refused(
+    tmp_path: Path, content: bytes | None, tables: str
+) -> None:
+    """A single .db that is no agent's was a folder's row of it, with exit 0, where a
+    .jsonl that is no agent's log exits 2."""
+    path = tmp_path / "some.db"
+    if content is None:
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE foo (a)")
+        db.commit()
+        db.close()
+    else:
+        path.write_bytes(content)
+    for args in (("--log", str(path)), ("--log", str(path), "--usage")):
+        message = f"log is an SQLite database, but not one of an agent we read (tables: {tables})"
+        assert refusal(run("replay", *args)) == message
+    with path.open("rb") as stdin:
+        proc = subprocess.run(
+            [sys.executable, "-m", "budgetcore", "replay", "--log", "-"],
+            stdin=stdin,
+            capture_output=True,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+        )
+    assert refusal(proc) == message
+
+
+def test_a_folder_of_sessions_none_of_which_tune_can_read_names_each(tmp_path: Path) -> None:
+    """Of 10,000 empty files tune said "log is empty (no line with an entry)" again and
+    again, naming none, then "and 9990 more problems"."""
+    for i in range(12):
+        (tmp_path / f"{i:02}.jsonl").write_bytes(b"")
+    line = refusal(run("tune", "--fragment", "", "--log", str(tmp_path)))
+    empty = "log is empty (no line with an entry)"
+    assert line.startswith(f"00.jsonl: {empty}; 01.jsonl: {empty}; 02.jsonl: {empty}"), line
+    shown = line.count(empty)
+    assert line.endswith(f"; and {12 - shown:,} more problems"), line
+
+
+@pytest.mark.parametrize(
+    ("value", "window", "pct"),
+    [
+        # str.isdigit() holds for "²": int() raised, "internal error, please report it".
+        ('"²"', "whole number of tokens", "number"),
+        # Full-width digits and an underscore: JavaScript's Number/parseFloat read NaN
+        # (or 1 for "1_0"), where Decimal read 150,000, 12 and 10: "valid".
+        ('"１２"', "whole number of tokens", "number"),
+        ('"1_0"', "whole number of tokens", "number"),
+    ],
+)
+def test_a_claude_code_setting_in_digits_no_runtime_reads_is_refused(
+    tmp_path: Path, value: str, window: str, pct: str
+) -> None:
+    path = tmp_path / "settings.json"
+    env = f'"CLAUDE_CODE_AUTO_COMPACT_WINDOW": {value}, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": {value}'
+    path.write_text('{"env": {' + env + "}}", encoding="utf-8")
+    line = refusal(run("check", "--runtime", "claude-code", str(path)))
+    assert line.startswith("2 problems in "), line
+    assert line.endswith(
+        f": env.CLAUDE_CODE_AUTO_COMPACT_WINDOW must be a {window},"
+        f" got {value}; env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE must be a {pct}, got {value}"
+    ), line
+
+
+GOOSE_DB = ROOT / "tests/fixtures/logs/goose/totals/goose/data/sessions/sessions.db"
+
+
+def test_a_goose_time_in_superscript_digits_is_no_time_not_an_internal_error(
+    tmp_path: Path,
+) -> None:
+    """str.isdigit() holds for "²", int() refuses it: the reader's time raised, and the
+    command ended with "internal error, please report it" (exit 1)."""
+    path = tmp_path / "sessions.db"
+    path.write_bytes(GOOSE_DB.read_bytes())
+    db = sqlite3.connect(path)
+    db.execute("UPDATE sessions SET created_at = '²', updated_at = '²'")
+    db.execute("UPDATE messages SET created_timestamp = '²'")
+    db.commit()
+    db.close()
+    proc = run("replay", "--log", str(path), "--usage", "--format", "jsonl")
+    assert proc.returncode == 0, proc.stderr
+    assert b"internal error" not in proc.stderr
+    assert b'"session": "sessions.db#20251124_1"' in proc.stdout
+
+
+def test_a_worker_count_in_superscript_digits_is_ignored_like_any_other_text(
+    tmp_path: Path,
+) -> None:
+    """BUDGETCORE_WORKERS="²" raised in int() (an internal error); "abc" was ignored."""
+    for name in ("a.jsonl", "b.jsonl"):
+        (tmp_path / name).write_bytes(Path(ROOT / SESSION).read_bytes())
+    results = []
+    for workers in ("²", "abc"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "budgetcore", "replay", "--log", str(tmp_path)],
+            capture_output=True,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+            env={**os.environ, "BUDGETCORE_WORKERS": workers},
+        )
+        assert proc.returncode == 0, proc.stderr
+        results.append(proc.stdout)
+    assert results[0] == results[1]
+
+
+def test_a_copilot_count_in_superscript_digits_is_a_malformed_count() -> None:
+    """Copilot CLI's OpenTelemetry counts may be text ("120"): "²" passed isdigit() and
+    raised in int(), past the reader's own malformed-line problem."""
+    from budgetcore.replay.logs import copilot  # noqa: PLC0415
+
+    assert copilot._number({"gen_ai.usage.input_tokens": "120"}, "gen_ai.usage.input_tokens") == 120
+    with pytest.raises(copilot._NotACount) as caught:
+        copilot._number({"gen_ai.usage.input_tokens": "²"}, "gen_ai.usage.input_tokens")
+    problem = caught.value.problem
+    assert (problem.path, problem.code, problem.value) == (
+        "attributes.gen_ai.usage.input_tokens",
+        "log-line-count",
+        '"²"',
+    )
