@@ -62,6 +62,7 @@
       packageBaseUrl: base,
       createPyodideModule: budgetcoreSnapshot.instantiate(
         globalThis.__budgetcoreCreatePyodideModule),
+      _budgetcorePause: budgetcoreSnapshot.step,  // scripts/build.py page_pyodide's turns
       _loadSnapshot: read("snapshot.bin").arrayBuffer(),
     }), await files, JSON.parse(document.getElementById("site").textContent));
     stage("Loaded Pyodide");

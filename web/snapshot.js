@@ -7,6 +7,12 @@ const budgetcoreSnapshot = {
   // as one task of 0.5-1.5 s on a loaded machine (scripts/bench's longest task).
   pause: () => (globalThis.scheduler?.yield
     ? scheduler.yield() : new Promise((done) => setTimeout(done, 0))),
+  // A named step of Pyodide's loadPyodide (the page's copy, scripts/build.py
+  // page_pyodide: after the restore, after finalizeBootstrap), marked for traces.
+  step: (name) => {
+    performance.mark(`budgetcore:${name}`);
+    return budgetcoreSnapshot.pause();
+  },
   // A pause only once `budget` ms have passed since the last one (a loop's turns).
   budget: 30,
   since: 0,
@@ -29,6 +35,7 @@ const budgetcoreSnapshot = {
       });
     }
     settings.setStatus ??= () => {};
+    settings._budgetcorePause = budgetcoreSnapshot.step;  // receiveInstance's (page_asm)
     const module = await create(settings);
     await budgetcoreSnapshot.pause();
     return module;
