@@ -150,6 +150,8 @@ def test_the_build_stops_when_pyodide_bootstraps_or_receives_its_instance_otherw
         build.finalize_in_steps("API.finalizeBootstrap=function(t,e){let[r,n]=API.rawRun(")
     with pytest.raises(SystemExit, match="receives its instance"):
         build.receive_in_steps("function receiveInstance(instance,module){return instance}")
+    with pytest.raises(SystemExit, match="restores its heap"):
+        build.copy_in_steps("API.restoreSnapshot=function(t){return Module.HEAP8.set(t)};")
 
 
 # Restores one memory snapshot with Pyodide's files as shipped, then with the page's
@@ -185,9 +187,9 @@ console.log(JSON.stringify(out));
 def test_the_page_pyodide_restores_a_snapshot_in_steps(tmp_path: Path) -> None:
     """node_modules' Pyodide makes a memory snapshot in Node; the page's copies of
     pyodide.mjs and pyodide.asm.mjs (page_pyodide, page_asm) restore it with the
-    browser's turn between receiveInstance's, the restore's and finalizeBootstrap's
-    steps, in that order, and Python then has the snapshot's state; Pyodide's own files
-    (the oracle) restore the same snapshot in one go, to the same state."""
+    browser's turn between receiveInstance's, the heap copy's slices, the restore's and
+    finalizeBootstrap's steps, in that order, and Python then has the snapshot's state;
+    Pyodide's own files (the oracle) restore the same snapshot in one go, to the same state."""
     if NODE is None or not ASM.exists():
         pytest.skip("node and node_modules' Pyodide are needed")
     build = _build()
@@ -207,7 +209,20 @@ def test_the_page_pyodide_restores_a_snapshot_in_steps(tmp_path: Path) -> None:
         check=True,
         timeout=300,
     )
-    assert json.loads(out.stdout) == {
-        "plain": [[], 43],
-        "patched": [["exports", "offsets", "restored", "linked", "imported", "bootstrapped"], 43],
-    }
+    found = json.loads(out.stdout)
+    assert found["plain"] == [[], 43]
+    steps, value = found["patched"]
+    assert value == 43
+    # The heap's copy: 8 MB slices, a turn between two (copy_in_steps).
+    copies = len(steps) - 6
+    slices = ["copied"] * copies
+    assert steps == [
+        "exports",
+        "offsets",
+        *slices,
+        "restored",
+        "linked",
+        "imported",
+        "bootstrapped",
+    ]
+    assert copies >= 1
