@@ -18,6 +18,7 @@ relative (works from any subpath, any static host, no CDN)::
       pyodide-snapshot.<h>.bin, budgetcore-files.<h>.bin   the snapshot and the files
       pyodide.<h>.js, pyodide.asm.<h>.js, pyodide-<h>/pyodide.asm.wasm
       pyodide.asm-page.<h>.js  the page's copy of pyodide.asm.js (page_asm)
+      pyodide-page.<h>.js      the page's copy of pyodide.mjs (page_pyodide)
       python_stdlib.<h>.zip    Pyodide's stdlib as shipped (the baselines')
       python_stdlib_pyc.<h>.zip    with bytecode for what the page imports
       pyodide-lock.<h>.json, wheels-<h>/<wheel name>.whl
@@ -95,6 +96,7 @@ export const loadPyodide = async ({{ packages = [], ...options }} = {{}}) => {{
     lockFileURL: at("./{lock}"),
     packageBaseUrl: at("./"),
     createPyodideModule: budgetcoreSnapshot.instantiate(createPyodideModule),
+    _budgetcorePause: budgetcoreSnapshot.step,  // the turns of page_pyodide's patch
     _loadSnapshot: get("./{snapshot}"),
   }});
   return budgetcoreSnapshot.ready(pyodide, await files, {site});
@@ -153,6 +155,11 @@ def _copy_pyodide(site: Site, made: Snapshot) -> tuple[str, str, str, list[str]]
     names = {
         "pyodide": site.put((src / "pyodide.mjs").read_bytes(), "pyodide", ".js"),
         "asm": site.put((src / "pyodide.asm.mjs").read_bytes(), "pyodide.asm", ".js"),
+        "page_pyodide": site.put(
+            page_pyodide((src / "pyodide.mjs").read_text(encoding="utf-8")).encode(),
+            "pyodide-page",
+            ".js",
+        ),
         "page_asm": site.put(
             page_asm((src / "pyodide.asm.mjs").read_text(encoding="utf-8")).encode(),
             "pyodide.asm-page",
@@ -187,7 +194,12 @@ def _copy_pyodide(site: Site, made: Snapshot) -> tuple[str, str, str, list[str]]
     snapshot = site.put(made.snapshot, "pyodide-snapshot", ".bin")
     files = site.put(made.files, "budgetcore-files", ".bin")
     page_loader = PAGE_LOADER.format(
-        **{**names, "stdlib": page_stdlib, "asm": names["page_asm"]},
+        **{
+            **names,
+            "stdlib": page_stdlib,
+            "asm": names["page_asm"],
+            "pyodide": names["page_pyodide"],
+        },
         snapshot=snapshot,
         files=files,
         site=json.dumps(made.site),
@@ -199,7 +211,7 @@ def _copy_pyodide(site: Site, made: Snapshot) -> tuple[str, str, str, list[str]]
         plain,
         loader,
         [
-            *(f"./assets/{names[k]}" for k in ("pyodide", "page_asm")),
+            *(f"./assets/{names[k]}" for k in ("page_pyodide", "page_asm")),
             f"./assets/{wasm_dir}/pyodide.asm.wasm",
             f"./assets/{page_stdlib}",
             f"./assets/{snapshot}",
@@ -274,7 +286,160 @@ def page_asm(asm: str) -> str:
         raise SystemExit(
             "build: pyodide.asm.mjs no longer wraps a JavaScript function as the page expects"
         )
-    return asm.replace(WRAPPER_COMPILE, WRAPPER_CACHED)
+    asm = asm.replace(WRAPPER_COMPILE, WRAPPER_CACHED)
+    return copy_in_steps(receive_in_steps(finalize_in_steps(asm)))
+
+
+#: Emscripten's ``receiveInstance`` (in pyodide.asm.mjs's ``createWasm``): the instance's
+#: exports merged, converted and assigned, the global offset table filled
+#: (``updateGOT``), then the JavaScript functions the wasm imports put in its table
+#: (``loadDylibs`` -> ``reportUndefinedSymbols`` -> ``addFunction``). One task of 86-156
+#: ms in traced cold loads (226 ms profiled), split in three: its caller's
+#: ``instantiateWasm`` callback resolves a promise with its result, which adopts one.
+RECEIVE = (
+    "function receiveInstance(instance,module){wasmExports=instance.exports;",
+    "updateGOT(origExports);LDSO.init();loadDylibs();updateMemoryViews();return wasmExports}",
+)
+#: The page's turn in the runtime's own code: Emscripten's ``Module`` is the settings
+#: object web/snapshot.js ``instantiate`` gives ``_budgetcorePause``.
+RECEIVE_PAUSE = "await(Module._budgetcorePause??(()=>{}))"
+
+
+def receive_in_steps(asm: str) -> str:
+    """``receiveInstance`` made async, with the browser's turn before the offset table
+    and before the table's JavaScript functions. The build stops unless both anchors are
+    found once, in that order, within 700 characters."""
+    start, end = (asm.find(part) for part in RECEIVE)
+    if any(asm.count(part) != 1 for part in RECEIVE) or not 0 < end - start < 700:
+        raise SystemExit(
+            "build: pyodide.asm.mjs no longer receives its instance as the page expects"
+        )
+    return asm.replace(RECEIVE[0], f"async {RECEIVE[0]}").replace(
+        RECEIVE[1],
+        f'{RECEIVE_PAUSE}("exports");updateGOT(origExports);LDSO.init();'
+        f'{RECEIVE_PAUSE}("offsets");loadDylibs();updateMemoryViews();return wasmExports}}',
+    )
+
+
+#: Pyodide's ``restoreSnapshot`` (pyodide.asm.mjs; pyodide/pyodide src/js/snapshot.ts at
+#: 314.0.7): the header checked, then the heap copied into the runtime's memory in one
+#: ``HEAP8.set`` (the page's 31 MB: 80 ms in a traced cold load, 102 of the task's 107
+#: samples). The page's copies it 8 MB at a time with the browser's turn between.
+RESTORE = (
+    "API.restoreSnapshot=function(t){",
+    "l=JSON.parse(s);return Module.HEAP8.set(t),l};",
+)
+RESTORE_SLICED = (
+    "l=JSON.parse(s);for(let c=0;c<t.length;c+=1<<23){Module.HEAP8.set(t.subarray(c,c+(1<<23)),c);"
+    'if(c+(1<<23)<t.length){await(API.config._budgetcorePause??(()=>{}))("copied")}}return l};'
+)
+
+
+def copy_in_steps(asm: str) -> str:
+    """``restoreSnapshot`` made async, copying the heap in 8 MB slices with the
+    browser's turn between them (page_pyodide awaits it). The build stops unless both
+    anchors are found once, in that order, within 600 characters."""
+    start, end = (asm.find(part) for part in RESTORE)
+    if any(asm.count(part) != 1 for part in RESTORE) or not 0 < end - start < 600:
+        raise SystemExit("build: pyodide.asm.mjs no longer restores its heap as the page expects")
+    return asm.replace(RESTORE[0], "API.restoreSnapshot=async function(t){").replace(
+        RESTORE[1], RESTORE_SLICED
+    )
+
+
+#: Pyodide's ``finalizeBootstrap`` (pyodide.asm.mjs; pyodide/pyodide src/core/api.js at
+#: 314.0.7) after a restore: the runtime's JavaScript side linked to the heap
+#: (``syncUpSnapshotLoad1``), Python's first imports (``_pyodide_core``, importlib, sys,
+#: os, ``__main__``, builtins), then the snapshot's JavaScript references and
+#: Pyodide's own modules. One task of 135-244 ms in traced cold loads of the file page,
+#: most of it V8's lazy compiles (``wasm.CompileLazy``, about 800 functions).
+FINALIZE_START = re.compile(
+    r"API\.finalizeBootstrap=function\(t,e\)\{t&&([\w$]+)\(\);let\[r,n\]=API\.rawRun\("
+)
+FINALIZE_GLOBALS = re.compile(r"API\.globals=[\w$]+\(i,s\);(?=let l=API\._pyodide\._importhook,)")
+#: ``loadPyodide``'s configuration is ``API.config``; its ``_budgetcorePause`` is the
+#: page's turn (page_pyodide).
+FINALIZE_PAUSE = "await(API.config._budgetcorePause??(()=>{}))"
+
+
+def finalize_in_steps(asm: str) -> str:
+    """``finalizeBootstrap`` made async, with the browser's turn after the runtime's
+    link to the restored heap and after Python's first imports (page_pyodide awaits
+    it). The build stops unless both anchors are found once, the second within the
+    function's first 600 characters."""
+    start = FINALIZE_START.findall(asm)
+    found = FINALIZE_START.search(asm)
+    globals_ = list(FINALIZE_GLOBALS.finditer(asm))
+    if (
+        len(start) != 1
+        or found is None
+        or len(globals_) != 1
+        or not 0 < globals_[0].start() - found.start() < 600
+    ):
+        raise SystemExit(
+            "build: pyodide.asm.mjs no longer finalizes a restored Python as the page expects"
+        )
+    link = start[0]
+    asm = FINALIZE_GLOBALS.sub(lambda m: f'{m[0]}{FINALIZE_PAUSE}("imported");', asm)
+    return FINALIZE_START.sub(
+        lambda _: (
+            f"API.finalizeBootstrap=async function(t,e){{"
+            f't&&({link}(),{FINALIZE_PAUSE}("linked"));let[r,n]=API.rawRun('
+        ),
+        asm,
+    )
+
+
+#: Pyodide's ``bootstrapPyodide`` (in pyodide.mjs and pyodide.js, minified names aside):
+#: the restore (the snapshot's 31 MB copy into the heap) and ``finalizeBootstrap``
+#: (Python's first calls), then ``loadPyodide`` runs ``finalizeSetup``, all in one task:
+#: 103-234 ms in traced cold loads, most of it V8's lazy compiles of the interpreter's
+#: functions at their first call (pyodide/pyodide src/js/pyodide.ts at 314.0.7).
+BOOTSTRAP = re.compile(
+    r"function ([\w$]+)\(([\w$]+),([\w$]+),([\w$]+)\)\{let ([\w$]+)=\2\.API,([\w$]+);"
+    r"return \3&&\(\6=\5\.restoreSnapshot\(\3\)\),"
+    r"\5\.finalizeBootstrap\(\6,\4\._snapshotDeserializer\)\}"
+)
+#: The end of ``loadPyodide``: ``let a=bootstrapPyodide(r,s,t);return await
+#: finalizeSetup(a,t)}``, ``t`` its configuration (the options, ``Object.assign``'d).
+LOAD_END = re.compile(
+    r"let ([\w$]+)=([\w$]+)\(([\w$]+),([\w$]+),([\w$]+)\);return await ([\w$]+)\(\1,\5\)\}"
+)
+#: The option that carries the page's turn (web/snapshot.js ``step``); absent (Node),
+#: a step is a microtask.
+PAUSE = "(c=>c._budgetcorePause??(()=>{}))"
+
+
+def page_pyodide(loader: str) -> str:
+    """Pyodide's pyodide.mjs or pyodide.js as the page runs it: ``loadPyodide`` gives
+    the browser a turn after the restore and after ``finalizeBootstrap``, through the
+    ``_budgetcorePause`` option (called with the step's name). The build stops unless
+    each anchor is found once, in the shape above. The floors keep Pyodide's own file."""
+    boot = BOOTSTRAP.findall(loader)
+    end = LOAD_END.findall(loader)
+    if len(boot) != 1 or len(end) != 1 or end[0][1] != boot[0][0]:
+        raise SystemExit(
+            "build: Pyodide's loadPyodide no longer restores its snapshot as the page expects"
+        )
+
+    def bootstrap(m: re.Match[str]) -> str:
+        name, module, snapshot, config, api, restored = m.groups()
+        return (
+            f"async function {name}({module},{snapshot},{config}){{"
+            f"let {api}={module}.API,{restored};if({snapshot}){{"
+            f"{restored}=await {api}.restoreSnapshot({snapshot});"
+            f'await {PAUSE}({config})("restored")}}'
+            f"return {api}.finalizeBootstrap({restored},{config}._snapshotDeserializer)}}"
+        )
+
+    def end_of_load(m: re.Match[str]) -> str:
+        made, name, module, snapshot, config, setup = m.groups()
+        return (
+            f"let {made}=await {name}({module},{snapshot},{config});"
+            f'await {PAUSE}({config})("bootstrapped");return await {setup}({made},{config})}}'
+        )
+
+    return LOAD_END.sub(end_of_load, BOOTSTRAP.sub(bootstrap, loader))
 
 
 def files_blob(wheel: bytes) -> bytes:
@@ -373,7 +538,7 @@ def build(out: Path) -> None:
     html = html.replace("</title>", " (the page's stdlib)</title>")
     (tmp / "bare-pyodide-pyc.html").write_text(_rewrite(html, site, []), encoding="utf-8")
     pages = {lang: prerender(template, first_screen(lang=lang)) for lang in PAGES}
-    offline.write(tmp, pages, WEB, VENDOR, made, patch=page_asm)
+    offline.write(tmp, pages, WEB, VENDOR, made, patch=page_asm, loader_patch=page_pyodide)
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
 

@@ -141,12 +141,14 @@ def write(
     snapshot: Any,
     *,
     patch: Callable[[str], str] = lambda asm: asm,
+    loader_patch: Callable[[str], str] = lambda loader: loader,
 ) -> Path:
     """Write ``out/budgetcore.html`` from the pre-rendered pages (``{"en": ..., "zh":
     ...}``, their template form, before the build's URL rewriting), the built vendor
     folder and the page's memory snapshot (scripts/build.py ``Snapshot``: the heap and
     budgetcore's files, both gzip'd, and where the files go); ``patch`` makes Pyodide's
-    runtime the page's (scripts/build.py ``page_asm``)."""
+    runtime the page's (scripts/build.py ``page_asm``), ``loader_patch`` its
+    ``loadPyodide`` (``page_pyodide``)."""
     pyodide = vendor / "pyodide"
     (wheel,) = sorted(pyodide.glob("budgetcore-*.whl"))
     lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
@@ -158,7 +160,7 @@ def write(
     }
     styles = [(web / "style.css").read_text(encoding="utf-8")]
     scripts = [
-        (pyodide / "pyodide.js").read_text(encoding="utf-8"),
+        loader_patch((pyodide / "pyodide.js").read_text(encoding="utf-8")),
         classic_asm(patch((pyodide / "pyodide.asm.mjs").read_text(encoding="utf-8"))),
         snapshot.script,
         (web / "offline.js").read_text(encoding="utf-8"),

@@ -140,3 +140,89 @@ def test_the_page_runtime_compiles_a_table_wrapper_once_per_signature() -> None:
 def test_the_build_stops_when_pyodide_wraps_javascript_functions_otherwise() -> None:
     with pytest.raises(SystemExit, match="wraps a JavaScript function"):
         _build().page_asm("var convertJsFunctionToWasm=(func,sig)=>{return makeIt(func)};")
+
+
+def test_the_build_stops_when_pyodide_bootstraps_or_receives_its_instance_otherwise() -> None:
+    build = _build()
+    with pytest.raises(SystemExit, match="restores its snapshot"):
+        build.page_pyodide("function Ae(e,t,n){return e.API.finalizeBootstrap(t)}")
+    with pytest.raises(SystemExit, match="finalizes a restored Python"):
+        build.finalize_in_steps("API.finalizeBootstrap=function(t,e){let[r,n]=API.rawRun(")
+    with pytest.raises(SystemExit, match="receives its instance"):
+        build.receive_in_steps("function receiveInstance(instance,module){return instance}")
+    with pytest.raises(SystemExit, match="restores its heap"):
+        build.copy_in_steps("API.restoreSnapshot=function(t){return Module.HEAP8.set(t)};")
+
+
+# Restores one memory snapshot with Pyodide's files as shipped, then with the page's
+# (argv: the two folders); prints each one's steps and what Python then computes.
+RESTORE_IN_STEPS = """
+const [plain, patched] = process.argv.slice(1);
+const { loadPyodide: make } = await import(plain + "pyodide.mjs");
+const maker = await make({ _makeSnapshot: true });
+maker.runPython("x = 40 + 2");
+const snapshot = maker.makeMemorySnapshot();
+const out = {};
+for (const [name, dir] of [["plain", plain], ["patched", patched]]) {
+  const { loadPyodide } = await import(dir + "pyodide.mjs");
+  const create = (await import(dir + "pyodide.asm.mjs")).default;
+  const steps = [];
+  const pause = (step) => {
+    steps.push(step);
+    return new Promise((done) => setTimeout(done, 0));
+  };
+  const pyodide = await loadPyodide({
+    indexURL: dir, _loadSnapshot: snapshot, _budgetcorePause: pause,
+    createPyodideModule: (settings) => {
+      settings._budgetcorePause = pause;  // as web/snapshot.js instantiate
+      return create(settings);
+    },
+  });
+  out[name] = [steps, pyodide.runPython("x + 1")];
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def test_the_page_pyodide_restores_a_snapshot_in_steps(tmp_path: Path) -> None:
+    """node_modules' Pyodide makes a memory snapshot in Node; the page's copies of
+    pyodide.mjs and pyodide.asm.mjs (page_pyodide, page_asm) restore it with the
+    browser's turn between receiveInstance's, the heap copy's slices, the restore's and
+    finalizeBootstrap's steps, in that order, and Python then has the snapshot's state;
+    Pyodide's own files (the oracle) restore the same snapshot in one go, to the same state."""
+    if NODE is None or not ASM.exists():
+        pytest.skip("node and node_modules' Pyodide are needed")
+    build = _build()
+    src = ASM.parent
+    (tmp_path / "pyodide.mjs").write_text(
+        build.page_pyodide((src / "pyodide.mjs").read_text(encoding="utf-8")), encoding="utf-8"
+    )
+    (tmp_path / "pyodide.asm.mjs").write_text(
+        build.page_asm(ASM.read_text(encoding="utf-8")), encoding="utf-8"
+    )
+    for name in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+        (tmp_path / name).symlink_to(src / name)
+    out = subprocess.run(
+        [NODE, "--input-type=module", "-e", RESTORE_IN_STEPS, f"{src}/", f"{tmp_path}/"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    found = json.loads(out.stdout)
+    assert found["plain"] == [[], 43]
+    steps, value = found["patched"]
+    assert value == 43
+    # The heap's copy: 8 MB slices, a turn between two (copy_in_steps).
+    copies = len(steps) - 6
+    slices = ["copied"] * copies
+    assert steps == [
+        "exports",
+        "offsets",
+        *slices,
+        "restored",
+        "linked",
+        "imported",
+        "bootstrapped",
+    ]
+    assert copies >= 1

@@ -17,11 +17,23 @@
     const node = document.querySelector(`script[data-asset="${name}"]`);
     // Each is read once (Pyodide asks once): the base64 text is not kept twice.
     if (!node) throw new Error(`${name}: read twice`);
-    const text = node.textContent;
     node.remove();
-    const packed = Uint8Array.fromBase64 ? Uint8Array.fromBase64(text)
-      : Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-    return new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+    // Decoded a slice at a time as it is read, and inflated in slices, with the
+    // browser's turns (web/snapshot.js): decoded whole, the five assets' base64 (13 MB)
+    // was one task of the boot (275 of its 638 profiler samples in a traced load).
+    let text = null;
+    let at = 0;
+    const packed = new ReadableStream({
+      async pull(controller) {
+        await budgetcoreSnapshot.due();
+        text ??= node.textContent;
+        const part = text.slice(at, at += 1 << 18);  // a multiple of 4 characters
+        controller.enqueue(Uint8Array.fromBase64 ? Uint8Array.fromBase64(part)
+          : Uint8Array.from(atob(part), (c) => c.charCodeAt(0)));
+        if (at >= text.length) controller.close();
+      },
+    });
+    return budgetcoreSnapshot.inflating(packed);
   };
   const TYPES = { wasm: "application/wasm", json: "application/json" };
   const served = new Map();
@@ -50,6 +62,7 @@
       packageBaseUrl: base,
       createPyodideModule: budgetcoreSnapshot.instantiate(
         globalThis.__budgetcoreCreatePyodideModule),
+      _budgetcorePause: budgetcoreSnapshot.step,  // scripts/build.py page_pyodide's turns
       _loadSnapshot: read("snapshot.bin").arrayBuffer(),
     }), await files, JSON.parse(document.getElementById("site").textContent));
     stage("Loaded Pyodide");

@@ -7,6 +7,12 @@ const budgetcoreSnapshot = {
   // as one task of 0.5-1.5 s on a loaded machine (scripts/bench's longest task).
   pause: () => (globalThis.scheduler?.yield
     ? scheduler.yield() : new Promise((done) => setTimeout(done, 0))),
+  // A named step of Pyodide's loadPyodide (the page's copy, scripts/build.py
+  // page_pyodide: after the restore, after finalizeBootstrap), marked for traces.
+  step: (name) => {
+    performance.mark(`budgetcore:${name}`);
+    return budgetcoreSnapshot.pause();
+  },
   // A pause only once `budget` ms have passed since the last one (a loop's turns).
   budget: 30,
   since: 0,
@@ -29,29 +35,36 @@ const budgetcoreSnapshot = {
       });
     }
     settings.setStatus ??= () => {};
+    settings._budgetcorePause = budgetcoreSnapshot.step;  // receiveInstance's (page_asm)
     const module = await create(settings);
     await budgetcoreSnapshot.pause();
     return module;
   },
-  // A gzip'd response's bytes, inflated as they stream in, a slice at a time with the
+  // Gzip'd bytes from a stream, inflated as they come, a slice at a time with the
   // browser's turn between slices: DecompressionStream inflates on the main thread,
-  // and a pipe from the response ran as microtasks of one task (the 6.7 MB snapshot:
-  // tasks of 140-210 ms in a traced cold load). Small slices: the heap is mostly
-  // zeros, and 64 kB of them inflate to up to 64 MB (one slice took 87 ms).
-  inflate: async (response) => {
-    if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
+  // and a pipe ran as microtasks of one task (the 6.7 MB snapshot: tasks of 140-210 ms
+  // in a traced cold load; the one-file page's runtime and snapshot from its base64,
+  // 206-266 ms). Small slices: the heap is mostly zeros, and 64 kB of them inflate to
+  // up to 64 MB (one slice took 87 ms). A failure errors the stream its reader holds.
+  inflating(source) {
     const inflater = new DecompressionStream("gzip");
     const writer = inflater.writable.getWriter();
-    const bytes = new Response(inflater.readable).arrayBuffer();
-    const reader = response.body.getReader();
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      for (let at = 0; at < read.value.length; at += 1 << 12) {
-        await writer.write(read.value.subarray(at, at + (1 << 12)));
-        await budgetcoreSnapshot.due();
+    (async () => {
+      const reader = source.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        for (let at = 0; at < read.value.length; at += 1 << 12) {
+          await writer.write(read.value.subarray(at, at + (1 << 12)));
+          await budgetcoreSnapshot.due();
+        }
       }
-    }
-    await writer.close();
-    return bytes;
+      await writer.close();
+    })().catch((error) => writer.abort(error).catch(() => {}));
+    return inflater.readable;
+  },
+  // A gzip'd response's bytes, inflated in slices (`inflating`).
+  inflate: async (response) => {
+    if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
+    return new Response(budgetcoreSnapshot.inflating(response.body)).arrayBuffer();
   },
   // After the restore, before any other Python runs. The heap holds the modules main.py
   // imports, not the files: budgetcore's files go where the snapshot had them (`site`),

@@ -1,0 +1,221 @@
+"""Name the page's long main-thread tasks of a cold load, from a Chrome trace.
+
+Usage: scripts/trace_boot.py [--loads N] [--dir dist] [--offline] [--over 100]
+
+Each load is a fresh browser profile (as scripts/bench's cold loads) with Chromium's
+tracing on (CDP ``Tracing``: ``devtools.timeline``, ``v8``, ``v8.wasm``); after "ready"
+and the page's idle wait, every main-thread task (``RunTask``) of ``--over`` ms or more
+that started after the first contentful paint is printed with what it held: the page's
+performance marks inside it (``budgetcore:*``, the boot's steps) and the trace events
+under it summed by name (V8's lazy wasm compiles are ``wasm.CompileLazy``, a one-function
+module's compile ``wasm.SyncCompile``). Tracing inflates every figure a little; the
+untraced long tasks are scripts/bench's. ``--offline`` opens budgetcore.html from
+``file://`` instead of the served index.html.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from webserver import CHROMIUM, CHROMIUM_ARGS, DIST, start_in_thread
+
+CATEGORIES = (
+    "toplevel,devtools.timeline,disabled-by-default-devtools.timeline,v8,v8.wasm,v8.execute,"
+    "blink.user_timing,loading,disabled-by-default-v8.cpu_profiler"
+)
+#: Events that only frame others (their time is their children's).
+FRAMES = {"RunTask", "ThreadControllerImpl::RunTask", "RunMicrotasks"}
+#: After "ready": the peers' draw, the export and the collector's settling.
+IDLE_MS = 2500
+#: "ready" as a mark in the trace (<html data-state="ready">, as scripts/bench's).
+READY_MARK = """
+new MutationObserver((_, obs) => {
+  if (document.documentElement.dataset.state === 'ready') {
+    performance.mark('budgetcore:ready');
+    obs.disconnect();
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+"""
+
+
+def trace(url: str) -> list[dict[str, Any]]:
+    with sync_playwright() as p, tempfile.TemporaryDirectory(prefix="trace-") as profile:
+        context = p.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 900},
+        )
+        try:
+            page = context.new_page()
+            page.add_init_script(READY_MARK)
+            cdp = context.new_cdp_session(page)
+            events: list[dict[str, Any]] = []
+            cdp.on("Tracing.dataCollected", lambda m: events.extend(m["value"]))
+            done: list[bool] = []
+            cdp.on("Tracing.tracingComplete", lambda _: done.append(True))
+            cdp.send("Tracing.start", {"categories": CATEGORIES, "transferMode": "ReportEvents"})
+            page.goto(url)
+            page.wait_for_function(
+                "['ready', 'error'].includes(document.documentElement.dataset.state)",
+                timeout=180_000,
+            )
+            page.wait_for_timeout(IDLE_MS)
+            cdp.send("Tracing.end")
+            while not done:
+                page.wait_for_timeout(100)
+            return events
+        finally:
+            context.close()
+
+
+def samples(events: list[dict[str, Any]], pid: int) -> list[tuple[int, list[str]]]:
+    """The V8 CPU profiler's samples of the renderer: (time in the trace's clock, the
+    stack's function names, innermost first)."""
+    nodes: dict[int, tuple[str, int | None]] = {}
+    out: list[tuple[int, list[str]]] = []
+    start = 0
+    for e in events:
+        if e.get("pid") != pid:
+            continue
+        if e.get("name") == "Profile":
+            start = e["args"]["data"]["startTime"]
+        if e.get("name") != "ProfileChunk":
+            continue
+        data = e["args"]["data"]
+        profile = data.get("cpuProfile", {})
+        for node in profile.get("nodes", []):
+            frame = node["callFrame"]
+            name = frame.get("functionName") or "(anonymous)"
+            url = frame.get("url", "").rsplit("/", 1)[-1]
+            nodes[node["id"]] = (f"{name} {url}".strip(), node.get("parent"))
+        for sample, delta in zip(
+            profile.get("samples", []), data.get("timeDeltas", []), strict=True
+        ):
+            start += delta
+            stack, at = [], sample
+            while at is not None and at in nodes:
+                stack.append(nodes[at][0])
+                at = nodes[at][1]
+            out.append((start, stack))
+    return out
+
+
+def report(events: list[dict[str, Any]], over: float) -> list[str]:
+    # The page's renderer: the one that painted (others: about:blank, spare ones).
+    pid = next(e["pid"] for e in events if e.get("name") == "firstContentfulPaint")
+    ours = [e for e in events if e.get("pid") == pid and e.get("tid") == pid and "ts" in e]
+    paint = min(e["ts"] for e in ours if e.get("name") == "firstContentfulPaint")
+    # The page's navigation: the last before its first paint (about:blank's is first).
+    nav = max(e["ts"] for e in ours if e.get("name") == "navigationStart" and e["ts"] < paint)
+
+    def at(e: dict[str, Any]) -> float:
+        return (e["ts"] - nav) / 1000
+
+    fcp = (paint - nav) / 1000
+    marks = [
+        (at(e), e["name"])
+        for e in ours
+        if e.get("name", "").startswith(("budgetcore:", "pyscript:"))
+    ]
+    ready = [t for t, n in marks if n == "budgetcore:ready"]
+    lines = [
+        f"first contentful paint {fcp:.0f} ms; ready {ready[0]:.0f} ms"
+        if ready
+        else f"first contentful paint {fcp:.0f} ms"
+    ]
+    tasks = [
+        e
+        for e in ours
+        if e.get("ph") == "X"
+        and e.get("name") in ("RunTask", "ThreadControllerImpl::RunTask")
+        and e.get("dur", 0) >= over * 1000
+        and at(e) >= fcp
+    ]
+    tasks.sort(key=lambda e: e["ts"])
+    profile = samples(events, pid)
+    seen: list[tuple[int, int]] = []
+    for task in tasks:
+        start, end = task["ts"], task["ts"] + task["dur"]
+        if any(s <= start and end <= f for s, f in seen):
+            continue  # a RunTask inside another
+        seen.append((start, end))
+        sums: dict[str, float] = defaultdict(float)
+        counts: Counter[str] = Counter()
+        for e in ours:
+            if e.get("ph") == "X" and start <= e["ts"] < end and e is not task:
+                name = e["name"]
+                if name in FRAMES:
+                    continue
+                if name == "FunctionCall":
+                    data = e.get("args", {}).get("data", {})
+                    name = f"FunctionCall {data.get('functionName') or '?'}"
+                sums[name] += e.get("dur", 0) / 1000
+                counts[name] += 1
+        inside = [
+            n.removeprefix("budgetcore:")
+            for t, n in marks
+            if at(task) <= t <= at(task) + task["dur"] / 1000
+        ]
+        top = sorted(sums.items(), key=lambda kv: -kv[1])[:8]
+        held = ", ".join(
+            f"{n} {ms:.0f} ms" + (f" ({counts[n]}x)" if counts[n] > 1 else "") for n, ms in top
+        )
+        when = "after ready" if ready and at(task) > ready[0] else "before ready"
+        lines.append(
+            f"  task at {at(task):.0f} ms, {task['dur'] / 1000:.0f} ms ({when});"
+            f" marks {inside}; {held}"
+        )
+        own: Counter[str] = Counter()
+        under: Counter[str] = Counter()
+        for t, stack in profile:
+            if start <= t < end:
+                own[stack[0] if stack else "?"] += 1
+                under.update(set(stack[1:]) - {"(root)"})
+        if own:
+            total = sum(own.values())
+            lines.append(
+                f"    {total} samples; own: " + ", ".join(f"{n} {c}" for n, c in own.most_common(6))
+            )
+            lines.append("    under: " + ", ".join(f"{n} {c}" for n, c in under.most_common(12)))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=3)
+    parser.add_argument("--dir", type=Path, default=DIST)
+    parser.add_argument("--offline", action="store_true", help="budgetcore.html from file://")
+    parser.add_argument("--over", type=float, default=100.0, help="tasks of this many ms or more")
+    parser.add_argument("--save", type=Path, help="keep each trace here (load N: N.json)")
+    args = parser.parse_args(argv)
+    site = args.dir.resolve()
+    server = None
+    if args.offline:
+        url = (site / "budgetcore.html").as_uri()
+    else:
+        server, url = start_in_thread(root=site)
+    try:
+        for n in range(args.loads):
+            events = trace(url)
+            if args.save:
+                args.save.mkdir(parents=True, exist_ok=True)
+                (args.save / f"{n}.json").write_text(json.dumps(events))
+            print(f"load {n + 1}:", *report(events, args.over), sep="\n", flush=True)
+    finally:
+        if server is not None:
+            server.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
