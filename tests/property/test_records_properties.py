@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgetcore.errors import NonFinite, Problem
+from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs import (
     gemini,
     kimi,
@@ -129,7 +130,9 @@ def oracle_counts(v: object, shape: Shape, path: str) -> object:
             written = shape.key_of(name)
             count = reader.count_of(v.get(written))
             if count is None:
-                return Problem.of(f"{path}.{written}", v[written], "log-line-count")
+                return Problem.of(
+                    f"{path}.{written}", v[written], "log-line-count", high=bound_text(MAX_TOKENS)
+                )
             found[name] = count
     for name, sub in shape.nested:
         inner = v.get(shape.key_of(name))
@@ -744,7 +747,7 @@ def test_a_count_is_read_by_the_one_count_rule() -> None:
     tokens = record_of({"tokens": {"input": None, "output": 3}}, gemini.LINE).tokens
     assert (tokens.input, tokens.output, tokens.total) == (0, 3, 0)
     usage = record_of({"usageMetadata": {"promptTokenCount": None}}, qwen.LINE).usage
-    assert usage == (0, 0, 0, 0, 0)
+    assert usage == (0, 0, 0, 0, 0, 0)  # prompt, cached, output, thoughts, tool, total
     wrong = record_of({"usageMetadata": {"candidatesTokenCount": -1}}, qwen.LINE).usage
     assert isinstance(wrong, Problem)
     assert wrong.path == "usageMetadata.candidatesTokenCount"  # as written in the log
@@ -770,7 +773,9 @@ def test_an_object_of_other_values_beside_counts_is_a_record_or_none() -> None:
     assert usage({"input": 3, "cost": None}).cost is None
     assert usage({"input": 3}).cost is None
     bad = usage({"input": -1, "cost": {"total": 1}})
-    assert bad == Problem.of("message.usage.input", -1, "log-line-count")
+    assert bad == Problem.of(
+        "message.usage.input", -1, "log-line-count", high=bound_text(MAX_TOKENS)
+    )
     assert usage([]) == Problem.of("message.usage", [], "log-line-counts")
 
 
