@@ -204,21 +204,35 @@ _AGGREGATES = {
 }
 
 
+def _text_counts(
+    tally: Tally, number: int, text: str
+) -> tuple[dict[str, Any], tuple[int, ...]] | None:
+    """A v3 message's JSON text and the counts it holds (``_V3``), or None where the
+    text is malformed (listed as such with its reason): one rule for a request's and an
+    aggregate's text."""
+    try:
+        info = json.loads(text, parse_float=read_number, parse_constant=NonFinite)
+    except (ValueError, RecursionError):
+        tally.malformed(number, Problem.coded("text", "log-line-not-json"))
+        return None
+    found = counts(info, _V3, "text")
+    if isinstance(found, Problem):
+        tally.malformed(number, found)
+        return None
+    assert isinstance(info, dict)  # counts() names any other value as a Problem
+    return info, found
+
+
 def _aggregate(tally: Tally, number: int, text: str, label: str, code: str) -> None:
     """A message summing several requests' usage (a checkpoint restore's deleted
     requests, a subagent run's): spent, but how many requests it sums is not written,
     so it is listed with its tokens, never billed as one request nor passed over as an
     entry (a third-party collector's legacy Cline fixture has one, held out in round
     8). One with no token is an entry."""
-    try:
-        info = json.loads(text, parse_float=read_number, parse_constant=NonFinite)
-    except (ValueError, RecursionError):
-        tally.malformed(number, Problem.coded("text", "log-line-not-json"))
+    read = _text_counts(tally, number, text)
+    if read is None:
         return
-    found = counts(info, _V3, "text")
-    if isinstance(found, Problem):
-        tally.malformed(number, found)
-        return
+    _info, found = read
     if not any(found):
         tally.entry(label)
         return
@@ -254,22 +268,15 @@ def _v3(tally: Tally, messages: list[Any], used: list[tuple[int | None, str]]) -
         ):
             tally.entry(label)
             continue
-        try:
-            info = json.loads(m["text"], parse_float=read_number, parse_constant=NonFinite)
-        except (ValueError, RecursionError):
-            tally.malformed(number, Problem.coded("text", "log-line-not-json"))
+        text_read = _text_counts(tally, number, m["text"])
+        if text_read is None:
             continue
-        found = counts(info, _V3, "text")
-        if isinstance(found, Problem):
-            tally.malformed(number, found)
-            continue
-        fresh, read, write, output = found
+        info, (fresh, read, write, output) = text_read
         if not (fresh or read or write or output):
             tally.entry(f"{label} (no tokens yet)")
             continue
         time = _time(m.get("ts"))
         tally.time("main", time)
-        assert isinstance(info, dict)
         tally.request(
             number,
             input=fresh,
