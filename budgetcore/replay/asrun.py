@@ -1335,6 +1335,17 @@ def writes_unbilled(reqs: Sequence[LogRequest], rules: CacheModel) -> bool:
     )
 
 
+def series_rules(rules: CacheModel, *, cache_off: bool, writes_unbilled: bool) -> CacheModel:
+    """The provider's rules as one series ran with them (its :class:`SeriesAsRun`
+    flags): without the cache, or without writes; the what-if of that series runs
+    with the same."""
+    if cache_off:
+        return replace(rules, off=True)
+    if writes_unbilled:
+        return replace(rules, writers=frozenset())
+    return rules
+
+
 def is_summary_call(series: LogSeries) -> bool:
     """Claude Code writes a compaction's own request as a subagent file
     ``agent-acompact-*.jsonl``; OpenCode's are the series :data:`SUMMARY_SERIES` names
@@ -1377,11 +1388,7 @@ def as_run(
         writes: list[int] | None = None
         off = not as_logged and cache_off(reqs, rules)
         unbilled = not as_logged and not off and writes_unbilled(reqs, rules)
-        mine = rules
-        if off:
-            mine = replace(rules, off=True)
-        elif unbilled:
-            mine = replace(rules, writers=frozenset())
+        mine = series_rules(rules, cache_off=off, writes_unbilled=unbilled)
         if as_logged:
             prefix = min(reqs[0].cache_read, reqs[0].context)
         else:

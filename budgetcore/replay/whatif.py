@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from itertools import compress, islice
@@ -44,6 +44,7 @@ from budgetcore.replay.asrun import (
     notified_in_order,
     ratio_text,
     relative,
+    series_rules,
     split_columns,
     split_requests,
     summarised,
@@ -402,10 +403,10 @@ def _what_if_of(
     rules: CacheModel = asrun.cache
     main = log.main
     mine_asrun = next((s for s in asrun.series if s.name == main.name), None)
-    if mine_asrun is not None and mine_asrun.cache_off:
-        rules = replace(rules, off=True)  # the what-if runs without it too
-    elif mine_asrun is not None and mine_asrun.writes_unbilled:
-        rules = replace(rules, writers=frozenset())  # and writes nothing either
+    if mine_asrun is not None:  # the what-if runs with the cache as the series did
+        rules = series_rules(
+            rules, cache_off=mine_asrun.cache_off, writes_unbilled=mine_asrun.writes_unbilled
+        )
     one_hour = False if mine_asrun is None else mine_asrun.one_hour
     # The as-run model of this very sequence, as as_run modelled it (same rules, order,
     # compactions and notified restarts): not modelled, nor put in order, a second time.
