@@ -216,3 +216,50 @@ def test_an_oh_my_pi_title_line_carries_no_bill(tmp_path: Path) -> None:
     assert total["measured"]["cost"] is not None
     (unread,) = total["sessions_unreadable"]
     assert unread["costs_nothing"] is True
+
+
+@pytest.mark.parametrize(
+    ("agent", "fixture", "where"),
+    [
+        ("claude", "01-plain-2.1", "projects/-home-user-proj"),
+        ("pi", "header-only", "sessions/--home-user-proj--"),
+    ],
+)
+@pytest.mark.parametrize("data", [b"", b"\n  \r\n\t\n"], ids=["0-bytes", "blank-lines"])
+def test_an_empty_file_in_a_folder_costs_nothing_as_in_ccusage(
+    tmp_path: Path, agent: str, fixture: str, where: str, data: bytes
+) -> None:
+    """An empty session file (no byte, or only blank lines) holds no bill: it is
+    listed with its reason and its lines, and the folder's total stays known, equal to
+    ccusage's sum, which lists nothing for it. Before, one such file made the whole
+    folder's cost unknown (the CLI walk's "10,000 empty files")."""
+    folder = tmp_path / fixture
+    shutil.copytree(LOGS / agent / fixture, folder)
+    (folder / where / "99999999-9999-4999-8999-999999999999.jsonl").write_bytes(data)
+    for flags in (("--usage",), ()):
+        total = _total(folder, *flags)
+        empty = next(u for u in total["sessions_unreadable"] if "99999999" in u["session"])
+        assert empty["problems"] == ["log is empty (no line with an entry)"]
+        assert (empty["lines"], empty["costs_nothing"]) == (data.count(b"\n"), True)
+        assert total["measured"]["cost"] == total["measured"]["known_cost"]
+    if agent == "claude":  # ccusage on this very folder, the empty file in it
+        base = folder / "projects"
+        files = {p.relative_to(base).as_posix(): p.read_bytes() for p in base.rglob("*.jsonl")}
+        theirs = run_ccusage("claude", files)["sessions"]
+        ccusage = sum((Decimal(str(s["totalCost"])) for s in theirs), Decimal(0))
+    else:
+        ccusage = _ccusage_sum(agent, fixture)
+    assert abs(Decimal(total["measured"]["cost"]) - ccusage) <= CENT_MICRO
+    # The page's total reads the same rule.
+    from budgetcore.ui.replay.state import ReplayPanel, with_logs  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
+    (loaded,) = [x for x in panel.logs if "99999999" in x.name]
+    assert (loaded.log, loaded.costs_nothing, loaded.lines) == (None, True, data.count(b"\n"))
+
+
+def test_an_empty_file_alone_is_still_refused() -> None:
+    """Given alone, an empty file is no session to replay: one line, exit 2."""
+    result = run_cli(["replay", "--log", "-"], stdin=b"")
+    assert result.code == 2
+    assert "log is empty (no line with an entry)" in result.err

@@ -173,7 +173,9 @@ def _unknown(head: Replayed | Document | Database) -> ScenarioError:
             ]
         )
     if all(not line.strip() for line in head.head) and len(head.head) < _SNIFF_LINES:
-        return ScenarioError([Problem.coded("log", "log-empty")])
+        # Each line read ends in its newline; the end of the file reads as b"".
+        lines = sum(1 for line in head.head if line)
+        return NoRequests([Problem.coded("log", "log-empty")], lines, free=True)
     first = head.head[0] if head.head else b""
     pairs = first[: len(first) // 2 * 2]
     if (
@@ -268,12 +270,14 @@ _NAMED_LINES = 3
 class NoRequests(ScenarioError):
     """A file read to its end with no usable request: the error, and the ledger of what
     it held (``lines``, so a folder's total still counts every line; ``costs_nothing``,
-    so a folder's cost stays known when nothing in it may carry a bill)."""
+    so a folder's cost stays known when nothing in it may carry a bill). An empty file
+    (no byte, or only blank lines) is one too: it holds no bill, so it leaves a
+    folder's cost known, as ccusage's sum, which lists nothing for it, does."""
 
-    def __init__(self, problems: list[Problem], log: ParsedLog) -> None:
+    def __init__(self, problems: list[Problem], lines: int, free: bool) -> None:
         super().__init__(problems)
-        self.lines = sum(f.lines for f in log.ledger)
-        self.costs_nothing = costs_nothing(log)
+        self.lines = lines
+        self.costs_nothing = free
 
 
 def no_requests(log: ParsedLog) -> ScenarioError:
@@ -298,7 +302,8 @@ def no_requests(log: ParsedLog) -> ScenarioError:
     )
     # Where the agent writes its counts, where it says (what the file lacks).
     lacks = [Problem.coded("log", found.no_request)] if found and found.no_request else []
-    return NoRequests([first, *lacks, *log.skipped[:_NAMED_LINES]], log)
+    named = [first, *lacks, *log.skipped[:_NAMED_LINES]]
+    return NoRequests(named, sum(f.lines for f in log.ledger), costs_nothing(log))
 
 
 def read_session(
