@@ -23,7 +23,7 @@ relative (works from any subpath, any static host, no CDN)::
       python_stdlib_pyc.<h>.zip    with bytecode for what the page imports
       pyodide-lock.<h>.json, wheels-<h>/<wheel name>.whl
       pyscript-<h>/            PyScript's dist, bare.html's (its chunks import each other)
-      style.<h>.css, boot.<h>.js, main.<h>.py, bare-pyodide.<h>.js
+      style.<h>.css, main.<h>.py, bare-pyodide.<h>.js
 
 Pyodide derives the runtime's, stdlib's and lock's names from ``indexURL``; so each
 loader is a generated module that calls Pyodide's own ``loadPyodide`` with the hashed
@@ -471,10 +471,30 @@ def _link(rel: str, href: str, **attrs: str | None) -> Element:
     return Element("link", {"data-later": rel, "href": href, **attrs})
 
 
-def _rewrite(html: str, site: Site, preloads: list[Element]) -> str:
-    """Point every ./ reference at the site's hashed files; inline the PyScript config;
-    add preload hints at the top of <head>."""
+def _inline_boot(doc: Document, boot: str) -> None:
+    """``web/boot.js`` written into the page, allowed by its sha256 in the CSP (as
+    budgetcore.html has it): it must run before the first paint, and as a file it was
+    one blocking request between the HTML and the numbers (70-130 ms under load,
+    docs/performance.md, "A quiet run")."""
+    (node,) = doc.find(lambda e: e.tag == "script" and e.attrs.get("src") == "./boot.js")
+    node.attrs.pop("src")
+    node.children[:] = [boot]
+    (csp,) = doc.find(lambda e: e.attrs.get("http-equiv") == "Content-Security-Policy")
+    policy = csp.attrs["content"] or ""
+    if policy.count("script-src 'self'") != 1:
+        raise SystemExit("build: web/index.html's CSP should have script-src 'self' once")
+    csp.attrs["content"] = policy.replace(
+        "script-src 'self'", f"script-src 'self' {offline.script_hash(boot)}"
+    )
+
+
+def _rewrite(html: str, site: Site, preloads: list[Element], boot: str | None = None) -> str:
+    """Point every ./ reference at the site's hashed files; inline the PyScript config
+    and ``boot`` (web/boot.js's text, for the page itself); add preload hints at the
+    top of <head>."""
     doc = Document.parse(html)
+    if boot is not None:
+        _inline_boot(doc, boot)
     for node in doc.find(lambda e: "src" in e.attrs or "href" in e.attrs):
         for attr in ("src", "href"):
             url = node.attrs.get(attr)
@@ -500,11 +520,7 @@ def build(out: Path) -> None:
     _copy_pyscript(site)  # bare.html's, the PyScript baseline
     made = snapshot_of(VENDOR / "pyodide")
     loader, plain_loader, baseline_loader, runtime = _copy_pyodide(site, made)
-    for name, stem, suffix in (
-        ("style.css", "style", ".css"),
-        ("boot.js", "boot", ".js"),
-        ("main.py", "main", ".py"),
-    ):
+    for name, stem, suffix in (("style.css", "style", ".css"), ("main.py", "main", ".py")):
         site.put((WEB / name).read_bytes(), stem, suffix, source=f"./{name}")
     # The page's start: its imports and fetches are relative to itself, in assets/.
     start = (WEB / "start.js").read_text(encoding="utf-8")
@@ -529,7 +545,8 @@ def build(out: Path) -> None:
     template = (WEB / "index.html").read_text(encoding="utf-8")
     for lang, name in PAGES.items():  # boot.js opens the one in the reader's language
         page = prerender(template, first_screen(lang=lang))
-        (tmp / name).write_text(_rewrite(page, site, hints), encoding="utf-8")
+        boot = (WEB / "boot.js").read_text(encoding="utf-8")
+        (tmp / name).write_text(_rewrite(page, site, hints, boot), encoding="utf-8")
     for name in ("bare.html", "bare-pyodide.html"):
         html = (WEB / name).read_text(encoding="utf-8")
         (tmp / name).write_text(_rewrite(html, site, []), encoding="utf-8")

@@ -53,7 +53,8 @@ _CSP = (
 )
 
 
-def _hash(text: str) -> str:
+def script_hash(text: str) -> str:
+    """A CSP source that allows exactly this inline script or style."""
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
@@ -191,8 +192,8 @@ def write(
                     child.attrs["href"] = f"#{HOLD}"
                 elif child.attrs.get("http-equiv") == "Content-Security-Policy":
                     child.attrs["content"] = _CSP.format(
-                        scripts=" ".join(_hash(s) for s in (boot, FIRST_VIEW, *scripts)),
-                        styles=" ".join(_hash(s) for s in styles),
+                        scripts=" ".join(script_hash(s) for s in (boot, FIRST_VIEW, *scripts)),
+                        styles=" ".join(script_hash(s) for s in styles),
                     )
             kept.append(node)
         parent.children[:] = kept

@@ -62,3 +62,38 @@ def test_the_render_hold_names_the_element_just_after_the_first_view_s_script() 
     offline = _offline()
     assert "document.currentScript" in offline.FIRST_VIEW
     assert offline.HOLD == "assets"
+
+
+def test_the_served_page_carries_boot_js_inline_allowed_by_its_hash() -> None:
+    """web/boot.js must run before the first paint; as a file it was one blocking
+    request between the HTML and the numbers (docs/performance.md, "A quiet run").
+    The build writes it into the page, and the CSP allows exactly that text."""
+    import base64  # noqa: PLC0415
+    import hashlib  # noqa: PLC0415
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        spec = importlib.util.spec_from_file_location("build", ROOT / "scripts" / "build.py")
+        assert spec is not None
+        assert spec.loader is not None
+        build = importlib.util.module_from_spec(spec)
+        sys.modules["build"] = build  # its dataclasses look their module up
+        spec.loader.exec_module(build)
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+        sys.modules.pop("build", None)
+    boot = (ROOT / "web" / "boot.js").read_text("utf-8")
+    template = (ROOT / "web" / "index.html").read_text("utf-8")
+    doc = Document.parse(template)
+    build._inline_boot(doc, boot)
+    scripts = doc.find(lambda e: e.tag == "script")
+    assert not [e for e in scripts if e.attrs.get("src") == "./boot.js"]
+    (inline,) = [e for e in scripts if "src" not in e.attrs]
+    assert inline.children == [boot]
+    (csp,) = doc.find(lambda e: e.attrs.get("http-equiv") == "Content-Security-Policy")
+    digest = base64.b64encode(hashlib.sha256(boot.encode()).digest()).decode()
+    assert f"script-src 'self' 'sha256-{digest}'" in (csp.attrs["content"] or "")
+    # A policy without the clause the hash joins stops the build.
+    other = Document.parse(template.replace("script-src 'self'", "script-src 'none'"))
+    with pytest.raises(SystemExit, match="script-src 'self' once"):
+        build._inline_boot(other, boot)
