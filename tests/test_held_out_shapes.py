@@ -453,3 +453,52 @@ def test_a_copilot_session_without_shutdown_says_copilot_writes_its_counts_there
         "usage: Copilot CLI writes a session's token counts only there, its shutdown as "
         "the CLI exits (a session still open, or left with /new, has none)"
     )
+
+
+def test_a_kimi_code_alias_is_priced_by_its_model_id_and_its_messages_are_named() -> None:
+    """jazzyalex/agent-sessions' Kimi Code wires (held out in round 9) name the model by
+    its configuration alias, ``moonshot-ai/kimi-k2.7-code``: it was unpriced where
+    ccusage 20.0.24 prices it as Moonshot's ``kimi-k2.7-code``. Their
+    ``context.append_message`` records (a chat message in a ``message`` object) were
+    counted as Kimi CLI lines of "(no message type)"."""
+    wire = next((LOGS / "kimi" / "code-alias").rglob("wire.jsonl"))
+    for compiled in (False, True):
+        with pytest.MonkeyPatch.context() as mp:
+            if compiled:
+                mp.setattr(tally, "compiled_from", lambda line, size=0: True)
+            else:
+                mp.setattr(tally, "record_batches", lambda shape: None)
+            log = reader.finish(kimi.read_kimi([("wire.jsonl", io.BytesIO(wire.read_bytes()))]))
+        (ledger,) = log.ledger
+        assert (ledger.lines, ledger.accounted) == (11, 11)
+        entries = dict(ledger.entries)
+        assert entries["context.append_message"] == 3
+        assert "(no message type)" not in entries
+        measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+        (model,) = measured.models
+        assert model.model == model.resolved == "moonshot/kimi-k2.7-code"
+        # 3,500 input, 27,000 cache read, 550 output at $0.95 / $0.19 / $4 per million.
+        assert measured.cost == Decimal("0.010655")
+
+
+def test_the_output_of_pi_json_mode_says_it_is_no_session() -> None:
+    """``pi --mode json``'s standard output, saved among pi's sessions (a Go runner's
+    pi adapter tests, held out in round 9), was "no usable request in this pi file"
+    with its message_end, turn_end and agent_end events counted as entries: its three
+    copies of each response are no session. It says what it is first, and where pi
+    writes the session; a pi file of its header alone gets no such line."""
+    (path,) = (LOGS / "pi" / "json-output").rglob("*.jsonl")
+    with pytest.raises(ScenarioError) as info:
+        read_session([(path.name, path.read_bytes())])
+    codes = [p.code for p in info.value.problems]
+    assert codes[:2] == ["log-pi-json-output", "log-no-requests"]
+    assert "pi --mode json" in str(info.value).split(";")[0]
+    header = next((LOGS / "pi" / "header-only").rglob("*_12121212-*.jsonl"))
+    with pytest.raises(ScenarioError) as info:
+        read_session([(header.name, header.read_bytes())])
+    assert [p.code for p in info.value.problems] == ["log-no-requests"]
+    out = run_cli(["replay", "--log", str(path.parents[1]), "--usage", "--format", "jsonl"])
+    total = json.loads(out.out.strip().splitlines()[-1])["total"]
+    (unread,) = total["sessions_unreadable"]
+    assert unread["problems"][0].startswith("log is the output of pi --mode json")
+    assert (unread["costs_nothing"], total["measured"]["cost"]) == (False, None)

@@ -431,6 +431,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} has no usable request in this {format} file: lines read: {lines}, malformed: {malformed}, not requests: {entries}",
         "{where}在这个 {format} 文件中没有可用的请求:读取 {lines} 行,{malformed} 行格式错误,非请求条目:{entries}",
     ),
+    "core.log-pi-json-output": (
+        "{where} is the output of pi --mode json (its message_end, turn_end and agent_end "
+        "events), not a pi session: pi writes each session's responses, with their token "
+        "counts, as message entries in ~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl",
+        "{where}是 pi --mode json 的输出(其 message_end、turn_end 与 agent_end 事件),"
+        "不是 pi 会话:pi 把每个会话的回复及其 token 数作为 message 条目写在 "
+        "~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl 中",
+    ),
     "core.log-no-requests-codex": (
         "{where} has no event_msg token_count event that counts a token, where Codex CLI "
         "writes its token counts",

@@ -303,6 +303,10 @@ def no_requests(log: ParsedLog) -> ScenarioError:
     # Where the agent writes its counts, where it says (what the file lacks).
     lacks = [Problem.coded("log", found.no_request)] if found and found.no_request else []
     named = [first, *lacks, *log.skipped[:_NAMED_LINES]]
+    # What the file is instead, where its kinds tell it: said first (it explains the rest).
+    instead = found.no_request_of(kinds) if found and found.no_request_of else ""
+    if instead:
+        named.insert(0, Problem.coded("log", instead))
     return NoRequests(named, sum(f.lines for f in log.ledger), costs_nothing(log))
 
 

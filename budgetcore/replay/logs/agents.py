@@ -76,6 +76,9 @@ class Agent:
     # Where the agent writes its token counts, said after "no usable request" (a
     # catalogue code; "" for none): what such a file lacks.
     no_request: str = ""
+    # The same said from what the file held instead (its ledger's kinds): a catalogue
+    # code, or "" where the file gives no hint.
+    no_request_of: Callable[[dict[str, int]], str] | None = None
     # The ledger kinds of this agent's records that carry no bill: the agent writes no
     # usage on such a record, and it stands for no model call (costs_nothing). A kind
     # not listed is taken as one that may (the safe side).
@@ -195,7 +198,14 @@ AGENTS: tuple[Agent, ...] = (
         no_request="log-no-requests-codex",
         no_bill=_CODEX_NO_BILL,
     ),
-    Agent("pi", "pi", pi.claims, pi.read_pi, no_bill=_PI_NO_BILL),
+    Agent(
+        "pi",
+        "pi",
+        pi.claims,
+        pi.read_pi,
+        no_request_of=pi.no_request_of,
+        no_bill=_PI_NO_BILL,
+    ),
     Agent(
         "gemini-cli",
         "Gemini CLI",

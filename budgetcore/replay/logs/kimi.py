@@ -52,6 +52,7 @@ says it), never silent.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from decimal import ROUND_FLOOR, Decimal
 from typing import Any
@@ -294,11 +295,14 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
             if rec.type == "metadata":
                 entry("metadata")
                 continue
+            if isinstance(rec.type, str):
+                # Kimi Code's records are typed on the line (a Kimi CLI line only in its
+                # message), some with a ``message`` of their own: context.append_message
+                # holds the chat message (agent-sessions' Kimi Code wires, round 9).
+                hand_over()
+                _code_record(tally, number, rec, own, model_of, begun=begun)
+                continue
             if message is ABSENT:
-                if isinstance(rec.type, str):
-                    hand_over()
-                    _code_record(tally, number, rec, own, model_of, begun=begun)
-                    continue
                 message = None
             time = _millis(rec.timestamp)
             series = own
@@ -407,11 +411,27 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
     return tally.session(files[0][0] if files else "")
 
 
+@functools.lru_cache(maxsize=512)  # once per name, not per record
 def _priced_as(model: str) -> str:
     """A bare model name as ccusage prices it (``adapter/kimi/parser.rs``
     ``model_candidates``): Moonshot's ``moonshot/<name>``, then ``kimi/<name>``, where
-    the registry has that id (:func:`.tally.registry_name`); else the name as written."""
-    return registry_name(model, ("moonshot", "kimi"))
+    the registry has that id (:func:`.tally.registry_name`); else the name as written.
+
+    Kimi Code's ``usage.record`` names the model by its configuration alias,
+    ``<provider>/<model id>`` (``kimi login`` writes ``[models."moonshot-ai/kimi-k3"]``
+    with ``model = "kimi-k3"``; jazzyalex/agent-sessions' Kimi Code wire
+    ``Resources/Fixtures/stage0/agents/kimi/assistant_tools.jsonl`` @651e854f records
+    ``moonshot-ai/kimi-k2.7-code``). An alias the registry does not know is priced by
+    its model id, as ccusage 20.0.24's loose match prices it (probed: Moonshot's
+    ``kimi-k2.7-code``); an id nothing prices leaves the alias as written."""
+    from budgetcore.registry.models import resolve  # noqa: PLC0415 - as tally's
+
+    priced = registry_name(model, ("moonshot", "kimi"))
+    if "/" in priced and resolve(priced).model is None:
+        bare = registry_name(priced.rpartition("/")[2], ("moonshot", "kimi"))
+        if resolve(bare).model is not None:
+            return bare
+    return priced
 
 
 def _code_record(

@@ -25,7 +25,7 @@ from budgetcore.replay.logs.reader import LineSource, Steps, count_of
 from budgetcore.replay.logs.records import Shape
 from budgetcore.replay.logs.tally import Row, Tally, registry_name
 
-__all__ = ["LINE", "USAGE", "claims", "read_pi"]
+__all__ = ["LINE", "USAGE", "claims", "no_request_of", "read_pi"]
 
 #: The keys the reader looks at, one record per line (records.Shape): the entry's
 #: ``type`` and ``id`` texts (a value that is no text is None), ``parentId`` as written
@@ -87,6 +87,20 @@ def claims(obj: dict[str, object]) -> bool:
     if "id" in obj:
         return "parentId" in obj
     return kind in _V1_ENTRY_TYPES or (kind == "message" and isinstance(obj.get("message"), dict))
+
+
+#: The events of ``pi --mode json`` that carry a response (pi-mono
+#: ``packages/coding-agent/docs/json.md`` @3e3f805b: the session header, then
+#: ``agent_start`` ... ``message_end``, ``turn_end``, ``agent_end``): pi's standard
+#: output, which a runner captures; the session file beside it holds ``message`` entries.
+_JSON_MODE_EVENTS = frozenset({"message_end", "turn_end", "agent_end"})
+
+
+def no_request_of(kinds: dict[str, int]) -> str:
+    """Why a pi file without a request has none, from what it held: the captured output
+    of ``pi --mode json`` (a third-party runner's test streams, held out in round 9),
+    whose responses are events, not session entries; "" for any other file."""
+    return "log-pi-json-output" if _JSON_MODE_EVENTS & kinds.keys() else ""
 
 
 def _cost(cost: Any) -> Decimal | None:
