@@ -1124,7 +1124,7 @@ def cleared_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozenset
     segments" (platform.claude.com/docs/en/build-with-claude/prompt-caching), so such a
     request reads min(P, its context), as after a compaction (docs/replay.md, "As run",
     step 3). The cleared results are the oldest ones (anthropics/claude-code#25666,
-    #42542), beyond the lookback from the new breakpoint: on the 6 public Claude Code
+    #42542), beyond the lookback from the new breakpoint: on the 7 public Claude Code
     2.1.12-2.1.22 cases (entireio/cli, branch entire/checkpoints/v1 @394f81fa, none in
     the repository) the request read only the system prefix (18,576 of 77,063 to
     33,644 of 112,374 tokens), 6 to 28 seconds after the request before."""
