@@ -23,6 +23,7 @@ __all__ = [
     "OPENAI",
     "OracleRules",
     "OracleSeries",
+    "oracle_cleared",
     "oracle_costs",
     "oracle_notified",
     "oracle_one_hour",
@@ -90,6 +91,14 @@ def oracle_notified(series: LogSeries, reqs: Sequence[LogRequest]) -> set[int]:
     firsts = [
         series.requests[j] for j in marked if j < len(series.requests) and (j - 1) not in marked
     ]
+    return {i for i, r in enumerate(reqs) if any(r is f for f in firsts)}
+
+
+def oracle_cleared(series: LogSeries, reqs: Sequence[LogRequest]) -> set[int]:
+    """Step 3's third case: the positions, in the order sent, of the requests sent right
+    after Claude Code cleared old tool results (``series.cleared``, places on the
+    branch; its ``microcompact_boundary`` line), each of them."""
+    firsts = [series.requests[j] for j in series.cleared if j < len(series.requests)]
     return {i for i, r in enumerate(reqs) if any(r is f for f in firsts)}
 
 
@@ -284,7 +293,7 @@ def oracle_series(
     """One series as the backtest models it. A summary call the log records is billed
     as logged ("A Claude Code agent-acompact-* series ... billed as logged")."""
     reqs, after = oracle_order(series)
-    after = after | oracle_notified(series, reqs)
+    after = after | oracle_notified(series, reqs) | oracle_cleared(series, reqs)
     one_hour = oracle_one_hour(reqs)
     lifetime = rules.lifetime_1h_ms if one_hour and rules.lifetime_1h_ms else rules.lifetime_ms
     thinking = oracle_restarts(series, reqs, rules, lifetime)

@@ -659,6 +659,15 @@ CACHE_OFF_LOG = (
     / "dddddddd-dddd-4ddd-8ddd-000000002709.jsonl"
 )
 
+MICROCOMPACT_LOG = (
+    LOG_FIXTURES
+    / "claude"
+    / "36-asrun-microcompact"
+    / "projects"
+    / "-home-user-proj"
+    / "dddddddd-dddd-4ddd-8ddd-000000002710.jsonl"
+)
+
 NOTICE_LOG = (
     LOG_FIXTURES
     / "claude"
@@ -894,6 +903,35 @@ class TestCli:
         # (no context reaches K 32,000) costs what the as-run model costs.
         assert s["runs"] == 0
         assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
+
+    def test_cleared_tool_results_restart_the_cache_at_the_stable_prefix(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/36-asrun-microcompact (docs/replay.md,
+        # "As run", step 3): Claude Code clears old tool results between requests 3 and
+        # 4 (0-based: 2 and 3); request 4 reads only the stable prefix 10,000, as the
+        # public 2.1.12-2.1.22 logs' did, not the 16,312 its shorter context shares with
+        # request 3's 28,009.
+        with MICROCOMPACT_LOG.open("rb") as f:
+            log = read_session([(MICROCOMPACT_LOG.name, f)], None)
+        assert log.main.cleared == (3,)
+        assert log.main.notified == ()
+        assert log.main.compactions == ()
+        got = as_run(log)
+        (main,) = got.series
+        assert main.stable_prefix == 10_000
+        assert main.modelled.usage.cache_read == 10_000 + 12_003 + 22_006 + 10_000 + 16_312
+        assert main.cache_errors == (0,) * 5
+        # Measured and modelled differ only by the 3 uncached tokens of each of the
+        # five requests, billed as writes: $3.75 - $3 per million, 15 tokens.
+        assert got.modelled_cost - got.measured_cost == Decimal("0.00001125")
+        (s,) = summaries("--log", str(MICROCOMPACT_LOG))
+        assert s["as_run"]["modelled"]["cache_read"] == main.modelled.usage.cache_read
+        # The what-if restarts at the same request. No context reaches K 32,000, but its
+        # engine keeps the larger context where the log's shrank (28,009 at requests 4
+        # and 28,512 at 5): request 4 reads 10,000 and writes 18,009, request 5 writes
+        # 503, where the as-run model wrote 6,312 and 503: 11,697 more written at
+        # $3.75 per million (without the restart request 4 would read all 28,009).
+        assert s["runs"] == 0
+        assert Decimal(s["what_if"]["delta"]["cache_write"]) == Decimal("0.04386375")
 
     def test_thinking_dropped_or_switched_restarts_the_cache(self) -> None:
         # tests/fixtures/logs/asrun/make.py, claude/31-asrun-thinking (docs/replay.md,

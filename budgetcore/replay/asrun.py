@@ -62,12 +62,14 @@ __all__ = [
     "cache_lifetime",
     "cache_model",
     "cache_restarts",
+    "cleared_in_order",
     "error_stats",
     "in_order",
     "is_summary_call",
     "modelled_split",
     "notified_in_order",
     "predicted_compactions",
+    "prefix_restarts",
     "provider_of",
     "ratio_text",
     "reasoning_restarts",
@@ -201,7 +203,8 @@ def modelled_split(
     series in the order they were sent; ``after_compaction`` holds the indices of
     requests sent right after a compaction (their cached part is the stable prefix
     only); ``notified``: the indices of requests the runtime sent right after a
-    background task's notification, which restart alike (:func:`notified_in_order`);
+    background task's notification or after clearing old tool results, which restart
+    alike (:func:`prefix_restarts`);
     ``restarts``: request index -> at most how many tokens of its context the
     cache still holds after Anthropic changed the messages before it (None: the stable
     prefix alone; :func:`thinking_restarts`);
@@ -1113,6 +1116,32 @@ def notified_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozense
     return frozenset(i for i in near if (reqs[i].file, reqs[i].line) in keys)
 
 
+def cleared_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozenset[int]:
+    """The indices in ``reqs`` (as :func:`notified_in_order`'s) of the requests sent right
+    after Claude Code cleared old tool results from the messages it sends
+    (:attr:`LogSeries.cleared`, its ``system/microcompact_boundary`` line): the
+    messages changed before the end, and "cache hits require 100% identical prompt
+    segments" (platform.claude.com/docs/en/build-with-claude/prompt-caching), so such a
+    request reads min(P, its context), as after a compaction (docs/replay.md, "As run",
+    step 3). The cleared results are the oldest ones (anthropics/claude-code#25666,
+    #42542), beyond the lookback from the new breakpoint: on the 7 public Claude Code
+    2.1.12-2.1.22 cases (entireio/cli, branch entire/checkpoints/v1 @394f81fa, none in
+    the repository) the request read only the system prefix (18,576 of 77,063 to
+    33,644 of 112,374 tokens), 6 to 28 seconds after the request before."""
+    if not series.cleared:
+        return frozenset()
+    firsts = series.requests
+    keys = {(firsts[j].file, firsts[j].line) for j in series.cleared if j < len(firsts)}
+    return frozenset(i for i, r in enumerate(reqs) if (r.file, r.line) in keys)
+
+
+def prefix_restarts(series: LogSeries, reqs: Sequence[LogRequest]) -> frozenset[int]:
+    """:func:`modelled_split`'s ``notified``: the requests that restart at the stable
+    prefix although no compaction is logged before them (a task's notification,
+    :func:`notified_in_order`; cleared tool results, :func:`cleared_in_order`)."""
+    return notified_in_order(series, reqs) | cleared_in_order(series, reqs)
+
+
 #: Claude models by family and version (``claude-sonnet-4-5-20250929``, ``claude-opus-4-6``;
 #: the older ``claude-3-7-sonnet-…`` order too): (family, major, minor).
 _CLAUDE = re.compile(
@@ -1397,7 +1426,7 @@ def as_run(
                 mine,
                 after_compaction=after,
                 one_hour=one_hour,
-                notified=notified_in_order(s, reqs),
+                notified=prefix_restarts(s, reqs),
                 restarts=cache_restarts(s, reqs, mine, one_hour),
             )
         found = None

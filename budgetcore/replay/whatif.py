@@ -41,7 +41,7 @@ from budgetcore.replay.asrun import (
     in_order,
     is_summary_call,
     modelled_split,
-    notified_in_order,
+    prefix_restarts,
     ratio_text,
     relative,
     series_rules,
@@ -489,13 +489,14 @@ def _what_if_of(
         contexts = [one[1] for one in interleaved]
         sizes = [one[2] for one in interleaved]
         caps_in_order = [one[3] for one in interleaved]
-    # A task notification restarts the cache on both sides alike (the same request).
+    # A task notification or cleared tool results restart the cache on both sides alike
+    # (the same request).
     reads, writes, _ = split_columns(
         sequence,
         rules,
         one_hour=one_hour,
         caps=caps_in_order,
-        notified=notified_in_order(main, sequence),
+        notified=prefix_restarts(main, sequence),
         restarts=cache_restarts(main, sequence, rules, one_hour, contexts=contexts),
         contexts=contexts,
     )
@@ -551,7 +552,7 @@ def _what_if_of(
                 rules,
                 after_compaction=in_order(main)[1],
                 one_hour=one_hour,
-                notified=notified_in_order(main, reqs),
+                notified=prefix_restarts(main, reqs),
                 restarts=cache_restarts(main, reqs, rules, one_hour),
             )
         base_main: Sequence[LogRequest] = modelled  # every request is on the branch

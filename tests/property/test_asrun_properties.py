@@ -14,15 +14,18 @@ from budgetcore.replay.asrun import (
     cache_lifetime,
     cache_model,
     cache_restarts,
+    cleared_in_order,
     in_order,
     modelled_split,
     notified_in_order,
+    prefix_restarts,
 )
 from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
 from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
 from tests.asrun_oracle import (
     ANTHROPIC,
     OPENAI,
+    oracle_cleared,
     oracle_notified,
     oracle_one_hour,
     oracle_order,
@@ -109,6 +112,8 @@ def a_series(draw: st.DrawFn, name: str, models: tuple[str, ...], file: int) -> 
         counts = tuple(r.context + r.output + draw(st.integers(0, 60_000)) for r in branch)
     # Requests sent after a background task's notification, runs of them included.
     notified = tuple(sorted(set(draw(st.lists(st.integers(0, len(branch) - 1), max_size=4)))))
+    # Requests sent right after Claude Code cleared old tool results (step 3).
+    cleared = tuple(sorted(set(draw(st.lists(st.integers(0, len(branch) - 1), max_size=3)))))
     # Claude Code's user turns and thinking responses (step 4), and the messages on the
     # branch before each request (the lookback's count), growing along it.
     prompted = tuple(sorted(set(draw(st.lists(st.integers(0, len(branch) - 1), max_size=5)))))
@@ -124,6 +129,7 @@ def a_series(draw: st.DrawFn, name: str, models: tuple[str, ...], file: int) -> 
         abandoned=tuple(abandoned),
         counts=counts,
         notified=notified,
+        cleared=cleared,
         prompted=prompted,
         thinking=thinking,
     )
@@ -201,8 +207,10 @@ def test_modelled_split_agrees_with_the_oracle(
         assert reqs == want_reqs
         assert set(after) == want_after
         one_hour = oracle_one_hour(reqs)
-        notified = notified_in_order(s, reqs)
-        assert set(notified) == oracle_notified(s, reqs)
+        notified = prefix_restarts(s, reqs)
+        assert set(notified_in_order(s, reqs)) == oracle_notified(s, reqs)
+        assert set(cleared_in_order(s, reqs)) == oracle_cleared(s, reqs)
+        assert set(notified) == oracle_notified(s, reqs) | oracle_cleared(s, reqs)
         model = cache_model(provider)
         lifetime = cache_lifetime(model, one_hour)
         restarts = cache_restarts(s, reqs, model, one_hour)

@@ -59,6 +59,11 @@ GATEWAYS = {"msg_bdrk_": "bedrock", "msg_vrtx_": "vertex"}
 #: message whose text starts with this tag (its task-id, output-file, status, summary
 #: follow); the as-run model restarts the cache after it (docs/replay.md, "As run").
 NOTICE = "<task-notification>"
+#: The system line Claude Code writes when it clears old tool results from the messages
+#: it sends without compacting ("Context microcompacted", ``microcompactMetadata`` with
+#: the ``compactedToolIds``): the messages change before the end, so the as-run model
+#: restarts the cache after it (docs/replay.md, "As run", step 3).
+MICROCOMPACT = "microcompact_boundary"
 #: The content blocks that carry a response's thinking (extended thinking; a redacted one
 #: is thinking the API encrypted): the as-run model's thinking rules key on them.
 THINKING = frozenset({"thinking", "redacted_thinking"})
@@ -71,6 +76,7 @@ class _Entry:
     """One line that is an entry (an object with a type or ids)."""
 
     __slots__ = (
+        "cleared",
         "compaction",
         "file",
         "kind",
@@ -98,6 +104,7 @@ class _Entry:
         self.time: int | None = None
         self.message = False  # a user message (assistant lines count per response)
         self.notice = False  # a background task's notification (a user message)
+        self.cleared = False  # Claude Code cleared old tool results here (MICROCOMPACT)
         self.prompt = False  # a user message with a block that is not a tool result
         self.tool = 0  # characters of tool_result content
         self.compaction: tuple[str | None, int | None] | None = None
@@ -400,6 +407,8 @@ class _Reader:
                 problem = self.boundary(e, obj)
                 if problem is not None:
                     return problem
+            elif kind == "system":
+                e.cleared = obj.get("subtype") == MICROCOMPACT
         self.entries.append(e)
         return None
 
@@ -473,6 +482,8 @@ class _Reader:
                 content = None if message is None else message.content
                 e.notice = isinstance(content, str) and content.startswith(NOTICE)
                 e.prompt = _compiled_is_prompt(message)
+            elif kind == "system":
+                e.cleared = sub == MICROCOMPACT
         self.entries.append(e)
 
     def note_version(self, version: object, *, user: bool = False) -> None:
@@ -674,6 +685,8 @@ class _Reader:
         messages = tool = 0
         notified: list[int] = []
         noticed = False  # a task notification since the last request
+        cleared: list[int] = []
+        swept = False  # old tool results cleared (MICROCOMPACT) since the last request
         prompted: list[int] = []
         asked = False  # a user block that is not a tool result since the last request
         thinking: list[int] = []
@@ -702,6 +715,7 @@ class _Reader:
                 messages = tool = 0  # the model now sees the summary, not the history
                 continue
             if req is None:
+                swept = swept or e.cleared
                 if e.message:
                     messages += 1
                     tool += e.tool
@@ -719,6 +733,9 @@ class _Reader:
             if noticed:
                 notified.append(len(requests))
                 noticed = False
+            if swept:
+                cleared.append(len(requests))
+                swept = False
             if asked:
                 prompted.append(len(requests))
                 asked = False
@@ -742,6 +759,7 @@ class _Reader:
             tuple(times),
             notified=tuple(notified),
             conversation_times=tuple(talk),
+            cleared=tuple(cleared),
             prompted=tuple(prompted),
             thinking=tuple(thinking),
         )

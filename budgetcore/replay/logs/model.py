@@ -146,6 +146,10 @@ class LogSeries:
     # of those whose response carries a thinking block. Other readers leave both empty.
     prompted: tuple[int, ...] = ()
     thinking: tuple[int, ...] = ()
+    # docs/replay.md, "As run", step 3: indices into ``requests`` of those sent right
+    # after Claude Code cleared old tool results from the messages it sends (its
+    # ``system/microcompact_boundary`` line), in order. Other readers leave it empty.
+    cleared: tuple[int, ...] = ()
 
     def growth(self) -> list[int]:
         """Each turn's ``added`` (:meth:`turns`): the growth of the context to the next
