@@ -203,7 +203,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "warn.k-far-below-peers": (
         "K = {k} is below a quarter of the lowest trigger line any other system "
         "uses for this model ({low}, {peer}): it compacts far earlier than any of them.",
-        "K = {k} 低于其他系统对该模型所用最低触发线({low},{peer})的四分之一:压缩远早于它们。",
+        "K = {k} 低于其他系统对该模型所用最低触发线({peer} 的 {low})的四分之一:压缩远早于它们。",
     ),
     # A runtime that cannot run the model (runtimes/profiles.py ``runs``): its settings
     # would never meet this plan.
