@@ -240,3 +240,15 @@ def test_the_page_warns_beside_the_export_and_in_the_key_bar(lang: str) -> None:
     for other in (state, reduce(state, ExportRuntimeChosen("codex"))):  # runs any model
         assert "runtime-not-for-model" not in str(render_export(other)[1])
         assert "runtime-not-for-model" not in str(render(other).html["warnings"])
+
+
+def test_the_chinese_peer_warning_keeps_the_line_apart_from_the_peers_name() -> None:
+    """The fourth walk (1440, ZH): "(100,000,Anthropic API context editing)" ran the
+    peer's name onto the digits of its line with the same comma that groups them; the
+    English has a space after its comma. The Chinese names the peer's line as 的."""
+    doc = {"config": {"trigger_tokens": 1_000}}
+    (w,) = [w for w in review_warnings(parse_scenario(doc)) if w.code == "k-far-below-peers"]
+    zh = w.text("zh")
+    assert "100,000,Anthropic" not in zh
+    assert "(Anthropic API context editing 的 100,000)" in zh
+    assert "(100,000, Anthropic API context editing)" in w.text("en")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from budgetcore.messages import CATALOGUE, t
+from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.ui.events import (
     CurvesToggled,
     ExampleSamples,
@@ -794,3 +794,41 @@ def test_a_variant_trigger_rule_is_said_in_chinese(fixture: str, said: str) -> N
     # Its source's prose too (the third walk: "来源:changelog 2.1.21; the 45,000-token
     # autocompact buffer of 2.0.x's /context"); the citations stay as written.
     assert "autocompact buffer" not in zh
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_limits_verdict_never_says_an_unknown_limit_leaves_room(lang: str) -> None:
+    """The fourth walk (1440, samples panel, no samples): five of the six limits read
+    "unknown" in the table, and the line under it said "Nothing bites: all uncovered
+    history fits within every limit." An unknown limit may bite; the verdict says that
+    every known one leaves room and how many are unknown, in the singular for one. With
+    every limit known it says every limit."""
+    from budgetcore.ui.main.view.samples import samples_html  # noqa: PLC0415
+
+    def verdict(state: PageState) -> str:
+        p = state.plan
+        text = str(samples_html(p, p.as_dict(), lang))
+        found = re.search(r'<p class="verdict" data-verdict="history">([^<]*)</p>', text)
+        assert found is not None, text
+        return html.unescape(found.group(1))
+
+    every = t("phrase.nothing-bites", lang)
+    state = initial_state(lang=lang)
+    assert sum(not r.known for r in state.plan.io.rows) == 5
+    assert verdict(state) == count("phrase.nothing-known-bites", 5, lang)
+    assert verdict(state) != every
+    samples = (
+        '{"channel": "bson", "tokens": 100, "bytes": 400}\n'
+        '{"channel": "read", "bytes": 4000, "ms": 10}'
+    )
+    state = reduce(state, SamplesTyped(samples))
+    state = reduce(state, FieldTyped("samples.tokens_per_message", "100"))
+    assert verdict(state) == count("phrase.nothing-known-bites", 1, lang)
+    state = reduce(state, FieldTyped("samples.messages_per_session", "50"))
+    assert all(r.known for r in state.plan.io.rows)
+    assert verdict(state) == every
+    if lang == "en":
+        assert verdict(initial_state(lang=lang)) == (
+            "No known limit bites: all uncovered history fits within every known limit; "
+            "5 limits are unknown until their samples are given."
+        )

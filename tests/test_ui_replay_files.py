@@ -97,6 +97,40 @@ def test_each_box_has_the_pages_own_button_and_status(box: str) -> None:
     assert box_html is not None
 
 
+def _accepts(accept: str, name: str) -> bool:
+    """Whether a file box's ``accept`` lets a file picker offer ``name``: by its
+    extension tokens (HTML's "valid file type specifiers"; a MIME type such as
+    text/plain maps to extensions by the operating system, which a .db or .zst file
+    has no common one for)."""
+    tokens = [tok.strip().lower() for tok in accept.split(",")]
+    return any(tok.startswith(".") and name.lower().endswith(tok) for tok in tokens)
+
+
+LOG_FILES = ROOT / "tests" / "fixtures" / "logs"
+
+
+#: One log file of each kind the fixtures hold (by its last extension; .md, .py are
+#: notes and generators), and the agents' databases by the names they have.
+_KINDS = {
+    p.suffix: p.name
+    for p in sorted(LOG_FILES.rglob("*"))
+    if p.is_file() and p.suffix not in (".md", ".py")
+}
+
+
+@pytest.mark.parametrize(
+    "name", sorted({*_KINDS.values(), "opencode.db", "sessions.db", "session-store.db"})
+)
+def test_the_log_file_box_offers_every_file_the_readers_take(name: str) -> None:
+    """The file box's accept list filters the browser's file picker (on macOS a file
+    outside it cannot be picked at all): it listed .jsonl and .json only, so OpenCode's
+    opencode.db, Goose's sessions.db, Copilot CLI's session-store.db and a Codex
+    rollout compressed to .jsonl.zst, each of which the replay reads as a single file
+    (docs/replay.md), were hidden from the picker (the fourth walk)."""
+    (attrs,) = [a for tag, a in _tags() if tag == "input" and a.get("id") == "replay-file"]
+    assert _accepts(str(attrs["accept"]), name), attrs["accept"]
+
+
 def test_the_browsers_own_file_box_is_never_shown() -> None:
     """The input is transparent and lets a click through to its label, keeps its box
     (so it stays the 40 px tap target) and shows its focus on the label."""

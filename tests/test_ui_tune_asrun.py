@@ -22,6 +22,7 @@ import pytest
 
 from budgetcore.messages import t
 from budgetcore.replay.asrun import ratio_text
+from budgetcore.scenario.warnings import review_warnings
 from budgetcore.ui.events import (
     JobStep,
     LanguageChosen,
@@ -400,3 +401,35 @@ def test_a_choice_at_or_below_the_session_as_run_says_nothing_of_it() -> None:
     assert mine.modelled <= mine.as_run
     assert result.above_as_run is None
     assert "above-as-run" not in str(render_tune(state).html["tune-choice"])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("fixture", ["codex/compaction", "claude/12-compact-preserved-2.1"])
+def test_a_choice_at_m_says_it_leaves_compaction_off(fixture: str, lang: str) -> None:
+    """The fourth walk: on both logs Tune chose K = M (237,427 and 172,627, the grid's
+    top row) and said nothing of it; "Set K and S to the chosen point" then raised the
+    review's warning "K = 172,627 is at or above M = 172,627: … compaction never starts
+    in time". The choice says what such a K means before it is set."""
+    state = _tuned(fixture, lang)
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    m = state.plan.main_safe_input
+    assert result.choice.k == m
+    markup = html.unescape(str(render_tune(state).html["tune-choice"]))
+    line = re.search(r'data-tune-binds="at-m">([^<]*)<', markup)
+    assert line is not None, markup
+    assert line.group(1) == t("tune.binds.at-m", lang, k=f"{m:,}")
+    # The review's own warning names the same K once it is set: the note foretells it.
+    state = reduce(state, TunePointChosen(result.choice.k, result.choice.s))
+    codes = [w.code for w in review_warnings(state.plan.scenario, None)]
+    assert "k-at-or-above-m" in codes
+
+
+def test_a_choice_below_m_says_nothing_of_it() -> None:
+    state = _tuned("claude/01-plain-2.1")
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    assert result.choice.k < state.plan.main_safe_input
+    assert 'data-tune-binds="at-m"' not in str(render_tune(state).html["tune-choice"])

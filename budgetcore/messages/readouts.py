@@ -37,6 +37,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Nothing bites: all uncovered history fits within every limit.",
         "没有限制先生效:全部未覆盖历史都在各项限制之内。",
     ),
+    # An unknown limit may bite: with one unknown the verdict speaks of the known ones.
+    "phrase.nothing-known-bites.one": (
+        "No known limit bites: all uncovered history fits within every known limit; "
+        "{n} limit is unknown until its samples are given.",
+        "已知的限制都不会先生效:全部未覆盖历史都在各项已知限制之内;{n} 项限制在给出样本之前未知。",
+    ),
+    "phrase.nothing-known-bites.other": (
+        "No known limit bites: all uncovered history fits within every known limit; "
+        "{n} limits are unknown until their samples are given.",
+        "已知的限制都不会先生效:全部未覆盖历史都在各项已知限制之内;{n} 项限制在给出样本之前未知。",
+    ),
     "phrase.first-bites": ("First to bite: {name}.", "最先生效的限制:{name}。"),
     "phrase.does-not-bite": ("does not bite", "不会生效"),
     "phrase.time": (
@@ -192,7 +203,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "warn.k-far-below-peers": (
         "K = {k} is below a quarter of the lowest trigger line any other system "
         "uses for this model ({low}, {peer}): it compacts far earlier than any of them.",
-        "K = {k} 低于其他系统对该模型所用最低触发线({low},{peer})的四分之一:压缩远早于它们。",
+        "K = {k} 低于其他系统对该模型所用最低触发线({peer} 的 {low})的四分之一:压缩远早于它们。",
     ),
     # A runtime that cannot run the model (runtimes/profiles.py ``runs``): its settings
     # would never meet this plan.

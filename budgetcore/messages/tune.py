@@ -101,6 +101,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The grid's cheapest point, K {k}, S {s} ({cost} less), is excluded: {why}.",
         "网格中成本最低的点 K {k}、S {s}(便宜 {cost})被排除:{why}。",
     ),
+    # A chosen K of M (the grid's top row): what setting it means, before the review's
+    # warning (warn.k-at-or-above-m) says it once it is set.
+    "tune.binds.at-m": (
+        "K {k} is M, the main request's safe input: the cheapest point leaves compaction "
+        "off for these sessions, and a longer session is rejected before compaction can "
+        "start (the review warns of a K at or above M).",
+        "K {k} 即 M(主调用安全输入):最便宜的点对这些会话不做压缩,更长的会话会在压缩开始之前被拒绝"
+        "(评审会对不低于 M 的 K 给出警告)。",
+    ),
     "tune.binds.edge": (
         "The choice sits on the grid's {edges}: the best point may lie beyond the grid.",
         "选中的点位于网格的{edges}:最优点可能在网格之外。",

@@ -180,6 +180,21 @@ class TuneResult:
         where = t("msg.list-sep", lang).join(t(key, lang) for key in keys)
         return t("tune.binds.edge", lang, edges=where)
 
+    def at_m_note(self, lang: str) -> str | None:
+        """The sentence that says the chosen K is M (or above): the cheapest point
+        leaves compaction off, which the review warns of once it is set
+        (``k-at-or-above-m``), in ``lang``; None for any other choice."""
+        if self.choice is None:
+            return None
+        cfg = self.scenario.config
+        m = main_safe_input(self.scenario.main_model, cfg.reply_max_tokens, cfg.safety_margin)
+        if self.choice.k < m:
+            return None
+        from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue
+        from budgetcore.units import format_int  # noqa: PLC0415
+
+        return t("tune.binds.at-m", lang, k=format_int(self.choice.k))
+
     @property
     def edges(self) -> tuple[str, ...]:
         """Which ends of the grid the choice sits on ("smallest K", "largest S", ...):

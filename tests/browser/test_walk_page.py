@@ -62,3 +62,25 @@ def test_tunes_backtest_notes_keep_the_phone_page_narrow(narrow_page: Page, tmp_
     assert p.evaluate("document.documentElement.scrollWidth") <= width
     page.assert_no_internal_error()
     assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_logs_tables_fit_a_tablets_width(page: Page, lang: str, tmp_path: Path) -> None:
+    """The fourth walk, resizing between widths: from 721 px (where tables stop
+    stacking) to 1,000 px the measured usage table kept each heading on one line, nine
+    columns wide, and the page scrolled sideways (981 px of page at 800, 1,003 px at
+    1,000 for a Copilot CLI folder; 780 px at 721 in Chinese)."""
+    page.page.set_viewport_size({"width": 721, "height": 900})
+    p = page.open(f"#lang={lang}").page
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    shutil.copytree(LOGS / "copilot" / "events", tmp_path / "logs" / "copilot")
+    shutil.copytree(LOGS / "claude" / "12-compact-preserved-2.1", tmp_path / "logs" / "claude")
+    p.set_input_files("#replay-folder", str(tmp_path / "logs"))
+    p.wait_for_selector("#replay-log table.rp-usage", state="attached")
+    for width in (721, 800, 900, 1000):
+        p.set_viewport_size({"width": width, "height": 900})
+        p.wait_for_timeout(100)
+        assert p.evaluate("document.documentElement.scrollWidth") <= width, width
+    page.assert_no_internal_error()
+    assert not page.errors

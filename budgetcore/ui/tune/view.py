@@ -1118,6 +1118,9 @@ def _binding_html(result: TuneResult, lang: str) -> list[Markup]:
     edge = result.edge_note(lang)
     if edge is not None:
         out.append(el("p", {"data-tune-edge": ""}, edge))
+    at_m = result.at_m_note(lang)
+    if at_m is not None:
+        out.append(el("p", {"data-tune-binds": "at-m"}, at_m))
     return out
 
 

@@ -207,11 +207,13 @@ def _limits(io: list[Any], io_rows: Sequence[LimitRow], first: str, lang: str) -
                 td(limit_heads[3], None, _basis(limit_row, lang)),
             )
         )
-    verdict = (
-        t("phrase.nothing-bites", lang)
-        if first == "history"
-        else t("phrase.first-bites", lang, name=t(f"limit.{first}", lang))
-    )
+    unknowns = sum(not r["known"] for r in io)
+    if first != "history":
+        verdict = t("phrase.first-bites", lang, name=t(f"limit.{first}", lang))
+    elif unknowns:  # an unknown limit may bite: never "every limit" (spec §7)
+        verdict = count("phrase.nothing-known-bites", unknowns, lang)
+    else:
+        verdict = t("phrase.nothing-bites", lang)
     return join(
         (
             el(
