@@ -192,3 +192,23 @@ def test_the_choice_ranks_the_what_if_the_map_shows(fixture: str) -> None:
             best.add((r["k"], r["s"]))
             least = r["unseen_tokens"]
     assert front == best
+
+
+def test_the_cli_says_a_choice_at_m_as_the_page_does() -> None:
+    """The fourth walk: on Codex's compaction log Tune chooses K = M (237,427). The
+    page's choice says what that K means (tune.binds.at-m); the CLI's table and JSON
+    said nothing. Both now carry the page's sentence."""
+    from budgetcore.messages import t  # noqa: PLC0415
+    from tests.helpers import run_cli  # noqa: PLC0415
+
+    (log,) = (LOGS / "codex" / "compaction").rglob("*.jsonl")
+    said = t("tune.binds.at-m", "en", k="237,427")
+    table = run_cli(["tune", "--log", str(log), "--format", "table"])
+    assert table.code == 0, table.err
+    assert f"  note: {said}\n" in table.out
+    out = run_cli(["tune", "--log", str(log), "--format", "jsonl"])
+    choice = json.loads(out.out.splitlines()[-1])["summary"]["choice"]
+    assert (choice["k"], choice["at_m_note"]) == (237_427, said)
+    other = next((LOGS / "claude" / "01-plain-2.1").rglob("*.jsonl"))
+    plain = run_cli(["tune", "--log", str(other)])
+    assert "is M, the main request's safe input" not in plain.out

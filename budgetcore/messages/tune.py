@@ -104,11 +104,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # A chosen K of M (the grid's top row): what setting it means, before the review's
     # warning (warn.k-at-or-above-m) says it once it is set.
     "tune.binds.at-m": (
-        "K {k} is M, the main request's safe input: the cheapest point leaves compaction "
-        "off for these sessions, and a longer session is rejected before compaction can "
-        "start (the review warns of a K at or above M).",
-        "K {k} 即 M(主调用安全输入):最便宜的点对这些会话不做压缩,更长的会话会在压缩开始之前被拒绝"
-        "(评审会对不低于 M 的 K 给出警告)。",
+        "K {k} is M, the main request's safe input: compaction starts only once a request "
+        "is already at the limit, so a longer session's requests are rejected before a "
+        "summary is ready (the review warns of a K at or above M).",
+        "K {k} 即 M(主调用安全输入):只有当请求已到上限时压缩才开始,"
+        "更长的会话的请求会在摘要就绪之前被拒绝(评审会对不低于 M 的 K 给出警告)。",
     ),
     "tune.binds.edge": (
         "The choice sits on the grid's {edges}: the best point may lie beyond the grid.",

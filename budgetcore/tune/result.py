@@ -181,9 +181,9 @@ class TuneResult:
         return t("tune.binds.edge", lang, edges=where)
 
     def at_m_note(self, lang: str) -> str | None:
-        """The sentence that says the chosen K is M (or above): the cheapest point
-        leaves compaction off, which the review warns of once it is set
-        (``k-at-or-above-m``), in ``lang``; None for any other choice."""
+        """The sentence that says the chosen K is M (or above): compaction starts only
+        at the limit, which the review warns of once it is set (``k-at-or-above-m``),
+        in ``lang``; None for any other choice."""
         if self.choice is None:
             return None
         cfg = self.scenario.config
