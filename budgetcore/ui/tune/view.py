@@ -940,9 +940,13 @@ def _choice_body(
             or t(
                 "tune.choice.none",
                 lang,
-                points=format_int(g.points),
-                broken=format_int(g.points - unknown),
-                unknown=format_int(unknown),
+                counts=t(
+                    "tune.choice.none-counts",
+                    lang,
+                    points=format_int(g.points),
+                    broken=format_int(g.points - unknown),
+                    unknown=format_int(unknown),
+                ),
             ),
         )
     i = choice.index
