@@ -37,7 +37,7 @@ from budgetcore.replay.prompt_cache import (
     thinking_restarts,
 )
 from budgetcore.runtimes import profile
-from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
+from budgetcore.runtimes.caches import ANTHROPIC_CACHE, OPENAI_CACHE
 from tests.asrun_oracle import ANTHROPIC, oracle_series
 from tests.helpers import LOG_FIXTURES, run_cli
 

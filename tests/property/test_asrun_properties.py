@@ -17,7 +17,7 @@ from budgetcore.replay.prompt_cache import (
     cache_restarts,
     modelled_split,
 )
-from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
+from budgetcore.runtimes.caches import ANTHROPIC_CACHE, OPENAI_CACHE
 from tests.asrun_oracle import (
     ANTHROPIC,
     OPENAI,
