@@ -42,24 +42,11 @@ OPENAI_CACHE = CacheRules(
     confidence="docs",
 )
 
-#: Runtimes that run any provider's model: the cache is the model's provider's.
-MODEL_PROVIDER_CACHE = CacheRules(
-    provider="the model's provider",
-    kind="by the model's provider (Anthropic: explicit breakpoints; OpenAI: automatic "
-    "prefix); see cache_rules(provider)",
-    lifetimes_s=None,
-    renews_on_read=None,
-    write_multipliers=None,
-    read_multiplier=None,
-    min_tokens=None,
-    block_tokens=None,
-    source=RUNTIMES_MD,
-    confidence="unconfirmed",
-)
 
-_NOT_READ = "not read from the provider's documentation in this survey"
-_UNKNOWN_CACHE = {
-    provider: CacheRules(
+def _no_rules(provider: str, kind: str, source: str) -> CacheRules:
+    """A cache whose rules are not recorded: every rule unknown (None, never 0),
+    unconfirmed; ``kind`` and ``source`` say what is known of it."""
+    return CacheRules(
         provider=provider,
         kind=kind,
         lifetimes_s=None,
@@ -71,6 +58,19 @@ _UNKNOWN_CACHE = {
         source=source,
         confidence="unconfirmed",
     )
+
+
+#: Runtimes that run any provider's model: the cache is the model's provider's.
+MODEL_PROVIDER_CACHE = _no_rules(
+    "the model's provider",
+    "by the model's provider (Anthropic: explicit breakpoints; OpenAI: automatic "
+    "prefix); see cache_rules(provider)",
+    RUNTIMES_MD,
+)
+
+_NOT_READ = "not read from the provider's documentation in this survey"
+_UNKNOWN_CACHE = {
+    provider: _no_rules(provider, kind, source)
     for provider, kind, source in (
         (
             "google",
@@ -98,15 +98,4 @@ def cache_rules(provider: str) -> CacheRules:
     known = _UNKNOWN_CACHE.get(provider)
     if known is not None:
         return known
-    return CacheRules(
-        provider=provider,
-        kind="unknown",
-        lifetimes_s=None,
-        renews_on_read=None,
-        write_multipliers=None,
-        read_multiplier=None,
-        min_tokens=None,
-        block_tokens=None,
-        source="no cache rules recorded for this provider",
-        confidence="unconfirmed",
-    )
+    return _no_rules(provider, "unknown", "no cache rules recorded for this provider")
