@@ -39,7 +39,13 @@ from matplotlib.ticker import MaxNLocator, NullLocator
 
 from budgetcore._version import __version__
 from budgetcore.charts.bars import CHART_KEYS, Ref, Row, plan_rows, split_refs
-from budgetcore.charts.geometry import log_tick_sets, nice_domain, nice_ticks, text_width
+from budgetcore.charts.geometry import (
+    clear_runs,
+    log_tick_sets,
+    nice_domain,
+    nice_ticks,
+    text_width,
+)
 from budgetcore.core.plan import READOUT_KEYS, Plan, plan
 from budgetcore.core.scenario import Scenario
 from budgetcore.explore.curves import (
@@ -244,17 +250,8 @@ def _open_runs(
     x: float, y0: float, y1: float, boxes: list[tuple[float, float, float, float]]
 ) -> list[tuple[float, float]]:
     """The parts of the vertical line x, y0..y1 that keep clear of every label box."""
-    cuts = sorted(
-        (b[1] - _CLEAR, b[3] + _CLEAR) for b in boxes if b[0] - _CLEAR <= x <= b[2] + _CLEAR
-    )
-    runs, start = [], y0
-    for c0, c1 in cuts:
-        if c0 > start:
-            runs.append((start, min(c0, y1)))
-        start = max(start, c1)
-    if start < y1:
-        runs.append((start, y1))
-    return [(a, b) for a, b in runs if b > a]
+    cuts = ((b[1] - _CLEAR, b[3] + _CLEAR) for b in boxes if b[0] - _CLEAR <= x <= b[2] + _CLEAR)
+    return clear_runs(y0, y1, cuts)
 
 
 def _draw_bars(p: Plan, key: str, path_stem: Path) -> list[str]:

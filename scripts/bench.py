@@ -37,7 +37,6 @@ import gzip
 import json
 import statistics
 import sys
-import tempfile
 import time
 import zipfile
 from pathlib import Path
@@ -46,6 +45,7 @@ from typing import Any
 from playwright.sync_api import BrowserContext, Playwright, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from chromium import fresh_profile
 from webserver import CHROMIUM, CHROMIUM_ARGS, DIST, start_in_thread
 
 # Installed before any page script (before <html> exists, hence observing the
@@ -211,17 +211,8 @@ def cold_and_warm(p: Playwright, url: str) -> tuple[dict[str, Any], dict[str, An
     """A first visit in a fresh browser profile, then a second visit in the same profile.
     A profile on disk, as a person's: an in-memory (incognito) context keeps no entry
     as large as Pyodide's 9.6 MB wasm, so it would re-download it every time."""
-    with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
-        context = p.chromium.launch_persistent_context(
-            profile,
-            executable_path=CHROMIUM,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900},
-        )
-        try:
-            return load(context, url), load(context, url)
-        finally:
-            context.close()
+    with fresh_profile(p, "bench-profile-", {"width": 1280, "height": 900}) as context:
+        return load(context, url), load(context, url)
 
 
 def _rounded(ms: float | None) -> float | None:

@@ -25,7 +25,6 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import load
+from chromium import fresh_profile
 from webserver import CHROMIUM, CHROMIUM_ARGS, DIST, start_in_thread
 
 TURNS = 500
@@ -69,14 +69,8 @@ def grid_run(page: Page, selector: str, value: str = "") -> dict[str, Any]:
 
 def floor_ms(p: Any, base: str) -> float:
     """One cold load of the floor, in a fresh browser profile: ready, in ms."""
-    with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
-        context = p.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS
-        )
-        try:
-            return float(load(context, base + "bare-pyodide.html")["ready"])
-        finally:
-            context.close()
+    with fresh_profile(p, "bench-profile-") as context:
+        return float(load(context, base + "bare-pyodide.html")["ready"])
 
 
 def main(argv: list[str] | None = None) -> int:

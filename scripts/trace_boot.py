@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,8 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from webserver import CHROMIUM, CHROMIUM_ARGS, DIST, start_in_thread
+from chromium import fresh_profile
+from webserver import DIST, start_in_thread
 
 CATEGORIES = (
     "toplevel,devtools.timeline,disabled-by-default-devtools.timeline,v8,v8.wasm,v8.execute,"
@@ -48,34 +48,28 @@ new MutationObserver((_, obs) => {
 
 
 def trace(url: str) -> list[dict[str, Any]]:
-    with sync_playwright() as p, tempfile.TemporaryDirectory(prefix="trace-") as profile:
-        context = p.chromium.launch_persistent_context(
-            profile,
-            executable_path=CHROMIUM,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900},
+    with (
+        sync_playwright() as p,
+        fresh_profile(p, "trace-", {"width": 1280, "height": 900}) as context,
+    ):
+        page = context.new_page()
+        page.add_init_script(READY_MARK)
+        cdp = context.new_cdp_session(page)
+        events: list[dict[str, Any]] = []
+        cdp.on("Tracing.dataCollected", lambda m: events.extend(m["value"]))
+        done: list[bool] = []
+        cdp.on("Tracing.tracingComplete", lambda _: done.append(True))
+        cdp.send("Tracing.start", {"categories": CATEGORIES, "transferMode": "ReportEvents"})
+        page.goto(url)
+        page.wait_for_function(
+            "['ready', 'error'].includes(document.documentElement.dataset.state)",
+            timeout=180_000,
         )
-        try:
-            page = context.new_page()
-            page.add_init_script(READY_MARK)
-            cdp = context.new_cdp_session(page)
-            events: list[dict[str, Any]] = []
-            cdp.on("Tracing.dataCollected", lambda m: events.extend(m["value"]))
-            done: list[bool] = []
-            cdp.on("Tracing.tracingComplete", lambda _: done.append(True))
-            cdp.send("Tracing.start", {"categories": CATEGORIES, "transferMode": "ReportEvents"})
-            page.goto(url)
-            page.wait_for_function(
-                "['ready', 'error'].includes(document.documentElement.dataset.state)",
-                timeout=180_000,
-            )
-            page.wait_for_timeout(IDLE_MS)
-            cdp.send("Tracing.end")
-            while not done:
-                page.wait_for_timeout(100)
-            return events
-        finally:
-            context.close()
+        page.wait_for_timeout(IDLE_MS)
+        cdp.send("Tracing.end")
+        while not done:
+            page.wait_for_timeout(100)
+        return events
 
 
 def samples(events: list[dict[str, Any]], pid: int) -> list[tuple[int, list[str]]]:

@@ -17,25 +17,27 @@ from typing import Any
 import pytest
 
 from budgetcore.replay.asrun import (
-    CACHE_OFF_FROM,
-    _thinking_traits,
     as_run,
-    cache_model,
-    cache_off,
     error_stats,
     in_order,
-    modelled_split,
     predicted_compactions,
     ratio_text,
-    reasoning_restarts,
-    thinking_restarts,
     version_of,
 )
 from budgetcore.replay.logs import read_session
 from budgetcore.replay.logs.codex import reasoning_estimate
 from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.prompt_cache import (
+    CACHE_OFF_FROM,
+    _thinking_traits,
+    cache_model,
+    cache_off,
+    modelled_split,
+    reasoning_restarts,
+    thinking_restarts,
+)
 from budgetcore.runtimes import profile
-from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
+from budgetcore.runtimes.caches import ANTHROPIC_CACHE, OPENAI_CACHE
 from tests.asrun_oracle import ANTHROPIC, oracle_series
 from tests.helpers import LOG_FIXTURES, run_cli
 

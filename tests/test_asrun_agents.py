@@ -19,16 +19,10 @@ from pathlib import Path
 import pytest
 
 from budgetcore.registry.models import resolve
-from budgetcore.replay.asrun import (
-    NO_PROFILE,
-    RUNTIME_OF_FORMAT,
-    as_run,
-    cline_v3_trigger,
-    modelled_split,
-    provider_of,
-)
+from budgetcore.replay.asrun import NO_PROFILE, RUNTIME_OF_FORMAT, as_run, cline_v3_trigger
 from budgetcore.replay.logs.agents import AGENTS
 from budgetcore.replay.logs.model import LogRequest, ParsedLog
+from budgetcore.replay.prompt_cache import modelled_split, provider_of
 from budgetcore.ui.replay.logs import logs_html
 from budgetcore.ui.replay.state import ReplayPanel, with_logs
 

@@ -301,3 +301,17 @@ class TestErrors:
     def test_options_json_parses_numbers_exactly(self) -> None:
         opts = parse_options_json('{"main_prices": {"input": 0.000003, "output": "1.5E-5"}}')
         assert opts.main_prices == Prices(input=Decimal("0.000003"), output=Decimal("1.5E-5"))
+
+
+def test_the_option_token_fields_are_one_list_for_the_file_and_the_value() -> None:
+    """ReplayOptions' own checks and an --options file's keys take the token fields from
+    one tuple (replay.model and replay.options each wrote it); each field is refused
+    below 0 by both, named."""
+    from budgetcore.replay import model, options  # noqa: PLC0415
+
+    assert options.OPTION_TOKENS is model.OPTION_TOKENS
+    for name in model.OPTION_TOKENS:
+        with pytest.raises(ScenarioError, match=f"options.{name} must be an integer"):
+            parse_options({name: -1})
+        with pytest.raises(ScenarioError, match=f"ReplayOptions.{name} must be an integer"):
+            ReplayOptions(**{name: -1})

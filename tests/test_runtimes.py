@@ -275,3 +275,23 @@ def test_a_link_s_runtime_that_differs_from_the_command_s_is_said_not_dropped() 
     same = run_cli(["export", "--runtime", "codex", "--fragment", fragment, "--model", "gpt-5"])
     assert same.code == 0, same.err
     assert "the page's pick" not in same.err
+
+
+def test_a_cache_without_recorded_rules_says_every_rule_unknown() -> None:
+    # The one builder of such a cache (runtimes/caches.py _no_rules), written three times
+    # before: the runtimes that run any provider's model, the providers seen but not
+    # read (Google, Moonshot, DashScope), and a provider nothing is recorded of.
+    from budgetcore.runtimes.caches import MODEL_PROVIDER_CACHE, cache_rules  # noqa: PLC0415
+
+    for rules in (
+        MODEL_PROVIDER_CACHE,
+        *(cache_rules(p) for p in ("google", "moonshot", "dashscope", "no-such-provider")),
+    ):
+        assert rules.confidence == "unconfirmed"
+        assert rules.lifetimes_s is None
+        assert rules.renews_on_read is None
+        assert rules.write_multipliers is None
+        assert rules.read_multiplier is None
+        assert rules.min_tokens is None
+        assert rules.block_tokens is None
+    assert cache_rules("no-such-provider").kind == "unknown"

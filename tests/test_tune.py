@@ -687,3 +687,27 @@ def test_no_point_that_rejects_every_turn_is_chosen() -> None:
     served = run_cli([*argv[:2], "workload.required_tokens=900000", *argv[3:]])
     chosen = json.loads(served.out.splitlines()[-1])["summary"]["choice"]
     assert chosen is not None
+
+
+def test_the_cli_and_the_page_count_an_empty_choice_in_one_sentence() -> None:
+    """The CLI's "Choice: none." took the page's sentence and cut its head off with
+    ``removeprefix``: a reworded head would have left the page's words in the CLI. The
+    counts are one catalogue sentence that both put after their own head."""
+    from budgetcore.messages import t  # noqa: PLC0415
+
+    counts = {"points": "384", "broken": "384", "unknown": "0"}
+    said = t("tune.choice.none-counts", "en", **counts)
+    assert said == "Of the 384 points, breaking a constraint: 384; of unknown usage: 0."
+    assert t("tune.choice.none", "en", counts=said) == f"No point is chosen. {said}"
+    zh = t("tune.choice.none", "zh", counts=t("tune.choice.none-counts", "zh", **counts))
+    assert zh == "没有选中的点:384 个点中,384 个违反约束,0 个用量未知。"
+    argv = [
+        "tune",
+        "--fragment",
+        "workload.required_tokens=1000000",
+        "--generate",
+        '{"turns": 3, "added": {"dist": "fixed", "value": 100}}',
+        "--format",
+        "table",
+    ]
+    assert f"Choice: none. {said}" in run_cli(argv).out

@@ -38,6 +38,7 @@ from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.state import options_of, turns_of
 from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.ui.tune.handlers import tune_inputs
+from budgetcore.ui.tune.maps import BINS, MEASURES, band_of, quantile_edges
 from budgetcore.ui.tune.state import (
     parse_field_text,
     pending,
@@ -45,7 +46,7 @@ from budgetcore.ui.tune.state import (
     run_to_end,
     step,
 )
-from budgetcore.ui.tune.view import BINS, MEASURES, band_of, quantile_edges, render_tune
+from budgetcore.ui.tune.view import render_tune
 from budgetcore.ui.update import initial_state, reduce
 
 
@@ -361,7 +362,7 @@ def test_the_money_scale_is_rounded_outward_to_four_figures_and_says_so() -> Non
     stay exact."""
     from types import SimpleNamespace  # noqa: PLC0415
 
-    from budgetcore.ui.tune.view import _scale_html  # noqa: PLC0415
+    from budgetcore.ui.tune.maps import _scale_html  # noqa: PLC0415
 
     lo, hi = 7_945_439_549, 8_512_345_678  # $79.45439549 to $85.12345678
     values = [lo + k * (hi - lo) // 15 for k in range(16)]
@@ -428,7 +429,7 @@ def test_every_axis_title_is_inside_its_map(lang: str, panel: int) -> None:
 def test_a_map_of_one_value_still_names_it_in_its_legend() -> None:
     """Seen on a screenshot: a session with no unseen history at any point (every cell
     0) drew an empty colour scale."""
-    from budgetcore.ui.tune.view import _scale_html  # noqa: PLC0415
+    from budgetcore.ui.tune.maps import _scale_html  # noqa: PLC0415
 
     g = _run(_open("40"))[0].tune.result.grid  # type: ignore[union-attr]
     legend = str(_scale_html(g, "unseen", quantile_edges([0, 0]), "en"))

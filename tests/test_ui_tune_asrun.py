@@ -35,7 +35,8 @@ from budgetcore.ui.events import (
 )
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.backtest import OFF_MARK
-from budgetcore.ui.tune.view import SIDE_BINS, _Delta, render_tune, signed_money
+from budgetcore.ui.tune.maps import SIDE_BINS, _Delta, signed_money
+from budgetcore.ui.tune.view import render_tune
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.units import format_money
 from tests.helpers import folder_files, tune_done

@@ -34,8 +34,9 @@ from budgetcore.ui.events import (
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.model import PageState
 from budgetcore.ui.replay.state import options_of, turns_of
+from budgetcore.ui.tune.maps import BINS
 from budgetcore.ui.tune.state import constraints_of, parse_field_text
-from budgetcore.ui.tune.view import BINS, render_tune, tune_controls_html
+from budgetcore.ui.tune.view import render_tune, tune_controls_html
 from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import tune_done
 

@@ -29,7 +29,8 @@ from budgetcore.ui.events import (
     TuneToggled,
 )
 from budgetcore.ui.model import PageState
-from budgetcore.ui.tune.view import not_settings, render_tune
+from budgetcore.ui.tune.maps import not_settings
+from budgetcore.ui.tune.view import render_tune
 from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import folder_files, tune_done
 

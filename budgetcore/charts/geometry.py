@@ -8,15 +8,17 @@ when they place pixels.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = [
     "FONT_PX",
     "Box",
+    "clear_runs",
     "log_tick_sets",
     "nice_domain",
     "nice_step",
@@ -255,3 +257,25 @@ def text_box(x: int, baseline: int, text: str, anchor: str = "start", size: int 
         return Box(x - half, baseline - size, x + half, baseline + (size + 3) // 4)
     x0 = x if anchor == "start" else x - w
     return Box(x0, baseline - size, x0 + w, baseline + (size + 3) // 4)
+
+
+_N = TypeVar("_N", int, float)
+
+
+def clear_runs(y0: _N, y1: _N, cuts: Iterable[tuple[_N, _N]]) -> list[tuple[_N, _N]]:
+    """The parts of the segment y0..y1 outside every cut (a (top, bottom) span): where a
+    reference line is drawn between labels, in the page's SVG (whole pixels) and in the
+    report's matplotlib charts (points).
+
+    >>> clear_runs(0, 100, [(50, 60), (10, 20)])
+    [(0, 10), (20, 50), (60, 100)]
+    """
+    runs: list[tuple[_N, _N]] = []
+    start = y0
+    for c0, c1 in sorted(cuts):
+        if c0 > start:
+            runs.append((start, min(c0, y1)))
+        start = max(start, c1)
+    if start < y1:
+        runs.append((start, y1))
+    return [(a, b) for a, b in runs if b > a]

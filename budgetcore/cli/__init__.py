@@ -25,6 +25,7 @@ from budgetcore.cli.shell import (
     neutral_streams,
     one_shot,
     out_flag,
+    scenario_arguments,
     seed_flag,
     tokens_flag,
     whole_flag,
@@ -106,13 +107,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         return p if command is None or command == name else _Skipped()
 
     p = add("plan", help="print the plan of a scenario as one JSON object")
-    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
-    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    scenario_arguments(p)
     p.add_argument("--config", help="apply this override file (TOML or JSON) first")
 
     p = add("export", help="print the scenario's supported overrides")
-    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
-    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    scenario_arguments(p)
     _runtime_arguments(p)
     p.add_argument(
         "--format",
@@ -121,8 +120,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
 
     p = add("report", help="write a review report: plan, charts, curves, summary")
-    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
-    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    scenario_arguments(p)
     p.add_argument(
         "--out", required=True, type=out_flag, help="folder to write into (created if needed)"
     )
@@ -149,8 +147,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.set_defaults(fragment=None)
 
     p = add("replay", help="replay a session turn by turn: rows, then the summary")
-    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
-    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    scenario_arguments(p)
     _replay_arguments(p)
     p.add_argument(
         "--format",

@@ -13,6 +13,8 @@ from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
 from budgetcore.cli.shell import (
+    LOG_HELP,
+    OPTIONS_HELP,
     Unreadable,
     collector_paused,
     read_input,
@@ -695,16 +697,13 @@ def replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--generate", help="a generator spec: inline JSON or a JSON file")
     p.add_argument(
         "--log",
-        help="an agent's session file or database (Claude Code, Codex CLI, pi, Gemini CLI, "
-        "Qwen Code, Kimi CLI, OpenCode, Amp, Droid, Goose, Copilot CLI, Cline), or its data "
-        "folder "
-        "(with no scenario: the default one with the log's main model)",
+        help=f"{LOG_HELP} (with no scenario: the default one with the log's main model)",
     )
     from budgetcore.replay.logs.model import FORMATS  # noqa: PLC0415 - the agents' keys
 
     p.add_argument("--log-format", choices=("auto", *FORMATS), default="auto")
     p.add_argument("--series", help="which series of the log (default: main)")
-    p.add_argument("--options", help="replay options JSON (start state, cache, prices, ...)")
+    p.add_argument("--options", help=OPTIONS_HELP)
     p.add_argument(
         "--usage",
         action="store_true",

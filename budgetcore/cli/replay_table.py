@@ -188,41 +188,29 @@ def _usage_rows(models: Sequence[ModelUsage], total: MeasuredUsage) -> list[list
             name += f" → {m.resolved}"
         elif m.resolved is None:
             name += " (not in the registry)"
-        u = m.usage
-        cost = money_text(m.cost)
-        if m.partly_priced:
-            cost = f"unknown (≥ {money_text(m.known_cost)})"
-        rows.append(
-            [
-                name,
-                _requests_text(m.requests),
-                f"{u.input:,}",
-                f"{u.cache_write_5m:,}",
-                f"{u.cache_write_1h:,}",
-                f"{u.cache_read:,}",
-                f"{u.output:,}",
-                f"{u.reasoning:,}",
-                cost,
-            ]
-        )
-    u = total.usage
-    cost = money_text(total.cost)
-    if total.partly_priced:
-        cost = f"unknown (≥ {money_text(total.known_cost)})"
-    rows.append(
-        [
-            "total",
-            _requests_text(total.requests),
-            f"{u.input:,}",
-            f"{u.cache_write_5m:,}",
-            f"{u.cache_write_1h:,}",
-            f"{u.cache_read:,}",
-            f"{u.output:,}",
-            f"{u.reasoning:,}",
-            cost,
-        ]
-    )
+        rows.append(_usage_row(name, m))
+    rows.append(_usage_row("total", total))
     return rows
+
+
+def _usage_row(name: str, m: ModelUsage | MeasuredUsage) -> list[str]:
+    """One row of the usage table, a model's or the total: its requests, each kind of
+    token and its cost (unknown, with the known part, where part of it has no price)."""
+    u = m.usage
+    cost = money_text(m.cost)
+    if m.partly_priced:
+        cost = f"unknown (≥ {money_text(m.known_cost)})"
+    return [
+        name,
+        _requests_text(m.requests),
+        f"{u.input:,}",
+        f"{u.cache_write_5m:,}",
+        f"{u.cache_write_1h:,}",
+        f"{u.cache_read:,}",
+        f"{u.output:,}",
+        f"{u.reasoning:,}",
+        cost,
+    ]
 
 
 _USAGE_HEAD = [

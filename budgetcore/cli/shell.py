@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXIT_INVALID",
+    "LOG_HELP",
     "MEDIUM_ERRORS",
+    "OPTIONS_HELP",
     "Parser",
     "Unreadable",
     "collector_paused",
@@ -31,6 +33,7 @@ __all__ = [
     "open_input",
     "out_flag",
     "read_input",
+    "scenario_arguments",
     "scenario_of",
     "seed_flag",
     "shown_name",
@@ -41,6 +44,20 @@ __all__ = [
 ]
 
 _PROCESS = {"one_shot": False, "froze": False}
+
+#: What --log reads, as replay and tune say it (each adds its own use after it).
+LOG_HELP = (
+    "an agent's session file or database (Claude Code, Codex CLI, pi, Gemini CLI, Qwen Code, "
+    "Kimi CLI, OpenCode, Amp, Droid, Goose, Copilot CLI, Cline), or its data folder"
+)
+#: What --options reads, as replay, tune and report say it.
+OPTIONS_HELP = "replay options JSON (start state, cache, prices, ...)"
+
+
+def scenario_arguments(p: argparse.ArgumentParser) -> None:
+    """A command's scenario: a JSON file or standard input, or a page link's fragment."""
+    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
+    p.add_argument("--fragment", help="a page link's fragment instead of a file")
 
 
 class _Neutral(io.TextIOBase):

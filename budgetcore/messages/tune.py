@@ -288,10 +288,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No point is chosen: each of the {points} points rejects every turn, whatever its K and S, so none serves these sessions and a cost of 0 says nothing. The plan itself rejects them: a turn's required input does not fit under M.",
         "没有选中的点:{points} 个点中的每一个都拒绝了每一轮,与 K 和 S 无关,因此没有一个点服务这些会话,0 花费说明不了什么。是方案本身拒绝了它们:一轮的必需输入放不进 M。",
     ),
-    "tune.choice.none": (
-        "No point is chosen. Of the {points} points, breaking a constraint: {broken}; of "
-        "unknown usage: {unknown}.",
-        "没有选中的点:{points} 个点中,{broken} 个违反约束,{unknown} 个用量未知。",
+    # The page says the counts after "tune.choice.none"; the CLI after its own "Choice:
+    # none." (one sentence of counts for both, where the CLI cut the page's head off).
+    "tune.choice.none": ("No point is chosen. {counts}", "没有选中的点:{counts}"),
+    "tune.choice.none-counts": (
+        "Of the {points} points, breaking a constraint: {broken}; of unknown usage: {unknown}.",
+        "{points} 个点中,{broken} 个违反约束,{unknown} 个用量未知。",
     ),
     "tune.choice.scope": (
         "of the {eligible} points (of {points}) that meet the constraints",

@@ -39,6 +39,7 @@ from budgetcore.replay.background import Retries, Timing
 
 __all__ = [
     "MONEY",
+    "OPTION_TOKENS",
     "ROW_KEYS",
     "STATUSES",
     "SUMMARY_KEYS",
@@ -129,7 +130,7 @@ class ReplayOptions:
         # (replay.options.parse_options); a bad one is refused here, named, before it
         # can turn into a replay of a failure rate of 2.
         check = Checks("ReplayOptions")
-        for name in _OPTION_TOKENS:
+        for name in OPTION_TOKENS:
             check.whole(name, getattr(self, name))
         for name in ("summary_ratio", "failure_rate"):
             check.decimal(name, getattr(self, name), 0, 1, 30, none=True)
@@ -152,7 +153,9 @@ class ReplayOptions:
             check.done()
 
 
-_OPTION_TOKENS = (
+#: The options that are token counts, whole and at least 0: ReplayOptions' fields and
+#: an --options file's keys (replay.options), one list for both.
+OPTION_TOKENS = (
     "start_history",
     "start_covered",
     "start_summary",

@@ -26,7 +26,7 @@ from budgetcore.replay.background import (
     Timing,
 )
 from budgetcore.replay.distributions import Distribution, distribution
-from budgetcore.replay.model import ReplayOptions
+from budgetcore.replay.model import OPTION_TOKENS, ReplayOptions
 from budgetcore.scenario.fields import parse_field
 from budgetcore.scenario.overrides import DUPLICATE, OVERRIDES, override_pairs
 
@@ -46,15 +46,8 @@ _CHANGEABLE = {o.key: o for o in OVERRIDES}
 # ---------------------------------------------------------------- parsing options
 
 
-_OPTION_TOKENS = (
-    "start_history",
-    "start_covered",
-    "start_summary",
-    "summary_wrapper_tokens",
-    "stable_prefix_tokens",
-)
 _OPTION_KEYS = (
-    *_OPTION_TOKENS,
+    *OPTION_TOKENS,
     "summary_ratio",
     "failure_rate",
     "failure_seed",
@@ -139,7 +132,7 @@ def parse_options(obj: object) -> ReplayOptions:
         raise ScenarioError([Problem.of("options", obj, "object")])
     problems = key_problems(obj, "options", _OPTION_KEYS, code="not-option")
     values: dict[str, Any] = {}
-    for key in _OPTION_TOKENS:
+    for key in OPTION_TOKENS:
         if key in obj:
             values[key] = whole(obj[key], f"options.{key}", problems)
     for key in ("summary_ratio", "failure_rate"):

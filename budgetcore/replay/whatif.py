@@ -6,7 +6,7 @@ The growth and the compactions come from the one replay engine
 (:func:`budgetcore.replay.simulate.replay`, spec §12): the series' turns (each request's
 growth and output as logged), F the stable prefix the as-run model calibrated, the first
 request's context beyond it as the starting history. Each admitted request the engine
-plans is then sent through the as-run cache model (:func:`~budgetcore.replay.asrun.
+plans is then sent through the as-run cache model (:func:`~budgetcore.replay.prompt_cache.
 modelled_split`, at most the prefix the engine says it shares with the request before:
 a published summary keeps only the stable prefix, a moved raw window the prefix and the
 summary) at the log's own times and model, and every summary run becomes a summary call
@@ -36,17 +36,10 @@ from typing import TYPE_CHECKING, Any
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.replay.asrun import (
     AsRun,
-    CacheModel,
-    cache_restarts,
     in_order,
     is_summary_call,
-    modelled_split,
-    prefix_restarts,
     ratio_text,
     relative,
-    series_rules,
-    split_columns,
-    split_requests,
     summarised,
 )
 from budgetcore.replay.logs.model import LogRequest, ParsedLog, new_request
@@ -58,6 +51,15 @@ from budgetcore.replay.logs.usage import (
     usage_and_kinds,
 )
 from budgetcore.replay.model import Quality, quality_of
+from budgetcore.replay.prompt_cache import (
+    CacheModel,
+    cache_restarts,
+    modelled_split,
+    prefix_restarts,
+    series_rules,
+    split_columns,
+    split_requests,
+)
 
 if TYPE_CHECKING:
     from budgetcore.core.scenario import Scenario

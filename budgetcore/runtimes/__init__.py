@@ -11,8 +11,9 @@ peers table read these profiles.
 from __future__ import annotations
 
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.runtimes.caches import cache_rules
 from budgetcore.runtimes.model import CacheRules, Keeps, Knob, Profile, Settings
-from budgetcore.runtimes.profiles import PROFILES, RUNTIME_NAMES, cache_rules
+from budgetcore.runtimes.profiles import PROFILES, RUNTIME_NAMES
 
 __all__ = [
     "PROFILES",

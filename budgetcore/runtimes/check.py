@@ -16,12 +16,9 @@ from typing import Any
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.runtimes import profile
+from budgetcore.runtimes.libraries import ANTHROPIC_MIN_TRIGGER
 from budgetcore.runtimes.model import Profile, Value
-from budgetcore.runtimes.profiles import (
-    ANTHROPIC_MIN_TRIGGER,
-    claude_code_window,
-    gemini_token_limit,
-)
+from budgetcore.runtimes.profiles import claude_code_window, gemini_token_limit
 from budgetcore.runtimes.syntax import (
     NotLiteral,
     read_env,

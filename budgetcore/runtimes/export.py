@@ -21,9 +21,9 @@ from budgetcore._version import __version__
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import english_of
 from budgetcore.runtimes import profile
+from budgetcore.runtimes.libraries import ANTHROPIC_MIN_TRIGGER
 from budgetcore.runtimes.model import Profile, Value, ceil_fraction
 from budgetcore.runtimes.profiles import (
-    ANTHROPIC_MIN_TRIGGER,
     CC_BUFFER,
     CC_SUMMARY_RESERVE,
     codex_clamp,

@@ -19,6 +19,7 @@ from typing import Literal
 from budgetcore.errors import Problem, ScenarioError
 
 __all__ = [
+    "RUNTIMES_MD",
     "CacheRules",
     "Confidence",
     "Keeps",
@@ -43,6 +44,8 @@ Unit = Literal["tokens", "percent", "fraction", "messages", "bool", "choice", "t
 Value = int | Decimal | bool | str | tuple[object, ...] | None
 #: Knob name -> value; a knob that is absent takes the runtime's default.
 Settings = Mapping[str, Value]
+#: The shared survey of the runtimes, as a source names it (its section follows).
+RUNTIMES_MD = "shared RUNTIMES.md"
 
 
 def floor_fraction(value: Fraction) -> int:

@@ -14,8 +14,15 @@ from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 
+from budgetcore.runtimes.caches import (
+    ANTHROPIC_CACHE,
+    MODEL_PROVIDER_CACHE,
+    OPENAI_CACHE,
+    cache_rules,
+)
+from budgetcore.runtimes.libraries import ANTHROPIC_API, DEEPAGENTS, LANGCHAIN, OPENAI_AGENTS
 from budgetcore.runtimes.model import (
-    CacheRules,
+    RUNTIMES_MD,
     Keeps,
     Knob,
     Profile,
@@ -29,117 +36,10 @@ from budgetcore.runtimes.model import (
 )
 
 __all__ = [
-    "ANTHROPIC_CACHE",
-    "MODEL_PROVIDER_CACHE",
-    "OPENAI_CACHE",
     "PROFILES",
     "RUNTIME_NAMES",
-    "cache_rules",
     "gemini_token_limit",
 ]
-
-_RUNTIMES_MD = "shared RUNTIMES.md"
-
-# ---------------------------------------------------------------- provider caches
-
-ANTHROPIC_CACHE = CacheRules(
-    provider="anthropic",
-    kind="explicit breakpoints (cache_control), up to 4 per request; a request reads the "
-    "longest prefix written or read within the lifetime",
-    lifetimes_s=(300, 3600),
-    renews_on_read=True,
-    write_multipliers=(("5m", Decimal("1.25")), ("1h", Decimal("2"))),
-    read_multiplier=Decimal("0.1"),
-    min_tokens=1024,  # Sonnet and Opus; 2,048 for Haiku
-    block_tokens=None,
-    source="https://platform.claude.com/docs/en/build-with-claude/prompt-caching",
-    confidence="docs",
-)
-
-OPENAI_CACHE = CacheRules(
-    provider="openai",
-    kind="automatic prefix cache, no write premium: cached tokens are billed at the "
-    "cached-input price",
-    lifetimes_s=None,  # idle eviction after minutes, not a fixed lifetime: unknown
-    renews_on_read=None,
-    write_multipliers=(("write", Decimal(1)),),  # no premium: a write bills as input
-    read_multiplier=None,  # per model: the registry's cache-read price
-    min_tokens=1024,
-    block_tokens=128,  # "cache hits occurring in increments of 128 tokens"
-    source="openai/openai-cookbook examples/Prompt_Caching_201.ipynb (section 1.1: "
-    "1,024 tokens or more, hits in increments of 128 tokens)",
-    confidence="docs",
-)
-
-#: Runtimes that run any provider's model: the cache is the model's provider's.
-MODEL_PROVIDER_CACHE = CacheRules(
-    provider="the model's provider",
-    kind="by the model's provider (Anthropic: explicit breakpoints; OpenAI: automatic "
-    "prefix); see cache_rules(provider)",
-    lifetimes_s=None,
-    renews_on_read=None,
-    write_multipliers=None,
-    read_multiplier=None,
-    min_tokens=None,
-    block_tokens=None,
-    source=_RUNTIMES_MD,
-    confidence="unconfirmed",
-)
-
-_NOT_READ = "not read from the provider's documentation in this survey"
-_UNKNOWN_CACHE = {
-    provider: CacheRules(
-        provider=provider,
-        kind=kind,
-        lifetimes_s=None,
-        renews_on_read=None,
-        write_multipliers=None,
-        read_multiplier=None,
-        min_tokens=None,
-        block_tokens=None,
-        source=source,
-        confidence="unconfirmed",
-    )
-    for provider, kind, source in (
-        (
-            "google",
-            "implicit (automatic) context caching",
-            # Google publishes a per-model minimum (1,024 to 4,096 tokens, changed
-            # between versions of the page) and no lifetime, block size or guarantee:
-            # "Try to send requests with similar prefix in a short amount of time";
-            # "We automatically pass on cost savings if your request hits caches".
-            "https://ai.google.dev/gemini-api/docs/caching (implicit caching: a minimum "
-            "per model, no published lifetime or block size, hits not guaranteed)",
-        ),
-        ("moonshot", "automatic context caching", _NOT_READ),
-        ("dashscope", "provider context caching", _NOT_READ),
-    )
-}
-
-
-def cache_rules(provider: str) -> CacheRules:
-    """The cache rules of a model provider (the registry's ``provider``); unknown ones
-    say so with every value None."""
-    if provider in ("anthropic", "bedrock", "vertex_ai-anthropic_models"):
-        return ANTHROPIC_CACHE
-    if provider in ("openai", "azure", "text-completion-openai"):
-        return OPENAI_CACHE
-    known = _UNKNOWN_CACHE.get(provider)
-    if known is not None:
-        return known
-    return CacheRules(
-        provider=provider,
-        kind="unknown",
-        lifetimes_s=None,
-        renews_on_read=None,
-        write_multipliers=None,
-        read_multiplier=None,
-        min_tokens=None,
-        block_tokens=None,
-        source="no cache rules recorded for this provider",
-        confidence="unconfirmed",
-    )
-
 
 # ---------------------------------------------------------------- the article
 
@@ -649,7 +549,7 @@ GEMINI_CLI = Profile(
         source=_GEMINI_SRC,
         confidence="code",
     ),
-    cache=_UNKNOWN_CACHE["google"],
+    cache=cache_rules("google"),
     file="~/.gemini/settings.json",
     syntax="json",
     trigger=_gemini_trigger,
@@ -657,7 +557,7 @@ GEMINI_CLI = Profile(
     # tokenLimit(model) knows Gemini 2.5/3 and Gemma 4 models only; any other name gets
     # 1,048,576 (RUNTIMES.md §5, the trigger formula).
     runs=("gemini", "gemma"),
-    runs_source=f"{_RUNTIMES_MD} §5; {_GEMINI_SRC}",
+    runs_source=f"{RUNTIMES_MD} §5; {_GEMINI_SRC}",
 )
 
 # ---------------------------------------------------------------- Qwen Code
@@ -716,7 +616,7 @@ QWEN_CODE = Profile(
         confidence="code",
         cap_tokens=lambda _s: 20_000,
     ),
-    cache=_UNKNOWN_CACHE["dashscope"],
+    cache=cache_rules("dashscope"),
     file="~/.qwen/settings.json",
     syntax="json",
     trigger=_qwen_trigger,
@@ -801,7 +701,7 @@ KIMI_CLI = Profile(
         source=_KIMI_SRC,
         confidence="code",
     ),
-    cache=_UNKNOWN_CACHE["moonshot"],
+    cache=cache_rules("moonshot"),
     file="~/.kimi/config.toml",
     syntax="toml",
     trigger=_kimi_trigger,
@@ -924,270 +824,6 @@ GOOSE = Profile(
         "checked only at user-turn boundaries (aaif-goose/goose#11072)",
         "a declared context_limit can be overridden by the catalogue (aaif-goose/goose#11049)",
     ),
-)
-
-# ---------------------------------------------------------------- LangChain, Deep Agents
-
-
-def context_size_line(size: Value, window: int) -> int | None:
-    """One LangChain ContextSize as a token line: ("tokens", n) -> n; ("fraction", f) ->
-    max(1, int(W × f)) (``int`` floors); ("messages", n) counts messages: no line."""
-    if not isinstance(size, tuple) or len(size) != 2:
-        raise TypeError(f"not a ContextSize: {size!r}")
-    kind, value = size
-    if kind == "tokens":
-        return whole(value)  # type: ignore[arg-type]
-    if kind == "fraction":
-        return max(1, floor_fraction(as_fraction(value) * window))  # type: ignore[arg-type]
-    return None
-
-
-def _sizes(value: Value) -> tuple[Value, ...]:
-    """A trigger: one ContextSize or a list of them (any one fires)."""
-    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
-        return value  # type: ignore[return-value]
-    return (value,)
-
-
-def _langchain_line(w: int, trigger: Value) -> int | None:
-    if trigger is None:
-        return None
-    lines = [x for x in (context_size_line(s, w) for s in _sizes(trigger)) if x is not None]
-    return min(lines) if lines else None
-
-
-def _langchain_trigger(w: int, _o: int, s: Settings, _m: str | None) -> int | None:
-    return _langchain_line(w, s.get("trigger"))
-
-
-_LC_SRC = (
-    "https://reference.langchain.com/python/langchain/agents/middleware/summarization "
-    "(langchain-ai/langchain#33825)"
-)
-
-_KEEP_KNOB = Knob(
-    name="keep",
-    where="SummarizationMiddleware(keep=...)",
-    unit="trigger",
-    default=("messages", 20),
-    default_text='("messages", 20)',
-    source=_LC_SRC,
-    confidence="docs",
-)
-
-LANGCHAIN = Profile(
-    name="langchain",
-    title="LangChain SummarizationMiddleware",
-    version="langchain 1.x",
-    compare=">=",
-    rule='total_tokens >= n for ("tokens", n); >= int(max_input_tokens × f) for '
-    '("fraction", f); off by default',
-    trigger_source=_LC_SRC,
-    trigger_confidence="docs",
-    knobs=(
-        Knob(
-            name="trigger",
-            where="SummarizationMiddleware(trigger=...)",
-            unit="trigger",
-            default=None,
-            default_text="None: never summarises",
-            step="1 token",
-            source=_LC_SRC,
-            confidence="docs",
-            note='("tokens", n), ("messages", n), ("fraction", f) or a list of them (any one)',
-        ),
-        _KEEP_KNOB,
-        Knob(
-            name="trim_tokens_to_summarize",
-            where="SummarizationMiddleware(trim_tokens_to_summarize=...)",
-            unit="tokens",
-            default=4_000,
-            default_text="4,000 (None: no trim)",
-            source=_LC_SRC,
-            confidence="docs",
-            note="caps the summarizer's input, not the summary",
-        ),
-    ),
-    keeps=Keeps(
-        summary_cap="no summary cap (trim_tokens_to_summarize caps the summarizer's input)",
-        recent='keep, default ("messages", 20)',
-        source=_LC_SRC,
-        confidence="docs",
-    ),
-    cache=MODEL_PROVIDER_CACHE,
-    file="Python: SummarizationMiddleware(...)",
-    syntax="python",
-    trigger=_langchain_trigger,
-)
-
-_DA_SRC = (
-    "langchain-ai/deepagents@23b83ad50f libs/deepagents/deepagents/middleware/summarization.py"
-    ":255-292"
-)
-
-
-def _deepagents_trigger(w: int, _o: int, s: Settings, _m: str | None) -> int | None:
-    # With a model profile (max_input_tokens known): ("fraction", 0.85).
-    return _langchain_line(w, get(s, "trigger", ("fraction", Decimal("0.85"))))
-
-
-DEEPAGENTS = Profile(
-    name="deepagents",
-    title="Deep Agents",
-    version="deepagents 0.7.8",
-    compare=">=",
-    rule='total_tokens >= int(max_input_tokens × 0.85) by default ("fraction", 0.85); '
-    '("tokens", 170000) for a model without a profile',
-    trigger_source=_DA_SRC,
-    trigger_confidence="code",
-    knobs=(
-        Knob(
-            name="trigger",
-            where="deepagents.middleware.summarization.SummarizationMiddleware(trigger=...)",
-            unit="trigger",
-            default=("fraction", Decimal("0.85")),
-            default_text='("fraction", 0.85) with a model profile, else ("tokens", 170000)',
-            step="1 token",
-            source=_DA_SRC,
-            confidence="code",
-        ),
-        Knob(
-            name="keep",
-            where="SummarizationMiddleware(keep=...)",
-            unit="trigger",
-            default=("fraction", Decimal("0.10")),
-            default_text='("fraction", 0.10), else ("messages", 6)',
-            source=_DA_SRC,
-            confidence="code",
-        ),
-    ),
-    keeps=Keeps(
-        summary_cap="no summary cap",
-        recent='keep ("fraction", 0.10) of max input, else 6 messages; evicted history '
-        "offloaded to /conversation_history/<thread>.md",
-        source=_DA_SRC,
-        confidence="code",
-    ),
-    cache=MODEL_PROVIDER_CACHE,
-    file="Python: SummarizationMiddleware(...)",
-    syntax="python",
-    trigger=_deepagents_trigger,
-    traps=(
-        "a model without a profile falls back to 170,000 tokens (langchain-ai/deepagentsjs#467)",
-    ),
-)
-
-# ---------------------------------------------------------------- OpenAI Agents SDK
-
-_OAI_SRC = (
-    "openai/openai-agents-python@7f7a44f8dc src/agents/model_settings.py:191-195; "
-    "https://developers.openai.com/api/docs/guides/context-management"
-)
-
-
-def _openai_agents_trigger(_w: int, _o: int, s: Settings, _m: str | None) -> int | None:
-    threshold = s.get("compact_threshold")
-    return None if threshold is None else whole(threshold)
-
-
-OPENAI_AGENTS = Profile(
-    name="openai-agents",
-    title="OpenAI Agents SDK",
-    version="openai-agents 0.22.0",
-    compare=">=",
-    rule="server-side: context tokens >= compact_threshold; off unless set",
-    trigger_source=_OAI_SRC,
-    trigger_confidence="code",
-    knobs=(
-        Knob(
-            name="compact_threshold",
-            where='ModelSettings(context_management=[{"type": "compaction", '
-            '"compact_threshold": N}])',
-            unit="tokens",
-            default=None,
-            default_text="unset: no server-side compaction",
-            low=1,
-            step="1 token",
-            since="0.15.2",
-            source=_OAI_SRC,
-            confidence="code",
-            note="the comparison is the server's (>= assumed: unconfirmed)",
-        ),
-    ),
-    keeps=Keeps(
-        summary_cap="no summary cap (an opaque compaction item)",
-        recent="decided by the server",
-        source=_OAI_SRC,
-        confidence="code",
-    ),
-    cache=OPENAI_CACHE,
-    file="Python: ModelSettings(context_management=...)",
-    syntax="python",
-    trigger=_openai_agents_trigger,
-    traps=("OpenAIResponsesCompactionSession counts items, not tokens (>= 10 candidate items)",),
-)
-
-# ---------------------------------------------------------------- Anthropic API
-
-_ANT_SRC = (
-    "https://platform.claude.com/docs/en/build-with-claude/compaction-threshold.md "
-    "(compact_20260112, beta compact-2026-01-12)"
-)
-ANTHROPIC_MIN_TRIGGER = 50_000
-
-
-def _anthropic_trigger(_w: int, _o: int, s: Settings, _m: str | None) -> int | None:
-    if s.get("compact") is False:  # a request without the compact_20260112 edit
-        return None
-    return whole(get(s, "trigger.value", 150_000))
-
-
-ANTHROPIC_API = Profile(
-    name="anthropic-api",
-    title="Anthropic API compaction",
-    version="compact_20260112",
-    compare=">=",
-    rule="input tokens >= trigger.value (default 150,000, minimum 50,000)",
-    trigger_source=_ANT_SRC,
-    trigger_confidence="docs",
-    knobs=(
-        Knob(
-            name="trigger.value",
-            where='request body context_management.edits[{"type": "compact_20260112", '
-            '"trigger": {"type": "input_tokens", "value": N}}]',
-            unit="tokens",
-            default=150_000,
-            default_text="150,000",
-            low=ANTHROPIC_MIN_TRIGGER,
-            step="1 token",
-            source=_ANT_SRC,
-            confidence="docs",
-        ),
-        Knob(
-            name="compact",
-            where='request body context_management.edits holds a "compact_20260112" edit',
-            unit="bool",
-            default=True,
-            default_text="true for this profile (without the edit the API never compacts)",
-            source=_ANT_SRC,
-            confidence="docs",
-        ),
-    ),
-    keeps=Keeps(
-        summary_cap="no summary size parameter (instructions replace the prompt)",
-        recent="nothing before the compaction block",
-        source=_ANT_SRC,
-        confidence="docs",
-    ),
-    cache=ANTHROPIC_CACHE,
-    file="Messages API request body (fragment)",
-    syntax="json",
-    trigger=_anthropic_trigger,
-    traps=("the compaction pass is billed in usage.iterations[], not the top-level usage",),
-    # A Messages API feature (beta compact-2026-01-12): the API serves Claude models only
-    # (RUNTIMES.md §16).
-    runs=("claude",),
-    runs_source=f"{_RUNTIMES_MD} §16; {_ANT_SRC}",
 )
 
 # ---------------------------------------------------------------- the table

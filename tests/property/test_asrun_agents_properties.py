@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetcore.replay.asrun import _no_cache_model, modelled_split
 from budgetcore.replay.logs.model import LogRequest
+from budgetcore.replay.prompt_cache import _no_cache_model, modelled_split
 
 
 @given(

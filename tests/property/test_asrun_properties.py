@@ -9,19 +9,18 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetcore.replay.asrun import (
-    as_run,
+from budgetcore.replay.asrun import as_run, in_order
+from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.prompt_cache import (
     cache_lifetime,
     cache_model,
     cache_restarts,
     cleared_in_order,
-    in_order,
     modelled_split,
     notified_in_order,
     prefix_restarts,
 )
-from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
-from budgetcore.runtimes.profiles import ANTHROPIC_CACHE, OPENAI_CACHE
+from budgetcore.runtimes.caches import ANTHROPIC_CACHE, OPENAI_CACHE
 from tests.asrun_oracle import (
     ANTHROPIC,
     OPENAI,

@@ -9,7 +9,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetcore.ui.tune.view import BINS, EDGE_FIGURES, band_of, quantile_edges
+from budgetcore.ui.tune.maps import BINS, EDGE_FIGURES, band_of, quantile_edges
 
 
 @given(st.lists(st.integers(0, 10**12), min_size=1, max_size=200))

@@ -19,8 +19,11 @@ from collections.abc import Callable
 from typing import Any
 
 from budgetcore.cli.shell import (
+    LOG_HELP,
+    OPTIONS_HELP,
     count_flag,
     read_input,
+    scenario_arguments,
     scenario_of,
     shown_name,
     whole_flag,
@@ -92,8 +95,7 @@ _address.__name__ = "address"
 
 
 def tune_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("scenario", nargs="?", help="scenario JSON file, or - for standard input")
-    p.add_argument("--fragment", help="a page link's fragment instead of a file")
+    scenario_arguments(p)
     p.add_argument(
         "--turns", action="append", help="turns as JSON Lines (a session; repeat for more)"
     )
@@ -103,16 +105,14 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--log",
         action="append",
-        help="an agent's session file or database (Claude Code, Codex CLI, pi, Gemini CLI, "
-        "Qwen Code, Kimi CLI, OpenCode, Amp, Droid, Goose, Copilot CLI, Cline), or its data "
-        "folder "
-        "(repeatable; with no scenario, one file: the default scenario with its model)",
+        help=f"{LOG_HELP} (repeatable; with no scenario, one file: the default scenario with "
+        "its model)",
     )
     from budgetcore.replay.logs.model import FORMATS  # noqa: PLC0415 - the agents' keys
 
     p.add_argument("--log-format", choices=("auto", *FORMATS), default="auto")
     p.add_argument("--series", help="which series of each log (default: main)")
-    p.add_argument("--options", help="replay options JSON (start state, cache, prices, ...)")
+    p.add_argument("--options", help=OPTIONS_HELP)
     p.add_argument(
         "--k",
         help="K values: a list A,B,C or a log-spaced range LOW:HIGH:COUNT "

@@ -370,14 +370,14 @@ def choice_lines(result: TuneResult) -> list[str]:
         unknown = sum(1 for i in range(g.points) if not g.known(i))
         # The page's sentence: "1 break a constraint" read wrong, so the counts follow
         # a colon (the walk of 6 December 2026).
-        text = message(
-            "tune.choice.none",
+        counts = message(
+            "tune.choice.none-counts",
             "en",
             points=f"{g.points:,}",
             broken=f"{g.points - unknown:,}",
             unknown=f"{unknown:,}",
         )
-        lines.append(f"Choice: none. {text.removeprefix('No point is chosen. ')}")
+        lines.append(f"Choice: none. {counts}")
         note = result.none_note("en")
         if note is not None:
             lines.append(note)

@@ -233,12 +233,12 @@ def split_usage(
     logged: MeasuredUsage | None = None,
 ) -> tuple[MeasuredUsage, dict[str, Decimal | None]] | None:
     """:func:`usage_and_kinds` of ``requests`` as a cache model split them
-    (:func:`budgetcore.replay.asrun.split_columns`: each request's cache read and write,
+    (:func:`budgetcore.replay.prompt_cache.split_columns`: each request's cache read and write,
     the rest of its context uncached input, its writes 1-hour ones with ``one_hour``, no
     logged cost; ``contexts`` and ``outputs`` in place of the logged ones where given),
     summed column by column in C with no request built, when every request sums to the
     same place: one model, all in the base price tier. None otherwise (the caller builds
-    the requests: :func:`budgetcore.replay.asrun.split_requests`). ``logged``: the
+    the requests: :func:`budgetcore.replay.prompt_cache.split_requests`). ``logged``: the
     measured usage of these very requests as logged, whose per-model rows and sums
     (output, reasoning) stand in for passes over them."""
     if not requests:

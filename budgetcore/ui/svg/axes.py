@@ -8,7 +8,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
-from budgetcore.charts.geometry import FONT_PX, Box, nice_domain, nice_ticks, text_box, text_width
+from budgetcore.charts.geometry import (
+    FONT_PX,
+    Box,
+    clear_runs,
+    nice_domain,
+    nice_ticks,
+    text_box,
+    text_width,
+)
 from budgetcore.messages import t
 from budgetcore.ui.markup import Markup, el
 from budgetcore.units import format_int
@@ -163,16 +171,8 @@ def token_axis(
 
 def open_runs(x: int, y0: int, y1: int, boxes: list[Box]) -> list[tuple[int, int]]:
     """The parts of the vertical segment x, y0..y1 that keep clear of every box."""
-    cuts = sorted((b.y0 - CLEAR, b.y1 + CLEAR) for b in boxes if b.x0 - CLEAR <= x <= b.x1 + CLEAR)
-    runs = []
-    start = y0
-    for c0, c1 in cuts:
-        if c0 > start:
-            runs.append((start, min(c0, y1)))
-        start = max(start, c1)
-    if start < y1:
-        runs.append((start, y1))
-    return [(a, b) for a, b in runs if b > a]
+    cuts = ((b.y0 - CLEAR, b.y1 + CLEAR) for b in boxes if b.x0 - CLEAR <= x <= b.x1 + CLEAR)
+    return clear_runs(y0, y1, cuts)
 
 
 def axis_svg(

@@ -1,7 +1,8 @@
 """The Tune panel's handlers and what update derives for it (docs/tune.md): the grid's
 inputs, its steps as the page's ``tune`` job, a finished grid's result, and a point
 chosen through the main form's one validation path. The panel's value and its grid in
-slices are ``ui.tune.state``; its maps and choice are ``ui.tune.view``."""
+slices are ``ui.tune.state``; its choice and panel are ``ui.tune.view``, its maps
+``ui.tune.maps``."""
 
 from __future__ import annotations
 
