@@ -174,7 +174,7 @@ def test_a_bad_field_shows_by_it_and_the_replay_waits() -> None:
     assert _screen(state).field_messages["replay.turns"] == ""
     low_high = _open(low="9,000", high="1,000")
     assert _screen(low_high).field_messages["replay.high"] == (
-        "Added: high (1,000) must be at least Added: low (or the fixed value) (9,000)"
+        "Added: high (1,000) must be at least Added: low, or the fixed value (9,000)"
     )
     zh = reduce(_open(failure_rate="1.5"), LanguageChosen("zh"))
     assert "必须是 0 到 1 之间" in _screen(zh).field_messages["replay.failure_rate"]

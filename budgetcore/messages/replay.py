@@ -23,7 +23,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "label.replay.turns": ("Turns", "轮数"),
     "label.replay.seed": ("Seed", "种子"),
     "label.replay.dist": ("Added tokens per turn", "每轮新增 token"),
-    "label.replay.low": ("Added: low (or the fixed value)", "新增:下限(或固定值)"),
+    "label.replay.low": ("Added: low, or the fixed value", "新增:下限或固定值"),
     "label.replay.high": ("Added: high", "新增:上限"),
     "label.replay.burst_rate": (
         "Tool-output burst chance per turn (empty: none)",
