@@ -13,6 +13,7 @@ import tempfile
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 from budgetcore.ui.runner import RUNNER
 
@@ -28,20 +29,26 @@ process.stdout.write(JSON.stringify(pairs.map(([old, now]) => diff(old, now))));
 """
 
 
-def js_diffs(pairs: list[tuple[str, str]]) -> list[list[object] | None]:
-    """``diff(old, new)`` of the shell's runner for each pair, in one Node process."""
+def run_runner(script: str, payload: object) -> Any:
+    """``script`` run by Node with the shell's runner file as its argument and
+    ``payload`` as JSON on its standard input: what it writes, decoded."""
     assert NODE is not None
     with tempfile.TemporaryDirectory() as tmp:
         runner = Path(tmp) / "runner.js"
         runner.write_text(RUNNER, encoding="utf-8")
         done = subprocess.run(
-            [NODE, "-e", _DIFFS, str(runner)],
-            input=json.dumps(pairs),
+            [NODE, "-e", script, str(runner)],
+            input=json.dumps(payload),
             capture_output=True,
             text=True,
             check=True,
         )
-    found: list[list[object] | None] = json.loads(done.stdout)
+    return json.loads(done.stdout)
+
+
+def js_diffs(pairs: list[tuple[str, str]]) -> list[list[object] | None]:
+    """``diff(old, new)`` of the shell's runner for each pair, in one Node process."""
+    found: list[list[object] | None] = run_runner(_DIFFS, pairs)
     return found
 
 

@@ -18,7 +18,7 @@ from budgetcore.ui.markup import el
 from budgetcore.ui.paint import OP_KINDS, Painted, main_ops, panel_ops
 from budgetcore.ui.runner import RUNNER
 from budgetcore.ui.update import initial_state, reduce
-from tests.patch_helpers import NODE, apply_patch, js_diffs, nodes_of
+from tests.patch_helpers import NODE, apply_patch, js_diffs, nodes_of, run_runner
 
 needs_node = pytest.mark.skipif(NODE is None, reason="Node runs the shell's JavaScript")
 
@@ -203,11 +203,6 @@ def test_the_runner_writes_no_property_or_attribute_an_element_holds() -> None:
     """A "prop" or "attr" operation of the value the element holds writes nothing (the
     main screen's paint repeats a dozen of them on every input); another value, or a
     held attribute removed, is written."""
-    import json  # noqa: PLC0415
-    import subprocess  # noqa: PLC0415
-    import tempfile  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
-
     ops = [
         ("#a", "prop", "hidden", False),  # held
         ("#a", "attr", "data-stale", "false"),  # held
@@ -218,18 +213,7 @@ def test_the_runner_writes_no_property_or_attribute_an_element_holds() -> None:
         ("#b", "attr", "data-ab", "on"),  # held now
         ("#b", "attr", "data-stale", None),
     ]
-    assert NODE is not None
-    with tempfile.TemporaryDirectory() as tmp:
-        runner = Path(tmp) / "runner.js"
-        runner.write_text(RUNNER, encoding="utf-8")
-        done = subprocess.run(
-            [NODE, "-e", _RUN_WRITES, str(runner)],
-            input=json.dumps(ops),
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    assert json.loads(done.stdout) == [
+    assert run_runner(_RUN_WRITES, ops) == [
         ["b", "hidden", True],
         ["b", "data-stale", "true"],
         ["b", "data-ab", "on"],

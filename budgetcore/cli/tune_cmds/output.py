@@ -101,7 +101,7 @@ def choice_dict(result: TuneResult) -> dict[str, Any] | None:
         "compression": None if g.compression(i) is None else str(g.compression(i)),
         "on_grid_edge": list(result.edges),
         "edge_note": _edge_note(result),
-        # A chosen K of M or above: compaction off for these sessions (None otherwise).
+        # A chosen K of M or above: compaction starts only at the limit (None otherwise).
         "at_m_note": result.at_m_note("en"),
         # Where the chosen what-if costs more than the sessions as run: that cost and how
         # many points cost less (each breaking a limit); None otherwise.
@@ -456,9 +456,8 @@ def choice_lines(result: TuneResult) -> list[str]:
         lines.append(f"  note: {relaxed}")
     if d["edge_note"] is not None:
         lines.append(f"  note: {d['edge_note']}")
-    at_m = result.at_m_note("en")  # the page's sentence (one home: the catalogue)
-    if at_m is not None:
-        lines.append(f"  note: {at_m}")
+    if d["at_m_note"] is not None:  # the page's sentence (one home: the catalogue)
+        lines.append(f"  note: {d['at_m_note']}")
     above = result.above_as_run
     if above is not None:
         # The page's sentence (one home: the catalogue), in English.
