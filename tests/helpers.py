@@ -60,14 +60,27 @@ def cli_readouts(data: dict[str, Any]) -> dict[str, Any]:
     return {k: full[k] for k in READOUT_KEYS}
 
 
+def script_module(name: str) -> Any:
+    """``scripts/<name>.py`` as a module ``scripts_<name>`` (a script, not part of the
+    package), with the scripts folder on the path for its own imports; registered, as
+    its dataclasses look their module up."""
+    scripts = str(ROOT / "scripts")
+    sys.path.insert(0, scripts)
+    try:
+        spec = importlib.util.spec_from_file_location(f"scripts_{name}", f"{scripts}/{name}.py")
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(scripts)
+
+
 def load_webserver() -> Any:
     """scripts/webserver.py as a module (it is a script, not part of the package)."""
-    spec = importlib.util.spec_from_file_location("webserver", ROOT / "scripts" / "webserver.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_module("webserver")
 
 
 def fixture_sessions(kind: str) -> Iterator[tuple[str, Path, str, tuple[str, ...]]]:

@@ -7,34 +7,21 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import importlib.util
 import io
 import json
 import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, script_module
 
 
 def _build() -> Any:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        name = "scripts_build"  # registered: its dataclass looks its module up
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "build.py")
-        assert spec is not None
-        assert spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
+    return script_module("build")
 
 
 def _wheel(files: dict[str, bytes]) -> bytes:

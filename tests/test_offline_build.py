@@ -3,27 +3,16 @@ page itself is opened from disk by tests/browser/test_offline_page.py)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from typing import Any
 
 import pytest
 
 from budgetcore.ui.prerender import Document, first_screen, prerender
-from tests.helpers import ROOT
+from tests.helpers import ROOT, script_module
 
 
 def _offline() -> Any:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        spec = importlib.util.spec_from_file_location("offline", ROOT / "scripts" / "offline.py")
-        assert spec is not None
-        assert spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
+    return script_module("offline")
 
 
 def test_pyodide_s_runtime_module_becomes_a_classic_script_or_the_build_stops() -> None:
@@ -71,17 +60,7 @@ def test_the_served_page_carries_boot_js_inline_allowed_by_its_hash() -> None:
     import base64  # noqa: PLC0415
     import hashlib  # noqa: PLC0415
 
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        spec = importlib.util.spec_from_file_location("build", ROOT / "scripts" / "build.py")
-        assert spec is not None
-        assert spec.loader is not None
-        build = importlib.util.module_from_spec(spec)
-        sys.modules["build"] = build  # its dataclasses look their module up
-        spec.loader.exec_module(build)
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-        sys.modules.pop("build", None)
+    build = script_module("build")
     boot = (ROOT / "web" / "boot.js").read_text("utf-8")
     template = (ROOT / "web" / "index.html").read_text("utf-8")
     doc = Document.parse(template)

@@ -5,27 +5,16 @@ browser starts)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, script_module
 
 SCRIPTS = ROOT / "scripts"
 
 
 def _script(name: str) -> Any:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        spec = importlib.util.spec_from_file_location(f"scripts_{name}", SCRIPTS / f"{name}.py")
-        assert spec is not None
-        assert spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    return script_module(name)
 
 
 class _Context:

@@ -4,26 +4,13 @@ nested in another left out, each task's marks, events and profiler samples named
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from typing import Any
 
-from tests.helpers import ROOT
+from tests.helpers import script_module
 
 
 def _trace_boot() -> Any:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "scripts_trace_boot", ROOT / "scripts" / "trace_boot.py"
-        )
-        assert spec is not None
-        assert spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
+    return script_module("trace_boot")
 
 
 def _x(name: str, ts: int, dur: int, pid: int = 2, **args: Any) -> dict[str, Any]:
