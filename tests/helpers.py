@@ -7,11 +7,11 @@ import io
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -35,6 +35,7 @@ __all__ = [
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
 #: Placeholder session logs, one folder per shape: logs/<claude|codex>/<shape>/<layout>.
 LOG_FIXTURES = Path(__file__).parent / "fixtures" / "logs"
 
@@ -58,6 +59,22 @@ def cli_readouts(data: dict[str, Any]) -> dict[str, Any]:
     """The CLI's values of every key the page shows as a readout (data-key)."""
     full = cli_plan(data)
     return {k: full[k] for k in READOUT_KEYS}
+
+
+def both_decodings(read: Callable[[], T]) -> Iterator[T]:
+    """``read()`` twice: once with every batch decoded by msgspec (the CLI's fast path,
+    forced on), once record by record through the standard library's decode (the
+    page's path); the readers must give the same result both ways."""
+    from budgetcore.replay.logs import tally  # noqa: PLC0415
+
+    for compiled in (False, True):
+        with pytest.MonkeyPatch.context() as mp:
+            if compiled:
+                mp.setattr(tally, "compiled_from", lambda line, size=0: True)
+            else:
+                mp.setattr(tally, "record_batches", lambda shape: None)
+            found = read()
+        yield found
 
 
 def script_module(name: str) -> Any:

@@ -17,8 +17,8 @@ from budgetcore.cli import replay_cmds
 from budgetcore.errors import ScenarioError
 from budgetcore.inputs import text
 from budgetcore.replay import logs
-from budgetcore.replay.logs import detect_format, kimi, parse_log, reader, tally
-from tests.helpers import run_cli
+from budgetcore.replay.logs import detect_format, kimi, parse_log, reader
+from tests.helpers import both_decodings, run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -718,13 +718,9 @@ def test_a_bad_count_in_a_kimi_subagent_event_names_the_events_own_field() -> No
         },
     ]
     data = b"".join(json.dumps(x).encode() + b"\n" for x in lines)
-    for compiled in (False, True):
-        with pytest.MonkeyPatch.context() as mp:
-            if compiled:
-                mp.setattr(tally, "compiled_from", lambda line, size=0: True)
-            else:
-                mp.setattr(tally, "record_batches", lambda shape: None)
-            log = reader.finish(kimi.read_kimi([("wire.jsonl", io.BytesIO(data))]))
+    for log in both_decodings(
+        lambda: reader.finish(kimi.read_kimi([("wire.jsonl", io.BytesIO(data))]))
+    ):
         paths = [p.path for p in log.skipped]
         assert paths == ["line 2: message.payload.event.payload.token_usage.input_other"]
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from budgetcore.errors import ScenarioError
-from budgetcore.replay.logs import detect_format, kimi, read_session, read_sessions, reader, tally
+from budgetcore.replay.logs import detect_format, kimi, read_session, read_sessions, reader
 from budgetcore.replay.logs.session import run_session
 from tests.fixtures.logs.goose.make import make_tiered
-from tests.helpers import run_cli
+from tests.helpers import both_decodings, run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -162,13 +162,9 @@ def test_a_kimi_token_usage_of_only_a_total_is_listed_not_read_as_zero_usage() -
         "message": {"type": "SubagentEvent", "payload": {"agent_id": "a1", "event": step}},
     }
     data += json.dumps(sub).encode() + b"\n"
-    for compiled in (False, True):
-        with pytest.MonkeyPatch.context() as mp:
-            if compiled:
-                mp.setattr(tally, "compiled_from", lambda line, size=0: True)
-            else:
-                mp.setattr(tally, "record_batches", lambda shape: None)
-            log = reader.finish(kimi.read_kimi([("wire.jsonl", io.BytesIO(data))]))
+    for log in both_decodings(
+        lambda: reader.finish(kimi.read_kimi([("wire.jsonl", io.BytesIO(data))]))
+    ):
         (ledger,) = log.ledger
         assert (ledger.lines, ledger.accounted, ledger.malformed) == (6, 6, (4, 6))
         assert "StatusUpdate (zero usage)" not in dict(ledger.entries)
@@ -462,13 +458,9 @@ def test_a_kimi_code_alias_is_priced_by_its_model_id_and_its_messages_are_named(
     ``context.append_message`` records (a chat message in a ``message`` object) were
     counted as Kimi CLI lines of "(no message type)"."""
     wire = next((LOGS / "kimi" / "code-alias").rglob("wire.jsonl"))
-    for compiled in (False, True):
-        with pytest.MonkeyPatch.context() as mp:
-            if compiled:
-                mp.setattr(tally, "compiled_from", lambda line, size=0: True)
-            else:
-                mp.setattr(tally, "record_batches", lambda shape: None)
-            log = reader.finish(kimi.read_kimi([("wire.jsonl", io.BytesIO(wire.read_bytes()))]))
+    for log in both_decodings(
+        lambda: reader.finish(kimi.read_kimi([("wire.jsonl", io.BytesIO(wire.read_bytes()))]))
+    ):
         (ledger,) = log.ledger
         assert (ledger.lines, ledger.accounted) == (11, 11)
         entries = dict(ledger.entries)
