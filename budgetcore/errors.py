@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from decimal import Decimal
 
-__all__ = ["NonFinite", "Problem", "ScenarioError", "render_value"]
+__all__ = ["NonFinite", "Problem", "ScenarioError", "WrittenDecimal", "render_value"]
 
 _MAX_RENDERED = 60
 _MAX_PATH = 80  # paths such as samples.bson[12].tokens stay whole
@@ -29,12 +29,31 @@ class NonFinite:
         return self.text
 
 
+class WrittenDecimal(Decimal):
+    """A number read with an exponent, which keeps the text it was written as: a refusal
+    quotes what the user wrote (``1e400``), not Decimal's normal form (``1E+400``). It is
+    a Decimal in every other way; arithmetic on it gives plain Decimals, and a copy (which
+    goes through ``str``) loses the text, so readers fall back to ``str``."""
+
+    __slots__ = ("text",)
+    text: str
+
+    def __new__(cls, text: str) -> WrittenDecimal:
+        self = super().__new__(cls, text)
+        self.text = text
+        return self
+
+
+def _number_text(value: Decimal | NonFinite) -> str:
+    """An exact number as it was written, where that is known."""
+    text = getattr(value, "text", None)
+    return text if isinstance(text, str) else str(value)
+
+
 def render_value(value: object) -> str:
     """Render a received value the way it would look in JSON, shortened to one line."""
-    if isinstance(value, NonFinite):
-        text = value.text
-    elif isinstance(value, Decimal):
-        text = str(value)
+    if isinstance(value, NonFinite | Decimal):
+        text = _number_text(value)
     elif isinstance(value, bool) or value is None:
         text = json.dumps(value)
     elif isinstance(value, str):
@@ -63,7 +82,7 @@ def _container_text(value: object) -> str:
     def default(item: object) -> object:
         if isinstance(item, Decimal | NonFinite):
             mark = f"\x00{id(numbers)}:{len(numbers)}\x00"  # a NUL is escaped in JSON
-            numbers[json.dumps(mark)] = str(item) if isinstance(item, Decimal) else item.text
+            numbers[json.dumps(mark)] = _number_text(item)
             return mark
         return str(item)
 

@@ -4,6 +4,7 @@ every parser that uses it, plus the causes the second input battery found."""
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import re
@@ -23,7 +24,7 @@ from budgetcore.conformance.cases import (
 )
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.jsonio import key_problems, load_json
-from budgetcore.inputs.numbers import MAX_SEED, bound_text, whole_text
+from budgetcore.inputs.numbers import MAX_SEED, bound_text, read_number, whole_text
 from budgetcore.inputs.text import SIZE_LIMITS, check_size, read_limited, size_text
 from budgetcore.messages import CATALOGUE
 from budgetcore.replay.options import parse_options_json
@@ -643,3 +644,44 @@ def test_a_file_value_is_exact_text() -> None:
     r = run_command(["plan", "-"], b'{"config": {"safety_margin": " 0.1"}}')
     assert r.code == 2
     assert "config.safety_margin must be a decimal" in r.err
+
+
+@pytest.mark.parametrize(
+    ("written", "path", "document"),
+    [
+        ("1e400", "config.trigger_tokens", '{{"config": {{"trigger_tokens": {}}}}}'),
+        ("25E-1", "config.summary_max_tokens", '{{"config": {{"summary_max_tokens": {}}}}}'),
+        ("1.5e2", "config.safety_margin", '{{"config": {{"safety_margin": {}}}}}'),
+        ("1e400", "config.trigger_tokens", "[config]\ntrigger_tokens = {}\n"),
+    ],
+)
+def test_a_refused_number_is_quoted_as_it_was_written(
+    written: str, path: str, document: str
+) -> None:
+    """Fourth walk of December 2026: a pasted ``1e400`` came back as "got 1E+400"
+    (Decimal's normal form), not as the user wrote it. The CLI's scenario, the page's
+    import preview (both languages) and a config override all quote the text."""
+    text = document.format(written)
+    if text.startswith("{"):
+        with pytest.raises(ScenarioError) as refused:
+            parse_scenario_json(text)
+        assert str(refused.value).endswith(f"got {written}"), str(refused.value)
+    for lang in ("en", "zh"):
+        state = reduce(initial_state(lang=lang), ImportPreviewed(text, "replace"))
+        assert state.import_preview is not None
+        sentences = [problem_sentence(p, lang) for p in state.import_preview.problems]
+        assert [p.path for p in state.import_preview.problems] == [path]
+        assert written in sentences[0], sentences
+        assert str(Decimal(written)) not in sentences[0], sentences
+
+
+def test_a_number_written_with_an_exponent_is_still_the_decimal_it_equals() -> None:
+    """The written text rides along for messages only: the value, its hash, its copy and
+    its arithmetic are Decimal's."""
+    value = read_number("1e3")
+    assert value == Decimal(1000)
+    assert hash(value) == hash(Decimal(1000))
+    assert str(value) == "1E+3"
+    assert repr(value) == "Decimal('1E+3')"
+    assert type(value + 1) is Decimal
+    assert copy.deepcopy(value) == value

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation, localcontext
 
-from budgetcore.errors import NonFinite, Problem
+from budgetcore.errors import NonFinite, Problem, WrittenDecimal
 
 __all__ = [
     "DECIMAL_TEXT",
@@ -78,7 +78,7 @@ def read_number(text: str) -> int | Decimal | NonFinite:
     if exponent is not None:
         if abs(int(exponent)) > _MAX_EXPONENT:
             return NonFinite(text)
-        return Decimal(text)
+        return WrittenDecimal(text)
     return int(text) if "." not in text else Decimal(text)
 
 
