@@ -1816,3 +1816,21 @@ def test_the_timing_is_parsed_when_its_values_change_not_on_each_read(
     assert calls == []
     with_texts(changed, {"replay.gap_low": "9500"})  # the field's own checks parse too
     assert [c for c in calls if "gap_seed" in c[0]] != []  # and the whole options once
+
+
+def test_the_chinese_ledger_lists_its_items_with_the_chinese_comma() -> None:
+    """Fourth walk of December 2026: the Chinese ledger joined its entry kinds and its
+    bad line numbers with an ASCII ", " ("user 2, summary 1", "第 13, 15 行")."""
+    path = FIXTURES / "logs" / "claude" / "15-skipped-lines"
+    name = next(path.rglob("*.jsonl"))
+    text = name.read_text(encoding="utf-8") + "not json\n" + '{"type": "x-unknown"}\n'
+    state = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogLoaded(text, name.name))
+    pattern = r'<li data-ledger="(entries|malformed)"><span class="rp-key">[^<]*</span> ([^<]*)'
+    for lang, sep in (("en", ", "), ("zh", "、")):
+        log = _screen(reduce(state, LanguageChosen(lang))).html["replay-log"]
+        cells = dict(re.findall(pattern, log))
+        assert set(cells) == {"entries", "malformed"}, cells
+        for kind, shown in cells.items():
+            assert sep in shown, (lang, kind, shown)
+            if lang == "zh":
+                assert ", " not in shown, (kind, shown)

@@ -102,6 +102,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "msg.internal": ("Internal error: ", "内部错误:"),
     "msg.sweep-order": ("sweep: 'from' must be below 'to'", "扫描:起点必须小于终点"),
     "msg.list-sep": ("; ", "；"),
+    # Between the items of a list (names, numbers) inside a sentence.
+    "msg.item-sep": (", ", "、"),
     # Between two sentences of one paragraph: a space in English, none after "。".
     "msg.sentence-gap": (" ", ""),
     "msg.yes": ("yes", "是"),

@@ -192,7 +192,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.files-picked.other": ("{n} files: {names}", "{n} 个文件:{names}"),
     "replay.folder-picked.one": ("folder {folder}: {n} file", "文件夹 {folder}:{n} 个文件"),
     "replay.folder-picked.other": ("folder {folder}: {n} files", "文件夹 {folder}:{n} 个文件"),
-    "replay.names-sep": (", ", "、"),
     "replay.names-more": ("{names} and {n} more", "{names} 等另外 {n} 个"),
     # The status's short list: two names, then how many more ("a.jsonl, b.jsonl, +1").
     "replay.names-plus": ("{names}, +{n}", "{names} 及另外 {n} 个"),

@@ -86,7 +86,7 @@ def problem_sentence(problem: Problem, lang: str) -> str:
     sentence = t(key, lang, where=where, got=got, **shown)
     if not dropped:
         return sentence
-    fields = ", ".join(
+    fields = t("msg.item-sep", lang).join(
         f"{_label(path, lang)} = {value}"
         for path, _, value in (pair.partition("=") for pair in dropped.split(","))
     )

@@ -298,7 +298,7 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
             ),
         ),
     )
-    files = ("、" if lang == "zh" else ", ").join(file_text(f.name, lang) for f in x.files)
+    files = t("msg.item-sep", lang).join(file_text(f.name, lang) for f in x.files)
     lacking = _not_settable_html(x, lang)
     notes = el(
         "p",

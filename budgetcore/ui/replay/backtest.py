@@ -95,7 +95,7 @@ def _numbers(values: Sequence[int], lang: str) -> str:
     or "none"."""
     if not values:
         return t("asrun.none", lang)
-    numbers = (", " if lang != "zh" else "、").join(format_int(n) for n in values)
+    numbers = t("msg.item-sep", lang).join(format_int(n) for n in values)
     return count("asrun.after-requests", len(values), lang, requests=numbers)
 
 

@@ -304,6 +304,7 @@ def series_name(name: str, lang: str) -> str:
 
 def _ledger(log: ParsedLog, lang: str) -> Markup:
     rows = []
+    sep = t("msg.item-sep", lang)
     for f in log.ledger:
         reqs = t("msg.list-sep", lang).join(
             t("replay.logs.series-totals", lang, lines=count("count.line", on + off, lang))
@@ -317,16 +318,16 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
             )
             for s, on, off in f.requests
         )
-        copies = ", ".join(f"{_copy_kind(k, lang)} {format_int(n)}" for k, n in f.duplicates)
+        copies = sep.join(f"{_copy_kind(k, lang)} {format_int(n)}" for k, n in f.duplicates)
         copies = copies or "0"
-        entries = ", ".join(f"{_entry_kind(k, lang)} {format_int(n)}" for k, n in f.entries)
+        entries = sep.join(f"{_entry_kind(k, lang)} {format_int(n)}" for k, n in f.entries)
         entries = entries or "0"
         bad = (
             t(
                 "replay.logs.bad-lines",
                 lang,
                 n=format_int(len(f.malformed)),
-                lines=", ".join(format_int(x) for x in f.malformed[:12])
+                lines=sep.join(format_int(x) for x in f.malformed[:12])
                 + (" …" if len(f.malformed) > 12 else ""),
             )
             if f.malformed
@@ -341,7 +342,8 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
             ("malformed", bad),
         ]
         if f.orphans:
-            cells.append(("orphans", ", ".join(format_int(x) for x in f.orphans[:12])))
+            orphans = sep.join(format_int(x) for x in f.orphans[:12])
+            cells.append(("orphans", orphans))
         items = [
             el(
                 "li",
@@ -590,7 +592,7 @@ def logs_html(
                 t(
                     "replay.log.other-series",
                     lang,
-                    names=", ".join(
+                    names=t("msg.item-sep", lang).join(
                         f"{s.name} ({len(s.requests) + len(s.abandoned)})" for s in others
                     ),
                 ),
@@ -605,7 +607,7 @@ def logs_html(
                     "replay.log.skipped",
                     lang,
                     n=format_int(len(log.skipped)),
-                    lines=_line_numbers(log),
+                    lines=_line_numbers(log, lang),
                 ),
             )
         )
@@ -659,12 +661,12 @@ def _exact_int(value: int | None) -> str:
     return "null" if value is None else str(value)
 
 
-def _line_numbers(log: ParsedLog) -> str:
+def _line_numbers(log: ParsedLog, lang: str) -> str:
     nums = []
     for p in log.skipped:
         head = p.path.split(":", 1)[0]
         nums.append(head[5:] if head.startswith("line ") else head)
-    shown = ", ".join(nums[:30])
+    shown = t("msg.item-sep", lang).join(nums[:30])
     return shown + (" …" if len(nums) > 30 else "")
 
 

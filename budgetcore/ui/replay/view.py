@@ -401,7 +401,7 @@ def files_status(panel: ReplayPanel, lang: str) -> dict[str, Markup]:
         said = count("replay.folder-picked", len(names), lang, folder=folder)
         out[f"{box}-status"] = el("span", None, said)
     elif box == "replay-file" and names:
-        sep = t("replay.names-sep", lang)
+        sep = t("msg.item-sep", lang)
         shown = sep.join(_short_name(n) for n in names[:_NAMES_SHOWN])
         if len(names) > _NAMES_SHOWN:
             more = format_int(len(names) - _NAMES_SHOWN)

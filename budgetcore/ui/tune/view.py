@@ -182,7 +182,8 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
         run = caveats[0][1]
         text = caveat_text(run, lang)
         if several:
-            text = t("tune.sessions-named", lang, names=", ".join(n for n, _ in caveats)) + text
+            names = t("msg.item-sep", lang).join(n for n, _ in caveats)
+            text = t("tune.sessions-named", lang, names=names) + text
         notes.append(el("p", {"class": "warn", "data-baseline-untrusted": run.served_by}, text))
     if off:
         key = (
@@ -192,7 +193,7 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
         )
         text = t(key, lang, ratio=_ratio_text(ratio, lang))
         if several:
-            text = t("tune.sessions-named", lang, names=", ".join(off)) + text
+            text = t("tune.sessions-named", lang, names=t("msg.item-sep", lang).join(off)) + text
         notes.append(el("p", {"class": "warn", "data-backtest-off": ""}, text))
     return el("div", {"class": "tune-asrun"}, *notes)
 
@@ -601,7 +602,7 @@ def _runtime_notes(job: TuneJob, lang: str) -> Markup:
         if axis is None or not kept:
             continue
         said = {"m": format_int(axis.safe_input or 0)} if kind == "above" else {}
-        values = ", ".join(knob_text(axis, v) for v in kept)
+        values = t("msg.item-sep", lang).join(knob_text(axis, v) for v in kept)
         notes.append(
             el(
                 "p",
