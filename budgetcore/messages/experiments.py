@@ -17,10 +17,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Doubling the main model's input capacity grows M, but not the 2 MiB read allowance, the read time limits or background concurrency: a bigger window does not read more history.",
         "主模型输入能力翻倍时 M 变大,但 2 MiB 读取量、读取时限和后台并发不会自动增长:更大窗口不等于一次读取更多历史。",
     ),
-    "exp.f_above_m.title": ("4. F above M", "4. 把 F 提高到超过 M"),
+    "exp.f_above_m.title": ("4. F above M, no history", "4. 把 F 提高到超过 M,历史清零"),
     "exp.f_above_m.expect": (
-        "With the required input one token above M, the raw space is 0 and the request is rejected even with no history at all: a summary cannot fix an oversized required input.",
-        "必需输入比 M 多一个 token 时,原文空间归零;即使没有任何历史,请求也无法发起。摘要不能解决过大的必需输入。",
+        "Sets the required input F one token above M and the history to 0. The raw space is 0 and the request is rejected although there is no history left to cut: a summary cannot fix an oversized required input.",
+        "把必需输入 F 设为比 M 多一个 token,并把历史设为 0。原文空间归零;即使已没有可裁剪的历史,请求也无法发起。摘要不能解决过大的必需输入。",
     ),
     "static.experiments-note": (
         "Each experiment applies to the scenario on screen: it pins the before and shows the after as the current plan. Reset first to start from the article's example.",
