@@ -2,7 +2,7 @@
 as text that its cells, legends and the choice say, a runtime's knob on the axes, and
 each point's change from as run. Apart from the view (:mod:`budgetcore.ui.tune.view`:
 the form, the choice in words, the panel) so that each reads whole; the view draws the
-maps through :func:`_maps_html`. Pure: results in, markup out.
+maps through :func:`maps_html`. Pure: results in, markup out.
 
 Maps are drawn the way :mod:`budgetcore.ui.svg` draws: at the container's real width
 (12 px text), ticks with units, every label in a gutter of its own (never on a mark),
@@ -42,11 +42,18 @@ __all__ = [
     "SIDE_BINS",
     "band_class",
     "band_of",
+    "cost_unit",
+    "cost_value",
+    "delta_text",
+    "gap_amount",
+    "knob_point",
     "knob_row",
     "knob_text",
+    "maps_html",
     "not_settings",
     "point_text",
     "quantile_edges",
+    "ranked_amount",
     "round_figures",
     "signed_money",
 ]
@@ -68,7 +75,7 @@ _CELL_H = 14
 # ------------------------------------------------------------------ numbers as text
 
 
-def _cost_value(g: GridMeasures, units: int) -> str:
+def cost_value(g: GridMeasures, units: int) -> str:
     """A cost (or a difference of costs) exactly: dollars at every place, else tokens."""
     if g.priced:
         value = decimal_of(units, g.places)
@@ -80,11 +87,11 @@ def _cost_value(g: GridMeasures, units: int) -> str:
 def _cost_amount(g: GridMeasures, units: int, lang: str) -> str:
     """A cost with its unit: "$0.325395" (the sign says dollars), or "n billed tokens"."""
     if g.priced:
-        return _cost_value(g, units)
-    return t("tune.amount", lang, value=format_int(units), unit=t(_cost_unit(g), lang))
+        return cost_value(g, units)
+    return t("tune.amount", lang, value=format_int(units), unit=t(cost_unit(g), lang))
 
 
-def _ranked_amount(result: TuneResult, i: int, lang: str) -> str:
+def ranked_amount(result: TuneResult, i: int, lang: str) -> str:
     """Point ``i``'s cost as the choice ranks it: its what-if on the as-run baseline
     (the cost map's figure) over logs, else the grid's modelled cost."""
     costs = result.ranked_costs
@@ -95,7 +102,7 @@ def _ranked_amount(result: TuneResult, i: int, lang: str) -> str:
     return format_money(value)
 
 
-def _gap_amount(result: TuneResult, j: int, i: int, lang: str) -> str:
+def gap_amount(result: TuneResult, j: int, i: int, lang: str) -> str:
     """Point ``j``'s ranked cost minus point ``i``'s, with its unit."""
     gap = result.cost_gap(j, i)
     if isinstance(gap, Decimal):
@@ -103,7 +110,7 @@ def _gap_amount(result: TuneResult, j: int, i: int, lang: str) -> str:
     return _cost_amount(result.grid, gap, lang)
 
 
-def _cost_unit(g: GridMeasures) -> str:
+def cost_unit(g: GridMeasures) -> str:
     return "tune.unit.money" if g.priced else "tune.unit.billed"
 
 
@@ -154,9 +161,9 @@ def point_text(
     ``costs``, its what-if on the as-run baseline and the change from it too."""
     text = _point_values(g, i, lang)
     if costs is not None:
-        text = t("tune.point-whatif", lang, point=text, whatif=_delta_text(costs[i], lang))
+        text = t("tune.point-whatif", lang, point=text, whatif=delta_text(costs[i], lang))
     if result is not None and result.runtime is not None:
-        text = t("tune.point-knob", lang, knob=_knob_point(result, i, lang), point=text)
+        text = t("tune.point-knob", lang, knob=knob_point(result, i, lang), point=text)
     return text
 
 
@@ -462,7 +469,7 @@ def _edge_text(g: GridMeasures, measure: str, units: int, lang: str, rounding: s
     greatest value (``rounding`` given) as the scale's other money, to four figures."""
     if rounding is not None or measure != "cost" or not g.priced:
         return _scale_text(g, measure, units, lang, rounding or ROUND_HALF_EVEN)
-    return _cost_value(g, units)
+    return cost_value(g, units)
 
 
 #: What a cell without a value says, per map that can have one.
@@ -518,7 +525,7 @@ def not_settings(result: TuneResult) -> frozenset[int]:
     return frozenset(i for i in range(g.points) if g.point(i) not in reachable)
 
 
-def _knob_point(result: TuneResult, i: int, lang: str) -> str:
+def knob_point(result: TuneResult, i: int, lang: str) -> str:
     """Point ``i`` as the runtime's setting: "knob = value", or that it is none."""
     axis = result.runtime
     k, s = result.grid.point(i)
@@ -548,7 +555,7 @@ def _marks_html(result: TuneResult, lang: str) -> Markup:
     return el("ul", {"class": "ch-legend tune-marks"}, *items)
 
 
-def _maps_html(
+def maps_html(
     result: TuneResult, lang: str, width: int, costs: Sequence[PointCost] | None = None
 ) -> Markup:
     """The marks' legend and a map per measure. ``costs``: each point's what-if on the
@@ -648,7 +655,7 @@ class _Delta:
             if u is None:
                 out.append(("tu", t("tune.delta.unknown", lang)))
             else:
-                out.append((_delta_class(self.bin_of(u, edges)), _delta_text(c, lang)))
+                out.append((_delta_class(self.bin_of(u, edges)), delta_text(c, lang)))
         return out
 
     def _dollars(self, units: int) -> Decimal:
@@ -715,7 +722,7 @@ def _signed_figures(value: Decimal, rounding: str) -> str:
     return ("−" + text[1:]) if text.startswith("-") else "+" + text
 
 
-def _delta_text(c: PointCost, lang: str) -> str:
+def delta_text(c: PointCost, lang: str) -> str:
     """A point's what-if in words: "what-if $X, +$Y from the as-run model"."""
     if c.modelled is None or c.delta is None:
         return t("tune.delta.unknown", lang)

@@ -21,15 +21,15 @@ from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.ui.tune.maps import (
-    _cost_unit,
-    _cost_value,
-    _delta_text,
-    _gap_amount,
-    _knob_point,
-    _maps_html,
-    _ranked_amount,
+    cost_unit,
+    cost_value,
+    delta_text,
+    gap_amount,
+    knob_point,
     knob_text,
+    maps_html,
     point_text,
+    ranked_amount,
 )
 from budgetcore.ui.tune.state import (
     QUALITY,
@@ -223,7 +223,7 @@ def _chosen_what_if(costs: Sequence[PointCost], i: int, off: bool, lang: str) ->
             "data-tune-whatif": "",
             "data-value": "null" if c.delta is None else format(c.delta, "f"),
         },
-        t("tune.choice.whatif", lang, whatif=_delta_text(c, lang)),
+        t("tune.choice.whatif", lang, whatif=delta_text(c, lang)),
         mark,
     )
 
@@ -233,7 +233,7 @@ def _signed(text: str, negative: bool, zero: bool) -> str:
 
 
 def _diff(g: GridMeasures, units: int, cost: bool) -> str:
-    text = _cost_value(g, abs(units)) if cost else format_int(abs(units))
+    text = cost_value(g, abs(units)) if cost else format_int(abs(units))
     return _signed(text, units < 0, units == 0)
 
 
@@ -272,7 +272,7 @@ def _choice_body(
             ),
         )
     i = choice.index
-    unit = t(_cost_unit(g), lang)
+    unit = t(cost_unit(g), lang)
     scope = (
         t(
             "tune.choice.scope",
@@ -295,7 +295,7 @@ def _choice_body(
                 else t(
                     "tune.choice.head-knob",
                     lang,
-                    knob=_knob_point(result, i, lang),
+                    knob=knob_point(result, i, lang),
                     k=format_int(choice.k),
                     s=format_int(choice.s),
                 ),
@@ -305,7 +305,7 @@ def _choice_body(
                 "tune.choice.best",
                 lang,
                 scope=scope,
-                cost=_ranked_amount(result, i, lang),
+                cost=ranked_amount(result, i, lang),
             ),
         )
     ]
@@ -325,7 +325,7 @@ def _choice_body(
                     lang,
                     k=format_int(rk),
                     s=format_int(rs),
-                    cost=_gap_amount(result, r, i, lang),
+                    cost=gap_amount(result, r, i, lang),
                     unseen=format_int(unseen[r] - unseen[i]),
                     runs=format_int(g.summary_calls(r) - g.summary_calls(i)),
                 ),
@@ -375,7 +375,7 @@ def _choice_body(
                     k=format_int(jk),
                     s=format_int(js),
                     unseen=format_int(unseen[i] - unseen[j]),
-                    cost=_gap_amount(result, j, i, lang),
+                    cost=gap_amount(result, j, i, lang),
                 ),
             )
         )
@@ -426,7 +426,7 @@ def _binding_html(result: TuneResult, lang: str) -> list[Markup]:
             lang,
             k=format_int(k),
             s=format_int(s),
-            cost=_gap_amount(result, choice.index, cheapest, lang),
+            cost=gap_amount(result, choice.index, cheapest, lang),
             why=_broken_text(c, g, cheapest, lang),
         )
         out.append(el("p", {"data-tune-binds": "cheapest"}, text))
@@ -716,7 +716,7 @@ def render_tune(state: PageState, before: TuneScreen | None = None) -> TuneScree
         drawn,
         "maps",
         (result, costs, lang, width),
-        lambda: _maps_html(result, lang, width, costs),
+        lambda: maps_html(result, lang, width, costs),
     )
     key = (result, job, state.plan.scenario, state.export_format, lang)
     html["tune-choice"] = reuse(
