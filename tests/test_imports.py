@@ -259,7 +259,7 @@ ALLOWED: dict[str, set[str]] = {
     "runtimes": FOUNDATION | {"core", "scenario", "registry"},
     "replay": FOUNDATION | {"core", "scenario", "registry", "runtimes"},
     "charts": FOUNDATION | {"core", "scenario", "replay"},
-    "tune": FOUNDATION | {"core", "scenario", "replay"},
+    "tune": FOUNDATION | {"core", "scenario", "replay", "runtimes"},
     "conformance": FOUNDATION | {"core", "scenario", "explore"},
     "ui": FOUNDATION
     | {"core", "scenario", "explore", "registry", "runtimes", "replay", "charts", "tune"},

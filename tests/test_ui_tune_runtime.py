@@ -254,3 +254,20 @@ def test_gemini_cli_on_a_200k_model_is_refused_naming_m() -> None:
     assert job is not None
     assert job.axis is None
     assert [p.code for p in job.axis_problems] == ["knob-above"]
+
+
+def test_the_runtime_grid_has_one_home() -> None:
+    """The code review of December 2026: the CLI (``cli/tune_cmds/runtime.py``) and the
+    page (``ui/tune/state.py``) each chose the knob's default values, turned them into
+    points and refused an empty grid. Now only ``tune/runtime_grid.py`` calls
+    ``runtime_axis`` or picks the default values; both shells call it."""
+    root = Path(__file__).resolve().parent.parent / "budgetcore"
+    builders = re.compile(r"\b(?:runtime_axis|default_token_values|default_values)\(")
+    callers = sorted(
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if path.name != "tune_axis.py" and builders.search(path.read_text(encoding="utf-8"))
+    )
+    assert callers == ["tune/runtime_grid.py"]
+    for shell in ("cli/tune_cmds/runtime.py", "ui/tune/state.py"):
+        assert "runtime_grid(" in (root / shell).read_text(encoding="utf-8"), shell

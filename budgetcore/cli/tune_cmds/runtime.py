@@ -15,44 +15,15 @@ from budgetcore.tune.result import TuneResult
 
 def _runtime_axis(args: argparse.Namespace, scenario: Scenario) -> Any:
     """``--runtime``: the runtime's knob values (``--knob``, else a spread over its
-    range), each turned into its (K, S) for the scenario's main model by the profile."""
-    from budgetcore.core.capacity import main_safe_input  # noqa: PLC0415
-    from budgetcore.runtimes.tune_axis import (  # noqa: PLC0415
-        default_token_values,
-        default_values,
-        parse_knob_values,
-        runtime_axis,
-        tune_knob,
-    )
-    from budgetcore.tune.grid import check_points, default_k, parse_axis  # noqa: PLC0415
+    range), each turned into its (K, S) for the scenario's main model by the profile
+    (``tune.runtime_grid``, which the page's Tune builds its grid with too); the values
+    kept off the grid are said on stderr."""
+    from budgetcore.tune.runtime_grid import runtime_grid  # noqa: PLC0415
 
     if args.k is not None or args.s is not None:
         raise ScenarioError([Problem.coded("--runtime", "knob-not-axes")])
-    _profile, knob = tune_knob(args.runtime)
-    main, cfg = scenario.main_model, scenario.config
-    m = main_safe_input(main, cfg.reply_max_tokens, cfg.safety_margin)
-    values: tuple[Any, ...]
-    if knob.unit in ("tokens", "trigger"):
-        values = (
-            default_token_values(args.runtime, main.input_tokens, default_k(m))
-            if args.knob is None
-            else parse_axis(args.knob, "--knob", ("M", m))
-        )
-    else:
-        values = (
-            default_values(knob, main.input_tokens)
-            if args.knob is None
-            else parse_knob_values(args.knob, knob)
-        )
-    axis = runtime_axis(
-        args.runtime,
-        main.input_tokens,
-        main.output_tokens,
-        scenario.main_model_name,
-        values=values,
-        scenario_s=cfg.summary_max_tokens,
-        safe_input=m,
-    )
+    axis = runtime_grid(args.runtime, scenario, args.knob)
+    knob = axis.knob
     if axis.never:
         shown = ", ".join(str(v) for v in axis.never[:5])
         print(
@@ -64,15 +35,9 @@ def _runtime_axis(args: argparse.Namespace, scenario: Scenario) -> Any:
         from budgetcore.messages import t  # noqa: PLC0415
 
         shown = ", ".join(str(v) for v in axis.above)
-        said = t(
-            "tune.runtime-above", "en", knob=knob.name, values=shown, runtime=axis.title, m=f"{m:,}"
-        )
+        m = f"{axis.safe_input or 0:,}"
+        said = t("tune.runtime-above", "en", knob=knob.name, values=shown, runtime=axis.title, m=m)
         print(f"warning: {said}", file=sys.stderr)
-    if not axis.points:
-        if axis.above:
-            raise ScenarioError([Problem.of("--knob", args.knob, "knob-above", m=f"{m:,}")])
-        raise ScenarioError([Problem.of("--knob", args.knob, "knob-never")])
-    check_points(axis.ks, axis.ss)
     return axis
 
 

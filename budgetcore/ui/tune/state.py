@@ -45,7 +45,6 @@ if TYPE_CHECKING:  # the tune modules load when the panel first runs, not on boo
     from budgetcore.replay.model import ReplayOptions, Turn
     from budgetcore.replay.prepared import Session
     from budgetcore.replay.whatif import WhatIf
-    from budgetcore.runtimes.model import Value
     from budgetcore.runtimes.tune_axis import RuntimeAxis
     from budgetcore.tune.choice import Constraints
     from budgetcore.tune.measures import GridMeasures
@@ -70,7 +69,6 @@ __all__ = [
     "pending",
     "result_of",
     "run_to_end",
-    "runtime_grid",
     "session_panels",
     "step",
     "with_texts",
@@ -425,6 +423,7 @@ def _cost(session: Session) -> int:
 
 def _start(inputs: TuneInputs) -> TuneJob:
     from budgetcore.tune.result import default_axes  # noqa: PLC0415
+    from budgetcore.tune.runtime_grid import runtime_grid  # noqa: PLC0415
 
     if inputs.runtime:
         try:
@@ -435,48 +434,6 @@ def _start(inputs: TuneInputs) -> TuneJob:
         return TuneJob(inputs, axis.ks, axis.ss, axis=axis)
     ks, ss = default_axes(inputs.scenario)
     return TuneJob(inputs, ks, ss)
-
-
-def runtime_grid(runtime: str, scenario: Scenario) -> RuntimeAxis:
-    """``runtime``'s knob over its default values, each the (K, S) it means for the
-    scenario's main model: ``tune --runtime NAME`` without ``--knob`` (cli.tune_cmds.
-    _runtime_axis; the values by the same rule, the points by the same
-    ``runtimes.tune_axis.runtime_axis``). A ScenarioError when it cannot be tuned."""
-    from budgetcore.core.capacity import main_safe_input  # noqa: PLC0415
-    from budgetcore.runtimes.tune_axis import (  # noqa: PLC0415
-        default_token_values,
-        default_values,
-        runtime_axis,
-        tune_knob,
-    )
-    from budgetcore.tune.grid import check_points, default_k  # noqa: PLC0415
-
-    _profile, knob = tune_knob(runtime)
-    main, cfg = scenario.main_model, scenario.config
-    values: tuple[Value, ...]
-    m = main_safe_input(main, cfg.reply_max_tokens, cfg.safety_margin)
-    if knob.unit in ("tokens", "trigger"):
-        values = default_token_values(runtime, main.input_tokens, default_k(m))
-    else:
-        values = default_values(knob, main.input_tokens)
-    axis = runtime_axis(
-        runtime,
-        main.input_tokens,
-        main.output_tokens,
-        scenario.main_model_name,
-        values=values,
-        scenario_s=cfg.summary_max_tokens,
-        safe_input=m,
-    )
-    if not axis.points and axis.above:
-        raise ScenarioError([Problem.of("--runtime", runtime, "knob-above", m=f"{m:,}")])
-    if not axis.points:
-        problem = Problem.of(
-            "--runtime", runtime, "runtime-never-tune", runtime=axis.title, knob=knob.name
-        )
-        raise ScenarioError([problem])
-    check_points(axis.ks, axis.ss)
-    return axis
 
 
 def _advance(job: TuneJob, budget: int) -> TuneJob:
