@@ -31,6 +31,7 @@ __all__ = [
     "oracle_predicted",
     "oracle_reasoning",
     "oracle_restarts",
+    "oracle_resumed",
     "oracle_series",
     "oracle_split",
     "oracle_thinking",
@@ -99,6 +100,14 @@ def oracle_cleared(series: LogSeries, reqs: Sequence[LogRequest]) -> set[int]:
     after Claude Code cleared old tool results (``series.cleared``, places on the
     branch; its ``microcompact_boundary`` line), each of them."""
     firsts = [series.requests[j] for j in series.cleared if j < len(series.requests)]
+    return {i for i, r in enumerate(reqs) if any(r is f for f in firsts)}
+
+
+def oracle_resumed(series: LogSeries, reqs: Sequence[LogRequest]) -> set[int]:
+    """Step 3's fourth case: the positions, in the order sent, of the requests sent right
+    after a new Claude Code process resumed the session (``series.resumed``, places on
+    the branch; its ``SessionStart:resume`` hook line), each of them."""
+    firsts = [series.requests[j] for j in series.resumed if j < len(series.requests)]
     return {i for i, r in enumerate(reqs) if any(r is f for f in firsts)}
 
 
@@ -293,7 +302,12 @@ def oracle_series(
     """One series as the backtest models it. A summary call the log records is billed
     as logged ("A Claude Code agent-acompact-* series ... billed as logged")."""
     reqs, after = oracle_order(series)
-    after = after | oracle_notified(series, reqs) | oracle_cleared(series, reqs)
+    after = (
+        after
+        | oracle_notified(series, reqs)
+        | oracle_cleared(series, reqs)
+        | oracle_resumed(series, reqs)
+    )
     one_hour = oracle_one_hour(reqs)
     lifetime = rules.lifetime_1h_ms if one_hour and rules.lifetime_1h_ms else rules.lifetime_ms
     thinking = oracle_restarts(series, reqs, rules, lifetime)

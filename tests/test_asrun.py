@@ -670,6 +670,15 @@ MICROCOMPACT_LOG = (
     / "dddddddd-dddd-4ddd-8ddd-000000002710.jsonl"
 )
 
+RESUME_LOG = (
+    LOG_FIXTURES
+    / "claude"
+    / "37-asrun-resume"
+    / "projects"
+    / "-home-user-proj"
+    / "dddddddd-dddd-4ddd-8ddd-000000002711.jsonl"
+)
+
 NOTICE_LOG = (
     LOG_FIXTURES
     / "claude"
@@ -934,6 +943,33 @@ class TestCli:
         # $3.75 per million (without the restart request 4 would read all 28,009).
         assert s["runs"] == 0
         assert Decimal(s["what_if"]["delta"]["cache_write"]) == Decimal("0.04386375")
+
+    def test_a_resumed_session_restarts_the_cache_at_the_stable_prefix(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/37-asrun-resume (docs/replay.md,
+        # "As run", step 3): the session is resumed (its SessionStart:resume hook line)
+        # 60 seconds after request 2, inside the 5-minute lifetime; request 3 (0-based
+        # 2) reads only the stable prefix 12,000, as the public 2.1.12-2.1.39 logs'
+        # did, not request 2's whole 16,006. The startup hook line restarts nothing.
+        with RESUME_LOG.open("rb") as f:
+            log = read_session([(RESUME_LOG.name, f)], None)
+        assert log.main.resumed == (2,)
+        assert log.main.notified == ()
+        assert log.main.cleared == ()
+        assert log.main.compactions == ()
+        got = as_run(log)
+        (main,) = got.series
+        assert main.stable_prefix == 12_000
+        assert main.modelled.usage.cache_read == 12_000 + 15_003 + 12_000 + 16_506
+        assert main.cache_errors == (0,) * 4
+        # Measured and modelled differ only by the 3 uncached tokens of each of the
+        # four requests, billed as writes: $3.75 - $3 per million, 12 tokens.
+        assert got.modelled_cost - got.measured_cost == Decimal("0.00000900")
+        (s,) = summaries("--log", str(RESUME_LOG))
+        assert s["as_run"]["modelled"]["cache_read"] == main.modelled.usage.cache_read
+        # The what-if restarts at the same request: a what-if that changes nothing (no
+        # context reaches K 32,000) costs what the as-run model costs.
+        assert s["runs"] == 0
+        assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
 
     def test_thinking_dropped_or_switched_restarts_the_cache(self) -> None:
         # tests/fixtures/logs/asrun/make.py, claude/31-asrun-thinking (docs/replay.md,

@@ -45,6 +45,7 @@ __all__ = [
     "prefix_restarts",
     "provider_of",
     "reasoning_restarts",
+    "resumed_in_order",
     "series_rules",
     "split_columns",
     "split_requests",
@@ -176,8 +177,8 @@ def modelled_split(
     series in the order they were sent; ``after_compaction`` holds the indices of
     requests sent right after a compaction (their cached part is the stable prefix
     only); ``notified``: the indices of requests the runtime sent right after a
-    background task's notification or after clearing old tool results, which restart
-    alike (:func:`prefix_restarts`);
+    background task's notification, after clearing old tool results or after resuming
+    the session, which restart alike (:func:`prefix_restarts`);
     ``restarts``: request index -> at most how many tokens of its context the
     cache still holds after Anthropic changed the messages before it (None: the stable
     prefix alone; :func:`thinking_restarts`);
@@ -664,18 +665,49 @@ def cleared_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozenset
     2.1.12-2.1.22 cases (entireio/cli, branch entire/checkpoints/v1 @394f81fa, none in
     the repository) the request read only the system prefix (18,576 of 77,063 to
     33,644 of 112,374 tokens), 6 to 28 seconds after the request before."""
-    if not series.cleared:
+    return _placed_in_order(series, series.cleared, reqs)
+
+
+def resumed_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozenset[int]:
+    """The indices in ``reqs`` (as :func:`notified_in_order`'s) of the requests sent right
+    after a new Claude Code process resumed the session (:attr:`LogSeries.resumed`, its
+    ``SessionStart:resume`` hook line): each reads min(P, its context), as after a
+    compaction (docs/replay.md, "As run", step 3). Observed and reported, not
+    documented: Claude Code injects system-reminder blocks into the first user message
+    that the session file does not keep, and "On resume, the persisted messages are
+    replayed without it ... This changes the block structure of messages[0], which
+    invalidates the cache prefix for everything after it" (anthropics/claude-code#43657;
+    #42338 measured "2-12s exit→resume produces 470–512k cache_creation", as #51764
+    quotes it, and #51764 compares resumes with idle gaps of the same length inside one
+    process). Of the 18 public Claude Code 2.1.12-2.1.39 requests sent right after
+    one inside the lifetime (entireio/cli, branch entire/checkpoints/v1 @394f81fa,
+    none in the repository), 17 read the system prefix alone (15,764 to 32,244
+    tokens) and one nothing, where the model read the whole context before."""
+    return _placed_in_order(series, series.resumed, reqs)
+
+
+def _placed_in_order(
+    series: LogSeries, places: Sequence[int], reqs: Sequence[LogRequest]
+) -> frozenset[int]:
+    """The indices in ``reqs`` of the requests at ``places`` (indices into the series'
+    branch), matched by file and line."""
+    if not places:
         return frozenset()
     firsts = series.requests
-    keys = {(firsts[j].file, firsts[j].line) for j in series.cleared if j < len(firsts)}
+    keys = {(firsts[j].file, firsts[j].line) for j in places if j < len(firsts)}
     return frozenset(i for i, r in enumerate(reqs) if (r.file, r.line) in keys)
 
 
 def prefix_restarts(series: LogSeries, reqs: Sequence[LogRequest]) -> frozenset[int]:
     """:func:`modelled_split`'s ``notified``: the requests that restart at the stable
     prefix although no compaction is logged before them (a task's notification,
-    :func:`notified_in_order`; cleared tool results, :func:`cleared_in_order`)."""
-    return notified_in_order(series, reqs) | cleared_in_order(series, reqs)
+    :func:`notified_in_order`; cleared tool results, :func:`cleared_in_order`; a
+    resumed session, :func:`resumed_in_order`)."""
+    return (
+        notified_in_order(series, reqs)
+        | cleared_in_order(series, reqs)
+        | resumed_in_order(series, reqs)
+    )
 
 
 def cache_off(reqs: Sequence[LogRequest], rules: CacheModel) -> bool:

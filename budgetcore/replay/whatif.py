@@ -491,8 +491,8 @@ def _what_if_of(
         contexts = [one[1] for one in interleaved]
         sizes = [one[2] for one in interleaved]
         caps_in_order = [one[3] for one in interleaved]
-    # A task notification or cleared tool results restart the cache on both sides alike
-    # (the same request).
+    # A task notification, cleared tool results or a resume restart the cache on both
+    # sides alike (the same request).
     reads, writes, _ = split_columns(
         sequence,
         rules,

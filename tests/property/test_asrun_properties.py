@@ -19,6 +19,7 @@ from budgetcore.replay.prompt_cache import (
     modelled_split,
     notified_in_order,
     prefix_restarts,
+    resumed_in_order,
 )
 from budgetcore.runtimes.caches import ANTHROPIC_CACHE, OPENAI_CACHE
 from tests.asrun_oracle import (
@@ -30,6 +31,7 @@ from tests.asrun_oracle import (
     oracle_order,
     oracle_predicted,
     oracle_restarts,
+    oracle_resumed,
     oracle_series,
     oracle_split,
 )
@@ -113,6 +115,8 @@ def a_series(draw: st.DrawFn, name: str, models: tuple[str, ...], file: int) -> 
     notified = tuple(sorted(set(draw(st.lists(st.integers(0, len(branch) - 1), max_size=4)))))
     # Requests sent right after Claude Code cleared old tool results (step 3).
     cleared = tuple(sorted(set(draw(st.lists(st.integers(0, len(branch) - 1), max_size=3)))))
+    # Requests sent right after a new Claude Code process resumed the session (step 3).
+    resumed = tuple(sorted(set(draw(st.lists(st.integers(0, len(branch) - 1), max_size=3)))))
     # Claude Code's user turns and thinking responses (step 4), and the messages on the
     # branch before each request (the lookback's count), growing along it.
     prompted = tuple(sorted(set(draw(st.lists(st.integers(0, len(branch) - 1), max_size=5)))))
@@ -129,6 +133,7 @@ def a_series(draw: st.DrawFn, name: str, models: tuple[str, ...], file: int) -> 
         counts=counts,
         notified=notified,
         cleared=cleared,
+        resumed=resumed,
         prompted=prompted,
         thinking=thinking,
     )
@@ -209,7 +214,10 @@ def test_modelled_split_agrees_with_the_oracle(
         notified = prefix_restarts(s, reqs)
         assert set(notified_in_order(s, reqs)) == oracle_notified(s, reqs)
         assert set(cleared_in_order(s, reqs)) == oracle_cleared(s, reqs)
-        assert set(notified) == oracle_notified(s, reqs) | oracle_cleared(s, reqs)
+        assert set(resumed_in_order(s, reqs)) == oracle_resumed(s, reqs)
+        assert set(notified) == (
+            oracle_notified(s, reqs) | oracle_cleared(s, reqs) | oracle_resumed(s, reqs)
+        )
         model = cache_model(provider)
         lifetime = cache_lifetime(model, one_hour)
         restarts = cache_restarts(s, reqs, model, one_hour)

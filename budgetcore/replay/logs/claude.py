@@ -64,6 +64,12 @@ NOTICE = "<task-notification>"
 #: the ``compactedToolIds``): the messages change before the end, so the as-run model
 #: restarts the cache after it (docs/replay.md, "As run", step 3).
 MICROCOMPACT = "microcompact_boundary"
+#: The hook line a resumed session starts with: Claude Code runs the SessionStart hooks
+#: with the source "resume" (``--resume``, ``--continue``, ``/resume``) and writes each as
+#: a ``progress/hook_progress`` line named ``SessionStart:resume``. Only a session with a
+#: SessionStart hook configured writes it; the as-run model restarts the cache after it
+#: (docs/replay.md, "As run", step 3).
+RESUME = "SessionStart:resume"
 #: The content blocks that carry a response's thinking (extended thinking; a redacted one
 #: is thinking the API encrypted): the as-run model's thinking rules key on them.
 THINKING = frozenset({"thinking", "redacted_thinking"})
@@ -87,6 +93,7 @@ class _Entry:
         "preserved",
         "prompt",
         "request",
+        "resumed",
         "series",
         "time",
         "tool",
@@ -105,6 +112,7 @@ class _Entry:
         self.message = False  # a user message (assistant lines count per response)
         self.notice = False  # a background task's notification (a user message)
         self.cleared = False  # Claude Code cleared old tool results here (MICROCOMPACT)
+        self.resumed = False  # a new Claude Code process resumed the session here (RESUME)
         self.prompt = False  # a user message with a block that is not a tool result
         self.tool = 0  # characters of tool_result content
         self.compaction: tuple[str | None, int | None] | None = None
@@ -409,6 +417,9 @@ class _Reader:
                     return problem
             elif kind == "system":
                 e.cleared = obj.get("subtype") == MICROCOMPACT
+            elif kind == "progress":
+                data = obj.get("data")
+                e.resumed = isinstance(data, dict) and data.get("hookName") == RESUME
         self.entries.append(e)
         return None
 
@@ -484,6 +495,8 @@ class _Reader:
                 e.prompt = _compiled_is_prompt(message)
             elif kind == "system":
                 e.cleared = sub == MICROCOMPACT
+            elif kind == "progress":
+                e.resumed = line.data is not None and line.data.hookName == RESUME
         self.entries.append(e)
 
     def note_version(self, version: object, *, user: bool = False) -> None:
@@ -687,6 +700,8 @@ class _Reader:
         noticed = False  # a task notification since the last request
         cleared: list[int] = []
         swept = False  # old tool results cleared (MICROCOMPACT) since the last request
+        resumed: list[int] = []
+        restarted = False  # the session resumed (RESUME) since the last request
         prompted: list[int] = []
         asked = False  # a user block that is not a tool result since the last request
         thinking: list[int] = []
@@ -716,6 +731,7 @@ class _Reader:
                 continue
             if req is None:
                 swept = swept or e.cleared
+                restarted = restarted or e.resumed
                 if e.message:
                     messages += 1
                     tool += e.tool
@@ -736,6 +752,9 @@ class _Reader:
             if swept:
                 cleared.append(len(requests))
                 swept = False
+            if restarted:
+                resumed.append(len(requests))
+                restarted = False
             if asked:
                 prompted.append(len(requests))
                 asked = False
@@ -760,6 +779,7 @@ class _Reader:
             notified=tuple(notified),
             conversation_times=tuple(talk),
             cleared=tuple(cleared),
+            resumed=tuple(resumed),
             prompted=tuple(prompted),
             thinking=tuple(thinking),
         )

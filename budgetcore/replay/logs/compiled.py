@@ -142,6 +142,7 @@ class ClaudeMessage(Struct, gc=False):
 
 class ClaudeData(Struct, gc=False):
     type: str | None = None
+    hookName: str | None = None  # a hook_progress line's hook (claude.RESUME)
 
 
 _ABSENT = Raw()

@@ -150,6 +150,10 @@ class LogSeries:
     # after Claude Code cleared old tool results from the messages it sends (its
     # ``system/microcompact_boundary`` line), in order. Other readers leave it empty.
     cleared: tuple[int, ...] = ()
+    # docs/replay.md, "As run", step 3: indices into ``requests`` of those sent right
+    # after a new Claude Code process resumed the session (its ``SessionStart:resume``
+    # hook line), in order. Other readers leave it empty.
+    resumed: tuple[int, ...] = ()
 
     def growth(self) -> list[int]:
         """Each turn's ``added`` (:meth:`turns`): the growth of the context to the next
