@@ -666,7 +666,9 @@ def pi_typical(draw: st.DrawFn) -> dict[str, Any]:
 # A transcript's lines hold no usage: each is an entry of the ledger by its ``type``
 # (agent-sessions' Droid fixtures: ``session_start``, then ``message`` entries).
 
-DROID_KINDS = ["session_start", "message", "message", "todo_state", "line"]
+#: "line" is also the kind of a line of no type; a type not in ASCII is written as a
+#: unicode escape (json.dumps).
+DROID_KINDS = ["session_start", "message", "message", "todo_state", "line", "r\u00e9sum\u00e9"]
 
 
 @st.composite
