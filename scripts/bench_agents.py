@@ -323,6 +323,10 @@ def make_goose(root: Path, sessions: int, requests: int, rng: random.Random) -> 
         "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, "
         "content_json TEXT, created_timestamp INTEGER)"
     )
+    # Goose creates this index with its tables (block/goose crates/goose/src/session/
+    # session_manager.rs, SessionStorage::create): a database without it is not one
+    # Goose writes, and its messages counted per session read the whole table.
+    db.execute("CREATE INDEX idx_messages_session ON messages(session_id)")
     for s in range(sessions):
         fresh, out = rng.randint(1, 10**6), rng.randint(1, 10**5)
         db.execute(

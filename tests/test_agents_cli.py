@@ -551,6 +551,24 @@ def test_a_database_file_is_read_in_place_read_only_to_the_same_sessions_as_its_
     assert not list(path.parent.glob(path.name + "-*"))  # no journal nor WAL written
 
 
+@pytest.mark.parametrize("folder", ["100%25 ?mode=rw#x", "caf\u00e9 %", "a#b?c"])
+def test_a_database_whose_path_holds_uri_characters_is_still_read_in_place(
+    folder: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The path goes into an SQLite URI: a ``%``, ``?`` or ``#`` in it is escaped, so
+    the file is found and opened read-only where it is, never read from its bytes."""
+    db = tmp_path / folder / "opencode.db"
+    db.parent.mkdir()
+    shutil.copy(DATABASES[-1], db)
+    from_bytes = logs.read_sessions([("db", db.read_bytes())])
+
+    def no_bytes(*_a: object, **_k: object) -> object:
+        raise AssertionError("the database was read from its bytes")
+
+    monkeypatch.setattr(logs, "read_sessions", no_bytes)
+    assert tuple(replay_cmds.read_log_sessions(str(db), None, "db")) == from_bytes
+
+
 def test_a_database_over_the_size_limit_is_refused_with_the_size_error_not_opened(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -491,13 +491,19 @@ def _is_database(path: str) -> bool:
         return False
 
 
+def _uri_path(path: str) -> str:
+    """A path as an SQLite URI's path: only what the URI would read otherwise escaped
+    (``%``, the query's ``?``, the fragment's ``#``); SQLite takes every other character
+    as written. ``urllib.parse.quote`` did the same, and its import (with ``ipaddress``)
+    was about 2 % of a database's whole run."""
+    return path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+
+
 def _read_only(path: str) -> Any:
     """The database file open read-only in SQLite (its pages read as asked, not the
     whole file copied into memory first; a write-ahead log beside it is read too, as
     SQLite and ccusage read it), or None: read its bytes instead (no sqlite3, a file
     over the log's size limit, one SQLite cannot open read-only)."""
-    from urllib.parse import quote  # noqa: PLC0415
-
     from budgetcore.inputs.text import limit_of  # noqa: PLC0415
 
     try:
@@ -507,7 +513,7 @@ def _read_only(path: str) -> Any:
     try:
         if os.path.getsize(path) > limit_of("log"):
             return None  # the bytes path says so, with the size error
-        db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+        db = sqlite3.connect(f"file:{_uri_path(os.path.abspath(path))}?mode=ro", uri=True)
     except (OSError, sqlite3.Error):
         return None
     try:

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from budgetcore.errors import NonFinite, Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs import (
+    droid,
     gemini,
     kimi,
     opencode,
@@ -661,6 +662,85 @@ def pi_typical(draw: st.DrawFn) -> dict[str, Any]:
     return out
 
 
+# ---------------------------------------------------------------- Droid
+# A transcript's lines hold no usage: each is an entry of the ledger by its ``type``
+# (agent-sessions' Droid fixtures: ``session_start``, then ``message`` entries).
+
+#: "line" is also the kind of a line of no type; a type not in ASCII is written as a
+#: unicode escape (json.dumps).
+DROID_KINDS = ["session_start", "message", "message", "todo_state", "line", "r\u00e9sum\u00e9"]
+
+
+@st.composite
+def droid_line(draw: st.DrawFn) -> dict[str, Any]:
+    """A transcript line, its ``type`` now and then any JSON value or missing, and a
+    text containing what a ``type`` looks like."""
+    out: dict[str, Any] = {
+        "type": draw(maybe(st.sampled_from(DROID_KINDS))),
+        "id": draw(st.sampled_from(["m1", "m2"])),
+        "message": {"role": "user", "content": draw(st.sampled_from(['"type":"x"', 't"y']))},
+    }
+    if draw(st.booleans()):
+        out = {"message": out}  # a type nested only
+    return odd(draw, out)
+
+
+def droid_typical() -> st.SearchStrategy[dict[str, Any]]:
+    return st.builds(
+        lambda kind, n: {"type": kind, "id": f"m{n}", "message": {"role": "user", "content": "x"}},
+        st.sampled_from(DROID_KINDS),
+        st.integers(0, 9),
+    )
+
+
+def droid_oracle(raw: bytes) -> tuple[int, int, tuple[int, ...], dict[str, int]]:
+    """The transcript's ledger by the rule the reader had line by line: (lines, blank,
+    malformed, entries) from each line decoded in full, its kind its ``type`` when a
+    text, else a line of no kind."""
+    kinds: dict[str, int] = {}
+    blank, malformed = 0, []
+    lines = io.BytesIO(raw).readlines()
+    for number, line in enumerate(lines, 1):
+        value = reader.decode_line(line)
+        if value is reader.BLANK:
+            blank += 1
+        elif isinstance(value, reader.Malformed):
+            malformed.append(number)
+        else:
+            assert isinstance(value, dict)
+            kind = value.get("type")
+            k = f"transcript {kind}" if isinstance(kind, str) else "transcript line"
+            k = tally.label(k)
+            kinds[k] = kinds.get(k, 0) + 1
+    return len(lines), blank, tuple(malformed), kinds
+
+
+_DROID_SETTINGS = b'{"model": "claude-sonnet-4.5", "tokenUsage": {"inputTokens": 1}}'
+
+
+@pytest.mark.parametrize("pure", [True, False])
+@_SETTINGS
+@given(data=st.data(), batch=st.sampled_from([1, 2, 5, 512]))
+def test_a_droid_transcript_is_counted_by_type_as_each_line_decoded_in_full(
+    pure: bool, data: st.DataObject, batch: int
+) -> None:
+    raw = data.draw(session_bytes(droid_line(), droid_typical()))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "BATCH_LINES", batch)
+        if pure:
+            mp.setattr(tally, "record_batches", lambda shape: None)
+        else:  # from the first line on, as past the import's threshold
+            mp.setattr(tally, "compiled_from", lambda line, size=0: True)
+        log = droid.read_droid(
+            [("s.settings.json", io.BytesIO(_DROID_SETTINGS)), ("s.jsonl", io.BytesIO(raw))]
+        )
+    ledger = log.ledger[1]
+    lines, blank, malformed, kinds = droid_oracle(raw)
+    assert (ledger.lines, ledger.blank, ledger.malformed) == (lines, blank, malformed)
+    assert ledger.entries == tuple(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+    assert ledger.accounted == ledger.lines
+
+
 #: The line readers read through Tally.record_batches: (format, session file name, the
 #: lines drawn, the lines in the agent's ordinary shape).
 LINE_READERS = {
@@ -714,6 +794,7 @@ SHAPES: dict[str, tuple[Shape, st.SearchStrategy[dict[str, Any]]]] = {
     "qwen-code (its own shape)": (qwen.LINE, qwen_typical()),
     "pi": (pi.LINE, pi_line()),
     "pi (its own shape)": (pi.LINE, pi_typical()),
+    "droid": (droid.LINE, droid_line()),
 }
 
 

@@ -23,7 +23,6 @@ compiled = pytest.importorskip("budgetcore.replay.logs.compiled")
 #: Each skeleton's keys, as the agents write them: a key's own keys when the reader looks
 #: under it (a value that is not an object then sends the line to the full decode).
 SHAPES: dict[str, dict[str, Any]] = {
-    "type-only": {"type": None},
     "copilot-cli": {
         **dict.fromkeys(
             (

@@ -233,15 +233,8 @@ class CopilotLine(Struct, gc=False):
     attributes: CopilotAttributes | UnsetType = UNSET  # type: ignore[valid-type]
 
 
-class TypeOnly(Struct, gc=False):
-    """A line whose ``type`` alone is read (Droid's transcript)."""
-
-    type: Any = UNSET
-
-
 SKELETONS: dict[str, type[Struct]] = {
     "copilot-cli": CopilotLine,
-    "type-only": TypeOnly,
 }
 
 

@@ -315,8 +315,13 @@ class Tally:
     def entries(self, kinds: Iterable[str]) -> None:
         """Lines that are not requests, by their kinds (:meth:`entry` of each, counted
         in C: a batch's at once)."""
+        self.entries_of(Counter(kinds).items())
+
+    def entries_of(self, counted: Iterable[tuple[str, int]]) -> None:
+        """Lines that are not requests: (kind, how many) each, in the order first seen
+        (:meth:`entries`, for a reader that counted them itself)."""
         mine = self.files[-1].kinds
-        for kind, n in Counter(kinds).items():
+        for kind, n in counted:
             k = label(kind)
             mine[k] = mine.get(k, 0) + n
 
