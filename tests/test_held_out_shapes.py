@@ -260,25 +260,25 @@ def test_an_opencode_message_without_a_role_is_an_assistant_s_when_it_has_tokens
     assert "looks like a file of OpenCode but has no role and time" in str(caught.value)
 
 
-def test_cline_s_summed_usage_messages_are_listed_with_their_tokens_not_passed_over() -> None:
+def test_cline_s_summed_usage_messages_are_billed_not_passed_over() -> None:
     """Cline writes ``deleted_api_reqs`` (a checkpoint restore's deleted requests) and
     ``subagent_usage`` (a subagent run's), each summing several requests' usage into the
     task's totals (cline/cline's getApiMetrics); a third-party collector's legacy Cline
-    fixture has one (held out in round 8). They were entries, their tokens passed over:
-    now each is listed with its tokens and why it is not billed (how many requests it
-    sums is not written); one of no token stays an entry; the request is read."""
+    fixture has one (held out in round 8). They were entries, their tokens passed over;
+    then listed as skipped lines while the cost looked complete (issue 40): now they are
+    billed in the session's measured usage, no request and no turn
+    (tests/test_cline_summed_usage.py); one of no token stays an entry; the request is
+    read."""
     (path,) = (LOGS / "cline" / "v3-aggregates").rglob("ui_messages.json")
     with path.open("rb") as stream:
         (log,) = read_sessions([("tasks/cline-task-agg/ui_messages.json", stream)])
     (ledger,) = log.ledger
-    assert (ledger.lines, ledger.accounted, ledger.malformed) == (6, 6, (4, 5))
+    assert (ledger.lines, ledger.accounted, ledger.malformed) == (6, 6, ())
     assert dict(ledger.entries)["say/deleted_api_reqs"] == 1  # the one of no token
     assert len(log.main.requests) == 1
-    assert [(p.path, p.code, p.value) for p in log.skipped] == [
-        ("line 4: text", "log-cline-deleted-reqs", "6500"),
-        ("line 5: text", "log-cline-subagent-usage", "1000"),
-    ]
-    assert "how many requests it holds is not written" in log.skipped[0].rule
+    assert log.skipped == ()
+    (summed,) = (s for s in log.series if s.name == "summed usage")
+    assert [(r.line, r.context + r.output) for r in summed.abandoned] == [(4, 6500), (5, 1000)]
 
 
 def test_a_database_of_sessions_and_messages_without_goose_s_columns_is_no_agent_s(

@@ -570,9 +570,9 @@ def test_a_totals_only_reason_is_the_readers_english_and_has_its_chinese() -> No
     """Walk of December 2026: the Chinese page said "无回测:此会话只保存每个会话的总量(Goose
     records each session's token totals, not its requests)". Each totals-only reader's
     reason has its catalogue line, whose English is the reader's (and the CLI's)."""
-    from budgetcore.replay.logs import copilot, droid, goose  # noqa: PLC0415
+    from budgetcore.replay.logs import cline, copilot, droid, goose  # noqa: PLC0415
 
-    readers = {"droid": droid, "goose": goose, "copilot-cli": copilot}
+    readers = {"droid": droid, "goose": goose, "copilot-cli": copilot, "cline": cline}
     for fmt, module in readers.items():
         key = f"replay.log.totals-why.{fmt}"
         assert t(key, "en") == module.TOTALS_WHY

@@ -15,7 +15,7 @@ from budgetcore.replay.asrun import AsRun, error_stats, ratio_text, relative
 from budgetcore.replay.logs.agents import agent
 from budgetcore.replay.logs.model import ParsedLog, folder_lines
 from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage, may_have_cost
-from budgetcore.replay.logs.tally import TOTALS
+from budgetcore.replay.logs.tally import SUMMED, TOTALS
 from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
 from budgetcore.units import counted, format_percent, money_text
 
@@ -157,6 +157,12 @@ def _ledger(log: ParsedLog, write: Write) -> None:
             if s == TOTALS:  # a totals-only agent's per-model totals: not requests
                 write(f"    session totals (not requests): {counted(on + off, 'line')}\n")
                 continue
+            if s == SUMMED:  # messages summing several requests' usage (Cline's)
+                write(
+                    "    summed usage (billed, not requests, not replayed): "
+                    f"{counted(on + off, 'line')}\n"
+                )
+                continue
             write(f"    requests, {s}: {on:,} on the replayed branch, {off:,} on abandoned ones\n")
         for kind, n in f.duplicates:
             write(f"    copies folded ({kind}): {n:,}\n")
@@ -233,9 +239,16 @@ def _measured(m: MeasuredUsage, write: Write) -> None:
         # Totals (Copilot CLI's shutdowns): a cost the agent wrote of no request it counts.
         write(f"  The log's own cost: {money_text(m.logged_cost)}\n")
     elif m.logged_cost is not None:
+        also = " and the summed-usage messages" if m.summed else ""
         write(
-            f"  The log's own costUSD, on {counted(m.logged_requests, 'request')}: "
+            f"  The log's own costUSD, on {counted(m.logged_requests, 'request')}{also}: "
             f"{money_text(m.logged_cost)}\n"
+        )
+    if m.summed:
+        write(
+            f"  Of these tokens, {m.summed:,} are of messages that sum several requests' "
+            "usage (Cline's deleted_api_reqs, subagent_usage): billed, counted as no "
+            "request, not replayed.\n"
         )
 
 

@@ -7,6 +7,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "As run: measured {measured}, modelled {modelled} ({ratio})",
         "按实际运行:实测 {measured},模型 {modelled}({ratio})",
     ),
+    # The backtest leaves out what the measured usage bills of summed-usage messages
+    # (AsRun.summed_left_out): both sides are the replayed requests'.
+    "asrun.summed-left-out": (
+        "Both of the replayed requests only: {tokens} tokens of summed usage, billed in the measured usage, are in neither.",
+        "两者都只含回放的请求:汇总用量的 {tokens} 个 token 计入实测用量,但不在两者之中。",
+    ),
     "asrun.runtime": (
         "Runtime {runtime}; window {window} ({evidence}); its trigger {trigger}; settings: the runtime's defaults (no config file of it given).",
         "运行时 {runtime};窗口 {window}({evidence});其触发线 {trigger};设置:该运行时的默认值(未提供它的配置文件)。",

@@ -21,6 +21,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Goose records each session's token totals, not its requests",
         "Goose 只记录每个会话的 token 总量,不记录各个请求",
     ),
+    "replay.log.totals-why.cline": (
+        "Cline's task holds only messages that sum several requests' usage, no request",
+        "Cline 的任务只含汇总多个请求用量的消息,没有单个请求",
+    ),
     "replay.log.totals-why.copilot-cli": (
         "Copilot CLI's events.jsonl records token totals at each shutdown, not requests",
         "Copilot CLI 的 events.jsonl 在每次退出时记录 token 总量,不记录各个请求",
@@ -328,6 +332,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.costs-nothing-total": (
         "Sessions that cannot be replayed but hold nothing that may carry a bill (every line read, none a response or a usage record): {n}. The total counts them as $0.",
         "无法回放、但其中没有任何可能计费之条目的会话(每一行都已读取,没有回复或用量记录):{n} 个。合计将其计为 $0。",
+    ),
+    # Messages that sum several requests' usage (Cline's deleted_api_reqs and
+    # subagent_usage: ModelUsage.summed), billed in the measured usage, no requests.
+    "replay.logs.summed": (
+        "Of these tokens, {tokens} are of messages that sum several requests' usage (Cline's deleted_api_reqs, subagent_usage): billed, counted as no request, not replayed.",
+        "其中 {tokens} 个 token 来自汇总多个请求用量的消息(Cline 的 deleted_api_reqs、subagent_usage):计费,但不算作请求,也不回放。",
+    ),
+    "replay.logs.logged-cost-summed": (
+        "The log's own costUSD, on requests: {n}, and on the summed-usage messages, sums to {cost} (beside ours, never used for it).",
+        "日志自带的 costUSD({n} 个请求及汇总用量的消息):{cost}(仅作对照,不参与我们的计算)。",
+    ),
+    "replay.logs.series-summed": (
+        "summed usage (billed, not requests, not replayed) in {lines}",
+        "汇总用量(计费,不是请求,不回放)在 {lines}",
     ),
     "replay.logs.logged-cost": (
         "The log's own costUSD, on requests: {n}, sums to {cost} (beside ours, never used for it).",

@@ -377,18 +377,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be an integer from 0 to {high} or null, got {got}",
         "{where}必须是 0 到 {high} 的整数或 null,收到 {got}",
     ),
-    "core.log-cline-deleted-reqs": (
-        "{where} sums the usage of requests deleted from the task ({got} tokens, in Cline's "
-        "own totals): how many requests it holds is not written, so it is not billed here",
-        "{where}汇总了从任务中删除的请求的用量({got} 个 token,计入 Cline 自己的总数):"
-        "未写明其中有多少个请求,因此此处不计费",
-    ),
-    "core.log-cline-subagent-usage": (
-        "{where} sums the usage of the task's subagents ({got} tokens, in Cline's own "
-        "totals): how many requests it holds is not written, so it is not billed here",
-        "{where}汇总了任务子代理的用量({got} 个 token,计入 Cline 自己的总数):"
-        "未写明其中有多少个请求,因此此处不计费",
-    ),
     "core.log-total-only": (
         "{where} is a total of {got} tokens with no input, output or cache count beside "
         "it: which were input and which output is not written, so it cannot be priced",

@@ -39,6 +39,7 @@ from budgetcore.replay.logs.model import (
     LogSeries,
     ParsedLog,
 )
+from budgetcore.replay.logs.tally import SUMMED
 from budgetcore.replay.logs.usage import (
     MeasuredUsage,
     measured_usage,
@@ -181,6 +182,10 @@ class AsRun:
     manual_compactions: tuple[int, ...]
     predicted_compactions: tuple[int, ...]
     excluded: int  # requests another session of the import bills
+    # Tokens of the log's summed-usage messages (SUMMED: Cline's deleted_api_reqs,
+    # subagent_usage), which the session's measured usage bills and neither side here
+    # holds: the backtest compares the replayed requests alone.
+    summed_left_out: int = 0
     served_by: str = ""  # the cloud the log's message ids name ("" the provider's own API)
     version: str = ""  # the runtime's version as the log writes it ("" when it does not)
     # Why no what-if may rest on this backtest beyond a cloud's (:attr:`caveat`): no
@@ -254,6 +259,8 @@ class AsRun:
             "requests_measured": self.requests,
             "requests_modelled": self.requests,
             "requests_billed_elsewhere": self.excluded,
+            # Only where a log holds such messages: every other output keeps its keys.
+            **({"summed_tokens_left_out": self.summed_left_out} if self.summed_left_out else {}),
             "measured": self.measured.usage.as_dict(),
             "modelled": self.modelled.usage.as_dict(),
             "measured_cost": _money(self.measured_cost),
@@ -272,10 +279,16 @@ class AsRun:
 
     def line(self) -> str:
         """The backtest line every what-if is printed under."""
-        return (
+        line = (
             f"As run: measured {_dollars(self.measured_cost)}, modelled "
             f"{_dollars(self.modelled_cost)} ({ratio_text(self.ratio)})"
         )
+        if self.summed_left_out:
+            line += (
+                f"; both of the replayed requests only: {self.summed_left_out:,} tokens of"
+                " summed usage, billed in the measured usage, are in neither"
+            )
+        return line
 
 
 def _dollars(value: Decimal | None) -> str:
@@ -697,7 +710,13 @@ def as_run(
     rules = runtime.cache
     out = []
     excluded = 0
+    summed = 0
     for s in log.series:
+        if s.name == SUMMED:
+            # Messages summing several requests' usage are no requests to model: left
+            # out of both sides, so the measured side is the modelled one's scope.
+            summed += sum(r.context + r.output for r in (*s.requests, *s.abandoned))
+            continue
         reqs, after = in_order(s)
         if not reqs:
             continue
@@ -793,6 +812,7 @@ def as_run(
             else predicted_compactions(main, runtime.trigger, Profile.fires)
         ),
         excluded=excluded,
+        summed_left_out=summed,
         served_by=log.gateway,
         version=log.version,
         cache_caveat=runtime.caveat,

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.replay.logs.model import FileLedger, ParsedLog, folder_lines
 from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
+from budgetcore.replay.logs.tally import SUMMED
 from budgetcore.replay.logs.usage import MeasuredUsage, merge_usage
 
 if TYPE_CHECKING:
@@ -91,7 +92,8 @@ def log_dict(
         "other_series": [
             {"name": s.name, "requests": len(s.requests), "abandoned": len(s.abandoned)}
             for s in log.series
-            if s is not chosen
+            # Summed-usage messages are no series of requests (measured "summed_tokens").
+            if s is not chosen and s.name != SUMMED
         ],
         # A totals-only session has no request to count (its totals sit where the reader
         # puts abandoned requests; they read "requests": 0, "abandoned": 1): unknown.
@@ -238,7 +240,14 @@ def _as_run_total(parts: Sequence[AsRun]) -> dict[str, Any] | None:
         "sessions_outside_5_percent": sum(1 for a in parts if a.trusted is False),
         # Within 5 % or not, a session whose cache no rule predicts (AsRun.caveat).
         "sessions_without_baseline": sum(1 for a in parts if a.caveat),
+        # The measured usage bills them; both sides here leave them out (AsRun).
+        **_summed_left_out(sum(a.summed_left_out for a in parts)),
     }
+
+
+def _summed_left_out(tokens: int) -> dict[str, int]:
+    """Only where a log holds summed-usage messages: every other output keeps its keys."""
+    return {"summed_tokens_left_out": tokens} if tokens else {}
 
 
 # ------------------------------------------------------------------ JSON Lines, CSV

@@ -20,6 +20,9 @@ Cline's own (cline/cline ``sdk/packages/core/docs/messages-contract-v1.md``):
   ModelContextTracker.ts`` and ``src/core/task/index.ts`` ``recursivelyMakeClineRequests``
   @40c2e5341e; written since April 2025, when messages named no model yet). With
   neither, the request's model is unknown (so is its cost; the logged one is beside).
+  A ``deleted_api_reqs`` or ``subagent_usage`` message sums several requests' usage,
+  which Cline counts in the task's totals: billed as summed usage (Tally.summed), its
+  model found as a request's.
 
 Records in the ledger: the document, and each message.
 """
@@ -37,13 +40,18 @@ from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
 from budgetcore.replay.logs.tally import (
     NOT_A_DOCUMENT,
+    SUMMED,
     Tally,
     counts,
     document_of,
     registry_name,
 )
 
-__all__ = ["claims_document", "read_cline"]
+__all__ = ["TOTALS_WHY", "claims_document", "read_cline"]
+
+#: Why a task whose only usage is in summed-usage messages keeps totals only (no request
+#: of its own to replay: each of its requests was deleted by a checkpoint restore).
+TOTALS_WHY = "Cline's task holds only messages that sum several requests' usage, no request"
 
 _V4 = ("inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens")
 _V3 = ("tokensIn", "cacheReads", "cacheWrites", "tokensOut")
@@ -150,6 +158,10 @@ def read_cline(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
             _v3(tally, doc, used)
         else:
             tally.entry("document that is not a Cline task")
+    if tally.requests and all(series == SUMMED for _r, series, _n, _off in tally.requests):
+        # Nothing to replay, as a totals-only agent's session (it would fail to replay
+        # with "no request on the replayed branch of series summed usage").
+        tally.totals_only = TOTALS_WHY
     return tally.session(files[0][0] if files else "")
 
 
@@ -194,14 +206,15 @@ def _v4(tally: Tally, messages: list[Any], series: str) -> None:
         )
 
 
-#: A v3 message whose text sums the usage of several requests, which Cline counts in
-#: the task's totals (cline/cline webview ``combineApiRequests`` filter: "aggregated
+#: The v3 messages whose text sums the usage of several requests, which Cline counts in
+#: the task's totals (cline/cline ``src/shared/getApiMetrics.ts`` adds both beside
+#: ``api_req_started``; the webview's ``combineApiRequests`` filter in
+#: ``webview-ui/src/components/chat/chat-view/utils/messageUtils.ts``: "aggregated
 #: api_req metrics from deleted messages", "aggregated subagent usage metrics for
-#: task-level accounting"; ``getApiMetrics`` adds both): its problem's code.
-_AGGREGATES = {
-    "deleted_api_reqs": "log-cline-deleted-reqs",
-    "subagent_usage": "log-cline-subagent-usage",
-}
+#: task-level accounting", @21cb8d2525 under ``apps/vscode/``): a checkpoint restore's
+#: deleted requests (``src/integrations/checkpoints/index.ts`` @40c2e5341e), a subagent
+#: run's (``src/sdk/message-translator.ts``).
+_AGGREGATES = ("deleted_api_reqs", "subagent_usage")
 
 
 def _text_counts(
@@ -223,20 +236,36 @@ def _text_counts(
     return info, found
 
 
-def _aggregate(tally: Tally, number: int, text: str, label: str, code: str) -> None:
+def _aggregate(
+    tally: Tally,
+    number: int,
+    m: dict[str, Any],
+    label: str,
+    used: list[tuple[int | None, str]],
+) -> None:
     """A message summing several requests' usage (a checkpoint restore's deleted
-    requests, a subagent run's): spent, but how many requests it sums is not written,
-    so it is listed with its tokens, never billed as one request nor passed over as an
-    entry (a third-party collector's legacy Cline fixture has one, held out in round
-    8). One with no token is an entry."""
-    read = _text_counts(tally, number, text)
+    requests, a subagent run's): spent, and in Cline's own totals, so billed as the
+    session's measured usage (Tally.summed); how many requests it sums is not written,
+    so it is no request and no turn. Its model as a request's is found. One with no
+    token is an entry."""
+    read = _text_counts(tally, number, m["text"])
     if read is None:
         return
-    _info, found = read
-    if not any(found):
+    info, (fresh, cached, write, output) = read
+    if not (fresh or cached or write or output):
         tally.entry(label)
         return
-    tally.malformed(number, Problem.of("text", sum(found), code))
+    time = _time(m.get("ts"))
+    tally.summed(
+        number,
+        input=fresh,
+        cache_read=cached,
+        cache_write=write,
+        output=output,
+        model=_v3_model(m) or _ran_at(used, time),
+        time=time,
+        logged_cost=_cost(info.get("cost")),
+    )
 
 
 def _v3_model(m: dict[str, Any]) -> str | None:
@@ -259,7 +288,7 @@ def _v3(tally: Tally, messages: list[Any], used: list[tuple[int | None, str]]) -
         kind = m.get("say") if m.get("type") == "say" else m.get("ask")
         label = f"{m.get('type')}/{kind}" if isinstance(kind, str) else "message"
         if kind in _AGGREGATES and isinstance(m.get("text"), str):
-            _aggregate(tally, number, m["text"], label, _AGGREGATES[kind])
+            _aggregate(tally, number, m, label, used)
             continue
         # Older Cline wrote the request's counts on an api_req_finished message of its
         # own (the started one holding the request alone), as tokscale reads both.

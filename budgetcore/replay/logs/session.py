@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.tally import SUMMED
 from budgetcore.replay.logs.usage import (
     MeasuredUsage,
     billed_elsewhere,
@@ -43,6 +44,7 @@ __all__ = [
     "may_have_cost",
     "priced_by",
     "run_session",
+    "summed_measured",
     "totals_measured",
     "totals_problem",
 ]
@@ -210,17 +212,26 @@ def totals_measured(
 ) -> MeasuredUsage:
     """The measured usage of a session that keeps per-model totals only: its request
     count is unknown (None: the totals say how many tokens, not in how many requests;
-    it read 0), and a model whose prices have context tiers has an unknown cost (a
+    it read 0), and its cost as :func:`_billed_totals` prices totals."""
+    return _billed_totals(measured_usage(log, resolver), resolver, summed=False)
+
+
+def _billed_totals(
+    measured: MeasuredUsage, resolver: Callable[[str], Resolution], *, summed: bool
+) -> MeasuredUsage:
+    """``measured`` (of totals, or of messages summing several requests' usage) with no
+    request counted, and a model whose prices have context tiers at an unknown cost (a
     total cannot say which of its requests crossed a tier) unless the whole total's
     input side is within the first tier: no request's context can be above the sum of
     them all (nashory/agent-cockpit's Goose test session, held out in round 8: 100
     input tokens of claude-sonnet-4, whose tier starts above 200,000, was unknown).
     Its totals count as the unpriced part there (``unpriced``), which is what makes that
-    cost unknown."""
+    cost unknown. ``summed``: the session counts its requests beside them (0 here, not
+    None) and says their tokens (ModelUsage.summed); else it keeps totals only."""
     from budgetcore.replay.logs.usage import total_usage  # noqa: PLC0415
 
     rows = []
-    for row in measured_usage(log, resolver).models:
+    for row in measured.models:
         res = None if row.model is None else resolver(row.model)
         prices = None if res is None or res.model is None else res.model.prices
         u = row.usage
@@ -231,13 +242,41 @@ def totals_measured(
         rows.append(
             dataclasses.replace(
                 row,
-                requests=None,
+                requests=0 if summed else None,
                 cost=None if tiered else row.cost,
                 known_cost=Decimal(0) if tiered else row.known_cost,
                 unpriced=(row.requests or 0) if tiered else row.unpriced,
+                summed=whole + u.output if summed else 0,
+                # Cline's own cost of them stays beside ours; they are no requests.
+                logged_requests=0 if summed else row.logged_requests,
             )
         )
     return total_usage(rows)
+
+
+def summed_measured(
+    log: ParsedLog,
+    resolver: Callable[[str], Resolution] = resolve,
+    requests: MeasuredUsage | None = None,
+) -> MeasuredUsage:
+    """The measured usage of a session that holds requests: ``requests`` (the measured
+    usage of its requests, as the backtest has it; None: measured here) and, where the
+    log holds messages summing several requests' usage (the series SUMMED: Cline's
+    deleted_api_reqs, subagent_usage), those too, billed as totals are
+    (:func:`_billed_totals`): Cline counts them in the task's cost, so a cost without
+    them would look complete and not be."""
+    summed = [r for s in log.series if s.name == SUMMED for r in (*s.requests, *s.abandoned)]
+    if requests is None:
+        if not summed:
+            return measured_usage(log, resolver)
+        requests = measured_usage(
+            [r for s in log.series if s.name != SUMMED for r in (*s.requests, *s.abandoned)],
+            resolver,
+        )
+    if not summed:
+        return requests
+    billed = _billed_totals(measured_usage(summed, resolver), resolver, summed=True)
+    return merge_usage((requests, billed))
 
 
 class _Unread(Protocol):
@@ -326,13 +365,14 @@ def run_session(
         # Usage only: the ledger and the measured usage, at the import's own speed (the
         # backtest is a replay: docs/replay.md, "As run").
         model = None if scenario is not None else log_model(log, resolver=resolver)
-        return SessionRun(name, log, series, None, measured_usage(log, resolver), model)
+        return SessionRun(name, log, series, None, summed_measured(log, resolver), model)
     from budgetcore.replay.asrun import as_run  # noqa: PLC0415 - a log's backtest
 
     backtest = as_run(log, resolver)
-    # The backtest measured every series already (each request of the log once, by the
-    # same cost rule, which sums exactly): their sum is the session's measured usage.
-    measured = backtest.measured
+    # The backtest measured every series of requests already (each request of the log
+    # once, by the same cost rule, which sums exactly): their sum and the summed-usage
+    # messages it leaves out are the session's measured usage.
+    measured = summed_measured(log, resolver, backtest.measured)
     model = None
     if scenario is None:
         model = log_model(log, resolver=resolver, window=backtest.window)

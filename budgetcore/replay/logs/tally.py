@@ -50,8 +50,10 @@ from budgetcore.replay.logs.records import Shape, counts, record_of
 
 __all__ = [
     "BATCH_END",
+    "BILLED_ONLY",
     "NOT_A_DOCUMENT",
     "SQLITE_MAGIC",
+    "SUMMED",
     "TOTALS",
     "Database",
     "Document",
@@ -73,6 +75,15 @@ BATCH_END: dict[str, object] = {}
 
 #: The series of a session that keeps per-model totals only (ParsedLog.totals_only).
 TOTALS = "session totals"
+
+#: The series of the messages that sum several requests' usage in a session that keeps
+#: its requests too (Cline's ``deleted_api_reqs``, ``subagent_usage``): billed as
+#: :data:`TOTALS` are, never a turn nor a request, and the session is still replayed.
+SUMMED = "summed usage"
+
+#: The series whose entries are billed but are no request (:meth:`Tally.total`,
+#: :meth:`Tally.summed`).
+BILLED_ONLY = (TOTALS, SUMMED)
 
 #: A request for :meth:`Tally.requests_of`: (line, input uncached, cache reads, output
 #: with reasoning in it, reasoning, model, time, tree entry, file, cache writes, the
@@ -465,6 +476,38 @@ class Tally:
             time=time,
             logged_cost=logged_cost,
         )
+        self._billed_only()
+
+    def summed(
+        self,
+        line: int,
+        *,
+        input: int,
+        cache_read: int = 0,
+        cache_write: int = 0,
+        output: int = 0,
+        model: str | None,
+        time: int | None = None,
+        logged_cost: Decimal | None = None,
+    ) -> None:
+        """A message summing several requests' usage in a session whose requests are
+        read too (:data:`SUMMED`): billed as :meth:`total` bills, but the session is
+        not made totals-only: its requests are still replayed."""
+        self.request(
+            line,
+            series=SUMMED,
+            input=input,
+            cache_read=cache_read,
+            cache_write=cache_write,
+            output=output,
+            model=model,
+            time=time,
+            logged_cost=logged_cost,
+        )
+        self._billed_only()
+
+    def _billed_only(self) -> None:
+        """The last request made billed only: never on a branch, so never a turn."""
         req, series, node, _off = self.requests[-1]
         self.requests[-1] = (req, series, node, True)
 
@@ -532,7 +575,7 @@ class Tally:
                 flags = [not off and (n is None or n in branch) for _r, _s, n, off in mine]
             kept = [r[0] for r, k in zip(mine, flags, strict=True) if k]
             dropped = [r[0] for r, k in zip(mine, flags, strict=True) if not k]
-            if s == TOTALS:
+            if s in BILLED_ONLY:
                 seen_lines: set[tuple[int, int]] = set()
                 for (req, _s, _n, off), k in zip(mine, flags, strict=True):
                     if off:

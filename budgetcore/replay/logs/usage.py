@@ -54,6 +54,10 @@ class ModelUsage:
     unpriced: int  # requests without a price
     logged_cost: Decimal | None = None  # the log's own costUSD, where it wrote one
     logged_requests: int = 0
+    # Of ``usage``, the tokens of messages that sum several requests' usage (Cline's
+    # deleted_api_reqs, subagent_usage: logs.session.summed_measured): billed, in no
+    # request count, never replayed.
+    summed: int = 0
 
     @property
     def partly_priced(self) -> bool:
@@ -64,12 +68,15 @@ class ModelUsage:
 def _partly_priced(m: ModelUsage | MeasuredUsage) -> bool:
     """Whether an unknown cost has a priced part, said "at least" its known cost. Where
     the requests are counted, some of them are priced; where a part kept totals only
-    (no count), a known cost above 0 says it (a total of priced requests that cost
-    nothing beside an unpriced total reads "unknown", which is as true)."""
+    (no count) or sums requests (``summed``), a known cost above 0 says it (a total of
+    priced requests that cost nothing beside an unpriced total reads "unknown", which
+    is as true)."""
     if m.cost is not None:
         return False
-    if m.requests is not None:
+    if m.requests is not None and not m.summed:
         return m.unpriced < m.requests
+    # A summed-usage message that cannot be priced counts as unpriced and as no request
+    # (logs.session.summed_measured), as a part of totals does: the known cost says it.
     return m.known_cost > 0
 
 
@@ -83,6 +90,7 @@ class MeasuredUsage:
     unpriced: int
     logged_cost: Decimal | None
     logged_requests: int
+    summed: int = 0  # of ``usage``, summed-usage messages' tokens (ModelUsage.summed)
 
     @property
     def partly_priced(self) -> bool:
@@ -93,6 +101,11 @@ class MeasuredUsage:
         def money(value: Decimal | None) -> str | None:
             return None if value is None else str(value)
 
+        def summed(m: MeasuredUsage | ModelUsage) -> dict[str, int]:
+            # Only where a log holds such messages (Cline's): every other output keeps
+            # its keys.
+            return {"summed_tokens": m.summed} if m.summed else {}
+
         return {
             "requests": self.requests,
             **self.usage.as_dict(),
@@ -101,6 +114,7 @@ class MeasuredUsage:
             "unpriced_requests": self.unpriced,
             "logged_cost": money(self.logged_cost),
             "logged_cost_requests": self.logged_requests,
+            **summed(self),
             "models": [
                 {
                     "model": m.model,
@@ -112,6 +126,7 @@ class MeasuredUsage:
                     "known_cost": money(m.known_cost),
                     "unpriced_requests": m.unpriced,
                     "logged_cost": money(m.logged_cost),
+                    **summed(m),
                 }
                 for m in self.models
             ],
@@ -465,6 +480,7 @@ def total_usage(models: Iterable[ModelUsage]) -> MeasuredUsage:
         unpriced=unpriced,
         logged_cost=logged,
         logged_requests=logged_n,
+        summed=sum(m.summed for m in rows),
     )
 
 
@@ -473,12 +489,15 @@ def _money(rows: Sequence[ModelUsage]) -> tuple[Decimal, int, Decimal | None, in
     logged requests, summed: what a total and a merged model row both say."""
     known = Decimal(0)
     logged = Decimal(0)
+    any_logged = False
     for m in rows:
         known = MONEY.add(known, m.known_cost)
         if m.logged_cost is not None:
             logged = MONEY.add(logged, m.logged_cost)
+            any_logged = True
     logged_n = sum(m.logged_requests for m in rows)
-    return known, sum(m.unpriced for m in rows), logged if logged_n else None, logged_n
+    # A summed-usage message's logged cost counts as no request's (ModelUsage.summed).
+    return known, sum(m.unpriced for m in rows), logged if any_logged else None, logged_n
 
 
 def merge_usage(parts: Iterable[MeasuredUsage]) -> MeasuredUsage:
@@ -502,6 +521,7 @@ def merge_usage(parts: Iterable[MeasuredUsage]) -> MeasuredUsage:
                 unpriced=unpriced,
                 logged_cost=logged,
                 logged_requests=logged_n,
+                summed=sum(m.summed for m in group),
             )
         )
     rows.sort(key=lambda m: (-(m.known_cost), m.model or ""))

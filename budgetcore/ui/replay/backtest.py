@@ -308,6 +308,18 @@ def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Ma
                 ratio=_ratio(a.ratio, lang),
             ),
         ),
+        *(
+            (
+                t("msg.sentence-gap", lang),
+                el(
+                    "span",
+                    {"data-summed-left-out": a.summed_left_out},
+                    t("asrun.summed-left-out", lang, tokens=format_int(a.summed_left_out)),
+                ),
+            )
+            if a.summed_left_out
+            else ()
+        ),
     )
     unknown = t("asrun.unknown", lang)
     runtime = el(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.replay.logs.model import folder_lines
-from budgetcore.replay.logs.tally import TOTALS
+from budgetcore.replay.logs.tally import SUMMED, TOTALS
 from budgetcore.ui.main.view.pickers import how_text
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
@@ -58,7 +58,10 @@ def _cost_cell(m: MeasuredUsage | None, lang: str) -> Markup:
 
 def _requests(log: ParsedLog) -> tuple[int, int, int]:
     main = log.main
-    other = sum(len(s.requests) + len(s.abandoned) for s in log.series if s is not main)
+    # Summed-usage messages are billed, but no requests (the usage table's note says them).
+    other = sum(
+        len(s.requests) + len(s.abandoned) for s in log.series if s is not main and s.name != SUMMED
+    )
     return len(main.requests), len(main.abandoned), other
 
 
@@ -309,6 +312,8 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
         reqs = t("msg.list-sep", lang).join(
             t("replay.logs.series-totals", lang, lines=count("count.line", on + off, lang))
             if s == TOTALS  # a totals-only agent's per-model totals, as the CLI's ledger
+            else t("replay.logs.series-summed", lang, lines=count("count.line", on + off, lang))
+            if s == SUMMED  # messages summing several requests' usage, as the CLI's ledger
             else t(
                 "replay.logs.series",
                 lang,
@@ -463,11 +468,19 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
                 "p",
                 {"class": "note-small", "data-logged-cost": str(m.logged_cost)},
                 t(
-                    "replay.logs.logged-cost",
+                    "replay.logs.logged-cost-summed" if m.summed else "replay.logs.logged-cost",
                     lang,
                     cost=money(m.logged_cost, lang),
                     n=format_int(m.logged_requests),
                 ),
+            )
+        )
+    if m.summed:
+        parts.append(
+            el(
+                "p",
+                {"class": "note-small", "data-summed-tokens": m.summed},
+                t("replay.logs.summed", lang, tokens=format_int(m.summed)),
             )
         )
     return el("div", {"class": "rp-measured"}, *parts)
@@ -583,7 +596,8 @@ def logs_html(
         parts.append(_model_switch(item, panel, lang))
     if result is not None:
         parts.append(cost_sentence(panel, result, lang))
-    others = [s for s in log.series if s is not main]
+    # Summed-usage messages are no series of requests: the usage table says them.
+    others = [s for s in log.series if s is not main and s.name != SUMMED]
     if others:
         parts.append(
             el(

@@ -340,16 +340,19 @@ def _loaded(name: str, log: ParsedLog) -> LoadedLog:
     """A read session's numbers, as the CLI's ``run_session`` measures them: a session
     of totals only (Goose, Droid) is measured without a request counted and has no
     backtest."""
-    from budgetcore.replay.logs.session import log_model, totals_measured  # noqa: PLC0415
+    from budgetcore.replay.logs.session import (  # noqa: PLC0415
+        log_model,
+        summed_measured,
+        totals_measured,
+    )
 
     if log.totals_only:
         return LoadedLog(name, log, (), totals_measured(log), log_model(log))
     from budgetcore.replay.asrun import as_run  # noqa: PLC0415
-    from budgetcore.replay.logs.usage import measured_usage  # noqa: PLC0415
 
     backtest = as_run(log)
     return LoadedLog(
-        name, log, (), measured_usage(log), log_model(log, window=backtest.window), as_run=backtest
+        name, log, (), summed_measured(log), log_model(log, window=backtest.window), as_run=backtest
     )
 
 
