@@ -159,6 +159,20 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
         b"",
         'budgetcore cases: argument --out: must name a file or folder, got "" (see --help)',
     ),
+    # --series on a folder or a database was passed over: each session's main series
+    # was replayed, exit 0 (the twelfth session, after Cline's summed-usage series).
+    (
+        ("replay", "--log", "tests/fixtures/logs/claude/05-subagents-dir-2.1", "--series", "x"),
+        b"",
+        "--series picks a series of one session: give --log that session's file, not a"
+        ' folder or a database of sessions, got "x"',
+    ),
+    (
+        ("replay", "--log", "-", "--usage", "--series", "summed usage"),
+        (ROOT / "tests/fixtures/logs/opencode/compaction-db/opencode/opencode.db").read_bytes(),
+        "--series picks a series of one session: give --log that session's file, not a"
+        ' folder or a database of sessions, got "summed usage"',
+    ),
     # An empty file name showed as nothing: "log file  cannot be read".
     (("replay", "--log", ""), b"", 'log file "" cannot be read: No such file or directory'),
     (("plan", ""), b"", 'scenario file "" cannot be read: No such file or directory'),

@@ -318,6 +318,13 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
         options = link_priced(args, scenario, options)
     fmt = _log_format(args)
     replay_it = not args.usage
+    if args.series not in (None, "main") and (
+        os.path.isdir(args.log)
+        or (_stdin_is_database() if args.log == "-" else _is_database(args.log))
+    ):
+        # A folder's or a database's sessions each have their own series (their main
+        # ones are what is replayed): one other name would be silently passed over.
+        raise ScenarioError([Problem.of("--series", args.series, "series-one-session")])
     if args.log == "-" and _stdin_is_database():
         # A database on standard input: each of its sessions is a row, as from its file.
         settings = ("", fmt, scenario, options, replay_it)

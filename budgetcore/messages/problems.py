@@ -827,6 +827,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must come from at least one --turns, --generate or --log",
         "{where} 至少给出一个 --turns、--generate 或 --log",
     ),
+    "core.series-one-session": (
+        "{where} picks a series of one session: give --log that session's file, not a"
+        " folder or a database of sessions; got {got}",
+        "{where} 只能选择单个会话的序列:请让 --log 指向该会话的文件,而不是文件夹或会话数据库;收到 {got}",
+    ),
     "core.log-folder-here": (
         "{where} must be one file here, not a folder",
         "{where} 在此处必须是一个文件,而不是文件夹",
