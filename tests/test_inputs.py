@@ -27,6 +27,7 @@ from budgetcore.inputs.jsonio import key_problems, load_json
 from budgetcore.inputs.numbers import MAX_SEED, bound_text, read_number, whole_text
 from budgetcore.inputs.text import SIZE_LIMITS, check_size, read_limited, size_text
 from budgetcore.messages import CATALOGUE
+from budgetcore.replay.logs.reader import Malformed, decode_line
 from budgetcore.replay.options import parse_options_json
 from budgetcore.replay.turns import parse_generator_json, parse_turn_lines
 from budgetcore.scenario.fragment import parse_fragment
@@ -685,3 +686,18 @@ def test_a_number_written_with_an_exponent_is_still_the_decimal_it_equals() -> N
     assert repr(value) == "Decimal('1E+3')"
     assert type(value + 1) is Decimal
     assert copy.deepcopy(value) == value
+
+
+def test_a_byte_that_is_not_utf8_is_counted_from_1_in_a_file_as_in_a_log_line() -> None:
+    """The fifth walk: the same random file read "byte 1" in the config import and "byte 2
+    of the line" in the replay, and the Chinese "第 0 字节" for a file's first byte."""
+    raw = b"ab\xff"
+    with pytest.raises(ScenarioError) as caught:
+        parse_config(raw)
+    (problem,) = caught.value.problems
+    assert dict(problem.params)["byte"] == "3"
+    assert str(problem) == "config must be UTF-8 text (byte 3)"
+    assert problem_sentence(problem, "zh").endswith("(第 3 字节不是)")
+    line = decode_line(raw)
+    assert isinstance(line, Malformed)
+    assert dict(line.problem.params)["byte"] == "3"
