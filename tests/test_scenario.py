@@ -95,7 +95,7 @@ REJECTED = [
     ),
     pytest.param(
         '{"workload": {"history_tokens": 1e-3}}',
-        f"workload.history_tokens {TOKENS_RULE}, got 0.001",
+        f"workload.history_tokens {TOKENS_RULE}, got 1e-3",
         id="negative-exponent",
     ),
     pytest.param(
