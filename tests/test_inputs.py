@@ -326,10 +326,17 @@ def test_the_page_refuses_a_paste_above_its_limit_as_the_cli_does(
 def test_a_typed_value_above_its_limit_is_refused_by_the_field() -> None:
     state = reduce(initial_state(), FieldTyped("config.trigger_tokens", "1" * 2_000))
     issue = state.field_issues["config.trigger_tokens"]
+    # Its size stands for the value, too long to quote (the fifth walk pasted 100 kB
+    # into K and read only the limit).
     assert (issue.code, issue.params) == (
         "core.too-large-unread",
-        (("limit", "1 KiB"), ("bytes", "1,024")),
+        (("size", "2,000"), ("limit", "1 KiB"), ("bytes", "1,024")),
     )
+    assert problem_sentence(issue, "en") == (
+        "Trigger line K is 2,000 bytes, larger than its limit of 1 KiB (1,024 bytes): "
+        "nothing of it was read"
+    )
+    assert "有 2,000 字节" in problem_sentence(issue, "zh")
     seed = reduce(initial_state(), ReplayFieldTyped("replay.seed", "9" * 40))
     # The seed's limit is below a KiB: said in bytes alone (the test below).
     assert seed.replay.issues["replay.seed"].code == "core.too-large-unread-bytes"
@@ -344,7 +351,10 @@ def test_a_typed_value_above_a_limit_below_a_kib_is_said_in_bytes(lang: str) -> 
     issue = seed.replay.issues["replay.seed"]
     sentence = problem_sentence(issue, lang)
     assert "32 B" not in sentence, sentence
-    said = {"en": "larger than its limit of 32 bytes: nothing of it was read", "zh": "32 字节"}
+    said = {
+        "en": "Seed is 40 bytes, larger than its limit of 32 bytes: nothing of it was read",
+        "zh": "有 40 字节,超过了大小上限 32 字节",
+    }
     assert said[lang] in sentence, sentence
     assert "(32" not in sentence, sentence
     assert "\uff0832" not in sentence, sentence
