@@ -112,9 +112,14 @@ def _shorten(text: str, limit: int = _MAX_RENDERED) -> str:
     """One line of at most ``limit`` characters."""
     if not text.isprintable():
         text = " ".join(text[: limit * 4].split())
-        # A lone surrogate (JSON "\ud800", a non-UTF-8 file name) cannot be written to
-        # a UTF-8 stream or a page: show it escaped.
-        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+        # What is left unprintable is shown escaped, never as is: a lone surrogate (JSON
+        # "\ud800", a non-UTF-8 file name) cannot be written to a UTF-8 stream or a
+        # page, and a bidirectional override or a zero-width character would show the
+        # quoted value as other than it is ("\u202e123" read "321", the fifth walk).
+        if not text.isprintable():
+            text = "".join(
+                c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+            )
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -318,3 +318,20 @@ def test_a_logs_bad_count_names_its_limit_in_digits_on_the_page(lang: str) -> No
     said = problem_text(problem, lang)
     assert "1,000,000,000,000" in said, said
     assert "10^12" not in said, said
+
+
+@pytest.mark.parametrize("sneaky", ["\u202e123", "12\u200b3", "\u2066123\u2069", "1\ufeff23"])
+def test_a_refused_value_shows_its_invisible_characters_escaped(sneaky: str) -> None:
+    """The fifth walk: "\u202e123" typed into K was refused with the override quoted as
+    is, so the page showed 'got "321' reversed: a bidirectional control or a zero-width
+    character in a quoted value is written as its escape, in the field's message as in
+    the CLI's."""
+    from budgetcore.ui.events import FieldTyped  # noqa: PLC0415
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    state = reduce(initial_state(), FieldTyped("config.trigger_tokens", sneaky))
+    for lang in ("en", "zh"):
+        text = problem_text(state.field_issues["config.trigger_tokens"], lang)
+        assert text.isprintable(), ascii(text)
+        escaped = sneaky.encode("unicode_escape").decode("ascii")
+        assert text.endswith(f'"{escaped}"'), ascii(text)
