@@ -598,3 +598,17 @@ def test_a_deprecation_date_already_past_is_marked_as_past(lang: str) -> None:
     assert future[lang] in listed("2026-07-22")
     assert future[lang] in listed("")  # no clock: never claimed past
     assert future[lang] in listed("not a date")
+
+
+def test_a_query_is_shown_as_typed_with_its_invisible_characters_escaped() -> None:
+    """The fifth walk: "\u202egpt" in the picker read 'No model matches “”.tpg' (the
+    override reversed the rest of the line), and 100 kB pasted into it said only the
+    search's limit, not its size."""
+    state = run(loaded(), PickerTyped("main_model", "\u202egpt"))
+    status = render(state).text["picker-main_model-status"]
+    assert status == "No model matches “\\u202egpt”.", ascii(status)
+    state = run(loaded(), PickerTyped("main_model", "x" * 102_400))
+    status = render(state).text["picker-main_model-status"]
+    assert status == ("The model search is 102,400 bytes, larger than its limit of 256 bytes"), (
+        status
+    )
