@@ -612,3 +612,13 @@ def test_a_query_is_shown_as_typed_with_its_invisible_characters_escaped() -> No
     assert status == ("The model search is 102,400 bytes, larger than its limit of 256 bytes"), (
         status
     )
+
+
+def test_a_full_width_query_finds_what_its_ascii_finds() -> None:
+    """The fifth walk (Chinese): an IME in full-width mode typed "ｇｐｔ－５" and the
+    picker said no model matches; every typed field reads full-width as ASCII."""
+    wide = render(run(loaded(lang="zh"), PickerTyped("main_model", "ｇｐｔ－５")))
+    ascii_ = render(run(loaded(lang="zh"), PickerTyped("main_model", "gpt-5")))
+    names = re.findall(r'data-model="([^"]+)"', wide.html["picker-main_model-list"])
+    assert names
+    assert names == re.findall(r'data-model="([^"]+)"', ascii_.html["picker-main_model-list"])

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from budgetcore.core.plan import plan
 from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.numbers import typed
 from budgetcore.inputs.text import (
     limit_of,
     too_large,
@@ -408,8 +409,9 @@ def _searched(registry: Registry | None, ps: PickerState, before: PickerState) -
     them); None below :data:`PICKER_MIN_CHARS` characters, above the query's size
     limit, or before the registry has loaded. Typing extends the text: every model
     matching the longer text matched the shorter one (its words only grow or are
-    added), so only the shorter text's matches are searched again."""
-    query = ps.query
+    added), so only the shorter text's matches are searched again. Full-width letters
+    and digits read as ASCII, as in every typed field (an IME in full-width mode)."""
+    query = typed(ps.query)
     if (
         registry is None
         or len(query.strip()) < PICKER_MIN_CHARS
