@@ -229,7 +229,8 @@ class Problem:
 
 
 def _params(params: dict[str, object]) -> tuple[tuple[str, str], ...]:
-    return tuple((k, str(v)) for k, v in params.items())
+    # A parameter may echo the input (an unknown key), shown as a path or value is.
+    return tuple((k, shown_text(str(v))) for k, v in params.items())
 
 
 class ScenarioError(ValueError):

@@ -335,3 +335,21 @@ def test_a_refused_value_shows_its_invisible_characters_escaped(sneaky: str) -> 
         assert text.isprintable(), ascii(text)
         escaped = sneaky.encode("unicode_escape").decode("ascii")
         assert text.endswith(f'"{escaped}"'), ascii(text)
+
+
+def test_a_key_the_input_chose_is_shown_with_its_invisible_characters_escaped() -> None:
+    """The fifth walk: a pasted turn with the key "\u202eadded" read 'line 1 ·
+    dedda is not a turn field' (the key is a parameter of the sentence, not its path
+    or quoted value, which were escaped)."""
+    from budgetcore.ui.events import (  # noqa: PLC0415
+        ReplaySourceChosen,
+        ReplayToggled,
+        ReplayTurnsTyped,
+    )
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("paste"))
+    state = reduce(state, ReplayTurnsTyped('{"\u202eadded": 5}\n'))
+    said = [problem_text(p, lang) for p in state.replay.pasted.error for lang in ("en", "zh")]
+    assert any("\\u202eadded" in s for s in said), said
+    assert all(s.isprintable() for s in said), [ascii(s) for s in said]
