@@ -38,7 +38,7 @@ from budgetcore.ui.update import initial_state, reduce
 #: Text that would act if it reached a page or a terminal raw: a live script, an
 #: attribute break, a terminal retitle and clear, a bidirectional override.
 HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>\x1b]0;pwned\x07\x1b[2J\u202e'
-_CONTROL = ("\x1b", "\x07", "\x00", "\x08")
+_CONTROL = ("\x1b", "\x07", "\x00", "\x08", "\u202e")
 
 
 def _strings(state: PageState) -> Iterator[str]:
