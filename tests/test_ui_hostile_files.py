@@ -325,6 +325,10 @@ def test_preview_after_a_refused_file_keeps_its_refusal(data: bytes, code: str) 
     state = reduce(state, ImportPreviewed(state.import_text, "replace"))
     assert state.import_preview is not None
     assert [p.code for p in state.import_preview.problems] == [code]
+    # An empty file picked next is said to be empty, not the refusal before it.
+    empty = reduce(reduce(state, ImportFileChosen("empty.toml")), ImportFileLoaded(b"", "replace"))
+    assert empty.import_preview is not None
+    assert [p.code for p in empty.import_preview.problems] == ["import-empty"]
     # A box emptied by hand with no file beside it is still said to be empty.
     typed = reduce(initial_state(), ImportPreviewed("", "replace"))
     assert typed.import_preview is not None

@@ -89,7 +89,10 @@ def _import_file(state: PageState, e: ImportFileLoaded) -> PageState:
     except ScenarioError as exc:
         preview = ImportPreview("", mode, problems=exc.problems)
         return dataclasses.replace(state, import_preview=preview, import_text="", notice="")
-    return _import_preview(state, ImportPreviewed(text, mode))
+    # A file read is previewed afresh: an empty one is said empty, whatever came before.
+    return _import_preview(
+        dataclasses.replace(state, import_preview=None), ImportPreviewed(text, mode)
+    )
 
 
 def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
