@@ -22,6 +22,7 @@ from budgetcore.inputs.text import (
     too_large,
     utf8_size_above,
 )
+from budgetcore.messages import t
 from budgetcore.scenario.fields import SCENARIO_FIELDS
 from budgetcore.scenario.parse import parse_sample_lines
 from budgetcore.ui.events import (
@@ -253,9 +254,9 @@ def _samples(state: PageState, e: SamplesTyped) -> PageState:
     )
 
 
-#: Made-up samples the "example" button loads (never a generic language ratio).
-EXAMPLE_SAMPLES = """# Made-up example samples: replace them with pairs measured on your own store.
-{"channel": "text", "tokens": 812, "bytes": 2950}
+#: Made-up samples the "example" button loads (never a generic language ratio), under
+#: a comment in the page's language (:func:`example_samples`).
+_EXAMPLE_LINES = """{"channel": "text", "tokens": 812, "bytes": 2950}
 {"channel": "text", "tokens": 1500, "bytes": 5720}
 {"channel": "bson", "tokens": 812, "bytes": 3310}
 {"channel": "bson", "tokens": 1500, "bytes": 6480}
@@ -267,14 +268,24 @@ EXAMPLE_SAMPLES = """# Made-up example samples: replace them with pairs measured
 {"channel": "query", "ms": 21}"""
 
 
+def example_samples(lang: str) -> str:
+    """The made-up samples with their comment in ``lang``: the box is the page's text,
+    in its language (the fifth walk found the Chinese page's box in English)."""
+    return f"# {t('samples.example-comment', lang)}\n{_EXAMPLE_LINES}"
+
+
+EXAMPLE_SAMPLES = example_samples("en")
+
+
 EXAMPLE_AVERAGES = {"samples.tokens_per_message": "350", "samples.messages_per_session": "40"}
 
 
 def _example(state: PageState, _e: ExampleSamples) -> PageState:
-    lines, problems = parse_sample_lines(EXAMPLE_SAMPLES)
+    text = example_samples(state.lang)
+    lines, problems = parse_sample_lines(text)
     state = dataclasses.replace(
         state,
-        samples_text=EXAMPLE_SAMPLES,
+        samples_text=text,
         sample_lines=frozen_lines(lines),
         sample_problems=tuple(problems),
     )
