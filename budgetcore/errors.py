@@ -7,7 +7,14 @@ import json
 from dataclasses import dataclass
 from decimal import Decimal
 
-__all__ = ["NonFinite", "Problem", "ScenarioError", "WrittenDecimal", "render_value"]
+__all__ = [
+    "NonFinite",
+    "Problem",
+    "ScenarioError",
+    "WrittenDecimal",
+    "render_value",
+    "shown_text",
+]
 
 _MAX_RENDERED = 60
 _MAX_PATH = 80  # paths such as samples.bson[12].tokens stay whole
@@ -108,13 +115,26 @@ def _nested_start(value: object) -> str:
     return "".join(parts) + "…"
 
 
+def shown_text(text: str) -> str:
+    """``text`` with each unprintable character escaped, as a quoted value is shown: a
+    lone surrogate (JSON "\\ud800", a non-UTF-8 file name) cannot be written to a UTF-8
+    stream or a page, and a bidirectional override or a zero-width character would show
+    the value as other than it is ("\\u202e123" read "321", the fifth walk).
+
+    >>> print(shown_text("\u202e123"), shown_text("a\u200bb"), shown_text("中文"))
+    \\u202e123 a\\u200bb 中文
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
+
+
 def _shorten(text: str, limit: int = _MAX_RENDERED) -> str:
-    """One line of at most ``limit`` characters."""
+    """One line of at most ``limit`` characters, unprintable ones escaped."""
     if not text.isprintable():
-        text = " ".join(text[: limit * 4].split())
-        # A lone surrogate (JSON "\ud800", a non-UTF-8 file name) cannot be written to
-        # a UTF-8 stream or a page: show it escaped.
-        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+        text = shown_text(" ".join(text[: limit * 4].split()))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -209,7 +229,8 @@ class Problem:
 
 
 def _params(params: dict[str, object]) -> tuple[tuple[str, str], ...]:
-    return tuple((k, str(v)) for k, v in params.items())
+    # A parameter may echo the input (an unknown key), shown as a path or value is.
+    return tuple((k, shown_text(str(v))) for k, v in params.items())
 
 
 class ScenarioError(ValueError):

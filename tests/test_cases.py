@@ -236,7 +236,7 @@ class TestFile:
                 "line 2: scenario.config.x appears more than once",
             ),
             (HEADER + "\u2028{", "line 2 is not valid JSON"),
-            (b"\xff", "cases must be UTF-8 text (byte 0)"),
+            (b"\xff", "cases must be UTF-8 text (byte 1)"),
             ('{"format": "other"}\n', "line 1 must be the header"),
             (
                 '{"format": "budgetcore-cases", "format_version": 2}\n',

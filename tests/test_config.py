@@ -201,7 +201,7 @@ def test_rejected_with_key_rule_and_value(text: str, message: str) -> None:
         ),
         ("a = " + "[" * 100_000, "config is not valid TOML: nested too deeply"),
         ('{"a": ' * 100_000, "config is not valid JSON: nested too deeply"),
-        (b"\xff\xfe", "config must be UTF-8 text (byte 0)"),
+        (b"\xff\xfe", "config must be UTF-8 text (byte 1)"),
     ],
     ids=["huge-integer", "deep-toml", "deep-json", "not-utf8"],
 )

@@ -27,6 +27,7 @@ from budgetcore.inputs.jsonio import key_problems, load_json
 from budgetcore.inputs.numbers import MAX_SEED, bound_text, read_number, whole_text
 from budgetcore.inputs.text import SIZE_LIMITS, check_size, read_limited, size_text
 from budgetcore.messages import CATALOGUE
+from budgetcore.replay.logs.reader import Malformed, decode_line
 from budgetcore.replay.options import parse_options_json
 from budgetcore.replay.turns import parse_generator_json, parse_turn_lines
 from budgetcore.scenario.fragment import parse_fragment
@@ -325,10 +326,17 @@ def test_the_page_refuses_a_paste_above_its_limit_as_the_cli_does(
 def test_a_typed_value_above_its_limit_is_refused_by_the_field() -> None:
     state = reduce(initial_state(), FieldTyped("config.trigger_tokens", "1" * 2_000))
     issue = state.field_issues["config.trigger_tokens"]
+    # Its size stands for the value, too long to quote (the fifth walk pasted 100 kB
+    # into K and read only the limit).
     assert (issue.code, issue.params) == (
         "core.too-large-unread",
-        (("limit", "1 KiB"), ("bytes", "1,024")),
+        (("size", "2,000"), ("limit", "1 KiB"), ("bytes", "1,024")),
     )
+    assert problem_sentence(issue, "en") == (
+        "Trigger line K is 2,000 bytes, larger than its limit of 1 KiB (1,024 bytes): "
+        "nothing of it was read"
+    )
+    assert "有 2,000 字节" in problem_sentence(issue, "zh")
     seed = reduce(initial_state(), ReplayFieldTyped("replay.seed", "9" * 40))
     # The seed's limit is below a KiB: said in bytes alone (the test below).
     assert seed.replay.issues["replay.seed"].code == "core.too-large-unread-bytes"
@@ -343,7 +351,10 @@ def test_a_typed_value_above_a_limit_below_a_kib_is_said_in_bytes(lang: str) -> 
     issue = seed.replay.issues["replay.seed"]
     sentence = problem_sentence(issue, lang)
     assert "32 B" not in sentence, sentence
-    said = {"en": "larger than its limit of 32 bytes: nothing of it was read", "zh": "32 字节"}
+    said = {
+        "en": "Seed is 40 bytes, larger than its limit of 32 bytes: nothing of it was read",
+        "zh": "有 40 字节,超过了大小上限 32 字节",
+    }
     assert said[lang] in sentence, sentence
     assert "(32" not in sentence, sentence
     assert "\uff0832" not in sentence, sentence
@@ -685,3 +696,18 @@ def test_a_number_written_with_an_exponent_is_still_the_decimal_it_equals() -> N
     assert repr(value) == "Decimal('1E+3')"
     assert type(value + 1) is Decimal
     assert copy.deepcopy(value) == value
+
+
+def test_a_byte_that_is_not_utf8_is_counted_from_1_in_a_file_as_in_a_log_line() -> None:
+    """The fifth walk: the same random file read "byte 1" in the config import and "byte 2
+    of the line" in the replay, and the Chinese "第 0 字节" for a file's first byte."""
+    raw = b"ab\xff"
+    with pytest.raises(ScenarioError) as caught:
+        parse_config(raw)
+    (problem,) = caught.value.problems
+    assert dict(problem.params)["byte"] == "3"
+    assert str(problem) == "config must be UTF-8 text (byte 3)"
+    assert problem_sentence(problem, "zh").endswith("(第 3 字节不是)")
+    line = decode_line(raw)
+    assert isinstance(line, Malformed)
+    assert dict(line.problem.params)["byte"] == "3"

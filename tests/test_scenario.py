@@ -95,7 +95,7 @@ REJECTED = [
     ),
     pytest.param(
         '{"workload": {"history_tokens": 1e-3}}',
-        f"workload.history_tokens {TOKENS_RULE}, got 0.001",
+        f"workload.history_tokens {TOKENS_RULE}, got 1e-3",
         id="negative-exponent",
     ),
     pytest.param(
@@ -170,7 +170,7 @@ REJECTED = [
         "config.trigger_tokens appears more than once",
         id="duplicate-key",
     ),
-    pytest.param(b"\xff\xfe{}", "scenario must be UTF-8 text (byte 0)", id="not-utf8"),
+    pytest.param(b"\xff\xfe{}", "scenario must be UTF-8 text (byte 1)", id="not-utf8"),
     pytest.param("[" * 100_000, "scenario is not valid JSON: nested too deeply", id="deep"),
 ]
 

@@ -318,3 +318,38 @@ def test_a_logs_bad_count_names_its_limit_in_digits_on_the_page(lang: str) -> No
     said = problem_text(problem, lang)
     assert "1,000,000,000,000" in said, said
     assert "10^12" not in said, said
+
+
+@pytest.mark.parametrize("sneaky", ["\u202e123", "12\u200b3", "\u2066123\u2069", "1\ufeff23"])
+def test_a_refused_value_shows_its_invisible_characters_escaped(sneaky: str) -> None:
+    """The fifth walk: "\u202e123" typed into K was refused with the override quoted as
+    is, so the page showed 'got "321' reversed: a bidirectional control or a zero-width
+    character in a quoted value is written as its escape, in the field's message as in
+    the CLI's."""
+    from budgetcore.ui.events import FieldTyped  # noqa: PLC0415
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    state = reduce(initial_state(), FieldTyped("config.trigger_tokens", sneaky))
+    for lang in ("en", "zh"):
+        text = problem_text(state.field_issues["config.trigger_tokens"], lang)
+        assert text.isprintable(), ascii(text)
+        escaped = sneaky.encode("unicode_escape").decode("ascii")
+        assert text.endswith(f'"{escaped}"'), ascii(text)
+
+
+def test_a_key_the_input_chose_is_shown_with_its_invisible_characters_escaped() -> None:
+    """The fifth walk: a pasted turn with the key "\u202eadded" read 'line 1 ·
+    dedda is not a turn field' (the key is a parameter of the sentence, not its path
+    or quoted value, which were escaped)."""
+    from budgetcore.ui.events import (  # noqa: PLC0415
+        ReplaySourceChosen,
+        ReplayToggled,
+        ReplayTurnsTyped,
+    )
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("paste"))
+    state = reduce(state, ReplayTurnsTyped('{"\u202eadded": 5}\n'))
+    said = [problem_text(p, lang) for p in state.replay.pasted.error for lang in ("en", "zh")]
+    assert any("\\u202eadded" in s for s in said), said
+    assert all(s.isprintable() for s in said), [ascii(s) for s in said]

@@ -22,7 +22,9 @@ import pytest
 from budgetcore.inputs.text import limit_of
 from budgetcore.ui.events import (
     FileRefused,
+    ImportFileChosen,
     ImportFileLoaded,
+    ImportPreviewed,
     JobStep,
     ReplayLogsLoaded,
     ReplaySourceChosen,
@@ -36,7 +38,7 @@ from budgetcore.ui.update import initial_state, reduce
 #: Text that would act if it reached a page or a terminal raw: a live script, an
 #: attribute break, a terminal retitle and clear, a bidirectional override.
 HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>\x1b]0;pwned\x07\x1b[2J\u202e'
-_CONTROL = ("\x1b", "\x07", "\x00", "\x08")
+_CONTROL = ("\x1b", "\x07", "\x00", "\x08", "\u202e")
 
 
 def _strings(state: PageState) -> Iterator[str]:
@@ -307,3 +309,27 @@ def test_a_valid_config_file_among_them_still_previews() -> None:
     assert state.import_preview is not None
     assert not state.import_preview.problems
     assert state.import_preview.keys == ("config.trigger_tokens",)
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [(b"\x17\xb0))", "utf8"), (b"a" * (limit_of("config") + 1), "too-large-size")],
+    ids=["not-utf8", "too-large"],
+)
+def test_preview_after_a_refused_file_keeps_its_refusal(data: bytes, code: str) -> None:
+    """The fifth walk: a random file picked in the import box was refused ("must be
+    UTF-8 text"); "Preview import" then said "The config file is empty: paste a TOML or
+    JSON config, or choose a file" beside the box still naming the file."""
+    state = reduce(initial_state(), ImportFileChosen("random.bin"))
+    state = reduce(state, ImportFileLoaded(data, "replace"))
+    state = reduce(state, ImportPreviewed(state.import_text, "replace"))
+    assert state.import_preview is not None
+    assert [p.code for p in state.import_preview.problems] == [code]
+    # An empty file picked next is said to be empty, not the refusal before it.
+    empty = reduce(reduce(state, ImportFileChosen("empty.toml")), ImportFileLoaded(b"", "replace"))
+    assert empty.import_preview is not None
+    assert [p.code for p in empty.import_preview.problems] == ["import-empty"]
+    # A box emptied by hand with no file beside it is still said to be empty.
+    typed = reduce(initial_state(), ImportPreviewed("", "replace"))
+    assert typed.import_preview is not None
+    assert [p.code for p in typed.import_preview.problems] == ["import-empty"]

@@ -598,3 +598,27 @@ def test_a_deprecation_date_already_past_is_marked_as_past(lang: str) -> None:
     assert future[lang] in listed("2026-07-22")
     assert future[lang] in listed("")  # no clock: never claimed past
     assert future[lang] in listed("not a date")
+
+
+def test_a_query_is_shown_as_typed_with_its_invisible_characters_escaped() -> None:
+    """The fifth walk: "\u202egpt" in the picker read 'No model matches “”.tpg' (the
+    override reversed the rest of the line), and 100 kB pasted into it said only the
+    search's limit, not its size."""
+    state = run(loaded(), PickerTyped("main_model", "\u202egpt"))
+    status = render(state).text["picker-main_model-status"]
+    assert status == "No model matches “\\u202egpt”.", ascii(status)
+    state = run(loaded(), PickerTyped("main_model", "x" * 102_400))
+    status = render(state).text["picker-main_model-status"]
+    assert status == ("The model search is 102,400 bytes, larger than its limit of 256 bytes"), (
+        status
+    )
+
+
+def test_a_full_width_query_finds_what_its_ascii_finds() -> None:
+    """The fifth walk (Chinese): an IME in full-width mode typed "ｇｐｔ－５" and the
+    picker said no model matches; every typed field reads full-width as ASCII."""
+    wide = render(run(loaded(lang="zh"), PickerTyped("main_model", "ｇｐｔ－５")))
+    ascii_ = render(run(loaded(lang="zh"), PickerTyped("main_model", "gpt-5")))
+    names = re.findall(r'data-model="([^"]+)"', wide.html["picker-main_model-list"])
+    assert names
+    assert names == re.findall(r'data-model="([^"]+)"', ascii_.html["picker-main_model-list"])

@@ -121,6 +121,13 @@ def test_the_chinese_first_view_is_the_chinese_first_paint() -> None:
     for node in texts:
         key = str(node.attrs["data-i18n"])
         assert node.html() == Document.parse(Markup(t(key, "zh"))).html(), key
+    # The names a screen reader says, too ("Scenario inputs" read on the Chinese page
+    # until Python was ready, the fifth walk).
+    named = zh.select("data-i18n-aria")
+    assert len(named) > 5
+    for node in named:
+        key = str(node.attrs["data-i18n-aria"])
+        assert node.attrs["aria-label"] == t(key, "zh"), key
     assert zh.by_id("lang").html().count("selected") == 1
     (m,) = zh.select("data-key-summary", "main_safe_input")
     assert m.html() == "936,345"

@@ -4,6 +4,7 @@ trip per keystroke (issue 38, the review's "samples' JSON round trip")."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from budgetcore.ui.events import ExampleSamples, FieldTyped, SamplesTyped
@@ -45,3 +46,17 @@ def test_a_frozen_paste_keeps_each_values_type_and_order() -> None:
 
 def test_the_samples_are_no_longer_keyed_through_json() -> None:
     assert "json." not in VALIDATE.read_text(encoding="utf-8")
+
+
+def test_the_example_samples_are_in_the_pages_language() -> None:
+    """The fifth walk (Chinese, 390 px): the made-up samples' box opened with the English
+    comment "# Made-up example samples: replace them with pairs measured on your own
+    store." on the Chinese page. The same samples, their comment in the page's language."""
+    en = reduce(initial_state(lang="en"), ExampleSamples())
+    zh = reduce(initial_state(lang="zh"), ExampleSamples())
+    assert en.samples_text == EXAMPLE_SAMPLES
+    first, *rest = zh.samples_text.split("\n")
+    assert first.startswith("# 虚构")
+    assert not re.search(r"[A-Za-z]{3,}", first), first
+    assert rest == EXAMPLE_SAMPLES.split("\n")[1:]
+    assert zh.sample_lines == en.sample_lines

@@ -271,3 +271,24 @@ def test_the_runtime_grid_has_one_home() -> None:
     assert callers == ["tune/runtime_grid.py"]
     for shell in ("cli/tune_cmds/runtime.py", "ui/tune/state.py"):
         assert "runtime_grid(" in (root / shell).read_text(encoding="utf-8"), shell
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_chosen_point_the_runtime_cannot_reach_says_why_instead_of_an_empty_file(
+    lang: str,
+) -> None:
+    """The fifth walk: with Cline picked, Tune chose K 17,453 (below Cline's fixed line
+    of 0.81 x W), and its "reviewed config" was an empty box with no word of why."""
+    state = tune_done(_loaded("claude/01-plain-2.1", "cline", lang))
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    assert result.choice.k < 162_000  # below Cline's line on a 200,000 window
+    choice = render_tune(state).html["tune-choice"]
+    assert "data-tune-export=" not in choice  # no empty file box
+    refused = re.search(r"<ul[^>]*data-tune-export-refused[^>]*>(.*?)</ul>", choice, re.S)
+    assert refused is not None, choice
+    said = html.unescape(refused.group(1))
+    assert f"{result.choice.k:,}" in said, said
+    assert "Cline" in said, said
+    assert "0.81" in said, said

@@ -154,11 +154,17 @@ def read_limited(stream: BinaryIO, what: str, limit: int | None = None) -> bytes
 
 def decode_utf8(data: bytes, what: str) -> str:
     """UTF-8 text (a byte-order mark is dropped); one coded problem naming the first
-    byte that is not UTF-8."""
+    byte that is not UTF-8, counted from 1 as a log line's is (the Chinese sentence
+    reads it as an ordinal, 第 1 字节).
+
+    >>> print(decode_utf8(b"\\xff\\xfe{}", "config"))
+    Traceback (most recent call last):
+    budgetcore.errors.ScenarioError: config must be UTF-8 text (byte 1)
+    """
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ScenarioError([Problem.coded(what, "utf8", byte=exc.start)]) from None
+        raise ScenarioError([Problem.coded(what, "utf8", byte=exc.start + 1)]) from None
 
 
 def split_lines(text: str) -> Iterator[tuple[int, str]]:

@@ -456,8 +456,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # A page field's typed text: refused whole, the field keeps its last valid value.
     "core.too-large-unread": (
-        "{where} is larger than its limit of {limit} ({bytes} bytes): nothing of it was read",
-        "{where}超过了大小上限 {limit}({bytes} 字节):未读取其中任何内容",
+        "{where} is {size} bytes, larger than its limit of {limit} ({bytes} bytes): "
+        "nothing of it was read",
+        "{where}有 {size} 字节,超过了大小上限 {limit}({bytes} 字节):未读取其中任何内容",
     ),
     "where.samples": ("The pasted samples text", "粘贴的样本文本"),
     "where.page-turns": ("The pasted turns text", "粘贴的轮次文本"),
@@ -973,8 +974,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}超过了大小上限 {bytes} 字节",
     ),
     "core.too-large-unread-bytes": (
-        "{where} is larger than its limit of {bytes} bytes: nothing of it was read",
-        "{where}超过了大小上限 {bytes} 字节:未读取其中任何内容",
+        "{where} is {size} bytes, larger than its limit of {bytes} bytes: nothing of it was read",
+        "{where}有 {size} 字节,超过了大小上限 {bytes} 字节:未读取其中任何内容",
     ),
     "core.too-large-size-bytes": (
         "{where} is {size} bytes, larger than its limit of {bytes} bytes",

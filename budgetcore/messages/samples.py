@@ -9,6 +9,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "static.samples-label": ("Samples (JSON Lines)", "样本(JSON Lines)"),
     "static.example-samples": ("Load made-up example samples", "载入虚构的示例样本"),
+    # The first line of the made-up samples, a comment the samples reader skips.
+    "samples.example-comment": (
+        "Made-up example samples: replace them with pairs measured on your own store.",
+        "虚构的示例样本:请换成在自己存储上测得的配对样本。",
+    ),
     "label.samples.tokens_per_message": ("Average tokens per message", "每条消息平均 tokens"),
     "label.samples.messages_per_session": ("Messages per session", "每个会话的消息数"),
     "static.download": ("Download", "下载"),

@@ -132,14 +132,17 @@ def _range_issue(ui: FieldUI, text: str) -> Problem:
     return Problem.page("core.whole-unit", params, (ui.path,))
 
 
-def too_large_issue(path: str, what: str = "field") -> Problem:
-    """The issue of a typed text above its size limit (``inputs.text.SIZE_LIMITS``)."""
+def too_large_issue(path: str, text: str, what: str = "field") -> Problem:
+    """The issue of a typed ``text`` above its size limit (``inputs.text.SIZE_LIMITS``):
+    its size in UTF-8 bytes stands for the value, which is too long to quote."""
     limit = limit_of(what)
     shown = size_text(limit, "B")
+    size: Param = ("size", format_int(len(text.encode("utf-8", "surrogatepass"))), False)
     if shown.endswith(" B"):  # below a whole KiB: in bytes alone, not "32 B (32 bytes)"
-        only: tuple[Param, ...] = (("bytes", format_int(limit), False),)
+        only: tuple[Param, ...] = (size, ("bytes", format_int(limit), False))
         return Problem.page("core.too-large-unread-bytes", only, (path,))
     params: tuple[Param, ...] = (
+        size,
         ("limit", shown, False),
         ("bytes", format_int(limit), False),
     )
@@ -150,7 +153,7 @@ def parse_text(path: str, text: str) -> object:
     """The value a person typed into ``path``; raises :class:`IssueError`."""
     ui = FIELDS[path]
     if utf8_size_above(text, limit_of("field")):
-        raise IssueError(too_large_issue(path))
+        raise IssueError(too_large_issue(path, text))
     text = text.strip()
     if ui.kind == "average":
         try:

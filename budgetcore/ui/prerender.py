@@ -228,6 +228,8 @@ def prerender(template: str, screen: Screen) -> str:
     _set_value(doc.by_id("lang"), lang)
     for node in doc.select("data-i18n"):
         node.set_text(t(str(node.attrs["data-i18n"]), lang))
+    for node in doc.select("data-i18n-aria"):  # what a screen reader says before ready
+        node.attrs["aria-label"] = t(str(node.attrs["data-i18n-aria"]), lang)
     # Not data-i18n: the shell's retext would put it back over a later stage.
     doc.by_id("boot-stage").set_text(t("boot.start", lang))
     for rid, markup in language_html(lang).items():

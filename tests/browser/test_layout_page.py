@@ -601,3 +601,35 @@ def test_every_typed_field_shows_its_value_and_label_whole(
         p.page.set_checked("[data-replay-input='replay.timing']", True)
         p.page.wait_for_selector("[data-replay-input='replay.policy']", state="visible")
         assert p.page.evaluate(_CUT_TYPED) == []
+
+
+#: The focused element, when the phone's fixed Sections bar covers any of it.
+_FOCUS_UNDER_THE_BAR = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body || e.closest('#nav')) return null;
+  const r = e.getBoundingClientRect();
+  const bar = document.getElementById('nav').getBoundingClientRect();
+  if (r.bottom <= bar.top + 1) return null;
+  return (e.id || e.dataset.input || e.dataset.replayInput || e.tagName) + ' ' +
+    Math.round(r.bottom - bar.top) + ' px';
+}"""
+
+
+def test_the_keyboard_focus_is_never_under_the_phones_sections_bar(phone_page: Page) -> None:
+    """The fifth walk (390 x 844): Tab scrolled a field just into the viewport, which the
+    fixed bar at the bottom covers: 25 of 180 tab stops were hidden under it, the safety
+    margin's field wholly (WCAG 2.4.11, focus not obscured)."""
+    page = phone_page.open()
+    p = page.page
+    p.evaluate("for (const d of document.querySelectorAll('#app details')) d.open = true")
+    p.wait_for_timeout(500)
+    p.focus("#lang")
+    hidden = []
+    for _ in range(80):  # the main form and the panels after it
+        p.keyboard.press("Tab")
+        under = p.evaluate(_FOCUS_UNDER_THE_BAR)
+        if under:
+            hidden.append(under)
+    assert not hidden, hidden
+    page.assert_no_internal_error()
+    assert not page.errors

@@ -89,7 +89,10 @@ def _import_file(state: PageState, e: ImportFileLoaded) -> PageState:
     except ScenarioError as exc:
         preview = ImportPreview("", mode, problems=exc.problems)
         return dataclasses.replace(state, import_preview=preview, import_text="", notice="")
-    return _import_preview(state, ImportPreviewed(text, mode))
+    # A file read is previewed afresh: an empty one is said empty, whatever came before.
+    return _import_preview(
+        dataclasses.replace(state, import_preview=None), ImportPreviewed(text, mode)
+    )
 
 
 def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
@@ -101,6 +104,11 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     if refused:
         return import_refused(state, refused, mode)
     if not e.text.strip():
+        before = state.import_preview
+        if state.import_file and before is not None and before.problems and not before.text:
+            # The file named beside the box was refused unread (not UTF-8, too large):
+            # its refusal stands, never "the config file is empty" (the fifth walk).
+            return state
         # Nothing to preview: a box emptied by a refused paste, or never filled. Never
         # read as "a file that sets nothing", whose replace would reset every setting.
         problem = Problem.coded("config", "import-empty")

@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, Any
 from budgetcore.core.plan import plan
 from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
+from budgetcore.inputs.numbers import typed
 from budgetcore.inputs.text import (
     limit_of,
     too_large,
     utf8_size_above,
 )
+from budgetcore.messages import t
 from budgetcore.scenario.fields import SCENARIO_FIELDS
 from budgetcore.scenario.parse import parse_sample_lines
 from budgetcore.ui.events import (
@@ -252,9 +254,9 @@ def _samples(state: PageState, e: SamplesTyped) -> PageState:
     )
 
 
-#: Made-up samples the "example" button loads (never a generic language ratio).
-EXAMPLE_SAMPLES = """# Made-up example samples: replace them with pairs measured on your own store.
-{"channel": "text", "tokens": 812, "bytes": 2950}
+#: Made-up samples the "example" button loads (never a generic language ratio), under
+#: a comment in the page's language (:func:`example_samples`).
+_EXAMPLE_LINES = """{"channel": "text", "tokens": 812, "bytes": 2950}
 {"channel": "text", "tokens": 1500, "bytes": 5720}
 {"channel": "bson", "tokens": 812, "bytes": 3310}
 {"channel": "bson", "tokens": 1500, "bytes": 6480}
@@ -266,14 +268,24 @@ EXAMPLE_SAMPLES = """# Made-up example samples: replace them with pairs measured
 {"channel": "query", "ms": 21}"""
 
 
+def example_samples(lang: str) -> str:
+    """The made-up samples with their comment in ``lang``: the box is the page's text,
+    in its language (the fifth walk found the Chinese page's box in English)."""
+    return f"# {t('samples.example-comment', lang)}\n{_EXAMPLE_LINES}"
+
+
+EXAMPLE_SAMPLES = example_samples("en")
+
+
 EXAMPLE_AVERAGES = {"samples.tokens_per_message": "350", "samples.messages_per_session": "40"}
 
 
 def _example(state: PageState, _e: ExampleSamples) -> PageState:
-    lines, problems = parse_sample_lines(EXAMPLE_SAMPLES)
+    text = example_samples(state.lang)
+    lines, problems = parse_sample_lines(text)
     state = dataclasses.replace(
         state,
-        samples_text=EXAMPLE_SAMPLES,
+        samples_text=text,
         sample_lines=frozen_lines(lines),
         sample_problems=tuple(problems),
     )
@@ -408,8 +420,9 @@ def _searched(registry: Registry | None, ps: PickerState, before: PickerState) -
     them); None below :data:`PICKER_MIN_CHARS` characters, above the query's size
     limit, or before the registry has loaded. Typing extends the text: every model
     matching the longer text matched the shorter one (its words only grow or are
-    added), so only the shorter text's matches are searched again."""
-    query = ps.query
+    added), so only the shorter text's matches are searched again. Full-width letters
+    and digits read as ASCII, as in every typed field (an IME in full-width mode)."""
+    query = typed(ps.query)
     if (
         registry is None
         or len(query.strip()) < PICKER_MIN_CHARS

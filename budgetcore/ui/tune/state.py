@@ -129,7 +129,7 @@ def parse_field_text(path: str, text: str) -> object:
     flags' own (``tune.constraints``), a count also read from ``1e3`` as every field."""
     f = TUNE_FIELDS[path]
     if utf8_size_above(text, limit_of("field")):
-        raise IssueError(too_large_issue(path))
+        raise IssueError(too_large_issue(path, text))
     if f.kind != "bool" and text.strip() == "":
         return None
     # Light (errors, numbers), but the tune package loads when the panel first runs.

@@ -14,7 +14,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from budgetcore.errors import Problem
+from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.ui.drawn import reuse
 from budgetcore.ui.markup import Markup, el, join
@@ -521,6 +521,10 @@ def _export_html(state: PageState, k: int, s: int, lang: str) -> Markup:
         {"type": "button", "data-action": "tune-download", "data-k": k, "data-s": s},
         t("tune.download", lang),
     )
+    if not body:
+        # The picked runtime cannot reach the point's K (Cline's fixed line): its reason,
+        # as the export panel says it, never an empty file box (the fifth walk).
+        return join((el("div", {"class": "row"}, use, download), _refused_html(at, lang)))
     return join(
         (
             el("div", {"class": "row"}, use, download),
@@ -528,6 +532,18 @@ def _export_html(state: PageState, k: int, s: int, lang: str) -> Markup:
             el("pre", {"id": "tune-export", "data-tune-export": "", "tabindex": "0"}, body),
         )
     )
+
+
+def _refused_html(at: PageState, lang: str) -> Markup:
+    """Why the picked runtime has no file for the state ``at`` (a point's)."""
+    from budgetcore.ui.export.runtime import runtime_export  # noqa: PLC0415
+
+    try:
+        runtime_export(at)
+    except ScenarioError as exc:
+        items = join(el("li", None, problem_text(p, lang)) for p in exc.problems)
+        return el("ul", {"class": "errors", "data-tune-export-refused": ""}, items)
+    return Markup("")
 
 
 # ------------------------------------------------------------------ the panel

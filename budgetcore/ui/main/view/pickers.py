@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from budgetcore.errors import shown_text
 from budgetcore.inputs.text import limit_of, too_large, utf8_size_above
 from budgetcore.messages import count, t
 from budgetcore.ui.main.view.types import PickerView
@@ -89,7 +90,8 @@ def picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mark
     elif not ps.open and ps.chosen:
         status = ""  # the chosen model's line says it all
     elif ps.open and utf8_size_above(ps.query, limit_of("query")):  # never searched (update)
-        status = problem_text(too_large("query").problems[0], lang)
+        size = len(ps.query.encode("utf-8", "surrogatepass"))
+        status = problem_text(too_large("query", size=size).problems[0], lang)
     elif found is None:  # closed with nothing chosen, or fewer letters than a search needs
         status = t(
             "picker.type",
@@ -100,7 +102,7 @@ def picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mark
             retired=format_int(registry.provenance.retired_models),
         )
     elif found.total == 0:
-        status = t("picker.none", lang, query=ps.query.strip())
+        status = t("picker.none", lang, query=shown_text(ps.query.strip()))
     elif found.total > len(found.models):
         status = t("picker.some", lang, shown=len(found.models), total=format_int(found.total))
     else:
