@@ -415,7 +415,7 @@ def _timeline_svg(
         spans.append((strip_top, strip_top + _STRIP))
         y = strip_top + _STRIP + 2
     times = run_times(result, width=pw, height=_RUNS)
-    if times is not None and times.bars:
+    if times is not None and times.xs:
         y = _run_strip(times, lang, y, gutter, pw, n, parts, texts)
         bottom = y - FONT_PX - TICK - 2  # the strip's base (see _run_strip's return)
         spans.append((bottom - _RUNS, bottom))
@@ -507,17 +507,22 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     half = UNIT // 2
     slot = max(1, pw // n)
     stroke = max(1, min(5, slot - 1))
-    by_fate: dict[str, list[str]] = {}
-    appends: list[str] = []
-    later: list[str] = []
-    for b in times.bars:
-        x = (b.x + half) // UNIT
-        by_fate.setdefault(b.fate, []).append(f"M{x} {h}V{(b.duration_y + half) // UNIT}")
-        if b.append_y is not None:
-            ay = (b.append_y + half) // UNIT
-            appends.append(f"M{x - stroke // 2 - 2} {ay}h{stroke + 4}")
-        elif b.above:
-            later.append(f"M{x} 0l3 5h-6z")
+    # By column, a pass each (a few hundred runs per input): whole pixels, then each
+    # fate's bars in the order its first run comes, then the appends' marks.
+    fates = times.fates
+    xs = [(x + half) // UNIT for x in times.xs]
+    tops = [(y + half) // UNIT for y in times.duration_ys]
+    by_fate = {
+        fate: [f"M{x} {h}V{top}" for x, top, f in zip(xs, tops, fates, strict=True) if f == fate]
+        for fate in dict.fromkeys(fates)
+    }
+    left, wide = stroke // 2 + 2, stroke + 4
+    appends = [
+        f"M{x - left} {(ay + half) // UNIT}h{wide}"
+        for x, ay in zip(xs, times.append_ys, strict=True)
+        if ay is not None
+    ]
+    later = [f"M{x} 0l3 5h-6z" for x, up in zip(xs, times.above, strict=True) if up]
     g: list[Markup] = []
     for fate, ds in by_fate.items():
         attrs: dict[str, object] = {
@@ -847,7 +852,7 @@ def timeline_figure(
     if result.timed:
         items += _fate_legend(result, times, lang)
         if times is not None:
-            later = sum(1 for b in times.bars if b.above)
+            later = times.above.count(True)
             if later:
                 note_ps.append(
                     el(
