@@ -554,12 +554,12 @@ def cost_chart(
     priced, per, totals = cost_basis(result) if basis is None else basis
     top, total = max(per), totals[-1]
     h = height * UNIT
-    bars = []
     edges = _edges(n, width)
-    for t, value in enumerate(per):
-        left, right = edges[t], edges[t + 1]
-        bar = (value * h) // top if top else 0  # floor(value / top × h)
-        bars.append((left, h - bar, right - left, bar))
+    heights = [(value * h) // top for value in per] if top else [0] * n  # floor(value / top × h)
+    bars = [
+        (left, h - bar, right - left, bar)
+        for left, right, bar in zip(edges, edges[1:], heights, strict=False)
+    ]
     xs = _xs(n, width)
     # floor(total so far / total × h) per turn; a total of 0 draws the line on the base.
     line = Polyline(

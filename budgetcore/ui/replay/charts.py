@@ -14,6 +14,7 @@ alone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -619,13 +620,17 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
     # With more turns than pixels several bars end in one column: it shows the tallest
     # of them, so a spike never falls into a zero-width step.
     u, half = UNIT, UNIT // 2
-    steps: list[list[int]] = []  # [top, right edge], in px
-    for x, y, w, _ in geo.bars:
-        bar_top, right = (y + half) // u, (x + w + half) // u
-        if steps and steps[-1][1] == right:
-            steps[-1][0] = min(steps[-1][0], bar_top)
-        else:
-            steps.append([bar_top, right])
+    bar_tops = [(y + half) // u for _, y, _, _ in geo.bars]
+    rights = [(x + w + half) // u for x, _, w, _ in geo.bars]
+    steps: Iterable[tuple[int, int] | list[int]] = zip(bar_tops, rights, strict=True)
+    if len(set(rights)) < len(rights):  # the right edges never fall: some bars share one
+        merged: list[list[int]] = []  # [top, right edge], in px
+        for bar_top, right in steps:
+            if merged and merged[-1][1] == right:
+                merged[-1][0] = min(merged[-1][0], bar_top)
+            else:
+                merged.append([bar_top, right])
+        steps = merged
     tops = "".join([f"V{bar_top}H{right}" for bar_top, right in steps])
     bars = f"M{(geo.bars[0][0] + half) // u} {_COST}{tops}V{_COST}Z"
     cum = geo.cumulative
