@@ -912,6 +912,8 @@ def timeline_figure(
     return figure, cost
 
 
+# The legends' swatches by value: the same few marks on every redraw.
+@lru_cache(maxsize=64)
 def _line_swatch(cls: str, dash: str, width: int = 2) -> Markup:
     attrs: dict[str, object] = {"class": cls, "x1": 1, "x2": 11, "y1": 6, "y2": 6}
     attrs["stroke-width"] = width
@@ -920,6 +922,7 @@ def _line_swatch(cls: str, dash: str, width: int = 2) -> Markup:
     return swatch(el("line", attrs))
 
 
+@lru_cache(maxsize=8)
 def _glyph_swatch(fate: str) -> Markup:
     glyph = _GLYPH[fate].format(h=10)
     return swatch(el("path", {"class": f"rp-glyph rp-fate-{fate}", "d": f"M6 1{glyph}"}))
