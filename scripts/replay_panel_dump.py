@@ -15,6 +15,10 @@ markup does (``tests/test_ui_patch.py`` holds the patches to the markup)::
     # ... the change ...
     .venv/bin/python scripts/replay_panel_dump.py after.txt
     cmp before.txt after.txt
+
+With ``--values`` each input's replay is written too (its summary, the SHA-256 of its
+rows' ``repr`` and its run-time strip's geometry): a change to the replay's values that
+the panel happens not to show is caught as well.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from budgetcore.ui.events import FieldTyped, JobStep, ReplayFieldTyped, ReplayToggled
+from budgetcore.ui.model import PageState
 from budgetcore.ui.paint import Op, Painted, panel_ops
 from budgetcore.ui.update import initial_state, reduce
 
@@ -39,7 +44,22 @@ def _resolved(ops: list[Op]) -> list[Op]:
     ]
 
 
-def dump(out: TextIO, *, timing: bool, turns: int, inputs: int) -> None:
+def _values(state: PageState) -> str:
+    """The replay's values: its summary, its rows (hashed: 500 rows a line) and the
+    run-time strip's geometry."""
+    from budgetcore.charts.timeline import run_times  # noqa: PLC0415
+
+    run = state.replay.run
+    result = None if run is None else run.result
+    if result is None:
+        return "no replay\n"
+    rows = hashlib.sha256(repr(result.rows).encode()).hexdigest()
+    times = run_times(result)
+    strip = None if times is None else (times.height, times.scale_s, times.bars)
+    return f"summary {result.summary!r}\nrows {rows}\nrun times {strip!r}\n"
+
+
+def dump(out: TextIO, *, timing: bool, turns: int, inputs: int, values: bool = False) -> None:
     state = reduce(initial_state(width=1200), ReplayToggled(True))
     typed = [("replay.turns", str(turns))] + ([("replay.timing", "true")] if timing else [])
     for path, text in typed:
@@ -59,6 +79,8 @@ def dump(out: TextIO, *, timing: bool, turns: int, inputs: int) -> None:
             steps += 1
         ops, painted = panel_ops(state, painted, lambda: WIDTH)
         out.write(f"--- input {i} steps={steps}\n{_resolved(ops)!r}\n")
+        if values:
+            out.write(_values(state))
 
 
 def main() -> None:
@@ -66,11 +88,12 @@ def main() -> None:
     parser.add_argument("out", type=Path, help="the file to write")
     parser.add_argument("--turns", type=int, default=500)
     parser.add_argument("--inputs", type=int, default=40)
+    parser.add_argument("--values", action="store_true", help="the replay's values too")
     args = parser.parse_args()
     with args.out.open("w", encoding="utf-8") as out:
-        dump(out, timing=False, turns=args.turns, inputs=args.inputs)
+        dump(out, timing=False, turns=args.turns, inputs=args.inputs, values=args.values)
         out.write("=== with timing on\n")
-        dump(out, timing=True, turns=args.turns, inputs=args.inputs)
+        dump(out, timing=True, turns=args.turns, inputs=args.inputs, values=args.values)
     print(hashlib.sha256(args.out.read_bytes()).hexdigest())
 
 

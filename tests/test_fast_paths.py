@@ -30,6 +30,8 @@ from budgetcore.registry.prices import Prices
 from budgetcore.replay.logs import LogRequest, parse_claude_code, parse_codex, reader
 from budgetcore.replay.model import (
     NOT_INT_FIELDS,
+    PACKED_FROM,
+    Ints,
     ReplayOptions,
     Turn,
     TurnRow,
@@ -60,15 +62,30 @@ def test_every_column_stored_as_integers_is_an_int_field() -> None:
 
 
 def _replays() -> list[tuple[Scenario, list[Turn], ReplayOptions | None]]:
-    turns = [Turn(added=3_000 + 1_700 * (i % 7), output=400) for i in range(3_000)]
+    # past PACKED_FROM: the integer columns are packed (Ints); the others stay tuples
+    turns = [Turn(added=3_000 + 1_700 * (i % 7), output=400) for i in range(PACKED_FROM + 100)]
     return [
         (Scenario(), turns, None),
         (Scenario(), turns, ReplayOptions(main_prices=PRICES, cache=True)),
         (Scenario(), turns[:5], ReplayOptions(main_prices=PRICES)),
+        (Scenario(), turns[:500], ReplayOptions(main_prices=PRICES, cache=True)),
     ]
 
 
-@pytest.mark.parametrize("case", range(3))
+@pytest.mark.parametrize("turns", [5, 500, PACKED_FROM - 1, PACKED_FROM])
+def test_a_short_replay_keeps_its_integer_columns_as_tuples_a_long_one_packs_them(
+    turns: int,
+) -> None:
+    """Packing is for memory, and a pass over packed integers makes an int object per
+    value: the page's 500-turn replay, read by some forty passes per input, keeps
+    tuples (docs/performance.md, "The timed replay redraw under 36 M instructions")."""
+    result = replay(Scenario(), [Turn(added=2_000, output=300)] * turns)
+    full = result.columns["full_input"]
+    assert type(full) is (Ints if turns >= PACKED_FROM else tuple)
+    assert tuple(full) == tuple(r.full_input for r in result.rows)
+
+
+@pytest.mark.parametrize("case", range(4))
 def test_rows_read_from_columns_are_the_rows_and_keep_their_types(case: int) -> None:
     scenario, turns, options = _replays()[case]
     result = replay(scenario, turns, options)
@@ -110,7 +127,7 @@ def _timed_replay() -> tuple[Scenario, list[Turn], ReplayOptions]:
     return Scenario(), turns, dataclasses.replace(opts, main_prices=PRICES)
 
 
-@pytest.mark.parametrize("case", range(4))
+@pytest.mark.parametrize("case", range(5))
 def test_row_dicts_from_columns_are_each_rows_as_dict(case: int) -> None:
     scenario, turns, options = (*_replays(), _timed_replay())[case]
     result = replay(scenario, turns, options)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
 from functools import lru_cache, partial
-from itertools import pairwise
-from operator import add
+from itertools import compress, pairwise
+from operator import add, sub
 from typing import NamedTuple
 
 from budgetcore.replay.logs import LogSeries
@@ -103,11 +103,47 @@ class RunBar(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class RunTimes:
     """The run-time strip: every run of a replay with a clock, on one scale of seconds
-    (durations and the times to the next append are compared, so they share it)."""
+    (durations and the times to the next append are compared, so they share it).
+
+    The runs are kept as columns, in turn order (what :class:`RunBar` names, its
+    seconds in whole milliseconds): the page draws a few hundred per input from them,
+    and ``bars`` builds the :class:`RunBar` of each when read."""
 
     height: int
     scale_s: Fraction  # the seconds at the strip's top edge
-    bars: tuple[RunBar, ...]
+    turns: tuple[int, ...] = ()
+    xs: tuple[int, ...] = ()
+    fates: tuple[str, ...] = ()
+    tries: tuple[int, ...] = ()
+    durations_ms: tuple[int, ...] = ()
+    appends_ms: tuple[int | None, ...] = ()
+    duration_ys: tuple[int, ...] = ()
+    append_ys: tuple[int | None, ...] = ()
+    above: tuple[bool, ...] = ()
+
+    @property
+    def bars(self) -> tuple[RunBar, ...]:
+        """Each run as a :class:`RunBar` (exact seconds as Fractions)."""
+        seconds = {ms: Fraction(ms, 1000) for ms in set(self.durations_ms)}
+        return tuple(
+            [
+                _run_bar(
+                    (turn, x, fate, tries, seconds[ms], None if a is None else _seconds(a), *ys)
+                )
+                for turn, x, fate, tries, ms, a, *ys in zip(
+                    self.turns,
+                    self.xs,
+                    self.fates,
+                    self.tries,
+                    self.durations_ms,
+                    self.appends_ms,
+                    self.duration_ys,
+                    self.append_ys,
+                    self.above,
+                    strict=True,
+                )
+            ]
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,60 +433,50 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
     arithmetic was most of the strip's time), and every height is floored once."""
     col = result.columns
     starts = col["run_start_ms"]
-    if not result.timed or all(v is None for v in starts):
+    if not result.timed or starts.count(None) == len(starts):
         return None
-    xs = _xs(len(result.rows), width)
-    # Lists, indexed in C (the columns' own indexing is a Python call, a few per run).
-    ends, nexts = list(col["run_end_ms"]), list(col["run_next_append_ms"])
-    # (index, duration numerator, denominator, append ms or None), in seconds.
-    runs: list[tuple[int, int, int, int | None]] = []
-    for i, start in enumerate(starts):
-        if start is None:
-            continue
-        nxt = nexts[i]
-        runs.append((i, ends[i] - start, 1000, None if nxt is None else nxt - start))
-    if not runs:
-        return RunTimes(height, Fraction(1), ())
-    # The longest duration n/d and the latest append a/1000, by cross-multiplication.
-    ln, ld = runs[0][1], runs[0][2]
-    for _, n, d, _ in runs:
-        if n * ld > ln * d:
-            ln, ld = n, d
-    late = max([r[3] for r in runs if r[3] is not None], default=0)
-    scale = Fraction(ln, ld)
-    if late * ld > ln * 1000:  # an append later than the longest run
-        reach = _APPEND_REACH * scale if ln else Fraction(late, 1000)
+    # Each column read at the turns with a run only, in C where it can be: a loop over
+    # the 500 turns, then a RunBar per run, was most of the strip's time.
+    mask = [start is not None for start in starts]
+    begun = list(compress(starts, mask))
+    # In milliseconds: each run's duration, and the time from its start to the next append.
+    spans = list(map(sub, compress(col["run_end_ms"], mask), begun))
+    gaps = [
+        None if nxt is None else nxt - b
+        for nxt, b in zip(compress(col["run_next_append_ms"], mask), begun, strict=True)
+    ]
+    longest = max(spans)
+    late = max([a for a in gaps if a is not None], default=0)
+    scale = Fraction(longest, 1000)
+    if late > longest:  # an append later than the longest run
+        reach = _APPEND_REACH * scale if longest else Fraction(late, 1000)
         scale = min(Fraction(late, 1000), reach)
     if not scale:
         scale = Fraction(1)
     sn, sd = scale.numerator, scale.denominator
     h = height * UNIT
-    bars = []
-    turn, fate, tries = list(col["turn"]), col["run_fate"], list(col["run_tries"])
-    # Runs mostly last the same few durations (one fixed duration, or cut at a
-    # timeout): one Fraction each, not one per run.
-    durations: dict[tuple[int, int], Fraction] = {}
-    for i, n, d, a in runs:
-        above = a is not None and a * sd > sn * 1000
-        duration = durations.get((n, d))
-        if duration is None:
-            duration = durations[n, d] = Fraction(n, d)
-        bars.append(
-            _run_bar(
-                (
-                    turn[i],
-                    xs[i],
-                    str(fate[i]),
-                    tries[i],
-                    duration,
-                    None if a is None else _seconds(a),
-                    h - (n * h * sd) // (d * sn),  # floor: never above the exact height
-                    None if a is None or above else h - (a * h * sd) // (1000 * sn),
-                    above,
-                )
-            )
-        )
-    return RunTimes(height, scale, tuple(bars))
+    # A height is h - floor(ms / 1000 / scale x h), in integers: ms x h x sd // (1000 sn),
+    # floored (never above the exact height); an append past the top is ``above``.
+    per, over = h * sd, 1000 * sn
+    above = [a is not None and a * sd > over for a in gaps]  # a / 1000 > sn / sd
+    return RunTimes(
+        height,
+        scale,
+        tuple(compress(col["turn"], mask)),
+        tuple(compress(_xs(len(result.rows), width), mask)),
+        tuple(map(str, compress(col["run_fate"], mask))),
+        tuple(compress(col["run_tries"], mask)),
+        tuple(spans),
+        tuple(gaps),
+        tuple([h - (ms * per) // over for ms in spans]),
+        tuple(
+            [
+                None if a is None or up else h - (a * per) // over
+                for a, up in zip(gaps, above, strict=True)
+            ]
+        ),
+        tuple(above),
+    )
 
 
 def turn_at(x: int, turns: int, width: int) -> int:
@@ -528,12 +554,12 @@ def cost_chart(
     priced, per, totals = cost_basis(result) if basis is None else basis
     top, total = max(per), totals[-1]
     h = height * UNIT
-    bars = []
     edges = _edges(n, width)
-    for t, value in enumerate(per):
-        left, right = edges[t], edges[t + 1]
-        bar = (value * h) // top if top else 0  # floor(value / top × h)
-        bars.append((left, h - bar, right - left, bar))
+    heights = [(value * h) // top for value in per] if top else [0] * n  # floor(value / top × h)
+    bars = [
+        (left, h - bar, right - left, bar)
+        for left, right, bar in zip(edges, edges[1:], heights, strict=False)
+    ]
     xs = _xs(n, width)
     # floor(total so far / total × h) per turn; a total of 0 draws the line on the base.
     line = Polyline(

@@ -553,12 +553,22 @@ NOT_INT_FIELDS = frozenset({"trigger_reached", "admitted", "status", "run_fate",
 _INT_FIELDS = frozenset(TurnRow._fields) - NOT_INT_FIELDS
 
 
+#: From this many turns on, an integer column is packed (:class:`Ints`). A shorter one
+#: stays a tuple: its size does not matter, and a pass over packed integers makes an
+#: int object per value, twice the work of a tuple's (the page's 500-turn replay is
+#: read by some forty passes per input, and packing it was a tenth of its update).
+PACKED_FROM = 4_096
+
+
 def stored_column(name: str, values: Iterable[Any]) -> Sequence[Any]:
-    """One ``TurnRow`` field's values as a replay stores them: an integer field as
-    :class:`Ints` while every value fits an int64 (a None or a larger integer keeps the
-    column a tuple: nothing is rounded or clamped), any other field a tuple."""
+    """One ``TurnRow`` field's values as a replay stores them: an integer field of a long
+    replay (:data:`PACKED_FROM`) as :class:`Ints` while every value fits an int64 (a
+    None or a larger integer keeps the column a tuple: nothing is rounded or clamped),
+    any other column a tuple."""
     if name in _INT_FIELDS:
         values = values if isinstance(values, list | tuple) else list(values)
+        if len(values) < PACKED_FROM:
+            return tuple(values)
         try:
             # Packed by struct and copied whole: array("q", a list) converts item by
             # item, about 1.8 times slower for 500 counts (some 40 columns per replay).

@@ -9,7 +9,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Context, Decimal
 from fractions import Fraction
-from itertools import accumulate
+from itertools import accumulate, compress
 from operator import add, sub
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -304,45 +304,45 @@ def _with_timing(
     published, discarded = fates.count("published"), fates.count("discarded")
     candidates = published + discarded
     unknown = sum(col["run_unknown_tries"])
-    tokens = units = wasted_tokens = wasted_units = 0
-    retry_tokens: int | None = 0
-    retry_units = 0
     priced = rates is not None
     bill_failed = retries is None or retries.bill_failed_output
-    # The turns with a run, read by column (a TurnRow per turn cost more than the sums:
-    # 500 rows per redraw of the page's timed replay); as lists, indexed in C.
+    # The runs that billed a try, each quantity read at them only, a pass each (a loop
+    # over the runs with a dozen steps per run was most of this; the columns as lists,
+    # indexed in C).
     tries_col, cut_col = list(col["run_tries"]), list(col["run_unknown_tries"])
-    ran = [i for i, n in enumerate(tries_col) if n]
+    known_col = list(map(sub, tries_col, cut_col))  # the tries billed
+    ran = list(compress(range(len(known_col)), known_col))
     in_billed, out_billed = list(col["summary_input_billed"]), list(col["summary_output_billed"])
-    units_col, inputs = list(col["summary_units"]), list(col["summary_input"])
-    written_col = list(col["written"])
-    for i in ran:
-        cut = cut_col[i]
-        known = tries_col[i] - cut  # the tries billed
-        if not known:
-            continue
-        run_tokens = in_billed[i] + out_billed[i]
-        run_units = units_col[i] or 0  # None without prices
-        tokens += run_tokens
-        units += run_units
-        if fates[i] == "discarded":
-            wasted_tokens += run_tokens
-            wasted_units += run_units
-        if retry_tokens is not None:
-            # The resends are every billed try but the first, which bills its input and
-            # its output unless it failed with failed tries' output off (the output
-            # tries are the last ones: only the passing try, which ends the run).
-            if cut:  # the try after a known one was cut: a resend, unknown
-                retry_tokens = None
-                continue
-            passed = fates[i] in ("published", "discarded")
-            first_out = int(bill_failed or (passed and known == 1))
-            summary_input, written = inputs[i], written_col[i]
-            retry_tokens += run_tokens - summary_input - written * first_out
-            if rates is not None:
-                _, _, out_rate, plain = _at(rates, summary_input)
-                first_units = summary_input * plain + written * first_out * out_rate
-                retry_units += run_units - first_units
+    run_tokens = [in_billed[i] + out_billed[i] for i in ran]
+    units_col = list(col["summary_units"])
+    run_units = [units_col[i] or 0 for i in ran]  # None without prices
+    tokens, units = sum(run_tokens), sum(run_units)
+    wasted = [fates[i] == "discarded" for i in ran]
+    wasted_tokens, wasted_units = (
+        sum(compress(run_tokens, wasted)),
+        sum(compress(run_units, wasted)),
+    )
+    # The resends are every billed try but the first, which bills its input and its
+    # output unless it failed with failed tries' output off (the output tries are the
+    # last ones: only the passing try, which ends the run). A cut try after a known one
+    # is a resend of unknown usage: then the resends' tokens are unknown.
+    retry_tokens: int | None = None
+    retry_units = 0
+    if not any([cut_col[i] for i in ran]):
+        inputs, written_col = list(col["summary_input"]), list(col["written"])
+        first_out = (
+            [1] * len(ran)
+            if bill_failed
+            else [int(fates[i] in ("published", "discarded") and known_col[i] == 1) for i in ran]
+        )
+        written_first = [written_col[i] * first for i, first in zip(ran, first_out, strict=True)]
+        retry_tokens = tokens - sum([inputs[i] for i in ran]) - sum(written_first)
+        if rates is not None:
+            first_units = 0
+            for i, written in zip(ran, written_first, strict=True):
+                _, _, out_rate, plain = _at(rates, inputs[i])
+                first_units += inputs[i] * plain + written * out_rate
+            retry_units = units - first_units
     complete = unknown == 0
     total_tokens = tokens if complete else None
     total_units = units if complete and priced else None

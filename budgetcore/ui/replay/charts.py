@@ -14,6 +14,7 @@ alone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -415,7 +416,7 @@ def _timeline_svg(
         spans.append((strip_top, strip_top + _STRIP))
         y = strip_top + _STRIP + 2
     times = run_times(result, width=pw, height=_RUNS)
-    if times is not None and times.bars:
+    if times is not None and times.xs:
         y = _run_strip(times, lang, y, gutter, pw, n, parts, texts)
         bottom = y - FONT_PX - TICK - 2  # the strip's base (see _run_strip's return)
         spans.append((bottom - _RUNS, bottom))
@@ -507,17 +508,22 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     half = UNIT // 2
     slot = max(1, pw // n)
     stroke = max(1, min(5, slot - 1))
-    by_fate: dict[str, list[str]] = {}
-    appends: list[str] = []
-    later: list[str] = []
-    for b in times.bars:
-        x = (b.x + half) // UNIT
-        by_fate.setdefault(b.fate, []).append(f"M{x} {h}V{(b.duration_y + half) // UNIT}")
-        if b.append_y is not None:
-            ay = (b.append_y + half) // UNIT
-            appends.append(f"M{x - stroke // 2 - 2} {ay}h{stroke + 4}")
-        elif b.above:
-            later.append(f"M{x} 0l3 5h-6z")
+    # By column, a pass each (a few hundred runs per input): whole pixels, then each
+    # fate's bars in the order its first run comes, then the appends' marks.
+    fates = times.fates
+    xs = [(x + half) // UNIT for x in times.xs]
+    tops = [(y + half) // UNIT for y in times.duration_ys]
+    by_fate = {
+        fate: [f"M{x} {h}V{top}" for x, top, f in zip(xs, tops, fates, strict=True) if f == fate]
+        for fate in dict.fromkeys(fates)
+    }
+    left, wide = stroke // 2 + 2, stroke + 4
+    appends = [
+        f"M{x - left} {(ay + half) // UNIT}h{wide}"
+        for x, ay in zip(xs, times.append_ys, strict=True)
+        if ay is not None
+    ]
+    later = [f"M{x} 0l3 5h-6z" for x, up in zip(xs, times.above, strict=True) if up]
     g: list[Markup] = []
     for fate, ds in by_fate.items():
         attrs: dict[str, object] = {
@@ -614,13 +620,17 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
     # With more turns than pixels several bars end in one column: it shows the tallest
     # of them, so a spike never falls into a zero-width step.
     u, half = UNIT, UNIT // 2
-    steps: list[list[int]] = []  # [top, right edge], in px
-    for x, y, w, _ in geo.bars:
-        bar_top, right = (y + half) // u, (x + w + half) // u
-        if steps and steps[-1][1] == right:
-            steps[-1][0] = min(steps[-1][0], bar_top)
-        else:
-            steps.append([bar_top, right])
+    bar_tops = [(y + half) // u for _, y, _, _ in geo.bars]
+    rights = [(x + w + half) // u for x, _, w, _ in geo.bars]
+    steps: Iterable[tuple[int, int] | list[int]] = zip(bar_tops, rights, strict=True)
+    if len(set(rights)) < len(rights):  # the right edges never fall: some bars share one
+        merged: list[list[int]] = []  # [top, right edge], in px
+        for bar_top, right in steps:
+            if merged and merged[-1][1] == right:
+                merged[-1][0] = min(merged[-1][0], bar_top)
+            else:
+                merged.append([bar_top, right])
+        steps = merged
     tops = "".join([f"V{bar_top}H{right}" for bar_top, right in steps])
     bars = f"M{(geo.bars[0][0] + half) // u} {_COST}{tops}V{_COST}Z"
     cum = geo.cumulative
@@ -847,7 +857,7 @@ def timeline_figure(
     if result.timed:
         items += _fate_legend(result, times, lang)
         if times is not None:
-            later = sum(1 for b in times.bars if b.above)
+            later = times.above.count(True)
             if later:
                 note_ps.append(
                     el(
@@ -902,6 +912,8 @@ def timeline_figure(
     return figure, cost
 
 
+# The legends' swatches by value: the same few marks on every redraw.
+@lru_cache(maxsize=64)
 def _line_swatch(cls: str, dash: str, width: int = 2) -> Markup:
     attrs: dict[str, object] = {"class": cls, "x1": 1, "x2": 11, "y1": 6, "y2": 6}
     attrs["stroke-width"] = width
@@ -910,6 +922,7 @@ def _line_swatch(cls: str, dash: str, width: int = 2) -> Markup:
     return swatch(el("line", attrs))
 
 
+@lru_cache(maxsize=8)
 def _glyph_swatch(fate: str) -> Markup:
     glyph = _GLYPH[fate].format(h=10)
     return swatch(el("path", {"class": f"rp-glyph rp-fate-{fate}", "d": f"M6 1{glyph}"}))
