@@ -10,7 +10,7 @@ from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.jsonio import load_json
-from budgetcore.inputs.numbers import read_number
+from budgetcore.inputs.numbers import read_written
 from budgetcore.inputs.text import check_size, decode_utf8
 
 __all__ = ["decode_document"]
@@ -77,7 +77,7 @@ def decode_document(text: str | bytes, fmt: str | None, what: str = "config") ->
         data = load_json(text, what)
     else:
         try:
-            data = tomllib.loads(_signed_zero_as_decimal_text(text), parse_float=read_number)
+            data = tomllib.loads(_signed_zero_as_decimal_text(text), parse_float=read_written)
         except tomllib.TOMLDecodeError as exc:
             problem = _toml_problem(what, str(exc))
             raise ScenarioError([problem]) from None

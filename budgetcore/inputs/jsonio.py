@@ -9,7 +9,7 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError, render_value
-from budgetcore.inputs.numbers import read_number
+from budgetcore.inputs.numbers import read_number, read_written
 from budgetcore.inputs.text import decode_utf8, split_lines
 
 __all__ = [
@@ -70,7 +70,7 @@ def load_json(text: str | bytes, what: str = "scenario") -> Any:
     try:
         return json.loads(
             text,
-            parse_float=read_number,
+            parse_float=read_written,
             parse_int=read_number,
             parse_constant=NonFinite,
             object_pairs_hook=_pairs,

@@ -32,6 +32,7 @@ __all__ = [
     "decimal",
     "decimal_places",
     "read_number",
+    "read_written",
     "typed",
     "whole",
     "whole_problem",
@@ -78,8 +79,24 @@ def read_number(text: str) -> int | Decimal | NonFinite:
     if exponent is not None:
         if abs(int(exponent)) > _MAX_EXPONENT:
             return NonFinite(text)
-        return WrittenDecimal(text)
+        return Decimal(text)
     return int(text) if "." not in text else Decimal(text)
+
+
+def read_written(text: str) -> int | Decimal | NonFinite:
+    """:func:`read_number` for what a person wrote (a scenario, a config, options): a
+    number with an exponent keeps its text (a :class:`~budgetcore.errors.WrittenDecimal`),
+    so a refusal quotes ``1e400`` as written, not as ``1E+400``. The log readers keep
+    :func:`read_number`: nothing of theirs is quoted back, and the compiled decoders
+    take plain Decimals only.
+
+    >>> read_written("1e3"), read_written("1e3").text, read_written("1.5")
+    (Decimal('1E+3'), '1e3', Decimal('1.5'))
+    """
+    value = read_number(text)
+    if type(value) is Decimal and value.is_finite() and "e" in text.lower():
+        return WrittenDecimal(text.replace("_", ""))
+    return value
 
 
 def decimal_places(value: Decimal) -> int:
