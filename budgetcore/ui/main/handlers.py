@@ -442,7 +442,7 @@ def _picker(state: PageState, section: str, **changes: Any) -> dict[str, PickerS
     pickers = dict(state.pickers)
     before = pickers.get(section, PickerState())
     after = dataclasses.replace(before, **changes)
-    if after.open and after.searched != after.query:
+    if after.open and after.searched != typed(after.query):
         after = _searched(state.registry, after, before)
     pickers[section] = after
     return pickers
