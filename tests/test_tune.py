@@ -658,18 +658,23 @@ def test_a_timed_tune_prints_fates_and_never_chooses_unknown_usage(
     assert "2 points with unknown usage were never candidates" in table
 
 
+#: A tune whose required input F 1,000,000 lies above M 936,345: every point rejects
+#: every turn (the third walk).
+_REJECTING = [
+    "tune",
+    "--fragment",
+    "workload.required_tokens=1000000",
+    "--generate",
+    '{"turns": 3, "added": {"dist": "fixed", "value": 100}}',
+]
+
+
 def test_no_point_that_rejects_every_turn_is_chosen() -> None:
     """The third walk (6 December 2026): with F 1,000,000 above M 936,345, every point
     of the grid rejects every turn, bills 0 tokens, and Tune chose K 4,000, S 1,024 "at
     0 billed tokens". Such a point serves nothing: it is never chosen, and the choice
     says the plan itself rejects the turns."""
-    argv = [
-        "tune",
-        "--fragment",
-        "workload.required_tokens=1000000",
-        "--generate",
-        '{"turns": 3, "added": {"dist": "fixed", "value": 100}}',
-    ]
+    argv = _REJECTING
     done = run_cli(argv)
     assert done.code == 0, done.err
     lines = [json.loads(line) for line in done.out.splitlines()]
@@ -701,13 +706,5 @@ def test_the_cli_and_the_page_count_an_empty_choice_in_one_sentence() -> None:
     assert t("tune.choice.none", "en", counts=said) == f"No point is chosen. {said}"
     zh = t("tune.choice.none", "zh", counts=t("tune.choice.none-counts", "zh", **counts))
     assert zh == "没有选中的点:384 个点中,384 个违反约束,0 个用量未知。"
-    argv = [
-        "tune",
-        "--fragment",
-        "workload.required_tokens=1000000",
-        "--generate",
-        '{"turns": 3, "added": {"dist": "fixed", "value": 100}}',
-        "--format",
-        "table",
-    ]
+    argv = [*_REJECTING, "--format", "table"]
     assert f"Choice: none. {said}" in run_cli(argv).out

@@ -7,12 +7,24 @@ import shutil
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page as PlaywrightPage
 
 from tests.browser.conftest import Page
 
 pytestmark = pytest.mark.browser
 
 LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+
+
+def _read_folder(p: PlaywrightPage, folder: Path, copies: dict[str, Path] | None = None) -> None:
+    """Open the replay, choose logs, and pick ``folder`` in the folder box; ``copies``
+    (a name under ``folder`` for each fixture) are laid out there first, as one folder
+    of several agents."""
+    for name, source in (copies or {}).items():
+        shutil.copytree(source, folder / name)
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    p.set_input_files("#replay-folder", str(folder))
 
 
 @pytest.mark.parametrize(
@@ -27,9 +39,7 @@ def test_a_session_path_without_break_points_keeps_the_phone_page_narrow(
     says what was read widened the phone's page to 693 and 514 px (it zoomed out)."""
     page = narrow_page.open()
     p = page.page
-    p.click("#replay summary")
-    p.check("input[data-replay-source][value=log]")
-    p.set_input_files("#replay-folder", str(folder))
+    _read_folder(p, folder)
     p.wait_for_selector("p[data-replay-log]", state="attached")
     width = p.evaluate("document.documentElement.clientWidth")
     assert width <= 380
@@ -46,11 +56,9 @@ def test_tunes_backtest_notes_keep_the_phone_page_narrow(narrow_page: Page, tmp_
     names both by their paths."""
     page = narrow_page.open()
     p = page.page
-    p.click("#replay summary")
-    p.check("input[data-replay-source][value=log]")
-    shutil.copytree(LOGS / "qwen" / "plain", tmp_path / "logs" / "qwen")
-    shutil.copytree(LOGS / "pi" / "branch", tmp_path / "logs" / "pi")
-    p.set_input_files("#replay-folder", str(tmp_path / "logs"))
+    _read_folder(
+        p, tmp_path / "logs", {"qwen": LOGS / "qwen" / "plain", "pi": LOGS / "pi" / "branch"}
+    )
     p.wait_for_selector("[data-as-run]", state="attached")
     p.click("#tune summary")
     p.wait_for_selector(".tune-asrun [data-backtest-off]", state="attached", timeout=60_000)
@@ -72,11 +80,11 @@ def test_the_logs_tables_fit_a_tablets_width(page: Page, lang: str, tmp_path: Pa
     1,000 for a Copilot CLI folder; 780 px at 721 in Chinese)."""
     page.page.set_viewport_size({"width": 721, "height": 900})
     p = page.open(f"#lang={lang}").page
-    p.click("#replay summary")
-    p.check("input[data-replay-source][value=log]")
-    shutil.copytree(LOGS / "copilot" / "events", tmp_path / "logs" / "copilot")
-    shutil.copytree(LOGS / "claude" / "12-compact-preserved-2.1", tmp_path / "logs" / "claude")
-    p.set_input_files("#replay-folder", str(tmp_path / "logs"))
+    copies = {
+        "copilot": LOGS / "copilot" / "events",
+        "claude": LOGS / "claude" / "12-compact-preserved-2.1",
+    }
+    _read_folder(p, tmp_path / "logs", copies)
     p.wait_for_selector("#replay-log table.rp-usage", state="attached")
     for width in (721, 800, 900, 1000):
         p.set_viewport_size({"width": width, "height": 900})
