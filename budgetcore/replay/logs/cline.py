@@ -256,8 +256,9 @@ def _aggregate(
         tally.entry(label)
         return
     time = _time(m.get("ts"))
-    tally.summed(
+    tally.billed_only(
         number,
+        series=SUMMED,
         input=fresh,
         cache_read=cached,
         cache_write=write,

@@ -446,11 +446,17 @@ class Tally:
         ]
         self.per_series[series] = self.per_series.get(series, 0) + len(rows)
 
-    def total(
+    def total(self, line: int, *, why: str, **usage: Any) -> None:
+        """A session's per-model totals, where the agent keeps no request of its own
+        (``why``): :meth:`billed_only` in :data:`TOTALS`, and the session is totals-only."""
+        self.totals_only = why
+        self.billed_only(line, series=TOTALS, **usage)
+
+    def billed_only(
         self,
         line: int,
         *,
-        why: str,
+        series: str,
         input: int,
         cache_read: int = 0,
         cache_write: int = 0,
@@ -460,13 +466,14 @@ class Tally:
         time: int | None = None,
         logged_cost: Decimal | None = None,
     ) -> None:
-        """A session's per-model totals, where the agent keeps no request of its own
-        (``why``): billed, never a turn, never counted as a request; ``logged_cost`` the
-        agent's own cost of them, where it writes one."""
-        self.totals_only = why
+        """Usage that is billed but is no request, in a series of :data:`BILLED_ONLY`:
+        a totals-only agent's totals (:meth:`total`), or a message summing several
+        requests' usage in a session whose requests are read too (:data:`SUMMED`, which
+        leaves it replayed). Never on a branch, so never a turn; ``logged_cost`` the
+        agent's own cost of it, where it writes one."""
         self.request(
             line,
-            series=TOTALS,
+            series=series,
             input=input,
             cache_read=cache_read,
             cache_write=cache_write,
@@ -476,39 +483,7 @@ class Tally:
             time=time,
             logged_cost=logged_cost,
         )
-        self._billed_only()
-
-    def summed(
-        self,
-        line: int,
-        *,
-        input: int,
-        cache_read: int = 0,
-        cache_write: int = 0,
-        output: int = 0,
-        model: str | None,
-        time: int | None = None,
-        logged_cost: Decimal | None = None,
-    ) -> None:
-        """A message summing several requests' usage in a session whose requests are
-        read too (:data:`SUMMED`): billed as :meth:`total` bills, but the session is
-        not made totals-only: its requests are still replayed."""
-        self.request(
-            line,
-            series=SUMMED,
-            input=input,
-            cache_read=cache_read,
-            cache_write=cache_write,
-            output=output,
-            model=model,
-            time=time,
-            logged_cost=logged_cost,
-        )
-        self._billed_only()
-
-    def _billed_only(self) -> None:
-        """The last request made billed only: never on a branch, so never a turn."""
-        req, series, node, _off = self.requests[-1]
+        req, _series, node, _off = self.requests[-1]
         self.requests[-1] = (req, series, node, True)
 
     def compaction(
