@@ -156,6 +156,31 @@ def test_cline_without_a_threshold_exports_only_when_its_fixed_trigger_is_below_
     assert doc["effective_trigger_tokens"] == 162_000  # 0.81 × 200,000, at or below K
 
 
+def test_a_refusal_names_the_value_asked_for_grouped_and_once() -> None:
+    """Fifth walk (issue 42): Cline's refusal ended "..., got 120000", the link's K again,
+    ungrouped, after "K = 120,000". And where M is below K the value refused is min(K, M),
+    which the refusal called K (K 990,000 on a 16k model read "K = 7,373")."""
+    low = run_cli(
+        ["export", "--runtime", "cline", "--fragment", f"{SONNET}&config.trigger_tokens=120000"]
+    )
+    assert low.code == 2
+    assert "cannot be set in Cline: K = 120,000 is below" in low.err
+    assert "120000" not in low.err
+    assert "got" not in low.err
+    small = run_cli(
+        [
+            "export",
+            "--runtime",
+            "anthropic-api",
+            "--fragment",
+            "main_model.model=gpt-3.5-turbo&config.trigger_tokens=990000",
+        ]
+    )
+    assert small.code == 2
+    assert "min(K, M) = 7,373 is below the API's minimum compaction trigger 50,000" in small.err
+    assert "K = 7,373" not in small.err.replace("min(K, M) = 7,373", "")
+
+
 def test_gemini_writes_the_exact_fraction_of_its_token_limit() -> None:
     doc = _export("gemini-cli", "main_model.model=gemini-2.5-pro&config.trigger_tokens=100000")
     value = json.loads(doc["text"], parse_float=Decimal)["model"]["compressionThreshold"]

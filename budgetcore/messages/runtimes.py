@@ -340,10 +340,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{runtime} 从 {file} 读取它;导入框也读取该文件。换算:",
     ),
     # The reason ({reason}) is a runtime-refused.* sentence with the numbers that would
-    # reach K, said in the reader's language (ui.problems).
+    # reach K, said in the reader's language (ui.problems). {k} names the value the
+    # runtime was asked for ("K = 120,000", or "min(K, M) = …" where M is lower), grouped,
+    # so no "got" repeats it as a bare number (fifth walk: "... got 120000").
     "core.runtime-unreachable": (
-        "{where} cannot be set in {runtime}: K = {k} {reason}; got {got}",
-        "{where} 无法在 {runtime} 中设置:K = {k},{reason};收到 {got}",
+        "{where} cannot be set in {runtime}: {k} {reason}",
+        "{where} 无法在 {runtime} 中设置:{k},{reason}",
     ),
     "core.runtime-target": (
         "{where} must be at least 1 to export to {runtime}: min(K, M) = {target} would "

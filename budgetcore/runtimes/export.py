@@ -127,6 +127,13 @@ def _n(value: int) -> str:
     return format_int(value)
 
 
+def _asked(target: int, reviewed: Reviewed) -> str:
+    """The value a runtime is asked to reach, as a refusal names it: K, or min(K, M)
+    where M is lower (then K itself is not what was refused)."""
+    name = "K" if target == reviewed.trigger else "min(K, M)"
+    return f"{name} = {_n(target)}"
+
+
 def _decimal_near(target: Fraction, scale: int) -> Decimal:
     """A short decimal within 1 / (4 × scale) of ``target`` (digits enough for that), so
     that ``value × scale`` lands within a quarter token of ``target × scale``: the middle
@@ -662,12 +669,11 @@ def export_runtime(
         # so the page says it in its language (ui.problems); the CLI, in English.
         raise ScenarioError(
             [
-                Problem.of(
+                Problem.coded(
                     "config.trigger_tokens",
-                    refused.value,
                     "runtime-unreachable",
                     runtime=p.title,
-                    k=_n(refused.value),
+                    k=_asked(refused.value, reviewed),
                     reason=refused.key,
                     **refused.params,
                 )
