@@ -215,7 +215,7 @@ def oracle_split(
     # Spec §17: "the one calibration is what is fixed before a series' first request";
     # a model first seen later is not calibrated on its own measured split. The docs do
     # not say what it reads; the code reads nothing (no entry of that model is alive),
-    # taken here too and reported: after a gap the same model reads P (step 2).
+    # taken here too and reported.
     stable = requests[0].cache_read if requests else 0
     last_context: dict[str | None, int] = {}
     last_time: dict[str | None, int | None] = {}
@@ -227,9 +227,11 @@ def oracle_split(
         else:
             before = last_time.get(m)
             cold = before is not None and r.started is not None and r.started - before > lifetime
-            if m not in last_context:
+            # No entry of the model yet; or step 2, spec §17: "a gap longer than the
+            # lifetime starts cold".
+            if m not in last_context or cold:
                 read = 0
-            elif cold or i in after:  # steps 2 and 3
+            elif i in after:  # step 3
                 read = min(stable, r.context)
             elif thinking and i in thinking:  # step 4
                 cap = thinking[i]

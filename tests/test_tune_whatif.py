@@ -170,7 +170,7 @@ def test_the_choice_ranks_the_what_if_the_map_shows(fixture: str) -> None:
     """Over a log the choice ranks each point's what-if on the as-run baseline (spec
     §17), the figure of the ``what_if_cost`` column and the page's cost map, not the
     grid's bill of the main series: on these logs the two disagree (on 27 the grid's
-    cheapest allowed point's what-if is $1.75009860, the chosen one's $1.71090915), and
+    cheapest allowed point's what-if is $1.80874860, the chosen one's $1.76955915), and
     the chosen row is the cheapest allowed row by its what-if, as is the frontier."""
     lines = [json.loads(x) for x in _tune("--log", _main_file(fixture)).splitlines()]
     rows, summary = lines[:-1], lines[-1]["summary"]

@@ -291,10 +291,12 @@ def split_columns(
         else:
             cached, last = held.get(model, (0, None))
             if at is not None and last is not None and at - last > lifetime:
-                # Idle past the lifetime: this series' own entries are gone; what the
-                # first request read from earlier sessions (the stable prefix) is what
-                # other sessions keep warm, as that first read shows.
-                shared = prefix if prefix < c else c
+                # Idle past the lifetime: spec §17, "a gap longer than the lifetime
+                # starts cold". Reading the stable prefix here instead (what other
+                # sessions might keep warm) was wrong more often than right on the
+                # held-out Claude Code set: 40 of 60 such requests read nothing, 14
+                # read P (docs/replay.md, "Idle gaps").
+                shared = 0
             elif i not in special:
                 shared = cached if cached < c else c
             elif i in after_compaction or i in notified:
