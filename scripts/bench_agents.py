@@ -21,6 +21,9 @@ and placeholder counts.
 
 ``--baseline DIR`` (another commit's tree, e.g. ``git archive COMMIT budgetcore | tar -x
 -C DIR``) times that budgetcore too, in the same interleaved runs, as "before" rows.
+``--check`` times nothing: it prints each folder's size, files, sessions and requests, and
+the tokens each tool read from it, which must be equal for the timings to compare the
+same work (docs/performance.md says where they differ, and why).
 """
 
 from __future__ import annotations
