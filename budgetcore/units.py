@@ -7,7 +7,10 @@ only (1k = 1,000) and binary units are for bytes only (1 MiB = 1,048,576 bytes).
 from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
-from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the log commands import this module; fractions was 11 M instructions of it
+    from fractions import Fraction
 
 __all__ = [
     "KIB",
@@ -150,11 +153,11 @@ def format_k(value: int) -> str:
     return format_int(value)
 
 
-def _fixed(value: Fraction, places: int) -> str:
+def _fixed(numerator: int, denominator: int, places: int) -> str:
     with localcontext() as ctx:
         ctx.prec = 60
         ctx.rounding = ROUND_HALF_EVEN
-        number = Decimal(value.numerator) / Decimal(value.denominator)
+        number = Decimal(numerator) / Decimal(denominator)
         return f"{number.quantize(Decimal(1).scaleb(-places)):,}"
 
 
@@ -172,15 +175,17 @@ def format_bytes(value: int, places: int = 2, word: str = "bytes") -> str:
     if value < KIB:
         return f"{format_int(value)} {word}"
     unit, size = ("MiB", MIB) if value >= MIB else ("KiB", KIB)
-    return f"{_fixed(Fraction(value, size), places)} {unit} ({format_int(value)} {word})"
+    return f"{_fixed(value, size, places)} {unit} ({format_int(value)} {word})"
 
 
 def format_percent(value: Fraction | Decimal | int, places: int = 1) -> str:
     """A ratio as a percent with a stated number of decimals, rounded half-even.
 
+    >>> from fractions import Fraction
     >>> format_percent(Fraction(8_192, 15_000))
     '54.6 %'
     >>> format_percent(Decimal("0.10"), 0)
     '10 %'
     """
-    return f"{_fixed(Fraction(value) * 100, places)} %"
+    numerator, denominator = value.as_integer_ratio()
+    return f"{_fixed(numerator * 100, denominator, places)} %"

@@ -21,6 +21,9 @@ and placeholder counts.
 
 ``--baseline DIR`` (another commit's tree, e.g. ``git archive COMMIT budgetcore | tar -x
 -C DIR``) times that budgetcore too, in the same interleaved runs, as "before" rows.
+``--check`` times nothing: it prints each folder's size, files, sessions and requests, and
+the tokens each tool read from it, which must be equal for the timings to compare the
+same work (docs/performance.md says where they differ, and why).
 """
 
 from __future__ import annotations
@@ -35,11 +38,14 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_logs import CCUSAGE, ROOT, run_once
 
+QWEN_START = datetime(2026, 1, 1, tzinfo=UTC)
 TEXT = "x" * 600  # a message's placeholder text: what a reader must scan past
 
 
@@ -149,13 +155,17 @@ def make_qwen(root: Path, sessions: int, requests: int, rng: random.Random) -> P
         parent = None
         for i in range(requests):
             fresh, _r, _w, out = _counts(rng)
+            stamp = (QWEN_START + timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%S")
             for kind in ("user", "assistant"):
                 node = f"{kind[0]}{s}-{i}"
                 row: dict[str, object] = {
                     "uuid": node,
                     "parentUuid": parent,
                     "sessionId": sid,
-                    "timestamp": "2026-01-01T00:00:01.000Z",
+                    # Each record its own time, as Qwen Code writes them: ccusage 20.0.24
+                    # drops a response whose time and counts equal an earlier one's, so a
+                    # shared time made it skip the 12 of 60,000 draws that repeat (seed 40).
+                    "timestamp": f"{stamp}.{kind == 'assistant':03d}Z",
                     "type": kind,
                     "cwd": "/p",
                     "version": "0.2.0",
@@ -414,6 +424,34 @@ def _size(path: Path) -> int:
     )
 
 
+def _check(
+    agent: str,
+    folder: Path,
+    *,
+    theirs: list[str],
+    env: dict[str, str],
+    ours: list[str],
+    ours_env: dict[str, str],
+) -> None:
+    """What each tool reads from the folder: the timed rows compare like with like only
+    when the tokens are equal (ccusage's known differences: docs/replay.md "Against
+    ccusage")."""
+    kinds = ("inputTokens", "cacheCreationTokens", "cacheReadTokens", "outputTokens")
+    run = partial(subprocess.run, capture_output=True, check=True, cwd=env["CWD"])
+    sessions = json.loads(run(theirs, env=env).stdout)["sessions"]
+    total = json.loads(run(ours, env=ours_env).stdout.splitlines()[-1])["total"]
+    m = total["measured"]
+    files = [f for f in folder.rglob("*") if f.is_file()] if folder.is_dir() else [folder]
+    print(
+        f"{agent:9} {_size(folder) / 2**20:6.1f} MB {len(files):3} files | ccusage: "
+        f"{len(sessions)} sessions, tokens {[sum(s[k] for s in sessions) for k in kinds]} | "
+        f"budgetcore: {total['sessions']} sessions, {m['requests']} requests, tokens "
+        f"{[m['input'], m['cache_write_5m'] + m['cache_write_1h'], m['cache_read'], m['output']]}"
+        f" (reasoning {m['reasoning']})",
+        flush=True,
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
@@ -421,6 +459,12 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=1500, help="per session")
     ap.add_argument("--agents", default=",".join(AGENTS))
     ap.add_argument("--baseline", help="another tree's root, timed as 'budgetcore (before)'")
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help="no timing: each folder's size, files, sessions and requests, and the tokens "
+        "ccusage and budgetcore read from it",
+    )
     args = ap.parse_args()
     rng = random.Random(40)
     print(f"load average {os.getloadavg()[0]:.1f} at the start")
@@ -479,6 +523,9 @@ def main() -> None:
                 "--format",
                 "jsonl",
             ]
+            if args.check:
+                _check(agent, folder, theirs=theirs, env=env, ours=ours, ours_env=ours_env(ROOT))
+                continue
             tools = [("ccusage", theirs, env), ("budgetcore", ours, ours_env(ROOT))]
             if args.baseline:
                 before = ours_env(Path(args.baseline).resolve())
@@ -505,6 +552,8 @@ def main() -> None:
                     )
                 )
         print(f"load average {os.getloadavg()[0]:.1f} at the end (2 cores)")
+        if args.check:
+            return
         print(
             f"{'agent':10} {'folder MB':>9} {'tool':11} {'wall s':>7} {'cpu s':>7} {'peak MB':>8}"
         )

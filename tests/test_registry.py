@@ -416,6 +416,37 @@ class TestEntries:
         with pytest.raises(ValueError, match="format"):
             parse_registry('{"format": 1}')
 
+    def test_a_parse_decodes_only_the_rows_asked_for(self) -> None:
+        """A replay looks up the few models its log names: parsing decodes no row, a
+        lookup the one it finds (docs/performance.md, the registry's parse)."""
+        reg = parse_registry(DATA.read_bytes())
+        made = reg._index._made
+        assert made == {}
+        assert reg.resolve("anthropic/claude-sonnet-4.5").matched == "claude-sonnet-4-5"
+        assert list(made) == ["claude-sonnet-4-5"]
+
+    @pytest.mark.parametrize(
+        "layout",
+        [
+            "refresh_models",  # the shipped file: rows decoded when asked for
+            "one line",  # any other layout is decoded whole
+            "an escaped name",  # the shipped layout, one name written with an escape
+        ],
+    )
+    def test_every_layout_of_the_file_reads_the_same(self, layout: str) -> None:
+        text = DATA.read_text("utf-8")
+        whole = parse_registry(text)
+        data = json.loads(text, parse_float=Decimal)
+        if layout == "one line":
+            text = json.dumps(data, default=str)
+        elif layout == "an escaped name":
+            text = text.replace('\n["gpt-5",', '\n["gpt\\u002d5",', 1)
+        reg = parse_registry(text)
+        assert reg == whole
+        assert reg.rows == whole.rows == tuple(reg._index[r.name] for r in whole.rows)
+        assert reg.names == whole.names == tuple(r[0] for r in data["rows"])
+        assert reg.lookup("gpt-5") == whole.lookup("gpt-5") is not None
+
 
 class TestResolver:
     @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache, partial
@@ -192,9 +192,70 @@ class _Row(NamedTuple):
     extra: Mapping[str, Any] | None  # mode, tiers, service tiers, deprecation, retired
 
 
-#: A row from its six values in field order, in one C call (3,344 at every start).
+#: A row from its six values in field order, in one C call.
 _new_row = partial(tuple.__new__, _Row)
 _NO_PRICES = (None,) * 5
+
+
+def _row_of(raw: Sequence[Any], providers: Sequence[str]) -> _Row:
+    """A row of the file (name, provider, I, O, up to five prices, then any extra)."""
+    extra = raw[-1]
+    end = -1
+    if type(extra) is not dict:
+        extra, end = None, len(raw)
+    prices = (*raw[4:end][:5], *_NO_PRICES)[:5]
+    return _new_row((raw[0], providers[raw[1]], raw[2], raw[3], prices, extra))
+
+
+def _decoded(line: str) -> Any:
+    return json.loads(line.removesuffix(","), parse_float=Decimal)
+
+
+class _Rows(Mapping[str, _Row]):
+    """The file's rows by name, each decoded and made a :class:`_Row` when first asked
+    for. A log's replay looks up the few models it names, where decoding and making all
+    3,344 rows was 64 M instructions, about 15 % of a one-session import
+    (docs/performance.md); a search or a picker makes them all, in one decode."""
+
+    __slots__ = ("_all", "_every", "_made", "_providers", "_raw")
+
+    def __init__(
+        self,
+        raw: Mapping[str, str | list[Any]],
+        every: Sequence[str] | Sequence[list[Any]],
+        providers: Sequence[str],
+    ) -> None:
+        self._raw = raw  # name -> its line of the file, or its row already decoded
+        self._every = every  # every row in the file's order, the same kind of value
+        self._providers = providers
+        self._made: dict[str, _Row] = {}
+        self._all: tuple[_Row, ...] | None = None
+
+    def __getitem__(self, name: str) -> _Row:
+        row = self._made.get(name)
+        if row is None:
+            raw = self._raw[name]
+            row = _row_of(_decoded(raw) if type(raw) is str else raw, self._providers)
+            self._made[name] = row
+        return row
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def every(self) -> tuple[_Row, ...]:
+        """Every row, in the file's order."""
+        if self._all is None:
+            every: Sequence[Any] = self._every
+            if every and type(every[0]) is str:  # one decode for them all
+                every = _decoded("[" + ",".join(r.removesuffix(",") for r in every) + "]")
+            self._all = tuple(_row_of(r, self._providers) for r in every)
+        return self._all
 
 
 class _Keys(NamedTuple):
@@ -271,20 +332,29 @@ class Resolution:
 
 @dataclass(frozen=True, slots=True)
 class Registry:
-    """The parsed data file: provenance and rows, with lookup, search and resolve."""
+    """The parsed data file: provenance and rows, with lookup, search and resolve. Two
+    registries of one provenance (which holds the rows' sha256) searching the same rows
+    are equal."""
 
     provenance: Provenance
-    rows: tuple[_Row, ...]
-    _index: dict[str, _Row] = field(compare=False, repr=False)
+    _index: _Rows = field(compare=False, repr=False)
     aliases: Mapping[str, tuple[str, str]] = field(default_factory=dict, compare=False)
     # Every provider name: what a "provider/" prefix may be (see resolve).
     providers: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
     # Each row's search keys by name, filled on the first search (start-up, docs/replay.md
     # "Speed"); shared with the registries :meth:`within` makes.
     _search: dict[str, _Keys] = field(default_factory=dict, compare=False, repr=False)
+    # The rows a narrowed picker search looks in (:meth:`within`); None: every row.
+    _within: tuple[_Row, ...] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    @property
+    def rows(self) -> tuple[_Row, ...]:
+        """The rows this registry searches, in the file's order (every row, made on the
+        first call, unless :meth:`within` narrowed them)."""
+        return self._index.every() if self._within is None else self._within
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -294,7 +364,7 @@ class Registry:
         """The same registry searching only ``rows`` (a narrowed picker search); names
         still resolve against every model."""
         return Registry(
-            self.provenance, rows, self._index, self.aliases, self.providers, self._search
+            self.provenance, self._index, self.aliases, self.providers, self._search, rows
         )
 
     def _release(self, index: int) -> str:
@@ -439,7 +509,7 @@ class Registry:
         ranked: list[tuple[int, bool, int, str, _Row]] = []
         search = self._search
         if len(search) < len(self._index):
-            search.update((r.name, _keys_of(r)) for r in self._index.values())
+            search.update((r.name, _keys_of(r)) for r in self._index.every())
         for row in self.rows:
             key, tail, row_flat = search[row.name]
             if not all(w in key for w in words) and flat not in row_flat:
@@ -516,11 +586,45 @@ def _release(raw: Mapping[str, Any]) -> Release:
     )
 
 
+#: Where scripts/refresh_models.py's layout puts the rows: after the header's keys, one
+#: row a line, the last key of the file.
+_ROWS_START = ',\n"rows":[\n'
+_ROWS_END = "\n]}"
+
+
+def _laid_out(text: str | bytes) -> tuple[Any, dict[str, str], list[str]] | None:
+    """The header decoded, and the rows' lines undecoded (by name, and all of them in
+    order), when ``text`` is laid out as scripts/refresh_models.py writes it and no row
+    holds an escape: a name is then its line's first string, read without decoding the
+    rest. None for any other text, which is decoded whole. JSON strings hold no raw line
+    break, so the markers can only be the file's own."""
+    if isinstance(text, bytes):
+        if not text.startswith(b"{"):  # UTF-16 or -32, which json.loads also reads
+            return None
+        text = text.decode("utf-8")
+    start = text.find(_ROWS_START)
+    end = text.rfind(_ROWS_END)
+    if start < 0 or end < start or text[end + len(_ROWS_END) :].strip():
+        return None
+    body = text[start + len(_ROWS_START) : end]
+    lines = body.split("\n")
+    if "\\" in body or not body.startswith('["') or body.count('\n["') != len(lines) - 1:
+        return None
+    names = [line[2 : line.find('"', 2)] for line in lines]
+    header = json.loads(text[:start] + "}", parse_float=Decimal)
+    return header, dict(zip(names, lines, strict=True)), lines
+
+
 def parse_registry(text: str | bytes) -> Registry:
     """Parse the data file's text (the page may fetch it separately). Raises ValueError
-    when the file is not the format this module reads."""
+    when the file is not the format this module reads. The rows are decoded when a model
+    is asked for (:class:`_Rows`); a file laid out otherwise is decoded whole."""
     # Prices are strings in the file; a float slipped in by hand would still stay exact.
-    data: Any = json.loads(text, parse_float=Decimal)
+    laid_out = _laid_out(text)
+    if laid_out is not None:
+        data, by_name, lines = laid_out
+    else:
+        data = json.loads(text, parse_float=Decimal)
     if not isinstance(data, dict) or data.get("format") != _FORMAT:
         raise ValueError(f"model registry: format must be {_FORMAT}")
     if tuple(data["columns"]) != _COLUMNS:
@@ -542,18 +646,13 @@ def parse_registry(text: str | bytes) -> Registry:
         retired_models=sel["retired"],
     )
     providers: Sequence[str] = data["providers"]
-    rows: list[_Row] = []
-    add = rows.append
-    for raw in data["rows"]:  # name, provider, I, O, up to five prices, then any extra
-        extra = raw[-1]
-        end = -1
-        if type(extra) is not dict:
-            extra, end = None, len(raw)
-        prices = (*raw[4:end][:5], *_NO_PRICES)[:5]
-        add(_new_row((raw[0], providers[raw[1]], raw[2], raw[3], prices, extra)))
+    if laid_out is not None:
+        index = _Rows(by_name, lines, providers)
+    else:
+        raws: list[list[Any]] = data["rows"]
+        index = _Rows({raw[0]: raw for raw in raws}, raws, providers)
     aliases = {a: (t, src) for a, t, src in data.get("aliases", ())}
-    index = {r.name: r for r in rows}
-    return Registry(provenance, tuple(rows), index, aliases, frozenset(providers))
+    return Registry(provenance, index, aliases, frozenset(providers))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -46,6 +46,8 @@ def prepare() -> None:
 
     shell_html()
     registry, peers = default_registry(), default_peers()
+    # Its rows are made on first use (a replay looks up a few): here, for the pickers.
+    len(registry.rows)
     for lang in ("en", "zh"):
         first_state(lang=lang)
         state, effects = update(initial_state(width=PRERENDER_WIDTH), E.LinkOpened("", lang))
