@@ -92,3 +92,25 @@ def test_the_logs_tables_fit_a_tablets_width(page: Page, lang: str, tmp_path: Pa
         assert p.evaluate("document.documentElement.scrollWidth") <= width, width
     page.assert_no_internal_error()
     assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_comparing_two_plans_of_a_two_million_window_keeps_the_phone_page_narrow(
+    narrow_page: Page, lang: str
+) -> None:
+    """The sixth walk, the experiments one after another on a phone: after "raise only
+    I" (2,097,152), "F above M" pinned a plan of M 1,880,064 and the readouts table's
+    four columns of seven-digit values (quantity, current, pinned, "−1,854,064")
+    widened the page to 415 px at 390."""
+    fragment = (
+        "#main_model.input_tokens=2097152&workload.required_tokens=1880065"
+        "&workload.history_tokens=0&pin=1&pin.main_model.input_tokens=2097152"
+    )
+    page = narrow_page.open(f"{fragment}&lang={lang}")
+    p = page.page
+    assert p.get_attribute("#results", "data-ab") == "on"
+    assert page.text('[data-key-delta="engine_raw_headroom"]') == "−1,854,064"
+    width = p.evaluate("document.documentElement.clientWidth")
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
+    page.assert_no_internal_error()
+    assert not page.errors
