@@ -114,3 +114,21 @@ def test_comparing_two_plans_of_a_two_million_window_keeps_the_phone_page_narrow
     assert p.evaluate("document.documentElement.scrollWidth") <= width
     page.assert_no_internal_error()
     assert not page.errors
+
+
+def test_a_360_px_phone_keeps_every_field_s_unit_on_the_page(page: Page) -> None:
+    """The sixth walk, resizing below 390 px: at 360 px (a common Android width) the
+    runtime protections' "code points" unit, beside the recall slice's 17-character
+    box, ran 7 px past the screen and the page scrolled sideways. A unit of two words
+    now breaks between them where the row is too narrow for both."""
+    page.page.set_viewport_size({"width": 360, "height": 800})
+    p = page.open().page
+    p.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    unit = p.locator('[data-input="limits.recall_slice_code_points"] ~ .unit')
+    assert unit.text_content() == "code points"
+    box = unit.bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= 360
+    assert p.evaluate("document.documentElement.scrollWidth") <= 360
+    page.assert_no_internal_error()
+    assert not page.errors
