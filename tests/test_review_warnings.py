@@ -252,3 +252,23 @@ def test_the_chinese_peer_warning_keeps_the_line_apart_from_the_peers_name() -> 
     assert "100,000,Anthropic" not in zh
     assert "(Anthropic API context editing 的 100,000)" in zh
     assert "(100,000, Anthropic API context editing)" in w.text("en")
+
+
+@pytest.mark.parametrize("model", ["gpt-5.1-codex", "gemini-2.5-pro", "claude-sonnet-4-5"])
+def test_k_far_below_the_peers_is_against_the_systems_that_run_the_model(model: str) -> None:
+    """The sixth walk: a Codex log's model (gpt-5.1-codex) and K 1,000 were warned
+    against "Anthropic API context editing" at 100,000, a feature of the Anthropic API
+    that the replay's own timeline leaves unmarked for that model (it serves Claude
+    models only). The warning's line is the lowest the peers panel draws for the model
+    (``registry.peers.peer_lines``: a system that cannot run it is listed apart)."""
+    from budgetcore import plan  # noqa: PLC0415
+    from budgetcore.registry.peers import peer_lines  # noqa: PLC0415
+
+    sc = parse_scenario({"main_model": {"model": model}, "config": {"trigger_tokens": 1_000}})
+    main = sc.main_model
+    view = peer_lines(main.input_tokens, main.output_tokens, plan(sc), model=model)
+    drawn = [r for r in view.rows if r.for_model and r.tokens]
+    low = min(drawn, key=lambda r: r.tokens or 0)
+    (w,) = [w for w in review_warnings(sc) if w.code == "k-far-below-peers"]
+    assert dict(w.params)["peer"] == low.peer.name
+    assert dict(w.params)["low"] == f"{low.tokens:,}"

@@ -9,8 +9,8 @@ English and Chinese.
 - ``s-at-or-above-k``: S at or above K: the summary alone fills the trigger line, so
   every request after the first summary is above K;
 - ``k-far-below-peers``: K below a quarter of the lowest token line of every other agent
-  system's rule for this model (docs/models-and-peers.md): it compacts far earlier than
-  any peer does;
+  system's rule for this model, among the systems that run it (docs/models-and-peers.md):
+  it compacts far earlier than any peer does;
 - ``runtime-not-for-model``: the runtime the export is for cannot run the model
   (its profile's ``runs``: the Anthropic API serves Claude models only, Gemini CLI's
   limits know Gemini and Gemma): the exported settings would never apply to this plan.
@@ -59,12 +59,16 @@ class ReviewWarning:
 def _peers_low(
     window: int, output: int, peers: Sequence[Peer], model: str | None = None
 ) -> tuple[int, str] | None:
-    """The lowest token line of the peers for this model, and whose: the peers view's
-    own lines (a runtime's is its profile's at its defaults)."""
-    from budgetcore.registry.peers import token_line  # noqa: PLC0415
+    """The lowest token line of the peers that run this model, and whose: the lines the
+    peers view draws (a runtime's is its profile's at its defaults). A system that
+    cannot run the model is listed apart there, and is no peer here: the Anthropic
+    API's context editing at 100,000 is not a line for gpt-5.1-codex."""
+    from budgetcore.registry.peers import runs_model, token_line  # noqa: PLC0415
 
     low: tuple[int, str] | None = None
     for peer in peers:
+        if not runs_model(peer, model):
+            continue
         tokens = token_line(peer, window, output, model)
         if tokens is not None and (low is None or tokens < low[0]):
             low = (tokens, peer.name)
