@@ -162,3 +162,17 @@ def test_the_documented_all_is_the_package_all() -> None:
     assert documented == set(budgetcore.__all__)
     for name in budgetcore.__all__:
         assert getattr(budgetcore, name) is not None
+
+
+def test_every_number_and_flag_of_the_plan_json_is_an_attribute_of_the_same_name() -> None:
+    """The README's pytest path says every key the JSON and the page show is an
+    attribute of the plan of the same name. The sixth walk copied two more from
+    ``plan -``'s JSON: ``result.io_token_cap`` and ``result.first_binding_limit``
+    raised AttributeError (they were ``result.io.io_token_cap`` and ``.first_binding``).
+    The nested reports (``bytes``, ``time``, ``io``, ``warnings``) are objects, not
+    one value, and the README says so."""
+    result = plan(parse_scenario({}))
+    one_value = (int, str, type(None))  # io_token_cap is None without a binding protection
+    scalars = {k: v for k, v in result.as_dict().items() if isinstance(v, one_value)}
+    assert {"io_token_cap", "first_binding_limit", "main_safe_input"} <= scalars.keys()
+    assert {k: getattr(result, k, "missing") for k in scalars} == scalars

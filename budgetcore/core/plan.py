@@ -156,6 +156,16 @@ class Plan:
     def summary_will_start(self) -> bool:
         return self.start.will_start
 
+    # The JSON's names for the first binding protection (``io``), so that every number
+    # and flag of ``plan``'s JSON is an attribute of the same name (README, pytest).
+    @property
+    def io_token_cap(self) -> int | None:
+        return self.io.io_token_cap
+
+    @property
+    def first_binding_limit(self) -> str:
+        return self.io.first_binding
+
     @property
     def read(self) -> ReadTime:
         """Predicted records, sessions, pages and read time of the prefetch."""
