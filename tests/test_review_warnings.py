@@ -272,3 +272,27 @@ def test_k_far_below_the_peers_is_against_the_systems_that_run_the_model(model: 
     (w,) = [w for w in review_warnings(sc) if w.code == "k-far-below-peers"]
     assert dict(w.params)["peer"] == low.peer.name
     assert dict(w.params)["low"] == f"{low.tokens:,}"
+
+
+def test_check_for_a_runtime_warns_of_a_k_far_below_the_peers_as_its_export_does(
+    tmp_path: Path,
+) -> None:
+    """The sixth walk: ``export --runtime codex`` of K 1,000 for gpt-5.1-codex warned
+    that it compacts far earlier than any peer; ``check --runtime codex`` of the very
+    file it wrote said nothing. The K a runtime's file means for the model is held to
+    the same peers' lines."""
+    said = "warning: K = 1,000 is below a quarter of the lowest trigger line"
+    args = ["--runtime", "codex", "--model", "gpt-5.1-codex"]
+    out = run_cli(["export", *args, "--fragment", "config.trigger_tokens=1000"])
+    assert out.code == 0, out.err
+    assert said in out.err
+    body = tmp_path / "config.toml"
+    body.write_text(out.out)
+    check = run_cli(["check", *args, str(body)])
+    assert check.code == 0, check.err
+    assert said in check.err
+    doc = json.loads(run_cli(["check", *args, "--format", "json", str(body)]).out)
+    assert [w["code"] for w in doc["warnings"]] == ["k-far-below-peers"]
+    # A K the peers reach is not warned of.
+    body.write_text("model_auto_compact_token_limit = 200000\n")
+    assert "warning:" not in run_cli(["check", *args, str(body)]).err

@@ -30,7 +30,7 @@ from budgetcore.units import format_int
 if TYPE_CHECKING:
     from budgetcore.registry.peers import Peer
 
-__all__ = ["PEER_FRACTION", "ReviewWarning", "review_warnings", "runtime_warning"]
+__all__ = ["PEER_FRACTION", "ReviewWarning", "peers_warning", "review_warnings", "runtime_warning"]
 
 #: "Far below" every peer: under this share of the lowest peer's token line.
 PEER_FRACTION = Fraction(1, 4)
@@ -90,6 +90,28 @@ def runtime_warning(runtime: str, model: str | None) -> ReviewWarning | None:
     )
 
 
+def peers_warning(
+    k: int,
+    window: int,
+    output: int,
+    model: str | None,
+    peers: Sequence[Peer] | Literal["default"] | None = "default",
+) -> ReviewWarning | None:
+    """``k-far-below-peers`` for a trigger line ``k`` on a model of window ``window``
+    and output ``output`` (``model``: its registry name, None for a contract typed by
+    hand): the reviewed K of a scenario, or the K a runtime's own file means for the
+    model (``check --runtime``). ``peers`` as :func:`review_warnings` takes them."""
+    if peers == "default":
+        from budgetcore.registry.peers import default_peers  # noqa: PLC0415 - CLI only
+
+        peers = default_peers()
+    low = None if peers is None else _peers_low(window, output, peers, model)
+    if low is None or k >= PEER_FRACTION * low[0]:
+        return None
+    params = (("k", format_int(k)), ("low", format_int(low[0])), ("peer", low[1]))
+    return ReviewWarning("k-far-below-peers", params)
+
+
 def review_warnings(
     scenario: Scenario,
     peers: Sequence[Peer] | Literal["default"] | None = "default",
@@ -112,23 +134,10 @@ def review_warnings(
     cap = min(s, o)
     if cap >= k:
         out.append(ReviewWarning("s-at-or-above-k", (("s", format_int(cap)), ("k", format_int(k)))))
-    if peers == "default":
-        from budgetcore.registry.peers import default_peers  # noqa: PLC0415 - CLI only
-
-        peers = default_peers()
     main = scenario.main_model
-    low = (
-        None
-        if peers is None
-        else _peers_low(main.input_tokens, main.output_tokens, peers, scenario.main_model_name)
-    )
-    if low is not None and k < PEER_FRACTION * low[0]:
-        out.append(
-            ReviewWarning(
-                "k-far-below-peers",
-                (("k", format_int(k)), ("low", format_int(low[0])), ("peer", low[1])),
-            )
-        )
+    far = peers_warning(k, main.input_tokens, main.output_tokens, scenario.main_model_name, peers)
+    if far is not None:
+        out.append(far)
     if runtime is not None:
         found = runtime_warning(runtime, scenario.main_model_name)
         if found is not None:
