@@ -132,3 +132,25 @@ def test_a_360_px_phone_keeps_every_field_s_unit_on_the_page(page: Page) -> None
     assert p.evaluate("document.documentElement.scrollWidth") <= 360
     page.assert_no_internal_error()
     assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_long_registry_name_keeps_the_phone_page_narrow(narrow_page: Page, lang: str) -> None:
+    """The sixth walk: the registry's longest name (75 characters, no space) in the
+    peers chart's caption ("Trigger lines for fireworks_ai/accounts/…: W = …") widened
+    the phone's page to 462 px at 390, and in the peers' "not drawn" note and a
+    runtime's warning beside the export to 383 and 392 px at 380."""
+    model = "fireworks_ai/accounts/fireworks/routers/deepseek-v4p1-flash-1017-ultrafast"
+    # The Anthropic API's runtime cannot run it: its warning names the model too.
+    page = narrow_page
+    p = page.page
+    p.goto(f"{page.base_url}#main_model.model={model}&runtime=anthropic-api&lang={lang}")
+    p.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=90_000)
+    p.wait_for_selector('[data-figure="peers"]', timeout=60_000)
+    p.wait_for_selector('#export-diff [data-warning="runtime-not-for-model"]', timeout=60_000)
+    assert model in page.text("#peers-out figcaption")
+    assert model in page.text('#export-diff [data-warning="runtime-not-for-model"]')
+    width = p.evaluate("document.documentElement.clientWidth")
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
+    page.assert_no_internal_error()
+    assert not page.errors
