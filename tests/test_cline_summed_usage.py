@@ -169,6 +169,19 @@ def test_the_backtest_compares_the_replayed_requests_alone_and_says_so() -> None
     assert total["total"]["as_run"]["summed_tokens_left_out"] == SUMMED_TOKENS
 
 
+def test_the_backtest_says_which_two_figures_leave_the_summed_usage_out() -> None:
+    """The sixth walk: a Cline task of one replayed request read "Both of the replayed
+    requests only: 7,500 tokens …", as if two requests had been replayed. The two are
+    the line's measured and modelled figures, and the sentence names them."""
+    a = as_run(_read())
+    assert a.requests == 1
+    line = a.line()
+    assert "both of the replayed requests" not in line.lower()
+    sentence = CATALOGUE["asrun.summed-left-out"][0].format(tokens="7,500")
+    assert sentence.startswith("Measured and modelled both cover the replayed requests only")
+    assert line.endswith(f"(+10.5 %). {sentence}")
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_page_bills_and_says_the_summed_usage_as_the_cli(lang: str) -> None:
     panel = with_logs(ReplayPanel(), picked_folder(FOLDER))

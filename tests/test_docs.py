@@ -247,6 +247,23 @@ def test_the_readmes_pytest_example_runs_as_written(tmp_path: Path) -> None:
     assert "2 passed" in proc.stdout
 
 
+def test_the_readmes_loader_sentence_leaves_out_the_runtime_files() -> None:
+    """The sixth walk: the README said ``parse_scenario_text`` "reads every file the page
+    and export write"; the page's Codex download (``export --runtime codex``) is refused
+    by its first key. The sentence says which files it reads, and where a runtime's own
+    file goes."""
+    from budgetcore import parse_scenario_text  # noqa: PLC0415
+    from budgetcore.errors import ScenarioError  # noqa: PLC0415
+
+    with pytest.raises(ScenarioError, match="model_auto_compact_token_limit"):
+        parse_scenario_text("model_auto_compact_token_limit = 120000\n")
+    text = " ".join((ROOT / "README.md").read_text("utf-8").split())
+    start = text.index("`parse_scenario_text` reads")
+    said = text[start : text.index("Save this as", start)]
+    assert "every reviewed config the page and `export` write" in said
+    assert "`check --runtime`" in said
+
+
 def test_the_readmes_screenshot_is_the_scripts_with_its_manifest() -> None:
     """Issue 42: the README shows the PNG scripts/screenshot writes, and the manifest the
     script writes beside it holds that PNG's sha256 (the browser test compares the

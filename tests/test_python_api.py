@@ -162,3 +162,32 @@ def test_the_documented_all_is_the_package_all() -> None:
     assert documented == set(budgetcore.__all__)
     for name in budgetcore.__all__:
         assert getattr(budgetcore, name) is not None
+
+
+def test_every_number_and_flag_of_the_plan_json_is_an_attribute_of_the_same_name() -> None:
+    """The README's pytest path says every key the JSON and the page show is an
+    attribute of the plan of the same name. The sixth walk copied two more from
+    ``plan -``'s JSON: ``result.io_token_cap`` and ``result.first_binding_limit``
+    raised AttributeError (they were ``result.io.io_token_cap`` and ``.first_binding``).
+    The nested reports (``bytes``, ``time``, ``io``, ``warnings``) are objects, not
+    one value, and the README says so."""
+    result = plan(parse_scenario({}))
+    one_value = (int, str, type(None))  # io_token_cap is None without a binding protection
+    scalars = {k: v for k, v in result.as_dict().items() if isinstance(v, one_value)}
+    assert {"io_token_cap", "first_binding_limit", "main_safe_input"} <= scalars.keys()
+    assert {k: getattr(result, k, "missing") for k in scalars} == scalars
+
+
+def test_every_readout_and_lamp_of_the_page_is_an_attribute_of_the_same_name() -> None:
+    """The page's key bar shows K as ``trigger_tokens`` and a lamp ``has_work``:
+    ``plan(scenario).trigger_tokens``, docs/python-api.md's own example of a reviewed
+    file's K, raised AttributeError (the sixth walk)."""
+    from budgetcore.ui.main.view.readouts import plan_values, readout_cells  # noqa: PLC0415
+
+    result = plan(parse_scenario({"config": {"trigger_tokens": 40_000}}))
+    shown = readout_cells(result, plan_values(result), "en")
+    assert {"trigger_tokens", "has_work", "main_safe_input"} <= shown.keys()
+    missing = [k for k in shown if not hasattr(result, k)]
+    assert missing == []
+    assert result.trigger_tokens == 40_000
+    assert result.has_work is True

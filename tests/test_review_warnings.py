@@ -252,3 +252,47 @@ def test_the_chinese_peer_warning_keeps_the_line_apart_from_the_peers_name() -> 
     assert "100,000,Anthropic" not in zh
     assert "(Anthropic API context editing 的 100,000)" in zh
     assert "(100,000, Anthropic API context editing)" in w.text("en")
+
+
+@pytest.mark.parametrize("model", ["gpt-5.1-codex", "gemini-2.5-pro", "claude-sonnet-4-5"])
+def test_k_far_below_the_peers_is_against_the_systems_that_run_the_model(model: str) -> None:
+    """The sixth walk: a Codex log's model (gpt-5.1-codex) and K 1,000 were warned
+    against "Anthropic API context editing" at 100,000, a feature of the Anthropic API
+    that the replay's own timeline leaves unmarked for that model (it serves Claude
+    models only). The warning's line is the lowest the peers panel draws for the model
+    (``registry.peers.peer_lines``: a system that cannot run it is listed apart)."""
+    from budgetcore import plan  # noqa: PLC0415
+    from budgetcore.registry.peers import peer_lines  # noqa: PLC0415
+
+    sc = parse_scenario({"main_model": {"model": model}, "config": {"trigger_tokens": 1_000}})
+    main = sc.main_model
+    view = peer_lines(main.input_tokens, main.output_tokens, plan(sc), model=model)
+    drawn = [r for r in view.rows if r.for_model and r.tokens]
+    low = min(drawn, key=lambda r: r.tokens or 0)
+    (w,) = [w for w in review_warnings(sc) if w.code == "k-far-below-peers"]
+    assert dict(w.params)["peer"] == low.peer.name
+    assert dict(w.params)["low"] == f"{low.tokens:,}"
+
+
+def test_check_for_a_runtime_warns_of_a_k_far_below_the_peers_as_its_export_does(
+    tmp_path: Path,
+) -> None:
+    """The sixth walk: ``export --runtime codex`` of K 1,000 for gpt-5.1-codex warned
+    that it compacts far earlier than any peer; ``check --runtime codex`` of the very
+    file it wrote said nothing. The K a runtime's file means for the model is held to
+    the same peers' lines."""
+    said = "warning: K = 1,000 is below a quarter of the lowest trigger line"
+    args = ["--runtime", "codex", "--model", "gpt-5.1-codex"]
+    out = run_cli(["export", *args, "--fragment", "config.trigger_tokens=1000"])
+    assert out.code == 0, out.err
+    assert said in out.err
+    body = tmp_path / "config.toml"
+    body.write_text(out.out)
+    check = run_cli(["check", *args, str(body)])
+    assert check.code == 0, check.err
+    assert said in check.err
+    doc = json.loads(run_cli(["check", *args, "--format", "json", str(body)]).out)
+    assert [w["code"] for w in doc["warnings"]] == ["k-far-below-peers"]
+    # A K the peers reach is not warned of.
+    body.write_text("model_auto_compact_token_limit = 200000\n")
+    assert "warning:" not in run_cli(["check", *args, str(body)]).err

@@ -204,11 +204,15 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
             scenario.config.summary_max_tokens,
         )
     k, s = result.effective_trigger_tokens, result.summary_cap_tokens
-    from budgetcore.scenario.warnings import runtime_warning  # noqa: PLC0415
+    from budgetcore.scenario.warnings import peers_warning, runtime_warning  # noqa: PLC0415
 
-    # A file for a runtime that cannot run this model never applies: the export's warning.
-    warned = runtime_warning(p.name, model.name)
-    warnings = [] if warned is None else [warned]
+    # The K the file means for the model against the peers' lines, as its export is;
+    # and a file for a runtime that cannot run this model never applies.
+    found = (
+        None if k is None else peers_warning(k, model.window, model.output, model.name),
+        runtime_warning(p.name, model.name),
+    )
+    warnings = [w for w in found if w is not None]
     differences: list[str] = []
     if reviewed is not None:
         rk, rm, rs = reviewed

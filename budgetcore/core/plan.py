@@ -156,6 +156,25 @@ class Plan:
     def summary_will_start(self) -> bool:
         return self.start.will_start
 
+    # The page's key bar shows K, and its lamps whether there is work: by the page's
+    # names, as every number and flag it and the JSON show (README, pytest).
+    @property
+    def trigger_tokens(self) -> int:
+        return self.scenario.config.trigger_tokens
+
+    @property
+    def has_work(self) -> bool:
+        return self.start.has_work
+
+    # The JSON's names for the first binding protection (``io``).
+    @property
+    def io_token_cap(self) -> int | None:
+        return self.io.io_token_cap
+
+    @property
+    def first_binding_limit(self) -> str:
+        return self.io.first_binding
+
     @property
     def read(self) -> ReadTime:
         """Predicted records, sessions, pages and read time of the prefetch."""

@@ -10,8 +10,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # The backtest leaves out what the measured usage bills of summed-usage messages
     # (AsRun.summed_left_out): both sides are the replayed requests'.
     "asrun.summed-left-out": (
-        "Both of the replayed requests only: {tokens} tokens of summed usage, billed in the measured usage, are in neither.",
-        "两者都只含回放的请求:汇总用量的 {tokens} 个 token 计入实测用量,但不在两者之中。",
+        "Measured and modelled both cover the replayed requests only: the {tokens} tokens of summed usage (billed in the measured usage) are in neither.",
+        "实测与模型都只含回放的请求:汇总用量的 {tokens} 个 token(计入实测用量)不在两者之中。",
     ),
     "asrun.runtime": (
         "Runtime {runtime}; window {window} ({evidence}); its trigger {trigger}; settings: the runtime's defaults (no config file of it given).",

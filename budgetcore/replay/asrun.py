@@ -284,10 +284,11 @@ class AsRun:
             f"{_dollars(self.modelled_cost)} ({ratio_text(self.ratio)})"
         )
         if self.summed_left_out:
-            line += (
-                f"; both of the replayed requests only: {self.summed_left_out:,} tokens of"
-                " summed usage, billed in the measured usage, are in neither"
-            )
+            from budgetcore.messages import t  # noqa: PLC0415 - the catalogue, loaded on use
+
+            # The page's sentence, word for word (its one home is the catalogue).
+            tokens = f"{self.summed_left_out:,}"
+            line += ". " + t("asrun.summed-left-out", "en", tokens=tokens)
         return line
 
 

@@ -9,8 +9,8 @@ English and Chinese.
 - ``s-at-or-above-k``: S at or above K: the summary alone fills the trigger line, so
   every request after the first summary is above K;
 - ``k-far-below-peers``: K below a quarter of the lowest token line of every other agent
-  system's rule for this model (docs/models-and-peers.md): it compacts far earlier than
-  any peer does;
+  system's rule for this model, among the systems that run it (docs/models-and-peers.md):
+  it compacts far earlier than any peer does;
 - ``runtime-not-for-model``: the runtime the export is for cannot run the model
   (its profile's ``runs``: the Anthropic API serves Claude models only, Gemini CLI's
   limits know Gemini and Gemma): the exported settings would never apply to this plan.
@@ -30,7 +30,7 @@ from budgetcore.units import format_int
 if TYPE_CHECKING:
     from budgetcore.registry.peers import Peer
 
-__all__ = ["PEER_FRACTION", "ReviewWarning", "review_warnings", "runtime_warning"]
+__all__ = ["PEER_FRACTION", "ReviewWarning", "peers_warning", "review_warnings", "runtime_warning"]
 
 #: "Far below" every peer: under this share of the lowest peer's token line.
 PEER_FRACTION = Fraction(1, 4)
@@ -59,12 +59,16 @@ class ReviewWarning:
 def _peers_low(
     window: int, output: int, peers: Sequence[Peer], model: str | None = None
 ) -> tuple[int, str] | None:
-    """The lowest token line of the peers for this model, and whose: the peers view's
-    own lines (a runtime's is its profile's at its defaults)."""
-    from budgetcore.registry.peers import token_line  # noqa: PLC0415
+    """The lowest token line of the peers that run this model, and whose: the lines the
+    peers view draws (a runtime's is its profile's at its defaults). A system that
+    cannot run the model is listed apart there, and is no peer here: the Anthropic
+    API's context editing at 100,000 is not a line for gpt-5.1-codex."""
+    from budgetcore.registry.peers import runs_model, token_line  # noqa: PLC0415
 
     low: tuple[int, str] | None = None
     for peer in peers:
+        if not runs_model(peer, model):
+            continue
         tokens = token_line(peer, window, output, model)
         if tokens is not None and (low is None or tokens < low[0]):
             low = (tokens, peer.name)
@@ -84,6 +88,28 @@ def runtime_warning(runtime: str, model: str | None) -> ReviewWarning | None:
         "runtime-not-for-model",
         (("runtime", prof.title), ("model", model), ("families", families)),
     )
+
+
+def peers_warning(
+    k: int,
+    window: int,
+    output: int,
+    model: str | None,
+    peers: Sequence[Peer] | Literal["default"] | None = "default",
+) -> ReviewWarning | None:
+    """``k-far-below-peers`` for a trigger line ``k`` on a model of window ``window``
+    and output ``output`` (``model``: its registry name, None for a contract typed by
+    hand): the reviewed K of a scenario, or the K a runtime's own file means for the
+    model (``check --runtime``). ``peers`` as :func:`review_warnings` takes them."""
+    if peers == "default":
+        from budgetcore.registry.peers import default_peers  # noqa: PLC0415 - CLI only
+
+        peers = default_peers()
+    low = None if peers is None else _peers_low(window, output, peers, model)
+    if low is None or k >= PEER_FRACTION * low[0]:
+        return None
+    params = (("k", format_int(k)), ("low", format_int(low[0])), ("peer", low[1]))
+    return ReviewWarning("k-far-below-peers", params)
 
 
 def review_warnings(
@@ -108,23 +134,10 @@ def review_warnings(
     cap = min(s, o)
     if cap >= k:
         out.append(ReviewWarning("s-at-or-above-k", (("s", format_int(cap)), ("k", format_int(k)))))
-    if peers == "default":
-        from budgetcore.registry.peers import default_peers  # noqa: PLC0415 - CLI only
-
-        peers = default_peers()
     main = scenario.main_model
-    low = (
-        None
-        if peers is None
-        else _peers_low(main.input_tokens, main.output_tokens, peers, scenario.main_model_name)
-    )
-    if low is not None and k < PEER_FRACTION * low[0]:
-        out.append(
-            ReviewWarning(
-                "k-far-below-peers",
-                (("k", format_int(k)), ("low", format_int(low[0])), ("peer", low[1])),
-            )
-        )
+    far = peers_warning(k, main.input_tokens, main.output_tokens, scenario.main_model_name, peers)
+    if far is not None:
+        out.append(far)
     if runtime is not None:
         found = runtime_warning(runtime, scenario.main_model_name)
         if found is not None:

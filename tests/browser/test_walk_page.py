@@ -92,3 +92,65 @@ def test_the_logs_tables_fit_a_tablets_width(page: Page, lang: str, tmp_path: Pa
         assert p.evaluate("document.documentElement.scrollWidth") <= width, width
     page.assert_no_internal_error()
     assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_comparing_two_plans_of_a_two_million_window_keeps_the_phone_page_narrow(
+    narrow_page: Page, lang: str
+) -> None:
+    """The sixth walk, the experiments one after another on a phone: after "raise only
+    I" (2,097,152), "F above M" pinned a plan of M 1,880,064 and the readouts table's
+    four columns of seven-digit values (quantity, current, pinned, "−1,854,064")
+    widened the page to 415 px at 390."""
+    fragment = (
+        "#main_model.input_tokens=2097152&workload.required_tokens=1880065"
+        "&workload.history_tokens=0&pin=1&pin.main_model.input_tokens=2097152"
+    )
+    page = narrow_page.open(f"{fragment}&lang={lang}")
+    p = page.page
+    assert p.get_attribute("#results", "data-ab") == "on"
+    assert page.text('[data-key-delta="engine_raw_headroom"]') == "−1,854,064"
+    width = p.evaluate("document.documentElement.clientWidth")
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
+    page.assert_no_internal_error()
+    assert not page.errors
+
+
+def test_a_360_px_phone_keeps_every_field_s_unit_on_the_page(page: Page) -> None:
+    """The sixth walk, resizing below 390 px: at 360 px (a common Android width) the
+    runtime protections' "code points" unit, beside the recall slice's 17-character
+    box, ran 7 px past the screen and the page scrolled sideways. A unit of two words
+    now breaks between them where the row is too narrow for both."""
+    page.page.set_viewport_size({"width": 360, "height": 800})
+    p = page.open().page
+    p.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    unit = p.locator('[data-input="limits.recall_slice_code_points"] ~ .unit')
+    assert unit.text_content() == "code points"
+    box = unit.bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= 360
+    assert p.evaluate("document.documentElement.scrollWidth") <= 360
+    page.assert_no_internal_error()
+    assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_long_registry_name_keeps_the_phone_page_narrow(narrow_page: Page, lang: str) -> None:
+    """The sixth walk: the registry's longest name (75 characters, no space) in the
+    peers chart's caption ("Trigger lines for fireworks_ai/accounts/…: W = …") widened
+    the phone's page to 462 px at 390, and in the peers' "not drawn" note and a
+    runtime's warning beside the export to 383 and 392 px at 380."""
+    model = "fireworks_ai/accounts/fireworks/routers/deepseek-v4p1-flash-1017-ultrafast"
+    # The Anthropic API's runtime cannot run it: its warning names the model too.
+    page = narrow_page
+    p = page.page
+    p.goto(f"{page.base_url}#main_model.model={model}&runtime=anthropic-api&lang={lang}")
+    p.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=90_000)
+    p.wait_for_selector('[data-figure="peers"]', timeout=60_000)
+    p.wait_for_selector('#export-diff [data-warning="runtime-not-for-model"]', timeout=60_000)
+    assert model in page.text("#peers-out figcaption")
+    assert model in page.text('#export-diff [data-warning="runtime-not-for-model"]')
+    width = p.evaluate("document.documentElement.clientWidth")
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
+    page.assert_no_internal_error()
+    assert not page.errors
