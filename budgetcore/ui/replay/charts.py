@@ -14,11 +14,11 @@ alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from itertools import pairwise
+from itertools import chain, pairwise
+from operator import add, gt
 from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width, wrap_text
@@ -31,6 +31,7 @@ from budgetcore.charts.timeline import (
     cost_scale,
     cost_total_scale,
     run_times,
+    slot_edges,
     timeline_chart,
     turning_points,
 )
@@ -239,8 +240,9 @@ def _timeline_svg(
     # the largest value drawn; one geometry pass, not two): every series it can be drawn
     # to, the unseen history too (a huge backlog once cut the top labels at the edge).
     col = result.columns
-    values = [max(col[k]) for k in ("full_input", "main_safe_input", "trigger_tokens")]
-    values += [max(col["summary"]), max(col["unseen"])]
+    peaks = result.summary  # two of the maxes already (a pass over the turns each)
+    values = [peaks.peak_full_input, max(col["main_safe_input"]), max(col["trigger_tokens"])]
+    values += [max(col["summary"]), peaks.peak_unseen]
     values += [tok for _, tok in peer_marks]
     if log is not None:
         values += [q.context for q in log.requests]
@@ -598,6 +600,21 @@ def _cost_turn_axis(
     return tuple(parts), tuple(texts)
 
 
+#: A bar's top edge as path text, "V0" to "V<_COST>" (px from the plot's top).
+_V_TEXT = tuple(f"V{v}" for v in range(_COST + 1))
+
+
+@lru_cache(maxsize=16)
+def _bar_rights(n: int, pw: int) -> tuple[tuple[int, ...], tuple[str, ...], bool]:
+    """The cost bars' right edges in whole pixels (rounded half up; each bar fills its
+    turn's slot, ``slot_edges``), as "H<px>" path texts too, and whether two bars end in
+    one pixel column. By value: the same for every redraw of one session at one width
+    (a pass, a set and 500 texts per input)."""
+    half = UNIT // 2
+    rights = tuple([(e + half) // UNIT for e in slot_edges(n, pw)[1:]])
+    return rights, tuple([f"H{r}" for r in rights]), len(set(rights)) < len(rights)
+
+
 def _cum_ticks(result: Replay, basis: CostBasis) -> tuple[tuple[int | Decimal, str], ...]:
     """The running total's axis: round ticks above 0 (its base is the shared 0), as
     the left axis has them; the exact total is in the axis title."""
@@ -621,17 +638,17 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
     # of them, so a spike never falls into a zero-width step.
     u, half = UNIT, UNIT // 2
     bar_tops = [(y + half) // u for _, y, _, _ in geo.bars]
-    rights = [(x + w + half) // u for x, _, w, _ in geo.bars]
-    steps: Iterable[tuple[int, int] | list[int]] = zip(bar_tops, rights, strict=True)
-    if len(set(rights)) < len(rights):  # the right edges never fall: some bars share one
+    rights, right_texts, shared = _bar_rights(len(geo.bars), pw)
+    if shared:  # the right edges never fall: some bars share one
         merged: list[list[int]] = []  # [top, right edge], in px
-        for bar_top, right in steps:
+        for bar_top, right in zip(bar_tops, rights, strict=True):
             if merged and merged[-1][1] == right:
                 merged[-1][0] = min(merged[-1][0], bar_top)
             else:
                 merged.append([bar_top, right])
-        steps = merged
-    tops = "".join([f"V{bar_top}H{right}" for bar_top, right in steps])
+        tops = "".join([f"V{bar_top}H{right}" for bar_top, right in merged])
+    else:  # a bar's top is 0 to _COST px: its text by value too, joined in C
+        tops = "".join(map(add, map(_V_TEXT.__getitem__, bar_tops), right_texts))
     bars = f"M{(geo.bars[0][0] + half) // u} {_COST}{tops}V{_COST}Z"
     cum = geo.cumulative
     g = [
@@ -959,11 +976,10 @@ def _fate_legend(result: Replay, times: RunTimes | None, lang: str) -> list[Mark
 def _counts_note(result: Replay, lang: str) -> Markup:
     """Why the summary's runs, the strip's K fires and the turns at or above K differ
     (docs/replay.md, "Why three counts differ"), with this replay's three numbers."""
-    col = result.columns
-    reached = col["trigger_reached"]
-    # a turn that reaches K after one that did not (the first turn after none)
-    after = zip((False, *reached), reached, strict=False)
-    fires = sum(1 for before, r in after if r and not before)
+    reached = result.columns["trigger_reached"]
+    # a turn that reaches K after one that did not (the first turn after none): True >
+    # False, a pass in C
+    fires = sum(map(gt, reached, chain((False,), reached)))
     s = result.summary
     return el(
         "p",
