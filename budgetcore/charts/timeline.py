@@ -41,6 +41,7 @@ __all__ = [
     "cost_scale",
     "run_times",
     "slot_edges",
+    "slot_middles",
     "timeline_chart",
     "turn_at",
     "turning_points",
@@ -180,7 +181,7 @@ _run_bar = partial(tuple.__new__, RunBar)
 
 
 @lru_cache(maxsize=16)
-def _xs(n: int, width: int) -> tuple[int, ...]:
+def slot_middles(n: int, width: int) -> tuple[int, ...]:
     """Each turn slot's middle. By value: every chart of a redraw, and every redraw of
     one session at one width, has the same (a pass over the turns each)."""
     w = width * UNIT
@@ -199,7 +200,7 @@ def _y(tokens: int, scale: int, height: int) -> int:
 @lru_cache(maxsize=16)
 def slot_edges(n: int, width: int) -> tuple[int, ...]:
     """Every turn slot's edges, ``_edge(t, n, width)`` for t = 0..n, by value (as
-    :func:`_xs`): the cost chart's bars fill the slots between them."""
+    :func:`slot_middles`): the cost chart's bars fill the slots between them."""
     w = width * UNIT
     return tuple([(t * w) // n for t in range(n + 1)])
 
@@ -297,7 +298,7 @@ def timeline_chart(
     """
     rows = result.rows
     n = len(rows)
-    xs = _xs(n, width)
+    xs = slot_middles(n, width)
     col = result.columns
     full, summ, unseen = col["full_input"], col["summary"], col["unseen"]
     ks, ms = col["trigger_tokens"], col["main_safe_input"]
@@ -473,7 +474,7 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
         height,
         scale,
         tuple(compress(col["turn"], mask)),
-        tuple(compress(_xs(len(result.rows), width), mask)),
+        tuple(compress(slot_middles(len(result.rows), width), mask)),
         tuple(map(str, compress(col["run_fate"], mask))),
         tuple(compress(col["run_tries"], mask)),
         tuple(spans),
@@ -570,7 +571,7 @@ def cost_chart(
         (left, h - bar, right - left, bar)
         for left, right, bar in zip(edges, edges[1:], heights, strict=False)
     ]
-    xs = _xs(n, width)
+    xs = slot_middles(n, width)
     # floor(total so far / total × h) per turn; a total of 0 draws the line on the base.
     line = Polyline(
         "cumulative",
