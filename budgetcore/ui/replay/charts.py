@@ -100,7 +100,7 @@ def _points(pts: tuple[tuple[int, int], ...], at: Mapping[int, str] = _NO_TEXTS)
     return " ".join([(at.get(x) or f"{(x + half) // UNIT},") + str(y) for (x, _), y in kept])
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=16)  # about nine texts a session and width: two of them kept
 def _slot_texts(n: int, pw: int, head: str, tail: str, shift: int = 0) -> dict[int, str]:
     """``head``, each turn slot's middle in whole pixels (rounded half up) plus
     ``shift``, then ``tail``: a path's or a point list's text at that slot, by the
