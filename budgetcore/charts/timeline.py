@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
 from functools import lru_cache, partial
-from itertools import chain, compress, pairwise
-from operator import add, gt, sub
+from itertools import chain, compress, islice
+from itertools import count as counting
+from operator import add, gt, ne, sub
 from typing import NamedTuple
 
 from budgetcore.replay.logs import LogSeries
@@ -221,7 +222,8 @@ def _steps(key: str, values: Sequence[int], y: Callable[[int], int], width: int)
     """A value that holds over a turn's whole slot (K, M): a step line across the slots,
     with a pair of points per run of equal values (it changes only with the config)."""
     edges = slot_edges(len(values), width)
-    starts = [0, *[t for t, (a, b) in enumerate(pairwise(values), start=1) if a != b]]
+    # each turn whose value differs from the one before, picked in C
+    starts = [0, *compress(counting(1), map(ne, values, islice(values, 1, None)))]
     ends = [*starts[1:], len(values)]
     pts: list[tuple[int, int]] = []
     for start, end in zip(starts, ends, strict=True):
