@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
 from functools import lru_cache, partial
-from itertools import compress, pairwise
-from operator import add, sub
+from itertools import chain, compress, islice
+from itertools import count as counting
+from operator import add, gt, ne, sub
 from typing import NamedTuple
 
 from budgetcore.replay.logs import LogSeries
@@ -40,6 +41,8 @@ __all__ = [
     "cost_chart",
     "cost_scale",
     "run_times",
+    "slot_edges",
+    "slot_middles",
     "timeline_chart",
     "turn_at",
     "turning_points",
@@ -179,7 +182,7 @@ _run_bar = partial(tuple.__new__, RunBar)
 
 
 @lru_cache(maxsize=16)
-def _xs(n: int, width: int) -> tuple[int, ...]:
+def slot_middles(n: int, width: int) -> tuple[int, ...]:
     """Each turn slot's middle. By value: every chart of a redraw, and every redraw of
     one session at one width, has the same (a pass over the turns each)."""
     w = width * UNIT
@@ -196,9 +199,9 @@ def _y(tokens: int, scale: int, height: int) -> int:
 
 
 @lru_cache(maxsize=16)
-def _edges(n: int, width: int) -> tuple[int, ...]:
+def slot_edges(n: int, width: int) -> tuple[int, ...]:
     """Every turn slot's edges, ``_edge(t, n, width)`` for t = 0..n, by value (as
-    :func:`_xs`)."""
+    :func:`slot_middles`): the cost chart's bars fill the slots between them."""
     w = width * UNIT
     return tuple([(t * w) // n for t in range(n + 1)])
 
@@ -218,8 +221,9 @@ def turning_points(values: Sequence[int]) -> list[int]:
 def _steps(key: str, values: Sequence[int], y: Callable[[int], int], width: int) -> Polyline:
     """A value that holds over a turn's whole slot (K, M): a step line across the slots,
     with a pair of points per run of equal values (it changes only with the config)."""
-    edges = _edges(len(values), width)
-    starts = [0, *[t for t, (a, b) in enumerate(pairwise(values), start=1) if a != b]]
+    edges = slot_edges(len(values), width)
+    # each turn whose value differs from the one before, picked in C
+    starts = [0, *compress(counting(1), map(ne, values, islice(values, 1, None)))]
     ends = [*starts[1:], len(values)]
     pts: list[tuple[int, int]] = []
     for start, end in zip(starts, ends, strict=True):
@@ -270,6 +274,10 @@ def _fires_on(
     return out
 
 
+#: The statuses the timeline marks on a strip of their own.
+_MARKED = frozenset({"run", "recompress", "refused"})
+
+
 def timeline_chart(
     result: Replay,
     *,
@@ -292,26 +300,29 @@ def timeline_chart(
     """
     rows = result.rows
     n = len(rows)
-    xs = _xs(n, width)
+    xs = slot_middles(n, width)
     col = result.columns
     full, summ, unseen = col["full_input"], col["summary"], col["unseen"]
     ks, ms = col["trigger_tokens"], col["main_safe_input"]
     ctx = [] if log is None else [q.context for q in log.requests[:n]]
     # each column's max in C (unpacking them all into one call built a tuple of them)
-    # (0 for no log: every count is at least 0)
-    tops = (max(full), max(summ), max(unseen), max(ks), max(ctx, default=0))
+    # (0 for no log: every count is at least 0); the summary has two of them already
+    # (a pass over the turns each, per redraw)
+    s = result.summary
+    tops = (s.peak_full_input, max(summ), s.peak_unseen, max(ks), max(ctx, default=0))
     data = max(tops)
     pre = [c.pre_tokens for c in (log.compactions if log else ()) if c.pre_tokens is not None]
     data = max(data, max(pre, default=0))
     notes: list[tuple[str, int]] = []
     # Off-scale values: anything above twice the data would flatten the chart.
     limit = 2 * data if data else 0
-    in_range_m = max(ms) <= limit
+    top_m = max(ms)
+    in_range_m = top_m <= limit
     extra = [(k, t) for k, t in lines if t <= limit]
     notes += [(k, t) for k, t in lines if t > limit]
-    scale = max(data, max(ms) if in_range_m else 0, max((t for _, t in extra), default=0))
+    scale = max(data, top_m if in_range_m else 0, max((t for _, t in extra), default=0))
     if not in_range_m:
-        notes.append(("main_safe_input", max(ms)))
+        notes.append(("main_safe_input", top_m))
 
     h = height * UNIT
 
@@ -333,20 +344,21 @@ def timeline_chart(
     if in_range_m:
         series.append(_steps("main_safe_input", ms, y_of, width))
 
-    markers = [
-        _marker((s, t, x, None, new if s == "run" else None))
-        for s, t, x, new in zip(col["status"], col["turn"], xs, col["new_raw"], strict=True)
-        if s in ("run", "recompress", "refused")
-    ]
+    # The marked turns picked in C (a membership test and a selection per turn), so the
+    # Python loop runs over them only.
+    status = col["status"]
+    picked = compress(
+        zip(status, col["turn"], xs, col["new_raw"], strict=True),
+        map(_MARKED.__contains__, status),
+    )
+    markers = [_marker((s, t, x, None, new if s == "run" else None)) for s, t, x, new in picked]
     # Where this scenario's K fires: each turn whose request reaches K after one that
-    # did not (a run may still not start there: see the row's status).
-    was = False
+    # did not (a run may still not start there: see the row's status). True > False.
+    reached = col["trigger_reached"]
     turn = list(col["turn"])  # indexed in C (a column's indexing is a Python call)
-    for i, reached in enumerate(col["trigger_reached"]):
-        if reached and not was:
-            k, k_y = ks[i], _y(ks[i], scale, height)
-            markers.append(_marker(("trigger", turn[i], xs[i], k_y, k)))
-        was = reached
+    for i in compress(range(n), map(gt, reached, chain((False,), reached))):
+        k, k_y = ks[i], _y(ks[i], scale, height)
+        markers.append(_marker(("trigger", turn[i], xs[i], k_y, k)))
     if log is not None:
         for c in log.compactions:
             if c.after_turn > n:
@@ -404,9 +416,10 @@ def _fates(
     col: Mapping[str, Sequence[object]], xs: Sequence[int]
 ) -> tuple[tuple[str, tuple[int, ...]], ...]:
     by: dict[str, list[int]] = {f: [] for f in _FATES}
-    for fate, x in zip(col["run_fate"], xs, strict=True):
-        if fate is not None:
-            by[str(fate)].append(x)
+    fates = col["run_fate"]
+    # the turns with a run only (a fate is a non-empty text, no run None), picked in C
+    for fate, x in compress(zip(fates, xs, strict=True), fates):
+        by[str(fate)].append(x)
     return tuple((f, tuple(by[f])) for f in _FATES)
 
 
@@ -463,7 +476,7 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
         height,
         scale,
         tuple(compress(col["turn"], mask)),
-        tuple(compress(_xs(len(result.rows), width), mask)),
+        tuple(compress(slot_middles(len(result.rows), width), mask)),
         tuple(map(str, compress(col["run_fate"], mask))),
         tuple(compress(col["run_tries"], mask)),
         tuple(spans),
@@ -554,13 +567,13 @@ def cost_chart(
     priced, per, totals = cost_basis(result) if basis is None else basis
     top, total = max(per), totals[-1]
     h = height * UNIT
-    edges = _edges(n, width)
+    edges = slot_edges(n, width)
     heights = [(value * h) // top for value in per] if top else [0] * n  # floor(value / top × h)
     bars = [
         (left, h - bar, right - left, bar)
         for left, right, bar in zip(edges, edges[1:], heights, strict=False)
     ]
-    xs = _xs(n, width)
+    xs = slot_middles(n, width)
     # floor(total so far / total × h) per turn; a total of 0 draws the line on the base.
     line = Polyline(
         "cumulative",

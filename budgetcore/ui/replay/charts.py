@@ -14,11 +14,13 @@ alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from itertools import pairwise
+from itertools import chain, pairwise
+from operator import add, gt
+from types import MappingProxyType
 from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width, wrap_text
@@ -31,6 +33,8 @@ from budgetcore.charts.timeline import (
     cost_scale,
     cost_total_scale,
     run_times,
+    slot_edges,
+    slot_middles,
     timeline_chart,
     turning_points,
 )
@@ -69,20 +73,51 @@ _GLYPH = {
 FATE_DASH = {"published": "", "discarded": "4 2", "abandoned": "1 2", "failed": "6 2 1 2"}
 
 
+#: No point's text kept (:func:`_points`).
+_NO_TEXTS: Mapping[int, str] = MappingProxyType({})
+
+
 def _px(v: int) -> str:
     """A position in 1/100 px as an SVG number: whole pixels, rounded half up (a
     position, never a token count; hundreds of points are written per input)."""
     return str((v + UNIT // 2) // UNIT)
 
 
-def _points(pts: tuple[tuple[int, int], ...]) -> str:
+def _points(pts: tuple[tuple[int, int], ...], at: Mapping[int, str] = _NO_TEXTS) -> str:
     """Positions in whole pixels (rounded half up) as an SVG point list. A point between
     two on the same pixel row draws nothing and is left out: a value held over many
-    turns (the summary, an empty backlog, K) is one segment, not hundreds of points."""
+    turns (the summary, an empty backlog, K) is one segment, not hundreds of points.
+    ``at``: the "<x>," text of a point at a turn slot's middle, by its x (_slot_texts)."""
     half = UNIT // 2
     ys = [(y + half) // UNIT for _, y in pts]
+    keep = turning_points(ys)
     # x only for the points kept (most of a 500-turn line is flat rows)
-    return " ".join([f"{(pts[i][0] + half) // UNIT},{ys[i]}" for i in turning_points(ys)])
+    kept = (
+        zip(pts, ys, strict=True)
+        if len(keep) == len(ys)
+        else zip(map(pts.__getitem__, keep), map(ys.__getitem__, keep), strict=True)
+    )
+    return " ".join([(at.get(x) or f"{(x + half) // UNIT},") + str(y) for (x, _), y in kept])
+
+
+@lru_cache(maxsize=16)  # about nine texts a session and width: two of them kept
+def _slot_texts(n: int, pw: int, head: str, tail: str, shift: int = 0) -> dict[int, str]:
+    """``head``, each turn slot's middle in whole pixels (rounded half up) plus
+    ``shift``, then ``tail``: a path's or a point list's text at that slot, by the
+    middle's position (1/100 px; never written to once made). By value: the same for
+    every redraw of one session at one width, where the strips, the run bars and the
+    lines write one per turn or run, hundreds per input (a text made of integers costs
+    more than a look-up)."""
+    half = UNIT // 2
+    return {x: f"{head}{(x + half) // UNIT + shift}{tail}" for x in slot_middles(n, pw)}
+
+
+def _marks(xs: Iterable[int], tail: str, n: int, pw: int) -> str:
+    """One strip's marks as path data: at each x (1/100 px), "M<px> 0" and ``tail``;
+    a mark between two slots (a log's compaction) is written afresh."""
+    kept = _slot_texts(n, pw, "M", f" 0{tail}")
+    half = UNIT // 2
+    return "".join([kept.get(x) or f"M{(x + half) // UNIT} 0{tail}" for x in xs])
 
 
 # ------------------------------------------------------------------ charts
@@ -239,8 +274,9 @@ def _timeline_svg(
     # the largest value drawn; one geometry pass, not two): every series it can be drawn
     # to, the unseen history too (a huge backlog once cut the top labels at the edge).
     col = result.columns
-    values = [max(col[k]) for k in ("full_input", "main_safe_input", "trigger_tokens")]
-    values += [max(col["summary"]), max(col["unseen"])]
+    peaks = result.summary  # two of the maxes already (a pass over the turns each)
+    values = [peaks.peak_full_input, max(col["main_safe_input"]), max(col["trigger_tokens"])]
+    values += [max(col["summary"]), peaks.peak_unseen]
     values += [tok for _, tok in peer_marks]
     if log is not None:
         values += [q.context for q in log.requests]
@@ -288,7 +324,7 @@ def _timeline_svg(
                     {
                         "class": f"rp-line rp-{s.key}",
                         "data-series": s.key,
-                        "points": _points(points),
+                        "points": _points(points, _slot_texts(n, pw, "", ",")),
                     },
                 )
             )
@@ -364,8 +400,7 @@ def _timeline_svg(
             )
         y += (len(wrapped) - 1) * LINE
         strip_top = y + LINE
-        half = UNIT // 2  # _px inline: a mark per run, hundreds per input
-        d = "".join([f"M{(x + half) // UNIT} 0v{_STRIP}" for x in xs])
+        d = _marks(xs, f"v{_STRIP}", n, pw)
         ticks_svg = [el("path", {"d": d})]
         parts.append(
             el(
@@ -398,9 +433,7 @@ def _timeline_svg(
             )
         )
         strip_top = y + LINE
-        half = UNIT // 2
-        glyph = _GLYPH[fate].format(h=_STRIP)
-        d = "".join([f"M{(x + half) // UNIT} 0{glyph}" for x in at])
+        d = _marks(at, _GLYPH[fate].format(h=_STRIP), n, pw)
         parts.append(
             el(
                 "g",
@@ -508,22 +541,28 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     half = UNIT // 2
     slot = max(1, pw // n)
     stroke = max(1, min(5, slot - 1))
-    # By column, a pass each (a few hundred runs per input): whole pixels, then each
-    # fate's bars in the order its first run comes, then the appends' marks.
+    # By column, a pass each (a few hundred runs per input): each fate's bars in the
+    # order its first run comes, then the appends' marks; a run sits at its turn's
+    # slot middle, whose texts are kept by value (_slot_texts).
     fates = times.fates
-    xs = [(x + half) // UNIT for x in times.xs]
-    tops = [(y + half) // UNIT for y in times.duration_ys]
+    bar_at = _slot_texts(n, pw, "M", f" {h}V")
+    bars = [
+        bar_at[x] + str((y + half) // UNIT)
+        for x, y in zip(times.xs, times.duration_ys, strict=True)
+    ]
     by_fate = {
-        fate: [f"M{x} {h}V{top}" for x, top, f in zip(xs, tops, fates, strict=True) if f == fate]
+        fate: [b for b, f in zip(bars, fates, strict=True) if f == fate]
         for fate in dict.fromkeys(fates)
     }
     left, wide = stroke // 2 + 2, stroke + 4
+    append_at = _slot_texts(n, pw, "M", " ", -left)
     appends = [
-        f"M{x - left} {(ay + half) // UNIT}h{wide}"
-        for x, ay in zip(xs, times.append_ys, strict=True)
+        f"{append_at[x]}{(ay + half) // UNIT}h{wide}"
+        for x, ay in zip(times.xs, times.append_ys, strict=True)
         if ay is not None
     ]
-    later = [f"M{x} 0l3 5h-6z" for x, up in zip(xs, times.above, strict=True) if up]
+    later_at = _slot_texts(n, pw, "M", " 0l3 5h-6z")
+    later = [later_at[x] for x, up in zip(times.xs, times.above, strict=True) if up]
     g: list[Markup] = []
     for fate, ds in by_fate.items():
         attrs: dict[str, object] = {
@@ -598,6 +637,21 @@ def _cost_turn_axis(
     return tuple(parts), tuple(texts)
 
 
+#: A bar's top edge as path text, "V0" to "V<_COST>" (px from the plot's top).
+_V_TEXT = tuple(f"V{v}" for v in range(_COST + 1))
+
+
+@lru_cache(maxsize=16)
+def _bar_rights(n: int, pw: int) -> tuple[tuple[int, ...], tuple[str, ...], bool]:
+    """The cost bars' right edges in whole pixels (rounded half up; each bar fills its
+    turn's slot, ``slot_edges``), as "H<px>" path texts too, and whether two bars end in
+    one pixel column. By value: the same for every redraw of one session at one width
+    (a pass, a set and 500 texts per input)."""
+    half = UNIT // 2
+    rights = tuple([(e + half) // UNIT for e in slot_edges(n, pw)[1:]])
+    return rights, tuple([f"H{r}" for r in rights]), len(set(rights)) < len(rights)
+
+
 def _cum_ticks(result: Replay, basis: CostBasis) -> tuple[tuple[int | Decimal, str], ...]:
     """The running total's axis: round ticks above 0 (its base is the shared 0), as
     the left axis has them; the exact total is in the axis title."""
@@ -621,17 +675,17 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
     # of them, so a spike never falls into a zero-width step.
     u, half = UNIT, UNIT // 2
     bar_tops = [(y + half) // u for _, y, _, _ in geo.bars]
-    rights = [(x + w + half) // u for x, _, w, _ in geo.bars]
-    steps: Iterable[tuple[int, int] | list[int]] = zip(bar_tops, rights, strict=True)
-    if len(set(rights)) < len(rights):  # the right edges never fall: some bars share one
+    rights, right_texts, shared = _bar_rights(len(geo.bars), pw)
+    if shared:  # the right edges never fall: some bars share one
         merged: list[list[int]] = []  # [top, right edge], in px
-        for bar_top, right in steps:
+        for bar_top, right in zip(bar_tops, rights, strict=True):
             if merged and merged[-1][1] == right:
                 merged[-1][0] = min(merged[-1][0], bar_top)
             else:
                 merged.append([bar_top, right])
-        steps = merged
-    tops = "".join([f"V{bar_top}H{right}" for bar_top, right in steps])
+        tops = "".join([f"V{bar_top}H{right}" for bar_top, right in merged])
+    else:  # a bar's top is 0 to _COST px: its text by value too, joined in C
+        tops = "".join(map(add, map(_V_TEXT.__getitem__, bar_tops), right_texts))
     bars = f"M{(geo.bars[0][0] + half) // u} {_COST}{tops}V{_COST}Z"
     cum = geo.cumulative
     g = [
@@ -641,7 +695,7 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
             {
                 "class": "rp-line rp-cumulative",
                 "data-series": "cumulative",
-                "points": _points(cum.points),
+                "points": _points(cum.points, _slot_texts(len(result.rows), pw, "", ",")),
             },
         ),
     ]
@@ -959,11 +1013,10 @@ def _fate_legend(result: Replay, times: RunTimes | None, lang: str) -> list[Mark
 def _counts_note(result: Replay, lang: str) -> Markup:
     """Why the summary's runs, the strip's K fires and the turns at or above K differ
     (docs/replay.md, "Why three counts differ"), with this replay's three numbers."""
-    col = result.columns
-    reached = col["trigger_reached"]
-    # a turn that reaches K after one that did not (the first turn after none)
-    after = zip((False, *reached), reached, strict=False)
-    fires = sum(1 for before, r in after if r and not before)
+    reached = result.columns["trigger_reached"]
+    # a turn that reaches K after one that did not (the first turn after none): True >
+    # False, a pass in C
+    fires = sum(map(gt, reached, chain((False,), reached)))
     s = result.summary
     return el(
         "p",
