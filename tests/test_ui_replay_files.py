@@ -12,7 +12,14 @@ from html.parser import HTMLParser
 import pytest
 
 from budgetcore.messages import CATALOGUE, t
-from budgetcore.ui.events import ImportFileChosen, ReplayFilesChosen, ReplayToggled, Reset
+from budgetcore.ui.events import (
+    FieldTyped,
+    ImportFileChosen,
+    ReplayFilesChosen,
+    ReplaySourceChosen,
+    ReplayToggled,
+    Reset,
+)
 from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
 from budgetcore.ui.paint import Painted, main_ops, panel_ops
@@ -234,6 +241,36 @@ def test_a_pick_empties_the_other_box_and_reset_empties_both() -> None:
     assert reduce(state, ReplayFilesChosen("import-file", ("x.toml",))) == state
 
 
+def test_a_paint_that_does_not_change_the_pick_leaves_the_boxes_alone() -> None:
+    """A box's files are read by an async handler, a task after its change event. The
+    paint emptied every box the state said held nothing on every paint, so a paint in
+    between (the log source chosen just before the pick, a job's step) emptied the box
+    the user had just filled and the pick read nothing (the browser test choosing a log
+    right after the source failed on a loaded machine). Only a change of the pick
+    empties a box now."""
+    state = _page()
+
+    def emptied(s: PageState, painted: Painted) -> tuple[set[str], Painted]:
+        ops, after = panel_ops(s, painted, lambda: 600)
+        boxes = {
+            sel[1:]
+            for sel, kind, name, value in ops
+            if (kind, name, value) == ("prop", "value", "") and sel[1:] in FILE_BOXES
+        }
+        return boxes, after
+
+    first, painted = emptied(state, Painted())
+    assert first == set(FILE_BOXES)  # the first paint: nothing is picked
+    log = reduce(state, ReplaySourceChosen("log"))
+    again, painted = emptied(log, painted)
+    assert again == set()  # the source changed, the pick did not
+    picked = reduce(log, ReplayFilesChosen("replay-file", ("a.jsonl",)))
+    after_pick, painted = emptied(picked, painted)
+    assert after_pick == {"replay-folder"}
+    reset, _ = emptied(reduce(picked, Reset()), painted)
+    assert reset == set(FILE_BOXES)
+
+
 def test_a_pick_keeps_as_many_names_as_an_import_reads() -> None:
     """Every input has a size limit: 10,000 names of at most 500 characters each."""
     state = reduce(_page(), ReplayFilesChosen("replay-file", ("n" * 600,) * 20_000))
@@ -256,7 +293,14 @@ def test_the_import_file_box_says_what_it_holds(lang: str) -> None:
     assert render(picked).text["import-file-status"] == "reviewed.toml"
     empty_box = ("#import-file", "prop", "value", "")
     assert empty_box not in main_ops(picked, Painted())[0]
+    # A paint that leaves the status as it was leaves the box alone: its files are read
+    # a task after the pick, and a paint in between (any input) emptied it first.
+    ops, painted = main_ops(state, Painted())
+    assert empty_box in ops
+    typed = reduce(state, FieldTyped("config.trigger_tokens", "40000"))
+    assert empty_box not in main_ops(typed, painted)[0]
     reset = reduce(picked, Reset())
     assert render(reset).text["import-file-status"] == none
     assert empty_box in main_ops(reset, Painted())[0]
+    assert empty_box in main_ops(reset, main_ops(picked, Painted())[1])[0]
     assert len(reduce(state, ImportFileChosen("x" * 900)).import_file) == 500

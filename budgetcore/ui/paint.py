@@ -212,7 +212,11 @@ def main_ops(state: PageState, painted: Painted) -> tuple[list[Op], Painted]:
         ("#export-runtime", "value", "value", state.export_runtime),
         ("#runtime", "value", "value", state.export_runtime),
     ]
-    if not state.import_file:  # a Reset: the box holds no file the status does not name
+    # A Reset: the box holds no file the status does not name. Only when the status
+    # changes to none: the box's files are read a task after its change event, and a
+    # paint in between emptied the box on every paint (as the replay's boxes, below).
+    status = screen.text["import-file-status"]
+    if not state.import_file and (last is None or last.text["import-file-status"] != status):
         ops.append(("#import-file", "prop", "value", ""))
     ops += _readouts(screen, last)
     # Patched as the replay panel's are: a new value redraws the charts, the samples and
@@ -276,10 +280,15 @@ def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> 
         part = f'[data-replay-part="{source}"]'
         ops += [("[data-replay-part]", "prop", "hidden", True), (part, "prop", "hidden", False)]
         keys["replay-source"] = source
-    # A file box the state says holds nothing is emptied (the other box's pick, a
-    # Reset), so the status beside it never names files the box does not hold.
+    # A file box the state says holds nothing is emptied when the state's pick changes
+    # (the other box's pick, a Reset), so the status beside it never names files the
+    # box does not hold. Only then: a paint between a box's change event and the
+    # handler that reads its files (async, a later task) emptied the box first, and the
+    # pick was lost (a log chosen right after choosing the log source read nothing).
     picked = state.replay.files_picked[0]
-    ops += [(f"#{box}", "prop", "value", "") for box in FILE_BOXES if box != picked]
+    if last is None or keys.get("replay-picked") != picked:
+        ops += [(f"#{box}", "prop", "value", "") for box in FILE_BOXES if box != picked]
+        keys["replay-picked"] = picked
     turns, turn, valuetext = screen.scrub
     ops += [
         ("#replay-scrub", "prop", "max", str(turns)),
