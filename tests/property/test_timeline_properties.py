@@ -37,7 +37,7 @@ def test_turning_points_keep_every_change_and_drop_only_flat_runs(values: list[i
 def test_an_area_draws_the_same_pixels_as_a_point_per_turn(values: list[int], spread: int) -> None:
     """The summary and unseen areas keep only their turning points; the page's pixel
     point list is the one a point at every turn would give."""
-    from budgetcore.ui.replay.charts import _points  # noqa: PLC0415
+    from budgetcore.ui.replay.chart_text import points_text as _points  # noqa: PLC0415
 
     pts = tuple((i * 37 * UNIT, v * spread * 60) for i, v in enumerate(values))
     thinned = tuple(pts[i] for i in turning_points(values))

@@ -14,13 +14,11 @@ alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from itertools import chain, pairwise
 from operator import add, gt
-from types import MappingProxyType
 from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width, wrap_text
@@ -34,14 +32,13 @@ from budgetcore.charts.timeline import (
     cost_total_scale,
     run_times,
     slot_edges,
-    slot_middles,
     timeline_chart,
-    turning_points,
 )
 from budgetcore.messages import count, t
 from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import Replay
 from budgetcore.ui.markup import Markup, el
+from budgetcore.ui.replay.chart_text import marks_text, points_text, slot_texts
 from budgetcore.ui.svg.axes import box_swatch, chart_svg, swatch
 from budgetcore.units import format_int, format_money
 
@@ -73,51 +70,10 @@ _GLYPH = {
 FATE_DASH = {"published": "", "discarded": "4 2", "abandoned": "1 2", "failed": "6 2 1 2"}
 
 
-#: No point's text kept (:func:`_points`).
-_NO_TEXTS: Mapping[int, str] = MappingProxyType({})
-
-
 def _px(v: int) -> str:
     """A position in 1/100 px as an SVG number: whole pixels, rounded half up (a
     position, never a token count; hundreds of points are written per input)."""
     return str((v + UNIT // 2) // UNIT)
-
-
-def _points(pts: tuple[tuple[int, int], ...], at: Mapping[int, str] = _NO_TEXTS) -> str:
-    """Positions in whole pixels (rounded half up) as an SVG point list. A point between
-    two on the same pixel row draws nothing and is left out: a value held over many
-    turns (the summary, an empty backlog, K) is one segment, not hundreds of points.
-    ``at``: the "<x>," text of a point at a turn slot's middle, by its x (_slot_texts)."""
-    half = UNIT // 2
-    ys = [(y + half) // UNIT for _, y in pts]
-    keep = turning_points(ys)
-    # x only for the points kept (most of a 500-turn line is flat rows)
-    kept = (
-        zip(pts, ys, strict=True)
-        if len(keep) == len(ys)
-        else zip(map(pts.__getitem__, keep), map(ys.__getitem__, keep), strict=True)
-    )
-    return " ".join([(at.get(x) or f"{(x + half) // UNIT},") + str(y) for (x, _), y in kept])
-
-
-@lru_cache(maxsize=16)  # about nine texts a session and width: two of them kept
-def _slot_texts(n: int, pw: int, head: str, tail: str, shift: int = 0) -> dict[int, str]:
-    """``head``, each turn slot's middle in whole pixels (rounded half up) plus
-    ``shift``, then ``tail``: a path's or a point list's text at that slot, by the
-    middle's position (1/100 px; never written to once made). By value: the same for
-    every redraw of one session at one width, where the strips, the run bars and the
-    lines write one per turn or run, hundreds per input (a text made of integers costs
-    more than a look-up)."""
-    half = UNIT // 2
-    return {x: f"{head}{(x + half) // UNIT + shift}{tail}" for x in slot_middles(n, pw)}
-
-
-def _marks(xs: Iterable[int], tail: str, n: int, pw: int) -> str:
-    """One strip's marks as path data: at each x (1/100 px), "M<px> 0" and ``tail``;
-    a mark between two slots (a log's compaction) is written afresh."""
-    kept = _slot_texts(n, pw, "M", f" 0{tail}")
-    half = UNIT // 2
-    return "".join([kept.get(x) or f"M{(x + half) // UNIT} 0{tail}" for x in xs])
 
 
 # ------------------------------------------------------------------ charts
@@ -314,7 +270,11 @@ def _timeline_svg(
             g.append(
                 el(
                     "polygon",
-                    {"class": f"rp-area rp-{s.key}", "data-series": s.key, "points": _points(pts)},
+                    {
+                        "class": f"rp-area rp-{s.key}",
+                        "data-series": s.key,
+                        "points": points_text(pts),
+                    },
                 )
             )
         else:
@@ -324,7 +284,7 @@ def _timeline_svg(
                     {
                         "class": f"rp-line rp-{s.key}",
                         "data-series": s.key,
-                        "points": _points(points, _slot_texts(n, pw, "", ",")),
+                        "points": points_text(points, slot_texts(n, pw, "", ",")),
                     },
                 )
             )
@@ -400,7 +360,7 @@ def _timeline_svg(
             )
         y += (len(wrapped) - 1) * LINE
         strip_top = y + LINE
-        d = _marks(xs, f"v{_STRIP}", n, pw)
+        d = marks_text(xs, f"v{_STRIP}", n, pw)
         ticks_svg = [el("path", {"d": d})]
         parts.append(
             el(
@@ -433,7 +393,7 @@ def _timeline_svg(
             )
         )
         strip_top = y + LINE
-        d = _marks(at, _GLYPH[fate].format(h=_STRIP), n, pw)
+        d = marks_text(at, _GLYPH[fate].format(h=_STRIP), n, pw)
         parts.append(
             el(
                 "g",
@@ -543,9 +503,9 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
     stroke = max(1, min(5, slot - 1))
     # By column, a pass each (a few hundred runs per input): each fate's bars in the
     # order its first run comes, then the appends' marks; a run sits at its turn's
-    # slot middle, whose texts are kept by value (_slot_texts).
+    # slot middle, whose texts are kept by value (slot_texts).
     fates = times.fates
-    bar_at = _slot_texts(n, pw, "M", f" {h}V")
+    bar_at = slot_texts(n, pw, "M", f" {h}V")
     bars = [
         bar_at[x] + str((y + half) // UNIT)
         for x, y in zip(times.xs, times.duration_ys, strict=True)
@@ -555,13 +515,13 @@ def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
         for fate in dict.fromkeys(fates)
     }
     left, wide = stroke // 2 + 2, stroke + 4
-    append_at = _slot_texts(n, pw, "M", " ", -left)
+    append_at = slot_texts(n, pw, "M", " ", -left)
     appends = [
         f"{append_at[x]}{(ay + half) // UNIT}h{wide}"
         for x, ay in zip(times.xs, times.append_ys, strict=True)
         if ay is not None
     ]
-    later_at = _slot_texts(n, pw, "M", " 0l3 5h-6z")
+    later_at = slot_texts(n, pw, "M", " 0l3 5h-6z")
     later = [later_at[x] for x, up in zip(times.xs, times.above, strict=True) if up]
     g: list[Markup] = []
     for fate, ds in by_fate.items():
@@ -695,7 +655,7 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
             {
                 "class": "rp-line rp-cumulative",
                 "data-series": "cumulative",
-                "points": _points(cum.points, _slot_texts(len(result.rows), pw, "", ",")),
+                "points": points_text(cum.points, slot_texts(len(result.rows), pw, "", ",")),
             },
         ),
     ]

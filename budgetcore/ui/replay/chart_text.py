@@ -1,0 +1,54 @@
+"""The replay charts' SVG text made of many integers (point lists, strip marks, run
+bars): each turn slot's text kept by (turns, width), so a redraw of one session at one
+width looks texts up where it wrote hundreds of integers as text per input (the timed
+redraw, docs/performance.md). Pure: positions in 1/100 px in, text out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from types import MappingProxyType
+
+from budgetcore.charts.timeline import UNIT, slot_middles, turning_points
+
+__all__ = ["marks_text", "points_text", "slot_texts"]
+
+#: No point's text kept (:func:`points_text`).
+_NO_TEXTS: Mapping[int, str] = MappingProxyType({})
+
+
+def points_text(pts: tuple[tuple[int, int], ...], at: Mapping[int, str] = _NO_TEXTS) -> str:
+    """Positions in whole pixels (rounded half up) as an SVG point list. A point between
+    two on the same pixel row draws nothing and is left out: a value held over many
+    turns (the summary, an empty backlog, K) is one segment, not hundreds of points.
+    ``at``: the "<x>," text of a point at a turn slot's middle, by its x (slot_texts)."""
+    half = UNIT // 2
+    ys = [(y + half) // UNIT for _, y in pts]
+    keep = turning_points(ys)
+    # x only for the points kept (most of a 500-turn line is flat rows)
+    kept = (
+        zip(pts, ys, strict=True)
+        if len(keep) == len(ys)
+        else zip(map(pts.__getitem__, keep), map(ys.__getitem__, keep), strict=True)
+    )
+    return " ".join([(at.get(x) or f"{(x + half) // UNIT},") + str(y) for (x, _), y in kept])
+
+
+@lru_cache(maxsize=16)  # about nine texts a session and width: two of them kept
+def slot_texts(n: int, pw: int, head: str, tail: str, shift: int = 0) -> dict[int, str]:
+    """``head``, each turn slot's middle in whole pixels (rounded half up) plus
+    ``shift``, then ``tail``: a path's or a point list's text at that slot, by the
+    middle's position (1/100 px; never written to once made). By value: the same for
+    every redraw of one session at one width, where the strips, the run bars and the
+    lines write one per turn or run, hundreds per input (a text made of integers costs
+    more than a look-up)."""
+    half = UNIT // 2
+    return {x: f"{head}{(x + half) // UNIT + shift}{tail}" for x in slot_middles(n, pw)}
+
+
+def marks_text(xs: Iterable[int], tail: str, n: int, pw: int) -> str:
+    """One strip's marks as path data: at each x (1/100 px), "M<px> 0" and ``tail``;
+    a mark between two slots (a log's compaction) is written afresh."""
+    kept = slot_texts(n, pw, "M", f" 0{tail}")
+    half = UNIT // 2
+    return "".join([kept.get(x) or f"M{(x + half) // UNIT} 0{tail}" for x in xs])
