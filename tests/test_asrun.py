@@ -795,6 +795,25 @@ def summaries(*argv: str) -> list[dict[str, Any]]:
     return [r["summary"] for r in rows if isinstance(r.get("summary"), dict)]
 
 
+def _restarts_at_the_third_request(log: ParsedLog, path: Path, third_read: int) -> None:
+    """The four-request fixtures of make.py whose third request restarts the cache (a
+    resume reads the stable prefix 12,000; a gap past the lifetime reads nothing):
+    the model reads what the log read, to the token, and the what-if that changes
+    nothing (no context reaches K 32,000) restarts at the same request."""
+    got = as_run(log)
+    (main,) = got.series
+    assert main.stable_prefix == 12_000
+    assert main.modelled.usage.cache_read == 12_000 + 15_003 + third_read + 16_506
+    assert main.cache_errors == (0,) * 4
+    # Measured and modelled differ only by the 3 uncached tokens of each of the
+    # four requests, billed as writes: $3.75 - $3 per million, 12 tokens.
+    assert got.modelled_cost - got.measured_cost == Decimal("0.00000900")
+    (s,) = summaries("--log", str(path))
+    assert s["as_run"]["modelled"]["cache_read"] == main.modelled.usage.cache_read
+    assert s["runs"] == 0
+    assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
+
+
 class TestCli:
     def test_the_summary_has_every_as_run_key_and_the_logs_figures(self) -> None:
         (s,) = summaries("--log", str(CLAUDE_LOG))
@@ -971,20 +990,7 @@ class TestCli:
         assert log.main.notified == ()
         assert log.main.cleared == ()
         assert log.main.compactions == ()
-        got = as_run(log)
-        (main,) = got.series
-        assert main.stable_prefix == 12_000
-        assert main.modelled.usage.cache_read == 12_000 + 15_003 + 12_000 + 16_506
-        assert main.cache_errors == (0,) * 4
-        # Measured and modelled differ only by the 3 uncached tokens of each of the
-        # four requests, billed as writes: $3.75 - $3 per million, 12 tokens.
-        assert got.modelled_cost - got.measured_cost == Decimal("0.00000900")
-        (s,) = summaries("--log", str(RESUME_LOG))
-        assert s["as_run"]["modelled"]["cache_read"] == main.modelled.usage.cache_read
-        # The what-if restarts at the same request: a what-if that changes nothing (no
-        # context reaches K 32,000) costs what the as-run model costs.
-        assert s["runs"] == 0
-        assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
+        _restarts_at_the_third_request(log, RESUME_LOG, third_read=12_000)
 
     def test_a_gap_past_the_lifetime_starts_cold(self) -> None:
         # tests/fixtures/logs/asrun/make.py, claude/38-asrun-idle (spec §17: "a gap
@@ -997,20 +1003,7 @@ class TestCli:
             log = read_session([(IDLE_LOG.name, f)], None)
         assert log.main.resumed == log.main.notified == log.main.cleared == ()
         assert log.main.compactions == ()
-        got = as_run(log)
-        (main,) = got.series
-        assert main.stable_prefix == 12_000
-        assert main.modelled.usage.cache_read == 12_000 + 15_003 + 0 + 16_506
-        assert main.cache_errors == (0,) * 4
-        # Measured and modelled differ only by the 3 uncached tokens of each of the
-        # four requests, billed as writes: $3.75 - $3 per million, 12 tokens.
-        assert got.modelled_cost - got.measured_cost == Decimal("0.00000900")
-        (s,) = summaries("--log", str(IDLE_LOG))
-        assert s["as_run"]["modelled"]["cache_read"] == main.modelled.usage.cache_read
-        # The what-if starts cold at the same request: a what-if that changes nothing
-        # (no context reaches K 32,000) costs what the as-run model costs.
-        assert s["runs"] == 0
-        assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
+        _restarts_at_the_third_request(log, IDLE_LOG, third_read=0)
 
     def test_thinking_dropped_or_switched_restarts_the_cache(self) -> None:
         # tests/fixtures/logs/asrun/make.py, claude/31-asrun-thinking (docs/replay.md,
