@@ -272,15 +272,19 @@ def test_every_parser_refuses_text_above_its_limit_with_the_one_message(
     assert all(not p.code.startswith("too-large") for p in at_limit)
     problems = problems_of(lambda: PARSERS[what](" " * 50 + "é" * 26))  # 102 bytes, 76 chars
     # Below a whole KiB the limit is said in bytes alone (1 MiB: "1 MiB (1,048,576 bytes)").
+    # Its size too, in UTF-8 bytes (the sixth walk: a link above 64 KiB said only the
+    # limit, where a typed value and a file said their size).
     assert [(p.path, p.code, dict(p.params)) for p in problems] == [
-        (what, "too-large-bytes", {"bytes": "100"})
+        (what, "too-large-size-bytes", {"size": "102", "bytes": "100"})
     ]
-    assert str(problems[0]) == f"{what} is larger than its limit of 100 bytes"
+    assert str(problems[0]) == f"{what} is 102 bytes, larger than its limit of 100 bytes"
 
 
 def test_check_size_counts_utf8_bytes_and_names_the_input_as_shown() -> None:
     check_size("é" * 128, "query")  # 256 bytes: at the limit
-    with pytest.raises(ScenarioError, match=r"^--model is larger than its limit of 256 bytes$"):
+    with pytest.raises(
+        ScenarioError, match=r"^--model is 257 bytes, larger than its limit of 256 bytes$"
+    ):
         check_size("é" * 128 + "x", "query", "--model")
     with pytest.raises(ScenarioError):
         check_size(b"x" * 257, "query")
@@ -314,13 +318,12 @@ def test_the_page_refuses_a_paste_above_its_limit_as_the_cli_does(
         problems = state.replay.log_error
     else:
         problems = getattr(state, where)
-    # The page's own paste boxes know the text's exact size and say it too.
-    code = "too-large-size-bytes" if what in ("config", "samples") else "too-large-bytes"
-    assert [(p.path, p.code) for p in problems] == [(what, code)]
+    # Every paste says its exact size (a link, a log and pasted turns said only the
+    # limit; the sixth walk).
+    assert [(p.path, p.code) for p in problems] == [(what, "too-large-size-bytes")]
     sentence = problem_sentence(problems[0], "zh")
     assert "超过了大小上限 100 字节" in sentence, sentence
-    if code == "too-large-size-bytes":
-        assert "101 字节" in sentence, sentence
+    assert "101 字节" in sentence, sentence
 
 
 def test_a_typed_value_above_its_limit_is_refused_by_the_field() -> None:
@@ -392,7 +395,7 @@ def test_the_query_of_the_issue_names_its_limit() -> None:
     assert run_cli(["models", "x" * 10_000]) == (
         2,
         "",
-        "query is larger than its limit of 256 bytes\n",
+        "query is 10,000 bytes, larger than its limit of 256 bytes\n",
     )
 
 

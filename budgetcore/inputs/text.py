@@ -139,7 +139,9 @@ def check_size(text: str | bytes, what: str, shown: str | None = None) -> None:
     cap = limit_of(what)
     above = len(text) > cap if isinstance(text, bytes) else utf8_size_above(text, cap)
     if above:
-        raise too_large(shown or what, cap)
+        # Its size, as a typed value's and a file's say (a 64 KiB link said only the limit).
+        size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+        raise too_large(shown or what, cap, size)
 
 
 def read_limited(stream: BinaryIO, what: str, limit: int | None = None) -> bytes:
