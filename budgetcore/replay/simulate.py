@@ -231,7 +231,7 @@ def replay_known(
     rows = TurnRows(col)
     result = _summarise(rows, col)
     if session.timed:
-        result = _with_timing(result, rows, col, summary_rates, opts.retries)
+        result = _with_timing(result, rows, col, summary_rates, opts.retries, counts=counts.counts)
     return (
         Replay(scenario, opts, rows, result, session.timed, MappingProxyType(col)),
         kept,
@@ -287,6 +287,10 @@ def _summarise(rows: Sequence[TurnRow], col: Mapping[str, Sequence[Any]]) -> Rep
     )
 
 
+#: Where each of the engine's counters is in its tuple.
+_AT = {name: i for i, name in enumerate(COUNTS)}
+
+
 def _share(part: int | None, whole: int | None) -> Fraction | None:
     return None if part is None or not whole else Fraction(part, whole)
 
@@ -297,51 +301,49 @@ def _with_timing(
     col: Mapping[str, Sequence[Any]],
     rates: Rates | None,
     retries: Retries | None,
+    *,
+    counts: tuple[int, ...],
 ) -> ReplaySummary:
     """The summary with docs/spec.md §15's lines: the candidates, what published, and what
-    the runs that did not publish, and every resend, cost (tokens and money)."""
+    the runs that did not publish, and every resend, cost (tokens and money). The counts
+    and tokens are the engine's own counters (``counts``: :data:`COUNTS`), which count
+    the same tries as the rows; only money is summed here, per run, since a run's price
+    tier is its own."""
     fates = col["run_fate"]
-    published, discarded = fates.count("published"), fates.count("discarded")
+    published, discarded = counts[_AT["published"]], counts[_AT["discarded"]]
     candidates = published + discarded
-    unknown = sum(col["run_unknown_tries"])
+    unknown = counts[_AT["unknown_tries"]]
     priced = rates is not None
-    bill_failed = retries is None or retries.bill_failed_output
-    # The runs that billed a try, each quantity read at them only, a pass each (a loop
-    # over the runs with a dozen steps per run was most of this; the columns as lists,
-    # indexed in C).
-    tries_col, cut_col = list(col["run_tries"]), list(col["run_unknown_tries"])
-    known_col = list(map(sub, tries_col, cut_col))  # the tries billed
-    ran = list(compress(range(len(known_col)), known_col))
-    in_billed, out_billed = list(col["summary_input_billed"]), list(col["summary_output_billed"])
-    run_tokens = [in_billed[i] + out_billed[i] for i in ran]
-    units_col = list(col["summary_units"])
-    run_units = [units_col[i] or 0 for i in ran]  # None without prices
-    tokens, units = sum(run_tokens), sum(run_units)
-    wasted = [fates[i] == "discarded" for i in ran]
-    wasted_tokens, wasted_units = (
-        sum(compress(run_tokens, wasted)),
-        sum(compress(run_units, wasted)),
-    )
-    # The resends are every billed try but the first, which bills its input and its
-    # output unless it failed with failed tries' output off (the output tries are the
-    # last ones: only the passing try, which ends the run). A cut try after a known one
-    # is a resend of unknown usage: then the resends' tokens are unknown.
-    retry_tokens: int | None = None
-    retry_units = 0
-    if not any([cut_col[i] for i in ran]):
-        inputs, written_col = list(col["summary_input"]), list(col["written"])
-        first_out = (
-            [1] * len(ran)
-            if bill_failed
-            else [int(fates[i] in ("published", "discarded") and known_col[i] == 1) for i in ran]
-        )
-        written_first = [written_col[i] * first for i, first in zip(ran, first_out, strict=True)]
-        retry_tokens = tokens - sum([inputs[i] for i in ran]) - sum(written_first)
-        if rates is not None:
+    # Every billed try of every run: the summary input and output the engine billed.
+    tokens = counts[_AT["summary_input_tokens"]] + counts[_AT["summary_output_tokens"]]
+    wasted_tokens = counts[_AT["discarded_tokens"]]
+    # The resends are every billed try but the first; a cut try after a known one is a
+    # resend of unknown usage: then the resends' tokens are unknown.
+    retry_tokens = None if counts[_AT["retry_unknown"]] else counts[_AT["retry_tokens"]]
+    units = wasted_units = retry_units = 0
+    if rates is not None:
+        bill_failed = retries is None or retries.bill_failed_output
+        # The runs that billed a try, each quantity read at them only (the columns as
+        # lists, indexed in C).
+        tries_col, cut_col = list(col["run_tries"]), list(col["run_unknown_tries"])
+        known_col = list(map(sub, tries_col, cut_col))  # the tries billed
+        ran = list(compress(range(len(known_col)), known_col))
+        units_col = list(col["summary_units"])
+        run_units = [units_col[i] or 0 for i in ran]
+        units = sum(run_units)
+        wasted_units = sum(compress(run_units, [fates[i] == "discarded" for i in ran]))
+        if retry_tokens is not None:
+            # The first try bills its input and its output unless it failed with failed
+            # tries' output off (the output tries are the last ones: only the passing
+            # try, which ends the run).
+            inputs, written_col = list(col["summary_input"]), list(col["written"])
             first_units = 0
-            for i, written in zip(ran, written_first, strict=True):
+            for i in ran:
+                first = bill_failed or (
+                    fates[i] in ("published", "discarded") and known_col[i] == 1
+                )
                 _, _, out_rate, plain = _at(rates, inputs[i])
-                first_units += inputs[i] * plain + written * out_rate
+                first_units += inputs[i] * plain + (written_col[i] if first else 0) * out_rate
             retry_units = units - first_units
     complete = unknown == 0
     total_tokens = tokens if complete else None
@@ -356,11 +358,11 @@ def _with_timing(
         published=published,
         publish_rate=Fraction(published, candidates) if candidates else None,
         discarded=discarded,
-        abandoned=fates.count("abandoned"),
-        failed=fates.count("failed"),
-        in_flight_turns=col["status"].count("run in flight"),
-        breaker_open_turns=col["status"].count("breaker open"),
-        tries=sum(col["run_tries"]),
+        abandoned=counts[_AT["abandoned"]],
+        failed=counts[_AT["failed"]],
+        in_flight_turns=counts[_AT["in_flight_turns"]],
+        breaker_open_turns=counts[_AT["breaker_open_turns"]],
+        tries=counts[_AT["tries"]],
         unknown_tries=unknown,
         summary_tokens=total_tokens,
         summary_cost=decimal_of(total_units, places),
