@@ -229,7 +229,7 @@ def replay_known(
     }
     col = {k: fixed[k] if k in fixed else stored_column(k, values[k]) for k in TurnRow._fields}
     rows = TurnRows(col)
-    result = _summarise(rows, col)
+    result = _summarise(rows, col, counts.counts)
     if session.timed:
         result = _with_timing(result, rows, col, summary_rates, opts.retries, counts=counts.counts)
     return (
@@ -238,13 +238,16 @@ def replay_known(
     )
 
 
-def _summarise(rows: Sequence[TurnRow], col: Mapping[str, Sequence[Any]]) -> ReplaySummary:
+def _summarise(
+    rows: Sequence[TurnRow], col: Mapping[str, Sequence[Any]], counts: tuple[int, ...]
+) -> ReplaySummary:
+    # The counts the engine keeps as it makes the rows (COUNTS) are read, not counted again.
     status = col["status"]
     full = col["full_input"]
     peak = full.index(max(full))  # the first turn at the peak
     first_run = next((i for i, s in enumerate(status) if s in ("run", "recompress")), None)
     main_in = sum(col["main_input_billed"])
-    cached = sum(col["cached_input"])
+    cached = counts[_AT["main_cached_tokens"]]
     places = rows[0].money_places
     cost_main = decimal_of(None if None in col["main_units"] else sum(col["main_units"]), places)
     cost_summary = decimal_of(
@@ -260,22 +263,22 @@ def _summarise(rows: Sequence[TurnRow], col: Mapping[str, Sequence[Any]]) -> Rep
     last = rows[-1]
     return ReplaySummary(
         turns=len(rows),
-        runs=status.count("run"),
-        recompresses=status.count("recompress"),
-        refusals=status.count("refused"),
+        runs=counts[_AT["runs"]],
+        recompresses=counts[_AT["recompresses"]],
+        refusals=counts[_AT["refusals"]],
         rejected=col["admitted"].count(False),
         first_run_turn=None if first_run is None else col["turn"][first_run],
         peak_full_input=full[peak],
         peak_turn=col["turn"][peak],
         main_safe_input_at_peak=col["main_safe_input"][peak],
-        turns_at_or_above_k=col["trigger_reached"].count(True),
+        turns_at_or_above_k=counts[_AT["turns_at_or_above_k"]],
         turns_with_unseen=sum(map((0).__lt__, col["unseen"])),
         peak_unseen=max(col["unseen"]),
         main_input_tokens=main_in,
         main_output_tokens=sum(col["main_output_billed"]),
         main_cached_tokens=cached,
-        summary_input_tokens=sum(col["summary_input_billed"]),
-        summary_output_tokens=sum(col["summary_output_billed"]),
+        summary_input_tokens=counts[_AT["summary_input_tokens"]],
+        summary_output_tokens=counts[_AT["summary_output_tokens"]],
         cost_main=cost_main,
         cost_summary=cost_summary,
         cost=cost,
