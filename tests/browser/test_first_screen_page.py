@@ -140,27 +140,3 @@ def test_the_file_boxes_speak_the_pages_language_and_open_by_key_and_click(
             f"document.getElementById('replay-file-status').textContent === {want!r}"
         )
         page.assert_no_internal_error()
-
-
-@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)])
-def test_the_panels_below_both_columns_are_not_laid_out_for_the_first_frame(
-    browser: Any, base_url: str, width: int, height: int
-) -> None:
-    """The numbers' first frame lays out the key bar, the inputs and the plan, not the
-    panels after them (Experiments to Export: a sixth of the page's boxes, all well
-    below the first screen), which wait until a scroll brings them near
-    (docs/performance.md, "The first frame without the panels below it")."""
-    for page in _page_at(browser, base_url, width, height):
-        page.page.add_init_script(
-            """window.__skipped = [];
-            document.addEventListener('contentvisibilityautostatechange',
-              e => window.__skipped.push([e.target.id, e.skipped]), true);"""
-        )
-        page.open()
-        panels = page.page.evaluate(
-            "[...document.querySelectorAll('#app > :not(#key, #controls, #results)')]"
-            ".map(e => e.id)"
-        )
-        first = dict(reversed(page.page.evaluate("window.__skipped")))
-        assert len(panels) >= 6, panels
-        assert {p: first.get(p) for p in panels} == dict.fromkeys(panels, True)
