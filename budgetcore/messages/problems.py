@@ -973,10 +973,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is larger than its limit of {bytes} bytes",
         "{where}超过了大小上限 {bytes} 字节",
     ),
-    "core.too-large-unread-bytes": (
-        "{where} is {size} bytes, larger than its limit of {bytes} bytes: nothing of it was read",
-        "{where}有 {size} 字节,超过了大小上限 {bytes} 字节:未读取其中任何内容",
-    ),
     "core.too-large-size-bytes": (
         "{where} is {size} bytes, larger than its limit of {bytes} bytes",
         "{where}有 {size} 字节,超过了大小上限 {bytes} 字节",
