@@ -67,6 +67,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be a decimal from {low} to {high} with at most {places} decimal places; got {got}",
         "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数;收到 {got}",
     ),
+    "core.decimal-or-off": (
+        "{where} must be a decimal from {low} to {high} with at most {places} decimal places, or off; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,或 off;收到 {got}",
+    ),
     "core.decimal-typed-or-empty": (
         "{where} must be a decimal from {low} to {high} with at most {places} decimal places, or empty; got {got}",
         "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,或留空;收到 {got}",

@@ -24,16 +24,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "任一轮的未见历史至多",
     ),
     "hint.tune.max_unseen": (
-        "tokens; empty: no limit",
-        "tokens;留空:不限制",
+        "tokens. off or empty: no limit",
+        "tokens。填 off 或留空:不限制",
     ),
     "label.tune.max_runs_per_100": (
         "Summary runs per 100 turns at most",
         "每 100 轮的摘要执行至多",
     ),
     "hint.tune.max_runs_per_100": (
-        "runs and recompresses; empty: no limit",
-        "执行与重压合计;留空:不限制",
+        "runs and recompresses. off or empty: no limit",
+        "执行与重压合计。填 off 或留空:不限制",
     ),
     # The quality limits (docs/spec.md §17), the CLI's --max-generations N|off and
     # --max-compression X|off; their defaults and sources are tune/choice.py's.
