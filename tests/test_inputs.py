@@ -232,9 +232,10 @@ def test_a_table_where_a_value_belongs_is_refused_never_an_empty_section(
 def test_every_limit_is_stated_once_in_bytes() -> None:
     assert set(SIZE_LIMITS) == {
         "scenario", "config", "options", "generate", "samples", "turns", "page-turns",
-        "cases", "fragment", "log", "log-line", "page-log", "query", "seed", "field", "axis",
+        "cases", "fragment", "log", "log-line", "page-log", "query", "field", "axis",
     }  # fmt: skip
-    assert SIZE_LIMITS["seed"] >= len(f"{MAX_SEED:,}")
+    # A seed is a typed value: the largest, grouped, fits a field with room to spare.
+    assert SIZE_LIMITS["field"] >= len(f"{MAX_SEED:,}")
     assert [size_text(SIZE_LIMITS[k]) for k in ("scenario", "log", "query")] == [
         "1 MiB",
         "1 GiB",
@@ -340,31 +341,10 @@ def test_a_typed_value_above_its_limit_is_refused_by_the_field() -> None:
         "nothing of it was read"
     )
     assert "有 2,000 字节" in problem_sentence(issue, "zh")
-    seed = reduce(initial_state(), ReplayFieldTyped("replay.seed", "9" * 40))
-    # The seed's limit is below a KiB: said in bytes alone (the test below).
-    assert seed.replay.issues["replay.seed"].code == "core.too-large-unread-bytes"
-
-
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_typed_value_above_a_limit_below_a_kib_is_said_in_bytes(lang: str) -> None:
-    """Third walk of December 2026 (1440 EN): 40 digits in the replay's Seed read "Seed
-    is larger than its limit of 32 B (32 bytes): nothing of it was read". A limit below
-    a whole KiB is said in bytes alone, as every other input's is (``too_large``)."""
-    seed = reduce(initial_state(lang=lang), ReplayFieldTyped("replay.seed", "9" * 40))
-    issue = seed.replay.issues["replay.seed"]
-    sentence = problem_sentence(issue, lang)
-    assert "32 B" not in sentence, sentence
-    said = {
-        "en": "Seed is 40 bytes, larger than its limit of 32 bytes: nothing of it was read",
-        "zh": "有 40 字节,超过了大小上限 32 字节",
-    }
-    assert said[lang] in sentence, sentence
-    assert "(32" not in sentence, sentence
-    assert "\uff0832" not in sentence, sentence
-    # A limit of a KiB or more keeps its binary unit and the exact count.
-    field = reduce(initial_state(), FieldTyped("config.trigger_tokens", "1" * 2_000))
-    text = problem_sentence(field.field_issues["config.trigger_tokens"], "en")
-    assert "larger than its limit of 1 KiB (1,024 bytes)" in text, text
+    # A seed is a typed value like any other (the sixth walk): above a field's size,
+    # the same sentence; 40 digits break its integer rule (the tests below).
+    seed = reduce(initial_state(), ReplayFieldTyped("replay.seed", "9" * 2_000))
+    assert seed.replay.issues["replay.seed"].params == issue.params
 
 
 # ------------------------------------------------------------------ long input, short lines
@@ -407,6 +387,60 @@ def test_a_seed_out_of_range_is_refused_not_folded(seed: str) -> None:
     code, out, err = run_cli(["cases", "--random", "3", "--seed", seed])
     assert (code, out) == (2, "")
     assert "argument --seed: must be an integer from 0 to 2^63 - 1" in err
+
+
+#: 40 digits: past every integer field's range (2^63 - 1 has 19), within a field's size.
+FORTY_DIGITS = "1" * 40
+
+
+def _page_integer_fields() -> list[tuple[str, Callable[[str, str], object]]]:
+    from budgetcore.ui.form import FIELDS, parse_text  # noqa: PLC0415
+    from budgetcore.ui.replay.fields import REPLAY_FIELDS  # noqa: PLC0415
+    from budgetcore.ui.replay.fields import parse_field_text as replay_text  # noqa: PLC0415
+    from budgetcore.ui.tune.state import TUNE_FIELDS  # noqa: PLC0415
+    from budgetcore.ui.tune.state import parse_field_text as tune_text  # noqa: PLC0415
+
+    main = [(p, parse_text) for p, f in FIELDS.items() if f.kind in ("tokens", "positive")]
+    replay_kinds = ("count", "tokens", "seed")
+    replay = [(p, replay_text) for p, f in REPLAY_FIELDS.items() if f.kind in replay_kinds]
+    replay += [(p, replay_text) for p in ("replay.gap_seed", "replay.format_failure_seed")]
+    tune = [(p, tune_text) for p, f in TUNE_FIELDS.items() if f.kind in ("tokens", "generations")]
+    return main + replay + tune
+
+
+@pytest.mark.parametrize(("path", "parse"), _page_integer_fields())
+def test_forty_digits_in_any_integer_field_of_the_page_break_its_integer_rule(
+    path: str, parse: Callable[[str, str], object]
+) -> None:
+    # The sixth walk: the replay's seeds said "Seed is 40 bytes, larger than its limit
+    # of 32 bytes", where every other integer field says its range and the value.
+    from budgetcore.ui.form import IssueError  # noqa: PLC0415
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    with pytest.raises(IssueError) as e:
+        parse(path, FORTY_DIGITS)
+    issue = e.value.issue
+    assert issue.code.startswith("core.whole"), issue.code
+    said = problem_text(issue, "en")
+    assert said.startswith(CATALOGUE[f"label.{path}"][0]), said  # the field, by its label
+    assert "an integer from" in said or "a whole number of" in said, said  # the rule
+    assert f'got "{FORTY_DIGITS}"' in said
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["cases", "--random", "1", "--seed", FORTY_DIGITS],
+        ["tune", "--fragment", "", "--max-unseen", FORTY_DIGITS],
+        ["tune", "--fragment", "", "--max-generations", FORTY_DIGITS],
+        ["tune", "--fragment", "", "--jobs", FORTY_DIGITS],
+    ],
+)
+def test_forty_digits_in_an_integer_flag_break_its_integer_rule(argv: list[str]) -> None:
+    code, out, err = run_cli(argv)
+    assert (code, out) == (2, "")
+    assert "must be an integer from 0 to" in err, err
+    assert "larger than its limit" not in err
 
 
 def test_the_same_seed_range_everywhere() -> None:

@@ -16,7 +16,7 @@ import yaml
 
 from budgetcore.errors import ScenarioError
 from budgetcore.runtimes import PROFILES, RUNTIME_NAMES, profile
-from budgetcore.runtimes.check import check_runtime, read_settings
+from budgetcore.runtimes.check import check_runtime, file_model, read_settings
 from budgetcore.runtimes.export import Model, Reviewed, export_runtime
 from budgetcore.runtimes.syntax import strip_jsonc
 from tests.helpers import run_cli
@@ -589,3 +589,36 @@ def test_gemini_names_its_pre_0_13_setting() -> None:
     result = check_runtime("gemini-cli", text, window=1_048_576, output=65_536)
     assert result.effective_trigger_tokens == 524_288  # not read: the default 0.5
     assert "before Gemini CLI 0.13" in result.notes[0]
+
+
+#: (runtime, its own file, the model it names as (key, name); None: it names none)
+_NAMED = [
+    ("codex", 'model = "gpt-5.1-codex"\n', ("model", "gpt-5.1-codex")),
+    ("codex", "[profiles.x]\nmodel = 'o3'\n", None),  # a profile's applies with --profile
+    ("claude-code", '{"model": "opus", "env": {"ANTHROPIC_MODEL": "claude-sonnet-4-5"}}',
+     ("env.ANTHROPIC_MODEL", "claude-sonnet-4-5")),
+    ("claude-code", '{"model": "claude-sonnet-4-5"}', ("model", "claude-sonnet-4-5")),
+    ("claude-code", "export ANTHROPIC_MODEL=claude-opus-4-1\n",
+     ("ANTHROPIC_MODEL", "claude-opus-4-1")),
+    ("opencode", '{// JSONC\n"model": "anthropic/claude-sonnet-4-5"}',
+     ("model", "anthropic/claude-sonnet-4-5")),
+    ("pi", '{"defaultProvider": "anthropic", "defaultModel": "claude-sonnet-4-5"}',
+     ("defaultModel", "claude-sonnet-4-5")),
+    ("gemini-cli", '{"model": {"name": "gemini-2.5-pro", "compressionThreshold": 0.5}}',
+     ("model.name", "gemini-2.5-pro")),
+    ("goose", "GOOSE_MODEL: gpt-4o\nGOOSE_AUTO_COMPACT_THRESHOLD: 0.5\n",
+     ("GOOSE_MODEL", "gpt-4o")),
+    ("anthropic-api", '{"model": "claude-sonnet-4-5", "max_tokens": 1024}',
+     ("model", "claude-sonnet-4-5")),
+    ("codex", "model_auto_compact_token_limit = 90000\n", None),
+    ("codex", 'model = ""\n', None),
+    ("codex", "model = [\n", None),  # unreadable: check_runtime says why
+    ("cline", '{"useAutoCondense": true}', None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("runtime", "text", "want"), _NAMED)
+def test_the_model_a_runtimes_own_file_names(
+    runtime: str, text: str, want: tuple[str, str] | None
+) -> None:
+    assert file_model(runtime, text) == want

@@ -17,9 +17,9 @@ from budgetcore.ui.form import IssueError
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.tune.state import parse_field_text
 
-#: The CLI's rules, as it has printed them since the constraint flags came (now the
-#: catalogue's English: core.decimal-typed, core.ratio-or-off).
-RATE_RULE = "must be a decimal from 0 to 100 with at most 6 decimal places"
+#: The CLI's rules (the catalogue's English: core.decimal-or-off, core.ratio-or-off):
+#: every limit says that off switches it off.
+RATE_RULE = "must be a decimal from 0 to 100 with at most 6 decimal places, or off"
 RATIO_RULE = "must be a ratio X (of X:1) from 1 to 1,000,000 with at most 6 decimal places, or off"
 
 PACKAGE = Path(__file__).resolve().parent.parent / "budgetcore"
@@ -77,12 +77,33 @@ def test_the_page_names_its_field_in_the_catalogues_words() -> None:
     with pytest.raises(ScenarioError) as e:
         constraint_value("tune.max_runs_per_100", "rate", "101")
     (p,) = e.value.problems
-    assert (p.path, p.code, p.rule) == ("tune.max_runs_per_100", "core.decimal-typed", RATE_RULE)
+    assert (p.path, p.code, p.rule) == ("tune.max_runs_per_100", "core.decimal-or-off", RATE_RULE)
     assert p.params == (("low", "0"), ("high", "100"), ("places", "6"), ("got", '"101"'))
     # The page says the core's one sentence of the field, by its label.
     assert (
         problem_text(p, "en") == f'{t("label.tune.max_runs_per_100", "en")} {RATE_RULE}; got "101"'
     )
+
+
+@pytest.mark.parametrize(("path", "flag", "kind"), PAIRS)
+def test_every_limit_takes_off_and_empty_and_its_hint_and_refusal_say_so(
+    path: str, flag: object, kind: str
+) -> None:
+    # The sixth walk: "off" switched the two quality limits off and was refused by the
+    # unseen and runs limits, whose hints said only "empty: no limit".
+    for text in ("off", " OFF ", "Off"):
+        assert _page(path, text) is None, text
+        assert _cli(flag, text) is None, text
+    assert _page(path, "") is None
+    hint = {"en": "off or empty: no limit", "zh": "填 off 或留空:不限制"}
+    for lang, words in hint.items():
+        shown = t(f"hint.{path}", lang, default="D", source="S")
+        assert shown.endswith(words), (lang, shown)
+    refused = _page(path, "x")
+    assert isinstance(refused, tuple)
+    assert t(refused[1], "en").rstrip().endswith("or off; got {got}"), refused
+    assert "或 off" in t(refused[1], "zh"), refused
+    assert str(_cli(flag, "x")[1]).endswith(', or off, got "x"')  # type: ignore[index]
 
 
 def test_neither_shell_holds_a_constraint_rule_of_its_own() -> None:

@@ -202,7 +202,8 @@ def test_the_cli_says_a_choice_at_m_as_the_page_does() -> None:
     from tests.helpers import run_cli  # noqa: PLC0415
 
     (log,) = (LOGS / "codex" / "compaction").rglob("*.jsonl")
-    said = t("tune.binds.at-m", "en", k="237,427")
+    # Then why it was chosen: on this log it still starts one summary call.
+    said = f"{t('tune.binds.at-m', 'en', k='237,427')} {t('tune.binds.at-m-runs.one', 'en')}"
     table = run_cli(["tune", "--log", str(log), "--format", "table"])
     assert table.code == 0, table.err
     assert f"  note: {said}\n" in table.out

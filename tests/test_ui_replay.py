@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from budgetcore.core.scenario import Scenario
-from budgetcore.messages import CATALOGUE, t
+from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.replay.logs import LogRequest, LogSeries
 from budgetcore.replay.model import SUMMARY_KEYS, TIMING_SUMMARY_KEYS, Replay
 from budgetcore.replay.simulate import replay
@@ -565,7 +565,7 @@ def test_a_folder_gives_one_row_per_session_and_a_total_in_both_languages() -> N
     assert 'data-session-row="total"' in log
     assert 'data-replay-session="1" aria-pressed="false"' in log
     assert "The counts add up to the lines read." in log
-    assert "As logged, this session cost" in log
+    assert "data-asrun-line" in log  # the chosen session's backtest
     zh = _screen(reduce(state, LanguageChosen("zh"))).html["replay-log"]
     assert "台账" in zh
     assert "实测用量" in zh
@@ -650,11 +650,11 @@ def test_the_logs_model_switch_sets_and_restores_the_scenarios_model() -> None:
     assert state.plan.scenario.main_model.input_tokens == entry.contract.input_tokens
     screen = _screen(state)
     assert f'data-log-model="{entry.name}"' in screen.html["replay-log"]
-    # K, M and the peers' lines refer to the log's model; the modelled cost is priced.
-    assert 'data-modelled-cost="null"' not in screen.html["replay-log"]
+    # K, M and the peers' lines refer to the log's model; the engine's replay is priced.
+    assert 'data-unit="money"' in screen.html["replay-cost"]
     off = reduce(state, ReplayLogModelToggled(False))
     assert off.plan.scenario.main_model == before
-    assert 'data-modelled-cost="null"' in _screen(off).html["replay-log"]
+    assert 'data-unit="tokens"' in _screen(off).html["replay-cost"]
     on = reduce(off, ReplayLogModelToggled(True))
     assert on.plan.scenario.main_model.input_tokens == entry.contract.input_tokens
 
@@ -1276,8 +1276,6 @@ def test_a_priced_replay_whose_cut_tries_have_no_usage_says_so_not_no_prices() -
     assert "names no model with prices" not in screen.html["replay-cost"]
     n = format(result.summary.unknown_tries, ",")
     assert f"used tokens no one knows ({n})" in screen.html["replay-cost"]
-    assert "its cost unknown" in screen.html["replay-log"]
-    assert "no prices for the scenario" not in screen.html["replay-log"]
 
 
 def test_the_cli_bills_a_links_model_as_the_page_does(tmp_path: Path) -> None:
@@ -1471,6 +1469,53 @@ def test_the_per_series_table_is_open_on_a_wide_screen_and_folded_on_a_phone() -
     # The backtest line comes before anything else of the chosen session.
     for markup in (wide, phone):
         assert markup.index("data-asrun-line") < markup.index("data-replay-log=")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_log_reads_backtest_then_what_if_each_figures_scope_said_once(lang: str) -> None:
+    """The sixth walk: the panel showed the what-if after a screen of the backtest's
+    evidence, and "As logged, this session cost $1.970095; ... the engine's own bill of
+    the replayed branch is $2.83801625. Not like for like: ..." beside it. Spec §17's
+    order: the backtest line (and what both its figures cover), then the what-if
+    against the as-run model with its itemised change, then how the backtest was made;
+    the engine's own replay (the cost chart and the summary, of another scope) says its
+    scope once, before its figures, and none of its figures stands beside the others."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    fixture = FIXTURES / "logs" / "claude" / "12-compact-preserved-2.1"
+    state = reduce(state, ReplayLogsLoaded(folder_files(fixture)))
+    screen = _screen(state)
+    log = screen.html["replay-log"]
+    order = [
+        "data-asrun-line",
+        "data-asrun-scope",
+        "data-what-if",
+        "rp-whatif-delta",
+        "data-asrun-how",
+        "data-replay-log=",
+    ]
+    assert [log.index(x) for x in order] == sorted(log.index(x) for x in order)
+    said = unescape(log)
+    requests, series = count("count.request", 4, lang), count("count.series", 2, lang)
+    assert t("asrun.scope", lang, requests=requests, series=series) in said
+    assert t("whatif.intro", lang, k="32,000", s="8,192", m="0.10") in said
+    # The engine's own bill is none of these figures: not in this part at all.
+    engine = _run(state).summary.cost
+    assert engine == Decimal("2.83801625")
+    assert "2.838" not in said
+    assert "rp-cost-sentence" not in log
+    cost = unescape(str(screen.html["replay-cost"]))
+    assert cost.count("data-engine-scope") == 1
+    assert t("replay.cost.scope-log", lang, k="32,000", s="8,192") in cost
+    assert cost.index("data-engine-scope") < cost.index("<svg")
+    summary = unescape(str(screen.html["replay-summary"]))
+    assert f"<caption>{t('replay.summary.caption-log', lang)}</caption>" in summary
+    # Generated turns have no backtest: the engine's figures are the only ones.
+    plain = _screen(_open())
+    assert "data-engine-scope" not in plain.html["replay-cost"]
+    caption = f"<caption>{t('replay.summary.caption', lang)}</caption>"
+    assert caption in unescape(
+        str(_screen(reduce(_open(), LanguageChosen(lang))).html["replay-summary"])
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

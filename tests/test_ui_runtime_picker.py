@@ -862,3 +862,124 @@ def test_chinese_sentences_follow_each_other_with_no_space() -> None:
     assert "。 " not in zh, zh
     en = html_lib.unescape(str(render_export(page("pi", "en"))[1]))
     assert "are pi's. pi reads it from" in en, en
+
+
+def _after_reset(runtime: str, lang: str = "en") -> PageState:
+    """The page a reviewer re-imports into: the registry loaded, then Reset (the
+    article's contract, no registry name), then their runtime picked."""
+    state = reduce(page("codex", lang), Reset())
+    assert state.plan.scenario.main_model_name is None
+    return reduce(state, ExportRuntimeChosen(runtime))
+
+
+def _restores(state: PageState) -> tuple[str, str]:
+    preview = html_lib.unescape(str(import_html(state)))
+    found = re.search(r'<p data-import-restores="([^"]+)">([^<]*)</p>', preview)
+    assert found is not None, preview
+    return found.group(1), found.group(2)
+
+
+@pytest.mark.parametrize(
+    ("runtime", "text", "setting", "named", "k"),
+    [
+        # Codex's trigger is min(limit, floor(0.9 × W)): 0.9 × 400,000 for gpt-5.1-codex
+        # (the article's 1,048,576 would keep 500,000).
+        (
+            "codex",
+            'model = "gpt-5.1-codex"\nmodel_auto_compact_token_limit = 500000\n',
+            "model",
+            "gpt-5.1-codex",
+            360_000,
+        ),
+        # Claude Code: min(floor(E × 80 / 100), E − 13,000), E = W − min(O, 20,000):
+        # 180,000 for claude-sonnet-4-5 (I 200,000, O 64,000) gives 144,000.
+        (
+            "claude-code",
+            json.dumps(
+                {"model": "claude-sonnet-4-5", "env": {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "80"}}
+            ),
+            "model",
+            "claude-sonnet-4-5",
+            144_000,
+        ),
+        (
+            "claude-code",
+            "export ANTHROPIC_MODEL=claude-sonnet-4-5\nexport CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=80\n",
+            "ANTHROPIC_MODEL",
+            "claude-sonnet-4-5",
+            144_000,
+        ),
+        # pi: T > W − reserveTokens, so K = 200,000 − 32,768 + 1.
+        (
+            "pi",
+            json.dumps(
+                {
+                    "defaultProvider": "anthropic",
+                    "defaultModel": "claude-sonnet-4-5",
+                    "compaction": {"reserveTokens": 32_768},
+                }
+            ),
+            "defaultModel",
+            "claude-sonnet-4-5",
+            167_233,
+        ),
+    ],
+)
+def test_a_runtime_file_that_names_its_model_restores_it_after_reset(
+    runtime: str, text: str, setting: str, named: str, k: int
+) -> None:
+    """The sixth walk: after Reset, a runtime's settings file was read for the page's
+    current model (the article's 1,048,576-token contract), whatever model the file
+    names; a reviewer re-importing their runtime's file expects that model back. The
+    preview names the key, the model, its I and O and the plan it restores; applying
+    it sets the model (the picker shows it) and the K its runtime means for it."""
+    state = reduce(_after_reset(runtime), ImportPreviewed(text, "replace"))
+    where, said = _restores(state)
+    entry = default_registry().resolve(named).model
+    assert entry is not None
+    i, o = entry.contract.input_tokens, entry.contract.output_tokens
+    assert where == "runtime-model"
+    assert f"whose {setting} names {named}" in said, said
+    assert f"(I {i:,}, O {o:,})" in said, said
+    preview = str(import_html(state))
+    assert 'data-import-change="main_model.input_tokens"' in preview
+    state = reduce(state, ImportApplied())
+    scenario = state.plan.scenario
+    assert scenario.main_model_name == entry.name
+    assert (scenario.main_model.input_tokens, scenario.main_model.output_tokens) == (i, o)
+    assert scenario.config.trigger_tokens == k
+    assert f"K {k:,}" in said
+    assert state.pickers["main_model"].chosen == entry.name
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_runtime_file_that_names_no_model_says_which_model_and_how_to_change_it(
+    lang: str,
+) -> None:
+    """The page's own Codex download names its model in a comment only: the preview says
+    the file names none, the model it is read for, and how to read it for another."""
+    file = "# for model gpt-5.1-codex\nmodel_auto_compact_token_limit = 90000\n"
+    state = reduce(_after_reset("codex", lang), ImportPreviewed(file, "replace"))
+    where, said = _restores(state)
+    assert where == "runtime"
+    how = {
+        "en": ("which names no model", "choose it in the main model picker first"),
+        "zh": ("文件未指定模型", "请先在主模型选择器中选择它"),
+    }
+    for words in how[lang]:
+        assert words in said, said
+    assert "1,048,576" in said
+    state = reduce(state, ImportApplied())
+    assert state.plan.scenario.main_model_name is None  # the page's model is kept
+
+
+def test_a_runtime_file_naming_a_model_the_registry_lacks_says_so() -> None:
+    file = 'model = "my-fine-tune"\nmodel_auto_compact_token_limit = 90000\n'
+    state = reduce(_after_reset("codex"), ImportPreviewed(file, "replace"))
+    where, said = _restores(state)
+    assert where == "runtime"
+    assert "whose model names my-fine-tune, a model the registry does not list" in said
+    assert "type its I and O in the main model's fields" in said
+    state = reduce(state, ImportApplied())
+    assert state.plan.scenario.config.trigger_tokens == 90_000
+    assert state.plan.scenario.main_model_name is None

@@ -292,3 +292,36 @@ def test_a_chosen_point_the_runtime_cannot_reach_says_why_instead_of_an_empty_fi
     assert f"{result.choice.k:,}" in said, said
     assert "Cline" in said, said
     assert "0.81" in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_pi_choosing_k_at_m_says_why_plainly(lang: str) -> None:
+    """The sixth walk: Tune with pi chose K = M (compaction.reserveTokens = 27,374 on a
+    200,000 window, K 172,627) and said only that the review warns of it. That choice
+    is pi's expected one where its sessions stay below M: pi's own default (16,384)
+    compacts later still, above M, so the grid's top row is the setting nearest it the
+    plan admits, and these sessions never reach it. The choice says both, with the
+    figures, in the page's language, as the CLI's note does."""
+    state = tune_done(_loaded(CLAUDE, "pi", lang))
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    m = state.plan.main_safe_input
+    assert (m, result.choice.k) == (172_627, 172_627)
+    markup = html.unescape(str(render_tune(state).html["tune-choice"]))
+    line = re.search(r'data-tune-binds="at-m">([^<]*)<', markup)
+    assert line is not None, markup
+    said = line.group(1)
+    runtime = t(
+        "tune.binds.at-m-runtime",
+        lang,
+        runtime="pi",
+        knob="compaction.reserveTokens",
+        value="16,384",
+        line="183,617",  # 200,000 + 1 - 16,384: pi fires at T > W - reserveTokens
+    )
+    never = t("tune.binds.at-m-never", lang, peak="150,703")
+    gap = t("msg.sentence-gap", lang)
+    assert said == gap.join((t("tune.binds.at-m", lang, k="172,627"), runtime, never))
+    if lang == "en":
+        assert _cli(CLAUDE, "pi")["choice"]["at_m_note"] == said  # type: ignore[index]

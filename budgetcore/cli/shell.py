@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_problem, whole_text
-from budgetcore.inputs.text import check_size, limit_of, neutral, read_limited, too_large
+from budgetcore.inputs.text import check_size, neutral, read_limited, too_large
 
 if TYPE_CHECKING:
     from budgetcore.core.scenario import Scenario
@@ -318,5 +318,4 @@ def whole_flag(low: int, high: int, what: str = "field") -> Callable[[str], int]
 
 tokens_flag = whole_flag(1, MAX_TOKENS)
 count_flag = whole_flag(0, MAX_TOKENS)
-seed_flag = whole_flag(0, MAX_SEED, "seed")
-assert limit_of("seed") >= len(f"{MAX_SEED:,}")
+seed_flag = whole_flag(0, MAX_SEED)

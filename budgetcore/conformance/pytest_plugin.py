@@ -84,10 +84,12 @@ def _shown(text: object) -> str:
 
 def _option(config: pytest.Config, name: str, high: int, what: str) -> int:
     from budgetcore.inputs.numbers import whole_text  # noqa: PLC0415 - only when given
-    from budgetcore.inputs.text import utf8_size_above  # noqa: PLC0415
+    from budgetcore.inputs.text import limit_of, utf8_size_above  # noqa: PLC0415
 
     text = str(config.getoption(name.lstrip("-").replace("-", "_")))
-    value = None if utf8_size_above(text, 64) else whole_text(text, high, plain=True)
+    # A typed value's size, as every flag's (inputs.text "field"): within it, the rule.
+    big = utf8_size_above(text, limit_of("field"))
+    value = None if big else whole_text(text, high, plain=True)
     if value is None:
         raise pytest.UsageError(f"{name} must be {what}, got {_shown(text)}")
     return value

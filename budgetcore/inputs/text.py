@@ -42,8 +42,10 @@ GIB = 1024 * MIB
 #: leave room for hand-written comments and pasted samples while keeping every parse well
 #: under a second. Turn files and logs are sessions: a log is read line by line, so its
 #: limit is what a session can reach, not what memory holds. Typed text is small: a
-#: model search or name, a seed (2^63 - 1 is 19 digits, 25 with thousands separators)
-#: and any other one value typed into a page field or given as a CLI flag.
+#: model search or name, and any one value typed into a page field or given as a CLI
+#: flag. A seed is such a value: its range (2^63 - 1) is its integer rule's to say, as
+#: every other integer field's is; a 32-byte limit of its own said "too long" of a
+#: 40-digit seed where "must be an integer from 0 to ..." was the rule broken.
 SIZE_LIMITS: Mapping[str, int] = MappingProxyType(
     {
         "scenario": 1 * MIB,  # plan/export/report/replay FILE, check/peers --scenario
@@ -62,8 +64,7 @@ SIZE_LIMITS: Mapping[str, int] = MappingProxyType(
         # The page's log import, every file together: the browser holds what it is given.
         "page-log": 512 * MIB,
         "query": 256,  # models QUERY, peers --model, a scenario's model name, the pickers
-        "seed": 32,  # cases --seed, pytest --budget-seed, the page's seeds
-        "field": 1 * KIB,  # any other one typed value: a page field, a number flag
+        "field": 1 * KIB,  # any other one typed value: a page field, a number flag, a seed
         "axis": 4 * KIB,  # tune --k / --s: up to 200 values of up to 13 digits
     }
 )

@@ -9,6 +9,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # The backtest leaves out what the measured usage bills of summed-usage messages
     # (AsRun.summed_left_out): both sides are the replayed requests'.
+    # The backtest's scope, said once under its line (the what-if says it is the same).
+    "asrun.scope": (
+        "Both figures cover the same {requests} in {series} of the session (each series below).",
+        "两个数字覆盖会话中相同的 {requests}(共 {series},下方逐个列出)。",
+    ),
+    "asrun.how-h": ("How the backtest modelled the session", "回测如何为该会话建模"),
     "asrun.summed-left-out": (
         "Measured and modelled both cover the replayed requests only: the {tokens} tokens of summed usage (billed in the measured usage) are in neither.",
         "实测与模型都只含回放的请求:汇总用量的 {tokens} 个 token(计入实测用量)不在两者之中。",
@@ -267,8 +273,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "假设:本场景的 K 与 S 用于同一会话",
     ),
     "whatif.intro": (
-        "The same growth, stable prefix and cache rules as the as-run model, with the runtime's trigger replaced by K {k}, S {s} and margin {m}; compared with the as-run model, never with the bill.",
-        "与按实际运行模型相同的增长、稳定前缀与缓存规则,只把运行时的触发换成 K {k}、S {s}、余量 {m};与按实际运行的模型比较,而不是与账单比较。",
+        "The backtest's requests, growth, stable prefix and cache rules, with the runtime's trigger replaced by K {k}, S {s} and margin {m}; compared with the as-run model, never with the bill.",
+        "与回测相同的请求、增长、稳定前缀与缓存规则,只把运行时的触发换成 K {k}、S {s}、余量 {m};与按实际运行的模型比较,而不是与账单比较。",
     ),
     "whatif.as-run": ("As run (the model)", "按实际运行(模型)"),
     "whatif.what-if": ("What if K {k}, S {s}", "假设 K {k}、S {s}"),

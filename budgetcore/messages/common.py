@@ -185,6 +185,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "读数正在等待此链接的场景。",
     ),
     "unit.turns": ("turns", "轮"),
+    "count.series.one": ("{n} series", "{n} 个序列"),
+    "count.series.other": ("{n} series", "{n} 个序列"),
     "count.file.one": ("{n} file", "{n} 个文件"),
     "count.file.other": ("{n} files", "{n} 个文件"),
     "count.request.one": ("{n} request", "{n} 个请求"),

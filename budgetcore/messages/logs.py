@@ -355,16 +355,4 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Files of the import that are not session logs, not read: {n} (first: {first}).",
         "导入中有 {n} 个文件不是会话日志,未读取(第一个:{first})。",
     ),
-    "replay.logs.cost": (
-        "As logged, this session cost {measured}; with K {k} and S {s} the engine's own bill of the replayed branch is {modelled}. Not like for like: the logged cost is every billed request (abandoned branches, subagents and cache reads included), this bill only the replayed branch's main requests, cached by the engine's own layout. The backtest and the what-if above compare like for like.",
-        "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下,引擎对回放分支的自身计费为 {modelled}。二者口径不同:实测花费含所有计费请求(包括废弃分支、子代理与缓存读取),此计费只含回放分支上的主请求,缓存按引擎自身的布局计算。同口径的比较见上方的回测与假设。",
-    ),
-    "replay.logs.cost-cut": (
-        "As logged, this session cost {measured}; with K {k} and S {s} the model bills {tokens} main tokens, its cost unknown: summary tries cut by a timeout used tokens no one knows ({n}).",
-        "按日志,本会话花费 {measured};在 K {k}、S {s} 下,模型计费 {tokens} 个主调用 tokens,花费未知:被超时截断的摘要尝试用量无人知晓({n} 次)。",
-    ),
-    "replay.logs.cost-tokens": (
-        "As logged, this session cost {measured}; with K {k} and S {s} the model bills {tokens} main tokens (no prices for the scenario's model).",
-        "按日志实测,此会话花费 {measured};在 K {k}、S {s} 下模型计费主请求 {tokens} tokens(场景模型没有价格)。",
-    ),
 }

@@ -67,6 +67,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be a decimal from {low} to {high} with at most {places} decimal places; got {got}",
         "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数;收到 {got}",
     ),
+    "core.decimal-or-off": (
+        "{where} must be a decimal from {low} to {high} with at most {places} decimal places, or off; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,或 off;收到 {got}",
+    ),
     "core.decimal-typed-or-empty": (
         "{where} must be a decimal from {low} to {high} with at most {places} decimal places, or empty; got {got}",
         "{where} 必须是 {low} 到 {high} 之间、最多 {places} 位小数的小数,或留空;收到 {got}",
@@ -972,10 +976,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.too-large-bytes": (
         "{where} is larger than its limit of {bytes} bytes",
         "{where}超过了大小上限 {bytes} 字节",
-    ),
-    "core.too-large-unread-bytes": (
-        "{where} is {size} bytes, larger than its limit of {bytes} bytes: nothing of it was read",
-        "{where}有 {size} 字节,超过了大小上限 {bytes} 字节:未读取其中任何内容",
     ),
     "core.too-large-size-bytes": (
         "{where} is {size} bytes, larger than its limit of {bytes} bytes",

@@ -120,6 +120,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "账单:有摘要调用的轮次显示其全部费用,不分摊到它服务的轮次;计费 tokens 来自本模型对请求的推算。",
     ),
     "replay.summary.caption": ("Session summary", "会话汇总"),
+    "replay.summary.caption-log": (
+        "Session summary: the engine's replay of the replayed branch (its scope above the "
+        "cost chart)",
+        "会话汇总:引擎对回放分支的重放(口径见花费图上方)",
+    ),
+    # Of a log: what the engine's own replay covers, said once, before its figures.
+    "replay.cost.scope-log": (
+        "This chart and the session summary below are the engine's own replay of the "
+        "replayed branch with K {k} and S {s} (spec §12): its main requests and the summary "
+        "calls it models, cached by its own layout. That is another scope than the "
+        "backtest and the what-if above (every series, the runtime's cache rules): what K "
+        "and S change on this session is the what-if's.",
+        "本图与下方的会话汇总是引擎自身对回放分支的重放,K {k}、S {s}(spec §12):只含其主请求"
+        "与它推算的摘要调用,缓存按引擎自身的布局计算。这与上方回测和假设的口径(所有序列、运行时"
+        "的缓存规则)不同:K 与 S 对本会话的影响请看假设。",
+    ),
     "replay.sum.turns": ("turns", "轮数"),
     "replay.sum.runs": ("summary runs (consumed raw)", "摘要执行(消耗原文)"),
     "replay.sum.recompresses": ("recompresses", "重压次数"),

@@ -64,11 +64,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # Where {model} has no registry name: "the page's main model with a custom contract".
     "phrase.custom-contract": ("with a custom contract", "自定义合同"),
+    # A runtime's own file: it names no model (the page's export writes the model in a
+    # comment only), names one the registry has (restored), or one it does not.
     "phrase.import-runtime": (
-        "Read as {runtime}'s own file for the page's main model {model} (I {input}, "
-        "O {output}): M {m}, K {k}, S {s}.",
-        "按 {runtime} 自己的文件读取,用于页面的主模型 {model}(I {input},O {output}):"
-        "M {m},K {k},S {s}。",
+        "Read as {runtime}'s own file, which names no model, for the page's main model "
+        "{model} (I {input}, O {output}): M {m}, K {k}, S {s}. For another model, choose "
+        "it in the main model picker first, then import the file again.",
+        "按 {runtime} 自己的文件读取;文件未指定模型,因此用于页面的主模型 {model}"
+        "(I {input},O {output}):M {m},K {k},S {s}。如需用于其他模型,请先在主模型选择器中"
+        "选择它,再重新导入文件。",
+    ),
+    "phrase.import-runtime-model": (
+        "Read as {runtime}'s own file, whose {setting} names {named}: it restores that main "
+        "model, {model} (I {input}, O {output}): M {m}, K {k}, S {s}.",
+        "按 {runtime} 自己的文件读取,其 {setting} 指定了 {named}:导入后恢复该主模型 {model}"
+        "(I {input},O {output}):M {m},K {k},S {s}。",
+    ),
+    "phrase.import-runtime-unknown": (
+        "Read as {runtime}'s own file, whose {setting} names {named}, a model the registry "
+        "does not list: it is read for the page's main model {model} (I {input}, O "
+        "{output}) instead: M {m}, K {k}, S {s}. For {named}, type its I and O in the "
+        "main model's fields, then import the file again.",
+        "按 {runtime} 自己的文件读取,其 {setting} 指定了 {named},但模型注册表中没有该模型:"
+        "因此改为用于页面的主模型 {model}(I {input},O {output}):M {m},K {k},S {s}。"
+        "如需用于 {named},请在主模型的字段中填入它的 I 和 O,再重新导入文件。",
     ),
     "phrase.import-head": ("key|now|after import", "键|当前|导入后"),
     "phrase.import-apply": ("Apply", "应用"),

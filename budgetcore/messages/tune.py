@@ -24,16 +24,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "任一轮的未见历史至多",
     ),
     "hint.tune.max_unseen": (
-        "tokens; empty: no limit",
-        "tokens;留空:不限制",
+        "tokens. off or empty: no limit",
+        "tokens。填 off 或留空:不限制",
     ),
     "label.tune.max_runs_per_100": (
         "Summary runs per 100 turns at most",
         "每 100 轮的摘要执行至多",
     ),
     "hint.tune.max_runs_per_100": (
-        "runs and recompresses; empty: no limit",
-        "执行与重压合计;留空:不限制",
+        "runs and recompresses. off or empty: no limit",
+        "执行与重压合计。填 off 或留空:不限制",
     ),
     # The quality limits (docs/spec.md §17), the CLI's --max-generations N|off and
     # --max-compression X|off; their defaults and sources are tune/choice.py's.
@@ -109,6 +109,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "summary is ready (the review warns of a K at or above M).",
         "K {k} 即 M(主调用安全输入):只有当请求已到上限时压缩才开始,"
         "更长的会话的请求会在摘要就绪之前被拒绝(评审会对不低于 M 的 K 给出警告)。",
+    ),
+    # After tune.binds.at-m: why such a K was chosen, plainly (the sixth walk: pi's Tune
+    # chose K = M and said only the warning). A runtime whose own default line lies
+    # above M (pi's reserveTokens 16,384) has its nearest admitted setting at M.
+    "tune.binds.at-m-runtime": (
+        "{runtime}'s own default, {knob} = {value}, compacts later still, at {line} "
+        "tokens, above M: the grid stops at M, so this is the setting nearest that "
+        "default which the plan admits.",
+        "{runtime} 自身的默认值 {knob} = {value} 压缩得更晚,在 {line} tokens,高于 M:"
+        "网格止于 M,所以这是计划允许的、最接近该默认值的设置。",
+    ),
+    "tune.binds.at-m-never": (
+        "On these sessions it never compacts: their largest request, {peak} tokens, stays "
+        "below it, so they pay for no summary.",
+        "在这些会话上它从不压缩:最大的请求为 {peak} tokens,低于它,因此无需为摘要付费。",
+    ),
+    "tune.binds.at-m-runs.one": (
+        "On these sessions it starts 1 summary call.",
+        "在这些会话上它发起 1 次摘要调用。",
+    ),
+    "tune.binds.at-m-runs.other": (
+        "On these sessions it starts {n} summary calls.",
+        "在这些会话上它发起 {n} 次摘要调用。",
     ),
     "tune.binds.edge": (
         "The choice sits on the grid's {edges}: the best point may lie beyond the grid.",

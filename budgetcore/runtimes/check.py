@@ -28,7 +28,7 @@ from budgetcore.runtimes.syntax import (
     read_yaml_flat,
 )
 
-__all__ = ["RuntimeCheck", "check_runtime", "read_settings", "runtime_window"]
+__all__ = ["RuntimeCheck", "check_runtime", "file_model", "read_settings", "runtime_window"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -662,6 +662,90 @@ _READERS: dict[str, Callable[[_Reader, str, str | None], None]] = {
     "openai-agents": _openai_agents,
     "anthropic-api": _anthropic,
 }
+
+
+def _string_at(doc: object, path: tuple[str, ...]) -> str | None:
+    for part in path:
+        doc = doc.get(part) if isinstance(doc, dict) else None
+    return doc.strip() if isinstance(doc, str) and doc.strip() else None
+
+
+def _toml(text: str) -> object:
+    return read_toml(text, "config")
+
+
+def _json(text: str) -> object:
+    return read_json(text, "config", comments=False)
+
+
+def _jsonc(text: str) -> object:
+    return read_json(text, "config", comments=True)
+
+
+def _claude_doc(text: str) -> object:
+    # ANTHROPIC_MODEL wins over settings.json's model (Claude Code's model configuration:
+    # /model, then --model, then ANTHROPIC_MODEL, then the settings file's model).
+    if not text.lstrip().startswith("{"):
+        return {"env": read_env(text, "config")}
+    return _json(text)
+
+
+def _goose_doc(text: str) -> object:
+    if text.lstrip().startswith("{"):
+        return _json(text)
+    lines = [x.strip() for x in text.split("\n") if x.strip() and not x.strip().startswith("#")]
+    env_like = bool(lines) and all("=" in x and ":" not in x.split("=", 1)[0] for x in lines)
+    return read_env(text, "config") if env_like else read_yaml_flat(text, "config")
+
+
+def _anthropic_doc(text: str) -> object:
+    if text.lstrip().startswith(("{", "[")):
+        return _json(text)
+    return read_python_call(text, "config", ("create", "stream", "count_tokens"))
+
+
+#: Where a runtime's own file names the model it runs, as the runtime reads it: how to
+#: read the file, then the keys that may name it, the first found winning. Runtimes
+#: absent here name none in the file the page reads (Cline's state; LangChain's and Deep
+#: Agents' ``model=`` is the summariser's; the OpenAI Agents SDK's ModelSettings has
+#: none; Kimi CLI's and Qwen Code's are not read yet).
+_MODEL_KEYS: dict[str, tuple[Callable[[str], object], tuple[tuple[str, ...], ...]]] = {
+    # codex-rs config: the top-level model (a [profiles.x] model applies with --profile)
+    "codex": (_toml, (("model",),)),
+    "claude-code": (_claude_doc, (("env", "ANTHROPIC_MODEL"), ("model",))),
+    # opencode.json's model is "provider/model", in its providers' ids
+    "opencode": (_jsonc, (("model",),)),
+    # pi's settings.json: defaultModel beside defaultProvider (badlogic/pi-mono
+    # packages/coding-agent/src/core/settings-manager.ts@02c721866b, Settings)
+    "pi": (_json, (("defaultModel",),)),
+    # Gemini CLI's settings.json: model.name (docs/get-started/configuration.md)
+    "gemini-cli": (_jsonc, (("model", "name"),)),
+    "goose": (_goose_doc, (("GOOSE_MODEL",),)),
+    "anthropic-api": (_anthropic_doc, (("model",),)),  # the Messages API request's model
+}
+
+
+def file_model(runtime: str, text: str) -> tuple[str, str] | None:
+    """The model a runtime's own file names (the key as the file spells it, the name as
+    written), or None: the file names none, the runtime's file has no such key, or the
+    file cannot be read (:func:`check_runtime` says why)."""
+    known = _MODEL_KEYS.get(profile(runtime).name)
+    if known is None:
+        return None
+    read, paths = known
+    try:
+        doc = read(text)
+    except ScenarioError:
+        return None
+    for path in paths:
+        name = _string_at(doc, path)
+        if name is not None:
+            where = ".".join(path)
+            # The shell's export lines name the variable alone, as the file spells it.
+            return (
+                path[-1] if not text.lstrip().startswith("{") and path[0] == "env" else where
+            ), name
+    return None
 
 
 def read_settings(

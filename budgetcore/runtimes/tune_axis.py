@@ -27,6 +27,7 @@ __all__ = [
     "parse_knob_values",
     "runtime_axis",
     "tune_knob",
+    "value_text",
 ]
 
 #: The knob that moves each runtime's trigger, in its own unit. pi's reserveTokens moves
@@ -99,6 +100,16 @@ class RuntimeAxis:
     def at(self, k: int, s: int) -> KnobPoint | None:
         """The knob value that gives (K, S); the first of equal ones."""
         return next((p for p in self.points if (p.k, p.s) == (k, s)), None)
+
+
+def value_text(knob: Knob, value: object) -> str:
+    """A knob value in its own unit, as the page and the CLI's notes say it: "85 %",
+    "0.75", "190,000"."""
+    if knob.unit == "percent":
+        return f"{value} %"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
 
 
 def tune_knob(runtime: str) -> tuple[Profile, Knob]:

@@ -1,8 +1,9 @@
 """The Tune constraints as a person types them (docs/tune.md, "The choice"): one rule
-for the CLI's flags (``--max-unseen``, ``--max-unseen-total``, ``--max-runs-per-100``,
-``--max-generations N|off``, ``--max-compression X|off``) and the page's Tune fields
-(``tune.*``). The values are :class:`budgetcore.tune.choice.Constraints`' own; this
-module reads text into them and imports nothing heavy (the page loads it at boot).
+for the CLI's flags (``--max-unseen N|off``, ``--max-unseen-total N|off``,
+``--max-runs-per-100 X|off``, ``--max-generations N|off``, ``--max-compression X|off``)
+and the page's Tune fields (``tune.*``): every limit takes ``off``, no limit. The
+values are :class:`budgetcore.tune.choice.Constraints`' own; this module reads text
+into them and imports nothing heavy (the page loads it at boot).
 
 A problem is a core rule's (``Problem.page`` with a ``core.*`` key and its parameters,
 ``messages/problems.py``: a typed text's variant such as ``core.whole-or-off``); the page
@@ -47,7 +48,7 @@ def constraint_value(
     field: str, kind: str, text: str, *, plain: bool = False
 ) -> bool | int | Decimal | None:
     """The value of one constraint's ``text`` (within the size of a field; ``field``
-    names it in a problem). None: a quality limit switched ``off``. ``plain``: a count
+    names it in a problem). None: a limit switched ``off``. ``plain``: a count
     in digits only, as every CLI flag takes it (``inputs.numbers.whole_text``); a
     page field also reads ``1e3``. Raises :class:`ScenarioError` with one problem."""
     check_size(text, "field", field)
@@ -57,20 +58,21 @@ def constraint_value(
         if text in ("true", "false"):
             return text == "true"
         _problem(field, "core.bool", (got,))
-    if kind in ("generations", "ratio") and text.lower() == "off":
+    # Every limit switches off alike (the sixth walk: the quality limits took "off",
+    # the unseen and runs limits refused it), and every refusal says so.
+    if text.lower() == "off":
         return None
     if kind in ("tokens", "generations"):
         number = whole_text(text, MAX_TOKENS, plain=plain)
         if number is not None:
             return number
         low, high = ("low", "0", False), ("high", bound_text(MAX_TOKENS), False)
-        code = "core.whole-or-off" if kind == "generations" else "core.whole"
-        _problem(field, code, (low, high, got))
+        _problem(field, "core.whole-or-off", (low, high, got))
     if kind == "rate":
         value = as_decimal(text, _RATE_LOW, _RATE_HIGH, _RATE_PLACES)
         if value is None:
             _problem(
-                field, "core.decimal-typed", (*_range(_RATE_LOW, _RATE_HIGH, _RATE_PLACES), got)
+                field, "core.decimal-or-off", (*_range(_RATE_LOW, _RATE_HIGH, _RATE_PLACES), got)
             )
         return value
     if kind == "ratio":

@@ -181,9 +181,14 @@ class TuneResult:
         return t("tune.binds.edge", lang, edges=where)
 
     def at_m_note(self, lang: str) -> str | None:
-        """The sentence that says the chosen K is M (or above): compaction starts only
-        at the limit, which the review warns of once it is set (``k-at-or-above-m``),
-        in ``lang``; None for any other choice."""
+        """What a chosen K of M (or above) means, in ``lang``; None for any other
+        choice. M is the grid's top row: compaction starts only at the limit, which
+        the review warns of once it is set (``k-at-or-above-m``). Then, plainly, why it
+        was chosen: whether these sessions compact there at all (their largest request
+        against K), and, for a runtime whose own default line lies above M (pi's
+        reserveTokens 16,384 on any window above about 90,000), that the choice is the
+        setting nearest that default which the plan admits (the sixth walk: pi's Tune
+        chose K = M and said only the warning)."""
         if self.choice is None:
             return None
         cfg = self.scenario.config
@@ -193,7 +198,45 @@ class TuneResult:
         from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue
         from budgetcore.units import format_int  # noqa: PLC0415
 
-        return t("tune.binds.at-m", lang, k=format_int(self.choice.k))
+        k, i = self.choice.k, self.choice.index
+        said = [t("tune.binds.at-m", lang, k=format_int(k))]
+        nearest = self._runtime_default_above(m)
+        if nearest is not None:
+            title, knob, value, line = nearest
+            said.append(
+                t(
+                    "tune.binds.at-m-runtime",
+                    lang,
+                    runtime=title,
+                    knob=knob,
+                    value=value,
+                    line=format_int(line),
+                )
+            )
+        runs, peak = self.grid.summary_calls(i), self.grid.columns["peak_full_input"][i]
+        if runs == 0 and peak < k:
+            said.append(t("tune.binds.at-m-never", lang, peak=format_int(peak)))
+        elif runs:
+            key = "tune.binds.at-m-runs.one" if runs == 1 else "tune.binds.at-m-runs.other"
+            said.append(t(key, lang, n=format_int(runs)))
+        return t("msg.sentence-gap", lang).join(said)
+
+    def _runtime_default_above(self, m: int) -> tuple[str, str, str, int] | None:
+        """(title, knob, its default as text, the line it gives) of the tuned runtime
+        whose default trigger for the scenario's model lies above M; None otherwise."""
+        axis = self.runtime
+        if axis is None or axis.runtime == "article" or axis.knob.default is None:
+            return None
+        from budgetcore.runtimes import profile  # noqa: PLC0415 - a runtime was tuned
+        from budgetcore.runtimes.tune_axis import value_text  # noqa: PLC0415
+
+        main = self.scenario.main_model
+        line = profile(axis.runtime).effective_trigger(
+            main.input_tokens, main.output_tokens, None, self.scenario.main_model_name
+        )
+        if line is None or line <= m:
+            return None
+        return axis.title, axis.knob.name, value_text(axis.knob, axis.knob.default), line
 
     @property
     def edges(self) -> tuple[str, ...]:

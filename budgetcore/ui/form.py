@@ -132,18 +132,14 @@ def _range_issue(ui: FieldUI, text: str) -> Problem:
     return Problem.page("core.whole-unit", params, (ui.path,))
 
 
-def too_large_issue(path: str, text: str, what: str = "field") -> Problem:
-    """The issue of a typed ``text`` above its size limit (``inputs.text.SIZE_LIMITS``):
-    its size in UTF-8 bytes stands for the value, which is too long to quote."""
-    limit = limit_of(what)
-    shown = size_text(limit, "B")
-    size: Param = ("size", format_int(len(text.encode("utf-8", "surrogatepass"))), False)
-    if shown.endswith(" B"):  # below a whole KiB: in bytes alone, not "32 B (32 bytes)"
-        only: tuple[Param, ...] = (size, ("bytes", format_int(limit), False))
-        return Problem.page("core.too-large-unread-bytes", only, (path,))
+def too_large_issue(path: str, text: str) -> Problem:
+    """The issue of a typed ``text`` above a field's size limit (``inputs.text``
+    ``SIZE_LIMITS["field"]``, every typed field's, a seed's too): its size in UTF-8
+    bytes stands for the value, which is too long to quote."""
+    limit = limit_of("field")
     params: tuple[Param, ...] = (
-        size,
-        ("limit", shown, False),
+        ("size", format_int(len(text.encode("utf-8", "surrogatepass"))), False),
+        ("limit", size_text(limit), False),
         ("bytes", format_int(limit), False),
     )
     return Problem.page("core.too-large-unread", params, (path,))

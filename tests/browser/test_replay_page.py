@@ -127,9 +127,9 @@ def test_several_files_and_a_folder_give_one_row_per_session(page: Page) -> None
     assert p.locator("[data-replay-session='0'][aria-pressed='true']").count() == 1
     # The switch gives the scenario back its own model, and the log's again.
     p.uncheck("[data-replay-log-model]")
-    p.wait_for_selector("[data-modelled-cost='null']", state="attached")
+    p.wait_for_selector("[data-figure='replay-cost'][data-unit='tokens']", state="attached")
     p.check("[data-replay-log-model]")
-    p.wait_for_selector(".rp-cost-sentence:not([data-modelled-cost='null'])", state="attached")
+    p.wait_for_selector("[data-figure='replay-cost'][data-unit='money']", state="attached")
     p.click("[data-replay-session='1']")
     p.wait_for_selector("[data-replay-session='1'][aria-pressed='true']", state="attached")
     assert "sidechain-1" in page.text("#replay-log")

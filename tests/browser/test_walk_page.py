@@ -116,20 +116,37 @@ def test_comparing_two_plans_of_a_two_million_window_keeps_the_phone_page_narrow
     assert not page.errors
 
 
-def test_a_360_px_phone_keeps_every_field_s_unit_on_the_page(page: Page) -> None:
+#: Whatever runs past the viewport's right edge, outside a box that scrolls or clips it.
+_PAST_THE_EDGE = """() => { const w = document.documentElement.clientWidth;
+  const inBox = e => { for (let a = e.parentElement; a; a = a.parentElement)
+    if (getComputedStyle(a).overflowX !== 'visible') return true; return false; };
+  return [...document.querySelectorAll('#app *')].filter(e => {
+    const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 0.5 && !inBox(e); })
+    .map(e => e.tagName + ' ' + e.className + ' ' + (e.textContent || '').slice(0, 30)); }"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [320, 360, 390, 1440])
+def test_every_field_s_unit_stays_on_the_page_at_phone_widths(
+    page: Page, width: int, lang: str
+) -> None:
     """The sixth walk, resizing below 390 px: at 360 px (a common Android width) the
     runtime protections' "code points" unit, beside the recall slice's 17-character
-    box, ran 7 px past the screen and the page scrolled sideways. A unit of two words
-    now breaks between them where the row is too narrow for both."""
-    page.page.set_viewport_size({"width": 360, "height": 800})
-    p = page.open().page
+    box, ran 7 px past the screen and the page scrolled sideways; a unit of two words
+    breaks between its words. Its leftovers: at 320 px (the smallest phones, iPhone SE
+    1st generation) with the protections open, every unit beside a 17-character box
+    ran past the screen ("sessions" to 348 px, in Chinese "tokens" to 336): the unit
+    now goes under its box where the row cannot hold both."""
+    page.page.set_viewport_size({"width": width, "height": 800})
+    p = page.open(f"#lang={lang}").page
     p.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    p.wait_for_timeout(100)
     unit = p.locator('[data-input="limits.recall_slice_code_points"] ~ .unit')
-    assert unit.text_content() == "code points"
     box = unit.bounding_box()
     assert box is not None
-    assert box["x"] + box["width"] <= 360
-    assert p.evaluate("document.documentElement.scrollWidth") <= 360
+    assert box["x"] + box["width"] <= width
+    assert p.evaluate(_PAST_THE_EDGE) == []
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
     page.assert_no_internal_error()
     assert not page.errors
 

@@ -132,19 +132,19 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-unseen",
         type=_count,
-        metavar="N",
+        metavar="N|off",
         help="no turn leaves more than N tokens of history unseen",
     )
     p.add_argument(
         "--max-unseen-total",
         type=_count,
-        metavar="N",
+        metavar="N|off",
         help="at most N unseen tokens summed over every turn",
     )
     p.add_argument(
         "--max-runs-per-100",
         type=_rate,
-        metavar="X",
+        metavar="X|off",
         help="at most X summary runs (and recompresses) per 100 turns",
     )
     p.add_argument(

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 from budgetcore.core.plan import plan
-from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import (
     decode_utf8,
@@ -36,7 +35,7 @@ from budgetcore.ui.events import (
     Noticed,
 )
 from budgetcore.ui.export.runtime import runtime_import
-from budgetcore.ui.export.state import ImportPreview
+from budgetcore.ui.export.state import ImportPreview, contract_changes
 from budgetcore.ui.main.validate import (
     above_limit,
     loaded,
@@ -136,8 +135,10 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
             changes=read.changes,
             keys=read.keys,
             after=read.after,
-            restored=read.restored,  # a runtime's file names no model: the page's is kept
+            restored=read.restored,
             runtime=read.runtime,
+            named=read.named,
+            named_known=read.named_known,
         )
         return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     try:
@@ -158,7 +159,7 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
     now, later = effective_values(current), effective_values(after)
     changes = tuple(
         (o.key, now[o.key], later[o.key]) for o in OVERRIDES if now[o.key] != later[o.key]
-    ) + _contract_changes(current, after)
+    ) + contract_changes(current, after)
     preview = ImportPreview(
         e.text,
         mode,
@@ -169,17 +170,6 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
         restored=plan(after),
     )
     return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
-
-
-def _contract_changes(current: Scenario, after: Scenario) -> tuple[tuple[str, object, object], ...]:
-    """The main model's I and O a reviewed file restores, as rows of the preview's
-    table beside the overrides (the restores line names the model)."""
-    out = []
-    for name in ("input_tokens", "output_tokens"):
-        now, later = getattr(current.main_model, name), getattr(after.main_model, name)
-        if now != later:
-            out.append((f"main_model.{name}", now, later))
-    return tuple(out)
 
 
 def _import_apply(state: PageState, _e: ImportApplied) -> PageState:

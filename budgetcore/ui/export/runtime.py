@@ -60,12 +60,13 @@ def _chosen(state: PageState, e: ExportRuntimeChosen) -> PageState:
 RUNTIME_HANDLERS: dict[type, Callable[[PageState, Any], PageState]] = {ExportRuntimeChosen: _chosen}
 
 
-def _model(state: PageState) -> Model:
-    """The model the file is for: the scenario's registry model (its provider keys
-    OpenCode's file), else the contract's I and O, said as such."""
+def _model(state: PageState, scenario: Scenario | None = None) -> Model:
+    """The model the file is for: the scenario's (the plan's unless given) registry
+    model (its provider keys OpenCode's file), else the contract's I and O, said as
+    such."""
     from budgetcore.runtimes.export import Model  # noqa: PLC0415
 
-    scenario = state.plan.scenario
+    scenario = state.plan.scenario if scenario is None else scenario
     contract = scenario.main_model
     name = scenario.main_model_name
     entry = None if name is None or state.registry is None else state.registry.lookup(name)
@@ -375,19 +376,45 @@ class RuntimeImport:
     after: Scenario | None = None
     restored: Plan | None = None
     runtime: str = ""
+    named: tuple[str, str] | None = None  # the file's model: (its key, the name written)
+    named_known: bool = False  # the registry has it: the import restores that model
+
+
+def _named_scenario(state: PageState, named: tuple[str, str] | None) -> Scenario | None:
+    """The page's scenario with the main model the file names (the registry's I and O,
+    as the model picker fills them; q stays), or None where the registry does not
+    have it (or has not loaded yet)."""
+    if named is None or state.registry is None:
+        return None
+    entry = state.registry.resolve(named[1]).model
+    if entry is None:
+        return None
+    current = state.plan.scenario
+    contract = dataclasses.replace(
+        current.main_model,
+        input_tokens=entry.contract.input_tokens,
+        output_tokens=entry.contract.output_tokens,
+    )
+    return dataclasses.replace(current, main_model=contract, main_model_name=entry.name)
 
 
 def runtime_import(state: PageState, text: str) -> RuntimeImport:
     """The import box read as the picked runtime's own file (as ``check --runtime``):
-    the trigger and summary cap it means for the page's model, previewed as K and S.
+    the trigger and summary cap it means, previewed as K and S, for the model the file
+    names where the registry has it (restored with them: a reviewer re-importing their
+    runtime's file expects its model back, the sixth walk), else for the page's model.
     A cap the runtime does not have leaves S as it is; never compacting is a problem."""
     from budgetcore.core.plan import plan  # noqa: PLC0415
-    from budgetcore.runtimes.check import check_runtime  # noqa: PLC0415
+    from budgetcore.runtimes.check import check_runtime, file_model  # noqa: PLC0415
     from budgetcore.scenario.export import effective_values  # noqa: PLC0415
     from budgetcore.scenario.overrides import OVERRIDES, apply_overrides  # noqa: PLC0415
+    from budgetcore.ui.export.state import contract_changes  # noqa: PLC0415
 
     current = state.plan.scenario
-    model = _model(state)
+    named = file_model(state.export_runtime, text)
+    restored_model = _named_scenario(state, named)
+    base = current if restored_model is None else restored_model
+    model = _model(state, base)
     try:
         checked = check_runtime(
             state.export_runtime, text, window=model.window, output=model.output, model=model.name
@@ -402,17 +429,19 @@ def runtime_import(state: PageState, text: str) -> RuntimeImport:
     if checked.summary_cap_tokens is not None:
         overrides["config.summary_max_tokens"] = checked.summary_cap_tokens
     try:
-        after = apply_overrides(current, overrides)
+        after = apply_overrides(base, overrides)
     except ScenarioError as exc:  # pragma: no cover - K and S are whole tokens
         return RuntimeImport(problems=tuple(exc.problems))
     now, later = effective_values(current), effective_values(after)
     changes = tuple(
         (o.key, now[o.key], later[o.key]) for o in OVERRIDES if now[o.key] != later[o.key]
-    )
+    ) + contract_changes(current, after)
     return RuntimeImport(
         changes=changes,
         keys=tuple(overrides),
         after=after,
         restored=plan(after),
         runtime=checked.runtime.title,
+        named=named,
+        named_known=restored_model is not None,
     )

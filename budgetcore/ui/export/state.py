@@ -12,7 +12,7 @@ from budgetcore.errors import Problem
 if TYPE_CHECKING:
     from budgetcore.core.plan import Plan
 
-__all__ = ["ImportPreview"]
+__all__ = ["ImportPreview", "contract_changes"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,3 +31,18 @@ class ImportPreview:
     reviewed: bool = False
     restored: Plan | None = None  # the Plan of ``after``
     runtime: str = ""  # read as this runtime's own file (the runtime picker), by title
+    # The model a runtime's own file names: (its key, the name written), and whether the
+    # registry has it (then ``after`` is that model's; else the page's is kept).
+    named: tuple[str, str] | None = None
+    named_known: bool = False
+
+
+def contract_changes(current: Scenario, after: Scenario) -> tuple[tuple[str, object, object], ...]:
+    """The main model's I and O an import restores, as rows of the preview's table
+    beside the overrides (the restores line names the model)."""
+    out = []
+    for name in ("input_tokens", "output_tokens"):
+        now, later = getattr(current.main_model, name), getattr(after.main_model, name)
+        if now != later:
+            out.append((f"main_model.{name}", now, later))
+    return tuple(out)

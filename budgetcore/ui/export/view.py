@@ -77,7 +77,9 @@ def import_html(state: PageState) -> Markup:
     else:
         table = el("p", None, t("phrase.import-no-change", lang))
     warn = warnings_html(p.after, lang, state.peers) if p.after is not None else Markup("")
-    restores = restored_html(p.restored, p.reviewed, lang, p.runtime)
+    restores = restored_html(
+        p.restored, p.reviewed, lang, runtime=p.runtime, named=p.named, named_known=p.named_known
+    )
     buttons = el(
         "div",
         {"class": "row"},
@@ -97,17 +99,31 @@ def import_html(state: PageState) -> Markup:
     )
 
 
-def restored_html(restored: Plan | None, reviewed: bool, lang: str, runtime: str = "") -> Markup:
+def restored_html(
+    restored: Plan | None,
+    reviewed: bool,
+    lang: str,
+    *,
+    runtime: str = "",
+    named: tuple[str, str] | None = None,
+    named_known: bool = False,
+) -> Markup:
     """Which model and plan an import brings: the file's own ([reviewed]), or, for a
-    file that records none, the page's, said as kept (a runtime's own file: read for
-    the page's model)."""
+    file that records none, the page's, said as kept. A runtime's own file: the model
+    it names, restored; one the registry does not have, or none, then the page's, said
+    with how to read the file for another model (the sixth walk: after Reset a Codex
+    file was read for the article's contract and the preview never said how else)."""
     if restored is None:
         return Markup("")
     scenario = restored.scenario
     contract = scenario.main_model
     key = "phrase.import-restores" if reviewed else "phrase.import-no-model"
+    where = "file" if reviewed else "page"
     if runtime:
-        key = "phrase.import-runtime"
+        key, where = "phrase.import-runtime", "runtime"
+        if named is not None:
+            key = "phrase.import-runtime-model" if named_known else "phrase.import-runtime-unknown"
+            where = "runtime-model" if named_known else "runtime"
     text = t(
         key,
         lang,
@@ -118,8 +134,9 @@ def restored_html(restored: Plan | None, reviewed: bool, lang: str, runtime: str
         m=format_int(restored.main_safe_input),
         k=format_int(scenario.config.trigger_tokens),
         s=format_int(scenario.config.summary_max_tokens),
+        setting=named[0] if named else "",
+        named=named[1] if named else "",
     )
-    where = "runtime" if runtime else ("file" if reviewed else "page")
     return el("p", {"data-import-restores": where}, text)
 
 

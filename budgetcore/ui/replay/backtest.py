@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from budgetcore.messages import CATALOGUE, count, t
-from budgetcore.ui.markup import Markup, el, td
+from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.units import format_int, format_money
 
 if TYPE_CHECKING:
@@ -283,10 +283,16 @@ def _lifetime_ms(a: AsRun) -> int:
     return a.cache.lifetime_1h_ms if one_hour and a.cache.lifetime_1h_ms else a.cache.lifetime_ms
 
 
-def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Markup:
-    """The backtest, first: "As run: measured $X, modelled $X′ (±r %)", then the
+def as_run_html(
+    a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True, what_if: WhatIf | None = None
+) -> Markup:
+    """The backtest and the what-if in the order of docs/spec.md §17: first the
+    backtest's line, "As run: measured $X, modelled $X′ (±r %)", with the requests both
+    figures cover; then the what-if against the as-run model with its itemised change
+    (``what_if``, when there is one); then how the backtest modelled the session: the
     runtime, window and trigger with their evidence, the cache rules, each series, and
-    the log's compactions beside the runtime's."""
+    the log's compactions beside the runtime's. The sixth walk found the what-if after
+    a screen of that evidence, and the engine's own bill beside it."""
     line = el(
         "p",
         {
@@ -385,17 +391,35 @@ def as_run_html(a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True) -> Ma
                 t("asrun.compactions-manual", lang, manual=_numbers(a.manual_compactions, lang)),
             )
         )
-    return el(
+    series = len(a.series)
+    scope = el(
+        "p",
+        {"class": "note-small", "data-asrun-scope": a.requests},
+        t(
+            "asrun.scope",
+            lang,
+            requests=count("count.request", a.requests, lang),
+            series=count("count.series", series, lang),
+        ),
+    )
+    head = el(
         "section",
         {"class": "rp-asrun", "data-as-run": a.runtime},
         el("h3", None, t("asrun.h", lang)),
         line,
+        scope,
         _off_note(a, lang),
+    )
+    how = el(
+        "section",
+        {"class": "rp-asrun-how", "data-asrun-how": a.runtime},
+        el("h3", None, t("asrun.how-h", lang)),
         runtime,
         cache,
         _series_table(a, lang, wide),
         *compactions,
     )
+    return join((head, Markup("") if what_if is None else what_if_html(what_if, lang), how))
 
 
 def _cell(text: str, key: str, value: object, off: str, lang: str) -> Markup:

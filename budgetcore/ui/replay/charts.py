@@ -904,10 +904,28 @@ def timeline_figure(
     if unit == "tokens" and result.options.main_prices is not None:
         # Priced, but tries cut by a timeout used tokens no one knows: so no money.
         cost_note = t("replay.cost.tokens-cut", lang, n=format_int(result.summary.unknown_tries))
+    # Of a log, the engine's bill is of another scope than the backtest and the what-if
+    # above it: said once, first, before any of its figures (the sixth walk read the
+    # engine's bill beside the measured one, "not like for like").
+    scope = (
+        el(
+            "p",
+            {"class": "ch-note", "data-engine-scope": ""},
+            t(
+                "replay.cost.scope-log",
+                lang,
+                k=format_int(result.rows[-1].trigger_tokens),
+                s=format_int(result.rows[-1].summary_cap),
+            ),
+        )
+        if log is not None and result.rows
+        else Markup("")
+    )
     cost = el(
         "figure",
         {"class": "ch-figure", "data-figure": "replay-cost", "data-unit": unit},
         el("figcaption", None, el("strong", None, t("replay.cost.title", lang))),
+        scope,
         cost_svg,
         el(
             "ul",

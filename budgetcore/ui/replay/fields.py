@@ -267,8 +267,8 @@ def _parse_option(f: ReplayField, text: str) -> object:
 def parse_field_text(path: str, text: str) -> object:
     """The value of a replay field's text; raises :class:`IssueError` naming the field."""
     f = REPLAY_FIELDS[path]
-    if utf8_size_above(text, limit_of("seed" if f.kind == "seed" else "field")):
-        raise IssueError(too_large_issue(path, text, "seed" if f.kind == "seed" else "field"))
+    if utf8_size_above(text, limit_of("field")):
+        raise IssueError(too_large_issue(path, text))
     text = text.strip()
     if f.kind == "bool":
         if text in ("true", "false"):

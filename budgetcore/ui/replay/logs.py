@@ -20,14 +20,12 @@ from budgetcore.units import format_int, format_money
 if TYPE_CHECKING:
     from budgetcore.replay.logs.model import LogCompaction, ParsedLog
     from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
-    from budgetcore.replay.model import Replay
     from budgetcore.replay.whatif import WhatIf
 
 __all__ = [
     "COPY_KEYS",
     "ENTRY_KEYS",
     "ENTRY_SUFFIXES",
-    "cost_sentence",
     "logs_html",
     "money",
     "series_name",
@@ -502,15 +500,16 @@ def _model_assumed(log: ParsedLog, lang: str) -> Markup:
 def logs_html(
     panel: ReplayPanel,
     lang: str,
-    result: Replay | None = None,
     *,
     what_if: WhatIf | None = None,
     wide: bool = True,
 ) -> Markup:
-    """The sessions, and the chosen one's backtest first (docs/spec.md §17), its
-    what-if beside it (``what_if``, computed by the update step), its switch, its cost
-    beside the modelled one (when ``result`` is its replay), its measured usage and
-    ledger; ``wide``: the per-series table starts open (folded on a phone)."""
+    """The sessions, and the chosen one's backtest line first, then its what-if against
+    the as-run model (``what_if``, computed by the update step), then how the backtest
+    modelled it (docs/spec.md §17); its switch, its measured usage and ledger. The
+    engine's own replay of the session is the panel's charts and summary, its scope said
+    there, never a figure beside these. ``wide``: the per-series table starts open
+    (folded on a phone)."""
     from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
     if not panel.logs:
@@ -554,11 +553,9 @@ def logs_html(
             )
         )
     if item.as_run is not None:
-        from budgetcore.ui.replay.backtest import as_run_html, what_if_html  # noqa: PLC0415
+        from budgetcore.ui.replay.backtest import as_run_html  # noqa: PLC0415
 
-        parts.append(as_run_html(item.as_run, log, lang, wide=wide))
-        if what_if is not None:
-            parts.append(what_if_html(what_if, lang))
+        parts.append(as_run_html(item.as_run, log, lang, wide=wide, what_if=what_if))
     on, off, other = _requests(log)
     copies = log.duplicates
     fmt = t(f"replay.log.format.{log.format}", lang)
@@ -594,8 +591,6 @@ def logs_html(
         # Totals have no request to replay with the log's model, and their models are
         # the usage table's rows: "The log names no model" there was false.
         parts.append(_model_switch(item, panel, lang))
-    if result is not None:
-        parts.append(cost_sentence(panel, result, lang))
     # Summed-usage messages are no series of requests: the usage table says them.
     others = [s for s in log.series if s is not main and s.name != SUMMED]
     if others:
@@ -682,37 +677,3 @@ def _line_numbers(log: ParsedLog, lang: str) -> str:
         nums.append(head[5:] if head.startswith("line ") else head)
     shown = t("msg.item-sep", lang).join(nums[:30])
     return shown + (" …" if len(nums) > 30 else "")
-
-
-def cost_sentence(panel: ReplayPanel, result: Replay, lang: str) -> Markup:
-    """ "This session cost $X as logged; with this K and S the model says $Y"."""
-    item = panel.chosen
-    if item is None or item.measured is None:
-        return Markup("")
-    last = result.rows[-1]
-    modelled = result.summary.cost
-    key = "replay.logs.cost" if modelled is not None else "replay.logs.cost-tokens"
-    if modelled is None and result.options.main_prices is not None:
-        key = "replay.logs.cost-cut"  # priced, but a run cut by a timeout used unknown tokens
-    m = item.measured
-    measured = money(m.cost, lang)
-    if m.partly_priced:
-        measured = t("replay.logs.at-least", lang, cost=money(m.known_cost, lang))
-    return el(
-        "p",
-        {
-            "class": "rp-cost-sentence",
-            "data-measured-cost": _exact(item.measured.cost),
-            "data-modelled-cost": _exact(modelled),
-        },
-        t(
-            key,
-            lang,
-            measured=measured,
-            k=format_int(last.trigger_tokens),
-            s=format_int(last.summary_cap),
-            modelled=money(modelled, lang),
-            tokens=format_int(result.summary.main_input_tokens + result.summary.main_output_tokens),
-            n=format_int(result.summary.unknown_tries),
-        ),
-    )

@@ -194,10 +194,11 @@ def _summary_row(key: str, value: object, lang: str, unknown: bool) -> Markup:
     )
 
 
-def _summary_table(result: Replay, lang: str) -> Markup:
+def _summary_table(result: Replay, lang: str, *, logged: bool = False) -> Markup:
     """The session summary; with a clock or retries (docs/spec.md §15) its waste lines
     too, in their own body: candidates, published, the publish rate, discarded and
-    retry tokens and cost, and their share of all summary spend."""
+    retry tokens and cost, and their share of all summary spend. Of a log (``logged``)
+    its caption says it is the engine's replay, whose scope the cost chart says."""
     s = result.summary
     bodies = [el("tbody", None, *(_summary_cell(k, getattr(s, k), s, lang) for k in SUMMARY_KEYS))]
     if result.timed:
@@ -217,7 +218,11 @@ def _summary_table(result: Replay, lang: str) -> Markup:
     return el(
         "table",
         {"class": "grid rp-summary"},
-        el("caption", None, t("replay.summary.caption", lang)),
+        el(
+            "caption",
+            None,
+            t("replay.summary.caption-log" if logged else "replay.summary.caption", lang),
+        ),
         *bodies,
     )
 
@@ -344,12 +349,10 @@ def render_replay(state: PageState) -> ReplayScreen:
     if series is not None:
         from budgetcore.ui.replay.logs import logs_html  # noqa: PLC0415
 
-        html["replay-log"] = logs_html(
-            panel, lang, result, what_if=run.what_if, wide=state.width >= _WIDE
-        )
+        html["replay-log"] = logs_html(panel, lang, what_if=run.what_if, wide=state.width >= _WIDE)
     html["replay-timeline"] = timeline
     html["replay-cost"] = cost
-    html["replay-summary"] = _summary_table(result, lang)
+    html["replay-summary"] = _summary_table(result, lang, logged=series is not None)
     html["replay-row"] = _row_table(row, lang, result.timed)
     funnel = _funnel(row.plan, lang, width)
     html["replay-funnel"] = el("div", {"data-replay-funnel": scrub}, funnel)

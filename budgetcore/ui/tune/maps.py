@@ -491,12 +491,9 @@ def _band_edges(
 
 def knob_text(axis: RuntimeAxis, value: object) -> str:
     """A knob value in its own unit: "85 %", "0.75", "190,000"."""
-    unit = axis.knob.unit
-    if unit == "percent":
-        return f"{value} %"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return format_int(value)
-    return str(value)
+    from budgetcore.runtimes.tune_axis import value_text  # noqa: PLC0415 - a runtime is tuned
+
+    return value_text(axis.knob, value)
 
 
 def knob_row(axis: RuntimeAxis, k: int) -> str:
