@@ -34,6 +34,7 @@ __all__ = [
     "oracle_resumed",
     "oracle_series",
     "oracle_split",
+    "oracle_start",
     "oracle_thinking",
 ]
 
@@ -55,6 +56,13 @@ ANTHROPIC = OracleRules(300_000, 3_600_000, 1024, 1, True)
 # step 2: "OpenAI publishes no fixed lifetime: 10 minutes of inactivity is assumed";
 # step 5: from 1,024 tokens in 128-token steps, the rest billed as plain input.
 OPENAI = OracleRules(600_000, None, 1024, 128, False)
+
+
+def oracle_start(r: LogRequest) -> int | None:
+    """Step 2: "a request's start is when it was sent: the time of the entry it answers
+    where the log names one (Claude Code's parentUuid, the reader's ``sent``), else its
+    first logged line"."""
+    return r.started if r.sent is None else r.sent
 
 
 def _served(read: int, rules: OracleRules) -> int:
@@ -158,8 +166,11 @@ def oracle_thinking(
             cap: int | None = None
             here, there = reqs[i].messages, reqs[j].messages
             if here is not None and there is not None and here - there + len(thought) <= LOOKBACK:
-                used = reqs[j + 1].started if j + 1 < i else reqs[j].finished
-                at = reqs[i].started
+                # The entry is alive while it was last used (read by the request after
+                # j, else written by j) less than the lifetime before this one, each
+                # timed at its start (step 2).
+                used = oracle_start(reqs[j + 1] if j + 1 < i else reqs[j])
+                at = oracle_start(reqs[i])
                 if used is None or at is None or at - used <= lifetime:
                     cap = reqs[j].context
             out[i] = cap
@@ -226,7 +237,8 @@ def oracle_split(
             read = r.cache_read
         else:
             before = last_time.get(m)
-            cold = before is not None and r.started is not None and r.started - before > lifetime
+            start = oracle_start(r)
+            cold = before is not None and start is not None and start - before > lifetime
             # No entry of the model yet; or step 2, spec §17: "a gap longer than the
             # lifetime starts cold".
             if m not in last_context or cold:
@@ -252,9 +264,13 @@ def oracle_split(
             )
         )
         last_context[m] = r.context
-        # "The last use" of the entries: the code takes the previous request's finished
-        # time (its last logged line), the docs leave it open; taken here too.
-        last_time[m] = r.finished if r.finished is not None else last_time.get(m)
+        # Step 2: the entries' last use is the latest start of a request of that model
+        # (it read or wrote them; "The lifetime is measured from the start of the
+        # request that writes or reads the cache entry, not from the end of its
+        # response").
+        start = oracle_start(r)
+        known = [t for t in (start, last_time.get(m)) if t is not None]
+        last_time[m] = max(known) if known else None
     return out, stable
 
 

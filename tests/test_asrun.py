@@ -690,6 +690,15 @@ IDLE_LOG = (
     / "dddddddd-dddd-4ddd-8ddd-000000002712.jsonl"
 )
 
+SENT_LOG = (
+    LOG_FIXTURES
+    / "claude"
+    / "39-asrun-sent"
+    / "projects"
+    / "-home-user-proj"
+    / "dddddddd-dddd-4ddd-8ddd-000000002713.jsonl"
+)
+
 NOTICE_LOG = (
     LOG_FIXTURES
     / "claude"
@@ -1004,6 +1013,40 @@ class TestCli:
         assert log.main.resumed == log.main.notified == log.main.cleared == ()
         assert log.main.compactions == ()
         _restarts_at_the_third_request(log, IDLE_LOG, third_read=0)
+
+    def test_the_lifetime_runs_from_when_each_request_was_sent(self) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/39-asrun-sent (docs/replay.md, "As
+        # run", step 2; Anthropic: "The lifetime is measured from the start of the
+        # request that writes or reads the cache entry, not from the end of its
+        # response"). A request is sent when the entry it answers (its parentUuid) was
+        # written. Request 3 (0-based 2) is sent 315 s after request 2 was sent, 130 s
+        # after request 2's last line: it reads nothing. Request 4 is sent 4 s after
+        # request 3, its first line 308 s after request 3's: it reads 3's whole 17,006.
+        # Timed by first and last lines, the model read 16,006 at request 3 and
+        # nothing at request 4.
+        with SENT_LOG.open("rb") as f:
+            log = read_session([(SENT_LOG.name, f)], None)
+        main = log.main
+        t0 = main.requests[0].started
+        assert t0 is not None
+        assert [r.sent for r in main.requests] == [
+            t0 - 5_000 + s * 1_000 for s in (0, 15, 330, 334)
+        ]
+        assert [r.started for r in main.requests] == [
+            t0 - 5_000 + s * 1_000 for s in (5, 20, 332, 640)
+        ]
+        assert main.requests[1].finished == t0 + 195_000
+        got = as_run(log)
+        (series,) = got.series
+        assert series.stable_prefix == 12_000
+        assert series.reads == [12_000, 15_003, 0, 17_006]
+        assert series.cache_errors == (0,) * 4
+        # Measured and modelled differ only by the 3 uncached tokens of each of the
+        # four requests, billed as writes: $3.75 - $3 per million, 12 tokens.
+        assert got.modelled_cost - got.measured_cost == Decimal("0.00000900")
+        (s,) = summaries("--log", str(SENT_LOG))
+        assert s["as_run"]["modelled"]["cache_read"] == 12_000 + 15_003 + 17_006
+        assert all(Decimal(v) == 0 for v in s["what_if"]["delta"].values())
 
     def test_thinking_dropped_or_switched_restarts_the_cache(self) -> None:
         # tests/fixtures/logs/asrun/make.py, claude/31-asrun-thinking (docs/replay.md,

@@ -143,7 +143,7 @@ def test_row_dicts_from_columns_are_each_rows_as_dict(case: int) -> None:
 
 
 def test_a_codex_request_has_each_value_in_its_field() -> None:
-    # The reader builds a request from its 15 values in field order (one C call):
+    # The reader builds a request from its 16 values in field order (one C call):
     # against the same request written with keywords.
     usage = {
         "input_tokens": 1_000,
@@ -241,6 +241,7 @@ def test_a_claude_code_request_has_each_value_in_its_field() -> None:
             started=when,
             finished=when,
             logged_cost=Decimal("0.5"),
+            sent=when - 5_123,  # the tool result it answers (parentUuid u1)
         ),
     )
     assert type(log.main.requests[0].reasoning) is int

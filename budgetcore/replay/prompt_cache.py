@@ -64,10 +64,11 @@ class CacheModel:
     their one home) and the assumptions the facts leave open, stated in ``source``.
 
     A request reads the longest prefix of its context that the series' last request of
-    the same model read or wrote, while that is alive (``lifetime_ms`` since its last
-    use; every read renews it), in whole ``block`` steps and only from ``minimum``
-    tokens on. With ``writes`` the rest of its context is written to the cache (billed
-    as a cache write); without, the rest is plain input (no write premium)."""
+    the same model read or wrote, while that is alive (``lifetime_ms`` from the start of
+    the last request that used it; every read renews it), in whole ``block`` steps and
+    only from ``minimum`` tokens on. With ``writes`` the rest of its context is written
+    to the cache (billed as a cache write); without, the rest is plain input (no write
+    premium)."""
 
     provider: str
     lifetime_ms: int
@@ -236,6 +237,7 @@ def split_requests(
                 r[12],
                 r[13],
                 None,
+                r[15],
             )
         )
         for r, c, o, read, write in zip(requests, sizes, outs, reads, writes, strict=True)
@@ -284,7 +286,9 @@ def split_columns(
     written: list[int] = []
     read_to, write_to = reads.append, written.append
     for i, (r, c, cap) in enumerate(zip(requests, sizes, capped, strict=True)):
-        model, at, done = r[5], r[11], r[12]  # LogRequest's model, started, finished
+        # LogRequest's model, and its start (:func:`_start`, inlined): when it was sent
+        # where the log says, else its first entry.
+        model, at = r[5], r[15] if r[15] is not None else r[11]
         if i == 0:
             read = prefix
             last: int | None = None  # nothing held before the first request
@@ -325,9 +329,11 @@ def split_columns(
         rest = c - read
         read_to(read)
         write_to(rest if (writes or (writers and model in writers)) and c >= minimum else 0)
-        stamp = done if done is not None else at
-        # ``last``: when this model's entries were last used (None: not yet).
-        held[model] = (c, stamp if last is None or stamp is None or stamp > last else last)
+        # ``last``: when this model's entries were last used (None: not yet), at this
+        # request's start: Anthropic, "The lifetime is measured from the start of the
+        # request that writes or reads the cache entry, not from the end of its
+        # response" (platform.claude.com/docs/en/build-with-claude/prompt-caching).
+        held[model] = (c, at if last is None or at is None or at > last else last)
     return reads, written, prefix
 
 
@@ -610,12 +616,19 @@ def _still_held(
         return None
     if here - there + len(thought) > LOOKBACK_BLOCKS:
         return None
-    # The entry was last used by the request after j (it read it), or written by j.
-    used = reqs[j + 1].started if j + 1 < i else reqs[j].finished
-    at = reqs[i].started
+    # The entry was last used by the request after j (it read it), or written by j, each
+    # at its start (split_columns' lifetime).
+    used = _start(reqs[j + 1] if j + 1 < i else reqs[j])
+    at = _start(reqs[i])
     if used is not None and at is not None and at - used > lifetime_ms:
         return None
     return reqs[j].context if contexts is None else contexts[j]
+
+
+def _start(r: LogRequest) -> int | None:
+    """When ``r`` started, as the cache's lifetime counts it: when it was sent where the
+    log says, else its first entry."""
+    return r.sent if r.sent is not None else r.started
 
 
 #: The largest minimum cacheable prompt Anthropic lists: 4,096 tokens (Claude Opus 4.5

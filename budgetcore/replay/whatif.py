@@ -455,11 +455,9 @@ def _what_if_of(
     calls = [
         # The turn's request with the call's counts, in LogRequest's field order (line,
         # context, output, cache read and write, model, messages, tool result chars,
-        # input, 1-hour write, reasoning, started, finished, file, logged cost): never
-        # cached, no reasoning, no logged cost.
-        new_request(
-            (r[0], s_in, s_out, 0, 0, r[5], r[6], r[7], s_in, 0, 0, r[11], r[12], r[13], None)
-        )
+        # input, 1-hour write, reasoning, started, finished, file, logged cost, sent):
+        # never cached, no reasoning, no logged cost.
+        new_request((r[0], s_in, s_out, 0, 0, *r[5:8], s_in, 0, 0, *r[11:14], None, r[15]))
         for t, s_in, s_out in planned.calls
         for r in (requests[t],)
     ]

@@ -79,6 +79,11 @@ def a_request(draw: st.DrawFn, models: tuple[str, ...], line: int, file: int, t:
         started=t,
         finished=None if t is None else t + 500,
         file=file,
+        # When it was sent, where the log says (Claude Code): up to just past a
+        # lifetime before its first line (a long first block), or not said.
+        sent=None
+        if t is None or draw(st.booleans())
+        else t - draw(st.sampled_from([0, 1, 4_000, 200_000, 300_001])),
     )
 
 

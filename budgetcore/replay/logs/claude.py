@@ -130,6 +130,7 @@ class _Request:
         "finished",
         "first",
         "model",
+        "sent",
         "started",
         "thinks",
     )
@@ -142,6 +143,9 @@ class _Request:
         self.model = model
         self.started = entry.time
         self.finished = entry.time
+        # When it was sent, as the log bounds it: the time of the entry its first line
+        # answers (set where its series is built; None: not found).
+        self.sent: int | None = None
         self.cost: Decimal | None = None
 
     def offer(self, entry: _Entry, counts: tuple[int, ...], model: str | None) -> None:
@@ -706,12 +710,21 @@ class _Reader:
         asked = False  # a user block that is not a tool result since the last request
         thinking: list[int] = []
         seen_uuid: set[str] = set()
+        # Each uuid's first time: a request's first line names the entry it answers
+        # (parentUuid), which Claude Code wrote before sending it (the user's prompt, a
+        # tool result), so that entry's time bounds when the request was sent.
+        written: dict[str, int] = {}
         on = branch is None  # on the replayed branch (an entry without a uuid: as before)
         for e in entries:
             req = e.request
+            uuid = e.uuid
             if req is not None and req.first is e:
                 firsts.append(e)
-            uuid = e.uuid
+                answered = e.parent
+                if answered is not None:
+                    req.sent = written.get(answered)
+            if uuid is not None and e.time is not None and uuid not in written:
+                written[uuid] = e.time
             if uuid is not None:
                 if branch is not None:
                     on = uuid in branch
@@ -839,8 +852,18 @@ def _request(req: _Request, messages: int | None, tool: int | None) -> LogReques
             req.finished,
             first.file,
             req.cost,
+            _sent(req),
         )
     )
+
+
+def _sent(req: _Request) -> int | None:
+    """When ``req`` was sent, as the log bounds it: the time of the entry it answers,
+    never after its own first line (a clock that ran back says nothing)."""
+    sent, started = req.sent, req.started
+    if sent is None or started is None or sent > started:
+        return None
+    return sent
 
 
 def _compaction(e: _Entry, after: int, post: int | None) -> LogCompaction:

@@ -377,6 +377,7 @@ def _steps(
                                     time,
                                     0,
                                     None,
+                                    None,  # sent: a rollout does not say
                                 )
                             )
                             if pending:
@@ -648,6 +649,7 @@ def _steps(
                     time,
                     0,  # file
                     None,  # logged_cost
+                    None,  # sent: a rollout does not say
                 )
             )
             if pending:

@@ -83,6 +83,11 @@ class LogRequest(NamedTuple):
     finished: int | None = None  # ms since the epoch of the line with its final output
     file: int = 0  # index into ParsedLog.files
     logged_cost: Decimal | None = None  # the log's own costUSD (Claude Code <= 1.0.8)
+    # ms since the epoch when it was sent, as the log bounds it: the time of the entry
+    # it answers, written before it was sent (Claude Code: its first line's parentUuid).
+    # None: the log does not say; its first entry (``started``) is taken. The prompt
+    # cache's lifetime runs from a request's start (docs/replay.md, "As run", step 2).
+    sent: int | None = None
 
     @property
     def usage(self) -> Usage:
@@ -97,7 +102,7 @@ class LogRequest(NamedTuple):
         )
 
 
-#: A request from its 15 values in field order, in one C call (no keyword parsing): the
+#: A request from its 16 values in field order, in one C call (no keyword parsing): the
 #: readers' builder (tests/test_fast_paths.py builds the same request by keywords).
 new_request = partial(tuple.__new__, LogRequest)
 

@@ -2,7 +2,7 @@
 once measured"): what a folder's read holds of each session between its measurement and
 the output, at about a fifth of the memory, every value as read.
 
-A request is a tuple of 15 Python values, most of them integers of their own (28 to 32
+A request is a tuple of 16 Python values, most of them integers of their own (28 to 32
 bytes each beside the tuple's 176 bytes): 60,000 requests held about 21 MB, and their
 message ids 7.5 MB more. Here a session's requests (each series' branch and abandoned
 ones), its times and its ids are each one ``marshal`` string (about 70 bytes a request;

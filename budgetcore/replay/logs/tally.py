@@ -401,6 +401,7 @@ class Tally:
                 time,
                 len(self.files) - 1 if file is None else file,  # self.file, its call saved
                 logged_cost,
+                None,  # sent: these logs do not say
             )
         )
         self.requests.append((req, series, node, False))
@@ -436,6 +437,7 @@ class Tally:
                         time,
                         file,
                         cost,
+                        None,
                     )
                 ),
                 series,
