@@ -610,6 +610,17 @@ _NAMED = [
      ("GOOSE_MODEL", "gpt-4o")),
     ("anthropic-api", '{"model": "claude-sonnet-4-5", "max_tokens": 1024}',
      ("model", "claude-sonnet-4-5")),
+    # Kimi CLI: default_model names a [models] entry, whose model is sent
+    ("kimi-cli", 'default_model = "k2"\n[models.k2]\nprovider = "moonshot"\n'
+     'model = "kimi-k2-0905-preview"\nmax_context_size = 262144\n',
+     ("models.k2.model", "kimi-k2-0905-preview")),
+    ("kimi-cli", '{"default_model": "k2", "models": {"k2": {"model": "moonshot/kimi-k3"}}}',
+     ("models.k2.model", "moonshot/kimi-k3")),
+    ("kimi-cli", 'default_model = "k2"\n', ("default_model", "k2")),  # Kimi refuses it
+    ("kimi-cli", "[loop_control]\ncompaction_trigger_ratio = 0.8\n", None),
+    ("qwen-code", '{// JSONC\n"model": {"name": "qwen3-coder-plus"}}',
+     ("model.name", "qwen3-coder-plus")),
+    ("qwen-code", '{"context": {"autoCompactThreshold": 0.7}}', None),
     ("codex", "model_auto_compact_token_limit = 90000\n", None),
     ("codex", 'model = ""\n', None),
     ("codex", "model = [\n", None),  # unreadable: check_runtime says why
@@ -622,3 +633,18 @@ def test_the_model_a_runtimes_own_file_names(
     runtime: str, text: str, want: tuple[str, str] | None
 ) -> None:
     assert file_model(runtime, text) == want
+
+
+def test_kimi_s_entry_is_found_by_the_model_it_sends() -> None:
+    # A Kimi CLI file keys its [models] entries by its own names; the model its
+    # default_model's entry sends is the one named to check (file_model): that entry's
+    # max_context_size is the window, not the note that no entry matches.
+    text = (
+        'default_model = "k2"\n'
+        '[models.k2]\nprovider = "m"\nmodel = "kimi-k2-0905-preview"\nmax_context_size = 131072\n'
+        '[models.other]\nprovider = "m"\nmodel = "x"\nmax_context_size = 8192\n'
+    )
+    named = file_model("kimi-cli", text)
+    assert named == ("models.k2.model", "kimi-k2-0905-preview")
+    result = check_runtime("kimi-cli", text, window=262_144, output=32_768, model=named[1])
+    assert (result.window, result.window_source) == (131_072, "the file's max_context_size")

@@ -281,7 +281,9 @@ def _model_entry(
     """The entry of ``model`` in a per-model table, or the only one there is."""
     if model is not None:
         for key, entry in models.items():
-            if key == model or key.split("/")[-1] in (model, model.split("/")[-1]):
+            # Kimi CLI keys an entry by its own name and sends the entry's ``model``.
+            sent = entry.get("model") if isinstance(entry, dict) else None
+            if key == model or key.split("/")[-1] in (model, model.split("/")[-1]) or sent == model:
                 return key, _object(r, entry, f"{path}.{key}")
     if len(models) == 1:
         ((key, entry),) = models.items()
@@ -704,11 +706,29 @@ def _anthropic_doc(text: str) -> object:
     return read_python_call(text, "config", ("create", "stream", "count_tokens"))
 
 
+def _kimi_doc(text: str) -> object:
+    # config.toml, or JSON (as _kimi reads it). default_model names a key of [models]
+    # (Config's validator: "Default model {x} not found in models"), and that entry's
+    # model is the name sent to the provider: MoonshotAI/kimi-cli src/kimi_cli/config.py
+    # @4a550effdfcb29a25a5d325bf935296cc50cd417 (Config.default_model, LLMModel.model;
+    # docs/en/configuration/config-files.md at the same commit). The entry is read as
+    # the path models.<default_model>.model, as the file spells it.
+    doc = _json(text) if text.lstrip().startswith("{") else _toml(text)
+    if not isinstance(doc, dict):
+        return doc
+    default = doc.get("default_model")
+    models = doc.get("models")
+    entry = models.get(default) if isinstance(models, dict) and isinstance(default, str) else None
+    if isinstance(entry, dict) and isinstance(entry.get("model"), str):
+        return {f"models.{default}.model": entry["model"]}
+    return {"default_model": default}  # no such entry (Kimi CLI refuses the file), or none
+
+
 #: Where a runtime's own file names the model it runs, as the runtime reads it: how to
 #: read the file, then the keys that may name it, the first found winning. Runtimes
 #: absent here name none in the file the page reads (Cline's state; LangChain's and Deep
 #: Agents' ``model=`` is the summariser's; the OpenAI Agents SDK's ModelSettings has
-#: none; Kimi CLI's and Qwen Code's are not read yet).
+#: none).
 _MODEL_KEYS: dict[str, tuple[Callable[[str], object], tuple[tuple[str, ...], ...]]] = {
     # codex-rs config: the top-level model (a [profiles.x] model applies with --profile)
     "codex": (_toml, (("model",),)),
@@ -721,6 +741,11 @@ _MODEL_KEYS: dict[str, tuple[Callable[[str], object], tuple[tuple[str, ...], ...
     # Gemini CLI's settings.json: model.name (docs/get-started/configuration.md)
     "gemini-cli": (_jsonc, (("model", "name"),)),
     "goose": (_goose_doc, (("GOOSE_MODEL",),)),
+    # Qwen Code's settings.json: model.name, "The model to use for conversations."
+    # (QwenLM/qwen-code packages/cli/src/config/settingsSchema.ts
+    # @2e4531140b52798b0dede8cf7b21f78ed950bb58), JSONC as _qwen reads it
+    "qwen-code": (_jsonc, (("model", "name"),)),
+    "kimi-cli": (_kimi_doc, ()),  # no fixed key: the reader finds it (its one entry)
     "anthropic-api": (_anthropic_doc, (("model",),)),  # the Messages API request's model
 }
 
@@ -737,6 +762,11 @@ def file_model(runtime: str, text: str) -> tuple[str, str] | None:
         doc = read(text)
     except ScenarioError:
         return None
+    if not paths and isinstance(doc, dict):
+        # A reader that finds the key itself (Kimi CLI's indirection): its one entry.
+        ((where, name),) = doc.items()
+        named = name.strip() if isinstance(name, str) else ""
+        return (where, named) if named else None
     for path in paths:
         name = _string_at(doc, path)
         if name is not None:
