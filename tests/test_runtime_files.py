@@ -610,6 +610,17 @@ _NAMED = [
      ("GOOSE_MODEL", "gpt-4o")),
     ("anthropic-api", '{"model": "claude-sonnet-4-5", "max_tokens": 1024}',
      ("model", "claude-sonnet-4-5")),
+    # Kimi CLI: default_model names a [models] entry, whose model is sent
+    ("kimi-cli", 'default_model = "k2"\n[models.k2]\nprovider = "moonshot"\n'
+     'model = "kimi-k2-0905-preview"\nmax_context_size = 262144\n',
+     ("models.k2.model", "kimi-k2-0905-preview")),
+    ("kimi-cli", '{"default_model": "k2", "models": {"k2": {"model": "moonshot/kimi-k3"}}}',
+     ("models.k2.model", "moonshot/kimi-k3")),
+    ("kimi-cli", 'default_model = "k2"\n', ("default_model", "k2")),  # Kimi refuses it
+    ("kimi-cli", "[loop_control]\ncompaction_trigger_ratio = 0.8\n", None),
+    ("qwen-code", '{// JSONC\n"model": {"name": "qwen3-coder-plus"}}',
+     ("model.name", "qwen3-coder-plus")),
+    ("qwen-code", '{"context": {"autoCompactThreshold": 0.7}}', None),
     ("codex", "model_auto_compact_token_limit = 90000\n", None),
     ("codex", 'model = ""\n', None),
     ("codex", "model = [\n", None),  # unreadable: check_runtime says why
@@ -622,3 +633,143 @@ def test_the_model_a_runtimes_own_file_names(
     runtime: str, text: str, want: tuple[str, str] | None
 ) -> None:
     assert file_model(runtime, text) == want
+
+
+def test_kimi_s_entry_is_found_by_the_model_it_sends() -> None:
+    # A Kimi CLI file keys its [models] entries by its own names; the model its
+    # default_model's entry sends is the one named to check (file_model): that entry's
+    # max_context_size is the window, not the note that no entry matches.
+    text = (
+        'default_model = "k2"\n'
+        '[models.k2]\nprovider = "m"\nmodel = "kimi-k2-0905-preview"\nmax_context_size = 131072\n'
+        '[models.other]\nprovider = "m"\nmodel = "x"\nmax_context_size = 8192\n'
+    )
+    named = file_model("kimi-cli", text)
+    assert named == ("models.k2.model", "kimi-k2-0905-preview")
+    result = check_runtime("kimi-cli", text, window=262_144, output=32_768, model=named[1])
+    assert (result.window, result.window_source) == (131_072, "the file's max_context_size")
+
+
+#: Every runtime whose own file names its model (runtimes.check.file_model), with a file
+#: naming a registry model as that runtime spells it: (runtime, file, key, registry name).
+_FILES_NAMING = [
+    ("codex", 'model = "gpt-5.1-codex"\n', "model", "gpt-5.1-codex"),
+    ("claude-code", '{"model": "claude-sonnet-4-5"}', "model", "claude-sonnet-4-5"),
+    ("claude-code", "export ANTHROPIC_MODEL=claude-sonnet-4-5\n", "ANTHROPIC_MODEL",
+     "claude-sonnet-4-5"),
+    ("opencode", '{"model": "anthropic/claude-sonnet-4-5"}', "model", "claude-sonnet-4-5"),
+    ("pi", '{"defaultModel": "claude-sonnet-4-5"}', "defaultModel", "claude-sonnet-4-5"),
+    ("gemini-cli", '{"model": {"name": "gemini-2.5-pro"}}', "model.name", "gemini-2.5-pro"),
+    ("qwen-code", '{"model": {"name": "dashscope/qwen3-coder-plus"}}', "model.name",
+     "dashscope/qwen3-coder-plus"),
+    ("kimi-cli", 'default_model = "k"\n[models.k]\nprovider = "moonshot"\n'
+     'model = "moonshot/kimi-k3"\nmax_context_size = 131072\n', "models.k.model",
+     "moonshot/kimi-k3"),
+    ("goose", "GOOSE_MODEL: gpt-4o\n", "GOOSE_MODEL", "gpt-4o"),
+    ("anthropic-api", '{"model": "claude-sonnet-4-5", "max_tokens": 1024}', "model",
+     "claude-sonnet-4-5"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("runtime", "text", "key", "name"), _FILES_NAMING)
+def test_check_reads_a_runtime_file_for_the_model_it_names(
+    runtime: str, text: str, key: str, name: str, tmp_path: Path
+) -> None:
+    """check --runtime with no --model read the file for the default contract (I
+    1,048,576) while the page's import restored the model the file names. One rule for
+    both (runtimes.check.MODEL_ORDER): --model, the scenario's named model, the file's,
+    the contract; the output says which model and why."""
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+
+    entry = default_registry().lookup(name)
+    assert entry is not None
+    result = _check(runtime, text, tmp=tmp_path)
+    assert result.code == 0, result.err
+    assert f"for {name} (model from the file's `{key}` key):" in result.out, result.out
+    doc = json.loads(_check(runtime, text, "--format", "json", tmp=tmp_path).out)
+    assert (doc["model"], doc["model_source"]) == (name, f"model from the file's `{key}` key")
+    assert doc["file_model"]["key"] == key
+    assert doc["max_output"] == entry.contract.output_tokens
+    assert doc["window"] != 1_048_576 or entry.contract.input_tokens == 1_048_576
+    # A scenario naming no model: the file's still comes before the contract.
+    (tmp_path / "s.json").write_text("{}")
+    scenario = ("--scenario", str(tmp_path / "s.json"), "--format", "json")
+    same = json.loads(_check(runtime, text, *scenario, tmp=tmp_path).out)
+    assert same["model"] == name
+    # --model comes first, and the file's model is said on stderr.
+    flagged = _check(runtime, text, "--model", "gpt-5", tmp=tmp_path)
+    assert flagged.code == 0, flagged.err
+    assert "for gpt-5 (--model):" in flagged.out
+    assert f"note: the file's {key} names " in flagged.err, flagged.err
+    assert "read for gpt-5 (--model), which comes first" in flagged.err
+
+
+def test_the_scenario_s_named_model_comes_before_the_file_s(tmp_path: Path) -> None:
+    text = 'model = "gpt-5.1-codex"\nmodel_auto_compact_token_limit = 90000\n'
+    (tmp_path / "s.json").write_text('{"main_model": {"model": "gpt-5"}}')
+    result = _check("codex", text, "--scenario", str(tmp_path / "s.json"), tmp=tmp_path)
+    assert result.code == 0, result.err
+    assert "for gpt-5 (the scenario's main_model.model):" in result.out
+    assert "the file's model names gpt-5.1-codex; read for gpt-5" in result.err
+
+
+def test_a_file_naming_a_model_the_registry_lacks_is_read_for_the_contract(
+    tmp_path: Path,
+) -> None:
+    result = _check("codex", 'model = "my-fine-tune"\n', tmp=tmp_path)
+    assert result.code == 0, result.err
+    assert "for no model named (the contract's I and O):" in result.out
+    assert "window W      1,048,576" in result.out
+    assert (
+        "note: the file's model names my-fine-tune, a model the registry does not list: read "
+        "for the contract's I and O (1,048,576, 65,536) instead" in result.err
+    )
+    doc = json.loads(
+        _check("codex", 'model = "my-fine-tune"\n', "--format", "json", tmp=tmp_path).out
+    )
+    assert doc["file_model"] == {"key": "model", "name": "my-fine-tune"}
+    assert doc["model"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "window", "why"),
+    [
+        # The registry's 1,000,000 is the API's: Claude Code runs it at 200,000.
+        (
+            '{"model": "claude-sonnet-4-20250514"}',
+            200_000,
+            "Claude Code's default window: it runs claude-sonnet-4-20250514 at 200,000 of the "
+            "registry's 1,000,000 (the API's) unless the model is named with [1m]",
+        ),
+        (
+            "export ANTHROPIC_MODEL='claude-opus-4-6[1m]'\n",
+            1_000_000,
+            "Claude Code's 1M-context window: the model is named with [1m]",
+        ),
+        ('{"model": "claude-sonnet-4-5"}', 200_000, "the registry's window of claude-sonnet-4-5"),
+    ],
+)
+def test_a_claude_code_file_s_model_gets_the_window_claude_code_gives_it(
+    text: str, window: int, why: str, tmp_path: Path
+) -> None:
+    """A Claude Code file naming a model the registry lists at 1,000,000 was read at I =
+    1,000,000 (K 967,000), where Claude Code runs it at 200,000 unless [1m] asks for
+    the 1M-context variant (spec §17, the as-run replay's rule: one home,
+    runtimes.profiles.claude_code_model_window)."""
+    doc = json.loads(_check("claude-code", text, "--format", "json", tmp=tmp_path).out)
+    assert (doc["window"], doc["window_source"]) == (window, why)
+    o = doc["max_output"]
+    assert doc["effective_trigger_tokens"] == window - min(o, 20_000) - 13_000
+    out = _check("claude-code", text, tmp=tmp_path).out
+    assert f"window W {window:>14,} tokens ({why})" in out, out
+    # --model takes the same rule; a [1m] name is Claude Code's, resolved without it.
+    flagged = json.loads(
+        _check(
+            "claude-code", "{}", "--model", "claude-sonnet-4-20250514", "--format", "json",
+            tmp=tmp_path,
+        ).out
+    )  # fmt: skip
+    assert flagged["window"] == 200_000
+    one_m = _check("claude-code", "{}", "--model", "claude-sonnet-4[1m]", tmp=tmp_path)
+    assert one_m.code == 0, one_m.err
+    assert "window W      1,000,000 tokens (Claude Code's 1M-context window" in one_m.out

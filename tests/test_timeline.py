@@ -7,6 +7,8 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from budgetcore.charts.timeline import (
     UNIT,
     cost_chart,
@@ -124,17 +126,17 @@ def test_without_counts_in_the_log_only_the_token_line_fires() -> None:
     assert [(m.key, m.turn) for m in t.markers if m.key.startswith("cb")] == [("cb", 2), ("cb", 4)]
 
 
-def test_cost_chart_bars_are_exact_shares_of_the_tallest() -> None:
+def test_cost_chart_bars_are_exact_shares_of_the_scale() -> None:
     prices = Prices(input=Decimal("0.000003"), output=Decimal("0.000015"))
     result = replay(Scenario(), [Turn(added=5_000)] * 6, ReplayOptions(main_prices=prices))
     chart = cost_chart(result, width=600, height=100)
     assert chart.unit == "money"
     costs = [r.cost for r in result.rows]
     top = max(c for c in costs if c is not None)
-    assert chart.scale_turn == top
+    assert chart.tallest == top
     for (_, _, _, height), cost in zip(chart.bars, costs, strict=True):
         assert cost is not None
-        assert height == math.floor(Fraction(cost) * 100 * UNIT / Fraction(top))
+        assert height == math.floor(Fraction(cost) * 100 * UNIT / Fraction(chart.scale_turn))
     assert chart.cumulative.points[-1][1] == 0  # the total reaches the top
     tokens = cost_chart(replay(Scenario(), [Turn(added=5_000)] * 6))
     assert tokens.unit == "tokens"
@@ -282,3 +284,36 @@ def test_the_cost_basis_is_each_turn_s_bill_and_the_chart_s_own() -> None:
         assert cost_chart(result, width=300, height=90, basis=basis) == chart
         assert cost_scale(result, basis) == cost_scale(result) == (chart.unit, chart.scale_turn)
         assert cost_total_scale(result, basis) == (chart.unit, chart.scale_total)
+
+
+_HEADROOM_SESSIONS = [
+    ([Turn(added=5_000)] * 6, True),
+    ([Turn(added=5_000)] * 6, False),
+    ([Turn(added=9_000)] * 40, True),  # summary calls: one turn's bill stands out
+    ([Turn(added=2_000)] * 3, False),
+    ([Turn(added=40_000)] * 25, False),
+]
+
+
+@pytest.mark.parametrize(("turns", "priced"), _HEADROOM_SESSIONS)
+@pytest.mark.parametrize("height", [90, 120, 200])
+def test_the_cost_chart_s_top_is_a_tick_above_its_tallest_bar(
+    turns: list[Turn], priced: bool, height: int
+) -> None:
+    """The page's replay panel: the tallest bar ran to the plot's top edge and the
+    ticks stopped below it. The y scale now ends on a round tick at least a tenth above
+    the tallest bar, the same scale the page sizes its gutter from."""
+    from budgetcore.charts.geometry import nice_ticks, tick_count  # noqa: PLC0415
+    from budgetcore.charts.timeline import cost_scale  # noqa: PLC0415
+
+    prices = Prices(input=Decimal("0.000003"), output=Decimal("0.000015"))
+    options = ReplayOptions(main_prices=prices) if priced else ReplayOptions()
+    result = replay(Scenario(), turns, options)
+    chart = cost_chart(result, width=300, height=height)
+    assert chart.unit == ("money" if priced else "tokens")
+    assert cost_scale(result, height=height) == (chart.unit, chart.scale_turn)
+    ticks = nice_ticks(0, chart.scale_turn, tick_count(height))
+    assert ticks[-1] == chart.scale_turn  # the top edge is a labelled tick
+    assert Fraction(chart.scale_turn) * 10 >= Fraction(chart.tallest) * 11  # headroom
+    assert min(y for _, y, _, _ in chart.bars) > 0  # no bar meets the top edge
+    assert max(h for _, _, _, h in chart.bars) < height * UNIT

@@ -113,3 +113,19 @@ def test_neither_shell_holds_a_constraint_rule_of_its_own() -> None:
         text = (PACKAGE / shell).read_text(encoding="utf-8")
         assert "as_decimal(" not in text, shell
         assert "whole_text(" not in text, shell
+
+
+def test_max_rejected_takes_off_as_every_other_limit() -> None:
+    # --max-rejected (CLI only) refused "off" while every other Tune limit took it:
+    # the same rule (tune.constraints' tokens kind), the same refusal.
+    from tests.helpers import assert_clean, run_cli  # noqa: PLC0415
+
+    base = ["tune", "--fragment", "", "--generate", '{"turns": 3, "added": 1000}', "--k", "8000"]
+    r = run_cli([*base, "--max-rejected", "off"])
+    assert_clean(r, (0,))
+    assert '"max_rejected": null' in r.out
+    assert '"max_rejected": 0' in run_cli([*base, "--max-rejected", "0"]).out
+    refused = run_cli([*base, "--max-rejected", "x"])
+    assert refused.code == 2
+    assert ', or off, got "x"' in refused.err, refused.err
+    assert "N|off" in run_cli(["tune", "--help"]).out.split("--max-rejected", 1)[1][:12]

@@ -342,7 +342,9 @@ def test_the_cost_bars_are_one_stepped_outline_with_a_top_per_turn() -> None:
     for (top, right), (x, y, w, _) in zip(steps, geo.bars, strict=True):
         assert (int(top), int(right)) == ((y + half) // UNIT, (x + w + half) // UNIT)
     assert d.endswith("V90Z")  # closed on the base
-    assert min(int(top) for top, _ in steps) == 0  # the dearest turn reaches the top
+    # The dearest turn stays below the top edge: the scale ends on a tick above it.
+    assert min(int(top) for top, _ in steps) == (min(y for _, y, _, _ in geo.bars) + half) // UNIT
+    assert min(int(top) for top, _ in steps) > 0
 
 
 @pytest.mark.parametrize("inner", [358, 1000])
@@ -367,7 +369,8 @@ def test_more_turns_than_pixels_show_each_columns_tallest_bar(inner: int) -> Non
     assert len(steps) < len(result.rows)
     assert dict(steps) == want
     assert [r for r, _ in steps] == sorted({r for r, _ in steps})  # one step per column
-    assert min(t for _, t in steps) == 0  # the dearest turn is drawn, at the top
+    # The dearest turn is drawn, below the top edge (the scale's top tick is above it).
+    assert min(t for _, t in steps) == (min(y for _, y, _, _ in geo.bars) + half) // UNIT > 0
     # The plot sits on its own axes: its base (90 px down the group) is the 0 grid line.
     svg = screen.html["replay-cost"]
     group = re.search(r'<g transform="translate\(\d+,(\d+)\)">', svg)
@@ -1108,11 +1111,13 @@ def test_the_cost_axis_is_in_dollars_and_its_ticks_fit_the_gutter(added: int, pr
     assert turns[-1] == "30"  # the last turn labelled
     titles = [e for e in texts_of(svg) if "ch-axis-title" in (e.get("class") or "")]
     assert any("dollars" in "".join(e.itertext()) for e in titles)
-    # The ticks are round and stop below the tallest bar: its exact value is written.
+    # The ticks are round, the top one above the tallest bar: its exact value is written.
     from budgetcore.charts.timeline import cost_chart  # noqa: PLC0415
     from budgetcore.units import format_money  # noqa: PLC0415
 
-    tallest = format_money(Decimal(cost_chart(result).scale_turn))
+    geo = cost_chart(result)
+    assert geo.scale_turn > geo.tallest
+    tallest = format_money(Decimal(geo.tallest))
     assert any(f"the tallest bar {tallest}" in "".join(e.itertext()) for e in titles)
 
 

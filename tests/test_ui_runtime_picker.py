@@ -983,3 +983,56 @@ def test_a_runtime_file_naming_a_model_the_registry_lacks_says_so() -> None:
     state = reduce(state, ImportApplied())
     assert state.plan.scenario.config.trigger_tokens == 90_000
     assert state.plan.scenario.main_model_name is None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("text", "window", "key"),
+    [
+        ('{"model": "claude-sonnet-4-20250514"}', 200_000, "runtime-window.claude-default"),
+        ('{"model": "claude-sonnet-4-20250514[1m]"}', 1_000_000, "runtime-window.claude-1m"),
+    ],
+)
+def test_a_claude_code_file_restores_its_model_at_claude_code_s_window(
+    text: str, window: int, key: str, lang: str
+) -> None:
+    """A Claude Code file naming a model the registry lists at 1,000,000 restored I =
+    1,000,000 (the API's), where Claude Code runs it at 200,000 unless [1m] asks for
+    the 1M-context variant: the import restores the runtime's window and the preview
+    says it and why, as check --runtime does (runtimes.check.named_window)."""
+    state = reduce(_after_reset("claude-code", lang), ImportPreviewed(text, "replace"))
+    where, said = _restores(state)
+    assert where == "runtime-model"
+    assert f"I {window:,}" in said, said
+    why = t(key, lang, model="claude-sonnet-4-20250514", registry="1,000,000")
+    assert why in said, said
+    state = reduce(state, ImportApplied())
+    scenario = state.plan.scenario
+    assert scenario.main_model_name == "claude-sonnet-4-20250514"  # still that model
+    assert scenario.main_model.input_tokens == window
+    assert scenario.config.trigger_tokens == window - 20_000 - 13_000
+    cli = run_cli(["check", "--runtime", "claude-code", "-", "--format", "json"], text.encode())
+    assert json.loads(cli.out)["window"] == window  # the CLI reads it alike
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_s_named_model_comes_before_the_file_s_as_the_cli_s_scenario(
+    lang: str,
+) -> None:
+    """One precedence with check --runtime: the page's named main model (its picker's,
+    as the CLI's scenario) comes before the model the file names; the preview says the
+    file's model and how to read the file for it."""
+    text = 'model = "gpt-5.1-codex"\nmodel_auto_compact_token_limit = 90000\n'
+    state = reduce(page("codex", lang), ImportPreviewed(text, "replace"))
+    assert state.plan.scenario.main_model_name == CODEX
+    where, said = _restores(state)
+    assert where == "runtime"
+    words = {
+        "en": ("whose model names gpt-5.1-codex", "which comes first", "Reset"),
+        "zh": ("指定了 gpt-5.1-codex", "优先", "重置"),
+    }
+    for w in words[lang]:
+        assert w in said, said
+    state = reduce(state, ImportApplied())
+    assert state.plan.scenario.main_model_name == CODEX
+    assert state.plan.scenario.config.trigger_tokens == 90_000

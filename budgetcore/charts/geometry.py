@@ -19,12 +19,14 @@ __all__ = [
     "FONT_PX",
     "Box",
     "clear_runs",
+    "headroom_top",
     "log_tick_sets",
     "nice_domain",
     "nice_step",
     "nice_ticks",
     "text_box",
     "text_width",
+    "tick_count",
     "wrap_text",
 ]
 
@@ -122,6 +124,27 @@ def nice_domain(low: int, high: int, count: int) -> tuple[int, int, int]:
             break
         lo, hi = new_lo, new_hi
     return lo, hi, step
+
+
+def tick_count(height: int) -> int:
+    """How many ticks a y axis ``height`` px tall asks :func:`nice_ticks` for: one per
+    40 px, from 2 to 5."""
+    return max(2, min(5, height // 40))
+
+
+def headroom_top(value: int, count: int) -> int:
+    """The top of a y axis from 0 whose largest value is ``value``: a tick of its own
+    (``nice_ticks(0, top, count)`` ends on it) at least a tenth above the value, so the
+    tallest mark never meets the plot's top edge and a labelled tick stands above it
+    (a top at the largest value drew the replay's dearest turn to the edge, its ticks
+    stopping below it). 0 for an axis of zeros.
+
+    >>> headroom_top(36_000, 2), headroom_top(40_000, 2), headroom_top(1, 2), headroom_top(0, 2)
+    (40000, 60000, 2, 0)
+    """
+    if value <= 0:
+        return 0
+    return nice_domain(0, value + max(1, value // 10), count)[1]
 
 
 def log_tick_sets(low: int, high: int) -> tuple[tuple[int, ...], ...]:

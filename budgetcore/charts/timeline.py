@@ -23,6 +23,7 @@ from itertools import count as counting
 from operator import add, gt, ne, sub
 from typing import NamedTuple
 
+from budgetcore.charts.geometry import headroom_top, tick_count
 from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import Replay
 
@@ -169,10 +170,11 @@ class CostChart:
     width: int
     height: int
     unit: str  # "money" (the prices' currency) or "tokens" (no prices known)
-    scale_turn: Decimal | int  # the per-turn value at the top edge
+    scale_turn: Decimal | int  # the per-turn value at the top edge: a tick above the tallest
     scale_total: Decimal | int  # the cumulative value at the top edge
     bars: tuple[tuple[int, int, int, int], ...]  # (x, y, width, height) per turn
     cumulative: Polyline
+    tallest: Decimal | int = 0  # the tallest bar's value (the axis title says it exactly)
 
 
 # A marker straight from its values (a NamedTuple's __new__ is a Python function).
@@ -539,12 +541,14 @@ def cost_basis(result: Replay) -> CostBasis:
     )
 
 
-def cost_scale(result: Replay, basis: CostBasis | None = None) -> tuple[str, int | Decimal]:
-    """The cost chart's unit ("money" or "tokens") and per-turn scale, without drawing
-    it (the page sizes the charts' shared gutter from its widest tick). ``basis``:
-    ``cost_basis(result)``, when the caller has it."""
+def cost_scale(
+    result: Replay, basis: CostBasis | None = None, height: int = 120
+) -> tuple[str, int | Decimal]:
+    """The cost chart's unit ("money" or "tokens") and per-turn scale for a chart
+    ``height`` px tall, without drawing it (the page sizes the charts' shared gutter
+    from its widest tick). ``basis``: ``cost_basis(result)``, when the caller has it."""
     priced, per, _totals = cost_basis(result) if basis is None else basis
-    top = max(per)
+    top = headroom_top(max(per), tick_count(height))
     return ("money", _as_money(top, result.rows[0].money_places)) if priced else ("tokens", top)
 
 
@@ -565,7 +569,10 @@ def cost_chart(
     rows = result.rows
     n = len(rows)
     priced, per, totals = cost_basis(result) if basis is None else basis
-    top, total = max(per), totals[-1]
+    tallest, total = max(per), totals[-1]
+    # The bars' scale ends on a tick above the tallest (geometry.headroom_top): the
+    # dearest turn never meets the top edge, and a tick stands above it.
+    top = headroom_top(tallest, tick_count(height))
     h = height * UNIT
     edges = slot_edges(n, width)
     heights = [(value * h) // top for value in per] if top else [0] * n  # floor(value / top × h)
@@ -588,4 +595,5 @@ def cost_chart(
         scale_total=_as_money(total, rows[0].money_places) if priced else total,
         bars=tuple(bars),
         cumulative=line,
+        tallest=_as_money(tallest, rows[0].money_places) if priced else tallest,
     )

@@ -175,7 +175,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def _runtime_arguments(p: argparse.ArgumentParser) -> None:
     """--runtime and --model of export and check (docs/runtimes.md)."""
     p.add_argument("--runtime", help="an agent runtime's own file: codex, claude-code, ...")
-    p.add_argument("--model", help="the registry model the runtime runs (its W and O)")
+    p.add_argument(
+        "--model",
+        help="the registry model the runtime runs (its W and O, at the window the runtime "
+        "gives it: Claude Code's 200,000 unless named with [1m]); check --runtime reads the "
+        "file for --model, else the scenario's named model, else the model the file names, "
+        "else the contract's I and O",
+    )
 
 
 def _random_count(text: str) -> int:

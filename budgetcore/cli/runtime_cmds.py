@@ -22,10 +22,12 @@ __all__ = ["cmd_check_runtime", "cmd_export_runtime", "scenario_and_model"]
 
 
 def scenario_and_model(
-    args: argparse.Namespace, *, scenario_required: bool = True
+    args: argparse.Namespace, *, scenario_required: bool = True, runtime: str | None = None
 ) -> tuple[Scenario, Model]:
     """The command's scenario and the model it is for: ``--model``, else the scenario's
-    or the fragment's ``main_model.model``, else the contract's I and O (stated)."""
+    or the fragment's ``main_model.model``, else the contract's I and O (stated). A
+    ``--model`` of a ``runtime`` is at the window that runtime gives it
+    (``runtimes.check.named_window``: Claude Code's 200,000 unless named with [1m])."""
     from budgetcore.registry.models import default_registry  # noqa: PLC0415
 
     named: str | None = None
@@ -60,14 +62,26 @@ def scenario_and_model(
         raise ScenarioError([Problem.coded("scenario", "scenario-required")])
     else:
         scenario = Scenario()
+    window_source = ""
     if args.model is not None:
         from budgetcore.inputs.text import check_size  # noqa: PLC0415
+        from budgetcore.runtimes.check import named_window  # noqa: PLC0415
+        from budgetcore.runtimes.profiles import claude_code_model_window  # noqa: PLC0415
 
         check_size(args.model, "query", "--model")
+        asked = args.model
+        if runtime == "claude-code":  # "sonnet[1m]" is Claude Code's spelling, not a model's
+            asked = claude_code_model_window(args.model)[2] or args.model
         found = default_registry().require(
-            args.model, "--model", reserves_output=scenario.main_model.reserves_output
+            asked, "--model", reserves_output=scenario.main_model.reserves_output
         )
-        scenario = dataclasses.replace(scenario, main_model=found.contract)
+        contract = found.contract
+        if runtime is not None:
+            ran = named_window(runtime, args.model, default_registry().resolve)
+            if ran is not None and ran.key != "runtime-window.registry":
+                contract = dataclasses.replace(contract, input_tokens=ran.window)
+                window_source = ran.evidence()
+        scenario = dataclasses.replace(scenario, main_model=contract)
         named, source = found.name, "--model"
     provider = None
     contract = scenario.main_model
@@ -84,6 +98,7 @@ def scenario_and_model(
         output=contract.output_tokens,
         source=source,
         registry_window=registry_window,
+        window_source=window_source,
     )
 
 
@@ -101,7 +116,7 @@ def cmd_export_runtime(args: argparse.Namespace) -> int:
     from budgetcore.scenario.export import export_toml, overrides_of  # noqa: PLC0415
 
     p = _profile(args.runtime)
-    scenario, model = scenario_and_model(args)
+    scenario, model = scenario_and_model(args, runtime=p.name)
     models = {} if model.name is None else {"main_model.model": model.name}
     fmt = args.format or ("toml" if p.name == "article" else "native")
     if fmt == "toml" and p.syntax != "toml":
@@ -181,16 +196,75 @@ def _value_text(value: object) -> str:
     return decimal_text(value) if isinstance(value, Decimal) else str(value)
 
 
+def _read_for(
+    p: Profile, text: str, args: argparse.Namespace, model: Model
+) -> tuple[Model, list[str], tuple[str, str] | None]:
+    """The model the file is read for, by the one precedence rule the page's import
+    keeps too (``runtimes.check.read_for``: --model, the scenario's named model, the
+    file's, the contract), and the notes that say why where the file names a model."""
+    from budgetcore.messages import t  # noqa: PLC0415
+    from budgetcore.registry.models import default_registry  # noqa: PLC0415
+    from budgetcore.runtimes.check import read_for  # noqa: PLC0415
+
+    chosen = read_for(
+        p.name,
+        text,
+        flag=args.model is not None,
+        scenario=model.name is not None,
+        resolve=default_registry().resolve,
+    )
+    notes: list[str] = []
+    if chosen.named is None:
+        return model, notes, None
+    setting, written = chosen.named
+    if chosen.model is not None:
+        found = chosen.model
+        return (
+            dataclasses.replace(
+                model,
+                name=found.name,
+                provider=found.provider,
+                window=found.window,
+                output=found.output,
+                source=t("runtime.source-file", "en", setting=setting),
+                registry_window=None
+                if found.window == found.registry_window
+                else found.registry_window,
+                window_source=found.evidence(),
+            ),
+            notes,
+            chosen.named,
+        )
+    if chosen.source == "contract":
+        notes.append(
+            f"the file's {setting} names {written}, a model the registry does not list: read "
+            f"for the contract's I and O ({format_int(model.window)}, "
+            f"{format_int(model.output)}) instead; give --model to read it for another"
+        )
+    else:
+        notes.append(
+            f"the file's {setting} names {written}; read for {model.name} ({model.source}), "
+            "which comes first (--model, the scenario's model, the file's, the contract)"
+        )
+    return model, notes, chosen.named
+
+
 def cmd_check_runtime(args: argparse.Namespace) -> int:
     from budgetcore.core.plan import plan  # noqa: PLC0415
 
     p = _profile(args.runtime)
-    scenario, model = scenario_and_model(args, scenario_required=False)
+    scenario, model = scenario_and_model(args, scenario_required=False, runtime=p.name)
     where = "standard input" if args.config == "-" else shown_name(args.config)
     try:
         text = decode_utf8(read_input(args.config, "config"), "config")
+        model, said, named = _read_for(p, text, args, model)
         result = check_runtime(
-            p.name, text, window=model.window, output=model.output, model=model.name
+            p.name,
+            text,
+            window=model.window,
+            output=model.output,
+            model=model.name,
+            window_source=model.window_source or "the model's window",
         )
     except ScenarioError as exc:
         n = len(exc.problems)
@@ -232,6 +306,8 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
             "file": args.config,
             "model": model.name,
             "model_source": model.source,
+            # The model the file names (its key, the name written), read for or not.
+            "file_model": None if named is None else {"key": named[0], "name": named[1]},
             "window": result.window,
             "window_source": result.window_source,
             "max_output": result.output,
@@ -239,7 +315,7 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
             "effective_trigger_tokens": k,
             "summary_cap_tokens": s,
             "ignored": list(result.ignored),
-            "notes": list(result.notes),
+            "notes": [*said, *result.notes],
             "reviewed": None
             if reviewed is None
             else {
@@ -268,7 +344,7 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
     if result.ignored:
         ignored = counted(len(result.ignored), "other key")
         print(f"  ignored: {ignored}: {', '.join(result.ignored[:8])}")
-    for note in result.notes:
+    for note in [*said, *result.notes]:
         print(f"note: {note}", file=sys.stderr)
     for w in warnings:
         print(f"warning: {w.text('en')}", file=sys.stderr)

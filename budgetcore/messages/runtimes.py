@@ -248,6 +248,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a protection of the article's runtime (spec §6); {runtime} has no such setting",
         "这是文章运行时的一项保护(spec §6);{runtime} 没有这项设置",
     ),
+    # The window a runtime gives a model named by name alone (a runtime file's model key,
+    # check --runtime --model: runtimes.check.named_window), said beside W.
+    "runtime-window.registry": (
+        "the registry's window of {model}",
+        "注册表中 {model} 的窗口",
+    ),
+    "runtime-window.claude-default": (
+        "Claude Code's default window: it runs {model} at 200,000 of the registry's "
+        "{registry} (the API's) unless the model is named with [1m]",
+        "Claude Code 的默认窗口:它以 200,000 运行 {model},而非注册表的 {registry}(API 的窗口),"
+        "除非模型名带 [1m]",
+    ),
+    "runtime-window.claude-1m": (
+        "Claude Code's 1M-context window: the model is named with [1m]",
+        "Claude Code 的 1M 上下文窗口:模型名带 [1m]",
+    ),
+    # Why check --runtime reads the file for a model (docs/cli.md: --model, then the
+    # scenario's, then the file's, then the contract).
+    "runtime.source-file": (
+        "model from the file's `{setting}` key",
+        "模型取自文件的 `{setting}` 键",
+    ),
     "runtime.source-fragment": ("the fragment's main_model.model", "链接片段中的 main_model.model"),
     "runtime.source-contract": ("the contract's I and O", "合同的 I 与 O"),
     # The export panel's runtime picker (ui.export.runtime).

@@ -76,9 +76,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "phrase.import-runtime-model": (
         "Read as {runtime}'s own file, whose {setting} names {named}: it restores that main "
-        "model, {model} (I {input}, O {output}): M {m}, K {k}, S {s}.",
+        "model, {model} (I {input}, O {output}): M {m}, K {k}, S {s}. I is the window "
+        "{runtime} gives it: {why}.",
         "按 {runtime} 自己的文件读取,其 {setting} 指定了 {named}:导入后恢复该主模型 {model}"
-        "(I {input},O {output}):M {m},K {k},S {s}。",
+        "(I {input},O {output}):M {m},K {k},S {s}。I 为 {runtime} 给它的窗口:{why}。",
+    ),
+    # The page's named main model comes first (runtimes.check.MODEL_ORDER, as check
+    # --runtime's scenario): the file's model is said, not restored.
+    "phrase.import-runtime-page-first": (
+        "Read as {runtime}'s own file, whose {setting} names {named}, for the page's main "
+        "model {model} (I {input}, O {output}), which comes first: M {m}, K {k}, S {s}. "
+        "For {named} at the window {runtime} gives it, Reset, then import the file again.",
+        "按 {runtime} 自己的文件读取,其 {setting} 指定了 {named};页面的主模型 {model}"
+        "(I {input},O {output})优先,因此用于它:M {m},K {k},S {s}。如需按 {runtime} 给 "
+        "{named} 的窗口读取,请先重置,再重新导入文件。",
     ),
     "phrase.import-runtime-unknown": (
         "Read as {runtime}'s own file, whose {setting} names {named}, a model the registry "

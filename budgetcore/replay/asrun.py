@@ -67,7 +67,12 @@ from budgetcore.replay.prompt_cache import (
     writes_unbilled,
 )
 from budgetcore.runtimes import Profile, cache_rules, profile
-from budgetcore.runtimes.profiles import CC_BUFFER, gemini_token_limit
+from budgetcore.runtimes.profiles import (
+    CC_BUFFER,
+    CLAUDE_CODE_WINDOWS,
+    claude_code_model_window,
+    gemini_token_limit,
+)
 from budgetcore.units import format_money
 
 __all__ = [
@@ -393,9 +398,6 @@ NO_PROFILE = {
         "threshold; github/copilot-cli#3026, #1761)",
     ),
 }
-#: Claude Code's windows (RUNTIMES.md §1): most models at 200,000 tokens, the 1M-context
-#: variants at 1,000,000; a request above 200,000 proves the larger one.
-CLAUDE_CODE_WINDOWS = (200_000, 1_000_000)
 
 
 def _codex_window(logged: int, registry: int | None) -> tuple[int, str]:
@@ -449,10 +451,12 @@ def _runtime_of(log: ParsedLog, resolver: Callable[[str], Resolution]) -> _Runti
     else:
         peak = max((r.context for s in log.series for r in s.requests), default=0)
         small, large = CLAUDE_CODE_WINDOWS
-        if peak > small:
-            window, source = large, f"{large:,}: a request's context ({peak:,}) exceeds {small:,}"
+        # Claude Code's rule (its profile's one home); a log's model is the API's id,
+        # never named with [1m]: its context alone proves the 1M-context variant.
+        window, why, _ = claude_code_model_window(None, peak)
+        if why == "context":
+            source = f"{large:,}: a request's context ({peak:,}) exceeds {small:,}"
         else:
-            window = small
             source = (
                 f"{small:,}: Claude Code's default window (its settings reference, "
                 "CLAUDE_CODE_AUTO_COMPACT_WINDOW: the model's window, 200K or 1M); no request "

@@ -12,13 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.runtimes import profile
 from budgetcore.runtimes.libraries import ANTHROPIC_MIN_TRIGGER
 from budgetcore.runtimes.model import Profile, Value
-from budgetcore.runtimes.profiles import claude_code_window, gemini_token_limit
+from budgetcore.runtimes.profiles import (
+    claude_code_model_window,
+    claude_code_window,
+    gemini_token_limit,
+)
 from budgetcore.runtimes.syntax import (
     NotLiteral,
     read_env,
@@ -28,7 +32,21 @@ from budgetcore.runtimes.syntax import (
     read_yaml_flat,
 )
 
-__all__ = ["RuntimeCheck", "check_runtime", "file_model", "read_settings", "runtime_window"]
+if TYPE_CHECKING:
+    from budgetcore.registry.models import Resolution
+
+__all__ = [
+    "MODEL_ORDER",
+    "NamedWindow",
+    "ReadFor",
+    "RuntimeCheck",
+    "check_runtime",
+    "file_model",
+    "named_window",
+    "read_for",
+    "read_settings",
+    "runtime_window",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -281,7 +299,9 @@ def _model_entry(
     """The entry of ``model`` in a per-model table, or the only one there is."""
     if model is not None:
         for key, entry in models.items():
-            if key == model or key.split("/")[-1] in (model, model.split("/")[-1]):
+            # Kimi CLI keys an entry by its own name and sends the entry's ``model``.
+            sent = entry.get("model") if isinstance(entry, dict) else None
+            if key == model or key.split("/")[-1] in (model, model.split("/")[-1]) or sent == model:
                 return key, _object(r, entry, f"{path}.{key}")
     if len(models) == 1:
         ((key, entry),) = models.items()
@@ -704,11 +724,29 @@ def _anthropic_doc(text: str) -> object:
     return read_python_call(text, "config", ("create", "stream", "count_tokens"))
 
 
+def _kimi_doc(text: str) -> object:
+    # config.toml, or JSON (as _kimi reads it). default_model names a key of [models]
+    # (Config's validator: "Default model {x} not found in models"), and that entry's
+    # model is the name sent to the provider: MoonshotAI/kimi-cli src/kimi_cli/config.py
+    # @4a550effdfcb29a25a5d325bf935296cc50cd417 (Config.default_model, LLMModel.model;
+    # docs/en/configuration/config-files.md at the same commit). The entry is read as
+    # the path models.<default_model>.model, as the file spells it.
+    doc = _json(text) if text.lstrip().startswith("{") else _toml(text)
+    if not isinstance(doc, dict):
+        return doc
+    default = doc.get("default_model")
+    models = doc.get("models")
+    entry = models.get(default) if isinstance(models, dict) and isinstance(default, str) else None
+    if isinstance(entry, dict) and isinstance(entry.get("model"), str):
+        return {f"models.{default}.model": entry["model"]}
+    return {"default_model": default}  # no such entry (Kimi CLI refuses the file), or none
+
+
 #: Where a runtime's own file names the model it runs, as the runtime reads it: how to
 #: read the file, then the keys that may name it, the first found winning. Runtimes
 #: absent here name none in the file the page reads (Cline's state; LangChain's and Deep
 #: Agents' ``model=`` is the summariser's; the OpenAI Agents SDK's ModelSettings has
-#: none; Kimi CLI's and Qwen Code's are not read yet).
+#: none).
 _MODEL_KEYS: dict[str, tuple[Callable[[str], object], tuple[tuple[str, ...], ...]]] = {
     # codex-rs config: the top-level model (a [profiles.x] model applies with --profile)
     "codex": (_toml, (("model",),)),
@@ -721,6 +759,11 @@ _MODEL_KEYS: dict[str, tuple[Callable[[str], object], tuple[tuple[str, ...], ...
     # Gemini CLI's settings.json: model.name (docs/get-started/configuration.md)
     "gemini-cli": (_jsonc, (("model", "name"),)),
     "goose": (_goose_doc, (("GOOSE_MODEL",),)),
+    # Qwen Code's settings.json: model.name, "The model to use for conversations."
+    # (QwenLM/qwen-code packages/cli/src/config/settingsSchema.ts
+    # @2e4531140b52798b0dede8cf7b21f78ed950bb58), JSONC as _qwen reads it
+    "qwen-code": (_jsonc, (("model", "name"),)),
+    "kimi-cli": (_kimi_doc, ()),  # no fixed key: the reader finds it (its one entry)
     "anthropic-api": (_anthropic_doc, (("model",),)),  # the Messages API request's model
 }
 
@@ -737,6 +780,11 @@ def file_model(runtime: str, text: str) -> tuple[str, str] | None:
         doc = read(text)
     except ScenarioError:
         return None
+    if not paths and isinstance(doc, dict):
+        # A reader that finds the key itself (Kimi CLI's indirection): its one entry.
+        ((where, name),) = doc.items()
+        named = name.strip() if isinstance(name, str) else ""
+        return (where, named) if named else None
     for path in paths:
         name = _string_at(doc, path)
         if name is not None:
@@ -746,6 +794,98 @@ def file_model(runtime: str, text: str) -> tuple[str, str] | None:
                 path[-1] if not text.lstrip().startswith("{") and path[0] == "env" else where
             ), name
     return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NamedWindow:
+    """A model named to a runtime by name alone (its file's model key, ``check --runtime
+    --model``), as that runtime runs it: the registry's entry at the window the runtime
+    gives it (spec §17, §18), with that window's evidence as a catalogue sentence."""
+
+    name: str  # the registry's name
+    provider: str
+    window: int  # W as the runtime gives it the model
+    output: int
+    registry_window: int  # the registry's (the API's) window
+    reserves_output: bool
+    key: str  # the evidence's catalogue key (runtime-window.*)
+    params: tuple[tuple[str, str], ...]
+
+    def evidence(self, lang: str = "en") -> str:
+        from budgetcore.messages import t  # noqa: PLC0415 - the catalogue, loaded on use
+
+        return t(self.key, lang, **dict(self.params))
+
+
+def named_window(
+    runtime: str, written: str, resolve: Callable[[str], Resolution]
+) -> NamedWindow | None:
+    """The model ``written`` names and the window ``runtime`` gives it, by the runtime
+    profile's rule, the as-run replay's (Claude Code: 200,000 unless the name asks for
+    the 1M-context variant with [1m], ``profiles.claude_code_model_window``; every other
+    runtime takes the model's window, its own file's window setting aside); None where
+    the registry lacks the model."""
+    p = profile(runtime)
+    lookup, why = written, ""
+    rule = None
+    if p.name == "claude-code":
+        rule, why, base = claude_code_model_window(written)
+        lookup = base or written
+    entry = resolve(lookup).model
+    if entry is None:
+        return None
+    registry = entry.contract.input_tokens
+    window, key = registry, "runtime-window.registry"
+    params: tuple[tuple[str, str], ...] = (("model", entry.name),)
+    if rule is not None and rule < registry:
+        window, key = rule, "runtime-window.claude-default"
+        params += (("registry", f"{registry:,}"),)
+    elif rule is not None and why == "suffix" and rule == registry:
+        key = "runtime-window.claude-1m"
+    return NamedWindow(
+        name=entry.name,
+        provider=entry.provider,
+        window=window,
+        output=entry.contract.output_tokens,
+        registry_window=registry,
+        reserves_output=entry.contract.reserves_output,
+        key=key,
+        params=params,
+    )
+
+
+#: Which model a runtime's own file is read for, the first that applies winning (the
+#: CLI's ``check --runtime`` and the page's import alike, docs/cli.md): the CLI's
+#: ``--model``; the scenario's named main model (the page's: its model picker's); the
+#: model the file names, where the registry has it; else the contract's I and O.
+MODEL_ORDER = ("--model", "scenario", "file", "contract")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReadFor:
+    source: str  # one of MODEL_ORDER
+    named: tuple[str, str] | None  # the model the file names: (its key, the name written)
+    model: NamedWindow | None  # the file's model where it is the one read for (source "file")
+
+
+def read_for(
+    runtime: str,
+    text: str,
+    *,
+    flag: bool,
+    scenario: bool,
+    resolve: Callable[[str], Resolution] | None,
+) -> ReadFor:
+    """Which model (:data:`MODEL_ORDER`) a runtime's own file is read for: ``flag``, a
+    ``--model`` was given; ``scenario``, the scenario names its main model; ``resolve``
+    None, no registry (the page's has not loaded yet): the file's model is not known."""
+    named = file_model(runtime, text)
+    if flag or scenario:
+        return ReadFor(source="--model" if flag else "scenario", named=named, model=None)
+    found = None
+    if named is not None and resolve is not None:
+        found = named_window(runtime, named[1], resolve)
+    return ReadFor(source="contract" if found is None else "file", named=named, model=found)
 
 
 def read_settings(
@@ -761,9 +901,14 @@ def read_settings(
 
 
 def runtime_window(
-    p: Profile, window: int, settings: Mapping[str, Value], model: str | None
+    p: Profile,
+    window: int,
+    settings: Mapping[str, Value],
+    model: str | None,
+    source: str = "the model's window",
 ) -> tuple[int, str]:
-    """W as the runtime takes it for this model, and from where."""
+    """W as the runtime takes it for this model, and from where (``source``: where
+    ``window`` came from, said where the file does not change it)."""
     overrides = {
         "codex": "model_context_window",
         "opencode": "limit.context",
@@ -779,20 +924,26 @@ def runtime_window(
         if isinstance(asked, int) and not isinstance(asked, bool) and asked > window:
             # "capped at the model's actual context window" (CLAUDE_CODE_AUTO_COMPACT_WINDOW)
             return used, f"the model's window (the file's {asked:,} is capped at it)"
-        return used, ("the model's window" if used == window else "the auto-compact window setting")
+        return used, (source if used == window else "the auto-compact window setting")
     key = overrides.get(p.name)
     value = settings.get(key) if key else None
     if isinstance(value, int) and not isinstance(value, bool) and value > 0:
         return value, f"the file's {key}"
-    return window, "the model's window"
+    return window, source
 
 
 def check_runtime(
-    runtime: str, text: str, *, window: int, output: int, model: str | None = None
+    runtime: str,
+    text: str,
+    *,
+    window: int,
+    output: int,
+    model: str | None = None,
+    window_source: str = "the model's window",
 ) -> RuntimeCheck:
     p = profile(runtime)
     settings, ignored, notes = read_settings(p.name, text, model)
-    used, source = runtime_window(p, window, settings, model)
+    used, source = runtime_window(p, window, settings, model, window_source)
     return RuntimeCheck(
         runtime=p,
         settings=tuple(settings.items()),

@@ -64,6 +64,9 @@ class Model:
     # runtime runs it at, docs/spec.md §17: still that model, registry.models.still_named);
     # None: W is the registry's, or no model is named.
     registry_window: int | None = None
+    # Why W is what it is, where a runtime's rule set it for a model named by name alone
+    # (runtimes.check.named_window's evidence); "" where W is the contract's.
+    window_source: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -524,8 +527,9 @@ def english(key: str, **params: str) -> str:
 
 def _header(p: Profile, m: Model, t: int, prefix: str, say: Say = english) -> str:
     model = m.name or say("runtime-export.no-model")
-    sizes = {"model": model, "w": _n(m.window), "o": _n(m.output), "source": m.source}
-    if m.registry_window is None:
+    source = f"{m.source}; W: {m.window_source}" if m.window_source else m.source
+    sizes = {"model": model, "w": _n(m.window), "o": _n(m.output), "source": source}
+    if m.registry_window is None or m.window_source:
         said = say("runtime-export.model", **sizes)
     else:  # the window assumed, said: a runtime's, not the registry's (spec §17)
         said = say("runtime-export.model-window", registry=_n(m.registry_window), **sizes)
@@ -690,7 +694,7 @@ def export_runtime(
             f"{_n(model.output)}); name one with --model or main_model.model",
             *notes,
         ]
-    elif model.registry_window is not None:
+    elif model.registry_window is not None and not model.window_source:
         notes = [
             f"W = {_n(model.window)} is the scenario's main_model.input_tokens, below the "
             f"registry's {_n(model.registry_window)} for {model.name}: the window a runtime "

@@ -36,8 +36,10 @@ from budgetcore.runtimes.model import (
 )
 
 __all__ = [
+    "CLAUDE_CODE_WINDOWS",
     "PROFILES",
     "RUNTIME_NAMES",
+    "claude_code_model_window",
     "gemini_token_limit",
 ]
 
@@ -116,6 +118,37 @@ _CC_FORMULA = (
 #: MAX_OUTPUT_TOKENS_FOR_SUMMARY and AUTOCOMPACT_BUFFER_TOKENS (unofficial).
 CC_SUMMARY_RESERVE = 20_000
 CC_BUFFER = 13_000
+
+
+#: Claude Code's windows (RUNTIMES.md §1, spec §17): most models at 200,000 tokens, the
+#: 1M-context variants at 1,000,000, whatever the registry's (the API's) window.
+CLAUDE_CODE_WINDOWS = (200_000, 1_000_000)
+#: The suffix a model's name carries in Claude Code to ask for its 1M-context variant
+#: (its model configuration: ``/model sonnet[1m]``, ``claude-sonnet-4-5[1m]``;
+#: anthropics/claude-code#84310 quotes ``/model sonnet[1m]``).
+CLAUDE_CODE_1M = "[1m]"
+
+
+def claude_code_model_window(name: str | None, peak: int = 0) -> tuple[int, str, str | None]:
+    """THE rule for the window Claude Code gives a model (the as-run replay of a log, a
+    settings file's model, ``check --runtime claude-code --model``): 1,000,000 where a
+    request's context (``peak``) exceeds 200,000 ("context") or the name asks for the
+    1M-context variant ("suffix"), else 200,000 ("default"); and the name without the
+    suffix (the registry's spelling), None without a name.
+
+    >>> claude_code_model_window("claude-sonnet-4-5[1m]"), claude_code_model_window("opus")
+    ((1000000, 'suffix', 'claude-sonnet-4-5'), (200000, 'default', 'opus'))
+    >>> claude_code_model_window(None, peak=250_000)
+    (1000000, 'context', None)
+    """
+    small, large = CLAUDE_CODE_WINDOWS
+    base = name
+    asks = False
+    if name is not None and name.lower().endswith(CLAUDE_CODE_1M):
+        base, asks = name[: -len(CLAUDE_CODE_1M)].strip(), True
+    if peak > small:
+        return large, "context", base
+    return (large, "suffix", base) if asks else (small, "default", base)
 
 
 def claude_code_window(window: int, s: Settings) -> int:

@@ -1,9 +1,9 @@
 """The Tune constraints as a person types them (docs/tune.md, "The choice"): one rule
-for the CLI's flags (``--max-unseen N|off``, ``--max-unseen-total N|off``,
-``--max-runs-per-100 X|off``, ``--max-generations N|off``, ``--max-compression X|off``)
-and the page's Tune fields (``tune.*``): every limit takes ``off``, no limit. The
-values are :class:`budgetcore.tune.choice.Constraints`' own; this module reads text
-into them and imports nothing heavy (the page loads it at boot).
+for the CLI's flags (``--max-rejected N|off``, ``--max-unseen N|off``,
+``--max-unseen-total N|off``, ``--max-runs-per-100 X|off``, ``--max-generations N|off``,
+``--max-compression X|off``) and the page's Tune fields (``tune.*``): every limit takes
+``off``, no limit. The values are :class:`budgetcore.tune.choice.Constraints`' own;
+this module reads text into them and imports nothing heavy (the page loads it at boot).
 
 A problem is a core rule's (``Problem.page`` with a ``core.*`` key and its parameters,
 ``messages/problems.py``: a typed text's variant such as ``core.whole-or-off``); the page

@@ -21,7 +21,6 @@ from typing import Any
 from budgetcore.cli.shell import (
     LOG_HELP,
     OPTIONS_HELP,
-    count_flag,
     read_input,
     scenario_arguments,
     scenario_of,
@@ -125,8 +124,8 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-refused", action="store_true", help="choose no point with a refused run")
     p.add_argument(
         "--max-rejected",
-        type=count_flag,
-        metavar="N",
+        type=_count,
+        metavar="N|off",
         help="choose no point with more than N rejected turns (--no-rejected: 0)",
     )
     p.add_argument(

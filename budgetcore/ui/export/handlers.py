@@ -139,6 +139,8 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
             runtime=read.runtime,
             named=read.named,
             named_known=read.named_known,
+            page_first=read.page_first,
+            window_why=read.window_why,
         )
         return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     try:

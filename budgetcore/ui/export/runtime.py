@@ -23,6 +23,7 @@ from budgetcore.units import format_int
 if TYPE_CHECKING:  # ui.model imports the panels that import update, which imports this one
     from budgetcore.core.plan import Plan
     from budgetcore.core.scenario import Scenario
+    from budgetcore.runtimes.check import NamedWindow
     from budgetcore.runtimes.export import Model, RuntimeExport
     from budgetcore.runtimes.model import Value
     from budgetcore.ui.model import PageState
@@ -378,24 +379,22 @@ class RuntimeImport:
     runtime: str = ""
     named: tuple[str, str] | None = None  # the file's model: (its key, the name written)
     named_known: bool = False  # the registry has it: the import restores that model
+    page_first: bool = False  # the page's named model comes first: the file's is not restored
+    window_why: tuple[str, tuple[tuple[str, str], ...]] | None = None  # the restored I's evidence
 
 
-def _named_scenario(state: PageState, named: tuple[str, str] | None) -> Scenario | None:
-    """The page's scenario with the main model the file names (the registry's I and O,
-    as the model picker fills them; q stays), or None where the registry does not
-    have it (or has not loaded yet)."""
-    if named is None or state.registry is None:
-        return None
-    entry = state.registry.resolve(named[1]).model
-    if entry is None:
+def _named_scenario(state: PageState, found: NamedWindow | None) -> Scenario | None:
+    """The page's scenario with the main model the file names, at the window its
+    runtime gives it (``runtimes.check.named_window``: Claude Code runs a model the
+    registry lists at 1,000,000 at 200,000 unless it is named with [1m]) and the
+    registry's O (q stays), or None where the registry does not have it."""
+    if found is None:
         return None
     current = state.plan.scenario
     contract = dataclasses.replace(
-        current.main_model,
-        input_tokens=entry.contract.input_tokens,
-        output_tokens=entry.contract.output_tokens,
+        current.main_model, input_tokens=found.window, output_tokens=found.output
     )
-    return dataclasses.replace(current, main_model=contract, main_model_name=entry.name)
+    return dataclasses.replace(current, main_model=contract, main_model_name=found.name)
 
 
 def runtime_import(state: PageState, text: str) -> RuntimeImport:
@@ -405,19 +404,35 @@ def runtime_import(state: PageState, text: str) -> RuntimeImport:
     runtime's file expects its model back, the sixth walk), else for the page's model.
     A cap the runtime does not have leaves S as it is; never compacting is a problem."""
     from budgetcore.core.plan import plan  # noqa: PLC0415
-    from budgetcore.runtimes.check import check_runtime, file_model  # noqa: PLC0415
+    from budgetcore.runtimes.check import check_runtime, read_for  # noqa: PLC0415
     from budgetcore.scenario.export import effective_values  # noqa: PLC0415
     from budgetcore.scenario.overrides import OVERRIDES, apply_overrides  # noqa: PLC0415
     from budgetcore.ui.export.state import contract_changes  # noqa: PLC0415
 
     current = state.plan.scenario
-    named = file_model(state.export_runtime, text)
-    restored_model = _named_scenario(state, named)
+    # One precedence with check --runtime (runtimes.check.MODEL_ORDER): the page's named
+    # main model, then the file's, then the page's contract. The registry not loaded
+    # yet: nothing resolves, the page's model is kept and the preview says so.
+    registry = state.registry
+    chosen = read_for(
+        state.export_runtime,
+        text,
+        flag=False,
+        scenario=current.main_model_name is not None,
+        resolve=None if registry is None else registry.resolve,
+    )
+    named, found = chosen.named, chosen.model
+    restored_model = _named_scenario(state, found)
     base = current if restored_model is None else restored_model
     model = _model(state, base)
     try:
         checked = check_runtime(
-            state.export_runtime, text, window=model.window, output=model.output, model=model.name
+            state.export_runtime,
+            text,
+            window=model.window,
+            output=model.output,
+            model=model.name,
+            window_source=found.evidence() if found is not None else "the model's window",
         )
     except ScenarioError as exc:
         return RuntimeImport(problems=tuple(exc.problems))
@@ -444,4 +459,6 @@ def runtime_import(state: PageState, text: str) -> RuntimeImport:
         runtime=checked.runtime.title,
         named=named,
         named_known=restored_model is not None,
+        page_first=chosen.source == "scenario",
+        window_why=None if found is None else (found.key, found.params),
     )

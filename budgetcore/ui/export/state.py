@@ -35,6 +35,12 @@ class ImportPreview:
     # registry has it (then ``after`` is that model's; else the page's is kept).
     named: tuple[str, str] | None = None
     named_known: bool = False
+    # The page's named main model comes first (runtimes.check.MODEL_ORDER): the file's
+    # is said and not restored.
+    page_first: bool = False
+    # Why the restored model's I is what it is: the runtime's window for it, as a
+    # catalogue key and its parameters (runtimes.check.NamedWindow).
+    window_why: tuple[str, tuple[tuple[str, str], ...]] | None = None
 
 
 def contract_changes(current: Scenario, after: Scenario) -> tuple[tuple[str, object, object], ...]:

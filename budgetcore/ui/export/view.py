@@ -78,7 +78,14 @@ def import_html(state: PageState) -> Markup:
         table = el("p", None, t("phrase.import-no-change", lang))
     warn = warnings_html(p.after, lang, state.peers) if p.after is not None else Markup("")
     restores = restored_html(
-        p.restored, p.reviewed, lang, runtime=p.runtime, named=p.named, named_known=p.named_known
+        p.restored,
+        p.reviewed,
+        lang,
+        runtime=p.runtime,
+        named=p.named,
+        named_known=p.named_known,
+        page_first=p.page_first,
+        window_why=p.window_why,
     )
     buttons = el(
         "div",
@@ -107,6 +114,8 @@ def restored_html(
     runtime: str = "",
     named: tuple[str, str] | None = None,
     named_known: bool = False,
+    page_first: bool = False,
+    window_why: tuple[str, tuple[tuple[str, str], ...]] | None = None,
 ) -> Markup:
     """Which model and plan an import brings: the file's own ([reviewed]), or, for a
     file that records none, the page's, said as kept. A runtime's own file: the model
@@ -124,6 +133,8 @@ def restored_html(
         if named is not None:
             key = "phrase.import-runtime-model" if named_known else "phrase.import-runtime-unknown"
             where = "runtime-model" if named_known else "runtime"
+            if page_first:
+                key = "phrase.import-runtime-page-first"
     text = t(
         key,
         lang,
@@ -136,6 +147,7 @@ def restored_html(
         s=format_int(scenario.config.summary_max_tokens),
         setting=named[0] if named else "",
         named=named[1] if named else "",
+        why="" if window_why is None else t(window_why[0], lang, **dict(window_why[1])),
     )
     return el("p", {"data-import-restores": where}, text)
 

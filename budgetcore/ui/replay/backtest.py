@@ -142,7 +142,7 @@ def _no_cache_text(a: AsRun, prefix: str, recorded: str, lang: str) -> str:
 def window_evidence(a: AsRun, log: ParsedLog, lang: str) -> str:
     """Why the window is what it is, in the page's language: the same evidence the
     CLI prints (``AsRun.window_source``), read from the values it was decided on."""
-    from budgetcore.replay.asrun import CLAUDE_CODE_WINDOWS  # noqa: PLC0415
+    from budgetcore.runtimes.profiles import CLAUDE_CODE_WINDOWS  # noqa: PLC0415
 
     if a.window is None:
         return t("asrun.window.unknown", lang)

@@ -21,7 +21,14 @@ from itertools import chain, pairwise
 from operator import add, gt
 from typing import Any
 
-from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width, wrap_text
+from budgetcore.charts.geometry import (
+    FONT_PX,
+    nice_ticks,
+    text_box,
+    text_width,
+    tick_count,
+    wrap_text,
+)
 from budgetcore.charts.timeline import (
     UNIT,
     CostBasis,
@@ -83,8 +90,7 @@ def _px(v: int) -> str:
 def _y_ticks(top: int | Decimal, height: int) -> tuple[Any, ...]:
     """An axis's ticks from 0 to ``top``. By value: a redraw asks for the cost
     chart's twice (the shared gutter, the chart) and its running total's twice."""
-    count_ = max(2, min(5, height // 40))
-    return nice_ticks(0, top, count_) if top else (0,)
+    return nice_ticks(0, top, tick_count(height)) if top else (0,)
 
 
 def _y_of(v: int | Decimal, top: int | Decimal, height: int) -> int:
@@ -238,7 +244,7 @@ def _timeline_svg(
         values += [q.context for q in log.requests]
     widest = max(values)
     # The cost chart below shares this gutter: it fits that chart's widest tick too.
-    unit, scale = cost_scale(result, basis)
+    unit, scale = cost_scale(result, basis, _COST)
     cost_ticks = (_y_tick_text(v, unit == "money") for v in _y_ticks(scale, _COST))
     gutter = PAD + max(text_width(format_int(max(1, widest))), *map(text_width, cost_ticks))
     gutter += TICK + 4
@@ -701,8 +707,8 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
     bottom += TICK + FONT_PX  # the turn labels' row; the title goes under it
     unit = t("replay.cost.unit-tokens" if geo.unit == "tokens" else "replay.cost.unit-money", lang)
     total = format_money(Decimal(geo.scale_total)) if money else _tick_text(geo.scale_total)
-    # The tallest bar's exact value: the ticks are round and stop below it.
-    tallest = format_money(Decimal(geo.scale_turn)) if money else _tick_text(geo.scale_turn)
+    # The tallest bar's exact value: the ticks are round, the top one above it.
+    tallest = format_money(Decimal(geo.tallest)) if money else _tick_text(geo.tallest)
     title = t("replay.cost.axis", lang, unit=unit, total=total, top=tallest)
     # One line where it fits; else its two halves, each wrapped again where still wider,
     # each right-aligned (never cut at the left edge).
