@@ -53,16 +53,26 @@ UNIT = 100  # positions are in 1/100 px
 
 @dataclass(frozen=True, slots=True)
 class Polyline:
-    """A series across the turns: ``points`` as (x, y); ``area`` closes it on the base.
+    """A series across the turns: its points' ``xs`` and ``ys`` as columns (``points``
+    pairs them); ``area`` closes it on the base.
 
     A line (full input, a log's context) has a point at every turn. An area (the summary,
     the unseen history) has one at each turn whose value differs from a neighbour's, and
     at both ends: the turns between two equal values lie on the flat edge between them.
-    A step line (K, M) has a pair of points per run of equal values."""
+    A step line (K, M) has a pair of points per run of equal values. Columns, not pairs:
+    the page writes a line's points as text from its two columns on every input, and a
+    line at every turn shares the slots' ``xs`` (a pair per turn was a tuple built and
+    taken apart again per point)."""
 
     key: str  # "full_input", "summary", "unseen", "log_context", "trigger", "main_safe_input"
-    points: tuple[tuple[int, int], ...]
+    xs: tuple[int, ...]
+    ys: tuple[int, ...]
     area: bool
+
+    @property
+    def points(self) -> tuple[tuple[int, int], ...]:
+        """Each point as (x, y)."""
+        return tuple(zip(self.xs, self.ys, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,11 +235,13 @@ def _steps(key: str, values: Sequence[int], y: Callable[[int], int], width: int)
     # each turn whose value differs from the one before, picked in C
     starts = [0, *compress(counting(1), map(ne, values, islice(values, 1, None)))]
     ends = [*starts[1:], len(values)]
-    pts: list[tuple[int, int]] = []
+    xs: list[int] = []
+    ys: list[int] = []
     for start, end in zip(starts, ends, strict=True):
         at = y(values[start])
-        pts += [(edges[start], at), (edges[end], at)]
-    return Polyline(key, tuple(pts), False)
+        xs += (edges[start], edges[end])
+        ys += (at, at)
+    return Polyline(key, tuple(xs), tuple(ys), False)
 
 
 def _crossings(values: Sequence[int], line: int) -> list[int]:
@@ -330,12 +342,15 @@ def timeline_chart(
         return _y(value, scale, height)
 
     def line(key: str, values: Sequence[int]) -> Polyline:
-        # _y inline: a point per turn
-        ys = [h - (v * h) // scale for v in values] if scale else [h] * len(values)
-        return Polyline(key, tuple(zip(xs, ys, strict=False)), False)
+        # _y inline: a point per turn (a log's context may stop before the last turn)
+        ys = tuple([h - (v * h) // scale for v in values] if scale else [h] * len(values))
+        return Polyline(key, xs if len(ys) == n else xs[: len(ys)], ys, False)
 
     def area(key: str, values: Sequence[int]) -> Polyline:
-        return Polyline(key, tuple((xs[i], y_of(values[i])) for i in turning_points(values)), True)
+        at = turning_points(values)
+        return Polyline(
+            key, tuple(map(xs.__getitem__, at)), tuple([y_of(values[i]) for i in at]), True
+        )
 
     series = [area("unseen", unseen), area("summary", summ), line("full_input", full)]
     if ctx:
@@ -577,7 +592,8 @@ def cost_chart(
     # floor(total so far / total × h) per turn; a total of 0 draws the line on the base.
     line = Polyline(
         "cumulative",
-        tuple(zip(xs, [h - (v * h) // total for v in totals] if total else [h] * n, strict=True)),
+        xs,
+        tuple([h - (v * h) // total for v in totals] if total else [h] * n),
         False,
     )
     return CostChart(

@@ -39,6 +39,36 @@ def test_an_area_draws_the_same_pixels_as_a_point_per_turn(values: list[int], sp
     point list is the one a point at every turn would give."""
     from budgetcore.ui.replay.chart_text import points_text as _points  # noqa: PLC0415
 
-    pts = tuple((i * 37 * UNIT, v * spread * 60) for i, v in enumerate(values))
-    thinned = tuple(pts[i] for i in turning_points(values))
-    assert _points(thinned) == _points(pts)
+    xs = [i * 37 * UNIT for i in range(len(values))]
+    ys = [v * spread * 60 for v in values]
+    kept = turning_points(values)
+    assert _points([xs[i] for i in kept], [ys[i] for i in kept]) == _points(xs, ys)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(min_value=-300_000, max_value=300_000),
+            st.integers(min_value=-300_000, max_value=300_000),
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    st.integers(min_value=1, max_value=40),
+)
+def test_a_point_list_is_each_kept_points_pixels_looked_up_or_not(
+    pts: list[tuple[int, int]], turns: int
+) -> None:
+    """The point list's texts come from tables (the slots' "x," texts, the pixel rows'
+    texts); a point off both (off a slot's middle, above the tallest row, negative) is
+    written as the same text."""
+    from budgetcore.charts.timeline import slot_middles  # noqa: PLC0415
+    from budgetcore.ui.replay.chart_text import points_text, slot_texts  # noqa: PLC0415
+
+    middles = slot_middles(turns, 300)
+    pts = [(middles[x % turns] if x % 2 else x, y) for x, y in pts]
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    rows = [(y + UNIT // 2) // UNIT for y in ys]
+    expected = " ".join(f"{(xs[i] + UNIT // 2) // UNIT},{rows[i]}" for i in turning_points(rows))
+    assert points_text(xs, ys, slot_texts(turns, 300, "", ",")) == expected
+    assert points_text(xs, ys) == expected

@@ -5,33 +5,48 @@ redraw, docs/performance.md). Pure: positions in 1/100 px in, text out."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from operator import add
 from types import MappingProxyType
 
 from budgetcore.charts.timeline import UNIT, slot_middles, turning_points
 
-__all__ = ["marks_text", "points_text", "slot_texts"]
+__all__ = ["marks_text", "points_text", "px_texts", "slot_texts"]
 
 #: No point's text kept (:func:`points_text`).
 _NO_TEXTS: Mapping[int, str] = MappingProxyType({})
 
+#: A y position in whole pixels as text, by value: a chart is at most a few hundred
+#: pixels tall, and a line writes one per turn (a look-up costs half of ``str``). A
+#: dict, never written to: a read-only view's look-up costs about as much as ``str``.
+_PX_TEXT: dict[int, str] = {v: str(v) for v in range(1_024)}
 
-def points_text(pts: tuple[tuple[int, int], ...], at: Mapping[int, str] = _NO_TEXTS) -> str:
-    """Positions in whole pixels (rounded half up) as an SVG point list. A point between
-    two on the same pixel row draws nothing and is left out: a value held over many
-    turns (the summary, an empty backlog, K) is one segment, not hundreds of points.
-    ``at``: the "<x>," text of a point at a turn slot's middle, by its x (slot_texts)."""
+
+def px_texts(values: Sequence[int]) -> list[str]:
+    """Whole pixels as text (:data:`_PX_TEXT`; one off its range: ``str``)."""
+    try:
+        return list(map(_PX_TEXT.__getitem__, values))
+    except KeyError:
+        return list(map(str, values))
+
+
+def points_text(xs: Sequence[int], ys: Sequence[int], at: Mapping[int, str] = _NO_TEXTS) -> str:
+    """Points (their columns, in 1/100 px) in whole pixels (rounded half up) as an SVG
+    point list. A point between two on the same pixel row draws nothing and is left out:
+    a value held over many turns (the summary, an empty backlog, K) is one segment, not
+    hundreds of points. ``at``: the "<x>," text of a point at a turn slot's middle, by
+    its x (slot_texts). Each point's text is two looked-up texts joined in C."""
     half = UNIT // 2
-    ys = [(y + half) // UNIT for _, y in pts]
-    keep = turning_points(ys)
+    rows = [(y + half) // UNIT for y in ys]
+    keep = turning_points(rows)
     # x only for the points kept (most of a 500-turn line is flat rows)
-    kept = (
-        zip(pts, ys, strict=True)
-        if len(keep) == len(ys)
-        else zip(map(pts.__getitem__, keep), map(ys.__getitem__, keep), strict=True)
-    )
-    return " ".join([(at.get(x) or f"{(x + half) // UNIT},") + str(y) for (x, _), y in kept])
+    if len(keep) < len(rows):
+        xs, rows = list(map(xs.__getitem__, keep)), list(map(rows.__getitem__, keep))
+    heads = list(map(at.get, xs))
+    if None in heads:  # off a slot's middle (an area's ends, K's steps): written afresh
+        heads = [t or f"{(x + half) // UNIT}," for t, x in zip(heads, xs, strict=True)]
+    return " ".join(map(add, heads, px_texts(rows)))
 
 
 @lru_cache(maxsize=16)  # about nine texts a session and width: two of them kept

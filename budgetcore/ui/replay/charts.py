@@ -259,21 +259,22 @@ def _timeline_svg(
     base = _PLOT * UNIT
     slot = pw * UNIT // n
     for s in geo.series:
-        points = s.points
-        if len(points) == 1:
+        line_x, line_y = s.xs, s.ys
+        if len(line_x) == 1:
             # One turn: a single point draws nothing (issue 42: a 1-turn session showed
             # no full-input line); its value holds across the turn's slot.
-            (x, yv), halfslot = points[0], slot // 2
-            points = ((x - halfslot, yv), (x + halfslot, yv))
+            (x,), halfslot = line_x, slot // 2
+            line_x, line_y = (x - halfslot, x + halfslot), line_y * 2
         if s.area:
-            pts = ((points[0][0], base), *points, (points[-1][0], base))
             g.append(
                 el(
                     "polygon",
                     {
                         "class": f"rp-area rp-{s.key}",
                         "data-series": s.key,
-                        "points": points_text(pts),
+                        "points": points_text(
+                            (line_x[0], *line_x, line_x[-1]), (base, *line_y, base)
+                        ),
                     },
                 )
             )
@@ -284,7 +285,7 @@ def _timeline_svg(
                     {
                         "class": f"rp-line rp-{s.key}",
                         "data-series": s.key,
-                        "points": points_text(points, slot_texts(n, pw, "", ",")),
+                        "points": points_text(line_x, line_y, slot_texts(n, pw, "", ",")),
                     },
                 )
             )
@@ -655,7 +656,7 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
             {
                 "class": "rp-line rp-cumulative",
                 "data-series": "cumulative",
-                "points": points_text(cum.points, slot_texts(len(result.rows), pw, "", ",")),
+                "points": points_text(cum.xs, cum.ys, slot_texts(len(result.rows), pw, "", ",")),
             },
         ),
     ]
