@@ -40,6 +40,8 @@ __all__ = [
     "cost_basis",
     "cost_chart",
     "cost_scale",
+    "held",
+    "peak",
     "run_times",
     "slot_edges",
     "slot_middles",
@@ -216,6 +218,18 @@ def slot_edges(n: int, width: int) -> tuple[int, ...]:
     return tuple([(t * w) // n for t in range(n + 1)])
 
 
+def held(values: Sequence[int]) -> bool:
+    """Whether every value is the first: K, M and an empty backlog over a session, each
+    one object repeated, which ``count`` finds in C by identity, some 20 instructions a
+    value, where a comparison per pair costs about 20 times that."""
+    return values.count(values[0]) == len(values)
+
+
+def peak(values: Sequence[int]) -> int:
+    """The largest of ``values`` (not empty); a held value without a pass (:func:`held`)."""
+    return values[0] if held(values) else max(values)
+
+
 def turning_points(values: Sequence[int]) -> list[int]:
     """The indices of ``values`` a polyline needs: both ends and every value that differs
     from a neighbour (between two equal values the line is flat). The page also thins
@@ -223,6 +237,8 @@ def turning_points(values: Sequence[int]) -> list[int]:
     last = len(values) - 1
     if last <= 0:
         return [0]
+    if held(values):
+        return [0, last]
     # (range and values[2:] stop at the last inner index; the longer two stop with them)
     trios = zip(range(1, last), values, values[1:], values[2:], strict=False)
     return [0, *[i for i, a, b, c in trios if b != a or b != c], last]
@@ -232,8 +248,10 @@ def _steps(key: str, values: Sequence[int], y: Callable[[int], int], width: int)
     """A value that holds over a turn's whole slot (K, M): a step line across the slots,
     with a pair of points per run of equal values (it changes only with the config)."""
     edges = slot_edges(len(values), width)
-    # each turn whose value differs from the one before, picked in C
-    starts = [0, *compress(counting(1), map(ne, values, islice(values, 1, None)))]
+    # each turn whose value differs from the one before, picked in C (none: one run)
+    starts = [0]
+    if not held(values):
+        starts += compress(counting(1), map(ne, values, islice(values, 1, None)))
     ends = [*starts[1:], len(values)]
     xs: list[int] = []
     ys: list[int] = []
@@ -321,14 +339,14 @@ def timeline_chart(
     # (0 for no log: every count is at least 0); the summary has two of them already
     # (a pass over the turns each, per redraw)
     s = result.summary
-    tops = (s.peak_full_input, max(summ), s.peak_unseen, max(ks), max(ctx, default=0))
+    tops = (s.peak_full_input, max(summ), s.peak_unseen, peak(ks), max(ctx, default=0))
     data = max(tops)
     pre = [c.pre_tokens for c in (log.compactions if log else ()) if c.pre_tokens is not None]
     data = max(data, max(pre, default=0))
     notes: list[tuple[str, int]] = []
     # Off-scale values: anything above twice the data would flatten the chart.
     limit = 2 * data if data else 0
-    top_m = max(ms)
+    top_m = peak(ms)
     in_range_m = top_m <= limit
     extra = [(k, t) for k, t in lines if t <= limit]
     notes += [(k, t) for k, t in lines if t > limit]
@@ -492,7 +510,7 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
         scale,
         tuple(compress(col["turn"], mask)),
         tuple(compress(slot_middles(len(result.rows), width), mask)),
-        tuple(map(str, compress(col["run_fate"], mask))),
+        tuple(compress(col["run_fate"], mask)),  # a run's fate is its name (the column's text)
         tuple(compress(col["run_tries"], mask)),
         tuple(spans),
         tuple(gaps),

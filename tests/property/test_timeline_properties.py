@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from budgetcore.charts.timeline import (
     UNIT,
+    held,
+    peak,
     turning_points,
 )
 
@@ -72,3 +74,12 @@ def test_a_point_list_is_each_kept_points_pixels_looked_up_or_not(
     expected = " ".join(f"{(xs[i] + UNIT // 2) // UNIT},{rows[i]}" for i in turning_points(rows))
     assert points_text(xs, ys, slot_texts(turns, 300, "", ",")) == expected
     assert points_text(xs, ys) == expected
+
+
+@given(_values.filter(bool))
+def test_a_held_column_is_one_value_and_its_peak_is_the_largest(values: list[int]) -> None:
+    """K, M and an empty backlog are found held by ``count`` (no pass of comparisons):
+    equal values that are not one object count too."""
+    assert held(values) == (len(set(values)) == 1)
+    assert held([int(str(v + 10**20)) for v in values]) == held(values)  # not one object
+    assert peak(values) == max(values)

@@ -17,8 +17,8 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from itertools import chain, pairwise
-from operator import add, gt
+from itertools import pairwise
+from operator import add
 from typing import Any
 
 from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width, wrap_text
@@ -30,6 +30,7 @@ from budgetcore.charts.timeline import (
     cost_chart,
     cost_scale,
     cost_total_scale,
+    peak,
     run_times,
     slot_edges,
     timeline_chart,
@@ -220,10 +221,10 @@ def _timeline_svg(
     peer_names: dict[str, str],
     peer_also: dict[str, list[tuple[str, str, int]]] | None = None,
     basis: CostBasis,
-) -> tuple[Markup, list[tuple[str, int]], int, int, int, RunTimes | None]:
+) -> tuple[Markup, list[tuple[str, int]], int, int, int, RunTimes | None, int]:
     """The timeline svg, its off-scale notes, the plot's left edge and width, the cost
-    chart's plot width (the same from :data:`_SHARED_WIDTH` on), and the run-time
-    strip's geometry (None without a clock)."""
+    chart's plot width (the same from :data:`_SHARED_WIDTH` on), the run-time strip's
+    geometry (None without a clock) and how many times K fires (its strip's count)."""
     rows = result.rows
     n = len(rows)
     # The gutter fits the widest tick label the scale can have (the scale is at most
@@ -231,7 +232,7 @@ def _timeline_svg(
     # to, the unseen history too (a huge backlog once cut the top labels at the edge).
     col = result.columns
     peaks = result.summary  # two of the maxes already (a pass over the turns each)
-    values = [peaks.peak_full_input, max(col["main_safe_input"]), max(col["trigger_tokens"])]
+    values = [peaks.peak_full_input, peak(col["main_safe_input"]), peak(col["trigger_tokens"])]
     values += [max(col["summary"]), peaks.peak_unseen]
     values += [tok for _, tok in peer_marks]
     if log is not None:
@@ -436,7 +437,7 @@ def _timeline_svg(
         [*parts, *texts],
         data={"data-turns": n, "data-plot-left": gutter, "data-plot-width": pw},
     )
-    return svg, list(geo.notes), gutter, pw, cost_pw, times
+    return svg, list(geo.notes), gutter, pw, cost_pw, times, len(by_key.get("trigger", ()))
 
 
 def _seconds_text(v: Fraction) -> str:
@@ -785,7 +786,7 @@ def timeline_figure(
                     if all(getattr(q, a.count) is None for q in log.requests):
                         uncounted.append(f"{row.peer.name}: {a.text.get(lang)}")
     basis = cost_basis(result)  # both charts' scales and the cost chart: one pass
-    svg, notes, gutter, _pw, cost_pw, times = _timeline_svg(
+    svg, notes, gutter, _pw, cost_pw, times, fires = _timeline_svg(
         result,
         lang,
         width=width,
@@ -867,7 +868,7 @@ def timeline_figure(
                 ),
             )
         )
-    note_ps.append(_counts_note(result, lang))
+    note_ps.append(_counts_note(result, lang, fires))
     timed: list[Markup] = []
     if result.timed:
         items += _fate_legend(result, times, lang)
@@ -971,13 +972,10 @@ def _fate_legend(result: Replay, times: RunTimes | None, lang: str) -> list[Mark
     return items
 
 
-def _counts_note(result: Replay, lang: str) -> Markup:
-    """Why the summary's runs, the strip's K fires and the turns at or above K differ
+def _counts_note(result: Replay, lang: str, fires: int) -> Markup:
+    """Why the summary's runs, the strip's K ``fires`` (each turn that reaches K after
+    one that did not: the timeline marks them) and the turns at or above K differ
     (docs/replay.md, "Why three counts differ"), with this replay's three numbers."""
-    reached = result.columns["trigger_reached"]
-    # a turn that reaches K after one that did not (the first turn after none): True >
-    # False, a pass in C
-    fires = sum(map(gt, reached, chain((False,), reached)))
     s = result.summary
     return el(
         "p",
