@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
 from functools import lru_cache, partial
-from itertools import chain, compress, islice
+from itertools import chain, compress, islice, repeat
 from itertools import count as counting
-from operator import add, gt, ne, sub
+from operator import add, attrgetter, gt, ne, sub
 from typing import NamedTuple
 
 from budgetcore.replay.logs import LogSeries
@@ -32,6 +32,7 @@ __all__ = [
     "CostChart",
     "CountRule",
     "Line",
+    "Marks",
     "Polyline",
     "RunBar",
     "RunTimes",
@@ -161,6 +162,18 @@ class RunTimes:
         )
 
 
+class Marks(NamedTuple):
+    """The marked turns of one kind (a turn's status, K's fires), as columns: a strip
+    is drawn from the x positions alone, and a 500-turn replay marks hundreds of turns
+    per redraw (a :class:`TimelineMarker` each was built, then taken apart again)."""
+
+    key: str  # "run", "recompress", "refused" or "trigger" (K reached)
+    turns: tuple[int, ...]
+    xs: tuple[int, ...]
+    ys: tuple[int | None, ...]
+    tokens: tuple[int | None, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Timeline:
     width: int  # in px (positions are in px x UNIT)
@@ -169,11 +182,29 @@ class Timeline:
     scale_tokens: int  # the token value at the top edge
     series: tuple[Polyline, ...]  # areas first (drawn below), then lines
     lines: tuple[Line, ...]
-    markers: tuple[TimelineMarker, ...]
+    # The turns' status marks (runs, recompresses, refusals; the kinds present), then
+    # K's fires, as columns; then every other mark (a log's compactions, where each
+    # other line or rule fires) one by one. ``markers`` gives them all one by one.
+    marks: tuple[Marks, ...]
+    events: tuple[TimelineMarker, ...]
     notes: tuple[tuple[str, int], ...]  # values off scale, shown as text
     # Each run's fate (docs/spec.md §15) as x positions, one entry per fate in
     # ``replay.background.FATES`` order (empty without time or retries).
     fates: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    @property
+    def markers(self) -> tuple[TimelineMarker, ...]:
+        """Every mark: the turns' status marks in turn order, K's fires, the others."""
+        each = [
+            (m.key, list(map(_marker, zip(repeat(m.key), m.turns, m.xs, m.ys, m.tokens))))
+            for m in self.marks
+        ]
+        status = sorted(
+            chain.from_iterable(ms for key, ms in each if key != "trigger"),
+            key=attrgetter("turn"),
+        )
+        fires = chain.from_iterable(ms for key, ms in each if key == "trigger")
+        return (*status, *fires, *self.events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +336,7 @@ def _fires_on(
 
 
 #: The statuses the timeline marks on a strip of their own.
-_MARKED = frozenset({"run", "recompress", "refused"})
+_MARKED = ("run", "recompress", "refused")
 
 
 def timeline_chart(
@@ -377,21 +408,31 @@ def timeline_chart(
     if in_range_m:
         series.append(_steps("main_safe_input", ms, y_of, width))
 
-    # The marked turns picked in C (a membership test and a selection per turn), so the
-    # Python loop runs over them only.
+    # Each marked status's turns picked in C by a mask (a kind not present: no pass).
     status = col["status"]
-    picked = compress(
-        zip(status, col["turn"], xs, col["new_raw"], strict=True),
-        map(_MARKED.__contains__, status),
-    )
-    markers = [_marker((s, t, x, None, new if s == "run" else None)) for s, t, x, new in picked]
+    marks = []
+    for key in _MARKED:
+        if key in status:
+            mask = [s == key for s in status]
+            picked = tuple(compress(xs, mask))
+            raw = tuple(compress(col["new_raw"], mask)) if key == "run" else (None,) * len(picked)
+            marks.append(
+                Marks(key, tuple(compress(col["turn"], mask)), picked, (None,) * len(picked), raw)
+            )
     # Where this scenario's K fires: each turn whose request reaches K after one that
     # did not (a run may still not start there: see the row's status). True > False.
     reached = col["trigger_reached"]
+    fired = list(compress(range(n), map(gt, reached, chain((False,), reached))))
     turn = list(col["turn"])  # indexed in C (a column's indexing is a Python call)
-    for i in compress(range(n), map(gt, reached, chain((False,), reached))):
-        k, k_y = ks[i], _y(ks[i], scale, height)
-        markers.append(_marker(("trigger", turn[i], xs[i], k_y, k)))
+    if held(ks):  # one K: one height
+        ks_fired = (ks[0],) * len(fired)
+        ys_fired = (_y(ks[0], scale, height),) * len(fired)
+    else:
+        ks_fired = tuple(map(list(ks).__getitem__, fired))
+        ys_fired = tuple([_y(k, scale, height) for k in ks_fired])
+    fired_at = (tuple(map(turn.__getitem__, fired)), tuple(map(xs.__getitem__, fired)))
+    marks.append(Marks("trigger", *fired_at, ys_fired, ks_fired))
+    markers: list[TimelineMarker] = []
     if log is not None:
         for c in log.compactions:
             if c.after_turn > n:
@@ -434,7 +475,8 @@ def timeline_chart(
         scale_tokens=scale,
         series=tuple(series),
         lines=tuple(drawn),
-        markers=tuple(markers),
+        marks=tuple(marks),
+        events=tuple(markers),
         notes=tuple(notes),
         fates=_fates(col, xs) if result.timed else (),
     )

@@ -14,6 +14,7 @@ alone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -339,9 +340,10 @@ def _timeline_svg(
     for k, _ in peer_marks:  # a rule's count firings right below its token firings
         order += [k, *(f"{k}:{count}" for count, _, _ in (peer_also or {}).get(k, ()))]
     spans: list[tuple[int, int]] = []  # the strips' rows, where the cursor may cross
-    by_key: dict[str, list[int]] = {}
-    for m in geo.markers:
-        by_key.setdefault(m.key, []).append(m.x)
+    others: dict[str, list[int]] = {}
+    for m in geo.events:
+        others.setdefault(m.key, []).append(m.x)
+    by_key: dict[str, Sequence[int]] = {**{m.key: m.xs for m in geo.marks if m.xs}, **others}
     for key in order:
         xs = by_key.get(key)
         if not xs:
