@@ -20,7 +20,7 @@ from fractions import Fraction
 from functools import lru_cache, partial
 from itertools import chain, compress, islice, repeat
 from itertools import count as counting
-from operator import add, attrgetter, gt, ne, sub
+from operator import attrgetter, gt, ne, sub
 from typing import NamedTuple
 
 from budgetcore.replay.logs import LogSeries
@@ -214,8 +214,20 @@ class CostChart:
     unit: str  # "money" (the prices' currency) or "tokens" (no prices known)
     scale_turn: Decimal | int  # the per-turn value at the top edge
     scale_total: Decimal | int  # the cumulative value at the top edge
-    bars: tuple[tuple[int, int, int, int], ...]  # (x, y, width, height) per turn
+    # The bars as columns: each fills its turn's slot, between two of the n + 1 edges,
+    # from the base up by its height (``bars`` gives each as a tuple).
+    edges: tuple[int, ...]
+    heights: tuple[int, ...]
     cumulative: Polyline
+
+    @property
+    def bars(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Each turn's bar as (x, y, width, height)."""
+        h, edges = self.height * UNIT, self.edges
+        return tuple(
+            (left, h - bar, right - left, bar)
+            for left, right, bar in zip(edges, edges[1:], self.heights, strict=False)
+        )
 
 
 # A marker straight from its values (a NamedTuple's __new__ is a Python function).
@@ -577,14 +589,6 @@ def _as_money(units: int, places: int) -> Decimal:
     return Decimal(units).scaleb(-places, Context(prec=120))
 
 
-_BILLED = (
-    "main_input_billed",
-    "main_output_billed",
-    "summary_input_billed",
-    "summary_output_billed",
-)
-
-
 class CostBasis(NamedTuple):
     """What the cost chart and its scales are drawn from: whether every turn is
     priced, each turn's cost (money units, else billed tokens) and the running totals.
@@ -598,20 +602,13 @@ class CostBasis(NamedTuple):
 
 def cost_basis(result: Replay) -> CostBasis:
     """The :class:`CostBasis` of ``result``."""
-    rows = result.rows
     col = result.columns
-    priced = rows[-1].cumulative_units is not None  # every turn's cost is known
-    if priced:  # then no turn's units are None
-        return CostBasis(
-            priced,
-            list(map(add, col["main_units"], col["summary_units"])),
-            col["cumulative_units"],
-        )
-    a, b, c, d = (col[k] for k in _BILLED)
-    # the four billed counts of each turn summed, pairwise in C (no tuple per turn)
-    return CostBasis(
-        priced, list(map(add, map(add, a, b), map(add, c, d))), col["cumulative_tokens"]
-    )
+    priced = col["cumulative_units"][-1] is not None  # every turn's cost is known
+    # The running totals sum each turn's bill (its money units, else its four billed
+    # token counts: replay.simulate), so a turn's bill is its total's step: one pass
+    # in C, where the bill's two or four columns took one per sum.
+    totals = col["cumulative_units" if priced else "cumulative_tokens"]
+    return CostBasis(priced, list(map(sub, totals, chain((0,), totals))), totals)
 
 
 def cost_scale(result: Replay, basis: CostBasis | None = None) -> tuple[str, int | Decimal]:
@@ -644,10 +641,6 @@ def cost_chart(
     h = height * UNIT
     edges = slot_edges(n, width)
     heights = [(value * h) // top for value in per] if top else [0] * n  # floor(value / top × h)
-    bars = [
-        (left, h - bar, right - left, bar)
-        for left, right, bar in zip(edges, edges[1:], heights, strict=False)
-    ]
     xs = slot_middles(n, width)
     # floor(total so far / total × h) per turn; a total of 0 draws the line on the base.
     line = Polyline(
@@ -662,6 +655,7 @@ def cost_chart(
         unit="money" if priced else "tokens",
         scale_turn=_as_money(top, rows[0].money_places) if priced else top,
         scale_total=_as_money(total, rows[0].money_places) if priced else total,
-        bars=tuple(bars),
+        edges=edges,
+        heights=tuple(heights),
         cumulative=line,
     )

@@ -638,8 +638,9 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
     # With more turns than pixels several bars end in one column: it shows the tallest
     # of them, so a spike never falls into a zero-width step.
     u, half = UNIT, UNIT // 2
-    bar_tops = [(y + half) // u for _, y, _, _ in geo.bars]
-    rights, right_texts, shared = _bar_rights(len(geo.bars), pw)
+    lifted = _COST * u + half  # a top's y, rounded: (height - bar + half) // UNIT
+    bar_tops = [(lifted - bar) // u for bar in geo.heights]
+    rights, right_texts, shared = _bar_rights(len(bar_tops), pw)
     if shared:  # the right edges never fall: some bars share one
         merged: list[list[int]] = []  # [top, right edge], in px
         for bar_top, right in zip(bar_tops, rights, strict=True):
@@ -650,7 +651,7 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
         tops = "".join([f"V{bar_top}H{right}" for bar_top, right in merged])
     else:  # a bar's top is 0 to _COST px: its text by value too, joined in C
         tops = "".join(map(add, map(_V_TEXT.__getitem__, bar_tops), right_texts))
-    bars = f"M{(geo.bars[0][0] + half) // u} {_COST}{tops}V{_COST}Z"
+    bars = f"M{(geo.edges[0] + half) // u} {_COST}{tops}V{_COST}Z"
     cum = geo.cumulative
     g = [
         el("path", {"class": "rp-bar", "data-series": "cost", "d": bars}),
