@@ -17,18 +17,24 @@ __all__ = ["marks_text", "points_text", "px_texts", "slot_texts"]
 #: No point's text kept (:func:`points_text`).
 _NO_TEXTS: Mapping[int, str] = MappingProxyType({})
 
-#: A y position in whole pixels as text, by value: a chart is at most a few hundred
-#: pixels tall, and a line writes one per turn (a look-up costs half of ``str``). A
-#: dict, never written to: a read-only view's look-up costs about as much as ``str``.
-_PX_TEXT: dict[int, str] = {v: str(v) for v in range(1_024)}
+
+@lru_cache(maxsize=8)
+def _px_table(tail: str) -> dict[int, str]:
+    """Whole pixels 0 to 1,023, each as text with ``tail``, by value: a chart is at most
+    a few hundred pixels tall, and a line or a strip writes one per turn or run (a
+    look-up costs half of ``str``; a dict, never written to: a read-only view's look-up
+    costs about as much as ``str``)."""
+    return {v: f"{v}{tail}" for v in range(1_024)}
 
 
-def px_texts(values: Sequence[int]) -> list[str]:
-    """Whole pixels as text (:data:`_PX_TEXT`; one off its range: ``str``)."""
+def px_texts(values: Sequence[int], tail: str = "") -> list[str]:
+    """Whole pixels as text, each with ``tail`` (:func:`_px_table`; one off its range:
+    written afresh)."""
+    table = _px_table(tail)
     try:
-        return list(map(_PX_TEXT.__getitem__, values))
+        return list(map(table.__getitem__, values))
     except KeyError:
-        return list(map(str, values))
+        return [f"{v}{tail}" for v in values]
 
 
 def points_text(xs: Sequence[int], ys: Sequence[int], at: Mapping[int, str] = _NO_TEXTS) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
 from operator import add
@@ -41,6 +40,7 @@ from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import Replay
 from budgetcore.ui.markup import Markup, el
 from budgetcore.ui.replay.chart_text import marks_text, points_text, slot_texts
+from budgetcore.ui.replay.run_strip import FATE_DASH, run_strip, seconds_text
 from budgetcore.ui.svg.axes import box_swatch, chart_svg, swatch
 from budgetcore.units import format_int, format_money
 
@@ -68,8 +68,6 @@ _GLYPH = {
     "abandoned": "m-3 2h6v6h-6z",  # a hollow square
     "failed": "m0 1l4 8h-8z",  # a hollow triangle
 }
-#: A fate's dash pattern on the run-time strip (its legend swatch has the same).
-FATE_DASH = {"published": "", "discarded": "4 2", "abandoned": "1 2", "failed": "6 2 1 2"}
 
 
 def _px(v: int) -> str:
@@ -414,7 +412,7 @@ def _timeline_svg(
         y = strip_top + _STRIP + 2
     times = run_times(result, width=pw, height=_RUNS)
     if times is not None and times.xs:
-        y = _run_strip(times, lang, y, gutter, pw, n, parts, texts)
+        y = run_strip(times, lang, y, gutter, pw, n, parts, texts)
         bottom = y - FONT_PX - TICK - 2  # the strip's base (see _run_strip's return)
         spans.append((bottom - _RUNS, bottom))
     height = y + 4
@@ -440,137 +438,6 @@ def _timeline_svg(
         data={"data-turns": n, "data-plot-left": gutter, "data-plot-width": pw},
     )
     return svg, list(geo.notes), gutter, pw, cost_pw, times, len(by_key.get("trigger", ()))
-
-
-def _seconds_text(v: Fraction) -> str:
-    """A tick's seconds: whole, or a short exact decimal (ticks are 1, 2, 5 × 10^k)."""
-    return format_int(int(v)) if v.denominator == 1 else f"{Decimal(v.numerator) / v.denominator:f}"
-
-
-@lru_cache(maxsize=64, typed=True)
-def _seconds_ticks(scale: Fraction) -> tuple[Fraction, ...]:
-    """Nice ticks from 0 to the scale: integers when the scale is a second or more. By
-    value: the scale is the longest run, mostly the same from one redraw to the next."""
-    if scale >= 2:
-        return tuple([Fraction(v) for v in nice_ticks(0, int(scale), 3)])
-    milli = int(scale * 1000)
-    return tuple([Fraction(v, 1000) for v in nice_ticks(0, max(1, milli), 3)])
-
-
-def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
-    times: RunTimes,
-    lang: str,
-    y: int,
-    gutter: int,
-    pw: int,
-    n: int,
-    parts: list[Markup],
-    texts: list[Markup],
-) -> int:
-    """Each run's duration (a bar, dashed by fate) against the time from its start to
-    the next append (a short bar across it; a triangle at the top when later than the
-    scale), on one axis of seconds; returns the y below it."""
-    title = t("replay.runs.title", lang)
-    # One line where it fits; else its two halves, each wrapped again where it is still
-    # wider than the plot (a phone's plot is narrower than the title, or than a half).
-    lines = (
-        [title]
-        if text_width(title) <= pw
-        else [
-            *wrap_text(t("replay.runs.title-1", lang), pw),
-            *wrap_text(t("replay.runs.title-2", lang), pw),
-        ]
-    )
-    for i, line in enumerate(lines):
-        texts.append(
-            el("text", {"class": "ch-label", "x": gutter, "y": y + (i + 1) * LINE - 4}, line)
-        )
-    y += (len(lines) - 1) * LINE
-    top = y + LINE + 6  # the title's descenders clear the top grid line
-    h = times.height
-    sn, sd = times.scale_s.numerator, times.scale_s.denominator
-    for v in _seconds_ticks(times.scale_s):
-        # int(v * h / scale), v and the scale >= 0, in integers: (a/b) h / (c/d) floored
-        ty = top + h - (v.numerator * h * sd) // (v.denominator * sn)
-        parts.append(
-            el("line", {"class": "ch-grid", "x1": gutter, "x2": gutter + pw, "y1": ty, "y2": ty})
-        )
-        texts.append(
-            el(
-                "text",
-                {"class": "ch-tick", "x": gutter - TICK - 2, "y": ty + 4, "text-anchor": "end"},
-                _seconds_text(v),
-            )
-        )
-    half = UNIT // 2
-    slot = max(1, pw // n)
-    stroke = max(1, min(5, slot - 1))
-    # By column, a pass each (a few hundred runs per input): each fate's bars in the
-    # order its first run comes, then the appends' marks; a run sits at its turn's
-    # slot middle, whose texts are kept by value (slot_texts).
-    fates = times.fates
-    bar_at = slot_texts(n, pw, "M", f" {h}V")
-    bars = [
-        bar_at[x] + str((y + half) // UNIT)
-        for x, y in zip(times.xs, times.duration_ys, strict=True)
-    ]
-    by_fate = {
-        fate: [b for b, f in zip(bars, fates, strict=True) if f == fate]
-        for fate in dict.fromkeys(fates)
-    }
-    left, wide = stroke // 2 + 2, stroke + 4
-    append_at = slot_texts(n, pw, "M", " ", -left)
-    appends = [
-        f"{append_at[x]}{(ay + half) // UNIT}h{wide}"
-        for x, ay in zip(times.xs, times.append_ys, strict=True)
-        if ay is not None
-    ]
-    later_at = slot_texts(n, pw, "M", " 0l3 5h-6z")
-    later = [later_at[x] for x, up in zip(times.xs, times.above, strict=True) if up]
-    g: list[Markup] = []
-    for fate, ds in by_fate.items():
-        attrs: dict[str, object] = {
-            "class": f"rp-run rp-fate-{fate}",
-            "data-run-fate": fate,
-            "data-count": len(ds),
-            "d": "".join(ds),
-            "stroke-width": stroke,
-        }
-        if FATE_DASH[fate]:
-            attrs["stroke-dasharray"] = FATE_DASH[fate]
-        g.append(el("path", attrs))
-    if appends:
-        g.append(
-            el("path", {"class": "rp-append", "data-appends": len(appends), "d": "".join(appends)})
-        )
-    if later:
-        g.append(
-            el("path", {"class": "rp-append-later", "data-later": len(later), "d": "".join(later)})
-        )
-    parts.append(el("g", {"transform": f"translate({gutter},{top})", "data-plot": "runs"}, *g))
-    bottom = top + h
-    parts.append(
-        el(
-            "line",
-            {"class": "ch-axis", "x1": gutter, "x2": gutter + pw, "y1": bottom, "y2": bottom},
-        )
-    )
-    # Right-aligned under the plot, wrapped where a phone's plot is narrower.
-    caption = wrap_text(t("replay.runs.axis", lang), gutter + pw)
-    for i, line in enumerate(caption):
-        texts.append(
-            el(
-                "text",
-                {
-                    "class": "ch-axis-title",
-                    "x": gutter + pw,
-                    "y": bottom + FONT_PX + TICK + i * LINE,
-                    "text-anchor": "end",
-                },
-                line,
-            )
-        )
-    return bottom + FONT_PX + TICK + 2 + (len(caption) - 1) * LINE
 
 
 @lru_cache(maxsize=64)
@@ -882,7 +749,7 @@ def timeline_figure(
                     el(
                         "p",
                         {"class": "ch-note", "data-later-appends": later},
-                        count("replay.runs.later", later, lang, scale=_seconds_text(times.scale_s)),
+                        count("replay.runs.later", later, lang, scale=seconds_text(times.scale_s)),
                     )
                 )
         timed = [
