@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-__all__ = ["Markup", "el", "esc", "fold", "join", "td"]
+__all__ = ["Markup", "Plain", "el", "esc", "fold", "join", "td"]
 
 _VOID = frozenset({"input", "br", "hr", "img", "meta", "link", "col", "wbr"})
 Attrs = Mapping[str, object] | None
@@ -95,6 +95,17 @@ class Markup(str):
     __slots__ = ()
 
 
+class Plain(str):
+    """Text with no character :func:`_text` would change, by how it is built: the
+    replay charts' path data and point lists, made of integers and literal path
+    commands only, never of input. As an attribute value it is written as it is,
+    without the check (a redraw writes some 20,000 such characters per input, about 14
+    instructions each to check; tests/property/test_markup_properties.py holds the
+    charts' texts to the check)."""
+
+    __slots__ = ()
+
+
 def esc(value: object) -> Markup:
     """``value`` as safe HTML: Markup stays, anything else is escaped as text."""
     if isinstance(value, Markup):
@@ -111,8 +122,11 @@ def _attrs(attrs: Attrs) -> str:
             continue
         if value is True:
             out.append(f" {name}")
-        elif type(value) is int or (type(value) is str and _unchanged(value)):
-            # digits need no escaping (charts write thousands), nor do most texts
+        elif (
+            type(value) is int or type(value) is Plain or (type(value) is str and _unchanged(value))
+        ):
+            # digits need no escaping (charts write thousands), nor do a chart's path
+            # data (Plain), nor most texts
             out.append(f' {name}="{value}"')
         else:
             out.append(f' {name}="{_text(str(value))}"')

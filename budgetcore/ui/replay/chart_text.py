@@ -11,6 +11,7 @@ from operator import add
 from types import MappingProxyType
 
 from budgetcore.charts.timeline import UNIT, slot_middles, turning_points
+from budgetcore.ui.markup import Plain
 
 __all__ = ["marks_text", "points_text", "px_texts", "slot_texts"]
 
@@ -37,7 +38,7 @@ def px_texts(values: Sequence[int], tail: str = "") -> list[str]:
         return [f"{v}{tail}" for v in values]
 
 
-def points_text(xs: Sequence[int], ys: Sequence[int], at: Mapping[int, str] = _NO_TEXTS) -> str:
+def points_text(xs: Sequence[int], ys: Sequence[int], at: Mapping[int, str] = _NO_TEXTS) -> Plain:
     """Points (their columns, in 1/100 px) in whole pixels (rounded half up) as an SVG
     point list. A point between two on the same pixel row draws nothing and is left out:
     a value held over many turns (the summary, an empty backlog, K) is one segment, not
@@ -52,7 +53,7 @@ def points_text(xs: Sequence[int], ys: Sequence[int], at: Mapping[int, str] = _N
     heads = list(map(at.get, xs))
     if None in heads:  # off a slot's middle (an area's ends, K's steps): written afresh
         heads = [t or f"{(x + half) // UNIT}," for t, x in zip(heads, xs, strict=True)]
-    return " ".join(map(add, heads, px_texts(rows)))
+    return Plain(" ".join(map(add, heads, px_texts(rows))))
 
 
 @lru_cache(maxsize=16)  # about nine texts a session and width: two of them kept
@@ -67,9 +68,10 @@ def slot_texts(n: int, pw: int, head: str, tail: str, shift: int = 0) -> dict[in
     return {x: f"{head}{(x + half) // UNIT + shift}{tail}" for x in slot_middles(n, pw)}
 
 
-def marks_text(xs: Iterable[int], tail: str, n: int, pw: int) -> str:
-    """One strip's marks as path data: at each x (1/100 px), "M<px> 0" and ``tail``;
-    a mark between two slots (a log's compaction) is written afresh."""
+def marks_text(xs: Iterable[int], tail: str, n: int, pw: int) -> Plain:
+    """One strip's marks as path data: at each x (1/100 px), "M<px> 0" and ``tail`` (a
+    literal path command); a mark between two slots (a log's compaction) is written
+    afresh."""
     kept = slot_texts(n, pw, "M", f" 0{tail}")
     half = UNIT // 2
-    return "".join([kept.get(x) or f"M{(x + half) // UNIT} 0{tail}" for x in xs])
+    return Plain("".join([kept.get(x) or f"M{(x + half) // UNIT} 0{tail}" for x in xs]))

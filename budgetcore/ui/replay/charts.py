@@ -38,7 +38,7 @@ from budgetcore.charts.timeline import (
 from budgetcore.messages import count, t
 from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import Replay
-from budgetcore.ui.markup import Markup, el
+from budgetcore.ui.markup import Markup, Plain, el
 from budgetcore.ui.replay.chart_text import marks_text, points_text, slot_texts
 from budgetcore.ui.replay.run_strip import FATE_DASH, run_strip, seconds_text
 from budgetcore.ui.svg.axes import box_swatch, chart_svg, swatch
@@ -518,7 +518,7 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
         tops = "".join([f"V{bar_top}H{right}" for bar_top, right in merged])
     else:  # a bar's top is 0 to _COST px: its text by value too, joined in C
         tops = "".join(map(add, map(_V_TEXT.__getitem__, bar_tops), right_texts))
-    bars = f"M{(geo.edges[0] + half) // u} {_COST}{tops}V{_COST}Z"
+    bars = Plain(f"M{(geo.edges[0] + half) // u} {_COST}{tops}V{_COST}Z")
     cum = geo.cumulative
     g = [
         el("path", {"class": "rp-bar", "data-series": "cost", "d": bars}),

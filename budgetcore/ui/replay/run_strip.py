@@ -20,7 +20,7 @@ from typing import cast
 from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_width, wrap_text
 from budgetcore.charts.timeline import UNIT, RunTimes, held
 from budgetcore.messages import t
-from budgetcore.ui.markup import Markup, el
+from budgetcore.ui.markup import Markup, Plain, el
 from budgetcore.ui.replay.chart_text import px_texts, slot_texts
 from budgetcore.ui.svg.axes import LINE, TICK
 from budgetcore.units import format_int
@@ -155,7 +155,7 @@ def run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
             "class": f"rp-run rp-fate-{fate}",
             "data-run-fate": fate,
             "data-count": len(ds),
-            "d": "".join(ds),
+            "d": Plain("".join(ds)),
             "stroke-width": stroke,
         }
         if FATE_DASH[fate]:
@@ -163,11 +163,17 @@ def run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
         g.append(el("path", attrs))
     if appends:
         g.append(
-            el("path", {"class": "rp-append", "data-appends": len(appends), "d": "".join(appends)})
+            el(
+                "path",
+                {"class": "rp-append", "data-appends": len(appends), "d": Plain("".join(appends))},
+            )
         )
     if later:
         g.append(
-            el("path", {"class": "rp-append-later", "data-later": len(later), "d": "".join(later)})
+            el(
+                "path",
+                {"class": "rp-append-later", "data-later": len(later), "d": Plain("".join(later))},
+            )
         )
     parts.append(el("g", {"transform": f"translate({gutter},{top})", "data-plot": "runs"}, *g))
     bottom = top + h
