@@ -83,3 +83,23 @@ def test_a_held_column_is_one_value_and_its_peak_is_the_largest(values: list[int
     assert held(values) == (len(set(values)) == 1)
     assert held([int(str(v + 10**20)) for v in values]) == held(values)  # not one object
     assert peak(values) == max(values)
+
+
+@given(
+    st.lists(st.integers(min_value=-3_000, max_value=300_000), min_size=1, max_size=40),
+    st.integers(min_value=1, max_value=3),
+)
+def test_a_line_at_every_turn_is_written_the_same_from_the_texts_by_turn(
+    ys: list[int], spread: int
+) -> None:
+    """A line with a point at every turn (full input) is written from each turn's text,
+    then the kept points picked; the same text as from the points kept, by x."""
+    from budgetcore.charts.timeline import slot_middles  # noqa: PLC0415
+    from budgetcore.ui.replay.chart_text import points_text, slot_row, slot_texts  # noqa: PLC0415
+
+    ys = [y // spread * spread for y in ys]  # some flat runs, some not
+    turns = len(ys)
+    xs = slot_middles(turns, 300)
+    at = slot_texts(turns, 300, "", ",")
+    by_turn = slot_row(turns, 300, "", ",")
+    assert points_text(xs, ys, at, by_turn) == points_text(xs, ys, at) == points_text(xs, ys)

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from budgetcore.charts.timeline import UNIT, slot_middles, turning_points
 from budgetcore.ui.markup import Plain
 
-__all__ = ["marks_text", "points_text", "px_texts", "slot_texts"]
+__all__ = ["marks_text", "points_text", "px_texts", "slot_row", "slot_texts"]
 
 #: No point's text kept (:func:`points_text`).
 _NO_TEXTS: Mapping[int, str] = MappingProxyType({})
@@ -38,15 +38,27 @@ def px_texts(values: Sequence[int], tail: str = "") -> list[str]:
         return [f"{v}{tail}" for v in values]
 
 
-def points_text(xs: Sequence[int], ys: Sequence[int], at: Mapping[int, str] = _NO_TEXTS) -> Plain:
+def points_text(
+    xs: Sequence[int],
+    ys: Sequence[int],
+    at: Mapping[int, str] = _NO_TEXTS,
+    by_turn: Sequence[str] = (),
+) -> Plain:
     """Points (their columns, in 1/100 px) in whole pixels (rounded half up) as an SVG
     point list. A point between two on the same pixel row draws nothing and is left out:
     a value held over many turns (the summary, an empty backlog, K) is one segment, not
     hundreds of points. ``at``: the "<x>," text of a point at a turn slot's middle, by
-    its x (slot_texts). Each point's text is two looked-up texts joined in C."""
+    its x (slot_texts); ``by_turn``: the same by turn (:func:`slot_row`), when the
+    points are every turn's. Each point's text is two looked-up texts joined in C."""
     half = UNIT // 2
     rows = [(y + half) // UNIT for y in ys]
     keep = turning_points(rows)
+    if len(by_turn) == len(rows) and 2 * len(keep) > len(rows):
+        # Most turns drawn (a line that moves at every turn): each turn's text made,
+        # then the kept ones picked, where picking the x and the row of each first
+        # cost two passes more.
+        texts = list(map(add, by_turn, px_texts(rows)))
+        return Plain(" ".join(texts if len(keep) == len(rows) else map(texts.__getitem__, keep)))
     # x only for the points kept (most of a 500-turn line is flat rows)
     if len(keep) < len(rows):
         xs, rows = list(map(xs.__getitem__, keep)), list(map(rows.__getitem__, keep))
@@ -54,6 +66,14 @@ def points_text(xs: Sequence[int], ys: Sequence[int], at: Mapping[int, str] = _N
     if None in heads:  # off a slot's middle (an area's ends, K's steps): written afresh
         heads = [t or f"{(x + half) // UNIT}," for t, x in zip(heads, xs, strict=True)]
     return Plain(" ".join(map(add, heads, px_texts(rows))))
+
+
+@lru_cache(maxsize=16)
+def slot_row(n: int, pw: int, head: str, tail: str, shift: int = 0) -> tuple[str, ...]:
+    """``head``, each turn slot's middle in whole pixels (rounded half up) plus
+    ``shift``, then ``tail``, in turn order, by value (:func:`slot_texts`)."""
+    half = UNIT // 2
+    return tuple([f"{head}{(x + half) // UNIT + shift}{tail}" for x in slot_middles(n, pw)])
 
 
 @lru_cache(maxsize=16)  # about nine texts a session and width: two of them kept
@@ -64,8 +84,7 @@ def slot_texts(n: int, pw: int, head: str, tail: str, shift: int = 0) -> dict[in
     every redraw of one session at one width, where the strips, the run bars and the
     lines write one per turn or run, hundreds per input (a text made of integers costs
     more than a look-up)."""
-    half = UNIT // 2
-    return {x: f"{head}{(x + half) // UNIT + shift}{tail}" for x in slot_middles(n, pw)}
+    return dict(zip(slot_middles(n, pw), slot_row(n, pw, head, tail, shift), strict=True))
 
 
 def marks_text(xs: Iterable[int], tail: str, n: int, pw: int) -> Plain:

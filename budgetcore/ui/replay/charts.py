@@ -33,13 +33,14 @@ from budgetcore.charts.timeline import (
     peak,
     run_times,
     slot_edges,
+    slot_middles,
     timeline_chart,
 )
 from budgetcore.messages import count, t
 from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import Replay
 from budgetcore.ui.markup import Markup, Plain, el
-from budgetcore.ui.replay.chart_text import marks_text, points_text, slot_texts
+from budgetcore.ui.replay.chart_text import marks_text, points_text, slot_row, slot_texts
 from budgetcore.ui.replay.run_strip import FATE_DASH, run_strip, seconds_text
 from budgetcore.ui.svg.axes import box_swatch, chart_svg, swatch
 from budgetcore.units import format_int, format_money
@@ -258,8 +259,11 @@ def _timeline_svg(
     _y_grid(geo.scale_tokens, _PLOT, top, gutter, pw, parts, texts, tagged=True)
     base = _PLOT * UNIT
     slot = pw * UNIT // n
+    middles = slot_middles(n, pw)
     for s in geo.series:
         line_x, line_y = s.xs, s.ys
+        # a line with a point at every turn's slot middle (full input, a log's context)
+        by_turn = slot_row(n, pw, "", ",") if line_x == middles else ()
         if len(line_x) == 1:
             # One turn: a single point draws nothing (issue 42: a 1-turn session showed
             # no full-input line); its value holds across the turn's slot.
@@ -285,7 +289,7 @@ def _timeline_svg(
                     {
                         "class": f"rp-line rp-{s.key}",
                         "data-series": s.key,
-                        "points": points_text(line_x, line_y, slot_texts(n, pw, "", ",")),
+                        "points": points_text(line_x, line_y, slot_texts(n, pw, "", ","), by_turn),
                     },
                 )
             )
@@ -527,7 +531,12 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
             {
                 "class": "rp-line rp-cumulative",
                 "data-series": "cumulative",
-                "points": points_text(cum.xs, cum.ys, slot_texts(len(result.rows), pw, "", ",")),
+                "points": points_text(
+                    cum.xs,
+                    cum.ys,
+                    slot_texts(len(result.rows), pw, "", ","),
+                    slot_row(len(result.rows), pw, "", ","),
+                ),
             },
         ),
     ]
