@@ -545,7 +545,7 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
         None if nxt is None else nxt - b
         for nxt, b in zip(compress(col["run_next_append_ms"], mask), begun, strict=True)
     ]
-    longest = max(spans)
+    longest = peak(spans)
     late = max([a for a in gaps if a is not None], default=0)
     scale = Fraction(longest, 1000)
     if late > longest:  # an append later than the longest run
@@ -568,7 +568,10 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
         tuple(compress(col["run_tries"], mask)),
         tuple(spans),
         tuple(gaps),
-        tuple([h - (ms * per) // over for ms in spans]),
+        # a fixed duration: every run as long, one height
+        (h - (longest * per) // over,) * len(spans)
+        if held(spans)
+        else tuple([h - (ms * per) // over for ms in spans]),
         tuple(
             [
                 None if a is None or up else h - (a * per) // over
