@@ -13,7 +13,7 @@ edge ``x = t / n``. :func:`turn_at` maps a pointer position back to a turn (scru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
@@ -56,26 +56,44 @@ UNIT = 100  # positions are in 1/100 px
 
 @dataclass(frozen=True, slots=True)
 class Polyline:
-    """A series across the turns: its points' ``xs`` and ``ys`` as columns (``points``
-    pairs them); ``area`` closes it on the base.
+    """A series across the turns: its points' ``xs`` and ``values`` as columns, drawn
+    from the base (0) up to ``scale`` at the top of a plot ``height`` tall (1/100 px;
+    ``ys`` are the heights, ``points`` pairs them); ``area`` closes it on the base.
 
     A line (full input, a log's context) has a point at every turn. An area (the summary,
     the unseen history) has one at each turn whose value differs from a neighbour's, and
     at both ends: the turns between two equal values lie on the flat edge between them.
-    A step line (K, M) has a pair of points per run of equal values. Columns, not pairs:
-    the page writes a line's points as text from its two columns on every input, and a
-    line at every turn shares the slots' ``xs`` (a pair per turn was a tuple built and
-    taken apart again per point)."""
+    A step line (K, M) has a pair of points per run of equal values. Columns, and the
+    heights worked out when read: the page writes a line's points as text on every
+    input, in whole pixels (:meth:`rows`, one pass over the values), and a line at
+    every turn shares the slots' ``xs`` and the replay's column (a pair per turn was a
+    tuple built and taken apart again, and its height a pass of its own)."""
 
     key: str  # "full_input", "summary", "unseen", "log_context", "trigger", "main_safe_input"
     xs: tuple[int, ...]
-    ys: tuple[int, ...]
+    values: Sequence[int]
+    scale: int  # the value at the top edge (0: every point on the base)
+    height: int  # in 1/100 px
     area: bool
+
+    @property
+    def ys(self) -> tuple[int, ...]:
+        """Each point's height from the top, floored (1/100 px)."""
+        h, scale = self.height, self.scale
+        return tuple([h - (v * h) // scale for v in self.values] if scale else [h] * len(self.xs))
 
     @property
     def points(self) -> tuple[tuple[int, int], ...]:
         """Each point as (x, y)."""
         return tuple(zip(self.xs, self.ys, strict=True))
+
+    def rows(self) -> list[int]:
+        """Each point's ``ys`` in whole pixels, rounded half up, in one pass."""
+        h, scale, half = self.height, self.scale, UNIT // 2
+        if not scale:
+            return [(h + half) // UNIT] * len(self.xs)
+        lifted = h + half  # (h - floor(v h / scale) + half) // UNIT
+        return [(lifted - (v * h) // scale) // UNIT for v in self.values]
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +305,7 @@ def turning_points(values: Sequence[int]) -> list[int]:
     return [0, *[i for i, a, b, c in trios if b != a or b != c], last]
 
 
-def _steps(key: str, values: Sequence[int], y: Callable[[int], int], width: int) -> Polyline:
+def _steps(key: str, values: Sequence[int], scale: int, height: int, width: int) -> Polyline:
     """A value that holds over a turn's whole slot (K, M): a step line across the slots,
     with a pair of points per run of equal values (it changes only with the config)."""
     edges = slot_edges(len(values), width)
@@ -297,12 +315,11 @@ def _steps(key: str, values: Sequence[int], y: Callable[[int], int], width: int)
         starts += compress(counting(1), map(ne, values, islice(values, 1, None)))
     ends = [*starts[1:], len(values)]
     xs: list[int] = []
-    ys: list[int] = []
+    held_at: list[int] = []
     for start, end in zip(starts, ends, strict=True):
-        at = y(values[start])
         xs += (edges[start], edges[end])
-        ys += (at, at)
-    return Polyline(key, tuple(xs), tuple(ys), False)
+        held_at += (values[start], values[start])
+    return Polyline(key, tuple(xs), tuple(held_at), scale, height * UNIT, False)
 
 
 def _crossings(values: Sequence[int], line: int) -> list[int]:
@@ -399,26 +416,21 @@ def timeline_chart(
 
     h = height * UNIT
 
-    def y_of(value: int) -> int:
-        return _y(value, scale, height)
-
     def line(key: str, values: Sequence[int]) -> Polyline:
-        # _y inline: a point per turn (a log's context may stop before the last turn)
-        ys = tuple([h - (v * h) // scale for v in values] if scale else [h] * len(values))
-        return Polyline(key, xs if len(ys) == n else xs[: len(ys)], ys, False)
+        # a point per turn (a log's context may stop before the last turn)
+        return Polyline(key, xs if len(values) == n else xs[: len(values)], values, scale, h, False)
 
     def area(key: str, values: Sequence[int]) -> Polyline:
         at = turning_points(values)
-        return Polyline(
-            key, tuple(map(xs.__getitem__, at)), tuple([y_of(values[i]) for i in at]), True
-        )
+        picked = (tuple(map(xs.__getitem__, at)), tuple(map(values.__getitem__, at)))
+        return Polyline(key, *picked, scale, h, True)
 
     series = [area("unseen", unseen), area("summary", summ), line("full_input", full)]
     if ctx:
-        series.append(line("log_context", ctx))
-    series.append(_steps("trigger", ks, y_of, width))
+        series.append(line("log_context", tuple(ctx)))
+    series.append(_steps("trigger", ks, scale, height, width))
     if in_range_m:
-        series.append(_steps("main_safe_input", ms, y_of, width))
+        series.append(_steps("main_safe_input", ms, scale, height, width))
 
     # Each marked status's turns picked in C by a mask (a kind not present: no pass).
     status = col["status"]
@@ -646,12 +658,7 @@ def cost_chart(
     heights = [(value * h) // top for value in per] if top else [0] * n  # floor(value / top × h)
     xs = slot_middles(n, width)
     # floor(total so far / total × h) per turn; a total of 0 draws the line on the base.
-    line = Polyline(
-        "cumulative",
-        xs,
-        tuple([h - (v * h) // total for v in totals] if total else [h] * n),
-        False,
-    )
+    line = Polyline("cumulative", xs, totals, total, h, False)
     return CostChart(
         width=width,
         height=height,

@@ -42,9 +42,9 @@ def test_an_area_draws_the_same_pixels_as_a_point_per_turn(values: list[int], sp
     from budgetcore.ui.replay.chart_text import points_text as _points  # noqa: PLC0415
 
     xs = [i * 37 * UNIT for i in range(len(values))]
-    ys = [v * spread * 60 for v in values]
+    rows = [v * spread for v in values]
     kept = turning_points(values)
-    assert _points([xs[i] for i in kept], [ys[i] for i in kept]) == _points(xs, ys)
+    assert _points([xs[i] for i in kept], [rows[i] for i in kept]) == _points(xs, rows)
 
 
 @given(
@@ -69,11 +69,10 @@ def test_a_point_list_is_each_kept_points_pixels_looked_up_or_not(
 
     middles = slot_middles(turns, 300)
     pts = [(middles[x % turns] if x % 2 else x, y) for x, y in pts]
-    xs, ys = [x for x, _ in pts], [y for _, y in pts]
-    rows = [(y + UNIT // 2) // UNIT for y in ys]
+    xs, rows = [x for x, _ in pts], [y // UNIT for _, y in pts]
     expected = " ".join(f"{(xs[i] + UNIT // 2) // UNIT},{rows[i]}" for i in turning_points(rows))
-    assert points_text(xs, ys, slot_texts(turns, 300, "", ",")) == expected
-    assert points_text(xs, ys) == expected
+    assert points_text(xs, rows, slot_texts(turns, 300, "", ",")) == expected
+    assert points_text(xs, rows) == expected
 
 
 @given(_values.filter(bool))
@@ -97,9 +96,30 @@ def test_a_line_at_every_turn_is_written_the_same_from_the_texts_by_turn(
     from budgetcore.charts.timeline import slot_middles  # noqa: PLC0415
     from budgetcore.ui.replay.chart_text import points_text, slot_row, slot_texts  # noqa: PLC0415
 
-    ys = [y // spread * spread for y in ys]  # some flat runs, some not
-    turns = len(ys)
+    rows = [y // UNIT // spread * spread for y in ys]  # some flat runs, some not
+    turns = len(rows)
     xs = slot_middles(turns, 300)
     at = slot_texts(turns, 300, "", ",")
     by_turn = slot_row(turns, 300, "", ",")
-    assert points_text(xs, ys, at, by_turn) == points_text(xs, ys, at) == points_text(xs, ys)
+    assert points_text(xs, rows, at, by_turn) == points_text(xs, rows, at) == points_text(xs, rows)
+
+
+@given(
+    st.lists(st.integers(min_value=0, max_value=10**12), min_size=1, max_size=30),
+    st.integers(min_value=0, max_value=10**12),
+    st.integers(min_value=1, max_value=400),
+)
+def test_a_series_rows_are_its_heights_in_whole_pixels(
+    values: list[int], scale: int, height: int
+) -> None:
+    """A series' heights are worked out when read; its rows, in one pass, are those
+    heights rounded half up to whole pixels (the page's point lists)."""
+    from budgetcore.charts.timeline import Polyline  # noqa: PLC0415
+
+    scale = max(scale, *values) if scale else 0  # every value at or under the top
+    h = height * UNIT
+    line = Polyline("full_input", tuple(range(len(values))), tuple(values), scale, h, False)
+    ys = [h - v * h // scale if scale else h for v in values]
+    assert line.ys == tuple(ys)
+    assert line.rows() == [(y + UNIT // 2) // UNIT for y in ys]
+    assert line.points == tuple(zip(range(len(values)), ys, strict=True))

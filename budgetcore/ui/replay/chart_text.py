@@ -40,18 +40,18 @@ def px_texts(values: Sequence[int], tail: str = "") -> list[str]:
 
 def points_text(
     xs: Sequence[int],
-    ys: Sequence[int],
+    rows: Sequence[int],
     at: Mapping[int, str] = _NO_TEXTS,
     by_turn: Sequence[str] = (),
 ) -> Plain:
-    """Points (their columns, in 1/100 px) in whole pixels (rounded half up) as an SVG
-    point list. A point between two on the same pixel row draws nothing and is left out:
-    a value held over many turns (the summary, an empty backlog, K) is one segment, not
-    hundreds of points. ``at``: the "<x>," text of a point at a turn slot's middle, by
-    its x (slot_texts); ``by_turn``: the same by turn (:func:`slot_row`), when the
-    points are every turn's. Each point's text is two looked-up texts joined in C."""
+    """Points (x in 1/100 px, y in whole pixels: ``Polyline.rows``) as an SVG point
+    list, x rounded half up. A point between two on the same pixel row draws nothing
+    and is left out: a value held over many turns (the summary, an empty backlog, K) is
+    one segment, not hundreds of points. ``at``: the "<x>," text of a point at a turn
+    slot's middle, by its x (slot_texts); ``by_turn``: the same by turn
+    (:func:`slot_row`), when the points are every turn's. Each point's text is two
+    looked-up texts joined in C."""
     half = UNIT // 2
-    rows = [(y + half) // UNIT for y in ys]
     keep = turning_points(rows)
     if len(by_turn) == len(rows) and 2 * len(keep) > len(rows):
         # Most turns drawn (a line that moves at every turn): each turn's text made,

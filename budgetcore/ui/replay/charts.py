@@ -257,11 +257,10 @@ def _timeline_svg(
     texts: list[Markup] = []
     g: list[Markup] = []
     _y_grid(geo.scale_tokens, _PLOT, top, gutter, pw, parts, texts, tagged=True)
-    base = _PLOT * UNIT
     slot = pw * UNIT // n
     middles = slot_middles(n, pw)
     for s in geo.series:
-        line_x, line_y = s.xs, s.ys
+        line_x, line_y = s.xs, s.rows()
         # a line with a point at every turn's slot middle (full input, a log's context)
         by_turn = slot_row(n, pw, "", ",") if line_x == middles else ()
         if len(line_x) == 1:
@@ -277,7 +276,7 @@ def _timeline_svg(
                         "class": f"rp-area rp-{s.key}",
                         "data-series": s.key,
                         "points": points_text(
-                            (line_x[0], *line_x, line_x[-1]), (base, *line_y, base)
+                            (line_x[0], *line_x, line_x[-1]), (_PLOT, *line_y, _PLOT)
                         ),
                     },
                 )
@@ -533,7 +532,7 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
                 "data-series": "cumulative",
                 "points": points_text(
                     cum.xs,
-                    cum.ys,
+                    cum.rows(),
                     slot_texts(len(result.rows), pw, "", ","),
                     slot_row(len(result.rows), pw, "", ","),
                 ),
