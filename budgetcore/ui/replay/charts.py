@@ -19,7 +19,7 @@ from decimal import Decimal
 from functools import lru_cache
 from itertools import pairwise
 from operator import add
-from typing import Any
+from typing import Any, NamedTuple
 
 from budgetcore.charts.geometry import FONT_PX, nice_ticks, text_box, text_width, wrap_text
 from budgetcore.charts.timeline import (
@@ -675,24 +675,24 @@ def timeline_figure(
         peer_also=peer_also,
         basis=basis,
     )
-    last = result.rows[-1]
+    col = result.columns  # the last turn's K and M (no row built for them)
     legend_items = [
-        ("full_input", "rp-line-swatch rp-full_input", {}),
-        ("summary", "rp-area rp-summary", {}),
-        ("unseen", "rp-area rp-unseen", {}),
-        ("trigger", "rp-line-swatch rp-trigger", {"value": format_int(last.trigger_tokens)}),
+        ("full_input", "rp-line-swatch rp-full_input", None),
+        ("summary", "rp-area rp-summary", None),
+        ("unseen", "rp-area rp-unseen", None),
+        ("trigger", "rp-line-swatch rp-trigger", format_int(col["trigger_tokens"][-1])),
         (
             "main_safe_input",
             "rp-line-swatch rp-main_safe_input",
-            {"value": format_int(last.main_safe_input)},
+            format_int(col["main_safe_input"][-1]),
         ),
     ]
     if log is not None:
-        legend_items.append(("log_context", "rp-line-swatch rp-log_context", {}))
+        legend_items.append(("log_context", "rp-line-swatch rp-log_context", None))
     off_keys = {key for key, _ in notes}  # not drawn: named in the note below, not here
     items = [
-        el("li", {"data-legend": key}, box_swatch(cls), t(f"replay.legend.{key}", lang, **params))
-        for key, cls, params in legend_items
+        _legend_item(key, cls, lang, value)
+        for key, cls, value in legend_items
         if key not in off_keys
     ]
     # The other agents' lines, each named with its tokens (a label on each would sit on
@@ -760,23 +760,16 @@ def timeline_figure(
                         count("replay.runs.later", later, lang, scale=seconds_text(times.scale_s)),
                     )
                 )
-        timed = [
-            el("p", {"class": "caveat", "data-caveat": "timing"}, t("replay.timing.assumes", lang)),
-            el(
-                "p",
-                {"class": "caveat", "data-caveat": "timing-not"},
-                t("phrase.not", lang),
-                t("replay.timing.not", lang),
-            ),
-        ]
+        timed = [*_said(lang).timing]
+    said = _said(lang)
     figure = el(
         "figure",
         {"class": "ch-figure", "data-figure": "replay-timeline"},
-        el("figcaption", None, el("strong", None, t("replay.timeline.title", lang))),
+        said.timeline_caption,
         svg,
         el("ul", {"class": "ch-legend"}, *items),
         *note_ps,
-        el("p", {"class": "caveat"}, t("phrase.not", lang), t("replay.timeline.not", lang)),
+        said.timeline_not,
         *timed,
     )
     cost_svg, unit = _cost_svg(result, lang, width, gutter, cost_pw, basis)
@@ -787,8 +780,42 @@ def timeline_figure(
     cost = el(
         "figure",
         {"class": "ch-figure", "data-figure": "replay-cost", "data-unit": unit},
-        el("figcaption", None, el("strong", None, t("replay.cost.title", lang))),
+        said.cost_caption,
         cost_svg,
+        said.cost_legend,
+        el("p", {"class": "ch-note", "data-cost-unit": unit}, cost_note),
+        said.cost_not,
+    )
+    return figure, cost
+
+
+class _Said(NamedTuple):
+    """The figures' parts that say the same in one language on every redraw."""
+
+    timeline_caption: Markup
+    timeline_not: Markup
+    timing: tuple[Markup, Markup]  # what timing assumes, and what it is not
+    cost_caption: Markup
+    cost_legend: Markup
+    cost_not: Markup
+
+
+@lru_cache(maxsize=4)
+def _said(lang: str) -> _Said:
+    """:class:`_Said` in ``lang``, by value: some ten elements built on every input."""
+    return _Said(
+        el("figcaption", None, el("strong", None, t("replay.timeline.title", lang))),
+        el("p", {"class": "caveat"}, t("phrase.not", lang), t("replay.timeline.not", lang)),
+        (
+            el("p", {"class": "caveat", "data-caveat": "timing"}, t("replay.timing.assumes", lang)),
+            el(
+                "p",
+                {"class": "caveat", "data-caveat": "timing-not"},
+                t("phrase.not", lang),
+                t("replay.timing.not", lang),
+            ),
+        ),
+        el("figcaption", None, el("strong", None, t("replay.cost.title", lang))),
         el(
             "ul",
             {"class": "ch-legend"},
@@ -800,10 +827,17 @@ def timeline_figure(
                 t("replay.legend.cumulative", lang),
             ),
         ),
-        el("p", {"class": "ch-note", "data-cost-unit": unit}, cost_note),
         el("p", {"class": "caveat"}, t("phrase.not", lang), t("replay.cost.not", lang)),
     )
-    return figure, cost
+
+
+@lru_cache(maxsize=64)
+def _legend_item(key: str, cls: str, lang: str, value: str | None) -> Markup:
+    """A timeline legend's line, by value (K's and M's with their values)."""
+    params = {} if value is None else {"value": value}
+    return el(
+        "li", {"data-legend": key}, box_swatch(cls), t(f"replay.legend.{key}", lang, **params)
+    )
 
 
 # The legends' swatches by value: the same few marks on every redraw.
