@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 __all__ = ["Markup", "Plain", "el", "esc", "fold", "join", "td"]
 
@@ -77,9 +78,19 @@ _LONG = 64
 
 def _unchanged(value: str) -> bool:
     """Whether :func:`_text` leaves ``value`` as it is."""
-    if len(value) >= _LONG and value.isascii():
+    if len(value) < _LONG:
+        return _short_unchanged(value)
+    if value.isascii():
         data = value.encode()
         return len(data.translate(None, _ASCII_CHANGED)) == len(data)
+    return _CHANGED(value) is None
+
+
+@lru_cache(maxsize=4_096)
+def _short_unchanged(value: str) -> bool:
+    """:func:`_unchanged` of a short value, by value: most of a redraw's are the same
+    few class names, anchors, transforms and labels on every input, and a look-up
+    costs about a third of the search (a timed replay redraw checks some 300)."""
     return _CHANGED(value) is None
 
 
