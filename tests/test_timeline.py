@@ -317,3 +317,39 @@ def test_the_cost_chart_s_top_is_a_tick_above_its_tallest_bar(
     assert Fraction(chart.scale_turn) * 10 >= Fraction(chart.tallest) * 11  # headroom
     assert min(y for _, y, _, _ in chart.bars) > 0  # no bar meets the top edge
     assert max(h for _, _, _, h in chart.bars) < height * UNIT
+
+
+def test_the_marks_kept_as_columns_are_the_markers_one_by_one_in_turn_order() -> None:
+    """Each status's marks and K's fires are columns (the page draws a strip from its
+    x positions); ``markers`` gives them one by one: the statuses in turn order, then
+    K's fires, then the other lines' marks. K moves at turn 6, so its fires sit at two
+    heights and carry two values."""
+    lowered = (("config.trigger_tokens", 20_000),)
+    turns = [Turn(added=5_000)] * 5 + [Turn(added=5_000, changes=lowered)] + [Turn(added=5_000)] * 6
+    result = replay(Scenario(), turns)
+    t = timeline_chart(result, width=640, height=200, lines=[("peer", 30_000)])
+    rows = result.rows
+    h, xs = 200 * UNIT, [(2 * r.turn - 1) * 640 * UNIT // (2 * len(rows)) for r in rows]
+    status = [
+        (r.status, r.turn, xs[r.turn - 1], None, r.new_raw if r.status == "run" else None)
+        for r in rows
+        if r.status in {"run", "recompress", "refused"}
+    ]
+    fires = [
+        (
+            "trigger",
+            r.turn,
+            xs[r.turn - 1],
+            h - r.trigger_tokens * h // t.scale_tokens,
+            r.trigger_tokens,
+        )
+        for r, before in zip(rows, [None, *rows], strict=False)
+        if r.trigger_reached and (before is None or not before.trigger_reached)
+    ]
+    assert {k for _, _, _, _, k in fires} == {32_000, 20_000}
+    assert [tuple(m) for m in t.markers if m.key != "peer"] == status + fires
+    assert t.markers[-1].key == "peer"
+    assert {m.key: len(m.xs) for m in t.marks} == {
+        "run": sum(1 for s in status if s[0] == "run"),
+        "trigger": len(fires),
+    }

@@ -1668,12 +1668,12 @@ def test_the_run_strip_s_seconds_ticks_sit_at_their_exact_floored_height() -> No
     from fractions import Fraction  # noqa: PLC0415
 
     from budgetcore.charts.timeline import RunTimes  # noqa: PLC0415
-    from budgetcore.ui.replay.charts import _run_strip, _seconds_ticks  # noqa: PLC0415
+    from budgetcore.ui.replay.run_strip import _seconds_ticks, run_strip  # noqa: PLC0415
 
     for scale in (Fraction(20), Fraction(7, 3), Fraction(37, 40), Fraction(1, 1000)):
         parts: list[str] = []
         times = RunTimes(80, scale, ())
-        _run_strip(times, "en", 0, 50, 600, 10, parts, [])  # type: ignore[arg-type]
+        run_strip(times, "en", 0, 50, 600, 10, parts, [])  # type: ignore[arg-type]
         grid = [p for p in parts if 'class="ch-grid"' in p]
         ticks = _seconds_ticks(scale)
         assert len(grid) == len(ticks) >= 2

@@ -13,14 +13,14 @@ edge ``x = t / n``. :func:`turn_at` maps a pointer position back to a turn (scru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
 from functools import lru_cache, partial
-from itertools import chain, compress, islice
+from itertools import chain, compress, islice, repeat
 from itertools import count as counting
-from operator import add, gt, ne, sub
+from operator import attrgetter, gt, ne, sub
 from typing import NamedTuple
 
 from budgetcore.charts.geometry import headroom_top, tick_count
@@ -33,6 +33,7 @@ __all__ = [
     "CostChart",
     "CountRule",
     "Line",
+    "Marks",
     "Polyline",
     "RunBar",
     "RunTimes",
@@ -41,6 +42,8 @@ __all__ = [
     "cost_basis",
     "cost_chart",
     "cost_scale",
+    "held",
+    "peak",
     "run_times",
     "slot_edges",
     "slot_middles",
@@ -54,16 +57,44 @@ UNIT = 100  # positions are in 1/100 px
 
 @dataclass(frozen=True, slots=True)
 class Polyline:
-    """A series across the turns: ``points`` as (x, y); ``area`` closes it on the base.
+    """A series across the turns: its points' ``xs`` and ``values`` as columns, drawn
+    from the base (0) up to ``scale`` at the top of a plot ``height`` tall (1/100 px;
+    ``ys`` are the heights, ``points`` pairs them); ``area`` closes it on the base.
 
     A line (full input, a log's context) has a point at every turn. An area (the summary,
     the unseen history) has one at each turn whose value differs from a neighbour's, and
     at both ends: the turns between two equal values lie on the flat edge between them.
-    A step line (K, M) has a pair of points per run of equal values."""
+    A step line (K, M) has a pair of points per run of equal values. Columns, and the
+    heights worked out when read: the page writes a line's points as text on every
+    input, in whole pixels (:meth:`rows`, one pass over the values), and a line at
+    every turn shares the slots' ``xs`` and the replay's column (a pair per turn was a
+    tuple built and taken apart again, and its height a pass of its own)."""
 
     key: str  # "full_input", "summary", "unseen", "log_context", "trigger", "main_safe_input"
-    points: tuple[tuple[int, int], ...]
+    xs: tuple[int, ...]
+    values: Sequence[int]
+    scale: int  # the value at the top edge (0: every point on the base)
+    height: int  # in 1/100 px
     area: bool
+
+    @property
+    def ys(self) -> tuple[int, ...]:
+        """Each point's height from the top, floored (1/100 px)."""
+        h, scale = self.height, self.scale
+        return tuple([h - (v * h) // scale for v in self.values] if scale else [h] * len(self.xs))
+
+    @property
+    def points(self) -> tuple[tuple[int, int], ...]:
+        """Each point as (x, y)."""
+        return tuple(zip(self.xs, self.ys, strict=True))
+
+    def rows(self) -> list[int]:
+        """Each point's ``ys`` in whole pixels, rounded half up, in one pass."""
+        h, scale, half = self.height, self.scale, UNIT // 2
+        if not scale:
+            return [(h + half) // UNIT] * len(self.xs)
+        lifted = h + half  # (h - floor(v h / scale) + half) // UNIT
+        return [(lifted - (v * h) // scale) // UNIT for v in self.values]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +181,18 @@ class RunTimes:
         )
 
 
+class Marks(NamedTuple):
+    """The marked turns of one kind (a turn's status, K's fires), as columns: a strip
+    is drawn from the x positions alone, and a 500-turn replay marks hundreds of turns
+    per redraw (a :class:`TimelineMarker` each was built, then taken apart again)."""
+
+    key: str  # "run", "recompress", "refused" or "trigger" (K reached)
+    turns: tuple[int, ...]
+    xs: tuple[int, ...]
+    ys: tuple[int | None, ...]
+    tokens: tuple[int | None, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Timeline:
     width: int  # in px (positions are in px x UNIT)
@@ -158,11 +201,29 @@ class Timeline:
     scale_tokens: int  # the token value at the top edge
     series: tuple[Polyline, ...]  # areas first (drawn below), then lines
     lines: tuple[Line, ...]
-    markers: tuple[TimelineMarker, ...]
+    # The turns' status marks (runs, recompresses, refusals; the kinds present), then
+    # K's fires, as columns; then every other mark (a log's compactions, where each
+    # other line or rule fires) one by one. ``markers`` gives them all one by one.
+    marks: tuple[Marks, ...]
+    events: tuple[TimelineMarker, ...]
     notes: tuple[tuple[str, int], ...]  # values off scale, shown as text
     # Each run's fate (docs/spec.md §15) as x positions, one entry per fate in
     # ``replay.background.FATES`` order (empty without time or retries).
     fates: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    @property
+    def markers(self) -> tuple[TimelineMarker, ...]:
+        """Every mark: the turns' status marks in turn order, K's fires, the others."""
+        each = [
+            (m.key, list(map(_marker, zip(repeat(m.key), m.turns, m.xs, m.ys, m.tokens))))
+            for m in self.marks
+        ]
+        status = sorted(
+            chain.from_iterable(ms for key, ms in each if key != "trigger"),
+            key=attrgetter("turn"),
+        )
+        fires = chain.from_iterable(ms for key, ms in each if key == "trigger")
+        return (*status, *fires, *self.events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,9 +233,21 @@ class CostChart:
     unit: str  # "money" (the prices' currency) or "tokens" (no prices known)
     scale_turn: Decimal | int  # the per-turn value at the top edge: a tick above the tallest
     scale_total: Decimal | int  # the cumulative value at the top edge
-    bars: tuple[tuple[int, int, int, int], ...]  # (x, y, width, height) per turn
+    # The bars as columns: each fills its turn's slot, between two of the n + 1 edges,
+    # from the base up by its height (``bars`` gives each as a tuple).
+    edges: tuple[int, ...]
+    heights: tuple[int, ...]
     cumulative: Polyline
     tallest: Decimal | int = 0  # the tallest bar's value (the axis title says it exactly)
+
+    @property
+    def bars(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Each turn's bar as (x, y, width, height)."""
+        h, edges = self.height * UNIT, self.edges
+        return tuple(
+            (left, h - bar, right - left, bar)
+            for left, right, bar in zip(edges, edges[1:], self.heights, strict=False)
+        )
 
 
 # A marker straight from its values (a NamedTuple's __new__ is a Python function).
@@ -208,6 +281,18 @@ def slot_edges(n: int, width: int) -> tuple[int, ...]:
     return tuple([(t * w) // n for t in range(n + 1)])
 
 
+def held(values: Sequence[int]) -> bool:
+    """Whether every value is the first: K, M and an empty backlog over a session, each
+    one object repeated, which ``count`` finds in C by identity, some 20 instructions a
+    value, where a comparison per pair costs about 20 times that."""
+    return values.count(values[0]) == len(values)
+
+
+def peak(values: Sequence[int]) -> int:
+    """The largest of ``values`` (not empty); a held value without a pass (:func:`held`)."""
+    return values[0] if held(values) else max(values)
+
+
 def turning_points(values: Sequence[int]) -> list[int]:
     """The indices of ``values`` a polyline needs: both ends and every value that differs
     from a neighbour (between two equal values the line is flat). The page also thins
@@ -215,23 +300,28 @@ def turning_points(values: Sequence[int]) -> list[int]:
     last = len(values) - 1
     if last <= 0:
         return [0]
+    if held(values):
+        return [0, last]
     # (range and values[2:] stop at the last inner index; the longer two stop with them)
     trios = zip(range(1, last), values, values[1:], values[2:], strict=False)
     return [0, *[i for i, a, b, c in trios if b != a or b != c], last]
 
 
-def _steps(key: str, values: Sequence[int], y: Callable[[int], int], width: int) -> Polyline:
+def _steps(key: str, values: Sequence[int], scale: int, height: int, width: int) -> Polyline:
     """A value that holds over a turn's whole slot (K, M): a step line across the slots,
     with a pair of points per run of equal values (it changes only with the config)."""
     edges = slot_edges(len(values), width)
-    # each turn whose value differs from the one before, picked in C
-    starts = [0, *compress(counting(1), map(ne, values, islice(values, 1, None)))]
+    # each turn whose value differs from the one before, picked in C (none: one run)
+    starts = [0]
+    if not held(values):
+        starts += compress(counting(1), map(ne, values, islice(values, 1, None)))
     ends = [*starts[1:], len(values)]
-    pts: list[tuple[int, int]] = []
+    xs: list[int] = []
+    held_at: list[int] = []
     for start, end in zip(starts, ends, strict=True):
-        at = y(values[start])
-        pts += [(edges[start], at), (edges[end], at)]
-    return Polyline(key, tuple(pts), False)
+        xs += (edges[start], edges[end])
+        held_at += (values[start], values[start])
+    return Polyline(key, tuple(xs), tuple(held_at), scale, height * UNIT, False)
 
 
 def _crossings(values: Sequence[int], line: int) -> list[int]:
@@ -277,7 +367,7 @@ def _fires_on(
 
 
 #: The statuses the timeline marks on a strip of their own.
-_MARKED = frozenset({"run", "recompress", "refused"})
+_MARKED = ("run", "recompress", "refused")
 
 
 def timeline_chart(
@@ -311,14 +401,14 @@ def timeline_chart(
     # (0 for no log: every count is at least 0); the summary has two of them already
     # (a pass over the turns each, per redraw)
     s = result.summary
-    tops = (s.peak_full_input, max(summ), s.peak_unseen, max(ks), max(ctx, default=0))
+    tops = (s.peak_full_input, max(summ), s.peak_unseen, peak(ks), max(ctx, default=0))
     data = max(tops)
     pre = [c.pre_tokens for c in (log.compactions if log else ()) if c.pre_tokens is not None]
     data = max(data, max(pre, default=0))
     notes: list[tuple[str, int]] = []
     # Off-scale values: anything above twice the data would flatten the chart.
     limit = 2 * data if data else 0
-    top_m = max(ms)
+    top_m = peak(ms)
     in_range_m = top_m <= limit
     extra = [(k, t) for k, t in lines if t <= limit]
     notes += [(k, t) for k, t in lines if t > limit]
@@ -328,39 +418,47 @@ def timeline_chart(
 
     h = height * UNIT
 
-    def y_of(value: int) -> int:
-        return _y(value, scale, height)
-
     def line(key: str, values: Sequence[int]) -> Polyline:
-        # _y inline: a point per turn
-        ys = [h - (v * h) // scale for v in values] if scale else [h] * len(values)
-        return Polyline(key, tuple(zip(xs, ys, strict=False)), False)
+        # a point per turn (a log's context may stop before the last turn)
+        return Polyline(key, xs if len(values) == n else xs[: len(values)], values, scale, h, False)
 
     def area(key: str, values: Sequence[int]) -> Polyline:
-        return Polyline(key, tuple((xs[i], y_of(values[i])) for i in turning_points(values)), True)
+        at = turning_points(values)
+        picked = (tuple(map(xs.__getitem__, at)), tuple(map(values.__getitem__, at)))
+        return Polyline(key, *picked, scale, h, True)
 
     series = [area("unseen", unseen), area("summary", summ), line("full_input", full)]
     if ctx:
-        series.append(line("log_context", ctx))
-    series.append(_steps("trigger", ks, y_of, width))
+        series.append(line("log_context", tuple(ctx)))
+    series.append(_steps("trigger", ks, scale, height, width))
     if in_range_m:
-        series.append(_steps("main_safe_input", ms, y_of, width))
+        series.append(_steps("main_safe_input", ms, scale, height, width))
 
-    # The marked turns picked in C (a membership test and a selection per turn), so the
-    # Python loop runs over them only.
+    # Each marked status's turns picked in C by a mask (a kind not present: no pass).
     status = col["status"]
-    picked = compress(
-        zip(status, col["turn"], xs, col["new_raw"], strict=True),
-        map(_MARKED.__contains__, status),
-    )
-    markers = [_marker((s, t, x, None, new if s == "run" else None)) for s, t, x, new in picked]
+    marks = []
+    for key in _MARKED:
+        if key in status:
+            mask = [s == key for s in status]
+            picked = tuple(compress(xs, mask))
+            raw = tuple(compress(col["new_raw"], mask)) if key == "run" else (None,) * len(picked)
+            marks.append(
+                Marks(key, tuple(compress(col["turn"], mask)), picked, (None,) * len(picked), raw)
+            )
     # Where this scenario's K fires: each turn whose request reaches K after one that
     # did not (a run may still not start there: see the row's status). True > False.
     reached = col["trigger_reached"]
+    fired = list(compress(range(n), map(gt, reached, chain((False,), reached))))
     turn = list(col["turn"])  # indexed in C (a column's indexing is a Python call)
-    for i in compress(range(n), map(gt, reached, chain((False,), reached))):
-        k, k_y = ks[i], _y(ks[i], scale, height)
-        markers.append(_marker(("trigger", turn[i], xs[i], k_y, k)))
+    if held(ks):  # one K: one height
+        ks_fired = (ks[0],) * len(fired)
+        ys_fired = (_y(ks[0], scale, height),) * len(fired)
+    else:
+        ks_fired = tuple(map(list(ks).__getitem__, fired))
+        ys_fired = tuple([_y(k, scale, height) for k in ks_fired])
+    fired_at = (tuple(map(turn.__getitem__, fired)), tuple(map(xs.__getitem__, fired)))
+    marks.append(Marks("trigger", *fired_at, ys_fired, ks_fired))
+    markers: list[TimelineMarker] = []
     if log is not None:
         for c in log.compactions:
             if c.after_turn > n:
@@ -403,7 +501,8 @@ def timeline_chart(
         scale_tokens=scale,
         series=tuple(series),
         lines=tuple(drawn),
-        markers=tuple(markers),
+        marks=tuple(marks),
+        events=tuple(markers),
         notes=tuple(notes),
         fates=_fates(col, xs) if result.timed else (),
     )
@@ -460,7 +559,7 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
         None if nxt is None else nxt - b
         for nxt, b in zip(compress(col["run_next_append_ms"], mask), begun, strict=True)
     ]
-    longest = max(spans)
+    longest = peak(spans)
     late = max([a for a in gaps if a is not None], default=0)
     scale = Fraction(longest, 1000)
     if late > longest:  # an append later than the longest run
@@ -479,11 +578,14 @@ def run_times(result: Replay, *, width: int = 640, height: int = 80) -> RunTimes
         scale,
         tuple(compress(col["turn"], mask)),
         tuple(compress(slot_middles(len(result.rows), width), mask)),
-        tuple(map(str, compress(col["run_fate"], mask))),
+        tuple(compress(col["run_fate"], mask)),  # a run's fate is its name (the column's text)
         tuple(compress(col["run_tries"], mask)),
         tuple(spans),
         tuple(gaps),
-        tuple([h - (ms * per) // over for ms in spans]),
+        # a fixed duration: every run as long, one height
+        (h - (longest * per) // over,) * len(spans)
+        if held(spans)
+        else tuple([h - (ms * per) // over for ms in spans]),
         tuple(
             [
                 None if a is None or up else h - (a * per) // over
@@ -504,14 +606,6 @@ def _as_money(units: int, places: int) -> Decimal:
     return Decimal(units).scaleb(-places, Context(prec=120))
 
 
-_BILLED = (
-    "main_input_billed",
-    "main_output_billed",
-    "summary_input_billed",
-    "summary_output_billed",
-)
-
-
 class CostBasis(NamedTuple):
     """What the cost chart and its scales are drawn from: whether every turn is
     priced, each turn's cost (money units, else billed tokens) and the running totals.
@@ -525,20 +619,13 @@ class CostBasis(NamedTuple):
 
 def cost_basis(result: Replay) -> CostBasis:
     """The :class:`CostBasis` of ``result``."""
-    rows = result.rows
     col = result.columns
-    priced = rows[-1].cumulative_units is not None  # every turn's cost is known
-    if priced:  # then no turn's units are None
-        return CostBasis(
-            priced,
-            list(map(add, col["main_units"], col["summary_units"])),
-            col["cumulative_units"],
-        )
-    a, b, c, d = (col[k] for k in _BILLED)
-    # the four billed counts of each turn summed, pairwise in C (no tuple per turn)
-    return CostBasis(
-        priced, list(map(add, map(add, a, b), map(add, c, d))), col["cumulative_tokens"]
-    )
+    priced = col["cumulative_units"][-1] is not None  # every turn's cost is known
+    # The running totals sum each turn's bill (its money units, else its four billed
+    # token counts: replay.simulate), so a turn's bill is its total's step: one pass
+    # in C, where the bill's two or four columns took one per sum.
+    totals = col["cumulative_units" if priced else "cumulative_tokens"]
+    return CostBasis(priced, list(map(sub, totals, chain((0,), totals))), totals)
 
 
 def cost_scale(
@@ -576,24 +663,17 @@ def cost_chart(
     h = height * UNIT
     edges = slot_edges(n, width)
     heights = [(value * h) // top for value in per] if top else [0] * n  # floor(value / top × h)
-    bars = [
-        (left, h - bar, right - left, bar)
-        for left, right, bar in zip(edges, edges[1:], heights, strict=False)
-    ]
     xs = slot_middles(n, width)
     # floor(total so far / total × h) per turn; a total of 0 draws the line on the base.
-    line = Polyline(
-        "cumulative",
-        tuple(zip(xs, [h - (v * h) // total for v in totals] if total else [h] * n, strict=True)),
-        False,
-    )
+    line = Polyline("cumulative", xs, totals, total, h, False)
     return CostChart(
         width=width,
         height=height,
         unit="money" if priced else "tokens",
         scale_turn=_as_money(top, rows[0].money_places) if priced else top,
         scale_total=_as_money(total, rows[0].money_places) if priced else total,
-        bars=tuple(bars),
+        edges=edges,
+        heights=tuple(heights),
         cumulative=line,
         tallest=_as_money(tallest, rows[0].money_places) if priced else tallest,
     )

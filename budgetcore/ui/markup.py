@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
-__all__ = ["Markup", "el", "esc", "fold", "join", "td"]
+__all__ = ["Markup", "Plain", "el", "esc", "fold", "join", "td"]
 
 _VOID = frozenset({"input", "br", "hr", "img", "meta", "link", "col", "wbr"})
 Attrs = Mapping[str, object] | None
@@ -77,9 +78,19 @@ _LONG = 64
 
 def _unchanged(value: str) -> bool:
     """Whether :func:`_text` leaves ``value`` as it is."""
-    if len(value) >= _LONG and value.isascii():
+    if len(value) < _LONG:
+        return _short_unchanged(value)
+    if value.isascii():
         data = value.encode()
         return len(data.translate(None, _ASCII_CHANGED)) == len(data)
+    return _CHANGED(value) is None
+
+
+@lru_cache(maxsize=4_096)
+def _short_unchanged(value: str) -> bool:
+    """:func:`_unchanged` of a short value, by value: most of a redraw's are the same
+    few class names, anchors, transforms and labels on every input, and a look-up
+    costs about a third of the search (a timed replay redraw checks some 300)."""
     return _CHANGED(value) is None
 
 
@@ -91,6 +102,17 @@ def _text(value: str) -> str:
 
 class Markup(str):
     """Text that is already safe HTML (built by this module)."""
+
+    __slots__ = ()
+
+
+class Plain(str):
+    """Text with no character :func:`_text` would change, by how it is built: the
+    replay charts' path data and point lists, made of integers and literal path
+    commands only, never of input. As an attribute value it is written as it is,
+    without the check (a redraw writes some 20,000 such characters per input, about 14
+    instructions each to check; tests/property/test_markup_properties.py holds the
+    charts' texts to the check)."""
 
     __slots__ = ()
 
@@ -111,8 +133,11 @@ def _attrs(attrs: Attrs) -> str:
             continue
         if value is True:
             out.append(f" {name}")
-        elif type(value) is int or (type(value) is str and _unchanged(value)):
-            # digits need no escaping (charts write thousands), nor do most texts
+        elif (
+            type(value) is int or type(value) is Plain or (type(value) is str and _unchanged(value))
+        ):
+            # digits need no escaping (charts write thousands), nor do a chart's path
+            # data (Plain), nor most texts
             out.append(f' {name}="{value}"')
         else:
             out.append(f' {name}="{_text(str(value))}"')

@@ -72,3 +72,31 @@ def test_every_ascii_character_of_a_long_value_is_escaped_as_the_full_path_escap
     for code in range(128):
         text = "M1 2" * _LONG + chr(code)
         assert _text(text) == html.escape(inert(text), quote=True), hex(code)
+
+
+@given(
+    st.lists(st.integers(min_value=-300_000, max_value=300_000), max_size=40),
+    st.integers(min_value=1, max_value=60),
+    st.sampled_from(["v10", "m-3 2l6 6m0 -6l-6 6", "m-3 2h6v6h-6z", "m0 1l4 8h-8z"]),
+)
+def test_the_charts_plain_texts_have_nothing_to_escape(
+    values: list[int], turns: int, tail: str
+) -> None:
+    """The replay charts' path data and point lists are Plain, written without the
+    check: they are made of integers and literal path commands, so the check would
+    leave them as they are, and an element writes them as it writes the same str."""
+    from budgetcore.charts.timeline import slot_middles  # noqa: PLC0415
+    from budgetcore.ui.markup import Plain  # noqa: PLC0415
+    from budgetcore.ui.replay.chart_text import marks_text, points_text, slot_texts  # noqa: PLC0415
+
+    xs = [v if i % 2 else slot_middles(turns, 300)[v % turns] for i, v in enumerate(values)]
+    texts = [marks_text(xs, tail, turns, 300)]
+    if values:
+        texts += [
+            points_text(xs, values[::-1], slot_texts(turns, 300, "", ",")),
+            points_text(xs, xs),
+        ]
+    for text in texts:
+        assert type(text) is Plain
+        assert _text(text) == text
+        assert el("path", {"d": text}) == el("path", {"d": str(text)})

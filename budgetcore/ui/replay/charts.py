@@ -14,12 +14,12 @@ alone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
-from fractions import Fraction
 from functools import lru_cache
-from itertools import chain, pairwise
-from operator import add, gt
-from typing import Any
+from itertools import pairwise
+from operator import add
+from typing import Any, NamedTuple
 
 from budgetcore.charts.geometry import (
     FONT_PX,
@@ -37,15 +37,18 @@ from budgetcore.charts.timeline import (
     cost_chart,
     cost_scale,
     cost_total_scale,
+    peak,
     run_times,
     slot_edges,
+    slot_middles,
     timeline_chart,
 )
 from budgetcore.messages import count, t
 from budgetcore.replay.logs import LogSeries
 from budgetcore.replay.model import Replay
-from budgetcore.ui.markup import Markup, el
-from budgetcore.ui.replay.chart_text import marks_text, points_text, slot_texts
+from budgetcore.ui.markup import Markup, Plain, el
+from budgetcore.ui.replay.chart_text import marks_text, points_text, slot_row, slot_texts
+from budgetcore.ui.replay.run_strip import FATE_DASH, run_strip, seconds_text
 from budgetcore.ui.svg.axes import box_swatch, chart_svg, swatch
 from budgetcore.units import format_int, format_money
 
@@ -73,8 +76,6 @@ _GLYPH = {
     "abandoned": "m-3 2h6v6h-6z",  # a hollow square
     "failed": "m0 1l4 8h-8z",  # a hollow triangle
 }
-#: A fate's dash pattern on the run-time strip (its legend swatch has the same).
-FATE_DASH = {"published": "", "discarded": "4 2", "abandoned": "1 2", "failed": "6 2 1 2"}
 
 
 def _px(v: int) -> str:
@@ -226,10 +227,10 @@ def _timeline_svg(
     peer_names: dict[str, str],
     peer_also: dict[str, list[tuple[str, str, int]]] | None = None,
     basis: CostBasis,
-) -> tuple[Markup, list[tuple[str, int]], int, int, int, RunTimes | None]:
+) -> tuple[Markup, list[tuple[str, int]], int, int, int, RunTimes | None, int]:
     """The timeline svg, its off-scale notes, the plot's left edge and width, the cost
-    chart's plot width (the same from :data:`_SHARED_WIDTH` on), and the run-time
-    strip's geometry (None without a clock)."""
+    chart's plot width (the same from :data:`_SHARED_WIDTH` on), the run-time strip's
+    geometry (None without a clock) and how many times K fires (its strip's count)."""
     rows = result.rows
     n = len(rows)
     # The gutter fits the widest tick label the scale can have (the scale is at most
@@ -237,7 +238,7 @@ def _timeline_svg(
     # to, the unseen history too (a huge backlog once cut the top labels at the edge).
     col = result.columns
     peaks = result.summary  # two of the maxes already (a pass over the turns each)
-    values = [peaks.peak_full_input, max(col["main_safe_input"]), max(col["trigger_tokens"])]
+    values = [peaks.peak_full_input, peak(col["main_safe_input"]), peak(col["trigger_tokens"])]
     values += [max(col["summary"]), peaks.peak_unseen]
     values += [tok for _, tok in peer_marks]
     if log is not None:
@@ -262,24 +263,27 @@ def _timeline_svg(
     texts: list[Markup] = []
     g: list[Markup] = []
     _y_grid(geo.scale_tokens, _PLOT, top, gutter, pw, parts, texts, tagged=True)
-    base = _PLOT * UNIT
     slot = pw * UNIT // n
+    middles = slot_middles(n, pw)
     for s in geo.series:
-        points = s.points
-        if len(points) == 1:
+        line_x, line_y = s.xs, s.rows()
+        # a line with a point at every turn's slot middle (full input, a log's context)
+        by_turn = slot_row(n, pw, "", ",") if line_x == middles else ()
+        if len(line_x) == 1:
             # One turn: a single point draws nothing (issue 42: a 1-turn session showed
             # no full-input line); its value holds across the turn's slot.
-            (x, yv), halfslot = points[0], slot // 2
-            points = ((x - halfslot, yv), (x + halfslot, yv))
+            (x,), halfslot = line_x, slot // 2
+            line_x, line_y = (x - halfslot, x + halfslot), line_y * 2
         if s.area:
-            pts = ((points[0][0], base), *points, (points[-1][0], base))
             g.append(
                 el(
                     "polygon",
                     {
                         "class": f"rp-area rp-{s.key}",
                         "data-series": s.key,
-                        "points": points_text(pts),
+                        "points": points_text(
+                            (line_x[0], *line_x, line_x[-1]), (_PLOT, *line_y, _PLOT)
+                        ),
                     },
                 )
             )
@@ -290,7 +294,7 @@ def _timeline_svg(
                     {
                         "class": f"rp-line rp-{s.key}",
                         "data-series": s.key,
-                        "points": points_text(points, slot_texts(n, pw, "", ",")),
+                        "points": points_text(line_x, line_y, slot_texts(n, pw, "", ","), by_turn),
                     },
                 )
             )
@@ -343,9 +347,10 @@ def _timeline_svg(
     for k, _ in peer_marks:  # a rule's count firings right below its token firings
         order += [k, *(f"{k}:{count}" for count, _, _ in (peer_also or {}).get(k, ()))]
     spans: list[tuple[int, int]] = []  # the strips' rows, where the cursor may cross
-    by_key: dict[str, list[int]] = {}
-    for m in geo.markers:
-        by_key.setdefault(m.key, []).append(m.x)
+    others: dict[str, list[int]] = {}
+    for m in geo.events:
+        others.setdefault(m.key, []).append(m.x)
+    by_key: dict[str, Sequence[int]] = {**{m.key: m.xs for m in geo.marks if m.xs}, **others}
     for key in order:
         xs = by_key.get(key)
         if not xs:
@@ -416,7 +421,7 @@ def _timeline_svg(
         y = strip_top + _STRIP + 2
     times = run_times(result, width=pw, height=_RUNS)
     if times is not None and times.xs:
-        y = _run_strip(times, lang, y, gutter, pw, n, parts, texts)
+        y = run_strip(times, lang, y, gutter, pw, n, parts, texts)
         bottom = y - FONT_PX - TICK - 2  # the strip's base (see _run_strip's return)
         spans.append((bottom - _RUNS, bottom))
     height = y + 4
@@ -441,138 +446,7 @@ def _timeline_svg(
         [*parts, *texts],
         data={"data-turns": n, "data-plot-left": gutter, "data-plot-width": pw},
     )
-    return svg, list(geo.notes), gutter, pw, cost_pw, times
-
-
-def _seconds_text(v: Fraction) -> str:
-    """A tick's seconds: whole, or a short exact decimal (ticks are 1, 2, 5 × 10^k)."""
-    return format_int(int(v)) if v.denominator == 1 else f"{Decimal(v.numerator) / v.denominator:f}"
-
-
-@lru_cache(maxsize=64, typed=True)
-def _seconds_ticks(scale: Fraction) -> tuple[Fraction, ...]:
-    """Nice ticks from 0 to the scale: integers when the scale is a second or more. By
-    value: the scale is the longest run, mostly the same from one redraw to the next."""
-    if scale >= 2:
-        return tuple([Fraction(v) for v in nice_ticks(0, int(scale), 3)])
-    milli = int(scale * 1000)
-    return tuple([Fraction(v, 1000) for v in nice_ticks(0, max(1, milli), 3)])
-
-
-def _run_strip(  # noqa: PLR0917 - the timeline's one call, all positions
-    times: RunTimes,
-    lang: str,
-    y: int,
-    gutter: int,
-    pw: int,
-    n: int,
-    parts: list[Markup],
-    texts: list[Markup],
-) -> int:
-    """Each run's duration (a bar, dashed by fate) against the time from its start to
-    the next append (a short bar across it; a triangle at the top when later than the
-    scale), on one axis of seconds; returns the y below it."""
-    title = t("replay.runs.title", lang)
-    # One line where it fits; else its two halves, each wrapped again where it is still
-    # wider than the plot (a phone's plot is narrower than the title, or than a half).
-    lines = (
-        [title]
-        if text_width(title) <= pw
-        else [
-            *wrap_text(t("replay.runs.title-1", lang), pw),
-            *wrap_text(t("replay.runs.title-2", lang), pw),
-        ]
-    )
-    for i, line in enumerate(lines):
-        texts.append(
-            el("text", {"class": "ch-label", "x": gutter, "y": y + (i + 1) * LINE - 4}, line)
-        )
-    y += (len(lines) - 1) * LINE
-    top = y + LINE + 6  # the title's descenders clear the top grid line
-    h = times.height
-    sn, sd = times.scale_s.numerator, times.scale_s.denominator
-    for v in _seconds_ticks(times.scale_s):
-        # int(v * h / scale), v and the scale >= 0, in integers: (a/b) h / (c/d) floored
-        ty = top + h - (v.numerator * h * sd) // (v.denominator * sn)
-        parts.append(
-            el("line", {"class": "ch-grid", "x1": gutter, "x2": gutter + pw, "y1": ty, "y2": ty})
-        )
-        texts.append(
-            el(
-                "text",
-                {"class": "ch-tick", "x": gutter - TICK - 2, "y": ty + 4, "text-anchor": "end"},
-                _seconds_text(v),
-            )
-        )
-    half = UNIT // 2
-    slot = max(1, pw // n)
-    stroke = max(1, min(5, slot - 1))
-    # By column, a pass each (a few hundred runs per input): each fate's bars in the
-    # order its first run comes, then the appends' marks; a run sits at its turn's
-    # slot middle, whose texts are kept by value (slot_texts).
-    fates = times.fates
-    bar_at = slot_texts(n, pw, "M", f" {h}V")
-    bars = [
-        bar_at[x] + str((y + half) // UNIT)
-        for x, y in zip(times.xs, times.duration_ys, strict=True)
-    ]
-    by_fate = {
-        fate: [b for b, f in zip(bars, fates, strict=True) if f == fate]
-        for fate in dict.fromkeys(fates)
-    }
-    left, wide = stroke // 2 + 2, stroke + 4
-    append_at = slot_texts(n, pw, "M", " ", -left)
-    appends = [
-        f"{append_at[x]}{(ay + half) // UNIT}h{wide}"
-        for x, ay in zip(times.xs, times.append_ys, strict=True)
-        if ay is not None
-    ]
-    later_at = slot_texts(n, pw, "M", " 0l3 5h-6z")
-    later = [later_at[x] for x, up in zip(times.xs, times.above, strict=True) if up]
-    g: list[Markup] = []
-    for fate, ds in by_fate.items():
-        attrs: dict[str, object] = {
-            "class": f"rp-run rp-fate-{fate}",
-            "data-run-fate": fate,
-            "data-count": len(ds),
-            "d": "".join(ds),
-            "stroke-width": stroke,
-        }
-        if FATE_DASH[fate]:
-            attrs["stroke-dasharray"] = FATE_DASH[fate]
-        g.append(el("path", attrs))
-    if appends:
-        g.append(
-            el("path", {"class": "rp-append", "data-appends": len(appends), "d": "".join(appends)})
-        )
-    if later:
-        g.append(
-            el("path", {"class": "rp-append-later", "data-later": len(later), "d": "".join(later)})
-        )
-    parts.append(el("g", {"transform": f"translate({gutter},{top})", "data-plot": "runs"}, *g))
-    bottom = top + h
-    parts.append(
-        el(
-            "line",
-            {"class": "ch-axis", "x1": gutter, "x2": gutter + pw, "y1": bottom, "y2": bottom},
-        )
-    )
-    # Right-aligned under the plot, wrapped where a phone's plot is narrower.
-    caption = wrap_text(t("replay.runs.axis", lang), gutter + pw)
-    for i, line in enumerate(caption):
-        texts.append(
-            el(
-                "text",
-                {
-                    "class": "ch-axis-title",
-                    "x": gutter + pw,
-                    "y": bottom + FONT_PX + TICK + i * LINE,
-                    "text-anchor": "end",
-                },
-                line,
-            )
-        )
-    return bottom + FONT_PX + TICK + 2 + (len(caption) - 1) * LINE
+    return svg, list(geo.notes), gutter, pw, cost_pw, times, len(by_key.get("trigger", ()))
 
 
 @lru_cache(maxsize=64)
@@ -640,8 +514,9 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
     # With more turns than pixels several bars end in one column: it shows the tallest
     # of them, so a spike never falls into a zero-width step.
     u, half = UNIT, UNIT // 2
-    bar_tops = [(y + half) // u for _, y, _, _ in geo.bars]
-    rights, right_texts, shared = _bar_rights(len(geo.bars), pw)
+    lifted = _COST * u + half  # a top's y, rounded: (height - bar + half) // UNIT
+    bar_tops = [(lifted - bar) // u for bar in geo.heights]
+    rights, right_texts, shared = _bar_rights(len(bar_tops), pw)
     if shared:  # the right edges never fall: some bars share one
         merged: list[list[int]] = []  # [top, right edge], in px
         for bar_top, right in zip(bar_tops, rights, strict=True):
@@ -652,7 +527,7 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
         tops = "".join([f"V{bar_top}H{right}" for bar_top, right in merged])
     else:  # a bar's top is 0 to _COST px: its text by value too, joined in C
         tops = "".join(map(add, map(_V_TEXT.__getitem__, bar_tops), right_texts))
-    bars = f"M{(geo.bars[0][0] + half) // u} {_COST}{tops}V{_COST}Z"
+    bars = Plain(f"M{(geo.edges[0] + half) // u} {_COST}{tops}V{_COST}Z")
     cum = geo.cumulative
     g = [
         el("path", {"class": "rp-bar", "data-series": "cost", "d": bars}),
@@ -661,7 +536,12 @@ def _cost_svg(  # noqa: PLR0917 - the figure's one call, all positions
             {
                 "class": "rp-line rp-cumulative",
                 "data-series": "cumulative",
-                "points": points_text(cum.points, slot_texts(len(result.rows), pw, "", ",")),
+                "points": points_text(
+                    cum.xs,
+                    cum.rows(),
+                    slot_texts(len(result.rows), pw, "", ","),
+                    slot_row(len(result.rows), pw, "", ","),
+                ),
             },
         ),
     ]
@@ -790,7 +670,7 @@ def timeline_figure(
                     if all(getattr(q, a.count) is None for q in log.requests):
                         uncounted.append(f"{row.peer.name}: {a.text.get(lang)}")
     basis = cost_basis(result)  # both charts' scales and the cost chart: one pass
-    svg, notes, gutter, _pw, cost_pw, times = _timeline_svg(
+    svg, notes, gutter, _pw, cost_pw, times, fires = _timeline_svg(
         result,
         lang,
         width=width,
@@ -801,24 +681,24 @@ def timeline_figure(
         peer_also=peer_also,
         basis=basis,
     )
-    last = result.rows[-1]
+    col = result.columns  # the last turn's K and M (no row built for them)
     legend_items = [
-        ("full_input", "rp-line-swatch rp-full_input", {}),
-        ("summary", "rp-area rp-summary", {}),
-        ("unseen", "rp-area rp-unseen", {}),
-        ("trigger", "rp-line-swatch rp-trigger", {"value": format_int(last.trigger_tokens)}),
+        ("full_input", "rp-line-swatch rp-full_input", None),
+        ("summary", "rp-area rp-summary", None),
+        ("unseen", "rp-area rp-unseen", None),
+        ("trigger", "rp-line-swatch rp-trigger", format_int(col["trigger_tokens"][-1])),
         (
             "main_safe_input",
             "rp-line-swatch rp-main_safe_input",
-            {"value": format_int(last.main_safe_input)},
+            format_int(col["main_safe_input"][-1]),
         ),
     ]
     if log is not None:
-        legend_items.append(("log_context", "rp-line-swatch rp-log_context", {}))
+        legend_items.append(("log_context", "rp-line-swatch rp-log_context", None))
     off_keys = {key for key, _ in notes}  # not drawn: named in the note below, not here
     items = [
-        el("li", {"data-legend": key}, box_swatch(cls), t(f"replay.legend.{key}", lang, **params))
-        for key, cls, params in legend_items
+        _legend_item(key, cls, lang, value)
+        for key, cls, value in legend_items
         if key not in off_keys
     ]
     # The other agents' lines, each named with its tokens (a label on each would sit on
@@ -872,7 +752,7 @@ def timeline_figure(
                 ),
             )
         )
-    note_ps.append(_counts_note(result, lang))
+    note_ps.append(_counts_note(result, lang, fires))
     timed: list[Markup] = []
     if result.timed:
         items += _fate_legend(result, times, lang)
@@ -883,26 +763,19 @@ def timeline_figure(
                     el(
                         "p",
                         {"class": "ch-note", "data-later-appends": later},
-                        count("replay.runs.later", later, lang, scale=_seconds_text(times.scale_s)),
+                        count("replay.runs.later", later, lang, scale=seconds_text(times.scale_s)),
                     )
                 )
-        timed = [
-            el("p", {"class": "caveat", "data-caveat": "timing"}, t("replay.timing.assumes", lang)),
-            el(
-                "p",
-                {"class": "caveat", "data-caveat": "timing-not"},
-                t("phrase.not", lang),
-                t("replay.timing.not", lang),
-            ),
-        ]
+        timed = [*_said(lang).timing]
+    said = _said(lang)
     figure = el(
         "figure",
         {"class": "ch-figure", "data-figure": "replay-timeline"},
-        el("figcaption", None, el("strong", None, t("replay.timeline.title", lang))),
+        said.timeline_caption,
         svg,
         el("ul", {"class": "ch-legend"}, *items),
         *note_ps,
-        el("p", {"class": "caveat"}, t("phrase.not", lang), t("replay.timeline.not", lang)),
+        said.timeline_not,
         *timed,
     )
     cost_svg, unit = _cost_svg(result, lang, width, gutter, cost_pw, basis)
@@ -930,9 +803,43 @@ def timeline_figure(
     cost = el(
         "figure",
         {"class": "ch-figure", "data-figure": "replay-cost", "data-unit": unit},
-        el("figcaption", None, el("strong", None, t("replay.cost.title", lang))),
+        said.cost_caption,
         scope,
         cost_svg,
+        said.cost_legend,
+        el("p", {"class": "ch-note", "data-cost-unit": unit}, cost_note),
+        said.cost_not,
+    )
+    return figure, cost
+
+
+class _Said(NamedTuple):
+    """The figures' parts that say the same in one language on every redraw."""
+
+    timeline_caption: Markup
+    timeline_not: Markup
+    timing: tuple[Markup, Markup]  # what timing assumes, and what it is not
+    cost_caption: Markup
+    cost_legend: Markup
+    cost_not: Markup
+
+
+@lru_cache(maxsize=4)
+def _said(lang: str) -> _Said:
+    """:class:`_Said` in ``lang``, by value: some ten elements built on every input."""
+    return _Said(
+        el("figcaption", None, el("strong", None, t("replay.timeline.title", lang))),
+        el("p", {"class": "caveat"}, t("phrase.not", lang), t("replay.timeline.not", lang)),
+        (
+            el("p", {"class": "caveat", "data-caveat": "timing"}, t("replay.timing.assumes", lang)),
+            el(
+                "p",
+                {"class": "caveat", "data-caveat": "timing-not"},
+                t("phrase.not", lang),
+                t("replay.timing.not", lang),
+            ),
+        ),
+        el("figcaption", None, el("strong", None, t("replay.cost.title", lang))),
         el(
             "ul",
             {"class": "ch-legend"},
@@ -944,10 +851,17 @@ def timeline_figure(
                 t("replay.legend.cumulative", lang),
             ),
         ),
-        el("p", {"class": "ch-note", "data-cost-unit": unit}, cost_note),
         el("p", {"class": "caveat"}, t("phrase.not", lang), t("replay.cost.not", lang)),
     )
-    return figure, cost
+
+
+@lru_cache(maxsize=64)
+def _legend_item(key: str, cls: str, lang: str, value: str | None) -> Markup:
+    """A timeline legend's line, by value (K's and M's with their values)."""
+    params = {} if value is None else {"value": value}
+    return el(
+        "li", {"data-legend": key}, box_swatch(cls), t(f"replay.legend.{key}", lang, **params)
+    )
 
 
 # The legends' swatches by value: the same few marks on every redraw.
@@ -994,13 +908,10 @@ def _fate_legend(result: Replay, times: RunTimes | None, lang: str) -> list[Mark
     return items
 
 
-def _counts_note(result: Replay, lang: str) -> Markup:
-    """Why the summary's runs, the strip's K fires and the turns at or above K differ
+def _counts_note(result: Replay, lang: str, fires: int) -> Markup:
+    """Why the summary's runs, the strip's K ``fires`` (each turn that reaches K after
+    one that did not: the timeline marks them) and the turns at or above K differ
     (docs/replay.md, "Why three counts differ"), with this replay's three numbers."""
-    reached = result.columns["trigger_reached"]
-    # a turn that reaches K after one that did not (the first turn after none): True >
-    # False, a pass in C
-    fires = sum(map(gt, reached, chain((False,), reached)))
     s = result.summary
     return el(
         "p",
